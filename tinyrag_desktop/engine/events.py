@@ -1,0 +1,99 @@
+"""The engine's events, one stream per request; names and payloads follow the spec's SSE events."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class _Event:
+    event: ClassVar[str] = ""
+
+    def payload(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"event": NAME, ...payload}``, the shape `ask --jsonl` prints."""
+        return {"event": self.event, **self.payload()}
+
+
+@dataclass(frozen=True, slots=True)
+class Route(_Event):
+    """The router's decision before the first round: mode is ``direct``, ``rag`` or ``tools``."""
+
+    event: ClassVar[str] = "route"
+    mode: str
+    reason: str
+    hints: tuple[str, ...] = ()
+
+    def payload(self) -> dict[str, Any]:
+        return {"mode": self.mode, "reason": self.reason, "hints": list(self.hints)}
+
+
+@dataclass(frozen=True, slots=True)
+class Text(_Event):
+    """Visible answer text, in order (an invalid block's raw XML included)."""
+
+    event: ClassVar[str] = "text"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reasoning(_Event):
+    """The model's reasoning; shown collapsed and never parsed for tools."""
+
+    event: ClassVar[str] = "reasoning"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolStarted(_Event):
+    """A valid block is running. ``query`` is the block's content; ``param`` its element."""
+
+    event: ClassVar[str] = "tool_start"
+    id: str
+    tool: str
+    query: str
+    param: str = "query"
+    round: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ToolFinished(_Event):
+    """The one result of a valid block: status ``ok``, ``error`` or ``skipped`` (error holds the reason)."""
+
+    event: ClassVar[str] = "tool_result"
+    id: str
+    tool: str
+    query: str
+    source: str
+    error: str | None
+    result_bytes: int
+    status: str
+    elapsed_ms: int
+    result: str = ""
+    param: str = "query"
+    round: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Done(_Event):
+    event: ClassVar[str] = "done"
+    rounds: int
+    tools_run: int
+    elapsed_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class EngineError(_Event):
+    """A failure the user must see: server down, model missing, stream cut, cancelled."""
+
+    event: ClassVar[str] = "error"
+    message: str
+    kind: str = "error"
+
+
+EngineEvent = Route | Text | Reasoning | ToolStarted | ToolFinished | Done | EngineError
+
+__all__ = ["Route", "Text", "Reasoning", "ToolStarted", "ToolFinished", "Done", "EngineError", "EngineEvent"]

@@ -1,0 +1,1 @@
+"""The local knowledge base: SQLite store, import, chunking and search."""

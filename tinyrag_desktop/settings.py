@@ -1,0 +1,222 @@
+"""The settings schema and the settings file: one place for every option, its type, default and range.
+
+The file is ``settings.json`` in the data folder, written atomically (temp file, fsync, rename). A file that
+cannot be read is moved aside to ``settings.json.bad`` and defaults are used, with a warning the window and
+the command line show. Keys this version does not know are kept as they are, so an older app does not drop
+what a newer one wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+log = logging.getLogger(__name__)
+
+SETTINGS_FILE = "settings.json"
+
+
+class SettingsError(ValueError):
+    """A value that the schema refuses; the message says which key and why, in plain words."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One setting: its type, default, allowed range and the sentence the settings dialog shows."""
+
+    name: str
+    type: type
+    default: Any
+    description: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] | None = None
+    secret: bool = False
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` converted to this option's type, or raise SettingsError saying why not."""
+        kind = self.type
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise SettingsError(f"{self.name} must be true or false, not {value!r}.")
+            return value
+        if kind in (int, float):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise SettingsError(f"{self.name} must be a number, not {value!r}.")
+            if kind is int and float(value) != int(value):
+                raise SettingsError(f"{self.name} must be a whole number, not {value!r}.")
+            value = kind(value)
+            if self.minimum is not None and value < self.minimum:
+                raise SettingsError(f"{self.name} must be at least {_num(self.minimum)}, not {_num(value)}.")
+            if self.maximum is not None and value > self.maximum:
+                raise SettingsError(f"{self.name} must be at most {_num(self.maximum)}, not {_num(value)}.")
+            return value
+        if kind is str:
+            if not isinstance(value, str):
+                raise SettingsError(f"{self.name} must be text, not {value!r}.")
+            if self.choices is not None and value not in self.choices:
+                allowed = ", ".join(self.choices)
+                raise SettingsError(f"{self.name} must be one of {allowed}, not {value!r}.")
+            return value
+        if kind is dict:
+            if not isinstance(value, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+            ):
+                raise SettingsError(f"{self.name} must map names to texts.")
+            return dict(value)
+        raise TypeError(f"unsupported option type {kind!r}")  # a schema bug, not user input
+
+
+def _num(value: float) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+DEFAULT_PERSONAS = {
+    "Assistant": "You are a helpful, precise assistant. Answer clearly and say when you are unsure.",
+    "Concise": "You are a terse expert. Answer in as few words as the question allows.",
+    "Teacher": "You explain step by step, with a small example, as to a curious student.",
+}
+
+SCHEMA: tuple[Option, ...] = (
+    Option("base_url", str, "http://127.0.0.1:11434/v1",
+           "Root of the OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM)."),
+    Option("chat_model", str, "", "The chat model to answer with (empty: the server's first model)."),
+    Option("embed_model", str, "", "Embedding model for the knowledge base (empty: keyword search only)."),
+    Option("api_key", str, "", "API key sent as a Bearer token, if the server needs one.", secret=True),
+    Option("lang", str, "en", "Answer language, and the Wikipedia edition the wikipedia tool reads."),
+    Option("theme", str, "system", "Window theme.", choices=("light", "dark", "system")),
+    Option("temperature", float, 0.7, "Sampling temperature.", minimum=0.0, maximum=2.0),
+    Option("chunk_size", int, 1200, "Largest knowledge-base chunk, in characters.", minimum=200, maximum=8000),
+    Option("k", int, 5, "How many knowledge-base passages a search returns.", minimum=1, maximum=50),
+    Option("personas", dict, DEFAULT_PERSONAS, "Named system prompts a chat can use."),
+    Option("allow_shell_exec", bool, False, "Let the model run shell commands (each asks you first)."),
+    Option("allow_nanogo", bool, False, "Let the model run Go code in the nanoGo sandbox."),
+    Option("max_tools_total", int, 5, "Most tool calls run in one answer.", minimum=0, maximum=50),
+    Option("max_tools_per_round", int, 3, "Most tool calls run in one round.", minimum=0, maximum=50),
+    Option("max_continuations", int, 3, "Most rounds after the first.", minimum=0, maximum=20),
+    Option("tool_timeout", float, 30.0, "Seconds a tool may run before it is stopped.", minimum=0.1, maximum=600),
+    Option("network_tools", bool, True, "Offer url_fetch, websearch and wikipedia (off: fully offline)."),
+    Option("url_fetch_allow_private", bool, False,
+           "Let url_fetch reach loopback and private addresses (your router, local services)."),
+    Option("connect_timeout", float, 5.0, "Seconds to wait for the LLM server to accept a connection.",
+           minimum=0.1, maximum=120),
+    Option("first_token_timeout", float, 120.0, "Seconds to wait for the model's first token.",
+           minimum=1, maximum=3600),
+    Option("result_max_chars", int, 8000, "Longest tool result handed back to the model, in characters.",
+           minimum=200, maximum=200000),
+    Option("searxng_url", str, "", "A SearXNG instance for websearch (empty: DuckDuckGo)."),
+    Option("websearch_results", int, 5, "How many web search results to return.", minimum=1, maximum=20),
+    Option("nanogo_memory_mb", int, 512, "Memory cap of the nanoGo sandbox process, in MB.",
+           minimum=64, maximum=8192),
+)
+
+OPTIONS: dict[str, Option] = {opt.name: opt for opt in SCHEMA}
+
+
+@dataclass(frozen=True)
+class Settings(Mapping[str, Any]):
+    """An immutable, validated view of the settings; ``extra`` holds keys this version does not know."""
+
+    values: Mapping[str, Any] = field(default_factory=lambda: {o.name: o.default for o in SCHEMA})
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self.values[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def replace(self, **changes: Any) -> "Settings":
+        """A copy with ``changes`` applied; raises SettingsError naming the first bad value."""
+        values = dict(self.values)
+        for key, value in changes.items():
+            opt = OPTIONS.get(key)
+            if opt is None:
+                raise SettingsError(f"There is no setting called {key!r}.")
+            values[key] = opt.check(value)
+        return Settings(values, self.extra)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.extra, **self.values}
+
+
+def defaults() -> Settings:
+    return Settings()
+
+
+def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
+    """Build settings from a decoded file; bad values fall back to defaults, each with a warning."""
+    values = {o.name: o.default for o in SCHEMA}
+    extra: dict[str, Any] = {}
+    warnings: list[str] = []
+    for key, value in raw.items():
+        opt = OPTIONS.get(key)
+        if opt is None:
+            extra[key] = value
+            continue
+        try:
+            values[key] = opt.check(value)
+        except SettingsError as exc:
+            warnings.append(f"{exc} Using the default, {opt.default!r}.")
+    return Settings(values, extra), warnings
+
+
+def load_settings(data_dir: Path) -> tuple[Settings, list[str]]:
+    """Read ``settings.json``; a missing file gives defaults, a damaged one is kept aside with a warning."""
+    path = Path(data_dir) / SETTINGS_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return defaults(), []
+    except OSError as exc:
+        return defaults(), [f"Could not read {path} ({exc.strerror}); using default settings."]
+    try:
+        raw = json.loads(text)
+        if not isinstance(raw, dict):
+            raise ValueError("not a JSON object")
+    except ValueError as exc:
+        bad = path.with_name(SETTINGS_FILE + ".bad")
+        try:
+            os.replace(path, bad)
+            kept = f" It was kept as {bad}."
+        except OSError:
+            kept = ""
+        log.warning("settings file %s is damaged: %s", path, exc)
+        return defaults(), [f"The settings file was damaged ({exc}) and default settings are used.{kept}"]
+    return from_mapping(raw)
+
+
+def save_settings(data_dir: Path, settings: Settings) -> Path:
+    """Write ``settings.json`` atomically: a crash leaves the old file or the new one, never half of one."""
+    data_dir = Path(data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / SETTINGS_FILE
+    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=data_dir)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(settings.to_json(), fh, indent=2, sort_keys=True, ensure_ascii=False)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path

@@ -1,0 +1,111 @@
+"""The tool registry: each tool is a plain async function with a name, an inner element and a description.
+
+A tool module exposes ``TOOLS``, a sequence of :class:`ToolSpec`. ``default_registry()`` collects them
+from the built-in modules. The engine asks the registry which tools the current settings enable, and hands
+each call a :class:`ToolContext` (settings, data folder, shared HTTP client, a way to ask the user).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Awaitable, Callable, Iterable, Mapping
+
+if TYPE_CHECKING:
+    import httpx
+
+ELEMENTS = ("query", "url", "source")
+
+# Modules that hold built-in tools, in the order the system prompt lists them.
+_BUILTIN_MODULES = (
+    "tinyrag_desktop.tools.rag",
+    "tinyrag_desktop.tools.calculate",
+    "tinyrag_desktop.tools.web",
+    "tinyrag_desktop.tools.nanogo_tool",
+    "tinyrag_desktop.tools.shell",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """What a tool returns: text for the model, and where it came from (a URL, a file, "calculator")."""
+
+    text: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """What a tool may use. ``confirm(tool, text)`` asks the user (the shell tool); None means no one can."""
+
+    settings: Mapping[str, object]
+    data_dir: Path
+    http: "httpx.AsyncClient | None" = None
+    confirm: Callable[[str, str], Awaitable[bool]] | None = None
+    chat_id: str | None = None
+
+
+def _always(settings: Mapping[str, object]) -> bool:
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool: ``run(content, ctx)`` returns a ToolResult or raises ToolError with a message for a person."""
+
+    name: str
+    element: str
+    description: str
+    run: Callable[[str, ToolContext], Awaitable[ToolResult]]
+    example: str
+    enabled: Callable[[Mapping[str, object]], bool] = _always
+    disabled_reason: str = ""
+    icon: str = "🔧"
+
+    def __post_init__(self) -> None:
+        if self.element not in ELEMENTS:
+            raise ValueError(f"tool {self.name}: element must be one of {ELEMENTS}")
+
+
+@dataclass
+class ToolRegistry:
+    """Tools by name. Registering a name twice replaces the first (tests swap tools this way)."""
+
+    _tools: dict[str, ToolSpec] = field(default_factory=dict)
+
+    def register(self, spec: ToolSpec) -> None:
+        self._tools[spec.name] = spec
+
+    def extend(self, specs: Iterable[ToolSpec]) -> None:
+        for spec in specs:
+            self.register(spec)
+
+    def get(self, name: str) -> ToolSpec | None:
+        return self._tools.get(name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._tools
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def all(self) -> list[ToolSpec]:
+        return list(self._tools.values())
+
+    def enabled(self, settings: Mapping[str, object]) -> list[ToolSpec]:
+        return [spec for spec in self._tools.values() if spec.enabled(settings)]
+
+
+def default_registry() -> ToolRegistry:
+    """A registry holding every built-in tool whose module is present."""
+    registry = ToolRegistry()
+    for module_name in _BUILTIN_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == module_name:  # that tool is not part of this build
+                continue
+            raise
+        registry.extend(module.TOOLS)
+    return registry
