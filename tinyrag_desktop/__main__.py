@@ -1,0 +1,22 @@
+"""Entry point: no verb opens the window; a verb (ask, kb, nanogo) runs headless."""
+
+from __future__ import annotations
+
+import sys
+
+VERBS = ("ask", "kb", "nanogo")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and (argv[0] in VERBS or argv[0] in ("-h", "--help", "--version")):
+        from .cli import main as cli_main
+
+        return cli_main(argv)
+    from .app import main as app_main
+
+    return app_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

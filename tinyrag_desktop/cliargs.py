@@ -1,0 +1,68 @@
+"""The command line's shared flags, and how they turn into settings and a data folder."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+from .paths import resolve_data_dir
+from .settings import Settings, SettingsError, load_settings
+
+# flag → settings key; each overrides the settings file for this run only.
+_FLAG_KEYS = {
+    "base_url": "base_url",
+    "model": "chat_model",
+    "api_key": "api_key",
+    "temperature": "temperature",
+    "allow_nanogo": "allow_nanogo",
+    "allow_shell_exec": "allow_shell_exec",
+    "max_tools_total": "max_tools_total",
+    "max_tools_per_round": "max_tools_per_round",
+    "max_continuations": "max_continuations",
+    "tool_timeout": "tool_timeout",
+    "offline": "network_tools",
+}
+
+
+def add_shared_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags every verb takes (DESIGN: Headless command line)."""
+    g = parser.add_argument_group("shared options")
+    g.add_argument("--base-url", metavar="URL", help="OpenAI-compatible root, e.g. http://127.0.0.1:11434/v1")
+    g.add_argument("--model", metavar="NAME", help="chat model name")
+    g.add_argument("--api-key", metavar="KEY", help="API key sent as a Bearer token")
+    g.add_argument("--temperature", type=float, metavar="T")
+    g.add_argument("--data-dir", metavar="DIR", help="settings, knowledge base and chats live here")
+    g.add_argument("--allow-nanogo", action="store_true", default=None, help="let the model run Go code")
+    g.add_argument("--allow-shell-exec", action="store_true", default=None, help="let the model run commands")
+    g.add_argument("--max-tools-total", type=int, metavar="N")
+    g.add_argument("--max-tools-per-round", type=int, metavar="N")
+    g.add_argument("--max-continuations", type=int, metavar="N")
+    g.add_argument("--tool-timeout", type=float, metavar="SECONDS")
+    g.add_argument("--offline", action="store_false", default=None,
+                   help="do not offer the network tools (url_fetch, websearch, wikipedia)")
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a verb runs with: the data folder, the effective settings, and warnings to show."""
+
+    data_dir: Path
+    settings: Settings
+    warnings: tuple[str, ...]
+
+
+def context_from_args(args: argparse.Namespace) -> Context:
+    """Load the settings file from the data folder and apply the flags; raises SettingsError on bad flags."""
+    data_dir = resolve_data_dir(getattr(args, "data_dir", None))
+    settings, warnings = load_settings(data_dir)
+    changes = {}
+    for flag, key in _FLAG_KEYS.items():
+        value = getattr(args, flag, None)
+        if value is not None:
+            changes[key] = value
+    try:
+        settings = settings.replace(**changes)
+    except SettingsError as exc:
+        raise SettingsError(f"{exc}") from None
+    return Context(data_dir, settings, tuple(warnings))
