@@ -57,6 +57,7 @@ class ToolStarted(_Event):
     query: str
     param: str = "query"
     round: int = 1
+    raw: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +76,7 @@ class ToolFinished(_Event):
     result: str = ""
     param: str = "query"
     round: int = 1
+    raw: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +85,7 @@ class Done(_Event):
     rounds: int
     tools_run: int
     elapsed_ms: int
+    transcript: str = ""
 
 
 @dataclass(frozen=True, slots=True)
