@@ -1,0 +1,89 @@
+"""Small pieces the network tools share: settings look-up, the HTTP client, result cutting, error wording."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, AsyncIterator, Mapping
+
+import httpx
+
+from .. import __version__
+
+# Wikipedia asks API clients for a descriptive User-Agent; sites answer browsers-only pages less often to it.
+USER_AGENT = f"tinyRAG-Desktop/{__version__} (local desktop assistant; +https://github.com/tinyrag)"
+
+OFFLINE_REASON = "network tools are off (offline mode); turn on 'Network tools' in Settings"
+
+
+def setting(settings: Mapping[str, Any], key: str, default: Any = None) -> Any:
+    """A settings value, looking also in ``Settings.extra`` (keys the schema does not know, e.g. overrides
+    such as ``wikipedia_api_url`` that a power user or a test writes into settings.json)."""
+    try:
+        value = settings.get(key)
+    except Exception:  # a Mapping whose get raises on odd keys: treat as absent
+        value = None
+    if value is None:
+        extra = getattr(settings, "extra", None)
+        if isinstance(extra, Mapping):
+            value = extra.get(key)
+    return default if value is None else value
+
+
+def network_enabled(settings: Mapping[str, Any]) -> bool:
+    return bool(setting(settings, "network_tools", True))
+
+
+def result_limit(settings: Mapping[str, Any]) -> int:
+    """The longest result the model gets back (``result_max_chars``), never below a useful floor."""
+    try:
+        return max(200, int(setting(settings, "result_max_chars", 8000)))
+    except (TypeError, ValueError):
+        return 8000
+
+
+def cut_text(text: str, max_chars: int) -> str:
+    """``text`` cut to at most ``max_chars`` characters, ending with a note of how much was left out.
+
+    The cut falls on a line or word boundary when one is near, so the model does not read half a word
+    as if it were the end of the page.
+    """
+    if len(text) <= max_chars:
+        return text
+    note_room = 80
+    keep = max(0, max_chars - note_room)
+    head = text[:keep]
+    for sep in ("\n", " "):
+        pos = head.rfind(sep)
+        if pos >= keep * 0.8:
+            head = head[:pos]
+            break
+    left_out = len(text) - len(head)
+    note = f"\n\n[… {left_out:,} more characters left out ({len(text):,} in all)]"
+    return head.rstrip() + note
+
+
+@contextlib.asynccontextmanager
+async def client_for(http: httpx.AsyncClient | None, timeout: httpx.Timeout) -> AsyncIterator[httpx.AsyncClient]:
+    """The engine's shared client when there is one; otherwise a client of our own, closed afterwards."""
+    if http is not None:
+        yield http
+        return
+    async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as own:
+        yield own
+
+
+def describe_http_error(exc: httpx.HTTPError, what: str) -> str:
+    """One sentence, for a person, saying why a request to ``what`` failed."""
+    if isinstance(exc, httpx.ConnectTimeout):
+        return f"Could not connect to {what}: it did not answer in time (is the network down?)."
+    if isinstance(exc, httpx.TimeoutException):
+        return f"{what} took too long to answer and the request was given up."
+    if isinstance(exc, httpx.ConnectError):
+        detail = str(exc) or type(exc).__name__
+        return f"Could not connect to {what} ({detail}). Check the network connection."
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return f"{what} closed the connection or answered with something that is not HTTP."
+    if isinstance(exc, httpx.HTTPStatusError):
+        status = exc.response.status_code
+        return f"{what} answered {status} {exc.response.reason_phrase}."
+    return f"The request to {what} failed ({type(exc).__name__}: {exc})."
