@@ -1,0 +1,200 @@
+"""The streaming parser: every rule of the spec, fed whole, one character at a time, and in pieces."""
+
+from __future__ import annotations
+
+import pytest
+
+from tinyrag_desktop.protocol import InvalidBlock, ParserFinished, TextChunk, ToolCall, XMLParseState, parse_all
+
+
+def feed_in(text: str, size: int) -> list:
+    state = XMLParseState()
+    events = []
+    for i in range(0, len(text), size):
+        events += state.feed(text[i : i + size])
+    return events + state.finish()
+
+
+def normal(events: list) -> list:
+    """Merge adjacent text so results can be compared across cuttings."""
+    out: list = []
+    for ev in events:
+        if isinstance(ev, TextChunk) and out and isinstance(out[-1], TextChunk):
+            out[-1] = TextChunk(out[-1].text + ev.text)
+        else:
+            out.append(ev)
+    return out
+
+
+def parse_every_way(text: str) -> list:
+    whole = normal(parse_all(text))
+    for size in (1, 2, 3, 4, 7, 16):
+        events = feed_in(text, size)
+        assert "".join(e.raw for e in events) == text
+        assert normal(events) == whole, f"cut into {size}-character pieces"
+    return whole
+
+
+def calls(events: list) -> list[tuple[str, str, str]]:
+    return [(e.name, e.param, e.content) for e in events if isinstance(e, ToolCall)]
+
+
+def invalid(events: list) -> list[str]:
+    return [e.reason for e in events if isinstance(e, InvalidBlock)]
+
+
+@pytest.mark.parametrize(
+    "block, expected",
+    [
+        ('<tool name="rag_knowledge"><query>product return policy</query></tool>',
+         ("rag_knowledge", "query", "product return policy")),
+        ('<tool name="url_fetch"><url>https://example.com/docs/api</url></tool>',
+         ("url_fetch", "url", "https://example.com/docs/api")),
+        ('<tool name="nanogo"><source>fmt.Println(2 + 2)</source></tool>', ("nanogo", "source", "fmt.Println(2 + 2)")),
+        ('<tool name="websearch"><query>tinyRAG streaming architecture</query></tool>',
+         ("websearch", "query", "tinyRAG streaming architecture")),
+        ('<tool name="calculate"><query>3 * (17 + 5) / 2</query></tool>', ("calculate", "query", "3 * (17 + 5) / 2")),
+        ('<tool name="wikipedia"><query>Retrieval-augmented generation</query></tool>',
+         ("wikipedia", "query", "Retrieval-augmented generation")),
+    ],
+)
+def test_the_spec_examples_are_tool_calls(block: str, expected: tuple) -> None:
+    events = parse_every_way(f"Let me check. {block} Done.")
+    assert calls(events) == [expected]
+    assert [e.raw for e in events if isinstance(e, ToolCall)] == [block]
+    assert events[0] == TextChunk("Let me check. ")
+    assert events[-1] == TextChunk(" Done.")
+
+
+def test_whitespace_attributes_and_single_quotes_are_accepted() -> None:
+    text = "<tool  name='calculate'  id=\"1\" >\n  <query>\n 1+1 \n</query>\n</tool>"
+    assert calls(parse_every_way(text)) == [("calculate", "query", "1+1")]
+
+
+def test_entities_and_cdata_are_decoded() -> None:
+    text = (
+        '<tool name="calculate"><query>2 &lt; 3 &amp;&amp; &#65;&#x42; &bogus; &</query></tool>'
+        '<tool name="nanogo"><source><![CDATA[if a < b && c > d { x := "&lt;" }]]></source></tool>'
+    )
+    assert calls(parse_every_way(text)) == [
+        ("calculate", "query", "2 < 3 && AB &bogus; &"),
+        ("nanogo", "source", 'if a < b && c > d { x := "&lt;" }'),
+    ]
+
+
+def test_raw_less_than_is_allowed_in_source() -> None:
+    go = 'for i := 0; i < 3; i++ {\n\tif i<<1 > 2 { fmt.Println("<x>", i) }\n}'
+    text = f'<tool name="nanogo"><source>{go}</source></tool>'
+    assert calls(parse_every_way(text)) == [("nanogo", "source", go)]
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ('<tool name=""><query>x</query></tool>', "no name"),
+        ('<tool id="1"><query>x</query></tool>', "no name"),
+        ('<tool name="calculate"><query>   </query></tool>', "empty"),
+        ('<tool name="calculate"></tool>', "no content element"),
+        ('<tool name="calculate"/>', "no content element"),
+        ('<tool name="calculate"><query/></tool>', "empty"),
+        ('<tool name="calculate"><expr>1</expr></tool>', "unknown inner element <expr>"),
+        ('<tool name="calculate"><query>1</query><query>2</query></tool>', "one element"),
+        ('<tool name="calculate"><query>1</tool>', "not closed"),
+        ('<tool name="a"><query><tool name="b"><query>x</query></tool></query></tool>', "nested"),
+        ('<tool name="a"><tool name="b"><query>x</query></tool></tool>', "nested"),
+    ],
+)
+def test_invalid_blocks_are_text_with_a_reason(text: str, reason: str) -> None:
+    events = parse_every_way(f"a {text} b")
+    assert calls(events) == []
+    (bad,) = [e for e in events if isinstance(e, InvalidBlock)]
+    assert reason in bad.reason
+    assert bad.raw == text
+
+
+def test_nested_block_does_not_run_the_inner_one() -> None:
+    text = '<tool name="a"><query><tool name="calculate"><query>1+1</query></tool></query></tool> after'
+    events = parse_every_way(text)
+    assert calls(events) == []
+    assert events[-1] == TextChunk(" after")
+
+
+def test_unterminated_block_is_invalid_at_end_of_stream() -> None:
+    text = 'Result: <tool name="calculate"><query>1 + 1</query>'
+    events = parse_every_way(text)
+    assert calls(events) == []
+    assert invalid(events) == ["the block was not closed with </tool> before the end"]
+
+
+def test_partial_block_never_executes_before_its_close() -> None:
+    state = XMLParseState()
+    text = '<tool name="calculate"><query>1 + 1</query></tool'
+    for ch in text:
+        assert not any(isinstance(e, ToolCall) for e in state.feed(ch))
+    assert calls(state.feed(">")) == [("calculate", "query", "1 + 1")]
+
+
+def test_prose_that_mentions_tool_is_released_without_waiting() -> None:
+    state = XMLParseState()
+    out = state.feed('Use the <tool name="x"> element, then write ')
+    assert "".join(e.raw for e in out) == 'Use the <tool name="x"> element, then write '
+    assert invalid(out)
+    state = XMLParseState()
+    assert "".join(e.raw for e in state.feed("a <toolbox and <tools")) == "a <toolbox and <tools"
+
+
+def test_plain_text_is_released_at_once_and_only_a_tool_prefix_is_held() -> None:
+    state = XMLParseState()
+    assert state.feed("Hello, ") == [TextChunk("Hello, ")]
+    assert state.feed("a < b and <t") == [TextChunk("a < b and ")]
+    assert state.feed("o") == []
+    assert state.feed("p") == [TextChunk("<top")]
+    assert state.feed("<") == []
+    assert state.finish() == [TextChunk("<")]
+
+
+@pytest.mark.parametrize(
+    "wrapper",
+    [
+        "```\n{b}\n```",
+        "```xml\n{b}\n```",
+        "~~~\n{b}\n~~~",
+        "  ````\n```\n{b}\n````",
+        "`{b}`",
+        "``{b}``",
+        "Some `code with {b} inside` here",
+    ],
+)
+def test_blocks_in_code_are_text(wrapper: str) -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    events = parse_every_way("Example:\n" + wrapper.format(b=block) + "\n")
+    assert calls(events) == []
+    assert invalid(events) == []
+
+
+def test_blocks_after_code_run_again() -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    text = f"```go\nx := `raw`\n```\nThen {block} and `inline` then {block}"
+    assert len(calls(parse_every_way(text))) == 2
+
+
+def test_an_unclosed_backtick_ends_at_a_blank_line() -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    assert calls(parse_every_way(f"it's a ` tick\n\n{block}")) == [("calculate", "query", "1+1")]
+    assert calls(parse_every_way(f"it's a ` tick\nstill code {block}")) == []
+
+
+def test_a_huge_unterminated_block_is_given_up_at_the_limit() -> None:
+    text = '<tool name="nanogo"><source>' + "x" * 300 + "</source></tool>"
+    state = XMLParseState(max_block_chars=100)
+    events = state.feed(text) + state.finish()
+    assert "".join(e.raw for e in events) == text
+    assert calls(events) == []
+    assert "within 100 characters" in invalid(events)[0]
+
+
+def test_feed_after_finish_is_an_error() -> None:
+    state = XMLParseState()
+    state.finish()
+    with pytest.raises(ParserFinished):
+        state.feed("x")

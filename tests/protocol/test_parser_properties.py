@@ -1,0 +1,136 @@
+"""Property tests: random texts with valid and broken blocks, cut at random places."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tinyrag_desktop.protocol import InvalidBlock, TextChunk, ToolCall, XMLParseState, parse_all
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"  # copied from shared/fixtures
+
+NOISE = st.text(alphabet="ab <>/=\"'`~\n&;tolqueryname![]CDAT", max_size=40)
+SAFE = st.text(alphabet=st.characters(blacklist_characters="<`~&\r", blacklist_categories=("Cs",)), max_size=30)
+NAMES = st.sampled_from(["calculate", "rag_knowledge", "url_fetch", "nanogo", "x_1"])
+PARAMS = st.sampled_from(["query", "url", "source"])
+CONTENT = st.text(alphabet=st.characters(blacklist_characters="<&\r", blacklist_categories=("Cs",)), max_size=25)
+
+
+@st.composite
+def valid_block(draw):
+    name, param = draw(NAMES), draw(PARAMS)
+    content = draw(CONTENT.filter(lambda s: s.strip()))
+    encoded = content.replace(">", "&gt;") if draw(st.booleans()) else content
+    ws = draw(st.sampled_from(["", " ", "\n"]))
+    raw = f'<tool name="{name}">{ws}<{param}>{encoded}</{param}>{ws}</tool>'
+    return raw, (name, param, content.strip())
+
+
+BROKEN = st.sampled_from([
+    '<tool name=""><query>x</query></tool>',
+    '<tool name="a"><query></query></tool>',
+    '<tool name="a"><q>x</q></tool>',
+    '<tool name="a"><query>x</tool>',
+    '<tool name="a"><query><tool name="b"><query>y</query></tool></query></tool>',
+    "<tool nam",
+    "<tool <tool ",
+    '<tool name="a">text',
+    '<tool name="a"/>',
+])
+
+
+def cut(text: str, points: list[int]) -> list[str]:
+    points = sorted({p % (len(text) + 1) for p in points})
+    pieces, last = [], 0
+    for p in points + [len(text)]:
+        pieces.append(text[last:p])
+        last = p
+    return pieces
+
+
+def run(pieces: list[str]) -> list:
+    state = XMLParseState()
+    events = []
+    for piece in pieces:
+        events += state.feed(piece)
+    return events + state.finish()
+
+
+def merged(events: list) -> list:
+    out: list = []
+    for ev in events:
+        if isinstance(ev, TextChunk) and out and isinstance(out[-1], TextChunk):
+            out[-1] = TextChunk(out[-1].text + ev.text)
+        else:
+            out.append(ev)
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(parts=st.lists(st.one_of(NOISE, BROKEN, valid_block().map(lambda b: b[0])), max_size=8),
+       points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
+def test_lossless_and_independent_of_cutting(parts: list[str], points: list[int]) -> None:
+    text = "".join(parts)
+    whole = merged(parse_all(text))
+    events = run(cut(text, points))
+    assert "".join(e.raw for e in events) == text
+    assert merged(events) == whole
+
+
+@settings(max_examples=300, deadline=None)
+@given(segments=st.lists(st.tuples(SAFE, valid_block()), max_size=5), tail=SAFE,
+       points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
+def test_valid_blocks_in_plain_text_are_found_exactly(segments, tail, points) -> None:
+    text = "".join(pre + raw for pre, (raw, _) in segments) + tail
+    events = run(cut(text, points))
+    found = [(e.name, e.param, e.content) for e in events if isinstance(e, ToolCall)]
+    assert found == [expected for _, (_, expected) in segments]
+    assert not [e for e in events if isinstance(e, InvalidBlock)]
+    visible = "".join(e.text for e in events if isinstance(e, TextChunk))
+    assert visible == "".join(pre for pre, _ in segments) + tail
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=SAFE.filter(lambda s: "\n" not in s), points=st.lists(st.integers(0, 10_000), max_size=10))
+def test_text_that_cannot_start_a_block_is_released_at_once(text: str, points: list[int]) -> None:
+    state = XMLParseState()
+    state.feed("x")
+    for piece in cut(text, points):
+        assert "".join(e.text for e in state.feed(piece)) == piece
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=200), points=st.lists(st.integers(0, 10_000), max_size=10))
+def test_never_raises_on_any_text(text: str, points: list[int]) -> None:
+    events = run(cut(text, points))
+    assert "".join(e.raw for e in events) == text
+
+
+def sse_contents(path: Path) -> list[str]:
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("data: ") and line != "data: [DONE]":
+            delta = json.loads(line[6:])["choices"][0]["delta"]
+            if delta.get("content"):
+                out.append(delta["content"])
+    return out
+
+
+def test_replay_of_the_real_smollm2_tool_call_stream() -> None:
+    tokens = sse_contents(FIXTURES / "llamacpp-smollm2-toolcall.sse")
+    assert tokens[:3] == ["<", "tool", " name"]  # the split the fixture is about
+    events = run(tokens)
+    calls = [e for e in events if isinstance(e, ToolCall)]
+    assert len(calls) == 1
+    assert calls[0].name == "calculate" and calls[0].param == "query"
+    assert "".join(e.raw for e in events) == "".join(tokens)
+
+
+def test_replay_of_the_real_smollm2_plain_stream() -> None:
+    tokens = sse_contents(FIXTURES / "llamacpp-smollm2-plain.sse")
+    events = run(tokens)
+    assert all(isinstance(e, TextChunk) for e in events)
+    assert "".join(e.text for e in events) == "".join(tokens)

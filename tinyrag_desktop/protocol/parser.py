@@ -1,0 +1,459 @@
+"""XMLParseState: the sans-I/O streaming parser for inline ``<tool name="X"><query>…</query></tool>`` blocks.
+
+Text goes in with ``feed(chunk)``; frozen events come out (``TextChunk``, ``ToolCall``, ``InvalidBlock``).
+No sockets, clocks or threads: the engine owns all I/O.
+
+States
+------
+The parser is in one of four modes:
+
+``TEXT``
+    Ordinary Markdown text. ``<tool `` (with its trailing space) starts a block. Everything that cannot
+    begin ``<tool `` is released at once; only a suffix such as ``<to`` is held until the next chunk.
+``FENCE``
+    Inside a fenced code block (a line starting with up to three spaces and three or more backticks or
+    tildes). Blocks here are text; a line starting with a run of the same character, at least as long,
+    closes it.
+``INLINE``
+    Inside an inline code span (a run of N backticks, closed by the next run of exactly N). Blocks here are
+    text. A blank line ends the span, as a paragraph break does in Markdown.
+``BLOCK``
+    Between ``<tool `` and its ``</tool>``. The block's own phases (start tag, inner element, content,
+    closing tag) are checked as text arrives, so prose that merely mentions ``<tool `` is released as soon
+    as it can no longer be a block, instead of being held until the end of the stream.
+
+Markdown state (line starts, backtick runs) is tracked across chunk boundaries, so the events never depend
+on how the stream was cut, apart from where adjacent ``TextChunk``s split.
+
+Guarantees: joining ``raw`` of all events reproduces the input exactly; the parser never raises on model
+output (bad blocks become ``InvalidBlock``); cost is linear in the input.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import ParserFinished
+from .events import InvalidBlock, ParseEvent, TextChunk, ToolCall
+from .xmltext import decode_content, parse_start_tag
+
+OPEN = "<tool "
+CLOSE = "</tool>"
+PARAMS = ("query", "url", "source")
+DEFAULT_MAX_BLOCK_CHARS = 200_000
+_MAX_START_TAG = 512
+
+_TEXT, _FENCE, _INLINE, _BLOCK = "TEXT", "FENCE", "INLINE", "BLOCK"
+
+# Block phases.
+_P_TAG, _P_BEFORE, _P_CONTENT, _P_CDATA, _P_AFTER, _P_SKIP = range(6)
+
+_TEXT_STOP = re.compile(r"[<`\n]")
+_INLINE_STOP = re.compile(r"[`\n]")
+_NAME_CHARS = re.compile(r"[A-Za-z_:][-\w.:]*")
+_INNER_OPEN = re.compile(r"<([A-Za-z_][-\w.]*)\s*(/?)>")
+_INNER_OPEN_PREFIX = re.compile(r"<(?:[A-Za-z_][-\w.]*\s*/?)?\Z")
+_WS = " \t\r\n"
+
+
+class XMLParseState:
+    """Incremental parser of one stream. ``feed`` returns the events each chunk completes."""
+
+    def __init__(self, *, max_block_chars: int = DEFAULT_MAX_BLOCK_CHARS) -> None:
+        self.max_block_chars = max_block_chars
+        self._mode = _TEXT
+        self._hold = ""  # unprocessed input: a suffix that may still become "<tool "
+        self._finished = False
+        # Markdown state.
+        self._line_start = True  # the next char begins a line (so may begin a fence)
+        self._ls_spaces = 0
+        self._run_char = ""  # a run of ` or ~ in progress
+        self._run_len = 0
+        self._run_at_line_start = False
+        self._fence_char = ""
+        self._fence_len = 0
+        self._inline_len = 0
+        self._line_blank = True  # the current line holds only whitespace so far
+        # Block state.
+        self._buf = ""
+        self._pos = 0
+        self._phase = _P_TAG
+        self._name = ""
+        self._param = ""
+        self._content_start = 0
+        self._content_parts: list[str] = []
+        self._error = ""
+        self._depth = 0
+
+    # -- public API -------------------------------------------------------------------------------
+
+    def feed(self, chunk: str) -> list[ParseEvent]:
+        """Events completed by ``chunk``, in stream order."""
+        if self._finished:
+            raise ParserFinished("feed() after finish()")
+        if not chunk:
+            return []
+        if (
+            self._mode is _TEXT
+            and not self._hold
+            and not self._line_start
+            and not self._run_char
+            and "<" not in chunk
+            and "`" not in chunk
+            and "\n" not in chunk
+        ):
+            return [TextChunk(chunk)]  # the common case: plain prose in the middle of a line
+        out: list[ParseEvent] = []
+        self._process(self._hold + chunk, out)
+        return _merge_text(out)
+
+    def finish(self) -> list[ParseEvent]:
+        """End of stream: flush held text; an unterminated block becomes an ``InvalidBlock``."""
+        if self._finished:
+            return []
+        self._finished = True
+        out: list[ParseEvent] = []
+        if self._mode is _BLOCK:
+            out.append(InvalidBlock(self._buf, "the block was not closed with </tool> before the end"))
+            self._reset_block()
+        if self._hold:
+            out.append(TextChunk(self._hold))
+            self._hold = ""
+        return _merge_text(out)
+
+    # -- the main loop ----------------------------------------------------------------------------
+
+    def _process(self, s: str, out: list[ParseEvent]) -> None:
+        self._hold = ""
+        i = 0
+        n = len(s)
+        while i < n:
+            mode = self._mode
+            if mode is _BLOCK:
+                s = self._feed_block(s[i:] if i else s, out)
+                i, n = 0, len(s)
+                continue
+            if self._run_char:
+                i = self._continue_run(s, i, out)
+                continue
+            if self._line_start:
+                i = self._line_prefix(s, i, out)
+                continue
+            if mode is _TEXT:
+                m = _TEXT_STOP.search(s, i)
+            elif mode is _INLINE:
+                m = _INLINE_STOP.search(s, i)
+            else:  # FENCE: only line starts matter
+                j = s.find("\n", i)
+                if j < 0:
+                    out.append(TextChunk(s[i:]))
+                    return
+                out.append(TextChunk(s[i : j + 1]))
+                self._newline()
+                i = j + 1
+                continue
+            if m is None:
+                self._note_content(s, i, n)
+                out.append(TextChunk(s[i:]))
+                return
+            j = m.start()
+            c = s[j]
+            if j > i:
+                self._note_content(s, i, j)
+                out.append(TextChunk(s[i:j]))
+            if c == "\n":
+                out.append(TextChunk("\n"))
+                self._newline()
+                i = j + 1
+            elif c == "`":
+                self._run_char, self._run_len, self._run_at_line_start = "`", 0, False
+                i = j
+            else:  # "<" in TEXT mode
+                self._line_blank = False
+                if s.startswith(OPEN, j):
+                    self._start_block()
+                    i = j
+                elif len(s) - j < len(OPEN) and OPEN.startswith(s[j:]):
+                    self._hold = s[j:]
+                    return
+                else:
+                    out.append(TextChunk("<"))
+                    i = j + 1
+
+    def _note_content(self, s: str, i: int, j: int) -> None:
+        if self._line_blank and s[i:j].strip(_WS):
+            self._line_blank = False
+
+    def _newline(self) -> None:
+        if self._mode is _INLINE and self._line_blank:
+            self._mode = _TEXT  # a blank line ends a paragraph, and with it an unclosed code span
+        self._line_start = True
+        self._ls_spaces = 0
+        self._line_blank = True
+
+    def _line_prefix(self, s: str, i: int, out: list[ParseEvent]) -> int:
+        """At a line start: up to three spaces, then perhaps a fence run."""
+        n = len(s)
+        j = i
+        while j < n and s[j] == " " and self._ls_spaces < 4:
+            self._ls_spaces += 1
+            j += 1
+        if j > i:
+            out.append(TextChunk(s[i:j]))
+        if j == n:
+            return j
+        self._line_start = False
+        c = s[j]
+        if self._ls_spaces <= 3 and c in "`~" and (self._mode is not _INLINE):
+            if self._mode is _FENCE and c != self._fence_char:
+                return j
+            self._run_char, self._run_len, self._run_at_line_start = c, 0, True
+        return j
+
+    def _continue_run(self, s: str, i: int, out: list[ParseEvent]) -> int:
+        """Count a run of backticks or tildes; decide what it opens or closes when it ends."""
+        c = self._run_char
+        j = i
+        n = len(s)
+        while j < n and s[j] == c:
+            j += 1
+        if j > i:
+            self._run_len += j - i
+            self._line_blank = False
+            out.append(TextChunk(s[i:j]))
+        if j < n:
+            self._end_run()
+        return j
+
+    def _end_run(self) -> None:
+        c, length, at_start = self._run_char, self._run_len, self._run_at_line_start
+        self._run_char, self._run_len, self._run_at_line_start = "", 0, False
+        mode = self._mode
+        if mode is _FENCE:
+            if at_start and c == self._fence_char and length >= self._fence_len:
+                self._mode = _TEXT
+        elif mode is _TEXT:
+            if at_start and length >= 3:
+                self._mode, self._fence_char, self._fence_len = _FENCE, c, length
+            elif c == "`":
+                self._mode, self._inline_len = _INLINE, length
+        elif mode is _INLINE and c == "`" and length == self._inline_len:
+            self._mode = _TEXT
+
+    # -- blocks -----------------------------------------------------------------------------------
+
+    def _start_block(self) -> None:
+        self._mode = _BLOCK
+        self._buf = ""
+        self._pos = len(OPEN)
+        self._phase = _P_TAG
+        self._name = ""
+        self._param = ""
+        self._content_parts = []
+        self._error = ""
+        self._depth = 1
+
+    def _reset_block(self) -> None:
+        self._mode = _TEXT
+        self._buf = ""
+        self._content_parts = []
+
+    def _feed_block(self, s: str, out: list[ParseEvent]) -> str:
+        """Append ``s`` to the block and advance its phases. Returns the input left over after the block."""
+        self._buf += s
+        end = self._scan_block()  # index in _buf just past the block, or -1 (need more), or -(k+2) fail
+        limit = self.max_block_chars
+        if end == -1:
+            if len(self._buf) <= limit:
+                return ""
+            end = limit
+            out.append(InvalidBlock(self._buf[:limit], f"no </tool> within {limit} characters"))
+        elif end < -1:
+            cut = -end - 2  # early failure: the block is the text before cut, the rest is text again
+            out.append(InvalidBlock(self._buf[:cut], self._error))
+            end = cut
+        elif end > limit:
+            end = limit
+            out.append(InvalidBlock(self._buf[:limit], f"no </tool> within {limit} characters"))
+        else:
+            out.append(self._finish_block(self._buf[:end]))
+        rest = self._buf[end:]
+        self._reset_block()
+        self._line_blank = False
+        return rest
+
+    def _fail(self, at: int, reason: str) -> int:
+        self._error = reason
+        return -(at + 2)
+
+    def _skip(self, reason: str) -> None:
+        if not self._error:
+            self._error = reason
+        self._phase = _P_SKIP
+
+    def _scan_block(self) -> int:
+        buf = self._buf
+        n = len(buf)
+        while True:
+            phase = self._phase
+            pos = self._pos
+            if phase == _P_TAG:
+                gt = buf.find(">", pos, _MAX_START_TAG)
+                stop = min(n, _MAX_START_TAG) if gt < 0 else gt + 1
+                tag = parse_start_tag(buf[:stop], complete=gt >= 0)
+                if tag.error:
+                    return self._fail(tag.error_at, tag.error)
+                if gt < 0:
+                    if n >= _MAX_START_TAG:
+                        return self._fail(_MAX_START_TAG, "the <tool ...> start tag is too long")
+                    self._pos = n
+                    return -1
+                self._name = tag.name
+                if not tag.name:
+                    self._error = 'the block has no name="…" attribute, or it is empty'
+                if tag.self_closing:
+                    self._error = self._error or "the block has no content element"
+                    return stop
+                self._pos = stop
+                self._phase = _P_BEFORE
+            elif phase == _P_BEFORE:
+                while pos < n and buf[pos] in _WS:
+                    pos += 1
+                self._pos = pos
+                if pos == n:
+                    return -1
+                if buf[pos] != "<":
+                    return self._fail(pos, "a <tool> block must contain an element such as <query>")
+                rest = buf[pos : pos + len(CLOSE)]
+                if rest == CLOSE:
+                    self._error = self._error or "the block has no content element"
+                    return pos + len(CLOSE)
+                if buf.startswith(OPEN, pos):
+                    self._depth = 2
+                    self._pos = pos + len(OPEN)
+                    self._skip("nested <tool> blocks are not supported")
+                    continue
+                m = _INNER_OPEN.match(buf, pos)
+                if m is None:
+                    if CLOSE.startswith(buf[pos:]) or _INNER_OPEN_PREFIX.match(buf, pos):
+                        return -1
+                    self._skip("expected <query>, <url> or <source> inside the block")
+                    continue
+                self._param = m.group(1)
+                if self._param not in PARAMS:
+                    self._error = self._error or (
+                        f"unknown inner element <{self._param}>; use <query>, <url> or <source>"
+                    )
+                self._pos = m.end()
+                if m.group(2):  # <query/>
+                    self._phase = _P_AFTER
+                else:
+                    self._content_start = m.end()
+                    self._phase = _P_CONTENT
+            elif phase == _P_CONTENT:
+                close_inner = f"</{self._param}>"
+                hit, which = _find_first(buf, pos, (close_inner, OPEN, CLOSE, "<![CDATA["))
+                if hit < 0:
+                    self._pos = max(pos, n - len(close_inner) - 8)
+                    return -1
+                if which == 3:
+                    self._content_parts.append(buf[self._content_start : hit])
+                    self._pos = hit + 9
+                    self._content_start = hit + 9
+                    self._phase = _P_CDATA
+                    continue
+                if which == 0:
+                    self._content_parts.append(buf[self._content_start : hit])
+                    self._pos = hit + len(close_inner)
+                    self._phase = _P_AFTER
+                elif which == 1:
+                    self._depth = 2
+                    self._pos = hit + len(OPEN)
+                    self._skip("nested <tool> blocks are not supported")
+                else:
+                    self._error = self._error or f"the <{self._param}> element is not closed"
+                    return hit + len(CLOSE)
+            elif phase == _P_CDATA:
+                hit = buf.find("]]>", pos)
+                if hit < 0:
+                    self._pos = max(pos, n - 2)
+                    return -1
+                # Keep CDATA literal: mark it so decoding leaves it alone.
+                self._content_parts.append(_Literal(buf[self._content_start : hit]))
+                self._pos = hit + 3
+                self._content_start = hit + 3
+                self._phase = _P_CONTENT
+            elif phase == _P_AFTER:
+                while pos < n and buf[pos] in _WS:
+                    pos += 1
+                self._pos = pos
+                if pos == n:
+                    return -1
+                rest = buf[pos : pos + len(CLOSE)]
+                if rest == CLOSE:
+                    return pos + len(CLOSE)
+                if CLOSE.startswith(rest):
+                    return -1
+                self._skip(f"unexpected text after </{self._param}>; a block holds one element")
+            else:  # _P_SKIP: find the matching </tool>, counting nested openings
+                hit, which = _find_first(buf, pos, (OPEN, CLOSE))
+                if hit < 0:
+                    self._pos = max(pos, n - len(CLOSE))
+                    return -1
+                if which == 0:
+                    self._depth += 1
+                    self._pos = hit + len(OPEN)
+                else:
+                    self._depth -= 1
+                    self._pos = hit + len(CLOSE)
+                    if self._depth == 0:
+                        return self._pos
+
+    def _finish_block(self, raw: str) -> ParseEvent:
+        if self._error:
+            return InvalidBlock(raw, self._error)
+        content = "".join(
+            p if isinstance(p, _Literal) else decode_content(p) for p in self._content_parts
+        ).strip()
+        if not content:
+            return InvalidBlock(raw, f"the <{self._param}> element is empty")
+        return ToolCall(self._name, self._param, content, raw)
+
+
+class _Literal(str):
+    """CDATA text: taken as it is, without entity decoding."""
+
+    __slots__ = ()
+
+
+def _find_first(buf: str, pos: int, needles: tuple[str, ...]) -> tuple[int, int]:
+    best, which = -1, -1
+    for k, needle in enumerate(needles):
+        hit = buf.find(needle, pos) if best < 0 else buf.find(needle, pos, best + len(needle) - 1)
+        if hit >= 0 and (best < 0 or hit < best):
+            best, which = hit, k
+    return best, which
+
+
+def _merge_text(events: list[ParseEvent]) -> list[ParseEvent]:
+    """Join adjacent TextChunks, so a chunk yields few events."""
+    merged: list[ParseEvent] = []
+    pending: list[str] = []
+    for ev in events:
+        if type(ev) is TextChunk:
+            if ev.text:
+                pending.append(ev.text)
+            continue
+        if pending:
+            merged.append(TextChunk("".join(pending)))
+            pending = []
+        merged.append(ev)
+    if pending:
+        merged.append(TextChunk("".join(pending)))
+    return merged
+
+
+def parse_all(text: str, **kwargs: int) -> list[ParseEvent]:
+    """Parse a whole text at once (for tests, stored transcripts and the CLI)."""
+    state = XMLParseState(**kwargs)
+    return _merge_text(state.feed(text) + state.finish())
