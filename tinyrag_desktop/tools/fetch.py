@@ -1,0 +1,284 @@
+"""Safe fetching for url_fetch: GET only, http(s) only, every hop's address checked, bounded in time and size.
+
+A model that has read a hostile page may ask for any URL, so this module treats the URL as hostile:
+
+- Only ``http`` and ``https``; no user names or passwords in the URL; GET and nothing else.
+- The host name is resolved here, every address it resolves to is checked, and the connection goes to
+  the checked address (the URL's host is replaced by the IP; the ``Host`` header and, for https, the TLS
+  server name and certificate check keep the original name). Checking at resolve time and then letting
+  the HTTP library resolve again would leave a window for DNS rebinding (a name that answers a public
+  address to the check and ``127.0.0.1`` to the connect); pinning the address closes it without a
+  transport of our own, so the engine's shared client can be used as is.
+- Loopback, private, link-local, multicast, reserved and unspecified addresses (also when embedded in
+  IPv6 forms such as ``::ffff:127.0.0.1``) are refused unless the policy allows private addresses.
+- Redirects are followed by hand, at most ``max_redirects``; each hop goes through the same checks.
+- Connect, read and total timeouts; the body is read up to ``max_bytes`` (after decompression, so a
+  small gzip bomb is cut too), then reading stops and the result says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+from dataclasses import dataclass, field
+from typing import Awaitable, Callable, Iterable
+
+import httpx
+
+from .errors import ToolError
+from .netutil import USER_AGENT, client_for, describe_http_error
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+Resolver = Callable[[str, int], Awaitable[list[str]]]
+
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_ACCEPT = ("text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,"
+           "application/pdf;q=0.8,*/*;q=0.5")
+
+
+class FetchError(ToolError):
+    """The URL could not be fetched; the message says why, for a person and the model."""
+
+
+class BlockedAddress(FetchError):
+    """The URL leads to an address the policy refuses (loopback, private network, …)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FetchLimits:
+    """How long and how much: timeouts in seconds, the body cap in bytes, redirects followed."""
+
+    connect: float = 5.0
+    read: float = 10.0
+    total: float = 25.0
+    max_bytes: int = 5 * 1024 * 1024
+    max_redirects: int = 5
+
+
+@dataclass(frozen=True, slots=True)
+class FetchPolicy:
+    """Which addresses may be reached. ``trusted_networks`` are reachable even when private ones are not
+    (say, one intranet wiki) and let tests treat a loopback server as "public"."""
+
+    allow_private: bool = False
+    trusted_networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """A downloaded body: ``url`` is the final URL after redirects; ``truncated`` if the cap stopped it."""
+
+    url: str
+    status: int
+    content_type: str
+    body: bytes
+    truncated: bool
+    redirects: tuple[str, ...] = field(default=())
+
+
+def check_url(raw: str) -> httpx.URL:
+    """``raw`` as an absolute http(s) URL, or FetchError saying what is wrong with it."""
+    text = raw.strip()
+    if not text:
+        raise FetchError("No URL was given.")
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise FetchError("The URL contains spaces or control characters; encode them (%20) first.")
+    try:
+        url = httpx.URL(text)
+    except (httpx.InvalidURL, ValueError, TypeError) as exc:
+        raise FetchError(f"That is not a valid URL ({exc}).") from None
+    scheme = url.scheme.lower()
+    if not scheme:
+        raise FetchError("The URL needs a scheme: write it as https://… .")
+    if scheme not in ("http", "https"):
+        raise FetchError(f"Only http:// and https:// URLs can be fetched, not {scheme}: URLs.")
+    if not url.host:
+        raise FetchError("The URL has no host name.")
+    if url.userinfo:
+        raise FetchError("URLs with a user name or password in them are refused.")
+    try:
+        port = url.port
+    except (httpx.InvalidURL, ValueError):
+        raise FetchError("The URL's port is not a number between 0 and 65535.") from None
+    if port == 0:
+        raise FetchError("The URL's port is not a number between 1 and 65535.")
+    return url
+
+
+def _embedded_v4(ip: IPAddress) -> ipaddress.IPv4Address | None:
+    """The IPv4 address hidden in an IPv6 one (mapped, 6to4, Teredo, NAT64), which is where it really goes."""
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return None
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if ip.teredo is not None:
+        return ip.teredo[1]
+    if ip in _NAT64:
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
+def address_problem(ip: IPAddress) -> str | None:
+    """Why ``ip`` is not a public internet address (``"a loopback address"``…), or None when it is."""
+    for candidate in (_embedded_v4(ip), ip):  # the embedded address names the real destination
+        if candidate is None:
+            continue
+        if candidate.is_loopback:
+            return "a loopback address (this computer)"
+        if candidate.is_unspecified:
+            return "the unspecified address"
+        if candidate.is_link_local:
+            return "a link-local address"
+        if candidate.is_multicast:
+            return "a multicast address"
+        if candidate.is_private:
+            return "a private network address"
+        if candidate.is_reserved:
+            return "a reserved address"
+        if not candidate.is_global:
+            return "not a public internet address"
+    return None
+
+
+def check_address(ip: IPAddress, policy: FetchPolicy) -> None:
+    """Raise BlockedAddress unless ``policy`` lets a connection go to ``ip``."""
+    if policy.allow_private or any(ip in net for net in policy.trusted_networks):
+        return
+    problem = address_problem(ip)
+    if problem:
+        raise BlockedAddress(
+            f"{ip} is {problem}; url_fetch does not reach such addresses unless the setting "
+            "url_fetch_allow_private is on.")
+
+
+async def system_resolver(host: str, port: int) -> list[str]:
+    """The addresses the system resolver gives for ``host``, in its order of preference."""
+    loop = asyncio.get_running_loop()
+    infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+    seen: list[str] = []
+    for family, _type, _proto, _canon, sockaddr in infos:
+        if family in (socket.AF_INET, socket.AF_INET6):
+            addr = str(sockaddr[0]).split("%", 1)[0]  # drop an IPv6 zone id such as %eth0
+            if addr not in seen:
+                seen.append(addr)
+    return seen
+
+
+async def resolve_checked(url: httpx.URL, policy: FetchPolicy, resolver: Resolver) -> IPAddress:
+    """The address to connect to for ``url``: every address the name has must pass the policy."""
+    host = url.host
+    try:
+        literal = ipaddress.ip_address(host)
+    except ValueError:
+        literal = None
+    if literal is not None:
+        check_address(literal, policy)
+        return literal
+    try:
+        found = await resolver(url.raw_host.decode("ascii"), url.port or _default_port(url))
+    except (OSError, UnicodeError) as exc:
+        raise FetchError(f"The host name {host} could not be resolved ({exc}); check the URL or "
+                         "the network connection.") from None
+    addresses = _parse_addresses(found)
+    if not addresses:
+        raise FetchError(f"The host name {host} has no address.")
+    # All of them, not just the first: a name that mixes a public and a private address is refused.
+    for ip in addresses:
+        check_address(ip, policy)
+    return addresses[0]
+
+
+def _parse_addresses(found: Iterable[str]) -> list[IPAddress]:
+    out: list[IPAddress] = []
+    for item in found:
+        try:
+            out.append(ipaddress.ip_address(item))
+        except ValueError:
+            continue
+    return out
+
+
+def _default_port(url: httpx.URL) -> int:
+    return 443 if url.scheme == "https" else 80
+
+
+def _pinned_request(url: httpx.URL, ip: IPAddress, limits: FetchLimits, accept_language: str) -> httpx.Request:
+    """A GET for ``url`` that connects to ``ip`` and still names the original host to the server."""
+    timeout = httpx.Timeout(limits.read, connect=limits.connect)
+    extensions: dict[str, object] = {"timeout": timeout.as_dict()}
+    if url.scheme == "https":
+        extensions["sni_hostname"] = url.raw_host.decode("ascii")
+    headers = {
+        "Host": url.netloc.decode("ascii"),
+        "User-Agent": f"Mozilla/5.0 (compatible; {USER_AGENT})",
+        "Accept": _ACCEPT,
+        "Accept-Language": accept_language,
+        "Accept-Encoding": "gzip, deflate",
+    }
+    # A fresh Request, not client.build_request: the shared client's default headers (an API key for
+    # the LLM server) and cookies must never go to an arbitrary web site.
+    return httpx.Request("GET", url.copy_with(host=str(ip)), headers=headers, extensions=extensions)
+
+
+async def _read_capped(response: httpx.Response, max_bytes: int) -> tuple[bytes, bool]:
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        room = max_bytes - size
+        if len(chunk) > room:
+            parts.append(chunk[:room])
+            return b"".join(parts), True
+        parts.append(chunk)
+        size += len(chunk)
+    return b"".join(parts), False
+
+
+async def _fetch_hops(client: httpx.AsyncClient, url: httpx.URL, policy: FetchPolicy, limits: FetchLimits,
+                      resolver: Resolver, accept_language: str) -> Fetched:
+    hops: list[str] = []
+    for _ in range(limits.max_redirects + 1):
+        ip = await resolve_checked(url, policy, resolver)
+        request = _pinned_request(url, ip, limits, accept_language)
+        try:
+            response = await client.send(request, stream=True, auth=None, follow_redirects=False)
+        except httpx.HTTPError as exc:
+            raise FetchError(describe_http_error(exc, url.host)) from None
+        try:
+            if response.status_code in _REDIRECTS and "location" in response.headers:
+                target = response.headers["location"]
+                try:
+                    url = check_url(str(url.join(target)))
+                except (FetchError, httpx.InvalidURL, ValueError) as exc:
+                    raise FetchError(f"{url} redirects to {target!r}, which is refused: {exc}") from None
+                hops.append(str(url))
+                continue
+            if response.status_code >= 400:
+                reason = response.reason_phrase or "error"
+                raise FetchError(f"{url} answered {response.status_code} {reason}.")
+            body, truncated = await _read_capped(response, limits.max_bytes)
+        except httpx.HTTPError as exc:
+            raise FetchError(describe_http_error(exc, url.host)) from None
+        finally:
+            await response.aclose()
+        return Fetched(str(url), response.status_code, response.headers.get("content-type", ""),
+                       body, truncated, tuple(hops))
+    raise FetchError(f"Too many redirects (more than {limits.max_redirects}); the last one led to {url}.")
+
+
+async def fetch(raw_url: str, *, http: httpx.AsyncClient | None = None, policy: FetchPolicy = FetchPolicy(),
+                limits: FetchLimits = FetchLimits(), resolver: Resolver = system_resolver,
+                accept_language: str = "en") -> Fetched:
+    """GET ``raw_url`` under ``policy`` and ``limits``; raises FetchError (or BlockedAddress) on failure."""
+    url = check_url(raw_url)
+    lang = accept_language if accept_language == "en" else f"{accept_language}, en;q=0.5"
+    timeout = httpx.Timeout(limits.read, connect=limits.connect)
+    try:
+        async with asyncio.timeout(limits.total):
+            async with client_for(http, timeout) as client:
+                return await _fetch_hops(client, url, policy, limits, resolver, lang)
+    except TimeoutError:
+        raise FetchError(f"Fetching {url} took longer than {limits.total:g} s and was given up.") from None

@@ -1,0 +1,313 @@
+"""Turn a downloaded body into readable plain text: HTML articles, plain text, JSON, XML and PDFs.
+
+Never raw HTML: pages go through trafilatura (the article, without navigation, ads and scripts), with a
+cleaned-markup fallback when it finds no article. The character set is the BOM's, else the declared one
+(header, then ``<meta charset>``), else detected. Everything else (images, archives, programs) is refused
+with a reason, since bytes the model cannot read would only waste its context.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import json
+import re
+from dataclasses import dataclass, field
+
+from .errors import ToolError
+
+# WHATWG: these labels mean windows-1252 on the web, and pages labelled latin-1 often use its extra letters.
+_LABEL_ALIASES = {"iso-8859-1": "cp1252", "iso8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252",
+                  "us-ascii": "cp1252", "ascii": "cp1252", "x-sjis": "shift_jis", "x-gbk": "gbk"}
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+_META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9._:-]{1,40})""", re.I)
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_MAGIC = ((b"%PDF-", "PDF document"), (b"\x89PNG\r\n\x1a\n", "PNG image"), (b"\xff\xd8\xff", "JPEG image"),
+          (b"GIF87a", "GIF image"), (b"GIF89a", "GIF image"), (b"PK\x03\x04", "ZIP archive"),
+          (b"\x1f\x8b", "gzip archive"), (b"\x7fELF", "program (ELF)"), (b"MZ", "Windows program"),
+          (b"OggS", "Ogg media"), (b"ID3", "MP3 audio"), (b"RIFF", "RIFF media (WAV, AVI or WebP)"),
+          (b"7z\xbc\xaf\x27\x1c", "7-Zip archive"), (b"\x00asm", "WebAssembly module"))
+_TEXT_APPLICATION = frozenset({
+    "application/javascript", "application/ecmascript", "application/x-javascript", "application/x-sh",
+    "application/x-yaml", "application/yaml", "application/toml", "application/sql", "application/x-tex",
+    "application/x-python", "application/x-httpd-php", "application/csv", "application/x-ndjson",
+})
+
+
+class UnreadableContent(ToolError):
+    """The body is not something url_fetch turns into text (an image, an archive, a broken PDF)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContentType:
+    """A parsed Content-Type header: ``mime`` lower-cased (``""`` when absent or malformed), its parameters."""
+
+    mime: str = ""
+    params: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def charset(self) -> str | None:
+        return self.params.get("charset") or None
+
+
+@dataclass(frozen=True, slots=True)
+class Readable:
+    """Text ready for the model: ``kind`` is html, text, json, xml or pdf."""
+
+    title: str
+    text: str
+    kind: str
+
+
+def parse_content_type(header: str | None) -> ContentType:
+    """Parse ``type/subtype; name=value; name="quoted \\" value"``; never raises on odd input."""
+    if not header:
+        return ContentType()
+    parts = _split_params(header)
+    mime = parts[0].strip().lower()
+    if mime.count("/") != 1 or not all(_TOKEN.fullmatch(p) for p in mime.split("/")):
+        mime = ""
+    params: dict[str, str] = {}
+    for part in parts[1:]:
+        name, sep, value = part.partition("=")
+        name = name.strip().lower()
+        if not sep or not _TOKEN.fullmatch(name):
+            continue
+        value = value.strip()
+        if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
+            value = re.sub(r"\\(.)", r"\1", value[1:-1])
+        params.setdefault(name, value)
+    return ContentType(mime, params)
+
+
+def _split_params(header: str) -> list[str]:
+    """Split at semicolons that are not inside a quoted string."""
+    parts, current, quoted, escaped = [], [], False, False
+    for ch in header:
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quoted:
+            escaped = True
+        elif ch == '"':
+            quoted = not quoted
+        elif ch == ";" and not quoted:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current))
+    return parts
+
+
+def codec_for(label: str | None) -> str | None:
+    """The Python codec for a charset label, or None when it is unknown or not a text encoding."""
+    if not label:
+        return None
+    name = label.strip().strip("\"'").lower()
+    if not re.fullmatch(r"[a-z0-9._:-]{1,40}", name):
+        return None
+    name = _LABEL_ALIASES.get(name, name)
+    try:
+        b"".decode(name)  # LookupError for unknown names and for bytes-to-bytes codecs (base64, zlib)
+    except LookupError:
+        return None
+    return name
+
+
+def sniff_charset(body: bytes, declared: str | None, mime: str) -> str:
+    """The codec to decode ``body`` with: BOM, then declared, then ``<meta charset>``, then detected."""
+    for bom, name in _BOMS:
+        if body.startswith(bom):
+            return name
+    found = codec_for(declared)
+    if found:
+        return found
+    if "html" in mime or not mime:
+        meta = _META_CHARSET.search(body[:4096])
+        found = codec_for(meta.group(1).decode("ascii")) if meta else None
+        if found:
+            return "utf-8" if found in ("utf-16", "utf-32") else found  # a page that can say so is ASCII-based
+    if "json" in mime:
+        return "utf-8"  # RFC 8259
+    try:
+        body[:65536].decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as exc:
+        if exc.start >= 65530:  # only a character cut at the sample's end
+            return "utf-8"
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(body[:65536]).best()
+    return codec_for(best.encoding) if best is not None and codec_for(best.encoding) else "utf-8"
+
+
+def decode(body: bytes, declared: str | None, mime: str) -> str:
+    text = body.decode(sniff_charset(body, declared, mime), errors="replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+
+
+def magic_kind(body: bytes) -> str | None:
+    """What the first bytes say the body is (``"PDF document"``, ``"PNG image"``…), if they say."""
+    if body[4:8] == b"ftyp":
+        return "MP4/QuickTime media"
+    for prefix, name in _MAGIC:
+        if body.startswith(prefix):
+            return name
+    return None
+
+
+def classify(ctype: ContentType, body: bytes) -> str:
+    """html, text, json, xml, pdf, or binary: the header's word, checked against the bytes."""
+    magic = magic_kind(body)
+    mime = ctype.mime
+    if magic == "PDF document" or mime == "application/pdf":
+        return "pdf"
+    if magic is not None and not (magic == "Windows program" and mime.startswith("text/")):
+        return "binary"  # "MZ" begins plenty of text too; everything else is unambiguous
+    if mime in ("text/html", "application/xhtml+xml"):
+        return "html"
+    if mime in ("application/json", "text/json") or mime.endswith("+json"):
+        return "json"
+    if mime in ("application/xml", "text/xml") or mime.endswith("+xml"):
+        return "xml"
+    if mime.startswith("text/") or mime in _TEXT_APPLICATION:
+        return "text"
+    if mime and mime not in ("application/octet-stream", "binary/octet-stream", "application/unknown"):
+        return "binary"
+    head = body[:8192]
+    if b"\x00" in head and not any(head.startswith(bom) for bom, _ in _BOMS):
+        return "binary"
+    start = head.lstrip()[:200].lower()
+    if start.startswith((b"<!doctype html", b"<html")) or b"<head" in start:
+        return "html"
+    if start[:1] in (b"{", b"["):
+        return "json"
+    return "text"
+
+
+def _human_size(size: int) -> str:
+    for unit in ("bytes", "KB", "MB"):
+        if size < 1024 or unit == "MB":
+            return f"{size} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024  # type: ignore[assignment]
+    return f"{size} bytes"
+
+
+def _squeeze(text: str) -> str:
+    lines = [" ".join(line.split()) for line in text.split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+def html_to_text(html: str, url: str) -> tuple[str, str]:
+    """(title, article text) of an HTML page; the article via trafilatura, else the cleaned body text."""
+    import trafilatura
+
+    doc = trafilatura.bare_extraction(html, url=url or None, with_metadata=True, include_comments=False,
+                                      include_tables=True, deduplicate=True)
+    title = (getattr(doc, "title", None) or "").strip() if doc is not None else ""
+    text = (getattr(doc, "text", None) or "").strip() if doc is not None else ""
+    if not title or not text:
+        fallback_title, fallback_text = _cleaned_body(html)
+        title = title or fallback_title
+        text = text or fallback_text
+    return title, text
+
+
+def _cleaned_body(html: str) -> tuple[str, str]:
+    """Title and visible text of the whole page, scripts, styles and forms removed (no article found)."""
+    import lxml.html
+    from lxml.etree import ParserError
+    from lxml_html_clean import Cleaner
+
+    try:
+        doc = lxml.html.document_fromstring(html)
+    except (ParserError, ValueError):
+        return "", ""
+    title = " ".join((doc.findtext(".//title") or "").split())
+    cleaner = Cleaner(scripts=True, javascript=True, style=True, comments=True, forms=True,
+                      embedded=True, frames=True, meta=True, page_structure=False)
+    try:
+        body = cleaner.clean_html(doc)
+    except (ParserError, ValueError):
+        return title, ""
+    for el in list(body.iter("nav", "header", "footer", "aside", "title")):
+        if el.getparent() is not None:  # page chrome, not content; the root itself cannot be dropped
+            el.drop_tree()
+    return title, _squeeze(body.text_content())
+
+
+def xml_to_text(body: bytes) -> tuple[str, str]:
+    """Title and text of an XML document (feeds, sitemaps); no entity expansion, no network access."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, recover=True)
+    try:
+        root = etree.fromstring(body, parser)
+    except etree.XMLSyntaxError:
+        root = None
+    if root is None:
+        raise UnreadableContent("The XML document could not be parsed.")
+    title = ""
+    for el in root.iter():
+        if isinstance(el.tag, str) and etree.QName(el).localname == "title" and (el.text or "").strip():
+            title = el.text.strip()
+            break
+    return title, _squeeze("\n".join(t for t in root.itertext()))
+
+
+def pdf_to_text(body: bytes, max_chars: int) -> tuple[str, str]:
+    """Title and text of a PDF, page by page, stopping once ``max_chars`` of text are in hand."""
+    from pypdf import PdfReader
+    from pypdf.errors import PyPdfError
+
+    try:
+        reader = PdfReader(io.BytesIO(body))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise UnreadableContent("The PDF is password-protected.")
+        title = str((reader.metadata or {}).get("/Title") or "").strip()
+        pages: list[str] = []
+        total = 0
+        for number, page in enumerate(reader.pages, start=1):
+            text = (page.extract_text() or "").strip()
+            if text:
+                pages.append(f"[page {number}]\n{text}")
+                total += len(text)
+            if total >= max_chars:
+                break
+    except UnreadableContent:
+        raise
+    except (PyPdfError, ValueError, KeyError, TypeError, OSError) as exc:
+        raise UnreadableContent(f"The PDF could not be read ({type(exc).__name__}: {exc}).") from None
+    if not pages:
+        raise UnreadableContent("The PDF has no text layer (it may be scanned images).")
+    return title, "\n\n".join(pages)
+
+
+def to_readable(body: bytes, content_type: str, url: str, *, truncated: bool, max_chars: int) -> Readable:
+    """The body as text for the model, or UnreadableContent saying why it is not text."""
+    ctype = parse_content_type(content_type)
+    kind = classify(ctype, body)
+    if kind == "binary":
+        what = magic_kind(body) or ctype.mime or "binary data of unknown type"
+        raise UnreadableContent(
+            f"{url} is {what} ({ctype.mime or 'no content type'}, {_human_size(len(body))}"
+            f"{' or more' if truncated else ''}); url_fetch reads web pages, text, JSON, XML and PDFs only.")
+    if kind == "pdf":
+        if truncated:
+            raise UnreadableContent(f"{url} is a PDF larger than the download limit; it cannot be read in part.")
+        title, text = pdf_to_text(body, max_chars)
+        return Readable(title, text, kind)
+    if kind == "xml":
+        title, text = xml_to_text(body)
+        return Readable(title, text, kind)
+    text = decode(body, ctype.charset, ctype.mime)
+    if kind == "html":
+        title, article = html_to_text(text, url)
+        return Readable(title, article, kind)
+    if kind == "json":
+        try:
+            return Readable("", json.dumps(json.loads(text), indent=2, ensure_ascii=False), kind)
+        except (ValueError, RecursionError):
+            kind = "text"  # not valid JSON (or cut by the cap): show it as it came
+    return Readable("", text.strip(), kind)

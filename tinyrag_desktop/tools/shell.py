@@ -1,0 +1,256 @@
+"""The opt-in shell tool: runs one command (after the user says yes) in the data folder's work directory.
+
+Off unless ``allow_shell_exec``. In the window each command is shown to the user first (``ctx.confirm``);
+the command line passes no confirm and runs only with ``--allow-shell-exec``. A command runs without a
+shell interpreter when it can (``shlex.split`` + exec: no globbing, no expansion, nothing to inject); one
+that uses shell syntax (pipes, redirects, ``&&``, ``;``, globs, ``$VAR``, backquotes) runs under
+``/bin/sh -c`` (``cmd.exe /c`` on Windows). The child gets its own session (process group), so on
+timeout or cancellation the whole tree is killed, not just the first process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+from .errors import ToolError
+from .netutil import cut_text, result_limit, setting
+from .registry import ToolContext, ToolResult, ToolSpec
+
+DISABLED_REASON = ("shell commands are disabled; enable 'Allow shell commands' in Settings "
+                   "or pass --allow-shell-exec")
+HARD_OUTPUT_CAP = 2 * 1024 * 1024  # bytes per stream; a command printing more is stopped
+MAX_COMMAND_CHARS = 8000
+_IS_WINDOWS = sys.platform == "win32"
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_UNQUOTED_SPECIAL = set("|&;<>()`$*?[~#\n{}")
+# Commands that would page or prompt on a terminal; the child has none, so make them print and go on.
+_QUIET_ENV = {"PAGER": "cat", "GIT_PAGER": "cat", "TERM": "dumb", "GIT_TERMINAL_PROMPT": "0"}
+
+
+class ShellTimeout(ToolError):
+    """The command ran past its time and was killed, with its process tree."""
+
+
+@dataclass(frozen=True, slots=True)
+class Completed:
+    """A finished command: ``returncode`` (negative: killed by that signal), the output it printed."""
+
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+    overflow: bool = False
+
+
+def needs_shell(command: str) -> bool:
+    """True when ``command`` uses shell syntax that plain exec would not honour.
+
+    Quote-aware: ``echo "a|b"`` and ``grep 'x*'`` do not need a shell; ``ls *.txt``, ``a && b``,
+    ``echo $HOME`` and ``FOO=1 cmd`` do. A command shlex cannot split (an open quote) goes to the
+    shell too, which reports the error the user expects.
+    """
+    quote = ""
+    escaped = False
+    at_word_start = True
+    for ch in command:
+        if escaped:
+            escaped = False
+            at_word_start = False
+            continue
+        if quote == "'":
+            if ch == "'":
+                quote = ""
+            continue
+        if ch == "\\":
+            escaped = True
+            continue
+        if quote == '"':
+            if ch in "$`":
+                return True
+            if ch == '"':
+                quote = ""
+            continue
+        if ch in "'\"":
+            quote = ch
+            at_word_start = False
+            continue
+        if ch in _UNQUOTED_SPECIAL and (ch not in "#~" or at_word_start):
+            return True
+        at_word_start = ch in " \t"
+    if quote or escaped:
+        return True
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return True
+    return bool(words) and _ASSIGNMENT.match(words[0]) is not None
+
+
+def work_dir(data_dir: Path) -> Path:
+    path = Path(data_dir) / "work"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def shell_timeout(settings: Mapping[str, object]) -> float:
+    """A little under the tool timeout, so our kill (and its message) comes before the engine's."""
+    try:
+        limit = float(setting(settings, "tool_timeout", 30.0))
+    except (TypeError, ValueError):
+        limit = 30.0
+    return max(0.1, limit - min(1.0, limit * 0.1))
+
+
+async def _spawn(command: str, cwd: Path) -> asyncio.subprocess.Process:
+    env = {**os.environ, **_QUIET_ENV}
+    common = dict(stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env)
+    if _IS_WINDOWS:
+        return await asyncio.create_subprocess_shell(
+            command, creationflags=subprocess.CREATE_NEW_PROCESS_GROUP, **common)
+    if needs_shell(command):
+        return await asyncio.create_subprocess_exec("/bin/sh", "-c", command, start_new_session=True, **common)
+    argv = shlex.split(command)
+    try:
+        return await asyncio.create_subprocess_exec(*argv, start_new_session=True, **common)
+    except FileNotFoundError:
+        raise ToolError(f"There is no program called {argv[0]!r} (not found on PATH).") from None
+    except PermissionError:
+        raise ToolError(f"{argv[0]!r} cannot be run (permission denied).") from None
+
+
+def kill_tree(proc: asyncio.subprocess.Process) -> None:
+    """Kill the child and everything in its process group (its session, started for this purpose)."""
+    if proc.returncode is not None:
+        return
+    if _IS_WINDOWS:
+        subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)], capture_output=True, check=False)
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # start_new_session: the group id is the child's pid
+    except (ProcessLookupError, PermissionError):
+        try:
+            proc.kill()
+        except ProcessLookupError:
+            pass
+
+
+async def _drain(stream: asyncio.StreamReader, keep: bytearray, overflow: asyncio.Event) -> None:
+    while chunk := await stream.read(65536):
+        room = HARD_OUTPUT_CAP - len(keep)
+        keep += chunk[:room]
+        if len(chunk) > room:
+            overflow.set()
+            return
+
+
+async def run_command(command: str, cwd: Path, timeout: float) -> Completed:
+    """Run ``command`` in ``cwd``; kill its tree after ``timeout`` s (ShellTimeout) or when cancelled."""
+    proc = await _spawn(command, cwd)
+    out, err = bytearray(), bytearray()
+    overflow = asyncio.Event()
+    assert proc.stdout is not None and proc.stderr is not None
+    readers = asyncio.gather(_drain(proc.stdout, out, overflow), _drain(proc.stderr, err, overflow))
+    stopper = asyncio.ensure_future(overflow.wait())
+    try:
+        async with asyncio.timeout(timeout):
+            done, _ = await asyncio.wait({readers, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if stopper in done:
+                kill_tree(proc)
+            await readers
+            await proc.wait()
+    except TimeoutError:
+        kill_tree(proc)
+        await _reap(proc, readers)
+        partial = _format_output(out, err, 2000)
+        raise ShellTimeout(f"The command did not finish within {timeout:g} s and was stopped "
+                           f"(its processes were killed).{partial}") from None
+    except BaseException:  # cancelled by the engine (or anything else): never leave the tree running
+        kill_tree(proc)
+        readers.cancel()
+        raise
+    finally:
+        stopper.cancel()
+    return Completed(proc.returncode or 0, bytes(out), bytes(err), overflow.is_set())
+
+
+async def _reap(proc: asyncio.subprocess.Process, readers: asyncio.Future[object]) -> None:
+    try:
+        async with asyncio.timeout(2.0):
+            await proc.wait()
+            await readers
+    except TimeoutError:  # a grandchild that left the group still holds the pipes: stop waiting for it
+        readers.cancel()
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+
+
+def _format_output(out: bytes | bytearray, err: bytes | bytearray, max_chars: int) -> str:
+    parts = []
+    if out:
+        parts.append("\n--- stdout ---\n" + cut_text(_decode(bytes(out)).rstrip("\n"), max_chars))
+    if err:
+        parts.append("\n--- stderr ---\n" + cut_text(_decode(bytes(err)).rstrip("\n"), max_chars))
+    return "".join(parts)
+
+
+def describe_status(returncode: int) -> str:
+    if returncode >= 0:
+        return f"exit status: {returncode}"
+    try:
+        name = signal.Signals(-returncode).name
+    except ValueError:
+        name = f"signal {-returncode}"
+    return f"killed by {name}"
+
+
+def format_completed(command: str, done: Completed, max_chars: int) -> str:
+    """``$ command``, the exit status, then stdout and stderr, each cut to its share of ``max_chars``."""
+    head = f"$ {command}\n{describe_status(done.returncode)}"
+    if done.overflow:
+        head += f"\n(the command printed more than {HARD_OUTPUT_CAP // (1024 * 1024)} MB and was stopped)"
+    share = max(100, (max_chars - len(head)) // (2 if done.stdout and done.stderr else 1) - 40)
+    body = _format_output(done.stdout, done.stderr, share) or "\n(no output)"
+    return head + body
+
+
+async def shell(content: str, ctx: ToolContext) -> ToolResult:
+    """Run one command, after the user agrees; returns the exit status, stdout and stderr."""
+    if not bool(setting(ctx.settings, "allow_shell_exec", False)):
+        raise ToolError(f"The shell tool is off: {DISABLED_REASON}.")
+    command = content.strip()
+    if not command:
+        raise ToolError("No command was given.")
+    if len(command) > MAX_COMMAND_CHARS:
+        raise ToolError(f"The command is longer than {MAX_COMMAND_CHARS} characters; write a script instead.")
+    if "\x00" in command:
+        raise ToolError("The command contains a NUL character.")
+    if ctx.confirm is not None and not await ctx.confirm("shell", command):
+        raise ToolError("The user denied running this command.")
+    cwd = work_dir(ctx.data_dir)
+    done = await run_command(command, cwd, shell_timeout(ctx.settings))
+    return ToolResult(format_completed(command, done, result_limit(ctx.settings)), source=str(cwd))
+
+
+def _shell_on(settings: Mapping[str, object]) -> bool:
+    return bool(settings.get("allow_shell_exec"))
+
+
+TOOLS = [
+    ToolSpec(
+        name="shell", element="query", icon="⌨️", run=shell,
+        description=("Run one shell command in the app's work folder (the user approves each one); "
+                     "returns its exit status, stdout and stderr."),
+        example='<tool name="shell"><query>ls -la</query></tool>',
+        enabled=_shell_on, disabled_reason=DISABLED_REASON,
+    ),
+]

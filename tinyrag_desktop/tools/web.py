@@ -1,0 +1,129 @@
+"""The network tools: url_fetch, websearch and wikipedia, offered only while network tools are on."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+from typing import Any, Mapping
+
+from .errors import ToolError
+from .fetch import FetchLimits, FetchPolicy, fetch
+from .netutil import OFFLINE_REASON, cut_text, network_enabled, result_limit, setting
+from .readable import to_readable
+from .registry import ToolContext, ToolResult, ToolSpec
+from .websearch import search
+from .wikipedia_api import Disambiguation, edition, get_article
+
+_FETCH_LIMITS = FetchLimits()
+
+
+def _require_network(ctx: ToolContext) -> None:
+    # The engine does not offer these tools offline; this guards a block the model writes anyway.
+    if not network_enabled(ctx.settings):
+        raise ToolError(f"This tool is not available: {OFFLINE_REASON}.")
+
+
+def fetch_limits(settings: Mapping[str, Any]) -> FetchLimits:
+    """The fetch limits, the total time kept under the tool timeout so the user reads our message, not
+    the engine's bare "timed out"."""
+    try:
+        tool_timeout = float(setting(settings, "tool_timeout", 30.0))
+    except (TypeError, ValueError):
+        tool_timeout = 30.0
+    total = max(0.5, min(_FETCH_LIMITS.total, tool_timeout - min(2.0, tool_timeout * 0.1)))
+    connect = min(_FETCH_LIMITS.connect, total)
+    return FetchLimits(connect=connect, read=min(_FETCH_LIMITS.read, total), total=total,
+                       max_bytes=_FETCH_LIMITS.max_bytes, max_redirects=_FETCH_LIMITS.max_redirects)
+
+
+def fetch_policy(settings: Mapping[str, Any]) -> FetchPolicy:
+    trusted = []
+    for item in setting(settings, "url_fetch_trusted_networks", ()) or ():
+        try:
+            trusted.append(ipaddress.ip_network(str(item), strict=False))
+        except ValueError:
+            continue  # a typo in a hand-edited settings file must not open everything
+    return FetchPolicy(allow_private=bool(setting(settings, "url_fetch_allow_private", False)),
+                       trusted_networks=tuple(trusted))
+
+
+async def url_fetch(content: str, ctx: ToolContext) -> ToolResult:
+    """Fetch a web page (or text, JSON, XML, PDF) and return it as plain text, title and final URL first."""
+    _require_network(ctx)
+    max_chars = result_limit(ctx.settings)
+    fetched = await fetch(content, http=ctx.http, policy=fetch_policy(ctx.settings),
+                          limits=fetch_limits(ctx.settings),
+                          accept_language=edition(str(setting(ctx.settings, "lang", "en"))))
+    readable = await asyncio.to_thread(to_readable, fetched.body, fetched.content_type, fetched.url,
+                                       truncated=fetched.truncated, max_chars=max_chars)
+    header = []
+    if readable.title:
+        header.append(f"Title: {readable.title}")
+    header.append(f"URL: {fetched.url}")
+    notes = []
+    if fetched.truncated:
+        mb = _FETCH_LIMITS.max_bytes / (1024 * 1024)
+        notes.append(f"[The download stopped at {mb:g} MB; the rest of the page was not read.]")
+    body = readable.text or "(No readable text found; the page may build its content with JavaScript.)"
+    head = "\n".join(header) + "\n\n"
+    tail = ("\n\n" + "\n".join(notes)) if notes else ""
+    text = head + cut_text(body, max(200, max_chars - len(head) - len(tail))) + tail
+    return ToolResult(text, source=fetched.url)
+
+
+async def websearch(content: str, ctx: ToolContext) -> ToolResult:
+    """Search the web; titles, URLs and snippets of the top results."""
+    _require_network(ctx)
+    text, source = await search(content, ctx.settings, ctx.http)
+    return ToolResult(cut_text(text, result_limit(ctx.settings)), source=source)
+
+
+async def wikipedia(content: str, ctx: ToolContext) -> ToolResult:
+    """A Wikipedia article in the settings' language (English as a fallback): summary, then the text."""
+    _require_network(ctx)
+    lang = str(setting(ctx.settings, "lang", "en"))
+    api_url = setting(ctx.settings, "wikipedia_api_url", None)
+    max_chars = result_limit(ctx.settings)
+    try:
+        article = await get_article(ctx.http, content, lang, api_url=api_url)
+    except Disambiguation as dis:
+        options = "\n".join(f"- {title}" for title in dis.options) or "(the page lists no articles)"
+        text = (f"“{dis.title}” is a disambiguation page on {dis.lang}.wikipedia, not an article. "
+                f"Ask again with one of these titles:\n{options}")
+        return ToolResult(cut_text(text, max_chars), source=dis.url)
+    rest = article.text
+    if article.summary and rest.startswith(article.summary):
+        rest = rest[len(article.summary):].lstrip()
+    head = f"Title: {article.title}\nURL: {article.url}\n"
+    if article.lang != edition(lang):
+        head += f"(No article in the {edition(lang)} edition; this is the {article.lang} one.)\n"
+    body = f"Summary:\n{article.summary}"
+    if rest:
+        body += f"\n\n{rest}"
+    return ToolResult(head + "\n" + cut_text(body, max(200, max_chars - len(head) - 1)), source=article.url)
+
+
+def _network_on(settings: Mapping[str, object]) -> bool:
+    return bool(settings.get("network_tools", True))
+
+
+TOOLS = [
+    ToolSpec(
+        name="url_fetch", element="url", icon="🌐", run=url_fetch,
+        description="Fetch a web page (or a text, JSON or PDF file) by URL and read it as plain text.",
+        example='<tool name="url_fetch"><url>https://example.com/docs/api</url></tool>',
+        enabled=_network_on, disabled_reason=OFFLINE_REASON,
+    ),
+    ToolSpec(
+        name="websearch", element="query", icon="🔎", run=websearch,
+        description="Search the web; returns titles, URLs and snippets of the top results.",
+        example='<tool name="websearch"><query>tinyRAG streaming architecture</query></tool>',
+        enabled=_network_on, disabled_reason=OFFLINE_REASON,
+    ),
+    ToolSpec(
+        name="wikipedia", element="query", icon="📖", run=wikipedia,
+        description="Read a Wikipedia article (summary first) by title or by words to search for.",
+        example='<tool name="wikipedia"><query>Retrieval-augmented generation</query></tool>',
+        enabled=_network_on, disabled_reason=OFFLINE_REASON,
+    ),
+]
