@@ -1,0 +1,126 @@
+"""Chunking that follows a document's structure: one section at a time, whole blocks where they fit.
+
+Each heading closes the current chunk and updates the heading path ("Page > Section > Subsection"), which
+every chunk carries so a passage deep in a long page still says where it belongs. Blocks fill a chunk up to
+``size`` characters; a block too long for one chunk is cut at paragraph, line or sentence ends, in that
+order of preference; tables and code are cut between lines only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Sequence
+
+from .models import Block, Chunk, Document
+
+PATH_SEP = " > "
+# A chunk smaller than this is merged into the next one of the same section instead of standing alone.
+_MIN_FRACTION = 0.25
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
+
+
+def _cut_points(kind: str) -> Sequence[re.Pattern[str]]:
+    if kind in ("code", "table"):
+        return (re.compile(r"\n\s*\n"), re.compile(r"\n"))
+    return (re.compile(r"\n\s*\n"), re.compile(r"\n"), _SENTENCE_END, re.compile(r"\s+"))
+
+
+def split_long(text: str, size: int, kind: str = "text") -> list[str]:
+    """Cut ``text`` into pieces of at most ``size`` characters at the best boundary in each window."""
+    pieces = []
+    patterns = _cut_points(kind)
+    while len(text) > size:
+        window = text[: size + 1]
+        cut = 0
+        for pattern in patterns:
+            ends = [m.start() for m in pattern.finditer(window) if m.start() >= size // 3]
+            if ends:
+                cut = ends[-1]
+                break
+        if cut <= 0:
+            cut = size  # one endless word or line: a hard cut is all that is left
+        head, text = text[:cut].rstrip(), text[cut:].lstrip("\n" if kind in ("code", "table") else None)
+        if head.strip():
+            pieces.append(head)
+    if text.strip():
+        pieces.append(text)
+    return pieces
+
+
+class _Builder:
+    def __init__(self, title: str, size: int) -> None:
+        self.title = title
+        self.size = size
+        self.stack: list[tuple[int, str]] = []
+        self.parts: list[str] = []
+        self.length = 0
+        self.chunks: list[Chunk] = []
+
+    def path(self) -> str:
+        names = [self.title] if self.title else []
+        for _, name in self.stack:
+            if not names or name.casefold() != names[-1].casefold():
+                names.append(name)
+        return PATH_SEP.join(names)
+
+    def flush(self) -> None:
+        text = "\n\n".join(self.parts).strip()
+        if text:
+            self.chunks.append(Chunk(self.path(), text))
+        self.parts = []
+        self.length = 0
+
+    def heading(self, level: int, text: str) -> None:
+        self.flush()
+        while self.stack and self.stack[-1][0] >= level:
+            self.stack.pop()
+        self.stack.append((level, text[:200]))
+
+    def add(self, kind: str, text: str) -> None:
+        limit = self.size * 0.6 if kind == "term" else self.size - len(text) - 2
+        if self.length and self.length > limit:
+            # A term belongs with its definition: when the chunk is well filled, start the next with it.
+            self.flush()
+        if len(text) > self.size:
+            pieces = split_long(text, self.size, kind)
+            for piece in pieces[:-1]:
+                self.parts.append(piece)
+                self.length += len(piece)
+                self.flush()
+            text = pieces[-1] if pieces else ""
+        if text:
+            self.parts.append(text)
+            self.length += len(text) + 2
+
+
+def chunk_blocks(title: str, blocks: Iterable[Block], size: int = 1200) -> list[Chunk]:
+    """Chunks of at most about ``size`` characters, each with its heading path."""
+    builder = _Builder(title, max(size, 100))
+    for block in blocks:
+        if block.kind == "heading":
+            builder.heading(block.level, block.text)
+        else:
+            builder.add(block.kind, block.text)
+    builder.flush()
+    return _merge_small(builder.chunks, size)
+
+
+def _merge_small(chunks: list[Chunk], size: int) -> list[Chunk]:
+    # A sliver left over at a section's end (a last sentence, one list item) reads better with its
+    # neighbour from the same section than alone.
+    merged: list[Chunk] = []
+    for chunk in chunks:
+        if (
+            merged
+            and merged[-1].heading == chunk.heading
+            and len(chunk.text) < size * _MIN_FRACTION
+            and len(merged[-1].text) + len(chunk.text) + 2 <= size * 1.25
+        ):
+            merged[-1] = Chunk(chunk.heading, merged[-1].text + "\n\n" + chunk.text)
+        else:
+            merged.append(chunk)
+    return merged
+
+
+def chunk_document(doc: Document, size: int = 1200) -> list[Chunk]:
+    return chunk_blocks(doc.title, doc.blocks, size)

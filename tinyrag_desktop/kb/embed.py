@@ -1,0 +1,85 @@
+"""Optional embeddings through the server's OpenAI-compatible ``/embeddings`` endpoint.
+
+When the settings name an ``embed_model``, imports embed every chunk (in batches) and store the unit-length
+vectors beside it; searches embed the query and fuse vector ranks with BM25. Without a model nothing here
+runs and the knowledge base works fully offline.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping, Sequence
+
+import httpx
+
+from .errors import FetchError
+
+BATCH = 64
+TIMEOUT = httpx.Timeout(120.0, connect=10.0)
+
+
+def _unit(vector: Sequence[float]) -> list[float]:
+    norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+    return [x / norm for x in vector]
+
+
+def _request(settings: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
+    url = str(settings.get("base_url", "")).rstrip("/") + "/embeddings"
+    key = str(settings.get("api_key", "") or "")
+    return url, ({"Authorization": f"Bearer {key}"} if key else {})
+
+
+def _vectors(response: httpx.Response, count: int) -> list[list[float]]:
+    if response.status_code != 200:
+        raise FetchError(f"the embedding server answered {response.status_code}: {response.text[:200]}")
+    try:
+        items = sorted(response.json()["data"], key=lambda d: d.get("index", 0))
+        vectors = [_unit([float(x) for x in item["embedding"]]) for item in items]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise FetchError(f"the embedding server's answer is not an embeddings list ({exc})") from exc
+    if len(vectors) != count:
+        raise FetchError(f"the embedding server returned {len(vectors)} vectors for {count} texts")
+    return vectors
+
+
+class Embedder:
+    """Embeds texts with ``settings['embed_model']``, synchronously (imports run off the GUI thread)."""
+
+    def __init__(self, settings: Mapping[str, Any], client: httpx.Client | None = None) -> None:
+        self.model = str(settings.get("embed_model", "") or "")
+        self.url, self.headers = _request(settings)
+        self.client = client or httpx.Client(timeout=TIMEOUT)
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any]) -> "Embedder | None":
+        return cls(settings) if settings.get("embed_model") else None
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        out: list[list[float]] = []
+        for start in range(0, len(texts), BATCH):
+            batch = list(texts[start:start + BATCH])
+            try:
+                response = self.client.post(self.url, json={"model": self.model, "input": batch},
+                                            headers=self.headers)
+            except httpx.HTTPError as exc:
+                raise FetchError(f"the embedding server could not be reached ({exc})") from exc
+            out.extend(_vectors(response, len(batch)))
+        return out
+
+
+async def embed_query(settings: Mapping[str, Any], query: str,
+                      http: httpx.AsyncClient | None = None) -> list[float] | None:
+    """The query's vector, or None when no embedding model is set; raises FetchError when the server fails."""
+    model = str(settings.get("embed_model", "") or "")
+    if not model or not query.strip():
+        return None
+    url, headers = _request(settings)
+    try:
+        if http is None:
+            async with httpx.AsyncClient(timeout=TIMEOUT) as own:
+                response = await own.post(url, json={"model": model, "input": [query]}, headers=headers)
+        else:
+            response = await http.post(url, json={"model": model, "input": [query]}, headers=headers)
+    except httpx.HTTPError as exc:
+        raise FetchError(f"the embedding server could not be reached ({exc})") from exc
+    return _vectors(response, 1)[0]

@@ -1,0 +1,28 @@
+"""Errors of the knowledge base, each with a message a person understands.
+
+    Error
+    ├── StoreError          the database cannot be opened, read or written
+    ├── ReadError           one file or page could not be read (the import goes on with the next)
+    │   └── UnsupportedFile a file type the knowledge base does not read
+    └── FetchError          a URL or Wikipedia article could not be downloaded
+"""
+
+
+class Error(Exception):
+    """Base of the knowledge base's errors."""
+
+
+class StoreError(Error):
+    """The knowledge base database cannot be opened, read or written."""
+
+
+class ReadError(Error):
+    """A file or page could not be turned into text; the message says why."""
+
+
+class UnsupportedFile(ReadError):
+    """A file whose type the knowledge base does not read."""
+
+
+class FetchError(Error):
+    """A URL or Wikipedia article could not be downloaded; the message says why."""

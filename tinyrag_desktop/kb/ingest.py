@@ -1,0 +1,248 @@
+"""Importing: files, folders, URLs and Wikipedia articles into the store, one source at a time.
+
+An import first lists everything it will read (so progress can say "12 of 340"), then reads, chunks and
+stores each source in its own transaction. A file that cannot be read is reported with its reason and the
+import goes on; cancelling stops between sources, so what was stored is complete and what was not is absent.
+A source whose content hash has not changed since the last import is skipped (unless ``force``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Mapping, Sequence
+
+from .chunking import chunk_document
+from .embed import Embedder
+from .errors import Error, FetchError, ReadError, UnsupportedFile
+from .models import Block, Chunk, Document
+from .readers import SUPPORTED, file_type, read_bytes
+from .store import KnowledgeBase, new_load_id
+from .web import fetch_url, wikipedia_article
+
+log = logging.getLogger(__name__)
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ImportItem:
+    """One thing to import: a path (file or folder), a URL, or a Wikipedia title."""
+
+    kind: str  # "path", "url" or "wikipedia"
+    value: str
+
+    @staticmethod
+    def parse(text: str) -> "ImportItem":
+        """``http(s)://…`` is a URL, ``wikipedia:Title`` an article, anything else a path."""
+        low = text.strip().lower()
+        if low.startswith(("http://", "https://")):
+            return ImportItem("url", text.strip())
+        if low.startswith("wikipedia:"):
+            return ImportItem("wikipedia", text.strip()[len("wikipedia:"):].strip())
+        return ImportItem("path", text)
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where an import is: ``done`` of ``total`` sources, the one being read now, failures so far."""
+
+    done: int
+    total: int
+    current: str
+    failed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    location: str
+    reason: str
+
+
+@dataclass
+class ImportReport:
+    """What an import did; ``skipped`` are files a folder held that are not imported (with the reason)."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    failed: list[Failure] = field(default_factory=list)
+    skipped: list[Failure] = field(default_factory=list)
+    chunks: int = 0
+    cancelled: bool = False
+
+    def summary(self) -> str:
+        parts = [f"{len(self.added)} added", f"{len(self.updated)} updated", f"{len(self.unchanged)} unchanged"]
+        if self.failed:
+            parts.append(f"{len(self.failed)} failed")
+        if self.skipped:
+            parts.append(f"{len(self.skipped)} skipped")
+        text = ", ".join(parts) + f" ({self.chunks} chunks stored)"
+        return text + (" — cancelled" if self.cancelled else "")
+
+
+def _is_hidden(path: Path) -> bool:
+    return path.name.startswith(".")
+
+
+def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem]:
+    """Folders become the supported files they hold (recursively); hidden and unsupported ones are skipped."""
+    out: list[ImportItem] = []
+    for item in items:
+        if item.kind != "path":
+            out.append(item)
+            continue
+        path = Path(item.value).expanduser()
+        if not path.is_dir():
+            out.append(ImportItem("path", str(path.resolve()) if path.exists() else str(path)))
+            continue
+        for root, dirs, files in os.walk(path):
+            for name in sorted(d for d in dirs if d.startswith(".")):
+                report.skipped.append(Failure(str(Path(root, name)), "hidden folder"))
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                file = Path(root, name)
+                if _is_hidden(file):
+                    report.skipped.append(Failure(str(file), "hidden file"))
+                elif file.suffix.lower() not in SUPPORTED:
+                    report.skipped.append(Failure(str(file), f"{file.suffix or 'no extension'}: not a supported type"))
+                else:
+                    out.append(ImportItem("path", str(file.resolve())))
+    return out
+
+
+class Importer:
+    """Runs imports into one store. ``cancel`` (a threading.Event) stops it between sources."""
+
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        *,
+        chunk_size: int = 1200,
+        settings: Mapping[str, object] | None = None,
+        on_progress: Callable[[Progress], None] | None = None,
+        cancel: threading.Event | None = None,
+        embedder: Embedder | None = None,
+        force: bool = False,
+        max_file_bytes: int = MAX_FILE_BYTES,
+    ) -> None:
+        self.kb = kb
+        self.chunk_size = chunk_size
+        self.settings = settings or {}
+        self.on_progress = on_progress
+        self.cancel = cancel or threading.Event()
+        self.embedder = embedder
+        self.force = force
+        self.max_file_bytes = max_file_bytes
+
+    def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
+        report = ImportReport()
+        todo = expand([i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items], report)
+        load_id = new_load_id()
+        for done, item in enumerate(todo):
+            if self.cancel.is_set():
+                report.cancelled = True
+                break
+            self._progress(done, len(todo), item.value, report)
+            try:
+                self._import_one(item, load_id, report)
+            except Error as exc:
+                report.failed.append(Failure(item.value, str(exc)))
+            except (OSError, MemoryError, RecursionError) as exc:
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__
+                report.failed.append(Failure(item.value, f"could not be read ({reason})"))
+            except Exception as exc:  # a parser library's own bug must not end the whole import
+                log.exception("importing %s failed", item.value)
+                report.failed.append(Failure(item.value, f"unexpected error: {exc.__class__.__name__}: {exc}"))
+        else:
+            self._progress(len(todo), len(todo), "", report)
+        return report
+
+    def _progress(self, done: int, total: int, current: str, report: ImportReport) -> None:
+        if self.on_progress is not None:
+            self.on_progress(Progress(done, total, current, len(report.failed)))
+
+    def _import_one(self, item: ImportItem, load_id: str, report: ImportReport) -> None:
+        if item.kind == "path":
+            path = Path(item.value)
+            if not path.exists():
+                raise ReadError("no such file or folder")
+            kind = file_type(path)
+            size = path.stat().st_size
+            if size > self.max_file_bytes:
+                raise ReadError(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
+            data = path.read_bytes()
+            location, digest = str(path), hashlib.sha256(data).hexdigest()
+            if self._unchanged(location, digest, report):
+                return
+            doc = read_bytes(data, kind, path.name)
+        elif item.kind == "url":
+            fetched = fetch_url(item.value, self.max_file_bytes)
+            location, size, digest = item.value, len(fetched.data), hashlib.sha256(fetched.data).hexdigest()
+            if self._unchanged(location, digest, report):
+                return
+            doc = fetched.document()
+        elif item.kind == "wikipedia":
+            article = asyncio.run(wikipedia_article(item.value, self.settings))
+            location = article.url or f"wikipedia:{article.lang}:{article.title}"
+            data = article.text.encode("utf-8")
+            size, digest = len(data), hashlib.sha256(data).hexdigest()
+            if self._unchanged(location, digest, report):
+                return
+            doc = article_document(article.title, article.text)
+        else:
+            raise UnsupportedFile(f"unknown import kind {item.kind!r}")
+        self._store(doc, location, size, digest, load_id, report)
+
+    def _unchanged(self, location: str, digest: str, report: ImportReport) -> bool:
+        existing = self.kb.source_by_location(location)
+        if existing is not None and existing.content_hash == digest and not self.force:
+            report.unchanged.append(location)
+            return True
+        return False
+
+    def _store(self, doc: Document, location: str, size: int, digest: str, load_id: str,
+               report: ImportReport) -> None:
+        chunks = chunk_document(doc, self.chunk_size)
+        if not chunks:
+            raise ReadError("no readable text found")
+        vectors, model = None, ""
+        if self.embedder is not None:
+            vectors, model = self.embedder.embed([_embedding_text(c) for c in chunks]), self.embedder.model
+        existed = self.kb.source_by_location(location) is not None
+        self.kb.replace_source(title=doc.title, location=location, type=doc.type, size=size,
+                               content_hash=digest, chunks=chunks, load_id=load_id,
+                               vectors=vectors, vector_model=model)
+        (report.updated if existed else report.added).append(location)
+        report.chunks += len(chunks)
+
+
+def _embedding_text(chunk: Chunk) -> str:
+    return f"{chunk.heading}\n\n{chunk.text}"
+
+
+def article_document(title: str, text: str) -> Document:
+    """A Wikipedia article's plain text as blocks; its section headings are the short lines standing alone."""
+    blocks: list[Block] = []
+    for para in (p.strip() for p in text.split("\n\n")):
+        if not para:
+            continue
+        lines = para.split("\n")
+        # TextExtracts' headings arrive as a line of their own, short and without a full stop.
+        while len(lines) > 1 and _looks_like_heading(lines[0]):
+            blocks.append(Block("heading", lines.pop(0).strip(), 2))
+        if len(lines) == 1 and _looks_like_heading(lines[0]):
+            blocks.append(Block("heading", lines[0].strip(), 2))
+        else:
+            blocks.append(Block("text", "\n".join(lines)))
+    return Document(title, "wikipedia", tuple(blocks))
+
+
+def _looks_like_heading(line: str) -> bool:
+    line = line.strip()
+    return 0 < len(line) <= 80 and not line.endswith((".", ":", ";", ",", "!", "?")) and len(line.split()) <= 8

@@ -1,0 +1,69 @@
+"""Values the knowledge base passes around: documents read from files, chunks, sources and search hits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One structural piece of a document: a heading (with its level), text, code or a table."""
+
+    kind: str  # "heading", "text", "code", "table" or "term" (a definition list's term)
+    text: str
+    level: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """What a reader makes of a file or page: a title, the kind of source, and its blocks in order."""
+
+    title: str
+    type: str
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A passage to index: its heading path ("Page > Section > Subsection") and its text."""
+
+    heading: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceInfo:
+    """A row of the sources table, as the list views show it."""
+
+    id: int
+    title: str
+    location: str
+    type: str
+    size: int
+    content_hash: str
+    imported_at: str
+    load_id: str
+    chunk_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A search result: the chunk, the source it came from, and its score (higher is better)."""
+
+    chunk_id: int
+    source_id: int
+    title: str
+    location: str
+    heading: str
+    text: str
+    score: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "source_id": self.source_id,
+            "title": self.title,
+            "location": self.location,
+            "heading": self.heading,
+            "score": round(self.score, 4),
+            "text": self.text,
+        }

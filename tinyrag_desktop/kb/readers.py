@@ -1,0 +1,370 @@
+"""Readers: one function per file type, each turning bytes into a :class:`Document` of blocks.
+
+The extension picks the reader, but the bytes have the last word: a PDF or Word file saved under another
+name is read as what it is, and a binary file named ``.txt`` is refused with a reason, never indexed as
+garbage. Every failure is a :class:`ReadError` whose message says what is wrong with the file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import zipfile
+from pathlib import Path
+from typing import Callable
+
+from .errors import ReadError, UnsupportedFile
+from .html_reader import parse_html
+from .models import Block, Document
+
+TEXT_TYPES = {".txt": "text", ".text": "text", ".log": "log", ".md": "markdown", ".markdown": "markdown",
+              ".rst": "rst", ".csv": "csv", ".json": "json", ".xml": "xml", ".html": "html", ".htm": "html",
+              ".xhtml": "html"}
+BINARY_TYPES = {".pdf": "pdf", ".docx": "docx"}
+SUPPORTED = {**TEXT_TYPES, **BINARY_TYPES}
+
+_MAGIC = ((b"%PDF-", "pdf"), (b"PK\x03\x04", "zip"), (b"\x89PNG", "PNG image"), (b"\xff\xd8\xff", "JPEG image"),
+          (b"GIF8", "GIF image"), (b"\x7fELF", "program"), (b"MZ", "Windows program"),
+          (b"\x1f\x8b", "gzip archive"), (b"SQLite format 3", "SQLite database"), (b"OggS", "audio"),
+          (b"ID3", "MP3 audio"), (b"Rar!", "RAR archive"), (b"7z\xbc\xaf", "7-Zip archive"))
+
+
+def sniff(data: bytes) -> str | None:
+    """The kind of file the first bytes say this is, or None for (probably) text."""
+    for magic, kind in _MAGIC:
+        if data.startswith(magic):
+            return kind
+    if b"\x00" in data[:8192]:
+        return "binary"
+    return None
+
+
+def decode_text(data: bytes) -> str:
+    """Bytes to text: UTF-8 (with or without BOM, or UTF-16 with BOM), else Windows-1252."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _paragraphs(text: str) -> list[Block]:
+    return [Block("text", p.strip()) for p in re.split(r"\n\s*\n", text) if p.strip()]
+
+
+def read_text(data: bytes, name: str) -> Document:
+    return Document(name, "text", tuple(_paragraphs(decode_text(data))))
+
+
+def read_log(data: bytes, name: str) -> Document:
+    text = decode_text(data)
+    return Document(name, "log", (Block("code", text),) if text.strip() else ())
+
+
+# ---- Markdown -----------------------------------------------------------------------------------------
+
+_ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s*(```+|~~~+)")
+_SETEXT = re.compile(r"^(=+|-+)\s*$")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+
+
+def read_markdown(data: bytes, name: str) -> Document:
+    lines = decode_text(data).splitlines()
+    if lines and lines[0].strip() == "---":  # YAML front matter
+        for end in range(1, min(len(lines), 200)):
+            if lines[end].strip() in ("---", "..."):
+                lines = lines[end + 1:]
+                break
+    blocks: list[Block] = []
+    para: list[str] = []
+    kind = "text"
+
+    def flush() -> None:
+        nonlocal para, kind
+        text = "\n".join(para).strip()
+        if text:
+            blocks.append(Block(kind, _LINK.sub(r"\1", text) if kind == "text" else text))
+        para, kind = [], "text"
+
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        fence = _FENCE.match(line)
+        if fence:
+            flush()
+            marker = fence.group(1)
+            body = []
+            i += 1
+            while i < len(lines) and not lines[i].strip().startswith(marker):
+                body.append(lines[i])
+                i += 1
+            if any(b.strip() for b in body):
+                blocks.append(Block("code", "\n".join(body)))
+        elif (m := _ATX.match(line)) is not None:
+            flush()
+            blocks.append(Block("heading", _LINK.sub(r"\1", m.group(2)), len(m.group(1))))
+        elif para and kind == "text" and len(para) == 1 and _SETEXT.match(line) and para[0].strip():
+            blocks.append(Block("heading", para[0].strip(), 1 if line.lstrip()[0] == "=" else 2))
+            para = []
+        elif not line.strip():
+            flush()
+        else:
+            is_table = line.lstrip().startswith("|")
+            if para and (kind == "table") != is_table:
+                flush()
+            kind = "table" if is_table else kind
+            if not (is_table and re.fullmatch(r"[\s|:\-]+", line)):  # a table's |---|---| rule
+                para.append(line)
+        i += 1
+    flush()
+    title = next((b.text for b in blocks if b.kind == "heading" and b.level == 1), name)
+    return Document(title, "markdown", tuple(blocks))
+
+
+# ---- reStructuredText ---------------------------------------------------------------------------------
+
+_RST_RULE = re.compile(r"^([=\-`:'\"~^_*+#<>.])\1{2,}\s*$")
+
+
+def read_rst(data: bytes, name: str) -> Document:
+    lines = decode_text(data).splitlines()
+    blocks: list[Block] = []
+    styles: list[str] = []  # underline characters in order of first use: that order is the level
+    para: list[str] = []
+    code_indent: int | None = None
+
+    def flush(kind: str = "text") -> None:
+        nonlocal para
+        text = "\n".join(para).strip("\n")
+        if text.strip():
+            blocks.append(Block(kind, text if kind == "code" else text.strip()))
+        para = []
+
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if code_indent is not None:
+            if line.strip() and len(line) - len(line.lstrip()) < code_indent:
+                flush("code")
+                code_indent = None
+                continue
+            para.append(line)
+            i += 1
+            continue
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if _RST_RULE.match(line) and i + 2 < len(lines) and _RST_RULE.match(lines[i + 2]) and lines[i + 1].strip():
+            flush()  # an over- and underlined title
+            style = "o" + line[0]
+            if style not in styles:
+                styles.append(style)
+            blocks.append(Block("heading", lines[i + 1].strip(), styles.index(style) + 1))
+            i += 3
+            continue
+        if line.strip() and _RST_RULE.match(nxt) and len(nxt.rstrip()) >= len(line.rstrip()) and not para:
+            style = nxt[0]
+            if style not in styles:
+                styles.append(style)
+            blocks.append(Block("heading", line.strip(), styles.index(style) + 1))
+            i += 2
+            continue
+        if not line.strip():
+            flush()
+        else:
+            para.append(line)
+            if line.rstrip().endswith("::") or line.lstrip().startswith(".. code"):
+                flush()
+                j = i + 1
+                while j < len(lines) and not lines[j].strip():
+                    j += 1
+                if j < len(lines) and lines[j][:1].isspace():
+                    code_indent = len(lines[j]) - len(lines[j].lstrip())
+                    i = j
+                    continue
+        i += 1
+    flush("code" if code_indent is not None else "text")
+    title = next((b.text for b in blocks if b.kind == "heading"), name)
+    return Document(title, "rst", tuple(blocks))
+
+
+# ---- data formats ---------------------------------------------------------------------------------------
+
+def read_csv(data: bytes, name: str) -> Document:
+    text = decode_text(data)
+    try:
+        dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|")
+    except csv.Error:
+        dialect = csv.excel
+    try:
+        rows = list(csv.reader(io.StringIO(text), dialect))
+    except csv.Error as exc:
+        raise ReadError(f"not a readable CSV file ({exc})") from exc
+    rows = [r for r in rows if any(c.strip() for c in r)]
+    if not rows:
+        return Document(name, "csv", ())
+    header = [h.strip() for h in rows[0]]
+    blocks = []
+    for row in rows[1:] or rows:
+        cells = [f"{h or f'column {n + 1}'}: {c.strip()}" for n, (h, c) in enumerate(zip(header, row)) if c.strip()]
+        if cells:
+            blocks.append(Block("text", "; ".join(cells)))
+    return Document(name, "csv", tuple(blocks))
+
+
+def _flatten(value: object, path: str, out: list[str]) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(item, f"{path}.{key}" if path else str(key), out)
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            _flatten(item, f"{path}[{n}]", out)
+    else:
+        out.append(f"{path}: {value}" if path else str(value))
+
+
+def read_json(data: bytes, name: str) -> Document:
+    try:
+        value = json.loads(decode_text(data))
+    except (ValueError, RecursionError) as exc:
+        raise ReadError(f"not valid JSON ({exc})") from exc
+    items = list(value.items()) if isinstance(value, dict) else list(enumerate(value)) if isinstance(value, list) else [("", value)]
+    blocks = []
+    for key, item in items:
+        lines: list[str] = []
+        _flatten(item, str(key) if key != "" else "", lines)
+        if lines:
+            blocks.append(Block("text", "\n".join(lines)))
+    return Document(name, "json", tuple(blocks))
+
+
+def read_xml(data: bytes, name: str) -> Document:
+    import lxml.etree
+
+    parser = lxml.etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
+                                  recover=False)
+    try:
+        root = lxml.etree.fromstring(data, parser)
+    except lxml.etree.XMLSyntaxError as exc:
+        raise ReadError(f"not well-formed XML ({exc})") from exc
+    if root is None:
+        raise ReadError("not well-formed XML (no root element)")
+    if lxml.etree.QName(root).localname.lower() == "html":
+        return parse_html(data, name)
+    blocks = []
+    for child in root if len(root) else [root]:
+        if not isinstance(child.tag, str):
+            continue
+        lines = []
+        for el in child.iter():
+            if isinstance(el.tag, str) and el.text and el.text.strip():
+                lines.append(f"{lxml.etree.QName(el).localname}: {' '.join(el.text.split())}")
+        if lines:
+            blocks.append(Block("text", "\n".join(lines)))
+    return Document(name, "xml", tuple(blocks))
+
+
+# ---- PDF and Word -----------------------------------------------------------------------------------------
+
+def read_pdf(data: bytes, name: str) -> Document:
+    import pypdf
+    from pypdf.errors import PyPdfError
+
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            try:
+                if not reader.decrypt(""):
+                    raise ReadError("the PDF is password-protected")
+            except (NotImplementedError, PyPdfError) as exc:
+                raise ReadError("the PDF is password-protected") from exc
+        title = name
+        meta = reader.metadata
+        if meta is not None and meta.title and str(meta.title).strip():
+            title = str(meta.title).strip()
+        blocks: list[Block] = []
+        for number, page in enumerate(reader.pages, start=1):
+            text = page.extract_text() or ""
+            if text.strip():
+                blocks.append(Block("heading", f"Page {number}", 1))
+                blocks.extend(_paragraphs(text))
+    except ReadError:
+        raise
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
+        raise ReadError(f"a damaged or unreadable PDF ({exc.__class__.__name__}: {exc})") from exc
+    return Document(title, "pdf", tuple(blocks))
+
+
+def read_docx(data: bytes, name: str) -> Document:
+    import docx
+    from docx.table import Table
+
+    try:
+        document = docx.Document(io.BytesIO(data))
+    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise ReadError(f"a damaged or unreadable Word document ({exc})") from exc
+    except Exception as exc:  # python-docx raises its own and lxml's errors on broken parts
+        raise ReadError(f"a damaged or unreadable Word document ({exc.__class__.__name__}: {exc})") from exc
+    blocks: list[Block] = []
+    title = (document.core_properties.title or "").strip() or name
+    for item in document.iter_inner_content():
+        if isinstance(item, Table):
+            rows = [" | ".join(" ".join(c.text.split()) for c in row.cells) for row in item.rows]
+            text = "\n".join(r for r in rows if r.strip(" |"))
+            if text:
+                blocks.append(Block("table", text))
+            continue
+        text = item.text.strip()
+        if not text:
+            continue
+        style = (item.style.name if item.style is not None else "") or ""
+        if style == "Title":
+            blocks.append(Block("heading", text, 1))
+        elif (m := re.match(r"Heading (\d)", style)) is not None:
+            blocks.append(Block("heading", text, int(m.group(1)) + 1))
+        else:
+            blocks.append(Block("text", text))
+    return Document(title, "docx", tuple(blocks))
+
+
+_READERS: dict[str, Callable[[bytes, str], Document]] = {
+    "text": read_text, "log": read_log, "markdown": read_markdown, "rst": read_rst, "csv": read_csv,
+    "json": read_json, "xml": read_xml, "html": lambda d, n: parse_html(d, n), "pdf": read_pdf,
+    "docx": read_docx,
+}
+
+
+def file_type(path: Path) -> str:
+    """The reader for ``path`` by its extension; raises UnsupportedFile for others."""
+    kind = SUPPORTED.get(path.suffix.lower())
+    if kind is None:
+        raise UnsupportedFile(f"{path.suffix or 'files without an extension'} is not a supported type")
+    return kind
+
+
+def read_bytes(data: bytes, kind: str, name: str) -> Document:
+    """Read ``data`` claimed to be ``kind``; the content's own signature wins over the name."""
+    if not data.strip():
+        raise ReadError("the file is empty")
+    actual = sniff(data)
+    if actual == "pdf":
+        kind = "pdf"
+    elif actual == "zip":
+        if kind != "docx":
+            try:
+                names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+            except zipfile.BadZipFile as exc:
+                raise ReadError("a damaged ZIP archive") from exc
+            if "word/document.xml" not in names:
+                raise ReadError("a ZIP archive, not a document")
+            kind = "docx"
+    elif kind in ("pdf", "docx"):
+        raise ReadError(f"not a {kind.upper()} file ({actual or 'text'} content)")
+    elif actual is not None:
+        raise ReadError(f"looks like a {actual}, not {kind} text")
+    doc = _READERS[kind](data, name)
+    if not any(b.kind != "heading" and b.text.strip() for b in doc.blocks):
+        raise ReadError("no readable text found")
+    return doc

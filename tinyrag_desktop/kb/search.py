@@ -1,0 +1,181 @@
+"""The one search function: BM25 over the FTS5 index, optionally fused with vector ranks.
+
+``kb search``, the ``rag_knowledge`` tool and the engine's ``rag`` route all call :func:`search` on a
+read-only connection from :func:`open_readonly`. The user's or model's words never reach SQL as syntax:
+:func:`query_terms` keeps only words, drops stop words, and the FTS5 expression quotes every one of them,
+so quotes, ``*``, ``NEAR``, ``-``, ``:`` or parentheses can neither fail nor change the meaning.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import re
+import sqlite3
+from pathlib import Path
+from typing import Sequence
+
+from .errors import StoreError
+from .models import Hit
+from .store import DB_NAME, iter_vectors, unpack_vector
+
+MAX_TERMS = 24
+
+# Column weights for bm25(title, heading, text): words in a page's title and in the heading path say
+# much more about what a chunk is about than one more mention in its body.
+W_TITLE, W_HEADING, W_TEXT = 4.0, 2.0, 1.0
+
+# Reciprocal rank fusion's damping constant (Cormack et al. use 60).
+RRF_K = 60
+
+# Words that carry no meaning in a question ("how do I …", "what is the …"); dropped unless nothing is left.
+STOP_WORDS = frozenset(
+    """a about above after again against all am an and any are aren as at be because been before being
+    below between both but by can cannot could couldn d did didn do does doesn doing don down during each
+    few for from further get gets got had hadn has hasn have haven having he her here hers herself him
+    himself his how i if in into is isn it its itself just ll m me might more most must mustn my myself
+    need no nor not now o of off on once only or other ought our ours ourselves out over own re s same
+    shall shan she should shouldn so some such t than that the their theirs them themselves then there
+    these they this those through to too under until up use used using very was wasn way we were weren
+    what when where which while who whom why will with won would wouldn y you your yours yourself
+    yourselves tell explain show want wants know please thing things something anything one ones also""".split()
+)
+
+_WORD = re.compile(r"\w+")
+
+# The only statements the read-only connection runs; the model's text is always a bound parameter.
+_FTS_QUERY = f"""
+WITH top AS (
+    SELECT rowid AS id, bm25(chunks_fts, {W_TITLE}, {W_HEADING}, {W_TEXT}) AS score
+    FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?
+)
+SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, top.score
+FROM top JOIN chunks c ON c.id = top.id JOIN sources s ON s.id = c.source_id
+ORDER BY top.score
+"""
+_CHUNK_QUERY = """
+SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0
+FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.id = ?
+"""
+
+_READABLE = re.compile(r"^(sources|chunks|vectors|chunks_fts(_\w+)?)$")
+_FUNCTIONS = frozenset({"match", "bm25", "count", "coalesce", "max", "min"})
+
+
+def _authorize(action: int, arg1: str | None, arg2: str | None, db: str | None, trigger: str | None) -> int:
+    # Only reading the knowledge tables (and FTS5's own shadow tables) is allowed; everything else,
+    # writes, PRAGMAs, ATTACH, other tables, is refused before it can run.
+    if action == sqlite3.SQLITE_SELECT:
+        return sqlite3.SQLITE_OK
+    if action == sqlite3.SQLITE_READ and arg1 is not None and _READABLE.match(arg1):
+        return sqlite3.SQLITE_OK
+    if action == sqlite3.SQLITE_PRAGMA and arg1 == "data_version" and arg2 is None:
+        return sqlite3.SQLITE_OK  # FTS5 reads it to notice other connections' writes
+    if action == sqlite3.SQLITE_FUNCTION and arg2 is not None and arg2.lower() in _FUNCTIONS:
+        return sqlite3.SQLITE_OK
+    return sqlite3.SQLITE_DENY
+
+
+def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
+    """A read-only, authorizer-guarded connection to the knowledge base; None when there is none yet."""
+    path = Path(data_dir) / DB_NAME
+    if not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        conn.execute("SELECT 1 FROM chunks LIMIT 1")  # fails fast on a file that is not our database
+        # Connect the FTS5 table now: connecting parses its schema, which the authorizer would refuse.
+        conn.execute("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '\"x\"' LIMIT 0").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"The knowledge base {path} cannot be read: {exc}.") from exc
+    conn.set_authorizer(_authorize)
+    return conn
+
+
+def query_terms(text: str) -> list[str]:
+    """The words of ``text`` worth searching for, lower-cased, without repeats and stop words."""
+    words = []
+    for raw in _WORD.findall(text.lower()):
+        word = raw.strip("_")
+        if word and any(ch.isalnum() for ch in word):
+            words.append(word)
+    kept = [w for w in words if w not in STOP_WORDS] or words
+    return list(dict.fromkeys(kept))[:MAX_TERMS]
+
+
+def match_expression(terms: Sequence[str]) -> str:
+    """An FTS5 expression matching any of ``terms``; each is a quoted string, never an operator."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+def _fts_hits(conn: sqlite3.Connection, terms: Sequence[str], limit: int) -> list[Hit]:
+    rows = conn.execute(_FTS_QUERY, (match_expression(terms), limit)).fetchall()
+    return [Hit(cid, sid, title, loc, heading, text, -score) for cid, sid, title, loc, heading, text, score in rows]
+
+
+def _vector_ids(conn: sqlite3.Connection, model: str, query_vector: Sequence[float], limit: int) -> list[int]:
+    norm = math.sqrt(sum(x * x for x in query_vector)) or 1.0
+    q = [x / norm for x in query_vector]
+    best = heapq.nlargest(
+        limit,
+        ((sum(map(float.__mul__, q, unpack_vector(blob))), cid) for cid, blob in iter_vectors(conn, model)),
+    )
+    return [cid for _, cid in best]
+
+
+def _limit_per_source(hits: Sequence[Hit], k: int, per_source: int) -> list[Hit]:
+    """The best ``k`` hits, at most ``per_source`` from one source unless too few sources match."""
+    chosen: list[Hit] = []
+    extra: list[Hit] = []
+    counts: dict[int, int] = {}
+    for hit in hits:
+        if counts.get(hit.source_id, 0) < per_source:
+            counts[hit.source_id] = counts.get(hit.source_id, 0) + 1
+            chosen.append(hit)
+        else:
+            extra.append(hit)
+        if len(chosen) == k:
+            return chosen
+    return chosen + extra[: k - len(chosen)]
+
+
+def search(
+    conn: sqlite3.Connection,
+    query: str,
+    k: int = 5,
+    *,
+    query_vector: Sequence[float] | None = None,
+    vector_model: str = "",
+    per_source: int = 2,
+) -> list[Hit]:
+    """The ``k`` chunks that best answer ``query``; any string is a valid query (none match: [])."""
+    terms = query_terms(query)
+    if k <= 0 or (not terms and query_vector is None):
+        return []
+    pool = max(k * 8, 40)
+    try:
+        fts = _fts_hits(conn, terms, pool) if terms else []
+        if query_vector is None or not vector_model:
+            return _limit_per_source(fts, k, per_source)
+        vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
+        by_id = {h.chunk_id: h for h in fts}
+        fused: dict[int, float] = {}
+        for ranking in ([h.chunk_id for h in fts], vec_ids):
+            for rank, cid in enumerate(ranking):
+                fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + rank + 1)
+        hits = []
+        for cid in sorted(fused, key=fused.__getitem__, reverse=True):
+            hit = by_id.get(cid)
+            if hit is None:
+                row = conn.execute(_CHUNK_QUERY, (cid,)).fetchone()
+                if row is None:
+                    continue
+                hit = Hit(*row)
+            hits.append(_with_score(hit, fused[cid]))
+        return _limit_per_source(hits, k, per_source)
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"The knowledge base could not be searched: {exc}.") from exc
+
+
+def _with_score(hit: Hit, score: float) -> Hit:
+    return Hit(hit.chunk_id, hit.source_id, hit.title, hit.location, hit.heading, hit.text, score)

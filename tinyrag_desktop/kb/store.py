@@ -1,0 +1,257 @@
+"""The SQLite store: sources, chunks, their FTS5 index and optional vectors, in ``knowledge.db``.
+
+Every source is written in one transaction (its row, its chunks, their index entries and vectors), so a
+crash or a killed process leaves each source either complete or absent. The database runs in WAL mode:
+the window's searches read while an import writes.
+
+The full-text index is contentless (``content=''``): it holds only the index, the text lives once in
+``chunks``. Removing a chunk from such an index needs the exact values it was indexed with, which the
+store reads back from ``chunks`` and ``sources`` inside the same transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import struct
+import time
+import uuid
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from .errors import StoreError
+from .models import Chunk, SourceInfo
+
+DB_NAME = "knowledge.db"
+SCHEMA_VERSION = 1
+
+# unicode61 folds case and (with remove_diacritics 2) accents; porter makes "indexes" find "index".
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sources(
+    id INTEGER PRIMARY KEY,
+    title TEXT NOT NULL,
+    location TEXT NOT NULL UNIQUE,
+    type TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    content_hash TEXT NOT NULL,
+    imported_at TEXT NOT NULL,
+    load_id TEXT NOT NULL,
+    chunk_count INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS chunks(
+    id INTEGER PRIMARY KEY,
+    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    heading TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_source ON chunks(source_id, ordinal);
+CREATE TABLE IF NOT EXISTS vectors(
+    chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    vec BLOB NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+    title, heading, text, content='', tokenize='{TOKENIZER}'
+);
+"""
+
+
+def db_path(data_dir: Path) -> Path:
+    return Path(data_dir) / DB_NAME
+
+
+def pack_vector(values: Sequence[float]) -> bytes:
+    return struct.pack(f"<{len(values)}f", *values)
+
+
+def unpack_vector(blob: bytes) -> tuple[float, ...]:
+    return struct.unpack(f"<{len(blob) // 4}f", blob)
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def new_load_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+class KnowledgeBase:
+    """Read-write access to ``knowledge.db``. One instance per thread (sqlite3 connections are not shared)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # autocommit mode: transactions are explicit (BEGIN IMMEDIATE … COMMIT) below.
+            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash never corrupts
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self.conn.executescript(_SCHEMA)
+            self.conn.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', ?)", (str(SCHEMA_VERSION),)
+            )
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"The knowledge base {self.path} cannot be opened: {exc}.") from exc
+
+    @classmethod
+    def open(cls, data_dir: Path) -> "KnowledgeBase":
+        return cls(db_path(data_dir))
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "KnowledgeBase":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- reading -------------------------------------------------------------------------------------
+
+    def sources(self) -> list[SourceInfo]:
+        rows = self.conn.execute(
+            "SELECT id, title, location, type, size, content_hash, imported_at, load_id, chunk_count"
+            " FROM sources ORDER BY imported_at DESC, id DESC"
+        ).fetchall()
+        return [SourceInfo(*row) for row in rows]
+
+    def source(self, source_id: int) -> SourceInfo | None:
+        row = self.conn.execute(
+            "SELECT id, title, location, type, size, content_hash, imported_at, load_id, chunk_count"
+            " FROM sources WHERE id = ?",
+            (source_id,),
+        ).fetchone()
+        return SourceInfo(*row) if row else None
+
+    def source_by_location(self, location: str) -> SourceInfo | None:
+        row = self.conn.execute("SELECT id FROM sources WHERE location = ?", (location,)).fetchone()
+        return self.source(row[0]) if row else None
+
+    def chunks(self, source_id: int) -> list[Chunk]:
+        rows = self.conn.execute(
+            "SELECT heading, text FROM chunks WHERE source_id = ? ORDER BY ordinal", (source_id,)
+        ).fetchall()
+        return [Chunk(h, t) for h, t in rows]
+
+    def count_chunks(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+
+    def has_documents(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
+
+    def vector_models(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT DISTINCT model FROM vectors")]
+
+    def check_integrity(self) -> list[str]:
+        """Problems found (empty when sound): SQLite's check, the index's check, and chunk counts."""
+        problems = [r[0] for r in self.conn.execute("PRAGMA integrity_check") if r[0] != "ok"]
+        try:
+            self.conn.execute("INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 0)")
+        except sqlite3.DatabaseError as exc:
+            problems.append(f"full-text index: {exc}")
+        for sid, expected, actual in self.conn.execute(
+            "SELECT s.id, s.chunk_count, (SELECT count(*) FROM chunks c WHERE c.source_id = s.id)"
+            " FROM sources s"
+        ):
+            if expected != actual:
+                problems.append(f"source {sid}: {actual} chunks stored, {expected} expected")
+        return problems
+
+    # ---- writing -------------------------------------------------------------------------------------
+
+    def replace_source(
+        self,
+        *,
+        title: str,
+        location: str,
+        type: str,
+        size: int,
+        content_hash: str,
+        chunks: Sequence[Chunk],
+        load_id: str,
+        vectors: Sequence[Sequence[float]] | None = None,
+        vector_model: str = "",
+    ) -> int:
+        """Add a source or atomically replace an existing one at the same location; returns its id."""
+        if vectors is not None and len(vectors) != len(chunks):
+            raise ValueError("one vector per chunk")
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                row = conn.execute("SELECT id FROM sources WHERE location = ?", (location,)).fetchone()
+                if row is not None:
+                    source_id = row[0]
+                    self._unindex(source_id)
+                    conn.execute("DELETE FROM chunks WHERE source_id = ?", (source_id,))
+                    conn.execute(
+                        "UPDATE sources SET title=?, type=?, size=?, content_hash=?, imported_at=?, load_id=?,"
+                        " chunk_count=? WHERE id=?",
+                        (title, type, size, content_hash, _now(), load_id, len(chunks), source_id),
+                    )
+                else:
+                    source_id = conn.execute(
+                        "INSERT INTO sources(title, location, type, size, content_hash, imported_at, load_id,"
+                        " chunk_count) VALUES(?,?,?,?,?,?,?,?)",
+                        (title, location, type, size, content_hash, _now(), load_id, len(chunks)),
+                    ).lastrowid
+                first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
+                ids = range(first, first + len(chunks))
+                conn.executemany(
+                    "INSERT INTO chunks(id, source_id, ordinal, heading, text) VALUES(?,?,?,?,?)",
+                    ((cid, source_id, n, c.heading, c.text) for n, (cid, c) in enumerate(zip(ids, chunks))),
+                )
+                conn.executemany(
+                    "INSERT INTO chunks_fts(rowid, title, heading, text) VALUES(?,?,?,?)",
+                    ((cid, title, c.heading, c.text) for cid, c in zip(ids, chunks)),
+                )
+                if vectors is not None:
+                    conn.executemany(
+                        "INSERT INTO vectors(chunk_id, model, vec) VALUES(?,?,?)",
+                        ((cid, vector_model, pack_vector(v)) for cid, v in zip(ids, vectors)),
+                    )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"Could not save {location} in the knowledge base: {exc}.") from exc
+        return source_id
+
+    def remove_source(self, source_id: int) -> bool:
+        """Delete a source, its chunks, index entries and vectors; False when there was no such source."""
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._unindex(source_id)
+                deleted = conn.execute("DELETE FROM sources WHERE id = ?", (source_id,)).rowcount
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"Could not remove source {source_id}: {exc}.") from exc
+        return deleted > 0
+
+    def _unindex(self, source_id: int) -> None:
+        # A contentless index forgets a row only when told the values it was indexed with.
+        self.conn.execute(
+            "INSERT INTO chunks_fts(chunks_fts, rowid, title, heading, text)"
+            " SELECT 'delete', c.id, s.title, c.heading, c.text FROM chunks c JOIN sources s ON s.id = c.source_id"
+            " WHERE c.source_id = ?",
+            (source_id,),
+        )
+
+    def optimize(self) -> None:
+        """Merge the index's segments (after a big import searches get faster)."""
+        self.conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
+
+
+def iter_vectors(conn: sqlite3.Connection, model: str) -> Iterable[tuple[int, bytes]]:
+    return conn.execute("SELECT chunk_id, vec FROM vectors WHERE model = ?", (model,))

@@ -1,0 +1,145 @@
+"""Importing from the web: a page by URL (httpx + trafilatura) and a Wikipedia article by title.
+
+The user names these sources themselves in the panel or on the command line, so unlike the model's
+``url_fetch`` tool, loopback and private addresses are allowed (an intranet wiki is a fine source).
+trafilatura finds the readable part of an arbitrary page; its XML output keeps headings, lists, tables
+and code apart, which the chunker needs. When it finds nothing, the page is read with our own lxml reader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import httpx
+import lxml.etree
+import lxml.html
+
+from .errors import FetchError, ReadError
+from .html_reader import parse_html
+from .models import Block, Document
+from .readers import read_bytes
+
+USER_AGENT = "tinyRAG-Desktop knowledge import (+https://github.com/tinyrag)"
+TIMEOUT = httpx.Timeout(30.0, connect=10.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """A downloaded page: its bytes, content type and the URL it finally came from."""
+
+    url: str
+    content_type: str
+    data: bytes
+
+    def document(self) -> Document:
+        ctype = self.content_type
+        name = self.url.rstrip("/").rsplit("/", 1)[-1] or self.url
+        if "pdf" in ctype or self.data.startswith(b"%PDF-"):
+            return read_bytes(self.data, "pdf", name)
+        if "html" in ctype or "xml" in ctype and self.data.lstrip()[:200].lower().find(b"<html") >= 0:
+            return html_document(self.data, self.url)
+        if "json" in ctype:
+            return read_bytes(self.data, "json", name)
+        if ctype.startswith("text/") or not ctype:
+            if ctype == "text/markdown" or name.endswith((".md", ".markdown")):
+                return read_bytes(self.data, "markdown", name)
+            return read_bytes(self.data, "text", name)
+        raise ReadError(f"the page is {ctype}, not text, HTML or PDF")
+
+
+def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None) -> Fetched:
+    """GET ``url`` (redirects followed), at most ``max_bytes``; raises FetchError saying why not."""
+    own = client is None
+    http = client or httpx.Client(timeout=TIMEOUT, follow_redirects=True, headers={"User-Agent": USER_AGENT})
+    try:
+        with http.stream("GET", url) as response:
+            if response.status_code != 200:
+                raise FetchError(f"the server answered {response.status_code} {response.reason_phrase}")
+            chunks, size = [], 0
+            for part in response.iter_bytes():
+                size += len(part)
+                if size > max_bytes:
+                    raise FetchError(f"the page is larger than {max_bytes / 2**20:.0f} MB")
+                chunks.append(part)
+            ctype = response.headers.get("content-type", "").split(";")[0].strip().lower()
+            return Fetched(str(response.url), ctype, b"".join(chunks))
+    except httpx.InvalidURL as exc:
+        raise FetchError(f"not a valid URL ({exc})") from exc
+    except httpx.TimeoutException as exc:
+        raise FetchError("the server took too long to answer") from exc
+    except httpx.HTTPError as exc:
+        raise FetchError(f"could not be downloaded ({exc.__class__.__name__}: {exc})") from exc
+    finally:
+        if own:
+            http.close()
+
+
+_TRAF_BLOCKS = {"p": "text", "item": "text", "quote": "text", "code": "code", "table": "table"}
+
+
+def _trafilatura_blocks(xml: str) -> list[Block]:
+    root = lxml.etree.fromstring(xml.encode("utf-8"), lxml.etree.XMLParser(resolve_entities=False))
+    main = root.find("main")
+    blocks: list[Block] = []
+    for el in (main if main is not None else root).iter():
+        tag = el.tag
+        if tag == "head":
+            level = int(el.get("rend", "h2")[1:] or 2) if el.get("rend", "").startswith("h") else 2
+            text = " ".join("".join(el.itertext()).split())
+            if text:
+                blocks.append(Block("heading", text, level))
+        elif tag == "table":
+            rows = [" | ".join(" ".join("".join(c.itertext()).split()) for c in row) for row in el.iter("row")]
+            text = "\n".join(r for r in rows if r.strip(" |"))
+            if text:
+                blocks.append(Block("table", text))
+        elif tag in ("p", "item", "quote") and el.getparent() is not None and el.getparent().tag not in ("cell", "quote"):
+            text = "".join(el.itertext())
+            text = text.strip("\n") if tag == "quote" else " ".join(text.split())
+            if text.strip():
+                blocks.append(Block("code" if tag == "quote" and "\n" in text else "text", text))
+    return blocks
+
+
+def html_document(data: bytes, url: str) -> Document:
+    """A web page's readable text as blocks: trafilatura's extraction, or our reader when it finds nothing."""
+    import trafilatura
+
+    try:
+        page = lxml.html.document_fromstring(data)
+        title_el = page.find(".//title")
+        title = " ".join(title_el.text_content().split()) if title_el is not None else ""
+    except (lxml.etree.ParserError, ValueError):
+        title = ""
+    xml = trafilatura.extract(data, url=url, output_format="xml", include_tables=True, include_comments=False,
+                              include_formatting=False)
+    blocks = _trafilatura_blocks(xml) if xml else []
+    if sum(len(b.text) for b in blocks if b.kind != "heading") < 40:
+        doc = parse_html(data, title or url)
+        return Document(doc.title, "url", doc.blocks)
+    return Document((title or url)[:300], "url", tuple(blocks))
+
+
+@dataclass(frozen=True, slots=True)
+class WikiArticle:
+    title: str
+    url: str
+    text: str
+    lang: str
+
+
+async def wikipedia_article(title: str, settings: Mapping[str, Any]) -> WikiArticle:
+    """The article best matching ``title`` in the settings' language, through the shared MediaWiki client."""
+    # Lazy: the tools package is only needed for this one kind of import.
+    from ..tools.errors import ToolError
+    from ..tools.netutil import setting
+    from ..tools.wikipedia_api import get_article
+
+    lang = str(setting(settings, "lang", "en") or "en")
+    api_url = setting(settings, "wikipedia_api_url", None)
+    try:
+        article = await get_article(None, title, lang, api_url=api_url)
+    except ToolError as exc:
+        raise FetchError(str(exc)) from exc
+    return WikiArticle(article.title, article.url, article.text, article.lang)
