@@ -42,13 +42,22 @@ CLOSE = "</tool>"
 PARAMS = ("query", "url", "source")
 DEFAULT_MAX_BLOCK_CHARS = 200_000
 _MAX_START_TAG = 512
+_WINDOW = 8192  # a block is scanned in windows of this many characters, keeping the cost linear
 
 _TEXT, _FENCE, _INLINE, _BLOCK = "TEXT", "FENCE", "INLINE", "BLOCK"
 
 # Block phases.
 _P_TAG, _P_BEFORE, _P_CONTENT, _P_CDATA, _P_AFTER, _P_SKIP = range(6)
 
-_TEXT_STOP = re.compile(r"[<`\n]")
+# Where scanning must stop in each mode. A newline matters only when the next line may start a fence
+# (up to three spaces, then ` or ~), or when the chunk ends before that can be known.
+_TEXT_STOP = re.compile(r"[<`]|\n(?= {0,3}(?:[`~]|\Z))")
+_FENCE_STOP_TICK = re.compile(r"\n(?= {0,3}(?:`|\Z))")
+_FENCE_STOP_TILDE = re.compile(r"\n(?= {0,3}(?:~|\Z))")
+_TICKS = re.compile(r"`+")
+_SIMPLE_BLOCK = re.compile(
+    r'<tool name="([^"<>&]*)">[ \t\r\n]*<(query|url|source)>([^<&]*)</\2>[ \t\r\n]*</tool>'
+)
 _INLINE_STOP = re.compile(r"[`\n]")
 _NAME_CHARS = re.compile(r"[A-Za-z_:][-\w.:]*")
 _INNER_OPEN = re.compile(r"<([A-Za-z_][-\w.]*)\s*(/?)>")
@@ -98,9 +107,7 @@ class XMLParseState:
             and not self._hold
             and not self._line_start
             and not self._run_char
-            and "<" not in chunk
-            and "`" not in chunk
-            and "\n" not in chunk
+            and _TEXT_STOP.search(chunk) is None
         ):
             return [TextChunk(chunk)]  # the common case: plain prose in the middle of a line
         out: list[ParseEvent] = []
@@ -114,7 +121,8 @@ class XMLParseState:
         self._finished = True
         out: list[ParseEvent] = []
         if self._mode is _BLOCK:
-            out.append(InvalidBlock(self._buf, "the block was not closed with </tool> before the end"))
+            raw = self._raw(len(self._buf))
+            out.append(InvalidBlock(raw, "the block was not closed with </tool> before the end"))
             self._reset_block()
         if self._hold:
             out.append(TextChunk(self._hold))
@@ -124,61 +132,70 @@ class XMLParseState:
     # -- the main loop ----------------------------------------------------------------------------
 
     def _process(self, s: str, out: list[ParseEvent]) -> None:
+        """Scan ``s``; text is emitted lazily as whole spans, only blocks interrupt it."""
         self._hold = ""
         i = 0
         n = len(s)
+        flushed = 0  # s[flushed:i] is text not yet emitted
         while i < n:
             mode = self._mode
             if mode is _BLOCK:
-                s = self._feed_block(s[i:] if i else s, out)
-                i, n = 0, len(s)
+                if i > flushed:
+                    out.append(TextChunk(s[flushed:i]))
+                resume = self._feed_block(s, i, min(n, i + _WINDOW), out)
+                if isinstance(resume, str):
+                    s, i, n = resume, 0, len(resume)
+                else:
+                    i = resume
+                flushed = i
                 continue
             if self._run_char:
-                i = self._continue_run(s, i, out)
+                i = self._continue_run(s, i)
                 continue
             if self._line_start:
-                i = self._line_prefix(s, i, out)
+                i = self._line_prefix(s, i)
                 continue
             if mode is _TEXT:
                 m = _TEXT_STOP.search(s, i)
             elif mode is _INLINE:
                 m = _INLINE_STOP.search(s, i)
-            else:  # FENCE: only line starts matter
-                j = s.find("\n", i)
-                if j < 0:
-                    out.append(TextChunk(s[i:]))
-                    return
-                out.append(TextChunk(s[i : j + 1]))
-                self._newline()
-                i = j + 1
-                continue
+            else:
+                m = (_FENCE_STOP_TICK if self._fence_char == "`" else _FENCE_STOP_TILDE).search(s, i)
             if m is None:
-                self._note_content(s, i, n)
-                out.append(TextChunk(s[i:]))
-                return
+                if mode is _INLINE:
+                    self._note_content(s, i, n)
+                break
             j = m.start()
             c = s[j]
-            if j > i:
+            if mode is _INLINE and j > i:
                 self._note_content(s, i, j)
-                out.append(TextChunk(s[i:j]))
             if c == "\n":
-                out.append(TextChunk("\n"))
                 self._newline()
                 i = j + 1
             elif c == "`":
-                self._run_char, self._run_len, self._run_at_line_start = "`", 0, False
-                i = j
-            else:  # "<" in TEXT mode
-                self._line_blank = False
-                if s.startswith(OPEN, j):
-                    self._start_block()
-                    i = j
-                elif len(s) - j < len(OPEN) and OPEN.startswith(s[j:]):
-                    self._hold = s[j:]
-                    return
+                e = _TICKS.match(s, j).end()
+                if e < n:  # the whole run is here: decide at once
+                    self._line_blank = False
+                    if mode is _TEXT:
+                        self._mode, self._inline_len = _INLINE, e - j
+                    elif e - j == self._inline_len:
+                        self._mode = _TEXT
+                    i = e
                 else:
-                    out.append(TextChunk("<"))
-                    i = j + 1
+                    self._run_char, self._run_len, self._run_at_line_start = "`", 0, False
+                    i = j
+            elif s.startswith(OPEN, j):  # "<" in TEXT mode
+                self._start_block()
+                i = j
+            elif n - j < len(OPEN) and OPEN.startswith(s[j:]):
+                if j > flushed:
+                    out.append(TextChunk(s[flushed:j]))
+                self._hold = s[j:]
+                return
+            else:
+                i = j + 1
+        if n > flushed:
+            out.append(TextChunk(s[flushed:]))
 
     def _note_content(self, s: str, i: int, j: int) -> None:
         if self._line_blank and s[i:j].strip(_WS):
@@ -191,15 +208,13 @@ class XMLParseState:
         self._ls_spaces = 0
         self._line_blank = True
 
-    def _line_prefix(self, s: str, i: int, out: list[ParseEvent]) -> int:
+    def _line_prefix(self, s: str, i: int) -> int:
         """At a line start: up to three spaces, then perhaps a fence run."""
         n = len(s)
         j = i
         while j < n and s[j] == " " and self._ls_spaces < 4:
             self._ls_spaces += 1
             j += 1
-        if j > i:
-            out.append(TextChunk(s[i:j]))
         if j == n:
             return j
         self._line_start = False
@@ -210,7 +225,7 @@ class XMLParseState:
             self._run_char, self._run_len, self._run_at_line_start = c, 0, True
         return j
 
-    def _continue_run(self, s: str, i: int, out: list[ParseEvent]) -> int:
+    def _continue_run(self, s: str, i: int) -> int:
         """Count a run of backticks or tildes; decide what it opens or closes when it ends."""
         c = self._run_char
         j = i
@@ -220,7 +235,6 @@ class XMLParseState:
         if j > i:
             self._run_len += j - i
             self._line_blank = False
-            out.append(TextChunk(s[i:j]))
         if j < n:
             self._end_run()
         return j
@@ -245,6 +259,8 @@ class XMLParseState:
     def _start_block(self) -> None:
         self._mode = _BLOCK
         self._buf = ""
+        self._parts: list[str] = []
+        self._base = 0
         self._pos = len(OPEN)
         self._phase = _P_TAG
         self._name = ""
@@ -256,31 +272,74 @@ class XMLParseState:
     def _reset_block(self) -> None:
         self._mode = _TEXT
         self._buf = ""
+        self._parts = []
+        self._base = 0
         self._content_parts = []
 
-    def _feed_block(self, s: str, out: list[ParseEvent]) -> str:
-        """Append ``s`` to the block and advance its phases. Returns the input left over after the block."""
-        self._buf += s
-        end = self._scan_block()  # index in _buf just past the block, or -1 (need more), or -(k+2) fail
-        limit = self.max_block_chars
+    def _feed_block(self, s: str, i: int, k: int, out: list[ParseEvent]) -> int | str:
+        """Add s[i:k] to the open block and advance its phases.
+
+        Returns the index in ``s`` where text resumes (``k`` while the block is still open), or, in the
+        rare case that the block ended inside text carried from an earlier chunk, that text as a string.
+        """
+        old = len(self._buf)
+        if not old:
+            m = _SIMPLE_BLOCK.match(s, i, k)
+            if (
+                m is not None
+                and m.end() - i <= self.max_block_chars
+                and m.group(1).strip()
+                and m.group(3).strip()
+            ):
+                # The common case, whole in this window: no entities, CDATA or stray '<'.
+                out.append(ToolCall(m.group(1).strip(), m.group(2), m.group(3).strip(), m.group(0)))
+                self._reset_block()
+                self._line_blank = False
+                return m.end()
+        self._buf += s[i:k]
+        end = self._scan_block()  # index in _buf just past the block, -1 (need more), or -(k+2) failed
+        base, limit = self._base, self.max_block_chars
         if end == -1:
-            if len(self._buf) <= limit:
-                return ""
-            end = limit
-            out.append(InvalidBlock(self._buf[:limit], f"no </tool> within {limit} characters"))
+            if base + len(self._buf) <= limit:
+                self._compact()
+                return k
+            end = limit - base
+            event: ParseEvent = InvalidBlock(self._raw(end), f"no </tool> within {limit} characters")
         elif end < -1:
-            cut = -end - 2  # early failure: the block is the text before cut, the rest is text again
-            out.append(InvalidBlock(self._buf[:cut], self._error))
-            end = cut
-        elif end > limit:
-            end = limit
-            out.append(InvalidBlock(self._buf[:limit], f"no </tool> within {limit} characters"))
+            end = -end - 2  # early failure: the block is the text before it, the rest is text again
+            event = InvalidBlock(self._raw(end), self._error)
+        elif base + end > limit:
+            end = limit - base
+            event = InvalidBlock(self._raw(end), f"no </tool> within {limit} characters")
         else:
-            out.append(self._finish_block(self._buf[:end]))
-        rest = self._buf[end:]
+            event = self._finish_block(self._raw(end))
+        out.append(event)
+        carried = self._buf[end:old] if end < old else ""
         self._reset_block()
         self._line_blank = False
-        return rest
+        if carried:
+            return carried + s[k:]
+        return i + (end - old)
+
+    def _raw(self, end: int) -> str:
+        return "".join(self._parts) + self._buf[:end]
+
+    def _compact(self) -> None:
+        """Move the scanned part of the block out of the working buffer, so appends stay cheap."""
+        if self._phase == _P_TAG:
+            return  # the start tag is re-read whole; it is short
+        cut = self._pos
+        if self._phase in (_P_CONTENT, _P_CDATA) and cut > self._content_start:
+            text = self._buf[self._content_start : cut]
+            self._content_parts.append(_Literal(text) if self._phase == _P_CDATA else text)
+            self._content_start = cut
+        if cut <= 0:
+            return
+        self._parts.append(self._buf[:cut])
+        self._buf = self._buf[cut:]
+        self._base += cut
+        self._pos -= cut
+        self._content_start -= cut
 
     def _fail(self, at: int, reason: str) -> int:
         self._error = reason
@@ -412,9 +471,17 @@ class XMLParseState:
     def _finish_block(self, raw: str) -> ParseEvent:
         if self._error:
             return InvalidBlock(raw, self._error)
-        content = "".join(
-            p if isinstance(p, _Literal) else decode_content(p) for p in self._content_parts
-        ).strip()
+        pieces: list[str] = []
+        run: list[str] = []
+        for part in self._content_parts:  # decode runs of ordinary text whole: entities may span parts
+            if isinstance(part, _Literal):
+                pieces.append(decode_content("".join(run)))
+                pieces.append(part)
+                run = []
+            else:
+                run.append(part)
+        pieces.append(decode_content("".join(run)))
+        content = "".join(pieces).strip()
         if not content:
             return InvalidBlock(raw, f"the <{self._param}> element is empty")
         return ToolCall(self._name, self._param, content, raw)

@@ -1,0 +1,54 @@
+"""Parser throughput: a long Markdown answer with tool blocks, fed in 4-character chunks and whole."""
+
+from __future__ import annotations
+
+import time
+
+from tinyrag_desktop.protocol import ToolCall, XMLParseState
+
+PARAGRAPH = (
+    "Retrieval-augmented generation combines a search step with a language model, so that answers can "
+    "cite *passages* from your own documents.\nIt works well when the index is fresh and the chunks keep "
+    "their headings; see `kb search` for details.\n\n"
+)
+CODE = "```go\nfor i := 0; i < 10; i++ {\n\tfmt.Println(i << 1)\n}\n```\n\n"
+BLOCK = '<tool name="calculate"><query>3 * (17 + 5) / 2</query></tool>\n'
+
+
+def make_text(size: int) -> str:
+    unit = PARAGRAPH * 3 + CODE + "- item one\n- item <b>two</b>\n\n" + BLOCK
+    return unit * (size // len(unit) + 1)
+
+
+def run(text: str, chunk: int) -> tuple[float, int]:
+    state = XMLParseState()
+    calls = 0
+    t0 = time.perf_counter()
+    if chunk:
+        feed = state.feed
+        for i in range(0, len(text), chunk):
+            for ev in feed(text[i : i + chunk]):
+                calls += type(ev) is ToolCall
+    else:
+        calls += sum(type(ev) is ToolCall for ev in state.feed(text))
+    calls += sum(type(ev) is ToolCall for ev in state.finish())
+    return time.perf_counter() - t0, calls
+
+
+def best(text: str, chunk: int, repeat: int = 3) -> tuple[float, int]:
+    return min(run(text, chunk) for _ in range(repeat))
+
+
+def main() -> None:
+    for size in (1_000_000, 4_000_000):
+        text = make_text(size)
+        mb = len(text) / 1e6
+        t4, c4 = best(text, 4)
+        tw, cw = best(text, 0)
+        assert c4 == cw
+        print(f"parser {mb:.1f} MB: 4-char chunks {mb / t4:6.2f} MB/s (target >= 1.5), "
+              f"whole {mb / tw:6.1f} MB/s (target >= 50), {cw} tool calls")
+
+
+if __name__ == "__main__":
+    main()
