@@ -1,0 +1,85 @@
+"""The ``rag_knowledge`` tool: the best passages of the local knowledge base for a query, numbered, with sources.
+
+The model's text only ever becomes a bound parameter of one fixed SELECT, run on a read-only connection
+whose authorizer allows nothing but reading the knowledge tables (see ``kb.search``). An empty or missing
+knowledge base is an answer the model can pass on, not an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Sequence
+
+from ..kb import Hit, StoreError
+from ..kb import search as kb_search
+from ..kb.embed import embed_query
+from ..kb.errors import FetchError
+from .errors import ToolError
+from .registry import ToolContext, ToolResult, ToolSpec
+
+log = logging.getLogger(__name__)
+
+EMPTY_MESSAGE = (
+    "The knowledge base is empty; add documents with the Knowledge panel (files, folders, URLs or "
+    "Wikipedia articles) or on the command line with `python -m tinyrag_desktop kb add PATH|URL`."
+)
+
+
+def format_hits(query: str, hits: Sequence[Hit]) -> str:
+    """Numbered passages, each with its source title, location and heading path, for the model to cite."""
+    if not hits:
+        return f"No passages in the knowledge base match “{query}”. Try other words."
+    parts = []
+    for n, hit in enumerate(hits, start=1):
+        where = hit.heading if hit.heading and hit.heading != hit.title else hit.title
+        parts.append(f"[{n}] {where}\nSource: {hit.title} ({hit.location})\n{hit.text}")
+    return "\n\n".join(parts)
+
+
+def _k(settings: object) -> int:
+    try:
+        return max(1, min(50, int(settings.get("k", 5))))  # type: ignore[attr-defined]
+    except (TypeError, ValueError, AttributeError):
+        return 5
+
+
+async def run(query: str, ctx: ToolContext) -> ToolResult:
+    data_dir = Path(ctx.data_dir)
+    vector: list[float] | None = None
+    model = str(ctx.settings.get("embed_model", "") or "")
+    if model:
+        try:
+            vector = await embed_query(ctx.settings, query, ctx.http)
+        except FetchError as exc:  # keyword search still answers when the embedding server does not
+            log.warning("query embedding failed, using keyword search only: %s", exc)
+    try:
+        # sqlite3 blocks; a thread keeps the event loop (and the window) responsive.
+        hits = await asyncio.to_thread(kb_search, data_dir, query, _k(ctx.settings),
+                                       query_vector=vector, vector_model=model)
+    except StoreError as exc:
+        raise ToolError(str(exc)) from exc
+    if not hits:
+        from ..kb import has_documents
+
+        if not await asyncio.to_thread(has_documents, data_dir):
+            return ToolResult(EMPTY_MESSAGE, source="")
+    sources = list(dict.fromkeys(h.location for h in hits))
+    return ToolResult(format_hits(query, hits), source="\n".join(sources))
+
+
+TOOLS = [
+    ToolSpec(
+        name="rag_knowledge",
+        element="query",
+        icon="🔍",
+        description=(
+            "Search the user's local knowledge base (documents, notes and pages they imported). Write the "
+            "query as plain words about what you need. Returns numbered passages with their source title, "
+            "location and section; cite them as [1], [2]."
+        ),
+        run=run,
+        example='<tool name="rag_knowledge"><query>product return policy</query></tool>',
+    )
+]
