@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	var n int
+	n = "42"
+	fmt.Println(n)
+}

@@ -1,0 +1,10 @@
+package main
+
+import (
+	"fmt"
+	"reflect"
+)
+
+func main() {
+	fmt.Println(reflect.TypeOf(3))
+}

@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	a := 5
+	b := "five"
+	fmt.Println(a + b)
+}

@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	s := "hello"
+	s[0] = 'H'
+	fmt.Println(s)
+}

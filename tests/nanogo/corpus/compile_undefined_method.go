@@ -1,0 +1,12 @@
+package main
+
+import "fmt"
+
+type Dog struct{ Name string }
+
+func (d Dog) Bark() string { return "woof" }
+
+func main() {
+	d := Dog{"rex"}
+	fmt.Println(d.Meow())
+}

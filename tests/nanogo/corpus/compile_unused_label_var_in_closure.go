@@ -1,0 +1,11 @@
+package main
+
+import "fmt"
+
+func main() {
+	f := func() {
+		unused := "x"
+	}
+	f()
+	fmt.Println("ok")
+}

@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	count := 0
+	total := 5
+	fmt.Println(total)
+}
