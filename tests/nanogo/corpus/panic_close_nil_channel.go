@@ -1,0 +1,6 @@
+package main
+
+func main() {
+	var ch chan int
+	close(ch)
+}

@@ -1,0 +1,10 @@
+package main
+
+import "fmt"
+
+func main() {
+	ch := make(chan int)
+	close(ch)
+	fmt.Println("closed once")
+	close(ch)
+}

@@ -1,0 +1,7 @@
+package main
+
+type Code int
+
+func main() {
+	panic(Code(7))
+}

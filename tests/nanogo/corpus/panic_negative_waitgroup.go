@@ -1,0 +1,8 @@
+package main
+
+import "sync"
+
+func main() {
+	var wg sync.WaitGroup
+	wg.Done()
+}

@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	var counts map[string]int
+	fmt.Println("reading is fine:", counts["x"])
+	counts["x"] = 1
+}

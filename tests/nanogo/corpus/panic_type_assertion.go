@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	var v interface{} = "hello"
+	n := v.(int)
+	fmt.Println(n)
+}

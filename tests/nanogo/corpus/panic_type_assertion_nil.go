@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	var x interface{}
+	s := x.(string)
+	fmt.Println(s)
+}

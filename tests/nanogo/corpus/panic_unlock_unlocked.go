@@ -1,0 +1,8 @@
+package main
+
+import "sync"
+
+func main() {
+	var mu sync.Mutex
+	mu.Unlock()
+}
