@@ -1,0 +1,1 @@
+fmt.Println("Hello from a snippet!")
