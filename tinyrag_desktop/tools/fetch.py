@@ -124,23 +124,22 @@ def _embedded_v4(ip: IPAddress) -> ipaddress.IPv4Address | None:
 
 def address_problem(ip: IPAddress) -> str | None:
     """Why ``ip`` is not a public internet address (``"a loopback address"``…), or None when it is."""
-    for candidate in (_embedded_v4(ip), ip):  # the embedded address names the real destination
-        if candidate is None:
-            continue
-        if candidate.is_loopback:
-            return "a loopback address (this computer)"
-        if candidate.is_unspecified:
-            return "the unspecified address"
-        if candidate.is_link_local:
-            return "a link-local address"
-        if candidate.is_multicast:
-            return "a multicast address"
-        if candidate.is_private:
-            return "a private network address"
-        if candidate.is_reserved:
-            return "a reserved address"
-        if not candidate.is_global:
-            return "not a public internet address"
+    embedded = _embedded_v4(ip)
+    target = embedded if embedded is not None else ip  # an embedded IPv4 address is where it really goes
+    if target.is_loopback:
+        return "a loopback address (this computer)"
+    if target.is_unspecified:
+        return "the unspecified address"
+    if target.is_link_local:
+        return "a link-local address"
+    if target.is_multicast:
+        return "a multicast address"
+    if target.is_private:
+        return "a private network address"
+    if target.is_reserved:
+        return "a reserved address"
+    if not target.is_global:
+        return "not a public internet address"
     return None
 
 

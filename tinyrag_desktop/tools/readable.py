@@ -28,6 +28,12 @@ _MAGIC = ((b"%PDF-", "PDF document"), (b"\x89PNG\r\n\x1a\n", "PNG image"), (b"\x
           (b"\x1f\x8b", "gzip archive"), (b"\x7fELF", "program (ELF)"), (b"MZ", "Windows program"),
           (b"OggS", "Ogg media"), (b"ID3", "MP3 audio"), (b"RIFF", "RIFF media (WAV, AVI or WebP)"),
           (b"7z\xbc\xaf\x27\x1c", "7-Zip archive"), (b"\x00asm", "WebAssembly module"))
+_WEB_ENCODINGS = (  # most used first: ties between look-alike code pages go to the more common one
+    "utf_8", "ascii", "cp1252", "cp1251", "cp1250", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258",
+    "latin_1", "iso8859_2", "iso8859_4", "iso8859_5", "iso8859_7", "iso8859_9", "iso8859_15", "koi8_r", "koi8_u",
+    "cp866", "cp874", "tis_620", "shift_jis", "cp932", "euc_jp", "iso2022_jp", "gb2312", "gbk", "gb18030", "big5",
+    "euc_kr", "cp949",
+)
 _TEXT_APPLICATION = frozenset({
     "application/javascript", "application/ecmascript", "application/x-javascript", "application/x-sh",
     "application/x-yaml", "application/yaml", "application/toml", "application/sql", "application/x-tex",
@@ -109,10 +115,11 @@ def codec_for(label: str | None) -> str | None:
         return None
     name = _LABEL_ALIASES.get(name, name)
     try:
-        b"".decode(name)  # LookupError for unknown names and for bytes-to-bytes codecs (base64, zlib)
+        info = codecs.lookup(name)
     except LookupError:
         return None
-    return name
+    # bytes-to-bytes codecs (base64, zlib, rot13) are found by lookup but are not character sets
+    return name if getattr(info, "_is_text_encoding", True) else None
 
 
 def sniff_charset(body: bytes, declared: str | None, mime: str) -> str:
@@ -136,10 +143,23 @@ def sniff_charset(body: bytes, declared: str | None, mime: str) -> str:
     except UnicodeDecodeError as exc:
         if exc.start >= 65530:  # only a character cut at the sample's end
             return "utf-8"
+    return detect_charset(body[:65536])
+
+
+def detect_charset(sample: bytes) -> str:
+    """charset_normalizer's guess, preferring encodings web pages use when it finds them as clean as
+    its favourite (short Cyrillic text reads as well in mac_cyrillic as in windows-1251)."""
     from charset_normalizer import from_bytes
 
-    best = from_bytes(body[:65536]).best()
-    return codec_for(best.encoding) if best is not None and codec_for(best.encoding) else "utf-8"
+    matches = list(from_bytes(sample))
+    if not matches:
+        return "utf-8"
+    best = matches[0]
+    clean = {m.encoding for m in matches if m.chaos <= best.chaos + 0.05}
+    for name in _WEB_ENCODINGS:  # in order of how common they are on the web
+        if name in clean:
+            return codec_for(name) or "utf-8"
+    return codec_for(best.encoding) or "utf-8"
 
 
 def decode(body: bytes, declared: str | None, mime: str) -> str:
