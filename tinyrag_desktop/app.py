@@ -1,0 +1,106 @@
+"""The window's bootstrap: parse the window flags, start Qt on a qasync event loop, open MainWindow.
+
+``--ask QUESTION --screenshot FILE.png`` opens the window, sends the question, waits for the answer,
+saves a PNG of the window and exits with 0, or 1 when the answer ended in an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from .cliargs import add_shared_flags, context_from_args
+from .settings import SettingsError
+
+log = logging.getLogger(__name__)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tinyrag-desktop",
+                                     description="Open the tinyRAG Desktop window (verbs ask, kb, nanogo run "
+                                                 "headless; see `python -m tinyrag_desktop --help`).")
+    add_shared_flags(parser)
+    parser.add_argument("--ask", metavar="QUESTION", help="send this question once the window is open")
+    parser.add_argument("--screenshot", metavar="FILE.png",
+                        help="with --ask: save a PNG of the window when the answer is done, then exit")
+    parser.add_argument("--size", metavar="WxH", default="1180x780", help="window size (default 1180x780)")
+    return parser
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise SettingsError(f"--size must look like 1180x780, not {text!r}.") from None
+    return max(w, 400), max(h, 300)
+
+
+async def _run(window, args: argparse.Namespace, app) -> int:
+    """Show the window; in --ask mode ask, wait for the answer, screenshot; else wait for the last window."""
+    closed = asyncio.Event()
+    app.lastWindowClosed.connect(closed.set)
+    window.show()
+    if not args.ask:
+        await closed.wait()
+        await window.aclose()
+        return 0
+    finished: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    window.answerFinished.connect(lambda outcome: finished.done() or finished.set_result(outcome))
+    if not window.ask(args.ask):
+        print("The question is empty.", file=sys.stderr)
+        await window.aclose()
+        return 2
+    outcome = await finished
+    code = 1 if outcome == "error" else 0
+    if args.screenshot:
+        await asyncio.sleep(0.05)  # one more frame, so the last render and the footer are painted
+        path = Path(args.screenshot)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not window.grab().save(str(path), "PNG"):
+            print(f"Could not write the screenshot {path}.", file=sys.stderr)
+            code = 1
+        await window.aclose()
+        window.close()
+        return code
+    await closed.wait()
+    await window.aclose()
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if args.screenshot and not args.ask:
+        print("--screenshot needs --ask QUESTION.", file=sys.stderr)
+        return 2
+    try:
+        ctx = context_from_args(args)
+        size = _size(args.size)
+    except SettingsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    from .ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app.setApplicationName("tinyRAG Desktop")
+    app.setOrganizationName("tinyrag")
+    app.setDesktopFileName("tinyrag-desktop")
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    window = MainWindow(ctx.data_dir, ctx.settings, warnings=ctx.warnings)
+    window.resize(*size)
+    try:
+        with loop:
+            return loop.run_until_complete(_run(window, args, app))
+    finally:
+        asyncio.set_event_loop(None)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

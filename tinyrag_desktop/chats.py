@@ -1,0 +1,436 @@
+"""Chat history in SQLite: chats, messages and their tool calls, one transaction per message; no Qt.
+
+The database is ``chats.sqlite3`` in the data folder, in WAL mode, so a crash or a kill loses at most the
+answer that was being streamed. An assistant message stores the visible Markdown (``content``), the
+transcript sent back to the model (raw tool XML included), its reasoning, route and footer figures, and one
+row per tool block with the character offset in ``content`` where its card sits; that is enough to show the
+answer again exactly as it was. Deleting a chat only marks it, so the window can offer Undo; marked chats
+are purged for good by :meth:`ChatStore.purge_deleted`.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import sqlite3
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+DB_FILE = "chats.sqlite3"
+_TITLE_MAX = 60
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS chats (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    persona TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    deleted REAL
+);
+CREATE TABLE IF NOT EXISTS messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id TEXT NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+    role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+    content TEXT NOT NULL,
+    transcript TEXT NOT NULL DEFAULT '',
+    reasoning TEXT NOT NULL DEFAULT '',
+    route TEXT,
+    stats TEXT,
+    status TEXT NOT NULL DEFAULT 'done',
+    error TEXT,
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_by_chat ON messages(chat_id, id);
+CREATE TABLE IF NOT EXISTS tool_calls (
+    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    call_id TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    param TEXT NOT NULL,
+    query TEXT NOT NULL,
+    status TEXT NOT NULL,
+    source TEXT NOT NULL DEFAULT '',
+    error TEXT,
+    result TEXT NOT NULL DEFAULT '',
+    result_bytes INTEGER NOT NULL DEFAULT 0,
+    elapsed_ms INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (message_id, seq)
+);
+"""
+
+
+class ChatStoreError(RuntimeError):
+    """The chat history could not be read or written; the message says what and where."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTool:
+    """One tool block of an answer as it ended: status is ``running``, ``ok``, ``error`` or ``skipped``."""
+
+    call_id: str
+    tool: str
+    query: str
+    status: str
+    param: str = "query"
+    source: str = ""
+    error: str | None = None
+    result: str = ""
+    result_bytes: int = 0
+    elapsed_ms: int = 0
+    position: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMessage:
+    """A user question or an assistant answer; ``status`` is ``done``, ``stopped`` or ``error``."""
+
+    id: int
+    role: str
+    content: str
+    transcript: str = ""
+    reasoning: str = ""
+    route: dict[str, Any] | None = None
+    stats: dict[str, Any] | None = None
+    status: str = "done"
+    error: str | None = None
+    tools: tuple[StoredTool, ...] = ()
+    created: float = 0.0
+
+    def segments(self) -> list[str | StoredTool]:
+        """The answer in display order: text pieces and tool blocks where they were streamed."""
+        out: list[str | StoredTool] = []
+        at = 0
+        for tool in sorted(self.tools, key=lambda t: t.position):
+            pos = max(at, min(tool.position, len(self.content)))
+            if pos > at:
+                out.append(self.content[at:pos])
+            out.append(tool)
+            at = pos
+        if at < len(self.content):
+            out.append(self.content[at:])
+        return out
+
+    def history_content(self) -> str:
+        """What the model sees of this message next time: the transcript for answers, else the text."""
+        return self.transcript or self.content if self.role == "assistant" else self.content
+
+
+@dataclass(frozen=True, slots=True)
+class ChatInfo:
+    id: str
+    title: str
+    persona: str
+    created: float
+    updated: float
+    snippet: str = field(default="", compare=False)
+
+
+def _escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def title_from(text: str) -> str:
+    """A chat title from its first question: the first line, cut at a word near 60 characters."""
+    line = " ".join(text.strip().split())
+    if len(line) <= _TITLE_MAX:
+        return line or "New chat"
+    cut = line[:_TITLE_MAX].rsplit(" ", 1)[0] or line[:_TITLE_MAX]
+    return cut + "…"
+
+
+class ChatStore:
+    """The chat history of one data folder. Not thread-safe: use it from one thread (the GUI's)."""
+
+    def __init__(self, data_dir: Path | str, *, filename: str = DB_FILE) -> None:
+        self.path = Path(data_dir) / filename
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, no torn DB
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise ChatStoreError(f"Could not open the chat history {self.path}: {exc}") from exc
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _tx(self) -> "_Transaction":
+        return _Transaction(self._db, self.path)
+
+    # chats ---------------------------------------------------------------------------------------
+    def new_chat(self, title: str = "New chat", persona: str = "") -> ChatInfo:
+        now = time.time()
+        chat_id = uuid.uuid4().hex
+        with self._tx() as db:
+            db.execute("INSERT INTO chats(id, title, persona, created, updated) VALUES (?,?,?,?,?)",
+                       (chat_id, title, persona, now, now))
+        return ChatInfo(chat_id, title, persona, now, now)
+
+    def get_chat(self, chat_id: str) -> ChatInfo | None:
+        row = self._db.execute("SELECT * FROM chats WHERE id=? AND deleted IS NULL", (chat_id,)).fetchone()
+        return _chat(row) if row else None
+
+    def list_chats(self) -> list[ChatInfo]:
+        """Every chat not deleted, the most recently used first."""
+        rows = self._db.execute(
+            "SELECT * FROM chats WHERE deleted IS NULL ORDER BY updated DESC, rowid DESC").fetchall()
+        return [_chat(r) for r in rows]
+
+    def rename(self, chat_id: str, title: str) -> None:
+        title = " ".join(title.split())
+        if not title:
+            raise ChatStoreError("A chat needs a title; an empty one was given.")
+        with self._tx() as db:
+            db.execute("UPDATE chats SET title=? WHERE id=?", (title, chat_id))
+
+    def set_persona(self, chat_id: str, persona: str) -> None:
+        with self._tx() as db:
+            db.execute("UPDATE chats SET persona=? WHERE id=?", (persona, chat_id))
+
+    def delete(self, chat_id: str) -> None:
+        """Hide a chat; :meth:`undelete` brings it back until :meth:`purge_deleted` runs."""
+        with self._tx() as db:
+            db.execute("UPDATE chats SET deleted=? WHERE id=?", (time.time(), chat_id))
+
+    def undelete(self, chat_id: str) -> None:
+        with self._tx() as db:
+            db.execute("UPDATE chats SET deleted=NULL WHERE id=?", (chat_id,))
+
+    def purge_deleted(self) -> int:
+        with self._tx() as db:
+            return db.execute("DELETE FROM chats WHERE deleted IS NOT NULL").rowcount
+
+    def search(self, text: str) -> list[ChatInfo]:
+        """Chats whose title or any message contains ``text`` (case-insensitive), newest first."""
+        needle = text.strip()
+        if not needle:
+            return self.list_chats()
+        pattern = f"%{_escape_like(needle)}%"
+        rows = self._db.execute(
+            """SELECT c.*, (SELECT m.content FROM messages m WHERE m.chat_id = c.id
+                              AND m.content LIKE :p ESCAPE '\\' ORDER BY m.id LIMIT 1) AS hit
+               FROM chats c WHERE c.deleted IS NULL AND (c.title LIKE :p ESCAPE '\\' OR EXISTS
+                   (SELECT 1 FROM messages m WHERE m.chat_id = c.id AND m.content LIKE :p ESCAPE '\\'))
+               ORDER BY c.updated DESC, c.rowid DESC""", {"p": pattern}).fetchall()
+        return [_chat(r, _snippet(r["hit"], needle)) for r in rows]
+
+    # messages ------------------------------------------------------------------------------------
+    def add_user_message(self, chat_id: str, text: str) -> StoredMessage:
+        """Store a question; the first one names a chat that still has the default title."""
+        now = time.time()
+        with self._tx() as db:
+            cur = db.execute("INSERT INTO messages(chat_id, role, content, created) VALUES (?,?,?,?)",
+                             (chat_id, "user", text, now))
+            db.execute("UPDATE chats SET updated=?, title=CASE WHEN title='New chat' THEN ? ELSE title END "
+                       "WHERE id=?", (now, title_from(text), chat_id))
+        return StoredMessage(int(cur.lastrowid), "user", text, created=now)
+
+    def add_assistant_message(self, chat_id: str, content: str, *, transcript: str = "", reasoning: str = "",
+                              route: dict[str, Any] | None = None, stats: dict[str, Any] | None = None,
+                              status: str = "done", error: str | None = None,
+                              tools: Iterable[StoredTool] = ()) -> StoredMessage:
+        """Store an answer with all its tool calls in one transaction: all of it is kept, or none."""
+        now = time.time()
+        tools = tuple(tools)
+        with self._tx() as db:
+            cur = db.execute(
+                "INSERT INTO messages(chat_id, role, content, transcript, reasoning, route, stats, status, "
+                "error, created) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (chat_id, "assistant", content, transcript, reasoning, _dumps(route), _dumps(stats), status,
+                 error, now))
+            message_id = int(cur.lastrowid)
+            db.executemany(
+                "INSERT INTO tool_calls(message_id, seq, position, call_id, tool, param, query, status, source, "
+                "error, result, result_bytes, elapsed_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [(message_id, seq, t.position, t.call_id, t.tool, t.param, t.query, t.status, t.source, t.error,
+                  t.result, t.result_bytes, t.elapsed_ms) for seq, t in enumerate(tools)])
+            db.execute("UPDATE chats SET updated=? WHERE id=?", (now, chat_id))
+        return StoredMessage(message_id, "assistant", content, transcript, reasoning, route, stats, status,
+                             error, tools, now)
+
+    def delete_message(self, message_id: int) -> None:
+        """Remove one message (regenerate replaces the last answer this way)."""
+        with self._tx() as db:
+            db.execute("DELETE FROM messages WHERE id=?", (message_id,))
+
+    def messages(self, chat_id: str) -> list[StoredMessage]:
+        rows = self._db.execute("SELECT * FROM messages WHERE chat_id=? ORDER BY id", (chat_id,)).fetchall()
+        tools: dict[int, list[StoredTool]] = {}
+        for t in self._db.execute(
+                "SELECT t.* FROM tool_calls t JOIN messages m ON m.id = t.message_id WHERE m.chat_id=? "
+                "ORDER BY t.message_id, t.seq", (chat_id,)):
+            tools.setdefault(t["message_id"], []).append(StoredTool(
+                t["call_id"], t["tool"], t["query"], t["status"], t["param"], t["source"], t["error"],
+                t["result"], t["result_bytes"], t["elapsed_ms"], t["position"]))
+        return [StoredMessage(r["id"], r["role"], r["content"], r["transcript"], r["reasoning"],
+                              _loads(r["route"]), _loads(r["stats"]), r["status"], r["error"],
+                              tuple(tools.get(r["id"], ())), r["created"]) for r in rows]
+
+    def history(self, chat_id: str) -> list[dict[str, str]]:
+        """The chat as the engine takes it: OpenAI-style messages, answers as their transcripts."""
+        return [{"role": m.role, "content": m.history_content()} for m in self.messages(chat_id)
+                if m.role == "user" or m.history_content()]
+
+    # export --------------------------------------------------------------------------------------
+    def to_markdown(self, chat_id: str) -> str:
+        chat = self.get_chat(chat_id)
+        if chat is None:
+            raise ChatStoreError(f"There is no chat with id {chat_id!r}.")
+        return export_markdown(chat, self.messages(chat_id))
+
+    def to_html(self, chat_id: str) -> str:
+        chat = self.get_chat(chat_id)
+        if chat is None:
+            raise ChatStoreError(f"There is no chat with id {chat_id!r}.")
+        return export_html(chat, self.messages(chat_id))
+
+
+class _Transaction:
+    """``with`` block = one SQLite transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on error)."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
+        self._db, self._path = db, path
+
+    def __enter__(self) -> sqlite3.Connection:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise ChatStoreError(f"Could not write the chat history {self._path}: {exc}") from exc
+        return self._db
+
+    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> None:
+        if exc is None:
+            try:
+                self._db.execute("COMMIT")
+                return
+            except sqlite3.Error as err:
+                self._db.execute("ROLLBACK")
+                raise ChatStoreError(f"Could not write the chat history {self._path}: {err}") from err
+        self._db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise ChatStoreError(f"Could not write the chat history {self._path}: {exc}") from exc
+
+
+def _chat(row: sqlite3.Row, snippet: str = "") -> ChatInfo:
+    return ChatInfo(row["id"], row["title"], row["persona"], row["created"], row["updated"], snippet)
+
+
+def _snippet(text: str | None, needle: str, width: int = 40) -> str:
+    if not text:
+        return ""
+    at = text.lower().find(needle.lower())
+    start = max(0, at - width)
+    piece = " ".join(text[start:at + len(needle) + width].split())
+    return ("…" if start else "") + piece + ("…" if at + len(needle) + width < len(text) else "")
+
+
+def _dumps(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def _loads(text: str | None) -> dict[str, Any] | None:
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+# export ------------------------------------------------------------------------------------------
+_STATUS_WORDS = {"ok": "done", "done": "done", "error": "failed", "skipped": "skipped", "running": "stopped"}
+_STATUS_MARK = {"ok": "✓", "done": "✓", "error": "✗", "skipped": "–", "running": "■"}
+
+
+def tool_markdown(tool: StoredTool) -> str:
+    """One tool call as a Markdown quote line: mark, tool, query and status in words."""
+    mark = _STATUS_MARK.get(tool.status, "?")
+    words = _STATUS_WORDS.get(tool.status, tool.status)
+    query = tool.query.replace("\n", " ")
+    if len(query) > 120:
+        query = query[:119] + "…"
+    lines = [f"> {mark} **{tool.tool}** `{query.replace('`', 'ˋ')}` ({words})"]
+    if tool.error:
+        lines.append(f"> {tool.error}")
+    elif tool.source:
+        lines.append(f"> source: {tool.source}")
+    return "\n".join(lines)
+
+
+def answer_markdown(message: StoredMessage) -> str:
+    """An answer as Markdown, tool calls as quote lines where they were (Copy answer uses this)."""
+    parts = [seg.strip() if isinstance(seg, str) else tool_markdown(seg) for seg in message.segments()]
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
+    """The chat as Markdown: questions, answers, and each tool call as a one-line quote."""
+    out = [f"# {chat.title}", ""]
+    if chat.persona:
+        out += [f"*Persona: {chat.persona}*", ""]
+    for m in messages:
+        if m.role == "user":
+            out += ["## You", "", m.content.strip(), ""]
+            continue
+        out += ["## Assistant", ""]
+        for seg in m.segments():
+            out += [seg.strip() if isinstance(seg, str) else tool_markdown(seg), ""]
+        if m.error:
+            out += [f"> **Error:** {m.error}", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+_HTML_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;max-width:50rem;
+margin:2rem auto;padding:0 1rem;line-height:1.55;color:#1d2330;background:#fff}
+h1{font-size:1.5rem}.msg{margin:1.2rem 0;padding:.8rem 1rem;border-radius:10px}
+.user{background:#eef3ff}.assistant{background:#fafafa;border:1px solid #e5e7eb}
+.who{font-size:.8rem;font-weight:600;color:#6b7280;text-transform:uppercase;letter-spacing:.05em}
+pre{background:#f6f8fa;padding:.7rem;border-radius:6px;overflow:auto}code{font-family:"DejaVu Sans Mono",monospace}
+table{border-collapse:collapse}td,th{border:1px solid #d1d5db;padding:.25rem .5rem}
+.tool{border:1px solid #d1d5db;border-radius:8px;padding:.4rem .7rem;margin:.5rem 0;font-size:.9rem}
+.tool.error{border-color:#dc2626}.tool .q{font-family:monospace;color:#4b5563}.err{color:#b91c1c}
+"""
+
+
+def _markdown_html(text: str) -> str:
+    import markdown
+
+    return markdown.markdown(text, extensions=["fenced_code", "tables", "sane_lists", "codehilite"],
+                             extension_configs={"codehilite": {"noclasses": True, "guess_lang": False}})
+
+
+def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
+    """The chat as one standalone HTML file (inline styles, no scripts, no external files)."""
+    esc = html.escape
+    body = [f"<h1>{esc(chat.title)}</h1>"]
+    for m in messages:
+        if m.role == "user":
+            body.append(f'<div class="msg user"><div class="who">You</div>{_markdown_html(m.content)}</div>')
+            continue
+        parts = []
+        for seg in m.segments():
+            if isinstance(seg, str):
+                parts.append(_markdown_html(seg))
+                continue
+            mark = _STATUS_MARK.get(seg.status, "?")
+            detail = (f'<div class="err">{esc(seg.error)}</div>' if seg.error
+                      else f"<div>source: {esc(seg.source)}</div>" if seg.source else "")
+            cls = "tool error" if seg.status == "error" else "tool"
+            parts.append(f'<div class="{cls}">{mark} <b>{esc(seg.tool)}</b> <span class="q">{esc(seg.query)}'
+                         f"</span> ({_STATUS_WORDS.get(seg.status, esc(seg.status))}){detail}</div>")
+        if m.error:
+            parts.append(f'<p class="err"><b>Error:</b> {esc(m.error)}</p>')
+        body.append(f'<div class="msg assistant"><div class="who">Assistant</div>{"".join(parts)}</div>')
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{esc(chat.title)}</title><style>{_HTML_CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")

@@ -1,0 +1,326 @@
+"""AnswerWidget: one assistant answer as a column of Markdown segments and tool cards, in stream order.
+
+Streaming cost stays flat: text deltas are only appended to a list, and a single-shot timer renders them
+at most ~30 times a second into the *active* segment only. When the active segment grows past a soft
+limit it is closed at a paragraph boundary (or inside a long code block, see ``freeze_point``) and a new
+one starts, so each render touches at most a few thousand characters, at the first token and the last.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
+
+from ..chats import StoredMessage, StoredTool, answer_markdown
+from ..engine.events import Done, Route, ToolFinished, ToolStarted
+from .markdown_render import LIGHT, Palette, freeze_point
+from .segments import MarkdownSegment, ThinkingSection
+from .toolcard import ToolCard
+
+FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the CPU
+
+
+def footer_text(stats: dict[str, Any]) -> str:
+    rounds = int(stats.get("rounds", 0))
+    tools = int(stats.get("tools_run", 0))
+    secs = int(stats.get("elapsed_ms", 0)) / 1000
+    parts = [f"{rounds} round{'s' if rounds != 1 else ''}", f"{tools} tool{'s' if tools != 1 else ''} run",
+             f"{secs:.1f} s"]
+    if stats.get("outcome") == "stopped":
+        parts.append("stopped")
+    return " · ".join(parts)
+
+
+class AnswerWidget(QFrame):
+    """Renders one answer from engine events, or from a stored message when a chat is reopened."""
+
+    retryRequested = Signal()
+    regenerateRequested = Signal()
+    copied = Signal(str)
+    rendered = Signal()  # after each coalesced render (tests and the benchmark wait on it)
+
+    def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT, show_route: bool = False) -> None:
+        super().__init__(parent)
+        self.setObjectName("answer")
+        self.setAccessibleName("Assistant answer")
+        self._palette = palette
+        self._content: list[str] = []      # every visible text delta, joined on demand
+        self._content_len = 0
+        self._pending: list[str] = []      # deltas not yet rendered
+        self._active: MarkdownSegment | None = None
+        self._active_text = ""
+        self._segments: list[MarkdownSegment] = []
+        self._cards: dict[str, ToolCard] = {}
+        self._positions: dict[str, int] = {}
+        self._route: dict[str, Any] | None = None
+        self._stats: dict[str, Any] | None = None
+        self._error: str | None = None
+        self._thinking: ThinkingSection | None = None
+        self._last_render = QElapsedTimer()
+        self._last_render.start()
+        self.render_times: list[float] | None = None  # set to a list to record render costs (benchmark)
+        self.streaming = False
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.flush)
+
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(6)
+        self._route_label = QLabel(self)
+        self._route_label.setObjectName("routeInfo")
+        self._route_label.setWordWrap(True)
+        self._route_label.hide()
+        self._route_label.setAccessibleName("Routing decision")
+        self._show_route = show_route
+        self._layout.addWidget(self._route_label)
+        self._body = QVBoxLayout()
+        self._body.setSpacing(6)
+        self._layout.addLayout(self._body)
+
+        self._error_box = QFrame(self)
+        self._error_box.setObjectName("answerError")
+        err_row = QHBoxLayout(self._error_box)
+        err_row.setContentsMargins(10, 8, 10, 8)
+        self._error_label = QLabel(self._error_box)
+        self._error_label.setWordWrap(True)
+        self._error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.retry_button = QPushButton("Retry", self._error_box)
+        self.retry_button.setObjectName("retry")
+        self.retry_button.setAccessibleName("Retry this question")
+        self.retry_button.clicked.connect(self.retryRequested)
+        err_row.addWidget(self._error_label, 1)
+        err_row.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignTop)
+        self._error_box.hide()
+        self._layout.addWidget(self._error_box)
+
+        foot = QHBoxLayout()
+        foot.setSpacing(4)
+        self._footer = QLabel(self)
+        self._footer.setObjectName("answerFooter")
+        self._footer.setAccessibleName("Answer statistics")
+        self.copy_button = QToolButton(self)
+        self.copy_button.setObjectName("copyAnswer")
+        self.copy_button.setText("Copy")
+        self.copy_button.setToolTip("Copy this answer as Markdown")
+        self.copy_button.setAccessibleName("Copy answer as Markdown")
+        self.copy_button.clicked.connect(self.copy_markdown)
+        self.regenerate_button = QToolButton(self)
+        self.regenerate_button.setObjectName("regenerate")
+        self.regenerate_button.setText("Regenerate")
+        self.regenerate_button.setToolTip("Ask again for a new answer (Ctrl+R)")
+        self.regenerate_button.setAccessibleName("Regenerate answer")
+        self.regenerate_button.clicked.connect(self.regenerateRequested)
+        foot.addWidget(self._footer, 1)
+        foot.addWidget(self.copy_button)
+        foot.addWidget(self.regenerate_button)
+        self._footer_row = QWidget(self)
+        self._footer_row.setLayout(foot)
+        foot.setContentsMargins(0, 0, 0, 0)
+        self._footer_row.hide()
+        self._layout.addWidget(self._footer_row)
+
+    # stream events --------------------------------------------------------------------------------
+    def begin(self) -> None:
+        self.streaming = True
+
+    def on_route(self, ev: Route) -> None:
+        self._route = {"mode": ev.mode, "reason": ev.reason, "hints": list(ev.hints)}
+        hints = f" · hints: {', '.join(ev.hints)}" if ev.hints else ""
+        self._route_label.setText(f"Route: {ev.mode} — {ev.reason}{hints}")
+        self._route_label.setVisible(self._show_route)
+
+    def set_show_route(self, on: bool) -> None:
+        self._show_route = on
+        self._route_label.setVisible(on and self._route is not None)
+
+    def append_text(self, text: str) -> None:
+        if not text:
+            return
+        self._content.append(text)
+        self._content_len += len(text)
+        self._pending.append(text)
+        if not self._timer.isActive():
+            self._timer.start(max(0, FRAME_MS - self._last_render.elapsed()))
+
+    def append_reasoning(self, text: str) -> None:
+        if self._thinking is None:
+            self._thinking = ThinkingSection(self)
+            self._layout.insertWidget(1, self._thinking)
+        self._thinking.append(text)
+
+    def tool_started(self, ev: ToolStarted) -> ToolCard:
+        return self._add_card(ev.id, ev.tool, ev.query, ev.param)
+
+    def tool_finished(self, ev: ToolFinished) -> ToolCard:
+        card = self._cards.get(ev.id) or self._add_card(ev.id, ev.tool, ev.query, ev.param)
+        card.finish(ev.status, source=ev.source, error=ev.error, result=ev.result,
+                    result_bytes=ev.result_bytes, elapsed_ms=ev.elapsed_ms)
+        return card
+
+    def finish(self, ev: Done) -> None:
+        self.flush()
+        self.streaming = False
+        self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run, "elapsed_ms": ev.elapsed_ms}
+        self._show_footer()
+
+    def stop(self, elapsed_ms: int = 0) -> None:
+        """The user stopped the answer: keep what arrived, mark running tools as stopped."""
+        self.flush()
+        self.streaming = False
+        for card in self._cards.values():
+            card.mark_stopped()
+        ran = sum(1 for c in self._cards.values() if c.status in ("done", "error"))
+        self._stats = {"rounds": 1, "tools_run": ran, "elapsed_ms": elapsed_ms, "outcome": "stopped"}
+        self._show_footer()
+
+    def fail(self, message: str) -> None:
+        """Show an error inline, in plain words, with a Retry button."""
+        self.flush()
+        self.streaming = False
+        for card in self._cards.values():
+            card.mark_stopped()
+        self._error = message
+        self._error_label.setText(message)
+        self._error_box.setAccessibleName("Error")
+        self._error_box.setAccessibleDescription(message)
+        self._error_box.show()
+        self._footer_row.show()
+        self._footer.setText("")
+
+    # rendering ------------------------------------------------------------------------------------
+    def flush(self) -> None:
+        """Render pending text into the active segment now (the timer calls this ~30 times a second)."""
+        self._timer.stop()
+        if not self._pending:
+            return
+        started = time.perf_counter()
+        text = self._active_text + "".join(self._pending)
+        self._pending.clear()
+        seg = self._active or self._new_segment("")
+        prefix = seg._render_prefix
+        cut = freeze_point(text, opener=prefix)
+        while cut is not None:
+            seg.set_frame(prefix, cut.close)
+            self._show_segment(seg, text[:cut.at])
+            text = text[cut.at:]
+            prefix = cut.reopen
+            seg = self._new_segment(prefix)
+            cut = freeze_point(text, opener=prefix)
+        self._active, self._active_text = seg, text
+        self._show_segment(seg, text)
+        self._last_render.restart()
+        if self.render_times is not None:
+            self.render_times.append(time.perf_counter() - started)
+        self.rendered.emit()
+
+    def _show_segment(self, seg: MarkdownSegment, text: str) -> None:
+        seg.set_markdown(text)
+        seg.setVisible(bool(text.strip()))
+
+    def _new_segment(self, prefix: str) -> MarkdownSegment:
+        seg = MarkdownSegment(self, self._palette)
+        seg.set_frame(prefix, "")
+        seg.codeCopied.connect(lambda code: self.copied.emit(code))
+        self._segments.append(seg)
+        self._body.addWidget(seg)
+        return seg
+
+    def _add_card(self, call_id: str, tool: str, query: str, param: str) -> ToolCard:
+        self.flush()
+        self._active, self._active_text = None, ""  # text after the card starts a new segment
+        card = ToolCard(call_id, tool, query, param, self)
+        self._cards[call_id] = card
+        self._positions[call_id] = self._content_len
+        self._body.addWidget(card)
+        return card
+
+    def _show_footer(self) -> None:
+        self._footer.setText(footer_text(self._stats or {}))
+        self._footer_row.show()
+
+    # state ----------------------------------------------------------------------------------------
+    def content(self) -> str:
+        if len(self._content) > 1:
+            self._content[:] = ["".join(self._content)]
+        return self._content[0] if self._content else ""
+
+    def cards(self) -> list[ToolCard]:
+        return list(self._cards.values())
+
+    def segments(self) -> list[MarkdownSegment]:
+        return list(self._segments)
+
+    def reasoning(self) -> str:
+        return self._thinking.text() if self._thinking else ""
+
+    @property
+    def route(self) -> dict[str, Any] | None:
+        return self._route
+
+    @property
+    def stats(self) -> dict[str, Any] | None:
+        return self._stats
+
+    @property
+    def error(self) -> str | None:
+        return self._error
+
+    def footer(self) -> str:
+        return self._footer.text()
+
+    def stored_tools(self) -> list[StoredTool]:
+        out = []
+        for call_id, card in self._cards.items():
+            out.append(StoredTool(call_id, card.tool_name, card.query, card.status, card._param, card._source,
+                                  card.error, card._result, card._result_bytes, card._elapsed_ms,
+                                  self._positions[call_id]))
+        return out
+
+    def to_markdown(self) -> str:
+        return answer_markdown(StoredMessage(0, "assistant", self.content(), tools=tuple(self.stored_tools())))
+
+    def copy_markdown(self) -> str:
+        text = self.to_markdown()
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(text)
+        return text
+
+    def set_regenerate_visible(self, on: bool) -> None:
+        self.regenerate_button.setVisible(on)
+        self.retry_button.setVisible(on)
+
+    @classmethod
+    def from_stored(cls, message: StoredMessage, parent: QWidget | None = None, palette: Palette = LIGHT,
+                    show_route: bool = False) -> "AnswerWidget":
+        """Rebuild an answer as it was: text, cards with their final state, reasoning, route, footer."""
+        self = cls(parent, palette, show_route)
+        if message.route:
+            self.on_route(Route(str(message.route.get("mode", "")), str(message.route.get("reason", "")),
+                                tuple(message.route.get("hints", ()))))
+        if message.reasoning:
+            self.append_reasoning(message.reasoning)
+        for seg in message.segments():
+            if isinstance(seg, str):
+                self.append_text(seg)
+                continue
+            self.flush()
+            card = self._add_card(seg.call_id, seg.tool, seg.query, seg.param)
+            status = "error" if seg.status == "running" else seg.status
+            card.finish(status, source=seg.source, error=seg.error or (
+                "Stopped before the tool finished." if seg.status == "running" else None), result=seg.result,
+                result_bytes=seg.result_bytes, elapsed_ms=seg.elapsed_ms)
+        self.flush()
+        if message.error:
+            self.fail(message.error)
+        if message.stats:
+            self._stats = dict(message.stats)
+            self._show_footer()
+        else:
+            self._footer_row.show()
+        return self

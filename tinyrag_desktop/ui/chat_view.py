@@ -1,0 +1,151 @@
+"""ChatView (`chatView`): the scrolling conversation, questions and answers in one centred column."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget)
+
+from ..chats import StoredMessage
+from .answer import AnswerWidget
+from .markdown_render import LIGHT, Palette
+
+COLUMN_MAX = 860  # px: lines longer than this are hard to read
+
+
+class UserBubble(QFrame):
+    """A question, as the user typed it (plain text, selectable)."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("userBubble")
+        self.setAccessibleName("Your question")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 8, 12, 8)
+        self.label = QLabel(text, self)
+        self.label.setObjectName("userText")
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                           | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.label.setAccessibleName("Question text")
+        row.addWidget(self.label)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def text(self) -> str:
+        return self.label.text()
+
+
+class ChatView(QScrollArea):
+    """Holds the column; follows the stream while the user is at the bottom, stays put when they scroll up."""
+
+    answerAdded = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("chatView")
+        self.setAccessibleName("Conversation")
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.palette_colours: Palette = LIGHT
+        self.show_route = False
+        outer = QWidget(self)
+        outer.setObjectName("chatCanvas")
+        h = QHBoxLayout(outer)
+        h.setContentsMargins(16, 16, 16, 16)
+        self._column = QWidget(outer)
+        self._column.setObjectName("chatColumn")
+        self._column.setMaximumWidth(COLUMN_MAX)
+        self._items = QVBoxLayout(self._column)
+        self._items.setContentsMargins(0, 0, 0, 0)
+        self._items.setSpacing(14)
+        self._items.addStretch(1)
+        self._empty = QLabel("Ask anything. Tools run inline and show as cards.\n"
+                             "Enter sends · Shift+Enter adds a line · Esc stops", self._column)
+        self._empty.setObjectName("emptyHint")
+        self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._items.insertWidget(0, self._empty)
+        h.addStretch(0)
+        h.addWidget(self._column, 100)
+        h.addStretch(0)
+        self.setWidget(outer)
+        self._follow = True
+        bar = self.verticalScrollBar()
+        bar.valueChanged.connect(self._on_scrolled)
+        bar.rangeChanged.connect(self._on_range)
+
+    def _on_scrolled(self, value: int) -> None:
+        bar = self.verticalScrollBar()
+        self._follow = value >= bar.maximum() - 24
+
+    def _on_range(self, _lo: int, hi: int) -> None:
+        if self._follow:
+            self.verticalScrollBar().setValue(hi)
+
+    def scroll_to_bottom(self) -> None:
+        self._follow = True
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def _insert(self, widget: QWidget) -> None:
+        self._empty.hide()
+        self._items.insertWidget(self._items.count() - 1, widget)
+
+    def add_question(self, text: str) -> UserBubble:
+        bubble = UserBubble(text, self._column)
+        row = QWidget(self._column)
+        lay = QHBoxLayout(row)
+        lay.setContentsMargins(60, 0, 0, 0)
+        lay.addStretch(1)
+        lay.addWidget(bubble)
+        self._insert(row)
+        self.scroll_to_bottom()
+        return bubble
+
+    def add_answer(self) -> AnswerWidget:
+        answer = AnswerWidget(self._column, self.palette_colours, self.show_route)
+        self._insert(answer)
+        self.answerAdded.emit(answer)
+        return answer
+
+    def add_stored(self, message: StoredMessage) -> QWidget:
+        if message.role == "user":
+            return self.add_question(message.content)
+        answer = AnswerWidget.from_stored(message, self._column, self.palette_colours, self.show_route)
+        self._insert(answer)
+        self.answerAdded.emit(answer)
+        return answer
+
+    def remove(self, widget: QWidget) -> None:
+        for item in self._widgets():
+            if item is widget or widget.parent() is item:
+                self._items.removeWidget(item)
+                item.hide()
+                item.deleteLater()
+                return
+
+    def clear(self) -> None:
+        for item in self._widgets():
+            self._items.removeWidget(item)
+            item.hide()
+            item.deleteLater()
+        self._empty.show()
+
+    def answers(self) -> list[AnswerWidget]:
+        return [w for w in self._widgets() if isinstance(w, AnswerWidget)]
+
+    def questions(self) -> list[UserBubble]:
+        return [b for w in self._widgets() for b in w.findChildren(UserBubble)]
+
+    def _widgets(self) -> list[QWidget]:
+        out = []
+        for i in range(self._items.count()):
+            w = self._items.itemAt(i).widget()
+            if w is not None and w is not self._empty:
+                out.append(w)
+        return out
+
+    def set_show_route(self, on: bool) -> None:
+        self.show_route = on
+        for answer in self.answers():
+            answer.set_show_route(on)

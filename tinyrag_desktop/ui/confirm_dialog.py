@@ -1,0 +1,89 @@
+"""The shell tool's question: the exact command, Run or Deny, and "allow for this chat"."""
+
+from __future__ import annotations
+
+import asyncio
+
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QPushButton,
+                               QVBoxLayout, QWidget)
+
+
+class ConfirmDialog(QDialog):
+    """Asks before a tool runs something on this computer. Deny is the default button."""
+
+    def __init__(self, tool: str, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("confirmDialog")
+        self.setWindowTitle("Run this command?")
+        self.setMinimumWidth(480)
+        layout = QVBoxLayout(self)
+        intro = QLabel(f"The model wants the <b>{tool}</b> tool to run this command on your computer:", self)
+        intro.setWordWrap(True)
+        self.command = QPlainTextEdit(text, self)
+        self.command.setObjectName("confirmCommand")
+        self.command.setReadOnly(True)
+        self.command.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.command.setAccessibleName("Command to run")
+        self.command.setMaximumHeight(140)
+        self.allow_chat = QCheckBox("Allow commands without asking for the rest of this chat", self)
+        self.allow_chat.setObjectName("allowForChat")
+        buttons = QDialogButtonBox(self)
+        self.run_button = QPushButton("Run", self)
+        self.run_button.setObjectName("confirmRun")
+        self.deny_button = QPushButton("Deny", self)
+        self.deny_button.setObjectName("confirmDeny")
+        buttons.addButton(self.run_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.deny_button, QDialogButtonBox.ButtonRole.RejectRole)
+        self.deny_button.setDefault(True)
+        self.deny_button.setAutoDefault(True)
+        self.run_button.setAutoDefault(False)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(intro)
+        layout.addWidget(self.command)
+        layout.addWidget(self.allow_chat)
+        layout.addWidget(buttons)
+        self.deny_button.setFocus()
+
+
+class Confirmer:
+    """The ``confirm(tool, text)`` coroutine the engine hands to tools, with per-chat "always allow"."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        self._parent = parent
+        self._allowed_chats: set[str] = set()
+        self.current: ConfirmDialog | None = None
+
+    def allowed(self, chat_id: str | None) -> bool:
+        return chat_id is not None and chat_id in self._allowed_chats
+
+    async def confirm(self, tool: str, text: str, chat_id: str | None = None) -> bool:
+        if self.allowed(chat_id):
+            return True
+        dialog = ConfirmDialog(tool, text, self._parent)
+        self.current = dialog
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[int] = loop.create_future()
+        dialog.finished.connect(lambda code: answer.done() or answer.set_result(code))
+        dialog.open()  # window-modal, but the event loop (and the stream) keep running
+        try:
+            code = await answer
+        except asyncio.CancelledError:
+            dialog.reject()  # the answer was stopped while asking: close the question, run nothing
+            raise
+        finally:
+            self.current = None
+            dialog.deleteLater()
+        ok = code == QDialog.DialogCode.Accepted.value
+        if ok and dialog.allow_chat.isChecked() and chat_id is not None:
+            self._allowed_chats.add(chat_id)
+        return ok
+
+    def for_chat(self, chat_id: str | None):
+        """A ``confirm(tool, text)`` bound to one chat, as ToolContext.confirm expects."""
+
+        async def confirm(tool: str, text: str) -> bool:
+            return await self.confirm(tool, text, chat_id)
+
+        return confirm

@@ -1,0 +1,521 @@
+"""MainWindow: chats sidebar, the conversation, the composer, menus, status bar; owns one request at a time.
+
+The window asks an engine factory for a fresh engine per request, with the settings of that moment, so a
+change in the settings dialog applies to the next question without a restart. The engine's events come in
+through :class:`EngineBridge` only. Each question and each answer is stored as it completes
+(``chats.ChatStore``: one transaction per message), so a crash loses at most the answer being streamed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow,
+                               QMessageBox, QPushButton, QSplitter, QVBoxLayout, QWidget)
+
+from ..chats import ChatStore, ChatStoreError
+from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
+from ..settings import Settings, save_settings
+from .answer import AnswerWidget
+from .bridge import EngineBridge
+from .chat_view import ChatView
+from .composer import Composer
+from .confirm_dialog import Confirmer
+from .icons import app_icon
+from .menus import build_menus
+from .settings_dialog import SettingsDialog
+from .sidebar import ChatsSidebar
+from .status import ServerStatus
+from .theme import apply_theme
+
+log = logging.getLogger(__name__)
+
+EngineFactory = Callable[[Settings, Callable[[str, str], Any]], Any]
+ListModels = Callable[[str, str], Any]
+
+
+class MainWindow(QMainWindow):
+    """The app's one window. ``answerFinished`` carries ``done``, ``error`` or ``stopped``."""
+
+    answerFinished = Signal(str)
+    settingsApplied = Signal(object)
+
+    def __init__(self, data_dir: Path, settings: Settings, *, warnings: tuple[str, ...] = (),
+                 engine_factory: EngineFactory | None = None, list_models: ListModels | None = None) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("tinyRAG Desktop")
+        self.setWindowIcon(app_icon())
+        self.resize(1180, 780)
+        self.data_dir = Path(data_dir)
+        self.settings = settings
+        self.store = ChatStore(self.data_dir)
+        self.bridge = EngineBridge(self)
+        self.confirmer = Confirmer(self)
+        self._engine_factory = engine_factory or self._default_engine
+        self._list_models = list_models or self._default_list_models
+        self._http: Any = None
+        self.chat_id: str | None = None
+        self._answer: AnswerWidget | None = None
+        self._stream_chat: str | None = None
+        self._stream_started = 0.0
+        self._done: Done | None = None
+        self._raw: dict[str, str] = {}
+        self._after_stream: list[Callable[[], None]] = []
+        self._ids: dict[int, int] = {}  # id(answer widget) -> stored message id
+        self.last_outcome = ""
+
+        self._app_palette = apply_theme(self._qapp(), settings["theme"])
+        self._build()
+        self.menus = build_menus(self)
+        self.status = ServerStatus(self.statusBar())
+        self._connect_bridge()
+        self._refresh_chats()
+        self.new_chat()
+        for warning in warnings:
+            self.statusBar().showMessage(warning, 15000)
+        QTimer.singleShot(0, self.check_server)
+
+    @staticmethod
+    def _qapp():
+        from PySide6.QtWidgets import QApplication
+        return QApplication.instance()
+
+    # building -------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.sidebar = ChatsSidebar(self)
+        self.sidebar.setMinimumWidth(200)
+        self.sidebar.chatSelected.connect(self.open_chat)
+        self.sidebar.newRequested.connect(self.new_chat)
+        self.sidebar.renamed.connect(self.rename_chat)
+        self.sidebar.deleteRequested.connect(self.delete_chat)
+        self.sidebar.undoRequested.connect(self.undo_delete)
+        self.sidebar.exportRequested.connect(lambda cid, fmt: self.export_dialog(fmt, cid))
+        self.sidebar.searchChanged.connect(lambda _t: self._refresh_chats())
+
+        main = QWidget(self)
+        col = QVBoxLayout(main)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.setSpacing(0)
+        header = QFrame(main)
+        header.setObjectName("chatHeader")
+        hrow = QHBoxLayout(header)
+        hrow.setContentsMargins(16, 8, 16, 8)
+        self.title_label = QLabel("New chat", header)
+        self.title_label.setObjectName("chatTitle")
+        self.persona = QComboBox(header)
+        self.persona.setObjectName("persona")
+        self.persona.setAccessibleName("Persona for this chat")
+        self.persona.setToolTip("The persona (system prompt) this chat answers with")
+        self.persona.currentTextChanged.connect(self._persona_changed)
+        persona_label = QLabel("Persona", header)
+        persona_label.setBuddy(self.persona)
+        hrow.addWidget(self.title_label, 1)
+        hrow.addWidget(persona_label)
+        hrow.addWidget(self.persona)
+        col.addWidget(header)
+
+        self.view = ChatView(main)
+        self.view.palette_colours = self._app_palette
+        col.addWidget(self.view, 1)
+
+        box = QFrame(main)
+        box.setObjectName("composerBox")
+        brow = QHBoxLayout(box)
+        brow.setContentsMargins(12, 8, 8, 8)
+        self.composer = Composer(box)
+        self.composer.submitted.connect(lambda _t: self.send())
+        self.send_button = QPushButton("Send", box)
+        self.send_button.setObjectName("send")
+        self.send_button.setAccessibleName("Send question")
+        self.send_button.setToolTip("Send (Enter)")
+        self.send_button.clicked.connect(lambda: self.send())
+        self.stop_button = QPushButton("Stop", box)
+        self.stop_button.setObjectName("stop")
+        self.stop_button.setAccessibleName("Stop answer")
+        self.stop_button.setToolTip("Stop the answer and running tools (Esc)")
+        self.stop_button.clicked.connect(self.stop)
+        self.stop_button.hide()
+        brow.addWidget(self.composer, 1)
+        brow.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
+        brow.addWidget(self.stop_button, 0, Qt.AlignmentFlag.AlignBottom)
+        wrap = QWidget(main)
+        wl = QHBoxLayout(wrap)
+        wl.setContentsMargins(16, 8, 16, 14)
+        wl.addWidget(box)
+        col.addWidget(wrap)
+
+        split = QSplitter(self)
+        split.addWidget(self.sidebar)
+        split.addWidget(main)
+        split.setStretchFactor(1, 1)
+        split.setSizes([250, 930])
+        split.setChildrenCollapsible(False)
+        self.setCentralWidget(split)
+        self.setTabOrder(self.composer, self.send_button)
+        self._fill_personas()
+        self.kb_dock = self._build_kb_dock()
+
+    def _build_kb_dock(self) -> QDockWidget | None:
+        try:
+            from .kb_panel import KnowledgePanel  # written by the knowledge-base engineer
+        except ImportError:
+            return None
+        try:
+            panel = KnowledgePanel(self.data_dir, lambda: self.settings, self)
+        except Exception:  # a broken panel must not keep the window from opening
+            log.exception("knowledge panel failed to start")
+            return None
+        dock = QDockWidget("Knowledge base", self)
+        dock.setObjectName("kbDock")
+        dock.setWidget(panel)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        dock.hide()
+        return dock
+
+    def _connect_bridge(self) -> None:
+        b = self.bridge
+        b.routed.connect(lambda ev: self._answer and self._answer.on_route(ev))
+        b.text.connect(lambda t: self._answer and self._answer.append_text(t))
+        b.reasoning.connect(lambda t: self._answer and self._answer.append_reasoning(t))
+        b.toolStarted.connect(self._on_tool_started)
+        b.toolFinished.connect(self._on_tool_finished)
+        b.done.connect(self._on_done)
+        b.failed.connect(self._on_failed)
+        b.finished.connect(self._on_finished)
+
+    # engine ---------------------------------------------------------------------------------------
+    def http(self) -> Any:
+        import httpx
+
+        if self._http is None:
+            self._http = httpx.AsyncClient(timeout=httpx.Timeout(None, connect=10.0))
+        return self._http
+
+    def _default_engine(self, settings: Settings, confirm: Callable[[str, str], Any]) -> Any:
+        from ..engine import Engine
+        from ..tools import default_registry
+
+        return Engine(settings=settings, data_dir=self.data_dir, http=self.http(), registry=default_registry(),
+                      confirm=confirm)
+
+    async def _default_list_models(self, base_url: str, api_key: str) -> list[str]:
+        from ..engine.llm import LLMClient
+
+        return await LLMClient(self.http(), base_url, api_key).list_models()
+
+    def check_server(self) -> None:
+        self.status.show_settings(self.settings)
+        asyncio.ensure_future(self.status.check(self._list_models, self.settings))
+
+    # chats ----------------------------------------------------------------------------------------
+    def _refresh_chats(self) -> None:
+        query = self.sidebar.search.text()
+        chats = self.store.search(query) if query.strip() else self.store.list_chats()
+        self.sidebar.set_chats(chats, self.chat_id)
+
+    def _when_idle(self, action: Callable[[], None]) -> None:
+        """Run ``action`` now, or once the answer being streamed has been stopped and stored."""
+        if self.bridge.is_running():
+            self._after_stream.append(action)
+            self.bridge.stop()
+        else:
+            action()
+
+    def new_chat(self) -> None:
+        def go() -> None:
+            self.chat_id = None
+            self.view.clear()
+            self.title_label.setText("New chat")
+            self.sidebar.list.clearSelection()
+            self.sidebar.list.setCurrentItem(None)
+            self.composer.setFocus()
+        self._when_idle(go)
+
+    def open_chat(self, chat_id: str) -> None:
+        def go() -> None:
+            chat = self.store.get_chat(chat_id)
+            if chat is None:
+                return
+            self.chat_id = chat_id
+            self.view.clear()
+            self._ids.clear()
+            self.title_label.setText(chat.title)
+            if chat.persona:
+                self._select_persona(chat.persona)
+            for message in self.store.messages(chat_id):
+                widget = self.view.add_stored(message)
+                if isinstance(widget, AnswerWidget):
+                    self._wire_answer(widget)
+                    self._ids[id(widget)] = message.id
+            self._update_last_answer()
+            self.view.scroll_to_bottom()
+        if chat_id != self.chat_id or not self.view.answers():
+            self._when_idle(go)
+
+    def rename_chat(self, chat_id: str, title: str) -> None:
+        try:
+            self.store.rename(chat_id, title)
+        except ChatStoreError as exc:
+            self.statusBar().showMessage(str(exc), 8000)
+        if chat_id == self.chat_id:
+            self.title_label.setText(" ".join(title.split()))
+        QTimer.singleShot(0, self._refresh_chats)
+
+    def delete_chat(self, chat_id: str) -> None:
+        chat = self.store.get_chat(chat_id)
+        if chat is None:
+            return
+        def go() -> None:
+            self.store.delete(chat_id)
+            self.sidebar.show_undo(chat_id, chat.title)
+            if chat_id == self.chat_id:
+                self.chat_id = None
+                self.new_chat()
+            self._refresh_chats()
+        self._when_idle(go) if chat_id == self._stream_chat else go()
+
+    def undo_delete(self, chat_id: str) -> None:
+        self.store.undelete(chat_id)
+        self._refresh_chats()
+        self.open_chat(chat_id)
+
+    def _fill_personas(self) -> None:
+        current = self.persona.currentText()
+        self.persona.blockSignals(True)
+        self.persona.clear()
+        self.persona.addItems(list(self.settings["personas"]))
+        self.persona.blockSignals(False)
+        self._select_persona(current)
+
+    def _select_persona(self, name: str) -> None:
+        if name and self.persona.findText(name) >= 0:
+            self.persona.setCurrentText(name)
+
+    def _persona_changed(self, name: str) -> None:
+        if self.chat_id and name:
+            self.store.set_persona(self.chat_id, name)
+
+    def system_prompt(self) -> str:
+        return str(self.settings["personas"].get(self.persona.currentText(), ""))
+
+    # asking ---------------------------------------------------------------------------------------
+    def send(self, text: str | None = None) -> bool:
+        """Send the composer's text (or ``text``) as a new question; False if nothing was sent."""
+        if self.bridge.is_running():
+            return False
+        text = self.composer.toPlainText() if text is None else text
+        if not text.strip():
+            return False
+        self.composer.clear()
+        try:
+            if self.chat_id is None:
+                self.chat_id = self.store.new_chat(persona=self.persona.currentText()).id
+            self.store.add_user_message(self.chat_id, text)
+        except ChatStoreError as exc:
+            QMessageBox.warning(self, "Chat history", str(exc))
+            return False
+        chat = self.store.get_chat(self.chat_id)
+        self.title_label.setText(chat.title if chat else "")
+        self.view.add_question(text)
+        self._refresh_chats()
+        self._start_answer()
+        return True
+
+    def ask(self, question: str) -> bool:
+        self.composer.setPlainText(question)
+        return self.send()
+
+    def _start_answer(self) -> None:
+        assert self.chat_id is not None
+        messages = self.store.history(self.chat_id)
+        answer = self.view.add_answer()
+        self._wire_answer(answer)
+        answer.begin()
+        self._answer, self._stream_chat, self._done = answer, self.chat_id, None
+        self._raw = {}
+        self._stream_started = time.monotonic()
+        self._set_streaming(True)
+        self._update_last_answer()
+        try:
+            engine = self._engine_factory(self.settings, self.confirmer.for_chat(self.chat_id))
+            events = engine.run(messages, system=self.system_prompt(), chat_id=self.chat_id)
+        except Exception as exc:  # e.g. the engine could not be built from these settings
+            log.exception("could not start the engine")
+            self._on_failed(EngineError(f"Could not start answering: {exc}", kind="internal"))
+            self._on_finished("error")
+            return
+        self.bridge.start(events)
+
+    def _wire_answer(self, answer: AnswerWidget) -> None:
+        answer.retryRequested.connect(lambda a=answer: self.regenerate(a))
+        answer.regenerateRequested.connect(lambda a=answer: self.regenerate(a))
+        answer.copied.connect(lambda _t: self.statusBar().showMessage("Copied to the clipboard", 3000))
+
+    def _on_tool_started(self, ev: ToolStarted) -> None:
+        self._raw[ev.id] = ev.raw
+        if self._answer:
+            self._answer.tool_started(ev)
+
+    def _on_tool_finished(self, ev: ToolFinished) -> None:
+        self._raw.setdefault(ev.id, ev.raw)
+        if self._answer:
+            self._answer.tool_finished(ev)
+
+    def _on_done(self, ev: Done) -> None:
+        self._done = ev
+        if self._answer:
+            self._answer.finish(ev)
+
+    def _on_failed(self, ev: EngineError) -> None:
+        if self._answer:
+            self._answer.fail(ev.message)
+
+    def _on_finished(self, outcome: str) -> None:
+        answer, chat_id = self._answer, self._stream_chat
+        self._answer = self._stream_chat = None
+        self._set_streaming(False)
+        self.last_outcome = outcome
+        if answer is not None and chat_id is not None:
+            if outcome == "stopped":
+                answer.stop(int((time.monotonic() - self._stream_started) * 1000))
+            elif answer.streaming:  # the stream ended without done or error
+                answer.flush()
+                answer.streaming = False
+            self._store_answer(answer, chat_id, outcome)
+        self._update_last_answer()
+        self._refresh_chats()
+        pending, self._after_stream = self._after_stream, []
+        for action in pending:
+            action()
+        self.answerFinished.emit(outcome)
+
+    def _store_answer(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:
+        content = answer.content()
+        transcript = self._done.transcript if self._done and self._done.transcript else _transcript(
+            content, answer, self._raw)
+        try:
+            message = self.store.add_assistant_message(
+                chat_id, content, transcript=transcript, reasoning=answer.reasoning(), route=answer.route,
+                stats=answer.stats, status=outcome, error=answer.error, tools=answer.stored_tools())
+        except ChatStoreError as exc:
+            self.statusBar().showMessage(str(exc), 10000)
+            return
+        self._ids[id(answer)] = message.id
+
+    def stop(self) -> bool:
+        return self.bridge.stop()
+
+    def regenerate(self, answer: AnswerWidget | None = None) -> bool:
+        """Drop the last answer and ask the same question again (Retry on an error does the same)."""
+        answers = self.view.answers()
+        if self.bridge.is_running() or not answers or self.chat_id is None:
+            return False
+        answer = answer or answers[-1]
+        if answer is not answers[-1]:
+            return False
+        message_id = self._ids.pop(id(answer), None)
+        if message_id is not None:
+            self.store.delete_message(message_id)
+        self.view.remove(answer)
+        self._start_answer()
+        return True
+
+    def copy_last_answer(self) -> str:
+        answers = self.view.answers()
+        return answers[-1].copy_markdown() if answers else ""
+
+    def _update_last_answer(self) -> None:
+        answers = self.view.answers()
+        for i, a in enumerate(answers):
+            a.set_regenerate_visible(i == len(answers) - 1 and not self.bridge.is_running())
+
+    def _set_streaming(self, on: bool) -> None:
+        self.send_button.setVisible(not on)
+        self.stop_button.setVisible(on)
+        self.menus.stop.setEnabled(on) if hasattr(self, "menus") else None
+        self.status.set_busy(on) if hasattr(self, "status") else None
+
+    # settings and export --------------------------------------------------------------------------
+    def open_settings(self) -> SettingsDialog:
+        dialog = SettingsDialog(self.settings, self._list_models, self)
+        dialog.saved.connect(self.apply_settings)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Save to settings.json and use from the next request on (no restart)."""
+        try:
+            save_settings(self.data_dir, settings)
+        except OSError as exc:
+            QMessageBox.warning(self, "Settings", f"Could not save the settings: {exc}")
+            return
+        theme_changed = settings["theme"] != self.settings["theme"]
+        self.settings = settings
+        if theme_changed:
+            self._app_palette = apply_theme(self._qapp(), settings["theme"])
+            self.view.palette_colours = self._app_palette
+        self._fill_personas()
+        self.check_server()
+        self.statusBar().showMessage("Settings saved; they apply to the next question.", 5000)
+        self.settingsApplied.emit(settings)
+
+    async def export_chat(self, path: Path, fmt: str, chat_id: str | None = None) -> Path:
+        chat_id = chat_id or self.chat_id
+        if chat_id is None:
+            raise ChatStoreError("There is nothing to export yet: this chat has no messages.")
+        text = self.store.to_html(chat_id) if fmt == "html" else self.store.to_markdown(chat_id)
+        await asyncio.to_thread(Path(path).write_text, text, "utf-8")
+        return Path(path)
+
+    def export_dialog(self, fmt: str, chat_id: str | None = None) -> None:
+        chat_id = chat_id or self.chat_id
+        if chat_id is None:
+            self.statusBar().showMessage("There is nothing to export yet.", 5000)
+            return
+        chat = self.store.get_chat(chat_id)
+        suffix, kind = (".html", "HTML (*.html)") if fmt == "html" else (".md", "Markdown (*.md)")
+        name = "".join(c if c.isalnum() or c in " -_" else "_" for c in (chat.title if chat else "chat"))
+        path, _ = QFileDialog.getSaveFileName(self, "Export chat", str(Path.home() / f"{name}{suffix}"), kind)
+        if path:
+            task = asyncio.ensure_future(self.export_chat(Path(path), fmt, chat_id))
+            task.add_done_callback(lambda t: self.statusBar().showMessage(
+                f"Exported to {path}" if not t.exception() else f"Export failed: {t.exception()}", 6000))
+
+    def set_show_route(self, on: bool) -> None:
+        self.view.set_show_route(on)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.bridge.stop()
+        try:
+            self.store.purge_deleted()
+        except ChatStoreError:
+            pass
+        super().closeEvent(event)
+
+    async def aclose(self) -> None:
+        """Stop streaming, close the HTTP client and the chat store (the app and tests call this)."""
+        if self.bridge.stop():
+            await self.bridge.wait()
+        if self._http is not None:
+            await self._http.aclose()
+            self._http = None
+        self.store.close()
+
+
+def _transcript(content: str, answer: AnswerWidget, raws: dict[str, str]) -> str:
+    """Rebuild the text the model wrote when no Done came: visible text with each block's raw XML put back."""
+    out, at = [], 0
+    for tool in sorted(answer.stored_tools(), key=lambda t: t.position):
+        out.append(content[at:tool.position])
+        out.append(raws.get(tool.call_id, ""))
+        at = tool.position
+    out.append(content[at:])
+    return "".join(out)

@@ -1,0 +1,163 @@
+"""Markdown to the HTML subset QTextBrowser renders, with Pygments colours; and where a stream may be cut.
+
+Two jobs, both pure Python (no Qt), so they are cheap to test:
+
+* :func:`render` turns Markdown into HTML for one text segment. Fenced code becomes a shaded table (Qt's
+  rich text draws table backgrounds reliably, ``<pre>`` backgrounds less so) with a "Copy code" link whose
+  ``copy-code:N`` address indexes :attr:`Rendered.code_blocks`.
+* :func:`freeze_point` tells the streaming view where the active segment can be closed so that the next
+  tokens re-render only a small tail: the cost of an update stays flat however long the answer grows.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import markdown
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import TextLexer, get_lexer_by_name
+from pygments.util import ClassNotFound
+
+_CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+# A line that continues the previous block (list items, indented text, tables, quotes) must not start a
+# new segment: rendered alone it would lose its list numbering or table header.
+_CONTINUES_RE = re.compile(r"^(\s|[-*+] |\d+[.)] |\||>)")
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    html: str
+    code_blocks: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """Colours of rendered text; one light and one dark instance."""
+
+    code_bg: str
+    code_border: str
+    link: str
+    muted: str
+    pygments_style: str
+
+
+LIGHT = Palette("#f4f6f9", "#dde2ea", "#2563eb", "#6b7280", "friendly")
+DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#9aa3b2", "monokai")
+
+
+@lru_cache(maxsize=4)
+def _md() -> markdown.Markdown:
+    return markdown.Markdown(extensions=["fenced_code", "tables", "sane_lists"], output_format="html")
+
+
+@lru_cache(maxsize=64)
+def _lexer(lang: str):
+    try:
+        return get_lexer_by_name(lang, stripnl=False) if lang else TextLexer(stripnl=False)
+    except ClassNotFound:
+        return TextLexer(stripnl=False)
+
+
+def _highlight(code: str, lang: str, palette: Palette) -> str:
+    formatter = HtmlFormatter(noclasses=True, nowrap=True, style=palette.pygments_style)
+    return highlight(code, _lexer(lang.lower()), formatter)
+
+
+def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0) -> Rendered:
+    """Markdown → HTML for QTextBrowser; code blocks numbered from ``first_code_index``."""
+    md = _md()
+    md.reset()
+    body = md.convert(text).replace('<a href="', f'<a style="color:{palette.link}" href="')
+    blocks: list[str] = []
+
+    def code(match: re.Match[str]) -> str:
+        lang = match.group(1) or ""
+        source = html.unescape(match.group(2))
+        index = first_code_index + len(blocks)
+        blocks.append(source)
+        coloured = _highlight(source, lang, palette).rstrip("\n")
+        label = html.escape(lang) if lang else "code"
+        return (
+            f'<table width="100%" cellspacing="0" cellpadding="8" border="0" bgcolor="{palette.code_bg}" '
+            f'style="margin-top:4px; margin-bottom:8px; border: 1px solid {palette.code_border}">'
+            f'<tr><td><span style="color:{palette.muted}; font-size:small">{label}</span>&nbsp;&nbsp;'
+            f'<a href="copy-code:{index}" style="font-size:small; color:{palette.link}">Copy code</a>'
+            f'<pre style="margin:0; font-family:\'DejaVu Sans Mono\',monospace">{coloured}</pre>'
+            f"</td></tr></table>"
+        )
+
+    body = _CODE_RE.sub(code, body)
+    body = body.replace("<table>", '<table border="1" cellspacing="0" cellpadding="4" '
+                                   f'style="border-color:{palette.code_border}; border-collapse:collapse">')
+    return Rendered(body, tuple(blocks))
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Where to close the active segment: ``text[:at]`` is frozen (with ``close`` appended for rendering)
+    and the rest continues in a new segment that renders with ``reopen`` in front."""
+
+    at: int
+    close: str = ""
+    reopen: str = ""
+
+
+def _fence_state(lines: list[str], opener: str) -> tuple[str, list[int]]:
+    """Walk lines; return the fence still open at the end ("" if none) and the indexes of cuttable lines."""
+    fence = opener
+    safe: list[int] = []
+    for i, line in enumerate(lines):
+        m = _FENCE_RE.match(line)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
+                fence = ""
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        if i > 0 and not lines[i - 1].strip() and line.strip() and not _CONTINUES_RE.match(line):
+            safe.append(i)
+    return fence, safe
+
+
+def freeze_point(text: str, *, opener: str = "", soft: int = 1500, hard: int = 4000) -> Cut | None:
+    """A place to cut ``text`` (the active segment, whose render starts with ``opener``) or None.
+
+    Past ``soft`` characters the last blank line before an ordinary paragraph is chosen (outside code).
+    Past ``hard`` characters inside one long code block, the block is cut at its last full line and
+    reopened with the same fence, so even a 30,000-character program streams at a flat cost.
+    """
+    if len(text) < soft:
+        return None
+    lines = text.split("\n")
+    open_fence_at_start = _FENCE_RE.match(opener.split("\n", 1)[0]).group(1) if opener else ""
+    fence, safe = _fence_state(lines[:-1], open_fence_at_start)  # the last line may still be growing
+    if safe:
+        at = sum(len(line) + 1 for line in lines[:safe[-1]])
+        if at >= soft // 3:
+            return Cut(at)
+    if fence and len(text) >= hard:
+        at = len(text) - len(lines[-1])  # keep the growing line in the new segment
+        if at > 0:
+            opener_line = _last_opener(lines[:-1], opener.split("\n", 1)[0] if opener else "")
+            return Cut(at, close=("" if text[:at].endswith("\n") else "\n") + fence, reopen=opener_line + "\n")
+    return None
+
+
+def _last_opener(lines: list[str], default: str) -> str:
+    opener = default
+    fence = _FENCE_RE.match(default).group(1) if default else ""
+    for line in lines:
+        m = _FENCE_RE.match(line)
+        if not m:
+            continue
+        if fence and m.group(1)[0] == fence[0] and not m.group(2).strip():
+            fence = ""
+        elif not fence:
+            fence, opener = m.group(1), line.strip()
+    return opener

@@ -1,0 +1,120 @@
+"""The window's menus and shortcuts, and the Help → Keyboard shortcuts list built from them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMessageBox, QVBoxLayout
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+@dataclass
+class Menus:
+    new_chat: QAction
+    settings: QAction
+    stop: QAction
+    regenerate: QAction
+    copy_answer: QAction
+    show_routing: QAction
+    show_sidebar: QAction
+    shortcuts: QAction
+    all: list[QAction]
+
+
+def _action(win: "MainWindow", menu, text: str, slot: Callable[..., object], shortcut: str | QKeySequence = "",
+            name: str = "", checkable: bool = False) -> QAction:
+    act = QAction(text, win)
+    if shortcut:
+        act.setShortcut(QKeySequence(shortcut))
+    act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    if name:
+        act.setObjectName(name)
+    act.setCheckable(checkable)
+    act.triggered.connect(slot)
+    menu.addAction(act)
+    win.addAction(act)
+    return act
+
+
+def build_menus(win: "MainWindow") -> Menus:
+    bar = win.menuBar()
+    acts: list[QAction] = []
+    f = bar.addMenu("&File")
+    new_chat = _action(win, f, "&New chat", win.new_chat, "Ctrl+N", "actionNewChat")
+    f.addSeparator()
+    export_md = _action(win, f, "Export chat as &Markdown…", lambda: win.export_dialog("md"), "Ctrl+Shift+E")
+    export_html = _action(win, f, "Export chat as &HTML…", lambda: win.export_dialog("html"))
+    f.addSeparator()
+    settings = _action(win, f, "&Settings…", win.open_settings, "Ctrl+,", "actionSettings")
+    f.addSeparator()
+    quit_ = _action(win, f, "&Quit", win.close, "Ctrl+Q")
+    e = bar.addMenu("&Edit")
+    stop = _action(win, e, "&Stop answer", win.stop, "Esc", "actionStop")
+    stop.setEnabled(False)
+    regenerate = _action(win, e, "&Regenerate last answer", lambda: win.regenerate(), "Ctrl+R")
+    copy_answer = _action(win, e, "&Copy last answer as Markdown", win.copy_last_answer, "Ctrl+Shift+C")
+    e.addSeparator()
+    focus = _action(win, e, "&Focus the message box", win.composer.setFocus, "Ctrl+L")
+    search = _action(win, e, "Search &chats", win.sidebar.search.setFocus, "Ctrl+K")
+    rename = _action(win, e, "Re&name chat", win.sidebar.rename_current, "F2")
+    delete = _action(win, e, "&Delete chat", win.sidebar.delete_current, "Ctrl+Shift+Backspace")
+    v = bar.addMenu("&View")
+    show_routing = _action(win, v, "Show &routing", win.set_show_route, "Ctrl+Shift+R", "actionShowRouting",
+                           checkable=True)
+    show_sidebar = _action(win, v, "Show c&hats", win.sidebar.setVisible, "Ctrl+B", checkable=True)
+    show_sidebar.setChecked(True)
+    acts += [new_chat, export_md, export_html, settings, quit_, stop, regenerate, copy_answer, focus, search,
+             rename, delete, show_routing, show_sidebar]
+    if win.kb_dock is not None:
+        kb = win.kb_dock.toggleViewAction()
+        kb.setText("&Knowledge base")
+        kb.setShortcut(QKeySequence("Ctrl+Shift+K"))
+        v.addAction(kb)
+        win.addAction(kb)
+        acts.append(kb)
+    h = bar.addMenu("&Help")
+    shortcuts = _action(win, h, "&Keyboard shortcuts", lambda: show_shortcuts(win, acts), "F1",
+                        "actionShortcuts")
+    _action(win, h, "&About tinyRAG Desktop", lambda: _about(win))
+    return Menus(new_chat, settings, stop, regenerate, copy_answer, show_routing, show_sidebar, shortcuts, acts)
+
+
+def shortcut_rows(actions: list[QAction]) -> list[tuple[str, str]]:
+    rows = [(a.text().replace("&", "").rstrip("…"), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
+            for a in actions if not a.shortcut().isEmpty()]
+    rows += [("Send the question", "Enter"), ("New line in the question", "Shift+Enter"),
+             ("Move between cards and buttons", "Tab / Shift+Tab"), ("Open or close a tool card", "Space"),
+             ("Rename / delete the selected chat", "F2 / Delete")]
+    return rows
+
+
+def show_shortcuts(win: "MainWindow", actions: list[QAction]) -> QDialog:
+    dialog = QDialog(win)
+    dialog.setObjectName("shortcutsDialog")
+    dialog.setWindowTitle("Keyboard shortcuts")
+    layout = QVBoxLayout(dialog)
+    rows = "".join(f"<tr><td style='padding:3px 18px 3px 0'>{name}</td><td><b>{keys}</b></td></tr>"
+                   for name, keys in shortcut_rows(actions))
+    label = QLabel(f"<table>{rows}</table>", dialog)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByKeyboard
+                                  | Qt.TextInteractionFlag.TextSelectableByMouse)
+    layout.addWidget(label)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
+    buttons.rejected.connect(dialog.reject)
+    layout.addWidget(buttons)
+    dialog.finished.connect(dialog.deleteLater)
+    dialog.open()
+    return dialog
+
+
+def _about(win: "MainWindow") -> None:
+    from .. import __version__
+
+    QMessageBox.about(win, "About tinyRAG Desktop",
+                      f"<b>tinyRAG Desktop</b> {__version__}<br>A local-first assistant: a local LLM that "
+                      "streams answers and calls tools inline, each shown as a live card.")

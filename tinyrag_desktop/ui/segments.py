@@ -1,0 +1,144 @@
+"""The pieces an answer is made of: Markdown text segments and the collapsed "Thinking" section."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QGuiApplication, QTextCursor, QTextOption
+from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout,
+                               QWidget)
+
+from .markdown_render import DARK, LIGHT, Palette, render
+
+
+class MarkdownSegment(QTextBrowser):
+    """A run of answer text rendered from Markdown; as tall as its content, never scrolling itself.
+
+    ``set_markdown`` re-renders only this segment. The streaming view keeps segments short (see
+    ``markdown_render.freeze_point``), so a re-render costs the same at the 100th token as at the 10,000th.
+    """
+
+    codeCopied = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT) -> None:
+        super().__init__(parent)
+        self._palette = palette
+        self._markdown = ""
+        self._render_prefix = ""
+        self._render_suffix = ""
+        self._codes: tuple[str, ...] = ()
+        self.setObjectName("answerText")
+        self.setOpenLinks(False)
+        self.anchorClicked.connect(self._on_anchor)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # Tab goes to cards and buttons, not every paragraph
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.viewport().setAutoFillBackground(False)
+        self.setStyleSheet("QTextBrowser { background: transparent; }")
+        self.document().setDocumentMargin(0)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        self.setAccessibleName("Answer text")
+        self.setFixedHeight(1)
+
+    def _fit(self, size) -> None:
+        height = int(size.height() + 0.999) + 2
+        if height != self.height():
+            self.setFixedHeight(height)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(400, self.height())
+
+    def markdown(self) -> str:
+        """The Markdown source of this segment exactly as streamed."""
+        return self._markdown
+
+    def set_frame(self, prefix: str, suffix: str) -> None:
+        """Text rendered around the source: a code fence carried over from the previous segment."""
+        self._render_prefix, self._render_suffix = prefix, suffix
+
+    def set_markdown(self, text: str) -> None:
+        self._markdown = text
+        rendered = render(self._render_prefix + text + self._render_suffix, self._palette)
+        self._codes = rendered.code_blocks
+        self.setHtml(rendered.html)
+        self.setAccessibleDescription(text[:500])
+
+    def set_palette_colours(self, palette: Palette) -> None:
+        if palette is not self._palette:
+            self._palette = palette
+            if self._markdown:
+                self.set_markdown(self._markdown)
+
+    def code_blocks(self) -> tuple[str, ...]:
+        return self._codes
+
+    def copy_code(self, index: int) -> str:
+        code = self._codes[index]
+        QGuiApplication.clipboard().setText(code)
+        self.codeCopied.emit(code)
+        return code
+
+    def _on_anchor(self, url: QUrl) -> None:
+        if url.scheme() == "copy-code":
+            try:
+                self.copy_code(int(url.path()))
+            except (ValueError, IndexError):
+                pass
+            return
+        if url.scheme() in ("http", "https", "mailto"):
+            QDesktopServices.openUrl(url)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        return False
+
+
+class ThinkingSection(QFrame):
+    """The model's reasoning: a "Thinking" toggle above the answer, collapsed by default."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("thinking")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 4)
+        layout.setSpacing(2)
+        self.toggle = QToolButton(self)
+        self.toggle.setObjectName("thinkingToggle")
+        self.toggle.setText("Thinking")
+        self.toggle.setCheckable(True)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setAutoRaise(True)
+        self.toggle.toggled.connect(self._on_toggle)
+        self.toggle.setAccessibleName("Thinking, collapsed")
+        self.body = QPlainTextEdit(self)
+        self.body.setObjectName("thinkingText")
+        self.body.setReadOnly(True)
+        self.body.setMaximumHeight(220)
+        self.body.setFrameShape(QFrame.Shape.NoFrame)
+        self.body.setAccessibleName("Model reasoning")
+        self.body.hide()
+        layout.addWidget(self.toggle)
+        layout.addWidget(self.body)
+        self._chars = 0
+
+    def append(self, text: str) -> None:
+        # Appending at the end costs the same however long the reasoning already is.
+        cursor = self.body.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText(text)
+        self._chars += len(text)
+        self.toggle.setText(f"Thinking ({self._chars:,} characters)")
+
+    def text(self) -> str:
+        return self.body.toPlainText()
+
+    def _on_toggle(self, on: bool) -> None:
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.toggle.setAccessibleName(f"Thinking, {'expanded' if on else 'collapsed'}")
+        self.body.setVisible(on)
+
+
+def palette_for(dark: bool) -> Palette:
+    return DARK if dark else LIGHT

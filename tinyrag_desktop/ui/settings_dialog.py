@@ -1,0 +1,357 @@
+"""The settings dialog (`settingsDialog`), built from the settings schema: one field per option.
+
+Every field is checked as it is typed, with the schema's own rule; a bad value shows its reason under the
+field and Save stays disabled. "Test connection & load models" asks the server for its models without
+leaving the dialog (the request runs on the asyncio loop, the window keeps responding).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any, Awaitable, Callable
+from urllib.parse import urlsplit
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
+                               QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit, QPushButton,
+                               QTabWidget, QVBoxLayout, QWidget)
+
+from ..settings import OPTIONS, Option, Settings, SettingsError
+
+ListModels = Callable[[str, str], Awaitable[list[str]]]
+
+_TABS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Model", ("base_url", "api_key", "chat_model", "embed_model", "temperature")),
+    ("Tools", ("allow_shell_exec", "allow_nanogo", "network_tools", "url_fetch_allow_private", "searxng_url",
+               "websearch_results", "nanogo_memory_mb")),
+    ("Limits", ("max_tools_total", "max_tools_per_round", "max_continuations", "tool_timeout",
+                "connect_timeout", "first_token_timeout", "result_max_chars")),
+    ("General", ("theme", "lang", "chunk_size", "k")),
+)
+_LABELS = {
+    "base_url": "Server URL", "api_key": "API key", "chat_model": "Chat model", "embed_model": "Embedding model",
+    "lang": "Answer language", "allow_shell_exec": "Allow shell commands", "allow_nanogo": "Allow Go code (nanoGo)",
+    "network_tools": "Network tools (web search, URL fetch, Wikipedia)", "k": "Passages per search",
+    "url_fetch_allow_private": "Let URL fetch reach private addresses", "searxng_url": "SearXNG URL",
+    "tool_timeout": "Tool timeout (s)", "connect_timeout": "Connect timeout (s)",
+    "first_token_timeout": "First-token timeout (s)", "nanogo_memory_mb": "nanoGo memory (MB)",
+    "chunk_size": "Chunk size (characters)", "result_max_chars": "Longest tool result (characters)",
+}
+_OBJECT_NAMES = {"allow_shell_exec": "allowShellExec", "allow_nanogo": "allowNanogo"}
+_WARNINGS = {
+    "allow_shell_exec": "Warning: the model may run commands on this computer. Each one asks you first.",
+    "allow_nanogo": "Warning: the model may run Go programs (sandboxed, with time and memory limits).",
+}
+_LANG_RE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$", re.I)
+
+
+def label_for(name: str) -> str:
+    return _LABELS.get(name, name.replace("_", " ").capitalize())
+
+
+def _check_extra(name: str, value: Any) -> None:
+    """Rules beyond the schema's types and ranges; raises SettingsError with a reason a person understands."""
+    if name in ("base_url", "searxng_url") and (value or name == "base_url"):
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise SettingsError(f"{label_for(name)} must be an http:// or https:// address, like "
+                                "http://127.0.0.1:11434/v1.")
+    if name == "lang" and not _LANG_RE.match(value):
+        raise SettingsError("Answer language must be a language code such as en, de or pt-BR.")
+
+
+class _Field:
+    """One option's editor and its reason label."""
+
+    def __init__(self, opt: Option, value: Any, parent: QWidget) -> None:
+        self.opt = opt
+        self.error = QLabel(parent)
+        self.error.setObjectName("fieldError")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        if opt.type is bool:
+            self.widget: QWidget = QCheckBox(label_for(opt.name), parent)
+            self.widget.setChecked(bool(value))
+        elif opt.choices:
+            self.widget = QComboBox(parent)
+            self.widget.addItems(list(opt.choices))
+            self.widget.setCurrentText(str(value))
+        elif opt.name in ("chat_model", "embed_model"):
+            self.widget = QComboBox(parent)
+            self.widget.setEditable(True)
+            if value:
+                self.widget.addItem(str(value))
+            self.widget.setCurrentText(str(value))
+            self.widget.lineEdit().setPlaceholderText("(the server's first model)" if opt.name == "chat_model"
+                                                      else "(none: keyword search only)")
+        else:
+            self.widget = QLineEdit(_show(value), parent)
+            if opt.secret:
+                self.widget.setEchoMode(QLineEdit.EchoMode.Password)
+        self.widget.setObjectName(_OBJECT_NAMES.get(opt.name, f"setting_{opt.name}"))
+        self.widget.setToolTip(opt.description)
+        self.widget.setAccessibleName(label_for(opt.name))
+        self.widget.setAccessibleDescription(opt.description)
+
+    def raw(self) -> Any:
+        w = self.widget
+        if isinstance(w, QCheckBox):
+            return w.isChecked()
+        if isinstance(w, QComboBox):
+            return w.currentText().strip()
+        return w.text().strip()
+
+    def value(self) -> Any:
+        """The typed value, converted and checked; raises SettingsError with the reason."""
+        raw = self.raw()
+        if self.opt.type in (int, float) and isinstance(raw, str):
+            try:
+                raw = float(raw.replace(",", ".")) if raw else None
+            except ValueError:
+                raise SettingsError(f"{label_for(self.opt.name)} must be a number, not {raw!r}.") from None
+            if raw is None:
+                raise SettingsError(f"{label_for(self.opt.name)} needs a value.")
+            if self.opt.type is int and raw == int(raw):
+                raw = int(raw)
+        try:
+            value = self.opt.check(raw)
+        except SettingsError as exc:
+            raise SettingsError(str(exc).replace(self.opt.name, label_for(self.opt.name), 1)) from None
+        _check_extra(self.opt.name, value)
+        return value
+
+    def validate(self) -> str | None:
+        try:
+            self.value()
+        except SettingsError as exc:
+            self.error.setText(str(exc))
+            self.error.show()
+            return str(exc)
+        self.error.hide()
+        return None
+
+
+def _show(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+class SettingsDialog(QDialog):
+    """Edits a copy of the settings; ``saved`` carries the new Settings when the user clicks Save."""
+
+    saved = Signal(object)
+
+    def __init__(self, settings: Settings, list_models: ListModels | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("settingsDialog")
+        self.setWindowTitle("Settings")
+        self.setAccessibleName("Settings")
+        self.setMinimumWidth(560)
+        self._settings = settings
+        self._list_models = list_models
+        self._fields: dict[str, _Field] = {}
+        self._test_task: asyncio.Task[None] | None = None
+        self.result_settings: Settings | None = None
+
+        tabs = QTabWidget(self)
+        for title, names in _TABS:
+            tabs.addTab(self._build_tab(names), title)
+        tabs.addTab(self._build_personas(), "Personas")
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.save_button.setObjectName("saveSettings")
+        self.buttons.accepted.connect(self._on_save)
+        self.buttons.rejected.connect(self.reject)
+        self.problem = QLabel(self)
+        self.problem.setObjectName("fieldError")
+        self.problem.setWordWrap(True)
+        self.problem.hide()
+        layout = QVBoxLayout(self)
+        layout.addWidget(tabs)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+        self.revalidate()
+
+    # building -------------------------------------------------------------------------------------
+    def _build_tab(self, names: tuple[str, ...]) -> QWidget:
+        page = QWidget(self)
+        form = QFormLayout(page)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        for name in names:
+            opt = OPTIONS[name]
+            field = _Field(opt, self._settings[name], page)
+            self._fields[name] = field
+            box = QVBoxLayout()
+            box.setSpacing(2)
+            if name == "chat_model":
+                row = QHBoxLayout()
+                row.addWidget(field.widget, 1)
+                self.test_button = QPushButton("Test connection && load models", page)
+                self.test_button.setObjectName("testConnection")
+                self.test_button.clicked.connect(self.test_connection)
+                row.addWidget(self.test_button)
+                box.addLayout(row)
+                self.test_result = QLabel("", page)
+                self.test_result.setObjectName("testResult")
+                self.test_result.setWordWrap(True)
+                self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                box.addWidget(self.test_result)
+            else:
+                box.addWidget(field.widget)
+            if name in _WARNINGS:
+                warn = QLabel(_WARNINGS[name], page)
+                warn.setObjectName("fieldWarning")
+                warn.setWordWrap(True)
+                box.addWidget(warn)
+            box.addWidget(field.error)
+            _connect_changed(field.widget, self.revalidate)
+            if opt.type is bool:
+                form.addRow(box)
+            else:
+                label = QLabel(label_for(name), page)
+                label.setBuddy(field.widget)
+                label.setToolTip(opt.description)
+                form.addRow(label, box)
+        return page
+
+    def _build_personas(self) -> QWidget:
+        page = QWidget(self)
+        self._personas: dict[str, str] = dict(self._settings["personas"])
+        row = QHBoxLayout(page)
+        left = QVBoxLayout()
+        self.persona_list = QListWidget(page)
+        self.persona_list.setObjectName("personaList")
+        self.persona_list.setAccessibleName("Personas")
+        self.persona_list.addItems(list(self._personas))
+        left.addWidget(self.persona_list)
+        buttons = QHBoxLayout()
+        add = QPushButton("Add…", page)
+        add.clicked.connect(self._add_persona)
+        remove = QPushButton("Remove", page)
+        remove.clicked.connect(self._remove_persona)
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        left.addLayout(buttons)
+        row.addLayout(left, 1)
+        self.persona_prompt = QPlainTextEdit(page)
+        self.persona_prompt.setObjectName("personaPrompt")
+        self.persona_prompt.setAccessibleName("Persona system prompt")
+        self.persona_prompt.setPlaceholderText("The system prompt of the selected persona")
+        row.addWidget(self.persona_prompt, 2)
+        self.persona_list.currentTextChanged.connect(self._show_persona)
+        self.persona_prompt.textChanged.connect(self._persona_edited)
+        if self.persona_list.count():
+            self.persona_list.setCurrentRow(0)
+        return page
+
+    def _show_persona(self, name: str) -> None:
+        self._current_persona = name
+        self.persona_prompt.blockSignals(True)
+        self.persona_prompt.setPlainText(self._personas.get(name, ""))
+        self.persona_prompt.blockSignals(False)
+
+    def _persona_edited(self) -> None:
+        name = getattr(self, "_current_persona", "")
+        if name in self._personas:
+            self._personas[name] = self.persona_prompt.toPlainText()
+
+    def _add_persona(self) -> None:
+        name, ok = QInputDialog.getText(self, "New persona", "Name:")
+        name = name.strip()
+        if ok and name and name not in self._personas:
+            self._personas[name] = ""
+            self.persona_list.addItem(name)
+            self.persona_list.setCurrentRow(self.persona_list.count() - 1)
+
+    def _remove_persona(self) -> None:
+        item = self.persona_list.currentItem()
+        if item is not None and len(self._personas) > 1:
+            self._personas.pop(item.text(), None)
+            self.persona_list.takeItem(self.persona_list.row(item))
+
+    # values ---------------------------------------------------------------------------------------
+    def field(self, name: str) -> QWidget:
+        return self._fields[name].widget
+
+    def revalidate(self) -> list[str]:
+        problems = [p for p in (f.validate() for f in self._fields.values()) if p]
+        self.save_button.setEnabled(not problems)
+        self.problem.setVisible(bool(problems))
+        self.problem.setText(f"Cannot save yet: {problems[0]}" if problems else "")
+        return problems
+
+    def values(self) -> Settings:
+        """The edited settings; raises SettingsError naming the first bad field."""
+        changes = {name: f.value() for name, f in self._fields.items()}
+        changes["personas"] = {k: v for k, v in self._personas.items()}
+        return self._settings.replace(**changes)
+
+    def _on_save(self) -> None:
+        if self.revalidate():
+            return
+        try:
+            self.result_settings = self.values()
+        except SettingsError as exc:
+            self.problem.setText(str(exc))
+            self.problem.show()
+            return
+        self.saved.emit(self.result_settings)
+        self.accept()
+
+    # test connection ------------------------------------------------------------------------------
+    def test_connection(self) -> asyncio.Task[None] | None:
+        if self._list_models is None:
+            self.test_result.setText("Model listing is not available in this build.")
+            return None
+        try:
+            url = self._fields["base_url"].value()
+        except SettingsError as exc:
+            self.test_result.setText(str(exc))
+            return None
+        key = str(self._fields["api_key"].raw())
+        self.test_button.setEnabled(False)
+        self.test_result.setText(f"Connecting to {url}…")
+        self._test_task = asyncio.ensure_future(self._test(url, key))
+        return self._test_task
+
+    async def _test(self, url: str, key: str) -> None:
+        try:
+            models = await self._list_models(url, key)
+        except Exception as exc:  # the client's errors carry a person-readable message
+            self.test_result.setText(f"Could not connect: {exc}")
+            self.test_result.setProperty("ok", False)
+            return
+        finally:
+            self.test_button.setEnabled(True)
+        combo = self._fields["chat_model"].widget
+        assert isinstance(combo, QComboBox)
+        current = combo.currentText()
+        combo.clear()
+        combo.addItems(models)
+        combo.setCurrentText(current if current else (models[0] if models else ""))
+        embed = self._fields["embed_model"].widget
+        assert isinstance(embed, QComboBox)
+        current_embed = embed.currentText()
+        embed.clear()
+        embed.addItems(models)
+        embed.setCurrentText(current_embed)
+        shown = ", ".join(models[:6]) + (f" and {len(models) - 6} more" if len(models) > 6 else "")
+        self.test_result.setText(f"Connected. {len(models)} model{'s' if len(models) != 1 else ''}: {shown}"
+                                 if models else "Connected, but the server lists no models.")
+        self.test_result.setProperty("ok", True)
+
+    def models(self) -> list[str]:
+        combo = self._fields["chat_model"].widget
+        assert isinstance(combo, QComboBox)
+        return [combo.itemText(i) for i in range(combo.count())]
+
+
+def _connect_changed(widget: QWidget, slot: Callable[[], Any]) -> None:
+    if isinstance(widget, QCheckBox):
+        widget.toggled.connect(lambda _v: slot())
+    elif isinstance(widget, QComboBox):
+        widget.currentTextChanged.connect(lambda _v: slot())
+    elif isinstance(widget, QLineEdit):
+        widget.textChanged.connect(lambda _v: slot())

@@ -1,0 +1,178 @@
+"""The chats sidebar: search, new chat, the list (newest first), rename in place, delete with Undo."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMenu,
+                               QPushButton, QVBoxLayout, QWidget)
+
+from ..chats import ChatInfo
+
+UNDO_SECONDS = 10
+
+
+def _when(ts: float) -> str:
+    age = time.time() - ts
+    if age < 60:
+        return "just now"
+    if age < 3600:
+        return f"{int(age // 60)} min ago"
+    if age < 86400:
+        return time.strftime("%H:%M", time.localtime(ts))
+    return time.strftime("%d %b", time.localtime(ts))
+
+
+class ChatsSidebar(QFrame):
+    """Shows chats and asks the window to act; the window owns the ChatStore."""
+
+    chatSelected = Signal(str)
+    newRequested = Signal()
+    renamed = Signal(str, str)
+    deleteRequested = Signal(str)
+    undoRequested = Signal(str)
+    exportRequested = Signal(str, str)   # chat id, "md" or "html"
+    searchChanged = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sidebar")
+        self.setAccessibleName("Chats")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 10, 10)
+        layout.setSpacing(8)
+        self.new_button = QPushButton("New chat", self)
+        self.new_button.setObjectName("newChat")
+        self.new_button.setToolTip("Start a new chat (Ctrl+N)")
+        self.new_button.clicked.connect(self.newRequested)
+        self.search = QLineEdit(self)
+        self.search.setObjectName("chatSearch")
+        self.search.setPlaceholderText("Search chats")
+        self.search.setAccessibleName("Search chats")
+        self.search.setClearButtonEnabled(True)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(150)  # search once typing pauses, not per key
+        self._search_timer.timeout.connect(lambda: self.searchChanged.emit(self.search.text()))
+        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        self.list = QListWidget(self)
+        self.list.setObjectName("chatList")
+        self.list.setAccessibleName("Chat list, newest first")
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._menu)
+        self.list.currentItemChanged.connect(self._on_current)
+        self.list.itemChanged.connect(self._on_item_changed)
+        self.list.setWordWrap(False)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+
+        self.undo_bar = QFrame(self)
+        self.undo_bar.setObjectName("undoBar")
+        undo_row = QHBoxLayout(self.undo_bar)
+        undo_row.setContentsMargins(8, 4, 4, 4)
+        self.undo_label = QLabel("", self.undo_bar)
+        self.undo_label.setWordWrap(True)
+        self.undo_button = QPushButton("Undo", self.undo_bar)
+        self.undo_button.setObjectName("undoDelete")
+        self.undo_button.clicked.connect(self._undo)
+        undo_row.addWidget(self.undo_label, 1)
+        undo_row.addWidget(self.undo_button)
+        self.undo_bar.hide()
+        self._undo_id = ""
+        self._undo_timer = QTimer(self)
+        self._undo_timer.setSingleShot(True)
+        self._undo_timer.timeout.connect(self.undo_bar.hide)
+
+        layout.addWidget(self.new_button)
+        layout.addWidget(self.search)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.undo_bar)
+        self._filling = False
+
+        rename = QAction("Rename", self.list)
+        rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
+        rename.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        rename.triggered.connect(self.rename_current)
+        delete = QAction("Delete", self.list)
+        delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        delete.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        delete.triggered.connect(self.delete_current)
+        self.list.addAction(rename)
+        self.list.addAction(delete)
+
+    # content --------------------------------------------------------------------------------------
+    def set_chats(self, chats: list[ChatInfo], current: str | None) -> None:
+        self._filling = True
+        self.list.clear()
+        for chat in chats:
+            item = QListWidgetItem(chat.title)
+            item.setData(Qt.ItemDataRole.UserRole, chat.id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+            tip = f"{chat.title}\n{_when(chat.updated)}"
+            if chat.persona:
+                tip += f" · {chat.persona}"
+            if chat.snippet:
+                tip += f"\n{chat.snippet}"
+            item.setToolTip(tip)
+            self.list.addItem(item)
+            if chat.id == current:
+                self.list.setCurrentItem(item)
+        self._filling = False
+
+    def ids(self) -> list[str]:
+        return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())]
+
+    def titles(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+    def current_id(self) -> str | None:
+        item = self.list.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item else None
+
+    # actions --------------------------------------------------------------------------------------
+    def _on_current(self, item: QListWidgetItem | None, _prev: QListWidgetItem | None) -> None:
+        if item is not None and not self._filling:
+            self.chatSelected.emit(item.data(Qt.ItemDataRole.UserRole))
+
+    def _on_item_changed(self, item: QListWidgetItem) -> None:
+        if not self._filling and item.text().strip():
+            self.renamed.emit(item.data(Qt.ItemDataRole.UserRole), item.text().strip())
+
+    def rename_current(self) -> None:
+        item = self.list.currentItem()
+        if item is not None:
+            self.list.editItem(item)
+
+    def delete_current(self) -> None:
+        chat_id = self.current_id()
+        if chat_id:
+            self.deleteRequested.emit(chat_id)
+
+    def show_undo(self, chat_id: str, title: str) -> None:
+        self._undo_id = chat_id
+        self.undo_label.setText(f"Deleted “{title}”.")
+        self.undo_bar.show()
+        self._undo_timer.start(UNDO_SECONDS * 1000)
+
+    def _undo(self) -> None:
+        if self._undo_id:
+            self.undo_bar.hide()
+            self.undoRequested.emit(self._undo_id)
+            self._undo_id = ""
+
+    def pending_undo(self) -> str:
+        return self._undo_id if self.undo_bar.isVisible() else ""
+
+    def _menu(self, pos: QPoint) -> None:
+        item = self.list.itemAt(pos)
+        if item is None:
+            return
+        chat_id = item.data(Qt.ItemDataRole.UserRole)
+        menu = QMenu(self)
+        menu.addAction("Rename", lambda: self.list.editItem(item))
+        menu.addAction("Export as Markdown…", lambda: self.exportRequested.emit(chat_id, "md"))
+        menu.addAction("Export as HTML…", lambda: self.exportRequested.emit(chat_id, "html"))
+        menu.addSeparator()
+        menu.addAction("Delete", lambda: self.deleteRequested.emit(chat_id))
+        menu.popup(self.list.viewport().mapToGlobal(pos))
