@@ -1,0 +1,2 @@
+fmt.Println("starting")
+os.Exit(1)

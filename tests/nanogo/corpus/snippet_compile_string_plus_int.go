@@ -1,0 +1,3 @@
+n := 7
+msg := "value: " + n
+fmt.Println(msg)

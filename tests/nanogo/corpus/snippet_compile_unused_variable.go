@@ -1,0 +1,3 @@
+x := 10
+y := 20
+fmt.Println(x)

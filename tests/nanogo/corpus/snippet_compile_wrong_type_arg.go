@@ -1,0 +1,5 @@
+func greet(name string) string {
+	return "Hello, " + name
+}
+
+fmt.Println(greet(42))

@@ -1,0 +1,3 @@
+ch := make(chan int)
+ch <- 42
+fmt.Println(<-ch)

@@ -1,0 +1,3 @@
+var m map[string]int
+fmt.Println("len:", len(m))
+m["key"] = 1

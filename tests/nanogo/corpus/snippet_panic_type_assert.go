@@ -1,0 +1,3 @@
+var v interface{} = 3.14
+s := v.(string)
+fmt.Println(s)
