@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .errors import StoreError
+from .lexicon import expand
 from .models import Hit
 from .store import DB_NAME, iter_vectors, unpack_vector
 
@@ -28,6 +29,9 @@ W_TITLE, W_HEADING, W_TEXT = 4.0, 2.0, 1.0
 # Reciprocal rank fusion's damping constant (Cormack et al. use 60).
 RRF_K = 60
 
+# How much a source's 1st, 2nd and 3rd matching chunks count towards its rank.
+_SOURCE_DECAY = (1.0, 0.5, 0.25)
+
 # Words that carry no meaning in a question ("how do I …", "what is the …"); dropped unless nothing is left.
 STOP_WORDS = frozenset(
     """a about above after again against all am an and any are aren as at be because been before being
@@ -38,7 +42,8 @@ STOP_WORDS = frozenset(
     shall shan she should shouldn so some such t than that the their theirs them themselves then there
     these they this those through to too under until up use used using very was wasn way we were weren
     what when where which while who whom why will with won would wouldn y you your yours yourself
-    yourselves tell explain show want wants know please thing things something anything one ones also""".split()
+    yourselves tell explain show want wants know please thing things something anything one ones also
+    make makes give gives take find see write sure new another ways lot lots long quickly""".split()
 )
 
 _WORD = re.compile(r"\w+")
@@ -123,20 +128,23 @@ def _vector_ids(conn: sqlite3.Connection, model: str, query_vector: Sequence[flo
     return [cid for _, cid in best]
 
 
-def _limit_per_source(hits: Sequence[Hit], k: int, per_source: int) -> list[Hit]:
-    """The best ``k`` hits, at most ``per_source`` from one source unless too few sources match."""
-    chosen: list[Hit] = []
-    extra: list[Hit] = []
-    counts: dict[int, int] = {}
-    for hit in hits:
-        if counts.get(hit.source_id, 0) < per_source:
-            counts[hit.source_id] = counts.get(hit.source_id, 0) + 1
-            chosen.append(hit)
-        else:
-            extra.append(hit)
-        if len(chosen) == k:
-            return chosen
-    return chosen + extra[: k - len(chosen)]
+def _by_source(hits: Sequence[Hit], k: int) -> list[Hit]:
+    """The best chunk of each of the ``k`` best sources, then the next best chunks if sources run out.
+
+    A source's score adds its chunks' scores with falling weights (1, ½, ¼): a page that matches in
+    several places is more likely the answer than one lucky paragraph, and one page cannot fill all
+    ``k`` places while other pages also match.
+    """
+    per_source: dict[int, list[Hit]] = {}
+    for hit in hits:  # hits arrive best first
+        per_source.setdefault(hit.source_id, []).append(hit)
+    score = {sid: sum(w * h.score for w, h in zip(_SOURCE_DECAY, group)) for sid, group in per_source.items()}
+    order = sorted(per_source, key=score.__getitem__, reverse=True)
+    chosen = [per_source[sid][0] for sid in order[:k]]
+    if len(chosen) < k:
+        rest = sorted((h for sid in order for h in per_source[sid][1:]), key=lambda h: h.score, reverse=True)
+        chosen += rest[: k - len(chosen)]
+    return chosen
 
 
 def search(
@@ -146,17 +154,16 @@ def search(
     *,
     query_vector: Sequence[float] | None = None,
     vector_model: str = "",
-    per_source: int = 2,
 ) -> list[Hit]:
     """The ``k`` chunks that best answer ``query``; any string is a valid query (none match: [])."""
-    terms = query_terms(query)
+    terms = expand(query_terms(query))[: MAX_TERMS * 2]
     if k <= 0 or (not terms and query_vector is None):
         return []
-    pool = max(k * 8, 40)
+    pool = max(k * 10, 50)
     try:
         fts = _fts_hits(conn, terms, pool) if terms else []
         if query_vector is None or not vector_model:
-            return _limit_per_source(fts, k, per_source)
+            return _by_source(fts, k)
         vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
         by_id = {h.chunk_id: h for h in fts}
         fused: dict[int, float] = {}
@@ -172,7 +179,7 @@ def search(
                     continue
                 hit = Hit(*row)
             hits.append(_with_score(hit, fused[cid]))
-        return _limit_per_source(hits, k, per_source)
+        return _by_source(hits, k)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"The knowledge base could not be searched: {exc}.") from exc
 
