@@ -49,7 +49,7 @@ def cut_text(text: str, max_chars: int) -> str:
     """
     if len(text) <= max_chars:
         return text
-    note_room = 80
+    note_room = 80 if max_chars >= 120 else 12
     keep = max(0, max_chars - note_room)
     head = text[:keep]
     for sep in ("\n", " "):
@@ -58,7 +58,8 @@ def cut_text(text: str, max_chars: int) -> str:
             head = head[:pos]
             break
     left_out = len(text) - len(head)
-    note = f"\n\n[… {left_out:,} more characters left out ({len(text):,} in all)]"
+    note = (f"\n\n[… {left_out:,} more characters left out ({len(text):,} in all)]" if note_room > 12
+            else "\n[… cut]")
     return head.rstrip() + note
 
 

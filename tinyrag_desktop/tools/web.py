@@ -67,7 +67,7 @@ async def url_fetch(content: str, ctx: ToolContext) -> ToolResult:
     body = readable.text or "(No readable text found; the page may build its content with JavaScript.)"
     head = "\n".join(header) + "\n\n"
     tail = ("\n\n" + "\n".join(notes)) if notes else ""
-    text = head + cut_text(body, max(200, max_chars - len(head) - len(tail))) + tail
+    text = head + cut_text(body, max(0, max_chars - len(head) - len(tail))) + tail
     return ToolResult(text, source=fetched.url)
 
 
@@ -100,7 +100,7 @@ async def wikipedia(content: str, ctx: ToolContext) -> ToolResult:
     body = f"Summary:\n{article.summary}"
     if rest:
         body += f"\n\n{rest}"
-    return ToolResult(head + "\n" + cut_text(body, max(200, max_chars - len(head) - 1)), source=article.url)
+    return ToolResult(head + "\n" + cut_text(body, max(0, max_chars - len(head) - 1)), source=article.url)
 
 
 def _network_on(settings: Mapping[str, object]) -> bool:

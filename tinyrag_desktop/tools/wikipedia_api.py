@@ -142,17 +142,21 @@ async def _read_page(http: httpx.AsyncClient, url: str, title: str, lang: str) -
 
 
 async def _search_title(http: httpx.AsyncClient, url: str, query: str, lang: str) -> str | None:
-    """The best search hit's title, or the search's spelling suggestion, or None."""
-    data = await _call(http, url, {
-        "action": "query", "list": "search", "srsearch": query, "srlimit": "5",
-        "srnamespace": "0", "srinfo": "suggestion", "srprop": "",
-    }, lang)
-    result = data.get("query") or {}
-    hits = [h.get("title") for h in result.get("search") or [] if isinstance(h, dict) and h.get("title")]
-    if hits:
-        return str(hits[0])
-    suggestion = (result.get("searchinfo") or {}).get("suggestion")
-    return str(suggestion) if suggestion else None
+    """The best search hit's title; with no hits, the best hit for the search's spelling suggestion."""
+    for attempt in range(2):
+        data = await _call(http, url, {
+            "action": "query", "list": "search", "srsearch": query, "srlimit": "5",
+            "srnamespace": "0", "srinfo": "suggestion", "srprop": "",
+        }, lang)
+        result = data.get("query") or {}
+        hits = [h.get("title") for h in result.get("search") or [] if isinstance(h, dict) and h.get("title")]
+        if hits:
+            return str(hits[0])
+        suggestion = (result.get("searchinfo") or {}).get("suggestion")
+        if not suggestion or attempt or str(suggestion) == query:
+            return None
+        query = str(suggestion)  # "Did you mean …": search once more with the corrected words
+    return None
 
 
 async def _disambiguation_options(http: httpx.AsyncClient, url: str, title: str, lang: str) -> tuple[str, ...]:
