@@ -253,6 +253,11 @@ class AnswerWidget(QFrame):
     def cards(self) -> list[ToolCard]:
         return list(self._cards.values())
 
+    def parts(self) -> list[QWidget]:
+        """The column in display order: text segments with content, and tool cards."""
+        widgets = [self._body.itemAt(i).widget() for i in range(self._body.count())]
+        return [w for w in widgets if isinstance(w, ToolCard) or (w is not None and w.markdown().strip())]
+
     def segments(self) -> list[MarkdownSegment]:
         return list(self._segments)
 

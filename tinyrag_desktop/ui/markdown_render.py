@@ -137,10 +137,18 @@ def freeze_point(text: str, *, opener: str = "", soft: int = 1500, hard: int = 4
     lines = text.split("\n")
     open_fence_at_start = _FENCE_RE.match(opener.split("\n", 1)[0]).group(1) if opener else ""
     fence, safe = _fence_state(lines[:-1], open_fence_at_start)  # the last line may still be growing
-    if safe:
-        at = sum(len(line) + 1 for line in lines[:safe[-1]])
+    offsets, at, i = [], 0, 0
+    for index in safe:  # character offsets of the cuttable lines
+        while i < index:
+            at += len(lines[i]) + 1
+            i += 1
         if at >= soft // 3:
-            return Cut(at)
+            offsets.append(at)
+    if offsets:
+        # The largest piece that stays under ``hard``: a burst of text becomes several small segments,
+        # each rendered once, instead of one big render that would stall the window.
+        fitting = [o for o in offsets if o <= hard]
+        return Cut(fitting[-1] if fitting else offsets[0])
     if fence and len(text) >= hard:
         at = len(text) - len(lines[-1])  # keep the growing line in the new segment
         if at > 0:

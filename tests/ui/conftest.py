@@ -1,0 +1,53 @@
+"""Fixtures for the window tests: offscreen Qt, a qasync loop per test, the loopback scripted server."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def qloop(qapp):
+    """A qasync loop on the test's QApplication; ``qloop.run(coro)`` runs the Qt loop until coro is done."""
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+
+    def run(coro, timeout: float = 20.0):
+        return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+    loop.run = run  # type: ignore[attr-defined]
+    yield loop
+    loop.run_until_complete(asyncio.sleep(0))
+    loop.close()
+    asyncio.set_event_loop(None)
+
+
+async def wait_signal(signal, timeout: float = 10.0):
+    """Await one emission of a Qt signal; returns its arguments (one value, or a tuple)."""
+    fut = asyncio.get_running_loop().create_future()
+
+    def fire(*args):
+        if not fut.done():
+            fut.set_result(args[0] if len(args) == 1 else args)
+
+    signal.connect(fire)
+    try:
+        return await asyncio.wait_for(fut, timeout)
+    finally:
+        signal.disconnect(fire)
+
+
+async def wait_until(predicate, timeout: float = 10.0, step: float = 0.01):
+    """Poll ``predicate`` while the Qt and asyncio loops keep running (for state with no signal)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise AssertionError(f"condition not met within {timeout} s")
+        await asyncio.sleep(step)

@@ -1,0 +1,143 @@
+"""ChatStore: persistence, ordering, rename, delete with undo, search, personas, export (no Qt)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from tinyrag_desktop.chats import (ChatStore, ChatStoreError, StoredMessage, StoredTool, answer_markdown,
+                                   title_from)
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = ChatStore(tmp_path)
+    yield s
+    s.close()
+
+
+def _answer(store, chat_id, text="The answer is 42.", **kw):
+    tools = [StoredTool("t1", "calculate", "6 * 7", "done", source="calculator", result="42", position=0)]
+    return store.add_assistant_message(chat_id, text, transcript="<tool>…</tool>" + text, tools=tools, **kw)
+
+
+def test_database_is_in_wal_mode(store):
+    mode = sqlite3.connect(store.path).execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_messages_and_tool_calls_survive_reopening(tmp_path):
+    s = ChatStore(tmp_path)
+    chat = s.new_chat(persona="Teacher")
+    s.add_user_message(chat.id, "What is 6 * 7?")
+    _answer(s, chat.id, route={"mode": "tools", "reason": "math", "hints": ["calculate"]},
+            stats={"rounds": 2, "tools_run": 1, "elapsed_ms": 900})
+    s.close()
+    again = ChatStore(tmp_path)
+    [user, answer] = again.messages(chat.id)
+    assert (user.role, user.content) == ("user", "What is 6 * 7?")
+    assert answer.tools[0].tool == "calculate" and answer.tools[0].result == "42"
+    assert answer.route["hints"] == ["calculate"] and answer.stats["rounds"] == 2
+    assert again.get_chat(chat.id).persona == "Teacher"
+    assert again.history(chat.id) == [{"role": "user", "content": "What is 6 * 7?"},
+                                      {"role": "assistant", "content": "<tool>…</tool>The answer is 42."}]
+    again.close()
+
+
+def test_first_question_names_the_chat_and_chats_are_newest_first(store):
+    a = store.new_chat()
+    b = store.new_chat()
+    store.add_user_message(a.id, "First   question\nwith two lines")
+    assert [c.id for c in store.list_chats()] == [a.id, b.id]
+    assert store.get_chat(a.id).title == "First question with two lines"
+    store.add_user_message(b.id, "Later")
+    assert [c.id for c in store.list_chats()] == [b.id, a.id]
+
+
+def test_rename_refuses_empty_titles(store):
+    chat = store.new_chat()
+    store.rename(chat.id, "  My   chat ")
+    assert store.get_chat(chat.id).title == "My chat"
+    with pytest.raises(ChatStoreError, match="title"):
+        store.rename(chat.id, "   ")
+
+
+def test_delete_can_be_undone_until_purged(store):
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "keep me")
+    store.delete(chat.id)
+    assert store.list_chats() == [] and store.get_chat(chat.id) is None
+    store.undelete(chat.id)
+    assert [c.id for c in store.list_chats()] == [chat.id]
+    store.delete(chat.id)
+    assert store.purge_deleted() == 1
+    store.undelete(chat.id)
+    assert store.list_chats() == [] and store.messages(chat.id) == []
+
+
+def test_search_matches_titles_and_messages_literally(store):
+    a = store.new_chat()
+    store.add_user_message(a.id, "How do I bake bread?")
+    _answer(store, a.id, "Use 100% flour and water.")
+    b = store.new_chat()
+    store.add_user_message(b.id, "Go generics")
+    assert [c.id for c in store.search("BREAD")] == [a.id]
+    assert [c.id for c in store.search("100%")] == [a.id]
+    assert store.search("1_0") == []  # _ and % are literal, not wildcards
+    assert "100% flour" in store.search("100%")[0].snippet
+    assert {c.id for c in store.search("")} == {a.id, b.id}
+
+
+def test_an_answer_is_stored_whole_or_not_at_all(store):
+    chat = store.new_chat()
+    bad = StoredTool("t1", None, "q", "done")  # type: ignore[arg-type]  # NOT NULL violation on the tool row
+    with pytest.raises(ChatStoreError):
+        store.add_assistant_message(chat.id, "partial", tools=[bad])
+    assert store.messages(chat.id) == []
+
+
+def test_segments_put_cards_where_they_streamed():
+    tools = (StoredTool("a", "calculate", "1+1", "done", position=6),
+             StoredTool("b", "websearch", "x", "error", error="offline", position=12))
+    m = StoredMessage(1, "assistant", "Hello world, bye", tools=tools)
+    assert m.segments() == ["Hello ", tools[0], "world,", tools[1], " bye"]
+    md = answer_markdown(m)
+    assert "✓ **calculate** `1+1` (done)" in md and "✗ **websearch** `x` (failed)" in md and "> offline" in md
+
+
+def test_export_markdown_and_standalone_html(store):
+    chat = store.new_chat(persona="Concise")
+    store.add_user_message(chat.id, "Show <b>code</b>")
+    _answer(store, chat.id, "```python\nprint('hi')\n```\n", error=None)
+    md = store.to_markdown(chat.id)
+    assert md.startswith("# Show <b>code</b>") and "## You" in md and "```python" in md
+    assert "*Persona: Concise*" in md
+    page = store.to_html(chat.id)
+    assert page.startswith("<!DOCTYPE html>") and "<style>" in page
+    assert "&lt;b&gt;code&lt;/b&gt;" in page  # the question is text, not markup
+    assert "<script" not in page and "http" not in page.split("<body>")[1].split("calculator")[0]
+    with pytest.raises(ChatStoreError):
+        store.to_html("missing")
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=200))
+def test_title_is_one_short_line(text):
+    title = title_from(text)
+    assert "\n" not in title and 0 < len(title) <= 61
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(st.text(min_size=1, max_size=30))
+def test_search_finds_any_stored_text(tmp_path_factory, needle):
+    s = ChatStore(tmp_path_factory.mktemp("chats"))
+    chat = s.new_chat()
+    s.add_user_message(chat.id, f"before {needle} after")
+    other = s.new_chat()
+    s.add_user_message(other.id, "zzz")
+    found = [c.id for c in s.search(needle)]
+    s.close()
+    if needle.strip():
+        assert chat.id in found

@@ -1,0 +1,64 @@
+"""Markdown rendering for segments and the cut points that keep streaming cost flat (no Qt)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from tinyrag_desktop.ui.markdown_render import DARK, LIGHT, freeze_point, render
+
+
+def test_code_blocks_are_highlighted_and_numbered_for_copying():
+    r = render("Text\n\n```python\nx = 1 < 2\n```\n\n~~~\nplain\n~~~\n", LIGHT, first_code_index=3)
+    assert r.code_blocks == ("x = 1 < 2\n", "plain\n")
+    assert 'href="copy-code:3"' in r.html and 'href="copy-code:4"' in r.html
+    assert "&lt;" in r.html and "<span style=" in r.html  # escaped and coloured by Pygments
+    assert LIGHT.code_bg in r.html and DARK.code_bg not in r.html
+
+
+def test_tables_lists_headings_and_links_render():
+    html = render("# Title\n\n- a\n- b\n\n| x | y |\n|---|---|\n| 1 | 2 |\n\n[site](https://example.org)").html
+    assert "<h1>Title</h1>" in html and "<li>a</li>" in html and "<td>1</td>" in html
+    assert 'href="https://example.org"' in html
+
+
+def test_short_text_is_not_cut():
+    assert freeze_point("hello\n\nworld", soft=100) is None
+
+
+def test_long_text_is_cut_at_a_paragraph_before_the_growing_tail():
+    text = "para one\n\n" * 200 + "still typ"
+    cut = freeze_point(text, soft=500)
+    assert cut is not None and cut.close == "" and cut.reopen == ""
+    assert text[:cut.at].endswith("\n\n") and text[cut.at:].startswith("para one")
+
+
+def test_list_items_and_tables_are_never_split_from_their_block():
+    text = "intro\n\n" + "1. item\n\n" * 300
+    cut = freeze_point(text, soft=200)
+    assert cut is None or not text[cut.at:].startswith("1.")
+
+
+def test_a_long_code_block_is_cut_and_reopened_with_its_fence():
+    text = "```go\n" + "x := 1\n" * 800 + "y :="
+    cut = freeze_point(text, soft=500, hard=2000)
+    assert cut is not None and cut.close.strip() == "```" and cut.reopen == "```go\n"
+    assert text[cut.at:] == "y :="
+    again = freeze_point("x := 2\n" * 400 + "z", opener=cut.reopen, soft=500, hard=2000)
+    assert again is not None and again.reopen == "```go\n"
+
+
+_LINES = st.sampled_from(["", "text line", "- item", "1. first", "```python", "```", "~~~", "    indented",
+                          "| a | b |", "> quote", "# Heading", "<tool name=\"x\">"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_LINES, max_size=120), st.integers(20, 400))
+def test_cutting_as_the_view_does_loses_and_reorders_nothing(lines, soft):
+    text = "\n".join(lines)
+    pieces, prefix, rest = [], "", text
+    while (cut := freeze_point(rest, opener=prefix, soft=soft, hard=soft * 3)) is not None:
+        assert 0 < cut.at <= len(rest)
+        pieces.append(rest[:cut.at])
+        rest, prefix = rest[cut.at:], cut.reopen
+        render(pieces[-1] + cut.close)  # every frozen piece renders on its own
+    assert "".join(pieces) + rest == text

@@ -1,0 +1,134 @@
+"""ToolCard, MarkdownSegment and AnswerWidget driven by hand-made engine events, offscreen."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+
+from tinyrag_desktop.chats import StoredMessage, StoredTool
+from tinyrag_desktop.engine.events import Done, Reasoning, Route, ToolFinished, ToolStarted
+from tinyrag_desktop.ui.answer import AnswerWidget
+from tinyrag_desktop.ui.toolcard import ToolCard
+
+from .conftest import wait_signal
+
+
+def _finished(id_, tool, query, status, error=None, result="", source=""):
+    return ToolFinished(id_, tool, query, source, error, len(result), status, 12, result=result)
+
+
+def test_tool_card_properties_and_states_in_words(qtbot):
+    card = ToolCard("t1", "websearch", "tinyRAG   streaming\narchitecture")
+    qtbot.addWidget(card)
+    assert card.property("tool_name") == "websearch"
+    assert card.property("query_preview") == "tinyRAG streaming architecture"
+    assert card.property("status") == "running"
+    assert card.accessibleName() == "Tool websearch, running"
+    with qtbot.waitSignal(card.statusChanged) as sig:
+        card.finish("error", error="The search engine did not answer.")
+    assert sig.args == ["error"] and card.status == "error"
+    assert card.accessibleName() == "Tool websearch, failed"
+    assert "The search engine did not answer." in card.accessibleDescription()
+    card2 = ToolCard("t2", "nanogo", "fmt.Println(1)", "source")
+    qtbot.addWidget(card2)
+    card2.finish("skipped", error="nanoGo is off in Settings.")
+    assert card2.status == "skipped" and "Reason: nanoGo is off" in card2.accessibleDescription()
+
+
+def test_tool_card_expands_on_click_and_space(qtbot):
+    card = ToolCard("t1", "url_fetch", "https://example.org/a", "url")
+    qtbot.addWidget(card)
+    card.show()
+    card.finish("ok", source="https://example.org/a", result="Example Domain text")
+    qtbot.mouseClick(card, Qt.MouseButton.LeftButton)
+    assert card.expanded
+    details = card.details_text()
+    assert "https://example.org/a" in details and "Example Domain text" in details
+    card.setFocus()
+    qtbot.keyClick(card, Qt.Key.Key_Space)
+    assert not card.expanded
+
+
+def test_answer_streams_in_order_with_cards_between_segments(qtbot):
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.show()
+    answer.on_route(Route("tools", "asks for a sum", ("calculate",)))
+    answer.append_reasoning("I should compute.")
+    answer.append_text("Let me compute.\n\n")
+    answer.tool_started(ToolStarted("c1", "calculate", "6 * 7"))
+    answer.tool_finished(_finished("c1", "calculate", "6 * 7", "ok", result="42"))
+    for piece in ["The ", "answer ", "is **42**."]:
+        answer.append_text(piece)
+    with qtbot.waitSignal(answer.rendered):
+        pass
+    answer.finish(Done(2, 1, 1500))
+    assert answer.content() == "Let me compute.\n\nThe answer is **42**."
+    [before, card, after] = answer.parts()
+    assert isinstance(card, ToolCard) and card.status == "done"
+    assert before.markdown() == "Let me compute.\n\n" and after.markdown() == "The answer is **42**."
+    assert "The answer is 42." in after.toPlainText()  # rendered, not shown as raw Markdown
+    assert answer.footer() == "2 rounds · 1 tool run · 1.5 s"
+    assert answer.reasoning() == "I should compute."
+    md = answer.to_markdown()
+    assert md.index("Let me compute.") < md.index("**calculate**") < md.index("The answer is")
+
+
+def test_updates_are_coalesced_and_segments_stay_short(qtbot):
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.show()
+    answer.render_times = []
+    text = ("A paragraph of streamed words that keeps going for a while.\n\n" * 300)
+    for i in range(0, len(text), 4):
+        answer.append_text(text[i:i + 4])
+    assert answer.render_times == []  # nothing renders until the frame timer fires
+    with qtbot.waitSignal(answer.rendered, timeout=5000):
+        pass
+    assert len(answer.render_times) == 1
+    assert "".join(s.markdown() for s in answer.segments()) == text
+    assert max(len(s.markdown()) for s in answer.segments()) < 4000
+    assert len(answer.segments()) > 5
+
+
+def test_copy_code_block_and_answer_as_markdown(qtbot):
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.append_text("Run this:\n\n```sh\necho hi\n```\n")
+    answer.flush()
+    seg = answer.segments()[0]
+    with qtbot.waitSignal(answer.copied) as sig:
+        seg.copy_code(0)
+    assert sig.args == ["echo hi\n"] and QGuiApplication.clipboard().text() == "echo hi\n"
+    assert answer.copy_markdown().startswith("Run this:")
+
+
+def test_stop_marks_running_cards_and_fail_shows_retry(qtbot):
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.show()
+    answer.append_text("partial")
+    card = answer.tool_started(ToolStarted("w1", "websearch", "q"))
+    answer.stop(800)
+    assert card.status == "error" and "Stopped" in card.error
+    assert answer.content() == "partial" and "stopped" in answer.footer()
+    other = AnswerWidget()
+    qtbot.addWidget(other)
+    other.show()
+    other.fail("The server at http://127.0.0.1:9/v1 is not reachable.")
+    assert other.retry_button.isVisible() and other.error.startswith("The server")
+    with qtbot.waitSignal(other.retryRequested):
+        qtbot.mouseClick(other.retry_button, Qt.MouseButton.LeftButton)
+
+
+def test_reopened_answer_looks_as_it_was(qtbot):
+    tools = (StoredTool("a", "calculate", "2+2", "done", result="4", position=5),
+             StoredTool("b", "nanogo", "x", "skipped", param="source", error="nanoGo is off.", position=5),
+             StoredTool("c", "websearch", "y", "running", position=9))
+    msg = StoredMessage(1, "assistant", "Sum: four", reasoning="hmm", route={"mode": "tools", "reason": "r"},
+                        stats={"rounds": 1, "tools_run": 1, "elapsed_ms": 300}, tools=tools)
+    answer = AnswerWidget.from_stored(msg)
+    qtbot.addWidget(answer)
+    assert [c.status for c in answer.cards()] == ["done", "skipped", "error"]
+    assert answer.content() == "Sum: four" and answer.reasoning() == "hmm"
+    assert answer.footer().startswith("1 round")
