@@ -1,0 +1,157 @@
+"""Importing every supported type, folders, failures with reasons, re-import and unchanged skipping."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from tinyrag_desktop.kb import Importer, open_store, search
+from tinyrag_desktop.kb.readers import read_bytes
+
+from .conftest import make_pdf
+
+
+def _import(data_dir: Path, *items: str, **kwargs):
+    kb = open_store(data_dir)
+    try:
+        return Importer(kb, **kwargs).run(list(items))
+    finally:
+        kb.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "name", "heading_part"),
+    [
+        ("lighthouse weather", "notes.txt", ""),
+        ("sourdough starter rye", "guide.md", "Bread Guide > Sourdough"),
+        ("brake cable barrel", "manual.rst", "Bicycle Manual > Brakes"),
+        ("shield volcano basalt", "page.html", "Volcanoes > Types"),
+        ("Thames", "data.csv", ""),
+        ("Mars moons", "data.json", ""),
+        ("Melville", "data.xml", ""),
+        ("disk quota", "server.log", ""),
+        ("quarterly revenue", "report.pdf", "Page 1"),
+        ("tomatoes watering", "garden.docx", "Garden Handbook > Watering"),
+    ],
+)
+def test_every_type_is_found_with_its_heading_path(sample_dir, data_dir, query, name, heading_part):
+    report = _import(data_dir, str(sample_dir))
+    assert not report.failed, report.failed
+    assert len(report.added) == 10
+    hits = search(data_dir, query, 3)
+    assert hits, query
+    assert Path(hits[0].location).name == name
+    assert heading_part in hits[0].heading
+
+
+def test_html_navigation_and_footer_are_not_indexed(sample_dir, data_dir):
+    _import(data_dir, str(sample_dir / "page.html"))
+    assert search(data_dir, "copyright footer", 5) == []
+    assert search(data_dir, "About Menu", 5) == []
+    hit = search(data_dir, "Etna height", 1)[0]
+    assert "Etna | 3357" in hit.text
+    assert hit.title == "Volcano Facts"
+
+
+def test_unchanged_sources_are_skipped_and_changed_ones_replaced(sample_dir, data_dir):
+    _import(data_dir, str(sample_dir))
+    again = _import(data_dir, str(sample_dir))
+    assert len(again.unchanged) == 10 and not again.added and not again.updated
+    (sample_dir / "notes.txt").write_text("Penguins huddle together in winter storms.", encoding="utf-8")
+    third = _import(data_dir, str(sample_dir))
+    assert [Path(p).name for p in third.updated] == ["notes.txt"]
+    assert search(data_dir, "lighthouse keeper", 5) == []
+    assert Path(search(data_dir, "penguins", 1)[0].location).name == "notes.txt"
+    kb = open_store(data_dir)
+    assert kb.check_integrity() == []
+    kb.close()
+
+
+def test_forced_reimport_replaces_chunks(sample_dir, data_dir):
+    _import(data_dir, str(sample_dir / "guide.md"))
+    report = _import(data_dir, str(sample_dir / "guide.md"), force=True)
+    assert len(report.updated) == 1
+    kb = open_store(data_dir)
+    (source,) = kb.sources()
+    assert source.chunk_count == len(kb.chunks(source.id)) > 0
+    assert kb.check_integrity() == []
+    kb.close()
+
+
+def test_bad_files_give_reasons_and_the_rest_is_imported(tmp_path, data_dir):
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "good.txt").write_text("Kangaroos carry joeys in pouches.", encoding="utf-8")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "picture.txt").write_bytes(b"\x89PNG\r\n\x1a\n" + os.urandom(200))
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj garbage")
+    (folder / "fake.docx").write_text("this is not a word file", encoding="utf-8")
+    (folder / "bad.json").write_text("{not json", encoding="utf-8")
+    (folder / "bad.xml").write_text("<a><b></a>", encoding="utf-8")
+    (folder / "huge.txt").write_text("word " * 3000, encoding="utf-8")
+    (folder / "pdf-named.html").write_bytes(make_pdf(["Wombats dig burrows."]))
+    (folder / "image.png").write_bytes(b"\x89PNG")
+    (folder / ".hidden.txt").write_text("secret", encoding="utf-8")
+    report = _import(data_dir, str(folder), max_file_bytes=10_000)
+    reasons = {Path(f.location).name: f.reason for f in report.failed}
+    assert reasons.keys() == {"empty.txt", "picture.txt", "broken.pdf", "fake.docx", "bad.json", "bad.xml",
+                              "huge.txt"}
+    assert "empty" in reasons["empty.txt"]
+    assert "PNG" in reasons["picture.txt"]
+    assert "PDF" in reasons["broken.pdf"]
+    assert "DOCX" in reasons["fake.docx"]
+    assert "JSON" in reasons["bad.json"]
+    assert "XML" in reasons["bad.xml"]
+    assert "too large" in reasons["huge.txt"]
+    skipped = {Path(f.location).name for f in report.skipped}
+    assert skipped == {"image.png", ".hidden.txt"}
+    # a PDF under a wrong name is read as what it is
+    assert Path(search(data_dir, "wombats burrows", 1)[0].location).name == "pdf-named.html"
+    assert Path(search(data_dir, "kangaroos", 1)[0].location).name == "good.txt"
+
+
+def test_missing_path_is_a_failure_not_a_crash(data_dir, tmp_path):
+    report = _import(data_dir, str(tmp_path / "nope.txt"))
+    assert report.failed[0].reason == "no such file or folder"
+
+
+def test_progress_counts_every_source_and_cancel_stops_between_sources(sample_dir, data_dir):
+    seen = []
+    cancel = threading.Event()
+
+    def on_progress(progress):
+        seen.append(progress)
+        if progress.done == 3:
+            cancel.set()
+
+    report = _import(data_dir, str(sample_dir), on_progress=on_progress, cancel=cancel)
+    assert report.cancelled
+    assert [p.done for p in seen] == [0, 1, 2, 3]
+    assert all(p.total == 10 for p in seen)
+    assert len(report.added) == 4  # the one in progress when cancel was set still completed
+    kb = open_store(data_dir)
+    assert len(kb.sources()) == 4 and kb.check_integrity() == []
+    kb.close()
+
+
+def test_long_sections_are_cut_at_sentence_ends_and_keep_their_path(data_dir, tmp_path):
+    body = " ".join(f"Sentence number {n} talks about otters." for n in range(200))
+    path = tmp_path / "long.md"
+    path.write_text(f"# Rivers\n\n## Otters\n\n{body}\n", encoding="utf-8")
+    _import(data_dir, str(path), chunk_size=400)
+    kb = open_store(data_dir)
+    chunks = kb.chunks(kb.sources()[0].id)
+    kb.close()
+    assert len(chunks) > 10
+    assert all(c.heading == "Rivers > Otters" for c in chunks)
+    assert all(len(c.text) <= 400 * 1.25 for c in chunks)
+    assert all(c.text.endswith(".") for c in chunks)
+
+
+def test_read_bytes_refuses_binary_named_as_text():
+    with pytest.raises(Exception) as info:
+        read_bytes(b"\x00\x01\x02binary", "text", "x.txt")
+    assert "binary" in str(info.value)
