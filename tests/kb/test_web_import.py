@@ -1,0 +1,119 @@
+"""Importing a URL and a Wikipedia article, against loopback HTTP servers only."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from tinyrag_desktop.kb import ImportItem, Importer, open_store, search
+from tinyrag_desktop.settings import Settings, defaults
+
+from .conftest import make_pdf
+
+PAGE = b"""<html><head><title>Harbour Guide</title></head><body>
+<nav><a href="/">Home</a> <a href="/x">Other page</a></nav>
+<article><h1>Harbour Guide</h1>
+<p>The harbour master assigns moorings to visiting sailing boats every afternoon in summer.</p>
+<h2>Tides</h2>
+<p>Spring tides in the estuary rise more than six metres, so moor with long lines and check them often.</p>
+<p>The tide tables are posted at the fuel dock and updated each week by the harbour office.</p>
+</article><footer>Footer links</footer></body></html>"""
+
+EXTRACT = ("Narwhals are medium-sized toothed whales that live in Arctic waters.\n\n"
+           "== Description ==\nThe narwhal's tusk is an elongated upper left canine tooth.\n\n"
+           "== Behaviour ==\nNarwhals migrate seasonally between fjords and the pack ice.")
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def _send(self, status: int, ctype: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        url = urlparse(self.path)
+        if url.path == "/page.html":
+            self._send(200, "text/html; charset=utf-8", PAGE)
+        elif url.path == "/report.pdf":
+            self._send(200, "application/pdf", make_pdf(["Lobster catches doubled this season."]))
+        elif url.path == "/api.php":
+            params = parse_qs(url.query)
+            title = params.get("titles", [""])[0]
+            if title.lower() == "narwhal":
+                page = {"title": "Narwhal", "extract": EXTRACT, "fullurl": "https://en.wikipedia.org/wiki/Narwhal"}
+            else:
+                page = {"title": title, "missing": True}
+            if params.get("list") == ["search"]:
+                self._send(200, "application/json", json.dumps({"query": {"search": []}}).encode())
+                return
+            self._send(200, "application/json", json.dumps({"query": {"pages": [page]}}).encode())
+        else:
+            self._send(404, "text/plain", b"not found")
+
+
+@pytest.fixture
+def server():
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+def _import(data_dir: Path, items, settings=None):
+    kb = open_store(data_dir)
+    try:
+        return Importer(kb, settings=settings).run(items)
+    finally:
+        kb.close()
+
+
+def test_url_import_keeps_readable_text_and_sections(server, data_dir):
+    report = _import(data_dir, [f"{server}/page.html", f"{server}/report.pdf"])
+    assert not report.failed, report.failed
+    hit = search(data_dir, "how high do spring tides rise", 1)[0]
+    assert hit.location == f"{server}/page.html"
+    assert hit.title == "Harbour Guide"
+    assert "Tides" in hit.heading
+    assert search(data_dir, "Footer links Home", 5) == []
+    assert search(data_dir, "lobster catches", 1)[0].location == f"{server}/report.pdf"
+    again = _import(data_dir, [f"{server}/page.html"])
+    assert again.unchanged == [f"{server}/page.html"]
+
+
+def test_url_errors_are_reasons(server, data_dir):
+    report = _import(data_dir, [f"{server}/missing", "http://127.0.0.1:1/closed", "https://exa mple/bad"])
+    reasons = [f.reason for f in report.failed]
+    assert "404" in reasons[0]
+    assert "could not be downloaded" in reasons[1]
+    assert len(reasons) == 3
+
+
+def test_wikipedia_import_by_title(server, data_dir):
+    settings = Settings(defaults().values, {"wikipedia_api_url": f"{server}/api.php"})
+    report = _import(data_dir, [ImportItem("wikipedia", "narwhal")], settings)
+    assert not report.failed, report.failed
+    hit = search(data_dir, "what is the tusk of a narwhal", 1)[0]
+    assert hit.title == "Narwhal"
+    assert hit.location == "https://en.wikipedia.org/wiki/Narwhal"
+    assert hit.heading == "Narwhal > Description"
+    missing = _import(data_dir, [ImportItem("wikipedia", "no such thing")], settings)
+    assert "No Wikipedia article" in missing.failed[0].reason
+
+
+def test_import_item_parsing():
+    assert ImportItem.parse("https://x.org/a") == ImportItem("url", "https://x.org/a")
+    assert ImportItem.parse("wikipedia: Narwhal") == ImportItem("wikipedia", "Narwhal")
+    assert ImportItem.parse("notes/a.md") == ImportItem("path", "notes/a.md")
