@@ -188,6 +188,9 @@ async def _reap(proc: asyncio.subprocess.Process, readers: asyncio.Future[object
             await readers
     except TimeoutError:  # a grandchild that left the group still holds the pipes: stop waiting for it
         readers.cancel()
+        transport = getattr(proc, "_transport", None)  # close our ends of the pipes now, not at exit
+        if transport is not None:
+            transport.close()
 
 
 def _decode(data: bytes) -> str:
