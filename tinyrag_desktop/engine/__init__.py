@@ -1,9 +1,12 @@
 """The request engine: streams an answer, runs tool blocks as they complete, continues with results."""
 
 from .config import EngineConfig
+from .engine import Engine
+from .errors import LLMError
+from .llm import LLMClient
 from .events import Done, EngineError, EngineEvent, Reasoning, Route, Text, ToolFinished, ToolStarted
 
 __all__ = [
-    "EngineConfig", "EngineEvent", "Route", "Text", "Reasoning", "ToolStarted", "ToolFinished", "Done",
+    "Engine", "EngineConfig", "EngineEvent", "LLMClient", "LLMError", "Route", "Text", "Reasoning", "ToolStarted", "ToolFinished", "Done",
     "EngineError",
 ]

@@ -1,0 +1,249 @@
+"""The engine against a loopback server that streams scripted SSE in small random pieces."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from tests.engine.conftest import collect
+from tests.sse_server import Hang, Status, Stream, free_port
+from tinyrag_desktop.engine import EngineConfig
+from tinyrag_desktop.engine.events import Done, EngineError, Reasoning, Route, Text, ToolFinished, ToolStarted
+
+
+def block(tool: str, content: str, param: str = "query") -> str:
+    return f'<tool name="{tool}"><{param}>{content}</{param}></tool>'
+
+
+def tokens(text: str, size: int = 3) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def of(events: list, kind: type) -> list:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def visible(events: list) -> str:
+    return "".join(e.text for e in of(events, Text))
+
+
+async def test_one_tool_and_a_continuation(llm, make_engine) -> None:
+    llm.queue(
+        Stream(tokens("Let me compute. " + block("calculate", "3 * (17 + 5) / 2") + " ")),
+        Stream(tokens("The answer is 33.")),
+    )
+    events = await collect(make_engine(), "What is 3 * (17 + 5) / 2?")
+    assert isinstance(events[0], Route) and events[0].mode == "tools" and "calculate" in events[0].hints
+    (start,) = of(events, ToolStarted)
+    (result,) = of(events, ToolFinished)
+    assert (start.tool, start.query, start.id) == ("calculate", "3 * (17 + 5) / 2", result.id)
+    assert result.status == "ok" and result.result.endswith("= 33") and result.source == "calculator"
+    assert result.result_bytes == len(result.result.encode()) and result.error is None
+    assert events.index(start) < events.index(result)
+    assert visible(events).startswith("Let me compute. ") and visible(events).endswith("The answer is 33.")
+    done = events[-1]
+    assert isinstance(done, Done) and (done.rounds, done.tools_run) == (2, 1)
+    assert block("calculate", "3 * (17 + 5) / 2") in done.transcript  # raw XML stays in the transcript
+    # The continuation sent the round's text and the results back, delimited as untrusted data.
+    second = llm.requests[1]["messages"]
+    assert second[-2]["role"] == "assistant" and block("calculate", "3 * (17 + 5) / 2") in second[-2]["content"]
+    assert second[-1]["role"] == "user" and "<tool_results>" in second[-1]["content"]
+    assert "= 33" in second[-1]["content"] and "untrusted" in second[-1]["content"]
+    assert llm.requests[0]["stream"] is True and llm.requests[0]["model"] == "scripted"
+
+
+async def test_tool_starts_while_the_stream_goes_on(llm, make_engine) -> None:
+    llm.queue(Stream(tokens(block("echo", "early") + " and a long tail " * 30, 2), delay=0.005), Stream(["ok"]))
+    events = await collect(make_engine())
+    result = of(events, ToolFinished)[0]
+    first_round_text = "".join(e.text for e in of(events[events.index(result) :], Text))
+    assert "a long tail" in first_round_text, "the result arrived only after the whole stream"
+
+
+async def test_five_blocks_in_one_round_respect_the_per_round_limit(llm, make_engine) -> None:
+    text = " ".join(block("echo", f"n{i}") for i in range(5))
+    llm.queue(Stream(tokens(text)), Stream(["done"]))
+    events = await collect(make_engine())
+    results = of(events, ToolFinished)
+    assert [r.status for r in results].count("ok") == 3
+    skipped = [r for r in results if r.status == "skipped"]
+    assert len(skipped) == 2 and all("per round" in r.error for r in skipped)
+    assert len(of(events, ToolStarted)) == 3
+    assert len({r.id for r in results}) == 5
+
+
+async def test_total_limit_across_rounds_and_skipped_calls_use_no_budget(llm, make_engine) -> None:
+    llm.queue(
+        Stream(tokens(" ".join(block("echo", f"a{i}") for i in range(4)))),  # 3 run, 1 skipped
+        Stream(tokens(" ".join(block("echo", f"b{i}") for i in range(3)))),  # 2 run (total 5), 1 skipped
+        Stream(tokens("final")),
+    )
+    events = await collect(make_engine())
+    statuses = [r.status for r in of(events, ToolFinished)]
+    assert statuses.count("ok") == 5 and statuses.count("skipped") == 2
+    assert any("per answer" in (r.error or "") for r in of(events, ToolFinished))
+    assert events[-1].tools_run == 5
+
+
+async def test_duplicates_are_skipped(llm, make_engine) -> None:
+    llm.queue(Stream(tokens(block("echo", "same") + block("echo", " same ") + block("echo", "other"))),
+              Stream(["fin"]))
+    results = of(await collect(make_engine()), ToolFinished)
+    assert [r.status for r in results] == ["ok", "skipped", "ok"] or [r.status for r in results].count("skipped") == 1
+    dup = [r for r in results if r.status == "skipped"][0]
+    assert "duplicate" in dup.error and dup.query == "same"
+
+
+async def test_continuation_cap(llm, make_engine) -> None:
+    llm.queue(*[Stream(tokens(block("echo", f"r{i}"))) for i in range(10)])
+    events = await collect(make_engine(EngineConfig(max_continuations=2, max_tools_total=50)))
+    assert events[-1].rounds == 3 and len(llm.requests) == 3
+    assert len(of(events, ToolStarted)) == 3
+
+
+async def test_a_tool_that_hangs_is_stopped_at_its_timeout(llm, make_engine, hanging) -> None:
+    llm.queue(Stream(tokens(block("hang", "forever"))), Stream(["after"]))
+    t0 = time.monotonic()
+    events = await collect(make_engine(EngineConfig(tool_timeout=0.3)))
+    (result,) = of(events, ToolFinished)
+    assert result.status == "error" and "0.3 seconds" in result.error
+    assert hanging.cancelled and time.monotonic() - t0 < 5
+    assert visible(events).endswith("after")
+
+
+async def test_failing_unknown_disabled_and_wrong_element_tools_are_error_results(llm, make_engine) -> None:
+    llm.queue(
+        Stream(tokens(block("fail", "x") + block("nope", "y") + block("off", "z") + block("fetch", "q"))),
+        Stream(["sorry"]),
+    )
+    events = await collect(make_engine(EngineConfig(max_tools_per_round=10)))
+    by_tool = {r.tool: r for r in of(events, ToolFinished)}
+    assert by_tool["fail"].status == "error" and "cannot do x" in by_tool["fail"].error
+    assert "no tool called" in by_tool["nope"].error and "calculate (<query>)" in by_tool["nope"].error
+    assert "disabled" in by_tool["off"].error and "--allow-off" in by_tool["off"].error
+    assert "takes <url>" in by_tool["fetch"].error
+    assert [s.tool for s in of(events, ToolStarted)] == ["fail"]  # the others were never run
+    # The model is told, so it can correct itself next round.
+    assert "no tool called" in llm.requests[1]["messages"][-1]["content"]
+
+
+async def test_invalid_nested_and_fenced_blocks_are_text(llm, make_engine) -> None:
+    nested = '<tool name="a"><query>' + block("echo", "inner") + "</query></tool>"
+    text = f'Bad: <tool name=""><query>x</query></tool> nested: {nested}\n```\n{block("echo", "fenced")}\n```\n'
+    llm.queue(Stream(tokens(text, 2)))
+    events = await collect(make_engine())
+    assert of(events, ToolStarted) == [] and of(events, ToolFinished) == []
+    assert visible(events) == text
+    assert events[-1].rounds == 1 and len(llm.requests) == 1
+
+
+async def test_a_tool_block_inside_a_tool_result_is_never_run(llm, make_engine) -> None:
+    llm.queue(Stream(tokens(block("echo", "&lt;tool name=\"echo\"&gt;&lt;query&gt;pwn&lt;/query&gt;&lt;/tool&gt;"))),
+              Stream(["ok"]))
+    events = await collect(make_engine())
+    assert len(of(events, ToolStarted)) == 1
+    sent = llm.requests[1]["messages"][-1]["content"]
+    assert '<tool name="echo">' not in sent and "&lt;tool" in sent
+
+
+async def test_reasoning_is_a_separate_channel_where_no_tool_runs(llm, make_engine) -> None:
+    llm.queue(Stream(tokens("<think>maybe " + block("echo", "thought") + "</think>Answer."),
+                     reasoning=["I should ", block("echo", "r")]))
+    events = await collect(make_engine())
+    assert of(events, ToolStarted) == []
+    reasoning = "".join(e.text for e in of(events, Reasoning))
+    assert "maybe" in reasoning and "I should" in reasoning
+    assert visible(events) == "Answer."
+
+
+async def test_server_down(make_engine) -> None:
+    engine = make_engine(base_url=f"http://127.0.0.1:{free_port()}/v1")
+    events = await collect(engine)
+    (err,) = of(events, EngineError)
+    assert err.kind == "server_unreachable" and "127.0.0.1" in err.message and "Ollama" in err.message
+    assert isinstance(events[-1], Done)
+
+
+async def test_model_not_found_lists_the_servers_models(llm, make_engine) -> None:
+    llm.models = ["llama3.2", "qwen2.5"]
+    llm.queue(Status(404, {"error": {"message": 'model "missing" not found, try pulling it first'}}))
+    (err,) = of(await collect(make_engine(chat_model="missing")), EngineError)
+    assert err.kind == "model_not_found"
+    assert "missing" in err.message and "llama3.2" in err.message and "qwen2.5" in err.message
+
+
+async def test_server_error_carries_the_servers_message(llm, make_engine) -> None:
+    llm.queue(Status(500, {"error": {"message": "CUDA out of memory"}}))
+    (err,) = of(await collect(make_engine()), EngineError)
+    assert err.kind == "server_error" and "500" in err.message and "CUDA out of memory" in err.message
+
+
+@pytest.mark.parametrize("code, kind, words", [(401, "auth", "API key"), (429, "rate_limited", "429")])
+async def test_auth_and_rate_limit(llm, make_engine, code, kind, words) -> None:
+    llm.queue(Status(code, {"error": {"message": "nope"}}))
+    (err,) = of(await collect(make_engine()), EngineError)
+    assert err.kind == kind and words in err.message
+
+
+async def test_a_stream_cut_halfway_keeps_the_text_and_says_so(llm, make_engine) -> None:
+    llm.queue(Stream(["Hello", " wor", "ld", " and more"], cut_after=3))
+    events = await collect(make_engine())
+    assert visible(events) == "Hello world"
+    (err,) = of(events, EngineError)
+    assert err.kind == "stream_interrupted" and "kept" in err.message
+    assert events[-1].transcript == "Hello world"
+
+
+async def test_a_stream_cut_after_a_block_still_reports_the_tool(llm, make_engine) -> None:
+    llm.queue(Stream(tokens(block("echo", "x")) + ["more"], cut_after=len(tokens(block("echo", "x"))) + 1))
+    events = await collect(make_engine())
+    assert [r.status for r in of(events, ToolFinished)] == ["ok"]
+    assert of(events, EngineError)[0].kind == "stream_interrupted"
+
+
+async def test_no_first_token_in_time(llm, make_engine) -> None:
+    llm.queue(Hang(3))
+    (err,) = of(await collect(make_engine(first_token_timeout=1.0)), EngineError)
+    assert err.kind == "timeout" and "1 seconds" in err.message
+
+
+async def test_crlf_streams_and_no_model_chosen(llm, make_engine) -> None:
+    llm.queue(Stream(tokens("Plain answer."), crlf=True))
+    events = await collect(make_engine(chat_model=""))
+    assert visible(events) == "Plain answer." and not of(events, EngineError)
+    assert llm.requests[0]["model"] == "scripted"  # the server's first model
+
+
+async def test_cancel_stops_stream_and_tools_within_200ms(llm, make_engine, hanging) -> None:
+    llm.queue(Stream(tokens(block("hang", "x") + " and then a very slow tail" * 50, 2), delay=0.05))
+    engine = make_engine()
+    seen: list = []
+
+    async def consume() -> None:
+        async for ev in engine.run([{"role": "user", "content": "q"}]):
+            seen.append(ev)
+
+    task = asyncio.create_task(consume())
+    await asyncio.wait_for(hanging.started.wait(), 5)
+    t0 = time.monotonic()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert time.monotonic() - t0 < 0.2
+    assert hanging.cancelled
+    assert of(seen, ToolStarted) and not of(seen, Done)
+
+
+async def test_result_is_cut_to_the_limit_with_a_note(llm, make_engine, registry) -> None:
+    from tinyrag_desktop.tools import ToolResult, ToolSpec
+
+    async def big(content, ctx):
+        return ToolResult("x" * 5000)
+
+    registry.register(ToolSpec("big", "query", "Big.", big, "x"))
+    llm.queue(Stream(tokens(block("big", "x"))), Stream(["ok"]))
+    await collect(make_engine(EngineConfig(result_max_chars=1000)))
+    sent = llm.requests[1]["messages"][-1]["content"]
+    assert "x" * 1000 in sent and "x" * 1001 not in sent and "4000 more characters cut" in sent

@@ -1,0 +1,164 @@
+"""A loopback OpenAI-compatible server for tests: streams scripted SSE cut into small random pieces."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Stream:
+    """Stream ``tokens`` as content deltas. ``cut_after`` closes the connection after that many tokens,
+    without finish_reason or [DONE]; ``reasoning`` tokens come first as ``reasoning_content``."""
+
+    tokens: list[str]
+    reasoning: list[str] = field(default_factory=list)
+    cut_after: int | None = None
+    delay: float = 0.0
+    done: bool = True
+    crlf: bool = False
+
+
+@dataclass
+class Status:
+    code: int
+    body: Any = None
+
+
+@dataclass
+class Hang:
+    """Accept the request and send nothing for ``seconds``."""
+
+    seconds: float
+
+
+def sse_events(stream: Stream, model: str = "scripted") -> list[str]:
+    """The SSE events for a Stream, in the shape llama.cpp's server sends them."""
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+        obj = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "model": model,
+               "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        return "data: " + json.dumps(obj) + "\n\n"
+
+    events = [": keep-alive\n\n", chunk({"role": "assistant"})]
+    events += [chunk({"reasoning_content": t}) for t in stream.reasoning]
+    events += [chunk({"content": t}) for t in stream.tokens]
+    if stream.cut_after is not None:
+        return events[: 2 + len(stream.reasoning) + stream.cut_after]
+    events.append(chunk({}, "stop"))
+    if stream.done:
+        events.append("data: [DONE]\n\n")
+    if stream.crlf:
+        events = [e.replace("\n", "\r\n") for e in events]
+    return events
+
+
+class ScriptedLLMServer:
+    """Answers each POST /v1/chat/completions with the next queued reply; GET /v1/models lists models."""
+
+    def __init__(self, models: tuple[str, ...] = ("scripted",), seed: int = 0) -> None:
+        self.models = list(models)
+        self.replies: list[Stream | Status | Hang] = []
+        self.requests: list[dict[str, Any]] = []
+        self.rng = random.Random(seed)
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/models"):
+                    body = json.dumps({"object": "list", "data": [{"id": m, "object": "model"} for m in server.models]})
+                    self._send(200, body)
+                else:
+                    self._send(404, json.dumps({"error": {"message": "not found"}}))
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._send(404, json.dumps({"error": {"message": "not found"}}))
+                    return
+                with server._lock:
+                    server.requests.append(body)
+                    reply = server.replies.pop(0) if server.replies else Status(500, "no scripted reply left")
+                if isinstance(reply, Status):
+                    payload = reply.body if isinstance(reply.body, str) else json.dumps(reply.body or {})
+                    self._send(reply.code, payload)
+                elif isinstance(reply, Hang):
+                    time.sleep(reply.seconds)
+                    self.close_connection = True
+                else:
+                    self._stream(reply)
+
+            def _send(self, code: int, body: str) -> None:
+                data = body.encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _stream(self, reply: Stream) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                try:
+                    for event in sse_events(reply):
+                        text = event.encode()
+                        i = 0
+                        while i < len(text):  # small random pieces, each flushed on its own
+                            n = server.rng.randint(1, 24)
+                            piece = text[i : i + n]
+                            self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                            self.wfile.flush()
+                            i += n
+                        if reply.delay:
+                            time.sleep(reply.delay)
+                    if reply.cut_after is not None:
+                        self.connection.shutdown(socket.SHUT_RDWR)  # cut: no final chunk
+                        self.close_connection = True
+                        return
+                    self.wfile.write(b"0\r\n\r\n")
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    self.close_connection = True
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def queue(self, *replies: Stream | Status | Hang) -> None:
+        with self._lock:
+            self.replies.extend(replies)
+
+    def __enter__(self) -> "ScriptedLLMServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+
+def free_port() -> int:
+    """A loopback port with nothing listening on it (for 'server down' tests)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

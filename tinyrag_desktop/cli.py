@@ -1,0 +1,126 @@
+"""The headless command line: ``ask``, ``kb`` and ``nanogo``. No Qt is imported on any of these paths."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any, TextIO
+
+from . import __version__
+from .cliargs import add_shared_flags, context_from_args
+from .settings import SettingsError
+
+_ICONS = {"ok": "✓", "error": "✗", "skipped": "⤼"}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tinyrag-desktop",
+        description="tinyRAG Desktop. Without a verb, opens the window; with one, runs headless.",
+    )
+    parser.add_argument("--version", action="version", version=f"tinyrag-desktop {__version__}")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+    ask = verbs.add_parser("ask", help="ask one question and stream the answer")
+    ask.add_argument("question", help="the question")
+    ask.add_argument("--jsonl", action="store_true", help="print one JSON object per event")
+    ask.add_argument("--system", metavar="TEXT", help="a system prompt (persona) for this question")
+    add_shared_flags(ask)
+    ask.set_defaults(func=_ask)
+    for module in ("tinyrag_desktop.kb.cli", "tinyrag_desktop.tools.nanogo.cli"):
+        try:
+            __import__(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        sys.modules[module].register(verbs)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except SettingsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stderr)
+        return 130
+
+
+def _ask(args: argparse.Namespace) -> int:
+    ctx = context_from_args(args)
+    for warning in ctx.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return asyncio.run(_ask_async(args, ctx))
+
+
+async def _ask_async(args: argparse.Namespace, ctx: Any) -> int:
+    import httpx
+
+    from .engine import Engine
+
+    failed = False
+    async with httpx.AsyncClient() as http:
+        engine = Engine(settings=ctx.settings, data_dir=ctx.data_dir, http=http)
+        printer = _JsonPrinter(sys.stdout) if args.jsonl else _TextPrinter(sys.stdout, sys.stderr)
+        messages = [{"role": "user", "content": args.question}]
+        async for event in engine.run(messages, system=args.system):
+            failed = failed or event.event == "error"
+            printer.show(event)
+    return 1 if failed else 0
+
+
+class _JsonPrinter:
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def show(self, event: Any) -> None:
+        self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+        self.out.flush()
+
+
+class _TextPrinter:
+    """The answer as it streams on stdout; one short status line per tool call on stderr."""
+
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self.out, self.err = out, err
+        self.at_line_start = True
+
+    def _write(self, text: str) -> None:
+        if text:
+            self.out.write(text)
+            self.out.flush()
+            self.at_line_start = text.endswith("\n")
+
+    def _status(self, line: str) -> None:
+        if not self.at_line_start:
+            self._write("\n")
+        self.err.write(line + "\n")
+        self.err.flush()
+
+    def show(self, event: Any) -> None:
+        name = event.event
+        if name == "text":
+            self._write(event.text)
+        elif name == "tool_start":
+            self._status(f"⟳ {event.tool}: {_preview(event.query)}")
+        elif name == "tool_result":
+            detail = f"{event.elapsed_ms} ms" if event.status == "ok" else (event.error or "")
+            self._status(f"{_ICONS.get(event.status, '?')} {event.tool} {event.status}: {_preview(detail, 160)}")
+        elif name == "error":
+            self._status(f"error: {event.message}")
+        elif name == "done" and not self.at_line_start:
+            self._write("\n")
+
+
+def _preview(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

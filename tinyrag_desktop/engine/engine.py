@@ -1,0 +1,323 @@
+"""The request loop: stream a round, run each complete block at once, continue with the results.
+
+One request is an async generator of events. Inside a round, the LLM stream and the running tools feed one
+queue, so a tool's result appears as soon as it is ready, while the model is still writing. Limits come from
+EngineConfig; a call over a limit, a duplicate or an unknown tool is reported, never run. Cancelling the task
+that iterates ``run`` stops the stream and every running tool at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
+
+import httpx
+
+from ..protocol import InvalidBlock, TextChunk, ThinkSplitter, ToolCall, XMLParseState
+from ..protocol.think import REASONING
+from ..tools.errors import ToolError
+from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
+from . import prompts
+from .config import EngineConfig
+from .errors import LLMError
+from .events import Done, EngineError, EngineEvent, Reasoning, Route, Text, ToolFinished, ToolStarted
+from .llm import LLMClient
+from .router import Decision, route
+
+log = logging.getLogger(__name__)
+
+KnowledgeLookup = Callable[[str, int], Awaitable[str]]
+
+
+@dataclass
+class _Request:
+    """Per-request bookkeeping: the seen map, the counters, the transcript."""
+
+    config: EngineConfig
+    seen: set[tuple[str, str]] = field(default_factory=set)
+    tools_run: int = 0
+    next_id: int = 0
+    transcript: list[str] = field(default_factory=list)
+
+    def new_id(self) -> str:
+        self.next_id += 1
+        return f"call_{self.next_id}"
+
+
+@dataclass
+class _Round:
+    number: int
+    run: int = 0
+    text: list[str] = field(default_factory=list)
+    results: list[tuple[str, str, str, str, str]] = field(default_factory=list)
+    running: set[asyncio.Task[None]] = field(default_factory=set)
+    outstanding: int = 0  # started calls whose result has not been yielded yet
+
+
+class Engine:
+    """Runs requests against one LLM server with the tools the settings enable."""
+
+    def __init__(
+        self,
+        *,
+        settings: Mapping[str, Any],
+        data_dir: Path,
+        http: httpx.AsyncClient,
+        registry: ToolRegistry | None = None,
+        confirm: Callable[[str, str], Awaitable[bool]] | None = None,
+        config: EngineConfig | None = None,
+    ) -> None:
+        self.settings = settings
+        self.data_dir = Path(data_dir)
+        self.http = http
+        self.registry = registry if registry is not None else default_registry()
+        self.confirm = confirm
+        self.config = config
+
+    # -- the request ------------------------------------------------------------------------------
+
+    async def run(
+        self, messages: Sequence[Mapping[str, str]], *, system: str | None = None, chat_id: str | None = None
+    ) -> AsyncIterator[EngineEvent]:
+        """Answer the conversation whose last message is the user's question, as a stream of events."""
+        started = time.monotonic()
+        settings = self.settings
+        cfg = self.config or EngineConfig.from_settings(settings)
+        req = _Request(cfg)
+        enabled = self.registry.enabled(settings)
+        question = str(messages[-1].get("content", "")) if messages else ""
+
+        decision = await self._route(question, {t.name for t in enabled})
+        yield Route(decision.mode, decision.reason, decision.hints)
+        context = await self._rag_context(question) if decision.mode == "rag" else ""
+
+        convo: list[dict[str, str]] = [
+            {"role": "system", "content": prompts.system_prompt(
+                persona=system, tools=enabled, lang=str(settings.get("lang", "en")),
+                hints=decision.hints, context=context)},
+            *({"role": str(m["role"]), "content": str(m["content"])} for m in messages),
+        ]
+        client = LLMClient(
+            self.http, str(settings.get("base_url", "")), str(settings.get("api_key", "") or ""),
+            connect_timeout=cfg.connect_timeout, first_token_timeout=cfg.first_token_timeout,
+        )
+        ctx = ToolContext(settings=settings, data_dir=self.data_dir, http=self.http, confirm=self.confirm,
+                          chat_id=chat_id)
+        rounds = 0
+        try:
+            model = await client.resolve_model(str(settings.get("chat_model", "") or ""))
+            for number in range(1, cfg.max_continuations + 2):
+                rounds = number
+                rnd = _Round(number)
+                if number > 1 and req.transcript and not req.transcript[-1].endswith("\n"):
+                    yield Text("\n\n")
+                    rnd.text.append("\n\n")
+                try:
+                    async for event in self._round(client, model, convo, rnd, req, ctx):
+                        yield event
+                finally:  # what arrived is kept, even when the round failed
+                    req.transcript.append("".join(rnd.text))
+                if not any(status != "skipped" for _, _, status, _, _ in rnd.results):
+                    break
+                convo.append({"role": "assistant", "content": "".join(rnd.text)})
+                convo.append({"role": "user", "content": prompts.results_message(rnd.results, cfg.result_max_chars)})
+        except LLMError as exc:
+            log.info("request failed: %s", exc)
+            yield EngineError(str(exc), exc.kind)
+        yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript))
+
+    async def _route(self, question: str, enabled: set[str]) -> Decision:
+        has_kb = "rag_knowledge" in enabled and await asyncio.to_thread(_has_documents, self.data_dir)
+        return route(question, enabled, has_kb=has_kb)
+
+    async def _rag_context(self, question: str) -> str:
+        try:
+            return await asyncio.to_thread(_kb_context, self.data_dir, question, int(self.settings.get("k", 5)))
+        except Exception:  # the knowledge base is optional help; a failure must not cost the answer
+            log.exception("knowledge-base lookup for the rag route failed")
+            return ""
+
+    # -- one round --------------------------------------------------------------------------------
+
+    async def _round(
+        self,
+        client: LLMClient,
+        model: str,
+        convo: list[dict[str, str]],
+        rnd: _Round,
+        req: _Request,
+        ctx: ToolContext,
+    ) -> AsyncIterator[EngineEvent]:
+        queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        parser = XMLParseState()
+        think = ThinkSplitter()
+
+        async def pump() -> None:
+            try:
+                async for delta in client.stream_chat(convo, model=model, temperature=req.config.temperature):
+                    queue.put_nowait(("delta", delta))
+                queue.put_nowait(("end", None))
+            except LLMError as exc:
+                queue.put_nowait(("error", exc))
+
+        pump_task = asyncio.create_task(pump())
+        failure: LLMError | None = None
+        streaming = True
+        try:
+            while streaming or rnd.outstanding:
+                kind, item = await queue.get()
+                if kind == "result":
+                    rnd.outstanding -= 1
+                    yield item
+                    continue
+                if kind == "delta":
+                    if item.reasoning:
+                        yield Reasoning(item.reasoning)
+                    pieces = think.feed(item.content) if item.content else []
+                else:  # end of stream, or a failure: flush what is held
+                    streaming = False
+                    failure = item
+                    pieces = think.finish()
+                for channel, text in pieces:
+                    if channel == REASONING:
+                        yield Reasoning(text)
+                        continue
+                    for event in parser.feed(text):
+                        for out in self._on_parse_event(event, rnd, req, ctx, queue):
+                            yield out
+                if not streaming:
+                    for event in parser.finish():
+                        for out in self._on_parse_event(event, rnd, req, ctx, queue):
+                            yield out
+        finally:
+            pump_task.cancel()
+            for task in rnd.running:
+                task.cancel()
+            pending = [pump_task, *rnd.running]
+            await asyncio.wait(pending, timeout=0.15)
+        if failure is not None:
+            raise failure
+
+    def _on_parse_event(
+        self,
+        event: TextChunk | ToolCall | InvalidBlock,
+        rnd: _Round,
+        req: _Request,
+        ctx: ToolContext,
+        queue: asyncio.Queue[tuple[str, Any]],
+    ) -> list[EngineEvent]:
+        if isinstance(event, TextChunk):
+            rnd.text.append(event.text)
+            return [Text(event.text)]
+        rnd.text.append(event.raw)
+        if isinstance(event, InvalidBlock):
+            log.warning("invalid tool block shown as text (%s): %.200r", event.reason, event.raw)
+            return [Text(event.raw)]
+        return [self._admit(event, rnd, req, ctx, queue)]
+
+    def _admit(
+        self,
+        call: ToolCall,
+        rnd: _Round,
+        req: _Request,
+        ctx: ToolContext,
+        queue: asyncio.Queue[tuple[str, Any]],
+    ) -> EngineEvent:
+        """Start ``call`` or say why not: duplicate, unknown, disabled, wrong element, over a limit."""
+        cfg = req.config
+        call_id = req.new_id()
+        key = (call.name, call.content)
+        spec = self.registry.get(call.name)
+        status, reason = "error", ""
+        if key in req.seen:
+            status, reason = "skipped", "duplicate call: the same tool with the same input already ran in this answer"
+        elif spec is None:
+            reason = self._unknown_tool(call.name)
+        elif not spec.enabled(self.settings):
+            reason = f"The tool {spec.name} is disabled: {spec.disabled_reason or 'turn it on in Settings'}."
+        elif call.param != spec.element:
+            reason = (
+                f"{spec.name} takes <{spec.element}>, not <{call.param}>. Write: "
+                f"{prompts.block_example(spec)}"
+            )
+        elif req.tools_run >= cfg.max_tools_total:
+            status, reason = "skipped", f"limit reached: at most {cfg.max_tools_total} tool calls per answer"
+        elif rnd.run >= cfg.max_tools_per_round:
+            status, reason = "skipped", f"limit reached: at most {cfg.max_tools_per_round} tool calls per round"
+        else:
+            req.seen.add(key)
+            req.tools_run += 1
+            rnd.run += 1
+            task = asyncio.create_task(self._run_tool(spec, call, call_id, rnd, ctx, queue, cfg.tool_timeout))
+            rnd.running.add(task)
+            rnd.outstanding += 1
+            return ToolStarted(call_id, call.name, call.content, call.param, rnd.number, call.raw)
+        if status == "error":
+            req.seen.add(key)
+        rnd.results.append((call_id, call.name, status, "", reason))
+        return ToolFinished(call_id, call.name, call.content, "", reason, 0, status, 0, "", call.param,
+                            rnd.number, call.raw)
+
+    def _unknown_tool(self, name: str) -> str:
+        enabled = self.registry.enabled(self.settings)
+        listed = "; ".join(f"{t.name} (<{t.element}>)" for t in enabled) or "none"
+        example = prompts.block_example(enabled[0]) if enabled else ""
+        return f"There is no tool called “{name}”. Available tools: {listed}. Write for example: {example}"
+
+    async def _run_tool(
+        self,
+        spec: ToolSpec,
+        call: ToolCall,
+        call_id: str,
+        rnd: _Round,
+        ctx: ToolContext,
+        queue: asyncio.Queue[tuple[str, Any]],
+        timeout: float,
+    ) -> None:
+        started = time.monotonic()
+        text, source, error = "", "", None
+        try:
+            async with asyncio.timeout(timeout):
+                result = await spec.run(call.content, ctx)
+            text, source = result.text, result.source
+        except TimeoutError:
+            error = f"{spec.name} did not finish within {timeout:g} seconds and was stopped."
+        except ToolError as exc:
+            error = str(exc)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a tool's bug must not end the answer: the model reads what happened
+            log.exception("tool %s failed", spec.name)
+            error = f"{spec.name} failed unexpectedly: {type(exc).__name__}: {exc}"
+        finally:
+            rnd.running.discard(asyncio.current_task())  # type: ignore[arg-type]
+        status = "ok" if error is None else "error"
+        rnd.results.append((call_id, spec.name, status, source, text if error is None else f"Error: {error}"))
+        queue.put_nowait(("result", ToolFinished(
+            call_id, spec.name, call.content, source, error, len(text.encode()), status, _ms(started), text,
+            call.param, rnd.number, call.raw,
+        )))
+
+
+def _ms(since: float) -> int:
+    return int((time.monotonic() - since) * 1000)
+
+
+def _has_documents(data_dir: Path) -> bool:
+    try:
+        from ..kb import has_documents
+    except ImportError:
+        return False
+    return has_documents(data_dir)
+
+
+def _kb_context(data_dir: Path, question: str, k: int) -> str:
+    from ..kb import search
+    from ..tools.rag import format_hits
+
+    hits = search(data_dir, question, k)
+    return format_hits(question, hits) if hits else ""

@@ -1,0 +1,67 @@
+"""Errors of the engine and its LLM client, each with a message a person understands.
+
+    Error
+    └── LLMError                 the model server could not give an answer
+        ├── ServerUnreachable    nothing answers at the base URL (connection refused, DNS, connect timeout)
+        ├── ModelNotFound        the server does not have the model; lists the models it has
+        ├── AuthenticationFailed 401/403: the API key is missing or wrong
+        ├── RateLimited          429
+        ├── ServerFailed         5xx, or another HTTP error, with the server's own message
+        ├── FirstTokenTimeout    the model did not start answering in time
+        ├── StreamInterrupted    the stream broke off before the answer was finished
+        └── BadResponse          the server answered something that is not an OpenAI-compatible reply
+
+httpx's exceptions are translated once, in the LLM client, with ``raise … from exc``.
+"""
+
+from __future__ import annotations
+
+
+class Error(Exception):
+    """Base of the engine's errors."""
+
+
+class LLMError(Error):
+    """The model server could not give an answer. ``str(exc)`` is the message to show."""
+
+    kind = "llm"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ServerUnreachable(LLMError):
+    kind = "server_unreachable"
+
+
+class ModelNotFound(LLMError):
+    kind = "model_not_found"
+
+    def __init__(self, message: str, available: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.available = available or []
+
+
+class AuthenticationFailed(LLMError):
+    kind = "auth"
+
+
+class RateLimited(LLMError):
+    kind = "rate_limited"
+
+
+class ServerFailed(LLMError):
+    kind = "server_error"
+
+
+class FirstTokenTimeout(LLMError):
+    kind = "timeout"
+
+
+class StreamInterrupted(LLMError):
+    kind = "stream_interrupted"
+
+
+class BadResponse(LLMError):
+    kind = "bad_response"

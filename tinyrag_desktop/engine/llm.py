@@ -1,0 +1,272 @@
+"""The LLM client: streaming chat completions from any OpenAI-compatible server over one httpx client.
+
+Policy lives here (which URL, which model, what a failure means to a person); the transport is the
+``httpx.AsyncClient`` passed in, so tests can point it at a loopback server or give it a mock transport.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from typing import Any, AsyncIterator
+
+import httpx
+
+from .errors import (
+    AuthenticationFailed,
+    BadResponse,
+    FirstTokenTimeout,
+    LLMError,
+    ModelNotFound,
+    RateLimited,
+    ServerFailed,
+    ServerUnreachable,
+    StreamInterrupted,
+)
+from .sse import SSEDecoder
+
+START_HINT = "Is the server running? Start Ollama (`ollama serve`) or LM Studio's local server, or check the URL."
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    """One streamed piece: visible content, reasoning (a separate channel), or the finish reason."""
+
+    content: str = ""
+    reasoning: str = ""
+    finish_reason: str | None = None
+
+
+class LLMClient:
+    """Talks to ``{base_url}/chat/completions`` and ``{base_url}/models``."""
+
+    def __init__(
+        self,
+        http: httpx.AsyncClient,
+        base_url: str,
+        api_key: str = "",
+        *,
+        connect_timeout: float = 5.0,
+        first_token_timeout: float = 120.0,
+    ) -> None:
+        self.http = http
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.connect_timeout = connect_timeout
+        self.first_token_timeout = first_token_timeout
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Accept": "text/event-stream, application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        return headers
+
+    def _timeout(self, read: float) -> httpx.Timeout:
+        return httpx.Timeout(connect=self.connect_timeout, read=read, write=30.0, pool=self.connect_timeout)
+
+    def _unreachable(self, exc: Exception) -> ServerUnreachable:
+        what = "did not accept a connection in time" if isinstance(exc, httpx.ConnectTimeout) else "cannot be reached"
+        return ServerUnreachable(f"The model server at {self.base_url} {what}. {START_HINT}")
+
+    # -- models -----------------------------------------------------------------------------------
+
+    async def list_models(self) -> list[str]:
+        """The ids the server lists at ``/models``."""
+        url = f"{self.base_url}/models"
+        try:
+            resp = await self.http.get(url, headers=self._headers(), timeout=self._timeout(15.0))
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            raise self._unreachable(exc) from exc
+        except httpx.TimeoutException as exc:
+            raise ServerUnreachable(f"The model server at {self.base_url} did not answer in time.") from exc
+        except httpx.HTTPError as exc:
+            raise ServerUnreachable(f"Could not talk to the model server at {self.base_url}: {exc}.") from exc
+        if resp.status_code != 200:
+            raise self._status_error(resp.status_code, _server_message(resp.text), what="list its models")
+        try:
+            data = resp.json()
+            items = data["data"] if isinstance(data, dict) else data
+            models = [str(item["id"]) for item in items]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise BadResponse(
+                f"The server at {self.base_url} did not answer /models as an OpenAI-compatible server does. "
+                "Check that the base URL ends with /v1."
+            ) from exc
+        return models
+
+    async def resolve_model(self, model: str) -> str:
+        """``model``, or the server's first model when none is chosen."""
+        if model:
+            return model
+        models = await self.list_models()
+        if not models:
+            raise ModelNotFound(f"The server at {self.base_url} has no models. Load or pull one first.")
+        return models[0]
+
+    # -- chat -------------------------------------------------------------------------------------
+
+    async def stream_chat(
+        self, messages: list[dict[str, str]], *, model: str, temperature: float = 0.7, **extra: Any
+    ) -> AsyncIterator[Delta]:
+        """Stream one completion. Raises an LLMError subclass; a stream cut midway raises
+        StreamInterrupted after the deltas that did arrive."""
+        body = {"model": model, "messages": messages, "stream": True, "temperature": temperature, **extra}
+        url = f"{self.base_url}/chat/completions"
+        request = self.http.build_request(
+            "POST", url, json=body, headers=self._headers(), timeout=self._timeout(self.first_token_timeout)
+        )
+        try:
+            resp = await self.http.send(request, stream=True)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            raise self._unreachable(exc) from exc
+        except httpx.TimeoutException as exc:
+            raise FirstTokenTimeout(self._first_token_message()) from exc
+        except httpx.HTTPError as exc:
+            raise ServerUnreachable(f"Could not talk to the model server at {self.base_url}: {exc}.") from exc
+        try:
+            if resp.status_code != 200:
+                text = (await resp.aread()).decode("utf-8", "replace")
+                raise await self._chat_status_error(resp.status_code, _server_message(text), model)
+            async for delta in self._read_stream(resp):
+                yield delta
+        finally:
+            await resp.aclose()
+
+    def _first_token_message(self) -> str:
+        return (
+            f"The model did not start answering within {self.first_token_timeout:g} seconds. "
+            "It may still be loading; try again, or raise the first-token timeout in Settings."
+        )
+
+    async def _read_stream(self, resp: httpx.Response) -> AsyncIterator[Delta]:
+        decoder = SSEDecoder()
+        finished = False
+        got_any = False
+        chunks = resp.aiter_text()
+        try:
+            while True:
+                try:
+                    if got_any:
+                        text = await chunks.__anext__()
+                    else:
+                        text = await asyncio.wait_for(chunks.__anext__(), self.first_token_timeout)
+                except StopAsyncIteration:
+                    break
+                for msg in decoder.feed(text):
+                    for delta in _deltas(msg.data):
+                        if delta is None:
+                            finished = True
+                            continue
+                        got_any = got_any or bool(delta.content or delta.reasoning)
+                        if delta.finish_reason:
+                            finished = True
+                        yield delta
+            for msg in decoder.finish():
+                for delta in _deltas(msg.data):
+                    if delta is None or delta.finish_reason:
+                        finished = True
+                    if delta is not None:
+                        yield delta
+        except (TimeoutError, httpx.ReadTimeout) as exc:
+            if not got_any:
+                raise FirstTokenTimeout(self._first_token_message()) from exc
+            raise StreamInterrupted(
+                "The model stopped sending in the middle of the answer (read timeout). "
+                "The text so far is kept."
+            ) from exc
+        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.NetworkError) as exc:
+            raise StreamInterrupted(
+                "The connection to the model server broke off in the middle of the answer. "
+                "The text so far is kept."
+            ) from exc
+        finally:
+            await chunks.aclose()
+        if not finished:
+            raise StreamInterrupted(
+                "The answer was cut off: the server closed the stream before the model finished. "
+                "The text so far is kept."
+            )
+
+    async def _chat_status_error(self, status: int, message: str, model: str) -> LLMError:
+        if status in (400, 404) and (status == 404 or "model" in message.lower()):
+            try:
+                models = await self.list_models()
+            except LLMError:
+                models = []
+            if models and model not in models:
+                listed = ", ".join(models[:20]) + (" …" if len(models) > 20 else "")
+                return ModelNotFound(
+                    f"The server has no model called “{model}”. It has: {listed}. "
+                    "Choose one in Settings (or pass --model).",
+                    models,
+                )
+            if status == 404 and "model" in message.lower():
+                return ModelNotFound(f"The server has no model called “{model}”: {message}", models)
+        return self._status_error(status, message, what="answer")
+
+    def _status_error(self, status: int, message: str, *, what: str) -> LLMError:
+        said = f" The server said: {message}" if message else ""
+        if status in (401, 403):
+            return AuthenticationFailed(
+                f"The server at {self.base_url} refused the request ({status}): the API key is missing "
+                f"or wrong. Set it in Settings (or pass --api-key).{said}"
+            )
+        if status == 429:
+            return RateLimited(f"The server is busy or rate-limited (429); wait a moment and try again.{said}")
+        if status == 404:
+            return ServerFailed(
+                f"The server at {self.base_url} has no such endpoint (404) and could not {what}. "
+                f"Check that the base URL is the API root, usually ending with /v1.{said}"
+            )
+        if status >= 500:
+            return ServerFailed(f"The model server failed ({status}) and could not {what}.{said}")
+        return ServerFailed(f"The model server refused the request ({status}).{said}")
+
+
+def _deltas(data: str) -> list[Delta | None]:
+    """Deltas in one SSE message; ``None`` stands for ``[DONE]``."""
+    data = data.strip()
+    if data == "[DONE]":
+        return [None]
+    if not data:
+        return []
+    try:
+        obj = json.loads(data)
+    except ValueError as exc:
+        raise BadResponse(f"The server sent something that is not JSON in its stream: {data[:80]!r}") from exc
+    if not isinstance(obj, dict):
+        return []
+    if "error" in obj:
+        err = obj["error"]
+        message = err.get("message") if isinstance(err, dict) else str(err)
+        raise ServerFailed(f"The model server reported an error during the answer: {message}")
+    out: list[Delta | None] = []
+    for choice in obj.get("choices") or []:
+        if not isinstance(choice, dict):
+            continue
+        delta = choice.get("delta") or choice.get("message") or {}
+        content = delta.get("content") or ""
+        reasoning = delta.get("reasoning_content") or delta.get("reasoning") or ""
+        finish = choice.get("finish_reason")
+        if content or reasoning or finish:
+            out.append(Delta(str(content), str(reasoning), finish))
+    return out
+
+
+def _server_message(text: str) -> str:
+    """The human part of an error body: OpenAI's ``{"error": {"message": …}}``, or the text itself."""
+    text = text.strip()
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return text[:300]
+    if isinstance(obj, dict):
+        err = obj.get("error", obj.get("detail", obj.get("message")))
+        if isinstance(err, dict):
+            err = err.get("message", err)
+        if err:
+            return str(err)[:300]
+    return text[:300]

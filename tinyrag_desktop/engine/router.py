@@ -1,0 +1,53 @@
+"""The router: cheap heuristics, before the first round, about what a question needs.
+
+The decision is the spec's ``route`` event (a debugging aid in the window) and steers the prompt: ``rag``
+puts the best knowledge-base passages into it, ``tools`` names the likely tool.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_URL = re.compile(r"\bhttps?://[^\s<>\"']+", re.I)
+_GO = re.compile(r"```go\b|\bpackage main\b|\bfunc main\s*\(|\bfmt\.Print|\bgolang\b|\bin go\b|\bgo (?:code|program|snippet)", re.I)
+_ARITH = re.compile(r"\d\s*(?:[-+*/^×÷%]|\*\*)\s*[\d(]|\b(?:sqrt|factorial|percent)\b|\d\s*%\s*of\b", re.I)
+_CALC_WORDS = re.compile(r"\b(?:calculate|compute|how much is|what is \d)", re.I)
+_WIKI = re.compile(r"\bwikipedia\b|\bwho (?:is|was|were)\b|\btell me about\b|\bhistory of\b|\bbiography\b", re.I)
+_WEB = re.compile(r"\b(?:search the web|web search|look up online|latest|news|today'?s|current(?:ly)?)\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    mode: str  # direct | rag | tools
+    reason: str
+    hints: tuple[str, ...] = ()
+
+
+def route(question: str, enabled: set[str], *, has_kb: bool) -> Decision:
+    """Decide from the question's words alone; no model call, no I/O."""
+    hints: list[str] = []
+    reasons: list[str] = []
+
+    def want(tool: str, why: str) -> None:
+        if tool in enabled and tool not in hints:
+            hints.append(tool)
+            reasons.append(why)
+
+    if _URL.search(question):
+        want("url_fetch", "the question has a URL")
+    if _GO.search(question):
+        want("nanogo", "the question has Go code")
+    if _ARITH.search(question) or _CALC_WORDS.search(question):
+        want("calculate", "the question has arithmetic")
+    if _WIKI.search(question):
+        want("wikipedia", "the question names an encyclopedia topic")
+    if _WEB.search(question):
+        want("websearch", "the question asks about recent or online information")
+    if hints:
+        if has_kb and "rag_knowledge" in enabled:
+            hints.append("rag_knowledge")
+        return Decision("tools", "; ".join(reasons), tuple(hints))
+    if has_kb:
+        return Decision("rag", "the knowledge base has documents", ("rag_knowledge",))
+    return Decision("direct", "no tool is likely needed and the knowledge base is empty")

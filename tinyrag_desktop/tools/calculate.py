@@ -1,0 +1,328 @@
+"""The ``calculate`` tool: exact arithmetic on a small, closed grammar (no names, attributes or calls beyond it).
+
+Numbers are exact fractions, so ``3 * (17 + 5) / 2`` is ``33`` and ``0.1 + 0.2`` is ``0.3``. Functions that
+are not exact (sqrt of a non-square, sin, log, …) give a float. Powers and factorials that would take
+too long or too much memory are refused instead of computed.
+
+Grammar (precedence low to high): ``+ -`` < ``* / // % ×  ÷`` < unary ``+ -`` < ``** ^`` (right) < postfix
+``%`` (percent) and ``!``; atoms are numbers (``1_000``, ``2.5``, ``1e3``), ``pi``, ``e``, parentheses and
+``f(args)`` for f in sqrt, sin, cos, tan, asin, acos, atan, log, ln, log10, log2, exp, abs, round, floor,
+ceil, min, max, factorial.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable
+
+from .errors import ToolError
+from .registry import ToolContext, ToolResult, ToolSpec
+
+Number = Fraction | float
+
+MAX_EXPONENT_BITS = 100_000  # refuse results with more bits than this
+MAX_FACTORIAL = 2_000
+MAX_LENGTH = 1_000
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)|(?P<name>[A-Za-z_]\w*)"
+    r"|(?P<op>\*\*|//|[-+*/%^()!,×÷−]))"
+)
+
+
+class CalcError(ToolError):
+    """An expression the calculator will not or cannot compute; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Tok:
+    kind: str
+    text: str
+    pos: int
+
+
+def _tokenize(expr: str) -> list[_Tok]:
+    tokens: list[_Tok] = []
+    i = 0
+    expr = expr.rstrip()
+    while i < len(expr):
+        m = _TOKEN.match(expr, i)
+        if m is None or m.end() == i:
+            bad = expr[i:].lstrip()[:1]
+            raise CalcError(f"“{bad}” is not something the calculator understands (at position {i + 1}).")
+        kind = m.lastgroup or ""
+        text = m.group(kind)
+        text = {"×": "*", "÷": "/", "−": "-", "^": "**"}.get(text, text)
+        tokens.append(_Tok(kind, text, m.start(kind)))
+        i = m.end()
+    tokens.append(_Tok("end", "", len(expr)))
+    return tokens
+
+
+def _exact(x: Number) -> bool:
+    return isinstance(x, Fraction)
+
+
+def _sqrt(x: Number) -> Number:
+    if x < 0:
+        raise CalcError("The square root of a negative number is not a real number.")
+    if isinstance(x, Fraction):
+        n, d = math.isqrt(x.numerator), math.isqrt(x.denominator)
+        if n * n == x.numerator and d * d == x.denominator:
+            return Fraction(n, d)
+    return math.sqrt(x)
+
+
+def _log(x: Number, base: Number | None = None) -> float:
+    if x <= 0 or (base is not None and (base <= 0 or base == 1)):
+        raise CalcError("The logarithm is only defined for positive numbers (and a base other than 1).")
+    return math.log(x) if base is None else math.log(x, base)
+
+
+def _round(x: Number, ndigits: Number | None = None) -> Number:
+    if ndigits is None:
+        return Fraction(round(x))
+    if not (isinstance(ndigits, Fraction) and ndigits.denominator == 1):
+        raise CalcError("round(x, n) needs a whole number n.")
+    return Fraction(round(Fraction(x), int(ndigits)))
+
+
+def _factorial(x: Number) -> Number:
+    if not (isinstance(x, Fraction) and x.denominator == 1 and x >= 0):
+        raise CalcError("The factorial is defined for whole numbers from 0 up.")
+    if x > MAX_FACTORIAL:
+        raise CalcError(f"{x}! is too large to compute here (the limit is {MAX_FACTORIAL}!).")
+    return Fraction(math.factorial(int(x)))
+
+
+def _float_fn(fn: Callable[[float], float]) -> Callable[[Number], float]:
+    def call(x: Number) -> float:
+        try:
+            return fn(float(x))
+        except (ValueError, OverflowError) as exc:
+            raise CalcError(f"{fn.__name__}({_show(x)}) is not defined ({exc}).") from None
+
+    return call
+
+
+_FUNCTIONS: dict[str, tuple[Callable[..., Number], int, int]] = {
+    "sqrt": (_sqrt, 1, 1),
+    "sin": (_float_fn(math.sin), 1, 1),
+    "cos": (_float_fn(math.cos), 1, 1),
+    "tan": (_float_fn(math.tan), 1, 1),
+    "asin": (_float_fn(math.asin), 1, 1),
+    "acos": (_float_fn(math.acos), 1, 1),
+    "atan": (_float_fn(math.atan), 1, 1),
+    "exp": (_float_fn(math.exp), 1, 1),
+    "log": (_log, 1, 2),
+    "ln": (_log, 1, 1),
+    "log10": (lambda x: _log(x, Fraction(10)), 1, 1),
+    "log2": (lambda x: _log(x, Fraction(2)), 1, 1),
+    "abs": (abs, 1, 1),
+    "round": (_round, 1, 2),
+    "floor": (lambda x: Fraction(math.floor(x)), 1, 1),
+    "ceil": (lambda x: Fraction(math.ceil(x)), 1, 1),
+    "min": (min, 1, 100),
+    "max": (max, 1, 100),
+    "factorial": (_factorial, 1, 1),
+}
+_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau}
+
+
+class _Parser:
+    def __init__(self, expr: str) -> None:
+        self.tokens = _tokenize(expr)
+        self.i = 0
+
+    def peek(self) -> _Tok:
+        return self.tokens[self.i]
+
+    def take(self) -> _Tok:
+        tok = self.tokens[self.i]
+        self.i += 1
+        return tok
+
+    def expect(self, text: str) -> None:
+        tok = self.take()
+        if tok.text != text:
+            found = f"“{tok.text}”" if tok.text else "the end"
+            raise CalcError(f"Expected “{text}” but found {found} (at position {tok.pos + 1}).")
+
+    def parse(self) -> Number:
+        value = self.sum()
+        tok = self.peek()
+        if tok.kind != "end":
+            raise CalcError(f"Unexpected “{tok.text}” at position {tok.pos + 1}.")
+        return value
+
+    def sum(self) -> Number:
+        value = self.product()
+        while self.peek().text in ("+", "-"):
+            op = self.take().text
+            right = self.product()
+            value = value + right if op == "+" else value - right
+        return value
+
+    def product(self) -> Number:
+        value = self.unary()
+        while self.peek().text in ("*", "/", "//", "%"):
+            op = self.take().text
+            right = self.unary()
+            if op != "*" and right == 0:
+                raise CalcError("Division by zero.")
+            if op == "*":
+                value = value * right
+            elif op == "/":
+                value = value / right
+            elif op == "//":
+                value = Fraction(math.floor(value / right))
+            else:
+                value = value % right
+        return value
+
+    def unary(self) -> Number:
+        if self.peek().text in ("+", "-"):
+            op = self.take().text
+            value = self.unary()
+            return -value if op == "-" else value
+        return self.power()
+
+    def power(self) -> Number:
+        base = self.postfix()
+        if self.peek().text == "**":
+            self.take()
+            exponent = self.unary()  # right-associative; -2**2 style signs bind to the exponent
+            return _pow(base, exponent)
+        return base
+
+    def postfix(self) -> Number:
+        value = self.atom()
+        while True:
+            tok = self.peek()
+            if tok.text == "!":
+                self.take()
+                value = _factorial(value)
+            elif tok.text == "%" and self._percent_here():
+                self.take()
+                value = value / 100
+                if self.peek().kind == "name" and self.peek().text.lower() == "of":  # "12% of 250"
+                    self.take()
+                    value = value * self.unary()
+            else:
+                return value
+
+    def _percent_here(self) -> bool:
+        """``%`` is a percent sign when no operand follows it (``12%``, ``12% * 250``), else modulo."""
+        nxt = self.tokens[self.i + 1]
+        if nxt.kind == "name" and nxt.text.lower() == "of":
+            return True
+        return nxt.kind == "end" or nxt.text in (")", ",", "+", "-", "*", "/", "//", "**", "%", "!")
+
+    def atom(self) -> Number:
+        tok = self.take()
+        if tok.kind == "num":
+            try:
+                return Fraction(tok.text.replace("_", ""))
+            except (ValueError, ZeroDivisionError):
+                raise CalcError(f"“{tok.text}” is not a number.") from None
+        if tok.text == "(":
+            value = self.sum()
+            self.expect(")")
+            return value
+        if tok.kind == "name":
+            name = tok.text.lower()
+            if name in _CONSTANTS:
+                return _CONSTANTS[name]
+            if name in _FUNCTIONS:
+                return self.call(name)
+            allowed = ", ".join(sorted(_FUNCTIONS)) + ", pi, e"
+            raise CalcError(f"“{tok.text}” is not allowed. Only numbers, + - * / // % ** ! and {allowed} are.")
+        found = f"“{tok.text}”" if tok.text else "the end"
+        raise CalcError(f"Expected a number but found {found} (at position {tok.pos + 1}).")
+
+    def call(self, name: str) -> Number:
+        fn, lo, hi = _FUNCTIONS[name]
+        self.expect("(")
+        args = [self.sum()]
+        while self.peek().text == ",":
+            self.take()
+            args.append(self.sum())
+        self.expect(")")
+        if not lo <= len(args) <= hi:
+            raise CalcError(f"{name}() takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), not {len(args)}.")
+        return fn(*args)
+
+
+def _pow(base: Number, exponent: Number) -> Number:
+    if _exact(base) and _exact(exponent) and exponent.denominator == 1:  # type: ignore[union-attr]
+        e = int(exponent)
+        if base == 0 and e < 0:
+            raise CalcError("Division by zero (0 to a negative power).")
+        bits = max(abs(base.numerator).bit_length(), abs(base.denominator).bit_length())  # type: ignore[union-attr]
+        if bits * abs(e) > MAX_EXPONENT_BITS and abs(base) != 1:
+            raise CalcError("That power is too large to compute exactly here.")
+        return base**e
+    try:
+        result = float(base) ** float(exponent)
+    except (OverflowError, ZeroDivisionError):
+        raise CalcError("That power is too large (or divides by zero).") from None
+    if isinstance(result, complex):
+        raise CalcError("A negative number to a fractional power is not a real number.")
+    return result
+
+
+def evaluate(expr: str) -> Number:
+    """The exact value of ``expr``; raises CalcError with a plain-words reason."""
+    if not expr.strip():
+        raise CalcError("There is no expression to calculate.")
+    if len(expr) > MAX_LENGTH:
+        raise CalcError(f"The expression is too long (over {MAX_LENGTH} characters).")
+    value = _Parser(expr).parse()
+    if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
+        raise CalcError("The result is not a finite number.")
+    return value
+
+
+def _show(value: Number) -> str:
+    if isinstance(value, float):
+        return f"{value:.15g}"
+    if value.denominator == 1:
+        return str(value.numerator)
+    d = value.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    if d == 1:  # a terminating decimal: show it exactly
+        digits = 0
+        while (value * 10**digits).denominator != 1:
+            digits += 1
+        sign = "-" if value < 0 else ""
+        scaled = abs(value.numerator * 10**digits // value.denominator)
+        whole, frac = divmod(scaled, 10**digits)
+        return f"{sign}{whole}.{frac:0{digits}d}"
+    return f"{value.numerator}/{value.denominator} ≈ {float(value):.15g}"
+
+
+def calculate(expr: str) -> str:
+    """``expr`` evaluated and shown: integers and terminating decimals exactly, else fraction ≈ decimal."""
+    return _show(evaluate(expr))
+
+
+async def run(query: str, ctx: ToolContext) -> ToolResult:
+    return ToolResult(f"{query.strip()} = {calculate(query)}", source="calculator")
+
+
+TOOLS = [
+    ToolSpec(
+        name="calculate",
+        element="query",
+        description="Exact arithmetic: + - * / // % ** ( ), percentages, sqrt, sin, cos, log, exp, round, min, max, pi.",
+        run=run,
+        example="3 * (17 + 5) / 2",
+        icon="🧮",
+    )
+]
