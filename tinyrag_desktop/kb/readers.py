@@ -308,7 +308,7 @@ def read_docx(data: bytes, name: str) -> Document:
     except Exception as exc:  # python-docx raises its own and lxml's errors on broken parts
         raise ReadError(f"a damaged or unreadable Word document ({exc.__class__.__name__}: {exc})") from exc
     blocks: list[Block] = []
-    title = (document.core_properties.title or "").strip() or name
+    title = (document.core_properties.title or "").strip()
     for item in document.iter_inner_content():
         if isinstance(item, Table):
             rows = [" | ".join(" ".join(c.text.split()) for c in row.cells) for row in item.rows]
@@ -326,6 +326,7 @@ def read_docx(data: bytes, name: str) -> Document:
             blocks.append(Block("heading", text, int(m.group(1)) + 1))
         else:
             blocks.append(Block("text", text))
+    title = title or next((b.text for b in blocks if b.kind == "heading"), name)
     return Document(title, "docx", tuple(blocks))
 
 

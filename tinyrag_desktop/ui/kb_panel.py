@@ -1,0 +1,330 @@
+"""The knowledge panel: the sources list, imports (files, folder, drag and drop, URL, Wikipedia) and a search tab.
+
+Imports run on a worker thread with their own database connection; a small relay QObject carries their
+progress and report back to the GUI thread as queued signals. Cancel stops the import between sources,
+so the list never shows a half-imported source.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Callable, Sequence
+
+from PySide6.QtCore import QObject, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+    QMessageBox, QProgressBar, QPushButton, QTabWidget, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+)
+
+from ..kb import Error, ImportItem, Importer, ImportReport, Progress, open_store, search
+from ..kb.embed import Embedder
+from ..kb.readers import SUPPORTED
+from ..settings import Settings
+
+_FILE_FILTER = "Documents ({})".format(" ".join(f"*{ext}" for ext in sorted(SUPPORTED)))
+
+
+class _Relay(QObject):
+    """Lives in the GUI thread; the worker emits through it, Qt queues the calls across threads."""
+
+    progress = Signal(object)
+    finished = Signal(object)
+
+
+class KnowledgePanel(QWidget):
+    """Manage and try the knowledge base in ``data_dir``; ``settings_provider`` gives the current settings."""
+
+    importFinished = Signal(object)  # ImportReport
+    sourcesChanged = Signal()
+
+    def __init__(self, data_dir: Path, settings_provider: Callable[[], Settings], parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("knowledgePanel")
+        self.data_dir = Path(data_dir)
+        self.settings_provider = settings_provider
+        self._cancel = threading.Event()
+        self._worker: threading.Thread | None = None
+        self._relay = _Relay(self)
+        self._relay.progress.connect(self._on_progress)
+        self._relay.finished.connect(self._on_finished)
+        self.setAcceptDrops(True)
+        self._build()
+        self.refresh()
+
+    # ---- layout ------------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.tabs = QTabWidget(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tabs)
+
+        sources_tab = QWidget()
+        col = QVBoxLayout(sources_tab)
+        buttons = QHBoxLayout()
+        self.add_files_button = self._button("Add files…", "kbAddFiles", self.choose_files, buttons)
+        self.add_folder_button = self._button("Add folder…", "kbAddFolder", self.choose_folder, buttons)
+        self.add_url_button = self._button("Add URL…", "kbAddUrl", self.ask_url, buttons)
+        self.add_wiki_button = self._button("Add Wikipedia…", "kbAddWikipedia", self.ask_wikipedia, buttons)
+        buttons.addStretch(1)
+        self.reimport_button = self._button("Re-import", "kbReimport", self.reimport_selected, buttons)
+        self.delete_button = self._button("Delete", "kbDelete", self.delete_selected, buttons)
+        col.addLayout(buttons)
+
+        self.sources_view = QTreeWidget()
+        self.sources_view.setObjectName("kbSources")
+        self.sources_view.setHeaderLabels(["Title", "Type", "Chunks", "Imported"])
+        self.sources_view.setRootIsDecorated(False)
+        self.sources_view.setSelectionMode(QTreeWidget.SelectionMode.ExtendedSelection)
+        self.sources_view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.sources_view.itemDoubleClicked.connect(lambda item, _col: self._open(item.data(0, Qt.ItemDataRole.UserRole + 1)))
+        col.addWidget(self.sources_view, 1)
+
+        progress_row = QHBoxLayout()
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setObjectName("kbProgress")
+        self.status_label = QLabel("Drop files, folders or links here to import them.")
+        self.status_label.setObjectName("kbStatus")
+        self.status_label.setWordWrap(True)
+        self.cancel_button = self._button("Cancel", "kbCancel", self.cancel_import, progress_row)
+        progress_row.insertWidget(0, self.progress_bar, 1)
+        col.addLayout(progress_row)
+        col.addWidget(self.status_label)
+        self._set_busy(False)
+        self.tabs.addTab(sources_tab, "Sources")
+
+        search_tab = QWidget()
+        scol = QVBoxLayout(search_tab)
+        row = QHBoxLayout()
+        self.query_edit = QLineEdit()
+        self.query_edit.setObjectName("kbQuery")
+        self.query_edit.setPlaceholderText("Ask in your own words, e.g. how do I reset my password")
+        self.query_edit.returnPressed.connect(self.run_search)
+        row.addWidget(self.query_edit, 1)
+        self._button("Search", "kbSearch", self.run_search, row)
+        scol.addLayout(row)
+        self.results = QListWidget()
+        self.results.setObjectName("kbResults")
+        self.results.setWordWrap(True)
+        self.results.itemDoubleClicked.connect(lambda item: self._open(item.data(Qt.ItemDataRole.UserRole)))
+        scol.addWidget(self.results, 1)
+        self.tabs.addTab(search_tab, "Search")
+
+    def _button(self, text: str, name: str, slot: Callable[[], object], layout: QHBoxLayout) -> QPushButton:
+        button = QPushButton(text)
+        button.setObjectName(name)
+        button.clicked.connect(lambda _checked=False: slot())
+        layout.addWidget(button)
+        return button
+
+    # ---- sources -----------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Reload the sources list from the database."""
+        self.sources_view.clear()
+        try:
+            kb = open_store(self.data_dir, create=False)
+        except Error as exc:
+            self.status_label.setText(str(exc))
+            return
+        if kb is None:
+            return
+        with kb:
+            sources = kb.sources()
+        for source in sources:
+            item = QTreeWidgetItem([source.title, source.type, str(source.chunk_count),
+                                    source.imported_at.replace("T", " ").rstrip("Z")])
+            item.setData(0, Qt.ItemDataRole.UserRole, source.id)
+            item.setData(0, Qt.ItemDataRole.UserRole + 1, source.location)
+            item.setToolTip(0, source.location)
+            item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
+            self.sources_view.addTopLevelItem(item)
+
+    def source_count(self) -> int:
+        return self.sources_view.topLevelItemCount()
+
+    def _selected(self) -> list[tuple[int, str]]:
+        return [(item.data(0, Qt.ItemDataRole.UserRole), item.data(0, Qt.ItemDataRole.UserRole + 1))
+                for item in self.sources_view.selectedItems()]
+
+    def delete_selected(self, confirm: bool = True) -> int:
+        selected = self._selected()
+        if not selected:
+            return 0
+        if confirm and QMessageBox.question(
+            self, "Delete sources", f"Remove {len(selected)} source(s) from the knowledge base?"
+        ) != QMessageBox.StandardButton.Yes:
+            return 0
+        removed = 0
+        try:
+            kb = open_store(self.data_dir)
+            assert kb is not None
+            with kb:
+                removed = sum(kb.remove_source(sid) for sid, _ in selected)
+        except Error as exc:
+            self.status_label.setText(str(exc))
+        self.refresh()
+        self.sourcesChanged.emit()
+        self.status_label.setText(f"{removed} source(s) removed.")
+        return removed
+
+    def reimport_selected(self) -> bool:
+        items = []
+        for _, location in self._selected():
+            if location.startswith(("http://", "https://")) and "wikipedia.org/wiki/" not in location:
+                items.append(ImportItem("url", location))
+            elif "wikipedia.org/wiki/" in location:
+                items.append(ImportItem("wikipedia", QUrl(location).fileName().replace("_", " ")))
+            else:
+                items.append(ImportItem("path", location))
+        return self.import_items(items, force=True) if items else False
+
+    def _open(self, location: str | None) -> None:
+        if not location:
+            return
+        url = QUrl(location) if location.startswith(("http://", "https://")) else QUrl.fromLocalFile(location)
+        QDesktopServices.openUrl(url)
+
+    # ---- importing ---------------------------------------------------------------------------------
+
+    def choose_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Add files to the knowledge base", "", _FILE_FILTER)
+        if paths:
+            self.import_items(paths)
+
+    def choose_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Add a folder to the knowledge base")
+        if path:
+            self.import_items([path])
+
+    def ask_url(self) -> None:
+        text, ok = QInputDialog.getText(self, "Add a web page", "URL (http or https):")
+        if ok and text.strip():
+            self.import_items([ImportItem("url", text.strip())])
+
+    def ask_wikipedia(self) -> None:
+        text, ok = QInputDialog.getText(self, "Add a Wikipedia article", "Article title:")
+        if ok and text.strip():
+            self.import_items([ImportItem("wikipedia", text.strip())])
+
+    def is_importing(self) -> bool:
+        return self._worker is not None and self._worker.is_alive()
+
+    def import_items(self, items: Sequence[ImportItem | str], force: bool = False) -> bool:
+        """Start importing ``items`` off the GUI thread; False when an import is already running."""
+        if self.is_importing() or not items:
+            return False
+        settings = self.settings_provider()
+        self._cancel = threading.Event()
+        self._set_busy(True)
+        self.status_label.setText("Listing what to import…")
+        self._worker = threading.Thread(target=self._work, args=(list(items), settings, force, self._cancel),
+                                        name="kb-import", daemon=True)
+        self._worker.start()
+        return True
+
+    def _work(self, items: list, settings: Settings, force: bool, cancel: threading.Event) -> None:
+        try:
+            kb = open_store(self.data_dir)
+            assert kb is not None
+            with kb:
+                importer = Importer(kb, chunk_size=int(settings["chunk_size"]), settings=settings,
+                                    on_progress=self._relay.progress.emit, cancel=cancel,
+                                    embedder=Embedder.from_settings(settings), force=force)
+                report = importer.run(items)
+        except Exception as exc:  # reported in the panel; the worker thread must never die silently
+            report = ImportReport()
+            report.failed.append(_failure("knowledge base", str(exc)))
+        self._relay.finished.emit(report)
+
+    def cancel_import(self) -> None:
+        self._cancel.set()
+        self.status_label.setText("Cancelling after the current source…")
+
+    def shutdown(self, timeout: float = 30.0) -> None:
+        """Cancel a running import and wait for it (the window calls this on close)."""
+        self._cancel.set()
+        if self._worker is not None:
+            self._worker.join(timeout)
+
+    def _set_busy(self, busy: bool) -> None:
+        self.progress_bar.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+        for button in (self.reimport_button, self.delete_button):
+            button.setEnabled(not busy)
+
+    def _on_progress(self, progress: Progress) -> None:
+        self.progress_bar.setRange(0, max(progress.total, 1))
+        self.progress_bar.setValue(progress.done)
+        if progress.current:
+            failed = f", {progress.failed} failed" if progress.failed else ""
+            self.status_label.setText(f"{progress.done + 1} of {progress.total}{failed}: {progress.current}")
+
+    def _on_finished(self, report: ImportReport) -> None:
+        if self._worker is not None:
+            self._worker.join()
+            self._worker = None
+        self._set_busy(False)
+        lines = [report.summary()]
+        lines += [f"✗ {Path(f.location).name or f.location}: {f.reason}" for f in report.failed[:8]]
+        if len(report.failed) > 8:
+            lines.append(f"… and {len(report.failed) - 8} more failures")
+        self.status_label.setText("\n".join(lines))
+        self.status_label.setToolTip("\n".join(f"{f.location}: {f.reason}" for f in report.failed))
+        self.refresh()
+        self.sourcesChanged.emit()
+        self.importFinished.emit(report)
+
+    # ---- drag and drop -----------------------------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt's name)
+        if event.mimeData().hasUrls() or event.mimeData().hasText():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        items = items_from_urls(event.mimeData().urls(), event.mimeData().text())
+        if items:
+            self.import_items(items)
+            event.acceptProposedAction()
+
+    # ---- search ------------------------------------------------------------------------------------
+
+    def run_search(self) -> int:
+        self.results.clear()
+        text = self.query_edit.text()
+        settings = self.settings_provider()
+        try:
+            hits = search(self.data_dir, text, int(settings["k"]))
+        except Error as exc:
+            self.results.addItem(str(exc))
+            return 0
+        for n, hit in enumerate(hits, start=1):
+            preview = " ".join(hit.text.split())[:300]
+            item = QListWidgetItem(f"[{n}] {hit.heading or hit.title}\n{hit.location}\n{preview}")
+            item.setData(Qt.ItemDataRole.UserRole, hit.location)
+            item.setToolTip(hit.text[:2000])
+            self.results.addItem(item)
+        if not hits:
+            self.results.addItem("No passages match." if text.strip() else "Type a question above.")
+        return len(hits)
+
+
+def _failure(location: str, reason: str):
+    from ..kb.ingest import Failure
+
+    return Failure(location, reason)
+
+
+def items_from_urls(urls: Sequence[QUrl], text: str = "") -> list[ImportItem]:
+    """What a drop means: local files and folders by path, web links as URLs."""
+    items = []
+    for url in urls:
+        if url.isLocalFile():
+            items.append(ImportItem("path", url.toLocalFile()))
+        elif url.scheme() in ("http", "https"):
+            items.append(ImportItem("url", url.toString()))
+    if not items and text.strip().lower().startswith(("http://", "https://")):
+        items.append(ImportItem("url", text.strip().split()[0]))
+    return items
