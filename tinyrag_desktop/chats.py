@@ -148,6 +148,7 @@ class ChatStore:
 
     def __init__(self, data_dir: Path | str, *, filename: str = DB_FILE) -> None:
         self.path = Path(data_dir) / filename
+        self.closed = False
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, isolation_level=None)
@@ -161,6 +162,7 @@ class ChatStore:
 
     def close(self) -> None:
         self._db.close()
+        self.closed = True
 
     def _tx(self) -> "_Transaction":
         return _Transaction(self._db, self.path)

@@ -51,3 +51,57 @@ async def wait_until(predicate, timeout: float = 10.0, step: float = 0.01):
         if loop.time() > end:
             raise AssertionError(f"condition not met within {timeout} s")
         await asyncio.sleep(step)
+
+
+def tokens(text: str, size: int = 4) -> list[str]:
+    """``text`` in pieces of ``size`` characters, as a model streams it."""
+    return [text[i:i + size] for i in range(0, len(text), size)]
+
+
+@pytest.fixture
+def server():
+    from tests.sse_server import ScriptedLLMServer
+
+    with ScriptedLLMServer(models=("scripted", "other-model")) as srv:
+        yield srv
+
+
+@pytest.fixture
+def make_window(qloop, qtbot, tmp_path):
+    """Build a MainWindow on the real engine; every window made is closed at the end of the test."""
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.main_window import MainWindow
+
+    made = []
+
+    def make(base_url: str, data_dir=None, **changes):
+        settings = defaults().replace(base_url=base_url, chat_model="scripted", network_tools=False, **changes)
+        win = MainWindow(data_dir or tmp_path / "data", settings)
+        win.resize(1000, 700)
+        win.show()
+        made.append(win)
+        return win
+
+    yield make
+    for win in made:
+        qloop.run(win.aclose())
+        win.close()
+        win.deleteLater()
+    qloop.run(asyncio.sleep(0.01))
+
+
+async def ask_and_wait(win, question: str, timeout: float = 15.0) -> str:
+    """Send ``question`` through the composer and wait for the answer's outcome."""
+    fut = asyncio.get_running_loop().create_future()
+
+    def fire(outcome):
+        if not fut.done():
+            fut.set_result(outcome)
+
+    win.answerFinished.connect(fire)
+    try:
+        win.composer.setPlainText(question)
+        assert win.send()
+        return await asyncio.wait_for(fut, timeout)
+    finally:
+        win.answerFinished.disconnect(fire)

@@ -211,8 +211,11 @@ class MainWindow(QMainWindow):
         return await LLMClient(self.http(), base_url, api_key).list_models()
 
     def check_server(self) -> None:
+        """Show the server and model, and ask the server (in the background) whether it answers."""
+        if self.store.closed:
+            return
         self.status.show_settings(self.settings)
-        asyncio.ensure_future(self.status.check(self._list_models, self.settings))
+        self.status.start_check(self._list_models, self.settings)
 
     # chats ----------------------------------------------------------------------------------------
     def _refresh_chats(self) -> None:
@@ -439,8 +442,8 @@ class MainWindow(QMainWindow):
     def _set_streaming(self, on: bool) -> None:
         self.send_button.setVisible(not on)
         self.stop_button.setVisible(on)
-        self.menus.stop.setEnabled(on) if hasattr(self, "menus") else None
-        self.status.set_busy(on) if hasattr(self, "status") else None
+        self.menus.stop.setEnabled(on)
+        self.status.set_busy(on)
 
     # settings and export --------------------------------------------------------------------------
     def open_settings(self) -> SettingsDialog:
@@ -494,20 +497,22 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.bridge.stop()
-        try:
-            self.store.purge_deleted()
-        except ChatStoreError:
-            pass
         super().closeEvent(event)
 
     async def aclose(self) -> None:
-        """Stop streaming, close the HTTP client and the chat store (the app and tests call this)."""
+        """Stop streaming, forget deleted chats, close the HTTP client and the store (app and tests call this)."""
         if self.bridge.stop():
             await self.bridge.wait()
+        await self.status.cancel()
         if self._http is not None:
             await self._http.aclose()
             self._http = None
-        self.store.close()
+        if not self.store.closed:
+            try:
+                self.store.purge_deleted()
+            except ChatStoreError as exc:
+                log.warning("could not purge deleted chats: %s", exc)
+            self.store.close()
 
 
 def _transcript(content: str, answer: AnswerWidget, raws: dict[str, str]) -> str:

@@ -46,21 +46,32 @@ class ServerStatus:
         self.reach.setText(words)
         self.reach.setAccessibleName(f"Server {words}")
 
+    def start_check(self, list_models: Callable[[str, str], Awaitable[list[str]]],
+                    settings: Mapping[str, Any]) -> asyncio.Task[None]:
+        """Check in the background; a newer check replaces one still running."""
+        if self._check is not None and not self._check.done():
+            self._check.cancel()
+        self._check = asyncio.ensure_future(self.check(list_models, settings))
+        return self._check
+
+    async def cancel(self) -> None:
+        if self._check is not None and not self._check.done():
+            self._check.cancel()
+            try:
+                await self._check
+            except asyncio.CancelledError:
+                pass
+
     async def check(self, list_models: Callable[[str, str], Awaitable[list[str]]],
                     settings: Mapping[str, Any]) -> None:
         """Ask the server for its models; show reachable, model missing, or the reason it is not."""
-        if self._check is not None and not self._check.done():
-            self._check.cancel()
-        self._check = asyncio.current_task()
         self._set("checking", "checking…")
         try:
             models = await asyncio.wait_for(list_models(settings["base_url"], settings["api_key"]), CHECK_TIMEOUT)
-        except asyncio.CancelledError:
-            raise
         except asyncio.TimeoutError:
             self._set("down", "unreachable: no answer in time")
             return
-        except Exception as exc:
+        except Exception as exc:  # the client's errors say what is wrong in words
             self._set("down", f"unreachable: {_short(str(exc))}")
             return
         wanted = settings["chat_model"]

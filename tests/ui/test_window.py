@@ -1,0 +1,283 @@
+"""The window on the real engine against a loopback server that streams scripted SSE in random pieces."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+
+from tests.sse_server import Status, Stream, free_port
+from tinyrag_desktop.chats import ChatStore
+from tinyrag_desktop.ui.toolcard import ToolCard
+
+from .conftest import ask_and_wait, tokens, wait_signal, wait_until
+
+TWO_TOOLS = ('Let me compute both.\n<tool name="calculate"><query>6 * 7</query></tool>\n'
+             '<tool name="calculate"><query>2 + 2</query></tool>\n')
+
+
+def test_an_answer_with_two_tools_shows_two_cards_that_turn_done(make_window, server, qloop):
+    server.queue(Stream(tokens(TWO_TOOLS)), Stream(tokens("The results are **42** and **4**.")))
+    win = make_window(server.base_url)
+    seen_running = []
+    win.bridge.toolStarted.connect(lambda ev: seen_running.extend(
+        c.status for c in win.view.answers()[-1].cards() if c.call_id == ev.id))
+    assert qloop.run(ask_and_wait(win, "What is 6 * 7 and 2 + 2?")) == "done"
+    answer = win.view.answers()[-1]
+    cards = answer.findChildren(ToolCard)
+    assert [c.property("tool_name") for c in cards] == ["calculate", "calculate"]
+    assert [c.property("query_preview") for c in cards] == ["6 * 7", "2 + 2"]
+    assert seen_running == ["running", "running"]
+    assert [c.property("status") for c in cards] == ["done", "done"]
+    assert "42" in cards[0].details_text() and "4" in cards[1].details_text()
+    assert "The results are" in answer.content() and "<tool" not in answer.content()
+    assert answer.footer().startswith("2 rounds · 2 tools run")
+    # the second round was sent the results, and the stored transcript keeps the raw blocks
+    stored = ChatStore(win.data_dir).messages(win.chat_id)
+    assert '<tool name="calculate"><query>6 * 7</query></tool>' in stored[-1].transcript
+    assert [t.status for t in stored[-1].tools] == ["done", "done"]
+
+
+def test_a_failing_tool_shows_a_cross_with_its_message(make_window, server, qloop):
+    server.queue(Stream(tokens('<tool name="calculate"><query>1 / 0</query></tool>')),
+                 Stream(tokens("That division has no value.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "What is 1 / 0?")) == "done"
+    [card] = win.view.answers()[-1].cards()
+    assert card.status == "error" and card.error
+    assert "failed" in card.accessibleName() and card.error in card.accessibleDescription()
+    assert card._note.isVisible()
+
+
+def test_nanogo_off_ends_the_block_with_the_reason(make_window, server, qloop):
+    server.queue(Stream(tokens('<tool name="nanogo"><source>fmt.Println(1)</source></tool>')),
+                 Stream(tokens("I cannot run Go here.")))
+    win = make_window(server.base_url, allow_nanogo=False)
+    assert qloop.run(ask_and_wait(win, "Run fmt.Println(1) in Go")) == "done"
+    [card] = win.view.answers()[-1].cards()
+    assert card.status in ("error", "skipped") and card.error
+    assert "nanogo" in card.error.lower()
+
+
+def test_stop_mid_stream_keeps_what_arrived(make_window, server, qloop):
+    long = "word " * 2000
+    server.queue(Stream(tokens(long), delay=0.002))
+    win = make_window(server.base_url)
+
+    async def scenario():
+        fut = wait_signal(win.answerFinished, timeout=10)
+        win.composer.setPlainText("Talk a lot")
+        win.send()
+        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
+        assert win.stop_button.isVisible()
+        win.stop_button.click()
+        return await fut
+
+    assert qloop.run(scenario()) == "stopped"
+    answer = win.view.answers()[-1]
+    kept = answer.content()
+    assert 100 < len(kept) < len(long) and long.startswith(kept)
+    assert "stopped" in answer.footer() and win.send_button.isVisible()
+    stored = ChatStore(win.data_dir).messages(win.chat_id)[-1]
+    assert stored.status == "stopped" and stored.content == kept
+
+
+def test_server_down_shows_an_inline_error_and_retry_uses_new_settings(make_window, server, qloop):
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1")
+    assert qloop.run(ask_and_wait(win, "Hello?")) == "error"
+    answer = win.view.answers()[-1]
+    assert answer.error and "Traceback" not in answer.error and "127.0.0.1" in answer.error
+    assert answer.retry_button.isVisible()
+    qloop.run(wait_until(lambda: win.status.state == "down"))
+    assert "unreachable" in win.status.reach.text()
+    # point the window at a live server; Retry asks again with the new settings, no restart
+    server.queue(Stream(tokens("Hello from the live server.")))
+    win.apply_settings(win.settings.replace(base_url=server.base_url))
+
+    async def retry():
+        fut = wait_signal(win.answerFinished)
+        win.view.answers()[-1].retry_button.click()
+        return await fut
+
+    assert qloop.run(retry()) == "done"
+    assert len(win.view.answers()) == 1
+    assert win.view.answers()[0].content() == "Hello from the live server."
+    qloop.run(wait_until(lambda: win.status.state == "ok"))
+
+
+def test_model_missing_is_reported_in_words(make_window, server, qloop):
+    server.queue(Status(404, {"error": {"message": "model 'nope' not found"}}))
+    win = make_window(server.base_url)
+    win.settings = win.settings.replace(chat_model="nope")
+    assert qloop.run(ask_and_wait(win, "Hi")) == "error"
+    assert "nope" in win.view.answers()[-1].error
+
+
+def test_stream_cut_halfway_keeps_the_text_and_says_so(make_window, server, qloop):
+    server.queue(Stream(tokens("This answer will be cut off before it ends properly."), cut_after=5))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Hi")) == "error"
+    answer = win.view.answers()[-1]
+    assert answer.content().startswith("This answer will be") and answer.error
+    assert answer.retry_button.isVisible()
+
+
+def test_reasoning_sits_collapsed_above_the_answer(make_window, server, qloop):
+    server.queue(Stream(tokens("Paris."), reasoning=tokens("The capital of France is Paris.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Capital of France?")) == "done"
+    answer = win.view.answers()[-1]
+    assert answer.reasoning() == "The capital of France is Paris."
+    assert answer._thinking.isVisible() and not answer._thinking.body.isVisible()
+    assert answer.content() == "Paris."
+
+
+def test_route_is_shown_only_with_view_show_routing(make_window, server, qloop):
+    server.queue(Stream(tokens("42")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "calculate 6 * 7")) == "done"
+    answer = win.view.answers()[-1]
+    assert answer.route["mode"] == "tools" and not answer._route_label.isVisible()
+    win.menus.show_routing.trigger()
+    assert answer._route_label.isVisible() and "tools" in answer._route_label.text()
+
+
+def test_composer_enter_sends_and_shift_enter_adds_a_line(make_window, server, qloop, qtbot):
+    server.queue(Stream(tokens("Received.")))
+    win = make_window(server.base_url)
+    qtbot.keyClicks(win.composer, "line one")
+    qtbot.keyClick(win.composer, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClicks(win.composer, "line two")
+    assert win.composer.toPlainText() == "line one\nline two"
+
+    async def send():
+        fut = wait_signal(win.answerFinished)
+        qtbot.keyClick(win.composer, Qt.Key.Key_Return)
+        return await fut
+
+    assert qloop.run(send()) == "done"
+    assert win.composer.toPlainText() == ""
+    assert [b.text() for b in win.view.questions()] == ["line one\nline two"]
+    assert server.requests[-1]["messages"][-1] == {"role": "user", "content": "line one\nline two"}
+
+
+def test_a_chat_survives_closing_and_reopening_the_window(make_window, server, qloop, tmp_path):
+    server.queue(Stream(tokens(TWO_TOOLS)), Stream(tokens("Done: 42 and 4.")))
+    data = tmp_path / "keep"
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "Two sums please")) == "done"
+    chat_id = win.chat_id
+    qloop.run(win.aclose())
+    win.close()
+    again = make_window(server.base_url, data_dir=data)
+    assert again.sidebar.ids() == [chat_id] and again.sidebar.titles() == ["Two sums please"]
+    again.sidebar.list.setCurrentRow(0)
+    assert again.chat_id == chat_id
+    [answer] = again.view.answers()
+    assert [c.status for c in answer.cards()] == ["done", "done"]
+    assert answer.content().endswith("Done: 42 and 4.")
+    assert [q.text() for q in again.view.questions()] == ["Two sums please"]
+    # the next question carries the history, answers as their transcripts
+    server.queue(Stream(tokens("Sure.")))
+    assert qloop.run(ask_and_wait(again, "And 1 + 1?")) == "done"
+    sent = server.requests[-1]["messages"]
+    assert sent[1]["content"] == "Two sums please" and "<tool name=\"calculate\">" in sent[2]["content"]
+
+
+def test_regenerate_replaces_the_last_answer(make_window, server, qloop):
+    server.queue(Stream(tokens("First try.")), Stream(tokens("Second try.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Say something")) == "done"
+
+    async def regen():
+        fut = wait_signal(win.answerFinished)
+        win.view.answers()[-1].regenerate_button.click()
+        return await fut
+
+    assert qloop.run(regen()) == "done"
+    assert [a.content() for a in win.view.answers()] == ["Second try."]
+    stored = ChatStore(win.data_dir).messages(win.chat_id)
+    assert [m.content for m in stored] == ["Say something", "Second try."]
+
+
+def test_persona_is_chosen_per_chat(make_window, server, qloop):
+    server.queue(Stream(tokens("Step one…")), Stream(tokens("Short.")))
+    win = make_window(server.base_url)
+    win.persona.setCurrentText("Teacher")
+    assert qloop.run(ask_and_wait(win, "Explain RAG")) == "done"
+    teacher_chat = win.chat_id
+    assert "step by step" in server.requests[-1]["messages"][0]["content"]
+    win.new_chat()
+    win.persona.setCurrentText("Concise")
+    assert qloop.run(ask_and_wait(win, "Explain RAG again")) == "done"
+    assert "terse" in server.requests[-1]["messages"][0]["content"]
+    win.open_chat(teacher_chat)
+    assert win.persona.currentText() == "Teacher"
+
+
+def test_sidebar_new_rename_delete_undo_and_search(make_window, server, qloop, qtbot):
+    server.queue(Stream(tokens("A.")), Stream(tokens("B.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "About apples")) == "done"
+    first = win.chat_id
+    qtbot.keyClick(win, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert win.chat_id is None and win.view.answers() == []
+    assert qloop.run(ask_and_wait(win, "About bananas")) == "done"
+    assert win.sidebar.titles() == ["About bananas", "About apples"]
+    win.rename_chat(first, "Fruit notes")
+    qloop.run(wait_until(lambda: "Fruit notes" in win.sidebar.titles()))
+    win.delete_chat(first)
+    assert win.sidebar.ids() == [win.chat_id] and win.sidebar.undo_bar.isVisible()
+    win.sidebar.undo_button.click()
+    assert first in win.sidebar.ids() and win.chat_id == first
+    win.sidebar.search.setText("banana")
+    qloop.run(wait_until(lambda: win.sidebar.titles() == ["About bananas"]))
+
+
+def test_export_markdown_and_html(make_window, server, qloop, tmp_path):
+    server.queue(Stream(tokens(TWO_TOOLS)), Stream(tokens("Here:\n\n```python\nprint(42)\n```\n")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Sums and code")) == "done"
+    md = qloop.run(win.export_chat(tmp_path / "chat.md", "md")).read_text()
+    html = qloop.run(win.export_chat(tmp_path / "chat.html", "html")).read_text()
+    assert "## You" in md and "**calculate** `6 * 7` (done)" in md and "```python" in md
+    assert html.startswith("<!DOCTYPE html>") and "calculate" in html and "print" in html
+
+
+def test_settings_dialog_round_trips_to_disk_and_refuses_bad_values(make_window, server, qloop, qtbot):
+    win = make_window(server.base_url)
+    dialog = win.open_settings()
+    assert dialog.objectName() == "settingsDialog"
+    nanogo = dialog.findChild(type(dialog.field("allow_nanogo")), "allowNanogo")
+    shell = dialog.findChild(type(dialog.field("allow_shell_exec")), "allowShellExec")
+    assert nanogo is not None and shell is not None and not nanogo.isChecked()
+    dialog.field("base_url").setText("ftp://nowhere")
+    assert not dialog.save_button.isEnabled() and "http://" in dialog.problem.text()
+    dialog.field("max_tools_total").setText("500")
+    assert "at most 50" in " ".join(dialog.revalidate())
+    dialog.field("base_url").setText(server.base_url)
+    dialog.field("max_tools_total").setText("7")
+    nanogo.setChecked(True)
+    dialog.field("theme").setCurrentText("dark")
+    qloop.run(dialog.test_connection())
+    assert dialog.models() == ["scripted", "other-model"] and "Connected" in dialog.test_result.text()
+    dialog.field("chat_model").setCurrentText("other-model")
+    assert dialog.save_button.isEnabled()
+    with qtbot.waitSignal(win.settingsApplied):
+        dialog.save_button.click()
+    on_disk = json.loads((win.data_dir / "settings.json").read_text())
+    assert on_disk["allow_nanogo"] is True and on_disk["max_tools_total"] == 7
+    assert on_disk["chat_model"] == "other-model" and on_disk["theme"] == "dark"
+    assert win.settings["chat_model"] == "other-model"
+    server.queue(Stream(tokens("ok")))
+    assert qloop.run(ask_and_wait(win, "Which model?")) == "done"
+    assert server.requests[-1]["model"] == "other-model"  # applied to the next request
+
+
+def test_test_connection_reports_a_dead_server(make_window, server, qloop):
+    win = make_window(server.base_url)
+    dialog = win.open_settings()
+    dialog.field("base_url").setText(f"http://127.0.0.1:{free_port()}/v1")
+    qloop.run(dialog.test_connection())
+    assert dialog.test_result.text().startswith("Could not connect:")
+    assert "127.0.0.1" in dialog.test_result.text()
