@@ -1,0 +1,8 @@
+package main
+
+import "fmt"
+
+func main() {
+	var s []int = map[string]int{}
+	fmt.Println(s)
+}

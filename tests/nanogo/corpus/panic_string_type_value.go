@@ -1,0 +1,7 @@
+package main
+
+type Reason string
+
+func main() {
+	panic(Reason("disk full"))
+}

@@ -1,0 +1,6 @@
+package main
+
+func main() {
+	var code uint8 = 255
+	panic(code)
+}
