@@ -282,6 +282,7 @@ from tinyrag_desktop.tools.readable import (classify, codec_for, decode, parse_c
 _token = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-+.", min_size=1, max_size=12)
 
 
+@hsettings(deadline=None)
 @given(st.text(max_size=200))
 def test_check_url_accepts_only_absolute_http_urls(raw: str) -> None:
     try:
@@ -291,6 +292,7 @@ def test_check_url_accepts_only_absolute_http_urls(raw: str) -> None:
     assert url.scheme in ("http", "https") and url.host and not url.userinfo
 
 
+@hsettings(deadline=None)
 @given(st.sampled_from(["http", "https"]), st.from_regex(r"[a-z][a-z0-9-]{0,20}(\.[a-z]{2,6}){1,2}", fullmatch=True),
        st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789/-_.~", max_size=40))
 def test_check_url_keeps_valid_urls(scheme: str, host: str, path: str) -> None:
@@ -298,6 +300,7 @@ def test_check_url_keeps_valid_urls(scheme: str, host: str, path: str) -> None:
     assert url.scheme == scheme and url.host == host
 
 
+@hsettings(deadline=None)
 @given(st.ip_addresses(v=4))
 def test_ipv4_verdict_matches_ipaddress_and_survives_ipv6_mapping(ip: ipaddress.IPv4Address) -> None:
     public = ip.is_global and not ip.is_multicast
@@ -310,12 +313,14 @@ def test_ipv4_verdict_matches_ipaddress_and_survives_ipv6_mapping(ip: ipaddress.
     check_address(mapped, FetchPolicy(allow_private=True))  # the setting lifts the guard
 
 
+@hsettings(deadline=None)
 @given(st.ip_addresses(v=6))
 def test_ipv6_never_passes_when_not_global(ip: ipaddress.IPv6Address) -> None:
     if not ip.is_global or ip.is_multicast:
         assert address_problem(ip) is not None
 
 
+@hsettings(deadline=None)
 @given(st.text(max_size=120))
 def test_content_type_parser_never_raises(header: str) -> None:
     ctype = parse_content_type(header)
@@ -323,6 +328,7 @@ def test_content_type_parser_never_raises(header: str) -> None:
     assert codec_for(ctype.charset) is None or isinstance(b"".decode(codec_for(ctype.charset)), str)
 
 
+@hsettings(deadline=None)
 @given(_token, _token, st.sampled_from(["utf-8", "windows-1251", "ISO-8859-1", "shift_jis", "koi8-r"]),
        st.booleans(), st.text(alphabet=" \t", max_size=3))
 def test_content_type_round_trip(kind: str, sub: str, charset: str, quoted: bool, space: str) -> None:

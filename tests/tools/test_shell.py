@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings as hsettings, strategies as st
 
 from tinyrag_desktop.tools.errors import ToolError
 from tinyrag_desktop.tools.registry import ToolContext, default_registry
@@ -173,6 +173,7 @@ _words = st.lists(st.text(st.characters(exclude_characters="\x00", exclude_categ
                   min_size=1, max_size=5)
 
 
+@hsettings(deadline=None)
 @given(_words)
 def test_quoted_words_never_need_a_shell(words: list[str]) -> None:
     command = shlex.join(words)
@@ -182,11 +183,13 @@ def test_quoted_words_never_need_a_shell(words: list[str]) -> None:
     assert shlex.split(command) == words
 
 
+@hsettings(deadline=None)
 @given(_words, st.sampled_from(["|", "&&", "||", ";", ">", "<", "&", "$(x)", "`x`", "*"]), _words)
 def test_unquoted_operators_need_a_shell(left: list[str], op: str, right: list[str]) -> None:
     assert needs_shell(f"{shlex.join(left)} {op} {shlex.join(right)}") is True
 
 
+@hsettings(deadline=None)
 @given(st.text(max_size=80))
 def test_needs_shell_never_raises(text: str) -> None:
     assert needs_shell(text) in (True, False)
