@@ -1,0 +1,2 @@
+result := calculateTotal([]int{1, 2, 3})
+fmt.Println(result)

@@ -1,0 +1,4 @@
+err := errors.New("fatal: configuration missing")
+if err != nil {
+	panic(err)
+}
