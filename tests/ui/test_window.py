@@ -89,7 +89,7 @@ def test_server_down_shows_an_inline_error_and_retry_uses_new_settings(make_wind
     assert answer.error and "Traceback" not in answer.error and "127.0.0.1" in answer.error
     assert answer.retry_button.isVisible()
     qloop.run(wait_until(lambda: win.status.state == "down"))
-    assert "unreachable" in win.status.reach.text()
+    assert win.status.reach.text() == "unreachable" and "127.0.0.1" in win.status.reason
     # point the window at a live server; Retry asks again with the new settings, no restart
     server.queue(Stream(tokens("Hello from the live server.")))
     win.apply_settings(win.settings.replace(base_url=server.base_url))

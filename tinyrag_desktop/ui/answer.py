@@ -191,6 +191,7 @@ class AnswerWidget(QFrame):
         self._error_box.setAccessibleDescription(message)
         self._error_box.show()
         self._footer_row.show()
+        self.regenerate_button.hide()  # Retry says the same thing here
         self._footer.setText("")
 
     # rendering ------------------------------------------------------------------------------------
@@ -297,7 +298,7 @@ class AnswerWidget(QFrame):
         return text
 
     def set_regenerate_visible(self, on: bool) -> None:
-        self.regenerate_button.setVisible(on)
+        self.regenerate_button.setVisible(on and self._error is None)
         self.retry_button.setVisible(on)
 
     @classmethod

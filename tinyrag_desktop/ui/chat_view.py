@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget)
 
 from ..chats import StoredMessage
@@ -10,6 +10,19 @@ from .answer import AnswerWidget
 from .markdown_render import LIGHT, Palette
 
 COLUMN_MAX = 860  # px: lines longer than this are hard to read
+
+
+class _BubbleLabel(QLabel):
+    """A word-wrapped label that asks for its text's natural width (up to ~75 characters).
+
+    A plain word-wrapped QLabel guesses a narrow width, which stacks a short question into a tall column.
+    """
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        metrics = self.fontMetrics()
+        natural = max((metrics.horizontalAdvance(line) for line in self.text().splitlines() or [""]), default=0)
+        width = min(natural + 6, metrics.averageCharWidth() * 75)
+        return QSize(width, self.heightForWidth(width))
 
 
 class UserBubble(QFrame):
@@ -21,7 +34,7 @@ class UserBubble(QFrame):
         self.setAccessibleName("Your question")
         row = QHBoxLayout(self)
         row.setContentsMargins(12, 8, 12, 8)
-        self.label = QLabel(text, self)
+        self.label = _BubbleLabel(text, self)
         self.label.setObjectName("userText")
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setWordWrap(True)
@@ -29,7 +42,7 @@ class UserBubble(QFrame):
                                            | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         self.label.setAccessibleName("Question text")
         row.addWidget(self.label)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 
     def text(self) -> str:
         return self.label.text()

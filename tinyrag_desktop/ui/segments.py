@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QTextCursor, QTextOption
 from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout,
                                QWidget)
@@ -115,7 +115,6 @@ class ThinkingSection(QFrame):
         self.body = QPlainTextEdit(self)
         self.body.setObjectName("thinkingText")
         self.body.setReadOnly(True)
-        self.body.setMaximumHeight(220)
         self.body.setFrameShape(QFrame.Shape.NoFrame)
         self.body.setAccessibleName("Model reasoning")
         self.body.hide()
@@ -130,6 +129,14 @@ class ThinkingSection(QFrame):
         cursor.insertText(text)
         self._chars += len(text)
         self.toggle.setText(f"Thinking ({self._chars:,} characters)")
+        self._fit()
+
+    def _fit(self) -> None:
+        # As tall as the reasoning (in wrapped lines), up to a limit; then it scrolls.
+        doc = self.body.document()
+        lines = sum(doc.findBlockByNumber(i).layout().lineCount() or 1 for i in range(min(doc.blockCount(), 40)))
+        spacing = self.body.fontMetrics().lineSpacing()
+        self.body.setFixedHeight(min(220, max(1, lines) * spacing + 14))
 
     def text(self) -> str:
         return self.body.toPlainText()
@@ -138,6 +145,8 @@ class ThinkingSection(QFrame):
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         self.toggle.setAccessibleName(f"Thinking, {'expanded' if on else 'collapsed'}")
         self.body.setVisible(on)
+        if on:
+            QTimer.singleShot(0, self._fit)  # line wrapping is known once the text box has its width
 
 
 def palette_for(dark: bool) -> Palette:

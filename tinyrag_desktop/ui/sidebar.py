@@ -65,6 +65,8 @@ class ChatsSidebar(QFrame):
         self.list.currentItemChanged.connect(self._on_current)
         self.list.itemChanged.connect(self._on_item_changed)
         self.list.setWordWrap(False)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setUniformItemSizes(True)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
 
         self.undo_bar = QFrame(self)

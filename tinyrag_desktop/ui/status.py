@@ -30,6 +30,7 @@ class ServerStatus:
         for w in (self.busy, self.server, self.model, self.dot, self.reach):
             bar.addPermanentWidget(w)
         self.state = "unknown"
+        self.reason = ""
         self._set("unknown", "not checked yet")
         self._check: asyncio.Task[None] | None = None
 
@@ -40,11 +41,14 @@ class ServerStatus:
     def set_busy(self, on: bool) -> None:
         self.busy.setText("Answering…" if on else "")
 
-    def _set(self, state: str, words: str) -> None:
+    def _set(self, state: str, words: str, why: str = "") -> None:
         self.state = state
         self.dot.setPixmap(dot_pixmap(QColor(_COLOURS[state])))
         self.reach.setText(words)
+        self.reason = why
+        self.reach.setToolTip(why or words)
         self.reach.setAccessibleName(f"Server {words}")
+        self.reach.setAccessibleDescription(why)
 
     def start_check(self, list_models: Callable[[str, str], Awaitable[list[str]]],
                     settings: Mapping[str, Any]) -> asyncio.Task[None]:
@@ -69,18 +73,13 @@ class ServerStatus:
         try:
             models = await asyncio.wait_for(list_models(settings["base_url"], settings["api_key"]), CHECK_TIMEOUT)
         except asyncio.TimeoutError:
-            self._set("down", "unreachable: no answer in time")
+            self._set("down", "unreachable", "The server did not answer in time.")
             return
         except Exception as exc:  # the client's errors say what is wrong in words
-            self._set("down", f"unreachable: {_short(str(exc))}")
+            self._set("down", "unreachable", str(exc))
             return
         wanted = settings["chat_model"]
         if wanted and wanted not in models:
-            self._set("warn", f"reachable, but model “{wanted}” is not on the server")
+            self._set("warn", "model missing", f"The server is reachable, but has no model called “{wanted}”.")
         else:
             self._set("ok", f"reachable · {len(models)} model{'s' if len(models) != 1 else ''}")
-
-
-def _short(text: str, limit: int = 90) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
