@@ -7,6 +7,8 @@ the panel and ``kb`` command line use :func:`open_store` and :class:`Importer`.
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Sequence
 
@@ -22,6 +24,38 @@ __all__ = [
     "Progress", "ReadError", "SourceInfo", "StoreError", "UnsupportedFile", "db_path", "has_documents",
     "open_readonly", "open_store", "query_terms", "search", "search_connection",
 ]
+
+
+_local = threading.local()
+_CACHED_CONNECTIONS = 4
+
+
+def _readonly(data_dir: Path) -> sqlite3.Connection | None:
+    """This thread's read-only connection to ``data_dir``'s database, opened once and kept.
+
+    Opening and preparing a guarded connection costs about as much as a search, and the engine searches
+    before every request. The key includes the file's inode, so a deleted and re-created database gets
+    a fresh connection; in WAL mode a kept connection still sees every commit made since.
+    """
+    path = db_path(data_dir)
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    key = (str(path.resolve()), st.st_dev, st.st_ino)
+    cache: OrderedDict[tuple, sqlite3.Connection] | None = getattr(_local, "connections", None)
+    if cache is None:
+        cache = _local.connections = OrderedDict()
+    conn = cache.get(key)
+    if conn is None:
+        conn = open_readonly(data_dir)
+        if conn is None:
+            return None
+        cache[key] = conn
+        while len(cache) > _CACHED_CONNECTIONS:
+            cache.popitem(last=False)[1].close()
+    cache.move_to_end(key)
+    return conn
 
 
 def open_store(data_dir: Path, *, create: bool = True) -> KnowledgeBase | None:
@@ -40,29 +74,16 @@ def search(
     vector_model: str = "",
 ) -> list[Hit]:
     """The ``k`` best chunks for ``query`` (read-only; [] when there is no knowledge base yet)."""
-    conn = open_readonly(data_dir)
+    conn = _readonly(data_dir)
     if conn is None:
         return []
-    try:
-        return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model)
-    finally:
-        conn.close()
+    return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model)
 
 
 def has_documents(data_dir: Path) -> bool:
     """True when the knowledge base holds at least one chunk; cheap enough to ask before every request."""
-    path = db_path(data_dir)
-    if not path.is_file():
-        return False
     try:
-        conn = open_readonly(data_dir)
-    except StoreError:
+        conn = _readonly(data_dir)
+        return conn is not None and conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
+    except (StoreError, sqlite3.DatabaseError):
         return False
-    if conn is None:
-        return False
-    try:
-        return conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
-    except sqlite3.DatabaseError:
-        return False
-    finally:
-        conn.close()

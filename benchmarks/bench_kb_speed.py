@@ -1,0 +1,138 @@
+"""Knowledge-base speed: ingest MB/s of local HTML and Markdown, search latency at 15,000 and 300,000 chunks.
+
+Targets (issue 4): ingest >= 5 MB/s; search p50 <= 15 ms at 15,000 chunks, p95 <= 100 ms at 300,000.
+The HTML corpus is the PostgreSQL manual when installed (``apt-get install postgresql-doc-15``), plus
+generated Markdown; the search scales are generated text with a Zipf-like word distribution (so common
+words are common, as in real documents), and queries are everyday questions mixing common and rare words.
+Each search goes through ``kb.search(data_dir, …)``, the path the tool and the engine use (it opens the
+read-only connection every time).
+
+    python benchmarks/bench_kb_speed.py [--small]     (--small: 15,000 chunks only)
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tinyrag_desktop.kb import Chunk, Importer, open_store, search  # noqa: E402
+
+PG_HTML = Path("/usr/share/doc/postgresql-doc-15/html")
+QUESTION_WORDS = ["how", "do", "i", "what", "is", "the", "can", "why", "does", "my", "a", "to", "of", "in"]
+
+
+def vocabulary(rng: random.Random, size: int = 30_000) -> tuple[list[str], list[float]]:
+    letters = "etaoinshrdlucmfwypvbgkjqxz"
+    words = list(dict.fromkeys(
+        "".join(rng.choices(letters, weights=range(26, 0, -1), k=rng.randint(3, 11))) for _ in range(size * 2)
+    ))[:size]
+    # cumulative weights, computed once: random.choices would redo the sum on every call
+    return words, list(itertools.accumulate(1.0 / (rank + 1) ** 1.05 for rank in range(len(words))))
+
+
+def write_markdown_corpus(folder: Path, rng: random.Random, megabytes: float) -> None:
+    words, weights = vocabulary(rng, 8000)
+    folder.mkdir(parents=True, exist_ok=True)
+    written, n = 0, 0
+    while written < megabytes * 1e6:
+        parts = [f"# Page {n} {' '.join(rng.choices(words, cum_weights=weights, k=3))}"]
+        for s in range(rng.randint(3, 8)):
+            parts.append(f"\n## Section {s} {' '.join(rng.choices(words, cum_weights=weights, k=2))}\n")
+            for _ in range(rng.randint(2, 6)):
+                parts.append(" ".join(rng.choices(words, cum_weights=weights, k=rng.randint(40, 120))) + ".\n")
+            if rng.random() < 0.3:
+                parts.append("```\n" + "\n".join(" ".join(rng.choices(words, k=6)) for _ in range(8)) + "\n```\n")
+        text = "\n".join(parts)
+        (folder / f"page{n:05}.md").write_text(text, encoding="utf-8")
+        written += len(text.encode())
+        n += 1
+
+
+def bench_ingest(tmp: Path, rng: random.Random) -> None:
+    corpora = []
+    if PG_HTML.is_dir():
+        corpora.append(("HTML (PostgreSQL 15 manual)", PG_HTML))
+    else:
+        print("note: postgresql-doc-15 is not installed; measuring generated Markdown only")
+    md = tmp / "markdown"
+    write_markdown_corpus(md, rng, 20)
+    corpora.append(("Markdown (generated)", md))
+    for name, folder in corpora:
+        size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+        kb = open_store(tmp / f"ingest-{folder.name}")
+        assert kb is not None
+        started = time.perf_counter()
+        report = Importer(kb).run([str(folder)])
+        elapsed = time.perf_counter() - started
+        kb.close()
+        rate = size / 1e6 / elapsed
+        verdict = "meets" if rate >= 5 else "BELOW"
+        print(f"ingest {name}: {size / 1e6:.1f} MB in {elapsed:.2f} s = {rate:.1f} MB/s "
+              f"({report.chunks} chunks; {verdict} the 5 MB/s target)")
+
+
+def fill(data_dir: Path, chunks: int, rng: random.Random, words: list[str], weights: list[float]) -> None:
+    kb = open_store(data_dir)
+    assert kb is not None
+    per_source = 50
+    started = time.perf_counter()
+    for source in range(chunks // per_source):
+        title = " ".join(rng.choices(words, cum_weights=weights, k=3))
+        items = [Chunk(f"{title} > {' '.join(rng.choices(words, cum_weights=weights, k=2))}",
+                       " ".join(rng.choices(words, cum_weights=weights, k=rng.randint(80, 140))))
+                 for _ in range(per_source)]
+        kb.replace_source(title=title, location=f"/synthetic/{source}.md", type="markdown", size=0,
+                          content_hash=str(source), chunks=items, load_id="bench")
+    kb.optimize()
+    kb.close()
+    print(f"  generated {chunks:,} chunks in {time.perf_counter() - started:.0f} s")
+
+
+def bench_search(tmp: Path, rng: random.Random, chunks: int, queries: int) -> tuple[float, float]:
+    words, weights = vocabulary(rng)
+    data_dir = tmp / f"search-{chunks}"
+    fill(data_dir, chunks, rng, words, weights)
+    questions = []
+    for _ in range(queries):
+        content = rng.choices(words, cum_weights=weights, k=rng.randint(2, 4)) + rng.choices(words[200:], k=rng.randint(1, 3))
+        questions.append(" ".join(rng.sample(QUESTION_WORDS, 3) + content) + "?")
+    search(data_dir, questions[0], 5)  # first use: page cache
+    times = []
+    for question in questions:
+        started = time.perf_counter()
+        search(data_dir, question, 5)
+        times.append((time.perf_counter() - started) * 1000)
+    times.sort()
+    p50 = statistics.median(times)
+    p95 = times[int(len(times) * 0.95) - 1]
+    print(f"search at {chunks:,} chunks: p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms "
+          f"({queries} queries)")
+    return p50, p95
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--small", action="store_true", help="skip the 300,000-chunk run")
+    args = parser.parse_args()
+    rng = random.Random(4)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        bench_ingest(tmp_path, rng)
+        p50, _ = bench_search(tmp_path, rng, 15_000, 300)
+        print(f"  p50 target 15 ms at 15,000 chunks: {'meets' if p50 <= 15 else 'BELOW'}")
+        if not args.small:
+            _, p95 = bench_search(tmp_path, rng, 300_000, 200)
+            print(f"  p95 target 100 ms at 300,000 chunks: {'meets' if p95 <= 100 else 'BELOW'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
