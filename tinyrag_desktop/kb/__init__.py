@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Sequence
 
 from .errors import Error, FetchError, ReadError, StoreError, UnsupportedFile
-from .ingest import ImportItem, Importer, ImportReport, Progress
 from .models import Chunk, Hit, SourceInfo
 from .search import open_readonly, query_terms
 from .search import search as search_connection
@@ -56,6 +55,19 @@ def _readonly(data_dir: Path) -> sqlite3.Connection | None:
             cache.popitem(last=False)[1].close()
     cache.move_to_end(key)
     return conn
+
+
+_LAZY = {"ImportItem", "Importer", "ImportReport", "Progress", "Failure"}
+
+
+def __getattr__(name: str) -> object:
+    # The import machinery pulls in lxml, httpx and the document readers: only load it when used, so
+    # ``kb search``, the engine's per-request check and the command line's start-up stay quick.
+    if name in _LAZY:
+        from . import ingest
+
+        return getattr(ingest, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def open_store(data_dir: Path, *, create: bool = True) -> KnowledgeBase | None:

@@ -15,15 +15,16 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from .chunking import chunk_document
-from .embed import Embedder
 from .errors import Error, FetchError, ReadError, UnsupportedFile
 from .models import Block, Chunk, Document
 from .readers import SUPPORTED, file_type, read_bytes
 from .store import KnowledgeBase, new_load_id
-from .web import fetch_url, wikipedia_article
+
+if TYPE_CHECKING:
+    from .embed import Embedder
 
 log = logging.getLogger(__name__)
 
@@ -182,12 +183,16 @@ class Importer:
                 return
             doc = read_bytes(data, kind, path.name)
         elif item.kind == "url":
+            from .web import fetch_url
+
             fetched = fetch_url(item.value, self.max_file_bytes)
             location, size, digest = item.value, len(fetched.data), hashlib.sha256(fetched.data).hexdigest()
             if self._unchanged(location, digest, report):
                 return
             doc = fetched.document()
         elif item.kind == "wikipedia":
+            from .web import wikipedia_article
+
             article = asyncio.run(wikipedia_article(item.value, self.settings))
             location = article.url or f"wikipedia:{article.lang}:{article.title}"
             data = article.text.encode("utf-8")
