@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	x := 4
+	x == 4
+	fmt.Println(x)
+}
