@@ -22,6 +22,7 @@ from .segments import MarkdownSegment, ThinkingSection
 from .toolcard import ToolCard
 
 FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the CPU
+MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
 
 
 def footer_text(stats: dict[str, Any]) -> str:
@@ -67,7 +68,7 @@ class AnswerWidget(QFrame):
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self.flush)
+        self._timer.timeout.connect(self._on_frame)
 
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
@@ -196,8 +197,21 @@ class AnswerWidget(QFrame):
 
     # rendering ------------------------------------------------------------------------------------
     def flush(self) -> None:
-        """Render pending text into the active segment now (the timer calls this ~30 times a second)."""
+        """Render all pending text now (a card, the end of the answer, or a test needs it on screen)."""
         self._timer.stop()
+        while self._pending:
+            self._render_step()
+
+    def _on_frame(self) -> None:
+        self._render_step()
+        if self._pending:  # a burst left work over: continue on the next turn of the event loop
+            self._timer.start(0)
+
+    def _render_step(self) -> None:
+        """One bounded render: close at most MAX_CUTS segments, so a burst never stalls the window.
+
+        Text beyond that stays pending for the next step; between steps Qt handles input and painting.
+        """
         if not self._pending:
             return
         started = time.perf_counter()
@@ -206,15 +220,21 @@ class AnswerWidget(QFrame):
         seg = self._active or self._new_segment("")
         prefix = seg._render_prefix
         cut = freeze_point(text, opener=prefix)
-        while cut is not None:
+        cuts = 0
+        while cut is not None and cuts < MAX_CUTS:
             seg.set_frame(prefix, cut.close)
             self._show_segment(seg, text[:cut.at])
             text = text[cut.at:]
             prefix = cut.reopen
             seg = self._new_segment(prefix)
+            cuts += 1
             cut = freeze_point(text, opener=prefix)
-        self._active, self._active_text = seg, text
-        self._show_segment(seg, text)
+        if cut is not None:  # more to close than one step may do: keep the rest for the next step
+            self._active, self._active_text = seg, ""
+            self._pending.append(text)
+        else:
+            self._active, self._active_text = seg, text
+            self._show_segment(seg, text)
         self._last_render.restart()
         if self.render_times is not None:
             self.render_times.append(time.perf_counter() - started)
@@ -246,6 +266,10 @@ class AnswerWidget(QFrame):
         self._footer_row.show()
 
     # state ----------------------------------------------------------------------------------------
+    def has_pending(self) -> bool:
+        """True while streamed text waits to be rendered."""
+        return bool(self._pending)
+
     def content(self) -> str:
         if len(self._content) > 1:
             self._content[:] = ["".join(self._content)]

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePo
 
 from ..chats import StoredMessage
 from .answer import AnswerWidget
-from .markdown_render import LIGHT, Palette
+from .markdown_render import LIGHT, Palette, warm_up
 
 COLUMN_MAX = 860  # px: lines longer than this are hard to read
 
@@ -48,6 +48,34 @@ class UserBubble(QFrame):
         return self.label.text()
 
 
+_widgets_warm = False
+
+
+def _warm_widgets(parent: QWidget) -> None:
+    """Build and lay out one answer with a card and code once, offscreen of the user's eye, at start-up.
+
+    The first rich-text layout loads fonts and the first card renders its SVG icon; done here, that cost
+    (~40 ms) does not land on the first streamed answer as a stall.
+    """
+    global _widgets_warm
+    if _widgets_warm:
+        return
+    _widgets_warm = True
+    from ..engine.events import ToolStarted
+
+    answer = AnswerWidget(parent)
+    answer.append_text("**Warm** `up`\n\n```python\nx = 1\n```\n")
+    answer.flush()
+    answer.tool_started(ToolStarted("warm", "calculate", "1 + 1"))
+    answer.resize(600, 400)
+    answer.layout().activate()
+    for seg in answer.segments():
+        seg.document().size()
+    answer.grab()
+    answer.hide()
+    answer.deleteLater()
+
+
 class ChatView(QScrollArea):
     """Holds the column; follows the stream while the user is at the bottom, stays put when they scroll up."""
 
@@ -55,6 +83,7 @@ class ChatView(QScrollArea):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        warm_up()
         self.setObjectName("chatView")
         self.setAccessibleName("Conversation")
         self.setWidgetResizable(True)
@@ -82,6 +111,7 @@ class ChatView(QScrollArea):
         h.addWidget(self._column, 100)
         h.addStretch(0)
         self.setWidget(outer)
+        _warm_widgets(self._column)
         self._follow = True
         bar = self.verticalScrollBar()
         bar.valueChanged.connect(self._on_scrolled)

@@ -1,0 +1,167 @@
+"""Streaming render benchmark: a 30,000-character Markdown answer with 20 tool cards, in 4-character tokens.
+
+Run offscreen: ``QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_render.py`` (``make bench``).
+It feeds one answer in the chat view of a real window-sized widget as fast as the view accepts tokens (each
+token is appended, then Qt processes its events, so the coalesced renders, layout and painting all count)
+and prints:
+
+* the mean cost per update over the first and the last 1,000 tokens (target: last <= 1.5 x first),
+  and the same for the coalesced renders themselves;
+* the longest GUI-thread stall, i.e. the longest single token step (target <= 50 ms);
+* the total time;
+* the resident memory after 50 such answers in one chat (target <= 400 MB). For those 50 the tokens are
+  fed 64 characters at a time, which builds the same widgets in a fraction of the time.
+
+``--answers N`` changes the 50; ``--quick`` runs one answer and 5 for memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from PySide6.QtCore import QCoreApplication, QEventLoop  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from tinyrag_desktop.engine.events import Done, ToolFinished, ToolStarted  # noqa: E402
+from tinyrag_desktop.ui.chat_view import ChatView  # noqa: E402
+from tinyrag_desktop.ui.theme import apply_theme  # noqa: E402
+
+TOOLS = ("rag_knowledge", "calculate", "websearch", "wikipedia", "url_fetch", "nanogo")
+TARGET_CHARS = 30_000
+CARDS = 20
+
+
+def make_answer(seed: int = 7) -> list[str]:
+    """About 30,000 characters of Markdown in 21 pieces; a tool card goes between consecutive pieces."""
+    rng = random.Random(seed)
+    words = ("stream token parser render segment layout answer model tool card markdown widget cost "
+             "update frame chunk block server request round result query source error").split()
+
+    def sentence() -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(8, 18))).capitalize() + "."
+
+    blocks: list[str] = []
+    size = 0
+    while size < TARGET_CHARS:
+        kind = rng.random()
+        if kind < 0.5:
+            block = " ".join(sentence() for _ in range(rng.randint(2, 5)))
+        elif kind < 0.7:
+            block = "\n".join(f"- {sentence()}" for _ in range(rng.randint(3, 6)))
+        elif kind < 0.8:
+            block = "\n".join(f"{i}. {sentence()}" for i in range(1, rng.randint(3, 6)))
+        elif kind < 0.9:
+            lines = [f"    value_{i} = compute({i}, {rng.randint(1, 99)})  # {rng.choice(words)}"
+                     for i in range(rng.randint(5, 14))]
+            block = "```python\ndef step():\n" + "\n".join(lines) + "\n    return value_0\n```"
+        else:
+            block = f"## {sentence()[:40]}"
+        blocks.append(block)
+        size += len(block) + 2
+    text = "\n\n".join(blocks) + "\n"
+    # cut into CARDS + 1 pieces at paragraph boundaries
+    cuts = sorted(rng.sample([i for i in range(1, len(blocks))], CARDS))
+    pieces, last = [], 0
+    for c in cuts:
+        pieces.append("\n\n".join(blocks[last:c]) + "\n\n")
+        last = c
+    pieces.append("\n\n".join(blocks[last:]) + "\n")
+    return pieces
+
+
+def _rss_mb() -> float:
+    try:
+        with open("/proc/self/statm") as fh:
+            pages = int(fh.read().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+    except OSError:
+        import resource
+
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return rss / 1e6 if sys.platform == "darwin" else rss / 1e3
+
+
+def feed(view: ChatView, pieces: list[str], token: int, steps: list[float] | None = None,
+         renders: list[float] | None = None) -> float:
+    """Stream one answer into ``view``; returns seconds. ``steps`` gets one duration per token."""
+    process = QCoreApplication.processEvents
+    answer = view.add_answer()
+    answer.render_times = renders
+    answer.begin()
+    started = time.perf_counter()
+    for n, piece in enumerate(pieces):
+        for i in range(0, len(piece), token):
+            t0 = time.perf_counter()
+            answer.append_text(piece[i:i + token])
+            process(QEventLoop.ProcessEventsFlag.AllEvents)
+            if steps is not None:
+                steps.append(time.perf_counter() - t0)
+        if n < len(pieces) - 1:
+            tool = TOOLS[n % len(TOOLS)]
+            t0 = time.perf_counter()
+            answer.tool_started(ToolStarted(f"c{n}", tool, f"query number {n} for {tool}"))
+            answer.tool_finished(ToolFinished(f"c{n}", tool, f"query number {n} for {tool}", "bench", None, 120,
+                                              "ok", 15, result="result text " * 10))
+            process(QEventLoop.ProcessEventsFlag.AllEvents)
+            if steps is not None:
+                steps[-1] += time.perf_counter() - t0  # a card counts toward the token it follows
+    answer.finish(Done(2, CARDS, 0))
+    process(QEventLoop.ProcessEventsFlag.AllEvents)
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--answers", type=int, default=50, help="answers for the memory figure (default 50)")
+    parser.add_argument("--quick", action="store_true", help="one timed answer, 5 for memory")
+    args = parser.parse_args()
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    apply_theme(app, "light")
+    view = ChatView()
+    view.resize(1000, 800)
+    view.show()
+    pieces = make_answer()
+    chars = sum(len(p) for p in pieces)
+
+    steps: list[float] = []
+    renders: list[float] = []
+    total = feed(view, pieces, 4, steps, renders)
+    n = len(steps)
+    first, last = statistics.fmean(steps[:1000]), statistics.fmean(steps[-1000:])
+    k = max(1, min(20, len(renders) // 4))
+    r_first, r_last = statistics.fmean(renders[:k]), statistics.fmean(renders[-k:])
+    stall = max(steps)
+    print(f"answer: {chars:,} characters, {CARDS} tool cards, {n:,} tokens of 4 characters, "
+          f"{len(renders)} coalesced renders")
+    print(f"mean cost per update, first 1,000 tokens: {first * 1e3:.3f} ms")
+    print(f"mean cost per update, last 1,000 tokens:  {last * 1e3:.3f} ms   "
+          f"(ratio {last / first:.2f}, target <= 1.5)")
+    print(f"mean cost per render, first {k} renders: {r_first * 1e3:.2f} ms; last {k}: {r_last * 1e3:.2f} ms "
+          f"(ratio {r_last / r_first:.2f})")
+    print(f"longest GUI-thread stall: {stall * 1e3:.1f} ms   (target <= 50 ms)")
+    print(f"total: {total:.2f} s ({total / n * 1e3:.3f} ms per token)")
+
+    count = 5 if args.quick else args.answers
+    started = time.perf_counter()
+    for i in range(1, count):
+        view.add_question(f"Question {i}")
+        feed(view, make_answer(seed=i), 64)
+    app.processEvents()
+    print(f"resident memory after {count} answers in one chat: {_rss_mb():.0f} MB   (target <= 400 MB; "
+          f"{time.perf_counter() - started:.1f} s to build)")
+    ok = last <= 1.5 * first and stall <= 0.050
+    print("targets met" if ok else "TARGET MISSED")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
