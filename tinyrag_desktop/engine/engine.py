@@ -97,10 +97,14 @@ class Engine:
 
         convo: list[dict[str, str]] = [
             {"role": "system", "content": prompts.system_prompt(
-                persona=system, tools=enabled, lang=str(settings.get("lang", "en")),
-                hints=decision.hints, context=context)},
+                persona=system, tools=enabled, lang=str(settings.get("lang", "en")), context=context)},
+            *prompts.example_turns(enabled),
             *({"role": str(m["role"]), "content": str(m["content"])} for m in messages),
         ]
+        hints = [h for h in decision.hints if h != "rag_knowledge" or decision.mode == "tools"]
+        if hints and decision.mode == "tools" and convo[-1]["role"] == "user":
+            # Small models pick the right tool far more often when the question names it.
+            convo[-1] = {"role": "user", "content": f"{convo[-1]['content']}\n{prompts.hint_line(hints)}"}
         client = LLMClient(
             self.http, str(settings.get("base_url", "")), str(settings.get("api_key", "") or ""),
             connect_timeout=cfg.connect_timeout, first_token_timeout=cfg.first_token_timeout,
@@ -124,7 +128,7 @@ class Engine:
                 if not any(status != "skipped" for _, _, status, _, _ in rnd.results):
                     break
                 convo.append({"role": "assistant", "content": "".join(rnd.text)})
-                convo.append({"role": "user", "content": prompts.results_message(rnd.results, cfg.result_max_chars)})
+                convo.append({"role": "user", "content": prompts.results_message(rnd.results, cfg.result_max_chars, question)})
         except LLMError as exc:
             log.info("request failed: %s", exc)
             yield EngineError(str(exc), exc.kind)
@@ -231,7 +235,7 @@ class Engine:
         cfg = req.config
         call_id = req.new_id()
         key = (call.name, call.content)
-        spec = self.registry.get(call.name)
+        spec = self.registry.get(call.name) or self._by_folded_name(call.name)
         status, reason = "error", ""
         if key in req.seen:
             status, reason = "skipped", "duplicate call: the same tool with the same input already ran in this answer"
@@ -255,12 +259,20 @@ class Engine:
             task = asyncio.create_task(self._run_tool(spec, call, call_id, rnd, ctx, queue, cfg.tool_timeout))
             rnd.running.add(task)
             rnd.outstanding += 1
-            return ToolStarted(call_id, call.name, call.content, call.param, rnd.number, call.raw)
+            return ToolStarted(call_id, spec.name, call.content, call.param, rnd.number, call.raw)
         if status == "error":
             req.seen.add(key)
         rnd.results.append((call_id, call.name, status, "", reason))
         return ToolFinished(call_id, call.name, call.content, "", reason, 0, status, 0, "", call.param,
                             rnd.number, call.raw)
+
+    def _by_folded_name(self, name: str) -> ToolSpec | None:
+        """``Wikipedia`` or ``web-search`` for ``wikipedia``/``websearch``: models vary the case and dashes."""
+        folded = name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+        for spec in self.registry.all():
+            if spec.name.replace("_", "") == folded:
+                return spec
+        return None
 
     def _unknown_tool(self, name: str) -> str:
         enabled = self.registry.enabled(self.settings)

@@ -1,0 +1,79 @@
+"""`python -m tinyrag_desktop ask` as a user runs it, against the loopback scripted server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.sse_server import ScriptedLLMServer, Status, Stream, free_port
+
+BLOCK = '<tool name="calculate"><query>6 * 7</query></tool>'
+
+
+def ask(server_url: str, data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(
+        [sys.executable, "-m", "tinyrag_desktop", "ask", "What is 6 * 7?", "--base-url", server_url,
+         "--model", "scripted", "--data-dir", str(data_dir), *args],
+        capture_output=True, text=True, timeout=60, env=env,
+    )
+
+
+def test_ask_jsonl_prints_one_event_per_line(tmp_path: Path) -> None:
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["Computing ", *BLOCK, " now."]), Stream(["It is ", "42."]))
+        proc = ask(llm.base_url, tmp_path, "--jsonl")
+    assert proc.returncode == 0, proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    names = [e["event"] for e in events]
+    assert names[0] == "route" and names[-1] == "done"
+    assert names.index("tool_start") < names.index("tool_result")
+    result = next(e for e in events if e["event"] == "tool_result")
+    assert result["status"] == "ok" and result["result"] == "6 * 7 = 42" and result["id"] == next(
+        e for e in events if e["event"] == "tool_start")["id"]
+    text = "".join(e["text"] for e in events if e["event"] == "text")
+    assert text == "Computing  now.\n\nIt is 42."
+    assert proc.stderr == ""
+
+
+def test_ask_streams_text_and_tool_status_lines(tmp_path: Path) -> None:
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["Computing ", *BLOCK]), Stream(["It is 42."]))
+        proc = ask(llm.base_url, tmp_path)
+    assert proc.returncode == 0
+    assert "It is 42." in proc.stdout and "<tool" not in proc.stdout
+    assert "⟳ calculate: 6 * 7" in proc.stderr and "✓ calculate ok" in proc.stderr
+
+
+def test_server_down_exits_non_zero_with_a_plain_message(tmp_path: Path) -> None:
+    proc = ask(f"http://127.0.0.1:{free_port()}/v1", tmp_path)
+    assert proc.returncode == 1
+    assert "cannot be reached" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_server_error_exits_non_zero(tmp_path: Path) -> None:
+    with ScriptedLLMServer() as llm:
+        llm.queue(Status(500, {"error": {"message": "boom"}}))
+        proc = ask(llm.base_url, tmp_path, "--jsonl")
+    assert proc.returncode == 1
+    errors = [json.loads(l) for l in proc.stdout.splitlines() if json.loads(l)["event"] == "error"]
+    assert "boom" in errors[0]["message"]
+
+
+def test_bad_flag_value_is_refused_in_words(tmp_path: Path) -> None:
+    proc = ask("http://127.0.0.1:9/v1", tmp_path, "--max-tools-total", "-1")
+    assert proc.returncode == 2
+    assert "max_tools_total must be at least 0" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_damaged_settings_warn_and_continue(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text("{broken")
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["fine"]))
+        proc = ask(llm.base_url, tmp_path)
+    assert proc.returncode == 0 and "fine" in proc.stdout
+    assert "warning:" in proc.stderr and "damaged" in proc.stderr
+    assert (tmp_path / "settings.json.bad").exists()

@@ -1,0 +1,95 @@
+"""The settings file: atomic writes, damaged files kept aside, unknown keys kept, bad values refused."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings as hsettings
+from hypothesis import strategies as st
+
+from tinyrag_desktop.settings import SCHEMA, SettingsError, defaults, load_settings, save_settings
+
+
+def test_defaults_follow_design() -> None:
+    s = defaults()
+    assert (s.max_tools_total, s.max_tools_per_round, s.max_continuations, s.tool_timeout) == (5, 3, 3, 30.0)
+    assert s.allow_shell_exec is False and s.allow_nanogo is False
+    assert s.network_tools is True and s.url_fetch_allow_private is False
+    for key in ("base_url", "chat_model", "embed_model", "api_key", "lang", "theme", "temperature",
+                "chunk_size", "k", "personas"):
+        assert key in s
+
+
+def test_round_trip_keeps_unknown_keys(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text(json.dumps({"chat_model": "qwen", "future_key": [1, 2]}))
+    s, warnings = load_settings(tmp_path)
+    assert warnings == [] and s.chat_model == "qwen"
+    save_settings(tmp_path, s.replace(temperature=0.2))
+    raw = json.loads((tmp_path / "settings.json").read_text())
+    assert raw["future_key"] == [1, 2] and raw["temperature"] == 0.2 and raw["chat_model"] == "qwen"
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]  # no temp file left behind
+
+
+def test_missing_file_gives_defaults(tmp_path: Path) -> None:
+    assert load_settings(tmp_path) == (defaults(), [])
+
+
+@pytest.mark.parametrize("content", ["{not json", "[1, 2]", "", "\x00\x01"])
+def test_damaged_file_is_kept_aside_with_a_warning(tmp_path: Path, content: str) -> None:
+    (tmp_path / "settings.json").write_text(content)
+    s, warnings = load_settings(tmp_path)
+    assert s == defaults()
+    assert len(warnings) == 1 and "damaged" in warnings[0] and "settings.json.bad" in warnings[0]
+    assert (tmp_path / "settings.json.bad").read_text() == content
+    assert not (tmp_path / "settings.json").exists()
+
+
+def test_bad_values_in_the_file_fall_back_with_a_warning(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text(json.dumps({"max_tools_total": -3, "theme": "pink", "k": 7}))
+    s, warnings = load_settings(tmp_path)
+    assert s.max_tools_total == 5 and s.theme == "system" and s.k == 7
+    assert any("max_tools_total must be at least 0" in w for w in warnings)
+    assert any("theme must be one of light, dark, system" in w for w in warnings)
+
+
+@pytest.mark.parametrize(
+    "key, value, words",
+    [
+        ("tool_timeout", 0, "at least 0.1"),
+        ("temperature", 5, "at most 2"),
+        ("max_tools_total", 2.5, "whole number"),
+        ("allow_nanogo", "yes", "true or false"),
+        ("base_url", 3, "must be text"),
+        ("nonsense", 1, "no setting called"),
+    ],
+)
+def test_out_of_range_values_are_refused_with_a_message(key: str, value: object, words: str) -> None:
+    with pytest.raises(SettingsError, match=words):
+        defaults().replace(**{key: value})
+
+
+def test_write_is_atomic_when_the_disk_write_fails(tmp_path: Path, monkeypatch) -> None:
+    save_settings(tmp_path, defaults().replace(chat_model="first"))
+
+    def broken_replace(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        save_settings(tmp_path, defaults().replace(chat_model="second"))
+    monkeypatch.undo()
+    assert load_settings(tmp_path)[0].chat_model == "first"
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]
+
+
+@hsettings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.sampled_from([o.name for o in SCHEMA] + ["extra"]),
+                       st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text())))
+def test_any_decoded_file_loads_without_error(raw: dict) -> None:
+    from tinyrag_desktop.settings import from_mapping
+
+    s, warnings = from_mapping(raw)
+    assert set(s) == {o.name for o in SCHEMA}
