@@ -26,6 +26,12 @@ MAX_TERMS = 24
 # much more about what a chunk is about than one more mention in its body.
 W_TITLE, W_HEADING, W_TEXT = 4.0, 2.0, 1.0
 
+# A term matching more than this share of a large index is dropped from the query: its BM25 weight is
+# close to nothing, yet scoring every chunk that holds it is what makes searches of big indexes slow.
+# Indexes smaller than PRUNE_MIN_ROWS are never pruned (searching them is fast anyway).
+PRUNE_FRACTION = 0.1
+PRUNE_MIN_ROWS = 20_000
+
 # Reciprocal rank fusion's damping constant (Cormack et al. use 60).
 RRF_K = 60
 
@@ -58,6 +64,9 @@ SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, top.score
 FROM top JOIN chunks c ON c.id = top.id JOIN sources s ON s.id = c.source_id
 ORDER BY top.score
 """
+# How many chunks a term may match (at most) before it counts as "in nearly everything" and is left out.
+_DF_QUERY = "SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)"
+_SIZE_QUERY = "SELECT max(id) FROM chunks"
 _CHUNK_QUERY = """
 SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0
 FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.id = ?
@@ -113,6 +122,17 @@ def match_expression(terms: Sequence[str]) -> str:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
+def _without_common_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> list[str]:
+    """``terms`` less those found in more than PRUNE_FRACTION of a large index (all of them if all are)."""
+    size = conn.execute(_SIZE_QUERY).fetchone()[0] or 0
+    cap = max(PRUNE_MIN_ROWS, int(size * PRUNE_FRACTION))
+    if size <= cap:
+        return list(terms)
+    # Counting stops at cap + 1, so a common term costs a bounded scan, not a full one.
+    kept = [t for t in terms if conn.execute(_DF_QUERY, (match_expression([t]), cap + 1)).fetchone()[0] <= cap]
+    return kept or list(terms)
+
+
 def _fts_hits(conn: sqlite3.Connection, terms: Sequence[str], limit: int) -> list[Hit]:
     rows = conn.execute(_FTS_QUERY, (match_expression(terms), limit)).fetchall()
     return [Hit(cid, sid, title, loc, heading, text, -score) for cid, sid, title, loc, heading, text, score in rows]
@@ -161,7 +181,7 @@ def search(
         return []
     pool = max(k * 10, 50)
     try:
-        fts = _fts_hits(conn, terms, pool) if terms else []
+        fts = _fts_hits(conn, _without_common_terms(conn, terms), pool) if terms else []
         if query_vector is None or not vector_model:
             return _by_source(fts, k)
         vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
