@@ -1,0 +1,923 @@
+"""The packages nanoGo offers: their Go signatures for the checker and Python implementations."""
+
+from __future__ import annotations
+
+import math
+
+from . import types as T
+from .runtime import GoPanic, Iface, Slice, gbytes, gstr, rt_panic, sitems, slice_of, slen
+from . import sched
+
+S, I, F, B, R, BY = T.STRING, T.INT, T.FLOAT64, T.BOOL, T.RUNE, T.BYTE
+I64 = T.INT64
+
+
+def fn(params, results=(), variadic=False):
+    return T.Func(params, results, variadic)
+
+
+class Package:
+    def __init__(self, path):
+        self.path = path
+        self.funcs: dict = {}  # name -> (Func, python name)
+        self.consts: dict = {}  # name -> (type, value)
+        self.types: dict = {}
+        self.vars: dict = {}
+        self.impl: dict = {}  # python name -> callable
+
+    def add(self, name, sig, impl):
+        py = f"_std_{self.path.replace('/', '_')}_{name}"
+        self.funcs[name] = (sig, py)
+        self.impl[py] = impl
+
+
+PACKAGES: dict[str, Package] = {}
+
+
+def _pkg(path) -> Package:
+    p = Package(path)
+    PACKAGES[path] = p
+    return p
+
+
+ANYS = T.Slice(T.ANY)
+
+# ---- errors ---------------------------------------------------------------------------------------------
+
+ERRSTR = T.Named("errorString", "errors", T.Struct([T.Field("s", S)]))
+ERRSTR_P = T.pointer_to(ERRSTR)
+WRAPERR = T.Named("wrapError", "fmt", T.Struct([T.Field("msg", S), T.Field("err", T.ERROR)]))
+WRAPERR_P = T.pointer_to(WRAPERR)
+
+
+class _ErrS:
+    __slots__ = ("s",)
+
+    def __init__(self, s):
+        self.s = s
+
+
+class _WrapE:
+    __slots__ = ("msg", "err")
+
+    def __init__(self, msg, err):
+        self.msg, self.err = msg, err
+
+
+ERRSTR_P.mtab = {"Error": lambda e: e.s}
+WRAPERR_P.mtab = {"Error": lambda e: e.msg, "Unwrap": lambda e: e.err}
+
+
+def new_error(s: str):
+    return Iface(ERRSTR_P, _ErrS(s))
+
+
+def error_text(e) -> str:
+    return e.t.mtab["Error"](e.v)
+
+
+def _unwrap(e):
+    m = getattr(e.t, "mtab", {}).get("Unwrap")
+    if m is None:
+        return None
+    return m(e.v)
+
+
+def errors_is(err, target):
+    if err is None or target is None:
+        return err is target
+    while err is not None:
+        try:
+            if err == target:
+                return True
+        except GoPanic:
+            pass
+        m = getattr(err.t, "mtab", {}).get("Is")
+        if m is not None and m(err.v, target):
+            return True
+        err = _unwrap(err)
+    return False
+
+
+def errors_as(err, target):
+    if target is None or not isinstance(target.t, T.Pointer):
+        raise GoPanic(Iface(T.STRING, "errors: target must be a non-nil pointer"))
+    want = target.t.elem
+    box = target.v
+    while err is not None:
+        if isinstance(want.u, T.Interface):
+            from .runtime import implements
+            if implements(err.t, tuple(want.u.all_methods())):
+                box.v = err
+                return True
+        elif err.t is want or T.identical(err.t, want):
+            if isinstance(want.u, (T.Struct, T.Array)):
+                box._set(err.v) if hasattr(box, "_set") else None
+            else:
+                box.v = err.v
+            return True
+        m = getattr(err.t, "mtab", {}).get("As")
+        if m is not None and m(err.v, target):
+            return True
+        err = _unwrap(err)
+    return False
+
+
+P = _pkg("errors")
+P.add("New", fn([S], [T.ERROR]), new_error)
+P.add("Is", fn([T.ERROR, T.ERROR], [B]), errors_is)
+P.add("As", fn([T.ERROR, T.ANY], [B]), errors_as)
+P.add("Unwrap", fn([T.ERROR], [T.ERROR]), _unwrap)
+
+# ---- fmt ------------------------------------------------------------------------------------------------
+
+OUT = {"write": None}  # set by the worker: a callable(str)
+
+
+def _out(s: str) -> None:
+    OUT["write"](s)
+
+
+def _fmt():
+    from . import gofmt
+    return gofmt
+
+
+def fmt_println(args: Slice):
+    s = _fmt().sprintln(sitems(args))
+    _out(s)
+    return slen(s), None
+
+
+def fmt_print(args):
+    s = _fmt().sprint(sitems(args))
+    _out(s)
+    return slen(s), None
+
+
+def fmt_printf(f, args):
+    s = _fmt().sprintf(f, sitems(args))
+    _out(s)
+    return slen(s), None
+
+
+def fmt_errorf(f, args):
+    items = sitems(args)
+    s = _fmt().sprintf(f, items)
+    wrapped = None
+    if "%w" in f:
+        # the argument matched by %w (counting verbs in order)
+        import re
+        verbs = [m.group(1) for m in re.finditer(r"%[-+# 0]*(?:\*|\d+)?(?:\.(?:\*|\d+)?)?([a-zA-Z%])", f)
+                 if m.group(1) != "%"]
+        for v, a in zip(verbs, items):
+            if v == "w":
+                wrapped = a
+                break
+        if wrapped is not None and not (wrapped.t.mtab if hasattr(wrapped.t, "mtab") else {}).get("Error"):
+            wrapped = None
+        if wrapped is not None:
+            return Iface(WRAPERR_P, _WrapE(s, wrapped))
+    return Iface(ERRSTR_P, _ErrS(s))
+
+
+P = _pkg("fmt")
+P.add("Println", fn([ANYS], [I, T.ERROR], True), fmt_println)
+P.add("Print", fn([ANYS], [I, T.ERROR], True), fmt_print)
+P.add("Printf", fn([S, ANYS], [I, T.ERROR], True), fmt_printf)
+P.add("Sprintf", fn([S, ANYS], [S], True), lambda f, a: _fmt().sprintf(f, sitems(a)))
+P.add("Sprint", fn([ANYS], [S], True), lambda a: _fmt().sprint(sitems(a)))
+P.add("Sprintln", fn([ANYS], [S], True), lambda a: _fmt().sprintln(sitems(a)))
+P.add("Errorf", fn([S, ANYS], [T.ERROR], True), fmt_errorf)
+STRINGER = T.Named("Stringer", "fmt", T.Interface({"String": fn([], [S])}))
+P.types["Stringer"] = STRINGER
+
+# ---- strings --------------------------------------------------------------------------------------------
+
+P = _pkg("strings")
+
+
+def _byte_index(s: str, char_index: int) -> int:
+    if char_index < 0:
+        return -1
+    return slen(s[:char_index])
+
+
+def s_index(s, sub):
+    return _byte_index(s, s.find(sub))
+
+
+def s_last_index(s, sub):
+    return _byte_index(s, s.rfind(sub))
+
+
+def s_split(s, sep):
+    if sep == "":
+        return slice_of(list(s))
+    return slice_of(s.split(sep))
+
+
+def s_splitn(s, sep, n):
+    if n == 0:
+        return Slice(None, 0, 0, 0)
+    if sep == "":
+        parts = list(s)
+        if n > 0 and len(parts) > n:
+            parts = parts[:n - 1] + ["".join(parts[n - 1:])]
+        return slice_of(parts)
+    return slice_of(s.split(sep, n - 1) if n > 0 else s.split(sep))
+
+
+_GO_SPACE = " \t\n\v\f\r\x85\xa0"
+
+
+def s_fields(s):
+    return slice_of(s.split())
+
+
+def s_title(s):
+    out, prev = [], " "
+    for ch in s:
+        out.append(ch.upper() if not (prev.isalnum() or prev == "_" or prev == "'") else ch)
+        prev = ch
+    return "".join(out)
+
+
+def s_replace(s, old, new, n):
+    if n < 0:
+        return s.replace(old, new)
+    return s.replace(old, new, n)
+
+
+def s_trim_func(s, f, left=True, right=True):
+    chars = list(s)
+    i, j = 0, len(chars)
+    while left and i < j and f(ord(chars[i])):
+        i += 1
+    while right and j > i and f(ord(chars[j - 1])):
+        j -= 1
+    return "".join(chars[i:j])
+
+
+def s_map(f, s):
+    from .runtime import rune_str
+    out = []
+    for ch in s:
+        r = f(ord(ch))
+        if r >= 0:
+            out.append(rune_str(r))
+    return "".join(out)
+
+
+def s_count(s, sub):
+    if sub == "":
+        return len(s) + 1
+    return s.count(sub)
+
+
+def s_index_any(s, chars):
+    for i, ch in enumerate(s):
+        if ch in chars:
+            return _byte_index(s, i)
+    return -1
+
+
+def s_cut(s, sep):
+    i = s.find(sep)
+    if i < 0:
+        return s, "", False
+    return s[:i], s[i + len(sep):], True
+
+
+def s_fields_func(s, f):
+    out, cur = [], []
+    for ch in s:
+        if f(ord(ch)):
+            if cur:
+                out.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return slice_of(out)
+
+
+def s_repeat(s, n):
+    if n < 0:
+        raise GoPanic(Iface(S, "strings: negative Repeat count"))
+    if len(s) * n > (1 << 28):
+        raise GoPanic(Iface(S, "strings: Repeat output length overflow"))
+    return s * n
+
+
+def s_equal_fold(a, b):
+    return a.casefold() == b.casefold()
+
+
+P.add("Contains", fn([S, S], [B]), lambda s, sub: sub in s)
+P.add("ContainsRune", fn([S, R], [B]), lambda s, r: chr(r) in s if 0 <= r <= 0x10FFFF else False)
+P.add("ContainsAny", fn([S, S], [B]), lambda s, chars: any(c in s for c in chars))
+P.add("HasPrefix", fn([S, S], [B]), lambda s, p: s.startswith(p))
+P.add("HasSuffix", fn([S, S], [B]), lambda s, p: s.endswith(p))
+P.add("Index", fn([S, S], [I]), s_index)
+P.add("IndexByte", fn([S, BY], [I]), lambda s, b: s_index(s, chr(b)))
+P.add("IndexRune", fn([S, R], [I]), lambda s, r: s_index(s, chr(r)))
+P.add("IndexAny", fn([S, S], [I]), s_index_any)
+P.add("LastIndex", fn([S, S], [I]), s_last_index)
+P.add("Split", fn([S, S], [T.Slice(S)]), s_split)
+P.add("SplitN", fn([S, S, I], [T.Slice(S)]), s_splitn)
+P.add("Fields", fn([S], [T.Slice(S)]), s_fields)
+P.add("FieldsFunc", fn([S, fn([R], [B])], [T.Slice(S)]), s_fields_func)
+P.add("Join", fn([T.Slice(S), S], [S]), lambda a, sep: sep.join(sitems(a)))
+P.add("Repeat", fn([S, I], [S]), s_repeat)
+P.add("Replace", fn([S, S, S, I], [S]), s_replace)
+P.add("ReplaceAll", fn([S, S, S], [S]), lambda s, o, n: s.replace(o, n))
+P.add("ToUpper", fn([S], [S]), lambda s: s.upper())
+P.add("ToLower", fn([S], [S]), lambda s: s.lower())
+P.add("Title", fn([S], [S]), s_title)
+P.add("TrimSpace", fn([S], [S]), lambda s: s.strip(_GO_SPACE))
+P.add("Trim", fn([S, S], [S]), lambda s, c: s.strip(c))
+P.add("TrimLeft", fn([S, S], [S]), lambda s, c: s.lstrip(c))
+P.add("TrimRight", fn([S, S], [S]), lambda s, c: s.rstrip(c))
+P.add("TrimPrefix", fn([S, S], [S]), lambda s, p: s[len(p):] if p and s.startswith(p) else s)
+P.add("TrimSuffix", fn([S, S], [S]), lambda s, p: s[:-len(p)] if p and s.endswith(p) else s)
+P.add("TrimFunc", fn([S, fn([R], [B])], [S]), s_trim_func)
+P.add("TrimLeftFunc", fn([S, fn([R], [B])], [S]), lambda s, f: s_trim_func(s, f, True, False))
+P.add("TrimRightFunc", fn([S, fn([R], [B])], [S]), lambda s, f: s_trim_func(s, f, False, True))
+P.add("Count", fn([S, S], [I]), s_count)
+P.add("EqualFold", fn([S, S], [B]), s_equal_fold)
+P.add("Map", fn([fn([R], [R]), S], [S]), s_map)
+P.add("Compare", fn([S, S], [I]), lambda a, b: (a > b) - (a < b))
+P.add("Cut", fn([S, S], [S, S, B]), s_cut)
+P.add("SplitAfter", fn([S, S], [T.Slice(S)]),
+      lambda s, sep: slice_of([p + sep for p in s.split(sep)[:-1]] + [s.split(sep)[-1]]) if sep else s_split(s, sep))
+
+
+class Builder:
+    __slots__ = ("parts", "n")
+
+    def __init__(self):
+        self.parts, self.n = [], 0
+
+    @staticmethod
+    def _z():
+        return Builder()
+
+    def _cp(self):
+        b = Builder()
+        b.parts, b.n = list(self.parts), self.n
+        return b
+
+    def _set(self, o):
+        self.parts, self.n = list(o.parts), o.n
+        return self
+
+    def WriteString(self, s):
+        self.parts.append(s)
+        k = slen(s)
+        self.n += k
+        return k, None
+
+    def WriteByte(self, b):
+        self.parts.append(gstr([b]))
+        self.n += 1
+        return None
+
+    def WriteRune(self, r):
+        from .runtime import rune_str
+        s = rune_str(r)
+        self.parts.append(s)
+        self.n += slen(s)
+        return slen(s), None
+
+    def Write(self, p):
+        self.parts.append(gstr(sitems(p)))
+        self.n += p.n
+        return p.n, None
+
+    def String(self):
+        if len(self.parts) > 1:
+            self.parts = ["".join(self.parts)]
+        return self.parts[0] if self.parts else ""
+
+    def Len(self):
+        return self.n
+
+    def Reset(self):
+        self.parts, self.n = [], 0
+
+    def Grow(self, n):
+        pass
+
+
+class OpaqueNamed(T.Named):
+    """A library type implemented in Python (sync.Mutex, strings.Builder): methods are Python methods."""
+
+    __slots__ = ("sigs",)
+
+
+def _opaque(name, pkg, cls, methods):
+    st = T.Struct([])
+    st.cls = f"_cls_{pkg}_{name}"
+    nt = OpaqueNamed(name, pkg, st)
+    nt.sigs = dict(methods)
+    ptr = T.pointer_to(nt)
+    for mname in methods:
+        if mname in ("String", "Error"):
+            ptr.mtab[mname] = getattr(cls, mname)
+    return nt, st.cls, cls
+
+
+OPAQUE = {}
+_bt, _n, _c = _opaque("Builder", "strings", Builder, {
+    "WriteString": fn([S], [I, T.ERROR]), "WriteByte": fn([BY], [T.ERROR]), "WriteRune": fn([R], [I, T.ERROR]),
+    "Write": fn([T.Slice(BY)], [I, T.ERROR]), "String": fn([], [S]), "Len": fn([], [I]), "Reset": fn([]),
+    "Grow": fn([I])})
+P.types["Builder"] = _bt
+OPAQUE[_n] = _c
+
+# ---- strconv --------------------------------------------------------------------------------------------
+
+P = _pkg("strconv")
+NUMERR = T.Named("NumError", "strconv", T.Struct([T.Field("Func", S), T.Field("Num", S), T.Field("Err", T.ERROR)]))
+NUMERR_P = T.pointer_to(NUMERR)
+ERR_SYNTAX = new_error("invalid syntax")
+ERR_RANGE = new_error("value out of range")
+
+
+class _NumErr:
+    __slots__ = ("Func", "Num", "Err")
+
+    def __init__(self, f, n, e):
+        self.Func, self.Num, self.Err = f, n, e
+
+
+NUMERR_P.mtab = {"Error": lambda e: f"strconv.{e.Func}: parsing {_fmt().quote(e.Num)}: {error_text(e.Err)}",
+                 "Unwrap": lambda e: e.Err}
+
+
+def _numerr(f, s, e):
+    return Iface(NUMERR_P, _NumErr(f, s, e))
+
+
+def _parse_int(s, base, bits, fname="ParseInt", signed=True):
+    orig = s
+    if not s:
+        return 0, _numerr(fname, orig, ERR_SYNTAX)
+    neg = False
+    if s[0] in "+-":
+        if not signed:
+            return 0, _numerr(fname, orig, ERR_SYNTAX)
+        neg = s[0] == "-"
+        s = s[1:]
+    b = base
+    if base == 0:
+        b = 10
+        low = s.lower()
+        if low.startswith("0x"):
+            b, s = 16, s[2:]
+        elif low.startswith("0b"):
+            b, s = 2, s[2:]
+        elif low.startswith("0o"):
+            b, s = 8, s[2:]
+        elif len(s) > 1 and s[0] == "0":
+            b, s = 8, s[1:]
+        s = s.replace("_", "")
+    if not s or not all(c.isascii() and c.isalnum() for c in s):
+        return 0, _numerr(fname, orig, ERR_SYNTAX)
+    try:
+        v = int(s, b)
+    except ValueError:
+        return 0, _numerr(fname, orig, ERR_SYNTAX)
+    if neg:
+        v = -v
+    if bits == 0:
+        bits = 64
+    if signed:
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    else:
+        lo, hi = 0, (1 << bits) - 1
+    if v < lo:
+        return lo, _numerr(fname, orig, ERR_RANGE)
+    if v > hi:
+        return hi, _numerr(fname, orig, ERR_RANGE)
+    return v, None
+
+
+def sc_atoi(s):
+    v, e = _parse_int(s, 10, 64, "Atoi")
+    return (v if e is None else (v if e.v.Err is ERR_RANGE else 0)), e
+
+
+def sc_parse_float(s, bits):
+    t = s.replace("_", "") if "_" in s else s
+    low = t.lower().lstrip("+-")
+    if low in ("inf", "infinity", "nan"):
+        return float(t), None
+    if not t or any(c not in "0123456789+-.eExXpPabcdefABCDEF" for c in t) or "infinity" in low:
+        return 0.0, _numerr("ParseFloat", s, ERR_SYNTAX)
+    try:
+        v = float.fromhex(t) if low.startswith("0x") else float(t)
+    except ValueError:
+        return 0.0, _numerr("ParseFloat", s, ERR_SYNTAX)
+    if math.isinf(v):
+        return v, _numerr("ParseFloat", s, ERR_RANGE)
+    if bits == 32:
+        from .gofmt import _f32
+        v = _f32(v)
+    return v, None
+
+
+def sc_parse_bool(s):
+    if s in ("1", "t", "T", "TRUE", "true", "True"):
+        return True, None
+    if s in ("0", "f", "F", "FALSE", "false", "False"):
+        return False, None
+    return False, _numerr("ParseBool", s, ERR_SYNTAX)
+
+
+def _fmt_int(v, base):
+    if base == 10:
+        return str(v)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    neg, v = v < 0, abs(v)
+    out = []
+    while True:
+        out.append(digits[v % base])
+        v //= base
+        if not v:
+            break
+    return ("-" if neg else "") + "".join(reversed(out))
+
+
+def sc_format_float(f, fmtc, prec, bits):
+    return _fmt().format_float(f, chr(fmtc), prec, bits)
+
+
+P.add("Itoa", fn([I], [S]), str)
+P.add("Atoi", fn([S], [I, T.ERROR]), sc_atoi)
+P.add("ParseInt", fn([S, I, I], [I64, T.ERROR]), lambda s, b, bits: _parse_int(s, b, bits))
+P.add("ParseUint", fn([S, I, I], [T.UINT64, T.ERROR]), lambda s, b, bits: _parse_int(s, b, bits, "ParseUint", False))
+P.add("ParseFloat", fn([S, I], [F, T.ERROR]), sc_parse_float)
+P.add("ParseBool", fn([S], [B, T.ERROR]), sc_parse_bool)
+P.add("FormatInt", fn([I64, I], [S]), _fmt_int)
+P.add("FormatUint", fn([T.UINT64, I], [S]), _fmt_int)
+P.add("FormatFloat", fn([F, BY, I, I], [S]), sc_format_float)
+P.add("FormatBool", fn([B], [S]), lambda b: "true" if b else "false")
+P.add("Quote", fn([S], [S]), lambda s: _fmt().quote(s))
+P.add("QuoteRune", fn([R], [S]), lambda r: _fmt().quote_rune(r))
+P.types["NumError"] = NUMERR
+P.vars["ErrSyntax"] = (T.ERROR, "_std_strconv_ErrSyntax")
+P.vars["ErrRange"] = (T.ERROR, "_std_strconv_ErrRange")
+P.impl["_std_strconv_ErrSyntax"] = ERR_SYNTAX
+P.impl["_std_strconv_ErrRange"] = ERR_RANGE
+
+# ---- math -----------------------------------------------------------------------------------------------
+
+P = _pkg("math")
+
+
+def _m_pow(x, y):
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return math.inf
+    except ValueError:
+        if x == 0 and y < 0:
+            return math.inf
+        return math.nan
+
+
+def _safe(f):
+    def g(*a):
+        try:
+            return f(*a)
+        except ValueError:
+            return math.nan
+        except OverflowError:
+            return math.inf
+    return g
+
+
+def _m_log(x):
+    if x == 0:
+        return -math.inf
+    if x < 0 or x != x:
+        return math.nan
+    return math.log(x) if x != math.inf else math.inf
+
+
+def _m_round(x):
+    if x != x or x in (math.inf, -math.inf):
+        return x
+    r = math.floor(abs(x) + 0.5)
+    return math.copysign(r, x)
+
+
+def _m_minmax(big):
+    def f(a, b):
+        if a != a or b != b:
+            return math.nan
+        if a == b == 0:
+            neg_a, neg_b = math.copysign(1, a) < 0, math.copysign(1, b) < 0
+            if big:
+                return a if not neg_a else b
+            return a if neg_a else b
+        return max(a, b) if big else min(a, b)
+    return f
+
+
+def _m_mod(x, y):
+    if y == 0 or x in (math.inf, -math.inf) or x != x or y != y:
+        return math.nan
+    return math.fmod(x, y)
+
+
+for _name, _f in {"Sqrt": _safe(math.sqrt), "Abs": abs, "Floor": _safe(lambda x: float(math.floor(x)) if math.isfinite(x) else x),
+                  "Ceil": _safe(lambda x: float(math.ceil(x)) if math.isfinite(x) else x),
+                  "Trunc": _safe(lambda x: float(math.trunc(x)) if math.isfinite(x) else x),
+                  "Round": _m_round, "Log": _m_log, "Log2": lambda x: _m_log(x) / math.log(2) if x > 0 and x != math.inf else _m_log(x),
+                  "Log10": lambda x: math.log10(x) if x > 0 and x != math.inf else _m_log(x), "Exp": _safe(math.exp),
+                  "Sin": _safe(math.sin), "Cos": _safe(math.cos), "Tan": _safe(math.tan), "Asin": _safe(math.asin),
+                  "Acos": _safe(math.acos), "Atan": math.atan, "Sinh": _safe(math.sinh), "Cosh": _safe(math.cosh),
+                  "Tanh": math.tanh, "Cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x) if math.isfinite(x) else x,
+                  "Log1p": _safe(math.log1p), "Expm1": _safe(math.expm1), "Exp2": _safe(lambda x: 2.0 ** x)}.items():
+    P.add(_name, fn([F], [F]), _f)
+P.add("Pow", fn([F, F], [F]), _m_pow)
+P.add("Atan2", fn([F, F], [F]), math.atan2)
+P.add("Hypot", fn([F, F], [F]), math.hypot)
+P.add("Max", fn([F, F], [F]), _m_minmax(True))
+P.add("Min", fn([F, F], [F]), _m_minmax(False))
+P.add("Mod", fn([F, F], [F]), _m_mod)
+P.add("Copysign", fn([F, F], [F]), math.copysign)
+P.add("Inf", fn([I], [F]), lambda s: math.inf if s >= 0 else -math.inf)
+P.add("NaN", fn([], [F]), lambda: math.nan)
+P.add("IsNaN", fn([F], [B]), lambda x: x != x)
+P.add("IsInf", fn([F, I], [B]), lambda x, s: (x == math.inf and s >= 0) or (x == -math.inf and s <= 0))
+P.add("Signbit", fn([F], [B]), lambda x: math.copysign(1, x) < 0)
+P.add("Modf", fn([F], [F, F]), lambda x: (float(math.trunc(x)), x - math.trunc(x)))
+P.add("Float64bits", fn([F], [T.UINT64]), lambda x: __import__("struct").unpack("<Q", __import__("struct").pack("<d", x))[0])
+P.add("Float64frombits", fn([T.UINT64], [F]), lambda b: __import__("struct").unpack("<d", __import__("struct").pack("<Q", b))[0])
+from fractions import Fraction as _Fr  # noqa: E402
+
+for _name, _v in {"Pi": math.pi, "E": math.e, "Sqrt2": math.sqrt(2), "Phi": (1 + math.sqrt(5)) / 2,
+                  "Ln2": math.log(2), "Ln10": math.log(10), "Log2E": 1 / math.log(2), "Log10E": 1 / math.log(10),
+                  "SqrtE": math.sqrt(math.e), "SqrtPi": math.sqrt(math.pi), "SqrtPhi": math.sqrt((1 + math.sqrt(5)) / 2),
+                  "MaxFloat64": 1.7976931348623157e308, "SmallestNonzeroFloat64": 5e-324,
+                  "MaxFloat32": 3.4028234663852886e38, "SmallestNonzeroFloat32": 1.401298464324817e-45}.items():
+    P.consts[_name] = (T.U_FLOAT, _Fr(_v))
+P.consts["Pi"] = (T.U_FLOAT, _Fr("3.14159265358979323846264338327950288419716939937510582097494459"))
+P.consts["E"] = (T.U_FLOAT, _Fr("2.71828182845904523536028747135266249775724709369995957496696763"))
+for _name, _v in {"MaxInt": (1 << 63) - 1, "MinInt": -(1 << 63), "MaxInt64": (1 << 63) - 1, "MinInt64": -(1 << 63),
+                  "MaxInt32": (1 << 31) - 1, "MinInt32": -(1 << 31), "MaxInt16": (1 << 15) - 1,
+                  "MinInt16": -(1 << 15), "MaxInt8": 127, "MinInt8": -128, "MaxUint8": 255, "MaxUint16": 65535,
+                  "MaxUint32": (1 << 32) - 1, "MaxUint64": (1 << 64) - 1, "MaxUint": (1 << 64) - 1}.items():
+    P.consts[_name] = (T.U_INT, _v)
+
+# ---- sort -----------------------------------------------------------------------------------------------
+
+P = _pkg("sort")
+
+
+def _sort_slice(s: Slice, key=None, reverse=False):
+    if s.n > 1:
+        items = s.a[s.o:s.o + s.n]
+        items.sort(key=key, reverse=reverse)
+        s.a[s.o:s.o + s.n] = items
+
+
+def _str_key(x):
+    return x if x.isascii() else gbytes(x)
+
+
+def _float_key(x):
+    return (0, 0) if x != x else (1, x)
+
+
+def sort_slice_func(x, less, stable=False):
+    from .gosort import pdqsort_func, insertion_stable
+    s = x.v if x is not None else None
+    if s is None or s.n < 2:
+        return
+    base = s.o
+    a = s.a
+
+    def swap(i, j):
+        a[base + i], a[base + j] = a[base + j], a[base + i]
+
+    if stable:
+        insertion_stable(less, swap, s.n)
+    else:
+        pdqsort_func(less, swap, s.n)
+
+
+def sort_ints(s):
+    _sort_slice(s)
+
+
+def sort_iface(data, stable=False):
+    from .gosort import insertion_stable, pdqsort_func
+    from .runtime import icall
+    n = icall(data, "Len")
+
+    def less(i, j):
+        return icall(data, "Less", i, j)
+
+    def swap(i, j):
+        icall(data, "Swap", i, j)
+
+    if stable:
+        insertion_stable(less, swap, n)
+    else:
+        pdqsort_func(less, swap, n)
+
+
+def sort_search(n, f):
+    lo, hi = 0, n
+    while lo < hi:
+        h = (lo + hi) // 2
+        if not f(h):
+            lo = h + 1
+        else:
+            hi = h
+    return lo
+
+
+def _search_in(s, x):
+    import bisect
+    return bisect.bisect_left(sitems(s), x)
+
+
+def _is_sorted(s, key=None):
+    items = sitems(s)
+    if key:
+        items = [key(v) for v in items]
+    return all(not items[i] < items[i - 1] for i in range(1, len(items)))
+
+
+SORT_IFACE = T.Named("Interface", "sort", T.Interface({"Len": fn([], [I]), "Less": fn([I, I], [B]),
+                                                       "Swap": fn([I, I], [])}))
+P.types["Interface"] = SORT_IFACE
+P.add("Ints", fn([T.Slice(I)]), sort_ints)
+P.add("Strings", fn([T.Slice(S)]), lambda s: _sort_slice(s, _str_key))
+P.add("Float64s", fn([T.Slice(F)]), lambda s: _sort_slice(s, _float_key))
+P.add("Slice", fn([T.ANY, fn([I, I], [B])]), sort_slice_func)
+P.add("SliceStable", fn([T.ANY, fn([I, I], [B])]), lambda x, less: sort_slice_func(x, less, True))
+P.add("SliceIsSorted", fn([T.ANY, fn([I, I], [B])], [B]),
+      lambda x, less: all(not less(i, i - 1) for i in range(1, x.v.n)))
+P.add("Sort", fn([SORT_IFACE]), sort_iface)
+P.add("Stable", fn([SORT_IFACE]), lambda d: sort_iface(d, True))
+P.add("Search", fn([I, fn([I], [B])], [I]), sort_search)
+P.add("SearchInts", fn([T.Slice(I), I], [I]), _search_in)
+P.add("SearchStrings", fn([T.Slice(S), S], [I]), _search_in)
+P.add("IntsAreSorted", fn([T.Slice(I)], [B]), _is_sorted)
+P.add("StringsAreSorted", fn([T.Slice(S)], [B]), _is_sorted)
+P.add("Float64sAreSorted", fn([T.Slice(F)], [B]), _is_sorted)
+
+# ---- unicode, unicode/utf8 ------------------------------------------------------------------------------
+
+P = _pkg("unicode")
+
+
+def _ch(r):
+    return chr(r) if 0 <= r <= 0x10FFFF and not 0xD800 <= r <= 0xDFFF else ""
+
+
+def _u_is_space(r):
+    return r in (0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F,
+                 0x3000) or 0x2000 <= r <= 0x200A
+
+
+def _u_is_punct(r):
+    import unicodedata
+    c = _ch(r)
+    return bool(c) and unicodedata.category(c).startswith("P")
+
+
+def _u_is_symbol(r):
+    import unicodedata
+    c = _ch(r)
+    return bool(c) and unicodedata.category(c).startswith("S")
+
+
+def _u_upper(r):
+    c = _ch(r)
+    u = c.upper()
+    return ord(u) if len(u) == 1 else r
+
+
+def _u_lower(r):
+    c = _ch(r)
+    u = c.lower()
+    return ord(u) if len(u) == 1 else r
+
+
+P.add("IsUpper", fn([R], [B]), lambda r: _ch(r).isupper())
+P.add("IsLower", fn([R], [B]), lambda r: _ch(r).islower())
+P.add("IsDigit", fn([R], [B]), lambda r: _ch(r).isdecimal())
+P.add("IsNumber", fn([R], [B]), lambda r: _ch(r).isnumeric())
+P.add("IsLetter", fn([R], [B]), lambda r: _ch(r).isalpha())
+P.add("IsSpace", fn([R], [B]), _u_is_space)
+P.add("IsPunct", fn([R], [B]), _u_is_punct)
+P.add("IsSymbol", fn([R], [B]), _u_is_symbol)
+P.add("IsPrint", fn([R], [B]), lambda r: _fmt()._is_print(r))
+P.add("IsControl", fn([R], [B]), lambda r: r < 0x20 or 0x7F <= r < 0xA0)
+P.add("ToUpper", fn([R], [R]), _u_upper)
+P.add("ToLower", fn([R], [R]), _u_lower)
+P.add("ToTitle", fn([R], [R]), _u_upper)
+P.consts["MaxRune"] = (T.U_RUNE, 0x10FFFF)
+P.consts["ReplacementChar"] = (T.U_RUNE, 0xFFFD)
+
+P = _pkg("unicode/utf8")
+
+
+def _decode(s):
+    from .runtime import srange
+    if not s:
+        return 0xFFFD, 0
+    b = gbytes(s)
+    c0 = b[0]
+    n = 1 if c0 < 0x80 else 2 if c0 >> 5 == 6 else 3 if c0 >> 4 == 14 else 4 if c0 >> 3 == 30 else 0
+    if n == 0 or len(b) < n:
+        return 0xFFFD, 1
+    try:
+        ch = b[:n].decode("utf-8")
+    except UnicodeDecodeError:
+        return 0xFFFD, 1
+    return ord(ch), n
+
+
+def _decode_last(s):
+    if not s:
+        return 0xFFFD, 0
+    b = gbytes(s)
+    for n in range(1, min(4, len(b)) + 1):
+        try:
+            ch = b[-n:].decode("utf-8")
+            if len(ch) == 1:
+                return ord(ch), n
+        except UnicodeDecodeError:
+            continue
+    return 0xFFFD, 1
+
+
+def _rune_len(r):
+    if r < 0:
+        return -1
+    if r < 0x80:
+        return 1
+    if r < 0x800:
+        return 2
+    if 0xD800 <= r <= 0xDFFF:
+        return -1
+    if r < 0x10000:
+        return 3
+    if r <= 0x10FFFF:
+        return 4
+    return -1
+
+
+def _valid(s):
+    try:
+        gbytes(s).decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+P.add("RuneCountInString", fn([S], [I]), lambda s: len(s))
+P.add("RuneCount", fn([T.Slice(BY)], [I]), lambda p: len(gstr(sitems(p))))
+P.add("RuneLen", fn([R], [I]), _rune_len)
+P.add("DecodeRuneInString", fn([S], [R, I]), _decode)
+P.add("DecodeLastRuneInString", fn([S], [R, I]), _decode_last)
+P.add("DecodeRune", fn([T.Slice(BY)], [R, I]), lambda p: _decode(gstr(sitems(p))))
+P.add("ValidString", fn([S], [B]), _valid)
+P.add("ValidRune", fn([R], [B]), lambda r: 0 <= r <= 0x10FFFF and not 0xD800 <= r <= 0xDFFF)
+P.add("EncodeRune", fn([T.Slice(BY), R], [I]), lambda p, r: _encode_rune(p, r))
+P.consts["RuneError"] = (T.U_RUNE, 0xFFFD)
+P.consts["UTFMax"] = (T.U_INT, 4)
+P.consts["RuneSelf"] = (T.U_INT, 0x80)
+
+
+def _encode_rune(p, r):
+    from .runtime import rune_str
+    b = gbytes(rune_str(r))
+    for i, x in enumerate(b):
+        from .runtime import sset
+        sset(p, i, x)
+    return len(b)
+
+
+# ---- sync -----------------------------------------------------------------------------------------------
+
+P = _pkg("sync")
+for _name, _cls, _ms in (
+        ("Mutex", sched.Mutex, {"Lock": fn([]), "Unlock": fn([]), "TryLock": fn([], [B])}),
+        ("RWMutex", sched.Mutex, {"Lock": fn([]), "Unlock": fn([]), "RLock": fn([]), "RUnlock": fn([]),
+                                  "TryLock": fn([], [B])}),
+        ("WaitGroup", sched.WaitGroup, {"Add": fn([I]), "Done": fn([]), "Wait": fn([])}),
+        ("Once", sched.Once, {"Do": fn([fn([])])})):
+    _t, _n, _c = _opaque(_name, "sync", _cls, _ms)
+    P.types[_name] = _t
+    OPAQUE[_n] = _c

@@ -1,0 +1,137 @@
+"""The sandbox process: reads Go source on stdin, compiles and runs it, exits 0 ok, 1 panic, 2 compile, 3 limit.
+
+Started as ``python -m tinyrag_desktop.tools.nanogo.worker`` (or, in a frozen build, as the executable with
+``--nanogo-worker`` as first argument, which ``tinyrag_desktop.__main__`` hands to :func:`main`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+EXIT_OK, EXIT_PANIC, EXIT_COMPILE, EXIT_LIMIT = 0, 1, 2, 3
+MAIN_STACK = 512 * 1024 * 1024
+
+
+class _Out:
+    """Program stdout: buffered, flushed every few KB, cut at the output cap."""
+
+    def __init__(self, cap: int):
+        self.cap, self.total, self.buf, self.size = cap, 0, [], 0
+
+    def write(self, s: str) -> None:
+        b = s.encode("utf-8", "surrogateescape")
+        if self.total + len(b) > self.cap:
+            b = b[: self.cap - self.total]
+            self.buf.append(b)
+            self.flush()
+            _die(EXIT_LIMIT, f"nanoGo: output limit exceeded: output cut at {self.cap} bytes\n")
+        self.total += len(b)
+        self.buf.append(b)
+        self.size += len(b)
+        if self.size > 8192:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.buf:
+            data = b"".join(self.buf)
+            self.buf, self.size = [], 0
+            _write_all(1, data)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    while data:
+        n = os.write(fd, data)
+        data = data[n:]
+
+
+OUT: _Out | None = None
+
+
+def _die(code: int, message: str) -> None:
+    if OUT is not None:
+        try:
+            OUT.flush()
+        except OSError:
+            pass
+    from .interp import ERR
+    if ERR:
+        _write_all(2, "".join(ERR).encode("utf-8", "surrogateescape"))
+        ERR.clear()
+    if message:
+        _write_all(2, message.encode("utf-8", "surrogateescape"))
+    os._exit(code)
+
+
+def _limits(cpu_seconds: float, memory_mb: int) -> None:
+    try:
+        import resource
+    except ImportError:  # not POSIX: the parent's wall clock and memory watch still apply
+        return
+    if cpu_seconds > 0:
+        soft = max(1, int(cpu_seconds + 0.999))
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+    except (ValueError, OSError):
+        pass
+
+
+def _run(source: str, max_output: int, memory_mb: int) -> None:
+    global OUT
+    from . import runtime
+    from .errors import CompileError
+    from .compiler import compile_source
+    from .interp import ProgramExit, execute
+
+    runtime.MAX_ALLOC = max(64, memory_mb) * 1024 * 1024
+    try:
+        code, ns = compile_source(source)
+    except CompileError as e:
+        _die(EXIT_COMPILE, f"prog.go:{e.line}:{e.col}: {e.message}\n")
+    except RecursionError:
+        _die(EXIT_COMPILE, "prog.go:1:1: program too deeply nested\n")
+    if os.environ.get("NANOGO_DUMP"):
+        _write_all(2, code.encode())
+    OUT = _Out(max_output)
+
+    def on_fatal(status, text):
+        _die(EXIT_LIMIT if status == "limit" else EXIT_PANIC, text)
+
+    try:
+        execute(code, ns, OUT.write, on_fatal)
+    except ProgramExit as e:
+        _die(EXIT_LIMIT if e.status == "limit" else EXIT_PANIC, e.message)
+    _die(EXIT_OK, "")
+
+
+def _guarded(source: str, max_output: int, memory_mb: int) -> None:
+    try:
+        _run(source, max_output, memory_mb)
+    except BaseException as e:  # a bug in nanoGo itself: say so rather than die silently
+        import traceback
+        detail = "".join(traceback.format_exception(e)) if os.environ.get("NANOGO_DEBUG") else ""
+        _die(EXIT_PANIC, f"{detail}fatal error: nanoGo internal error: {type(e).__name__}: {e}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    opts = {"--max-output": 65536, "--memory-mb": 512, "--cpu-seconds": 0.0}
+    it = iter(argv)
+    for a in it:
+        if a in opts:
+            opts[a] = type(opts[a])(next(it))
+    _limits(opts["--cpu-seconds"], opts["--memory-mb"])
+    source = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+    sys.stdin.close()
+    threading.stack_size(MAIN_STACK)
+    t = threading.Thread(target=_guarded, args=(source, opts["--max-output"], opts["--memory-mb"]), daemon=True)
+    t.start()
+    t.join()
+    return 0
+
+
+if __name__ == "__main__":
+    main()
