@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import re
 import shlex
@@ -22,6 +23,13 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX process g
 # Starts a long sleep in the background of a /bin/sh, writes its pid down, and waits for it: a tree
 # of two processes, the grandchild of the tool.
 TREE = "sleep 60 & echo $! > child.pid; echo started; wait"
+
+
+@pytest.fixture(autouse=True)
+def _collect_garbage():
+    """A pipe or transport left open shows up as a ResourceWarning in the test that leaked it."""
+    yield
+    gc.collect()
 
 
 def ctx(data_dir: Path, confirm=None, **settings: object) -> ToolContext:

@@ -150,8 +150,8 @@ def check_address(ip: IPAddress, policy: FetchPolicy) -> None:
     problem = address_problem(ip)
     if problem:
         raise BlockedAddress(
-            f"{ip} is {problem}; url_fetch does not reach such addresses unless the setting "
-            "url_fetch_allow_private is on.")
+            f"{ip} is {problem}; url_fetch does not reach such addresses unless 'Let URL fetch reach "
+            "private addresses' (url_fetch_allow_private) is on in Settings.")
 
 
 async def system_resolver(host: str, port: int) -> list[str]:

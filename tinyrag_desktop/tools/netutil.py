@@ -73,6 +73,15 @@ async def client_for(http: httpx.AsyncClient | None, timeout: httpx.Timeout) -> 
         yield own
 
 
+async def plain_get(client: httpx.AsyncClient, url: str, *, params: Mapping[str, str], headers: Mapping[str, str],
+                    timeout: httpx.Timeout) -> httpx.Response:
+    """A GET built from scratch, not from the client's defaults: a shared client may carry the LLM server's
+    API key, cookies or a base URL, none of which may go to Wikipedia or a search engine."""
+    request = httpx.Request("GET", url, params=params, headers=headers, extensions={"timeout": timeout.as_dict()})
+    response = await client.send(request, auth=None, follow_redirects=True)
+    return response
+
+
 def describe_http_error(exc: httpx.HTTPError, what: str) -> str:
     """One sentence, for a person, saying why a request to ``what`` failed."""
     if isinstance(exc, httpx.ConnectTimeout):

@@ -34,6 +34,8 @@ _WEB_ENCODINGS = (  # most used first: ties between look-alike code pages go to 
     "cp866", "cp874", "tis_620", "shift_jis", "cp932", "euc_jp", "iso2022_jp", "gb2312", "gbk", "gb18030", "big5",
     "euc_kr", "cp949",
 )
+_NOT_CHARSETS = frozenset({"undefined", "idna", "punycode", "unicode-escape", "raw-unicode-escape", "utf-7",
+                           "mbcs", "oem"})
 _TEXT_APPLICATION = frozenset({
     "application/javascript", "application/ecmascript", "application/x-javascript", "application/x-sh",
     "application/x-yaml", "application/yaml", "application/toml", "application/sql", "application/x-tex",
@@ -118,8 +120,11 @@ def codec_for(label: str | None) -> str | None:
         info = codecs.lookup(name)
     except LookupError:
         return None
-    # bytes-to-bytes codecs (base64, zlib, rot13) are found by lookup but are not character sets
-    return name if getattr(info, "_is_text_encoding", True) else None
+    # bytes-to-bytes codecs (base64, zlib, rot13) are found by lookup but are not character sets;
+    # others decode escapes or refuse everything, and UTF-7 is the web's old XSS trick (WHATWG drops it).
+    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_CHARSETS:
+        return None
+    return name
 
 
 def sniff_charset(body: bytes, declared: str | None, mime: str) -> str:

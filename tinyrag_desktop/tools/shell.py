@@ -143,12 +143,21 @@ def kill_tree(proc: asyncio.subprocess.Process) -> None:
 
 
 async def _drain(stream: asyncio.StreamReader, keep: bytearray, overflow: asyncio.Event) -> None:
+    # Read to the end even past the cap (discarding): a pipe left unread would keep the child blocked
+    # and its transport open; the overflow event gets the tree killed, which ends the stream.
     while chunk := await stream.read(65536):
         room = HARD_OUTPUT_CAP - len(keep)
-        keep += chunk[:room]
+        if room > 0:
+            keep += chunk[:room]
         if len(chunk) > room:
             overflow.set()
-            return
+
+
+def _close_pipes(proc: asyncio.subprocess.Process) -> None:
+    """Close our ends of the child's pipes now rather than when the garbage collector finds them."""
+    transport = getattr(proc, "_transport", None)  # asyncio keeps it private; present on every version
+    if transport is not None:
+        transport.close()
 
 
 async def run_command(command: str, cwd: Path, timeout: float) -> Completed:
@@ -175,6 +184,7 @@ async def run_command(command: str, cwd: Path, timeout: float) -> Completed:
     except BaseException:  # cancelled by the engine (or anything else): never leave the tree running
         kill_tree(proc)
         readers.cancel()
+        _close_pipes(proc)
         raise
     finally:
         stopper.cancel()
@@ -188,9 +198,7 @@ async def _reap(proc: asyncio.subprocess.Process, readers: asyncio.Future[object
             await readers
     except TimeoutError:  # a grandchild that left the group still holds the pipes: stop waiting for it
         readers.cancel()
-        transport = getattr(proc, "_transport", None)  # close our ends of the pipes now, not at exit
-        if transport is not None:
-            transport.close()
+        _close_pipes(proc)
 
 
 def _decode(data: bytes) -> str:

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 import httpx
 
 from .errors import ToolError
-from .netutil import USER_AGENT, client_for, describe_http_error, setting
+from .netutil import USER_AGENT, client_for, describe_http_error, plain_get, setting
 
 DDGS_TIMEOUT = 10  # seconds ddgs waits for its engines
 _SEARXNG_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
@@ -50,8 +50,8 @@ async def searxng_search(http: httpx.AsyncClient | None, base_url: str, query: s
         params["language"] = language
     async with client_for(http, _SEARXNG_TIMEOUT) as client:
         try:
-            response = await client.get(url, params=params, timeout=_SEARXNG_TIMEOUT, follow_redirects=True,
-                                        headers={"User-Agent": USER_AGENT, "Accept": "application/json"})
+            response = await plain_get(client, url, params=params, timeout=_SEARXNG_TIMEOUT,
+                                       headers={"User-Agent": USER_AGENT, "Accept": "application/json"})
         except httpx.HTTPError as exc:
             raise SearchError(describe_http_error(exc, f"the SearXNG instance at {base_url}")) from None
     if response.status_code == 429:

@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 
 from .errors import ToolError
-from .netutil import USER_AGENT, client_for, describe_http_error
+from .netutil import USER_AGENT, client_for, describe_http_error, plain_get
 
 DEFAULT_API_URL = "https://{lang}.wikipedia.org/w/api.php"
 FALLBACK_LANG = "en"
@@ -101,8 +101,7 @@ async def _call(http: httpx.AsyncClient, url: str, params: dict[str, str], lang:
     query = {"format": "json", "formatversion": "2", "utf8": "1", **params}
     where = f"Wikipedia ({lang})"
     try:
-        response = await http.get(url, params=query, headers={"User-Agent": USER_AGENT},
-                                  timeout=_TIMEOUT, follow_redirects=True)
+        response = await plain_get(http, url, params=query, headers={"User-Agent": USER_AGENT}, timeout=_TIMEOUT)
     except httpx.HTTPError as exc:
         raise WikipediaError(describe_http_error(exc, where)) from exc
     if response.status_code == 429:
