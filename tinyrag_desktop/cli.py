@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from typing import Any, TextIO
@@ -59,6 +58,8 @@ def _ask(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)
     for warning in ctx.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    import asyncio  # here, not at the top: `nanogo` starts faster without it
+
     return asyncio.run(_ask_async(args, ctx))
 
 
