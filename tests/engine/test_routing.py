@@ -1,0 +1,65 @@
+"""The router's decisions, and the rag route putting knowledge-base passages into the prompt."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from tests.engine.conftest import collect
+from tests.sse_server import Stream
+from tinyrag_desktop.engine.events import Route, Text
+from tinyrag_desktop.engine.router import route
+from tinyrag_desktop.tools import default_registry
+
+ALL = {"rag_knowledge", "calculate", "url_fetch", "websearch", "wikipedia", "nanogo"}
+
+
+@pytest.mark.parametrize(
+    "question, mode, hint",
+    [
+        ("What is 3 * (17 + 5) / 2?", "tools", "calculate"),
+        ("calculate 15% of 80", "tools", "calculate"),
+        ("Summarise https://example.org/post please", "tools", "url_fetch"),
+        ("Run this: ```go\nfmt.Println(1)\n```", "tools", "nanogo"),
+        ("Who was Ada Lovelace?", "tools", "wikipedia"),
+        ("What's the latest news on Python?", "tools", "websearch"),
+        ("Write me a haiku about autumn", "direct", None),
+    ],
+)
+def test_heuristics(question: str, mode: str, hint: str | None) -> None:
+    decision = route(question, ALL, has_kb=False)
+    assert decision.mode == mode and decision.reason
+    if hint:
+        assert hint in decision.hints
+
+
+def test_disabled_tools_are_never_hinted() -> None:
+    assert route("Who was Ada Lovelace?", ALL - {"wikipedia"}, has_kb=False).mode == "direct"
+    assert route("Write a haiku", ALL, has_kb=True).mode == "rag"
+
+
+async def test_rag_route_puts_passages_in_the_prompt(llm, settings, http, tmp_path: Path) -> None:
+    from tinyrag_desktop.engine import Engine
+    from tinyrag_desktop.kb import Importer, open_store
+
+    doc = tmp_path / "handbook.md"
+    doc.write_text("# Handbook\n\n## Vacation\n\nEvery employee gets 27 vacation days per year.\n")
+    kb = open_store(tmp_path)
+    Importer(kb).run([str(doc)])
+    kb.close()
+    llm.queue(Stream(["You get 27 days [1]."]))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine, "How many vacation days do I get?")
+    assert isinstance(events[0], Route) and events[0].mode == "rag"
+    system = llm.requests[0]["messages"][0]["content"]
+    assert "27 vacation days" in system and "handbook" in system.lower()
+    assert "".join(e.text for e in events if isinstance(e, Text)) == "You get 27 days [1]."
+
+
+async def test_invalid_blocks_are_logged(llm, make_engine, caplog) -> None:
+    llm.queue(Stream(['<tool name=""><query>x</query></tool>']))
+    with caplog.at_level(logging.WARNING, logger="tinyrag_desktop.engine.engine"):
+        await collect(make_engine())
+    assert any("invalid tool block" in r.message for r in caplog.records)
