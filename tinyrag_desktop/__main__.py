@@ -9,6 +9,10 @@ VERBS = ("ask", "kb", "nanogo")
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "--nanogo-worker":  # a frozen build starts the sandbox as its own executable
+        from .tools.nanogo.worker import main as worker_main
+
+        return worker_main(argv[1:])
     if argv and (argv[0] in VERBS or argv[0] in ("-h", "--help", "--version")):
         from .cli import main as cli_main
 
