@@ -46,7 +46,7 @@ def test_a_failing_tool_shows_a_cross_with_its_message(make_window, server, qloo
     [card] = win.view.answers()[-1].cards()
     assert card.status == "error" and card.error
     assert "failed" in card.accessibleName() and card.error in card.accessibleDescription()
-    assert card._note.isVisible()
+    assert card.note == card.error and card.height() > card.minimumSizeHint().height() - 1
 
 
 def test_nanogo_off_ends_the_block_with_the_reason(make_window, server, qloop):

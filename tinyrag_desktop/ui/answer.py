@@ -11,14 +11,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ..chats import StoredMessage, StoredTool, answer_markdown
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from .markdown_render import LIGHT, Palette, freeze_point
 from .segments import MarkdownSegment, ThinkingSection
+from .theme import colors
 from .toolcard import ToolCard
 
 FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the CPU
@@ -34,6 +35,19 @@ def footer_text(stats: dict[str, Any]) -> str:
     if stats.get("outcome") == "stopped":
         parts.append("stopped")
     return " · ".join(parts)
+
+
+class _ErrorBox(QFrame):
+    """The inline error's red box, painted (no style sheet in the conversation, see theme.py)."""
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        c = colors()
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(c.error, 1))
+        painter.setBrush(c.errorbg)
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 8, 8)
+        painter.end()
 
 
 class AnswerWidget(QFrame):
@@ -78,19 +92,23 @@ class AnswerWidget(QFrame):
         self._route_label.setWordWrap(True)
         self._route_label.hide()
         self._route_label.setAccessibleName("Routing decision")
+        self._route_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self._show_route = show_route
         self._layout.addWidget(self._route_label)
         self._body = QVBoxLayout()
         self._body.setSpacing(6)
         self._layout.addLayout(self._body)
 
-        self._error_box = QFrame(self)
+        self._error_box = _ErrorBox(self)
         self._error_box.setObjectName("answerError")
         err_row = QHBoxLayout(self._error_box)
         err_row.setContentsMargins(10, 8, 10, 8)
         self._error_label = QLabel(self._error_box)
         self._error_label.setWordWrap(True)
         self._error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        pal = self._error_label.palette()
+        pal.setColor(QPalette.ColorRole.WindowText, colors().errortext)
+        self._error_label.setPalette(pal)
         self.retry_button = QPushButton("Retry", self._error_box)
         self.retry_button.setObjectName("retry")
         self.retry_button.setAccessibleName("Retry this question")
@@ -105,18 +123,21 @@ class AnswerWidget(QFrame):
         self._footer = QLabel(self)
         self._footer.setObjectName("answerFooter")
         self._footer.setAccessibleName("Answer statistics")
+        self._footer.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.copy_button = QToolButton(self)
         self.copy_button.setObjectName("copyAnswer")
         self.copy_button.setText("Copy")
         self.copy_button.setToolTip("Copy this answer as Markdown")
         self.copy_button.setAccessibleName("Copy answer as Markdown")
         self.copy_button.clicked.connect(self.copy_markdown)
+        self.copy_button.setAutoRaise(True)
         self.regenerate_button = QToolButton(self)
         self.regenerate_button.setObjectName("regenerate")
         self.regenerate_button.setText("Regenerate")
         self.regenerate_button.setToolTip("Ask again for a new answer (Ctrl+R)")
         self.regenerate_button.setAccessibleName("Regenerate answer")
         self.regenerate_button.clicked.connect(self.regenerateRequested)
+        self.regenerate_button.setAutoRaise(True)
         foot.addWidget(self._footer, 1)
         foot.addWidget(self.copy_button)
         foot.addWidget(self.regenerate_button)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget)
 
 from ..chats import StoredMessage
 from .answer import AnswerWidget
 from .markdown_render import LIGHT, Palette, warm_up
+from .theme import colors
 
 COLUMN_MAX = 860  # px: lines longer than this are hard to read
 
@@ -26,7 +28,15 @@ class _BubbleLabel(QLabel):
 
 
 class UserBubble(QFrame):
-    """A question, as the user typed it (plain text, selectable)."""
+    """A question, as the user typed it (plain text, selectable), on a painted rounded background."""
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colors().bubble)
+        painter.drawRoundedRect(QRectF(self.rect()), 12, 12)
+        painter.end()
 
     def __init__(self, text: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -93,6 +103,7 @@ class ChatView(QScrollArea):
         self.show_route = False
         outer = QWidget(self)
         outer.setObjectName("chatCanvas")
+        outer.setAutoFillBackground(True)  # the palette's Window colour; no style sheet here (see theme.py)
         h = QHBoxLayout(outer)
         h.setContentsMargins(16, 16, 16, 16)
         self._column = QWidget(outer)
@@ -106,6 +117,8 @@ class ChatView(QScrollArea):
                              "Enter sends · Shift+Enter adds a line · Esc stops", self._column)
         self._empty.setObjectName("emptyHint")
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._empty.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self._empty.setContentsMargins(0, 120, 0, 0)
         self._items.insertWidget(0, self._empty)
         h.addStretch(0)
         h.addWidget(self._column, 100)

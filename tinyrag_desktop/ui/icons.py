@@ -102,21 +102,24 @@ def paint_badge(painter: QPainter, rect: QRectF, status: str, angle: float = 0.0
 
 
 class _Spinner:
-    """One timer for every running badge: a dozen running cards cost one timer, not a dozen."""
+    """One timer for every running badge: a dozen running cards cost one timer, not a dozen.
+
+    Widgets that paint a running badge register here and are repainted ~12 times a second.
+    """
 
     def __init__(self) -> None:
         self.angle = 0.0
-        self._badges: set[StatusBadge] = set()
+        self._badges: set[QWidget] = set()
         self._timer = QTimer()
         self._timer.setInterval(80)
         self._timer.timeout.connect(self._tick)
 
-    def add(self, badge: "StatusBadge") -> None:
+    def add(self, badge: QWidget) -> None:
         self._badges.add(badge)
         if not self._timer.isActive():
             self._timer.start()
 
-    def discard(self, badge: "StatusBadge") -> None:
+    def discard(self, badge: QWidget) -> None:
         self._badges.discard(badge)
         if not self._badges:
             self._timer.stop()
@@ -133,7 +136,11 @@ class _Spinner:
 _spinner: _Spinner | None = None
 
 
-def _shared_spinner() -> _Spinner:
+def spinner_angle() -> float:
+    return _spinner.angle if _spinner is not None else 0.0
+
+
+def shared_spinner() -> _Spinner:
     global _spinner
     if _spinner is None:
         _spinner = _Spinner()
@@ -159,7 +166,7 @@ class StatusBadge(QWidget):
         self._status = status
         self.setAccessibleName(f"status: {STATUS_WORDS.get(status, status)}")
         self.setToolTip(STATUS_WORDS.get(status, status).capitalize())
-        spinner = _shared_spinner()
+        spinner = shared_spinner()
         if status == "running":
             spinner.add(self)
         else:
@@ -167,17 +174,17 @@ class StatusBadge(QWidget):
         self.update()
 
     def hideEvent(self, event) -> None:  # noqa: N802 (Qt name)
-        _shared_spinner().discard(self)
+        shared_spinner().discard(self)
         super().hideEvent(event)
 
     def showEvent(self, event) -> None:  # noqa: N802
         if self._status == "running":
-            _shared_spinner().add(self)
+            shared_spinner().add(self)
         super().showEvent(event)
 
     def paintEvent(self, event) -> None:  # noqa: N802
         painter = QPainter(self)
-        paint_badge(painter, QRectF(self.rect()).adjusted(1, 1, -1, -1), self._status, _shared_spinner().angle)
+        paint_badge(painter, QRectF(self.rect()).adjusted(1, 1, -1, -1), self._status, shared_spinner().angle)
         painter.end()
 
 

@@ -32,7 +32,7 @@ from .menus import build_menus
 from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
 from .status import ServerStatus
-from .theme import apply_theme
+from .theme import apply_theme, colors, style_sheet
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +146,9 @@ class MainWindow(QMainWindow):
         brow.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
         brow.addWidget(self.stop_button, 0, Qt.AlignmentFlag.AlignBottom)
         wrap = QWidget(main)
+        wrap.setObjectName("composerWrap")
+        wrap.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
+        self._chrome = [self.sidebar, header, wrap]
         wl = QHBoxLayout(wrap)
         wl.setContentsMargins(16, 8, 16, 14)
         wl.addWidget(box)
@@ -161,6 +164,13 @@ class MainWindow(QMainWindow):
         self.setTabOrder(self.composer, self.send_button)
         self._fill_personas()
         self.kb_dock = self._build_kb_dock()
+        self._style_chrome()
+
+    def _style_chrome(self) -> None:
+        """The style sheet goes on the chrome only; the conversation paints itself (see theme.py)."""
+        sheet = style_sheet(colors().dark)
+        for widget in (*self._chrome, self.statusBar()):
+            widget.setStyleSheet(sheet)
 
     def _build_kb_dock(self) -> QDockWidget | None:
         try:
@@ -448,6 +458,7 @@ class MainWindow(QMainWindow):
     # settings and export --------------------------------------------------------------------------
     def open_settings(self) -> SettingsDialog:
         dialog = SettingsDialog(self.settings, self._list_models, self)
+        dialog.setStyleSheet(style_sheet(colors().dark))
         dialog.saved.connect(self.apply_settings)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
@@ -465,6 +476,10 @@ class MainWindow(QMainWindow):
         if theme_changed:
             self._app_palette = apply_theme(self._qapp(), settings["theme"])
             self.view.palette_colours = self._app_palette
+            self._style_chrome()
+            if self.chat_id and not self.bridge.is_running():
+                current, self.chat_id = self.chat_id, None
+                self.open_chat(current)  # rebuild the answers in the new colours
         self._fill_personas()
         self.check_server()
         self.statusBar().showMessage("Settings saved; they apply to the next question.", 5000)

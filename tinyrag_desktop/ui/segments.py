@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QTextCursor, QTextOption
+from PySide6.QtGui import QDesktopServices, QGuiApplication, QPalette, QTextCursor, QTextOption
 from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout,
                                QWidget)
 
 from .markdown_render import DARK, LIGHT, Palette, render
+from .theme import colors
 
 
 class MarkdownSegment(QTextBrowser):
@@ -36,7 +37,9 @@ class MarkdownSegment(QTextBrowser):
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # Tab goes to cards and buttons, not every paragraph
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.viewport().setAutoFillBackground(False)
-        self.setStyleSheet("QTextBrowser { background: transparent; }")
+        pal = self.palette()
+        pal.setColor(QPalette.ColorRole.Base, Qt.GlobalColor.transparent)
+        self.setPalette(pal)
         self.document().setDocumentMargin(0)
         self.document().documentLayout().documentSizeChanged.connect(self._fit)
         self.setAccessibleName("Answer text")
@@ -112,10 +115,15 @@ class ThinkingSection(QFrame):
         self.toggle.setAutoRaise(True)
         self.toggle.toggled.connect(self._on_toggle)
         self.toggle.setAccessibleName("Thinking, collapsed")
+        self.toggle.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.body = QPlainTextEdit(self)
         self.body.setObjectName("thinkingText")
         self.body.setReadOnly(True)
         self.body.setFrameShape(QFrame.Shape.NoFrame)
+        pal = self.body.palette()
+        pal.setColor(QPalette.ColorRole.Base, colors().note)
+        pal.setColor(QPalette.ColorRole.Text, colors().muted)
+        self.body.setPalette(pal)
         self.body.setAccessibleName("Model reasoning")
         self.body.hide()
         layout.addWidget(self.toggle)

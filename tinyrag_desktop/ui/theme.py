@@ -1,6 +1,14 @@
-"""Light and dark themes: a Fusion palette plus the style sheet in ``resources/themes``, and the fonts."""
+"""Light and dark themes: a Fusion palette for everything, colours for painted widgets, chrome style sheet.
+
+Why not one app-wide style sheet: Qt gives every widget under a style sheet its own rule cache, which
+doubles the memory of each text segment and tool card (50 long answers went from ~250 MB to ~490 MB).
+So the conversation's widgets use the palette and paint their own boxes with :func:`colors`, and the
+style sheet in ``resources/themes`` is set only on the window's chrome: sidebar, header, composer, dialogs.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
@@ -8,6 +16,46 @@ from PySide6.QtWidgets import QApplication
 
 from .icons import resource
 from .markdown_render import DARK, LIGHT, Palette
+
+
+@dataclass(frozen=True, slots=True)
+class Colors:
+    """The theme's named colours (``@name`` in the .qss files), for widgets that paint themselves."""
+
+    bg: QColor
+    line: QColor
+    text: QColor
+    muted: QColor
+    accent: QColor
+    note: QColor
+    bubble: QColor
+    card: QColor
+    error: QColor
+    errorbg: QColor
+    errortext: QColor
+    warn: QColor
+    dark: bool
+
+
+_LIGHT_DEFAULTS = {"@bg": "#ffffff", "@line": "#dfe3e8", "@text": "#1d2330", "@muted": "#6b7280",
+                   "@accent": "#2563eb", "@note": "#f3f4f6", "@bubble": "#eaf0fe", "@card": "#f9fafb",
+                   "@error": "#dc2626", "@errorbg": "#fef2f2", "@errortext": "#b91c1c", "@warn": "#b45309"}
+_current: Colors | None = None
+
+
+def colors() -> Colors:
+    """The colours of the theme applied last (light before any)."""
+    global _current
+    if _current is None:
+        _current = _colors(False)
+    return _current
+
+
+def _colors(dark: bool) -> Colors:
+    v = {**_LIGHT_DEFAULTS, **_variables("dark" if dark else "light")}
+    return Colors(*(QColor(v[f"@{name}"]) for name in (
+        "bg", "line", "text", "muted", "accent", "note", "bubble", "card", "error", "errorbg", "errortext",
+        "warn")), dark=dark)
 
 
 def is_dark(theme: str) -> bool:
@@ -62,9 +110,13 @@ def _palette(dark: bool) -> QPalette:
 
 
 def apply_theme(app: QApplication, theme: str) -> Palette:
-    """Apply ``light``, ``dark`` or ``system``; returns the colours rendered Markdown should use."""
+    """Apply ``light``, ``dark`` or ``system``; returns the colours rendered Markdown should use.
+
+    Set :func:`style_sheet` on the chrome widgets yourself (the window does); it is not app-wide.
+    """
+    global _current
     dark = is_dark(theme)
+    _current = _colors(dark)
     app.setStyle("Fusion")  # the same look on every platform, and it honours the palette fully
     app.setPalette(_palette(dark))
-    app.setStyleSheet(style_sheet(dark))
     return DARK if dark else LIGHT

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Property, Qt, Signal
-from PySide6.QtGui import QFontDatabase, QKeyEvent, QMouseEvent, QPalette
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import Property, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QKeyEvent, QMouseEvent, QPainter, QPen
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from .icons import STATUS_WORDS, StatusBadge, tool_pixmap
+from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
+from .theme import colors
 
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
 _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running": "running", "done": "done"}
 _RESULT_SHOWN = 6000  # characters of a result shown in the expanded card; the rest is summarised
+_PAD, _ROW, _BADGE = 7, 22, 18  # header geometry in pixels
 
 
 def _one_line(text: str) -> str:
@@ -21,28 +23,6 @@ def _one_line(text: str) -> str:
 
 def _seconds(ms: int) -> str:
     return f"{ms / 1000:.1f} s" if ms >= 100 else f"{ms} ms"
-
-
-class _ElidedLabel(QLabel):
-    """A one-line label that ends in … when it does not fit, instead of widening the card."""
-
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._full = ""
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setMinimumWidth(40)
-        self.set_full_text(text)
-
-    def set_full_text(self, text: str) -> None:
-        self._full = text
-        self._elide()
-
-    def resizeEvent(self, event) -> None:  # noqa: N802
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
-        self.setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, max(self.width(), 40)))
 
 
 class ToolCard(QFrame):
@@ -67,45 +47,46 @@ class ToolCard(QFrame):
         self._expanded = False
         self._details: QLabel | None = None  # built on first expand: 1,000 cards should stay light
 
+        self._note_text = ""
+        self._meta_text = ""
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setFrameShape(QFrame.Shape.NoFrame)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(10, 6, 10, 6)
-        outer.setSpacing(2)
-        row = QHBoxLayout()
-        row.setSpacing(8)
-        self._icon = QLabel(self)
-        self._icon.setPixmap(tool_pixmap(tool, self.palette().color(QPalette.ColorRole.Text),
-                                         16, self.devicePixelRatioF()))
-        self._icon.setFixedSize(18, 18)
-        self._name = QLabel(f"<b>{html.escape(tool)}</b>", self)
-        self._preview = _ElidedLabel(_one_line(query), self)
-        self._preview.setObjectName("toolQuery")
-        self._preview.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self._meta = QLabel("", self)
-        self._meta.setObjectName("toolMeta")
-        self._badge = StatusBadge("running", self)
-        row.addWidget(self._icon)
-        row.addWidget(self._name)
-        row.addWidget(self._preview, 1)
-        row.addWidget(self._meta)
-        row.addWidget(self._badge)
-        outer.addLayout(row)
-        self._note = _ElidedLabel("", self)
-        self._note.setObjectName("toolNote")
-        self._note.hide()
-        outer.addWidget(self._note)
+        # The header (icon, name, preview, time, badge, note) is painted, not built from child labels:
+        # a long chat holds a thousand cards, and each child widget costs memory (see paintEvent).
+        self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self._bold = QFont(self.font())
+        self._bold.setBold(True)
+        self._small = QFont(self.font())
+        self._small.setPointSizeF(max(7.0, self.font().pointSizeF() * 0.9))
+        self._layout = QVBoxLayout(self)
+        self._layout.setSpacing(0)
+        self._relayout()
+        shared_spinner().add(self)
         self._describe()
+
+    def _header_height(self) -> int:
+        return _PAD + _ROW + (self.fontMetrics().height() + 2 if self._note_text else 0) + _PAD
+
+    def _relayout(self) -> None:
+        self._layout.setContentsMargins(12, self._header_height(), 12, 8 if self._expanded else 0)
+        self.setMinimumHeight(self._header_height())
+        self.updateGeometry()
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), 300), max(hint.height(), self._header_height()))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(200, self._header_height())
 
     # DESIGN's properties --------------------------------------------------------------------------
     def _get_tool_name(self) -> str:
         return self._tool
 
     def _get_query_preview(self) -> str:
-        return self._preview._full
+        return _one_line(self._query)
 
     def _get_status(self) -> str:
         return self._status
@@ -123,6 +104,11 @@ class ToolCard(QFrame):
         return self._query
 
     @property
+    def note(self) -> str:
+        """The one-line reason under the header of a failed or skipped card ("" if none)."""
+        return self._note_text
+
+    @property
     def expanded(self) -> bool:
         return self._expanded
 
@@ -132,17 +118,16 @@ class ToolCard(QFrame):
         self._status = _FROM_ENGINE.get(status, "error")
         self._source, self._error, self._result = source, error, result
         self._result_bytes, self._elapsed_ms = result_bytes, elapsed_ms
-        self._badge.set_status(self._status)
+        if self._status != "running":
+            shared_spinner().discard(self)
         if self._status == "skipped":
-            self._meta.setText("skipped")
+            self._meta_text = "skipped"
         elif elapsed_ms:
-            self._meta.setText(_seconds(elapsed_ms))
+            self._meta_text = _seconds(elapsed_ms)
         if error and self._status in ("error", "skipped"):
-            self._note.set_full_text(_one_line(error))
-            self._note.show()
-        self.setProperty("state", self._status)  # QSS colours the border per state
-        self.style().unpolish(self)
-        self.style().polish(self)
+            self._note_text = _one_line(error)
+        self._relayout()
+        self.update()
         self._describe()
         if self._details is not None:
             self._details.setText(self._details_html())
@@ -163,7 +148,8 @@ class ToolCard(QFrame):
             detail += f". Source: {self._source}"
         self.setAccessibleDescription(f"{words}. {detail}. Press Space to "
                                       f"{'hide' if self._expanded else 'show'} details.")
-        self.setToolTip(f"{self._tool}: {words}")
+        tip = f"{self._tool}: {words}"
+        self.setToolTip(f"{tip}\n{self._note_text}" if self._note_text else tip)
 
     # expanding ------------------------------------------------------------------------------------
     def set_expanded(self, on: bool) -> None:
@@ -179,9 +165,10 @@ class ToolCard(QFrame):
                                                   | Qt.TextInteractionFlag.LinksAccessibleByMouse)
             self._details.setOpenExternalLinks(True)
             self._details.setText(self._details_html())
-            self.layout().addWidget(self._details)
+            self._layout.addWidget(self._details)
         if self._details is not None:
             self._details.setVisible(on)
+        self._relayout()
         self._describe()
         self.expandedChanged.emit(on)
 
@@ -218,6 +205,73 @@ class ToolCard(QFrame):
         elif self._status == "running":
             out.append("<p><i>Running…</i></p>")
         return "".join(out)
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        c = colors()
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        border = c.error if self._status == "error" else c.accent if self.hasFocus() else c.line
+        pen = QPen(border, 2 if self.hasFocus() else 1)
+        if self._status == "skipped" and not self.hasFocus():
+            pen.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(c.card)
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), 8, 8)
+        self._paint_header(painter, c)
+        painter.end()
+
+    def _paint_header(self, painter: QPainter, c) -> None:
+        width = self.width()
+        top, x = _PAD, 12
+        mid = top + _ROW / 2
+        painter.drawPixmap(x, int(mid - 8), tool_pixmap(self._tool, c.text, 16, self.devicePixelRatioF()))
+        x += 16 + 8
+        painter.setFont(self._bold)
+        painter.setPen(c.text)
+        fm = painter.fontMetrics()
+        name_w = fm.horizontalAdvance(self._tool)
+        painter.drawText(QRectF(x, top, name_w + 2, _ROW), Qt.AlignmentFlag.AlignVCenter, self._tool)
+        x += name_w + 10
+        right = width - 12 - _BADGE
+        paint_badge(painter, QRectF(right, mid - _BADGE / 2, _BADGE, _BADGE), self._status, spinner_angle())
+        right -= 8
+        if self._meta_text:
+            painter.setFont(self._small)
+            painter.setPen(c.muted)
+            meta_w = painter.fontMetrics().horizontalAdvance(self._meta_text)
+            painter.drawText(QRectF(right - meta_w, top, meta_w, _ROW),
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, self._meta_text)
+            right -= meta_w + 10
+        if right - x > 20:
+            painter.setFont(self._mono)
+            painter.setPen(c.muted)
+            preview = painter.fontMetrics().elidedText(_one_line(self._query), Qt.TextElideMode.ElideRight,
+                                                       int(right - x))
+            painter.drawText(QRectF(x, top, right - x, _ROW), Qt.AlignmentFlag.AlignVCenter, preview)
+        if self._note_text:
+            painter.setFont(self.font())
+            painter.setPen(c.errortext if self._status == "error" else c.muted)
+            fm = painter.fontMetrics()
+            note = fm.elidedText(self._note_text, Qt.TextElideMode.ElideRight, width - 24)
+            painter.drawText(QRectF(12, top + _ROW + 1, width - 24, fm.height()), Qt.AlignmentFlag.AlignVCenter,
+                             note)
+
+    def hideEvent(self, event) -> None:  # noqa: N802
+        shared_spinner().discard(self)
+        super().hideEvent(event)
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        if self._status == "running":
+            shared_spinner().add(self)
+        super().showEvent(event)
+
+    def focusInEvent(self, event) -> None:  # noqa: N802
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        self.update()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if event.button() == Qt.MouseButton.LeftButton and (
