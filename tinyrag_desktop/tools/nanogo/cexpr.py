@@ -210,6 +210,8 @@ class ExprMixin:
                 return f"_Iface({self.tref(vt)}, {code})"
             if isinstance(vt, T.TypeParam):
                 return f"_Iface({self.tref(vt)}, {op.code})"
+            if op.const is not None:
+                return f"_Iface({self.tref(vt)}, {self.const_code(op.const, vt)})"
             return f"_Iface({self.tref(vt)}, {self.copy_code(op.code, vt, op.addr)})"
         if op.const is not None:
             return self.const_code(op.const, t)

@@ -11,6 +11,7 @@ from . import types as T
 from .runtime import GoExit, GoFatal, GoPanic, Iface, Slice
 
 RECURSION_LIMIT = 60000
+_DEBUG = bool(__import__("os").environ.get("NANOGO_DEBUG"))
 
 
 class _Flow(Exception):
@@ -37,6 +38,9 @@ def to_panic(e: BaseException) -> GoPanic:
         raise GoFatal("runtime: out of memory")
     if isinstance(e, ZeroDivisionError):
         return R.rt_panic("integer divide by zero")
+    if _DEBUG:
+        import traceback
+        traceback.print_exception(e)
     if isinstance(e, (AttributeError, TypeError)) and "NoneType" in str(e):
         return R.nil_deref()
     if isinstance(e, OverflowError):

@@ -34,6 +34,7 @@ class Scheduler:
     def __init__(self):
         self.runq: deque[G] = deque()
         self.main = G(None, (), 1)
+        self.main.thread = True  # the thread that runs main() already exists
         self.current = self.main
         self.live = 1
         self.next_id = 2

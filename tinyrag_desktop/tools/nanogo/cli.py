@@ -1,0 +1,78 @@
+"""The `nanogo FILE` verb: run Go source in the sandbox; exit 0 ok, 1 panic or limit, 2 compile error."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+DEFAULT_TIMEOUT = 30.0
+
+
+def register(subparsers) -> argparse.ArgumentParser:
+    from ...cliargs import add_shared_flags
+
+    p = subparsers.add_parser("nanogo", help="run a Go program or snippet in the nanoGo sandbox",
+                              description=__doc__)
+    p.add_argument("file", metavar="FILE", help="Go source file, or - for standard input")
+    add_shared_flags(p)
+    p.set_defaults(func=run)
+    return p
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+    with open(path, "rb") as f:
+        return f.read().decode("utf-8", "surrogateescape")
+
+
+def _limits(args) -> tuple[float, int]:
+    """Tool timeout and memory from flags, else defaults; the settings file is read only if a flag needs it."""
+    timeout = getattr(args, "tool_timeout", None)
+    memory = 512
+    if getattr(args, "data_dir", None) is not None:
+        try:
+            from ...cliargs import context_from_args
+            s = context_from_args(args).settings
+            timeout = timeout or float(s.get("tool_timeout", DEFAULT_TIMEOUT))
+            memory = int(s.get("nanogo_memory_mb", memory))
+        except Exception:  # a damaged settings file must not stop a local run
+            pass
+    return float(timeout or DEFAULT_TIMEOUT), memory
+
+
+def run(args) -> int:
+    from .sandbox import run_sandboxed
+
+    try:
+        source = _read(args.file)
+    except OSError as e:
+        print(f"nanogo: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    timeout, memory = _limits(args)
+    res = run_sandboxed(source, timeout=timeout, memory_mb=memory)
+    out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
+    if out is not None:
+        out.write(res.stdout.encode("utf-8", "surrogateescape"))
+        out.flush()
+    else:
+        sys.stdout.write(res.stdout)
+    if res.stderr:
+        sys.stderr.write(res.stderr)
+        sys.stderr.flush()
+    return res.exit_code
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="nanogo")
+    sub = parser.add_subparsers(dest="verb")
+    register(sub)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] != "nanogo":
+        argv = ["nanogo"] + argv
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
