@@ -184,7 +184,12 @@ async def run_command(command: str, cwd: Path, timeout: float) -> Completed:
     except BaseException:  # cancelled by the engine (or anything else): never leave the tree running
         kill_tree(proc)
         readers.cancel()
-        _close_pipes(proc)
+        try:  # reap it, so that a cancelled tool has really ended when its cancellation completes
+            await asyncio.wait_for(asyncio.shield(proc.wait()), 2.0)
+        except BaseException:  # a second cancel or a child that will not die: the first error wins
+            pass
+        finally:
+            _close_pipes(proc)
         raise
     finally:
         stopper.cancel()
