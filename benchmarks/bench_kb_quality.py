@@ -43,6 +43,7 @@ def main() -> int:
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--keep", type=Path, help="build (or reuse) the knowledge base in this folder")
     parser.add_argument("--verbose", action="store_true", help="list the questions that were missed")
+    parser.add_argument("--dev-only", action="store_true", help="only the development set (for tuning)")
     args = parser.parse_args()
     if not args.corpus.is_dir():
         print(f"SKIPPED: the corpus {args.corpus} is not installed "
@@ -56,7 +57,8 @@ def main() -> int:
         report = Importer(kb).run([str(args.corpus)])
         kb.close()
         print(f"imported {args.corpus}: {report.summary()} in {time.perf_counter() - started:.1f} s")
-        for name, path in (("development set", QUESTIONS), ("held-out set", HELDOUT)):
+        sets = [("development set", QUESTIONS)] + ([] if args.dev_only else [("held-out set", HELDOUT)])
+        for name, path in sets:
             recall, found, total = evaluate(data_dir, load_questions(path), args.k, args.verbose)
             verdict = "meets" if recall >= TARGET else "BELOW"
             print(f"{name}: recall@{args.k} {recall:.1%} ({found}/{total} questions), "

@@ -23,6 +23,7 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
+_TH_RE = re.compile(r"<th(?=[ >])")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 # A line that continues the previous block (list items, indented text, tables, quotes) must not start a
 # new segment: rendered alone it would lose its list numbering or table header.
@@ -44,10 +45,11 @@ class Palette:
     link: str
     muted: str
     pygments_style: str
+    table_border: str
 
 
-LIGHT = Palette("#f4f6f9", "#dde2ea", "#2563eb", "#6b7280", "friendly")
-DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#9aa3b2", "monokai")
+LIGHT = Palette("#f4f6f9", "#dde2ea", "#2563eb", "#6b7280", "friendly", "#c3cad4")
+DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#9aa3b2", "monokai", "#4a5160")
 
 
 @lru_cache(maxsize=4)
@@ -92,8 +94,10 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0) -> Re
         )
 
     body = _CODE_RE.sub(code, body)
-    body = body.replace("<table>", '<table border="1" cellspacing="0" cellpadding="4" '
-                                   f'style="border-color:{palette.code_border}; border-collapse:collapse">')
+    body = body.replace("<table>", '<table border="1" cellspacing="0" cellpadding="5" '
+                                   f'style="border-color:{palette.table_border}; border-style:solid; '
+                                   'border-collapse:collapse; margin-top:4px; margin-bottom:8px">')
+    body = _TH_RE.sub(f'<th bgcolor="{palette.code_bg}"', body)
     return Rendered(body, tuple(blocks))
 
 

@@ -122,6 +122,8 @@ class ToolCard(QFrame):
             shared_spinner().discard(self)
         if self._status == "skipped":
             self._meta_text = "skipped"
+        elif self._status == "done":
+            self._meta_text = _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
         elif elapsed_ms:
             self._meta_text = _seconds(elapsed_ms)
         if error and self._status in ("error", "skipped"):
