@@ -43,6 +43,7 @@ async def test_article_page_reads_as_text_without_page_chrome(server: LoopbackSe
     sent = server.seen[0].headers
     assert "authorization" not in sent and "cookie" not in sent
     assert sent["host"] == f"127.0.0.1:{server.port}"
+    assert sent["connection"] == "close"  # a pinned connection is never reused for another host name
 
 
 async def test_shared_client_headers_never_reach_the_site(server: LoopbackServer, data_dir: Path) -> None:
@@ -355,3 +356,15 @@ def test_to_readable_gives_text_or_a_tool_error(body: bytes, content_type: str) 
     except ToolError:
         return
     assert isinstance(readable.text, str) and "<html" not in readable.text.lower()
+
+
+def test_https_request_is_pinned_but_keeps_its_name_for_tls() -> None:
+    """No TLS server here; check the request httpx gets: IP in the URL, the name in Host and SNI."""
+    from tinyrag_desktop.tools.fetch import _pinned_request
+
+    url = check_url("https://bücher.example:8443/a?b=1")
+    request = _pinned_request(url, ipaddress.ip_address("2001:db8::7"), FetchLimits(), "en")
+    assert request.url.host == "2001:db8::7" and request.url.port == 8443 and request.url.query == b"b=1"
+    assert request.headers["host"] == "xn--bcher-kva.example:8443"
+    assert request.extensions["sni_hostname"] == "xn--bcher-kva.example"
+    assert request.method == "GET" and "authorization" not in request.headers

@@ -217,6 +217,9 @@ def _pinned_request(url: httpx.URL, ip: IPAddress, limits: FetchLimits, accept_l
         "Accept": _ACCEPT,
         "Accept-Language": accept_language,
         "Accept-Encoding": "gzip, deflate",
+        # The pool knows the connection by IP only: never hand a TLS connection checked for one host name
+        # to a request for another name on the same address.
+        "Connection": "close",
     }
     # A fresh Request, not client.build_request: the shared client's default headers (an API key for
     # the LLM server) and cookies must never go to an arbitrary web site.
