@@ -16,6 +16,9 @@ class BuiltinMixin:
         argl = node.child_by_field_name("arguments")
         args = [c for c in argl.named_children if c.type != "comment"]
         spread = any(c.type == "..." for c in argl.children)
+        if args and args[-1].type == "variadic_argument":
+            spread = True
+            args[-1] = args[-1].named_children[0]
         targs_node = node.child_by_field_name("type_arguments")
         if fn.type == "parenthesized_expression" and fn.named_children[0].type in (
                 "pointer_type", "function_type", "channel_type"):
@@ -88,7 +91,7 @@ class BuiltinMixin:
                     tmp = self.uid("mv")
                     fixed = ", ".join(f"{tmp}[{i}]" for i in range(n))
                     rest = ", ".join(self.coerce(Op(f"{tmp}[{i}]", ts[i]), params[-1].elem) for i in range(n, len(ts)))
-                    return f"*(lambda {tmp}: ({fixed}{', ' if n else ''}_slice_of([{rest}])))({op.code})"
+                    return f"*(lambda {tmp}: ({fixed}{', ' if n else ''}_slice_of([{rest}]),))({op.code})"
                 conv = [self.coerce(Op(f"{'{tmp}'}[{i}]", ts[i]), params[i]) for i in range(len(ts))]
                 if all(not isinstance(p.u, T.Interface) for p in params):
                     return f"*{op.code}"

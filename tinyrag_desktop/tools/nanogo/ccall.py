@@ -174,7 +174,7 @@ class CallMixin:
         if name in p.vars:
             t, py = p.vars[name]
             return Op(py, t)
-        self.err(node, f"undefined: {pkg.name}.{name}")
+        self.err(node.child_by_field_name("field"), f"undefined: {pkg.name}.{name}")
 
     # ---- indexing ----
     def x_index_expression(self, node):
@@ -275,6 +275,9 @@ class CallMixin:
         return Op(self.assert_code(x, t, False), t)
 
     def assert_code(self, x: Op, t, comma_ok: bool) -> str:
+        if not isinstance(x.type.u, T.Interface):
+            self.err(x.node, f"invalid operation: {self.text(x.node)} ({'variable' if x.addr else 'value'} "
+                     f"of type {x.type}) is not an interface")
         iname = x.type.go(True) if isinstance(x.type, T.Named) else "interface {}" if not x.type.u.all_methods() else x.type.go(True)
         if isinstance(t.u, T.Interface):
             ms = tuple(sorted(t.u.all_methods()))

@@ -180,6 +180,9 @@ class ExprMixin:
                      else f"{self.text(node)} is not an expression")
         if isinstance(op.type, T.Tuple):
             self.err(node, f"multiple-value {self.text(node)} (value of type {op.type}) in single-value context")
+        if op.const is not None and T.is_untyped(op.type) and isinstance(t.u, T.Basic) and \
+                T.is_numeric(op.type) and T.is_numeric(t):
+            self.represent(op, t, node, context)
         if not self.assignable(op, t):
             if op.kind == "nil":
                 self.err(node, f"cannot use nil as {t} value in {context}")
@@ -192,9 +195,11 @@ class ExprMixin:
                         extra = f" (method {missing} has pointer receiver)"
                     else:
                         extra = f" (missing method {missing})"
-                self.err(node, f"cannot use {describe(op, self)} as {t} value in {context}: "
+                self.err(node, f"cannot use {describe(op, self)} as type {t} in {context}: "
                          f"{op.type} does not implement {t}{extra}")
-            self.err(node, f"cannot use {describe(op, self)} as {t} value in {context}")
+            if op.const is not None and T.is_untyped(op.type):
+                self.err(node, f"cannot use {describe(op, self)} as {t} value in {context}")
+            self.err(node, f"cannot use {describe(op, self)} as type {t} in {context}")
         return self.coerce(op, t)
 
     def coerce(self, op: Op, t) -> str:

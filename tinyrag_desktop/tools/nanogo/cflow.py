@@ -335,9 +335,11 @@ class FlowMixin:
         if has_ft:
             sel = self.uid("case")
             first = True
+            had_default = False
             for i in order:
                 if conds[i] is None:
-                    self.emit(f"{'else' if not first else 'if True'}:" if not first else "if True:")
+                    had_default = True
+                    self.emit("else:" if not first else "if True:")
                 else:
                     self.emit(f"{'if' if first else 'elif'} {conds[i]}:")
                 self.ind += 1
@@ -346,7 +348,7 @@ class FlowMixin:
                 first = False
             if first:
                 self.emit(f"{sel} = -1")
-            else:
+            elif not had_default:
                 self.emit("else:")
                 self.emit(f"    {sel} = -1")
             for i, c in enumerate(cases):

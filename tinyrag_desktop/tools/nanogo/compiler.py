@@ -196,7 +196,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
         lines.append(f"    def __eq__(self, o): return type(o) is {cls} and {eq}")
         lines.append("    def __ne__(self, o): return not self.__eq__(o)")
         hs = ", ".join(f"_hk(self.{s})" for s in slots)
-        lines.append(f"    def __hash__(self): return hash(({hs},))")
+        lines.append(f"    def __hash__(self): return hash(({hs},))" if slots else "    def __hash__(self): return 0")
         self.out.append("\n".join(lines))
         st.cls = cls
 

@@ -109,11 +109,20 @@ class StmtMixin:
             if e.type == "parenthesized_expression":
                 pass
             else:
-                self.err(e, f"{self.text(e)} ({'untyped ' + str(op.type).replace('untyped ', '') + ' constant' if op.const is not None else ('variable' if op.addr else 'value') + ' of type ' + str(op.type)}) is not used"
+                self.err(e, f"{self.text(e)} ({self.unused_desc(op)}) is not used"
                          if op.kind == "value" else f"{self.text(e)} is not used")
         if op.kind in ("type",):
             self.err(e, f"{self.text(e)} (type) is not an expression")
         self.emit(op.code)
+
+    def unused_desc(self, op):
+        if op.const is not None and T.is_untyped(op.type):
+            return f"{op.type} constant"
+        if op.const is not None:
+            return f"constant {op.const} of type {op.type}"
+        if T.is_untyped(op.type):
+            return f"{op.type} value"
+        return f"{'variable' if op.addr and op.obj is not None else 'value'} of type {op.type}"
 
     def s_send_statement(self, node):
         ch = self.expr(node.child_by_field_name("channel"))
@@ -192,7 +201,7 @@ class StmtMixin:
                 return [f"_chan_recv2({c.code})"], [c.type.u.elem, T.BOOL]
             op = self.expr(v)
             if not isinstance(op.type, T.Tuple):
-                self.err(node, f"assignment mismatch: {nlhs} variable{'s' if nlhs > 1 else ''} but 1 value")
+                self.err(node.child_by_field_name("left") or node, f"assignment mismatch: {nlhs} variable{'s' if nlhs > 1 else ''} but 1 value")
             if len(op.type.types) != nlhs:
                 self.err(node, f"assignment mismatch: {nlhs} variable{'s' if nlhs > 1 else ''} but "
                          f"{self.text(v.child_by_field_name('function'))}() returns {len(op.type.types)} value"
@@ -212,6 +221,12 @@ class StmtMixin:
             what = f"{nlhs} variable{'s' if nlhs > 1 else ''} but {len(values)} value{'s' if len(values) > 1 else ''}"
             self.err(node, f"assignment mismatch: {what}" if context != "variable declaration" or True else what)
         codes, types = [], []
+        if nlhs == 1 and len(values) == 1 and values[0].type == "call_expression":
+            op = self.expr(values[0])
+            if isinstance(op.type, T.Tuple):
+                fname = self.text(values[0].child_by_field_name("function"))
+                self.err(node.child_by_field_name("left") or node if node.type != "var_spec" else node.children[0],
+                         f"assignment mismatch: 1 variable but {fname} returns {len(op.type.types)} values")
         for i, v in enumerate(values):
             target = t if t is not None else (lhs_types[i] if lhs_types is not None else None)
             op = self.expr(v, target)
@@ -241,7 +256,8 @@ class StmtMixin:
         names = [self.text(n) for n in left]
         new = [n for n in names if n != "_" and n not in self.scope.names]
         if not new:
-            self.err(node, "no new variables on left side of :=")
+            op_node = next((ch for ch in node.children if ch.type == ":="), node)
+            self.err(op_node, "no new variables on left side of :=")
         lhs_types = []
         for n in names:
             o = self.scope.names.get(n)
@@ -359,6 +375,9 @@ class StmtMixin:
             o = self.scope.lookup(name)
             if o is None:
                 self.err(target, f"undefined: {name}")
+            if o.kind == "const":
+                op = self.expr(target)
+                self.err(target, f"cannot assign to {name} ({describe(op, self).split(' (', 1)[1]}")
             if o.kind != "var":
                 self.err(target, f"cannot assign to {name} (neither addressable nor a map index expression)")
             self.assign_var(o, code)
@@ -390,7 +409,7 @@ class StmtMixin:
                     self.emit(f"_aset({base.code}, {i}, {code})")
                 return
             if T.is_string(base.type):
-                self.err(target, f"cannot assign to {self.text(target)} (neither addressable nor a map index expression)")
+                self.err(target, f"cannot assign to {self.text(target)} (value of type byte)")
             self.err(target, f"invalid operation: cannot index {describe(base, self)}")
         if k == "selector_expression":
             x = self.expr(target)
