@@ -8,7 +8,9 @@ A model that has read a hostile page may ask for any URL, so this module treats 
   server name and certificate check keep the original name). Checking at resolve time and then letting
   the HTTP library resolve again would leave a window for DNS rebinding (a name that answers a public
   address to the check and ``127.0.0.1`` to the connect); pinning the address closes it without a
-  transport of our own, so the engine's shared client can be used as is.
+  transport of our own, so the engine's shared client can be used as is. Requests say
+  ``Connection: close``, since the pool knows a pinned connection by its IP alone. (Behind an HTTP
+  proxy from the environment, the proxy makes the connection; the check still applies to the address.)
 - Loopback, private, link-local, multicast, reserved and unspecified addresses (also when embedded in
   IPv6 forms such as ``::ffff:127.0.0.1``) are refused unless the policy allows private addresses.
 - Redirects are followed by hand, at most ``max_redirects``; each hop goes through the same checks.
