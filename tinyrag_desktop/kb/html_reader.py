@@ -52,6 +52,23 @@ def _is_furniture(el: lxml.html.HtmlElement) -> bool:
     return bool(ident and _FURNITURE.search(ident))
 
 
+_LINK_LISTS = {"ul", "ol", "dl", "div", "table", "section", "menu", "p"}
+_MIN_LINKS = 10
+
+
+def _is_link_list(el: lxml.html.HtmlElement) -> bool:
+    # Link density, as boilerplate removers (jusText, trafilatura) use it: a list or box whose text is
+    # mostly the text of its many links is a table of contents, an index or a menu, not content.
+    for count, _ in enumerate(el.iter("a"), start=1):
+        if count >= _MIN_LINKS:
+            break
+    else:
+        return False
+    total = len(" ".join(el.text_content().split()))
+    linked = sum(len(" ".join(a.text_content().split())) for a in el.iter("a"))
+    return total > 0 and linked / total > 0.5
+
+
 def _table_text(table: lxml.html.HtmlElement) -> str:
     lines = []
     for row in table.iter("tr"):
@@ -85,7 +102,7 @@ class _Walker:
                 self._loose_text(child.tail)
                 continue
             tag = tag.rpartition("}")[2].lower()
-            if tag in _DROP_TAGS or _is_furniture(child):
+            if tag in _DROP_TAGS or _is_furniture(child) or (tag in _LINK_LISTS and _is_link_list(child)):
                 self._loose_text(child.tail)
                 continue
             if tag in _HEADINGS:
