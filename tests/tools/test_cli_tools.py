@@ -1,0 +1,83 @@
+"""The web and shell tools end to end: `python -m tinyrag_desktop ask --jsonl` with a scripted model that
+calls them, the settings file and the --offline / --allow-shell-exec flags switching them on and off."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.sse_server import ScriptedLLMServer, Stream
+
+from .conftest import LoopbackServer
+from .pages import ARTICLE_HTML, ARTICLE_SENTENCES
+
+
+def ask(llm: ScriptedLLMServer, data_dir: Path, *flags: str) -> list[dict]:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "tinyrag_desktop", "ask", "Read it", "--jsonl", "--base-url", llm.base_url,
+         "--model", "scripted", "--data-dir", str(data_dir), *flags],
+        capture_output=True, text=True, timeout=60, env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def tool_result(events: list[dict]) -> dict:
+    return next(e for e in events if e["event"] == "tool_result")
+
+
+def write_settings(data_dir: Path, **values: object) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "settings.json").write_text(json.dumps(values), encoding="utf-8")
+
+
+def test_url_fetch_reads_a_page_when_private_addresses_are_allowed(server: LoopbackServer, tmp_path: Path) -> None:
+    url = server.static("/article", ARTICLE_HTML)
+    write_settings(tmp_path, url_fetch_allow_private=True)
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["Let me read it. ", f'<tool name="url_fetch"><url>{url}</url></tool>']),
+                  Stream(["It explains local RAG."]))
+        events = ask(llm, tmp_path)
+    result = tool_result(events)
+    assert result["status"] == "ok", result
+    assert result["source"] == url
+    assert ARTICLE_SENTENCES[0] in result["result"] and "ADVERT" not in result["result"]
+
+
+def test_url_fetch_refuses_loopback_by_default(server: LoopbackServer, tmp_path: Path) -> None:
+    url = server.static("/article", ARTICLE_HTML)
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream([f'<tool name="url_fetch"><url>{url}</url></tool>']), Stream(["Could not read it."]))
+        events = ask(llm, tmp_path)
+    result = tool_result(events)
+    assert result["status"] == "error" and "loopback" in result["error"]
+    assert server.seen == []
+
+
+def test_offline_flag_turns_the_network_tools_off(server: LoopbackServer, tmp_path: Path) -> None:
+    url = server.static("/article", ARTICLE_HTML)
+    write_settings(tmp_path, url_fetch_allow_private=True)
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream([f'<tool name="url_fetch"><url>{url}</url></tool>']), Stream(["Offline."]))
+        events = ask(llm, tmp_path, "--offline")
+    result = tool_result(events)
+    assert result["status"] == "error"
+    assert result["error"] == ("The tool url_fetch is disabled: network tools are off (offline mode); "
+                               "turn on 'Network tools' in Settings.")
+    assert server.seen == []
+
+
+def test_shell_needs_the_flag(tmp_path: Path) -> None:
+    block = '<tool name="shell"><query>echo from-the-shell</query></tool>'
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream([block]), Stream(["No."]))
+        refused = tool_result(ask(llm, tmp_path))
+        llm.queue(Stream([block]), Stream(["Done."]))
+        ran = tool_result(ask(llm, tmp_path, "--allow-shell-exec"))
+    assert refused["status"] == "error" and "--allow-shell-exec" in refused["error"]
+    assert ran["status"] == "ok", ran
+    assert ran["result"] == "$ echo from-the-shell\nexit status: 0\n--- stdout ---\nfrom-the-shell"
