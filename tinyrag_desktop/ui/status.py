@@ -71,8 +71,9 @@ class ServerStatus:
         """Ask the server for its models; show reachable, model missing, or the reason it is not."""
         self._set("checking", "checking…")
         try:
-            models = await asyncio.wait_for(list_models(settings["base_url"], settings["api_key"]), CHECK_TIMEOUT)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(CHECK_TIMEOUT):  # no inner task: nothing left unawaited on cancel
+                models = await list_models(settings["base_url"], settings["api_key"])
+        except TimeoutError:
             self._set("down", "unreachable", "The server did not answer in time.")
             return
         except Exception as exc:  # the client's errors say what is wrong in words
