@@ -3,7 +3,8 @@
     Error
     ├── StoreError          the database cannot be opened, read or written
     ├── ReadError           one file or page could not be read (the import goes on with the next)
-    │   └── UnsupportedFile a file type the knowledge base does not read
+    │   ├── UnsupportedFile a file type the knowledge base does not read
+    │   └── NoText          readable, but holds nothing to index (a page that is only navigation)
     └── FetchError          a URL or Wikipedia article could not be downloaded
 """
 
@@ -22,6 +23,10 @@ class ReadError(Error):
 
 class UnsupportedFile(ReadError):
     """A file whose type the knowledge base does not read."""
+
+
+class NoText(ReadError):
+    """The file was read but holds no text worth indexing; imports list it as skipped, not failed."""
 
 
 class FetchError(Error):

@@ -12,7 +12,7 @@ import re
 import lxml.etree
 import lxml.html
 
-from .errors import ReadError
+from .errors import NoText, ReadError
 from .models import Block, Document
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
@@ -162,5 +162,5 @@ def parse_html(data: bytes | str, fallback_title: str) -> Document:
     if not title:
         title = next((b.text for b in blocks if b.kind == "heading"), "") or fallback_title
     if not any(b.kind != "heading" for b in blocks):
-        raise ReadError("no readable text found in the page")
+        raise NoText("no readable text found (only navigation or markup)")
     return Document(title=title[:300], type="html", blocks=tuple(blocks))

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from .chunking import chunk_document
-from .errors import Error, FetchError, ReadError, UnsupportedFile
+from .errors import Error, NoText, ReadError, UnsupportedFile
 from .models import Block, Chunk, Document
 from .readers import SUPPORTED, file_type, read_bytes
 from .store import KnowledgeBase, new_load_id
@@ -152,6 +152,8 @@ class Importer:
             self._progress(done, len(todo), item.value, report)
             try:
                 self._import_one(item, load_id, report)
+            except NoText as exc:
+                report.skipped.append(Failure(item.value, str(exc)))
             except Error as exc:
                 report.failed.append(Failure(item.value, str(exc)))
             except (OSError, MemoryError, RecursionError) as exc:
@@ -215,7 +217,7 @@ class Importer:
                report: ImportReport) -> None:
         chunks = chunk_document(doc, self.chunk_size)
         if not chunks:
-            raise ReadError("no readable text found")
+            raise NoText("no readable text found")
         vectors, model = None, ""
         if self.embedder is not None:
             vectors, model = self.embedder.embed([_embedding_text(c) for c in chunks]), self.embedder.model

@@ -15,7 +15,7 @@ import zipfile
 from pathlib import Path
 from typing import Callable
 
-from .errors import ReadError, UnsupportedFile
+from .errors import NoText, ReadError, UnsupportedFile
 from .html_reader import parse_html
 from .models import Block, Document
 
@@ -367,5 +367,5 @@ def read_bytes(data: bytes, kind: str, name: str) -> Document:
         raise ReadError(f"looks like a {actual}, not {kind} text")
     doc = _READERS[kind](data, name)
     if not any(b.kind != "heading" and b.text.strip() for b in doc.blocks):
-        raise ReadError("no readable text found")
+        raise NoText("no readable text found")
     return doc
