@@ -153,3 +153,30 @@ async def test_empty_query_and_offline(fake_ddgs: type[FakeDDGS], data_dir: Path
     with pytest.raises(ToolError, match="offline mode"):
         await websearch("anything", ctx(data_dir, network_tools=False))
     assert fake_ddgs.calls == []
+
+
+# ---- property test: a SearXNG answer is outside input -------------------------------------------------------
+
+import httpx  # noqa: E402
+from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
+
+from tinyrag_desktop.tools.websearch import searxng_search  # noqa: E402
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["results", "url", "title", "content", "unresponsive_engines"]), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@hsettings(max_examples=80, deadline=None)
+@given(_json)
+async def test_any_searxng_answer_gives_hits_or_a_search_error(answer: object) -> None:
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, json=answer))
+    async with httpx.AsyncClient(transport=transport) as http:
+        try:
+            hits = await searxng_search(http, "http://searx.test", "q", 5)
+        except ToolError:
+            return
+    assert len(hits) <= 5 and all(isinstance(h.url, str) and h.url for h in hits)

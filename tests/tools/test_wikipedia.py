@@ -216,3 +216,37 @@ def test_edition_codes(lang: str, code: str) -> None:
 def test_headings_become_plain_lines() -> None:
     assert lead_section(RAG_EXTRACT).endswith("It was described in 2020.")
     assert plain_text("Intro\n== A ==\nx\n=== B ===\ny") == "Intro\nA\nx\nB\ny"
+
+
+# ---- property tests: the API's JSON and the settings' language are outside input --------------------------
+
+from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
+
+from tinyrag_desktop.tools.errors import ToolError  # noqa: E402
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["query", "pages", "search", "searchinfo", "suggestion", "title", "missing", "extract",
+                         "pageprops", "disambiguation", "links", "fullurl", "error", "info", "redirects"]),
+        inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@hsettings(max_examples=80, deadline=None)
+@given(_json)
+async def test_any_api_answer_gives_an_article_or_a_tool_error(answer: object) -> None:
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, json=answer))
+    async with httpx.AsyncClient(transport=transport) as http:
+        try:
+            article = await get_article(http, "Anything", "de", api_url="http://wiki.test/{lang}/api.php")
+        except ToolError:
+            return
+    assert isinstance(article.title, str) and isinstance(article.text, str) and article.text
+
+
+@given(st.text(max_size=30))
+def test_edition_is_always_a_plain_code(lang: str) -> None:
+    code = edition(lang)
+    assert code == "simple" or code.replace("-", "").isalpha() and code.isascii() and code == code.lower()

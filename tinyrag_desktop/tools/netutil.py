@@ -29,6 +29,16 @@ def setting(settings: Mapping[str, Any], key: str, default: Any = None) -> Any:
     return default if value is None else value
 
 
+def as_dict(value: Any) -> dict[str, Any]:
+    """``value`` if it is a JSON object, else an empty one: API answers are outside input."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    """``value`` if it is a JSON array, else an empty one."""
+    return value if isinstance(value, list) else []
+
+
 def network_enabled(settings: Mapping[str, Any]) -> bool:
     return bool(setting(settings, "network_tools", True))
 

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 import httpx
 
 from .errors import ToolError
-from .netutil import USER_AGENT, client_for, describe_http_error, plain_get, setting
+from .netutil import USER_AGENT, as_list, client_for, describe_http_error, plain_get, setting
 
 DDGS_TIMEOUT = 10  # seconds ddgs waits for its engines
 _SEARXNG_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
@@ -70,7 +70,7 @@ async def searxng_search(http: httpx.AsyncClient | None, base_url: str, query: s
     if not isinstance(data, dict):
         raise SearchError(f"{url} answered JSON that is not a SearXNG result.")
     hits = [_hit(item.get("title"), item.get("url"), item.get("content"))
-            for item in data.get("results") or [] if isinstance(item, dict) and item.get("url")]
+            for item in as_list(data.get("results")) if isinstance(item, dict) and item.get("url")]
     if not hits:
         broken = _unresponsive(data.get("unresponsive_engines"))
         if broken:
@@ -81,7 +81,7 @@ async def searxng_search(http: httpx.AsyncClient | None, base_url: str, query: s
 
 def _unresponsive(value: Any) -> str:
     items = []
-    for entry in value or []:
+    for entry in as_list(value):
         if isinstance(entry, (list, tuple)) and entry:
             name = str(entry[0])
             items.append(f"{name}: {entry[1]}" if len(entry) > 1 and entry[1] else name)

@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 
 from .errors import ToolError
-from .netutil import USER_AGENT, client_for, describe_http_error, plain_get
+from .netutil import USER_AGENT, as_dict, as_list, client_for, describe_http_error, plain_get
 
 DEFAULT_API_URL = "https://{lang}.wikipedia.org/w/api.php"
 FALLBACK_LANG = "en"
@@ -115,15 +115,16 @@ async def _call(http: httpx.AsyncClient, url: str, params: dict[str, str], lang:
     if not isinstance(data, dict):
         raise WikipediaError(f"{where} answered with something that is not an API result.")
     if "error" in data:
-        err = data["error"] if isinstance(data["error"], dict) else {}
+        err = as_dict(data["error"])
         raise WikipediaError(f"{where} refused the request: {err.get('info') or err.get('code') or 'unknown'}.")
     return data
 
 
 def _first_page(data: dict[str, Any]) -> dict[str, Any] | None:
-    pages = (data.get("query") or {}).get("pages") or []
+    pages = as_dict(data.get("query")).get("pages")
     if isinstance(pages, dict):  # formatversion=1 servers answer a dict keyed by page id
         pages = list(pages.values())
+    pages = as_list(pages)
     return pages[0] if pages and isinstance(pages[0], dict) else None
 
 
@@ -135,7 +136,7 @@ async def _read_page(http: httpx.AsyncClient, url: str, title: str, lang: str) -
         "ppprop": "disambiguation", "inprop": "url",
     }, lang)
     page = _first_page(data)
-    if page is None or page.get("missing") or page.get("invalid") or "title" not in page:
+    if page is None or page.get("missing") or page.get("invalid") or not isinstance(page.get("title"), str):
         return None
     return page
 
@@ -147,11 +148,11 @@ async def _search_title(http: httpx.AsyncClient, url: str, query: str, lang: str
             "action": "query", "list": "search", "srsearch": query, "srlimit": "5",
             "srnamespace": "0", "srinfo": "suggestion", "srprop": "",
         }, lang)
-        result = data.get("query") or {}
-        hits = [h.get("title") for h in result.get("search") or [] if isinstance(h, dict) and h.get("title")]
+        result = as_dict(data.get("query"))
+        hits = [h.get("title") for h in as_list(result.get("search")) if isinstance(h, dict) and h.get("title")]
         if hits:
             return str(hits[0])
-        suggestion = (result.get("searchinfo") or {}).get("suggestion")
+        suggestion = as_dict(result.get("searchinfo")).get("suggestion")
         if not suggestion or attempt or str(suggestion) == query:
             return None
         query = str(suggestion)  # "Did you mean …": search once more with the corrected words
@@ -163,7 +164,7 @@ async def _disambiguation_options(http: httpx.AsyncClient, url: str, title: str,
         "action": "query", "titles": title, "prop": "links", "plnamespace": "0", "pllimit": "max",
     }, lang)
     page = _first_page(data) or {}
-    titles = [link.get("title") for link in page.get("links") or [] if isinstance(link, dict)]
+    titles = [link.get("title") for link in as_list(page.get("links")) if isinstance(link, dict)]
     return tuple(str(t) for t in titles if t)[:MAX_OPTIONS]
 
 
@@ -180,7 +181,7 @@ async def _find_in_edition(http: httpx.AsyncClient, query: str, lang: str,
             return None
     title = str(page["title"])
     page_url = str(page.get("fullurl") or page.get("canonicalurl") or "")
-    if "disambiguation" in (page.get("pageprops") or {}):
+    if "disambiguation" in as_dict(page.get("pageprops")):
         options = await _disambiguation_options(http, url, title, lang)
         raise Disambiguation(title, options, lang, page_url)
     extract = str(page.get("extract") or "")
