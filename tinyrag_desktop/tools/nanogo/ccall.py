@@ -127,7 +127,10 @@ class CallMixin:
             recv = self.recv_code(x, mpath, m)
             if m.pyname is None:  # a sync type's method
                 return Op(f"{recv}.{name}", m.sig, kind="value")
-            return Op(f"_partial({m.pyname}, {recv})", m.sig, kind="value", obj=("method", m.pyname, recv))
+            bound = recv
+            if not m.ptr and isinstance(x.type.u, T.Struct) and not mpath:
+                bound = f"{recv}._cp()"
+            return Op(f"_partial({m.pyname}, {bound})", m.sig, kind="value", obj=("method", m.pyname, recv))
         self.err(node.child_by_field_name("field"),
                  f"{self.text(node)} undefined (type {t} has no field or method {name})")
 
@@ -180,7 +183,7 @@ class CallMixin:
     def x_index_expression(self, node):
         xn = node.child_by_field_name("operand")
         x = self.expr(xn)
-        idx_nodes = [c for i, c in enumerate(node.children) if node.field_name_for_child(i) == "index"]
+        idx_nodes = [c for i, c in enumerate(node.children) if node.field_name_for_child(i) == "index" and c.is_named]
         if x.kind == "generic":
             from .decls import instantiate_func
             targs = [self.resolve_type(n) for n in idx_nodes]

@@ -414,7 +414,7 @@ class FlowMixin:
                 conds.append(None)
                 case_types.append(None)
                 continue
-            tnodes = [c.children[i] for i in range(c.child_count) if c.field_name_for_child(i) == "type"]
+            tnodes = [c.children[i] for i in range(c.child_count) if c.field_name_for_child(i) == "type" and c.children[i].is_named]
             parts, tys = [], []
             for tn in tnodes:
                 if tn.type == "nil" or self.text(tn) == "nil":

@@ -159,7 +159,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
             if fd.type != "field_declaration":
                 continue
             tnode = fd.child_by_field_name("type")
-            names = [c for i, c in enumerate(fd.children) if fd.field_name_for_child(i) == "name"]
+            names = [c for i, c in enumerate(fd.children) if fd.field_name_for_child(i) == "name" and c.is_named]
             tag = fd.child_by_field_name("tag")
             tagtxt = self.text(tag) if tag is not None else ""
             if names:
@@ -168,6 +168,8 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
                     fields.append(T.Field(self.text(n), ft, False, tagtxt))
             else:
                 ft = self.resolve_type(tnode)
+                if any(ch.type == "*" for ch in fd.children):
+                    ft = T.pointer_to(ft)
                 base = ft.elem if isinstance(ft, T.Pointer) else ft
                 fields.append(T.Field(base.name if hasattr(base, "name") else str(base), ft, True, tagtxt))
         st = T.Struct(fields)
@@ -234,7 +236,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
             if p.type == "variadic_parameter_declaration":
                 t = T.Slice(t)
                 variadic = True
-            names = [c for i, c in enumerate(p.children) if p.field_name_for_child(i) == "name"]
+            names = [c for i, c in enumerate(p.children) if p.field_name_for_child(i) == "name" and c.is_named]
             if names:
                 for n in names:
                     params.append((self.text(n), t, n))
@@ -248,7 +250,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
                     if p.type != "parameter_declaration":
                         continue
                     t = self.resolve_type(p.child_by_field_name("type"))
-                    names = [c for i, c in enumerate(p.children) if p.field_name_for_child(i) == "name"]
+                    names = [c for i, c in enumerate(p.children) if p.field_name_for_child(i) == "name" and c.is_named]
                     if names:
                         for n in names:
                             results.append((self.text(n), t))

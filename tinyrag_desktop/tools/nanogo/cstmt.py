@@ -155,7 +155,7 @@ class StmtMixin:
                         self.var_spec(s)
 
     def var_spec(self, spec):
-        names = [c for i, c in enumerate(spec.children) if spec.field_name_for_child(i) == "name"]
+        names = [c for i, c in enumerate(spec.children) if spec.field_name_for_child(i) == "name" and c.is_named]
         tnode = spec.child_by_field_name("type")
         vnode = spec.child_by_field_name("value")
         t = self.resolve_type(tnode) if tnode is not None else None
@@ -418,7 +418,7 @@ class StmtMixin:
             base_node = target.child_by_field_name("operand")
             if base_node.type == "index_expression":
                 b = self.expr(base_node.child_by_field_name("operand"))
-                if isinstance(b.type.u, T.Map):
+                if isinstance(b.type.u, T.Map) and not isinstance(b.type.u.elem.u, T.Pointer):
                     self.err(target, f"cannot assign to struct field {self.text(target)} in map")
             self.emit(f"{x.code} = {code}")
             return

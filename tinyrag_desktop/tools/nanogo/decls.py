@@ -10,14 +10,15 @@ from .scope import Const, FuncObj, Op, Scope, TypeName, Var
 
 
 class _Generic:
-    __slots__ = ("node", "tparams", "instances", "kind", "scope")
+    __slots__ = ("node", "tparams", "instances", "kind", "scope", "methods")
 
     def __init__(self, node, tparams, kind, scope):
         self.node, self.tparams, self.instances, self.kind, self.scope = node, tparams, {}, kind, scope
+        self.methods = []
 
 
 def _names(node, field="name"):
-    return [c for i, c in enumerate(node.children) if node.field_name_for_child(i) == field]
+    return [c for i, c in enumerate(node.children) if node.field_name_for_child(i) == field and c.is_named]
 
 
 def tparam_names(c, node):
@@ -71,7 +72,7 @@ def instantiate_type(c, node):
     g = o.generic
     targ_nodes = node.child_by_field_name("type_arguments")
     targ_nodes = targ_nodes.named_children if targ_nodes is not None else \
-        [ch for i, ch in enumerate(node.children) if node.field_name_for_child(i) == "index"]
+        [ch for i, ch in enumerate(node.children) if node.field_name_for_child(i) == "index" and c.is_named]
     targs = tuple(c.resolve_type(n) for n in targ_nodes)
     if len(targs) != len(g.tparams):
         c.err(node, f"got {len(targs)} type arguments but {name} has {len(g.tparams)} type parameters")

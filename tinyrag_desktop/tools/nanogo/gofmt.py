@@ -467,7 +467,7 @@ class Printer:
             self.buf.append(f.pad(rune_str(v)))
             return
         if verb == "q":
-            self.buf.append(f.pad(quote_rune(v)))
+            self.buf.append(f.pad(quote_rune(v, f.plus)))
             return
         if verb == "U":
             s = f"U+{v:04X}"
@@ -504,7 +504,9 @@ class Printer:
         elif f.space:
             s = " " + s
         if f.prec is not None:
+            saved, f.zero = f.zero, False
             self.buf.append(f.pad(s))
+            f.zero = saved
         else:
             self.buf.append(f.pad_num(s))
 
@@ -524,8 +526,8 @@ class Printer:
             prec = 6
         if v != v or v in (math.inf, -math.inf):
             s = "NaN" if v != v else ("+Inf" if v > 0 else "-Inf")
-            if s == "+Inf" and not f.plus:
-                s = "Inf"
+            if s == "+Inf" and f.space and not f.plus:
+                s = " Inf"
             elif s == "NaN" and (f.plus or f.space):
                 s = ("+" if f.plus else " ") + s
             saved = f.zero
@@ -574,9 +576,11 @@ class Printer:
     def fmt_hex_bytes(self, b: bytes, verb: str) -> None:
         f = self.f
         parts = []
+        if f.sharp and not f.space and b:
+            parts.append("0x" if verb == "x" else "0X")
         for i, c in enumerate(b):
             h = f"{c:02x}" if verb == "x" else f"{c:02X}"
-            if f.sharp:
+            if f.sharp and f.space:
                 h = ("0x" if verb == "x" else "0X") + h
             if f.space and i:
                 parts.append(" ")
@@ -599,6 +603,23 @@ class Printer:
         i = 0
         n = len(fmt)
         reordered = False
+        nargs = len(args)
+
+        def arg_number(i, argi):
+            """Parse [n] at fmt[i]: (new argi, new i, ok, found)."""
+            if i >= n or fmt[i] != "[":
+                return argi, i, True, False
+            j = fmt.find("]", i)
+            if j < 0:
+                return argi, i + 1, False, True
+            try:
+                k = int(fmt[i + 1:j])
+            except ValueError:
+                return argi, j + 1, False, True
+            if k < 1 or k > nargs:
+                return argi, j + 1, False, True
+            return k - 1, j + 1, True, True
+
         while i < n:
             j = fmt.find("%", i)
             if j < 0:
@@ -623,12 +644,17 @@ class Printer:
                 elif c == "0":
                     f.zero = not f.minus
                 i += 1
+            good = True
+            argi, i, ok, found = arg_number(i, argi)
+            good = good and ok
+            reordered = reordered or found
             if i < n and fmt[i] == "*":
                 i += 1
-                if argi < len(args) and args[argi] is not None and T.is_integer(args[argi].t):
+                if argi < nargs and args[argi] is not None and T.is_integer(args[argi].t):
                     f.wid = args[argi].v
                     if f.wid < 0:
                         f.minus, f.wid = True, -f.wid
+                        f.zero = False
                 else:
                     buf.append("%!(BADWIDTH)")
                 argi += 1
@@ -640,9 +666,12 @@ class Printer:
                     f.wid = int(fmt[st:i])
             if i < n and fmt[i] == ".":
                 i += 1
+                argi, i, ok, found = arg_number(i, argi)
+                good = good and ok
+                reordered = reordered or found
                 if i < n and fmt[i] == "*":
                     i += 1
-                    if argi < len(args) and args[argi] is not None and T.is_integer(args[argi].t):
+                    if argi < nargs and args[argi] is not None and T.is_integer(args[argi].t):
                         f.prec = args[argi].v
                         if f.prec < 0:
                             f.prec = None
@@ -654,6 +683,9 @@ class Printer:
                     while i < n and fmt[i].isdigit():
                         i += 1
                     f.prec = int(fmt[st:i]) if i > st else 0
+            argi, i, ok, found = arg_number(i, argi)
+            good = good and ok
+            reordered = reordered or found
             if i >= n:
                 buf.append("%!(NOVERB)")
                 break
@@ -662,7 +694,10 @@ class Printer:
             if verb == "%":
                 buf.append("%")
                 continue
-            if argi >= len(args):
+            if not good:
+                buf.append(f"%!{verb}(BADINDEX)")
+                continue
+            if argi >= nargs:
                 buf.append(f"%!{verb}(MISSING)")
                 continue
             a = args[argi]
@@ -677,7 +712,7 @@ class Printer:
             if verb == "w":
                 verb = "v"
             self.print_arg(a, verb)
-        if not reordered and argi < len(args):
+        if not reordered and argi < nargs:
             buf.append("%!(EXTRA ")
             for k, a in enumerate(args[argi:]):
                 if k:

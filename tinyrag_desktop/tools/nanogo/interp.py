@@ -239,7 +239,7 @@ def panic_text(p: GoPanic) -> str:
             return "panic: " + mt["Error"](v.v)
         except BaseException:
             pass
-    if "String" in mt and not isinstance(t.u, T.Basic):
+    if "String" in mt:
         try:
             return "panic: " + mt["String"](v.v)
         except BaseException:

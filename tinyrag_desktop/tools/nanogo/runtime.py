@@ -152,7 +152,7 @@ class NilMap(dict):
     """The nil map: reads see an empty map, writes panic."""
 
     def __setitem__(self, k, v):
-        raise GoPanic(Iface(T.STRING, "assignment to entry in nil map"), True)
+        raise GoPanic(Iface(RUNTIME_ERROR, "assignment to entry in nil map"), True)
 
 
 class Slice:
@@ -176,6 +176,8 @@ def nil_slice() -> Slice:
 
 
 def idx_panic(i, n):
+    if i < 0:
+        return rt_panic(f"index out of range [{i}]")
     return rt_panic(f"index out of range [{i}] with length {n}")
 
 

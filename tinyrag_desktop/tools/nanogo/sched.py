@@ -105,7 +105,12 @@ SCHED = Scheduler()
 
 def send_closed():
     from .runtime import RUNTIME_ERROR
-    return GoPanic(Iface(T.STRING, "send on closed channel"), True)
+    return GoPanic(Iface(RUNTIME_ERROR, "send on closed channel"), True)
+
+
+def _rte():
+    from .runtime import RUNTIME_ERROR
+    return RUNTIME_ERROR
 
 
 class _Waiter:
@@ -192,7 +197,7 @@ class Channel:
 
     def close(self) -> None:
         if self.closed:
-            raise GoPanic(Iface(T.STRING, "close of closed channel"), True)
+            raise GoPanic(Iface(_rte(), "close of closed channel"), True)
         self.closed = True
         while True:
             w = _take(self.recvq)
@@ -232,7 +237,7 @@ def chan_recv2(c):
 
 def chan_close(c):
     if c is None:
-        raise GoPanic(Iface(T.STRING, "close of nil channel"), True)
+        raise GoPanic(Iface(_rte(), "close of nil channel"), True)
     c.close()
 
 

@@ -518,6 +518,8 @@ def sc_parse_float(s, bits):
     if not t or any(c not in "0123456789+-.eExXpPabcdefABCDEF" for c in t) or "infinity" in low:
         return 0.0, _numerr("ParseFloat", s, ERR_SYNTAX)
     try:
+        if low.startswith("0x") and "p" not in low:
+            raise ValueError("hex float without exponent")
         v = float.fromhex(t) if low.startswith("0x") else float(t)
     except ValueError:
         return 0.0, _numerr("ParseFloat", s, ERR_SYNTAX)
@@ -759,6 +761,48 @@ def _is_sorted(s, key=None):
 SORT_IFACE = T.Named("Interface", "sort", T.Interface({"Len": fn([], [I]), "Less": fn([I, I], [B]),
                                                        "Swap": fn([I, I], [])}))
 P.types["Interface"] = SORT_IFACE
+REVERSE_T = T.pointer_to(T.Named("reverse", "sort", T.Struct([T.Field("Interface", SORT_IFACE, True)])))
+
+
+def _icall(x, name, *a):
+    from .runtime import icall
+    return icall(x, name, *a)
+
+
+REVERSE_T.mtab = {"Len": lambda d: _icall(d, "Len"), "Less": lambda d, i, j: _icall(d, "Less", j, i),
+                  "Swap": lambda d, i, j: _icall(d, "Swap", i, j)}
+P.add("Reverse", fn([SORT_IFACE], [SORT_IFACE]), lambda d: Iface(REVERSE_T, d))
+
+
+def _slice_type(name, elem, key):
+    nt = T.Named(name, "sort", T.Slice(elem))
+    sig_len, sig_less, sig_swap = fn([], [I]), fn([I, I], [B]), fn([I, I], [])
+
+    def less(s, i, j):
+        from .runtime import sget
+        a, b = sget(s, i), sget(s, j)
+        return key(a) < key(b)
+
+    def swap(s, i, j):
+        from .runtime import sget, sset
+        a, b = sget(s, i), sget(s, j)
+        sset(s, i, b)
+        sset(s, j, a)
+
+    impls = {"Len": (sig_len, lambda s: s.n), "Less": (sig_less, less), "Swap": (sig_swap, swap),
+             "Sort": (fn([]), lambda s: _sort_slice(s, key))}
+    for mname, (sig, f) in impls.items():
+        py = f"_std_sort_{name}_{mname}"
+        nt.methods[mname] = T.Method(mname, sig, False, py)
+        nt.mtab[mname] = f
+        P.impl[py] = f
+    T.pointer_to(nt).mtab.update(nt.mtab)
+    P.types[name] = nt
+
+
+_slice_type("IntSlice", I, lambda x: x)
+_slice_type("StringSlice", S, lambda x: _str_key(x))
+_slice_type("Float64Slice", F, lambda x: _float_key(x))
 P.add("Ints", fn([T.Slice(I)]), sort_ints)
 P.add("Strings", fn([T.Slice(S)]), lambda s: _sort_slice(s, _str_key))
 P.add("Float64s", fn([T.Slice(F)]), lambda s: _sort_slice(s, _float_key))
