@@ -284,3 +284,30 @@ def test_test_connection_reports_a_dead_server(make_window, server, qloop):
     qloop.run(dialog.test_connection())
     assert dialog.test_result.text().startswith("Could not connect:")
     assert "127.0.0.1" in dialog.test_result.text()
+
+
+def test_a_long_chat_opens_in_slices_without_freezing(make_window, server, qloop, tmp_path, monkeypatch):
+    import tinyrag_desktop.ui.main_window as mw
+    from tinyrag_desktop.chats import StoredTool
+
+    data = tmp_path / "long"
+    store = ChatStore(data)
+    chat = store.new_chat()
+    for i in range(6):
+        store.add_user_message(chat.id, f"Question {i}")
+        store.add_assistant_message(chat.id, f"Answer {i}\n\n" + "word " * 3000,
+                                    tools=[StoredTool(f"c{i}", "calculate", "1+1", "done", result="2", position=9)])
+    store.close()
+    monkeypatch.setattr(mw, "LOAD_BUDGET", 0.0)  # one message per event-loop turn
+    win = make_window(server.base_url, data_dir=data)
+
+    async def scenario():
+        fut = wait_signal(win.chatOpened)
+        win.open_chat(chat.id)
+        assert win.loading and len(win.view.questions()) == 1  # the rest follows on later turns
+        return await fut
+
+    assert qloop.run(scenario()) == chat.id
+    assert not win.loading and len(win.view.answers()) == 6
+    assert [a.cards()[0].status for a in win.view.answers()] == ["done"] * 6
+    assert win.view.answers()[-1].regenerate_button.isVisibleTo(win.view.answers()[-1])

@@ -12,14 +12,14 @@ import asyncio
 import logging
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow,
                                QMessageBox, QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from ..chats import ChatStore, ChatStoreError
+from ..chats import ChatStore, ChatStoreError, StoredMessage
 from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..settings import Settings, save_settings
 from .answer import AnswerWidget
@@ -36,6 +36,7 @@ from .theme import apply_theme, colors, style_sheet
 
 log = logging.getLogger(__name__)
 
+LOAD_BUDGET = 0.03  # seconds of chat building per event-loop turn when a chat is opened
 EngineFactory = Callable[[Settings, Callable[[str, str], Any]], Any]
 ListModels = Callable[[str, str], Any]
 
@@ -45,6 +46,7 @@ class MainWindow(QMainWindow):
 
     answerFinished = Signal(str)
     settingsApplied = Signal(object)
+    chatOpened = Signal(str)
 
     def __init__(self, data_dir: Path, settings: Settings, *, warnings: tuple[str, ...] = (),
                  engine_factory: EngineFactory | None = None, list_models: ListModels | None = None) -> None:
@@ -69,6 +71,7 @@ class MainWindow(QMainWindow):
         self._raw: dict[str, str] = {}
         self._after_stream: list[Callable[[], None]] = []
         self._ids: dict[int, int] = {}  # id(answer widget) -> stored message id
+        self._loading: Iterator[StoredMessage] | None = None
         self.last_outcome = ""
 
         self._app_palette = apply_theme(self._qapp(), settings["theme"])
@@ -244,6 +247,7 @@ class MainWindow(QMainWindow):
     def new_chat(self) -> None:
         def go() -> None:
             self.chat_id = None
+            self._loading = None
             self.view.clear()
             self.title_label.setText("New chat")
             self.sidebar.list.clearSelection()
@@ -262,15 +266,42 @@ class MainWindow(QMainWindow):
             self.title_label.setText(chat.title)
             if chat.persona:
                 self._select_persona(chat.persona)
-            for message in self.store.messages(chat_id):
-                widget = self.view.add_stored(message)
-                if isinstance(widget, AnswerWidget):
-                    self._wire_answer(widget)
-                    self._ids[id(widget)] = message.id
-            self._update_last_answer()
-            self.view.scroll_to_bottom()
+            self._loading = iter(self.store.messages(chat_id))
+            self._load_step(self._loading)
         if chat_id != self.chat_id or not self.view.answers():
             self._when_idle(go)
+
+    def _load_step(self, batch: Iterator[StoredMessage], budget: float | None = None) -> None:
+        """Show stored messages for up to ``budget`` seconds, then continue on the next loop turn.
+
+        A long 30,000-character answer takes ~50 ms to lay out; a chat of fifty of them would freeze the
+        window for seconds if built at once, so it is built in slices and the window keeps responding.
+        """
+        if batch is not self._loading:
+            return  # another chat was opened meanwhile
+        budget = LOAD_BUDGET if budget is None else budget
+        deadline = time.perf_counter() + budget
+        for message in batch:
+            widget = self.view.add_stored(message)
+            if isinstance(widget, AnswerWidget):
+                self._wire_answer(widget)
+                self._ids[id(widget)] = message.id
+            if time.perf_counter() > deadline:
+                QTimer.singleShot(0, lambda: self._load_step(batch, budget))
+                return
+        self._loading = None
+        self._update_last_answer()
+        self.view.scroll_to_bottom()
+        self.chatOpened.emit(self.chat_id)
+
+    def finish_loading(self) -> None:
+        """Show the rest of the chat being opened now (before a new question is added below it)."""
+        if self._loading is not None:
+            self._load_step(self._loading, budget=float("inf"))
+
+    @property
+    def loading(self) -> bool:
+        return self._loading is not None
 
     def rename_chat(self, chat_id: str, title: str) -> None:
         try:
@@ -326,6 +357,7 @@ class MainWindow(QMainWindow):
         text = self.composer.toPlainText() if text is None else text
         if not text.strip():
             return False
+        self.finish_loading()
         self.composer.clear()
         try:
             if self.chat_id is None:
@@ -427,6 +459,7 @@ class MainWindow(QMainWindow):
 
     def regenerate(self, answer: AnswerWidget | None = None) -> bool:
         """Drop the last answer and ask the same question again (Retry on an error does the same)."""
+        self.finish_loading()
         answers = self.view.answers()
         if self.bridge.is_running() or not answers or self.chat_id is None:
             return False
@@ -441,6 +474,7 @@ class MainWindow(QMainWindow):
         return True
 
     def copy_last_answer(self) -> str:
+        self.finish_loading()
         answers = self.view.answers()
         return answers[-1].copy_markdown() if answers else ""
 
