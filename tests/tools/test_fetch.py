@@ -368,3 +368,28 @@ def test_https_request_is_pinned_but_keeps_its_name_for_tls() -> None:
     assert request.headers["host"] == "xn--bcher-kva.example:8443"
     assert request.extensions["sni_hostname"] == "xn--bcher-kva.example"
     assert request.method == "GET" and "authorization" not in request.headers
+
+
+@hsettings(deadline=None)
+@given(st.text(max_size=3000), st.integers(min_value=20, max_value=4000))
+def test_cut_text_respects_the_limit(text: str, max_chars: int) -> None:
+    from tinyrag_desktop.tools.netutil import cut_text
+
+    out = cut_text(text, max_chars)
+    assert len(out) <= max_chars
+    if len(text) <= max_chars:
+        assert out == text
+    else:
+        kept = out.rsplit("\n[…", 1)[0].rstrip()
+        assert text.startswith(kept)
+
+
+async def test_trusted_networks_setting_opens_only_those(server: LoopbackServer, data_dir: Path) -> None:
+    """url_fetch_trusted_networks (a hand-edited settings.json key) lets one intranet range through."""
+    server.static("/wiki", "intranet page", "text/plain")
+    server.redirect("/elsewhere", f"http://127.0.0.2:{server.port}/wiki")
+    context = ctx(data_dir, url_fetch_allow_private=False, url_fetch_trusted_networks=["127.0.0.1/32", "bogus"])
+    result = await url_fetch(server.url("/wiki"), context)
+    assert result.text.endswith("intranet page")
+    with pytest.raises(BlockedAddress, match="127.0.0.2 is a loopback address"):
+        await url_fetch(server.url("/elsewhere"), context)
