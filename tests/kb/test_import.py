@@ -155,3 +155,18 @@ def test_read_bytes_refuses_binary_named_as_text():
     with pytest.raises(Exception) as info:
         read_bytes(b"\x00\x01\x02binary", "text", "x.txt")
     assert "binary" in str(info.value)
+
+
+@pytest.mark.timeout(120)
+def test_huge_single_block_files_are_chunked_in_one_pass(tmp_path, data_dir):
+    # A log is one long code block and a text without blank lines one long paragraph: cutting them
+    # must not copy the rest of the file for every chunk (that took hours on 50 MB).
+    log = tmp_path / "big.log"
+    log.write_text("\n".join(f"12:00 job {n} finished in {n % 97} ms" for n in range(400_000)), encoding="utf-8")
+    prose = tmp_path / "big.txt"
+    prose.write_text("pelicans glide low over the water " * 300_000, encoding="utf-8")
+    report = _import(data_dir, str(log), str(prose))
+    assert not report.failed
+    assert report.chunks > 10_000
+    hit = search(data_dir, "job 399999", 1)[0]
+    assert "job 399999 finished" in hit.text

@@ -29,8 +29,12 @@ def split_long(text: str, size: int, kind: str = "text") -> list[str]:
     """Cut ``text`` into pieces of at most ``size`` characters at the best boundary in each window."""
     pieces = []
     patterns = _cut_points(kind)
-    while len(text) > size:
-        window = text[: size + 1]
+    keep_indent = kind in ("code", "table")  # code keeps its leading spaces; prose loses any blank
+    pos, end = 0, len(text)
+    # A moving position, not ``text = text[cut:]``: re-slicing the rest would copy a 50 MB log
+    # once per chunk.
+    while end - pos > size:
+        window = text[pos : pos + size + 1]
         cut = 0
         for pattern in patterns:
             ends = [m.start() for m in pattern.finditer(window) if m.start() >= size // 3]
@@ -39,11 +43,15 @@ def split_long(text: str, size: int, kind: str = "text") -> list[str]:
                 break
         if cut <= 0:
             cut = size  # one endless word or line: a hard cut is all that is left
-        head, text = text[:cut].rstrip(), text[cut:].lstrip("\n" if kind in ("code", "table") else None)
+        head = window[:cut].rstrip()
         if head.strip():
             pieces.append(head)
-    if text.strip():
-        pieces.append(text)
+        pos += cut
+        while pos < end and (text[pos] == "\n" if keep_indent else text[pos].isspace()):
+            pos += 1
+    rest = text[pos:]
+    if rest.strip():
+        pieces.append(rest)
     return pieces
 
 
