@@ -22,9 +22,16 @@ test: $(STAMP)
 bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; QT_QPA_PLATFORM=offscreen $(PY) $$b || exit 1; done
 
+# One-folder bundle in dist/tinyrag-desktop/ (a .app beside it on macOS); see packaging/README.md.
 bundle: $(STAMP)
 	$(PY) -m pip install -q -e '.[bundle]'
-	$(PY) -m PyInstaller --noconfirm --clean packaging/tinyrag-desktop.spec
+	$(PY) -m PyInstaller --noconfirm --clean --log-level WARN packaging/tinyrag-desktop.spec
+	@du -sh dist/tinyrag-desktop
+
+# Checks the BUILT bundle (run `make bundle` first): window screenshot, ask, kb and nanogo, all offline.
+.PHONY: smoke
+smoke: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) packaging/smoke_test.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache

@@ -1,0 +1,232 @@
+"""Smoke test of the BUILT bundle: the frozen executable's window, ask, kb and nanogo verbs, offline.
+
+    python packaging/smoke_test.py [PATH/TO/tinyrag-desktop]     (default: dist/tinyrag-desktop/…)
+
+Every model answer comes from the loopback scripted server (tests/sse_server.py) and every page from a
+loopback HTTP server, so the test never reaches the internet. Exit 0 when all checks pass, 1 otherwise;
+each check prints one line with its time, so a CI log shows which part of the bundle broke.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.sse_server import ScriptedLLMServer, Stream  # noqa: E402
+
+TIMEOUT = 180  # seconds per frozen run: a cold start on a busy CI machine takes a few seconds
+
+
+class SmokeFailure(AssertionError):
+    """A check of the bundle failed; the message says what the executable did instead."""
+
+
+def default_executable() -> Path:
+    name = "tinyrag-desktop.exe" if os.name == "nt" else "tinyrag-desktop"
+    return ROOT / "dist" / "tinyrag-desktop" / name
+
+
+def _env(data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "QT_"))}
+    env.update(QT_QPA_PLATFORM="offscreen", TINYRAG_DATA_DIR=str(data_dir))
+    env.pop("TINYRAG_RESOURCES", None)  # the bundle must find its own resources
+    return env
+
+
+def run(exe: Path, args: list[str], data_dir: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([str(exe), *args], input=stdin, capture_output=True, text=True, encoding="utf-8",
+                          timeout=TIMEOUT, env=_env(data_dir), cwd=data_dir)
+
+
+def expect(proc: subprocess.CompletedProcess, code: int, what: str) -> None:
+    if proc.returncode != code:
+        raise SmokeFailure(f"{what}: exit {proc.returncode}, expected {code}\nstdout: {proc.stdout[-2000:]}\n"
+                           f"stderr: {proc.stderr[-4000:]}")
+
+
+def tool_reply(tool: str, element: str, content: str) -> Stream:
+    block = f'<tool name="{tool}"><{element}>{content}</{element}></tool>'
+    return Stream(["Let me ", "check that. ", block[:9], block[9:30], block[30:]])
+
+
+def png_facts(path: Path) -> tuple[int, int, int]:
+    """(width, height, distinct row contents) of an 8-bit PNG: a blank or broken screenshot has ~1 row kind."""
+    data = path.read_bytes()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise SmokeFailure(f"{path} is not a PNG file")
+    pos, idat = 8, b""
+    width = height = 0
+    channels = 4
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos: pos + 8])
+        body = data[pos + 8: pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, _, colour = struct.unpack(">IIBB", body[:10])
+            channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour]
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = 1 + width * channels
+    rows = {raw[i * stride + 1: (i + 1) * stride] for i in range(height)}
+    return width, height, len(rows)
+
+
+def check_version(exe: Path, tmp: Path) -> str:
+    proc = run(exe, ["--version"], tmp)
+    expect(proc, 0, "--version")
+    text = (ROOT / "tinyrag_desktop" / "__init__.py").read_text(encoding="utf-8")
+    version = text.split("__version__ = ")[1].split("\n")[0].strip("\"'")
+    if version not in proc.stdout:
+        raise SmokeFailure(f"--version printed {proc.stdout!r}, expected {version}")
+    return proc.stdout.strip()
+
+
+def check_window_screenshot(exe: Path, tmp: Path) -> str:
+    shot = tmp / "window.png"
+    with ScriptedLLMServer() as llm:
+        llm.queue(tool_reply("calculate", "query", "17 * 23 + 1"), Stream(["The answer is ", "**392**."]))
+        proc = run(exe, ["--ask", "What is 17 * 23 + 1?", "--screenshot", str(shot), "--base-url", llm.base_url,
+                         "--model", "scripted", "--temperature", "0", "--data-dir", str(tmp / "window")], tmp)
+        requests = list(llm.requests)
+    expect(proc, 0, "--ask --screenshot")
+    if not shot.is_file():
+        raise SmokeFailure("--ask --screenshot exited 0 but wrote no PNG")
+    width, height, kinds = png_facts(shot)
+    if width < 400 or height < 300 or kinds < 40:
+        raise SmokeFailure(f"the screenshot looks blank: {width}x{height}, {kinds} distinct rows")
+    if len(requests) != 2 or "392" not in json.dumps(requests[1]):
+        raise SmokeFailure(f"the calculate card did not hand 392 back to the model: {len(requests)} requests")
+    return f"{width}x{height} PNG, {shot.stat().st_size // 1024} KB, {kinds} distinct rows, tool result sent back"
+
+
+def check_ask_jsonl(exe: Path, tmp: Path) -> str:
+    with ScriptedLLMServer() as llm:
+        llm.queue(tool_reply("calculate", "query", "2 ** 10"), Stream(["It is 1024."]))
+        proc = run(exe, ["ask", "What is 2 to the 10th?", "--jsonl", "--base-url", llm.base_url, "--model",
+                         "scripted", "--data-dir", str(tmp / "ask")], tmp)
+    expect(proc, 0, "ask --jsonl")
+    events = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    names = [e["event"] for e in events]
+    results = [e for e in events if e["event"] == "tool_result"]
+    if names[-1:] != ["done"] or not results or results[0]["status"] != "ok":
+        raise SmokeFailure(f"ask --jsonl events: {names}; results: {results}")
+    return f"{len(events)} events, calculate {results[0]['status']}"
+
+
+def check_ask_nanogo_tool(exe: Path, tmp: Path) -> str:
+    source = 'package main\nimport "fmt"\nfunc main() { fmt.Println("hello from", 6*7) }'
+    with ScriptedLLMServer() as llm:
+        llm.queue(tool_reply("nanogo", "source", source), Stream(["It printed hello from 42."]))
+        proc = run(exe, ["ask", "Run a Go hello world", "--jsonl", "--allow-nanogo", "--base-url", llm.base_url,
+                         "--model", "scripted", "--data-dir", str(tmp / "asknano")], tmp)
+        requests = list(llm.requests)
+    expect(proc, 0, "ask with the nanogo tool")
+    if not (ROOT / "tinyrag_desktop" / "tools" / "nanogo_tool.py").is_file():
+        return "SKIPPED: this source tree has no nanogo tool module yet (tools/nanogo_tool.py)"
+    results = [json.loads(line) for line in proc.stdout.splitlines() if '"tool_result"' in line]
+    if not results or results[0]["status"] != "ok" or "hello from 42" not in json.dumps(requests[-1]):
+        raise SmokeFailure(f"the nanogo tool inside the bundle failed: {results}")
+    return "nanogo tool ran in the frozen sandbox"
+
+
+def check_nanogo_verb(exe: Path, tmp: Path) -> str:
+    program = ('package main\nimport "fmt"\nfunc main() {\n\tsum := 0\n\tfor i := 1; i <= 100; i++ {\n'
+               '\t\tsum += i\n\t}\n\tfmt.Printf("sum=%d\\n", sum)\n}\n')
+    proc = run(exe, ["nanogo", "-"], tmp, stdin=program)
+    expect(proc, 0, "nanogo -")
+    if proc.stdout != "sum=5050\n":
+        raise SmokeFailure(f"nanogo printed {proc.stdout!r}")
+    bad = run(exe, ["nanogo", "-"], tmp, stdin="package main\nfunc main() { x := 1 }\n")
+    expect(bad, 2, "nanogo with a compile error")
+    panic = run(exe, ["nanogo", "-"], tmp, stdin="package main\nfunc main() { var a []int; _ = a[3] }\n")
+    expect(panic, 1, "nanogo with a runtime panic")
+    return "ok, compile error 2, panic 1"
+
+
+class _Pages(BaseHTTPRequestHandler):
+    PAGE = (b"<html><head><title>Greenhouse notes</title></head><body><nav>Home | About</nav><article>"
+            b"<h1>Greenhouse notes</h1><p>The greenhouse tomatoes are watered every morning at seven, and the "
+            b"vents open automatically when the air is warmer than twenty-six degrees.</p><p>Basil grows "
+            b"beside the tomatoes because it keeps whiteflies away and likes the same warm, humid air.</p>"
+            b"</article><footer>Copyright</footer></body></html>")
+
+    def do_GET(self) -> None:  # noqa: N802
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(self.PAGE)))
+        self.end_headers()
+        self.wfile.write(self.PAGE)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def check_kb(exe: Path, tmp: Path) -> str:
+    data = tmp / "kb"
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/greenhouse.html"
+        guide = ROOT / "resources" / "guide"
+        targets = [url] + [str(p) for p in sorted(guide.glob("*.md"))[:1]]
+        added = run(exe, ["kb", "add", *targets, "--data-dir", str(data)], tmp)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    expect(added, 0, "kb add (a loopback page through trafilatura, and a Markdown file)")
+    found = run(exe, ["kb", "search", "when are the tomatoes watered", "--jsonl", "--data-dir", str(data)], tmp)
+    expect(found, 0, "kb search")
+    hits = [json.loads(line) for line in found.stdout.splitlines() if line.strip()]
+    if not hits or "seven" not in hits[0]["text"]:
+        raise SmokeFailure(f"kb search did not find the page's passage: {hits}")
+    listed = run(exe, ["kb", "list", "--data-dir", str(data)], tmp)
+    expect(listed, 0, "kb list")
+    return f"{len(targets)} sources added, top hit from {hits[0]['location']}"
+
+
+CHECKS: list[tuple[str, Callable[[Path, Path], str]]] = [
+    ("version", check_version),
+    ("window --ask --screenshot", check_window_screenshot),
+    ("ask --jsonl (calculate)", check_ask_jsonl),
+    ("ask (nanogo tool)", check_ask_nanogo_tool),
+    ("nanogo verb", check_nanogo_verb),
+    ("kb add/search/list", check_kb),
+]
+
+
+def main(argv: list[str]) -> int:
+    exe = Path(argv[0]) if argv else default_executable()
+    if not exe.is_file():
+        print(f"smoke test: no bundle at {exe}; build it with `make bundle`", file=sys.stderr)
+        return 1
+    failed = 0
+    with tempfile.TemporaryDirectory(prefix="tinyrag-smoke-") as tmp:
+        for name, check in CHECKS:
+            start = time.monotonic()
+            try:
+                detail = check(exe, Path(tmp))
+            except (SmokeFailure, subprocess.TimeoutExpired, OSError, ValueError, KeyError) as exc:
+                failed += 1
+                print(f"FAIL {name} ({time.monotonic() - start:.1f} s): {exc}", flush=True)
+            else:
+                print(f"ok   {name} ({time.monotonic() - start:.1f} s): {detail}", flush=True)
+    print(f"smoke test of {exe}: {len(CHECKS) - failed} of {len(CHECKS)} checks passed", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

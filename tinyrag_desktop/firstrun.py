@@ -1,0 +1,215 @@
+"""First run: find a local LLM server on loopback, and put the shipped user guide into the knowledge base.
+
+With no settings file yet, the app probes the usual local servers at once, each with a short timeout, and
+takes the first one (in the order of ``KNOWN_SERVERS``) whose model list holds a chat model. The probe only
+ever talks to loopback; the ports are a parameter so tests run their own servers on free ports. Every
+server tried is reported with the reason it was not chosen, so the window can say what it looked for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import httpx
+
+from .resources import resource_path
+from .settings import SETTINGS_FILE, Settings, load_settings, save_settings
+
+__all__ = [
+    "Attempt", "Found", "KNOWN_SERVERS", "KnownServer", "ProbeResult", "chat_models", "guide_files",
+    "import_user_guide", "is_first_run", "probe_servers", "probe_servers_sync", "apply_probe",
+]
+
+GUIDE_MARKER = ".guide-imported"  # written once: a guide the user removed is not imported again
+PROBE_TIMEOUT = 1.5  # seconds per server; all are probed at once, so the whole probe takes about this long
+
+
+@dataclass(frozen=True, slots=True)
+class KnownServer:
+    """A local server product and the loopback port it listens on by default."""
+
+    name: str
+    port: int
+
+
+KNOWN_SERVERS: tuple[KnownServer, ...] = (
+    KnownServer("Ollama", 11434),
+    KnownServer("LM Studio", 1234),
+    KnownServer("llama.cpp server", 8080),
+    KnownServer("vLLM", 8000),
+    KnownServer("Jan", 1337),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The server chosen: the OpenAI-compatible root to use, the chat model, and the product's name."""
+
+    base_url: str
+    model: str
+    server_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One server tried: ``ok`` is True for the one chosen; ``reason`` says in words what happened."""
+
+    server_name: str
+    base_url: str
+    ok: bool
+    reason: str
+    models: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeResult:
+    """What the probe found (None when no server has a chat model) and every server it tried, in order."""
+
+    found: Found | None
+    tried: tuple[Attempt, ...]
+
+    def summary(self) -> str:
+        """One sentence for the status bar or the welcome panel."""
+        if self.found is not None:
+            return f"Found {self.found.server_name} at {self.found.base_url} with the model {self.found.model}."
+        if not self.tried:
+            return "No local servers were tried."
+        parts = [f"{a.server_name} ({_port(a.base_url)}): {a.reason}" for a in self.tried]
+        return "No local server with a chat model answered. " + "; ".join(parts) + "."
+
+
+def _port(base_url: str) -> str:
+    return base_url.split("//", 1)[-1].split("/", 1)[0]
+
+
+# Names of models that embed, rerank or transcribe rather than chat: servers list them beside chat models.
+_NOT_CHAT = re.compile(r"embed|rerank|\bbge\b|bge-|minilm|\bgte\b|gte-|whisper|\btts\b|\bclip\b", re.I)
+
+
+def chat_models(payload: Any) -> tuple[list[str], list[str]]:
+    """(chat models, other models) from a ``/v1/models`` answer; never raises on odd JSON.
+
+    OpenAI-style servers send ``{"data": [{"id": …}]}``; llama.cpp adds ``"models": [{"name"|"model": …}]``.
+    """
+    entries: list[Any] = []
+    if isinstance(payload, Mapping):
+        for key in ("data", "models"):
+            value = payload.get(key)
+            if isinstance(value, list):
+                entries += value
+    names: list[str] = []
+    for entry in entries:
+        name = None
+        if isinstance(entry, Mapping):
+            name = next((entry[k] for k in ("id", "name", "model") if isinstance(entry.get(k), str)), None)
+        elif isinstance(entry, str):
+            name = entry
+        if name and name.strip() and name not in names:
+            names.append(name)
+    chat = [n for n in names if not _NOT_CHAT.search(n)]
+    return chat, [n for n in names if n not in chat]
+
+
+async def _probe_one(http: httpx.AsyncClient, server: KnownServer, host: str) -> Attempt:
+    base = f"http://{host}:{server.port}/v1"
+    try:
+        response = await http.get(f"{base}/models")
+    except httpx.ConnectError:
+        return Attempt(server.name, base, False, "nothing is listening")
+    except httpx.TimeoutException:
+        return Attempt(server.name, base, False, "no answer in time")
+    except httpx.HTTPError as exc:
+        return Attempt(server.name, base, False, f"the connection failed ({exc.__class__.__name__})")
+    if response.status_code != 200:
+        return Attempt(server.name, base, False, f"answered HTTP {response.status_code}, not a model list")
+    try:
+        payload = response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return Attempt(server.name, base, False, "answered, but not with a model list")
+    chat, other = chat_models(payload)
+    if chat:
+        return Attempt(server.name, base, True, f"lists {len(chat)} chat model(s)", tuple(chat))
+    if other:
+        return Attempt(server.name, base, False, "lists only embedding models (" + ", ".join(other[:3]) + ")",
+                       tuple(other))
+    return Attempt(server.name, base, False, "runs, but has no model loaded")
+
+
+async def probe_servers(
+    servers: Sequence[KnownServer] = KNOWN_SERVERS,
+    *,
+    host: str = "127.0.0.1",
+    timeout: float = PROBE_TIMEOUT,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> ProbeResult:
+    """Ask every server for its models at once; choose the first, in ``servers`` order, with a chat model."""
+    # trust_env=False: a proxy from the environment must not intercept loopback requests.
+    async with httpx.AsyncClient(timeout=httpx.Timeout(timeout), trust_env=False, transport=transport,
+                                 follow_redirects=False) as http:
+        attempts = await asyncio.gather(*(_probe_one(http, s, host) for s in servers))
+    found = None
+    tried = []
+    for attempt in attempts:
+        if attempt.ok and found is None:
+            found = Found(attempt.base_url, attempt.models[0], attempt.server_name)
+        elif attempt.ok:  # a later server with a chat model: reported, not chosen
+            attempt = Attempt(attempt.server_name, attempt.base_url, False,
+                              f"{attempt.reason}; {found.server_name} came first", attempt.models)
+        tried.append(attempt)
+    return ProbeResult(found, tuple(tried))
+
+
+def probe_servers_sync(servers: Sequence[KnownServer] = KNOWN_SERVERS, **kwargs: Any) -> ProbeResult:
+    """probe_servers for callers without an event loop (the command line, a worker thread)."""
+    return asyncio.run(probe_servers(servers, **kwargs))
+
+
+def is_first_run(data_dir: Path) -> bool:
+    """True until a settings file exists in ``data_dir``."""
+    return not (Path(data_dir) / SETTINGS_FILE).exists()
+
+
+def apply_probe(data_dir: Path, result: ProbeResult, settings: Settings | None = None) -> Settings:
+    """Save the found server and model as the settings (the file is written even when nothing was found,
+    so the next start is no longer a first run); returns the settings now in effect."""
+    if settings is None:
+        settings, _ = load_settings(data_dir)
+    if result.found is not None:
+        settings = settings.replace(base_url=result.found.base_url, chat_model=result.found.model)
+    save_settings(data_dir, settings)
+    return settings
+
+
+def guide_files(guide_dir: Path | None = None) -> list[Path]:
+    """The shipped user guide's pages, in reading order."""
+    folder = guide_dir if guide_dir is not None else resource_path("guide")
+    return sorted(folder.glob("*.md")) if folder.is_dir() else []
+
+
+def import_user_guide(data_dir: Path, *, chunk_size: int = 1200, guide_dir: Path | None = None,
+                      force: bool = False):
+    """Import the user guide into ``data_dir``'s knowledge base once, as ordinary removable sources.
+
+    Returns the kb ImportReport, or None when the guide was imported before (a marker file remembers it,
+    so a guide the user removed stays removed) or there is no guide to import.
+    """
+    from .kb import Importer, open_store
+
+    data_dir = Path(data_dir)
+    marker = data_dir / GUIDE_MARKER
+    files = guide_files(guide_dir)
+    if not files or (marker.exists() and not force):
+        return None
+    store = open_store(data_dir)
+    try:
+        report = Importer(store, chunk_size=chunk_size).run([str(f) for f in files])
+    finally:
+        store.close()
+    if not report.failed and not report.cancelled:
+        marker.write_text("\n".join(str(f) for f in files) + "\n", encoding="utf-8")
+    return report
