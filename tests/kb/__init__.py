@@ -1,0 +1,1 @@
+"""Tests of the knowledge base, the rag_knowledge tool and the knowledge panel."""
