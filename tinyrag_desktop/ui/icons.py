@@ -16,7 +16,8 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QWidget
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+from ..resources import resource_path
+
 
 STATUS_COLOURS = {
     "running": QColor("#2f6fde"),
@@ -28,7 +29,8 @@ STATUS_WORDS = {"running": "running", "done": "done", "error": "failed", "skippe
 
 
 def resource(*parts: str) -> Path:
-    return RESOURCES.joinpath(*parts)
+    """A file under the app's resources folder (source checkout, wheel or bundle: see ``resources.py``)."""
+    return resource_path(*parts)
 
 
 @lru_cache(maxsize=64)
@@ -59,8 +61,14 @@ def tool_pixmap(tool: str, colour: QColor, size: int = 18, ratio: float = 1.0) -
 
 
 def app_icon() -> QIcon:
-    path = resource("icons", "app.svg")
-    return QIcon(str(path)) if path.is_file() else QIcon()
+    icon = QIcon()
+    for size in (16, 24, 32, 48, 64, 128, 256, 512):
+        png = resource("icons", "app", f"tinyrag-desktop-{size}.png")
+        if png.is_file():
+            icon.addFile(str(png), QSize(size, size))
+    if icon.isNull() and resource("icons", "app.svg").is_file():
+        icon = QIcon(str(resource("icons", "app.svg")))
+    return icon
 
 
 def paint_badge(painter: QPainter, rect: QRectF, status: str, angle: float = 0.0) -> None:
