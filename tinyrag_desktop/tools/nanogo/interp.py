@@ -320,3 +320,47 @@ def execute(code: str, ns: dict, write, on_fatal) -> None:
         except BaseException as e2:
             raise ProgramExit("panic", crash_text("fatal", e2)) from None
         raise ProgramExit("panic", crash_text("panic", p)) from None
+
+
+def run_inprocess(source: str, stack_mb: int = 256):
+    """Compile and run in this process (tests, benchmarks): returns (stdout, status, stderr text).
+
+    Runs on a fresh thread with a large stack; the program must not block forever (no wall clock here)."""
+    import threading
+
+    from .compiler import compile_source
+    from .errors import CompileError
+
+    out: list[str] = []
+    result = {}
+
+    def on_fatal(status, text):  # a goroutine crashed the program: end the run from its thread
+        result["r"] = ("".join(out), status, text)
+        sched.SCHED.main.sem.release()
+        raise SystemExit
+
+    def body():
+        try:
+            code, ns = compile_source(source)
+        except CompileError as e:
+            result["r"] = ("", "compile_error", f"prog.go:{e.line}:{e.col}: {e.message}\n")
+            return
+        sched.SCHED.__init__()
+        old = sys.getrecursionlimit()
+        try:
+            execute(code, ns, out.append, on_fatal)
+            result.setdefault("r", ("".join(out), "ok", "".join(ERR)))
+        except ProgramExit as e:
+            result.setdefault("r", ("".join(out), e.status, e.message))
+        finally:
+            sys.setrecursionlimit(old)
+            ERR.clear()
+
+    saved = threading.stack_size(stack_mb * 1024 * 1024)
+    try:
+        t = threading.Thread(target=body, daemon=True)
+        t.start()
+    finally:
+        threading.stack_size(saved)
+    t.join()
+    return result.get("r", ("".join(out), "panic", "no result"))

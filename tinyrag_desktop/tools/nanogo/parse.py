@@ -121,11 +121,30 @@ def _first_error(node):
     return node
 
 
+def _forbidden_imports(text: str) -> None:
+    """A snippet's import lines are not Go, but a forbidden package must still be refused by name."""
+    data = text.encode("utf-8", "surrogateescape")
+    tree = ts_parser().parse(data)
+    stack = [tree.root_node]
+    while stack:
+        n = stack.pop()
+        if n.type == "import_spec":
+            p = n.child_by_field_name("path")
+            path = data[p.start_byte:p.end_byte].decode("utf-8", "replace").strip('"`')
+            if path not in ALLOWED_PATHS:
+                src = Source(text, data, tree)
+                row, col = src.pos(p)
+                raise CompileError(row, col, f"package {path} is not allowed in nanoGo "
+                                   f"(allowed: {', '.join(sorted(ALLOWED_PATHS))})")
+        stack.extend(reversed(n.children))
+
+
 def parse(text: str) -> Source:
     snippet = _is_snippet(text)
     line_map: dict = {}
     prog = text
     if snippet:
+        _forbidden_imports(text)
         prog, line_map = wrap_snippet(text)
     data = prog.encode("utf-8", "surrogateescape")
     tree = ts_parser().parse(data)

@@ -337,9 +337,10 @@ def check_alloc(n: int, esize: int) -> None:
 def make_slice(n, c, esize: int, zero) -> Slice:
     if c is None:
         c = n
-    if n < 0 or n > (1 << 40):
+    limit = (1 << 48) // max(esize, 1)  # Go's maxAlloc on 64-bit systems
+    if n < 0 or n > limit:
         raise rt_panic("makeslice: len out of range")
-    if c < n or c > (1 << 40):
+    if c < n or c > limit:
         raise rt_panic("makeslice: cap out of range")
     check_alloc(c, esize)
     if callable(zero):

@@ -113,6 +113,8 @@ def run_sandboxed(source: str, *, timeout: float, memory_mb: int = 512, max_outp
     proc.wait()
     for r in readers:
         r.join(timeout=2)
+    for stream in (proc.stdout, proc.stderr):
+        stream.close()
     return _result(proc.returncode, b"".join(chunks["out"]), b"".join(chunks["err"]), why, timeout, memory_mb,
                    max_output)
 

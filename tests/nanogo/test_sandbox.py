@@ -1,0 +1,146 @@
+"""The sandbox: escape attempts and runaway programs end with the right error within their limit."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tinyrag_desktop.tools.errors import ToolError
+from tinyrag_desktop.tools.nanogo import run_sandboxed, run_sandboxed_async
+from tinyrag_desktop.tools.nanogo_tool import TOOLS
+from tinyrag_desktop.tools.registry import ToolContext
+
+
+def test_hello_and_exit_codes():
+    ok = run_sandboxed('fmt.Println("hello")', timeout=10)
+    assert (ok.stdout, ok.exit_code, ok.status) == ("hello\n", 0, "ok")
+    bad = run_sandboxed("fmt.Println(y)", timeout=10)
+    assert (bad.exit_code, bad.status) == (2, "compile_error")
+    assert "prog.go:1:13: undefined: y" in bad.stderr
+    boom = run_sandboxed('fmt.Print("x")\npanic("boom")', timeout=10)
+    assert (boom.stdout, boom.exit_code, boom.status) == ("x", 1, "panic")
+    assert boom.stderr.startswith("panic: boom\n")
+
+
+@pytest.mark.parametrize("path", ["os", "os/exec", "net/http", "syscall", "unsafe", "reflect", "io/ioutil"])
+def test_forbidden_imports_are_compile_errors(path):
+    res = run_sandboxed(f'package main\n\nimport "{path}"\n\nfunc main() {{}}\n', timeout=10)
+    assert res.status == "compile_error"
+    assert f"prog.go:3:8: package {path} is not allowed" in res.stderr
+    assert "fmt" in res.stderr and "strconv" in res.stderr  # names the allowed packages
+
+
+def test_infinite_loop_is_killed_at_the_wall_clock():
+    start = time.monotonic()
+    res = run_sandboxed("x := 0\nfor {\n\tx++\n}", timeout=1.5)
+    assert time.monotonic() - start < 6
+    assert (res.status, res.exit_code) == ("limit", 1)
+    assert "time limit" in res.stderr or "CPU time" in res.stderr
+
+
+def test_infinite_recursion_is_gos_stack_overflow():
+    res = run_sandboxed("func f(n int) int { return f(n+1) + 1 }\nfmt.Println(f(0))", timeout=20)
+    assert res.exit_code == 1
+    assert "goroutine stack exceeds 1000000000-byte limit" in res.stderr
+    assert "fatal error: stack overflow" in res.stderr
+
+
+def test_output_flood_is_cut_with_a_note():
+    res = run_sandboxed('for {\n\tfmt.Println("spam spam spam")\n}', timeout=10, max_output=10000)
+    assert res.status == "limit"
+    assert len(res.stdout.encode()) == 10000
+    assert "output limit" in res.stderr
+
+
+def test_huge_allocations():
+    res = run_sandboxed("n := 1 << 46\ns := make([]int, n)\nfmt.Println(len(s))", timeout=10)
+    assert res.stderr.startswith("panic: runtime error: makeslice: len out of range")
+    res = run_sandboxed("s := make([]int64, 1<<40)\nfmt.Println(len(s))", timeout=10)
+    assert res.exit_code == 1 and "out of memory" in res.stderr
+
+
+def test_growing_memory_hits_the_cap():
+    src = "var all [][]int\nfor {\n\tall = append(all, make([]int, 100000))\n}"
+    res = run_sandboxed(src, timeout=20, memory_mb=200)
+    assert (res.status, res.exit_code) == ("limit", 1)
+    assert "memory" in res.stderr
+
+
+def test_goroutine_bomb_and_deadlock():
+    bomb = run_sandboxed("for {\n\tgo func() { select {} }()\n}", timeout=20)
+    assert bomb.status == "limit" and "too many goroutines" in bomb.stderr
+    dead = run_sandboxed("ch := make(chan int)\n<-ch", timeout=10)
+    assert dead.exit_code == 1
+    assert dead.stderr.startswith("fatal error: all goroutines are asleep - deadlock!")
+
+
+def _my_workers() -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            cmd = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat[1]) == os.getpid() and b"nanogo.worker" in cmd and stat[0] != "Z":
+            pids.append(int(entry.name))
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+async def test_async_cancel_kills_the_child():
+    task = asyncio.ensure_future(run_sandboxed_async("for {\n}", timeout=60))
+    for _ in range(200):
+        await asyncio.sleep(0.025)
+        if _my_workers():
+            break
+    assert _my_workers(), "the worker never started"
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    for _ in range(200):
+        if not _my_workers():
+            break
+        await asyncio.sleep(0.025)
+    assert _my_workers() == []
+
+
+async def test_async_run_and_timeout():
+    res = await run_sandboxed_async('fmt.Printf("%d-%s\\n", 7, "x")', timeout=10)
+    assert (res.stdout, res.status) == ("7-x\n", "ok")
+    res = await run_sandboxed_async("for {\n}", timeout=1)
+    assert res.status == "limit"
+
+
+def test_cli_reads_stdin_and_maps_exit_codes(tmp_path):
+    cmd = [sys.executable, "-m", "tinyrag_desktop.tools.nanogo.cli", "-"]
+    ok = subprocess.run(cmd, input=b'fmt.Println(1 + 2)', capture_output=True, timeout=60)
+    assert (ok.returncode, ok.stdout) == (0, b"3\n")
+    bad = subprocess.run(cmd, input=b"x := 1", capture_output=True, timeout=60)
+    assert bad.returncode == 2 and b"prog.go:1:1: x declared but not used" in bad.stderr
+    src = tmp_path / "p.go"
+    src.write_text("var s []int\nfmt.Println(s[2])")
+    panic = subprocess.run(cmd[:-1] + [str(src)], capture_output=True, timeout=60)
+    assert panic.returncode == 1
+    assert panic.stderr.startswith(b"panic: runtime error: index out of range [2] with length 0")
+
+
+async def test_the_tool():
+    spec = TOOLS[0]
+    assert spec.name == "nanogo" and spec.element == "source"
+    assert not spec.enabled({"allow_nanogo": False}) and spec.enabled({"allow_nanogo": True})
+    ctx = ToolContext(settings={"allow_nanogo": True, "tool_timeout": 20}, data_dir=Path("."))
+    res = await spec.run("nums := []int{3, 1, 2}\nsort.Ints(nums)\nfmt.Println(nums)", ctx)
+    assert res.text == "[1 2 3]\n"
+    with pytest.raises(ToolError, match="undefined: y"):
+        await spec.run("fmt.Println(y)", ctx)
+    with pytest.raises(ToolError, match="integer divide by zero"):
+        await spec.run("a := 0\nfmt.Println(1 / a)", ctx)

@@ -1,0 +1,55 @@
+"""The ``nanogo`` tool: run model-written Go (a program or a bare snippet) in the nanoGo sandbox."""
+
+from __future__ import annotations
+
+from .errors import ToolError
+from .registry import ToolContext, ToolResult, ToolSpec
+
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_MEMORY_MB = 512
+MAX_OUTPUT = 65536
+
+
+def _number(settings, key, default, kind):
+    try:
+        return kind(settings.get(key, default))
+    except (TypeError, ValueError):
+        return default
+
+
+async def run(source: str, ctx: ToolContext) -> ToolResult:
+    """Compile and run the source; the output is the result, a compile error or panic is a ToolError."""
+    from .nanogo import run_sandboxed_async
+
+    if not source.strip():
+        raise ToolError("nanogo needs Go source code inside <source>.")
+    timeout = _number(ctx.settings, "tool_timeout", DEFAULT_TIMEOUT, float)
+    memory = _number(ctx.settings, "nanogo_memory_mb", DEFAULT_MEMORY_MB, int)
+    # The sandbox's own wall clock stops just before the engine's, so the model gets Go's message.
+    res = await run_sandboxed_async(source, timeout=max(0.5, timeout * 0.95), memory_mb=memory,
+                                    max_output=MAX_OUTPUT)
+    if res.status == "ok":
+        return ToolResult(res.stdout if res.stdout else "(no output)", "nanoGo")
+    if res.status == "compile_error":
+        raise ToolError("compile error:\n" + res.stderr.strip())
+    text = res.stderr.strip()
+    if res.status == "panic":
+        text = text.split("\n\ngoroutine ")[0]
+    if res.stdout:
+        text = f"{text}\n\noutput before the error:\n{res.stdout}"
+    raise ToolError(text)
+
+
+TOOLS = [
+    ToolSpec(
+        name="nanogo",
+        element="source",
+        description="Run Go code (a full program or bare statements) in a sandbox and return its output. "
+                    "Packages: fmt, strings, strconv, math, sort, errors, unicode, unicode/utf8, sync.",
+        run=run,
+        example='nums := []int{3, 1, 2}\nsort.Ints(nums)\nfmt.Println(nums)',
+        enabled=lambda s: bool(s.get("allow_nanogo")),
+        disabled_reason="nanogo is disabled; enable 'Allow nanoGo' in Settings or pass --allow-nanogo",
+        icon="🐹",
+    )
+]
