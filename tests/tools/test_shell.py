@@ -201,3 +201,14 @@ def test_unquoted_operators_need_a_shell(left: list[str], op: str, right: list[s
 @given(st.text(max_size=80))
 def test_needs_shell_never_raises(text: str) -> None:
     assert needs_shell(text) in (True, False)
+
+
+async def test_background_children_are_stopped_when_the_command_ends(data_dir: Path) -> None:
+    started = time.monotonic()
+    result = await shell("sleep 60 & echo $! > bg.pid; echo launched", ctx(data_dir))
+    assert time.monotonic() - started < 5  # not the whole tool timeout
+    assert result.text == ("$ sleep 60 & echo $! > bg.pid; echo launched\nexit status: 0\n"
+                           "(processes it left running in the background were stopped)\n--- stdout ---\nlaunched")
+    pid = read_pid(data_dir / "work" / "bg.pid")
+    assert pid is not None
+    assert await wait_until(lambda: process_gone(pid)), f"background child {pid} survived"

@@ -28,6 +28,7 @@ from .registry import ToolContext, ToolResult, ToolSpec
 DISABLED_REASON = ("shell commands are disabled; enable 'Allow shell commands' in Settings "
                    "or pass --allow-shell-exec")
 HARD_OUTPUT_CAP = 2 * 1024 * 1024  # bytes per stream; a command printing more is stopped
+BACKGROUND_GRACE = 1.0  # seconds background children may keep the output open after the command ends
 MAX_COMMAND_CHARS = 8000
 _IS_WINDOWS = sys.platform == "win32"
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -48,6 +49,7 @@ class Completed:
     stdout: bytes
     stderr: bytes
     overflow: bool = False
+    background_killed: bool = False
 
 
 def needs_shell(command: str) -> bool:
@@ -127,19 +129,30 @@ async def _spawn(command: str, cwd: Path) -> asyncio.subprocess.Process:
 
 
 def kill_tree(proc: asyncio.subprocess.Process) -> None:
-    """Kill the child and everything in its process group (its session, started for this purpose)."""
-    if proc.returncode is not None:
-        return
+    """Kill the child and everything in its process group (its session, started for this purpose).
+
+    Also after the child itself has exited: what it left running in the background is still in the
+    group, which lives on under the child's pid (Linux does not reuse a pid while its group exists).
+    """
     if _IS_WINDOWS:
-        subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)], capture_output=True, check=False)
+        if proc.returncode is None:
+            subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)], capture_output=True, check=False)
         return
     try:
         os.killpg(proc.pid, signal.SIGKILL)  # start_new_session: the group id is the child's pid
-    except (ProcessLookupError, PermissionError):
-        try:
-            proc.kill()
-        except ProcessLookupError:
-            pass
+    except (ProcessLookupError, PermissionError):  # nobody left in the group
+        if proc.returncode is None:
+            try:
+                proc.kill()
+            except ProcessLookupError:
+                pass
+
+
+async def _leader_exit(proc: asyncio.subprocess.Process) -> None:
+    """Return once the child itself has exited. Process.wait() also waits for the pipes to close, which
+    a background grandchild can hold open; asyncio exposes the exit only as ``returncode``, so poll it."""
+    while proc.returncode is None:
+        await asyncio.sleep(0.05)
 
 
 async def _drain(stream: asyncio.StreamReader, keep: bytearray, overflow: asyncio.Event) -> None:
@@ -168,11 +181,20 @@ async def run_command(command: str, cwd: Path, timeout: float) -> Completed:
     assert proc.stdout is not None and proc.stderr is not None
     readers = asyncio.gather(_drain(proc.stdout, out, overflow), _drain(proc.stderr, err, overflow))
     stopper = asyncio.ensure_future(overflow.wait())
+    exited = asyncio.ensure_future(_leader_exit(proc))
+    background = False
     try:
         async with asyncio.timeout(timeout):
-            done, _ = await asyncio.wait({readers, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait({readers, stopper, exited}, return_when=asyncio.FIRST_COMPLETED)
             if stopper in done:
                 kill_tree(proc)
+            elif exited in done and not readers.done():
+                # The command has ended, yet something it left running in the background ("server &")
+                # still holds the output pipes: give it a moment to finish, then stop it too.
+                done, _ = await asyncio.wait({readers}, timeout=BACKGROUND_GRACE)
+                if not done:
+                    background = True
+                    kill_tree(proc)
             await readers
             await proc.wait()
     except TimeoutError:
@@ -193,7 +215,8 @@ async def run_command(command: str, cwd: Path, timeout: float) -> Completed:
         raise
     finally:
         stopper.cancel()
-    return Completed(proc.returncode or 0, bytes(out), bytes(err), overflow.is_set())
+        exited.cancel()
+    return Completed(proc.returncode or 0, bytes(out), bytes(err), overflow.is_set(), background)
 
 
 async def _reap(proc: asyncio.subprocess.Process, readers: asyncio.Future[object]) -> None:
@@ -234,6 +257,8 @@ def format_completed(command: str, done: Completed, max_chars: int) -> str:
     head = f"$ {command}\n{describe_status(done.returncode)}"
     if done.overflow:
         head += f"\n(the command printed more than {HARD_OUTPUT_CAP // (1024 * 1024)} MB and was stopped)"
+    if done.background_killed:
+        head += "\n(processes it left running in the background were stopped)"
     share = max(100, (max_chars - len(head)) // (2 if done.stdout and done.stderr else 1) - 40)
     body = _format_output(done.stdout, done.stderr, share) or "\n(no output)"
     return head + body
