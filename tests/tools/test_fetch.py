@@ -393,3 +393,23 @@ async def test_trusted_networks_setting_opens_only_those(server: LoopbackServer,
     assert result.text.endswith("intranet page")
     with pytest.raises(BlockedAddress, match="127.0.0.2 is a loopback address"):
         await url_fetch(server.url("/elsewhere"), context)
+
+
+async def test_xml_feed_is_read_without_expanding_entities(server: LoopbackServer, data_dir: Path) -> None:
+    feed = """<?xml version="1.0"?>
+<!DOCTYPE rss [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+<rss version="2.0"><channel><title>Lighthouse news</title>
+<item><title>Lamp replaced</title><description>The old lamp was replaced. &xxe;</description></item>
+</channel></rss>"""
+    url = server.static("/feed.xml", feed, "application/rss+xml")
+    result = await url_fetch(url, ctx(data_dir))
+    assert result.text.startswith("Title: Lighthouse news\n")
+    assert "Lamp replaced" in result.text and "The old lamp was replaced." in result.text
+    assert "root:" not in result.text and "<item>" not in result.text
+
+
+async def test_script_only_page_says_there_is_no_text(server: LoopbackServer, data_dir: Path) -> None:
+    page = "<html><head><title>App</title></head><body><div id=root></div><script>render()</script></body></html>"
+    result = await url_fetch(server.static("/app", page), ctx(data_dir))
+    assert result.text.endswith("(No readable text found; the page may build its content with JavaScript.)")
+    assert "render()" not in result.text
