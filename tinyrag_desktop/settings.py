@@ -113,6 +113,7 @@ SCHEMA: tuple[Option, ...] = (
     Option("websearch_results", int, 5, "How many web search results to return.", minimum=1, maximum=20),
     Option("nanogo_memory_mb", int, 512, "Memory cap of the nanoGo sandbox process, in MB.",
            minimum=64, maximum=8192),
+    Option("local_model", str, "", "GGUF file of the built-in offline model (empty: SmolLM2-135M, if installed)."),
 )
 
 OPTIONS: dict[str, Option] = {opt.name: opt for opt in SCHEMA}
