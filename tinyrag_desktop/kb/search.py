@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .errors import StoreError
-from .lexicon import expand
+from .lexicon import EXPANSIONS, expand
 from .models import Hit
 from .store import DB_NAME, iter_vectors, unpack_vector
 
@@ -30,7 +30,7 @@ W_TITLE, W_HEADING, W_TEXT = 4.0, 2.0, 1.0
 # close to nothing, yet scoring every chunk that holds it is what makes searches of big indexes slow.
 # Indexes smaller than PRUNE_MIN_ROWS are never pruned (searching them is fast anyway).
 PRUNE_FRACTION = 0.1
-PRUNE_MIN_ROWS = 20_000
+PRUNE_MIN_ROWS = 5_000
 
 # Reciprocal rank fusion's damping constant (Cormack et al. use 60).
 RRF_K = 60
@@ -148,6 +148,55 @@ def _vector_ids(conn: sqlite3.Connection, model: str, query_vector: Sequence[flo
     return [cid for _, cid in best]
 
 
+def _stem(word: str) -> str:
+    # A crude prefix stem, enough to tell whether a passage mentions a query word in some form
+    # ("indexes" / "indexing" / "indexed" share "inde…"); FTS5's porter stemmer is not reachable here.
+    return word[: max(4, len(word) - 3)] if len(word) > 4 else word
+
+
+def _concepts(terms: Sequence[str]) -> re.Pattern[str] | None:
+    """One pattern for the whole question, a named group per query word: words that start like it or
+    like a technical word it stands for (their ``_stem`` is the same). None for a one-word question."""
+    if len(terms) < 2:
+        return None
+    groups = []
+    for n, term in enumerate(terms):
+        stems = sorted({_stem(term), *(_stem(e) for e in EXPANSIONS.get(term, ()))})
+        groups.append(f"(?P<c{n}>" + "|".join(map(_stem_pattern, stems)) + ")")
+    return re.compile(r"\b(?:" + "|".join(groups) + r")\b")
+
+
+def _stem_pattern(stem: str) -> str:
+    # The words whose _stem() is ``stem``: one C-level scan per passage finds them all, where
+    # stemming every word of a hundred passages in Python would cost more than the SQL query.
+    if len(stem) > 4:
+        return re.escape(stem) + r"\w{3}"
+    if len(stem) == 4:
+        return re.escape(stem) + r"\w{0,3}"
+    return re.escape(stem)
+
+
+def _rerank_by_coverage(hits: Sequence[Hit], concepts: re.Pattern[str] | None) -> list[Hit]:
+    """BM25 scaled by how many of the question's words a passage covers (½ + share covered).
+
+    An OR query lets a passage that repeats one rare word outrank one that answers the whole question;
+    preferring passages that mention more of the distinct things asked about fixes most of those.
+    """
+    if concepts is None:
+        return list(hits)
+    total = concepts.groups
+    rescored = []
+    for hit in hits:
+        found: set[str | None] = set()
+        for match in concepts.finditer(f"{hit.title}\n{hit.heading}\n{hit.text}".lower()):
+            found.add(match.lastgroup)
+            if len(found) == total:
+                break
+        rescored.append(_with_score(hit, hit.score * (0.5 + len(found) / total)))
+    rescored.sort(key=lambda h: h.score, reverse=True)
+    return rescored
+
+
 def _by_source(hits: Sequence[Hit], k: int) -> list[Hit]:
     """The best chunk of each of the ``k`` best sources, then the next best chunks if sources run out.
 
@@ -176,12 +225,14 @@ def search(
     vector_model: str = "",
 ) -> list[Hit]:
     """The ``k`` chunks that best answer ``query``; any string is a valid query (none match: [])."""
-    terms = expand(query_terms(query))[: MAX_TERMS * 2]
+    words = query_terms(query)
+    terms = expand(words)[: MAX_TERMS * 2]
     if k <= 0 or (not terms and query_vector is None):
         return []
-    pool = max(k * 10, 50)
+    pool = max(k * 20, 100)
     try:
         fts = _fts_hits(conn, _without_common_terms(conn, terms), pool) if terms else []
+        fts = _rerank_by_coverage(fts, _concepts(words))
         if query_vector is None or not vector_model:
             return _by_source(fts, k)
         vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
