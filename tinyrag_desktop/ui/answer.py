@@ -78,6 +78,7 @@ class AnswerWidget(QFrame):
         self._last_render = QElapsedTimer()
         self._last_render.start()
         self.render_times: list[float] | None = None  # set to a list to record render costs (benchmark)
+        self._waiting: QLabel | None = None
         self.streaming = False
 
         self._timer = QTimer(self)
@@ -149,7 +150,19 @@ class AnswerWidget(QFrame):
 
     # stream events --------------------------------------------------------------------------------
     def begin(self) -> None:
+        """The request has started: say so until the first text, reasoning or card arrives."""
         self.streaming = True
+        self._waiting = QLabel("Waiting for the model…", self)
+        self._waiting.setObjectName("waiting")
+        self._waiting.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self._waiting.setAccessibleName("Waiting for the model")
+        self._body.addWidget(self._waiting)
+
+    def _arrived(self) -> None:
+        if self._waiting is not None:
+            self._body.removeWidget(self._waiting)
+            self._waiting.deleteLater()
+            self._waiting = None
 
     def on_route(self, ev: Route) -> None:
         self._route = {"mode": ev.mode, "reason": ev.reason, "hints": list(ev.hints)}
@@ -164,6 +177,8 @@ class AnswerWidget(QFrame):
     def append_text(self, text: str) -> None:
         if not text:
             return
+        if self._waiting is not None:
+            self._arrived()
         self._content.append(text)
         self._content_len += len(text)
         self._pending.append(text)
@@ -171,6 +186,7 @@ class AnswerWidget(QFrame):
             self._timer.start(max(0, FRAME_MS - self._last_render.elapsed()))
 
     def append_reasoning(self, text: str) -> None:
+        self._arrived()
         if self._thinking is None:
             self._thinking = ThinkingSection(self)
             self._layout.insertWidget(1, self._thinking)
@@ -186,6 +202,7 @@ class AnswerWidget(QFrame):
         return card
 
     def finish(self, ev: Done) -> None:
+        self._arrived()
         self.flush()
         self.streaming = False
         self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run, "elapsed_ms": ev.elapsed_ms}
@@ -193,6 +210,7 @@ class AnswerWidget(QFrame):
 
     def stop(self, elapsed_ms: int = 0) -> None:
         """The user stopped the answer: keep what arrived, mark running tools as stopped."""
+        self._arrived()
         self.flush()
         self.streaming = False
         for card in self._cards.values():
@@ -203,6 +221,7 @@ class AnswerWidget(QFrame):
 
     def fail(self, message: str) -> None:
         """Show an error inline, in plain words, with a Retry button."""
+        self._arrived()
         self.flush()
         self.streaming = False
         for card in self._cards.values():
@@ -274,6 +293,7 @@ class AnswerWidget(QFrame):
         return seg
 
     def _add_card(self, call_id: str, tool: str, query: str, param: str) -> ToolCard:
+        self._arrived()
         self.flush()
         self._active, self._active_text = None, ""  # text after the card starts a new segment
         card = ToolCard(call_id, tool, query, param, self)

@@ -84,6 +84,19 @@ class MainWindow(QMainWindow):
         for warning in warnings:
             self.statusBar().showMessage(warning, 15000)
         QTimer.singleShot(0, self.check_server)
+        self._qapp().styleHints().colorSchemeChanged.connect(self._system_scheme_changed)
+
+    def _system_scheme_changed(self, _scheme) -> None:
+        if self.settings["theme"] == "system":
+            self._retheme()
+
+    def _retheme(self) -> None:
+        self._app_palette = apply_theme(self._qapp(), self.settings["theme"])
+        self.view.palette_colours = self._app_palette
+        self._style_chrome()
+        if self.chat_id and not self.bridge.is_running():
+            current, self.chat_id = self.chat_id, None
+            self.open_chat(current)  # rebuild the answers in the new colours
 
     @staticmethod
     def _qapp():
@@ -508,12 +521,7 @@ class MainWindow(QMainWindow):
         theme_changed = settings["theme"] != self.settings["theme"]
         self.settings = settings
         if theme_changed:
-            self._app_palette = apply_theme(self._qapp(), settings["theme"])
-            self.view.palette_colours = self._app_palette
-            self._style_chrome()
-            if self.chat_id and not self.bridge.is_running():
-                current, self.chat_id = self.chat_id, None
-                self.open_chat(current)  # rebuild the answers in the new colours
+            self._retheme()
         self._fill_personas()
         self.check_server()
         self.statusBar().showMessage("Settings saved; they apply to the next question.", 5000)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit, QPushButton,
                                QTabWidget, QVBoxLayout, QWidget)
 
-from ..settings import OPTIONS, Option, Settings, SettingsError
+from ..settings import OPTIONS, SCHEMA, Option, Settings, SettingsError
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
 
@@ -37,6 +37,7 @@ _LABELS = {
     "tool_timeout": "Tool timeout (s)", "connect_timeout": "Connect timeout (s)",
     "first_token_timeout": "First-token timeout (s)", "nanogo_memory_mb": "nanoGo memory (MB)",
     "chunk_size": "Chunk size (characters)", "result_max_chars": "Longest tool result (characters)",
+    "local_model": "Built-in model file (GGUF)",
 }
 _OBJECT_NAMES = {"allow_shell_exec": "allowShellExec", "allow_nanogo": "allowNanogo"}
 _WARNINGS = {
@@ -157,6 +158,10 @@ class SettingsDialog(QDialog):
         tabs = QTabWidget(self)
         for title, names in _TABS:
             tabs.addTab(self._build_tab(names), title)
+        listed = {n for _, names in _TABS for n in names} | {"personas"}
+        others = tuple(o.name for o in SCHEMA if o.name not in listed)
+        if others:  # options added to the schema later still get a field, built from the schema
+            tabs.addTab(self._build_tab(others), "Advanced")
         tabs.addTab(self._build_personas(), "Personas")
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                         | QDialogButtonBox.StandardButton.Cancel, self)
