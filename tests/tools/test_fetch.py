@@ -413,3 +413,27 @@ async def test_script_only_page_says_there_is_no_text(server: LoopbackServer, da
     result = await url_fetch(server.static("/app", page), ctx(data_dir))
     assert result.text.endswith("(No readable text found; the page may build its content with JavaScript.)")
     assert "render()" not in result.text
+
+
+async def test_very_large_page_is_read_in_part_and_says_so(server: LoopbackServer, data_dir: Path) -> None:
+    paragraphs = "".join(f"<p>Paragraph {n} tells of lamps, ships and the keepers of the light.</p>"
+                         for n in range(25000))
+    page = f"<html><head><title>Logbook</title><script>{'var x = 1;' * 100000}</script></head>" \
+           f"<body><article>{paragraphs}</article></body></html>"
+    result = await url_fetch(server.static("/log", page), ctx(data_dir, result_max_chars=3000))
+    assert result.text.startswith("Title: Logbook\n")
+    assert "Paragraph 0 tells of lamps" in result.text and "var x" not in result.text
+    assert result.text.endswith("[The page is very large; only its first 1 MB of markup was read.]")
+    assert len(result.text) <= 3000
+
+
+@hsettings(deadline=None)
+@given(st.lists(st.sampled_from(["<script>", "</script>", "<style", ">", "<!--", "-->", "a", "<svg/>",
+                                  "</SCRIPT >", " ", "<p>visible</p>"]), max_size=40).map("".join))
+def test_strip_invisible_never_grows_or_raises(html: str) -> None:
+    from tinyrag_desktop.tools.readable import strip_invisible
+
+    out = strip_invisible(html)
+    assert len(out) <= len(html)
+    if "<" not in html.replace("<p>", "").replace("</p>", ""):
+        assert out == html  # nothing to strip: unchanged

@@ -60,7 +60,7 @@ async def url_fetch(content: str, ctx: ToolContext) -> ToolResult:
     if readable.title:
         header.append(f"Title: {readable.title}")
     header.append(f"URL: {fetched.url}")
-    notes = []
+    notes = [readable.note] if readable.note else []
     if fetched.truncated:
         mb = _FETCH_LIMITS.max_bytes / (1024 * 1024)
         notes.append(f"[The download stopped at {mb:g} MB; the rest of the page was not read.]")
