@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+const small int8 = 1000
+
+func main() {
+	fmt.Println(small)
+}

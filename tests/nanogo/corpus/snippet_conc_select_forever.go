@@ -1,0 +1,2 @@
+fmt.Println("waiting forever")
+select {}
