@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import sqlite3
 import time
 import uuid
@@ -404,11 +405,18 @@ table{border-collapse:collapse}td,th{border:1px solid #d1d5db;padding:.25rem .5r
 """
 
 
+_URL_ATTR = re.compile(r'\b(href|src)="(?!https?:|mailto:|#)[^"]*"', re.I)
+
+
 def _markdown_html(text: str) -> str:
+    """Markdown → HTML for the export: raw HTML in messages stays text, links only http(s)/mailto."""
     import markdown
 
-    return markdown.markdown(text, extensions=["fenced_code", "tables", "sane_lists", "codehilite"],
-                             extension_configs={"codehilite": {"noclasses": True, "guess_lang": False}})
+    md = markdown.Markdown(extensions=["fenced_code", "tables", "sane_lists", "codehilite"],
+                           extension_configs={"codehilite": {"noclasses": True, "guess_lang": False}})
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    return _URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', md.convert(text))
 
 
 def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:

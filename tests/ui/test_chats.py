@@ -141,3 +141,14 @@ def test_search_finds_any_stored_text(tmp_path_factory, needle):
     s.close()
     if needle.strip():
         assert chat.id in found
+
+
+def test_exported_html_keeps_model_markup_as_text_and_drops_unsafe_links(store):
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "<script>alert('q')</script>")
+    store.add_assistant_message(chat.id, "Look <img src=x onerror=alert(1)> [click](javascript:alert(2)) "
+                                         "[ok](https://example.org) ![pic](file:///etc/passwd)")
+    page = store.to_html(chat.id)
+    body = page.split("<body>")[1]
+    assert "<script" not in body and "<img src=x" not in body and "&lt;img src=x" in body
+    assert "javascript:" not in body and "file:" not in body and 'href="https://example.org"' in body

@@ -62,3 +62,9 @@ def test_cutting_as_the_view_does_loses_and_reorders_nothing(lines, soft):
         rest, prefix = rest[cut.at:], cut.reopen
         render(pieces[-1] + cut.close)  # every frozen piece renders on its own
     assert "".join(pieces) + rest == text
+
+
+def test_raw_html_and_invalid_tool_blocks_show_as_text():
+    html = render('Bad block: <tool name=""><query>x</query></tool> and <b>not bold</b>\n\n<div>raw</div>').html
+    assert '&lt;tool name=""&gt;&lt;query&gt;x&lt;/query&gt;&lt;/tool&gt;' in html
+    assert "&lt;b&gt;not bold&lt;/b&gt;" in html and "&lt;div&gt;raw&lt;/div&gt;" in html

@@ -311,3 +311,13 @@ def test_a_long_chat_opens_in_slices_without_freezing(make_window, server, qloop
     assert not win.loading and len(win.view.answers()) == 6
     assert [a.cards()[0].status for a in win.view.answers()] == ["done"] * 6
     assert win.view.answers()[-1].regenerate_button.isVisibleTo(win.view.answers()[-1])
+
+
+def test_an_invalid_block_shows_as_plain_text_not_a_card(make_window, server, qloop):
+    server.queue(Stream(tokens('Trying: <tool name=""><query>x</query></tool> done.')))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Hi")) == "done"
+    answer = win.view.answers()[-1]
+    assert answer.cards() == []
+    shown = "".join(s.toPlainText() for s in answer.segments())
+    assert '<tool name=""><query>x</query></tool>' in shown

@@ -54,7 +54,12 @@ DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#9aa3b2", "monokai", "#4a5160")
 
 @lru_cache(maxsize=4)
 def _md() -> markdown.Markdown:
-    return markdown.Markdown(extensions=["fenced_code", "tables", "sane_lists"], output_format="html")
+    md = markdown.Markdown(extensions=["fenced_code", "tables", "sane_lists"], output_format="html")
+    # Raw HTML in model output is text: an invalid tool block must show as written (the spec says so),
+    # and markup the model writes must not restyle or break the window.
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    return md
 
 
 @lru_cache(maxsize=64)

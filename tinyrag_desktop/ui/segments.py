@@ -96,6 +96,10 @@ class MarkdownSegment(QTextBrowser):
     def hasHeightForWidth(self) -> bool:  # noqa: N802
         return False
 
+    def loadResource(self, kind: int, url: QUrl):  # noqa: N802
+        # Answers are model output: never let them make the view read local files or images.
+        return None
+
 
 class ThinkingSection(QFrame):
     """The model's reasoning: a "Thinking" toggle above the answer, collapsed by default."""

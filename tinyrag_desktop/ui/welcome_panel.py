@@ -1,0 +1,224 @@
+"""The welcome panel: shown when no local model server answers; says how to start one, or offers the built-in one.
+
+It holds no engine or network code of its own: the window passes in a ``probe`` coroutine function (e.g.
+``firstrun.probe_servers``) and, when the built-in model can run, a ``start_builtin`` one that returns
+``(base_url, model)``. Buttons run them on the qasync loop and the outcome leaves as signals:
+
+- ``serverFound(Found)`` when "Try again" found a server (the window saves it and hides the panel);
+- ``builtinReady(base_url, model)`` / ``builtinFailed(message)`` for "Use the built-in model";
+- ``retryRequested()`` and ``useBuiltinRequested()`` on every click, for windows that run things themselves;
+- ``openSettingsRequested()`` for "Enter a server address…".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from typing import Any, Awaitable, Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+from ..firstrun import ProbeResult
+
+Probe = Callable[[], Awaitable[ProbeResult]]
+StartBuiltin = Callable[[], Awaitable[tuple[str, str]]]
+
+# (server, how to start it, the commands or clicks): friendly, short, copyable.
+HOW_TO: tuple[tuple[str, str, str], ...] = (
+    ("Ollama", "Install it from ollama.com, then download a model once; Ollama keeps running in the background.",
+     "ollama pull llama3.2"),
+    ("LM Studio", "Download a model in LM Studio, open the Developer tab and switch on “Start server”.",
+     "Server address: http://127.0.0.1:1234/v1"),
+    ("llama.cpp", "Start its server with any GGUF model file.",
+     "llama-server -m model.gguf --port 8080"),
+)
+
+_LOOKING = "Looking for model servers on this computer…"
+_STARTING = "Starting the built-in model… (a few seconds)"
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=False)  # label text, never attribute values
+
+
+def _code(text: str) -> str:
+    return f"<code style='font-family: monospace'>{_esc(text)}</code>"
+
+
+class WelcomePanel(QFrame):
+    """Friendly instructions for starting a local server, with "Try again" and "Use the built-in model"."""
+
+    retryRequested = Signal()
+    serverFound = Signal(object)  # firstrun.Found
+    useBuiltinRequested = Signal()
+    builtinReady = Signal(str, str)  # base_url, model
+    builtinFailed = Signal(str)
+    openSettingsRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None, *, probe: Probe | None = None,
+                 start_builtin: StartBuiltin | None = None, builtin_note: str = "") -> None:
+        super().__init__(parent)
+        self.setObjectName("welcomePanel")
+        self.setAccessibleName("Welcome: no model server found")
+        self._probe = probe
+        self._start_builtin = start_builtin
+        self._task: asyncio.Task[Any] | None = None
+
+        self.title = QLabel("Let’s connect a language model", self)
+        self.title.setObjectName("welcomeTitle")
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.intro = QLabel(
+            "tinyRAG Desktop answers with a model that runs on your own computer, so nothing you ask leaves "
+            "it. No model server answered on the usual ports yet. Start one of these, then press "
+            "<b>Try again</b>:", self)
+        self.intro.setWordWrap(True)
+
+        steps = QVBoxLayout()
+        steps.setSpacing(10)
+        for name, words, command in HOW_TO:
+            label = QLabel(f"<b>{_esc(name)}</b> — {_esc(words)}<br>{_code(command)}", self)
+            label.setObjectName(f"welcomeHow{name.replace(' ', '').replace('.', '')}")
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            steps.addWidget(label)
+
+        self.builtin_label = QLabel(self)
+        self.builtin_label.setObjectName("welcomeBuiltinNote")
+        self.builtin_label.setWordWrap(True)
+
+        self.status = QLabel("", self)
+        self.status.setObjectName("welcomeStatus")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.retry_button = QPushButton("Try again", self)
+        self.retry_button.setObjectName("welcomeRetry")
+        self.retry_button.setDefault(True)
+        self.builtin_button = QPushButton("Use the built-in model", self)
+        self.builtin_button.setObjectName("welcomeUseBuiltin")
+        self.builtin_button.setToolTip("Runs a small model on this computer, without any server (offline).")
+        self.settings_button = QPushButton("Enter a server address…", self)
+        self.settings_button.setObjectName("welcomeSettings")
+        buttons = QHBoxLayout()
+        for b in (self.retry_button, self.builtin_button, self.settings_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+
+        body = QWidget(self)
+        column = QVBoxLayout(body)
+        column.setContentsMargins(32, 28, 32, 28)
+        column.setSpacing(14)
+        column.addWidget(self.title)
+        column.addWidget(self.intro)
+        column.addLayout(steps)
+        column.addWidget(self.builtin_label)
+        column.addLayout(buttons)
+        column.addWidget(self.status)
+        column.addStretch(1)
+        body.setMaximumWidth(760)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+        self.retry_button.clicked.connect(self._on_retry)
+        self.builtin_button.clicked.connect(self._on_builtin)
+        self.settings_button.clicked.connect(self.openSettingsRequested)
+        self.set_builtin_available(start_builtin is not None, builtin_note)
+
+    # -- state the window sets --------------------------------------------------------------------
+
+    def set_builtin_available(self, available: bool, note: str = "") -> None:
+        """Show "Use the built-in model" only when it can run; ``note`` says which model, or why not."""
+        self.builtin_button.setVisible(available)
+        if available:
+            text = "Or use the built-in model: slower and much smaller than a server's models, but it works " \
+                   "offline right away."
+        else:
+            text = ""
+        if note:
+            text = f"{text} ({_esc(note)})" if text else _esc(note)
+        self.builtin_label.setText(text)
+        self.builtin_label.setVisible(bool(text))
+
+    def set_probe_result(self, result: ProbeResult) -> None:
+        """Say what the last probe tried, one line per server."""
+        if result.found is not None:
+            self.status.setText(_esc(result.summary()))
+            return
+        lines = "".join(f"<li>{_esc(a.server_name)} ({_esc(a.base_url)}): {_esc(a.reason)}"
+                        "</li>" for a in result.tried)
+        self.status.setText(f"Still no model server. What was tried:<ul>{lines}</ul>" if lines else
+                            "Still no model server.")
+
+    def set_busy(self, words: str | None) -> None:
+        """While a probe or the built-in model's start runs: buttons off, ``words`` shown; None ends it."""
+        busy = words is not None
+        for b in (self.retry_button, self.builtin_button):
+            b.setEnabled(not busy)
+        if busy:
+            self.status.setText(_esc(words))
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    # -- actions ----------------------------------------------------------------------------------
+
+    def _on_retry(self) -> None:
+        self.retryRequested.emit()
+        if self._probe is not None and not self.busy:
+            self.set_busy(_LOOKING)  # at once, not when the task first runs: no double clicks
+            self._task = asyncio.ensure_future(self.retry())
+
+    def _on_builtin(self) -> None:
+        self.useBuiltinRequested.emit()
+        if self._start_builtin is not None and not self.busy:
+            self.set_busy(_STARTING)
+            self._task = asyncio.ensure_future(self.use_builtin())
+
+    async def retry(self) -> ProbeResult | None:
+        """Run the probe again; emits serverFound when a server with a chat model answers."""
+        if self._probe is None:
+            return None
+        self.set_busy(_LOOKING)
+        try:
+            result = await self._probe()
+        finally:
+            self.set_busy(None)
+        self.set_probe_result(result)
+        if result.found is not None:
+            self.serverFound.emit(result.found)
+        return result
+
+    async def use_builtin(self) -> tuple[str, str] | None:
+        """Start the built-in model; emits builtinReady(base_url, model) or builtinFailed(message)."""
+        if self._start_builtin is None:
+            return None
+        self.set_busy(_STARTING)
+        try:
+            base_url, model = await self._start_builtin()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the starter's own error says what is missing; show it, keep the panel usable
+            message = str(exc) or exc.__class__.__name__
+            self.status.setText(_esc(f"The built-in model could not start: {message}"))
+            self.builtinFailed.emit(message)
+            return None
+        finally:
+            self.set_busy(None)
+        self.status.setText(_esc(f"The built-in model {model} is running."))
+        self.builtinReady.emit(base_url, model)
+        return base_url, model
+
+    def cancel(self) -> None:
+        """Stop a probe or start still running (the window is closing)."""
+        if self.busy:
+            self._task.cancel()
