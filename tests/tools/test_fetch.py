@@ -88,17 +88,18 @@ async def test_too_many_redirects(server: LoopbackServer, data_dir: Path) -> Non
     assert len(server.seen) == 6  # the first request and five redirects, no more
 
 
-@pytest.mark.parametrize(("target", "words"), [
-    ("http://169.254.169.254/latest/meta-data/", "link-local"),
-    ("http://10.0.0.1/admin", "private network"),
-    ("http://[::ffff:192.168.1.1]/", "private network"),
-    ("http://127.0.0.2:{port}/final", "loopback"),
-    ("file:///etc/passwd", "Only http"),
+@pytest.mark.parametrize(("target", "error", "words"), [
+    ("http://169.254.169.254/latest/meta-data/", BlockedAddress, "link-local"),
+    ("http://10.0.0.1/admin", BlockedAddress, "private network"),
+    ("http://[::ffff:192.168.1.1]/", BlockedAddress, "private network"),
+    ("http://127.0.0.2:{port}/final", BlockedAddress, "loopback"),
+    ("file:///etc/passwd", FetchError, "Only http"),
 ])
-async def test_redirect_to_refused_address_is_rechecked(server: LoopbackServer, target: str, words: str) -> None:
+async def test_redirect_to_refused_address_is_rechecked(server: LoopbackServer, target: str,
+                                                        error: type[FetchError], words: str) -> None:
     server.static("/final", "should never be read", "text/plain")
     server.redirect("/go", target.format(port=server.port))
-    with pytest.raises(FetchError, match=words):
+    with pytest.raises(error, match=words):
         await fetch(server.url("/go"), policy=LOCAL_ONLY, limits=FetchLimits(total=5))
     assert server.paths_seen() == ["/go"]
 

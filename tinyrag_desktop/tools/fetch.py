@@ -256,8 +256,10 @@ async def _fetch_hops(client: httpx.AsyncClient, url: httpx.URL, policy: FetchPo
                 target = response.headers["location"]
                 try:
                     url = check_url(str(url.join(target)))
-                except (FetchError, httpx.InvalidURL, ValueError) as exc:
-                    raise FetchError(f"{url} redirects to {target!r}, which is refused: {exc}") from None
+                except (httpx.InvalidURL, ValueError) as exc:
+                    raise FetchError(f"{url} redirects to {target!r}, which is not a valid URL ({exc}).") from None
+                except FetchError as exc:  # keep the kind (BlockedAddress) for callers that tell them apart
+                    raise type(exc)(f"{url} redirects to {target!r}, which is refused: {exc}") from None
                 hops.append(str(url))
                 continue
             if response.status_code >= 400:
