@@ -300,7 +300,7 @@ class MainWindow(QMainWindow):
                 self._wire_answer(widget)
                 self._ids[id(widget)] = message.id
             if time.perf_counter() > deadline:
-                QTimer.singleShot(0, lambda: self._load_step(batch, budget))
+                QTimer.singleShot(0, self, lambda: self._load_step(batch, budget))
                 return
         self._loading = None
         self._update_last_answer()
@@ -321,9 +321,10 @@ class MainWindow(QMainWindow):
             self.store.rename(chat_id, title)
         except ChatStoreError as exc:
             self.statusBar().showMessage(str(exc), 8000)
-        if chat_id == self.chat_id:
-            self.title_label.setText(" ".join(title.split()))
-        QTimer.singleShot(0, self._refresh_chats)
+        else:
+            if chat_id == self.chat_id:
+                self.title_label.setText(" ".join(title.split()))
+        QTimer.singleShot(0, self._refresh_chats)  # not inside the list's own itemChanged handler
 
     def delete_chat(self, chat_id: str) -> None:
         chat = self.store.get_chat(chat_id)
@@ -336,7 +337,10 @@ class MainWindow(QMainWindow):
                 self.chat_id = None
                 self.new_chat()
             self._refresh_chats()
-        self._when_idle(go) if chat_id == self._stream_chat else go()
+        if chat_id == self._stream_chat:
+            self._when_idle(go)  # stop and store the answer first, then delete its chat
+        else:
+            go()
 
     def undo_delete(self, chat_id: str) -> None:
         self.store.undelete(chat_id)

@@ -138,7 +138,7 @@ class ChatsSidebar(QFrame):
             self.chatSelected.emit(item.data(Qt.ItemDataRole.UserRole))
 
     def _on_item_changed(self, item: QListWidgetItem) -> None:
-        if not self._filling and item.text().strip():
+        if not self._filling:  # an empty title is refused by the store, and the list is refilled
             self.renamed.emit(item.data(Qt.ItemDataRole.UserRole), item.text().strip())
 
     def rename_current(self) -> None:
