@@ -152,7 +152,15 @@ class BuiltinMixin:
 
     # ---- conversions ----
     def x_type_conversion_expression(self, node):
-        t = self.resolve_type(node.child_by_field_name("type"))
+        tn = node.child_by_field_name("type")
+        if tn.type == "generic_type":
+            base = self.scope.lookup(self.text(tn.child_by_field_name("type")))
+            if base is not None and base.kind == "func" and base.generic is not None:
+                f = self.x_generic_type(tn)
+                sig = f.type.u
+                argcode = self.call_args(sig, [node.child_by_field_name("operand")], False, node, tn)
+                return Op(f"{f.code}({argcode})", self.result_type(sig), kind="value")
+        t = self.resolve_type(tn)
         return self.conversion(t, [node.child_by_field_name("operand")], node)
 
     def conversion(self, t, args, node) -> Op:

@@ -99,14 +99,43 @@ class CallMixin:
 
     def x_selector_expression(self, node):
         xn = node.child_by_field_name("operand")
-        name = self.text(node.child_by_field_name("field"))
-        x = self.expr(xn)
+        return self.selector(self.expr(xn), xn, node.child_by_field_name("field"), node)
+
+    def x_qualified_type(self, node):
+        """`a.b` that the grammar read as a type name (inside brackets): a selector after all."""
+        pn = node.child_by_field_name("package")
+        x = self.x_identifier(pn)
+        x.node = pn
+        return self.selector(x, pn, node.child_by_field_name("name"), node)
+
+    def x_type_elem(self, node):
+        return self.expr(node.named_children[0])
+
+    def x_generic_type(self, node):
+        """`f[T]` or `a[i]` that the grammar read as a generic type."""
+        base = self.expr(node.child_by_field_name("type"))
+        args = [a.named_children[0] if a.type == "type_elem" else a
+                for a in node.child_by_field_name("type_arguments").named_children]
+        return self.index_with(base, args, node)
+
+    def x_type_instantiation_expression(self, node):
+        base_node = node.child_by_field_name("type")
+        base = self.expr(base_node)
+        args = [c for c in node.named_children if c.id != base_node.id]
+        args = [a.named_children[0] if a.type == "type_elem" else a for a in args]
+        return self.index_with(base, args, node)
+
+    def selector(self, x, xn, field_node, node):
+        name = self.text(field_node)
         if x.kind == "pkg":
             return self.pkg_member(x.obj, name, node)
         if x.kind == "type":
             return self.method_expr(x.type, name, node)
         if x.kind != "value":
             self.err(node, f"{self.text(xn)}.{name} undefined")
+        if x.const is not None:
+            ct = T.default_type(x.type)
+            x = Op(self.const_code(x.const, ct), ct, node=x.node)
         t = x.type
         if isinstance(t.u, T.Interface) and not isinstance(t, T.TypeParam):
             ms = t.u.all_methods()
@@ -128,7 +157,8 @@ class CallMixin:
             if m.pyname is None:  # a sync type's method
                 return Op(f"{recv}.{name}", m.sig, kind="value")
             bound = recv
-            if not m.ptr and isinstance(x.type.u, T.Struct) and not mpath:
+            base_t = x.type.u.elem if isinstance(x.type.u, T.Pointer) else x.type
+            if not m.ptr and isinstance(base_t.u, T.Struct) and not mpath:
                 bound = f"{recv}._cp()"
             return Op(f"_partial({m.pyname}, {bound})", m.sig, kind="value", obj=("method", m.pyname, recv))
         self.err(node.child_by_field_name("field"),
@@ -184,12 +214,19 @@ class CallMixin:
         xn = node.child_by_field_name("operand")
         x = self.expr(xn)
         idx_nodes = [c for i, c in enumerate(node.children) if node.field_name_for_child(i) == "index" and c.is_named]
+        return self.index_with(x, idx_nodes, node)
+
+    def index_with(self, x, idx_nodes, node):
         if x.kind == "generic":
             from .decls import instantiate_func
             targs = [self.resolve_type(n) for n in idx_nodes]
             return instantiate_func(self, x.obj, targs, node)
         if x.kind == "type" and getattr(x.obj, "generic", None) is not None:
             return Op(None, self.instantiate_type(node), kind="type")
+        if len(idx_nodes) > 1:
+            x = self.index_with(x, idx_nodes[:1], node)
+            x.node = node
+            return self.index_with(x, idx_nodes[1:], node)
         t = x.type
         u = t.u
         if isinstance(u, T.Pointer) and isinstance(u.elem.u, T.Array):
@@ -208,7 +245,7 @@ class CallMixin:
                 self.err(inode, f"invalid argument: index {describe(i, self)} must be integer")
             if i.const < 0:
                 self.err(inode, f"invalid argument: index {self.text(inode)} (constant of type int) must not be negative")
-        ic = self.operand_code(i, T.INT)
+        ic = self.operand_code(i, T.INT if i.const is not None else i.type)
         if isinstance(u, T.Basic) and u.kind == "string":
             if x.const is not None and i.const is not None:
                 b = x.const.encode("utf-8", "surrogateescape")

@@ -149,6 +149,19 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
             if len(kids) == 1:
                 return self.resolve_type(kids[0])
             return T.Interface(union=[(False, self.resolve_type(c)) for c in kids])
+        if k == "unary_expression" and self.text(node.child_by_field_name("operator")) == "*":
+            return T.pointer_to(self.resolve_type(node.child_by_field_name("operand")))
+        if k == "parenthesized_expression":
+            return self.resolve_type(node.named_children[0])
+        if k == "selector_expression":
+            pkg = self.text(node.child_by_field_name("operand"))
+            name = self.text(node.child_by_field_name("field"))
+            p = self.scope.lookup(pkg)
+            if p is not None and p.kind == "pkg" and name in PACKAGES[p.path].types:
+                return PACKAGES[p.path].types[name]
+            self.err(node, f"{self.text(node)} is not a type")
+        if k == "index_expression" or k == "type_instantiation_expression":
+            return self.instantiate_type(node)
         if k == "negated_type":
             return self.resolve_type(node.named_children[0])
         self.err(node, f"unsupported type syntax {k}")

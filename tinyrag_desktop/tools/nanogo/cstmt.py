@@ -392,7 +392,7 @@ class StmtMixin:
                 k = self.map_key(self.value(inode, u.key, "map index"), u.key)
                 self.emit(f"{base.code}[{k}] = {code}")
                 return
-            i = self.value(inode, T.INT, "index")
+            i = self.index_code(inode)
             if isinstance(u, T.Slice):
                 s = base.code
                 if simple(s) and simple(i):
@@ -433,6 +433,13 @@ class StmtMixin:
                 self.emit(f"{x.code}.v = {code}")
             return
         self.err(target, f"cannot assign to {self.text(target)}")
+
+    def index_code(self, inode) -> str:
+        """An index of any integer type (Go allows them all)."""
+        op = self.expr(inode)
+        if op.const is None and T.is_integer(op.type):
+            return op.code
+        return self.value(inode, T.INT, "index")
 
     # ---- return ----
     def s_return_statement(self, node):

@@ -64,7 +64,7 @@ def type_decl(c, node, local=False):
 
 
 def instantiate_type(c, node):
-    base = node.child_by_field_name("type") if node.type == "generic_type" else node.child_by_field_name("operand")
+    base = node.child_by_field_name("type") or node.child_by_field_name("operand")
     name = c.text(base)
     o = c.scope.lookup(name)
     if o is None or o.kind != "type" or o.generic is None:
@@ -390,8 +390,7 @@ def compile_function(c, d, py, sig, recv, literal=False):
         rtype = T.pointer_to(rt) if ptr else rt
         rname = c.text(rn[0]) if rn else "_"
         params = [(rname if rname != "_" else None, rtype, rnode)] + list(params)
-        if not ptr and isinstance(rt.u, T.Struct) and rname != "_" and c.assigns(body, rname) is not False and \
-                _mutates_receiver(c, body, rname):
+        if not ptr and isinstance(rt.u, T.Struct) and rname != "_" and _mutates_receiver(c, body, rname):
             prologue.append(("copy", rname))
     head = []
     for i, (name, t, node) in enumerate(params):

@@ -77,6 +77,8 @@ def error_text(e) -> str:
 
 
 def _unwrap(e):
+    if e is None:
+        return None
     m = getattr(e.t, "mtab", {}).get("Unwrap")
     if m is None:
         return None
@@ -965,3 +967,172 @@ for _name, _cls, _ms in (
     _t, _n, _c = _opaque(_name, "sync", _cls, _ms)
     P.types[_name] = _t
     OPAQUE[_n] = _c
+
+
+# ---- additions: writers, replacers, quoting ---------------------------------------------------------------
+
+def _write_to(w, s: str) -> None:
+    """fmt.Fprint* to an io.Writer: a *strings.Builder, or any value with a Write([]byte) method."""
+    from .runtime import icall, str_to_bytes
+    if w is None:
+        from .runtime import nil_deref
+        raise nil_deref()
+    if isinstance(w.v, Builder):
+        w.v.WriteString(s)
+        return
+    mt = getattr(w.t, "mtab", None) or {}
+    if "Write" in mt:
+        icall(w, "Write", str_to_bytes(s))
+        return
+    if "WriteString" in mt:
+        icall(w, "WriteString", s)
+        return
+    raise GoPanic(Iface(T.STRING, f"nanoGo: {w.t.go()} is not an io.Writer"))
+
+
+def _fprint(kind):
+    def f(w, *rest):
+        if kind == "f":
+            s = _fmt().sprintf(rest[0], sitems(rest[1]))
+        elif kind == "ln":
+            s = _fmt().sprintln(sitems(rest[0]))
+        else:
+            s = _fmt().sprint(sitems(rest[0]))
+        _write_to(w, s)
+        return slen(s), None
+    return f
+
+
+P = PACKAGES["fmt"]
+P.add("Fprintf", fn([T.ANY, S, ANYS], [I, T.ERROR], True), _fprint("f"))
+P.add("Fprintln", fn([T.ANY, ANYS], [I, T.ERROR], True), _fprint("ln"))
+P.add("Fprint", fn([T.ANY, ANYS], [I, T.ERROR], True), _fprint(""))
+
+
+class Replacer:
+    __slots__ = ("pairs",)
+
+    def __init__(self, pairs=()):
+        self.pairs = list(pairs)
+
+    @staticmethod
+    def _z():
+        return Replacer()
+
+    def _cp(self):
+        return Replacer(self.pairs)
+
+    def Replace(self, s: str) -> str:
+        pairs = self.pairs
+        if not pairs:
+            return s
+        out, i, n = [], 0, len(s)
+        while i <= n:
+            for old, new in pairs:
+                if old and s.startswith(old, i):
+                    out.append(new)
+                    i += len(old)
+                    break
+                if not old:
+                    out.append(new)
+                    if i < n:
+                        out.append(s[i])
+                    i += 1
+                    break
+            else:
+                if i < n:
+                    out.append(s[i])
+                i += 1
+        return "".join(out)
+
+
+P = PACKAGES["strings"]
+_rt, _n, _c = _opaque("Replacer", "strings", Replacer, {"Replace": fn([S], [S])})
+P.types["Replacer"] = _rt
+OPAQUE[_n] = _c
+
+
+def _new_replacer(oldnew):
+    items = sitems(oldnew)
+    if len(items) % 2:
+        raise GoPanic(Iface(T.STRING, "strings.NewReplacer: odd argument count"))
+    return Replacer(list(zip(items[::2], items[1::2])))
+
+
+def _index_func(s, f, last=False):
+    idx = -1
+    for i, ch in enumerate(s):
+        if f(ord(ch)):
+            idx = i
+            if not last:
+                break
+    return _byte_index(s, idx) if idx >= 0 else -1
+
+
+P.add("NewReplacer", fn([T.Slice(S)], [T.pointer_to(_rt)], True), _new_replacer)
+P.add("IndexFunc", fn([S, fn([R], [B])], [I]), _index_func)
+P.add("LastIndexFunc", fn([S, fn([R], [B])], [I]), lambda s, f: _index_func(s, f, True))
+P.add("LastIndexByte", fn([S, BY], [I]), lambda s, b: s_last_index(s, chr(b)))
+P.add("LastIndexAny", fn([S, S], [I]), lambda s, chars: max((s_last_index(s, c) for c in chars), default=-1))
+P.add("ToTitle", fn([S], [S]), lambda s: s.upper())
+P.add("ContainsFunc", fn([S, fn([R], [B])], [B]), lambda s, f: _index_func(s, f) >= 0)
+
+
+def _unquote(s):
+    from .lexutil import unquote, unquote_rune
+    try:
+        if len(s) >= 2 and s[0] == s[-1] == "`":
+            if "`" in s[1:-1]:
+                raise ValueError
+            return s[1:-1].replace("\r", ""), None
+        if len(s) >= 2 and s[0] == s[-1] == '"':
+            body = s[1:-1]
+            if "\n" in body or any(body[i] == '"' and (i == 0 or body[i - 1] != "\\") for i in range(len(body))):
+                raise ValueError
+            return unquote(s), None
+        if len(s) >= 3 and s[0] == s[-1] == "'":
+            from .runtime import rune_str
+            return rune_str(unquote_rune(s)), None
+    except (ValueError, IndexError):
+        pass
+    return "", ERR_SYNTAX
+
+
+def _append_int(dst, i, base):
+    from .runtime import append
+    return append(dst, list(gbytes(_fmt_int(i, base))), 1)
+
+
+P = PACKAGES["strconv"]
+P.add("Unquote", fn([S], [S, T.ERROR]), _unquote)
+P.add("AppendInt", fn([T.Slice(BY), I64, I], [T.Slice(BY)]), _append_int)
+P.add("QuoteToASCII", fn([S], [S]), lambda s: _fmt().quote(s, True))
+P.add("IntSize", fn([], [I]), lambda: 64)
+P.consts["IntSize"] = (T.U_INT, 64)
+del P.funcs["IntSize"]
+
+P = PACKAGES["unicode/utf8"]
+P.add("Valid", fn([T.Slice(BY)], [B]), lambda p: _valid(gstr(sitems(p))))
+P.add("FullRuneInString", fn([S], [B]), lambda s: _decode(s)[1] > 1 or bool(s))
+
+P = PACKAGES["sort"]
+P.add("IsSorted", fn([SORT_IFACE], [B]),
+      lambda d: all(not _icall(d, "Less", i, i - 1) for i in range(_icall(d, "Len") - 1, 0, -1)))
+P.add("SearchFloat64s", fn([T.Slice(F), F], [I]), _search_in)
+
+
+def _round_even(x):
+    if x != x or x in (math.inf, -math.inf):
+        return x
+    return math.copysign(float(round(x)), x)
+
+
+P = PACKAGES["math"]
+P.add("RoundToEven", fn([F], [F]), _round_even)
+P.add("Remainder", fn([F, F], [F]), _safe(math.remainder))
+P.add("Dim", fn([F, F], [F]), lambda x, y: max(x - y, 0.0))
+P.add("Float32bits", fn([T.FLOAT32], [T.UINT32]),
+      lambda x: __import__("struct").unpack("<I", __import__("struct").pack("<f", x))[0])
+P.add("Frexp", fn([F], [F, I]), math.frexp)
+P.add("Ldexp", fn([F, I], [F]), math.ldexp)
+P.add("IsInf", fn([F, I], [B]), lambda x, s: (x == math.inf and s >= 0) or (x == -math.inf and s <= 0))
