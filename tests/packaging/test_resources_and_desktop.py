@@ -1,0 +1,115 @@
+"""The resource locator in a checkout, a bundle and a wheel layout; the Linux .desktop entry and installer."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tinyrag_desktop import resources
+from tinyrag_desktop.resources import ResourceNotFound, candidate_roots, resource_path, resources_root
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    resources_root.cache_clear()
+    yield
+    resources_root.cache_clear()
+
+
+def _fake_root(base: Path) -> Path:
+    root = base / "resources"
+    (root / "icons").mkdir(parents=True)
+    (root / "icons" / "app.svg").write_text("<svg/>", encoding="utf-8")
+    return root
+
+
+def test_source_checkout_finds_the_repository_resources(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TINYRAG_RESOURCES", raising=False)
+    assert resources_root() == ROOT / "resources"
+    assert resource_path("icons", "app.svg").is_file()
+    assert resource_path("themes", "base.qss").is_file()
+    assert len(list(resource_path("guide").glob("*.md"))) >= 3
+
+
+def test_a_frozen_bundle_uses_its_own_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("TINYRAG_RESOURCES", raising=False)
+    bundle = _fake_root(tmp_path / "_internal")
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path / "_internal"), raising=False)
+    assert resources_root() == bundle
+    assert resource_path("icons", "app.svg") == bundle / "icons" / "app.svg"
+
+
+def test_the_environment_overrides_everything(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = _fake_root(tmp_path)
+    monkeypatch.setenv("TINYRAG_RESOURCES", str(root))
+    assert resources_root() == root
+
+
+def test_a_wheel_install_finds_the_shared_data_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("TINYRAG_RESOURCES", raising=False)
+    shared = _fake_root(tmp_path / "share" / "tinyrag-desktop")
+    monkeypatch.setattr(resources, "__file__", str(tmp_path / "site-packages" / "tinyrag_desktop" / "resources.py"))
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    assert resources_root() == shared
+
+
+def test_nowhere_is_an_error_that_lists_the_places(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("TINYRAG_RESOURCES", raising=False)
+    monkeypatch.setattr(resources, "__file__", str(tmp_path / "pkg" / "tinyrag_desktop" / "resources.py"))
+    monkeypatch.setattr(resources.sys, "prefix", str(tmp_path / "p1"))
+    monkeypatch.setattr(resources.sys, "base_prefix", str(tmp_path / "p2"))
+    monkeypatch.setattr(resources.sysconfig, "get_path", lambda name: str(tmp_path / "p3"))
+    with pytest.raises(ResourceNotFound) as err:
+        resources_root()
+    for root in candidate_roots():
+        assert str(root) in str(err.value)
+    # resource_path itself never raises: icon code tests is_file() and paints its fallback
+    assert not resource_path("icons", "app.svg").is_file()
+
+
+def test_desktop_entry_is_complete_and_names_an_existing_icon() -> None:
+    entry = configparser.ConfigParser(interpolation=None)
+    entry.optionxform = str  # keys are case-sensitive
+    entry.read(ROOT / "packaging" / "tinyrag-desktop.desktop", encoding="utf-8")
+    d = entry["Desktop Entry"]
+    assert d["Type"] == "Application" and d["Name"] == "tinyRAG Desktop" and d["Terminal"] == "false"
+    assert d["Exec"].split()[0] == "tinyrag-desktop" and d["Categories"].endswith(";")
+    assert d["StartupWMClass"] == "tinyrag-desktop"  # matches app.setDesktopFileName in app.py
+    assert (ROOT / "resources" / "icons" / "app" / f"{d['Icon']}-256.png").is_file()
+
+
+def test_platform_icons_are_valid_containers() -> None:
+    icons = ROOT / "resources" / "icons" / "app"
+    ico = (icons / "tinyrag-desktop.ico").read_bytes()
+    assert ico[:4] == b"\x00\x00\x01\x00" and int.from_bytes(ico[4:6], "little") >= 5
+    icns = (icons / "tinyrag-desktop.icns").read_bytes()
+    assert icns[:4] == b"icns" and int.from_bytes(icns[4:8], "big") == len(icns)
+
+
+@pytest.mark.skipif(os.name != "posix" or not shutil.which("sh"), reason="the Linux installer is a POSIX script")
+def test_linux_installer_installs_and_uninstalls_a_bundle(tmp_path: Path) -> None:
+    dist = tmp_path / "dist" / "tinyrag-desktop"
+    dist.mkdir(parents=True)
+    exe = dist / "tinyrag-desktop"
+    exe.write_text("#!/bin/sh\necho frozen\n", encoding="utf-8")
+    exe.chmod(0o755)
+    prefix = tmp_path / "home" / ".local"
+    env = {**os.environ, "DIST": str(dist), "PREFIX": str(prefix)}
+    script = ROOT / "packaging" / "install-linux.sh"
+    subprocess.run(["sh", str(script)], env=env, check=True, capture_output=True, timeout=60)
+    launcher = prefix / "bin" / "tinyrag-desktop"
+    assert subprocess.run([str(launcher)], capture_output=True, text=True, timeout=30).stdout == "frozen\n"
+    desktop = (prefix / "share" / "applications" / "tinyrag-desktop.desktop").read_text(encoding="utf-8")
+    assert f"Exec={launcher}\n" in desktop
+    assert (prefix / "share" / "icons" / "hicolor" / "256x256" / "apps" / "tinyrag-desktop.png").is_file()
+    subprocess.run(["sh", str(script), "--uninstall"], env=env, check=True, capture_output=True, timeout=60)
+    assert not launcher.exists() and not (prefix / "lib" / "tinyrag-desktop").exists()
