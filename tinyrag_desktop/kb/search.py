@@ -4,6 +4,17 @@
 read-only connection from :func:`open_readonly`. The user's or model's words never reach SQL as syntax:
 :func:`query_terms` keeps only words, drops stop words, and the FTS5 expression quotes every one of them,
 so quotes, ``*``, ``NEAR``, ``-``, ``:`` or parentheses can neither fail nor change the meaning.
+
+A search, step by step:
+
+1. words: the question's words less stop words, widened with the technical words everyday ones stand
+   for (``lexicon``); in a large index, words found in nearly every chunk are left out (they cost the
+   most and weigh the least);
+2. candidates: the best 100 chunks by BM25 over title, heading path and text (one OR query);
+3. coverage: each candidate's score is scaled by the share of the question's words it mentions;
+4. with a query vector, the BM25 ranking and the vector ranking are fused (reciprocal rank fusion);
+5. sources: a source's rank adds up its best chunks (1, ½, ¼), and the result takes each top source's
+   best chunk first, so one long page cannot fill every place.
 """
 
 from __future__ import annotations
