@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import shutil
+import ssl
+import subprocess
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -82,9 +85,11 @@ class LoopbackServer:
     seen: list[SeenRequest] = field(default_factory=list)
     release: threading.Event = field(default_factory=threading.Event)  # lets slow handlers finish
 
-    def start(self) -> None:
+    def start(self, tls: "ssl.SSLContext | None" = None) -> None:
         self._httpd = _Server(("127.0.0.1", 0), RequestHandler)
         self._httpd.owner = self
+        if tls is not None:
+            self._httpd.socket = tls.wrap_socket(self._httpd.socket, server_side=True)
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
                                         daemon=True)
@@ -124,6 +129,30 @@ def server() -> Iterator[LoopbackServer]:
     srv = LoopbackServer()
     srv.start()
     yield srv
+    srv.stop()
+
+
+@dataclass(frozen=True)
+class TLSServer:
+    server: LoopbackServer
+    cafile: Path  # the self-signed certificate, valid for news.example only
+
+
+@pytest.fixture
+def tls_server(tmp_path: Path) -> Iterator[TLSServer]:
+    """An https server on 127.0.0.1 whose certificate names ``news.example`` (made by the openssl CLI)."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("the openssl command is needed to make a test certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=news.example",
+                    "-addext", "subjectAltName=DNS:news.example"], check=True, capture_output=True)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    srv = LoopbackServer()
+    srv.start(tls=context)
+    yield TLSServer(srv, cert)
     srv.stop()
 
 

@@ -438,3 +438,29 @@ def test_strip_invisible_never_grows_or_raises(html: str) -> None:
     assert len(out) <= len(html)
     if "<" not in html.replace("<p>", "").replace("</p>", ""):
         assert out == html  # nothing to strip: unchanged
+
+
+async def test_https_connects_to_the_pinned_address_and_checks_the_name(tls_server) -> None:
+    """Real TLS: the connection goes to the resolved IP, the certificate is checked for the URL's name."""
+    import ssl
+
+    from .conftest import TLSServer
+
+    assert isinstance(tls_server, TLSServer)
+    server = tls_server.server
+    server.static("/hello", "over tls", "text/plain")
+
+    async def resolver(host: str, port: int) -> list[str]:
+        return ["127.0.0.1"]
+
+    trust = ssl.create_default_context(cafile=str(tls_server.cafile))
+    async with httpx.AsyncClient(verify=trust) as http:
+        page = await fetch(f"https://news.example:{server.port}/hello", http=http, policy=LOCAL_ONLY,
+                           resolver=resolver)
+        assert page.body == b"over tls" and page.url == f"https://news.example:{server.port}/hello"
+        assert server.seen[0].headers["host"] == f"news.example:{server.port}"
+        # The same address under another name: the certificate does not name it, so no connection.
+        with pytest.raises(FetchError, match="CERTIFICATE_VERIFY_FAILED|certificate"):
+            await fetch(f"https://evil.example:{server.port}/hello", http=http, policy=LOCAL_ONLY,
+                        resolver=resolver)
+    assert len(server.seen) == 1
