@@ -93,7 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     app.setDesktopFileName("tinyrag-desktop")
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    window = MainWindow(ctx.data_dir, ctx.settings, warnings=ctx.warnings)
+    first_run = False
+    if not args.ask and args.base_url is None:
+        from .firstrun import is_first_run
+
+        first_run = is_first_run(ctx.data_dir)  # no settings file yet: look for a server, import the guide
+    window = MainWindow(ctx.data_dir, ctx.settings, warnings=ctx.warnings, first_run=first_run)
     window.resize(*size)
     try:
         with loop:

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow,
-                               QMessageBox, QPushButton, QSplitter, QVBoxLayout, QWidget)
+                               QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget)
 
 from ..chats import ChatStore, ChatStoreError, StoredMessage
 from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
@@ -33,6 +33,7 @@ from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
 from .status import ServerStatus
 from .theme import apply_theme, colors, style_sheet
+from .welcome import WelcomeController
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,8 @@ class MainWindow(QMainWindow):
     chatOpened = Signal(str)
 
     def __init__(self, data_dir: Path, settings: Settings, *, warnings: tuple[str, ...] = (),
-                 engine_factory: EngineFactory | None = None, list_models: ListModels | None = None) -> None:
+                 engine_factory: EngineFactory | None = None, list_models: ListModels | None = None,
+                 probe: Callable[[], Any] | None = None, first_run: bool = False) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle("tinyRAG Desktop")
@@ -76,6 +78,7 @@ class MainWindow(QMainWindow):
 
         self._app_palette = apply_theme(self._qapp(), settings["theme"])
         self._build()
+        self.welcome = WelcomeController(self, self.pages, probe)
         self.menus = build_menus(self)
         self.status = ServerStatus(self.statusBar())
         self._connect_bridge()
@@ -84,6 +87,8 @@ class MainWindow(QMainWindow):
         for warning in warnings:
             self.statusBar().showMessage(warning, 15000)
         QTimer.singleShot(0, self.check_server)
+        if first_run:
+            QTimer.singleShot(0, self, self.welcome.first_run)
         self._qapp().styleHints().colorSchemeChanged.connect(self._system_scheme_changed)
 
     def _system_scheme_changed(self, _scheme) -> None:
@@ -139,7 +144,9 @@ class MainWindow(QMainWindow):
 
         self.view = ChatView(main)
         self.view.palette_colours = self._app_palette
-        col.addWidget(self.view, 1)
+        self.pages = QStackedWidget(main)  # the chat, or the welcome panel when no server answers
+        self.pages.addWidget(self.view)
+        col.addWidget(self.pages, 1)
 
         box = QFrame(main)
         box.setObjectName("composerBox")
@@ -241,7 +248,8 @@ class MainWindow(QMainWindow):
         if self.store.closed:
             return
         self.status.show_settings(self.settings)
-        self.status.start_check(self._list_models, self.settings)
+        task = self.status.start_check(self._list_models, self.settings)
+        task.add_done_callback(lambda t: t.cancelled() or self.welcome.server_checked(self.status.state))
 
     # chats ----------------------------------------------------------------------------------------
     def _refresh_chats(self) -> None:
@@ -274,6 +282,7 @@ class MainWindow(QMainWindow):
             if chat is None:
                 return
             self.chat_id = chat_id
+            self.welcome.hide()
             self.view.clear()
             self._ids.clear()
             self.title_label.setText(chat.title)
@@ -376,6 +385,7 @@ class MainWindow(QMainWindow):
             return False
         self.finish_loading()
         self.composer.clear()
+        self.welcome.hide()
         try:
             if self.chat_id is None:
                 self.chat_id = self.store.new_chat(persona=self.persona.currentText()).id
@@ -565,6 +575,7 @@ class MainWindow(QMainWindow):
         if self.bridge.stop():
             await self.bridge.wait()
         await self.status.cancel()
+        await self.welcome.aclose()
         if self._http is not None:
             await self._http.aclose()
             self._http = None

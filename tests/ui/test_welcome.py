@@ -1,0 +1,52 @@
+"""The welcome panel in the window: shown while no server answers, gone once one is found."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtWidgets import QDialog
+
+from tests.sse_server import Stream, free_port
+from tinyrag_desktop.firstrun import Attempt, Found, ProbeResult
+
+from .conftest import ask_and_wait, tokens, wait_until
+
+
+def test_no_server_shows_the_welcome_panel_and_try_again_finds_one(make_window, server, qloop):
+    calls = []
+
+    async def probe():
+        calls.append(1)
+        if len(calls) == 1:
+            return ProbeResult(None, (Attempt("Ollama", "http://127.0.0.1:11434/v1", False, "nothing listens"),))
+        return ProbeResult(Found(server.base_url, "scripted", "Test server"), ())
+
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=probe)
+    qloop.run(wait_until(win.welcome.visible))
+    panel = win.welcome.panel
+    assert panel.objectName() == "welcomePanel" and not win.view.isVisible()
+    panel.retry_button.click()
+    qloop.run(wait_until(lambda: "Ollama" in panel.status.text()))
+    assert win.welcome.visible()  # still nothing: the panel says what was tried
+    panel.retry_button.click()
+    qloop.run(wait_until(lambda: not win.welcome.visible()))
+    assert win.settings["base_url"] == server.base_url
+    assert json.loads((win.data_dir / "settings.json").read_text())["base_url"] == server.base_url
+    qloop.run(wait_until(lambda: win.status.state == "ok"))
+    server.queue(Stream(tokens("Hello.")))
+    assert qloop.run(ask_and_wait(win, "Hi")) == "done" and win.view.isVisible()
+
+
+def test_enter_a_server_address_opens_the_settings(make_window, qloop):
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1")
+    qloop.run(wait_until(win.welcome.visible))
+    win.welcome.panel.settings_button.click()
+    dialog = win.findChild(QDialog, "settingsDialog")
+    assert dialog is not None and dialog.isVisible()
+
+
+def test_asking_anyway_shows_the_inline_error_instead(make_window, qloop):
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1")
+    qloop.run(wait_until(win.welcome.visible))
+    assert qloop.run(ask_and_wait(win, "Hello?")) == "error"
+    assert not win.welcome.visible() and win.view.answers()[-1].error

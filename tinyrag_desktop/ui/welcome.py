@@ -1,0 +1,147 @@
+"""When no model server answers: the welcome panel in place of the empty chat, and the first-run set-up.
+
+The window shows :class:`~tinyrag_desktop.ui.welcome_panel.WelcomePanel` (written with ``firstrun``) while the
+server check says "unreachable" and no chat is open. "Try again" probes the usual local servers; a server
+found is saved as the settings. "Use the built-in model" starts ``localmodel``'s llama.cpp server for this
+session only (its port changes every time, so it is not saved). On the very first start the probe runs by
+itself, and the shipped user guide is imported into the knowledge base, both in the background.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+from PySide6.QtWidgets import QStackedWidget, QWidget
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+Probe = Callable[[], Awaitable[Any]]
+
+
+class WelcomeController:
+    """Switches the conversation area between the chat view and the welcome panel."""
+
+    def __init__(self, win: "MainWindow", pages: QStackedWidget, probe: Probe | None = None) -> None:
+        self._win = win
+        self._pages = pages
+        self._probe = probe
+        self._panel: QWidget | None = None
+        self._local: Any = None  # a running localmodel.LocalModelServer
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def panel(self) -> QWidget | None:
+        return self._panel
+
+    def visible(self) -> bool:
+        return self._panel is not None and self._pages.currentWidget() is self._panel
+
+    def server_checked(self, state: str) -> None:
+        """After each server check: welcome when unreachable and nothing is open, the chat otherwise."""
+        win = self._win
+        if state == "down" and win.chat_id is None and not win.bridge.is_running():
+            self.show()
+        elif state in ("ok", "warn"):
+            self.hide()
+
+    def show(self) -> None:
+        panel = self._panel or self._build()
+        if panel is not None:
+            self._pages.setCurrentWidget(panel)
+
+    def hide(self) -> None:
+        self._pages.setCurrentIndex(0)
+
+    def _build(self) -> QWidget | None:
+        try:
+            from ..firstrun import probe_servers
+            from .welcome_panel import WelcomePanel
+        except ImportError:  # a build without the first-run helpers: the inline error says enough
+            return None
+        note, start = "", None
+        try:
+            from ..localmodel import local_model_status
+
+            status = local_model_status(self._win.settings)
+            note = status.reason
+            start = self._start_builtin if status.available else None
+        except ImportError:
+            pass
+        panel = WelcomePanel(self._pages, probe=self._probe or probe_servers, start_builtin=start,
+                             builtin_note=note)
+        panel.serverFound.connect(self._on_found)
+        panel.builtinReady.connect(self._on_builtin)
+        panel.openSettingsRequested.connect(self._win.open_settings)
+        self._pages.addWidget(panel)
+        self._panel = panel
+        return panel
+
+    def _on_found(self, found: Any) -> None:
+        win = self._win
+        win.apply_settings(win.settings.replace(base_url=found.base_url, chat_model=found.model))
+        self.hide()
+
+    async def _start_builtin(self) -> tuple[str, str]:
+        from ..localmodel import LocalModelServer
+
+        server = LocalModelServer.from_settings(self._win.settings)
+        base_url = await server.start()
+        self._local = server
+        return base_url, server.model
+
+    def _on_builtin(self, base_url: str, model: str) -> None:
+        win = self._win
+        win.settings = win.settings.replace(base_url=base_url, chat_model=model)  # this session only
+        win.check_server()
+        win.statusBar().showMessage(f"Using the built-in model {model} for this session.", 8000)
+        self.hide()
+
+    # first run ------------------------------------------------------------------------------------
+    def first_run(self) -> None:
+        """Look for a local server and import the user guide, in the background."""
+        self._spawn(self._first_probe())
+        self._spawn(self._import_guide())
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _first_probe(self) -> None:
+        try:
+            from ..firstrun import apply_probe, probe_servers
+
+            result = await (self._probe or probe_servers)()
+        except Exception:  # the probe is a convenience: on failure the welcome panel still helps
+            log.exception("first-run probe failed")
+            return
+        win = self._win
+        if result.found is not None:
+            settings = apply_probe(win.data_dir, result, win.settings)
+            win.apply_settings(settings)
+            win.statusBar().showMessage(result.summary(), 10000)
+
+    async def _import_guide(self) -> None:
+        try:
+            from ..firstrun import import_user_guide
+
+            await asyncio.to_thread(import_user_guide, self._win.data_dir,
+                                    chunk_size=int(self._win.settings["chunk_size"]))
+        except Exception:
+            log.exception("importing the user guide failed")
+
+    async def aclose(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._panel is not None:
+            self._panel.cancel()
+        if self._local is not None:
+            await self._local.stop()
+            self._local = None
