@@ -115,3 +115,15 @@ def test_cli_add_search_list_remove(sample_dir, data_dir, tmp_path):
     again = _cli(data_dir, "search", "shield volcano", "--jsonl")
     assert all(json.loads(line)["location"] != str(sample_dir / "page.html") for line in again.stdout.splitlines())
     assert os.path.exists(data_dir / "knowledge.db")
+
+
+def test_long_passages_are_shortened_so_every_source_fits():
+    from tinyrag_desktop.kb import Hit
+    from tinyrag_desktop.tools.rag import format_hits
+
+    hits = [Hit(n, n, f"Title {n}", f"/doc{n}.md", f"Title {n} > Part", "word " * 2000, 1.0) for n in range(1, 6)]
+    text = format_hits("q", hits, max_chars=4000)
+    assert len(text) <= 4000
+    assert all(f"[{n}] Title {n} > Part\nSource: Title {n} (/doc{n}.md)" in text for n in range(1, 6))
+    short = [Hit(1, 1, "T", "/a", "T > S", "brief text", 1.0)]
+    assert format_hits("q", short, max_chars=4000).endswith("brief text")

@@ -27,14 +27,26 @@ EMPTY_MESSAGE = (
 )
 
 
-def format_hits(query: str, hits: Sequence[Hit]) -> str:
-    """Numbered passages, each with its source title, location and heading path, for the model to cite."""
+def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000) -> str:
+    """Numbered passages, each with its source title, location and heading path, for the model to cite.
+
+    When the passages together are longer than ``max_chars``, each is shortened to its share, so every
+    numbered source still reaches the model (cutting the whole text at the end would drop the last ones).
+    """
     if not hits:
         return f"No passages in the knowledge base match “{query}”. Try other words."
-    parts = []
+    heads = []
     for n, hit in enumerate(hits, start=1):
         where = hit.heading if hit.heading and hit.heading != hit.title else hit.title
-        parts.append(f"[{n}] {where}\nSource: {hit.title} ({hit.location})\n{hit.text}")
+        heads.append(f"[{n}] {where}\nSource: {hit.title} ({hit.location})\n")
+    room = max_chars - sum(len(h) + 2 for h in heads)
+    share = max(200, room // len(hits))
+    parts = []
+    for head, hit in zip(heads, hits):
+        text = hit.text
+        if len(text) > share and sum(len(h.text) for h in hits) > room:
+            text = text[:share].rsplit(" ", 1)[0] + " …"
+        parts.append(head + text)
     return "\n\n".join(parts)
 
 
@@ -43,6 +55,13 @@ def _k(settings: object) -> int:
         return max(1, min(50, int(settings.get("k", 5))))  # type: ignore[attr-defined]
     except (TypeError, ValueError, AttributeError):
         return 5
+
+
+def _max_chars(settings: object) -> int:
+    try:
+        return max(1000, int(settings.get("result_max_chars", 8000)))  # type: ignore[attr-defined]
+    except (TypeError, ValueError, AttributeError):
+        return 8000
 
 
 async def run(query: str, ctx: ToolContext) -> ToolResult:
@@ -66,7 +85,7 @@ async def run(query: str, ctx: ToolContext) -> ToolResult:
         if not await asyncio.to_thread(has_documents, data_dir):
             return ToolResult(EMPTY_MESSAGE, source="")
     sources = list(dict.fromkeys(h.location for h in hits))
-    return ToolResult(format_hits(query, hits), source="\n".join(sources))
+    return ToolResult(format_hits(query, hits, _max_chars(ctx.settings)), source="\n".join(sources))
 
 
 TOOLS = [
