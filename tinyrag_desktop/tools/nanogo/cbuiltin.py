@@ -305,6 +305,7 @@ class BuiltinMixin:
             self.err(args[0], f"invalid argument: {describe(s, self)} is not a slice")
         et = s.type.u.elem
         sz = esize(et)
+        cp = ", True" if isinstance(et.u, (T.Struct, T.Array)) else ""
         if spread:
             if len(args) != 2:
                 self.err(node, "can only use ... with final argument in list")
@@ -316,14 +317,14 @@ class BuiltinMixin:
             if not isinstance(r.type.u, T.Slice) or not T.identical(r.type.u.elem, et):
                 self.err(args[1], f"cannot use {describe(r, self)} as []{et} value in argument to append")
             if not self.immutable(et):
-                return Op(f"_append({s.code}, [{self.copy_code('_e', et)} for _e in _sitems({r.code})], {sz})", s.type)
+                return Op(f"_append({s.code}, [{self.copy_code('_e', et)} for _e in _sitems({r.code})], {sz}{cp})", s.type)
             return Op(f"_append({s.code}, _sitems({r.code}), {sz})", s.type)
         vals = [self.value(a, et, "argument to append") for a in args[1:]]
         if not vals:
             return Op(s.code, s.type)
         if len(vals) == 1:
-            return Op(f"_append1({s.code}, {vals[0]}, {sz})", s.type)
-        return Op(f"_append({s.code}, [{', '.join(vals)}], {sz})", s.type)
+            return Op(f"_append1({s.code}, {vals[0]}, {sz}{cp})", s.type)
+        return Op(f"_append({s.code}, [{', '.join(vals)}], {sz}{cp})", s.type)
 
     def b_make(self, args, spread, node):
         if not args:

@@ -225,7 +225,7 @@ class StmtMixin:
             op = self.expr(values[0])
             if isinstance(op.type, T.Tuple):
                 fname = self.text(values[0].child_by_field_name("function"))
-                self.err(node.child_by_field_name("left") or node if node.type != "var_spec" else node.children[0],
+                self.err(values[0],
                          f"assignment mismatch: 1 variable but {fname} returns {len(op.type.types)} values")
         for i, v in enumerate(values):
             target = t if t is not None else (lhs_types[i] if lhs_types is not None else None)

@@ -244,7 +244,12 @@ def grow_cap(old_cap: int, need: int, esize: int) -> int:
     return _roundupsize(newcap * esize) // esize
 
 
-def append(s: Slice, vals: list, esize: int, zero=None) -> Slice:
+def _copied(a: list) -> list:
+    """Elements of a new backing array, for element types with value semantics (structs, arrays)."""
+    return [e._cp() if hasattr(e, "_cp") else list(e) if type(e) is list else e for e in a]
+
+
+def append(s: Slice, vals: list, esize: int, cp: bool = False) -> Slice:
     n = s.n
     k = len(vals)
     if k == 0:
@@ -260,11 +265,13 @@ def append(s: Slice, vals: list, esize: int, zero=None) -> Slice:
     newcap = grow_cap(s.c, n + k, esize)
     check_alloc(newcap, esize)
     a = s.a[s.o:s.o + n] if s.a is not None else []
+    if cp:
+        a = _copied(a)
     a.extend(vals)
     return Slice(a, 0, n + k, newcap)
 
 
-def append1(s: Slice, v, esize: int) -> Slice:
+def append1(s: Slice, v, esize: int, cp: bool = False) -> Slice:
     n = s.n
     if n < s.c:
         a, o = s.a, s.o
@@ -275,6 +282,8 @@ def append1(s: Slice, v, esize: int) -> Slice:
         return Slice(a, o, n + 1, s.c)
     newcap = grow_cap(s.c, n + 1, esize)
     a = s.a[s.o:s.o + n] if s.a is not None else []
+    if cp:
+        a = _copied(a)
     a.append(v)
     return Slice(a, 0, n + 1, newcap)
 

@@ -335,8 +335,18 @@ P.add("Join", fn([T.Slice(S), S], [S]), lambda a, sep: sep.join(sitems(a)))
 P.add("Repeat", fn([S, I], [S]), s_repeat)
 P.add("Replace", fn([S, S, S, I], [S]), s_replace)
 P.add("ReplaceAll", fn([S, S, S], [S]), lambda s, o, n: s.replace(o, n))
-P.add("ToUpper", fn([S], [S]), lambda s: s.upper())
-P.add("ToLower", fn([S], [S]), lambda s: s.lower())
+def _case_map(s, upper):
+    if s.isascii():
+        return s.upper() if upper else s.lower()
+    out = []
+    for ch in s:
+        m = ch.upper() if upper else ch.lower()
+        out.append(m if len(m) == 1 else ch)
+    return "".join(out)
+
+
+P.add("ToUpper", fn([S], [S]), lambda s: _case_map(s, True))
+P.add("ToLower", fn([S], [S]), lambda s: _case_map(s, False))
 P.add("Title", fn([S], [S]), s_title)
 P.add("TrimSpace", fn([S], [S]), lambda s: s.strip(_GO_SPACE))
 P.add("Trim", fn([S, S], [S]), lambda s, c: s.strip(c))
@@ -556,6 +566,9 @@ def _fmt_int(v, base):
 
 
 def sc_format_float(f, fmtc, prec, bits):
+    if bits == 32:
+        from .gofmt import _f32
+        f = _f32(f)
     return _fmt().format_float(f, chr(fmtc), prec, bits)
 
 
@@ -1113,6 +1126,14 @@ del P.funcs["IntSize"]
 
 P = PACKAGES["unicode/utf8"]
 P.add("Valid", fn([T.Slice(BY)], [B]), lambda p: _valid(gstr(sitems(p))))
+
+
+def _append_rune(p, r):
+    from .runtime import append, rune_str
+    return append(p, list(gbytes(rune_str(r))), 1)
+
+
+P.add("AppendRune", fn([T.Slice(BY), R], [T.Slice(BY)]), _append_rune)
 P.add("FullRuneInString", fn([S], [B]), lambda s: _decode(s)[1] > 1 or bool(s))
 
 P = PACKAGES["sort"]
