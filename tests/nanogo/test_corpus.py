@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import re
@@ -118,7 +119,11 @@ def check(name: str, got: Outcome) -> None:
     """Exact stdout and exit code; for errors, the recorded message (and position) on stderr."""
     want = load_expected(name)
     summary = f"{name}: exit {got.exit_code} (want {want.exit_code}); stderr: {got.stderr[:400]!r}"
-    assert got.stdout.decode("utf-8", "replace") == want.stdout.decode("utf-8", "replace"), summary
+    got_text, want_text = got.stdout.decode("utf-8", "replace"), want.stdout.decode("utf-8", "replace")
+    if got_text != want_text:
+        diff = difflib.unified_diff(want_text.splitlines(keepends=True), got_text.splitlines(keepends=True),
+                                    "real Go", "nanoGo", n=1)
+        pytest.fail(f"stdout differs; {summary}\n{''.join(list(diff)[:40])}", pytrace=False)
     assert got.exit_code == want.exit_code, summary
     if want.err is None:
         return

@@ -18,5 +18,6 @@ func main() {
 	var u8 uint8 = 200
 	fmt.Println(u8>>1, u8<<1, u8/3, u8%7)
 	fmt.Printf("%08b %b %x %o\n", -5, -5, int8(-1), -8)
-	fmt.Println(math.MinInt64/-1 == math.MinInt64)
+	var mn int64 = math.MinInt64
+	fmt.Println(mn/-1 == mn, mn%-1)
 }
