@@ -134,3 +134,24 @@ def test_reopened_answer_looks_as_it_was(qtbot):
     assert [c.status for c in answer.cards()] == ["done", "skipped", "error"]
     assert answer.content() == "Sum: four" and answer.reasoning() == "hmm"
     assert answer.footer().startswith("1 round")
+
+
+def test_text_closed_by_cards_renders_later_but_in_its_place(qtbot):
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.show()
+    first = "First part paragraph of text.\n\n" * 200
+    second = "Second part paragraph here.\n\n" * 150
+    answer.append_text(first)
+    card1 = answer.tool_started(ToolStarted("a", "calculate", "1+1"))
+    answer.append_text(second)
+    card2 = answer.tool_started(ToolStarted("b", "calculate", "2+2"))
+    answer.append_text("The end.")
+    assert answer.has_pending()  # nothing rendered synchronously: the cards came at once
+    qtbot.waitUntil(lambda: not answer.has_pending(), timeout=5000)
+    parts = answer.parts()
+    i1, i2 = parts.index(card1), parts.index(card2)
+    assert "".join(p.markdown() for p in parts[:i1]) == first
+    assert "".join(p.markdown() for p in parts[i1 + 1:i2]) == second
+    assert [p.markdown() for p in parts[i2 + 1:]] == ["The end."]
+    assert i1 > 2  # the long first part was cut into several segments, all before its card

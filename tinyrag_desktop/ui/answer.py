@@ -9,6 +9,7 @@ one starts, so each render touches at most a few thousand characters, at the fir
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
@@ -35,6 +36,14 @@ def footer_text(stats: dict[str, Any]) -> str:
     if stats.get("outcome") == "stopped":
         parts.append("stopped")
     return " · ".join(parts)
+
+
+@dataclass(slots=True)
+class _Run:
+    """Text still to render and the segment it goes into (split segments are inserted after it)."""
+
+    seg: MarkdownSegment
+    text: str
 
 
 class _ErrorBox(QFrame):
@@ -66,6 +75,7 @@ class AnswerWidget(QFrame):
         self._content: list[str] = []      # every visible text delta, joined on demand
         self._content_len = 0
         self._pending: list[str] = []      # deltas not yet rendered
+        self._closed: list[_Run] = []      # text that a card closed, still to be rendered before it
         self._active: MarkdownSegment | None = None
         self._active_text = ""
         self._segments: list[MarkdownSegment] = []
@@ -237,64 +247,80 @@ class AnswerWidget(QFrame):
 
     # rendering ------------------------------------------------------------------------------------
     def flush(self) -> None:
-        """Render all pending text now (a card, the end of the answer, or a test needs it on screen)."""
+        """Render all waiting text now (the end of the answer, a stored answer, or a test needs it)."""
         self._timer.stop()
-        while self._pending:
+        while self._closed or self._pending:
             self._render_step()
 
     def _on_frame(self) -> None:
         self._render_step()
-        if self._pending:  # a burst left work over: continue on the next turn of the event loop
+        if self._closed or self._pending:  # a burst left work over: continue on the next loop turn
             self._timer.start(0)
 
     def _render_step(self) -> None:
-        """One bounded render: close at most MAX_CUTS segments, so a burst never stalls the window.
+        """One bounded piece of rendering, so a burst of text or of cards never stalls the window.
 
-        Text beyond that stays pending for the next step; between steps Qt handles input and painting.
+        Text closed by a card is rendered first (its segments sit before that card), then the stream's
+        active segment. Each step closes at most MAX_CUTS segments; the rest waits for the next step,
+        and between steps Qt handles input and painting.
         """
-        if not self._pending:
-            return
         started = time.perf_counter()
-        text = self._active_text + "".join(self._pending)
-        self._pending.clear()
-        seg = self._active or self._new_segment("")
-        prefix = seg._render_prefix
-        cut = freeze_point(text, opener=prefix)
-        cuts = 0
-        while cut is not None and cuts < MAX_CUTS:
-            seg.set_frame(prefix, cut.close)
-            self._show_segment(seg, text[:cut.at])
-            text = text[cut.at:]
-            prefix = cut.reopen
-            seg = self._new_segment(prefix)
-            cuts += 1
-            cut = freeze_point(text, opener=prefix)
-        if cut is not None:  # more to close than one step may do: keep the rest for the next step
-            self._active, self._active_text = seg, ""
-            self._pending.append(text)
+        if self._closed:
+            if self._render_run(self._closed[0]):
+                self._closed.pop(0)
+        elif self._pending:
+            run = _Run(self._active or self._new_segment(""), self._active_text + "".join(self._pending))
+            self._pending.clear()
+            finished = self._render_run(run)
+            self._active, self._active_text = run.seg, run.text if finished else ""
+            if not finished:
+                self._pending.append(run.text)
         else:
-            self._active, self._active_text = seg, text
-            self._show_segment(seg, text)
+            return
         self._last_render.restart()
         if self.render_times is not None:
             self.render_times.append(time.perf_counter() - started)
         self.rendered.emit()
 
+    def _render_run(self, run: "_Run") -> bool:
+        """Render ``run`` with at most MAX_CUTS cuts; True when all of its text is on screen."""
+        cut = freeze_point(run.text, opener=run.seg._render_prefix)
+        cuts = 0
+        while cut is not None and cuts < MAX_CUTS:
+            run.seg.set_frame(run.seg._render_prefix, cut.close)
+            self._show_segment(run.seg, run.text[:cut.at])
+            run.seg, run.text = self._new_segment(cut.reopen, after=run.seg), run.text[cut.at:]
+            cuts += 1
+            cut = freeze_point(run.text, opener=run.seg._render_prefix)
+        if cut is not None:
+            return False
+        self._show_segment(run.seg, run.text)
+        return True
+
     def _show_segment(self, seg: MarkdownSegment, text: str) -> None:
         seg.set_markdown(text)
         seg.setVisible(bool(text.strip()))
 
-    def _new_segment(self, prefix: str) -> MarkdownSegment:
+    def _new_segment(self, prefix: str, after: MarkdownSegment | None = None) -> MarkdownSegment:
         seg = MarkdownSegment(self, self._palette)
         seg.set_frame(prefix, "")
         seg.codeCopied.connect(lambda code: self.copied.emit(code))
-        self._segments.append(seg)
-        self._body.addWidget(seg)
+        if after is None:
+            self._segments.append(seg)
+            self._body.addWidget(seg)
+        else:  # a segment split off a run that a card already follows: it goes before that card
+            self._segments.insert(self._segments.index(after) + 1, seg)
+            self._body.insertWidget(self._body.indexOf(after) + 1, seg)
         return seg
 
     def _add_card(self, call_id: str, tool: str, query: str, param: str) -> ToolCard:
         self._arrived()
-        self.flush()
+        if self._pending:  # the text before the card is rendered in later steps, in its place
+            self._closed.append(_Run(self._active or self._new_segment(""),
+                                     self._active_text + "".join(self._pending)))
+            self._pending.clear()
+            if not self._timer.isActive():
+                self._timer.start(0)
         self._active, self._active_text = None, ""  # text after the card starts a new segment
         card = ToolCard(call_id, tool, query, param, self)
         self._cards[call_id] = card
@@ -309,7 +335,7 @@ class AnswerWidget(QFrame):
     # state ----------------------------------------------------------------------------------------
     def has_pending(self) -> bool:
         """True while streamed text waits to be rendered."""
-        return bool(self._pending)
+        return bool(self._pending or self._closed)
 
     def content(self) -> str:
         if len(self._content) > 1:
