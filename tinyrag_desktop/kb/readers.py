@@ -56,7 +56,10 @@ def _paragraphs(text: str) -> list[Block]:
 
 
 def read_text(data: bytes, name: str) -> Document:
-    return Document(name, "text", tuple(_paragraphs(decode_text(data))))
+    # Plain text often underlines its headings (README, AsciiDoc, RFC-like notes): the reStructuredText
+    # reader finds those and reads everything else as paragraphs, as a plain reader would.
+    doc = read_rst(data, name)
+    return Document(doc.title, "text", doc.blocks)
 
 
 def read_log(data: bytes, name: str) -> Document:
@@ -164,7 +167,7 @@ def read_rst(data: bytes, name: str) -> Document:
             blocks.append(Block("heading", lines[i + 1].strip(), styles.index(style) + 1))
             i += 3
             continue
-        if line.strip() and _RST_RULE.match(nxt) and len(nxt.rstrip()) >= len(line.rstrip()) and not para:
+        if line.strip() and _RST_RULE.match(nxt) and len(nxt.rstrip()) >= len(line.rstrip()) - 2 and not para:
             style = nxt[0]
             if style not in styles:
                 styles.append(style)
