@@ -1,0 +1,12 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+)
+
+func main() {
+	s := []int{3, 1, 2}
+	slices.Sort(s)
+	fmt.Println(s)
+}
