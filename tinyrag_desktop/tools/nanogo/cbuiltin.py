@@ -79,6 +79,7 @@ class BuiltinMixin:
     def call_args(self, sig, args, spread, node, fn) -> str:
         params = list(sig.params)
         name = self.text(fn)
+        ctx = f"argument to {name}"
         if len(args) == 1 and not spread:
             op = self.expr(args[0], params[0] if params else None)
             if isinstance(op.type, T.Tuple):
@@ -107,13 +108,12 @@ class BuiltinMixin:
                 self.arg_count_err(sig, args, node, name, True)
             out = []
             for i, a in enumerate(args[:n]):
-                out.append(self.convert(ops[0] if ops and i == 0 else self.expr(a, params[i]), params[i], a,
-                                        "argument"))
+                out.append(self.convert(ops[0] if ops and i == 0 else self.expr(a, params[i]), params[i], a, ctx))
             et = params[-1].elem
             rest = []
             for j, a in enumerate(args[n:]):
                 op = ops[0] if ops and n == 0 and j == 0 else self.expr(a, et)
-                rest.append(self.convert(op, et, a, "argument"))
+                rest.append(self.convert(op, et, a, ctx))
             out.append(f"_slice_of([{', '.join(rest)}])" if rest else "_Slice(None, 0, 0, 0)")
             return ", ".join(out)
         if spread and not sig.variadic:
@@ -123,7 +123,7 @@ class BuiltinMixin:
         out = []
         for i, a in enumerate(args):
             op = ops[0] if ops and i == 0 else self.expr(a, params[i])
-            out.append(self.convert(op, params[i], a, "argument"))
+            out.append(self.convert(op, params[i], a, ctx))
         return ", ".join(out)
 
     def arg_count_err(self, sig, args, node, name, few):

@@ -236,7 +236,8 @@ class CallMixin:
             k = self.map_key(self.value(inode, u.key, "map index"), u.key)
             if self.immutable(u.elem):
                 return Op(f"{x.code}.get({k}, {self.zero_code(u.elem)})", u.elem, kind="value")
-            return Op(f"_mget({x.code}, {k}, {self.zero_factory(u.elem)})", u.elem, kind="value")
+            return Op(f"_mget({x.code}, {k}, {self.zero_factory(u.elem)})", u.elem, kind="value",
+                      addr=isinstance(u.elem.u, (T.Struct, T.Array)))
         i = self.expr(inode)
         if not (T.is_integer(i.type) or i.const is not None and self.represent_ok(i, T.INT)):
             self.err(inode, f"invalid argument: index {describe(i, self)} must be integer")
@@ -373,8 +374,10 @@ class CallMixin:
                     i = u.index[name]
                     vals[i] = self.elem_value(el.named_children[1], u.fields[i].type, "struct literal")
             else:
-                if elems and len(elems) != len(u.fields):
-                    self.err(body, f"too {'few' if len(elems) < len(u.fields) else 'many'} values in struct literal of type {t}")
+                if elems and len(elems) > len(u.fields):
+                    self.err(elems[len(u.fields)], f"too many values in {self.text(body.parent.child_by_field_name('type')) if body.parent is not None and body.parent.type == 'composite_literal' else t}{{…}}")
+                if elems and len(elems) < len(u.fields):
+                    self.err(body.children[-1], f"too few values in {self.text(body.parent.child_by_field_name('type')) if body.parent is not None and body.parent.type == 'composite_literal' else t}{{…}}")
                 for i, el in enumerate(elems):
                     vals[i] = self.elem_value(el, u.fields[i].type, "struct literal")
             for i, f in enumerate(u.fields):

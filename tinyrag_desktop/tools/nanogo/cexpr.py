@@ -175,6 +175,7 @@ class ExprMixin:
 
     def convert(self, op: Op, t, node, context="assignment") -> str:
         """Code for op's value as type t, after checking assignability."""
+        self._context = context
         if op.kind in ("type", "pkg", "builtin", "void"):
             self.err(node, f"{self.text(node)} (no value) used as value" if op.kind == "void"
                      else f"{self.text(node)} is not an expression")
@@ -211,6 +212,8 @@ class ExprMixin:
                 return op.code
             if T.is_untyped(vt):
                 vt = T.default_type(vt)
+                if op.const is not None and op.node is not None and T.is_numeric(vt):
+                    self.represent(op, vt, op.node, getattr(self, "_context", "assignment"))
                 code = self.const_code(op.const, vt) if op.const is not None else op.code
                 return f"_Iface({self.tref(vt)}, {code})"
             if isinstance(vt, T.TypeParam):

@@ -243,6 +243,8 @@ class StmtMixin:
                 if op.kind != "value":
                     self.convert(op, T.ANY, v, context)
                 vt = T.default_type(op.type) if op.type is not None else None
+                if op.const is not None and T.is_untyped(op.type) and vt is not None and T.is_numeric(vt):
+                    self.represent(op, vt, v, context)
                 codes.append(self.coerce(op, vt))
                 types.append(vt)
         return codes, types
@@ -329,6 +331,16 @@ class StmtMixin:
             self.store(left[0], codes[0])
             return
         codes, types = self.rhs(right, len(left), None, node, "assignment", lhs_types)
+        self._pre_index = {}
+        for ln in left:
+            if ln.type == "index_expression":
+                base = self.expr(ln.child_by_field_name("operand"))
+                if isinstance(base.type.u, T.Map):
+                    continue
+                b, i = self.uid("lb"), self.uid("li")
+                self.emit(f"{b} = {base.code}")
+                self.emit(f"{i} = {self.index_code(ln.child_by_field_name('index'))}")
+                self._pre_index[ln.id] = (b, i)
         tmps = []
         if len(codes) == 1:
             tmp = self.uid("mv")
@@ -342,6 +354,7 @@ class StmtMixin:
             if ln.type == "identifier" and self.text(ln) == "_":
                 continue
             self.store(ln, c)
+        self._pre_index = {}
 
     def binary_ops(self, o, a, b, node):
         """a o b for compound assignment, reusing the binary expression checker."""
@@ -392,7 +405,12 @@ class StmtMixin:
                 k = self.map_key(self.value(inode, u.key, "map index"), u.key)
                 self.emit(f"{base.code}[{k}] = {code}")
                 return
-            i = self.index_code(inode)
+            pre = getattr(self, "_pre_index", {}).get(target.id)
+            if pre is not None:
+                base = Op(pre[0], base.type)
+                i = pre[1]
+            else:
+                i = self.index_code(inode)
             if isinstance(u, T.Slice):
                 s = base.code
                 if simple(s) and simple(i):

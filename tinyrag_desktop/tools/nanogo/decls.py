@@ -647,7 +647,11 @@ def check_constraint(c, cons, t, node, scope):
             if T.identical(term, t) or (T.identical(term, t.u)):
                 ok = True
         if not ok:
-            c.err(node, f"{t} does not satisfy {cons and c.text(cons)}")
+            where = node.child_by_field_name("arguments") if node.type == "call_expression" else node
+            ctext = c.text(cons)
+            union = " | ".join(("~" if tl is True else "") + str(term) for tl, term in terms if tl != "comparable")
+            shown = ctext.replace(" ", "") if "|" in ctext else ctext
+            c.err(where, f"{t} does not implement {shown} ({t} missing in {union})")
     missing = c.implements(t, iface) if iface.all_methods() else None
     if missing is not None:
         c.err(node, f"{t} does not satisfy {c.text(cons)} (missing method {missing})")

@@ -172,7 +172,7 @@ def _break_patterns(swap, a, b):
             other = r & (modulus - 1)
             if other >= length:
                 other -= length
-            swap(idx - 1 + i, a + other)
+            swap(idx + i, a + other)
 
 
 def _choose_pivot(less, a, b):

@@ -61,6 +61,8 @@ def run_defers(df, exc):
             except BaseException as e2:  # a deferred call panicked: that panic replaces the first
                 np = to_panic(e2)
                 if np is not p:
+                    if np.prev is None:
+                        np.prev = p
                     p = np
             finally:
                 g.panic = saved
@@ -268,10 +270,21 @@ def panic_text(p: GoPanic) -> str:
     return f"panic: ({t.go()}) {to_string(v.v, v.t)}"
 
 
+def _panic_chain(p: GoPanic) -> str:
+    chain = []
+    while p is not None:
+        chain.append(p)
+        p = p.prev
+    lines = []
+    for i, q in enumerate(reversed(chain)):
+        text = panic_text(q) + (" [recovered]" if q.recovered and i < len(chain) - 1 else "")
+        lines.append(("\t" if i else "") + text)
+    return "\n".join(lines)
+
+
 def crash_text(kind: str, exc: BaseException) -> str:
     if kind == "panic":
-        extra = " [recovered]" if False else ""
-        return panic_text(exc) + extra + "\n\ngoroutine 1 [running]:\nmain.main()\n\t/tmp/nanogo/prog.go\nexit status 2\n"
+        return _panic_chain(exc) + "\n\ngoroutine 1 [running]:\nmain.main()\n\t/tmp/nanogo/prog.go\nexit status 2\n"
     if isinstance(exc, GoFatal):
         first = (exc.first + "\n") if exc.first else ""
         if exc.message.startswith("nanoGo"):

@@ -13,6 +13,7 @@ class GoPanic(Exception):
         self.value = value
         self.runtime = runtime
         self.recovered = False
+        self.prev = None  # the panic this one replaced while its deferred calls ran
 
 
 class GoFatal(BaseException):
