@@ -1,0 +1,2 @@
+x := 6 * 7
+fmt.Println("no trailing newline:", x)

@@ -1,0 +1,6 @@
+var count int
+
+func inc() { count++ }
+
+inc()
+fmt.Println(count)
