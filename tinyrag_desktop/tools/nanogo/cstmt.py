@@ -72,7 +72,14 @@ class StmtMixin:
         if new_scope:
             self.push()
         start = len(self.lines)
-        for st in self.stmts_of(node):
+        stmts = self.stmts_of(node)
+        targets = getattr(self.fn, "goto_labels", ())
+        marks = [i for i, st in enumerate(stmts) if st.type == "labeled_statement" and
+                 self.text(st.child_by_field_name("label")) in targets]
+        if marks:
+            self.goto_block(stmts, marks)
+            stmts = []
+        for st in stmts:
             self.stmt(st)
         if len(self.lines) == start:
             self.emit("pass")
@@ -561,12 +568,49 @@ class StmtMixin:
         inner = [c for c in node.named_children if c.type not in ("label_name", "comment")]
         if not inner:
             return
-        self.pending_label = label
+        if inner[0].type in ("for_statement", "expression_switch_statement", "type_switch_statement",
+                             "select_statement"):
+            self.pending_label = label
         self.stmt(inner[0])
         self.pending_label = None
 
+    def goto_block(self, stmts, marks) -> None:
+        """A block with goto targets runs as numbered segments inside a loop; goto restarts the loop at
+        the target's segment (Go forbids jumping into blocks or over declarations, so this is exact)."""
+        pc, exc = self.uid("pc"), self.new_exc("Goto")
+        bounds = [0] + marks
+        gotos = self.fn.__dict__.setdefault("gotos", {})
+        for k, i in enumerate(marks, 1):
+            gotos[self.text(stmts[i].child_by_field_name("label"))] = (pc, k, exc)
+        self.emit(f"{pc} = 0")
+        self.emit("while True:")
+        self.ind += 1
+        self.fn.py_loops += 1
+        self.emit("try:")
+        self.ind += 1
+        for k, lo in enumerate(bounds):
+            hi = bounds[k + 1] if k + 1 < len(bounds) else len(stmts)
+            self.emit(f"if {pc} <= {k}:")
+            self.ind += 1
+            for st in stmts[lo:hi]:
+                self.stmt(st)
+            self.emit("pass")
+            self.ind -= 1
+        self.ind -= 1
+        self.emit(f"except {exc}:")
+        self.emit("    continue")
+        self.emit("break")
+        self.fn.py_loops -= 1
+        self.ind -= 1
+
     def s_goto_statement(self, node):
-        self.err(node, "goto is not supported by nanoGo")
+        label = self._label_of(node)
+        info = getattr(self.fn, "gotos", {}).get(label)
+        if info is None:
+            self.err(node, f"label {label} not defined")
+        pc, k, exc = info
+        self.emit(f"{pc} = {k}")
+        self.emit(f"raise {exc}")
 
     def s_fallthrough_statement(self, node):
         self.err(node, "fallthrough statement out of place")

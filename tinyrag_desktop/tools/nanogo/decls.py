@@ -353,6 +353,17 @@ def scan_boxed(c, body) -> set:
     return out
 
 
+def _goto_labels(c, body) -> set:
+    out = set()
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n.type == "goto_statement":
+            out.add(c.text(n.named_children[0]))
+        stack.extend(n.named_children)
+    return out
+
+
 def has_defer(node) -> bool:
     stack = [node]
     while stack:
@@ -377,6 +388,7 @@ def compile_function(c, d, py, sig, recv, literal=False):
     fn = FnCtx(parent, sig, None, boxed)
     fn.pynames = set(parent.pynames) if (literal and parent is not None) else set()
     fn.has_defer = has_defer(body)
+    fn.goto_labels = _goto_labels(c, body)
     c.fn = fn
     saved_scope = c.scope
     c.scope = Scope(c.scope, func=True)

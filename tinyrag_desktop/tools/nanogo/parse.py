@@ -10,6 +10,9 @@ ALLOWED = {"fmt": "fmt", "strings": "strings", "strconv": "strconv", "math": "ma
            "errors": "errors", "unicode": "unicode", "utf8": "unicode/utf8", "sync": "sync"}
 ALLOWED_PATHS = frozenset(ALLOWED.values())
 
+_KEYWORDS = {"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for",
+             "func", "go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select",
+             "struct", "switch", "type", "var"}
 _TOP = {"function_declaration", "method_declaration", "type_declaration"}
 _parser = None
 
@@ -153,10 +156,18 @@ def parse(text: str) -> Source:
         bad = _first_error(tree.root_node)
         row, col = src.pos(bad)
         if bad.is_missing:
-            msg = f"syntax error: missing {bad.type}"
+            if bad.start_byte >= len(data.rstrip()):
+                msg = f"syntax error: unexpected EOF, expecting {bad.type}"
+            else:
+                msg = f"syntax error: missing {bad.type}"
         else:
             tok = src.text_of(bad).strip().split()
             near = tok[0] if tok else "EOF"
-            msg = f"syntax error: unexpected {near}"
+            if near in ("else",):
+                msg = "syntax error: unexpected else, expecting }"
+            elif near and (near[0].isalpha() or near[0] == "_") and near not in _KEYWORDS:
+                msg = f"syntax error: unexpected name {near}"
+            else:
+                msg = f"syntax error: unexpected {near}"
         raise CompileError(row, col, msg)
     return src
