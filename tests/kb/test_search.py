@@ -129,3 +129,16 @@ def test_a_file_that_is_not_a_database_gives_a_clear_error(data_dir):
     with pytest.raises(StoreError, match="cannot be"):
         search(data_dir, "x", 5)
     assert not has_documents(data_dir)
+
+
+def test_copies_of_a_document_in_two_formats_take_one_place(data_dir):
+    kb = open_store(data_dir)
+    _add(kb, "/docs/guide.md", "Guide", "herons stand still in shallow water")
+    _add(kb, "/docs/guide.html", "Guide", "herons stand still in shallow water, waiting")
+    _add(kb, "/docs/birds.md", "Birds", "herons and egrets")
+    _add(kb, "/docs/other/guide.txt", "Another guide", "herons fly")
+    kb.close()
+    hits = search(data_dir, "herons", 3)
+    locations = [h.location for h in hits]
+    assert len({"/docs/guide.md", "/docs/guide.html"} & set(locations)) == 1
+    assert {"/docs/birds.md", "/docs/other/guide.txt"} <= set(locations)

@@ -208,16 +208,23 @@ def _rerank_by_coverage(hits: Sequence[Hit], concepts: re.Pattern[str] | None) -
     return rescored
 
 
+def _document_key(hit: Hit) -> tuple[str, str]:
+    # Copies of one document in several formats (guide.md and guide.html, report.docx and report.pdf)
+    # share a title and a file name: they count as one source, so they do not take two places.
+    name = hit.location.rstrip("/").rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
+    return hit.title.casefold(), name.rsplit(".", 1)[0].casefold() if "." in name else name.casefold()
+
+
 def _by_source(hits: Sequence[Hit], k: int) -> list[Hit]:
     """The best chunk of each of the ``k`` best sources, then the next best chunks if sources run out.
 
     A source's score adds its chunks' scores with falling weights (1, ½, ¼): a page that matches in
     several places is more likely the answer than one lucky paragraph, and one page cannot fill all
-    ``k`` places while other pages also match.
+    ``k`` places while other pages also match. Copies of a document in other formats count as the same.
     """
-    per_source: dict[int, list[Hit]] = {}
+    per_source: dict[tuple[str, str], list[Hit]] = {}
     for hit in hits:  # hits arrive best first
-        per_source.setdefault(hit.source_id, []).append(hit)
+        per_source.setdefault(_document_key(hit), []).append(hit)
     score = {sid: sum(w * h.score for w, h in zip(_SOURCE_DECAY, group)) for sid, group in per_source.items()}
     order = sorted(per_source, key=score.__getitem__, reverse=True)
     chosen = [per_source[sid][0] for sid in order[:k]]
