@@ -321,3 +321,14 @@ def test_an_invalid_block_shows_as_plain_text_not_a_card(make_window, server, ql
     assert answer.cards() == []
     shown = "".join(s.toPlainText() for s in answer.segments())
     assert '<tool name=""><query>x</query></tool>' in shown
+
+
+def test_window_layout_and_routing_toggle_come_back(make_window, server, qloop, tmp_path):
+    data = tmp_path / "layout"
+    win = make_window(server.base_url, data_dir=data)
+    win.resize(900, 640)
+    win.menus.show_routing.trigger()
+    win.close()  # saves window.ini beside the settings
+    again = make_window(server.base_url, data_dir=data)
+    assert again.menus.show_routing.isChecked() and again.view.show_route
+    assert again._layout_settings().value("geometry") is not None

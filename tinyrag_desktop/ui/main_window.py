@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow,
                                QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget)
@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self._build()
         self.welcome = WelcomeController(self, self.pages, probe)
         self.menus = build_menus(self)
+        self._restore_layout()
         self.status = ServerStatus(self.statusBar())
         self._connect_bridge()
         self._refresh_chats()
@@ -183,6 +184,7 @@ class MainWindow(QMainWindow):
         split.setStretchFactor(1, 1)
         split.setSizes([250, 930])
         split.setChildrenCollapsible(False)
+        self.splitter = split
         self.setCentralWidget(split)
         self.setTabOrder(self.composer, self.send_button)
         self._fill_personas()
@@ -566,8 +568,34 @@ class MainWindow(QMainWindow):
     def set_show_route(self, on: bool) -> None:
         self.view.set_show_route(on)
 
+    def _layout_settings(self) -> QSettings:
+        # Window layout is not a setting of the schema: it lives beside it, in the data folder.
+        return QSettings(str(self.data_dir / "window.ini"), QSettings.Format.IniFormat)
+
+    def _restore_layout(self) -> None:
+        qs = self._layout_settings()
+        geometry, split = qs.value("geometry"), qs.value("splitter")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if split is not None:
+            self.splitter.restoreState(split)
+        if qs.value("show_routing", False, type=bool):
+            self.menus.show_routing.setChecked(True)
+            self.set_show_route(True)
+
+    def save_layout(self) -> None:
+        qs = self._layout_settings()
+        qs.setValue("geometry", self.saveGeometry())
+        qs.setValue("splitter", self.splitter.saveState())
+        qs.setValue("show_routing", self.menus.show_routing.isChecked())
+        qs.sync()
+
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.bridge.stop()
+        try:
+            self.save_layout()
+        except OSError:  # the layout is a convenience; closing must not fail over it
+            pass
         super().closeEvent(event)
 
     async def aclose(self) -> None:

@@ -107,10 +107,13 @@ class ChatsSidebar(QFrame):
     def set_chats(self, chats: list[ChatInfo], current: str | None) -> None:
         self._filling = True
         self.list.clear()
+        self.list.setUniformItemSizes(not any(c.snippet for c in chats))
         for chat in chats:
-            item = QListWidgetItem(chat.title)
+            # While searching, the matching words show under the title.
+            item = QListWidgetItem(f"{chat.title}\n{chat.snippet}" if chat.snippet else chat.title)
             item.setData(Qt.ItemDataRole.UserRole, chat.id)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+            if not chat.snippet:  # a search hit shows two lines; rename it from the full list
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
             tip = f"{chat.title}\n{_when(chat.updated)}"
             if chat.persona:
                 tip += f" · {chat.persona}"
@@ -126,7 +129,7 @@ class ChatsSidebar(QFrame):
         return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())]
 
     def titles(self) -> list[str]:
-        return [self.list.item(i).text() for i in range(self.list.count())]
+        return [self.list.item(i).text().split("\n", 1)[0] for i in range(self.list.count())]
 
     def current_id(self) -> str | None:
         item = self.list.currentItem()
