@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ask", metavar="QUESTION", help="send this question once the window is open")
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="with --ask: save a PNG of the window when the answer is done, then exit")
-    parser.add_argument("--size", metavar="WxH", default="1180x780", help="window size (default 1180x780)")
+    parser.add_argument("--size", metavar="WxH", help="window size, e.g. 1180x780 (default: as last time)")
     return parser
 
 
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         ctx = context_from_args(args)
-        size = _size(args.size)
+        size = _size(args.size) if args.size else None
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -99,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
 
         first_run = is_first_run(ctx.data_dir)  # no settings file yet: look for a server, import the guide
     window = MainWindow(ctx.data_dir, ctx.settings, warnings=ctx.warnings, first_run=first_run)
-    window.resize(*size)
+    if size is not None:
+        window.resize(*size)
     try:
         with loop:
             return loop.run_until_complete(_run(window, args, app))
