@@ -153,6 +153,10 @@ class CallMixin:
             return Op(code, ft, addr=True)
         if meth is not None:
             m, mpath, _ = meth
+            if m.ptr and not isinstance(t.u, T.Pointer) and not mpath and (
+                    not x.addr or xn.type in ("call_expression", "composite_literal") or
+                    xn.type == "index_expression" and isinstance(self.expr(xn.child_by_field_name("operand")).type.u, T.Map)):
+                self.err(field_node, f"cannot call pointer method {name} on {t}")
             recv = self.recv_code(x, mpath, m)
             if m.pyname is None:  # a sync type's method
                 return Op(f"{recv}.{name}", m.sig, kind="value")

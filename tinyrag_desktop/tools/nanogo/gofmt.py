@@ -239,9 +239,11 @@ def type_name(t) -> str:
 
 
 class Printer:
-    def __init__(self):
+    def __init__(self, wrap_ok: bool = False):
         self.buf: list[str] = []
         self.f = Fmt()
+        self.erroring = False
+        self.wrap_ok = wrap_ok
 
     # --- entry points ---
     def do_print(self, args, ln: bool) -> str:
@@ -272,6 +274,8 @@ class Printer:
         self.print_value(a.v, a.t, verb, 0)
 
     def handle_methods(self, v, t, verb) -> bool:
+        if self.erroring:
+            return False
         if self.f.sharpv:
             gs = _method(t, "GoString")
             if gs:
@@ -447,10 +451,11 @@ class Printer:
             self.buf.append(f"%!{verb}(<nil>)")
             return
         self.buf.append(f"%!{verb}({type_name(a.t)}=")
-        saved = (self.f.wid, self.f.prec, self.f.minus, self.f.zero, self.f.plus, self.f.sharp)
-        self.f.clear()
-        self.print_value(a.v, a.t, "v", 0)
-        self.f.wid, self.f.prec, self.f.minus, self.f.zero, self.f.plus, self.f.sharp = saved
+        self.erroring = True  # Go prints the value with the same flags, and calls no methods
+        try:
+            self.print_value(a.v, a.t, "v", 0)
+        finally:
+            self.erroring = False
         self.buf.append(")")
 
     def fmt_int(self, v: int, t, verb: str) -> None:
@@ -709,7 +714,7 @@ class Printer:
                 if f.plus:
                     f.plus = False
                     f.plusv = True
-            if verb == "w":
+            if verb == "w" and self.wrap_ok:
                 verb = "v"
             self.print_arg(a, verb)
         if not reordered and argi < nargs:
@@ -773,8 +778,8 @@ def sprintln(args) -> str:
     return Printer().do_print(args, True)
 
 
-def sprintf(fmt: str, args) -> str:
-    return Printer().do_printf(fmt, args)
+def sprintf(fmt: str, args, wrap_ok: bool = False) -> str:
+    return Printer(wrap_ok).do_printf(fmt, args)
 
 
 def to_string(v, t) -> str:

@@ -165,7 +165,7 @@ def fmt_printf(f, args):
 
 def fmt_errorf(f, args):
     items = sitems(args)
-    s = _fmt().sprintf(f, items)
+    s = _fmt().sprintf(f, items, True)
     wrapped = None
     if "%w" in f:
         # the argument matched by %w (counting verbs in order)
@@ -1134,7 +1134,22 @@ def _append_rune(p, r):
 
 
 P.add("AppendRune", fn([T.Slice(BY), R], [T.Slice(BY)]), _append_rune)
-P.add("FullRuneInString", fn([S], [B]), lambda s: _decode(s)[1] > 1 or bool(s))
+P.add("FullRuneInString", fn([S], [B]), lambda s: _full_rune(gbytes(s)))
+P.add("FullRune", fn([T.Slice(BY)], [B]), lambda p: _full_rune(bytes(sitems(p))))
+
+
+def _full_rune(b: bytes) -> bool:
+    if not b:
+        return False
+    c0 = b[0]
+    need = 1 if c0 < 0x80 else 2 if c0 >> 5 == 6 else 3 if c0 >> 4 == 14 else 4 if c0 >> 3 == 30 else 1
+    if len(b) >= need:
+        return True
+    try:
+        b.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e.reason != "unexpected end of data"
+    return True
 
 P = PACKAGES["sort"]
 P.add("IsSorted", fn([SORT_IFACE], [B]),
