@@ -247,3 +247,24 @@ async def test_result_is_cut_to_the_limit_with_a_note(llm, make_engine, registry
     await collect(make_engine(EngineConfig(result_max_chars=1000)))
     sent = llm.requests[1]["messages"][-1]["content"]
     assert "x" * 1000 in sent and "x" * 1001 not in sent and "4000 more characters cut" in sent
+
+
+async def test_time_spent_asking_the_user_does_not_count_against_the_tool(llm, settings, http, registry, tmp_path) -> None:
+    from tinyrag_desktop.engine import Engine
+    from tinyrag_desktop.tools import ToolResult, ToolSpec
+
+    async def asks(content, ctx):
+        assert await ctx.confirm("asks", content)
+        await asyncio.sleep(0.2)
+        return ToolResult("ran")
+
+    async def slow_user(tool: str, text: str) -> bool:
+        await asyncio.sleep(0.6)  # longer than the tool timeout
+        return True
+
+    registry.register(ToolSpec("asks", "query", "Asks first.", asks, "x"))
+    llm.queue(Stream(tokens(block("asks", "x"))), Stream(["ok"]))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=registry, confirm=slow_user,
+                    config=EngineConfig(tool_timeout=0.5))
+    (result,) = of(await collect(engine), ToolFinished)
+    assert result.status == "ok" and result.result == "ran"

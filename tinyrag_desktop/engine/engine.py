@@ -9,6 +9,7 @@ that iterates ``run`` stops the stream and every running tool at once.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from dataclasses import dataclass, field
@@ -293,8 +294,8 @@ class Engine:
         started = time.monotonic()
         text, source, error = "", "", None
         try:
-            async with asyncio.timeout(timeout):
-                result = await spec.run(call.content, ctx)
+            async with asyncio.timeout(timeout) as deadline:
+                result = await spec.run(call.content, _paused_while_asking(ctx, deadline))
             text, source = result.text, result.source
         except TimeoutError:
             error = f"{spec.name} did not finish within {timeout:g} seconds and was stopped."
@@ -313,6 +314,25 @@ class Engine:
             call_id, spec.name, call.content, source, error, len(text.encode()), status, _ms(started), text,
             call.param, rnd.number, call.raw,
         )))
+
+
+def _paused_while_asking(ctx: ToolContext, deadline: asyncio.Timeout) -> ToolContext:
+    """The tool's time does not run while the user is deciding (the shell tool's Run / Deny)."""
+    if ctx.confirm is None:
+        return ctx
+    ask = ctx.confirm
+
+    async def confirm(tool: str, text: str) -> bool:
+        loop = asyncio.get_running_loop()
+        when = deadline.when()
+        left = None if when is None else when - loop.time()
+        deadline.reschedule(None)
+        try:
+            return await ask(tool, text)
+        finally:
+            deadline.reschedule(None if left is None else loop.time() + left)
+
+    return dataclasses.replace(ctx, confirm=confirm)
 
 
 def _ms(since: float) -> int:
