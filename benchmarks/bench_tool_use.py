@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import dataclasses
 import json
+import re
 import sys
 import tempfile
 import threading
@@ -134,6 +135,49 @@ def offline_registry():
     return registry
 
 
+# -- experiment: a correction round for bare blocks (a prototype of an engine change, see --experiment) --------
+
+_BARE = re.compile(r'<tool\s+name\s*=\s*"([^"]*)"\s*>([^<]{1,500})</tool>')
+
+
+def correction(text: str, registry, settings, hints: tuple[str, ...], question: str = "") -> str | None:
+    """For a round whose only blocks lack their inner element (``<tool name="calculate">17 * 23</tool>``,
+    SmolLM2's most common slip): an error result that shows the block written right, with the model's own
+    content, and the likely tool when the name was made up. None when the text holds no such block."""
+    found = _BARE.search(text)
+    if found is None:
+        return None
+    name, content = found.group(1).strip(), " ".join(found.group(2).split())
+    enabled = {t.name: t for t in registry.enabled(settings)}
+    spec = enabled.get(name) or next((enabled[h] for h in hints if h in enabled), None)
+    if spec is None:
+        spec = enabled.get("rag_knowledge") or next(iter(enabled.values()))
+    lead = ""
+    if spec.name != name:  # a made-up name: its content is rarely a good input, the question is
+        lead, content = f"There is no tool called “{name}”. ", question.splitlines()[0] if question else content
+    return (f"{lead}That block was not run: the text must be inside <{spec.element}>. Write exactly: "
+            f'<tool name="{spec.name}"><{spec.element}>{content}</{spec.element}></tool>')
+
+
+def install_correction_round() -> None:
+    """Patch Engine._round (this process only): after a round with no valid call, hand a bare block back."""
+    original = Engine._round
+
+    async def _round(self, client, model, convo, rnd, req, ctx):
+        async for event in original(self, client, model, convo, rnd, req, ctx):
+            yield event
+        if not rnd.results:
+            from tinyrag_desktop.engine.router import route
+
+            question = str(convo[-1]["content"])
+            hints = route(question, {t.name for t in self.registry.enabled(self.settings)}, has_kb=True).hints
+            message = correction("".join(rnd.text), self.registry, self.settings, hints, question)
+            if message is not None:
+                rnd.results.append((req.new_id(), "invalid_block", "error", "", message))
+
+    Engine._round = _round
+
+
 @dataclass
 class Outcome:
     question: Question
@@ -230,7 +274,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="", help="model name on --base-url")
     parser.add_argument("--only", help="only the questions for this tool (calculate, rag_knowledge, wikipedia)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each answer")
+    parser.add_argument("--experiment", choices=["correction"],
+                        help="correction: hand a block without its inner element back with the right syntax")
     args = parser.parse_args(argv)
+    if args.experiment == "correction":
+        install_correction_round()
     questions = [q for q in QUESTIONS if not args.only or q.tool == args.only]
     if args.base_url:
         outcomes = asyncio.run(bench(args.base_url, args.model, questions, args.verbose))

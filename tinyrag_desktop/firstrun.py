@@ -213,3 +213,17 @@ def import_user_guide(data_dir: Path, *, chunk_size: int = 1200, guide_dir: Path
     if not report.failed and not report.cancelled:
         marker.write_text("\n".join(str(f) for f in files) + "\n", encoding="utf-8")
     return report
+
+
+def main() -> int:
+    """``python -m tinyrag_desktop.firstrun``: probe the usual local servers and print what each said."""
+    result = probe_servers_sync()
+    for attempt in result.tried:
+        mark = "✓" if attempt.ok else "·"
+        print(f"{mark} {attempt.server_name:17} {attempt.base_url:28} {attempt.reason}")
+    print(result.summary())
+    return 0 if result.found is not None else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
