@@ -185,13 +185,13 @@ class BuiltinMixin:
                     self.err(node, f"cannot convert {describe(x, self)} to type {t}")
                 if isinstance(v, Fraction) and v.denominator != 1:
                     if T.is_untyped(x.type):
-                        self.err(node, f"cannot convert {describe(x, self)} to type {t} (truncated)")
+                        self.err(node, f"cannot convert {describe(x, self)} to type {t}")
                     v = int(v)
                 v = int(v)
                 lo, hi = (-(1 << (tu.size - 1)), (1 << (tu.size - 1)) - 1) if tu.signed else (0, (1 << tu.size) - 1)
                 if not lo <= v <= hi:
                     if T.is_untyped(x.type) or True:
-                        self.err(node, f"cannot convert {describe(x, self)} to type {t} (overflows)" if T.is_untyped(x.type)
+                        self.err(node, f"cannot convert {describe(x, self)} to type {t}" if T.is_untyped(x.type)
                                  else f"constant {v} overflows {t}")
                 return Op(None, t, v)
             if tu.kind == "float":

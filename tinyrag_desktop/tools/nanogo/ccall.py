@@ -317,7 +317,7 @@ class CallMixin:
             self.err(node, f"invalid operation: {self.text(node.child_by_field_name('operand'))} "
                      f"({'variable' if x.addr else 'value'} of type {x.type}) is not an interface")
         t = self.resolve_type(node.child_by_field_name("type"))
-        return Op(self.assert_code(x, t, False), t)
+        return Op(self.assert_code(x, t, False), t, addr=isinstance(t.u, (T.Struct, T.Array)))
 
     def assert_code(self, x: Op, t, comma_ok: bool) -> str:
         if not isinstance(x.type.u, T.Interface):
@@ -330,7 +330,8 @@ class CallMixin:
                 return f"_assert_iface2({x.code}, {ms!r})"
             return f"_assert_iface({x.code}, {ms!r}, {t.go(True)!r}, {iname!r})"
         if comma_ok:
-            return f"_assert_type2({x.code}, {self.tref(t)}, {self.zero_factory(t)})"
+            cp = ", True" if isinstance(t.u, (T.Struct, T.Array)) else ""
+            return f"_assert_type2({x.code}, {self.tref(t)}, {self.zero_factory(t)}{cp})"
         return f"_assert_type({x.code}, {self.tref(t)}, {iname!r})"
 
     # ---- composite literals ----

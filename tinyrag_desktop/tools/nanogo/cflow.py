@@ -438,7 +438,7 @@ class FlowMixin:
             tys = case_types[i]
             if tys is not None and len(tys) == 1 and tys[0] is not None:
                 ty = tys[0]
-                code = tmp if isinstance(ty.u, T.Interface) else f"{tmp}.v"
+                code = tmp if isinstance(ty.u, T.Interface) else self.copy_code(f"{tmp}.v", ty)
             else:
                 ty = x.type
                 code = tmp

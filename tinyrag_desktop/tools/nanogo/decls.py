@@ -37,13 +37,12 @@ def tparam_names(c, node):
 
 # ---- types ----
 
-def type_decl(c, node, local=False):
-    specs = []
-    for s in node.named_children:
-        if s.type in ("type_spec", "type_alias"):
-            specs.append(s)
+def type_shells(c, node) -> list:
+    """Name the types of one declaration (so later declarations may refer to each other)."""
     shells = []
-    for s in specs:
+    for s in node.named_children:
+        if s.type not in ("type_spec", "type_alias"):
+            continue
         name = c.text(s.child_by_field_name("name"))
         if s.type == "type_alias":
             c.scope.names[name] = TypeName(name, c.resolve_type(s.child_by_field_name("type")))
@@ -55,11 +54,17 @@ def type_decl(c, node, local=False):
         c.named_types.append(nt)
         c.scope.names[name] = TypeName(name, nt)
         shells.append((s, nt))
+    return shells
+
+
+def resolve_shells(c, shells) -> None:
     for s, nt in shells:
-        u = c.resolve_type(s.child_by_field_name("type"))
-        nt._u = u if not isinstance(u, T.Named) else u
-        if isinstance(u, T.Named):
-            nt._u = u.u
+        nt._u = c.resolve_type(s.child_by_field_name("type"))
+
+
+def type_decl(c, node, local=False):
+    shells = type_shells(c, node)
+    resolve_shells(c, shells)
     return shells
 
 
@@ -72,7 +77,7 @@ def instantiate_type(c, node):
     g = o.generic
     targ_nodes = node.child_by_field_name("type_arguments")
     targ_nodes = targ_nodes.named_children if targ_nodes is not None else \
-        [ch for i, ch in enumerate(node.children) if node.field_name_for_child(i) == "index" and c.is_named]
+        [ch for i, ch in enumerate(node.children) if node.field_name_for_child(i) == "index" and ch.is_named]
     targs = tuple(c.resolve_type(n) for n in targ_nodes)
     if len(targs) != len(g.tparams):
         c.err(node, f"got {len(targs)} type arguments but {name} has {len(g.tparams)} type parameters")
@@ -144,9 +149,11 @@ def collect_decls(c, decls):
     c.fn.pynames = set()
     c.methods_ready = False
     try:
+        shells = []
         for d in decls:
             if d.type == "type_declaration":
-                type_decl(c, d)
+                shells += type_shells(c, d)
+        resolve_shells(c, shells)
         for d in decls:
             if d.type == "const_declaration":
                 const_decl(c, d)

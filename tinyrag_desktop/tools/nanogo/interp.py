@@ -119,9 +119,12 @@ def _mget2(m, k, zero):
 _MISSING = object()
 
 
-def _assert_type2(x, t, zero):
+def _assert_type2(x, t, zero, cp=False):
     if x is not None and (x.t is t or T.identical(x.t, t)):
-        return x.v, True
+        v = x.v
+        if cp:
+            v = v._cp() if hasattr(v, "_cp") else list(v)
+        return v, True
     return (zero() if callable(zero) else zero), False
 
 

@@ -496,7 +496,7 @@ def _parse_int(s, base, bits, fname="ParseInt", signed=True):
         elif len(s) > 1 and s[0] == "0":
             b, s = 8, s[1:]
         s = s.replace("_", "")
-    if not s or not all(c.isascii() and c.isalnum() for c in s):
+    if not s or not all(c.isascii() and c.isalnum() and int(c, 36) < b for c in s):
         return 0, _numerr(fname, orig, ERR_SYNTAX)
     try:
         v = int(s, b)
@@ -1136,6 +1136,9 @@ def _append_rune(p, r):
 P.add("AppendRune", fn([T.Slice(BY), R], [T.Slice(BY)]), _append_rune)
 P.add("FullRuneInString", fn([S], [B]), lambda s: _full_rune(gbytes(s)))
 P.add("FullRune", fn([T.Slice(BY)], [B]), lambda p: _full_rune(bytes(sitems(p))))
+P.add("RuneStart", fn([BY], [B]), lambda b: b & 0xC0 != 0x80)
+P.add("DecodeLastRune", fn([T.Slice(BY)], [R, I]), lambda p: _decode_last(gstr(sitems(p))))
+P.add("RuneCountInString", fn([S], [I]), lambda s: len(s))
 
 
 def _full_rune(b: bytes) -> bool:
