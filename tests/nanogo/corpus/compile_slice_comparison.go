@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	a := []int{1, 2}
+	b := []int{1, 2}
+	fmt.Println(a == b)
+}
