@@ -124,16 +124,20 @@ def check(name: str, got: Outcome) -> None:
         diff = difflib.unified_diff(want_text.splitlines(keepends=True), got_text.splitlines(keepends=True),
                                     "real Go", "nanoGo", n=1)
         pytest.fail(f"stdout differs; {summary}\n{''.join(list(diff)[:40])}", pytrace=False)
-    assert got.exit_code == want.exit_code, summary
+    if got.exit_code != want.exit_code:
+        pytest.fail(f"wrong exit code; {summary}", pytrace=False)
     if want.err is None:
         return
     position = _POSITION_RE.match(want.err) if want.exit_code == 2 else None
     if position is None:
-        assert want.err in got.stderr, summary
+        if want.err not in got.stderr:
+            pytest.fail(f"stderr lacks {want.err!r}; {summary}", pytrace=False)
         return
     line, col, message = position.groups()
-    assert re.search(rf"(?<!\d){line}:{col}(?!\d)", got.stderr), f"no position {line}:{col}; {summary}"
-    assert message in got.stderr, f"no message {message!r}; {summary}"
+    if not re.search(rf"(?<!\d){line}:{col}(?!\d)", got.stderr):
+        pytest.fail(f"stderr lacks the position {line}:{col} ({message}); {summary}", pytrace=False)
+    if message not in got.stderr:
+        pytest.fail(f"stderr lacks {message!r}; {summary}", pytrace=False)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	i := 0
+	j := i++
+	fmt.Println(i, j)
+}
