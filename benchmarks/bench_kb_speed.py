@@ -69,14 +69,15 @@ def bench_ingest(tmp: Path, rng: random.Random) -> None:
         size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
         kb = open_store(tmp / f"ingest-{folder.name}")
         assert kb is not None
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         report = Importer(kb).run([str(folder)])
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
         kb.close()
         rate = size / 1e6 / elapsed
         verdict = "meets" if rate >= 5 else "BELOW"
+        # CPU time too: on a shared machine the wall clock also measures the neighbours.
         print(f"ingest {name}: {size / 1e6:.1f} MB in {elapsed:.2f} s = {rate:.1f} MB/s "
-              f"({report.chunks} chunks; {verdict} the 5 MB/s target)")
+              f"({size / 1e6 / cpu:.1f} MB per CPU second; {report.chunks} chunks; {verdict} the 5 MB/s target)")
 
 
 def fill(data_dir: Path, chunks: int, rng: random.Random, words: list[str], weights: list[float]) -> None:
