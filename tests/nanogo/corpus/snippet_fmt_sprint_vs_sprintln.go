@@ -1,0 +1,7 @@
+a := fmt.Sprint("x", 1, 2, "y", 3.5, "z")
+b := fmt.Sprintln("x", 1, 2, "y", 3.5, "z")
+c := fmt.Sprint(1, 2, 3)
+d := fmt.Sprint("a", "b", "c")
+e := fmt.Sprint(true, false)
+f := fmt.Sprint([]int{1}, map[string]int{"k": 1}, struct{}{})
+fmt.Printf("%q\n%q\n%q\n%q\n%q\n%q\n", a, b, c, d, e, f)
