@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 from typing import Callable, Sequence
 
-from PySide6.QtCore import QObject, Qt, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem,
@@ -52,6 +52,9 @@ class KnowledgePanel(QWidget):
         self.setAcceptDrops(True)
         self._build()
         self.refresh()
+        app = QCoreApplication.instance()
+        if app is not None:  # quitting mid-import: stop after the current source rather than inside it
+            app.aboutToQuit.connect(self._on_quit)
 
     # ---- layout ------------------------------------------------------------------------------------
 
@@ -251,6 +254,11 @@ class KnowledgePanel(QWidget):
         self._cancel.set()
         if self._worker is not None:
             self._worker.join(timeout)
+
+    def _on_quit(self) -> None:
+        # Every source is its own transaction, so even a thread cut off here leaves no half source;
+        # waiting a little lets the current one finish instead of being rolled back.
+        self.shutdown(timeout=5.0)
 
     def _set_busy(self, busy: bool) -> None:
         self.progress_bar.setVisible(busy)
