@@ -146,8 +146,10 @@ class BuiltinMixin:
         if few:
             row, col = self.src.pos(where)
             from .errors import CompileError
-            raise CompileError(row, col + len(self.text(where)) - 1,
-                               f"not enough arguments in call to {name}\n\thave ({', '.join(have)})\n\twant ({', '.join(ps)})")
+            e = CompileError(row, col + len(self.text(where)) - 1,
+                             f"not enough arguments in call to {name}\n\thave ({', '.join(have)})\n\twant ({', '.join(ps)})")
+            e.order = tuple(where.end_point)
+            raise e
         self.err(pos_node, f"too many arguments in call to {name}\n\thave ({', '.join(have)})\n\twant ({', '.join(ps)})")
 
     # ---- conversions ----

@@ -85,6 +85,8 @@ class CallMixin:
                     return ty.methods[name], path, p
                 if getattr(ty, "sigs", None) and name in ty.sigs:
                     return T.Method(name, ty.sigs[name], True, None), path, p
+                if path and isinstance(ty.u, T.Interface) and name in ty.u.all_methods():
+                    return T.Method(name, ty.u.all_methods()[name], False, "_ICALL"), path, p
                 st = ty.u
                 if isinstance(st, T.Struct):
                     for f in st.fields:
@@ -157,6 +159,10 @@ class CallMixin:
                     not x.addr or xn.type in ("call_expression", "composite_literal") or
                     xn.type == "index_expression" and isinstance(self.expr(xn.child_by_field_name("operand")).type.u, T.Map)):
                 self.err(field_node, f"cannot call pointer method {name} on {t}")
+            if m.pyname == "_ICALL":  # promoted from an embedded interface
+                code = x.code + "".join("." + self.field_py(f.name) for f in mpath)
+                return Op(f"_method({code}, {name!r})", m.sig, kind="value",
+                          obj=("method", "_icall", f"{code}, {name!r}"))
             recv = self.recv_code(x, mpath, m)
             if m.pyname is None:  # a sync type's method
                 return Op(f"{recv}.{name}", m.sig, kind="value")

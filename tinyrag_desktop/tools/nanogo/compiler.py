@@ -59,7 +59,9 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
     # ---- errors ----
     def err(self, node, msg: str):
         row, col = self.src.pos(node)
-        raise CompileError(row, col, msg)
+        e = CompileError(row, col, msg)
+        e.order = (node.start_point[0], node.start_point[1])
+        raise e
 
     def text(self, node) -> str:
         return self.src.text_of(node)
@@ -329,7 +331,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
                 decls.append(node)
         self.collect(decls)
         if self.errors:
-            raise min(self.errors, key=lambda e: (e.line, e.col))
+            raise min(self.errors, key=lambda e: getattr(e, "order", (e.line, e.col)))
         return self.assemble()
 
     def imports(self, node, used) -> None:
@@ -355,7 +357,9 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
             self.pkg.names[name] = PkgObj(name, path, spec)
             if name not in used:
                 row, col = self.src.pos(spec)
-                self.errors.append(CompileError(row, col, f'imported and not used: "{path}"'))
+                e = CompileError(row, col, f'imported and not used: "{path}"')
+                e.order = tuple(spec.start_point)
+                self.errors.append(e)
 
     def collect(self, decls) -> None:
         from .decls import collect_decls

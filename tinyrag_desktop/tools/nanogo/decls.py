@@ -463,7 +463,9 @@ def compile_function(c, d, py, sig, recv, literal=False):
         erow = end[0] + 1
         if c.src.snippet:
             erow = c.src.line_map.get(erow, erow)
-        raise CompileError(erow, end[1], "missing return")
+        e = CompileError(erow, end[1], "missing return")
+        e.order = (end[0], end[1] - 1)
+        raise e
     check_unused(c, fn)
     body_lines = c.lines
     c.lines, c.ind = saved_lines, saved_ind
@@ -535,7 +537,9 @@ def check_unused(c, fn):
     for v in fn.locals:
         if not v.used and v.node is not None:
             row, col = c.src.pos(v.node)
-            c.errors.append(CompileError(row, col, f"{v.name} declared but not used"))
+            e = CompileError(row, col, f"{v.name} declared but not used")
+            e.order = tuple(v.node.start_point)
+            c.errors.append(e)
             v.used = True
 
 
@@ -814,4 +818,6 @@ def _wrapper(c, found, t) -> str:
         code += "." + c.field_py(f.name)
     if m.pyname is None:
         return f"(lambda r, *a: getattr({code}, {m.name!r})(*a))"
+    if m.pyname == "_ICALL":
+        return f"(lambda r, *a: _icall({code}, {m.name!r}, *a))"
     return f"(lambda r, *a: {m.pyname}({code}, *a))"
