@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 from typing import Sequence
 
-from ..kb import Hit, StoreError
+from ..kb import Hit, StoreError, has_documents
 from ..kb import search as kb_search
 from ..kb.embed import embed_query
 from ..kb.errors import FetchError
@@ -80,8 +80,6 @@ async def run(query: str, ctx: ToolContext) -> ToolResult:
     except StoreError as exc:
         raise ToolError(str(exc)) from exc
     if not hits:
-        from ..kb import has_documents
-
         if not await asyncio.to_thread(has_documents, data_dir):
             return ToolResult(EMPTY_MESSAGE, source="")
     sources = list(dict.fromkeys(h.location for h in hits))
