@@ -81,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
+    from .logsetup import configure
+
+    configure(ctx.data_dir)
 
     import qasync
     from PySide6.QtWidgets import QApplication

@@ -55,7 +55,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _ask(args: argparse.Namespace) -> int:
+    from .logsetup import configure
+
     ctx = context_from_args(args)
+    configure(ctx.data_dir)
     for warning in ctx.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     import asyncio  # here, not at the top: `nanogo` starts faster without it

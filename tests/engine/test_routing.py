@@ -53,6 +53,7 @@ async def test_rag_route_puts_passages_in_the_prompt(llm, settings, http, tmp_pa
     engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
     events = await collect(engine, "How many vacation days do I get?")
     assert isinstance(events[0], Route) and events[0].mode == "rag"
+    assert events[0].sources == (str(doc.resolve()),)
     system = llm.requests[0]["messages"][0]["content"]
     assert "27 vacation days" in system and "handbook" in system.lower()
     assert "".join(e.text for e in events if isinstance(e, Text)) == "You get 27 days [1]."

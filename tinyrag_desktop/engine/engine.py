@@ -93,8 +93,8 @@ class Engine:
         question = str(messages[-1].get("content", "")) if messages else ""
 
         decision = await self._route(question, {t.name for t in enabled})
-        yield Route(decision.mode, decision.reason, decision.hints)
-        context = await self._rag_context(question) if decision.mode == "rag" else ""
+        context, sources = await self._rag_context(question) if decision.mode == "rag" else ("", ())
+        yield Route(decision.mode, decision.reason, decision.hints, sources)
 
         convo: list[dict[str, str]] = [
             {"role": "system", "content": prompts.system_prompt(
@@ -139,12 +139,13 @@ class Engine:
         has_kb = "rag_knowledge" in enabled and await asyncio.to_thread(_has_documents, self.data_dir)
         return route(question, enabled, has_kb=has_kb)
 
-    async def _rag_context(self, question: str) -> str:
+    async def _rag_context(self, question: str) -> tuple[str, tuple[str, ...]]:
+        """The best passages for the prompt, and the locations they come from."""
         try:
             return await asyncio.to_thread(_kb_context, self.data_dir, question, int(self.settings.get("k", 5)))
-        except Exception:  # the knowledge base is optional help; a failure must not cost the answer
-            log.exception("knowledge-base lookup for the rag route failed")
-            return ""
+        except Exception as exc:  # the knowledge base is optional help; a failure must not cost the answer
+            log.warning("knowledge-base lookup for the rag route failed: %s", exc, exc_info=True)
+            return "", ()
 
     # -- one round --------------------------------------------------------------------------------
 
@@ -347,9 +348,11 @@ def _has_documents(data_dir: Path) -> bool:
     return has_documents(data_dir)
 
 
-def _kb_context(data_dir: Path, question: str, k: int) -> str:
+def _kb_context(data_dir: Path, question: str, k: int) -> tuple[str, tuple[str, ...]]:
     from ..kb import search
     from ..tools.rag import format_hits
 
     hits = search(data_dir, question, k)
-    return format_hits(question, hits) if hits else ""
+    if not hits:
+        return "", ()
+    return format_hits(question, hits), tuple(dict.fromkeys(h.location for h in hits))

@@ -26,9 +26,10 @@ class Route(_Event):
     mode: str
     reason: str
     hints: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()  # rag mode: where the passages put into the prompt come from
 
     def payload(self) -> dict[str, Any]:
-        return {"mode": self.mode, "reason": self.reason, "hints": list(self.hints)}
+        return {"mode": self.mode, "reason": self.reason, "hints": list(self.hints), "sources": list(self.sources)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,55 @@
+"""Logging: everything to a rotating file in the data folder; only short error lines on the console.
+
+A failure the user can cause is shown to them in words by the window or the command line; the details,
+tracebacks included, go to ``logs/tinyrag.log`` for a bug report, never to the console.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+from pathlib import Path
+
+LOG_FILE = Path("logs") / "tinyrag.log"
+
+
+class _NoTraceback(logging.Formatter):
+    def formatException(self, ei) -> str:  # noqa: N802
+        return ""
+
+    def format(self, record: logging.LogRecord) -> str:
+        record.exc_text = ""
+        saved, record.exc_info = record.exc_info, None
+        try:
+            return super().format(record)
+        finally:
+            record.exc_info = saved
+
+
+def configure(data_dir: Path, *, console_level: int = logging.ERROR) -> Path | None:
+    """Send the app's log records to ``data_dir/logs/tinyrag.log``; returns the file, or None if unwritable."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if getattr(handler, "_tinyrag", False):
+            root.removeHandler(handler)
+            handler.close()
+    root.setLevel(logging.INFO)
+    console = logging.StreamHandler()
+    console.setLevel(console_level)
+    console.setFormatter(_NoTraceback("tinyrag: %(message)s"))
+    console._tinyrag = True  # type: ignore[attr-defined]
+    root.addHandler(console)
+    path = Path(data_dir) / LOG_FILE
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        file_handler = logging.handlers.RotatingFileHandler(path, maxBytes=2_000_000, backupCount=3,
+                                                            encoding="utf-8")
+    except OSError:
+        return None
+    file_handler.setLevel(logging.INFO)
+    file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    file_handler._tinyrag = True  # type: ignore[attr-defined]
+    root.addHandler(file_handler)
+    for noisy in ("httpx", "httpcore", "trafilatura", "htmldate", "courlandre"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    return path
