@@ -125,13 +125,23 @@ async def _offline(content: str, ctx: object) -> None:
     raise ToolError("This benchmark runs offline: use wikipedia, calculate or rag_knowledge.")
 
 
-def offline_registry():
-    """The app's own tools, with websearch and url_fetch unable to reach the internet."""
+_FULL_BLOCK = re.compile(r"^\s*<tool\b[^>]*>\s*<(\w+)>(.*)</\1>\s*</tool>\s*$", re.S)
+
+
+def offline_registry(fix_examples: bool = False):
+    """The app's own tools, with websearch and url_fetch unable to reach the internet.
+
+    ``fix_examples``: a ToolSpec.example that is a whole block (rag, url_fetch, websearch, wikipedia today)
+    becomes just its content, so the prompt's "Write: …" line is one block instead of a block in a block.
+    """
     registry = default_registry()
-    for name in ("websearch", "url_fetch"):
-        spec = registry.get(name)
-        if spec is not None:
-            registry.register(dataclasses.replace(spec, run=_offline))
+    for spec in registry.all():
+        if spec.name in ("websearch", "url_fetch"):
+            spec = dataclasses.replace(spec, run=_offline)
+        full = _FULL_BLOCK.match(spec.example)
+        if fix_examples and full:
+            spec = dataclasses.replace(spec, example=full.group(2))
+        registry.register(spec)
     return registry
 
 
@@ -226,7 +236,8 @@ async def ask(engine: Engine, q: Question) -> Outcome:
     return out
 
 
-async def bench(base_url: str, model: str, questions: list[Question], verbose: bool) -> list[Outcome]:
+async def bench(base_url: str, model: str, questions: list[Question], verbose: bool,
+                fix_examples: bool = False) -> list[Outcome]:
     wiki = ThreadingHTTPServer(("127.0.0.1", 0), _FakeWiki)
     threading.Thread(target=wiki.serve_forever, daemon=True).start()
     outcomes = []
@@ -239,7 +250,7 @@ async def bench(base_url: str, model: str, questions: list[Question], verbose: b
                         "wikipedia_api_url": f"http://127.0.0.1:{wiki.server_address[1]}/w/api.php",
                         "first_token_timeout": 300.0}
             async with httpx.AsyncClient(trust_env=False) as http:
-                engine = Engine(settings=settings, data_dir=data_dir, http=http, registry=offline_registry())
+                engine = Engine(settings=settings, data_dir=data_dir, http=http, registry=offline_registry(fix_examples))
                 for q in questions:
                     out = await ask(engine, q)
                     outcomes.append(out)
@@ -274,14 +285,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="", help="model name on --base-url")
     parser.add_argument("--only", help="only the questions for this tool (calculate, rag_knowledge, wikipedia)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each answer")
-    parser.add_argument("--experiment", choices=["correction"],
-                        help="correction: hand a block without its inner element back with the right syntax")
+    parser.add_argument("--experiment", action="append", choices=["examples", "correction"], default=[],
+                        help="examples: tool examples as content, not nested blocks; correction: hand a block "
+                             "without its inner element back with the right syntax (repeatable)")
     args = parser.parse_args(argv)
-    if args.experiment == "correction":
+    if "correction" in args.experiment:
         install_correction_round()
+    fix = "examples" in args.experiment
     questions = [q for q in QUESTIONS if not args.only or q.tool == args.only]
     if args.base_url:
-        outcomes = asyncio.run(bench(args.base_url, args.model, questions, args.verbose))
+        outcomes = asyncio.run(bench(args.base_url, args.model, questions, args.verbose, fix))
         summary(outcomes)
         return 0
     status = local_model_status({})
@@ -290,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"built-in model: {status.reason}", flush=True)
     with LocalModelServer(status.gguf, launcher=status.launcher) as server:
-        outcomes = asyncio.run(bench(server.base_url, server.model, questions, args.verbose))
+        outcomes = asyncio.run(bench(server.base_url, server.model, questions, args.verbose, fix))
     summary(outcomes)
     return 0
 
