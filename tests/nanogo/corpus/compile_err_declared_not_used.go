@@ -1,0 +1,11 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+)
+
+func main() {
+	n, err := strconv.Atoi("5")
+	fmt.Println(n)
+}

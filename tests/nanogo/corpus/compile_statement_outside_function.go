@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+count := 0
+
+func main() {
+	fmt.Println(count)
+}

@@ -1,0 +1,2 @@
+label := "count: " + 5
+fmt.Println(label)

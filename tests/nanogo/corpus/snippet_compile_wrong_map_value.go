@@ -1,0 +1,3 @@
+ages := map[string]int{}
+ages["bob"] = "thirty"
+fmt.Println(ages)
