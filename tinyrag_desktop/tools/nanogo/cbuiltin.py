@@ -157,6 +157,16 @@ class BuiltinMixin:
         tn = node.child_by_field_name("type")
         if tn.type == "generic_type":
             base = self.scope.lookup(self.text(tn.child_by_field_name("type")))
+            if base is not None and (base.kind == "var" or base.kind == "func" and base.generic is None):
+                f = self.x_generic_type(tn)  # `fs[i](x)`: an indexed function value, called
+                f.node = tn
+                sig = f.type.u
+                if not isinstance(sig, T.Func):
+                    self.err(node, f"invalid operation: cannot call non-function {self.text(tn)}")
+                argcode = self.call_args(sig, [node.child_by_field_name("operand")], False, node, tn)
+                rt = self.result_type(sig)
+                self.last_call = (f"({f.code})", argcode)
+                return Op(f"({f.code})({argcode})", rt, kind="void" if rt is None else "value")
             if base is not None and base.kind == "func" and base.generic is not None:
                 f = self.x_generic_type(tn)
                 sig = f.type.u

@@ -216,6 +216,14 @@ class FlowMixin:
             head = f"for {kvar} in list({src}):"
         else:
             head = "while True:"
+        # Go 1.19: one variable for the whole loop, so closures made in the body share it.
+        shared = {}
+        if is_define:
+            for n, ty in zip(names, (kt, vt)):
+                nm = self.text(n)
+                if nm != "_" and ty is not None and nm in self.fn.boxed and not isinstance(ty.u, (T.Struct, T.Array)):
+                    shared[nm] = self.uid("rv")
+                    self.emit(f"{shared[nm]} = _Box(None)")
         header = len(self.lines)
         self.emit(head)
         self.ind += 1
@@ -246,7 +254,10 @@ class FlowMixin:
                 continue
             if is_define:
                 v = self.declare_var(name, ty, n)
-                if v.boxed:
+                if v.boxed and name in shared:
+                    self.emit(f"{v.py} = {shared[name]}")
+                    self.emit(f"{v.py}.v = {code}")
+                elif v.boxed:
                     self.emit(f"{v.py} = _Box({code})")
                 else:
                     self.emit(f"{v.py} = {code}")
@@ -278,6 +289,7 @@ class FlowMixin:
             tag = Op(tmp, T.default_type(tag.type) if tag.const is not None else tag.type, node=vnode)
         cases = [c for c in node.named_children if c.type in ("expression_case", "default_case")]
         conds = []
+        seen = set()
         for c in cases:
             if c.type == "default_case":
                 conds.append(None)
@@ -290,6 +302,14 @@ class FlowMixin:
                 else:
                     op = self.expr(v)
                     parts.append(self.eq_code(tag, op, v))
+                    if op.const is not None and not isinstance(tag.type.u, T.Interface):
+                        key = (type(op.const).__name__ if isinstance(op.const, (str, bool)) else "n", op.const)
+                        if key in seen:
+                            from .cexpr import const_str
+                            self.err(v, f"duplicate case {self.text(v)} (constant of type {tag.type}) in expression switch"
+                                     if self.text(v) == const_str(op.const) else
+                                     f"duplicate case {self.text(v)} (constant {const_str(op.const)} of type {tag.type}) in expression switch")
+                        seen.add(key)
             conds.append(" or ".join(parts) if parts else "False")
         self.switch_body(cases, conds, label)
         self.pop()

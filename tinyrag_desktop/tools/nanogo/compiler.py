@@ -130,8 +130,11 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
         if k == "implicit_length_array_type":
             return T.Array(-1, self.resolve_type(node.child_by_field_name("element")))
         if k == "map_type":
-            return T.Map(self.resolve_type(node.child_by_field_name("key")),
-                         self.resolve_type(node.child_by_field_name("value")))
+            kn = node.child_by_field_name("key")
+            kt = self.resolve_type(kn)
+            if not kt.comparable and not isinstance(kt, T.TypeParam):
+                self.err(kn, f"invalid map key type {kt}")
+            return T.Map(kt, self.resolve_type(node.child_by_field_name("value")))
         if k == "channel_type":
             txt = self.text(node)
             d = "recv" if txt.startswith("<-") else "send" if txt.replace(" ", "").startswith("chan<-") else "both"

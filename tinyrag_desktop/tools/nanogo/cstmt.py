@@ -120,6 +120,15 @@ class StmtMixin:
                          if op.kind == "value" else f"{self.text(e)} is not used")
         if op.kind in ("type",):
             self.err(e, f"{self.text(e)} (type) is not an expression")
+        if e.type == "call_expression" and op.kind == "value":
+            fn_name = self.text(e.child_by_field_name("function"))
+            b = self.scope.lookup(fn_name)
+            if b is not None and b.kind == "builtin" and fn_name in ("append", "len", "cap", "make", "new",
+                                                                     "complex", "real", "imag"):
+                self.err(e, f"{self.text(e)} ({self.unused_desc(op)}) is not used")
+            if b is not None and b.kind == "type" or e.child_by_field_name("function").type in (
+                    "slice_type", "map_type", "array_type", "pointer_type"):
+                self.err(e, f"{self.text(e)} ({self.unused_desc(op)}) is not used")
         self.emit(op.code)
 
     def unused_desc(self, op):
@@ -565,6 +574,8 @@ class StmtMixin:
 
     def s_labeled_statement(self, node):
         label = self.text(node.child_by_field_name("label"))
+        if label not in getattr(self.fn, "used_labels", {label}):
+            self.err(node, f"label {label} defined and not used")
         inner = [c for c in node.named_children if c.type not in ("label_name", "comment")]
         if not inner:
             return

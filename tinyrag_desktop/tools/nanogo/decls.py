@@ -277,7 +277,7 @@ def declare_method(c, d):
             c.pending.append(("method", d, nt, nt.targs, g))
         return None
     name = c.text(rt_node)
-    o = c.pkg.names.get(name)
+    o = c.pkg.names.get(name) or c.universe.names.get(name)
     if o is None:
         c.err(rt_node, f"undefined: {name}")
     if o.kind != "type" or not isinstance(o.type, T.Named) or o.type.pkg != "main":
@@ -360,6 +360,19 @@ def scan_boxed(c, body) -> set:
     return out
 
 
+def _used_labels(c, body) -> set:
+    out = set()
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n.type in ("goto_statement", "break_statement", "continue_statement"):
+            for ch in n.named_children:
+                if ch.type == "label_name":
+                    out.add(c.text(ch))
+        stack.extend(n.named_children)
+    return out
+
+
 def _goto_labels(c, body) -> set:
     out = set()
     stack = [body]
@@ -396,6 +409,7 @@ def compile_function(c, d, py, sig, recv, literal=False):
     fn.pynames = set(parent.pynames) if (literal and parent is not None) else set()
     fn.has_defer = has_defer(body)
     fn.goto_labels = _goto_labels(c, body)
+    fn.used_labels = _used_labels(c, body)
     c.fn = fn
     saved_scope = c.scope
     c.scope = Scope(c.scope, func=True)

@@ -499,7 +499,10 @@ class Printer:
             if f.prec == 0 and a == 0:
                 s = ""
         if f.sharp:
-            s = {2: "0b", 8: "0", 16: "0x" if verb == "x" else "0X"}.get(base, "") + s
+            if base == 8:
+                s = s if s.startswith("0") else "0" + s
+            else:
+                s = {2: "0b", 16: "0x" if verb == "x" else "0X"}.get(base, "") + s
         if verb == "O":
             s = "0o" + s
         if neg:

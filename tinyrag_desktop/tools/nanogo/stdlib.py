@@ -1120,6 +1120,10 @@ P = PACKAGES["strconv"]
 P.add("Unquote", fn([S], [S, T.ERROR]), _unquote)
 P.add("AppendInt", fn([T.Slice(BY), I64, I], [T.Slice(BY)]), _append_int)
 P.add("QuoteToASCII", fn([S], [S]), lambda s: _fmt().quote(s, True))
+P.add("QuoteRuneToASCII", fn([R], [S]), lambda r: _fmt().quote_rune(r, True))
+P.add("AppendQuote", fn([T.Slice(BY), S], [T.Slice(BY)]),
+      lambda dst, s: __import__(__name__.rsplit(".", 1)[0] + ".runtime", fromlist=["append"]).append(
+          dst, list(gbytes(_fmt().quote(s))), 1))
 P.add("IntSize", fn([], [I]), lambda: 64)
 P.consts["IntSize"] = (T.U_INT, 64)
 del P.funcs["IntSize"]
