@@ -1,0 +1,6 @@
+package main
+
+func main() {
+	ok := false
+	panic(!ok)
+}

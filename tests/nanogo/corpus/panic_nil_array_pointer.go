@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	var p *[3]int
+	fmt.Println(len(p))
+	fmt.Println(p[0])
+}
