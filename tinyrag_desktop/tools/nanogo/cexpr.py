@@ -454,7 +454,8 @@ class ExprMixin:
             if other.kind == "nil":
                 self.err(node, f"invalid operation: {self.text(node)} (operator {o} not defined on nil)")
             if not isinstance(other.type.u, (T.Pointer, T.Slice, T.Map, T.Chan, T.Func, T.Interface)):
-                self.err(node, f"invalid operation: {self.text(node)} (mismatched types {other.type} and untyped nil)")
+                a_, b_ = (other.type, "untyped nil") if b.kind == "nil" else ("untyped nil", other.type)
+                self.err(rn, f"invalid operation: {self.text(node)} (mismatched types {a_} and {b_})")
             u = other.type.u
             if isinstance(u, T.Slice):
                 test = f"({other.code}.a is None)"
@@ -478,7 +479,8 @@ class ExprMixin:
                     ia = self.coerce(a, T.ANY)
                     ib = self.coerce(b, T.ANY)
                     return Op(f"({ia} {o} {ib})", T.U_BOOL)
-                self.err(ln, f"invalid operation: {self.text(node)} (mismatched types {ta} and {tb})")
+                self.err(rn if o in _CMP else ln,
+                         f"invalid operation: {self.text(node)} (mismatched types {ta} and {tb})")
             t = ta
         if a.const is not None and b.const is not None:
             return self.fold(o, a, b, t, node)

@@ -281,7 +281,7 @@ def declare_method(c, d):
     if o is None:
         c.err(rt_node, f"undefined: {name}")
     if o.kind != "type" or not isinstance(o.type, T.Named) or o.type.pkg != "main":
-        c.err(rt_node, f"cannot define new methods on non-local type {name}")
+        c.err(params[0], f"cannot define new methods on non-local type {name}")
     nt = o.type
     mname = c.text(d.child_by_field_name("name"))
     if mname in nt.methods:

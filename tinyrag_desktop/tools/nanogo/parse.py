@@ -152,22 +152,153 @@ def parse(text: str) -> Source:
     data = prog.encode("utf-8", "surrogateescape")
     tree = ts_parser().parse(data)
     src = Source(prog, data, tree, line_map, snippet)
-    if tree.root_node.has_error:
-        bad = _first_error(tree.root_node)
-        row, col = src.pos(bad)
-        if bad.is_missing:
-            if bad.start_byte >= len(data.rstrip()):
-                msg = f"syntax error: unexpected EOF, expecting {bad.type}"
-            else:
-                msg = f"syntax error: missing {bad.type}"
-        else:
-            tok = src.text_of(bad).strip().split()
-            near = tok[0] if tok else "EOF"
-            if near in ("else",):
-                msg = "syntax error: unexpected else, expecting }"
-            elif near and (near[0].isalpha() or near[0] == "_") and near not in _KEYWORDS:
-                msg = f"syntax error: unexpected name {near}"
-            else:
-                msg = f"syntax error: unexpected {near}"
-        raise CompileError(row, col, msg)
+    if tree.root_node.has_error or _has_missing(tree.root_node):
+        raise _syntax_error(src, tree)
+    _check_layout(src, tree)
     return src
+
+
+_INVALID = set("?$@#\\")
+
+
+def _invalid_char(src: Source):
+    """The first character Go's scanner rejects (outside literals and comments), as (row0, col0, char)."""
+    text = src.text
+    i, n, row, line_start = 0, len(text), 0, 0
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            row, line_start = row + 1, i + 1
+        elif ch in "\"'`":
+            j = i + 1
+            while j < n and text[j] != ch and not (ch != "`" and text[j] == "\n"):
+                j += 2 if text[j] == "\\" and ch != "`" else 1
+            for k in range(i, min(j, n)):
+                if text[k] == "\n":
+                    row, line_start = row + 1, k + 1
+            i = j + 1
+            continue
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif text.startswith("/*", i):
+            j = text.find("*/", i)
+            j = n if j < 0 else j + 2
+            row += text.count("\n", i, j)
+            if "\n" in text[i:j]:
+                line_start = text.rfind("\n", i, j) + 1
+            i = j
+            continue
+        elif ch in _INVALID or (ord(ch) > 127 and not ch.isalpha()):
+            return row, i - line_start, ch
+        i += 1
+    return None
+
+
+def _leaf(node):
+    while node.children:
+        node = node.children[0]
+    return node
+
+
+def _has_missing(node) -> bool:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.is_missing:
+            return True
+        stack.extend(n.children)
+    return False
+
+
+def _first_bad(node):
+    """The first ERROR or MISSING node in source order."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "ERROR" or n.is_missing:
+            return n
+        stack.extend(reversed(n.children))
+    return None
+
+
+def _innermost_error(bad):
+    """Inside an ERROR, the first nested ERROR on the same line: the token the grammar could not place."""
+    stack = list(reversed(bad.children))
+    while stack:
+        n = stack.pop()
+        if n.type == "ERROR" and n.start_point[0] == bad.start_point[0]:
+            return _innermost_error(n)
+        stack.extend(reversed(n.children))
+    return bad
+
+
+def _check_layout(src: Source, tree) -> None:
+    """What tree-sitter forgives but Go does not: statements outside functions, missing trailing commas."""
+    root = tree.root_node
+    if not src.snippet:
+        for n in root.named_children:
+            if n.type not in ("package_clause", "import_declaration", "function_declaration", "method_declaration",
+                              "type_declaration", "var_declaration", "const_declaration", "comment"):
+                row, col = src.pos(n)
+                raise CompileError(row, col, "syntax error: non-declaration statement outside function body")
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type in ("literal_value", "argument_list") and n.start_point[0] != n.end_point[0]:
+            kids = [c for c in n.children if c.type != "comment"]
+            if len(kids) >= 3 and kids[-2].type != "," and kids[-1].start_point[0] > kids[-2].end_point[0]:
+                last = kids[-2]
+                row, col = src.pos(last)
+                end_col = col + len(src.text_of(last).split("\n")[-1]) if last.start_point[0] == last.end_point[0] \
+                    else last.end_point[1] + 1
+                what = "composite literal; possibly missing comma or }" if n.type == "literal_value" \
+                    else "argument list; possibly missing comma or )"
+                row = last.end_point[0] + 1
+                if src.snippet:
+                    row = src.line_map.get(row, row)
+                raise CompileError(row, end_col, f"syntax error: unexpected newline in {what}")
+        stack.extend(n.children)
+
+
+def _syntax_error(src: Source, tree) -> CompileError:
+    bad = _first_bad(tree.root_node) or _first_error(tree.root_node)
+    if bad.type == "ERROR":
+        bad = _innermost_error(bad)
+    if bad.is_missing and bad.parent is not None and bad.parent.type == "unary_expression":
+        bin_ = bad.parent.parent
+        if bin_ is not None and bin_.type == "binary_expression":
+            op = bin_.child_by_field_name("operator")
+            two = src.data[op.start_byte:op.start_byte + 2].decode()
+            if two in ("++", "--"):
+                row, col = src.pos(op)
+                return CompileError(row, col, f"syntax error: unexpected {two} at end of statement")
+    row, col = src.pos(bad)
+    inv = _invalid_char(src)
+    if inv is not None and (inv[0], inv[1]) <= (bad.start_point[0], bad.start_point[1] + 64) and \
+            inv[0] <= bad.start_point[0]:
+        line = src.data.split(b"\n")[inv[0]].decode("utf-8", "replace")
+        r, c = inv[0] + 1, len(line[:inv[1]].encode()) + 1
+        if src.snippet:
+            r = src.line_map.get(r, r)
+        ch = inv[2]
+        return CompileError(r, c, f"invalid character U+{ord(ch):04X} '{ch}'")
+    lines = src.data.split(b"\n")
+    if bad.is_missing:
+        line = lines[bad.start_point[0]]
+        if bad.type == ")" and not line[bad.start_point[1]:].strip():
+            return CompileError(row, col, "syntax error: unexpected newline in argument list; possibly missing comma or )")
+        if bad.start_byte >= len(src.data.rstrip()):
+            return CompileError(row, col, f"syntax error: unexpected EOF, expecting {bad.type}")
+        return CompileError(row, col, f"syntax error: unexpected newline, expecting {bad.type}")
+    leaf = _leaf(bad)
+    tok = src.text_of(leaf).strip() or src.text_of(bad).strip().split()[0:1] and src.text_of(bad).strip().split()[0]
+    tok = tok or "EOF"
+    row, col = src.pos(leaf)
+    before = lines[leaf.start_point[0]][:leaf.start_point[1]].decode("utf-8", "replace").strip()
+    if tok == "else":
+        return CompileError(row, col, "syntax error: unexpected else, expecting }")
+    if before and (before[-1].isalnum() or before[-1] in "_)]}\"'`") and not before.endswith(("else", "return")):
+        return CompileError(row, col, f"syntax error: unexpected {tok} at end of statement")
+    return CompileError(row, col, f"syntax error: unexpected {tok}")
