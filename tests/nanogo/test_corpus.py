@@ -148,8 +148,10 @@ def in_process_results(request):
     if module is None:
         pytest.skip("tinyrag_desktop.tools.nanogo cannot be imported yet")
     run_sandboxed = getattr(module, "run_sandboxed", None)
+    here = Path(__file__).resolve()
     selected = [item.callspec.params["name"] for item in request.session.items
-                if item.originalname == "test_case" and hasattr(item, "callspec")]
+                if getattr(item, "originalname", None) == "test_case" and hasattr(item, "callspec")
+                and Path(str(item.path)).resolve() == here]
     data_dir = request.getfixturevalue("tmp_path_factory").mktemp("nanogo-data")
     pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="nanogo-corpus")
     futures: dict[str, Future] = {}
