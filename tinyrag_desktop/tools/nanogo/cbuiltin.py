@@ -39,7 +39,7 @@ class BuiltinMixin:
             return self.builtin(f.obj.name, args, spread, node)
         if f.kind == "generic":
             from .decls import infer_and_instantiate
-            f = infer_and_instantiate(self, f.obj, args, node)
+            f = infer_and_instantiate(self, f.obj, args, node, spread)
         if f.kind != "value" or not isinstance(f.type.u, T.Func):
             self.err(node, f"invalid operation: cannot call non-function {describe(f, self)}")
         sig = f.type.u

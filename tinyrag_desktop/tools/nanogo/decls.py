@@ -702,7 +702,7 @@ def _type_set(iface):
     return terms
 
 
-def infer_and_instantiate(c, fobj, args, node) -> Op:
+def infer_and_instantiate(c, fobj, args, node, spread=False) -> Op:
     g = fobj.generic
     pnames = [p for p, _ in g.tparams]
     bound = {}
@@ -716,7 +716,7 @@ def infer_and_instantiate(c, fobj, args, node) -> Op:
         k = max(1, len(_names(p)))
         ptypes.extend([(tn, p.type == "variadic_parameter_declaration")] * k)
     for i, a in enumerate(args):
-        if i >= len(ptypes):
+        if i >= len(ptypes) and not (ptypes and ptypes[-1][1]):
             break
         tn, variadic = ptypes[i] if i < len(ptypes) else ptypes[-1]
         op = c.expr(a)
@@ -725,10 +725,14 @@ def infer_and_instantiate(c, fobj, args, node) -> Op:
         at = op.type
         if T.is_untyped(at):
             continue
+        if variadic and spread and i == len(args) - 1:
+            if not isinstance(at.u, T.Slice):
+                continue
+            at = at.u.elem
         _unify(c, tn, at, bound, pnames)
     for i, a in enumerate(args):
-        if i < len(ptypes):
-            tn, _ = ptypes[i]
+        if i < len(ptypes) or (ptypes and ptypes[-1][1]):
+            tn, _ = ptypes[min(i, len(ptypes) - 1)]
             if tn.type == "type_identifier" and c.text(tn) in pnames and c.text(tn) not in bound:
                 op = c.expr(a)
                 if op.type is not None and T.is_untyped(op.type):

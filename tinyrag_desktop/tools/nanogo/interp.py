@@ -87,9 +87,7 @@ def recover():
 
 
 def _panic(v):
-    if v is None:
-        raise GoPanic(Iface(R.RUNTIME_ERROR, "panic called with nil argument (use runtime.PanicNilError)"))
-    raise GoPanic(v)
+    raise GoPanic(v)  # Go 1.19: panic(nil) is "panic: nil", and recover() then returns nil
 
 
 def _oob(i, n):

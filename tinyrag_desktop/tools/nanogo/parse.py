@@ -246,6 +246,12 @@ def _check_layout(src: Source, tree) -> None:
     stack = [root]
     while stack:
         n = stack.pop()
+        if n.type == "binary_expression":
+            op = n.child_by_field_name("operator")
+            two = src.data[op.start_byte:op.start_byte + 2].decode("utf-8", "replace")
+            if two in ("++", "--"):
+                row, col = src.pos(op)
+                raise CompileError(row, col, f"syntax error: unexpected {two} at end of statement")
         if n.type in ("literal_value", "argument_list") and n.start_point[0] != n.end_point[0]:
             kids = [c for c in n.children if c.type != "comment"]
             if len(kids) >= 3 and kids[-2].type != "," and kids[-1].start_point[0] > kids[-2].end_point[0]:
