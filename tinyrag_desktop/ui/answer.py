@@ -19,7 +19,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 from ..chats import StoredMessage, StoredTool, answer_markdown
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from .markdown_render import LIGHT, Palette, freeze_point
-from .segments import MarkdownSegment, ThinkingSection
+from .segments import MarkdownSegment, SettingsSource, ThinkingSection
+from .sources import SOURCE_TOOLS, SourcesRow, split_sources
 from .theme import colors
 from .toolcard import ToolCard
 
@@ -67,11 +68,13 @@ class AnswerWidget(QFrame):
     copied = Signal(str)
     rendered = Signal()  # after each coalesced render (tests and the benchmark wait on it)
 
-    def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT, show_route: bool = False) -> None:
+    def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT, show_route: bool = False,
+                 settings: SettingsSource | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("answer")
         self.setAccessibleName("Assistant answer")
         self._palette = palette
+        self._settings = settings  # the window's current settings: Go blocks get Run links when allowed
         self._content: list[str] = []      # every visible text delta, joined on demand
         self._content_len = 0
         self._pending: list[str] = []      # deltas not yet rendered
@@ -129,6 +132,9 @@ class AnswerWidget(QFrame):
         self._error_box.hide()
         self._layout.addWidget(self._error_box)
 
+        self._sources = SourcesRow(self, palette.link)
+        self._layout.addWidget(self._sources)
+
         foot = QHBoxLayout()
         foot.setSpacing(4)
         self._footer = QLabel(self)
@@ -175,7 +181,11 @@ class AnswerWidget(QFrame):
             self._waiting = None
 
     def on_route(self, ev: Route) -> None:
+        # The route is stored as JSON with the answer, so its sources come back when the chat is reopened.
         self._route = {"mode": ev.mode, "reason": ev.reason, "hints": list(ev.hints)}
+        if ev.sources:
+            self._route["sources"] = list(ev.sources)
+            self._sources.add(ev.sources)
         hints = f" · hints: {', '.join(ev.hints)}" if ev.hints else ""
         self._route_label.setText(f"Route: {ev.mode} — {ev.reason}{hints}")
         self._route_label.setVisible(self._show_route)
@@ -209,7 +219,13 @@ class AnswerWidget(QFrame):
         card = self._cards.get(ev.id) or self._add_card(ev.id, ev.tool, ev.query, ev.param)
         card.finish(ev.status, source=ev.source, error=ev.error, result=ev.result,
                     result_bytes=ev.result_bytes, elapsed_ms=ev.elapsed_ms)
+        self._add_tool_sources(ev.tool, ev.status, ev.source)
         return card
+
+    def _add_tool_sources(self, tool: str, status: str, source: str) -> None:
+        # Only tools that read documents name sources worth opening; a failed call read nothing.
+        if tool in SOURCE_TOOLS and status in ("ok", "done") and source:
+            self._sources.add(split_sources(source))
 
     def finish(self, ev: Done) -> None:
         self._arrived()
@@ -302,7 +318,7 @@ class AnswerWidget(QFrame):
         seg.setVisible(bool(text.strip()))
 
     def _new_segment(self, prefix: str, after: MarkdownSegment | None = None) -> MarkdownSegment:
-        seg = MarkdownSegment(self, self._palette)
+        seg = MarkdownSegment(self, self._palette, self._settings)
         seg.set_frame(prefix, "")
         seg.codeCopied.connect(lambda code: self.copied.emit(code))
         if after is None:
@@ -353,6 +369,24 @@ class AnswerWidget(QFrame):
     def segments(self) -> list[MarkdownSegment]:
         return list(self._segments)
 
+    def sources(self) -> list[str]:
+        """The locations this answer used, in the order they came (the "Sources" line's links)."""
+        return self._sources.locations()
+
+    @property
+    def sources_row(self) -> SourcesRow:
+        return self._sources
+
+    def refresh_run_links(self) -> None:
+        """Render the segments with code again: ``allow_nanogo`` changed, so Run links come or go."""
+        for seg in self._segments:
+            if seg.code_blocks():
+                seg.refresh()
+
+    def cancel_runs(self) -> list:
+        """Stop the Go runs of this answer's code blocks (it is being closed); the cancelled tasks."""
+        return [task for seg in self._segments for task in seg.cancel_runs()]
+
     def reasoning(self) -> str:
         return self._thinking.text() if self._thinking else ""
 
@@ -394,12 +428,14 @@ class AnswerWidget(QFrame):
 
     @classmethod
     def from_stored(cls, message: StoredMessage, parent: QWidget | None = None, palette: Palette = LIGHT,
-                    show_route: bool = False) -> "AnswerWidget":
-        """Rebuild an answer as it was: text, cards with their final state, reasoning, route, footer."""
-        self = cls(parent, palette, show_route)
+                    show_route: bool = False, settings: SettingsSource | None = None) -> "AnswerWidget":
+        """Rebuild an answer as it was: text, cards with their final state, reasoning, route, sources, footer."""
+        self = cls(parent, palette, show_route, settings)
         if message.route:
+            sources = message.route.get("sources") or ()  # absent in answers stored before sources existed
             self.on_route(Route(str(message.route.get("mode", "")), str(message.route.get("reason", "")),
-                                tuple(message.route.get("hints", ()))))
+                                tuple(message.route.get("hints", ())),
+                                tuple(str(s) for s in sources) if isinstance(sources, list) else ()))
         if message.reasoning:
             self.append_reasoning(message.reasoning)
         for seg in message.segments():
@@ -412,6 +448,7 @@ class AnswerWidget(QFrame):
             card.finish(status, source=seg.source, error=seg.error or (
                 "Stopped before the tool finished." if seg.status == "running" else None), result=seg.result,
                 result_bytes=seg.result_bytes, elapsed_ms=seg.elapsed_ms)
+            self._add_tool_sources(seg.tool, seg.status, seg.source)
         self.flush()
         if message.error:
             self.fail(message.error)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePo
 from ..chats import StoredMessage
 from .answer import AnswerWidget
 from .markdown_render import LIGHT, Palette, warm_up
+from .segments import SettingsSource
 from .theme import colors
 
 COLUMN_MAX = 860  # px: lines longer than this are hard to read
@@ -101,6 +102,7 @@ class ChatView(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.palette_colours: Palette = LIGHT
         self.show_route = False
+        self.settings_source: SettingsSource | None = None  # the window's current settings (Run links)
         outer = QWidget(self)
         outer.setObjectName("chatCanvas")
         outer.setAutoFillBackground(True)  # the palette's Window colour; no style sheet here (see theme.py)
@@ -159,7 +161,7 @@ class ChatView(QScrollArea):
         return bubble
 
     def add_answer(self) -> AnswerWidget:
-        answer = AnswerWidget(self._column, self.palette_colours, self.show_route)
+        answer = AnswerWidget(self._column, self.palette_colours, self.show_route, self.settings_source)
         self._insert(answer)
         self.answerAdded.emit(answer)
         return answer
@@ -167,7 +169,8 @@ class ChatView(QScrollArea):
     def add_stored(self, message: StoredMessage) -> QWidget:
         if message.role == "user":
             return self.add_question(message.content)
-        answer = AnswerWidget.from_stored(message, self._column, self.palette_colours, self.show_route)
+        answer = AnswerWidget.from_stored(message, self._column, self.palette_colours, self.show_route,
+                                          self.settings_source)
         self._insert(answer)
         self.answerAdded.emit(answer)
         return answer
@@ -175,12 +178,15 @@ class ChatView(QScrollArea):
     def remove(self, widget: QWidget) -> None:
         for item in self._widgets():
             if item is widget or widget.parent() is item:
+                if isinstance(item, AnswerWidget):
+                    item.cancel_runs()
                 self._items.removeWidget(item)
                 item.hide()
                 item.deleteLater()
                 return
 
     def clear(self) -> None:
+        self.cancel_runs()
         for item in self._widgets():
             self._items.removeWidget(item)
             item.hide()
@@ -200,6 +206,15 @@ class ChatView(QScrollArea):
             if w is not None and w is not self._empty:
                 out.append(w)
         return out
+
+    def cancel_runs(self) -> list:
+        """Stop every Go block run in the conversation (the chat or window is closing); the tasks."""
+        return [task for answer in self.answers() for task in answer.cancel_runs()]
+
+    def refresh_run_links(self) -> None:
+        """``allow_nanogo`` changed: draw the Run links of the Go blocks on screen again."""
+        for answer in self.answers():
+            answer.refresh_run_links()
 
     def set_show_route(self, on: bool) -> None:
         self.show_route = on

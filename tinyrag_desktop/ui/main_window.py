@@ -145,6 +145,7 @@ class MainWindow(QMainWindow):
 
         self.view = ChatView(main)
         self.view.palette_colours = self._app_palette
+        self.view.settings_source = lambda: self.settings  # read at each render: no restart needed
         self.pages = QStackedWidget(main)  # the chat, or the welcome panel when no server answers
         self.pages.addWidget(self.view)
         col.addWidget(self.pages, 1)
@@ -535,9 +536,12 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "Settings", f"Could not save the settings: {exc}")
             return
         theme_changed = settings["theme"] != self.settings["theme"]
+        runs_changed = bool(settings["allow_nanogo"]) != bool(self.settings["allow_nanogo"])
         self.settings = settings
         if theme_changed:
             self._retheme()
+        elif runs_changed:
+            self.view.refresh_run_links()
         self._fill_personas()
         self.check_server()
         self.statusBar().showMessage("Settings saved; they apply to the next question.", 5000)
@@ -592,6 +596,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.bridge.stop()
+        self.view.cancel_runs()
         try:
             self.save_layout()
         except OSError:  # the layout is a convenience; closing must not fail over it
@@ -602,6 +607,9 @@ class MainWindow(QMainWindow):
         """Stop streaming, forget deleted chats, close the HTTP client and the store (app and tests call this)."""
         if self.bridge.stop():
             await self.bridge.wait()
+        runs = self.view.cancel_runs()
+        if runs:  # let each cancelled run kill its sandbox process before the loop goes away
+            await asyncio.gather(*runs, return_exceptions=True)
         await self.status.cancel()
         await self.welcome.aclose()
         if self._http is not None:

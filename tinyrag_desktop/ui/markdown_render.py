@@ -4,7 +4,8 @@ Two jobs, both pure Python (no Qt), so they are cheap to test:
 
 * :func:`render` turns Markdown into HTML for one text segment. Fenced code becomes a shaded table (Qt's
   rich text draws table backgrounds reliably, ``<pre>`` backgrounds less so) with a "Copy code" link whose
-  ``copy-code:N`` address indexes :attr:`Rendered.code_blocks`.
+  ``copy-code:N`` address indexes :attr:`Rendered.code_blocks`; a Go block also gets a "Run" link
+  (``run-go:N``) when running is allowed, and the outcome of its last run (a :class:`RunView`) under it.
 * :func:`freeze_point` tells the streaming view where the active segment can be closed so that the next
   tokens re-render only a small tail: the cost of an update stays flat however long the answer grows.
 """
@@ -15,6 +16,7 @@ import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Mapping
 
 import markdown
 from pygments import highlight
@@ -46,10 +48,29 @@ class Palette:
     muted: str
     pygments_style: str
     table_border: str
+    output_bg: str = "#fafafa"
+    error: str = "#b91c1c"
 
 
-LIGHT = Palette("#f4f6f9", "#dde2ea", "#2563eb", "#6b7280", "friendly", "#c3cad4")
-DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#9aa3b2", "monokai", "#4a5160")
+LIGHT = Palette("#f4f6f9", "#dde2ea", "#2563eb", "#6b7280", "friendly", "#c3cad4", "#fbfbfc", "#b91c1c")
+DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#9aa3b2", "monokai", "#4a5160", "#15181e", "#f87171")
+GO_LANGS = frozenset({"go", "golang"})
+OUTPUT_SHOWN = 10_000  # characters of a run's output shown under its block; a long flood is summarised
+
+
+@dataclass(frozen=True, slots=True)
+class RunView:
+    """A Go block's last run as shown under it: ``running``, or ``status`` in words and the output.
+
+    ``source`` is the code that ran: a view only shows under a block whose code is still exactly that.
+    ``output`` is the program's stdout; ``error`` the compile error, panic or limit message after it.
+    """
+
+    source: str
+    running: bool = False
+    status: str = ""
+    output: str = ""
+    error: str = ""
 
 
 @lru_cache(maxsize=4)
@@ -75,12 +96,20 @@ def _highlight(code: str, lang: str, palette: Palette) -> str:
     return highlight(code, _lexer(lang.lower()), formatter)
 
 
-def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0) -> Rendered:
-    """Markdown → HTML for QTextBrowser; code blocks numbered from ``first_code_index``."""
+def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, run_go: bool = False,
+           runs: Mapping[int, RunView] | None = None, partial: tuple[bool, bool] = (False, False)) -> Rendered:
+    """Markdown → HTML for QTextBrowser; code blocks numbered from ``first_code_index``.
+
+    With ``run_go``, each ```go block gets a Run link, except a block cut in two by the streaming view
+    (``partial``: the first block continues the previous segment, the last one goes on in the next):
+    running half a program would only show a confusing compile error. ``runs`` holds the outcome to show
+    under a block, by its number.
+    """
     md = _md()
     md.reset()
     body = md.convert(text).replace('<a href="', f'<a style="color:{palette.link}" href="')
     blocks: list[str] = []
+    total = body.count("<pre><code") if run_go and partial[1] else 0
 
     def code(match: re.Match[str]) -> str:
         lang = match.group(1) or ""
@@ -89,13 +118,21 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0) -> Re
         blocks.append(source)
         coloured = _highlight(source, lang, palette).rstrip("\n")
         label = html.escape(lang) if lang else "code"
+        whole = not (partial[0] and len(blocks) == 1) and not (partial[1] and len(blocks) == total)
+        run = (runs or {}).get(index) if run_go and whole and lang.lower() in GO_LANGS else None
+        if run is not None and run.source != source:
+            run = None  # the block changed since it ran: its old output no longer belongs to it
+        link = f'style="font-size:small; color:{palette.link}"'
+        actions = f'<a href="copy-code:{index}" {link}>Copy code</a>'
+        if run_go and whole and lang.lower() in GO_LANGS:
+            actions += (f'&nbsp;&nbsp;<a href="stop-go:{index}" {link}>Stop</a>' if run and run.running
+                        else f'&nbsp;&nbsp;<a href="run-go:{index}" {link}>Run</a>')
         return (
             f'<table width="100%" cellspacing="0" cellpadding="8" border="0" bgcolor="{palette.code_bg}" '
-            f'style="margin-top:4px; margin-bottom:8px; border: 1px solid {palette.code_border}">'
-            f'<tr><td><span style="color:{palette.muted}; font-size:small">{label}</span>&nbsp;&nbsp;'
-            f'<a href="copy-code:{index}" style="font-size:small; color:{palette.link}">Copy code</a>'
-            f'<pre style="margin:0; font-family:\'DejaVu Sans Mono\',monospace">{coloured}</pre>'
-            f"</td></tr></table>"
+            f'style="margin-top:4px; margin-bottom:{0 if run else 8}px; border: 1px solid {palette.code_border}">'
+            f'<tr><td><span style="color:{palette.muted}; font-size:small">{label}</span>&nbsp;&nbsp;{actions}'
+            f'<pre style="margin:0; font-family:{_MONO}">{coloured}</pre>'
+            f"</td></tr></table>" + (_run_box(run, palette) if run else "")
         )
 
     body = _CODE_RE.sub(code, body)
@@ -104,6 +141,33 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0) -> Re
                                    'border-collapse:collapse; margin-top:4px; margin-bottom:8px">')
     body = _TH_RE.sub(f'<th bgcolor="{palette.code_bg}"', body)
     return Rendered(body, tuple(blocks))
+
+
+_MONO = "'DejaVu Sans Mono',monospace"
+
+
+def _run_box(run: RunView, palette: Palette) -> str:
+    """The muted box under a Go block: "Running…", or the outcome in words, stdout, then the error."""
+    if run.running:
+        head, text = "Running…", ""
+    else:
+        head = f"Output · {html.escape(run.status)}"
+        out, err = run.output, run.error
+        if len(out) + len(err) > OUTPUT_SHOWN:
+            more = len(out) + len(err) - OUTPUT_SHOWN
+            out, err = out[:OUTPUT_SHOWN], err[:max(0, OUTPUT_SHOWN - len(out))]
+            err += f"\n… {more:,} more characters not shown"
+        text = html.escape(out.rstrip("\n"))
+        if err.strip():
+            text += ("\n" if text else "") + f'<span style="color:{palette.error}">{html.escape(err.rstrip())}</span>'
+        if not text:
+            text = f'<span style="color:{palette.muted}">(no output)</span>'
+    pre = f'<pre style="margin:0; font-family:{_MONO}">{text}</pre>' if text else ""
+    return (
+        f'<table width="100%" cellspacing="0" cellpadding="8" border="0" bgcolor="{palette.output_bg}" '
+        f'style="margin-top:0; margin-bottom:8px; border: 1px solid {palette.code_border}">'
+        f'<tr><td><span style="color:{palette.muted}; font-size:small">{head}</span>{pre}</td></tr></table>'
+    )
 
 
 @dataclass(frozen=True, slots=True)

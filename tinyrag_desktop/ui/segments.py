@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any, Callable, Mapping
+
+import shiboken6
 from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QPalette, QTextCursor, QTextOption
 from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout,
                                QWidget)
 
+from .gorun import GoRuns, run_limits
 from .markdown_render import DARK, LIGHT, Palette, render
 from .theme import colors
+
+SettingsSource = Callable[[], Mapping[str, Any]]
 
 
 class MarkdownSegment(QTextBrowser):
@@ -16,17 +22,23 @@ class MarkdownSegment(QTextBrowser):
 
     ``set_markdown`` re-renders only this segment. The streaming view keeps segments short (see
     ``markdown_render.freeze_point``), so a re-render costs the same at the 100th token as at the 10,000th.
+    ``settings`` returns the window's current settings: whether Go blocks get a Run link is read from it at
+    each render, so turning ``allow_nanogo`` on or off applies without a restart.
     """
 
     codeCopied = Signal(str)
+    runChanged = Signal(int)  # a Go block's run started or ended (its number in this segment)
 
-    def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT) -> None:
+    def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT,
+                 settings: SettingsSource | None = None) -> None:
         super().__init__(parent)
         self._palette = palette
+        self._settings = settings
         self._markdown = ""
         self._render_prefix = ""
         self._render_suffix = ""
         self._codes: tuple[str, ...] = ()
+        self._runs: GoRuns | None = None  # made at the first Run: most segments never have one
         self.setObjectName("answerText")
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._on_anchor)
@@ -63,16 +75,60 @@ class MarkdownSegment(QTextBrowser):
 
     def set_markdown(self, text: str) -> None:
         self._markdown = text
-        rendered = render(self._render_prefix + text + self._render_suffix, self._palette)
+        run_go = self._run_allowed(text)
+        rendered = render(self._render_prefix + text + self._render_suffix, self._palette, run_go=run_go,
+                          runs=self._runs.views() if self._runs else None,
+                          partial=(bool(self._render_prefix), bool(self._render_suffix)))
         self._codes = rendered.code_blocks
         self.setHtml(rendered.html)
         self.setAccessibleDescription(text[:500])
+        # Code blocks carry links (Copy code, Run): then Tab reaches this segment and walks its links.
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus if self._codes else Qt.FocusPolicy.ClickFocus)
+
+    def _run_allowed(self, text: str) -> bool:
+        if self._settings is None or "```" not in text and "~~~" not in text and not self._render_prefix:
+            return False
+        return run_limits(self._settings()) is not None
+
+    def refresh(self) -> None:
+        """Render again with the current settings (``allow_nanogo`` may have changed)."""
+        if self._markdown:
+            self.set_markdown(self._markdown)
+
+    # running Go blocks -------------------------------------------------------------------------------
+    def run_go(self, index: int):
+        """Run Go block ``index`` in the sandbox; the task, or None when running is not allowed now."""
+        limits = run_limits(self._settings()) if self._settings else None
+        if limits is None or not 0 <= index < len(self._codes):
+            self.refresh()  # the settings changed since the link was drawn: take it away
+            return None
+        if self._runs is None:
+            self._runs = GoRuns(self._run_changed)
+            runs = self._runs
+            self.destroyed.connect(lambda *_: runs.cancel_all())
+        return self._runs.start(index, self._codes[index], limits)
+
+    def stop_go(self, index: int) -> bool:
+        return bool(self._runs and self._runs.stop(index))
+
+    def run_views(self) -> dict:
+        """Each run Go block's last run (a ``markdown_render.RunView``), by block number."""
+        return self._runs.views() if self._runs else {}
+
+    def cancel_runs(self) -> list:
+        """Stop every run of this segment (its answer or chat is closing); the cancelled tasks."""
+        return self._runs.cancel_all() if self._runs else []
+
+    def _run_changed(self, index: int) -> None:
+        if not shiboken6.isValid(self):
+            return
+        self.refresh()
+        self.runChanged.emit(index)
 
     def set_palette_colours(self, palette: Palette) -> None:
         if palette is not self._palette:
             self._palette = palette
-            if self._markdown:
-                self.set_markdown(self._markdown)
+            self.refresh()
 
     def code_blocks(self) -> tuple[str, ...]:
         return self._codes
@@ -84,9 +140,10 @@ class MarkdownSegment(QTextBrowser):
         return code
 
     def _on_anchor(self, url: QUrl) -> None:
-        if url.scheme() == "copy-code":
+        action = {"copy-code": self.copy_code, "run-go": self.run_go, "stop-go": self.stop_go}.get(url.scheme())
+        if action is not None:
             try:
-                self.copy_code(int(url.path()))
+                action(int(url.path()))
             except (ValueError, IndexError):
                 pass
             return

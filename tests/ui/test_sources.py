@@ -1,0 +1,164 @@
+"""The "Sources" line under an answer: which files and pages it used, each a link that opens it."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+from PySide6.QtCore import QObject, Qt, QUrl, Slot
+from PySide6.QtGui import QDesktopServices
+
+from tests.sse_server import Stream
+from tinyrag_desktop.chats import ChatStore
+from tinyrag_desktop.engine.events import Route, ToolFinished
+from tinyrag_desktop.kb import Importer, open_store
+from tinyrag_desktop.ui.answer import AnswerWidget
+from tinyrag_desktop.ui.sources import source_kind, source_label, source_url, split_sources, unique_labels
+
+from .conftest import ask_and_wait, tokens
+
+PETS = "Kittens sleep all day on the sofa and purr when they are content."
+GARAGE = "The car engine needs new oil every ten thousand kilometres, the garage says."
+
+
+def _knowledge(tmp_path):
+    """A data folder whose knowledge base holds two small text files."""
+    data, docs = tmp_path / "data", tmp_path / "docs"
+    docs.mkdir()
+    (docs / "pets.txt").write_text(PETS, encoding="utf-8")
+    (docs / "garage.txt").write_text(GARAGE, encoding="utf-8")
+    kb = open_store(data)
+    report = Importer(kb).run([str(docs / "pets.txt"), str(docs / "garage.txt")])
+    kb.close()
+    assert len(report.added) == 2
+    return data, docs
+
+
+class _Opened(QObject):
+    """Stands in for the desktop's URL handler, so a test sees what a click would open."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[QUrl] = []
+
+    @Slot(QUrl)
+    def open(self, url: QUrl) -> None:
+        self.urls.append(url)
+
+
+RAG_CALL = 'Let me look in your notes.\n<tool name="rag_knowledge"><query>kittens car engine oil</query></tool>\n'
+
+
+def test_a_rag_result_with_two_sources_shows_two_links_that_come_back_with_the_chat(
+        make_window, server, qloop, qtbot, tmp_path):
+    data, docs = _knowledge(tmp_path)
+    server.queue(Stream(tokens(RAG_CALL)), Stream(tokens("Kittens purr [1]; the car needs oil [2].")))
+    win = make_window(server.base_url, data_dir=data)
+    # arithmetic routes to tools mode: no passages go into the prompt, so the links come from the tool
+    assert qloop.run(ask_and_wait(win, "What is 2 + 2, and what do my notes say about kittens and oil?")) == "done"
+    answer = win.view.answers()[-1]
+    assert answer.route["mode"] == "tools" and not answer.route.get("sources")
+    [card] = answer.cards()
+    assert card.status == "done" and "[1]" in card.details_text() and "[2]" in card.details_text()
+    links = answer.sources_row.links()
+    assert sorted(link.label() for link in links) == ["garage.txt", "pets.txt"]
+    assert sorted(link.toolTip() for link in links) == sorted([str(docs / "pets.txt"), str(docs / "garage.txt")])
+    assert answer.sources_row.isVisible() and all(link.isVisible() and link.isEnabled() for link in links)
+    assert all(link.accessibleName().startswith("Open source ") for link in links)
+
+    opened = _Opened()
+    QDesktopServices.setUrlHandler("file", opened, "open")
+    try:
+        qtbot.mouseClick(links[0], Qt.MouseButton.LeftButton)
+        links[1].setFocus()
+        qtbot.keyClick(links[1], Qt.Key.Key_Space)  # keyboard: a focused link opens with Space
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert [u.toLocalFile() for u in opened.urls] == [links[0].location, links[1].location]
+
+    # reopening the chat in a new window rebuilds the links from the stored tool result
+    chat_id = win.chat_id
+    qloop.run(win.aclose())
+    win.close()
+    again = make_window(server.base_url, data_dir=data)
+    again.open_chat(chat_id)
+    [stored] = again.view.answers()
+    assert [link.label() for link in stored.sources_row.links()] == [link.label() for link in links]
+    assert not stored.sources_row.isHidden()
+
+
+def test_rag_route_sources_are_shown_and_stored_with_the_route(make_window, server, qloop, tmp_path):
+    data, docs = _knowledge(tmp_path)
+    server.queue(Stream(tokens("Your kittens purr when they are content.")))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "Why do kittens purr?")) == "done"
+    answer = win.view.answers()[-1]
+    assert answer.route["mode"] == "rag"
+    assert str(docs / "pets.txt") in answer.sources()
+    assert answer.route["sources"] == answer.sources()
+    [stored] = [m for m in ChatStore(data).messages(win.chat_id) if m.role == "assistant"]
+    assert stored.route["sources"] == answer.sources()
+    win.new_chat()
+    win.open_chat(stored_chat := win.sidebar.ids()[0])
+    assert win.chat_id == stored_chat
+    assert win.view.answers()[-1].sources() == answer.sources()
+
+
+def test_answers_stored_before_sources_existed_still_open(qapp, tmp_path):
+    store = ChatStore(tmp_path)
+    chat = store.new_chat()
+    message = store.add_assistant_message(chat.id, "Old answer.", route={"mode": "direct", "reason": "old",
+                                                                          "hints": []})
+    store.close()
+    answer = AnswerWidget.from_stored(message)
+    assert answer.sources() == [] and answer.sources_row.isHidden()
+    answer.deleteLater()
+
+
+def _finished(tool, source, status="ok", n="1"):
+    return ToolFinished(n, tool, "q", source, None if status == "ok" else "failed", 10, status, 5)
+
+
+def test_only_reading_tools_that_succeeded_add_sources_once_each(qapp):
+    answer = AnswerWidget()
+    answer.on_route(Route("rag", "kb", ("rag_knowledge",), ("/notes/a.md", "/notes/b.md")))
+    answer.tool_finished(_finished("url_fetch", "https://www.example.org/docs/page", n="1"))
+    answer.tool_finished(_finished("wikipedia", "https://en.wikipedia.org/wiki/Gopher", n="2"))
+    answer.tool_finished(_finished("rag_knowledge", "/notes/b.md\n/other/a.md", n="3"))
+    answer.tool_finished(_finished("calculate", "calculator", n="4"))
+    answer.tool_finished(_finished("url_fetch", "https://failed.example", status="error", n="5"))
+    answer.tool_finished(_finished("websearch", "https://duckduckgo.com", n="6"))
+    assert answer.sources() == ["/notes/a.md", "/notes/b.md", "https://www.example.org/docs/page",
+                                "https://en.wikipedia.org/wiki/Gopher", "/other/a.md"]
+    labels = [link.label() for link in answer.sources_row.links()]
+    assert labels == ["notes/a.md", "b.md", "example.org/docs/page", "en.wikipedia.org/wiki/Gopher", "other/a.md"]
+    answer.deleteLater()
+
+
+def test_locations_that_must_not_open_are_shown_disabled(qapp):
+    answer = AnswerWidget()
+    answer.tool_finished(_finished("rag_knowledge", "javascript:alert(1)\nsmb://server/share\n/ok.txt"))
+    links = answer.sources_row.links()
+    assert [link.isEnabled() for link in links] == [False, False, True]
+    assert "cannot be opened" in links[0].toolTip()
+    answer.deleteLater()
+
+
+def test_kinds_labels_and_urls():
+    assert source_kind("/home/me/notes.md") == "file" and source_kind("C:\\docs\\a.pdf") == "file"
+    assert source_kind("https://example.org/a") == "url" and source_kind("file:///tmp/x.txt") == "url"
+    assert source_kind("javascript:alert(1)") is None and source_kind("https://") is None
+    assert source_label("C:\\docs\\report.pdf") == "report.pdf"
+    assert source_label("https://www.example.org/a%20b/") == "example.org/a b"
+    assert source_url("/tmp/x y.txt").toLocalFile() == "/tmp/x y.txt"
+    assert source_url("wikipedia:en:Go (programming language)").toString() == \
+        "https://en.wikipedia.org/wiki/Go_(programming_language)"
+    assert source_url("ftp://example.org/file") is None
+    assert split_sources("a\n\n  b \n") == ["a", "b"]
+    assert unique_labels(["/x/README.md", "/y/README.md"]) == ["x/README.md", "y/README.md"]
+
+
+@given(st.text(max_size=300))
+def test_any_location_gets_a_short_label_and_only_safe_urls(location):
+    label = source_label(location)
+    assert isinstance(label, str) and 0 < len(label) <= 48
+    url = source_url(location)
+    assert url is None or url.scheme().lower() in ("http", "https", "file")

@@ -1,0 +1,271 @@
+"""The "Sources" line under an answer: each file or web page the answer drew on, as a link that opens it.
+
+Sources come from the engine's ``route`` event (the passages the rag route put into the prompt) and from
+the results of the tools that read documents: ``rag_knowledge`` (one location per line), ``url_fetch`` and
+``wikipedia`` (the page's URL). A location is a file path or a URL; only ``http``, ``https`` and ``file``
+ones are opened (a knowledge base may hold anything, and a click must never run a ``javascript:`` or
+custom-scheme handler).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+from urllib.parse import unquote, urlsplit
+
+from PySide6.QtCore import QPoint, QRect, QSize, Qt, QUrl
+from PySide6.QtGui import QColor, QDesktopServices, QPalette
+from PySide6.QtWidgets import QLabel, QLayout, QLayoutItem, QSizePolicy, QToolButton, QWidget
+
+SOURCE_TOOLS = frozenset({"rag_knowledge", "url_fetch", "wikipedia"})
+OPENABLE_SCHEMES = frozenset({"http", "https", "file"})
+LABEL_MAX = 48  # characters of a link's label; the tooltip has the whole location
+
+_WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]")
+# A Wikipedia article imported without a URL is stored as ``wikipedia:LANG:TITLE`` (kb.ingest).
+_WIKIPEDIA = re.compile(r"^wikipedia:([a-z][a-z-]{0,11}):(.+)$", re.S)
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+def split_sources(text: str) -> list[str]:
+    """The locations in a tool result's ``source`` field: one per line, blanks dropped."""
+    return [line.strip() for line in (text or "").splitlines() if line.strip()]
+
+
+def source_kind(location: str) -> str | None:
+    """``"file"`` for a path, ``"url"`` for an http(s) or file URL, ``"wikipedia"`` for an article stored
+    by title, None for what must not be opened."""
+    loc = location.strip()
+    if not loc or any(c in loc for c in "\0\n\r"):
+        return None
+    if _WINDOWS_PATH.match(loc) or loc.startswith(("/", "~", "\\\\")):
+        return "file"
+    m = _SCHEME.match(loc)
+    if m is None:
+        return "file"  # a relative path, as a knowledge base imported from a relative folder stores it
+    if _WIKIPEDIA.match(loc):
+        return "wikipedia"
+    scheme = m.group(1).lower()
+    if scheme not in OPENABLE_SCHEMES:
+        return None
+    try:
+        parts = urlsplit(loc)
+    except ValueError:
+        return None
+    if scheme in ("http", "https") and not parts.netloc:
+        return None
+    return "url"
+
+
+def source_url(location: str) -> QUrl | None:
+    """The QUrl to open for ``location``, or None when it is not a file or an http(s)/file URL."""
+    kind = source_kind(location)
+    if kind == "file":
+        path = location.strip()
+        if path.startswith("~"):
+            from pathlib import Path
+            path = str(Path(path).expanduser())
+        return QUrl.fromLocalFile(path)
+    if kind == "wikipedia":
+        lang, title = _WIKIPEDIA.match(location.strip()).groups()
+        url = QUrl(f"https://{lang}.wikipedia.org/wiki/")
+        url.setPath(url.path() + title.strip().replace(" ", "_"))
+        return url
+    if kind == "url":
+        url = QUrl(location.strip())
+        return url if url.isValid() and url.scheme().lower() in OPENABLE_SCHEMES else None
+    return None
+
+
+def _shorten(text: str, limit: int = LABEL_MAX) -> str:
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) * 2 // 3
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
+
+
+def _path_parts(path: str) -> list[str]:
+    return [p for p in re.split(r"[\\/]+", path) if p]
+
+
+def source_label(location: str, depth: int = 1) -> str:
+    """A short label: a file's name (with ``depth`` - 1 parent folders), or a URL's host and path."""
+    loc = location.strip()
+    kind = source_kind(loc)
+    if kind == "url":
+        try:
+            parts = urlsplit(loc)
+        except ValueError:
+            return _shorten(loc)
+        if parts.scheme.lower() == "file":
+            names = _path_parts(unquote(parts.path))
+            return _shorten("/".join(names[-depth:]) or loc)
+        host = parts.hostname or parts.netloc
+        host = host[4:] if host.startswith("www.") else host
+        path = unquote(parts.path).rstrip("/")
+        return _shorten(host + path if path else host or loc)
+    if kind == "file":
+        names = _path_parts(loc)
+        return _shorten("/".join(names[-depth:]) or loc)
+    if kind == "wikipedia":
+        return _shorten(_WIKIPEDIA.match(loc).group(2).strip() + " (Wikipedia)")
+    return _shorten(" ".join(loc.split()) or "?")
+
+
+def unique_labels(locations: list[str]) -> list[str]:
+    """Labels for ``locations`` that tell apart two files of one name (``a/README.md``, ``b/README.md``)."""
+    labels = [source_label(loc) for loc in locations]
+    for depth in (2, 3):
+        seen: dict[str, int] = {}
+        for label in labels:
+            seen[label] = seen.get(label, 0) + 1
+        if all(n == 1 for n in seen.values()):
+            break
+        labels = [source_label(loc, depth) if seen[label] > 1 else label for loc, label in zip(locations, labels)]
+    return labels
+
+
+def open_source(location: str) -> bool:
+    """Open a source with the desktop's handler (file manager, viewer or browser); False if it cannot be."""
+    url = source_url(location)
+    return url is not None and QDesktopServices.openUrl(url)
+
+
+class _FlowLayout(QLayout):
+    """Items left to right, wrapping to a new line when the row is full (Qt has no built-in flow layout)."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 2) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+        self.setSpacing(spacing)
+        self.setContentsMargins(0, 0, 0, 0)
+
+    def addItem(self, item: QLayoutItem) -> None:  # noqa: N802
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:  # noqa: N802
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:  # noqa: N802
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        return self._place(QRect(0, 0, width, 0), move=False)
+
+    def setGeometry(self, rect: QRect) -> None:  # noqa: N802
+        super().setGeometry(rect)
+        self._place(rect, move=True)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return self.minimumSize()
+
+    def minimumSize(self) -> QSize:  # noqa: N802
+        size = QSize()
+        for item in self._items:
+            size = size.expandedTo(item.minimumSize())
+        return size
+
+    def _place(self, rect: QRect, move: bool) -> int:
+        x, y, line = rect.x(), rect.y(), 0
+        gap = self.spacing()
+        for item in self._items:
+            if item.widget() is not None and item.widget().isHidden():
+                continue
+            hint = item.sizeHint()
+            if x + hint.width() > rect.right() + 1 and line > 0:
+                x, y, line = rect.x(), y + line + gap, 0
+            if move:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + gap
+            line = max(line, hint.height())
+        return y + line - rect.y()
+
+
+class SourceLink(QToolButton):
+    """One source: a flat, focusable link button; Enter, Space or a click opens it."""
+
+    def __init__(self, location: str, label: str, link_colour: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sourceLink")
+        self.location = location
+        self.setAutoRaise(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        openable = source_url(location) is not None
+        self.setEnabled(openable)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip(location if openable else f"{location}\n(this location cannot be opened)")
+        self.setAccessibleDescription(location)
+        pal = self.palette()
+        pal.setColor(QPalette.ColorRole.ButtonText, QColor(link_colour))
+        self.setPalette(pal)
+        font = self.font()
+        font.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
+        self.setFont(font)
+        self.set_label(label)
+        self.clicked.connect(lambda: open_source(self.location))
+
+    def set_label(self, label: str) -> None:
+        self.setText(label.replace("&", "&&"))  # a lone & would become a mnemonic
+        self.setAccessibleName(f"Open source {label}")
+
+    def label(self) -> str:
+        return self.text().replace("&&", "&")
+
+
+class SourcesRow(QWidget):
+    """The quiet "Sources" line; hidden until the answer has a source, then one link per unique location."""
+
+    def __init__(self, parent: QWidget | None = None, link_colour: str = "#2563eb") -> None:
+        super().__init__(parent)
+        self.setObjectName("answerSources")
+        self.setAccessibleName("Sources this answer used")
+        self._link_colour = link_colour
+        self._links: list[SourceLink] = []
+        self._flow = _FlowLayout(self)
+        caption = QLabel("Sources", self)
+        caption.setObjectName("sourcesCaption")
+        caption.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        font = caption.font()
+        font.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
+        caption.setFont(font)
+        caption.setContentsMargins(0, 0, 6, 0)
+        caption.setMinimumHeight(caption.sizeHint().height())
+        self._flow.addWidget(caption)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.hide()
+
+    def add(self, locations: Iterable[str]) -> list[SourceLink]:
+        """Add the locations not shown yet, in order; returns the new links."""
+        known = {link.location for link in self._links}
+        new = []
+        for loc in locations:
+            loc = loc.strip()
+            if loc and loc not in known:
+                known.add(loc)
+                link = SourceLink(loc, loc, self._link_colour, self)
+                self._flow.addWidget(link)
+                self._links.append(link)
+                new.append(link)
+        if new:
+            for link, label in zip(self._links, unique_labels([lk.location for lk in self._links])):
+                link.set_label(label)
+            self.setAccessibleDescription(", ".join(lk.location for lk in self._links))
+            self.show()
+            self.updateGeometry()
+        return new
+
+    def locations(self) -> list[str]:
+        return [link.location for link in self._links]
+
+    def links(self) -> list[SourceLink]:
+        return list(self._links)
