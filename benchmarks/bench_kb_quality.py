@@ -14,6 +14,9 @@ Question sets (``benchmarks/data``):
 - ``git_heldout.tsv``: 48 questions over the git manual's HTML pages, a different corpus and vocabulary,
   written after the tuning and never used for it. (The package also ships each page's AsciiDoc source;
   those are left out, as two copies of every page would take two of the five places.)
+- ``pg15_random.tsv`` and ``git_random.tsv``: the third held-out set, 61 questions over pages drawn at
+  random from both manuals (seeded), written in everyday words before the second round of tuning (page
+  scoring, stemming, feedback) and without searching; only its overall figure is ever looked at.
 
 The held-out figures are the honest ones.
 
@@ -42,9 +45,10 @@ TARGET = 0.92
 # corpus name, folder, how a hit's location names a page, question sets
 CORPORA: list[tuple[str, Path, Callable[[str], str], list[tuple[str, Path]]]] = [
     ("PostgreSQL 15 manual (postgresql-doc-15)", CORPUS, lambda loc: Path(loc).name,
-     [("development set", QUESTIONS), ("held-out set", HELDOUT)]),
+     [("development set", QUESTIONS), ("held-out set", HELDOUT),
+      ("random-page held-out set", DATA / "pg15_random.tsv")]),
     ("git manual (git-doc)", Path("/usr/share/doc/git-doc"), lambda loc: Path(loc).stem,
-     [("held-out set", DATA / "git_heldout.tsv")]),
+     [("held-out set", DATA / "git_heldout.tsv"), ("random-page held-out set", DATA / "git_random.tsv")]),
 ]
 
 
@@ -75,7 +79,8 @@ def evaluate(data_dir: Path, questions: list[tuple[str, set[str]]], k: int, page
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--k", type=int, default=5)
-    parser.add_argument("--verbose", action="store_true", help="list the questions that were missed")
+    parser.add_argument("--verbose", action="store_true",
+                        help="list the development set's misses (held-out misses stay hidden: never tune on them)")
     parser.add_argument("--dev-only", action="store_true", help="only the development set (for tuning)")
     args = parser.parse_args()
     for name, folder, page, sets in CORPORA:
@@ -94,7 +99,8 @@ def main() -> int:
             kb.close()
             print(f"{name}: {report.summary()} in {time.perf_counter() - started:.1f} s")
             for set_name, path in sets:
-                recall, found, total = evaluate(Path(tmp), load_questions(path), args.k, page, args.verbose)
+                verbose = args.verbose and path == QUESTIONS
+                recall, found, total = evaluate(Path(tmp), load_questions(path), args.k, page, verbose)
                 verdict = "meets" if recall >= TARGET else "BELOW"
                 print(f"  {set_name} ({path.name}): recall@{args.k} {recall:.1%} ({found}/{total}), "
                       f"{verdict} the {TARGET:.0%} target")
