@@ -129,10 +129,10 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
                         else f'&nbsp;&nbsp;<a href="run-go:{index}" {link}>Run</a>')
         return (
             f'<table width="100%" cellspacing="0" cellpadding="8" border="0" bgcolor="{palette.code_bg}" '
-            f'style="margin-top:4px; margin-bottom:{0 if run else 8}px; border: 1px solid {palette.code_border}">'
+            f'style="margin-top:4px; margin-bottom:8px; border: 1px solid {palette.code_border}">'
             f'<tr><td><span style="color:{palette.muted}; font-size:small">{label}</span>&nbsp;&nbsp;{actions}'
             f'<pre style="margin:0; font-family:{_MONO}">{coloured}</pre>'
-            f"</td></tr></table>" + (_run_box(run, palette) if run else "")
+            f"</td></tr>{_run_row(run, palette) if run else ''}</table>"
         )
 
     body = _CODE_RE.sub(code, body)
@@ -146,8 +146,8 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
 _MONO = "'DejaVu Sans Mono',monospace"
 
 
-def _run_box(run: RunView, palette: Palette) -> str:
-    """The muted box under a Go block: "Running…", or the outcome in words, stdout, then the error."""
+def _run_row(run: RunView, palette: Palette) -> str:
+    """The muted row under a Go block: "Running…", or the outcome in words, stdout, then the error."""
     if run.running:
         head, text = "Running…", ""
     else:
@@ -163,11 +163,9 @@ def _run_box(run: RunView, palette: Palette) -> str:
         if not text:
             text = f'<span style="color:{palette.muted}">(no output)</span>'
     pre = f'<pre style="margin:0; font-family:{_MONO}">{text}</pre>' if text else ""
-    return (
-        f'<table width="100%" cellspacing="0" cellpadding="8" border="0" bgcolor="{palette.output_bg}" '
-        f'style="margin-top:0; margin-bottom:8px; border: 1px solid {palette.code_border}">'
-        f'<tr><td><span style="color:{palette.muted}; font-size:small">{head}</span>{pre}</td></tr></table>'
-    )
+    # A second row of the code's own table: one box, the output set apart by its lighter shade.
+    return (f'<tr><td bgcolor="{palette.output_bg}"><span style="color:{palette.muted}; font-size:small">{head}'
+            f"</span>{pre}</td></tr>")
 
 
 @dataclass(frozen=True, slots=True)

@@ -175,19 +175,29 @@ class _FlowLayout(QLayout):
         return size
 
     def _place(self, rect: QRect, move: bool) -> int:
-        x, y, line = rect.x(), rect.y(), 0
+        """Lay the items out in lines (centred on each line's height); returns the height used."""
         gap = self.spacing()
+        lines: list[list[tuple[QLayoutItem, QSize]]] = [[]]
+        x = rect.x()
         for item in self._items:
             if item.widget() is not None and item.widget().isHidden():
                 continue
             hint = item.sizeHint()
-            if x + hint.width() > rect.right() + 1 and line > 0:
-                x, y, line = rect.x(), y + line + gap, 0
-            if move:
-                item.setGeometry(QRect(QPoint(x, y), hint))
+            if x + hint.width() > rect.right() + 1 and lines[-1]:
+                lines.append([])
+                x = rect.x()
+            lines[-1].append((item, hint))
             x += hint.width() + gap
-            line = max(line, hint.height())
-        return y + line - rect.y()
+        y = rect.y()
+        for line in lines:
+            height = max((hint.height() for _, hint in line), default=0)
+            x = rect.x()
+            for item, hint in line:
+                if move:
+                    item.setGeometry(QRect(QPoint(x, y + (height - hint.height()) // 2), hint))
+                x += hint.width() + gap
+            y += height + gap
+        return max(0, y - gap - rect.y())
 
 
 class SourceLink(QToolButton):
@@ -232,14 +242,14 @@ class SourcesRow(QWidget):
         self._link_colour = link_colour
         self._links: list[SourceLink] = []
         self._flow = _FlowLayout(self)
-        caption = QLabel("Sources", self)
+        caption = self._caption = QLabel("Sources", self)
         caption.setObjectName("sourcesCaption")
         caption.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         font = caption.font()
         font.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
         caption.setFont(font)
-        caption.setContentsMargins(0, 0, 6, 0)
-        caption.setMinimumHeight(caption.sizeHint().height())
+        caption.setContentsMargins(0, 0, 4, 0)
+        caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self._flow.addWidget(caption)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.hide()
@@ -257,6 +267,8 @@ class SourcesRow(QWidget):
                 self._links.append(link)
                 new.append(link)
         if new:
+            # As tall as a link, text centred: the caption's words then sit on the links' line.
+            self._caption.setFixedHeight(new[0].sizeHint().height())
             for link, label in zip(self._links, unique_labels([lk.location for lk in self._links])):
                 link.set_label(label)
             self.setAccessibleDescription(", ".join(lk.location for lk in self._links))
