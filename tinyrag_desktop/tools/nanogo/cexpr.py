@@ -20,7 +20,7 @@ def int_range(t) -> tuple[int, int]:
 
 def describe(op: Op, c) -> str:
     """Go's operand description in messages: `x (variable of type int)`, `5 (untyped int constant)`."""
-    txt = c.text(op.node) if op.node is not None else op.code
+    txt = c.short(op.node) if op.node is not None else op.code
     if op.const is not None and T.is_untyped(op.type):
         cv = const_str(op.const)
         if cv == txt:
@@ -193,11 +193,11 @@ class ExprMixin:
                 if missing is not None:
                     f = self.find_method(op.type, missing)
                     if f is not None and f[0].ptr:
-                        extra = f" (method {missing} has pointer receiver)"
+                        extra = f" ({missing} method has pointer receiver)"
                     else:
                         extra = f" (missing method {missing})"
-                self.err(node, f"cannot use {describe(op, self)} as type {t} in {context}: "
-                         f"{op.type} does not implement {t}{extra}")
+                self.err(node, f"cannot use {describe(op, self)} as type {t} in {context}:\n"
+                         f"\t{op.type} does not implement {t}{extra}")
             if op.const is not None and T.is_untyped(op.type):
                 self.err(node, f"cannot use {describe(op, self)} as {t} value in {context}")
             self.err(node, f"cannot use {describe(op, self)} as type {t} in {context}")
@@ -408,8 +408,41 @@ class ExprMixin:
         if not T.is_untyped(t) and T.is_integer(t):
             lo, hi = int_range(t)
             if not lo <= v <= hi:
-                self.err(node, f"constant {v} overflows {t}")
+                self.err(node, f"{self.short(node)} (constant {v} of type {t}) overflows {t}")
         return v
+
+    def short(self, node) -> str:
+        """An expression as Go's messages show it: composite literals and function bodies elided."""
+        if node is None:
+            return ""
+        k = node.type
+        if k == "composite_literal":
+            body = node.child_by_field_name("body")
+            empty = body is not None and not body.named_children
+            return self.text(node.child_by_field_name("type")) + ("{}" if empty else "{…}")
+        if k == "func_literal":
+            head = self.text(node)
+            return head[:head.index("{")].rstrip() + " {…}" if "{" in head else head
+        if k == "binary_expression":
+            return (f"{self.short(node.child_by_field_name('left'))} {self.text(node.child_by_field_name('operator'))} "
+                    f"{self.short(node.child_by_field_name('right'))}")
+        if k == "call_expression":
+            args = node.child_by_field_name("arguments")
+            parts = [self.short(a) for a in args.named_children if a.type != "comment"]
+            dots = "..." if any(c.type == "..." for c in args.children) else ""
+            return f"{self.short(node.child_by_field_name('function'))}({', '.join(parts)}{dots})"
+        if k == "keyed_element":
+            kids = node.named_children
+            return f"{self.short(kids[0])}: {self.short(kids[1])}"
+        if node.child_count == 0 or k in ("interpreted_string_literal", "raw_string_literal", "rune_literal"):
+            return self.text(node)
+        out, last = [], node.start_byte
+        for ch in node.children:
+            out.append(self.src.data[last:ch.start_byte].decode("utf-8", "replace"))
+            out.append(self.short(ch))
+            last = ch.end_byte
+        out.append(self.src.data[last:node.end_byte].decode("utf-8", "replace"))
+        return "".join(out)
 
     def wrap_int(self, code: str, t) -> str:
         u = t.u

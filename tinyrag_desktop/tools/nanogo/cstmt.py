@@ -219,8 +219,8 @@ class StmtMixin:
             if not isinstance(op.type, T.Tuple):
                 self.err(node.child_by_field_name("left") or node, f"assignment mismatch: {nlhs} variable{'s' if nlhs > 1 else ''} but 1 value")
             if len(op.type.types) != nlhs:
-                self.err(node, f"assignment mismatch: {nlhs} variable{'s' if nlhs > 1 else ''} but "
-                         f"{self.text(v.child_by_field_name('function'))}() returns {len(op.type.types)} value"
+                self.err(v, f"assignment mismatch: {nlhs} variable{'s' if nlhs > 1 else ''} but "
+                         f"{self.text(v.child_by_field_name('function'))} returns {len(op.type.types)} value"
                          f"{'s' if len(op.type.types) > 1 else ''}")
             types = list(op.type.types)
             if lhs_types is not None and any(lt is not None and isinstance(lt.u, T.Interface) and not isinstance(rt.u, T.Interface)

@@ -237,10 +237,19 @@ def s_fields(s):
     return slice_of(s.split())
 
 
+def _is_separator(ch: str) -> bool:
+    if ord(ch) <= 0x7F:
+        return not (ch.isalnum() or ch == "_")
+    if ch.isalpha() or ch.isdigit():
+        return False
+    return ch.isspace()
+
+
 def s_title(s):
     out, prev = [], " "
     for ch in s:
-        out.append(ch.upper() if not (prev.isalnum() or prev == "_" or prev == "'") else ch)
+        up = ch.upper()
+        out.append(up if _is_separator(prev) and len(up) == 1 else ch)
         prev = ch
     return "".join(out)
 
@@ -314,7 +323,20 @@ def s_repeat(s, n):
 
 
 def s_equal_fold(a, b):
-    return a.casefold() == b.casefold()
+    """Simple (rune by rune) case folding, as Go does: "ß" does not fold to "SS"."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x == y:
+            continue
+        lx, ly = x.lower(), y.lower()
+        if len(lx) == 1 and lx == ly:
+            continue
+        ux, uy = x.upper(), y.upper()
+        if len(ux) == 1 and ux == uy:
+            continue
+        return False
+    return True
 
 
 P.add("Contains", fn([S, S], [B]), lambda s, sub: sub in s)
@@ -362,6 +384,22 @@ P.add("EqualFold", fn([S, S], [B]), s_equal_fold)
 P.add("Map", fn([fn([R], [R]), S], [S]), s_map)
 P.add("Compare", fn([S, S], [I]), lambda a, b: (a > b) - (a < b))
 P.add("Cut", fn([S, S], [S, S, B]), s_cut)
+def _split_after_n(s, sep, n):
+    if n == 0:
+        return Slice(None, 0, 0, 0)
+    parts = []
+    while n < 0 or len(parts) < n - 1:
+        i = s.find(sep) if sep else (1 if len(s) > 1 else -1)
+        if i < 0 or (not sep and not s):
+            break
+        cut = i + len(sep) if sep else 1
+        parts.append(s[:cut])
+        s = s[cut:]
+    parts.append(s)
+    return slice_of(parts)
+
+
+P.add("SplitAfterN", fn([S, S, I], [T.Slice(S)]), _split_after_n)
 P.add("SplitAfter", fn([S, S], [T.Slice(S)]),
       lambda s, sep: slice_of([p + sep for p in s.split(sep)[:-1]] + [s.split(sep)[-1]]) if sep else s_split(s, sep))
 
@@ -628,7 +666,10 @@ def _m_log(x):
 def _m_round(x):
     if x != x or x in (math.inf, -math.inf):
         return x
-    r = math.floor(abs(x) + 0.5)
+    a = abs(x)
+    r = math.floor(a)
+    if a - r >= 0.5:
+        r += 1
     return math.copysign(r, x)
 
 
@@ -651,9 +692,10 @@ def _m_mod(x, y):
     return math.fmod(x, y)
 
 
-for _name, _f in {"Sqrt": _safe(math.sqrt), "Abs": abs, "Floor": _safe(lambda x: float(math.floor(x)) if math.isfinite(x) else x),
-                  "Ceil": _safe(lambda x: float(math.ceil(x)) if math.isfinite(x) else x),
-                  "Trunc": _safe(lambda x: float(math.trunc(x)) if math.isfinite(x) else x),
+for _name, _f in {"Sqrt": _safe(math.sqrt), "Abs": abs,
+                  "Floor": _safe(lambda x: math.copysign(float(math.floor(x)), x) if math.isfinite(x) else x),
+                  "Ceil": _safe(lambda x: math.copysign(float(math.ceil(x)), x) if math.isfinite(x) else x),
+                  "Trunc": _safe(lambda x: math.copysign(float(math.trunc(x)), x) if math.isfinite(x) else x),
                   "Round": _m_round, "Log": _m_log, "Log2": lambda x: _m_log(x) / math.log(2) if x > 0 and x != math.inf else _m_log(x),
                   "Log10": lambda x: math.log10(x) if x > 0 and x != math.inf else _m_log(x), "Exp": _safe(math.exp),
                   "Sin": _safe(math.sin), "Cos": _safe(math.cos), "Tan": _safe(math.tan), "Asin": _safe(math.asin),
@@ -1179,3 +1221,22 @@ P.add("Float32bits", fn([T.FLOAT32], [T.UINT32]),
 P.add("Frexp", fn([F], [F, I]), math.frexp)
 P.add("Ldexp", fn([F, I], [F]), math.ldexp)
 P.add("IsInf", fn([F, I], [B]), lambda x, s: (x == math.inf and s >= 0) or (x == -math.inf and s <= 0))
+
+
+def _to_valid_utf8(s, repl):
+    out, bad = [], False
+    for ch in s:
+        if 0xDC80 <= ord(ch) <= 0xDCFF:
+            if not bad:
+                out.append(repl)
+            bad = True
+        else:
+            out.append(ch)
+            bad = False
+    return "".join(out)
+
+
+P = PACKAGES["strings"]
+P.add("ToValidUTF8", fn([S, S], [S]), _to_valid_utf8)
+P.add("Clone", fn([S], [S]), lambda s: s)
+P.add("ContainsFunc", fn([S, fn([R], [B])], [B]), lambda s, f: _index_func(s, f) >= 0)
