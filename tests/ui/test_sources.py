@@ -156,7 +156,11 @@ def test_kinds_labels_and_urls():
     assert unique_labels(["/x/README.md", "/y/README.md"]) == ["x/README.md", "y/README.md"]
 
 
-@given(st.text(max_size=300))
+_PREFIXES = st.sampled_from(["", "/", "~", "~/", "C:\\", "\\\\", "http://", "https://www.", "file://",
+                             "javascript:", "wikipedia:en:", "data:", "HTTPS://"])
+
+
+@given(st.builds(lambda p, t: p + t, _PREFIXES, st.text(max_size=200)))
 def test_any_location_gets_a_short_label_and_only_safe_urls(location):
     label = source_label(location)
     assert isinstance(label, str) and 0 < len(label) <= 48

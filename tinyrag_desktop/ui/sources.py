@@ -10,6 +10,7 @@ custom-scheme handler).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Iterable
 from urllib.parse import unquote, urlsplit
 
@@ -63,8 +64,10 @@ def source_url(location: str) -> QUrl | None:
     if kind == "file":
         path = location.strip()
         if path.startswith("~"):
-            from pathlib import Path
-            path = str(Path(path).expanduser())
+            try:
+                path = str(Path(path).expanduser())
+            except RuntimeError:  # "~name" of a user this machine does not know
+                return None
         return QUrl.fromLocalFile(path)
     if kind == "wikipedia":
         lang, title = _WIKIPEDIA.match(location.strip()).groups()
