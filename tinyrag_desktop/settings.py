@@ -48,9 +48,12 @@ class Option:
         if kind in (int, float):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise SettingsError(f"{self.name} must be a number, not {value!r}.")
-            if kind is int and float(value) != int(value):
-                raise SettingsError(f"{self.name} must be a whole number, not {value!r}.")
-            value = kind(value)
+            try:
+                if kind is int and float(value) != int(value):
+                    raise SettingsError(f"{self.name} must be a whole number, not {value!r}.")
+                value = kind(value)
+            except OverflowError:
+                raise SettingsError(f"{self.name} is far too large.") from None
             if self.minimum is not None and value < self.minimum:
                 raise SettingsError(f"{self.name} must be at least {_num(self.minimum)}, not {_num(value)}.")
             if self.maximum is not None and value > self.maximum:
