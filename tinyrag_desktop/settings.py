@@ -46,7 +46,7 @@ class Option:
                 raise SettingsError(f"{self.name} must be true or false, not {value!r}.")
             return value
         if kind in (int, float):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
                 raise SettingsError(f"{self.name} must be a number, not {value!r}.")
             try:
                 if kind is int and float(value) != int(value):
