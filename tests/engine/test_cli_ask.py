@@ -77,3 +77,22 @@ def test_damaged_settings_warn_and_continue(tmp_path: Path) -> None:
     assert proc.returncode == 0 and "fine" in proc.stdout
     assert "warning:" in proc.stderr and "damaged" in proc.stderr
     assert (tmp_path / "settings.json.bad").exists()
+
+
+def test_ctrl_c_stops_the_answer_and_says_so(tmp_path: Path) -> None:
+    import signal
+
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["word "] * 400, delay=0.02))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tinyrag_desktop", "ask", "Tell me a story", "--base-url", llm.base_url,
+             "--model", "scripted", "--data-dir", str(tmp_path)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        assert proc.stdout is not None
+        assert proc.stdout.read(5) == "word "  # the answer is streaming
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert "Stopped." in err and "Traceback" not in err
+    assert out.count("word") < 400
