@@ -132,8 +132,7 @@ class AnswerWidget(QFrame):
         self._error_box.hide()
         self._layout.addWidget(self._error_box)
 
-        self._sources = SourcesRow(self, palette.link)
-        self._layout.addWidget(self._sources)
+        self._sources: SourcesRow | None = None  # made at the first source: many answers have none
 
         foot = QHBoxLayout()
         foot.setSpacing(4)
@@ -185,7 +184,7 @@ class AnswerWidget(QFrame):
         self._route = {"mode": ev.mode, "reason": ev.reason, "hints": list(ev.hints)}
         if ev.sources:
             self._route["sources"] = list(ev.sources)
-            self._sources.add(ev.sources)
+            self.sources_row.add(ev.sources)
         hints = f" · hints: {', '.join(ev.hints)}" if ev.hints else ""
         self._route_label.setText(f"Route: {ev.mode} — {ev.reason}{hints}")
         self._route_label.setVisible(self._show_route)
@@ -225,7 +224,7 @@ class AnswerWidget(QFrame):
     def _add_tool_sources(self, tool: str, status: str, source: str) -> None:
         # Only tools that read documents name sources worth opening; a failed call read nothing.
         if tool in SOURCE_TOOLS and status in ("ok", "done") and source:
-            self._sources.add(split_sources(source))
+            self.sources_row.add(split_sources(source))
 
     def finish(self, ev: Done) -> None:
         self._arrived()
@@ -371,10 +370,14 @@ class AnswerWidget(QFrame):
 
     def sources(self) -> list[str]:
         """The locations this answer used, in the order they came (the "Sources" line's links)."""
-        return self._sources.locations()
+        return self._sources.locations() if self._sources else []
 
     @property
     def sources_row(self) -> SourcesRow:
+        """The "Sources" line above the footer (hidden while it has no link)."""
+        if self._sources is None:
+            self._sources = SourcesRow(self, self._palette.link)
+            self._layout.insertWidget(self._layout.indexOf(self._footer_row), self._sources)
         return self._sources
 
     def refresh_run_links(self) -> None:
