@@ -182,9 +182,7 @@ def collect_decls(c, decls):
                 if m is not None:
                     methods.append(m)
         init_lines = []
-        for d in decls:
-            if d.type == "var_declaration":
-                global_vars(c, d, init_lines)
+        global_var_specs(c, _init_order(c, decls), init_lines)
         c.methods_ready = True
     except CompileError as e:
         c.errors.append(e)
@@ -216,13 +214,70 @@ def collect_decls(c, decls):
     c.out.append("def _package_init():\n" + "\n".join(body))
 
 
-def global_vars(c, d, init_lines):
+def _idents(c, node) -> set:
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            out.add(c.text(n))
+        stack.extend(n.named_children)
+    return out
+
+
+def _init_order(c, decls) -> list:
+    """Package variables in Go's initialization order: a variable after those its initializer uses
+    (directly or through the functions it calls), otherwise in declaration order."""
     specs = []
-    for s in d.named_children:
-        if s.type == "var_spec":
-            specs.append(s)
-        elif s.type == "var_spec_list":
-            specs.extend(x for x in s.named_children if x.type == "var_spec")
+    for d in decls:
+        if d.type != "var_declaration":
+            continue
+        for s in d.named_children:
+            if s.type == "var_spec":
+                specs.append(s)
+            elif s.type == "var_spec_list":
+                specs.extend(x for x in s.named_children if x.type == "var_spec")
+    if len(specs) < 2:
+        return specs
+    funcs = {}
+    for d in decls:
+        if d.type == "function_declaration" and d.child_by_field_name("body") is not None:
+            funcs[c.text(d.child_by_field_name("name"))] = _idents(c, d.child_by_field_name("body"))
+    owner = {}
+    for i, s in enumerate(specs):
+        for n in _names(s):
+            owner[c.text(n)] = i
+
+    def deps(i):
+        v = specs[i].child_by_field_name("value")
+        todo = list(_idents(c, v)) if v is not None else []
+        seen, out = set(), set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if name in owner and owner[name] != i:
+                out.add(owner[name])
+            if name in funcs:
+                todo.extend(funcs[name])
+        return out
+
+    dep = [deps(i) for i in range(len(specs))]
+    done, order = set(), []
+    while len(order) < len(specs):
+        for i in range(len(specs)):
+            if i not in done and dep[i] <= done:
+                done.add(i)
+                order.append(i)
+                break
+        else:  # a cycle: Go rejects it; keep the rest in source order
+            order += [i for i in range(len(specs)) if i not in done]
+            break
+    return [specs[i] for i in order]
+
+
+def global_var_specs(c, specs, init_lines):
     for s in specs:
         names = _names(s)
         tnode = s.child_by_field_name("type")
