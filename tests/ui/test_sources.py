@@ -130,6 +130,9 @@ def test_only_reading_tools_that_succeeded_add_sources_once_each(qapp):
                                 "https://en.wikipedia.org/wiki/Gopher", "/other/a.md"]
     labels = [link.label() for link in answer.sources_row.links()]
     assert labels == ["notes/a.md", "b.md", "example.org/docs/page", "en.wikipedia.org/wiki/Gopher", "other/a.md"]
+    assert answer.to_markdown().endswith("Sources:\n\n- /notes/a.md\n- /notes/b.md\n"
+                                         "- https://www.example.org/docs/page\n"
+                                         "- https://en.wikipedia.org/wiki/Gopher\n- /other/a.md\n")
     answer.deleteLater()
 
 

@@ -417,7 +417,10 @@ class AnswerWidget(QFrame):
         return out
 
     def to_markdown(self) -> str:
-        return answer_markdown(StoredMessage(0, "assistant", self.content(), tools=tuple(self.stored_tools())))
+        text = answer_markdown(StoredMessage(0, "assistant", self.content(), tools=tuple(self.stored_tools())))
+        if self.sources():  # a copied answer keeps what it was based on
+            text += "\nSources:\n\n" + "".join(f"- {loc}\n" for loc in self.sources())
+        return text
 
     def copy_markdown(self) -> str:
         text = self.to_markdown()

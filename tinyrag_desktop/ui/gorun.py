@@ -118,10 +118,16 @@ class GoRuns:
         return tasks
 
     async def _run(self, index: int, run: _Run, limits: RunLimits) -> None:
-        from ..tools.nanogo import run_sandboxed_async  # lazy: the sandbox loads only when someone runs Go
+        from ..tools.nanogo import run_sandboxed, run_sandboxed_async  # lazy: loaded at the first Run
 
         try:
-            result = await run_sandboxed_async(run.source, timeout=limits.timeout, memory_mb=limits.memory_mb)
+            try:
+                result = await run_sandboxed_async(run.source, timeout=limits.timeout, memory_mb=limits.memory_mb)
+            except NotImplementedError:
+                # An event loop without subprocess support: the blocking runner in a thread still keeps the
+                # window responsive; a Stop then only takes effect when its own time limit kills the child.
+                result = await asyncio.to_thread(run_sandboxed, run.source, timeout=limits.timeout,
+                                                 memory_mb=limits.memory_mb)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # e.g. the worker could not start: say so under the block
