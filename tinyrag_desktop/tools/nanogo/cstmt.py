@@ -327,7 +327,7 @@ class StmtMixin:
             binop = o[:-1]
             if len(left) != 1 or len(right) != 1:
                 self.err(node, f"assignment operation {o} requires single-valued expressions")
-            a = self.lhs_expr(left[0])
+            a = self.expr(left[0])  # Go 1.19 counts `x += 1` as a use of x
             b = self.expr(right[0])
             r = self.binary_ops(binop, a, b, node)
             code = r.code if r.const is None else self.const_code(r.const, a.type)
