@@ -189,7 +189,9 @@ def test_a_run_survives_re_renders_of_the_streaming_segment(qloop, qtbot):
 
 def test_a_block_split_across_segments_gets_no_run_link():
     html = render("```go\nfmt.Println(1)\n```\n", run_go=True, partial=(True, False)).html
-    assert "run-go:" not in html
+    assert "run-go:" not in html  # a later piece whose earlier code is unknown
+    html = render("```go\nfmt.Println(1)\n```\n", run_go=True, partial=(True, False), carried="x := 1\n").html
+    assert "run-go:0" in html
     html = render("text\n\n```go\nfmt.Println(1)\n```\n\n```go\nx\n```\n", run_go=True, partial=(False, True)).html
     assert "run-go:0" in html and "run-go:1" not in html
 
@@ -214,3 +216,26 @@ def test_output_of_a_changed_block_is_not_shown_and_floods_are_cut():
 def test_outcomes_in_words(result, words):
     status, error = describe(result)
     assert status == words and "goroutine 1" not in error
+
+
+def test_a_long_program_cut_by_the_streaming_view_runs_whole_from_its_last_piece(qloop, qtbot):
+    settings = defaults().replace(allow_nanogo=True)
+    answer = AnswerWidget(settings=lambda: settings)
+    qtbot.add_widget(answer)
+    body = "".join(f'    fmt.Println("line {i:03}")\n' for i in range(300))  # ~8,000 characters of code
+    for piece in tokens(f"A long one:\n\n```go\npackage main\n\nimport \"fmt\"\n\nfunc main() {{\n{body}}}\n```\n",
+                        64):
+        answer.append_text(piece)
+        answer.flush()
+    pieces = [s for s in answer.segments() if s.code_blocks()]
+    assert len(pieces) >= 2  # the block was cut so that streaming stays cheap
+    assert all("run-go:" not in s.toHtml() for s in pieces[:-1]) and "run-go:0" in pieces[-1].toHtml()
+    last = pieces[-1]
+    assert last.run_source(0) == f"package main\n\nimport \"fmt\"\n\nfunc main() {{\n{body}}}\n"
+
+    async def scenario():
+        await last.run_go(0)
+
+    qloop.run(scenario())
+    assert last.run_views()[0].output == "".join(f"line {i:03}\n" for i in range(300))
+    assert "Output · exit 0" in last.toPlainText()

@@ -304,7 +304,10 @@ class AnswerWidget(QFrame):
         while cut is not None and cuts < MAX_CUTS:
             run.seg.set_frame(run.seg._render_prefix, cut.close)
             self._show_segment(run.seg, run.text[:cut.at])
-            run.seg, run.text = self._new_segment(cut.reopen, after=run.seg), run.text[cut.at:]
+            previous = run.seg
+            run.seg, run.text = self._new_segment(cut.reopen, after=previous), run.text[cut.at:]
+            if cut.reopen:  # a long code block goes on in the new segment: Run there runs all of it
+                run.seg.continues = previous
             cuts += 1
             cut = freeze_point(run.text, opener=run.seg._render_prefix)
         if cut is not None:

@@ -97,13 +97,14 @@ def _highlight(code: str, lang: str, palette: Palette) -> str:
 
 
 def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, run_go: bool = False,
-           runs: Mapping[int, RunView] | None = None, partial: tuple[bool, bool] = (False, False)) -> Rendered:
+           runs: Mapping[int, RunView] | None = None, partial: tuple[bool, bool] = (False, False),
+           carried: str = "") -> Rendered:
     """Markdown → HTML for QTextBrowser; code blocks numbered from ``first_code_index``.
 
-    With ``run_go``, each ```go block gets a Run link, except a block cut in two by the streaming view
-    (``partial``: the first block continues the previous segment, the last one goes on in the next):
-    running half a program would only show a confusing compile error. ``runs`` holds the outcome to show
-    under a block, by its number.
+    With ``run_go``, each ```go block gets a Run link. The streaming view cuts a very long block in pieces
+    (``partial``: the first block continues the previous segment, the last one goes on in the next); only
+    the last piece gets the link, and ``carried`` is the code of the pieces before it, so Run runs the
+    whole program. ``runs`` holds the outcome to show under a block, by its number.
     """
     md = _md()
     md.reset()
@@ -118,9 +119,10 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         blocks.append(source)
         coloured = _highlight(source, lang, palette).rstrip("\n")
         label = html.escape(lang) if lang else "code"
-        whole = not (partial[0] and len(blocks) == 1) and not (partial[1] and len(blocks) == total)
+        continued = partial[0] and len(blocks) == 1
+        whole = (carried or not continued) and not (partial[1] and len(blocks) == total)
         run = (runs or {}).get(index) if run_go and whole and lang.lower() in GO_LANGS else None
-        if run is not None and run.source != source:
+        if run is not None and run.source != (carried + source if continued else source):
             run = None  # the block changed since it ran: its old output no longer belongs to it
         link = f'style="font-size:small; color:{palette.link}"'
         actions = f'<a href="copy-code:{index}" {link}>Copy code</a>'

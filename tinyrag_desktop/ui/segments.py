@@ -39,6 +39,7 @@ class MarkdownSegment(QTextBrowser):
         self._render_suffix = ""
         self._codes: tuple[str, ...] = ()
         self._runs: GoRuns | None = None  # made at the first Run: most segments never have one
+        self.continues: MarkdownSegment | None = None  # the segment whose last code block goes on here
         self.setObjectName("answerText")
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._on_anchor)
@@ -78,7 +79,8 @@ class MarkdownSegment(QTextBrowser):
         run_go = self._run_allowed(text)
         rendered = render(self._render_prefix + text + self._render_suffix, self._palette, run_go=run_go,
                           runs=self._runs.views() if self._runs else None,
-                          partial=(bool(self._render_prefix), bool(self._render_suffix)))
+                          partial=(bool(self._render_prefix), bool(self._render_suffix)),
+                          carried=self._carried() if run_go else "")
         self._codes = rendered.code_blocks
         self.setHtml(rendered.html)
         self.setAccessibleDescription(text[:500])
@@ -89,6 +91,18 @@ class MarkdownSegment(QTextBrowser):
         if self._settings is None or "```" not in text and "~~~" not in text and not self._render_prefix:
             return False
         return run_limits(self._settings()) is not None
+
+    def _carried(self) -> str:
+        """The code of the earlier pieces of a block the streaming view cut (its first block continues it)."""
+        prev = self.continues
+        if prev is None or not self._render_prefix or not prev.code_blocks():
+            return ""
+        last = prev.code_blocks()[-1]
+        return (prev._carried() if len(prev.code_blocks()) == 1 else "") + last
+
+    def run_source(self, index: int) -> str:
+        """The code Run runs for block ``index``: a cut block's earlier pieces included."""
+        return (self._carried() if index == 0 else "") + self._codes[index]
 
     def refresh(self) -> None:
         """Render again with the current settings (``allow_nanogo`` may have changed)."""
@@ -106,7 +120,7 @@ class MarkdownSegment(QTextBrowser):
             self._runs = GoRuns(self._run_changed)
             runs = self._runs
             self.destroyed.connect(lambda *_: runs.cancel_all())
-        return self._runs.start(index, self._codes[index], limits)
+        return self._runs.start(index, self.run_source(index), limits)
 
     def stop_go(self, index: int) -> bool:
         return bool(self._runs and self._runs.stop(index))
