@@ -63,6 +63,7 @@ def test_a_rag_result_with_two_sources_shows_two_links_that_come_back_with_the_c
     assert sorted(link.toolTip() for link in links) == sorted([str(docs / "pets.txt"), str(docs / "garage.txt")])
     assert answer.sources_row.isVisible() and all(link.isVisible() and link.isEnabled() for link in links)
     assert all(link.accessibleName().startswith("Open source ") for link in links)
+    assert all(link.focusPolicy() & Qt.FocusPolicy.TabFocus for link in links)
 
     opened = _Opened()
     QDesktopServices.setUrlHandler("file", opened, "open")

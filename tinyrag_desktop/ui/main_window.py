@@ -540,8 +540,8 @@ class MainWindow(QMainWindow):
         self.settings = settings
         if theme_changed:
             self._retheme()
-        elif runs_changed:
-            self.view.refresh_run_links()
+        if runs_changed:
+            self.view.refresh_run_links()  # Run links on Go blocks come or go at once
         self._fill_personas()
         self.check_server()
         self.statusBar().showMessage("Settings saved; they apply to the next question.", 5000)
