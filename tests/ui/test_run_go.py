@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QTextCursor
 
@@ -239,3 +241,15 @@ def test_a_long_program_cut_by_the_streaming_view_runs_whole_from_its_last_piece
     qloop.run(scenario())
     assert last.run_views()[0].output == "".join(f"line {i:03}\n" for i in range(300))
     assert "Output · exit 0" in last.toPlainText()
+
+
+_GO_TEXT = st.lists(st.sampled_from(["```go\n", "```golang\n", "```\n", "~~~go\n", "fmt.Println(1)\n", "text\n", "\n",
+                                     "<b>", "`x`", "    indented\n", "```python\n"]), max_size=30).map("".join)
+
+
+@given(_GO_TEXT, st.booleans(), st.booleans())
+def test_run_links_always_point_at_a_go_block(text, first_partial, last_partial):
+    r = render(text, run_go=True, partial=(first_partial, last_partial))
+    for index in (int(n) for n in re.findall(r'href="run-go:(\d+)"', r.html)):
+        assert 0 <= index < len(r.code_blocks)
+    assert "run-go:" not in render(text, run_go=False).html

@@ -8,6 +8,7 @@ one starts, so each render touches at most a few thousand characters, at the fir
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -389,7 +390,7 @@ class AnswerWidget(QFrame):
             if seg.code_blocks():
                 seg.refresh()
 
-    def cancel_runs(self) -> list:
+    def cancel_runs(self) -> list[asyncio.Task[None]]:
         """Stop the Go runs of this answer's code blocks (it is being closed); the cancelled tasks."""
         return [task for seg in self._segments for task in seg.cancel_runs()]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget)
@@ -207,7 +209,7 @@ class ChatView(QScrollArea):
                 out.append(w)
         return out
 
-    def cancel_runs(self) -> list:
+    def cancel_runs(self) -> list[asyncio.Task[None]]:
         """Stop every Go block run in the conversation (the chat or window is closing); the tasks."""
         return [task for answer in self.answers() for task in answer.cancel_runs()]
 

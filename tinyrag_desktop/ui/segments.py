@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Callable, Mapping
 
 import shiboken6
@@ -11,7 +12,7 @@ from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser
                                QWidget)
 
 from .gorun import GoRuns, run_limits
-from .markdown_render import DARK, LIGHT, Palette, render
+from .markdown_render import DARK, LIGHT, Palette, RunView, render
 from .theme import colors
 
 SettingsSource = Callable[[], Mapping[str, Any]]
@@ -110,7 +111,7 @@ class MarkdownSegment(QTextBrowser):
             self.set_markdown(self._markdown)
 
     # running Go blocks -------------------------------------------------------------------------------
-    def run_go(self, index: int):
+    def run_go(self, index: int) -> asyncio.Task[None] | None:
         """Run Go block ``index`` in the sandbox; the task, or None when running is not allowed now."""
         limits = run_limits(self._settings()) if self._settings else None
         if limits is None or not 0 <= index < len(self._codes):
@@ -125,11 +126,11 @@ class MarkdownSegment(QTextBrowser):
     def stop_go(self, index: int) -> bool:
         return bool(self._runs and self._runs.stop(index))
 
-    def run_views(self) -> dict:
+    def run_views(self) -> dict[int, RunView]:
         """Each run Go block's last run (a ``markdown_render.RunView``), by block number."""
         return self._runs.views() if self._runs else {}
 
-    def cancel_runs(self) -> list:
+    def cancel_runs(self) -> list[asyncio.Task[None]]:
         """Stop every run of this segment (its answer or chat is closing); the cancelled tasks."""
         return self._runs.cancel_all() if self._runs else []
 
