@@ -33,6 +33,7 @@ class G:
 class Scheduler:
     def __init__(self):
         self.runq: deque[G] = deque()
+        self.runnext: G | None = None  # as Go's P.runnext: the goroutine made ready last runs first
         self.main = G(None, (), 1)
         self.main.thread = True  # the thread that runs main() already exists
         self.current = self.main
@@ -48,7 +49,14 @@ class Scheduler:
         g = G(fn, args, self.next_id)
         self.next_id += 1
         self.live += 1
-        self.runq.append(g)
+        self.ready(g)
+
+    def _next(self) -> G | None:
+        g = self.runnext
+        if g is not None:
+            self.runnext = None
+            return g
+        return self.runq.popleft() if self.runq else None
 
     def _switch_to(self, g: G) -> None:
         self.current = g
@@ -73,8 +81,9 @@ class Scheduler:
             return
         g.done = True
         self.live -= 1
-        if self.runq:
-            self._switch_to(self.runq.popleft())
+        nxt = self._next()
+        if nxt is not None:
+            self._switch_to(nxt)
         else:
             self.on_fatal("fatal", GoFatal("all goroutines are asleep - deadlock!"))
 
@@ -82,20 +91,23 @@ class Scheduler:
         """Block the current goroutine until someone calls ready() on it."""
         me = self.current
         me.wait_reason = reason
-        if not self.runq:
+        nxt = self._next()
+        if nxt is None:
             raise GoFatal("all goroutines are asleep - deadlock!")
-        self._switch_to(self.runq.popleft())
+        self._switch_to(nxt)
         me.sem.acquire()
         self.current = me
 
     def ready(self, g: G) -> None:
-        self.runq.append(g)
+        if self.runnext is not None:
+            self.runq.append(self.runnext)
+        self.runnext = g
 
     def yield_(self) -> None:
-        if self.runq:
+        if self.runq or self.runnext:
             me = self.current
             self.runq.append(me)
-            self._switch_to(self.runq.popleft())
+            self._switch_to(self._next())
             me.sem.acquire()
             self.current = me
 
