@@ -64,6 +64,12 @@ def test_run_shows_the_output_under_the_block(make_window, server, qloop, qtbot)
     text = seg.toPlainText()
     assert text.index("fmt.Println") < text.index("Output · exit 0") < text.index("\nhi") < text.index("Enjoy.")
     assert seg.run_views()[0].output == "hi\n"
+    # a reopened chat offers Run again (outputs are not stored: a run is a moment, not part of the answer)
+    chat_id = win.chat_id
+    win.new_chat()
+    win.open_chat(chat_id)
+    again = _go_segment(win.view.answers()[-1])
+    assert "run-go:0" in again.toHtml() and "Output" not in again.toPlainText()
 
 
 def test_run_is_reachable_by_keyboard(make_window, server, qloop, qtbot):
