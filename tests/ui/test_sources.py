@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given, strategies as st
 from PySide6.QtCore import QObject, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
@@ -74,6 +76,14 @@ def test_a_rag_result_with_two_sources_shows_two_links_that_come_back_with_the_c
     finally:
         QDesktopServices.unsetUrlHandler("file")
     assert [u.toLocalFile() for u in opened.urls] == [links[0].location, links[1].location]
+    # a file deleted since it was imported: nothing opens, the status bar says why
+    Path(links[0].location).unlink()
+    QDesktopServices.setUrlHandler("file", opened, "open")
+    try:
+        qtbot.mouseClick(links[0], Qt.MouseButton.LeftButton)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    assert len(opened.urls) == 2 and "not there any more" in win.statusBar().currentMessage()
 
     # reopening the chat in a new window rebuilds the links from the stored tool result
     chat_id = win.chat_id

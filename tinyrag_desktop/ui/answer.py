@@ -67,6 +67,7 @@ class AnswerWidget(QFrame):
     retryRequested = Signal()
     regenerateRequested = Signal()
     copied = Signal(str)
+    notice = Signal(str)  # a short message for the status bar (a source that could not be opened)
     rendered = Signal()  # after each coalesced render (tests and the benchmark wait on it)
 
     def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT, show_route: bool = False,
@@ -381,6 +382,7 @@ class AnswerWidget(QFrame):
         """The "Sources" line above the footer (hidden while it has no link)."""
         if self._sources is None:
             self._sources = SourcesRow(self, self._palette.link)
+            self._sources.openFailed.connect(self.notice)
             self._layout.insertWidget(self._layout.indexOf(self._footer_row), self._sources)
         return self._sources
 

@@ -432,6 +432,7 @@ class MainWindow(QMainWindow):
         answer.retryRequested.connect(lambda a=answer: self.regenerate(a))
         answer.regenerateRequested.connect(lambda a=answer: self.regenerate(a))
         answer.copied.connect(lambda _t: self.statusBar().showMessage("Copied to the clipboard", 3000))
+        answer.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
 
     def _on_tool_started(self, ev: ToolStarted) -> None:
         self._raw[ev.id] = ev.raw

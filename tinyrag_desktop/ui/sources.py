@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterable
 from urllib.parse import unquote, urlsplit
 
-from PySide6.QtCore import QPoint, QRect, QSize, Qt, QUrl
+from PySide6.QtCore import QPoint, QRect, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPalette
 from PySide6.QtWidgets import QLabel, QLayout, QLayoutItem, QSizePolicy, QToolButton, QWidget
 
@@ -128,10 +128,16 @@ def unique_labels(locations: list[str]) -> list[str]:
     return labels
 
 
-def open_source(location: str) -> bool:
-    """Open a source with the desktop's handler (file manager, viewer or browser); False if it cannot be."""
+def open_source(location: str) -> str | None:
+    """Open a source with the desktop's handler (viewer or browser); None, or why it could not be opened."""
     url = source_url(location)
-    return url is not None and QDesktopServices.openUrl(url)
+    if url is None:
+        return f"{location} is not a file or web address that can be opened."
+    if url.isLocalFile() and not Path(url.toLocalFile()).exists():
+        return f"{url.toLocalFile()} is not there any more (moved or deleted since it was imported)."
+    if not QDesktopServices.openUrl(url):
+        return f"No application on this computer would open {location}."
+    return None
 
 
 class _FlowLayout(QLayout):
@@ -206,6 +212,8 @@ class _FlowLayout(QLayout):
 class SourceLink(QToolButton):
     """One source: a flat, focusable link button; Enter, Space or a click opens it."""
 
+    openFailed = Signal(str)  # why the source could not be opened, in words
+
     def __init__(self, location: str, label: str, link_colour: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("sourceLink")
@@ -225,7 +233,13 @@ class SourceLink(QToolButton):
         font.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
         self.setFont(font)
         self.set_label(label)
-        self.clicked.connect(lambda: open_source(self.location))
+        self.clicked.connect(self.open)
+
+    def open(self) -> bool:
+        problem = open_source(self.location)
+        if problem:
+            self.openFailed.emit(problem)
+        return problem is None
 
     def set_label(self, label: str) -> None:
         self.setText(label.replace("&", "&&"))  # a lone & would become a mnemonic
@@ -237,6 +251,8 @@ class SourceLink(QToolButton):
 
 class SourcesRow(QWidget):
     """The quiet "Sources" line; hidden until the answer has a source, then one link per unique location."""
+
+    openFailed = Signal(str)
 
     def __init__(self, parent: QWidget | None = None, link_colour: str = "#2563eb") -> None:
         super().__init__(parent)
@@ -266,6 +282,7 @@ class SourcesRow(QWidget):
             if loc and loc not in known:
                 known.add(loc)
                 link = SourceLink(loc, loc, self._link_colour, self)
+                link.openFailed.connect(self.openFailed)
                 self._flow.addWidget(link)
                 self._links.append(link)
                 new.append(link)
