@@ -186,6 +186,62 @@ def install_correction_round() -> None:
                 rnd.results.append((req.new_id(), "invalid_block", "error", "", message))
 
     Engine._round = _round
+    from tinyrag_desktop.engine import prompts
+
+    results_message = prompts.results_message
+
+    def with_correction(results, limit, question=""):
+        # The correction is our own instruction, not tool output: it goes outside <tool_results>, unescaped,
+        # and asks for the block rather than for an answer "from these results".
+        fixes = [r[4] for r in results if r[1] == "invalid_block"]
+        rest = [r for r in results if r[1] != "invalid_block"]
+        if not fixes:
+            return results_message(results, limit, question)
+        head = results_message(rest, limit, question) + "\n\n" if rest else ""
+        return head + fixes[0].replace("Write exactly:", "Write exactly this block and nothing else:\n")
+
+    prompts.results_message = with_correction
+
+
+def install_name_help() -> None:
+    """Patch the engine (this process only) for made-up tool names: a close misspelling (``wikipage``,
+    ``rags_knowledge``) runs as the tool it resembles, and an unknown name's error result suggests the tool
+    the router hinted for this question, written out with the model's own content."""
+    import difflib
+
+    folded = Engine._by_folded_name
+
+    def _by_folded_name(self, name):
+        spec = folded(self, name)
+        if spec is not None:
+            return spec
+        names = [t.name for t in self.registry.enabled(self.settings)]
+        close = difflib.get_close_matches(name.strip().lower(), names, n=1, cutoff=0.75)
+        return self.registry.get(close[0]) if close else None
+
+    Engine._by_folded_name = _by_folded_name
+    original = Engine._round
+
+    async def _round(self, client, model, convo, rnd, req, ctx):
+        async for event in original(self, client, model, convo, rnd, req, ctx):
+            yield event
+        from tinyrag_desktop.engine.router import route
+
+        question = str(convo[-1]["content"])
+        enabled = {t.name: t for t in self.registry.enabled(self.settings)}
+        hints = [h for h in route(question, set(enabled), has_kb=True).hints if h in enabled]
+        text = "".join(rnd.text)
+        for i, (call_id, tool, status, source, message) in enumerate(rnd.results):
+            if status != "error" or not message.startswith("There is no tool called") or not hints:
+                continue
+            block = re.search(r'<tool\s+name\s*=\s*"' + re.escape(tool) + r'"\s*>\s*<(\w+)>(.*?)</\1>', text, re.S)
+            content = " ".join(block.group(2).split()) if block else question.splitlines()[0]
+            spec = enabled[hints[0]]
+            rnd.results[i] = (call_id, tool, status, source,
+                              f"There is no tool called “{tool}”. For this question use {spec.name}. Write exactly: "
+                              f'<tool name="{spec.name}"><{spec.element}>{content}</{spec.element}></tool>')
+
+    Engine._round = _round
 
 
 @dataclass
@@ -285,12 +341,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="", help="model name on --base-url")
     parser.add_argument("--only", help="only the questions for this tool (calculate, rag_knowledge, wikipedia)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each answer")
-    parser.add_argument("--experiment", action="append", choices=["examples", "correction"], default=[],
+    parser.add_argument("--experiment", action="append", choices=["examples", "correction", "names"], default=[],
                         help="examples: tool examples as content, not nested blocks; correction: hand a block "
-                             "without its inner element back with the right syntax (repeatable)")
+                             "without its inner element back with the right syntax; names: misspelt tool names run as the close "
+                             "tool, unknown ones get the hinted tool written out (repeatable)")
     args = parser.parse_args(argv)
     if "correction" in args.experiment:
         install_correction_round()
+    if "names" in args.experiment:
+        install_name_help()
     fix = "examples" in args.experiment
     questions = [q for q in QUESTIONS if not args.only or q.tool == args.only]
     if args.base_url:
