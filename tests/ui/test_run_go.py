@@ -153,6 +153,24 @@ def test_leaving_the_chat_stops_a_run_and_kills_its_process(make_window, server,
     qloop.run(scenario(), timeout=30)
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc to see child processes")
+def test_closing_the_window_kills_a_running_program(make_window, server, qloop):
+    server.queue(Stream(tokens(FOREVER)))
+    win = make_window(server.base_url, allow_nanogo=True, tool_timeout=60.0)
+    assert qloop.run(ask_and_wait(win, "An endless Go loop")) == "done"
+    seg = _go_segment(win.view.answers()[-1])
+
+    async def scenario():
+        task = seg.run_go(0)
+        await wait_until(lambda: _workers(), timeout=10)
+        await win.aclose()  # the app awaits this when its window closes
+        assert task.cancelled()
+        await wait_until(lambda: not _workers(), timeout=5)  # SIGKILL was sent; the kernel finishes it
+
+    qloop.run(scenario(), timeout=30)
+    win.close()
+
+
 def test_stop_link_ends_a_run_and_says_so(qloop, qtbot):
     settings = defaults().replace(allow_nanogo=True, tool_timeout=60.0)
     answer = AnswerWidget(settings=lambda: settings)
