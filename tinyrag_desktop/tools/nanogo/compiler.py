@@ -191,6 +191,11 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
                 base = ft.elem if isinstance(ft, T.Pointer) else ft
                 fields.append(T.Field(base.name if hasattr(base, "name") else str(base), ft, True, tagtxt))
         st = T.Struct(fields)
+        cache = self.__dict__.setdefault("struct_cache", {})
+        same = cache.get(st)
+        if same is not None:  # identical struct types share one class (anonymous structs compare equal)
+            return same
+        cache[st] = st
         self.struct_class(st)
         return st
 

@@ -792,6 +792,17 @@ def infer_and_instantiate(c, fobj, args, node, spread=False) -> Op:
                 op = c.expr(a)
                 if op.type is not None and T.is_untyped(op.type):
                     bound[c.text(tn)] = T.default_type(op.type)
+    # core types: a parameter constrained by ~map[K]V (or ~[]E...) tells K and V once it is known
+    for _ in range(2):
+        for pn, cons in g.tparams:
+            if pn not in bound or cons is None:
+                continue
+            inner = cons
+            while inner.type in ("type_constraint", "type_elem", "negated_type") and len(inner.named_children) == 1:
+                inner = inner.named_children[0]
+            if inner.type in ("map_type", "slice_type", "array_type", "pointer_type", "channel_type",
+                              "function_type", "generic_type"):
+                _unify(c, inner, bound[pn], bound, pnames)
     missing = [p for p in pnames if p not in bound]
     if missing:
         c.err(node, f"in call to {fobj.name}, cannot infer {missing[0]}")
