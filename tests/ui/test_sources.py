@@ -180,3 +180,19 @@ def test_any_location_gets_a_short_label_and_only_safe_urls(location):
     assert isinstance(label, str) and 0 < len(label) <= 48
     url = source_url(location)
     assert url is None or url.scheme().lower() in ("http", "https", "file")
+
+
+def test_the_sources_line_wraps_to_the_answer_width(qapp, qtbot):
+    answer = AnswerWidget()
+    qtbot.add_widget(answer)
+    answer.on_route(Route("rag", "kb", (), tuple(f"/docs/part-{i}/notes-on-topic-{i}.md" for i in range(10))))
+    answer.resize(1200, 400)
+    answer.show()
+    qtbot.waitUntil(lambda: answer.sources_row.width() > 1000)
+    wide = answer.sources_row.height()
+    answer.resize(320, 400)
+    qtbot.waitUntil(lambda: answer.sources_row.width() < 330)
+    narrow = answer.sources_row.height()
+    assert narrow >= 2 * wide  # two lines at 1,200 px, five at 320 px
+    row = answer.sources_row
+    assert all(row.rect().contains(link.geometry()) for link in row.links())  # none cut off or outside

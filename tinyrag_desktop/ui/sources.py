@@ -165,7 +165,9 @@ class _FlowLayout(QLayout):
         return Qt.Orientation(0)
 
     def hasHeightForWidth(self) -> bool:  # noqa: N802
-        return True
+        # False on purpose: a height-for-width child makes every layout pass of the answer (and of the
+        # whole chat column) ask all its items twice. The row fixes its own height instead (SourcesRow._fit).
+        return False
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802
         return self._place(QRect(0, 0, width, 0), move=False)
@@ -293,8 +295,17 @@ class SourcesRow(QWidget):
                 link.set_label(label)
             self.setAccessibleDescription(", ".join(lk.location for lk in self._links))
             self.show()
-            self.updateGeometry()
+            self._fit()
         return new
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        height = self._flow.heightForWidth(max(1, self.width()))
+        if height != self.height():
+            self.setFixedHeight(height)
 
     def locations(self) -> list[str]:
         return [link.location for link in self._links]
