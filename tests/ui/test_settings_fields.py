@@ -43,3 +43,10 @@ def test_numbers_accept_a_decimal_comma_and_refuse_fractions_for_counts(dialog):
     assert dialog.values()["tool_timeout"] == 12.5
     dialog.field("k").setText("2.5")
     assert any("whole number" in p for p in dialog.revalidate())
+
+
+def test_infinity_and_nan_are_refused_with_a_reason(dialog):
+    for text in ("inf", "Infinity", "nan", "-inf"):
+        field = dialog._fields["max_continuations"]
+        field.widget.setText(text)
+        assert "finite number" in (field.validate() or "")

@@ -8,6 +8,7 @@ leaving the dialog (the request runs on the asyncio loop, the window keeps respo
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 from typing import Any, Awaitable, Callable
 from urllib.parse import urlsplit
@@ -113,6 +114,8 @@ class _Field:
                 raise SettingsError(f"{label_for(self.opt.name)} must be a number, not {raw!r}.") from None
             if raw is None:
                 raise SettingsError(f"{label_for(self.opt.name)} needs a value.")
+            if not math.isfinite(raw):  # "inf", "nan": Python parses them, no setting can hold them
+                raise SettingsError(f"{label_for(self.opt.name)} must be a finite number, not {self.raw()!r}.")
             if self.opt.type is int and raw == int(raw):
                 raw = int(raw)
         try:
