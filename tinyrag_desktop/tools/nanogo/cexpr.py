@@ -242,9 +242,7 @@ class ExprMixin:
     def cond(self, node, what="if statement") -> str:
         op = self.expr(node)
         if not T.is_bool(op.type):
-            self.err(node, f"non-boolean {self.text(node)} ({'variable' if op.addr else 'value'} of type "
-                     f"{op.type}) used as {what} condition" if False else
-                     f"non-boolean condition in {what}")
+            self.err(node, f"non-boolean condition in {what}")
         if op.const is not None:
             return "True" if op.const else "False"
         return op.code
@@ -558,7 +556,7 @@ class ExprMixin:
         x, y = a.const, b.const
         if o in _CMP:
             r = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[o]
-            return Op(None, T.U_BOOL if T.is_untyped(t) else T.BOOL if False else T.U_BOOL, r)
+            return Op(None, T.U_BOOL, r)
         if isinstance(x, str):
             if o != "+":
                 self.err(node, f"invalid operation: operator {o} not defined on {describe(a, self)}")
@@ -609,14 +607,17 @@ class ExprMixin:
                 if not t.comparable and not (isinstance(u, (T.Slice, T.Map, T.Func))):
                     self.err(node, f"invalid operation: {self.text(node)} (incomparable types in type set)")
                 if isinstance(u, (T.Slice, T.Map, T.Func)):
-                    self.err(node, f"invalid operation: {self.text(node)} ({u.go(False).split('[')[0] if False else ('slice' if isinstance(u, T.Slice) else 'map' if isinstance(u, T.Map) else 'func')} can only be compared to nil)")
+                    kind = "slice" if isinstance(u, T.Slice) else "map" if isinstance(u, T.Map) else "func"
+                    self.err(node, f"invalid operation: {self.short(node)} ({kind} can only be compared to nil)")
                 if isinstance(u, (T.Pointer, T.Chan)):
                     return Op(f"({ac} {'is' if o == '==' else 'is not'} {bc})", T.U_BOOL)
                 if isinstance(u, T.Array):
                     return Op(f"({ac} {o} {bc})", T.U_BOOL)
                 return Op(f"({ac} {o} {bc})", T.U_BOOL)
             if not (isinstance(u, T.Basic) and u.kind in ("int", "float", "string")):
-                self.err(node, f"invalid operation: {self.text(node)} (operator {o} not defined on {describe(a, self).split(' (')[0] if False else self.text(node.child_by_field_name('left'))} ({'variable' if a.addr else 'value'} of type {t}))")
+                left = self.short(node.child_by_field_name("left"))
+                self.err(node, f"invalid operation: {self.short(node)} (operator {o} not defined on {left} "
+                         f"({'variable' if a.addr else 'value'} of type {t}))")
             return Op(f"({ac} {o} {bc})", T.U_BOOL)
         if not isinstance(u, T.Basic) or u.kind in ("bool",) or (u.kind == "string" and o != "+"):
             self.err(node, f"invalid operation: operator {o} not defined on {describe(a, self)}")

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from . import types as T
-from .ccall import simple
 from .cexpr import describe
 from .cstmt import Target
-from .scope import Op, Var
+from .scope import Op
 
 
 class FlowMixin:
@@ -329,10 +328,6 @@ class FlowMixin:
         if isinstance(op.type.u, T.Interface) and not isinstance(tt.u, T.Interface):
             return f"{self.coerce(tag, op.type)} == {code}"
         return f"{tag.code} == {code}"
-
-    def case_body(self, c):
-        return [x for x in self.stmts_of(c) if c.field_name_for_child(list(c.children).index(x)) not in ("value", "type", "communication")] if False else \
-            [x for x in self.case_stmts(c)]
 
     def case_stmts(self, c):
         out = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import types as T
 from .ccall import simple
 from .cexpr import describe
-from .scope import Const, Op, Scope, TypeName, Var
+from .scope import Op, Scope, Var
 
 
 class Target:

@@ -6,7 +6,7 @@ import math
 import struct
 
 from . import types as T
-from .runtime import Iface, NilMap, Ref, Slice, gbytes, sitems
+from .runtime import Iface, NilMap, Ref, gbytes, sitems
 
 # ---- floats -----------------------------------------------------------------------------------------------
 

@@ -249,7 +249,6 @@ def panic_text(p: GoPanic) -> str:
             pass
     u = t.u
     if isinstance(u, T.Basic):
-        from .gofmt import format_float
         if u.kind == "string":
             s = v.v
             if p.runtime and t is T.STRING:

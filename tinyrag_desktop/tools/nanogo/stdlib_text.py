@@ -1,0 +1,753 @@
+"""strings, strconv, unicode and unicode/utf8 (and fmt's writers): signatures and implementations."""
+
+from __future__ import annotations
+
+import math
+
+from . import types as T
+from .runtime import GoPanic, Iface, Slice, gbytes, gstr, sitems, slice_of, slen
+from .stdlib import (ANYS, B, BY, F, I, I64, OPAQUE, PACKAGES, R, S, _fmt, _opaque, _pkg, error_text, fn,
+                     new_error)
+
+
+# ---- strings --------------------------------------------------------------------------------------------
+
+P = _pkg("strings")
+
+
+def _byte_index(s: str, char_index: int) -> int:
+    if char_index < 0:
+        return -1
+    return slen(s[:char_index])
+
+
+def s_index(s, sub):
+    return _byte_index(s, s.find(sub))
+
+
+def s_last_index(s, sub):
+    return _byte_index(s, s.rfind(sub))
+
+
+def s_split(s, sep):
+    if sep == "":
+        return slice_of(list(s))
+    return slice_of(s.split(sep))
+
+
+def s_splitn(s, sep, n):
+    if n == 0:
+        return Slice(None, 0, 0, 0)
+    if sep == "":
+        parts = list(s)
+        if n > 0 and len(parts) > n:
+            parts = parts[:n - 1] + ["".join(parts[n - 1:])]
+        return slice_of(parts)
+    return slice_of(s.split(sep, n - 1) if n > 0 else s.split(sep))
+
+
+_GO_SPACE = " \t\n\v\f\r\x85\xa0"
+
+
+def s_fields(s):
+    return slice_of(s.split())
+
+
+def _is_separator(ch: str) -> bool:
+    if ord(ch) <= 0x7F:
+        return not (ch.isalnum() or ch == "_")
+    if ch.isalpha() or ch.isdigit():
+        return False
+    return ch.isspace()
+
+
+def s_title(s):
+    out, prev = [], " "
+    for ch in s:
+        up = ch.upper()
+        out.append(up if _is_separator(prev) and len(up) == 1 else ch)
+        prev = ch
+    return "".join(out)
+
+
+def s_replace(s, old, new, n):
+    if n < 0:
+        return s.replace(old, new)
+    return s.replace(old, new, n)
+
+
+def s_trim_func(s, f, left=True, right=True):
+    chars = list(s)
+    i, j = 0, len(chars)
+    while left and i < j and f(ord(chars[i])):
+        i += 1
+    while right and j > i and f(ord(chars[j - 1])):
+        j -= 1
+    return "".join(chars[i:j])
+
+
+def s_map(f, s):
+    from .runtime import rune_str
+    out = []
+    for ch in s:
+        r = f(ord(ch))
+        if r >= 0:
+            out.append(rune_str(r))
+    return "".join(out)
+
+
+def s_count(s, sub):
+    if sub == "":
+        return len(s) + 1
+    return s.count(sub)
+
+
+def s_index_any(s, chars):
+    for i, ch in enumerate(s):
+        if ch in chars:
+            return _byte_index(s, i)
+    return -1
+
+
+def s_cut(s, sep):
+    i = s.find(sep)
+    if i < 0:
+        return s, "", False
+    return s[:i], s[i + len(sep):], True
+
+
+def s_fields_func(s, f):
+    out, cur = [], []
+    for ch in s:
+        if f(ord(ch)):
+            if cur:
+                out.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return slice_of(out)
+
+
+def s_repeat(s, n):
+    if n < 0:
+        raise GoPanic(Iface(S, "strings: negative Repeat count"))
+    if len(s) * n > (1 << 28):
+        raise GoPanic(Iface(S, "strings: Repeat output length overflow"))
+    return s * n
+
+
+def s_equal_fold(a, b):
+    """Simple (rune by rune) case folding, as Go does: "ß" does not fold to "SS"."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x == y:
+            continue
+        lx, ly = x.lower(), y.lower()
+        if len(lx) == 1 and lx == ly:
+            continue
+        ux, uy = x.upper(), y.upper()
+        if len(ux) == 1 and ux == uy:
+            continue
+        return False
+    return True
+
+
+P.add("Contains", fn([S, S], [B]), lambda s, sub: sub in s)
+P.add("ContainsRune", fn([S, R], [B]), lambda s, r: chr(r) in s if 0 <= r <= 0x10FFFF else False)
+P.add("ContainsAny", fn([S, S], [B]), lambda s, chars: any(c in s for c in chars))
+P.add("HasPrefix", fn([S, S], [B]), lambda s, p: s.startswith(p))
+P.add("HasSuffix", fn([S, S], [B]), lambda s, p: s.endswith(p))
+P.add("Index", fn([S, S], [I]), s_index)
+P.add("IndexByte", fn([S, BY], [I]), lambda s, b: s_index(s, chr(b)))
+P.add("IndexRune", fn([S, R], [I]), lambda s, r: s_index(s, chr(r)))
+P.add("IndexAny", fn([S, S], [I]), s_index_any)
+P.add("LastIndex", fn([S, S], [I]), s_last_index)
+P.add("Split", fn([S, S], [T.Slice(S)]), s_split)
+P.add("SplitN", fn([S, S, I], [T.Slice(S)]), s_splitn)
+P.add("Fields", fn([S], [T.Slice(S)]), s_fields)
+P.add("FieldsFunc", fn([S, fn([R], [B])], [T.Slice(S)]), s_fields_func)
+P.add("Join", fn([T.Slice(S), S], [S]), lambda a, sep: sep.join(sitems(a)))
+P.add("Repeat", fn([S, I], [S]), s_repeat)
+P.add("Replace", fn([S, S, S, I], [S]), s_replace)
+P.add("ReplaceAll", fn([S, S, S], [S]), lambda s, o, n: s.replace(o, n))
+def _case_map(s, upper):
+    if s.isascii():
+        return s.upper() if upper else s.lower()
+    out = []
+    for ch in s:
+        m = ch.upper() if upper else ch.lower()
+        out.append(m if len(m) == 1 else ch)
+    return "".join(out)
+
+
+P.add("ToUpper", fn([S], [S]), lambda s: _case_map(s, True))
+P.add("ToLower", fn([S], [S]), lambda s: _case_map(s, False))
+P.add("Title", fn([S], [S]), s_title)
+P.add("TrimSpace", fn([S], [S]), lambda s: s.strip(_GO_SPACE))
+P.add("Trim", fn([S, S], [S]), lambda s, c: s.strip(c))
+P.add("TrimLeft", fn([S, S], [S]), lambda s, c: s.lstrip(c))
+P.add("TrimRight", fn([S, S], [S]), lambda s, c: s.rstrip(c))
+P.add("TrimPrefix", fn([S, S], [S]), lambda s, p: s[len(p):] if p and s.startswith(p) else s)
+P.add("TrimSuffix", fn([S, S], [S]), lambda s, p: s[:-len(p)] if p and s.endswith(p) else s)
+P.add("TrimFunc", fn([S, fn([R], [B])], [S]), s_trim_func)
+P.add("TrimLeftFunc", fn([S, fn([R], [B])], [S]), lambda s, f: s_trim_func(s, f, True, False))
+P.add("TrimRightFunc", fn([S, fn([R], [B])], [S]), lambda s, f: s_trim_func(s, f, False, True))
+P.add("Count", fn([S, S], [I]), s_count)
+P.add("EqualFold", fn([S, S], [B]), s_equal_fold)
+P.add("Map", fn([fn([R], [R]), S], [S]), s_map)
+P.add("Compare", fn([S, S], [I]), lambda a, b: (a > b) - (a < b))
+P.add("Cut", fn([S, S], [S, S, B]), s_cut)
+def _split_after_n(s, sep, n):
+    if n == 0:
+        return Slice(None, 0, 0, 0)
+    parts = []
+    while n < 0 or len(parts) < n - 1:
+        i = s.find(sep) if sep else (1 if len(s) > 1 else -1)
+        if i < 0 or (not sep and not s):
+            break
+        cut = i + len(sep) if sep else 1
+        parts.append(s[:cut])
+        s = s[cut:]
+    parts.append(s)
+    return slice_of(parts)
+
+
+P.add("SplitAfterN", fn([S, S, I], [T.Slice(S)]), _split_after_n)
+P.add("SplitAfter", fn([S, S], [T.Slice(S)]),
+      lambda s, sep: slice_of([p + sep for p in s.split(sep)[:-1]] + [s.split(sep)[-1]]) if sep else s_split(s, sep))
+
+
+class Builder:
+    __slots__ = ("parts", "n")
+
+    def __init__(self):
+        self.parts, self.n = [], 0
+
+    @staticmethod
+    def _z():
+        return Builder()
+
+    def _cp(self):
+        b = Builder()
+        b.parts, b.n = list(self.parts), self.n
+        return b
+
+    def _set(self, o):
+        self.parts, self.n = list(o.parts), o.n
+        return self
+
+    def WriteString(self, s):
+        self.parts.append(s)
+        k = slen(s)
+        self.n += k
+        return k, None
+
+    def WriteByte(self, b):
+        self.parts.append(gstr([b]))
+        self.n += 1
+        return None
+
+    def WriteRune(self, r):
+        from .runtime import rune_str
+        s = rune_str(r)
+        self.parts.append(s)
+        self.n += slen(s)
+        return slen(s), None
+
+    def Write(self, p):
+        self.parts.append(gstr(sitems(p)))
+        self.n += p.n
+        return p.n, None
+
+    def String(self):
+        if len(self.parts) > 1:
+            self.parts = ["".join(self.parts)]
+        return self.parts[0] if self.parts else ""
+
+    def Len(self):
+        return self.n
+
+    def Reset(self):
+        self.parts, self.n = [], 0
+
+    def Grow(self, n):
+        pass
+
+
+_bt, _n, _c = _opaque("Builder", "strings", Builder, {
+    "WriteString": fn([S], [I, T.ERROR]), "WriteByte": fn([BY], [T.ERROR]), "WriteRune": fn([R], [I, T.ERROR]),
+    "Write": fn([T.Slice(BY)], [I, T.ERROR]), "String": fn([], [S]), "Len": fn([], [I]), "Reset": fn([]),
+    "Grow": fn([I])})
+P.types["Builder"] = _bt
+OPAQUE[_n] = _c
+
+# ---- strconv --------------------------------------------------------------------------------------------
+
+P = _pkg("strconv")
+NUMERR = T.Named("NumError", "strconv", T.Struct([T.Field("Func", S), T.Field("Num", S), T.Field("Err", T.ERROR)]))
+NUMERR_P = T.pointer_to(NUMERR)
+ERR_SYNTAX = new_error("invalid syntax")
+ERR_RANGE = new_error("value out of range")
+
+
+class _NumErr:
+    __slots__ = ("Func", "Num", "Err")
+
+    def __init__(self, f, n, e):
+        self.Func, self.Num, self.Err = f, n, e
+
+
+NUMERR_P.mtab = {"Error": lambda e: f"strconv.{e.Func}: parsing {_fmt().quote(e.Num)}: {error_text(e.Err)}",
+                 "Unwrap": lambda e: e.Err}
+
+
+def _numerr(f, s, e):
+    return Iface(NUMERR_P, _NumErr(f, s, e))
+
+
+def _parse_int(s, base, bits, fname="ParseInt", signed=True):
+    orig = s
+    if not s:
+        return 0, _numerr(fname, orig, ERR_SYNTAX)
+    neg = False
+    if s[0] in "+-":
+        if not signed:
+            return 0, _numerr(fname, orig, ERR_SYNTAX)
+        neg = s[0] == "-"
+        s = s[1:]
+    b = base
+    if base == 0:
+        b = 10
+        low = s.lower()
+        if low.startswith("0x"):
+            b, s = 16, s[2:]
+        elif low.startswith("0b"):
+            b, s = 2, s[2:]
+        elif low.startswith("0o"):
+            b, s = 8, s[2:]
+        elif len(s) > 1 and s[0] == "0":
+            b, s = 8, s[1:]
+        s = s.replace("_", "")
+    if not s or not all(c.isascii() and c.isalnum() and int(c, 36) < b for c in s):
+        return 0, _numerr(fname, orig, ERR_SYNTAX)
+    try:
+        v = int(s, b)
+    except ValueError:
+        return 0, _numerr(fname, orig, ERR_SYNTAX)
+    if neg:
+        v = -v
+    if bits == 0:
+        bits = 64
+    if signed:
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    else:
+        lo, hi = 0, (1 << bits) - 1
+    if v < lo:
+        return lo, _numerr(fname, orig, ERR_RANGE)
+    if v > hi:
+        return hi, _numerr(fname, orig, ERR_RANGE)
+    return v, None
+
+
+def sc_atoi(s):
+    v, e = _parse_int(s, 10, 64, "Atoi")
+    return (v if e is None else (v if e.v.Err is ERR_RANGE else 0)), e
+
+
+def sc_parse_float(s, bits):
+    t = s.replace("_", "") if "_" in s else s
+    low = t.lower().lstrip("+-")
+    if low in ("inf", "infinity", "nan"):
+        return float(t), None
+    if not t or any(c not in "0123456789+-.eExXpPabcdefABCDEF" for c in t) or "infinity" in low:
+        return 0.0, _numerr("ParseFloat", s, ERR_SYNTAX)
+    try:
+        if low.startswith("0x") and "p" not in low:
+            raise ValueError("hex float without exponent")
+        v = float.fromhex(t) if low.startswith("0x") else float(t)
+    except ValueError:
+        return 0.0, _numerr("ParseFloat", s, ERR_SYNTAX)
+    if math.isinf(v):
+        return v, _numerr("ParseFloat", s, ERR_RANGE)
+    if bits == 32:
+        from .gofmt import _f32
+        v = _f32(v)
+    return v, None
+
+
+def sc_parse_bool(s):
+    if s in ("1", "t", "T", "TRUE", "true", "True"):
+        return True, None
+    if s in ("0", "f", "F", "FALSE", "false", "False"):
+        return False, None
+    return False, _numerr("ParseBool", s, ERR_SYNTAX)
+
+
+def _fmt_int(v, base):
+    if base == 10:
+        return str(v)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    neg, v = v < 0, abs(v)
+    out = []
+    while True:
+        out.append(digits[v % base])
+        v //= base
+        if not v:
+            break
+    return ("-" if neg else "") + "".join(reversed(out))
+
+
+def sc_format_float(f, fmtc, prec, bits):
+    if bits == 32:
+        from .gofmt import _f32
+        f = _f32(f)
+    return _fmt().format_float(f, chr(fmtc), prec, bits)
+
+
+P.add("Itoa", fn([I], [S]), str)
+P.add("Atoi", fn([S], [I, T.ERROR]), sc_atoi)
+P.add("ParseInt", fn([S, I, I], [I64, T.ERROR]), lambda s, b, bits: _parse_int(s, b, bits))
+P.add("ParseUint", fn([S, I, I], [T.UINT64, T.ERROR]), lambda s, b, bits: _parse_int(s, b, bits, "ParseUint", False))
+P.add("ParseFloat", fn([S, I], [F, T.ERROR]), sc_parse_float)
+P.add("ParseBool", fn([S], [B, T.ERROR]), sc_parse_bool)
+P.add("FormatInt", fn([I64, I], [S]), _fmt_int)
+P.add("FormatUint", fn([T.UINT64, I], [S]), _fmt_int)
+P.add("FormatFloat", fn([F, BY, I, I], [S]), sc_format_float)
+P.add("FormatBool", fn([B], [S]), lambda b: "true" if b else "false")
+P.add("Quote", fn([S], [S]), lambda s: _fmt().quote(s))
+P.add("QuoteRune", fn([R], [S]), lambda r: _fmt().quote_rune(r))
+P.types["NumError"] = NUMERR
+P.vars["ErrSyntax"] = (T.ERROR, "_std_strconv_ErrSyntax")
+P.vars["ErrRange"] = (T.ERROR, "_std_strconv_ErrRange")
+P.impl["_std_strconv_ErrSyntax"] = ERR_SYNTAX
+P.impl["_std_strconv_ErrRange"] = ERR_RANGE
+
+# ---- unicode, unicode/utf8 ------------------------------------------------------------------------------
+
+P = _pkg("unicode")
+
+
+def _ch(r):
+    return chr(r) if 0 <= r <= 0x10FFFF and not 0xD800 <= r <= 0xDFFF else ""
+
+
+def _u_is_space(r):
+    return r in (0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F,
+                 0x3000) or 0x2000 <= r <= 0x200A
+
+
+def _u_is_punct(r):
+    import unicodedata
+    c = _ch(r)
+    return bool(c) and unicodedata.category(c).startswith("P")
+
+
+def _u_is_symbol(r):
+    import unicodedata
+    c = _ch(r)
+    return bool(c) and unicodedata.category(c).startswith("S")
+
+
+def _u_upper(r):
+    c = _ch(r)
+    u = c.upper()
+    return ord(u) if len(u) == 1 else r
+
+
+def _u_lower(r):
+    c = _ch(r)
+    u = c.lower()
+    return ord(u) if len(u) == 1 else r
+
+
+P.add("IsUpper", fn([R], [B]), lambda r: _ch(r).isupper())
+P.add("IsLower", fn([R], [B]), lambda r: _ch(r).islower())
+P.add("IsDigit", fn([R], [B]), lambda r: _ch(r).isdecimal())
+P.add("IsNumber", fn([R], [B]), lambda r: _ch(r).isnumeric())
+P.add("IsLetter", fn([R], [B]), lambda r: _ch(r).isalpha())
+P.add("IsSpace", fn([R], [B]), _u_is_space)
+P.add("IsPunct", fn([R], [B]), _u_is_punct)
+P.add("IsSymbol", fn([R], [B]), _u_is_symbol)
+P.add("IsPrint", fn([R], [B]), lambda r: _fmt()._is_print(r))
+P.add("IsControl", fn([R], [B]), lambda r: r < 0x20 or 0x7F <= r < 0xA0)
+P.add("ToUpper", fn([R], [R]), _u_upper)
+P.add("ToLower", fn([R], [R]), _u_lower)
+P.add("ToTitle", fn([R], [R]), _u_upper)
+P.consts["MaxRune"] = (T.U_RUNE, 0x10FFFF)
+P.consts["ReplacementChar"] = (T.U_RUNE, 0xFFFD)
+
+P = _pkg("unicode/utf8")
+
+
+def _decode(s):
+    if not s:
+        return 0xFFFD, 0
+    b = gbytes(s)
+    c0 = b[0]
+    n = 1 if c0 < 0x80 else 2 if c0 >> 5 == 6 else 3 if c0 >> 4 == 14 else 4 if c0 >> 3 == 30 else 0
+    if n == 0 or len(b) < n:
+        return 0xFFFD, 1
+    try:
+        ch = b[:n].decode("utf-8")
+    except UnicodeDecodeError:
+        return 0xFFFD, 1
+    return ord(ch), n
+
+
+def _decode_last(s):
+    if not s:
+        return 0xFFFD, 0
+    b = gbytes(s)
+    for n in range(1, min(4, len(b)) + 1):
+        try:
+            ch = b[-n:].decode("utf-8")
+            if len(ch) == 1:
+                return ord(ch), n
+        except UnicodeDecodeError:
+            continue
+    return 0xFFFD, 1
+
+
+def _rune_len(r):
+    if r < 0:
+        return -1
+    if r < 0x80:
+        return 1
+    if r < 0x800:
+        return 2
+    if 0xD800 <= r <= 0xDFFF:
+        return -1
+    if r < 0x10000:
+        return 3
+    if r <= 0x10FFFF:
+        return 4
+    return -1
+
+
+def _valid(s):
+    try:
+        gbytes(s).decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+P.add("RuneCountInString", fn([S], [I]), lambda s: len(s))
+P.add("RuneCount", fn([T.Slice(BY)], [I]), lambda p: len(gstr(sitems(p))))
+P.add("RuneLen", fn([R], [I]), _rune_len)
+P.add("DecodeRuneInString", fn([S], [R, I]), _decode)
+P.add("DecodeLastRuneInString", fn([S], [R, I]), _decode_last)
+P.add("DecodeRune", fn([T.Slice(BY)], [R, I]), lambda p: _decode(gstr(sitems(p))))
+P.add("ValidString", fn([S], [B]), _valid)
+P.add("ValidRune", fn([R], [B]), lambda r: 0 <= r <= 0x10FFFF and not 0xD800 <= r <= 0xDFFF)
+P.add("EncodeRune", fn([T.Slice(BY), R], [I]), lambda p, r: _encode_rune(p, r))
+P.consts["RuneError"] = (T.U_RUNE, 0xFFFD)
+P.consts["UTFMax"] = (T.U_INT, 4)
+P.consts["RuneSelf"] = (T.U_INT, 0x80)
+
+
+def _encode_rune(p, r):
+    from .runtime import rune_str
+    b = gbytes(rune_str(r))
+    for i, x in enumerate(b):
+        from .runtime import sset
+        sset(p, i, x)
+    return len(b)
+
+
+# ---- additions: writers, replacers, quoting ---------------------------------------------------------------
+
+def _write_to(w, s: str) -> None:
+    """fmt.Fprint* to an io.Writer: a *strings.Builder, or any value with a Write([]byte) method."""
+    from .runtime import icall, str_to_bytes
+    if w is None:
+        from .runtime import nil_deref
+        raise nil_deref()
+    if isinstance(w.v, Builder):
+        w.v.WriteString(s)
+        return
+    mt = getattr(w.t, "mtab", None) or {}
+    if "Write" in mt:
+        icall(w, "Write", str_to_bytes(s))
+        return
+    if "WriteString" in mt:
+        icall(w, "WriteString", s)
+        return
+    raise GoPanic(Iface(T.STRING, f"nanoGo: {w.t.go()} is not an io.Writer"))
+
+
+def _fprint(kind):
+    def f(w, *rest):
+        if kind == "f":
+            s = _fmt().sprintf(rest[0], sitems(rest[1]))
+        elif kind == "ln":
+            s = _fmt().sprintln(sitems(rest[0]))
+        else:
+            s = _fmt().sprint(sitems(rest[0]))
+        _write_to(w, s)
+        return slen(s), None
+    return f
+
+
+P = PACKAGES["fmt"]
+P.add("Fprintf", fn([T.ANY, S, ANYS], [I, T.ERROR], True), _fprint("f"))
+P.add("Fprintln", fn([T.ANY, ANYS], [I, T.ERROR], True), _fprint("ln"))
+P.add("Fprint", fn([T.ANY, ANYS], [I, T.ERROR], True), _fprint(""))
+
+
+class Replacer:
+    __slots__ = ("pairs",)
+
+    def __init__(self, pairs=()):
+        self.pairs = list(pairs)
+
+    @staticmethod
+    def _z():
+        return Replacer()
+
+    def _cp(self):
+        return Replacer(self.pairs)
+
+    def Replace(self, s: str) -> str:
+        pairs = self.pairs
+        if not pairs:
+            return s
+        out, i, n = [], 0, len(s)
+        while i <= n:
+            for old, new in pairs:
+                if old and s.startswith(old, i):
+                    out.append(new)
+                    i += len(old)
+                    break
+                if not old:
+                    out.append(new)
+                    if i < n:
+                        out.append(s[i])
+                    i += 1
+                    break
+            else:
+                if i < n:
+                    out.append(s[i])
+                i += 1
+        return "".join(out)
+
+
+P = PACKAGES["strings"]
+_rt, _n, _c = _opaque("Replacer", "strings", Replacer, {"Replace": fn([S], [S])})
+P.types["Replacer"] = _rt
+OPAQUE[_n] = _c
+
+
+def _new_replacer(oldnew):
+    items = sitems(oldnew)
+    if len(items) % 2:
+        raise GoPanic(Iface(T.STRING, "strings.NewReplacer: odd argument count"))
+    return Replacer(list(zip(items[::2], items[1::2])))
+
+
+def _index_func(s, f, last=False):
+    idx = -1
+    for i, ch in enumerate(s):
+        if f(ord(ch)):
+            idx = i
+            if not last:
+                break
+    return _byte_index(s, idx) if idx >= 0 else -1
+
+
+P.add("NewReplacer", fn([T.Slice(S)], [T.pointer_to(_rt)], True), _new_replacer)
+P.add("IndexFunc", fn([S, fn([R], [B])], [I]), _index_func)
+P.add("LastIndexFunc", fn([S, fn([R], [B])], [I]), lambda s, f: _index_func(s, f, True))
+P.add("LastIndexByte", fn([S, BY], [I]), lambda s, b: s_last_index(s, chr(b)))
+P.add("LastIndexAny", fn([S, S], [I]), lambda s, chars: max((s_last_index(s, c) for c in chars), default=-1))
+P.add("ToTitle", fn([S], [S]), lambda s: s.upper())
+P.add("ContainsFunc", fn([S, fn([R], [B])], [B]), lambda s, f: _index_func(s, f) >= 0)
+
+
+def _unquote(s):
+    from .lexutil import unquote, unquote_rune
+    try:
+        if len(s) >= 2 and s[0] == s[-1] == "`":
+            if "`" in s[1:-1]:
+                raise ValueError
+            return s[1:-1].replace("\r", ""), None
+        if len(s) >= 2 and s[0] == s[-1] == '"':
+            body = s[1:-1]
+            if "\n" in body or any(body[i] == '"' and (i == 0 or body[i - 1] != "\\") for i in range(len(body))):
+                raise ValueError
+            return unquote(s), None
+        if len(s) >= 3 and s[0] == s[-1] == "'":
+            from .runtime import rune_str
+            return rune_str(unquote_rune(s)), None
+    except (ValueError, IndexError):
+        pass
+    return "", ERR_SYNTAX
+
+
+def _append_int(dst, i, base):
+    from .runtime import append
+    return append(dst, list(gbytes(_fmt_int(i, base))), 1)
+
+
+P = PACKAGES["strconv"]
+P.add("Unquote", fn([S], [S, T.ERROR]), _unquote)
+P.add("AppendInt", fn([T.Slice(BY), I64, I], [T.Slice(BY)]), _append_int)
+P.add("QuoteToASCII", fn([S], [S]), lambda s: _fmt().quote(s, True))
+P.add("QuoteRuneToASCII", fn([R], [S]), lambda r: _fmt().quote_rune(r, True))
+P.add("AppendQuote", fn([T.Slice(BY), S], [T.Slice(BY)]),
+      lambda dst, s: __import__(__name__.rsplit(".", 1)[0] + ".runtime", fromlist=["append"]).append(
+          dst, list(gbytes(_fmt().quote(s))), 1))
+P.add("IntSize", fn([], [I]), lambda: 64)
+P.consts["IntSize"] = (T.U_INT, 64)
+del P.funcs["IntSize"]
+
+P = PACKAGES["unicode/utf8"]
+P.add("Valid", fn([T.Slice(BY)], [B]), lambda p: _valid(gstr(sitems(p))))
+
+
+def _append_rune(p, r):
+    from .runtime import append, rune_str
+    return append(p, list(gbytes(rune_str(r))), 1)
+
+
+P.add("AppendRune", fn([T.Slice(BY), R], [T.Slice(BY)]), _append_rune)
+P.add("FullRuneInString", fn([S], [B]), lambda s: _full_rune(gbytes(s)))
+P.add("FullRune", fn([T.Slice(BY)], [B]), lambda p: _full_rune(bytes(sitems(p))))
+P.add("RuneStart", fn([BY], [B]), lambda b: b & 0xC0 != 0x80)
+P.add("DecodeLastRune", fn([T.Slice(BY)], [R, I]), lambda p: _decode_last(gstr(sitems(p))))
+P.add("RuneCountInString", fn([S], [I]), lambda s: len(s))
+
+
+def _full_rune(b: bytes) -> bool:
+    if not b:
+        return False
+    c0 = b[0]
+    need = 1 if c0 < 0x80 else 2 if c0 >> 5 == 6 else 3 if c0 >> 4 == 14 else 4 if c0 >> 3 == 30 else 1
+    if len(b) >= need:
+        return True
+    try:
+        b.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e.reason != "unexpected end of data"
+    return True
+
+def _to_valid_utf8(s, repl):
+    out, bad = [], False
+    for ch in s:
+        if 0xDC80 <= ord(ch) <= 0xDCFF:
+            if not bad:
+                out.append(repl)
+            bad = True
+        else:
+            out.append(ch)
+            bad = False
+    return "".join(out)
+
+
+P = PACKAGES["strings"]
+P.add("ToValidUTF8", fn([S, S], [S]), _to_valid_utf8)
+P.add("Clone", fn([S], [S]), lambda s: s)
+P.add("ContainsFunc", fn([S, fn([R], [B])], [B]), lambda s, f: _index_func(s, f) >= 0)
