@@ -130,5 +130,17 @@ def _merge_small(chunks: list[Chunk], size: int) -> list[Chunk]:
     return merged
 
 
-def chunk_document(doc: Document, size: int = 1200) -> list[Chunk]:
-    return chunk_blocks(doc.title, doc.blocks, size)
+class Chunks(list[Chunk]):
+    """A document's chunks, carrying the document's links to other pages along to the store.
+
+    The importer hands ``chunk_document``'s result straight to ``KnowledgeBase.replace_source``, which
+    indexes ``links`` when it is not given them explicitly; a plain list has none and works as before.
+    """
+
+    links: tuple = ()
+
+
+def chunk_document(doc: Document, size: int = 1200) -> Chunks:
+    chunks = Chunks(chunk_blocks(doc.title, doc.blocks, size))
+    chunks.links = tuple(getattr(doc, "links", ()))
+    return chunks

@@ -8,6 +8,8 @@ the lxml tree ourselves keeps the section and definition structure that chunking
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import lxml.etree
 import lxml.html
@@ -40,6 +42,27 @@ _MAIN_XPATHS = (
 )
 
 
+# Words either side of a link kept as its context: about a sentence.
+LINK_CONTEXT = 150
+# A page with more links than this is an index of some kind; its first links are plenty.
+MAX_LINKS = 400
+
+
+class Link(NamedTuple):
+    """A link to another page and the words around it, which say what that page is about in the
+    linking page's own words ("TRUNCATE is a faster way to remove all rows", "see git-reset(1) to undo")."""
+
+    href: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class HtmlDocument(Document):
+    """An HTML page's document plus its links to other pages (for the knowledge base's link index)."""
+
+    links: tuple[Link, ...] = ()
+
+
 def _norm(text: str) -> str:
     return " ".join(text.split())
 
@@ -69,6 +92,15 @@ def _is_link_list(el: lxml.html.HtmlElement) -> bool:
     return total > 0 and linked / total > 0.5
 
 
+def _term_context(dt: lxml.html.HtmlElement, text: str) -> str:
+    # A link in a definition list's term ("git-add(1)") is described by the definition that follows
+    # ("Add file contents to the index"): that is the link's sentence.
+    following = dt.getnext()
+    if following is not None and isinstance(following.tag, str) and following.tag.rpartition("}")[2].lower() == "dd":
+        return f"{text} {_norm(following.text_content())[: 2 * LINK_CONTEXT]}"
+    return text
+
+
 def _table_text(table: lxml.html.HtmlElement) -> str:
     lines = []
     for row in table.iter("tr"):
@@ -81,14 +113,32 @@ def _table_text(table: lxml.html.HtmlElement) -> str:
 class _Walker:
     def __init__(self) -> None:
         self.blocks: list[Block] = []
+        self.links: list[Link] = []
         self._loose: list[str] = []
+        self._loose_links: list[lxml.html.HtmlElement] = []
 
     def _flush_loose(self) -> None:
         if self._loose:
             text = _norm(" ".join(self._loose))
             if text:
                 self.blocks.append(Block("text", text))
+                self._add_links(self._loose_links, text)
             self._loose = []
+        self._loose_links = []
+
+    def _add_links(self, anchors: list[lxml.html.HtmlElement], text: str) -> None:
+        # Only links inside running text: a bare link ("Next", a list of commands) says nothing more
+        # than the target's own title.
+        for a in anchors:
+            href = (a.get("href") or "").strip()
+            if not href or href.startswith(("#", "mailto:", "javascript:")) or len(self.links) >= MAX_LINKS:
+                continue
+            anchor = _norm(a.text_content())
+            if len(text) < len(anchor) + 20:
+                continue
+            at = max(text.find(anchor), 0) if anchor else 0
+            context = text[max(0, at - LINK_CONTEXT) : at + len(anchor) + LINK_CONTEXT]
+            self.links.append(Link(href, context))
 
     def _loose_text(self, text: str | None) -> None:
         if text and not text.isspace():
@@ -123,10 +173,13 @@ class _Walker:
                     text = _table_text(child)
                     if text:
                         self.blocks.append(Block("table", text))
+                        for row in child.iter("tr"):  # a row is a link's sentence
+                            self._add_links(list(row.iter("a")), _norm(row.text_content()))
                 else:
                     text = _norm(child.text_content())
                     if text:
                         self.blocks.append(Block("term" if tag == "dt" else "text", text))
+                        self._add_links(list(child.iter("a")), _term_context(child, text) if tag == "dt" else text)
             elif tag in _CONTAINERS and (tag not in ("span", "font", "td", "th") or len(child)):
                 if tag in ("span", "font"):
                     self.walk(child)  # an inline wrapper holding blocks: treat its content as ours
@@ -136,11 +189,31 @@ class _Walker:
                     self._flush_loose()
             else:  # inline markup (a, code, em, …): part of the surrounding loose text
                 self._loose_text(child.text_content())
+                self._loose_links.extend(child.iter("a"))
             self._loose_text(child.tail)
 
 
-def parse_html(data: bytes | str, fallback_title: str) -> Document:
-    """Read an HTML page into blocks; raises ReadError when it holds no readable text."""
+_HEADER = re.compile(r"(^|[\s_-])(header|masthead)($|[\s_-])", re.I)
+
+
+def _page_headers(main: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
+    """The page headers just before the main content: outside it, yet they hold what the page is about.
+
+    Man pages rendered by AsciiDoc put their one-line purpose ("git-commit - Record changes to the
+    repository") in ``<div id="header">``, a sibling of ``<div id="content">``; leaving it out loses the
+    page's best summary. Only headers that are not page furniture (navigation bars) count.
+    """
+    found = []
+    for sibling in main.itersiblings(preceding=True):
+        tag = sibling.tag.rpartition("}")[2].lower() if isinstance(sibling.tag, str) else ""
+        named = _HEADER.search(f"{sibling.get('id', '')} {sibling.get('class', '')}")
+        if (tag == "header" or named) and not _is_furniture(sibling):
+            found.append(sibling)
+    return found[::-1]
+
+
+def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
+    """Read an HTML page into blocks and links; raises ReadError when it holds no readable text."""
     try:
         if isinstance(data, str):
             data = data.encode("utf-8")
@@ -156,6 +229,10 @@ def parse_html(data: bytes | str, fallback_title: str) -> Document:
             main = found[0]
             break
     walker = _Walker()
+    if main is not None:
+        for header in _page_headers(main):
+            walker.walk(header)
+            walker._flush_loose()
     walker.walk(main if main is not None else root)
     walker._flush_loose()
     blocks = walker.blocks
@@ -163,4 +240,4 @@ def parse_html(data: bytes | str, fallback_title: str) -> Document:
         title = next((b.text for b in blocks if b.kind == "heading"), "") or fallback_title
     if not any(b.kind != "heading" for b in blocks):
         raise NoText("no readable text found (only navigation or markup)")
-    return Document(title=title[:300], type="html", blocks=tuple(blocks))
+    return HtmlDocument(title=title[:300], type="html", blocks=tuple(blocks), links=tuple(walker.links))

@@ -4,6 +4,10 @@ Every source is written in one transaction (its row, its chunks, their index ent
 crash or a killed process leaves each source either complete or absent. The database runs in WAL mode:
 the window's searches read while an import writes.
 
+Links between pages are indexed too: for every link inside a page's running text, the words around it
+(``links``, ``links_fts``), filed under the page it points to. How other pages describe a page is often
+closer to how people ask than the page's own wording (anchor text, as web search engines use it).
+
 The full-text index is contentless (``content=''``): it holds only the index, the text lives once in
 ``chunks``. Removing a chunk from such an index needs the exact values it was indexed with, which the
 store reads back from ``chunks`` and ``sources`` inside the same transaction.
@@ -11,18 +15,21 @@ store reads back from ``chunks`` and ``sources`` inside the same transaction.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import struct
 import time
 import uuid
 from pathlib import Path
 from typing import Iterable, Sequence
+from urllib.parse import unquote, urljoin, urlsplit
 
 from .errors import StoreError
 from .models import Chunk, SourceInfo
 
 DB_NAME = "knowledge.db"
-SCHEMA_VERSION = 1
+# 1: sources, chunks, vectors, chunks_fts. 2: links and links_fts (added in place; see _migrate).
+SCHEMA_VERSION = 2
 
 # unicode61 folds case and (with remove_diacritics 2) accents; porter makes "indexes" find "index".
 TOKENIZER = "porter unicode61 remove_diacritics 2"
@@ -56,7 +63,19 @@ CREATE TABLE IF NOT EXISTS vectors(
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
     title, heading, text, content='', tokenize='{TOKENIZER}'
 );
+CREATE TABLE IF NOT EXISTS links(
+    id INTEGER PRIMARY KEY,
+    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    target TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS links_source ON links(source_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS links_fts USING fts5(text, content='', tokenize='{TOKENIZER}');
 """
+
+# Pages imported before links were indexed get this mark on their content hash, so importing them
+# again re-reads them (and indexes their links) instead of skipping them as unchanged.
+_RELINK_MARK = "relink:"
 
 
 def db_path(data_dir: Path) -> Path:
@@ -92,11 +111,40 @@ class KnowledgeBase:
             self.conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash never corrupts
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.executescript(_SCHEMA)
-            self.conn.execute(
-                "INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', ?)", (str(SCHEMA_VERSION),)
-            )
+            self._migrate()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"The knowledge base {self.path} cannot be opened: {exc}.") from exc
+
+    def _migrate(self) -> None:
+        """Bring an older database to SCHEMA_VERSION in place; nothing a user imported is dropped."""
+        conn = self.conn
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        has_sources = conn.execute("SELECT 1 FROM sources LIMIT 1").fetchone() is not None
+        version = int(row[0]) if row else (1 if has_sources else SCHEMA_VERSION)
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"The knowledge base {self.path} was written by a newer version of tinyRAG "
+                             f"(schema {version}); update tinyRAG to use it.")
+        if row is not None and version == SCHEMA_VERSION:
+            return  # nothing to do: no write lock taken on an ordinary open
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if version < 2:
+                # The link tables were just created (empty). HTML pages keep their chunks and stay
+                # searchable; their hash is marked so the next import of them re-reads their links.
+                conn.execute(
+                    "UPDATE sources SET content_hash = ? || content_hash WHERE type = 'html'"
+                    " AND content_hash NOT LIKE ? || '%'",
+                    (_RELINK_MARK, _RELINK_MARK),
+                )
+            conn.execute(
+                "INSERT INTO meta(key, value) VALUES('schema_version', ?)"
+                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (str(SCHEMA_VERSION),),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
 
     @classmethod
     def open(cls, data_dir: Path) -> "KnowledgeBase":
@@ -150,10 +198,11 @@ class KnowledgeBase:
     def check_integrity(self) -> list[str]:
         """Problems found (empty when sound): SQLite's check, the index's check, and chunk counts."""
         problems = [r[0] for r in self.conn.execute("PRAGMA integrity_check") if r[0] != "ok"]
-        try:
-            self.conn.execute("INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 0)")
-        except sqlite3.DatabaseError as exc:
-            problems.append(f"full-text index: {exc}")
+        for table in ("chunks_fts", "links_fts"):
+            try:
+                self.conn.execute(f"INSERT INTO {table}({table}, rank) VALUES('integrity-check', 0)")
+            except sqlite3.DatabaseError as exc:
+                problems.append(f"full-text index {table}: {exc}")
         for sid, expected, actual in self.conn.execute(
             "SELECT s.id, s.chunk_count, (SELECT count(*) FROM chunks c WHERE c.source_id = s.id)"
             " FROM sources s"
@@ -176,10 +225,19 @@ class KnowledgeBase:
         load_id: str,
         vectors: Sequence[Sequence[float]] | None = None,
         vector_model: str = "",
+        links: Sequence[tuple[str, str]] | None = None,
     ) -> int:
-        """Add a source or atomically replace an existing one at the same location; returns its id."""
+        """Add a source or atomically replace an existing one at the same location; returns its id.
+
+        ``links`` are (href, words around the link) pairs; hrefs are resolved against ``location``.
+        When not given, the ``links`` that ``chunk_document`` attached to ``chunks`` are used.
+        """
         if vectors is not None and len(vectors) != len(chunks):
             raise ValueError("one vector per chunk")
+        if links is None:
+            links = getattr(chunks, "links", ())
+        resolved = [(target, text) for target, text in ((resolve_link(location, h), t) for h, t in links)
+                    if target and target != location and text.strip()]
         conn = self.conn
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -215,6 +273,11 @@ class KnowledgeBase:
                         "INSERT INTO vectors(chunk_id, model, vec) VALUES(?,?,?)",
                         ((cid, vector_model, pack_vector(v)) for cid, v in zip(ids, vectors)),
                     )
+                if resolved:
+                    first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM links").fetchone()[0]
+                    rows = [(first + n, source_id, target, text) for n, (target, text) in enumerate(resolved)]
+                    conn.executemany("INSERT INTO links(id, source_id, target, text) VALUES(?,?,?,?)", rows)
+                    conn.executemany("INSERT INTO links_fts(rowid, text) VALUES(?,?)", ((r[0], r[3]) for r in rows))
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -247,10 +310,38 @@ class KnowledgeBase:
             " WHERE c.source_id = ?",
             (source_id,),
         )
+        self.conn.execute(
+            "INSERT INTO links_fts(links_fts, rowid, text) SELECT 'delete', id, text FROM links WHERE source_id = ?",
+            (source_id,),
+        )
+        self.conn.execute("DELETE FROM links WHERE source_id = ?", (source_id,))
 
     def optimize(self) -> None:
         """Merge the index's segments (after a big import searches get faster)."""
         self.conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
+        self.conn.execute("INSERT INTO links_fts(links_fts) VALUES('optimize')")
+
+
+def resolve_link(location: str, href: str) -> str:
+    """Where ``href``, found in the source at ``location`` (a file path or URL), points: the location
+    that source would have in the store ('' for links to nowhere we could import, such as mailto:)."""
+    href = href.strip()
+    scheme = urlsplit(href).scheme.lower()
+    if urlsplit(location).scheme.lower() in ("http", "https"):
+        target = urljoin(location, href)
+        return target.split("#", 1)[0] if urlsplit(target).scheme in ("http", "https") else ""
+    if scheme in ("http", "https"):
+        return href.split("#", 1)[0]
+    if scheme == "file":
+        path = unquote(urlsplit(href).path)
+    elif scheme and len(scheme) > 1:  # mailto:, javascript:, ftp: … (one letter is a Windows drive)
+        return ""
+    else:
+        path = unquote(href.split("#", 1)[0].split("?", 1)[0])
+        if not path:
+            return ""
+        path = os.path.join(os.path.dirname(location), path)
+    return os.path.normpath(path)
 
 
 def iter_vectors(conn: sqlite3.Connection, model: str) -> Iterable[tuple[int, bytes]]:
