@@ -144,6 +144,9 @@ class BuiltinMixin:
         where = node.child_by_field_name("arguments")
         pos_node = where if few else (where.named_children[len(sig.params)] if len(where.named_children) > len(sig.params) else where)
         if few:
+            args_nodes = [a for a in where.named_children if a.type != "comment"]
+            if args_nodes:
+                self.err(args_nodes[-1], f"not enough arguments in call to {name}\n\thave ({', '.join(have)})\n\twant ({', '.join(ps)})")
             row, col = self.src.pos(where)
             from .errors import CompileError
             e = CompileError(row, col + len(self.text(where)) - 1,
@@ -314,7 +317,7 @@ class BuiltinMixin:
         if s.kind == "nil":
             self.err(args[0], "first argument to append must be a typed slice; have untyped nil")
         if not isinstance(s.type.u, T.Slice):
-            self.err(args[0], f"invalid argument: {describe(s, self)} is not a slice")
+            self.err(args[0], f"first argument to append must be a slice; have {describe(s, self)}")
         et = s.type.u.elem
         sz = esize(et)
         cp = ", True" if isinstance(et.u, (T.Struct, T.Array)) else ""

@@ -381,7 +381,7 @@ class CallMixin:
                     kn = el.named_children[0].named_children[0]
                     name = self.text(kn)
                     if name not in u.index:
-                        self.err(kn, f"unknown field {name} in struct literal of type {t}")
+                        self.err(kn, f"unknown field '{name}' in struct literal of type {t}")
                     i = u.index[name]
                     vals[i] = self.elem_value(el.named_children[1], u.fields[i].type, "struct literal")
             else:

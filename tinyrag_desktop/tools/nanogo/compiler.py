@@ -106,7 +106,9 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
             if o.kind != "type":
                 self.err(node, f"{name} is not a type")
             if o.generic is not None:
-                self.err(node, f"cannot use generic type {name} without instantiation")
+                tps = o.generic.tparams
+                shown = ", ".join(f"{p} {self.text(c) if c is not None else 'any'}" for p, c in tps)
+                self.err(node, f"cannot use generic type {name}[{shown}] without instantiation")
             return o.type
         if k == "qualified_type":
             pkg = self.text(node.child_by_field_name("package"))

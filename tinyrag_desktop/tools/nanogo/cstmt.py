@@ -505,7 +505,8 @@ class StmtMixin:
             have = ", ".join(self.describe_short(e) for e in exprs)
             want = ", ".join(map(str, results))
             msg = "too many return values" if len(exprs) > len(results) else "not enough return values"
-            self.err(exprs[0], f"{msg}\n\thave ({have})\n\twant ({want})")
+            at = exprs[len(results)] if len(exprs) > len(results) else exprs[0]
+            self.err(at, f"{msg}\n\thave ({have})\n\twant ({want})")
         codes = [self.value(e, r, "return statement") for e, r in zip(exprs, results)]
         self.emit_return(", ".join(codes))
 
