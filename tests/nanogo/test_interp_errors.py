@@ -23,6 +23,19 @@ COMPILE_ERRORS = [
     ("a := 1\na := 2\n_ = a", "2:3: no new variables on left side of :="),
     ("x := 3\nx.(int)", "2:1: invalid operation: x (variable of type int) is not an interface"),
     ('import "net/http"\nfmt.Println(1)', "net/http"),
+    ("type S interface{ Area() float64 }\ntype Sq struct{}\nfunc (q *Sq) Area() float64 { return 1 }\n"
+     "var s S = Sq{}\nfmt.Println(s)",
+     "4:11: cannot use Sq{} (value of type Sq) as type S in variable declaration:\n"
+     "\tSq does not implement S (Area method has pointer receiver)"),
+    ("func f() (int, string) { return 1, \"a\" }\na, b, c := f()\nfmt.Println(a, b, c)",
+     "2:12: assignment mismatch: 3 variables but f returns 2 values"),
+    ("for i := range 3 {\n\tfmt.Println(i)\n}", "1:16: cannot range over 3 (untyped int constant)"),
+    ("x := min(3, 4)\nfmt.Println(x)", "1:6: undefined: min"),
+    ("const x uint8 = 255\nfmt.Println(x + 1)", "2:13: x + 1 (constant 256 of type uint8) overflows uint8"),
+    ("a, b := 3, 7\nm := a > b ? a : b\nfmt.Println(m)", "2:12: invalid character U+003F '?'"),
+    ("i := 0\nwhile i < 3 {\n\ti++\n}", "2:7: syntax error: unexpected i at end of statement"),
+    ('fmt.Println("a",\n\t"b"\n)', "2:5: syntax error: unexpected newline in argument list; possibly missing comma or )"),
+    ("outer:\nfor i := 0; i < 2; i++ {\n}", "1:1: label outer defined and not used"),
 ]
 
 
