@@ -222,12 +222,14 @@ P = _pkg("sort")
 def _sort_slice(s: Slice, key=None, reverse=False):
     if s.n > 1:
         items = s.a[s.o:s.o + s.n]
+        if key is _str_key and all(x.isascii() for x in items):
+            key = None
         items.sort(key=key, reverse=reverse)
         s.a[s.o:s.o + s.n] = items
 
 
 def _str_key(x):
-    return x if x.isascii() else gbytes(x)
+    return gbytes(x)  # Go orders strings by bytes
 
 
 def _float_key(x):
