@@ -751,3 +751,105 @@ P = PACKAGES["strings"]
 P.add("ToValidUTF8", fn([S, S], [S]), _to_valid_utf8)
 P.add("Clone", fn([S], [S]), lambda s: s)
 P.add("ContainsFunc", fn([S, fn([R], [B])], [B]), lambda s, f: _index_func(s, f) >= 0)
+
+
+# ---- fmt scanning: there is no standard input in the sandbox; Sscan* read from a string ------------------
+
+EOF_ERR = new_error("EOF")
+UNEXPECTED_EOF = new_error("unexpected EOF")
+
+
+def _store(target, token: str):
+    """Parse token into the variable behind pointer target (an interface value); returns an error or None."""
+    t = target.t.elem if isinstance(target.t, T.Pointer) else None
+    if t is None:
+        return new_error("can't scan type: " + target.t.go())
+    u = t.u
+    box = target.v
+    try:
+        if isinstance(u, T.Basic) and u.kind == "int":
+            v = int(token, 0) if token[:2].lower() in ("0x", "0b", "0o") else int(token)
+            box.v = v
+        elif isinstance(u, T.Basic) and u.kind == "float":
+            box.v = float(token)
+        elif isinstance(u, T.Basic) and u.kind == "string":
+            box.v = token
+        elif isinstance(u, T.Basic) and u.kind == "bool":
+            box.v = {"true": True, "false": False}[token]
+        else:
+            return new_error("can't scan type: " + target.t.go())
+    except (ValueError, KeyError):
+        kind = "integer" if isinstance(u, T.Basic) and u.kind == "int" else u.kind if isinstance(u, T.Basic) else "value"
+        return new_error(f"expected {kind}")
+    return None
+
+
+def _sscan(s, args, lines=False):
+    targets = sitems(args)
+    text = s.split("\n", 1)[0] if lines else s
+    tokens = text.split()
+    n = 0
+    for target in targets:
+        if n >= len(tokens):
+            return n, (UNEXPECTED_EOF if n else EOF_ERR)
+        err = _store(target, tokens[n])
+        if err is not None:
+            return n, err
+        n += 1
+    return n, None
+
+
+def _sscanf(s, fmt_, args):
+    import re
+    targets = sitems(args)
+    pattern, kinds = [], []
+    i = 0
+    while i < len(fmt_):
+        ch = fmt_[i]
+        if ch == "%" and i + 1 < len(fmt_):
+            verb = fmt_[i + 1]
+            i += 2
+            if verb == "%":
+                pattern.append("%")
+                continue
+            pattern.append(r"\s*(\S+)" if verb in "sv" else r"\s*([-+]?[0-9a-fA-FxXoObB_.eE+]+)" if verb in "dfgexXob"
+                           else r"(.)")
+            kinds.append(verb)
+        elif ch.isspace():
+            pattern.append(r"\s*")
+            i += 1
+        else:
+            pattern.append(re.escape(ch))
+            i += 1
+    n = 0
+    pos = 0
+    for k, part in enumerate(pattern):
+        m = re.compile(part).match(s, pos)
+        if m is None:
+            return n, (new_error("unexpected EOF") if pos >= len(s) else new_error("input does not match format"))
+        pos = m.end()
+        if m.groups():
+            if n >= len(targets):
+                return n, new_error("too few operands for format '%" + kinds[n] + "'")
+            tok = m.group(1)
+            if kinds[n] in "sv" and k + 1 < len(pattern) and not pattern[k + 1].startswith("\\s"):
+                pass
+            err = _store(targets[n], tok) if kinds[n] != "c" else _store_rune(targets[n], tok)
+            if err is not None:
+                return n, err
+            n += 1
+    return n, None
+
+
+def _store_rune(target, tok):
+    target.v.v = ord(tok)
+    return None
+
+
+P = PACKAGES["fmt"]
+P.add("Sscan", fn([S, ANYS], [I, T.ERROR], True), _sscan)
+P.add("Sscanln", fn([S, ANYS], [I, T.ERROR], True), lambda s, a: _sscan(s, a, True))
+P.add("Sscanf", fn([S, S, ANYS], [I, T.ERROR], True), _sscanf)
+P.add("Scan", fn([ANYS], [I, T.ERROR], True), lambda a: (0, EOF_ERR))
+P.add("Scanln", fn([ANYS], [I, T.ERROR], True), lambda a: (0, EOF_ERR))
+P.add("Scanf", fn([S, ANYS], [I, T.ERROR], True), lambda f, a: (0, EOF_ERR))
