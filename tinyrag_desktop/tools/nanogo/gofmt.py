@@ -284,26 +284,26 @@ class Printer:
             return False
         if verb not in "vsxXq":
             return False
-        m = _method(t, "Error")
+        m, name = _method(t, "Error"), "Error"
         if m is None:
-            m = _method(t, "String")
+            m, name = _method(t, "String"), "String"
         if m is None:
             return False
-        if isinstance(t, T.Pointer) and v is None and not isinstance(t.elem.u, T.Struct):
-            pass
         from .runtime import GoPanic
         try:
             s = m(v)
-        except GoPanic as exc:
-            if v is None and isinstance(t, T.Pointer):
-                self.buf.append("<nil>")
+        except (GoPanic, AttributeError, TypeError) as exc:
+            if v is None and (isinstance(t, T.Pointer) or isinstance(exc, (AttributeError, TypeError))):
+                self.buf.append("<nil>")  # fmt prints a nil receiver whose method panics as <nil>
                 return True
-            raise exc
-        except AttributeError:
-            if v is None:
-                self.buf.append("<nil>")
-                return True
-            raise
+            if not isinstance(exc, GoPanic):
+                from .interp import to_panic
+                exc = to_panic(exc)
+            # fmt recovers a panicking String/Error method and reports it in place of the value
+            from .interp import panic_text
+            msg = panic_text(exc)[len("panic: "):]
+            self.buf.append(f"%!{verb}(PANIC={name} method: {msg})")
+            return True
         self.fmt_string(s, verb)
         return True
 

@@ -303,8 +303,8 @@ def _syntax_error(src: Source, tree) -> CompileError:
     tok = tok or "EOF"
     row, col = src.pos(leaf)
     before = lines[leaf.start_point[0]][:leaf.start_point[1]].decode("utf-8", "replace").strip()
-    if tok == "else":
-        return CompileError(row, col, "syntax error: unexpected else, expecting }")
+    if tok in ("else", "import", "package"):
+        return CompileError(row, col, f"syntax error: unexpected {tok}, expecting }}")
     if before and (before[-1].isalnum() or before[-1] in "_)]}\"'`") and not before.endswith(("else", "return")):
         return CompileError(row, col, f"syntax error: unexpected {tok} at end of statement")
     return CompileError(row, col, f"syntax error: unexpected {tok}")
