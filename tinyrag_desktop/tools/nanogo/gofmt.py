@@ -301,7 +301,7 @@ class Printer:
                 exc = to_panic(exc)
             # fmt recovers a panicking String/Error method and reports it in place of the value
             from .interp import panic_text
-            msg = panic_text(exc)[len("panic: "):]
+            msg = panic_text(exc)[len("panic: "):].split("\n")[0]
             self.buf.append(f"%!{verb}(PANIC={name} method: {msg})")
             return True
         self.fmt_string(s, verb)
