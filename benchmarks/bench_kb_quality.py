@@ -7,18 +7,20 @@ a corpus that is not installed is skipped with a message, and the benchmark stil
 Question sets (``benchmarks/data``):
 
 - ``pg15_questions.tsv``: 103 questions over the PostgreSQL 15 manual, the development set: the stop
-  words, everyday-word expansions (``kb/lexicon.py``), coverage re-ranking and source ranking were
-  tuned while looking at its misses, so its figure flatters;
+  words, coverage re-ranking and source ranking were tuned while looking at its misses (and an
+  everyday-word table, since dropped: it lifted this set by 11 points and cost held-out ones), so its
+  figure flatters;
 - ``pg15_heldout.tsv``: 50 more questions over the same manual, written before that tuning and never
   used for it (only its overall figure was looked at);
 - ``git_heldout.tsv``: 48 questions over the git manual's HTML pages, a different corpus and vocabulary,
   written after the tuning and never used for it. (The package also ships each page's AsciiDoc source;
   those are left out, as two copies of every page would take two of the five places.)
 - ``pg15_random.tsv`` and ``git_random.tsv``: the third held-out set, 61 questions over pages drawn at
-  random from both manuals (seeded), written in everyday words before the second round of tuning (page
-  scoring, stemming, feedback) and without searching; only its overall figure is ever looked at.
+  random from both manuals (seeded), written in everyday words before the second round of tuning (link
+  index, page scoring, feedback) and without searching; only its overall figure is ever looked at.
 
-The held-out figures are the honest ones.
+The second round chose among methods by the first two held-out sets' overall figures (never their
+misses), so those flatter a little too; the random-page set is the untouched one.
 
     python benchmarks/bench_kb_quality.py [--verbose] [--k 5] [--dev-only]
 """
@@ -83,6 +85,7 @@ def main() -> int:
                         help="list the development set's misses (held-out misses stay hidden: never tune on them)")
     parser.add_argument("--dev-only", action="store_true", help="only the development set (for tuning)")
     args = parser.parse_args()
+    held_found = held_total = 0
     for name, folder, page, sets in CORPORA:
         if args.dev_only:
             sets = [s for s in sets if s[1] == QUESTIONS]
@@ -104,6 +107,12 @@ def main() -> int:
                 verdict = "meets" if recall >= TARGET else "BELOW"
                 print(f"  {set_name} ({path.name}): recall@{args.k} {recall:.1%} ({found}/{total}), "
                       f"{verdict} the {TARGET:.0%} target")
+                if path != QUESTIONS:
+                    held_found, held_total = held_found + found, held_total + total
+    if held_total:
+        recall = held_found / held_total
+        print(f"all held-out questions: recall@{args.k} {recall:.1%} ({held_found}/{held_total}), "
+              f"{'meets' if recall >= TARGET else 'BELOW'} the {TARGET:.0%} target")
     return 0
 
 

@@ -116,6 +116,7 @@ class _Walker:
         self.links: list[Link] = []
         self._loose: list[str] = []
         self._loose_links: list[lxml.html.HtmlElement] = []
+        self._heading = ""
 
     def _flush_loose(self) -> None:
         if self._loose:
@@ -138,6 +139,8 @@ class _Walker:
                 continue
             at = max(text.find(anchor), 0) if anchor else 0
             context = text[max(0, at - LINK_CONTEXT) : at + len(anchor) + LINK_CONTEXT]
+            if self._heading:
+                context = f"{self._heading}: {context}"
             self.links.append(Link(href, context))
 
     def _loose_text(self, text: str | None) -> None:
@@ -163,6 +166,7 @@ class _Walker:
                     self.blocks.append(Block("text", text + ":"))
                 elif text:
                     self.blocks.append(Block("heading", text, _HEADINGS[tag]))
+                    self._heading = text[:200]
             elif tag in _LEAVES:
                 self._flush_loose()
                 if tag == "pre":

@@ -1,0 +1,154 @@
+"""Links between pages: read from HTML, resolved, stored with their source, migrated in, and used by search."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tinyrag_desktop.kb import Chunk, Importer, open_readonly, open_store, search
+from tinyrag_desktop.kb.html_reader import parse_html
+from tinyrag_desktop.kb.store import SCHEMA_VERSION, resolve_link
+
+PAGE = """<html><head><title>Deleting rows</title></head><body>
+<div class="navheader"><a href="next.html">Next page in a sentence long enough to count</a></div>
+<main><h1>DELETE</h1>
+<p>To empty a whole table at once, <a href="truncate.html#top">TRUNCATE</a> is the faster way.</p>
+<p><a href="alone.html">alone</a></p>
+<dl><dt><a href="vacuum.html">VACUUM</a></dt><dd>Reclaims the space that deleted rows leave behind.</dd></dl>
+<table><tr><td><a href="select.html">SELECT</a></td><td>reads rows back from a table or view</td></tr></table>
+<p>Write to <a href="mailto:someone@example.org">the list</a> with questions about deleting rows.</p>
+</main></body></html>"""
+
+
+def test_links_in_running_text_are_read_with_their_words():
+    doc = parse_html(PAGE, "delete.html")
+    by_href = {link.href: link.text for link in doc.links}
+    assert "faster way" in by_href["truncate.html#top"]
+    assert "DELETE:" in by_href["truncate.html#top"]  # the section heading leads the context
+    assert "Reclaims the space" in by_href["vacuum.html"]  # a term's link is described by its definition
+    assert "reads rows back" in by_href["select.html"]  # a table row is the link's sentence
+    assert "next.html" not in by_href  # navigation is not content
+    assert "alone.html" not in by_href  # a bare link says nothing the target's title does not
+    assert "mailto:someone@example.org" not in by_href
+
+
+def test_resolving_links():
+    here = os.path.normpath("/docs/manual/delete.html")
+    assert resolve_link(here, "truncate.html#top") == os.path.normpath("/docs/manual/truncate.html")
+    assert resolve_link(here, "../faq/undo%20it.html?x=1") == os.path.normpath("/docs/faq/undo it.html")
+    assert resolve_link(here, "https://example.org/a.html#b") == "https://example.org/a.html"
+    assert resolve_link(here, "mailto:me@example.org") == ""
+    assert resolve_link(here, "#section") == ""
+    assert resolve_link("https://example.org/docs/a.html", "b.html#x") == "https://example.org/docs/b.html"
+    assert resolve_link("https://example.org/docs/a.html", "javascript:void(0)") == ""
+
+
+@given(st.text(max_size=80), st.sampled_from(["/docs/a.html", "https://example.org/x/", "C:\\docs\\a.html"]))
+def test_resolving_any_href_never_fails(href, location):
+    assert isinstance(resolve_link(location, href), str)
+
+
+def _add(kb, location: str, title: str, text: str, links=()) -> int:
+    return kb.replace_source(title=title, location=location, type="html", size=1, content_hash=location,
+                             chunks=[Chunk(title, text)], load_id="test", links=links)
+
+
+def _link_rows(kb) -> list[tuple[str, str]]:
+    return kb.conn.execute("SELECT target, text FROM links ORDER BY id").fetchall()
+
+
+def test_links_are_replaced_and_removed_with_their_source(data_dir):
+    kb = open_store(data_dir)
+    sid = _add(kb, "/d/a.html", "A", "alpha text", [("b.html", "bravo is described here"), ("a.html#x", "self")])
+    assert _link_rows(kb) == [("/d/b.html", "bravo is described here")]  # links to itself are dropped
+    _add(kb, "/d/a.html", "A", "alpha text", [("c.html", "charlie now")])
+    assert _link_rows(kb) == [("/d/c.html", "charlie now")]
+    assert kb.check_integrity() == []
+    assert kb.remove_source(sid)
+    assert _link_rows(kb) == []
+    assert kb.check_integrity() == []
+    kb.close()
+
+
+def test_a_page_other_pages_describe_is_found_in_their_words(data_dir):
+    kb = open_store(data_dir)
+    _add(kb, "/d/truncate.html", "TRUNCATE", "TRUNCATE quickly removes all rows from a set of tables.")
+    _add(kb, "/d/plane.html", "Paper planes", "Fold a paper plane so it glides far across the room.")
+    # Only the overview's link says "empty" and "wipe": the target's own text never does.
+    _add(kb, "/d/overview.html", "Overview", "Commands of the system, one per page.",
+         [("truncate.html", "To empty or wipe a table, see TRUNCATE.")])
+    kb.close()
+    hits = search(data_dir, "wipe empty", 3)
+    assert hits and hits[0].location == "/d/truncate.html"
+    assert hits[0].text.startswith("TRUNCATE quickly")  # the target's own passage is what is shown
+
+
+def test_importing_html_files_indexes_their_links(tmp_path, data_dir):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "delete.html").write_text(PAGE, encoding="utf-8")
+    (folder / "truncate.html").write_text(
+        "<html><head><title>TRUNCATE</title></head><body><main><p>TRUNCATE removes every row of a table."
+        "</p></main></body></html>", encoding="utf-8")
+    kb = open_store(data_dir)
+    report = Importer(kb).run([str(folder)])
+    assert len(report.added) == 2
+    targets = [Path(t).name for t, _ in _link_rows(kb)]
+    assert "truncate.html" in targets and "vacuum.html" in targets
+    kb.close()
+    # truncate.html never says "faster" or "empty": only delete.html's link to it does.
+    found = [Path(h.location).name for h in search(data_dir, "faster way to empty", 5)]
+    assert found == ["delete.html", "truncate.html"]
+
+
+def _make_version_1(data_dir: Path) -> None:
+    """A database as schema 1 left it: no link tables, schema_version 1, one HTML and one text source."""
+    kb = open_store(data_dir)
+    _add(kb, "/d/page.html", "Page", "Lighthouses guide ships at night.", [("other.html", "about others")])
+    kb.replace_source(title="Notes", location="/d/notes.txt", type="text", size=1, content_hash="h2",
+                      chunks=[Chunk("Notes", "Fog horns sound in thick fog.")], load_id="test")
+    kb.conn.executescript(
+        "DROP TABLE links_fts; DROP TABLE links; UPDATE meta SET value = '1' WHERE key = 'schema_version';"
+    )
+    kb.close()
+
+
+def test_a_version_1_database_is_readable_then_migrated_in_place(data_dir):
+    _make_version_1(data_dir)
+    conn = open_readonly(data_dir)  # a reader may come first: it works without the link tables
+    assert conn is not None and not conn.has_links
+    assert search(data_dir, "lighthouses at night", 1)[0].location == "/d/page.html"
+    conn.close()
+    kb = open_store(data_dir)
+    assert kb.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
+    hashes = dict(kb.conn.execute("SELECT location, content_hash FROM sources"))
+    assert hashes["/d/page.html"] != "/d/page.html"  # marked: the next import re-reads it for its links
+    assert hashes["/d/notes.txt"] == "h2"
+    assert [c.text for c in kb.chunks(kb.source_by_location("/d/page.html").id)] == ["Lighthouses guide ships at night."]
+    assert kb.check_integrity() == []
+    kb.close()
+    kb = open_store(data_dir)  # opening again changes nothing more
+    assert dict(kb.conn.execute("SELECT location, content_hash FROM sources")) == hashes
+    kb.close()
+    reader = open_readonly(data_dir)
+    assert reader is not None and reader.has_links
+    reader.close()
+
+
+def test_a_newer_schema_is_refused_not_damaged(data_dir):
+    kb = open_store(data_dir)
+    kb.conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    kb.close()
+    try:
+        open_store(data_dir)
+    except Exception as exc:  # StoreError, with a message saying what to do
+        assert "newer version" in str(exc)
+    else:
+        raise AssertionError("a database from a newer version was opened")
+    conn = sqlite3.connect(data_dir / "knowledge.db")
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "99"
+    conn.close()
