@@ -144,3 +144,7 @@ async def test_the_tool():
         await spec.run("fmt.Println(y)", ctx)
     with pytest.raises(ToolError, match="integer divide by zero"):
         await spec.run("a := 0\nfmt.Println(1 / a)", ctx)
+    fenced = await spec.run('```go\nfmt.Println("fenced")\n```', ctx)
+    assert fenced.text == "fenced\n"
+    quiet = await spec.run("x := 1\n_ = x", ctx)
+    assert quiet.text == "(no output)"

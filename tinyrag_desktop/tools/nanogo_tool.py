@@ -17,10 +17,23 @@ def _number(settings, key, default, kind):
         return default
 
 
+def _unfence(source: str) -> str:
+    """Models sometimes wrap the code in a Markdown fence inside <source>; run what is inside it."""
+    text = source.strip()
+    if text.startswith("```"):
+        lines = text.split("\n")
+        lines = lines[1:]
+        if lines and lines[-1].strip().startswith("```"):
+            lines = lines[:-1]
+        return "\n".join(lines) + "\n"
+    return source
+
+
 async def run(source: str, ctx: ToolContext) -> ToolResult:
     """Compile and run the source; the output is the result, a compile error or panic is a ToolError."""
     from .nanogo import run_sandboxed_async
 
+    source = _unfence(source)
     if not source.strip():
         raise ToolError("nanogo needs Go source code inside <source>.")
     timeout = _number(ctx.settings, "tool_timeout", DEFAULT_TIMEOUT, float)
