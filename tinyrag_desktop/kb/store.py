@@ -325,7 +325,13 @@ class KnowledgeBase:
 def resolve_link(location: str, href: str) -> str:
     """Where ``href``, found in the source at ``location`` (a file path or URL), points: the location
     that source would have in the store ('' for links to nowhere we could import, such as mailto:)."""
-    href = href.strip()
+    try:
+        return _resolve(location, href.strip())
+    except ValueError:  # a malformed URL ("//[", a bad port): a page's typo must not fail its import
+        return ""
+
+
+def _resolve(location: str, href: str) -> str:
     scheme = urlsplit(href).scheme.lower()
     if urlsplit(location).scheme.lower() in ("http", "https"):
         target = urljoin(location, href)
