@@ -193,8 +193,11 @@ def install_correction_round() -> None:
     def with_correction(results, limit, question=""):
         # The correction is our own instruction, not tool output: it goes outside <tool_results>, unescaped,
         # and asks for the block rather than for an answer "from these results".
-        fixes = [r[4] for r in results if r[1] == "invalid_block"]
-        rest = [r for r in results if r[1] != "invalid_block"]
+        def engine_words(r) -> bool:  # the engine's own advice, not a tool's output
+            return r[1] == "invalid_block" or (r[2] == "error" and r[4].startswith("There is no tool called"))
+
+        fixes = [r[4] for r in results if engine_words(r)]
+        rest = [r for r in results if not engine_words(r)]
         if not fixes:
             return results_message(results, limit, question)
         head = results_message(rest, limit, question) + "\n\n" if rest else ""
@@ -242,6 +245,62 @@ def install_name_help() -> None:
                               f'<tool name="{spec.name}"><{spec.element}>{content}</{spec.element}></tool>')
 
     Engine._round = _round
+
+
+def install_one_hint() -> None:
+    """Patch the router as the engine sees it (this process only): in the tools route, name only the tools
+    the question itself calls for, without rag_knowledge appended because the knowledge base has documents."""
+    from tinyrag_desktop.engine import engine as engine_module
+    from tinyrag_desktop.engine.router import Decision
+
+    route = engine_module.route
+
+    def one_hint(question, enabled, *, has_kb):
+        decision = route(question, enabled, has_kb=has_kb)
+        if decision.mode == "tools" and len(decision.hints) > 1 and decision.hints[-1] == "rag_knowledge":
+            return Decision(decision.mode, decision.reason, decision.hints[:-1])
+        return decision
+
+    engine_module.route = one_hint
+
+
+_FACT = re.compile(r"\bwho (?:wrote|invented|discovered|painted|founded|built)\b|\bwhat is the (?:capital|tallest|"
+                   r"largest|longest|highest|biggest|oldest|population)\b|\bwhen (?:was|were|did)\b.*\b(?:built|born|"
+                   r"founded|invented|discovered|written)\b", re.I)
+
+
+def install_fact_route() -> None:
+    """Patch the router as the engine sees it (this process only): encyclopedia-style questions that the
+    router's words miss ("who wrote", "what is the capital of", "when was … built") get the wikipedia hint."""
+    from tinyrag_desktop.engine import engine as engine_module
+    from tinyrag_desktop.engine.router import Decision
+
+    route = engine_module.route
+
+    def fact_route(question, enabled, *, has_kb):
+        decision = route(question, enabled, has_kb=has_kb)
+        if decision.mode != "tools" and "wikipedia" in enabled and _FACT.search(question):
+            return Decision("tools", "the question asks an encyclopedia fact", ("wikipedia",))
+        return decision
+
+    engine_module.route = fact_route
+
+
+def install_rag_as_tool() -> None:
+    """Patch the router as the engine sees it (this process only): instead of the rag route (passages put in
+    the system prompt, no hint), the tools route with the rag_knowledge hint, so the model searches itself."""
+    from tinyrag_desktop.engine import engine as engine_module
+    from tinyrag_desktop.engine.router import Decision
+
+    route = engine_module.route
+
+    def rag_as_tool(question, enabled, *, has_kb):
+        decision = route(question, enabled, has_kb=has_kb)
+        if decision.mode == "rag":
+            return Decision("tools", "the knowledge base has documents", ("rag_knowledge",))
+        return decision
+
+    engine_module.route = rag_as_tool
 
 
 @dataclass
@@ -341,15 +400,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="", help="model name on --base-url")
     parser.add_argument("--only", help="only the questions for this tool (calculate, rag_knowledge, wikipedia)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each answer")
-    parser.add_argument("--experiment", action="append", choices=["examples", "correction", "names"], default=[],
+    parser.add_argument("--experiment", action="append", choices=["examples", "correction", "names", "onehint", "facts", "ragtool"], default=[],
                         help="examples: tool examples as content, not nested blocks; correction: hand a block "
                              "without its inner element back with the right syntax; names: misspelt tool names run as the close "
-                             "tool, unknown ones get the hinted tool written out (repeatable)")
+                             "tool, unknown ones get the hinted tool written out; onehint: no rag_knowledge "
+                             "added to the tools route's hint; facts: encyclopedia questions the router misses get the "
+                             "wikipedia hint; ragtool: the tools route with a rag_knowledge hint instead of the rag "
+                             "route (repeatable)")
     args = parser.parse_args(argv)
     if "correction" in args.experiment:
         install_correction_round()
+    if "onehint" in args.experiment:
+        install_one_hint()
+    if "ragtool" in args.experiment:
+        install_rag_as_tool()
+    if "facts" in args.experiment:
+        install_fact_route()
     if "names" in args.experiment:
         install_name_help()
+        if "correction" not in args.experiment:
+            install_correction_round()
     fix = "examples" in args.experiment
     questions = [q for q in QUESTIONS if not args.only or q.tool == args.only]
     if args.base_url:
