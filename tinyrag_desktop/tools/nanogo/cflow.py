@@ -341,6 +341,10 @@ class FlowMixin:
         return out
 
     def switch_body(self, cases, conds, label, binders=None):
+        defaults = [c for c in cases if c.type == "default_case"]
+        if len(defaults) > 1:
+            row, col = self.src.pos(defaults[0])
+            self.err(defaults[1], f"multiple defaults (first at ./prog.go:{row}:{col})")
         t = Target("switch", label)
         t.native = False
         has_ft = any(self.case_stmts(c) and self.case_stmts(c)[-1].type == "fallthrough_statement" for c in cases)

@@ -192,6 +192,11 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
                     ft = T.pointer_to(ft)
                 base = ft.elem if isinstance(ft, T.Pointer) else ft
                 fields.append(T.Field(base.name if hasattr(base, "name") else str(base), ft, True, tagtxt))
+        seen = set()
+        for f in fields:
+            if f.name in seen and f.name != "_":
+                self.err(node, f"{f.name} redeclared")
+            seen.add(f.name)
         st = T.Struct(fields)
         cache = self.__dict__.setdefault("struct_cache", {})
         same = cache.get(st)
