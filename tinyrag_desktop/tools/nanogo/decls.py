@@ -50,6 +50,8 @@ def type_shells(c, node) -> list:
         if s.child_by_field_name("type_parameters") is not None:
             c.scope.names[name] = TypeName(name, None, _Generic(s, tparam_names(c, s), "type", c.scope))
             continue
+        if name in c.scope.names and name != "_":
+            c.err(s.child_by_field_name("name"), f"{name} redeclared in this block")
         nt = T.Named(name, "main")
         c.named_types.append(nt)
         c.scope.names[name] = TypeName(name, nt)

@@ -152,7 +152,8 @@ def parse(text: str) -> Source:
     data = prog.encode("utf-8", "surrogateescape")
     tree = ts_parser().parse(data)
     src = Source(prog, data, tree, line_map, snippet)
-    if tree.root_node.has_error or _has_missing(tree.root_node):
+    # tree-sitter may flag the root alone (a file ending without a newline): only real error nodes count
+    if (tree.root_node.has_error or _has_missing(tree.root_node)) and _first_bad(tree.root_node) is not None:
         raise _syntax_error(src, tree)
     _check_layout(src, tree)
     return src
@@ -237,12 +238,12 @@ def _innermost_error(bad):
 def _check_layout(src: Source, tree) -> None:
     """What tree-sitter forgives but Go does not: statements outside functions, missing trailing commas."""
     root = tree.root_node
-    if not src.snippet:
-        for n in root.named_children:
-            if n.type not in ("package_clause", "import_declaration", "function_declaration", "method_declaration",
-                              "type_declaration", "var_declaration", "const_declaration", "comment"):
-                row, col = src.pos(n)
-                raise CompileError(row, col, "syntax error: non-declaration statement outside function body")
+    # (in a wrapped snippet, a statement at top level can only come from unbalanced braces)
+    for n in root.named_children:
+        if n.type not in ("package_clause", "import_declaration", "function_declaration", "method_declaration",
+                          "type_declaration", "var_declaration", "const_declaration", "comment"):
+            row, col = src.pos(n)
+            raise CompileError(row, col, "syntax error: non-declaration statement outside function body")
     stack = [root]
     while stack:
         n = stack.pop()
