@@ -369,6 +369,8 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
             name = self.text(alias) if alias is not None else path.rsplit("/", 1)[-1]
             if name == "_":
                 continue
+            if name in self.pkg.names:
+                self.err(spec, f"{name} redeclared in this block")
             self.pkg.names[name] = PkgObj(name, path, spec)
             if name not in used:
                 row, col = self.src.pos(spec)
