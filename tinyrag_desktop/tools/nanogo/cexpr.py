@@ -657,6 +657,8 @@ class ExprMixin:
         return Op(self.wrap_int(code, t), t)
 
     def shift(self, o, a, b, node):
+        if b.const is not None and not isinstance(b.const, (str, bool)) and b.const < 0:
+            self.err(b.node, f"invalid operation: negative shift count {describe(b, self)}")
         if not T.is_integer(b.type) and not (b.const is not None and self.represent_ok(b, T.UINT)):
             self.err(node, f"invalid operation: shift count {describe(b, self)} must be integer")
         if a.const is not None and b.const is not None:

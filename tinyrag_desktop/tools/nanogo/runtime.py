@@ -67,12 +67,23 @@ class RuntimeErrorType(T.Named):
     pass
 
 
-RUNTIME_ERROR = RuntimeErrorType("Error", "runtime", T.Interface())
-RUNTIME_ERROR.mtab = {"Error": lambda v: v}
+class _PtrRuntimeErrorType(RuntimeErrorType):
+    def go(self, qualify: bool = True) -> str:
+        return "*" + super().go(qualify)
+
+
+# Go's concrete runtime error types, so %T and type switches on recovered values see what Go shows.
+RUNTIME_ERROR = RuntimeErrorType("plainError", "runtime", T.Interface())  # nil map, closed channels
+ERROR_STRING = RuntimeErrorType("errorString", "runtime", T.Interface())  # divide by zero, nil deref
+BOUNDS_ERROR = RuntimeErrorType("boundsError", "runtime", T.Interface())  # index and slice bounds
+TYPE_ASSERTION_ERROR = _PtrRuntimeErrorType("TypeAssertionError", "runtime", T.Interface())
+for _t in (RUNTIME_ERROR, ERROR_STRING, BOUNDS_ERROR, TYPE_ASSERTION_ERROR):
+    _t.mtab = {"Error": lambda v: v, "RuntimeError": lambda v: None}
 
 
 def rt_panic(msg: str) -> GoPanic:
-    return GoPanic(Iface(RUNTIME_ERROR, "runtime error: " + msg), True)
+    kind = BOUNDS_ERROR if ("out of range [" in msg and ("index" in msg or "slice bounds" in msg)) else ERROR_STRING
+    return GoPanic(Iface(kind, "runtime error: " + msg), True)
 
 
 def nil_deref() -> GoPanic:
@@ -555,10 +566,10 @@ def check_map_len(n) -> None:
 
 def assert_type(x, t, iface_name: str):
     if x is None:
-        raise GoPanic(Iface(RUNTIME_ERROR, f"interface conversion: {iface_name} is nil, not {t.go()}"), True)
+        raise GoPanic(Iface(TYPE_ASSERTION_ERROR, f"interface conversion: {iface_name} is nil, not {t.go()}"), True)
     if x.t is t or T.identical(x.t, t):
         return x.v
-    raise GoPanic(Iface(RUNTIME_ERROR, f"interface conversion: {iface_name} is {x.t.go()}, not {t.go()}"), True)
+    raise GoPanic(Iface(TYPE_ASSERTION_ERROR, f"interface conversion: {iface_name} is {x.t.go()}, not {t.go()}"), True)
 
 
 def implements(t, methods) -> bool:
@@ -570,11 +581,11 @@ def implements(t, methods) -> bool:
 
 def assert_iface(x, methods, target_name: str, iface_name: str):
     if x is None:
-        raise GoPanic(Iface(RUNTIME_ERROR, f"interface conversion: interface is nil, not {target_name}"), True)
+        raise GoPanic(Iface(TYPE_ASSERTION_ERROR, f"interface conversion: interface is nil, not {target_name}"), True)
     if implements(x.t, methods):
         return x
     missing = next(m for m in methods if m not in (getattr(x.t, "mtab", None) or {}))
-    raise GoPanic(Iface(RUNTIME_ERROR, f"interface conversion: {x.t.go()} is not {target_name}: "
+    raise GoPanic(Iface(TYPE_ASSERTION_ERROR, f"interface conversion: {x.t.go()} is not {target_name}: "
                         f"missing method {missing}"), True)
 
 
