@@ -182,7 +182,15 @@ def check_kb(exe: Path, tmp: Path) -> str:
     try:
         url = f"http://127.0.0.1:{httpd.server_address[1]}/greenhouse.html"
         guide = ROOT / "resources" / "guide"
-        targets = [url] + [str(p) for p in sorted(guide.glob("*.md"))[:1]]
+        docs = tmp / "docs"
+        docs.mkdir(exist_ok=True)
+        # PDF and Word files go through pypdf and python-docx inside the bundle.
+        from tests.kb.conftest import make_docx, make_pdf
+
+        (docs / "lighthouse.pdf").write_bytes(make_pdf(["The lighthouse lamp turns every twelve seconds."]))
+        make_docx(docs / "garden.docx")
+        targets = [url, str(docs / "lighthouse.pdf"), str(docs / "garden.docx")]
+        targets += [str(p) for p in sorted(guide.glob("*.md"))[:1]]
         added = run(exe, ["kb", "add", *targets, "--data-dir", str(data)], tmp)
     finally:
         httpd.shutdown()
@@ -193,9 +201,16 @@ def check_kb(exe: Path, tmp: Path) -> str:
     hits = [json.loads(line) for line in found.stdout.splitlines() if line.strip()]
     if not hits or "seven" not in hits[0]["text"]:
         raise SmokeFailure(f"kb search did not find the page's passage: {hits}")
+    for query, word in (("how often does the lighthouse lamp turn", "twelve"), ("watering tomatoes", "twice")):
+        other = run(exe, ["kb", "search", query, "--jsonl", "--data-dir", str(data)], tmp)
+        expect(other, 0, f"kb search {query!r}")
+        if word not in other.stdout:
+            raise SmokeFailure(f"kb search {query!r} did not find the PDF/Word passage: {other.stdout[:500]}")
     listed = run(exe, ["kb", "list", "--data-dir", str(data)], tmp)
     expect(listed, 0, "kb list")
-    return f"{len(targets)} sources added, top hit from {hits[0]['location']}"
+    if listed.stdout.count("chunks") < len(targets):
+        raise SmokeFailure(f"kb list shows fewer sources than were added:\n{listed.stdout}")
+    return f"{len(targets)} sources added (web page, PDF, Word, Markdown), all found by search"
 
 
 CHECKS: list[tuple[str, Callable[[Path, Path], str]]] = [
