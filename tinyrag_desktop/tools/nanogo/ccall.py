@@ -298,9 +298,19 @@ class CallMixin:
     def x_slice_expression(self, node):
         x = self.expr(node.child_by_field_name("operand"))
         parts = []
+        consts = []
         for f in ("start", "end", "capacity"):
             n = node.child_by_field_name(f)
+            if n is not None:
+                op = self.expr(n)
+                if op.const is not None and not isinstance(op.const, (str, bool)):
+                    if op.const < 0:
+                        self.err(n, f"invalid argument: index {self.short(n)} (constant of type int) must not be negative")
+                    consts.append((op.const, n))
             parts.append(self.value(n, T.INT) if n is not None else None)
+        for (v1, n1), (v2, n2) in zip(consts, consts[1:]):
+            if v2 < v1:
+                self.err(n2, f"invalid slice indices: {v2} < {v1}")
         lo = parts[0] or "0"
         hi = parts[1] or "None"
         mx = parts[2] or "None"
