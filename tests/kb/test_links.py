@@ -152,3 +152,34 @@ def test_a_newer_schema_is_refused_not_damaged(data_dir):
     conn = sqlite3.connect(data_dir / "knowledge.db")
     assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "99"
     conn.close()
+
+
+def test_common_words_left_out_of_the_query_still_count():
+    from tinyrag_desktop.kb.models import Hit
+    from tinyrag_desktop.kb.search import _Pruned, _with_common_terms
+
+    plain = Hit(1, 1, "Zebras", "/z1", "Zebras", "A zebra has stripes.", 2.0)
+    tabled = Hit(2, 2, "Zebras", "/z2", "Zebras", "A zebra table lists zebras and their tables.", 1.9)
+    pruned = _Pruned(kept=["zebra"], common=["table"], size=1000, cap=100)
+    ranked = _with_common_terms([plain, tabled], pruned)
+    assert [h.chunk_id for h in ranked] == [2, 1]  # "tables" now counts, as BM25 would count it
+    assert ranked[1].score == plain.score  # a passage without the common word keeps its score
+    assert _with_common_terms([plain, tabled], _Pruned(["zebra"], [], 1000, 100)) == [plain, tabled]
+
+
+def test_a_large_index_leaves_out_common_words_yet_ranks_with_them(data_dir, monkeypatch):
+    import sys
+
+    search_module = sys.modules["tinyrag_desktop.kb.search"]
+    monkeypatch.setattr(search_module, "PRUNE_MIN_ROWS", 4)
+    kb = open_store(data_dir)
+    for n in range(20):  # "table" is in every chunk: the SQL query leaves it out
+        _add(kb, f"/d/{n}.html", f"Page {n}", f"Filler table text number {n}.")
+    _add(kb, "/d/zebra.html", "Zebra", "The zebra grazes on the plain.")
+    _add(kb, "/d/zebra-table.html", "Zebra table", "The zebra table lists every zebra by its table of stripes.")
+    kb.close()
+    conn = open_readonly(data_dir)
+    assert search_module._without_common_terms(conn, ["zebra", "table"]).common == ["table"]
+    conn.close()
+    assert [Path(h.location).name for h in search(data_dir, "zebra table", 2)] == ["zebra-table.html", "zebra.html"]
+    assert search(data_dir, "table", 1)  # when every word is common, none is left out
