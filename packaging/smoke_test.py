@@ -213,6 +213,40 @@ def check_kb(exe: Path, tmp: Path) -> str:
     return f"{len(targets)} sources added (web page, PDF, Word, Markdown), all found by search"
 
 
+def check_first_run(exe: Path, tmp: Path) -> str:
+    """The window's first start in a fresh data folder imports the bundle's own user guide.
+
+    Without --ask the window stays open, so it is stopped once the guide's marker file appears. The
+    first-run probe also looks at the usual local ports (loopback only, 1.5 s); what it finds does not matter.
+    """
+    data = tmp / "firstrun"
+    data.mkdir()
+    proc = subprocess.Popen([str(exe), "--data-dir", str(data)], env=_env(data), cwd=data,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    marker = data / ".guide-imported"
+    deadline = time.monotonic() + TIMEOUT
+    try:
+        while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        proc.terminate()
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate()
+    if not marker.exists():
+        raise SmokeFailure(f"the first start imported no user guide (exit {proc.returncode}):\n"
+                           f"{err.decode('utf-8', 'replace')[-3000:]}")
+    listed = run(exe, ["kb", "list", "--data-dir", str(data)], tmp)
+    expect(listed, 0, "kb list after the first start")
+    guide = [line for line in listed.stdout.splitlines() if "resources" in line and line.strip().endswith(".md")]
+    bundle = exe.resolve().parent
+    if len(guide) < 3 or not all(str(bundle) in line for line in guide):
+        raise SmokeFailure(f"the guide was not read from the bundle's own resources:\n{listed.stdout}")
+    return f"{len(guide)} guide pages imported from the bundle's resources"
+
+
 CHECKS: list[tuple[str, Callable[[Path, Path], str]]] = [
     ("version", check_version),
     ("window --ask --screenshot", check_window_screenshot),
@@ -220,6 +254,7 @@ CHECKS: list[tuple[str, Callable[[Path, Path], str]]] = [
     ("ask (nanogo tool)", check_ask_nanogo_tool),
     ("nanogo verb", check_nanogo_verb),
     ("kb add/search/list", check_kb),
+    ("first start (user guide)", check_first_run),
 ]
 
 
