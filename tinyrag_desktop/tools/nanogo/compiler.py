@@ -128,6 +128,9 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
             ln = self.expr(node.child_by_field_name("length"))
             if ln.const is None or not isinstance(ln.const, int):
                 self.err(node, "array length must be a constant integer")
+            if ln.const < 0:
+                self.err(node.child_by_field_name("length"), f"invalid array length {self.short(ln.node)} ({ln.type} constant)"
+                         if T.is_untyped(ln.type) else f"invalid array length {self.short(ln.node)}")
             return T.Array(int(ln.const), self.resolve_type(node.child_by_field_name("element")))
         if k == "implicit_length_array_type":
             return T.Array(-1, self.resolve_type(node.child_by_field_name("element")))

@@ -247,6 +247,12 @@ def _check_layout(src: Source, tree) -> None:
     stack = [root]
     while stack:
         n = stack.pop()
+        if n.type == "unary_expression":
+            op = n.child_by_field_name("operator")
+            two = src.data[op.start_byte:op.start_byte + 2].decode("utf-8", "replace")
+            if two in ("++", "--"):
+                row, col = src.pos(op)
+                raise CompileError(row, col, f"syntax error: unexpected {two}, expecting expression")
         if n.type == "binary_expression":
             op = n.child_by_field_name("operator")
             two = src.data[op.start_byte:op.start_byte + 2].decode("utf-8", "replace")

@@ -310,6 +310,10 @@ def _numerr(f, s, e):
 
 def _parse_int(s, base, bits, fname="ParseInt", signed=True):
     orig = s
+    if base != 0 and not 2 <= base <= 36:
+        return 0, _numerr(fname, orig, new_error(f"invalid base {base}"))
+    if not 0 <= bits <= 64:
+        return 0, _numerr(fname, orig, new_error(f"invalid bit size {bits}"))
     if not s:
         return 0, _numerr(fname, orig, ERR_SYNTAX)
     neg = False
