@@ -156,15 +156,16 @@ def test_a_newer_schema_is_refused_not_damaged(data_dir):
 
 def test_common_words_left_out_of_the_query_still_count():
     from tinyrag_desktop.kb.models import Hit
-    from tinyrag_desktop.kb.search import _Pruned, _with_common_terms
+    from tinyrag_desktop.kb.search import _common_groups, _concepts, _Pruned, _rerank_by_coverage
 
-    plain = Hit(1, 1, "Zebras", "/z1", "Zebras", "A zebra has stripes.", 2.0)
+    plain = Hit(1, 1, "Zebras", "/z1", "Zebras", "A zebra has stripes and a table.", 2.0)
     tabled = Hit(2, 2, "Zebras", "/z2", "Zebras", "A zebra table lists zebras and their tables.", 1.9)
-    pruned = _Pruned(kept=["zebra"], common=["table"], size=1000, cap=100)
-    ranked = _with_common_terms([plain, tabled], pruned)
-    assert [h.chunk_id for h in ranked] == [2, 1]  # "tables" now counts, as BM25 would count it
-    assert ranked[1].score == plain.score  # a passage without the common word keeps its score
-    assert _with_common_terms([plain, tabled], _Pruned(["zebra"], [], 1000, 100)) == [plain, tabled]
+    words = ["zebra", "table"]
+    common = _common_groups(_Pruned(kept=["zebra"], common=["table"], size=1000, cap=100), words)
+    assert list(common) == ["c1"]
+    # Both cover both words; "table" twice outweighs "table" once, as BM25 would have it.
+    assert [h.chunk_id for h in _rerank_by_coverage([plain, tabled], _concepts(words), common)] == [2, 1]
+    assert [h.chunk_id for h in _rerank_by_coverage([plain, tabled], _concepts(words))] == [1, 2]
 
 
 def test_a_large_index_leaves_out_common_words_yet_ranks_with_them(data_dir, monkeypatch):
