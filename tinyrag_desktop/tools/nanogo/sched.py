@@ -14,8 +14,8 @@ from collections import deque
 from .runtime import GoFatal, GoPanic, Iface
 from . import types as T
 
-MAX_GOROUTINES = 10000
-GOROUTINE_STACK = 16 * 1024 * 1024
+MAX_GOROUTINES = 100000  # live goroutines; one that never blocked costs no thread
+GOROUTINE_STACK = 4 * 1024 * 1024
 
 
 class G:
@@ -63,7 +63,10 @@ class Scheduler:
         if g.thread is None:
             threading.stack_size(GOROUTINE_STACK)
             g.thread = threading.Thread(target=self._run_g, args=(g,), daemon=True)
-            g.thread.start()
+            try:
+                g.thread.start()
+            except RuntimeError:  # the system will not give us another thread
+                raise GoFatal("nanoGo: too many goroutines blocked at once") from None
         else:
             g.sem.release()
 
@@ -83,7 +86,10 @@ class Scheduler:
         self.live -= 1
         nxt = self._next()
         if nxt is not None:
-            self._switch_to(nxt)
+            try:
+                self._switch_to(nxt)
+            except GoFatal as exc:
+                self.on_fatal("fatal", exc)
         else:
             self.on_fatal("fatal", GoFatal("all goroutines are asleep - deadlock!"))
 
