@@ -36,6 +36,14 @@ def test_links_in_running_text_are_read_with_their_words():
     assert "mailto:someone@example.org" not in by_href
 
 
+def test_a_man_page_header_line_is_read():
+    page = ("<html><head><title>git-commit(1)</title></head><body><div id='header'><h1>git-commit(1)</h1>"
+            "<h2>NAME</h2><p>git-commit - Record changes to the repository</p></div><div id='content'>"
+            "<h2>SYNOPSIS</h2><p>git commit [-a] [--amend]</p></div></body></html>")
+    texts = [b.text for b in parse_html(page, "git-commit.html").blocks]
+    assert texts.index("git-commit - Record changes to the repository") < texts.index("git commit [-a] [--amend]")
+
+
 def test_resolving_links():
     here = os.path.normpath("/docs/manual/delete.html")
     assert resolve_link(here, "truncate.html#top") == os.path.normpath("/docs/manual/truncate.html")
