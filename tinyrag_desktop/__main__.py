@@ -13,6 +13,10 @@ def main(argv: list[str] | None = None) -> int:
         from .tools.nanogo.worker import main as worker_main
 
         return worker_main(argv[1:])
+    if argv and argv[0] == "--llama-server":  # a frozen build that carries llama-cpp-python runs it so
+        from .localmodel import serve_main
+
+        return serve_main(argv[1:])
     if argv and (argv[0] in VERBS or argv[0] in ("-h", "--help", "--version")):
         from .cli import main as cli_main
 

@@ -125,8 +125,10 @@ async def test_failing_unknown_disabled_and_wrong_element_tools_are_error_result
     assert "disabled" in by_tool["off"].error and "--allow-off" in by_tool["off"].error
     assert "takes <url>" in by_tool["fetch"].error
     assert [s.tool for s in of(events, ToolStarted)] == ["fail"]  # the others were never run
-    # The model is told, so it can correct itself next round.
-    assert "no tool called" in llm.requests[1]["messages"][-1]["content"]
+    # The model is told, so it can correct itself next round, with the right syntax outside the results.
+    sent = llm.requests[1]["messages"][-1]["content"]
+    note = sent.split("</tool_results>", 1)[1]
+    assert "Note: There is no tool called “nope”" in note and '<tool name="calculate"><query>' in note
 
 
 async def test_invalid_nested_and_fenced_blocks_are_text(llm, make_engine) -> None:

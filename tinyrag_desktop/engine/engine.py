@@ -56,6 +56,7 @@ class _Round:
     text: list[str] = field(default_factory=list)
     results: list[tuple[str, str, str, str, str]] = field(default_factory=list)
     running: set[asyncio.Task[None]] = field(default_factory=set)
+    advice: list[str] = field(default_factory=list)  # our own corrections: trusted, sent outside the results
     outstanding: int = 0  # started calls whose result has not been yielded yet
 
 
@@ -102,10 +103,10 @@ class Engine:
             *prompts.example_turns(enabled),
             *({"role": str(m["role"]), "content": str(m["content"])} for m in messages),
         ]
-        hints = [h for h in decision.hints if h != "rag_knowledge" or decision.mode == "tools"]
-        if hints and decision.mode == "tools" and convo[-1]["role"] == "user":
-            # Small models pick the right tool far more often when the question names it.
-            convo[-1] = {"role": "user", "content": f"{convo[-1]['content']}\n{prompts.hint_line(hints)}"}
+        if decision.hints and convo[-1]["role"] == "user":
+            # Small models pick the right tool far more often when the question names it (and one tool:
+            # two names confuse them, so the router hints the knowledge base only when nothing else fits).
+            convo[-1] = {"role": "user", "content": f"{convo[-1]['content']}\n{prompts.hint_line(decision.hints[:1])}"}
         client = LLMClient(
             self.http, str(settings.get("base_url", "")), str(settings.get("api_key", "") or ""),
             connect_timeout=cfg.connect_timeout, first_token_timeout=cfg.first_token_timeout,
@@ -129,7 +130,8 @@ class Engine:
                 if not any(status != "skipped" for _, _, status, _, _ in rnd.results):
                     break
                 convo.append({"role": "assistant", "content": "".join(rnd.text)})
-                convo.append({"role": "user", "content": prompts.results_message(rnd.results, cfg.result_max_chars, question)})
+                convo.append({"role": "user", "content": prompts.results_message(
+                    rnd.results, cfg.result_max_chars, question, rnd.advice)})
         except LLMError as exc:
             log.info("request failed: %s", exc)
             yield EngineError(str(exc), exc.kind)
@@ -264,6 +266,7 @@ class Engine:
             return ToolStarted(call_id, spec.name, call.content, call.param, rnd.number, call.raw)
         if status == "error":
             req.seen.add(key)
+            rnd.advice.append(reason)
         rnd.results.append((call_id, call.name, status, "", reason))
         return ToolFinished(call_id, call.name, call.content, "", reason, 0, status, 0, "", call.param,
                             rnd.number, call.raw)

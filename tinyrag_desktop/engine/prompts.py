@@ -104,7 +104,12 @@ def cut(text: str, limit: int) -> str:
     return text[:limit] + f"\n[… {len(text) - limit} more characters cut]"
 
 
-def results_message(results: Sequence[tuple[str, str, str, str, str]], limit: int, question: str = "") -> str:
+def results_message(
+    results: Sequence[tuple[str, str, str, str, str]],
+    limit: int,
+    question: str = "",
+    advice: Sequence[str] = (),
+) -> str:
     """The user-role message carrying a round's results: (id, tool, status, source, text) each."""
     lines = [
         "<tool_results>",
@@ -117,6 +122,9 @@ def results_message(results: Sequence[tuple[str, str, str, str, str]], limit: in
         lines.append(neutralise(cut(text, limit)))
         lines.append("</result>")
     lines.append("</tool_results>")
+    # Our own corrections are not tool output: they go outside the untrusted section, unescaped, so a
+    # model copies the right block syntax rather than an escaped one.
+    lines.extend(f"Note: {text}" for text in advice)
     if question:
         lines.append(f"Now answer the question from these results: {question}")
     else:

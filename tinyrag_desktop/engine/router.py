@@ -45,8 +45,6 @@ def route(question: str, enabled: set[str], *, has_kb: bool) -> Decision:
     if _WEB.search(question):
         want("websearch", "the question asks about recent or online information")
     if hints:
-        if has_kb and "rag_knowledge" in enabled:
-            hints.append("rag_knowledge")
         return Decision("tools", "; ".join(reasons), tuple(hints))
     if has_kb:
         return Decision("rag", "the knowledge base has documents", ("rag_knowledge",))

@@ -97,6 +97,6 @@ TOOLS = [
             "location and section; cite them as [1], [2]."
         ),
         run=run,
-        example='<tool name="rag_knowledge"><query>product return policy</query></tool>',
+        example="product return policy",
     )
 ]

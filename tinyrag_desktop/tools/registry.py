@@ -52,7 +52,10 @@ def _always(settings: Mapping[str, object]) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
-    """A tool: ``run(content, ctx)`` returns a ToolResult or raises ToolError with a message for a person."""
+    """A tool: ``run(content, ctx)`` returns a ToolResult or raises ToolError with a message for a person.
+
+    ``example`` is a sample of the inner element's content (not a whole block); the prompt wraps it.
+    """
 
     name: str
     element: str
@@ -66,6 +69,8 @@ class ToolSpec:
     def __post_init__(self) -> None:
         if self.element not in ELEMENTS:
             raise ValueError(f"tool {self.name}: element must be one of {ELEMENTS}")
+        if "<tool" in self.example:
+            raise ValueError(f"tool {self.name}: example is the content only, not a whole block")
 
 
 @dataclass

@@ -291,7 +291,7 @@ TOOLS = [
         name="shell", element="query", icon="⌨️", run=shell,
         description=("Run one shell command in the app's work folder (the user approves each one); "
                      "returns its exit status, stdout and stderr."),
-        example='<tool name="shell"><query>ls -la</query></tool>',
+        example="ls -la",
         enabled=_shell_on, disabled_reason=DISABLED_REASON,
     ),
 ]

@@ -111,19 +111,19 @@ TOOLS = [
     ToolSpec(
         name="url_fetch", element="url", icon="🌐", run=url_fetch,
         description="Fetch a web page (or a text, JSON or PDF file) by URL and read it as plain text.",
-        example='<tool name="url_fetch"><url>https://example.com/docs/api</url></tool>',
+        example="https://example.com/docs/api",
         enabled=_network_on, disabled_reason=OFFLINE_REASON,
     ),
     ToolSpec(
         name="websearch", element="query", icon="🔎", run=websearch,
         description="Search the web; returns titles, URLs and snippets of the top results.",
-        example='<tool name="websearch"><query>tinyRAG streaming architecture</query></tool>',
+        example="tinyRAG streaming architecture",
         enabled=_network_on, disabled_reason=OFFLINE_REASON,
     ),
     ToolSpec(
         name="wikipedia", element="query", icon="📖", run=wikipedia,
         description="Read a Wikipedia article (summary first) by title or by words to search for.",
-        example='<tool name="wikipedia"><query>Retrieval-augmented generation</query></tool>',
+        example="Retrieval-augmented generation",
         enabled=_network_on, disabled_reason=OFFLINE_REASON,
     ),
 ]
