@@ -419,7 +419,7 @@ class CallMixin:
             n = max(items) + 1 if items else 0
             if isinstance(u, T.Array):
                 if n > u.n:
-                    self.err(body, f"array index {n - 1} out of bounds [0:{u.n}]")
+                    self.err(elems[u.n] if len(elems) > u.n else body, f"index {u.n} is out of bounds (>= {u.n})")
                 n = u.n
             codes = [items.get(j, self.zero_code(u.elem)) for j in range(n)]
             lst = "[" + ", ".join(codes) + "]"

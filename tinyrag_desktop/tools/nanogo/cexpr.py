@@ -615,9 +615,10 @@ class ExprMixin:
                     return Op(f"({ac} {o} {bc})", T.U_BOOL)
                 return Op(f"({ac} {o} {bc})", T.U_BOOL)
             if not (isinstance(u, T.Basic) and u.kind in ("int", "float", "string")):
-                left = self.short(node.child_by_field_name("left"))
-                self.err(node, f"invalid operation: {self.short(node)} (operator {o} not defined on {left} "
-                         f"({'variable' if a.addr else 'value'} of type {t}))")
+                kinds = ((T.Struct, "struct"), (T.Array, "array"), (T.Slice, "slice"), (T.Map, "map"),
+                         (T.Pointer, "pointer"), (T.Chan, "chan"), (T.Func, "func"), (T.Interface, "interface"))
+                what = next((k for cls, k in kinds if isinstance(u, cls)), str(t))
+                self.err(node, f"invalid operation: {self.short(node)} (operator {o} not defined on {what})")
             return Op(f"({ac} {o} {bc})", T.U_BOOL)
         if not isinstance(u, T.Basic) or u.kind in ("bool",) or (u.kind == "string" and o != "+"):
             self.err(node, f"invalid operation: operator {o} not defined on {describe(a, self)}")

@@ -448,7 +448,7 @@ class StmtMixin:
         if k == "selector_expression":
             x = self.expr(target)
             if not x.addr:
-                self.err(target, f"cannot assign to {self.text(target)}")
+                self.err(target, f"cannot assign to {self.short(target)} (value of type {x.type})")
             base_node = target.child_by_field_name("operand")
             if base_node.type == "index_expression":
                 b = self.expr(base_node.child_by_field_name("operand"))
@@ -466,7 +466,8 @@ class StmtMixin:
             else:
                 self.emit(f"{x.code}.v = {code}")
             return
-        self.err(target, f"cannot assign to {self.text(target)}")
+        op = self.expr(target)
+        self.err(target, f"cannot assign to {self.short(target)} (value of type {op.type})")
 
     def index_code(self, inode) -> str:
         """An index of any integer type (Go allows them all)."""
@@ -629,6 +630,9 @@ class StmtMixin:
 
     # ---- break / continue ----
     def find_target(self, node, label, kinds):
+        kind = "break" if "switch" in kinds else "continue"
+        if label is not None and not any(t.label == label for t in self.fn.targets):
+            self.err(node, f"{kind} label not defined: {label}")
         for t in reversed(self.fn.targets):
             if label is not None:
                 if t.label == label:
@@ -637,10 +641,7 @@ class StmtMixin:
                     return t
             elif t.kind in kinds:
                 return t
-        if label is not None:
-            self.err(node, f"invalid {'break' if 'switch' in kinds else 'continue'} label {label}")
-        self.err(node, f"{'break' if 'switch' in kinds else 'continue'} is not in a loop" +
-                 (", switch, or select" if "switch" in kinds else ""))
+        self.err(node, f"{kind} is not in a loop" + (", switch, or select" if "switch" in kinds else ""))
 
     def _label_of(self, node):
         for c in node.named_children:

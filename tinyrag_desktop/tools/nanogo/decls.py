@@ -342,7 +342,7 @@ def declare_method(c, d):
     nt = o.type
     mname = c.text(d.child_by_field_name("name"))
     if mname in nt.methods:
-        c.err(d.child_by_field_name("name"), f"method {name}.{mname} already declared")
+        c.err(d.child_by_field_name("name"), f"{name}.{mname} redeclared in this block")
     if isinstance(nt.u, T.Struct) and mname in nt.u.index:
         c.err(d.child_by_field_name("name"), f"field and method with the same name {mname}")
     sig, _, _ = c.signature(d)

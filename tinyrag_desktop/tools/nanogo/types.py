@@ -253,10 +253,12 @@ class Interface(Type):
         return out
 
     def go(self, qualify: bool = True) -> str:
+        # the runtime (%T, panics) writes "interface {}", the compiler's messages "interface{}"
         ms = self.all_methods()
         if not ms:
-            return "interface {}"
-        return "interface { " + "; ".join(n + f.go(qualify)[4:] for n, f in sorted(ms.items())) + " }"
+            return "interface {}" if qualify else "interface{}"
+        inner = "; ".join(n + f.go(qualify)[4:] for n, f in sorted(ms.items()))
+        return "interface { " + inner + " }" if qualify else "interface{" + inner + "}"
 
     def __eq__(self, o):
         return isinstance(o, Interface) and self.all_methods() == o.all_methods() and self.union == o.union
