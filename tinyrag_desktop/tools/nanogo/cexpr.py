@@ -187,17 +187,22 @@ class ExprMixin:
         if not self.assignable(op, t):
             if op.kind == "nil":
                 self.err(node, f"cannot use nil as {t} value in {context}")
-            if isinstance(t.u, T.Interface) and op.const is None:
-                missing = self.implements(op.type, t)
+            if isinstance(t.u, T.Interface):
+                missing = self.implements(T.default_type(op.type), t)
                 extra = ""
                 if missing is not None:
-                    f = self.find_method(op.type, missing)
+                    f = self.find_method(T.default_type(op.type), missing)
                     if f is not None and f[0].ptr:
                         extra = f" ({missing} method has pointer receiver)"
                     else:
                         extra = f" (missing method {missing})"
-                self.err(node, f"cannot use {describe(op, self)} as type {t} in {context}:\n"
-                         f"\t{op.type} does not implement {t}{extra}")
+                shown, vt = describe(op, self), op.type
+                if op.const is not None and T.is_untyped(op.type):  # Go first gives it its default type
+                    vt = T.default_type(op.type)
+                    txt, cv = self.short(op.node), const_str(op.const)
+                    shown = f"{txt} (constant of type {vt})" if txt == cv else f"{txt} (constant {cv} of type {vt})"
+                self.err(node, f"cannot use {shown} as type {t} in {context}:\n"
+                         f"\t{vt} does not implement {t}{extra}")
             if op.const is not None and T.is_untyped(op.type):
                 self.err(node, f"cannot use {describe(op, self)} as {t} value in {context}")
             self.err(node, f"cannot use {describe(op, self)} as type {t} in {context}")
