@@ -363,10 +363,12 @@ def _by_source(
     for key, group in per_source.items():
         score[key] += W_LINKS * max(links.get(sid, 0.0) for sid in {h.source_id for h in group})
     known = {h.source_id for h in hits}
-    # Pages that only links found: worth a look when their link score alone could earn a place.
-    floor = sorted(score.values(), reverse=True)[k - 1] if len(score) >= k else 0.0
+    # Pages that only links found: worth a look when their link score alone could earn a place (at
+    # most k of them are read, each place they take raising the bar for the next).
+    added = 0
     for sid, value in sorted(links.items(), key=lambda item: item[1], reverse=True):
-        if W_LINKS * value <= floor or page_hit is None:
+        floor = heapq.nlargest(k, score.values())[-1] if len(score) >= k else 0.0
+        if W_LINKS * value <= floor or page_hit is None or added >= k:
             break
         if sid in known:
             continue
@@ -379,6 +381,7 @@ def _by_source(
             continue
         per_source[key] = [hit]
         score[key] = W_LINKS * value
+        added += 1
     order = sorted(per_source, key=score.__getitem__, reverse=True)
     chosen = [_with_score(per_source[key][0], score[key]) for key in order[:k]]
     if len(chosen) < k:
