@@ -23,13 +23,26 @@ class Type:
 
 
 class Basic(Type):
-    __slots__ = ("name", "kind", "size", "signed", "untyped")
+    __slots__ = ("name", "kind", "size", "signed", "untyped", "alias_of")
 
-    def __init__(self, name: str, kind: str, size: int = 0, signed: bool = True, untyped: bool = False):
+    def __init__(self, name: str, kind: str, size: int = 0, signed: bool = True, untyped: bool = False,
+                 alias_of: "Basic | None" = None):
         self.name, self.kind, self.size, self.signed, self.untyped = name, kind, size, signed, untyped
+        self.alias_of = alias_of  # byte and rune: the same type as uint8 and int32, under another name
 
     def go(self, qualify: bool = True) -> str:
+        # the runtime (%T) says uint8 and int32; the compiler's messages keep byte and rune
+        if qualify and self.alias_of is not None:
+            return self.alias_of.name
         return self.name
+
+    def __eq__(self, o):
+        if not isinstance(o, Basic):
+            return False
+        return (self.alias_of or self) is (o.alias_of or o)
+
+    def __hash__(self):
+        return hash((self.alias_of or self).name)
 
     @property
     def is_int(self) -> bool:
@@ -59,16 +72,17 @@ U_FLOAT = Basic("untyped float", "float", 0, True, True)
 U_STRING = Basic("untyped string", "string", 0, True, True)
 U_BOOL = Basic("untyped bool", "bool", 0, True, True)
 U_NIL = Basic("untyped nil", "nil", 0, True, True)
-BYTE, RUNE = UINT8, INT32
+BYTE = Basic("byte", "int", 8, False, alias_of=UINT8)
+RUNE = Basic("rune", "int", 32, True, alias_of=INT32)
 
 BASICS = {t.name: t for t in (INT, INT8, INT16, INT32, INT64, UINT, UINT8, UINT16, UINT32, UINT64, UINTPTR,
                               FLOAT32, FLOAT64, COMPLEX128, COMPLEX64, STRING, BOOL)}
-BASICS["byte"], BASICS["rune"] = UINT8, INT32
+BASICS["byte"], BASICS["rune"] = BYTE, RUNE
 
 
 def default_type(t: Type) -> Type:
     """The type an untyped constant gets when nothing else decides."""
-    return {U_INT: INT, U_RUNE: INT32, U_FLOAT: FLOAT64, U_STRING: STRING, U_BOOL: BOOL}.get(t, t)
+    return {U_INT: INT, U_RUNE: RUNE, U_FLOAT: FLOAT64, U_STRING: STRING, U_BOOL: BOOL}.get(t, t)
 
 
 class Slice(Type):
