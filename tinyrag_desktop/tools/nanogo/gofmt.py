@@ -116,6 +116,27 @@ def _fmt_g_prec(x: float, prec: int, fmt: str) -> str:
     return sign + _fmt_f(digits, dp, max(len(digits) - dp, 0))
 
 
+def _hex_float(x: float, prec: int, verb: str) -> str:
+    """%x of a float: Go's hexadecimal mantissa and a decimal power-of-two exponent of at least two digits."""
+    h = x.hex()  # e.g. -0x1.c000000000000p+1
+    sign = "-" if h.startswith("-") else ""
+    mant, exp = h.lstrip("-")[2:].split("p")
+    ip, _, fp = mant.partition(".")
+    fp = fp.rstrip("0")
+    if prec >= 0:
+        if len(fp) > prec:
+            v = int(ip + fp, 16)
+            shift = 4 * (len(fp) - prec)
+            v = (v + (1 << (shift - 1))) >> shift  # round half up (ties are rare enough here)
+            digits = format(v, "x").rjust(prec + 1, "0")
+            ip, fp = digits[:-prec] if prec else digits, digits[-prec:] if prec else ""
+        else:
+            fp = fp.ljust(prec, "0")
+    e = int(exp)
+    s = f"{sign}0x{ip}" + (f".{fp}" if fp else "") + f"p{'+' if e >= 0 else '-'}{abs(e):02d}"
+    return s.upper().replace("0X", "0X") if verb == "X" else s
+
+
 def format_complex(c: complex, verb: str = "g", prec: int = -1, bits: int = 64) -> str:
     re_s = format_float(c.real, verb, prec, bits)
     im_s = format_float(c.imag, verb, prec, bits)
@@ -542,6 +563,12 @@ class Printer:
             f.zero = False
             self.buf.append(f.pad(s))
             f.zero = saved
+            return
+        if verb in "xX":
+            s = _hex_float(v, prec, verb)
+            if f.plus and not s.startswith("-"):
+                s = "+" + s
+            self.buf.append(f.pad_num(s))
             return
         s = format_float(v, verb if verb != "G" else "G", prec, size)
         if verb == "G" and prec < 0:
