@@ -64,3 +64,22 @@ async def test_invalid_blocks_are_logged(llm, make_engine, caplog) -> None:
     with caplog.at_level(logging.WARNING, logger="tinyrag_desktop.engine.engine"):
         await collect(make_engine())
     assert any("invalid tool block" in r.message for r in caplog.records)
+
+
+@pytest.mark.parametrize(
+    "question, hint",
+    [
+        ("If I buy 3 books at 12.50 each, how much do I pay in total?", "calculate"),
+        ("What is the average of 4, 8 and 15?", "calculate"),
+        ("Who wrote War and Peace?", "wikipedia"),
+        ("What is the capital of Canada?", "wikipedia"),
+        ("When was the Eiffel Tower built?", "wikipedia"),
+    ],
+)
+def test_spoken_arithmetic_and_encyclopedia_questions(question: str, hint: str) -> None:
+    assert route(question, ALL, has_kb=True).hints[0] == hint
+
+
+def test_document_questions_stay_on_the_knowledge_base() -> None:
+    for q in ("What do my notes say about backups?", "How do I import a folder?", "Where are settings stored?"):
+        assert route(q, ALL, has_kb=True).mode == "rag"

@@ -13,7 +13,20 @@ _URL = re.compile(r"\bhttps?://[^\s<>\"']+", re.I)
 _GO = re.compile(r"```go\b|\bpackage main\b|\bfunc main\s*\(|\bfmt\.Print|\bgolang\b|\bin go\b|\bgo (?:code|program|snippet)", re.I)
 _ARITH = re.compile(r"\d\s*(?:[-+*/^×÷%]|\*\*)\s*[\d(]|\b(?:sqrt|factorial|percent)\b|\d\s*%\s*of\b", re.I)
 _CALC_WORDS = re.compile(r"\b(?:calculate|compute|how much is|what is \d)", re.I)
-_WIKI = re.compile(r"\bwikipedia\b|\bwho (?:is|was|were)\b|\btell me about\b|\bhistory of\b|\bbiography\b", re.I)
+# Arithmetic said in words: a number and an operation word ("3 books at 12.50 each", "average of 4, 8").
+_CALC_SPOKEN = re.compile(
+    r"\d.*\b(?:each|times|total|sum|average|mean|plus|minus|divided|multiplied|squared|cubed|percent|"
+    r"per ?cent|factorial|power|root)\b|\b(?:sum|average|mean|product|square root|factorial) of\b.*\d",
+    re.I | re.S,
+)
+# Encyclopedia questions: about a person, a place, a work, an event (general question forms, not topics).
+_WIKI = re.compile(
+    r"\bwikipedia\b|\bwho (?:is|was|were)\b|\btell me about\b|\bhistory of\b|\bbiography\b"
+    r"|\bwho (?:wrote|invented|discovered|founded|painted|composed|directed|built|designed|created)\b"
+    r"|\bwhat (?:is|was) the (?:capital|population|tallest|largest|longest|highest|biggest|oldest|deepest)\b"
+    r"|\bwhen (?:was|were|did)\b.*\b(?:born|built|founded|discovered|invented|written|die|died|end|start|begin)\b",
+    re.I | re.S,
+)
 _WEB = re.compile(r"\b(?:search the web|web search|look up online|latest|news|today'?s|current(?:ly)?)\b", re.I)
 
 
@@ -38,7 +51,7 @@ def route(question: str, enabled: set[str], *, has_kb: bool) -> Decision:
         want("url_fetch", "the question has a URL")
     if _GO.search(question):
         want("nanogo", "the question has Go code")
-    if _ARITH.search(question) or _CALC_WORDS.search(question):
+    if _ARITH.search(question) or _CALC_WORDS.search(question) or _CALC_SPOKEN.search(question):
         want("calculate", "the question has arithmetic")
     if _WIKI.search(question):
         want("wikipedia", "the question names an encyclopedia topic")
