@@ -224,7 +224,7 @@ class Importer:
         existed = self.kb.source_by_location(location) is not None
         self.kb.replace_source(title=doc.title, location=location, type=doc.type, size=size,
                                content_hash=digest, chunks=chunks, load_id=load_id,
-                               vectors=vectors, vector_model=model)
+                               vectors=vectors, vector_model=model, links=getattr(doc, "links", ()))
         (report.updated if existed else report.added).append(location)
         report.chunks += len(chunks)
 
