@@ -8,6 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.protocol.test_parser import normal
 from tinyrag_desktop.protocol import InvalidBlock, TextChunk, ToolCall, XMLParseState, parse_all
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"  # copied from shared/fixtures
@@ -59,14 +60,6 @@ def run(pieces: list[str]) -> list:
     return events + state.finish()
 
 
-def merged(events: list) -> list:
-    out: list = []
-    for ev in events:
-        if isinstance(ev, TextChunk) and out and isinstance(out[-1], TextChunk):
-            out[-1] = TextChunk(out[-1].text + ev.text)
-        else:
-            out.append(ev)
-    return out
 
 
 @settings(max_examples=400, deadline=None)
@@ -74,10 +67,10 @@ def merged(events: list) -> list:
        points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
 def test_lossless_and_independent_of_cutting(parts: list[str], points: list[int]) -> None:
     text = "".join(parts)
-    whole = merged(parse_all(text))
+    whole = normal(parse_all(text))
     events = run(cut(text, points))
     assert "".join(e.raw for e in events) == text
-    assert merged(events) == whole
+    assert normal(events) == whole
 
 
 @settings(max_examples=300, deadline=None)

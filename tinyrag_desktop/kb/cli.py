@@ -158,14 +158,23 @@ def _search(args: argparse.Namespace) -> int:
     return 0
 
 
-def _list(args: argparse.Namespace) -> int:
+_FAILED = object()
+
+
+def _existing_store(args: argparse.Namespace):
+    """The knowledge base in the data folder, None when there is none, or _FAILED (message printed)."""
     from . import Error, open_store
 
-    ctx = _context(args)
     try:
-        kb = open_store(ctx.data_dir, create=False)
+        return open_store(_context(args).data_dir, create=False)
     except Error as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return _FAILED
+
+
+def _list(args: argparse.Namespace) -> int:
+    kb = _existing_store(args)
+    if kb is _FAILED:
         return 1
     if kb is None:
         print("the knowledge base is empty", file=sys.stderr)
@@ -183,13 +192,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _remove(args: argparse.Namespace) -> int:
-    from . import Error, open_store
-
-    ctx = _context(args)
-    try:
-        kb = open_store(ctx.data_dir, create=False)
-    except Error as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    kb = _existing_store(args)
+    if kb is _FAILED:
         return 1
     missing = list(args.source_ids)
     if kb is not None:
