@@ -198,3 +198,15 @@ def test_feed_after_finish_is_an_error() -> None:
     state.finish()
     with pytest.raises(ParserFinished):
         state.feed("x")
+
+
+def test_a_block_cut_right_after_its_inner_tag_is_not_mistaken_for_a_new_one() -> None:
+    # Found by hypothesis: the block's buffer was empty after compaction, and the fast path for whole
+    # blocks took the nested block that followed for a fresh one, dropping the outer block's text.
+    nested = '<tool name="a"><query><tool name="b"><query>y</query></tool></query></tool>'
+    text = nested * 4
+    for cut in range(len(text) + 1):
+        state = XMLParseState()
+        events = state.feed(text[:cut]) + state.feed(text[cut:]) + state.finish()
+        assert "".join(e.raw for e in events) == text, cut
+        assert not [e for e in events if isinstance(e, ToolCall)], cut

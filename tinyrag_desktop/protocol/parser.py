@@ -283,7 +283,7 @@ class XMLParseState:
         rare case that the block ended inside text carried from an earlier chunk, that text as a string.
         """
         old = len(self._buf)
-        if not old:
+        if not old and not self._base:  # a block that starts here (not one compacted to an empty buffer)
             m = _SIMPLE_BLOCK.match(s, i, k)
             if (
                 m is not None
