@@ -110,6 +110,8 @@ SCHEMA: tuple[Option, ...] = (
            minimum=0.1, maximum=120),
     Option("first_token_timeout", float, 120.0, "Seconds to wait for the model's first token.",
            minimum=1, maximum=3600),
+    Option("max_tokens", int, 0, "Longest reply per round, in tokens (0: the server's default).",
+           minimum=0, maximum=131072),
     Option("result_max_chars", int, 8000, "Longest tool result handed back to the model, in characters.",
            minimum=200, maximum=200000),
     Option("searxng_url", str, "", "A SearXNG instance for websearch (empty: DuckDuckGo)."),

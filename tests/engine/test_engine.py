@@ -267,3 +267,10 @@ async def test_time_spent_asking_the_user_does_not_count_against_the_tool(llm, s
                     config=EngineConfig(tool_timeout=0.5))
     (result,) = of(await collect(engine), ToolFinished)
     assert result.status == "ok" and result.result == "ran"
+
+
+async def test_max_tokens_is_sent_only_when_set(llm, make_engine) -> None:
+    llm.queue(Stream(["a"]), Stream(["b"]))
+    await collect(make_engine())
+    await collect(make_engine(max_tokens=256))
+    assert "max_tokens" not in llm.requests[0] and llm.requests[1]["max_tokens"] == 256

@@ -18,6 +18,7 @@ class EngineConfig:
     connect_timeout: float = 5.0
     first_token_timeout: float = 120.0
     temperature: float = 0.7
+    max_tokens: int = 0  # 0: the server decides; small local models otherwise may ramble to their context's end
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> "EngineConfig":

@@ -166,7 +166,9 @@ class Engine:
 
         async def pump() -> None:
             try:
-                async for delta in client.stream_chat(convo, model=model, temperature=req.config.temperature):
+                extra = {"max_tokens": req.config.max_tokens} if req.config.max_tokens else {}
+                async for delta in client.stream_chat(convo, model=model, temperature=req.config.temperature,
+                                                      **extra):
                     queue.put_nowait(("delta", delta))
                 queue.put_nowait(("end", None))
             except LLMError as exc:
