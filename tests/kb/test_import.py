@@ -137,6 +137,26 @@ def test_progress_counts_every_source_and_cancel_stops_between_sources(sample_di
     kb.close()
 
 
+def test_cancel_stops_inside_a_pdf_and_stores_nothing_of_it(data_dir, tmp_path):
+    (tmp_path / "a_notes.txt").write_text("Tide tables for the harbour.", encoding="utf-8")
+    book = tmp_path / "b_book.pdf"
+    book.write_bytes(make_pdf(["Chapter one of a long scanned book about harbours."]))
+    (tmp_path / "c_later.txt").write_text("Never reached.", encoding="utf-8")
+    cancel = threading.Event()
+
+    def on_progress(progress):
+        if progress.current == str(book):  # the PDF is about to be read: cancel while it is
+            cancel.set()
+
+    report = _import(data_dir, str(tmp_path), on_progress=on_progress, cancel=cancel)
+    assert report.cancelled
+    assert [Path(p).name for p in report.added] == ["a_notes.txt"]
+    assert not report.failed  # a cancelled file is not a failure
+    kb = open_store(data_dir)
+    assert [Path(s.location).name for s in kb.sources()] == ["a_notes.txt"] and kb.check_integrity() == []
+    kb.close()
+
+
 def test_long_sections_are_cut_at_sentence_ends_and_keep_their_path(data_dir, tmp_path):
     body = " ".join(f"Sentence number {n} talks about otters." for n in range(200))
     path = tmp_path / "long.md"

@@ -135,7 +135,7 @@ def test_a_version_1_database_is_readable_then_migrated_in_place(data_dir):
     assert kb.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
     hashes = dict(kb.conn.execute("SELECT location, content_hash FROM sources"))
     assert hashes["/d/page.html"] != "/d/page.html"  # marked: the next import re-reads it for its links
-    assert hashes["/d/notes.txt"] == "h2"
+    assert hashes["/d/notes.txt"] == "relink:h2"  # text files may hold links too (since schema 3)
     assert [c.text for c in kb.chunks(kb.source_by_location("/d/page.html").id)] == ["Lighthouses guide ships at night."]
     assert kb.check_integrity() == []
     kb.close()
@@ -145,6 +145,33 @@ def test_a_version_1_database_is_readable_then_migrated_in_place(data_dir):
     reader = open_readonly(data_dir)
     assert reader is not None and reader.has_links
     reader.close()
+
+
+def test_a_version_2_database_re_reads_markdown_for_its_links_and_keeps_html(tmp_path, data_dir):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "index.md").write_text("# Index\n\nWhen the boiler makes a knocking noise, read [bleeding "
+                                    "radiators](bleed.md) first.\n", encoding="utf-8")
+    (notes / "bleed.md").write_text("# Bleeding radiators\n\nOpen the valve until water appears.\n",
+                                    encoding="utf-8")
+    (notes / "page.html").write_text(PAGE, encoding="utf-8")
+    kb = open_store(data_dir)
+    Importer(kb).run([str(notes)])
+    # As version 2 left it: Markdown was read without its links.
+    kb.conn.executescript("INSERT INTO links_fts(links_fts, rowid, text)"
+                          " SELECT 'delete', id, text FROM links WHERE target LIKE '%.md';"
+                          "DELETE FROM links WHERE target LIKE '%.md';"
+                          "UPDATE meta SET value = '2' WHERE key = 'schema_version';")
+    kb.close()
+    assert search(data_dir, "knocking noise", 5)[0].location.endswith("index.md")
+    kb = open_store(data_dir)
+    hashes = {Path(loc).name: h for loc, h in kb.conn.execute("SELECT location, content_hash FROM sources")}
+    assert hashes["index.md"].startswith("relink:") and not hashes["page.html"].startswith("relink:")
+    report = Importer(kb).run([str(notes)])
+    assert sorted(Path(p).name for p in report.updated) == ["bleed.md", "index.md"]
+    assert [Path(p).name for p in report.unchanged] == ["page.html"]
+    kb.close()
+    assert [Path(h.location).name for h in search(data_dir, "knocking noise", 5)] == ["index.md", "bleed.md"]
 
 
 def test_a_newer_schema_is_refused_not_damaged(data_dir):

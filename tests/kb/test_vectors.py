@@ -83,3 +83,27 @@ async def test_embedding_server_down_falls_back_to_keywords(data_dir, tmp_path):
     (spec,) = TOOLS
     result = await spec.run("kitten", ToolContext(settings=settings, data_dir=data_dir))
     assert result.source.endswith("pets.txt")
+
+
+def test_cancel_stops_between_embedding_batches(embed_settings, data_dir, tmp_path):
+    # Enough paragraphs for several batches of chunks; cancel is set once the first batch is answered.
+    long_text = "\n\n".join(f"Paragraph {n} is about a kitten and a car, with words enough to chunk. " * 12
+                            for n in range(300))
+    (tmp_path / "long.txt").write_text(long_text, encoding="utf-8")
+    kb = open_store(data_dir)
+    cancel = threading.Event()
+    embedder = Embedder(embed_settings)
+    original = embedder.client.post
+
+    def post(*args, **kwargs):
+        response = original(*args, **kwargs)
+        cancel.set()  # the user presses Cancel while the first batch is being embedded
+        return response
+
+    embedder.client.post = post
+    report = Importer(kb, embedder=embedder, cancel=cancel).run([str(tmp_path / "long.txt")])
+    embedder.client.close()
+    assert report.cancelled and not report.added and not report.failed
+    assert len(_Handler.requests) == 1  # later batches were never sent
+    assert kb.sources() == [] and kb.check_integrity() == []
+    kb.close()

@@ -142,5 +142,5 @@ class Chunks(list[Chunk]):
 
 def chunk_document(doc: Document, size: int = 1200) -> Chunks:
     chunks = Chunks(chunk_blocks(doc.title, doc.blocks, size))
-    chunks.links = tuple(getattr(doc, "links", ()))
+    chunks.links = doc.links
     return chunks

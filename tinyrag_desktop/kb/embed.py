@@ -8,11 +8,11 @@ runs and the knowledge base works fully offline.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import httpx
 
-from .errors import FetchError
+from .errors import Cancelled, FetchError
 
 BATCH = 64
 TIMEOUT = httpx.Timeout(120.0, connect=10.0)
@@ -54,9 +54,13 @@ class Embedder:
     def from_settings(cls, settings: Mapping[str, Any]) -> "Embedder | None":
         return cls(settings) if settings.get("embed_model") else None
 
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    def embed(self, texts: Sequence[str], cancelled: Callable[[], bool] | None = None) -> list[list[float]]:
+        """One unit vector per text; ``cancelled`` is asked between batches (a long document's many
+        batches can take minutes on a small server), and Cancelled raised when it says so."""
         out: list[list[float]] = []
         for start in range(0, len(texts), BATCH):
+            if cancelled is not None and cancelled():
+                raise Cancelled("the import was cancelled")
             batch = list(texts[start:start + BATCH])
             try:
                 response = self.client.post(self.url, json={"model": self.model, "input": batch},

@@ -5,7 +5,8 @@
     ├── ReadError           one file or page could not be read (the import goes on with the next)
     │   ├── UnsupportedFile a file type the knowledge base does not read
     │   └── NoText          readable, but holds nothing to index (a page that is only navigation)
-    └── FetchError          a URL or Wikipedia article could not be downloaded
+    ├── FetchError          a URL or Wikipedia article could not be downloaded
+    └── Cancelled           the user cancelled the import while a long file was being read
 """
 
 
@@ -31,3 +32,7 @@ class NoText(ReadError):
 
 class FetchError(Error):
     """A URL or Wikipedia article could not be downloaded; the message says why."""
+
+
+class Cancelled(Error):
+    """The import was cancelled in the middle of a source; nothing of that source was stored."""

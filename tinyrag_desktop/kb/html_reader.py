@@ -8,13 +8,11 @@ the lxml tree ourselves keeps the section and definition structure that chunking
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import NamedTuple
-
 import lxml.etree
 import lxml.html
 
 from .errors import NoText, ReadError
+from .links import LINK_CONTEXT, MAX_LINKS, Link, context
 from .models import Block, Document
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
@@ -42,25 +40,8 @@ _MAIN_XPATHS = (
 )
 
 
-# Words either side of a link kept as its context: about a sentence.
-LINK_CONTEXT = 150
-# A page with more links than this is an index of some kind; its first links are plenty.
-MAX_LINKS = 400
-
-
-class Link(NamedTuple):
-    """A link to another page and the words around it, which say what that page is about in the
-    linking page's own words ("TRUNCATE is a faster way to remove all rows", "see git-reset(1) to undo")."""
-
-    href: str
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class HtmlDocument(Document):
-    """An HTML page's document plus its links to other pages (for the knowledge base's link index)."""
-
-    links: tuple[Link, ...] = ()
+# A page's document now carries its links itself (see models.Document); the name stays for readers of it.
+HtmlDocument = Document
 
 
 def _norm(text: str) -> str:
@@ -131,17 +112,11 @@ class _Walker:
         # Only links inside running text: a bare link ("Next", a list of commands) says nothing more
         # than the target's own title.
         for a in anchors:
-            href = (a.get("href") or "").strip()
-            if not href or href.startswith(("#", "mailto:", "javascript:")) or len(self.links) >= MAX_LINKS:
-                continue
-            anchor = _norm(a.text_content())
-            if len(text) < len(anchor) + 20:
-                continue
-            at = max(text.find(anchor), 0) if anchor else 0
-            context = text[max(0, at - LINK_CONTEXT) : at + len(anchor) + LINK_CONTEXT]
-            if self._heading:
-                context = f"{self._heading}: {context}"
-            self.links.append(Link(href, context))
+            if len(self.links) >= MAX_LINKS:
+                return
+            link = context(text, _norm(a.text_content()), a.get("href") or "", self._heading)
+            if link is not None:
+                self.links.append(link)
 
     def _loose_text(self, text: str | None) -> None:
         if text and not text.isspace():

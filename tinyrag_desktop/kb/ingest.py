@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from .chunking import chunk_document
-from .errors import Error, NoText, ReadError, UnsupportedFile
+from .errors import Cancelled, Error, NoText, ReadError, UnsupportedFile
 from .models import Block, Chunk, Document
 from .readers import SUPPORTED, file_type, read_bytes
 from .store import KnowledgeBase, new_load_id
@@ -152,6 +152,9 @@ class Importer:
             self._progress(done, len(todo), item.value, report)
             try:
                 self._import_one(item, load_id, report)
+            except Cancelled:  # in the middle of a long file: nothing of it was stored
+                report.cancelled = True
+                break
             except NoText as exc:
                 report.skipped.append(Failure(item.value, str(exc)))
             except Error as exc:
@@ -183,7 +186,7 @@ class Importer:
             location, digest = str(path), hashlib.sha256(data).hexdigest()
             if self._unchanged(location, digest, report):
                 return
-            doc = read_bytes(data, kind, path.name)
+            doc = read_bytes(data, kind, path.name, self.cancel.is_set)
         elif item.kind == "url":
             from .web import fetch_url
 
@@ -220,11 +223,12 @@ class Importer:
             raise NoText("no readable text found")
         vectors, model = None, ""
         if self.embedder is not None:
-            vectors, model = self.embedder.embed([_embedding_text(c) for c in chunks]), self.embedder.model
+            vectors = self.embedder.embed([_embedding_text(c) for c in chunks], self.cancel.is_set)
+            model = self.embedder.model
         existed = self.kb.source_by_location(location) is not None
         self.kb.replace_source(title=doc.title, location=location, type=doc.type, size=size,
                                content_hash=digest, chunks=chunks, load_id=load_id,
-                               vectors=vectors, vector_model=model, links=getattr(doc, "links", ()))
+                               vectors=vectors, vector_model=model, links=doc.links)
         (report.updated if existed else report.added).append(location)
         report.chunks += len(chunks)
 

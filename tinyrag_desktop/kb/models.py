@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .links import Link
+
 
 @dataclass(frozen=True, slots=True)
 class Block:
@@ -16,11 +18,13 @@ class Block:
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """What a reader makes of a file or page: a title, the kind of source, and its blocks in order."""
+    """What a reader makes of a file or page: a title, the kind of source, its blocks in order, and the
+    links in its running text (for the link index; readers of formats without links leave it empty)."""
 
     title: str
     type: str
     blocks: tuple[Block, ...]
+    links: tuple[Link, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,9 @@ import zipfile
 from pathlib import Path
 from typing import Callable
 
-from .errors import NoText, ReadError, UnsupportedFile
+from .errors import Cancelled, NoText, ReadError, UnsupportedFile
 from .html_reader import parse_html
+from .links import MAX_LINKS, Link, context
 from .models import Block, Document
 
 TEXT_TYPES = {".txt": "text", ".text": "text", ".log": "log", ".md": "markdown", ".markdown": "markdown",
@@ -59,7 +60,7 @@ def read_text(data: bytes, name: str) -> Document:
     # Plain text often underlines its headings (README, AsciiDoc, RFC-like notes): the reStructuredText
     # reader finds those and reads everything else as paragraphs, as a plain reader would.
     doc = read_rst(data, name)
-    return Document(doc.title, "text", doc.blocks)
+    return Document(doc.title, "text", doc.blocks, doc.links)
 
 
 def read_log(data: bytes, name: str) -> Document:
@@ -72,7 +73,52 @@ def read_log(data: bytes, name: str) -> Document:
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
 _SETEXT = re.compile(r"^(=+|-+)\s*$")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+# [text](href "title"), ![alt](src), [text][label], [label][] and [label]; a link's text may hold one level of
+# brackets ("[see [RFC]](rfc.md)").
+_MD_LINK = re.compile(
+    r"(?P<image>!?)\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
+    r"(?:\(\s*<?(?P<href>[^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)|\[(?P<label>[^\]]*)\])?"
+)
+# A reference definition: "[label]: href" alone on its line.
+_MD_REFERENCE = re.compile(r"^ {0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s+.*)?$")
+
+
+def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
+    """``text`` with its links and images replaced by their text, and each link's (position in the new
+    text, anchor text, href)."""
+    out: list[str] = []
+    found: list[tuple[int, str, str]] = []
+    length = last = 0
+    for match in _MD_LINK.finditer(text):
+        anchor = match.group("text")
+        href = match.group("href")
+        if href is None:
+            label = match.group("label") or anchor
+            href = references.get(" ".join(label.split()).casefold())
+            if href is None:  # "[x][y]" without a definition is just brackets
+                continue
+        before = text[last : match.start()]
+        out += (before, anchor)
+        length += len(before)
+        if not match.group("image") and href:
+            found.append((length, anchor, href))
+        length += len(anchor)
+        last = match.end()
+    out.append(text[last:])
+    return "".join(out), found
+
+
+def _norm_space(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _links_in(text: str, found: list[tuple[int, str, str]], heading: str, links: list[Link]) -> None:
+    for at, anchor, href in found:
+        if len(links) >= MAX_LINKS:
+            return
+        link = context(text, anchor, href, heading, at)
+        if link is not None:
+            links.append(Link(link.href, _norm_space(link.text)))
 
 
 def read_markdown(data: bytes, name: str) -> Document:
@@ -82,15 +128,31 @@ def read_markdown(data: bytes, name: str) -> Document:
             if lines[end].strip() in ("---", "..."):
                 lines = lines[end + 1:]
                 break
+    references: dict[str, str] = {}
+    for line in lines:
+        if line.lstrip().startswith("[") and (ref := _MD_REFERENCE.match(line)) is not None:
+            references.setdefault(" ".join(ref.group(1).split()).casefold(), ref.group(2))
     blocks: list[Block] = []
+    links: list[Link] = []
     para: list[str] = []
     kind = "text"
+    heading = ""
 
     def flush() -> None:
         nonlocal para, kind
         text = "\n".join(para).strip()
+        if text and kind == "text":
+            text, found = _unlink_markdown(text, references)
+            _links_in(text, found, heading, links)
+        elif text and kind == "table":
+            rows = []
+            for row in text.splitlines():  # a table's row is its links' sentence
+                plain, found = _unlink_markdown(row, references)
+                _links_in(plain, found, heading, links)
+                rows.append(plain)
+            text = "\n".join(rows)
         if text:
-            blocks.append(Block(kind, _LINK.sub(r"\1", text) if kind == "text" else text))
+            blocks.append(Block(kind, text))
         para, kind = [], "text"
 
     i = 0
@@ -109,11 +171,13 @@ def read_markdown(data: bytes, name: str) -> Document:
                 blocks.append(Block("code", "\n".join(body)))
         elif (m := _ATX.match(line)) is not None:
             flush()
-            blocks.append(Block("heading", _LINK.sub(r"\1", m.group(2)), len(m.group(1))))
+            heading = _unlink_markdown(m.group(2), references)[0]
+            blocks.append(Block("heading", heading, len(m.group(1))))
         elif para and kind == "text" and len(para) == 1 and _SETEXT.match(line) and para[0].strip():
-            blocks.append(Block("heading", para[0].strip(), 1 if line.lstrip()[0] == "=" else 2))
+            heading = _unlink_markdown(para[0].strip(), references)[0]
+            blocks.append(Block("heading", heading, 1 if line.lstrip()[0] == "=" else 2))
             para = []
-        elif not line.strip():
+        elif not line.strip() or (line.lstrip().startswith("[") and _MD_REFERENCE.match(line)):
             flush()
         else:
             is_table = line.lstrip().startswith("|")
@@ -125,26 +189,68 @@ def read_markdown(data: bytes, name: str) -> Document:
         i += 1
     flush()
     title = next((b.text for b in blocks if b.kind == "heading" and b.level == 1), name)
-    return Document(title, "markdown", tuple(blocks))
+    return Document(title, "markdown", tuple(blocks), tuple(links))
 
 
 # ---- reStructuredText ---------------------------------------------------------------------------------
 
 _RST_RULE = re.compile(r"^([=\-`:'\"~^_*+#<>.])\1{2,}\s*$")
+# `text <href>`_ (or __), `name`_ (a named target), :role:`text <target>` and :role:`target`.
+_RST_LINK = re.compile(
+    r"(?::(?P<role>[\w.+-]+):)?`(?P<text>[^`<]*?)\s*(?:<(?P<target>[^<>`]+)>)?`(?P<under>__?)?(?!\w)"
+)
+# A named hyperlink target: ".. _name: href" alone on its line.
+_RST_TARGET = re.compile(r"^\.\.\s+_`?([^:`]+)`?:\s+(\S+)\s*$")
+
+
+def _unlink_rst(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
+    """``text`` with its hyperlinks and roles replaced by their text, and each link's (position in the new
+    text, anchor text, href). A Sphinx ``:doc:`` names a document without its extension: ``.rst``."""
+    out: list[str] = []
+    found: list[tuple[int, str, str]] = []
+    length = last = 0
+    for match in _RST_LINK.finditer(text):
+        role, anchor, target, under = match.group("role", "text", "target", "under")
+        if role is None and under is None:
+            continue  # `interpreted text` without a role or link: leave it as written
+        anchor = anchor or (target or "")
+        href = ""
+        if role is None:
+            href = target or targets.get(" ".join(anchor.split()).casefold(), "")
+        elif role == "doc" and not (target or anchor).startswith("/"):
+            href = (target or anchor).strip()
+            href += "" if "." in href.rsplit("/", 1)[-1] else ".rst"
+        before = text[last : match.start()]
+        out += (before, anchor)
+        length += len(before)
+        if href:
+            found.append((length, anchor, href))
+        length += len(anchor)
+        last = match.end()
+    out.append(text[last:])
+    return "".join(out), found
 
 
 def read_rst(data: bytes, name: str) -> Document:
     lines = decode_text(data).splitlines()
+    targets = {" ".join(t.group(1).split()).casefold(): t.group(2)
+               for line in lines if line.startswith("..") and (t := _RST_TARGET.match(line)) is not None}
     blocks: list[Block] = []
+    links: list[Link] = []
     styles: list[str] = []  # underline characters in order of first use: that order is the level
     para: list[str] = []
     code_indent: int | None = None
+    heading = ""
 
     def flush(kind: str = "text") -> None:
         nonlocal para
         text = "\n".join(para).strip("\n")
-        if text.strip():
-            blocks.append(Block(kind, text if kind == "code" else text.strip()))
+        if text.strip() and kind == "text" and not _RST_TARGET.match(text.strip()):
+            text, found = _unlink_rst(text.strip(), targets)
+            _links_in(text, found, heading, links)
+            blocks.append(Block(kind, text))
+        elif text.strip() and kind == "code":
+            blocks.append(Block(kind, text))
         para = []
 
     i = 0
@@ -164,14 +270,16 @@ def read_rst(data: bytes, name: str) -> Document:
             style = "o" + line[0]
             if style not in styles:
                 styles.append(style)
-            blocks.append(Block("heading", lines[i + 1].strip(), styles.index(style) + 1))
+            heading = _unlink_rst(lines[i + 1].strip(), targets)[0]
+            blocks.append(Block("heading", heading, styles.index(style) + 1))
             i += 3
             continue
         if line.strip() and _RST_RULE.match(nxt) and len(nxt.rstrip()) >= len(line.rstrip()) - 2 and not para:
             style = nxt[0]
             if style not in styles:
                 styles.append(style)
-            blocks.append(Block("heading", line.strip(), styles.index(style) + 1))
+            heading = _unlink_rst(line.strip(), targets)[0]
+            blocks.append(Block("heading", heading, styles.index(style) + 1))
             i += 2
             continue
         if not line.strip():
@@ -190,7 +298,7 @@ def read_rst(data: bytes, name: str) -> Document:
         i += 1
     flush("code" if code_indent is not None else "text")
     title = next((b.text for b in blocks if b.kind == "heading"), name)
-    return Document(title, "rst", tuple(blocks))
+    return Document(title, "rst", tuple(blocks), tuple(links))
 
 
 # ---- data formats ---------------------------------------------------------------------------------------
@@ -271,7 +379,9 @@ def read_xml(data: bytes, name: str) -> Document:
 
 # ---- PDF and Word -----------------------------------------------------------------------------------------
 
-def read_pdf(data: bytes, name: str) -> Document:
+def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
+    """A PDF's text, a heading per page. ``cancelled`` is asked between pages: a long scanned book can
+    take minutes, and cancelling the import must not wait for its end."""
     import pypdf
     from pypdf.errors import PyPdfError
 
@@ -289,6 +399,8 @@ def read_pdf(data: bytes, name: str) -> Document:
             title = str(meta.title).strip()
         blocks: list[Block] = []
         for number, page in enumerate(reader.pages, start=1):
+            if cancelled is not None and cancelled():
+                raise Cancelled("the import was cancelled")
             text = page.extract_text() or ""
             if text.strip():
                 blocks.append(Block("heading", f"Page {number}", 1))
@@ -348,8 +460,9 @@ def file_type(path: Path) -> str:
     return kind
 
 
-def read_bytes(data: bytes, kind: str, name: str) -> Document:
-    """Read ``data`` claimed to be ``kind``; the content's own signature wins over the name."""
+def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
+    """Read ``data`` claimed to be ``kind``; the content's own signature wins over the name.
+    ``cancelled`` lets a long read (a PDF, page by page) stop early by raising Cancelled."""
     if not data.strip():
         raise ReadError("the file is empty")
     actual = sniff(data)
@@ -368,7 +481,7 @@ def read_bytes(data: bytes, kind: str, name: str) -> Document:
         raise ReadError(f"not a {kind.upper()} file ({actual or 'text'} content)")
     elif actual is not None:
         raise ReadError(f"looks like a {actual}, not {kind} text")
-    doc = _READERS[kind](data, name)
+    doc = read_pdf(data, name, cancelled) if kind == "pdf" else _READERS[kind](data, name)
     if not any(b.kind != "heading" and b.text.strip() for b in doc.blocks):
         raise NoText("no readable text found")
     return doc

@@ -20,6 +20,7 @@ import sqlite3
 import struct
 import time
 import uuid
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 from urllib.parse import unquote, urljoin, urlsplit
@@ -29,7 +30,8 @@ from .models import Chunk, SourceInfo
 
 DB_NAME = "knowledge.db"
 # 1: sources, chunks, vectors, chunks_fts. 2: links and links_fts (added in place; see _migrate).
-SCHEMA_VERSION = 2
+# 3: the same tables; links are now read from Markdown, reStructuredText, text files and web pages too.
+SCHEMA_VERSION = 3
 
 # unicode61 folds case and (with remove_diacritics 2) accents; porter makes "indexes" find "index".
 TOKENIZER = "porter unicode61 remove_diacritics 2"
@@ -128,14 +130,14 @@ class KnowledgeBase:
             return  # nothing to do: no write lock taken on an ordinary open
         conn.execute("BEGIN IMMEDIATE")
         try:
-            if version < 2:
-                # The link tables were just created (empty). HTML pages keep their chunks and stay
-                # searchable; their hash is marked so the next import of them re-reads their links.
-                conn.execute(
-                    "UPDATE sources SET content_hash = ? || content_hash WHERE type = 'html'"
-                    " AND content_hash NOT LIKE ? || '%'",
-                    (_RELINK_MARK, _RELINK_MARK),
-                )
+            # Sources whose links the older version did not index keep their chunks and stay searchable;
+            # their hash is marked so the next import of them re-reads them, links and all.
+            relink = ["markdown", "rst", "text", "url"] + (["html"] if version < 2 else [])
+            conn.execute(
+                f"UPDATE sources SET content_hash = ? || content_hash WHERE type IN ({','.join('?' * len(relink))})"
+                " AND content_hash NOT LIKE ? || '%'",
+                (_RELINK_MARK, *relink, _RELINK_MARK),
+            )
             conn.execute(
                 "INSERT INTO meta(key, value) VALUES('schema_version', ?)"
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -347,7 +349,14 @@ def _resolve(location: str, href: str) -> str:
         if not path:
             return ""
         path = os.path.join(os.path.dirname(location), path)
-    return os.path.normpath(path)
+    return _real_path(os.path.normpath(path))
+
+
+@lru_cache(maxsize=16384)
+def _real_path(path: str) -> str:
+    # Imported files are stored under their real path (folders are walked with symlinks resolved), so a
+    # link to a symlinked page must name the page's real path too, or its words are filed under nothing.
+    return os.path.realpath(path) if os.path.isabs(path) else path
 
 
 def iter_vectors(conn: sqlite3.Connection, model: str) -> Iterable[tuple[int, bytes]]:

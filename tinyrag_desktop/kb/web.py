@@ -17,6 +17,7 @@ import lxml.html
 
 from .errors import FetchError, ReadError
 from .html_reader import parse_html
+from .links import MAX_LINKS, Link, context
 from .models import Block, Document
 from .readers import read_bytes
 
@@ -78,10 +79,16 @@ def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None) -
 _TRAF_BLOCKS = {"p": "text", "item": "text", "quote": "text", "code": "code", "table": "table"}
 
 
-def _trafilatura_blocks(xml: str) -> list[Block]:
+def _trafilatura_blocks(xml: str, links: list[Link] | None = None, hrefs: Mapping[str, str] | None = None) -> list[Block]:
+    """Blocks from trafilatura's XML; the links in paragraphs and list items (its ``<ref>``) go to ``links``.
+
+    trafilatura resolves a relative link against the site's root, not the page ("b.html" on /docs/a.html
+    becomes /b.html), so the page's own href for the same anchor text (``hrefs``) is preferred.
+    """
     root = lxml.etree.fromstring(xml.encode("utf-8"), lxml.etree.XMLParser(resolve_entities=False))
     main = root.find("main")
     blocks: list[Block] = []
+    heading = ""
     for el in (main if main is not None else root).iter():
         tag = el.tag
         if tag == "head":
@@ -89,6 +96,7 @@ def _trafilatura_blocks(xml: str) -> list[Block]:
             text = " ".join("".join(el.itertext()).split())
             if text:
                 blocks.append(Block("heading", text, level))
+                heading = text[:200]
         elif tag == "table":
             rows = [" | ".join(" ".join("".join(c.itertext()).split()) for c in row) for row in el.iter("row")]
             text = "\n".join(r for r in rows if r.strip(" |"))
@@ -99,6 +107,12 @@ def _trafilatura_blocks(xml: str) -> list[Block]:
             text = text.strip("\n") if tag == "quote" else " ".join(text.split())
             if text.strip():
                 blocks.append(Block("code" if tag == "quote" and "\n" in text else "text", text))
+                for ref in el.iter("ref") if links is not None and tag != "quote" else ():
+                    anchor = " ".join("".join(ref.itertext()).split())
+                    href = (hrefs or {}).get(anchor) or ref.get("target") or ""
+                    link = context(text, anchor, href, heading)
+                    if link is not None and len(links) < MAX_LINKS:
+                        links.append(link)
     return blocks
 
 
@@ -106,19 +120,24 @@ def html_document(data: bytes, url: str) -> Document:
     """A web page's readable text as blocks: trafilatura's extraction, or our reader when it finds nothing."""
     import trafilatura
 
+    hrefs: dict[str, str] = {}
     try:
         page = lxml.html.document_fromstring(data)
         title_el = page.find(".//title")
         title = " ".join(title_el.text_content().split()) if title_el is not None else ""
+        for a in page.iter("a"):
+            if a.get("href"):
+                hrefs.setdefault(" ".join(a.text_content().split()), a.get("href"))
     except (lxml.etree.ParserError, ValueError):
         title = ""
     xml = trafilatura.extract(data, url=url, output_format="xml", include_tables=True, include_comments=False,
-                              include_formatting=False)
-    blocks = _trafilatura_blocks(xml) if xml else []
+                              include_formatting=False, include_links=True)
+    links: list[Link] = []
+    blocks = _trafilatura_blocks(xml, links, hrefs) if xml else []
     if sum(len(b.text) for b in blocks if b.kind != "heading") < 40:
         doc = parse_html(data, title or url)
-        return Document(doc.title, "url", doc.blocks)
-    return Document((title or url)[:300], "url", tuple(blocks))
+        return Document(doc.title, "url", doc.blocks, doc.links)
+    return Document((title or url)[:300], "url", tuple(blocks), tuple(links))
 
 
 @dataclass(frozen=True, slots=True)
