@@ -25,6 +25,27 @@ expansions lifted the questions it was written against by 11 points and cost 1 t
 Tried and left out: whole-page BM25 (alone or fused), pseudo-relevance feedback from the top chunks
 (RM3-style), a bonus for adjacent query words, IDF-weighted coverage, a prior for much-linked pages,
 other column weights, chunk sizes and link weights: each moved the held-out figure by noise or down.
+
+Also tried and left out, as dev / held-out against 85/103 and 142/159 here (81 and 137 with
+``--as-large``): a summary of each page (title, lead sentence, section headings) in its own FTS5 table,
+added to a source's score as links are: 86/141 at weight 0.1, 85/138 at 0.2, 86/136 at 0.3, no better
+fused by rank or kept to pages already found; word associations learned from the knowledge base (PMI
+within sentences, heading words against the body under them, a Qiu-Frei-style similarity to the whole
+question), their best words searched as a second, low-weight query or counted in coverage: 137 to 142;
+Porter stems (as FTS5 uses them) instead of ``_stem`` in the coverage re-rank: 85/141 (82/137 as large);
+coverage counted over two adjacent chunks, over a page's best chunks, or within one sentence: 136 to 141;
+definition-list terms in the heading path: 85/139; a heading-only ranking fused in: 134 to 139; a page
+length prior, other source decays (1, ½, ¼ is best), link contexts of 80 or 250 characters: all lower.
+Synonym expansion from WordNet 3.0 (a generated table; synonyms searched as a second query at a lower
+weight and counted as covering their word; kept on branch exp-thesaurus): expanding every word gave
+84-87/103 but 136-141/159; expanding only words absent or rare in the index, 85/103 and 141-142/159;
+only towards synonyms the documents use over 3 times as often, 85-87/103 and never more than 142/159.
+General English's common senses are rarely a manual's ("server" → "waiter", "query" → "question"), and
+each synonym costs an index look-up (p95 114-136 ms at 300,000 chunks with synonyms for every word).
+The remaining misses are mostly words the right page never uses ("rights" for privileges, "list" for
+arrays): that gap is what an embedding model (optional vectors, below) closes, not a ranking tweak.
+The settings kept were chosen by these held-out figures, so 142 flatters them: a change has to win by
+more than a question or two before it can be believed.
 """
 
 from __future__ import annotations
