@@ -37,7 +37,7 @@ coverage counted over two adjacent chunks, over a page's best chunks, or within 
 definition-list terms in the heading path: 85/139; a heading-only ranking fused in: 134 to 139; a page
 length prior, other source decays (1, ½, ¼ is best), link contexts of 80 or 250 characters: all lower.
 Synonym expansion from WordNet 3.0 (a generated table; synonyms searched as a second query at a lower
-weight and counted as covering their word; kept on branch exp-thesaurus): expanding every word gave
+weight and counted as covering their word; the code was not kept): expanding every word gave
 84-87/103 but 136-141/159; expanding only words absent or rare in the index, 85/103 and 141-142/159;
 only towards synonyms the documents use over 3 times as often, 85-87/103 and never more than 142/159.
 General English's common senses are rarely a manual's ("server" → "waiter", "query" → "question"), and
