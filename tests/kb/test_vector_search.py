@@ -1,0 +1,100 @@
+"""Vector ranking (an embedding model set): exact nearest chunks, kept in memory until the database
+changes, the same when read in batches, and never an error for a vector of the wrong shape."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from tinyrag_desktop.kb import Chunk, _readonly, open_store, search
+from tinyrag_desktop.kb.search import _vector_ids
+
+search_module = __import__("tinyrag_desktop.kb.search", fromlist=["VECTOR_CACHE_BYTES"])
+DIMS = 16
+
+
+def _unit(values: list[float]) -> list[float]:
+    norm = math.sqrt(sum(v * v for v in values))
+    return [v / norm for v in values]
+
+
+def _fill(kb, rng: random.Random, sources: int, per_source: int, start: int = 0) -> dict[str, list[float]]:
+    """Sources of chunks with random unit vectors; returns each chunk's text → its vector."""
+    vectors = {}
+    for s in range(start, start + sources):
+        texts = [f"passage {s}-{n} about nothing in particular" for n in range(per_source)]
+        vecs = [_unit([rng.gauss(0, 1) for _ in range(DIMS)]) for _ in texts]
+        kb.replace_source(title=f"S{s}", location=f"/v/{s}.txt", type="text", size=1, content_hash=str(s),
+                          chunks=[Chunk(f"S{s}", t) for t in texts], load_id="t", vectors=vecs,
+                          vector_model="emb")
+        vectors.update(zip(texts, vecs))
+    return vectors
+
+
+def _reference(conn, vectors: dict[str, list[float]], query: list[float], limit: int) -> list[int]:
+    q = _unit(query)
+    by_text = dict(conn.execute("SELECT text, id FROM chunks"))
+    scored = sorted(((sum(a * b for a, b in zip(q, v)), by_text[t]) for t, v in vectors.items()), reverse=True)
+    return [cid for _, cid in scored[:limit]]
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_nearest_chunks_are_exact_whether_kept_in_memory_or_read_in_batches(data_dir, monkeypatch, kept):
+    rng = random.Random(7)
+    kb = open_store(data_dir)
+    vectors = _fill(kb, rng, 30, 20)
+    kb.close()
+    if not kept:
+        monkeypatch.setattr(search_module, "VECTOR_CACHE_BYTES", 0)
+        monkeypatch.setattr(search_module, "_VECTOR_BATCH", 64)  # several batches
+    conn = _readonly(data_dir)
+    for _ in range(5):
+        query = [rng.gauss(0, 1) for _ in range(DIMS)]
+        assert _vector_ids(conn, "emb", query, 25) == _reference(conn, vectors, query, 25)
+    assert (conn.vector_cache.matrix is not None) == kept
+
+
+def test_vectors_kept_in_memory_are_read_again_after_an_import(data_dir):
+    rng = random.Random(8)
+    kb = open_store(data_dir)
+    vectors = _fill(kb, rng, 3, 5)
+    conn = _readonly(data_dir)
+    query = [rng.gauss(0, 1) for _ in range(DIMS)]
+    assert _vector_ids(conn, "emb", query, 5) == _reference(conn, vectors, query, 5)
+    kept = conn.vector_cache
+    # A chunk whose vector is the query itself: the nearest of all, once the cache sees the import.
+    kb.replace_source(title="New", location="/v/new.txt", type="text", size=1, content_hash="n",
+                      chunks=[Chunk("New", "the new passage")], load_id="t", vectors=[_unit(query)],
+                      vector_model="emb")
+    new_id = kb.conn.execute("SELECT id FROM chunks WHERE text = 'the new passage'").fetchone()[0]
+    kb.close()
+    assert _vector_ids(conn, "emb", query, 5)[0] == new_id
+    assert conn.vector_cache is not kept
+    hits = search(data_dir, "zzz-no-such-word", 5, query_vector=query, vector_model="emb")
+    assert "/v/new.txt" in [h.location for h in hits]  # found by its vector alone
+
+
+@pytest.mark.parametrize("query", [[1.0] * (DIMS + 3), [], [float("nan")] * DIMS, [[1.0] * DIMS]])
+def test_a_query_vector_of_the_wrong_shape_ranks_nothing_and_keywords_still_work(data_dir, query):
+    kb = open_store(data_dir)
+    _fill(kb, random.Random(9), 2, 3)
+    kb.close()
+    conn = _readonly(data_dir)
+    assert _vector_ids(conn, "emb", query, 5) == []
+    hits = search(data_dir, "passage 1-2", 1, query_vector=query, vector_model="emb")
+    assert hits and hits[0].location == "/v/1.txt"
+
+
+def test_stored_vectors_of_another_length_are_left_out(data_dir):
+    kb = open_store(data_dir)
+    vectors = _fill(kb, random.Random(10), 2, 4)
+    # The same model name, re-pointed on the server at a model with other dimensions.
+    kb.replace_source(title="Old", location="/v/old.txt", type="text", size=1, content_hash="o",
+                      chunks=[Chunk("Old", "an old passage")], load_id="t", vectors=[[0.5] * (DIMS * 2)],
+                      vector_model="emb")
+    kb.close()
+    conn = _readonly(data_dir)
+    query = [0.3] * DIMS
+    assert _vector_ids(conn, "emb", query, 20) == _reference(conn, vectors, query, 20)
