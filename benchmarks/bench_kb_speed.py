@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tinyrag_desktop.kb import Chunk, Importer, _readonly, open_store, search  # noqa: E402
+from tinyrag_desktop.kb import Chunk, Importer, open_store, search  # noqa: E402
 
 search_module = sys.modules["tinyrag_desktop.kb.search"]
 
@@ -152,7 +152,7 @@ def bench_vectors(tmp: Path, rng: random.Random, chunks: int, queries: int, dims
     query_vectors = gen.standard_normal((queries, dims)).tolist()
     for kept in (True, False) if streamed_too else (True,):
         search_module.VECTOR_CACHE_BYTES = 2**30 if kept else 0
-        _readonly(data_dir).vector_cache = None  # forget what an earlier pass kept
+        search_module._vector_sets.clear()  # forget what an earlier pass kept
         started = time.perf_counter()
         search(data_dir, questions[0], 5, query_vector=query_vectors[0], vector_model="bench-embed")
         first = (time.perf_counter() - started) * 1000

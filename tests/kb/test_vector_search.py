@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 
 import pytest
 
@@ -13,6 +14,13 @@ from tinyrag_desktop.kb.search import _vector_ids
 
 search_module = __import__("tinyrag_desktop.kb.search", fromlist=["VECTOR_CACHE_BYTES"])
 DIMS = 16
+
+
+@pytest.fixture(autouse=True)
+def no_kept_vectors():
+    search_module._vector_sets.clear()
+    yield
+    search_module._vector_sets.clear()
 
 
 def _unit(values: list[float]) -> list[float]:
@@ -53,7 +61,8 @@ def test_nearest_chunks_are_exact_whether_kept_in_memory_or_read_in_batches(data
     for _ in range(5):
         query = [rng.gauss(0, 1) for _ in range(DIMS)]
         assert _vector_ids(conn, "emb", query, 25) == _reference(conn, vectors, query, 25)
-    assert (conn.vector_cache.matrix is not None) == kept
+    kept_sets = [v.batches is not None for v in search_module._vector_sets.values()]
+    assert kept_sets == [kept]
 
 
 def test_vectors_kept_in_memory_are_read_again_after_an_import(data_dir):
@@ -63,7 +72,7 @@ def test_vectors_kept_in_memory_are_read_again_after_an_import(data_dir):
     conn = _readonly(data_dir)
     query = [rng.gauss(0, 1) for _ in range(DIMS)]
     assert _vector_ids(conn, "emb", query, 5) == _reference(conn, vectors, query, 5)
-    kept = conn.vector_cache
+    (kept,) = search_module._vector_sets.values()
     # A chunk whose vector is the query itself: the nearest of all, once the cache sees the import.
     kb.replace_source(title="New", location="/v/new.txt", type="text", size=1, content_hash="n",
                       chunks=[Chunk("New", "the new passage")], load_id="t", vectors=[_unit(query)],
@@ -71,7 +80,7 @@ def test_vectors_kept_in_memory_are_read_again_after_an_import(data_dir):
     new_id = kb.conn.execute("SELECT id FROM chunks WHERE text = 'the new passage'").fetchone()[0]
     kb.close()
     assert _vector_ids(conn, "emb", query, 5)[0] == new_id
-    assert conn.vector_cache is not kept
+    assert list(search_module._vector_sets.values()) != [kept]  # read again, once
     hits = search(data_dir, "zzz-no-such-word", 5, query_vector=query, vector_model="emb")
     assert "/v/new.txt" in [h.location for h in hits]  # found by its vector alone
 
@@ -98,3 +107,46 @@ def test_stored_vectors_of_another_length_are_left_out(data_dir):
     conn = _readonly(data_dir)
     query = [0.3] * DIMS
     assert _vector_ids(conn, "emb", query, 20) == _reference(conn, vectors, query, 20)
+
+
+def test_a_re_imported_source_whose_chunks_reuse_old_ids_is_not_matched_with_old_vectors(data_dir):
+    rng = random.Random(11)
+    kb = open_store(data_dir)
+    _fill(kb, rng, 2, 3)
+    query = [rng.gauss(0, 1) for _ in range(DIMS)]
+    opposite = _unit([-x for x in query])
+    kb.replace_source(title="Last", location="/v/last.txt", type="text", size=1, content_hash="1",
+                      chunks=[Chunk("Last", "last passage")], load_id="t", vectors=[opposite], vector_model="emb")
+    conn = _readonly(data_dir)
+    last_id = kb.conn.execute("SELECT id FROM chunks WHERE text = 'last passage'").fetchone()[0]
+    assert _vector_ids(conn, "emb", query, 10)[-1] == last_id  # the farthest of all
+    # Re-imported with the query's own direction: its new chunk takes the freed id again.
+    kb.replace_source(title="Last", location="/v/last.txt", type="text", size=1, content_hash="2",
+                      chunks=[Chunk("Last", "last passage")], load_id="t", vectors=[_unit(query)], vector_model="emb")
+    assert kb.conn.execute("SELECT id FROM chunks WHERE text = 'last passage'").fetchone()[0] == last_id
+    kb.close()
+    assert _vector_ids(conn, "emb", query, 10)[0] == last_id  # now the nearest
+
+
+def test_threads_share_one_copy_of_the_vectors(data_dir):
+    rng = random.Random(12)
+    kb = open_store(data_dir)
+    vectors = _fill(kb, rng, 4, 10)
+    kb.close()
+    query = [rng.gauss(0, 1) for _ in range(DIMS)]
+    results, errors = [], []
+
+    def worker() -> None:
+        try:
+            results.append(_vector_ids(_readonly(data_dir), "emb", query, 7))  # each thread: its own connection
+        except Exception as exc:  # reported below; a thread's exception would otherwise vanish
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert results == [_reference(_readonly(data_dir), vectors, query, 7)] * 4
+    assert len(search_module._vector_sets) == 1

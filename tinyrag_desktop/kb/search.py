@@ -54,6 +54,8 @@ import heapq
 import math
 import re
 import sqlite3
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
@@ -157,10 +159,10 @@ def _authorize(action: int, arg1: str | None, arg2: str | None, db: str | None, 
 
 class ReadOnlyConnection(sqlite3.Connection):
     """A connection that knows whether its database has the link index (older ones may not, yet), and
-    keeps the vectors it last read (see ``_vector_ids``)."""
+    which database file it reads (``db_key``: path, device, inode), under which its vectors are kept."""
 
     has_links = False
-    vector_cache: "_VectorCache | None" = None
+    db_key: tuple[str, int, int] | None = None
 
 
 def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
@@ -171,6 +173,8 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
                                factory=ReadOnlyConnection)
+        st = path.stat()
+        conn.db_key = (str(path.resolve()), st.st_dev, st.st_ino)
         conn.execute("SELECT 1 FROM chunks LIMIT 1")  # fails fast on a file that is not our database
         # Connect the FTS5 tables now: connecting parses their schema, which the authorizer would refuse.
         conn.execute("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '\"x\"' LIMIT 0").fetchall()
@@ -246,26 +250,29 @@ def _fts_hits(conn: sqlite3.Connection, terms: Sequence[str], limit: int) -> lis
 
 
 # Vectors are scored with numpy, a matrix product over all of them (brute force is exact, and at a few
-# hundred thousand chunks still fast). Between searches on a connection they are kept in memory while
-# that takes at most VECTOR_CACHE_BYTES (about 350,000 chunks of 768 numbers; 15,000 take 46 MB), as a
-# flat vector index would; a bigger set is read from the database in batches on every search (about
-# 0.5 s per 150,000 chunks). float16 would halve the memory, but widening it again costs more than
-# reading the database.
+# hundred thousand chunks still fast). Between searches they are kept in memory, once for the whole
+# process (every thread's connection shares them), while that takes at most VECTOR_CACHE_BYTES (about
+# 350,000 chunks of 768 numbers; 15,000 take 46 MB), as a flat vector index would; a bigger set is read
+# from the database in batches on every search (about 0.5 s per 150,000 chunks). What the sources table
+# says of every source (id, content hash, import time, chunks) tells when they are stale: chunk ids alone
+# cannot, as a re-imported source's new chunks may get the ids its old ones had.
 VECTOR_CACHE_BYTES = 2**30
 _VECTOR_BATCH = 16_384
-_VECTOR_COUNT = "SELECT count(*) FROM vectors WHERE model = ?"
+_KEPT_VECTOR_SETS = 2
+_CONTENT_SIGNATURE = "SELECT id, content_hash, imported_at, chunk_count FROM sources"
 
 
 @dataclass(frozen=True, slots=True)
-class _VectorCache:
-    """One model's vectors as read at ``version`` (``PRAGMA data_version``, which changes on every commit
-    by another connection). ``matrix`` is None when there were too many to keep: they are streamed."""
+class _VectorSet:
+    """One database's vectors of one model, in batches, as read at content ``version``; ``batches`` is
+    None when there were too many to keep (they are read from the database each time)."""
 
-    model: str
-    dims: int
     version: int
-    ids: "np.ndarray | None"
-    matrix: "np.ndarray | None"
+    batches: list[tuple["np.ndarray", "np.ndarray"]] | None
+
+
+_vector_sets: "OrderedDict[tuple, _VectorSet]" = OrderedDict()
+_vector_lock = threading.Lock()
 
 
 def _vector_batches(conn: sqlite3.Connection, model: str, dims: int) -> Iterator[tuple["np.ndarray", "np.ndarray"]]:
@@ -282,27 +289,37 @@ def _vector_batches(conn: sqlite3.Connection, model: str, dims: int) -> Iterator
             yield ids, matrix
 
 
-def _load_vectors(conn: sqlite3.Connection, model: str, dims: int, version: int) -> _VectorCache:
-    import numpy as np
+def _load_vectors(conn: sqlite3.Connection, model: str, dims: int, version: int) -> _VectorSet:
+    batches, size = [], 0
+    for ids, matrix in _vector_batches(conn, model, dims):
+        size += matrix.nbytes
+        if size > VECTOR_CACHE_BYTES:
+            return _VectorSet(version, None)
+        batches.append((ids, matrix))
+    return _VectorSet(version, batches)
 
-    count = conn.execute(_VECTOR_COUNT, (model,)).fetchone()[0]
-    if count * dims * 4 > VECTOR_CACHE_BYTES:
-        return _VectorCache(model, dims, version, None, None)
-    ids = np.empty(count, np.int64)
-    matrix = np.empty((count, dims), np.float32)
-    filled = 0
-    for batch_ids, batch in _vector_batches(conn, model, dims):
-        if filled + len(batch_ids) > count:  # an import committed between the count and the read
-            return _VectorCache(model, dims, -1, None, None)  # read them as they come; cache next time
-        ids[filled : filled + len(batch_ids)] = batch_ids
-        matrix[filled : filled + len(batch_ids)] = batch
-        filled += len(batch_ids)
-    return _VectorCache(model, dims, version, ids[:filled], matrix[:filled])
+
+def _kept_vectors(conn: sqlite3.Connection, model: str, dims: int) -> list[tuple["np.ndarray", "np.ndarray"]] | None:
+    """This database's vectors as kept in memory (read now if they changed), or None to stream them."""
+    db = getattr(conn, "db_key", None)
+    if db is None:  # a connection not made by open_readonly: nothing identifies its database
+        return None
+    version = hash(tuple(conn.execute(_CONTENT_SIGNATURE)))  # a few ms for thousands of sources
+    key = (db, model, dims)
+    with _vector_lock:  # one thread reads them; the others wait and share what it read
+        kept = _vector_sets.get(key)
+        if kept is None or kept.version != version:
+            _vector_sets.pop(key, None)  # let the stale set go before reading the new one
+            kept = _vector_sets[key] = _load_vectors(conn, model, dims, version)
+        _vector_sets.move_to_end(key)
+        while len(_vector_sets) > _KEPT_VECTOR_SETS:
+            _vector_sets.popitem(last=False)
+    return kept.batches
 
 
 def _vector_ids(conn: sqlite3.Connection, model: str, query_vector: Sequence[float], limit: int) -> list[int]:
     """The ``limit`` chunks whose vectors are nearest to ``query_vector`` (cosine: stored vectors are unit
-    length), kept in memory on the connection (see VECTOR_CACHE_BYTES) until the database changes."""
+    length)."""
     import numpy as np
 
     try:
@@ -312,13 +329,8 @@ def _vector_ids(conn: sqlite3.Connection, model: str, query_vector: Sequence[flo
     if q.ndim != 1 or not q.size or not np.isfinite(q).all():
         return []
     q /= float(np.linalg.norm(q)) or 1.0
-    version = conn.execute("PRAGMA data_version").fetchone()[0]
-    cache: _VectorCache | None = getattr(conn, "vector_cache", None)
-    if cache is None or (cache.model, cache.dims, cache.version) != (model, q.size, version):
-        cache = _load_vectors(conn, model, q.size, version)
-        if isinstance(conn, ReadOnlyConnection):
-            conn.vector_cache = cache
-    batches = _vector_batches(conn, model, q.size) if cache.matrix is None else [(cache.ids, cache.matrix)]
+    kept = _kept_vectors(conn, model, q.size)
+    batches = _vector_batches(conn, model, q.size) if kept is None else kept
     best_ids, best_scores = [], []
     for ids, matrix in batches:
         scores = matrix @ q
