@@ -267,7 +267,7 @@ def _fts_hits(conn: sqlite3.Connection, terms: Sequence[str], limit: int) -> lis
 # cannot, as a re-imported source's new chunks may get the ids its old ones had.
 VECTOR_CACHE_BYTES = 2**30
 _VECTOR_BATCH = 16_384
-_KEPT_VECTOR_SETS = 2
+_KEPT_VECTOR_SETS = 1  # so at most VECTOR_CACHE_BYTES in all
 _CONTENT_SIGNATURE = "SELECT id, content_hash, imported_at, chunk_count FROM sources"
 
 
