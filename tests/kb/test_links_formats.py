@@ -51,6 +51,30 @@ def test_markdown_links_are_read_with_their_words_and_their_markup_removed():
     assert not any("[r]:" in t or "](" in t for t in texts if not t.startswith("[not a link]"))
 
 
+def test_wiki_links_of_note_taking_apps_are_read():
+    text = ("# Heating\n\nIf the boiler knocks, first see [[Bleeding radiators]] and then "
+            "[[plumbing/Valves#Thermostatic|the valve notes]] before calling anyone.\n\n"
+            "![[boiler-photo.png]] shows the boiler itself, with the pressure gauge on its left side.\n")
+    doc = read_markdown(text.encode(), "heating.md")
+    by_href = {link.href: link.text for link in doc.links}
+    assert set(by_href) == {"Bleeding radiators.md", "plumbing/Valves.md"}
+    assert "first see Bleeding radiators and then the valve notes before" in by_href["plumbing/Valves.md"]
+    texts = [b.text for b in doc.blocks]
+    assert "[[" not in "".join(texts) and "boiler-photo.png shows the boiler" in texts[2]
+
+
+def test_importing_a_notes_vault_links_notes_by_name(tmp_path, data_dir):
+    (tmp_path / "Heating.md").write_text("# Heating\n\nWhen the boiler makes a knocking noise, read "
+                                         "[[Bleeding radiators]] first.\n", encoding="utf-8")
+    (tmp_path / "Bleeding radiators.md").write_text("# Bleeding radiators\n\nOpen the valve until water "
+                                                    "appears.\n", encoding="utf-8")
+    kb = open_store(data_dir)
+    Importer(kb).run([str(tmp_path)])
+    kb.close()
+    assert [Path(h.location).name for h in search(data_dir, "knocking noise", 5)] == [
+        "Heating.md", "Bleeding radiators.md"]
+
+
 RST = """Guide
 =====
 

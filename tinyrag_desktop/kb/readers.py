@@ -76,6 +76,8 @@ _SETEXT = re.compile(r"^(=+|-+)\s*$")
 # [text](href "title"), ![alt](src), [text][label], [label][] and [label]; a link's text may hold one level of
 # brackets ("[see [RFC]](rfc.md)").
 _MD_LINK = re.compile(
+    # Wiki links of note-taking apps (Obsidian, Foam, Logseq): [[Note]], [[Note#Part|shown text]], ![[embed]]
+    r"(?P<wimage>!?)\[\[(?P<wiki>[^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|(?P<alias>[^\[\]\n]+))?\]\]|"
     r"(?P<image>!?)\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
     r"(?:\(\s*<?(?P<href>[^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)|\[(?P<label>[^\]]*)\])?"
 )
@@ -90,17 +92,21 @@ def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[t
     found: list[tuple[int, str, str]] = []
     length = last = 0
     for match in _MD_LINK.finditer(text):
-        anchor = match.group("text")
-        href = match.group("href")
-        if href is None:
-            label = match.group("label") or anchor
-            href = references.get(" ".join(label.split()).casefold())
-            if href is None:  # "[x][y]" without a definition is just brackets
-                continue
+        if match.group("wiki") is not None:
+            # A note is named without its extension, beside the linking note (or by a path from it).
+            name = match.group("wiki").strip()
+            anchor = (match.group("alias") or name).strip()
+            href = "" if match.group("wimage") else name + ("" if "." in name.rsplit("/", 1)[-1] else ".md")
+        else:
+            anchor, href = match.group("text"), match.group("href")
+            if href is None:
+                href = references.get(" ".join((match.group("label") or anchor).split()).casefold())
+                if href is None:  # "[x][y]" without a definition is just brackets
+                    continue
         before = text[last : match.start()]
         out += (before, anchor)
         length += len(before)
-        if not match.group("image") and href:
+        if not match.group("image") and href:  # an image is not a link
             found.append((length, anchor, href))
         length += len(anchor)
         last = match.end()
