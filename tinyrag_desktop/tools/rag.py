@@ -34,7 +34,8 @@ def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000) -> str:
     numbered source still reaches the model (cutting the whole text at the end would drop the last ones).
     """
     if not hits:
-        return f"No passages in the knowledge base match “{query}”. Try other words."
+        return (f"No passages in the knowledge base match “{query}”. Try other words, such as the "
+                "technical terms the documents would use.")
     heads = []
     for n, hit in enumerate(hits, start=1):
         where = hit.heading if hit.heading and hit.heading != hit.title else hit.title
