@@ -213,28 +213,6 @@ def check_kb(exe: Path, tmp: Path) -> str:
     return f"{len(targets)} sources added (web page, PDF, Word, Markdown), all found by search"
 
 
-class _Embeddings(BaseHTTPRequestHandler):
-    """An /embeddings endpoint whose vectors say how much a text is about cats and about cars."""
-
-    CONCEPTS = ({"feline", "cat", "cats", "kitten"}, {"automobile", "car", "cars", "engine"})
-
-    def do_POST(self) -> None:  # noqa: N802
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        data = []
-        for n, text in enumerate(body["input"]):
-            words = set(text.lower().replace(".", " ").split())
-            data.append({"index": n, "embedding": [len(words & c) + 0.01 for c in self.CONCEPTS]})
-        out = json.dumps({"data": data, "model": body["model"]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 def check_kb_vectors(exe: Path, tmp: Path) -> str:
     data = tmp / "kb-vectors"
     data.mkdir()
@@ -242,18 +220,15 @@ def check_kb_vectors(exe: Path, tmp: Path) -> str:
     docs.mkdir()
     (docs / "pets.txt").write_text("A kitten sleeps all day on the sofa.", encoding="utf-8")
     (docs / "garage.txt").write_text("The car engine needs new oil.", encoding="utf-8")
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Embeddings)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        settings = {"base_url": f"http://127.0.0.1:{httpd.server_address[1]}/v1", "embed_model": "fake-embed"}
+    from tests.embed_server import EmbeddingServer
+
+    with EmbeddingServer() as server:
+        settings = {"base_url": server.base_url, "embed_model": "fake-embed"}
         (data / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
         added = run(exe, ["kb", "add", str(docs), "--data-dir", str(data)], tmp)
         expect(added, 0, "kb add with an embedding model")
         # "feline" is in no document: only the vector ranking (numpy, inside the bundle) can find the kitten.
         found = run(exe, ["kb", "search", "feline", "--k", "1", "--jsonl", "--data-dir", str(data)], tmp)
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
     expect(found, 0, "kb search with vectors")
     hits = [json.loads(line) for line in found.stdout.splitlines() if line.strip()]
     if not hits or "kitten" not in hits[0]["text"]:
