@@ -340,7 +340,7 @@ def _vector_ids(conn: sqlite3.Connection, model: str, query_vector: Sequence[flo
         return []
     if q.ndim != 1 or not q.size or not np.isfinite(q).all():
         return []
-    q /= float(np.linalg.norm(q)) or 1.0
+    q = q / (float(np.linalg.norm(q)) or 1.0)  # a new array: the caller's vector is left as it was
     kept = _kept_vectors(conn, model, q.size)
     batches = _vector_batches(conn, model, q.size) if kept is None else kept
     best_ids, best_scores = [], []
