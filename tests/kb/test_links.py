@@ -6,10 +6,12 @@ import os
 import sqlite3
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Chunk, Importer, open_readonly, open_store, search
+from tinyrag_desktop.kb.errors import NoText
 from tinyrag_desktop.kb.html_reader import parse_html
 from tinyrag_desktop.kb.store import SCHEMA_VERSION, resolve_link
 
@@ -42,6 +44,22 @@ def test_a_man_page_header_line_is_read():
             "<h2>SYNOPSIS</h2><p>git commit [-a] [--amend]</p></div></body></html>")
     texts = [b.text for b in parse_html(page, "git-commit.html").blocks]
     assert texts.index("git-commit - Record changes to the repository") < texts.index("git commit [-a] [--amend]")
+
+
+def _entries(count: int, term, definition) -> str:
+    return "".join(f"<dt>{term(i)}</dt><dd><p>{definition(i)}</p></dd>" for i in range(count))
+
+
+def test_a_glossary_whose_definitions_are_links_is_content_but_a_linked_index_is_not():
+    glossary = _entries(12, lambda i: f"ACR{i}", lambda i: f"<a href='https://example.org/{i}'>Long Name Number {i}</a>")
+    index = _entries(12, lambda i: f"<a href='page{i}.html'>Topic number {i}</a>", lambda i: "see there")
+    page = ("<html><head><title>Acronyms</title></head><body><h1>Acronyms</h1>"
+            f"<div class='variablelist'><dl>{glossary}</dl></div><div><dl>{index}</dl></div></body></html>")
+    texts = " ".join(b.text for b in parse_html(page, "acronyms.html").blocks)
+    assert "ACR3" in texts and "Long Name Number 3" in texts
+    assert "Topic number 3" not in texts
+    with pytest.raises(NoText):  # the index alone is navigation, as before
+        parse_html(f"<html><body><h1>Index</h1><dl>{index}</dl></body></html>", "index.html")
 
 
 def test_resolving_links():

@@ -60,16 +60,40 @@ _LINK_LISTS = {"ul", "ol", "dl", "div", "table", "section", "menu", "p"}
 _MIN_LINKS = 10
 
 
+def _is_glossary(dl: lxml.html.HtmlElement) -> bool:
+    # A definition list whose terms are plain text defines them, however many of its definitions are
+    # links ("ANSI: American National Standards Institute", each linked to its article). A table of
+    # contents or a book's index links the terms themselves.
+    terms = [child for child in dl if isinstance(child.tag, str) and child.tag.rpartition("}")[2].lower() == "dt"]
+    return bool(terms) and sum(1 for dt in terms if next(dt.iter("a"), None) is None) > len(terms) / 2
+
+
+def _defines(a: lxml.html.HtmlElement, box: lxml.html.HtmlElement, glossaries: dict) -> bool:
+    """Whether link ``a`` is (part of) a definition in a glossary inside ``box``."""
+    for el in a.iterancestors():
+        if el is box:
+            return False
+        if el.tag == "dd":
+            dl = el.getparent()
+            if dl is not None and dl.tag == "dl":
+                if dl not in glossaries:
+                    glossaries[dl] = _is_glossary(dl)
+                return glossaries[dl]
+    return False
+
+
 def _is_link_list(el: lxml.html.HtmlElement) -> bool:
     # Link density, as boilerplate removers (jusText, trafilatura) use it: a list or box whose text is
-    # mostly the text of its many links is a table of contents, an index or a menu, not content.
+    # mostly the text of its many links is a table of contents, an index or a menu, not content. Links
+    # that are a glossary's definitions are content, not navigation.
     for count, _ in enumerate(el.iter("a"), start=1):
         if count >= _MIN_LINKS:
             break
     else:
         return False
     total = len(" ".join(el.text_content().split()))
-    linked = sum(len(" ".join(a.text_content().split())) for a in el.iter("a"))
+    glossaries: dict = {}
+    linked = sum(len(" ".join(a.text_content().split())) for a in el.iter("a") if not _defines(a, el, glossaries))
     return total > 0 and linked / total > 0.5
 
 
