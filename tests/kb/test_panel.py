@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 
+import importlib
+
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
+from tests.embed_server import EmbeddingServer
 from tinyrag_desktop.settings import defaults
 from tinyrag_desktop.ui.kb_panel import KnowledgePanel, items_from_urls
+
+# The search module itself (the package's ``search`` is the function): it keeps the vectors in memory.
+search_internals = importlib.import_module("tinyrag_desktop.kb.search")
 
 
 @pytest.fixture
@@ -38,7 +44,9 @@ def test_import_lists_sources_and_search_tab_finds_them(qtbot, panel, sample_dir
 
     panel.tabs.setCurrentIndex(1)
     qtbot.keyClicks(panel.query_edit, "what feeds volcanic eruptions")
-    qtbot.mouseClick(panel.findChild(type(panel.cancel_button), "kbSearch"), Qt.MouseButton.LeftButton)
+    with qtbot.waitSignal(panel.searchFinished) as searched:
+        qtbot.mouseClick(panel.findChild(type(panel.cancel_button), "kbSearch"), Qt.MouseButton.LeftButton)
+    assert searched.args[0] == panel.results.count() > 0
     first = panel.results.item(0)
     assert first.text().startswith("[1] Volcano Facts > Volcanoes")
     assert first.data(Qt.ItemDataRole.UserRole) == str(sample_dir / "page.html")
@@ -86,8 +94,70 @@ def test_drop_of_files_and_links_imports_them(qtbot, panel, sample_dir):
         ("url", "http://example.org/page")]
 
 
-def test_empty_panel(panel):
+def test_empty_panel(qtbot, panel):
     assert panel.source_count() == 0
     panel.query_edit.setText("anything")
-    assert panel.run_search() == 0
+    with qtbot.waitSignal(panel.searchFinished) as searched:
+        panel.run_search()
+    assert searched.args == [0]
     assert panel.results.item(0).text() == "No passages match."
+
+
+def test_only_the_newest_search_shows_its_results(qtbot, panel, sample_dir):
+    _import(qtbot, panel, [str(sample_dir)])
+    panel.query_edit.setText("volcanic eruptions")
+    panel.run_search()
+    panel.query_edit.setText("no such words zzqx")
+    with qtbot.waitSignal(panel.searchFinished) as searched:
+        panel.run_search()
+    assert searched.args == [0]  # the first search's results never replace the second's
+    qtbot.wait(50)  # let any stray signal from the first search arrive (it must be ignored)
+    assert [panel.results.item(i).text() for i in range(panel.results.count())] == ["No passages match."]
+
+
+def _embedding_panel(qtbot, data_dir, base_url):
+    settings = defaults().replace(base_url=base_url, embed_model="toy-embed")
+    widget = KnowledgePanel(data_dir, lambda: settings)
+    qtbot.add_widget(widget)
+    return widget
+
+
+def test_search_tab_uses_vectors_as_the_tool_does(qtbot, data_dir, tmp_path):
+    (tmp_path / "pets.md").write_text("# Pets\n\nOur kitten sleeps all day on the sofa.\n", encoding="utf-8")
+    (tmp_path / "road.md").write_text("# Road\n\nThe car needs a new engine soon.\n", encoding="utf-8")
+    with EmbeddingServer() as server:
+        panel = _embedding_panel(qtbot, data_dir, server.base_url)
+        try:
+            _import(qtbot, panel, [str(tmp_path / "pets.md"), str(tmp_path / "road.md")])
+            panel.shutdown()
+            search_internals._vector_sets.clear()
+            panel = _embedding_panel(qtbot, data_dir, server.base_url)
+            # A new panel loads the stored vectors before anyone searches.
+            qtbot.waitUntil(lambda: len(search_internals._vector_sets) == 1)
+            asked = len(server.requests)
+            panel.query_edit.setText("feline")  # no passage holds the word: only its vector can find one
+            with qtbot.waitSignal(panel.searchFinished) as searched:
+                panel.run_search()
+            assert searched.args[0] >= 1
+            assert panel.results.item(0).text().startswith("[1] Pets")
+            assert [r["input"] for r in server.requests[asked:]] == [["feline"]]
+        finally:
+            panel.shutdown()
+
+
+def test_search_tab_falls_back_to_keywords_when_the_embedding_server_is_down(qtbot, data_dir, sample_dir):
+    panel = KnowledgePanel(data_dir, lambda: defaults())
+    qtbot.add_widget(panel)
+    _import(qtbot, panel, [str(sample_dir)])
+    panel.shutdown()
+    dead = _embedding_panel(qtbot, data_dir, "http://127.0.0.1:9/v1")  # nothing listens on port 9
+    try:
+        dead.query_edit.setText("volcanic eruptions")
+        with qtbot.waitSignal(dead.searchFinished, timeout=30_000) as searched:
+            dead.run_search()
+        assert searched.args[0] >= 1
+        assert dead.results.item(0).text().startswith("[1] Volcano Facts")
+        note = dead.results.item(dead.results.count() - 1).text()
+        assert note.startswith("Keyword search only: the embedding server could not be reached")
+    finally:
+        dead.shutdown()

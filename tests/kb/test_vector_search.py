@@ -150,3 +150,25 @@ def test_threads_share_one_copy_of_the_vectors(data_dir):
     assert not errors
     assert results == [_reference(_readonly(data_dir), vectors, query, 7)] * 4
     assert len(search_module._vector_sets) == 1
+
+
+def test_warming_up_loads_the_vectors_a_search_then_uses(data_dir, monkeypatch):
+    from tinyrag_desktop.kb import warm_vectors
+
+    kb = open_store(data_dir)
+    assert not warm_vectors(data_dir, "emb")  # no vectors yet: nothing to load
+    vectors = _fill(kb, random.Random(9), 4, 5)
+    kb.close()
+    assert not warm_vectors(data_dir, "")  # no embedding model set
+    assert warm_vectors(data_dir, "emb")
+    (kept,) = search_module._vector_sets.values()
+    assert kept.batches is not None and sum(len(ids) for ids, _ in kept.batches) == len(vectors)
+    loads = []
+    monkeypatch.setattr(search_module, "_load_vectors", lambda *a: loads.append(a))  # must not run again
+    query = next(iter(vectors.values()))
+    assert _vector_ids(_readonly(data_dir), "emb", query, 3) == _reference(_readonly(data_dir), vectors, query, 3)
+    assert loads == []
+    monkeypatch.undo()
+    search_module._vector_sets.clear()
+    monkeypatch.setattr(search_module, "VECTOR_CACHE_BYTES", 0)
+    assert not warm_vectors(data_dir, "emb")  # too many to keep: searches read them in batches

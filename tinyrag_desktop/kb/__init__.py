@@ -16,12 +16,13 @@ from .errors import Error, FetchError, ReadError, StoreError, UnsupportedFile
 from .models import Chunk, Hit, SourceInfo
 from .search import open_readonly, query_terms
 from .search import search as search_connection
+from .search import warm_vectors as _warm_vectors
 from .store import DB_NAME, KnowledgeBase, db_path
 
 __all__ = [
     "DB_NAME", "Chunk", "Error", "FetchError", "Hit", "ImportItem", "ImportReport", "Importer", "KnowledgeBase",
     "Progress", "ReadError", "SourceInfo", "StoreError", "UnsupportedFile", "db_path", "has_documents",
-    "open_readonly", "open_store", "query_terms", "search", "search_connection",
+    "open_readonly", "open_store", "query_terms", "search", "search_connection", "warm_vectors",
 ]
 
 
@@ -90,6 +91,13 @@ def search(
     if conn is None:
         return []
     return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model)
+
+
+def warm_vectors(data_dir: Path, model: str) -> bool:
+    """Load ``model``'s vectors of the knowledge base in ``data_dir`` into memory ahead of the first
+    search (call it off the GUI thread); False when there is nothing to load or it is too big to keep."""
+    conn = _readonly(data_dir) if model else None
+    return conn is not None and _warm_vectors(conn, model)
 
 
 def has_documents(data_dir: Path) -> bool:

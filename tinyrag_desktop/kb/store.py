@@ -359,5 +359,5 @@ def _real_path(path: str) -> str:
     return os.path.realpath(path) if os.path.isabs(path) else path
 
 
-def iter_vectors(conn: sqlite3.Connection, model: str) -> Iterable[tuple[int, bytes]]:
+def iter_vectors(conn: sqlite3.Connection, model: str) -> sqlite3.Cursor:
     return conn.execute("SELECT chunk_id, vec FROM vectors WHERE model = ?", (model,))

@@ -3,23 +3,31 @@
 Imports run on a worker thread with their own database connection; a small relay QObject carries their
 progress and report back to the GUI thread as queued signals. Cancel stops the import between sources,
 so the list never shows a half-imported source.
+
+The search tab searches exactly as the model's ``rag_knowledge`` tool does: with an embedding model set,
+the question is embedded and vector ranks are fused with BM25. That takes a request to the server, so
+searches run on their own worker thread too, which also loads the stored vectors into memory ahead of the
+first search (at start and after each import).
 """
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QPalette
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem,
     QMessageBox, QProgressBar, QPushButton, QTabWidget, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
-from ..kb import Error, ImportItem, Importer, ImportReport, Progress, open_store, search
-from ..kb.embed import Embedder
+from ..kb import Error, FetchError, Hit, ImportItem, Importer, ImportReport, Progress, open_store, search, warm_vectors
+from ..kb.embed import Embedder, embed_query
 from ..kb.readers import SUPPORTED
 from ..settings import Settings
 
@@ -31,6 +39,7 @@ class _Relay(QObject):
 
     progress = Signal(object)
     finished = Signal(object)
+    searched = Signal(int, object, str)  # search number, hits (or the error's words), a note
 
 
 class KnowledgePanel(QWidget):
@@ -38,6 +47,7 @@ class KnowledgePanel(QWidget):
 
     importFinished = Signal(object)  # ImportReport
     sourcesChanged = Signal()
+    searchFinished = Signal(int)  # how many passages the search tab shows
 
     def __init__(self, data_dir: Path, settings_provider: Callable[[], Settings], parent: QWidget | None = None):
         super().__init__(parent)
@@ -49,9 +59,14 @@ class KnowledgePanel(QWidget):
         self._relay = _Relay(self)
         self._relay.progress.connect(self._on_progress)
         self._relay.finished.connect(self._on_finished)
+        self._relay.searched.connect(self._on_searched)
+        # One thread for searches and vector loading, so they keep one database connection between them.
+        self._searcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-search")
+        self._searches = 0
         self.setAcceptDrops(True)
         self._build()
         self.refresh()
+        self._warm_vectors()
         app = QCoreApplication.instance()
         if app is not None:  # quitting mid-import: stop after the current source rather than inside it
             app.aboutToQuit.connect(self._on_quit)
@@ -254,6 +269,7 @@ class KnowledgePanel(QWidget):
         self._cancel.set()
         if self._worker is not None:
             self._worker.join(timeout)
+        self._searcher.shutdown(wait=False, cancel_futures=True)
 
     def _on_quit(self) -> None:
         # Every source is its own transaction, so even a thread cut off here leaves no half source;
@@ -285,6 +301,7 @@ class KnowledgePanel(QWidget):
         self.status_label.setText("\n".join(lines))
         self.status_label.setToolTip("\n".join(f"{f.location}: {f.reason}" for f in report.failed))
         self.refresh()
+        self._warm_vectors()
         self.sourcesChanged.emit()
         self.importFinished.emit(report)
 
@@ -303,23 +320,70 @@ class KnowledgePanel(QWidget):
     # ---- search ------------------------------------------------------------------------------------
 
     def run_search(self) -> int:
+        """Start searching for the query box's words; ``searchFinished`` tells when the results are shown.
+        Returns this search's number (a newer search makes an older one's results be dropped)."""
+        self._searches += 1
         self.results.clear()
-        text = self.query_edit.text()
+        self.results.addItem("Searching…")
         settings = self.settings_provider()
         try:
-            hits = search(self.data_dir, text, int(settings["k"]))
+            self._searcher.submit(self._search_work, self._searches, self.query_edit.text(), settings)
+        except RuntimeError:  # the panel is shutting down
+            pass
+        return self._searches
+
+    def _search_work(self, number: int, text: str, settings: Settings) -> None:
+        model = str(settings.get("embed_model", "") or "")
+        vector, note = None, ""
+        try:
+            vector = asyncio.run(embed_query(settings, text))
+        except FetchError as exc:  # as the tool does: keyword search still answers
+            note = f"Keyword search only: {exc}."
+        try:
+            hits: list[Hit] | str = search(self.data_dir, text, int(settings["k"]), query_vector=vector,
+                                           vector_model=model)
         except Error as exc:
-            self.results.addItem(str(exc))
-            return 0
+            hits = str(exc)
+        self._relay.searched.emit(number, hits, note)
+
+    def _on_searched(self, number: int, hits: list[Hit] | str, note: str) -> None:
+        if number != self._searches:
+            return  # a newer search is on its way
+        self.results.clear()
+        if isinstance(hits, str):
+            self.results.addItem(hits)
+            hits = []
         for n, hit in enumerate(hits, start=1):
             preview = " ".join(hit.text.split())[:300]
             item = QListWidgetItem(f"[{n}] {hit.heading or hit.title}\n{hit.location}\n{preview}")
             item.setData(Qt.ItemDataRole.UserRole, hit.location)
             item.setToolTip(hit.text[:2000])
             self.results.addItem(item)
-        if not hits:
-            self.results.addItem("No passages match." if text.strip() else "Type a question above.")
-        return len(hits)
+        if not hits and not self.results.count():
+            self.results.addItem("No passages match." if self.query_edit.text().strip() else "Type a question above.")
+        if note:  # said beneath the results, in grey: they are still good, just keyword-only
+            item = QListWidgetItem(note)
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            item.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
+            self.results.addItem(item)
+        self.searchFinished.emit(len(hits))
+
+    def _warm_vectors(self) -> None:
+        model = str(self.settings_provider().get("embed_model", "") or "")
+        if model:
+            try:
+                self._searcher.submit(_quietly, warm_vectors, self.data_dir, model)
+            except RuntimeError:  # the panel is shutting down
+                pass
+
+
+def _quietly(load: Callable[..., object], *args: object) -> None:
+    # Loading ahead is only a head start: on any failure the first search reads the vectors itself
+    # (and reports what is wrong in words).
+    try:
+        load(*args)
+    except (Error, OSError, sqlite3.Error, MemoryError):
+        pass
 
 
 def _failure(location: str, reason: str):
