@@ -137,15 +137,28 @@ def test_progress_counts_every_source_and_cancel_stops_between_sources(sample_di
     kb.close()
 
 
-def test_cancel_stops_inside_a_pdf_and_stores_nothing_of_it(data_dir, tmp_path):
+def _long_docx(path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    for n in range(600):
+        document.add_paragraph(f"Paragraph {n} of a long report about harbours.")
+    document.save(str(path))
+
+
+@pytest.mark.parametrize("kind", ["pdf", "docx"])
+def test_cancel_stops_inside_a_long_document_and_stores_nothing_of_it(data_dir, tmp_path, kind):
     (tmp_path / "a_notes.txt").write_text("Tide tables for the harbour.", encoding="utf-8")
-    book = tmp_path / "b_book.pdf"
-    book.write_bytes(make_pdf(["Chapter one of a long scanned book about harbours."]))
+    book = tmp_path / f"b_book.{kind}"
+    if kind == "pdf":
+        book.write_bytes(make_pdf(["Chapter one of a long scanned book about harbours."]))
+    else:
+        _long_docx(book)
     (tmp_path / "c_later.txt").write_text("Never reached.", encoding="utf-8")
     cancel = threading.Event()
 
     def on_progress(progress):
-        if progress.current == str(book):  # the PDF is about to be read: cancel while it is
+        if progress.current == str(book):  # the document is about to be read: cancel while it is
             cancel.set()
 
     report = _import(data_dir, str(tmp_path), on_progress=on_progress, cancel=cancel)
