@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.embed_server import embed
+
 
 @dataclass
 class Stream:
@@ -60,12 +62,14 @@ def sse_events(stream: Stream, model: str = "scripted") -> list[str]:
 
 
 class ScriptedLLMServer:
-    """Answers each POST /v1/chat/completions with the next queued reply; GET /v1/models lists models."""
+    """Answers each POST /v1/chat/completions with the next queued reply; GET /v1/models lists models;
+    POST /v1/embeddings embeds with the toy model of ``tests.embed_server``."""
 
     def __init__(self, models: tuple[str, ...] = ("scripted",), seed: int = 0) -> None:
         self.models = list(models)
         self.replies: list[Stream | Status | Hang] = []
         self.requests: list[dict[str, Any]] = []
+        self.embedding_requests: list[dict[str, Any]] = []  # POST /v1/embeddings (see embed_server.embed)
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
         server = self
@@ -86,6 +90,11 @@ class ScriptedLLMServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
+                if self.path.rstrip("/").endswith("/embeddings"):  # as Ollama serves both
+                    server.embedding_requests.append(body)
+                    data = [{"index": n, "embedding": embed(text)} for n, text in enumerate(body["input"])]
+                    self._send(200, json.dumps({"data": data, "model": body.get("model")}))
+                    return
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self._send(404, json.dumps({"error": {"message": "not found"}}))
                     return

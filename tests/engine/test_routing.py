@@ -59,6 +59,30 @@ async def test_rag_route_puts_passages_in_the_prompt(llm, settings, http, tmp_pa
     assert "".join(e.text for e in events if isinstance(e, Text)) == "You get 27 days [1]."
 
 
+async def test_rag_route_searches_with_the_question_vector_when_an_embedding_model_is_set(
+        llm, settings, http, tmp_path: Path) -> None:
+    from tinyrag_desktop.engine import Engine
+    from tinyrag_desktop.kb import Importer, open_store
+    from tinyrag_desktop.kb.embed import Embedder
+
+    settings = settings.replace(embed_model="toy-embed")  # served by the same loopback server, as Ollama does
+    pets, road = tmp_path / "pets.md", tmp_path / "road.md"
+    pets.write_text("# Pets\n\nOur kitten sleeps all day on the sofa.\n")
+    road.write_text("# Road\n\nThe car needs a new engine soon.\n")
+    kb = open_store(tmp_path)
+    embedder = Embedder(settings)
+    Importer(kb, settings=settings, embedder=embedder).run([str(pets), str(road)])
+    embedder.close()
+    kb.close()
+    llm.queue(Stream(["It sleeps [1]."]))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine, "What do my notes say about the feline?")  # no document says "feline"
+    assert isinstance(events[0], Route) and events[0].mode == "rag"
+    assert events[0].sources[0] == str(pets.resolve())
+    assert llm.embedding_requests[-1]["input"] == ["What do my notes say about the feline?"]
+    assert "kitten sleeps" in llm.requests[0]["messages"][0]["content"]
+
+
 async def test_invalid_blocks_are_logged(llm, make_engine, caplog) -> None:
     llm.queue(Stream(['<tool name=""><query>x</query></tool>']))
     with caplog.at_level(logging.WARNING, logger="tinyrag_desktop.engine.engine"):

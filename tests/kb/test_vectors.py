@@ -31,7 +31,7 @@ async def test_vectors_are_stored_and_fused_with_bm25(embed_server, embed_settin
     kb = open_store(data_dir)
     embedder = Embedder(embed_settings)
     report = Importer(kb, embedder=embedder).run([str(tmp_path / "pets.txt"), str(tmp_path / "garage.txt")])
-    embedder.client.close()
+    embedder.close()
     assert len(report.added) == 2
     assert kb.vector_models() == ["fake-embed"]
     kb.close()
@@ -74,8 +74,20 @@ def test_cancel_stops_between_embedding_batches(embed_server, embed_settings, da
 
     embedder.client.post = post
     report = Importer(kb, embedder=embedder, cancel=cancel).run([str(tmp_path / "long.txt")])
-    embedder.client.close()
+    embedder.close()
     assert report.cancelled and not report.added and not report.failed
     assert len(embed_server.requests) == 1  # later batches were never sent
     assert kb.sources() == [] and kb.check_integrity() == []
     kb.close()
+
+
+def test_an_embedder_closes_only_the_connection_it_opened(embed_settings):
+    import httpx
+
+    own = Embedder(embed_settings)
+    own.close()
+    assert own.client.is_closed
+    with httpx.Client() as client:
+        lent = Embedder(embed_settings, client)
+        lent.close()
+        assert not client.is_closed  # the caller's, to close

@@ -144,7 +144,7 @@ class Engine:
     async def _rag_context(self, question: str) -> tuple[str, tuple[str, ...]]:
         """The best passages for the prompt, and the locations they come from."""
         try:
-            return await asyncio.to_thread(_kb_context, self.data_dir, question, int(self.settings.get("k", 5)))
+            return await _kb_context(self.settings, self.data_dir, question, self.http)
         except Exception as exc:  # the knowledge base is optional help; a failure must not cost the answer
             log.warning("knowledge-base lookup for the rag route failed: %s", exc, exc_info=True)
             return "", ()
@@ -353,11 +353,11 @@ def _has_documents(data_dir: Path) -> bool:
     return has_documents(data_dir)
 
 
-def _kb_context(data_dir: Path, question: str, k: int) -> tuple[str, tuple[str, ...]]:
-    from ..kb import search
-    from ..tools.rag import format_hits
+async def _kb_context(settings: Mapping[str, Any], data_dir: Path, question: str,
+                      http: httpx.AsyncClient) -> tuple[str, tuple[str, ...]]:
+    from ..tools.rag import find_passages, format_hits
 
-    hits = search(data_dir, question, k)
+    hits = await find_passages(settings, data_dir, question, int(settings.get("k", 5)), http)
     if not hits:
         return "", ()
     return format_hits(question, hits), tuple(dict.fromkeys(h.location for h in hits))

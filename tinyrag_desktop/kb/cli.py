@@ -104,9 +104,9 @@ def _add(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     assert kb is not None
+    embedder = Embedder.from_settings(ctx.settings)
     importer = Importer(kb, chunk_size=args.chunk_size or int(ctx.settings["chunk_size"]), settings=ctx.settings,
-                        on_progress=_ProgressLine(sys.stderr), embedder=Embedder.from_settings(ctx.settings),
-                        force=args.force)
+                        on_progress=_ProgressLine(sys.stderr), embedder=embedder, force=args.force)
     try:
         report = importer.run(items)
     except KeyboardInterrupt:
@@ -115,6 +115,8 @@ def _add(args: argparse.Namespace) -> int:
         return 130
     finally:
         kb.close()
+        if embedder is not None:
+            embedder.close()
     for failure in report.failed:
         print(f"failed: {failure.location}: {failure.reason}", file=sys.stderr)
     for skip in report.skipped:

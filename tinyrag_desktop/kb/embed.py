@@ -48,7 +48,13 @@ class Embedder:
     def __init__(self, settings: Mapping[str, Any], client: httpx.Client | None = None) -> None:
         self.model = str(settings.get("embed_model", "") or "")
         self.url, self.headers = _request(settings)
+        self._owns_client = client is None
         self.client = client or httpx.Client(timeout=TIMEOUT)
+
+    def close(self) -> None:
+        """Close the connection it opened (a client passed in belongs to the caller)."""
+        if self._owns_client:
+            self.client.close()
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> "Embedder | None":
@@ -87,3 +93,13 @@ async def embed_query(settings: Mapping[str, Any], query: str,
     except httpx.HTTPError as exc:
         raise FetchError(f"the embedding server could not be reached ({exc})") from exc
     return _vectors(response, 1)[0]
+
+
+async def query_vector(settings: Mapping[str, Any], query: str,
+                       http: httpx.AsyncClient | None = None) -> tuple[list[float] | None, str]:
+    """The query's vector for a search (None without an embedding model), and why there is none when
+    the server failed: searches then go on with keywords alone rather than fail."""
+    try:
+        return await embed_query(settings, query, http), ""
+    except FetchError as exc:
+        return None, str(exc)

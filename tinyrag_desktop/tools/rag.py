@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Mapping, Sequence
+
+import httpx
 
 from ..kb import Hit, StoreError, has_documents
 from ..kb import search as kb_search
-from ..kb.embed import embed_query
-from ..kb.errors import FetchError
+from ..kb.embed import query_vector
 from .errors import ToolError
 from .registry import ToolContext, ToolResult, ToolSpec
 
@@ -65,19 +66,22 @@ def _max_chars(settings: object) -> int:
         return 8000
 
 
+async def find_passages(settings: Mapping[str, Any], data_dir: Path, query: str, k: int,
+                        http: httpx.AsyncClient | None = None) -> list[Hit]:
+    """The ``k`` best passages for ``query``, as the tool, the engine's ``rag`` route and the panel's
+    search tab all find them: with the query's vector when an embedding model is set. Raises StoreError."""
+    vector, problem = await query_vector(settings, query, http)
+    if problem:
+        log.warning("query embedding failed, using keyword search only: %s", problem)
+    model = str(settings.get("embed_model", "") or "")
+    # sqlite3 blocks; a thread keeps the event loop (and the window) responsive.
+    return await asyncio.to_thread(kb_search, data_dir, query, k, query_vector=vector, vector_model=model)
+
+
 async def run(query: str, ctx: ToolContext) -> ToolResult:
     data_dir = Path(ctx.data_dir)
-    vector: list[float] | None = None
-    model = str(ctx.settings.get("embed_model", "") or "")
-    if model:
-        try:
-            vector = await embed_query(ctx.settings, query, ctx.http)
-        except FetchError as exc:  # keyword search still answers when the embedding server does not
-            log.warning("query embedding failed, using keyword search only: %s", exc)
     try:
-        # sqlite3 blocks; a thread keeps the event loop (and the window) responsive.
-        hits = await asyncio.to_thread(kb_search, data_dir, query, _k(ctx.settings),
-                                       query_vector=vector, vector_model=model)
+        hits = await find_passages(ctx.settings, data_dir, query, _k(ctx.settings), ctx.http)
     except StoreError as exc:
         raise ToolError(str(exc)) from exc
     if not hits:

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QMessageBox, QProgressBar, QPushButton, QTabWidget, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
-from ..kb import Error, FetchError, Hit, ImportItem, Importer, ImportReport, Progress, open_store, search, warm_vectors
-from ..kb.embed import Embedder, embed_query
+from ..kb import Error, Hit, ImportItem, Importer, ImportReport, Progress, open_store, search, warm_vectors
+from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
 from ..settings import Settings
 
@@ -247,17 +247,21 @@ class KnowledgePanel(QWidget):
         return True
 
     def _work(self, items: list, settings: Settings, force: bool, cancel: threading.Event) -> None:
+        embedder = Embedder.from_settings(settings)
         try:
             kb = open_store(self.data_dir)
             assert kb is not None
             with kb:
                 importer = Importer(kb, chunk_size=int(settings["chunk_size"]), settings=settings,
                                     on_progress=self._relay.progress.emit, cancel=cancel,
-                                    embedder=Embedder.from_settings(settings), force=force)
+                                    embedder=embedder, force=force)
                 report = importer.run(items)
         except Exception as exc:  # reported in the panel; the worker thread must never die silently
             report = ImportReport()
             report.failed.append(_failure("knowledge base", str(exc)))
+        finally:
+            if embedder is not None:
+                embedder.close()
         self._relay.finished.emit(report)
 
     def cancel_import(self) -> None:
@@ -334,11 +338,8 @@ class KnowledgePanel(QWidget):
 
     def _search_work(self, number: int, text: str, settings: Settings) -> None:
         model = str(settings.get("embed_model", "") or "")
-        vector, note = None, ""
-        try:
-            vector = asyncio.run(embed_query(settings, text))
-        except FetchError as exc:  # as the tool does: keyword search still answers
-            note = f"Keyword search only: {exc}."
+        vector, problem = asyncio.run(query_vector(settings, text))  # None, and why, when the server fails
+        note = f"Keyword search only: {problem}." if problem else ""
         try:
             hits: list[Hit] | str = search(self.data_dir, text, int(settings["k"]), query_vector=vector,
                                            vector_model=model)
