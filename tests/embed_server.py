@@ -11,6 +11,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CONCEPTS = ({"feline", "cat", "cats", "kitten"}, {"automobile", "car", "cars", "engine"})
+POISON = "POISON-PILL"  # a request holding this text is answered 500
 
 
 def embed(text: str) -> list[float]:
@@ -27,9 +28,12 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self.server.requests.append(body)
-        data = [{"index": n, "embedding": embed(t)} for n, t in enumerate(body["input"])]
-        out = json.dumps({"data": data, "model": body["model"]}).encode()
-        self.send_response(200)
+        if any(POISON in t for t in body["input"]):  # a text the model chokes on, as real servers may
+            out, status = b'{"error": "input too long for this model"}', 500
+        else:
+            data = [{"index": n, "embedding": embed(t)} for n, t in enumerate(body["input"])]
+            out, status = json.dumps({"data": data, "model": body["model"]}).encode(), 200
+        self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(out)))
         self.end_headers()

@@ -12,7 +12,7 @@ from tinyrag_desktop.settings import defaults
 from tinyrag_desktop.tools.rag import TOOLS
 from tinyrag_desktop.tools.registry import ToolContext
 
-from tests.embed_server import EmbeddingServer
+from tests.embed_server import POISON, EmbeddingServer
 
 @pytest.fixture
 def embed_server():
@@ -91,3 +91,52 @@ def test_an_embedder_closes_only_the_connection_it_opened(embed_settings):
         lent = Embedder(embed_settings, client)
         lent.close()
         assert not client.is_closed  # the caller's, to close
+
+
+def _pets_and_cars(folder):
+    (folder / "pets.txt").write_text("A kitten sleeps all day on the sofa.", encoding="utf-8")
+    (folder / "garage.txt").write_text("The car engine needs new oil.", encoding="utf-8")
+    (folder / "notes.txt").write_text("Buy bread and milk.", encoding="utf-8")
+    return [str(folder / n) for n in ("pets.txt", "garage.txt", "notes.txt")]
+
+
+def test_with_the_embedding_server_down_text_is_stored_and_the_next_import_embeds_it(
+        embed_server, embed_settings, data_dir, tmp_path):
+    files = _pets_and_cars(tmp_path)
+    kb = open_store(data_dir)
+    down = Embedder(defaults().replace(base_url="http://127.0.0.1:9/v1", embed_model="fake-embed"))
+    asked = []
+    original = down.client.post
+    down.client.post = lambda *a, **k: (asked.append(1), original(*a, **k))[1]
+    report = Importer(kb, embedder=down).run(files)
+    down.close()
+    assert len(report.added) == 3 and report.unembedded == report.added and not report.failed
+    assert report.embedding_problem.startswith("the embedding server could not be reached")
+    assert "3 stored without embeddings" in report.summary()
+    assert len(asked) == 1  # a server that does not answer is not asked again for every file
+    assert [h.location for h in search(data_dir, "kitten", 1)] == [files[0]]  # keywords work meanwhile
+
+    embedder = Embedder(embed_settings)
+    again = Importer(kb, embedder=embedder).run(files)  # no --force: the missing vectors are reason enough
+    assert sorted(again.updated) == sorted(files) and not again.unchanged and not again.unembedded
+    assert all(kb.is_embedded(s.id, "fake-embed") for s in kb.sources())
+    requests = len(embed_server.requests)
+    third = Importer(kb, embedder=embedder).run(files)
+    assert sorted(third.unchanged) == sorted(files) and len(embed_server.requests) == requests
+    embedder.close()
+    kb.close()
+
+
+def test_an_embedding_error_for_one_file_leaves_only_that_file_without_vectors(
+        embed_server, embed_settings, data_dir, tmp_path):
+    files = _pets_and_cars(tmp_path)
+    (tmp_path / "garage.txt").write_text(f"The car engine needs new oil. {POISON}", encoding="utf-8")
+    kb = open_store(data_dir)
+    embedder = Embedder(embed_settings)
+    report = Importer(kb, embedder=embedder).run(files)
+    embedder.close()
+    assert len(report.added) == 3 and report.unembedded == [files[1]]
+    assert "500" in report.embedding_problem
+    embedded = {s.location: kb.is_embedded(s.id, "fake-embed") for s in kb.sources()}
+    assert embedded == {files[0]: True, files[1]: False, files[2]: True}
+    kb.close()

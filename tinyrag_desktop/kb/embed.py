@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import httpx
 
-from .errors import Cancelled, FetchError
+from .errors import Cancelled, FetchError, Unreachable
 
 BATCH = 64
 TIMEOUT = httpx.Timeout(120.0, connect=10.0)
@@ -72,7 +72,7 @@ class Embedder:
                 response = self.client.post(self.url, json={"model": self.model, "input": batch},
                                             headers=self.headers)
             except httpx.HTTPError as exc:
-                raise FetchError(f"the embedding server could not be reached ({exc})") from exc
+                raise Unreachable(f"the embedding server could not be reached ({exc})") from exc
             out.extend(_vectors(response, len(batch)))
         return out
 
@@ -91,7 +91,7 @@ async def embed_query(settings: Mapping[str, Any], query: str,
         else:
             response = await http.post(url, json={"model": model, "input": [query]}, headers=headers)
     except httpx.HTTPError as exc:
-        raise FetchError(f"the embedding server could not be reached ({exc})") from exc
+        raise Unreachable(f"the embedding server could not be reached ({exc})") from exc
     return _vectors(response, 1)[0]
 
 

@@ -5,7 +5,8 @@
     ├── ReadError           one file or page could not be read (the import goes on with the next)
     │   ├── UnsupportedFile a file type the knowledge base does not read
     │   └── NoText          readable, but holds nothing to index (a page that is only navigation)
-    ├── FetchError          a URL or Wikipedia article could not be downloaded
+    ├── FetchError          a URL, Wikipedia article or embedding could not be fetched
+    │   └── Unreachable     the server could not be reached at all (no answer, not an error answer)
     └── Cancelled           the user cancelled the import while a long file was being read
 """
 
@@ -32,6 +33,10 @@ class NoText(ReadError):
 
 class FetchError(Error):
     """A URL or Wikipedia article could not be downloaded; the message says why."""
+
+
+class Unreachable(FetchError):
+    """The server did not answer at all (refused, timed out): asking it again at once is pointless."""
 
 
 class Cancelled(Error):

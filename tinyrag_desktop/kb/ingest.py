@@ -3,7 +3,10 @@
 An import first lists everything it will read (so progress can say "12 of 340"), then reads, chunks and
 stores each source in its own transaction. A file that cannot be read is reported with its reason and the
 import goes on; cancelling stops between sources, so what was stored is complete and what was not is absent.
-A source whose content hash has not changed since the last import is skipped (unless ``force``).
+A source whose content hash has not changed since the last import is skipped (unless ``force``), except
+when an embedding model is set and the source has no vectors of it yet: it is read again to embed it.
+When the embedding server fails, sources are stored without vectors (keyword search still finds them) and
+the report says so; the next import embeds them.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from .chunking import chunk_document
-from .errors import Cancelled, Error, NoText, ReadError, UnsupportedFile
+from .errors import Cancelled, Error, FetchError, NoText, ReadError, Unreachable, UnsupportedFile
 from .models import Block, Chunk, Document
 from .readers import SUPPORTED, file_type, read_bytes
 from .store import KnowledgeBase, new_load_id
@@ -76,6 +79,9 @@ class ImportReport:
     skipped: list[Failure] = field(default_factory=list)
     chunks: int = 0
     cancelled: bool = False
+    # Stored without vectors because the embedding server failed, and its first complaint.
+    unembedded: list[str] = field(default_factory=list)
+    embedding_problem: str = ""
 
     def summary(self) -> str:
         parts = [f"{len(self.added)} added", f"{len(self.updated)} updated", f"{len(self.unchanged)} unchanged"]
@@ -84,6 +90,9 @@ class ImportReport:
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
         text = ", ".join(parts) + f" ({self.chunks} chunks stored)"
+        if self.unembedded:
+            text += (f"; {len(self.unembedded)} stored without embeddings, as {self.embedding_problem}: "
+                     "keyword search finds them, and importing them again once the server works embeds them")
         return text + (" — cancelled" if self.cancelled else "")
 
 
@@ -139,10 +148,12 @@ class Importer:
         self.cancel = cancel or threading.Event()
         self.embedder = embedder
         self.force = force
+        self._embedding_off = False
         self.max_file_bytes = max_file_bytes
 
     def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
         report = ImportReport()
+        self._embedding_off = False  # set when the embedding server cannot be reached at all
         todo = expand([i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items], report)
         load_id = new_load_id()
         for done, item in enumerate(todo):
@@ -211,10 +222,15 @@ class Importer:
 
     def _unchanged(self, location: str, digest: str, report: ImportReport) -> bool:
         existing = self.kb.source_by_location(location)
-        if existing is not None and existing.content_hash == digest and not self.force:
-            report.unchanged.append(location)
-            return True
-        return False
+        if existing is None or existing.content_hash != digest or self.force:
+            return False
+        if self._embeds() and not self.kb.is_embedded(existing.id, self.embedder.model):
+            return False  # the same text, but without vectors of the model now set: read it to embed it
+        report.unchanged.append(location)
+        return True
+
+    def _embeds(self) -> bool:
+        return self.embedder is not None and not self._embedding_off
 
     def _store(self, doc: Document, location: str, size: int, digest: str, load_id: str,
                report: ImportReport) -> None:
@@ -223,8 +239,17 @@ class Importer:
             raise NoText("no readable text found")
         vectors, model = None, ""
         if self.embedder is not None:
-            vectors = self.embedder.embed([_embedding_text(c) for c in chunks], self.cancel.is_set)
-            model = self.embedder.model
+            try:
+                if self._embeds():
+                    vectors = self.embedder.embed([_embedding_text(c) for c in chunks], self.cancel.is_set)
+                    model = self.embedder.model
+            except FetchError as exc:  # the text is still worth storing: keyword search finds it
+                report.embedding_problem = report.embedding_problem or str(exc)
+                # A server that does not answer at all is not asked again for every remaining file
+                # (each would wait for its time-out); one that answered with an error may take the next.
+                self._embedding_off = isinstance(exc, Unreachable)
+            if vectors is None:
+                report.unembedded.append(location)
         existed = self.kb.source_by_location(location) is not None
         self.kb.replace_source(title=doc.title, location=location, type=doc.type, size=size,
                                content_hash=digest, chunks=chunks, load_id=load_id,

@@ -194,6 +194,15 @@ class KnowledgeBase:
     def has_documents(self) -> bool:
         return self.conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
 
+    def is_embedded(self, source_id: int, model: str) -> bool:
+        """Whether every chunk of the source has a vector of ``model``."""
+        chunks, embedded = self.conn.execute(
+            "SELECT count(*), count(v.chunk_id) FROM chunks c "
+            "LEFT JOIN vectors v ON v.chunk_id = c.id AND v.model = ? WHERE c.source_id = ?",
+            (model, source_id),
+        ).fetchone()
+        return chunks == embedded
+
     def vector_models(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT model FROM vectors")]
 
