@@ -161,3 +161,17 @@ def test_search_tab_falls_back_to_keywords_when_the_embedding_server_is_down(qtb
         assert note.startswith("Keyword search only: the embedding server could not be reached")
     finally:
         dead.shutdown()
+
+
+def test_a_long_import_report_is_shown_whole(qtbot, data_dir, sample_dir):
+    panel = _embedding_panel(qtbot, data_dir, "http://127.0.0.1:9/v1")  # every source stored without vectors
+    panel.resize(700, 420)
+    panel.show()
+    try:
+        report = _import(qtbot, panel, [str(sample_dir / "notes.txt"), str(sample_dir / "missing.pdf")])
+        assert report.unembedded and report.failed
+        label = panel.status_label
+        assert "stored without embeddings" in label.text() and "missing.pdf" in label.text()
+        qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()) > 2 * label.fontMetrics().height())
+    finally:
+        panel.shutdown()
