@@ -117,6 +117,19 @@ def test_cli_add_search_list_remove(sample_dir, data_dir, tmp_path):
     assert os.path.exists(data_dir / "knowledge.db")
 
 
+@pytest.mark.slow
+def test_cli_with_the_embedding_server_down_imports_text_and_searches_by_keywords(sample_dir, data_dir):
+    down = ("--base-url", "http://127.0.0.1:9/v1")  # nothing listens there
+    (data_dir / "settings.json").write_text(json.dumps({"embed_model": "nomic-embed-text"}), encoding="utf-8")
+    added = _cli(data_dir, "add", str(sample_dir / "page.html"), *down)
+    assert added.returncode == 0, added.stderr
+    assert "1 added" in added.stdout and "1 stored without embeddings" in added.stdout
+    found = _cli(data_dir, "search", "shield volcano", "--jsonl", *down)
+    assert found.returncode == 0 and "Traceback" not in found.stderr
+    assert "warning: keyword search only, the embedding failed: the embedding server could not be reached" in found.stderr
+    assert json.loads(found.stdout.splitlines()[0])["location"] == str(sample_dir / "page.html")
+
+
 def test_long_passages_are_shortened_so_every_source_fits():
     from tinyrag_desktop.kb import Hit
     from tinyrag_desktop.tools.rag import format_hits

@@ -130,16 +130,14 @@ def _search(args: argparse.Namespace) -> int:
     import asyncio
 
     from . import Error, search
-    from .embed import embed_query
+    from .embed import query_vector
 
     ctx = _context(args)
     k = args.k if args.k is not None else int(ctx.settings["k"])
     model = str(ctx.settings["embed_model"] or "")
-    try:
-        vector = asyncio.run(embed_query(ctx.settings, args.text)) if model else None
-    except Error as exc:
-        print(f"warning: keyword search only, the embedding failed: {exc}", file=sys.stderr)
-        vector = None
+    vector, problem = asyncio.run(query_vector(ctx.settings, args.text))
+    if problem:
+        print(f"warning: keyword search only, the embedding failed: {problem}", file=sys.stderr)
     try:
         hits = search(ctx.data_dir, args.text, k, query_vector=vector, vector_model=model)
     except Error as exc:
