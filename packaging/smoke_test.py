@@ -184,7 +184,7 @@ def check_kb(exe: Path, tmp: Path) -> str:
         guide = ROOT / "resources" / "guide"
         docs = tmp / "docs"
         docs.mkdir(exist_ok=True)
-        # PDF and Word files go through pypdf and python-docx inside the bundle.
+        # PDF and Word files go through PDFium (pypdfium2) and python-docx inside the bundle.
         from tests.kb.conftest import make_docx, make_pdf
 
         (docs / "lighthouse.pdf").write_bytes(make_pdf(["The lighthouse lamp turns every twelve seconds."]))

@@ -8,29 +8,64 @@ from pathlib import Path
 import pytest
 
 
-def make_pdf(lines: list[str]) -> bytes:
-    """A minimal valid one-page PDF showing ``lines`` in Helvetica (built by hand: no PDF writer needed)."""
-    text_ops = " ".join(f"({line}) Tj 0 -16 Td" for line in lines)
-    stream = f"BT /F1 12 Tf 72 720 Td {text_ops} ET".encode("latin-1")
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length " + str(len(stream)).encode() + b" >>\nstream\n" + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
+def make_pdf(lines: list[str], *, pages: list[list[str]] | None = None, title: str = "",
+             outline: list[tuple[str, int, int]] = ()) -> bytes:
+    """A minimal valid PDF in Helvetica, built by hand (no PDF writer needed): one page showing ``lines``,
+    or one page per list in ``pages``; ``title`` goes in its properties; ``outline`` holds bookmarks as
+    (title, page from 0, depth 0 or 1), in reading order."""
+    pages = pages if pages is not None else [lines]
+    first_page = 3
+    font = first_page + 2 * len(pages)
+    objects: dict[int, bytes] = {
+        1: b"<< /Type /Catalog /Pages 2 0 R" + (b" /Outlines %d 0 R" % (font + 1) if outline else b"") + b" >>",
+        2: b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % (first_page + 2 * n) for n in range(len(pages)))
+           + b"] /Count %d >>" % len(pages),
+        font: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    }
+    for n, page_lines in enumerate(pages):
+        ops = " ".join(f"({line}) Tj 0 -16 Td" for line in page_lines)
+        stream = f"BT /F1 12 Tf 72 720 Td {ops} ET".encode("latin-1")
+        objects[first_page + 2 * n] = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                                       b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (first_page + 2 * n + 1, font))
+        objects[first_page + 2 * n + 1] = b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"
+    if outline:
+        root = font + 1
+        numbers = [root + 1 + n for n in range(len(outline))]
+        parents = []
+        for n, (_, _, depth) in enumerate(outline):
+            parents.append(root if depth == 0 else max(m for m, (_, _, d) in zip(numbers[:n], outline) if d == 0))
+        children: dict[int, list[int]] = {}
+        for number, parent in zip(numbers, parents):
+            children.setdefault(parent, []).append(number)
+        for number, parent, (name, page, _) in zip(numbers, parents, outline):
+            kin = children[parent]
+            at = kin.index(number)
+            fields = [f"/Title ({name})", f"/Parent {parent} 0 R", f"/Dest [{first_page + 2 * page} 0 R /Fit]"]
+            if at:
+                fields.append(f"/Prev {kin[at - 1]} 0 R")
+            if at + 1 < len(kin):
+                fields.append(f"/Next {kin[at + 1]} 0 R")
+            if number in children:
+                fields.append(f"/First {children[number][0]} 0 R /Last {children[number][-1]} 0 R "
+                              f"/Count {len(children[number])}")
+            objects[number] = ("<< " + " ".join(fields) + " >>").encode("latin-1")
+        top = children[root]
+        objects[root] = b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>" % (top[0], top[-1], len(top))
+    info = max(objects) + 1 if title else None
+    if info:
+        objects[info] = f"<< /Title ({title}) >>".encode("latin-1")
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n")
     offsets = []
-    for number, body in enumerate(objects, start=1):
+    for number in range(1, max(objects) + 1):
         offsets.append(out.tell())
-        out.write(f"{number} 0 obj\n".encode() + body + b"\nendobj\n")
+        out.write(f"{number} 0 obj\n".encode() + objects[number] + b"\nendobj\n")
     xref = out.tell()
-    out.write(f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode())
+    out.write(f"xref\n0 {len(offsets) + 1}\n0000000000 65535 f \n".encode())
     for offset in offsets:
         out.write(f"{offset:010d} 00000 n \n".encode())
-    out.write(f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode())
+    trailer = f"/Size {len(offsets) + 1} /Root 1 0 R" + (f" /Info {info} 0 R" if info else "")
+    out.write(f"trailer\n<< {trailer} >>\nstartxref\n{xref}\n%%EOF\n".encode())
     return out.getvalue()
 
 

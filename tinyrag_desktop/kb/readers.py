@@ -13,12 +13,15 @@ import json
 import re
 import zipfile
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .errors import Cancelled, NoText, ReadError, UnsupportedFile
 from .html_reader import parse_html
 from .links import MAX_LINKS, Link, context
 from .models import Block, Document
+
+if TYPE_CHECKING:
+    from .pdf import Section
 
 TEXT_TYPES = {".txt": "text", ".text": "text", ".log": "log", ".md": "markdown", ".markdown": "markdown",
               ".rst": "rst", ".csv": "csv", ".json": "json", ".xml": "xml", ".html": "html", ".htm": "html",
@@ -386,36 +389,47 @@ def read_xml(data: bytes, name: str) -> Document:
 # ---- PDF and Word -----------------------------------------------------------------------------------------
 
 def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
-    """A PDF's text, a heading per page. ``cancelled`` is asked between pages: a long scanned book can
-    take minutes, and cancelling the import must not wait for its end."""
-    import pypdf
-    from pypdf.errors import PyPdfError
+    """A PDF's text under the sections of its outline (bookmarks), or a heading per page when it has none.
+    ``cancelled`` is asked between pages: a long book takes a while, and cancelling must not wait for it."""
+    from .pdf import PdfFile
 
-    try:
-        reader = pypdf.PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            try:
-                if not reader.decrypt(""):
-                    raise ReadError("the PDF is password-protected")
-            except (NotImplementedError, PyPdfError) as exc:
-                raise ReadError("the PDF is password-protected") from exc
-        title = name
-        meta = reader.metadata
-        if meta is not None and meta.title and str(meta.title).strip():
-            title = str(meta.title).strip()
-        blocks: list[Block] = []
-        for number, page in enumerate(reader.pages, start=1):
+    blocks: list[Block] = []
+    with PdfFile(data) as pdf:
+        starting: dict[int, list[Section]] = {}
+        for section in pdf.sections():
+            starting.setdefault(section.page, []).append(section)
+        for index in range(pdf.pages):
             if cancelled is not None and cancelled():
                 raise Cancelled("the import was cancelled")
-            text = page.extract_text() or ""
-            if text.strip():
-                blocks.append(Block("heading", f"Page {number}", 1))
+            text = pdf.page_text(index)
+            if starting:
+                blocks.extend(_page_blocks(text, starting.get(index, [])))
+            elif text.strip():
+                blocks.append(Block("heading", f"Page {index + 1}", 1))
                 blocks.extend(_paragraphs(text))
-    except ReadError:
-        raise
-    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
-        raise ReadError(f"a damaged or unreadable PDF ({exc.__class__.__name__}: {exc})") from exc
+        title = pdf.title or name
+    if not any(b.kind != "heading" for b in blocks):
+        raise NoText("no readable text found (a scanned PDF holds pictures of its pages, not text: "
+                     "run it through text recognition (OCR) first)")
     return Document(title, "pdf", tuple(blocks))
+
+
+def _page_blocks(text: str, sections: list[Section]) -> list[Block]:
+    """A page's text with the headings of the sections that start on it, each placed at the line that
+    shows its title ("1.2 What is a shell?" for the bookmark "What is a shell?"): the lines above it
+    still belong to the section before. A title not found on the page starts where the search stands."""
+    lines = text.split("\n")
+    blocks: list[Block] = []
+    start = 0
+    for section in sections:
+        wanted = section.title.casefold()
+        at = next((n for n in range(start, len(lines)) if wanted in " ".join(lines[n].split()).casefold()), None)
+        end = start if at is None else at
+        blocks.extend(_paragraphs("\n".join(lines[start:end])))
+        blocks.append(Block("heading", section.title, min(section.level + 1, 6)))
+        start = end if at is None else at + 1  # the title's own line is the heading now
+    blocks.extend(_paragraphs("\n".join(lines[start:])))
+    return blocks
 
 
 def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:

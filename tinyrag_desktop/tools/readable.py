@@ -320,27 +320,23 @@ def xml_to_text(body: bytes) -> tuple[str, str]:
 
 def pdf_to_text(body: bytes, max_chars: int) -> tuple[str, str]:
     """Title and text of a PDF, page by page, stopping once ``max_chars`` of text are in hand."""
-    from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
+    from ..kb.errors import ReadError
+    from ..kb.pdf import PdfFile
 
+    pages: list[str] = []
+    total = 0
     try:
-        reader = PdfReader(io.BytesIO(body))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise UnreadableContent("The PDF is password-protected.")
-        title = str((reader.metadata or {}).get("/Title") or "").strip()
-        pages: list[str] = []
-        total = 0
-        for number, page in enumerate(reader.pages, start=1):
-            text = (page.extract_text() or "").strip()
-            if text:
-                pages.append(f"[page {number}]\n{text}")
-                total += len(text)
-            if total >= max_chars:
-                break
-    except UnreadableContent:
-        raise
-    except (PyPdfError, ValueError, KeyError, TypeError, OSError) as exc:
-        raise UnreadableContent(f"The PDF could not be read ({type(exc).__name__}: {exc}).") from None
+        with PdfFile(body) as pdf:
+            title = pdf.title
+            for index in range(pdf.pages):
+                text = pdf.page_text(index).strip()
+                if text:
+                    pages.append(f"[page {index + 1}]\n{text}")
+                    total += len(text)
+                if total >= max_chars:
+                    break
+    except ReadError as exc:
+        raise UnreadableContent(f"The PDF could not be read: {exc}.") from None
     if not pages:
         raise UnreadableContent("The PDF has no text layer (it may be scanned images).")
     return title, "\n\n".join(pages)

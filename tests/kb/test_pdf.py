@@ -1,0 +1,97 @@
+"""PDFs read through PDFium: sections from the outline (bookmarks), pages, titles, and files that cannot be read."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from tinyrag_desktop.kb import Importer, open_store, search
+from tinyrag_desktop.kb.chunking import chunk_document
+from tinyrag_desktop.kb.errors import NoText, ReadError
+from tinyrag_desktop.kb.readers import read_bytes, read_pdf
+from tinyrag_desktop.tools.readable import UnreadableContent, pdf_to_text
+
+from .conftest import make_pdf
+
+PUMP = dict(
+    pages=[["Read this manual before use.", "1 Setup", "Bolt the pump to a level floor."],
+           ["Leave room for the hoses.", "1.1 Wiring", "The red wire goes to the red terminal."],
+           ["2 Care", "Rinse the filter every month."]],
+    title="Pump Manual",
+    outline=[("Setup", 0, 0), ("Wiring", 1, 1), ("Care", 2, 0)],
+)
+
+
+def test_sections_come_from_the_outline_and_start_at_their_title_line():
+    doc = read_pdf(make_pdf([], **PUMP), "pump.pdf")
+    assert doc.title == "Pump Manual"
+    chunks = {c.text: c.heading for c in chunk_document(doc, 1200)}
+    assert chunks == {
+        "Read this manual before use.": "Pump Manual",
+        # the top of page 2 still belongs to Setup: Wiring starts at its title's line
+        "Bolt the pump to a level floor.\n\nLeave room for the hoses.": "Pump Manual > Setup",
+        "The red wire goes to the red terminal.": "Pump Manual > Setup > Wiring",
+        "Rinse the filter every month.": "Pump Manual > Care",
+    }
+
+
+def test_a_bookmark_whose_title_is_not_on_its_page_starts_at_the_top_of_the_page():
+    pdf = make_pdf([], pages=[["Intro words."], ["Words about valves.", "More valve words."]],
+                   outline=[("Valves and seals", 1, 0)])
+    chunks = chunk_document(read_pdf(pdf, "valves.pdf"), 1200)
+    assert [(c.heading, c.text) for c in chunks] == [
+        ("valves.pdf", "Intro words."),
+        ("valves.pdf > Valves and seals", "Words about valves.\nMore valve words."),
+    ]
+
+
+def test_without_an_outline_each_page_is_a_section():
+    pdf = make_pdf([], pages=[["Tide tables."], [], ["Harbour lights."]])
+    chunks = chunk_document(read_pdf(pdf, "harbour.pdf"), 1200)
+    assert [(c.heading, c.text) for c in chunks] == [
+        ("harbour.pdf > Page 1", "Tide tables."),
+        ("harbour.pdf > Page 3", "Harbour lights."),  # a page without text adds nothing
+    ]
+
+
+def test_a_pdf_without_text_says_it_needs_text_recognition():
+    with pytest.raises(NoText, match="OCR"):
+        read_bytes(make_pdf([], pages=[[], []]), "pdf", "scan.pdf")
+
+
+@pytest.mark.parametrize("data", [b"%PDF-1.4\n1 0 obj garbage", make_pdf(["Cut short."])[:300]])
+def test_a_damaged_pdf_is_a_read_error_in_words(data):
+    with pytest.raises(ReadError, match="damaged or unreadable PDF"):
+        read_bytes(data, "pdf", "broken.pdf")
+
+
+def test_a_password_protected_pdf_says_so(data_dir, tmp_path):
+    pypdf = pytest.importorskip("pypdf")  # a test dependency only, to encrypt a file
+    writer = pypdf.PdfWriter(clone_from=pypdf.PdfReader(io.BytesIO(make_pdf(["Secret plans."]))))
+    writer.encrypt("open sesame")
+    locked = tmp_path / "locked.pdf"
+    with locked.open("wb") as out:
+        writer.write(out)
+    with pytest.raises(ReadError, match="password-protected"):
+        read_bytes(locked.read_bytes(), "pdf", "locked.pdf")
+    with pytest.raises(UnreadableContent, match="password-protected"):  # the url_fetch tool says the same
+        pdf_to_text(locked.read_bytes(), 10_000)
+
+
+def test_an_imported_pdf_is_found_under_its_section(data_dir, tmp_path):
+    path = tmp_path / "pump.pdf"
+    path.write_bytes(make_pdf([], **PUMP))
+    kb = open_store(data_dir)
+    report = Importer(kb).run([str(path)])
+    kb.close()
+    assert report.added == [str(path)]
+    (hit,) = search(data_dir, "red terminal wire", 1)
+    assert (hit.title, hit.heading) == ("Pump Manual", "Pump Manual > Setup > Wiring")
+
+
+def test_the_url_fetch_tool_reads_pages_until_it_has_enough():
+    pdf = make_pdf([], pages=[["First page words."], ["Second page words."], ["Third page words."]], title="Three")
+    title, text = pdf_to_text(pdf, max_chars=20)
+    assert title == "Three"
+    assert text == "[page 1]\nFirst page words.\n\n[page 2]\nSecond page words."
