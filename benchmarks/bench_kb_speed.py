@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tinyrag_desktop.kb import Chunk, Importer, open_store, search  # noqa: E402
+from tinyrag_desktop.kb import Chunk, Importer, ImportReport, open_store, search  # noqa: E402
 
 search_module = sys.modules["tinyrag_desktop.kb.search"]
 
@@ -87,6 +87,17 @@ def bench_ingest(tmp: Path, rng: random.Random) -> None:
               f"({size / 1e6 / cpu:.1f} MB per CPU second; {report.chunks} chunks; {verdict} the 5 MB/s target)")
 
 
+def timed_import(data_dir: Path, path: Path) -> tuple[float, ImportReport]:
+    """Seconds to import ``path`` into a new knowledge base, and the import's report."""
+    kb = open_store(data_dir)
+    assert kb is not None
+    started = time.perf_counter()
+    report = Importer(kb).run([str(path)])
+    elapsed = time.perf_counter() - started
+    kb.close()
+    return elapsed, report
+
+
 def bench_docx(tmp: Path, rng: random.Random, words: list[str], paragraphs: int = 20_000) -> None:
     """One long Word document (a 600-page report's worth of paragraphs, a heading every 40)."""
     import docx
@@ -98,12 +109,7 @@ def bench_docx(tmp: Path, rng: random.Random, words: list[str], paragraphs: int 
         document.add_paragraph(" ".join(rng.choices(words, k=30)) + ".")
     path = tmp / "report.docx"
     document.save(str(path))
-    kb = open_store(tmp / "ingest-docx")
-    assert kb is not None
-    started = time.perf_counter()
-    report = Importer(kb).run([str(path)])
-    elapsed = time.perf_counter() - started
-    kb.close()
+    elapsed, report = timed_import(tmp / "ingest-docx", path)
     print(f"ingest Word (generated, {paragraphs:,} paragraphs, {path.stat().st_size / 1e6:.1f} MB): "
           f"{elapsed:.2f} s = {paragraphs / elapsed:,.0f} paragraphs/s ({report.chunks} chunks)")
 
@@ -113,12 +119,7 @@ def bench_pdf(tmp: Path) -> None:
     if not REFERENCE_PDF.is_file():
         print(f"note: {REFERENCE_PDF} is not installed; no PDF figure")
         return
-    kb = open_store(tmp / "ingest-pdf")
-    assert kb is not None
-    started = time.perf_counter()
-    report = Importer(kb).run([str(REFERENCE_PDF)])
-    elapsed = time.perf_counter() - started
-    kb.close()
+    elapsed, report = timed_import(tmp / "ingest-pdf", REFERENCE_PDF)
     size = REFERENCE_PDF.stat().st_size
     print(f"ingest PDF (Debian Reference, {size / 1e6:.1f} MB): {elapsed:.2f} s = {size / 1e6 / elapsed:.1f} MB/s "
           f"({report.chunks} chunks)")
