@@ -172,3 +172,16 @@ def test_warming_up_loads_the_vectors_a_search_then_uses(data_dir, monkeypatch):
     search_module._vector_sets.clear()
     monkeypatch.setattr(search_module, "VECTOR_CACHE_BYTES", 0)
     assert not warm_vectors(data_dir, "emb")  # too many to keep: searches read them in batches
+
+
+def test_chunks_found_only_by_their_vectors_are_read_in_batches(data_dir, monkeypatch):
+    monkeypatch.setattr(search_module, "_CHUNK_BATCH", 7)  # 200 candidates: 29 batches, the last one short
+    kb = open_store(data_dir)
+    vectors = _fill(kb, random.Random(10), 30, 20)
+    kb.close()
+    query = next(iter(vectors.values()))
+    hits = search(data_dir, "", 10, query_vector=query, vector_model="emb")  # no words: vectors alone
+    reference = _reference(_readonly(data_dir), vectors, query, 200)
+    found = {h.chunk_id: h.text for h in hits}
+    assert len(hits) == 10 and set(found) <= set(reference)
+    assert found[reference[0]] == next(iter(vectors))  # the nearest chunk, read back whole

@@ -147,9 +147,12 @@ ORDER BY top.score
 # How many chunks a term may match (at most) before it counts as "in nearly everything" and is left out.
 _DF_QUERY = "SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)"
 _SIZE_QUERY = "SELECT max(id) FROM chunks"
-_CHUNK_QUERY = """
+# The chunks found by their vectors alone, read _CHUNK_BATCH at a time (one statement, not one per chunk:
+# a hundred single reads cost as much as the whole keyword search); unused places are bound to -1.
+_CHUNK_BATCH = 100
+_CHUNKS_QUERY = """
 SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0
-FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.id = ?
+FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN ({places})
 """
 # Link contexts matching the question, filed under the imported source they point to.
 _LINK_QUERY = """
@@ -572,18 +575,23 @@ def search(
         for ranking in ([h.chunk_id for h in fts], vec_ids):
             for rank, cid in enumerate(ranking):
                 fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + rank + 1)
-        hits = []
-        for cid in sorted(fused, key=fused.__getitem__, reverse=True):
-            hit = by_id.get(cid)
-            if hit is None:
-                row = conn.execute(_CHUNK_QUERY, (cid,)).fetchone()
-                if row is None:
-                    continue
-                hit = Hit(*row)
-            hits.append(_with_score(hit, fused[cid]))
+        by_id.update(_chunks(conn, [cid for cid in fused if cid not in by_id]))
+        hits = [_with_score(by_id[cid], fused[cid])
+                for cid in sorted(fused, key=fused.__getitem__, reverse=True) if cid in by_id]
         return _by_source(hits, k, links, page_hit)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"The knowledge base could not be searched: {exc}.") from exc
+
+
+def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:
+    """The chunks with these ids, by id (a chunk deleted since its vector was read is left out)."""
+    found: dict[int, Hit] = {}
+    for start in range(0, len(ids), _CHUNK_BATCH):
+        batch = list(ids[start:start + _CHUNK_BATCH])
+        query = _CHUNKS_QUERY.format(places=", ".join("?" * _CHUNK_BATCH))
+        for row in conn.execute(query, batch + [-1] * (_CHUNK_BATCH - len(batch))):
+            found[row[0]] = Hit(*row)
+    return found
 
 
 def _with_score(hit: Hit, score: float) -> Hit:
