@@ -68,7 +68,10 @@ gives bm25()'s scores to 1e-6): k1 0.6 to 2.0 by b 0.2 to 1.0, 30 pairs, 84-85/1
 22.6 ms at 15,000 chunks (6.1 without). Recall at 10 and 20 is 145 and 149/159:
 the right page is usually not just below the top 5 but absent from the candidates altogether.
 The remaining misses are mostly words the right page never uses ("rights" for privileges, "list" for
-arrays): that gap is what an embedding model (optional vectors, below) closes, not a ranking tweak.
+arrays): a ranking tweak cannot close that gap. An embedding model (optional vectors, below) closes
+part of it: with all-MiniLM-L6-v2, fused recall at 5 stayed 142/159 (it won three PostgreSQL questions
+and lost three git ones) while recall at 10 rose from 145 to 151 (benchmarks/bench_kb_quality.py
+--embed-url, figures in its docstring).
 The settings kept were chosen by these held-out figures, so 142 flatters them: a change has to win by
 more than a question or two before it can be believed.
 """
