@@ -175,3 +175,24 @@ def test_a_long_import_report_is_shown_whole(qtbot, data_dir, sample_dir):
         qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()) > 2 * label.fontMetrics().height())
     finally:
         panel.shutdown()
+
+
+def test_sources_without_vectors_of_the_embedding_model_are_marked_until_re_imported(qtbot, data_dir, sample_dir):
+    with EmbeddingServer() as server:
+        settings = [defaults()]
+        panel = KnowledgePanel(data_dir, lambda: settings[0])
+        qtbot.add_widget(panel)
+        try:
+            _import(qtbot, panel, [str(sample_dir / "notes.txt")])
+            assert panel.sources_view.isColumnHidden(4)  # no embedding model: nothing to say
+            settings[0] = defaults().replace(base_url=server.base_url, embed_model="toy-embed")
+            panel.on_settings_applied()
+            row = panel.sources_view.topLevelItem(0)
+            assert not panel.sources_view.isColumnHidden(4)
+            assert row.text(4) == "none: re-import" and "Re-import" in row.toolTip(4)
+            row.setSelected(True)
+            with qtbot.waitSignal(panel.importFinished, timeout=60_000):
+                assert panel.reimport_selected()
+            assert panel.sources_view.topLevelItem(0).text(4) == "yes"
+        finally:
+            panel.shutdown()

@@ -203,6 +203,14 @@ class KnowledgeBase:
         ).fetchone()
         return chunks == embedded
 
+    def unembedded(self, model: str) -> set[int]:
+        """The ids of the sources that have chunks without a vector of ``model``."""
+        return {sid for (sid,) in self.conn.execute(
+            "SELECT c.source_id FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id AND v.model = ? "
+            "GROUP BY c.source_id HAVING count(v.chunk_id) < count(*)",
+            (model,),
+        )}
+
     def vector_models(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT model FROM vectors")]
 

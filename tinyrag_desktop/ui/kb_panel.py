@@ -93,10 +93,11 @@ class KnowledgePanel(QWidget):
 
         self.sources_view = QTreeWidget()
         self.sources_view.setObjectName("kbSources")
-        self.sources_view.setHeaderLabels(["Title", "Type", "Chunks", "Imported"])
+        self.sources_view.setHeaderLabels(["Title", "Type", "Chunks", "Imported", "Vectors"])
         self.sources_view.setRootIsDecorated(False)
         self.sources_view.setAlternatingRowColors(True)
         self.sources_view.setSelectionMode(QTreeWidget.SelectionMode.ExtendedSelection)
+        self.sources_view.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.sources_view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.sources_view.itemDoubleClicked.connect(lambda item, _col: self._open(item.data(0, Qt.ItemDataRole.UserRole + 1)))
         col.addWidget(self.sources_view, 1)
@@ -152,16 +153,30 @@ class KnowledgePanel(QWidget):
             return
         if kb is None:
             return
+        # With an embedding model set, say which sources lack its vectors (imported before it was set, or
+        # while its server was down): selecting them and Re-import embeds them.
+        model = str(self.settings_provider().get("embed_model", "") or "")
         with kb:
             sources = kb.sources()
+            unembedded = kb.unembedded(model) if model else set()
+        self.sources_view.setColumnHidden(4, not model)
         for source in sources:
+            vectors = "none: re-import" if source.id in unembedded else "yes"
             item = QTreeWidgetItem([source.title, source.type, str(source.chunk_count),
-                                    source.imported_at.replace("T", " ").rstrip("Z")])
+                                    source.imported_at.replace("T", " ").rstrip("Z"), vectors])
             item.setData(0, Qt.ItemDataRole.UserRole, source.id)
             item.setData(0, Qt.ItemDataRole.UserRole + 1, source.location)
             item.setToolTip(0, source.location)
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
+            if source.id in unembedded:
+                item.setToolTip(4, f"No vectors of {model}: keyword search finds this source, search by "
+                                   "meaning does not. Select it and Re-import to embed it.")
             self.sources_view.addTopLevelItem(item)
+
+    def on_settings_applied(self) -> None:
+        """Settings changed: show or hide the vectors column, and load the embedding model's vectors."""
+        self.refresh()
+        self._warm_vectors()
 
     def source_count(self) -> int:
         return self.sources_view.topLevelItemCount()

@@ -208,6 +208,7 @@ class MainWindow(QMainWindow):
         except Exception:  # a broken panel must not keep the window from opening
             log.exception("knowledge panel failed to start")
             return None
+        self.settingsApplied.connect(lambda _settings: panel.on_settings_applied())
         dock = QDockWidget("Knowledge base", self)
         dock.setObjectName("kbDock")
         dock.setWidget(panel)
