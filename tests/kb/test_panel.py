@@ -196,3 +196,17 @@ def test_sources_without_vectors_of_the_embedding_model_are_marked_until_re_impo
             assert panel.sources_view.topLevelItem(0).text(4) == "yes"
         finally:
             panel.shutdown()
+
+
+def test_a_search_that_fails_unexpectedly_says_so_instead_of_searching_forever(qtbot, panel, monkeypatch):
+    import tinyrag_desktop.ui.kb_panel as kb_panel
+
+    def broken(*args, **kwargs):
+        raise ValueError("index in a state nobody expected")
+
+    monkeypatch.setattr(kb_panel, "search", broken)
+    panel.query_edit.setText("anything")
+    with qtbot.waitSignal(panel.searchFinished) as searched:
+        panel.run_search()
+    assert searched.args == [0]
+    assert panel.results.item(0).text() == "The search failed: ValueError: index in a state nobody expected"

@@ -13,6 +13,7 @@ first search (at start and after each import).
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -30,6 +31,8 @@ from ..kb import Error, Hit, ImportItem, Importer, ImportReport, Progress, open_
 from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
 from ..settings import Settings
+
+log = logging.getLogger(__name__)
 
 _FILE_FILTER = "Documents ({})".format(" ".join(f"*{ext}" for ext in sorted(SUPPORTED)))
 
@@ -360,6 +363,9 @@ class KnowledgePanel(QWidget):
                                            vector_model=model)
         except Error as exc:
             hits = str(exc)
+        except Exception as exc:  # shown in the list: the tab must never be left at "Searching…"
+            log.exception("knowledge-base search failed")
+            hits = f"The search failed: {exc.__class__.__name__}: {exc}"
         self._relay.searched.emit(number, hits, note)
 
     def _on_searched(self, number: int, hits: list[Hit] | str, note: str) -> None:
