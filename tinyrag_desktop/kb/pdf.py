@@ -1,8 +1,8 @@
 """PDF text through PDFium (pypdfium2), the engine Chrome uses to show PDFs.
 
-pypdf, used before, glued the words of some PDFs together: where a font misreports the width of a space
-(LaTeX and XeTeX output, for one), "file exists and is a directory" came out as "existsandisadirectory",
-and such a document could not be searched. PDFium reads the same pages with their spaces, and about 15
+pypdf, used before, glued the words of some PDFs together: for Unicode (Identity-H) fonts it can take
+the wrong glyph's width for a space's (XeTeX output, for one), miss the gaps between words, and read
+"file exists and is a directory" as "existsandisadirectory", which no search finds. PDFium reads the same pages with their spaces, and about 15
 times faster. It also gives the outline (the bookmarks pane of a PDF viewer), which names the sections
 that the pages belong to.
 
