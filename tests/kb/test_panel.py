@@ -210,3 +210,16 @@ def test_a_search_that_fails_unexpectedly_says_so_instead_of_searching_forever(q
         panel.run_search()
     assert searched.args == [0]
     assert panel.results.item(0).text() == "The search failed: ValueError: index in a state nobody expected"
+
+
+def test_the_sources_list_sorts_by_any_column_and_chunks_as_numbers(qtbot, panel, tmp_path):
+    for n in (2, 9, 12):  # as text, "12" would sort before "9"
+        (tmp_path / f"notes{n}.md").write_text("".join(f"# Part {i}\n\nWords about part {i}.\n\n" for i in range(n)))
+    _import(qtbot, panel, [str(tmp_path)])
+    view = panel.sources_view
+    view.sortByColumn(2, Qt.SortOrder.AscendingOrder)
+    counts = [view.topLevelItem(i).data(2, Qt.ItemDataRole.DisplayRole) for i in range(view.topLevelItemCount())]
+    assert counts == [2, 9, 12]
+    view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    titles = [view.topLevelItem(i).text(0) for i in range(view.topLevelItemCount())]
+    assert titles == sorted(titles)

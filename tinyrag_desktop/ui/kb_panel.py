@@ -98,6 +98,9 @@ class KnowledgePanel(QWidget):
         self.sources_view.setObjectName("kbSources")
         self.sources_view.setHeaderLabels(["Title", "Type", "Chunks", "Imported", "Vectors"])
         self.sources_view.setRootIsDecorated(False)
+        # Sortable by any column (newest first to begin with): by Vectors to pick those to re-import.
+        self.sources_view.setSortingEnabled(True)
+        self.sources_view.sortByColumn(3, Qt.SortOrder.DescendingOrder)
         self.sources_view.setAlternatingRowColors(True)
         self.sources_view.setSelectionMode(QTreeWidget.SelectionMode.ExtendedSelection)
         self.sources_view.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -165,11 +168,13 @@ class KnowledgePanel(QWidget):
         self.sources_view.setColumnHidden(4, not model)
         for source in sources:
             vectors = "none: re-import" if source.id in unembedded else "yes"
-            item = QTreeWidgetItem([source.title, source.type, str(source.chunk_count),
-                                    source.imported_at.replace("T", " ").rstrip("Z"), vectors])
+            item = QTreeWidgetItem([source.title, source.type, "", source.imported_at.replace("T", " ").rstrip("Z"),
+                                    vectors])
             item.setData(0, Qt.ItemDataRole.UserRole, source.id)
             item.setData(0, Qt.ItemDataRole.UserRole + 1, source.location)
             item.setToolTip(0, source.location)
+            # A number, so that it sorts as one (set on an empty cell: Qt keeps a text "12" it deems equal).
+            item.setData(2, Qt.ItemDataRole.DisplayRole, source.chunk_count)
             item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
             if source.id in unembedded:
                 item.setToolTip(4, f"No vectors of {model}: keyword search finds this source, search by "
