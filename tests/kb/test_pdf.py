@@ -95,3 +95,21 @@ def test_the_url_fetch_tool_reads_pages_until_it_has_enough():
     title, text = pdf_to_text(pdf, max_chars=20)
     assert title == "Three"
     assert text == "[page 1]\nFirst page words.\n\n[page 2]\nSecond page words."
+
+
+def test_with_bookmarks_for_chapters_only_passages_also_name_their_page():
+    pdf = make_pdf([], pages=[["Preface words."], ["1 Boats", "Hulls are wooden."], ["Sails are cotton."],
+                              ["Masts are tall.", "2 Knots", "A bowline holds."], ["A hitch slips."],
+                              ["The end."], ["Index words."]],
+                   outline=[("Boats", 1, 0), ("Knots", 3, 0)])  # 2 bookmarks for 7 pages
+    chunks = chunk_document(read_pdf(pdf, "sailing.pdf"), 1200)
+    assert [(c.heading, c.text) for c in chunks] == [
+        ("sailing.pdf > Page 1", "Preface words."),
+        ("sailing.pdf > Boats > Page 2", "Hulls are wooden."),
+        ("sailing.pdf > Boats > Page 3", "Sails are cotton."),
+        ("sailing.pdf > Boats > Page 4", "Masts are tall."),
+        ("sailing.pdf > Knots > Page 4", "A bowline holds."),
+        ("sailing.pdf > Knots > Page 5", "A hitch slips."),
+        ("sailing.pdf > Knots > Page 6", "The end."),
+        ("sailing.pdf > Knots > Page 7", "Index words."),
+    ]

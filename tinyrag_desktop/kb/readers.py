@@ -388,6 +388,11 @@ def read_xml(data: bytes, name: str) -> Document:
 
 # ---- PDF and Word -----------------------------------------------------------------------------------------
 
+# Fewer bookmarks than one for every this many pages (chapters only): each page's passages also say which
+# page they are on, beneath their section, so that a passage from deep in a long chapter can be found.
+_PAGES_PER_BOOKMARK = 3
+
+
 def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
     """A PDF's text under the sections of its outline (bookmarks), or a heading per page when it has none.
     ``cancelled`` is asked between pages: a long book takes a while, and cancelling must not wait for it."""
@@ -395,15 +400,20 @@ def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None
 
     blocks: list[Block] = []
     with PdfFile(data) as pdf:
+        sections = pdf.sections()
         starting: dict[int, list[Section]] = {}
-        for section in pdf.sections():
+        for section in sections:
             starting.setdefault(section.page, []).append(section)
+        sparse = len(sections) * _PAGES_PER_BOOKMARK < pdf.pages
+        level = 0  # the heading level of the section being read (0: before the first)
         for index in range(pdf.pages):
             if cancelled is not None and cancelled():
                 raise Cancelled("the import was cancelled")
             text = pdf.page_text(index)
+            page = f"Page {index + 1}" if sparse else None
             if starting:
-                blocks.extend(_page_blocks(text, starting.get(index, [])))
+                blocks.extend(_page_blocks(text, starting.get(index, []), page, level))
+                level = next((_level(s) for s in reversed(starting.get(index, []))), level)
             elif text.strip():
                 blocks.append(Block("heading", f"Page {index + 1}", 1))
                 blocks.extend(_paragraphs(text))
@@ -414,21 +424,34 @@ def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None
     return Document(title, "pdf", tuple(blocks))
 
 
-def _page_blocks(text: str, sections: list[Section]) -> list[Block]:
+def _level(section: Section) -> int:
+    return min(section.level + 1, 5)
+
+
+def _page_blocks(text: str, sections: list[Section], page: str | None, level: int) -> list[Block]:
     """A page's text with the headings of the sections that start on it, each placed at the line that
     shows its title ("1.2 What is a shell?" for the bookmark "What is a shell?"): the lines above it
-    still belong to the section before. A title not found on the page starts where the search stands."""
+    still belong to the section before (at heading ``level``). A title not found on the page starts
+    where the search stands. With a ``page`` name, each part of the page's text is headed by it too."""
     lines = text.split("\n")
     blocks: list[Block] = []
+
+    def part(text: str, level: int) -> None:
+        paragraphs = _paragraphs(text)
+        if paragraphs and page:
+            blocks.append(Block("heading", page, level + 1))
+        blocks.extend(paragraphs)
+
     start = 0
     for section in sections:
         wanted = section.title.casefold()
         at = next((n for n in range(start, len(lines)) if wanted in " ".join(lines[n].split()).casefold()), None)
         end = start if at is None else at
-        blocks.extend(_paragraphs("\n".join(lines[start:end])))
-        blocks.append(Block("heading", section.title, min(section.level + 1, 6)))
+        part("\n".join(lines[start:end]), level)
+        level = _level(section)
+        blocks.append(Block("heading", section.title, level))
         start = end if at is None else at + 1  # the title's own line is the heading now
-    blocks.extend(_paragraphs("\n".join(lines[start:])))
+    part("\n".join(lines[start:]), level)
     return blocks
 
 
