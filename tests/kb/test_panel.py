@@ -94,12 +94,17 @@ def test_drop_of_files_and_links_imports_them(qtbot, panel, sample_dir):
         ("url", "http://example.org/page")]
 
 
-def test_empty_panel(qtbot, panel):
-    assert panel.source_count() == 0
-    panel.query_edit.setText("anything")
+def _search(qtbot, panel, text: str) -> int:
+    """Search the panel's Search tab for ``text``; how many passages it shows."""
+    panel.query_edit.setText(text)
     with qtbot.waitSignal(panel.searchFinished) as searched:
         panel.run_search()
-    assert searched.args == [0]
+    return searched.args[0]
+
+
+def test_empty_panel(qtbot, panel):
+    assert panel.source_count() == 0
+    assert _search(qtbot, panel, "anything") == 0
     assert panel.results.item(0).text() == "No passages match."
 
 
@@ -135,10 +140,7 @@ def test_search_tab_uses_vectors_as_the_tool_does(qtbot, data_dir, tmp_path):
             # A new panel loads the stored vectors before anyone searches.
             qtbot.waitUntil(lambda: len(search_internals._vector_sets) == 1)
             asked = len(server.requests)
-            panel.query_edit.setText("feline")  # no passage holds the word: only its vector can find one
-            with qtbot.waitSignal(panel.searchFinished) as searched:
-                panel.run_search()
-            assert searched.args[0] >= 1
+            assert _search(qtbot, panel, "feline") >= 1  # no passage holds the word: only its vector finds one
             assert panel.results.item(0).text().startswith("[1] Pets")
             assert [r["input"] for r in server.requests[asked:]] == [["feline"]]
         finally:
@@ -152,10 +154,7 @@ def test_search_tab_falls_back_to_keywords_when_the_embedding_server_is_down(qtb
     panel.shutdown()
     dead = _embedding_panel(qtbot, data_dir, "http://127.0.0.1:9/v1")  # nothing listens on port 9
     try:
-        dead.query_edit.setText("volcanic eruptions")
-        with qtbot.waitSignal(dead.searchFinished, timeout=30_000) as searched:
-            dead.run_search()
-        assert searched.args[0] >= 1
+        assert _search(qtbot, dead, "volcanic eruptions") >= 1
         assert dead.results.item(0).text().startswith("[1] Volcano Facts")
         note = dead.results.item(dead.results.count() - 1).text()
         assert note.startswith("Keyword search only: the embedding server could not be reached")
@@ -205,10 +204,7 @@ def test_a_search_that_fails_unexpectedly_says_so_instead_of_searching_forever(q
         raise ValueError("index in a state nobody expected")
 
     monkeypatch.setattr(kb_panel, "search", broken)
-    panel.query_edit.setText("anything")
-    with qtbot.waitSignal(panel.searchFinished) as searched:
-        panel.run_search()
-    assert searched.args == [0]
+    assert _search(qtbot, panel, "anything") == 0
     assert panel.results.item(0).text() == "The search failed: ValueError: index in a state nobody expected"
 
 
