@@ -88,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     import qasync
     from PySide6.QtWidgets import QApplication
 
+    from .ui.collector import gui_thread_gc
     from .ui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     if size is not None:
         window.resize(*size)
     try:
-        with loop:
+        with loop, gui_thread_gc(app):
             return loop.run_until_complete(_run(window, args, app))
     finally:
         asyncio.set_event_loop(None)

@@ -15,6 +15,8 @@ def qloop(qapp):
     """A qasync loop on the test's QApplication; ``qloop.run(coro)`` runs the Qt loop until coro is done."""
     import qasync
 
+    from tinyrag_desktop.ui.collector import gui_thread_gc
+
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
 
@@ -22,10 +24,11 @@ def qloop(qapp):
         return loop.run_until_complete(asyncio.wait_for(coro, timeout))
 
     loop.run = run  # type: ignore[attr-defined]
-    yield loop
-    loop.run_until_complete(asyncio.sleep(0))
-    loop.close()
-    asyncio.set_event_loop(None)
+    with gui_thread_gc(qapp):  # as the app runs: cycles are collected in this thread only
+        yield loop
+        loop.run_until_complete(asyncio.sleep(0))
+        loop.close()
+        asyncio.set_event_loop(None)
 
 
 async def wait_signal(signal, timeout: float = 10.0):

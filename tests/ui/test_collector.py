@@ -1,0 +1,73 @@
+"""Cycles holding Qt objects are destroyed in the GUI thread, never in the worker that allocated last."""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+from PySide6.QtCore import QObject, Qt, QTimer
+
+from tinyrag_desktop.ui.collector import collect_due, gui_thread_gc
+
+
+class _Cycle:
+    pass
+
+
+def _garbage_holding(destroyed_in: list[str], running_timer: bool) -> None:
+    """Leave behind a reference cycle that owns a QObject (with a running timer: an old event loop's kind)."""
+    cycle = _Cycle()
+    cycle.me = cycle
+    cycle.obj = QObject()
+    if running_timer:
+        QTimer(cycle.obj).start(60_000)
+    cycle.obj.destroyed.connect(lambda: destroyed_in.append(threading.current_thread().name),
+                                Qt.ConnectionType.DirectConnection)
+
+
+def _churn_in_a_worker() -> None:
+    """Allocate cyclic garbage in another thread, enough to cross every generation's threshold."""
+    def churn():
+        for _ in range(200_000):
+            item: list = []
+            item.append(item)
+
+    worker = threading.Thread(target=churn, name="worker")
+    worker.start()
+    worker.join()
+
+
+def test_without_it_a_worker_thread_destroys_the_qt_object():
+    destroyed_in: list[str] = []
+    gc.enable()
+    try:
+        _garbage_holding(destroyed_in, running_timer=False)  # a timer dying in a worker would crash the run
+        _churn_in_a_worker()
+    finally:
+        gc.disable()
+    assert destroyed_in == ["worker"]
+
+
+def test_with_it_the_gui_thread_destroys_it_on_its_next_tick(qtbot):
+    destroyed_in: list[str] = []
+    gc.enable()  # the suite runs with the collector off; start as a plain interpreter does
+    try:
+        with gui_thread_gc(QObject()) as timer:
+            assert not gc.isenabled() and timer.isActive()
+            _garbage_holding(destroyed_in, running_timer=True)
+            _churn_in_a_worker()
+            assert destroyed_in == []
+            qtbot.waitUntil(lambda: destroyed_in == ["MainThread"], timeout=5000)
+        assert gc.isenabled()
+    finally:
+        gc.disable()
+
+
+def test_collect_due_collects_only_past_a_threshold():
+    gc.collect()
+    assert collect_due() == 0
+    generation0 = gc.get_threshold()[0]
+    for _ in range(generation0 + 10):
+        item: list = []
+        item.append(item)
+    assert collect_due() >= generation0
