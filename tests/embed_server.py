@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.loopback import QuietHTTPServer
 
 CONCEPTS = ({"feline", "cat", "cats", "kitten"}, {"automobile", "car", "cars", "engine"})
 POISON = "POISON-PILL"  # a request holding this text is answered 500
@@ -40,7 +42,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(out)
 
 
-class EmbeddingServer(ThreadingHTTPServer):
+class EmbeddingServer(QuietHTTPServer):
     """``with EmbeddingServer() as server:`` serves on a free loopback port; ``requests`` are the bodies seen."""
 
     def __init__(self) -> None:

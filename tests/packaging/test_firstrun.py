@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.loopback import QuietHTTPServer
 from tests.sse_server import ScriptedLLMServer, free_port
 from tinyrag_desktop import kb
 from tinyrag_desktop.firstrun import (
@@ -42,8 +43,7 @@ class _Raw:
                 pass
 
         self.hang = hang
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
+        self.httpd = QuietHTTPServer(("127.0.0.1", 0), Handler)
         self.port = self.httpd.server_address[1]
 
     def __enter__(self) -> "_Raw":

@@ -9,12 +9,14 @@ import ssl
 import subprocess
 import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Callable, Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+
+from tests.loopback import QuietHTTPServer
 
 Handler = Callable[["RequestHandler"], None]
 
@@ -65,16 +67,8 @@ class RequestHandler(BaseHTTPRequestHandler):
         self.send_bytes(status, json.dumps(data).encode(), "application/json; charset=utf-8")
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
+class _Server(QuietHTTPServer):
     owner: "LoopbackServer"
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        import sys
-
-        if isinstance(sys.exc_info()[1], ConnectionError):  # the client gave up on a slow answer: expected
-            return
-        super().handle_error(request, client_address)
 
 
 @dataclass

@@ -39,6 +39,7 @@ def _churn_in_a_worker() -> None:
 
 def test_without_it_a_worker_thread_destroys_the_qt_object():
     destroyed_in: list[str] = []
+    gc.collect()  # other tests' garbage may hold Qt timers: it must not reach the worker
     gc.enable()
     try:
         _garbage_holding(destroyed_in, running_timer=False)  # a timer dying in a worker would crash the run
@@ -50,6 +51,7 @@ def test_without_it_a_worker_thread_destroys_the_qt_object():
 
 def test_with_it_the_gui_thread_destroys_it_on_its_next_tick(qtbot):
     destroyed_in: list[str] = []
+    gc.collect()
     gc.enable()  # the suite runs with the collector off; start as a plain interpreter does
     try:
         with gui_thread_gc(QObject()) as timer:
