@@ -168,7 +168,7 @@ async def test_no_output_and_no_stdin(data_dir: Path) -> None:
 
 @pytest.mark.parametrize(("command", "expected"), [
     ("ls -la", False), ("git status --short", False), ("echo 'a|b'", False), ('grep -r "x*" .', False),
-    ("echo a\\;b", False), ("python3 -c 'print(1)'", False),
+    ("echo a\\;b", False), ("python3 -c 'print(1)'", False), ("'A=*'", False), ('"A"=1 env', False),
     ("ls *.py", True), ("a | b", True), ("a && b", True), ("a; b", True), ("echo $HOME", True),
     ('echo "$HOME"', True), ("echo `id`", True), ("cat < f", True), ("FOO=1 env", True), ("cd ~", True),
     ("echo hi # comment", True), ("echo 'open", True), ("a\nb", True), ("(cd x)", True),

@@ -90,10 +90,11 @@ def needs_shell(command: str) -> bool:
     if quote or escaped:
         return True
     try:
-        words = shlex.split(command)
+        shlex.split(command)
     except ValueError:
         return True
-    return bool(words) and _ASSIGNMENT.match(words[0]) is not None
+    # ``FOO=1 cmd`` sets a variable; ``'FOO=1'`` is a command of that name: only an unquoted NAME= counts.
+    return _ASSIGNMENT.match(command.lstrip(" \t")) is not None
 
 
 def work_dir(data_dir: Path) -> Path:
