@@ -38,6 +38,8 @@ from tinyrag_desktop.tools.calculate import CalcError, calculate
         ("1_000 * 3", "3000"),
         ("1e3 + 1", "1001"),
         ("6 × 7 ÷ 2", "21"),
+        ("10^999 - 10^999 + 2^-10", "0.0009765625"),
+        ("-1/8", "-0.125"),
     ],
 )
 def test_exact_results(expr: str, expected: str) -> None:
@@ -67,6 +69,33 @@ def test_exact_results(expr: str, expected: str) -> None:
 def test_refusals_are_clear(expr: str, words: str) -> None:
     with pytest.raises(CalcError, match=words.replace("(", r"\(").replace(")", r"\)")):
         calculate(expr)
+
+
+@pytest.mark.parametrize(
+    "expr, expected",
+    [
+        ("1560!", "≈ 5.89735262598118e+4305 (a whole number of 4,306 digits)"),  # str() refuses > 4300 digits
+        ("10^1000", "≈ 1.0e+1000 (a whole number of 1,001 digits)"),
+        ("-10^1000 - 1", "≈ -1.0e+1000 (a whole number of 1,001 digits)"),
+        ("2^-50000", "≈ 3.16385667153032e-15052"),  # a terminating decimal of 50,000 places
+        ("10^1200 / 3", "≈ 3.33333333333333e+1199"),
+        ("(10^600 + 1) / 10^1200", "≈ 1.0e-600"),
+        ("1 / 10^1100 / 3", "≈ 3.33333333333333e-1101"),
+    ],
+)
+def test_results_too_long_to_print_are_shown_to_15_digits_with_their_size(expr: str, expected: str) -> None:
+    assert calculate(expr) == expected
+
+
+def test_results_up_to_a_thousand_digits_are_exact() -> None:
+    assert calculate("10^999") == "1" + "0" * 999
+    assert calculate("2^-999") == "0." + str(5**999).zfill(999)  # 2^-999 = 5^999 / 10^999
+    assert calculate("(10^400 + 1) / 3").startswith("1" + "0" * 399 + "1/3 ≈ 3.33333333333333e+399")
+
+
+def test_a_huge_number_in_a_float_function_is_refused_in_words() -> None:
+    with pytest.raises(CalcError, match="too large"):
+        calculate("log(10^400)")
 
 
 @settings(max_examples=300, deadline=None)

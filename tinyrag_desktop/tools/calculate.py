@@ -26,6 +26,7 @@ Number = Fraction | float
 MAX_EXPONENT_BITS = 100_000  # refuse results with more bits than this
 MAX_FACTORIAL = 2_000
 MAX_LENGTH = 1_000
+MAX_SHOWN_DIGITS = 1_000  # longer results are shown to 15 significant digits, with their size
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)|(?P<name>[A-Za-z_]\w*)"
@@ -280,31 +281,87 @@ def evaluate(expr: str) -> Number:
         raise CalcError("There is no expression to calculate.")
     if len(expr) > MAX_LENGTH:
         raise CalcError(f"The expression is too long (over {MAX_LENGTH} characters).")
-    value = _Parser(expr).parse()
+    try:
+        value = _Parser(expr).parse()
+    except OverflowError:  # a huge exact number handed to a float function (sqrt, sin, log, ...)
+        raise CalcError("A number in that calculation is too large for that function.") from None
     if isinstance(value, float) and (math.isinf(value) or math.isnan(value)):
         raise CalcError("The result is not a finite number.")
     return value
 
 
+def _scientific(value: Fraction) -> str:
+    """``value`` to 15 significant digits, as ``1.23456789012346e+4300``: exact, for any size of number."""
+    n, d = abs(value.numerator), value.denominator
+    k = int((n.bit_length() - d.bit_length()) * math.log10(2))  # 10**k <= |value| < 10**(k + 1), roughly
+
+    def at_least(power: int) -> bool:  # |value| >= 10**power
+        return n * 10 ** max(-power, 0) >= d * 10 ** max(power, 0)
+
+    while not at_least(k):
+        k -= 1
+    while at_least(k + 1):
+        k += 1
+    mantissa = round(Fraction(n * 10 ** max(14 - k, 0), d * 10 ** max(k - 14, 0)))
+    if mantissa == 10**15:
+        mantissa, k = mantissa // 10, k + 1
+    digits = str(mantissa)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{digits[0]}.{digits[1:].rstrip('0') or '0'}e{k:+d}"
+
+
+def _approximately(value: Fraction) -> str:
+    if value == 0 or 1e-300 < abs(value) < 1e300:
+        return f"{float(value):.15g}"
+    return _scientific(value)
+
+
+def _decimal_places(denominator: int) -> int | None:
+    """How many decimals ``x/denominator`` needs (in lowest terms), or None when it never terminates."""
+    twos = (denominator & -denominator).bit_length() - 1
+    rest, fives = denominator >> twos, 0
+    while rest % 5 == 0:
+        rest //= 5
+        fives += 1
+    return max(twos, fives) if rest == 1 else None
+
+
 def _show(value: Number) -> str:
+    """Exactly when that takes at most MAX_SHOWN_DIGITS digits; else 15 significant digits and the size."""
     if isinstance(value, float):
         return f"{value:.15g}"
+    if max(abs(value.numerator).bit_length(), value.denominator.bit_length()) <= MAX_SHOWN_DIGITS * 4:
+        places = _decimal_places(value.denominator)
+        if places is None:
+            size = len(str(abs(value.numerator))) + len(str(value.denominator))
+        else:
+            size = len(str(abs(value.numerator) // value.denominator)) + places
+        if size <= MAX_SHOWN_DIGITS:
+            return _exactly(value, places)
+    if value.denominator == 1:
+        return f"≈ {_scientific(value)} (a whole number of {_digit_count(abs(value.numerator)):,} digits)"
+    return f"≈ {_scientific(value)}"
+
+
+def _exactly(value: Fraction, places: int | None) -> str:
     if value.denominator == 1:
         return str(value.numerator)
-    d = value.denominator
-    while d % 2 == 0:
-        d //= 2
-    while d % 5 == 0:
-        d //= 5
-    if d == 1:  # a terminating decimal: show it exactly
-        digits = 0
-        while (value * 10**digits).denominator != 1:
-            digits += 1
-        sign = "-" if value < 0 else ""
-        scaled = abs(value.numerator * 10**digits // value.denominator)
-        whole, frac = divmod(scaled, 10**digits)
-        return f"{sign}{whole}.{frac:0{digits}d}"
-    return f"{value.numerator}/{value.denominator} ≈ {float(value):.15g}"
+    if places is None:
+        return f"{value.numerator}/{value.denominator} ≈ {_approximately(value)}"
+    sign = "-" if value < 0 else ""
+    scaled = abs(value.numerator) * 10**places // value.denominator
+    whole, frac = divmod(scaled, 10**places)
+    return f"{sign}{whole}.{frac:0{places}d}"
+
+
+def _digit_count(n: int) -> int:
+    """The number of decimal digits of ``n`` > 0, without printing it."""
+    k = int(n.bit_length() * math.log10(2))
+    while 10**k > n:
+        k -= 1
+    while 10 ** (k + 1) <= n:
+        k += 1
+    return k + 1
 
 
 def calculate(expr: str) -> str:
