@@ -4,12 +4,14 @@ from __future__ import annotations
 
 
 import importlib
+from datetime import datetime, timedelta
 
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from tests.embed_server import EmbeddingServer
+from tinyrag_desktop.kb import open_store
 from tinyrag_desktop.settings import defaults
 from tinyrag_desktop.ui.kb_panel import KnowledgePanel, items_from_urls
 
@@ -219,3 +221,41 @@ def test_the_sources_list_sorts_by_any_column_and_chunks_as_numbers(qtbot, panel
     view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
     titles = [view.topLevelItem(i).text(0) for i in range(view.topLevelItemCount())]
     assert titles == sorted(titles)
+
+
+def test_one_add_button_offers_every_kind_of_source_and_the_panel_stays_narrow(qtbot, panel, monkeypatch):
+    chosen = []
+    for name in ("choose_files", "choose_folder", "ask_url", "ask_wikipedia"):
+        monkeypatch.setattr(panel, name, lambda name=name: chosen.append(name))
+    menu = panel.add_button.menu()
+    assert [a.text() for a in menu.actions()] == ["Files…", "Folder…", "Web page (URL)…", "Wikipedia article…"]
+    for action in (panel.add_files_action, panel.add_folder_action, panel.add_url_action, panel.add_wiki_action):
+        action.trigger()
+    assert chosen == ["choose_files", "choose_folder", "ask_url", "ask_wikipedia"]
+    # docked beside the chat it must not claim most of a small window
+    assert panel.minimumSizeHint().width() <= 360
+
+
+def test_re_import_and_delete_need_a_selection(qtbot, panel, sample_dir):
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    assert not panel.reimport_button.isEnabled() and not panel.delete_button.isEnabled()
+    panel.sources_view.topLevelItem(0).setSelected(True)
+    assert panel.reimport_button.isEnabled() and panel.delete_button.isEnabled()
+    panel.sources_view.clearSelection()
+    assert not panel.delete_button.isEnabled()
+
+
+def test_import_times_are_shown_in_local_time(qtbot, panel, sample_dir, monkeypatch):
+    monkeypatch.setenv("TZ", "Asia/Kolkata")  # UTC+5:30, no daylight saving
+    time = importlib.import_module("time")
+    time.tzset()
+    try:
+        _import(qtbot, panel, [str(sample_dir / "guide.md")])
+        item = panel.sources_view.topLevelItem(0)
+        with open_store(panel.data_dir) as kb:
+            stored = kb.sources()[0].imported_at  # UTC, "2026-11-30T08:52:44Z"
+        expected = (datetime.fromisoformat(stored.replace("Z", "+00:00")) + timedelta(hours=5, minutes=30))
+        assert item.text(3) == expected.strftime("%Y-%m-%d %H:%M")
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

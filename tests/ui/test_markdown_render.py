@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from tinyrag_desktop.ui.markdown_render import DARK, LIGHT, freeze_point, render
+from tinyrag_desktop.ui.markdown_render import DARK, LIGHT, _nest_lists, freeze_point, render
 
 
 def test_code_blocks_are_highlighted_and_numbered_for_copying():
@@ -68,3 +68,46 @@ def test_raw_html_and_invalid_tool_blocks_show_as_text():
     html = render('Bad block: <tool name=""><query>x</query></tool> and <b>not bold</b>\n\n<div>raw</div>').html
     assert '&lt;tool name=""&gt;&lt;query&gt;x&lt;/query&gt;&lt;/tool&gt;' in html
     assert "&lt;b&gt;not bold&lt;/b&gt;" in html and "&lt;div&gt;raw&lt;/div&gt;" in html
+
+
+def test_lists_nested_by_two_or_three_spaces_nest():
+    html = render("- fruit\n  1. apple\n  2. pear\n- veg\n   - leek\n     - young leek\n").html
+    assert html.replace("\n", "") == (
+        "<ul><li>fruit<ol><li>apple</li><li>pear</li></ol></li>"
+        "<li>veg<ul><li>leek<ul><li>young leek</li></ul></li></ul></li></ul>")
+
+
+def test_four_space_nesting_and_code_inside_lists_are_unchanged():
+    text = "- a\n    - b\n\n```\n  - not a list\n```\n\nplain\n\n    indented code\n"
+    html = render(text).html
+    assert "<li>a<ul><li>b</li></ul></li>" in html.replace("\n", "")
+    assert "  - not a list" in render(text).code_blocks[0]
+    assert "indented code" in html and "<li>indented code" not in html
+
+
+_LIST_LINES = st.sampled_from(["", "text", "- item", "  - two", "   - three", "    - four", "1. one",
+                               "  2. two", "```", "  ```", "  continued", "     deep text"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LIST_LINES, max_size=60))
+def test_re_nesting_lists_changes_only_indentation_and_is_stable(lines):
+    text = "\n".join(lines)
+    nested = _nest_lists(text)
+    assert [line.lstrip(" ") for line in nested.split("\n")] == [line.lstrip(" ") for line in text.split("\n")]
+    assert _nest_lists(nested) == nested  # already nested by 4: nothing more to do
+    render(text)  # and it renders
+
+
+def test_bare_urls_become_links_without_their_trailing_punctuation():
+    html = render("See https://example.org/a_b?x=1. Or (https://example.org/c), and `https://in.code`").html
+    assert '<a style="color:#2563eb" href="https://example.org/a_b?x=1">https://example.org/a_b?x=1</a>.' in html
+    assert 'href="https://example.org/c">https://example.org/c</a>),' in html
+    assert 'href="https://in.code"' not in html
+    assert html.count("<a ") == 2
+
+
+def test_inline_code_has_a_background_and_code_blocks_wrap_long_lines():
+    r = render("Run `make test` now.\n\n```\n" + "x" * 300 + "\n```\n", DARK)
+    assert f'<code><span style="background-color:{DARK.code_border}">make test</span></code>' in r.html
+    assert "white-space:pre-wrap" in r.html

@@ -8,6 +8,7 @@ from PySide6.QtGui import QGuiApplication
 from tinyrag_desktop.chats import StoredMessage, StoredTool
 from tinyrag_desktop.engine.events import Done, Reasoning, Route, ToolFinished, ToolStarted
 from tinyrag_desktop.ui.answer import AnswerWidget
+from tinyrag_desktop.ui.segments import MarkdownSegment
 from tinyrag_desktop.ui.toolcard import ToolCard
 
 from .conftest import wait_signal
@@ -155,3 +156,15 @@ def test_text_closed_by_cards_renders_later_but_in_its_place(qtbot):
     assert "".join(p.markdown() for p in parts[i1 + 1:i2]) == second
     assert [p.markdown() for p in parts[i2 + 1:]] == ["The end."]
     assert i1 > 2  # the long first part was cut into several segments, all before its card
+
+
+def test_a_long_code_line_wraps_inside_a_narrow_answer(qtbot):
+    segment = MarkdownSegment()
+    qtbot.add_widget(segment)
+    segment.resize(320, 200)
+    segment.show()
+    segment.set_markdown("```python\nprint('" + "a long string " * 30 + "END')\n```\n")
+    document = segment.document()
+    document.setTextWidth(segment.viewport().width())
+    assert document.idealWidth() <= segment.viewport().width()  # nothing runs past the right edge
+    assert document.size().height() > 3 * segment.fontMetrics().lineSpacing()  # it wrapped onto more lines

@@ -332,3 +332,16 @@ def test_window_layout_and_routing_toggle_come_back(make_window, server, qloop, 
     again = make_window(server.base_url, data_dir=data)
     assert again.menus.show_routing.isChecked() and again.view.show_route
     assert again._layout_settings().value("geometry") is not None
+
+
+def test_a_long_chat_title_is_shortened_not_widening_the_window(make_window, server, qloop):
+    win = make_window(server.base_url)
+    title = "What is 2+2 and 1/0? Show a table and some code, and explain every step at length please " * 2
+    win.title_label.setText(title)
+    win.resize(700, 500)
+    qloop.run(wait_until(lambda: win.width() == 700))
+    assert win.minimumSizeHint().width() < 700
+    assert win.title_label.text() == title  # only the painting is cut
+    assert win.title_label.is_elided() and win.title_label.toolTip() == title
+    win.title_label.setText("Short")
+    assert not win.title_label.is_elided() and win.title_label.toolTip() == ""

@@ -17,6 +17,7 @@ import logging
 import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -24,7 +25,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QPalette
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem,
-    QMessageBox, QProgressBar, QPushButton, QTabWidget, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QMenu, QMessageBox, QProgressBar, QPushButton, QTabWidget, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
 from ..kb import Error, Hit, ImportItem, Importer, ImportReport, Progress, open_store, search, warm_vectors
@@ -35,6 +36,17 @@ from ..settings import Settings
 log = logging.getLogger(__name__)
 
 _FILE_FILTER = "Documents ({})".format(" ".join(f"*{ext}" for ext in sorted(SUPPORTED)))
+
+
+def _local_time(stamp: str) -> str:
+    """An ISO time in UTC ("2026-11-30T08:52:44Z") as the user's local time, to the minute."""
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 class _Relay(QObject):
@@ -66,6 +78,7 @@ class KnowledgePanel(QWidget):
         # One thread for searches and vector loading, so they keep one database connection between them.
         self._searcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-search")
         self._searches = 0
+        self._busy = False
         self.setAcceptDrops(True)
         self._build()
         self.refresh()
@@ -85,10 +98,18 @@ class KnowledgePanel(QWidget):
         sources_tab = QWidget()
         col = QVBoxLayout(sources_tab)
         buttons = QHBoxLayout()
-        self.add_files_button = self._button("Add files…", "kbAddFiles", self.choose_files, buttons)
-        self.add_folder_button = self._button("Add folder…", "kbAddFolder", self.choose_folder, buttons)
-        self.add_url_button = self._button("Add URL…", "kbAddUrl", self.ask_url, buttons)
-        self.add_wiki_button = self._button("Add Wikipedia…", "kbAddWikipedia", self.ask_wikipedia, buttons)
+        # One "Add" button with a menu keeps the row short: the panel docks beside the chat, which needs
+        # the room (four buttons in a row made the panel 570 pixels wide at least).
+        self.add_button = QPushButton("Add")
+        self.add_button.setObjectName("kbAdd")
+        self.add_button.setToolTip("Add files, a folder, a web page or a Wikipedia article")
+        add_menu = QMenu(self.add_button)
+        self.add_files_action = add_menu.addAction("Files…", lambda: self.choose_files())
+        self.add_folder_action = add_menu.addAction("Folder…", lambda: self.choose_folder())
+        self.add_url_action = add_menu.addAction("Web page (URL)…", lambda: self.ask_url())
+        self.add_wiki_action = add_menu.addAction("Wikipedia article…", lambda: self.ask_wikipedia())
+        self.add_button.setMenu(add_menu)
+        buttons.addWidget(self.add_button)
         buttons.addStretch(1)
         self.reimport_button = self._button("Re-import", "kbReimport", self.reimport_selected, buttons)
         self.delete_button = self._button("Delete", "kbDelete", self.delete_selected, buttons)
@@ -105,6 +126,7 @@ class KnowledgePanel(QWidget):
         self.sources_view.setSelectionMode(QTreeWidget.SelectionMode.ExtendedSelection)
         self.sources_view.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.sources_view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.sources_view.itemSelectionChanged.connect(self._update_buttons)
         self.sources_view.itemDoubleClicked.connect(lambda item, _col: self._open(item.data(0, Qt.ItemDataRole.UserRole + 1)))
         col.addWidget(self.sources_view, 1)
 
@@ -168,14 +190,13 @@ class KnowledgePanel(QWidget):
         self.sources_view.setColumnHidden(4, not model)
         for source in sources:
             vectors = "none: re-import" if source.id in unembedded else "yes"
-            item = QTreeWidgetItem([source.title, source.type, "", source.imported_at.replace("T", " ").rstrip("Z"),
-                                    vectors])
+            item = QTreeWidgetItem([source.title, source.type, "", _local_time(source.imported_at), vectors])
             item.setData(0, Qt.ItemDataRole.UserRole, source.id)
             item.setData(0, Qt.ItemDataRole.UserRole + 1, source.location)
-            item.setToolTip(0, source.location)
+            item.setToolTip(0, f"{source.title}\n{source.location}")
             # A number, so that it sorts as one (set on an empty cell: Qt keeps a text "12" it deems equal).
             item.setData(2, Qt.ItemDataRole.DisplayRole, source.chunk_count)
-            item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight)
+            item.setTextAlignment(2, Qt.AlignmentFlag.AlignCenter)
             if source.id in unembedded:
                 item.setToolTip(4, f"No vectors of {model}: keyword search finds this source, search by "
                                    "meaning does not. Select it and Re-import to embed it.")
@@ -304,10 +325,16 @@ class KnowledgePanel(QWidget):
         self.shutdown(timeout=5.0)
 
     def _set_busy(self, busy: bool) -> None:
+        self._busy = busy
         self.progress_bar.setVisible(busy)
         self.cancel_button.setVisible(busy)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        """Re-import and Delete act on the selected sources: off with none selected or an import running."""
+        usable = not self._busy and bool(self.sources_view.selectedItems())
         for button in (self.reimport_button, self.delete_button):
-            button.setEnabled(not busy)
+            button.setEnabled(usable)
 
     def _on_progress(self, progress: Progress) -> None:
         self.progress_bar.setRange(0, max(progress.total, 1))

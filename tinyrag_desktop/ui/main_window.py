@@ -27,6 +27,7 @@ from .bridge import EngineBridge
 from .chat_view import ChatView
 from .composer import Composer
 from .confirm_dialog import Confirmer
+from .elided_label import ElidedLabel
 from .icons import app_icon
 from .menus import build_menus
 from .settings_dialog import SettingsDialog
@@ -129,7 +130,7 @@ class MainWindow(QMainWindow):
         header.setObjectName("chatHeader")
         hrow = QHBoxLayout(header)
         hrow.setContentsMargins(16, 8, 16, 8)
-        self.title_label = QLabel("New chat", header)
+        self.title_label = ElidedLabel("New chat", header)
         self.title_label.setObjectName("chatTitle")
         self.persona = QComboBox(header)
         self.persona.setObjectName("persona")

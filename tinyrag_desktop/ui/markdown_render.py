@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import html
 import re
+import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Mapping
 
 import markdown
+from markdown.inlinepatterns import InlineProcessor
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import TextLexer, get_lexer_by_name
@@ -73,6 +75,22 @@ class RunView:
     error: str = ""
 
 
+class _BareUrl(InlineProcessor):
+    """``https://example.org/x`` written as plain text becomes a link, as in every chat app.
+
+    Trailing punctuation (the full stop after a URL ending a sentence) stays outside the link.
+    """
+
+    def handleMatch(self, m: re.Match[str], data: str):  # noqa: N802 - Markdown's name
+        link = etree.Element("a")
+        link.set("href", m.group(0))
+        link.text = m.group(0)
+        return link, m.start(0), m.end(0)
+
+
+_BARE_URL_RE = r"\bhttps?://[^\s<>\[\]()\"'`]+[^\s<>\[\]()\"'`.,;:!?]"
+
+
 @lru_cache(maxsize=4)
 def _md() -> markdown.Markdown:
     md = markdown.Markdown(extensions=["fenced_code", "tables", "sane_lists"], output_format="html")
@@ -80,7 +98,57 @@ def _md() -> markdown.Markdown:
     # and markup the model writes must not restyle or break the window.
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
+    # After code spans, links and <autolinks> (which stash what they match), so a URL inside them is left be.
+    md.inlinePatterns.register(_BareUrl(_BARE_URL_RE, md), "bare_url", 100)
     return md
+
+
+_LIST_ITEM_RE = re.compile(r"^( *)([-*+]|\d{1,9}[.)])( +|$)")
+
+
+def _nest_lists(text: str) -> str:
+    """Re-indent nested list items by 4 spaces a level, the only indent Python-Markdown nests by.
+
+    Models often nest by 2 or 3 spaces (CommonMark's rule: under the item's text); rendered as written,
+    "  1. step" ran into the line above it. Text under an item moves with it; fenced code keeps its shape.
+    """
+    out: list[str] = []
+    levels: list[tuple[int, int]] = []  # open items: (indent as written, indent as rendered)
+    fence, shift = "", 0  # inside fenced code: its marker, and how far its lines move
+    after_blank = False
+    for line in text.split("\n"):
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        if fence:
+            if stripped.startswith(fence):
+                fence = ""
+            out.append(_shifted(line, shift))
+            continue
+        item = _LIST_ITEM_RE.match(line)
+        if item and (levels or indent < 4):
+            while levels and indent <= levels[-1][0]:
+                levels.pop()
+            new = levels[-1][1] + 4 if levels else 0
+            levels.append((indent, new))
+        elif levels and stripped and indent > levels[0][0]:
+            # text under an item: under the deepest item it is indented past
+            new = next(rendered + 4 for written, rendered in reversed(levels) if indent > written)
+        else:
+            new = 0 if levels else indent  # no deeper than the first item: moves left with it
+            if stripped and after_blank:
+                levels.clear()
+        opening = _FENCE_RE.match(" " * min(new, 3) + stripped) if not item else None
+        if opening:
+            fence, shift = opening.group(1), new - indent
+        out.append(" " * new + stripped)
+        after_blank = not stripped
+    return "\n".join(out)
+
+
+def _shifted(line: str, shift: int) -> str:
+    if shift >= 0:
+        return " " * shift + line
+    return line[min(-shift, len(line) - len(line.lstrip(" "))):]
 
 
 @lru_cache(maxsize=64)
@@ -108,7 +176,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
     """
     md = _md()
     md.reset()
-    body = md.convert(text).replace('<a href="', f'<a style="color:{palette.link}" href="')
+    body = md.convert(_nest_lists(text)).replace('<a href="', f'<a style="color:{palette.link}" href="')
     blocks: list[str] = []
     total = body.count("<pre><code") if run_go and partial[1] else 0
 
@@ -133,11 +201,14 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
             f'<table width="100%" cellspacing="0" cellpadding="8" border="0" bgcolor="{palette.code_bg}" '
             f'style="margin-top:4px; margin-bottom:8px; border: 1px solid {palette.code_border}">'
             f'<tr><td><span style="color:{palette.muted}; font-size:small">{label}</span>&nbsp;&nbsp;{actions}'
-            f'<pre style="margin:0; font-family:{_MONO}">{coloured}</pre>'
+            f'<pre style="margin:0; white-space:pre-wrap; font-family:{_MONO}">{coloured}</pre>'
             f"</td></tr>{_run_row(run, palette) if run else ''}</table>"
         )
 
     body = _CODE_RE.sub(code, body)
+    # Only inline code is left; Qt draws a background on a span, not on <code> itself.
+    body = body.replace("<code>", f'<code><span style="background-color:{palette.code_border}">')
+    body = body.replace("</code>", "</span></code>")
     body = body.replace("<table>", '<table border="1" cellspacing="0" cellpadding="5" '
                                    f'style="border-color:{palette.table_border}; border-style:solid; '
                                    'border-collapse:collapse; margin-top:4px; margin-bottom:8px">')
@@ -164,7 +235,7 @@ def _run_row(run: RunView, palette: Palette) -> str:
             text += ("\n" if text else "") + f'<span style="color:{palette.error}">{html.escape(err.rstrip())}</span>'
         if not text:
             text = f'<span style="color:{palette.muted}">(no output)</span>'
-    pre = f'<pre style="margin:0; font-family:{_MONO}">{text}</pre>' if text else ""
+    pre = f'<pre style="margin:0; white-space:pre-wrap; font-family:{_MONO}">{text}</pre>' if text else ""
     # A second row of the code's own table: one box, the output set apart by its lighter shade.
     return (f'<tr><td bgcolor="{palette.output_bg}"><span style="color:{palette.muted}; font-size:small">{head}'
             f"</span>{pre}</td></tr>")

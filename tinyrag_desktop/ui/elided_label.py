@@ -1,0 +1,44 @@
+"""A one-line label that shortens its text with "…" instead of widening the window to fit it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtWidgets import QLabel, QWidget
+
+
+class ElidedLabel(QLabel):
+    """``text()`` stays the whole text; only the painting is cut, and the tooltip then shows it all.
+
+    A plain QLabel's minimum width is its text's width, so a long chat title set the window's minimum
+    width: the window could not be made narrower than the first question.
+    """
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setMinimumWidth(40)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.minimumWidth(), super().minimumSizeHint().height())
+
+    def is_elided(self) -> bool:
+        return self.fontMetrics().horizontalAdvance(self.text()) > self.contentsRect().width()
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        self._update_tooltip()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._update_tooltip()
+
+    def _update_tooltip(self) -> None:
+        self.setToolTip(self.text() if self.is_elided() else "")
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        rect = self.contentsRect()
+        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
+        painter.end()
