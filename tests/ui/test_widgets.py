@@ -113,7 +113,7 @@ def test_stop_marks_running_cards_and_fail_shows_retry(qtbot):
     answer.append_text("partial")
     card = answer.tool_started(ToolStarted("w1", "websearch", "q"))
     answer.stop(800)
-    assert card.status == "error" and "Stopped" in card.error
+    assert card.status == "skipped" and card.error == "Stopped before the tool finished."  # not a failure
     assert answer.content() == "partial" and "stopped" in answer.footer()
     other = AnswerWidget()
     qtbot.addWidget(other)
@@ -132,7 +132,8 @@ def test_reopened_answer_looks_as_it_was(qtbot):
                         stats={"rounds": 1, "tools_run": 1, "elapsed_ms": 300}, tools=tools)
     answer = AnswerWidget.from_stored(msg)
     qtbot.addWidget(answer)
-    assert [c.status for c in answer.cards()] == ["done", "skipped", "error"]
+    assert [c.status for c in answer.cards()] == ["done", "skipped", "skipped"]  # stored mid-run: stopped
+    assert answer.cards()[2].error == "Stopped before the tool finished."
     assert answer.content() == "Sum: four" and answer.reasoning() == "hmm"
     assert answer.footer().startswith("1 round")
 
@@ -168,3 +169,19 @@ def test_a_long_code_line_wraps_inside_a_narrow_answer(qtbot):
     document.setTextWidth(segment.viewport().width())
     assert document.idealWidth() <= segment.viewport().width()  # nothing runs past the right edge
     assert document.size().height() > 3 * segment.fontMetrics().lineSpacing()  # it wrapped onto more lines
+
+
+def test_an_answer_that_is_only_an_error_shows_no_counts_and_nothing_to_copy(qtbot):
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.show()
+    answer.fail("The model server cannot be reached. Start Ollama (`ollama serve`) or check the URL.")
+    assert answer.footer() == "" and not answer.copy_button.isVisible() and answer.retry_button.isVisible()
+    # commands in backticks are shown as code, not with their backticks
+    assert "<code>ollama serve</code>" in answer._error_label.text() and "`" not in answer._error_label.text()
+    partial = AnswerWidget()
+    qtbot.addWidget(partial)
+    partial.show()
+    partial.append_text("Half an answer")
+    partial.fail("The stream was cut.")
+    assert partial.copy_button.isVisible()

@@ -19,11 +19,11 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 
 from ..chats import StoredMessage, StoredTool, answer_markdown
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
-from .markdown_render import LIGHT, Palette, freeze_point
+from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
 from .segments import MarkdownSegment, SettingsSource, ThinkingSection
 from .sources import SOURCE_TOOLS, SourcesRow, split_sources
 from .theme import colors
-from .toolcard import ToolCard
+from .toolcard import STOPPED, ToolCard
 
 FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the CPU
 MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
@@ -121,6 +121,7 @@ class AnswerWidget(QFrame):
         err_row.setContentsMargins(10, 8, 10, 8)
         self._error_label = QLabel(self._error_box)
         self._error_label.setWordWrap(True)
+        self._error_label.setTextFormat(Qt.TextFormat.RichText)  # escaped, with `commands` in monospace
         self._error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         pal = self._error_label.palette()
         pal.setColor(QPalette.ColorRole.WindowText, colors().errortext)
@@ -254,13 +255,13 @@ class AnswerWidget(QFrame):
         for card in self._cards.values():
             card.mark_stopped()
         self._error = message
-        self._error_label.setText(message)
+        self._error_label.setText(inline_code_html(message))
         self._error_box.setAccessibleName("Error")
         self._error_box.setAccessibleDescription(message)
         self._error_box.show()
         self._footer_row.show()
         self.regenerate_button.hide()  # Retry says the same thing here
-        self._footer.setText("")
+        self._show_footer()
 
     # rendering ------------------------------------------------------------------------------------
     def flush(self) -> None:
@@ -349,7 +350,10 @@ class AnswerWidget(QFrame):
         return card
 
     def _show_footer(self) -> None:
-        self._footer.setText(footer_text(self._stats or {}))
+        # An answer that is only an error has no rounds to count and nothing to copy: Retry is enough.
+        only_error = bool(self._error) and not self.content().strip() and not self._cards
+        self._footer.setText("" if only_error or not self._stats else footer_text(self._stats))
+        self.copy_button.setVisible(not only_error)
         self._footer_row.show()
 
     # state ----------------------------------------------------------------------------------------
@@ -456,9 +460,9 @@ class AnswerWidget(QFrame):
                 continue
             self.flush()
             card = self._add_card(seg.call_id, seg.tool, seg.query, seg.param)
-            status = "error" if seg.status == "running" else seg.status
+            status = "skipped" if seg.status == "running" else seg.status  # stored mid-run: it was stopped
             card.finish(status, source=seg.source, error=seg.error or (
-                "Stopped before the tool finished." if seg.status == "running" else None), result=seg.result,
+                STOPPED if seg.status == "running" else None), result=seg.result,
                 result_bytes=seg.result_bytes, elapsed_ms=seg.elapsed_ms)
             self._add_tool_sources(seg.tool, seg.status, seg.source)
         self.flush()

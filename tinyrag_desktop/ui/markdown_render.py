@@ -151,6 +151,14 @@ def _shifted(line: str, shift: int) -> str:
     return line[min(-shift, len(line) - len(line.lstrip(" "))):]
 
 
+_INLINE_CODE_RE = re.compile(r"`([^`\n]+)`")
+
+
+def inline_code_html(text: str) -> str:
+    """A message in plain words for a rich-text label: escaped, with `backticked` commands in monospace."""
+    return _INLINE_CODE_RE.sub(lambda m: f"<code>{m.group(1)}</code>", html.escape(text, quote=False))
+
+
 @lru_cache(maxsize=64)
 def _lexer(lang: str):
     try:

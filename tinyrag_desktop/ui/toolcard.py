@@ -14,6 +14,7 @@ from .theme import colors
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
 _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running": "running", "done": "done"}
 _RESULT_SHOWN = 6000  # characters of a result shown in the expanded card; the rest is summarised
+STOPPED = "Stopped before the tool finished."  # the reason on a card whose answer was stopped mid-run
 _PAD, _ROW, _BADGE = 7, 22, 18  # header geometry in pixels
 
 
@@ -136,9 +137,9 @@ class ToolCard(QFrame):
         self.statusChanged.emit(self._status)
 
     def mark_stopped(self) -> None:
-        """The answer was stopped while this tool ran."""
+        """The answer was stopped while this tool ran: not a failure of the tool, so the neutral state."""
         if self._status == "running":
-            self.finish("error", error="Stopped before the tool finished.")
+            self.finish("skipped", error=STOPPED)
 
     def _describe(self) -> None:
         words = STATUS_WORDS.get(self._status, self._status)

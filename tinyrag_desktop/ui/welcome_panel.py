@@ -20,6 +20,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from ..firstrun import ProbeResult
+from .markdown_render import inline_code_html
 
 Probe = Callable[[], Awaitable[ProbeResult]]
 StartBuiltin = Callable[[], Awaitable[tuple[str, str]]]
@@ -144,7 +145,7 @@ class WelcomePanel(QFrame):
         else:
             text = ""
         if note:
-            text = f"{text} ({_esc(note)})" if text else _esc(note)
+            text = f"{text} ({inline_code_html(note)})" if text else inline_code_html(note)
         self.builtin_label.setText(text)
         self.builtin_label.setVisible(bool(text))
 
@@ -209,7 +210,7 @@ class WelcomePanel(QFrame):
             raise
         except Exception as exc:  # the starter's own error says what is missing; show it, keep the panel usable
             message = str(exc) or exc.__class__.__name__
-            self.status.setText(_esc(f"The built-in model could not start: {message}"))
+            self.status.setText(inline_code_html(f"The built-in model could not start: {message}"))
             self.builtinFailed.emit(message)
             return None
         finally:
