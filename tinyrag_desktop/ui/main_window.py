@@ -196,7 +196,8 @@ class MainWindow(QMainWindow):
     def _style_chrome(self) -> None:
         """The style sheet goes on the chrome only; the conversation paints itself (see theme.py)."""
         sheet = style_sheet(colors().dark)
-        for widget in (*self._chrome, self.statusBar()):
+        dock = getattr(self, "kb_dock", None)  # its title bar buttons need the theme's colours too
+        for widget in (*self._chrome, self.statusBar(), *([dock] if dock else [])):
             widget.setStyleSheet(sheet)
 
     def _build_kb_dock(self) -> QDockWidget | None:
