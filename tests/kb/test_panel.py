@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QStyleOptionViewItem
 
 from tests.embed_server import EmbeddingServer
 from tinyrag_desktop.kb import open_store
@@ -259,3 +260,22 @@ def test_import_times_are_shown_in_local_time(qtbot, panel, sample_dir, monkeypa
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
+
+
+def test_a_result_is_drawn_as_heading_location_and_passage_wrapped_to_the_panel(qtbot, panel, sample_dir):
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    panel.resize(320, 500)
+    panel.show()
+    panel.tabs.setCurrentIndex(1)
+    assert _search(qtbot, panel, "bread dough") > 0
+    view = panel.results
+    index = view.model().index(0, 0)
+    option = QStyleOptionViewItem()
+    option.initFrom(view)
+    option.widget = view
+    size = view.itemDelegate().sizeHint(option, index)
+    assert size.width() <= view.viewport().width()  # wrapped to the panel, never wider
+    assert size.height() >= 3 * view.fontMetrics().lineSpacing()  # heading, location, passage
+    heading, location, passage = view.item(0).text().split("\n", 2)  # the item's text keeps all three
+    assert heading.startswith("[1] ") and location.endswith("guide.md") and passage
+    assert not panel.grab().isNull()

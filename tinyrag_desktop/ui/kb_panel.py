@@ -13,6 +13,7 @@ first search (at start and after each import).
 from __future__ import annotations
 
 import asyncio
+import html
 import logging
 import sqlite3
 import threading
@@ -21,11 +22,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Sequence
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QPalette
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem,
-    QMenu, QMessageBox, QProgressBar, QPushButton, QTabWidget, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QApplication, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit, QListWidget,
+    QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QStyle, QStyledItemDelegate,
+    QStyleOptionViewItem, QTabWidget, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
 from ..kb import Error, Hit, ImportItem, Importer, ImportReport, Progress, open_store, search, warm_vectors
@@ -47,6 +49,46 @@ def _local_time(stamp: str) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
     return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+class _HitDelegate(QStyledItemDelegate):
+    """Draws a search result as three parts: where it is (bold), its file or address (grey), the passage.
+
+    The item's text stays those three lines, for screen readers, copying and tests; only the look changes.
+    """
+
+    def _document(self, option: QStyleOptionViewItem, index: QModelIndex) -> QTextDocument:
+        heading, location, passage = (str(index.data()).split("\n", 2) + ["", ""])[:3]
+        muted = option.palette.color(QPalette.ColorRole.PlaceholderText).name()
+        document = QTextDocument()
+        document.setDefaultFont(option.font)
+        document.setDocumentMargin(4)
+        document.setHtml(f"<b>{html.escape(heading)}</b><br><span style='color:{muted}; font-size:small'>"
+                         f"{html.escape(location)}</span><br>{html.escape(passage)}")
+        document.setTextWidth(max(option.rect.width(), 120))
+        return document
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        if index.data(Qt.ItemDataRole.UserRole) is None:  # a message, not a passage
+            return super().paint(painter, option, index)
+        self.initStyleOption(option, index)
+        option.text = ""
+        style = option.widget.style() if option.widget else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, option.widget)  # background
+        document = self._document(option, index)
+        painter.save()
+        painter.translate(option.rect.topLeft())
+        document.drawContents(painter)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:  # noqa: N802 - Qt's name
+        if index.data(Qt.ItemDataRole.UserRole) is None:
+            return super().sizeHint(option, index)
+        view = option.widget
+        if view is not None:
+            option.rect.setWidth(view.viewport().width() - 8)
+        document = self._document(option, index)
+        return QSize(int(document.idealWidth()), int(document.size().height()))
 
 
 class _Relay(QObject):
@@ -158,6 +200,8 @@ class KnowledgePanel(QWidget):
         self.results.setWordWrap(True)
         self.results.setSpacing(4)
         self.results.setAlternatingRowColors(True)
+        self.results.setItemDelegate(_HitDelegate(self.results))
+        self.results.setResizeMode(QListWidget.ResizeMode.Adjust)  # wrap again when the panel is resized
         self.results.itemDoubleClicked.connect(lambda item: self._open(item.data(Qt.ItemDataRole.UserRole)))
         scol.addWidget(self.results, 1)
         self.tabs.addTab(search_tab, "Search")
