@@ -50,3 +50,23 @@ def test_infinity_and_nan_are_refused_with_a_reason(dialog):
         field = dialog._fields["max_continuations"]
         field.widget.setText(text)
         assert "finite number" in (field.validate() or "")
+
+
+def test_fields_a_switch_turns_off_are_greyed_and_warnings_show_only_when_on(dialog):
+    network = dialog.field("network_tools")
+    network.setChecked(True)
+    assert dialog.field("searxng_url").isEnabled() and dialog._labels["searxng_url"].isEnabled()
+    network.setChecked(False)
+    for name in ("searxng_url", "websearch_results", "url_fetch_allow_private"):
+        assert not dialog.field(name).isEnabled()
+    assert not dialog._labels["searxng_url"].isEnabled()
+    assert dialog.values()["searxng_url"] == defaults()["searxng_url"]  # greyed, not cleared
+
+    shell = dialog.field("allow_shell_exec")
+    warning = next(w for w in dialog.findChildren(type(dialog.problem), "fieldWarning")
+                   if "run commands" in w.text())
+    shell.setChecked(False)
+    assert warning.isHidden()
+    shell.setChecked(True)
+    assert not warning.isHidden()
+    assert dialog.test_result.isHidden()  # no empty gap under the model field before a test

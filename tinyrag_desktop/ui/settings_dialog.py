@@ -45,6 +45,9 @@ _WARNINGS = {
     "allow_shell_exec": "Warning: the model may run commands on this computer. Each one asks you first.",
     "allow_nanogo": "Warning: the model may run Go programs (sandboxed, with time and memory limits).",
 }
+# Fields that mean nothing while a switch is off: shown greyed out then (their values are kept).
+_NEEDS = {"url_fetch_allow_private": "network_tools", "searxng_url": "network_tools",
+          "websearch_results": "network_tools", "nanogo_memory_mb": "allow_nanogo"}
 _LANG_RE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$", re.I)
 
 
@@ -155,6 +158,7 @@ class SettingsDialog(QDialog):
         self._settings = settings
         self._list_models = list_models
         self._fields: dict[str, _Field] = {}
+        self._labels: dict[str, QLabel] = {}
         self._test_task: asyncio.Task[None] | None = None
         self.result_settings: Settings | None = None
 
@@ -180,7 +184,18 @@ class SettingsDialog(QDialog):
         layout.addWidget(tabs)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
+        for name, switch in _NEEDS.items():
+            if name in self._fields and switch in self._fields:
+                box = self._fields[switch].widget
+                assert isinstance(box, QCheckBox)
+                box.toggled.connect(lambda on, name=name: self._set_usable(name, on))
+                self._set_usable(name, box.isChecked())
         self.revalidate()
+
+    def _set_usable(self, name: str, usable: bool) -> None:
+        self._fields[name].widget.setEnabled(usable)
+        if name in self._labels:
+            self._labels[name].setEnabled(usable)
 
     # building -------------------------------------------------------------------------------------
     def _build_tab(self, names: tuple[str, ...]) -> QWidget:
@@ -205,6 +220,7 @@ class SettingsDialog(QDialog):
                 self.test_result.setObjectName("testResult")
                 self.test_result.setWordWrap(True)
                 self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                self.test_result.hide()  # until there is a result: no gap under the model field
                 box.addWidget(self.test_result)
             else:
                 box.addWidget(field.widget)
@@ -213,6 +229,9 @@ class SettingsDialog(QDialog):
                 warn.setObjectName("fieldWarning")
                 warn.setWordWrap(True)
                 box.addWidget(warn)
+                if isinstance(field.widget, QCheckBox):  # a warning about what turning it on allows
+                    warn.setVisible(field.widget.isChecked())
+                    field.widget.toggled.connect(warn.setVisible)
             box.addWidget(field.error)
             _connect_changed(field.widget, self.revalidate)
             if opt.type is bool:
@@ -221,6 +240,7 @@ class SettingsDialog(QDialog):
                 label = QLabel(label_for(name), page)
                 label.setBuddy(field.widget)
                 label.setToolTip(opt.description)
+                self._labels[name] = label
                 form.addRow(label, box)
         return page
 
@@ -310,6 +330,7 @@ class SettingsDialog(QDialog):
 
     # test connection ------------------------------------------------------------------------------
     def test_connection(self) -> asyncio.Task[None] | None:
+        self.test_result.show()
         if self._list_models is None:
             self.test_result.setText("Model listing is not available in this build.")
             return None
