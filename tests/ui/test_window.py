@@ -261,7 +261,7 @@ def test_settings_dialog_round_trips_to_disk_and_refuses_bad_values(make_window,
     dialog.field("base_url").setText(server.base_url)
     dialog.field("max_tools_total").setText("7")
     nanogo.setChecked(True)
-    dialog.field("theme").setCurrentText("dark")
+    dialog.field("theme").setCurrentText("Dark")
     qloop.run(dialog.test_connection())
     assert dialog.models() == ["scripted", "other-model"] and "Connected" in dialog.test_result.text()
     dialog.field("chat_model").setCurrentText("other-model")

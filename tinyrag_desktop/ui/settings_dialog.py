@@ -80,8 +80,9 @@ class _Field:
             self.widget.setChecked(bool(value))
         elif opt.choices:
             self.widget = QComboBox(parent)
-            self.widget.addItems(list(opt.choices))
-            self.widget.setCurrentText(str(value))
+            for choice in opt.choices:  # shown as words ("Dark"), stored as the schema's value ("dark")
+                self.widget.addItem(str(choice).capitalize(), choice)
+            self.widget.setCurrentIndex(max(0, self.widget.findData(value)))
         elif opt.name in ("chat_model", "embed_model"):
             self.widget = QComboBox(parent)
             self.widget.setEditable(True)
@@ -104,7 +105,8 @@ class _Field:
         if isinstance(w, QCheckBox):
             return w.isChecked()
         if isinstance(w, QComboBox):
-            return w.currentText().strip()
+            data = w.currentData()
+            return data if data is not None and not w.isEditable() else w.currentText().strip()
         return w.text().strip()
 
     def value(self) -> Any:
