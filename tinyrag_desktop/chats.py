@@ -315,11 +315,16 @@ class _Transaction:
                 self._db.execute("COMMIT")
                 return
             except sqlite3.Error as err:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise ChatStoreError(f"Could not write the chat history {self._path}: {err}") from err
-        self._db.execute("ROLLBACK")
+        self._rollback()
         if isinstance(exc, sqlite3.Error):
             raise ChatStoreError(f"Could not write the chat history {self._path}: {exc}") from exc
+
+    def _rollback(self) -> None:
+        # After a full disk SQLite has rolled back already; a second ROLLBACK would hide that reason.
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
 
 
 def _chat(row: sqlite3.Row, snippet: str = "") -> ChatInfo:

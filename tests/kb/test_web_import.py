@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import time
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from tests.loopback import QuietHTTPServer
 from tinyrag_desktop.kb import ImportItem, Importer, open_store, search
+from tinyrag_desktop.kb.errors import Cancelled, FetchError
+from tinyrag_desktop.kb.web import fetch_url
 from tinyrag_desktop.settings import Settings, defaults
 
 from .conftest import make_pdf
@@ -57,13 +61,25 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(200, "application/json", json.dumps({"query": {"search": []}}).encode())
                 return
             self._send(200, "application/json", json.dumps({"query": {"pages": [page]}}).encode())
+        elif url.path == "/trickle":  # a byte every 50 ms: never idle long enough for the read time-out
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", "10000")
+            self.end_headers()
+            try:
+                for _ in range(10000):
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                    time.sleep(0.05)
+            except OSError:
+                pass
         else:
             self._send(404, "text/plain", b"not found")
 
 
 @pytest.fixture
 def server():
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    httpd = QuietHTTPServer(("127.0.0.1", 0), _Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
@@ -117,3 +133,28 @@ def test_import_item_parsing():
     assert ImportItem.parse("https://x.org/a") == ImportItem("url", "https://x.org/a")
     assert ImportItem.parse("wikipedia: Narwhal") == ImportItem("wikipedia", "Narwhal")
     assert ImportItem.parse("notes/a.md") == ImportItem("path", "notes/a.md")
+
+
+def test_one_page_is_one_source_whatever_the_case_port_or_fragment(server, data_dir):
+    host_port = server.removeprefix("http://")
+    forms = [f"{server}/page.html", f"{server}/page.html#tides", f"HTTP://{host_port.upper()}/page.html"]
+    report = _import(data_dir, forms)
+    assert report.added == [f"{server}/page.html"] and len(report.unchanged) == 2
+    with open_store(data_dir) as kb:
+        assert [s.location for s in kb.sources()] == [f"{server}/page.html"]
+
+
+def test_a_url_with_a_password_is_refused_not_stored(server, data_dir):
+    report = _import(data_dir, [server.replace("http://", "http://me:secret@") + "/page.html"])
+    assert "password" in report.failed[0].reason and not report.added
+    with open_store(data_dir) as kb:
+        assert kb.sources() == []  # nothing fetched, nothing stored
+
+
+def test_a_page_sent_too_slowly_is_given_up_on_and_cancel_stops_it(server):
+    started = time.monotonic()
+    with pytest.raises(FetchError, match="too slowly"):
+        fetch_url(f"{server}/trickle", 1 << 20, deadline=0.5)
+    assert time.monotonic() - started < 5
+    with pytest.raises(Cancelled):
+        fetch_url(f"{server}/trickle", 1 << 20, cancelled=lambda: time.monotonic() - started > 1.0)

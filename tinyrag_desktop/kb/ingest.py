@@ -19,6 +19,8 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 from .chunking import chunk_document
 from .errors import Cancelled, Error, FetchError, NoText, ReadError, Unreachable, UnsupportedFile
@@ -43,12 +45,16 @@ class ImportItem:
 
     @staticmethod
     def parse(text: str) -> "ImportItem":
-        """``http(s)://…`` is a URL, ``wikipedia:Title`` an article, anything else a path."""
+        """``http(s)://…`` is a URL, ``wikipedia:Title`` an article, ``file://…`` and anything else a path."""
         low = text.strip().lower()
         if low.startswith(("http://", "https://")):
             return ImportItem("url", text.strip())
         if low.startswith("wikipedia:"):
             return ImportItem("wikipedia", text.strip()[len("wikipedia:"):].strip())
+        if low.startswith("file:"):  # a link copied from a browser's address bar or a file manager
+            parts = urlsplit(text.strip())
+            if parts.netloc in ("", "localhost"):
+                return ImportItem("path", url2pathname(parts.path))
         return ImportItem("path", text)
 
 
@@ -101,29 +107,59 @@ def _is_hidden(path: Path) -> bool:
 
 
 def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem]:
-    """Folders become the supported files they hold (recursively); hidden and unsupported ones are skipped."""
+    """Folders become the supported files they hold (recursively); hidden and unsupported ones are skipped.
+
+    Linked folders are followed, each real folder once (a link back up the tree ends there). Whatever a
+    folder holds that is not imported is listed in ``report.skipped`` with the reason.
+    """
     out: list[ImportItem] = []
     for item in items:
         if item.kind != "path":
             out.append(item)
             continue
+        if not item.value.strip():  # an empty shell variable must not mean "the current folder"
+            report.failed.append(Failure("(empty)", "an empty path: name a file or a folder"))
+            continue
         path = Path(item.value).expanduser()
         if not path.is_dir():
             out.append(ImportItem("path", str(path.resolve()) if path.exists() else str(path)))
             continue
-        for root, dirs, files in os.walk(path):
+        seen: set[str] = set()
+
+        def unreadable(exc: OSError) -> None:
+            report.skipped.append(Failure(exc.filename or str(path), f"could not be read ({exc.strerror})"))
+
+        for root, dirs, files in os.walk(path, onerror=unreadable, followlinks=True):
+            real = os.path.realpath(root)
+            if real in seen:
+                report.skipped.append(Failure(root, "a link to a folder already imported"))
+                dirs[:] = []
+                continue
+            seen.add(real)
             for name in sorted(d for d in dirs if d.startswith(".")):
                 report.skipped.append(Failure(str(Path(root, name)), "hidden folder"))
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(files):
                 file = Path(root, name)
-                if _is_hidden(file):
-                    report.skipped.append(Failure(str(file), "hidden file"))
-                elif file.suffix.lower() not in SUPPORTED:
-                    report.skipped.append(Failure(str(file), f"{file.suffix or 'no extension'}: not a supported type"))
+                reason = _not_importable(file)
+                if reason:
+                    report.skipped.append(Failure(str(file), reason))
                 else:
                     out.append(ImportItem("path", str(file.resolve())))
     return out
+
+
+def _not_importable(file: Path) -> str:
+    """Why a file found in a folder is not imported, or "" when it is."""
+    if _is_hidden(file):
+        return "hidden file"
+    if file.suffix.lower() not in SUPPORTED:
+        return f"{file.suffix or 'no extension'}: not a supported type"
+    if file.is_symlink() and not file.exists():
+        return "a link to something that does not exist"
+    if not file.is_file():  # a named pipe would wait for a writer forever; devices and sockets are no text
+        return "not a regular file (a pipe, device or socket)"
+    return ""
 
 
 class Importer:
@@ -167,9 +203,9 @@ class Importer:
                 report.cancelled = True
                 break
             except NoText as exc:
-                report.skipped.append(Failure(item.value, str(exc)))
+                report.skipped.append(Failure(item.value, str(exc) + self._kept(item)))
             except Error as exc:
-                report.failed.append(Failure(item.value, str(exc)))
+                report.failed.append(Failure(item.value, str(exc) + self._kept(item)))
             except (OSError, MemoryError, RecursionError) as exc:
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__
                 report.failed.append(Failure(item.value, f"could not be read ({reason})"))
@@ -180,6 +216,16 @@ class Importer:
             self._progress(len(todo), len(todo), "", report)
         return report
 
+    def _kept(self, item: ImportItem) -> str:
+        """For a source that could not be read again: its earlier import is still searchable, say so."""
+        try:
+            existing = self.kb.source_by_location(item.value) if _utf8(item.value) else None
+        except Error:
+            return ""
+        if existing is None:
+            return ""
+        return f" (the version imported {existing.imported_at[:10]} stays in the knowledge base)"
+
     def _progress(self, done: int, total: int, current: str, report: ImportReport) -> None:
         if self.on_progress is not None:
             self.on_progress(Progress(done, total, current, len(report.failed)))
@@ -189,6 +235,10 @@ class Importer:
             path = Path(item.value)
             if not path.exists():
                 raise ReadError("no such file or folder")
+            if not path.is_file():
+                raise ReadError("not a regular file (a pipe, device or socket)")
+            if not _utf8(item.value):  # SQLite stores text as UTF-8: such a name cannot be stored
+                raise ReadError("its name is not valid text (UTF-8); rename the file to import it")
             kind = file_type(path)
             size = path.stat().st_size
             if size > self.max_file_bytes:
@@ -199,10 +249,13 @@ class Importer:
                 return
             doc = read_bytes(data, kind, path.name, self.cancel.is_set)
         elif item.kind == "url":
-            from .web import fetch_url
+            from .web import fetch_url, normalize_url
 
-            fetched = fetch_url(item.value, self.max_file_bytes)
-            location, size, digest = item.value, len(fetched.data), hashlib.sha256(fetched.data).hexdigest()
+            location = normalize_url(item.value)
+            if self.kb.source_by_location(location) is None and self.kb.source_by_location(item.value):
+                location = item.value  # imported before URLs were normalised: update that source
+            fetched = fetch_url(location, self.max_file_bytes, cancelled=self.cancel.is_set)
+            size, digest = len(fetched.data), hashlib.sha256(fetched.data).hexdigest()
             if self._unchanged(location, digest, report):
                 return
             doc = fetched.document()
@@ -256,6 +309,14 @@ class Importer:
                                vectors=vectors, vector_model=model, links=doc.links)
         (report.updated if existed else report.added).append(location)
         report.chunks += len(chunks)
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a file name's undecodable bytes, kept by Python as lone surrogates
+        return False
+    return True
 
 
 def _embedding_text(chunk: Chunk) -> str:

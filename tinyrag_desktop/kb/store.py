@@ -20,6 +20,8 @@ import sqlite3
 import struct
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -100,6 +102,23 @@ def new_load_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
+@contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any error.
+
+    After some errors (a full disk) SQLite has already rolled back by itself; a second ROLLBACK would then
+    fail with "no transaction is active" and hide the real reason, so it is only sent when still needed.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
 class KnowledgeBase:
     """Read-write access to ``knowledge.db``. One instance per thread (sqlite3 connections are not shared)."""
 
@@ -128,8 +147,7 @@ class KnowledgeBase:
                              f"(schema {version}); update tinyRAG to use it.")
         if row is not None and version == SCHEMA_VERSION:
             return  # nothing to do: no write lock taken on an ordinary open
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(conn):
             # Sources whose links the older version did not index keep their chunks and stay searchable;
             # their hash is marked so the next import of them re-reads them, links and all.
             relink = ["markdown", "rst", "text", "url"] + (["html"] if version < 2 else [])
@@ -143,10 +161,6 @@ class KnowledgeBase:
                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 (str(SCHEMA_VERSION),),
             )
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
 
     @classmethod
     def open(cls, data_dir: Path) -> "KnowledgeBase":
@@ -259,8 +273,7 @@ class KnowledgeBase:
                     if target and target != location and text.strip()]
         conn = self.conn
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with _transaction(conn):
                 row = conn.execute("SELECT id FROM sources WHERE location = ?", (location,)).fetchone()
                 if row is not None:
                     source_id = row[0]
@@ -297,10 +310,6 @@ class KnowledgeBase:
                     rows = [(first + n, source_id, target, text) for n, (target, text) in enumerate(resolved)]
                     conn.executemany("INSERT INTO links(id, source_id, target, text) VALUES(?,?,?,?)", rows)
                     conn.executemany("INSERT INTO links_fts(rowid, text) VALUES(?,?)", ((r[0], r[3]) for r in rows))
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"Could not save {location} in the knowledge base: {exc}.") from exc
         return source_id
@@ -309,14 +318,9 @@ class KnowledgeBase:
         """Delete a source, its chunks, index entries and vectors; False when there was no such source."""
         conn = self.conn
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with _transaction(conn):
                 self._unindex(source_id)
                 deleted = conn.execute("DELETE FROM sources WHERE id = ?", (source_id,)).rowcount
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"Could not remove source {source_id}: {exc}.") from exc
         return deleted > 0

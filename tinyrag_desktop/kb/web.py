@@ -8,21 +8,47 @@ and code apart, which the chunker needs. When it finds nothing, the page is read
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import lxml.etree
 import lxml.html
 
-from .errors import FetchError, ReadError
+from .errors import Cancelled, FetchError, ReadError
 from .html_reader import parse_html
 from .links import MAX_LINKS, Link, context
 from .models import Block, Document
 from .readers import read_bytes
 
 USER_AGENT = "tinyRAG-Desktop knowledge import (+https://github.com/tinyrag)"
-TIMEOUT = httpx.Timeout(30.0, connect=10.0)
+TIMEOUT = httpx.Timeout(30.0, connect=10.0)  # for each wait: connecting, and between two pieces of the page
+DEADLINE = 60.0  # for the whole page: a server sending a byte a second never trips the per-read time-out
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def normalize_url(url: str) -> str:
+    """The form a URL is stored under, so one page is one source: scheme and host in lower case, no
+    default port, no ``#fragment`` (a place in the page, not another page). Refuses a URL holding a password.
+    """
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as exc:
+        raise FetchError(f"not a valid URL ({exc})") from exc
+    if parts.password is not None:
+        raise FetchError("the URL holds a password, which would be stored and shown in plain text; "
+                         "download the page and import the file instead")
+    host = (parts.hostname or "").lower()
+    if ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
+        host += f":{port}"
+    if parts.username:
+        host = f"{parts.username}@{host}"
+    return urlunsplit((parts.scheme.lower(), host, parts.path, parts.query, ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +75,13 @@ class Fetched:
         raise ReadError(f"the page is {ctype}, not text, HTML or PDF")
 
 
-def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None) -> Fetched:
-    """GET ``url`` (redirects followed), at most ``max_bytes``; raises FetchError saying why not."""
+def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None,
+              cancelled: Callable[[], bool] | None = None, deadline: float = DEADLINE) -> Fetched:
+    """GET ``url`` (redirects followed), at most ``max_bytes`` within ``deadline`` seconds; raises FetchError
+    saying why not, or Cancelled as soon as ``cancelled()`` turns true while the page arrives."""
     own = client is None
     http = client or httpx.Client(timeout=TIMEOUT, follow_redirects=True, headers={"User-Agent": USER_AGENT})
+    give_up = time.monotonic() + deadline
     try:
         with http.stream("GET", url) as response:
             if response.status_code != 200:
@@ -62,6 +91,10 @@ def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None) -
                 size += len(part)
                 if size > max_bytes:
                     raise FetchError(f"the page is larger than {max_bytes / 2**20:.0f} MB")
+                if cancelled is not None and cancelled():
+                    raise Cancelled("the import was cancelled")
+                if time.monotonic() > give_up:
+                    raise FetchError(f"the server sent the page too slowly (not finished after {deadline:.0f} s)")
                 chunks.append(part)
             ctype = response.headers.get("content-type", "").split(";")[0].strip().lower()
             return Fetched(str(response.url), ctype, b"".join(chunks))

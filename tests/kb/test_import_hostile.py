@@ -1,0 +1,135 @@
+"""Imports of what a folder may really hold: pipes, broken and looping links, unreadable folders, odd names."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from tinyrag_desktop.kb import Importer, StoreError, open_store, search
+from tinyrag_desktop.kb.models import Chunk
+
+NOTE = "# Kettles\n\nDescale the kettle with citric acid every month in hard-water areas.\n"
+
+
+def _import(data_dir: Path, items, timeout: float = 20.0):
+    """Run an import on a thread, so a hang fails the test instead of stalling the suite."""
+    result: list = []
+
+    def work():
+        with open_store(data_dir) as kb:  # a connection belongs to the thread that opened it
+            result.append(Importer(kb).run(items))
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    assert not thread.is_alive(), "the import hung"
+    return result[0]
+
+
+def test_an_empty_path_imports_nothing_instead_of_the_current_folder(data_dir, tmp_path, monkeypatch):
+    (tmp_path / "here.md").write_text(NOTE)
+    monkeypatch.chdir(tmp_path)
+    report = _import(data_dir, ["", "  "])
+    assert [f.reason for f in report.failed] == ["an empty path: name a file or a folder"] * 2
+    assert report.added == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+def test_a_named_pipe_is_skipped_not_waited_on(data_dir, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "real.md").write_text(NOTE)
+    os.mkfifo(folder / "pipe.txt")
+    report = _import(data_dir, [str(folder)])
+    assert report.added == [str(folder / "real.md")]
+    assert (str(folder / "pipe.txt"), "not a regular file (a pipe, device or socket)") in \
+        [(f.location, f.reason) for f in report.skipped]
+    direct = _import(data_dir, [str(folder / "pipe.txt")])
+    assert direct.failed[0].reason == "not a regular file (a pipe, device or socket)"
+
+
+def test_links_broken_looping_and_to_folders(data_dir, tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "kettle.md").write_text(NOTE)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "linked").symlink_to(real)              # a linked folder: followed
+    (folder / "again").symlink_to(real)               # the same folder twice: read once
+    (folder / "loop").symlink_to(folder)              # a link back up: ends there
+    (folder / "gone.md").symlink_to(tmp_path / "nowhere.md")
+    report = _import(data_dir, [str(folder)])
+    assert report.added == [str(real / "kettle.md")]
+    skipped = {Path(f.location).name: f.reason for f in report.skipped}
+    assert skipped == {"gone.md": "a link to something that does not exist",  # the link's name, not its target
+                       "loop": "a link to a folder already imported",
+                       "linked": "a link to a folder already imported"}  # "again" came first (sorted)
+
+
+def test_a_folder_that_cannot_be_listed_is_reported(data_dir, tmp_path, monkeypatch):
+    folder = tmp_path / "docs"
+    (folder / "locked").mkdir(parents=True)
+    (folder / "open.md").write_text(NOTE)
+    real_scandir = os.scandir
+
+    def scandir(path="."):  # chmod 000 does not stop root, who runs CI: refuse as the kernel would
+        if Path(path).name == "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    report = _import(data_dir, [str(folder)])
+    assert report.added == [str(folder / "open.md")]
+    assert (str(folder / "locked"), "could not be read (Permission denied)") in \
+        [(f.location, f.reason) for f in report.skipped]
+
+
+def test_a_file_name_that_is_not_utf8_gets_a_reason_not_a_traceback(data_dir, tmp_path):
+    name = os.fsdecode(b"bad\xff\xfename.md")
+    try:
+        (tmp_path / name).write_text(NOTE)
+    except (OSError, UnicodeEncodeError):
+        pytest.skip("this file system refuses such names")
+    report = _import(data_dir, [str(tmp_path)])
+    assert report.failed[0].reason == "its name is not valid text (UTF-8); rename the file to import it"
+    assert report.added == []
+
+
+def test_a_file_url_is_read_as_the_file(data_dir, tmp_path):
+    (tmp_path / "kettle notes.md").write_text(NOTE)
+    report = _import(data_dir, [(tmp_path / "kettle notes.md").as_uri()])
+    assert report.added == [str(tmp_path / "kettle notes.md")]
+
+
+def test_a_source_that_cannot_be_read_again_says_its_old_version_stays(data_dir, tmp_path):
+    note = tmp_path / "kettle.md"
+    note.write_text(NOTE)
+    assert _import(data_dir, [str(note)]).added
+    note.write_text("")
+    report = _import(data_dir, [str(note)])
+    reasons = [f.reason for f in report.failed + report.skipped]
+    assert len(reasons) == 1 and "stays in the knowledge base" in reasons[0]
+    assert search(data_dir, "descale kettle", 1)  # still found, as the message says
+
+
+def test_a_full_disk_is_reported_as_such_and_the_store_stays_usable(data_dir):
+    with open_store(data_dir) as kb:
+        kb.replace_source(title="Small", location="/small.md", type="markdown", size=10, content_hash="a",
+                          chunks=[Chunk("Small", "a small text")], load_id="x")
+        pages = kb.conn.execute("PRAGMA page_count").fetchone()[0]
+        kb.conn.execute(f"PRAGMA max_page_count = {pages + 2}")  # what a full disk looks like to SQLite
+        big = [Chunk("Big", f"words {n} " * 200) for n in range(200)]
+        with pytest.raises(StoreError) as failure:
+            kb.replace_source(title="Big", location="/big.md", type="markdown", size=10**6, content_hash="b",
+                              chunks=big, load_id="x")
+        assert "full" in str(failure.value) and "no transaction" not in str(failure.value)
+        assert not kb.conn.in_transaction
+        assert [s.location for s in kb.sources()] == ["/small.md"]
+        kb.conn.execute("PRAGMA max_page_count = 1073741823")
+        assert kb.remove_source(kb.sources()[0].id)
+    with sqlite3.connect(data_dir / "knowledge.db") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
