@@ -133,3 +133,13 @@ def test_a_full_disk_is_reported_as_such_and_the_store_stays_usable(data_dir):
         assert kb.remove_source(kb.sources()[0].id)
     with sqlite3.connect(data_dir / "knowledge.db") as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_file_reached_twice_is_imported_once_and_the_second_time_said(data_dir, tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "kettle.md").write_text(NOTE)
+    (docs / "alias.md").symlink_to(docs / "kettle.md")
+    report = _import(data_dir, [str(docs), str(docs / "kettle.md")])
+    assert report.added == [str(docs / "kettle.md")] and report.unchanged == []
+    assert [f.reason for f in report.skipped] == ["already in this import (through a link or twice named)"] * 2

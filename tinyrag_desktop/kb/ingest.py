@@ -113,6 +113,15 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
     folder holds that is not imported is listed in ``report.skipped`` with the reason.
     """
     out: list[ImportItem] = []
+    taken: set[str] = set()  # each file once, however many links or folders lead to it
+
+    def add(file: str) -> None:
+        if file in taken:
+            report.skipped.append(Failure(file, "already in this import (through a link or twice named)"))
+        else:
+            taken.add(file)
+            out.append(ImportItem("path", file))
+
     for item in items:
         if item.kind != "path":
             out.append(item)
@@ -122,7 +131,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
             continue
         path = Path(item.value).expanduser()
         if not path.is_dir():
-            out.append(ImportItem("path", str(path.resolve()) if path.exists() else str(path)))
+            add(str(path.resolve()) if path.exists() else str(path))
             continue
         seen: set[str] = set()
 
@@ -145,7 +154,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
                 if reason:
                     report.skipped.append(Failure(str(file), reason))
                 else:
-                    out.append(ImportItem("path", str(file.resolve())))
+                    add(str(file.resolve()))
     return out
 
 
