@@ -114,6 +114,10 @@ def test_stop_marks_running_cards_and_fail_shows_retry(qtbot):
     card = answer.tool_started(ToolStarted("w1", "websearch", "q"))
     answer.stop(800)
     assert card.status == "skipped" and card.error == "Stopped before the tool finished."  # not a failure
+    assert card._meta_text == "stopped"
+    failed = answer.tool_started(ToolStarted("c1", "calculate", "1/0"))
+    failed.finish("error", error="Division by zero.", elapsed_ms=0)
+    assert failed._meta_text == "<1 ms"  # a failed call says how long it took, as a done one does
     assert answer.content() == "partial" and "stopped" in answer.footer()
     other = AnswerWidget()
     qtbot.addWidget(other)

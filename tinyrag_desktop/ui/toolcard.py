@@ -122,11 +122,9 @@ class ToolCard(QFrame):
         if self._status != "running":
             shared_spinner().discard(self)
         if self._status == "skipped":
-            self._meta_text = "skipped"
-        elif self._status == "done":
+            self._meta_text = "stopped" if error == STOPPED else "skipped"
+        elif self._status != "running":  # done or failed: how long it took, either way
             self._meta_text = _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
-        elif elapsed_ms:
-            self._meta_text = _seconds(elapsed_ms)
         if error and self._status in ("error", "skipped"):
             self._note_text = _one_line(error)
         self._relayout()
