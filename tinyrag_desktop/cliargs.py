@@ -6,7 +6,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from .paths import resolve_data_dir
+from .paths import DataDirError, resolve_data_dir
 from .settings import Settings, SettingsError, load_settings
 
 # flag → settings key; each overrides the settings file for this run only.
@@ -52,9 +52,14 @@ class Context:
     warnings: tuple[str, ...]
 
 
-def context_from_args(args: argparse.Namespace) -> Context:
-    """Load the settings file from the data folder and apply the flags; raises SettingsError on bad flags."""
-    data_dir = resolve_data_dir(getattr(args, "data_dir", None))
+def context_from_args(args: argparse.Namespace, *, create: bool = True) -> Context:
+    """Load the settings file from the data folder and apply the flags; raises SettingsError on bad flags
+    (an unusable --data-dir included). With ``create`` False a missing data folder is not created."""
+    given = getattr(args, "data_dir", None)
+    try:
+        data_dir = resolve_data_dir(given, create=create)
+    except DataDirError as exc:
+        raise SettingsError(f"--data-dir: {exc}" if given is not None else str(exc)) from None
     settings, warnings = load_settings(data_dir)
     changes = {}
     for flag, key in _FLAG_KEYS.items():

@@ -8,6 +8,10 @@ from pathlib import Path
 APP_NAME = "tinyrag-desktop"
 
 
+class DataDirError(ValueError):
+    """A data folder that cannot be used (a file, an empty name, no permission); the message says why."""
+
+
 def default_data_dir() -> Path:
     """The platform's user data folder, or ``$TINYRAG_DATA_DIR`` when set."""
     env = os.environ.get("TINYRAG_DATA_DIR")
@@ -18,7 +22,32 @@ def default_data_dir() -> Path:
     return Path(user_data_dir(APP_NAME, appauthor=False))
 
 
-def resolve_data_dir(arg: str | os.PathLike[str] | None) -> Path:
-    path = Path(arg).expanduser() if arg else default_data_dir()
-    path.mkdir(parents=True, exist_ok=True)
+def resolve_data_dir(arg: str | os.PathLike[str] | None, *, create: bool = True) -> Path:
+    """The data folder ``arg`` names (None: the default one), created unless ``create`` is False.
+
+    Raises DataDirError when the name is empty (an unset shell variable must not mean "the default
+    folder") or when the folder, or a folder on its way, is a file.
+    """
+    if arg is not None and not os.fspath(arg).strip():
+        raise DataDirError("the data folder's name is empty; name a folder, or leave it out for the default one")
+    path = Path(arg).expanduser() if arg is not None else default_data_dir()
+    _refuse_files_on_the_way(path)
+    if create:
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DataDirError(f"cannot create the data folder {path}: {exc.strerror or exc}") from None
     return path
+
+
+def _refuse_files_on_the_way(path: Path) -> None:
+    """Raise DataDirError if ``path`` or the nearest part of it that exists is not a folder."""
+    for part in (path, *path.parents):
+        try:
+            if part.is_dir():
+                return
+            if part.exists():
+                where = "it is" if part == path else f"{part} is"
+                raise DataDirError(f"cannot use {path} as the data folder: {where} a file, not a folder")
+        except OSError as exc:  # e.g. no permission to look inside a parent
+            raise DataDirError(f"cannot use {path} as the data folder: {exc.strerror or exc}") from None

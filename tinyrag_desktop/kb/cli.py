@@ -1,15 +1,23 @@
 """The ``kb`` verb: ``kb add PATH|URL…``, ``kb search TEXT``, ``kb list`` and ``kb remove SOURCE_ID``.
 
 ``register(subparsers)`` stays light (argparse only); the knowledge base is imported when a verb runs.
-Progress and failures go to stderr, results to stdout, so ``kb search --jsonl`` pipes cleanly.
+Progress and failures go to stderr, results to stdout, so ``kb search --jsonl`` pipes cleanly. Bad numbers
+and empty paths are refused by the argument parser, before anything is read or written; output cut short by
+its reader (``| head -1``) ends the verb quietly.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import os
 import sys
-from typing import TextIO
+import unicodedata
+from pathlib import Path
+from typing import Callable, TextIO
+
+_SQLITE_MAX_INT = 2**63 - 1  # source ids are SQLite INTEGERs: larger numbers cannot name a source
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,18 +29,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     verbs = kb.add_subparsers(dest="kb_command", metavar="COMMAND", required=True)
 
     add = verbs.add_parser("add", help="import files, folders, URLs or Wikipedia articles")
-    add.add_argument("items", nargs="*", metavar="PATH|URL",
+    add.add_argument("items", nargs="*", type=_not_empty("path"), metavar="PATH|URL",
                      help="files, folders (read recursively), http(s) URLs, or wikipedia:TITLE")
-    add.add_argument("--wikipedia", action="append", default=[], metavar="TITLE",
+    add.add_argument("--wikipedia", action="append", default=[], type=_not_empty("title"), metavar="TITLE",
                      help="import the Wikipedia article with this title (in the settings' language)")
     add.add_argument("--force", action="store_true", help="re-import sources even when unchanged")
-    add.add_argument("--chunk-size", type=int, metavar="CHARS", help="largest chunk (default: settings)")
+    chunk = _SettingRange("chunk_size")
+    add.add_argument("--chunk-size", type=chunk, metavar="CHARS",
+                     help=f"largest chunk, {chunk.allowed} characters (default: settings)")
     _leaf_flags(add)
     add.set_defaults(func=_add)
 
     find = verbs.add_parser("search", help="search the knowledge base")
     find.add_argument("text", metavar="TEXT")
-    find.add_argument("--k", type=int, default=None, metavar="N", help="how many passages (default: settings)")
+    k = _SettingRange("k")
+    find.add_argument("--k", type=k, default=None, metavar="N",
+                      help=f"how many passages, {k.allowed} (default: settings)")
     find.add_argument("--jsonl", action="store_true", help="one JSON object per hit")
     _leaf_flags(find)
     find.set_defaults(func=_search)
@@ -43,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     lst.set_defaults(func=_list)
 
     rm = verbs.add_parser("remove", help="remove sources by id (see kb list)")
-    rm.add_argument("source_ids", nargs="+", type=int, metavar="SOURCE_ID")
+    rm.add_argument("source_ids", nargs="+", type=_source_id, metavar="SOURCE_ID")
     _leaf_flags(rm)
     rm.set_defaults(func=_remove)
 
@@ -60,10 +72,88 @@ def _leaf_flags(parser: argparse.ArgumentParser) -> None:
         action.default = argparse.SUPPRESS
 
 
-def _context(args: argparse.Namespace):  # -> cliargs.Context
+class _SettingRange:
+    """An argparse type: a whole number in the range the settings schema allows for ``key``."""
+
+    def __init__(self, key: str) -> None:
+        from ..settings import OPTIONS
+
+        option = OPTIONS[key]
+        assert option.minimum is not None and option.maximum is not None, key
+        self.low, self.high = int(option.minimum), int(option.maximum)
+        self.allowed = f"{self.low} to {self.high}"
+
+    def __call__(self, text: str) -> int:
+        value = _whole_number(text)
+        if value is None or not self.low <= value <= self.high:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {self.allowed}, not {text!r}")
+        return value
+
+
+def _source_id(text: str) -> int:
+    value = _whole_number(text)
+    if value is None or not 1 <= value <= _SQLITE_MAX_INT:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a source id (a whole number from 1, see kb list)")
+    return value
+
+
+def _whole_number(text: str) -> int | None:
+    try:
+        return int(text.strip())
+    except ValueError:  # also refuses digit strings too long for int() to read
+        return None
+
+
+def _not_empty(what: str) -> Callable[[str], str]:
+    """An argparse type refusing blank text: an unset shell variable ("$DIR") must not mean "this folder"."""
+
+    def check(text: str) -> str:
+        name, kind = text.strip(), what
+        if name.lower().startswith("wikipedia:"):  # wikipedia:TITLE with the title left out
+            name, kind = name[len("wikipedia:"):].strip(), "Wikipedia title"
+        if not name:
+            raise argparse.ArgumentTypeError(f"an empty {kind} was given (is a shell variable unset?); "
+                                             "nothing was imported")
+        return text
+
+    return check
+
+
+def _printable(text: str) -> str:
+    """``text`` on one line: control characters shown escaped (\\n, \\x1b), so a file name cannot break
+    the layout or drive the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
+
+
+def _quiet_on_broken_pipe(verb: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Stop quietly when the reader of stdout goes away (``kb list | head -1``), as Python's docs advise
+    (signal module, "Note on SIGPIPE"): exit status 1, and stdout pointed at devnull so the interpreter's
+    last flush has nowhere to fail."""
+
+    @functools.wraps(verb)
+    def run(args: argparse.Namespace) -> int:
+        try:
+            code = verb(args)
+            sys.stdout.flush()  # inside the try: buffered lines may meet the closed pipe only here
+            return code
+        except BrokenPipeError:
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
+            except (OSError, ValueError):  # stdout without a file descriptor (an embedding app's stream)
+                pass
+            return 1
+
+    return run
+
+
+def _context(args: argparse.Namespace, *, create: bool = True):  # -> cliargs.Context
     from ..cliargs import context_from_args
 
-    ctx = context_from_args(args)
+    ctx = context_from_args(args, create=create)
     for warning in ctx.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return ctx
@@ -81,7 +171,7 @@ class _ProgressLine:
             if self.tty:
                 self.stream.write("\r\033[K")
             return
-        line = f"[{progress.done + 1}/{progress.total}] {progress.current}"
+        line = f"[{progress.done + 1}/{progress.total}] {_printable(progress.current)}"
         if self.tty:
             self.stream.write("\r\033[K" + line[:160])
         else:
@@ -89,6 +179,7 @@ class _ProgressLine:
         self.stream.flush()
 
 
+@_quiet_on_broken_pipe
 def _add(args: argparse.Namespace) -> int:
     from . import Error, ImportItem, Importer, open_store
     from .embed import Embedder
@@ -98,6 +189,7 @@ def _add(args: argparse.Namespace) -> int:
         print("kb add: name at least one file, folder, URL or --wikipedia TITLE.", file=sys.stderr)
         return 2
     ctx = _context(args)
+    barren = [i.value for i in items if i.kind == "path" and not _has_supported_files(Path(i.value).expanduser())]
     try:
         kb = open_store(ctx.data_dir)
     except Error as exc:
@@ -105,7 +197,8 @@ def _add(args: argparse.Namespace) -> int:
         return 1
     assert kb is not None
     embedder = Embedder.from_settings(ctx.settings)
-    importer = Importer(kb, chunk_size=args.chunk_size or int(ctx.settings["chunk_size"]), settings=ctx.settings,
+    chunk_size = args.chunk_size if args.chunk_size is not None else int(ctx.settings["chunk_size"])
+    importer = Importer(kb, chunk_size=chunk_size, settings=ctx.settings,
                         on_progress=_ProgressLine(sys.stderr), embedder=embedder, force=args.force)
     try:
         report = importer.run(items)
@@ -118,21 +211,51 @@ def _add(args: argparse.Namespace) -> int:
         if embedder is not None:
             embedder.close()
     for failure in report.failed:
-        print(f"failed: {failure.location}: {failure.reason}", file=sys.stderr)
+        print(f"failed: {_printable(failure.location)}: {failure.reason}", file=sys.stderr)
     for skip in report.skipped:
-        print(f"skipped: {skip.location}: {skip.reason}", file=sys.stderr)
+        print(f"skipped: {_printable(skip.location)}: {skip.reason}", file=sys.stderr)
+    for folder in barren:
+        print(f"no supported files found in {_printable(folder)}", file=sys.stderr)
     print(report.summary())
     stored = report.added or report.updated or report.unchanged
     return 1 if report.failed and not stored else 0
 
 
+def _has_supported_files(folder: Path) -> bool:
+    """True unless ``folder`` is a folder in which an import finds nothing to read (by ingest.expand's rules:
+    hidden files and folders are left out). Stops at the first supported file, so a full folder costs little."""
+    from .readers import SUPPORTED
+
+    try:
+        if not folder.is_dir():
+            return True  # a file, or a missing path: the import itself reports on it
+    except OSError:
+        return True  # cannot look: likewise
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        if any(not f.startswith(".") and Path(f).suffix.lower() in SUPPORTED for f in files):
+            return True
+    return False
+
+
+def _no_knowledge_base(data_dir: Path) -> str:
+    """What to say when ``data_dir`` holds no knowledge base (the folder may not even exist)."""
+    if data_dir.is_dir():
+        return "the knowledge base is empty"
+    return f"the knowledge base is empty: there is no data folder {_printable(str(data_dir))} yet (kb add creates it)"
+
+
+@_quiet_on_broken_pipe
 def _search(args: argparse.Namespace) -> int:
     import asyncio
 
-    from . import Error, search
+    from . import Error, db_path, search
     from .embed import query_vector
 
-    ctx = _context(args)
+    ctx = _context(args, create=False)
+    if not db_path(ctx.data_dir).is_file():
+        print(_no_knowledge_base(ctx.data_dir), file=sys.stderr)
+        return 0
     k = args.k if args.k is not None else int(ctx.settings["k"])
     model = str(ctx.settings["embed_model"] or "")
     vector, problem = asyncio.run(query_vector(ctx.settings, args.text))
@@ -149,8 +272,8 @@ def _search(args: argparse.Namespace) -> int:
                    "score": round(hit.score, 4), "text": hit.text, "heading": hit.heading}
             print(json.dumps(row, ensure_ascii=False), flush=True)
         else:
-            print(f"[{n}] {hit.heading or hit.title}  (score {hit.score:.2f}, source {hit.source_id})")
-            print(f"    {hit.location}")
+            print(f"[{n}] {_printable(hit.heading or hit.title)}  (score {hit.score:.2f}, source {hit.source_id})")
+            print(f"    {_printable(hit.location)}")
             print("    " + hit.text[:400].replace("\n", "\n    "))
             print()
     if not hits and not args.jsonl:
@@ -162,22 +285,27 @@ _FAILED = object()
 
 
 def _existing_store(args: argparse.Namespace):
-    """The knowledge base in the data folder, None when there is none, or _FAILED (message printed)."""
+    """The knowledge base in the data folder; None when there is none (said on stderr), or _FAILED (likewise).
+    Creates nothing: not the data folder, not the database."""
     from . import Error, open_store
 
+    data_dir = _context(args, create=False).data_dir
     try:
-        return open_store(_context(args).data_dir, create=False)
+        kb = open_store(data_dir, create=False)
     except Error as exc:
         print(f"error: {exc}", file=sys.stderr)
         return _FAILED
+    if kb is None:
+        print(_no_knowledge_base(data_dir), file=sys.stderr)
+    return kb
 
 
+@_quiet_on_broken_pipe
 def _list(args: argparse.Namespace) -> int:
     kb = _existing_store(args)
     if kb is _FAILED:
         return 1
     if kb is None:
-        print("the knowledge base is empty", file=sys.stderr)
         return 0
     with kb:
         for s in kb.sources():
@@ -186,11 +314,12 @@ def _list(args: argparse.Namespace) -> int:
                                   "chunks": s.chunk_count, "size": s.size, "imported_at": s.imported_at},
                                  ensure_ascii=False))
             else:
-                print(f"{s.id:>5}  {s.type:<9} {s.chunk_count:>5} chunks  {s.imported_at}  {s.title}\n"
-                      f"       {s.location}")
+                print(f"{s.id:>5}  {s.type:<9} {s.chunk_count:>5} chunks  {s.imported_at}  {_printable(s.title)}\n"
+                      f"       {_printable(s.location)}")
     return 0
 
 
+@_quiet_on_broken_pipe
 def _remove(args: argparse.Namespace) -> int:
     kb = _existing_store(args)
     if kb is _FAILED:
