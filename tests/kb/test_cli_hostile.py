@@ -253,6 +253,6 @@ def test_add_of_a_folder_without_supported_files_says_so(tmp_path: Path,
     data = tmp_path / "data"
     code, out, err = run_main(capsys, "add", "--data-dir", str(data), str(empty), str(odd), str(full))
     assert code == 0 and out.startswith("1 added")
-    assert f"no supported files found in {empty}" in err
-    assert f"no supported files found in {odd}" in err
-    assert f"found in {full}" not in err
+    assert f"skipped: {empty}: no supported files found in this folder" in err
+    assert f"skipped: {odd}: no supported files found in this folder" in err
+    assert f"{full}: no supported files" not in err

@@ -189,7 +189,6 @@ def _add(args: argparse.Namespace) -> int:
         print("kb add: name at least one file, folder, URL or --wikipedia TITLE.", file=sys.stderr)
         return 2
     ctx = _context(args)
-    barren = [i.value for i in items if i.kind == "path" and not _has_supported_files(Path(i.value).expanduser())]
     try:
         kb = open_store(ctx.data_dir)
     except Error as exc:
@@ -214,28 +213,9 @@ def _add(args: argparse.Namespace) -> int:
         print(f"failed: {_printable(failure.location)}: {failure.reason}", file=sys.stderr)
     for skip in report.skipped:
         print(f"skipped: {_printable(skip.location)}: {skip.reason}", file=sys.stderr)
-    for folder in barren:
-        print(f"no supported files found in {_printable(folder)}", file=sys.stderr)
     print(report.summary())
     stored = report.added or report.updated or report.unchanged
     return 1 if report.failed and not stored else 0
-
-
-def _has_supported_files(folder: Path) -> bool:
-    """True unless ``folder`` is a folder in which an import finds nothing to read (by ingest.expand's rules:
-    hidden files and folders are left out). Stops at the first supported file, so a full folder costs little."""
-    from .readers import SUPPORTED
-
-    try:
-        if not folder.is_dir():
-            return True  # a file, or a missing path: the import itself reports on it
-    except OSError:
-        return True  # cannot look: likewise
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        if any(not f.startswith(".") and Path(f).suffix.lower() in SUPPORTED for f in files):
-            return True
-    return False
 
 
 def _no_knowledge_base(data_dir: Path) -> str:

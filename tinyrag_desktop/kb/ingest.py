@@ -134,6 +134,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
             add(str(path.resolve()) if path.exists() else str(path))
             continue
         seen: set[str] = set()
+        before = len(out)
 
         def unreadable(exc: OSError) -> None:
             report.skipped.append(Failure(exc.filename or str(path), f"could not be read ({exc.strerror})"))
@@ -155,6 +156,8 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
                     report.skipped.append(Failure(str(file), reason))
                 else:
                     add(str(file.resolve()))
+        if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
+            report.skipped.append(Failure(str(path), "no supported files found in this folder"))
     return out
 
 
