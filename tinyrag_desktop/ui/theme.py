@@ -82,8 +82,9 @@ def style_sheet(dark: bool) -> str:
     if not base.is_file():
         return ""
     text = base.read_text(encoding="utf-8")
+    names = {**_variables("dark" if dark else "light"), "@icons": resource("icons").as_posix()}
     # Longest names first, so @errorbg is not read as @error followed by "bg".
-    for key, value in sorted(_variables("dark" if dark else "light").items(), key=lambda kv: -len(kv[0])):
+    for key, value in sorted(names.items(), key=lambda kv: -len(kv[0])):
         text = text.replace(key, value)
     return text
 
