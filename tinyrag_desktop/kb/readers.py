@@ -13,7 +13,7 @@ import json
 import re
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 from .errors import Cancelled, NoText, ReadError, UnsupportedFile
 from .html_reader import parse_html
@@ -28,6 +28,7 @@ TEXT_TYPES = {".txt": "text", ".text": "text", ".log": "log", ".md": "markdown",
               ".xhtml": "html"}
 BINARY_TYPES = {".pdf": "pdf", ".docx": "docx"}
 SUPPORTED = {**TEXT_TYPES, **BINARY_TYPES}
+_Text = TypeVar("_Text", str, bytes)
 
 _MAGIC = ((b"%PDF-", "pdf"), (b"PK\x03\x04", "zip"), (b"\x89PNG", "PNG image"), (b"\xff\xd8\xff", "JPEG image"),
           (b"GIF8", "GIF image"), (b"\x7fELF", "program"), (b"MZ", "Windows program"),
@@ -35,24 +36,110 @@ _MAGIC = ((b"%PDF-", "pdf"), (b"PK\x03\x04", "zip"), (b"\x89PNG", "PNG image"), 
           (b"ID3", "MP3 audio"), (b"Rar!", "RAR archive"), (b"7z\xbc\xaf", "7-Zip archive"))
 
 
+# Byte order marks, longest first: UTF-32-LE's mark begins with UTF-16-LE's. Python's "utf-16" and
+# "utf-32" codecs read the mark to learn the byte order, and drop it.
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xef\xbb\xbf", "utf-8-sig"),
+         (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+# How much of a file looks_binary reads: enough for a steady share, little enough to cost nothing.
+_SAMPLE_BYTES = 8192
+# Bytes that text does not hold: the C0 control codes and DEL, except tab, line feed, vertical tab, form
+# feed, carriage return, escape (the colour codes in logs) and backspace (``man`` output overstrikes bold
+# letters with it). Random bytes hold about 10 % of these; text in any ASCII-based encoding (UTF-8,
+# Latin-1, Windows-1252, Shift-JIS, GBK, KOI8-R …) none, or a stray few.
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in b"\t\n\v\f\r\x1b\x08") + b"\x7f"
+# The same in decoded text, with what random bytes become in UTF-16 or UTF-32: characters that could not
+# be decoded (U+FFFD, unpaired surrogates) and private-use characters (one random UTF-16 unit in ten).
+_ODD_CHARS = re.compile("[" + "".join(f"\\x{b:02x}" for b in _CONTROL_BYTES) + "\ufffd\ue000-\uf8ff]")
+_BINARY_SHARE = 0.05
+
+
+def _bom_codec(data: bytes) -> str | None:
+    """The codec a byte order mark at the start of ``data`` names, or None without one."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return codec
+    return None
+
+
+def looks_binary(data: bytes) -> bool:
+    """Whether ``data`` is binary (a program, an image, compressed or random bytes) rather than text.
+
+    Decided from the first 8 KB: binary when more than one character in twenty is a control code that
+    text does not use, or (after a UTF-16 or UTF-32 byte order mark) undecodable. Text in any common
+    encoding, with or without a byte order mark, in any script, is never binary; a stray NUL or two is
+    not enough either.
+    """
+    codec = _bom_codec(data)
+    if codec in ("utf-16", "utf-32"):
+        sample = data[: _SAMPLE_BYTES].decode(codec, errors="replace")
+        # a character cut at the end of the sample is not the file's fault
+        sample = sample[:-1] if len(data) > _SAMPLE_BYTES else sample
+        return len(_ODD_CHARS.findall(sample)) > _BINARY_SHARE * len(sample)
+    sample = data[: _SAMPLE_BYTES]
+    controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
+    return controls > _BINARY_SHARE * len(sample)
+
+
 def sniff(data: bytes) -> str | None:
     """The kind of file the first bytes say this is, or None for (probably) text."""
     for magic, kind in _MAGIC:
         if data.startswith(magic):
             return kind
-    if b"\x00" in data[:8192]:
-        return "binary"
-    return None
+    return "binary" if looks_binary(data) else None
 
 
 def decode_text(data: bytes) -> str:
-    """Bytes to text: UTF-8 (with or without BOM, or UTF-16 with BOM), else Windows-1252."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16", errors="replace")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
+    """Bytes to text: by the byte order mark (UTF-8, UTF-16 or UTF-32) when there is one, else UTF-8;
+    lines that are not UTF-8 are read as Windows-1252 (see _decode_mixed). NUL bytes are dropped."""
+    codec = _bom_codec(data)
+    if codec in ("utf-16", "utf-32"):
+        text = data.decode(codec, errors="replace")
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = _decode_mixed(data.removeprefix(b"\xef\xbb\xbf"))
+    return _without_nul(text) if "\x00" in text else text
+
+
+_NULS_IN_A_WORD = re.compile(r"(?<=[^\s\x00])\x00+(?=[^\s\x00])")
+_NULS_IN_A_WORD_BYTES = re.compile(_NULS_IN_A_WORD.pattern.encode())
+
+
+def _without_nul(text: _Text) -> _Text:
+    """``text`` without NUL characters, which are never text (a crashed program's padding, a C string's
+    end) and only break the search index and what shows a passage. Those between two words part them.
+    Bytes must be in an ASCII-based encoding (not UTF-16 or UTF-32)."""
+    if isinstance(text, bytes):
+        return _NULS_IN_A_WORD_BYTES.sub(b" ", text).replace(b"\x00", b"")
+    return _NULS_IN_A_WORD.sub(" ", text).replace("\x00", "")
+
+
+def _decode_mixed(data: bytes) -> str:
+    """Text that is not valid UTF-8 throughout: Windows-1252 when no part of it is UTF-8, else line by line.
+
+    A line that is valid UTF-8 is read as such. Any other line is read as UTF-8 too when it holds at least
+    as many well-formed UTF-8 characters as bad bytes (a damaged UTF-8 line: the bad bytes become U+FFFD),
+    else as Windows-1252 (a Latin-1 or Windows line). So one bad byte in a UTF-8 file spoils one character,
+    not every accent in the file ("CafÃ©"); a Latin-1 file, or UTF-8 and Latin-1 files joined, read right.
+    """
+    if _utf8_tally(data)[0] == 0:  # not one UTF-8 character: Latin-1 or Windows-1252 throughout
         return data.decode("cp1252", errors="replace")
+    lines = data.split(b"\n")
+    for n, line in enumerate(lines):
+        try:
+            lines[n] = line.decode("utf-8")
+        except UnicodeDecodeError:
+            good, bad = _utf8_tally(line)
+            lines[n] = line.decode("utf-8" if good >= bad else "cp1252", errors="replace")
+    return "\n".join(lines)
+
+
+def _utf8_tally(data: bytes) -> tuple[int, int]:
+    """How many well-formed UTF-8 characters beyond ASCII ``data`` holds, and how many bad bytes."""
+    text = data.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd") - data.count("\ufffd".encode())
+    return len(text) - len(text.encode("ascii", errors="ignore")) - bad, bad
 
 
 def _paragraphs(text: str) -> list[Block]:
@@ -312,8 +399,16 @@ def read_rst(data: bytes, name: str) -> Document:
 
 # ---- data formats ---------------------------------------------------------------------------------------
 
+# The csv module refuses a cell over 128 KB ("field larger than field limit"), a whole table for one long
+# note. The limit only guards memory, which the file size limit (ingest.MAX_FILE_BYTES) already bounds;
+# this is the largest value it takes on every platform (a C long).
+_CSV_FIELD_LIMIT = 2**31 - 1
+
+
 def read_csv(data: bytes, name: str) -> Document:
     text = decode_text(data)
+    if csv.field_size_limit() < _CSV_FIELD_LIMIT:
+        csv.field_size_limit(_CSV_FIELD_LIMIT)
     try:
         dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|")
     except csv.Error:
@@ -335,20 +430,29 @@ def read_csv(data: bytes, name: str) -> Document:
 
 
 def _flatten(value: object, path: str, out: list[str]) -> None:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _flatten(item, f"{path}.{key}" if path else str(key), out)
-    elif isinstance(value, list):
-        for n, item in enumerate(value):
-            _flatten(item, f"{path}[{n}]", out)
-    else:
-        out.append(f"{path}: {value}" if path else str(value))
+    """``value``'s leaves as "path: value" lines, in order. A loop, not recursion: the JSON parser nests
+    deeper than the recursion limit allows a recursive walk from here."""
+    stack: list[tuple[object, str]] = [(value, path)]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            items = [(item, f"{path}.{key}" if path else str(key)) for key, item in value.items()]
+            stack.extend(reversed(items))
+        elif isinstance(value, list):
+            stack.extend(reversed([(item, f"{path}[{n}]") for n, item in enumerate(value)]))
+        else:
+            out.append(f"{path}: {value}" if path else str(value))
 
 
 def read_json(data: bytes, name: str) -> Document:
     try:
-        value = json.loads(decode_text(data))
-    except (ValueError, RecursionError) as exc:
+        # Numbers stay as written: they only become text here, and a number of 5,000 digits (which int()
+        # refuses beyond 4,300) or 1e999 (which float() makes "inf") is still what the file says.
+        value = json.loads(decode_text(data), parse_int=str, parse_float=str)
+    except RecursionError as exc:
+        raise ReadError("nested too deeply to read (lists or objects hundreds of levels inside one another)"
+                        ) from exc
+    except ValueError as exc:
         raise ReadError(f"not valid JSON ({exc})") from exc
     items = list(value.items()) if isinstance(value, dict) else list(enumerate(value)) if isinstance(value, list) else [("", value)]
     blocks = []
@@ -363,12 +467,15 @@ def read_json(data: bytes, name: str) -> Document:
 def read_xml(data: bytes, name: str) -> Document:
     import lxml.etree
 
-    parser = lxml.etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
+    # huge_tree lifts libxml2's limits on a text's size (10 MB) and on nesting (256 deep, to 2,048), both
+    # well within what the file size limit lets in. Entities are still never loaded or expanded, and
+    # libxml2 still refuses an entity bomb ("billion laughs") with or without it.
+    parser = lxml.etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
                                   recover=False)
     try:
         root = lxml.etree.fromstring(data, parser)
     except lxml.etree.XMLSyntaxError as exc:
-        raise ReadError(f"not well-formed XML ({exc})") from exc
+        raise ReadError(_xml_problem(exc)) from exc
     if root is None:
         raise ReadError("not well-formed XML (no root element)")
     if lxml.etree.QName(root).localname.lower() == "html":
@@ -384,6 +491,24 @@ def read_xml(data: bytes, name: str) -> Document:
         if lines:
             blocks.append(Block("text", "\n".join(lines)))
     return Document(name, "xml", tuple(blocks))
+
+
+def _xml_problem(exc: Exception) -> str:
+    """What is wrong with an XML file, from libxml2's error: where, and in words, not in its option names."""
+    import lxml.etree
+
+    message = getattr(exc, "msg", "") or str(exc)
+    if getattr(exc, "code", None) == lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT:
+        if "depth" in message.lower():
+            return "not readable as XML (elements nested more than 2,048 deep)"
+        if "entit" in message.lower():
+            return ("not read, for safety: its entity definitions would expand into an enormous text "
+                    "(an \"entity bomb\")")
+        return "not readable as XML (too large a part for the XML parser)"
+    # libxml2 ends its message with the position ("…, line 1, column 19"), which lxml repeats after it
+    message = re.sub(r",? line \d+, column \d+$", "", message.strip())
+    line = getattr(exc, "lineno", None)
+    return f"not well-formed XML (line {line}: {message})" if line else f"not well-formed XML ({message})"
 
 
 # ---- PDF and Word -----------------------------------------------------------------------------------------
@@ -495,6 +620,10 @@ def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = Non
     return Document(title, "docx", tuple(blocks))
 
 
+# What a reader reads, as the user would say it: "looks like binary data, not Markdown text".
+_KIND_NAMES = {"text": "text", "log": "a log file", "markdown": "Markdown text", "rst": "reStructuredText",
+               "csv": "CSV text", "json": "JSON text", "xml": "XML text", "html": "HTML text"}
+
 _READERS: dict[str, Callable[[bytes, str], Document]] = {
     "text": read_text, "log": read_log, "markdown": read_markdown, "rst": read_rst, "csv": read_csv,
     "json": read_json, "xml": read_xml, "html": lambda d, n: parse_html(d, n), "pdf": read_pdf,
@@ -530,7 +659,11 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
     elif kind in ("pdf", "docx"):
         raise ReadError(f"not a {kind.upper()} file ({actual or 'text'} content)")
     elif actual is not None:
-        raise ReadError(f"looks like a {actual}, not {kind} text")
+        raise ReadError(f"looks like {actual} data, not {_KIND_NAMES.get(kind, kind)}")
+    if kind in ("html", "xml") and b"\x00" in data and _bom_codec(data) not in ("utf-16", "utf-32"):
+        # Read by lxml from their bytes: a NUL is dropped here as decode_text drops it from text (HTML
+        # would show U+FFFD for it, XML refuses the file).
+        data = _without_nul(data)
     if kind in ("pdf", "docx"):
         doc = (read_pdf if kind == "pdf" else read_docx)(data, name, cancelled)
     else:
