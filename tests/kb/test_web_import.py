@@ -13,7 +13,7 @@ import pytest
 
 from tests.loopback import QuietHTTPServer
 from tinyrag_desktop.kb import ImportItem, Importer, open_store, search
-from tinyrag_desktop.kb.errors import Cancelled, FetchError
+from tinyrag_desktop.kb.errors import Cancelled, FetchError, ReadError
 from tinyrag_desktop.kb.web import fetch_url
 from tinyrag_desktop.settings import Settings, defaults
 
@@ -158,3 +158,21 @@ def test_a_page_sent_too_slowly_is_given_up_on_and_cancel_stops_it(server):
     assert time.monotonic() - started < 5
     with pytest.raises(Cancelled):
         fetch_url(f"{server}/trickle", 1 << 20, cancelled=lambda: time.monotonic() - started > 1.0)
+
+
+def test_binary_bytes_served_as_a_web_page_are_refused():
+    from tinyrag_desktop.kb.web import Fetched
+
+    noise = bytes(range(1, 32)) * 300  # control codes, no zero byte
+    with pytest.raises(ReadError, match="binary data"):
+        Fetched("http://127.0.0.1/x.html", "text/html", noise).document()
+
+
+def test_a_downloaded_page_nested_too_deep_is_read_whole():
+    from tinyrag_desktop.kb.web import html_document
+
+    posts = "".join(f"<div class=post><p>Forum post number {n} about moorings.</p>" for n in range(400))
+    doc = html_document(f"<html><head><title>Forum</title></head><body>{posts}</body></html>".encode(),
+                        "http://127.0.0.1/forum")
+    text = " ".join(b.text for b in doc.blocks)
+    assert "post number 0 " in text and "post number 399 " in text

@@ -21,7 +21,7 @@ from .errors import Cancelled, FetchError, ReadError
 from .html_reader import parse_html
 from .links import MAX_LINKS, Link, context
 from .models import Block, Document
-from .readers import read_bytes
+from .readers import looks_binary, read_bytes
 
 USER_AGENT = "tinyRAG-Desktop knowledge import (+https://github.com/tinyrag)"
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)  # for each wait: connecting, and between two pieces of the page
@@ -64,6 +64,8 @@ class Fetched:
         name = self.url.rstrip("/").rsplit("/", 1)[-1] or self.url
         if "pdf" in ctype or self.data.startswith(b"%PDF-"):
             return read_bytes(self.data, "pdf", name)
+        if looks_binary(self.data):  # a server's content type is a claim, not a fact
+            raise ReadError(f"the page is binary data, not text, though the server calls it {ctype or 'nothing'}")
         if "html" in ctype or "xml" in ctype and self.data.lstrip()[:200].lower().find(b"<html") >= 0:
             return html_document(self.data, self.url)
         if "json" in ctype:
@@ -154,8 +156,14 @@ def html_document(data: bytes, url: str) -> Document:
     import trafilatura
 
     hrefs: dict[str, str] = {}
+    parser = lxml.html.HTMLParser()
     try:
-        page = lxml.html.document_fromstring(data)
+        page = lxml.html.document_fromstring(data, parser=parser)
+        if parser.error_log.filter_types([lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]):
+            # libxml2 stopped early (a page nested too deep, a huge text): trafilatura, which parses the
+            # same way, would see only the part before that point; our reader reads it all
+            doc = parse_html(data, url)
+            return Document(doc.title, "url", doc.blocks, doc.links)
         title_el = page.find(".//title")
         title = " ".join(title_el.text_content().split()) if title_el is not None else ""
         for a in page.iter("a"):
