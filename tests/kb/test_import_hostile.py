@@ -143,3 +143,18 @@ def test_a_file_reached_twice_is_imported_once_and_the_second_time_said(data_dir
     report = _import(data_dir, [str(docs), str(docs / "kettle.md")])
     assert report.added == [str(docs / "kettle.md")] and report.unchanged == []
     assert [f.reason for f in report.skipped] == ["already in this import (through a link or twice named)"] * 2
+
+
+@pytest.mark.parametrize("start", ["MZ-80K owners' notes", "ID3 tags explained", "GIF89a and its frames", "OggS pages"])
+def test_text_that_starts_like_a_file_signature_is_read_as_text(data_dir, tmp_path, start):
+    note = tmp_path / "note.txt"
+    note.write_text(f"{start}\n\nA plain note about old formats, written by hand.\n")
+    report = _import(data_dir, [str(note)])
+    assert report.added == [str(note)], report.failed
+
+
+def test_a_real_windows_program_is_still_refused(data_dir, tmp_path):
+    program = tmp_path / "setup.txt"
+    program.write_bytes(b"MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00" + bytes(range(256)) * 8)
+    report = _import(data_dir, [str(program)])
+    assert report.failed and "Windows program" in report.failed[0].reason

@@ -82,10 +82,14 @@ def looks_binary(data: bytes) -> bool:
 
 def sniff(data: bytes) -> str | None:
     """The kind of file the first bytes say this is, or None for (probably) text."""
+    binary = looks_binary(data)
     for magic, kind in _MAGIC:
-        if data.startswith(magic):
+        # A signature of letters is a weak sign: text starts with "MZ", "ID3" or "GIF89a" too ("ID3 tags
+        # explained"); such a file is that kind only if it looks binary as well.
+        weak = kind != "pdf" and magic.isascii() and magic.decode().isprintable()
+        if data.startswith(magic) and (binary or not weak):
             return kind
-    return "binary" if looks_binary(data) else None
+    return "binary" if binary else None
 
 
 def decode_text(data: bytes) -> str:
