@@ -221,7 +221,9 @@ def test_persona_is_chosen_per_chat(make_window, server, qloop):
 def test_sidebar_new_rename_delete_undo_and_search(make_window, server, qloop, qtbot):
     server.queue(Stream(tokens("A.")), Stream(tokens("B.")))
     win = make_window(server.base_url)
+    assert not win.sidebar.empty_hint.isHidden() and "No chats yet" in win.sidebar.empty_hint.text()
     assert qloop.run(ask_and_wait(win, "About apples")) == "done"
+    assert win.sidebar.empty_hint.isHidden()
     first = win.chat_id
     qtbot.keyClick(win, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     assert win.chat_id is None and win.view.answers() == []
@@ -235,6 +237,9 @@ def test_sidebar_new_rename_delete_undo_and_search(make_window, server, qloop, q
     assert first in win.sidebar.ids() and win.chat_id == first
     win.sidebar.search.setText("banana")
     qloop.run(wait_until(lambda: win.sidebar.titles() == ["About bananas"]))
+    win.sidebar.search.setText("cherries")
+    qloop.run(wait_until(lambda: win.sidebar.titles() == []))
+    assert not win.sidebar.empty_hint.isHidden() and win.sidebar.empty_hint.text() == "No chats match."
 
 
 def test_export_markdown_and_html(make_window, server, qloop, tmp_path):

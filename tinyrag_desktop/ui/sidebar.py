@@ -86,8 +86,16 @@ class ChatsSidebar(QFrame):
         self._undo_timer.setSingleShot(True)
         self._undo_timer.timeout.connect(self.undo_bar.hide)
 
+        # Said in words instead of a blank list: nothing yet, or nothing matching the search.
+        self.empty_hint = QLabel("", self)
+        self.empty_hint.setObjectName("chatListEmpty")
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter)
+        self.empty_hint.hide()
+
         layout.addWidget(self.new_button)
         layout.addWidget(self.search)
+        layout.addWidget(self.empty_hint)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.undo_bar)
         self._filling = False
@@ -123,6 +131,9 @@ class ChatsSidebar(QFrame):
             self.list.addItem(item)
             if chat.id == current:
                 self.list.setCurrentItem(item)
+        self.empty_hint.setText("No chats match." if self.search.text().strip() else
+                                "No chats yet. Your conversations are kept here.")
+        self.empty_hint.setVisible(not chats)
         self._filling = False
 
     def ids(self) -> list[str]:
