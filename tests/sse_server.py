@@ -35,6 +35,18 @@ class Status:
 
 
 @dataclass
+class Raw:
+    """Answer with these exact ``pieces`` (each sent and flushed on its own, ``gap`` seconds apart), for
+    replies a real server should never send: wrong shapes, wrong content types, keep-alives only."""
+
+    pieces: list[str]
+    content_type: str = "text/event-stream"
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    gap: float = 0.0
+
+
+@dataclass
 class Hang:
     """Accept the request and send nothing for ``seconds``."""
 
@@ -68,7 +80,7 @@ class ScriptedLLMServer:
 
     def __init__(self, models: tuple[str, ...] = ("scripted",), seed: int = 0) -> None:
         self.models = list(models)
-        self.replies: list[Stream | Status | Hang] = []
+        self.replies: list[Stream | Status | Hang | Raw] = []
         self.requests: list[dict[str, Any]] = []
         self.embedding_requests: list[dict[str, Any]] = []  # POST /v1/embeddings (see embed_server.embed)
         self.rng = random.Random(seed)
@@ -108,6 +120,8 @@ class ScriptedLLMServer:
                 elif isinstance(reply, Hang):
                     time.sleep(reply.seconds)
                     self.close_connection = True
+                elif isinstance(reply, Raw):
+                    self._raw(reply)
                 else:
                     self._stream(reply)
 
@@ -118,6 +132,22 @@ class ScriptedLLMServer:
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+
+            def _raw(self, reply: Raw) -> None:
+                self.send_response(reply.status)
+                self.send_header("Content-Type", reply.content_type)
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                try:
+                    for piece in reply.pieces:
+                        self.wfile.write(piece.encode())
+                        self.wfile.flush()
+                        time.sleep(reply.gap)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
             def _stream(self, reply: Stream) -> None:
                 self.send_response(200)
@@ -153,7 +183,7 @@ class ScriptedLLMServer:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}/v1"
 
-    def queue(self, *replies: Stream | Status | Hang) -> None:
+    def queue(self, *replies: Stream | Status | Hang | Raw) -> None:
         with self._lock:
             self.replies.extend(replies)
 

@@ -24,7 +24,7 @@ from ..tools.errors import ToolError
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
 from . import prompts
 from .config import EngineConfig
-from .errors import LLMError
+from .errors import BadResponse, LLMError
 from .events import Done, EngineError, EngineEvent, Reasoning, Route, Text, ToolFinished, ToolStarted
 from .llm import LLMClient
 from .router import Decision, route
@@ -173,6 +173,11 @@ class Engine:
                 queue.put_nowait(("end", None))
             except LLMError as exc:
                 queue.put_nowait(("error", exc))
+            except Exception as exc:  # a reply shaped in a way nobody foresaw must end the answer, not hang it
+                log.exception("reading the model's stream failed")
+                problem = BadResponse("The model server sent a reply that could not be read "
+                                      f"({exc.__class__.__name__}: {exc}). The text so far is kept.")
+                queue.put_nowait(("error", problem))
 
         pump_task = asyncio.create_task(pump())
         failure: LLMError | None = None

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+from html import unescape
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
@@ -68,8 +70,16 @@ class LLMClient:
         return httpx.Timeout(connect=self.connect_timeout, read=read, write=30.0, pool=self.connect_timeout)
 
     def _unreachable(self, exc: Exception) -> ServerUnreachable:
+        if self.base_url.lower().startswith("https://") and "ssl" in repr(exc).lower():
+            return ServerUnreachable(
+                f"The model server at {self.base_url} did not start a secure (https) connection. Local servers "
+                "usually speak plain http: try the same address with http:// instead.")
         what = "did not accept a connection in time" if isinstance(exc, httpx.ConnectTimeout) else "cannot be reached"
         return ServerUnreachable(f"The model server at {self.base_url} {what}. {START_HINT}")
+
+    def _broken(self, exc: httpx.HTTPError) -> ServerUnreachable:
+        why = str(exc).rstrip(".") or exc.__class__.__name__  # some errors carry no text at all
+        return ServerUnreachable(f"Could not talk to the model server at {self.base_url}: {why}.")
 
     # -- models -----------------------------------------------------------------------------------
 
@@ -83,7 +93,7 @@ class LLMClient:
         except httpx.TimeoutException as exc:
             raise ServerUnreachable(f"The model server at {self.base_url} did not answer in time.") from exc
         except httpx.HTTPError as exc:
-            raise ServerUnreachable(f"Could not talk to the model server at {self.base_url}: {exc}.") from exc
+            raise self._broken(exc) from exc
         if resp.status_code != 200:
             raise self._status_error(resp.status_code, _server_message(resp.text), what="list its models")
         try:
@@ -125,15 +135,42 @@ class LLMClient:
         except httpx.TimeoutException as exc:
             raise FirstTokenTimeout(self._first_token_message()) from exc
         except httpx.HTTPError as exc:
-            raise ServerUnreachable(f"Could not talk to the model server at {self.base_url}: {exc}.") from exc
+            raise self._broken(exc) from exc
         try:
             if resp.status_code != 200:
-                text = (await resp.aread()).decode("utf-8", "replace")
-                raise await self._chat_status_error(resp.status_code, _server_message(text), model)
+                try:
+                    text = (await resp.aread()).decode("utf-8", "replace")
+                except httpx.HTTPError:  # the error page itself broke off: the status still says enough
+                    text = ""
+                message = _server_message(text)
+                if resp.status_code == 429 and resp.headers.get("retry-after", "").strip().isdigit():
+                    message = f"{message} (it asks to wait {resp.headers['retry-after'].strip()} s)".strip()
+                raise await self._chat_status_error(resp.status_code, message, model)
+            ctype = resp.headers.get("content-type", "").split(";")[0].strip().lower()
+            if ctype == "application/json":  # a whole reply instead of a stream: use it as one piece
+                async for delta in self._read_whole(resp):
+                    yield delta
+                return
+            if ctype in ("text/html", "application/xhtml+xml"):
+                raise BadResponse(
+                    f"The server at {self.base_url} answered with a web page, not the model's answer. "
+                    "Check that the base URL is the API root, usually ending with /v1.")
             async for delta in self._read_stream(resp):
                 yield delta
         finally:
             await resp.aclose()
+
+    async def _read_whole(self, resp: httpx.Response) -> AsyncIterator[Delta]:
+        try:
+            text = (await resp.aread()).decode("utf-8", "replace")
+        except httpx.HTTPError as exc:
+            raise StreamInterrupted("The connection to the model server broke off before the answer came.") from exc
+        deltas = [d for d in _deltas(text) if d is not None]
+        if not deltas:
+            raise BadResponse(f"The server at {self.base_url} answered with JSON that holds no answer: "
+                              f"{text.strip()[:120]!r}")
+        for delta in deltas:
+            yield delta
 
     def _first_token_message(self) -> str:
         return (
@@ -146,13 +183,16 @@ class LLMClient:
         finished = False
         got_any = False
         chunks = resp.aiter_text()
+        # One deadline for the first token, however many keep-alive comments the server sends meanwhile.
+        first_token_by = asyncio.get_running_loop().time() + self.first_token_timeout
         try:
             while True:
                 try:
                     if got_any:
                         text = await chunks.__anext__()
                     else:
-                        text = await asyncio.wait_for(chunks.__anext__(), self.first_token_timeout)
+                        left = first_token_by - asyncio.get_running_loop().time()
+                        text = await asyncio.wait_for(chunks.__anext__(), max(left, 0.0))
                 except StopAsyncIteration:
                     break
                 for msg in decoder.feed(text):
@@ -177,7 +217,12 @@ class LLMClient:
                 "The model stopped sending in the middle of the answer (read timeout). "
                 "The text so far is kept."
             ) from exc
-        except (httpx.RemoteProtocolError, httpx.ReadError, httpx.NetworkError) as exc:
+        except httpx.DecodingError as exc:
+            raise BadResponse(
+                "The server's reply could not be decoded (it claimed a compression it did not use). "
+                "The text so far is kept."
+            ) from exc
+        except httpx.HTTPError as exc:
             raise StreamInterrupted(
                 "The connection to the model server broke off in the middle of the answer. "
                 "The text so far is kept."
@@ -191,7 +236,12 @@ class LLMClient:
             )
 
     async def _chat_status_error(self, status: int, message: str, model: str) -> LLMError:
-        if status in (400, 404) and (status == 404 or "model" in message.lower()):
+        said = message.lower()
+        # "model" alone is not enough: "This model's maximum context length is 4096 tokens" is a 400 too
+        about_the_model = model.lower() in said or ("model" in said and any(
+            words in said for words in ("not found", "does not exist", "not exist", "unknown", "no such",
+                                        "not available", "invalid model", "pull")))
+        if status == 404 or (status == 400 and about_the_model):
             try:
                 models = await self.list_models()
             except LLMError:
@@ -203,7 +253,7 @@ class LLMClient:
                     "Choose one in Settings (or pass --model).",
                     models,
                 )
-            if status == 404 and "model" in message.lower():
+            if status == 404 and "model" in said:
                 return ModelNotFound(f"The server has no model called “{model}”: {message}", models)
         return self._status_error(status, message, what="answer")
 
@@ -239,20 +289,23 @@ def _deltas(data: str) -> list[Delta | None]:
         raise BadResponse(f"The server sent something that is not JSON in its stream: {data[:80]!r}") from exc
     if not isinstance(obj, dict):
         return []
-    if "error" in obj:
-        err = obj["error"]
-        message = err.get("message") if isinstance(err, dict) else str(err)
+    err = obj.get("error")
+    if err:  # some proxies send "error": null in every chunk
+        message = err.get("message", err) if isinstance(err, dict) else err
         raise ServerFailed(f"The model server reported an error during the answer: {message}")
+    choices = obj.get("choices")
     out: list[Delta | None] = []
-    for choice in obj.get("choices") or []:
+    for choice in choices if isinstance(choices, list) else []:
         if not isinstance(choice, dict):
             continue
         delta = choice.get("delta") or choice.get("message") or {}
+        if not isinstance(delta, dict):  # not the format's shape ("delta": "Hello"): nothing to read
+            continue
         content = delta.get("content") or ""
         reasoning = delta.get("reasoning_content") or delta.get("reasoning") or ""
         finish = choice.get("finish_reason")
         if content or reasoning or finish:
-            out.append(Delta(str(content), str(reasoning), finish))
+            out.append(Delta(str(content), str(reasoning), str(finish) if finish else None))
     return out
 
 
@@ -262,6 +315,8 @@ def _server_message(text: str) -> str:
     try:
         obj = json.loads(text)
     except ValueError:
+        if text[:200].lstrip().lower().startswith(("<!doctype", "<html")) or "<body" in text[:2000].lower():
+            return _page_words(text)
         return text[:300]
     if isinstance(obj, dict):
         err = obj.get("error", obj.get("detail", obj.get("message")))
@@ -270,3 +325,10 @@ def _server_message(text: str) -> str:
         if err:
             return str(err)[:300]
     return text[:300]
+
+
+def _page_words(html: str) -> str:
+    """An HTML error page in words: its title, else its text without the markup."""
+    title = re.search(r"<title[^>]*>(.*?)</title>", html, re.I | re.S)
+    words = title.group(1) if title else re.sub(r"<[^>]+>", " ", re.sub(r"(?is)<(script|style).*?</\1>", " ", html))
+    return " ".join(unescape(words).split())[:300]

@@ -1,0 +1,95 @@
+"""Servers that answer in shapes the format does not allow: the answer ends with a reason, never hangs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+
+from tests.engine.conftest import collect
+from tests.engine.test_engine import of, visible
+from tests.sse_server import Raw, Status
+from tinyrag_desktop.engine.events import Done, EngineError
+
+
+def chunk(delta: object = None, **extra: object) -> str:
+    obj = {"choices": [{"index": 0, "delta": delta if delta is not None else {}, "finish_reason": None}], **extra}
+    return f"data: {json.dumps(obj)}\n\n"
+
+
+async def run(engine, timeout: float = 15.0) -> list:
+    return await asyncio.wait_for(collect(engine), timeout)  # a hang fails here, not at the suite's end
+
+
+@pytest.mark.parametrize("pieces", [
+    [chunk({"content": "Hi"}), 'data: {"choices": [{"delta": "Hello"}]}\n\n'],  # delta is a string
+    [chunk({"content": "Hi"}), 'data: {"choices": 5}\n\n'],                     # choices is not a list
+])
+async def test_a_chunk_of_the_wrong_shape_is_skipped_and_the_answer_ends(llm, make_engine, pieces) -> None:
+    llm.queue(Raw(pieces + ["data: [DONE]\n\n"]))
+    events = await run(make_engine())
+    assert visible(events) == "Hi" and isinstance(events[-1], Done)
+
+
+async def test_a_reply_that_breaks_the_reader_ends_in_words_with_the_text_kept(llm, make_engine) -> None:
+    # gzip promised, plain bytes sent: httpx cannot decode them
+    llm.queue(Raw([chunk({"content": "Hi"}) * 3], headers={"Content-Encoding": "gzip"}))
+    events = await run(make_engine())
+    (err,) = of(events, EngineError)
+    assert "could not be decoded" in err.message or "could not be read" in err.message
+    assert isinstance(events[-1], Done)
+
+
+async def test_error_null_in_every_chunk_is_not_an_error(llm, make_engine) -> None:
+    llm.queue(Raw([chunk({"content": "Hello."}, error=None), "data: [DONE]\n\n"]))
+    events = await run(make_engine())
+    assert visible(events) == "Hello." and not of(events, EngineError)
+
+
+async def test_keep_alives_do_not_keep_the_first_token_wait_open(llm, make_engine) -> None:
+    llm.queue(Raw([": keep-alive\n\n"] * 40, gap=0.1))
+    started = time.monotonic()
+    (err,) = of(await run(make_engine(first_token_timeout=1.0)), EngineError)
+    assert err.kind == "timeout" and time.monotonic() - started < 3.5
+
+
+async def test_a_whole_json_reply_instead_of_a_stream_is_used(llm, make_engine) -> None:
+    reply = {"object": "chat.completion", "choices": [{"index": 0, "finish_reason": "stop",
+                                                       "message": {"role": "assistant", "content": "Whole."}}]}
+    llm.queue(Raw([json.dumps(reply)], content_type="application/json"))
+    events = await run(make_engine())
+    assert visible(events) == "Whole." and not of(events, EngineError)
+
+
+async def test_a_web_page_instead_of_a_stream_says_to_check_the_url(llm, make_engine) -> None:
+    llm.queue(Raw(["<!DOCTYPE html><html><body>Welcome to nginx</body></html>"], content_type="text/html"))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert err.kind == "bad_response" and "web page" in err.message and "/v1" in err.message
+
+
+async def test_an_html_error_page_is_shown_as_its_title(llm, make_engine) -> None:
+    llm.queue(Status(502, "<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>x{}</style></head>"
+                          "<body><h1>502 Bad Gateway</h1><hr>nginx</body></html>"))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert "502 Bad Gateway" in err.message and "<" not in err.message
+
+
+async def test_a_context_overflow_is_not_called_a_missing_model(llm, make_engine) -> None:
+    llm.models = ["scripted", "other"]
+    llm.queue(Status(400, {"error": {"message": "This model's maximum context length is 4096 tokens."}}))
+    (err,) = of(await run(make_engine(chat_model="llama3.2")), EngineError)
+    assert err.kind != "model_not_found" and "maximum context length" in err.message
+
+
+async def test_rate_limit_says_how_long_the_server_asks_to_wait(llm, make_engine) -> None:
+    llm.queue(Raw(['{"error": {"message": "slow down"}}'], status=429, content_type="application/json",
+                  headers={"Retry-After": "20"}))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert err.kind == "rate_limited" and "20 s" in err.message and "slow down" in err.message
+
+
+async def test_https_to_a_plain_http_server_suggests_http(llm, make_engine) -> None:
+    (err,) = of(await run(make_engine(base_url=llm.base_url.replace("http://", "https://"))), EngineError)
+    assert err.kind == "server_unreachable" and "http://" in err.message and "secure" in err.message
