@@ -89,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from .ui.collector import gui_thread_gc
+    from .ui.qtloop import asyncgen_hooks
     from .ui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
@@ -106,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     if size is not None:
         window.resize(*size)
     try:
-        with loop, gui_thread_gc(app):
+        with loop, gui_thread_gc(app), asyncgen_hooks(loop):
             return loop.run_until_complete(_run(window, args, app))
     finally:
         asyncio.set_event_loop(None)

@@ -21,10 +21,13 @@ from tinyrag_desktop.ui.welcome_panel import WelcomePanel  # noqa: E402
 def qloop(qapp):
     import qasync
 
+    from tinyrag_desktop.ui.qtloop import asyncgen_hooks
+
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
-    yield loop
-    loop.run_until_complete(asyncio.sleep(0))
+    with asyncgen_hooks(loop):
+        yield loop
+        loop.run_until_complete(asyncio.sleep(0))
     loop.close()
     asyncio.set_event_loop(None)
 

@@ -16,6 +16,7 @@ def qloop(qapp):
     import qasync
 
     from tinyrag_desktop.ui.collector import gui_thread_gc
+    from tinyrag_desktop.ui.qtloop import asyncgen_hooks
 
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
@@ -25,8 +26,9 @@ def qloop(qapp):
 
     loop.run = run  # type: ignore[attr-defined]
     with gui_thread_gc(qapp):  # as the app runs: cycles are collected in this thread only
-        yield loop
-        loop.run_until_complete(asyncio.sleep(0))
+        with asyncgen_hooks(loop):  # and unfinished async generators closed by tasks on the loop
+            yield loop
+            loop.run_until_complete(asyncio.sleep(0))
         loop.close()
         asyncio.set_event_loop(None)
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
+import sys
 
 from PySide6.QtCore import Qt
 
-from tests.sse_server import Status, Stream, free_port
+from tests.sse_server import Raw, Status, Stream, free_port
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui.toolcard import ToolCard
 
@@ -350,3 +353,17 @@ def test_a_long_chat_title_is_shortened_not_widening_the_window(make_window, ser
     assert win.title_label.is_elided() and win.title_label.toolTip() == title
     win.title_label.setText("Short")
     assert not win.title_label.is_elided() and win.title_label.toolTip() == ""
+
+
+def test_a_server_error_mid_stream_leaves_no_traceback_on_the_console(make_window, server, qloop, monkeypatch):
+    unraisable = []  # what Python would print as "Exception ignored in: …"
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    hello = 'data: {"choices": [{"delta": {"content": "Hello"}}]}\n\n'
+    server.queue(Raw([hello, 'data: {"error": {"message": "CUDA out of memory"}}\n\n']))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Hello?")) == "error"
+    assert "CUDA out of memory" in win.view.answers()[-1].error
+    qloop.run(asyncio.sleep(0.2))
+    gc.collect()  # an async generator left open would be finalised here, outside any task
+    qloop.run(asyncio.sleep(0.2))
+    assert [u.exc_value for u in unraisable] == []
