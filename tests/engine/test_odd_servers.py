@@ -93,3 +93,14 @@ async def test_rate_limit_says_how_long_the_server_asks_to_wait(llm, make_engine
 async def test_https_to_a_plain_http_server_suggests_http(llm, make_engine) -> None:
     (err,) = of(await run(make_engine(base_url=llm.base_url.replace("http://", "https://"))), EngineError)
     assert err.kind == "server_unreachable" and "http://" in err.message and "secure" in err.message
+
+
+@pytest.mark.parametrize("pieces, words", [
+    ([chunk({"role": "assistant"}), 'data: {"choices": []}\n\n'], "empty answer"),
+    ([chunk({"reasoning_content": "Let me think about greetings."})], "only thought"),
+])
+async def test_an_answer_with_nothing_in_it_says_so(llm, make_engine, pieces, words) -> None:
+    llm.queue(Raw(pieces + [f"data: {json.dumps({'choices': [{'delta': {}, 'finish_reason': 'stop'}]})}\n\n",
+                            "data: [DONE]\n\n"]))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert words in err.message

@@ -114,6 +114,7 @@ class Engine:
         ctx = ToolContext(settings=settings, data_dir=self.data_dir, http=self.http, confirm=self.confirm,
                           chat_id=chat_id)
         rounds = 0
+        reasoned = False
         try:
             model = await client.resolve_model(str(settings.get("chat_model", "") or ""))
             for number in range(1, cfg.max_continuations + 2):
@@ -124,6 +125,7 @@ class Engine:
                     rnd.text.append("\n\n")
                 try:
                     async for event in self._round(client, model, convo, rnd, req, ctx):
+                        reasoned = reasoned or isinstance(event, Reasoning)
                         yield event
                 finally:  # what arrived is kept, even when the round failed
                     req.transcript.append("".join(rnd.text))
@@ -132,6 +134,11 @@ class Engine:
                 convo.append({"role": "assistant", "content": "".join(rnd.text)})
                 convo.append({"role": "user", "content": prompts.results_message(
                     rnd.results, cfg.result_max_chars, question, rnd.advice)})
+            if not "".join(req.transcript).strip() and not req.tools_run:  # "done", with nothing to show
+                raise BadResponse(
+                    "The model only thought (see Thinking) and gave no answer: it may have run out of tokens. "
+                    "Raise Max tokens in Settings, or try again." if reasoned else
+                    "The model sent an empty answer. Try again, or choose another model in Settings.")
         except LLMError as exc:
             log.info("request failed: %s", exc)
             yield EngineError(str(exc), exc.kind)
