@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 
 import pytest
 
@@ -49,10 +48,9 @@ async def test_error_null_in_every_chunk_is_not_an_error(llm, make_engine) -> No
 
 
 async def test_keep_alives_do_not_keep_the_first_token_wait_open(llm, make_engine) -> None:
-    llm.queue(Raw([": keep-alive\n\n"] * 40, gap=0.1))
-    started = time.monotonic()
+    llm.queue(Raw([": keep-alive\n\n"] * 40, gap=0.1))  # 4 s of keep-alives, then the server hangs up
     (err,) = of(await run(make_engine(first_token_timeout=1.0)), EngineError)
-    assert err.kind == "timeout" and time.monotonic() - started < 3.5
+    assert err.kind == "timeout"  # not "stream_interrupted": the wait ended before the server did
 
 
 async def test_a_whole_json_reply_instead_of_a_stream_is_used(llm, make_engine) -> None:
