@@ -102,3 +102,10 @@ async def test_an_answer_with_nothing_in_it_says_so(llm, make_engine, pieces, wo
                             "data: [DONE]\n\n"]))
     (err,) = of(await run(make_engine()), EngineError)
     assert words in err.message
+
+
+async def test_a_stream_labelled_as_json_is_still_read(llm, make_engine) -> None:
+    llm.queue(Raw([chunk({"content": "Still "}), chunk({"content": "fine."}), "data: [DONE]\n\n"],
+                  content_type="application/json"))
+    events = await run(make_engine())
+    assert visible(events) == "Still fine." and not of(events, EngineError)

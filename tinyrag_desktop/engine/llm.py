@@ -165,7 +165,12 @@ class LLMClient:
             text = (await resp.aread()).decode("utf-8", "replace")
         except httpx.HTTPError as exc:
             raise StreamInterrupted("The connection to the model server broke off before the answer came.") from exc
-        deltas = [d for d in _deltas(text) if d is not None]
+        if text.lstrip().startswith(("data:", ":")):  # a stream after all, only labelled as JSON
+            decoder = SSEDecoder()
+            messages = decoder.feed(text) + decoder.finish()
+            deltas = [d for m in messages for d in _deltas(m.data) if d is not None]
+        else:
+            deltas = [d for d in _deltas(text) if d is not None]
         if not deltas:
             raise BadResponse(f"The server at {self.base_url} answered with JSON that holds no answer: "
                               f"{text.strip()[:120]!r}")
