@@ -111,3 +111,13 @@ def test_inline_code_has_a_background_and_code_blocks_wrap_long_lines():
     r = render("Run `make test` now.\n\n```\n" + "x" * 300 + "\n```\n", DARK)
     assert f'<code><span style="background-color:{DARK.code_border}">make test</span></code>' in r.html
     assert "white-space:pre-wrap" in r.html
+
+
+def test_words_too_long_for_a_line_get_break_points_but_links_keep_their_address():
+    url = "https://example.org/" + "a" * 300
+    html = render(f"{'y' * 1000}\n\n[link]({url}) and `{'z' * 250}`").html
+    assert "y" * 80 + "\u200b" + "y" * 80 in html and "y" * 81 not in html
+    assert f'href="{url}"' in html  # inside the tag: untouched
+    assert "z" * 80 + "\u200b" in html
+    short = render("a normal sentence with ordinary words").html
+    assert "\u200b" not in short

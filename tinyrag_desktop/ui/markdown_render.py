@@ -221,7 +221,33 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
                                    f'style="border-color:{palette.table_border}; border-style:solid; '
                                    'border-collapse:collapse; margin-top:4px; margin-bottom:8px">')
     body = _TH_RE.sub(f'<th bgcolor="{palette.code_bg}"', body)
-    return Rendered(body, tuple(blocks))
+    return Rendered(_breakable(body), tuple(blocks))
+
+
+_TEXT_NODE = re.compile(r">([^<]{200,})<")
+_LONG_RUN = re.compile(r"[^\s<>&]{200,}")
+_BREAK_EVERY = 80
+
+
+def _breakable(body: str) -> str:
+    """Let Qt wrap words too long for a line (a base64 blob, a line of "=" signs): a zero-width space every
+    80 characters of such a run, in text only (never inside a tag: links keep their address).
+
+    Qt lays out a word it cannot break in time that grows with its square: a 200 KB one took 0.7 s, a
+    1 MB one half a minute, the window frozen. Copying is unaffected: Copy and Copy code use the source.
+    """
+    if len(body) < 200:
+        return body
+
+    def node(match: re.Match[str]) -> str:
+        return ">" + _LONG_RUN.sub(_with_breaks, match.group(1)) + "<"
+
+    return _TEXT_NODE.sub(node, body)
+
+
+def _with_breaks(run: re.Match[str]) -> str:
+    word = run.group(0)
+    return "\u200b".join(word[i:i + _BREAK_EVERY] for i in range(0, len(word), _BREAK_EVERY))
 
 
 _MONO = "'DejaVu Sans Mono',monospace"
