@@ -6,12 +6,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from tinyrag_desktop.chats import StoredMessage, StoredTool
-from tinyrag_desktop.engine.events import Done, Reasoning, Route, ToolFinished, ToolStarted
+from tinyrag_desktop.engine.events import Done, Route, ToolFinished, ToolStarted
 from tinyrag_desktop.ui.answer import AnswerWidget
 from tinyrag_desktop.ui.segments import MarkdownSegment
 from tinyrag_desktop.ui.toolcard import ToolCard
-
-from .conftest import wait_signal
 
 
 def _finished(id_, tool, query, status, error=None, result="", source=""):

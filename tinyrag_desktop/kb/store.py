@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
 from .errors import StoreError

@@ -9,7 +9,6 @@ with a reason, since bytes the model cannot read would only waste its context.
 from __future__ import annotations
 
 import codecs
-import io
 import json
 import re
 from dataclasses import dataclass, field
