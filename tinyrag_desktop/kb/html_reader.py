@@ -215,10 +215,20 @@ def _page_headers(main: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
     return found[::-1]
 
 
-# Byte order marks of UTF-16 and UTF-32 (UTF-32-LE's begins with UTF-16-LE's): such a page is decoded here,
-# so that what is done to its bytes below (a DTD dropped, a nest flattened) works on ASCII-based bytes.
-_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"),
-              (b"\xfe\xff", "utf-16"))
+# Byte order marks, longest first: UTF-32-LE's mark begins with UTF-16-LE's. Python's "utf-16" and
+# "utf-32" codecs read the mark to learn the byte order, and drop it. (The readers use them too.)
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xef\xbb\xbf", "utf-8-sig"),
+         (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+
+
+def bom_codec(data: bytes) -> str | None:
+    """The codec a byte order mark at the start of ``data`` names, or None without one."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return codec
+    return None
+
+
 # The nesting the walker reads, below <html>: what libxml2 allows by default (256 with <html>). A page
 # nested deeper (sloppy HTML that never closes its <div>s or <font>s: a forum page, one post inside the
 # last) is flattened to _FLAT_DEPTH: every level of a nest tests the link density of all it holds, so
@@ -235,10 +245,10 @@ _SUBSET_END = re.compile(rb"\]\s*>")
 def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     """Read an HTML page into blocks and links; raises ReadError when it holds no readable text."""
     encoding = None  # left to libxml2 (byte order mark, <meta charset>, else a guess) for bytes
-    if isinstance(data, bytes):
-        codec = next((codec for bom, codec in _WIDE_BOMS if data.startswith(bom)), None)
-        if codec is not None:
-            data = data.decode(codec, errors="replace")
+    if isinstance(data, bytes) and bom_codec(data) in ("utf-16", "utf-32"):
+        # decoded here, so that what is done to its bytes below (a DTD dropped, a nest flattened) works
+        # on ASCII-based bytes
+        data = data.decode(bom_codec(data), errors="replace")
     if isinstance(data, str):
         # Text already decoded: its <meta charset> no longer applies.
         data, encoding = data.replace("\x00", "").encode("utf-8"), "utf-8"
@@ -274,18 +284,20 @@ def _parse(data: bytes, encoding: str | None) -> lxml.html.HtmlElement:
     raises the second to 2,048; nested deeper than _MAX_DEPTH, it is flattened (_flatten) first, and if
     the flattening's guesses still leave it too deep, read once more with no nesting tags at all.
     """
-    root = _parse_once(data, encoding, huge_tree=False)
+    root = parse_within_limits(data, encoding, huge_tree=False)
     if root is not None:  # within libxml2's default limits: the nesting is under _MAX_DEPTH
         return root
     for depth in (None, _FLAT_DEPTH, 0):
-        root = _parse_once(data if depth is None else _flatten(data, depth), encoding, huge_tree=True)
+        root = parse_within_limits(data if depth is None else _flatten(data, depth), encoding, huge_tree=True)
         if root is not None and not root.xpath(_BELOW_MAX_DEPTH):
             return root
     raise ReadError("not readable as HTML (its elements are nested too deeply)")
 
 
-def _parse_once(data: bytes, encoding: str | None, huge_tree: bool) -> lxml.html.HtmlElement | None:
-    """The page's tree, or None when libxml2 stopped early at one of its limits."""
+def parse_within_limits(data: bytes, encoding: str | None = None,
+                        huge_tree: bool = False) -> lxml.html.HtmlElement | None:
+    """The page's tree, or None when libxml2 stopped early at one of its limits (then only parse_html
+    reads it whole)."""
     # With huge_tree the page is still at most the file size limit (ingest.MAX_FILE_BYTES) or the
     # download limit: memory stays bounded by what was let in.
     parser = lxml.html.HTMLParser(huge_tree=huge_tree, encoding=encoding)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TypeVar
 
 from .errors import Cancelled, NoText, ReadError, UnsupportedFile
-from .html_reader import parse_html
+from .html_reader import bom_codec, parse_html
 from .links import MAX_LINKS, Link, context
 from .models import Block, Document
 
@@ -36,10 +36,6 @@ _MAGIC = ((b"%PDF-", "pdf"), (b"PK\x03\x04", "zip"), (b"\x89PNG", "PNG image"), 
           (b"ID3", "MP3 audio"), (b"Rar!", "RAR archive"), (b"7z\xbc\xaf", "7-Zip archive"))
 
 
-# Byte order marks, longest first: UTF-32-LE's mark begins with UTF-16-LE's. Python's "utf-16" and
-# "utf-32" codecs read the mark to learn the byte order, and drop it.
-_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xef\xbb\xbf", "utf-8-sig"),
-         (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
 # How much of a file looks_binary reads: enough for a steady share, little enough to cost nothing.
 _SAMPLE_BYTES = 8192
 # Bytes that text does not hold: the C0 control codes and DEL, except tab, line feed, vertical tab, form
@@ -53,14 +49,6 @@ _ODD_CHARS = re.compile("[" + "".join(f"\\x{b:02x}" for b in _CONTROL_BYTES) + "
 _BINARY_SHARE = 0.05
 
 
-def _bom_codec(data: bytes) -> str | None:
-    """The codec a byte order mark at the start of ``data`` names, or None without one."""
-    for bom, codec in _BOMS:
-        if data.startswith(bom):
-            return codec
-    return None
-
-
 def looks_binary(data: bytes) -> bool:
     """Whether ``data`` is binary (a program, an image, compressed or random bytes) rather than text.
 
@@ -69,7 +57,7 @@ def looks_binary(data: bytes) -> bool:
     encoding, with or without a byte order mark, in any script, is never binary; a stray NUL or two is
     not enough either.
     """
-    codec = _bom_codec(data)
+    codec = bom_codec(data)
     if codec in ("utf-16", "utf-32"):
         sample = data[: _SAMPLE_BYTES].decode(codec, errors="replace")
         # a character cut at the end of the sample is not the file's fault
@@ -95,7 +83,7 @@ def sniff(data: bytes) -> str | None:
 def decode_text(data: bytes) -> str:
     """Bytes to text: by the byte order mark (UTF-8, UTF-16 or UTF-32) when there is one, else UTF-8;
     lines that are not UTF-8 are read as Windows-1252 (see _decode_mixed). NUL bytes are dropped."""
-    codec = _bom_codec(data)
+    codec = bom_codec(data)
     if codec in ("utf-16", "utf-32"):
         text = data.decode(codec, errors="replace")
     else:
@@ -664,7 +652,7 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
         raise ReadError(f"not a {kind.upper()} file ({actual or 'text'} content)")
     elif actual is not None:
         raise ReadError(f"looks like {actual} data, not {_KIND_NAMES.get(kind, kind)}")
-    if kind in ("html", "xml") and b"\x00" in data and _bom_codec(data) not in ("utf-16", "utf-32"):
+    if kind in ("html", "xml") and b"\x00" in data and bom_codec(data) not in ("utf-16", "utf-32"):
         # Read by lxml from their bytes: a NUL is dropped here as decode_text drops it from text (HTML
         # would show U+FFFD for it, XML refuses the file).
         data = _without_nul(data)

@@ -18,7 +18,7 @@ import lxml.etree
 import lxml.html
 
 from .errors import Cancelled, FetchError, ReadError
-from .html_reader import parse_html
+from .html_reader import parse_html, parse_within_limits
 from .links import MAX_LINKS, Link, context
 from .models import Block, Document
 from .readers import looks_binary, read_bytes
@@ -156,21 +156,20 @@ def html_document(data: bytes, url: str) -> Document:
     import trafilatura
 
     hrefs: dict[str, str] = {}
-    parser = lxml.html.HTMLParser()
     try:
-        page = lxml.html.document_fromstring(data, parser=parser)
-        if parser.error_log.filter_types([lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]):
-            # libxml2 stopped early (a page nested too deep, a huge text): trafilatura, which parses the
-            # same way, would see only the part before that point; our reader reads it all
-            doc = parse_html(data, url)
-            return Document(doc.title, "url", doc.blocks, doc.links)
-        title_el = page.find(".//title")
-        title = " ".join(title_el.text_content().split()) if title_el is not None else ""
-        for a in page.iter("a"):
-            if a.get("href"):
-                hrefs.setdefault(" ".join(a.text_content().split()), a.get("href"))
-    except (lxml.etree.ParserError, ValueError):
-        title = ""
+        page = parse_within_limits(data)
+    except ReadError:  # no document to lxml: no title or links to take; trafilatura and our reader try
+        page = lxml.html.Element("html")
+    if page is None:
+        # libxml2 stopped early (a page nested too deep, a huge text): trafilatura, which parses the
+        # same way, would see only the part before that point; our reader reads it all
+        doc = parse_html(data, url)
+        return Document(doc.title, "url", doc.blocks, doc.links)
+    title_el = page.find(".//title")
+    title = " ".join(title_el.text_content().split()) if title_el is not None else ""
+    for a in page.iter("a"):
+        if a.get("href"):
+            hrefs.setdefault(" ".join(a.text_content().split()), a.get("href"))
     xml = trafilatura.extract(data, url=url, output_format="xml", include_tables=True, include_comments=False,
                               include_formatting=False, include_links=True)
     links: list[Link] = []
