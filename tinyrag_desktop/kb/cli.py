@@ -213,6 +213,8 @@ def _add(args: argparse.Namespace) -> int:
         print(f"failed: {_printable(failure.location)}: {failure.reason}", file=sys.stderr)
     for skip in report.skipped:
         print(f"skipped: {_printable(skip.location)}: {skip.reason}", file=sys.stderr)
+    for location in report.removed:
+        print(f"removed: {_printable(location)}: deleted from its folder", file=sys.stderr)
     print(report.summary())
     stored = report.added or report.updated or report.unchanged
     return 1 if report.failed and not stored else 0

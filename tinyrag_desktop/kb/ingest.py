@@ -5,6 +5,9 @@ stores each source in its own transaction. A file that cannot be read is reporte
 import goes on; cancelling stops between sources, so what was stored is complete and what was not is absent.
 A source whose content hash has not changed since the last import is skipped (unless ``force``), except
 when an embedding model is set and the source has no vectors of it yet: it is read again to embed it.
+Importing a folder again brings the knowledge base in line with it: files deleted from the folder since
+are removed (once the import has finished, not when it was cancelled; a file that merely cannot be seen
+now, behind a folder without read permission, stays).
 When the embedding server fails, sources are stored without vectors (keyword search still finds them) and
 the report says so; the next import embeds them.
 """
@@ -88,6 +91,8 @@ class ImportReport:
     # Stored without vectors because the embedding server failed, and its first complaint.
     unembedded: list[str] = field(default_factory=list)
     embedding_problem: str = ""
+    # Sources removed because the file is no longer in the folder imported again.
+    removed: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         parts = [f"{len(self.added)} added", f"{len(self.updated)} updated", f"{len(self.unchanged)} unchanged"]
@@ -95,6 +100,8 @@ class ImportReport:
             parts.append(f"{len(self.failed)} failed")
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
+        if self.removed:
+            parts.append(f"{len(self.removed)} removed (deleted from their folder)")
         text = ", ".join(parts) + f" ({self.chunks} chunks stored)"
         if self.unembedded:
             text += (f"; {len(self.unembedded)} stored without embeddings, as {self.embedding_problem}: "
@@ -161,6 +168,30 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
     return out
 
 
+def _folders(items: Sequence[ImportItem]) -> list[str]:
+    """The folders among ``items``, resolved as the files found in them are, each ending in a separator
+    (so "notes" does not take in "notes-old")."""
+    out = []
+    for item in items:
+        if item.kind == "path" and item.value.strip():
+            path = Path(item.value).expanduser()
+            if path.is_dir():
+                out.append(os.path.join(str(path.resolve()), ""))
+    return out
+
+
+def _deleted(location: str) -> bool:
+    """True only when ``location`` is certainly gone: a folder that cannot be read hides files, not
+    deletes them, and those stay."""
+    try:
+        os.lstat(location)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
+
+
 def _not_importable(file: Path) -> str:
     """Why a file found in a folder is not imported, or "" when it is."""
     if _is_hidden(file):
@@ -202,7 +233,9 @@ class Importer:
     def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
         report = ImportReport()
         self._embedding_off = False  # set when the embedding server cannot be reached at all
-        todo = expand([i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items], report)
+        parsed = [i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items]
+        folders = _folders(parsed)
+        todo = expand(parsed, report)
         load_id = new_load_id()
         for done, item in enumerate(todo):
             if self.cancel.is_set():
@@ -225,8 +258,22 @@ class Importer:
                 log.exception("importing %s failed", item.value)
                 report.failed.append(Failure(item.value, f"unexpected error: {exc.__class__.__name__}: {exc}"))
         else:
+            self._remove_deleted(folders, report)
             self._progress(len(todo), len(todo), "", report)
         return report
+
+    def _remove_deleted(self, folders: Sequence[str], report: ImportReport) -> None:
+        """Remove the sources filed under ``folders`` whose files are gone from the disk."""
+        if not folders:
+            return
+        for source in self.kb.sources():
+            if not any(source.location.startswith(folder) for folder in folders) or not _deleted(source.location):
+                continue
+            try:
+                if self.kb.remove_source(source.id):
+                    report.removed.append(source.location)
+            except Error as exc:
+                report.failed.append(Failure(source.location, f"deleted from its folder; removing it failed: {exc}"))
 
     def _kept(self, item: ImportItem) -> str:
         """For a source that could not be read again: its earlier import is still searchable, say so."""
