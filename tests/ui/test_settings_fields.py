@@ -70,3 +70,12 @@ def test_fields_a_switch_turns_off_are_greyed_and_warnings_show_only_when_on(dia
     shell.setChecked(True)
     assert not warning.isHidden()
     assert dialog.test_result.isHidden()  # no empty gap under the model field before a test
+
+
+def test_number_fields_are_short_and_say_their_range(dialog):
+    dialog.show()
+    k, url = dialog.field("k"), dialog.field("base_url")
+    assert k.maximumWidth() < url.width() / 2  # a count is not given the whole row a URL needs
+    assert k.toolTip().endswith("(from 1 to 50)")
+    assert dialog.field("temperature").toolTip().endswith("(from 0 to 2)")
+    assert "(from" not in url.toolTip()

@@ -95,8 +95,10 @@ class _Field:
             self.widget = QLineEdit(_show(value), parent)
             if opt.secret:
                 self.widget.setEchoMode(QLineEdit.EchoMode.Password)
+            if opt.type in (int, float):  # a number needs a short box, not the dialog's whole width
+                self.widget.setMaximumWidth(self.widget.fontMetrics().horizontalAdvance("0") * 14)
         self.widget.setObjectName(_OBJECT_NAMES.get(opt.name, f"setting_{opt.name}"))
-        self.widget.setToolTip(opt.description)
+        self.widget.setToolTip(opt.description + _range(opt))
         self.widget.setAccessibleName(label_for(opt.name))
         self.widget.setAccessibleDescription(opt.description)
 
@@ -139,6 +141,13 @@ class _Field:
             return str(exc)
         self.error.hide()
         return None
+
+
+def _range(opt: Option) -> str:
+    """" (from 0 to 50)" for a number with limits, so the tooltip says what Save will accept."""
+    if opt.type not in (int, float) or opt.minimum is None or opt.maximum is None:
+        return ""
+    return f" (from {_show(float(opt.minimum))} to {_show(float(opt.maximum))})"
 
 
 def _show(value: Any) -> str:
