@@ -21,8 +21,17 @@ _LEAVES = {"p", "pre", "table", "dt", "caption", "figcaption", "address", "summa
 # Containers whose children are walked; their loose text becomes text blocks of its own.
 _CONTAINERS = {
     "html", "body", "div", "section", "article", "main", "ul", "ol", "dl", "dd", "li", "blockquote",
-    "details", "figure", "center", "span", "font", "form", "fieldset", "tbody", "td", "th", "tr",
+    "details", "figure", "center", "span", "font", "form", "fieldset", "tbody", "thead", "tfoot", "td", "th",
+    "tr",
 }
+# Elements that start a new line when shown: the text on either side of one is never the same word, so
+# "line one<br>line two" or two paragraphs in a table cell must not read "line oneline two".
+_LINE_BREAKING = (
+    "br", "hr", "p", "div", "li", "dt", "dd", "tr", "td", "th", "table", "caption", "ul", "ol", "dl",
+    "blockquote", "pre", "section", "article", "main", "header", "address", "figure", "figcaption",
+    "details", "summary", "center", "form", "fieldset", "tbody", "thead", "tfoot",
+    "h1", "h2", "h3", "h4", "h5", "h6",
+)
 _DROP_TAGS = {
     "script", "style", "noscript", "nav", "footer", "aside", "template", "svg", "button", "select",
     "iframe", "object", "canvas", "head", "input", "textarea", "menu",
@@ -106,9 +115,29 @@ def _term_context(dt: lxml.html.HtmlElement, text: str) -> str:
     return text
 
 
+def _separate_lines(root: lxml.html.HtmlElement) -> None:
+    """Put a line break around every element that starts a new line (see _LINE_BREAKING), so that
+    text_content(), which joins text without spaces, keeps the words on either side apart."""
+    for el in root.iter(*_LINE_BREAKING):
+        if el.tag != "br" and el.tag != "hr":
+            el.text = "\n" + (el.text or "")
+        el.tail = "\n" + (el.tail or "")
+
+
+def _rows(table: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
+    """The table's own rows, not those of a table nested in one of its cells."""
+    return [tr for tr in table.iter("tr") if next(tr.iterancestors("table"), None) is table]
+
+
+def _is_layout(table: lxml.html.HtmlElement) -> bool:
+    """A table holding headings or other tables lays out a page (old sites, e-mails): it is read as the
+    sections and paragraphs it holds, not as rows of data."""
+    return any(True for _ in table.iterdescendants("table", *_HEADINGS))
+
+
 def _table_text(table: lxml.html.HtmlElement) -> str:
     lines = []
-    for row in table.iter("tr"):
+    for row in _rows(table):
         cells = [_norm(cell.text_content()) for cell in row if cell.tag in ("td", "th")]
         if any(cells):
             lines.append(" | ".join(cells))
@@ -172,11 +201,14 @@ class _Walker:
                     text = child.text_content().strip("\n")
                     if text.strip():
                         self.blocks.append(Block("code", text))
+                elif tag == "table" and _is_layout(child):
+                    self.walk(child)
+                    self._flush_loose()
                 elif tag == "table":
                     text = _table_text(child)
                     if text:
                         self.blocks.append(Block("table", text))
-                        for row in child.iter("tr"):  # a row is a link's sentence
+                        for row in _rows(child):  # a row is a link's sentence
                             self._add_links(list(row.iter("a")), _norm(row.text_content()))
                 else:
                     text = _norm(child.text_content())
@@ -253,6 +285,7 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
         # Text already decoded: its <meta charset> no longer applies.
         data, encoding = data.replace("\x00", "").encode("utf-8"), "utf-8"
     root = _parse(_without_dtd(data), encoding)
+    _separate_lines(root)
     title_el = root.find(".//title")
     title = _norm(title_el.text_content()) if title_el is not None else ""
     main = None
