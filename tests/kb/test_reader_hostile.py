@@ -184,6 +184,35 @@ def test_looks_binary_flags_random_bytes(seed, size, bom):
     assert looks_binary(bom + random.Random(seed).randbytes(size))
 
 
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("kind, data", [
+    ("text", "Kettle notes\n\nDescale with citric acid; the café's kettle needs it monthly.\n"),
+    ("markdown", "# Kettles\n\nDescale with citric acid; the café's kettle needs it monthly.\n"),
+    ("html", "<html><body><h1>Kettles</h1><p>Descale with citric acid; the café's kettle</p></body></html>"),
+    ("csv", "appliance,care\nkettle,descale with citric acid at the café\n"),
+])
+def test_utf16_saved_without_a_byte_order_mark_is_read_as_text(codec, kind, data):
+    text = _text(read_bytes(data.encode(codec), kind, "notes"))
+    assert "citric acid" in text and "café" in text and "\x00" not in text
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(st.characters(min_codepoint=0x20, max_codepoint=0xFF, blacklist_characters="\x7f"),
+                    min_size=3, max_size=2000).filter(lambda t: t.strip()),
+       codec=st.sampled_from(["utf-16-le", "utf-16-be"]))
+def test_latin_text_in_utf16_without_a_mark_comes_back_word_for_word(text, codec):
+    assert _text(read_bytes(text.encode(codec), "text", "notes.txt")).split() == text.split()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_binary_with_zeros_in_every_other_byte_is_still_binary(seed):
+    # 16-bit numbers (audio samples, pixel values) whose high bytes are zero: the pattern of UTF-16, but
+    # they decode to control characters, not text.
+    rng = random.Random(seed)
+    data = b"".join(bytes([rng.randrange(0, 32), 0]) for _ in range(3000))
+    assert "binary" in _refusal(data, "text")
+
+
 # ---- 4. a few bad bytes in a UTF-8 file -----------------------------------------------------------------
 
 def test_one_bad_byte_in_a_utf8_file_spoils_one_character_not_every_accent():

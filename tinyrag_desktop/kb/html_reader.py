@@ -120,8 +120,20 @@ def _separate_lines(root: lxml.html.HtmlElement) -> None:
     text_content(), which joins text without spaces, keeps the words on either side apart."""
     for el in root.iter(*_LINE_BREAKING):
         if el.tag != "br" and el.tag != "hr":
-            el.text = "\n" + (el.text or "")
-        el.tail = "\n" + (el.tail or "")
+            _prefix_line(el, "text")
+        _prefix_line(el, "tail")
+
+
+# Control characters lxml will not take in a new text (a stray backspace in a page); they show nothing.
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def _prefix_line(el: lxml.html.HtmlElement, attr: str) -> None:
+    text = "\n" + (getattr(el, attr) or "")
+    try:
+        setattr(el, attr, text)
+    except ValueError:
+        setattr(el, attr, _CONTROLS.sub("", text))
 
 
 def _rows(table: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:

@@ -68,6 +68,33 @@ def looks_binary(data: bytes) -> bool:
     return controls > _BINARY_SHARE * len(sample)
 
 
+def with_utf16_bom(data: bytes) -> bytes:
+    """``data`` with a UTF-16 byte order mark put back when it is UTF-16 text saved without one.
+
+    Windows tools write "Unicode" text as UTF-16 and not all of them mark it; in Latin scripts every
+    other byte of such text is a zero, which would make it look binary. Bytes that do not show that
+    pattern, or do not decode into text, come back unchanged.
+    """
+    if bom_codec(data) is not None:
+        return data
+    sample = data[: _SAMPLE_BYTES & ~1]
+    if len(sample) < 4:
+        return data
+    halves = sample[0::2].count(0) / (len(sample) // 2), sample[1::2].count(0) / (len(sample) // 2)
+    for codec, bom, zeros, other in (("utf-16-le", b"\xff\xfe", halves[1], halves[0]),
+                                     ("utf-16-be", b"\xfe\xff", halves[0], halves[1])):
+        if zeros >= _UTF16_ZEROS and other <= _BINARY_SHARE / 2:
+            text = sample.decode(codec, errors="replace")
+            if len(_ODD_CHARS.findall(text)) <= _BINARY_SHARE * len(text):
+                return bom + data
+    return data
+
+
+# The share of high (or low) bytes that are zero for text to be taken for BOM-less UTF-16: a third is
+# far above what binary formats have in one half and none in the other, far below Latin-script text's 90%+.
+_UTF16_ZEROS = 0.3
+
+
 def sniff(data: bytes) -> str | None:
     """The kind of file the first bytes say this is, or None for (probably) text."""
     binary = looks_binary(data)
@@ -636,6 +663,7 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
     ``cancelled`` lets a long read (a PDF or Word document) stop early by raising Cancelled."""
     if not data.strip():
         raise ReadError("the file is empty")
+    data = with_utf16_bom(data)
     actual = sniff(data)
     if actual == "pdf":
         kind = "pdf"
