@@ -113,3 +113,17 @@ def test_with_bookmarks_for_chapters_only_passages_also_name_their_page():
         ("sailing.pdf > Knots > Page 6", "The end."),
         ("sailing.pdf > Knots > Page 7", "Index words."),
     ]
+
+
+def test_words_hyphenated_at_a_line_end_are_whole_again(data_dir, tmp_path):
+    # PDFium marks such a hyphen with U+FFFE and drops the line break: "con\ufffenection".
+    lines = ["The pipe makes a con-", "nection between two command-", "line tools; a command-line",
+             "tool reads a stream."]
+    text = "\n".join(b.text for b in read_pdf(make_pdf(lines), "pipes.pdf").blocks)
+    assert "connection" in text and "\ufffe" not in text
+    assert text.count("command-line") == 2  # written with a hyphen elsewhere on the page: a real one
+    assert "connection" in pdf_to_text(make_pdf(lines), 10_000)[1]  # the url_fetch tool reads PDFs the same way
+    (tmp_path / "pipes.pdf").write_bytes(make_pdf(lines))
+    with open_store(data_dir) as kb:
+        Importer(kb).run([str(tmp_path / "pipes.pdf")])
+    assert search(data_dir, "connection", 1)

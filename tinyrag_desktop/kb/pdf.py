@@ -12,6 +12,7 @@ here holds one lock (imports and the url_fetch tool may read PDFs at the same ti
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 
@@ -100,7 +101,26 @@ class PdfFile:
                     page.close()
             except self._error as exc:
                 raise ReadError(f"a damaged or unreadable PDF (page {index + 1}: {_reason(exc)})") from None
-        return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+        text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+        return _join_hyphenated(text) if _LINE_END_HYPHEN in text else text
+
+
+# PDFium marks a hyphen that ends a line and breaks a word there ("con-" / "nection") with U+FFFE, and
+# drops the line break after it; left in, "con\ufffenection" is two words no search finds "connection" by.
+_LINE_END_HYPHEN = "\ufffe"
+_HYPHENATED = re.compile(r"(\w+)\ufffe(\w+)")
+
+
+def _join_hyphenated(text: str) -> str:
+    """The words PDFium found hyphenated at a line's end, joined again, unless the page writes the same
+    pair with a hyphen elsewhere ("command-line"); any other mark becomes a plain hyphen."""
+
+    def join(match: re.Match[str]) -> str:
+        left, right = match.groups()
+        kept = f"{left}-{right}"
+        return kept if kept in text or not (left[-1].isalpha() and right[0].isalpha()) else left + right
+
+    return _HYPHENATED.sub(join, text).replace(_LINE_END_HYPHEN, "-")
 
 
 def _reason(exc: Exception) -> str:
