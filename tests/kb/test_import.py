@@ -203,3 +203,18 @@ def test_huge_single_block_files_are_chunked_in_one_pass(tmp_path, data_dir):
     assert report.chunks > 10_000
     hit = search(data_dir, "job 399999", 1)[0]
     assert "job 399999 finished" in hit.text
+
+
+def test_a_word_table_cell_merged_across_columns_is_read_once(tmp_path):
+    import docx
+
+    from tinyrag_desktop.kb.readers import read_bytes
+
+    document = docx.Document()
+    table = document.add_table(rows=2, cols=3)
+    table.cell(0, 0).merge(table.cell(0, 2)).text = "Week one rota"
+    for column, day in enumerate(("Mon", "Tue", "Wed")):
+        table.cell(1, column).text = day
+    document.save(str(tmp_path / "rota.docx"))
+    blocks = read_bytes((tmp_path / "rota.docx").read_bytes(), "docx", "rota.docx").blocks
+    assert [(b.kind, b.text) for b in blocks] == [("table", "Week one rota\nMon | Tue | Wed")]

@@ -13,7 +13,7 @@ import json
 import re
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
 from .errors import Cancelled, NoText, ReadError, UnsupportedFile
 from .html_reader import bom_codec, parse_html
@@ -568,6 +568,16 @@ def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None
     return Document(title, "pdf", tuple(blocks))
 
 
+def _spanned_once(cells: Sequence) -> list:
+    """A Word table row's cells, a cell merged across several columns once (python-docx gives it for
+    each column it spans: "Week one | Week one | Week one")."""
+    out = []
+    for cell in cells:
+        if not out or cell._tc is not out[-1]._tc:
+            out.append(cell)
+    return out
+
+
 def _level(section: Section) -> int:
     return min(section.level + 1, 5)
 
@@ -620,7 +630,7 @@ def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = Non
         if cancelled is not None and n % 256 == 255 and cancelled():
             raise Cancelled("the import was cancelled")
         if isinstance(item, Table):
-            rows = [" | ".join(" ".join(c.text.split()) for c in row.cells) for row in item.rows]
+            rows = [" | ".join(" ".join(c.text.split()) for c in _spanned_once(row.cells)) for row in item.rows]
             text = "\n".join(r for r in rows if r.strip(" |"))
             if text:
                 blocks.append(Block("table", text))
