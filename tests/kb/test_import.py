@@ -7,6 +7,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Importer, open_store, search
 from tinyrag_desktop.kb.readers import read_bytes
@@ -208,8 +210,6 @@ def test_huge_single_block_files_are_chunked_in_one_pass(tmp_path, data_dir):
 def test_a_word_table_cell_merged_across_columns_is_read_once(tmp_path):
     import docx
 
-    from tinyrag_desktop.kb.readers import read_bytes
-
     document = docx.Document()
     table = document.add_table(rows=2, cols=3)
     table.cell(0, 0).merge(table.cell(0, 2)).text = "Week one rota"
@@ -218,3 +218,45 @@ def test_a_word_table_cell_merged_across_columns_is_read_once(tmp_path):
     document.save(str(tmp_path / "rota.docx"))
     blocks = read_bytes((tmp_path / "rota.docx").read_bytes(), "docx", "rota.docx").blocks
     assert [(b.kind, b.text) for b in blocks] == [("table", "Week one rota\nMon | Tue | Wed")]
+
+
+_NOTE = """---
+title: "Sourdough: the basics"
+description: How to keep a starter alive
+tags:
+  - bread
+  - '#fermentation'
+date: 2024-01-02
+---
+
+Intro paragraph.
+
+## Feeding
+
+Feed the starter daily with rye flour.
+"""
+
+
+def test_a_notes_front_matter_gives_its_title_description_and_tags(data_dir, tmp_path):
+    doc = read_bytes(_NOTE.encode(), "markdown", "sourdough.md")
+    assert doc.title == "Sourdough: the basics"
+    texts = [b.text for b in doc.blocks]
+    assert texts[:2] == ["How to keep a starter alive", "Tags: bread, fermentation"]
+    assert not any("2024-01-02" in t or "date:" in t for t in texts)  # other keys are not content
+    inline = read_bytes(b"---\ntitle: Pasta\ntags: [italian, dinner]\n---\nBoil water.\n", "markdown", "p.md")
+    assert inline.title == "Pasta" and inline.blocks[0].text == "Tags: italian, dinner"
+
+    (tmp_path / "sourdough.md").write_text(_NOTE, encoding="utf-8")
+    with open_store(data_dir) as kb:
+        Importer(kb).run([str(tmp_path / "sourdough.md")])
+        assert kb.sources()[0].title == "Sourdough: the basics"
+    assert search(data_dir, "fermentation", 1)  # a note is found by its tags
+
+
+@settings(max_examples=150, deadline=None)
+@given(body=st.text(alphabet=st.sampled_from(list("title:tags- #[],'\"\n abc|>")), max_size=200))
+def test_any_front_matter_reads_without_error(body):
+    from tinyrag_desktop.kb.readers import read_markdown
+
+    doc = read_markdown(f"---\n{body}\n---\n# Note\n\nText.\n".encode(), "n.md")
+    assert isinstance(doc.title, str) and doc.title.strip()

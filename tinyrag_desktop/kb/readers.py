@@ -238,9 +238,11 @@ def _links_in(text: str, found: list[tuple[int, str, str]], heading: str, links:
 
 def read_markdown(data: bytes, name: str) -> Document:
     lines = decode_text(data).splitlines()
+    front: dict[str, str] = {}
     if lines and lines[0].strip() == "---":  # YAML front matter
         for end in range(1, min(len(lines), 200)):
             if lines[end].strip() in ("---", "..."):
+                front = _front_matter(lines[1:end])
                 lines = lines[end + 1:]
                 break
     references: dict[str, str] = {}
@@ -303,8 +305,48 @@ def read_markdown(data: bytes, name: str) -> Document:
                 para.append(line)
         i += 1
     flush()
-    title = next((b.text for b in blocks if b.kind == "heading" and b.level == 1), name)
+    lead = [Block("text", front[key]) for key in ("description", "summary") if front.get(key)]
+    if front.get("tags"):
+        lead.append(Block("text", f"Tags: {front['tags']}"))
+    blocks[:0] = lead
+    title = front.get("title") or next((b.text for b in blocks if b.kind == "heading" and b.level == 1), name)
     return Document(title, "markdown", tuple(blocks), tuple(links))
+
+
+_FRONT_KEY = re.compile(r"^(title|description|summary|tags|keywords)\s*:\s*(.*)$", re.I)
+_FRONT_ITEM = re.compile(r"^\s+-\s+(.+)$")
+
+
+def _front_matter(lines: Sequence[str]) -> dict[str, str]:
+    """What a note's front matter (Jekyll, Hugo, Obsidian) says about it that people search for: its
+    title, description and tags (``tags: [a, b]``, ``tags: a, b`` or one ``- a`` line each). Only these
+    simple forms are read; a value written any other way is left out, never misread as another."""
+    found: dict[str, str] = {}
+    key = ""
+    for line in lines:
+        if (m := _FRONT_KEY.match(line)) is not None:
+            key, value = m.group(1).lower(), m.group(2).strip()
+            key = "tags" if key == "keywords" else key
+            if value.startswith("[") and value.endswith("]"):
+                value = ", ".join(_unquote(v) for v in value[1:-1].split(",") if v.strip())
+            value = _unquote(value)
+            if key == "tags":
+                value = ", ".join(t.strip().lstrip("#") for t in value.split(",") if t.strip().lstrip("#"))
+            if value and value not in ("|", ">"):
+                found[key] = (found[key] + ", " + value) if key == "tags" and key in found else value
+        elif key == "tags" and (m := _FRONT_ITEM.match(line)) is not None:
+            item = _unquote(m.group(1)).lstrip("#")  # Obsidian writes "#bread" as often as "bread"
+            found["tags"] = f"{found['tags']}, {item}" if found.get("tags") else item
+        elif line[:1].strip():
+            key = ""  # another key: the list of tags, if one was open, has ended
+    return found
+
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        value = value[1:-1]
+    return value.strip()
 
 
 # ---- reStructuredText ---------------------------------------------------------------------------------
