@@ -145,3 +145,30 @@ def test_any_letters_are_corrected_to_a_word_the_index_has(imported, words):
                                 ('"' + better.replace('"', '""') + '"',)).fetchone() is not None
     finally:
         conn.close()
+
+
+def test_the_search_says_which_word_it_searched_instead(imported):
+    hits = search(imported, "who has permisions on my table", 3)
+    assert hits.corrected == {"permisions": "permissions"}
+    assert hits.note() == "Searched for “permissions” instead of “permisions”, which no passage uses."
+    plain = search(imported, "who has permissions on my table", 3)
+    assert plain.corrected == {} and plain.note() == ""
+
+
+async def test_the_tool_tells_the_model_what_it_searched_for(imported):
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.tools.rag import run
+    from tinyrag_desktop.tools.registry import ToolContext
+
+    result = await run("bakcup to a file", ToolContext(settings=defaults(), data_dir=imported, http=None))
+    assert result.text.startswith("Searched for “backup” instead of “bakcup”, which no passage uses.\n\n[1] ")
+    assert "backups.md" in result.source
+
+
+def test_kb_search_says_it_on_stderr(imported, capsys):
+    from tinyrag_desktop.cli import main
+
+    assert main(["kb", "search", "--data-dir", str(imported), "replicaiton"]) == 0
+    out, err = capsys.readouterr()
+    assert "searched for 'replication' instead of 'replicaiton', which no passage uses" in err
+    assert "replication.md" in out

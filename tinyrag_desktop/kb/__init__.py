@@ -14,7 +14,7 @@ from typing import Sequence
 
 from .errors import Error, FetchError, ReadError, StoreError, UnsupportedFile
 from .models import Chunk, Hit, SourceInfo
-from .search import open_readonly, query_terms
+from .search import Hits, open_readonly, query_terms
 from .search import search as search_connection
 from .search import warm_vectors as _warm_vectors
 from .store import DB_NAME, KnowledgeBase, db_path
@@ -22,7 +22,7 @@ from .store import DB_NAME, KnowledgeBase, db_path
 __all__ = [
     "DB_NAME", "Chunk", "Error", "FetchError", "Hit", "ImportItem", "ImportReport", "Importer", "KnowledgeBase",
     "Progress", "ReadError", "SourceInfo", "StoreError", "UnsupportedFile", "db_path", "has_documents",
-    "open_readonly", "open_store", "query_terms", "search", "search_connection", "warm_vectors",
+    "Hits", "open_readonly", "open_store", "query_terms", "search", "search_connection", "warm_vectors",
 ]
 
 
@@ -96,11 +96,12 @@ def search(
     *,
     query_vector: Sequence[float] | None = None,
     vector_model: str = "",
-) -> list[Hit]:
-    """The ``k`` best chunks for ``query`` (read-only; [] when there is no knowledge base yet)."""
+) -> Hits:
+    """The ``k`` best chunks for ``query`` (read-only; none when there is no knowledge base yet), and the
+    words searched in place of misspelt ones (``Hits.corrected``)."""
     conn = _readonly(data_dir)
     if conn is None:
-        return []
+        return Hits()
     try:
         return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model)
     except StoreError:
@@ -111,7 +112,7 @@ def search(
             raise
         conn = _readonly(data_dir)
         if conn is None:
-            return []
+            return Hits()
         return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model)
 
 

@@ -248,6 +248,9 @@ def _search(args: argparse.Namespace) -> int:
     except Error as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    for old, new in hits.corrected.items():
+        print(f"searched for {_printable(new)!r} instead of {_printable(old)!r}, which no passage uses",
+              file=sys.stderr)
     for n, hit in enumerate(hits, start=1):
         if args.jsonl:
             row = {"source_id": hit.source_id, "title": hit.title, "location": hit.location,

@@ -127,14 +127,14 @@ import math
 import re
 import sqlite3
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from .errors import StoreError
 from .models import Hit
-from .spelling import corrections, stems
+from .spelling import corrections, distance, stems
 from .store import DB_NAME, iter_vectors
 
 if TYPE_CHECKING:
@@ -603,6 +603,23 @@ def _by_source(
     return chosen
 
 
+class Hits(list):
+    """The hits of a search, best first, and ``corrected``: each word of the question that no passage
+    uses, with the word searched in its place (a typo's correction), so that what shows the hits can
+    say so ("searched for “permissions” instead of “permisions”")."""
+
+    def __init__(self, hits: Sequence[Hit] = (), corrected: dict[str, str] | None = None) -> None:
+        super().__init__(hits)
+        self.corrected: dict[str, str] = dict(corrected or {})
+
+    def note(self) -> str:
+        """ "Searched for “permissions” instead of “permisions”, which no passage uses." ("" if none)."""
+        if not self.corrected:
+            return ""
+        pairs = ", ".join(f"“{new}” instead of “{old}”" for old, new in self.corrected.items())
+        return f"Searched for {pairs}, which no passage uses."
+
+
 def search(
     conn: sqlite3.Connection,
     query: str,
@@ -610,45 +627,68 @@ def search(
     *,
     query_vector: Sequence[float] | None = None,
     vector_model: str = "",
-) -> list[Hit]:
+) -> Hits:
     """The ``k`` chunks that best answer ``query``; any string is a valid query (none match: [])."""
     words = query_terms(query)
     if k <= 0 or (not words and query_vector is None):
-        return []
-    pool = max(k * 20, 100)
+        return Hits()
+    fixed: dict[str, str] = {}
     try:
-        roots: dict[int, str] = {}
         if SPELLING and words:
             fixed = corrections(conn, words, STOP_WORDS)
-            if fixed:
-                words = list(dict.fromkeys(fixed.get(w, w) for w in words))
-                stemmed = stems(list(fixed.values()))
-                roots = {n: stemmed[w] for n, w in enumerate(words) if w in fixed.values() and w in stemmed}
-        terms = words
-        pruned = _without_common_terms(conn, terms)
-        terms = pruned.kept
-        concepts = _concepts(words, roots)
-        fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
-        fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
-        links = _link_scores(conn, terms)
-
-        def page_hit(source_id: int) -> Hit | None:
-            return _page_hit(conn, source_id, concepts)
-
-        if query_vector is None or not vector_model:
-            return _by_source(fts, k, links, page_hit)
-        vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
-        by_id = {h.chunk_id: h for h in fts}
-        fused: dict[int, float] = {}
-        for ranking in ([h.chunk_id for h in fts], vec_ids):
-            for rank, cid in enumerate(ranking):
-                fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + rank + 1)
-        by_id.update(_chunks(conn, [cid for cid in fused if cid not in by_id]))
-        hits = [_with_score(by_id[cid], fused[cid])
-                for cid in sorted(fused, key=fused.__getitem__, reverse=True) if cid in by_id]
-        return _by_source(hits, k, links, page_hit)
+        hits = _search(conn, words, fixed, k, query_vector, vector_model)
+        return Hits(hits, {old: _as_written(old, new, hits) for old, new in fixed.items()})
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"The knowledge base could not be searched: {exc}.") from exc
+
+
+def _as_written(typo: str, word: str, hits: Sequence[Hit]) -> str:
+    """``word`` as the passages found write it. A correction is a string one edit from the typo whose
+    stem the index holds ("volcanic" → "volcanoic", stem "volcano"): right for searching, odd to show,
+    so a word of the passages with that stem is shown instead ("volcano"), the closest to ``typo``."""
+    stem = stems([word]).get(word)
+    if not stem:
+        return word
+    written = Counter(w.lower() for hit in hits for w in re.findall(rf"\b{re.escape(stem)}\w*",
+                                                                      f"{hit.title} {hit.heading} {hit.text}", re.I))
+    same = stems(list(written))
+    forms = [w for w, _ in written.most_common() if same.get(w) == stem]
+    return min(forms, key=lambda w: distance(typo, w)) if forms else word
+
+
+def _search(conn: sqlite3.Connection, words: list[str], fixed: dict[str, str], k: int,
+            query_vector: Sequence[float] | None, vector_model: str) -> list[Hit]:
+    """search()'s steps 1 to 6 for the question's ``words``, the misspelt ones among them replaced as
+    ``fixed`` says."""
+    pool = max(k * 20, 100)
+    roots: dict[int, str] = {}
+    if fixed:
+        words = list(dict.fromkeys(fixed.get(w, w) for w in words))
+        stemmed = stems(list(fixed.values()))
+        roots = {n: stemmed[w] for n, w in enumerate(words) if w in fixed.values() and w in stemmed}
+    terms = words
+    pruned = _without_common_terms(conn, terms)
+    terms = pruned.kept
+    concepts = _concepts(words, roots)
+    fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
+    fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
+    links = _link_scores(conn, terms)
+
+    def page_hit(source_id: int) -> Hit | None:
+        return _page_hit(conn, source_id, concepts)
+
+    if query_vector is None or not vector_model:
+        return _by_source(fts, k, links, page_hit)
+    vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
+    by_id = {h.chunk_id: h for h in fts}
+    fused: dict[int, float] = {}
+    for ranking in ([h.chunk_id for h in fts], vec_ids):
+        for rank, cid in enumerate(ranking):
+            fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + rank + 1)
+    by_id.update(_chunks(conn, [cid for cid in fused if cid not in by_id]))
+    hits = [_with_score(by_id[cid], fused[cid])
+            for cid in sorted(fused, key=fused.__getitem__, reverse=True) if cid in by_id]
+    return _by_source(hits, k, links, page_hit)
 
 
 def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:

@@ -148,21 +148,21 @@ def _two_edits(conn: sqlite3.Connection, word: str, unwanted: frozenset[str] = f
     upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
     rebuilt: dict[str, list[tuple[str, int]]] = {}
     for term, count in conn.execute(_VOCAB_RANGE, (prefix, upper)):
-        if term in unwanted or len(term) > len(word) + 2 or _distance(word[:len(term)], term) > 2:
+        if term in unwanted or len(term) > len(word) + 2 or distance(word[:len(term)], term) > 2:
             continue
         for ending in _ENDINGS:
             surface = term + ending
-            if abs(len(surface) - len(word)) <= 2 and _distance(word, surface) <= 2:
+            if abs(len(surface) - len(word)) <= 2 and distance(word, surface) <= 2:
                 rebuilt.setdefault(surface, []).append((term, count))
     stemmed = stems(sorted(rebuilt)) if rebuilt else {}
     # A word rebuilt from two stems ("express" + "ion", and a stray "expression" indexed as itself)
     # counts once, under the stem the tokenizer really gives it.
-    found = [(count, -_distance(word, surface), -len(surface), surface)
+    found = [(count, -distance(word, surface), -len(surface), surface)
              for surface, pairs in rebuilt.items() for term, count in pairs if stemmed.get(surface) == term]
     return max(found)[3] if found else None
 
 
-def _distance(a: str, b: str) -> int:
+def distance(a: str, b: str) -> int:
     """Edit distance with swaps of neighbours (optimal string alignment)."""
     previous2: list[int] = []
     previous = list(range(len(b) + 1))

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 import httpx
 
-from ..kb import Hit, StoreError, has_documents
+from ..kb import Hit, Hits, StoreError, has_documents
 from ..kb import search as kb_search
 from ..kb.embed import query_vector
 from .errors import ToolError
@@ -33,9 +33,12 @@ def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000) -> str:
 
     When the passages together are longer than ``max_chars``, each is shortened to its share, so every
     numbered source still reaches the model (cutting the whole text at the end would drop the last ones).
+    A word searched in place of a misspelt one (``Hits.corrected``) is said first: the passages answer
+    that word, which may not be the one meant.
     """
+    said = hits.note() + "\n\n" if isinstance(hits, Hits) and hits.corrected else ""
     if not hits:
-        return (f"No passages in the knowledge base match “{query}”. Try other words, such as the "
+        return (said + f"No passages in the knowledge base match “{query}”. Try other words, such as the "
                 "technical terms the documents would use.")
     heads = []
     for n, hit in enumerate(hits, start=1):
@@ -49,7 +52,7 @@ def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000) -> str:
         if len(text) > share and sum(len(h.text) for h in hits) > room:
             text = text[:share].rsplit(" ", 1)[0] + " …"
         parts.append(head + text)
-    return "\n\n".join(parts)
+    return said + "\n\n".join(parts)
 
 
 def _k(settings: object) -> int:
@@ -67,7 +70,7 @@ def _max_chars(settings: object) -> int:
 
 
 async def find_passages(settings: Mapping[str, Any], data_dir: Path, query: str, k: int,
-                        http: httpx.AsyncClient | None = None) -> list[Hit]:
+                        http: httpx.AsyncClient | None = None) -> Hits:
     """The ``k`` best passages for ``query``, as the tool, the engine's ``rag`` route and the panel's
     search tab all find them: with the query's vector when an embedding model is set. Raises StoreError."""
     vector, problem = await query_vector(settings, query, http)

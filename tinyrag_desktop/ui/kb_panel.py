@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem, QTabWidget, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
-from ..kb import Error, Hit, ImportItem, Importer, ImportReport, Progress, open_store, search, warm_vectors
+from ..kb import Error, Hit, Hits, ImportItem, Importer, ImportReport, Progress, open_store, search, warm_vectors
 from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
 from ..settings import Settings
@@ -451,6 +451,9 @@ class KnowledgePanel(QWidget):
         if isinstance(hits, str):
             self.results.addItem(hits)
             hits = []
+        corrected = hits.note() if isinstance(hits, Hits) else ""
+        if corrected:  # said first, as a search engine says "showing results for"
+            self.results.addItem(self._note_item(corrected))
         for n, hit in enumerate(hits, start=1):
             preview = " ".join(hit.text.split())[:300]
             item = QListWidgetItem(f"[{n}] {hit.heading or hit.title}\n{hit.location}\n{preview}")
@@ -460,11 +463,14 @@ class KnowledgePanel(QWidget):
         if not hits and not self.results.count():
             self.results.addItem("No passages match." if self.query_edit.text().strip() else "Type a question above.")
         if note:  # said beneath the results, in grey: they are still good, just keyword-only
-            item = QListWidgetItem(note)
-            item.setFlags(Qt.ItemFlag.NoItemFlags)
-            item.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
-            self.results.addItem(item)
+            self.results.addItem(self._note_item(note))
         self.searchFinished.emit(len(hits))
+
+    def _note_item(self, text: str) -> QListWidgetItem:
+        item = QListWidgetItem(text)
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        item.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        return item
 
     def _warm_vectors(self) -> None:
         model = str(self.settings_provider().get("embed_model", "") or "")
