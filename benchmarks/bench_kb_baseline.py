@@ -24,6 +24,7 @@ from tinyrag_desktop.kb.errors import ReadError  # noqa: E402
 from tinyrag_desktop.kb.html_reader import parse_html  # noqa: E402
 from tinyrag_desktop.kb.search import match_expression, query_terms  # noqa: E402
 from tinyrag_desktop.kb.store import TOKENIZER  # noqa: E402
+from tinyrag_desktop.kb.textform import index_form  # noqa: E402
 
 SIZE = 800
 K = 5
@@ -49,7 +50,8 @@ def index(folder: Path) -> sqlite3.Connection:
         except ReadError:
             continue
         text = " ".join(" ".join(block.text.split()) for block in doc.blocks)
-        conn.executemany("INSERT INTO plain(page, text) VALUES (?, ?)", ((str(path), c) for c in plain_chunks(text)))
+        conn.executemany("INSERT INTO plain(page, text) VALUES (?, ?)",
+                         ((str(path), index_form(c)) for c in plain_chunks(text)))
     return conn
 
 

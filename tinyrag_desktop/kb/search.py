@@ -7,7 +7,8 @@ so quotes, ``*``, ``NEAR``, ``-``, ``:`` or parentheses can neither fail nor cha
 
 A search, step by step:
 
-1. words: the question's words less stop words, a word found in no chunk replaced by its most frequent
+1. words: the question's words less stop words (a run of CJK characters gives a phrase of them and its
+   pairs of neighbours, see :func:`query_terms`), a word found in no chunk replaced by its most frequent
    neighbour one or two edits away (a typo: see spelling.py); in a large index, words found in more
    than a tenth of the chunks are left out of the SQL query (they cost the most and weigh the least);
 2. candidates: the best 100 chunks by BM25 over title, heading path and text (one OR query); when
@@ -130,12 +131,13 @@ import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from .errors import StoreError
 from .models import Hit
 from .spelling import corrections, distance, stems
 from .store import DB_NAME, iter_vectors
+from .textform import CJK_CHARACTERS, has_cjk, is_cjk, nfkc
 
 if TYPE_CHECKING:
     import numpy as np
@@ -183,7 +185,9 @@ STOP_WORDS = frozenset(
     make makes give gives take find see write sure new another ways lot lots long quickly""".split()
 )
 
-_WORD = re.compile(r"\w+")
+# A word: a run of CJK characters, or of other word characters (a CJK character ends a word, as in the
+# index: "MySQL的配置" is "mysql" and "的配置").
+_WORD = re.compile(f"[{CJK_CHARACTERS}]+|[^\\W{CJK_CHARACTERS}]+")
 
 # The only statements the read-only connection runs; the model's text is always a bound parameter.
 _FTS_QUERY = f"""
@@ -276,14 +280,48 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
 
 
 def query_terms(text: str) -> list[str]:
-    """The words of ``text`` worth searching for, lower-cased, without repeats and stop words."""
-    words = []
-    for raw in _WORD.findall(text.lower()):
+    """The words of ``text`` worth searching for, lower-cased, without repeats and stop words.
+
+    Words are read from the text's NFKC form, as the index holds it (``textform``). A run of Chinese,
+    Japanese or Korean characters gives one phrase of its characters ("数据库" → "数 据 库", matched
+    in order and side by side) and, when longer than two, each pair of neighbours too: questions in those
+    languages come without spaces ("如何备份数据库"), so the whole run is seldom in a passage as it is,
+    but its words are; the pairs find them (as the bigrams of Lucene's CJK analyser do), and a passage
+    holding the whole run still ranks first. The pairs go after the other words, so that a long run
+    cannot crowd those out of the MAX_TERMS kept.
+    """
+    return list(_weighed_terms(text))
+
+
+def _weighed_terms(text: str) -> dict[str, float]:
+    """query_terms' terms, each with what it counts for in the coverage re-rank: 1 for a word. A CJK run
+    of three or more characters counts 1 in all, half for the whole run and half shared by its pairs, so
+    a long word counts no more than a short one, and a passage with some of a run's words covers part
+    of it."""
+    words: dict[str, float] = {}
+    pairs: dict[str, float] = {}
+    for raw in _WORD.findall(nfkc(text).lower()):
+        if is_cjk(raw[0]):
+            chars = [ch for ch in raw if ch.isalnum()]  # not its punctuation ("・"): the index skips it
+            if len(chars) > 2:
+                _weigh(words, " ".join(chars), 0.5)
+                for a, b in zip(chars, chars[1:]):
+                    _weigh(pairs, f"{a} {b}", 0.5 / (len(chars) - 1))
+            elif chars:
+                _weigh(words, " ".join(chars), 1.0)
+            continue
         word = raw.strip("_")
         if word and any(ch.isalnum() for ch in word):
-            words.append(word)
-    kept = [w for w in words if w not in STOP_WORDS] or words
-    return list(dict.fromkeys(kept))[:MAX_TERMS]
+            _weigh(words, word, 1.0)
+    kept = {w: weight for w, weight in words.items() if w not in STOP_WORDS} or words
+    for pair, weight in pairs.items():
+        _weigh(kept, pair, weight)
+    return dict(list(kept.items())[:MAX_TERMS])
+
+
+def _weigh(terms: dict[str, float], term: str, weight: float) -> None:
+    # A term asked twice (a word repeated, a pair in two runs) counts once, at its larger weight.
+    terms[term] = max(terms.get(term, 0.0), weight)
 
 
 def match_expression(terms: Sequence[str]) -> str:
@@ -444,22 +482,65 @@ def _stem(word: str) -> str:
     return word[: max(4, len(word) - 3)] if len(word) > 4 else word
 
 
-def _concepts(terms: Sequence[str], roots: dict[int, str] | None = None) -> re.Pattern[str] | None:
-    """One pattern for the whole question, a named group per query word: the words that start like it
-    (their ``_stem`` is the same), or for a word put in place of a typo, the words that start with its
-    index stem (``roots``, by the word's place; the word was guessed from the stem, and "searche" is
-    as likely as "searches", so only the stem is sure). None for a one-word question."""
+@dataclass(frozen=True, slots=True)
+class _Concepts:
+    """The question's words as named groups (``c0``, ``c1``, … in query order), each with what it counts
+    for when a passage mentions it (see ``_weighed_terms``).
+
+    Words in letters are found by one pattern, in the forms that start like them (their ``_stem`` is the
+    same); CJK terms, which have no endings, by a plain search for their characters, so that the pairs
+    inside a run are found even where the whole run is (one pattern's matches cannot overlap).
+    """
+
+    pattern: re.Pattern[str] | None
+    runs: tuple[tuple[str, str], ...]  # (group, characters) of the CJK terms
+    weights: dict[str, float]
+    total: float
+
+    def seen(self, text: str) -> set[str | None]:
+        groups: set[str | None] = {group for group, chars in self.runs if chars in text}
+        if self.pattern is not None:
+            for match in self.pattern.finditer(text):
+                groups.add(match.lastgroup)
+                if len(groups) == len(self.weights):
+                    break
+        return groups
+
+    def counts(self, text: str) -> dict[str | None, int]:
+        counts: dict[str | None, int] = {group: n for group, chars in self.runs if (n := text.count(chars))}
+        if self.pattern is not None:
+            for match in self.pattern.finditer(text):
+                counts[match.lastgroup] = counts.get(match.lastgroup, 0) + 1
+        return counts
+
+    def covered(self, groups: Iterable[str | None]) -> float:
+        return sum(self.weights[g] for g in groups if g is not None)
+
+
+def _concepts(terms: Sequence[str], weights: Sequence[float] | None = None,
+              roots: dict[int, str] | None = None) -> _Concepts | None:
+    """The question's words as concept groups; None for a one-word question. ``weights`` default to 1
+    for every word. A word put in place of a typo is found by the words that start with its index stem
+    (``roots``, by the word's place; the word was guessed from the stem, and "searche" is as likely as
+    "searches", so only the stem is sure)."""
     if len(terms) < 2:
         return None
     roots = roots or {}
-    groups = []
+    groups, runs = [], []
     for n, term in enumerate(terms):
-        pattern = re.escape(roots[n]) + r"\w*" if n in roots else _stem_pattern(_stem(term))
-        groups.append(f"(?P<c{n}>" + pattern + ")")
-    # The look-ahead for the words' first letters lets the scan skip most positions at once (a third
-    # faster than trying every alternative at each word boundary).
-    first = "".join(sorted({re.escape(term[0]) for term in terms}))
-    return re.compile(rf"(?=[{first}])\b(?:" + "|".join(groups) + r")\b")
+        if is_cjk(term[0]):
+            runs.append((f"c{n}", term.replace(" ", "")))
+        else:
+            pattern = re.escape(roots[n]) + r"\w*" if n in roots else _stem_pattern(_stem(term))
+            groups.append(f"(?P<c{n}>{pattern})")
+    pattern = None
+    if groups:
+        # The look-ahead for the words' first letters lets the scan skip most positions at once (a third
+        # faster than trying every alternative at each word boundary).
+        first = "".join(sorted({re.escape(term[0]) for term in terms if not is_cjk(term[0])}))
+        pattern = re.compile(rf"(?=[{first}])\b(?:" + "|".join(groups) + r")\b")
+    weights = [1.0] * len(terms) if weights is None else list(weights)
+    return _Concepts(pattern, tuple(runs), {f"c{n}": w for n, w in enumerate(weights)}, sum(weights))
 
 
 def _stem_pattern(stem: str) -> str:
@@ -472,10 +553,30 @@ def _stem_pattern(stem: str) -> str:
     return re.escape(stem)
 
 
+def _comparable(text: str) -> str:
+    # A passage as the question's words are matched against it: in NFKC, as the index and query_terms
+    # read it (full-width letters as ordinary ones), lower-cased, as query_terms gives the words, and
+    # with a word in letters set apart from CJK characters beside it ("mysql的配置"), as the index sets
+    # it apart (the question's pattern cannot say so itself: a character class of the CJK ranges costs
+    # a millisecond to compile, and the pattern is compiled for every question).
+    if text.isascii():
+        return text.lower()
+    text = nfkc(text).lower()
+    return _LETTER_RUN.sub(_spaced, text) if has_cjk(text) else text
+
+
+_LETTER_RUN = re.compile(f"[^\\W{CJK_CHARACTERS}]+")
+
+
+def _spaced(match: re.Match[str]) -> str:
+    return f" {match.group()} "
+
+
 def _rerank_by_coverage(
-    hits: Sequence[Hit], concepts: re.Pattern[str] | None, common: dict[str, float] | None = None
+    hits: Sequence[Hit], concepts: _Concepts | None, common: dict[str, float] | None = None
 ) -> list[Hit]:
-    """BM25 scaled by how many of the question's words a passage covers (½ + share covered).
+    """BM25 scaled by how many of the question's words a passage covers (½ + share covered, each word
+    counted at its weight).
 
     An OR query lets a passage that repeats one rare word outrank one that answers the whole question;
     preferring passages that mention more of the distinct things asked about fixes most of those.
@@ -487,28 +588,20 @@ def _rerank_by_coverage(
     """
     if concepts is None:
         return list(hits)
-    total = concepts.groups
     mean = (sum(len(h.text) for h in hits) / len(hits) or 1.0) if common and hits else 1.0
     rescored = []
     for hit in hits:
-        text = f"{hit.title}\n{hit.heading}\n{hit.text}".lower()
+        text = _comparable(f"{hit.title}\n{hit.heading}\n{hit.text}")
         score = hit.score
         if common:
-            counts: dict[str | None, int] = {}
-            for match in concepts.finditer(text):
-                counts[match.lastgroup] = counts.get(match.lastgroup, 0) + 1
-            found = len(counts)
+            counts = concepts.counts(text)
+            found = concepts.covered(counts)
             norm = _K1 * (1 - _B + _B * len(hit.text) / mean)
             score += sum(idf * tf * (_K1 + 1) / (tf + norm) for group, idf in common.items()
                          if (tf := counts.get(group, 0)))
         else:
-            seen: set[str | None] = set()
-            for match in concepts.finditer(text):
-                seen.add(match.lastgroup)
-                if len(seen) == total:
-                    break
-            found = len(seen)
-        rescored.append(_with_score(hit, score * (0.5 + found / total)))
+            found = concepts.covered(concepts.seen(text))
+        rescored.append(_with_score(hit, score * (0.5 + found / concepts.total)))
     rescored.sort(key=lambda h: h.score, reverse=True)
     return rescored
 
@@ -539,14 +632,15 @@ def _link_scores(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[int, fl
     return {sid: value / top for sid, value in scores.items()} if top > 0 else {}
 
 
-def _page_hit(conn: sqlite3.Connection, source_id: int, concepts: re.Pattern[str] | None) -> Hit | None:
+def _page_hit(conn: sqlite3.Connection, source_id: int, concepts: _Concepts | None) -> Hit | None:
     """The chunk to show for a page found only through links: the one mentioning most of the question."""
     best, best_found = None, -1
     for row in conn.execute(_PAGE_QUERY, (source_id, _PAGE_CHUNKS)):
         hit = Hit(*row)
-        found = 0
+        found = 0.0
         if concepts is not None:
-            found = len({m.lastgroup for m in concepts.finditer(f"{hit.heading}\n{hit.text}".lower())})
+            text = _comparable(f"{hit.heading}\n{hit.text}")
+            found = concepts.covered(concepts.seen(text))
         if found > best_found:
             best, best_found = hit, found
     return best
@@ -629,14 +723,14 @@ def search(
     vector_model: str = "",
 ) -> Hits:
     """The ``k`` chunks that best answer ``query``; any string is a valid query (none match: [])."""
-    words = query_terms(query)
-    if k <= 0 or (not words and query_vector is None):
+    weighed = _weighed_terms(query)
+    if k <= 0 or (not weighed and query_vector is None):
         return Hits()
     fixed: dict[str, str] = {}
     try:
-        if SPELLING and words:
-            fixed = corrections(conn, words, STOP_WORDS)
-        hits = _search(conn, words, fixed, k, query_vector, vector_model)
+        if SPELLING and weighed:
+            fixed = corrections(conn, list(weighed), STOP_WORDS)
+        hits = _search(conn, weighed, fixed, k, query_vector, vector_model)
         return Hits(hits, {old: _as_written(old, new, hits) for old, new in fixed.items()})
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"The knowledge base could not be searched: {exc}.") from exc
@@ -656,20 +750,25 @@ def _as_written(typo: str, word: str, hits: Sequence[Hit]) -> str:
     return min(forms, key=lambda w: distance(typo, w)) if forms else word
 
 
-def _search(conn: sqlite3.Connection, words: list[str], fixed: dict[str, str], k: int,
+def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str, str], k: int,
             query_vector: Sequence[float] | None, vector_model: str) -> list[Hit]:
-    """search()'s steps 1 to 6 for the question's ``words``, the misspelt ones among them replaced as
-    ``fixed`` says."""
+    """search()'s steps 1 to 6 for the question's terms and their weights (``weighed``), the misspelt
+    ones among them replaced as ``fixed`` says."""
     pool = max(k * 20, 100)
     roots: dict[int, str] = {}
     if fixed:
-        words = list(dict.fromkeys(fixed.get(w, w) for w in words))
+        replaced: dict[str, float] = {}
+        for word, weight in weighed.items():
+            word = fixed.get(word, word)
+            replaced[word] = max(replaced.get(word, 0.0), weight)
+        weighed = replaced
         stemmed = stems(list(fixed.values()))
-        roots = {n: stemmed[w] for n, w in enumerate(words) if w in fixed.values() and w in stemmed}
+        roots = {n: stemmed[w] for n, w in enumerate(weighed) if w in fixed.values() and w in stemmed}
+    words = list(weighed)
     terms = words
     pruned = _without_common_terms(conn, terms)
     terms = pruned.kept
-    concepts = _concepts(words, roots)
+    concepts = _concepts(words, list(weighed.values()), roots)
     fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
     links = _link_scores(conn, terms)

@@ -9,8 +9,10 @@ Links between pages are indexed too: for every link inside a page's running text
 closer to how people ask than the page's own wording (anchor text, as web search engines use it).
 
 The full-text index is contentless (``content=''``): it holds only the index, the text lives once in
-``chunks``. Removing a chunk from such an index needs the exact values it was indexed with, which the
-store reads back from ``chunks`` and ``sources`` inside the same transaction.
+``chunks``. The index is given each text in ``textform.index_form`` (NFKC, CJK characters spaced apart),
+never the text itself. Removing a chunk from such an index needs the exact values it was indexed with,
+which the store reads back from ``chunks`` and ``sources`` inside the same transaction and puts in that
+form again (the SQL function ``index_form``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import os
 import sqlite3
 import struct
 import time
+import unicodedata
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,11 +32,13 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from .errors import StoreError
 from .models import Chunk, SourceInfo
+from .textform import index_form
 
 DB_NAME = "knowledge.db"
 # 1: sources, chunks, vectors, chunks_fts. 2: links and links_fts (added in place; see _migrate).
 # 3: the same tables; links are now read from Markdown, reStructuredText, text files and web pages too.
-SCHEMA_VERSION = 3
+# 4: the same tables; the full-text indexes hold index_form's text (full-width letters, CJK words).
+SCHEMA_VERSION = 4
 
 # unicode61 folds case and (with remove_diacritics 2) accents; porter makes "indexes" find "index".
 TOKENIZER = "porter unicode61 remove_diacritics 2"
@@ -134,6 +139,7 @@ class KnowledgeBase:
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash never corrupts
             self.conn.execute("PRAGMA foreign_keys=ON")
+            self.conn.create_function("index_form", 1, index_form, deterministic=True)
             self.conn.executescript(_SCHEMA)
             self._migrate()
         except sqlite3.DatabaseError as exc:
@@ -142,28 +148,48 @@ class KnowledgeBase:
     def _migrate(self) -> None:
         """Bring an older database to SCHEMA_VERSION in place; nothing a user imported is dropped."""
         conn = self.conn
-        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
         has_sources = conn.execute("SELECT 1 FROM sources LIMIT 1").fetchone() is not None
-        version = int(row[0]) if row else (1 if has_sources else SCHEMA_VERSION)
+        version = int(meta["schema_version"]) if "schema_version" in meta else (1 if has_sources else SCHEMA_VERSION)
         if version > SCHEMA_VERSION:
             raise StoreError(f"The knowledge base {self.path} was written by a newer version of tinyRAG "
                              f"(schema {version}); update tinyRAG to use it.")
-        if row is not None and version == SCHEMA_VERSION:
+        # NFKC follows Python's Unicode tables; should they change, rows indexed under the old ones could
+        # no longer be removed (see _unindex), so the index is built again under the new ones.
+        unicode_changed = meta.get("index_unicode") != unicodedata.unidata_version
+        if "schema_version" in meta and version == SCHEMA_VERSION and not unicode_changed:
             return  # nothing to do: no write lock taken on an ordinary open
         with _transaction(conn):
-            # Sources whose links the older version did not index keep their chunks and stay searchable;
-            # their hash is marked so the next import of them re-reads them, links and all.
-            relink = ["markdown", "rst", "text", "url"] + (["html"] if version < 2 else [])
-            conn.execute(
-                f"UPDATE sources SET content_hash = ? || content_hash WHERE type IN ({','.join('?' * len(relink))})"
-                " AND content_hash NOT LIKE ? || '%'",
-                (_RELINK_MARK, *relink, _RELINK_MARK),
+            if version < 3:
+                # Sources whose links the older version did not index keep their chunks and stay
+                # searchable; their hash is marked so the next import of them re-reads them, links and all.
+                relink = ["markdown", "rst", "text", "url"] + (["html"] if version < 2 else [])
+                conn.execute(
+                    f"UPDATE sources SET content_hash = ? || content_hash WHERE type IN ({','.join('?' * len(relink))})"
+                    " AND content_hash NOT LIKE ? || '%'",
+                    (_RELINK_MARK, *relink, _RELINK_MARK),
+                )
+            if version < 4 or unicode_changed:
+                self._reindex()
+            conn.executemany(
+                "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [("schema_version", str(SCHEMA_VERSION)), ("index_unicode", unicodedata.unidata_version)],
             )
-            conn.execute(
-                "INSERT INTO meta(key, value) VALUES('schema_version', ?)"
-                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (str(SCHEMA_VERSION),),
-            )
+
+    def _reindex(self) -> None:
+        """Build both full-text indexes again from the stored text (in the caller's transaction).
+
+        Before schema 4 the indexes were given the text as it is; 'delete-all' empties a contentless
+        index without needing those values back.
+        """
+        conn = self.conn
+        conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')")
+        conn.execute(
+            "INSERT INTO chunks_fts(rowid, title, heading, text) SELECT c.id, index_form(s.title),"
+            " index_form(c.heading), index_form(c.text) FROM chunks c JOIN sources s ON s.id = c.source_id"
+        )
+        conn.execute("INSERT INTO links_fts(links_fts) VALUES('delete-all')")
+        conn.execute("INSERT INTO links_fts(rowid, text) SELECT id, index_form(text) FROM links")
 
     @classmethod
     def open(cls, data_dir: Path) -> "KnowledgeBase":
@@ -299,9 +325,10 @@ class KnowledgeBase:
                     "INSERT INTO chunks(id, source_id, ordinal, heading, text) VALUES(?,?,?,?,?)",
                     ((cid, source_id, n, c.heading, c.text) for n, (cid, c) in enumerate(zip(ids, chunks))),
                 )
+                indexed_title = index_form(title)
                 conn.executemany(
                     "INSERT INTO chunks_fts(rowid, title, heading, text) VALUES(?,?,?,?)",
-                    ((cid, title, c.heading, c.text) for cid, c in zip(ids, chunks)),
+                    ((cid, indexed_title, index_form(c.heading), index_form(c.text)) for cid, c in zip(ids, chunks)),
                 )
                 if vectors is not None:
                     conn.executemany(
@@ -312,7 +339,8 @@ class KnowledgeBase:
                     first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM links").fetchone()[0]
                     rows = [(first + n, source_id, target, text) for n, (target, text) in enumerate(resolved)]
                     conn.executemany("INSERT INTO links(id, source_id, target, text) VALUES(?,?,?,?)", rows)
-                    conn.executemany("INSERT INTO links_fts(rowid, text) VALUES(?,?)", ((r[0], r[3]) for r in rows))
+                    conn.executemany("INSERT INTO links_fts(rowid, text) VALUES(?,?)",
+                                     ((r[0], index_form(r[3])) for r in rows))
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"Could not save {location} in the knowledge base: {exc}.") from exc
         return source_id
@@ -329,15 +357,17 @@ class KnowledgeBase:
         return deleted > 0
 
     def _unindex(self, source_id: int) -> None:
-        # A contentless index forgets a row only when told the values it was indexed with.
+        # A contentless index forgets a row only when told the values it was indexed with: the stored
+        # text in index_form, as replace_source gave it (any other values leave its words behind).
         self.conn.execute(
             "INSERT INTO chunks_fts(chunks_fts, rowid, title, heading, text)"
-            " SELECT 'delete', c.id, s.title, c.heading, c.text FROM chunks c JOIN sources s ON s.id = c.source_id"
-            " WHERE c.source_id = ?",
+            " SELECT 'delete', c.id, index_form(s.title), index_form(c.heading), index_form(c.text)"
+            " FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.source_id = ?",
             (source_id,),
         )
         self.conn.execute(
-            "INSERT INTO links_fts(links_fts, rowid, text) SELECT 'delete', id, text FROM links WHERE source_id = ?",
+            "INSERT INTO links_fts(links_fts, rowid, text) SELECT 'delete', id, index_form(text) FROM links"
+            " WHERE source_id = ?",
             (source_id,),
         )
         self.conn.execute("DELETE FROM links WHERE source_id = ?", (source_id,))
