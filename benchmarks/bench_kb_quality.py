@@ -40,7 +40,13 @@ all held-out: keywords alone 85/103 and 142/159 at 5, 88 and 145 at 10; fused 91
 cost a question or two on the git ones, so at 5 it is even; at 10 it gains 6. The import embedded 8.9
 chunks a second on two shared cores (13,491 chunks in 25 minutes).
 
+``--typos`` searches the development set with one typing mistake per question: in a word of four or
+more letters that is not a stop word, drawn at random (seeded, so every run makes the same mistakes),
+one letter is deleted, inserted or changed, or two neighbours are swapped. It measures the spelling
+tolerance (``--no-spelling`` turns it off, to compare). The held-out sets are never altered.
+
     python benchmarks/bench_kb_quality.py [--verbose] [--k 5 [10 …]] [--dev-only] [--as-large]
+                                          [--typos] [--no-spelling]
                                           [--embed-url URL --embed-model NAME]
 """
 
@@ -48,6 +54,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
+import re
 import sys
 import tempfile
 import time
@@ -59,7 +67,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tinyrag_desktop.kb import Importer, open_store, search  # noqa: E402
+from tinyrag_desktop.kb import Importer, open_store, query_terms, search  # noqa: E402
 from tinyrag_desktop.kb.embed import TIMEOUT, Embedder, embed_query  # noqa: E402
 
 search_module = sys.modules["tinyrag_desktop.kb.search"]
@@ -103,6 +111,35 @@ def load_questions(path: Path) -> list[tuple[str, set[str]]]:
     return out
 
 
+TYPO_SEED = 20261130
+
+
+def with_typos(questions: list[tuple[str, set[str]]], seed: int = TYPO_SEED) -> list[tuple[str, set[str]]]:
+    """Each question with one random typing mistake in one of its searchable words (see --typos)."""
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    out = []
+    for question, pages in questions:
+        words = [w for w in query_terms(question) if len(w) >= 4 and w.isalpha()]
+        if not words:
+            out.append((question, pages))
+            continue
+        word = rng.choice(words)
+        at = rng.randrange(len(word))
+        kind = rng.choice(("delete", "insert", "change", "swap"))
+        if kind == "delete":
+            typo = word[:at] + word[at + 1:]
+        elif kind == "insert":
+            typo = word[:at] + rng.choice(letters) + word[at:]
+        elif kind == "change":
+            typo = word[:at] + rng.choice(letters.replace(word[at], "")) + word[at + 1:]
+        else:
+            at = min(at, len(word) - 2)
+            typo = word[:at] + word[at + 1] + word[at] + word[at + 2:]
+        out.append((re.sub(rf"\b{word}\b", typo, question, count=1, flags=re.IGNORECASE), pages))
+    return out
+
+
 def embed_questions(settings: dict[str, str], questions: list[tuple[str, set[str]]]) -> list[list[float] | None]:
     """Each question's vector, as the rag_knowledge tool gets it (one HTTP client for the whole set)."""
 
@@ -142,6 +179,9 @@ def main() -> int:
                         help="list the development set's misses (held-out misses stay hidden: never tune on them)")
     parser.add_argument("--dev-only", action="store_true", help="only the development set (for tuning)")
     parser.add_argument("--as-large", action="store_true", help="search as in an index of over 5,000 chunks")
+    parser.add_argument("--typos", action="store_true",
+                        help="one seeded typing mistake per development question (the held-out sets stay as they are)")
+    parser.add_argument("--no-spelling", action="store_true", help="search without the spelling tolerance")
     parser.add_argument("--embed-url", metavar="URL",
                         help="embed chunks and questions through this OpenAI-compatible server (its /v1 root)")
     parser.add_argument("--embed-model", metavar="NAME", help="the embedding model's name on that server")
@@ -150,6 +190,8 @@ def main() -> int:
         parser.error("--embed-url and --embed-model go together")
     if args.as_large:
         search_module.PRUNE_MIN_ROWS = 0
+    if args.no_spelling:
+        search_module.SPELLING = False
     # The settings a user would save to turn embeddings on; the import and the searches read them as the
     # app's own ``kb add`` and ``kb search`` do.
     settings = {"base_url": args.embed_url, "embed_model": args.embed_model} if args.embed_url else {}
@@ -175,6 +217,8 @@ def main() -> int:
             print(f"{name}: {report.summary()} in {seconds:.1f} s{speed}")
             for set_name, path in sets:
                 questions = load_questions(path)
+                if args.typos and path == QUESTIONS:
+                    questions = with_typos(questions)
                 vectors = embed_questions(settings, questions) if settings else []
                 for ranking in rankings:
                     label = f", {ranking.name}" if settings else ""

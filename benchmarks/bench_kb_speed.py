@@ -162,6 +162,20 @@ def bench_search(tmp: Path, rng: random.Random, chunks: int, queries: int) -> tu
     p95 = times[int(len(times) * 0.95) - 1]
     print(f"search at {chunks:,} chunks: p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms "
           f"({queries} queries)")
+    # The same questions with a typing mistake in their last word: a word the index has never seen
+    # makes the search look up its neighbours in the vocabulary (the spelling tolerance's cost).
+    typo_times = []
+    typo_rng = random.Random(chunks)  # its own, so the later corpora are the same as without this pass
+    for question in questions:
+        head, last = question[:-1].rsplit(" ", 1)
+        at = typo_rng.randrange(len(last))
+        typo = f"{head} {last[:at]}{'q' if last[at] != 'q' else 'z'}{last[at + 1:]}?"
+        started = time.perf_counter()
+        search(data_dir, typo, 5)
+        typo_times.append((time.perf_counter() - started) * 1000)
+    typo_times.sort()
+    print(f"  with a typo in each question: p50 {statistics.median(typo_times):.1f} ms, "
+          f"p95 {typo_times[int(len(typo_times) * 0.95) - 1]:.1f} ms, max {typo_times[-1]:.1f} ms")
     return p50, p95
 
 

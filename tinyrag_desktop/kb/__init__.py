@@ -58,6 +58,17 @@ def _readonly(data_dir: Path) -> sqlite3.Connection | None:
     return conn
 
 
+def _forget(conn: sqlite3.Connection) -> bool:
+    """Close and drop a kept connection; False when it was not one of this thread's."""
+    cache = getattr(_local, "connections", None) or {}
+    for key, kept in list(cache.items()):
+        if kept is conn:
+            del cache[key]
+            conn.close()
+            return True
+    return False
+
+
 _LAZY = {"ImportItem", "Importer", "ImportReport", "Progress", "Failure"}
 
 
@@ -90,7 +101,18 @@ def search(
     conn = _readonly(data_dir)
     if conn is None:
         return []
-    return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model)
+    try:
+        return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model)
+    except StoreError:
+        # A writer may have changed the schema since this connection was opened (a newer version adds
+        # its tables to an older file): the kept connection cannot reconnect the index under its
+        # guard, so it is dropped and the search tried once more on a fresh one.
+        if not _forget(conn):
+            raise
+        conn = _readonly(data_dir)
+        if conn is None:
+            return []
+        return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model)
 
 
 def warm_vectors(data_dir: Path, model: str) -> bool:

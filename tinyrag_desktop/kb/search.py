@@ -103,12 +103,16 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from .errors import StoreError
 from .models import Hit
+from .spelling import corrections
 from .store import DB_NAME, iter_vectors
 
 if TYPE_CHECKING:
     import numpy as np
 
 MAX_TERMS = 24
+
+# Words found in no chunk are searched as their nearest indexed neighbour (see spelling.py).
+SPELLING = True
 
 # Column weights for bm25(title, heading, text): words in a page's title and in the heading path say
 # much more about what a chunk is about than one more mention in its body.
@@ -206,6 +210,7 @@ class ReadOnlyConnection(sqlite3.Connection):
     which database file it reads (``db_key``: path, device, inode), under which its vectors are kept."""
 
     has_links = False
+    has_vocab = False
     db_key: tuple[str, int, int] | None = None
 
 
@@ -228,6 +233,11 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
         ).fetchone()[0] == 2
         if conn.has_links:
             conn.execute("SELECT rowid FROM links_fts WHERE links_fts MATCH '\"x\"' LIMIT 0").fetchall()
+        # The vocabulary (for spelling tolerance) is added by the first writer to open an older file.
+        conn.has_vocab = conn.execute(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'chunks_fts_vocab'").fetchone()[0] == 1
+        if conn.has_vocab:
+            conn.execute("SELECT term FROM chunks_fts_vocab WHERE term = 'x'").fetchall()
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"The knowledge base {path} cannot be read: {exc}.") from exc
     conn.set_authorizer(_authorize)
@@ -568,11 +578,14 @@ def search(
 ) -> list[Hit]:
     """The ``k`` chunks that best answer ``query``; any string is a valid query (none match: [])."""
     words = query_terms(query)
-    terms = words
-    if k <= 0 or (not terms and query_vector is None):
+    if k <= 0 or (not words and query_vector is None):
         return []
     pool = max(k * 20, 100)
     try:
+        if SPELLING and words:
+            fixed = corrections(conn, words, STOP_WORDS)
+            words = list(dict.fromkeys(fixed.get(w, w) for w in words))
+        terms = words
         pruned = _without_common_terms(conn, terms)
         terms = pruned.kept
         concepts = _concepts(words)

@@ -67,6 +67,9 @@ CREATE TABLE IF NOT EXISTS vectors(
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
     title, heading, text, content='', tokenize='{TOKENIZER}'
 );
+-- The index's terms and how many chunks hold each (read by the search's spelling tolerance). A view
+-- computed from chunks_fts, not stored: it costs nothing to keep and any writer adds it to an older file.
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, row);
 CREATE TABLE IF NOT EXISTS links(
     id INTEGER PRIMARY KEY,
     source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,

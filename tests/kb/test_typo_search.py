@@ -1,0 +1,145 @@
+"""Spelling tolerance: a misspelt question word is searched as the nearest word the documents use."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tinyrag_desktop.kb import Importer, open_readonly, open_store, search
+from tinyrag_desktop.kb.search import STOP_WORDS, query_terms
+from tinyrag_desktop.kb.spelling import corrections, edits, stems
+
+search_module = sys.modules["tinyrag_desktop.kb.search"]
+
+PAGES = {
+    "permissions.md": "# Permissions\n\nGrant permissions on a table to a role. Permissions are checked on "
+                      "every statement; revoke them to take access away.\n",
+    "backups.md": "# Backups\n\nA backup copies the whole database to a file you can restore later.\n",
+    "configuration.md": "# Configuration\n\nThe configuration file sets the server's memory and its port.\n",
+    "replication.md": "# Replication\n\nReplication streams every change to a standby server, which can "
+                      "take over when the primary fails. Replication slots keep the changes it still needs.\n",
+    "orders.md": "# Orders\n\nOrders are stored by customer. Sort orders by date.\n",
+}
+
+
+@pytest.fixture
+def imported(data_dir: Path, tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in PAGES.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    kb = open_store(data_dir)
+    report = Importer(kb).run([str(docs)])
+    kb.close()
+    assert len(report.added) == len(PAGES)
+    return data_dir
+
+
+def _first(data_dir: Path, question: str) -> str:
+    hits = search(data_dir, question, 3)
+    return Path(hits[0].location).name if hits else ""
+
+
+@pytest.mark.parametrize("question, page", [
+    ("who has permisions on my table", "permissions.md"),  # a letter left out
+    ("edit the configuraton file", "configuration.md"),  # a letter left out at the end of a long word
+    ("make a bakcup", "backups.md"),  # two letters swapped
+    ("what is replicaiton", "replication.md"),
+    ("replcatoin to a standby", "replication.md"),  # two mistakes in a long word
+])
+def test_a_misspelt_word_still_finds_its_page(imported, question, page):
+    assert _first(imported, question) == page
+
+
+def test_the_typo_alone_found_nothing_before(imported, monkeypatch):
+    # The tests above must be able to fail: without the tolerance these questions find nothing.
+    monkeypatch.setattr(search_module, "SPELLING", False)
+    assert search(imported, "permisions", 3) == []
+    assert search(imported, "bakcup", 3) == []
+
+
+def test_known_words_are_left_as_they_are(imported):
+    conn = open_readonly(imported)
+    try:
+        assert corrections(conn, query_terms("grant permissions on a table"), STOP_WORDS) == {}
+        # "ordres" is one swap from "orders" and from nothing more common the pages use
+        assert corrections(conn, ["ordres"], STOP_WORDS) == {"ordres": "orders"}
+    finally:
+        conn.close()
+
+
+def test_a_typo_is_not_read_as_a_stop_word(imported):
+    # "tho" is one letter from "the", which is in every page; short words are not corrected at all,
+    # and a longer one is never turned into a stop word's stem.
+    conn = open_readonly(imported)
+    try:
+        assert corrections(conn, ["tho"], STOP_WORDS) == {}
+        assert "ther" not in corrections(conn, ["thex"], STOP_WORDS).values()
+    finally:
+        conn.close()
+
+
+def test_numbers_and_identifiers_are_not_corrected(imported):
+    conn = open_readonly(imported)
+    try:
+        assert corrections(conn, ["ordres2", "max_ordres", "12345"], STOP_WORDS) == {}
+    finally:
+        conn.close()
+
+
+def test_stems_are_the_index_tokenizer_stems():
+    assert stems(["permissions", "configuration", "tables"]) == {
+        "permissions": "permiss", "configuration": "configur", "tables": "tabl"}
+
+
+def test_edits_are_one_step_away():
+    near = edits("abc")
+    assert {"ab", "bc", "bac", "acb", "abcd", "xabc", "abx"} <= near
+    assert "abc" not in near and "cba" not in near
+
+
+def test_an_older_database_without_the_vocabulary_still_searches(imported):
+    # A file written before the vocabulary existed: the writer adds it on its next open, a reader
+    # meanwhile searches without corrections instead of failing.
+    raw = sqlite3.connect(imported / "knowledge.db")
+    raw.execute("DROP TABLE chunks_fts_vocab")
+    raw.commit()
+    raw.close()
+    assert search(imported, "permisions", 3) == []
+    assert _first(imported, "permissions") == "permissions.md"
+    open_store(imported).close()
+    assert _first(imported, "permisions") == "permissions.md"
+
+
+def test_the_readonly_connection_reads_the_vocabulary_but_cannot_write(imported):
+    conn = open_readonly(imported)
+    try:
+        assert conn.execute("SELECT doc FROM chunks_fts_vocab WHERE term = 'permiss'").fetchone()[0] == 1
+        with pytest.raises(sqlite3.DatabaseError):
+            conn.execute("DROP TABLE chunks_fts_vocab")
+    finally:
+        conn.close()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=120))
+def test_any_string_searches_without_error(imported, text):
+    assert len(search(imported, text, 5)) <= 5
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.text(alphabet=st.characters(categories=("L",)), min_size=4, max_size=20), max_size=4))
+def test_any_letters_are_corrected_to_a_word_the_index_has(imported, words):
+    conn = open_readonly(imported)
+    try:
+        for typo, better in corrections(conn, words, STOP_WORDS).items():
+            assert typo in words
+            assert conn.execute("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1",
+                                ('"' + better.replace('"', '""') + '"',)).fetchone() is not None
+    finally:
+        conn.close()

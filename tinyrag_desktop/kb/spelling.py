@@ -1,0 +1,156 @@
+"""Spelling tolerance: a question word the index has never seen is searched as the nearest word it has.
+
+A typo ("permisions", "confgiure") matches nothing, so the passage that answers the question loses the
+word that mattered most. When a word of the question is in no chunk at all, the words one edit away
+(a letter deleted, inserted, changed, or two neighbours swapped; two edits for long words) are looked up
+in the index's own vocabulary (``chunks_fts_vocab``, FTS5's view of its terms), and the one found in
+the most chunks takes the misspelt word's place. Words the index knows are never changed, so a
+question without typos searches exactly as before.
+
+The index holds Porter stems ("permiss", "configur"), not words: the neighbours are stemmed with the
+same tokenizer (an in-memory FTS5 table) before they are looked up, and the word that replaces the typo
+is a real neighbour ("permissions"), so the rest of the search treats it like any typed word.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from .store import TOKENIZER
+
+# Shorter words have too many neighbours one edit away ("cat" → "car", "cut", "hat"…) to guess from.
+MIN_LENGTH = 4
+# From this length a word may be two edits away (long words are the ones people mistype twice).
+TWO_EDITS_LENGTH = 8
+# At most this many misspelt words are corrected in one question (each costs a few milliseconds).
+MAX_CORRECTIONS = 3
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_PRESENT = "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1"
+_VOCAB_TERMS = "SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({places})"
+_VOCAB_RANGE = "SELECT term, doc FROM chunks_fts_vocab WHERE term >= ? AND term < ?"
+
+
+def corrections(conn: sqlite3.Connection, words: Sequence[str], stop_words: Iterable[str] = ()) -> dict[str, str]:
+    """Misspelt word → the word to search instead, for the words of ``words`` found in no chunk.
+
+    A typo is never read as one of ``stop_words`` (nor as a word with the same stem): they are in
+    nearly every chunk, so they would always be the most frequent neighbour ("orws" → "ores", stem "or").
+    """
+    if not _has_vocabulary(conn):
+        return {}
+    absent = [w for w in words if _correctable(w) and conn.execute(_PRESENT, (_quoted(w),)).fetchone() is None]
+    if not absent:
+        return {}
+    unwanted = _stop_stems(frozenset(stop_words))
+    found = {}
+    for word in absent[:MAX_CORRECTIONS]:
+        better = _nearest(conn, word, unwanted)
+        if better is not None:
+            found[word] = better
+    return found
+
+
+def _has_vocabulary(conn: sqlite3.Connection) -> bool:
+    has = getattr(conn, "has_vocab", None)
+    if has is None:  # a connection not made by open_readonly: look (without the authorizer's leave)
+        has = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'chunks_fts_vocab'").fetchone()[0] > 0
+    return bool(has)
+
+
+def _correctable(word: str) -> bool:
+    # Letters only: numbers, versions and identifiers ("utf8", "max_wal") are not misspellings of words.
+    return len(word) >= MIN_LENGTH and word.isalpha()
+
+
+def _quoted(word: str) -> str:
+    return '"' + word.replace('"', '""') + '"'
+
+
+def edits(word: str) -> set[str]:
+    """The strings one edit away from ``word``: a letter deleted, inserted or changed, two swapped."""
+    letters = _LETTERS if word.isascii() else _LETTERS + "".join(sorted(set(word)))
+    found = set()
+    for i in range(len(word) + 1):
+        left, right = word[:i], word[i:]
+        if right:
+            found.add(left + right[1:])
+            found.update(left + c + right[1:] for c in letters)
+        if len(right) > 1:
+            found.add(left + right[1] + right[0] + right[2:])
+        found.update(left + c + right for c in letters)
+    found.discard(word)
+    return found
+
+
+def stems(words: Sequence[str]) -> dict[str, str]:
+    """Word → its stem as the index's tokenizer makes it (words it splits in two are left out)."""
+    with closing(sqlite3.connect(":memory:")) as mem:
+        mem.execute(f"CREATE VIRTUAL TABLE w USING fts5(word, tokenize='{TOKENIZER}')")
+        mem.execute("CREATE VIRTUAL TABLE v USING fts5vocab(w, instance)")
+        mem.executemany("INSERT INTO w(rowid, word) VALUES(?, ?)", enumerate(words))
+        tokens: dict[int, list[str]] = {}
+        for doc, term in mem.execute("SELECT doc, term FROM v"):
+            tokens.setdefault(doc, []).append(term)
+    return {words[doc]: terms[0] for doc, terms in tokens.items() if len(terms) == 1}
+
+
+@lru_cache(maxsize=4)
+def _stop_stems(stop_words: frozenset[str]) -> frozenset[str]:
+    return frozenset(stems(sorted(stop_words)).values())
+
+
+def _nearest(conn: sqlite3.Connection, word: str, unwanted: frozenset[str] = frozenset()) -> str | None:
+    """The neighbour of ``word`` whose stem is in the most chunks (None when no neighbour is indexed)."""
+    near = edits(word)
+    by_stem: dict[str, list[str]] = {}
+    for neighbour, stem in stems(sorted(near)).items():
+        if stem not in unwanted:
+            by_stem.setdefault(stem, []).append(neighbour)
+    terms = list(by_stem)
+    counts = dict(conn.execute(_VOCAB_TERMS.format(places=",".join("?" * len(terms))), terms)) if terms else {}
+    if counts:
+        best = max(counts, key=lambda term: (counts[term], term))
+        # Several neighbours share a stem ("rows", "rowes"): the shortest that starts with the stem is
+        # most likely the plain word, and the rest of the search reads a word by its first letters.
+        return min(by_stem[best], key=lambda w: (not w.startswith(best), len(w), w))
+    if len(word) >= TWO_EDITS_LENGTH:
+        return _two_edits(conn, word, unwanted)
+    return None
+
+
+def _two_edits(conn: sqlite3.Connection, word: str, unwanted: frozenset[str] = frozenset()) -> str | None:
+    """The most frequent indexed term two edits from ``word``'s stem, among those sharing its first two
+    letters (a long word's typos are seldom in both of its first letters, and the range keeps the
+    look-up to a small slice of the vocabulary)."""
+    stem = stems([word]).get(word)
+    if stem is None or len(stem) < 3:
+        return None
+    prefix = stem[:2]
+    upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+    best, best_count = None, 0
+    for term, count in conn.execute(_VOCAB_RANGE, (prefix, upper)):
+        if (abs(len(term) - len(stem)) <= 2 and count > best_count and term not in unwanted
+                and _distance(stem, term) <= 2):
+            best, best_count = term, count
+    # The term is a stem: it is searched as itself only if the tokenizer leaves it as it is.
+    if best is None or stems([best]).get(best) != best:
+        return None
+    return best
+
+
+def _distance(a: str, b: str) -> int:
+    """Edit distance with swaps of neighbours (optimal string alignment)."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1]
