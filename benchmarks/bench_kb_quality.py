@@ -190,13 +190,6 @@ def main() -> int:
         parser.error("--embed-url and --embed-model go together")
     if args.as_large:
         search_module.PRUNE_MIN_ROWS = 0
-    import os
-    for knob in ("HUB_WEIGHT", "HUB_QUERIES"):
-        if knob in os.environ:
-            setattr(search_module, knob, type(getattr(search_module, knob))(os.environ[knob]))
-    for knob in ("HUB_KIND", "HUB_FORM"):
-        if knob in os.environ:
-            setattr(search_module, knob, os.environ[knob])
     if args.no_spelling:
         search_module.SPELLING = False
     # The settings a user would save to turn embeddings on; the import and the searches read them as the

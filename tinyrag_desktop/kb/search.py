@@ -522,7 +522,6 @@ def _by_source(
     k: int,
     links: dict[int, float] | None = None,
     page_hit: Callable[[int], Hit | None] | None = None,
-    prior: dict[int, float] | None = None,
 ) -> list[Hit]:
     """The best chunk of each of the ``k`` best sources, then the next best chunks if sources run out.
 
@@ -561,62 +560,12 @@ def _by_source(
         per_source[key] = [hit]
         score[key] = W_LINKS * value
         added += 1
-    if prior:
-        for key, group in per_source.items():
-            score[key] *= prior.get(group[0].source_id, 1.0)
     order = sorted(per_source, key=score.__getitem__, reverse=True)
     chosen = [_with_score(per_source[key][0], score[key]) for key in order[:k]]
     if len(chosen) < k:
         rest = sorted((h for key in order for h in per_source[key][1:]), key=lambda h: h.score, reverse=True)
         chosen += [_with_score(h, h.score / top) for h in rest[: k - len(chosen)]]
     return chosen
-
-
-HUB_WEIGHT = 0.0
-HUB_QUERIES = 300
-HUB_KIND = "titles"
-HUB_FORM = "log"
-_hub_cache: dict = {}
-_in_hub = False
-
-
-def _hub_prior(conn: sqlite3.Connection) -> dict[int, float]:
-    import random
-    from collections import Counter
-    global _in_hub
-    db = getattr(conn, "db_key", None)
-    version = hash(tuple(conn.execute(_CONTENT_SIGNATURE)))
-    cached = _hub_cache.get((db, HUB_KIND, HUB_QUERIES))
-    if cached and cached[0] == version:
-        counts, n = cached[1]
-    else:
-        rng = random.Random(0)
-        if HUB_KIND == "titles":
-            titles = [t for (t,) in conn.execute("SELECT title FROM sources ORDER BY id")]
-            queries = rng.sample(titles, min(len(titles), HUB_QUERIES))
-        else:
-            size = conn.execute(_SIZE_QUERY).fetchone()[0] or 1
-            terms = [t for t, d in conn.execute("SELECT term, doc FROM chunks_fts_vocab")
-                     if t.isalpha() and size * 0.001 <= d <= size * 0.02]
-            queries = [" ".join(rng.sample(terms, 2)) for _ in range(HUB_QUERIES)]
-        counts = Counter()
-        _in_hub = True
-        try:
-            for q in queries:
-                for hit in search(conn, q, 10):
-                    counts[hit.source_id] += 1
-        finally:
-            _in_hub = False
-        n = len(queries)
-        _hub_cache[(db, HUB_KIND, HUB_QUERIES)] = (version, (counts, n))
-    if HUB_FORM == "log":
-        return {sid: 1.0 / (1.0 + HUB_WEIGHT * math.log1p(c)) for sid, c in counts.items()}
-    if HUB_FORM == "top":
-        ordered = sorted(counts.values())
-        cut = ordered[int(len(ordered) * 0.95)] if ordered else 0
-        return {sid: (1.0 / (1.0 + HUB_WEIGHT) if c >= cut else 1.0) for sid, c in counts.items()}
-    mean = sum(counts.values()) / max(1, len(counts))
-    return {sid: 1.0 / (1.0 + HUB_WEIGHT * c / mean) for sid, c in counts.items()}
 
 
 def search(
@@ -647,9 +596,8 @@ def search(
         def page_hit(source_id: int) -> Hit | None:
             return _page_hit(conn, source_id, concepts)
 
-        prior = _hub_prior(conn) if HUB_WEIGHT and not _in_hub else None
         if query_vector is None or not vector_model:
-            return _by_source(fts, k, links, page_hit, prior)
+            return _by_source(fts, k, links, page_hit)
         vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
         by_id = {h.chunk_id: h for h in fts}
         fused: dict[int, float] = {}
