@@ -190,15 +190,6 @@ def main() -> int:
         parser.error("--embed-url and --embed-model go together")
     if args.as_large:
         search_module.PRUNE_MIN_ROWS = 0
-    import os
-    if "BRIDGE_KINDS" in os.environ:
-        search_module.BRIDGE_KINDS = frozenset(os.environ["BRIDGE_KINDS"].split(","))
-    if "BRIDGE_MODE" in os.environ:
-        search_module.BRIDGE_MODE = os.environ["BRIDGE_MODE"]
-    if "BRIDGE_WEIGHT" in os.environ:
-        search_module.BRIDGE_WEIGHT = float(os.environ["BRIDGE_WEIGHT"])
-    if "BRIDGE_COVER" in os.environ:
-        search_module.BRIDGE_COVER = os.environ["BRIDGE_COVER"] == "1"
     if args.no_spelling:
         search_module.SPELLING = False
     # The settings a user would save to turn embeddings on; the import and the searches read them as the

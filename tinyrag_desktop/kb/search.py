@@ -103,7 +103,6 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from .errors import StoreError
 from .models import Hit
-from .bridging import bridges
 from .spelling import corrections
 from .store import DB_NAME, iter_vectors
 
@@ -114,10 +113,6 @@ MAX_TERMS = 24
 
 # Words found in no chunk are searched as their nearest indexed neighbour (see spelling.py).
 SPELLING = True
-BRIDGE_KINDS: frozenset[str] = frozenset()
-BRIDGE_MODE = "or"
-BRIDGE_WEIGHT = 0.5
-BRIDGE_COVER = True
 
 # Column weights for bm25(title, heading, text): words in a page's title and in the heading path say
 # much more about what a chunk is about than one more mention in its body.
@@ -418,15 +413,14 @@ def _stem(word: str) -> str:
     return word[: max(4, len(word) - 3)] if len(word) > 4 else word
 
 
-def _concepts(terms: Sequence[str], extra: dict[int, list[str]] | None = None) -> re.Pattern[str] | None:
+def _concepts(terms: Sequence[str]) -> re.Pattern[str] | None:
     """One pattern for the whole question, a named group per query word: the words that start like it
     (their ``_stem`` is the same). None for a one-word question."""
     if len(terms) < 2:
         return None
-    extra = extra or {}
     groups = []
     for n, term in enumerate(terms):
-        groups.append(f"(?P<c{n}>" + "|".join([_stem_pattern(_stem(term))] + extra.get(n, [])) + ")")
+        groups.append(f"(?P<c{n}>" + _stem_pattern(_stem(term)) + ")")
     # The look-ahead for the words' first letters lets the scan skip most positions at once (a third
     # faster than trying every alternative at each word boundary).
     first = "".join(sorted({re.escape(term[0]) for term in terms}))
@@ -594,22 +588,8 @@ def search(
         terms = words
         pruned = _without_common_terms(conn, terms)
         terms = pruned.kept
-        found_bridges = bridges(conn, words, BRIDGE_KINDS) if BRIDGE_KINDS and len(words) > 0 else []
-        extra: dict[int, list[str]] = {}
-        if BRIDGE_COVER:
-            for bridge in found_bridges:
-                extra.setdefault(bridge.word, []).append(bridge.pattern)
-        concepts = _concepts(words, extra)
-        limit = pool * _COMMON_POOL if pruned.common else pool
-        if BRIDGE_MODE == "or":
-            terms = terms + [b.term for b in found_bridges if b.term not in terms]
-        fts = _fts_hits(conn, terms, limit) if terms else []
-        if BRIDGE_MODE == "second" and found_bridges:
-            by_id = {h.chunk_id: h for h in fts}
-            for hit in _fts_hits(conn, list(dict.fromkeys(b.term for b in found_bridges)), pool):
-                old = by_id.get(hit.chunk_id)
-                by_id[hit.chunk_id] = _with_score(old or hit, (old.score if old else 0.0) + BRIDGE_WEIGHT * hit.score)
-            fts = sorted(by_id.values(), key=lambda h: h.score, reverse=True)
+        concepts = _concepts(words)
+        fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
         fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
         links = _link_scores(conn, terms)
 
