@@ -190,11 +190,6 @@ def main() -> int:
         parser.error("--embed-url and --embed-model go together")
     if args.as_large:
         search_module.PRUNE_MIN_ROWS = 0
-    import os
-    if "BURST" in os.environ:
-        search_module.BURST = os.environ["BURST"]
-    if "DUP_JACCARD" in os.environ:
-        search_module.DUP_JACCARD = float(os.environ["DUP_JACCARD"])
     if args.no_spelling:
         search_module.SPELLING = False
     # The settings a user would save to turn embeddings on; the import and the searches read them as the

@@ -113,7 +113,6 @@ MAX_TERMS = 24
 
 # Words found in no chunk are searched as their nearest indexed neighbour (see spelling.py).
 SPELLING = True
-DUP_JACCARD = 1.0
 
 # Column weights for bm25(title, heading, text): words in a page's title and in the heading path say
 # much more about what a chunk is about than one more mention in its body.
@@ -439,8 +438,7 @@ def _stem_pattern(stem: str) -> str:
 
 
 def _rerank_by_coverage(
-    hits: Sequence[Hit], concepts: re.Pattern[str] | None, common: dict[str, float] | None = None,
-    weights: dict[str, float] | None = None,
+    hits: Sequence[Hit], concepts: re.Pattern[str] | None, common: dict[str, float] | None = None
 ) -> list[Hit]:
     """BM25 scaled by how many of the question's words a passage covers (½ + share covered).
 
@@ -475,11 +473,6 @@ def _rerank_by_coverage(
                 if len(seen) == total:
                     break
             found = len(seen)
-        if weights:
-            groups = seen if not common else set(counts)
-            share = sum(weights.get(g, 1.0) for g in groups if g) / (sum(weights.values()) or 1.0)
-            rescored.append(_with_score(hit, score * (0.5 + share)))
-            continue
         rescored.append(_with_score(hit, score * (0.5 + found / total)))
     rescored.sort(key=lambda h: h.score, reverse=True)
     return rescored
@@ -568,40 +561,11 @@ def _by_source(
         score[key] = W_LINKS * value
         added += 1
     order = sorted(per_source, key=score.__getitem__, reverse=True)
-    if DUP_JACCARD < 1.0:
-        kept, later, sets = [], [], []
-        for key in order:
-            words = set(_WORD.findall(per_source[key][0].text.lower()))
-            if any(len(words & other) / (len(words | other) or 1) >= DUP_JACCARD for other in sets):
-                later.append(key)
-                continue
-            kept.append(key)
-            sets.append(words)
-            if len(kept) >= k:
-                break
-        order = kept + later + [key for key in order if key not in kept and key not in later]
     chosen = [_with_score(per_source[key][0], score[key]) for key in order[:k]]
     if len(chosen) < k:
         rest = sorted((h for key in order for h in per_source[key][1:]), key=lambda h: h.score, reverse=True)
         chosen += [_with_score(h, h.score / top) for h in rest[: k - len(chosen)]]
     return chosen
-
-
-BURST = ""
-
-
-def _burstiness(conn: sqlite3.Connection, words: Sequence[str]) -> dict[str, float]:
-    from .spelling import stems
-    st = stems(list(words))
-    uniq = list(dict.fromkeys(v for v in st.values()))
-    counts = {t: (d, c) for t, d, c in conn.execute(
-        f"SELECT term, doc, cnt FROM chunks_fts_vocab WHERE term IN ({','.join('?' * len(uniq))})", uniq)} if uniq else {}
-    out = {}
-    for n, w in enumerate(words):
-        d, c = counts.get(st.get(w, ""), (0, 0))
-        b = c / d if d else 1.0
-        out[f"c{n}"] = math.log1p(b) if BURST == "log" else (b if BURST == "lin" else math.sqrt(b))
-    return out
 
 
 def search(
@@ -626,8 +590,7 @@ def search(
         terms = pruned.kept
         concepts = _concepts(words)
         fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
-        weights = _burstiness(conn, words) if BURST and concepts is not None else None
-        fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words), weights)
+        fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
         links = _link_scores(conn, terms)
 
         def page_hit(source_id: int) -> Hit | None:
