@@ -7,8 +7,9 @@ so quotes, ``*``, ``NEAR``, ``-``, ``:`` or parentheses can neither fail nor cha
 
 A search, step by step:
 
-1. words: the question's words less stop words; in a large index, words found in more than a tenth of
-   the chunks are left out of the SQL query (they cost the most and weigh the least);
+1. words: the question's words less stop words, a word found in no chunk replaced by its most frequent
+   neighbour one or two edits away (a typo: see spelling.py); in a large index, words found in more
+   than a tenth of the chunks are left out of the SQL query (they cost the most and weigh the least);
 2. candidates: the best 100 chunks by BM25 over title, heading path and text (one OR query); when
    common words were left out, the best 300, each given back those words' BM25 share in Python;
 3. coverage: each candidate's score is scaled by the share of the question's words it mentions;
@@ -85,6 +86,36 @@ best two by cross-validation (current score, page coverage, title and heading sh
 86.9 and 86.0 cross-validated) gave 137/159 held-out over 200 and over 100 chunks (83/133 as large; p50
 8-10 ms at 15,000 chunks); the current ranking over 200 chunks gave 140. A hundred questions over one
 manual move the weights by what suits its titles and headings; the gain does not carry to other pages.
+Read off the index's own vocabulary (``chunks_fts_vocab``, fts5vocab; the code of each is in the
+commits named, reverted), as dev / held-out: a retrievability prior (commit a7e03a7), pages damped by
+how often they are in the top 10 of generic pseudo-queries, computed once per content version (300
+sources' own titles, or 300 or 1,000 random pairs of terms in 0.1-2% of the chunks), by 1/(1 + w
+log(1 + count)), 1/(1 + w count/mean) or only the top 5%: 76-87/103 over 15 variants, 136-139/159 for
+the 10 measured held out (the best, pairs at w 0.1, 87/139, 84/136 as large). Half the dev misses (9 of 18) have the right page
+at 6 to 20; release notes and long reference pages do take places, but damping them costs the
+questions those pages answer. Compounds and abbreviations (commit 307983a): two adjacent words
+searched joined when the joined form is in at least half (or more) as many chunks as the phrase ("roll
+back" → "rollback"), a word split where the phrase is as common, a word's stem expanded to a longer
+indexed stem at least twice as frequent and sharing 30% of its chunks ("recover" → "recovery"),
+searched in the OR query or as a second query at 0.5 or 1.0, counted in coverage or not: 85-86/103 and
+141-142/159 (81-83/136-137 as large); these questions rarely write a word in two ways. Near-duplicate
+pages (the Jaccard of their best passages' words over 0.3 to 0.8, as versioned release notes are) pushed
+below the top k: 85-86/141-142 (82/137 as large; 2 dev questions have two release notes in their top
+5). Coverage weighted by each word's burstiness (occurrences per chunk that has it, from fts5vocab;
+linear, square root or log): 84-86/103 and 139/159 (82/137 as large, commit f5de989).
+Spelling tolerance (spelling.py) is kept as a feature for questions with typos, not for these figures:
+it changes no word of a question the index knows, so dev and held-out stay 85/103 and 142/159 (81 and
+137 as large). With one seeded random edit per dev question (``--typos``, four seeds) it finds 83, 86,
+81 and 85 where plain search finds 80, 79, 73 and 70 (as large, first seed: 73 → 81).
+Variants: correcting three-letter words too, 84, 85, 82, 85 (kept at four: short absent words are more
+often abbreviations than typos); keeping the typo beside its correction, 83; requiring the first
+letter to match (as Lucene's spell checker does), 83; the longest neighbour as the replacement instead
+of the shortest one starting with its stem, 83 (and "rowes" for "rowns" fails the coverage scan); a
+stop word's stem allowed, "orws" → "ores" (stem "or"). Two edits in words of 8+ letters, 44 → 46 of
+56 dev questions (52 without the typos); stems with the typo's first two letters instead of three,
+47, at twice the cost (about 25 ms per word at 9,000 chunks). Search p50 at 15,000 chunks 5.7-6.4 ms
+(7.2 without), p95 at 300,000 chunks 31-50 ms (42 without; noise of a shared machine); with a typo in
+every question 8.2 ms and 33-55 ms.
 The settings kept were chosen by these held-out figures, so 142 flatters them: a change has to win by
 more than a question or two before it can be believed.
 """
@@ -103,7 +134,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from .errors import StoreError
 from .models import Hit
-from .spelling import corrections
+from .spelling import corrections, stems
 from .store import DB_NAME, iter_vectors
 
 if TYPE_CHECKING:
@@ -413,14 +444,18 @@ def _stem(word: str) -> str:
     return word[: max(4, len(word) - 3)] if len(word) > 4 else word
 
 
-def _concepts(terms: Sequence[str]) -> re.Pattern[str] | None:
+def _concepts(terms: Sequence[str], roots: dict[int, str] | None = None) -> re.Pattern[str] | None:
     """One pattern for the whole question, a named group per query word: the words that start like it
-    (their ``_stem`` is the same). None for a one-word question."""
+    (their ``_stem`` is the same), or for a word put in place of a typo, the words that start with its
+    index stem (``roots``, by the word's place; the word was guessed from the stem, and "searche" is
+    as likely as "searches", so only the stem is sure). None for a one-word question."""
     if len(terms) < 2:
         return None
+    roots = roots or {}
     groups = []
     for n, term in enumerate(terms):
-        groups.append(f"(?P<c{n}>" + _stem_pattern(_stem(term)) + ")")
+        pattern = re.escape(roots[n]) + r"\w*" if n in roots else _stem_pattern(_stem(term))
+        groups.append(f"(?P<c{n}>" + pattern + ")")
     # The look-ahead for the words' first letters lets the scan skip most positions at once (a third
     # faster than trying every alternative at each word boundary).
     first = "".join(sorted({re.escape(term[0]) for term in terms}))
@@ -582,13 +617,17 @@ def search(
         return []
     pool = max(k * 20, 100)
     try:
+        roots: dict[int, str] = {}
         if SPELLING and words:
             fixed = corrections(conn, words, STOP_WORDS)
-            words = list(dict.fromkeys(fixed.get(w, w) for w in words))
+            if fixed:
+                words = list(dict.fromkeys(fixed.get(w, w) for w in words))
+                stemmed = stems(list(fixed.values()))
+                roots = {n: stemmed[w] for n, w in enumerate(words) if w in fixed.values() and w in stemmed}
         terms = words
         pruned = _without_common_terms(conn, terms)
         terms = pruned.kept
-        concepts = _concepts(words)
+        concepts = _concepts(words, roots)
         fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
         fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
         links = _link_scores(conn, terms)
