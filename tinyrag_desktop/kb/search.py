@@ -146,15 +146,6 @@ WITH top AS (
 SELECT s.id, top.score FROM top JOIN links l ON l.id = top.id JOIN sources s ON s.location = l.target
 ORDER BY top.score
 """
-import os as _os
-_GP = {k: _os.environ.get("GP_" + k, d) for k, d in
-       dict(DIR="off", TOP="5", ALPHA="0.3", NORM="deg", REQ="1", CTX="0", NEW="1").items()}
-_OUT_QUERY = """
-SELECT DISTINCT s.id, l.text FROM links l JOIN sources s ON s.location = l.target WHERE l.source_id = ?
-"""
-_IN_QUERY = """
-SELECT DISTINCT l.source_id, l.text FROM links l JOIN sources s ON s.location = l.target WHERE s.id = ?
-"""
 _PAGE_QUERY = """
 SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0
 FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.source_id = ? ORDER BY c.ordinal LIMIT ?
@@ -263,82 +254,6 @@ def _common_groups(pruned: _Pruned, words: Sequence[str]) -> dict[str, float]:
         return {}
     idf = math.log(1 + (pruned.size - pruned.cap + 0.5) / (pruned.cap + 0.5))
     return {f"c{n}": idf for n, word in enumerate(words) if word in pruned.common}
-
-
-_BM = {k: _os.environ.get("BM_" + k, d) for k, d in dict(ON="0", K1="1.2", B="0.75", POOL="1", CHECK="0").items()}
-_mem = None
-
-
-def _varints(blob: bytes) -> list[int]:
-    out, i = [], 0
-    while i < len(blob):
-        v = 0
-        for n in range(9):
-            byte = blob[i]; i += 1
-            if n == 8:
-                v = (v << 8) | byte
-                break
-            v = (v << 7) | (byte & 0x7F)
-            if not byte & 0x80:
-                break
-        out.append(v)
-    return out
-
-
-def _bm25_rescored(conn, hits, terms):
-    global _mem
-    if not hits or not terms:
-        return hits
-    k1, b = float(_BM["K1"]), float(_BM["B"])
-    if _mem is None:
-        _mem = sqlite3.connect(":memory:", check_same_thread=False)
-        _mem.execute("CREATE VIRTUAL TABLE t USING fts5(title, heading, text, q, tokenize='porter unicode61 remove_diacritics 2')")
-        _mem.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
-    avg = _varints(conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()[0])
-    n_rows, avgdl = avg[0], sum(avg[1:]) / max(avg[0], 1)
-    _mem.execute("DELETE FROM t")
-    # each term its own row (negative rowids) so the term -> stem mapping is known
-    _mem.executemany("INSERT INTO t(rowid, q) VALUES(?, ?)", ((-1 - i, t) for i, t in enumerate(terms)))
-    _mem.executemany("INSERT INTO t(rowid, title, heading, text) VALUES(?,?,?,?)",
-                     ((h.chunk_id, h.title, h.heading, h.text) for h in hits))
-    stems: dict[int, list[tuple[int, str]]] = {}
-    for term, doc, off in _mem.execute("SELECT term, doc, offset FROM v WHERE doc < 0"):
-        stems.setdefault(-1 - doc, []).append((off, term))
-    weights = {"title": W_TITLE, "heading": W_HEADING, "text": W_TEXT}
-    phrases = []  # (idf, {doc: weighted tf}) per query term, as FTS5 counts them
-    cache = {}
-    for i, t in enumerate(terms):
-        if i not in stems:
-            continue
-        phrase = tuple(term for _, term in sorted(stems[i]))
-        if phrase not in cache:
-            n_hit = conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (match_expression([t]),)).fetchone()[0]
-            value = math.log((n_rows - n_hit + 0.5) / (n_hit + 0.5))
-            positions = [set(_mem.execute("SELECT doc, col, offset FROM v WHERE term = ? AND doc > 0", (st,)).fetchall())
-                         for st in phrase]
-            counts: dict[int, float] = {}
-            for doc, col, off in positions[0]:
-                if all((doc, col, off + j) in positions[j] for j in range(1, len(phrase))):
-                    counts[doc] = counts.get(doc, 0.0) + weights[col]
-            cache[phrase] = (value if value > 0 else 1e-6, counts)
-        phrases.append(cache[phrase])
-    sizes = {}
-    for h in hits:
-        row = conn.execute("SELECT sz FROM chunks_fts_docsize WHERE id = ?", (h.chunk_id,)).fetchone()
-        sizes[h.chunk_id] = sum(_varints(row[0])) if row else 0
-    out = []
-    for h in hits:
-        norm = k1 * (1 - b + b * sizes[h.chunk_id] / avgdl)
-        score = 0.0
-        for w, counts in phrases:
-            f = counts.get(h.chunk_id, 0.0)
-            if f:
-                score += w * f * (k1 + 1) / (f + norm)
-        if _BM["CHECK"] == "1" and abs(score - h.score) > 1e-6 * max(1, abs(score)):
-            print("MISMATCH", h.chunk_id, score, h.score, terms)
-        out.append(_with_score(h, score))
-    out.sort(key=lambda h: h.score, reverse=True)
-    return out
 
 
 def _fts_hits(conn: sqlite3.Connection, terms: Sequence[str], limit: int) -> list[Hit]:
@@ -499,9 +414,8 @@ def _rerank_by_coverage(
             for match in concepts.finditer(text):
                 counts[match.lastgroup] = counts.get(match.lastgroup, 0) + 1
             found = len(counts)
-            K1, B = (float(_BM["K1"]), float(_BM["B"])) if _BM["ON"] == "1" else (_K1, _B)
-            norm = K1 * (1 - B + B * len(hit.text) / mean)
-            score += sum(idf * tf * (K1 + 1) / (tf + norm) for group, idf in common.items()
+            norm = _K1 * (1 - _B + _B * len(hit.text) / mean)
+            score += sum(idf * tf * (_K1 + 1) / (tf + norm) for group, idf in common.items()
                          if (tf := counts.get(group, 0)))
         else:
             seen: set[str | None] = set()
@@ -551,43 +465,7 @@ def _page_hit(conn: sqlite3.Connection, source_id: int, concepts: re.Pattern[str
             found = len({m.lastgroup for m in concepts.finditer(f"{hit.heading}\n{hit.text}".lower())})
         if found > best_found:
             best, best_found = hit, found
-    return _with_score(best, float(best_found)) if best is not None else None
-
-
-def _propagate(per_source, score, k, neighbours, page_hit):
-    top_n, alpha, norm = int(_GP["TOP"]), float(_GP["ALPHA"]), _GP["NORM"]
-    base = dict(score)
-    top_keys = sorted(base, key=base.__getitem__, reverse=True)[:top_n]
-    gains: dict[int, float] = {}
-    for key in top_keys:
-        sid = per_source[key][0].source_id
-        targets = neighbours(sid)
-        targets = [t for t in dict.fromkeys(targets) if t != sid]
-        if not targets:
-            continue
-        d = {"deg": len(targets), "sqrt": math.sqrt(len(targets)), "none": 1.0}[norm]
-        for t in targets:
-            gains[t] = gains.get(t, 0.0) + alpha * base[key] / d
-    key_of = {h.source_id: key for key, group in per_source.items() for h in group}
-    for t, g in sorted(gains.items(), key=lambda it: it[1], reverse=True):
-        key = key_of.get(t)
-        if key is not None:
-            score[key] += g
-            continue
-        floor = heapq.nlargest(k, score.values())[-1] if len(score) >= k else 0.0
-        if g <= floor or page_hit is None or _GP["NEW"] == "0":
-            continue
-        hit = page_hit(t)
-        if hit is None:
-            continue
-        if _GP["REQ"] == "1" and hit.score <= 0:
-            continue
-        key = _document_key(hit)
-        if key in per_source:
-            continue
-        per_source[key] = [_with_score(hit, 0.0)]
-        score[key] = g
-        key_of[t] = key
+    return best
 
 
 def _by_source(
@@ -595,7 +473,6 @@ def _by_source(
     k: int,
     links: dict[int, float] | None = None,
     page_hit: Callable[[int], Hit | None] | None = None,
-    neighbours=None,
 ) -> list[Hit]:
     """The best chunk of each of the ``k`` best sources, then the next best chunks if sources run out.
 
@@ -634,8 +511,6 @@ def _by_source(
         per_source[key] = [hit]
         score[key] = W_LINKS * value
         added += 1
-    if neighbours is not None and _GP["DIR"] != "off":
-        _propagate(per_source, score, k, neighbours, page_hit)
     order = sorted(per_source, key=score.__getitem__, reverse=True)
     chosen = [_with_score(per_source[key][0], score[key]) for key in order[:k]]
     if len(chosen) < k:
@@ -662,27 +537,15 @@ def search(
         pruned = _without_common_terms(conn, terms)
         terms = pruned.kept
         concepts = _concepts(words)
-        fts = _fts_hits(conn, terms, (pool * _COMMON_POOL if pruned.common else pool) * int(_BM["POOL"])) if terms else []
-        if _BM["ON"] == "1":
-            fts = _bm25_rescored(conn, fts, terms)
+        fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
         fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
         links = _link_scores(conn, terms)
 
         def page_hit(source_id: int) -> Hit | None:
             return _page_hit(conn, source_id, concepts)
 
-        def neighbours(source_id: int) -> list[int]:
-            out = []
-            dirs = {"out": [_OUT_QUERY], "in": [_IN_QUERY], "both": [_OUT_QUERY, _IN_QUERY]}.get(_GP["DIR"], [])
-            for q in dirs:
-                for t, text in conn.execute(q, (source_id,)):
-                    if _GP["CTX"] == "1" and concepts is not None and not concepts.search(text.lower()):
-                        continue
-                    out.append(t)
-            return out
-
         if query_vector is None or not vector_model:
-            return _by_source(fts, k, links, page_hit, neighbours)
+            return _by_source(fts, k, links, page_hit)
         vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
         by_id = {h.chunk_id: h for h in fts}
         fused: dict[int, float] = {}
