@@ -52,7 +52,20 @@ and 137 as large; p50 6.1 ms at 15,000 chunks, p95 34 ms at 300,000). Words that
 related, not the same ("faster" → "slower", "stop" → "start", and in manuals "rights" → "licensed");
 the few true bridges ("permission" → "privileges") are outweighed by that noise.
 A back-of-book index's entries (DocBook's bookindex: "autocommit, bulk-loading data") filed as link
-contexts under the pages they point to: 85/103 and 141/159. Recall at 10 and 20 is 145 and 149/159:
+contexts under the pages they point to: 85/103 and 141/159.
+Link-neighbour propagation and other BM25 constants (63 variants; the code, with its knobs, is in commit
+63548b5, reverted): the top sources passing alpha times their score, one step, along their links to the
+pages they point to (pages new to the candidates shown as links-only pages are, when they mention a
+question word), from the top 5 divided by out-degree: 85/142 at 0.1, 84/141 at 0.3; incoming links
+84/139-140; both 85/139-141; divided by √degree 85/140-141; undivided 86/131-140; only links whose
+context holds a question word 85-87/131-141; from the top 1, 3 or 10 85-86/140-142; boosting only pages
+already found 83-86/123-140; as large 116-138. The right page is among the top 5's out-links for 7 of
+the dev set's 18 misses, but so are dozens of wrong ones. BM25 re-scored exactly in Python over the 100
+candidates (term counts per column from an in-memory FTS5 table with the same tokenizer and fts5vocab,
+lengths from chunks_fts_docsize, N and mean length from the index's averages record; at 1.2 and 0.75 it
+gives bm25()'s scores to 1e-6): k1 0.6 to 2.0 by b 0.2 to 1.0, 30 pairs, 84-85/138-142 with FTS5's
+1.2 and 0.75 the best (80-83/133-138 as large); over 300 candidates 83-85/139-140. It also cost p50
+22.6 ms at 15,000 chunks (6.1 without). Recall at 10 and 20 is 145 and 149/159:
 the right page is usually not just below the top 5 but absent from the candidates altogether.
 The remaining misses are mostly words the right page never uses ("rights" for privileges, "list" for
 arrays): that gap is what an embedding model (optional vectors, below) closes, not a ranking tweak.
