@@ -142,30 +142,3 @@ def test_copies_of_a_document_in_two_formats_take_one_place(data_dir):
     locations = [h.location for h in hits]
     assert len({"/docs/guide.md", "/docs/guide.html"} & set(locations)) == 1
     assert {"/docs/birds.md", "/docs/other/guide.txt"} <= set(locations)
-
-
-def test_learned_ranking_with_the_current_score_alone_ranks_as_before(data_dir, monkeypatch):
-    kb = open_store(data_dir)
-    _add(kb, "/a", "Alpha", *[f"otters swim in rivers, part {n}" for n in range(8)])
-    _add(kb, "/b", "Beta", "otters eat fish in rivers")
-    _add(kb, "/c", "Gamma", "fish swim")
-    kb.close()
-    before = [(h.source_id, h.chunk_id) for h in search(data_dir, "otters swim in rivers", 3)]
-    monkeypatch.setattr(search_module, "SOURCE_WEIGHTS", {"base": 1.0})
-    assert [(h.source_id, h.chunk_id) for h in search(data_dir, "otters swim in rivers", 3)] == before
-
-
-def test_source_features_read_titles_and_headings(data_dir):
-    kb = open_store(data_dir)
-    _add(kb, "/a", "Otters", "they swim in rivers", heading="Otters > Swimming")
-    _add(kb, "/b", "Birds", "otters are seen swimming by birds", heading="Birds > Sightings")
-    kb.close()
-    conn = open_readonly(data_dir)
-    found, concepts, _ = search_module._source_candidates(conn, "otters swimming", 100, 5)
-    rows = {ev.hits[0].location: dict(zip(search_module.FEATURES, row))
-            for ev, row in zip(found, search_module._source_features(found, concepts))}
-    conn.close()
-    assert rows["/a"]["title"] == 0.5 and rows["/b"]["title"] == 0.0  # "otters", not "swimming"
-    assert rows["/a"]["heading"] == 1.0 and rows["/b"]["heading"] == 0.0
-    assert rows["/b"]["cov_best"] == 1.0  # both words in its text
-    assert max(r["base"] for r in rows.values()) > 0
