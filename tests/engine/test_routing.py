@@ -59,6 +59,26 @@ async def test_rag_route_puts_passages_in_the_prompt(llm, settings, http, tmp_pa
     assert "".join(e.text for e in events if isinstance(e, Text)) == "You get 27 days [1]."
 
 
+async def test_rag_route_does_not_bring_passages_for_a_word_the_documents_never_use(llm, settings, http,
+                                                                                    tmp_path: Path) -> None:
+    # "cats" is in no passage; its neighbour "cast" is. Put in the prompt unasked, a passage about
+    # casting would be noise; the model's own rag_knowledge search still corrects typos.
+    from tinyrag_desktop.engine import Engine
+    from tinyrag_desktop.kb import Importer, open_store, search
+
+    doc = tmp_path / "theatre.md"
+    doc.write_text("# Theatre\n\n## Auditions\n\nWe cast the spring play in March.\n")
+    kb = open_store(tmp_path)
+    Importer(kb).run([str(doc)])
+    kb.close()
+    assert search(tmp_path, "cats", 3).corrected == {"cats": "cast"}  # the tool would search "cast"
+    llm.queue(Stream(["Cats sleep a lot."]))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine, "Why do cats sleep so much?")
+    assert isinstance(events[0], Route) and events[0].mode == "rag" and events[0].sources == ()
+    assert "auditions" not in llm.requests[0]["messages"][0]["content"].lower()
+
+
 async def test_rag_route_searches_with_the_question_vector_when_an_embedding_model_is_set(
         llm, settings, http, tmp_path: Path) -> None:
     from tinyrag_desktop.engine import Engine

@@ -369,7 +369,10 @@ async def _kb_context(settings: Mapping[str, Any], data_dir: Path, question: str
                       http: httpx.AsyncClient) -> tuple[str, tuple[str, ...]]:
     from ..tools.rag import find_passages, format_hits
 
-    hits = await find_passages(settings, data_dir, question, int(settings.get("k", 5)), http)
+    # Put in the prompt unasked, so only for the question's own words: a word the documents never use is
+    # often no typo ("cats" in a question about something else) and its neighbours ("cast") would bring
+    # passages the question is not about. The model's own rag_knowledge searches are corrected.
+    hits = await find_passages(settings, data_dir, question, int(settings.get("k", 5)), http, spelling=False)
     if not hits:
         return "", ()
     return format_hits(question, hits), tuple(dict.fromkeys(h.location for h in hits))

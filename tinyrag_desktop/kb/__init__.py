@@ -96,6 +96,7 @@ def search(
     *,
     query_vector: Sequence[float] | None = None,
     vector_model: str = "",
+    spelling: bool = True,
 ) -> Hits:
     """The ``k`` best chunks for ``query`` (read-only; none when there is no knowledge base yet), and the
     words searched in place of misspelt ones (``Hits.corrected``)."""
@@ -103,7 +104,8 @@ def search(
     if conn is None:
         return Hits()
     try:
-        return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model)
+        return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model,
+                                 spelling=spelling)
     except StoreError:
         # A writer may have changed the schema since this connection was opened (a newer version adds
         # its tables to an older file): the kept connection cannot reconnect the index under its
@@ -113,7 +115,8 @@ def search(
         conn = _readonly(data_dir)
         if conn is None:
             return Hits()
-        return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model)
+        return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model,
+                                 spelling=spelling)
 
 
 def warm_vectors(data_dir: Path, model: str) -> bool:

@@ -721,14 +721,16 @@ def search(
     *,
     query_vector: Sequence[float] | None = None,
     vector_model: str = "",
+    spelling: bool = True,
 ) -> Hits:
-    """The ``k`` chunks that best answer ``query``; any string is a valid query (none match: [])."""
+    """The ``k`` chunks that best answer ``query``; any string is a valid query (none match: []).
+    ``spelling`` False searches misspelt words as they are (see SPELLING)."""
     weighed = _weighed_terms(query)
     if k <= 0 or (not weighed and query_vector is None):
         return Hits()
     fixed: dict[str, str] = {}
     try:
-        if SPELLING and weighed:
+        if SPELLING and spelling and weighed:
             fixed = corrections(conn, list(weighed), STOP_WORDS)
         hits = _search(conn, weighed, fixed, k, query_vector, vector_model)
         return Hits(hits, {old: _as_written(old, new, hits) for old, new in fixed.items()})

@@ -70,15 +70,17 @@ def _max_chars(settings: object) -> int:
 
 
 async def find_passages(settings: Mapping[str, Any], data_dir: Path, query: str, k: int,
-                        http: httpx.AsyncClient | None = None) -> Hits:
+                        http: httpx.AsyncClient | None = None, spelling: bool = True) -> Hits:
     """The ``k`` best passages for ``query``, as the tool, the engine's ``rag`` route and the panel's
-    search tab all find them: with the query's vector when an embedding model is set. Raises StoreError."""
+    search tab all find them: with the query's vector when an embedding model is set. Raises StoreError.
+    ``spelling`` False leaves misspelt words as they are (see ``kb.search``)."""
     vector, problem = await query_vector(settings, query, http)
     if problem:
         log.warning("query embedding failed, using keyword search only: %s", problem)
     model = str(settings.get("embed_model", "") or "")
     # sqlite3 blocks; a thread keeps the event loop (and the window) responsive.
-    return await asyncio.to_thread(kb_search, data_dir, query, k, query_vector=vector, vector_model=model)
+    return await asyncio.to_thread(kb_search, data_dir, query, k, query_vector=vector, vector_model=model,
+                                   spelling=spelling)
 
 
 async def run(query: str, ctx: ToolContext) -> ToolResult:
