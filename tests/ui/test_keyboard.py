@@ -7,6 +7,7 @@ from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog
                                QPlainTextEdit)
 
 from tests.sse_server import Stream
+from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui.menus import shortcut_rows
 from tinyrag_desktop.ui.toolcard import ToolCard
 
@@ -92,3 +93,112 @@ def test_copy_last_answer_shortcut(make_window, server, qloop, qtbot):
     assert qloop.run(ask_and_wait(win, "Say it")) == "done"
     win.menus.copy_answer.trigger()
     assert QApplication.clipboard().text().strip() == "Copy **me**."
+
+
+def test_ctrl_b_hides_and_shows_the_chats(make_window, server, qloop, qtbot):
+    win = make_window(server.base_url)
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    qtbot.keyClick(win.composer, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
+    assert not win.sidebar.isVisible() and not win.menus.show_sidebar.isChecked()
+    qtbot.keyClick(win.composer, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
+    assert win.sidebar.isVisible() and win.menus.show_sidebar.isChecked()
+
+
+def test_opening_the_knowledge_panel_from_the_keyboard_puts_the_focus_in_it(make_window, server, qloop, qtbot):
+    win = make_window(server.base_url)
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    assert win.composer.hasFocus()
+    qtbot.keyClick(win.composer, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert win.kb_dock.isVisible()
+    focus = QApplication.focusWidget()
+    assert focus is not None and win.kb_dock.isAncestorOf(focus)
+
+
+def _active(qtbot, win):
+    with qtbot.waitActive(win):
+        win.activateWindow()
+
+
+def _near(colour, expected, slack=12):
+    return all(abs(a - b) <= slack for a, b in zip(colour.getRgb()[:3], expected.getRgb()[:3]))
+
+
+def test_tabbing_into_the_chat_list_does_not_open_a_chat_but_enter_does(make_window, server, qloop, qtbot,
+                                                                         tmp_path):
+    data = tmp_path / "chats"
+    store = ChatStore(data)
+    older = store.new_chat()
+    store.add_user_message(older.id, "An older question")
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+    _active(qtbot, win)
+    win.sidebar.search.setFocus()
+    qtbot.keyClick(win.sidebar.search, Qt.Key.Key_Tab)
+    assert win.sidebar.list.hasFocus()
+    assert win.chat_id is None  # still the new chat the user was in
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Return)
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+    assert [q.text() for q in win.view.questions()] == ["An older question"]
+
+
+def test_keyboard_focus_is_visible_on_the_chat_list_a_failed_card_copy_and_the_conversation(
+        make_window, server, qloop, qtbot):
+    from tinyrag_desktop.ui.theme import colors
+
+    server.queue(Stream(tokens('<tool name="calculate"><query>1 / 0</query></tool>')), Stream(tokens("No.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Divide")) == "done"
+    _active(qtbot, win)
+    accent = colors().accent
+    # The chat list: its style sheet hides Qt's dotted rectangle, so the current chat gets a ring instead.
+    win.composer.setFocus()
+    unfocused = win.sidebar.list.grab().toImage()
+    win.sidebar.list.setFocus(Qt.FocusReason.TabFocusReason)
+    assert win.sidebar.list.grab().toImage() != unfocused
+    # A failed card: its red border used to stay red, focused or not.
+    failed = next(c for c in win.view.answers()[-1].cards() if c.status == "error")
+    failed.setFocus(Qt.FocusReason.TabFocusReason)
+    assert _near(failed.grab().toImage().pixelColor(failed.width() // 2, 1), accent)
+    copy = win.view.answers()[-1].copy_button
+    copy.setFocus(Qt.FocusReason.TabFocusReason)
+    assert _near(copy.grab().toImage().pixelColor(copy.width() // 2, 1), accent)
+    win.view.setFocus(Qt.FocusReason.TabFocusReason)  # arrows and Page keys scroll the conversation
+    assert win.view.has_focus_ring()
+    win.composer.setFocus()
+    assert not win.view.has_focus_ring()
+    assert win.composer_ring.isVisible()  # the message box's border, too, says where typing goes
+    win.sidebar.search.setFocus()
+    assert not win.composer_ring.isVisible()
+
+
+def test_tab_walks_an_answer_top_to_bottom_and_stops_on_its_code_link(make_window, server, qloop, qtbot):
+    server.queue(Stream(tokens(TWO_TOOLS)), Stream(tokens("Here:\n\n```python\nx = 1\n```\n")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Two sums and code")) == "done"
+    answer = win.view.answers()[-1]
+    chain = _tab_chain(win, win.send_button)
+    code = next(s for s in answer.segments() if s.code_blocks())
+    order = [chain.index(w) for w in (*answer.cards(), code, answer.copy_button, answer.regenerate_button)]
+    assert order == sorted(order)  # Copy and Regenerate came first, before the cards above them
+    _active(qtbot, win)
+    answer.cards()[-1].setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.keyClick(answer.cards()[-1], Qt.Key.Key_Tab)
+    assert code.hasFocus() and code.textCursor().selectedText() == "Copy code"  # not an invisible stop
+
+
+def test_a_click_on_the_chat_the_focus_made_current_opens_it(make_window, server, qloop, qtbot, tmp_path):
+    data = tmp_path / "chats"
+    store = ChatStore(data)
+    older = store.new_chat()
+    store.add_user_message(older.id, "An older question")
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+    _active(qtbot, win)
+    win.sidebar.list.setFocus(Qt.FocusReason.TabFocusReason)  # current, ringed, not opened
+    assert win.chat_id is None
+    item = win.sidebar.list.item(0)
+    qtbot.mouseClick(win.sidebar.list.viewport(), Qt.MouseButton.LeftButton,
+                     pos=win.sidebar.list.visualItemRect(item).center())
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))

@@ -367,3 +367,19 @@ def test_a_server_error_mid_stream_leaves_no_traceback_on_the_console(make_windo
     gc.collect()  # an async generator left open would be finalised here, outside any task
     qloop.run(asyncio.sleep(0.2))
     assert [u.exc_value for u in unraisable] == []
+
+
+def test_the_knowledge_panel_and_a_hidden_chat_list_come_back_on_the_next_start(make_window, server, qloop,
+                                                                                 tmp_path):
+    data = tmp_path / "docks"
+    win = make_window(server.base_url, data_dir=data)
+    win.kb_dock.show()
+    win.resizeDocks([win.kb_dock], [330], Qt.Orientation.Horizontal)
+    win.menus.show_sidebar.trigger()
+    qloop.run(wait_until(lambda: win.kb_dock.width() == 330 and not win.sidebar.isVisible()))
+    win.close()
+    again = make_window(server.base_url, data_dir=data)
+    qloop.run(wait_until(lambda: again.kb_dock.isVisible()))
+    assert again.dockWidgetArea(again.kb_dock) == Qt.DockWidgetArea.RightDockWidgetArea
+    assert abs(again.kb_dock.width() - 330) <= 2
+    assert not again.sidebar.isVisible() and not again.menus.show_sidebar.isChecked()

@@ -22,7 +22,7 @@ from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
 from .segments import MarkdownSegment, SettingsSource, ThinkingSection
 from .sources import SOURCE_TOOLS, SourcesRow, split_sources
-from .theme import colors
+from .theme import colors, paint_focus_ring
 from .toolcard import STOPPED, ToolCard
 
 FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the CPU
@@ -59,6 +59,14 @@ class _ErrorBox(QFrame):
         painter.setBrush(c.errorbg)
         painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 8, 8)
         painter.end()
+
+
+class _ActionButton(QToolButton):
+    """A flat action under the answer (Copy, Regenerate) whose keyboard focus is plain to see."""
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        super().paintEvent(event)
+        paint_focus_ring(self)
 
 
 class AnswerWidget(QFrame):
@@ -143,14 +151,14 @@ class AnswerWidget(QFrame):
         self._footer.setObjectName("answerFooter")
         self._footer.setAccessibleName("Answer statistics")
         self._footer.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.copy_button = QToolButton(self)
+        self.copy_button = _ActionButton(self)
         self.copy_button.setObjectName("copyAnswer")
         self.copy_button.setText("Copy")
         self.copy_button.setToolTip("Copy this answer as Markdown")
         self.copy_button.setAccessibleName("Copy answer as Markdown")
         self.copy_button.clicked.connect(self.copy_markdown)
         self.copy_button.setAutoRaise(True)
-        self.regenerate_button = QToolButton(self)
+        self.regenerate_button = _ActionButton(self)
         self.regenerate_button.setObjectName("regenerate")
         self.regenerate_button.setText("Regenerate")
         self.regenerate_button.setToolTip("Ask again for a new answer (Ctrl+R)")
@@ -355,6 +363,22 @@ class AnswerWidget(QFrame):
         self._footer.setText("" if only_error or not self._stats else footer_text(self._stats))
         self.copy_button.setVisible(not only_error)
         self._footer_row.show()
+        self._order_tabs()
+
+    def _order_tabs(self) -> None:
+        """Tab walks the answer top to bottom: cards and code links, Retry, sources, then Copy, Regenerate.
+
+        The footer's buttons are made with the answer, before any card, and Qt tabs in the order widgets
+        were made: Tab went from Send to Copy and Regenerate, and only then up to the answer's cards.
+        """
+        chain = [w for w in self.parts() if w.focusPolicy() & Qt.FocusPolicy.TabFocus]
+        if self._error is not None:
+            chain.append(self.retry_button)
+        if self._sources is not None:
+            chain += self._sources.links()
+        chain += [self.copy_button, self.regenerate_button]
+        for first, second in zip(chain, chain[1:]):
+            QWidget.setTabOrder(first, second)
 
     # state ----------------------------------------------------------------------------------------
     def has_pending(self) -> bool:

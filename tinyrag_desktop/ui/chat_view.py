@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePo
 
 from ..chats import StoredMessage
 from .answer import AnswerWidget
+from .focus_ring import FocusRing
 from .markdown_render import LIGHT, Palette, warm_up
 from .segments import SettingsSource
 from .theme import colors
@@ -130,9 +131,15 @@ class ChatView(QScrollArea):
         self.setWidget(outer)
         _warm_widgets(self._column)
         self._follow = True
+        # Arrows and Page keys scroll the conversation when it has the focus: show that it has.
+        self._ring = FocusRing(self, self, lambda: self.viewport().geometry())
         bar = self.verticalScrollBar()
         bar.valueChanged.connect(self._on_scrolled)
         bar.rangeChanged.connect(self._on_range)
+
+    def has_focus_ring(self) -> bool:
+        """True while the conversation shows that it has the keyboard focus."""
+        return self._ring.isVisible()
 
     def _on_scrolled(self, value: int) -> None:
         bar = self.verticalScrollBar()

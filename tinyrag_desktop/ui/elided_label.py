@@ -6,6 +6,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
+from .bidi import set_text_direction
+
 
 class ElidedLabel(QLabel):
     """``text()`` stays the whole text; only the painting is cut, and the tooltip then shows it all.
@@ -40,5 +42,7 @@ class ElidedLabel(QLabel):
         shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
         painter = QPainter(self)
         painter.setPen(self.palette().color(self.foregroundRole()))
-        painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
+        align = set_text_direction(painter, shown, self.alignment() | Qt.AlignmentFlag.AlignVCenter,
+                                   self.layoutDirection())
+        painter.drawText(rect, int(align), shown)
         painter.end()

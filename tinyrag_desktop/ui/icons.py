@@ -206,9 +206,14 @@ def status_pixmap(status: str, size: int = 16, ratio: float = 1.0) -> QPixmap:
     return px
 
 
-def dot_pixmap(colour: QColor, size: int = 10) -> QPixmap:
-    """A coloured disc, for the status bar's reachability light (the words sit beside it)."""
-    px = QPixmap(size, size)
+def dot_pixmap(colour: QColor, size: int = 10, ratio: float = 1.0) -> QPixmap:
+    """A coloured disc, for the status bar's reachability light (the words sit beside it).
+
+    ``ratio`` is the screen's device pixel ratio: drawn at 1 and scaled up, the disc was blurred at 150%
+    and 200% display scaling.
+    """
+    px = QPixmap(QSize(size, size) * ratio)
+    px.setDevicePixelRatio(ratio)
     px.fill(Qt.GlobalColor.transparent)
     painter = QPainter(px)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)

@@ -169,7 +169,9 @@ class KnowledgePanel(QWidget):
         self.sources_view.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.sources_view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.sources_view.itemSelectionChanged.connect(self._update_buttons)
-        self.sources_view.itemDoubleClicked.connect(lambda item, _col: self._open(item.data(0, Qt.ItemDataRole.UserRole + 1)))
+        self.sources_view.setAccessibleName("Imported sources")
+        # Activated: a double click, or Enter on the current row, so the keyboard can open a source too.
+        self.sources_view.itemActivated.connect(lambda item, _col: self._open(item.data(0, Qt.ItemDataRole.UserRole + 1)))
         col.addWidget(self.sources_view, 1)
 
         progress_row = QHBoxLayout()
@@ -202,9 +204,11 @@ class KnowledgePanel(QWidget):
         self.results.setAlternatingRowColors(True)
         self.results.setItemDelegate(_HitDelegate(self.results))
         self.results.setResizeMode(QListWidget.ResizeMode.Adjust)  # wrap again when the panel is resized
-        self.results.itemDoubleClicked.connect(lambda item: self._open(item.data(Qt.ItemDataRole.UserRole)))
+        self.results.setAccessibleName("Matching passages")
+        self.results.itemActivated.connect(lambda item: self._open(item.data(Qt.ItemDataRole.UserRole)))
         scol.addWidget(self.results, 1)
         self.tabs.addTab(search_tab, "Search")
+        self.setFocusProxy(self.tabs)  # focusing the panel (Ctrl+Shift+K) lands on its tabs
 
     def _button(self, text: str, name: str, slot: Callable[[], object], layout: QHBoxLayout) -> QPushButton:
         button = QPushButton(text)

@@ -28,6 +28,7 @@ from .chat_view import ChatView
 from .composer import Composer
 from .confirm_dialog import Confirmer
 from .elided_label import ElidedLabel
+from .focus_ring import FocusRing
 from .icons import app_icon
 from .menus import build_menus
 from .settings_dialog import SettingsDialog
@@ -168,6 +169,7 @@ class MainWindow(QMainWindow):
         self.stop_button.setToolTip("Stop the answer and running tools (Esc)")
         self.stop_button.clicked.connect(self.stop)
         self.stop_button.hide()
+        self.composer_ring = FocusRing(box, self.composer, radius=12)  # the box's own border cannot show it
         brow.addWidget(self.composer, 1)
         brow.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
         brow.addWidget(self.stop_button, 0, Qt.AlignmentFlag.AlignBottom)
@@ -582,20 +584,27 @@ class MainWindow(QMainWindow):
 
     def _restore_layout(self) -> None:
         qs = self._layout_settings()
-        geometry, split = qs.value("geometry"), qs.value("splitter")
+        geometry, split, docks = qs.value("geometry"), qs.value("splitter"), qs.value("docks")
         if geometry is not None:
             self.restoreGeometry(geometry)
         if split is not None:
             self.splitter.restoreState(split)
+        if docks is not None:  # the knowledge panel: open or not, its side and width, or floating
+            self.restoreState(docks)
         if qs.value("show_routing", False, type=bool):
             self.menus.show_routing.setChecked(True)
             self.set_show_route(True)
+        if not qs.value("show_chats", True, type=bool):
+            self.menus.show_sidebar.setChecked(False)
+            self.sidebar.hide()
 
     def save_layout(self) -> None:
         qs = self._layout_settings()
         qs.setValue("geometry", self.saveGeometry())
         qs.setValue("splitter", self.splitter.saveState())
+        qs.setValue("docks", self.saveState())
         qs.setValue("show_routing", self.menus.show_routing.isChecked())
+        qs.setValue("show_chats", self.menus.show_sidebar.isChecked())
         qs.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 from functools import lru_cache
@@ -209,7 +210,9 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
             f'<table width="100%" cellspacing="0" cellpadding="8" border="0" bgcolor="{palette.code_bg}" '
             f'style="margin-top:4px; margin-bottom:8px; border: 1px solid {palette.code_border}">'
             f'<tr><td><span style="color:{palette.muted}; font-size:small">{label}</span>&nbsp;&nbsp;{actions}'
-            f'<pre style="margin:0; white-space:pre-wrap; font-family:{_MONO}">{coloured}</pre>'
+            # dir="ltr": code runs left to right even when a line starts with an Arabic or Hebrew comment
+            # or string (on the <pre>: on the table, Qt also turned the paragraph after it left to right).
+            f'<pre dir="ltr" style="margin:0; white-space:pre-wrap; font-family:{_MONO}">{coloured}</pre>'
             f"</td></tr>{_run_row(run, palette) if run else ''}</table>"
         )
 
@@ -221,7 +224,42 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
                                    f'style="border-color:{palette.table_border}; border-style:solid; '
                                    'border-collapse:collapse; margin-top:4px; margin-bottom:8px">')
     body = _TH_RE.sub(f'<th bgcolor="{palette.code_bg}"', body)
-    return Rendered(_breakable(body), tuple(blocks))
+    return Rendered(_breakable(_rtl_blocks(body)), tuple(blocks))
+
+
+_BLOCK_OPEN = re.compile(r"<(p|h[1-6]|li|td|th)(?=[ >])")
+_TAG = re.compile(r"<[^>]*>")
+_RTL_CHAR = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|[\U00010800-\U00010fff\U0001e800-\U0001efff]")
+
+
+def is_right_to_left(text: str) -> bool:
+    """True when the first strong character of ``text`` is Arabic, Hebrew or another right-to-left script."""
+    for char in text[:2000]:
+        kind = unicodedata.bidirectional(char)
+        if kind in ("R", "AL"):
+            return True
+        if kind == "L":
+            return False
+    return False
+
+
+def _rtl_blocks(body: str) -> str:
+    """Mark each paragraph, heading, list item and cell whose text starts in Arabic or Hebrew ``dir="rtl"``.
+
+    Qt finds a paragraph's direction from its first letter by itself, but the <pre dir="ltr"> that keeps code
+    left to right also turned the paragraph after the code block left to right; a stated direction holds.
+    """
+    if not _RTL_CHAR.search(body):
+        return body  # the usual case costs one regular-expression scan
+
+    def mark(match: re.Match[str]) -> str:
+        tag = match.group(1)
+        end = body.find(f"</{tag}>", match.end())
+        inner = body[match.end():end if end >= 0 else match.end() + 2000]
+        text = html.unescape(_TAG.sub("", inner.split(">", 1)[1] if ">" in inner else inner))
+        return match.group(0) + ' dir="rtl"' if is_right_to_left(text) else match.group(0)
+
+    return _BLOCK_OPEN.sub(mark, body)
 
 
 _TEXT_NODE = re.compile(r">([^<]{200,})<")
@@ -269,7 +307,7 @@ def _run_row(run: RunView, palette: Palette) -> str:
             text += ("\n" if text else "") + f'<span style="color:{palette.error}">{html.escape(err.rstrip())}</span>'
         if not text:
             text = f'<span style="color:{palette.muted}">(no output)</span>'
-    pre = f'<pre style="margin:0; white-space:pre-wrap; font-family:{_MONO}">{text}</pre>' if text else ""
+    pre = f'<pre dir="ltr" style="margin:0; white-space:pre-wrap; font-family:{_MONO}">{text}</pre>' if text else ""
     # A second row of the code's own table: one box, the output set apart by its lighter shade.
     return (f'<tr><td bgcolor="{palette.output_bg}"><span style="color:{palette.muted}; font-size:small">{head}'
             f"</span>{pre}</td></tr>")

@@ -66,7 +66,10 @@ def build_menus(win: "MainWindow") -> Menus:
     v = bar.addMenu("&View")
     show_routing = _action(win, v, "Show &routing", win.set_show_route, "Ctrl+Shift+R", "actionShowRouting",
                            checkable=True)
-    show_sidebar = _action(win, v, "Show c&hats", win.sidebar.setVisible, "Ctrl+B", checkable=True)
+    # A lambda, not setVisible itself: PySide connects a C++ slot to triggered() without the checked flag,
+    # and setVisible() with no argument raised a TypeError, so Ctrl+B did nothing.
+    show_sidebar = _action(win, v, "Show c&hats", lambda on: win.sidebar.setVisible(on), "Ctrl+B",
+                           checkable=True)
     show_sidebar.setChecked(True)
     acts += [new_chat, export_md, export_html, settings, quit_, stop, regenerate, copy_answer, focus, search,
              rename, delete, show_routing, show_sidebar]
@@ -74,6 +77,8 @@ def build_menus(win: "MainWindow") -> Menus:
         kb = win.kb_dock.toggleViewAction()
         kb.setText("&Knowledge base")
         kb.setShortcut(QKeySequence("Ctrl+Shift+K"))
+        # Opened from the keyboard, the panel takes the focus: otherwise it took many Tabs to reach it.
+        kb.triggered.connect(lambda on: on and win.kb_dock.widget().setFocus(Qt.FocusReason.ShortcutFocusReason))
         v.addAction(kb)
         win.addAction(kb)
         acts.append(kb)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser
 
 from .gorun import GoRuns, run_limits
 from .markdown_render import DARK, LIGHT, Palette, RunView, render
-from .theme import colors
+from .theme import colors, paint_focus_ring
 
 SettingsSource = Callable[[], Mapping[str, Any]]
 
@@ -168,9 +168,26 @@ class MarkdownSegment(QTextBrowser):
     def hasHeightForWidth(self) -> bool:  # noqa: N802
         return False
 
+    def focusInEvent(self, event) -> None:  # noqa: N802
+        super().focusInEvent(event)
+        # Tab lands on the first link (Shift+Tab on the last), not on the text around it: that first stop
+        # showed nothing at all, and a keyboard user could not tell where the focus had gone.
+        reason = event.reason()
+        if reason in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason) and \
+                not self.textCursor().hasSelection():
+            super().focusNextPrevChild(reason == Qt.FocusReason.TabFocusReason)
+
     def loadResource(self, kind: int, url: QUrl):  # noqa: N802
         # Answers are model output: never let them make the view read local files or images.
         return None
+
+
+class _Toggle(QToolButton):
+    """The "Thinking" toggle, with a focus ring a keyboard user can see."""
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        super().paintEvent(event)
+        paint_focus_ring(self)
 
 
 class ThinkingSection(QFrame):
@@ -182,7 +199,7 @@ class ThinkingSection(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 4)
         layout.setSpacing(2)
-        self.toggle = QToolButton(self)
+        self.toggle = _Toggle(self)
         self.toggle.setObjectName("thinkingToggle")
         self.toggle.setText("Thinking")
         self.toggle.setCheckable(True)

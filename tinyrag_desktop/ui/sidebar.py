@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QPoint, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence, QPainter, QPen
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMenu,
-                               QPushButton, QVBoxLayout, QWidget)
+                               QPushButton, QStyle, QStyledItemDelegate, QVBoxLayout, QWidget)
 
 from ..chats import ChatInfo
+from .theme import colors
 
 UNDO_SECONDS = 10
 
@@ -23,6 +24,45 @@ def _when(ts: float) -> str:
     if age < 86400:
         return time.strftime("%H:%M", time.localtime(ts))
     return time.strftime("%d %b", time.localtime(ts))
+
+
+class _FocusRing(QStyledItemDelegate):
+    """Rings the current chat in the accent colour while the list has the keyboard focus.
+
+    The chrome's style sheet turns Qt's dotted focus rectangle off (it looked like a rendering glitch),
+    which left a keyboard user no sign of being in the list at all.
+    """
+
+    def paint(self, painter: QPainter, option, index) -> None:
+        super().paint(painter, option, index)
+        view = self.parent()
+        if option.state & QStyle.StateFlag.State_HasFocus and view is not None and view.hasFocus():
+            painter.save()
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(QPen(colors().accent, 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(QRectF(option.rect).adjusted(1, 1, -1, -1), 6, 6)
+            painter.restore()
+
+
+class _ChatList(QListWidget):
+    """The list of chats; moving the keyboard into it shows where it is, without opening a chat.
+
+    Qt makes the first row current when the list gets the focus with none current (Tab from the search
+    box in a new chat): that opened the newest chat as if the user had chosen it. Arrows and Enter open.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.focusing = False
+        self.setItemDelegate(_FocusRing(self))
+
+    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self.focusing = self.currentItem() is None
+        try:
+            super().focusInEvent(event)
+        finally:
+            self.focusing = False
 
 
 class ChatsSidebar(QFrame):
@@ -57,12 +97,16 @@ class ChatsSidebar(QFrame):
         self._search_timer.setInterval(150)  # search once typing pauses, not per key
         self._search_timer.timeout.connect(lambda: self.searchChanged.emit(self.search.text()))
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
-        self.list = QListWidget(self)
+        self.list = _ChatList(self)
         self.list.setObjectName("chatList")
         self.list.setAccessibleName("Chat list, newest first")
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._menu)
         self.list.currentItemChanged.connect(self._on_current)
+        self.list.itemActivated.connect(self._open)  # Enter (or a double click) on the current chat
+        # A click on the row the focus made current (but did not open) opens it: it is no change of row.
+        self.list.itemClicked.connect(lambda item: item is self._unopened and self._open(item))
+        self._unopened: QListWidgetItem | None = None
         self.list.itemChanged.connect(self._on_item_changed)
         self.list.setWordWrap(False)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -148,8 +192,13 @@ class ChatsSidebar(QFrame):
 
     # actions --------------------------------------------------------------------------------------
     def _on_current(self, item: QListWidgetItem | None, _prev: QListWidgetItem | None) -> None:
-        if item is not None and not self._filling:
+        self._unopened = item if self.list.focusing else None
+        if item is not None and not self._filling and not self.list.focusing:
             self.chatSelected.emit(item.data(Qt.ItemDataRole.UserRole))
+
+    def _open(self, item: QListWidgetItem) -> None:
+        self._unopened = None
+        self.chatSelected.emit(item.data(Qt.ItemDataRole.UserRole))
 
     def _on_item_changed(self, item: QListWidgetItem) -> None:
         if not self._filling:  # an empty title is refused by the store, and the list is refilled

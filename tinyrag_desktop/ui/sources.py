@@ -18,6 +18,8 @@ from PySide6.QtCore import QPoint, QRect, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPalette
 from PySide6.QtWidgets import QLabel, QLayout, QLayoutItem, QSizePolicy, QToolButton, QWidget
 
+from .theme import paint_focus_ring
+
 SOURCE_TOOLS = frozenset({"rag_knowledge", "url_fetch", "wikipedia"})
 OPENABLE_SCHEMES = frozenset({"http", "https", "file"})
 LABEL_MAX = 48  # characters of a link's label; the tooltip has the whole location
@@ -236,6 +238,10 @@ class SourceLink(QToolButton):
         self.setFont(font)
         self.set_label(label)
         self.clicked.connect(self.open)
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        super().paintEvent(event)
+        paint_focus_ring(self)
 
     def open(self) -> bool:
         problem = open_source(self.location)

@@ -43,7 +43,7 @@ class ServerStatus:
 
     def _set(self, state: str, words: str, why: str = "") -> None:
         self.state = state
-        self.dot.setPixmap(dot_pixmap(QColor(_COLOURS[state])))
+        self.dot.setPixmap(dot_pixmap(QColor(_COLOURS[state]), 10, self.dot.devicePixelRatioF()))
         self.reach.setText(words)
         self.reason = why
         self.reach.setToolTip(why or words)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Property, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QKeyEvent, QMouseEvent, QPainter, QPen
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from .bidi import set_text_direction
 from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
 from .theme import colors
 
@@ -15,11 +16,16 @@ from .theme import colors
 _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running": "running", "done": "done"}
 _RESULT_SHOWN = 6000  # characters of a result shown in the expanded card; the rest is summarised
 STOPPED = "Stopped before the tool finished."  # the reason on a card whose answer was stopped mid-run
-_PAD, _ROW, _BADGE = 7, 22, 18  # header geometry in pixels
+_PAD, _ROW, _BADGE = 7, 22, 18  # header geometry in pixels (the row grows with a large font)
+_LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def _section(heading: str, body: str) -> str:
+    return f"<p style='margin-bottom:0'><b>{heading}</b></p><p style='margin-top:0'>{body}</p>"
 
 
 def _seconds(ms: int) -> str:
@@ -56,11 +62,16 @@ class ToolCard(QFrame):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         # The header (icon, name, preview, time, badge, note) is painted, not built from child labels:
         # a long chat holds a thousand cards, and each child widget costs memory (see paintEvent).
+        # The system's fixed font comes at its own size (often 9 pt): sized like the card's text instead,
+        # so the query does not shrink beside its name when the desktop's text is made larger.
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        if self.font().pointSizeF() > 0:
+            self._mono.setPointSizeF(self.font().pointSizeF() * 0.95)
         self._bold = QFont(self.font())
         self._bold.setBold(True)
         self._small = QFont(self.font())
         self._small.setPointSizeF(max(7.0, self.font().pointSizeF() * 0.9))
+        self._row_height = max(_ROW, QFontMetrics(self._bold).height() + 4)
         self._layout = QVBoxLayout(self)
         self._layout.setSpacing(0)
         self._relayout()
@@ -68,7 +79,11 @@ class ToolCard(QFrame):
         self._describe()
 
     def _header_height(self) -> int:
-        return _PAD + _ROW + (self.fontMetrics().height() + 2 if self._note_text else 0) + _PAD
+        return _PAD + self._row() + (self.fontMetrics().height() + 2 if self._note_text else 0) + _PAD
+
+    def _row(self) -> int:
+        """The header row's height: 22 pixels, or more with a large font (its letters were cut off)."""
+        return self._row_height
 
     def _relayout(self) -> None:
         self._layout.setContentsMargins(12, self._header_height(), 12, 8 if self._expanded else 0)
@@ -187,22 +202,24 @@ class ToolCard(QFrame):
         return "\n\n".join(parts)
 
     def _details_html(self) -> str:
+        # Each heading is a paragraph of its own, and so is each value: Qt finds a paragraph's direction
+        # from its first letter, so a query or result in Arabic or Hebrew reads right to left, and the
+        # English heading above it no longer forces it left to right.
         esc = html.escape
-        out = [f"<p><b>{esc(self._param.capitalize())}</b><br><code style='white-space:pre-wrap'>"
-               f"{esc(self._query)}</code></p>"]
+        out = [_section(esc(self._param.capitalize()),
+                        f"<code style='white-space:pre-wrap'>{esc(self._query)}</code>")]
         if self._source:
             src = esc(self._source)
             link = f"<a href='{src}'>{src}</a>" if self._source.startswith(("http://", "https://")) else src
-            out.append(f"<p><b>Source</b><br>{link}</p>")
+            out.append(_section("Source", link))
         if self._error:
-            label = "Reason" if self._status == "skipped" else "Error"
-            out.append(f"<p><b>{label}</b><br>{esc(self._error)}</p>")
+            out.append(_section("Reason" if self._status == "skipped" else "Error", esc(self._error)))
         elif self._result:
             shown = self._result[:_RESULT_SHOWN]
             more = len(self._result) - len(shown)
-            tail = f"<br><i>… {more:,} more characters</i>" if more > 0 else ""
-            out.append(f"<p><b>Result</b> ({self._result_bytes:,} bytes)<br>"
-                       f"<span style='white-space:pre-wrap'>{esc(shown)}</span>{tail}</p>")
+            tail = f"<p style='margin-top:0'><i>… {more:,} more characters</i></p>" if more > 0 else ""
+            out.append(_section(f"Result</b> ({self._result_bytes:,} bytes)<b>",
+                                f"<span style='white-space:pre-wrap'>{esc(shown)}</span>") + tail)
         elif self._status == "running":
             out.append("<p><i>Running…</i></p>")
         return "".join(out)
@@ -211,7 +228,8 @@ class ToolCard(QFrame):
         c = colors()
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        border = c.error if self._status == "error" else c.accent if self.hasFocus() else c.line
+        # Focus wins over the red of a failed card: the ✗ badge and the red note still say it failed.
+        border = c.accent if self.hasFocus() else c.error if self._status == "error" else c.line
         pen = QPen(border, 2 if self.hasFocus() else 1)
         if self._status == "skipped" and not self.hasFocus():
             pen.setStyle(Qt.PenStyle.DashLine)
@@ -223,15 +241,15 @@ class ToolCard(QFrame):
 
     def _paint_header(self, painter: QPainter, c) -> None:
         width = self.width()
-        top, x = _PAD, 12
-        mid = top + _ROW / 2
+        top, x, row = _PAD, 12, self._row()
+        mid = top + row / 2
         painter.drawPixmap(x, int(mid - 8), tool_pixmap(self._tool, c.text, 16, self.devicePixelRatioF()))
         x += 16 + 8
         painter.setFont(self._bold)
         painter.setPen(c.text)
         fm = painter.fontMetrics()
         name_w = fm.horizontalAdvance(self._tool)
-        painter.drawText(QRectF(x, top, name_w + 2, _ROW), Qt.AlignmentFlag.AlignVCenter, self._tool)
+        painter.drawText(QRectF(x, top, name_w + 2, row), Qt.AlignmentFlag.AlignVCenter, self._tool)
         x += name_w + 10
         right = width - 12 - _BADGE
         paint_badge(painter, QRectF(right, mid - _BADGE / 2, _BADGE, _BADGE), self._status, spinner_angle())
@@ -240,7 +258,7 @@ class ToolCard(QFrame):
             painter.setFont(self._small)
             painter.setPen(c.muted)
             meta_w = painter.fontMetrics().horizontalAdvance(self._meta_text)
-            painter.drawText(QRectF(right - meta_w, top, meta_w, _ROW),
+            painter.drawText(QRectF(right - meta_w, top, meta_w, row),
                              Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, self._meta_text)
             right -= meta_w + 10
         if right - x > 20:
@@ -248,14 +266,16 @@ class ToolCard(QFrame):
             painter.setPen(c.muted)
             preview = painter.fontMetrics().elidedText(_one_line(self._query), Qt.TextElideMode.ElideRight,
                                                        int(right - x))
-            painter.drawText(QRectF(x, top, right - x, _ROW), Qt.AlignmentFlag.AlignVCenter, preview)
+            # A query in Arabic or Hebrew keeps its word order; it stays where the layout puts it.
+            align = set_text_direction(painter, preview, _LEFT_MIDDLE, self.layoutDirection())
+            painter.drawText(QRectF(x, top, right - x, row), align, preview)
         if self._note_text:
             painter.setFont(self.font())
             painter.setPen(c.errortext if self._status == "error" else c.muted)
             fm = painter.fontMetrics()
             note = fm.elidedText(self._note_text, Qt.TextElideMode.ElideRight, width - 24)
-            painter.drawText(QRectF(12, top + _ROW + 1, width - 24, fm.height()), Qt.AlignmentFlag.AlignVCenter,
-                             note)
+            align = set_text_direction(painter, note, _LEFT_MIDDLE, self.layoutDirection())
+            painter.drawText(QRectF(12, top + row + 1, width - 24, fm.height()), align, note)
 
     def hideEvent(self, event) -> None:  # noqa: N802
         shared_spinner().discard(self)
