@@ -124,3 +124,23 @@ def test_a_large_desktop_font_grows_the_card_header_and_its_query_text(qtbot):
     bold.setBold(True)
     assert card.minimumSizeHint().height() >= QFontMetrics(bold).height() + 2 * 7  # was a fixed 22-pixel row
     assert card._mono.pointSizeF() >= 15  # the query was shown in the system's 9-point fixed font
+
+
+def test_the_chat_title_is_larger_than_the_text_under_any_desktop_font(make_window, server):
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    before = QFont(app.font())
+    try:
+        for size in (9.0, 16.0):
+            font = QFont(before)
+            font.setPointSizeF(size)
+            app.setFont(font)
+            win = make_window(server.base_url)
+            win.title_label.ensurePolished()
+            # the stylesheet once fixed it at 15 px: smaller than a 16-point text
+            assert win.title_label.fontInfo().pointSizeF() > size
+            assert win.title_label.fontInfo().bold()
+    finally:
+        app.setFont(before)

@@ -133,6 +133,11 @@ class MainWindow(QMainWindow):
         hrow.setContentsMargins(16, 8, 16, 8)
         self.title_label = ElidedLabel("New chat", header)
         self.title_label.setObjectName("chatTitle")
+        # A little larger than the answers' text, whatever size the desktop's font is (a fixed pixel size
+        # came out smaller than the text under a large font).
+        title_font = self.title_label.font()
+        title_font.setPointSizeF(title_font.pointSizeF() * 1.15)
+        self.title_label.setFont(title_font)
         self.persona = QComboBox(header)
         self.persona.setObjectName("persona")
         self.persona.setAccessibleName("Persona for this chat")
