@@ -290,3 +290,34 @@ def test_search_tab_says_when_it_searched_for_another_word(qtbot, panel, sample_
     assert panel.results.item(0).text() == "Searched for “eruptions” instead of “erupitons”, which no passage uses."
     assert not panel.results.item(0).flags() & Qt.ItemFlag.ItemIsSelectable  # a note, not a result
     assert panel.results.item(1).text().startswith("[1] Volcano Facts")
+
+
+def test_an_index_from_an_older_version_is_rebuilt_off_the_gui_thread(qtbot, data_dir, sample_dir, monkeypatch):
+    import threading
+
+    from tinyrag_desktop.kb import Importer, KnowledgeBase, open_store
+    from tinyrag_desktop.kb.store import needs_rebuild
+
+    with open_store(data_dir) as kb:
+        Importer(kb).run([str(sample_dir)])
+        kb.conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")  # as version 3 left it
+    assert needs_rebuild(data_dir)
+    migrated_in: list[str] = []
+    migrate = KnowledgeBase._migrate
+
+    def spy(self):
+        migrated_in.append(threading.current_thread().name)
+        return migrate(self)
+
+    monkeypatch.setattr(KnowledgeBase, "_migrate", spy)
+    panel = KnowledgePanel(data_dir, lambda: defaults())
+    qtbot.add_widget(panel)
+    try:
+        assert panel.source_count() == 0 and "Updating the search index" in panel.status_label.text()
+        assert panel.is_importing() and not panel.import_items([str(sample_dir / "notes.txt")])  # imports wait
+        qtbot.waitUntil(lambda: panel.source_count() == 10, timeout=30_000)
+        assert migrated_in[0] == "kb-rebuild"  # in the worker, not the GUI thread
+        assert panel.status_label.text() == "The search index is up to date."
+        assert not needs_rebuild(data_dir)
+    finally:
+        panel.shutdown()

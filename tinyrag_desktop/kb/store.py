@@ -24,7 +24,7 @@ import time
 import unicodedata
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
@@ -92,6 +92,25 @@ _RELINK_MARK = "relink:"
 
 def db_path(data_dir: Path) -> Path:
     return Path(data_dir) / DB_NAME
+
+
+def needs_rebuild(data_dir: Path) -> bool:
+    """Whether opening the knowledge base in ``data_dir`` for writing will first rebuild its search index
+    (written by an older version, or under other Unicode tables: see KnowledgeBase._migrate). That takes
+    about a second per 25,000 passages, so a window does it off its GUI thread. Read-only and quick;
+    False when there is no knowledge base or it cannot be read (opening it will say why)."""
+    path = db_path(data_dir)
+    if not path.is_file():
+        return False
+    try:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+            meta = dict(conn.execute("SELECT key, value FROM meta"))
+            if conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None:
+                return False  # nothing to index: the upgrade is instant
+    except sqlite3.DatabaseError:
+        return False
+    version = int(meta["schema_version"]) if meta.get("schema_version", "").isdigit() else 1
+    return version < SCHEMA_VERSION or meta.get("index_unicode") != unicodedata.unidata_version
 
 
 def pack_vector(values: Sequence[float]) -> bytes:

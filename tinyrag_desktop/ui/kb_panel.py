@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from ..kb import Error, Hit, Hits, ImportItem, Importer, ImportReport, Progress, open_store, search, warm_vectors
 from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
+from ..kb.store import needs_rebuild
 from ..settings import Settings
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,7 @@ class _Relay(QObject):
 
     progress = Signal(object)
     finished = Signal(object)
+    rebuilt = Signal(str)  # the search index was rebuilt for this version: "" or the reason it failed
     searched = Signal(int, object, str)  # search number, hits (or the error's words), a note
 
 
@@ -117,6 +119,7 @@ class KnowledgePanel(QWidget):
         self._relay.progress.connect(self._on_progress)
         self._relay.finished.connect(self._on_finished)
         self._relay.searched.connect(self._on_searched)
+        self._relay.rebuilt.connect(self._on_rebuilt)
         # One thread for searches and vector loading, so they keep one database connection between them.
         self._searcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-search")
         self._searches = 0
@@ -222,6 +225,9 @@ class KnowledgePanel(QWidget):
     def refresh(self) -> None:
         """Reload the sources list from the database."""
         self.sources_view.clear()
+        if not self.is_importing() and needs_rebuild(self.data_dir):
+            self._rebuild_index()
+            return
         try:
             kb = open_store(self.data_dir, create=False)
         except Error as exc:
@@ -324,6 +330,37 @@ class KnowledgePanel(QWidget):
 
     def is_importing(self) -> bool:
         return self._worker is not None and self._worker.is_alive()
+
+    def _rebuild_index(self) -> None:
+        """Bring a knowledge base written by an older version up to date off the GUI thread: rebuilding
+        its search index takes about a second per 25,000 passages. Searching works meanwhile; imports
+        wait (the buttons are off), and the list is shown when it is done."""
+        self._set_busy(True)
+        self.cancel_button.setVisible(False)  # a rebuild is one transaction: stopping it gains nothing
+        self.status_label.setText("Updating the search index for this version of tinyRAG (once; a large "
+                                  "knowledge base takes a minute)…")
+        self._worker = threading.Thread(target=self._rebuild_work, name="kb-rebuild", daemon=True)
+        self._worker.start()
+
+    def _rebuild_work(self) -> None:
+        try:
+            kb = open_store(self.data_dir)
+            assert kb is not None
+            kb.close()
+        except Exception as exc:  # said in the panel; the thread must never die silently
+            self._relay.rebuilt.emit(str(exc))
+        else:
+            self._relay.rebuilt.emit("")
+
+    def _on_rebuilt(self, problem: str) -> None:
+        if self._worker is not None:
+            self._worker.join()
+            self._worker = None
+        self._set_busy(False)
+        self.status_label.setText(problem or "The search index is up to date.")
+        if not problem:
+            self.refresh()
+            self.sourcesChanged.emit()
 
     def import_items(self, items: Sequence[ImportItem | str], force: bool = False) -> bool:
         """Start importing ``items`` off the GUI thread; False when an import is already running."""
