@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from typing import Any, TextIO
@@ -61,6 +62,12 @@ def _ask(args: argparse.Namespace) -> int:
     configure(ctx.data_dir)
     for warning in ctx.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    if ctx.settings["allow_shell_exec"] and not args.allow_shell_exec:
+        # Saved from the window, where every command is shown first: here no one can be asked, so the
+        # model's commands would run unseen. Only this command line's own flag lets them.
+        ctx = dataclasses.replace(ctx, settings=ctx.settings.replace(allow_shell_exec=False))
+        print("note: shell commands are off for `ask`, which cannot ask you before each one; "
+              "add --allow-shell-exec to let the model run them unasked.", file=sys.stderr)
     import asyncio  # here, not at the top: `nanogo` starts faster without it
 
     return asyncio.run(_ask_async(args, ctx))

@@ -81,3 +81,22 @@ def test_shell_needs_the_flag(tmp_path: Path) -> None:
     assert refused["status"] == "error" and "--allow-shell-exec" in refused["error"]
     assert ran["status"] == "ok", ran
     assert ran["result"] == "$ echo from-the-shell\nexit status: 0\n--- stdout ---\nfrom-the-shell"
+
+
+def test_the_saved_setting_alone_does_not_let_ask_run_commands_unasked(tmp_path: Path) -> None:
+    # Saved from the window, where each command is shown first; `ask` cannot ask, so it needs its own flag.
+    write_settings(tmp_path, allow_shell_exec=True)
+    marker = tmp_path / "ran"
+    block = f'<tool name="shell"><query>touch {marker}</query></tool>'
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream([block]), Stream(["No."]))
+        proc = subprocess.run(
+            [sys.executable, "-m", "tinyrag_desktop", "ask", "Touch it", "--jsonl", "--base-url", llm.base_url,
+             "--model", "scripted", "--data-dir", str(tmp_path)],
+            capture_output=True, text=True, timeout=60, env=env)
+        refused = tool_result([json.loads(line) for line in proc.stdout.splitlines()])
+        assert refused["status"] == "error" and not marker.exists()
+        assert "add --allow-shell-exec to let the model run them unasked" in proc.stderr
+        llm.queue(Stream([block]), Stream(["Done."]))
+        assert tool_result(ask(llm, tmp_path, "--allow-shell-exec"))["status"] == "ok" and marker.exists()
