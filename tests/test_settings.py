@@ -93,3 +93,17 @@ def test_any_decoded_file_loads_without_error(raw: dict) -> None:
 
     s, warnings = from_mapping(raw)
     assert set(s) == {o.name for o in SCHEMA}
+
+
+@pytest.mark.parametrize("verb", [["kb", "list"], ["ask", "hello", "--base-url", "http://127.0.0.1:9/v1"]])
+def test_a_damaged_file_is_said_once_in_words_and_logged_in_full(tmp_path: Path, verb: list[str]) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "settings.json").write_text("{broken", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "tinyrag_desktop", *verb, "--data-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    said = [line for line in proc.stderr.splitlines() if "damaged" in line]
+    assert said == [said[0]] and said[0].startswith("warning: The settings file was damaged")  # no raw log line
+    if verb[0] == "ask":  # a reading verb (kb list) writes no log in the data folder
+        assert "settings file" in (tmp_path / "logs" / "tinyrag.log").read_text(encoding="utf-8")

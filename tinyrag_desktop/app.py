@@ -81,9 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
-    from .logsetup import configure
-
-    configure(ctx.data_dir)
+    # context_from_args has sent logging to the data folder's log file
 
     import qasync
     from PySide6.QtWidgets import QApplication

@@ -56,10 +56,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _ask(args: argparse.Namespace) -> int:
-    from .logsetup import configure
-
-    ctx = context_from_args(args)
-    configure(ctx.data_dir)
+    ctx = context_from_args(args)  # logging goes to the data folder's log from here on
     for warning in ctx.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if ctx.settings["allow_shell_exec"] and not args.allow_shell_exec:

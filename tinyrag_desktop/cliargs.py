@@ -60,6 +60,12 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True) -> Conte
         data_dir = resolve_data_dir(given, create=create)
     except DataDirError as exc:
         raise SettingsError(f"--data-dir: {exc}" if given is not None else str(exc)) from None
+    if create:
+        # Before the settings are read, so what reading them logs (a damaged file) reaches the log file.
+        # Reading verbs (create False) write nothing in the data folder, a log included.
+        from .logsetup import configure
+
+        configure(data_dir)
     settings, warnings = load_settings(data_dir)
     changes = {}
     for flag, key in _FLAG_KEYS.items():

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Importer, open_readonly, open_store, search
@@ -136,6 +136,7 @@ def test_any_string_searches_without_error(imported, text):
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.text(alphabet=st.characters(categories=("L",)), min_size=4, max_size=20), max_size=4))
+@example(words=["AA\U00010820D"])  # the stemmer cut its Cypriot letter in half: not UTF-8, was an error
 def test_any_letters_are_corrected_to_a_word_the_index_has(imported, words):
     conn = open_readonly(imported)
     try:
@@ -172,3 +173,16 @@ def test_kb_search_says_it_on_stderr(imported, capsys):
     out, err = capsys.readouterr()
     assert "searched for 'replication' instead of 'replicaiton', which no passage uses" in err
     assert "replication.md" in out
+
+
+def test_a_document_whose_words_the_stemmer_cuts_in_half_still_searches(data_dir, tmp_path):
+    # Porter stems a Latin word ending in a letter outside the Basic Multilingual Plane into bytes that
+    # are not UTF-8; the vocabulary then holds such a term, and reading it must not fail the search.
+    (tmp_path / "odd.md").write_text("# Odd\n\nThe aa\U00010820d aa\U00010820e marks and the aardvark.\n",
+                                     encoding="utf-8")
+    kb = open_store(data_dir)
+    Importer(kb).run([str(tmp_path / "odd.md")])
+    kb.close()
+    for question in ("aa\U00010820f", "aardvrak", "aa\U00010820d aardvarks"):
+        assert len(search(data_dir, question, 3)) <= 3
+    assert search(data_dir, "aardvrak", 3).corrected == {"aardvrak": "aardvark"}

@@ -45,7 +45,9 @@ _ENDINGS = ("", "e", "s", "es", "ed", "ing", "ings", "er", "ers", "ion", "ions",
             "ical", "ous", "ful", "ism", "ist", "ists", "ent", "ant", "ency", "ancy")
 _PRESENT = "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1"
 _VOCAB_TERMS = "SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({places})"
-_VOCAB_RANGE = "SELECT term, doc FROM chunks_fts_vocab WHERE term >= ? AND term < ?"
+# As bytes: the porter stemmer can cut a word's last character in half (a letter outside the Basic
+# Multilingual Plane after Latin ones), leaving a term that is not UTF-8; such terms are skipped (_text).
+_VOCAB_RANGE = "SELECT CAST(term AS BLOB), doc FROM chunks_fts_vocab WHERE term >= ? AND term < ?"
 
 
 def corrections(conn: sqlite3.Connection, words: Sequence[str], stop_words: Iterable[str] = ()) -> dict[str, str]:
@@ -106,10 +108,18 @@ def stems(words: Sequence[str]) -> dict[str, str]:
         mem.execute(f"CREATE VIRTUAL TABLE w USING fts5(word, tokenize='{TOKENIZER}')")
         mem.execute("CREATE VIRTUAL TABLE v USING fts5vocab(w, instance)")
         mem.executemany("INSERT INTO w(rowid, word) VALUES(?, ?)", enumerate(words))
-        tokens: dict[int, list[str]] = {}
-        for doc, term in mem.execute("SELECT doc, term FROM v"):
-            tokens.setdefault(doc, []).append(term)
-    return {words[doc]: terms[0] for doc, terms in tokens.items() if len(terms) == 1}
+        tokens: dict[int, list[str | None]] = {}
+        for doc, term in mem.execute("SELECT doc, CAST(term AS BLOB) FROM v"):
+            tokens.setdefault(doc, []).append(_text(term))
+    return {words[doc]: terms[0] for doc, terms in tokens.items() if len(terms) == 1 and terms[0] is not None}
+
+
+def _text(term: bytes) -> str | None:
+    """A vocabulary term as text; None for one the stemmer left as broken UTF-8 (nothing can match it)."""
+    try:
+        return term.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 @lru_cache(maxsize=4)
@@ -147,8 +157,9 @@ def _two_edits(conn: sqlite3.Connection, word: str, unwanted: frozenset[str] = f
     prefix = word[:3]
     upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
     rebuilt: dict[str, list[tuple[str, int]]] = {}
-    for term, count in conn.execute(_VOCAB_RANGE, (prefix, upper)):
-        if term in unwanted or len(term) > len(word) + 2 or distance(word[:len(term)], term) > 2:
+    for raw, count in conn.execute(_VOCAB_RANGE, (prefix, upper)):
+        term = _text(raw)
+        if term is None or term in unwanted or len(term) > len(word) + 2 or distance(word[:len(term)], term) > 2:
             continue
         for ending in _ENDINGS:
             surface = term + ending
