@@ -148,3 +148,29 @@ async def test_the_tool():
     assert fenced.text == "fenced\n"
     quiet = await spec.run("x := 1\n_ = x", ctx)
     assert quiet.text == "(no output)"
+
+
+def test_the_nanogo_verb_takes_its_limits_from_the_data_folder_it_would_use(tmp_path):
+    # Without --data-dir, the settings of $TINYRAG_DATA_DIR (or the default folder) count, as they do for
+    # the model's nanogo tool; they were read only with --data-dir, and that created the folder.
+    import json
+    import os
+    import subprocess
+    import sys
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.json").write_text(json.dumps({"tool_timeout": 1.0}), encoding="utf-8")
+    program = tmp_path / "loop.go"
+    program.write_text("package main\n\nfunc main() {\n\tfor {\n\t}\n}\n", encoding="utf-8")
+    env = {**os.environ, "TINYRAG_DATA_DIR": str(data)}
+    # stopped by the 1-second limit (its wall clock or the CPU limit set from it), not the default 30 s,
+    # which the 25-second wait here would not see the end of
+    proc = subprocess.run([sys.executable, "-m", "tinyrag_desktop", "nanogo", str(program)],
+                          capture_output=True, text=True, timeout=25, env=env)
+    assert proc.returncode == 1 and "time limit exceeded" in proc.stderr, proc.stderr
+    missing = tmp_path / "nowhere"
+    proc = subprocess.run([sys.executable, "-m", "tinyrag_desktop", "nanogo", "--data-dir", str(missing), "-"],
+                          input="package main\n\nfunc main() { println(\"hi\") }\n",
+                          capture_output=True, text=True, timeout=25)
+    assert proc.returncode == 0 and not missing.exists()  # reading settings creates no folder

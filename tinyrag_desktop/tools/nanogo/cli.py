@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-DEFAULT_TIMEOUT = 30.0
-
 
 def register(subparsers) -> argparse.ArgumentParser:
     from ...cliargs import add_shared_flags
@@ -27,18 +25,15 @@ def _read(path: str) -> str:
 
 
 def _limits(args) -> tuple[float, int]:
-    """Tool timeout and memory from flags, else defaults; the settings file is read only if a flag needs it."""
-    timeout = getattr(args, "tool_timeout", None)
-    memory = 512
-    if getattr(args, "data_dir", None) is not None:
-        try:
-            from ...cliargs import context_from_args
-            s = context_from_args(args).settings
-            timeout = timeout or float(s.get("tool_timeout", DEFAULT_TIMEOUT))
-            memory = int(s.get("nanogo_memory_mb", memory))
-        except Exception:  # a damaged settings file must not stop a local run
-            pass
-    return float(timeout or DEFAULT_TIMEOUT), memory
+    """Tool timeout and memory: from the flags, else the data folder's settings (``--data-dir``,
+    $TINYRAG_DATA_DIR or the default one), as the window's nanogo tool has them. Reads only: a missing
+    data folder is not created. Raises SettingsError for a bad flag."""
+    from ...cliargs import context_from_args
+
+    ctx = context_from_args(args, create=False)
+    for warning in ctx.warnings:  # a damaged settings file: said, and the defaults run the program
+        print(f"warning: {warning}", file=sys.stderr)
+    return float(ctx.settings["tool_timeout"]), int(ctx.settings["nanogo_memory_mb"])
 
 
 def run(args) -> int:
@@ -71,7 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] != "nanogo":
         argv = ["nanogo"] + argv
     args = parser.parse_args(argv)
-    return args.func(args)
+    from ...settings import SettingsError
+
+    try:
+        return args.func(args)
+    except SettingsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
