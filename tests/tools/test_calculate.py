@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tinyrag_desktop.tools.calculate import CalcError, calculate
+from tinyrag_desktop.tools.calculate import CalcError, calculate, evaluate
 
 
 @pytest.mark.parametrize(
@@ -114,3 +114,11 @@ def test_any_input_gives_a_value_or_a_calc_error(expr: str) -> None:
 def test_agrees_with_integer_arithmetic(a: int, b: int, c: int) -> None:
     assert calculate(f"({a}) * ({b}) + ({c})") == str(a * b + c)
     assert calculate(f"({a}) // ({c})") == str(a // c)
+
+
+def test_powers_are_refused_by_the_size_of_their_result_not_of_their_base():
+    assert evaluate("2^99999") == 2**99999  # 100,000 bits: the limit; the base's 2 bits once doubled it
+    assert evaluate("3^63000") == 3**63000
+    for too_big in ("2^100001", "10^40000", "(1/3)^70000"):
+        with pytest.raises(CalcError, match="too large to compute exactly"):
+            evaluate(too_big)

@@ -262,8 +262,10 @@ def _pow(base: Number, exponent: Number) -> Number:
         e = int(exponent)
         if base == 0 and e < 0:
             raise CalcError("Division by zero (0 to a negative power).")
-        bits = max(abs(base.numerator).bit_length(), abs(base.denominator).bit_length())  # type: ignore[union-attr]
-        if bits * abs(e) > MAX_EXPONENT_BITS and abs(base) != 1:
+        # The result's size in bits, from the base's logarithm: its bit length overcounts a small base
+        # (2 has 2 bits, yet 2^50001 needs 50,002, not 100,002).
+        largest = max(abs(base.numerator), abs(base.denominator))  # type: ignore[union-attr]
+        if abs(base) != 1 and largest > 1 and math.log2(largest) * abs(e) > MAX_EXPONENT_BITS:
             raise CalcError("That power is too large to compute exactly here.")
         return base**e
     try:

@@ -395,7 +395,7 @@ class KnowledgePanel(QWidget):
 
     def cancel_import(self) -> None:
         self._cancel.set()
-        self.status_label.setText("Cancelling after the current source…")
+        self.status_label.setText("Cancelling…")  # stops inside a long file too: see ingest
 
     def shutdown(self, timeout: float = 30.0) -> None:
         """Cancel a running import and wait for it (the window calls this on close)."""
