@@ -24,6 +24,15 @@ def _grab(qtbot, widget, width=320, height=30):
     return widget.grab().toImage()
 
 
+def _same_picture(a, b, slack: int = 40) -> bool:
+    """The two grabs show the same thing: at most ``slack`` pixels differ. Text shaped in two runs can
+    land a space a fraction of a pixel apart (21 pixels here); words in the wrong order move hundreds."""
+    if a.size() != b.size():
+        return False
+    differ = sum(a.pixel(x, y) != b.pixel(x, y) for y in range(a.height()) for x in range(a.width()))
+    return differ <= slack
+
+
 def test_the_direction_of_a_text_is_that_of_its_first_letter():
     assert is_right_to_left("حلقات Go") and is_right_to_left("  (2) שלום world")
     assert not is_right_to_left("Go حلقات") and not is_right_to_left("123 ...") and not is_right_to_left("")
@@ -34,7 +43,7 @@ def test_an_arabic_chat_title_with_a_latin_word_keeps_its_word_order(qtbot):
     # Painted left to right (the bug), the Arabic came first on the left and the order read backwards.
     rtl = _grab(qtbot, ElidedLabel(f"{ARABIC} WWWW"))
     ltr = _grab(qtbot, ElidedLabel(f"WWWW {ARABIC}"))
-    assert rtl == ltr
+    assert _same_picture(rtl, ltr)
 
 
 def test_a_tool_query_in_arabic_keeps_its_word_order_in_the_card_header(qtbot):
@@ -43,7 +52,7 @@ def test_a_tool_query_in_arabic_keeps_its_word_order_in_the_card_header(qtbot):
         c.finish("ok", elapsed_ms=5)
         return _grab(qtbot, c, 420, 40)
 
-    assert card(f"{ARABIC} WWWW") == card(f"WWWW {ARABIC}")
+    assert _same_picture(card(f"{ARABIC} WWWW"), card(f"WWWW {ARABIC}"))
 
 
 def test_card_details_show_an_arabic_query_and_result_right_to_left(qtbot):

@@ -39,7 +39,7 @@ class _Request:
     """Per-request bookkeeping: the seen map, the counters, the transcript."""
 
     config: EngineConfig
-    seen: set[tuple[str, str]] = field(default_factory=set)
+    seen: set[tuple[str, str, str]] = field(default_factory=set)  # (tool, element, content)
     tools_run: int = 0
     next_id: int = 0
     transcript: list[str] = field(default_factory=list)
@@ -252,8 +252,11 @@ class Engine:
         """Start ``call`` or say why not: duplicate, unknown, disabled, wrong element, over a limit."""
         cfg = req.config
         call_id = req.new_id()
-        key = (call.name, call.content)
         spec = self.registry.get(call.name) or self._by_folded_name(call.name)
+        # The same tool however the model spells it ("websearch", "WebSearch"): a new spelling is no new call.
+        # The element is part of the call: <url> after a refused <query> is the correction the note asked for.
+        tool = spec.name if spec is not None else call.name
+        key = (tool, call.param, call.content)
         status, reason = "error", ""
         if key in req.seen:
             status, reason = "skipped", "duplicate call: the same tool with the same input already ran in this answer"
@@ -281,9 +284,9 @@ class Engine:
         if status == "error":
             req.seen.add(key)
             rnd.advice.append(reason)
-        rnd.results.append((call_id, call.name, status, "", reason))
-        return ToolFinished(call_id, call.name, call.content, "", reason, 0, status, 0, "", call.param,
-                            rnd.number, call.raw)
+        rnd.results.append((call_id, tool, status, "", reason))
+        return ToolFinished(call_id, tool, call.content, "", reason, 0, status, 0, "", call.param, rnd.number,
+                            call.raw)
 
     def _by_folded_name(self, name: str) -> ToolSpec | None:
         """``Wikipedia`` or ``web-search`` for ``wikipedia``/``websearch``: models vary the case and dashes."""

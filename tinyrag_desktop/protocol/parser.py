@@ -12,8 +12,9 @@ The parser is in one of four modes:
     begin ``<tool `` is released at once; only a suffix such as ``<to`` is held until the next chunk.
 ``FENCE``
     Inside a fenced code block (a line starting with up to three spaces and three or more backticks or
-    tildes). Blocks here are text; a line starting with a run of the same character, at least as long,
-    closes it.
+    tildes). Blocks here are text. As in CommonMark, a line holding only a run of the same character, at
+    least as long (and spaces), closes it: `````go`` inside a fence is code, not its end. A backtick
+    "fence" whose info string holds a backtick (```` ```x``` ````) is no fence but an inline code span.
 ``INLINE``
     Inside an inline code span (a run of N backticks, closed by the next run of exactly N). Blocks here are
     text. A blank line ends the span, as a paragraph break does in Markdown.
@@ -46,6 +47,10 @@ _WINDOW = 8192  # a block is scanned in windows of this many characters, keeping
 
 _TEXT, _FENCE, _INLINE, _BLOCK = "TEXT", "FENCE", "INLINE", "BLOCK"
 
+# Where a FENCE is on its current line: in its body, on its opening line (the info string), or just past
+# a run that closes it if nothing but spaces follows.
+_F_BODY, _F_INFO, _F_CLOSING = "BODY", "INFO", "CLOSING"
+
 # Block phases.
 _P_TAG, _P_BEFORE, _P_CONTENT, _P_CDATA, _P_AFTER, _P_SKIP = range(6)
 
@@ -55,6 +60,8 @@ _TEXT_STOP = re.compile(r"[<`]|\n(?= {0,3}(?:[`~]|\Z))")
 _FENCE_STOP_TICK = re.compile(r"\n(?= {0,3}(?:`|\Z))")
 _FENCE_STOP_TILDE = re.compile(r"\n(?= {0,3}(?:~|\Z))")
 _TICKS = re.compile(r"`+")
+_INFO_STOP = re.compile(r"[`\n]")  # on a backtick fence's opening line, a backtick unmakes the fence
+_CLOSING_STOP = re.compile(r"[^ \t\r]")  # after a closing run, only spaces may follow on its line
 _SIMPLE_BLOCK = re.compile(
     r'<tool name="([^"<>&]*)">[ \t\r\n]*<(query|url|source)>([^<&]*)</\2>[ \t\r\n]*</tool>'
 )
@@ -81,6 +88,7 @@ class XMLParseState:
         self._run_at_line_start = False
         self._fence_char = ""
         self._fence_len = 0
+        self._fence_line = _F_BODY
         self._inline_len = 0
         self._line_blank = True  # the current line holds only whitespace so far
         # Block state.
@@ -159,6 +167,10 @@ class XMLParseState:
                 m = _TEXT_STOP.search(s, i)
             elif mode is _INLINE:
                 m = _INLINE_STOP.search(s, i)
+            elif self._fence_line is _F_INFO:
+                m = _INFO_STOP.search(s, i)
+            elif self._fence_line is _F_CLOSING:
+                m = _CLOSING_STOP.search(s, i)
             else:
                 m = (_FENCE_STOP_TICK if self._fence_char == "`" else _FENCE_STOP_TILDE).search(s, i)
             if m is None:
@@ -169,6 +181,14 @@ class XMLParseState:
             c = s[j]
             if mode is _INLINE and j > i:
                 self._note_content(s, i, j)
+            if mode is _FENCE and (self._fence_line is _F_CLOSING or self._fence_line is _F_INFO and c == "`"):
+                if self._fence_line is _F_INFO:  # ```x` : an inline span of three backticks after all
+                    self._mode, self._inline_len = _INLINE, self._fence_len
+                elif c == "\n":  # the closing run stood alone on its line
+                    self._mode = _TEXT
+                self._fence_line = _F_BODY
+                i = j
+                continue
             if c == "\n":
                 self._newline()
                 i = j + 1
@@ -207,6 +227,7 @@ class XMLParseState:
         self._line_start = True
         self._ls_spaces = 0
         self._line_blank = True
+        self._fence_line = _F_BODY
 
     def _line_prefix(self, s: str, i: int) -> int:
         """At a line start: up to three spaces, then perhaps a fence run."""
@@ -245,10 +266,11 @@ class XMLParseState:
         mode = self._mode
         if mode is _FENCE:
             if at_start and c == self._fence_char and length >= self._fence_len:
-                self._mode = _TEXT
+                self._fence_line = _F_CLOSING  # closes it if the line holds nothing more
         elif mode is _TEXT:
             if at_start and length >= 3:
                 self._mode, self._fence_char, self._fence_len = _FENCE, c, length
+                self._fence_line = _F_INFO if c == "`" else _F_BODY
             elif c == "`":
                 self._mode, self._inline_len = _INLINE, length
         elif mode is _INLINE and c == "`" and length == self._inline_len:
@@ -370,6 +392,7 @@ class XMLParseState:
                 self._name = tag.name
                 if not tag.name:
                     self._error = 'the block has no name="…" attribute, or it is empty'
+                self._error = self._error or tag.problem
                 if tag.self_closing:
                     self._error = self._error or "the block has no content element"
                     return stop

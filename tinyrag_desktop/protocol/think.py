@@ -1,8 +1,11 @@
 """ThinkSplitter: separates a model's inline ``<think>…</think>`` reasoning from its visible answer.
 
-Reasoning models (DeepSeek-R1, Qwen3, …) served without a reasoning parser put their thoughts inline.
-That text is a separate channel: shown collapsed, never parsed for tool blocks. Sans-I/O like the parser:
-text in, ``(channel, text)`` pairs out, holding back only a suffix that may still become a tag.
+Reasoning models (DeepSeek-R1, Qwen3, …) served without a reasoning parser put their thoughts inline, at
+the very start of their reply. That text is a separate channel: shown collapsed, never parsed for tool
+blocks. Only a ``<think>`` that opens the reply (after blank space) starts it: one met later is the answer
+talking about the tag (```` `<think>` ````, a Go string in a ``<source>``), and taking it for reasoning
+would hide the rest of the answer and silence its tool blocks. Sans-I/O like the parser: text in,
+``(channel, text)`` pairs out, holding back only a suffix that may still become a tag.
 """
 
 from __future__ import annotations
@@ -13,12 +16,15 @@ CLOSE_TAG = "</think>"
 TEXT = "text"
 REASONING = "reasoning"
 
+_SPACE = " \t\r\n"
+
 
 class ThinkSplitter:
     """Split a stream into ``("text", s)`` and ``("reasoning", s)`` pieces, in order."""
 
     def __init__(self) -> None:
         self._in_think = False
+        self._opening = True  # nothing but blank space so far: a <think> here opens the reasoning
         self._hold = ""
 
     @property
@@ -30,25 +36,40 @@ class ThinkSplitter:
         self._hold = ""
         out: list[tuple[str, str]] = []
         i = 0
-        while i < len(s):
-            tag = CLOSE_TAG if self._in_think else OPEN_TAG
-            channel = REASONING if self._in_think else TEXT
-            j = s.find(tag, i)
-            if j >= 0:
-                if j > i:
-                    out.append((channel, s[i:j]))
-                self._in_think = not self._in_think
-                i = j + len(tag)
-                continue
-            # Hold a suffix that is a prefix of the tag we wait for.
-            k = s.rfind("<", max(i, len(s) - len(tag) + 1))
-            if k >= 0 and tag.startswith(s[k:]):
-                if k > i:
-                    out.append((channel, s[i:k]))
-                self._hold = s[k:]
-            else:
-                out.append((channel, s[i:]))
-            break
+        if self._opening:
+            rest = s.lstrip(_SPACE)
+            i = len(s) - len(rest)
+            if i:
+                out.append((TEXT, s[:i]))
+            if not rest:
+                return out
+            if rest.startswith(OPEN_TAG):
+                self._in_think = True
+                i += len(OPEN_TAG)
+            elif OPEN_TAG.startswith(rest):
+                self._hold = rest
+                return out
+            self._opening = False
+        if not self._in_think:
+            if i < len(s):
+                out.append((TEXT, s[i:]))
+            return out
+        j = s.find(CLOSE_TAG, i)
+        if j >= 0:
+            if j > i:
+                out.append((REASONING, s[i:j]))
+            self._in_think = False
+            if j + len(CLOSE_TAG) < len(s):
+                out.append((TEXT, s[j + len(CLOSE_TAG) :]))
+            return out
+        # Hold a suffix that may still become </think>.
+        k = s.rfind("<", max(i, len(s) - len(CLOSE_TAG) + 1))
+        if k >= 0 and CLOSE_TAG.startswith(s[k:]):
+            if k > i:
+                out.append((REASONING, s[i:k]))
+            self._hold = s[k:]
+        elif i < len(s):
+            out.append((REASONING, s[i:]))
         return out
 
     def finish(self) -> list[tuple[str, str]]:

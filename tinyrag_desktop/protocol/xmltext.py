@@ -29,12 +29,14 @@ def decode_content(text: str) -> str:
 @dataclass(frozen=True, slots=True)
 class StartTag:
     """What ``parse_start_tag`` read. ``error`` is set when the text cannot be (the start of) a start tag;
-    ``error_at`` is then the index of the first character that rules it out."""
+    ``error_at`` is then the index of the first character that rules it out. ``problem`` is set when a
+    whole start tag was read but is not well-formed XML (an attribute given twice): the block is invalid."""
 
     name: str = ""
     self_closing: bool = False
     error: str = ""
     error_at: int = 0
+    problem: str = ""
 
 
 _NAME_START = re.compile(r"[A-Za-z_:]")
@@ -52,6 +54,7 @@ def parse_start_tag(text: str, *, complete: bool) -> StartTag:
     error that no continuation could mend is reported.
     """
     attrs: dict[str, str] = {}
+    repeated = ""
     state = _S_WS
     attr_name_start = 0
     attr_name = ""
@@ -95,6 +98,8 @@ def parse_start_tag(text: str, *, complete: bool) -> StartTag:
                 return StartTag(error="attribute values must be quoted", error_at=i)
         elif state == _S_VALUE:
             if c == quote:
+                if attr_name in attrs:
+                    repeated = repeated or attr_name
                 attrs.setdefault(attr_name, text[value_start:i])
                 state = _S_AFTER_VALUE
             elif c in "<>":
@@ -107,4 +112,5 @@ def parse_start_tag(text: str, *, complete: bool) -> StartTag:
     if not complete:
         return StartTag()
     name = decode_content(attrs.get("name", "")).strip()
-    return StartTag(name=name, self_closing=state == _S_SLASH)
+    problem = f"the attribute {repeated}= is given twice" if repeated else ""
+    return StartTag(name=name, self_closing=state == _S_SLASH, problem=problem)

@@ -1,0 +1,247 @@
+"""Conformance of the engine to spec/xml-tool-protocol.txt: safety rules, defaults and SSE payloads.
+
+Each test names the spec line it proves; the parser's rules are in tests/protocol/test_conformance.py.
+The model is the loopback server of tests/sse_server.py, streaming hostile answers in small pieces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from tests.engine.conftest import collect
+from tests.engine.test_engine import block, of, tokens, visible
+from tests.sse_server import Stream
+from tinyrag_desktop.engine import Engine, EngineConfig
+from tinyrag_desktop.engine.events import Done, Reasoning, Route, Text, ToolFinished, ToolStarted
+from tinyrag_desktop.settings import defaults
+from tinyrag_desktop.tools import ToolResult, ToolSpec
+from tinyrag_desktop.tools.registry import default_registry
+
+# -- block format (spec lines 13-40): the tools and their inner elements ---------------------------------
+
+
+def test_the_spec_tools_take_the_spec_elements() -> None:
+    elements = {spec.name: spec.element for spec in default_registry().all()}
+    assert {name: elements.get(name) for name in
+            ("rag_knowledge", "url_fetch", "nanogo", "websearch", "calculate", "wikipedia")} == {
+        "rag_knowledge": "query", "url_fetch": "url", "nanogo": "source",
+        "websearch": "query", "calculate": "query", "wikipedia": "query"}
+
+
+def test_no_generic_http_or_sql_tool_is_exposed() -> None:
+    # Spec lines 64-65: the model gets url_fetch (plain text) and rag_knowledge (one fixed SELECT), nothing
+    # that takes a method, headers or SQL. A new tool must be added here on purpose.
+    assert sorted(default_registry().names()) == sorted(
+        ["rag_knowledge", "calculate", "url_fetch", "websearch", "wikipedia", "nanogo", "shell"])
+
+
+# -- safety rules (spec lines 57-67) ---------------------------------------------------------------------
+
+
+def test_the_limits_default_to_the_spec() -> None:
+    expected = (5, 3, 3, 30.0)
+    cfg = EngineConfig()
+    assert (cfg.max_tools_total, cfg.max_tools_per_round, cfg.max_continuations, cfg.tool_timeout) == expected
+    cfg = EngineConfig.from_settings(defaults())  # what the app and the CLI use
+    assert (cfg.max_tools_total, cfg.max_tools_per_round, cfg.max_continuations, cfg.tool_timeout) == expected
+
+
+async def test_by_default_a_request_has_at_most_four_rounds(llm, make_engine) -> None:
+    llm.queue(*[Stream(tokens(f"Round {i}: " + block("echo", f"r{i}"))) for i in range(8)])
+    events = await collect(make_engine())  # no EngineConfig: the defaults, from the settings
+    assert len(llm.requests) == 4 and events[-1].rounds == 4
+    assert [e.query for e in of(events, ToolStarted)] == ["r0", "r1", "r2", "r3"]
+
+
+async def test_by_default_the_tool_timeout_is_thirty_seconds(llm, make_engine, monkeypatch) -> None:
+    asked: list[float | None] = []
+    real = asyncio.timeout
+
+    def recording(delay: float | None) -> asyncio.Timeout:
+        asked.append(delay)
+        return real(delay)
+
+    monkeypatch.setattr(asyncio, "timeout", recording)
+    llm.queue(Stream(tokens(block("echo", "x"))), Stream(["ok"]))
+    await collect(make_engine())
+    assert 30.0 in asked
+
+
+async def test_by_default_at_most_five_calls_run_per_answer(llm, make_engine) -> None:
+    llm.queue(*[Stream(tokens(" ".join(block("echo", f"{r}.{i}") for i in range(2)))) for r in range(4)])
+    events = await collect(make_engine())
+    results = of(events, ToolFinished)
+    assert [r.status for r in results].count("ok") == 5 and events[-1].tools_run == 5
+    assert [r.error for r in results if r.status == "skipped"] == [
+        "limit reached: at most 5 tool calls per answer"] * 3
+
+
+async def test_duplicates_are_skipped_across_rounds_but_not_across_requests(llm, make_engine) -> None:
+    engine = make_engine()
+    llm.queue(Stream(tokens(block("echo", "same"))), Stream(tokens("again " + block("echo", "same"))),
+              Stream(tokens(block("echo", "same"))), Stream(["fin"]))
+    first = of(await collect(engine), ToolFinished)
+    assert [r.status for r in first] == ["ok", "skipped"] and "duplicate" in first[1].error
+    second = of(await collect(engine), ToolFinished)  # the seen map belongs to one request
+    assert [r.status for r in second] == ["ok"]
+
+
+async def test_a_duplicate_is_the_same_tool_however_its_name_is_spelt(llm, make_engine, registry) -> None:
+    ran: list[str] = []
+
+    async def counting(content: str, ctx) -> ToolResult:
+        ran.append(content)
+        return ToolResult("ok")
+
+    registry.register(ToolSpec("web_search", "query", "Counts.", counting, "x"))
+    spellings = ["web_search", "Web_Search", "websearch", "web-search", "WEB SEARCH"]
+    llm.queue(Stream(tokens("".join(block(name, "tinyRAG") for name in spellings))), Stream(["fin"]))
+    results = of(await collect(make_engine(EngineConfig(max_tools_per_round=10))), ToolFinished)
+    assert ran == ["tinyRAG"]
+    assert sorted(r.status for r in results) == ["ok"] + ["skipped"] * 4  # the run one may finish last
+    assert {r.tool for r in results} == {"web_search"}  # the card and the model see the tool's own name
+
+
+async def test_a_call_corrected_to_the_right_element_is_no_duplicate(llm, make_engine) -> None:
+    llm.queue(Stream(tokens(block("fetch", "https://example.org"))),  # refused: fetch takes <url>
+              Stream(tokens(block("fetch", "https://example.org", "url"))),  # as the note told it
+              Stream(tokens(block("fetch", "https://example.org", "url"))), Stream(["fin"]))
+    results = of(await collect(make_engine()), ToolFinished)
+    assert [(r.param, r.status) for r in results] == [("query", "error"), ("url", "ok"), ("url", "skipped")]
+
+
+async def test_invalid_blocks_are_logged_shown_and_not_run(llm, make_engine, caplog) -> None:
+    bad = ['<tool name=""><query>x</query></tool>', '<tool name="echo"><query>  </query></tool>',
+           '<tool name="echo"><query>x</tool>', f'<tool name="echo">{block("echo", "inner")}</tool>']
+    text = " | ".join(bad) + " | end"
+    llm.queue(Stream(tokens(text, 2)))
+    with caplog.at_level(logging.WARNING, logger="tinyrag_desktop.engine.engine"):
+        events = await collect(make_engine())
+    assert of(events, ToolStarted) == [] and of(events, ToolFinished) == []
+    assert visible(events) == text and events[-1].transcript == text
+    logged = [r.getMessage() for r in caplog.records if "invalid tool block" in r.getMessage()]
+    assert len(logged) == len(bad)
+
+
+async def test_disabled_shell_and_nanogo_never_run(llm, settings, http, tmp_path) -> None:
+    text = block("shell", "echo pwned") + block("nanogo", "fmt.Println(2 + 2)", "source")
+    llm.queue(Stream(tokens(text)), Stream(["fin"]))
+    assert settings.allow_shell_exec is False and settings.allow_nanogo is False  # spec lines 66-67
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine)
+    assert of(events, ToolStarted) == []
+    results = of(events, ToolFinished)
+    assert [(r.tool, r.status) for r in results] == [("shell", "error"), ("nanogo", "error")]
+    assert all("disabled" in r.error for r in results)
+
+
+async def test_the_spec_nanogo_example_runs_when_allowed(llm, settings, http, tmp_path) -> None:
+    llm.queue(Stream(tokens(block("nanogo", "fmt.Println(2 + 2)", "source"))), Stream(["It printed 4."]))
+    engine = Engine(settings=settings.replace(allow_nanogo=True), data_dir=tmp_path, http=http,
+                    registry=default_registry())
+    (result,) = of(await collect(engine), ToolFinished)
+    assert (result.status, result.result.strip()) == ("ok", "4")
+
+
+# -- rule 2 through the engine: a block split anywhere runs once, as soon as it is complete ----------------
+
+
+async def test_a_block_split_at_every_position_runs_exactly_once(llm, make_engine) -> None:
+    text = "Voilà: " + block("echo", "ünï 😀 &amp; <![CDATA[<b>]]>") + " fin"
+    engine = make_engine(EngineConfig(max_continuations=0))
+    for k in range(len(text) + 1):
+        llm.queue(Stream([text[:k], text[k:]]))
+        events = await collect(engine)
+        assert [s.query for s in of(events, ToolStarted)] == ["ünï 😀 & <b>"], k
+        assert [r.status for r in of(events, ToolFinished)] == ["ok"], k
+        assert visible(events) == "Voilà:  fin", k
+
+
+@pytest.mark.parametrize("cut_after", [None, 4, 5, 12, 14])  # None: the stream ends normally, mid-block
+async def test_a_block_cut_off_by_the_end_of_the_stream_never_runs(llm, make_engine, cut_after) -> None:
+    text = "Checking " + block("echo", "x")
+    pieces = tokens(text)[:-1] if cut_after is None else tokens(text)
+    llm.queue(Stream(pieces, cut_after=cut_after), Stream(["unexpected"]))
+    events = await collect(make_engine())
+    assert of(events, ToolStarted) == [] and of(events, ToolFinished) == [] and len(llm.requests) == 1
+    assert visible(events) == "".join(pieces[:cut_after])  # the partial XML is shown as text
+
+
+@pytest.mark.parametrize("size", [1, 10_000])  # every boundary at once; everything in one chunk
+async def test_every_valid_block_gets_exactly_one_result_at_its_place(llm, make_engine, size) -> None:
+    valid = [
+        block("echo", "a"),  # runs
+        block("echo", " a "),  # duplicate
+        block("nope", "x"),  # unknown tool
+        block("off", "y"),  # disabled
+        block("fetch", "q"),  # wrong inner element
+        block("fail", "z"),  # runs, fails
+        "<tool name='echo'  >\n <query>b</query>\n</tool>",  # runs (third this round)
+        block("echo", "c"),  # over the per-round limit
+    ]
+    text = (f"Start {valid[0]}{valid[1]} mid {valid[2]}\n{valid[3]}{valid[4]}"
+            f' <tool name="echo"><query>bad</tool> {valid[5]}'
+            f"\n```\n{block('echo', 'fenced')}\n```\n`{block('echo', 'inline')}` {valid[6]} {valid[7]} end")
+    llm.queue(Stream(tokens(text, size)), Stream(["fin"]))
+    events = await collect(make_engine())
+    starts, results = of(events, ToolStarted), of(events, ToolFinished)
+    assert [s.query for s in starts] == ["a", "z", "b"]
+    assert len(results) == len(valid) and len({r.id for r in results}) == len(valid)
+    assert {s.id for s in starts} <= {r.id for r in results}
+    assert [r.status for r in results].count("skipped") == 2
+    # In stream order: each valid block's raw XML is its tool_start or (not run) its tool_result, in place;
+    # the rest is visible text. Results of running tools may come later, so only those are left out.
+    placed = []
+    for ev in events:
+        if isinstance(ev, Text):
+            placed.append(ev.text)
+        elif isinstance(ev, ToolStarted) or (isinstance(ev, ToolFinished) and ev.elapsed_ms == 0
+                                             and ev.status != "ok" and ev.id not in {s.id for s in starts}):
+            placed.append(ev.raw)
+    assert "".join(placed) == text + "\n\nfin"
+    assert events[-1].transcript == text + "\n\nfin"  # the raw XML stays in the transcript (spec line 73)
+
+
+async def test_an_answer_that_mentions_think_still_runs_its_blocks(llm, make_engine) -> None:
+    text = "Models wrap thoughts in `<think>` tags. " + block("echo", 'say "<think>"') + " done"
+    llm.queue(Stream(tokens("<think>plan</think>" + text, 2)), Stream(["fin"]))
+    events = await collect(make_engine())
+    assert [s.query for s in of(events, ToolStarted)] == ['say "<think>"']
+    assert "".join(e.text for e in of(events, Reasoning)) == "plan"
+    assert visible(events) == text.replace(block("echo", 'say "<think>"'), "") + "\n\nfin"
+
+
+# -- tool failures are results ----------------------------------------------------------------------------
+
+
+async def test_a_tool_that_crashes_is_an_error_result_and_the_answer_goes_on(llm, make_engine, registry) -> None:
+    async def crash(content: str, ctx) -> ToolResult:
+        raise RuntimeError("boom")
+
+    registry.register(ToolSpec("crash", "query", "Crashes.", crash, "x"))
+    llm.queue(Stream(tokens(block("crash", "x") + " still here")), Stream(["fin"]))
+    events = await collect(make_engine())
+    (result,) = of(events, ToolFinished)
+    assert result.status == "error" and "RuntimeError: boom" in result.error
+    assert visible(events).endswith("still here\n\nfin") and isinstance(events[-1], Done)
+
+
+# -- SSE payloads (spec lines 86-91) ---------------------------------------------------------------------
+
+
+async def test_the_events_carry_the_spec_payloads(llm, make_engine) -> None:
+    llm.queue(Stream(tokens(block("echo", "ünï 😀"))), Stream(["fin"]))
+    events = await collect(make_engine())
+    route = of(events, Route)[0].to_json()
+    start = of(events, ToolStarted)[0].to_json()
+    result = of(events, ToolFinished)[0].to_json()
+    assert {"mode", "reason", "hints"} <= route.keys() and route["event"] == "route"
+    assert {"id", "tool", "query"} <= start.keys() and start["event"] == "tool_start"
+    assert {"id", "tool", "query", "source", "error", "result_bytes"} <= result.keys()
+    assert result["event"] == "tool_result" and result["id"] == start["id"]
+    assert (result["tool"], result["query"], result["source"], result["error"]) == (
+        "echo", "ünï 😀", "echo-source", None)
+    assert result["result_bytes"] == len("echo: ünï 😀".encode()) == 16  # bytes, not characters

@@ -1,0 +1,314 @@
+"""Conformance of the parser to spec/xml-tool-protocol.txt, rule by rule, against a hostile model.
+
+Each test names the spec line it proves. The engine's side of the same rules (limits, duplicates,
+timeouts, disabled tools, payloads) is in tests/engine/test_conformance.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.protocol.test_parser import calls, invalid, parse_every_way
+from tests.protocol.test_parser_properties import BROKEN, NOISE, cut, valid_block
+from tinyrag_desktop.protocol import InvalidBlock, TextChunk, ToolCall, XMLParseState, parse_all
+
+BLOCK = '<tool name="calculate"><query>1+1</query></tool>'
+CALC = ("calculate", "query", "1+1")
+
+SPEC_EXAMPLES = [  # spec lines 25-40, verbatim
+    '<tool name="rag_knowledge"><query>product return policy</query></tool>',
+    '<tool name="url_fetch"><url>https://example.com/docs/api</url></tool>',
+    '<tool name="nanogo"><source>fmt.Println(2 + 2)</source></tool>',
+    '<tool name="websearch"><query>tinyRAG streaming architecture</query></tool>',
+    '<tool name="calculate"><query>3 * (17 + 5) / 2</query></tool>',
+    '<tool name="wikipedia"><query>Retrieval-augmented generation</query></tool>',
+]
+
+
+def ends(events: list) -> list[tuple[int, object]]:
+    """Each event with the offset in the input where it ends."""
+    out, at = [], 0
+    for ev in events:
+        at += len(ev.raw)
+        out.append((at, ev))
+    return out
+
+
+# -- rule 1: detection threshold: "<tool " with its trailing space --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "opening", ["<tool>", "<tool\t", "<tool\n", "<tool/", "<TOOL ", "<Tool ", "<toolx ", "< tool ", "＜tool "]
+)
+def test_rule1_only_tool_with_a_trailing_space_starts_a_block(opening: str) -> None:
+    text = f'{opening}name="calculate"><query>1+1</query></tool> after'
+    events = parse_every_way(text)
+    assert calls(events) == [] and invalid(events) == []
+    assert "".join(e.text for e in events) == text
+
+
+def test_rule1_tool_with_a_space_is_parsed_even_when_it_is_not_a_block() -> None:
+    events = parse_every_way("See <tool name=x> and <tool > here")
+    assert len(invalid(events)) == 2 and calls(events) == []
+
+
+def test_rule1_the_threshold_is_found_whatever_the_cut() -> None:
+    text = f"a<{BLOCK}<<tool{BLOCK}<to<tool {BLOCK}"
+    for k in range(len(text) + 1):
+        state = XMLParseState()
+        events = state.feed(text[:k]) + state.feed(text[k:]) + state.finish()
+        assert "".join(e.raw for e in events) == text, k
+        assert calls(events) == [CALC, CALC, CALC], k  # "<tool <tool name=…": the first is broken text
+
+
+# -- rule 2: completion threshold: nothing runs before </tool>; everything runs as soon as it is seen ------
+
+
+@pytest.mark.parametrize("example", SPEC_EXAMPLES)
+def test_rule2_no_call_before_the_last_character_of_close_tool(example: str) -> None:
+    text = "Before " + example + " after"
+    end = text.index("</tool>") + len("</tool>")
+    for size in (1, 2, 5):
+        state = XMLParseState()
+        fed = 0
+        for i in range(0, len(text), size):
+            piece = text[i : i + size]
+            got = [e for e in state.feed(piece) if isinstance(e, ToolCall)]
+            fed += len(piece)
+            # Never early (partial XML runs nothing), never late (the chunk that completes it yields it).
+            assert bool(got) == (fed - len(piece) < end <= fed), (size, fed)
+
+
+def test_rule2_an_almost_complete_block_is_invalid_at_the_end_of_the_stream() -> None:
+    for k in range(len("<tool "), len(BLOCK)):
+        events = parse_all("x " + BLOCK[:k])
+        assert calls(events) == [], k
+        assert len(invalid(events)) == 1 and "".join(e.raw for e in events) == "x " + BLOCK[:k]
+
+
+@pytest.mark.parametrize("close", ["</tool >", "</TOOL>", "</ tool>", "</tool", "<tool/>", "</tools>"])
+def test_rule2_only_the_exact_close_tag_completes_a_block(close: str) -> None:
+    events = parse_every_way(f'<tool name="calculate"><query>1+1</query>{close} more text')
+    assert calls(events) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(parts=st.lists(st.one_of(NOISE, BROKEN, valid_block().map(lambda b: b[0])), max_size=6),
+       points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=10))
+def test_rule2_each_call_comes_out_of_the_very_chunk_that_completes_it(parts, points) -> None:
+    text = "".join(parts)
+    expected = [(end, ev) for end, ev in ends(parse_all(text)) if isinstance(ev, ToolCall)]
+    state = XMLParseState()
+    fed = 0
+    seen: list[tuple[int, ToolCall]] = []
+    for piece in cut(text, points):
+        fed += len(piece)
+        seen += [(fed, ev) for ev in state.feed(piece) if isinstance(ev, ToolCall)]
+    seen += [(fed, ev) for ev in state.finish() if isinstance(ev, ToolCall)]
+    # A call is yielded by the feed that brought its last character: the first feed at or past its end.
+    assert [ev for _, ev in seen] == [ev for _, ev in expected]
+    bounds = [0]
+    for piece in cut(text, points):
+        bounds.append(bounds[-1] + len(piece))
+    for (at, _), (end, _) in zip(seen, expected):
+        assert at == min(b for b in bounds if b >= end)
+
+
+# -- rule 3: strict validation ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('<tool id="7" name="calculate"><query>1+1</query></tool>', CALC),  # attribute order
+        ("<tool name='calculate'><query>1+1</query></tool>", CALC),  # single quotes
+        ('<tool   name = "calculate"   ><query>1+1</query></tool>', CALC),  # spaces around =
+        ('<tool name="calculate" data-x=\'a"b\'><query>1+1</query></tool>', CALC),  # other quote inside
+        ('<tool name="calc&#117;late"><query>1+1</query></tool>', CALC),  # entity in the name
+        ('<tool name=" calculate "><query>1+1</query></tool>', CALC),
+        ('<tool name="calculate">\r\n  <query>\r\n1+1\r\n</query>\r\n</tool>', CALC),
+        ('<tool name="calculate"><query><![CDATA[1+1]]></query></tool>', CALC),
+        ('<tool name="calculate"><query>1<![CDATA[+]]>1</query></tool>', CALC),
+        ('<tool name="calculate"><query>&#49;&#x2B;1</query></tool>', CALC),
+    ],
+)
+def test_rule3_valid_variations_are_calls(text: str, expected: tuple) -> None:
+    assert calls(parse_every_way(f"a {text} b")) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<tool name="  "><query>1</query></tool>',
+        '<tool name="&#32;"><query>1</query></tool>',
+        '<tool NAME="calculate"><query>1</query></tool>',  # XML names are case-sensitive
+        "<tool name=calculate><query>1</query></tool>",  # unquoted
+        '<tool name="calculate><query>1</query></tool>',  # unbalanced quote
+        '<tool name="a>b"><query>1</query></tool>',
+        '<tool name="calculate"><query>&#32;&#9;</query></tool>',
+        '<tool name="calculate"><query>\u00a0\u2003</query></tool>',  # Unicode spaces only
+        '<tool name="calculate"><query><![CDATA[   ]]></query></tool>',
+        '<tool name="calculate"><query></query></tool>',
+        '<tool name="calculate"><Query>1</Query></tool>',
+        '<tool name="calculate"><query lang="en">1</query></tool>',
+        '<tool name="calculate">compute <query>1</query></tool>',
+        '<tool name="calculate"><query>1</query> done</tool>',
+        '<tool name="calculate"><query>1</url></tool>',
+        '<tool name="calculate"><query>1</query ></tool>',
+        '<tool name="calculate"><!-- c --><query>1</query></tool>',
+        '<tool name="calculate" name="shell"><query>1</query></tool>',  # not well-formed XML
+        '<tool name="calculate" id="1" id="2"><query>1</query></tool>',
+    ],
+)
+def test_rule3_invalid_blocks_are_visible_text_and_never_calls(text: str) -> None:
+    full = f"a {text} b {BLOCK}"
+    events = parse_every_way(full)
+    assert calls(events)[:-1] == [] and len(invalid(events)) >= 1
+    # Visible: every character of the input is in a TextChunk or an InvalidBlock, none is lost or hidden.
+    assert "".join(e.raw for e in events if not isinstance(e, ToolCall)) == full.removesuffix(BLOCK)
+    assert all(isinstance(e, TextChunk | InvalidBlock) for e in events[:-1])
+
+
+def test_rule3_an_unterminated_cdata_section_holds_to_the_end_and_runs_nothing() -> None:
+    text = f'<tool name="calculate"><query><![CDATA[1</query></tool> b {BLOCK}'
+    events = parse_every_way(text)
+    assert calls(events) == [] and len(invalid(events)) == 1
+
+
+def test_rule3_a_valid_block_after_an_invalid_one_still_runs() -> None:
+    text = f'<tool name=""><query>x</query></tool>{BLOCK}<tool name="a">oops {BLOCK}'
+    assert calls(parse_every_way(text)) == [CALC, CALC]
+
+
+def test_rule3_entities_are_decoded_once_and_non_characters_kept() -> None:
+    text = '<tool name="calculate"><query>&amp;lt; &#0; &#xD800; &#x110000; &lt;&gt;&quot;&apos;</query></tool>'
+    assert calls(parse_every_way(text)) == [("calculate", "query", "&lt; &#0; &#xD800; &#x110000; <>\"'")]
+
+
+def test_rule3_cdata_keeps_tool_tags_literal() -> None:
+    go = 'fmt.Println("<tool name=\\"x\\"><query>q</query></tool>")'
+    text = f'<tool name="nanogo"><source><![CDATA[{go}]]></source></tool>'
+    assert calls(parse_every_way(text)) == [("nanogo", "source", go)]
+
+
+@pytest.mark.parametrize(
+    "content", ["ünïcödé", "😀 emoji 🧪", "مرحبا بالعالم", "日本語の検索", "e\u0301\u0308", "\u200bx"]
+)
+def test_rule3_unicode_content_and_names_survive(content: str) -> None:
+    text = f'<tool name="wikipedia"><query>{content}</query></tool><tool name="{content}"><query>q</query></tool>'
+    assert calls(parse_every_way(text)) == [("wikipedia", "query", content), (content, "query", "q")]
+
+
+# -- rule 4: no nested tool tags --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'<tool name="a">{BLOCK}</tool>',
+        f'<tool name="a"><query>{BLOCK}</query></tool>',
+        f'<tool name="a"><query>x</query>{BLOCK}</tool>',
+        f'<tool name="a"><query>x {BLOCK} y</query></tool>',
+        f'<tool name="a"><query><![CDATA[x]]>{BLOCK}</query></tool>',
+        f'<tool name="a"><query>x</query><tool name="b"><tool name="c">{BLOCK}</tool></tool></tool>',
+    ],
+)
+def test_rule4_nested_blocks_are_one_invalid_block_and_nothing_runs(text: str) -> None:
+    events = parse_every_way(f"{text} after")
+    assert calls(events) == []
+    (bad,) = [e for e in events if isinstance(e, InvalidBlock)]
+    assert bad.raw == text and events[-1] == TextChunk(" after")
+
+
+# -- rule 5: no Markdown wrapping: blocks in code are text -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, runs",
+    [
+        (f"```\n{BLOCK}\n```\n", 0),
+        (f"```xml\n{BLOCK}\n```\n{BLOCK}", 1),
+        (f"~~~~\n{BLOCK}\n~~~\n{BLOCK}\n~~~~\n", 0),  # a shorter run does not close it
+        (f"``` \n{BLOCK}\n````  \n{BLOCK}", 1),  # a longer one does, trailing spaces allowed
+        # CommonMark: a closing fence holds nothing but the run and spaces; "```python" inside is code.
+        (f"```\ncode\n```python\n{BLOCK}\n```\n{BLOCK}", 1),
+        (f"~~~\ncode\n~~~x\n{BLOCK}\n~~~\n", 0),
+        (f"```\ncode\n```\r\n{BLOCK}", 1),
+        # CommonMark: a backtick fence's info string cannot hold a backtick; then it is inline code.
+        (f"```x``` {BLOCK}\n\nthen {BLOCK}", 2),
+        (f"```bash ls``` then {BLOCK}", 1),
+        (f"```x` {BLOCK}\nmore ``` {BLOCK}", 1),
+        (f"```x` y\n\n{BLOCK}", 1),
+        (f"~~~x```\n{BLOCK}\n~~~\n", 0),  # a tilde fence's info string may hold backticks
+        (f"`{BLOCK}` and ``{BLOCK}`` and ` `` {BLOCK} `` ` then {BLOCK}", 1),
+    ],
+)
+def test_rule5_blocks_in_fenced_or_inline_code_are_text(text: str, runs: int) -> None:
+    events = parse_every_way(text)
+    assert calls(events) == [CALC] * runs
+    assert invalid(events) == []
+
+
+def test_rule5_the_fence_decision_does_not_depend_on_the_cut() -> None:
+    text = f"```x``` {BLOCK}\n```\nc\n```go\n{BLOCK}\n``` \n{BLOCK}"
+    for k in range(len(text) + 1):
+        for m in range(k, len(text) + 1, 7):
+            state = XMLParseState()
+            events = state.feed(text[:k]) + state.feed(text[k:m]) + state.feed(text[m:]) + state.finish()
+            assert calls(events) == [CALC, CALC], (k, m)
+
+
+# -- several blocks, text after blocks, whitespace ------------------------------------------------------
+
+
+def test_several_blocks_in_one_chunk_with_text_between_and_after() -> None:
+    text = f"{BLOCK}{BLOCK}\n{BLOCK} and then some text with < and <to and a final <"
+    state = XMLParseState()
+    events = state.feed(text)
+    assert calls(events) == [CALC] * 3
+    assert "".join(e.raw for e in events + state.finish()) == text
+
+
+# -- a well-formed block means what an XML parser says it means ------------------------------------------
+
+_XML_TEXT = st.text(
+    alphabet=st.characters(categories=("L", "N", "Zs", "P", "S"), exclude_characters="<&]\x85\u2028\u2029"),
+    max_size=12,
+)
+_ENTITY = st.sampled_from(["&lt;", "&gt;", "&amp;", "&quot;", "&apos;", "&#60;", "&#x3C;", "&#233;", "&#x1F600;"])
+_CDATA = _XML_TEXT.map(lambda s: f"<![CDATA[{s}]]>")  # no "]" in _XML_TEXT, so no "]]>" but the end
+
+
+@st.composite
+def _xml_block(draw):
+    name = draw(st.text(alphabet=st.characters(categories=("L", "N"), exclude_characters="\x85"), min_size=1,
+                        max_size=10)) + draw(st.sampled_from(["", "_x", "-y", " ", "&amp;b", "&#x41;"]))
+    quote = draw(st.sampled_from(['"', "'"]))
+    others = draw(st.lists(st.sampled_from(['id="1"', "data-x='a\"b'", 'v="&amp;"']), max_size=2, unique=True))
+    attrs = others + [f"name{draw(st.sampled_from(['=', ' = ']))}{quote}{name}{quote}"]
+    attrs = draw(st.permutations(attrs))
+    param = draw(st.sampled_from(["query", "url", "source"]))
+    content = "".join(draw(st.lists(st.one_of(_XML_TEXT, _ENTITY, _CDATA), min_size=1, max_size=5)))
+    ws = [draw(st.sampled_from(["", " ", "\n", "\r\n  ", "\t"])) for _ in range(3)]
+    return f"<tool {' '.join(attrs)}{ws[0]}>{ws[1]}<{param}>{content}</{param}>{ws[2]}</tool>"
+
+
+@settings(max_examples=300, deadline=None)
+@given(raw=_xml_block(), points=st.lists(st.integers(0, 10_000), max_size=6))
+def test_well_formed_blocks_decode_as_an_xml_parser_does(raw: str, points: list[int]) -> None:
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(raw)
+    (child,) = list(root)
+    name, content = root.get("name", "").strip(), (child.text or "").strip()
+    # XML turns line ends into \n; the protocol keeps what the model wrote (the strip removes the edges).
+    state = XMLParseState()
+    events = [ev for piece in cut("x " + raw + " y", points) for ev in state.feed(piece)] + state.finish()
+    found = [(e.name, e.param, e.content.replace("\r\n", "\n").replace("\r", "\n")) for e in events
+             if isinstance(e, ToolCall)]
+    if name and content:
+        assert found == [(name, child.tag, content)]
+    else:
+        assert found == [] and len(invalid(events)) == 1
