@@ -51,6 +51,8 @@ async def test_one_tool_and_a_continuation(llm, make_engine) -> None:
     assert second[-1]["role"] == "user" and "<tool_results>" in second[-1]["content"]
     assert "= 33" in second[-1]["content"] and "untrusted" in second[-1]["content"]
     assert llm.requests[0]["stream"] is True and llm.requests[0]["model"] == "scripted"
+    # Every round asks the server to stop where a model starts inventing its tools' results.
+    assert all(r["stop"] == ["<tool_results>"] for r in llm.requests)
 
 
 async def test_tool_starts_while_the_stream_goes_on(llm, make_engine) -> None:

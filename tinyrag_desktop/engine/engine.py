@@ -33,6 +33,11 @@ log = logging.getLogger(__name__)
 
 KnowledgeLookup = Callable[[str, int], Awaitable[str]]
 
+# Where the server stops a reply: results come back in our own <tool_results> message, so a model that
+# starts writing one is making its tools' results up (small models copy the format), and what it would
+# invent must neither be shown nor read as an answer.
+STOP_SEQUENCES = ("<tool_results>",)
+
 
 @dataclass
 class _Request:
@@ -173,7 +178,9 @@ class Engine:
 
         async def pump() -> None:
             try:
-                extra = {"max_tokens": req.config.max_tokens} if req.config.max_tokens else {}
+                extra: dict[str, Any] = {"stop": list(STOP_SEQUENCES)}
+                if req.config.max_tokens:
+                    extra["max_tokens"] = req.config.max_tokens
                 async for delta in client.stream_chat(convo, model=model, temperature=req.config.temperature,
                                                       **extra):
                     queue.put_nowait(("delta", delta))
