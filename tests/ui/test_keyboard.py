@@ -125,14 +125,19 @@ def _near(colour, expected, slack=12):
     return all(abs(a - b) <= slack for a, b in zip(colour.getRgb()[:3], expected.getRgb()[:3]))
 
 
-def test_tabbing_into_the_chat_list_does_not_open_a_chat_but_enter_does(make_window, server, qloop, qtbot,
-                                                                         tmp_path):
+def _window_with_an_older_chat(make_window, server, tmp_path):
+    """A window in a new chat, with one older chat in its list."""
     data = tmp_path / "chats"
     store = ChatStore(data)
     older = store.new_chat()
     store.add_user_message(older.id, "An older question")
     store.close()
-    win = make_window(server.base_url, data_dir=data)
+    return older, make_window(server.base_url, data_dir=data)
+
+
+def test_tabbing_into_the_chat_list_does_not_open_a_chat_but_enter_does(make_window, server, qloop, qtbot,
+                                                                         tmp_path):
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
     _active(qtbot, win)
     win.sidebar.search.setFocus()
     qtbot.keyClick(win.sidebar.search, Qt.Key.Key_Tab)
@@ -189,12 +194,7 @@ def test_tab_walks_an_answer_top_to_bottom_and_stops_on_its_code_link(make_windo
 
 
 def test_a_click_on_the_chat_the_focus_made_current_opens_it(make_window, server, qloop, qtbot, tmp_path):
-    data = tmp_path / "chats"
-    store = ChatStore(data)
-    older = store.new_chat()
-    store.add_user_message(older.id, "An older question")
-    store.close()
-    win = make_window(server.base_url, data_dir=data)
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
     _active(qtbot, win)
     win.sidebar.list.setFocus(Qt.FocusReason.TabFocusReason)  # current, ringed, not opened
     assert win.chat_id is None
