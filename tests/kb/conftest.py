@@ -9,10 +9,11 @@ import pytest
 
 
 def make_pdf(lines: list[str], *, pages: list[list[str]] | None = None, title: str = "",
-             outline: list[tuple[str, int, int]] = ()) -> bytes:
+             outline: list[tuple[str, int, int]] = (), headline_size: int = 0) -> bytes:
     """A minimal valid PDF in Helvetica, built by hand (no PDF writer needed): one page showing ``lines``,
     or one page per list in ``pages``; ``title`` goes in its properties; ``outline`` holds bookmarks as
-    (title, page from 0, depth 0 or 1), in reading order."""
+    (title, page from 0, depth 0 or 1), in reading order; with ``headline_size``, the first page's first
+    line is shown in type of that size (a title page), the rest in 12-point type."""
     pages = pages if pages is not None else [lines]
     first_page = 3
     font = first_page + 2 * len(pages)
@@ -24,6 +25,9 @@ def make_pdf(lines: list[str], *, pages: list[list[str]] | None = None, title: s
     }
     for n, page_lines in enumerate(pages):
         ops = " ".join(f"({line}) Tj 0 -16 Td" for line in page_lines)
+        if headline_size and n == 0 and page_lines:
+            rest = " ".join(f"({line}) Tj 0 -16 Td" for line in page_lines[1:])
+            ops = f"/F1 {headline_size} Tf ({page_lines[0]}) Tj /F1 12 Tf 0 -{headline_size + 8} Td {rest}"
         stream = f"BT /F1 12 Tf 72 720 Td {ops} ET".encode("latin-1")
         objects[first_page + 2 * n] = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
                                        b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (first_page + 2 * n + 1, font))

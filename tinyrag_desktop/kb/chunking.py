@@ -19,10 +19,21 @@ _MIN_FRACTION = 0.25
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
 
 
+_BLANK_LINE = re.compile(r"\n\s*\n")
+_LINE_END = re.compile(r"\n")
+_SPACES = re.compile(r"\s+")
+# Between a table's cells, and between the words of a line of code or of a table's cell: where a line
+# longer than a whole chunk (a cell holding paragraphs, a minified script) is cut, rather than in a word.
+_CELL_END = re.compile(r" \| ")
+_LINE_SPACES = re.compile(r"[ \t]+")
+
+
 def _cut_points(kind: str) -> Sequence[re.Pattern[str]]:
-    if kind in ("code", "table"):
-        return (re.compile(r"\n\s*\n"), re.compile(r"\n"))
-    return (re.compile(r"\n\s*\n"), re.compile(r"\n"), _SENTENCE_END, re.compile(r"\s+"))
+    if kind == "table":
+        return (_BLANK_LINE, _LINE_END, _CELL_END, _SENTENCE_END, _LINE_SPACES)
+    if kind == "code":
+        return (_BLANK_LINE, _LINE_END, _LINE_SPACES)
+    return (_BLANK_LINE, _LINE_END, _SENTENCE_END, _SPACES)
 
 
 def split_long(text: str, size: int, kind: str = "text") -> list[str]:
@@ -35,24 +46,32 @@ def split_long(text: str, size: int, kind: str = "text") -> list[str]:
     # once per chunk.
     while end - pos > size:
         window = text[pos : pos + size + 1]
-        cut = 0
+        cut, cut_by = size, None  # one endless word or line: a hard cut is all that is left
         for pattern in patterns:
             ends = [m.start() for m in pattern.finditer(window) if m.start() >= size // 3]
             if ends:
-                cut = ends[-1]
+                cut, cut_by = ends[-1], pattern
                 break
-        if cut <= 0:
-            cut = size  # one endless word or line: a hard cut is all that is left
+        # cut inside a line of code or of a table: the spaces after the cut are no indent
+        within_line = cut_by not in (_BLANK_LINE, _LINE_END)
         head = window[:cut].rstrip()
         if head.strip():
             pieces.append(head)
         pos += cut
-        while pos < end and (text[pos] == "\n" if keep_indent else text[pos].isspace()):
+        if cut_by is _CELL_END:
+            pos += 2  # the next piece starts with the next cell, not with its "| "
+        while pos < end and (text[pos] == "\n" if keep_indent and not within_line else text[pos].isspace()):
             pos += 1
     rest = text[pos:]
     if rest.strip():
         pieces.append(rest)
     return pieces
+
+
+def _holds_words(title: str, name: str) -> bool:
+    """Whether ``name`` stands in ``title`` as whole words ("Process" in "Process | Node.js", not in
+    "Processing pipelines")."""
+    return re.search(r"(?<!\w)" + re.escape(name.casefold()) + r"(?!\w)", title.casefold()) is not None
 
 
 class _Builder:
@@ -67,7 +86,10 @@ class _Builder:
     def path(self) -> str:
         names = [self.title] if self.title else []
         for _, name in self.stack:
-            if not names or name.casefold() != names[-1].casefold():
+            # A page's first heading often repeats its title, whole or in part ("Process" under
+            # "Process | Node.js Documentation"): the path says it once.
+            if not names or (name.casefold() != names[-1].casefold()
+                             and not (len(names) == 1 and _holds_words(names[0], name))):
                 names.append(name)
         return PATH_SEP.join(names)
 

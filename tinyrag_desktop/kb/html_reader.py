@@ -7,7 +7,9 @@ the lxml tree ourselves keeps the section and definition structure that chunking
 
 from __future__ import annotations
 
+import codecs
 import re
+
 import lxml.etree
 import lxml.html
 
@@ -22,7 +24,7 @@ _LEAVES = {"p", "pre", "table", "dt", "caption", "figcaption", "address", "summa
 _CONTAINERS = {
     "html", "body", "div", "section", "article", "main", "ul", "ol", "dl", "dd", "li", "blockquote",
     "details", "figure", "center", "span", "font", "form", "fieldset", "tbody", "thead", "tfoot", "td", "th",
-    "tr",
+    "tr", "header", "hgroup",
 }
 # Elements that start a new line when shown: the text on either side of one is never the same word, so
 # "line one<br>line two" or two paragraphs in a table cell must not read "line oneline two".
@@ -30,7 +32,7 @@ _LINE_BREAKING = (
     "br", "hr", "p", "div", "li", "dt", "dd", "tr", "td", "th", "table", "caption", "ul", "ol", "dl",
     "blockquote", "pre", "section", "article", "main", "header", "address", "figure", "figcaption",
     "details", "summary", "center", "form", "fieldset", "tbody", "thead", "tfoot",
-    "h1", "h2", "h3", "h4", "h5", "h6",
+    "h1", "h2", "h3", "h4", "h5", "h6", "nav", "aside", "footer", "menu",
 )
 _DROP_TAGS = {
     "script", "style", "noscript", "nav", "footer", "aside", "template", "svg", "button", "select",
@@ -59,13 +61,47 @@ def _norm(text: str) -> str:
 
 def _is_furniture(el: lxml.html.HtmlElement) -> bool:
     cls = el.get("class")
-    if cls and _FURNITURE.search(cls):
-        return True
     ident = el.get("id")
-    return bool(ident and _FURNITURE.search(ident))
+    if cls and _FURNITURE.search(cls):
+        return not _holds_a_document(el)
+    return bool(ident and _FURNITURE.search(ident)) and not _names_its_section(el, ident) and not (
+        _holds_a_document(el))
 
 
-_LINK_LISTS = {"ul", "ol", "dl", "div", "table", "section", "menu", "p"}
+# Paragraphs of running text that no menu, sidebar or banner holds, with a heading.
+_DOCUMENT_PARAGRAPHS = 3
+
+
+def _holds_a_document(el: lxml.html.HtmlElement) -> bool:
+    """Whether ``el``, named as page furniture, holds a document: Sphinx's single-page build puts the
+    whole book in its "toctree-wrapper", the box that elsewhere holds only the table of contents."""
+    if next(el.iter(*_HEADINGS), None) is None:
+        return False
+    found = 0
+    for p in el.iter("p"):
+        found += _is_prose(p)
+        if found >= _DOCUMENT_PARAGRAPHS:
+            return True
+    return False
+
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _names_its_section(el: lxml.html.HtmlElement, ident: str) -> bool:
+    """Whether ``ident`` is made from the element's own heading: Sphinx and other generators name a
+    section after its title ("pin-user-pages-and-related-calls"), so the furniture word in it
+    ("related") is a word of the title, not the role of a box. ``<div id="toc"><h2>Contents</h2>`` is
+    still a table of contents."""
+    heading = next(el.iter(*_HEADINGS), None)
+    if heading is None:
+        return False
+    found = [word for word in re.split(r"[\s_-]+", ident.lower()) if _FURNITURE.fullmatch(word)]
+    words = set(_WORD.findall(heading.text_content().lower()))
+    return bool(found) and all(word in words for word in found)
+
+
+_LINK_LISTS = {"ul", "ol", "dl", "div", "table", "section", "menu", "p", "td", "th"}
 _MIN_LINKS = 10
 
 
@@ -95,15 +131,92 @@ def _is_link_list(el: lxml.html.HtmlElement) -> bool:
     # Link density, as boilerplate removers (jusText, trafilatura) use it: a list or box whose text is
     # mostly the text of its many links is a table of contents, an index or a menu, not content. Links
     # that are a glossary's definitions are content, not navigation.
-    for count, _ in enumerate(el.iter("a"), start=1):
-        if count >= _MIN_LINKS:
+    anchors = []
+    for anchors_seen, a in enumerate(el.iter("a"), start=1):
+        anchors.append(a)
+        if anchors_seen >= _MIN_LINKS:
             break
     else:
+        if not _is_contents(anchors):
+            return False
+    if not _dense(el) or (el.tag == "table" and _is_layout(el)):
         return False
+    # A page section or box whose links are mostly a table of contents, but that also holds running
+    # text (an introduction above the list of its subpages) is walked into: its lists are judged one
+    # by one, and its paragraphs kept.
+    if el.tag in ("div", "section"):
+        # A section with its own heading, or with running text, is walked into, its lists judged one by
+        # one: its introduction or a list that is content stays, and a table of contents in it goes.
+        return not (any(child.tag in _HEADINGS for child in el) or any(_is_prose(p) for p in el.iter("p")))
+    return True
+
+
+# Words outside its links that make an item of a list of links a statement rather than a menu entry
+# ("hashlib: all constructors take a usedforsecurity keyword-only argument …"): such items are kept.
+_DESCRIBED_WORDS = 3
+
+
+def _words_beside_links(li: lxml.html.HtmlElement) -> int:
+    text = li.text_content()
+    for a in li.iter("a"):
+        text = text.replace(a.text_content(), " ", 1)
+    return len(_WORD.findall(text))
+
+
+# A page's own table of contents, however short: links to places in the page ("#order"), each
+# repeating a heading that follows ("Topics: Order of Processing, Examples"; a man page's "NAME
+# SYNOPSIS DESCRIPTION …").
+_MIN_CONTENTS_LINKS = 3
+
+
+def _is_contents(anchors: list[lxml.html.HtmlElement]) -> bool:
+    return len(anchors) >= _MIN_CONTENTS_LINKS and all((a.get("href") or "").startswith("#") for a in anchors)
+
+
+def _dense(el: lxml.html.HtmlElement) -> bool:
     total = len(" ".join(el.text_content().split()))
     glossaries: dict = {}
     linked = sum(len(" ".join(a.text_content().split())) for a in el.iter("a") if not _defines(a, el, glossaries))
     return total > 0 and linked / total > 0.5
+
+
+# The words outside links that make a paragraph running text rather than a menu entry or a caption.
+_PROSE_CHARS = 80
+
+
+def _is_prose(el: lxml.html.HtmlElement) -> bool:
+    """Whether ``el`` (a paragraph, a table's cell) is running text: words of its own beyond its links."""
+    text = len(" ".join(el.text_content().split()))
+    linked = sum(len(" ".join(a.text_content().split())) for a in el.iter("a"))
+    return text - linked >= _PROSE_CHARS and linked <= text / 2
+
+
+# A pager or a trail: "Next: Types, Previous: Simple Example, Up: Using libffi [Contents][Index]" above
+# every node of a Texinfo manual, "Apache > HTTP Server > Documentation" or "Available Languages: en | fr".
+# Short, all links, and between them only these words or the signs that part a trail.
+_PAGER_TAGS = frozenset({"p", "div"})
+_PAGER_CHARS = 400
+_PAGER_WORDS = frozenset({"next", "previous", "prev", "up", "top", "home", "contents", "index", "back",
+                          "forward", "languages", "language", "available", "page", "chapter", "section"})
+_PAGER_CUES = frozenset({"next", "previous", "prev", "up", "languages"})
+_TRAIL_SIGNS = re.compile(r"[>»›|→]")
+# Without one of these, a paragraph is no pager (a quick test before the exact one).
+_PAGER_HINT = re.compile(r"next|prev|up|language|[>»›|→]", re.I)
+
+
+def _is_pager(el: lxml.html.HtmlElement) -> bool:
+    if next(el.iter("a"), None) is None:  # most paragraphs: answered without building a list
+        return False
+    text = el.text_content()
+    if len(text) > 2 * _PAGER_CHARS or not _PAGER_HINT.search(text) or len(_norm(text)) > _PAGER_CHARS:
+        return False
+    anchors = [a for a in el.iter("a") if a.get("href")]
+    for a in anchors:
+        text = text.replace(a.text_content(), " ", 1)
+    words = _WORD.findall(text.lower())
+    if words:
+        return set(words) <= _PAGER_WORDS and not _PAGER_CUES.isdisjoint(words)
+    return len(anchors) >= 2 and _TRAIL_SIGNS.search(text) is not None
 
 
 def _term_context(dt: lxml.html.HtmlElement, text: str) -> str:
@@ -115,7 +228,23 @@ def _term_context(dt: lxml.html.HtmlElement, text: str) -> str:
     return text
 
 
-def _separate_lines(root: lxml.html.HtmlElement) -> None:
+# The sign a permalink shows beside a heading or a term (Sphinx and MkDocs "¶", Apache "¶", Node.js "#"):
+# it is no part of the title, and left in, every heading path reads "Examples ¶".
+_PERMALINK_SIGNS = frozenset({"", "¶", "#", "§", "🔗", "⚓", "†"})
+_PERMALINKS = lxml.etree.XPath(
+    "//a[starts-with(@href, '#') and (contains(concat(' ', normalize-space(@class), ' '), ' headerlink ')"
+    " or string-length(normalize-space(.)) <= 1)]"
+)
+
+
+def _drop_permalinks(root: lxml.html.HtmlElement) -> None:
+    """Remove the links to a heading or term's own anchor that show only a sign (see _PERMALINK_SIGNS)."""
+    for a in _PERMALINKS(root):
+        if "headerlink" in (a.get("class") or "").split() or _norm(a.text_content()) in _PERMALINK_SIGNS:
+            a.drop_tree()  # keeps the text after it
+
+
+def separate_lines(root: lxml.html.HtmlElement) -> None:
     """Put a line break around every element that starts a new line (see _LINE_BREAKING), so that
     text_content(), which joins text without spaces, keeps the words on either side apart."""
     for el in root.iter(*_LINE_BREAKING):
@@ -143,8 +272,17 @@ def _rows(table: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
 
 def _is_layout(table: lxml.html.HtmlElement) -> bool:
     """A table holding headings or other tables lays out a page (old sites, e-mails): it is read as the
-    sections and paragraphs it holds, not as rows of data."""
-    return any(True for _ in table.iterdescendants("table", *_HEADINGS))
+    sections and paragraphs it holds, not as rows of data. So is a table of a menu column beside a
+    column of text (groff's web pages): the menu's cell is left out as the links it is."""
+    if any(True for _ in table.iterdescendants("table", *_HEADINGS)):
+        return True
+    cells = [cell for row in _rows(table) for cell in row if cell.tag in ("td", "th")]
+    return len(cells) <= _LAYOUT_CELLS and any(_is_link_list(cell) for cell in cells) and any(
+        _is_prose(cell) for cell in cells)
+
+
+# A layout of a menu beside the text has a few cells; a table of data, more.
+_LAYOUT_CELLS = 4
 
 
 def _table_text(table: lxml.html.HtmlElement) -> str:
@@ -166,8 +304,13 @@ class _Walker:
 
     def _flush_loose(self) -> None:
         if self._loose:
-            text = _norm(" ".join(self._loose))
-            if text:
+            # The pieces are consecutive in the page (text, inline elements, tails): joined as written,
+            # "<code>MyHeader</code>, to" reads "MyHeader, to", not "MyHeader , to".
+            text = _norm("".join(self._loose))
+            if text and _is_contents(self._loose_links) and sum(
+                    len(_norm(a.text_content())) for a in self._loose_links) > 0.8 * len(text.replace(" ", "")):
+                pass  # links to the page's own headings, standing loose (see _is_contents)
+            elif text:
                 self.blocks.append(Block("text", text))
                 self._add_links(self._loose_links, text)
             self._loose = []
@@ -183,8 +326,16 @@ class _Walker:
             if link is not None:
                 self.links.append(link)
 
+    def _described_items(self, links: lxml.html.HtmlElement) -> None:
+        """The items of a list of links that say more than their links (see _DESCRIBED_WORDS)."""
+        for li in links:
+            if li.tag == "li" and _words_beside_links(li) >= _DESCRIBED_WORDS:
+                text = _norm(li.text_content())
+                self.blocks.append(Block("text", text))
+                self._add_links(list(li.iter("a")), text)
+
     def _loose_text(self, text: str | None) -> None:
-        if text and not text.isspace():
+        if text:  # a space between two inline elements is kept: "<b>x</b> <i>y</i>" is two words
             self._loose.append(text)
 
     def walk(self, el: lxml.html.HtmlElement) -> None:
@@ -195,7 +346,11 @@ class _Walker:
                 self._loose_text(child.tail)
                 continue
             tag = tag.rpartition("}")[2].lower()
-            if tag in _DROP_TAGS or _is_furniture(child) or (tag in _LINK_LISTS and _is_link_list(child)):
+            if tag in _DROP_TAGS or _is_furniture(child) or (tag in _LINK_LISTS and _is_link_list(child)) or (
+                    tag in _PAGER_TAGS and _is_pager(child)):
+                if tag in ("ul", "ol") and not _is_furniture(child):
+                    self._flush_loose()
+                    self._described_items(child)
                 self._loose_text(child.tail)
                 continue
             if tag in _HEADINGS:
@@ -296,8 +451,14 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     if isinstance(data, str):
         # Text already decoded: its <meta charset> no longer applies.
         data, encoding = data.replace("\x00", "").encode("utf-8"), "utf-8"
+    elif (declared := _declared_encoding(data)) is not None:
+        # decoded here, by Python's codecs: libxml2 (through iconv) does not know every name Python does
+        data, encoding = data.decode(declared, errors="replace").replace("\x00", "").encode("utf-8"), "utf-8"
+    elif _undeclared_utf8(data):
+        encoding = "utf-8"
     root = _parse(_without_dtd(data), encoding)
-    _separate_lines(root)
+    _drop_permalinks(root)
+    separate_lines(root)
     title_el = root.find(".//title")
     title = _norm(title_el.text_content()) if title_el is not None else ""
     main = None
@@ -319,6 +480,55 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     if not any(b.kind != "heading" for b in blocks):
         raise NoText("no readable text found (only navigation or markup)")
     return HtmlDocument(title=title[:300], type="html", blocks=tuple(blocks), links=tuple(walker.links))
+
+
+# Where a page names its encoding: <meta charset="…">, <meta http-equiv="Content-Type" content="…;
+# charset=…">, or an XML declaration's encoding="…" (XHTML).
+_CHARSET = re.compile(rb"<meta[^>]*charset|<\?xml[^>]*encoding", re.I)
+_CHARSET_REACH = 65536
+
+
+_CHARSET_NAME = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([\w.:-]+)|<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)""",
+                           re.I)
+# What browsers read a page in when it names one of these (the WHATWG Encoding Standard): Windows-1252,
+# which gives the bytes 0x80–0x9F their letters ("€", curly quotes) where Latin-1 has control codes.
+_AS_WINDOWS_1252 = frozenset({"iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "us-ascii", "ascii",
+                              "cp819", "ibm819", "iso_8859-1", "windows-1252", "cp1252", "x-cp1252"})
+
+
+def _declared_encoding(data: bytes) -> str | None:
+    """The encoding a page without a byte order mark names in a <meta> or an XML declaration, when
+    Python knows it; None otherwise.
+
+    libxml2 finds a <meta charset> itself, but not always: after an XML declaration naming ISO-8859-1 it
+    read libxslt's news page's "Pokorný" as "Pokorn�". Named here, the encoding is always used."""
+    if bom_codec(data) is not None or data.isascii():
+        return None
+    found = _CHARSET_NAME.search(data, 0, _CHARSET_REACH)
+    if found is None:
+        return None
+    name = (found.group(1) or found.group(2)).decode("ascii").lower()
+    if name in _AS_WINDOWS_1252:
+        return "cp1252"
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
+
+
+def _undeclared_utf8(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8 beyond ASCII without a byte order mark or a declared encoding.
+
+    libxml2 reads a page that names no encoding as Latin-1, so "café — menu" saved by any editor of
+    today shows "cafÃ© â€” menu"; browsers look at the bytes, and so does this. A page that declares its
+    encoding is read as it says, as browsers do, even when the declaration is wrong."""
+    if bom_codec(data) is not None or data.isascii() or _CHARSET.search(data, 0, _CHARSET_REACH):
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _parse(data: bytes, encoding: str | None) -> lxml.html.HtmlElement:

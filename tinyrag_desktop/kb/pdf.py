@@ -8,6 +8,9 @@ that the pages belong to.
 
 PDFium must not be called from two threads at once, even for two different documents, so every call
 here holds one lock (imports and the url_fetch tool may read PDFs at the same time).
+
+:func:`read_pdf` makes a PDF's pages a document of blocks as a reader reads them: under the sections of
+its outline, without the running heads, page numbers and printed table of contents of a book.
 """
 
 from __future__ import annotations
@@ -15,10 +18,16 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
+from typing import Callable
 
-from .errors import ReadError
+from .errors import Cancelled, NoText, ReadError
+from .models import Block, Document
 
 _LOCK = threading.RLock()
+# A title page's title stands out: its type is at least this many times the size of the page's usual type.
+_HEADLINE_RATIO = 1.3
+# How many characters of the first page are looked at for it.
+_HEADLINE_CHARS_READ = 20_000
 # A bookmark tree that deep or that large is not a book's table of contents (and reading it costs).
 _MAX_DEPTH = 8
 _MAX_SECTIONS = 10_000
@@ -68,6 +77,39 @@ class PdfFile:
                 return " ".join(str(self._pdf.get_metadata_dict().get("Title") or "").split())
             except self._error:
                 return ""
+
+    def headline(self) -> str:
+        """The text in the largest type on the first page, when it stands out (a title page's title,
+        in type at least _HEADLINE_RATIO times the page's usual size); "" otherwise."""
+        if not self.pages:
+            return ""
+        import pypdfium2.raw as pdfium_c
+
+        with _LOCK:
+            try:
+                page = self._pdf[0]
+                try:
+                    textpage = page.get_textpage()
+                    try:
+                        count = min(textpage.count_chars(), _HEADLINE_CHARS_READ)
+                        sizes = [pdfium_c.FPDFText_GetFontSize(textpage.raw, i) for i in range(count)]
+                        text = textpage.get_text_range(0, count) if count else ""
+                    finally:
+                        textpage.close()
+                finally:
+                    page.close()
+            except self._error:
+                return ""
+        usual = sorted(s for s in sizes if s > 0)
+        if not usual or len(text) != len(sizes):
+            return ""
+        largest, median = usual[-1], usual[len(usual) // 2]
+        if largest < _HEADLINE_RATIO * median:
+            return ""
+        # the runs of characters in the largest type, a space between runs (a title on two lines)
+        shown = "".join(ch if size >= 0.98 * largest else "\n" for ch, size in zip(text, sizes))
+        headline = " ".join(shown.split())
+        return headline if 3 <= len(headline) <= 150 and any(c.isalpha() for c in headline) else ""
 
     def sections(self) -> list[Section]:
         """The outline's entries that point to a page of this document, in order ([] when it has none)."""
@@ -129,3 +171,120 @@ def _reason(exc: Exception) -> str:
     if "PDFium: " in text:
         text = text.split("PDFium: ", 1)[1]
     return text.strip(" .)").lower() or exc.__class__.__name__
+
+
+# ---- a PDF's text as blocks -----------------------------------------------------------------------------
+
+# Fewer bookmarks than one for every this many pages (chapters only): each page's passages also say which
+# page they are on, beneath their section, so that a passage from deep in a long chapter can be found.
+_PAGES_PER_BOOKMARK = 3
+
+
+def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
+    """A PDF's text under the sections of its outline (bookmarks), or a heading per page when it has none.
+    ``cancelled`` is asked between pages: a long book takes a while, and cancelling must not wait for it."""
+    blocks: list[Block] = []
+    with PdfFile(data) as pdf:
+        sections = pdf.sections()
+        starting: dict[int, list[Section]] = {}
+        for section in sections:
+            starting.setdefault(section.page, []).append(section)
+        sparse = len(sections) * _PAGES_PER_BOOKMARK < pdf.pages
+        texts = []
+        for index in range(pdf.pages):
+            if cancelled is not None and cancelled():
+                raise Cancelled("the import was cancelled")
+            texts.append(pdf.page_text(index))
+        texts = _without_running_lines(texts)
+        level = 0  # the heading level of the section being read (0: before the first)
+        for index, text in enumerate(texts):
+            page = f"Page {index + 1}" if sparse else None
+            if starting:
+                blocks.extend(_page_blocks(text, starting.get(index, []), page, level))
+                level = next((_level(s) for s in reversed(starting.get(index, []))), level)
+            elif text.strip():
+                blocks.append(Block("heading", f"Page {index + 1}", 1))
+                blocks.extend(_paragraphs(text))
+        title = pdf.title or pdf.headline() or name
+    if not any(b.kind != "heading" for b in blocks):
+        raise NoText("no readable text found (a scanned PDF holds pictures of its pages, not text: "
+                     "run it through text recognition (OCR) first)")
+    return Document(title, "pdf", tuple(blocks))
+
+
+# Running heads and feet: the lines at the top and bottom of a page that repeat from page to page with
+# only a number changed ("Chapter 6: Bash Features 93", "GNU Bash 5.2 2022 September 19 52", "Debian
+# Reference 103 / 233"), and bare page numbers. A reader's eye skips them; left in, they sit in the middle
+# of a sentence that runs on to the next page, and a section's title in a running head is taken for the
+# place where the section starts.
+_EDGE_LINES = 2  # how many lines at the top and at the bottom of a page may be a running head or foot
+_RUNNING_PAGES = 3  # on how many pages at least the same line must stand at an edge
+_RUNNING_SHARE = 0.25  # … and, when it holds no number, on what share of the pages
+_PAGE_NUMBER = re.compile(r"^[\s\-–—]*(Page\s+)?(\d+|[ivxlc]+)(\s*(/|of)\s*\d+)?[\s\-–—]*$")
+_ROMAN_AT_END = re.compile(r"(?<=\s)[ivxlc]+$")
+
+
+def _running_key(line: str) -> str:
+    """A line as it repeats from page to page: its numbers (arabic, or roman at its end) made alike."""
+    return _ROMAN_AT_END.sub("#", re.sub(r"\d+", "#", " ".join(line.split()).casefold()))
+
+
+def _edges(lines: list[str]) -> list[int]:
+    filled = [n for n, line in enumerate(lines) if line.strip()]
+    return sorted(set(filled[:_EDGE_LINES] + filled[-_EDGE_LINES:]))
+
+
+def _without_running_lines(texts: list[str]) -> list[str]:
+    """The pages' texts without their running heads and feet and page numbers (see _EDGE_LINES), and
+    without the lines of a printed table of contents (see _CONTENTS_LINE)."""
+    pages = [text.split("\n") for text in texts]
+    seen: dict[str, int] = {}
+    for lines in pages:
+        for key in {_running_key(lines[n]) for n in _edges(lines)}:
+            seen[key] = seen.get(key, 0) + 1
+    running = {key for key, count in seen.items()
+               if count >= _RUNNING_PAGES <= len(texts) and ("#" in key or count >= _RUNNING_SHARE * len(texts))}
+    out = []
+    for lines in pages:
+        drop = {n for n in _edges(lines) if _running_key(lines[n]) in running or _PAGE_NUMBER.match(lines[n].strip())}
+        out.append("\n".join(line for n, line in enumerate(lines) if n not in drop and not _CONTENTS_LINE.search(line)))
+    return out
+
+
+# A line of a printed table of contents: a title, dot leaders, a page number ("6.6 Aliases. . . . . 100").
+_CONTENTS_LINE = re.compile(r"(\.\s?){5,}\s*([\divxlc]+)\s*$")
+
+
+def _level(section: Section) -> int:
+    return min(section.level + 1, 5)
+
+
+def _page_blocks(text: str, sections: list[Section], page: str | None, level: int) -> list[Block]:
+    """A page's text with the headings of the sections that start on it, each placed at the line that
+    shows its title ("1.2 What is a shell?" for the bookmark "What is a shell?"): the lines above it
+    still belong to the section before (at heading ``level``). A title not found on the page starts
+    where the search stands. With a ``page`` name, each part of the page's text is headed by it too."""
+    lines = text.split("\n")
+    blocks: list[Block] = []
+
+    def part(text: str, level: int) -> None:
+        paragraphs = _paragraphs(text)
+        if paragraphs and page:
+            blocks.append(Block("heading", page, level + 1))
+        blocks.extend(paragraphs)
+
+    start = 0
+    for section in sections:
+        wanted = section.title.casefold()
+        at = next((n for n in range(start, len(lines)) if wanted in " ".join(lines[n].split()).casefold()), None)
+        end = start if at is None else at
+        part("\n".join(lines[start:end]), level)
+        level = _level(section)
+        blocks.append(Block("heading", section.title, level))
+        start = end if at is None else at + 1  # the title's own line is the heading now
+    part("\n".join(lines[start:]), level)
+    return blocks
+
+
+def _paragraphs(text: str) -> list[Block]:
+    return [Block("text", p.strip()) for p in re.split(r"\n\s*\n", text) if p.strip()]

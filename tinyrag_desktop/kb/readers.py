@@ -13,15 +13,13 @@ import json
 import re
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 from .errors import Cancelled, NoText, ReadError, UnsupportedFile
 from .html_reader import bom_codec, parse_html
 from .links import MAX_LINKS, Link, context
 from .models import Block, Document
-
-if TYPE_CHECKING:
-    from .pdf import Section
+from .pdf import read_pdf
 
 TEXT_TYPES = {".txt": "text", ".text": "text", ".log": "log", ".md": "markdown", ".markdown": "markdown",
               ".rst": "rst", ".csv": "csv", ".json": "json", ".xml": "xml", ".html": "html", ".htm": "html",
@@ -161,14 +159,11 @@ def _utf8_tally(data: bytes) -> tuple[int, int]:
     return len(text) - len(text.encode("ascii", errors="ignore")) - bad, bad
 
 
-def _paragraphs(text: str) -> list[Block]:
-    return [Block("text", p.strip()) for p in re.split(r"\n\s*\n", text) if p.strip()]
-
-
 def read_text(data: bytes, name: str) -> Document:
     # Plain text often underlines its headings (README, AsciiDoc, RFC-like notes): the reStructuredText
-    # reader finds those and reads everything else as paragraphs, as a plain reader would.
-    doc = read_rst(data, name)
+    # reader finds those and reads everything else as paragraphs, as a plain reader would. A Sphinx
+    # site's copy of its sources ("intro.rst.txt") is reStructuredText, comments and all.
+    doc = _read_rst(data, name, markup=name.lower().endswith(".rst.txt"))
     return Document(doc.title, "text", doc.blocks, doc.links)
 
 
@@ -208,6 +203,8 @@ def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[t
             href = "" if match.group("wimage") else name + ("" if "." in name.rsplit("/", 1)[-1] else ".md")
         else:
             anchor, href = match.group("text"), match.group("href")
+            if "[" in anchor:  # a linked picture, a README's badge: [![Build status](badge.svg)](ci-url)
+                anchor = _unlink_markdown(anchor, references)[0]
             if href is None:
                 href = references.get(" ".join((match.group("label") or anchor).split()).casefold())
                 if href is None:  # "[x][y]" without a definition is just brackets
@@ -221,6 +218,41 @@ def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[t
         last = match.end()
     out.append(text[last:])
     return "".join(out), found
+
+
+# HTML written into Markdown, which a Markdown viewer shows as what it is: an anchor, a line break, a
+# picture, a collapsed section. Only the tags of HTML that READMEs use: "<file>", "<key>" or "<NAME>" in
+# prose are placeholders, and stay.
+_MD_HTML = re.compile(
+    r"<!--.*?-->|</?(?:a|img|br|hr|p|div|span|sup|sub|kbd|details|summary|b|i|em|strong|u|s|del|ins|mark|"
+    r"small|big|center|font|picture|video|table|thead|tbody|tr|td|th|ul|ol|li|dl|dt|dd|blockquote|abbr|"
+    r"tt|nobr|h[1-6])(?:\s+[^<>]*)?/?>",
+    re.I | re.S,
+)
+# A MyST (Sphinx Markdown) role: {term}`source distribution <Source Distribution>` shows its text.
+_MYST_ROLE = re.compile(r"(?<!`)\{[\w:.+-]+\}`([^`<]*?)\s*(?:<[^`]*>)?`")
+_CODE_SPAN = re.compile(r"(`+)(?:.+?)\1", re.S)
+
+
+# A MyST target, "(editable-installs)=" on a line of its own: an anchor, not shown.
+_MYST_TARGET = re.compile(r"^\([^()\s]+\)=\s*$")
+_QUOTE_MARK = re.compile(r"^ {0,3}> ?", re.M)
+
+
+def _shown_markdown(text: str) -> str:
+    """``text`` without the HTML tags and comments written into it, with MyST roles as their text, and
+    a block quote without its "> " marks; code spans (`<br>`) are left as written."""
+    if text.startswith(">") and all(line.lstrip().startswith(">") for line in text.splitlines()):
+        text = _QUOTE_MARK.sub("", text)
+    if "<" not in text and "{" not in text:
+        return text
+    text = _MYST_ROLE.sub(lambda m: m.group(1), text)
+    out, last = [], 0
+    for span in _CODE_SPAN.finditer(text):
+        out += (_MD_HTML.sub("", text[last : span.start()]), span.group(0))
+        last = span.end()
+    out.append(_MD_HTML.sub("", text[last:]))
+    return "".join(out)
 
 
 def _norm_space(text: str) -> str:
@@ -258,6 +290,8 @@ def read_markdown(data: bytes, name: str) -> Document:
     def flush() -> None:
         nonlocal para, kind
         text = "\n".join(para).strip()
+        if kind in ("text", "table"):
+            text = _shown_markdown(text).strip()
         if text and kind == "text":
             text, found = _unlink_markdown(text, references)
             _links_in(text, found, heading, links)
@@ -286,15 +320,21 @@ def read_markdown(data: bytes, name: str) -> Document:
                 i += 1
             if any(b.strip() for b in body):
                 blocks.append(Block("code", "\n".join(body)))
+        elif line.lstrip().startswith("<!--") and "-->" not in line:
+            flush()  # a comment over several lines: not shown
+            while i + 1 < len(lines) and "-->" not in lines[i + 1]:
+                i += 1
+            i += 1
         elif (m := _ATX.match(line)) is not None:
             flush()
-            heading = _unlink_markdown(m.group(2), references)[0]
+            heading = _norm_space(_unlink_markdown(_shown_markdown(m.group(2)), references)[0])
             blocks.append(Block("heading", heading, len(m.group(1))))
         elif para and kind == "text" and len(para) == 1 and _SETEXT.match(line) and para[0].strip():
-            heading = _unlink_markdown(para[0].strip(), references)[0]
+            heading = _norm_space(_unlink_markdown(_shown_markdown(para[0].strip()), references)[0])
             blocks.append(Block("heading", heading, 1 if line.lstrip()[0] == "=" else 2))
             para = []
-        elif not line.strip() or (line.lstrip().startswith("[") and _MD_REFERENCE.match(line)):
+        elif not line.strip() or (line.lstrip().startswith("[") and _MD_REFERENCE.match(line)) or (
+                line.startswith("(") and _MYST_TARGET.match(line)):
             flush()
         else:
             is_table = line.lstrip().startswith("|")
@@ -354,13 +394,25 @@ def _unquote(value: str) -> str:
 _RST_RULE = re.compile(r"^([=\-`:'\"~^_*+#<>.])\1{2,}\s*$")
 # `text <href>`_ (or __), `name`_ (a named target), :role:`text <target>` and :role:`target`.
 _RST_LINK = re.compile(
-    r"(?::(?P<role>[\w.+-]+):)?`(?P<text>[^`<]*?)\s*(?:<(?P<target>[^<>`]+)>)?`(?P<under>__?)?(?!\w)"
+    r"(?::(?P<role>[\w.+-]+(?::[\w.+-]+)?):)?`(?P<text>[^`<]*?)\s*(?:<(?P<target>[^<>`]+)>)?`(?P<under>__?)?(?!\w)"
 )
 # A named hyperlink target: ".. _name: href" alone on its line.
 _RST_TARGET = re.compile(r"^\.\.\s+_`?([^:`]+)`?:\s+(\S+)\s*$")
 
 
+# A reference by a single word to a named target: "Jansson_ is a C library" (with ".. _Jansson: url").
+_RST_WORD_LINK = re.compile(r"(?<![\w`])([A-Za-z0-9][\w.+-]*?)__?(?![\w`])")
+
+
 def _unlink_rst(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
+    """``text`` with its references by a single word ("Jansson_") read as the word, then as _unlink_roles."""
+    if "_" in text and targets:
+        text = _RST_WORD_LINK.sub(
+            lambda m: m.group(1) if m.group(1).casefold() in targets else m.group(0), text)
+    return _unlink_roles(text, targets)
+
+
+def _unlink_roles(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
     """``text`` with its hyperlinks and roles replaced by their text, and each link's (position in the new
     text, anchor text, href). A Sphinx ``:doc:`` names a document without its extension: ``.rst``."""
     out: list[str] = []
@@ -371,10 +423,13 @@ def _unlink_rst(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[int
         if role is None and under is None:
             continue  # `interpreted text` without a role or link: leave it as written
         anchor = anchor or (target or "")
+        if role is not None and anchor[:1] in ("!", "~"):
+            # Sphinx: "!name" is not linked, "~mod.Class.method" shows its last part, "method"
+            anchor = anchor[1:] if anchor[0] == "!" else anchor[1:].rpartition(".")[2]
         href = ""
         if role is None:
             href = target or targets.get(" ".join(anchor.split()).casefold(), "")
-        elif role == "doc" and not (target or anchor).startswith("/"):
+        elif role.rpartition(":")[2] == "doc" and not (target or anchor).startswith("/"):
             href = (target or anchor).strip()
             href += "" if "." in href.rsplit("/", 1)[-1] else ".rst"
         before = text[last : match.start()]
@@ -388,7 +443,88 @@ def _unlink_rst(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[int
     return "".join(out), found
 
 
+# An explicit markup line: ".. name:: arguments" (a directive), ".. [1] text" (a footnote), or anything
+# else after ".." (a comment, a hyperlink target, a substitution), which is not shown.
+_RST_EXPLICIT = re.compile(r"^\s*\.\.(?:\s|$)")
+_RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:[\w-]+:)?([\w-]+)::(?:\s+(.*?))?\s*$")
+_RST_FOOTNOTE = re.compile(r"^\s*\.\.\s+(\[[^\]\s]+\])\s+(.*)$")
+# Directives that show nothing of their own, with the lines indented beneath them: tables of contents,
+# index entries, page metadata, pictures, text included from elsewhere.
+_RST_HIDDEN = frozenset({"toctree", "index", "meta", "raw", "contents", "image", "include", "literalinclude",
+                         "highlight", "highlightlang", "tabularcolumns", "sectionauthor", "moduleauthor",
+                         "codeauthor", "currentmodule", "program", "sectnum", "default-role", "role",
+                         "autosummary", "kernel-doc", "kernel-abi", "kernel-feat", "kernel-include"})
+# Directives whose indented lines are code.
+_RST_CODE = frozenset({"code", "code-block", "sourcecode", "doctest", "testcode", "testoutput", "parsed-literal"})
+# What a directive shows before its content, as Sphinx renders it.
+_RST_SHOWN = {"versionadded": "New in version {}.", "versionchanged": "Changed in version {}:",
+              "deprecated": "Deprecated since version {}:", "seealso": "See also: {}"}
+# Directives that show their arguments as a term or a title (".. function:: open(file)" shows
+# "open(file)", ".. tab:: Windows" shows "Windows"); any other's arguments are for the program that
+# builds the page (a module's name, a picture's file, an extension's parameters), not for the reader.
+_RST_SHOWS_ARGUMENTS = frozenset({
+    "function", "method", "class", "attribute", "data", "exception", "option", "cmdoption", "envvar",
+    "describe", "object", "decorator", "decoratormethod", "classmethod", "staticmethod", "property",
+    "abstractmethod", "coroutinefunction", "coroutinemethod", "opcode", "pdbcommand", "confval", "macro",
+    "member", "type", "var", "enum", "enumerator", "struct", "union", "tab", "tab-item", "rubric", "topic",
+    "sidebar", "admonition", "glossary", "table", "csv-table", "list-table", "figure", "math",
+})
+# Fields of a whole document (":orphan:", ":tocdepth: 2"), not shown.
+_RST_DOC_FIELD = re.compile(r"^:(orphan|nocomments|nosearch|tocdepth|og:[\w:-]+)(:.*)?$")
+
+
+def _rst_shown(para: list[str]) -> list[str]:
+    """The lines of a paragraph as a reader of the rendered page sees them: a directive line as what it
+    shows, a footnote without its "..", the options beneath a directive left out, and a paragraph's
+    "::" (which announces a code block) as Sphinx shows it: "Example::" is "Example:"."""
+    out: list[str] = []
+    options_below = None  # the indent of the directive above, whose options are the lines beneath it
+    for line in para:
+        if options_below is not None and len(line) - len(line.lstrip()) > options_below:
+            continue
+        options_below = None
+        if (directive := _RST_DIRECTIVE.match(line)) is not None:
+            options_below = len(line) - len(line.lstrip())
+            name, args = directive.group(1).lower(), directive.group(2) or ""
+            if name in _ADMONITIONS_RST:
+                shown = f"{name.capitalize()}: {args}".rstrip()
+            elif name in _RST_SHOWN:
+                shown = _RST_SHOWN[name].format(args) if args else ""
+            else:
+                shown = args if name in _RST_SHOWS_ARGUMENTS and name not in ("figure", "math") else ""
+            if shown:
+                out.append(shown)
+        elif (footnote := _RST_FOOTNOTE.match(line)) is not None:
+            out.append(f"{footnote.group(1)} {footnote.group(2)}")
+        else:
+            out.append(line)
+    if out and out[-1].rstrip().endswith("::"):
+        last = out[-1].rstrip()[:-2]
+        out[-1] = last.rstrip() if not last.strip() or last[-1:].isspace() else last + ":"
+    return out
+
+
+_ADMONITIONS_RST = frozenset({"note", "tip", "warning", "caution", "important", "hint", "danger", "attention",
+                              "error", "admonition", "todo"})
+
+
+def _skip_block(lines: list[str], i: int) -> int:
+    """The index after the explicit markup block starting at line ``i``: its line and the blank or more
+    deeply indented lines beneath it."""
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    i += 1
+    while i < len(lines) and (not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) > indent):
+        i += 1
+    return i
+
+
 def read_rst(data: bytes, name: str) -> Document:
+    return _read_rst(data, name, markup=True)
+
+
+def _read_rst(data: bytes, name: str, markup: bool) -> Document:
+    """reStructuredText, or with ``markup`` False plain text read the same way: there a line starting
+    with ".." is text unless it is a directive, where in reStructuredText it is a comment."""
     lines = decode_text(data).splitlines()
     targets = {" ".join(t.group(1).split()).casefold(): t.group(2)
                for line in lines if line.startswith("..") and (t := _RST_TARGET.match(line)) is not None}
@@ -398,14 +534,20 @@ def read_rst(data: bytes, name: str) -> Document:
     para: list[str] = []
     code_indent: int | None = None
     heading = ""
+    caps_headings: set[int] = set()
 
     def flush(kind: str = "text") -> None:
         nonlocal para
         text = "\n".join(para).strip("\n")
-        if text.strip() and kind == "text" and not _RST_TARGET.match(text.strip()):
+        if kind == "text":
+            text = "\n".join(_rst_shown(para)).strip("\n")
+        if text.strip() and kind == "text" and not _RST_TARGET.match(text.strip()) and not (
+                markup and _RST_RULE.match(text.strip())):  # a transition, shown as a rule
             text, found = _unlink_rst(text.strip(), targets)
             _links_in(text, found, heading, links)
-            blocks.append(Block(kind, text))
+            directive = _RST_DIRECTIVE.match(para[0])
+            term = directive is not None and directive.group(1).lower() in _RST_SHOWS_ARGUMENTS and "\n" not in text
+            blocks.append(Block("term" if term else kind, text))
         elif text.strip() and kind == "code":
             blocks.append(Block(kind, text))
         para = []
@@ -439,11 +581,26 @@ def read_rst(data: bytes, name: str) -> Document:
             blocks.append(Block("heading", heading, styles.index(style) + 1))
             i += 2
             continue
+        directive = _RST_DIRECTIVE.match(line) if line.lstrip().startswith("..") else None
+        if not markup and not para and _CAPS_HEADING.match(line) and _indented_below(lines, i):
+            # a manual page's or a plain README's "DESCRIPTION", its text indented beneath it
+            heading = " ".join(line.split())
+            blocks.append(Block("heading", heading, 1))
+            caps_headings.add(len(blocks) - 1)
+            i += 1
+            continue
         if not line.strip():
             flush()
+        elif (directive is not None and directive.group(1).lower() in _RST_HIDDEN) or (
+                markup and not para and directive is None and _RST_EXPLICIT.match(line)
+                and not _RST_FOOTNOTE.match(line)) or (markup and not para and _RST_DOC_FIELD.match(line)):
+            flush()  # shows nothing: a table of contents, a comment, a target, the page's metadata
+            i = _skip_block(lines, i)
+            continue
         else:
             para.append(line)
-            if line.rstrip().endswith("::") or line.lstrip().startswith(".. code"):
+            code = directive is not None and directive.group(1).lower() in _RST_CODE
+            if code or (directive is None and line.rstrip().endswith("::")):
                 flush()
                 j = i + 1
                 while j < len(lines) and not lines[j].strip():
@@ -454,8 +611,21 @@ def read_rst(data: bytes, name: str) -> Document:
                     continue
         i += 1
     flush("code" if code_indent is not None else "text")
-    title = next((b.text for b in blocks if b.kind == "heading"), name)
+    # A heading in capitals names a part ("NAME", "DESCRIPTION"), not the document.
+    title = next((b.text for n, b in enumerate(blocks) if b.kind == "heading" and n not in caps_headings), name)
     return Document(title, "rst", tuple(blocks), tuple(links))
+
+
+# A heading of plain text in capitals: at the start of its line, short, with letters and no lower case.
+_CAPS_HEADING = re.compile(r"^[A-Z][A-Z0-9 &/,'()-]{1,48}[A-Z0-9)]\s*$")
+
+
+def _indented_below(lines: list[str], i: int) -> bool:
+    """Whether the first line with text after line ``i`` is indented (the heading's section body)."""
+    for line in lines[i + 1 : i + 3]:
+        if line.strip():
+            return line[:1].isspace()
+    return False
 
 
 # ---- data formats ---------------------------------------------------------------------------------------
@@ -502,7 +672,37 @@ def _flatten(value: object, path: str, out: list[str]) -> None:
         elif isinstance(value, list):
             stack.extend(reversed([(item, f"{path}[{n}]") for n, item in enumerate(value)]))
         else:
+            if isinstance(value, str) and "</" in value and _HTML_VALUE.search(value):
+                value = _html_text(value)
             out.append(f"{path}: {value}" if path else str(value))
+
+
+# A value that holds HTML (exported documentation, a CMS's pages, Sphinx's glossary.json): an element
+# with its end tag.
+_HTML_VALUE = re.compile(r"<([A-Za-z][A-Za-z0-9]*)\b[^<>]*>.*?</\1\s*>", re.S)
+_SPACES = re.compile(r"\s+")
+
+
+def _html_text(value: str) -> str:
+    """An HTML value's text as a page shows it, a line per paragraph or item."""
+    import lxml.etree
+    import lxml.html
+
+    from .html_reader import separate_lines
+
+    try:
+        root = lxml.html.fragment_fromstring(value.replace("\x00", ""), create_parent="div")
+    except (lxml.etree.ParserError, ValueError):
+        return value
+    for el in root.iter():  # the line ends in the markup are spaces (but in <pre>); elements start lines
+        in_pre = next(el.iterancestors("pre"), None) is not None
+        if el.text and isinstance(el.tag, str) and el.tag != "pre" and not in_pre:
+            el.text = _SPACES.sub(" ", el.text)
+        if el.tail and not in_pre:
+            el.tail = _SPACES.sub(" ", el.tail)
+    separate_lines(root)
+    lines = (" ".join(line.split()) for line in root.text_content().split("\n"))
+    return "\n".join(line for line in lines if line)
 
 
 def read_json(data: bytes, name: str) -> Document:
@@ -554,6 +754,10 @@ def read_xml(data: bytes, name: str) -> Document:
     return Document(name, "xml", tuple(blocks))
 
 
+# The longest parser message a reason quotes.
+_PROBLEM_CHARS = 100
+
+
 def _xml_problem(exc: Exception) -> str:
     """What is wrong with an XML file, from libxml2's error: where, and in words, not in its option names."""
     import lxml.etree
@@ -566,49 +770,15 @@ def _xml_problem(exc: Exception) -> str:
             return ("not read, for safety: its entity definitions would expand into an enormous text "
                     "(an \"entity bomb\")")
         return "not readable as XML (too large a part for the XML parser)"
-    # libxml2 ends its message with the position ("…, line 1, column 19"), which lxml repeats after it
-    message = re.sub(r",? line \d+, column \d+$", "", message.strip())
+    # libxml2 ends its message with the position ("…, line 1, column 19"), which lxml repeats after it,
+    # and may quote the file ("Double hyphen within comment: <!-- ⏎ XML Security …"): one line of it.
+    message = " ".join(re.sub(r",? line \d+, column \d+$", "", message.strip()).split())
+    message = message if len(message) <= _PROBLEM_CHARS else message[: _PROBLEM_CHARS - 1].rstrip() + "…"
     line = getattr(exc, "lineno", None)
     return f"not well-formed XML (line {line}: {message})" if line else f"not well-formed XML ({message})"
 
 
 # ---- PDF and Word -----------------------------------------------------------------------------------------
-
-# Fewer bookmarks than one for every this many pages (chapters only): each page's passages also say which
-# page they are on, beneath their section, so that a passage from deep in a long chapter can be found.
-_PAGES_PER_BOOKMARK = 3
-
-
-def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
-    """A PDF's text under the sections of its outline (bookmarks), or a heading per page when it has none.
-    ``cancelled`` is asked between pages: a long book takes a while, and cancelling must not wait for it."""
-    from .pdf import PdfFile
-
-    blocks: list[Block] = []
-    with PdfFile(data) as pdf:
-        sections = pdf.sections()
-        starting: dict[int, list[Section]] = {}
-        for section in sections:
-            starting.setdefault(section.page, []).append(section)
-        sparse = len(sections) * _PAGES_PER_BOOKMARK < pdf.pages
-        level = 0  # the heading level of the section being read (0: before the first)
-        for index in range(pdf.pages):
-            if cancelled is not None and cancelled():
-                raise Cancelled("the import was cancelled")
-            text = pdf.page_text(index)
-            page = f"Page {index + 1}" if sparse else None
-            if starting:
-                blocks.extend(_page_blocks(text, starting.get(index, []), page, level))
-                level = next((_level(s) for s in reversed(starting.get(index, []))), level)
-            elif text.strip():
-                blocks.append(Block("heading", f"Page {index + 1}", 1))
-                blocks.extend(_paragraphs(text))
-        title = pdf.title or name
-    if not any(b.kind != "heading" for b in blocks):
-        raise NoText("no readable text found (a scanned PDF holds pictures of its pages, not text: "
-                     "run it through text recognition (OCR) first)")
-    return Document(title, "pdf", tuple(blocks))
-
 
 def _spanned_once(cells: Sequence) -> list:
     """A Word table row's cells, a cell merged across several columns once (python-docx gives it for
@@ -618,37 +788,6 @@ def _spanned_once(cells: Sequence) -> list:
         if not out or cell._tc is not out[-1]._tc:
             out.append(cell)
     return out
-
-
-def _level(section: Section) -> int:
-    return min(section.level + 1, 5)
-
-
-def _page_blocks(text: str, sections: list[Section], page: str | None, level: int) -> list[Block]:
-    """A page's text with the headings of the sections that start on it, each placed at the line that
-    shows its title ("1.2 What is a shell?" for the bookmark "What is a shell?"): the lines above it
-    still belong to the section before (at heading ``level``). A title not found on the page starts
-    where the search stands. With a ``page`` name, each part of the page's text is headed by it too."""
-    lines = text.split("\n")
-    blocks: list[Block] = []
-
-    def part(text: str, level: int) -> None:
-        paragraphs = _paragraphs(text)
-        if paragraphs and page:
-            blocks.append(Block("heading", page, level + 1))
-        blocks.extend(paragraphs)
-
-    start = 0
-    for section in sections:
-        wanted = section.title.casefold()
-        at = next((n for n in range(start, len(lines)) if wanted in " ".join(lines[n].split()).casefold()), None)
-        end = start if at is None else at
-        part("\n".join(lines[start:end]), level)
-        level = _level(section)
-        blocks.append(Block("heading", section.title, level))
-        start = end if at is None else at + 1  # the title's own line is the heading now
-    part("\n".join(lines[start:]), level)
-    return blocks
 
 
 def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
@@ -741,5 +880,8 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
     else:
         doc = _READERS[kind](data, name)
     if not any(b.kind != "heading" and b.text.strip() for b in doc.blocks):
-        raise NoText("no readable text found")
+        if kind == "rst" or (kind == "text" and name.lower().endswith(".rst.txt")):
+            raise NoText("no readable text found (only " + ("headings, and " if doc.blocks else "") +
+                         "markup that shows none of its own: a table of contents, or text taken from other files)")
+        raise NoText("no readable text found" + (" (only headings)" if doc.blocks else ""))
     return doc
