@@ -28,7 +28,9 @@ from urllib.request import url2pathname
 from .chunking import chunk_document
 from .errors import Cancelled, Error, FetchError, NoText, ReadError, Unreachable, UnsupportedFile
 from .models import Block, Chunk, Document
-from .readers import SUPPORTED, file_type, read_bytes
+from .readers import (
+    SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, read_bytes, sniff, with_utf16_bom,
+)
 from .store import KnowledgeBase, new_load_id
 
 if TYPE_CHECKING:
@@ -196,12 +198,23 @@ def _not_importable(file: Path) -> str:
     """Why a file found in a folder is not imported, or "" when it is."""
     if _is_hidden(file):
         return "hidden file"
-    if file.suffix.lower() not in SUPPORTED:
-        return f"{file.suffix or 'no extension'}: not a supported type"
+    try:
+        kind = file_type(file)
+    except UnsupportedFile as exc:
+        return str(exc)
     if file.is_symlink() and not file.exists():
         return "a link to something that does not exist"
     if not file.is_file():  # a named pipe would wait for a writer forever; devices and sockets are no text
         return "not a regular file (a pipe, device or socket)"
+    if kind == "text" and file.suffix.lower() not in SUPPORTED and not is_compressed(file):
+        # Without an extension a folder's programs and data files look like "README": only text is taken.
+        try:
+            with open(file, "rb") as handle:
+                found = sniff(with_utf16_bom(handle.read(SAMPLE_BYTES)))
+        except OSError as exc:
+            return f"could not be read ({exc.strerror or exc.__class__.__name__})"
+        if found not in (None, "pdf"):
+            return f"no extension, and not text ({found})"
     return ""
 
 
@@ -303,10 +316,13 @@ class Importer:
             if size > self.max_file_bytes:
                 raise ReadError(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
             data = path.read_bytes()
+            if is_compressed(path):
+                data = gunzip(data, self.max_file_bytes)
             location, digest = str(path), hashlib.sha256(data).hexdigest()
             if self._unchanged(location, digest, report):
                 return
-            doc = read_bytes(data, kind, path.name, self.cancel.is_set)
+            name = path.name[:-3] if is_compressed(path) else path.name  # "guide.md.gz" is titled as guide.md
+            doc = read_bytes(data, kind, name, self.cancel.is_set)
         elif item.kind == "url":
             from .web import fetch_url, normalize_url
 

@@ -8,10 +8,12 @@ garbage. Every failure is a :class:`ReadError` whose message says what is wrong 
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import re
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Callable, Sequence, TypeVar
 
@@ -35,7 +37,7 @@ _MAGIC = ((b"%PDF-", "pdf"), (b"PK\x03\x04", "zip"), (b"\x89PNG", "PNG image"), 
 
 
 # How much of a file looks_binary reads: enough for a steady share, little enough to cost nothing.
-_SAMPLE_BYTES = 8192
+SAMPLE_BYTES = 8192
 # Bytes that text does not hold: the C0 control codes and DEL, except tab, line feed, vertical tab, form
 # feed, carriage return, escape (the colour codes in logs) and backspace (``man`` output overstrikes bold
 # letters with it). Random bytes hold about 10 % of these; text in any ASCII-based encoding (UTF-8,
@@ -57,11 +59,11 @@ def looks_binary(data: bytes) -> bool:
     """
     codec = bom_codec(data)
     if codec in ("utf-16", "utf-32"):
-        sample = data[: _SAMPLE_BYTES].decode(codec, errors="replace")
+        sample = data[: SAMPLE_BYTES].decode(codec, errors="replace")
         # a character cut at the end of the sample is not the file's fault
-        sample = sample[:-1] if len(data) > _SAMPLE_BYTES else sample
+        sample = sample[:-1] if len(data) > SAMPLE_BYTES else sample
         return len(_ODD_CHARS.findall(sample)) > _BINARY_SHARE * len(sample)
-    sample = data[: _SAMPLE_BYTES]
+    sample = data[: SAMPLE_BYTES]
     controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
     return controls > _BINARY_SHARE * len(sample)
 
@@ -75,7 +77,7 @@ def with_utf16_bom(data: bytes) -> bytes:
     """
     if bom_codec(data) is not None:
         return data
-    sample = data[: _SAMPLE_BYTES & ~1]
+    sample = data[: SAMPLE_BYTES & ~1]
     if len(sample) < 4:
         return data
     halves = sample[0::2].count(0) / (len(sample) // 2), sample[1::2].count(0) / (len(sample) // 2)
@@ -841,12 +843,42 @@ _READERS: dict[str, Callable[[bytes, str], Document]] = {
 }
 
 
+# Files kept beside documents under names that say what they hold but not their format ("README",
+# "COPYING", "NEWS.Debian"): read as plain text, as any file without an extension is, when the bytes are text.
+_PLAIN_NAMES = frozenset({"readme", "license", "licence", "copying", "copyright", "news", "changes", "changelog",
+                          "authors", "install", "todo", "notice", "history", "contributing", "thanks", "bugs",
+                          "faq", "credits", "notes"})
+
+
+def is_compressed(path: Path) -> bool:
+    """Whether ``path`` names a gzip-compressed file ("guide.html.gz"), read as the file inside it."""
+    return path.name.lower().endswith(".gz") and len(path.name) > 3
+
+
 def file_type(path: Path) -> str:
-    """The reader for ``path`` by its extension; raises UnsupportedFile for others."""
-    kind = SUPPORTED.get(path.suffix.lower())
-    if kind is None:
-        raise UnsupportedFile(f"{path.suffix or 'files without an extension'} is not a supported type")
-    return kind
+    """The reader for ``path``, by its extension (the inner one for ``.gz``); raises UnsupportedFile for a
+    type no reader takes. A name without an extension, or one of _PLAIN_NAMES, is read as text."""
+    inner = Path(path.name[:-3]) if is_compressed(path) else Path(path.name)
+    kind = SUPPORTED.get(inner.suffix.lower())
+    if kind is not None:
+        return kind
+    if not inner.suffix or inner.name.split(".")[0].lower() in _PLAIN_NAMES:
+        return "text"
+    shown = inner.suffix + (".gz" if is_compressed(path) else "")
+    raise UnsupportedFile(f"{shown} is not a supported type")
+
+
+def gunzip(data: bytes, limit: int) -> bytes:
+    """The file inside gzip ``data``, refused (ReadError) when damaged or larger than ``limit`` bytes once
+    uncompressed: a few kilobytes can unpack to gigabytes."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as packed:
+            plain = packed.read(limit + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise ReadError("a damaged or incomplete gzip file") from exc
+    if len(plain) > limit:
+        raise ReadError(f"too large once uncompressed (over {limit / 2**20:.0f} MB, the limit)")
+    return plain
 
 
 def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] | None = None) -> Document:

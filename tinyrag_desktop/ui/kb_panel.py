@@ -38,7 +38,7 @@ from ..settings import Settings
 
 log = logging.getLogger(__name__)
 
-_FILE_FILTER = "Documents ({})".format(" ".join(f"*{ext}" for ext in sorted(SUPPORTED)))
+_FILE_FILTER = "Documents ({});;All files (*)".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
 
 
 def _local_time(stamp: str) -> str:

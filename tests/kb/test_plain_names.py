@@ -1,0 +1,94 @@
+"""Files people keep beside their documents without a format's extension (README, COPYING, NEWS.Debian) and
+gzip-compressed documents (guide.html.gz, as /usr/share/doc keeps them): read, or skipped with a reason."""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+
+import pytest
+
+from tinyrag_desktop.kb import Importer, open_store, search
+from tinyrag_desktop.kb.errors import ReadError, UnsupportedFile
+from tinyrag_desktop.kb.readers import file_type, gunzip
+
+
+def _import(data_dir: Path, *paths: str, **options):
+    with open_store(data_dir) as kb:
+        return Importer(kb, **options).run(paths)
+
+
+@pytest.mark.parametrize("name, kind", [
+    ("README", "text"), ("COPYING", "text"), ("NEWS.Debian", "text"), ("changelog.Debian.gz", "text"),
+    ("guide.html.gz", "html"), ("notes.MD.GZ", "markdown"), ("Makefile", "text"), ("manual.pdf.gz", "pdf"),
+])
+def test_file_type_reads_plain_names_and_the_file_inside_a_gzip(name, kind):
+    assert file_type(Path(name)) == kind
+
+
+@pytest.mark.parametrize("name, shown", [
+    ("photo.jpeg", ".jpeg"), ("backup.tar.gz", ".tar.gz"), ("script.py", ".py"), ("release.2024", ".2024"),
+])
+def test_other_extensions_stay_unsupported_and_say_which(name, shown):
+    with pytest.raises(UnsupportedFile, match=rf"^{shown} is not a supported type"):
+        file_type(Path(name))
+
+
+def test_a_folder_gives_its_readme_and_compressed_pages_and_skips_programs(tmp_path, data_dir):
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "README").write_text("Platypuses lay eggs and hunt by electroreception.", encoding="utf-8")
+    (folder / "NEWS.Debian").write_text("The quokka package now builds reproducibly.", encoding="utf-8")
+    (folder / "guide.html.gz").write_bytes(gzip.compress(
+        b"<html><head><title>Echidna guide</title></head><body><main><h1>Spines</h1>"
+        b"<p>Echidnas roll into a ball of spines when threatened.</p></main></body></html>"))
+    (folder / "tool").write_bytes(b"\x7fELF\x02\x01\x01" + os.urandom(4000))  # a program, no extension
+    (folder / "blob").write_bytes(os.urandom(3000))
+    (folder / "backup.tar.gz").write_bytes(gzip.compress(b"not read"))
+    report = _import(data_dir, str(folder))
+
+    assert sorted(Path(p).name for p in report.added) == ["NEWS.Debian", "README", "guide.html.gz"]
+    skipped = {Path(f.location).name: f.reason for f in report.skipped}
+    assert skipped == {"tool": "no extension, and not text (program)", "blob": "no extension, and not text (binary)",
+                       "backup.tar.gz": ".tar.gz is not a supported type"}
+    assert Path(search(data_dir, "platypus eggs", 1)[0].location).name == "README"
+    hit = search(data_dir, "echidna spines threatened", 1)[0]
+    assert (Path(hit.location).name, hit.title) == ("guide.html.gz", "Echidna guide")
+    assert "Spines" in hit.heading
+
+
+def test_a_changed_compressed_file_is_read_again_and_an_unchanged_one_skipped(tmp_path, data_dir):
+    page = tmp_path / "notes.md.gz"
+    page.write_bytes(gzip.compress(b"# Wombats\n\nWombats leave cube-shaped droppings.", mtime=0))
+    assert len(_import(data_dir, str(page)).added) == 1
+    page.write_bytes(gzip.compress(b"# Wombats\n\nWombats leave cube-shaped droppings.", mtime=1))
+    assert len(_import(data_dir, str(page)).unchanged) == 1  # the same text: only the wrapper changed
+    page.write_bytes(gzip.compress(b"# Wombats\n\nWombats dig burrows with strong claws.", mtime=2))
+    assert len(_import(data_dir, str(page)).updated) == 1
+    assert search(data_dir, "wombats burrows claws", 1)[0].text.endswith("strong claws.")
+    assert not search(data_dir, "droppings", 1)
+
+
+def test_a_damaged_or_bomb_like_gzip_is_refused_with_a_reason(tmp_path, data_dir):
+    (tmp_path / "cut.txt.gz").write_bytes(gzip.compress(b"a sentence that is cut " * 200)[:60])
+    (tmp_path / "bomb.txt.gz").write_bytes(gzip.compress(b"a" * 3 * 2**20))
+    (tmp_path / "fine.txt.gz").write_bytes(gzip.compress(b"Koalas sleep most of the day."))
+    report = _import(data_dir, str(tmp_path), max_file_bytes=2 * 2**20)
+    reasons = {Path(f.location).name: f.reason for f in report.failed}
+    assert reasons == {"cut.txt.gz": "a damaged or incomplete gzip file",
+                       "bomb.txt.gz": "too large once uncompressed (over 2 MB, the limit)"}
+    assert [Path(p).name for p in report.added] == ["fine.txt.gz"]
+
+
+def test_gunzip_stops_at_the_limit_without_unpacking_the_rest():
+    packed = gzip.compress(b"z" * 5_000_000)
+    with pytest.raises(ReadError, match="too large once uncompressed"):
+        gunzip(packed, 1000)
+    assert gunzip(packed, 5_000_000) == b"z" * 5_000_000
+
+
+def test_a_binary_file_named_readme_is_refused_as_data(tmp_path, data_dir):
+    (tmp_path / "README").write_bytes(b"\x00\x01\x02\x03" * 1000)
+    report = _import(data_dir, str(tmp_path / "README"))  # named by the user: read, and refused with why
+    assert [f.reason for f in report.failed] == ["looks like binary data, not text"]
