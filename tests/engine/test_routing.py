@@ -59,6 +59,47 @@ async def test_rag_route_puts_passages_in_the_prompt(llm, settings, http, tmp_pa
     assert "".join(e.text for e in events if isinstance(e, Text)) == "You get 27 days [1]."
 
 
+def _notes(tmp_path: Path) -> dict[str, str]:
+    """A knowledge base of three notes; their locations by name."""
+    from tinyrag_desktop.kb import Importer, open_store
+
+    notes = {
+        "vacation": "# Vacation\n\nEvery employee gets 27 vacation days per year, booked in the HR portal.\n",
+        "parking": "# Parking\n\nEmployees park in garage B; the badge opens the barrier. Days with no space "
+                   "are rare.\n",
+        "names": "# Naming\n\nName a project after what it does; a good name is short.\n",
+    }
+    for name, text in notes.items():
+        (tmp_path / f"{name}.md").write_text(text)
+    with open_store(tmp_path) as kb:
+        Importer(kb).run([str(tmp_path / f"{name}.md") for name in notes])
+    return {name: str((tmp_path / f"{name}.md").resolve()) for name in notes}
+
+
+@pytest.mark.parametrize("question, answer, used", [
+    # cited: exactly the passages cited, by the numbers the prompt gave them
+    ("How many vacation days do employees get?", "You get 27 days [1].", ["vacation"]),
+    # uncited: the passages whose words the answer repeats beyond the question's own
+    ("How many vacation days do employees get?", "Twenty-seven, booked in the HR portal.", ["vacation"]),
+    # offered but not drawn on: the question's words matched, the answer took nothing from them
+    ("What is a good name for my cat?", "Luna, Milo or Oliver are popular with cat owners.", []),
+])
+async def test_done_names_the_offered_sources_the_answer_drew_on(llm, settings, http, tmp_path: Path,
+                                                                 question, answer, used) -> None:
+    from tinyrag_desktop.engine import Engine
+    from tinyrag_desktop.engine.events import Done
+
+    notes = _notes(tmp_path)
+    llm.queue(Stream([answer]))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine, question)
+    assert isinstance(events[0], Route) and events[0].mode == "rag" and events[0].sources
+    done = events[-1]
+    assert isinstance(done, Done) and done.sources == tuple(notes[name] for name in used)
+    assert set(done.sources) <= set(events[0].sources)
+    assert done.to_json()["sources"] == [notes[name] for name in used]
+
+
 async def test_rag_route_does_not_bring_passages_for_a_word_the_documents_never_use(llm, settings, http,
                                                                                     tmp_path: Path) -> None:
     # "cats" is in no passage; its neighbour "cast" is. Put in the prompt unasked, a passage about

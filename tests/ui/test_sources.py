@@ -10,7 +10,7 @@ from PySide6.QtGui import QDesktopServices
 
 from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore
-from tinyrag_desktop.engine.events import Route, ToolFinished
+from tinyrag_desktop.engine.events import Done, Route, ToolFinished
 from tinyrag_desktop.kb import Importer, open_store
 from tinyrag_desktop.ui.answer import AnswerWidget
 from tinyrag_desktop.ui.sources import source_kind, source_label, source_url, split_sources, unique_labels
@@ -113,6 +113,21 @@ def test_rag_route_sources_are_shown_and_stored_with_the_route(make_window, serv
     assert win.view.answers()[-1].sources() == answer.sources()
 
 
+def test_passages_offered_but_not_used_are_not_shown_as_sources(make_window, server, qloop, tmp_path):
+    data, _docs = _knowledge(tmp_path)
+    server.queue(Stream(tokens("Nobody knows for sure; vets think it soothes them.")))
+    win = make_window(server.base_url, data_dir=data)
+    offered = []
+    win.bridge.routed.connect(lambda ev: offered.extend(ev.sources))
+    assert qloop.run(ask_and_wait(win, "Why do kittens purr?")) == "done"
+    answer = win.view.answers()[-1]
+    assert [Path(s).name for s in offered] == ["pets.txt"]  # the passage went into the prompt
+    assert answer.sources() == [] and answer.sources_row.isHidden()
+    assert answer.route["mode"] == "rag" and answer.route["sources"] == []
+    [stored] = [m for m in ChatStore(data).messages(win.chat_id) if m.role == "assistant"]
+    assert stored.route["sources"] == []
+
+
 def test_answers_stored_before_sources_existed_still_open(qapp, tmp_path):
     store = ChatStore(tmp_path)
     chat = store.new_chat()
@@ -137,13 +152,16 @@ def test_only_reading_tools_that_succeeded_add_sources_once_each(qapp):
     answer.tool_finished(_finished("calculate", "calculator", n="4"))
     answer.tool_finished(_finished("url_fetch", "https://failed.example", status="error", n="5"))
     answer.tool_finished(_finished("websearch", "https://duckduckgo.com", n="6"))
-    assert answer.sources() == ["/notes/a.md", "/notes/b.md", "https://www.example.org/docs/page",
-                                "https://en.wikipedia.org/wiki/Gopher", "/other/a.md"]
+    answer.finish(Done(2, 5, 900, "…", ("/notes/a.md", "/notes/b.md")))  # both offered passages were used
+    # the route's sources go first (they were in the prompt before any tool ran); b.md, already shown from
+    # the knowledge-base tool's result, keeps its place
+    assert answer.sources() == ["/notes/a.md", "https://www.example.org/docs/page",
+                                "https://en.wikipedia.org/wiki/Gopher", "/notes/b.md", "/other/a.md"]
     labels = [link.label() for link in answer.sources_row.links()]
-    assert labels == ["notes/a.md", "b.md", "example.org/docs/page", "en.wikipedia.org/wiki/Gopher", "other/a.md"]
-    assert answer.to_markdown().endswith("Sources:\n\n- /notes/a.md\n- /notes/b.md\n"
-                                         "- https://www.example.org/docs/page\n"
-                                         "- https://en.wikipedia.org/wiki/Gopher\n- /other/a.md\n")
+    assert labels == ["notes/a.md", "example.org/docs/page", "en.wikipedia.org/wiki/Gopher", "b.md", "other/a.md"]
+    assert answer.to_markdown().endswith("Sources:\n\n- /notes/a.md\n- https://www.example.org/docs/page\n"
+                                         "- https://en.wikipedia.org/wiki/Gopher\n- /notes/b.md\n"
+                                         "- /other/a.md\n")
     answer.deleteLater()
 
 
@@ -186,6 +204,7 @@ def test_the_sources_line_wraps_to_the_answer_width(qapp, qtbot):
     answer = AnswerWidget()
     qtbot.add_widget(answer)
     answer.on_route(Route("rag", "kb", (), tuple(f"/docs/part-{i}/notes-on-topic-{i}.md" for i in range(10))))
+    answer.fail("The stream broke.")  # a failed answer shows every source that was offered
     answer.resize(1200, 400)
     answer.show()
     qtbot.waitUntil(lambda: answer.sources_row.width() > 1000)

@@ -14,7 +14,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 
 import httpx
 
@@ -28,6 +28,9 @@ from .errors import BadResponse, LLMError
 from .events import Done, EngineError, EngineEvent, Reasoning, Route, Text, ToolFinished, ToolStarted
 from .llm import LLMClient
 from .router import Decision, route
+
+if TYPE_CHECKING:
+    from ..kb import Hit
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +102,9 @@ class Engine:
         question = str(messages[-1].get("content", "")) if messages else ""
 
         decision = await self._route(question, {t.name for t in enabled})
-        context, sources = await self._rag_context(question) if decision.mode == "rag" else ("", ())
-        yield Route(decision.mode, decision.reason, decision.hints, sources)
+        offered = await self._rag_passages(question) if decision.mode == "rag" else ()
+        context = _context(question, offered)
+        yield Route(decision.mode, decision.reason, decision.hints, _locations(offered))
 
         convo: list[dict[str, str]] = [
             {"role": "system", "content": prompts.system_prompt(
@@ -147,19 +151,27 @@ class Engine:
         except LLMError as exc:
             log.info("request failed: %s", exc)
             yield EngineError(str(exc), exc.kind)
-        yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript))
+        answer = "".join(req.transcript)
+        used = _locations(_used_passages(question, answer, offered)) if offered else ()
+        yield Done(rounds, req.tools_run, _ms(started), answer, used)
 
     async def _route(self, question: str, enabled: set[str]) -> Decision:
         has_kb = "rag_knowledge" in enabled and await asyncio.to_thread(_has_documents, self.data_dir)
         return route(question, enabled, has_kb=has_kb)
 
-    async def _rag_context(self, question: str) -> tuple[str, tuple[str, ...]]:
-        """The best passages for the prompt, and the locations they come from."""
+    async def _rag_passages(self, question: str) -> Sequence[Hit]:
+        """The best passages for the prompt: only for the question's own words, as they are put there
+        unasked. A word the documents never use is often no typo ("cats" in a question about something
+        else) and its neighbours ("cast") would bring passages the question is not about; the model's
+        own rag_knowledge searches are corrected."""
+        from ..tools.rag import find_passages
+
         try:
-            return await _kb_context(self.settings, self.data_dir, question, self.http)
+            return await find_passages(self.settings, self.data_dir, question, int(self.settings.get("k", 5)),
+                                       self.http, spelling=False)
         except Exception as exc:  # the knowledge base is optional help; a failure must not cost the answer
             log.warning("knowledge-base lookup for the rag route failed: %s", exc, exc_info=True)
-            return "", ()
+            return ()
 
     # -- one round --------------------------------------------------------------------------------
 
@@ -375,14 +387,18 @@ def _has_documents(data_dir: Path) -> bool:
     return has_documents(data_dir)
 
 
-async def _kb_context(settings: Mapping[str, Any], data_dir: Path, question: str,
-                      http: httpx.AsyncClient) -> tuple[str, tuple[str, ...]]:
-    from ..tools.rag import find_passages, format_hits
+def _context(question: str, passages: Sequence[Hit]) -> str:
+    """The numbered passages as the system prompt shows them, or "" for none."""
+    from ..tools.rag import format_hits
 
-    # Put in the prompt unasked, so only for the question's own words: a word the documents never use is
-    # often no typo ("cats" in a question about something else) and its neighbours ("cast") would bring
-    # passages the question is not about. The model's own rag_knowledge searches are corrected.
-    hits = await find_passages(settings, data_dir, question, int(settings.get("k", 5)), http, spelling=False)
-    if not hits:
-        return "", ()
-    return format_hits(question, hits), tuple(dict.fromkeys(h.location for h in hits))
+    return format_hits(question, passages) if passages else ""
+
+
+def _used_passages(question: str, answer: str, passages: Sequence[Hit]) -> list[Hit]:
+    from ..tools.rag import used_passages
+
+    return used_passages(question, answer, passages)
+
+
+def _locations(passages: Sequence[Hit]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(h.location for h in passages))

@@ -87,6 +87,12 @@ class Done(_Event):
     tools_run: int
     elapsed_ms: int
     transcript: str = ""
+    # rag mode: of the route's sources, those the answer drew on (cited, or sharing its words: see
+    # tools.rag.used_passages); the others were offered to the model and not used.
+    sources: tuple[str, ...] = ()
+
+    def payload(self) -> dict[str, Any]:
+        return {**asdict(self), "sources": list(self.sources)}
 
 
 @dataclass(frozen=True, slots=True)

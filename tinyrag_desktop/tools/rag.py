@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import re
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -17,6 +19,8 @@ import httpx
 from ..kb import Hit, Hits, StoreError, has_documents
 from ..kb import search as kb_search
 from ..kb.embed import query_vector
+from ..kb.search import STOP_WORDS
+from ..kb.textform import is_cjk, nfkc
 from .errors import ToolError
 from .registry import ToolContext, ToolResult, ToolSpec
 
@@ -81,6 +85,62 @@ async def find_passages(settings: Mapping[str, Any], data_dir: Path, query: str,
     # sqlite3 blocks; a thread keeps the event loop (and the window) responsive.
     return await asyncio.to_thread(kb_search, data_dir, query, k, query_vector=vector, vector_model=model,
                                    spelling=spelling)
+
+
+# "[2]", "[1, 3]", "[2-4]", "[1][3]": the citations format_hits asks for.
+_CITATION = re.compile(r"\[(\d{1,2}(?:\s*[,;–-]\s*\d{1,2})*)\]")
+_WORD = re.compile(r"\w+")
+# An uncited passage was drawn on when the answer shares with it this share of its own words that are not
+# the question's, at least one word and at most three (a long answer takes a few words from each passage).
+SHARED_PART, SHARED_MAX = 0.2, 3
+
+
+def used_passages(question: str, answer: str, hits: Sequence[Hit]) -> list[Hit]:
+    """The passages (numbered from 1 in ``hits``' order, as format_hits numbers them) that ``answer`` drew
+    on: the ones it cites; when it cites none, the ones it shares enough words with that the question does
+    not have (SHARED_PART).
+
+    Passages put into the prompt unasked (the engine's ``rag`` route) are the best matches for the
+    question's words, which is no proof they are about it: "a good name for a cat" finds the user guide's
+    passages about naming chats. The question's words are in every such passage, so they prove nothing; an
+    answer that took something from a passage repeats more of it.
+    """
+    cited: set[int] = set()
+    for match in _CITATION.finditer(answer):
+        for part in re.split(r"\s*[,;]\s*", match.group(1)):
+            ends = [int(n) for n in re.split(r"\s*[–-]\s*", part)]
+            if ends[-1] - ends[0] <= len(hits):
+                cited.update(range(ends[0], ends[-1] + 1))
+    named = [hit for n, hit in enumerate(hits, start=1) if n in cited]
+    if named:
+        return named
+    said = _words(answer) - _words(question)
+    if not said:
+        return []
+    enough = min(SHARED_MAX, math.ceil(SHARED_PART * len(said)))
+    return [hit for hit in hits if len(said & _words(f"{hit.heading} {hit.text}")) >= enough]
+
+
+def _words(text: str) -> set[str]:
+    """The content words of ``text``, comparable: lower-cased, four letters or more, without stop words, as
+    their roots (see _root); a run of Chinese, Japanese or Korean characters as its pairs of neighbours
+    (those languages have no spaces)."""
+    out: set[str] = set()
+    for word in _WORD.findall(nfkc(text).lower()):
+        if any(is_cjk(c) for c in word):
+            chars = [c for c in word if is_cjk(c)]
+            out.update(a + b for a, b in zip(chars, chars[1:]))
+        elif len(word) >= 4 and word not in STOP_WORDS and not word.isdigit():
+            out.add(_root(word))
+    return out
+
+
+def _root(word: str) -> str:
+    # Equal for the forms of a word an answer and a passage write differently: a plural's "s" dropped,
+    # then the first six letters ("imports", "imported", "importing" → "import"; "names" → "name").
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 4:
+        word = word[:-1]
+    return word[:6]
 
 
 async def run(query: str, ctx: ToolContext) -> ToolResult:

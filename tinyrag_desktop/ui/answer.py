@@ -192,10 +192,11 @@ class AnswerWidget(QFrame):
 
     def on_route(self, ev: Route) -> None:
         # The route is stored as JSON with the answer, so its sources come back when the chat is reopened.
+        # The passages put into the prompt are only offered: the answer shows the sources it drew on once
+        # it is complete (Done.sources); an answer stopped or failed halfway shows all that were offered.
         self._route = {"mode": ev.mode, "reason": ev.reason, "hints": list(ev.hints)}
         if ev.sources:
             self._route["sources"] = list(ev.sources)
-            self.sources_row.add(ev.sources)
         hints = f" · hints: {', '.join(ev.hints)}" if ev.hints else ""
         self._route_label.setText(f"Route: {ev.mode} — {ev.reason}{hints}")
         self._route_label.setVisible(self._show_route)
@@ -241,8 +242,16 @@ class AnswerWidget(QFrame):
         self._arrived()
         self.flush()
         self.streaming = False
+        if self._error is None and self._route is not None and self._route.get("sources"):
+            self._route["sources"] = list(ev.sources)
+        self.show_route_sources()
         self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run, "elapsed_ms": ev.elapsed_ms}
         self._show_footer()
+
+    def show_route_sources(self) -> None:
+        """Show the rag route's sources: after Done, those the answer used; else all that were offered."""
+        if self._route is not None and self._route.get("sources"):
+            self.sources_row.add(self._route["sources"], first=True)  # in the prompt before any tool ran
 
     def stop(self, elapsed_ms: int = 0) -> None:
         """The user stopped the answer: keep what arrived, mark running tools as stopped."""
@@ -251,6 +260,7 @@ class AnswerWidget(QFrame):
         self.streaming = False
         for card in self._cards.values():
             card.mark_stopped()
+        self.show_route_sources()
         ran = sum(1 for c in self._cards.values() if c.status in ("done", "error"))
         self._stats = {"rounds": 1, "tools_run": ran, "elapsed_ms": elapsed_ms, "outcome": "stopped"}
         self._show_footer()
@@ -263,6 +273,7 @@ class AnswerWidget(QFrame):
         for card in self._cards.values():
             card.mark_stopped()
         self._error = message
+        self.show_route_sources()
         self._error_label.setText(inline_code_html(message))
         self._error_box.setAccessibleName("Error")
         self._error_box.setAccessibleDescription(message)
@@ -476,6 +487,7 @@ class AnswerWidget(QFrame):
             self.on_route(Route(str(message.route.get("mode", "")), str(message.route.get("reason", "")),
                                 tuple(message.route.get("hints", ())),
                                 tuple(str(s) for s in sources) if isinstance(sources, list) else ()))
+            self.show_route_sources()  # stored as they were shown
         if message.reasoning:
             self.append_reasoning(message.reasoning)
         for seg in message.segments():

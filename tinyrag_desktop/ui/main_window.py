@@ -474,6 +474,7 @@ class MainWindow(QMainWindow):
             elif answer.streaming:  # the stream ended without done or error
                 answer.flush()
                 answer.streaming = False
+                answer.show_route_sources()
             self._store_answer(answer, chat_id, outcome)
         self._update_last_answer()
         self._refresh_chats()

@@ -16,7 +16,7 @@ from urllib.parse import unquote, urlsplit
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPalette
-from PySide6.QtWidgets import QLabel, QLayout, QLayoutItem, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QLabel, QLayout, QLayoutItem, QSizePolicy, QToolButton, QWidget, QWidgetItem
 
 from .theme import paint_focus_ring
 
@@ -154,6 +154,11 @@ class _FlowLayout(QLayout):
     def addItem(self, item: QLayoutItem) -> None:  # noqa: N802
         self._items.append(item)
 
+    def insertWidget(self, index: int, widget: QWidget) -> None:  # noqa: N802
+        self.addChildWidget(widget)
+        self._items.insert(index, QWidgetItem(widget))
+        self.invalidate()
+
     def count(self) -> int:
         return len(self._items)
 
@@ -281,8 +286,9 @@ class SourcesRow(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.hide()
 
-    def add(self, locations: Iterable[str]) -> list[SourceLink]:
-        """Add the locations not shown yet, in order; returns the new links."""
+    def add(self, locations: Iterable[str], *, first: bool = False) -> list[SourceLink]:
+        """Add the locations not shown yet, in order, after the others or (``first``) before them; returns
+        the new links."""
         known = {link.location for link in self._links}
         new = []
         for loc in locations:
@@ -291,8 +297,12 @@ class SourcesRow(QWidget):
                 known.add(loc)
                 link = SourceLink(loc, loc, self._link_colour, self)
                 link.openFailed.connect(self.openFailed)
-                self._flow.addWidget(link)
-                self._links.append(link)
+                if first:
+                    self._flow.insertWidget(1 + len(new), link)  # after the caption
+                    self._links.insert(len(new), link)
+                else:
+                    self._flow.addWidget(link)
+                    self._links.append(link)
                 new.append(link)
         if new:
             # As tall as a link, text centred: the caption's words then sit on the links' line.
