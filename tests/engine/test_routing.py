@@ -100,6 +100,22 @@ async def test_done_names_the_offered_sources_the_answer_drew_on(llm, settings, 
     assert done.to_json()["sources"] == [notes[name] for name in used]
 
 
+async def test_a_tool_blocks_words_do_not_make_a_passage_used(llm, settings, http, tmp_path: Path) -> None:
+    # the note says "calculate", as the block's tag does: only the words the user reads count
+    from tinyrag_desktop.engine import Engine
+    from tinyrag_desktop.engine.events import Done
+    from tinyrag_desktop.kb import Importer, open_store
+
+    (tmp_path / "leave.md").write_text("# Leave\n\nCalculate your vacation days from your contract.\n")
+    with open_store(tmp_path) as kb:
+        Importer(kb).run([str(tmp_path / "leave.md")])
+    llm.queue(Stream(['<tool name="calculate"><query>27 / 12</query></tool>']), Stream(["About 2.25."]))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine, "How many vacation days per month?")
+    assert events[0].sources and isinstance(events[-1], Done) and events[-1].tools_run == 1
+    assert 'name="calculate"' in events[-1].transcript and events[-1].sources == ()
+
+
 async def test_rag_route_does_not_bring_passages_for_a_word_the_documents_never_use(llm, settings, http,
                                                                                     tmp_path: Path) -> None:
     # "cats" is in no passage; its neighbour "cast" is. Put in the prompt unasked, a passage about

@@ -124,6 +124,7 @@ class Engine:
                           chat_id=chat_id)
         rounds = 0
         reasoned = False
+        shown: list[str] = []  # the answer as the user reads it: no tool blocks
         try:
             model = await client.resolve_model(str(settings.get("chat_model", "") or ""))
             for number in range(1, cfg.max_continuations + 2):
@@ -135,6 +136,8 @@ class Engine:
                 try:
                     async for event in self._round(client, model, convo, rnd, req, ctx):
                         reasoned = reasoned or isinstance(event, Reasoning)
+                        if isinstance(event, Text):
+                            shown.append(event.text)
                         yield event
                 finally:  # what arrived is kept, even when the round failed
                     req.transcript.append("".join(rnd.text))
@@ -151,9 +154,8 @@ class Engine:
         except LLMError as exc:
             log.info("request failed: %s", exc)
             yield EngineError(str(exc), exc.kind)
-        answer = "".join(req.transcript)
-        used = _locations(_used_passages(question, answer, offered)) if offered else ()
-        yield Done(rounds, req.tools_run, _ms(started), answer, used)
+        used = _locations(_used_passages(question, "".join(shown), offered)) if offered else ()
+        yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used)
 
     async def _route(self, question: str, enabled: set[str]) -> Decision:
         has_kb = "rag_knowledge" in enabled and await asyncio.to_thread(_has_documents, self.data_dir)
