@@ -49,6 +49,13 @@ def test_uncited_passages_count_by_the_words_the_answer_repeats_beyond_the_quest
     assert used_passages("Where is lunch?", "I don't know where lunch is.", PASSAGES) == []
 
 
+def test_tags_in_the_answer_are_not_its_words():
+    # a block the engine did not run (an unknown tool) is shown as written; its markup says nothing
+    passages = [_hit(1, "Each tool has a name; the console lists them.")]
+    assert used_passages("Cat names?", '<tool name="rats_fun">Rats</tool>', passages) == []
+    assert _numbers(used_passages("Cat names?", "<b>The console</b> lists them.", passages)) == [1]
+
+
 def test_forms_of_a_word_count_as_the_word():
     answer = "Snapshots are restored from the consoles."
     assert _numbers(used_passages("How?", answer, PASSAGES)) == [3]

@@ -90,6 +90,7 @@ async def find_passages(settings: Mapping[str, Any], data_dir: Path, query: str,
 # "[2]", "[1, 3]", "[2-4]", "[1][3]": the citations format_hits asks for.
 _CITATION = re.compile(r"\[(\d{1,2}(?:\s*[,;–-]\s*\d{1,2})*)\]")
 _WORD = re.compile(r"\w+")
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 # An uncited passage was drawn on when the answer shares with it this share of its own words that are not
 # the question's, at least one word and at most three (a long answer takes a few words from each passage).
 SHARED_PART, SHARED_MAX = 0.2, 3
@@ -114,7 +115,8 @@ def used_passages(question: str, answer: str, hits: Sequence[Hit]) -> list[Hit]:
     named = [hit for n, hit in enumerate(hits, start=1) if n in cited]
     if named:
         return named
-    said = _words(answer) - _words(question)
+    # Tags are no words taken from a passage: a block the engine did not run is shown as written
+    said = _words(_TAG.sub(" ", answer)) - _words(question)
     if not said:
         return []
     enough = min(SHARED_MAX, math.ceil(SHARED_PART * len(said)))
