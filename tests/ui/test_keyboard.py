@@ -202,3 +202,37 @@ def test_a_click_on_the_chat_the_focus_made_current_opens_it(make_window, server
     qtbot.mouseClick(win.sidebar.list.viewport(), Qt.MouseButton.LeftButton,
                      pos=win.sidebar.list.visualItemRect(item).center())
     qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+
+
+def _tab_walk(qtbot, start, limit=60):
+    """The widgets Tab visits from ``start``, pressing it until the focus comes back."""
+    start.setFocus(Qt.FocusReason.TabFocusReason)
+    visited = []
+    for _ in range(limit):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        focus = QApplication.focusWidget()
+        if focus is start:
+            return visited
+        visited.append(focus)
+    raise AssertionError(f"Tab did not come back to {start!r}: {visited}")
+
+
+def test_tab_follows_the_window_layout_left_to_right_top_to_bottom(make_window, server, qloop, qtbot):
+    server.queue(Stream(tokens(TWO_TOOLS)), Stream(tokens("Done.")))
+    win = make_window(server.base_url)
+    _active(qtbot, win)
+    assert qloop.run(ask_and_wait(win, "Two sums")) == "done"  # answers are made after the message box
+    win.kb_dock.show()
+    walk = _tab_walk(qtbot, win.findChild(QAbstractButton, "newChat"))
+    answer = win.view.answers()[-1]
+    places = []
+    for widget in walk:
+        place = ("sidebar" if win.sidebar.isAncestorOf(widget) else "header" if widget is win.persona else
+                 "answer" if answer.isAncestorOf(widget) else "conversation" if win.view.isAncestorOf(widget)
+                 or widget is win.view else "message box" if widget in (win.composer, win.send_button) else
+                 "panel" if win.kb_dock.isAncestorOf(widget) else repr(widget))
+        if not places or places[-1] != place:
+            places.append(place)
+    assert places == ["sidebar", "header", "conversation", "answer", "message box", "panel"]
+    assert walk.index(win.composer) + 1 == walk.index(win.send_button)
+    assert all(card in walk for card in answer.cards()) and answer.regenerate_button in walk

@@ -195,10 +195,41 @@ class MainWindow(QMainWindow):
         split.setChildrenCollapsible(False)
         self.splitter = split
         self.setCentralWidget(split)
+        self._regions = [self.sidebar, header, self.pages, wrap]  # left to right, top to bottom (see _order_tabs)
         self.setTabOrder(self.composer, self.send_button)
         self._fill_personas()
         self.kb_dock = self._build_kb_dock()
         self._style_chrome()
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 (Qt's name)
+        self._order_tabs()
+        return super().focusNextPrevChild(next)
+
+    def _order_tabs(self) -> None:
+        """Tab follows the window's layout: chats, the chat's header, the conversation, the message box,
+        and the knowledge panel where it is docked. Qt's focus chain is the order widgets were made in, so
+        answers, their cards and links (all made after the message box) would come after Send."""
+        regions = list(self._regions)
+        dock = getattr(self, "kb_dock", None)  # not made yet while the window is being built
+        if dock is not None and not dock.isFloating():  # a floating panel is a window of its own
+            area = self.dockWidgetArea(dock)
+            first = area in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
+            regions = [dock, *regions] if first else [*regions, dock]
+        groups: list[list[QWidget]] = [[] for _ in regions]
+        now: list[QWidget] = []
+        widget = self.nextInFocusChain()
+        while widget is not self and widget is not None:
+            if widget.focusPolicy() & Qt.FocusPolicy.TabFocus:
+                for group, region in zip(groups, regions):
+                    if region is widget or region.isAncestorOf(widget):
+                        group.append(widget)
+                        now.append(widget)
+                        break
+            widget = widget.nextInFocusChain()
+        wanted = [w for group in groups for w in group]
+        if wanted != now:
+            for before, after in zip(wanted, wanted[1:]):
+                QWidget.setTabOrder(before, after)
 
     def _style_chrome(self) -> None:
         """The style sheet goes on the chrome only; the conversation paints itself (see theme.py)."""
