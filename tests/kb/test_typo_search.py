@@ -105,15 +105,18 @@ def test_edits_are_one_step_away():
     assert "abc" not in near and "cba" not in near
 
 
-def test_an_older_database_without_the_vocabulary_still_searches(imported):
-    # A file written before the vocabulary existed: the writer adds it on its next open, a reader
-    # meanwhile searches without corrections instead of failing.
+def test_an_older_database_without_the_vocabulary_still_corrects_typos_and_is_not_changed(imported):
+    # A file written before the vocabulary existed: the writer adds it on its next open; a reader meanwhile
+    # makes its own, in its temporary schema, and the file stays as it was.
     raw = sqlite3.connect(imported / "knowledge.db")
     raw.execute("DROP TABLE chunks_fts_vocab")
     raw.commit()
-    raw.close()
-    assert search(imported, "permisions", 3) == []
+    before = (imported / "knowledge.db").read_bytes()
+    assert _first(imported, "permisions") == "permissions.md"
     assert _first(imported, "permissions") == "permissions.md"
+    assert raw.execute("SELECT count(*) FROM sqlite_master WHERE name = 'chunks_fts_vocab'").fetchone()[0] == 0
+    raw.close()
+    assert (imported / "knowledge.db").read_bytes() == before
     open_store(imported).close()
     assert _first(imported, "permisions") == "permissions.md"
 

@@ -268,11 +268,12 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
         ).fetchone()[0] == 2
         if conn.has_links:
             conn.execute("SELECT rowid FROM links_fts WHERE links_fts MATCH '\"x\"' LIMIT 0").fetchall()
-        # The vocabulary (for spelling tolerance) is added by the first writer to open an older file.
-        conn.has_vocab = conn.execute(
-            "SELECT count(*) FROM sqlite_master WHERE name = 'chunks_fts_vocab'").fetchone()[0] == 1
-        if conn.has_vocab:
-            conn.execute("SELECT term FROM chunks_fts_vocab WHERE term = 'x'").fetchall()
+        # The vocabulary (for spelling tolerance) is added by the first writer to open an older file; until
+        # then this connection makes its own in the temporary schema (a view of the index: nothing stored).
+        if not conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'chunks_fts_vocab'").fetchone()[0]:
+            conn.execute("CREATE VIRTUAL TABLE temp.chunks_fts_vocab USING fts5vocab(main, chunks_fts, row)")
+        conn.execute("SELECT term FROM chunks_fts_vocab WHERE term = 'x'").fetchall()
+        conn.has_vocab = True
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"The knowledge base {path} cannot be read: {exc}.") from exc
     conn.set_authorizer(_authorize)
