@@ -92,3 +92,28 @@ def test_a_binary_file_named_readme_is_refused_as_data(tmp_path, data_dir):
     (tmp_path / "README").write_bytes(b"\x00\x01\x02\x03" * 1000)
     report = _import(data_dir, str(tmp_path / "README"))  # named by the user: read, and refused with why
     assert [f.reason for f in report.failed] == ["looks like binary data, not text"]
+
+
+def test_a_link_is_read_by_its_own_name_and_its_source_imports_again(tmp_path, data_dir):
+    # /usr/share/doc/…/LICENSE links to /usr/share/common-licenses/Apache-2.0, a name no reader takes
+    licences, project = tmp_path / "licences", tmp_path / "project"
+    licences.mkdir()
+    project.mkdir()
+    (licences / "Apache-2.0").write_text("Licensed under the Apache License, Version 2.0.", encoding="utf-8")
+    (project / "LICENSE").symlink_to(licences / "Apache-2.0")
+    report = _import(data_dir, str(project))
+    assert report.added == [str(licences / "Apache-2.0")] and not report.failed
+    assert search(data_dir, "apache license", 1)[0].location == str(licences / "Apache-2.0")
+    # importing the source again by its location (the panel's Re-import) reads it as it was read
+    (licences / "Apache-2.0").write_text("Licensed under the Apache License, Version 2.0, January 2004.")
+    again = _import(data_dir, str(licences / "Apache-2.0"))
+    assert again.updated == [str(licences / "Apache-2.0")] and not again.failed
+    # a file of that name never imported stays unsupported, with the reason
+    (licences / "MIT-1.1").write_text("Permission is hereby granted.")
+    assert [f.reason for f in _import(data_dir, str(licences / "MIT-1.1")).failed] == [".1 is not a supported type"]
+
+
+def test_gzip_content_is_unpacked_whatever_the_file_is_called(tmp_path, data_dir):
+    (tmp_path / "notes.txt").write_bytes(gzip.compress(b"Numbats eat termites."))
+    report = _import(data_dir, str(tmp_path / "notes.txt"))
+    assert len(report.added) == 1 and "termites" in search(data_dir, "numbats", 1)[0].text

@@ -29,7 +29,7 @@ from .chunking import chunk_document
 from .errors import Cancelled, Error, FetchError, NoText, ReadError, Unreachable, UnsupportedFile
 from .models import Block, Chunk, Document
 from .readers import (
-    SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, read_bytes, sniff, with_utf16_bom,
+    GZIP_MAGIC, SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, read_bytes, sniff, with_utf16_bom,
 )
 from .store import KnowledgeBase, new_load_id
 
@@ -47,6 +47,9 @@ class ImportItem:
 
     kind: str  # "path", "url" or "wikipedia"
     value: str
+    # The name a path was found under, when a link's own name differs from its target's: "LICENSE" linked to
+    # "Apache-2.0" is read as the text its name says it is.
+    name: str = ""
 
     @staticmethod
     def parse(text: str) -> "ImportItem":
@@ -124,12 +127,12 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
     out: list[ImportItem] = []
     taken: set[str] = set()  # each file once, however many links or folders lead to it
 
-    def add(file: str) -> None:
+    def add(file: str, name: str) -> None:
         if file in taken:
             report.skipped.append(Failure(file, "already in this import (through a link or twice named)"))
         else:
             taken.add(file)
-            out.append(ImportItem("path", file))
+            out.append(ImportItem("path", file, name if name != Path(file).name else ""))
 
     for item in items:
         if item.kind != "path":
@@ -140,7 +143,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
             continue
         path = Path(item.value).expanduser()
         if not path.is_dir():
-            add(str(path.resolve()) if path.exists() else str(path))
+            add(str(path.resolve()) if path.exists() else str(path), path.name)
             continue
         seen: set[str] = set()
         before = len(out)
@@ -164,7 +167,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
                 if reason:
                     report.skipped.append(Failure(str(file), reason))
                 else:
-                    add(str(file.resolve()))
+                    add(str(file.resolve()), file.name)
         if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
             report.skipped.append(Failure(str(path), "no supported files found in this folder"))
     return out
@@ -311,17 +314,18 @@ class Importer:
                 raise ReadError("not a regular file (a pipe, device or socket)")
             if not _utf8(item.value):  # SQLite stores text as UTF-8: such a name cannot be stored
                 raise ReadError("its name is not valid text (UTF-8); rename the file to import it")
-            kind = file_type(path)
+            named = Path(item.name) if item.name else path
+            kind = self._file_type(named, str(path))
             size = path.stat().st_size
             if size > self.max_file_bytes:
                 raise ReadError(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
             data = path.read_bytes()
-            if is_compressed(path):
+            if data.startswith(GZIP_MAGIC) and kind not in ("pdf", "docx"):  # whatever the name says
                 data = gunzip(data, self.max_file_bytes)
             location, digest = str(path), hashlib.sha256(data).hexdigest()
             if self._unchanged(location, digest, report):
                 return
-            name = path.name[:-3] if is_compressed(path) else path.name  # "guide.md.gz" is titled as guide.md
+            name = named.name[:-3] if is_compressed(named) else named.name  # "guide.md.gz" is titled as guide.md
             doc = read_bytes(data, kind, name, self.cancel.is_set)
         elif item.kind == "url":
             from .web import fetch_url, normalize_url
@@ -347,6 +351,17 @@ class Importer:
         else:
             raise UnsupportedFile(f"unknown import kind {item.kind!r}")
         self._store(doc, location, size, digest, load_id, report)
+
+    def _file_type(self, named: Path, location: str) -> str:
+        """The reader for the file at ``location`` found as ``named``: by its name, or, for a source imported
+        before under another name (a link's, in a folder), as it was read then."""
+        try:
+            return file_type(named)
+        except UnsupportedFile:
+            known = self.kb.source_by_location(location)
+            if known is None or known.type not in SUPPORTED.values():
+                raise
+            return known.type
 
     def _unchanged(self, location: str, digest: str, report: ImportReport) -> bool:
         existing = self.kb.source_by_location(location)

@@ -30,9 +30,10 @@ BINARY_TYPES = {".pdf": "pdf", ".docx": "docx"}
 SUPPORTED = {**TEXT_TYPES, **BINARY_TYPES}
 _Text = TypeVar("_Text", str, bytes)
 
+GZIP_MAGIC = b"\x1f\x8b"
 _MAGIC = ((b"%PDF-", "pdf"), (b"PK\x03\x04", "zip"), (b"\x89PNG", "PNG image"), (b"\xff\xd8\xff", "JPEG image"),
           (b"GIF8", "GIF image"), (b"\x7fELF", "program"), (b"MZ", "Windows program"),
-          (b"\x1f\x8b", "gzip archive"), (b"SQLite format 3", "SQLite database"), (b"OggS", "audio"),
+          (GZIP_MAGIC, "gzip archive"), (b"SQLite format 3", "SQLite database"), (b"OggS", "audio"),
           (b"ID3", "MP3 audio"), (b"Rar!", "RAR archive"), (b"7z\xbc\xaf", "7-Zip archive"))
 
 
