@@ -104,6 +104,23 @@ pages (the Jaccard of their best passages' words over 0.3 to 0.8, as versioned r
 below the top k: 85-86/141-142 (82/137 as large; 2 dev questions have two release notes in their top
 5). Coverage weighted by each word's burstiness (occurrences per chunk that has it, from fts5vocab;
 linear, square root or log): 84-86/103 and 139/159 (82/137 as large, commit f5de989).
+Other term-weighting models over the same candidates (commit e40bb47, reverted; env-var knobs), scored
+in Python from each column's term counts (the in-memory FTS5 table of 63548b5), the index's column
+lengths and, for the language model and DFR, each word's count in the whole index (fts5vocab); the
+coverage re-rank and source scoring as now. FTS5's bm25() already adds the columns' weighted counts
+before the saturation, over the whole row's length; BM25F proper (Robertson and Zaragoza) divides each
+column's count by its own length norm first: weights 4, 2, 1 with b 0.75 in all three, 0.5/0.5/0.75 or
+0/0/0.75 (title/heading/text), 85/139 each (83/137 as large); k1 2.0, 85/140 (81/136). BM25+ with delta 1
+and 0.5, 85/138 and 84/140 (81/138, 81/137 as large); BM25L with delta 0.5 and k1 1.2 or 1.5, 84/140
+(81/138). Dirichlet query likelihood (as Lucene scores it: the words found, none below 0) with mu the
+mean chunk length (columns weighted) and twice that, 84/139 and 85/138 (82/132, 80/132 as large); DPH
+85/139 (80/136); PL2 (c 1) 85/140 (80/135). Without the coverage re-rank, BM25, BM25+ and BM25L give
+83/138-139. The Python BM25 itself gives 85/142 (82/137 as large), also with a stem counted once where
+two question words give it ("delete", "deleted": FTS5 counts it twice). Over 300 or 500 candidates
+(in both modes) BM25, BM25F, BM25+ and BM25L give 83-85/138-139 (80-83/137-139 as large), at 39 and 63
+ms a question in this benchmark against 15 over 100 (6 now); recall at 20 stays 149/159 over 500. On
+the dev set the right page has a chunk among the 100 candidates for 13 of the 18 misses (17 among
+500): it is found but outranked, and weighing the same words differently does not lift it.
 Spelling tolerance (spelling.py) is kept as a feature for questions with typos, not for these figures:
 it changes no word of a question the index knows, so dev and held-out stay 85/103 and 142/159 (81 and
 137 as large). With one seeded random edit per dev question (``--typos``, four seeds) it finds 83, 86,
