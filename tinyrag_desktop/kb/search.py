@@ -67,8 +67,9 @@ candidates (term counts per column from an in-memory FTS5 table with the same to
 lengths from chunks_fts_docsize, N and mean length from the index's averages record; at 1.2 and 0.75 it
 gives bm25()'s scores to 1e-6): k1 0.6 to 2.0 by b 0.2 to 1.0, 30 pairs, 84-85/138-142 with FTS5's
 1.2 and 0.75 the best (80-83/133-138 as large); over 300 candidates 83-85/139-140. It also cost p50
-22.6 ms at 15,000 chunks (6.1 without). Recall at 10 and 20 is 145 and 149/159:
-the right page is usually not just below the top 5 but absent from the candidates altogether.
+22.6 ms at 15,000 chunks (6.1 without). Recall at 10 and 20 is 145 and 149/159: the right page is
+usually not just below the top 5, though one of its chunks is often among the 100 candidates (for 13 of
+the 18 dev misses), outranked by pages that use the question's words more.
 The remaining misses are mostly words the right page never uses ("rights" for privileges, "list" for
 arrays): a ranking tweak cannot close that gap. An embedding model (optional vectors, below) closes
 part of it: with all-MiniLM-L6-v2, fused recall at 5 stayed 142/159 (it won three PostgreSQL questions
