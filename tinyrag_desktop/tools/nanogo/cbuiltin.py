@@ -183,7 +183,7 @@ class BuiltinMixin:
             self.err(node, f"{'missing' if not args else 'too many'} argument{'s' if args else ''} in conversion to {t}")
         an = args[0]
         x = self.expr(an, t)
-        tu, xu = t.u, (x.type.u if x.type is not None else None)
+        tu = t.u
         if x.kind == "nil":
             if isinstance(tu, (T.Pointer, T.Slice, T.Map, T.Chan, T.Func, T.Interface)):
                 return Op(self.coerce(x, t), t)
@@ -357,7 +357,7 @@ class BuiltinMixin:
             if len(rest) == 2:
                 a, b = self.expr(args[1]), self.expr(args[2])
                 if a.const is not None and b.const is not None and a.const > b.const:
-                    self.err(args[1], f"invalid argument: length and capacity swapped")
+                    self.err(args[1], "invalid argument: length and capacity swapped")
             cap = rest[1] if len(rest) > 1 else "None"
             return Op(f"_make_slice({rest[0]}, {cap}, {esize(u.elem)}, {self.zero_factory(u.elem)})", t)
         if isinstance(u, T.Map):

@@ -457,7 +457,7 @@ def compile_function(c, d, py, sig, recv, literal=False):
     from .compiler import FnCtx
     body = d.child_by_field_name("body")
     if body is None:
-        c.err(d, f"missing function body")
+        c.err(d, "missing function body")
     parent = c.fn
     boxed = scan_boxed(c, body)
     if literal and parent is not None:

@@ -58,7 +58,7 @@ def _m_minmax(big):
         if a != a or b != b:
             return math.nan
         if a == b == 0:
-            neg_a, neg_b = math.copysign(1, a) < 0, math.copysign(1, b) < 0
+            neg_a = math.copysign(1, a) < 0  # Max(+0, -0) is +0, Min(+0, -0) is -0
             if big:
                 return a if not neg_a else b
             return a if neg_a else b
