@@ -11,6 +11,7 @@ from typing import Any, TextIO
 from . import __version__
 from .cliargs import add_shared_flags, context_from_args
 from .settings import SettingsError
+from .tools.registry import SOURCE_TOOLS
 
 _ICONS = {"ok": "✓", "error": "✗", "skipped": "⤼"}
 
@@ -101,6 +102,7 @@ class _TextPrinter:
     def __init__(self, out: TextIO, err: TextIO) -> None:
         self.out, self.err = out, err
         self.at_line_start = True
+        self.sources: dict[str, None] = {}  # in order, each once
 
     def _write(self, text: str) -> None:
         if text:
@@ -123,10 +125,19 @@ class _TextPrinter:
         elif name == "tool_result":
             detail = f"{event.elapsed_ms} ms" if event.status == "ok" else (event.error or "")
             self._status(f"{_ICONS.get(event.status, '?')} {event.tool} {event.status}: {_preview(detail, 160)}")
+            if event.tool in SOURCE_TOOLS and event.status == "ok":
+                self.sources.update(dict.fromkeys(line.strip() for line in event.source.splitlines() if line.strip()))
         elif name == "error":
             self._status(f"error: {event.message}")
-        elif name == "done" and not self.at_line_start:
-            self._write("\n")
+        elif name == "done":
+            if not self.at_line_start:
+                self._write("\n")
+            # As the window's Sources line: the knowledge-base passages the answer drew on first, on stderr
+            # with the status lines, so that stdout stays the answer alone.
+            found = {**dict.fromkeys(event.sources), **self.sources}
+            if found:
+                self.err.write("Sources:\n" + "".join(f"  {location}\n" for location in found))
+                self.err.flush()
 
 
 def _preview(text: str, limit: int = 80) -> str:

@@ -96,3 +96,27 @@ def test_ctrl_c_stops_the_answer_and_says_so(tmp_path: Path) -> None:
     assert proc.returncode == 130
     assert "Stopped." in err and "Traceback" not in err
     assert out.count("word") < 400
+
+
+def test_plain_ask_lists_the_sources_the_answer_used_on_stderr(tmp_path: Path) -> None:
+    from tinyrag_desktop.kb import Importer, open_store
+
+    notes = {"leave.md": "# Leave\n\nEvery employee gets 27 vacation days, booked in the HR portal.\n",
+             "parking.md": "# Parking\n\nEmployees park in garage B; days without a space are rare.\n"}
+    for name, text in notes.items():
+        (tmp_path / name).write_text(text)
+    with open_store(tmp_path) as kb:
+        Importer(kb).run([str(tmp_path / name) for name in notes])
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["Twenty-seven, ", "booked in the HR portal."]))
+        proc = subprocess.run(
+            [sys.executable, "-m", "tinyrag_desktop", "ask", "How many vacation days do employees get?",
+             "--base-url", llm.base_url, "--model", "scripted", "--data-dir", str(tmp_path)],
+            capture_output=True, text=True, timeout=60, env=env)
+        system = llm.requests[0]["messages"][0]["content"]
+    assert proc.returncode == 0, proc.stderr
+    assert "27 vacation days" in system and "garage B" in system
+    assert proc.stdout == "Twenty-seven, booked in the HR portal.\n"  # the answer alone
+    # both notes went into the prompt; the answer drew on one
+    assert proc.stderr == f"Sources:\n  {(tmp_path / 'leave.md').resolve()}\n"

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     import httpx
 
 ELEMENTS = ("query", "url", "source")
+# Tools whose result's ``source`` names documents the answer read (one location per line): what an answer
+# lists as its sources. Other tools' sources ("calculator", a search engine) are not worth opening.
+SOURCE_TOOLS = frozenset({"rag_knowledge", "url_fetch", "wikipedia"})
 
 # Modules that hold built-in tools, in the order the system prompt lists them.
 _BUILTIN_MODULES = (

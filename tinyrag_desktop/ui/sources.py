@@ -18,9 +18,11 @@ from PySide6.QtCore import QPoint, QRect, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPalette
 from PySide6.QtWidgets import QLabel, QLayout, QLayoutItem, QSizePolicy, QToolButton, QWidget, QWidgetItem
 
+from ..tools.registry import SOURCE_TOOLS
 from .theme import paint_focus_ring
 
-SOURCE_TOOLS = frozenset({"rag_knowledge", "url_fetch", "wikipedia"})
+__all__ = ["SOURCE_TOOLS", "SourcesRow", "split_sources"]
+
 OPENABLE_SCHEMES = frozenset({"http", "https", "file"})
 LABEL_MAX = 48  # characters of a link's label; the tooltip has the whole location
 
