@@ -145,6 +145,46 @@ def test_a_question_mixing_english_and_cjk(imported):
     assert set(_found(imported, "ＰｏｓｔｇｒｅＳＱＬの温度")[:2]) == {"checkpoints.txt", "お茶.html"}
 
 
+def test_japanese_pairs_that_cannot_be_in_a_word_are_not_asked():
+    # Particles and endings are hiragana, words kanji or katakana: "トを", "をき", "した", "たい" are
+    # not searched; a run's pairs inside words ("日本", "フォ", "表示", and "示し" for 表示する) are.
+    assert query_terms("日本語フォントをきれいに表示したい") == [
+        "日 本 語 フ ォ ン ト を き れ い に 表 示 し た い",
+        "日 本", "本 語", "フ ォ", "ォ ン", "ン ト", "表 示", "示 し"]
+    # Chinese and Korean keep every pair.
+    assert query_terms("如何备份数据库") == [
+        "如 何 备 份 数 据 库", "如 何", "何 备", "备 份", "份 数", "数 据", "据 库"]
+    assert query_terms("연체료는얼마") == ["연 체 료 는 얼 마", "연 체", "체 료", "료 는", "는 얼", "얼 마"]
+
+
+JAPANESE = {
+    "自動起動.txt": "ログインしたときにプログラムを自動で起動させるには、自動起動の設定に登録します。\n",
+    "パソコン.txt": "パソコンを選ぶときは、電源やメモリの大きさを見て、自分に合ったものを選びます。\n",
+    "フォント.txt": "日本語のフォントは、fonts-noto-cjk を入れると画面の表示が整います。\n",
+    "片付け.txt": "きれいにしたいときは、部屋をきれいに片付けたいと思います。したいことをしたいだけした。\n",
+    "日記.txt": "今日はやりたいことがたくさんあったので、いろいろとしていたら、もう夜になっていた。\n",
+}
+
+
+@pytest.fixture
+def japanese(tmp_path: Path, data_dir: Path) -> Path:
+    _import(data_dir, _write(tmp_path / "japanese", JAPANESE))
+    return data_dir
+
+
+def test_a_japanese_question_finds_its_words_not_its_endings(japanese):
+    # 片付け.txt shares only "…をきれいにしたい" with the question: its endings' pairs no longer put it first.
+    assert _found(japanese, "日本語の表示をきれいにしたい") == ["フォント.txt"]
+
+
+def test_the_words_at_the_end_of_a_long_japanese_question_are_searched(japanese):
+    # With every pair asked, this question's terms reach MAX_TERMS before 自動 and 設定, at its end.
+    question = ("パソコンの電源を入れるたびにいつも同じアプリを自分で立ち上げているのですが、"
+                "これを自動でやってくれるように設定したい")
+    assert "自 動" in query_terms(question) and "設 定" in query_terms(question)
+    assert "自動起動.txt" in _found(japanese, question)
+
+
 @pytest.mark.parametrize(("question", "repeats_one", "has_both"), [
     ("数据库 备份", "数据库里的数据库。", "每天备份数据库。"),
     ("vacuum analyze", "vacuum, vacuum, vacuum", "ＶＡＣＵＵＭ ａｎｄ ＡＮＡＬＹＺＥ"),
