@@ -87,13 +87,20 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from .ui.collector import gui_thread_gc
-    from .ui.qtloop import asyncgen_hooks
+    from .ui.qtloop import asyncgen_hooks, on_signals
     from .ui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setApplicationName("tinyRAG Desktop")
     app.setOrganizationName("tinyrag")
     app.setDesktopFileName("tinyrag-desktop")
+    guard = None
+    if not args.ask:  # a scripted --ask run works beside an open window; a second window would not
+        from .ui.single import WindowGuard
+
+        guard = WindowGuard(ctx.data_dir)
+        if not guard.claim():
+            return _already_open(guard, ctx.data_dir)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     first_run = False
@@ -104,11 +111,29 @@ def main(argv: list[str] | None = None) -> int:
     window = MainWindow(ctx.data_dir, ctx.settings, warnings=ctx.warnings, first_run=first_run)
     if size is not None:
         window.resize(*size)
+    if guard is not None:
+        guard.raiseRequested.connect(window.bring_to_front)
     try:
-        with loop, gui_thread_gc(app), asyncgen_hooks(loop):
+        # Ctrl+C in the terminal and SIGTERM close the window as its Quit does, saving its state
+        with loop, gui_thread_gc(app), asyncgen_hooks(loop), on_signals(window.close):
             return loop.run_until_complete(_run(window, args, app))
     finally:
         asyncio.set_event_loop(None)
+        if guard is not None:
+            guard.release()
+
+
+def _already_open(guard, data_dir: Path) -> int:
+    """A window is open on this data folder: bring it forward rather than open a second one."""
+    if guard.knock():
+        print(f"tinyRAG Desktop is already open with the data folder {data_dir}: its window was brought to "
+              "the front.", file=sys.stderr)
+        return 0
+    pid = guard.holder()
+    print(f"tinyRAG Desktop is already open with the data folder {data_dir}"
+          f"{f' (process {pid})' if pid else ''}, and that window does not answer. Close it (or end that "
+          "process), then start again; or use another folder with --data-dir.", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

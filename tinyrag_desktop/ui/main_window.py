@@ -201,6 +201,15 @@ class MainWindow(QMainWindow):
         self.kb_dock = self._build_kb_dock()
         self._style_chrome()
 
+    def bring_to_front(self) -> None:
+        """Show the window on top and focused (the app was started again while it was open)."""
+        if self.isMinimized():
+            self.showNormal()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        self.statusBar().showMessage("tinyRAG Desktop is already open: here it is.", 5000)
+
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 (Qt's name)
         self._order_tabs()
         return super().focusNextPrevChild(next)

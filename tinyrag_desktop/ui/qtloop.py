@@ -5,14 +5,21 @@ stopped at an error) is closed by a task on the loop. qasync runs Qt's loop inst
 such a generator was closed by the garbage collector outside any task: httpx's connection code then
 printed "async generator ignored GeneratorExit" and anyio's "exit cancel scope in a different task"
 tracebacks on the console after every answer that ended in a server error.
+
+It also lets Python's signal handlers run: Qt's loop waits in C++, where Python never looks at the signals
+that arrived, so Ctrl+C in the terminal did nothing and ``kill`` ended the window without saving it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import signal
+import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+from PySide6.QtCore import QSocketNotifier, QTimer
 
 
 @contextmanager
@@ -33,3 +40,41 @@ def asyncgen_hooks(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
                 loop.run_until_complete(loop.shutdown_asyncgens())
         finally:
             sys.set_asyncgen_hooks(*before)
+
+
+@contextmanager
+def on_signals(action: Callable[[], None], signals: tuple[str, ...] = ("SIGINT", "SIGTERM")) -> Iterator[None]:
+    """While the block runs, Ctrl+C (SIGINT) and SIGTERM (``kill``, a session ending) call ``action`` on
+    the GUI thread. Python writes each signal's number to a socket it is given (set_wakeup_fd); a Qt socket
+    notifier on the other end wakes the loop, and Python then runs the handler."""
+    wanted = [getattr(signal, name) for name in signals if hasattr(signal, name)]
+    reader, writer = socket.socketpair()
+    reader.setblocking(False)
+    writer.setblocking(False)
+    try:
+        before_fd = signal.set_wakeup_fd(writer.fileno())
+    except ValueError:  # not the main thread: Python delivers signals there only
+        reader.close()
+        writer.close()
+        yield
+        return
+    notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read)
+
+    def drain() -> None:
+        try:
+            reader.recv(512)
+        except OSError:
+            pass
+
+    notifier.activated.connect(drain)
+    before = {sig: signal.signal(sig, lambda _sig, _frame: QTimer.singleShot(0, action)) for sig in wanted}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+        signal.set_wakeup_fd(before_fd)
+        notifier.setEnabled(False)
+        notifier.deleteLater()
+        reader.close()
+        writer.close()

@@ -1,0 +1,126 @@
+"""One window per data folder: a second start brings the open window forward instead of opening another."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from tinyrag_desktop.ui.single import LOCK_NAME, WindowGuard, server_name
+
+
+def test_a_second_claim_on_the_folder_fails_and_its_knock_raises_the_first(qapp, qtbot, tmp_path):
+    first, second = WindowGuard(tmp_path), WindowGuard(tmp_path)
+    try:
+        assert first.claim()
+        assert not second.claim()
+        assert second.holder() == os.getpid()
+        with qtbot.waitSignal(first.raiseRequested, timeout=5000):
+            assert second.knock()
+    finally:
+        first.release()
+        second.release()
+    # closed: the folder is free again
+    third = WindowGuard(tmp_path)
+    try:
+        assert third.claim()
+    finally:
+        third.release()
+
+
+def test_other_folders_each_have_their_own_window(qapp, tmp_path):
+    a, b = WindowGuard(tmp_path / "a"), WindowGuard(tmp_path / "b")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    try:
+        assert a.claim() and b.claim()
+    finally:
+        a.release()
+        b.release()
+    assert server_name(tmp_path / "a") != server_name(tmp_path / "b")
+    assert server_name(tmp_path / "a") == server_name(tmp_path / "x" / ".." / "a")  # however it is written
+
+
+def test_the_lock_of_a_window_that_crashed_is_taken_over(qapp, tmp_path):
+    # a process takes the lock and is killed, as a crash would end it: its lock file stays behind
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time; from PySide6.QtCore import QLockFile; lock = QLockFile(sys.argv[1]); "
+         "lock.setStaleLockTime(0); assert lock.tryLock(0); print('locked', flush=True); time.sleep(60)",
+         str(tmp_path / LOCK_NAME)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "locked"
+        blocked = WindowGuard(tmp_path)
+        assert not blocked.claim() and blocked.holder() == holder.pid  # alive: the folder is taken
+        assert not blocked.knock(timeout_ms=300)  # and it has no window to answer
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+    assert (tmp_path / LOCK_NAME).exists()
+    guard = WindowGuard(tmp_path)
+    try:
+        assert guard.claim()
+    finally:
+        guard.release()
+
+
+def test_starting_the_app_again_brings_the_open_window_forward(tmp_path):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONIOENCODING": "utf-8"}
+    args = [sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(tmp_path), "--base-url",
+            "http://127.0.0.1:9/v1"]
+    first = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / LOCK_NAME).exists():  # the first window has claimed the folder
+            assert first.poll() is None
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        second = subprocess.run(args, env=env, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 0, second.stderr
+        assert "already open" in second.stderr and "brought to the front" in second.stderr
+        assert "Traceback" not in second.stderr
+        assert first.poll() is None  # the first window is still open
+        log = tmp_path / "logs" / "tinyrag.log"
+        deadline = time.monotonic() + 30
+        while "asked this window to come to the front" not in (log.read_text() if log.exists() else ""):
+            assert time.monotonic() < deadline, log.read_text() if log.exists() else "no log"
+            time.sleep(0.05)
+        # a session ending (SIGTERM) closes the window as its Quit does: state saved, folder free again
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(timeout=20) == 0
+        assert (tmp_path / "window.ini").exists() and not (tmp_path / LOCK_NAME).exists()
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+
+
+def _started(tmp_path):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    app = subprocess.Popen([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(tmp_path), "--base-url",
+                            "http://127.0.0.1:9/v1"], env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / LOCK_NAME).exists():
+        assert app.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.5)  # past start-up, into the event loop
+    return app
+
+
+def test_ctrl_c_in_the_terminal_closes_the_window_cleanly(tmp_path):
+    app = _started(tmp_path)
+    try:
+        app.send_signal(signal.SIGINT)
+        assert app.wait(timeout=20) == 0
+        _out, err = app.communicate()
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err
+        assert (tmp_path / "window.ini").exists() and not (tmp_path / LOCK_NAME).exists()
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
