@@ -37,7 +37,7 @@ def test_heuristics(question: str, mode: str, hint: str | None) -> None:
 
 def test_disabled_tools_are_never_hinted() -> None:
     assert route("Who was Ada Lovelace?", ALL - {"wikipedia"}, has_kb=False).mode == "direct"
-    assert route("Write a haiku", ALL, has_kb=True).mode == "rag"
+    assert route("Where are chats kept?", ALL, has_kb=True).mode == "rag"
 
 
 async def test_rag_route_puts_passages_in_the_prompt(llm, settings, http, tmp_path: Path) -> None:
@@ -184,3 +184,23 @@ def test_spoken_arithmetic_and_encyclopedia_questions(question: str, hint: str) 
 def test_document_questions_stay_on_the_knowledge_base() -> None:
     for q in ("What do my notes say about backups?", "How do I import a folder?", "Where are settings stored?"):
         assert route(q, ALL, has_kb=True).mode == "rag"
+
+
+@pytest.mark.parametrize("question", [
+    "Write a haiku about autumn", "write me a short funny poem about cats", "Can you tell me a joke?",
+    "Please translate 'good morning' into Spanish", "Rewrite this more politely: send it now.",
+    "Proofread: their going to the park", "Hello!", "hi there", "Thanks a lot!", "How are you?",
+    "Could you write a birthday message for my sister?",
+])
+def test_small_talk_and_writing_requests_get_no_passages(question: str) -> None:
+    decision = route(question, ALL, has_kb=True)
+    assert decision.mode == "direct" and "writing" in decision.reason
+
+
+@pytest.mark.parametrize("question", [
+    "Write a summary of my notes on backups", "Translate the knowledge base article on vacations into French",
+    "Tell me a story from these documents", "How do I write a backup script?", "Hello, how do I import a PDF?",
+    "What is a haiku?", "Who can translate the manual?",
+])
+def test_requests_about_the_users_documents_keep_their_passages(question: str) -> None:
+    assert route(question, ALL, has_kb=True).mode == "rag"

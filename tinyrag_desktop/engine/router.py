@@ -27,6 +27,29 @@ _WIKI = re.compile(
     r"|\bwhen (?:was|were|did)\b.*\b(?:born|built|founded|discovered|invented|written|die|died|end|start|begin)\b",
     re.I | re.S,
 )
+# Requests that make or rework text rather than look something up: small talk, writing a poem or a story,
+# translating, rewriting or correcting text the user gives. Passages put into the prompt would only distract
+# the model, unless the request names the user's own documents (_OWN_DOCS).
+_SMALL_TALK = re.compile(
+    r"^\W*(?:hi|hello|hey|good (?:morning|afternoon|evening)|thanks?(?: you)?|thank you(?: very much)?|"
+    r"how are you(?: doing)?|bye|goodbye)(?:\W+(?:there|again|so much|a lot))?\W*$",
+    re.I,
+)
+_CREATIVE = re.compile(
+    r"^\W*(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:write|compose|make up|invent|tell)(?: me)?(?: an?| some| the| two| three)? (?:short |funny |little |"
+    r"silly |sad |happy |new |original )*(?:poem|haiku|limerick|sonnet|song|lyrics|story|tale|joke|riddle|"
+    r"rhyme|verse|slogan|toast|birthday (?:message|card|wish))s?\b"
+    r"|^\W*(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:translate|rephrase|paraphrase|reword|rewrite|proofread|correct the (?:grammar|spelling)|"
+    r"fix the (?:grammar|spelling))\b",
+    re.I,
+)
+_OWN_DOCS = re.compile(
+    r"\b(?:my|our|these|the) (?:notes?|documents?|docs|files?|pdfs?|manuals?|knowledge base|sources?)\b"
+    r"|\bknowledge base\b",
+    re.I,
+)
 _WEB = re.compile(r"\b(?:search the web|web search|look up online|latest|news|today'?s|current(?:ly)?)\b", re.I)
 
 
@@ -59,6 +82,8 @@ def route(question: str, enabled: set[str], *, has_kb: bool) -> Decision:
         want("websearch", "the question asks about recent or online information")
     if hints:
         return Decision("tools", "; ".join(reasons), tuple(hints))
+    if (_SMALL_TALK.search(question) or _CREATIVE.search(question)) and not _OWN_DOCS.search(question):
+        return Decision("direct", "small talk, or writing or reworking text: no passages needed")
     if has_kb:
         return Decision("rag", "the knowledge base has documents", ("rag_knowledge",))
     return Decision("direct", "no tool is likely needed and the knowledge base is empty")
