@@ -264,6 +264,18 @@ class ChatStore:
         with self._tx() as db:
             db.execute("DELETE FROM messages WHERE id=?", (message_id,))
 
+    def delete_from(self, chat_id: str, message_id: int) -> None:
+        """Remove a message and every later one of its chat (a question edited and sent again replaces
+        itself and its answer). When that leaves no question, a title the first question gave the chat
+        goes with it, so the new question names the chat again."""
+        with self._tx() as db:
+            first = db.execute("SELECT id, content FROM messages WHERE chat_id=? AND role='user' ORDER BY id LIMIT 1",
+                               (chat_id,)).fetchone()
+            db.execute("DELETE FROM messages WHERE chat_id=? AND id>=?", (chat_id, message_id))
+            if first is not None and first["id"] >= message_id:
+                db.execute("UPDATE chats SET title='New chat' WHERE id=? AND title=?",
+                           (chat_id, title_from(first["content"])))
+
     def messages(self, chat_id: str) -> list[StoredMessage]:
         rows = self._db.execute("SELECT * FROM messages WHERE chat_id=? ORDER BY id", (chat_id,)).fetchall()
         tools: dict[int, list[StoredTool]] = {}

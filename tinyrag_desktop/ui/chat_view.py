@@ -194,6 +194,23 @@ class ChatView(QScrollArea):
                 item.deleteLater()
                 return
 
+    def remove_from(self, bubble: UserBubble) -> list[QWidget]:
+        """Remove ``bubble``'s question and everything after it (its answer); returns what was removed."""
+        items = self._widgets()
+        start = next((i for i, item in enumerate(items) if item is bubble or item.isAncestorOf(bubble)), None)
+        if start is None:
+            return []
+        removed = items[start:]
+        for item in removed:
+            if isinstance(item, AnswerWidget):
+                item.cancel_runs()
+            self._items.removeWidget(item)
+            item.hide()
+            item.deleteLater()
+        if not self._widgets():
+            self._empty.show()
+        return removed
+
     def clear(self) -> None:
         self.cancel_runs()
         for item in self._widgets():

@@ -13,6 +13,8 @@ class Composer(QPlainTextEdit):
     """Where a question is typed. ``submitted`` carries the text; the owner decides whether to send it."""
 
     submitted = Signal(str)
+    editLastRequested = Signal()  # Up in the empty box: put the last question back in, to edit it
+    escaped = Signal()  # Esc while no answer streams (the window's Stop takes Esc while one does)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -33,6 +35,12 @@ class Composer(QPlainTextEdit):
         self.setFixedHeight(int(lines * line + doc_margin + margins.top() + margins.bottom() + 4))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() == Qt.Key.Key_Up and not event.modifiers() and not self.toPlainText():
+            self.editLastRequested.emit()
+            event.accept()
+            return
+        if event.key() == Qt.Key.Key_Escape:
+            self.escaped.emit()
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             mods = event.modifiers()
             if mods & Qt.KeyboardModifier.ShiftModifier:

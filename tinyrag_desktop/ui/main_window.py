@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow,
                                QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget)
 
@@ -182,10 +182,21 @@ class MainWindow(QMainWindow):
         wrap.setObjectName("composerWrap")
         wrap.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
         self._chrome = [self.sidebar, header, wrap]
-        wl = QHBoxLayout(wrap)
+        wl = QVBoxLayout(wrap)
         wl.setContentsMargins(16, 8, 16, 14)
+        wl.setSpacing(4)
+        self.edit_hint = QLabel("Editing your last question: Enter sends it in place of the old one and its "
+                                "answer · Esc cancels", wrap)
+        self.edit_hint.setObjectName("editingHint")
+        self.edit_hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.edit_hint.setWordWrap(True)
+        self.edit_hint.hide()
+        wl.addWidget(self.edit_hint)
         wl.addWidget(box)
         col.addWidget(wrap)
+        self._editing = False  # the composer holds the last question, to be sent in its place
+        self.composer.editLastRequested.connect(self.edit_last_question)
+        self.composer.escaped.connect(self.cancel_edit)
 
         split = QSplitter(self)
         split.addWidget(self.sidebar)
@@ -320,6 +331,7 @@ class MainWindow(QMainWindow):
 
     def new_chat(self) -> None:
         def go() -> None:
+            self.cancel_edit()
             self.chat_id = None
             self._loading = None
             self.view.clear()
@@ -334,6 +346,7 @@ class MainWindow(QMainWindow):
             chat = self.store.get_chat(chat_id)
             if chat is None:
                 return
+            self.cancel_edit()
             self.chat_id = chat_id
             self.welcome.hide()
             self.view.clear()
@@ -429,14 +442,58 @@ class MainWindow(QMainWindow):
         return str(self.settings["personas"].get(self.persona.currentText(), ""))
 
     # asking ---------------------------------------------------------------------------------------
+    def edit_last_question(self) -> bool:
+        """Put the chat's last question in the message box; sending it replaces that question and its answer."""
+        if self.bridge.is_running() or self.chat_id is None:
+            return False
+        self.finish_loading()
+        questions = self.view.questions()
+        if not questions:
+            return False
+        self._editing = True
+        self.composer.setPlainText(questions[-1].text())
+        self.composer.moveCursor(QTextCursor.MoveOperation.End)
+        self.composer.setFocus()
+        self.edit_hint.show()
+        return True
+
+    def cancel_edit(self) -> bool:
+        """Leave editing the last question: the box is emptied, the question and its answer stay."""
+        if not self._editing:
+            return False
+        self._editing = False
+        self.edit_hint.hide()
+        self.composer.clear()
+        return True
+
+    def _drop_last_exchange(self) -> bool:
+        """Remove the last question and what came after it, from the chat and the conversation."""
+        self._editing = False
+        self.edit_hint.hide()
+        questions = self.view.questions()
+        last = next((m for m in reversed(self.store.messages(self.chat_id)) if m.role == "user"), None)
+        if not questions or last is None:
+            return False
+        try:
+            self.store.delete_from(self.chat_id, last.id)
+        except ChatStoreError as exc:
+            QMessageBox.warning(self, "Chat history", str(exc))
+            return False
+        for widget in self.view.remove_from(questions[-1]):
+            self._ids.pop(id(widget), None)
+        return True
+
     def send(self, text: str | None = None) -> bool:
-        """Send the composer's text (or ``text``) as a new question; False if nothing was sent."""
+        """Send the composer's text (or ``text``) as a new question; False if nothing was sent. While the
+        last question is being edited, the text replaces it and its answer."""
         if self.bridge.is_running():
             return False
         text = self.composer.toPlainText() if text is None else text
         if not text.strip():
             return False
         self.finish_loading()
+        if self._editing and self.chat_id is not None and not self._drop_last_exchange():
+            return False
         self.composer.clear()
         self.welcome.hide()
         try:

@@ -57,6 +57,7 @@ def build_menus(win: "MainWindow") -> Menus:
     stop = _action(win, e, "&Stop answer", win.stop, "Esc", "actionStop")
     stop.setEnabled(False)
     regenerate = _action(win, e, "&Regenerate last answer", lambda: win.regenerate(), "Ctrl+R")
+    edit_last = _action(win, e, "&Edit last question", win.edit_last_question, name="actionEditLast")
     copy_answer = _action(win, e, "&Copy last answer as Markdown", win.copy_last_answer, "Ctrl+Shift+C")
     e.addSeparator()
     focus = _action(win, e, "&Focus the message box", win.composer.setFocus, "Ctrl+L")
@@ -71,7 +72,7 @@ def build_menus(win: "MainWindow") -> Menus:
     show_sidebar = _action(win, v, "Show c&hats", lambda on: win.sidebar.setVisible(on), "Ctrl+B",
                            checkable=True)
     show_sidebar.setChecked(True)
-    acts += [new_chat, export_md, export_html, settings, quit_, stop, regenerate, copy_answer, focus, search,
+    acts += [new_chat, export_md, export_html, settings, quit_, stop, regenerate, edit_last, copy_answer, focus, search,
              rename, delete, show_routing, show_sidebar]
     if win.kb_dock is not None:
         kb = win.kb_dock.toggleViewAction()
@@ -93,6 +94,7 @@ def shortcut_rows(actions: list[QAction]) -> list[tuple[str, str]]:
     rows = [(a.text().replace("&", "").rstrip("…"), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
             for a in actions if not a.shortcut().isEmpty()]
     rows += [("Send the question", "Enter"), ("New line in the question", "Shift+Enter"),
+             ("Edit your last question (Esc cancels)", "↑ in the empty message box"),
              ("Move between cards and buttons", "Tab / Shift+Tab"), ("Open or close a tool card", "Space"),
              ("Rename / delete the selected chat", "F2 / Delete")]
     return rows
