@@ -83,7 +83,7 @@ class MainWindow(QMainWindow):
         self.welcome = WelcomeController(self, self.pages, probe)
         self.menus = build_menus(self)
         self._restore_layout()
-        self.status = ServerStatus(self.statusBar())
+        self.status = ServerStatus(self.statusBar(), self.choose_model)
         self._connect_bridge()
         self._refresh_chats()
         self.new_chat()
@@ -636,6 +636,12 @@ class MainWindow(QMainWindow):
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
         return dialog
+
+    def choose_model(self, name: str) -> None:
+        """The status bar's model menu: answer with ``name`` from the next question on ("" lets the server
+        choose), saved as the Chat model setting."""
+        self.apply_settings(self.settings.replace(chat_model=name))
+        self.statusBar().showMessage(f"Answers now come from {name or 'the server default model'}.", 5000)
 
     def apply_settings(self, settings: Settings) -> None:
         """Save to settings.json and use from the next request on (no restart)."""

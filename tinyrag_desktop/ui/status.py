@@ -1,12 +1,16 @@
-"""The status bar's server line: which server, which model, and whether it answers (in words and colour)."""
+"""The status bar's server line: which server, which model, and whether it answers (in words and colour).
+
+The model is a button: its menu lists the models the server offers (as the last check found them), so
+switching between them takes two clicks instead of the settings dialog.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any, Awaitable, Callable, Mapping
 
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QLabel, QStatusBar
+from PySide6.QtGui import QActionGroup, QColor
+from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton
 
 from .icons import dot_pixmap
 
@@ -17,11 +21,24 @@ CHECK_TIMEOUT = 8.0
 class ServerStatus:
     """Three permanent labels in the status bar; ``state`` is unknown, checking, ok, warn or down."""
 
-    def __init__(self, bar: QStatusBar) -> None:
+    def __init__(self, bar: QStatusBar, choose_model: Callable[[str], None] | None = None) -> None:
         self.server = QLabel(bar)
         self.server.setObjectName("statusServer")
-        self.model = QLabel(bar)
+        self.model = QToolButton(bar)
         self.model.setObjectName("statusModel")
+        self.model.setAutoRaise(True)
+        self.model.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        # The text ends in "▾"; Qt's own small arrow in the corner would make two.
+        self.model.setStyleSheet("QToolButton::menu-indicator { image: none; width: 0px; }")
+        self.model.setAccessibleName("Model")
+        self.model.setToolTip("Choose the model for the next answers")
+        self.model_menu = QMenu(self.model)
+        self.model_menu.setObjectName("modelMenu")
+        self.model_menu.aboutToShow.connect(self._fill_model_menu)
+        self.model.setMenu(self.model_menu)
+        self.models: list[str] = []  # what the server offered at the last check
+        self.chosen = ""  # the chat_model setting ("" lets the server choose)
+        self._choose = choose_model
         self.dot = QLabel(bar)
         self.reach = QLabel(bar)
         self.reach.setObjectName("statusReach")
@@ -36,7 +53,31 @@ class ServerStatus:
 
     def show_settings(self, settings: Mapping[str, Any]) -> None:
         self.server.setText(f"Server: {settings['base_url']}")
-        self.model.setText(f"Model: {settings['chat_model'] or 'server default'}")
+        self.chosen = str(settings["chat_model"] or "")
+        self.model.setText(f"Model: {self.chosen or 'server default'} ▾")
+
+    def _fill_model_menu(self) -> None:
+        menu = self.model_menu
+        menu.clear()
+        group = QActionGroup(menu)
+        names = list(dict.fromkeys(self.models + ([self.chosen] if self.chosen else [])))
+        for name, label in [("", "Server default"), *((n, n) for n in names)]:
+            action = menu.addAction(label)
+            action.setCheckable(True)
+            action.setChecked(name == self.chosen)
+            action.setData(name)
+            group.addAction(action)
+            if name and name not in self.models:
+                action.setToolTip("The server did not list this model at the last check.")
+            action.triggered.connect(lambda _on=False, n=name: self._picked(n))
+        if not self.models:
+            menu.addSeparator()
+            hint = menu.addAction("No models listed: the server did not answer the last check")
+            hint.setEnabled(False)
+
+    def _picked(self, name: str) -> None:
+        if name != self.chosen and self._choose is not None:
+            self._choose(name)
 
     def set_busy(self, on: bool) -> None:
         self.busy.setText("Answering…" if on else "")
@@ -74,11 +115,14 @@ class ServerStatus:
             async with asyncio.timeout(CHECK_TIMEOUT):  # no inner task: nothing left unawaited on cancel
                 models = await list_models(settings["base_url"], settings["api_key"])
         except TimeoutError:
+            self.models = []
             self._set("down", "unreachable", "The server did not answer in time.")
             return
         except Exception as exc:  # the client's errors say what is wrong in words
+            self.models = []
             self._set("down", "unreachable", str(exc))
             return
+        self.models = list(models)
         wanted = settings["chat_model"]
         if wanted and wanted not in models:
             self._set("warn", "model missing", f"The server is reachable, but has no model called “{wanted}”.")
