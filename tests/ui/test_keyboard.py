@@ -230,9 +230,10 @@ def test_tab_follows_the_window_layout_left_to_right_top_to_bottom(make_window, 
         place = ("sidebar" if win.sidebar.isAncestorOf(widget) else "header" if widget is win.persona else
                  "answer" if answer.isAncestorOf(widget) else "conversation" if win.view.isAncestorOf(widget)
                  or widget is win.view else "message box" if widget in (win.composer, win.send_button) else
-                 "panel" if win.kb_dock.isAncestorOf(widget) else repr(widget))
+                 "panel" if win.kb_dock.isAncestorOf(widget) else
+                 "status bar" if win.statusBar().isAncestorOf(widget) else repr(widget))
         if not places or places[-1] != place:
             places.append(place)
-    assert places == ["sidebar", "header", "conversation", "answer", "message box", "panel"]
+    assert places == ["sidebar", "header", "conversation", "answer", "message box", "panel", "status bar"]
     assert walk.index(win.composer) + 1 == walk.index(win.send_button)
     assert all(card in walk for card in answer.cards()) and answer.regenerate_button in walk

@@ -227,7 +227,7 @@ class MainWindow(QMainWindow):
 
     def _order_tabs(self) -> None:
         """Tab follows the window's layout: chats, the chat's header, the conversation, the message box,
-        and the knowledge panel where it is docked. Qt's focus chain is the order widgets were made in, so
+        the knowledge panel where it is docked, and the status bar's model button. Qt's focus chain is the order widgets were made in, so
         answers, their cards and links (all made after the message box) would come after Send."""
         regions = list(self._regions)
         dock = getattr(self, "kb_dock", None)  # not made yet while the window is being built
@@ -235,6 +235,7 @@ class MainWindow(QMainWindow):
             area = self.dockWidgetArea(dock)
             first = area in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
             regions = [dock, *regions] if first else [*regions, dock]
+        regions.append(self.statusBar())  # the model button, at the very bottom
         groups: list[list[QWidget]] = [[] for _ in regions]
         now: list[QWidget] = []
         widget = self.nextInFocusChain()
