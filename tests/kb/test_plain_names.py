@@ -117,3 +117,16 @@ def test_gzip_content_is_unpacked_whatever_the_file_is_called(tmp_path, data_dir
     (tmp_path / "notes.txt").write_bytes(gzip.compress(b"Numbats eat termites."))
     report = _import(data_dir, str(tmp_path / "notes.txt"))
     assert len(report.added) == 1 and "termites" in search(data_dir, "numbats", 1)[0].text
+
+
+def test_a_compressed_pdf_or_word_document_is_read(tmp_path, data_dir):
+    # file_type names manual.pdf.gz a PDF, and /usr/share/doc keeps PDFs so; the gzip must still be unpacked
+    from .conftest import make_docx, make_pdf
+
+    (tmp_path / "manual.pdf.gz").write_bytes(gzip.compress(make_pdf(["Quarterly revenue grew by eleven percent."])))
+    make_docx(tmp_path / "garden.docx")
+    (tmp_path / "garden.docx.gz").write_bytes(gzip.compress((tmp_path / "garden.docx").read_bytes()))
+    report = _import(data_dir, str(tmp_path / "manual.pdf.gz"), str(tmp_path / "garden.docx.gz"))
+    assert not report.failed and len(report.added) == 2
+    assert Path(search(data_dir, "quarterly revenue", 1)[0].location).name == "manual.pdf.gz"
+    assert Path(search(data_dir, "tomatoes watering", 1)[0].location).name == "garden.docx.gz"

@@ -320,7 +320,7 @@ class Importer:
             if size > self.max_file_bytes:
                 raise ReadError(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
             data = path.read_bytes()
-            if data.startswith(GZIP_MAGIC) and kind not in ("pdf", "docx"):  # whatever the name says
+            if data.startswith(GZIP_MAGIC):  # whatever the name says (a PDF or Word file never starts so)
                 data = gunzip(data, self.max_file_bytes)
             location, digest = str(path), hashlib.sha256(data).hexdigest()
             if self._unchanged(location, digest, report):
