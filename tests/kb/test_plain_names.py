@@ -130,3 +130,19 @@ def test_a_compressed_pdf_or_word_document_is_read(tmp_path, data_dir):
     assert not report.failed and len(report.added) == 2
     assert Path(search(data_dir, "quarterly revenue", 1)[0].location).name == "manual.pdf.gz"
     assert Path(search(data_dir, "tomatoes watering", 1)[0].location).name == "garden.docx.gz"
+
+
+def test_a_plain_named_link_to_a_typed_file_is_read_by_the_file_s_type(tmp_path, data_dir):
+    # many projects keep README as a link to README.md: the Markdown must still be read as Markdown (headings,
+    # title), as it was before plain names were imported, not as plain text titled "README"
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "README.md").write_text("# Project Kiwi\n\n## Building\n\nRun **make** to build the kiwi binary.\n")
+    (project / "README").symlink_to("README.md")
+    report = _import(data_dir, str(project))
+    assert report.added == [str(project / "README.md")] and not report.failed
+    hit = search(data_dir, "build kiwi binary", 1)[0]
+    assert (hit.title, hit.heading, hit.text) == ("Project Kiwi", "Project Kiwi > Building",
+                                                  "Run **make** to build the kiwi binary.")
+    with open_store(data_dir) as kb:
+        assert [s.type for s in kb.sources()] == ["markdown"]

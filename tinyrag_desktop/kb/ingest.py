@@ -221,6 +221,12 @@ def _not_importable(file: Path) -> str:
     return ""
 
 
+def _typed_by_name(path: Path) -> bool:
+    """Whether ``path``'s own extension names its reader ("guide.md", "guide.html.gz"), not just "text"."""
+    inner = Path(path.name[:-3]) if is_compressed(path) else path
+    return inner.suffix.lower() in SUPPORTED
+
+
 class Importer:
     """Runs imports into one store. ``cancel`` (a threading.Event) stops it between sources."""
 
@@ -314,7 +320,8 @@ class Importer:
                 raise ReadError("not a regular file (a pipe, device or socket)")
             if not _utf8(item.value):  # SQLite stores text as UTF-8: such a name cannot be stored
                 raise ReadError("its name is not valid text (UTF-8); rename the file to import it")
-            named = Path(item.name) if item.name else path
+            # a link's name only when the file's own says no format: README → README.md stays Markdown
+            named = Path(item.name) if item.name and not _typed_by_name(path) else path
             kind = self._file_type(named, str(path))
             size = path.stat().st_size
             if size > self.max_file_bytes:
