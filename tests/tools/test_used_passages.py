@@ -81,3 +81,17 @@ def test_any_text_gives_a_subset_of_the_passages_in_order(question, answer, text
     used = used_passages(question, answer, hits)
     assert _numbers(used) == sorted(_numbers(used))
     assert set(_numbers(used)) <= set(_numbers(hits))
+
+
+def test_an_index_in_code_is_no_citation():
+    # "sys.argv[1]" in code is Python, not passage [1]: taken for a citation it listed the wrong passage and
+    # hid the one the answer drew on
+    passages = [_hit(1, "Deploys run from the release branch; tag the commit first."),
+                _hit(2, "The script reads its target host from the second command-line argument, then "
+                        "connects over SSH.")]
+    question = "How does the deploy script pick the host?"
+    for answer in ("It reads `sys.argv[1]`, the second command-line argument, and connects over SSH.",
+                   "```python\nhost = sys.argv[1]\n```\nIt reads the command-line argument and connects over SSH."):
+        assert _numbers(used_passages(question, answer, passages)) == [2], answer
+    assert _numbers(used_passages(question, "Over SSH [2]; the code says `argv[1]`.", passages)) == [2]
+

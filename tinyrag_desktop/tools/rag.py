@@ -91,6 +91,8 @@ async def find_passages(settings: Mapping[str, Any], data_dir: Path, query: str,
 _CITATION = re.compile(r"\[(\d{1,2}(?:\s*[,;–-]\s*\d{1,2})*)\]")
 _WORD = re.compile(r"\w+")
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+# Code in an answer: "sys.argv[1]" there is an index, not a citation.
+_CODE = re.compile(r"(```|~~~).*?(?:\1|\Z)|`[^`\n]+`", re.S)
 # An uncited passage was drawn on when the answer shares with it this share of its own words that are not
 # the question's, at least one word and at most three (a long answer takes a few words from each passage).
 SHARED_PART, SHARED_MAX = 0.2, 3
@@ -107,7 +109,7 @@ def used_passages(question: str, answer: str, hits: Sequence[Hit]) -> list[Hit]:
     answer that took something from a passage repeats more of it.
     """
     cited: set[int] = set()
-    for match in _CITATION.finditer(answer):
+    for match in _CITATION.finditer(_CODE.sub(" ", answer)):
         for part in re.split(r"\s*[,;]\s*", match.group(1)):
             ends = [int(n) for n in re.split(r"\s*[–-]\s*", part)]
             if ends[-1] - ends[0] <= len(hits):
