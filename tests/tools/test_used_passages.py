@@ -95,3 +95,11 @@ def test_an_index_in_code_is_no_citation():
         assert _numbers(used_passages(question, answer, passages)) == [2], answer
     assert _numbers(used_passages(question, "Over SSH [2]; the code says `argv[1]`.", passages)) == [2]
 
+
+def test_a_number_the_answer_repeats_is_a_word_it_took():
+    # the figure is what a short answer takes from a passage: "27 days" drew on the note that says 27
+    passages = [_hit(1, "Every employee gets 27 vacation days per year."), _hit(2, "Parking is in garage B.")]
+    question = "How many vacation days do employees get per year?"
+    assert _numbers(used_passages(question, "You get 27 days.", passages)) == [1]
+    assert _numbers(used_passages(question, "27.", passages)) == [1]
+    assert used_passages("How many days is 2 weeks?", "14 days.", passages) == []

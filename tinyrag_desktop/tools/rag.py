@@ -127,14 +127,17 @@ def used_passages(question: str, answer: str, hits: Sequence[Hit]) -> list[Hit]:
 
 def _words(text: str) -> set[str]:
     """The content words of ``text``, comparable: lower-cased, four letters or more, without stop words, as
-    their roots (see _root); a run of Chinese, Japanese or Korean characters as its pairs of neighbours
-    (those languages have no spaces)."""
+    their roots (see _root); numbers of two digits or more; a run of Chinese, Japanese or Korean characters
+    as its pairs of neighbours (those languages have no spaces)."""
     out: set[str] = set()
     for word in _WORD.findall(nfkc(text).lower()):
         if any(is_cjk(c) for c in word):
             chars = [c for c in word if is_cjk(c)]
             out.update(a + b for a, b in zip(chars, chars[1:]))
-        elif len(word) >= 4 and word not in STOP_WORDS and not word.isdigit():
+        elif word.isdigit():
+            if len(word) >= 2:  # a figure ("27 days") is what a short answer takes; "1." numbers a list
+                out.add(word)
+        elif len(word) >= 4 and word not in STOP_WORDS:
             out.add(_root(word))
     return out
 
