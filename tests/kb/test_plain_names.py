@@ -146,3 +146,29 @@ def test_a_plain_named_link_to_a_typed_file_is_read_by_the_file_s_type(tmp_path,
                                                   "Run **make** to build the kiwi binary.")
     with open_store(data_dir) as kb:
         assert [s.type for s in kb.sources()] == ["markdown"]
+
+
+def test_links_in_a_folder_do_not_bring_in_hidden_files_read_only_as_plain_text(tmp_path, data_dir):
+    # Extension-less files are read now, and a link by its own name: a folder from elsewhere (an unpacked
+    # archive, a clone) with links into ~/.ssh or ~/.aws would put private keys and credentials into the
+    # knowledge base, and from there into prompts. Hidden folders are skipped in a folder; through a link too.
+    home, project = tmp_path / "home", tmp_path / "home" / "project"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_rsa").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n")
+    (home / ".aws").mkdir()
+    (home / ".aws" / "credentials").write_text("[default]\naws_secret_access_key = wJalrXUtnFEMI\n")
+    (home / ".notes").mkdir()
+    (home / ".notes" / "diary.md").write_text("# Diary\n\nThe quince tree flowered today.\n")
+    project.mkdir()
+    (project / "README").write_text("Platypuses lay eggs.")
+    (project / "keys").symlink_to(home / ".ssh")
+    (project / "NOTES").symlink_to(home / ".aws" / "credentials")
+    (project / "key.txt").symlink_to(home / ".ssh" / "id_rsa")
+    (project / "diary.md").symlink_to(home / ".notes" / "diary.md")  # named as a document: read, as before
+    report = _import(data_dir, str(project))
+    assert sorted(Path(p).name for p in report.added) == ["README", "diary.md"]
+    skipped = {Path(f.location).name: f.reason for f in report.skipped}
+    assert skipped == {name: "a link into a hidden file or folder" for name in ("NOTES", "id_rsa", "key.txt")}
+    assert not search(data_dir, "private key", 3) and not search(data_dir, "aws secret", 3)
+    # the user may still import a hidden folder itself, or a file by its name
+    assert len(_import(data_dir, str(home / ".aws")).added) == 1

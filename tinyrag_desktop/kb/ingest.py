@@ -163,7 +163,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(files):
                 file = Path(root, name)
-                reason = _not_importable(file)
+                reason = _not_importable(file) or _hidden_target(file, path)
                 if reason:
                     report.skipped.append(Failure(str(file), reason))
                 else:
@@ -219,6 +219,20 @@ def _not_importable(file: Path) -> str:
         if found not in (None, "pdf"):
             return f"no extension, and not text ({found})"
     return ""
+
+
+def _hidden_target(file: Path, folder: Path) -> str:
+    """Why a file found in ``folder`` through a link is not imported: it is hidden, or in a hidden folder, that
+    the folder itself is not in, and only a name makes it text (a link's, or none: "id_rsa", ".aws/credentials").
+    Hidden folders are skipped in a folder; a link must not bring in what they hold."""
+    real = os.path.realpath(file)
+    if _typed_by_name(Path(real)) or real == os.path.abspath(file):
+        return ""
+    try:
+        inside = os.path.relpath(real, os.path.commonpath([real, os.path.realpath(folder)]))
+    except ValueError:  # another drive
+        inside = real
+    return "a link into a hidden file or folder" if any(_is_hidden(Path(p)) for p in Path(inside).parts) else ""
 
 
 def _typed_by_name(path: Path) -> bool:
