@@ -172,3 +172,15 @@ def test_links_in_a_folder_do_not_bring_in_hidden_files_read_only_as_plain_text(
     assert not search(data_dir, "private key", 3) and not search(data_dir, "aws secret", 3)
     # the user may still import a hidden folder itself, or a file by its name
     assert len(_import(data_dir, str(home / ".aws")).added) == 1
+
+
+def test_a_plain_named_file_with_an_extension_that_is_not_text_is_not_said_to_have_none(tmp_path, data_dir):
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "notes.odt", "w") as odt:  # "notes" is a plain name; .odt a format
+        odt.writestr("content.xml", "<office:document-content/>")
+    (tmp_path / "blob").write_bytes(os.urandom(3000))
+    report = _import(data_dir, str(tmp_path))
+    skipped = {Path(f.location).name: f.reason for f in report.skipped}
+    assert skipped["notes.odt"] == ".odt is not a supported type (zip)"
+    assert skipped["blob"] == "no extension, and not text (binary)"

@@ -217,7 +217,8 @@ def _not_importable(file: Path) -> str:
         except OSError as exc:
             return f"could not be read ({exc.strerror or exc.__class__.__name__})"
         if found not in (None, "pdf"):
-            return f"no extension, and not text ({found})"
+            return f"{file.suffix} is not a supported type ({found})" if file.suffix else \
+                f"no extension, and not text ({found})"
     return ""
 
 
