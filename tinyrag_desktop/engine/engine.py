@@ -157,7 +157,7 @@ class Engine:
             yield EngineError(str(exc), exc.kind)
             failed = True
         # A failed answer cannot say what it would have drawn on: all that was offered, as the window shows.
-        used = _locations(offered if failed else _used_passages(question, "".join(shown), offered))
+        used = _locations(offered if failed or not offered else _used_passages(question, "".join(shown), offered))
         yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used)
 
     async def _route(self, question: str, enabled: set[str]) -> Decision:
