@@ -82,10 +82,21 @@ def test_a_damaged_or_bomb_like_gzip_is_refused_with_a_reason(tmp_path, data_dir
 
 
 def test_gunzip_stops_at_the_limit_without_unpacking_the_rest():
+    import tracemalloc
+
     packed = gzip.compress(b"z" * 5_000_000)
     with pytest.raises(ReadError, match="too large once uncompressed"):
         gunzip(packed, 1000)
     assert gunzip(packed, 5_000_000) == b"z" * 5_000_000
+    # "without unpacking the rest": 200 MB of zeros (200 KB packed) never held whole
+    bomb = gzip.compress(bytes(200 * 2**20))
+    tracemalloc.start()
+    try:
+        with pytest.raises(ReadError, match="too large once uncompressed"):
+            gunzip(bomb, 2**20)
+        assert tracemalloc.get_traced_memory()[1] < 20 * 2**20
+    finally:
+        tracemalloc.stop()
 
 
 def test_a_binary_file_named_readme_is_refused_as_data(tmp_path, data_dir):
