@@ -103,3 +103,13 @@ def test_a_number_the_answer_repeats_is_a_word_it_took():
     assert _numbers(used_passages(question, "You get 27 days.", passages)) == [1]
     assert _numbers(used_passages(question, "27.", passages)) == [1]
     assert used_passages("How many days is 2 weeks?", "14 days.", passages) == []
+
+
+def test_japanese_endings_shared_by_every_passage_do_not_make_them_used():
+    # "…てください" is in nearly every Japanese instruction: its pairs ("くだ", "ださ", "さい") made every
+    # offered passage look used, as they made every passage match before the search left them out
+    passages = [_hit(1, "フォントは、fonts-noto-cjk を入れると画面の表示が整います。"),
+                _hit(2, "ネットワークが切れたら、ルーターを再起動してください。"),
+                _hit(3, "バックアップは毎晩とります。必要なときは管理者に連絡してください。")]
+    answer = "fonts-noto-cjk を入れてください。画面の表示が整います。"
+    assert _numbers(used_passages("日本語のフォントをきれいに表示したい", answer, passages)) == [1]

@@ -19,7 +19,7 @@ import httpx
 from ..kb import Hit, Hits, StoreError, has_documents
 from ..kb import search as kb_search
 from ..kb.embed import query_vector
-from ..kb.search import STOP_WORDS
+from ..kb.search import STOP_WORDS, _in_a_word
 from ..kb.textform import is_cjk, nfkc
 from .errors import ToolError
 from .registry import ToolContext, ToolResult, ToolSpec
@@ -133,7 +133,8 @@ def _words(text: str) -> set[str]:
     for word in _WORD.findall(nfkc(text).lower()):
         if any(is_cjk(c) for c in word):
             chars = [c for c in word if is_cjk(c)]
-            out.update(a + b for a, b in zip(chars, chars[1:]))
+            # not the pairs no word has (Japanese endings, "くだ" "さい"): every passage shares them
+            out.update(a + b for a, b in zip(chars, chars[1:]) if _in_a_word(a, b))
         elif word.isdigit():
             if len(word) >= 2:  # a figure ("27 days") is what a short answer takes; "1." numbers a list
                 out.add(word)
