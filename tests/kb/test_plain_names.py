@@ -195,3 +195,21 @@ def test_a_plain_named_file_with_an_extension_that_is_not_text_is_not_said_to_ha
     skipped = {Path(f.location).name: f.reason for f in report.skipped}
     assert skipped["notes.odt"] == ".odt is not a supported type (zip)"
     assert skipped["blob"] == "no extension, and not text (binary)"
+
+
+@pytest.mark.xfail(strict=True, reason="reported, not fixed: a plain name's qualifier is taken for any extension")
+def test_a_plain_name_with_another_format_s_extension_is_that_format(tmp_path, data_dir):
+    # NEWS.Debian and README.source are plain names with a qualifier; notes.py and install.sh are a program
+    # and a script (main.py beside them is skipped), notes.rtf is RTF, whose markup would be read as its text
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "main.py").write_text("print('main')\n")
+    (folder / "notes.py").write_text("print('notes')\n")
+    (folder / "install.sh").write_text("#!/bin/sh\nmake install\n")
+    (folder / "notes.rtf").write_text(r"{\rtf1\ansi\deff0 {\fonttbl {\f0 Times;}} \f0\fs24 Kiwis cannot fly.}")
+    report = _import(data_dir, str(folder))
+    assert not report.added
+    assert {Path(f.location).name: f.reason for f in report.skipped} == {
+        "main.py": ".py is not a supported type", "notes.py": ".py is not a supported type",
+        "install.sh": ".sh is not a supported type", "notes.rtf": ".rtf is not a supported type",
+        str(folder.name): "no supported files found in this folder"}
