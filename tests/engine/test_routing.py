@@ -204,3 +204,19 @@ def test_small_talk_and_writing_requests_get_no_passages(question: str) -> None:
 ])
 def test_requests_about_the_users_documents_keep_their_passages(question: str) -> None:
     assert route(question, ALL, has_kb=True).mode == "rag"
+
+
+async def test_a_failed_answer_s_done_names_every_offered_source(llm, settings, http, tmp_path: Path) -> None:
+    # As the window shows (and `ask`'s Sources list repeats): a cut answer cannot say what it would have drawn
+    # on, so every passage put into the prompt is listed, not the few its first words happen to share.
+    from tinyrag_desktop.engine import Engine
+    from tinyrag_desktop.engine.events import Done, EngineError
+
+    notes = _notes(tmp_path)
+    llm.queue(Stream(["Twenty-seven, ", "booked ", "in the HR portal, and"], cut_after=2))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine, "How many vacation days do employees get?")
+    assert any(isinstance(e, EngineError) for e in events)
+    done = events[-1]
+    assert isinstance(done, Done) and len(events[0].sources) > 1
+    assert done.sources == events[0].sources and notes["vacation"] in done.sources

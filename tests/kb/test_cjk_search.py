@@ -358,3 +358,12 @@ def test_any_cjk_or_full_width_text_finds_itself_and_is_replaced_cleanly(data_di
     kb.close()
     if query_terms(text):
         assert [h.location for h in search(data_dir, text, 1)] == ["/note.txt"]
+
+
+def test_a_question_all_in_hiragana_still_finds_its_passage(tmp_path: Path, data_dir: Path):
+    # No pair of an all-hiragana question can be in a word by _in_a_word's rule; searched only as the whole
+    # run, as written, it found nothing at all (it found the page before Japanese pairs were left out).
+    _import(data_dir, _write(tmp_path / "hiragana", {"すし.txt": "すしはおいしいです。まいにちたべます。\n",
+                                                     "お茶.txt": "お茶を毎日飲みます。緑茶が好きです。\n"}))
+    for question in ("おいしいすし", "すしがたべたい", "おいしいすしはどこ"):
+        assert _found(data_dir, question)[:1] == ["すし.txt"], question

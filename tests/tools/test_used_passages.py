@@ -81,3 +81,35 @@ def test_any_text_gives_a_subset_of_the_passages_in_order(question, answer, text
     used = used_passages(question, answer, hits)
     assert _numbers(used) == sorted(_numbers(used))
     assert set(_numbers(used)) <= set(_numbers(hits))
+
+
+def test_an_index_in_code_is_no_citation():
+    # "sys.argv[1]" in code is Python, not passage [1]: taken for a citation it listed the wrong passage and
+    # hid the one the answer drew on
+    passages = [_hit(1, "Deploys run from the release branch; tag the commit first."),
+                _hit(2, "The script reads its target host from the second command-line argument, then "
+                        "connects over SSH.")]
+    question = "How does the deploy script pick the host?"
+    for answer in ("It reads `sys.argv[1]`, the second command-line argument, and connects over SSH.",
+                   "```python\nhost = sys.argv[1]\n```\nIt reads the command-line argument and connects over SSH."):
+        assert _numbers(used_passages(question, answer, passages)) == [2], answer
+    assert _numbers(used_passages(question, "Over SSH [2]; the code says `argv[1]`.", passages)) == [2]
+
+
+def test_a_number_the_answer_repeats_is_a_word_it_took():
+    # the figure is what a short answer takes from a passage: "27 days" drew on the note that says 27
+    passages = [_hit(1, "Every employee gets 27 vacation days per year."), _hit(2, "Parking is in garage B.")]
+    question = "How many vacation days do employees get per year?"
+    assert _numbers(used_passages(question, "You get 27 days.", passages)) == [1]
+    assert _numbers(used_passages(question, "27.", passages)) == [1]
+    assert used_passages("How many days is 2 weeks?", "14 days.", passages) == []
+
+
+def test_japanese_endings_shared_by_every_passage_do_not_make_them_used():
+    # "…てください" is in nearly every Japanese instruction: its pairs ("くだ", "ださ", "さい") made every
+    # offered passage look used, as they made every passage match before the search left them out
+    passages = [_hit(1, "フォントは、fonts-noto-cjk を入れると画面の表示が整います。"),
+                _hit(2, "ネットワークが切れたら、ルーターを再起動してください。"),
+                _hit(3, "バックアップは毎晩とります。必要なときは管理者に連絡してください。")]
+    answer = "fonts-noto-cjk を入れてください。画面の表示が整います。"
+    assert _numbers(used_passages("日本語のフォントをきれいに表示したい", answer, passages)) == [1]

@@ -125,6 +125,7 @@ class Engine:
         rounds = 0
         reasoned = False
         shown: list[str] = []  # the answer as the user reads it: no tool blocks
+        failed = False
         try:
             model = await client.resolve_model(str(settings.get("chat_model", "") or ""))
             for number in range(1, cfg.max_continuations + 2):
@@ -154,7 +155,9 @@ class Engine:
         except LLMError as exc:
             log.info("request failed: %s", exc)
             yield EngineError(str(exc), exc.kind)
-        used = _locations(_used_passages(question, "".join(shown), offered)) if offered else ()
+            failed = True
+        # A failed answer cannot say what it would have drawn on: all that was offered, as the window shows.
+        used = _locations(offered if failed or not offered else _used_passages(question, "".join(shown), offered))
         yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used)
 
     async def _route(self, question: str, enabled: set[str]) -> Decision:

@@ -88,7 +88,7 @@ class Done(_Event):
     elapsed_ms: int
     transcript: str = ""
     # rag mode: of the route's sources, those the answer drew on (cited, or sharing its words: see
-    # tools.rag.used_passages); the others were offered to the model and not used.
+    # tools.rag.used_passages); the others were offered to the model and not used. After an error, all.
     sources: tuple[str, ...] = ()
 
     def payload(self) -> dict[str, Any]:

@@ -163,7 +163,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(files):
                 file = Path(root, name)
-                reason = _not_importable(file)
+                reason = _not_importable(file) or _hidden_target(file, path)
                 if reason:
                     report.skipped.append(Failure(str(file), reason))
                 else:
@@ -217,8 +217,29 @@ def _not_importable(file: Path) -> str:
         except OSError as exc:
             return f"could not be read ({exc.strerror or exc.__class__.__name__})"
         if found not in (None, "pdf"):
-            return f"no extension, and not text ({found})"
+            return f"{file.suffix} is not a supported type ({found})" if file.suffix else \
+                f"no extension, and not text ({found})"
     return ""
+
+
+def _hidden_target(file: Path, folder: Path) -> str:
+    """Why a file found in ``folder`` through a link is not imported: it is hidden, or in a hidden folder, that
+    the folder itself is not in, and only a name makes it text (a link's, or none: "id_rsa", ".aws/credentials").
+    Hidden folders are skipped in a folder; a link must not bring in what they hold."""
+    real = os.path.realpath(file)
+    if _typed_by_name(Path(real)) or real == os.path.abspath(file):
+        return ""
+    try:
+        inside = os.path.relpath(real, os.path.commonpath([real, os.path.realpath(folder)]))
+    except ValueError:  # another drive
+        inside = real
+    return "a link into a hidden file or folder" if any(_is_hidden(Path(p)) for p in Path(inside).parts) else ""
+
+
+def _typed_by_name(path: Path) -> bool:
+    """Whether ``path``'s own extension names its reader ("guide.md", "guide.html.gz"), not just "text"."""
+    inner = Path(path.name[:-3]) if is_compressed(path) else path
+    return inner.suffix.lower() in SUPPORTED
 
 
 class Importer:
@@ -314,13 +335,14 @@ class Importer:
                 raise ReadError("not a regular file (a pipe, device or socket)")
             if not _utf8(item.value):  # SQLite stores text as UTF-8: such a name cannot be stored
                 raise ReadError("its name is not valid text (UTF-8); rename the file to import it")
-            named = Path(item.name) if item.name else path
+            # a link's name only when the file's own says no format: README → README.md stays Markdown
+            named = Path(item.name) if item.name and not _typed_by_name(path) else path
             kind = self._file_type(named, str(path))
             size = path.stat().st_size
             if size > self.max_file_bytes:
                 raise ReadError(f"too large ({size / 2**20:.0f} MB; the limit is {self.max_file_bytes / 2**20:.0f} MB)")
             data = path.read_bytes()
-            if data.startswith(GZIP_MAGIC) and kind not in ("pdf", "docx"):  # whatever the name says
+            if data.startswith(GZIP_MAGIC):  # whatever the name says (a PDF or Word file never starts so)
                 data = gunzip(data, self.max_file_bytes)
             location, digest = str(path), hashlib.sha256(data).hexdigest()
             if self._unchanged(location, digest, report):

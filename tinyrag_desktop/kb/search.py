@@ -320,11 +320,13 @@ def _weighed_terms(text: str) -> dict[str, float]:
     of it (a pair left out by ``_in_a_word`` takes its share with it)."""
     words: dict[str, float] = {}
     pairs: dict[str, float] = {}
+    runs: list[list[str]] = []
     for raw in _WORD.findall(nfkc(text).lower()):
         if is_cjk(raw[0]):
             chars = [ch for ch in raw if ch.isalnum()]  # not its punctuation ("・"): the index skips it
             if len(chars) > 2:
                 _weigh(words, " ".join(chars), 0.5)
+                runs.append(chars)
                 for a, b in zip(chars, chars[1:]):
                     if _in_a_word(a, b):
                         _weigh(pairs, f"{a} {b}", 0.5 / (len(chars) - 1))
@@ -334,6 +336,12 @@ def _weighed_terms(text: str) -> dict[str, float]:
         word = raw.strip("_")
         if word and any(ch.isalnum() for ch in word):
             _weigh(words, word, 1.0)
+    if runs and not pairs and len(words) == len({" ".join(chars) for chars in runs}):
+        # Only runs none of whose pairs can be in a word (a question all in hiragana, "おいしいすし"): its
+        # words are written so, and the runs alone, as written, would find next to nothing.
+        for chars in runs:
+            for a, b in zip(chars, chars[1:]):
+                _weigh(pairs, f"{a} {b}", 0.5 / (len(chars) - 1))
     kept = {w: weight for w, weight in words.items() if w not in STOP_WORDS} or words
     for pair, weight in pairs.items():
         _weigh(kept, pair, weight)

@@ -19,7 +19,7 @@ import httpx
 from ..kb import Hit, Hits, StoreError, has_documents
 from ..kb import search as kb_search
 from ..kb.embed import query_vector
-from ..kb.search import STOP_WORDS
+from ..kb.search import STOP_WORDS, _in_a_word
 from ..kb.textform import is_cjk, nfkc
 from .errors import ToolError
 from .registry import ToolContext, ToolResult, ToolSpec
@@ -91,6 +91,8 @@ async def find_passages(settings: Mapping[str, Any], data_dir: Path, query: str,
 _CITATION = re.compile(r"\[(\d{1,2}(?:\s*[,;–-]\s*\d{1,2})*)\]")
 _WORD = re.compile(r"\w+")
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+# Code in an answer: "sys.argv[1]" there is an index, not a citation.
+_CODE = re.compile(r"(```|~~~).*?(?:\1|\Z)|`[^`\n]+`", re.S)
 # An uncited passage was drawn on when the answer shares with it this share of its own words that are not
 # the question's, at least one word and at most three (a long answer takes a few words from each passage).
 SHARED_PART, SHARED_MAX = 0.2, 3
@@ -107,7 +109,7 @@ def used_passages(question: str, answer: str, hits: Sequence[Hit]) -> list[Hit]:
     answer that took something from a passage repeats more of it.
     """
     cited: set[int] = set()
-    for match in _CITATION.finditer(answer):
+    for match in _CITATION.finditer(_CODE.sub(" ", answer)):
         for part in re.split(r"\s*[,;]\s*", match.group(1)):
             ends = [int(n) for n in re.split(r"\s*[–-]\s*", part)]
             if ends[-1] - ends[0] <= len(hits):
@@ -125,14 +127,18 @@ def used_passages(question: str, answer: str, hits: Sequence[Hit]) -> list[Hit]:
 
 def _words(text: str) -> set[str]:
     """The content words of ``text``, comparable: lower-cased, four letters or more, without stop words, as
-    their roots (see _root); a run of Chinese, Japanese or Korean characters as its pairs of neighbours
-    (those languages have no spaces)."""
+    their roots (see _root); numbers of two digits or more; a run of Chinese, Japanese or Korean characters
+    as its pairs of neighbours (those languages have no spaces)."""
     out: set[str] = set()
     for word in _WORD.findall(nfkc(text).lower()):
         if any(is_cjk(c) for c in word):
             chars = [c for c in word if is_cjk(c)]
-            out.update(a + b for a, b in zip(chars, chars[1:]))
-        elif len(word) >= 4 and word not in STOP_WORDS and not word.isdigit():
+            # not the pairs no word has (Japanese endings, "くだ" "さい"): every passage shares them
+            out.update(a + b for a, b in zip(chars, chars[1:]) if _in_a_word(a, b))
+        elif word.isdigit():
+            if len(word) >= 2:  # a figure ("27 days") is what a short answer takes; "1." numbers a list
+                out.add(word)
+        elif len(word) >= 4 and word not in STOP_WORDS:
             out.add(_root(word))
     return out
 
