@@ -197,7 +197,6 @@ def test_a_plain_named_file_with_an_extension_that_is_not_text_is_not_said_to_ha
     assert skipped["blob"] == "no extension, and not text (binary)"
 
 
-@pytest.mark.xfail(strict=True, reason="reported, not fixed: a plain name's qualifier is taken for any extension")
 def test_a_plain_name_with_another_format_s_extension_is_that_format(tmp_path, data_dir):
     # NEWS.Debian and README.source are plain names with a qualifier; notes.py and install.sh are a program
     # and a script (main.py beside them is skipped), notes.rtf is RTF, whose markup would be read as its text

@@ -8,9 +8,11 @@ garbage. Every failure is a :class:`ReadError` whose message says what is wrong 
 from __future__ import annotations
 
 import csv
+import functools
 import gzip
 import io
 import json
+import mimetypes
 import re
 import zipfile
 import zlib
@@ -863,10 +865,21 @@ def file_type(path: Path) -> str:
     kind = SUPPORTED.get(inner.suffix.lower())
     if kind is not None:
         return kind
-    if not inner.suffix or inner.name.split(".")[0].lower() in _PLAIN_NAMES:
+    if not inner.suffix or (inner.name.split(".")[0].lower() in _PLAIN_NAMES and not _names_a_format(inner.suffix)):
         return "text"
     shown = inner.suffix + (".gz" if is_compressed(path) else "")
     raise UnsupportedFile(f"{shown} is not a supported type")
+
+
+@functools.cache
+def _known_types() -> mimetypes.MimeTypes:
+    return mimetypes.MimeTypes()  # Python's own table, not the machine's: the same answer everywhere
+
+
+def _names_a_format(suffix: str) -> bool:
+    """Whether ``suffix`` is a file format's ("notes.py", "install.sh", "notes.rtf"), not a qualifier of a
+    plain name ("NEWS.Debian", "README.source"): those files are their format, not a note to read as text."""
+    return _known_types().guess_type("x" + suffix.lower(), strict=False)[0] is not None
 
 
 def gunzip(data: bytes, limit: int) -> bytes:
