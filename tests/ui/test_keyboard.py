@@ -198,7 +198,8 @@ def test_a_click_on_the_chat_the_focus_made_current_opens_it(make_window, server
     _active(qtbot, win)
     win.sidebar.list.setFocus(Qt.FocusReason.TabFocusReason)  # current, ringed, not opened
     assert win.chat_id is None
-    item = win.sidebar.list.item(0)
+    item = win.sidebar.item_for(older.id)
+    assert win.sidebar.list.currentItem() is item  # the focus passed the day's heading by
     qtbot.mouseClick(win.sidebar.list.viewport(), Qt.MouseButton.LeftButton,
                      pos=win.sidebar.list.visualItemRect(item).center())
     qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))

@@ -175,7 +175,7 @@ def test_a_chat_survives_closing_and_reopening_the_window(make_window, server, q
     win.close()
     again = make_window(server.base_url, data_dir=data)
     assert again.sidebar.ids() == [chat_id] and again.sidebar.titles() == ["Two sums please"]
-    again.sidebar.list.setCurrentRow(0)
+    again.sidebar.list.setCurrentItem(again.sidebar.item_for(chat_id))
     assert again.chat_id == chat_id
     [answer] = again.view.answers()
     assert [c.status for c in answer.cards()] == ["done", "done"]

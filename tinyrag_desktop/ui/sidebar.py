@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 import time
 
 from PySide6.QtCore import QPoint, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QPainter, QPen
+from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMenu,
                                QPushButton, QStyle, QStyledItemDelegate, QVBoxLayout, QWidget)
 
@@ -24,6 +25,28 @@ def _when(ts: float) -> str:
     if age < 86400:
         return time.strftime("%H:%M", time.localtime(ts))
     return time.strftime("%d %b", time.localtime(ts))
+
+
+def day_group(ts: float, now: float | None = None) -> str:
+    """The heading a chat last used at ``ts`` is listed under: Today, Yesterday, Previous 7 days,
+    Previous 30 days, then its month ("March 2026"), by the local calendar."""
+    today = datetime.date.fromtimestamp(time.time() if now is None else now)
+    day = datetime.date.fromtimestamp(ts)
+    days = (today - day).days
+    if days <= 0:
+        return "Today"
+    if days == 1:
+        return "Yesterday"
+    if days < 7:
+        return "Previous 7 days"
+    if days < 30:
+        return "Previous 30 days"
+    return f"{_MONTHS[day.month - 1]} {day.year}"
+
+
+# Month names in English, as the rest of the window is written (strftime's would follow the C locale).
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
 
 
 class _FocusRing(QStyledItemDelegate):
@@ -160,7 +183,12 @@ class ChatsSidebar(QFrame):
         self._filling = True
         self.list.clear()
         self.list.setUniformItemSizes(not any(c.snippet for c in chats))
+        group = None
         for chat in chats:
+            # Grouped by when last used (the list is newest first); search results are grouped by match.
+            if not chat.snippet and (heading := day_group(chat.updated)) != group:
+                group = heading
+                self.list.addItem(self._heading(heading))
             # While searching, the matching words show under the title.
             item = QListWidgetItem(f"{chat.title}\n{chat.snippet}" if chat.snippet else chat.title)
             item.setData(Qt.ItemDataRole.UserRole, chat.id)
@@ -180,11 +208,33 @@ class ChatsSidebar(QFrame):
         self.empty_hint.setVisible(not chats)
         self._filling = False
 
+    def _heading(self, text: str) -> QListWidgetItem:
+        """A day heading: not a chat, so the arrows, clicks and the focus pass it by."""
+        item = QListWidgetItem(text)
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        font = self.list.font()
+        font.setBold(True)
+        font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
+        item.setFont(font)
+        item.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        return item
+
+    def _chat_items(self) -> list[QListWidgetItem]:
+        items = (self.list.item(i) for i in range(self.list.count()))
+        return [item for item in items if item.data(Qt.ItemDataRole.UserRole)]
+
     def ids(self) -> list[str]:
-        return [self.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.list.count())]
+        return [item.data(Qt.ItemDataRole.UserRole) for item in self._chat_items()]
 
     def titles(self) -> list[str]:
-        return [self.list.item(i).text().split("\n", 1)[0] for i in range(self.list.count())]
+        return [item.text().split("\n", 1)[0] for item in self._chat_items()]
+
+    def item_for(self, chat_id: str) -> QListWidgetItem | None:
+        return next((item for item in self._chat_items() if item.data(Qt.ItemDataRole.UserRole) == chat_id), None)
+
+    def headings(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())
+                if not self.list.item(i).data(Qt.ItemDataRole.UserRole)]
 
     def current_id(self) -> str | None:
         item = self.list.currentItem()

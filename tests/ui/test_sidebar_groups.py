@@ -1,0 +1,83 @@
+"""The chat list grouped under day headings (Today, Yesterday, …) that the keyboard and the mouse pass by."""
+
+from __future__ import annotations
+
+import datetime
+import sqlite3
+import time
+
+from PySide6.QtCore import Qt
+
+from tinyrag_desktop.chats import ChatStore
+from tinyrag_desktop.ui.sidebar import day_group
+
+from .conftest import wait_until
+
+
+def _at(days_ago: int, hour: int = 12) -> float:
+    day = datetime.date.today() - datetime.timedelta(days=days_ago)
+    return datetime.datetime(day.year, day.month, day.day, hour).timestamp()
+
+
+def test_day_groups_follow_the_local_calendar():
+    now = _at(0, 0) + 60  # a minute past midnight: an hour before was yesterday
+    assert day_group(now - 30, now) == "Today"
+    assert day_group(now - 3600, now) == "Yesterday"
+    assert day_group(_at(3), now) == "Previous 7 days"
+    assert day_group(_at(20), now) == "Previous 30 days"
+    old = datetime.date(2025, 3, 14)
+    assert day_group(datetime.datetime(2025, 3, 14, 9).timestamp(), now) == f"March {old.year}"
+    assert day_group(time.time() + 3600) == "Today"  # a clock set back: not "the future"
+
+
+def test_the_list_shows_headings_and_arrows_skip_them(make_window, server, qloop, qtbot, tmp_path):
+    data = tmp_path / "chats"
+    store = ChatStore(data)
+    ages = {"today": 0, "yesterday": 1, "last week": 4, "long ago": 400}
+    ids = {}
+    for title, days in ages.items():
+        chat = store.new_chat()
+        store.add_user_message(chat.id, title)
+        ids[title] = chat.id
+    store.close()
+    with sqlite3.connect(data / "chats.sqlite3") as db:
+        for title, days in ages.items():
+            db.execute("UPDATE chats SET updated=? WHERE id=?", (_at(days), ids[title]))
+    win = make_window(server.base_url, data_dir=data)
+    side = win.sidebar
+    assert side.titles() == ["today", "yesterday", "last week", "long ago"]
+    long_ago = datetime.date.fromtimestamp(_at(400))
+    months = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+              "October", "November", "December")
+    assert side.headings() == ["Today", "Yesterday", "Previous 7 days",
+                               f"{months[long_ago.month - 1]} {long_ago.year}"]
+    assert side.list.count() == 8  # a heading above each chat here
+    heading = side.list.item(0)
+    assert not heading.flags() & (Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled)
+
+    # the arrows go from chat to chat; a heading never becomes the current row
+    side.list.setCurrentItem(side.item_for(ids["today"]))
+    qloop.run(wait_until(lambda: win.chat_id == ids["today"] and not win.loading))
+    side.list.setFocus()
+    qtbot.keyClick(side.list, Qt.Key.Key_Down)
+    assert side.current_id() == ids["yesterday"]
+    qloop.run(wait_until(lambda: win.chat_id == ids["yesterday"] and not win.loading))
+    qtbot.keyClick(side.list, Qt.Key.Key_Up)
+    assert side.current_id() == ids["today"]
+    # a click on a heading opens nothing
+    qtbot.mouseClick(side.list.viewport(), Qt.MouseButton.LeftButton,
+                     pos=side.list.visualItemRect(side.list.item(2)).center())
+    assert side.current_id() == ids["today"]
+
+
+def test_search_results_have_no_day_headings(make_window, server, qloop, tmp_path):
+    data = tmp_path / "chats"
+    store = ChatStore(data)
+    for text in ("pumpkin soup", "pumpkin pie"):
+        store.add_user_message(store.new_chat().id, text)
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+    assert win.sidebar.headings() == ["Today"]
+    win.sidebar.search.setText("pumpkin")
+    qloop.run(wait_until(lambda: win.sidebar.titles() and win.sidebar.list.count() == 2))
+    assert win.sidebar.headings() == []
