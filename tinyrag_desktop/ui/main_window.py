@@ -19,7 +19,7 @@ from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow,
                                QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget)
 
-from ..chats import ChatStore, ChatStoreError, StoredMessage
+from ..chats import ChatStoreError, StoredMessage, open_chat_store
 from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..settings import Settings, save_settings
 from .answer import AnswerWidget
@@ -61,7 +61,9 @@ class MainWindow(QMainWindow):
         self.resize(1180, 780)
         self.data_dir = Path(data_dir)
         self.settings = settings
-        self.store = ChatStore(self.data_dir)
+        self.store, damaged = open_chat_store(self.data_dir)  # raises ChatStoreError when it cannot be opened
+        if damaged:
+            warnings = (*warnings, damaged)
         self.bridge = EngineBridge(self)
         self.confirmer = Confirmer(self)
         self._engine_factory = engine_factory or self._default_engine

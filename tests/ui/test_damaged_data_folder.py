@@ -1,0 +1,88 @@
+"""A damaged data folder: the window opens or exits with words, keeps what the user had, shows no traceback."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.sse_server import ScriptedLLMServer, Stream
+from tinyrag_desktop.chats import DB_FILE, ChatStore
+
+
+def _window(data: Path, tmp_path: Path, base_url: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(data), "--base-url", base_url,
+                           "--ask", "Hello?", "--screenshot", str(tmp_path / "shot.png")],
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+def _answering_server() -> ScriptedLLMServer:
+    srv = ScriptedLLMServer()
+    srv.queue(Stream(["Hello ", "there."]))
+    return srv
+
+
+def _chat_history(data: Path) -> bytes:
+    store = ChatStore(data)
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "a question worth keeping")
+    store.close()
+    return (data / DB_FILE).read_bytes()
+
+
+@pytest.mark.parametrize("damage", ["random bytes", "cut short"])
+def test_a_damaged_chat_history_is_kept_aside_and_the_window_opens(tmp_path, damage):
+    data = tmp_path / "data"
+    whole = _chat_history(data)
+    damaged = os.urandom(40_000) if damage == "random bytes" else whole[:5000]
+    (data / DB_FILE).write_bytes(damaged)
+    with _answering_server() as srv:
+        done = _window(data, tmp_path, srv.base_url)
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 0, done.stderr
+    kept = [p for p in data.iterdir() if p.name.startswith(DB_FILE + ".damaged")]
+    assert [p.read_bytes() for p in kept] == [damaged]  # the user's file, byte for byte, beside a new one
+    assert ChatStore(data).list_chats()  # the new history holds this run's chat
+
+
+def test_a_second_damaged_history_does_not_overwrite_the_first_one_kept(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / (DB_FILE + ".damaged")).write_bytes(b"kept the first time")
+    (data / DB_FILE).write_bytes(b"not a database, the second time" * 100)
+    with _answering_server() as srv:
+        done = _window(data, tmp_path, srv.base_url)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    kept = sorted(p.read_bytes() for p in data.iterdir() if p.name.startswith(DB_FILE + ".damaged"))
+    assert kept == sorted([b"kept the first time", b"not a database, the second time" * 100])
+
+
+def test_another_apps_database_in_its_place_is_left_alone_and_said_in_words(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    other = sqlite3.connect(data / DB_FILE)
+    other.executescript("CREATE TABLE chats(a, b); INSERT INTO chats VALUES (1, 2);")
+    other.commit()
+    other.close()
+    before = (data / DB_FILE).read_bytes()
+    done = _window(data, tmp_path, "http://127.0.0.1:9/v1")
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 1, done.stderr
+    assert "chat history" in done.stderr and str(data / DB_FILE) in done.stderr
+    assert (data / DB_FILE).read_bytes() == before  # not changed, not moved
+
+
+def test_a_folder_in_place_of_the_chat_history_is_said_in_words(tmp_path):
+    data = tmp_path / "data"
+    (data / DB_FILE).mkdir(parents=True)
+    (data / DB_FILE / "something.txt").write_text("the user's")
+    done = _window(data, tmp_path, "http://127.0.0.1:9/v1")
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 1, done.stderr
+    assert "chat history" in done.stderr
+    assert (data / DB_FILE / "something.txt").read_text() == "the user's"
