@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow,
                                QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget)
@@ -696,7 +696,10 @@ class MainWindow(QMainWindow):
 
     def _restore_layout(self) -> None:
         qs = self._layout_settings()
-        geometry, split, docks = qs.value("geometry"), qs.value("splitter"), qs.value("docks")
+        # Only what saveGeometry and saveState wrote (byte arrays); anything else in a hand-edited or
+        # garbled file is ignored, as Qt ignores byte arrays it cannot read.
+        geometry, split, docks = (value if isinstance(value := qs.value(key), (QByteArray, bytes)) else None
+                                  for key in ("geometry", "splitter", "docks"))
         if geometry is not None:
             self.restoreGeometry(geometry)
         if split is not None:
