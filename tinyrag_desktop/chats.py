@@ -176,6 +176,7 @@ class ChatStore:
         db = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._refuse_read_only()
             self._db = db = sqlite3.connect(self.path, isolation_level=None)
             db.row_factory = sqlite3.Row
             self._refuse_other_apps_file()  # before anything is written into it
@@ -192,6 +193,14 @@ class ChatStore:
             reason = (exc.strerror or exc) if isinstance(exc, OSError) else exc
             kind = ChatHistoryDamaged if getattr(exc, "sqlite_errorname", "") in _DAMAGED else ChatStoreError
             raise kind(f"Could not open the chat history {self.path}: {reason}") from exc
+
+    def _refuse_read_only(self) -> None:
+        # SQLite opens a read-only file for reading and fails only at the first chat saved; a window that
+        # cannot keep what is asked in it says so at the start instead.
+        for what, place in (("file", self.path), ("folder", self.path.parent)):
+            if place.exists() and not os.access(place, os.W_OK):
+                raise ChatStoreError(f"The chat history {self.path} cannot be saved: its {what} is read-only. "
+                                     "Make it writable, or start with another --data-dir.")
 
     def _refuse_other_apps_file(self) -> None:
         tables = {name: {col for (col,) in self._db.execute("SELECT name FROM pragma_table_info(?)", (name,))}

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -86,3 +88,34 @@ def test_a_folder_in_place_of_the_chat_history_is_said_in_words(tmp_path):
     assert done.returncode == 1, done.stderr
     assert "chat history" in done.stderr
     assert (data / DB_FILE / "something.txt").read_text() == "the user's"
+
+
+def _as_a_user(cmd: list[str]) -> list[str]:
+    """``cmd`` run so that file permissions hold: root (who runs CI) ignores them, so it runs as nobody."""
+    if os.geteuid() != 0:
+        return cmd
+    if not shutil.which("setpriv"):
+        pytest.skip("runs as root without setpriv: a read-only file would not stop it")
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+
+
+def test_a_read_only_chat_history_is_said_at_start_in_words(tmp_path):
+    data = Path(tempfile.mkdtemp(prefix="tinyrag-ro-"))  # outside pytest's root-only folder
+    try:
+        before = _chat_history(data)
+        (data / DB_FILE).chmod(0o444)
+        if os.geteuid() == 0:
+            shutil.chown(data, 65534, 65534)
+            shutil.chown(data / DB_FILE, 65534, 65534)
+        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONIOENCODING": "utf-8", "HOME": str(data),
+               "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[2]), os.environ.get("PYTHONPATH", "")])}
+        with _answering_server() as srv:
+            done = subprocess.run(_as_a_user([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(data),
+                                              "--base-url", srv.base_url, "--ask", "Hello?"]),
+                                  env=env, capture_output=True, text=True, timeout=60)
+        assert "Traceback" not in done.stderr and "Exception" not in done.stderr, done.stderr
+        assert done.returncode == 1, done.stderr
+        assert "chat history" in done.stderr and "read-only" in done.stderr, done.stderr
+        assert (data / DB_FILE).read_bytes() == before
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
