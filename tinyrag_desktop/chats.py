@@ -176,7 +176,7 @@ class ChatStore:
         db = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._refuse_read_only()
+            self._refuse_unwritable()
             self._db = db = sqlite3.connect(self.path, isolation_level=None)
             db.row_factory = sqlite3.Row
             self._refuse_other_apps_file()  # before anything is written into it
@@ -194,9 +194,13 @@ class ChatStore:
             kind = ChatHistoryDamaged if getattr(exc, "sqlite_errorname", "") in _DAMAGED else ChatStoreError
             raise kind(f"Could not open the chat history {self.path}: {reason}") from exc
 
-    def _refuse_read_only(self) -> None:
+    def _refuse_unwritable(self) -> None:
+        """Raise ChatStoreError, in words, for a chat history that could be read but never written."""
         # SQLite opens a read-only file for reading and fails only at the first chat saved; a window that
         # cannot keep what is asked in it says so at the start instead.
+        if self.path.is_dir():
+            raise ChatStoreError(f"The chat history {self.path} is a folder, not a file. It was left as it is; "
+                                 "move it elsewhere, or start with another --data-dir.")
         for what, place in (("file", self.path), ("folder", self.path.parent)):
             if place.exists() and not os.access(place, os.W_OK):
                 raise ChatStoreError(f"The chat history {self.path} cannot be saved: its {what} is read-only. "

@@ -86,7 +86,7 @@ def test_a_folder_in_place_of_the_chat_history_is_said_in_words(tmp_path):
     done = _window(data, tmp_path, "http://127.0.0.1:9/v1")
     assert "Traceback" not in done.stderr
     assert done.returncode == 1, done.stderr
-    assert "chat history" in done.stderr
+    assert "chat history" in done.stderr and "is a folder, not a file" in done.stderr
     assert (data / DB_FILE / "something.txt").read_text() == "the user's"
 
 
