@@ -95,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("tinyRAG Desktop")
     app.setOrganizationName("tinyrag")
     app.setDesktopFileName("tinyrag-desktop")
+    # _run ends the loop once the window is closed and its connections are; Qt's own quit on the last
+    # window closed would stop the loop first and leave that closing to run outside it (a traceback).
+    app.setQuitOnLastWindowClosed(False)
     guard = None
     if not args.ask:  # a scripted --ask run works beside an open window; a second window would not
         from .ui.single import WindowGuard

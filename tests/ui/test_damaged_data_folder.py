@@ -119,3 +119,33 @@ def test_a_read_only_chat_history_is_said_at_start_in_words(tmp_path):
         assert (data / DB_FILE).read_bytes() == before
     finally:
         shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_closing_the_window_after_talking_to_a_live_server_prints_no_traceback(tmp_path):
+    # The status bar's check leaves a kept-alive connection in the HTTP pool; closing it on quit must run
+    # on the event loop, not after Qt has already left it because the last window closed.
+    import signal
+    import time
+
+    from tinyrag_desktop.ui.single import LOCK_NAME
+
+    data = tmp_path / "data"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    with _answering_server() as srv:
+        app = subprocess.Popen([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(data), "--base-url",
+                                srv.base_url], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while not (data / LOCK_NAME).exists():
+                assert app.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+            time.sleep(2)  # the server check has connected
+            app.send_signal(signal.SIGTERM)  # closes the window as its Quit does
+            assert app.wait(timeout=30) == 0
+            _out, err = app.communicate()
+        finally:
+            if app.poll() is None:
+                app.kill()
+                app.wait()
+    assert "Traceback" not in err and "Event loop stopped" not in err, err
