@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import sqlite3
 import subprocess
@@ -20,7 +21,7 @@ def _window(data: Path, tmp_path: Path, base_url: str) -> subprocess.CompletedPr
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONIOENCODING": "utf-8"}
     return subprocess.run([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(data), "--base-url", base_url,
                            "--ask", "Hello?", "--screenshot", str(tmp_path / "shot.png")],
-                          env=env, capture_output=True, text=True, timeout=120)
+                          env=env, capture_output=True, text=True, timeout=60)
 
 
 def _answering_server() -> ScriptedLLMServer:
@@ -50,6 +51,25 @@ def test_a_damaged_chat_history_is_kept_aside_and_the_window_opens(tmp_path, dam
     kept = [p for p in data.iterdir() if p.name.startswith(DB_FILE + ".damaged")]
     assert [p.read_bytes() for p in kept] == [damaged]  # the user's file, byte for byte, beside a new one
     assert ChatStore(data).list_chats()  # the new history holds this run's chat
+
+
+def test_a_history_damaged_in_the_middle_is_kept_aside_too(tmp_path):
+    # Its first pages are sound, so SQLite opens it; the damage shows only when the chats are read.
+    data = tmp_path / "data"
+    store = ChatStore(data)
+    for n in range(200):
+        chat = store.new_chat()
+        store.add_user_message(chat.id, f"question {n} " + "x" * 3000)
+    store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    damaged = bytearray((data / DB_FILE).read_bytes())
+    damaged[8192:28192] = random.Random(7).randbytes(20000)
+    (data / DB_FILE).write_bytes(damaged)
+    with _answering_server() as srv:
+        done = _window(data, tmp_path, srv.base_url)
+    assert "Traceback" not in done.stderr and "Exception" not in done.stderr, done.stderr
+    assert done.returncode == 0, done.stderr
+    assert (data / (DB_FILE + ".damaged")).read_bytes() == damaged
 
 
 def test_a_second_damaged_history_does_not_overwrite_the_first_one_kept(tmp_path):
