@@ -107,3 +107,34 @@ def test_a_damaged_file_is_said_once_in_words_and_logged_in_full(tmp_path: Path,
     assert said == [said[0]] and said[0].startswith("warning: The settings file was damaged")  # no raw log line
     if verb[0] == "ask":  # a reading verb (kb list) writes no log in the data folder
         assert "settings file" in (tmp_path / "logs" / "tinyrag.log").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("content", [b'{"theme": "\xff\xfe dark"}', b"[" * 100_000 + b"]" * 100_000,
+                                     b'{"a": ' * 50_000 + b"1" + b"}" * 50_000])
+def test_a_file_not_in_utf8_or_nested_too_deep_is_kept_aside_too(tmp_path: Path, content: bytes) -> None:
+    (tmp_path / "settings.json").write_bytes(content)
+    s, warnings = load_settings(tmp_path)
+    assert s == defaults()
+    assert len(warnings) == 1 and "damaged" in warnings[0] and "settings.json.bad" in warnings[0]
+    assert (tmp_path / "settings.json.bad").read_bytes() == content
+
+
+def test_a_settings_file_not_in_utf8_is_a_warning_on_the_command_line_not_a_traceback(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "settings.json").write_bytes(b'{"theme": "\xff dark"}')
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.run([sys.executable, "-m", "tinyrag_desktop", "kb", "list", "--data-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert "Traceback" not in proc.stderr and proc.returncode == 0, proc.stderr
+    assert "warning: The settings file was damaged" in proc.stderr
+
+
+def test_a_second_damaged_file_does_not_overwrite_the_first_one_kept(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text("{first")
+    load_settings(tmp_path)
+    (tmp_path / "settings.json").write_text("{second")
+    _s, warnings = load_settings(tmp_path)
+    assert (tmp_path / "settings.json.bad").read_text() == "{first"
+    assert (tmp_path / "settings.json.bad-2").read_text() == "{second" and "settings.json.bad-2" in warnings[0]

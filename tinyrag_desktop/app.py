@@ -12,6 +12,7 @@ import logging
 import sys
 from pathlib import Path
 
+from .chats import ChatStoreError
 from .cliargs import add_shared_flags, context_from_args
 from .settings import SettingsError
 
@@ -94,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("tinyRAG Desktop")
     app.setOrganizationName("tinyrag")
     app.setDesktopFileName("tinyrag-desktop")
+    # _run ends the loop once the window is closed and its connections are; Qt's own quit on the last
+    # window closed would stop the loop first and leave that closing to run outside it (a traceback).
+    app.setQuitOnLastWindowClosed(False)
     guard = None
     if not args.ask:  # a scripted --ask run works beside an open window; a second window would not
         from .ui.single import WindowGuard
@@ -108,7 +112,16 @@ def main(argv: list[str] | None = None) -> int:
         from .firstrun import is_first_run
 
         first_run = is_first_run(ctx.data_dir)  # no settings file yet: look for a server, import the guide
-    window = MainWindow(ctx.data_dir, ctx.settings, warnings=ctx.warnings, first_run=first_run)
+    try:
+        window = MainWindow(ctx.data_dir, ctx.settings, warnings=ctx.warnings, first_run=first_run)
+    except ChatStoreError as exc:  # the chat history cannot be opened: say why, and change nothing
+        log.warning("the window cannot open: %s", exc, exc_info=True)  # to the log file; the console gets words
+        _cannot_open(str(exc), show=not args.ask)
+        loop.close()
+        asyncio.set_event_loop(None)
+        if guard is not None:
+            guard.release()
+        return 1
     if size is not None:
         window.resize(*size)
     if guard is not None:
@@ -121,6 +134,15 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.set_event_loop(None)
         if guard is not None:
             guard.release()
+
+
+def _cannot_open(message: str, *, show: bool) -> None:
+    """Say why the window cannot open: on stderr, and in a message box for someone who started it from a menu."""
+    print(f"error: {message}", file=sys.stderr)
+    if show:
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.critical(None, "tinyRAG Desktop", message)
 
 
 def _already_open(guard, data_dir: Path) -> int:

@@ -6,12 +6,18 @@ transcript sent back to the model (raw tool XML included), its reasoning, route 
 row per tool block with the character offset in ``content`` where its card sits; that is enough to show the
 answer again exactly as it was. Deleting a chat only marks it, so the window can offer Undo; marked chats
 are purged for good by :meth:`ChatStore.purge_deleted`.
+
+A file that SQLite finds damaged is kept aside (``chats.sqlite3.damaged``) by :func:`open_chat_store` and a new
+history is started, with a warning; a file that is not tinyRAG's chat history (another app's database) is
+left as it is, and opening it fails with a message that says so.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import logging
+import os
 import re
 import sqlite3
 import time
@@ -19,6 +25,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
+
+log = logging.getLogger(__name__)
 
 DB_FILE = "chats.sqlite3"
 _TITLE_MAX = 60
@@ -67,6 +75,25 @@ CREATE TABLE IF NOT EXISTS tool_calls (
 
 class ChatStoreError(RuntimeError):
     """The chat history could not be read or written; the message says what and where."""
+
+
+class ChatHistoryDamaged(ChatStoreError):
+    """SQLite finds the chat history file damaged (not a database, or a corrupt one); ``reason`` says how."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+# The columns this version reads, table by table: a file whose tables lack them was written by another app.
+_COLUMNS = {
+    "chats": {"id", "title", "persona", "created", "updated", "deleted"},
+    "messages": {"id", "chat_id", "role", "content", "transcript", "reasoning", "route", "stats", "status",
+                 "error", "created"},
+    "tool_calls": {"message_id", "seq", "position", "call_id", "tool", "param", "query", "status", "source",
+                   "error", "result", "result_bytes", "elapsed_ms"},
+}
+_DAMAGED = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,16 +177,62 @@ class ChatStore:
     def __init__(self, data_dir: Path | str, *, filename: str = DB_FILE) -> None:
         self.path = Path(data_dir) / filename
         self.closed = False
+        db = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None)
-            self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, no torn DB
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(_SCHEMA)
-        except sqlite3.Error as exc:
-            raise ChatStoreError(f"Could not open the chat history {self.path}: {exc}") from exc
+            self._refuse_unwritable()
+            self._db = db = sqlite3.connect(self.path, isolation_level=None)
+            db.row_factory = sqlite3.Row
+            self._refuse_other_apps_file()  # before anything is written into it
+            # Damage past the first pages shows only when they are read: look at every page now (0.03 s per
+            # 100 MB in the disk cache, 0.7 s from disk), rather than fail at the first chat opened.
+            problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if problem != "ok":
+                log.warning("chat history %s fails SQLite's check: %s", self.path, problem)
+                reason = "database disk image is malformed"  # as SQLite says it when it finds this by itself
+                raise ChatHistoryDamaged(f"Could not open the chat history {self.path}: {reason}", reason)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, no torn DB
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(_SCHEMA)
+        except (sqlite3.Error, OSError, ChatStoreError) as exc:
+            if db is not None:
+                db.close()
+            self.closed = True
+            if isinstance(exc, ChatStoreError):
+                raise
+            reason = (exc.strerror or exc) if isinstance(exc, OSError) else exc
+            message = f"Could not open the chat history {self.path}: {reason}"
+            if getattr(exc, "sqlite_errorname", "") in _DAMAGED:
+                raise ChatHistoryDamaged(message, str(reason)) from exc
+            raise ChatStoreError(message) from exc
+
+    def _refuse_unwritable(self) -> None:
+        """Raise ChatStoreError, in words, for a chat history that could be read but never written."""
+        # SQLite opens a read-only file for reading and fails only at the first chat saved; a window that
+        # cannot keep what is asked in it says so at the start instead.
+        if self.path.is_dir():
+            raise ChatStoreError(f"The chat history {self.path} is a folder, not a file. It was left as it is; "
+                                 "move it elsewhere, or start with another --data-dir.")
+        for what, place in (("file", self.path), ("folder", self.path.parent)):
+            if place.exists() and not os.access(place, os.W_OK):
+                raise ChatStoreError(f"The chat history {self.path} cannot be saved: its {what} is read-only. "
+                                     "Make it writable, or start with another --data-dir.")
+
+    def _refuse_other_apps_file(self) -> None:
+        tables = {name: {col for (col,) in self._db.execute("SELECT name FROM pragma_table_info(?)", (name,))}
+                  for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+                  if not name.startswith("sqlite_")}
+        if not tables:
+            return  # a new file
+        missing = ["chats"] if "chats" not in tables else [
+            f"{table}.{column}" for table, columns in _COLUMNS.items() if table in tables
+            for column in sorted(columns - tables[table])]
+        if missing:
+            raise ChatStoreError(
+                f"The chat history {self.path} is not tinyRAG's: it is a database without "
+                f"{', '.join(missing[:3])}. It was left as it is; move it elsewhere, or start with another "
+                "--data-dir.")
 
     def close(self) -> None:
         self._db.close()
@@ -306,6 +379,42 @@ class ChatStore:
         if chat is None:
             raise ChatStoreError(f"There is no chat with id {chat_id!r}.")
         return export_html(chat, self.messages(chat_id))
+
+
+def open_chat_store(data_dir: Path | str) -> tuple[ChatStore, str | None]:
+    """The chat history of ``data_dir``, and a warning when a damaged file was kept aside for a new one.
+
+    Raises ChatStoreError, saying why, when the history cannot be opened (another app's file, a folder in
+    its place, no permission, a full disk, a lock held by another program).
+    """
+    try:
+        return ChatStore(data_dir), None
+    except ChatHistoryDamaged as exc:
+        damaged = exc
+    path = Path(data_dir) / DB_FILE
+    kept = _set_aside(path)
+    log.warning("chat history %s is damaged (%s); kept as %s", path, damaged.reason, kept)
+    return ChatStore(data_dir), (f"The chat history was damaged ({damaged.reason}); a new one was started. "
+                                 f"The old file was kept as {kept}.")
+
+
+def _set_aside(path: Path) -> Path:
+    """Rename ``path`` (with its -wal and -shm files) to ``path.damaged``, or .damaged-2 … if that is taken."""
+    n = 1
+    while True:
+        kept = path.with_name(f"{path.name}.damaged" + (f"-{n}" if n > 1 else ""))
+        if not any(Path(f"{kept}{end}").exists() for end in ("", "-wal", "-shm")):
+            break
+        n += 1
+    try:
+        os.rename(path, kept)
+        for end in ("-wal", "-shm"):
+            if Path(f"{path}{end}").exists():
+                os.rename(f"{path}{end}", f"{kept}{end}")
+    except OSError as exc:
+        raise ChatStoreError(f"The chat history {path} is damaged, and it could not be kept aside to start a "
+                             f"new one: {exc.strerror or exc}.") from exc
+    return kept
 
 
 class _Transaction:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import logging.handlers
+import sys
 from pathlib import Path
 
 LOG_FILE = Path("logs") / "tinyrag.log"
@@ -26,6 +27,25 @@ class _NoTraceback(logging.Formatter):
             record.exc_info = saved
 
 
+class _LogFile(logging.handlers.RotatingFileHandler):
+    """The log file; when it cannot be written (a full disk, a file made read-only), one short line says so
+    and the app goes on without its log: logging's default prints a traceback on the console per record."""
+
+    _failed = False
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
+        if self._failed:
+            return
+        self._failed = True
+        exc = sys.exc_info()[1]
+        reason = getattr(exc, "strerror", None) or exc
+        try:
+            sys.stderr.write(f"tinyrag: cannot write the log file {self.baseFilename} ({reason}); "
+                             "going on without it.\n")
+        except (OSError, ValueError):  # no console either
+            pass
+
+
 def configure(data_dir: Path, *, console_level: int = logging.ERROR) -> Path | None:
     """Send the app's log records to ``data_dir/logs/tinyrag.log``; returns the file, or None if unwritable."""
     root = logging.getLogger()
@@ -42,8 +62,7 @@ def configure(data_dir: Path, *, console_level: int = logging.ERROR) -> Path | N
     path = Path(data_dir) / LOG_FILE
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        file_handler = logging.handlers.RotatingFileHandler(path, maxBytes=2_000_000, backupCount=3,
-                                                            encoding="utf-8")
+        file_handler = _LogFile(path, maxBytes=2_000_000, backupCount=3, encoding="utf-8")
     except OSError:
         return None
     file_handler.setLevel(logging.INFO)

@@ -185,25 +185,35 @@ def load_settings(data_dir: Path) -> tuple[Settings, list[str]]:
     """Read ``settings.json``; a missing file gives defaults, a damaged one is kept aside with a warning."""
     path = Path(data_dir) / SETTINGS_FILE
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         return defaults(), []
     except OSError as exc:
         return defaults(), [f"Could not read {path} ({exc.strerror}); using default settings."]
     try:
-        raw = json.loads(text)
+        raw = json.loads(data.decode("utf-8"))  # a UnicodeDecodeError is a ValueError too
         if not isinstance(raw, dict):
             raise ValueError("not a JSON object")
-    except ValueError as exc:
-        bad = path.with_name(SETTINGS_FILE + ".bad")
+    except (ValueError, RecursionError) as exc:  # RecursionError: brackets nested thousands deep
+        bad = _unused(path.with_name(SETTINGS_FILE + ".bad"))  # an earlier damaged file stays as it was kept
         try:
-            os.replace(path, bad)
+            os.rename(path, bad)
             kept = f" It was kept as {bad}."
         except OSError:
             kept = ""
         log.warning("settings file %s is damaged: %s", path, exc)
-        return defaults(), [f"The settings file was damaged ({exc}) and default settings are used.{kept}"]
+        why = ("not UTF-8 text" if isinstance(exc, UnicodeDecodeError)
+               else "nested too deeply" if isinstance(exc, RecursionError) else str(exc))
+        return defaults(), [f"The settings file was damaged ({why}) and default settings are used.{kept}"]
     return from_mapping(raw)
+
+
+def _unused(path: Path) -> Path:
+    """``path``, or ``path-2``, ``path-3`` … : the first name that nothing has yet."""
+    n = 1
+    while (candidate := path if n == 1 else path.with_name(f"{path.name}-{n}")).exists():
+        n += 1
+    return candidate
 
 
 def save_settings(data_dir: Path, settings: Settings) -> Path:

@@ -212,3 +212,11 @@ async def test_background_children_are_stopped_when_the_command_ends(data_dir: P
     pid = read_pid(data_dir / "work" / "bg.pid")
     assert pid is not None
     assert await wait_until(lambda: process_gone(pid)), f"background child {pid} survived"
+
+
+async def test_a_file_where_the_work_folder_should_be_is_said_in_words_and_kept(data_dir: Path) -> None:
+    (data_dir / "work").write_text("the user's notes")
+    with pytest.raises(ToolError, match=r"work folder .*work is a file, not a folder") as raised:
+        await shell("pwd", ctx(data_dir))
+    assert "Errno" not in str(raised.value)
+    assert (data_dir / "work").read_text() == "the user's notes"

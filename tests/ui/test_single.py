@@ -124,3 +124,21 @@ def test_ctrl_c_in_the_terminal_closes_the_window_cleanly(tmp_path):
         if app.poll() is None:
             app.kill()
             app.wait()
+
+
+def test_a_garbled_or_empty_lock_file_does_not_keep_the_window_from_opening(qapp, tmp_path):
+    # A power cut can leave window.lock empty, a damaged disk can leave anything in it: no window wrote
+    # that, and no window answers on the folder's socket, so it must not count as an open window.
+    for content in (b"", b"\x8f\x00garbage\xff" * 30, b"not a pid\n\n\n"):
+        (tmp_path / LOCK_NAME).write_bytes(content)
+        fresh = WindowGuard(tmp_path)
+        assert not fresh.claim()  # just written: it may be a starting window's, not filled in yet
+        old = time.time() - 60
+        os.utime(tmp_path / LOCK_NAME, (old, old))
+        guard = WindowGuard(tmp_path)
+        try:
+            assert guard.claim(), content
+            assert guard.holder() == os.getpid()
+        finally:
+            guard.release()
+        assert not (tmp_path / LOCK_NAME).exists()

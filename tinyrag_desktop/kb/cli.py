@@ -309,12 +309,23 @@ def _remove(args: argparse.Namespace) -> int:
     kb = _existing_store(args)
     if kb is _FAILED:
         return 1
-    missing = list(args.source_ids)
+    from . import Error
+
+    missing, removed, failed = list(args.source_ids), 0, False
     if kb is not None:
         with kb:
-            missing = [sid for sid in args.source_ids if not kb.remove_source(sid)]
+            missing = []
+            for sid in args.source_ids:
+                try:
+                    if kb.remove_source(sid):
+                        removed += 1
+                    else:
+                        missing.append(sid)
+                except Error as exc:  # read-only, full disk, locked: each source is removed whole or not at all
+                    print(f"error: {exc}", file=sys.stderr)
+                    failed = True
+                    break
     for sid in missing:
         print(f"no source with id {sid}", file=sys.stderr)
-    removed = len(args.source_ids) - len(missing)
     print(f"{removed} source(s) removed")
-    return 1 if missing else 0
+    return 1 if missing or failed else 0

@@ -98,8 +98,15 @@ def needs_shell(command: str) -> bool:
 
 
 def work_dir(data_dir: Path) -> Path:
+    """The folder commands run in (``work`` in the data folder), created when missing; ToolError when not usable."""
     path = Path(data_dir) / "work"
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise ToolError(f"Commands run in the work folder {path}, but {path} is a file, not a folder.") from None
+    except OSError as exc:
+        raise ToolError(f"Commands run in the work folder {path}, which cannot be created: "
+                        f"{exc.strerror or exc}.") from None
     return path
 
 

@@ -14,12 +14,12 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow,
                                QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget)
 
-from ..chats import ChatStore, ChatStoreError, StoredMessage
+from ..chats import ChatStoreError, StoredMessage, open_chat_store
 from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..settings import Settings, save_settings
 from .answer import AnswerWidget
@@ -61,7 +61,9 @@ class MainWindow(QMainWindow):
         self.resize(1180, 780)
         self.data_dir = Path(data_dir)
         self.settings = settings
-        self.store = ChatStore(self.data_dir)
+        self.store, damaged = open_chat_store(self.data_dir)  # raises ChatStoreError when it cannot be opened
+        if damaged:
+            warnings = (*warnings, damaged)
         self.bridge = EngineBridge(self)
         self.confirmer = Confirmer(self)
         self._engine_factory = engine_factory or self._default_engine
@@ -694,7 +696,10 @@ class MainWindow(QMainWindow):
 
     def _restore_layout(self) -> None:
         qs = self._layout_settings()
-        geometry, split, docks = qs.value("geometry"), qs.value("splitter"), qs.value("docks")
+        # Only what saveGeometry and saveState wrote (byte arrays); anything else in a hand-edited or
+        # garbled file is ignored, as Qt ignores byte arrays it cannot read.
+        geometry, split, docks = (value if isinstance(value := qs.value(key), (QByteArray, bytes)) else None
+                                  for key in ("geometry", "splitter", "docks"))
         if geometry is not None:
             self.restoreGeometry(geometry)
         if split is not None:

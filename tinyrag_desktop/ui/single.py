@@ -12,6 +12,7 @@ from __future__ import annotations
 import getpass
 import hashlib
 import logging
+import time
 from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, Signal
@@ -21,6 +22,7 @@ log = logging.getLogger(__name__)
 
 LOCK_NAME = "window.lock"
 _RAISE = b"raise\n"
+_WRITING_SECONDS = 5.0  # a lock file younger than this may be one a starting window has not filled in yet
 
 
 def server_name(data_dir: Path) -> str:
@@ -51,7 +53,7 @@ class WindowGuard(QObject):
     def claim(self) -> bool:
         """True when this process may open the window (it now holds the folder); False when another
         window has it. A folder where no lock can be written (read-only) is not guarded: True."""
-        if not self._lock.tryLock(0):
+        if not self._lock.tryLock(0) and not self._take_over_unreadable():
             if self._lock.error() == QLockFile.LockError.LockFailedError:
                 return False
             log.warning("no window lock in %s (%s): a second window would not be noticed",
@@ -66,6 +68,29 @@ class WindowGuard(QObject):
         server.newConnection.connect(self._accept)
         self._server = server
         return True
+
+    def _take_over_unreadable(self) -> bool:
+        """Take the lock over when its file names no process (left empty by a power cut, or garbled), is not
+        being written just now, and no window answers on the folder's socket: no open window holds it then.
+        True when this process holds the lock now."""
+        if self._lock.error() != QLockFile.LockError.LockFailedError:
+            return False
+        path = self.data_dir / LOCK_NAME
+        try:
+            age = time.time() - path.stat().st_mtime
+        except OSError:
+            return False
+        if self.holder() or abs(age) < _WRITING_SECONDS or self._answers():
+            return False
+        log.warning("window lock %s names no process; taking it over", path)
+        return self._lock.removeStaleLockFile() and self._lock.tryLock(0)
+
+    def _answers(self) -> bool:
+        socket = QLocalSocket()
+        socket.connectToServer(self.name)
+        connected = socket.waitForConnected(1000)
+        socket.abort()
+        return connected
 
     def holder(self) -> int:
         """The process id of the window that holds the folder, or 0 when unknown."""

@@ -1,0 +1,23 @@
+"""The log file: a log that cannot be written (a full disk) costs the log, never a traceback on the console."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a file every write to fails: disk full")
+def test_a_log_on_a_full_disk_prints_one_short_line_not_a_traceback_per_record(tmp_path: Path) -> None:
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "tinyrag.log").symlink_to("/dev/full")  # each write: "No space left on device"
+    (tmp_path / "settings.json").write_text("{damaged")  # something to log
+    proc = subprocess.run([sys.executable, "-m", "tinyrag_desktop", "ask", "hi", "--data-dir", str(tmp_path),
+                           "--base-url", "http://127.0.0.1:9/v1"], capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in proc.stderr and "Logging error" not in proc.stderr, proc.stderr
+    said = [line for line in proc.stderr.splitlines() if "log file" in line]
+    assert len(said) == 1 and "No space left on device" in said[0], proc.stderr
+    assert "warning: The settings file was damaged" in proc.stderr  # the user is still told

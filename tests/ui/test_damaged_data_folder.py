@@ -1,0 +1,171 @@
+"""A damaged data folder: the window opens or exits with words, keeps what the user had, shows no traceback."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.sse_server import ScriptedLLMServer, Stream
+from tinyrag_desktop.chats import DB_FILE, ChatStore
+
+
+def _window(data: Path, tmp_path: Path, base_url: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(data), "--base-url", base_url,
+                           "--ask", "Hello?", "--screenshot", str(tmp_path / "shot.png")],
+                          env=env, capture_output=True, text=True, timeout=60)
+
+
+def _answering_server() -> ScriptedLLMServer:
+    srv = ScriptedLLMServer()
+    srv.queue(Stream(["Hello ", "there."]))
+    return srv
+
+
+def _chat_history(data: Path) -> bytes:
+    store = ChatStore(data)
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "a question worth keeping")
+    store.close()
+    return (data / DB_FILE).read_bytes()
+
+
+@pytest.mark.parametrize("damage", ["random bytes", "cut short"])
+def test_a_damaged_chat_history_is_kept_aside_and_the_window_opens(tmp_path, damage):
+    data = tmp_path / "data"
+    whole = _chat_history(data)
+    damaged = os.urandom(40_000) if damage == "random bytes" else whole[:5000]
+    (data / DB_FILE).write_bytes(damaged)
+    with _answering_server() as srv:
+        done = _window(data, tmp_path, srv.base_url)
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 0, done.stderr
+    kept = [p for p in data.iterdir() if p.name.startswith(DB_FILE + ".damaged")]
+    assert [p.read_bytes() for p in kept] == [damaged]  # the user's file, byte for byte, beside a new one
+    assert ChatStore(data).list_chats()  # the new history holds this run's chat
+
+
+def test_a_history_damaged_in_the_middle_is_kept_aside_too(tmp_path):
+    # Its first pages are sound, so SQLite opens it; the damage shows only when the chats are read.
+    data = tmp_path / "data"
+    store = ChatStore(data)
+    for n in range(200):
+        chat = store.new_chat()
+        store.add_user_message(chat.id, f"question {n} " + "x" * 3000)
+    store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    damaged = bytearray((data / DB_FILE).read_bytes())
+    damaged[8192:28192] = random.Random(7).randbytes(20000)
+    (data / DB_FILE).write_bytes(damaged)
+    with _answering_server() as srv:
+        done = _window(data, tmp_path, srv.base_url)
+    assert "Traceback" not in done.stderr and "Exception" not in done.stderr, done.stderr
+    assert done.returncode == 0, done.stderr
+    assert (data / (DB_FILE + ".damaged")).read_bytes() == damaged
+
+
+def test_a_second_damaged_history_does_not_overwrite_the_first_one_kept(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / (DB_FILE + ".damaged")).write_bytes(b"kept the first time")
+    (data / DB_FILE).write_bytes(b"not a database, the second time" * 100)
+    with _answering_server() as srv:
+        done = _window(data, tmp_path, srv.base_url)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    kept = sorted(p.read_bytes() for p in data.iterdir() if p.name.startswith(DB_FILE + ".damaged"))
+    assert kept == sorted([b"kept the first time", b"not a database, the second time" * 100])
+
+
+def test_another_apps_database_in_its_place_is_left_alone_and_said_in_words(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    other = sqlite3.connect(data / DB_FILE)
+    other.executescript("CREATE TABLE chats(a, b); INSERT INTO chats VALUES (1, 2);")
+    other.commit()
+    other.close()
+    before = (data / DB_FILE).read_bytes()
+    done = _window(data, tmp_path, "http://127.0.0.1:9/v1")
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 1, done.stderr
+    assert "chat history" in done.stderr and str(data / DB_FILE) in done.stderr
+    assert (data / DB_FILE).read_bytes() == before  # not changed, not moved
+
+
+def test_a_folder_in_place_of_the_chat_history_is_said_in_words(tmp_path):
+    data = tmp_path / "data"
+    (data / DB_FILE).mkdir(parents=True)
+    (data / DB_FILE / "something.txt").write_text("the user's")
+    done = _window(data, tmp_path, "http://127.0.0.1:9/v1")
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 1, done.stderr
+    assert "chat history" in done.stderr and "is a folder, not a file" in done.stderr
+    assert (data / DB_FILE / "something.txt").read_text() == "the user's"
+
+
+def _as_a_user(cmd: list[str]) -> list[str]:
+    """``cmd`` run so that file permissions hold: root (who runs CI) ignores them, so it runs as nobody."""
+    if os.geteuid() != 0:
+        return cmd
+    if not shutil.which("setpriv"):
+        pytest.skip("runs as root without setpriv: a read-only file would not stop it")
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+
+
+def test_a_read_only_chat_history_is_said_at_start_in_words(tmp_path):
+    data = Path(tempfile.mkdtemp(prefix="tinyrag-ro-"))  # outside pytest's root-only folder
+    try:
+        before = _chat_history(data)
+        (data / DB_FILE).chmod(0o444)
+        if os.geteuid() == 0:
+            shutil.chown(data, 65534, 65534)
+            shutil.chown(data / DB_FILE, 65534, 65534)
+        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONIOENCODING": "utf-8", "HOME": str(data),
+               "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[2]), os.environ.get("PYTHONPATH", "")])}
+        with _answering_server() as srv:
+            done = subprocess.run(_as_a_user([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(data),
+                                              "--base-url", srv.base_url, "--ask", "Hello?"]),
+                                  env=env, capture_output=True, text=True, timeout=60)
+        assert "Traceback" not in done.stderr and "Exception" not in done.stderr, done.stderr
+        assert done.returncode == 1, done.stderr
+        assert "chat history" in done.stderr and "read-only" in done.stderr, done.stderr
+        assert (data / DB_FILE).read_bytes() == before
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_closing_the_window_after_talking_to_a_live_server_prints_no_traceback(tmp_path):
+    # The status bar's check leaves a kept-alive connection in the HTTP pool; closing it on quit must run
+    # on the event loop, not after Qt has already left it because the last window closed.
+    import signal
+    import time
+
+    from tinyrag_desktop.ui.single import LOCK_NAME
+
+    data = tmp_path / "data"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    with _answering_server() as srv:
+        app = subprocess.Popen([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(data), "--base-url",
+                                srv.base_url], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while not (data / LOCK_NAME).exists():
+                assert app.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+            time.sleep(2)  # the server check has connected
+            app.send_signal(signal.SIGTERM)  # closes the window as its Quit does
+            assert app.wait(timeout=30) == 0
+            _out, err = app.communicate()
+        finally:
+            if app.poll() is None:
+                app.kill()
+                app.wait()
+    assert "Traceback" not in err and "Event loop stopped" not in err, err
