@@ -12,6 +12,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
 
 from tests.sse_server import ScriptedLLMServer, Stream
 from tinyrag_desktop.chats import DB_FILE, ChatStore
@@ -169,3 +171,36 @@ def test_closing_the_window_after_talking_to_a_live_server_prints_no_traceback(t
                 app.kill()
                 app.wait()
     assert "Traceback" not in err and "Event loop stopped" not in err, err
+
+
+def test_start_up_notices_stay_whole_until_dismissed(make_window, server, qtbot, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / DB_FILE).write_bytes(os.urandom(40_000))
+    win = make_window(server.base_url, data_dir=data)
+    # in the window itself, whole: the kept-aside file's full path
+    assert win.notice_bar.isVisible()
+    assert str(data / (DB_FILE + ".damaged")) in win.notice_label.text()
+    qtbot.mouseClick(win.findChild(QPushButton, "dismissNotice"), Qt.MouseButton.LeftButton)
+    assert not win.notice_bar.isVisible()
+
+
+def test_every_start_up_warning_is_shown_not_only_the_last(qapp, qloop, tmp_path):
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.main_window import MainWindow
+
+    warnings = ("settings.json could not be read: it is kept as settings.json.bad; defaults are used.",
+                "The setting max_tokens must be a whole number; its default is used.")
+    win = MainWindow(tmp_path / "data", defaults().replace(base_url="http://127.0.0.1:9/v1"), warnings=warnings)
+    try:
+        win.show()
+        assert win.notice_bar.isVisible() and win.notice_label.text().splitlines() == list(warnings)
+    finally:
+        qloop.run(win.aclose())
+        win.close()
+        win.deleteLater()
+
+
+def test_a_clean_start_shows_no_notice(make_window, server, tmp_path):
+    win = make_window(server.base_url, data_dir=tmp_path / "fresh")
+    assert not win.notice_bar.isVisible()

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
@@ -89,8 +89,8 @@ class MainWindow(QMainWindow):
         self._connect_bridge()
         self._refresh_chats()
         self.new_chat()
-        for warning in warnings:
-            self.statusBar().showMessage(warning, 15000)
+        if warnings:
+            self.show_notices(warnings)
         QTimer.singleShot(0, self.check_server)
         if first_run:
             QTimer.singleShot(0, self, self.welcome.first_run)
@@ -152,6 +152,28 @@ class MainWindow(QMainWindow):
         hrow.addWidget(self.persona)
         col.addWidget(header)
 
+        # What the user must know about the start (a damaged file kept aside, a setting not understood):
+        # stays until dismissed, every line whole (a status bar message went after 15 s, cut short, and
+        # only the last of several was seen).
+        self.notice_bar = QFrame(main)
+        self.notice_bar.setObjectName("noticeBar")
+        self.notice_bar.setAccessibleName("Notice")
+        nrow = QHBoxLayout(self.notice_bar)
+        nrow.setContentsMargins(16, 8, 8, 8)
+        self.notice_label = QLabel("", self.notice_bar)
+        self.notice_label.setObjectName("noticeText")
+        self.notice_label.setWordWrap(True)
+        self.notice_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.notice_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        dismiss = QPushButton("Dismiss", self.notice_bar)
+        dismiss.setObjectName("dismissNotice")
+        dismiss.setAccessibleName("Dismiss the notice")
+        dismiss.clicked.connect(self.notice_bar.hide)
+        nrow.addWidget(self.notice_label, 1)
+        nrow.addWidget(dismiss, 0, Qt.AlignmentFlag.AlignTop)
+        self.notice_bar.hide()
+        col.addWidget(self.notice_bar)
+
         self.view = ChatView(main)
         self.view.palette_colours = self._app_palette
         self.view.settings_source = lambda: self.settings  # read at each render: no restart needed
@@ -183,7 +205,7 @@ class MainWindow(QMainWindow):
         wrap = QWidget(main)
         wrap.setObjectName("composerWrap")
         wrap.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
-        self._chrome = [self.sidebar, header, wrap]
+        self._chrome = [self.sidebar, header, self.notice_bar, wrap]
         wl = QVBoxLayout(wrap)
         wl.setContentsMargins(16, 8, 16, 14)
         wl.setSpacing(4)
@@ -208,11 +230,20 @@ class MainWindow(QMainWindow):
         split.setChildrenCollapsible(False)
         self.splitter = split
         self.setCentralWidget(split)
-        self._regions = [self.sidebar, header, self.pages, wrap]  # left to right, top to bottom (see _order_tabs)
+        # left to right, top to bottom (see _order_tabs)
+        self._regions = [self.sidebar, header, self.notice_bar, self.pages, wrap]
         self.setTabOrder(self.composer, self.send_button)
         self._fill_personas()
         self.kb_dock = self._build_kb_dock()
         self._style_chrome()
+
+    def show_notices(self, notices: Iterable[str]) -> None:
+        """Show ``notices`` above the conversation, one per line, until the user dismisses them."""
+        text = "\n".join(n for n in notices if n)
+        if text:
+            self.notice_label.setText(text)
+            self.notice_bar.setAccessibleDescription(text)
+            self.notice_bar.show()
 
     def bring_to_front(self) -> None:
         """Show the window on top and focused (the app was started again while it was open)."""
