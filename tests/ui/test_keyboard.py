@@ -238,3 +238,21 @@ def test_tab_follows_the_window_layout_left_to_right_top_to_bottom(make_window, 
     assert places == ["sidebar", "header", "conversation", "answer", "message box", "panel", "status bar"]
     assert walk.index(win.composer) + 1 == walk.index(win.send_button)
     assert all(card in walk for card in answer.cards()) and answer.regenerate_button in walk
+
+
+def test_shift_tab_walks_the_same_stops_backwards_and_a_notice_is_a_stop(make_window, server, qloop, qtbot):
+    server.queue(Stream(tokens(TWO_TOOLS)), Stream(tokens("Done.")))
+    win = make_window(server.base_url)
+    _active(qtbot, win)
+    assert qloop.run(ask_and_wait(win, "Two sums")) == "done"
+    win.kb_dock.show()
+    win.show_notices(["A damaged file was kept aside."])
+    forward = _tab_walk(qtbot, win.composer)
+    dismiss = win.findChild(QAbstractButton, "dismissNotice")
+    assert dismiss in forward and forward.index(dismiss) < forward.index(win.view)  # above the conversation
+    win.composer.setFocus(Qt.FocusReason.TabFocusReason)
+    backward = []
+    for _ in range(len(forward)):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+        backward.append(QApplication.focusWidget())
+    assert backward == list(reversed(forward))

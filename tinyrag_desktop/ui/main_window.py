@@ -16,8 +16,9 @@ from typing import Any, Callable, Iterable, Iterator
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
-from PySide6.QtWidgets import (QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel, QMainWindow,
-                               QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel,
+                               QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
+                               QWidget)
 
 from ..chats import ChatStoreError, StoredMessage, open_chat_store
 from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
@@ -255,35 +256,45 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("tinyRAG Desktop is already open: here it is.", 5000)
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802 (Qt's name)
-        self._order_tabs()
-        return super().focusNextPrevChild(next)
+        """Tab follows the window's layout (see tab_stops), not Qt's focus chain: that is the order widgets
+        were made in, so answers, their cards and links (all made after the message box) came after Send.
+        The chain itself is left alone: reordering it with setTabOrder met the panel's focus proxies and
+        sent Tab round in circles."""
+        stops = self.tab_stops()
+        focus = QApplication.focusWidget()
+        at = _index_of(stops, focus) if focus is not None else -1
+        if at < 0 or len(stops) < 2:
+            return super().focusNextPrevChild(next)
+        step = 1 if next else -1
+        reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
+        stops[(at + step) % len(stops)].setFocus(reason)
+        return True
 
-    def _order_tabs(self) -> None:
-        """Tab follows the window's layout: chats, the chat's header, the conversation, the message box,
-        the knowledge panel where it is docked, and the status bar's model button. Qt's focus chain is the order widgets were made in, so
-        answers, their cards and links (all made after the message box) would come after Send."""
+    def tab_stops(self) -> list[QWidget]:
+        """Where Tab stops, in the window's layout order: the chats, the chat's header, a notice, the
+        conversation and its answers from the top, the message box, the knowledge panel where it is docked
+        (first when on the left), the status bar's model button. Within each part, Qt's own order (answers
+        arrange theirs: cards, code links, sources, then Copy and Regenerate)."""
         regions = list(self._regions)
         dock = getattr(self, "kb_dock", None)  # not made yet while the window is being built
         if dock is not None and not dock.isFloating():  # a floating panel is a window of its own
             area = self.dockWidgetArea(dock)
             first = area in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
             regions = [dock, *regions] if first else [*regions, dock]
-        regions.append(self.statusBar())  # the model button, at the very bottom
+        regions.append(self.statusBar())
         groups: list[list[QWidget]] = [[] for _ in regions]
-        now: list[QWidget] = []
+        tab = Qt.FocusPolicy.TabFocus
         widget = self.nextInFocusChain()
         while widget is not self and widget is not None:
-            if widget.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            # Stops of their own only: a widget with a focus proxy (the panel, its tabs) hands it on.
+            if widget.focusPolicy() & tab and widget.focusProxy() is None and widget.isVisible() \
+                    and widget.isEnabled():
                 for group, region in zip(groups, regions):
-                    if region is widget or region.isAncestorOf(widget):
+                    if region.isAncestorOf(widget):
                         group.append(widget)
-                        now.append(widget)
                         break
             widget = widget.nextInFocusChain()
-        wanted = [w for group in groups for w in group]
-        if wanted != now:
-            for before, after in zip(wanted, wanted[1:]):
-                QWidget.setTabOrder(before, after)
+        return [w for group in groups for w in group]
 
     def _style_chrome(self) -> None:
         """The style sheet goes on the chrome only; the conversation paints itself (see theme.py)."""
@@ -780,6 +791,17 @@ class MainWindow(QMainWindow):
             except ChatStoreError as exc:
                 log.warning("could not purge deleted chats: %s", exc)
             self.store.close()
+
+
+def _index_of(stops: list[QWidget], focus: QWidget) -> int:
+    """The place of ``focus`` among ``stops``, or of the stop it is inside (a tree's viewport); -1 if none."""
+    for i, widget in enumerate(stops):
+        if widget is focus:
+            return i
+    for i, widget in enumerate(stops):
+        if widget.isAncestorOf(focus):
+            return i
+    return -1
 
 
 def _transcript(content: str, answer: AnswerWidget, raws: dict[str, str]) -> str:
