@@ -50,10 +50,13 @@ async def _run(window, args: argparse.Namespace, app) -> int:
         return 0
     finished: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     window.answerFinished.connect(lambda outcome: finished.done() or finished.set_result(outcome))
-    if not window.ask(args.ask):
+    if not args.ask.strip():
         print("The question is empty.", file=sys.stderr)
         await window.aclose()
         return 2
+    if not window.ask(args.ask):  # the window has said why (problem)
+        await window.aclose()
+        return 1
     outcome = await finished
     code = 1 if outcome == "error" else 0
     if args.screenshot:
@@ -124,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if size is not None:
         window.resize(*size)
+    window.scripted = bool(args.ask)
     if guard is not None:
         guard.raiseRequested.connect(window.bring_to_front)
     try:

@@ -204,3 +204,20 @@ def test_every_start_up_warning_is_shown_not_only_the_last(qapp, qloop, tmp_path
 def test_a_clean_start_shows_no_notice(make_window, server, tmp_path):
     win = make_window(server.base_url, data_dir=tmp_path / "fresh")
     assert not win.notice_bar.isVisible()
+
+
+def test_a_scripted_run_says_a_failed_save_in_words_instead_of_waiting_on_a_box(make_window, server, capsys,
+                                                                                monkeypatch, tmp_path):
+    # a full disk mid-run cannot be made here; the store's own error is what it would raise
+    from tinyrag_desktop.chats import ChatStoreError
+
+    win = make_window(server.base_url, data_dir=tmp_path / "data")
+    win.scripted = True
+
+    def full(*_args, **_kwargs):
+        raise ChatStoreError("The chat history could not be saved: database or disk is full.")
+
+    monkeypatch.setattr(win.store, "add_user_message", full)
+    assert win.ask("Will this be saved?") is False  # returns at once: no modal box waits for a click
+    assert "could not be saved" in capsys.readouterr().err
+    assert win.notice_bar.isVisible() and "disk is full" in win.notice_label.text()

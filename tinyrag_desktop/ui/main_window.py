@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -80,6 +81,7 @@ class MainWindow(QMainWindow):
         self._ids: dict[int, int] = {}  # id(answer widget) -> stored message id
         self._loading: Iterator[StoredMessage] | None = None
         self.last_outcome = ""
+        self.scripted = False  # set by app.py for --ask runs: no modal boxes (see problem)
 
         self._app_palette = apply_theme(self._qapp(), settings["theme"])
         self._build()
@@ -237,6 +239,15 @@ class MainWindow(QMainWindow):
         self._fill_personas()
         self.kb_dock = self._build_kb_dock()
         self._style_chrome()
+
+    def problem(self, title: str, text: str) -> None:
+        """Tell the user something failed: a message box, or, in a scripted run (``--ask``, where no one
+        can close a box and it would hang the run), standard error and the notice bar."""
+        if self.scripted:
+            print(f"{title}: {text}", file=sys.stderr)
+            self.show_notices([text])
+        else:
+            QMessageBox.warning(self, title, text)
 
     def show_notices(self, notices: Iterable[str]) -> None:
         """Show ``notices`` above the conversation, one per line, until the user dismisses them."""
@@ -522,7 +533,7 @@ class MainWindow(QMainWindow):
         try:
             self.store.delete_from(self.chat_id, last.id)
         except ChatStoreError as exc:
-            QMessageBox.warning(self, "Chat history", str(exc))
+            self.problem("Chat history", str(exc))
             return False
         for widget in self.view.remove_from(questions[-1]):
             self._ids.pop(id(widget), None)
@@ -546,7 +557,7 @@ class MainWindow(QMainWindow):
                 self.chat_id = self.store.new_chat(persona=self.persona.currentText()).id
             self.store.add_user_message(self.chat_id, text)
         except ChatStoreError as exc:
-            QMessageBox.warning(self, "Chat history", str(exc))
+            self.problem("Chat history", str(exc))
             return False
         chat = self.store.get_chat(self.chat_id)
         self.title_label.setText(chat.title if chat else "")
@@ -693,7 +704,7 @@ class MainWindow(QMainWindow):
         try:
             save_settings(self.data_dir, settings)
         except OSError as exc:
-            QMessageBox.warning(self, "Settings", f"Could not save the settings: {exc}")
+            self.problem("Settings", f"Could not save the settings: {exc}")
             return
         theme_changed = settings["theme"] != self.settings["theme"]
         runs_changed = bool(settings["allow_nanogo"]) != bool(self.settings["allow_nanogo"])
