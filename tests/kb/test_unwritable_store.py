@@ -12,17 +12,9 @@ from pathlib import Path
 import pytest
 
 from tinyrag_desktop.kb import Importer, open_store
+from tests.permissions import as_a_user
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _as_a_user(cmd: list[str]) -> list[str]:
-    """``cmd`` run so that file permissions hold: root (who runs CI) ignores them, so it runs as nobody."""
-    if os.geteuid() != 0:
-        return cmd
-    if not shutil.which("setpriv"):
-        pytest.skip("runs as root without setpriv: a read-only file would not stop it")
-    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
@@ -39,7 +31,7 @@ def test_removing_from_a_read_only_knowledge_base_is_said_in_words(tmp_path):
             for path in (data, *data.iterdir()):
                 shutil.chown(path, 65534, 65534)
         env = {**os.environ, "HOME": str(data), "PYTHONPATH": str(REPO)}
-        done = subprocess.run(_as_a_user([sys.executable, "-m", "tinyrag_desktop", "kb", "remove", "1",
+        done = subprocess.run(as_a_user([sys.executable, "-m", "tinyrag_desktop", "kb", "remove", "1",
                                           "--data-dir", str(data)]),
                               env=env, capture_output=True, text=True, timeout=60)
         assert "Traceback" not in done.stderr, done.stderr

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QPushButton
 
 from tests.sse_server import ScriptedLLMServer, Stream
 from tinyrag_desktop.chats import DB_FILE, ChatStore
+from tests.permissions import as_a_user
 
 
 def _window(data: Path, tmp_path: Path, base_url: str) -> subprocess.CompletedProcess:
@@ -112,15 +113,6 @@ def test_a_folder_in_place_of_the_chat_history_is_said_in_words(tmp_path):
     assert (data / DB_FILE / "something.txt").read_text() == "the user's"
 
 
-def _as_a_user(cmd: list[str]) -> list[str]:
-    """``cmd`` run so that file permissions hold: root (who runs CI) ignores them, so it runs as nobody."""
-    if os.geteuid() != 0:
-        return cmd
-    if not shutil.which("setpriv"):
-        pytest.skip("runs as root without setpriv: a read-only file would not stop it")
-    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
-
-
 def test_a_read_only_chat_history_is_said_at_start_in_words(tmp_path):
     data = Path(tempfile.mkdtemp(prefix="tinyrag-ro-"))  # outside pytest's root-only folder
     try:
@@ -132,7 +124,7 @@ def test_a_read_only_chat_history_is_said_at_start_in_words(tmp_path):
         env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONIOENCODING": "utf-8", "HOME": str(data),
                "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[2]), os.environ.get("PYTHONPATH", "")])}
         with _answering_server() as srv:
-            done = subprocess.run(_as_a_user([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(data),
+            done = subprocess.run(as_a_user([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(data),
                                               "--base-url", srv.base_url, "--ask", "Hello?"]),
                                   env=env, capture_output=True, text=True, timeout=60)
         assert "Traceback" not in done.stderr and "Exception" not in done.stderr, done.stderr
