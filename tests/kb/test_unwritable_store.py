@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tinyrag_desktop.kb import Importer, open_store
 from tests.permissions import as_a_user
+from tinyrag_desktop.kb import Importer, open_store
 
 REPO = Path(__file__).resolve().parents[2]
 

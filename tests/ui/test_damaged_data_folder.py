@@ -15,9 +15,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
+from tests.permissions import as_a_user
 from tests.sse_server import ScriptedLLMServer, Stream
 from tinyrag_desktop.chats import DB_FILE, ChatStore
-from tests.permissions import as_a_user
 
 
 def _window(data: Path, tmp_path: Path, base_url: str) -> subprocess.CompletedProcess:
