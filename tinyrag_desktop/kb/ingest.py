@@ -270,6 +270,10 @@ class Importer:
     def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
         report = ImportReport()
         self._embedding_off = False  # set when the embedding server cannot be reached at all
+        if self.kb.readonly:  # nothing could be stored: say so once, not once per file
+            report.failed.append(Failure(str(self.kb.path), "the knowledge base is in a folder you cannot "
+                                                            "write to: it can be searched and listed, not changed"))
+            return report
         parsed = [i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items]
         folders = _folders(parsed)
         todo = expand(parsed, report)

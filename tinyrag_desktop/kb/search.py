@@ -154,7 +154,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 from .errors import StoreError
 from .models import Hit
 from .spelling import corrections, distance, stems
-from .store import DB_NAME, iter_vectors
+from .store import DB_NAME, iter_vectors, readonly_uri
 from .textform import CJK_CHARACTERS, has_cjk, is_cjk, nfkc
 
 if TYPE_CHECKING:
@@ -273,8 +273,7 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
     if not path.is_file():
         return None
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
-                               factory=ReadOnlyConnection)
+        conn = sqlite3.connect(readonly_uri(path), uri=True, check_same_thread=False, factory=ReadOnlyConnection)
         st = path.stat()
         conn.db_key = (str(path.resolve()), st.st_dev, st.st_ino)
         conn.execute("SELECT 1 FROM chunks LIMIT 1")  # fails fast on a file that is not our database

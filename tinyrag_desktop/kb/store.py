@@ -17,6 +17,7 @@ form again (the SQL function ``index_form``).
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import struct
@@ -33,6 +34,8 @@ from urllib.parse import unquote, urljoin, urlsplit
 from .errors import StoreError
 from .models import Chunk, SourceInfo
 from .textform import index_form
+
+log = logging.getLogger(__name__)
 
 DB_NAME = "knowledge.db"
 # 1: sources, chunks, vectors, chunks_fts. 2: links and links_fts (added in place; see _migrate).
@@ -94,6 +97,21 @@ def db_path(data_dir: Path) -> Path:
     return Path(data_dir) / DB_NAME
 
 
+def readonly_uri(path: Path) -> str:
+    """The URI that opens ``path`` for reading only. In a folder this user cannot write (a read-only share,
+    a backup), SQLite cannot make the ``-shm`` file a WAL database is read through, so the file is opened
+    as immutable: read as it is, without that file. A writer's last changes still in its ``-wal`` file are
+    then not seen; a writer that closed cleanly left none."""
+    uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+    if not os.access(Path(path).resolve().parent, os.W_OK):
+        wal = Path(f"{path}-wal")
+        if wal.is_file() and wal.stat().st_size:
+            log.warning("%s is in a read-only folder beside a non-empty %s: its last changes are not read",
+                        path, wal.name)
+        uri += "&immutable=1"
+    return uri
+
+
 def needs_rebuild(data_dir: Path) -> bool:
     """Whether opening the knowledge base in ``data_dir`` for writing will first rebuild its search index
     (written by an older version, or under other Unicode tables: see KnowledgeBase._migrate). That takes
@@ -103,7 +121,7 @@ def needs_rebuild(data_dir: Path) -> bool:
     if not path.is_file():
         return False
     try:
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+        with closing(sqlite3.connect(readonly_uri(path), uri=True)) as conn:
             meta = dict(conn.execute("SELECT key, value FROM meta"))
             if conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None:
                 return False  # nothing to index: the upgrade is instant
@@ -151,6 +169,17 @@ class KnowledgeBase:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        # In a folder this user cannot write, an existing knowledge base is opened to read: its sources can
+        # be listed and searched; what would change it fails, saying so.
+        self.readonly = self.path.is_file() and not os.access(self.path.parent, os.W_OK)
+        if self.readonly:
+            try:
+                self.conn = sqlite3.connect(readonly_uri(self.path), uri=True, isolation_level=None)
+                self.conn.create_function("index_form", 1, index_form, deterministic=True)
+                self.conn.execute("SELECT 1 FROM sources LIMIT 1")
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"The knowledge base {self.path} cannot be opened: {exc}.") from exc
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # autocommit mode: transactions are explicit (BEGIN IMMEDIATE … COMMIT) below.
@@ -313,6 +342,7 @@ class KnowledgeBase:
         ``links`` are (href, words around the link) pairs; hrefs are resolved against ``location``.
         When not given, the ``links`` that ``chunk_document`` attached to ``chunks`` are used.
         """
+        self._check_writable()
         if vectors is not None and len(vectors) != len(chunks):
             raise ValueError("one vector per chunk")
         if links is None:
@@ -366,6 +396,7 @@ class KnowledgeBase:
 
     def remove_source(self, source_id: int) -> bool:
         """Delete a source, its chunks, index entries and vectors; False when there was no such source."""
+        self._check_writable()
         conn = self.conn
         try:
             with _transaction(conn):
@@ -391,8 +422,15 @@ class KnowledgeBase:
         )
         self.conn.execute("DELETE FROM links WHERE source_id = ?", (source_id,))
 
+    def _check_writable(self) -> None:
+        if self.readonly:
+            raise StoreError(f"The knowledge base {self.path} is in a folder you cannot write to: it can be "
+                             "searched and listed, not changed.")
+
     def optimize(self) -> None:
         """Merge the index's segments (after a big import searches get faster)."""
+        if self.readonly:
+            return
         self.conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
         self.conn.execute("INSERT INTO links_fts(links_fts) VALUES('optimize')")
 
