@@ -7,6 +7,31 @@ import sys
 VERBS = ("ask", "kb", "nanogo")
 
 
+def verb_first(argv: list[str]) -> list[str]:
+    """``argv`` with a verb written after shared flags moved to the front, the flags after it.
+
+    People write the flags they always use first (``--data-dir ~/work kb list``), as git and pip take
+    them; the verbs' parsers take the shared flags anywhere after the verb. Anything else is left as it
+    is, so the window's parser reports what it does not know.
+    """
+    import argparse
+
+    from .cliargs import add_shared_flags
+
+    shared = argparse.ArgumentParser(add_help=False)
+    add_shared_flags(shared)
+    at = 0
+    while at < len(argv):
+        word = argv[at]
+        if word in VERBS:
+            return argv[at:] + argv[:at]
+        action = shared._option_string_actions.get(word.partition("=")[0])
+        if action is None:
+            return argv
+        at += 1 if "=" in word or action.nargs == 0 else 2
+    return argv
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "--nanogo-worker":  # a frozen build starts the sandbox as its own executable
@@ -17,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         from .localmodel import serve_main
 
         return serve_main(argv[1:])
+    argv = verb_first(argv)
     if argv and (argv[0] in VERBS or argv[0] in ("-h", "--help", "--version")):
         from .cli import main as cli_main
 

@@ -235,7 +235,7 @@ def _search(args: argparse.Namespace) -> int:
     from .embed import query_vector
 
     ctx = _context(args, create=False)
-    if not db_path(ctx.data_dir).is_file():
+    if not db_path(ctx.data_dir).exists():
         print(_no_knowledge_base(ctx.data_dir), file=sys.stderr)
         return 0
     k = args.k if args.k is not None else int(ctx.settings["k"])
@@ -299,7 +299,7 @@ def _list(args: argparse.Namespace) -> int:
                                   "chunks": s.chunk_count, "size": s.size, "imported_at": s.imported_at},
                                  ensure_ascii=False))
             else:
-                print(f"{s.id:>5}  {s.type:<9} {s.chunk_count:>5} chunks  {s.imported_at}  {_printable(s.title)}\n"
+                print(f"{s.id:>5}  {s.type:<9} {s.chunk_count:>5} {'chunk ' if s.chunk_count == 1 else 'chunks'}  {s.imported_at}  {_printable(s.title)}\n"
                       f"       {_printable(s.location)}")
     return 0
 

@@ -1,0 +1,37 @@
+"""The entry point: a verb written after the shared flags runs, as git and pip take them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tinyrag_desktop.__main__ import main, verb_first
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--data-dir", "d", "kb", "list"], ["kb", "list", "--data-dir", "d"]),
+        (["--data-dir=d", "--offline", "ask", "q"], ["ask", "q", "--data-dir=d", "--offline"]),
+        (["--data-dir", "kb", "--model", "m"], ["--data-dir", "kb", "--model", "m"]),  # a folder named kb
+        (["--ask", "kb", "--data-dir", "d"], ["--ask", "kb", "--data-dir", "d"]),  # the window's own flag
+        (["kb", "search", "x"], ["kb", "search", "x"]),
+        (["--data-dir", "d", "bogus", "kb"], ["--data-dir", "d", "bogus", "kb"]),
+        ([], []),
+    ],
+)
+def test_verb_first(argv: list[str], expected: list[str]) -> None:
+    assert verb_first(argv) == expected
+
+
+def test_flags_before_the_verb_reach_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = tmp_path / "note.txt"
+    doc.write_text("The heron nests by the lake every spring.\n", encoding="utf-8")
+    data = tmp_path / "data"
+    assert main(["--data-dir", str(data), "kb", "add", str(doc)]) == 0
+    assert "(1 chunk stored)" in capsys.readouterr().out
+    assert main([f"--data-dir={data}", "--offline", "kb", "search", "--jsonl", "heron"]) == 0
+    hits = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert [h["location"] for h in hits] == [str(doc)]
