@@ -29,6 +29,9 @@ from typing import Any, Iterable
 log = logging.getLogger(__name__)
 
 DB_FILE = "chats.sqlite3"
+# The history's layout, kept in SQLite's user_version: a file from a newer tinyRAG is refused, not misread.
+# 0 is a file written before the number was kept; its layout is version 1's.
+SCHEMA_VERSION = 1
 _TITLE_MAX = 60
 
 _SCHEMA = """
@@ -194,7 +197,14 @@ class ChatStore:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, no torn DB
             db.execute("PRAGMA foreign_keys=ON")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise ChatStoreError(
+                    f"The chat history {self.path} was written by a newer version of tinyRAG (layout {version}). "
+                    "It was left as it is; update tinyRAG, or start with another --data-dir.")
             db.executescript(_SCHEMA)
+            if version < SCHEMA_VERSION:
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except (sqlite3.Error, OSError, ChatStoreError) as exc:
             if db is not None:
                 db.close()

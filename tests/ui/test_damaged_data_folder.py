@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QPushButton
 
 from tests.permissions import as_a_user
 from tests.sse_server import ScriptedLLMServer, Stream
-from tinyrag_desktop.chats import DB_FILE, ChatStore
+from tinyrag_desktop.chats import DB_FILE, SCHEMA_VERSION, ChatStore, ChatStoreError
 
 
 def _window(data: Path, tmp_path: Path, base_url: str) -> subprocess.CompletedProcess:
@@ -100,6 +100,33 @@ def test_another_apps_database_in_its_place_is_left_alone_and_said_in_words(tmp_
     assert done.returncode == 1, done.stderr
     assert "chat history" in done.stderr and str(data / DB_FILE) in done.stderr
     assert (data / DB_FILE).read_bytes() == before  # not changed, not moved
+
+
+def test_the_history_keeps_its_layout_version_and_a_newer_one_is_refused_untouched(tmp_path):
+    data = tmp_path / "data"
+    _chat_history(data)
+    with sqlite3.connect(data / DB_FILE) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    before = (data / DB_FILE).read_bytes()
+    with pytest.raises(ChatStoreError, match="newer version of tinyRAG"):
+        ChatStore(data)
+    assert (data / DB_FILE).read_bytes() == before
+
+
+def test_a_history_from_before_the_version_was_kept_opens_and_gets_it(tmp_path):
+    data = tmp_path / "data"
+    _chat_history(data)
+    with sqlite3.connect(data / DB_FILE) as db:
+        db.execute("PRAGMA user_version = 0")
+    db.close()
+    store = ChatStore(data)
+    assert [m.content for m in store.messages(store.list_chats()[0].id)] == ["a question worth keeping"]
+    store.close()
+    with sqlite3.connect(data / DB_FILE) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    db.close()
 
 
 def test_a_folder_in_place_of_the_chat_history_is_said_in_words(tmp_path):
