@@ -55,6 +55,19 @@ def test_bad_values_in_the_file_fall_back_with_a_warning(tmp_path: Path) -> None
     assert any("theme must be one of light, dark, system" in w for w in warnings)
 
 
+def test_a_value_too_long_in_the_file_is_said_without_quoting_it(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text(json.dumps({"api_key": "k" * 50_000, "personas": {"A": "y" * 200_000}}))
+    s, warnings = load_settings(tmp_path)
+    assert s.api_key == "" and s.personas == defaults().personas
+    assert len(warnings) == 2 and all(len(w) < 200 for w in warnings), warnings
+    assert "Using the default personas." in warnings[1]
+
+
+def test_the_longest_values_taken_are_kept() -> None:
+    s = defaults().replace(chat_model="m" * 8192, personas={"n" * 200: "x" * 100_000})
+    assert len(s.chat_model) == 8192 and s.personas == {"n" * 200: "x" * 100_000}
+
+
 @pytest.mark.parametrize(
     "key, value, words",
     [
@@ -63,6 +76,10 @@ def test_bad_values_in_the_file_fall_back_with_a_warning(tmp_path: Path) -> None
         ("max_tools_total", 2.5, "whole number"),
         ("allow_nanogo", "yes", "true or false"),
         ("base_url", 3, "must be text"),
+        ("chat_model", "m" * 9000, "9,000 characters long; at most 8,192"),
+        ("personas", {"Long": "x" * 100_001}, "'Long' is 100,001 characters long; at most 100,000"),
+        ("personas", {"n" * 201: "short"}, "a name is 201 characters long; at most 200"),
+        ("personas", {f"p{n}": "" for n in range(501)}, "501 entries; at most 500"),
         ("nonsense", 1, "no setting called"),
     ],
 )

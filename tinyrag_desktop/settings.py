@@ -37,6 +37,9 @@ class Option:
     maximum: float | None = None
     choices: tuple[str, ...] | None = None
     secret: bool = False
+    # Longest text (characters) a text option takes: a URL, a model name, a key or a path is never near it,
+    # and a file pasted into the field by mistake is refused in words rather than sent with every request.
+    max_length: int = 8192
 
     def check(self, value: Any) -> Any:
         """Return ``value`` converted to this option's type, or raise SettingsError saying why not."""
@@ -65,14 +68,33 @@ class Option:
             if self.choices is not None and value not in self.choices:
                 allowed = ", ".join(self.choices)
                 raise SettingsError(f"{self.name} must be one of {allowed}, not {value!r}.")
+            if len(value) > self.max_length:
+                raise SettingsError(f"{self.name} is {len(value):,} characters long; at most {self.max_length:,} "
+                                    "are taken.")
             return value
         if kind is dict:
             if not isinstance(value, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in value.items()
             ):
                 raise SettingsError(f"{self.name} must map names to texts.")
+            if len(value) > MAX_PERSONAS:
+                raise SettingsError(f"{self.name} has {len(value):,} entries; at most {MAX_PERSONAS} are taken.")
+            for name, text in value.items():
+                if len(name) > MAX_PERSONA_NAME:
+                    raise SettingsError(f"{self.name}: a name is {len(name):,} characters long; at most "
+                                        f"{MAX_PERSONA_NAME} are taken.")
+                if len(text) > MAX_PERSONA_TEXT:
+                    raise SettingsError(f"{self.name}: {name!r} is {len(text):,} characters long; at most "
+                                        f"{MAX_PERSONA_TEXT:,} are taken.")
             return dict(value)
         raise TypeError(f"unsupported option type {kind!r}")  # a schema bug, not user input
+
+
+# Personas are sent as the system prompt of every request in their chats: a few paragraphs, never a book.
+# The limits are far above any real one, so no file an earlier version accepted loses a value to them.
+MAX_PERSONAS = 500
+MAX_PERSONA_NAME = 200
+MAX_PERSONA_TEXT = 100_000
 
 
 def _num(value: float) -> str:
@@ -177,7 +199,8 @@ def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
         try:
             values[key] = opt.check(value)
         except SettingsError as exc:
-            warnings.append(f"{exc} Using the default, {opt.default!r}.")
+            default = "the default personas" if opt.type is dict else f"the default, {opt.default!r}"
+            warnings.append(f"{exc} Using {default}.")
     return Settings(values, extra), warnings
 
 
