@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from . import __version__
 from .cliargs import add_shared_flags, context_from_args
+from .paths import DataDirError, resolve_data_dir
 from .settings import SettingsError
 from .tools.registry import SOURCE_TOOLS
 
@@ -54,6 +55,20 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nStopped.", file=sys.stderr)
         return 130
+    finally:
+        _release_knowledge_base(args)
+
+
+def _release_knowledge_base(args: argparse.Namespace) -> None:
+    """After a verb that searched: close its readers, so no -wal or -shm file stays beside knowledge.db."""
+    kb = sys.modules.get("tinyrag_desktop.kb")
+    if kb is None:
+        return  # nothing was searched
+    try:
+        data_dir = resolve_data_dir(getattr(args, "data_dir", None), create=False)
+    except DataDirError:
+        data_dir = None
+    kb.release(data_dir)
 
 
 def _ask(args: argparse.Namespace) -> int:

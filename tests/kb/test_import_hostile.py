@@ -135,6 +135,23 @@ def test_a_full_disk_is_reported_as_such_and_the_store_stays_usable(data_dir):
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
+def test_a_full_disk_stops_a_folder_import_at_the_first_file_it_fails(data_dir, tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for n in range(6):
+        (docs / f"note{n}.md").write_text(f"# Note {n}\n\n" + f"kettle descaling word{n} " * 3000)
+    with open_store(data_dir) as kb:
+        kb.conn.execute(f"PRAGMA max_page_count = {kb.conn.execute('PRAGMA page_count').fetchone()[0] + 60}")
+        report = Importer(kb).run([str(docs)])
+    assert 1 <= len(report.added) < 5, report.summary()
+    assert len(report.failed) == 1 and "the disk it is on is full" in report.failed[0].reason
+    assert report.not_tried == 6 - len(report.added) - 1
+    assert report.summary().endswith(f"stopped, the disk is full: {report.not_tried} more not tried")
+    with open_store(data_dir) as kb:  # what was stored is whole, and nothing of the failed file
+        assert sorted(s.location for s in kb.sources()) == sorted(report.added)
+        assert kb.check_integrity() == []
+
+
 def test_a_file_reached_twice_is_imported_once_and_the_second_time_said(data_dir, tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()

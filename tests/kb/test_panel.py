@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 import importlib
+import sqlite3
 from datetime import datetime, timedelta
 
 import pytest
@@ -321,3 +322,20 @@ def test_an_index_from_an_older_version_is_rebuilt_off_the_gui_thread(qtbot, dat
         assert not needs_rebuild(data_dir)
     finally:
         panel.shutdown()
+
+
+def test_another_programs_database_in_place_is_said_and_left_as_it_is(qtbot, data_dir, sample_dir):
+    data_dir.mkdir(parents=True, exist_ok=True)
+    other = sqlite3.connect(data_dir / "knowledge.db")
+    other.executescript("CREATE TABLE recipes(name, steps); INSERT INTO recipes VALUES ('soup', 'boil');")
+    other.commit()
+    other.close()
+    before = (data_dir / "knowledge.db").read_bytes()
+    panel = KnowledgePanel(data_dir, lambda: defaults())
+    qtbot.add_widget(panel)
+    assert "is not tinyRAG's" in panel.status_label.text()
+    report = _import(qtbot, panel, [str(sample_dir)])
+    assert not report.added and "is not tinyRAG's" in report.failed[0].reason
+    assert "is not tinyRAG's" in panel.status_label.text()
+    assert (data_dir / "knowledge.db").read_bytes() == before
+    panel.shutdown()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import weakref
 from collections import OrderedDict
 from pathlib import Path
 from typing import Sequence
@@ -17,17 +18,21 @@ from .models import Chunk, Hit, SourceInfo
 from .search import Hits, open_readonly, query_terms
 from .search import search as search_connection
 from .search import warm_vectors as _warm_vectors
-from .store import DB_NAME, KnowledgeBase, db_path
+from .store import DB_NAME, KnowledgeBase, db_path, tidy
 
 __all__ = [
     "DB_NAME", "Chunk", "Error", "FetchError", "Hit", "ImportItem", "ImportReport", "Importer", "KnowledgeBase",
     "Progress", "ReadError", "SourceInfo", "StoreError", "UnsupportedFile", "db_path", "has_documents",
-    "Hits", "open_readonly", "open_store", "query_terms", "search", "search_connection", "warm_vectors",
+    "Hits", "open_readonly", "open_store", "query_terms", "release", "search", "search_connection", "warm_vectors",
 ]
 
 
 _local = threading.local()
 _CACHED_CONNECTIONS = 4
+# Every kept connection, whichever thread keeps it, for release(); bumping the generation makes each
+# thread's cache drop what release() closed.
+_kept: weakref.WeakSet = weakref.WeakSet()
+_generation = 0
 
 
 def _readonly(data_dir: Path) -> sqlite3.Connection | None:
@@ -44,14 +49,16 @@ def _readonly(data_dir: Path) -> sqlite3.Connection | None:
         return None
     key = (str(path.resolve()), st.st_dev, st.st_ino)
     cache: OrderedDict[tuple, sqlite3.Connection] | None = getattr(_local, "connections", None)
-    if cache is None:
+    if cache is None or getattr(_local, "generation", 0) != _generation:
         cache = _local.connections = OrderedDict()
+        _local.generation = _generation
     conn = cache.get(key)
     if conn is None:
         conn = open_readonly(data_dir)
         if conn is None:
             return None
         cache[key] = conn
+        _kept.add(conn)
         while len(cache) > _CACHED_CONNECTIONS:
             cache.popitem(last=False)[1].close()
     cache.move_to_end(key)
@@ -69,6 +76,21 @@ def _forget(conn: sqlite3.Connection) -> bool:
     return False
 
 
+def release(data_dir: Path | None = None) -> None:
+    """Close every kept read-only connection, then tidy ``data_dir``'s knowledge base (see store.tidy).
+
+    For the end of a run: a read-only connection cannot fold the -wal file back into the database, so when
+    one is the last to close, the -wal and -shm files stay beside it. A search after this opens afresh.
+    """
+    global _generation
+    _generation += 1
+    for conn in list(_kept):
+        conn.close()
+    _kept.clear()
+    if data_dir is not None:
+        tidy(data_dir)
+
+
 _LAZY = {"ImportItem", "Importer", "ImportReport", "Progress", "Failure"}
 
 
@@ -84,7 +106,7 @@ def __getattr__(name: str) -> object:
 
 def open_store(data_dir: Path, *, create: bool = True) -> KnowledgeBase | None:
     """The read-write store in ``data_dir`` (created when missing, unless ``create`` is False: then None)."""
-    if not create and not db_path(data_dir).is_file():
+    if not create and not db_path(data_dir).exists():
         return None
     return KnowledgeBase.open(data_dir)
 

@@ -2,6 +2,7 @@
 
     Error
     ├── StoreError          the database cannot be opened, read or written
+    │   └── DiskFull        the disk it is on is full (an import stops: every next file would fail too)
     ├── ReadError           one file or page could not be read (the import goes on with the next)
     │   ├── UnsupportedFile a file type the knowledge base does not read
     │   └── NoText          readable, but holds nothing to index (a page that is only navigation)
@@ -17,6 +18,10 @@ class Error(Exception):
 
 class StoreError(Error):
     """The knowledge base database cannot be opened, read or written."""
+
+
+class DiskFull(StoreError):
+    """The disk holding the knowledge base is full: nothing more can be stored until space is freed."""
 
 
 class ReadError(Error):

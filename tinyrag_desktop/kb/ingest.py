@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from .chunking import chunk_document
-from .errors import Cancelled, Error, FetchError, NoText, ReadError, Unreachable, UnsupportedFile
+from .errors import Cancelled, DiskFull, Error, FetchError, NoText, ReadError, Unreachable, UnsupportedFile
 from .models import Block, Chunk, Document
 from .readers import (
     GZIP_MAGIC, SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, read_bytes, sniff, with_utf16_bom,
@@ -98,6 +98,9 @@ class ImportReport:
     embedding_problem: str = ""
     # Sources removed because the file is no longer in the folder imported again.
     removed: list[str] = field(default_factory=list)
+    # Why the import stopped before the end (the disk is full), and how many items it did not try.
+    stopped: str = ""
+    not_tried: int = 0
 
     def summary(self) -> str:
         parts = [f"{len(self.added)} added", f"{len(self.updated)} updated", f"{len(self.unchanged)} unchanged"]
@@ -107,10 +110,12 @@ class ImportReport:
             parts.append(f"{len(self.skipped)} skipped")
         if self.removed:
             parts.append(f"{len(self.removed)} removed (deleted from their folder)")
-        text = ", ".join(parts) + f" ({self.chunks} chunks stored)"
+        text = ", ".join(parts) + f" ({self.chunks} chunk{'' if self.chunks == 1 else 's'} stored)"
         if self.unembedded:
             text += (f"; {len(self.unembedded)} stored without embeddings, as {self.embedding_problem}: "
                      "keyword search finds them, and importing them again once the server works embeds them")
+        if self.stopped:
+            text += f" — stopped, {self.stopped}: {self.not_tried} more not tried"
         return text + (" — cancelled" if self.cancelled else "")
 
 
@@ -290,6 +295,10 @@ class Importer:
                 break
             except NoText as exc:
                 report.skipped.append(Failure(item.value, str(exc) + self._kept(item)))
+            except DiskFull as exc:  # every next file would fail the same way: stop, and say how many were left
+                report.failed.append(Failure(item.value, str(exc) + self._kept(item)))
+                report.stopped, report.not_tried = "the disk is full", len(todo) - done - 1
+                break
             except Error as exc:
                 report.failed.append(Failure(item.value, str(exc) + self._kept(item)))
             except (OSError, MemoryError, RecursionError) as exc:

@@ -154,7 +154,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 from .errors import StoreError
 from .models import Hit
 from .spelling import corrections, distance, stems
-from .store import DB_NAME, iter_vectors, readonly_uri
+from .store import DB_NAME, iter_vectors, readonly_uri, refuse_unusable
 from .textform import CJK_CHARACTERS, has_cjk, is_cjk, nfkc
 
 if TYPE_CHECKING:
@@ -270,10 +270,13 @@ class ReadOnlyConnection(sqlite3.Connection):
 def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
     """A read-only, authorizer-guarded connection to the knowledge base; None when there is none yet."""
     path = Path(data_dir) / DB_NAME
+    refuse_unusable(path)
     if not path.is_file():
         return None
+    conn = None
     try:
         conn = sqlite3.connect(readonly_uri(path), uri=True, check_same_thread=False, factory=ReadOnlyConnection)
+        refuse_unusable(path, conn)
         st = path.stat()
         conn.db_key = (str(path.resolve()), st.st_dev, st.st_ino)
         conn.execute("SELECT 1 FROM chunks LIMIT 1")  # fails fast on a file that is not our database
@@ -291,7 +294,11 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
             conn.execute("CREATE VIRTUAL TABLE temp.chunks_fts_vocab USING fts5vocab(main, chunks_fts, row)")
         conn.execute("SELECT term FROM chunks_fts_vocab WHERE term = 'x'").fetchall()
         conn.has_vocab = True
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, StoreError) as exc:
+        if conn is not None:
+            conn.close()
+        if isinstance(exc, StoreError):
+            raise
         raise StoreError(f"The knowledge base {path} cannot be read: {exc}.") from exc
     conn.set_authorizer(_authorize)
     return conn

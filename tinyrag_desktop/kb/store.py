@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import logging
 import os
+import re
+import shutil
 import sqlite3
 import struct
 import time
@@ -31,7 +33,7 @@ from pathlib import Path
 from typing import Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
-from .errors import StoreError
+from .errors import DiskFull, StoreError
 from .models import Chunk, SourceInfo
 from .textform import index_form
 
@@ -112,6 +114,20 @@ def readonly_uri(path: Path) -> str:
     return uri
 
 
+def tidy(data_dir: Path) -> None:
+    """Fold a knowledge base's -wal file back in and remove it and the -shm file, when nothing else has the
+    database open: the last connection able to write does that as it closes. Readers cannot, so after a
+    run that only searched, the two files would stay. Quick; never fails (a busy or unusable file is left)."""
+    path = db_path(data_dir)
+    if not Path(f"{path}-wal").is_file() or not path.is_file() or not os.access(path.parent, os.W_OK):
+        return
+    try:
+        with closing(sqlite3.connect(path, timeout=0.1)) as conn:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error as exc:
+        log.debug("left %s's -wal file: %s", path, exc)
+
+
 def needs_rebuild(data_dir: Path) -> bool:
     """Whether opening the knowledge base in ``data_dir`` for writing will first rebuild its search index
     (written by an older version, or under other Unicode tables: see KnowledgeBase._migrate). That takes
@@ -129,6 +145,47 @@ def needs_rebuild(data_dir: Path) -> bool:
         return False
     version = int(meta["schema_version"]) if meta.get("schema_version", "").isdigit() else 1
     return version < SCHEMA_VERSION or meta.get("index_unicode") != unicodedata.unidata_version
+
+
+# The tables any version has made (FTS5 adds its own: chunks_fts_data, _idx, _docsize, _config).
+_OURS = re.compile(r"^(meta|sources|chunks|vectors|links|(chunks|links)_fts(_\w+)?|sqlite_\w+)$")
+# The columns this version reads, table by table: a database whose tables lack them is another program's.
+_COLUMNS = {
+    "sources": {"id", "title", "location", "type", "size", "content_hash", "imported_at", "load_id"},
+    "chunks": {"id", "source_id", "ordinal", "heading", "text"},
+}
+
+
+def refuse_unusable(path: Path, conn: sqlite3.Connection | None = None) -> None:
+    """Raise StoreError, in words, when ``path`` is no knowledge base to open: a folder in its place, or
+    (read through ``conn``, before anything is written) another program's SQLite database, which is left
+    as it is rather than given tinyRAG's tables."""
+    if Path(path).is_dir():
+        raise StoreError(f"The knowledge base {path} is a folder, not a file. It was left as it is; move it "
+                         "elsewhere, or use another --data-dir.")
+    if conn is None:
+        return
+    tables = {name: {col for (col,) in conn.execute("SELECT name FROM pragma_table_info(?)", (name,))}
+              for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if all(_OURS.match(name) for name in tables):
+        return  # a new file, or tinyRAG's
+    missing = [f"{table}.{column}" if column else table for table, columns in _COLUMNS.items()
+               for column in (sorted(columns - tables[table]) if table in tables else [""])]
+    if missing:
+        raise StoreError(f"The knowledge base {path} is not tinyRAG's: it is a database without "
+                         f"{', '.join(missing[:3])}. It was left as it is; move it elsewhere, or use another "
+                         "--data-dir.")
+
+
+# Below this much free space a failed write is put down to a full disk.
+_LOW_SPACE = 4 << 20
+
+
+def _free_bytes(folder: Path) -> int:
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return _LOW_SPACE  # not known: do not blame the disk
 
 
 def pack_vector(values: Sequence[float]) -> bytes:
@@ -172,18 +229,30 @@ class KnowledgeBase:
         # In a folder this user cannot write, an existing knowledge base is opened to read: its sources can
         # be listed and searched; what would change it fails, saying so.
         self.readonly = self.path.is_file() and not os.access(self.path.parent, os.W_OK)
+        refuse_unusable(self.path)
         if self.readonly:
+            self.conn = None
             try:
                 self.conn = sqlite3.connect(readonly_uri(self.path), uri=True, isolation_level=None)
                 self.conn.create_function("index_form", 1, index_form, deterministic=True)
                 self.conn.execute("SELECT 1 FROM sources LIMIT 1")
-            except sqlite3.DatabaseError as exc:
+                refuse_unusable(self.path, self.conn)
+            except (sqlite3.DatabaseError, StoreError) as exc:
+                if self.conn is not None:
+                    self.conn.close()
+                if isinstance(exc, StoreError):
+                    raise
                 raise StoreError(f"The knowledge base {self.path} cannot be opened: {exc}.") from exc
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # autocommit mode: transactions are explicit (BEGIN IMMEDIATE … COMMIT) below.
             self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            try:
+                refuse_unusable(self.path, self.conn)
+            except StoreError:
+                self.conn.close()
+                raise
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash never corrupts
             self.conn.execute("PRAGMA foreign_keys=ON")
@@ -391,7 +460,7 @@ class KnowledgeBase:
                     conn.executemany("INSERT INTO links_fts(rowid, text) VALUES(?,?)",
                                      ((r[0], index_form(r[3])) for r in rows))
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"Could not save {location} in the knowledge base: {exc}.") from exc
+            raise self._write_error(f"Could not save {location} in the knowledge base", exc) from exc
         return source_id
 
     def remove_source(self, source_id: int) -> bool:
@@ -403,7 +472,7 @@ class KnowledgeBase:
                 self._unindex(source_id)
                 deleted = conn.execute("DELETE FROM sources WHERE id = ?", (source_id,)).rowcount
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"Could not remove source {source_id}: {exc}.") from exc
+            raise self._write_error(f"Could not remove source {source_id}", exc) from exc
         return deleted > 0
 
     def _unindex(self, source_id: int) -> None:
@@ -421,6 +490,15 @@ class KnowledgeBase:
             (source_id,),
         )
         self.conn.execute("DELETE FROM links WHERE source_id = ?", (source_id,))
+
+    def _write_error(self, what: str, exc: sqlite3.DatabaseError) -> StoreError:
+        """The error to raise for a failed write, in words: DiskFull when the disk is what failed."""
+        name = getattr(exc, "sqlite_errorname", "")
+        # SQLite says SQLITE_FULL when it sees the disk is full; a write that fails midway is often only an
+        # I/O error, which a disk with no room left explains.
+        if name == "SQLITE_FULL" or (name.startswith("SQLITE_IOERR") and _free_bytes(self.path.parent) < _LOW_SPACE):
+            return DiskFull(f"{what}: the disk it is on is full. Free some space, then try again.")
+        return StoreError(f"{what}: {exc}.")
 
     def _check_writable(self) -> None:
         if self.readonly:

@@ -802,6 +802,9 @@ class MainWindow(QMainWindow):
             except ChatStoreError as exc:
                 log.warning("could not purge deleted chats: %s", exc)
             self.store.close()
+        kb = sys.modules.get("tinyrag_desktop.kb")
+        if kb is not None:  # searched: close the readers, and leave no -wal or -shm file beside knowledge.db
+            await asyncio.to_thread(kb.release, self.data_dir)
 
 
 def _index_of(stops: list[QWidget], focus: QWidget) -> int:

@@ -1,0 +1,89 @@
+"""Something else where knowledge.db should be: a folder, or another program's SQLite database. Every verb
+says so in words and leaves it exactly as it was; nothing is added to another program's file."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tinyrag_desktop.cli import main
+from tinyrag_desktop.kb import KnowledgeBase, StoreError, has_documents, open_readonly
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def doc(tmp_path: Path) -> Path:
+    path = tmp_path / "note.txt"
+    path.write_text("The heron nests by the lake every spring.\n", encoding="utf-8")
+    return path
+
+
+def _verbs(data: Path, doc: Path) -> list[list[str]]:
+    return [["kb", "add", str(doc)], ["kb", "list"], ["kb", "search", "heron"], ["kb", "remove", "1"]]
+
+
+def test_a_folder_in_its_place_is_said_in_words_by_every_verb(tmp_path, doc, capsys):
+    data = tmp_path / "data"
+    (data / "knowledge.db").mkdir(parents=True)
+    (data / "knowledge.db" / "mine.txt").write_text("the user's")
+    for verb in _verbs(data, doc):
+        assert main([*verb, "--data-dir", str(data)]) == 1, verb
+        err = capsys.readouterr().err
+        assert "is a folder, not a file" in err and "empty" not in err, (verb, err)
+        assert "Traceback" not in err
+    assert (data / "knowledge.db" / "mine.txt").read_text() == "the user's"
+    assert not has_documents(data)
+
+
+@pytest.mark.parametrize("tables", [
+    "CREATE TABLE notes(a, b); INSERT INTO notes VALUES (1, 2);",
+    # names like ours, columns not: still not ours
+    "CREATE TABLE sources(x); CREATE TABLE chunks(y); CREATE TABLE bookmarks(z); INSERT INTO sources VALUES (1);",
+])
+def test_another_programs_database_is_left_untouched(tmp_path, doc, capsys, tables):
+    data = tmp_path / "data"
+    data.mkdir()
+    with sqlite3.connect(data / "knowledge.db") as other:
+        other.executescript(tables)
+    other.close()
+    before = _digest(data / "knowledge.db")
+    for verb in _verbs(data, doc):
+        assert main([*verb, "--data-dir", str(data)]) == 1, verb
+        err = capsys.readouterr().err
+        assert "is not tinyRAG's" in err and "Traceback" not in err, (verb, err)
+    with pytest.raises(StoreError, match="is not tinyRAG's"):
+        KnowledgeBase.open(data)
+    with pytest.raises(StoreError, match="is not tinyRAG's"):
+        open_readonly(data)
+    assert not has_documents(data)
+    assert _digest(data / "knowledge.db") == before
+    assert sorted(p.name for p in data.iterdir() if p.name.startswith("knowledge")) == ["knowledge.db"]
+
+
+def test_our_own_database_with_a_table_the_user_added_still_opens(tmp_path, doc, capsys):
+    data = tmp_path / "data"
+    assert main(["kb", "add", str(doc), "--data-dir", str(data)]) == 0
+    with sqlite3.connect(data / "knowledge.db") as db:
+        db.execute("CREATE TABLE my_notes(x)")
+    db.close()
+    capsys.readouterr()
+    assert main(["kb", "search", "--jsonl", "heron", "--data-dir", str(data)]) == 0
+    assert str(doc) in capsys.readouterr().out
+    with KnowledgeBase.open(data) as kb:
+        assert [s.location for s in kb.sources()] == [str(doc)]
+
+
+def test_a_search_leaves_no_wal_or_shm_file_beside_the_knowledge_base(tmp_path, doc, capsys):
+    data = tmp_path / "data"
+    assert main(["kb", "add", str(doc), "--data-dir", str(data)]) == 0
+    assert main(["kb", "search", "heron", "--data-dir", str(data)]) == 0
+    assert "heron" in capsys.readouterr().out
+    assert sorted(p.name for p in data.iterdir() if p.name.startswith("knowledge")) == ["knowledge.db"]
+    assert main(["kb", "search", "lake", "--data-dir", str(data)]) == 0  # and the next search opens afresh
+    assert "heron" in capsys.readouterr().out
