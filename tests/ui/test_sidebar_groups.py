@@ -54,6 +54,18 @@ def test_the_list_shows_headings_and_arrows_skip_them(make_window, server, qloop
     assert side.list.count() == 8  # a heading above each chat here
     heading = side.list.item(0)
     assert not heading.flags() & (Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled)
+    # headings are drawn muted, lighter than the chats' titles (the list's style sheet once overrode that)
+    win.resize(900, 600)
+    shot = side.grab().toImage()  # the sidebar paints the background the list lets show through
+    shot.save(str(tmp_path / "headings.png"))
+
+    def darkest(item) -> int:
+        rect = side.list.visualItemRect(item)
+        rect.moveTopLeft(side.list.viewport().mapTo(side, rect.topLeft()))
+        return min(shot.pixelColor(x, y).lightness() for x in range(rect.left(), rect.right())
+                   for y in range(rect.top(), rect.bottom()))
+
+    assert darkest(heading) > darkest(side.item_for(ids["today"])) + 40
 
     # the arrows go from chat to chat; a heading never becomes the current row
     side.list.setCurrentItem(side.item_for(ids["today"]))
