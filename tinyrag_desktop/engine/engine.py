@@ -41,6 +41,11 @@ KnowledgeLookup = Callable[[str, int], Awaitable[str]]
 # invent must neither be shown nor read as an answer.
 STOP_SEQUENCES = ("<tool_results>",)
 
+# The rag route puts passages into the prompt only when the best of them mentions at least this share of
+# the question (its words weighed by their IDF: kb.search._relevance). Below it the passages are the
+# index's best guesses for an everyday question, and small models answer from them all the same.
+PROMPT_RELEVANCE = 0.4
+
 
 @dataclass
 class _Request:
@@ -103,6 +108,9 @@ class Engine:
 
         decision = await self._route(question, {t.name for t in enabled})
         offered = await self._rag_passages(question) if decision.mode == "rag" else ()
+        if decision.mode == "rag" and not offered:
+            decision = Decision("direct", "nothing in the knowledge base is about the question's words "
+                                          "(the model can still search it)")
         context = _context(question, offered)
         yield Route(decision.mode, decision.reason, decision.hints, _locations(offered))
 
@@ -172,8 +180,11 @@ class Engine:
         from ..tools.rag import find_passages
 
         try:
-            return await find_passages(self.settings, self.data_dir, question, int(self.settings.get("k", 5)),
+            hits = await find_passages(self.settings, self.data_dir, question, int(self.settings.get("k", 5)),
                                        self.http, spelling=False)
+            if hits.relevance is not None and hits.relevance < PROMPT_RELEVANCE:
+                return ()  # the best match shares only common words with the question: it would mislead
+            return hits
         except Exception as exc:  # the knowledge base is optional help; a failure must not cost the answer
             log.warning("knowledge-base lookup for the rag route failed: %s", exc, exc_info=True)
             return ()

@@ -757,11 +757,15 @@ def _by_source(
 class Hits(list):
     """The hits of a search, best first, and ``corrected``: each word of the question that no passage
     uses, with the word searched in its place (a typo's correction), so that what shows the hits can
-    say so ("searched for “permissions” instead of “permisions”")."""
+    say so ("searched for “permissions” instead of “permisions”"); and ``relevance``."""
 
-    def __init__(self, hits: Sequence[Hit] = (), corrected: dict[str, str] | None = None) -> None:
+    def __init__(self, hits: Sequence[Hit] = (), corrected: dict[str, str] | None = None,
+                 relevance: float | None = None) -> None:
         super().__init__(hits)
         self.corrected: dict[str, str] = dict(corrected or {})
+        # How much of the question the best hit is about, 0 to 1 (see _relevance); None when vectors took
+        # part, as a passage found by meaning need not share the question's words.
+        self.relevance = relevance
 
     def note(self) -> str:
         """ "Searched for “permissions” instead of “permisions”, which no passage uses." ("" if none)."""
@@ -790,7 +794,8 @@ def search(
         if SPELLING and spelling and weighed:
             fixed = corrections(conn, list(weighed), STOP_WORDS)
         hits = _search(conn, weighed, fixed, k, query_vector, vector_model)
-        return Hits(hits, {old: _as_written(old, new, hits) for old, new in fixed.items()})
+        relevance = _relevance(conn, *_with_fixes(weighed, fixed), hits) if query_vector is None else None
+        return Hits(hits, {old: _as_written(old, new, hits) for old, new in fixed.items()}, relevance)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"The knowledge base could not be searched: {exc}.") from exc
 
@@ -809,20 +814,80 @@ def _as_written(typo: str, word: str, hits: Sequence[Hit]) -> str:
     return min(forms, key=lambda w: distance(typo, w)) if forms else word
 
 
+def _with_fixes(weighed: dict[str, float], fixed: dict[str, str]) -> tuple[dict[str, float], dict[int, str]]:
+    """The question's terms with the misspelt ones replaced as ``fixed`` says, and the index stems the
+    replacements are found by (by the term's place: see _concepts)."""
+    if not fixed:
+        return weighed, {}
+    replaced: dict[str, float] = {}
+    for word, weight in weighed.items():
+        word = fixed.get(word, word)
+        replaced[word] = max(replaced.get(word, 0.0), weight)
+    stemmed = stems(list(fixed.values()))
+    return replaced, {n: stemmed[w] for n, w in enumerate(replaced) if w in fixed.values() and w in stemmed}
+
+
+# IDF is counted as if the index had this many more chunks, holding none of the question's words: in a
+# knowledge base of a few notes every word is rare or absent, and raw IDF would weigh a word the notes
+# lack ("many") far above the ones they share with the question ("vacation"). With the prior, a small
+# index weighs its words nearly alike; a large one, by their IDF.
+_PRIOR_CHUNKS = 1_000
+# A term the vocabulary cannot give (a CJK pair is two index terms) is counted up to this many chunks.
+_DF_CAP = 5_000
+_VOCAB_DF = "SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({places})"
+
+
+def _document_frequencies(conn: sqlite3.Connection, words: Sequence[str]) -> dict[str, int]:
+    """How many chunks hold each of ``words``: read from the index's vocabulary by the word's index stem
+    (one look-up, however common the word), else counted (up to _DF_CAP)."""
+    stemmed = stems([w for w in words if not is_cjk(w[0])]) if getattr(conn, "has_vocab", False) else {}
+    found: dict[str, int] = {}
+    if stemmed:
+        by_stem = dict(conn.execute(_VOCAB_DF.format(places=", ".join("?" * len(stemmed))), list(stemmed.values())))
+        found = {w: by_stem.get(stem, 0) for w, stem in stemmed.items()}
+    for word in words:
+        if word not in found:
+            found[word] = conn.execute(_DF_QUERY, (match_expression([word]), _DF_CAP)).fetchone()[0]
+    return found
+
+
+def _relevance(conn: sqlite3.Connection, weighed: dict[str, float], roots: dict[int, str],
+               hits: Sequence[Hit]) -> float:
+    """How much of the question the hit that covers most of it mentions, 0 to 1: the share of the
+    question's words it has, each word weighed by its IDF in the index (a word in no chunk weighs most).
+
+    The engine puts passages into the prompt unasked only when this is high enough (the rag route): the
+    best matches for "why do cats purr?" in a database manual share one common word with it, while a
+    question about the manual's subject shares its rarest words with the right passage. Weighing by IDF
+    is what separates the two. Of 40 everyday questions asked of the PostgreSQL manual, plain word
+    coverage of one half or more still gave 15 passages, and it kept 137 of the 142 held-out questions'
+    right pages; IDF-weighted coverage of 0.4 or more gives 10 (39 without a gate) and keeps 140 of 142
+    (benchmarks/bench_kb_relevance.py has both manuals and a second set of off-topic questions).
+    """
+    if not hits:
+        return 0.0
+    words = list(weighed)
+    if len(words) < 2:
+        return 1.0  # one word: every hit has it
+    size = (conn.execute(_SIZE_QUERY).fetchone()[0] or 0) + _PRIOR_CHUNKS
+    counts = _document_frequencies(conn, words)
+    # A word in no chunk weighs as one in a single chunk: absence says the question is about something
+    # else only as much as great rarity does (in a few notes most everyday words are absent).
+    weights = [weight * math.log(1 + (size - df + 0.5) / (df + 0.5))
+               for word, weight in weighed.items() for df in [max(counts[word], 1)]]
+    concepts = _concepts(words, weights, roots)
+    if concepts is None or concepts.total <= 0:
+        return 1.0
+    return max(concepts.covered(concepts.seen(_comparable(f"{h.title}\n{h.heading}\n{h.text}"))) for h in hits) \
+        / concepts.total
+
+
 def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str, str], k: int,
             query_vector: Sequence[float] | None, vector_model: str) -> list[Hit]:
     """search()'s steps 1 to 6 for the question's terms and their weights (``weighed``), the misspelt
     ones among them replaced as ``fixed`` says."""
     pool = max(k * 20, 100)
-    roots: dict[int, str] = {}
-    if fixed:
-        replaced: dict[str, float] = {}
-        for word, weight in weighed.items():
-            word = fixed.get(word, word)
-            replaced[word] = max(replaced.get(word, 0.0), weight)
-        weighed = replaced
-        stemmed = stems(list(fixed.values()))
-        roots = {n: stemmed[w] for n, w in enumerate(weighed) if w in fixed.values() and w in stemmed}
+    weighed, roots = _with_fixes(weighed, fixed)
     words = list(weighed)
     terms = words
     pruned = _without_common_terms(conn, terms)
