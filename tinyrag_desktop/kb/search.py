@@ -701,6 +701,7 @@ def _by_source(
     k: int,
     links: dict[int, float] | None = None,
     page_hit: Callable[[int], Hit | None] | None = None,
+    lead_cov: dict[int, float] | None = None,
 ) -> list[Hit]:
     """The best chunk of each of the ``k`` best sources, then the next best chunks if sources run out.
 
@@ -719,6 +720,9 @@ def _by_source(
     score = {key: value / top for key, value in own.items()}
     for key, group in per_source.items():
         score[key] += W_LINKS * max(links.get(sid, 0.0) for sid in {h.source_id for h in group})
+        if lead_cov:
+            bonus = max(lead_cov.get(sid, 0.0) for sid in {h.source_id for h in group})
+            score[key] = score[key] * (1 + LEAD_SRC_W * bonus) if LEAD_SRC_MULT else score[key] + LEAD_SRC_W * bonus
     known = {h.source_id for h in hits}
     # Pages that only links found: worth a look when their link score alone could earn a place (at
     # most k of them are read, each place they take raising the bar for the next).
@@ -823,13 +827,16 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     concepts = _concepts(words, list(weighed.values()), roots)
     fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
+    if LEAD_MODE and fts:
+        fts = _lead_boost(conn, fts)
+    lead_cov = _lead_coverage(conn, fts, concepts) if LEAD_SRC_W and fts and concepts is not None else {}
     links = _link_scores(conn, terms)
 
     def page_hit(source_id: int) -> Hit | None:
         return _page_hit(conn, source_id, concepts)
 
     if query_vector is None or not vector_model:
-        return _by_source(fts, k, links, page_hit)
+        return _by_source(fts, k, links, page_hit, lead_cov)
     vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
     by_id = {h.chunk_id: h for h in fts}
     fused: dict[int, float] = {}
@@ -840,6 +847,42 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     hits = [_with_score(by_id[cid], fused[cid])
             for cid in sorted(fused, key=fused.__getitem__, reverse=True) if cid in by_id]
     return _by_source(hits, k, links, page_hit)
+
+
+import os as _os
+# Experiment knobs (lead prior).
+LEAD_MODE = _os.environ.get("LEAD_MODE", "")  # "page": ordinal 0; "heading": first chunk under its heading
+LEAD_MULT = float(_os.environ.get("LEAD_MULT", "1.0"))
+LEAD_SRC_W = float(_os.environ.get("LEAD_SRC_W", "0"))
+LEAD_SRC_MULT = bool(int(_os.environ.get("LEAD_SRC_MULT", "0")))
+LEAD_SRC_MIN = float(_os.environ.get("LEAD_SRC_MIN", "0"))
+
+_LEAD_QUERY = """
+SELECT c.id, c.ordinal, c.heading,
+       (SELECT p.heading FROM chunks p WHERE p.source_id = c.source_id AND p.ordinal = c.ordinal - 1)
+FROM chunks c WHERE c.id IN ({places})
+"""
+
+
+def _lead_boost(conn: sqlite3.Connection, hits: list[Hit]) -> list[Hit]:
+    ids = [h.chunk_id for h in hits]
+    lead = set()
+    for cid, ordinal, heading, prev in conn.execute(_LEAD_QUERY.format(places=", ".join("?" * len(ids))), ids):
+        if ordinal == 0 or (LEAD_MODE == "heading" and prev != heading):
+            lead.add(cid)
+    out = [_with_score(h, h.score * LEAD_MULT) if h.chunk_id in lead else h for h in hits]
+    out.sort(key=lambda h: h.score, reverse=True)
+    return out
+
+
+def _lead_coverage(conn: sqlite3.Connection, hits: list[Hit], concepts: "_Concepts") -> dict[int, float]:
+    sids = sorted({h.source_id for h in hits})
+    out = {}
+    query = f"SELECT c.source_id, s.title, c.heading, c.text FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.source_id IN ({', '.join('?' * len(sids))}) AND c.ordinal = 0"
+    for sid, title, heading, text in conn.execute(query, sids):
+        share = concepts.covered(concepts.seen(_comparable(f"{title}\n{heading}\n{text}"))) / concepts.total
+        out[sid] = share if share >= LEAD_SRC_MIN else 0.0
+    return out
 
 
 def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:
