@@ -291,6 +291,9 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
             conn.execute("CREATE VIRTUAL TABLE temp.chunks_fts_vocab USING fts5vocab(main, chunks_fts, row)")
         conn.execute("SELECT term FROM chunks_fts_vocab WHERE term = 'x'").fetchall()
         conn.has_vocab = True
+        if True:
+            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_vocabcol USING fts5vocab(main, chunks_fts, col)")
+            conn.execute("SELECT term FROM chunks_fts_vocabcol WHERE term = 'x'").fetchall()
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"The knowledge base {path} cannot be read: {exc}.") from exc
     conn.set_authorizer(_authorize)
@@ -824,8 +827,19 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     terms = words
     pruned = _without_common_terms(conn, terms)
     terms = pruned.kept
-    concepts = _concepts(words, list(weighed.values()), roots)
-    fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
+    weights = list(weighed.values())
+    search_terms = terms
+    if TOPIC_ALPHA or TOPIC_DUP:
+        share = _topic_shares(conn, words)
+        top = max(share.values(), default=0.0)
+        if top > 0:
+            if TOPIC_ALPHA:
+                weights = [w * (1 + TOPIC_ALPHA * (share.get(word, 0.0) / top) ** TOPIC_GAMMA)
+                           for word, w in zip(words, weights)]
+            if TOPIC_DUP:
+                search_terms = terms + [t for t in terms if share.get(t, 0.0) >= TOPIC_DUP * top]
+    concepts = _concepts(words, weights, roots)
+    fts = _fts_hits(conn, search_terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
     if LEAD_MODE and fts:
         fts = _lead_boost(conn, fts)
@@ -850,6 +864,33 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
 
 
 import os as _os
+TOPIC_ALPHA = float(_os.environ.get("TOPIC_ALPHA", "0"))
+TOPIC_GAMMA = float(_os.environ.get("TOPIC_GAMMA", "1"))
+TOPIC_DUP = float(_os.environ.get("TOPIC_DUP", "0"))  # repeat in the OR query words with share >= this x top
+TOPIC_COL = _os.environ.get("TOPIC_COL", "heading")  # heading, title or both
+TOPIC_NORM = _os.environ.get("TOPIC_NORM", "any")  # any: share of chunks with the word; text: heading/text
+
+
+def _topic_shares(conn: sqlite3.Connection, words: Sequence[str]) -> dict[str, float]:
+    """Word -> the share of the chunks holding it that hold it in their heading (or title)."""
+    latin = [w for w in words if not is_cjk(w[0])]
+    stemmed = stems(latin)
+    out = {}
+    for word in latin:
+        stem = stemmed.get(word)
+        if not stem:
+            continue
+        cols = dict(conn.execute("SELECT col, doc FROM chunks_fts_vocabcol WHERE term = ?", (stem,)).fetchall())
+        if TOPIC_COL == "both":
+            head = cols.get("heading", 0) + cols.get("title", 0)
+        else:
+            head = cols.get(TOPIC_COL, 0)
+        if TOPIC_NORM == "text":
+            out[word] = head / (cols.get("text", 0) + 1)
+        else:
+            total = conn.execute("SELECT doc FROM chunks_fts_vocab WHERE term = ?", (stem,)).fetchone()
+            out[word] = head / total[0] if total and total[0] else 0.0
+    return out
 # Experiment knobs (lead prior).
 LEAD_MODE = _os.environ.get("LEAD_MODE", "")  # "page": ordinal 0; "heading": first chunk under its heading
 LEAD_MULT = float(_os.environ.get("LEAD_MULT", "1.0"))
