@@ -240,7 +240,7 @@ SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0
 FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.source_id = ? ORDER BY c.ordinal LIMIT ?
 """
 
-_READABLE = re.compile(r"^(sources|chunks|vectors|links|(chunks|links)_fts(_\w+)?)$")
+_READABLE = re.compile(r"^(sources|chunks|vectors|links|anchors|(chunks|links|anchors)_fts(_\w+)?)$")
 _FUNCTIONS = frozenset({"match", "bm25", "count", "coalesce", "max", "min"})
 
 
@@ -291,6 +291,8 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
             conn.execute("CREATE VIRTUAL TABLE temp.chunks_fts_vocab USING fts5vocab(main, chunks_fts, row)")
         conn.execute("SELECT term FROM chunks_fts_vocab WHERE term = 'x'").fetchall()
         conn.has_vocab = True
+        if conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'anchors_fts'").fetchone()[0]:
+            conn.execute("SELECT rowid FROM anchors_fts WHERE anchors_fts MATCH '\"x\"' LIMIT 0").fetchall()
         if True:
             conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_vocabcol USING fts5vocab(main, chunks_fts, col)")
             conn.execute("SELECT term FROM chunks_fts_vocabcol WHERE term = 'x'").fetchall()
@@ -845,6 +847,10 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
         fts = _lead_boost(conn, fts)
     lead_cov = _lead_coverage(conn, fts, concepts) if LEAD_SRC_W and fts and concepts is not None else {}
     links = _link_scores(conn, terms)
+    if W_ANCHOR:
+        anchors = _anchor_scores(conn, terms)
+        links = {sid: links.get(sid, 0.0) + W_ANCHOR / W_LINKS * anchors.get(sid, 0.0)
+                 for sid in set(links) | set(anchors)}
 
     def page_hit(source_id: int) -> Hit | None:
         return _page_hit(conn, source_id, concepts)
@@ -864,6 +870,36 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
 
 
 import os as _os
+W_ANCHOR = float(_os.environ.get("W_ANCHOR", "0"))
+ANCHOR_AGG = _os.environ.get("ANCHOR_AGG", "decay")  # decay (1, 1/2, 1/4), max, sum, count
+ANCHOR_POOL = int(_os.environ.get("ANCHOR_POOL", "100"))
+_ANCHOR_QUERY = """
+WITH top AS (
+    SELECT rowid AS id, bm25(anchors_fts) AS score FROM anchors_fts WHERE anchors_fts MATCH ? ORDER BY score LIMIT ?
+)
+SELECT s.id, top.score, a.text FROM top JOIN anchors a ON a.id = top.id JOIN sources s ON s.location = a.target
+ORDER BY top.score
+"""
+ANCHOR_COVER = float(_os.environ.get("ANCHOR_COVER", "0"))
+
+
+def _anchor_scores(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[int, float]:
+    if not terms:
+        return {}
+    found: dict[int, list[float]] = {}
+    qstems = {_stem(t) for t in terms}
+    for source_id, score, text in conn.execute(_ANCHOR_QUERY, (match_expression(terms), ANCHOR_POOL)):
+        if ANCHOR_COVER:
+            words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP_WORDS]
+            if not words or sum(_stem(w) in qstems for w in words) / len(words) < ANCHOR_COVER:
+                continue
+        found.setdefault(source_id, []).append(-score)
+    agg = {"decay": _decayed, "max": max, "sum": sum, "count": len}[ANCHOR_AGG]
+    scores = {sid: agg(values) for sid, values in found.items()}
+    top = max(scores.values(), default=0.0)
+    return {sid: value / top for sid, value in scores.items()} if top > 0 else {}
+
+
 TOPIC_ALPHA = float(_os.environ.get("TOPIC_ALPHA", "0"))
 TOPIC_GAMMA = float(_os.environ.get("TOPIC_GAMMA", "1"))
 TOPIC_DUP = float(_os.environ.get("TOPIC_DUP", "0"))  # repeat in the OR query words with share >= this x top
