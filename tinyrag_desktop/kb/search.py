@@ -347,6 +347,8 @@ def _weighed_terms(text: str) -> dict[str, float]:
             for a, b in zip(chars, chars[1:]):
                 _weigh(pairs, f"{a} {b}", 0.5 / (len(chars) - 1))
     kept = {w: weight for w, weight in words.items() if w not in STOP_WORDS} or words
+    if POS_BETA or CLAUSE_GAMMA:
+        kept = _position_weights(text, kept)
     for pair, weight in pairs.items():
         _weigh(kept, pair, weight)
     return dict(list(kept.items())[:MAX_TERMS])
@@ -840,6 +842,8 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
                            for word, w in zip(words, weights)]
             if TOPIC_DUP:
                 search_terms = terms + [t for t in terms if share.get(t, 0.0) >= TOPIC_DUP * top]
+    if CLAUSE_DUP and MAIN_CLAUSE:
+        search_terms = search_terms + [t for t in terms if t in MAIN_CLAUSE]
     concepts = _concepts(words, weights, roots)
     fts = _fts_hits(conn, search_terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
@@ -898,6 +902,38 @@ def _anchor_scores(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[int, 
     scores = {sid: agg(values) for sid, values in found.items()}
     top = max(scores.values(), default=0.0)
     return {sid: value / top for sid, value in scores.items()} if top > 0 else {}
+
+
+POS_BETA = float(_os.environ.get("POS_BETA", "0"))  # linear ramp over the content words: last gets 1+beta, first 1-beta
+CLAUSE_GAMMA = float(_os.environ.get("CLAUSE_GAMMA", "0"))  # main-clause words (before the first splitter) x (1+gamma)
+CLAUSE_DUP = bool(int(_os.environ.get("CLAUSE_DUP", "0")))  # main-clause words also repeated in the OR query
+_SPLITTERS = frozenset("""that which who where when while if because so without with from to into for in on at
+    by than whether after before until of""".split())
+MAIN_CLAUSE: set[str] = set()
+
+
+def _position_weights(text: str, kept: dict[str, float]) -> dict[str, float]:
+    latin = [w for w in kept if not is_cjk(w[0])]
+    out = dict(kept)
+    if POS_BETA and len(latin) > 1:
+        for n, w in enumerate(latin):
+            out[w] *= 1 + POS_BETA * (2 * n / (len(latin) - 1) - 1)
+    if CLAUSE_GAMMA:
+        main, seen = set(), False
+        for raw in _WORD.findall(nfkc(text).lower()):
+            if raw in kept:
+                main.add(raw)
+                seen = True
+            elif seen and raw in _SPLITTERS:
+                break
+        if main and len(main) < len(latin):
+            for w in main:
+                out[w] *= 1 + CLAUSE_GAMMA
+            MAIN_CLAUSE.clear()
+            MAIN_CLAUSE.update(main)
+        else:
+            MAIN_CLAUSE.clear()
+    return out
 
 
 TOPIC_ALPHA = float(_os.environ.get("TOPIC_ALPHA", "0"))
