@@ -232,7 +232,7 @@ _LINK_QUERY = """
 WITH top AS (
     SELECT rowid AS id, bm25(links_fts) AS score FROM links_fts WHERE links_fts MATCH ? ORDER BY score LIMIT ?
 )
-SELECT s.id, top.score FROM top JOIN links l ON l.id = top.id JOIN sources s ON s.location = l.target
+SELECT s.id, top.score, l.text, l.source_id FROM top JOIN links l ON l.id = top.id JOIN sources s ON s.location = l.target
 ORDER BY top.score
 """
 _PAGE_QUERY = """
@@ -674,7 +674,7 @@ def _decayed(scores: Sequence[float]) -> float:
     return sum(w * s for w, s in zip(_SOURCE_DECAY, sorted(scores, reverse=True)))
 
 
-def _link_scores(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[int, float]:
+def _link_scores(conn: sqlite3.Connection, terms: Sequence[str], concepts: "_Concepts | None" = None) -> dict[int, float]:
     """Source id → what the link contexts matching ``terms`` say about it, scaled to 1 for the best."""
     has_links = getattr(conn, "has_links", None)
     if has_links is None:  # a connection not made by open_readonly: look (without the authorizer's leave)
@@ -682,8 +682,19 @@ def _link_scores(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[int, fl
     if not has_links or not terms:
         return {}
     found: dict[int, list[float]] = {}
-    for source_id, score in conn.execute(_LINK_QUERY, (match_expression(terms), _LINK_POOL)):
-        found.setdefault(source_id, []).append(-score)
+    by_from: dict[tuple[int, int], float] = {}
+    for source_id, score, text, from_id in conn.execute(_LINK_QUERY, (match_expression(terms), LINK_POOL)):
+        score = -score
+        if LINK_COVER and concepts is not None:
+            share = concepts.covered(concepts.seen(_comparable(text))) / concepts.total
+            score *= (LINK_COVER_BASE + share) ** LINK_COVER
+        if LINK_BY_SOURCE:
+            key = (source_id, from_id)
+            by_from[key] = max(by_from.get(key, 0.0), score)
+        else:
+            found.setdefault(source_id, []).append(score)
+    for (source_id, _), score in by_from.items():
+        found.setdefault(source_id, []).append(score)
     scores = {sid: _decayed(values) for sid, values in found.items()}
     top = max(scores.values(), default=0.0)
     return {sid: value / top for sid, value in scores.items()} if top > 0 else {}
@@ -850,7 +861,7 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     if LEAD_MODE and fts:
         fts = _lead_boost(conn, fts)
     lead_cov = _lead_coverage(conn, fts, concepts) if LEAD_SRC_W and fts and concepts is not None else {}
-    links = _link_scores(conn, terms)
+    links = _link_scores(conn, terms, concepts)
     if W_ANCHOR:
         anchors = _anchor_scores(conn, terms)
         links = {sid: links.get(sid, 0.0) + W_ANCHOR / W_LINKS * anchors.get(sid, 0.0)
@@ -934,6 +945,12 @@ def _position_weights(text: str, kept: dict[str, float]) -> dict[str, float]:
         else:
             MAIN_CLAUSE.clear()
     return out
+
+
+LINK_COVER = float(_os.environ.get("LINK_COVER", "0"))  # exponent on (base + share covered) for each link context
+LINK_COVER_BASE = float(_os.environ.get("LINK_COVER_BASE", "0.5"))
+LINK_BY_SOURCE = bool(int(_os.environ.get("LINK_BY_SOURCE", "0")))  # a linking page's best context only
+LINK_POOL = int(_os.environ.get("LINK_POOL", "100"))
 
 
 TOPIC_ALPHA = float(_os.environ.get("TOPIC_ALPHA", "0"))
