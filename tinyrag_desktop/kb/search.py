@@ -860,6 +860,9 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
     if LEAD_MODE and fts:
         fts = _lead_boost(conn, fts)
+    if PROSE_BASE < 1 and fts:
+        fts = sorted((_with_score(h, h.score * (PROSE_BASE + (1 - PROSE_BASE) * _prose(h.text)) ** PROSE_EXP) for h in fts),
+                     key=lambda h: h.score, reverse=True)
     lead_cov = _lead_coverage(conn, fts, concepts) if LEAD_SRC_W and fts and concepts is not None else {}
     links = _link_scores(conn, terms, concepts)
     if W_ANCHOR:
@@ -951,6 +954,16 @@ LINK_COVER = float(_os.environ.get("LINK_COVER", "0"))  # exponent on (base + sh
 LINK_COVER_BASE = float(_os.environ.get("LINK_COVER_BASE", "0.5"))
 LINK_BY_SOURCE = bool(int(_os.environ.get("LINK_BY_SOURCE", "0")))  # a linking page's best context only
 LINK_POOL = int(_os.environ.get("LINK_POOL", "100"))
+
+
+PROSE_BASE = float(_os.environ.get("PROSE_BASE", "1"))
+PROSE_EXP = float(_os.environ.get("PROSE_EXP", "1"))
+_PROSE_WORD = re.compile(r"^[A-Za-z][a-z]*[,.;:]?$")
+
+
+def _prose(text: str) -> float:
+    tokens = text.split()
+    return sum(1 for t in tokens if _PROSE_WORD.match(t)) / len(tokens) if tokens else 0.0
 
 
 TOPIC_ALPHA = float(_os.environ.get("TOPIC_ALPHA", "0"))
