@@ -22,7 +22,6 @@ class Link(NamedTuple):
 
     href: str
     text: str
-    anchor: str = ""  # the link's own words (experiment: an anchor-text field)
 
 
 def context(text: str, anchor: str, href: str, heading: str = "", at: int | None = None) -> Link | None:
@@ -35,4 +34,4 @@ def context(text: str, anchor: str, href: str, heading: str = "", at: int | None
     if at is None:
         at = max(text.find(anchor), 0) if anchor else 0
     words = text[max(0, at - LINK_CONTEXT) : at + len(anchor) + LINK_CONTEXT]
-    return Link(href, f"{heading}: {words}" if heading else words, anchor)
+    return Link(href, f"{heading}: {words}" if heading else words)

@@ -270,7 +270,7 @@ def _links_in(text: str, found: list[tuple[int, str, str]], heading: str, links:
             return
         link = context(text, anchor, href, heading, at)
         if link is not None:
-            links.append(Link(link.href, _norm_space(link.text), link.anchor))
+            links.append(Link(link.href, _norm_space(link.text)))
 
 
 def read_markdown(data: bytes, name: str) -> Document:

@@ -232,7 +232,7 @@ _LINK_QUERY = """
 WITH top AS (
     SELECT rowid AS id, bm25(links_fts) AS score FROM links_fts WHERE links_fts MATCH ? ORDER BY score LIMIT ?
 )
-SELECT s.id, top.score, l.text, l.source_id FROM top JOIN links l ON l.id = top.id JOIN sources s ON s.location = l.target
+SELECT s.id, top.score FROM top JOIN links l ON l.id = top.id JOIN sources s ON s.location = l.target
 ORDER BY top.score
 """
 _PAGE_QUERY = """
@@ -240,7 +240,7 @@ SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0
 FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.source_id = ? ORDER BY c.ordinal LIMIT ?
 """
 
-_READABLE = re.compile(r"^(sources|chunks|vectors|links|anchors|(chunks|links|anchors)_fts(_\w+)?)$")
+_READABLE = re.compile(r"^(sources|chunks|vectors|links|(chunks|links)_fts(_\w+)?)$")
 _FUNCTIONS = frozenset({"match", "bm25", "count", "coalesce", "max", "min"})
 
 
@@ -291,11 +291,6 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
             conn.execute("CREATE VIRTUAL TABLE temp.chunks_fts_vocab USING fts5vocab(main, chunks_fts, row)")
         conn.execute("SELECT term FROM chunks_fts_vocab WHERE term = 'x'").fetchall()
         conn.has_vocab = True
-        if conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'anchors_fts'").fetchone()[0]:
-            conn.execute("SELECT rowid FROM anchors_fts WHERE anchors_fts MATCH '\"x\"' LIMIT 0").fetchall()
-        if True:
-            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_vocabcol USING fts5vocab(main, chunks_fts, col)")
-            conn.execute("SELECT term FROM chunks_fts_vocabcol WHERE term = 'x'").fetchall()
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"The knowledge base {path} cannot be read: {exc}.") from exc
     conn.set_authorizer(_authorize)
@@ -347,8 +342,6 @@ def _weighed_terms(text: str) -> dict[str, float]:
             for a, b in zip(chars, chars[1:]):
                 _weigh(pairs, f"{a} {b}", 0.5 / (len(chars) - 1))
     kept = {w: weight for w, weight in words.items() if w not in STOP_WORDS} or words
-    if POS_BETA or CLAUSE_GAMMA:
-        kept = _position_weights(text, kept)
     for pair, weight in pairs.items():
         _weigh(kept, pair, weight)
     return dict(list(kept.items())[:MAX_TERMS])
@@ -674,7 +667,7 @@ def _decayed(scores: Sequence[float]) -> float:
     return sum(w * s for w, s in zip(_SOURCE_DECAY, sorted(scores, reverse=True)))
 
 
-def _link_scores(conn: sqlite3.Connection, terms: Sequence[str], concepts: "_Concepts | None" = None) -> dict[int, float]:
+def _link_scores(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[int, float]:
     """Source id → what the link contexts matching ``terms`` say about it, scaled to 1 for the best."""
     has_links = getattr(conn, "has_links", None)
     if has_links is None:  # a connection not made by open_readonly: look (without the authorizer's leave)
@@ -682,19 +675,8 @@ def _link_scores(conn: sqlite3.Connection, terms: Sequence[str], concepts: "_Con
     if not has_links or not terms:
         return {}
     found: dict[int, list[float]] = {}
-    by_from: dict[tuple[int, int], float] = {}
-    for source_id, score, text, from_id in conn.execute(_LINK_QUERY, (match_expression(terms), LINK_POOL)):
-        score = -score
-        if LINK_COVER and concepts is not None:
-            share = concepts.covered(concepts.seen(_comparable(text))) / concepts.total
-            score *= (LINK_COVER_BASE + share) ** LINK_COVER
-        if LINK_BY_SOURCE:
-            key = (source_id, from_id)
-            by_from[key] = max(by_from.get(key, 0.0), score)
-        else:
-            found.setdefault(source_id, []).append(score)
-    for (source_id, _), score in by_from.items():
-        found.setdefault(source_id, []).append(score)
+    for source_id, score in conn.execute(_LINK_QUERY, (match_expression(terms), _LINK_POOL)):
+        found.setdefault(source_id, []).append(-score)
     scores = {sid: _decayed(values) for sid, values in found.items()}
     top = max(scores.values(), default=0.0)
     return {sid: value / top for sid, value in scores.items()} if top > 0 else {}
@@ -719,7 +701,6 @@ def _by_source(
     k: int,
     links: dict[int, float] | None = None,
     page_hit: Callable[[int], Hit | None] | None = None,
-    lead_cov: dict[int, float] | None = None,
 ) -> list[Hit]:
     """The best chunk of each of the ``k`` best sources, then the next best chunks if sources run out.
 
@@ -738,9 +719,6 @@ def _by_source(
     score = {key: value / top for key, value in own.items()}
     for key, group in per_source.items():
         score[key] += W_LINKS * max(links.get(sid, 0.0) for sid in {h.source_id for h in group})
-        if lead_cov:
-            bonus = max(lead_cov.get(sid, 0.0) for sid in {h.source_id for h in group})
-            score[key] = score[key] * (1 + LEAD_SRC_W * bonus) if LEAD_SRC_MULT else score[key] + LEAD_SRC_W * bonus
     known = {h.source_id for h in hits}
     # Pages that only links found: worth a look when their link score alone could earn a place (at
     # most k of them are read, each place they take raising the bar for the next).
@@ -842,39 +820,16 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     terms = words
     pruned = _without_common_terms(conn, terms)
     terms = pruned.kept
-    weights = list(weighed.values())
-    search_terms = terms
-    if TOPIC_ALPHA or TOPIC_DUP:
-        share = _topic_shares(conn, words)
-        top = max(share.values(), default=0.0)
-        if top > 0:
-            if TOPIC_ALPHA:
-                weights = [w * (1 + TOPIC_ALPHA * (share.get(word, 0.0) / top) ** TOPIC_GAMMA)
-                           for word, w in zip(words, weights)]
-            if TOPIC_DUP:
-                search_terms = terms + [t for t in terms if share.get(t, 0.0) >= TOPIC_DUP * top]
-    if CLAUSE_DUP and MAIN_CLAUSE:
-        search_terms = search_terms + [t for t in terms if t in MAIN_CLAUSE]
-    concepts = _concepts(words, weights, roots)
-    fts = _fts_hits(conn, search_terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
+    concepts = _concepts(words, list(weighed.values()), roots)
+    fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
-    if LEAD_MODE and fts:
-        fts = _lead_boost(conn, fts)
-    if PROSE_BASE < 1 and fts:
-        fts = sorted((_with_score(h, h.score * (PROSE_BASE + (1 - PROSE_BASE) * _prose(h.text)) ** PROSE_EXP) for h in fts),
-                     key=lambda h: h.score, reverse=True)
-    lead_cov = _lead_coverage(conn, fts, concepts) if LEAD_SRC_W and fts and concepts is not None else {}
-    links = _link_scores(conn, terms, concepts)
-    if W_ANCHOR:
-        anchors = _anchor_scores(conn, terms)
-        links = {sid: links.get(sid, 0.0) + W_ANCHOR / W_LINKS * anchors.get(sid, 0.0)
-                 for sid in set(links) | set(anchors)}
+    links = _link_scores(conn, terms)
 
     def page_hit(source_id: int) -> Hit | None:
         return _page_hit(conn, source_id, concepts)
 
     if query_vector is None or not vector_model:
-        return _by_source(fts, k, links, page_hit, lead_cov)
+        return _by_source(fts, k, links, page_hit)
     vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
     by_id = {h.chunk_id: h for h in fts}
     fused: dict[int, float] = {}
@@ -885,147 +840,6 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     hits = [_with_score(by_id[cid], fused[cid])
             for cid in sorted(fused, key=fused.__getitem__, reverse=True) if cid in by_id]
     return _by_source(hits, k, links, page_hit)
-
-
-import os as _os
-W_ANCHOR = float(_os.environ.get("W_ANCHOR", "0"))
-ANCHOR_AGG = _os.environ.get("ANCHOR_AGG", "decay")  # decay (1, 1/2, 1/4), max, sum, count
-ANCHOR_POOL = int(_os.environ.get("ANCHOR_POOL", "100"))
-_ANCHOR_QUERY = """
-WITH top AS (
-    SELECT rowid AS id, bm25(anchors_fts) AS score FROM anchors_fts WHERE anchors_fts MATCH ? ORDER BY score LIMIT ?
-)
-SELECT s.id, top.score, a.text FROM top JOIN anchors a ON a.id = top.id JOIN sources s ON s.location = a.target
-ORDER BY top.score
-"""
-ANCHOR_COVER = float(_os.environ.get("ANCHOR_COVER", "0"))
-
-
-def _anchor_scores(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[int, float]:
-    if not terms:
-        return {}
-    found: dict[int, list[float]] = {}
-    qstems = {_stem(t) for t in terms}
-    for source_id, score, text in conn.execute(_ANCHOR_QUERY, (match_expression(terms), ANCHOR_POOL)):
-        if ANCHOR_COVER:
-            words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP_WORDS]
-            if not words or sum(_stem(w) in qstems for w in words) / len(words) < ANCHOR_COVER:
-                continue
-        found.setdefault(source_id, []).append(-score)
-    agg = {"decay": _decayed, "max": max, "sum": sum, "count": len}[ANCHOR_AGG]
-    scores = {sid: agg(values) for sid, values in found.items()}
-    top = max(scores.values(), default=0.0)
-    return {sid: value / top for sid, value in scores.items()} if top > 0 else {}
-
-
-POS_BETA = float(_os.environ.get("POS_BETA", "0"))  # linear ramp over the content words: last gets 1+beta, first 1-beta
-CLAUSE_GAMMA = float(_os.environ.get("CLAUSE_GAMMA", "0"))  # main-clause words (before the first splitter) x (1+gamma)
-CLAUSE_DUP = bool(int(_os.environ.get("CLAUSE_DUP", "0")))  # main-clause words also repeated in the OR query
-_SPLITTERS = frozenset("""that which who where when while if because so without with from to into for in on at
-    by than whether after before until of""".split())
-MAIN_CLAUSE: set[str] = set()
-
-
-def _position_weights(text: str, kept: dict[str, float]) -> dict[str, float]:
-    latin = [w for w in kept if not is_cjk(w[0])]
-    out = dict(kept)
-    if POS_BETA and len(latin) > 1:
-        for n, w in enumerate(latin):
-            out[w] *= 1 + POS_BETA * (2 * n / (len(latin) - 1) - 1)
-    if CLAUSE_GAMMA:
-        main, seen = set(), False
-        for raw in _WORD.findall(nfkc(text).lower()):
-            if raw in kept:
-                main.add(raw)
-                seen = True
-            elif seen and raw in _SPLITTERS:
-                break
-        if main and len(main) < len(latin):
-            for w in main:
-                out[w] *= 1 + CLAUSE_GAMMA
-            MAIN_CLAUSE.clear()
-            MAIN_CLAUSE.update(main)
-        else:
-            MAIN_CLAUSE.clear()
-    return out
-
-
-LINK_COVER = float(_os.environ.get("LINK_COVER", "0"))  # exponent on (base + share covered) for each link context
-LINK_COVER_BASE = float(_os.environ.get("LINK_COVER_BASE", "0.5"))
-LINK_BY_SOURCE = bool(int(_os.environ.get("LINK_BY_SOURCE", "0")))  # a linking page's best context only
-LINK_POOL = int(_os.environ.get("LINK_POOL", "100"))
-
-
-PROSE_BASE = float(_os.environ.get("PROSE_BASE", "1"))
-PROSE_EXP = float(_os.environ.get("PROSE_EXP", "1"))
-_PROSE_WORD = re.compile(r"^[A-Za-z][a-z]*[,.;:]?$")
-
-
-def _prose(text: str) -> float:
-    tokens = text.split()
-    return sum(1 for t in tokens if _PROSE_WORD.match(t)) / len(tokens) if tokens else 0.0
-
-
-TOPIC_ALPHA = float(_os.environ.get("TOPIC_ALPHA", "0"))
-TOPIC_GAMMA = float(_os.environ.get("TOPIC_GAMMA", "1"))
-TOPIC_DUP = float(_os.environ.get("TOPIC_DUP", "0"))  # repeat in the OR query words with share >= this x top
-TOPIC_COL = _os.environ.get("TOPIC_COL", "heading")  # heading, title or both
-TOPIC_NORM = _os.environ.get("TOPIC_NORM", "any")  # any: share of chunks with the word; text: heading/text
-
-
-def _topic_shares(conn: sqlite3.Connection, words: Sequence[str]) -> dict[str, float]:
-    """Word -> the share of the chunks holding it that hold it in their heading (or title)."""
-    latin = [w for w in words if not is_cjk(w[0])]
-    stemmed = stems(latin)
-    out = {}
-    for word in latin:
-        stem = stemmed.get(word)
-        if not stem:
-            continue
-        cols = dict(conn.execute("SELECT col, doc FROM chunks_fts_vocabcol WHERE term = ?", (stem,)).fetchall())
-        if TOPIC_COL == "both":
-            head = cols.get("heading", 0) + cols.get("title", 0)
-        else:
-            head = cols.get(TOPIC_COL, 0)
-        if TOPIC_NORM == "text":
-            out[word] = head / (cols.get("text", 0) + 1)
-        else:
-            total = conn.execute("SELECT doc FROM chunks_fts_vocab WHERE term = ?", (stem,)).fetchone()
-            out[word] = head / total[0] if total and total[0] else 0.0
-    return out
-# Experiment knobs (lead prior).
-LEAD_MODE = _os.environ.get("LEAD_MODE", "")  # "page": ordinal 0; "heading": first chunk under its heading
-LEAD_MULT = float(_os.environ.get("LEAD_MULT", "1.0"))
-LEAD_SRC_W = float(_os.environ.get("LEAD_SRC_W", "0"))
-LEAD_SRC_MULT = bool(int(_os.environ.get("LEAD_SRC_MULT", "0")))
-LEAD_SRC_MIN = float(_os.environ.get("LEAD_SRC_MIN", "0"))
-
-_LEAD_QUERY = """
-SELECT c.id, c.ordinal, c.heading,
-       (SELECT p.heading FROM chunks p WHERE p.source_id = c.source_id AND p.ordinal = c.ordinal - 1)
-FROM chunks c WHERE c.id IN ({places})
-"""
-
-
-def _lead_boost(conn: sqlite3.Connection, hits: list[Hit]) -> list[Hit]:
-    ids = [h.chunk_id for h in hits]
-    lead = set()
-    for cid, ordinal, heading, prev in conn.execute(_LEAD_QUERY.format(places=", ".join("?" * len(ids))), ids):
-        if ordinal == 0 or (LEAD_MODE == "heading" and prev != heading):
-            lead.add(cid)
-    out = [_with_score(h, h.score * LEAD_MULT) if h.chunk_id in lead else h for h in hits]
-    out.sort(key=lambda h: h.score, reverse=True)
-    return out
-
-
-def _lead_coverage(conn: sqlite3.Connection, hits: list[Hit], concepts: "_Concepts") -> dict[int, float]:
-    sids = sorted({h.source_id for h in hits})
-    out = {}
-    query = f"SELECT c.source_id, s.title, c.heading, c.text FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.source_id IN ({', '.join('?' * len(sids))}) AND c.ordinal = 0"
-    for sid, title, heading, text in conn.execute(query, sids):
-        share = concepts.covered(concepts.seen(_comparable(f"{title}\n{heading}\n{text}"))) / concepts.total
-        out[sid] = share if share >= LEAD_SRC_MIN else 0.0
-    return out
 
 
 def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:

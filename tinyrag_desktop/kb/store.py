@@ -86,9 +86,6 @@ CREATE TABLE IF NOT EXISTS links(
 );
 CREATE INDEX IF NOT EXISTS links_source ON links(source_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS links_fts USING fts5(text, content='', tokenize='{TOKENIZER}');
-CREATE TABLE IF NOT EXISTS anchors(id INTEGER PRIMARY KEY, source_id INTEGER NOT NULL, target TEXT NOT NULL, text TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS anchors_source ON anchors(source_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS anchors_fts USING fts5(text, tokenize='{TOKENIZER}');
 """
 
 # Pages imported before links were indexed get this mark on their content hash, so importing them
@@ -350,10 +347,7 @@ class KnowledgeBase:
             raise ValueError("one vector per chunk")
         if links is None:
             links = getattr(chunks, "links", ())
-        links = [tuple(link) + ("",) * (3 - len(link)) for link in links]
-        anchored = [(target, a) for target, a in ((resolve_link(location, h), a) for h, _, a in links)
-                    if target and target != location and a.strip()]
-        resolved = [(target, text) for target, text in ((resolve_link(location, h), t) for h, t, _ in links)
+        resolved = [(target, text) for target, text in ((resolve_link(location, h), t) for h, t in links)
                     if target and target != location and text.strip()]
         conn = self.conn
         try:
@@ -396,12 +390,6 @@ class KnowledgeBase:
                     conn.executemany("INSERT INTO links(id, source_id, target, text) VALUES(?,?,?,?)", rows)
                     conn.executemany("INSERT INTO links_fts(rowid, text) VALUES(?,?)",
                                      ((r[0], index_form(r[3])) for r in rows))
-                if anchored:
-                    first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM anchors").fetchone()[0]
-                    rows = [(first + n, source_id, target, text) for n, (target, text) in enumerate(anchored)]
-                    conn.executemany("INSERT INTO anchors(id, source_id, target, text) VALUES(?,?,?,?)", rows)
-                    conn.executemany("INSERT INTO anchors_fts(rowid, text) VALUES(?,?)",
-                                     ((r[0], index_form(r[3])) for r in rows))
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"Could not save {location} in the knowledge base: {exc}.") from exc
         return source_id
@@ -433,9 +421,6 @@ class KnowledgeBase:
             (source_id,),
         )
         self.conn.execute("DELETE FROM links WHERE source_id = ?", (source_id,))
-        self.conn.execute("DELETE FROM anchors_fts WHERE rowid IN (SELECT id FROM anchors WHERE source_id = ?)",
-                          (source_id,))
-        self.conn.execute("DELETE FROM anchors WHERE source_id = ?", (source_id,))
 
     def _check_writable(self) -> None:
         if self.readonly:
