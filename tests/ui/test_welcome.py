@@ -50,3 +50,24 @@ def test_asking_anyway_shows_the_inline_error_instead(make_window, qloop):
     qloop.run(wait_until(win.welcome.visible))
     assert qloop.run(ask_and_wait(win, "Hello?")) == "error"
     assert not win.welcome.visible() and win.view.answers()[-1].error
+
+
+def test_a_server_found_is_used_even_when_the_settings_cannot_be_saved(make_window, server, qloop, tmp_path):
+    data = tmp_path / "data"
+    (data / "settings.json").mkdir(parents=True)  # something in its place: saving fails
+    found = Found(server.base_url, "scripted", "Test server")
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1", data_dir=data,
+                      probe=lambda: _result(found))
+    qloop.run(wait_until(win.welcome.visible))
+    win.welcome.panel.retry_button.click()
+    qloop.run(wait_until(lambda: not win.welcome.visible()))
+    assert win.settings["base_url"] == server.base_url  # used now
+    assert win.notice_bar.isVisible() and "could not be saved" in win.notice_label.text()
+    assert (data / "settings.json").is_dir()
+    qloop.run(wait_until(lambda: win.status.state == "ok"))
+    server.queue(Stream(tokens("Hello.")))
+    assert qloop.run(ask_and_wait(win, "Hi")) == "done"
+
+
+async def _result(found: Found) -> ProbeResult:
+    return ProbeResult(found, ())

@@ -699,10 +699,11 @@ class MainWindow(QMainWindow):
         self.apply_settings(self.settings.replace(chat_model=name))
         self.statusBar().showMessage(f"Answers now come from {name or 'the server default model'}.", 5000)
 
-    def apply_settings(self, settings: Settings) -> None:
-        """Save to settings.json and use from the next request on (no restart)."""
+    def apply_settings(self, settings: Settings, *, save: bool = True) -> None:
+        """Save to settings.json (unless ``save`` is False) and use from the next request on (no restart)."""
         try:
-            save_settings(self.data_dir, settings)
+            if save:
+                save_settings(self.data_dir, settings)
         except OSError as exc:
             self.problem("Settings", f"Could not save the settings: {exc}")
             return
@@ -715,7 +716,8 @@ class MainWindow(QMainWindow):
             self.view.refresh_run_links()  # Run links on Go blocks come or go at once
         self._fill_personas()
         self.check_server()
-        self.statusBar().showMessage("Settings saved; they apply to the next question.", 5000)
+        if save:
+            self.statusBar().showMessage("Settings saved; they apply to the next question.", 5000)
         self.settingsApplied.emit(settings)
 
     async def export_chat(self, path: Path, fmt: str, chat_id: str | None = None) -> Path:

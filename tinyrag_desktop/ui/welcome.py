@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
+from ..settings import save_settings
+
 if TYPE_CHECKING:
     from .main_window import MainWindow
 
@@ -82,9 +84,24 @@ class WelcomeController:
         return panel
 
     def _on_found(self, found: Any) -> None:
-        win = self._win
-        win.apply_settings(win.settings.replace(base_url=found.base_url, chat_model=found.model))
+        self._use_found(found)
         self.hide()
+
+    def _use_found(self, found: Any) -> None:
+        """Use the server found (a firstrun.Found) and save it in the settings. When they cannot be saved
+        (settings.json made read-only, a folder in its place) it is used all the same, and the notice bar
+        says the next start looks again."""
+        win = self._win
+        settings = win.settings.replace(base_url=found.base_url, chat_model=found.model)
+        said = f"Found {found.server_name} at {found.base_url} with the model {found.model}."
+        try:
+            save_settings(win.data_dir, settings)
+        except OSError as exc:
+            log.warning("could not save the server found: %s", exc)
+            win.show_notices([f"{said} It is used now, but the settings file could not be saved "
+                              f"({exc.strerror or exc}), so the next start looks for a server again."])
+        win.apply_settings(settings, save=False)
+        win.statusBar().showMessage(said, 10000)
 
     async def _start_builtin(self) -> tuple[str, str]:
         from ..localmodel import LocalModelServer
@@ -114,17 +131,14 @@ class WelcomeController:
 
     async def _first_probe(self) -> None:
         try:
-            from ..firstrun import apply_probe, probe_servers
+            from ..firstrun import probe_servers
 
             result = await (self._probe or probe_servers)()
         except Exception:  # the probe is a convenience: on failure the welcome panel still helps
             log.exception("first-run probe failed")
             return
-        win = self._win
         if result.found is not None:
-            settings = apply_probe(win.data_dir, result, win.settings)
-            win.apply_settings(settings)
-            win.statusBar().showMessage(result.summary(), 10000)
+            self._use_found(result.found)
 
     async def _import_guide(self) -> None:
         try:
