@@ -2,7 +2,7 @@
 
 The engine's rag route searches the knowledge base for every question that is not small talk or a tool
 request, and puts the passages found into the prompt only when the best of them is about the question:
-when it mentions at least ``PROMPT_RELEVANCE`` of the question's words, each word weighed by its IDF
+when it mentions at least ``tools.rag.RELEVANT_SHARE`` of the question's words, each word weighed by its IDF
 (``kb.search._relevance``). This measures both sides over the manuals of ``bench_kb_quality.py``:
 
 - on-topic: the benchmark's questions whose right page is in the top 5, and how many of them still get
@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_kb_quality import CORPORA, DATA, load_questions  # noqa: E402
 
-from tinyrag_desktop.engine.engine import PROMPT_RELEVANCE  # noqa: E402
+from tinyrag_desktop.tools.rag import RELEVANT_SHARE as PROMPT_RELEVANCE  # noqa: E402
 from tinyrag_desktop.kb import Importer, open_store, search  # noqa: E402
 
 OFF_TOPIC = [DATA / "offtopic_everyday.txt", DATA / "offtopic_near.txt"]

@@ -81,6 +81,18 @@ async def test_tool_numbers_passages_with_sources(sample_dir, data_dir):
     assert "No passages" in none.text
 
 
+async def test_tool_says_when_no_passage_is_clearly_about_the_query(sample_dir, data_dir):
+    from tinyrag_desktop.kb import Importer
+
+    with open_store(data_dir) as kb:
+        Importer(kb).run([str(sample_dir)])
+    near = await _run_tool(data_dir, "sourdough cathedral architecture gothic")  # one word of four
+    assert near.text.startswith("None of these passages is clearly about “sourdough cathedral architecture gothic”")
+    assert "[1] " in near.text  # the near misses are still there to judge
+    about = await _run_tool(data_dir, "sourdough starter rye")
+    assert about.text.startswith("[1] ")
+
+
 def test_tool_spec():
     (spec,) = TOOLS
     assert (spec.name, spec.element, spec.icon) == ("rag_knowledge", "query", "🔍")

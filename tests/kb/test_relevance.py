@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tinyrag_desktop.engine.engine import PROMPT_RELEVANCE
+from tinyrag_desktop.tools.rag import RELEVANT_SHARE as PROMPT_RELEVANCE
 from tinyrag_desktop.kb import Importer, open_store, search
 
 # A manual's pages: "table", "column" and "name" in every one (common, weighing little), each with words

@@ -41,11 +41,6 @@ KnowledgeLookup = Callable[[str, int], Awaitable[str]]
 # invent must neither be shown nor read as an answer.
 STOP_SEQUENCES = ("<tool_results>",)
 
-# The rag route puts passages into the prompt only when the best of them mentions at least this share of
-# the question (its words weighed by their IDF: kb.search._relevance). Below it the passages are the
-# index's best guesses for an everyday question, and small models answer from them all the same.
-PROMPT_RELEVANCE = 0.4
-
 
 @dataclass
 class _Request:
@@ -177,13 +172,15 @@ class Engine:
         unasked. A word the documents never use is often no typo ("cats" in a question about something
         else) and its neighbours ("cast") would bring passages the question is not about; the model's
         own rag_knowledge searches are corrected."""
-        from ..tools.rag import find_passages
+        from ..tools.rag import RELEVANT_SHARE, find_passages
 
         try:
             hits = await find_passages(self.settings, self.data_dir, question, int(self.settings.get("k", 5)),
                                        self.http, spelling=False)
-            if hits.relevance is not None and hits.relevance < PROMPT_RELEVANCE:
-                return ()  # the best match shares only common words with the question: it would mislead
+            if hits.relevance is not None and hits.relevance < RELEVANT_SHARE:
+                # the best match shares only common words with the question: small models would answer
+                # from it all the same
+                return ()
             return hits
         except Exception as exc:  # the knowledge base is optional help; a failure must not cost the answer
             log.warning("knowledge-base lookup for the rag route failed: %s", exc, exc_info=True)

@@ -32,15 +32,25 @@ EMPTY_MESSAGE = (
 )
 
 
+# The share of a question (its words weighed by IDF: Hits.relevance) the best passage must mention to be
+# about it. Below it the engine's rag route puts no passages into the prompt, and this tool's result says
+# the passages found are only near the query (benchmarks/bench_kb_relevance.py measures the choice).
+RELEVANT_SHARE = 0.4
+
+
 def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000) -> str:
     """Numbered passages, each with its source title, location and heading path, for the model to cite.
 
     When the passages together are longer than ``max_chars``, each is shortened to its share, so every
     numbered source still reaches the model (cutting the whole text at the end would drop the last ones).
     A word searched in place of a misspelt one (``Hits.corrected``) is said first: the passages answer
-    that word, which may not be the one meant.
+    that word, which may not be the one meant. So is a search whose best passage is not about the query
+    (``Hits.relevance`` below RELEVANT_SHARE), so that the model does not answer from near misses.
     """
     said = hits.note() + "\n\n" if isinstance(hits, Hits) and hits.corrected else ""
+    if hits and isinstance(hits, Hits) and hits.relevance is not None and hits.relevance < RELEVANT_SHARE:
+        said += (f"None of these passages is clearly about “{query}”: they share only some of its words. If "
+                 "they do not answer it, say that the knowledge base does not cover it.\n\n")
     if not hits:
         return (said + f"No passages in the knowledge base match “{query}”. Try other words, such as the "
                 "technical terms the documents would use.")
