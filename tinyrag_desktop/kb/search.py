@@ -170,7 +170,7 @@ import re
 import sqlite3
 import threading
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
@@ -417,6 +417,9 @@ class _Pruned:
     common: list[str]
     size: int
     cap: int
+    # How many chunks hold each term, counted up to cap + 1 (only in a large index: a small one is
+    # neither pruned nor counted here).
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 def _without_common_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> _Pruned:
@@ -426,10 +429,11 @@ def _without_common_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> _Pr
     if size <= cap:
         return _Pruned(list(terms), [], size, cap)
     # Counting stops at cap + 1, so a common term costs a bounded scan, not a full one.
-    kept = [t for t in terms if conn.execute(_DF_QUERY, (match_expression([t]), cap + 1)).fetchone()[0] <= cap]
+    counts = {t: conn.execute(_DF_QUERY, (match_expression([t]), cap + 1)).fetchone()[0] for t in terms}
+    kept = [t for t in terms if counts[t] <= cap]
     if not kept:
-        return _Pruned(list(terms), [], size, cap)
-    return _Pruned(kept, [t for t in terms if t not in kept], size, cap)
+        return _Pruned(list(terms), [], size, cap, counts)
+    return _Pruned(kept, [t for t in terms if t not in kept], size, cap, counts)
 
 
 # When common terms were left out, this many times more candidates are rescored with them.
@@ -816,8 +820,7 @@ def search(
     try:
         if SPELLING and spelling and weighed:
             fixed = corrections(conn, list(weighed), STOP_WORDS)
-        hits = _search(conn, weighed, fixed, k, query_vector, vector_model)
-        relevance = _relevance(conn, *_with_fixes(weighed, fixed), hits) if query_vector is None else None
+        hits, relevance = _search(conn, weighed, fixed, k, query_vector, vector_model)
         return Hits(hits, {old: _as_written(old, new, hits) for old, new in fixed.items()}, relevance)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"The knowledge base could not be searched: {exc}.") from exc
@@ -855,27 +858,8 @@ def _with_fixes(weighed: dict[str, float], fixed: dict[str, str]) -> tuple[dict[
 # lack ("many") far above the ones they share with the question ("vacation"). With the prior, a small
 # index weighs its words nearly alike; a large one, by their IDF.
 _PRIOR_CHUNKS = 1_000
-# A term the vocabulary cannot give (a CJK pair is two index terms) is counted up to this many chunks.
-_DF_CAP = 5_000
-_VOCAB_DF = "SELECT term, doc FROM chunks_fts_vocab WHERE term IN ({places})"
-
-
-def _document_frequencies(conn: sqlite3.Connection, words: Sequence[str]) -> dict[str, int]:
-    """How many chunks hold each of ``words``: read from the index's vocabulary by the word's index stem
-    (one look-up, however common the word), else counted (up to _DF_CAP)."""
-    stemmed = stems([w for w in words if not is_cjk(w[0])]) if getattr(conn, "has_vocab", False) else {}
-    found: dict[str, int] = {}
-    if stemmed:
-        by_stem = dict(conn.execute(_VOCAB_DF.format(places=", ".join("?" * len(stemmed))), list(stemmed.values())))
-        found = {w: by_stem.get(stem, 0) for w, stem in stemmed.items()}
-    for word in words:
-        if word not in found:
-            found[word] = conn.execute(_DF_QUERY, (match_expression([word]), _DF_CAP)).fetchone()[0]
-    return found
-
-
 def _relevance(conn: sqlite3.Connection, weighed: dict[str, float], roots: dict[int, str],
-               hits: Sequence[Hit]) -> float:
+               hits: Sequence[Hit], pruned: _Pruned) -> float:
     """How much of the question the hit that covers most of it mentions, 0 to 1: the share of the
     question's words it has, each word weighed by its IDF in the index (a word in no chunk weighs most).
 
@@ -892,8 +876,11 @@ def _relevance(conn: sqlite3.Connection, weighed: dict[str, float], roots: dict[
     words = list(weighed)
     if len(words) < 2:
         return 1.0  # one word: every hit has it
-    size = (conn.execute(_SIZE_QUERY).fetchone()[0] or 0) + _PRIOR_CHUNKS
-    counts = _document_frequencies(conn, words)
+    size = pruned.size + _PRIOR_CHUNKS
+    # A large index's counts were taken when its common terms were left out (up to a tenth of it: above
+    # that a word weighs little either way); a small one's are quick to take here.
+    counts = {w: pruned.counts[w] if w in pruned.counts else
+              conn.execute(_DF_QUERY, (match_expression([w]), pruned.cap + 1)).fetchone()[0] for w in words}
     # A word in no chunk weighs as one in a single chunk: absence says the question is about something
     # else only as much as great rarity does (in a few notes most everyday words are absent).
     weights = [weight * math.log(1 + (size - df + 0.5) / (df + 0.5))
@@ -906,9 +893,9 @@ def _relevance(conn: sqlite3.Connection, weighed: dict[str, float], roots: dict[
 
 
 def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str, str], k: int,
-            query_vector: Sequence[float] | None, vector_model: str) -> list[Hit]:
+            query_vector: Sequence[float] | None, vector_model: str) -> tuple[list[Hit], float | None]:
     """search()'s steps 1 to 6 for the question's terms and their weights (``weighed``), the misspelt
-    ones among them replaced as ``fixed`` says."""
+    ones among them replaced as ``fixed`` says; and the hits' relevance (None with a query vector)."""
     pool = max(k * 20, 100)
     weighed, roots = _with_fixes(weighed, fixed)
     words = list(weighed)
@@ -924,7 +911,8 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
         return _page_hit(conn, source_id, concepts)
 
     if query_vector is None or not vector_model:
-        return _by_source(fts, k, links, page_hit)
+        hits = _by_source(fts, k, links, page_hit)
+        return hits, _relevance(conn, weighed, roots, hits, pruned)
     vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
     by_id = {h.chunk_id: h for h in fts}
     fused: dict[int, float] = {}
@@ -934,7 +922,7 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     by_id.update(_chunks(conn, [cid for cid in fused if cid not in by_id]))
     hits = [_with_score(by_id[cid], fused[cid])
             for cid in sorted(fused, key=fused.__getitem__, reverse=True) if cid in by_id]
-    return _by_source(hits, k, links, page_hit)
+    return _by_source(hits, k, links, page_hit), None
 
 
 def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:
