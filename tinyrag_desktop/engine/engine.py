@@ -103,9 +103,11 @@ class Engine:
 
         decision = await self._route(question, {t.name for t in enabled})
         offered = await self._rag_passages(question) if decision.mode == "rag" else ()
-        if decision.mode == "rag" and not offered:
-            decision = Decision("direct", "nothing in the knowledge base is about the question's words "
-                                          "(the model can still search it)")
+        if decision.mode == "rag":
+            decision = (Decision("rag", "the knowledge base has passages about the question", decision.hints)
+                        if offered else
+                        Decision("direct", "nothing in the knowledge base is about the question's words "
+                                           "(the model can still search it)"))
         context = _context(question, offered)
         yield Route(decision.mode, decision.reason, decision.hints, _locations(offered))
 
