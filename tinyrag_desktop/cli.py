@@ -57,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _ask(args: argparse.Namespace) -> int:
+    if not args.question.strip():  # as the window's --ask: the model would answer a question nobody asked
+        print("The question is empty.", file=sys.stderr)
+        return 2
     ctx = context_from_args(args)  # logging goes to the data folder's log from here on
     for warning in ctx.warnings:
         print(f"warning: {warning}", file=sys.stderr)
