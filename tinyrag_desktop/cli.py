@@ -72,6 +72,9 @@ def _release_knowledge_base(args: argparse.Namespace) -> None:
 
 
 def _ask(args: argparse.Namespace) -> int:
+    if not args.question.strip():  # as the window's --ask: the model would answer a question nobody asked
+        print("The question is empty.", file=sys.stderr)
+        return 2
     ctx = context_from_args(args)  # logging goes to the data folder's log from here on
     for warning in ctx.warnings:
         print(f"warning: {warning}", file=sys.stderr)

@@ -120,3 +120,17 @@ def test_plain_ask_lists_the_sources_the_answer_used_on_stderr(tmp_path: Path) -
     assert proc.stdout == "Twenty-seven, booked in the HR portal.\n"  # the answer alone
     # both notes went into the prompt; the answer drew on one
     assert proc.stderr == f"Sources:\n  {(tmp_path / 'leave.md').resolve()}\n"
+
+
+def test_an_empty_question_is_refused_before_the_server_is_asked(tmp_path: Path) -> None:
+    # `ask ""` (an empty shell variable, a stray pair of quotes) sent the model an empty message and
+    # printed whatever it made up, with exit status 0; the window's --ask refuses it (exit 2).
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["made up"]))
+        for question in ("", "  \n "):
+            proc = subprocess.run(
+                [sys.executable, "-m", "tinyrag_desktop", "ask", question, "--base-url", llm.base_url,
+                 "--data-dir", str(tmp_path)], capture_output=True, text=True, timeout=60)
+            assert proc.returncode == 2, proc.stdout
+            assert "The question is empty" in proc.stderr and proc.stdout == ""
+        assert llm.requests == []

@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import json
 
+import httpx
 import pytest
 
 from tests.engine.conftest import collect
 from tests.engine.test_engine import of, visible
 from tests.sse_server import Raw, Status
+from tinyrag_desktop.engine.errors import ServerUnreachable
 from tinyrag_desktop.engine.events import Done, EngineError
+from tinyrag_desktop.engine.llm import LLMClient
 
 
 def chunk(delta: object = None, **extra: object) -> str:
@@ -109,3 +112,28 @@ async def test_a_stream_labelled_as_json_is_still_read(llm, make_engine) -> None
                   content_type="application/json"))
     events = await run(make_engine())
     assert visible(events) == "Still fine." and not of(events, EngineError)
+
+
+@pytest.mark.parametrize("address", [
+    "127.0.0.1:8080/v1",           # the scheme left out
+    "localhost:8080/v1",
+    "ftp://127.0.0.1/v1",
+    "http://",
+    "http://127.0.0.1:99999/v1",   # no such port
+    "http://[::1/v1",
+])
+async def test_an_unusable_server_address_is_said_in_words(make_engine, address) -> None:
+    # A hand-edited settings.json or --base-url: the answer said "Request URL is missing an 'http://' or
+    # 'https://' protocol", or "could not be read (ExceptionGroup: unhandled errors in a TaskGroup ...)".
+    (err,) = of(await run(make_engine(base_url=address)), EngineError)
+    assert err.kind == "server_unreachable"
+    assert f"“{address}”" in err.message and "http://127.0.0.1:11434/v1" in err.message
+    for programmer_words in ("Request URL", "ExceptionGroup", "TaskGroup", "InvalidURL", "could not be read"):
+        assert programmer_words not in err.message
+
+
+async def test_the_status_check_of_an_unusable_address_says_it_in_words() -> None:
+    async with httpx.AsyncClient() as http:
+        with pytest.raises(ServerUnreachable) as caught:
+            await LLMClient(http, "127.0.0.1:8080/v1").list_models()
+    assert "“127.0.0.1:8080/v1”" in caught.value.message and "http://" in caught.value.message

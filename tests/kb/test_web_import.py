@@ -181,3 +181,18 @@ def test_a_downloaded_page_nested_too_deep_is_read_whole():
                         "http://127.0.0.1/forum")
     text = " ".join(b.text for b in doc.blocks)
     assert "post number 0 " in text and "post number 399 " in text
+
+
+def test_url_errors_a_user_can_cause_are_said_without_programmer_words(data_dir):
+    # Typed into "Add a web page": the panel said "could not be downloaded (UnsupportedProtocol: Request URL
+    # is missing an 'http://' or 'https://' protocol.)" or "(ConnectError: [Errno 111] Connection refused)".
+    wrong = ["127.0.0.1:1/page.html", "ftp://127.0.0.1:1/file.txt", "http://127.0.0.1:1/closed", "https://exa mple/bad",
+             "http://127.0.0.1:99999/page.html"]
+    reasons = [f.reason for f in _import(data_dir, [ImportItem("url", u) for u in wrong]).failed]
+    assert len(reasons) == len(wrong)
+    assert "http://" in reasons[0] and "https://" in reasons[0]
+    assert "ftp://" in reasons[1] and "only http:// and https://" in reasons[1]
+    assert "connection refused" in reasons[2] and "127.0.0.1:1" in reasons[2]
+    for reason in reasons:
+        for programmer_words in ("Error", "Errno", "Request URL", "Protocol:", "Invalid", "Port out of range"):
+            assert programmer_words not in reason, reason

@@ -174,3 +174,16 @@ def test_the_nanogo_verb_takes_its_limits_from_the_data_folder_it_would_use(tmp_
                           input="package main\n\nfunc main() { println(\"hi\") }\n",
                           capture_output=True, text=True, timeout=25)
     assert proc.returncode == 0 and not missing.exists()  # reading settings creates no folder
+
+
+def test_source_that_is_not_utf8_is_gos_compile_error(tmp_path):
+    # A file saved as Latin-1 ended in "fatal error: nanoGo internal error: UnicodeEncodeError: 'utf-8'
+    # codec can't encode character '\udce9' ...: surrogates not allowed", exit 1. Go says where, exit 2.
+    src = tmp_path / "latin1.go"
+    src.write_bytes(b'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("caf\xe9")\n}\n')
+    cmd = [sys.executable, "-m", "tinyrag_desktop", "nanogo"]
+    proc = subprocess.run(cmd + [str(src)], capture_output=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == b"prog.go:6:18: invalid UTF-8 encoding\n"
+    snippet = subprocess.run(cmd + ["-"], input=b'x := 1\n_ = x\n\xff\xfe', capture_output=True, timeout=60)
+    assert (snippet.returncode, snippet.stderr) == (2, b"prog.go:3:1: invalid UTF-8 encoding\n")

@@ -383,3 +383,34 @@ def test_the_knowledge_panel_and_a_hidden_chat_list_come_back_on_the_next_start(
     assert again.dockWidgetArea(again.kb_dock) == Qt.DockWidgetArea.RightDockWidgetArea
     assert abs(again.kb_dock.width() - 330) <= 2
     assert not again.sidebar.isVisible() and not again.menus.show_sidebar.isChecked()
+
+
+def test_the_knowledge_panel_opened_the_first_time_shows_the_sources_titles(make_window, server, qloop, tmp_path):
+    # Docked at its first width, the Title column got what Type, Chunks and Imported left: about 50 pixels,
+    # so the four user guide sources all read "tinyR…" and could not be told apart.
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from tinyrag_desktop.kb import Importer, open_store
+
+    data = tmp_path / "first"
+    data.mkdir()
+    names = ("getting started", "tools", "the knowledge base", "settings and troubleshooting")
+    for i, name in enumerate(names):
+        (data / f"guide{i}.md").write_text(f"# tinyRAG Desktop user guide: {name}\n\nSome text about {name}.\n")
+    with open_store(data) as kb:
+        assert not Importer(kb).run([str(data / f"guide{i}.md") for i in range(4)]).failed
+    win = make_window(server.base_url, data_dir=data)
+    win.kb_dock.show()
+    view = win.kb_dock.widget().sources_view
+    qloop.run(wait_until(lambda: view.topLevelItemCount() == 4 and view.isVisible()))
+    qloop.run(asyncio.sleep(0.05))  # one layout pass for the column widths
+    mode = Qt.TextElideMode.ElideRight  # as the cell paints it
+    option = QStyleOptionViewItem()
+    delegate = view.itemDelegateForColumn(0)
+    if delegate is not None:
+        delegate.initStyleOption(option, view.model().index(0, 0))
+        mode = option.textElideMode
+    shown = [view.fontMetrics().elidedText(view.topLevelItem(i).text(0), mode, view.columnWidth(0) - 12)
+             for i in range(4)]
+    assert len(set(shown)) == 4, shown  # each title can be told apart
+    assert all(len(text.replace("…", "")) >= 10 for text in shown), shown  # and read

@@ -12,6 +12,7 @@ import re
 from html import unescape
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -53,6 +54,7 @@ class LLMClient:
         first_token_timeout: float = 120.0,
     ) -> None:
         self.http = http
+        self.address = base_url  # as the user wrote it, for messages
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.connect_timeout = connect_timeout
@@ -77,6 +79,15 @@ class LLMClient:
         what = "did not accept a connection in time" if isinstance(exc, httpx.ConnectTimeout) else "cannot be reached"
         return ServerUnreachable(f"The model server at {self.base_url} {what}. {START_HINT}")
 
+    def _check_address(self) -> None:
+        """Refuse a base URL no request can go to (a hand-edited settings file, ``--base-url``) in words:
+        httpx says "Request URL is missing an 'http://' or 'https://' protocol", or worse for a bad port."""
+        problem = _address_problem(self.address)
+        if problem:
+            raise ServerUnreachable(
+                f"The server address “{self.address}” cannot be used: {problem}. It should look like "
+                "http://127.0.0.1:11434/v1; correct the Server URL in Settings (or --base-url).")
+
     def _broken(self, exc: httpx.HTTPError) -> ServerUnreachable:
         why = str(exc).rstrip(".") or exc.__class__.__name__  # some errors carry no text at all
         return ServerUnreachable(f"Could not talk to the model server at {self.base_url}: {why}.")
@@ -85,6 +96,7 @@ class LLMClient:
 
     async def list_models(self) -> list[str]:
         """The ids the server lists at ``/models``."""
+        self._check_address()
         url = f"{self.base_url}/models"
         try:
             resp = await self.http.get(url, headers=self._headers(), timeout=self._timeout(15.0))
@@ -123,6 +135,7 @@ class LLMClient:
     ) -> AsyncIterator[Delta]:
         """Stream one completion. Raises an LLMError subclass; a stream cut midway raises
         StreamInterrupted after the deltas that did arrive."""
+        self._check_address()
         body = {"model": model, "messages": messages, "stream": True, "temperature": temperature, **extra}
         url = f"{self.base_url}/chat/completions"
         request = self.http.build_request(
@@ -337,3 +350,17 @@ def _page_words(html: str) -> str:
     title = re.search(r"<title[^>]*>(.*?)</title>", html, re.I | re.S)
     words = title.group(1) if title else re.sub(r"<[^>]+>", " ", re.sub(r"(?is)<(script|style).*?</\1>", " ", html))
     return " ".join(unescape(words).split())[:300]
+
+
+def _address_problem(address: str) -> str:
+    """Why no HTTP request can go to ``address``, or "" when one can."""
+    try:
+        parts = urlsplit(address.strip())
+        host, _port = parts.hostname, parts.port  # .port raises ValueError for a port out of range
+    except ValueError:
+        return "its server name or port is not valid"
+    if parts.scheme.lower() not in ("http", "https"):
+        return "it must start with http:// (or https://)"
+    if not host:
+        return "it names no server"
+    return ""

@@ -36,8 +36,15 @@ def normalize_url(url: str) -> str:
     try:
         parts = urlsplit(url.strip())
         port = parts.port
-    except ValueError as exc:
-        raise FetchError(f"not a valid URL ({exc})") from exc
+    except ValueError as exc:  # "Port out of range 0-65535", "Invalid IPv6 URL"
+        raise FetchError("not a valid web address: its server name or port is wrong") from exc
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS:
+        if "://" in url:
+            raise FetchError(f"only http:// and https:// addresses can be imported, not {scheme}://")
+        raise FetchError("not a web address: it should start with http:// or https://")
+    if not parts.hostname:
+        raise FetchError("not a web address: it names no server")
     if parts.password is not None:
         raise FetchError("the URL holds a password, which would be stored and shown in plain text; "
                          "download the page and import the file instead")
@@ -101,14 +108,29 @@ def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None,
             ctype = response.headers.get("content-type", "").split(";")[0].strip().lower()
             return Fetched(str(response.url), ctype, b"".join(chunks))
     except httpx.InvalidURL as exc:
-        raise FetchError(f"not a valid URL ({exc})") from exc
+        raise FetchError("not a valid web address") from exc
     except httpx.TimeoutException as exc:
         raise FetchError("the server took too long to answer") from exc
     except httpx.HTTPError as exc:
-        raise FetchError(f"could not be downloaded ({exc.__class__.__name__}: {exc})") from exc
+        raise FetchError(f"could not be downloaded: {_why_not(exc, url)}") from exc
     finally:
         if own:
             http.close()
+
+
+def _why_not(exc: httpx.HTTPError, url: str) -> str:
+    """httpx's reason ("[Errno 111] Connection refused", "UnsupportedProtocol: …") in a person's words."""
+    host = urlsplit(url).netloc.rpartition("@")[2]
+    text = str(exc).lower()
+    if isinstance(exc, httpx.UnsupportedProtocol):
+        return "the page sent it on to an address that is not http:// or https://"
+    if isinstance(exc, httpx.ConnectError):
+        if "refused" in text:
+            return f"nothing answers at {host} (connection refused)"
+        if "name or service" in text or "nodename" in text or "getaddrinfo" in text or "resolution" in text:
+            return f"the server name {urlsplit(url).hostname} was not found: check the address and the network"
+        return f"the server at {host} could not be reached"
+    return "the connection broke off while the page was downloading"
 
 
 _TRAF_BLOCKS = {"p": "text", "item": "text", "quote": "text", "code": "code", "table": "table"}

@@ -103,6 +103,14 @@ class _Relay(QObject):
     searched = Signal(int, object, str)  # search number, hits (or the error's words), a note
 
 
+class _ElideMiddle(QStyledItemDelegate):
+    """Cuts a cell's text in the middle, keeping its start and its end."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:  # noqa: N802 - Qt's name
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+
 class KnowledgePanel(QWidget):
     """Manage and try the knowledge base in ``data_dir``; ``settings_provider`` gives the current settings."""
 
@@ -173,6 +181,8 @@ class KnowledgePanel(QWidget):
         self.sources_view.setSelectionMode(QTreeWidget.SelectionMode.ExtendedSelection)
         self.sources_view.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.sources_view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # Titles often differ only at the end ("…user guide: tools", "…user guide: the knowledge base").
+        self.sources_view.setItemDelegateForColumn(0, _ElideMiddle(self.sources_view))
         self.sources_view.itemSelectionChanged.connect(self._update_buttons)
         self.sources_view.setAccessibleName("Imported sources")
         # Activated: a double click, or Enter on the current row, so the keyboard can open a source too.
@@ -214,6 +224,12 @@ class KnowledgePanel(QWidget):
         scol.addWidget(self.results, 1)
         self.tabs.addTab(search_tab, "Search")
         self.setFocusProxy(self.tabs)  # focusing the panel (Ctrl+Shift+K) lands on its tabs
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """Docked for the first time, wide enough for the Title column beside Type, Chunks and Imported: at the
+        width of its buttons, the titles got about 50 pixels ("tinyR…"). A width the user set comes back."""
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), self.fontMetrics().averageCharWidth() * 64), hint.height())
 
     def _button(self, text: str, name: str, slot: Callable[[], object], layout: QHBoxLayout) -> QPushButton:
         button = QPushButton(text)

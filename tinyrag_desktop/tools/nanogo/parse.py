@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .errors import CompileError
@@ -142,7 +143,20 @@ def _forbidden_imports(text: str) -> None:
         stack.extend(reversed(n.children))
 
 
+_NOT_UTF8 = re.compile("[\ud800-\udfff]")  # bytes a UTF-8 decode with surrogateescape could not read
+
+
+def _check_utf8(text: str) -> None:
+    """Go source is UTF-8: a file saved in another encoding is gc's compile error, at the bad byte."""
+    bad = _NOT_UTF8.search(text)
+    if bad is not None:
+        start = text.rfind("\n", 0, bad.start()) + 1
+        col = len(text[start:bad.start()].encode("utf-8", "surrogateescape")) + 1
+        raise CompileError(text.count("\n", 0, bad.start()) + 1, col, "invalid UTF-8 encoding")
+
+
 def parse(text: str) -> Source:
+    _check_utf8(text)  # before the snippet test, whose parse would fail on it; lines are the snippet's own
     snippet = _is_snippet(text)
     line_map: dict = {}
     prog = text
