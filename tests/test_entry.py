@@ -35,3 +35,14 @@ def test_flags_before_the_verb_reach_it(tmp_path: Path, capsys: pytest.CaptureFi
     assert main([f"--data-dir={data}", "--offline", "kb", "search", "--jsonl", "heron"]) == 0
     hits = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert [h["location"] for h in hits] == [str(doc)]
+
+
+@pytest.mark.parametrize(("flags", "words"), [
+    (["--base-url", "127.0.0.1:8766/v1"], "--base-url must be an http:// or https:// address"),
+    (["--temperature", "9"], "--temperature must be at most 2, not 9."),
+    (["--model", "m" * 9000], "--model is 9,000 characters long"),
+])
+def test_a_flag_that_cannot_work_is_said_as_typed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  flags: list[str], words: str) -> None:
+    assert main(["ask", "hello?", *flags, "--data-dir", str(tmp_path)]) == 2
+    assert words in capsys.readouterr().err

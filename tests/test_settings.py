@@ -63,6 +63,14 @@ def test_a_value_too_long_in_the_file_is_said_without_quoting_it(tmp_path: Path)
     assert "Using the default personas." in warnings[1]
 
 
+def test_a_server_address_that_cannot_work_in_the_file_is_said_at_start(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text(json.dumps({"base_url": "127.0.0.1:8766/v1", "searxng_url": ""}))
+    s, warnings = load_settings(tmp_path)
+    assert s.base_url == defaults().base_url and s.searxng_url == ""
+    assert warnings == ["base_url must be an http:// or https:// address, like http://127.0.0.1:11434/v1, not "
+                        "'127.0.0.1:8766/v1'. Using the default, 'http://127.0.0.1:11434/v1'."]
+
+
 def test_the_longest_values_taken_are_kept() -> None:
     s = defaults().replace(chat_model="m" * 8192, personas={"n" * 200: "x" * 100_000})
     assert len(s.chat_model) == 8192 and s.personas == {"n" * 200: "x" * 100_000}
@@ -77,6 +85,12 @@ def test_the_longest_values_taken_are_kept() -> None:
         ("allow_nanogo", "yes", "true or false"),
         ("base_url", 3, "must be text"),
         ("chat_model", "m" * 9000, "9,000 characters long; at most 8,192"),
+        ("base_url", "127.0.0.1:8766/v1", "must be an http:// or https:// address"),
+        ("base_url", "ftp://127.0.0.1/v1", "must be an http:// or https:// address"),
+        ("base_url", "http://127.0.0.1:99999/v1", "must be an http:// or https:// address"),
+        ("base_url", "", "must be an http:// or https:// address"),
+        ("searxng_url", "searx.local", "must be an http:// or https:// address"),
+        ("lang", "English", "must be a language code"),
         ("personas", {"Long": "x" * 100_001}, "'Long' is 100,001 characters long; at most 100,000"),
         ("personas", {"n" * 201: "short"}, "a name is 201 characters long; at most 200"),
         ("personas", {f"p{n}": "" for n in range(501)}, "501 entries; at most 500"),

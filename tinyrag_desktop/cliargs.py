@@ -67,13 +67,13 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True) -> Conte
 
         configure(data_dir)
     settings, warnings = load_settings(data_dir)
-    changes = {}
     for flag, key in _FLAG_KEYS.items():
         value = getattr(args, flag, None)
         if value is not None:
-            changes[key] = value
-    try:
-        settings = settings.replace(**changes)
-    except SettingsError as exc:
-        raise SettingsError(f"{exc}") from None
+            try:
+                settings = settings.replace(**{key: value})
+            except SettingsError as exc:  # said as the flag that was typed: "--base-url must be …"
+                name = "--" + flag.replace("_", "-")
+                raise SettingsError(str(exc).replace(key, name, 1) if str(exc).startswith(key) else
+                                    f"{name}: {exc}") from None
     return Context(data_dir, settings, tuple(warnings))

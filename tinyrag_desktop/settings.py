@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
+from urllib.parse import urlsplit
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +39,9 @@ class Option:
     maximum: float | None = None
     choices: tuple[str, ...] | None = None
     secret: bool = False
+    # What a text option must look like beyond its type: "url" (an http or https address), "url or empty",
+    # "lang" (a language code); None for any text.
+    form: str | None = None
     # Longest text (characters) a text option takes: a URL, a model name, a key or a path is never near it,
     # and a file pasted into the field by mistake is refused in words rather than sent with every request.
     max_length: int = 8192
@@ -71,6 +76,11 @@ class Option:
             if len(value) > self.max_length:
                 raise SettingsError(f"{self.name} is {len(value):,} characters long; at most {self.max_length:,} "
                                     "are taken.")
+            if self.form in ("url", "url or empty") and (value or self.form == "url") and not _is_http_url(value):
+                raise SettingsError(f"{self.name} must be an http:// or https:// address, like "
+                                    f"http://127.0.0.1:11434/v1, not {value!r}.")
+            if self.form == "lang" and not _LANG.match(value):
+                raise SettingsError(f"{self.name} must be a language code such as en, de or pt-BR, not {value!r}.")
             return value
         if kind is dict:
             if not isinstance(value, dict) or not all(
@@ -88,6 +98,19 @@ class Option:
                                         f"{MAX_PERSONA_TEXT:,} are taken.")
             return dict(value)
         raise TypeError(f"unsupported option type {kind!r}")  # a schema bug, not user input
+
+
+_LANG = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$", re.I)
+
+
+def _is_http_url(value: str) -> bool:
+    """An http or https address with a host and, if any, a port from 1 to 65535."""
+    parts = urlsplit(value)
+    try:
+        port = parts.port
+    except ValueError:  # "http://host:99999", "http://host:port"
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and port != 0
 
 
 # Personas are sent as the system prompt of every request in their chats: a few paragraphs, never a book.
@@ -109,11 +132,11 @@ DEFAULT_PERSONAS = {
 
 SCHEMA: tuple[Option, ...] = (
     Option("base_url", str, "http://127.0.0.1:11434/v1",
-           "Root of the OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM)."),
+           "Root of the OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM).", form="url"),
     Option("chat_model", str, "", "The chat model to answer with (empty: the server's first model)."),
     Option("embed_model", str, "", "Embedding model for the knowledge base (empty: keyword search only)."),
     Option("api_key", str, "", "API key sent as a Bearer token, if the server needs one.", secret=True),
-    Option("lang", str, "en", "Answer language, and the Wikipedia edition the wikipedia tool reads."),
+    Option("lang", str, "en", "Answer language, and the Wikipedia edition the wikipedia tool reads.", form="lang"),
     Option("theme", str, "system", "Window theme.", choices=("light", "dark", "system")),
     Option("temperature", float, 0.7, "Sampling temperature.", minimum=0.0, maximum=2.0),
     Option("chunk_size", int, 1200, "Largest knowledge-base chunk, in characters.", minimum=200, maximum=8000),
@@ -136,7 +159,7 @@ SCHEMA: tuple[Option, ...] = (
            minimum=0, maximum=131072),
     Option("result_max_chars", int, 8000, "Longest tool result handed back to the model, in characters.",
            minimum=200, maximum=200000),
-    Option("searxng_url", str, "", "A SearXNG instance for websearch (empty: DuckDuckGo)."),
+    Option("searxng_url", str, "", "A SearXNG instance for websearch (empty: DuckDuckGo).", form="url or empty"),
     Option("websearch_results", int, 5, "How many web search results to return.", minimum=1, maximum=20),
     Option("nanogo_memory_mb", int, 512, "Memory cap of the nanoGo sandbox process, in MB.",
            minimum=64, maximum=8192),

@@ -14,6 +14,7 @@ from tests.sse_server import Raw, Status
 from tinyrag_desktop.engine.errors import ServerUnreachable
 from tinyrag_desktop.engine.events import Done, EngineError
 from tinyrag_desktop.engine.llm import LLMClient
+from tinyrag_desktop.settings import Settings
 
 
 def chunk(delta: object = None, **extra: object) -> str:
@@ -123,9 +124,12 @@ async def test_a_stream_labelled_as_json_is_still_read(llm, make_engine) -> None
     "http://[::1/v1",
 ])
 async def test_an_unusable_server_address_is_said_in_words(make_engine, address) -> None:
-    # A hand-edited settings.json or --base-url: the answer said "Request URL is missing an 'http://' or
-    # 'https://' protocol", or "could not be read (ExceptionGroup: unhandled errors in a TaskGroup ...)".
-    (err,) = of(await run(make_engine(base_url=address)), EngineError)
+    # The settings refuse such an address (from the file, a flag or the dialog); the engine still says it
+    # in words should one reach it: the answer said "Request URL is missing an 'http://' or 'https://'
+    # protocol", or "could not be read (ExceptionGroup: unhandled errors in a TaskGroup ...)".
+    engine = make_engine()
+    engine.settings = Settings({**engine.settings.values, "base_url": address})  # past the settings' check
+    (err,) = of(await run(engine), EngineError)
     assert err.kind == "server_unreachable"
     assert f"“{address}”" in err.message and "http://127.0.0.1:11434/v1" in err.message
     for programmer_words in ("Request URL", "ExceptionGroup", "TaskGroup", "InvalidURL", "could not be read"):

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-import re
 from typing import Any, Awaitable, Callable
-from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
@@ -48,22 +46,10 @@ _WARNINGS = {
 # Fields that mean nothing while a switch is off: shown greyed out then (their values are kept).
 _NEEDS = {"url_fetch_allow_private": "network_tools", "searxng_url": "network_tools",
           "websearch_results": "network_tools", "nanogo_memory_mb": "allow_nanogo"}
-_LANG_RE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$", re.I)
 
 
 def label_for(name: str) -> str:
     return _LABELS.get(name, name.replace("_", " ").capitalize())
-
-
-def _check_extra(name: str, value: Any) -> None:
-    """Rules beyond the schema's types and ranges; raises SettingsError with a reason a person understands."""
-    if name in ("base_url", "searxng_url") and (value or name == "base_url"):
-        parts = urlsplit(value)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise SettingsError(f"{label_for(name)} must be an http:// or https:// address, like "
-                                "http://127.0.0.1:11434/v1.")
-    if name == "lang" and not _LANG_RE.match(value):
-        raise SettingsError("Answer language must be a language code such as en, de or pt-BR.")
 
 
 class _Field:
@@ -129,7 +115,6 @@ class _Field:
             value = self.opt.check(raw)
         except SettingsError as exc:
             raise SettingsError(str(exc).replace(self.opt.name, label_for(self.opt.name), 1)) from None
-        _check_extra(self.opt.name, value)
         return value
 
     def validate(self) -> str | None:
