@@ -66,7 +66,7 @@ def test_server_error_exits_non_zero(tmp_path: Path) -> None:
 def test_bad_flag_value_is_refused_in_words(tmp_path: Path) -> None:
     proc = ask("http://127.0.0.1:9/v1", tmp_path, "--max-tools-total", "-1")
     assert proc.returncode == 2
-    assert "max_tools_total must be at least 0" in proc.stderr and "Traceback" not in proc.stderr
+    assert "--max-tools-total must be at least 0" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_damaged_settings_warn_and_continue(tmp_path: Path) -> None:
