@@ -80,7 +80,8 @@ def make_window(qloop, qtbot, tmp_path):
     made = []
 
     def make(base_url: str, data_dir=None, probe=None, **changes):
-        settings = defaults().replace(base_url=base_url, chat_model="scripted", network_tools=False, **changes)
+        settings = defaults().replace(**{"base_url": base_url, "chat_model": "scripted", "network_tools": False,
+                                         **changes})
         win = MainWindow(data_dir or tmp_path / "data", settings, probe=probe)
         win.resize(1000, 700)
         win.show()

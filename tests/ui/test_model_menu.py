@@ -42,3 +42,18 @@ def test_with_the_server_down_the_menu_says_why_it_lists_no_models(make_window, 
     assert "Server default" in items and "scripted" in items  # the model set stays choosable
     hint = next(a for text, a in items.items() if text.startswith("No models listed"))
     assert not hint.isEnabled()
+
+
+def test_a_model_named_by_its_file_path_shows_its_file_name(make_window, server, qloop):
+    # llama.cpp's server names its model by the .gguf path: whole, it took most of the status bar and cut
+    # the messages beside it short
+    path = "/home/someone/models/downloads/qwen2.5-7b-instruct-q4_k_m.gguf"
+    win = make_window(server.base_url, chat_model=path)
+    win.resize(900, 600)
+    qloop.run(wait_until(lambda: win.status.state != "checking" and win.status.state != "unknown"))
+    assert win.status.model.text() == "Model: qwen2.5-7b-instruct-q4_k_m ▾"
+    assert path in win.status.model.toolTip()
+    item = _menu(win)["qwen2.5-7b-instruct-q4_k_m"]
+    assert item.isChecked() and path in item.toolTip()
+    win.statusBar().showMessage("Settings saved; they apply to the next question.")
+    assert win.status.model.width() < 300

@@ -7,6 +7,7 @@ switching between them takes two clicks instead of the settings dialog.
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any, Awaitable, Callable, Mapping
 
 from PySide6.QtGui import QActionGroup, QColor
@@ -16,6 +17,24 @@ from .icons import dot_pixmap
 
 _COLOURS = {"unknown": "#9ca3af", "checking": "#9ca3af", "ok": "#16a34a", "warn": "#d97706", "down": "#dc2626"}
 CHECK_TIMEOUT = 8.0
+
+
+# Longest model name the status bar shows whole; a longer one is cut in the middle (the menu and the
+# button's tooltip have it in full).
+_MODEL_SHOWN = 40
+
+
+def model_label(name: str) -> str:
+    """A model's name as the status bar shows it: a model file's path (llama.cpp's server names its model
+    so: "/home/me/models/qwen2.5-7b-instruct-q4_k_m.gguf") by its file name, without ".gguf"; a name
+    longer than _MODEL_SHOWN cut in the middle, so its start and its quantisation both show."""
+    if name.lower().endswith(".gguf") or name.startswith(("/", "~")) or re.match(r"^[A-Za-z]:[\\/]", name):
+        name = re.split(r"[\\/]", name)[-1]
+        name = name[:-5] if name.lower().endswith(".gguf") else name
+    if len(name) > _MODEL_SHOWN:
+        half = (_MODEL_SHOWN - 1) // 2
+        name = f"{name[:half]}…{name[-half:]}"
+    return name
 
 
 class ServerStatus:
@@ -54,21 +73,25 @@ class ServerStatus:
     def show_settings(self, settings: Mapping[str, Any]) -> None:
         self.server.setText(f"Server: {settings['base_url']}")
         self.chosen = str(settings["chat_model"] or "")
-        self.model.setText(f"Model: {self.chosen or 'server default'} ▾")
+        self.model.setText(f"Model: {model_label(self.chosen) if self.chosen else 'server default'} ▾")
+        self.model.setToolTip(f"{self.chosen}\nChoose the model for the next answers" if self.chosen else
+                              "Choose the model for the next answers")
 
     def _fill_model_menu(self) -> None:
         menu = self.model_menu
         menu.clear()
         group = QActionGroup(menu)
         names = list(dict.fromkeys(self.models + ([self.chosen] if self.chosen else [])))
-        for name, label in [("", "Server default"), *((n, n) for n in names)]:
+        for name, label in [("", "Server default"), *((n, model_label(n)) for n in names)]:
             action = menu.addAction(label)
             action.setCheckable(True)
             action.setChecked(name == self.chosen)
             action.setData(name)
             group.addAction(action)
             if name and name not in self.models:
-                action.setToolTip("The server did not list this model at the last check.")
+                action.setToolTip(f"{name}\nThe server did not list this model at the last check.")
+            elif label != name:
+                action.setToolTip(name)
             action.triggered.connect(lambda _on=False, n=name: self._picked(n))
         if not self.models:
             menu.addSeparator()
