@@ -190,7 +190,8 @@ def test_document_questions_stay_on_the_knowledge_base() -> None:
     "Write a haiku about autumn", "write me a short funny poem about cats", "Can you tell me a joke?",
     "Please translate 'good morning' into Spanish", "Rewrite this more politely: send it now.",
     "Proofread: their going to the park", "Hello!", "hi there", "Thanks a lot!", "How are you?",
-    "Could you write a birthday message for my sister?",
+    "Could you write a birthday message for my sister?", "Write a very long story about a cat named Tom",
+    "Tell me a bedtime story", "write me a short, sad, rhyming poem",
 ])
 def test_small_talk_and_writing_requests_get_no_passages(question: str) -> None:
     decision = route(question, ALL, has_kb=True)
@@ -200,7 +201,8 @@ def test_small_talk_and_writing_requests_get_no_passages(question: str) -> None:
 @pytest.mark.parametrize("question", [
     "Write a summary of my notes on backups", "Translate the knowledge base article on vacations into French",
     "Tell me a story from these documents", "How do I write a backup script?", "Hello, how do I import a PDF?",
-    "What is a haiku?", "Who can translate the manual?",
+    "What is a haiku?", "Who can translate the manual?", "Write a SQL query that lists every table",
+    "Write a long report on our sales from my notes",
 ])
 def test_requests_about_the_users_documents_keep_their_passages(question: str) -> None:
     assert route(question, ALL, has_kb=True).mode == "rag"

@@ -37,8 +37,8 @@ _SMALL_TALK = re.compile(
 )
 _CREATIVE = re.compile(
     r"^\W*(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:please\s+)?"
-    r"(?:write|compose|make up|invent|tell)(?: me)?(?: an?| some| the| two| three)? (?:short |funny |little |"
-    r"silly |sad |happy |new |original )*(?:poem|haiku|limerick|sonnet|song|lyrics|story|tale|joke|riddle|"
+    r"(?:write|compose|make up|invent|tell)(?: me)?(?: an?| some| the| two| three)? (?:[\w'-]+,? ){0,3}?"
+    r"(?:poem|haiku|limerick|sonnet|song|lyrics|story|tale|joke|riddle|"
     r"rhyme|verse|slogan|toast|birthday (?:message|card|wish))s?\b"
     r"|^\W*(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:translate|rephrase|paraphrase|reword|rewrite|proofread|correct the (?:grammar|spelling)|"
