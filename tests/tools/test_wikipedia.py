@@ -250,3 +250,26 @@ async def test_any_api_answer_gives_an_article_or_a_tool_error(answer: object) -
 def test_edition_is_always_a_plain_code(lang: str) -> None:
     code = edition(lang)
     assert code == "simple" or code.replace("-", "").isalpha() and code.isascii() and code == code.lower()
+
+
+@pytest.mark.parametrize(("message", "words"), [
+    ("[Errno -2] Name or service not known", "its server name could not be looked up"),
+    ("[Errno -3] Temporary failure in name resolution", "its server name could not be looked up"),
+    ("[Errno 101] Network is unreachable", "the network is unreachable"),
+])
+def test_connection_failures_are_said_without_errno(message, words):
+    from tinyrag_desktop.tools.netutil import describe_http_error
+
+    said = describe_http_error(httpx.ConnectError(message), "Wikipedia (en)")
+    assert words in said and "Errno" not in said and said.startswith("Could not connect to Wikipedia (en)")
+
+
+async def test_a_refused_connection_is_said_without_errno():
+    from tests.sse_server import free_port
+    from tinyrag_desktop.tools.netutil import describe_http_error
+
+    async with httpx.AsyncClient() as http:
+        with pytest.raises(httpx.ConnectError) as caught:
+            await http.get(f"http://127.0.0.1:{free_port()}/w/api.php")
+    said = describe_http_error(caught.value, "Wikipedia (en)")
+    assert said == "Could not connect to Wikipedia (en): the connection was refused."

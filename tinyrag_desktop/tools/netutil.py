@@ -99,8 +99,17 @@ def describe_http_error(exc: httpx.HTTPError, what: str) -> str:
     if isinstance(exc, httpx.TimeoutException):
         return f"{what} took too long to answer and the request was given up."
     if isinstance(exc, httpx.ConnectError):
-        detail = str(exc) or type(exc).__name__
-        return f"Could not connect to {what} ({detail}). Check the network connection."
+        text = str(exc).lower()
+        if any(sign in text for sign in ("name or service", "nodename", "getaddrinfo", "name resolution",
+                                         "temporary failure in name")):
+            return f"Could not connect to {what}: its server name could not be looked up. Check the network connection."
+        if "refused" in text or "all connection attempts failed" in text:  # anyio's words for refused
+            return f"Could not connect to {what}: the connection was refused."
+        if "certificate" in text:
+            return f"Could not connect to {what}: its certificate could not be verified ({exc})."
+        if "unreachable" in text:
+            return f"Could not connect to {what}: the network is unreachable. Check the network connection."
+        return f"Could not connect to {what}. Check the network connection."
     if isinstance(exc, httpx.RemoteProtocolError):
         return f"{what} closed the connection or answered with something that is not HTTP."
     if isinstance(exc, httpx.HTTPStatusError):
