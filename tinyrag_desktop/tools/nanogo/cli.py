@@ -10,7 +10,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     from ...cliargs import add_shared_flags
 
     p = subparsers.add_parser("nanogo", help="run a Go program or snippet in the nanoGo sandbox",
-                              description=__doc__)
+                              description="Run Go source (a file, or - for standard input) in the nanoGo "
+                                          "sandbox. Exit status: 0 ran, 1 panic or limit, 2 compile error.")
     p.add_argument("file", metavar="FILE", help="Go source file, or - for standard input")
     add_shared_flags(p)
     p.set_defaults(func=run)
