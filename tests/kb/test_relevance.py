@@ -76,3 +76,15 @@ def test_any_question_has_a_relevance_between_0_and_1(manual, question):
     hits = search(manual, question, 5)
     assert hits.relevance is None or 0.0 <= hits.relevance <= 1.0
     assert hits or not hits.relevance
+
+
+def test_chinese_and_japanese_questions_are_not_measured(tmp_path):
+    # Their terms are runs of characters and the pairs in them: coverage is low for right and wrong
+    # passages alike, so no gate is drawn from it (the rag route keeps their passages).
+    (tmp_path / "net.md").write_text("# ネットワーク\n\nネットワークの設定は /etc/network/interfaces に書きます。\n\n"
+                                     "# 网络\n\n网络配置写在 /etc/network/interfaces 文件中。\n", encoding="utf-8")
+    with open_store(tmp_path) as kb:
+        Importer(kb).run([str(tmp_path / "net.md")])
+    for question in ("ネットワークの設定方法を知りたい", "怎么修改网络配置"):
+        hits = search(tmp_path, question, 5, spelling=False)
+        assert hits and hits.relevance is None, question
