@@ -256,3 +256,25 @@ def test_shift_tab_walks_the_same_stops_backwards_and_a_notice_is_a_stop(make_wi
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
         backward.append(QApplication.focusWidget())
     assert backward == list(reversed(forward))
+
+
+def test_help_opens_after_an_answer_with_the_focus_in_it_is_regenerated(make_window, server, qloop, qtbot):
+    # Tab to Regenerate, press it: the answer holding the focus goes. The Help list then raised "Internal C++
+    # object (QAction) already deleted" for the knowledge panel's action and did not open.
+    server.queue(Stream(tokens("First.")), Stream(tokens("Second.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Say it")) == "done"
+    win.view.answers()[-1].regenerate_button.setFocus()
+
+    async def regenerate():
+        fut = wait_signal(win.answerFinished)
+        assert win.regenerate()
+        return await fut
+
+    assert qloop.run(regenerate()) == "done"
+    qloop.run(wait_until(lambda: win.view.answers()[-1].content() == "Second."))
+    rows = dict(shortcut_rows(win.menus.all))
+    assert rows["Knowledge base"] == "Ctrl+Shift+K"
+    win.menus.shortcuts.trigger()
+    dialog = win.findChild(QDialog, "shortcutsDialog")
+    assert dialog is not None and "Ctrl+Shift+K" in dialog.findChild(QLabel).text()
