@@ -167,15 +167,12 @@ class ChatsSidebar(QFrame):
         layout.addWidget(self.undo_bar)
         self._filling = False
 
-        rename = QAction("Rename", self.list)
-        rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
-        rename.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        rename.triggered.connect(self.rename_current)
+        # F2 is the window's Edit → Rename chat (it calls rename_current): an F2 of the list's own beside it
+        # made Qt find the key ambiguous, and neither ran. Delete is the list's alone.
         delete = QAction("Delete", self.list)
         delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         delete.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         delete.triggered.connect(self.delete_current)
-        self.list.addAction(rename)
         self.list.addAction(delete)
 
     # content --------------------------------------------------------------------------------------
