@@ -414,3 +414,19 @@ def test_the_knowledge_panel_opened_the_first_time_shows_the_sources_titles(make
              for i in range(4)]
     assert len(set(shown)) == 4, shown  # each title can be told apart
     assert all(len(text.replace("…", "")) >= 10 for text in shown), shown  # and read
+
+
+def test_undo_of_a_delete_shows_the_chat_it_reopens_as_the_current_one_in_the_list(make_window, server, qloop):
+    # Undo reopened the chat but left no row selected: the list did not say which chat was open.
+    server.queue(Stream(tokens("A.")), Stream(tokens("B.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "About apples")) == "done"
+    win.new_chat()
+    assert qloop.run(ask_and_wait(win, "About bananas")) == "done"
+    bananas = win.chat_id
+    win.delete_chat(bananas)
+    assert win.chat_id is None and win.sidebar.current_id() is None
+    win.sidebar.undo_button.click()
+    qloop.run(wait_until(lambda: win.chat_id == bananas and not win.loading))
+    assert win.sidebar.current_id() == bananas
+    assert win.sidebar.list.currentItem().isSelected()

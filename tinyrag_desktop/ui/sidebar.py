@@ -233,6 +233,17 @@ class ChatsSidebar(QFrame):
         return [self.list.item(i).text() for i in range(self.list.count())
                 if not self.list.item(i).data(Qt.ItemDataRole.UserRole)]
 
+    def mark_current(self, chat_id: str) -> None:
+        """Select ``chat_id``'s row as the open chat, without asking to open it again."""
+        item = self.item_for(chat_id)
+        if item is None or item is self.list.currentItem():
+            return
+        self._filling = True
+        try:
+            self.list.setCurrentItem(item)
+        finally:
+            self._filling = False
+
     def current_id(self) -> str | None:
         item = self.list.currentItem()
         return item.data(Qt.ItemDataRole.UserRole) if item else None
