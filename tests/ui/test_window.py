@@ -430,3 +430,22 @@ def test_undo_of_a_delete_shows_the_chat_it_reopens_as_the_current_one_in_the_li
     qloop.run(wait_until(lambda: win.chat_id == bananas and not win.loading))
     assert win.sidebar.current_id() == bananas
     assert win.sidebar.list.currentItem().isSelected()
+
+
+def test_right_click_on_a_day_heading_offers_no_chat_actions(make_window, server, qloop):
+    # The "Today" heading got the chat menu: its Export exported whichever chat was open, and Rename and
+    # Delete did nothing.
+    from PySide6.QtWidgets import QMenu
+
+    server.queue(Stream(tokens("A.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "About apples")) == "done"
+    heading = win.sidebar.list.item(0)
+    assert heading.text() == "Today" and win.sidebar.headings() == ["Today"]
+    win.sidebar.list.customContextMenuRequested.emit(win.sidebar.list.visualItemRect(heading).center())
+    assert [m for m in win.sidebar.findChildren(QMenu) if m.isVisible()] == []
+    chat = win.sidebar.item_for(win.chat_id)
+    win.sidebar.list.customContextMenuRequested.emit(win.sidebar.list.visualItemRect(chat).center())
+    [menu] = [m for m in win.sidebar.findChildren(QMenu) if m.isVisible()]
+    assert "Export as HTML…" in [a.text() for a in menu.actions()]
+    menu.close()

@@ -289,9 +289,9 @@ class ChatsSidebar(QFrame):
 
     def _menu(self, pos: QPoint) -> None:
         item = self.list.itemAt(pos)
-        if item is None:
+        chat_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if not chat_id:  # empty space or a day heading: no chat to act on
             return
-        chat_id = item.data(Qt.ItemDataRole.UserRole)
         menu = QMenu(self)
         menu.addAction("Rename", lambda: self.list.editItem(item))
         menu.addAction("Export as Markdown…", lambda: self.exportRequested.emit(chat_id, "md"))
