@@ -449,3 +449,19 @@ def test_right_click_on_a_day_heading_offers_no_chat_actions(make_window, server
     [menu] = [m for m in win.sidebar.findChildren(QMenu) if m.isVisible()]
     assert "Export as HTML…" in [a.text() for a in menu.actions()]
     menu.close()
+
+
+def test_a_narrow_window_cuts_nothing_off_the_conversation(make_window, server, qloop):
+    # The conversation has no horizontal scroll bar. At 520 px the answer's footer line ("1 round · 0 tools
+    # run · 0.0 s", Copy, Regenerate) made the column wider than the view: the question, the answer's text
+    # and Regenerate were cut off at the right.
+    server.queue(Stream(tokens("Just a short plain answer with several words in it so that it wraps.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "A question that is moderately long, like the ones people type")) == "done"
+    win.resize(520, 600)
+    qloop.run(wait_until(lambda: win.view.viewport().width() < 300))
+    qloop.run(asyncio.sleep(0.05))
+    assert win.view.widget().width() <= win.view.viewport().width()
+    answer = win.view.answers()[-1]
+    right = answer.regenerate_button.mapTo(win.view.viewport(), answer.regenerate_button.rect().topRight())
+    assert right.x() < win.view.viewport().width()
