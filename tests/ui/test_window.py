@@ -465,3 +465,17 @@ def test_a_narrow_window_cuts_nothing_off_the_conversation(make_window, server, 
     answer = win.view.answers()[-1]
     right = answer.regenerate_button.mapTo(win.view.viewport(), answer.regenerate_button.rect().topRight())
     assert right.x() < win.view.viewport().width()
+
+
+def test_a_search_hit_in_the_chats_own_title_is_not_shown_twice(make_window, server, qloop):
+    # The first question names the chat, so searching one of its words listed the title and, under it, the
+    # same words again as the matching text.
+    server.queue(Stream(tokens("Use flour, water and salt.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "How do I bake bread?")) == "done"
+    win.sidebar.search.setText("bread")
+    qloop.run(wait_until(lambda: win.sidebar.titles() == ["How do I bake bread?"] and win.sidebar.headings() == []))
+    assert win.sidebar.item_for(win.chat_id).text() == "How do I bake bread?"
+    win.sidebar.search.setText("salt")  # found in the answer: the matching words say why it is listed
+    qloop.run(wait_until(lambda: "salt" in win.sidebar.item_for(win.chat_id).text()))
+    assert win.sidebar.item_for(win.chat_id).text().startswith("How do I bake bread?\n")

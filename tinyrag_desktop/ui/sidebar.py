@@ -44,6 +44,12 @@ def day_group(ts: float, now: float | None = None) -> str:
     return f"{_MONTHS[day.month - 1]} {day.year}"
 
 
+def _repeats(title: str, snippet: str) -> bool:
+    """True when a search snippet only says the chat's title again (both may be cut short with "…")."""
+    a, b = (" ".join(t.strip("…").split()).casefold() for t in (title, snippet))
+    return bool(a) and (b.startswith(a) or a.startswith(b))
+
+
 # Month names in English, as the rest of the window is written (strftime's would follow the C locale).
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December")
@@ -186,8 +192,10 @@ class ChatsSidebar(QFrame):
             if not chat.snippet and (heading := day_group(chat.updated)) != group:
                 group = heading
                 self.list.addItem(self._heading(heading))
-            # While searching, the matching words show under the title.
-            item = QListWidgetItem(f"{chat.title}\n{chat.snippet}" if chat.snippet else chat.title)
+            # While searching, the matching words show under the title, unless they are the title again
+            # (a word of the first question, which names the chat, showed every such hit twice).
+            extra = chat.snippet if chat.snippet and not _repeats(chat.title, chat.snippet) else ""
+            item = QListWidgetItem(f"{chat.title}\n{extra}" if extra else chat.title)
             item.setData(Qt.ItemDataRole.UserRole, chat.id)
             if not chat.snippet:  # a search hit shows two lines; rename it from the full list
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
