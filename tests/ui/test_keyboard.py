@@ -256,3 +256,46 @@ def test_shift_tab_walks_the_same_stops_backwards_and_a_notice_is_a_stop(make_wi
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
         backward.append(QApplication.focusWidget())
     assert backward == list(reversed(forward))
+
+
+def test_help_opens_after_an_answer_with_the_focus_in_it_is_regenerated(make_window, server, qloop, qtbot):
+    # Tab to Regenerate, press it: the answer holding the focus goes. The Help list then raised "Internal C++
+    # object (QAction) already deleted" for the knowledge panel's action and did not open.
+    server.queue(Stream(tokens("First.")), Stream(tokens("Second.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Say it")) == "done"
+    win.view.answers()[-1].regenerate_button.setFocus()
+
+    async def regenerate():
+        fut = wait_signal(win.answerFinished)
+        assert win.regenerate()
+        return await fut
+
+    assert qloop.run(regenerate()) == "done"
+    qloop.run(wait_until(lambda: win.view.answers()[-1].content() == "Second."))
+    rows = dict(shortcut_rows(win.menus.all))
+    assert rows["Knowledge base"] == "Ctrl+Shift+K"
+    win.menus.shortcuts.trigger()
+    dialog = win.findChild(QDialog, "shortcutsDialog")
+    assert dialog is not None and "Ctrl+Shift+K" in dialog.findChild(QLabel).text()
+
+
+def test_f2_in_the_chat_list_renames_the_chat(make_window, server, qloop, qtbot, tmp_path):
+    # The list had an F2 action of its own beside Edit → Rename chat (F2): Qt found the key ambiguous
+    # ("Ambiguous shortcut overload: F2") and did neither, so F2 in the list, where one renames, did nothing.
+    from PySide6.QtWidgets import QAbstractItemView
+
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
+    _active(qtbot, win)
+    win.sidebar.list.setCurrentItem(win.sidebar.item_for(older.id))
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+    win.sidebar.list.setFocus()
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_F2)
+    assert win.sidebar.list.state() == QAbstractItemView.State.EditingState
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QLineEdit)
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Renamed from the keyboard")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qloop.run(wait_until(lambda: "Renamed from the keyboard" in win.sidebar.titles()))
+    assert win.title_label.text() == "Renamed from the keyboard"

@@ -414,3 +414,68 @@ def test_the_knowledge_panel_opened_the_first_time_shows_the_sources_titles(make
              for i in range(4)]
     assert len(set(shown)) == 4, shown  # each title can be told apart
     assert all(len(text.replace("…", "")) >= 10 for text in shown), shown  # and read
+
+
+def test_undo_of_a_delete_shows_the_chat_it_reopens_as_the_current_one_in_the_list(make_window, server, qloop):
+    # Undo reopened the chat but left no row selected: the list did not say which chat was open.
+    server.queue(Stream(tokens("A.")), Stream(tokens("B.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "About apples")) == "done"
+    win.new_chat()
+    assert qloop.run(ask_and_wait(win, "About bananas")) == "done"
+    bananas = win.chat_id
+    win.delete_chat(bananas)
+    assert win.chat_id is None and win.sidebar.current_id() is None
+    win.sidebar.undo_button.click()
+    qloop.run(wait_until(lambda: win.chat_id == bananas and not win.loading))
+    assert win.sidebar.current_id() == bananas
+    assert win.sidebar.list.currentItem().isSelected()
+
+
+def test_right_click_on_a_day_heading_offers_no_chat_actions(make_window, server, qloop):
+    # The "Today" heading got the chat menu: its Export exported whichever chat was open, and Rename and
+    # Delete did nothing.
+    from PySide6.QtWidgets import QMenu
+
+    server.queue(Stream(tokens("A.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "About apples")) == "done"
+    heading = win.sidebar.list.item(0)
+    assert heading.text() == "Today" and win.sidebar.headings() == ["Today"]
+    win.sidebar.list.customContextMenuRequested.emit(win.sidebar.list.visualItemRect(heading).center())
+    assert [m for m in win.sidebar.findChildren(QMenu) if m.isVisible()] == []
+    chat = win.sidebar.item_for(win.chat_id)
+    win.sidebar.list.customContextMenuRequested.emit(win.sidebar.list.visualItemRect(chat).center())
+    [menu] = [m for m in win.sidebar.findChildren(QMenu) if m.isVisible()]
+    assert "Export as HTML…" in [a.text() for a in menu.actions()]
+    menu.close()
+
+
+def test_a_narrow_window_cuts_nothing_off_the_conversation(make_window, server, qloop):
+    # The conversation has no horizontal scroll bar. At 520 px the answer's footer line ("1 round · 0 tools
+    # run · 0.0 s", Copy, Regenerate) made the column wider than the view: the question, the answer's text
+    # and Regenerate were cut off at the right.
+    server.queue(Stream(tokens("Just a short plain answer with several words in it so that it wraps.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "A question that is moderately long, like the ones people type")) == "done"
+    win.resize(520, 600)
+    qloop.run(wait_until(lambda: win.view.viewport().width() < 300))
+    qloop.run(asyncio.sleep(0.05))
+    assert win.view.widget().width() <= win.view.viewport().width()
+    answer = win.view.answers()[-1]
+    right = answer.regenerate_button.mapTo(win.view.viewport(), answer.regenerate_button.rect().topRight())
+    assert right.x() < win.view.viewport().width()
+
+
+def test_a_search_hit_in_the_chats_own_title_is_not_shown_twice(make_window, server, qloop):
+    # The first question names the chat, so searching one of its words listed the title and, under it, the
+    # same words again as the matching text.
+    server.queue(Stream(tokens("Use flour, water and salt.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "How do I bake bread?")) == "done"
+    win.sidebar.search.setText("bread")
+    qloop.run(wait_until(lambda: win.sidebar.titles() == ["How do I bake bread?"] and win.sidebar.headings() == []))
+    assert win.sidebar.item_for(win.chat_id).text() == "How do I bake bread?"
+    win.sidebar.search.setText("salt")  # found in the answer: the matching words say why it is listed
+    qloop.run(wait_until(lambda: "salt" in win.sidebar.item_for(win.chat_id).text()))
+    assert win.sidebar.item_for(win.chat_id).text().startswith("How do I bake bread?\n")

@@ -151,6 +151,9 @@ class AnswerWidget(QFrame):
         self._footer.setObjectName("answerFooter")
         self._footer.setAccessibleName("Answer statistics")
         self._footer.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        # Wraps in a narrow window: unwrapped, its one line set the answer's minimum width, wider than the
+        # conversation, which has no horizontal scroll bar, so text, questions and Regenerate were cut off.
+        self._footer.setWordWrap(True)
         self.copy_button = _ActionButton(self)
         self.copy_button.setObjectName("copyAnswer")
         self.copy_button.setText("Copy")

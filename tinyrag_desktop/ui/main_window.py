@@ -404,6 +404,7 @@ class MainWindow(QMainWindow):
                 return
             self.cancel_edit()
             self.chat_id = chat_id
+            self.sidebar.mark_current(chat_id)  # opened from elsewhere too (Undo): the list says which
             self.welcome.hide()
             self.view.clear()
             self._ids.clear()

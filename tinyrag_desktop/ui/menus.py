@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMessageBox, QVBoxLayout
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QDockWidget, QLabel, QMessageBox, QVBoxLayout
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -23,7 +23,15 @@ class Menus:
     show_routing: QAction
     show_sidebar: QAction
     shortcuts: QAction
-    all: list[QAction]
+    own: list[QAction]  # made here, so Python owns them and their wrappers stay valid
+    dock: QDockWidget | None
+
+    @property
+    def all(self) -> list[QAction]:
+        """The actions the Help list shows. The knowledge panel's is asked of its dock each time: Qt makes
+        that action, and a wrapper of it kept here went stale once an answer holding the focus was deleted
+        (Regenerate from the keyboard), so F1 raised "Internal C++ object already deleted"."""
+        return [*self.own, *([self.dock.toggleViewAction()] if self.dock is not None else [])]
 
 
 def _action(win: "MainWindow", menu, text: str, slot: Callable[..., object], shortcut: str | QKeySequence = "",
@@ -82,12 +90,12 @@ def build_menus(win: "MainWindow") -> Menus:
         kb.triggered.connect(lambda on: on and win.kb_dock.widget().setFocus(Qt.FocusReason.ShortcutFocusReason))
         v.addAction(kb)
         win.addAction(kb)
-        acts.append(kb)
     h = bar.addMenu("&Help")
-    shortcuts = _action(win, h, "&Keyboard shortcuts", lambda: show_shortcuts(win, acts), "F1",
+    shortcuts = _action(win, h, "&Keyboard shortcuts", lambda: show_shortcuts(win, win.menus.all), "F1",
                         "actionShortcuts")
     _action(win, h, "&About tinyRAG Desktop", lambda: _about(win))
-    return Menus(new_chat, settings, stop, regenerate, copy_answer, show_routing, show_sidebar, shortcuts, acts)
+    return Menus(new_chat, settings, stop, regenerate, copy_answer, show_routing, show_sidebar, shortcuts, acts,
+                 win.kb_dock)
 
 
 def shortcut_rows(actions: list[QAction]) -> list[tuple[str, str]]:

@@ -44,6 +44,12 @@ def day_group(ts: float, now: float | None = None) -> str:
     return f"{_MONTHS[day.month - 1]} {day.year}"
 
 
+def _repeats(title: str, snippet: str) -> bool:
+    """True when a search snippet only says the chat's title again (both may be cut short with "…")."""
+    a, b = (" ".join(t.strip("…").split()).casefold() for t in (title, snippet))
+    return bool(a) and (b.startswith(a) or a.startswith(b))
+
+
 # Month names in English, as the rest of the window is written (strftime's would follow the C locale).
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December")
@@ -167,15 +173,12 @@ class ChatsSidebar(QFrame):
         layout.addWidget(self.undo_bar)
         self._filling = False
 
-        rename = QAction("Rename", self.list)
-        rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
-        rename.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        rename.triggered.connect(self.rename_current)
+        # F2 is the window's Edit → Rename chat (it calls rename_current): an F2 of the list's own beside it
+        # made Qt find the key ambiguous, and neither ran. Delete is the list's alone.
         delete = QAction("Delete", self.list)
         delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         delete.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         delete.triggered.connect(self.delete_current)
-        self.list.addAction(rename)
         self.list.addAction(delete)
 
     # content --------------------------------------------------------------------------------------
@@ -189,8 +192,10 @@ class ChatsSidebar(QFrame):
             if not chat.snippet and (heading := day_group(chat.updated)) != group:
                 group = heading
                 self.list.addItem(self._heading(heading))
-            # While searching, the matching words show under the title.
-            item = QListWidgetItem(f"{chat.title}\n{chat.snippet}" if chat.snippet else chat.title)
+            # While searching, the matching words show under the title, unless they are the title again
+            # (a word of the first question, which names the chat, showed every such hit twice).
+            extra = chat.snippet if chat.snippet and not _repeats(chat.title, chat.snippet) else ""
+            item = QListWidgetItem(f"{chat.title}\n{extra}" if extra else chat.title)
             item.setData(Qt.ItemDataRole.UserRole, chat.id)
             if not chat.snippet:  # a search hit shows two lines; rename it from the full list
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
@@ -235,6 +240,17 @@ class ChatsSidebar(QFrame):
     def headings(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())
                 if not self.list.item(i).data(Qt.ItemDataRole.UserRole)]
+
+    def mark_current(self, chat_id: str) -> None:
+        """Select ``chat_id``'s row as the open chat, without asking to open it again."""
+        item = self.item_for(chat_id)
+        if item is None or item is self.list.currentItem():
+            return
+        self._filling = True
+        try:
+            self.list.setCurrentItem(item)
+        finally:
+            self._filling = False
 
     def current_id(self) -> str | None:
         item = self.list.currentItem()
@@ -281,9 +297,9 @@ class ChatsSidebar(QFrame):
 
     def _menu(self, pos: QPoint) -> None:
         item = self.list.itemAt(pos)
-        if item is None:
+        chat_id = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if not chat_id:  # empty space or a day heading: no chat to act on
             return
-        chat_id = item.data(Qt.ItemDataRole.UserRole)
         menu = QMenu(self)
         menu.addAction("Rename", lambda: self.list.editItem(item))
         menu.addAction("Export as Markdown…", lambda: self.exportRequested.emit(chat_id, "md"))
