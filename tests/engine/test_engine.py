@@ -276,3 +276,13 @@ async def test_max_tokens_is_sent_only_when_set(llm, make_engine) -> None:
     await collect(make_engine())
     await collect(make_engine(max_tokens=256))
     assert "max_tokens" not in llm.requests[0] and llm.requests[1]["max_tokens"] == 256
+
+
+@pytest.mark.parametrize("ending", ["| 1 | 2 |\n", "> quoted\n", "- an item\n"])
+async def test_the_text_after_a_tool_round_is_a_paragraph_of_its_own(llm, make_engine, ending) -> None:
+    # After a table row, a quote or a list item ending in one newline, the next round's first words were
+    # read as one more row, quote line or item.
+    llm.queue(Stream(tokens(block("calculate", "2 + 2") + "\n| a | b |\n|---|---|\n" * (ending[0] == "|") + ending)),
+              Stream(tokens("It is 4.")))
+    shown = visible(await collect(make_engine(), "What is 2 + 2?"))
+    assert shown.endswith(f"{ending}\nIt is 4.")

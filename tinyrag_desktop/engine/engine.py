@@ -136,9 +136,12 @@ class Engine:
             for number in range(1, cfg.max_continuations + 2):
                 rounds = number
                 rnd = _Round(number)
-                if number > 1 and req.transcript and not req.transcript[-1].endswith("\n"):
-                    yield Text("\n\n")
-                    rnd.text.append("\n\n")
+                # The next round's text starts a paragraph of its own: after a table row, a quote or a list
+                # item that ends in one newline it would be read as one more of them.
+                if number > 1 and req.transcript and not req.transcript[-1].endswith("\n\n"):
+                    gap = "\n" if req.transcript[-1].endswith("\n") else "\n\n"
+                    yield Text(gap)
+                    rnd.text.append(gap)
                 try:
                     async for event in self._round(client, model, convo, rnd, req, ctx):
                         reasoned = reasoned or isinstance(event, Reasoning)
