@@ -45,6 +45,9 @@ def test_a_folder_in_its_place_is_said_in_words_by_every_verb(tmp_path, doc, cap
     "CREATE TABLE notes(a, b); INSERT INTO notes VALUES (1, 2);",
     # names like ours, columns not: still not ours
     "CREATE TABLE sources(x); CREATE TABLE chunks(y); CREATE TABLE bookmarks(z); INSERT INTO sources VALUES (1);",
+    # only names like ours: they were taken for tinyRAG's, given the rest of its tables, then failed
+    "CREATE TABLE sources(id INTEGER PRIMARY KEY, url TEXT); INSERT INTO sources(url) VALUES ('x');",
+    "CREATE TABLE meta(a, b); INSERT INTO meta VALUES (1, 2);",
 ])
 def test_another_programs_database_is_left_untouched(tmp_path, doc, capsys, tables):
     data = tmp_path / "data"
