@@ -238,8 +238,8 @@ class KnowledgeBase:
             try:
                 self.conn = sqlite3.connect(readonly_uri(self.path), uri=True, isolation_level=None)
                 self.conn.create_function("index_form", 1, index_form, deterministic=True)
-                self.conn.execute("SELECT 1 FROM sources LIMIT 1")
                 refuse_unusable(self.path, self.conn)
+                self.conn.execute("SELECT 1 FROM sources LIMIT 1")
             except (sqlite3.DatabaseError, StoreError) as exc:
                 if self.conn is not None:
                     self.conn.close()
