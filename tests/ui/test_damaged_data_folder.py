@@ -115,6 +115,23 @@ def test_the_history_keeps_its_layout_version_and_a_newer_one_is_refused_untouch
     assert (data / DB_FILE).read_bytes() == before
 
 
+def test_a_newer_history_is_refused_before_anything_is_written_into_it(tmp_path):
+    # a newer tinyRAG that keeps the history in rollback-journal mode and renamed a column: it was switched
+    # to WAL (a write) before its version was read, or called "not tinyRAG's" for the column
+    data = tmp_path / "data"
+    _chat_history(data)
+    with sqlite3.connect(data / DB_FILE) as db:
+        db.execute("PRAGMA journal_mode=DELETE")
+        db.execute("ALTER TABLE chats RENAME COLUMN persona TO persona_id")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    before = (data / DB_FILE).read_bytes()
+    with pytest.raises(ChatStoreError, match="newer version of tinyRAG"):
+        ChatStore(data)
+    assert (data / DB_FILE).read_bytes() == before
+    assert sorted(p.name for p in data.iterdir() if p.name.startswith(DB_FILE)) == [DB_FILE]
+
+
 def test_a_history_from_before_the_version_was_kept_opens_and_gets_it(tmp_path):
     data = tmp_path / "data"
     _chat_history(data)
