@@ -155,8 +155,7 @@ def test_a_full_disk_stops_a_folder_import_at_the_first_file_it_fails(data_dir, 
 def test_kb_add_stopped_by_a_full_disk_exits_with_failure(data_dir, tmp_path, monkeypatch, capsys):
     # files it never tried were not imported: a script (a nightly sync) must not take that for success
     from tinyrag_desktop.cli import main
-    from tinyrag_desktop.kb import KnowledgeBase
-    from tinyrag_desktop.kb.errors import DiskFull
+    from tinyrag_desktop.kb import DiskFull, KnowledgeBase
 
     docs = tmp_path / "docs"
     docs.mkdir()

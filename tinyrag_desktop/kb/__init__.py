@@ -13,7 +13,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Sequence
 
-from .errors import Error, FetchError, ReadError, StoreError, UnsupportedFile
+from .errors import DiskFull, Error, FetchError, ReadError, StoreError, UnsupportedFile
 from .models import Chunk, Hit, SourceInfo
 from .search import Hits, open_readonly, query_terms
 from .search import search as search_connection
@@ -21,7 +21,7 @@ from .search import warm_vectors as _warm_vectors
 from .store import DB_NAME, KnowledgeBase, db_path, tidy
 
 __all__ = [
-    "DB_NAME", "Chunk", "Error", "FetchError", "Hit", "ImportItem", "ImportReport", "Importer", "KnowledgeBase",
+    "DB_NAME", "Chunk", "DiskFull", "Error", "FetchError", "Hit", "ImportItem", "ImportReport", "Importer", "KnowledgeBase",
     "Progress", "ReadError", "SourceInfo", "StoreError", "UnsupportedFile", "db_path", "has_documents",
     "Hits", "open_readonly", "open_store", "query_terms", "release", "search", "search_connection", "warm_vectors",
 ]
