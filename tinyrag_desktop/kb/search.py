@@ -869,7 +869,8 @@ def _relevance(conn: sqlite3.Connection, weighed: dict[str, float], roots: dict[
     is what separates the two. Of 40 everyday questions asked of the PostgreSQL manual, plain word
     coverage of one half or more still gave 15 passages, and it kept 137 of the 142 held-out questions'
     right pages; IDF-weighted coverage of 0.4 or more gives 10 (39 without a gate) and keeps 140 of 142
-    (benchmarks/bench_kb_relevance.py has both manuals and a second set of off-topic questions).
+    (benchmarks/bench_kb_relevance.py has both manuals and a second set of off-topic questions). CJK
+    runs are weighed by their characters (see _cjk_runs).
     """
     if not hits:
         return 0.0
@@ -877,19 +878,62 @@ def _relevance(conn: sqlite3.Connection, weighed: dict[str, float], roots: dict[
     if len(words) < 2:
         return 1.0  # one word: every hit has it
     size = pruned.size + _PRIOR_CHUNKS
-    # A large index's counts were taken when its common terms were left out (up to a tenth of it: above
-    # that a word weighs little either way); a small one's are quick to take here.
-    counts = {w: pruned.counts[w] if w in pruned.counts else
-              conn.execute(_DF_QUERY, (match_expression([w]), pruned.cap + 1)).fetchone()[0] for w in words}
-    # A word in no chunk weighs as one in a single chunk: absence says the question is about something
-    # else only as much as great rarity does (in a few notes most everyday words are absent).
-    weights = [weight * math.log(1 + (size - df + 0.5) / (df + 0.5))
-               for word, weight in weighed.items() for df in [max(counts[word], 1)]]
+    counts = dict(pruned.counts)
+
+    def idf(term: str) -> float:
+        # A large index's counts were taken when its common terms were left out (up to a tenth of it:
+        # above that a word weighs little either way); a small one's are quick to take here. A word in no
+        # chunk weighs as one in a single chunk: absence says the question is about something else only
+        # as much as great rarity does (in a few notes most everyday words are absent).
+        if term not in counts:
+            counts[term] = conn.execute(_DF_QUERY, (match_expression([term]), pruned.cap + 1)).fetchone()[0]
+        df = max(counts[term], 1)
+        return math.log(1 + (size - df + 0.5) / (df + 0.5))
+
+    # CJK terms are weighed by their characters below (_cjk_coverage); here they weigh nothing.
+    weights = [0.0 if is_cjk(word[0]) else weight * idf(word) for word, weight in weighed.items()]
     concepts = _concepts(words, weights, roots)
-    if concepts is None or concepts.total <= 0:
+    runs = _cjk_runs(weighed, idf)
+    total = (concepts.total if concepts is not None else 0.0) + sum(w for run in runs for _, w in run)
+    if concepts is None or total <= 0:
         return 1.0
-    return max(concepts.covered(concepts.seen(_comparable(f"{h.title}\n{h.heading}\n{h.text}"))) for h in hits) \
-        / concepts.total
+    best = 0.0
+    for h in hits:
+        text = _comparable(f"{h.title}\n{h.heading}\n{h.text}")
+        best = max(best, concepts.covered(concepts.seen(text)) + _cjk_coverage(runs, text))
+    return best / total
+
+
+def _cjk_runs(weighed: dict[str, float], idf: Callable[[str], float]) -> list[list[tuple[tuple[str, ...], float]]]:
+    """The question's CJK runs for _relevance, each as its characters, every one with the pairs of
+    neighbours it is in and what it weighs: half the IDF of the commoner of those pairs (a lone character,
+    its own). A run is a phrase written without spaces ("如何备份数据库"): the whole of it is seldom in a
+    passage, and a pair across two of its words ("何备") is in none, so counting those as words the passage
+    lacks (as for words in letters) made nearly every question in Chinese or Japanese look off-topic; a
+    character counts as mentioned when a pair holding it is. A function word's characters ("如何", "の")
+    are in common pairs and weigh little, a rare word's weigh much."""
+    runs = []
+    for term, weight in weighed.items():
+        chars = term.split(" ")
+        # whole runs: the pairs inside a longer run weigh less than a whole word (see _weighed_terms)
+        if not is_cjk(term[0]) or (len(chars) == 2 and weight < 1.0):
+            continue
+        if len(chars) == 1:
+            runs.append([((chars[0],), idf(chars[0]))])
+            continue
+        pairs = [f"{a} {b}" for a, b in zip(chars, chars[1:])]
+        weights = [idf(pair) for pair in pairs]
+        run = []
+        for n in range(len(chars)):
+            near = [i for i in (n - 1, n) if 0 <= i < len(pairs)]
+            run.append((tuple(pairs[i].replace(" ", "") for i in near), min(weights[i] for i in near) / 2))
+        runs.append(run)
+    return runs
+
+
+def _cjk_coverage(runs: list[list[tuple[tuple[str, ...], float]]], text: str) -> float:
+    """The weight of the runs' characters ``text`` mentions (see _cjk_runs)."""
+    return sum(weight for run in runs for pairs, weight in run if any(pair in text for pair in pairs))
 
 
 def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str, str], k: int,
