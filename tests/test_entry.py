@@ -18,6 +18,7 @@ from tinyrag_desktop.__main__ import main, verb_first
         (["--data-dir", "kb", "--model", "m"], ["--data-dir", "kb", "--model", "m"]),  # a folder named kb
         (["--ask", "kb", "--data-dir", "d"], ["--ask", "kb", "--data-dir", "d"]),  # the window's own flag
         (["kb", "search", "x"], ["kb", "search", "x"]),
+        (["--data-dir", "d", "kb", "add", "--", "-a.txt"], ["kb", "add", "--data-dir", "d", "--", "-a.txt"]),
         (["--data-dir", "d", "bogus", "kb"], ["--data-dir", "d", "bogus", "kb"]),
         ([], []),
     ],
@@ -46,3 +47,16 @@ def test_a_flag_that_cannot_work_is_said_as_typed(tmp_path: Path, capsys: pytest
                                                   flags: list[str], words: str) -> None:
     assert main(["ask", "hello?", *flags, "--data-dir", str(tmp_path)]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_flags_before_the_verb_stay_flags_after_a_double_dash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # "--" ends the verb's options: the shared flags moved after it were taken for files to import, and
+    # the import went to the default data folder
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TINYRAG_DATA_DIR", str(tmp_path / "default"))
+    (tmp_path / "-note.txt").write_text("The heron nests by the lake every spring.\n", encoding="utf-8")
+    data = tmp_path / "data"
+    assert main(["--data-dir", str(data), "kb", "add", "--", "-note.txt"]) == 0
+    assert "1 added" in capsys.readouterr().out
+    assert (data / "knowledge.db").is_file() and not (tmp_path / "default").exists()

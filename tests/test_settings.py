@@ -71,6 +71,18 @@ def test_a_server_address_that_cannot_work_in_the_file_is_said_at_start(tmp_path
                         "'127.0.0.1:8766/v1'. Using the default, 'http://127.0.0.1:11434/v1'."]
 
 
+def test_any_refused_value_in_the_file_is_said_without_quoting_all_of_it(tmp_path: Path) -> None:
+    # every check quoted the value whole: a 50,000-character theme filled the notice bar
+    (tmp_path / "settings.json").write_text(json.dumps(
+        {"theme": "x" * 50_000, "allow_nanogo": ["y" * 50_000], "temperature": "9" * 50_000, "lang": 7}))
+    s, warnings = load_settings(tmp_path)
+    assert s.theme == "system" and s.allow_nanogo is False and s.temperature == 0.7
+    assert len(warnings) == 4 and all(len(w) < 200 for w in warnings), [w[:100] for w in warnings]
+    assert "theme must be one of light, dark, system, not 'xxx" in warnings[0]
+    assert "(50,000 characters)" in warnings[0]
+    assert "lang must be text, not 7." in warnings[3]
+
+
 def test_the_longest_values_taken_are_kept() -> None:
     s = defaults().replace(chat_model="m" * 8192, personas={"n" * 200: "x" * 100_000})
     assert len(s.chat_model) == 8192 and s.personas == {"n" * 200: "x" * 100_000}

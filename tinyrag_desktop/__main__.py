@@ -24,7 +24,10 @@ def verb_first(argv: list[str]) -> list[str]:
     while at < len(argv):
         word = argv[at]
         if word in VERBS:
-            return argv[at:] + argv[:at]
+            # before a "--" of the verb's: what follows it is only positional (a file named "-notes.txt")
+            rest = argv[at:]
+            end = rest.index("--") if "--" in rest else len(rest)
+            return rest[:end] + argv[:at] + rest[end:]
         action = shared._option_string_actions.get(word.partition("=")[0])
         if action is None:
             return argv

@@ -186,7 +186,14 @@ class ChatStore:
             self._refuse_unwritable()
             self._db = db = sqlite3.connect(self.path, isolation_level=None)
             db.row_factory = sqlite3.Row
-            self._refuse_other_apps_file()  # before anything is written into it
+            # Before anything is written into it (switching it to WAL is a write): another program's file,
+            # or one from a newer tinyRAG, whose layout may have changed what this version reads.
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            self._refuse_other_apps_file(newer=version > SCHEMA_VERSION)
+            if version > SCHEMA_VERSION:
+                raise ChatStoreError(
+                    f"The chat history {self.path} was written by a newer version of tinyRAG (layout {version}). "
+                    "It was left as it is; update tinyRAG, or start with another --data-dir.")
             # Damage past the first pages shows only when they are read: look at every page now (0.03 s per
             # 100 MB in the disk cache, 0.7 s from disk), rather than fail at the first chat opened.
             problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
@@ -197,11 +204,6 @@ class ChatStore:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, no torn DB
             db.execute("PRAGMA foreign_keys=ON")
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise ChatStoreError(
-                    f"The chat history {self.path} was written by a newer version of tinyRAG (layout {version}). "
-                    "It was left as it is; update tinyRAG, or start with another --data-dir.")
             db.executescript(_SCHEMA)
             if version < SCHEMA_VERSION:
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -229,13 +231,15 @@ class ChatStore:
                 raise ChatStoreError(f"The chat history {self.path} cannot be saved: its {what} is read-only. "
                                      "Make it writable, or start with another --data-dir.")
 
-    def _refuse_other_apps_file(self) -> None:
+    def _refuse_other_apps_file(self, *, newer: bool = False) -> None:
+        """Raise ChatStoreError for a database without our tables (or, unless it is from a ``newer``
+        tinyRAG, without the columns this version reads)."""
         tables = {name: {col for (col,) in self._db.execute("SELECT name FROM pragma_table_info(?)", (name,))}
                   for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
                   if not name.startswith("sqlite_")}
         if not tables:
             return  # a new file
-        missing = ["chats"] if "chats" not in tables else [
+        missing = ["chats"] if "chats" not in tables else [] if newer else [
             f"{table}.{column}" for table, columns in _COLUMNS.items() if table in tables
             for column in sorted(columns - tables[table])]
         if missing:

@@ -51,14 +51,14 @@ class Option:
         kind = self.type
         if kind is bool:
             if not isinstance(value, bool):
-                raise SettingsError(f"{self.name} must be true or false, not {value!r}.")
+                raise SettingsError(f"{self.name} must be true or false, not {shown(value)}.")
             return value
         if kind in (int, float):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-                raise SettingsError(f"{self.name} must be a number, not {value!r}.")
+                raise SettingsError(f"{self.name} must be a number, not {shown(value)}.")
             try:
                 if kind is int and float(value) != int(value):
-                    raise SettingsError(f"{self.name} must be a whole number, not {value!r}.")
+                    raise SettingsError(f"{self.name} must be a whole number, not {shown(value)}.")
                 value = kind(value)
             except OverflowError:
                 raise SettingsError(f"{self.name} is far too large.") from None
@@ -69,10 +69,10 @@ class Option:
             return value
         if kind is str:
             if not isinstance(value, str):
-                raise SettingsError(f"{self.name} must be text, not {value!r}.")
+                raise SettingsError(f"{self.name} must be text, not {shown(value)}.")
             if self.choices is not None and value not in self.choices:
                 allowed = ", ".join(self.choices)
-                raise SettingsError(f"{self.name} must be one of {allowed}, not {value!r}.")
+                raise SettingsError(f"{self.name} must be one of {allowed}, not {shown(value)}.")
             if len(value) > self.max_length:
                 raise SettingsError(f"{self.name} is {len(value):,} characters long; at most {self.max_length:,} "
                                     "are taken.")
@@ -118,6 +118,16 @@ def _is_http_url(value: str) -> bool:
 MAX_PERSONAS = 500
 MAX_PERSONA_NAME = 200
 MAX_PERSONA_TEXT = 100_000
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """``value`` as a message quotes it: whole when short, else its start and its length, so a file pasted
+    into a field (or a huge value in settings.json) does not fill the message."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    size = f"{len(value):,} characters" if isinstance(value, str) else f"{len(text):,} characters written out"
+    return f"{text[:limit]}… ({size})"
 
 
 def _num(value: float) -> str:

@@ -4,6 +4,7 @@ says so in words and leaves it exactly as it was; nothing is added to another pr
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from pathlib import Path
 
@@ -45,6 +46,9 @@ def test_a_folder_in_its_place_is_said_in_words_by_every_verb(tmp_path, doc, cap
     "CREATE TABLE notes(a, b); INSERT INTO notes VALUES (1, 2);",
     # names like ours, columns not: still not ours
     "CREATE TABLE sources(x); CREATE TABLE chunks(y); CREATE TABLE bookmarks(z); INSERT INTO sources VALUES (1);",
+    # only names like ours: they were taken for tinyRAG's, given the rest of its tables, then failed
+    "CREATE TABLE sources(id INTEGER PRIMARY KEY, url TEXT); INSERT INTO sources(url) VALUES ('x');",
+    "CREATE TABLE meta(a, b); INSERT INTO meta VALUES (1, 2);",
 ])
 def test_another_programs_database_is_left_untouched(tmp_path, doc, capsys, tables):
     data = tmp_path / "data"
@@ -64,6 +68,20 @@ def test_another_programs_database_is_left_untouched(tmp_path, doc, capsys, tabl
     assert not has_documents(data)
     assert _digest(data / "knowledge.db") == before
     assert sorted(p.name for p in data.iterdir() if p.name.startswith("knowledge")) == ["knowledge.db"]
+
+
+def test_another_programs_database_in_a_read_only_folder_is_said_in_words(tmp_path, monkeypatch):
+    # a folder this user cannot write (a backup, a share): the store is opened to read, and said "no such
+    # table: sources" before it looked whose database it is
+    data = tmp_path / "data"
+    data.mkdir()
+    with sqlite3.connect(data / "knowledge.db") as other:
+        other.execute("CREATE TABLE notes(a, b)")
+    other.close()
+    access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: mode != os.W_OK and access(path, mode, **kw))
+    with pytest.raises(StoreError, match="is not tinyRAG's: it is a database without sources, chunks"):
+        KnowledgeBase.open(data)
 
 
 def test_our_own_database_with_a_table_the_user_added_still_opens(tmp_path, doc, capsys):

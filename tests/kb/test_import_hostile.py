@@ -152,6 +152,28 @@ def test_a_full_disk_stops_a_folder_import_at_the_first_file_it_fails(data_dir, 
         assert kb.check_integrity() == []
 
 
+def test_kb_add_stopped_by_a_full_disk_exits_with_failure(data_dir, tmp_path, monkeypatch, capsys):
+    # files it never tried were not imported: a script (a nightly sync) must not take that for success
+    from tinyrag_desktop.cli import main
+    from tinyrag_desktop.kb import DiskFull, KnowledgeBase
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for n in range(4):
+        (docs / f"note{n}.md").write_text(f"# Note {n}\n\nkettle descaling word{n}\n")
+    replace = KnowledgeBase.replace_source
+
+    def fill_up(kb, **fields):
+        if kb.sources():
+            raise DiskFull(f"Could not save {fields['location']} in the knowledge base: the disk it is on is full.")
+        return replace(kb, **fields)
+
+    monkeypatch.setattr(KnowledgeBase, "replace_source", fill_up)
+    assert main(["kb", "add", str(docs), "--data-dir", str(data_dir)]) == 1
+    out = capsys.readouterr().out
+    assert "1 added" in out and "stopped, the disk is full: 2 more not tried" in out
+
+
 def test_a_file_reached_twice_is_imported_once_and_the_second_time_said(data_dir, tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()

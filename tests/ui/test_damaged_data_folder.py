@@ -102,17 +102,25 @@ def test_another_apps_database_in_its_place_is_left_alone_and_said_in_words(tmp_
     assert (data / DB_FILE).read_bytes() == before  # not changed, not moved
 
 
-def test_the_history_keeps_its_layout_version_and_a_newer_one_is_refused_untouched(tmp_path):
+@pytest.mark.parametrize("newer", [
+    [],
+    # in rollback-journal mode, with a column renamed: it was switched to WAL (a write) before its version
+    # was read, or called "not tinyRAG's" for the column
+    ["PRAGMA journal_mode=DELETE", "ALTER TABLE chats RENAME COLUMN persona TO persona_id"],
+])
+def test_the_history_keeps_its_layout_version_and_a_newer_one_is_refused_untouched(tmp_path, newer):
     data = tmp_path / "data"
     _chat_history(data)
     with sqlite3.connect(data / DB_FILE) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        for statement in [*newer, f"PRAGMA user_version = {SCHEMA_VERSION + 1}"]:
+            db.execute(statement)
     db.close()
     before = (data / DB_FILE).read_bytes()
     with pytest.raises(ChatStoreError, match="newer version of tinyRAG"):
         ChatStore(data)
     assert (data / DB_FILE).read_bytes() == before
+    assert sorted(p.name for p in data.iterdir() if p.name.startswith(DB_FILE)) == [DB_FILE]
 
 
 def test_a_history_from_before_the_version_was_kept_opens_and_gets_it(tmp_path):

@@ -45,6 +45,14 @@ def test_numbers_accept_a_decimal_comma_and_refuse_fractions_for_counts(dialog):
     assert any("whole number" in p for p in dialog.revalidate())
 
 
+def test_a_text_pasted_into_a_number_field_is_not_quoted_whole(dialog):
+    field = dialog._fields["temperature"]
+    field.widget.setText("pasted " * 4000)
+    reason = field.validate() or ""
+    assert reason.startswith("Temperature must be a number, not 'pasted") and len(reason) < 200, reason[:200]
+    assert "(27,999 characters)" in reason  # stripped: the last space goes
+
+
 def test_infinity_and_nan_are_refused_with_a_reason(dialog):
     for text in ("inf", "Infinity", "nan", "-inf"):
         field = dialog._fields["max_continuations"]

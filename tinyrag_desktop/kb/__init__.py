@@ -10,10 +10,11 @@ import sqlite3
 import threading
 import weakref
 from collections import OrderedDict
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
-from .errors import Error, FetchError, ReadError, StoreError, UnsupportedFile
+from .errors import DiskFull, Error, FetchError, ReadError, StoreError, UnsupportedFile
 from .models import Chunk, Hit, SourceInfo
 from .search import Hits, open_readonly, query_terms
 from .search import search as search_connection
@@ -21,7 +22,7 @@ from .search import warm_vectors as _warm_vectors
 from .store import DB_NAME, KnowledgeBase, db_path, tidy
 
 __all__ = [
-    "DB_NAME", "Chunk", "Error", "FetchError", "Hit", "ImportItem", "ImportReport", "Importer", "KnowledgeBase",
+    "DB_NAME", "Chunk", "DiskFull", "Error", "FetchError", "Hit", "ImportItem", "ImportReport", "Importer", "KnowledgeBase",
     "Progress", "ReadError", "SourceInfo", "StoreError", "UnsupportedFile", "db_path", "has_documents",
     "Hits", "open_readonly", "open_store", "query_terms", "release", "search", "search_connection", "warm_vectors",
 ]
@@ -30,7 +31,8 @@ __all__ = [
 _local = threading.local()
 _CACHED_CONNECTIONS = 4
 # Every kept connection, whichever thread keeps it, for release(); bumping the generation makes each
-# thread's cache drop what release() closed.
+# thread's cache drop what release() closed. A connection is read only under its ``lock`` (see _reading):
+# closing one while another thread's query runs on it crashes the interpreter.
 _kept: weakref.WeakSet = weakref.WeakSet()
 _generation = 0
 
@@ -57,12 +59,27 @@ def _readonly(data_dir: Path) -> sqlite3.Connection | None:
         conn = open_readonly(data_dir)
         if conn is None:
             return None
+        conn.lock, conn.released = threading.Lock(), False
         cache[key] = conn
         _kept.add(conn)
         while len(cache) > _CACHED_CONNECTIONS:
             cache.popitem(last=False)[1].close()
     cache.move_to_end(key)
     return conn
+
+
+@contextmanager
+def _reading(data_dir: Path) -> Iterator[sqlite3.Connection | None]:
+    """This thread's kept connection (see _readonly), held so that release() cannot close it mid-query."""
+    for _ in range(3):
+        conn = _readonly(data_dir)
+        if conn is None:
+            break
+        with conn.lock:
+            if not conn.released:  # release() closed it after _readonly handed it out: open afresh
+                yield conn
+                return
+    yield None
 
 
 def _forget(conn: sqlite3.Connection) -> bool:
@@ -85,7 +102,9 @@ def release(data_dir: Path | None = None) -> None:
     global _generation
     _generation += 1
     for conn in list(_kept):
-        conn.close()
+        with conn.lock:  # a search running on it in another thread finishes first
+            conn.released = True
+            conn.close()
     _kept.clear()
     if data_dir is not None:
         tidy(data_dir)
@@ -122,19 +141,19 @@ def search(
 ) -> Hits:
     """The ``k`` best chunks for ``query`` (read-only; none when there is no knowledge base yet), and the
     words searched in place of misspelt ones (``Hits.corrected``)."""
-    conn = _readonly(data_dir)
-    if conn is None:
-        return Hits()
-    try:
-        return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model,
-                                 spelling=spelling)
-    except StoreError:
-        # A writer may have changed the schema since this connection was opened (a newer version adds
-        # its tables to an older file): the kept connection cannot reconnect the index under its
-        # guard, so it is dropped and the search tried once more on a fresh one.
-        if not _forget(conn):
-            raise
-        conn = _readonly(data_dir)
+    with _reading(data_dir) as conn:
+        if conn is None:
+            return Hits()
+        try:
+            return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model,
+                                     spelling=spelling)
+        except StoreError:
+            # A writer may have changed the schema since this connection was opened (a newer version adds
+            # its tables to an older file): the kept connection cannot reconnect the index under its
+            # guard, so it is dropped and the search tried once more on a fresh one.
+            if not _forget(conn):
+                raise
+    with _reading(data_dir) as conn:
         if conn is None:
             return Hits()
         return search_connection(conn, query, k, query_vector=query_vector, vector_model=vector_model,
@@ -144,14 +163,16 @@ def search(
 def warm_vectors(data_dir: Path, model: str) -> bool:
     """Load ``model``'s vectors of the knowledge base in ``data_dir`` into memory ahead of the first
     search (call it off the GUI thread); False when there is nothing to load or it is too big to keep."""
-    conn = _readonly(data_dir) if model else None
-    return conn is not None and _warm_vectors(conn, model)
+    if not model:
+        return False
+    with _reading(data_dir) as conn:
+        return conn is not None and _warm_vectors(conn, model)
 
 
 def has_documents(data_dir: Path) -> bool:
     """True when the knowledge base holds at least one chunk; cheap enough to ask before every request."""
     try:
-        conn = _readonly(data_dir)
-        return conn is not None and conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
+        with _reading(data_dir) as conn:
+            return conn is not None and conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
     except (StoreError, sqlite3.DatabaseError):
         return False

@@ -217,7 +217,8 @@ def _add(args: argparse.Namespace) -> int:
         print(f"removed: {_printable(location)}: deleted from its folder", file=sys.stderr)
     print(report.summary())
     stored = report.added or report.updated or report.unchanged
-    return 1 if report.failed and not stored else 0
+    # stopped (the disk is full): what was not tried is not imported, whatever was stored before it
+    return 1 if report.stopped or (report.failed and not stored) else 0
 
 
 def _no_knowledge_base(data_dir: Path) -> str:

@@ -151,6 +151,7 @@ def needs_rebuild(data_dir: Path) -> bool:
 _OURS = re.compile(r"^(meta|sources|chunks|vectors|links|(chunks|links)_fts(_\w+)?|sqlite_\w+)$")
 # The columns this version reads, table by table: a database whose tables lack them is another program's.
 _COLUMNS = {
+    "meta": {"key", "value"},
     "sources": {"id", "title", "location", "type", "size", "content_hash", "imported_at", "load_id"},
     "chunks": {"id", "source_id", "ordinal", "heading", "text"},
 }
@@ -167,10 +168,12 @@ def refuse_unusable(path: Path, conn: sqlite3.Connection | None = None) -> None:
         return
     tables = {name: {col for (col,) in conn.execute("SELECT name FROM pragma_table_info(?)", (name,))}
               for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if all(_OURS.match(name) for name in tables):
-        return  # a new file, or tinyRAG's
-    missing = [f"{table}.{column}" if column else table for table, columns in _COLUMNS.items()
-               for column in (sorted(columns - tables[table]) if table in tables else [""])]
+    # A table named as ours must have our columns (another program may call its tables "sources" too);
+    # a table of ours that is absent only counts beside tables that are not ours (a new file has none).
+    missing = [f"{table}.{column}" for table, columns in _COLUMNS.items() if table in tables
+               for column in sorted(columns - tables[table])]
+    if not all(_OURS.match(name) for name in tables):
+        missing += [table for table in _COLUMNS if table not in tables and table != "meta"]
     if missing:
         raise StoreError(f"The knowledge base {path} is not tinyRAG's: it is a database without "
                          f"{', '.join(missing[:3])}. It was left as it is; move it elsewhere, or use another "
@@ -235,8 +238,8 @@ class KnowledgeBase:
             try:
                 self.conn = sqlite3.connect(readonly_uri(self.path), uri=True, isolation_level=None)
                 self.conn.create_function("index_form", 1, index_form, deterministic=True)
-                self.conn.execute("SELECT 1 FROM sources LIMIT 1")
                 refuse_unusable(self.path, self.conn)
+                self.conn.execute("SELECT 1 FROM sources LIMIT 1")
             except (sqlite3.DatabaseError, StoreError) as exc:
                 if self.conn is not None:
                     self.conn.close()

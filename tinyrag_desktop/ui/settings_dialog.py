@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit, QPushButton,
                                QTabWidget, QVBoxLayout, QWidget)
 
-from ..settings import OPTIONS, SCHEMA, Option, Settings, SettingsError
+from ..settings import OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
 
@@ -104,11 +104,11 @@ class _Field:
             try:
                 raw = float(raw.replace(",", ".")) if raw else None
             except ValueError:
-                raise SettingsError(f"{label_for(self.opt.name)} must be a number, not {raw!r}.") from None
+                raise SettingsError(f"{label_for(self.opt.name)} must be a number, not {shown(raw)}.") from None
             if raw is None:
                 raise SettingsError(f"{label_for(self.opt.name)} needs a value.")
             if not math.isfinite(raw):  # "inf", "nan": Python parses them, no setting can hold them
-                raise SettingsError(f"{label_for(self.opt.name)} must be a finite number, not {self.raw()!r}.")
+                raise SettingsError(f"{label_for(self.opt.name)} must be a finite number, not {shown(self.raw())}.")
             if self.opt.type is int and raw == int(raw):
                 raw = int(raw)
         try:
