@@ -14,6 +14,8 @@ from tinyrag_desktop.__main__ import main, verb_first
     ("argv", "expected"),
     [
         (["--data-dir", "d", "kb", "list"], ["kb", "list", "--data-dir", "d"]),
+        (["--data", "d", "kb", "list"], ["kb", "list", "--data", "d"]),  # a prefix only --data-dir has
+        (["--max-tools", "2", "ask", "q"], ["--max-tools", "2", "ask", "q"]),  # two flags start so: left
         (["--data-dir=d", "--offline", "ask", "q"], ["ask", "q", "--data-dir=d", "--offline"]),
         (["--data-dir", "kb", "--model", "m"], ["--data-dir", "kb", "--model", "m"]),  # a folder named kb
         (["--ask", "kb", "--data-dir", "d"], ["--ask", "kb", "--data-dir", "d"]),  # the window's own flag

@@ -28,9 +28,14 @@ def verb_first(argv: list[str]) -> list[str]:
             rest = argv[at:]
             end = rest.index("--") if "--" in rest else len(rest)
             return rest[:end] + argv[:at] + rest[end:]
-        action = shared._option_string_actions.get(word.partition("=")[0])
-        if action is None:
+        name = word.partition("=")[0]
+        # a shared flag, written whole or shortened to a prefix only it has ("--data" for --data-dir), as
+        # argparse takes them
+        names = [name] if name in shared._option_string_actions else \
+            [o for o in shared._option_string_actions if name.startswith("--") and len(name) > 2 and o.startswith(name)]
+        if len(names) != 1:
             return argv
+        action = shared._option_string_actions[names[0]]
         at += 1 if "=" in word or action.nargs == 0 else 2
     return argv
 

@@ -60,10 +60,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _release_knowledge_base(args: argparse.Namespace) -> None:
-    """After a verb that searched: close its readers, so no -wal or -shm file stays beside knowledge.db."""
+    """After a verb: close the readers it kept, so no -wal or -shm file stays beside knowledge.db (quick
+    when it kept none)."""
     kb = sys.modules.get("tinyrag_desktop.kb")
     if kb is None:
-        return  # nothing was searched
+        return
     try:
         data_dir = resolve_data_dir(getattr(args, "data_dir", None), create=False)
     except DataDirError:

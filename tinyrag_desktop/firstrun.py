@@ -176,8 +176,8 @@ def is_first_run(data_dir: Path) -> bool:
 
 def apply_probe(data_dir: Path, result: ProbeResult, settings: Settings | None = None) -> Settings:
     """Save the found server and model as the settings; returns the settings now in effect. The file is
-    written even when nothing was found, which makes the next start no longer a first run: the window
-    calls this only when a server was found, so that the next start searches again."""
+    written even when nothing was found, which makes the next start no longer a first run. (The window
+    saves a server it finds itself, and nothing when none is found, so that the next start looks again.)"""
     if settings is None:
         settings, _ = load_settings(data_dir)
     if result.found is not None:

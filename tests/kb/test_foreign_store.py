@@ -105,3 +105,52 @@ def test_a_search_leaves_no_wal_or_shm_file_beside_the_knowledge_base(tmp_path, 
     assert sorted(p.name for p in data.iterdir() if p.name.startswith("knowledge")) == ["knowledge.db"]
     assert main(["kb", "search", "lake", "--data-dir", str(data)]) == 0  # and the next search opens afresh
     assert "heron" in capsys.readouterr().out
+
+
+def test_a_file_that_is_not_sqlite_is_said_in_words_and_not_held_open(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "knowledge.db").write_bytes(b"these are my notes, not a database\n" * 200)
+    before = _digest(data / "knowledge.db")
+    closed = []
+    real_close = sqlite3.Connection.close
+
+    class Watched(sqlite3.Connection):
+        def close(self):
+            closed.append(self)
+            real_close(self)
+
+    connect = sqlite3.connect
+    sqlite3.connect = lambda *a, **kw: connect(*a, **{**kw, "factory": Watched})
+    try:
+        with pytest.raises(StoreError, match="cannot be opened"):
+            KnowledgeBase.open(data)
+    finally:
+        sqlite3.connect = connect
+    assert closed  # the connection it made was closed, not left to the garbage collector
+    assert _digest(data / "knowledge.db") == before
+
+
+def test_tidy_leaves_another_programs_wal_files_alone(tmp_path):
+    # another program's WAL database, as it is when that program was killed: its last changes are still
+    # in the -wal file; tidy must not fold them in (nor delete the file), as opening ours would
+    import shutil
+
+    from tinyrag_desktop.kb.store import tidy
+
+    running = tmp_path / "running"
+    running.mkdir()
+    other = sqlite3.connect(running / "knowledge.db")
+    other.execute("PRAGMA journal_mode=WAL")
+    other.execute("CREATE TABLE notes(a)")
+    other.execute("INSERT INTO notes VALUES (1)")
+    other.commit()
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in ("knowledge.db", "knowledge.db-wal"):
+        shutil.copyfile(running / name, data / name)
+    other.close()
+    wal, main_file = (data / "knowledge.db-wal").read_bytes(), _digest(data / "knowledge.db")
+    assert wal
+    tidy(data)
+    assert (data / "knowledge.db-wal").read_bytes() == wal and _digest(data / "knowledge.db") == main_file

@@ -122,9 +122,11 @@ def tidy(data_dir: Path) -> None:
     if not Path(f"{path}-wal").is_file() or not path.is_file() or not os.access(path.parent, os.W_OK):
         return
     try:
+        with closing(sqlite3.connect(readonly_uri(path), uri=True)) as reader:
+            refuse_unusable(path, reader)  # another program's database is left as it is, -wal and all
         with closing(sqlite3.connect(path, timeout=0.1)) as conn:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, StoreError) as exc:
         log.debug("left %s's -wal file: %s", path, exc)
 
 
@@ -247,22 +249,24 @@ class KnowledgeBase:
                     raise
                 raise StoreError(f"The knowledge base {self.path} cannot be opened: {exc}.") from exc
             return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             # autocommit mode: transactions are explicit (BEGIN IMMEDIATE … COMMIT) below.
             self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
-            try:
-                refuse_unusable(self.path, self.conn)
-            except StoreError:
-                self.conn.close()
-                raise
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"The knowledge base {self.path} cannot be opened: {exc}.") from exc
+        try:
+            refuse_unusable(self.path, self.conn)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash never corrupts
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.create_function("index_form", 1, index_form, deterministic=True)
             self.conn.executescript(_SCHEMA)
             self._migrate()
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, StoreError) as exc:
+            self.conn.close()  # not left open on a file it cannot use
+            if isinstance(exc, StoreError):
+                raise
             raise StoreError(f"The knowledge base {self.path} cannot be opened: {exc}.") from exc
 
     def _migrate(self) -> None:
