@@ -116,7 +116,9 @@ def main(argv: list[str] | None = None) -> int:
 
         first_run = is_first_run(ctx.data_dir)  # no settings file yet: look for a server, import the guide
     try:
-        window = MainWindow(ctx.data_dir, ctx.settings, warnings=ctx.warnings, first_run=first_run)
+        # A scripted --ask run asks in a new chat; a start by hand reopens the chat left open.
+        window = MainWindow(ctx.data_dir, ctx.settings, warnings=ctx.warnings, first_run=first_run,
+                            reopen_last=not args.ask)
     except ChatStoreError as exc:  # the chat history cannot be opened: say why, and change nothing
         log.warning("the window cannot open: %s", exc, exc_info=True)  # to the log file; the console gets words
         _cannot_open(str(exc), show=not args.ask)

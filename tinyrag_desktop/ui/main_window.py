@@ -55,7 +55,8 @@ class MainWindow(QMainWindow):
 
     def __init__(self, data_dir: Path, settings: Settings, *, warnings: tuple[str, ...] = (),
                  engine_factory: EngineFactory | None = None, list_models: ListModels | None = None,
-                 probe: Callable[[], Any] | None = None, first_run: bool = False) -> None:
+                 probe: Callable[[], Any] | None = None, first_run: bool = False,
+                 reopen_last: bool = False) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
         self.setWindowTitle("tinyRAG Desktop")
@@ -91,7 +92,12 @@ class MainWindow(QMainWindow):
         self.status = ServerStatus(self.statusBar(), self.choose_model)
         self._connect_bridge()
         self._refresh_chats()
-        self.new_chat()
+        # A start picks up where the last one left off: the chat that was open, if it is still there.
+        last = self._last_chat() if reopen_last else None
+        if last is not None:
+            self.open_chat(last)
+        else:
+            self.new_chat()
         if warnings:
             self.show_notices(warnings)
         QTimer.singleShot(0, self.check_server)
@@ -750,6 +756,16 @@ class MainWindow(QMainWindow):
         # Window layout is not a setting of the schema: it lives beside it, in the data folder.
         return QSettings(str(self.data_dir / "window.ini"), QSettings.Format.IniFormat)
 
+    def _last_chat(self) -> str | None:
+        """The chat open when the window last closed, if it is still in the history."""
+        chat_id = self._layout_settings().value("chat", "")
+        if not isinstance(chat_id, str) or not chat_id:
+            return None
+        try:
+            return chat_id if self.store.get_chat(chat_id) is not None else None
+        except ChatStoreError:
+            return None
+
     def _restore_layout(self) -> None:
         qs = self._layout_settings()
         # Only what saveGeometry and saveState wrote (byte arrays); anything else in a hand-edited or
@@ -776,6 +792,7 @@ class MainWindow(QMainWindow):
         qs.setValue("docks", self.saveState())
         qs.setValue("show_routing", self.menus.show_routing.isChecked())
         qs.setValue("show_chats", self.menus.show_sidebar.isChecked())
+        qs.setValue("chat", self.chat_id or "")
         qs.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
