@@ -63,6 +63,27 @@ def test_escape_stops_the_answer(make_window, server, qloop, qtbot):
     assert qloop.run(scenario()) == "stopped"
 
 
+def test_enter_while_an_answer_is_written_keeps_the_message_and_says_why(make_window, server, qloop, qtbot):
+    server.queue(Stream(tokens("slow words " * 800), delay=0.002))
+    win = make_window(server.base_url)
+
+    async def scenario():
+        fut = wait_signal(win.answerFinished, timeout=10)
+        win.composer.setPlainText("Talk")
+        win.send()
+        await wait_until(lambda: len(win.view.answers()[-1].content()) > 20)
+        win.composer.setPlainText("And another thing")
+        qtbot.keyClick(win.composer, Qt.Key.Key_Return)
+        said = win.statusBar().currentMessage()
+        qtbot.keyClick(win.composer, Qt.Key.Key_Escape)
+        await fut
+        return said
+
+    said = qloop.run(scenario())
+    assert "still being written" in said and "Esc" in said
+    assert win.composer.toPlainText() == "And another thing"
+
+
 def test_help_lists_the_shortcuts(make_window, server, qloop):
     win = make_window(server.base_url)
     rows = dict(shortcut_rows(win.menus.all))

@@ -550,6 +550,9 @@ class MainWindow(QMainWindow):
         """Send the composer's text (or ``text``) as a new question; False if nothing was sent. While the
         last question is being edited, the text replaces it and its answer."""
         if self.bridge.is_running():
+            if (self.composer.toPlainText() if text is None else text).strip():
+                self.statusBar().showMessage("An answer is still being written: your message stays in the box. "
+                                             "Press Esc to stop the answer, or send when it is done.", 6000)
             return False
         text = self.composer.toPlainText() if text is None else text
         if not text.strip():
