@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog, QLabel, QLineEdit,
                                QPlainTextEdit)
 
@@ -48,39 +49,36 @@ def test_space_on_a_focused_card_toggles_it(make_window, server, qloop, qtbot):
     assert card.expanded and "Press Space to hide details" in card.accessibleDescription()
 
 
-def test_escape_stops_the_answer(make_window, server, qloop, qtbot):
+def _midway(win, server, qloop, keys) -> str:
+    """Ask, press ``keys`` (what to type, key) in the message box while the answer streams, then Esc;
+    returns how the answer ended."""
     server.queue(Stream(tokens("slow words " * 800), delay=0.002))
-    win = make_window(server.base_url)
 
     async def scenario():
         fut = wait_signal(win.answerFinished, timeout=10)
         win.composer.setPlainText("Talk")
         win.send()
         await wait_until(lambda: len(win.view.answers()[-1].content()) > 20)
-        qtbot.keyClick(win.composer, Qt.Key.Key_Escape)
+        for text, key in keys:
+            win.composer.setPlainText(text)
+            QTest.keyClick(win.composer, key)
+        QTest.keyClick(win.composer, Qt.Key.Key_Escape)
         return await fut
 
-    assert qloop.run(scenario()) == "stopped"
+    return qloop.run(scenario())
 
 
-def test_enter_while_an_answer_is_written_keeps_the_message_and_says_why(make_window, server, qloop, qtbot):
-    server.queue(Stream(tokens("slow words " * 800), delay=0.002))
+def test_escape_stops_the_answer(make_window, server, qloop):
     win = make_window(server.base_url)
+    assert _midway(win, server, qloop, []) == "stopped"
 
-    async def scenario():
-        fut = wait_signal(win.answerFinished, timeout=10)
-        win.composer.setPlainText("Talk")
-        win.send()
-        await wait_until(lambda: len(win.view.answers()[-1].content()) > 20)
-        win.composer.setPlainText("And another thing")
-        qtbot.keyClick(win.composer, Qt.Key.Key_Return)
-        said = win.statusBar().currentMessage()
-        qtbot.keyClick(win.composer, Qt.Key.Key_Escape)
-        await fut
-        return said
 
-    said = qloop.run(scenario())
-    assert "still being written" in said and "Esc" in said
+def test_enter_while_an_answer_is_written_keeps_the_message_and_says_why(make_window, server, qloop):
+    win = make_window(server.base_url)
+    said = []
+    win.statusBar().messageChanged.connect(said.append)
+    assert _midway(win, server, qloop, [("And another thing", Qt.Key.Key_Return)]) == "stopped"
+    assert any("still being written" in m and "Esc" in m for m in said), said
     assert win.composer.toPlainText() == "And another thing"
 
 
