@@ -216,8 +216,14 @@ def import_user_guide(data_dir: Path, *, chunk_size: int = 1200, guide_dir: Path
     return report
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """``python -m tinyrag_desktop.firstrun``: probe the usual local servers and print what each said."""
+    import argparse
+
+    argparse.ArgumentParser(prog="python -m tinyrag_desktop.firstrun",
+                            description="Look for an OpenAI-compatible server on this machine (Ollama, LM Studio, "
+                                        "llama.cpp, vLLM) and say what each port answered. Exit status 0 when "
+                                        "one with a chat model was found, 1 otherwise.").parse_args(argv)
     result = probe_servers_sync()
     for attempt in result.tried:
         mark = "✓" if attempt.ok else "·"

@@ -148,3 +148,12 @@ def test_is_first_run_follows_the_settings_file(tmp_path: Path, first: bool) -> 
     if not first:
         (tmp_path / "settings.json").write_text("{}", encoding="utf-8")
     assert is_first_run(tmp_path) is first
+
+
+def test_help_says_what_it_does_without_probing(monkeypatch, capsys) -> None:
+    import tinyrag_desktop.firstrun as firstrun
+
+    monkeypatch.setattr(firstrun, "probe_servers_sync", lambda: pytest.fail("--help probed the servers"))
+    with pytest.raises(SystemExit) as done:
+        firstrun.main(["--help"])
+    assert done.value.code == 0 and "Look for an OpenAI-compatible server" in capsys.readouterr().out

@@ -465,6 +465,10 @@ def test_a_narrow_window_cuts_nothing_off_the_conversation(make_window, server, 
     answer = win.view.answers()[-1]
     right = answer.regenerate_button.mapTo(win.view.viewport(), answer.regenerate_button.rect().topRight())
     assert right.x() < win.view.viewport().width()
+    # and the footer wraps between its parts, never inside one ("0.1" on one line, "s" on the next)
+    label = answer._footer.text()
+    assert all(" " not in part for part in label.split(" · ")) and label.count(" · ") == 2
+    assert answer.footer().startswith("1 round · 0 tools run · ")
 
 
 def test_a_search_hit_in_the_chats_own_title_is_not_shown_twice(make_window, server, qloop):

@@ -374,7 +374,9 @@ class AnswerWidget(QFrame):
     def _show_footer(self) -> None:
         # An answer that is only an error has no rounds to count and nothing to copy: Retry is enough.
         only_error = bool(self._error) and not self.content().strip() and not self._cards
-        self._footer.setText("" if only_error or not self._stats else footer_text(self._stats))
+        text = "" if only_error or not self._stats else footer_text(self._stats)
+        # In a narrow window the line wraps between its parts, never inside one ("0.1" / "s").
+        self._footer.setText(" · ".join(part.replace(" ", "\u00a0") for part in text.split(" · ")) if text else "")
         self.copy_button.setVisible(not only_error)
         self._footer_row.show()
         self._order_tabs()
@@ -454,7 +456,7 @@ class AnswerWidget(QFrame):
         return self._error
 
     def footer(self) -> str:
-        return self._footer.text()
+        return self._footer.text().replace("\u00a0", " ")
 
     def stored_tools(self) -> list[StoredTool]:
         out = []
