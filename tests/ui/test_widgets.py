@@ -187,3 +187,17 @@ def test_an_answer_that_is_only_an_error_shows_no_counts_and_nothing_to_copy(qtb
     partial.append_text("Half an answer")
     partial.fail("The stream was cut.")
     assert partial.copy_button.isVisible()
+
+
+def test_the_message_box_hint_shrinks_rather_than_being_cut_in_a_narrow_window(qtbot):
+    from tinyrag_desktop.ui.composer import PLACEHOLDER, SHORT_PLACEHOLDER, Composer
+
+    box = Composer()
+    qtbot.addWidget(box)
+    box.resize(800, 60)
+    box.show()
+    qtbot.waitUntil(lambda: box.placeholderText() == PLACEHOLDER)
+    box.resize(200, 60)  # a 520-pixel window leaves the box about this wide
+    qtbot.waitUntil(lambda: box.placeholderText() == SHORT_PLACEHOLDER)
+    box.resize(800, 60)
+    qtbot.waitUntil(lambda: box.placeholderText() == PLACEHOLDER)

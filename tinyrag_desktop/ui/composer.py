@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QWidget
 
 _MIN_LINES, _MAX_LINES = 2, 10
+# The hint in the empty box, and what it shrinks to where the whole of it would not fit in its lines.
+PLACEHOLDER = "Ask anything…  (Enter sends, Shift+Enter for a new line)"
+SHORT_PLACEHOLDER = "Ask anything…"
 
 
 class Composer(QPlainTextEdit):
@@ -21,7 +24,7 @@ class Composer(QPlainTextEdit):
         self.setObjectName("composer")
         self.setAccessibleName("Message")
         self.setAccessibleDescription("Type a question. Enter sends, Shift+Enter starts a new line.")
-        self.setPlaceholderText("Ask anything…  (Enter sends, Shift+Enter for a new line)")
+        self.setPlaceholderText(PLACEHOLDER)
         self.setTabChangesFocus(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.document().documentLayout().documentSizeChanged.connect(lambda _s: self._fit())
@@ -33,6 +36,14 @@ class Composer(QPlainTextEdit):
         margins = self.contentsMargins()
         doc_margin = 2 * self.document().documentMargin()
         self.setFixedHeight(int(lines * line + doc_margin + margins.top() + margins.bottom() + 4))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        # Wrapped, the long hint needs a little more than its width per line (words do not break); in a
+        # narrow window its last words were cut off at the bottom of the box.
+        room = (self.viewport().width() - 2 * self.document().documentMargin()) * _MIN_LINES * 0.8
+        fits = self.fontMetrics().horizontalAdvance(PLACEHOLDER) <= room
+        self.setPlaceholderText(PLACEHOLDER if fits else SHORT_PLACEHOLDER)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() == Qt.Key.Key_Up and not event.modifiers() and not self.toPlainText():
