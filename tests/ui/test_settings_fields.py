@@ -87,3 +87,11 @@ def test_number_fields_are_short_and_say_their_range(dialog):
     assert k.toolTip().endswith("(from 1 to 50)")
     assert dialog.field("temperature").toolTip().endswith("(from 0 to 2)")
     assert "(from" not in url.toolTip()
+
+
+def test_a_persona_too_long_is_named_as_its_tab_is(dialog):
+    name = dialog.persona_list.currentItem().text()
+    dialog.persona_prompt.setPlainText("x" * 100_001)
+    dialog._on_save()
+    assert dialog.result() == 0 and not dialog.problem.isHidden()
+    assert dialog.problem.text().startswith(f"Personas: '{name}' is 100,001 characters long")

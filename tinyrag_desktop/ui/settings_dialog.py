@@ -309,8 +309,10 @@ class SettingsDialog(QDialog):
     def values(self) -> Settings:
         """The edited settings; raises SettingsError naming the first bad field."""
         changes = {name: f.value() for name, f in self._fields.items()}
-        changes["personas"] = {k: v for k, v in self._personas.items()}
-        return self._settings.replace(**changes)
+        try:
+            return self._settings.replace(**changes, personas=dict(self._personas))
+        except SettingsError as exc:  # only the personas are left to refuse: said as their tab is named
+            raise SettingsError(str(exc).replace("personas", "Personas", 1)) from None
 
     def _on_save(self) -> None:
         if self.revalidate():
