@@ -181,6 +181,9 @@ class KnowledgePanel(QWidget):
         self.sources_view.setSelectionMode(QTreeWidget.SelectionMode.ExtendedSelection)
         self.sources_view.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.sources_view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # Only Title stretches: with Vectors hidden, Imported is the last column shown, and stretching it too
+        # halved the room the titles get and cut its date short in a narrow dock ("2026-11-30 15…").
+        self.sources_view.header().setStretchLastSection(False)
         # Titles often differ only at the end ("…user guide: tools", "…user guide: the knowledge base").
         self.sources_view.setItemDelegateForColumn(0, _ElideMiddle(self.sources_view))
         self.sources_view.itemSelectionChanged.connect(self._update_buttons)
