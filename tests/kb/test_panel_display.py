@@ -38,3 +38,34 @@ def test_the_imported_column_is_whole_and_the_title_takes_the_room_left(qtbot, p
     used = sum(header.sectionSize(column) for column in range(4))
     assert used == view.viewport().width()
     assert header.sectionSize(0) > header.sectionSize(3) or width < 500
+
+
+def test_a_file_skipped_for_having_no_text_is_shown_with_its_reason(qtbot, panel, tmp_path):
+    from tests.kb.conftest import make_pdf
+
+    scan = tmp_path / "scan.pdf"
+    scan.write_bytes(make_pdf([]))  # a page without text, as a scanned PDF's
+    _import(qtbot, panel, [str(scan)])
+    # It said "0 added, 0 updated, 0 unchanged, 1 skipped (0 chunks stored)" and nothing about why.
+    assert "1 skipped" in panel.status_label.text()
+    assert "scan.pdf: no readable text found" in panel.status_label.text()
+    assert "text recognition (OCR)" in panel.status_label.text()
+    assert f"{scan}: no readable text found" in panel.status_label.toolTip()
+
+
+def test_failures_come_before_skipped_files_and_every_reason_is_in_the_tooltip(qtbot, panel, tmp_path):
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    for n in range(10):
+        (folder / f"picture{n}.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "note.txt").write_text("Herons stand still in shallow water.", encoding="utf-8")
+    _import(qtbot, panel, [str(folder)])
+    lines = panel.status_label.text().split("\n")
+    assert lines[0].startswith("1 added") and "1 failed, 10 skipped" in lines[0]
+    assert lines[1] == "✗ empty.txt: the file is empty"
+    assert lines[2].startswith("– picture0.png: .png is not a supported type")
+    assert len(lines) == 10 and lines[-1] == "… and 3 more (hover to see them all)"
+    tip = panel.status_label.toolTip()
+    assert f"{folder / 'empty.txt'}: the file is empty" in tip
+    assert all(f"{folder / f'picture{n}.png'}: .png is not a supported type" in tip for n in range(10))

@@ -38,6 +38,7 @@ from ..settings import Settings
 
 log = logging.getLogger(__name__)
 
+_REASONS_SHOWN = 8  # failed or skipped files named beneath an import's summary; the tooltip has them all
 _FILE_FILTER = "Documents ({});;All files (*)".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
 
 
@@ -460,12 +461,15 @@ class KnowledgePanel(QWidget):
             self._worker.join()
             self._worker = None
         self._set_busy(False)
+        # Failures first, then what was skipped and why (a scanned PDF has no text; a folder's pictures are
+        # no documents): "1 skipped" alone left a person guessing. All of them are in the tooltip.
+        reasons = [("✗", f) for f in report.failed] + [("–", f) for f in report.skipped]
         lines = [report.summary()]
-        lines += [f"✗ {Path(f.location).name or f.location}: {f.reason}" for f in report.failed[:8]]
-        if len(report.failed) > 8:
-            lines.append(f"… and {len(report.failed) - 8} more failures")
+        lines += [f"{mark} {Path(f.location).name or f.location}: {f.reason}" for mark, f in reasons[:_REASONS_SHOWN]]
+        if len(reasons) > _REASONS_SHOWN:
+            lines.append(f"… and {len(reasons) - _REASONS_SHOWN} more (hover to see them all)")
         self.status_label.setText("\n".join(lines))
-        self.status_label.setToolTip("\n".join(f"{f.location}: {f.reason}" for f in report.failed))
+        self.status_label.setToolTip("\n".join(f"{f.location}: {f.reason}" for _, f in reasons))
         self.refresh()
         self._warm_vectors()
         self.sourcesChanged.emit()
