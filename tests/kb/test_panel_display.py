@@ -69,3 +69,57 @@ def test_failures_come_before_skipped_files_and_every_reason_is_in_the_tooltip(q
     tip = panel.status_label.toolTip()
     assert f"{folder / 'empty.txt'}: the file is empty" in tip
     assert all(f"{folder / f'picture{n}.png'}: .png is not a supported type" in tip for n in range(10))
+
+
+class _Opened(QObject):
+    """Stands in for the desktop's URL handler, so a test sees what opening a source would open."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    @Slot(QUrl)
+    def open(self, url: QUrl) -> None:
+        self.urls.append(url.toString())
+
+
+@pytest.fixture
+def opened():
+    handler = _Opened()
+    for scheme in ("file", "http", "https"):
+        QDesktopServices.setUrlHandler(scheme, handler, "open")
+    yield handler
+    for scheme in ("file", "http", "https"):
+        QDesktopServices.unsetUrlHandler(scheme)
+
+
+def _row(panel, title):
+    view = panel.sources_view
+    [item] = [view.topLevelItem(i) for i in range(view.topLevelItemCount()) if view.topLevelItem(i).text(0) == title]
+    return item
+
+
+def test_opening_a_source_deleted_since_its_import_says_so_instead_of_opening_nothing(
+        qtbot, panel, sample_dir, opened):
+    _import(qtbot, panel, [str(sample_dir / "notes.txt"), str(sample_dir / "guide.md")])
+    guide = _row(panel, "Bread Guide")
+    panel.sources_view.itemActivated.emit(guide, 0)
+    assert opened.urls == [QUrl.fromLocalFile(str(sample_dir / "guide.md")).toString()]
+    (sample_dir / "guide.md").unlink()
+    panel.sources_view.itemActivated.emit(guide, 0)  # it was handed to the desktop, which showed nothing
+    assert len(opened.urls) == 1
+    assert panel.status_label.text() == f"{sample_dir / 'guide.md'} is not there any more (moved or deleted since it was imported)."
+
+
+def test_an_article_stored_by_its_title_opens_on_wikipedia_not_as_a_file(qtbot, panel, data_dir, opened):
+    from tinyrag_desktop.kb import open_store
+    from tinyrag_desktop.kb.models import Chunk
+    from tinyrag_desktop.kb.store import new_load_id
+
+    with open_store(data_dir) as kb:  # as ingest stores an article whose page address did not come back
+        kb.replace_source(title="Alan Turing", location="wikipedia:en:Alan Turing", type="wikipedia", size=40,
+                          content_hash="x", chunks=[Chunk("Alan Turing", "Alan Turing was a mathematician.")],
+                          load_id=new_load_id())
+    panel.refresh()
+    panel.sources_view.itemActivated.emit(_row(panel, "Alan Turing"), 0)
+    assert opened.urls == ["https://en.wikipedia.org/wiki/Alan_Turing"]  # was file:///…/wikipedia:en:Alan Turing

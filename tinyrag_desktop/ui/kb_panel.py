@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QApplication, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit, QListWidget,
     QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QStyle, QStyledItemDelegate,
@@ -35,6 +35,7 @@ from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
 from ..kb.store import needs_rebuild
 from ..settings import Settings
+from .sources import open_source
 
 log = logging.getLogger(__name__)
 
@@ -329,10 +330,13 @@ class KnowledgePanel(QWidget):
         return self.import_items(items, force=True) if items else False
 
     def _open(self, location: str | None) -> None:
+        """Open a source as the answer's Sources line does: a file moved or deleted since its import is said
+        so (the desktop showed nothing), and an article stored by title opens on Wikipedia, not as a file."""
         if not location:
             return
-        url = QUrl(location) if location.startswith(("http://", "https://")) else QUrl.fromLocalFile(location)
-        QDesktopServices.openUrl(url)
+        problem = open_source(location)
+        if problem:
+            self.status_label.setText(problem)
 
     # ---- importing ---------------------------------------------------------------------------------
 
