@@ -853,6 +853,11 @@ _PLAIN_NAMES = frozenset({"readme", "license", "licence", "copying", "copyright"
                           "faq", "credits", "notes"})
 
 
+# A name ending in a version number ("Apache-2.0", "LGPL-2.1", as /usr/share/common-licenses has them) has no
+# extension: ".0" names no format. A year or a number alone after a word ("release.2024") still does not pass.
+_VERSIONED = re.compile(r"\d\.\d+$")
+
+
 def is_compressed(path: Path) -> bool:
     """Whether ``path`` names a gzip-compressed file ("guide.html.gz"), read as the file inside it."""
     return path.name.lower().endswith(".gz") and len(path.name) > 3
@@ -865,7 +870,8 @@ def file_type(path: Path) -> str:
     kind = SUPPORTED.get(inner.suffix.lower())
     if kind is not None:
         return kind
-    if not inner.suffix or (inner.name.split(".")[0].lower() in _PLAIN_NAMES and not _names_a_format(inner.suffix)):
+    if not inner.suffix or _VERSIONED.search(inner.name) or (
+            inner.name.split(".")[0].lower() in _PLAIN_NAMES and not _names_a_format(inner.suffix)):
         return "text"
     shown = inner.suffix + (".gz" if is_compressed(path) else "")
     raise UnsupportedFile(f"{shown} is not a supported type")
