@@ -569,7 +569,7 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             i += 1
             continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if _RST_RULE.match(line) and i + 2 < len(lines) and _RST_RULE.match(lines[i + 2]) and lines[i + 1].strip():
+        if _RST_RULE.match(line) and i + 2 < len(lines) and _over_and_under(line, lines[i + 1], lines[i + 2]):
             flush()  # an over- and underlined title
             style = "o" + line[0]
             if style not in styles:
@@ -578,7 +578,7 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             blocks.append(Block("heading", heading, styles.index(style) + 1))
             i += 3
             continue
-        if line.strip() and _RST_RULE.match(nxt) and len(nxt.rstrip()) >= len(line.rstrip()) - 2 and not para:
+        if _titled(line) and _RST_RULE.match(nxt) and len(nxt.rstrip()) >= len(line.rstrip()) - 2 and not para:
             style = nxt[0]
             if style not in styles:
                 styles.append(style)
@@ -619,6 +619,19 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
     # A heading in capitals names a part ("NAME", "DESCRIPTION"), not the document.
     title = next((b.text for n, b in enumerate(blocks) if b.kind == "heading" and n not in caps_headings), name)
     return Document(title, "rst", tuple(blocks), tuple(links))
+
+
+def _over_and_under(over: str, text: str, under: str) -> bool:
+    """Whether ``text`` is a title between rules: the same rule above and below, about as long as the title.
+    AsciiDoc's listings ("----", a line of code, "...") are no titles."""
+    over, under = over.rstrip(), under.rstrip()
+    return _titled(text) and over == under and len(over) >= len(text.strip()) - 2
+
+
+def _titled(line: str) -> bool:
+    """Whether ``line`` could be a heading's text: it has a letter or a digit (AsciiDoc's "+" joining a list
+    item to the listing below it, "+" then "-----", is none)."""
+    return any(ch.isalnum() for ch in line)
 
 
 # A heading of plain text in capitals: at the start of its line, short, with letters and no lower case.
