@@ -35,6 +35,26 @@ def test_other_extensions_stay_unsupported_and_say_which(name, shown):
         file_type(Path(name))
 
 
+@pytest.mark.parametrize("name", ["Apache-2.0", "MPL-1.1", "LGPL-2.1", "GFDL-1.3", "CC0-1.0", "GPL-3"])
+def test_a_name_ending_in_a_version_number_is_a_plain_name(name):
+    # /usr/share/common-licenses: "Apache-2.0" was refused as ".0 is not a supported type".
+    assert file_type(Path(name)) == "text"
+
+
+def test_a_folder_of_licences_is_read_and_a_versioned_program_skipped_as_no_text(tmp_path, data_dir):
+    folder = tmp_path / "licenses"
+    folder.mkdir()
+    (folder / "Apache-2.0").write_text("Apache License\nVersion 2.0, January 2004\n\nTERMS AND CONDITIONS",
+                                       encoding="utf-8")
+    (folder / "MPL-2.0").write_text("Mozilla Public License Version 2.0\n\n1. Definitions", encoding="utf-8")
+    (folder / "python3.11").write_bytes(b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 8)
+    report = _import(data_dir, str(folder))
+    assert sorted(Path(p).name for p in report.added) == ["Apache-2.0", "MPL-2.0"]
+    [skipped] = report.skipped
+    assert Path(skipped.location).name == "python3.11" and skipped.reason.endswith("(program)")
+    assert [hit.location for hit in search(data_dir, "Mozilla Public License", 1)] == [str(folder / "MPL-2.0")]
+
+
 def test_a_folder_gives_its_readme_and_compressed_pages_and_skips_programs(tmp_path, data_dir):
     folder = tmp_path / "project"
     folder.mkdir()
@@ -119,9 +139,9 @@ def test_a_link_is_read_by_its_own_name_and_its_source_imports_again(tmp_path, d
     (licences / "Apache-2.0").write_text("Licensed under the Apache License, Version 2.0, January 2004.")
     again = _import(data_dir, str(licences / "Apache-2.0"))
     assert again.updated == [str(licences / "Apache-2.0")] and not again.failed
-    # a file of that name never imported stays unsupported, with the reason
+    # a file of such a name never imported is read as plain text too: its name ends in a version, not a format
     (licences / "MIT-1.1").write_text("Permission is hereby granted.")
-    assert [f.reason for f in _import(data_dir, str(licences / "MIT-1.1")).failed] == [".1 is not a supported type"]
+    assert _import(data_dir, str(licences / "MIT-1.1")).added == [str(licences / "MIT-1.1")]
 
 
 def test_gzip_content_is_unpacked_whatever_the_file_is_called(tmp_path, data_dir):

@@ -256,3 +256,21 @@ def test_myst_targets_and_quote_marks_are_not_text():
     text = "# Installs\n\n> Stability: 2 - Stable\n> (since v10)\n\n(editable-installs)=\n\n## Editable installs\n\nUse -e.\n"
     assert _blocks(text, "installs.md") == [("heading", "Installs"), ("text", "Stability: 2 - Stable\n(since v10)"),
                                             ("heading", "Editable installs"), ("text", "Use -e.")]
+
+
+def test_a_listing_between_unlike_rules_is_no_title():
+    from tinyrag_desktop.kb.readers import read_rst, read_text
+
+    # git-doc's diff-options.txt (AsciiDoc): its source was titled "+    return frotz(nitfol, two->ptr, 1, 0);"
+    asciidoc = ("Look for differences whose patch text contains added/removed lines.\n+\n----\n"
+                "+    return frotz(nitfol, two->ptr, 1, 0);\n...\n-    hit = frotz(nitfol, mf2.ptr, 1, 0);\n----\n")
+    doc = read_text(asciidoc.encode(), "diff-options.txt")
+    assert doc.title == "diff-options.txt"
+    assert all(block.kind != "heading" for block in doc.blocks)
+    assert "return frotz" in " ".join(block.text for block in doc.blocks)
+    # git-doc's api-trace2.txt: "+" continues a list item with the listing below it, and was its title
+    listing = "`<event-message>`::\n\tis a free-form message.\n+\n------------\n{\n\t\"event\":\"version\"\n}\n------------\n"
+    assert read_text(listing.encode(), "api-trace2.txt").title == "api-trace2.txt"
+    # a real over- and underlined title keeps its place, also a little shorter than its rules
+    assert read_rst(b"=======\n Title\n=======\n\nBody text.\n", "a.rst").title == "Title"
+    assert read_rst(b"=====\nA Title\n=====\n\nBody text.\n", "b.rst").title == "A Title"

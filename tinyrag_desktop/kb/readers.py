@@ -569,7 +569,7 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             i += 1
             continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if _RST_RULE.match(line) and i + 2 < len(lines) and _RST_RULE.match(lines[i + 2]) and lines[i + 1].strip():
+        if _RST_RULE.match(line) and i + 2 < len(lines) and _over_and_under(line, lines[i + 1], lines[i + 2]):
             flush()  # an over- and underlined title
             style = "o" + line[0]
             if style not in styles:
@@ -578,7 +578,7 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             blocks.append(Block("heading", heading, styles.index(style) + 1))
             i += 3
             continue
-        if line.strip() and _RST_RULE.match(nxt) and len(nxt.rstrip()) >= len(line.rstrip()) - 2 and not para:
+        if _titled(line) and _RST_RULE.match(nxt) and len(nxt.rstrip()) >= len(line.rstrip()) - 2 and not para:
             style = nxt[0]
             if style not in styles:
                 styles.append(style)
@@ -619,6 +619,19 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
     # A heading in capitals names a part ("NAME", "DESCRIPTION"), not the document.
     title = next((b.text for n, b in enumerate(blocks) if b.kind == "heading" and n not in caps_headings), name)
     return Document(title, "rst", tuple(blocks), tuple(links))
+
+
+def _over_and_under(over: str, text: str, under: str) -> bool:
+    """Whether ``text`` is a title between rules: the same rule above and below, about as long as the title.
+    AsciiDoc's listings ("----", a line of code, "...") are no titles."""
+    over, under = over.rstrip(), under.rstrip()
+    return _titled(text) and over == under and len(over) >= len(text.strip()) - 2
+
+
+def _titled(line: str) -> bool:
+    """Whether ``line`` could be a heading's text: it has a letter or a digit (AsciiDoc's "+" joining a list
+    item to the listing below it, "+" then "-----", is none)."""
+    return any(ch.isalnum() for ch in line)
 
 
 # A heading of plain text in capitals: at the start of its line, short, with letters and no lower case.
@@ -853,6 +866,11 @@ _PLAIN_NAMES = frozenset({"readme", "license", "licence", "copying", "copyright"
                           "faq", "credits", "notes"})
 
 
+# A name ending in a version number ("Apache-2.0", "LGPL-2.1", as /usr/share/common-licenses has them) has no
+# extension: ".0" names no format. A year or a number alone after a word ("release.2024") still does not pass.
+_VERSIONED = re.compile(r"\d\.\d+$")
+
+
 def is_compressed(path: Path) -> bool:
     """Whether ``path`` names a gzip-compressed file ("guide.html.gz"), read as the file inside it."""
     return path.name.lower().endswith(".gz") and len(path.name) > 3
@@ -865,7 +883,8 @@ def file_type(path: Path) -> str:
     kind = SUPPORTED.get(inner.suffix.lower())
     if kind is not None:
         return kind
-    if not inner.suffix or (inner.name.split(".")[0].lower() in _PLAIN_NAMES and not _names_a_format(inner.suffix)):
+    if not inner.suffix or _VERSIONED.search(inner.name) or (
+            inner.name.split(".")[0].lower() in _PLAIN_NAMES and not _names_a_format(inner.suffix)):
         return "text"
     shown = inner.suffix + (".gz" if is_compressed(path) else "")
     raise UnsupportedFile(f"{shown} is not a supported type")

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QApplication, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit, QListWidget,
     QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QStyle, QStyledItemDelegate,
@@ -35,9 +35,11 @@ from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
 from ..kb.store import needs_rebuild
 from ..settings import Settings
+from .sources import open_source
 
 log = logging.getLogger(__name__)
 
+_REASONS_SHOWN = 8  # failed or skipped files named beneath an import's summary; the tooltip has them all
 _FILE_FILTER = "Documents ({});;All files (*)".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
 
 
@@ -181,6 +183,9 @@ class KnowledgePanel(QWidget):
         self.sources_view.setSelectionMode(QTreeWidget.SelectionMode.ExtendedSelection)
         self.sources_view.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.sources_view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # Only Title stretches: with Vectors hidden, Imported is the last column shown, and stretching it too
+        # halved the room the titles get and cut its date short in a narrow dock ("2026-11-30 15…").
+        self.sources_view.header().setStretchLastSection(False)
         # Titles often differ only at the end ("…user guide: tools", "…user guide: the knowledge base").
         self.sources_view.setItemDelegateForColumn(0, _ElideMiddle(self.sources_view))
         self.sources_view.itemSelectionChanged.connect(self._update_buttons)
@@ -325,10 +330,13 @@ class KnowledgePanel(QWidget):
         return self.import_items(items, force=True) if items else False
 
     def _open(self, location: str | None) -> None:
+        """Open a source as the answer's Sources line does: a file moved or deleted since its import is said
+        so (the desktop showed nothing), and an article stored by title opens on Wikipedia, not as a file."""
         if not location:
             return
-        url = QUrl(location) if location.startswith(("http://", "https://")) else QUrl.fromLocalFile(location)
-        QDesktopServices.openUrl(url)
+        problem = open_source(location)
+        if problem:
+            self.status_label.setText(problem)
 
     # ---- importing ---------------------------------------------------------------------------------
 
@@ -457,12 +465,15 @@ class KnowledgePanel(QWidget):
             self._worker.join()
             self._worker = None
         self._set_busy(False)
+        # Failures first, then what was skipped and why (a scanned PDF has no text; a folder's pictures are
+        # no documents): "1 skipped" alone left a person guessing. All of them are in the tooltip.
+        reasons = [("✗", f) for f in report.failed] + [("–", f) for f in report.skipped]
         lines = [report.summary()]
-        lines += [f"✗ {Path(f.location).name or f.location}: {f.reason}" for f in report.failed[:8]]
-        if len(report.failed) > 8:
-            lines.append(f"… and {len(report.failed) - 8} more failures")
+        lines += [f"{mark} {Path(f.location).name or f.location}: {f.reason}" for mark, f in reasons[:_REASONS_SHOWN]]
+        if len(reasons) > _REASONS_SHOWN:
+            lines.append(f"… and {len(reasons) - _REASONS_SHOWN} more (hover to see them all)")
         self.status_label.setText("\n".join(lines))
-        self.status_label.setToolTip("\n".join(f"{f.location}: {f.reason}" for f in report.failed))
+        self.status_label.setToolTip("\n".join(f"{f.location}: {f.reason}" for _, f in reasons))
         self.refresh()
         self._warm_vectors()
         self.sourcesChanged.emit()

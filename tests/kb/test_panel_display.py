@@ -1,0 +1,125 @@
+"""The knowledge panel as a person reads it: whole columns, every reason an import gives, opening sources."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QObject, Qt, QUrl, Slot
+from PySide6.QtGui import QDesktopServices
+
+from tinyrag_desktop.settings import defaults
+from tinyrag_desktop.ui.kb_panel import KnowledgePanel
+
+
+@pytest.fixture
+def panel(qtbot, data_dir):
+    widget = KnowledgePanel(data_dir, lambda: defaults())
+    qtbot.add_widget(widget)
+    yield widget
+    widget.shutdown()
+
+
+def _import(qtbot, panel, items, **kwargs):
+    with qtbot.waitSignal(panel.importFinished, timeout=60_000) as blocker:
+        assert panel.import_items(items, **kwargs)
+    return blocker.args[0]
+
+
+@pytest.mark.parametrize("width", [380, 700])
+def test_the_imported_column_is_whole_and_the_title_takes_the_room_left(qtbot, panel, sample_dir, width):
+    _import(qtbot, panel, [str(sample_dir)])
+    panel.resize(width, 500)
+    panel.show()
+    qtbot.waitExposed(panel)
+    view, header = panel.sources_view, panel.sources_view.header()
+    assert view.isColumnHidden(4)  # no embedding model: no Vectors column
+    # With Vectors hidden, Imported was the last visible column and stretched like Title: half the spare
+    # room at 700 pixels, and its date cut ("2026-11-30 15…") at 380.
+    assert header.sectionSize(3) == view.sizeHintForColumn(3)
+    used = sum(header.sectionSize(column) for column in range(4))
+    assert used == view.viewport().width()
+    assert header.sectionSize(0) > header.sectionSize(3) or width < 500
+
+
+def test_a_file_skipped_for_having_no_text_is_shown_with_its_reason(qtbot, panel, tmp_path):
+    from tests.kb.conftest import make_pdf
+
+    scan = tmp_path / "scan.pdf"
+    scan.write_bytes(make_pdf([]))  # a page without text, as a scanned PDF's
+    _import(qtbot, panel, [str(scan)])
+    # It said "0 added, 0 updated, 0 unchanged, 1 skipped (0 chunks stored)" and nothing about why.
+    assert "1 skipped" in panel.status_label.text()
+    assert "scan.pdf: no readable text found" in panel.status_label.text()
+    assert "text recognition (OCR)" in panel.status_label.text()
+    assert f"{scan}: no readable text found" in panel.status_label.toolTip()
+
+
+def test_failures_come_before_skipped_files_and_every_reason_is_in_the_tooltip(qtbot, panel, tmp_path):
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    for n in range(10):
+        (folder / f"picture{n}.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "note.txt").write_text("Herons stand still in shallow water.", encoding="utf-8")
+    _import(qtbot, panel, [str(folder)])
+    lines = panel.status_label.text().split("\n")
+    assert lines[0].startswith("1 added") and "1 failed, 10 skipped" in lines[0]
+    assert lines[1] == "✗ empty.txt: the file is empty"
+    assert lines[2].startswith("– picture0.png: .png is not a supported type")
+    assert len(lines) == 10 and lines[-1] == "… and 3 more (hover to see them all)"
+    tip = panel.status_label.toolTip()
+    assert f"{folder / 'empty.txt'}: the file is empty" in tip
+    assert all(f"{folder / f'picture{n}.png'}: .png is not a supported type" in tip for n in range(10))
+
+
+class _Opened(QObject):
+    """Stands in for the desktop's URL handler, so a test sees what opening a source would open."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    @Slot(QUrl)
+    def open(self, url: QUrl) -> None:
+        self.urls.append(url.toString())
+
+
+@pytest.fixture
+def opened():
+    handler = _Opened()
+    for scheme in ("file", "http", "https"):
+        QDesktopServices.setUrlHandler(scheme, handler, "open")
+    yield handler
+    for scheme in ("file", "http", "https"):
+        QDesktopServices.unsetUrlHandler(scheme)
+
+
+def _row(panel, title):
+    view = panel.sources_view
+    [item] = [view.topLevelItem(i) for i in range(view.topLevelItemCount()) if view.topLevelItem(i).text(0) == title]
+    return item
+
+
+def test_opening_a_source_deleted_since_its_import_says_so_instead_of_opening_nothing(
+        qtbot, panel, sample_dir, opened):
+    _import(qtbot, panel, [str(sample_dir / "notes.txt"), str(sample_dir / "guide.md")])
+    guide = _row(panel, "Bread Guide")
+    panel.sources_view.itemActivated.emit(guide, 0)
+    assert opened.urls == [QUrl.fromLocalFile(str(sample_dir / "guide.md")).toString()]
+    (sample_dir / "guide.md").unlink()
+    panel.sources_view.itemActivated.emit(guide, 0)  # it was handed to the desktop, which showed nothing
+    assert len(opened.urls) == 1
+    assert panel.status_label.text() == f"{sample_dir / 'guide.md'} is not there any more (moved or deleted since it was imported)."
+
+
+def test_an_article_stored_by_its_title_opens_on_wikipedia_not_as_a_file(qtbot, panel, data_dir, opened):
+    from tinyrag_desktop.kb import open_store
+    from tinyrag_desktop.kb.models import Chunk
+    from tinyrag_desktop.kb.store import new_load_id
+
+    with open_store(data_dir) as kb:  # as ingest stores an article whose page address did not come back
+        kb.replace_source(title="Alan Turing", location="wikipedia:en:Alan Turing", type="wikipedia", size=40,
+                          content_hash="x", chunks=[Chunk("Alan Turing", "Alan Turing was a mathematician.")],
+                          load_id=new_load_id())
+    panel.refresh()
+    panel.sources_view.itemActivated.emit(_row(panel, "Alan Turing"), 0)
+    assert opened.urls == ["https://en.wikipedia.org/wiki/Alan_Turing"]  # was file:///…/wikipedia:en:Alan Turing
