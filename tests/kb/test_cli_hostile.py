@@ -122,6 +122,23 @@ def test_remove_of_the_largest_id_is_just_not_found(kb_dir: Path, capsys: pytest
     assert code == 1 and f"no source with id {SQLITE_MAX}" in err and "0 source(s) removed" in out
 
 
+def test_an_id_named_twice_is_removed_once(kb_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(capsys, "remove", "--data-dir", str(kb_dir), "5", "5")
+    assert (code, err) == (0, "") and "1 source(s) removed" in out
+
+
+def test_add_of_only_a_file_with_no_text_exits_with_failure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a scanned PDF, or a page that is only navigation: skipped with its reason, and nothing stored
+    page = tmp_path / "menu.html"
+    page.write_text("<html><body><nav><a href='a.html'>A</a> <a href='b.html'>B</a></nav></body></html>")
+    code, out, err = run_main(capsys, "add", "--data-dir", str(tmp_path / "data"), str(page))
+    assert code == 1 and "1 skipped" in out and "skipped:" in err
+    note = tmp_path / "note.txt"
+    note.write_text("The heron nests by the lake.\n")
+    code, out, _ = run_main(capsys, "add", "--data-dir", str(tmp_path / "data"), str(page), str(note))
+    assert code == 0 and "1 added" in out  # one stored beside it: the import did something
+
+
 @pytest.mark.parametrize("size", ["1", "199", "8001", "100000000", "99999999999999999999", "big"])
 def test_add_refuses_chunk_size_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str], size: str) -> None:
     doc = tmp_path / "a.txt"

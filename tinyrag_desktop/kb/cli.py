@@ -218,7 +218,9 @@ def _add(args: argparse.Namespace) -> int:
     print(report.summary())
     stored = report.added or report.updated or report.unchanged
     # stopped (the disk is full): what was not tried is not imported, whatever was stored before it
-    return 1 if report.stopped or (report.failed and not stored) else 0
+    # Nothing stored when something was named: a failure, as is a skipped file (a scanned PDF with no text)
+    # that was all there was, so that a script does not take it for imported.
+    return 1 if report.stopped or ((report.failed or report.skipped) and not stored) else 0
 
 
 def _no_knowledge_base(data_dir: Path) -> str:
@@ -316,7 +318,7 @@ def _remove(args: argparse.Namespace) -> int:
     if kb is not None:
         with kb:
             missing = []
-            for sid in args.source_ids:
+            for sid in dict.fromkeys(args.source_ids):  # an id named twice is removed once, not "not found"
                 try:
                     if kb.remove_source(sid):
                         removed += 1
