@@ -122,3 +122,15 @@ def data_dir(tmp_path: Path) -> Path:
     path = tmp_path / "data"
     path.mkdir()
     return path
+
+
+@pytest.fixture
+def panel(qtbot, data_dir: Path):
+    """The knowledge panel on ``data_dir``, with the default settings; shut down at the end."""
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.kb_panel import KnowledgePanel
+
+    widget = KnowledgePanel(data_dir, lambda: defaults())
+    qtbot.add_widget(widget)
+    yield widget
+    widget.shutdown()

@@ -7,7 +7,6 @@ import importlib
 import sqlite3
 from datetime import datetime, timedelta
 
-import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QStyleOptionViewItem
@@ -19,14 +18,6 @@ from tinyrag_desktop.ui.kb_panel import KnowledgePanel, items_from_urls
 
 # The search module itself (the package's ``search`` is the function): it keeps the vectors in memory.
 search_internals = importlib.import_module("tinyrag_desktop.kb.search")
-
-
-@pytest.fixture
-def panel(qtbot, data_dir):
-    widget = KnowledgePanel(data_dir, lambda: defaults())
-    qtbot.add_widget(widget)
-    yield widget
-    widget.shutdown()
 
 
 def _import(qtbot, panel, items, **kwargs):

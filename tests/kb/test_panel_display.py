@@ -3,25 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QObject, Qt, QUrl, Slot
+from PySide6.QtCore import QObject, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 
-from tinyrag_desktop.settings import defaults
-from tinyrag_desktop.ui.kb_panel import KnowledgePanel
-
-
-@pytest.fixture
-def panel(qtbot, data_dir):
-    widget = KnowledgePanel(data_dir, lambda: defaults())
-    qtbot.add_widget(widget)
-    yield widget
-    widget.shutdown()
-
-
-def _import(qtbot, panel, items, **kwargs):
-    with qtbot.waitSignal(panel.importFinished, timeout=60_000) as blocker:
-        assert panel.import_items(items, **kwargs)
-    return blocker.args[0]
+from tests.kb.test_panel import _import
 
 
 @pytest.mark.parametrize("width", [380, 700])
