@@ -7,6 +7,7 @@ import importlib
 import sqlite3
 from datetime import datetime, timedelta
 
+import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QStyleOptionViewItem
@@ -87,6 +88,24 @@ def test_drop_of_files_and_links_imports_them(qtbot, panel, sample_dir):
     assert [(i.kind, i.value) for i in items] == [("url", "https://example.org/a")]
     assert [(i.kind, i.value) for i in items_from_urls([], "http://example.org/page more")] == [
         ("url", "http://example.org/page")]
+
+
+@pytest.mark.parametrize(("urls", "text", "said"), [
+    ([], "just some words I selected", "the text “just some words I selected”"),
+    (["ftp://files.example/report.pdf"], "", "ftp://files.example/report.pdf"),
+])
+def test_a_drop_of_nothing_importable_says_so(qtbot, panel, urls, text, said):
+    # the drag was accepted, then nothing happened and nothing was said
+    mime = QMimeData()
+    if urls:
+        mime.setUrls([QUrl(u) for u in urls])
+    if text:
+        mime.setText(text)
+    panel.dropEvent(QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                               Qt.KeyboardModifier.NoModifier))
+    assert not panel.is_importing()
+    assert panel.status_label.text().startswith(f"Not imported: {said}.")
+    assert "http:// or https:// links" in panel.status_label.text()
 
 
 def _search(qtbot, panel, text: str) -> int:

@@ -486,10 +486,15 @@ class KnowledgePanel(QWidget):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
-        items = items_from_urls(event.mimeData().urls(), event.mimeData().text())
+        urls, text = event.mimeData().urls(), event.mimeData().text()
+        items = items_from_urls(urls, text)
         if items:
             self.import_items(items)
             event.acceptProposedAction()
+        left = left_out(urls, text)
+        if left:  # said after the import starts, so that its progress does not cover it at once
+            self.status_label.setText(f"Not imported: {', '.join(left[:3])}{' …' if len(left) > 3 else ''}. Only "
+                                      "files, folders and http:// or https:// links can be dropped here.")
 
     # ---- search ------------------------------------------------------------------------------------
 
@@ -570,6 +575,16 @@ def _failure(location: str, reason: str):
     from ..kb.ingest import Failure
 
     return Failure(location, reason)
+
+
+def left_out(urls: Sequence[QUrl], text: str = "") -> list[str]:
+    """What a drop holds that items_from_urls does not import: links of other kinds (ftp://, mailto:), or
+    text that is no link at all."""
+    left = [url.toString() for url in urls if not url.isLocalFile() and url.scheme() not in ("http", "https")]
+    if not urls and text.strip() and not text.strip().lower().startswith(("http://", "https://")):
+        words = " ".join(text.split())
+        left.append(f"the text “{words[:40]}{'…' if len(words) > 40 else ''}”")
+    return left
 
 
 def items_from_urls(urls: Sequence[QUrl], text: str = "") -> list[ImportItem]:
