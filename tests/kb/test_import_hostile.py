@@ -197,3 +197,17 @@ def test_a_real_windows_program_is_still_refused(data_dir, tmp_path):
     program.write_bytes(b"MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00" + bytes(range(256)) * 8)
     report = _import(data_dir, [str(program)])
     assert report.failed and "Windows program" in report.failed[0].reason
+
+
+def test_many_sources_are_removed_in_one_go_and_leave_nothing_behind(data_dir, tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for n in range(30):
+        (docs / f"note{n}.md").write_text(f"# Note {n}\n\nThe kettle{n} descaling schedule for office {n}.\n")
+    assert len(_import(data_dir, [str(docs)]).added) == 30
+    with open_store(data_dir) as kb:
+        ids = [s.id for s in kb.sources()]
+        assert kb.remove_sources(ids[:20] + ids[:1] + [10**9]) == 20  # an id twice, one that is not there
+        assert len(kb.sources()) == 10 and kb.check_integrity() == []
+        left = {s.location for s in kb.sources()}
+    assert {h.location for h in search(data_dir, "kettle descaling schedule office", 30)} == left

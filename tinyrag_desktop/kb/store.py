@@ -482,6 +482,21 @@ class KnowledgeBase:
             raise self._write_error(f"Could not remove source {source_id}", exc) from exc
         return deleted > 0
 
+    def remove_sources(self, source_ids: Sequence[int]) -> int:
+        """Delete these sources (as remove_source does) in one transaction: all of them or none; how many
+        there were. A thousand removed one transaction each rewrite the same index pages a thousand times."""
+        self._check_writable()
+        conn = self.conn
+        try:
+            with _transaction(conn):
+                deleted = 0
+                for source_id in dict.fromkeys(source_ids):
+                    self._unindex(source_id)
+                    deleted += conn.execute("DELETE FROM sources WHERE id = ?", (source_id,)).rowcount
+        except sqlite3.DatabaseError as exc:
+            raise self._write_error(f"Could not remove {len(source_ids)} sources", exc) from exc
+        return deleted
+
     def _unindex(self, source_id: int) -> None:
         # A contentless index forgets a row only when told the values it was indexed with: the stored
         # text in index_form, as replace_source gave it (any other values leave its words behind).

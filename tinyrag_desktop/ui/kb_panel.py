@@ -310,7 +310,7 @@ class KnowledgePanel(QWidget):
             kb = open_store(self.data_dir)
             assert kb is not None
             with kb:
-                removed = sum(kb.remove_source(sid) for sid, _ in selected)
+                removed = kb.remove_sources([sid for sid, _ in selected])
         except Error as exc:
             self.status_label.setText(str(exc))
         self.refresh()
