@@ -120,14 +120,16 @@ def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None,
 
 def _why_not(exc: httpx.HTTPError, url: str) -> str:
     """httpx's reason ("[Errno 111] Connection refused", "UnsupportedProtocol: …") in a person's words."""
+    from ..tools.netutil import connect_failure  # only on a failure: the tools package is not needed else
+
     host = urlsplit(url).netloc.rpartition("@")[2]
-    text = str(exc).lower()
     if isinstance(exc, httpx.UnsupportedProtocol):
         return "the page sent it on to an address that is not http:// or https://"
     if isinstance(exc, httpx.ConnectError):
-        if "refused" in text:
+        why = connect_failure(exc)
+        if why == "refused":
             return f"nothing answers at {host} (connection refused)"
-        if "name or service" in text or "nodename" in text or "getaddrinfo" in text or "resolution" in text:
+        if why == "name":
             return f"the server name {urlsplit(url).hostname} was not found: check the address and the network"
         return f"the server at {host} could not be reached"
     return "the connection broke off while the page was downloading"

@@ -92,6 +92,20 @@ async def plain_get(client: httpx.AsyncClient, url: str, *, params: Mapping[str,
     return response
 
 
+def connect_failure(exc: httpx.ConnectError) -> str:
+    """What kind of failure a ConnectError is, from the words the system and anyio give it: "name" (the
+    host name could not be looked up), "refused", "certificate", "unreachable", or "" (something else)."""
+    text = str(exc).lower()
+    if any(sign in text for sign in ("name or service", "nodename", "getaddrinfo", "name resolution",
+                                     "temporary failure in name")):
+        return "name"
+    if "refused" in text or "all connection attempts failed" in text:  # anyio's words for refused
+        return "refused"
+    if "certificate" in text:
+        return "certificate"
+    return "unreachable" if "unreachable" in text else ""
+
+
 def describe_http_error(exc: httpx.HTTPError, what: str) -> str:
     """One sentence, for a person, saying why a request to ``what`` failed."""
     if isinstance(exc, httpx.ConnectTimeout):
@@ -99,15 +113,14 @@ def describe_http_error(exc: httpx.HTTPError, what: str) -> str:
     if isinstance(exc, httpx.TimeoutException):
         return f"{what} took too long to answer and the request was given up."
     if isinstance(exc, httpx.ConnectError):
-        text = str(exc).lower()
-        if any(sign in text for sign in ("name or service", "nodename", "getaddrinfo", "name resolution",
-                                         "temporary failure in name")):
+        why = connect_failure(exc)
+        if why == "name":
             return f"Could not connect to {what}: its server name could not be looked up. Check the network connection."
-        if "refused" in text or "all connection attempts failed" in text:  # anyio's words for refused
+        if why == "refused":
             return f"Could not connect to {what}: the connection was refused."
-        if "certificate" in text:
+        if why == "certificate":
             return f"Could not connect to {what}: its certificate could not be verified ({exc})."
-        if "unreachable" in text:
+        if why == "unreachable":
             return f"Could not connect to {what}: the network is unreachable. Check the network connection."
         return f"Could not connect to {what}. Check the network connection."
     if isinstance(exc, httpx.RemoteProtocolError):
