@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from .sqlitefiles import missing_columns, table_columns
+
 log = logging.getLogger(__name__)
 
 DB_FILE = "chats.sqlite3"
@@ -234,14 +236,10 @@ class ChatStore:
     def _refuse_other_apps_file(self, *, newer: bool = False) -> None:
         """Raise ChatStoreError for a database without our tables (or, unless it is from a ``newer``
         tinyRAG, without the columns this version reads)."""
-        tables = {name: {col for (col,) in self._db.execute("SELECT name FROM pragma_table_info(?)", (name,))}
-                  for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
-                  if not name.startswith("sqlite_")}
+        tables = table_columns(self._db)
         if not tables:
             return  # a new file
-        missing = ["chats"] if "chats" not in tables else [] if newer else [
-            f"{table}.{column}" for table, columns in _COLUMNS.items() if table in tables
-            for column in sorted(columns - tables[table])]
+        missing = ["chats"] if "chats" not in tables else [] if newer else missing_columns(tables, _COLUMNS)
         if missing:
             raise ChatStoreError(
                 f"The chat history {self.path} is not tinyRAG's: it is a database without "

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
+from ..sqlitefiles import missing_columns, table_columns
 from .errors import DiskFull, StoreError
 from .models import Chunk, SourceInfo
 from .textform import index_form
@@ -168,12 +169,10 @@ def refuse_unusable(path: Path, conn: sqlite3.Connection | None = None) -> None:
                          "elsewhere, or use another --data-dir.")
     if conn is None:
         return
-    tables = {name: {col for (col,) in conn.execute("SELECT name FROM pragma_table_info(?)", (name,))}
-              for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    tables = table_columns(conn)
     # A table named as ours must have our columns (another program may call its tables "sources" too);
     # a table of ours that is absent only counts beside tables that are not ours (a new file has none).
-    missing = [f"{table}.{column}" for table, columns in _COLUMNS.items() if table in tables
-               for column in sorted(columns - tables[table])]
+    missing = missing_columns(tables, _COLUMNS)
     if not all(_OURS.match(name) for name in tables):
         missing += [table for table in _COLUMNS if table not in tables and table != "meta"]
     if missing:
