@@ -8,7 +8,7 @@ import sqlite3
 from datetime import datetime, timedelta
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QStyleOptionViewItem
 
@@ -56,9 +56,54 @@ def test_delete_and_reimport_selected(qtbot, panel, sample_dir):
         assert panel.reimport_selected()
     assert len(blocker.args[0].updated) == 1
     panel.sources_view.topLevelItem(0).setSelected(True)
-    with qtbot.waitSignal(panel.sourcesChanged):
+    with qtbot.waitSignal(panel.deleteFinished) as deleted:
         assert panel.delete_selected(confirm=False) == 1
-    assert panel.source_count() == 1
+        assert not panel.delete_button.isEnabled() and not panel.cancel_button.isVisibleTo(panel)
+    assert deleted.args == [1] and panel.source_count() == 1
+    assert panel.status_label.text() == "1 source removed."
+    assert panel.delete_button.isEnabled() is False  # nothing is selected any more
+
+
+def test_delete_of_many_sources_keeps_the_window_answering(qtbot, panel, tmp_path):
+    # Removing thousands of sources takes a second or more: it runs off the GUI thread, which meanwhile
+    # handles events (a timer fires), and a second Delete is refused until it is done.
+    from tinyrag_desktop.kb import Chunk
+
+    with open_store(panel.data_dir) as kb:
+        for n in range(2_000):
+            kb.replace_source(title=f"note {n}", location=str(tmp_path / f"n{n}.txt"), type="text", size=10,
+                              content_hash=f"hash{n}", chunks=[Chunk(f"Note {n}", f"note {n} about herons")],
+                              load_id="test")
+    panel.refresh()
+    panel.sources_view.selectAll()
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(panel.progress_bar.isVisibleTo(panel)))
+    timer.start(0)
+    with qtbot.waitSignal(panel.deleteFinished, timeout=60_000) as deleted:
+        assert panel.delete_selected(confirm=False) == 2_000
+        assert panel.delete_selected(confirm=False) == 0
+    timer.stop()
+    assert deleted.args == [2_000] and panel.source_count() == 0
+    assert panel.status_label.text() == "2,000 sources removed."
+    assert True in ticks  # the event loop ran while the sources were being removed
+
+
+def test_a_failed_delete_says_why_and_removes_nothing(qtbot, panel, sample_dir, monkeypatch):
+    from tinyrag_desktop.kb import KnowledgeBase, StoreError
+
+    _import(qtbot, panel, [str(sample_dir / "guide.md"), str(sample_dir / "notes.txt")])
+
+    def fails(self, source_ids):
+        raise StoreError("The knowledge base could not be changed: the disk it is on is full.")
+
+    monkeypatch.setattr(KnowledgeBase, "remove_sources", fails)
+    panel.sources_view.selectAll()
+    with qtbot.waitSignal(panel.deleteFinished) as deleted:
+        panel.delete_selected(confirm=False)
+    assert deleted.args == [0] and panel.source_count() == 2
+    assert panel.status_label.text() == ("Nothing was removed: The knowledge base could not be changed: "
+                                         "the disk it is on is full.")
 
 
 def test_cancel_stops_between_sources(qtbot, panel, tmp_path):

@@ -103,6 +103,7 @@ class _Relay(QObject):
     finished = Signal(object)
     rebuilt = Signal(str)  # the search index was rebuilt for this version: "" or the reason it failed
     searched = Signal(int, object, str)  # search number, hits (or the error's words), a note
+    removed = Signal(int, str)  # sources removed, and "" or the reason none were
 
 
 class _ElideMiddle(QStyledItemDelegate):
@@ -119,6 +120,7 @@ class KnowledgePanel(QWidget):
     importFinished = Signal(object)  # ImportReport
     sourcesChanged = Signal()
     searchFinished = Signal(int)  # how many passages the search tab shows
+    deleteFinished = Signal(int)  # how many sources Delete removed
 
     def __init__(self, data_dir: Path, settings_provider: Callable[[], Settings], parent: QWidget | None = None):
         super().__init__(parent)
@@ -132,6 +134,7 @@ class KnowledgePanel(QWidget):
         self._relay.finished.connect(self._on_finished)
         self._relay.searched.connect(self._on_searched)
         self._relay.rebuilt.connect(self._on_rebuilt)
+        self._relay.removed.connect(self._on_removed)
         # One thread for searches and vector loading, so they keep one database connection between them.
         self._searcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-search")
         self._searches = 0
@@ -298,25 +301,41 @@ class KnowledgePanel(QWidget):
                 for item in self.sources_view.selectedItems()]
 
     def delete_selected(self, confirm: bool = True) -> int:
+        """Start removing the selected sources off the GUI thread (thousands take a second or more), in
+        one transaction: all of them or none. How many it starts on; ``deleteFinished`` says how many went."""
         selected = self._selected()
-        if not selected:
+        if not selected or self._busy:
             return 0
         if confirm and QMessageBox.question(
-            self, "Delete sources", f"Remove {len(selected)} source(s) from the knowledge base?"
+            self, "Delete sources", f"Remove {_sources(len(selected))} from the knowledge base?"
         ) != QMessageBox.StandardButton.Yes:
             return 0
-        removed = 0
+        self._set_busy(True)
+        self.cancel_button.setVisible(False)  # one transaction: stopping it halfway would keep nothing
+        self.status_label.setText(f"Removing {_sources(len(selected))}…")
+        self._worker = threading.Thread(target=self._delete_work, args=([sid for sid, _ in selected],),
+                                        name="kb-delete", daemon=True)
+        self._worker.start()
+        return len(selected)
+
+    def _delete_work(self, source_ids: list[int]) -> None:
         try:
             kb = open_store(self.data_dir)
             assert kb is not None
             with kb:
-                removed = kb.remove_sources([sid for sid, _ in selected])
-        except Error as exc:
-            self.status_label.setText(str(exc))
+                self._relay.removed.emit(kb.remove_sources(source_ids), "")
+        except Exception as exc:  # said in the panel; the thread must never die silently
+            self._relay.removed.emit(0, str(exc))
+
+    def _on_removed(self, removed: int, problem: str) -> None:
+        if self._worker is not None:
+            self._worker.join()
+            self._worker = None
+        self._set_busy(False)
         self.refresh()
         self.sourcesChanged.emit()
-        self.status_label.setText(f"{removed} source(s) removed.")
-        return removed
+        self.status_label.setText(f"Nothing was removed: {problem}" if problem else f"{_sources(removed)} removed.")
+        self.deleteFinished.emit(removed)
 
     def reimport_selected(self) -> bool:
         items = []
@@ -560,6 +579,10 @@ class KnowledgePanel(QWidget):
                 self._searcher.submit(_quietly, warm_vectors, self.data_dir, model)
             except RuntimeError:  # the panel is shutting down
                 pass
+
+
+def _sources(count: int) -> str:
+    return f"{count:,} source" + ("" if count == 1 else "s")
 
 
 def _quietly(load: Callable[..., object], *args: object) -> None:
