@@ -274,3 +274,23 @@ def test_a_listing_between_unlike_rules_is_no_title():
     # a real over- and underlined title keeps its place, also a little shorter than its rules
     assert read_rst(b"=======\n Title\n=======\n\nBody text.\n", "a.rst").title == "Title"
     assert read_rst(b"=====\nA Title\n=====\n\nBody text.\n", "b.rst").title == "A Title"
+
+
+def test_asciidoc_titles_and_one_line_listings():
+    from tinyrag_desktop.kb.readers import read_text
+
+    # git-doc's user-manual.txt was titled "$ man git-clone": its first listing, one line between long rules
+    manual = ("= Git User Manual\n\n[preface]\n== Introduction\n\nGit is a fast distributed revision control "
+              "system.\n\n[[how-to-get]]\n=== How to get a Git repository ===\n\n------------------------------------------------\n"
+              "$ man git-clone\n------------------------------------------------\n\nThe command is git clone.\n")
+    doc = read_text(manual.encode(), "user-manual.txt")
+    assert doc.title == "Git User Manual"
+    headings = [(b.text, b.level) for b in doc.blocks if b.kind == "heading"]
+    assert headings == [("Git User Manual", 1), ("Introduction", 2), ("How to get a Git repository", 3)]
+    assert any("$ man git-clone" in b.text for b in doc.blocks if b.kind != "heading")
+    assert not any("[[" in b.text or "[preface]" in b.text for b in doc.blocks)
+    # not titles: a sum's result, marks without words, a title hugged by its rules still is one
+    assert all(b.kind != "heading" for b in read_text(b"x + y\n\n= 5\n\n==\n", "sum.txt").blocks)
+    assert read_text(b"=========\n Recipes\n=========\n\nBread.\n", "notes.txt").title == "Recipes"
+    # git-doc's urls.txt: an anchor after an underlined title
+    assert read_text(b"GIT URLS[[URLS]]\n----------------\n\nIn general, URLs...\n", "urls.txt").title == "GIT URLS"

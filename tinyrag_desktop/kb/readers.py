@@ -569,12 +569,22 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             i += 1
             continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if _RST_RULE.match(line) and i + 2 < len(lines) and _over_and_under(line, lines[i + 1], lines[i + 2]):
+        if not markup and all(_ASCIIDOC_ATTRIBUTES.match(p) for p in para) and (
+                titled := _ASCIIDOC_TITLE.match(line)) is not None:
+            # AsciiDoc, as git's manuals are shipped: "= Git User Manual", "== Introduction"; the anchor
+            # or style lines above a title ("[[branches]]", "[preface]") show nothing
+            para = []
+            heading = _heading_text(titled.group(2), targets, markup)
+            blocks.append(Block("heading", heading, len(titled.group(1))))
+            i += 1
+            continue
+        if _RST_RULE.match(line) and i + 2 < len(lines) and _over_and_under(line, lines[i + 1], lines[i + 2],
+                                                                             hugs=not markup):
             flush()  # an over- and underlined title
             style = "o" + line[0]
             if style not in styles:
                 styles.append(style)
-            heading = _unlink_rst(lines[i + 1].strip(), targets)[0]
+            heading = _heading_text(lines[i + 1], targets, markup)
             blocks.append(Block("heading", heading, styles.index(style) + 1))
             i += 3
             continue
@@ -582,7 +592,7 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             style = nxt[0]
             if style not in styles:
                 styles.append(style)
-            heading = _unlink_rst(line.strip(), targets)[0]
+            heading = _heading_text(line, targets, markup)
             blocks.append(Block("heading", heading, styles.index(style) + 1))
             i += 2
             continue
@@ -621,10 +631,20 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
     return Document(title, "rst", tuple(blocks), tuple(links))
 
 
-def _over_and_under(over: str, text: str, under: str) -> bool:
+def _heading_text(line: str, targets: dict[str, str], markup: bool) -> str:
+    """A title's words: links made text; in plain text, AsciiDoc's anchors dropped ("GIT URLS[[URLS]]")."""
+    text = _unlink_rst(line.strip(), targets)[0]
+    return text if markup else _ASCIIDOC_ANCHOR.sub("", text).strip() or text
+
+
+def _over_and_under(over: str, text: str, under: str, hugs: bool = False) -> bool:
     """Whether ``text`` is a title between rules: the same rule above and below, about as long as the title.
-    AsciiDoc's listings ("----", a line of code, "...") are no titles."""
+    AsciiDoc's listings ("----", a line of code, "...") are no titles. With ``hugs`` (plain text, where a
+    one-line listing between two long rules is common: "$ man git-clone"), the rules may not be much
+    longer than the title either."""
     over, under = over.rstrip(), under.rstrip()
+    if hugs and len(over) > len(text.rstrip()) + 4:
+        return False
     return _titled(text) and over == under and len(over) >= len(text.strip()) - 2
 
 
@@ -634,6 +654,11 @@ def _titled(line: str) -> bool:
     return any(ch.isalnum() for ch in line)
 
 
+# An AsciiDoc section title: "= Document", "== Section" (to level 6), optionally closed by the same marks.
+_ASCIIDOC_TITLE = re.compile(r"^(={1,6})[ \t]+(?=\S)(.*?[^\W\d_].*?)(?:[ \t]+=+)?[ \t]*$")
+# What AsciiDoc writes above a title: an anchor ("[[id]]") or the block's style ("[preface]").
+_ASCIIDOC_ATTRIBUTES = re.compile(r"^\[\[?[^\[\]]+\]\]?\s*$")
+_ASCIIDOC_ANCHOR = re.compile(r"\[\[[^\[\]]*\]\]")
 # A heading of plain text in capitals: at the start of its line, short, with letters and no lower case.
 _CAPS_HEADING = re.compile(r"^[A-Z][A-Z0-9 &/,'()-]{1,48}[A-Z0-9)]\s*$")
 
