@@ -207,11 +207,21 @@ def check_kb(exe: Path, tmp: Path) -> str:
         expect(other, 0, f"kb search {query!r}")
         if word not in other.stdout:
             raise SmokeFailure(f"kb search {query!r} did not find the PDF/Word passage: {other.stdout[:500]}")
+    # pyspellchecker's English word list is in the bundle: a typo is corrected, a real word is not.
+    typo = run(exe, ["kb", "search", "lighthuose lamp", "--jsonl", "--data-dir", str(data)], tmp)
+    word = run(exe, ["kb", "search", "lamb", "--jsonl", "--data-dir", str(data)], tmp)
+    expect(typo, 0, "kb search with a typo")
+    expect(word, 0, "kb search for a word no passage uses")
+    if "twelve" not in typo.stdout or "lighthouse" not in typo.stderr:
+        raise SmokeFailure(f"kb search did not correct 'lighthuose': {typo.stdout[:300]} {typo.stderr[:300]}")
+    if word.stdout.strip() or "instead of" in word.stderr:
+        raise SmokeFailure(f"kb search took the word 'lamb' for a typo (is the word list missing?): {word.stderr[:300]}")
     listed = run(exe, ["kb", "list", "--data-dir", str(data)], tmp)
     expect(listed, 0, "kb list")
     if len(re.findall(r"\d+ chunks?\b", listed.stdout)) < len(targets):  # a line per source: "4 chunks", "1 chunk"
         raise SmokeFailure(f"kb list shows fewer sources than were added:\n{listed.stdout}")
-    return f"{len(targets)} sources added (web page, PDF, Word, Markdown), all found by search"
+    return (f"{len(targets)} sources added (web page, PDF, Word, Markdown), all found by search; "
+            "a typo corrected, a real word not")
 
 
 def check_kb_vectors(exe: Path, tmp: Path) -> str:

@@ -118,8 +118,8 @@ async def test_a_tool_blocks_words_do_not_make_a_passage_used(llm, settings, htt
 
 async def test_rag_route_does_not_bring_passages_for_a_word_the_documents_never_use(llm, settings, http,
                                                                                     tmp_path: Path) -> None:
-    # "cats" is in no passage; its neighbour "cast" is. Put in the prompt unasked, a passage about
-    # casting would be noise; the model's own rag_knowledge search still corrects typos.
+    # "cats" is in no passage; its neighbour "cast" is. Put in the prompt unasked, a passage about casting
+    # would be noise: "cats" is an English word, so it is no typo and is searched as it is.
     from tinyrag_desktop.engine import Engine
     from tinyrag_desktop.kb import Importer, open_store, search
 
@@ -128,12 +128,55 @@ async def test_rag_route_does_not_bring_passages_for_a_word_the_documents_never_
     kb = open_store(tmp_path)
     Importer(kb).run([str(doc)])
     kb.close()
-    assert search(tmp_path, "cats", 3).corrected == {"cats": "cast"}  # the tool would search "cast"
+    assert search(tmp_path, "cats", 3).corrected == {}
     llm.queue(Stream(["Cats sleep a lot."]))
     engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
     events = await collect(engine, "Why do cats sleep so much?")
     assert isinstance(events[0], Route) and events[0].mode == "direct" and events[0].sources == ()
     assert "auditions" not in llm.requests[0]["messages"][0]["content"].lower()
+
+
+async def test_rag_route_corrects_a_typo_in_the_question(llm, settings, http, tmp_path: Path) -> None:
+    # "auditons" is no word: it is searched as "auditions", and the passage goes into the prompt.
+    from tinyrag_desktop.engine import Engine
+    from tinyrag_desktop.kb import Importer, open_store
+
+    for name, text in (("theatre.md", "# Theatre\n\n## Auditions\n\nAuditions for the spring play are held "
+                                      "in March, in the small hall.\n"),
+                       ("garden.md", "# Garden\n\nThe spring planting starts in April.\n")):
+        (tmp_path / name).write_text(text)
+    with open_store(tmp_path) as kb:
+        Importer(kb).run([str(tmp_path / "theatre.md"), str(tmp_path / "garden.md")])
+    llm.queue(Stream(["In March."]))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine, "When are the auditons for the spring play?")
+    assert isinstance(events[0], Route) and events[0].mode == "rag"
+    assert str(tmp_path / "theatre.md") in events[0].sources
+    assert "small hall" in llm.requests[0]["messages"][0]["content"]
+
+
+async def test_without_the_word_list_the_rag_route_corrects_nothing(llm, settings, http, tmp_path: Path,
+                                                                     monkeypatch) -> None:
+    # An install that lacks pyspellchecker cannot tell a typo from a real word: the prompt's passages come
+    # from the question's words as typed, while the model's own searches still correct every absent word.
+    import sys
+
+    from tinyrag_desktop.engine import Engine
+    from tinyrag_desktop.kb import Importer, open_store, search, words
+
+    monkeypatch.setitem(sys.modules, "spellchecker", None)  # import fails as if it were not installed
+    monkeypatch.setattr(words, "_words", None)
+    monkeypatch.setattr(words, "_failed", False)
+    doc = tmp_path / "theatre.md"
+    doc.write_text("# Theatre\n\n## Auditions\n\nWe cast the spring play in March.\n")
+    with open_store(tmp_path) as kb:
+        Importer(kb).run([str(doc)])
+    assert not words.available()
+    assert search(tmp_path, "cats", 3).corrected == {"cats": "cast"}
+    llm.queue(Stream(["Cats sleep a lot."]))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine, "Why do cats sleep so much?")
+    assert isinstance(events[0], Route) and events[0].mode == "direct" and events[0].sources == ()
 
 
 async def test_rag_route_searches_with_the_question_vector_when_an_embedding_model_is_set(

@@ -75,6 +75,21 @@ def test_known_words_are_left_as_they_are(imported):
         conn.close()
 
 
+def test_a_real_word_the_pages_never_use_is_not_a_typo(data_dir, tmp_path):
+    # "passport" is one letter from "password", which the page uses; it is still what the question is
+    # about, so it is searched as it is and finds nothing. "pasword" is no word: it is corrected.
+    from tinyrag_desktop.kb import words
+
+    page = tmp_path / "login.md"
+    page.write_text("# Login\n\nChange your password on the account page.\n", encoding="utf-8")
+    with open_store(data_dir) as kb:
+        Importer(kb).run([str(page)])
+    assert words.is_word("passport") and not words.is_word("pasword")
+    assert search(data_dir, "passport", 3) == [] and search(data_dir, "passport", 3).corrected == {}
+    hits = search(data_dir, "pasword", 3)
+    assert hits.corrected == {"pasword": "password"} and "account page" in hits[0].text
+
+
 def test_a_typo_is_not_read_as_a_stop_word(imported):
     # "thex" is one letter from "the", "then" and "they", which the pages use more than any other word;
     # short words ("tho") are not corrected at all.

@@ -173,15 +173,17 @@ class Engine:
         return route(question, enabled, has_kb=has_kb)
 
     async def _rag_passages(self, question: str) -> Sequence[Hit]:
-        """The best passages for the prompt: only for the question's own words, as they are put there
-        unasked. A word the documents never use is often no typo ("cats" in a question about something
-        else) and its neighbours ("cast") would bring passages the question is not about; the model's
-        own rag_knowledge searches are corrected."""
+        """The best passages for the prompt, when they are about the question. A misspelt word is searched
+        as the word it stands for; a real word the documents never use ("cats" in a question about
+        something else) is not, as its neighbours ("cast") would bring passages the question is not
+        about. Without the English word list that tells the two apart (kb/words.py), nothing is
+        corrected here; the model's own rag_knowledge searches still are."""
+        from ..kb.words import available as knows_words
         from ..tools.rag import RELEVANT_SHARE, find_passages
 
         try:
             hits = await find_passages(self.settings, self.data_dir, question, int(self.settings.get("k", 5)),
-                                       self.http, spelling=False)
+                                       self.http, spelling=await asyncio.to_thread(knows_words))
             if hits.relevance is not None and hits.relevance < RELEVANT_SHARE:
                 # the best match shares only common words with the question: small models would answer
                 # from it all the same

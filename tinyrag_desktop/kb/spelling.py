@@ -5,7 +5,8 @@ word that mattered most. When a word of the question is in no chunk at all, the 
 (a letter deleted, inserted, changed, or two neighbours swapped; two edits for long words) are looked up
 in the index's own vocabulary (``chunks_fts_vocab``, FTS5's view of its terms), and the one found in
 the most chunks takes the misspelt word's place. Words the index knows are never changed, so a
-question without typos searches exactly as before.
+question without typos searches exactly as before; nor are English words it does not know ("passport"
+is not a typo of "password": see words.py).
 
 The index holds Porter stems ("permiss", "configur"), not words: the neighbours are stemmed with the
 same tokenizer (an in-memory FTS5 table) before they are looked up, and the word that replaces the typo
@@ -29,6 +30,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .store import TOKENIZER
+from .words import is_word
 
 # Shorter words have too many neighbours one edit away ("cat" → "car", "cut", "hat"…) to guess from.
 MIN_LENGTH = 4
@@ -51,7 +53,8 @@ _VOCAB_RANGE = "SELECT CAST(term AS BLOB), doc FROM chunks_fts_vocab WHERE term 
 
 
 def corrections(conn: sqlite3.Connection, words: Sequence[str], stop_words: Iterable[str] = ()) -> dict[str, str]:
-    """Misspelt word → the word to search instead, for the words of ``words`` found in no chunk.
+    """Misspelt word → the word to search instead, for the words of ``words`` found in no chunk and in
+    no English word list (words.py).
 
     A typo is never read as one of ``stop_words`` (nor as a word with the same stem): they are in
     nearly every chunk, so they would always be the most frequent neighbour ("orws" → "ores", stem "or").
@@ -59,6 +62,8 @@ def corrections(conn: sqlite3.Connection, words: Sequence[str], stop_words: Iter
     if not _has_vocabulary(conn):
         return {}
     absent = [w for w in words if _correctable(w) and conn.execute(_PRESENT, (_quoted(w),)).fetchone() is None]
+    # A real word no passage uses is what the question is about, not a typo (see words.py).
+    absent = [w for w in absent if not is_word(w)]
     if not absent:
         return {}
     unwanted = _stop_stems(frozenset(stop_words))
