@@ -159,7 +159,12 @@ over 300 contexts 86-87/139-140; a linking page's best context only, 85/142; lin
 84-86/140-141. A prose prior (4177d38): chunks scaled by the share of their tokens that are plain words
 (tables and code weigh less), 83-84/139-140 (81/137). Several lift dev by 1 to 3 and none lifts held-out
 by more than one question: with recall at 10 at 145/159, a re-ranking of the present top 10 cannot reach
-147.
+147. Keyness (the experiment's script only, not committed): each question word weighed by how much more often
+the index uses it than everyday English does (its stem's count over the index's words against
+pyspellchecker's English frequency, the list words.py reads), words the manual uses less than English
+does scaled by max(floor, 1 + alpha log ratio), in BM25 (the OR query's sum re-scored term by term over
+the 100 candidates) and in coverage: alpha 0.1 to 0.4, 85/142 (unchanged: the words it lowers are the
+question's generic ones, which already weigh little); alpha 1 to 2, 84-85/140-141.
 """
 
 from __future__ import annotations
