@@ -118,6 +118,10 @@ def test_bad_files_give_reasons_and_the_rest_is_imported(tmp_path, data_dir):
 def test_missing_path_is_a_failure_not_a_crash(data_dir, tmp_path):
     report = _import(data_dir, str(tmp_path / "nope.txt"))
     assert report.failed[0].reason == "no such file or folder"
+    # a broken link named on its own says what a folder import says of it
+    (tmp_path / "gone.txt").symlink_to(tmp_path / "nowhere.txt")
+    report = _import(data_dir, str(tmp_path / "gone.txt"))
+    assert report.failed[0].reason == "a link to something that does not exist"
 
 
 def test_progress_counts_every_source_and_cancel_stops_between_sources(sample_dir, data_dir):

@@ -343,7 +343,8 @@ class Importer:
         if item.kind == "path":
             path = Path(item.value)
             if not path.exists():
-                raise ReadError("no such file or folder")
+                raise ReadError("a link to something that does not exist" if path.is_symlink()
+                                else "no such file or folder")
             if not path.is_file():
                 raise ReadError("not a regular file (a pipe, device or socket)")
             if not _utf8(item.value):  # SQLite stores text as UTF-8: such a name cannot be stored
