@@ -113,12 +113,45 @@ def test_cancel_stops_between_sources(qtbot, panel, tmp_path):
         (folder / f"n{n}.txt").write_text(f"note {n} about herons " * 400, encoding="utf-8")
     with qtbot.waitSignal(panel.importFinished, timeout=120_000) as blocker:
         assert panel.import_items([str(folder)])
-        assert not panel.import_items([str(folder)])  # one import at a time
+        assert panel.import_items([str(tmp_path / "later.txt")])  # waits for this one; Cancel drops it too
         assert panel.cancel_button.isVisibleTo(panel)
         qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
     report = blocker.args[0]
     assert report.cancelled
     assert panel.source_count() == len(report.added) < 300
+    assert not panel.is_importing() and "cancelled" in panel.status_label.text()
+
+
+def test_what_is_added_during_an_import_waits_and_follows_it(qtbot, panel, tmp_path, sample_dir):
+    # Files dropped while an import runs are not refused: they start when it is done, and the panel then
+    # sums up both (importFinished comes once, with what they all did).
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for n in range(40):
+        (folder / f"n{n}.txt").write_text(f"note {n} about herons " * 400, encoding="utf-8")
+    finished = []
+    panel.importFinished.connect(finished.append)
+    assert panel.import_items([str(folder)])
+    assert panel.import_items([str(sample_dir / "notes.txt")]) and panel.import_items([str(tmp_path / "gone.md")])
+    assert "2 more waiting" in panel.status_label.text()
+    assert not panel.add_button.isEnabled()  # what to add next is chosen when the panel is free…
+    qtbot.waitUntil(lambda: len(finished) == 1, timeout=120_000)  # one report, when all are done
+    assert len(finished[0].added) == 41 and len(finished[0].failed) == 1
+    assert panel.source_count() == 41 and not panel.is_importing() and panel.add_button.isEnabled()
+    summary = panel.status_label.text()
+    assert summary.startswith("41 added, 0 updated, 0 unchanged, 1 failed")
+    assert "gone.md: no such file or folder" in summary
+
+
+def test_an_import_asked_for_during_a_delete_follows_it(qtbot, panel, sample_dir):
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    panel.sources_view.selectAll()
+    with qtbot.waitSignal(panel.importFinished, timeout=60_000) as imported:
+        assert panel.delete_selected(confirm=False) == 1
+        assert panel.progress_bar.maximum() == 0  # a busy bar: a delete has no steps to count
+        assert panel.import_items([str(sample_dir / "notes.txt")])
+    assert len(imported.args[0].added) == 1
+    assert panel.source_count() == 1 and panel.sources_view.topLevelItem(0).text(0) != "Bread Guide"
 
 
 def test_drop_of_files_and_links_imports_them(qtbot, panel, sample_dir):
@@ -370,10 +403,11 @@ def test_an_index_from_an_older_version_is_rebuilt_off_the_gui_thread(qtbot, dat
     qtbot.add_widget(panel)
     try:
         assert panel.source_count() == 0 and "Updating the search index" in panel.status_label.text()
-        assert panel.is_importing() and not panel.import_items([str(sample_dir / "notes.txt")])  # imports wait
-        qtbot.waitUntil(lambda: panel.source_count() == 10, timeout=30_000)
+        with qtbot.waitSignal(panel.importFinished, timeout=30_000) as imported:
+            assert panel.is_importing() and panel.import_items([str(sample_dir / "notes.txt")])  # waits
+            assert panel.source_count() == 0
         assert migrated_in[0] == "kb-rebuild"  # in the worker, not the GUI thread
-        assert panel.status_label.text() == "The search index is up to date."
+        assert panel.source_count() == 10 and len(imported.args[0].unchanged) == 1
         assert not needs_rebuild(data_dir)
     finally:
         panel.shutdown()

@@ -117,7 +117,7 @@ class _ElideMiddle(QStyledItemDelegate):
 class KnowledgePanel(QWidget):
     """Manage and try the knowledge base in ``data_dir``; ``settings_provider`` gives the current settings."""
 
-    importFinished = Signal(object)  # ImportReport
+    importFinished = Signal(object)  # ImportReport (once for an import and those that waited for it)
     sourcesChanged = Signal()
     searchFinished = Signal(int)  # how many passages the search tab shows
     deleteFinished = Signal(int)  # how many sources Delete removed
@@ -129,6 +129,9 @@ class KnowledgePanel(QWidget):
         self.settings_provider = settings_provider
         self._cancel = threading.Event()
         self._worker: threading.Thread | None = None
+        # Imports asked for while the panel was busy (items, force), and what the first of a run of them did.
+        self._waiting: list[tuple[list, bool]] = []
+        self._earlier: ImportReport | None = None
         self._relay = _Relay(self)
         self._relay.progress.connect(self._on_progress)
         self._relay.finished.connect(self._on_finished)
@@ -311,6 +314,7 @@ class KnowledgePanel(QWidget):
         ) != QMessageBox.StandardButton.Yes:
             return 0
         self._set_busy(True)
+        self.progress_bar.setRange(0, 0)  # busy, with no steps to count
         self.cancel_button.setVisible(False)  # one transaction: stopping it halfway would keep nothing
         self.status_label.setText(f"Removing {_sources(len(selected))}…")
         self._worker = threading.Thread(target=self._delete_work, args=([sid for sid, _ in selected],),
@@ -336,6 +340,7 @@ class KnowledgePanel(QWidget):
         self.sourcesChanged.emit()
         self.status_label.setText(f"Nothing was removed: {problem}" if problem else f"{_sources(removed)} removed.")
         self.deleteFinished.emit(removed)
+        self._start_waiting()
 
     def reimport_selected(self) -> bool:
         items = []
@@ -387,6 +392,7 @@ class KnowledgePanel(QWidget):
         its search index takes about a second per 25,000 passages. Searching works meanwhile; imports
         wait (the buttons are off), and the list is shown when it is done."""
         self._set_busy(True)
+        self.progress_bar.setRange(0, 0)  # busy, with no steps to count
         self.cancel_button.setVisible(False)  # a rebuild is one transaction: stopping it gains nothing
         self.status_label.setText("Updating the search index for this version of tinyRAG (once; a large "
                                   "knowledge base takes a minute)…")
@@ -412,14 +418,23 @@ class KnowledgePanel(QWidget):
         if not problem:
             self.refresh()
             self.sourcesChanged.emit()
+            self._start_waiting()
+        else:
+            self._waiting.clear()
 
     def import_items(self, items: Sequence[ImportItem | str], force: bool = False) -> bool:
-        """Start importing ``items`` off the GUI thread; False when an import is already running."""
-        if self.is_importing() or not items:
+        """Start importing ``items`` off the GUI thread. While an import (or a Delete) runs they wait, and
+        start when it is done: files dropped meanwhile are not lost. False when there is nothing to import."""
+        if not items:
             return False
+        if self._busy:
+            self._waiting.append((list(items), force))
+            self.status_label.setText(f"{self._waiting_note()} (they start when this is done)")
+            return True
         settings = self.settings_provider()
         self._cancel = threading.Event()
         self._set_busy(True)
+        self.progress_bar.setRange(0, 0)  # until the files are listed and counted
         self.status_label.setText("Listing what to import…")
         self._worker = threading.Thread(target=self._work, args=(list(items), settings, force, self._cancel),
                                         name="kb-import", daemon=True)
@@ -446,10 +461,24 @@ class KnowledgePanel(QWidget):
 
     def cancel_import(self) -> None:
         self._cancel.set()
+        self._waiting.clear()  # Cancel stops what was asked for, not only the part that has started
         self.status_label.setText("Cancelling…")  # stops inside a long file too: see ingest
+
+    def _waiting_note(self) -> str:
+        count = sum(len(items) for items, _ in self._waiting)
+        return f"{count} more waiting" if count != 1 else "1 more waiting"
+
+    def _start_waiting(self) -> bool:
+        """Start the imports asked for while the panel was busy, all in one; False when there are none."""
+        if not self._waiting:
+            return False
+        batches, self._waiting = self._waiting, []
+        items = [item for batch, _ in batches for item in batch]
+        return self.import_items(items, force=any(force for _, force in batches))
 
     def shutdown(self, timeout: float = 30.0) -> None:
         """Cancel a running import and wait for it (the window calls this on close)."""
+        self._waiting.clear()
         self._cancel.set()
         if self._worker is not None:
             self._worker.join(timeout)
@@ -471,19 +500,32 @@ class KnowledgePanel(QWidget):
         usable = not self._busy and bool(self.sources_view.selectedItems())
         for button in (self.reimport_button, self.delete_button):
             button.setEnabled(usable)
+        # Drops still work while busy (they wait); the file dialogs would only queue behind it, unseen.
+        self.add_button.setEnabled(not self._busy)
 
     def _on_progress(self, progress: Progress) -> None:
         self.progress_bar.setRange(0, max(progress.total, 1))
         self.progress_bar.setValue(progress.done)
         if progress.current:
             failed = f", {progress.failed} failed" if progress.failed else ""
-            self.status_label.setText(f"{progress.done + 1} of {progress.total}{failed}: {progress.current}")
+            waiting = f" ({self._waiting_note()})" if self._waiting else ""
+            self.status_label.setText(f"{progress.done + 1} of {progress.total}{failed}{waiting}: {progress.current}")
 
     def _on_finished(self, report: ImportReport) -> None:
         if self._worker is not None:
             self._worker.join()
             self._worker = None
         self._set_busy(False)
+        if self._earlier is not None:  # the imports that waited for this one: one summary for them all
+            report = _joined(self._earlier, report)
+            self._earlier = None
+        if self._waiting and not report.cancelled and not report.stopped:
+            self._earlier = report
+            self.refresh()
+            self.sourcesChanged.emit()
+            self._start_waiting()
+            return
+        self._waiting.clear()
         # Failures first, then what was skipped and why (a scanned PDF has no text; a folder's pictures are
         # no documents): "1 skipped" alone left a person guessing. All of them are in the tooltip.
         reasons = [("✗", f) for f in report.failed] + [("–", f) for f in report.skipped]
@@ -579,6 +621,17 @@ class KnowledgePanel(QWidget):
                 self._searcher.submit(_quietly, warm_vectors, self.data_dir, model)
             except RuntimeError:  # the panel is shutting down
                 pass
+
+
+def _joined(first: ImportReport, then: ImportReport) -> ImportReport:
+    """What two imports, one after the other, did together."""
+    joined = ImportReport()
+    for name in ("added", "updated", "unchanged", "failed", "skipped", "unembedded", "removed"):
+        setattr(joined, name, getattr(first, name) + getattr(then, name))
+    joined.chunks = first.chunks + then.chunks
+    joined.embedding_problem = then.embedding_problem or first.embedding_problem
+    joined.cancelled, joined.stopped, joined.not_tried = then.cancelled, then.stopped, then.not_tried
+    return joined
 
 
 def _sources(count: int) -> str:
