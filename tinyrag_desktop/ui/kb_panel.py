@@ -500,8 +500,6 @@ class KnowledgePanel(QWidget):
         usable = not self._busy and bool(self.sources_view.selectedItems())
         for button in (self.reimport_button, self.delete_button):
             button.setEnabled(usable)
-        # Drops still work while busy (they wait); the file dialogs would only queue behind it, unseen.
-        self.add_button.setEnabled(not self._busy)
 
     def _on_progress(self, progress: Progress) -> None:
         self.progress_bar.setRange(0, max(progress.total, 1))
