@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Property, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPen
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import Property, QRectF, QSize, QSizeF, Qt, QUrl, Signal
+from PySide6.QtGui import (QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPalette, QPen,
+                           QTextOption)
+from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from .bidi import set_text_direction
 from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
@@ -32,6 +33,45 @@ def _seconds(ms: int) -> str:
     return f"{ms / 1000:.1f} s" if ms >= 100 else f"{ms} ms"
 
 
+class _Details(QTextBrowser):
+    """The expanded card's text, as tall as its content. It wraps anywhere: a label wraps only between
+    words, so a long URL, Go line or result with no space in it was cut off at the card's right edge."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("toolDetails")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # selectable by mouse; Tab goes from card to card
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setOpenExternalLinks(True)
+        self.viewport().setAutoFillBackground(False)
+        self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
+        pal = self.palette()
+        pal.setColor(QPalette.ColorRole.Base, Qt.GlobalColor.transparent)
+        self.setPalette(pal)
+        self.document().setDocumentMargin(0)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        self.setFixedHeight(1)
+
+    def _fit(self, size: QSizeF) -> None:
+        height = int(size.height() + 0.999) + 2
+        if height != self.height():
+            self.setFixedHeight(height)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(200, self.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(50, self.height())
+
+    def loadResource(self, kind: int, url: QUrl):  # noqa: N802
+        # A result is outside text: never let it make the card read local files or images.
+        return None
+
+
 class ToolCard(QFrame):
     """A card whose badge turns from running to done, error or skipped; click or Space shows details."""
 
@@ -52,7 +92,7 @@ class ToolCard(QFrame):
         self._result_bytes = 0
         self._elapsed_ms = 0
         self._expanded = False
-        self._details: QLabel | None = None  # built on first expand: 1,000 cards should stay light
+        self._details: _Details | None = None  # built on first expand: 1,000 cards should stay light
 
         self._note_text = ""
         self._meta_text = ""
@@ -146,7 +186,7 @@ class ToolCard(QFrame):
         self.update()
         self._describe()
         if self._details is not None:
-            self._details.setText(self._details_html())
+            self._details.setHtml(self._details_html())
         self.statusChanged.emit(self._status)
 
     def mark_stopped(self) -> None:
@@ -173,14 +213,8 @@ class ToolCard(QFrame):
             return
         self._expanded = on
         if on and self._details is None:
-            self._details = QLabel(self)
-            self._details.setObjectName("toolDetails")
-            self._details.setWordWrap(True)
-            self._details.setTextFormat(Qt.TextFormat.RichText)
-            self._details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                                  | Qt.TextInteractionFlag.LinksAccessibleByMouse)
-            self._details.setOpenExternalLinks(True)
-            self._details.setText(self._details_html())
+            self._details = _Details(self)
+            self._details.setHtml(self._details_html())
             self._layout.addWidget(self._details)
         if self._details is not None:
             self._details.setVisible(on)

@@ -1,0 +1,36 @@
+"""What an expanded tool card shows: every character of long inputs and results, in readable words."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
+
+from tinyrag_desktop.ui.toolcard import ToolCard
+
+
+def _expanded(qtbot, card: ToolCard, width: int = 420) -> tuple[QWidget, QTextBrowser]:
+    column = QWidget()  # as in an answer: the card in a column, as tall as it asks to be
+    qtbot.addWidget(column)
+    layout = QVBoxLayout(column)
+    layout.addWidget(card)
+    layout.addStretch(1)
+    column.resize(width, 3000)
+    column.show()
+    qtbot.waitExposed(column)
+    card.set_expanded(True)
+    details = card.findChild(QTextBrowser, "toolDetails")
+    qtbot.waitUntil(lambda: details.height() > 100)
+    return column, details  # the column too: it owns the card
+
+
+def test_a_long_line_with_no_space_wraps_inside_the_card_instead_of_being_cut_off(qtbot):
+    # A URL, a Go line or a result with no space in it: a label wraps only between words, so the rest of
+    # the line ran past the card's right edge and could not be read.
+    query = "1+" * 400 + "1"
+    card = ToolCard("t1", "calculate", query)
+    card.finish("ok", source="calculator", result=f"{query} = 401", result_bytes=807, elapsed_ms=2)
+    _column, details = _expanded(qtbot, card)
+    doc = details.document()
+    assert doc.size().width() <= details.viewport().width() + 1  # laid out within the card's width
+    assert details.geometry().right() <= card.width()
+    assert details.height() >= doc.size().height()  # and all of it shown: the card grows instead
+    qtbot.waitUntil(lambda: card.height() >= details.geometry().bottom())
