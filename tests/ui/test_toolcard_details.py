@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from tinyrag_desktop.ui.toolcard import ToolCard
@@ -34,3 +35,35 @@ def test_a_long_line_with_no_space_wraps_inside_the_card_instead_of_being_cut_of
     assert details.geometry().right() <= card.width()
     assert details.height() >= doc.size().height()  # and all of it shown: the card grows instead
     qtbot.waitUntil(lambda: card.height() >= details.geometry().bottom())
+
+
+HEBREW_FIRST = "“ש” is not something the calculator understands (at position 1)."
+
+
+def _note_picture(qtbot, error: str):
+    card = ToolCard("t1", "calculate", "שלום + 1")
+    card.finish("error", error=error, elapsed_ms=1)
+    qtbot.addWidget(card)
+    card.resize(520, 60)
+    card.show()
+    qtbot.waitExposed(card)
+    return card.grab().toImage()
+
+
+def test_an_error_that_starts_with_a_hebrew_word_still_reads_left_to_right(qtbot):
+    # The error is the app's English sentence quoting the model's input. Laid out by its first letter it
+    # read right to left: ".is not something the calculator understands (at position 1) ”ש“".
+    # A left-to-right mark in front makes the old layout left to right too: both must look the same.
+    assert _note_picture(qtbot, HEBREW_FIRST) == _note_picture(qtbot, "\u200e" + HEBREW_FIRST)
+    card = ToolCard("t2", "calculate", "שלום + 1")
+    qtbot.addWidget(card)
+    card.finish("error", error=HEBREW_FIRST, elapsed_ms=1)
+    card.set_expanded(True)
+    doc = card.findChild(QTextBrowser, "toolDetails").document()
+    directions = {}
+    block = doc.begin()
+    while block.isValid():
+        directions[block.text()] = block.textDirection()
+        block = block.next()
+    assert directions[HEBREW_FIRST] == Qt.LayoutDirection.LeftToRight
+    assert directions["שלום + 1"] == Qt.LayoutDirection.RightToLeft  # the model's own input keeps its own

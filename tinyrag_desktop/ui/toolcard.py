@@ -25,8 +25,9 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _section(heading: str, body: str) -> str:
-    return f"<p style='margin-bottom:0'><b>{heading}</b></p><p style='margin-top:0'>{body}</p>"
+def _section(heading: str, body: str, direction: str = "") -> str:
+    stated = f" dir='{direction}'" if direction else ""
+    return f"<p style='margin-bottom:0'><b>{heading}</b></p><p{stated} style='margin-top:0'>{body}</p>"
 
 
 def _seconds(ms: int) -> str:
@@ -247,7 +248,10 @@ class ToolCard(QFrame):
             link = f"<a href='{src}'>{src}</a>" if self._source.startswith(("http://", "https://")) else src
             out.append(_section("Source", link))
         if self._error:
-            out.append(_section("Reason" if self._status == "skipped" else "Error", esc(self._error)))
+            # The error is the app's own sentence: it reads in the window's direction even when it starts
+            # with the model's Hebrew or Arabic ("“ש” is not something the calculator understands").
+            out.append(_section("Reason" if self._status == "skipped" else "Error", esc(self._error),
+                                "rtl" if self.layoutDirection() == Qt.LayoutDirection.RightToLeft else "ltr"))
         elif self._result:
             shown = self._result[:_RESULT_SHOWN]
             more = len(self._result) - len(shown)
@@ -308,8 +312,9 @@ class ToolCard(QFrame):
             painter.setPen(c.errortext if self._status == "error" else c.muted)
             fm = painter.fontMetrics()
             note = fm.elidedText(self._note_text, Qt.TextElideMode.ElideRight, width - 24)
-            align = set_text_direction(painter, note, _LEFT_MIDDLE, self.layoutDirection())
-            painter.drawText(QRectF(12, top + row + 1, width - 24, fm.height()), align, note)
+            # The app's own sentence, in the window's direction (see _details_html), not its first letter's.
+            painter.setLayoutDirection(self.layoutDirection())
+            painter.drawText(QRectF(12, top + row + 1, width - 24, fm.height()), _LEFT_MIDDLE, note)
 
     def hideEvent(self, event) -> None:  # noqa: N802
         shared_spinner().discard(self)
