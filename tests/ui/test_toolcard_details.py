@@ -67,3 +67,17 @@ def test_an_error_that_starts_with_a_hebrew_word_still_reads_left_to_right(qtbot
         block = block.next()
     assert directions[HEBREW_FIRST] == Qt.LayoutDirection.LeftToRight
     assert directions["שלום + 1"] == Qt.LayoutDirection.RightToLeft  # the model's own input keeps its own
+
+
+def test_each_heading_says_what_it_is_over(qtbot):
+    # nanogo's <source> was headed "Source" right above "Source: nanoGo" (where the output came from),
+    # and url_fetch's <url> "Url".
+    go = ToolCard("t1", "nanogo", 'fmt.Println("hi")', "source")
+    qtbot.addWidget(go)
+    go.finish("ok", source="nanoGo", result="hi\n", result_bytes=3, elapsed_ms=120)
+    assert go.details_text().startswith('Code:\nfmt.Println("hi")')
+    assert go.details_text().count("Source") == 1 and "Source: nanoGo" in go.details_text()
+    assert go.accessibleDescription().startswith('done. Code: fmt.Println("hi"). Source: nanoGo')
+    page = ToolCard("t2", "url_fetch", "https://example.org/", "url")
+    qtbot.addWidget(page)
+    assert page.details_text().startswith("URL:\nhttps://example.org/")

@@ -18,6 +18,9 @@ _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running":
 _RESULT_SHOWN = 6000  # characters of a result shown in the expanded card; the rest is summarised
 STOPPED = "Stopped before the tool finished."  # the reason on a card whose answer was stopped mid-run
 _PAD, _ROW, _BADGE = 7, 22, 18  # header geometry in pixels (the row grows with a large font)
+# The heading over the block's input, by its element: "Url" read oddly, and nanogo's <source> was headed
+# "Source" just above "Source: nanoGo", where the result came from.
+_INPUT_HEADINGS = {"query": "Query", "url": "URL", "source": "Code"}
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
@@ -198,7 +201,7 @@ class ToolCard(QFrame):
     def _describe(self) -> None:
         words = STATUS_WORDS.get(self._status, self._status)
         self.setAccessibleName(f"Tool {self._tool}, {words}")
-        detail = f"{self._param}: {_one_line(self._query)[:200]}"
+        detail = f"{self._input_heading()}: {_one_line(self._query)[:200]}"
         if self._error:
             detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {self._error}"
         elif self._source:
@@ -225,7 +228,7 @@ class ToolCard(QFrame):
 
     def details_text(self) -> str:
         """What the expanded card shows, as plain text (tests and the clipboard use it)."""
-        parts = [f"{self._param.capitalize()}:\n{self._query}"]
+        parts = [f"{self._input_heading()}:\n{self._query}"]
         if self._source:
             parts.append(f"Source: {self._source}")
         if self._error:
@@ -236,12 +239,15 @@ class ToolCard(QFrame):
             parts.append("Running…")
         return "\n\n".join(parts)
 
+    def _input_heading(self) -> str:
+        return _INPUT_HEADINGS.get(self._param, self._param.capitalize())
+
     def _details_html(self) -> str:
         # Each heading is a paragraph of its own, and so is each value: Qt finds a paragraph's direction
         # from its first letter, so a query or result in Arabic or Hebrew reads right to left, and the
         # English heading above it no longer forces it left to right.
         esc = html.escape
-        out = [_section(esc(self._param.capitalize()),
+        out = [_section(esc(self._input_heading()),
                         f"<code style='white-space:pre-wrap'>{esc(self._query)}</code>")]
         if self._source:
             src = esc(self._source)
