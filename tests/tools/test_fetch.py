@@ -205,6 +205,16 @@ async def test_binary_is_refused_with_a_reason(server: LoopbackServer, data_dir:
         await url_fetch(server.url("/download"), ctx(data_dir))
 
 
+async def test_binary_of_no_known_kind_names_its_content_type_once(server: LoopbackServer,
+                                                                  data_dir: Path) -> None:
+    server.static("/blob", bytes(range(256)) * 100, "application/octet-stream")
+    with pytest.raises(ToolError) as caught:
+        await url_fetch(server.url("/blob"), ctx(data_dir))
+    message = str(caught.value)
+    assert " is binary data (application/octet-stream, 25.0 KB); url_fetch reads web pages" in message
+    assert message.count("application/octet-stream") == 1
+
+
 @pytest.mark.parametrize(("body", "content_type", "expected"), [
     (cyrillic_page(declare_in_meta=False), "text/html; charset=windows-1251", CYRILLIC_TEXT),
     (cyrillic_page(declare_in_meta=True), "text/html", CYRILLIC_TEXT),

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QTextDocument
-from PySide6.QtWidgets import QLabel
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QLabel, QTextBrowser
 
 from tinyrag_desktop.ui.bidi import is_right_to_left
 from tinyrag_desktop.ui.elided_label import ElidedLabel
@@ -60,8 +60,7 @@ def test_card_details_show_an_arabic_query_and_result_right_to_left(qtbot):
     qtbot.addWidget(card)
     card.finish("ok", result="لإعادة تعيين كلمة المرور افتح Settings.", result_bytes=60, elapsed_ms=5)
     card.set_expanded(True)
-    doc = QTextDocument()
-    doc.setHtml(card.findChild(QLabel, "toolDetails").text())  # the label's rich text, as Qt lays it out
+    doc = card.findChild(QTextBrowser, "toolDetails").document()
     directions = {}
     block = doc.begin()
     while block.isValid():

@@ -140,7 +140,7 @@ class Engine:
                 # item that ends in one newline it would be read as one more of them.
                 if number > 1 and req.transcript and not req.transcript[-1].endswith("\n\n"):
                     gap = "\n" if req.transcript[-1].endswith("\n") else "\n\n"
-                    yield Text(gap)
+                    yield Text(gap, number)
                     rnd.text.append(gap)
                 try:
                     async for event in self._round(client, model, convo, rnd, req, ctx):
@@ -237,7 +237,7 @@ class Engine:
                     continue
                 if kind == "delta":
                     if item.reasoning:
-                        yield Reasoning(item.reasoning)
+                        yield Reasoning(item.reasoning, rnd.number)
                     pieces = think.feed(item.content) if item.content else []
                 else:  # end of stream, or a failure: flush what is held
                     streaming = False
@@ -245,7 +245,7 @@ class Engine:
                     pieces = think.finish()
                 for channel, text in pieces:
                     if channel == REASONING:
-                        yield Reasoning(text)
+                        yield Reasoning(text, rnd.number)
                         continue
                     for event in parser.feed(text):
                         for out in self._on_parse_event(event, rnd, req, ctx, queue):
@@ -273,11 +273,11 @@ class Engine:
     ) -> list[EngineEvent]:
         if isinstance(event, TextChunk):
             rnd.text.append(event.text)
-            return [Text(event.text)]
+            return [Text(event.text, rnd.number)]
         rnd.text.append(event.raw)
         if isinstance(event, InvalidBlock):
             log.warning("invalid tool block shown as text (%s): %.200r", event.reason, event.raw)
-            return [Text(event.raw)]
+            return [Text(event.raw, rnd.number)]
         return [self._admit(event, rnd, req, ctx, queue)]
 
     def _admit(

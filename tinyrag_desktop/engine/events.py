@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
 
@@ -38,6 +38,12 @@ class Text(_Event):
 
     event: ClassVar[str] = "text"
     text: str
+    # The round it came in, for a stopped answer's footer: cancelled, the request yields no Done to count
+    # them. Not part of the payload (DESIGN fixes it as {text}), nor of equality.
+    round: int = field(default=1, compare=False)
+
+    def payload(self) -> dict[str, Any]:
+        return {"text": self.text}
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +52,10 @@ class Reasoning(_Event):
 
     event: ClassVar[str] = "reasoning"
     text: str
+    round: int = field(default=1, compare=False)  # as Text's
+
+    def payload(self) -> dict[str, Any]:
+        return {"text": self.text}
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,8 @@ TOOLS = [
         run=run,
         example='nums := []int{3, 1, 2}\nsort.Ints(nums)\nfmt.Println(nums)',
         enabled=lambda s: bool(s.get("allow_nanogo")),
-        disabled_reason="nanogo is disabled; enable 'Allow nanoGo' in Settings or pass --allow-nanogo",
+        # Follows "The tool nanogo is disabled: ", and names the check box as Settings labels it.
+        disabled_reason="enable 'Allow Go code (nanoGo)' in Settings or pass --allow-nanogo",
         icon="🐹",
     )
 ]

@@ -346,7 +346,9 @@ def to_readable(body: bytes, content_type: str, url: str, *, truncated: bool, ma
     ctype = parse_content_type(content_type)
     kind = classify(ctype, body)
     if kind == "binary":
-        what = magic_kind(body) or ctype.mime or "binary data of unknown type"
+        # The content type is named in the brackets: as the fallback too, it was said twice
+        # ("is application/octet-stream (application/octet-stream, 25.0 KB)").
+        what = magic_kind(body) or "binary data"
         raise UnreadableContent(
             f"{url} is {what} ({ctype.mime or 'no content type'}, {_human_size(len(body))}"
             f"{' or more' if truncated else ''}); url_fetch reads web pages, text, JSON, XML and PDFs only.")

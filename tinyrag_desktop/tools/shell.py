@@ -25,8 +25,8 @@ from .errors import ToolError
 from .netutil import cut_text, result_limit, setting
 from .registry import ToolContext, ToolResult, ToolSpec
 
-DISABLED_REASON = ("shell commands are disabled; enable 'Allow shell commands' in Settings "
-                   "or pass --allow-shell-exec")
+# Follows "The tool shell is disabled: " (or "The shell tool is off: "): it says how, not again that.
+DISABLED_REASON = "enable 'Allow shell commands' in Settings or pass --allow-shell-exec"
 HARD_OUTPUT_CAP = 2 * 1024 * 1024  # bytes per stream; a command printing more is stopped
 BACKGROUND_GRACE = 1.0  # seconds background children may keep the output open after the command ends
 MAX_COMMAND_CHARS = 8000

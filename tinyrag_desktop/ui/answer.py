@@ -97,6 +97,7 @@ class AnswerWidget(QFrame):
         self._route: dict[str, Any] | None = None
         self._stats: dict[str, Any] | None = None
         self._error: str | None = None
+        self._rounds = 1  # rounds begun so far: a stopped answer's footer says how many
         self._thinking: ThinkingSection | None = None
         self._last_render = QElapsedTimer()
         self._last_render.start()
@@ -204,6 +205,10 @@ class AnswerWidget(QFrame):
         self._route_label.setText(f"Route: {ev.mode} — {ev.reason}{hints}")
         self._route_label.setVisible(self._show_route)
 
+    def set_round(self, number: int) -> None:
+        """The request went on to round ``number`` (the bridge's roundStarted)."""
+        self._rounds = max(self._rounds, number)
+
     def set_show_route(self, on: bool) -> None:
         self._show_route = on
         self._route_label.setVisible(on and self._route is not None)
@@ -265,7 +270,7 @@ class AnswerWidget(QFrame):
             card.mark_stopped()
         self.show_route_sources()
         ran = sum(1 for c in self._cards.values() if c.status in ("done", "error"))
-        self._stats = {"rounds": 1, "tools_run": ran, "elapsed_ms": elapsed_ms, "outcome": "stopped"}
+        self._stats = {"rounds": self._rounds, "tools_run": ran, "elapsed_ms": elapsed_ms, "outcome": "stopped"}
         self._show_footer()
 
     def fail(self, message: str) -> None:

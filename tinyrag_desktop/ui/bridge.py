@@ -30,10 +30,12 @@ class EngineBridge(QObject):
     done = Signal(object)            # Done
     failed = Signal(object)          # EngineError
     finished = Signal(str)
+    roundStarted = Signal(int)       # before the first event of each round (a stopped answer counts them)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._task: asyncio.Task[None] | None = None
+        self._round = 0
 
     def is_running(self) -> bool:
         return self._task is not None and not self._task.done()
@@ -63,6 +65,7 @@ class EngineBridge(QObject):
 
     async def _pump(self, events: AsyncIterator[EngineEvent]) -> None:
         outcome = "done"
+        self._round = 0
         self.started.emit()
         try:
             async for ev in events:
@@ -81,6 +84,10 @@ class EngineBridge(QObject):
             self.finished.emit(outcome)
 
     def _dispatch(self, ev: EngineEvent) -> None:
+        number = getattr(ev, "round", 0)
+        if number > self._round:
+            self._round = number
+            self.roundStarted.emit(number)
         if isinstance(ev, Text):
             self.text.emit(ev.text)
         elif isinstance(ev, Reasoning):

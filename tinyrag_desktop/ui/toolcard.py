@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Property, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPen
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import Property, QRectF, QSize, QSizeF, Qt, QUrl, Signal
+from PySide6.QtGui import (QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPalette, QPen,
+                           QTextOption)
+from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from .bidi import set_text_direction
 from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
@@ -17,6 +18,9 @@ _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running":
 _RESULT_SHOWN = 6000  # characters of a result shown in the expanded card; the rest is summarised
 STOPPED = "Stopped before the tool finished."  # the reason on a card whose answer was stopped mid-run
 _PAD, _ROW, _BADGE = 7, 22, 18  # header geometry in pixels (the row grows with a large font)
+# The heading over the block's input, by its element: "Url" read oddly, and nanogo's <source> was headed
+# "Source" just above "Source: nanoGo", where the result came from.
+_INPUT_HEADINGS = {"query": "Query", "url": "URL", "source": "Code"}
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
@@ -24,12 +28,52 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _section(heading: str, body: str) -> str:
-    return f"<p style='margin-bottom:0'><b>{heading}</b></p><p style='margin-top:0'>{body}</p>"
+def _section(heading: str, body: str, direction: str = "") -> str:
+    stated = f" dir='{direction}'" if direction else ""
+    return f"<p style='margin-bottom:0'><b>{heading}</b></p><p{stated} style='margin-top:0'>{body}</p>"
 
 
 def _seconds(ms: int) -> str:
     return f"{ms / 1000:.1f} s" if ms >= 100 else f"{ms} ms"
+
+
+class _Details(QTextBrowser):
+    """The expanded card's text, as tall as its content. It wraps anywhere: a label wraps only between
+    words, so a long URL, Go line or result with no space in it was cut off at the card's right edge."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("toolDetails")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # selectable by mouse; Tab goes from card to card
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setOpenExternalLinks(True)
+        self.viewport().setAutoFillBackground(False)
+        self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
+        pal = self.palette()
+        pal.setColor(QPalette.ColorRole.Base, Qt.GlobalColor.transparent)
+        self.setPalette(pal)
+        self.document().setDocumentMargin(0)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        self.setFixedHeight(1)
+
+    def _fit(self, size: QSizeF) -> None:
+        height = int(size.height() + 0.999) + 2
+        if height != self.height():
+            self.setFixedHeight(height)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(200, self.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(50, self.height())
+
+    def loadResource(self, kind: int, url: QUrl):  # noqa: N802
+        # A result is outside text: never let it make the card read local files or images.
+        return None
 
 
 class ToolCard(QFrame):
@@ -52,7 +96,7 @@ class ToolCard(QFrame):
         self._result_bytes = 0
         self._elapsed_ms = 0
         self._expanded = False
-        self._details: QLabel | None = None  # built on first expand: 1,000 cards should stay light
+        self._details: _Details | None = None  # built on first expand: 1,000 cards should stay light
 
         self._note_text = ""
         self._meta_text = ""
@@ -146,7 +190,7 @@ class ToolCard(QFrame):
         self.update()
         self._describe()
         if self._details is not None:
-            self._details.setText(self._details_html())
+            self._details.setHtml(self._details_html())
         self.statusChanged.emit(self._status)
 
     def mark_stopped(self) -> None:
@@ -157,7 +201,7 @@ class ToolCard(QFrame):
     def _describe(self) -> None:
         words = STATUS_WORDS.get(self._status, self._status)
         self.setAccessibleName(f"Tool {self._tool}, {words}")
-        detail = f"{self._param}: {_one_line(self._query)[:200]}"
+        detail = f"{self._input_heading()}: {_one_line(self._query)[:200]}"
         if self._error:
             detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {self._error}"
         elif self._source:
@@ -173,14 +217,8 @@ class ToolCard(QFrame):
             return
         self._expanded = on
         if on and self._details is None:
-            self._details = QLabel(self)
-            self._details.setObjectName("toolDetails")
-            self._details.setWordWrap(True)
-            self._details.setTextFormat(Qt.TextFormat.RichText)
-            self._details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                                  | Qt.TextInteractionFlag.LinksAccessibleByMouse)
-            self._details.setOpenExternalLinks(True)
-            self._details.setText(self._details_html())
+            self._details = _Details(self)
+            self._details.setHtml(self._details_html())
             self._layout.addWidget(self._details)
         if self._details is not None:
             self._details.setVisible(on)
@@ -190,7 +228,7 @@ class ToolCard(QFrame):
 
     def details_text(self) -> str:
         """What the expanded card shows, as plain text (tests and the clipboard use it)."""
-        parts = [f"{self._param.capitalize()}:\n{self._query}"]
+        parts = [f"{self._input_heading()}:\n{self._query}"]
         if self._source:
             parts.append(f"Source: {self._source}")
         if self._error:
@@ -201,19 +239,25 @@ class ToolCard(QFrame):
             parts.append("Running…")
         return "\n\n".join(parts)
 
+    def _input_heading(self) -> str:
+        return _INPUT_HEADINGS.get(self._param, self._param.capitalize())
+
     def _details_html(self) -> str:
         # Each heading is a paragraph of its own, and so is each value: Qt finds a paragraph's direction
         # from its first letter, so a query or result in Arabic or Hebrew reads right to left, and the
         # English heading above it no longer forces it left to right.
         esc = html.escape
-        out = [_section(esc(self._param.capitalize()),
+        out = [_section(esc(self._input_heading()),
                         f"<code style='white-space:pre-wrap'>{esc(self._query)}</code>")]
         if self._source:
             src = esc(self._source)
             link = f"<a href='{src}'>{src}</a>" if self._source.startswith(("http://", "https://")) else src
             out.append(_section("Source", link))
         if self._error:
-            out.append(_section("Reason" if self._status == "skipped" else "Error", esc(self._error)))
+            # The error is the app's own sentence: it reads in the window's direction even when it starts
+            # with the model's Hebrew or Arabic ("“ש” is not something the calculator understands").
+            out.append(_section("Reason" if self._status == "skipped" else "Error", esc(self._error),
+                                "rtl" if self.layoutDirection() == Qt.LayoutDirection.RightToLeft else "ltr"))
         elif self._result:
             shown = self._result[:_RESULT_SHOWN]
             more = len(self._result) - len(shown)
@@ -274,8 +318,9 @@ class ToolCard(QFrame):
             painter.setPen(c.errortext if self._status == "error" else c.muted)
             fm = painter.fontMetrics()
             note = fm.elidedText(self._note_text, Qt.TextElideMode.ElideRight, width - 24)
-            align = set_text_direction(painter, note, _LEFT_MIDDLE, self.layoutDirection())
-            painter.drawText(QRectF(12, top + row + 1, width - 24, fm.height()), align, note)
+            # The app's own sentence, in the window's direction (see _details_html), not its first letter's.
+            painter.setLayoutDirection(self.layoutDirection())
+            painter.drawText(QRectF(12, top + row + 1, width - 24, fm.height()), _LEFT_MIDDLE, note)
 
     def hideEvent(self, event) -> None:  # noqa: N802
         shared_spinner().discard(self)
