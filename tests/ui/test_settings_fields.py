@@ -95,3 +95,20 @@ def test_a_persona_too_long_is_named_as_its_tab_is(dialog):
     dialog._on_save()
     assert dialog.result() == 0 and not dialog.problem.isHidden()
     assert dialog.problem.text().startswith(f"Personas: '{name}' is 100,001 characters long")
+
+
+def test_a_reason_under_a_field_is_shown_whole_beside_a_long_model_name(qtbot):
+    long_model = "hf.co/bartowski/Meta-Llama-3.1-70B-Instruct-abliterated-GGUF:Q4_K_M-imatrix-experimental-v2"
+    dialog = SettingsDialog(defaults().replace(chat_model=long_model))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.field("base_url").setText("nonsense")
+    dialog.field("temperature").setText("abc")
+    for name in ("base_url", "temperature"):
+        error = dialog._fields[name].error
+        # Its whole text fits: as tall as its wrapped lines need at the width it was given, never cut to one.
+        qtbot.waitUntil(lambda error=error: error.isVisible()
+                        and error.height() >= error.heightForWidth(error.width()))
+    # A short number box does not make its reason as narrow as itself.
+    assert dialog._fields["temperature"].error.width() > dialog.field("temperature").width()

@@ -72,6 +72,10 @@ class _Field:
         elif opt.name in ("chat_model", "embed_model"):
             self.widget = QComboBox(parent)
             self.widget.setEditable(True)
+            # Sized for a usual name, not the longest one listed: a 90-character model name made the form
+            # wider than the dialog, and the reasons under the fields were cut to their first line.
+            self.widget.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            self.widget.setMinimumContentsLength(20)
             if value:
                 self.widget.addItem(str(value))
             self.widget.setCurrentText(str(value))
@@ -218,6 +222,10 @@ class SettingsDialog(QDialog):
                 self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self.test_result.hide()  # until there is a result: no gap under the model field
                 box.addWidget(self.test_result)
+            elif opt.type in (int, float):
+                # Aligned, so the short box does not make the whole column as narrow: its reason below
+                # took that width too, and four wrapped lines of it were cut to one.
+                box.addWidget(field.widget, 0, Qt.AlignmentFlag.AlignLeft)
             else:
                 box.addWidget(field.widget)
             if name in _WARNINGS:
