@@ -70,6 +70,10 @@ class Option:
         if kind is str:
             if not isinstance(value, str):
                 raise SettingsError(f"{self.name} must be text, not {shown(value)}.")
+            if self.form in ("url", "url or empty"):
+                # " http://127.0.0.1:11434/v1" typed or pasted into settings.json or --base-url: the space
+                # is no part of an address, and kept, every request failed with "cannot be reached".
+                value = value.strip()
             if self.choices is not None and value not in self.choices:
                 allowed = ", ".join(self.choices)
                 raise SettingsError(f"{self.name} must be one of {allowed}, not {shown(value)}.")
