@@ -236,9 +236,30 @@ def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
         try:
             values[key] = opt.check(value)
         except SettingsError as exc:
+            kept = _usable_entries(opt, value) if opt.type is dict else {}
+            if kept:  # one bad persona does not cost the user all the others (the next Save wrote defaults)
+                values[key] = kept
+                left_out = ", ".join(shown(name, 40) for name in value if name not in kept)
+                warnings.append(f"{exc} Only the usable ones are kept; left out: {left_out}.")
+                continue
             default = "the default personas" if opt.type is dict else f"the default, {opt.default!r}"
             warnings.append(f"{exc} Using {default}.")
     return Settings(values, extra), warnings
+
+
+def _usable_entries(opt: Option, value: Any) -> dict[str, str]:
+    """The entries of a mapping option that it takes one by one, up to its limit (empty if none)."""
+    kept: dict[str, str] = {}
+    if not isinstance(value, dict):
+        return kept
+    for name, text in value.items():
+        if len(kept) == MAX_PERSONAS:
+            break
+        try:
+            kept.update(opt.check({name: text}))
+        except SettingsError:
+            continue
+    return kept
 
 
 def load_settings(data_dir: Path) -> tuple[Settings, list[str]]:
