@@ -221,6 +221,25 @@ def test_persona_is_chosen_per_chat(make_window, server, qloop):
     assert win.persona.currentText() == "Teacher"
 
 
+def test_a_chat_whose_persona_was_removed_answers_as_the_first_one_and_says_so(make_window, server, qloop):
+    server.queue(Stream(tokens("Step one…")), Stream(tokens("Short.")), Stream(tokens("Again.")))
+    win = make_window(server.base_url)
+    win.persona.setCurrentText("Teacher")
+    assert qloop.run(ask_and_wait(win, "Explain RAG")) == "done"
+    teacher_chat = win.chat_id
+    win.new_chat()
+    win.persona.setCurrentText("Concise")
+    assert qloop.run(ask_and_wait(win, "Explain RAG again")) == "done"
+    personas = dict(win.settings["personas"])
+    del personas["Teacher"]
+    win.apply_settings(win.settings.replace(personas=personas))
+    win.open_chat(teacher_chat)  # it showed Concise, the persona of the chat open before, and answered so
+    assert win.persona.currentText() == "Assistant"
+    assert "“Teacher” was removed" in win.statusBar().currentMessage()
+    assert qloop.run(ask_and_wait(win, "Once more")) == "done"
+    assert server.requests[-1]["messages"][0]["content"].startswith(personas["Assistant"])
+
+
 def test_sidebar_new_rename_delete_undo_and_search(make_window, server, qloop, qtbot):
     server.queue(Stream(tokens("A.")), Stream(tokens("B.")))
     win = make_window(server.base_url)

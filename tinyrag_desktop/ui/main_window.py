@@ -415,8 +415,13 @@ class MainWindow(QMainWindow):
             self.view.clear()
             self._ids.clear()
             self.title_label.setText(chat.title)
-            if chat.persona:
-                self._select_persona(chat.persona)
+            # A persona removed in Settings since: the chat answers as the first one, and says so, rather
+            # than as whichever persona the chat open before it had.
+            if not self._select_persona(chat.persona) and self.persona.count():
+                self.persona.setCurrentIndex(0)
+                if chat.persona:
+                    self.statusBar().showMessage(f"This chat's persona “{chat.persona}” was removed; it now "
+                                                 f"answers as “{self.persona.currentText()}”.", 8000)
             self._loading = iter(self.store.messages(chat_id))
             self._load_step(self._loading)
         if chat_id != self.chat_id or not self.view.answers():
@@ -493,9 +498,11 @@ class MainWindow(QMainWindow):
         self.persona.blockSignals(False)
         self._select_persona(current)
 
-    def _select_persona(self, name: str) -> None:
+    def _select_persona(self, name: str) -> bool:
         if name and self.persona.findText(name) >= 0:
             self.persona.setCurrentText(name)
+            return True
+        return False
 
     def _persona_changed(self, name: str) -> None:
         if self.chat_id and name:
