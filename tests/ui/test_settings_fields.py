@@ -112,3 +112,27 @@ def test_a_reason_under_a_field_is_shown_whole_beside_a_long_model_name(qtbot):
                         and error.height() >= error.heightForWidth(error.width()))
     # A short number box does not make its reason as narrow as itself.
     assert dialog._fields["temperature"].error.width() > dialog.field("temperature").width()
+
+
+def _typed_name(monkeypatch, name: str) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: (name, True)))
+
+
+def test_a_persona_name_already_taken_or_too_long_is_refused_in_words(dialog, monkeypatch):
+    names = [dialog.persona_list.item(i).text() for i in range(dialog.persona_list.count())]
+    dialog.persona_list.setCurrentRow(0)
+    _typed_name(monkeypatch, f"  {names[1]} ")
+    dialog._add_persona()  # it did nothing, and said nothing
+    assert [dialog.persona_list.item(i).text() for i in range(dialog.persona_list.count())] == names
+    assert dialog.persona_list.currentItem().text() == names[1]
+    note = dialog.persona_note
+    assert not note.isHidden() and f"already a persona called “{names[1]}”" in note.text()
+    _typed_name(monkeypatch, "n" * 201)
+    dialog._add_persona()  # it was added, and Save refused it later
+    assert dialog.persona_list.count() == len(names) and "at most 200 characters" in dialog.persona_note.text()
+    _typed_name(monkeypatch, "Pirate")
+    dialog._add_persona()
+    assert dialog.persona_list.currentItem().text() == "Pirate" and dialog.persona_note.isHidden()
+    assert "Pirate" in dialog.values()["personas"]

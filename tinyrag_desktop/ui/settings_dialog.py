@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit, QPushButton,
                                QTabWidget, QVBoxLayout, QWidget)
 
-from ..settings import OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
+from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
 
@@ -266,6 +266,11 @@ class SettingsDialog(QDialog):
         buttons.addWidget(add)
         buttons.addWidget(remove)
         left.addLayout(buttons)
+        self.persona_note = QLabel("", page)  # why a name was not taken
+        self.persona_note.setObjectName("fieldError")
+        self.persona_note.setWordWrap(True)
+        self.persona_note.hide()
+        left.addWidget(self.persona_note)
         row.addLayout(left, 1)
         self.persona_prompt = QPlainTextEdit(page)
         self.persona_prompt.setObjectName("personaPrompt")
@@ -290,12 +295,34 @@ class SettingsDialog(QDialog):
             self._personas[name] = self.persona_prompt.toPlainText()
 
     def _add_persona(self) -> None:
-        name, ok = QInputDialog.getText(self, "New persona", "Name:")
-        name = name.strip()
-        if ok and name and name not in self._personas:
+        name = self._ask_name("New persona")
+        if name is not None:
             self._personas[name] = ""
             self.persona_list.addItem(name)
             self.persona_list.setCurrentRow(self.persona_list.count() - 1)
+            self.persona_prompt.setFocus()
+
+    def _ask_name(self, title: str, current: str = "") -> str | None:
+        """A persona name typed by the user, or None; a name that cannot be taken is refused in words
+        (a name already in the list was ignored without a word, and a too long one refused only at Save)."""
+        name, ok = QInputDialog.getText(self, title, "Name:", text=current)
+        name = " ".join(name.split())
+        self.persona_note.hide()
+        if not ok or not name or name == current:
+            return None
+        if len(name) > MAX_PERSONA_NAME:
+            self._say_persona(f"A persona's name is at most {MAX_PERSONA_NAME} characters long; that one has "
+                              f"{len(name):,}.")
+            return None
+        if name in self._personas:
+            self.persona_list.setCurrentRow(list(self._personas).index(name))
+            self._say_persona(f"There is already a persona called “{name}”: it is selected.")
+            return None
+        return name
+
+    def _say_persona(self, text: str) -> None:
+        self.persona_note.setText(text)
+        self.persona_note.show()
 
     def _remove_persona(self) -> None:
         item = self.persona_list.currentItem()
