@@ -136,3 +136,21 @@ def test_a_persona_name_already_taken_or_too_long_is_refused_in_words(dialog, mo
     dialog._add_persona()
     assert dialog.persona_list.currentItem().text() == "Pirate" and dialog.persona_note.isHidden()
     assert "Pirate" in dialog.values()["personas"]
+
+
+def test_personas_renamed_twice_or_swapped_are_reported_from_their_saved_names(dialog, monkeypatch):
+    renamed = []
+    dialog.personasRenamed.connect(renamed.append)
+
+    def rename(row: int, name: str) -> None:
+        dialog.persona_list.setCurrentRow(row)
+        _typed_name(monkeypatch, name)
+        dialog._rename_persona()
+
+    rename(1, "Spare")      # Concise -> Spare
+    rename(2, "Concise")    # Teacher -> Concise
+    rename(1, "Teacher")    # Spare -> Teacher: the two have swapped names
+    prompt = dialog.values()["personas"]["Teacher"]
+    dialog._on_save()
+    assert renamed == [{"Concise": "Teacher", "Teacher": "Concise"}]
+    assert prompt == defaults()["personas"]["Concise"]

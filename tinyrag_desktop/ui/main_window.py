@@ -498,6 +498,19 @@ class MainWindow(QMainWindow):
         self.persona.blockSignals(False)
         self._select_persona(current)
 
+    def _personas_renamed(self, renamed: dict[str, str]) -> None:
+        """Chats follow their persona's new name, and so does the header's choice."""
+        renames = list(renamed.items())
+        for old, new in renames:  # through a free name first, so swapping two names works
+            self.store.rename_persona(old, f"\x1frenamed:{new}")
+        for _old, new in renames:
+            self.store.rename_persona(f"\x1frenamed:{new}", new)
+        index = self.persona.findText(self.persona.currentText())
+        if self.persona.currentText() in renamed and index >= 0:
+            self.persona.blockSignals(True)
+            self.persona.setItemText(index, renamed[self.persona.currentText()])
+            self.persona.blockSignals(False)
+
     def _select_persona(self, name: str) -> bool:
         if name and self.persona.findText(name) >= 0:
             self.persona.setCurrentText(name)
@@ -705,6 +718,7 @@ class MainWindow(QMainWindow):
     def open_settings(self) -> SettingsDialog:
         dialog = SettingsDialog(self.settings, self._list_models, self)
         dialog.setStyleSheet(style_sheet(colors().dark))
+        dialog.personasRenamed.connect(self._personas_renamed)
         dialog.saved.connect(self.apply_settings)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()

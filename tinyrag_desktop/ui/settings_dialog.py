@@ -147,6 +147,7 @@ class SettingsDialog(QDialog):
     """Edits a copy of the settings; ``saved`` carries the new Settings when the user clicks Save."""
 
     saved = Signal(object)
+    personasRenamed = Signal(dict)  # {old name: new name}, sent just before ``saved``
 
     def __init__(self, settings: Settings, list_models: ListModels | None = None,
                  parent: QWidget | None = None) -> None:
@@ -251,6 +252,7 @@ class SettingsDialog(QDialog):
     def _build_personas(self) -> QWidget:
         page = QWidget(self)
         self._personas: dict[str, str] = dict(self._settings["personas"])
+        self.renamed_personas: dict[str, str] = {}  # a saved name -> its name now
         row = QHBoxLayout(page)
         left = QVBoxLayout()
         self.persona_list = QListWidget(page)
@@ -261,9 +263,13 @@ class SettingsDialog(QDialog):
         buttons = QHBoxLayout()
         add = QPushButton("Add…", page)
         add.clicked.connect(self._add_persona)
+        rename = QPushButton("Rename…", page)
+        rename.setObjectName("renamePersona")
+        rename.clicked.connect(self._rename_persona)
         remove = QPushButton("Remove", page)
         remove.clicked.connect(self._remove_persona)
         buttons.addWidget(add)
+        buttons.addWidget(rename)
         buttons.addWidget(remove)
         left.addLayout(buttons)
         self.persona_note = QLabel("", page)  # why a name was not taken
@@ -324,10 +330,26 @@ class SettingsDialog(QDialog):
         self.persona_note.setText(text)
         self.persona_note.show()
 
+    def _rename_persona(self) -> None:
+        """Rename the selected persona in place; its chats follow it when the settings are saved."""
+        item = self.persona_list.currentItem()
+        if item is None:
+            return
+        old = item.text()
+        new = self._ask_name("Rename persona", current=old)
+        if new is None:
+            return
+        self._personas = {new if name == old else name: text for name, text in self._personas.items()}
+        saved = next((first for first, now in self.renamed_personas.items() if now == old), old)
+        self.renamed_personas[saved] = new
+        self._current_persona = new
+        item.setText(new)
+
     def _remove_persona(self) -> None:
         item = self.persona_list.currentItem()
         if item is not None and len(self._personas) > 1:
             self._personas.pop(item.text(), None)
+            self.renamed_personas = {a: b for a, b in self.renamed_personas.items() if b != item.text()}
             self.persona_list.takeItem(self.persona_list.row(item))
 
     # values ---------------------------------------------------------------------------------------
@@ -358,6 +380,9 @@ class SettingsDialog(QDialog):
             self.problem.setText(str(exc))
             self.problem.show()
             return
+        renamed = {old: new for old, new in self.renamed_personas.items() if old != new}
+        if renamed:
+            self.personasRenamed.emit(renamed)
         self.saved.emit(self.result_settings)
         self.accept()
 
