@@ -282,7 +282,12 @@ class ChatsSidebar(QFrame):
 
     def show_undo(self, chat_id: str, title: str) -> None:
         self._undo_id = chat_id
-        self.undo_label.setText(f"Deleted “{title}”.")
+        # The title cut to one line of the bar: a long one (a word without spaces cannot wrap) was cut off at
+        # the bar's edge, and its end, the Undo the bar is for, squeezed aside.
+        room = max(60, self.width() - self.undo_button.sizeHint().width() - 48)
+        short = self.undo_label.fontMetrics().elidedText(title, Qt.TextElideMode.ElideRight, room)
+        self.undo_label.setText(f"Deleted “{short}”.")
+        self.undo_label.setToolTip(title)
         self.undo_bar.show()
         self._undo_timer.start(UNDO_SECONDS * 1000)
 
