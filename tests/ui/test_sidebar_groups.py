@@ -107,3 +107,23 @@ def test_the_undo_bar_shows_a_long_title_cut_to_fit_with_undo_beside_it(make_win
     needed = label.heightForWidth(label.width())
     assert label.height() >= needed and label.sizeHint().width() <= bar.width()  # nothing cut off
     assert win.sidebar.undo_button.geometry().right() <= bar.contentsRect().right()
+
+
+def test_delete_in_the_list_keeps_the_keyboard_in_the_list(make_window, qloop, qtbot):
+    win = make_window("http://127.0.0.1:9/v1")
+    for title in ("Oldest", "Middle", "Newest"):
+        win.store.new_chat(title=title)
+    win._refresh_chats()
+    win.open_chat(win.sidebar.ids()[1])  # Middle
+    win.composer.setPlainText("a draft")
+    win.activateWindow()
+    win.sidebar.list.setFocus()
+    qtbot.waitUntil(win.sidebar.list.hasFocus)
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)
+    assert win.sidebar.titles() == ["Newest", "Oldest"]
+    # The focus stays in the list, on the chat now in its place, shown but not opened.
+    assert win.sidebar.list.hasFocus() and win.sidebar.list.currentItem().text() == "Oldest"
+    assert win.chat_id is None
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)  # it erased a letter of the draft instead
+    assert win.sidebar.titles() == ["Newest"] and win.composer.toPlainText() == "a draft"
+    assert win.sidebar.list.hasFocus()
