@@ -154,3 +154,27 @@ def test_personas_renamed_twice_or_swapped_are_reported_from_their_saved_names(d
     dialog._on_save()
     assert renamed == [{"Concise": "Teacher", "Teacher": "Concise"}]
     assert prompt == defaults()["personas"]["Concise"]
+
+
+def test_closing_the_dialog_during_a_connection_test_ends_the_test(qloop, qtbot):
+    import asyncio
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    answer = asyncio.Event()
+
+    async def slow_server(url: str, key: str) -> list[str]:
+        await answer.wait()
+        raise RuntimeError("no server")  # it answers only after the dialog is gone
+
+    dialog = SettingsDialog(defaults(), slow_server)
+    dialog.open()
+    task = dialog.test_connection()
+    qloop.run(asyncio.sleep(0.01))
+    dialog.reject()
+    dialog.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    answer.set()
+    qloop.run(asyncio.wait([task]))
+    # It wrote its result into the deleted dialog: RuntimeError "Internal C++ object already deleted".
+    assert task.cancelled()

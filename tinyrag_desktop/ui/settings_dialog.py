@@ -177,6 +177,7 @@ class SettingsDialog(QDialog):
         self.save_button.setObjectName("saveSettings")
         self.buttons.accepted.connect(self._on_save)
         self.buttons.rejected.connect(self.reject)
+        self.finished.connect(self._stop_test)
         self.problem = QLabel(self)
         self.problem.setObjectName("fieldError")
         self.problem.setWordWrap(True)
@@ -403,15 +404,23 @@ class SettingsDialog(QDialog):
         self._test_task = asyncio.ensure_future(self._test(url, key))
         return self._test_task
 
+    def _stop_test(self) -> None:
+        """The dialog is closing: a test still waiting for the server ends now. Left running, it wrote its
+        result into the deleted dialog and a RuntimeError traceback reached the console."""
+        if self._test_task is not None and not self._test_task.done():
+            self._test_task.cancel()
+
     async def _test(self, url: str, key: str) -> None:
         try:
             models = await self._list_models(url, key)
+        except asyncio.CancelledError:
+            raise  # the dialog closed: its widgets may be gone already
         except Exception as exc:  # the client's errors carry a person-readable message
+            self.test_button.setEnabled(True)
             self.test_result.setText(f"Could not connect: {exc}")
             self.test_result.setProperty("ok", False)
             return
-        finally:
-            self.test_button.setEnabled(True)
+        self.test_button.setEnabled(True)
         combo = self._fields["chat_model"].widget
         assert isinstance(combo, QComboBox)
         current = combo.currentText()
