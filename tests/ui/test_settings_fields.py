@@ -178,3 +178,24 @@ def test_closing_the_dialog_during_a_connection_test_ends_the_test(qloop, qtbot)
     qloop.run(asyncio.wait([task]))
     # It wrote its result into the deleted dialog: RuntimeError "Internal C++ object already deleted".
     assert task.cancelled()
+
+
+def test_a_failed_connection_test_is_in_the_error_colour_and_a_good_one_is_not(qloop, qtbot):
+    from tinyrag_desktop.ui.theme import style_sheet
+
+    async def no_server(url: str, key: str) -> list[str]:
+        raise RuntimeError("The model server cannot be reached.")
+
+    async def a_server(url: str, key: str) -> list[str]:
+        return ["llama3.2"]
+
+    colours = {}
+    for name, list_models in (("failed", no_server), ("ok", a_server)):
+        dialog = SettingsDialog(defaults(), list_models)
+        qtbot.addWidget(dialog)
+        dialog.setStyleSheet(style_sheet(False))
+        dialog.show()
+        qloop.run(dialog.test_connection())
+        label = dialog.test_result
+        colours[name] = label.palette().color(label.foregroundRole()).name()
+    assert colours["failed"] == "#b91c1c" and colours["ok"] != colours["failed"]  # light.qss's @errortext

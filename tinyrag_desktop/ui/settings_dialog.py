@@ -391,16 +391,16 @@ class SettingsDialog(QDialog):
     def test_connection(self) -> asyncio.Task[None] | None:
         self.test_result.show()
         if self._list_models is None:
-            self.test_result.setText("Model listing is not available in this build.")
+            self._say_test("Model listing is not available in this build.", failed=True)
             return None
         try:
             url = self._fields["base_url"].value()
         except SettingsError as exc:
-            self.test_result.setText(str(exc))
+            self._say_test(str(exc), failed=True)
             return None
         key = str(self._fields["api_key"].raw())
         self.test_button.setEnabled(False)
-        self.test_result.setText(f"Connecting to {url}…")
+        self._say_test(f"Connecting to {url}…")
         self._test_task = asyncio.ensure_future(self._test(url, key))
         return self._test_task
 
@@ -417,8 +417,7 @@ class SettingsDialog(QDialog):
             raise  # the dialog closed: its widgets may be gone already
         except Exception as exc:  # the client's errors carry a person-readable message
             self.test_button.setEnabled(True)
-            self.test_result.setText(f"Could not connect: {exc}")
-            self.test_result.setProperty("ok", False)
+            self._say_test(f"Could not connect: {exc}", failed=True)
             return
         self.test_button.setEnabled(True)
         combo = self._fields["chat_model"].widget
@@ -434,9 +433,16 @@ class SettingsDialog(QDialog):
         embed.addItems(models)
         embed.setCurrentText(current_embed)
         shown = ", ".join(models[:6]) + (f" and {len(models) - 6} more" if len(models) > 6 else "")
-        self.test_result.setText(f"Connected. {len(models)} model{'s' if len(models) != 1 else ''}: {shown}"
-                                 if models else "Connected, but the server lists no models.")
-        self.test_result.setProperty("ok", True)
+        self._say_test(f"Connected. {len(models)} model{'s' if len(models) != 1 else ''}: {shown}"
+                       if models else "Connected, but the server lists no models.")
+
+    def _say_test(self, text: str, *, failed: bool = False) -> None:
+        """The test's outcome under the model field; a failure in the error colour (it was as grey as
+        "Connected", so a glance did not tell which it was)."""
+        self.test_result.setText(text)
+        self.test_result.setProperty("failed", failed)
+        self.test_result.style().unpolish(self.test_result)
+        self.test_result.style().polish(self.test_result)
 
     def models(self) -> list[str]:
         combo = self._fields["chat_model"].widget
