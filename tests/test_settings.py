@@ -181,3 +181,22 @@ def test_a_second_damaged_file_does_not_overwrite_the_first_one_kept(tmp_path: P
     _s, warnings = load_settings(tmp_path)
     assert (tmp_path / "settings.json.bad").read_text() == "{first"
     assert (tmp_path / "settings.json.bad-2").read_text() == "{second" and "settings.json.bad-2" in warnings[0]
+
+
+def test_spaces_around_an_address_in_the_file_or_a_flag_are_dropped(tmp_path):
+    (tmp_path / "settings.json").write_text(json.dumps({"base_url": " http://127.0.0.1:8766/v1\t",
+                                                        "searxng_url": "  "}))
+    s, warnings = load_settings(tmp_path)
+    assert warnings == [] and s.base_url == "http://127.0.0.1:8766/v1" and s.searxng_url == ""
+    assert defaults().replace(base_url="http://127.0.0.1:1234/v1 \n").base_url == "http://127.0.0.1:1234/v1"
+
+
+def test_one_bad_persona_in_the_file_leaves_the_others_in_place(tmp_path):
+    personas = {"Pirate": "Talk like a pirate.", "Broken": 5, "n" * 201: "too long a name", "Poet": "Rhyme."}
+    (tmp_path / "settings.json").write_text(json.dumps({"personas": personas}))
+    s, warnings = load_settings(tmp_path)
+    assert s.personas == {"Pirate": "Talk like a pirate.", "Poet": "Rhyme."}
+    assert len(warnings) == 1 and "'Broken'" in warnings[0] and "left out" in warnings[0], warnings
+    assert len(warnings[0]) < 300
+    save_settings(tmp_path, s)  # what the user saves next keeps them
+    assert load_settings(tmp_path)[0].personas == s.personas

@@ -283,6 +283,11 @@ class ChatStore:
         with self._tx() as db:
             db.execute("UPDATE chats SET persona=? WHERE id=?", (persona, chat_id))
 
+    def rename_persona(self, old: str, new: str) -> None:
+        """Every chat that answers as persona ``old`` answers as ``new`` (the persona was renamed)."""
+        with self._tx() as db:
+            db.execute("UPDATE chats SET persona=? WHERE persona=?", (new, old))
+
     def delete(self, chat_id: str) -> None:
         """Hide a chat; :meth:`undelete` brings it back until :meth:`purge_deleted` runs."""
         with self._tx() as db:

@@ -70,6 +70,10 @@ class Option:
         if kind is str:
             if not isinstance(value, str):
                 raise SettingsError(f"{self.name} must be text, not {shown(value)}.")
+            if self.form in ("url", "url or empty"):
+                # " http://127.0.0.1:11434/v1" typed or pasted into settings.json or --base-url: the space
+                # is no part of an address, and kept, every request failed with "cannot be reached".
+                value = value.strip()
             if self.choices is not None and value not in self.choices:
                 allowed = ", ".join(self.choices)
                 raise SettingsError(f"{self.name} must be one of {allowed}, not {shown(value)}.")
@@ -232,9 +236,30 @@ def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
         try:
             values[key] = opt.check(value)
         except SettingsError as exc:
+            kept = _usable_entries(opt, value) if opt.type is dict else {}
+            if kept:  # one bad persona does not cost the user all the others (the next Save wrote defaults)
+                values[key] = kept
+                left_out = ", ".join(shown(name, 40) for name in value if name not in kept)
+                warnings.append(f"{exc} Only the usable ones are kept; left out: {left_out}.")
+                continue
             default = "the default personas" if opt.type is dict else f"the default, {opt.default!r}"
             warnings.append(f"{exc} Using {default}.")
     return Settings(values, extra), warnings
+
+
+def _usable_entries(opt: Option, value: Any) -> dict[str, str]:
+    """The entries of a mapping option that it takes one by one, up to its limit (empty if none)."""
+    kept: dict[str, str] = {}
+    if not isinstance(value, dict):
+        return kept
+    for name, text in value.items():
+        if len(kept) == MAX_PERSONAS:
+            break
+        try:
+            kept.update(opt.check({name: text}))
+        except SettingsError:
+            continue
+    return kept
 
 
 def load_settings(data_dir: Path) -> tuple[Settings, list[str]]:

@@ -95,3 +95,107 @@ def test_a_persona_too_long_is_named_as_its_tab_is(dialog):
     dialog._on_save()
     assert dialog.result() == 0 and not dialog.problem.isHidden()
     assert dialog.problem.text().startswith(f"Personas: '{name}' is 100,001 characters long")
+
+
+def test_a_reason_under_a_field_is_shown_whole_beside_a_long_model_name(qtbot):
+    long_model = "hf.co/bartowski/Meta-Llama-3.1-70B-Instruct-abliterated-GGUF:Q4_K_M-imatrix-experimental-v2"
+    dialog = SettingsDialog(defaults().replace(chat_model=long_model))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.field("base_url").setText("nonsense")
+    dialog.field("temperature").setText("abc")
+    for name in ("base_url", "temperature"):
+        error = dialog._fields[name].error
+        # Its whole text fits: as tall as its wrapped lines need at the width it was given, never cut to one.
+        qtbot.waitUntil(lambda error=error: error.isVisible()
+                        and error.height() >= error.heightForWidth(error.width()))
+    # A short number box does not make its reason as narrow as itself.
+    assert dialog._fields["temperature"].error.width() > dialog.field("temperature").width()
+
+
+def _typed_name(monkeypatch, name: str) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: (name, True)))
+
+
+def test_a_persona_name_already_taken_or_too_long_is_refused_in_words(dialog, monkeypatch):
+    names = [dialog.persona_list.item(i).text() for i in range(dialog.persona_list.count())]
+    dialog.persona_list.setCurrentRow(0)
+    _typed_name(monkeypatch, f"  {names[1]} ")
+    dialog._add_persona()  # it did nothing, and said nothing
+    assert [dialog.persona_list.item(i).text() for i in range(dialog.persona_list.count())] == names
+    assert dialog.persona_list.currentItem().text() == names[1]
+    note = dialog.persona_note
+    assert not note.isHidden() and f"already a persona called “{names[1]}”" in note.text()
+    _typed_name(monkeypatch, "n" * 201)
+    dialog._add_persona()  # it was added, and Save refused it later
+    assert dialog.persona_list.count() == len(names) and "at most 200 characters" in dialog.persona_note.text()
+    _typed_name(monkeypatch, "Pirate")
+    dialog._add_persona()
+    assert dialog.persona_list.currentItem().text() == "Pirate" and dialog.persona_note.isHidden()
+    assert "Pirate" in dialog.values()["personas"]
+
+
+def test_personas_renamed_twice_or_swapped_are_reported_from_their_saved_names(dialog, monkeypatch):
+    renamed = []
+    dialog.personasRenamed.connect(renamed.append)
+
+    def rename(row: int, name: str) -> None:
+        dialog.persona_list.setCurrentRow(row)
+        _typed_name(monkeypatch, name)
+        dialog._rename_persona()
+
+    rename(1, "Spare")      # Concise -> Spare
+    rename(2, "Concise")    # Teacher -> Concise
+    rename(1, "Teacher")    # Spare -> Teacher: the two have swapped names
+    prompt = dialog.values()["personas"]["Teacher"]
+    dialog._on_save()
+    assert renamed == [{"Concise": "Teacher", "Teacher": "Concise"}]
+    assert prompt == defaults()["personas"]["Concise"]
+
+
+def test_closing_the_dialog_during_a_connection_test_ends_the_test(qloop, qtbot):
+    import asyncio
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    answer = asyncio.Event()
+
+    async def slow_server(url: str, key: str) -> list[str]:
+        await answer.wait()
+        raise RuntimeError("no server")  # it answers only after the dialog is gone
+
+    dialog = SettingsDialog(defaults(), slow_server)
+    dialog.open()
+    task = dialog.test_connection()
+    qloop.run(asyncio.sleep(0.01))
+    dialog.reject()
+    dialog.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    answer.set()
+    qloop.run(asyncio.wait([task]))
+    # It wrote its result into the deleted dialog: RuntimeError "Internal C++ object already deleted".
+    assert task.cancelled()
+
+
+def test_a_failed_connection_test_is_in_the_error_colour_and_a_good_one_is_not(qloop, qtbot):
+    from tinyrag_desktop.ui.theme import style_sheet
+
+    async def no_server(url: str, key: str) -> list[str]:
+        raise RuntimeError("The model server cannot be reached.")
+
+    async def a_server(url: str, key: str) -> list[str]:
+        return ["llama3.2"]
+
+    colours = {}
+    for name, list_models in (("failed", no_server), ("ok", a_server)):
+        dialog = SettingsDialog(defaults(), list_models)
+        qtbot.addWidget(dialog)
+        dialog.setStyleSheet(style_sheet(False))
+        dialog.show()
+        qloop.run(dialog.test_connection())
+        label = dialog.test_result
+        colours[name] = label.palette().color(label.foregroundRole()).name()
+    assert colours["failed"] == "#b91c1c" and colours["ok"] != colours["failed"]  # light.qss's @errortext

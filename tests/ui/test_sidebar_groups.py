@@ -93,3 +93,37 @@ def test_search_results_have_no_day_headings(make_window, server, qloop, tmp_pat
     win.sidebar.search.setText("pumpkin")
     qloop.run(wait_until(lambda: win.sidebar.titles() and win.sidebar.list.count() == 2))
     assert win.sidebar.headings() == []
+
+
+def test_the_undo_bar_shows_a_long_title_cut_to_fit_with_undo_beside_it(make_window, qtbot):
+    win = make_window("http://127.0.0.1:9/v1")
+    title = "Renamed" + "L" * 300  # one word: it cannot wrap
+    chat = win.store.new_chat(title=title)
+    win._refresh_chats()
+    win.delete_chat(chat.id)
+    bar, label = win.sidebar.undo_bar, win.sidebar.undo_label
+    qtbot.waitUntil(lambda: bar.isVisible() and label.width() > 0)
+    assert label.text().startswith("Deleted “Renamed") and "…" in label.text() and label.toolTip() == title
+    needed = label.heightForWidth(label.width())
+    assert label.height() >= needed and label.sizeHint().width() <= bar.width()  # nothing cut off
+    assert win.sidebar.undo_button.geometry().right() <= bar.contentsRect().right()
+
+
+def test_delete_in_the_list_keeps_the_keyboard_in_the_list(make_window, qloop, qtbot):
+    win = make_window("http://127.0.0.1:9/v1")
+    for title in ("Oldest", "Middle", "Newest"):
+        win.store.new_chat(title=title)
+    win._refresh_chats()
+    win.open_chat(win.sidebar.ids()[1])  # Middle
+    win.composer.setPlainText("a draft")
+    win.activateWindow()
+    win.sidebar.list.setFocus()
+    qtbot.waitUntil(win.sidebar.list.hasFocus)
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)
+    assert win.sidebar.titles() == ["Newest", "Oldest"]
+    # The focus stays in the list, on the chat now in its place, shown but not opened.
+    assert win.sidebar.list.hasFocus() and win.sidebar.list.currentItem().text() == "Oldest"
+    assert win.chat_id is None
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)  # it erased a letter of the draft instead
+    assert win.sidebar.titles() == ["Newest"] and win.composer.toPlainText() == "a draft"
+    assert win.sidebar.list.hasFocus()

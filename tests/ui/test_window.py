@@ -221,6 +221,25 @@ def test_persona_is_chosen_per_chat(make_window, server, qloop):
     assert win.persona.currentText() == "Teacher"
 
 
+def test_a_chat_whose_persona_was_removed_answers_as_the_first_one_and_says_so(make_window, server, qloop):
+    server.queue(Stream(tokens("Step one…")), Stream(tokens("Short.")), Stream(tokens("Again.")))
+    win = make_window(server.base_url)
+    win.persona.setCurrentText("Teacher")
+    assert qloop.run(ask_and_wait(win, "Explain RAG")) == "done"
+    teacher_chat = win.chat_id
+    win.new_chat()
+    win.persona.setCurrentText("Concise")
+    assert qloop.run(ask_and_wait(win, "Explain RAG again")) == "done"
+    personas = dict(win.settings["personas"])
+    del personas["Teacher"]
+    win.apply_settings(win.settings.replace(personas=personas))
+    win.open_chat(teacher_chat)  # it showed Concise, the persona of the chat open before, and answered so
+    assert win.persona.currentText() == "Assistant"
+    assert "“Teacher” was removed" in win.statusBar().currentMessage()
+    assert qloop.run(ask_and_wait(win, "Once more")) == "done"
+    assert server.requests[-1]["messages"][0]["content"].startswith(personas["Assistant"])
+
+
 def test_sidebar_new_rename_delete_undo_and_search(make_window, server, qloop, qtbot):
     server.queue(Stream(tokens("A.")), Stream(tokens("B.")))
     win = make_window(server.base_url)
@@ -483,3 +502,26 @@ def test_a_search_hit_in_the_chats_own_title_is_not_shown_twice(make_window, ser
     win.sidebar.search.setText("salt")  # found in the answer: the matching words say why it is listed
     qloop.run(wait_until(lambda: "salt" in win.sidebar.item_for(win.chat_id).text()))
     assert win.sidebar.item_for(win.chat_id).text().startswith("How do I bake bread?\n")
+
+
+def test_a_persona_renamed_in_settings_keeps_its_chats(make_window, server, qloop, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog, QPushButton
+
+    server.queue(Stream(tokens("Step one…")), Stream(tokens("Short.")))
+    win = make_window(server.base_url)
+    win.persona.setCurrentText("Teacher")
+    assert qloop.run(ask_and_wait(win, "Explain RAG")) == "done"
+    teacher_chat = win.chat_id
+    dialog = win.open_settings()
+    dialog.persona_list.setCurrentRow(list(win.settings["personas"]).index("Teacher"))
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("Tutor", True)))
+    dialog.findChild(QPushButton, "renamePersona").click()
+    assert dialog.persona_list.currentItem().text() == "Tutor"
+    dialog.save_button.click()
+    assert list(win.settings["personas"]) == ["Assistant", "Concise", "Tutor"]  # in its place
+    assert win.persona.currentText() == "Tutor" and ChatStore(win.data_dir).get_chat(teacher_chat).persona == "Tutor"
+    win.new_chat()
+    win.open_chat(teacher_chat)
+    assert win.persona.currentText() == "Tutor"
+    assert qloop.run(ask_and_wait(win, "And again")) == "done"
+    assert "step by step" in server.requests[-1]["messages"][0]["content"]

@@ -416,8 +416,13 @@ class MainWindow(QMainWindow):
             self.view.clear()
             self._ids.clear()
             self.title_label.setText(chat.title)
-            if chat.persona:
-                self._select_persona(chat.persona)
+            # A persona removed in Settings since: the chat answers as the first one, and says so, rather
+            # than as whichever persona the chat open before it had.
+            if not self._select_persona(chat.persona) and self.persona.count():
+                self.persona.setCurrentIndex(0)
+                if chat.persona:
+                    self.statusBar().showMessage(f"This chat's persona “{chat.persona}” was removed; it now "
+                                                 f"answers as “{self.persona.currentText()}”.", 8000)
             self._loading = iter(self.store.messages(chat_id))
             self._load_step(self._loading)
         if chat_id != self.chat_id or not self.view.answers():
@@ -494,9 +499,24 @@ class MainWindow(QMainWindow):
         self.persona.blockSignals(False)
         self._select_persona(current)
 
-    def _select_persona(self, name: str) -> None:
+    def _personas_renamed(self, renamed: dict[str, str]) -> None:
+        """Chats follow their persona's new name, and so does the header's choice."""
+        renames = list(renamed.items())
+        for old, new in renames:  # through a free name first, so swapping two names works
+            self.store.rename_persona(old, f"\x1frenamed:{new}")
+        for _old, new in renames:
+            self.store.rename_persona(f"\x1frenamed:{new}", new)
+        index = self.persona.findText(self.persona.currentText())
+        if self.persona.currentText() in renamed and index >= 0:
+            self.persona.blockSignals(True)
+            self.persona.setItemText(index, renamed[self.persona.currentText()])
+            self.persona.blockSignals(False)
+
+    def _select_persona(self, name: str) -> bool:
         if name and self.persona.findText(name) >= 0:
             self.persona.setCurrentText(name)
+            return True
+        return False
 
     def _persona_changed(self, name: str) -> None:
         if self.chat_id and name:
@@ -699,6 +719,7 @@ class MainWindow(QMainWindow):
     def open_settings(self) -> SettingsDialog:
         dialog = SettingsDialog(self.settings, self._list_models, self)
         dialog.setStyleSheet(style_sheet(colors().dark))
+        dialog.personasRenamed.connect(self._personas_renamed)
         dialog.saved.connect(self.apply_settings)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()

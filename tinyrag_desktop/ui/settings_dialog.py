@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit, QPushButton,
                                QTabWidget, QVBoxLayout, QWidget)
 
-from ..settings import OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
+from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
 
@@ -72,6 +72,10 @@ class _Field:
         elif opt.name in ("chat_model", "embed_model"):
             self.widget = QComboBox(parent)
             self.widget.setEditable(True)
+            # Sized for a usual name, not the longest one listed: a 90-character model name made the form
+            # wider than the dialog, and the reasons under the fields were cut to their first line.
+            self.widget.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            self.widget.setMinimumContentsLength(20)
             if value:
                 self.widget.addItem(str(value))
             self.widget.setCurrentText(str(value))
@@ -143,6 +147,7 @@ class SettingsDialog(QDialog):
     """Edits a copy of the settings; ``saved`` carries the new Settings when the user clicks Save."""
 
     saved = Signal(object)
+    personasRenamed = Signal(dict)  # {old name: new name}, sent just before ``saved``
 
     def __init__(self, settings: Settings, list_models: ListModels | None = None,
                  parent: QWidget | None = None) -> None:
@@ -172,6 +177,7 @@ class SettingsDialog(QDialog):
         self.save_button.setObjectName("saveSettings")
         self.buttons.accepted.connect(self._on_save)
         self.buttons.rejected.connect(self.reject)
+        self.finished.connect(self._stop_test)
         self.problem = QLabel(self)
         self.problem.setObjectName("fieldError")
         self.problem.setWordWrap(True)
@@ -218,6 +224,10 @@ class SettingsDialog(QDialog):
                 self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self.test_result.hide()  # until there is a result: no gap under the model field
                 box.addWidget(self.test_result)
+            elif opt.type in (int, float):
+                # Aligned, so the short box does not make the whole column as narrow: its reason below
+                # took that width too, and four wrapped lines of it were cut to one.
+                box.addWidget(field.widget, 0, Qt.AlignmentFlag.AlignLeft)
             else:
                 box.addWidget(field.widget)
             if name in _WARNINGS:
@@ -243,6 +253,7 @@ class SettingsDialog(QDialog):
     def _build_personas(self) -> QWidget:
         page = QWidget(self)
         self._personas: dict[str, str] = dict(self._settings["personas"])
+        self.renamed_personas: dict[str, str] = {}  # a saved name -> its name now
         row = QHBoxLayout(page)
         left = QVBoxLayout()
         self.persona_list = QListWidget(page)
@@ -253,11 +264,20 @@ class SettingsDialog(QDialog):
         buttons = QHBoxLayout()
         add = QPushButton("Add…", page)
         add.clicked.connect(self._add_persona)
+        rename = QPushButton("Rename…", page)
+        rename.setObjectName("renamePersona")
+        rename.clicked.connect(self._rename_persona)
         remove = QPushButton("Remove", page)
         remove.clicked.connect(self._remove_persona)
         buttons.addWidget(add)
+        buttons.addWidget(rename)
         buttons.addWidget(remove)
         left.addLayout(buttons)
+        self.persona_note = QLabel("", page)  # why a name was not taken
+        self.persona_note.setObjectName("fieldError")
+        self.persona_note.setWordWrap(True)
+        self.persona_note.hide()
+        left.addWidget(self.persona_note)
         row.addLayout(left, 1)
         self.persona_prompt = QPlainTextEdit(page)
         self.persona_prompt.setObjectName("personaPrompt")
@@ -282,17 +302,55 @@ class SettingsDialog(QDialog):
             self._personas[name] = self.persona_prompt.toPlainText()
 
     def _add_persona(self) -> None:
-        name, ok = QInputDialog.getText(self, "New persona", "Name:")
-        name = name.strip()
-        if ok and name and name not in self._personas:
+        name = self._ask_name("New persona")
+        if name is not None:
             self._personas[name] = ""
             self.persona_list.addItem(name)
             self.persona_list.setCurrentRow(self.persona_list.count() - 1)
+            self.persona_prompt.setFocus()
+
+    def _ask_name(self, title: str, current: str = "") -> str | None:
+        """A persona name typed by the user, or None; a name that cannot be taken is refused in words
+        (a name already in the list was ignored without a word, and a too long one refused only at Save)."""
+        name, ok = QInputDialog.getText(self, title, "Name:", text=current)
+        name = " ".join(name.split())
+        self.persona_note.hide()
+        if not ok or not name or name == current:
+            return None
+        if len(name) > MAX_PERSONA_NAME:
+            self._say_persona(f"A persona's name is at most {MAX_PERSONA_NAME} characters long; that one has "
+                              f"{len(name):,}.")
+            return None
+        if name in self._personas:
+            self.persona_list.setCurrentRow(list(self._personas).index(name))
+            self._say_persona(f"There is already a persona called “{name}”: it is selected.")
+            return None
+        return name
+
+    def _say_persona(self, text: str) -> None:
+        self.persona_note.setText(text)
+        self.persona_note.show()
+
+    def _rename_persona(self) -> None:
+        """Rename the selected persona in place; its chats follow it when the settings are saved."""
+        item = self.persona_list.currentItem()
+        if item is None:
+            return
+        old = item.text()
+        new = self._ask_name("Rename persona", current=old)
+        if new is None:
+            return
+        self._personas = {new if name == old else name: text for name, text in self._personas.items()}
+        saved = next((first for first, now in self.renamed_personas.items() if now == old), old)
+        self.renamed_personas[saved] = new
+        self._current_persona = new
+        item.setText(new)
 
     def _remove_persona(self) -> None:
         item = self.persona_list.currentItem()
         if item is not None and len(self._personas) > 1:
             self._personas.pop(item.text(), None)
+            self.renamed_personas = {a: b for a, b in self.renamed_personas.items() if b != item.text()}
             self.persona_list.takeItem(self.persona_list.row(item))
 
     # values ---------------------------------------------------------------------------------------
@@ -323,6 +381,9 @@ class SettingsDialog(QDialog):
             self.problem.setText(str(exc))
             self.problem.show()
             return
+        renamed = {old: new for old, new in self.renamed_personas.items() if old != new}
+        if renamed:
+            self.personasRenamed.emit(renamed)
         self.saved.emit(self.result_settings)
         self.accept()
 
@@ -330,28 +391,35 @@ class SettingsDialog(QDialog):
     def test_connection(self) -> asyncio.Task[None] | None:
         self.test_result.show()
         if self._list_models is None:
-            self.test_result.setText("Model listing is not available in this build.")
+            self._say_test("Model listing is not available in this build.", failed=True)
             return None
         try:
             url = self._fields["base_url"].value()
         except SettingsError as exc:
-            self.test_result.setText(str(exc))
+            self._say_test(str(exc), failed=True)
             return None
         key = str(self._fields["api_key"].raw())
         self.test_button.setEnabled(False)
-        self.test_result.setText(f"Connecting to {url}…")
+        self._say_test(f"Connecting to {url}…")
         self._test_task = asyncio.ensure_future(self._test(url, key))
         return self._test_task
+
+    def _stop_test(self) -> None:
+        """The dialog is closing: a test still waiting for the server ends now. Left running, it wrote its
+        result into the deleted dialog and a RuntimeError traceback reached the console."""
+        if self._test_task is not None and not self._test_task.done():
+            self._test_task.cancel()
 
     async def _test(self, url: str, key: str) -> None:
         try:
             models = await self._list_models(url, key)
+        except asyncio.CancelledError:
+            raise  # the dialog closed: its widgets may be gone already
         except Exception as exc:  # the client's errors carry a person-readable message
-            self.test_result.setText(f"Could not connect: {exc}")
-            self.test_result.setProperty("ok", False)
-            return
-        finally:
             self.test_button.setEnabled(True)
+            self._say_test(f"Could not connect: {exc}", failed=True)
+            return
+        self.test_button.setEnabled(True)
         combo = self._fields["chat_model"].widget
         assert isinstance(combo, QComboBox)
         current = combo.currentText()
@@ -365,9 +433,16 @@ class SettingsDialog(QDialog):
         embed.addItems(models)
         embed.setCurrentText(current_embed)
         shown = ", ".join(models[:6]) + (f" and {len(models) - 6} more" if len(models) > 6 else "")
-        self.test_result.setText(f"Connected. {len(models)} model{'s' if len(models) != 1 else ''}: {shown}"
-                                 if models else "Connected, but the server lists no models.")
-        self.test_result.setProperty("ok", True)
+        self._say_test(f"Connected. {len(models)} model{'s' if len(models) != 1 else ''}: {shown}"
+                       if models else "Connected, but the server lists no models.")
+
+    def _say_test(self, text: str, *, failed: bool = False) -> None:
+        """The test's outcome under the model field; a failure in the error colour (it was as grey as
+        "Connected", so a glance did not tell which it was)."""
+        self.test_result.setText(text)
+        self.test_result.setProperty("failed", failed)
+        self.test_result.style().unpolish(self.test_result)
+        self.test_result.style().polish(self.test_result)
 
     def models(self) -> list[str]:
         combo = self._fields["chat_model"].widget

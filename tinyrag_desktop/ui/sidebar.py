@@ -277,12 +277,36 @@ class ChatsSidebar(QFrame):
 
     def delete_current(self) -> None:
         chat_id = self.current_id()
-        if chat_id:
-            self.deleteRequested.emit(chat_id)
+        if not chat_id:
+            return
+        in_list, row = self.list.hasFocus(), self.list.currentRow()
+        self.deleteRequested.emit(chat_id)
+        if in_list and self.item_for(chat_id) is None:
+            # Deleted from the list, the keyboard stays there, on the chat that took its place (shown, not
+            # opened): the window had moved it to the message box, where a second Delete erased text.
+            self._show_near(row)
+            self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _show_near(self, row: int) -> None:
+        """Make the chat at ``row`` (or the nearest one above it) current, as the focus does: not opened."""
+        rows = [r for r in range(self.list.count()) if self.list.item(r).data(Qt.ItemDataRole.UserRole)]
+        if not rows:
+            return
+        target = next((r for r in rows if r >= row), rows[-1])
+        self.list.focusing = True
+        try:
+            self.list.setCurrentRow(target)
+        finally:
+            self.list.focusing = False
 
     def show_undo(self, chat_id: str, title: str) -> None:
         self._undo_id = chat_id
-        self.undo_label.setText(f"Deleted “{title}”.")
+        # The title cut to one line of the bar: a long one (a word without spaces cannot wrap) was cut off at
+        # the bar's edge, and its end, the Undo the bar is for, squeezed aside.
+        room = max(60, self.width() - self.undo_button.sizeHint().width() - 48)
+        short = self.undo_label.fontMetrics().elidedText(title, Qt.TextElideMode.ElideRight, room)
+        self.undo_label.setText(f"Deleted “{short}”.")
+        self.undo_label.setToolTip(title)
         self.undo_bar.show()
         self._undo_timer.start(UNDO_SECONDS * 1000)
 
