@@ -90,6 +90,26 @@ def test_a_real_word_the_pages_never_use_is_not_a_typo(data_dir, tmp_path):
     assert hits.corrected == {"pasword": "password"} and "account page" in hits[0].text
 
 
+def test_a_word_cut_short_is_completed_before_it_is_corrected(data_dir, tmp_path):
+    # "vacu" is one letter from "valu(e)", which the pages use most; it is the start of "vacuum"
+    pages = {"values.md": "# Values\n\nEvery value has a type. A value can be NULL. Values are compared.\n",
+             "types.md": "# Types\n\nA value of a numeric type; the value is rounded.\n",
+             "vacuum.md": "# Vacuum\n\nVACUUM reclaims the storage of dead rows.\n"}
+    for name, text in pages.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    with open_store(data_dir) as kb:
+        Importer(kb).run([str(tmp_path / name) for name in pages])
+    hits = search(data_dir, "vacu*", 3)
+    assert hits.corrected == {"vacu": "vacuum"} and Path(hits[0].location).name == "vacuum.md"
+    # at most five letters more: "recla" is "reclaims" (stem "reclaim"), "deadrowcount" is too long for "dead"
+    assert search(data_dir, "recla", 3).corrected == {"recla": "reclaims"}  # as the passage writes it
+    (tmp_path / "counts.md").write_text("# Counts\n\nThe deadrowcount column.\n", encoding="utf-8")
+    with open_store(data_dir) as kb:
+        Importer(kb).run([str(tmp_path / "counts.md")])
+    assert search(data_dir, "deadr", 3).corrected.get("deadr") != "deadrowcount"
+    assert search(data_dir, "deadrowc", 3).corrected == {"deadrowc": "deadrowcount"}
+
+
 def test_a_typo_is_not_read_as_a_stop_word(imported):
     # "thex" is one letter from "the", "then" and "they", which the pages use more than any other word;
     # short words ("tho") are not corrected at all.

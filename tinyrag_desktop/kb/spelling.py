@@ -6,7 +6,8 @@ word that mattered most. When a word of the question is in no chunk at all, the 
 in the index's own vocabulary (``chunks_fts_vocab``, FTS5's view of its terms), and the one found in
 the most chunks takes the misspelt word's place. Words the index knows are never changed, so a
 question without typos searches exactly as before; nor are English words it does not know ("passport"
-is not a typo of "password": see words.py).
+is not a typo of "password": see words.py). A word cut short ("vacu") is completed first, to the most
+frequent indexed word it begins ("vacuum", not "value" one edit away).
 
 The index holds Porter stems ("permiss", "configur"), not words: the neighbours are stemmed with the
 same tokenizer (an in-memory FTS5 table) before they are looked up, and the word that replaces the typo
@@ -69,10 +70,30 @@ def corrections(conn: sqlite3.Connection, words: Sequence[str], stop_words: Iter
     unwanted = _stop_stems(frozenset(stop_words))
     found = {}
     for word in absent[:MAX_CORRECTIONS]:
-        better = _nearest(conn, word, unwanted)
+        better = _completion(conn, word, unwanted) or _nearest(conn, word, unwanted)
         if better is not None:
             found[word] = better
     return found
+
+
+# A word cut short ("vacu", "autovac") is completed to an indexed word at most this many letters longer.
+MAX_COMPLETION = 5
+
+
+def _completion(conn: sqlite3.Connection, word: str, unwanted: frozenset[str]) -> str | None:
+    """The indexed stem that ``word`` begins, up to MAX_COMPLETION letters longer, found in the most chunks:
+    "vacu" → "vacuum", where its nearest neighbour by one edit is "valu(e)". A typo is seldom the start of
+    another word (one typing mistake per development question, four seeds: 82, 86, 79, 85 either way); a
+    word cut short, in 97 of those questions, finds its page 76, 75, 77 times instead of 75, 74, 76."""
+    upper = word[:-1] + chr(ord(word[-1]) + 1)
+    best = None
+    for raw, count in conn.execute(_VOCAB_RANGE, (word, upper)):
+        term = _text(raw)
+        if term is None or term in unwanted or term == word or len(term) > len(word) + MAX_COMPLETION:
+            continue
+        if best is None or count > best[0]:
+            best = (count, term)
+    return best[1] if best else None
 
 
 def _has_vocabulary(conn: sqlite3.Connection) -> bool:
