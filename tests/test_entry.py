@@ -62,3 +62,20 @@ def test_flags_before_the_verb_stay_flags_after_a_double_dash(tmp_path: Path, mo
     assert main(["--data-dir", str(data), "kb", "add", "--", "-note.txt"]) == 0
     assert "1 added" in capsys.readouterr().out
     assert (data / "knowledge.db").is_file() and not (tmp_path / "default").exists()
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["kb", "search", "heron", "-k", "2"],
+     "tinyrag-desktop kb search: error: unrecognized arguments: -k 2 (did you mean --k?)"),
+    (["ask", "hello?", "--bogus"], "tinyrag-desktop ask: error: unrecognized arguments: --bogus"),
+    (["nanogo", "x.go", "--fast"], "tinyrag-desktop nanogo: error: unrecognized arguments: --fast"),
+])
+def test_an_unknown_flag_is_said_by_the_verb_that_was_given_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                argv: list[str], words: str) -> None:
+    # argparse's top parser said it ("tinyrag-desktop: error", with the usage "VERB ..."): no help to find
+    # what the verb does take
+    with pytest.raises(SystemExit) as exited:
+        main([*argv, "--data-dir", str(tmp_path)])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and f"usage: tinyrag-desktop {argv[0]}" in err

@@ -43,7 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the verb's own parser, with its usage: the top one's "VERB ..." helps nobody
+        _unrecognized(_verb_parser(parser, argv), extra)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -57,6 +60,26 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     finally:
         _release_knowledge_base(args)
+
+
+def _verb_parser(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.ArgumentParser:
+    """The parser of the verb ``argv`` names ("kb search"), or ``parser`` when it names none."""
+    for word in argv:
+        verbs = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        if verbs is None:
+            break
+        if word in verbs.choices:
+            parser = verbs.choices[word]
+    return parser
+
+
+def _unrecognized(parser: argparse.ArgumentParser, extra: list[str]) -> None:
+    """Exit 2 naming what the verb does not take, and the flag meant when one dash was typed for two."""
+    known = {option for action in parser._actions for option in action.option_strings}
+    meant = [f"--{word.lstrip('-')}" for word in extra
+             if word.startswith("-") and not word.startswith("--") and f"--{word.lstrip('-')}" in known]
+    hint = f" (did you mean {', '.join(meant)}?)" if meant else ""
+    parser.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
 
 
 def _release_knowledge_base(args: argparse.Namespace) -> None:
