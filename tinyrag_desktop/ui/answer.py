@@ -31,13 +31,22 @@ MAX_CUTS = 1   # segments closed per render step: bounds the work one step may d
 
 def footer_text(stats: dict[str, Any]) -> str:
     rounds = int(stats.get("rounds", 0))
-    tools = int(stats.get("tools_run", 0))
     secs = int(stats.get("elapsed_ms", 0)) / 1000
-    parts = [f"{rounds} round{'s' if rounds != 1 else ''}", f"{tools} tool{'s' if tools != 1 else ''} run",
-             f"{secs:.1f} s"]
+    parts = [f"{rounds} round{'s' if rounds != 1 else ''}", _tools_text(stats), f"{secs:.1f} s"]
     if stats.get("outcome") == "stopped":
         parts.append("stopped")
     return " · ".join(parts)
+
+
+def _tools_text(stats: dict[str, Any]) -> str:
+    """``tools_run`` counts every call that was started, as ``Done.tools_run`` does; ``tools_stopped`` says
+    how many of them the user's Stop (or a failed stream) ended before they finished."""
+    tools = int(stats.get("tools_run", 0))
+    stopped = min(tools, int(stats.get("tools_stopped", 0)))
+    plural = "s" if tools != 1 else ""
+    if stopped and stopped == tools:
+        return f"{tools} tool{plural} stopped"
+    return f"{tools} tool{plural} run" + (f" ({stopped} stopped)" if stopped else "")
 
 
 @dataclass(slots=True)
@@ -94,6 +103,7 @@ class AnswerWidget(QFrame):
         self._segments: list[MarkdownSegment] = []
         self._cards: dict[str, ToolCard] = {}
         self._positions: dict[str, int] = {}
+        self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts
         self._route: dict[str, Any] | None = None
         self._stats: dict[str, Any] | None = None
         self._error: str | None = None
@@ -232,6 +242,7 @@ class AnswerWidget(QFrame):
         self._thinking.append(text)
 
     def tool_started(self, ev: ToolStarted) -> ToolCard:
+        self._started.add(ev.id)
         return self._add_card(ev.id, ev.tool, ev.query, ev.param)
 
     def tool_finished(self, ev: ToolFinished) -> ToolCard:
@@ -254,6 +265,7 @@ class AnswerWidget(QFrame):
             self._route["sources"] = list(ev.sources)
         self.show_route_sources()
         self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run, "elapsed_ms": ev.elapsed_ms}
+        self._count_stopped()
         self._show_footer()
 
     def show_route_sources(self) -> None:
@@ -269,9 +281,18 @@ class AnswerWidget(QFrame):
         for card in self._cards.values():
             card.mark_stopped()
         self.show_route_sources()
-        ran = sum(1 for c in self._cards.values() if c.status in ("done", "error"))
-        self._stats = {"rounds": self._rounds, "tools_run": ran, "elapsed_ms": elapsed_ms, "outcome": "stopped"}
+        # No Done comes: count as the engine does, every call it started (a stopped one too), not the cards
+        # it refused (an unknown tool's card is an error, but nothing ran).
+        self._stats = {"rounds": self._rounds, "tools_run": len(self._started), "elapsed_ms": elapsed_ms,
+                       "outcome": "stopped"}
+        self._count_stopped()
         self._show_footer()
+
+    def _count_stopped(self) -> None:
+        assert self._stats is not None
+        stopped = sum(1 for c in self._cards.values() if c.stopped)
+        if stopped:
+            self._stats["tools_stopped"] = stopped
 
     def fail(self, message: str) -> None:
         """Show an error inline, in plain words, with a Retry button."""
@@ -466,7 +487,9 @@ class AnswerWidget(QFrame):
     def stored_tools(self) -> list[StoredTool]:
         out = []
         for call_id, card in self._cards.items():
-            out.append(StoredTool(call_id, card.tool_name, card.query, card.status, card._param, card._source,
+            # A tool stopped mid-run is stored as it was left, "running" (chats reads that as stopped).
+            status = "running" if card.stopped else card.status
+            out.append(StoredTool(call_id, card.tool_name, card.query, status, card._param, card._source,
                                   card.error, card._result, card._result_bytes, card._elapsed_ms,
                                   self._positions[call_id]))
         return out

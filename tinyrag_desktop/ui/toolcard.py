@@ -169,6 +169,11 @@ class ToolCard(QFrame):
         return self._note_text
 
     @property
+    def stopped(self) -> bool:
+        """True when the answer was stopped while this tool ran (see ``mark_stopped``)."""
+        return self._status == "skipped" and self._error == STOPPED
+
+    @property
     def expanded(self) -> bool:
         return self._expanded
 
