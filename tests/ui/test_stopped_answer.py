@@ -13,7 +13,7 @@ from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.engine.events import Done, ToolFinished, ToolStarted
 from tinyrag_desktop.ui.answer import AnswerWidget, footer_text
 
-from .conftest import tokens, wait_signal, wait_until
+from .conftest import ask_and_wait, tokens, wait_signal, wait_until
 
 
 def test_stopping_in_the_third_round_says_three_rounds(make_window, server, qloop):
@@ -148,3 +148,19 @@ def test_a_tool_cut_off_by_a_failed_stream_is_counted_as_stopped(qtbot):
     answer.fail("The model server closed the stream.")
     answer.finish(Done(1, 1, 900, "", ()))
     assert answer.footer() == "1 round · 1 tool stopped · 0.9 s"
+
+
+def test_an_answer_that_ends_on_a_refused_repeat_says_why_under_its_cards(make_window, server, qloop):
+    # It ended on the two cards with no text at all: the second round only repeated the first call.
+    server.queue(Stream(tokens('<tool name="calculate"><query>6*7</query></tool>')),
+                 Stream(tokens('<tool name="calculate"><query>6*7</query></tool>')))
+    win = make_window(server.base_url, max_continuations=1)
+    assert qloop.run(ask_and_wait(win, "What is 6*7?")) == "done"
+    answer = win.view.answers()[-1]
+    parts = answer.parts()
+    assert [type(p).__name__ for p in parts] == ["ToolCard", "ToolCard", "MarkdownSegment"]
+    assert [c.status for c in answer.cards()] == ["done", "skipped"]
+    said = parts[-1].toPlainText()
+    assert said.startswith("The answer ends here: the model only repeated a tool call that had already run")
+    stored = ChatStore(win.data_dir).messages(win.chat_id)[-1]
+    assert "The answer ends here" in stored.content and "The answer ends here" not in stored.transcript
