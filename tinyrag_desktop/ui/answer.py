@@ -26,6 +26,9 @@ from .theme import colors, paint_focus_ring
 from .toolcard import STOPPED, ToolCard
 
 FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the CPU
+# Marks that end or break a sentence: written right after a tool block ("see <tool …>…</tool>. Then"), they
+# belong to the text before the card, not at the start of a line after it.
+_TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
 MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
 
 
@@ -104,6 +107,9 @@ class AnswerWidget(QFrame):
         self._cards: dict[str, ToolCard] = {}
         self._positions: dict[str, int] = {}
         self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts
+        self._after_card = False  # no text since the last card: marks that come now attach before it
+        self._before_card: _Run | None = None  # the text just before the last card (None: nothing to attach to)
+        self._marks_attach: bool | None = None  # whether the marks after the last card go before it
         self._route: dict[str, Any] | None = None
         self._stats: dict[str, Any] | None = None
         self._error: str | None = None
@@ -230,9 +236,34 @@ class AnswerWidget(QFrame):
             self._arrived()
         self._content.append(text)
         self._content_len += len(text)
+        if self._after_card:
+            text = self._attach_marks(text)
+            if not text:
+                return
         self._pending.append(text)
         if not self._timer.isActive():
             self._timer.start(max(0, FRAME_MS - self._last_render.elapsed()))
+
+    def _attach_marks(self, text: str) -> str:
+        """Show the sentence marks that open the text after a card at the end of the text before it
+        ("see" ⟨card⟩ ". Then" reads "see." ⟨card⟩ "Then"); returns the rest of ``text``. The answer's
+        content keeps them where they were streamed: only where they are shown changes."""
+        lead = len(text) - len(text.lstrip("".join(_TRAILING_MARKS)))
+        if lead < len(text):
+            self._after_card = False  # the text after the card has begun
+        if lead:
+            before = self._before_card
+            kept = before.text.rstrip(" \t") if before is not None else ""
+            if self._marks_attach is None:
+                # After a line break, a list, a colon or nothing at all, a mark has no sentence to end: the
+                # card ended it. Shown alone at the start of the next line, it only looked like a stray.
+                self._marks_attach = bool(kept) and kept[-1] not in "\n.,;:!?…"
+            if self._marks_attach:
+                assert before is not None
+                before.text = kept + text[:lead]
+                if not any(run is before for run in self._closed):  # on screen already: show it again
+                    self._show_segment(before.seg, before.text)
+        return text[lead:]
 
     def append_reasoning(self, text: str) -> None:
         self._arrived()
@@ -385,11 +416,19 @@ class AnswerWidget(QFrame):
     def _add_card(self, call_id: str, tool: str, query: str, param: str) -> ToolCard:
         self._arrived()
         if self._pending:  # the text before the card is rendered in later steps, in its place
-            self._closed.append(_Run(self._active or self._new_segment(""),
-                                     self._active_text + "".join(self._pending)))
+            self._before_card = _Run(self._active or self._new_segment(""),
+                                     self._active_text + "".join(self._pending))
+            self._closed.append(self._before_card)
             self._pending.clear()
             if not self._timer.isActive():
                 self._timer.start(0)
+        elif self._active is not None:  # on screen already
+            self._before_card = _Run(self._active, self._active_text)
+        elif not self._after_card:  # the first part of the answer
+            self._before_card = None
+        # (cards one after another: a mark after the last goes where one after the first would have)
+        self._after_card = True
+        self._marks_attach = None  # decided at the first mark after the card
         self._active, self._active_text = None, ""  # text after the card starts a new segment
         card = ToolCard(call_id, tool, query, param, self)
         self._cards[call_id] = card
