@@ -82,6 +82,7 @@ async def test_by_default_at_most_five_calls_run_per_answer(llm, make_engine) ->
 async def test_duplicates_are_skipped_across_rounds_but_not_across_requests(llm, make_engine) -> None:
     engine = make_engine()
     llm.queue(Stream(tokens(block("echo", "same"))), Stream(tokens("again " + block("echo", "same"))),
+              Stream(["from the first result"]),  # the round after a refused repeat (see test_engine)
               Stream(tokens(block("echo", "same"))), Stream(["fin"]))
     first = of(await collect(engine), ToolFinished)
     assert [r.status for r in first] == ["ok", "skipped"] and "duplicate" in first[1].error

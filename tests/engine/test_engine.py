@@ -102,6 +102,41 @@ async def test_continuation_cap(llm, make_engine) -> None:
     events = await collect(make_engine(EngineConfig(max_continuations=2, max_tools_total=50)))
     assert events[-1].rounds == 3 and len(llm.requests) == 3
     assert len(of(events, ToolStarted)) == 3
+    # the last result can never be read: the answer says so rather than end on a card
+    assert "still calling tools at the limit of at most 3 rounds per answer" in visible(events)
+    assert "still calling" not in events[-1].transcript  # the app's words, not the model's
+
+
+async def test_a_round_of_nothing_but_a_repeated_call_gets_one_more_round_to_answer(llm, make_engine) -> None:
+    # The second round only repeated the first call: refused as a duplicate, it ended the answer on the
+    # cards, with no text and no word of why.
+    llm.queue(Stream(tokens("Let me compute. " + block("calculate", "6*7"))),
+              Stream(tokens(block("calculate", "6*7"))),
+              Stream(tokens("It is 42.")))
+    events = await collect(make_engine(), "What is 6*7?")
+    assert [r.status for r in of(events, ToolFinished)] == ["ok", "skipped"]
+    assert len(llm.requests) == 3 and events[-1].rounds == 3 and events[-1].tools_run == 1
+    assert visible(events).rstrip().endswith("It is 42.")
+    told = llm.requests[2]["messages"][-1]["content"]
+    assert "duplicate call" in told and "answer the question now from the results you already have" in told
+
+
+async def test_a_repeated_call_in_the_last_round_ends_the_answer_with_why(llm, make_engine) -> None:
+    llm.queue(Stream(tokens(block("calculate", "6*7"))), Stream(tokens(block("calculate", "6*7"))),
+              Stream(["not asked for"]))
+    events = await collect(make_engine(EngineConfig(max_continuations=1)), "What is 6*7?")
+    assert len(llm.requests) == 2 and events[-1].rounds == 2  # the limit on rounds holds
+    text = visible(events)
+    assert "the model only repeated a tool call that had already run" in text
+    assert "at most 2 rounds per answer" in text and "not asked for" not in text
+
+
+async def test_a_repeated_call_the_model_writes_on_after_ends_the_answer_as_before(llm, make_engine) -> None:
+    llm.queue(Stream(tokens(block("calculate", "6*7"))),
+              Stream(tokens("Again: " + block("calculate", "6*7") + " So it is 42.")),
+              Stream(["not asked for"]))
+    events = await collect(make_engine(), "What is 6*7?")
+    assert len(llm.requests) == 2 and visible(events).endswith(" So it is 42.")
 
 
 async def test_a_tool_that_hangs_is_stopped_at_its_timeout(llm, make_engine, hanging) -> None:

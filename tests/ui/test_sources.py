@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, strategies as st
 from PySide6.QtCore import QObject, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
@@ -186,6 +187,20 @@ def test_kinds_labels_and_urls():
     assert source_url("ftp://example.org/file") is None
     assert split_sources("a\n\n  b \n") == ["a", "b"]
     assert unique_labels(["/x/README.md", "/y/README.md"]) == ["x/README.md", "y/README.md"]
+
+
+@pytest.mark.parametrize(("location", "label"), [
+    # a non-default port is part of where the page is: it was dropped ("127.0.0.1/article")
+    ("http://127.0.0.1:42035/article", "127.0.0.1:42035/article"),
+    ("https://www.example.org:8443/docs/", "example.org:8443/docs"),
+    ("http://[::1]:8080/x", "[::1]:8080/x"),
+    ("http://user:secret@Example.org:81/", "example.org:81"),  # never the password
+    # the scheme's own port says nothing more
+    ("http://example.org:80/a", "example.org/a"),
+    ("https://example.org:443", "example.org"),
+])
+def test_a_url_label_keeps_a_port_that_is_not_the_default(location, label):
+    assert source_label(location) == label
 
 
 _PREFIXES = st.sampled_from(["", "/", "~", "~/", "C:\\", "\\\\", "http://", "https://www.", "file://",

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 from tinyrag_desktop.ui.toolcard import ToolCard
 
 
-def _expanded(qtbot, card: ToolCard, width: int = 420) -> tuple[QWidget, QTextBrowser]:
+def _expanded(qtbot, card: ToolCard, width: int = 420, tall: int = 100) -> tuple[QWidget, QTextBrowser]:
     column = QWidget()  # as in an answer: the card in a column, as tall as it asks to be
     qtbot.addWidget(column)
     layout = QVBoxLayout(column)
@@ -19,7 +19,7 @@ def _expanded(qtbot, card: ToolCard, width: int = 420) -> tuple[QWidget, QTextBr
     qtbot.waitExposed(column)
     card.set_expanded(True)
     details = card.findChild(QTextBrowser, "toolDetails")
-    qtbot.waitUntil(lambda: details.height() > 100)
+    qtbot.waitUntil(lambda: details.height() > tall)
     return column, details  # the column too: it owns the card
 
 
@@ -81,3 +81,19 @@ def test_each_heading_says_what_it_is_over(qtbot):
     page = ToolCard("t2", "url_fetch", "https://example.org/", "url")
     qtbot.addWidget(page)
     assert page.details_text().startswith("URL:\nhttps://example.org/")
+
+
+def test_an_open_failed_card_says_its_error_once(qtbot):
+    # The error was under the header and again under "Error" in the details, one above the other.
+    error = "Division by zero in 1/0 (at position 2)."
+    failed = ToolCard("t1", "calculate", "1/0")
+    failed.finish("error", error=error, elapsed_ms=1)
+    ok = ToolCard("t2", "calculate", "1/0")
+    ok.finish("ok", source="calculator", result="1", result_bytes=1, elapsed_ms=1)
+    _c1, failed_details = _expanded(qtbot, failed, tall=40)
+    _c2, ok_details = _expanded(qtbot, ok, tall=40)
+    # the details start right under the header row, as an ok card's do: no note line between them
+    qtbot.waitUntil(lambda: failed_details.geometry().top() == ok_details.geometry().top())
+    assert failed_details.toPlainText().count(error) == 1 and "Error" in failed_details.toPlainText()
+    failed.set_expanded(False)  # closed, the note says it under the header again
+    assert failed.minimumSizeHint().height() > ok.minimumSizeHint().height()

@@ -66,6 +66,11 @@ class _Round:
     running: set[asyncio.Task[None]] = field(default_factory=set)
     advice: list[str] = field(default_factory=list)  # our own corrections: trusted, sent outside the results
     outstanding: int = 0  # started calls whose result has not been yielded yet
+    after_call: str | None = None  # the text since the round's last valid block; None before the first
+
+    def waiting(self) -> bool:
+        """The model stopped right after a tool block: it wrote no answer, it waits for the results."""
+        return self.after_call is not None and not self.after_call.strip()
 
 
 class Engine:
@@ -150,8 +155,21 @@ class Engine:
                         yield event
                 finally:  # what arrived is kept, even when the round failed
                     req.transcript.append("".join(rnd.text))
-                if not any(status != "skipped" for _, _, status, _, _ in rnd.results):
+                ran = any(status != "skipped" for _, _, status, _, _ in rnd.results)
+                if not rnd.waiting():
+                    if not ran:  # the model answered (or wrote on after a refused call): the answer is complete
+                        break
+                elif number > cfg.max_continuations:
+                    # The last round ended on a call whose result the model can never read: without a word,
+                    # the answer would end on its cards, with no text after them.
+                    note = _ended_waiting_note(rnd, cfg)
+                    yield Text(note, number)
+                    shown.append(note)
                     break
+                elif not ran:
+                    # Only refused calls (a repeat, a limit): the model waits for results that will not come.
+                    # One more round, within max_continuations, tells it to answer from what it already has.
+                    rnd.advice.append(_REFUSED_ONLY)
                 convo.append({"role": "assistant", "content": "".join(rnd.text)})
                 convo.append({"role": "user", "content": prompts.results_message(
                     rnd.results, cfg.result_max_chars, question, rnd.advice)})
@@ -273,11 +291,16 @@ class Engine:
     ) -> list[EngineEvent]:
         if isinstance(event, TextChunk):
             rnd.text.append(event.text)
+            if rnd.after_call is not None:
+                rnd.after_call += event.text
             return [Text(event.text, rnd.number)]
         rnd.text.append(event.raw)
         if isinstance(event, InvalidBlock):
             log.warning("invalid tool block shown as text (%s): %.200r", event.reason, event.raw)
+            if rnd.after_call is not None:
+                rnd.after_call += event.raw
             return [Text(event.raw, rnd.number)]
+        rnd.after_call = ""
         return [self._admit(event, rnd, req, ctx, queue)]
 
     def _admit(
@@ -374,6 +397,25 @@ class Engine:
             call_id, spec.name, call.content, source, error, len(text.encode()), status, _ms(started), text,
             call.param, rnd.number, call.raw,
         )))
+
+
+_REFUSED_ONLY = ("None of your calls in your last message was run (see the results above for why), and a "
+                 "repeated call will not run either. Do not call a tool again for the same thing: answer the "
+                 "question now from the results you already have.")
+
+
+def _ended_waiting_note(rnd: _Round, cfg: EngineConfig) -> str:
+    """Why the answer ends on tool cards with no text after them, in the answer's own words (Markdown)."""
+    rounds = f"at most {cfg.max_continuations + 1} round{'s' if cfg.max_continuations else ''} per answer"
+    refused = [reason for _, _, status, _, reason in rnd.results if status == "skipped"]
+    if refused and len(refused) == len(rnd.results):
+        why = ("the model only repeated a tool call that had already run" if refused[-1].startswith("duplicate")
+               else f"the model's last tool call was not run ({refused[-1].rstrip('.')})")
+        note = f"The answer ends here: {why}, and no round was left for it to answer from the results ({rounds})."
+    else:
+        note = (f"The answer ends here: the model was still calling tools at the limit of {rounds}, so it could "
+                "not answer from the last results.")
+    return f"\n\n*{note} Ask again to go on.*\n"
 
 
 def _paused_while_asking(ctx: ToolContext, deadline: asyncio.Timeout) -> ToolContext:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
@@ -19,25 +19,37 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 
 from ..chats import StoredMessage, StoredTool, answer_markdown
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
-from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
+from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html, markdown_safe
 from .segments import MarkdownSegment, SettingsSource, ThinkingSection
 from .sources import SOURCE_TOOLS, SourcesRow, split_sources
 from .theme import colors, paint_focus_ring
 from .toolcard import STOPPED, ToolCard
 
 FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the CPU
+# Marks that end or break a sentence: written right after a tool block ("see <tool …>…</tool>. Then"), they
+# belong to the text before the card, not at the start of a line after it.
+_TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
 MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
 
 
 def footer_text(stats: dict[str, Any]) -> str:
     rounds = int(stats.get("rounds", 0))
-    tools = int(stats.get("tools_run", 0))
     secs = int(stats.get("elapsed_ms", 0)) / 1000
-    parts = [f"{rounds} round{'s' if rounds != 1 else ''}", f"{tools} tool{'s' if tools != 1 else ''} run",
-             f"{secs:.1f} s"]
+    parts = [f"{rounds} round{'s' if rounds != 1 else ''}", _tools_text(stats), f"{secs:.1f} s"]
     if stats.get("outcome") == "stopped":
         parts.append("stopped")
     return " · ".join(parts)
+
+
+def _tools_text(stats: dict[str, Any]) -> str:
+    """``tools_run`` counts every call that was started, as ``Done.tools_run`` does; ``tools_stopped`` says
+    how many of them the user's Stop (or a failed stream) ended before they finished."""
+    tools = int(stats.get("tools_run", 0))
+    stopped = min(tools, int(stats.get("tools_stopped", 0)))
+    plural = "s" if tools != 1 else ""
+    if stopped and stopped == tools:
+        return f"{tools} tool{plural} stopped"
+    return f"{tools} tool{plural} run" + (f" ({stopped} stopped)" if stopped else "")
 
 
 @dataclass(slots=True)
@@ -94,6 +106,10 @@ class AnswerWidget(QFrame):
         self._segments: list[MarkdownSegment] = []
         self._cards: dict[str, ToolCard] = {}
         self._positions: dict[str, int] = {}
+        self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts
+        self._after_card = False  # no text since the last card: marks that come now attach before it
+        self._before_card: _Run | None = None  # the text just before the last card (None: nothing to attach to)
+        self._marks_attach: bool | None = None  # whether the marks after the last card go before it
         self._route: dict[str, Any] | None = None
         self._stats: dict[str, Any] | None = None
         self._error: str | None = None
@@ -220,9 +236,34 @@ class AnswerWidget(QFrame):
             self._arrived()
         self._content.append(text)
         self._content_len += len(text)
+        if self._after_card:
+            text = self._attach_marks(text)
+            if not text:
+                return
         self._pending.append(text)
         if not self._timer.isActive():
             self._timer.start(max(0, FRAME_MS - self._last_render.elapsed()))
+
+    def _attach_marks(self, text: str) -> str:
+        """Show the sentence marks that open the text after a card at the end of the text before it
+        ("see" ⟨card⟩ ". Then" reads "see." ⟨card⟩ "Then"); returns the rest of ``text``. The answer's
+        content keeps them where they were streamed: only where they are shown changes."""
+        lead = len(text) - len(text.lstrip("".join(_TRAILING_MARKS)))
+        if lead < len(text):
+            self._after_card = False  # the text after the card has begun
+        if lead:
+            before = self._before_card
+            kept = before.text.rstrip(" \t") if before is not None else ""
+            if self._marks_attach is None:
+                # After a line break, a list, a colon or nothing at all, a mark has no sentence to end: the
+                # card ended it. Shown alone at the start of the next line, it only looked like a stray.
+                self._marks_attach = bool(kept) and kept[-1] not in "\n.,;:!?…"
+            if self._marks_attach:
+                assert before is not None
+                before.text = kept + text[:lead]
+                if not any(run is before for run in self._closed):  # on screen already: show it again
+                    self._show_segment(before.seg, before.text)
+        return text[lead:]
 
     def append_reasoning(self, text: str) -> None:
         self._arrived()
@@ -232,6 +273,7 @@ class AnswerWidget(QFrame):
         self._thinking.append(text)
 
     def tool_started(self, ev: ToolStarted) -> ToolCard:
+        self._started.add(ev.id)
         return self._add_card(ev.id, ev.tool, ev.query, ev.param)
 
     def tool_finished(self, ev: ToolFinished) -> ToolCard:
@@ -254,6 +296,7 @@ class AnswerWidget(QFrame):
             self._route["sources"] = list(ev.sources)
         self.show_route_sources()
         self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run, "elapsed_ms": ev.elapsed_ms}
+        self._count_stopped()
         self._show_footer()
 
     def show_route_sources(self) -> None:
@@ -269,9 +312,18 @@ class AnswerWidget(QFrame):
         for card in self._cards.values():
             card.mark_stopped()
         self.show_route_sources()
-        ran = sum(1 for c in self._cards.values() if c.status in ("done", "error"))
-        self._stats = {"rounds": self._rounds, "tools_run": ran, "elapsed_ms": elapsed_ms, "outcome": "stopped"}
+        # No Done comes: count as the engine does, every call it started (a stopped one too), not the cards
+        # it refused (an unknown tool's card is an error, but nothing ran).
+        self._stats = {"rounds": self._rounds, "tools_run": len(self._started), "elapsed_ms": elapsed_ms,
+                       "outcome": "stopped"}
+        self._count_stopped()
         self._show_footer()
+
+    def _count_stopped(self) -> None:
+        assert self._stats is not None
+        stopped = sum(1 for c in self._cards.values() if c.stopped)
+        if stopped:
+            self._stats["tools_stopped"] = stopped
 
     def fail(self, message: str) -> None:
         """Show an error inline, in plain words, with a Retry button."""
@@ -364,11 +416,19 @@ class AnswerWidget(QFrame):
     def _add_card(self, call_id: str, tool: str, query: str, param: str) -> ToolCard:
         self._arrived()
         if self._pending:  # the text before the card is rendered in later steps, in its place
-            self._closed.append(_Run(self._active or self._new_segment(""),
-                                     self._active_text + "".join(self._pending)))
+            self._before_card = _Run(self._active or self._new_segment(""),
+                                     self._active_text + "".join(self._pending))
+            self._closed.append(self._before_card)
             self._pending.clear()
             if not self._timer.isActive():
                 self._timer.start(0)
+        elif self._active is not None:  # on screen already
+            self._before_card = _Run(self._active, self._active_text)
+        elif not self._after_card:  # the first part of the answer
+            self._before_card = None
+        # (cards one after another: a mark after the last goes where one after the first would have)
+        self._after_card = True
+        self._marks_attach = None  # decided at the first mark after the card
         self._active, self._active_text = None, ""  # text after the card starts a new segment
         card = ToolCard(call_id, tool, query, param, self)
         self._cards[call_id] = card
@@ -466,13 +526,18 @@ class AnswerWidget(QFrame):
     def stored_tools(self) -> list[StoredTool]:
         out = []
         for call_id, card in self._cards.items():
-            out.append(StoredTool(call_id, card.tool_name, card.query, card.status, card._param, card._source,
+            # A tool stopped mid-run is stored as it was left, "running" (chats reads that as stopped).
+            status = "running" if card.stopped else card.status
+            out.append(StoredTool(call_id, card.tool_name, card.query, status, card._param, card._source,
                                   card.error, card._result, card._result_bytes, card._elapsed_ms,
                                   self._positions[call_id]))
         return out
 
     def to_markdown(self) -> str:
-        text = answer_markdown(StoredMessage(0, "assistant", self.content(), tools=tuple(self.stored_tools())))
+        # A tool's error is the app's plain sentence, and may quote XML ("Write for example: <tool …>"):
+        # pasted into a Markdown renderer, that would be read as HTML and vanish. The model is sent it as is.
+        tools = tuple(replace(t, error=markdown_safe(t.error)) if t.error else t for t in self.stored_tools())
+        text = answer_markdown(StoredMessage(0, "assistant", self.content(), tools=tools))
         if self.sources():  # a copied answer keeps what it was based on
             text += "\nSources:\n\n" + "".join(f"- {loc}\n" for loc in self.sources())
         return text

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Iterable
-from urllib.parse import unquote, urlsplit
+from urllib.parse import SplitResult, unquote, urlsplit
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPalette
@@ -95,6 +95,24 @@ def _path_parts(path: str) -> list[str]:
     return [p for p in re.split(r"[\\/]+", path) if p]
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _host_and_port(parts: SplitResult) -> str:
+    """The host, with its port unless it is the scheme's default: ``127.0.0.1:42035`` is another place than
+    ``127.0.0.1``. No user name or password (a location may hold them); IPv6 keeps its brackets."""
+    host = parts.hostname or parts.netloc
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:  # not a number, or out of range: the label says where the text says
+        return parts.netloc.rpartition("@")[2] or host
+    if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
+        host += f":{port}"
+    return host
+
+
 def source_label(location: str, depth: int = 1) -> str:
     """A short label: a file's name (with ``depth`` - 1 parent folders), or a URL's host and path."""
     loc = location.strip()
@@ -107,7 +125,7 @@ def source_label(location: str, depth: int = 1) -> str:
         if parts.scheme.lower() == "file":
             names = _path_parts(unquote(parts.path))
             return _shorten("/".join(names[-depth:]) or loc)
-        host = parts.hostname or parts.netloc
+        host = _host_and_port(parts)
         host = host[4:] if host.startswith("www.") else host
         path = unquote(parts.path).rstrip("/")
         return _shorten(host + path if path else host or loc)

@@ -123,7 +123,12 @@ class ToolCard(QFrame):
         self._describe()
 
     def _header_height(self) -> int:
-        return _PAD + self._row() + (self.fontMetrics().height() + 2 if self._note_text else 0) + _PAD
+        return _PAD + self._row() + (self.fontMetrics().height() + 2 if self._note_shown() else 0) + _PAD
+
+    def _note_shown(self) -> bool:
+        """The reason is under the header while the card is closed; open, the details say it in full under
+        "Error" or "Reason", and a second, cut-off copy above them was only noise."""
+        return bool(self._note_text) and not self._expanded
 
     def _row(self) -> int:
         """The header row's height: 22 pixels, or more with a large font (its letters were cut off)."""
@@ -165,8 +170,14 @@ class ToolCard(QFrame):
 
     @property
     def note(self) -> str:
-        """The one-line reason under the header of a failed or skipped card ("" if none)."""
+        """The one-line reason under the header of a failed or skipped card ("" if none; shown while the
+        card is closed)."""
         return self._note_text
+
+    @property
+    def stopped(self) -> bool:
+        """True when the answer was stopped while this tool ran (see ``mark_stopped``)."""
+        return self._status == "skipped" and self._error == STOPPED
 
     @property
     def expanded(self) -> bool:
@@ -223,6 +234,7 @@ class ToolCard(QFrame):
         if self._details is not None:
             self._details.setVisible(on)
         self._relayout()
+        self.update()  # the header's note comes or goes
         self._describe()
         self.expandedChanged.emit(on)
 
@@ -313,7 +325,7 @@ class ToolCard(QFrame):
             # A query in Arabic or Hebrew keeps its word order; it stays where the layout puts it.
             align = set_text_direction(painter, preview, _LEFT_MIDDLE, self.layoutDirection())
             painter.drawText(QRectF(x, top, right - x, row), align, preview)
-        if self._note_text:
+        if self._note_shown():
             painter.setFont(self.font())
             painter.setPen(c.errortext if self._status == "error" else c.muted)
             fm = painter.fontMetrics()
