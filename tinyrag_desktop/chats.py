@@ -497,6 +497,29 @@ _STATUS_WORDS = {"ok": "done", "done": "done", "error": "failed", "skipped": "sk
 _STATUS_MARK = {"ok": "✓", "done": "✓", "error": "✗", "skipped": "–", "running": "■"}
 
 
+_CODE_SPAN_RE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+_TAG_LIKE_RE = re.compile(r"<tool\b.*?</tool\s*>|</?[A-Za-z][^<>]*>", re.S)
+
+
+def markdown_safe(text: str) -> str:
+    """Plain words put into a Markdown document, with each tag-like run (a ``<tool …>…</tool>`` example,
+    ``<query>``) in a code span: a Markdown renderer reads those as HTML and shows nothing of them.
+    Code spans already in the text are kept as they are."""
+    out, at = [], 0
+    for span in _CODE_SPAN_RE.finditer(text):
+        out += [_TAG_LIKE_RE.sub(_code_span, text[at:span.start()]), span.group(0)]
+        at = span.end()
+    out.append(_TAG_LIKE_RE.sub(_code_span, text[at:]))
+    return "".join(out)
+
+
+def _code_span(match: re.Match[str]) -> str:
+    code = match.group(0)
+    ticks = "`" * (max((len(run) for run in re.findall("`+", code)), default=0) + 1)
+    pad = " " if code.startswith("`") or code.endswith("`") else ""
+    return f"{ticks}{pad}{code}{pad}{ticks}"
+
+
 def tool_markdown(tool: StoredTool) -> str:
     """One tool call as a Markdown quote line: mark, tool, query and status in words."""
     mark = _STATUS_MARK.get(tool.status, "?")
@@ -506,7 +529,9 @@ def tool_markdown(tool: StoredTool) -> str:
         query = query[:119] + "…"
     lines = [f"> {mark} **{tool.tool}** `{query.replace('`', 'ˋ')}` ({words})"]
     if tool.error:
-        lines.append(f"> {tool.error}")
+        # the app's plain sentence, which may quote XML ("Write for example: <tool …>"): a Markdown
+        # renderer would read that as HTML and show nothing of it (the model is sent it as it is)
+        lines.append(f"> {markdown_safe(tool.error)}")
     elif tool.source:
         lines.append(f"> source: {tool.source}")
     return "\n".join(lines)

@@ -122,6 +122,22 @@ def test_export_markdown_and_standalone_html(store):
         store.to_html("missing")
 
 
+def test_an_exported_tool_error_keeps_the_xml_it_quotes(store):
+    # an unknown tool's error quotes an example block: in the exported Markdown it is a code span, which a
+    # Markdown renderer shows, not HTML it drops
+    import markdown
+
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "hi")
+    error = ('There is no tool called “x”. Write for example: '
+             '<tool name="rag_knowledge"><query>return policy</query></tool>')
+    store.add_assistant_message(chat.id, "Sorry.", transcript="Sorry.",
+                                tools=[StoredTool("t1", "x", "q", "error", error=error, position=0)])
+    md = store.to_markdown(chat.id)
+    assert '`<tool name="rag_knowledge"><query>return policy</query></tool>`' in md
+    assert "&lt;query&gt;return policy" in markdown.markdown(md)
+
+
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=200))
 def test_title_is_one_short_line(text):

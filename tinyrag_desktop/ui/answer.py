@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 
 from ..chats import StoredMessage, StoredTool, answer_markdown
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
-from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html, markdown_safe
+from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
 from .segments import MarkdownSegment, SettingsSource, ThinkingSection
 from .sources import SOURCE_TOOLS, SourcesRow, split_sources
 from .theme import colors, paint_focus_ring
@@ -534,10 +534,7 @@ class AnswerWidget(QFrame):
         return out
 
     def to_markdown(self) -> str:
-        # A tool's error is the app's plain sentence, and may quote XML ("Write for example: <tool …>"):
-        # pasted into a Markdown renderer, that would be read as HTML and vanish. The model is sent it as is.
-        tools = tuple(replace(t, error=markdown_safe(t.error)) if t.error else t for t in self.stored_tools())
-        text = answer_markdown(StoredMessage(0, "assistant", self.content(), tools=tools))
+        text = answer_markdown(StoredMessage(0, "assistant", self.content(), tools=tuple(self.stored_tools())))
         if self.sources():  # a copied answer keeps what it was based on
             text += "\nSources:\n\n" + "".join(f"- {loc}\n" for loc in self.sources())
         return text

@@ -160,29 +160,6 @@ def inline_code_html(text: str) -> str:
     return _INLINE_CODE_RE.sub(lambda m: f"<code>{m.group(1)}</code>", html.escape(text, quote=False))
 
 
-_CODE_SPAN_RE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
-_TAG_LIKE_RE = re.compile(r"<tool\b.*?</tool\s*>|</?[A-Za-z][^<>]*>", re.S)
-
-
-def markdown_safe(text: str) -> str:
-    """Plain words put into a Markdown document, with each tag-like run (a ``<tool …>…</tool>`` example,
-    ``<query>``) in a code span: a Markdown renderer reads those as HTML and shows nothing of them.
-    Code spans already in the text are kept as they are."""
-    out, at = [], 0
-    for span in _CODE_SPAN_RE.finditer(text):
-        out += [_TAG_LIKE_RE.sub(_code_span, text[at:span.start()]), span.group(0)]
-        at = span.end()
-    out.append(_TAG_LIKE_RE.sub(_code_span, text[at:]))
-    return "".join(out)
-
-
-def _code_span(match: re.Match[str]) -> str:
-    code = match.group(0)
-    ticks = "`" * (max((len(run) for run in re.findall("`+", code)), default=0) + 1)
-    pad = " " if code.startswith("`") or code.endswith("`") else ""
-    return f"{ticks}{pad}{code}{pad}{ticks}"
-
-
 @lru_cache(maxsize=64)
 def _lexer(lang: str):
     try:
