@@ -537,9 +537,40 @@ def tool_markdown(tool: StoredTool) -> str:
     return "\n".join(lines)
 
 
+# Marks that end or break a sentence: written right after a tool block ("see <tool …>…</tool>. Then"),
+# they belong to the text before the call, as the window shows them (ui/answer.py).
+TRAILING_MARKS = ".,;:!?…)]»”’"
+
+
+def marks_attached(segments: list[str | StoredTool]) -> list[str | StoredTool]:
+    """``segments`` with the marks that open a text after a tool call moved to the end of the text before
+    it; where that text ends a line or a sentence already, or there is none, they are dropped."""
+    out: list[str | StoredTool] = []
+    before: int | None = None  # where in ``out`` the text before the last call is
+    after_call = False
+    for seg in segments:
+        if not isinstance(seg, str):
+            if not after_call:
+                before = len(out) - 1 if out and isinstance(out[-1], str) else None
+            after_call = True
+            out.append(seg)
+            continue
+        if after_call:
+            rest = seg.lstrip(TRAILING_MARKS)
+            marks = seg[:len(seg) - len(rest)]
+            if marks and before is not None:
+                kept = str(out[before]).rstrip(" \t")
+                if kept and kept[-1] not in "\n.,;:!?…":
+                    out[before] = kept + marks
+            seg, after_call = rest, not rest
+        out.append(seg)
+    return out
+
+
 def answer_markdown(message: StoredMessage) -> str:
     """An answer as Markdown, tool calls as quote lines where they were (Copy answer uses this)."""
-    parts = [seg.strip() if isinstance(seg, str) else tool_markdown(seg) for seg in message.segments()]
+    parts = [seg.strip() if isinstance(seg, str) else tool_markdown(seg)
+             for seg in marks_attached(message.segments())]
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
@@ -553,8 +584,9 @@ def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
             out += ["## You", "", m.content.strip(), ""]
             continue
         out += ["## Assistant", ""]
-        for seg in m.segments():
-            out += [seg.strip() if isinstance(seg, str) else tool_markdown(seg), ""]
+        for seg in marks_attached(m.segments()):
+            if not isinstance(seg, str) or seg.strip():
+                out += [seg.strip() if isinstance(seg, str) else tool_markdown(seg), ""]
         if m.error:
             out += [f"> **Error:** {m.error}", ""]
     return "\n".join(out).rstrip() + "\n"

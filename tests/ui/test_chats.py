@@ -107,6 +107,23 @@ def test_segments_put_cards_where_they_streamed():
     assert "✓ **calculate** `1+1` (done)" in md and "✗ **websearch** `x` (failed)" in md and "> offline" in md
 
 
+@pytest.mark.parametrize(("content", "expected"), [
+    ("For the exact value, see. Then multiply, which gives 84.",
+     ["For the exact value, see.", "Then multiply,", "which gives 84."]),
+    ("Result:. Next", ["Result:", "Next"]),  # a colon already ends it: the stray mark goes
+])
+def test_marks_after_a_call_end_the_text_before_it_in_copies_and_exports(content, expected):
+    # as the window shows them: "see <tool …>…</tool>. Then" reads "see." ⟨card⟩ "Then"
+    cut = content.index(". Then") if ". Then" in content else content.index(". Next")
+    second = content.index(", which") if ", which" in content else None
+    tools = [StoredTool("a", "calculate", "1+1", "done", position=cut)]
+    if second is not None:
+        tools.append(StoredTool("b", "calculate", "2*2", "done", position=second))
+    message = StoredMessage(1, "assistant", content, tools=tuple(tools))
+    texts = [p for p in answer_markdown(message).split("\n\n") if p.strip() and not p.startswith(">")]
+    assert [t.strip() for t in texts] == expected
+
+
 def test_export_markdown_and_standalone_html(store):
     chat = store.new_chat(persona="Concise")
     store.add_user_message(chat.id, "Show <b>code</b>")
