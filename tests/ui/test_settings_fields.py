@@ -199,3 +199,36 @@ def test_a_failed_connection_test_is_in_the_error_colour_and_a_good_one_is_not(q
         label = dialog.test_result
         colours[name] = label.palette().color(label.foregroundRole()).name()
     assert colours["failed"] == "#b91c1c" and colours["ok"] != colours["failed"]  # light.qss's @errortext
+
+
+def test_test_connection_leaves_embedding_models_out_of_the_chat_model_list(qloop, qtbot):
+    from tinyrag_desktop.firstrun import chat_models
+
+    listed = ["llama3.2", "nomic-embed-text", "qwen2.5:7b", "mxbai-embed-large", "bge-m3"]
+
+    async def a_server(url: str, key: str) -> list[str]:
+        return listed
+
+    dialog = SettingsDialog(defaults(), a_server)
+    qtbot.addWidget(dialog)
+    qloop.run(dialog.test_connection())
+    # The first run's rule, not a copy of it: the same names are chat models here and there.
+    assert dialog.models() == chat_models({"data": [{"id": n} for n in listed]})[0] == ["llama3.2", "qwen2.5:7b"]
+    assert dialog.field("chat_model").currentText() == "llama3.2"
+    embed = dialog.field("embed_model")
+    assert [embed.itemText(i) for i in range(embed.count())][:3] == ["nomic-embed-text", "mxbai-embed-large",
+                                                                     "bge-m3"]
+    assert dialog.test_result.text() == ("Connected. 2 chat models: llama3.2, qwen2.5:7b (and 3 embedding models: "
+                                         "nomic-embed-text, mxbai-embed-large, bge-m3)")
+
+
+def test_a_server_with_only_embedding_models_says_there_is_none_to_chat_with(qloop, qtbot):
+    async def a_server(url: str, key: str) -> list[str]:
+        return ["nomic-embed-text"]
+
+    dialog = SettingsDialog(defaults(), a_server)
+    qtbot.addWidget(dialog)
+    qloop.run(dialog.test_connection())
+    assert dialog.models() == [] and dialog.field("chat_model").currentText() == ""
+    assert "only embedding models (nomic-embed-text)" in dialog.test_result.text()
+    assert dialog.test_result.property("failed") is True

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit, QPushButton,
                                QTabWidget, QVBoxLayout, QWidget)
 
+from ..firstrun import is_chat_model
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
@@ -420,21 +421,30 @@ class SettingsDialog(QDialog):
             self._say_test(f"Could not connect: {exc}", failed=True)
             return
         self.test_button.setEnabled(True)
+        # Embedding models are no chat models: the first run's rule (one rule, in firstrun) keeps them out of
+        # the Chat model list, and puts them first in the Embedding model list.
+        chat = [m for m in models if is_chat_model(m)]
+        other = [m for m in models if m not in chat]
         combo = self._fields["chat_model"].widget
         assert isinstance(combo, QComboBox)
         current = combo.currentText()
         combo.clear()
-        combo.addItems(models)
-        combo.setCurrentText(current if current else (models[0] if models else ""))
+        combo.addItems(chat)
+        combo.setCurrentText(current if current else (chat[0] if chat else ""))
         embed = self._fields["embed_model"].widget
         assert isinstance(embed, QComboBox)
         current_embed = embed.currentText()
         embed.clear()
-        embed.addItems(models)
+        embed.addItems(other + chat)
         embed.setCurrentText(current_embed)
-        shown = ", ".join(models[:6]) + (f" and {len(models) - 6} more" if len(models) > 6 else "")
-        self._say_test(f"Connected. {len(models)} model{'s' if len(models) != 1 else ''}: {shown}"
-                       if models else "Connected, but the server lists no models.")
+        if not models:
+            self._say_test("Connected, but the server lists no models.")
+        elif not chat:
+            self._say_test(f"Connected, but the server lists only embedding models ({_some(other)}): none to "
+                           "chat with.", failed=True)
+        else:
+            self._say_test(f"Connected. {_count(chat, 'chat model')}: {_some(chat)}"
+                           + (f" (and {_count(other, 'embedding model')}: {_some(other)})" if other else ""))
 
     def _say_test(self, text: str, *, failed: bool = False) -> None:
         """The test's outcome under the model field; a failure in the error colour (it was as grey as
@@ -448,6 +458,14 @@ class SettingsDialog(QDialog):
         combo = self._fields["chat_model"].widget
         assert isinstance(combo, QComboBox)
         return [combo.itemText(i) for i in range(combo.count())]
+
+
+def _count(names: list[str], what: str) -> str:
+    return f"{len(names)} {what}{'s' if len(names) != 1 else ''}"
+
+
+def _some(names: list[str], most: int = 6) -> str:
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def _connect_changed(widget: QWidget, slot: Callable[[], Any]) -> None:
