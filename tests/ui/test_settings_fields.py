@@ -232,3 +232,28 @@ def test_a_server_with_only_embedding_models_says_there_is_none_to_chat_with(qlo
     assert dialog.models() == [] and dialog.field("chat_model").currentText() == ""
     assert "only embedding models (nomic-embed-text)" in dialog.test_result.text()
     assert dialog.test_result.property("failed") is True
+
+
+def test_a_long_model_name_shows_its_start_not_its_end(qloop, qtbot):
+    long_model = "hf.co/bartowski/Meta-Llama-3.1-70B-Instruct-abliterated-GGUF:Q4_K_M-imatrix-experimental-v2"
+    other = "hf.co/bartowski/Qwen2.5-Coder-32B-Instruct-GGUF:Q5_K_M-imatrix-experimental-v3"
+
+    async def a_server(url: str, key: str) -> list[str]:
+        return [other, long_model]
+
+    dialog = SettingsDialog(defaults().replace(chat_model=long_model), a_server)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    edit = dialog.field("chat_model").lineEdit()
+
+    def start_shows() -> bool:
+        # The first letter is at the box's left edge: the text is not scrolled to its end.
+        return edit.cursorPosition() == 0 and edit.cursorRect().left() < edit.width() // 4
+
+    assert edit.fontMetrics().horizontalAdvance(long_model) > edit.width()  # too long to show whole
+    assert start_shows()
+    qloop.run(dialog.test_connection())  # the list is filled again, the name kept
+    assert edit.text() == long_model and start_shows()
+    dialog.field("chat_model").setCurrentIndex(0)  # chosen from the list
+    assert edit.text() == other and start_shows()

@@ -82,6 +82,12 @@ class _Field:
             self.widget.setCurrentText(str(value))
             self.widget.lineEdit().setPlaceholderText("(the server's first model)" if opt.name == "chat_model"
                                                       else "(none: keyword search only)")
+            # A name longer than the box shows its start ("hf.co/bartowski/Meta-Llama-3.1-70B…"), as a
+            # name is read; Qt leaves the cursor after the last letter, which showed only its end
+            # ("K_M-imatrix-experimental-v2"). While the user types in the box, the cursor is theirs.
+            edit = self.widget.lineEdit()
+            self.widget.currentTextChanged.connect(lambda _t, edit=edit: edit.hasFocus() or edit.home(False))
+            edit.home(False)
         else:
             self.widget = QLineEdit(_show(value), parent)
             if opt.secret:
