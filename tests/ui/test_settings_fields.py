@@ -257,3 +257,15 @@ def test_a_long_model_name_shows_its_start_not_its_end(qloop, qtbot):
     assert edit.text() == long_model and start_shows()
     dialog.field("chat_model").setCurrentIndex(0)  # chosen from the list
     assert edit.text() == other and start_shows()
+
+
+def test_a_server_url_with_a_space_in_the_middle_is_refused_in_the_dialog_in_words(qtbot) -> None:
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    dialog.field("base_url").setText("http://127.0.0.1:11434/v1 /x")
+    assert not dialog.save_button.isEnabled()  # it was taken, and failed later as "cannot be reached"
+    assert dialog.problem.text() == ("Cannot save yet: Server URL has a space in it, and an address has none: "
+                                     "'http://127.0.0.1:11434/v1 /x'. Remove it (a space that belongs in the "
+                                     "address is written %20).")
+    dialog.field("base_url").setText("  http://127.0.0.1:11434/v1 ")  # around it, a space is only trimmed
+    assert dialog.save_button.isEnabled()
