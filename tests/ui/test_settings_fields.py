@@ -269,3 +269,30 @@ def test_a_server_url_with_a_space_in_the_middle_is_refused_in_the_dialog_in_wor
                                      "address is written %20).")
     dialog.field("base_url").setText("  http://127.0.0.1:11434/v1 ")  # around it, a space is only trimmed
     assert dialog.save_button.isEnabled()
+
+
+def test_the_built_in_model_file_has_a_browse_button_that_fills_the_field(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QFileDialog, QPushButton
+
+    old = tmp_path / "old" / "SmolLM2-135M.gguf"
+    old.parent.mkdir()
+    chosen = tmp_path / "models" / "qwen2.5-0.5b-instruct-q4_k_m.gguf"
+    asked = []
+
+    def pick(parent, caption, folder, filters):
+        asked.append((folder, filters))
+        return str(chosen), filters.split(";;")[0]
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(pick))
+    dialog = SettingsDialog(defaults().replace(local_model=str(old)))
+    qtbot.addWidget(dialog)
+    browse = dialog.findChild(QPushButton, "browseLocalModel")
+    assert browse is not None and browse.text().replace("&", "") == "Browse…"
+    qtbot.mouseClick(browse, Qt.MouseButton.LeftButton)
+    assert asked == [(str(old), "GGUF models (*.gguf);;All files (*)")]  # opens where the file is
+    assert dialog.field("local_model").text() == str(chosen)
+    assert dialog.values()["local_model"] == str(chosen)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a: ("", "")))  # cancelled
+    qtbot.mouseClick(browse, Qt.MouseButton.LeftButton)
+    assert dialog.field("local_model").text() == str(chosen)

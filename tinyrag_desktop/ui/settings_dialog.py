@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import math
+from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
-                               QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit, QPushButton,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+                               QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit,
+                               QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
 from ..firstrun import is_chat_model
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
@@ -231,6 +232,16 @@ class SettingsDialog(QDialog):
                 self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self.test_result.hide()  # until there is a result: no gap under the model field
                 box.addWidget(self.test_result)
+            elif name == "local_model":  # a path: typed, pasted, or chosen in a file dialog
+                row = QHBoxLayout()
+                row.addWidget(field.widget, 1)
+                self.browse_button = QPushButton("Browse…", page)
+                self.browse_button.setObjectName("browseLocalModel")
+                self.browse_button.setAccessibleName("Choose the built-in model file")
+                self.browse_button.setToolTip("Choose a .gguf model file")
+                self.browse_button.clicked.connect(self.browse_local_model)
+                row.addWidget(self.browse_button)
+                box.addLayout(row)
             elif opt.type in (int, float):
                 # Aligned, so the short box does not make the whole column as narrow: its reason below
                 # took that width too, and four wrapped lines of it were cut to one.
@@ -359,6 +370,20 @@ class SettingsDialog(QDialog):
             self._personas.pop(item.text(), None)
             self.renamed_personas = {a: b for a, b in self.renamed_personas.items() if b != item.text()}
             self.persona_list.takeItem(self.persona_list.row(item))
+
+    def browse_local_model(self) -> str:
+        """Choose the built-in model's .gguf file in a file dialog; returns the path chosen ("" if none).
+        The dialog opens where the current file is, else in the home folder."""
+        field = self._fields["local_model"].widget
+        assert isinstance(field, QLineEdit)
+        current = Path(field.text().strip()).expanduser() if field.text().strip() else None
+        start = current if current is not None and current.parent.is_dir() else Path.home()
+        path, _ = QFileDialog.getOpenFileName(self, "Choose the built-in model file", str(start),
+                                              "GGUF models (*.gguf);;All files (*)")
+        if path:
+            field.setText(str(Path(path)))
+            field.setFocus()
+        return path
 
     # values ---------------------------------------------------------------------------------------
     def field(self, name: str) -> QWidget:
