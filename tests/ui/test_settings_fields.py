@@ -296,3 +296,44 @@ def test_the_built_in_model_file_has_a_browse_button_that_fills_the_field(qtbot,
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a: ("", "")))  # cancelled
     qtbot.mouseClick(browse, Qt.MouseButton.LeftButton)
     assert dialog.field("local_model").text() == str(chosen)
+
+
+def _mnemonic(text: str) -> str:
+    """The letter after a single "&" ("" for none)."""
+    plain = text.replace("&&", "")
+    return plain[plain.index("&") + 1].casefold() if "&" in plain else ""
+
+
+def test_every_field_and_button_has_its_own_alt_letter_in_its_tab(dialog):
+    from PySide6.QtWidgets import QAbstractButton, QLabel, QTabWidget
+
+    tabs = dialog.findChild(QTabWidget)
+    for i in range(tabs.count()):
+        page = tabs.widget(i)
+        labels = [w for w in page.findChildren(QLabel) if w.buddy() is not None]
+        buttons = page.findChildren(QAbstractButton)
+        letters = [_mnemonic(w.text()) for w in labels + buttons]
+        assert all(letters), (tabs.tabText(i), [w.text() for w in labels + buttons])
+        assert len(set(letters)) == len(letters), (tabs.tabText(i), letters)
+    # The words themselves are unchanged where they are read out or quoted in a reason.
+    assert dialog.field("base_url").accessibleName() == "Server URL"
+    assert dialog._labels["base_url"].text() == "&Server URL"
+    assert dialog.test_button.text() == "&Test connection && load models"
+
+
+def test_the_dialog_opens_on_its_first_field_and_alt_letters_move_between_fields(qtbot):
+    from PySide6.QtCore import Qt
+
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow)
+    # It opened on the tab bar, and the Server URL was a Tab away.
+    qtbot.waitUntil(lambda: dialog.focusWidget() is dialog.field("base_url"))
+    assert dialog.field("base_url").hasFocus()
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)
+    assert dialog.focusWidget() in (dialog.field("embed_model"), dialog.field("embed_model").lineEdit())
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_S, Qt.KeyboardModifier.AltModifier)
+    assert dialog.focusWidget() is dialog.field("base_url")

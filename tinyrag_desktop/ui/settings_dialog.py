@@ -54,6 +54,17 @@ def label_for(name: str) -> str:
     return _LABELS.get(name, name.replace("_", " ").capitalize())
 
 
+def with_mnemonic(text: str, used: set[str]) -> str:
+    """``text`` with an "&" before a letter not in ``used`` (which it joins): a word's first letter if one is
+    free, else any; a literal "&" doubled. Without a free letter, the text has no mnemonic."""
+    starts = [i for i, c in enumerate(text) if c.isalpha() and (i == 0 or not text[i - 1].isalnum())]
+    for i in [*starts, *(i for i, c in enumerate(text) if c.isalpha() and i not in starts)]:
+        if text[i].casefold() not in used:
+            used.add(text[i].casefold())
+            return text[:i].replace("&", "&&") + "&" + text[i:].replace("&", "&&")
+    return text.replace("&", "&&")
+
+
 class _Field:
     """One option's editor and its reason label."""
 
@@ -201,6 +212,8 @@ class SettingsDialog(QDialog):
                 box.toggled.connect(lambda on, name=name: self._set_usable(name, on))
                 self._set_usable(name, box.isChecked())
         self.revalidate()
+        # The dialog opens on its first field, not on the tab bar (Qt's first widget in the chain).
+        self._fields[_TABS[0][1][0]].widget.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _set_usable(self, name: str, usable: bool) -> None:
         self._fields[name].widget.setEnabled(usable)
@@ -221,7 +234,7 @@ class SettingsDialog(QDialog):
             if name == "chat_model":
                 row = QHBoxLayout()
                 row.addWidget(field.widget, 1)
-                self.test_button = QPushButton("Test connection && load models", page)
+                self.test_button = QPushButton(page)  # its text, with its mnemonic: below
                 self.test_button.setObjectName("testConnection")
                 self.test_button.clicked.connect(self.test_connection)
                 row.addWidget(self.test_button)
@@ -235,7 +248,7 @@ class SettingsDialog(QDialog):
             elif name == "local_model":  # a path: typed, pasted, or chosen in a file dialog
                 row = QHBoxLayout()
                 row.addWidget(field.widget, 1)
-                self.browse_button = QPushButton("Browse…", page)
+                self.browse_button = QPushButton(page)
                 self.browse_button.setObjectName("browseLocalModel")
                 self.browse_button.setAccessibleName("Choose the built-in model file")
                 self.browse_button.setToolTip("Choose a .gguf model file")
@@ -266,6 +279,16 @@ class SettingsDialog(QDialog):
                 label.setToolTip(opt.description)
                 self._labels[name] = label
                 form.addRow(label, box)
+        # Alt+letter moves to each field (and presses each button) of the tab, a letter once per tab: Qt
+        # only answers the mnemonics of what is on screen, so the tabs may reuse each other's letters.
+        used: set[str] = set()
+        for name in names:
+            holder = self._labels.get(name, self._fields[name].widget)
+            holder.setText(with_mnemonic(label_for(name), used))
+            if name == "chat_model":
+                self.test_button.setText(with_mnemonic("Test connection & load models", used))
+            elif name == "local_model":
+                self.browse_button.setText(with_mnemonic("Browse…", used))
         return page
 
     def _build_personas(self) -> QWidget:
@@ -280,12 +303,12 @@ class SettingsDialog(QDialog):
         self.persona_list.addItems(list(self._personas))
         left.addWidget(self.persona_list)
         buttons = QHBoxLayout()
-        add = QPushButton("Add…", page)
+        add = QPushButton("&Add…", page)
         add.clicked.connect(self._add_persona)
-        rename = QPushButton("Rename…", page)
+        rename = QPushButton("Re&name…", page)
         rename.setObjectName("renamePersona")
         rename.clicked.connect(self._rename_persona)
-        remove = QPushButton("Remove", page)
+        remove = QPushButton("&Remove", page)
         remove.clicked.connect(self._remove_persona)
         buttons.addWidget(add)
         buttons.addWidget(rename)
