@@ -481,6 +481,7 @@ class MainWindow(QMainWindow):
                 self.chat_id = None
                 self.new_chat()
             self._refresh_chats()
+            self.sidebar.chat_deleted(chat_id)  # a Delete in the list keeps the focus there
         if chat_id == self._stream_chat:
             self._when_idle(go)  # stop and store the answer first, then delete its chat
         else:
