@@ -22,7 +22,7 @@ from .settings import SETTINGS_FILE, Settings, load_settings, save_settings
 
 __all__ = [
     "Attempt", "Found", "KNOWN_SERVERS", "KnownServer", "ProbeResult", "chat_models", "guide_files",
-    "import_user_guide", "is_first_run", "probe_servers", "probe_servers_sync", "apply_probe",
+    "import_user_guide", "is_chat_model", "is_first_run", "probe_servers", "probe_servers_sync", "apply_probe",
 ]
 
 GUIDE_MARKER = ".guide-imported"  # written once: a guide the user removed is not imported again
@@ -91,6 +91,12 @@ def _port(base_url: str) -> str:
 _NOT_CHAT = re.compile(r"embed|rerank|\bbge\b|bge-|minilm|\bgte\b|gte-|whisper|\btts\b|\bclip\b", re.I)
 
 
+def is_chat_model(name: str) -> bool:
+    """False for a model that, by its name, embeds, reranks or transcribes ("nomic-embed-text") rather than
+    chats: the one rule for the first-run search and the settings dialog's Chat model list."""
+    return not _NOT_CHAT.search(name)
+
+
 def chat_models(payload: Any) -> tuple[list[str], list[str]]:
     """(chat models, other models) from a ``/v1/models`` answer; never raises on odd JSON.
 
@@ -111,7 +117,7 @@ def chat_models(payload: Any) -> tuple[list[str], list[str]]:
             name = entry
         if name and name.strip() and name not in names:
             names.append(name)
-    chat = [n for n in names if not _NOT_CHAT.search(n)]
+    chat = [n for n in names if is_chat_model(n)]
     return chat, [n for n in names if n not in chat]
 
 

@@ -80,6 +80,12 @@ class Option:
             if len(value) > self.max_length:
                 raise SettingsError(f"{self.name} is {len(value):,} characters long; at most {self.max_length:,} "
                                     "are taken.")
+            if self.form in ("url", "url or empty") and any(c.isspace() for c in value):
+                # "http://127.0.0.1:11434/v1 /x": urlsplit takes it, and it failed only at the first request,
+                # as "cannot be reached", which sent the user to check a server that was running.
+                gap = "a space" if " " in value else "a tab or line break"
+                raise SettingsError(f"{self.name} has {gap} in it, and an address has none: {shown(value)}. "
+                                    "Remove it (a space that belongs in the address is written %20).")
             if self.form in ("url", "url or empty") and (value or self.form == "url") and not _is_http_url(value):
                 raise SettingsError(f"{self.name} must be an http:// or https:// address, like "
                                     f"http://127.0.0.1:11434/v1, not {value!r}.")

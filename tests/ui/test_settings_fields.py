@@ -199,3 +199,141 @@ def test_a_failed_connection_test_is_in_the_error_colour_and_a_good_one_is_not(q
         label = dialog.test_result
         colours[name] = label.palette().color(label.foregroundRole()).name()
     assert colours["failed"] == "#b91c1c" and colours["ok"] != colours["failed"]  # light.qss's @errortext
+
+
+def test_test_connection_leaves_embedding_models_out_of_the_chat_model_list(qloop, qtbot):
+    from tinyrag_desktop.firstrun import chat_models
+
+    listed = ["llama3.2", "nomic-embed-text", "qwen2.5:7b", "mxbai-embed-large", "bge-m3"]
+
+    async def a_server(url: str, key: str) -> list[str]:
+        return listed
+
+    dialog = SettingsDialog(defaults(), a_server)
+    qtbot.addWidget(dialog)
+    qloop.run(dialog.test_connection())
+    # The first run's rule, not a copy of it: the same names are chat models here and there.
+    assert dialog.models() == chat_models({"data": [{"id": n} for n in listed]})[0] == ["llama3.2", "qwen2.5:7b"]
+    assert dialog.field("chat_model").currentText() == "llama3.2"
+    embed = dialog.field("embed_model")
+    assert [embed.itemText(i) for i in range(embed.count())][:3] == ["nomic-embed-text", "mxbai-embed-large",
+                                                                     "bge-m3"]
+    assert dialog.test_result.text() == ("Connected. 2 chat models: llama3.2, qwen2.5:7b (and 3 embedding models: "
+                                         "nomic-embed-text, mxbai-embed-large, bge-m3)")
+
+
+def test_a_server_with_only_embedding_models_says_there_is_none_to_chat_with(qloop, qtbot):
+    async def a_server(url: str, key: str) -> list[str]:
+        return ["nomic-embed-text"]
+
+    dialog = SettingsDialog(defaults(), a_server)
+    qtbot.addWidget(dialog)
+    qloop.run(dialog.test_connection())
+    assert dialog.models() == [] and dialog.field("chat_model").currentText() == ""
+    assert "only embedding models (nomic-embed-text)" in dialog.test_result.text()
+    assert dialog.test_result.property("failed") is True
+
+
+def test_a_long_model_name_shows_its_start_not_its_end(qloop, qtbot):
+    long_model = "hf.co/bartowski/Meta-Llama-3.1-70B-Instruct-abliterated-GGUF:Q4_K_M-imatrix-experimental-v2"
+    other = "hf.co/bartowski/Qwen2.5-Coder-32B-Instruct-GGUF:Q5_K_M-imatrix-experimental-v3"
+
+    async def a_server(url: str, key: str) -> list[str]:
+        return [other, long_model]
+
+    dialog = SettingsDialog(defaults().replace(chat_model=long_model), a_server)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    edit = dialog.field("chat_model").lineEdit()
+
+    def start_shows() -> bool:
+        # The first letter is at the box's left edge: the text is not scrolled to its end.
+        return edit.cursorPosition() == 0 and edit.cursorRect().left() < edit.width() // 4
+
+    assert edit.fontMetrics().horizontalAdvance(long_model) > edit.width()  # too long to show whole
+    assert start_shows()
+    qloop.run(dialog.test_connection())  # the list is filled again, the name kept
+    assert edit.text() == long_model and start_shows()
+    dialog.field("chat_model").setCurrentIndex(0)  # chosen from the list
+    assert edit.text() == other and start_shows()
+
+
+def test_a_server_url_with_a_space_in_the_middle_is_refused_in_the_dialog_in_words(qtbot) -> None:
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    dialog.field("base_url").setText("http://127.0.0.1:11434/v1 /x")
+    assert not dialog.save_button.isEnabled()  # it was taken, and failed later as "cannot be reached"
+    assert dialog.problem.text() == ("Cannot save yet: Server URL has a space in it, and an address has none: "
+                                     "'http://127.0.0.1:11434/v1 /x'. Remove it (a space that belongs in the "
+                                     "address is written %20).")
+    dialog.field("base_url").setText("  http://127.0.0.1:11434/v1 ")  # around it, a space is only trimmed
+    assert dialog.save_button.isEnabled()
+
+
+def test_the_built_in_model_file_has_a_browse_button_that_fills_the_field(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QFileDialog, QPushButton
+
+    old = tmp_path / "old" / "SmolLM2-135M.gguf"
+    old.parent.mkdir()
+    chosen = tmp_path / "models" / "qwen2.5-0.5b-instruct-q4_k_m.gguf"
+    asked = []
+
+    def pick(parent, caption, folder, filters):
+        asked.append((folder, filters))
+        return str(chosen), filters.split(";;")[0]
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(pick))
+    dialog = SettingsDialog(defaults().replace(local_model=str(old)))
+    qtbot.addWidget(dialog)
+    browse = dialog.findChild(QPushButton, "browseLocalModel")
+    assert browse is not None and browse.text().replace("&", "") == "Browse…"
+    qtbot.mouseClick(browse, Qt.MouseButton.LeftButton)
+    assert asked == [(str(old), "GGUF models (*.gguf);;All files (*)")]  # opens where the file is
+    assert dialog.field("local_model").text() == str(chosen)
+    assert dialog.values()["local_model"] == str(chosen)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a: ("", "")))  # cancelled
+    qtbot.mouseClick(browse, Qt.MouseButton.LeftButton)
+    assert dialog.field("local_model").text() == str(chosen)
+
+
+def _mnemonic(text: str) -> str:
+    """The letter after a single "&" ("" for none)."""
+    plain = text.replace("&&", "")
+    return plain[plain.index("&") + 1].casefold() if "&" in plain else ""
+
+
+def test_every_field_and_button_has_its_own_alt_letter_in_its_tab(dialog):
+    from PySide6.QtWidgets import QAbstractButton, QLabel, QTabWidget
+
+    tabs = dialog.findChild(QTabWidget)
+    for i in range(tabs.count()):
+        page = tabs.widget(i)
+        labels = [w for w in page.findChildren(QLabel) if w.buddy() is not None]
+        buttons = page.findChildren(QAbstractButton)
+        letters = [_mnemonic(w.text()) for w in labels + buttons]
+        assert all(letters), (tabs.tabText(i), [w.text() for w in labels + buttons])
+        assert len(set(letters)) == len(letters), (tabs.tabText(i), letters)
+    # The words themselves are unchanged where they are read out or quoted in a reason.
+    assert dialog.field("base_url").accessibleName() == "Server URL"
+    assert dialog._labels["base_url"].text() == "&Server URL"
+    assert dialog.test_button.text() == "&Test connection && load models"
+
+
+def test_the_dialog_opens_on_its_first_field_and_alt_letters_move_between_fields(qtbot):
+    from PySide6.QtCore import Qt
+
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow)
+    # It opened on the tab bar, and the Server URL was a Tab away.
+    qtbot.waitUntil(lambda: dialog.focusWidget() is dialog.field("base_url"))
+    assert dialog.field("base_url").hasFocus()
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_E, Qt.KeyboardModifier.AltModifier)
+    assert dialog.focusWidget() in (dialog.field("embed_model"), dialog.field("embed_model").lineEdit())
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_S, Qt.KeyboardModifier.AltModifier)
+    assert dialog.focusWidget() is dialog.field("base_url")

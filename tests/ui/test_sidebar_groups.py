@@ -8,10 +8,11 @@ import time
 
 from PySide6.QtCore import Qt
 
+from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui.sidebar import day_group
 
-from .conftest import wait_until
+from .conftest import tokens, wait_signal, wait_until
 
 
 def _at(days_ago: int, hour: int = 12) -> float:
@@ -127,3 +128,34 @@ def test_delete_in_the_list_keeps_the_keyboard_in_the_list(make_window, qloop, q
     qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)  # it erased a letter of the draft instead
     assert win.sidebar.titles() == ["Newest"] and win.composer.toPlainText() == "a draft"
     assert win.sidebar.list.hasFocus()
+
+
+def test_delete_in_the_list_of_a_chat_still_streaming_keeps_the_keyboard_in_the_list(make_window, server, qloop,
+                                                                                      qtbot):
+    win = make_window(server.base_url)
+    for title in ("Oldest", "Middle"):
+        win.store.new_chat(title=title)
+    server.queue(Stream(tokens("word " * 3000), delay=0.003))
+
+    async def scenario():
+        finished = wait_signal(win.answerFinished, timeout=15)
+        win.composer.setPlainText("Talk for a while")
+        win.send()
+        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
+        win.composer.setPlainText("a draft")
+        win.activateWindow()
+        win.sidebar.list.setFocus()
+        await wait_until(win.sidebar.list.hasFocus)
+        streaming = win.chat_id
+        assert win.sidebar.current_id() == streaming
+        qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)  # stops the answer, stores it, then deletes
+        assert await finished == "stopped"
+        await wait_until(lambda: streaming not in win.sidebar.ids())
+
+    qloop.run(scenario())
+    assert win.sidebar.titles() == ["Middle", "Oldest"]
+    # As a normal Delete: the keyboard stays in the list, on the chat now in its place, shown but not opened.
+    assert win.sidebar.list.hasFocus() and win.sidebar.list.currentItem().text() == "Middle"
+    assert win.chat_id is None and win.composer.toPlainText() == "a draft"
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)
+    assert win.sidebar.titles() == ["Oldest"] and win.composer.toPlainText() == "a draft"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget)
 
@@ -129,6 +129,7 @@ class ChatView(QScrollArea):
         h.addWidget(self._column, 100)
         h.addStretch(0)
         self.setWidget(outer)
+        outer.installEventFilter(self)  # its minimum width is the conversation's: see minimumSizeHint
         _warm_widgets(self._column)
         self._follow = True
         # Arrows and Page keys scroll the conversation when it has the focus: show that it has.
@@ -136,6 +137,23 @@ class ChatView(QScrollArea):
         bar = self.verticalScrollBar()
         bar.valueChanged.connect(self._on_scrolled)
         bar.rangeChanged.connect(self._on_range)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """As narrow as the conversation can be laid out, scroll bar included: a scroll area's own minimum
+        knows nothing of its content, so a splitter squeezed the view below it and, with no horizontal scroll
+        bar, the answers, the question and Regenerate were cut off on the right instead of wrapping."""
+        hint = super().minimumSizeHint()
+        canvas = self.widget()
+        if canvas is None:
+            return hint
+        frame = 2 * self.frameWidth()
+        width = canvas.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + frame
+        return QSize(max(hint.width(), width), hint.height())
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # an answer or a card came or went: the minimum width may have changed
+        return super().eventFilter(watched, event)
 
     def has_focus_ring(self) -> bool:
         """True while the conversation shows that it has the keyboard focus."""

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel,
                                QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
@@ -42,6 +42,10 @@ from .welcome import WelcomeController
 log = logging.getLogger(__name__)
 
 LOAD_BUDGET = 0.03  # seconds of chat building per event-loop turn when a chat is opened
+# Narrower than this (px), the window folds the chats list away and gives the conversation its room: beside
+# the list, the answers, the question and Regenerate were cut off on the right. It comes back when wider.
+SIDEBAR_FOLDS_BELOW = 560
+MIN_WIDTH = 420  # px: the narrowest window, with the chats list folded
 EngineFactory = Callable[[Settings, Callable[[str, str], Any]], Any]
 ListModels = Callable[[str, str], Any]
 
@@ -88,6 +92,10 @@ class MainWindow(QMainWindow):
         self._build()
         self.welcome = WelcomeController(self, self.pages, probe)
         self.menus = build_menus(self)
+        self._narrow = False  # narrower than SIDEBAR_FOLDS_BELOW at the last resize
+        self._sidebar_folded = False  # the chats list was folded away by the width, not by the user
+        # Show chats (Ctrl+B) is the user's own choice: the width no longer brings the list back after it.
+        self.menus.show_sidebar.triggered.connect(self._sidebar_chosen)
         self._restore_layout()
         self.status = ServerStatus(self.statusBar(), self.choose_model)
         self._connect_bridge()
@@ -124,8 +132,10 @@ class MainWindow(QMainWindow):
 
     # building -------------------------------------------------------------------------------------
     def _build(self) -> None:
+        self.setMinimumWidth(MIN_WIDTH)
         self.sidebar = ChatsSidebar(self)
-        self.sidebar.setMinimumWidth(200)
+        # Narrow enough that, shown by the user in the narrowest window, it leaves the chat its minimum width.
+        self.sidebar.setMinimumWidth(170)
         self.sidebar.chatSelected.connect(self.open_chat)
         self.sidebar.newRequested.connect(self.new_chat)
         self.sidebar.renamed.connect(self.rename_chat)
@@ -245,6 +255,41 @@ class MainWindow(QMainWindow):
         self._fill_personas()
         self.kb_dock = self._build_kb_dock()
         self._style_chrome()
+
+    def event(self, event: QEvent) -> bool:
+        handled = super().event(event)
+        if event.type() == QEvent.Type.LayoutRequest and self.layout() is not None:
+            # Never narrower than MIN_WIDTH (the status bar's model and state stay whole), and never narrower
+            # than the window's content needs: an explicit minimum width replaces the one Qt takes from the
+            # layout, so the chats list shown by hand in the narrowest window would squeeze the chat below its
+            # own minimum and cut it off. The window widens instead.
+            self.setMinimumWidth(max(MIN_WIDTH, self.layout().minimumSize().width()))
+        return handled
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit_sidebar()
+
+    def _fit_sidebar(self) -> None:
+        """Fold the chats list away when the window gets narrower than SIDEBAR_FOLDS_BELOW (the list gives way
+        before the chat does), and bring it back when the window is wide again, if the width folded it."""
+        if not hasattr(self, "_narrow"):
+            return  # still being built
+        narrow = self.width() < SIDEBAR_FOLDS_BELOW
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
+        if narrow and self.menus.show_sidebar.isChecked():
+            self._sidebar_folded = True
+            self.menus.show_sidebar.setChecked(False)
+            self.sidebar.hide()
+        elif not narrow and self._sidebar_folded:
+            self._sidebar_folded = False
+            self.menus.show_sidebar.setChecked(True)
+            self.sidebar.show()
+
+    def _sidebar_chosen(self, _on: bool) -> None:
+        self._sidebar_folded = False
 
     def problem(self, title: str, text: str) -> None:
         """Tell the user something failed: a message box, or, in a scripted run (``--ask``, where no one
@@ -481,6 +526,7 @@ class MainWindow(QMainWindow):
                 self.chat_id = None
                 self.new_chat()
             self._refresh_chats()
+            self.sidebar.chat_deleted(chat_id)  # a Delete in the list keeps the focus there
         if chat_id == self._stream_chat:
             self._when_idle(go)  # stop and store the answer first, then delete its chat
         else:
@@ -816,7 +862,8 @@ class MainWindow(QMainWindow):
         qs.setValue("splitter", self.splitter.saveState())
         qs.setValue("docks", self.saveState())
         qs.setValue("show_routing", self.menus.show_routing.isChecked())
-        qs.setValue("show_chats", self.menus.show_sidebar.isChecked())
+        # Folded by a narrow window, the list is still wanted: it shows at the next start in a wider one.
+        qs.setValue("show_chats", self.menus.show_sidebar.isChecked() or self._sidebar_folded)
         qs.setValue("chat", self.chat_id or "")
         qs.sync()
 

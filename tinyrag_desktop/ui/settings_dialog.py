@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import math
+from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout,
-                               QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit, QPushButton,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
+                               QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit,
+                               QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
+from ..firstrun import is_chat_model
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
@@ -52,6 +54,17 @@ def label_for(name: str) -> str:
     return _LABELS.get(name, name.replace("_", " ").capitalize())
 
 
+def with_mnemonic(text: str, used: set[str]) -> str:
+    """``text`` with an "&" before a letter not in ``used`` (which it joins): a word's first letter if one is
+    free, else any; a literal "&" doubled. Without a free letter, the text has no mnemonic."""
+    starts = [i for i, c in enumerate(text) if c.isalpha() and (i == 0 or not text[i - 1].isalnum())]
+    for i in [*starts, *(i for i, c in enumerate(text) if c.isalpha() and i not in starts)]:
+        if text[i].casefold() not in used:
+            used.add(text[i].casefold())
+            return text[:i].replace("&", "&&") + "&" + text[i:].replace("&", "&&")
+    return text.replace("&", "&&")
+
+
 class _Field:
     """One option's editor and its reason label."""
 
@@ -81,6 +94,12 @@ class _Field:
             self.widget.setCurrentText(str(value))
             self.widget.lineEdit().setPlaceholderText("(the server's first model)" if opt.name == "chat_model"
                                                       else "(none: keyword search only)")
+            # A name longer than the box shows its start ("hf.co/bartowski/Meta-Llama-3.1-70B…"), as a
+            # name is read; Qt leaves the cursor after the last letter, which showed only its end
+            # ("K_M-imatrix-experimental-v2"). While the user types in the box, the cursor is theirs.
+            edit = self.widget.lineEdit()
+            self.widget.currentTextChanged.connect(lambda _t, edit=edit: edit.hasFocus() or edit.home(False))
+            edit.home(False)
         else:
             self.widget = QLineEdit(_show(value), parent)
             if opt.secret:
@@ -193,6 +212,8 @@ class SettingsDialog(QDialog):
                 box.toggled.connect(lambda on, name=name: self._set_usable(name, on))
                 self._set_usable(name, box.isChecked())
         self.revalidate()
+        # The dialog opens on its first field, not on the tab bar (Qt's first widget in the chain).
+        self._fields[_TABS[0][1][0]].widget.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _set_usable(self, name: str, usable: bool) -> None:
         self._fields[name].widget.setEnabled(usable)
@@ -213,7 +234,7 @@ class SettingsDialog(QDialog):
             if name == "chat_model":
                 row = QHBoxLayout()
                 row.addWidget(field.widget, 1)
-                self.test_button = QPushButton("Test connection && load models", page)
+                self.test_button = QPushButton(page)  # its text, with its mnemonic: below
                 self.test_button.setObjectName("testConnection")
                 self.test_button.clicked.connect(self.test_connection)
                 row.addWidget(self.test_button)
@@ -224,6 +245,16 @@ class SettingsDialog(QDialog):
                 self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self.test_result.hide()  # until there is a result: no gap under the model field
                 box.addWidget(self.test_result)
+            elif name == "local_model":  # a path: typed, pasted, or chosen in a file dialog
+                row = QHBoxLayout()
+                row.addWidget(field.widget, 1)
+                self.browse_button = QPushButton(page)
+                self.browse_button.setObjectName("browseLocalModel")
+                self.browse_button.setAccessibleName("Choose the built-in model file")
+                self.browse_button.setToolTip("Choose a .gguf model file")
+                self.browse_button.clicked.connect(self.browse_local_model)
+                row.addWidget(self.browse_button)
+                box.addLayout(row)
             elif opt.type in (int, float):
                 # Aligned, so the short box does not make the whole column as narrow: its reason below
                 # took that width too, and four wrapped lines of it were cut to one.
@@ -248,6 +279,16 @@ class SettingsDialog(QDialog):
                 label.setToolTip(opt.description)
                 self._labels[name] = label
                 form.addRow(label, box)
+        # Alt+letter moves to each field (and presses each button) of the tab, a letter once per tab: Qt
+        # only answers the mnemonics of what is on screen, so the tabs may reuse each other's letters.
+        used: set[str] = set()
+        for name in names:
+            holder = self._labels.get(name, self._fields[name].widget)
+            holder.setText(with_mnemonic(label_for(name), used))
+            if name == "chat_model":
+                self.test_button.setText(with_mnemonic("Test connection & load models", used))
+            elif name == "local_model":
+                self.browse_button.setText(with_mnemonic("Browse…", used))
         return page
 
     def _build_personas(self) -> QWidget:
@@ -262,12 +303,12 @@ class SettingsDialog(QDialog):
         self.persona_list.addItems(list(self._personas))
         left.addWidget(self.persona_list)
         buttons = QHBoxLayout()
-        add = QPushButton("Add…", page)
+        add = QPushButton("&Add…", page)
         add.clicked.connect(self._add_persona)
-        rename = QPushButton("Rename…", page)
+        rename = QPushButton("Re&name…", page)
         rename.setObjectName("renamePersona")
         rename.clicked.connect(self._rename_persona)
-        remove = QPushButton("Remove", page)
+        remove = QPushButton("&Remove", page)
         remove.clicked.connect(self._remove_persona)
         buttons.addWidget(add)
         buttons.addWidget(rename)
@@ -353,6 +394,20 @@ class SettingsDialog(QDialog):
             self.renamed_personas = {a: b for a, b in self.renamed_personas.items() if b != item.text()}
             self.persona_list.takeItem(self.persona_list.row(item))
 
+    def browse_local_model(self) -> str:
+        """Choose the built-in model's .gguf file in a file dialog; returns the path chosen ("" if none).
+        The dialog opens where the current file is, else in the home folder."""
+        field = self._fields["local_model"].widget
+        assert isinstance(field, QLineEdit)
+        current = Path(field.text().strip()).expanduser() if field.text().strip() else None
+        start = current if current is not None and current.parent.is_dir() else Path.home()
+        path, _ = QFileDialog.getOpenFileName(self, "Choose the built-in model file", str(start),
+                                              "GGUF models (*.gguf);;All files (*)")
+        if path:
+            field.setText(str(Path(path)))
+            field.setFocus()
+        return path
+
     # values ---------------------------------------------------------------------------------------
     def field(self, name: str) -> QWidget:
         return self._fields[name].widget
@@ -420,21 +475,30 @@ class SettingsDialog(QDialog):
             self._say_test(f"Could not connect: {exc}", failed=True)
             return
         self.test_button.setEnabled(True)
+        # Embedding models are no chat models: the first run's rule (one rule, in firstrun) keeps them out of
+        # the Chat model list, and puts them first in the Embedding model list.
+        chat = [m for m in models if is_chat_model(m)]
+        other = [m for m in models if m not in chat]
         combo = self._fields["chat_model"].widget
         assert isinstance(combo, QComboBox)
         current = combo.currentText()
         combo.clear()
-        combo.addItems(models)
-        combo.setCurrentText(current if current else (models[0] if models else ""))
+        combo.addItems(chat)
+        combo.setCurrentText(current if current else (chat[0] if chat else ""))
         embed = self._fields["embed_model"].widget
         assert isinstance(embed, QComboBox)
         current_embed = embed.currentText()
         embed.clear()
-        embed.addItems(models)
+        embed.addItems(other + chat)
         embed.setCurrentText(current_embed)
-        shown = ", ".join(models[:6]) + (f" and {len(models) - 6} more" if len(models) > 6 else "")
-        self._say_test(f"Connected. {len(models)} model{'s' if len(models) != 1 else ''}: {shown}"
-                       if models else "Connected, but the server lists no models.")
+        if not models:
+            self._say_test("Connected, but the server lists no models.")
+        elif not chat:
+            self._say_test(f"Connected, but the server lists only embedding models ({_some(other)}): none to "
+                           "chat with.", failed=True)
+        else:
+            self._say_test(f"Connected. {_count(chat, 'chat model')}: {_some(chat)}"
+                           + (f" (and {_count(other, 'embedding model')}: {_some(other)})" if other else ""))
 
     def _say_test(self, text: str, *, failed: bool = False) -> None:
         """The test's outcome under the model field; a failure in the error colour (it was as grey as
@@ -448,6 +512,14 @@ class SettingsDialog(QDialog):
         combo = self._fields["chat_model"].widget
         assert isinstance(combo, QComboBox)
         return [combo.itemText(i) for i in range(combo.count())]
+
+
+def _count(names: list[str], what: str) -> str:
+    return f"{len(names)} {what}{'s' if len(names) != 1 else ''}"
+
+
+def _some(names: list[str], most: int = 6) -> str:
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def _connect_changed(widget: QWidget, slot: Callable[[], Any]) -> None:

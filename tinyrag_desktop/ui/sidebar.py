@@ -155,6 +155,7 @@ class ChatsSidebar(QFrame):
         undo_row.addWidget(self.undo_button)
         self.undo_bar.hide()
         self._undo_id = ""
+        self._refocus: tuple[str, int] | None = None  # (chat, row) deleted with the focus in the list
         self._undo_timer = QTimer(self)
         self._undo_timer.setSingleShot(True)
         self._undo_timer.timeout.connect(self.undo_bar.hide)
@@ -279,12 +280,18 @@ class ChatsSidebar(QFrame):
         chat_id = self.current_id()
         if not chat_id:
             return
-        in_list, row = self.list.hasFocus(), self.list.currentRow()
+        # Deleted from the list, the keyboard stays there, on the chat that took its place (shown, not opened):
+        # the window had moved it to the message box, where a second Delete erased text. A chat still being
+        # answered is deleted later, once its answer is stopped and stored: chat_deleted says when.
+        self._refocus = (chat_id, self.list.currentRow()) if self.list.hasFocus() else None
         self.deleteRequested.emit(chat_id)
-        if in_list and self.item_for(chat_id) is None:
-            # Deleted from the list, the keyboard stays there, on the chat that took its place (shown, not
-            # opened): the window had moved it to the message box, where a second Delete erased text.
-            self._show_near(row)
+
+    def chat_deleted(self, chat_id: str) -> None:
+        """The window deleted ``chat_id`` and refilled the list: if the Delete came from the list, the focus
+        goes back there."""
+        refocus, self._refocus = self._refocus, None
+        if refocus is not None and refocus[0] == chat_id and self.item_for(chat_id) is None:
+            self._show_near(refocus[1])
             self.list.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _show_near(self, row: int) -> None:

@@ -13,6 +13,7 @@ from typing import Any, Awaitable, Callable, Mapping
 from PySide6.QtGui import QActionGroup, QColor
 from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton
 
+from .elided_label import ElidedLabel
 from .icons import dot_pixmap
 
 _COLOURS = {"unknown": "#9ca3af", "checking": "#9ca3af", "ok": "#16a34a", "warn": "#d97706", "down": "#dc2626"}
@@ -41,7 +42,9 @@ class ServerStatus:
     """Three permanent labels in the status bar; ``state`` is unknown, checking, ok, warn or down."""
 
     def __init__(self, bar: QStatusBar, choose_model: Callable[[str], None] | None = None) -> None:
-        self.server = QLabel(bar)
+        # The server's address gives way first in a narrow window, cut with "…" (its tooltip says it whole),
+        # so the model and "reachable · 2 models" stay whole: they were cut off at the right edge.
+        self.server = ElidedLabel("", bar)
         self.server.setObjectName("statusServer")
         self.model = QToolButton(bar)
         self.model.setObjectName("statusModel")

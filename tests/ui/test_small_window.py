@@ -1,0 +1,75 @@
+"""The window at its narrowest: the chats list gives way before the chat, and nothing is cut off on the right."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint
+
+from tests.sse_server import Stream
+
+from .conftest import ask_and_wait, tokens, wait_until
+
+ANSWER = ("Here is a fairly long answer that must wrap within the visible width of the conversation, however "
+          "narrow the window is made.\n\n- a list item with several words in it\n\n"
+          "```python\nprint('hello world, this is a long code line that may need to wrap')\n```\n")
+QUESTION = "What does a question bubble look like when the question is a bit longer than usual?"
+
+
+def _right_edge_in_view(win, widget) -> int:
+    """The right edge of ``widget`` in the conversation's viewport."""
+    return widget.mapTo(win.view.viewport(), QPoint(widget.width(), 0)).x()
+
+
+def _narrowest(win, qloop) -> None:
+    """Make the window as small as it goes, about 421x300 (the chats list folds on the way)."""
+    win.resize(421, 300)
+    qloop.run(wait_until(lambda: not win.sidebar.isVisible()))
+    win.resize(421, 300)
+    qloop.run(wait_until(lambda: win.width() == 421 and win.height() == 300))
+
+
+def _nothing_cut_off(win) -> None:
+    viewport = win.view.viewport().width()
+    answer = win.view.answers()[-1]
+    bubble = win.view.questions()[-1]
+    assert answer.regenerate_button.isVisible() and answer.copy_button.isVisible()
+    for widget in (answer, answer.regenerate_button, bubble, *answer.segments()):
+        assert _right_edge_in_view(win, widget) <= viewport, (type(widget).__name__, viewport)
+    for label in (win.status.reach, win.status.model):  # "reachable · 2 models" was cut to "2 model"
+        assert label.width() >= label.sizeHint().width(), label.objectName()
+        assert label.geometry().right() <= win.statusBar().contentsRect().right()
+
+
+def test_at_its_narrowest_the_window_folds_the_chats_list_and_cuts_nothing_off(make_window, server, qloop):
+    server.queue(Stream(tokens(ANSWER)))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, QUESTION)) == "done"
+    qloop.run(wait_until(lambda: win.status.state == "ok"))
+    _narrowest(win, qloop)
+    # The chats list gave way: it took half the width, and the chat was cut off on the right.
+    assert not win.sidebar.isVisible() and not win.menus.show_sidebar.isChecked()
+    qloop.run(wait_until(lambda: win.view.width() >= win.width() - 2))
+    _nothing_cut_off(win)
+    assert win.status.server.text().startswith("Server: http://127.0.0.1:")  # cut in the painting only
+    assert win.status.server.is_elided() and win.status.server.toolTip() == win.status.server.text()
+
+    win.resize(1180, 780)  # wide again: the list comes back as it was
+    qloop.run(wait_until(lambda: win.sidebar.isVisible()))
+    assert win.menus.show_sidebar.isChecked() and not win.status.server.is_elided()
+
+
+def test_the_chats_list_shown_by_hand_in_the_narrowest_window_leaves_the_chat_room_to_wrap(make_window, server,
+                                                                                          qloop, tmp_path):
+    server.queue(Stream(tokens(ANSWER)))
+    data = tmp_path / "narrow"
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, QUESTION)) == "done"
+    _narrowest(win, qloop)
+    win.save_layout()  # folded by the width, the list is still wanted at the next start
+    assert win._layout_settings().value("show_chats", type=bool) is True
+    win.menus.show_sidebar.trigger()  # Ctrl+B: the user wants the list even so
+    # The window widens as little as the list beside the chat's minimum needs; the chat is not squeezed.
+    qloop.run(wait_until(lambda: win.sidebar.isVisible() and win.view.width() >= win.view.minimumSizeHint().width()))
+    assert win.width() < 480 and win.view.widget().width() <= win.view.viewport().width()
+    _nothing_cut_off(win)
+    win.resize(1180, 780)
+    _narrowest(win, qloop)  # the list folds again when the window gets narrow again
