@@ -71,3 +71,38 @@ def test_a_server_found_is_used_even_when_the_settings_cannot_be_saved(make_wind
 
 async def _result(found: Found) -> ProbeResult:
     return ProbeResult(found, ())
+
+
+def test_the_panel_fits_beside_the_knowledge_panel_without_scrolling_sideways(make_window, qloop):
+    # The knowledge panel docked beside it leaves the chat about 360 pixels: the title did not wrap, so
+    # the panel scrolled sideways with its title cut off ("Let’s connect a language mod").
+    from PySide6.QtWidgets import QDockWidget, QScrollArea
+
+    async def probe():
+        return ProbeResult(None, ())
+
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=probe)
+    qloop.run(wait_until(win.welcome.visible))
+    panel = win.welcome.panel
+    scroll = panel.findChild(QScrollArea)
+    win.findChild(QDockWidget, "kbDock").show()
+    qloop.run(wait_until(lambda: panel.width() < 420))
+    qloop.run(wait_until(lambda: not scroll.horizontalScrollBar().isVisible()))
+    assert panel.title.width() <= scroll.viewport().width()
+    assert panel.settings_button.geometry().right() <= scroll.viewport().width()
+
+
+def test_the_buttons_go_one_above_another_where_a_row_does_not_fit(qtbot):
+    from tinyrag_desktop.ui.welcome_panel import WelcomePanel
+
+    panel = WelcomePanel(start_builtin=lambda: None)
+    qtbot.add_widget(panel)
+    panel.resize(900, 600)
+    panel.show()
+    qtbot.waitUntil(lambda: panel.builtin_button.isVisible())
+    qtbot.waitUntil(lambda: panel.retry_button.y() == panel.builtin_button.y() == panel.settings_button.y())
+    panel.resize(380, 600)
+    qtbot.waitUntil(lambda: panel.retry_button.y() < panel.builtin_button.y() < panel.settings_button.y())
+    assert panel.settings_button.geometry().right() < 380
+    panel.resize(900, 600)
+    qtbot.waitUntil(lambda: panel.retry_button.y() == panel.settings_button.y())

@@ -17,7 +17,8 @@ import html
 from typing import Any, Awaitable, Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from ..firstrun import ProbeResult
 from .markdown_render import inline_code_html
@@ -72,6 +73,7 @@ class WelcomePanel(QFrame):
         font.setPointSizeF(font.pointSizeF() * 1.5)
         font.setBold(True)
         self.title.setFont(font)
+        self.title.setWordWrap(True)  # beside the knowledge panel the chat is a third of the window
         self.intro = QLabel(
             "tinyRAG Desktop answers with a model that runs on your own computer, so nothing you ask leaves "
             "it. No model server answered on the usual ports yet. Start one of these, then press "
@@ -104,7 +106,8 @@ class WelcomePanel(QFrame):
         self.builtin_button.setToolTip("Runs a small model on this computer, without any server (offline).")
         self.settings_button = QPushButton("Enter a server address…", self)
         self.settings_button.setObjectName("welcomeSettings")
-        buttons = QHBoxLayout()
+        # Side by side where they fit, one above another where they do not (see resizeEvent).
+        self._buttons = buttons = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         for b in (self.retry_button, self.builtin_button, self.settings_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
@@ -121,6 +124,7 @@ class WelcomePanel(QFrame):
         column.addWidget(self.status)
         column.addStretch(1)
         body.setMaximumWidth(760)
+        self._column = column
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -133,6 +137,21 @@ class WelcomePanel(QFrame):
         self.builtin_button.clicked.connect(self._on_builtin)
         self.settings_button.clicked.connect(self.openSettingsRequested)
         self.set_builtin_available(start_builtin is not None, builtin_note)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit_buttons(event.size().width())
+
+    def _fit_buttons(self, width: int) -> None:
+        """The buttons in a row when the panel is wide enough for them, else in a column: side by side
+        they need about 500 pixels, and a row that does not fit pushed the panel into scrolling sideways."""
+        shown = [b for b in (self.retry_button, self.builtin_button, self.settings_button) if not b.isHidden()]
+        margins = self._column.contentsMargins()
+        row = (sum(b.sizeHint().width() for b in shown) + self._buttons.spacing() * max(len(shown) - 1, 0)
+               + margins.left() + margins.right())
+        wanted = QBoxLayout.Direction.LeftToRight if row <= width else QBoxLayout.Direction.TopToBottom
+        if self._buttons.direction() != wanted:
+            self._buttons.setDirection(wanted)
 
     # -- state the window sets --------------------------------------------------------------------
 
@@ -148,6 +167,7 @@ class WelcomePanel(QFrame):
             text = f"{text} ({inline_code_html(note)})" if text else inline_code_html(note)
         self.builtin_label.setText(text)
         self.builtin_label.setVisible(bool(text))
+        self._fit_buttons(self.width())
 
     def set_probe_result(self, result: ProbeResult) -> None:
         """Say what the last probe tried, one line per server."""
