@@ -111,3 +111,24 @@ async def ask_and_wait(win, question: str, timeout: float = 15.0) -> str:
         return await asyncio.wait_for(fut, timeout)
     finally:
         win.answerFinished.disconnect(fire)
+
+
+async def ask_then_stop(win, question: str, ready, stop=None, timeout: float = 15.0) -> str:
+    """Send ``question``, stop the answer once ``ready(answer)`` holds (with ``stop``, else win.stop),
+    and return the outcome the window reports."""
+    finished = wait_signal(win.answerFinished, timeout=timeout)
+    win.composer.setPlainText(question)
+    win.send()
+    await wait_until(lambda: bool(win.view.answers()) and ready(win.view.answers()[-1]))
+    (stop or win.stop)()
+    return await finished
+
+
+def block_directions(document) -> dict[str, object]:
+    """Each paragraph of a QTextDocument by its text: the direction Qt lays it out in."""
+    directions = {}
+    block = document.begin()
+    while block.isValid():
+        directions[block.text()] = block.textDirection()
+        block = block.next()
+    return directions

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QLabel, QTextBrowser
+from PySide6.QtWidgets import QTextBrowser
 
 from tinyrag_desktop.ui.bidi import is_right_to_left
 from tinyrag_desktop.ui.elided_label import ElidedLabel
@@ -12,6 +12,8 @@ from tinyrag_desktop.ui.icons import dot_pixmap
 from tinyrag_desktop.ui.segments import MarkdownSegment
 from tinyrag_desktop.ui.status import ServerStatus
 from tinyrag_desktop.ui.toolcard import ToolCard
+
+from .conftest import block_directions
 
 ARABIC = "حلقات التكرار"
 
@@ -60,12 +62,7 @@ def test_card_details_show_an_arabic_query_and_result_right_to_left(qtbot):
     qtbot.addWidget(card)
     card.finish("ok", result="لإعادة تعيين كلمة المرور افتح Settings.", result_bytes=60, elapsed_ms=5)
     card.set_expanded(True)
-    doc = card.findChild(QTextBrowser, "toolDetails").document()
-    directions = {}
-    block = doc.begin()
-    while block.isValid():
-        directions[block.text()] = block.textDirection()
-        block = block.next()
+    directions = block_directions(card.findChild(QTextBrowser, "toolDetails").document())
     rtl = Qt.LayoutDirection.RightToLeft
     assert directions[f"{ARABIC} في Go"] == rtl
     assert directions["لإعادة تعيين كلمة المرور افتح Settings."] == rtl

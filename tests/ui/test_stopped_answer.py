@@ -13,7 +13,7 @@ from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.engine.events import Done, ToolFinished, ToolStarted
 from tinyrag_desktop.ui.answer import AnswerWidget, footer_text
 
-from .conftest import ask_and_wait, tokens, wait_signal, wait_until
+from .conftest import ask_and_wait, ask_then_stop, tokens
 
 
 def test_stopping_in_the_third_round_says_three_rounds(make_window, server, qloop):
@@ -24,15 +24,8 @@ def test_stopping_in_the_third_round_says_three_rounds(make_window, server, qloo
                  Stream(tokens("word " * 3000), delay=0.003))
     win = make_window(server.base_url)
 
-    async def scenario():
-        finished = wait_signal(win.answerFinished, timeout=15)
-        win.composer.setPlainText("Compute twice, then talk")
-        win.send()
-        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 200)
-        QTest.keyClick(win, Qt.Key.Key_Escape)
-        return await finished
-
-    assert qloop.run(scenario()) == "stopped"
+    assert qloop.run(ask_then_stop(win, "Compute twice, then talk", lambda a: len(a.content()) > 200,
+                                   lambda: QTest.keyClick(win, Qt.Key.Key_Escape))) == "stopped"
     answer = win.view.answers()[-1]
     assert [c.status for c in answer.cards()] == ["done", "done"]
     assert answer.footer().startswith("3 rounds · 2 tools run · ") and answer.footer().endswith(" · stopped")
@@ -43,15 +36,7 @@ def test_stopping_in_the_first_round_says_one_round(make_window, server, qloop):
     server.queue(Stream(tokens("word " * 3000), delay=0.003))
     win = make_window(server.base_url)
 
-    async def scenario():
-        finished = wait_signal(win.answerFinished, timeout=15)
-        win.composer.setPlainText("Talk")
-        win.send()
-        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 200)
-        win.stop()
-        return await finished
-
-    assert qloop.run(scenario()) == "stopped"
+    assert qloop.run(ask_then_stop(win, "Talk", lambda a: len(a.content()) > 200)) == "stopped"
     assert win.view.answers()[-1].footer().startswith("1 round · 0 tools run · ")
 
 
@@ -90,16 +75,8 @@ def test_a_tool_stopped_while_it_ran_is_counted_and_said_so(qloop, qtbot, tmp_pa
     win.resize(900, 600)
     win.show()
     try:
-        async def scenario():
-            finished = wait_signal(win.answerFinished, timeout=15)
-            win.composer.setPlainText("Compute, then take your time")
-            win.send()
-            await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].cards()) == 3
-                             and win.view.answers()[-1].cards()[0].status == "done")
-            win.stop()
-            return await finished
-
-        assert qloop.run(scenario()) == "stopped"
+        assert qloop.run(ask_then_stop(win, "Compute, then take your time",
+                                       lambda a: len(a.cards()) == 3 and a.cards()[0].status == "done")) == "stopped"
         answer = win.view.answers()[-1]
         assert [c.status for c in answer.cards()] == ["done", "error", "skipped"]  # calculate, unknown, hang
         # two calls ran (the unknown tool's card is an error, but nothing ran), one of them was stopped

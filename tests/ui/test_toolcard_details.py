@@ -7,6 +7,8 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from tinyrag_desktop.ui.toolcard import ToolCard
 
+from .conftest import block_directions
+
 
 def _expanded(qtbot, card: ToolCard, width: int = 420, tall: int = 100) -> tuple[QWidget, QTextBrowser]:
     column = QWidget()  # as in an answer: the card in a column, as tall as it asks to be
@@ -59,12 +61,7 @@ def test_an_error_that_starts_with_a_hebrew_word_still_reads_left_to_right(qtbot
     qtbot.addWidget(card)
     card.finish("error", error=HEBREW_FIRST, elapsed_ms=1)
     card.set_expanded(True)
-    doc = card.findChild(QTextBrowser, "toolDetails").document()
-    directions = {}
-    block = doc.begin()
-    while block.isValid():
-        directions[block.text()] = block.textDirection()
-        block = block.next()
+    directions = block_directions(card.findChild(QTextBrowser, "toolDetails").document())
     assert directions[HEBREW_FIRST] == Qt.LayoutDirection.LeftToRight
     assert directions["שלום + 1"] == Qt.LayoutDirection.RightToLeft  # the model's own input keeps its own
 

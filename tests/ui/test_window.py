@@ -13,7 +13,7 @@ from tests.sse_server import Raw, Status, Stream, free_port
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui.toolcard import ToolCard
 
-from .conftest import ask_and_wait, tokens, wait_signal, wait_until
+from .conftest import ask_and_wait, ask_then_stop, tokens, wait_signal, wait_until
 
 TWO_TOOLS = ('Let me compute both.\n<tool name="calculate"><query>6 * 7</query></tool>\n'
              '<tool name="calculate"><query>2 + 2</query></tool>\n')
@@ -67,16 +67,11 @@ def test_stop_mid_stream_keeps_what_arrived(make_window, server, qloop):
     server.queue(Stream(tokens(long), delay=0.002))
     win = make_window(server.base_url)
 
-    async def scenario():
-        fut = wait_signal(win.answerFinished, timeout=10)
-        win.composer.setPlainText("Talk a lot")
-        win.send()
-        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
+    def stop():
         assert win.stop_button.isVisible()
         win.stop_button.click()
-        return await fut
 
-    assert qloop.run(scenario()) == "stopped"
+    assert qloop.run(ask_then_stop(win, "Talk a lot", lambda a: len(a.content()) > 100, stop)) == "stopped"
     answer = win.view.answers()[-1]
     kept = answer.content()
     assert 100 < len(kept) < len(long) and long.startswith(kept)
