@@ -332,7 +332,7 @@ class MainWindow(QMainWindow):
         except ImportError:
             return None
         try:
-            panel = KnowledgePanel(self.data_dir, lambda: self.settings, self)
+            panel = KnowledgePanel(self.data_dir, lambda: self.settings, self, list_now=False)  # read when shown
         except Exception:  # a broken panel must not keep the window from opening
             log.exception("knowledge panel failed to start")
             return None
