@@ -7,7 +7,7 @@ import threading
 
 from PySide6.QtCore import QObject, Qt, QTimer
 
-from tinyrag_desktop.ui.collector import collect_due, gui_thread_gc
+from tinyrag_desktop.ui.collector import IDLE_TICK_MS, TICK_MS, collect_due, gui_thread_gc
 
 
 class _Cycle:
@@ -73,3 +73,16 @@ def test_collect_due_collects_only_past_a_threshold():
         item: list = []
         item.append(item)
     assert collect_due() >= generation0
+
+
+def test_an_idle_window_is_woken_less_often_until_something_is_allocated(qapp):
+    # Looking 4 times a second was the only thing that woke a window left open; it slows down while
+    # nothing is allocated and speeds up again at the first allocation.
+    with gui_thread_gc(QObject()) as timer:
+        assert timer.interval() == TICK_MS
+        timer.timeout.emit()  # a first look, after the set-up's own allocations
+        timer.timeout.emit()
+        assert timer.interval() == IDLE_TICK_MS
+        kept = [[] for _ in range(100)]
+        timer.timeout.emit()
+        assert timer.interval() == TICK_MS and kept

@@ -8,6 +8,7 @@ import json
 import sys
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
 
 from tests.sse_server import Raw, Status, Stream, free_port
 from tinyrag_desktop.chats import ChatStore
@@ -332,6 +333,46 @@ def test_a_long_chat_opens_in_slices_without_freezing(make_window, server, qloop
     assert qloop.run(scenario()) == chat.id
     assert not win.loading and len(win.view.answers()) == 6
     assert [a.cards()[0].status for a in win.view.answers()] == ["done"] * 6
+    assert win.view.answers()[-1].regenerate_button.isVisibleTo(win.view.answers()[-1])
+
+
+def test_a_very_long_chat_shows_its_last_page_and_earlier_pages_as_it_is_scrolled_up(make_window, server, qloop,
+                                                                                       tmp_path, monkeypatch):
+    """A chat of months is not built whole on opening (1,000 questions took 15 s and 28,000 widgets): its
+    last page is, and scrolling to the top builds the page before, keeping in view what was on screen."""
+    import tinyrag_desktop.ui.main_window as mw
+
+    monkeypatch.setattr(mw, "HISTORY_PAGE", 6)
+    data = tmp_path / "months"
+    store = ChatStore(data)
+    chat = store.new_chat()
+    for i in range(10):
+        store.add_user_message(chat.id, f"Question {i}")
+        store.add_assistant_message(chat.id, f"Answer {i}\n\n" + "word " * 400)
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+
+    win.open_chat(chat.id)
+    qloop.run(wait_until(lambda: not win.loading))
+    texts = lambda: [q.text() for q in win.view.questions()]  # noqa: E731
+    assert texts() == ["Question 7", "Question 8", "Question 9"]
+    assert win.view.findChild(QPushButton, "showEarlier").isVisible()
+    first = win.view.questions()[0]
+    bar = win.view.verticalScrollBar()
+    bar.setValue(0)  # scrolled to the top: the page before is built above
+    qloop.run(wait_until(lambda: not win.loading))
+    qloop.run(asyncio.sleep(0.1))
+    assert texts() == [f"Question {i}" for i in range(4, 10)]
+    assert first.mapTo(win.view.viewport(), first.rect().topLeft()).y() >= 0  # what was on screen stays
+    assert bar.value() > 0
+    assert win.show_earlier() == 6  # "Show earlier messages" does the same, a page at a time
+    qloop.run(wait_until(lambda: not win.loading))
+    assert win.show_earlier() == 2
+    qloop.run(wait_until(lambda: not win.loading))
+    assert texts() == [f"Question {i}" for i in range(10)]
+    assert not win.view.findChild(QPushButton, "showEarlier").isVisible()
+    assert len(win.view.answers()) == 10 and win.show_earlier() == 0
+    # the last answer is still the one Regenerate and Edit act on
     assert win.view.answers()[-1].regenerate_button.isVisibleTo(win.view.answers()[-1])
 
 

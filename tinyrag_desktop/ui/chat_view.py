@@ -6,7 +6,8 @@ import asyncio
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QPainter, QPalette
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout,
+                               QWidget)
 
 from ..chats import StoredMessage
 from .answer import AnswerWidget
@@ -91,9 +92,14 @@ def _warm_widgets(parent: QWidget) -> None:
 
 
 class ChatView(QScrollArea):
-    """Holds the column; follows the stream while the user is at the bottom, stays put when they scroll up."""
+    """Holds the column; follows the stream while the user is at the bottom, stays put when they scroll up.
+
+    A long chat is shown from its last messages; ``earlierWanted`` asks for the ones before them when the
+    user scrolls to the top or presses "Show earlier messages" (see MainWindow.show_earlier).
+    """
 
     answerAdded = Signal(object)
+    earlierWanted = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -125,6 +131,14 @@ class ChatView(QScrollArea):
         self._empty.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self._empty.setContentsMargins(0, 120, 0, 0)
         self._items.insertWidget(0, self._empty)
+        self._earlier = QPushButton("Show earlier messages", self._column)
+        self._earlier.setObjectName("showEarlier")
+        self._earlier.setFlat(True)
+        self._earlier.clicked.connect(self.earlierWanted)
+        self._earlier.hide()
+        self._items.insertWidget(0, self._earlier)
+        self._from_bottom: int | None = None  # kept while earlier messages go in above (hold_position)
+        self._expected = -1
         h.addStretch(0)
         h.addWidget(self._column, 100)
         h.addStretch(0)
@@ -161,30 +175,52 @@ class ChatView(QScrollArea):
 
     def _on_scrolled(self, value: int) -> None:
         bar = self.verticalScrollBar()
-        self._follow = value >= bar.maximum() - 24
+        if value != self._expected:  # the user scrolled: what they see now is theirs to keep
+            self._from_bottom = None
+        self._follow = value >= bar.maximum() - 24 and self._from_bottom is None
+        if value == 0 < bar.maximum() and self._earlier.isVisible():
+            self.earlierWanted.emit()
+
+    def set_has_earlier(self, on: bool) -> None:
+        """Whether messages before the first one shown are left to show."""
+        self._earlier.setVisible(on)
+
+    def hold_position(self) -> None:
+        """Earlier messages are about to go above: what is on the screen stays there, however tall they
+        turn out (their heights settle over several layout passes), until the user scrolls."""
+        bar = self.verticalScrollBar()
+        self._from_bottom = bar.maximum() - bar.value()
+        self._follow = False
 
     def _on_range(self, _lo: int, hi: int) -> None:
-        if self._follow:
+        if self._from_bottom is not None:
+            self._expected = max(0, hi - self._from_bottom)
+            self.verticalScrollBar().setValue(self._expected)
+        elif self._follow:
             self.verticalScrollBar().setValue(hi)
 
     def scroll_to_bottom(self) -> None:
         self._follow = True
+        self._from_bottom = None
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
 
-    def _insert(self, widget: QWidget) -> None:
+    def _insert(self, widget: QWidget, at: int | None = None) -> None:
+        """Add ``widget`` at the end, or as message number ``at`` from the top."""
         self._empty.hide()
-        self._items.insertWidget(self._items.count() - 1, widget)
+        where = self._items.count() - 1 if at is None else self._items.indexOf(self._empty) + 1 + at
+        self._items.insertWidget(where, widget)
 
-    def add_question(self, text: str) -> UserBubble:
+    def add_question(self, text: str, at: int | None = None) -> UserBubble:
         bubble = UserBubble(text, self._column)
         row = QWidget(self._column)
         lay = QHBoxLayout(row)
         lay.setContentsMargins(60, 0, 0, 0)
         lay.addStretch(1)
         lay.addWidget(bubble)
-        self._insert(row)
-        self.scroll_to_bottom()
+        self._insert(row, at)
+        if at is None:
+            self.scroll_to_bottom()
         return bubble
 
     def add_answer(self) -> AnswerWidget:
@@ -193,12 +229,13 @@ class ChatView(QScrollArea):
         self.answerAdded.emit(answer)
         return answer
 
-    def add_stored(self, message: StoredMessage) -> QWidget:
+    def add_stored(self, message: StoredMessage, at: int | None = None) -> QWidget:
+        """Show a stored message at the end, or as message number ``at`` from the top (an earlier one)."""
         if message.role == "user":
-            return self.add_question(message.content)
+            return self.add_question(message.content, at)
         answer = AnswerWidget.from_stored(message, self._column, self.palette_colours, self.show_route,
                                           self.settings_source)
-        self._insert(answer)
+        self._insert(answer, at)
         self.answerAdded.emit(answer)
         return answer
 
@@ -231,6 +268,8 @@ class ChatView(QScrollArea):
 
     def clear(self) -> None:
         self.cancel_runs()
+        self._from_bottom = None
+        self._earlier.hide()
         for item in self._widgets():
             self._items.removeWidget(item)
             item.hide()
@@ -247,7 +286,7 @@ class ChatView(QScrollArea):
         out = []
         for i in range(self._items.count()):
             w = self._items.itemAt(i).widget()
-            if w is not None and w is not self._empty:
+            if w is not None and w is not self._empty and w is not self._earlier:
                 out.append(w)
         return out
 

@@ -46,6 +46,9 @@ LOAD_BUDGET = 0.03  # seconds of chat building per event-loop turn when a chat i
 # the list, the answers, the question and Regenerate were cut off on the right. It comes back when wider.
 SIDEBAR_FOLDS_BELOW = 560
 MIN_WIDTH = 420  # px: the narrowest window, with the chats list folded
+# Messages built when a chat is opened, and then per page scrolled up: a chat of 1,000 questions, built
+# whole, took 15 s or more and 300 MB for 28,000 widgets.
+HISTORY_PAGE = 40
 EngineFactory = Callable[[Settings, Callable[[str, str], Any]], Any]
 ListModels = Callable[[str, str], Any]
 
@@ -85,6 +88,8 @@ class MainWindow(QMainWindow):
         self._after_stream: list[Callable[[], None]] = []
         self._ids: dict[int, int] = {}  # id(answer widget) -> stored message id
         self._loading: Iterator[StoredMessage] | None = None
+        self._earlier: list[StoredMessage] = []  # the open chat's messages not built yet, above those shown
+        self._insert_at: int | None = None  # where the page being built goes: None, the end; else above
         self.last_outcome = ""
         self.scripted = False  # set by app.py for --ask runs: no modal boxes (see problem)
 
@@ -194,6 +199,7 @@ class MainWindow(QMainWindow):
         col.addWidget(self.notice_bar)
 
         self.view = ChatView(main)
+        self.view.earlierWanted.connect(self.show_earlier)
         self.view.palette_colours = self._app_palette
         self.view.settings_source = lambda: self.settings  # read at each render: no restart needed
         self.pages = QStackedWidget(main)  # the chat, or the welcome panel when no server answers
@@ -371,7 +377,7 @@ class MainWindow(QMainWindow):
         except ImportError:
             return None
         try:
-            panel = KnowledgePanel(self.data_dir, lambda: self.settings, self)
+            panel = KnowledgePanel(self.data_dir, lambda: self.settings, self, list_now=False)  # read when shown
         except Exception:  # a broken panel must not keep the window from opening
             log.exception("knowledge panel failed to start")
             return None
@@ -441,7 +447,7 @@ class MainWindow(QMainWindow):
         def go() -> None:
             self.cancel_edit()
             self.chat_id = None
-            self._loading = None
+            self._loading, self._earlier, self._insert_at = None, [], None
             self.view.clear()
             self.title_label.setText("New chat")
             self.sidebar.list.clearSelection()
@@ -468,7 +474,11 @@ class MainWindow(QMainWindow):
                 if chat.persona:
                     self.statusBar().showMessage(f"This chat's persona “{chat.persona}” was removed; it now "
                                                  f"answers as “{self.persona.currentText()}”.", 8000)
-            self._loading = iter(self.store.messages(chat_id))
+            messages = self.store.messages(chat_id)
+            start = _page_start(messages)
+            self._earlier, self._insert_at = messages[:start], None
+            self.view.set_has_earlier(bool(self._earlier))
+            self._loading = iter(messages[start:])
             self._load_step(self._loading)
         if chat_id != self.chat_id or not self.view.answers():
             self._when_idle(go)
@@ -484,7 +494,9 @@ class MainWindow(QMainWindow):
         budget = LOAD_BUDGET if budget is None else budget
         deadline = time.perf_counter() + budget
         for message in batch:
-            widget = self.view.add_stored(message)
+            widget = self.view.add_stored(message, self._insert_at)
+            if self._insert_at is not None:
+                self._insert_at += 1
             if isinstance(widget, AnswerWidget):
                 self._wire_answer(widget)
                 self._ids[id(widget)] = message.id
@@ -492,9 +504,26 @@ class MainWindow(QMainWindow):
                 QTimer.singleShot(0, self, lambda: self._load_step(batch, budget))
                 return
         self._loading = None
+        if self._insert_at is not None:  # an earlier page, above what the user is reading
+            self._insert_at = None
+            self.view.set_has_earlier(bool(self._earlier))
+            return
         self._update_last_answer()
         self.view.scroll_to_bottom()
         self.chatOpened.emit(self.chat_id)
+
+    def show_earlier(self) -> int:
+        """Build the page of messages above the first one shown (the conversation was scrolled to its top,
+        or "Show earlier messages" pressed); how many messages it starts building."""
+        if self._loading is not None or not self._earlier:
+            return 0
+        start = _page_start(self._earlier)
+        page, self._earlier = self._earlier[start:], self._earlier[:start]
+        self.view.hold_position()
+        self._insert_at = 0
+        self._loading = iter(page)
+        self._load_step(self._loading)
+        return len(page)
 
     def finish_loading(self) -> None:
         """Show the rest of the chat being opened now (before a new question is added below it)."""
@@ -897,6 +926,15 @@ class MainWindow(QMainWindow):
         kb = sys.modules.get("tinyrag_desktop.kb")
         if kb is not None:  # searched: close the readers, and leave no -wal or -shm file beside knowledge.db
             await asyncio.to_thread(kb.release, self.data_dir)
+
+
+def _page_start(messages: list[StoredMessage]) -> int:
+    """Where the last page of ``messages`` begins: HISTORY_PAGE from the end, moved back to a question so
+    that no answer is shown without it."""
+    start = max(0, len(messages) - HISTORY_PAGE)
+    while start > 0 and messages[start].role != "user":
+        start -= 1
+    return start
 
 
 def _index_of(stops: list[QWidget], focus: QWidget) -> int:

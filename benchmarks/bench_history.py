@@ -1,0 +1,142 @@
+"""Months of use: 3,000 chats in the list and one chat of 1,000 questions with code, tables and tool cards.
+
+Run offscreen: ``QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_history.py`` (``make bench``).
+The history is written through ChatStore into a temporary data folder (``history_data.py``); the window
+then starts as a person's does, reopening the long chat left open, and the script prints:
+
+* the start-up: the window shown, the long chat shown (its last page), widgets and resident memory;
+* refreshing the chat list, and searching it (a common word, a rare one, nothing);
+* scrolling the long chat, and scrolling to its top five times (each time a page of earlier messages);
+* opening a small chat, a chat of 250 questions and the long one again;
+* deleting 100 chats one after the other (each refreshes the list).
+
+``--chats N`` and ``--pairs N`` change the 3,000 and the 1,000.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import qasync  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
+
+from history_data import fill  # noqa: E402
+from tinyrag_desktop.settings import defaults  # noqa: E402
+from tinyrag_desktop.ui.main_window import MainWindow  # noqa: E402
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) / 1024 for line in fh if line.startswith("VmRSS"))
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:  # nothing listens once it is closed: the server check fails at once
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--chats", type=int, default=3000)
+    parser.add_argument("--pairs", type=int, default=1000)
+    args = parser.parse_args()
+    data = Path(tempfile.mkdtemp(prefix="bench-history-"))
+    started = time.perf_counter()
+    ids = fill(data, args.chats, args.pairs)
+    print(f"history: {args.chats:,} chats and one of {args.pairs:,} questions, written in "
+          f"{time.perf_counter() - started:.1f} s")
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    layout = QSettings(str(data / "window.ini"), QSettings.Format.IniFormat)
+    layout.setValue("chat", ids["big"])  # the long chat was open when the window last closed
+    layout.sync()
+    settings = defaults().replace(base_url=f"http://127.0.0.1:{_closed_port()}/v1", chat_model="m",
+                                  network_tools=False)
+
+    def until_loaded(win: MainWindow) -> list[float]:
+        """Run the loop until the chat being built is shown; the length of each event-loop turn."""
+        turns = []
+        while win.loading:
+            t0 = time.perf_counter()
+            loop.run_until_complete(asyncio.sleep(0))
+            turns.append(time.perf_counter() - t0)
+        return turns or [0.0]
+
+    started = time.perf_counter()
+    win = MainWindow(data, settings, reopen_last=True)
+    win.resize(1180, 780)
+    win.show()
+    app.processEvents()
+    shown = time.perf_counter() - started
+    until_loaded(win)
+    loaded = time.perf_counter() - started
+    print(f"start-up: window shown {shown:.2f} s; long chat shown {loaded:.2f} s "
+          f"({len(win.view.answers())} answers built); {len(win.findChildren(QWidget)):,} widgets; "
+          f"{_rss_mb():.0f} MB resident")
+
+    t0 = time.perf_counter()
+    win._refresh_chats()
+    print(f"chat list refreshed ({args.chats:,} chats): {(time.perf_counter() - t0) * 1e3:.0f} ms")
+    for query in ("compute", "Question 12", "no such words"):
+        win.sidebar.search.setText(query)
+        t0 = time.perf_counter()
+        win._refresh_chats()
+        print(f"  search {query!r}: {(time.perf_counter() - t0) * 1e3:.0f} ms, {win.sidebar.list.count():,} rows")
+    win.sidebar.search.setText("")
+    win._refresh_chats()
+
+    bar = win.view.verticalScrollBar()
+    steps = []
+    for value in range(bar.maximum(), -1, -max(1, bar.maximum() // 60)):
+        t0 = time.perf_counter()
+        bar.blockSignals(True)  # scrolling only: the top, which builds earlier messages, comes next
+        bar.setValue(max(value, 1))
+        bar.blockSignals(False)
+        app.processEvents()
+        steps.append(time.perf_counter() - t0)
+    print(f"scrolling the long chat: {len(steps)} steps, longest {max(steps) * 1e3:.0f} ms")
+    for page in range(5):
+        before = len(win.view.answers())
+        t0 = time.perf_counter()
+        bar.setValue(0)
+        turns = until_loaded(win)
+        print(f"  scrolled to the top ({page + 1}): {len(win.view.answers()) - before} earlier answers in "
+              f"{(time.perf_counter() - t0) * 1e3:.0f} ms, longest turn {max(turns) * 1e3:.0f} ms")
+
+    for name in ("small", "second", "big"):
+        t0 = time.perf_counter()
+        win.open_chat(ids[name])
+        click = time.perf_counter() - t0
+        until_loaded(win)
+        print(f"open the {name} chat: {click * 1e3:.0f} ms at the click, shown in "
+              f"{(time.perf_counter() - t0) * 1e3:.0f} ms, {len(win.view.answers())} answers built")
+
+    victims = [chat.id for chat in win.store.list_chats()[5:105]]
+    t0 = time.perf_counter()
+    for chat_id in victims:
+        win.delete_chat(chat_id)
+    took = time.perf_counter() - t0
+    print(f"delete 100 chats one after the other: {took:.2f} s ({took * 10:.0f} ms each)")
+    loop.run_until_complete(asyncio.sleep(0.05))
+    print(f"resident memory at the end: {_rss_mb():.0f} MB")
+    loop.run_until_complete(win.aclose())
+    win.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
