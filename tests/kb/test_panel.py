@@ -453,3 +453,16 @@ def test_another_programs_database_in_place_is_said_and_left_as_it_is(qtbot, dat
     assert "is not tinyRAG's" in panel.status_label.text()
     assert (data_dir / "knowledge.db").read_bytes() == before
     panel.shutdown()
+
+
+def test_search_still_works_after_the_event_loop_ended_once(qtbot, panel, sample_dir):
+    # Qt says "about to quit" whenever its event loop ends (qasync's run_until_complete ends it each
+    # time): the panel then shut its search thread, and every later search stayed on "Searching…"
+    from PySide6.QtCore import QCoreApplication
+
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    QCoreApplication.instance().aboutToQuit.emit()
+    panel.query_edit.setText("starter rye flour")
+    with qtbot.waitSignal(panel.searchFinished, timeout=10_000) as searched:
+        panel.run_search()
+    assert searched.args[0] > 0 and "Bread Guide" in panel.results.item(0).text()

@@ -491,17 +491,23 @@ class KnowledgePanel(QWidget):
         return self.import_items(items, force=any(force for _, force in batches))
 
     def shutdown(self, timeout: float = 30.0) -> None:
-        """Cancel a running import and wait for it (the window calls this on close)."""
+        """Cancel a running import and wait for it, and end the search thread (the window calls this on
+        close)."""
+        self._stop_importing(timeout)
+        self._searcher.shutdown(wait=False, cancel_futures=True)
+
+    def _stop_importing(self, timeout: float) -> None:
         self._waiting.clear()
         self._cancel.set()
         if self._worker is not None:
             self._worker.join(timeout)
-        self._searcher.shutdown(wait=False, cancel_futures=True)
 
     def _on_quit(self) -> None:
         # Every source is its own transaction, so even a thread cut off here leaves no half source;
-        # waiting a little lets the current one finish instead of being rolled back.
-        self.shutdown(timeout=5.0)
+        # waiting a little lets the current one finish instead of being rolled back. The search thread
+        # stays: Qt says "about to quit" whenever its event loop ends, and a script that runs the loop
+        # again (qasync's run_until_complete does, each time) found its searches dropped without a word.
+        self._stop_importing(timeout=5.0)
 
     def _set_busy(self, busy: bool) -> None:
         self._busy = busy
