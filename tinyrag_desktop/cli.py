@@ -144,6 +144,7 @@ class _TextPrinter:
     def __init__(self, out: TextIO, err: TextIO) -> None:
         self.out, self.err = out, err
         self.at_line_start = True
+        self.answered = False  # any of the answer's text shown
         self.sources: dict[str, None] = {}  # in order, each once
 
     def _write(self, text: str) -> None:
@@ -162,6 +163,7 @@ class _TextPrinter:
         name = event.event
         if name == "text":
             self._write(event.text)
+            self.answered = self.answered or bool(event.text.strip())
         elif name == "tool_start":
             self._status(f"⟳ {event.tool}: {_preview(event.query)}")
         elif name == "tool_result":
@@ -176,8 +178,9 @@ class _TextPrinter:
                 self._write("\n")
             # As the window's Sources line: the knowledge-base passages the answer drew on first, on stderr
             # with the status lines, so that stdout stays the answer alone.
+            # No answer (the server down, the model missing): nothing drew on them.
             found = {**dict.fromkeys(event.sources), **self.sources}
-            if found:
+            if found and self.answered:
                 self.err.write("Sources:\n" + "".join(f"  {location}\n" for location in found))
                 self.err.flush()
 

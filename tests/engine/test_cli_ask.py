@@ -122,6 +122,24 @@ def test_plain_ask_lists_the_sources_the_answer_used_on_stderr(tmp_path: Path) -
     assert proc.stderr == f"Sources:\n  {(tmp_path / 'leave.md').resolve()}\n"
 
 
+def test_no_sources_are_listed_when_the_server_gave_no_answer(tmp_path: Path) -> None:
+    # With the server down, "Sources:" and the knowledge base's passages followed the error, as if an
+    # answer had drawn on them.
+    from tinyrag_desktop.kb import Importer, open_store
+
+    (tmp_path / "leave.md").write_text("# Leave\n\nEvery employee gets 27 vacation days.\n")
+    with open_store(tmp_path) as kb:
+        Importer(kb).run([str(tmp_path / "leave.md")])
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "tinyrag_desktop", "ask", "How many vacation days do employees get?",
+         "--base-url", f"http://127.0.0.1:{free_port()}/v1", "--model", "scripted", "--data-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 1
+    assert "cannot be reached" in proc.stderr
+    assert "Sources" not in proc.stderr and "leave.md" not in proc.stderr
+
+
 def test_an_empty_question_is_refused_before_the_server_is_asked(tmp_path: Path) -> None:
     # `ask ""` (an empty shell variable, a stray pair of quotes) sent the model an empty message and
     # printed whatever it made up, with exit status 0; the window's --ask refuses it (exit 2).
