@@ -249,7 +249,7 @@ def _search(args: argparse.Namespace) -> int:
     try:
         hits = search(ctx.data_dir, args.text, k, query_vector=vector, vector_model=model)
     except Error as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_read_error(exc, db_path(ctx.data_dir))}", file=sys.stderr)
         return 1
     for old, new in hits.corrected.items():
         print(f"searched for {_printable(new)!r} instead of {_printable(old)!r}, which no passage uses",
@@ -267,6 +267,19 @@ def _search(args: argparse.Namespace) -> int:
     if not hits and not args.jsonl:
         print("no matches", file=sys.stderr)
     return 0
+
+
+def _read_error(exc: Exception, path: Path) -> str:
+    """What to say when reading the knowledge base at ``path`` failed: SQLite's own words ("database disk
+    image is malformed") told as what happened and what to do, as the store words its own failures."""
+    import sqlite3
+
+    from .errors import StoreError
+    from .store import store_error
+
+    if type(exc) is StoreError and isinstance(exc.__cause__, sqlite3.Error):
+        return str(store_error(path, exc.__cause__, f"The knowledge base {path} cannot be read"))
+    return str(exc)
 
 
 _FAILED = object()
