@@ -69,6 +69,8 @@ class Fetched:
     def document(self) -> Document:
         ctype = self.content_type
         name = self.url.rstrip("/").rsplit("/", 1)[-1] or self.url
+        if not self.data.strip():
+            raise ReadError("the page is empty: the server sent no text")
         if "pdf" in ctype or self.data.startswith(b"%PDF-"):
             return read_bytes(self.data, "pdf", name)
         if looks_binary(self.data):  # a server's content type is a claim, not a fact
@@ -125,6 +127,9 @@ def _why_not(exc: httpx.HTTPError, url: str) -> str:
     host = urlsplit(url).netloc.rpartition("@")[2]
     if isinstance(exc, httpx.UnsupportedProtocol):
         return "the page sent it on to an address that is not http:// or https://"
+    if isinstance(exc, httpx.TooManyRedirects):
+        return ("the page sent it on to another address too many times (it may redirect in a loop); "
+                "open it in a browser to see where it ends, and import that address")
     if isinstance(exc, httpx.ConnectError):
         why = connect_failure(exc)
         if why == "refused":
@@ -182,8 +187,11 @@ def html_document(data: bytes, url: str) -> Document:
     hrefs: dict[str, str] = {}
     try:
         page = parse_within_limits(data)
-    except ReadError:  # no document to lxml: no title or links to take; trafilatura and our reader try
-        page = lxml.html.Element("html")
+    except ReadError:
+        # No document to lxml (a page of only comments or an XML declaration): trafilatura, which parses
+        # with lxml too, would find nothing either and log errors onto the console; our reader says why.
+        doc = parse_html(data, url)
+        return Document(doc.title, "url", doc.blocks, doc.links)
     if page is None:
         # libxml2 stopped early (a page nested too deep, a huge text): trafilatura, which parses the
         # same way, would see only the part before that point; our reader reads it all

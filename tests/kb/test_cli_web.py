@@ -1,0 +1,97 @@
+"""``kb add URL`` against a loopback server that answers badly: each failure is one line in words, exit 1.
+
+Never the internet: every address is 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+
+import pytest
+
+from tests.loopback import QuietHTTPServer
+from tinyrag_desktop.cli import main
+
+from .conftest import make_pdf
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def _send(self, status: int, ctype: str, body: bytes, **headers: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        if self.path == "/loop":
+            self._send(302, "text/plain", b"", Location="/loop-back")
+        elif self.path == "/loop-back":
+            self._send(302, "text/plain", b"", Location="/loop")
+        elif self.path == "/empty":
+            self._send(200, "text/html", b"")
+        elif self.path == "/blank":
+            self._send(200, "text/html; charset=utf-8", b" \r\n\t\n")
+        elif self.path == "/comment":
+            self._send(200, "text/html", b"<!-- nothing here yet -->")
+        elif self.path == "/report.pdf":
+            self._send(200, "application/pdf", make_pdf(["Lobster catches doubled this season."]))
+        else:
+            self._send(404, "text/html", b"<h1>Not found</h1>")
+
+
+@pytest.fixture(scope="module")
+def server():
+    httpd = QuietHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+def add(capsys: pytest.CaptureFixture[str], data: Path, *items: str) -> tuple[int, str, str]:
+    code = main(["kb", "add", *items, "--data-dir", str(data)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def failures(err: str) -> list[str]:
+    return [line for line in err.splitlines() if not line.startswith("[")]
+
+
+def test_a_redirect_loop_is_said_as_one(server, tmp_path, capsys):
+    # httpx's TooManyRedirects was told as "the connection broke off while the page was downloading"
+    code, out, err = add(capsys, tmp_path / "data", f"{server}/loop")
+    assert code == 1 and out.startswith("0 added")
+    assert failures(err) == [f"failed: {server}/loop: could not be downloaded: the page sent it on to another "
+                             "address too many times (it may redirect in a loop); open it in a browser to see "
+                             "where it ends, and import that address"]
+
+
+@pytest.mark.parametrize("path", ["/empty", "/blank"])
+def test_an_empty_page_is_said_to_be_empty_without_a_parser_library_s_log_lines(server, tmp_path, capsys, path):
+    # was "not readable as HTML (Document is empty)" after three "tinyrag: lxml parsing failed: …" lines
+    code, out, err = add(capsys, tmp_path / "data", server + path)
+    assert code == 1
+    assert failures(err) == [f"failed: {server}{path}: the page is empty: the server sent no text"]
+
+
+def test_a_page_of_nothing_but_a_comment_logs_nothing_on_the_console(server, tmp_path, capsys):
+    code, out, err = add(capsys, tmp_path / "data", f"{server}/comment")
+    assert code == 1
+    assert [line for line in failures(err) if not line.startswith("failed: ")] == [], err
+
+
+def test_a_pdf_by_url_is_imported_and_a_404_beside_it_is_listed(server, tmp_path, capsys):
+    code, out, err = add(capsys, tmp_path / "data", f"{server}/report.pdf", f"{server}/gone")
+    assert code == 0 and out.startswith("1 added")
+    assert failures(err) == [f"failed: {server}/gone: the server answered 404 Not Found"]
