@@ -12,6 +12,8 @@ import argparse
 import functools
 import json
 import os
+import re
+import shlex
 import sys
 import unicodedata
 from pathlib import Path
@@ -26,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     kb = subparsers.add_parser("kb", help="build and search the local knowledge base",
                                description="Build and search the local knowledge base.")
     add_shared_flags(kb)
-    verbs = kb.add_subparsers(dest="kb_command", metavar="COMMAND", required=True)
+    verbs = kb.add_subparsers(dest="kb_command", metavar="COMMAND", required=True, parser_class=_VerbParser)
 
     add = verbs.add_parser("add", help="import files, folders, URLs or Wikipedia articles")
     add.add_argument("items", nargs="*", type=_not_empty("path"), metavar="PATH|URL",
@@ -58,6 +60,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     rm.add_argument("source_ids", nargs="+", type=_source_id, metavar="SOURCE_ID")
     _leaf_flags(rm)
     rm.set_defaults(func=_remove)
+
+
+class _VerbParser(argparse.ArgumentParser):
+    """A verb's parser that, when it refuses a word starting with a dash it does not know as an option
+    (``kb search "-f flag"`` is fine, ``kb search -force`` is taken for an option), says how to give that
+    word as text: after ``--``."""
+
+    _words: list[str] = []
+
+    def parse_known_args(self, args=None, namespace=None):  # noqa: ANN001, ANN201 (argparse's signature)
+        self._words = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str):  # noqa: ANN201 (argparse's signature: never returns)
+        dashed = [word for word in self._words if self._unknown_option(word)]
+        if dashed and "--" not in self._words:
+            verb = self.prog.rsplit(" ", 1)[-1]
+            message += (f" (to give {dashed[0]} as text, not as an option, put -- before it, after "
+                        f"every option: kb {verb} [OPTIONS] -- {shlex.quote(dashed[0])})")
+        super().error(message)
+
+    def _unknown_option(self, word: str) -> bool:
+        """Whether argparse takes ``word``, written with one dash, for an option this parser does not have
+        (a word with two is a mistyped option, and "-jsonl" for --jsonl is said by the command line)."""
+        if not word.startswith("-") or word.startswith("--") or word == "-" or " " in word \
+                or _NEGATIVE_NUMBER.match(word):
+            return False
+        name = word.split("=", 1)[0]
+        return not any(option.startswith(name) or option == "-" + name for option in self._option_string_actions)
+
+
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")  # argparse reads these as values, not options
 
 
 def _leaf_flags(parser: argparse.ArgumentParser) -> None:
@@ -184,7 +218,7 @@ def _add(args: argparse.Namespace) -> int:
     from . import Error, ImportItem, Importer, open_store
     from .embed import Embedder
 
-    items = [ImportItem.parse(i) for i in args.items] + [ImportItem("wikipedia", t) for t in args.wikipedia]
+    items = [_item(i) for i in args.items] + [ImportItem("wikipedia", t) for t in args.wikipedia]
     if not items:
         print("kb add: name at least one file, folder, URL or --wikipedia TITLE.", file=sys.stderr)
         return 2
@@ -223,6 +257,21 @@ def _add(args: argparse.Namespace) -> int:
     return 1 if report.stopped or ((report.failed or report.skipped) and not stored) else 0
 
 
+_OTHER_SCHEME = re.compile(r"^(?!file:)[a-z][a-z0-9+.-]+://", re.IGNORECASE)
+
+
+def _item(text: str):  # -> kb.ImportItem
+    """What ``kb add TEXT`` imports. An address of a scheme other than http(s) and file (``ftp://``, a
+    typed ``htp://``) that names no file here is taken for the web address it looks like, so that the
+    import says which addresses it can read, not "no such file or folder" of a path it mangled."""
+    from . import ImportItem
+
+    item = ImportItem.parse(text)
+    if item.kind == "path" and _OTHER_SCHEME.match(text.strip()) and not os.path.lexists(text):
+        return ImportItem("url", text.strip())
+    return item
+
+
 def _no_knowledge_base(data_dir: Path) -> str:
     """What to say when ``data_dir`` holds no knowledge base (the folder may not even exist)."""
     if data_dir.is_dir():
@@ -234,7 +283,7 @@ def _no_knowledge_base(data_dir: Path) -> str:
 def _search(args: argparse.Namespace) -> int:
     import asyncio
 
-    from . import Error, db_path, search
+    from . import Error, db_path, query_terms, search
     from .embed import query_vector
 
     ctx = _context(args, create=False)
@@ -265,7 +314,11 @@ def _search(args: argparse.Namespace) -> int:
             print("    " + hit.text[:400].replace("\n", "\n    "))
             print()
     if not hits and not args.jsonl:
-        print("no matches", file=sys.stderr)
+        if vector is None and not query_terms(args.text):
+            print(f"no matches: {_printable(args.text)!r} has no words to search for (symbols, emoji and "
+                  "punctuation are left out); search with words your documents use", file=sys.stderr)
+        else:
+            print("no matches", file=sys.stderr)
     return 0
 
 
