@@ -95,3 +95,46 @@ def test_a_pdf_by_url_is_imported_and_a_404_beside_it_is_listed(server, tmp_path
     code, out, err = add(capsys, tmp_path / "data", f"{server}/report.pdf", f"{server}/gone")
     assert code == 0 and out.startswith("1 added")
     assert failures(err) == [f"failed: {server}/gone: the server answered 404 Not Found"]
+
+
+class _Large(BaseHTTPRequestHandler):
+    """Pages over a 1 MB limit: one that says its size, one that does not."""
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        if self.path == "/said":
+            self.send_header("Content-Length", str(3 * 2**20))
+        self.end_headers()
+        try:
+            for _ in range(3 * 16):
+                self.wfile.write(b"<p>" + b"word " * 13_000 + b"</p>\n")
+        except OSError:  # the client stopped reading at the limit
+            pass
+
+
+@pytest.fixture
+def large_server():
+    httpd = QuietHTTPServer(("127.0.0.1", 0), _Large)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join()
+
+
+def test_a_page_over_the_limit_is_refused_with_its_size_when_the_server_says_it(large_server):
+    # the README: "A file or page over 64 MB is refused with its size"; a page said only "larger than 64 MB"
+    from tinyrag_desktop.kb.errors import FetchError
+    from tinyrag_desktop.kb.web import fetch_url
+
+    with pytest.raises(FetchError) as said:
+        fetch_url(f"{large_server}/said", 2**20)
+    assert str(said.value) == "the page is too large (3 MB; the limit is 1 MB)"
+    with pytest.raises(FetchError) as unsaid:
+        fetch_url(f"{large_server}/streamed", 2**20)
+    assert str(unsaid.value) == "the page is too large (over 1 MB; the limit is 1 MB)"

@@ -97,11 +97,15 @@ def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None,
         with http.stream("GET", url) as response:
             if response.status_code != 200:
                 raise FetchError(f"the server answered {response.status_code} {response.reason_phrase}")
+            limit = f"the limit is {max_bytes / 2**20:.0f} MB"
+            announced = response.headers.get("content-length", "").strip()
+            if announced.isdigit() and int(announced) > max_bytes:  # said before a byte is downloaded
+                raise FetchError(f"the page is too large ({int(announced) / 2**20:.0f} MB; {limit})")
             chunks, size = [], 0
             for part in response.iter_bytes():
                 size += len(part)
-                if size > max_bytes:
-                    raise FetchError(f"the page is larger than {max_bytes / 2**20:.0f} MB")
+                if size > max_bytes:  # a page that did not say its size: how much more there was is unknown
+                    raise FetchError(f"the page is too large (over {max_bytes / 2**20:.0f} MB; {limit})")
                 if cancelled is not None and cancelled():
                     raise Cancelled("the import was cancelled")
                 if time.monotonic() > give_up:
