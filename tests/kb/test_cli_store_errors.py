@@ -156,3 +156,16 @@ def test_a_full_disk_where_the_temporary_files_are_too_blames_that_disk(data, mo
         with pytest.raises(DiskFull) as failure:
             _save_big(kb)
     assert f"the disk it is on is full. Free some space there ({data})" in str(failure.value)
+
+
+def test_kb_add_s_failures_go_to_the_data_folder_s_log_too(data, capsys):
+    # the README: "The details of every failure … go to logs/tinyrag.log": kb add wrote none of its own there
+    code, out, err = run_main(capsys, "add", str(data.parent / "missing.md"), "--data-dir", str(data))
+    assert code == 1
+    log = (data / "logs" / "tinyrag.log").read_text(encoding="utf-8")
+    assert f"kb add: {data.parent / 'missing.md'} failed: no such file or folder" in log
+    (data / "knowledge.db").write_bytes(b"not a database, " * 4096)
+    code, out, err = run_main(capsys, "add", str(data.parent / "note.md"), "--data-dir", str(data))
+    assert code == 1 and "Traceback" not in err
+    log = (data / "logs" / "tinyrag.log").read_text(encoding="utf-8")
+    assert "is damaged or is not a database" in log and "sqlite3.DatabaseError: file is not a database" in log

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import logging
 import os
 import re
 import shlex
@@ -18,6 +19,8 @@ import sys
 import unicodedata
 from pathlib import Path
 from typing import Callable, TextIO
+
+log = logging.getLogger(__name__)
 
 _SQLITE_MAX_INT = 2**63 - 1  # source ids are SQLite INTEGERs: larger numbers cannot name a source
 
@@ -199,8 +202,10 @@ class _ProgressLine:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.tty = stream.isatty()
+        self.last = None  # the latest kb.Progress: where an interrupted import was
 
     def __call__(self, progress) -> None:  # kb.Progress
+        self.last = progress
         if not progress.current:
             if self.tty:
                 self.stream.write("\r\033[K")
@@ -227,17 +232,23 @@ def _add(args: argparse.Namespace) -> int:
         kb = open_store(ctx.data_dir)
     except Error as exc:
         print(f"error: {exc}", file=sys.stderr)
+        log.warning("kb add: %s", exc, exc_info=True)  # the data folder's log: SQLite's own error included
         return 1
     assert kb is not None
     embedder = Embedder.from_settings(ctx.settings)
     chunk_size = args.chunk_size if args.chunk_size is not None else int(ctx.settings["chunk_size"])
+    progress = _ProgressLine(sys.stderr)
     importer = Importer(kb, chunk_size=chunk_size, settings=ctx.settings,
-                        on_progress=_ProgressLine(sys.stderr), embedder=embedder, force=args.force)
+                        on_progress=progress, embedder=embedder, force=args.force)
     try:
         report = importer.run(items)
     except KeyboardInterrupt:
-        print("\ninterrupted: sources stored so far are complete; the one being read was not stored.",
-              file=sys.stderr)
+        # Ctrl+C lands anywhere: reading a file, or just after a source was stored. Each source is stored
+        # in one transaction, so all that can be said for sure is that none is stored in part.
+        where = f" after {progress.last.done} of {progress.last.total} sources" if progress.last else ""
+        print(f"\ninterrupted{where}: each source is stored whole or not at all. Run the same kb add again "
+              "to import the rest (sources already stored and unchanged are skipped).", file=sys.stderr)
+        log.info("kb add interrupted%s", where)
         return 130
     finally:
         kb.close()
@@ -245,6 +256,7 @@ def _add(args: argparse.Namespace) -> int:
             embedder.close()
     for failure in report.failed:
         print(f"failed: {_printable(failure.location)}: {failure.reason}", file=sys.stderr)
+        log.warning("kb add: %s failed: %s", failure.location, failure.reason)
     for skip in report.skipped:
         print(f"skipped: {_printable(skip.location)}: {skip.reason}", file=sys.stderr)
     for location in report.removed:
