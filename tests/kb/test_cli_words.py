@@ -3,6 +3,7 @@ a dash, a search with no words in it, an address that is neither http(s) nor a f
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,18 @@ def test_a_folder_named_like_an_address_is_still_read(tmp_path, capsys, monkeypa
     (tmp_path / "ftp:" / "notes" / "a.md").write_text("# A\n\nwords\n")
     code, out, err = run_main(capsys, "add", "ftp://notes", "--data-dir", str(tmp_path / "data"))
     assert code == 0 and out.startswith("1 added"), err
+
+
+def test_a_passage_s_escape_sequences_are_shown_not_sent_to_the_terminal(tmp_path, capsys):
+    # a log file's colours or a page's "set the window title" (ESC ] 0 ; … BEL) drove the terminal
+    (tmp_path / "build.log").write_text("zebra build \x1b[31mfailed\x1b[0m \x1b]0;owned\x07 here\n"
+                                        "\tindented line\n", encoding="utf-8")
+    data = tmp_path / "data"
+    with open_store(data) as kb:
+        Importer(kb, chunk_size=300).run([str(tmp_path / "build.log")])
+    code, out, err = run_main(capsys, "search", "zebra", "--data-dir", str(data))
+    assert code == 0 and "\x1b" not in out and "\x07" not in out
+    assert "zebra build \\x1b[31mfailed\\x1b[0m \\x1b]0;owned\\x07 here" in out
+    assert "\n        indented line" in out  # a tab is spaces, not "\t"
+    code, out, err = run_main(capsys, "search", "zebra", "--jsonl", "--data-dir", str(data))
+    assert "\x1b" not in out and json.loads(out)["text"].startswith("zebra build \x1b[31mfailed")

@@ -255,10 +255,10 @@ def _add(args: argparse.Namespace) -> int:
         if embedder is not None:
             embedder.close()
     for failure in report.failed:
-        print(f"failed: {_printable(failure.location)}: {failure.reason}", file=sys.stderr)
+        print(f"failed: {_printable(failure.location)}: {_printable(failure.reason)}", file=sys.stderr)
         log.warning("kb add: %s failed: %s", failure.location, failure.reason)
     for skip in report.skipped:
-        print(f"skipped: {_printable(skip.location)}: {skip.reason}", file=sys.stderr)
+        print(f"skipped: {_printable(skip.location)}: {_printable(skip.reason)}", file=sys.stderr)
     for location in report.removed:
         print(f"removed: {_printable(location)}: deleted from its folder", file=sys.stderr)
     print(report.summary())
@@ -323,7 +323,9 @@ def _search(args: argparse.Namespace) -> int:
         else:
             print(f"[{n}] {_printable(hit.heading or hit.title)}  (score {hit.score:.2f}, source {hit.source_id})")
             print(f"    {_printable(hit.location)}")
-            print("    " + hit.text[:400].replace("\n", "\n    "))
+            # a passage is the document's text: its escape sequences (a log file's colours, a hostile
+            # page's "set the window title") are shown, not sent to the terminal
+            print("    " + "\n    ".join(_printable(line.expandtabs(4)) for line in hit.text[:400].split("\n")))
             print()
     if not hits and not args.jsonl:
         if vector is None and not query_terms(args.text):
