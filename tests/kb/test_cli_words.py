@@ -97,3 +97,13 @@ def test_a_passage_s_escape_sequences_are_shown_not_sent_to_the_terminal(tmp_pat
     assert "\n        indented line" in out  # a tab is spaces, not "\t"
     code, out, err = run_main(capsys, "search", "zebra", "--jsonl", "--data-dir", str(data))
     assert "\x1b" not in out and json.loads(out)["text"].startswith("zebra build \x1b[31mfailed")
+
+
+@pytest.mark.parametrize("verb", [(), ("add",), ("search",), ("list",), ("remove",)])
+def test_each_verb_s_help_gives_its_exit_statuses(capsys, verb):
+    with pytest.raises(SystemExit) as done:
+        main(["kb", *verb, "--help"])
+    assert done.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("Exit status: 0 done (a search that finds nothing included), 1 failed (said on standard error), "
+            "2 wrong command line, 130 stopped with Ctrl+C.") in text

@@ -25,15 +25,19 @@ log = logging.getLogger(__name__)
 _SQLITE_MAX_INT = 2**63 - 1  # source ids are SQLite INTEGERs: larger numbers cannot name a source
 
 
+_EXIT_STATUS = ("Exit status: 0 done (a search that finds nothing included), 1 failed (said on standard "
+                "error), 2 wrong command line, 130 stopped with Ctrl+C.")
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     from ..cliargs import add_shared_flags
 
     kb = subparsers.add_parser("kb", help="build and search the local knowledge base",
-                               description="Build and search the local knowledge base.")
+                               description="Build and search the local knowledge base.", epilog=_EXIT_STATUS)
     add_shared_flags(kb)
     verbs = kb.add_subparsers(dest="kb_command", metavar="COMMAND", required=True, parser_class=_VerbParser)
 
-    add = verbs.add_parser("add", help="import files, folders, URLs or Wikipedia articles")
+    add = verbs.add_parser("add", help="import files, folders, URLs or Wikipedia articles", epilog=_EXIT_STATUS)
     add.add_argument("items", nargs="*", type=_not_empty("path"), metavar="PATH|URL",
                      help="files, folders (read recursively), http(s) URLs, or wikipedia:TITLE")
     add.add_argument("--wikipedia", action="append", default=[], type=_not_empty("title"), metavar="TITLE",
@@ -45,8 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _leaf_flags(add)
     add.set_defaults(func=_add)
 
-    find = verbs.add_parser("search", help="search the knowledge base")
-    find.add_argument("text", metavar="TEXT")
+    find = verbs.add_parser("search", help="search the knowledge base", epilog=_EXIT_STATUS)
+    find.add_argument("text", metavar="TEXT", help="what to look for, in everyday words (after -- if it "
+                                                    "starts with a dash)")
     k = _SettingRange("k")
     find.add_argument("--k", type=k, default=None, metavar="N",
                       help=f"how many passages, {k.allowed} (default: settings)")
@@ -54,13 +59,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _leaf_flags(find)
     find.set_defaults(func=_search)
 
-    lst = verbs.add_parser("list", help="list the imported sources")
+    lst = verbs.add_parser("list", help="list the imported sources", epilog=_EXIT_STATUS)
     lst.add_argument("--jsonl", action="store_true", help="one JSON object per source")
     _leaf_flags(lst)
     lst.set_defaults(func=_list)
 
-    rm = verbs.add_parser("remove", help="remove sources by id (see kb list)")
-    rm.add_argument("source_ids", nargs="+", type=_source_id, metavar="SOURCE_ID")
+    rm = verbs.add_parser("remove", help="remove sources by id (see kb list)", epilog=_EXIT_STATUS)
+    rm.add_argument("source_ids", nargs="+", type=_source_id, metavar="SOURCE_ID",
+                    help="the id kb list shows in its first column")
     _leaf_flags(rm)
     rm.set_defaults(func=_remove)
 
