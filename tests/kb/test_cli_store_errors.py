@@ -169,3 +169,30 @@ def test_kb_add_s_failures_go_to_the_data_folder_s_log_too(data, capsys):
     assert code == 1 and "Traceback" not in err
     log = (data / "logs" / "tinyrag.log").read_text(encoding="utf-8")
     assert "is damaged or is not a database" in log and "sqlite3.DatabaseError: file is not a database" in log
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_a_first_import_into_a_folder_you_cannot_write_says_so(tmp_path):
+    # was "cannot be opened: unable to open database file."
+    data = Path(tempfile.mkdtemp(prefix="tinyrag-kb-rodir-"))  # outside pytest's root-only folder
+    try:
+        note = data / "note.md"
+        note.write_text("# Note\n\nSomething worth keeping.\n", encoding="utf-8")
+        (data / "logs").mkdir()
+        if os.geteuid() == 0:
+            for path in (data, *data.rglob("*")):
+                shutil.chown(path, 0, 0)
+        for path in (data, data / "logs"):
+            path.chmod(0o755)  # readable by everyone, writable by its owner only: not by the user below
+        env = {**os.environ, "HOME": str(data), "PYTHONPATH": str(REPO)}
+        done = subprocess.run(as_a_user([sys.executable, "-m", "tinyrag_desktop", "kb", "add", str(note),
+                                          "--data-dir", str(data)]),
+                              env=env, capture_output=True, text=True, timeout=60)
+        if os.geteuid() != 0 and os.access(data, os.W_OK):
+            pytest.skip("this user can write the folder")
+        assert done.returncode == 1 and "Traceback" not in done.stderr
+        assert done.stderr.strip().endswith(f"cannot be opened: the folder {data} cannot be written to, so no "
+                                            "knowledge base can be made in it. Use another --data-dir, or make "
+                                            "the folder writable for you."), done.stderr
+    finally:
+        shutil.rmtree(data, ignore_errors=True)

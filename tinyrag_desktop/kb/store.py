@@ -251,6 +251,13 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
         return StoreError(f"{doing}: another program is writing to the knowledge base (the tinyRAG window "
                           "importing or deleting, perhaps) and did not finish in time. Try again when it "
                           "is done.")
+    if name.startswith("SQLITE_CANTOPEN"):
+        folder = Path(path).parent
+        if folder.is_dir() and not os.access(folder, os.W_OK) and not Path(path).exists():
+            return StoreError(f"{doing}: the folder {folder} cannot be written to, so no knowledge base can "
+                              "be made in it. Use another --data-dir, or make the folder writable for you.")
+        return StoreError(f"{doing}: SQLite could not open {file} (it says: {exc}). Check that you may read "
+                          f"and write it and the folder {folder}, or use another --data-dir.")
     if name.startswith("SQLITE_READONLY"):
         return StoreError(f"{doing}: {file} (or its -wal or -shm file beside it) is read-only. Make it "
                           "writable for you, then try again.")
