@@ -41,6 +41,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, "text/html; charset=utf-8", b" \r\n\t\n")
         elif self.path == "/comment":
             self._send(200, "text/html", b"<!-- nothing here yet -->")
+        elif self.path == "/fragment":  # no <html>: trafilatura logs "empty HTML tree" as an error
+            self._send(200, "text/html", b"<p>The ferry leaves the harbour at seven every morning in summer.</p>")
+        elif self.path == "/feed":
+            self._send(200, "text/html", b'<?xml version="1.0"?><rss><channel><title>Ferry news</title>'
+                                         b"<item><description>The ferry now stops at the island.</description>"
+                                         b"</item></channel></rss>")
         elif self.path == "/report.pdf":
             self._send(200, "application/pdf", make_pdf(["Lobster catches doubled this season."]))
         else:
@@ -138,3 +144,12 @@ def test_a_page_over_the_limit_is_refused_with_its_size_when_the_server_says_it(
     with pytest.raises(FetchError) as unsaid:
         fetch_url(f"{large_server}/streamed", 2**20)
     assert str(unsaid.value) == "the page is too large (over 1 MB; the limit is 1 MB)"
+
+
+@pytest.mark.parametrize("path", ["/fragment", "/feed"])
+def test_a_page_imported_well_prints_no_parser_library_s_errors(server, tmp_path, capsys, path):
+    # "tinyrag: parsed tree length: 0, wrong data type or not valid HTML" and "tinyrag: empty HTML tree:
+    # None" were printed beside "1 added"
+    code, out, err = add(capsys, tmp_path / "data", server + path)
+    assert code == 0 and out.startswith("1 added")
+    assert failures(err) == [], err

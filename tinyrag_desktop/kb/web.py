@@ -8,6 +8,7 @@ and code apart, which the chunker needs. When it finds nothing, the page is read
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -206,6 +207,10 @@ def html_document(data: bytes, url: str) -> Document:
     for a in page.iter("a"):
         if a.get("href"):
             hrefs.setdefault(" ".join(a.text_content().split()), a.get("href"))
+    # trafilatura logs a page it does not take for a whole HTML document ("<p>…</p>" alone, a feed) as an
+    # ERROR ("empty HTML tree"), which the console shows beside a successful import; our reader reads such
+    # a page, and says why when it cannot. Set at each use: setting up the log resets it to WARNING.
+    logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
     xml = trafilatura.extract(data, url=url, output_format="xml", include_tables=True, include_comments=False,
                               include_formatting=False, include_links=True)
     links: list[Link] = []
