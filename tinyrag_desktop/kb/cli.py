@@ -76,10 +76,10 @@ class _VerbParser(argparse.ArgumentParser):
     (``kb search "-f flag"`` is fine, ``kb search -force`` is taken for an option), says how to give that
     word as text: after ``--``."""
 
-    _words: list[str] = []
+    _words: tuple[str, ...] = ()  # the words it was last given
 
     def parse_known_args(self, args=None, namespace=None):  # noqa: ANN001, ANN201 (argparse's signature)
-        self._words = list(sys.argv[1:] if args is None else args)
+        self._words = tuple(sys.argv[1:] if args is None else args)
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str):  # noqa: ANN201 (argparse's signature: never returns)

@@ -235,8 +235,8 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
     """The error to raise when SQLite failed on the knowledge base at ``path``: ``doing`` ("Could not save
     … in the knowledge base") followed by why, in words, and what to do. DiskFull when a disk is full.
 
-    Told apart by SQLite's error name, not its message (the message is the same in every language but
-    can change between versions)."""
+    Told apart by SQLite's error name (SQLITE_CORRUPT, SQLITE_BUSY …), which is fixed; its message may
+    change between versions, so it is only quoted."""
     name = getattr(exc, "sqlite_errorname", "") or ""
     file = "the file" if str(path) in doing else f"the knowledge base file {path}"
     # SQLite says SQLITE_FULL when it sees the disk is full; a write that fails midway is often only an
