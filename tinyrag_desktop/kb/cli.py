@@ -11,24 +11,33 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import logging
 import os
+import re
+import shlex
 import sys
 import unicodedata
 from pathlib import Path
 from typing import Callable, TextIO
 
+log = logging.getLogger(__name__)
+
 _SQLITE_MAX_INT = 2**63 - 1  # source ids are SQLite INTEGERs: larger numbers cannot name a source
+
+
+_EXIT_STATUS = ("Exit status: 0 done (a search that finds nothing included), 1 failed (said on standard "
+                "error), 2 wrong command line, 130 stopped with Ctrl+C.")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from ..cliargs import add_shared_flags
 
     kb = subparsers.add_parser("kb", help="build and search the local knowledge base",
-                               description="Build and search the local knowledge base.")
+                               description="Build and search the local knowledge base.", epilog=_EXIT_STATUS)
     add_shared_flags(kb)
-    verbs = kb.add_subparsers(dest="kb_command", metavar="COMMAND", required=True)
+    verbs = kb.add_subparsers(dest="kb_command", metavar="COMMAND", required=True, parser_class=_VerbParser)
 
-    add = verbs.add_parser("add", help="import files, folders, URLs or Wikipedia articles")
+    add = verbs.add_parser("add", help="import files, folders, URLs or Wikipedia articles", epilog=_EXIT_STATUS)
     add.add_argument("items", nargs="*", type=_not_empty("path"), metavar="PATH|URL",
                      help="files, folders (read recursively), http(s) URLs, or wikipedia:TITLE")
     add.add_argument("--wikipedia", action="append", default=[], type=_not_empty("title"), metavar="TITLE",
@@ -40,8 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _leaf_flags(add)
     add.set_defaults(func=_add)
 
-    find = verbs.add_parser("search", help="search the knowledge base")
-    find.add_argument("text", metavar="TEXT")
+    find = verbs.add_parser("search", help="search the knowledge base", epilog=_EXIT_STATUS)
+    find.add_argument("text", metavar="TEXT", help="what to look for, in everyday words (after -- if it "
+                                                    "starts with a dash)")
     k = _SettingRange("k")
     find.add_argument("--k", type=k, default=None, metavar="N",
                       help=f"how many passages, {k.allowed} (default: settings)")
@@ -49,15 +59,48 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _leaf_flags(find)
     find.set_defaults(func=_search)
 
-    lst = verbs.add_parser("list", help="list the imported sources")
+    lst = verbs.add_parser("list", help="list the imported sources", epilog=_EXIT_STATUS)
     lst.add_argument("--jsonl", action="store_true", help="one JSON object per source")
     _leaf_flags(lst)
     lst.set_defaults(func=_list)
 
-    rm = verbs.add_parser("remove", help="remove sources by id (see kb list)")
-    rm.add_argument("source_ids", nargs="+", type=_source_id, metavar="SOURCE_ID")
+    rm = verbs.add_parser("remove", help="remove sources by id (see kb list)", epilog=_EXIT_STATUS)
+    rm.add_argument("source_ids", nargs="+", type=_source_id, metavar="SOURCE_ID",
+                    help="the id kb list shows in its first column")
     _leaf_flags(rm)
     rm.set_defaults(func=_remove)
+
+
+class _VerbParser(argparse.ArgumentParser):
+    """A verb's parser that, when it refuses a word starting with a dash it does not know as an option
+    (``kb search "-f flag"`` is fine, ``kb search -force`` is taken for an option), says how to give that
+    word as text: after ``--``."""
+
+    _words: tuple[str, ...] = ()  # the words it was last given
+
+    def parse_known_args(self, args=None, namespace=None):  # noqa: ANN001, ANN201 (argparse's signature)
+        self._words = tuple(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str):  # noqa: ANN201 (argparse's signature: never returns)
+        dashed = [word for word in self._words if self._unknown_option(word)]
+        if dashed and "--" not in self._words:
+            verb = self.prog.rsplit(" ", 1)[-1]
+            message += (f" (to give {dashed[0]} as text, not as an option, put -- before it, after "
+                        f"every option: kb {verb} [OPTIONS] -- {shlex.quote(dashed[0])})")
+        super().error(message)
+
+    def _unknown_option(self, word: str) -> bool:
+        """Whether argparse takes ``word``, written with one dash, for an option this parser does not have
+        (a word with two is a mistyped option, and "-jsonl" for --jsonl is said by the command line)."""
+        if not word.startswith("-") or word.startswith("--") or word == "-" or " " in word \
+                or _NEGATIVE_NUMBER.match(word):
+            return False
+        name = word.split("=", 1)[0]
+        return not any(option.startswith(name) or option == "-" + name for option in self._option_string_actions)
+
+
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")  # argparse reads these as values, not options
 
 
 def _leaf_flags(parser: argparse.ArgumentParser) -> None:
@@ -165,8 +208,10 @@ class _ProgressLine:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.tty = stream.isatty()
+        self.last = None  # the latest kb.Progress: where an interrupted import was
 
     def __call__(self, progress) -> None:  # kb.Progress
+        self.last = progress
         if not progress.current:
             if self.tty:
                 self.stream.write("\r\033[K")
@@ -184,7 +229,7 @@ def _add(args: argparse.Namespace) -> int:
     from . import Error, ImportItem, Importer, open_store
     from .embed import Embedder
 
-    items = [ImportItem.parse(i) for i in args.items] + [ImportItem("wikipedia", t) for t in args.wikipedia]
+    items = [_item(i) for i in args.items] + [ImportItem("wikipedia", t) for t in args.wikipedia]
     if not items:
         print("kb add: name at least one file, folder, URL or --wikipedia TITLE.", file=sys.stderr)
         return 2
@@ -193,26 +238,33 @@ def _add(args: argparse.Namespace) -> int:
         kb = open_store(ctx.data_dir)
     except Error as exc:
         print(f"error: {exc}", file=sys.stderr)
+        log.warning("kb add: %s", exc, exc_info=True)  # the data folder's log: SQLite's own error included
         return 1
     assert kb is not None
     embedder = Embedder.from_settings(ctx.settings)
     chunk_size = args.chunk_size if args.chunk_size is not None else int(ctx.settings["chunk_size"])
+    progress = _ProgressLine(sys.stderr)
     importer = Importer(kb, chunk_size=chunk_size, settings=ctx.settings,
-                        on_progress=_ProgressLine(sys.stderr), embedder=embedder, force=args.force)
+                        on_progress=progress, embedder=embedder, force=args.force)
     try:
         report = importer.run(items)
     except KeyboardInterrupt:
-        print("\ninterrupted: sources stored so far are complete; the one being read was not stored.",
-              file=sys.stderr)
+        # Ctrl+C lands anywhere: reading a file, or just after a source was stored. Each source is stored
+        # in one transaction, so all that can be said for sure is that none is stored in part.
+        where = f" after {progress.last.done} of {progress.last.total} sources" if progress.last else ""
+        print(f"\ninterrupted{where}: each source is stored whole or not at all. Run the same kb add again "
+              "to import the rest (sources already stored and unchanged are skipped).", file=sys.stderr)
+        log.info("kb add interrupted%s", where)
         return 130
     finally:
         kb.close()
         if embedder is not None:
             embedder.close()
     for failure in report.failed:
-        print(f"failed: {_printable(failure.location)}: {failure.reason}", file=sys.stderr)
+        print(f"failed: {_printable(failure.location)}: {_printable(failure.reason)}", file=sys.stderr)
+        log.warning("kb add: %s failed: %s", failure.location, failure.reason)
     for skip in report.skipped:
-        print(f"skipped: {_printable(skip.location)}: {skip.reason}", file=sys.stderr)
+        print(f"skipped: {_printable(skip.location)}: {_printable(skip.reason)}", file=sys.stderr)
     for location in report.removed:
         print(f"removed: {_printable(location)}: deleted from its folder", file=sys.stderr)
     print(report.summary())
@@ -221,6 +273,21 @@ def _add(args: argparse.Namespace) -> int:
     # Nothing stored when something was named: a failure, as is a skipped file (a scanned PDF with no text)
     # that was all there was, so that a script does not take it for imported.
     return 1 if report.stopped or ((report.failed or report.skipped) and not stored) else 0
+
+
+_OTHER_SCHEME = re.compile(r"^(?!file:)[a-z][a-z0-9+.-]+://", re.IGNORECASE)
+
+
+def _item(text: str):  # -> kb.ImportItem
+    """What ``kb add TEXT`` imports. An address of a scheme other than http(s) and file (``ftp://``, a
+    typed ``htp://``) that names no file here is taken for the web address it looks like, so that the
+    import says which addresses it can read, not "no such file or folder" of a path it mangled."""
+    from . import ImportItem
+
+    item = ImportItem.parse(text)
+    if item.kind == "path" and _OTHER_SCHEME.match(text.strip()) and not os.path.lexists(text):
+        return ImportItem("url", text.strip())
+    return item
 
 
 def _no_knowledge_base(data_dir: Path) -> str:
@@ -234,7 +301,7 @@ def _no_knowledge_base(data_dir: Path) -> str:
 def _search(args: argparse.Namespace) -> int:
     import asyncio
 
-    from . import Error, db_path, search
+    from . import Error, db_path, query_terms, search
     from .embed import query_vector
 
     ctx = _context(args, create=False)
@@ -249,7 +316,7 @@ def _search(args: argparse.Namespace) -> int:
     try:
         hits = search(ctx.data_dir, args.text, k, query_vector=vector, vector_model=model)
     except Error as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_read_error(exc, db_path(ctx.data_dir))}", file=sys.stderr)
         return 1
     for old, new in hits.corrected.items():
         print(f"searched for {_printable(new)!r} instead of {_printable(old)!r}, which no passage uses",
@@ -262,11 +329,30 @@ def _search(args: argparse.Namespace) -> int:
         else:
             print(f"[{n}] {_printable(hit.heading or hit.title)}  (score {hit.score:.2f}, source {hit.source_id})")
             print(f"    {_printable(hit.location)}")
-            print("    " + hit.text[:400].replace("\n", "\n    "))
+            # a passage is the document's text: its escape sequences (a log file's colours, a hostile
+            # page's "set the window title") are shown, not sent to the terminal
+            print("    " + "\n    ".join(_printable(line.expandtabs(4)) for line in hit.text[:400].split("\n")))
             print()
     if not hits and not args.jsonl:
-        print("no matches", file=sys.stderr)
+        if vector is None and not query_terms(args.text):
+            print(f"no matches: {_printable(args.text)!r} has no words to search for (symbols, emoji and "
+                  "punctuation are left out); search with words your documents use", file=sys.stderr)
+        else:
+            print("no matches", file=sys.stderr)
     return 0
+
+
+def _read_error(exc: Exception, path: Path) -> str:
+    """What to say when reading the knowledge base at ``path`` failed: SQLite's own words ("database disk
+    image is malformed") told as what happened and what to do, as the store words its own failures."""
+    import sqlite3
+
+    from .errors import StoreError
+    from .store import store_error
+
+    if type(exc) is StoreError and isinstance(exc.__cause__, sqlite3.Error):
+        return str(store_error(path, exc.__cause__, f"The knowledge base {path} cannot be read"))
+    return str(exc)
 
 
 _FAILED = object()

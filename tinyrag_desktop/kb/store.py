@@ -192,6 +192,78 @@ def _free_bytes(folder: Path) -> int:
         return _LOW_SPACE  # not known: do not blame the disk
 
 
+def sqlite_temp_dir() -> Path | None:
+    """The folder SQLite puts its temporary files in (big sorts, statement journals): on Unix the first
+    usable one of $SQLITE_TMPDIR, $TMPDIR, /var/tmp, /usr/tmp and /tmp, as os_unix.c looks for them; on
+    Windows the system's temporary folder. None when there is none."""
+    if os.name == "nt":
+        import tempfile
+
+        return Path(tempfile.gettempdir())
+    for folder in (os.environ.get("SQLITE_TMPDIR"), os.environ.get("TMPDIR"), "/var/tmp", "/usr/tmp", "/tmp"):
+        if folder and os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK):
+            return Path(folder)
+    return None
+
+
+def _same_disk(a: Path, b: Path) -> bool:
+    try:
+        return os.stat(a).st_dev == os.stat(b).st_dev
+    except OSError:
+        return True  # not known: blame the knowledge base's own disk, as before
+
+
+def _full_disk(path: Path) -> str:
+    """Which disk SQLite found full, in words ending in what to do. SQLITE_FULL does not say whether the
+    knowledge base's disk or the one of SQLite's temporary files ran out. A failed write to the database
+    leaves its -wal file grown to the last free byte, so a data folder with room left was not the one that
+    filled up; a temporary file is deleted as the statement fails, so a temporary folder with room left
+    may still have been."""
+    folder, temp = Path(path).parent, sqlite_temp_dir()
+    if temp is None or _same_disk(folder, temp) or _free_bytes(folder) < _LOW_SPACE:
+        return f"the disk it is on is full. Free some space there ({folder}), then try again."
+    if _free_bytes(temp) < _LOW_SPACE:
+        return (f"the disk holding SQLite's temporary files ({temp}) is full; the knowledge base's own disk "
+                f"has room. Free some space in {temp}, or name a folder on a disk with room in the "
+                "SQLITE_TMPDIR environment variable, then try again.")
+    return (f"SQLite ran out of disk space: the disk it is on ({folder}) is full, or the one holding "
+            f"SQLite's temporary files ({temp}) is. Free some space on them (or name a folder on a disk "
+            "with room in the SQLITE_TMPDIR environment variable), then try again.")
+
+
+def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
+    """The error to raise when SQLite failed on the knowledge base at ``path``: ``doing`` ("Could not save
+    … in the knowledge base") followed by why, in words, and what to do. DiskFull when a disk is full.
+
+    Told apart by SQLite's error name (SQLITE_CORRUPT, SQLITE_BUSY …), which is fixed; its message may
+    change between versions, so it is only quoted."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    file = "the file" if str(path) in doing else f"the knowledge base file {path}"
+    # SQLite says SQLITE_FULL when it sees the disk is full; a write that fails midway is often only an
+    # I/O error, which a disk with no room left explains.
+    if name == "SQLITE_FULL" or (name.startswith("SQLITE_IOERR") and _free_bytes(Path(path).parent) < _LOW_SPACE):
+        return DiskFull(f"{doing}: {_full_disk(path)}")
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return StoreError(f"{doing}: {file} is damaged or is not a database (SQLite says: {exc}). It was left "
+                          "as it is; move it elsewhere (or put back a backup) and import your documents again, "
+                          "or use another --data-dir.")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return StoreError(f"{doing}: another program is writing to the knowledge base (the tinyRAG window "
+                          "importing or deleting, perhaps) and did not finish in time. Try again when it "
+                          "is done.")
+    if name.startswith("SQLITE_CANTOPEN"):
+        folder = Path(path).parent
+        if folder.is_dir() and not os.access(folder, os.W_OK) and not Path(path).exists():
+            return StoreError(f"{doing}: the folder {folder} cannot be written to, so no knowledge base can "
+                              "be made in it. Use another --data-dir, or make the folder writable for you.")
+        return StoreError(f"{doing}: SQLite could not open {file} (it says: {exc}). Check that you may read "
+                          f"and write it and the folder {folder}, or use another --data-dir.")
+    if name.startswith("SQLITE_READONLY"):
+        return StoreError(f"{doing}: {file} (or its -wal or -shm file beside it) is read-only. Make it "
+                          "writable for you, then try again.")
+    return StoreError(f"{doing}: {exc}.")
+
+
 def pack_vector(values: Sequence[float]) -> bytes:
     return struct.pack(f"<{len(values)}f", *values)
 
@@ -246,14 +318,14 @@ class KnowledgeBase:
                     self.conn.close()
                 if isinstance(exc, StoreError):
                     raise
-                raise StoreError(f"The knowledge base {self.path} cannot be opened: {exc}.") from exc
+                raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             # autocommit mode: transactions are explicit (BEGIN IMMEDIATE … COMMIT) below.
             self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"The knowledge base {self.path} cannot be opened: {exc}.") from exc
+            raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
         try:
             refuse_unusable(self.path, self.conn)
             self.conn.execute("PRAGMA journal_mode=WAL")
@@ -266,7 +338,7 @@ class KnowledgeBase:
             self.conn.close()  # not left open on a file it cannot use
             if isinstance(exc, StoreError):
                 raise
-            raise StoreError(f"The knowledge base {self.path} cannot be opened: {exc}.") from exc
+            raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
 
     def _migrate(self) -> None:
         """Bring an older database to SCHEMA_VERSION in place; nothing a user imported is dropped."""
@@ -514,12 +586,7 @@ class KnowledgeBase:
 
     def _write_error(self, what: str, exc: sqlite3.DatabaseError) -> StoreError:
         """The error to raise for a failed write, in words: DiskFull when the disk is what failed."""
-        name = getattr(exc, "sqlite_errorname", "")
-        # SQLite says SQLITE_FULL when it sees the disk is full; a write that fails midway is often only an
-        # I/O error, which a disk with no room left explains.
-        if name == "SQLITE_FULL" or (name.startswith("SQLITE_IOERR") and _free_bytes(self.path.parent) < _LOW_SPACE):
-            return DiskFull(f"{what}: the disk it is on is full. Free some space, then try again.")
-        return StoreError(f"{what}: {exc}.")
+        return store_error(self.path, exc, what)
 
     def _check_writable(self) -> None:
         if self.readonly:

@@ -8,6 +8,7 @@ and code apart, which the chunker needs. When it finds nothing, the page is read
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -69,6 +70,8 @@ class Fetched:
     def document(self) -> Document:
         ctype = self.content_type
         name = self.url.rstrip("/").rsplit("/", 1)[-1] or self.url
+        if not self.data.strip():
+            raise ReadError("the page is empty: the server sent no text")
         if "pdf" in ctype or self.data.startswith(b"%PDF-"):
             return read_bytes(self.data, "pdf", name)
         if looks_binary(self.data):  # a server's content type is a claim, not a fact
@@ -95,11 +98,15 @@ def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None,
         with http.stream("GET", url) as response:
             if response.status_code != 200:
                 raise FetchError(f"the server answered {response.status_code} {response.reason_phrase}")
+            limit = f"the limit is {max_bytes / 2**20:.0f} MB"
+            announced = response.headers.get("content-length", "").strip()
+            if announced.isdigit() and int(announced) > max_bytes:  # said before a byte is downloaded
+                raise FetchError(f"the page is too large ({int(announced) / 2**20:.0f} MB; {limit})")
             chunks, size = [], 0
             for part in response.iter_bytes():
                 size += len(part)
-                if size > max_bytes:
-                    raise FetchError(f"the page is larger than {max_bytes / 2**20:.0f} MB")
+                if size > max_bytes:  # a page that did not say its size: how much more there was is unknown
+                    raise FetchError(f"the page is too large (over {max_bytes / 2**20:.0f} MB; {limit})")
                 if cancelled is not None and cancelled():
                     raise Cancelled("the import was cancelled")
                 if time.monotonic() > give_up:
@@ -125,6 +132,9 @@ def _why_not(exc: httpx.HTTPError, url: str) -> str:
     host = urlsplit(url).netloc.rpartition("@")[2]
     if isinstance(exc, httpx.UnsupportedProtocol):
         return "the page sent it on to an address that is not http:// or https://"
+    if isinstance(exc, httpx.TooManyRedirects):
+        return ("the page sent it on to another address too many times (it may redirect in a loop); "
+                "open it in a browser to see where it ends, and import that address")
     if isinstance(exc, httpx.ConnectError):
         why = connect_failure(exc)
         if why == "refused":
@@ -182,8 +192,11 @@ def html_document(data: bytes, url: str) -> Document:
     hrefs: dict[str, str] = {}
     try:
         page = parse_within_limits(data)
-    except ReadError:  # no document to lxml: no title or links to take; trafilatura and our reader try
-        page = lxml.html.Element("html")
+    except ReadError:
+        # No document to lxml (a page of only comments or an XML declaration): trafilatura, which parses
+        # with lxml too, would find nothing either and log errors onto the console; our reader says why.
+        doc = parse_html(data, url)
+        return Document(doc.title, "url", doc.blocks, doc.links)
     if page is None:
         # libxml2 stopped early (a page nested too deep, a huge text): trafilatura, which parses the
         # same way, would see only the part before that point; our reader reads it all
@@ -194,6 +207,10 @@ def html_document(data: bytes, url: str) -> Document:
     for a in page.iter("a"):
         if a.get("href"):
             hrefs.setdefault(" ".join(a.text_content().split()), a.get("href"))
+    # trafilatura logs a page it does not take for a whole HTML document ("<p>…</p>" alone, a feed) as an
+    # ERROR ("empty HTML tree"), which the console shows beside a successful import; our reader reads such
+    # a page, and says why when it cannot. Set at each use: setting up the log resets it to WARNING.
+    logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
     xml = trafilatura.extract(data, url=url, output_format="xml", include_tables=True, include_comments=False,
                               include_formatting=False, include_links=True)
     links: list[Link] = []
