@@ -1,0 +1,36 @@
+"""Import QA: files as people have them (DocBook and TEI prose, Word tables inside tables, JSON Lines
+exports, Hugo notes, pages whose <meta charset> lies), read without lost words or markup debris."""
+
+from __future__ import annotations
+
+from tinyrag_desktop.kb.readers import read_bytes
+
+
+def _text(doc) -> str:
+    return "\n".join(b.text for b in doc.blocks)
+
+
+# ---- XML -----------------------------------------------------------------------------------------------
+
+def test_xml_prose_keeps_the_words_after_an_inline_element():
+    doc = read_bytes(b"<doc><para>The <b>quokka</b> smiles at every visitor.</para><para>Next.</para></doc>",
+                     "xml", "prose.xml")
+    assert [b.text for b in doc.blocks] == ["para: The quokka smiles at every visitor.", "para: Next."]
+
+
+def test_xml_fields_stay_a_line_each():
+    doc = read_bytes(b"<r><person><name>Ann</name><age>3</age></person></r>", "xml", "people.xml")
+    assert _text(doc) == "name: Ann\nage: 3"
+
+
+def test_xml_entities_are_their_text():
+    data = (b'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY co "Example &amp; &in; Co"><!ENTITY in "inner">]>'
+            b"<r><item>Made by &co; for the iguana &#233;tude.</item></r>")
+    assert _text(read_bytes(data, "xml", "ents.xml")) == "item: Made by Example & inner Co for the iguana étude."
+
+
+def test_docbook_entities_from_its_unread_dtd_are_characters_or_nothing():
+    data = (b'<?xml version="1.0"?><!DOCTYPE book PUBLIC "-//OASIS//DTD DocBook XML V4.5//EN" '
+            b'"http://www.oasis-open.org/docbook/xml/4.5/docbookx.dtd"><book><chapter><para>A '
+            b"<emphasis>tidy</emphasis> &mdash; numbat &version; pen.</para></chapter></book>")
+    assert _text(read_bytes(data, "xml", "book.xml")) == "para: A tidy \u2014 numbat pen."
