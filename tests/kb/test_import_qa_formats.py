@@ -34,3 +34,31 @@ def test_docbook_entities_from_its_unread_dtd_are_characters_or_nothing():
             b'"http://www.oasis-open.org/docbook/xml/4.5/docbookx.dtd"><book><chapter><para>A '
             b"<emphasis>tidy</emphasis> &mdash; numbat &version; pen.</para></chapter></book>")
     assert _text(read_bytes(data, "xml", "book.xml")) == "para: A tidy \u2014 numbat pen."
+
+
+# ---- Word ----------------------------------------------------------------------------------------------
+
+def _docx_with_a_table_in_a_cell() -> bytes:
+    import io
+
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Field guide", 1)
+    table = document.add_table(rows=2, cols=2)
+    for (row, col), text in {(0, 0): "Animal", (0, 1): "Notes", (1, 0): "Pangolin"}.items():
+        table.cell(row, col).text = text
+    cell = table.cell(1, 1)
+    cell.text = "Scaly."
+    inner = cell.add_table(rows=1, cols=2)
+    inner.cell(0, 0).text = "Diet"
+    inner.cell(0, 1).text = "ants and termites"
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def test_a_word_table_inside_a_cell_keeps_its_text():
+    doc = read_bytes(_docx_with_a_table_in_a_cell(), "docx", "guide.docx")
+    table = next(b for b in doc.blocks if b.kind == "table")
+    assert table.text == "Animal | Notes\nPangolin | Scaly. Diet ants and termites"

@@ -903,6 +903,17 @@ def _spanned_once(cells: Sequence) -> list:
     return out
 
 
+def _cell_text(cell: object) -> str:
+    """A Word table cell's text on one line, with that of the tables inside it (python-docx's ``text``
+    holds only the cell's own paragraphs): every paragraph within, in order, however deep."""
+    from docx.text.paragraph import Paragraph
+
+    tc = cell._tc
+    if not tc.xpath("./w:tbl"):
+        return " ".join(cell.text.split())
+    return " ".join(" ".join(Paragraph(p, cell).text for p in tc.xpath(".//w:p")).split())
+
+
 def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
     """A Word document's paragraphs and tables, its Title and Heading styles as headings. ``cancelled``
     is asked every few hundred paragraphs, as a long document takes seconds."""
@@ -924,7 +935,7 @@ def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = Non
         if cancelled is not None and n % 256 == 255 and cancelled():
             raise Cancelled("the import was cancelled")
         if isinstance(item, Table):
-            rows = [" | ".join(" ".join(c.text.split()) for c in _spanned_once(row.cells)) for row in item.rows]
+            rows = [" | ".join(_cell_text(c) for c in _spanned_once(row.cells)) for row in item.rows]
             text = "\n".join(r for r in rows if r.strip(" |"))
             if text:
                 blocks.append(Block("table", text))
