@@ -3,7 +3,12 @@ exports, Hugo notes, pages whose <meta charset> lies), read without lost words o
 
 from __future__ import annotations
 
-from tinyrag_desktop.kb.readers import read_bytes
+from pathlib import Path
+
+import pytest
+
+from tinyrag_desktop.kb.errors import ReadError
+from tinyrag_desktop.kb.readers import file_type, read_bytes
 
 
 def _text(doc) -> str:
@@ -62,3 +67,22 @@ def test_a_word_table_inside_a_cell_keeps_its_text():
     doc = read_bytes(_docx_with_a_table_in_a_cell(), "docx", "guide.docx")
     table = next(b for b in doc.blocks if b.kind == "table")
     assert table.text == "Animal | Notes\nPangolin | Scaly. Diet ants and termites"
+
+
+# ---- JSON ----------------------------------------------------------------------------------------------
+
+def test_json_null_and_booleans_read_as_the_file_writes_them():
+    doc = read_bytes(b'{"a": null, "b": true, "c": false}', "json", "flags.json")
+    assert _text(doc) == "a: null\nb: true\nc: false"
+
+
+def test_a_json_lines_export_is_read_line_by_line():
+    data = b'{"id": 1, "note": "the axolotl regrows limbs"}\n\n{"id": 2, "note": "the olm lives a century"}\n'
+    for name in ("export.json", "export.jsonl", "export.ndjson"):
+        doc = read_bytes(data, file_type(Path(name)), name)
+        assert _text(doc) == "0.id: 1\n0.note: the axolotl regrows limbs\n1.id: 2\n1.note: the olm lives a century"
+
+
+def test_json_that_is_neither_one_value_nor_lines_still_says_what_is_wrong():
+    with pytest.raises(ReadError, match="not valid JSON"):
+        read_bytes(b'{"a": 1}\n{"b": ', "json", "cut.json")

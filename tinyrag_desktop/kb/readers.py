@@ -26,7 +26,8 @@ from .models import Block, Document
 from .pdf import read_pdf
 
 TEXT_TYPES = {".txt": "text", ".text": "text", ".log": "log", ".md": "markdown", ".markdown": "markdown",
-              ".rst": "rst", ".csv": "csv", ".json": "json", ".xml": "xml", ".html": "html", ".htm": "html",
+              ".rst": "rst", ".csv": "csv", ".json": "json", ".jsonl": "json",
+              ".ndjson": "json", ".xml": "xml", ".html": "html", ".htm": "html",
               ".xhtml": "html"}
 BINARY_TYPES = {".pdf": "pdf", ".docx": "docx"}
 SUPPORTED = {**TEXT_TYPES, **BINARY_TYPES}
@@ -717,9 +718,13 @@ def _flatten(value: object, path: str, out: list[str]) -> None:
         else:
             if isinstance(value, str) and "</" in value and _HTML_VALUE.search(value):
                 value = _html_text(value)
+            if value is None or isinstance(value, bool):
+                value = _JSON_WORDS[value]
             out.append(f"{path}: {value}" if path else str(value))
 
 
+# null, true and false as the file writes them, not as Python does ("None").
+_JSON_WORDS = {None: "null", True: "true", False: "false"}
 # A value that holds HTML (exported documentation, a CMS's pages, Sphinx's glossary.json): an element
 # with its end tag.
 _HTML_VALUE = re.compile(r"<([A-Za-z][A-Za-z0-9]*)\b[^<>]*>.*?</\1\s*>", re.S)
@@ -748,11 +753,25 @@ def _html_text(value: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
+def _json_value(text: str) -> object:
+    """The value a JSON file holds; a JSON Lines file (an export or a log: a value on each line, which
+    is not one JSON value) as the list of its lines' values. Raises ValueError for what is neither."""
+    try:
+        return json.loads(text, parse_int=str, parse_float=str)
+    except json.JSONDecodeError as exc:
+        if not exc.msg.startswith("Extra data"):
+            raise
+        try:
+            return [json.loads(line, parse_int=str, parse_float=str) for line in text.splitlines() if line.strip()]
+        except ValueError:
+            raise exc from None
+
+
 def read_json(data: bytes, name: str) -> Document:
     try:
         # Numbers stay as written: they only become text here, and a number of 5,000 digits (which int()
         # refuses beyond 4,300) or 1e999 (which float() makes "inf") is still what the file says.
-        value = json.loads(decode_text(data), parse_int=str, parse_float=str)
+        value = _json_value(decode_text(data))
     except RecursionError as exc:
         raise ReadError("nested too deeply to read (lists or objects hundreds of levels inside one another)"
                         ) from exc
