@@ -86,3 +86,18 @@ def test_a_json_lines_export_is_read_line_by_line():
 def test_json_that_is_neither_one_value_nor_lines_still_says_what_is_wrong():
     with pytest.raises(ReadError, match="not valid JSON"):
         read_bytes(b'{"a": 1}\n{"b": ', "json", "cut.json")
+
+
+# ---- HTML ----------------------------------------------------------------------------------------------
+
+def test_a_utf8_page_whose_meta_names_latin1_reads_as_utf8():
+    for meta in ('<meta charset="iso-8859-1">', '<meta http-equiv="Content-Type" content="text/html; charset=windows-1252">',
+                 '<meta charset="utf-16">'):
+        page = f"<html><head>{meta}<title>Menu</title></head><body><p>Caf\u00e9 cr\u00e8me \u2014 na\u00efve.</p></body></html>"
+        doc = read_bytes(page.encode("utf-8"), "html", "menu.html")
+        assert _text(doc) == "Caf\u00e9 cr\u00e8me \u2014 na\u00efve."
+
+
+def test_a_latin1_page_that_says_so_still_reads_as_latin1():
+    page = '<html><head><meta charset="iso-8859-1"></head><body><p>Caf\xe9 \x93quoted\x94</p></body></html>'
+    assert _text(read_bytes(page.encode("latin-1"), "html", "old.html")) == "Caf\u00e9 \u201cquoted\u201d"

@@ -501,19 +501,32 @@ def _declared_encoding(data: bytes) -> str | None:
     Python knows it; None otherwise.
 
     libxml2 finds a <meta charset> itself, but not always: after an XML declaration naming ISO-8859-1 it
-    read libxslt's news page's "Pokorný" as "Pokorn�". Named here, the encoding is always used."""
+    read libxslt's news page's "Pokorný" as "Pokorn�". Named here, the encoding is always used, unless the
+    page's bytes are UTF-8 and it names another."""
     if bom_codec(data) is not None or data.isascii():
         return None
     found = _CHARSET_NAME.search(data, 0, _CHARSET_REACH)
     if found is None:
         return None
     name = (found.group(1) or found.group(2)).decode("ascii").lower()
-    if name in _AS_WINDOWS_1252:
-        return "cp1252"
     try:
-        return codecs.lookup(name).name
+        declared = "cp1252" if name in _AS_WINDOWS_1252 else codecs.lookup(name).name
     except LookupError:
         return None
+    if declared != "utf-8" and _is_utf8(data):
+        # The page names another encoding, but its bytes are UTF-8 beyond ASCII, which text in a legacy
+        # encoding almost never is by chance ("Ã©" for every "é"): a page converted to UTF-8 by an editor
+        # that left its <meta> as it was. Read as declared, "café" would be stored as "cafÃ©".
+        return "utf-8"
+    return declared
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _undeclared_utf8(data: bytes) -> bool:
@@ -521,14 +534,10 @@ def _undeclared_utf8(data: bytes) -> bool:
 
     libxml2 reads a page that names no encoding as Latin-1, so "café — menu" saved by any editor of
     today shows "cafÃ© â€” menu"; browsers look at the bytes, and so does this. A page that declares its
-    encoding is read as it says, as browsers do, even when the declaration is wrong."""
+    encoding is read by _declared_encoding."""
     if bom_codec(data) is not None or data.isascii() or _CHARSET.search(data, 0, _CHARSET_REACH):
         return False
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+    return _is_utf8(data)
 
 
 def _parse(data: bytes, encoding: str | None) -> lxml.html.HtmlElement:
