@@ -101,3 +101,13 @@ def test_a_utf8_page_whose_meta_names_latin1_reads_as_utf8():
 def test_a_latin1_page_that_says_so_still_reads_as_latin1():
     page = '<html><head><meta charset="iso-8859-1"></head><body><p>Caf\xe9 \x93quoted\x94</p></body></html>'
     assert _text(read_bytes(page.encode("latin-1"), "html", "old.html")) == "Caf\u00e9 \u201cquoted\u201d"
+
+
+# ---- Markdown ------------------------------------------------------------------------------------------
+
+def test_hugo_toml_front_matter_gives_the_title_and_shows_no_markup():
+    data = (b'+++\ntitle = "Sourdough"\ndate = 2024-01-01\ntags = ["baking", "bread"]\n+++\n\n'
+            b"## Starter\n\nFeed the starter daily.\n")
+    doc = read_bytes(data, "markdown", "sourdough.md")
+    assert doc.title == "Sourdough"
+    assert [b.text for b in doc.blocks] == ["Tags: baking, bread", "Starter", "Feed the starter daily."]

@@ -277,10 +277,11 @@ def _links_in(text: str, found: list[tuple[int, str, str]], heading: str, links:
 def read_markdown(data: bytes, name: str) -> Document:
     lines = decode_text(data).splitlines()
     front: dict[str, str] = {}
-    if lines and lines[0].strip() == "---":  # YAML front matter
+    if lines and lines[0].strip() in ("---", "+++"):  # YAML front matter, or Hugo's TOML
+        toml = lines[0].strip() == "+++"
         for end in range(1, min(len(lines), 200)):
-            if lines[end].strip() in ("---", "..."):
-                front = _front_matter(lines[1:end])
+            if lines[end].strip() in (("+++",) if toml else ("---", "...")):
+                front = _front_matter(lines[1:end], _FRONT_KEY_TOML if toml else _FRONT_KEY)
                 lines = lines[end + 1:]
                 break
     references: dict[str, str] = {}
@@ -360,17 +361,19 @@ def read_markdown(data: bytes, name: str) -> Document:
 
 
 _FRONT_KEY = re.compile(r"^(title|description|summary|tags|keywords)\s*:\s*(.*)$", re.I)
+_FRONT_KEY_TOML = re.compile(r"^(title|description|summary|tags|keywords)\s*=\s*(.*)$", re.I)
 _FRONT_ITEM = re.compile(r"^\s+-\s+(.+)$")
 
 
-def _front_matter(lines: Sequence[str]) -> dict[str, str]:
+def _front_matter(lines: Sequence[str], keys: re.Pattern[str] = _FRONT_KEY) -> dict[str, str]:
     """What a note's front matter (Jekyll, Hugo, Obsidian) says about it that people search for: its
-    title, description and tags (``tags: [a, b]``, ``tags: a, b`` or one ``- a`` line each). Only these
-    simple forms are read; a value written any other way is left out, never misread as another."""
+    title, description and tags (``tags: [a, b]``, ``tags: a, b`` or one ``- a`` line each; in TOML,
+    ``keys`` is _FRONT_KEY_TOML: ``title = "…"``, ``tags = ["a", "b"]``). Only these simple forms are
+    read; a value written any other way is left out, never misread as another."""
     found: dict[str, str] = {}
     key = ""
     for line in lines:
-        if (m := _FRONT_KEY.match(line)) is not None:
+        if (m := keys.match(line)) is not None:
             key, value = m.group(1).lower(), m.group(2).strip()
             key = "tags" if key == "keywords" else key
             if value.startswith("[") and value.endswith("]"):
