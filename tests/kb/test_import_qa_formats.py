@@ -111,3 +111,16 @@ def test_hugo_toml_front_matter_gives_the_title_and_shows_no_markup():
     doc = read_bytes(data, "markdown", "sourdough.md")
     assert doc.title == "Sourdough"
     assert [b.text for b in doc.blocks] == ["Tags: baking, bread", "Starter", "Feed the starter daily."]
+
+
+def test_markdown_rules_leave_no_dashes_or_stars_in_the_text():
+    data = b"# Notes\n\nFirst thought.\n\n---\n\nSecond thought.\n\n* * *\n\nThird.\n- - -\nFourth.\n\n___\n"
+    doc = read_bytes(data, "markdown", "notes.md")
+    assert [b.text for b in doc.blocks] == ["Notes", "First thought.", "Second thought.", "Third.", "Fourth."]
+
+
+def test_a_paragraph_of_two_lines_underlined_is_a_heading():
+    doc = read_bytes(b"Care of the\nrock garden\n===========\n\nWater weekly.\n\n- moss\n- fern\n---\nEnd.",
+                     "markdown", "garden.md")
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("heading", "Care of the rock garden"), ("text", "Water weekly."), ("text", "- moss\n- fern"), ("text", "End.")]

@@ -182,7 +182,10 @@ def read_log(data: bytes, name: str) -> Document:
 
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
-_SETEXT = re.compile(r"^(=+|-+)\s*$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
+# A thematic break, shown as a line across the page: three or more of "-", "*" or "_", spaces between.
+_MD_RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_MD_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 # [text](href "title"), ![alt](src), [text][label], [label][] and [label]; a link's text may hold one level of
 # brackets ("[see [RFC]](rfc.md)").
 _MD_LINK = re.compile(
@@ -336,13 +339,14 @@ def read_markdown(data: bytes, name: str) -> Document:
             flush()
             heading = _norm_space(_unlink_markdown(_shown_markdown(m.group(2)), references)[0])
             blocks.append(Block("heading", heading, len(m.group(1))))
-        elif para and kind == "text" and len(para) == 1 and _SETEXT.match(line) and para[0].strip():
-            heading = _norm_space(_unlink_markdown(_shown_markdown(para[0].strip()), references)[0])
+        elif para and kind == "text" and _SETEXT.match(line) and not _MD_LIST_ITEM.match(para[0]):
+            # a paragraph underlined, on one line or several (CommonMark), is a heading
+            heading = _norm_space(_unlink_markdown(_shown_markdown(" ".join(para)), references)[0])
             blocks.append(Block("heading", heading, 1 if line.lstrip()[0] == "=" else 2))
             para = []
         elif not line.strip() or (line.lstrip().startswith("[") and _MD_REFERENCE.match(line)) or (
-                line.startswith("(") and _MYST_TARGET.match(line)):
-            flush()
+                line.startswith("(") and _MYST_TARGET.match(line)) or _MD_RULE.match(line):
+            flush()  # a blank line, a reference definition, a target, a rule ("---", "* * *"): no text
         else:
             is_table = line.lstrip().startswith("|")
             if para and (kind == "table") != is_table:
