@@ -124,3 +124,27 @@ def test_a_paragraph_of_two_lines_underlined_is_a_heading():
                      "markdown", "garden.md")
     assert [(b.kind, b.text) for b in doc.blocks] == [
         ("heading", "Care of the rock garden"), ("text", "Water weekly."), ("text", "- moss\n- fern"), ("text", "End.")]
+
+
+# ---- logs and binary -------------------------------------------------------------------------------------
+
+def test_a_log_with_a_block_of_nuls_from_a_power_cut_is_read():
+    data = b"09:00 backup started\n" * 40 + bytes(4096) + b"09:05 wombat service restarted after the power cut\n"
+    doc = read_bytes(data, "log", "syslog.log")
+    assert "\x00" not in _text(doc) and _text(doc).rstrip().endswith("09:05 wombat service restarted after the power cut")
+
+
+def test_a_tar_of_text_files_is_still_refused():
+    import io
+    import tarfile
+
+    packed = io.BytesIO()
+    with tarfile.open(fileobj=packed, mode="w") as tar:
+        body = b"plain text inside an archive\n" * 20
+        member = tarfile.TarInfo("notes.txt")
+        member.size = len(body)
+        tar.addfile(member, io.BytesIO(body))
+    with pytest.raises(ReadError, match="tar archive"):
+        read_bytes(packed.getvalue(), "text", "backup.txt")
+    with pytest.raises(ReadError, match="binary"):
+        read_bytes(bytes(5000), "log", "zeroed.log")

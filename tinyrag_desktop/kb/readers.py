@@ -68,8 +68,19 @@ def looks_binary(data: bytes) -> bool:
         sample = sample[:-1] if len(data) > SAMPLE_BYTES else sample
         return len(_ODD_CHARS.findall(sample)) > _BINARY_SHARE * len(sample)
     sample = data[: SAMPLE_BYTES]
+    if _NUL_RUN in sample:
+        # A log written when the machine lost power holds a block of NULs where its last lines were
+        # (space the file system gave it, never written): the text around the block decides.
+        sample = _NUL_RUNS.sub(b"", sample)
+        if not sample.strip():
+            return True
     controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
     return controls > _BINARY_SHARE * len(sample)
+
+
+# A run of NULs this long is padding, not part of a binary format's numbers.
+_NUL_RUN = b"\x00" * 64
+_NUL_RUNS = re.compile(b"\x00{64,}")
 
 
 def with_utf16_bom(data: bytes) -> bytes:
@@ -108,6 +119,8 @@ def sniff(data: bytes) -> str | None:
         weak = kind != "pdf" and magic.isascii() and magic.decode().isprintable()
         if data.startswith(magic) and (binary or not weak):
             return kind
+    if data[257:262] == b"ustar":  # a tar archive: text files between headers of names and NULs
+        return "tar archive"
     return "binary" if binary else None
 
 
