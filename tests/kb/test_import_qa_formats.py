@@ -148,3 +148,39 @@ def test_a_tar_of_text_files_is_still_refused():
         read_bytes(packed.getvalue(), "text", "backup.txt")
     with pytest.raises(ReadError, match="binary"):
         read_bytes(bytes(5000), "log", "zeroed.log")
+
+
+_W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+_MC_NS = 'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"'
+
+
+def _docx_with_controls_and_a_text_box() -> bytes:
+    """A Word file as templates and forms make them: a cover page in a content control, a field (an
+    inline control) in a sentence, and a text box, stored twice as Word does (mc:Choice and mc:Fallback)."""
+    import io
+
+    import docx
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    document.add_paragraph("Opening line.")
+    document.element.body.insert(1, parse_xml(
+        f"<w:sdt {_W_NS}><w:sdtPr/><w:sdtContent><w:p><w:r><w:t>Cover page about the okapi</w:t></w:r></w:p>"
+        "</w:sdtContent></w:sdt>"))
+    sentence = document.add_paragraph("Owner: ")
+    sentence._p.append(parse_xml(f"<w:sdt {_W_NS}><w:sdtContent><w:r><w:t>Dr Tapir</w:t></w:r></w:sdtContent></w:sdt>"))
+    sentence._p.append(parse_xml(f'<w:r {_W_NS}><w:t xml:space="preserve"> signed.</w:t></w:r>'))
+    box = "<w:txbxContent><w:p><w:r><w:t>Boxed note on the bongo</w:t></w:r></w:p></w:txbxContent>"
+    anchor = document.add_paragraph("Flyer.")
+    anchor._p.append(parse_xml(
+        f"<w:r {_W_NS} {_MC_NS}><mc:AlternateContent><mc:Choice Requires=\"wps\"><w:drawing>{box}</w:drawing>"
+        f"</mc:Choice><mc:Fallback><w:pict>{box}</w:pict></mc:Fallback></mc:AlternateContent></w:r>"))
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def test_word_content_controls_and_text_boxes_keep_their_text():
+    doc = read_bytes(_docx_with_controls_and_a_text_box(), "docx", "form.docx")
+    assert [b.text for b in doc.blocks] == [
+        "Opening line.", "Cover page about the okapi", "Owner: Dr Tapir signed.", "Flyer.", "Boxed note on the bongo"]

@@ -17,7 +17,7 @@ import re
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, Iterator, Sequence, TypeVar
 
 from .errors import Cancelled, NoText, ReadError, UnsupportedFile
 from .html_reader import bom_codec, parse_html
@@ -953,6 +953,61 @@ def _cell_text(cell: object) -> str:
     return " ".join(" ".join(Paragraph(p, cell).text for p in tc.xpath(".//w:p")).split())
 
 
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+# Word writes a text box twice: for itself (mc:Choice) and for older programs (mc:Fallback, VML).
+_MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+_RUN_TEXT = {_W + "t": None, _W + "tab": "\t", _W + "br": "\n", _W + "cr": "\n"}
+
+
+def _body_items(document: object) -> Iterator[object]:
+    """The document's paragraphs and tables in order, with those inside content controls (w:sdt: a
+    template's cover page, a form's fields, a table of contents), which python-docx's
+    ``iter_inner_content`` passes over."""
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
+    parent = document._body
+    stack = list(reversed(document.element.body))
+    while stack:
+        el = stack.pop()
+        if el.tag == _W + "p":
+            yield Paragraph(el, parent)
+        elif el.tag == _W + "tbl":
+            yield Table(el, parent)
+        elif el.tag == _W + "sdt" and (content := el.find(_W + "sdtContent")) is not None:
+            stack.extend(reversed(content))
+
+
+def _paragraph_text(paragraph: object) -> str:
+    """A paragraph's text, with that of the content controls within it (python-docx's ``text`` reads
+    only its runs and links); a text box's text is not the paragraph's (see _text_boxes)."""
+    p = paragraph._p
+    if p.find(_W + "sdt") is None:
+        return paragraph.text
+    out = []
+    for el in p.iter(*_RUN_TEXT):
+        if any(a.tag in (_W + "txbxContent", _MC_FALLBACK) for a in el.iterancestors()):
+            continue
+        out.append(el.text or "" if _RUN_TEXT[el.tag] is None else _RUN_TEXT[el.tag])
+    return "".join(out)
+
+
+def _text_boxes(p: object) -> list[str]:
+    """The text of the text boxes anchored in paragraph ``p`` (a flyer's or a form's words), a paragraph
+    each; each box once, though Word stores it twice."""
+    from docx.text.paragraph import Paragraph
+
+    out = []
+    for box in p.iter(_W + "txbxContent"):
+        if any(a.tag in (_W + "txbxContent", _MC_FALLBACK) for a in box.iterancestors()):
+            continue
+        for inner in box.iter(_W + "p"):
+            text = _paragraph_text(Paragraph(inner, None)).strip()
+            if text:
+                out.append(text)
+    return out
+
+
 def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
     """A Word document's paragraphs and tables, its Title and Heading styles as headings. ``cancelled``
     is asked every few hundred paragraphs, as a long document takes seconds."""
@@ -970,7 +1025,9 @@ def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = Non
         raise ReadError(f"a damaged or unreadable Word document ({exc.__class__.__name__}: {exc})") from exc
     blocks: list[Block] = []
     title = (document.core_properties.title or "").strip()
-    for n, item in enumerate(document.iter_inner_content()):
+    body = document.element.body
+    boxed = next(body.iter(_W + "txbxContent"), None) is not None  # text boxes: looked for in each paragraph
+    for n, item in enumerate(_body_items(document)):
         if cancelled is not None and n % 256 == 255 and cancelled():
             raise Cancelled("the import was cancelled")
         if isinstance(item, Table):
@@ -979,16 +1036,18 @@ def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = Non
             if text:
                 blocks.append(Block("table", text))
             continue
-        text = item.text.strip()
-        if not text:
-            continue
+        text = _paragraph_text(item).strip()
         style = style_names.get(item._p.style or "", "")  # the paragraph's own style id (None: Normal)
-        if style == "Title":
+        if not text:
+            pass
+        elif style == "Title":
             blocks.append(Block("heading", text, 1))
         elif (m := re.match(r"Heading (\d)", style)) is not None:
             blocks.append(Block("heading", text, int(m.group(1)) + 1))
         else:
             blocks.append(Block("text", text))
+        if boxed:
+            blocks.extend(Block("text", t) for t in _text_boxes(item._p))
     title = title or next((b.text for b in blocks if b.kind == "heading"), name)
     return Document(title, "docx", tuple(blocks))
 
