@@ -184,3 +184,25 @@ def test_word_content_controls_and_text_boxes_keep_their_text():
     doc = read_bytes(_docx_with_controls_and_a_text_box(), "docx", "form.docx")
     assert [b.text for b in doc.blocks] == [
         "Opening line.", "Cover page about the okapi", "Owner: Dr Tapir signed.", "Flyer.", "Boxed note on the bongo"]
+
+
+def _zip(*names: str) -> bytes:
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name in names:
+            archive.writestr(name, "<x/>")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("names, reason", [
+    (("notes.txt",), "a ZIP archive, not a Word document"),
+    (("[Content_Types].xml", "xl/workbook.xml"), "an Excel workbook (save it as CSV to import it), not a Word document"),
+    (("mimetype", "content.xml"), "an OpenDocument file (save it as Word .docx to import it), not a Word document"),
+])
+def test_a_docx_that_is_another_zip_says_what_it_is(names, reason):
+    with pytest.raises(ReadError) as info:
+        read_bytes(_zip(*names), "docx", "report.docx")
+    assert str(info.value) == reason

@@ -1118,6 +1118,18 @@ def gunzip(data: bytes, limit: int) -> bytes:
     return plain
 
 
+# What a ZIP archive that is no Word document is, by the part that names its kind: an Office file saved
+# under the wrong name says which, so the user knows what to do with it.
+_ZIP_KINDS = (("xl/workbook.xml", "an Excel workbook (save it as CSV to import it)"),
+              ("ppt/presentation.xml", "a PowerPoint presentation"),
+              ("content.xml", "an OpenDocument file (save it as Word .docx to import it)"),
+              ("META-INF/container.xml", "an EPUB e-book"))
+
+
+def _zip_kind(names: set[str]) -> str:
+    return next((kind for part, kind in _ZIP_KINDS if part in names), "a ZIP archive")
+
+
 def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
     """Read ``data`` claimed to be ``kind``; the content's own signature wins over the name.
     ``cancelled`` lets a long read (a PDF or Word document) stop early by raising Cancelled."""
@@ -1128,14 +1140,14 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
     if actual == "pdf":
         kind = "pdf"
     elif actual == "zip":
-        if kind != "docx":
-            try:
-                names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-            except zipfile.BadZipFile as exc:
-                raise ReadError("a damaged ZIP archive") from exc
-            if "word/document.xml" not in names:
-                raise ReadError("a ZIP archive, not a document")
-            kind = "docx"
+        try:
+            names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
+        except zipfile.BadZipFile as exc:
+            raise ReadError("a damaged ZIP archive" if kind != "docx" else
+                            "a damaged or incomplete Word document (its ZIP archive cannot be opened)") from exc
+        if "word/document.xml" not in names:
+            raise ReadError(_zip_kind(names) + (", not a Word document" if kind == "docx" else ", not a document"))
+        kind = "docx"
     elif kind in ("pdf", "docx"):
         raise ReadError(f"not a {kind.upper()} file ({actual or 'text'} content)")
     elif actual is not None:
