@@ -206,3 +206,19 @@ def test_a_docx_that_is_another_zip_says_what_it_is(names, reason):
     with pytest.raises(ReadError) as info:
         read_bytes(_zip(*names), "docx", "report.docx")
     assert str(info.value) == reason
+
+
+# ---- CSV -----------------------------------------------------------------------------------------------
+
+def test_excels_sep_line_names_the_delimiter_and_is_no_row():
+    doc = read_bytes(b"\xef\xbb\xbfsep=;\r\nname;city\r\nAnn;Paris\r\n", "csv", "excel.csv")
+    assert _text(doc) == "name: Ann; city: Paris"
+
+
+def test_a_csv_row_longer_than_its_header_keeps_its_extra_cells():
+    doc = read_bytes(b"name,city\nAnn,Paris,speaks French,likes capybaras\nBob\n", "csv", "ragged.csv")
+    assert _text(doc) == "name: Ann; city: Paris; column 3: speaks French; column 4: likes capybaras\nname: Bob"
+
+
+def test_a_csv_of_one_row_is_that_row_once():
+    assert _text(read_bytes(b"wombat,quokka,numbat\n", "csv", "one.csv")) == "wombat; quokka; numbat"

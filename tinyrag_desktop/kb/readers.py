@@ -704,10 +704,16 @@ def read_csv(data: bytes, name: str) -> Document:
     text = decode_text(data)
     if csv.field_size_limit() < _CSV_FIELD_LIMIT:
         csv.field_size_limit(_CSV_FIELD_LIMIT)
-    try:
-        dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|")
-    except csv.Error:
-        dialect = csv.excel
+    dialect: type[csv.Dialect] | csv.Dialect
+    if (sep := _EXCEL_SEP.match(text)) is not None:
+        # Excel's first line naming the delimiter ("sep=;"), not a row of the table
+        text = text[sep.end():]
+        dialect = type("_ExcelSep", (csv.excel,), {"delimiter": sep.group(1)})
+    else:
+        try:
+            dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|")
+        except csv.Error:
+            dialect = csv.excel
     try:
         rows = list(csv.reader(io.StringIO(text), dialect))
     except csv.Error as exc:
@@ -715,13 +721,21 @@ def read_csv(data: bytes, name: str) -> Document:
     rows = [r for r in rows if any(c.strip() for c in r)]
     if not rows:
         return Document(name, "csv", ())
+    if len(rows) == 1:  # a header alone, or one line of values: no names to give them
+        return Document(name, "csv", (Block("text", "; ".join(c.strip() for c in rows[0] if c.strip())),))
     header = [h.strip() for h in rows[0]]
     blocks = []
-    for row in rows[1:] or rows:
-        cells = [f"{h or f'column {n + 1}'}: {c.strip()}" for n, (h, c) in enumerate(zip(header, row)) if c.strip()]
+    for row in rows[1:]:
+        # a row longer than the header keeps its extra cells, as "column 5: …"
+        names = header + [""] * (len(row) - len(header))
+        cells = [f"{h or f'column {n + 1}'}: {c.strip()}" for n, (h, c) in enumerate(zip(names, row)) if c.strip()]
         if cells:
             blocks.append(Block("text", "; ".join(cells)))
     return Document(name, "csv", tuple(blocks))
+
+
+# Excel's first line in a CSV file it writes for another locale: the delimiter, "sep=;".
+_EXCEL_SEP = re.compile(r"\Asep=([^\w\s\"])[ \t]*\r?\n", re.I)
 
 
 def _flatten(value: object, path: str, out: list[str]) -> None:
