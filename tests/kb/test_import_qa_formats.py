@@ -222,3 +222,21 @@ def test_a_csv_row_longer_than_its_header_keeps_its_extra_cells():
 
 def test_a_csv_of_one_row_is_that_row_once():
     assert _text(read_bytes(b"wombat,quokka,numbat\n", "csv", "one.csv")) == "wombat; quokka; numbat"
+
+
+# ---- wrongly named -------------------------------------------------------------------------------------
+
+_SAVED_PAGE = (b"<!-- saved from url=(0014)about:internet -->\n<!DOCTYPE html><html><head><title>Otters</title>"
+               b"</head><body><nav>Home</nav><main><h1>Otters</h1><p>Sea otters hold hands asleep.</p></main></body></html>")
+
+
+@pytest.mark.parametrize("kind, name", [("text", "page.txt"), ("markdown", "page.md"), ("json", "page.json")])
+def test_a_web_page_saved_under_a_text_name_is_read_as_a_page(kind, name):
+    doc = read_bytes(_SAVED_PAGE, kind, name)
+    assert doc.type == "html" and _text(doc) == "Otters\nSea otters hold hands asleep."
+
+
+@pytest.mark.parametrize("kind", ["pdf", "docx"])
+def test_a_web_page_saved_as_a_pdf_or_word_file_says_so(kind):
+    with pytest.raises(ReadError, match=f"^an HTML page .*, not a {kind.upper()} file$"):
+        read_bytes(_SAVED_PAGE, kind, f"report.{kind}")
