@@ -240,3 +240,25 @@ def test_a_web_page_saved_under_a_text_name_is_read_as_a_page(kind, name):
 def test_a_web_page_saved_as_a_pdf_or_word_file_says_so(kind):
     with pytest.raises(ReadError, match=f"^an HTML page .*, not a {kind.upper()} file$"):
         read_bytes(_SAVED_PAGE, kind, f"report.{kind}")
+
+
+# ---- PDF -----------------------------------------------------------------------------------------------
+
+def _pdf_without_pages() -> bytes:
+    import io
+
+    from pypdf import PdfWriter
+
+    out = io.BytesIO()
+    PdfWriter().write(out)
+    return out.getvalue()
+
+
+def test_a_pdf_without_pages_says_so_after_a_damaged_one():
+    from tinyrag_desktop.kb.errors import NoText
+
+    with pytest.raises(ReadError, match="damaged"):
+        read_bytes(b"%PDF-1.4\n1 0 obj <</Type /Catalog>>\nbroken", "pdf", "broken.pdf")
+    with pytest.raises(NoText) as info:
+        read_bytes(_pdf_without_pages(), "pdf", "empty.pdf")
+    assert str(info.value) == "no readable text found (the PDF has no pages)"
