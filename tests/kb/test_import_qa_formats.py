@@ -262,3 +262,38 @@ def test_a_pdf_without_pages_says_so_after_a_damaged_one():
     with pytest.raises(NoText) as info:
         read_bytes(_pdf_without_pages(), "pdf", "empty.pdf")
     assert str(info.value) == "no readable text found (the PDF has no pages)"
+
+
+# ---- reStructuredText ----------------------------------------------------------------------------------
+
+_RST_TABLES = b"""Habitats
+========
+
++--------+------------+
+| Animal | Habitat    |
++========+============+
+| Okapi  | Rain       |
+|        | forest     |
++--------+------------+
+| Tapir  | Jungle     |
++--------+------------+
+
+=====  ============
+Name   Sleeps
+=====  ============
+Sloth  in the trees
+Koala  22 hours
+=====  ============
+
+After the tables.
+"""
+
+
+def test_rst_grid_and_simple_tables_are_tables_without_their_borders():
+    doc = read_bytes(_RST_TABLES, "rst", "habitats.rst")
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("heading", "Habitats"),
+        ("table", "Animal | Habitat\nOkapi | Rain forest\nTapir | Jungle"),
+        ("table", "Name | Sleeps\nSloth | in the trees\nKoala | 22 hours"),
+        ("text", "After the tables."),
+    ]

@@ -564,6 +564,16 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
 
     def flush(kind: str = "text") -> None:
         nonlocal para
+        table = _rst_table(para) if kind == "text" and para and para[0].lstrip()[:1] in "+=" else None
+        if table is not None:
+            rows = []
+            for row in table:
+                plain, found = _unlink_rst(row, targets)
+                _links_in(plain, found, heading, links)
+                rows.append(plain)
+            blocks.append(Block("table", "\n".join(rows)))
+            para = []
+            return
         text = "\n".join(para).strip("\n")
         if kind == "text":
             text = "\n".join(_rst_shown(para)).strip("\n")
@@ -650,6 +660,46 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
     # A heading in capitals names a part ("NAME", "DESCRIPTION"), not the document.
     title = next((b.text for n, b in enumerate(blocks) if b.kind == "heading" and n not in caps_headings), name)
     return Document(title, "rst", tuple(blocks), tuple(links))
+
+
+_GRID_BORDER = re.compile(r"^\+(?:[-=]+\+)+$")
+_SIMPLE_BORDER = re.compile(r"^=+(?: +=+)+$")
+
+
+def _rst_table(lines: list[str]) -> list[str] | None:
+    """A grid or simple table's rows as "cell | cell" lines, without its borders; None when ``lines``
+    are no table. A grid table's row may run over several lines: each cell's lines are joined."""
+    rows = [line.strip() for line in lines if line.strip()]
+    if len(rows) >= 3 and _GRID_BORDER.match(rows[0]) and _GRID_BORDER.match(rows[-1]) and all(
+            r[0] in "+|" for r in rows):
+        out: list[str] = []
+        cells: list[list[str]] = []
+        for row in rows[1:]:
+            if _GRID_BORDER.match(row):
+                if cells:
+                    out.append(" | ".join(" ".join(" ".join(c).split()) for c in cells))
+                cells = []
+                continue
+            parts = [p.strip() for p in row.strip("|").split("|")]
+            if cells and len(parts) != len(cells):  # cells spanning columns: each line a row of its own
+                out.append(" | ".join(" ".join(" ".join(c).split()) for c in cells))
+                cells = []
+            cells = cells or [[] for _ in parts]
+            for cell, part in zip(cells, parts):
+                cell.append(part)
+        return [r for r in out if r.strip(" |")]
+    if len(rows) >= 3 and _SIMPLE_BORDER.match(rows[0]) and _SIMPLE_BORDER.match(rows[-1]):
+        border = lines[next(n for n, line in enumerate(lines) if line.strip())]
+        starts = [m.start() for m in re.finditer(r"=+", border)]
+        out = []
+        for line in lines:
+            if not line.strip() or _SIMPLE_BORDER.match(line.strip()) or re.fullmatch(r"[\s=-]+", line):
+                continue
+            bounds = starts[1:] + [len(line)]
+            cells = [line[a:b].strip() for a, b in zip(starts, bounds)]
+            out.append(" | ".join(c for c in cells))
+        return [r for r in out if r.strip(" |")]
+    return None
 
 
 def _heading_text(line: str, targets: dict[str, str], markup: bool) -> str:
