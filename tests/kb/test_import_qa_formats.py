@@ -297,3 +297,10 @@ def test_rst_grid_and_simple_tables_are_tables_without_their_borders():
         ("table", "Name | Sleeps\nSloth | in the trees\nKoala | 22 hours"),
         ("text", "After the tables."),
     ]
+
+
+def test_a_windows_1252_page_that_claims_utf8_or_nothing_keeps_its_accents_and_quotes():
+    body = "<title>Menu</title></head><body><p>Caf\u00e9 na\u00efve \u201cquoted\u201d \u2013 done</p></body></html>"
+    for head in ('<html><head><meta charset="utf-8">', "<html><head>"):
+        doc = read_bytes((head + body).encode("cp1252"), "html", "menu.html")
+        assert _text(doc) == "Caf\u00e9 na\u00efve \u201cquoted\u201d \u2013 done"

@@ -453,9 +453,13 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
         data, encoding = data.replace("\x00", "").encode("utf-8"), "utf-8"
     elif (declared := _declared_encoding(data)) is not None:
         # decoded here, by Python's codecs: libxml2 (through iconv) does not know every name Python does
-        data, encoding = data.decode(declared, errors="replace").replace("\x00", "").encode("utf-8"), "utf-8"
+        data, encoding = _decoded(data, declared).replace("\x00", "").encode("utf-8"), "utf-8"
     elif _undeclared_utf8(data):
         encoding = "utf-8"
+    elif not data.isascii() and bom_codec(data) is None and not _CHARSET.search(data, 0, _CHARSET_REACH):
+        # Neither declared nor UTF-8: Windows-1252, as browsers read such a page in the West; libxml2 would
+        # read Latin-1, where a curly quote or a dash of Windows-1252 is an invisible control code.
+        data, encoding = _decoded(data, "cp1252").replace("\x00", "").encode("utf-8"), "utf-8"
     root = _parse(_without_dtd(data), encoding)
     _drop_permalinks(root)
     separate_lines(root)
@@ -519,6 +523,20 @@ def _declared_encoding(data: bytes) -> str | None:
         # that left its <meta> as it was. Read as declared, "café" would be stored as "cafÃ©".
         return "utf-8"
     return declared
+
+
+def _decoded(data: bytes, codec: str) -> str:
+    """``data`` decoded as ``codec``. A page that says it is UTF-8 but is not throughout (saved from an
+    older editor in Windows-1252, or pasted together) is read as plain text files are, line by line
+    (readers.decode_text): "Café", not "Caf�", which no search finds."""
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError:
+        if codec != "utf-8":
+            return data.decode(codec, errors="replace")
+    from .readers import decode_text  # readers imports this module
+
+    return decode_text(data)
 
 
 def _is_utf8(data: bytes) -> bool:
