@@ -94,8 +94,9 @@ class _Builder:
         return PATH_SEP.join(names)
 
     def flush(self) -> None:
-        text = "\n\n".join(self.parts).strip()
-        if text:
+        # a code block's first line keeps its indent, as split_long keeps that of the lines after it
+        text = "\n\n".join(self.parts).strip("\n").rstrip()
+        if text.strip():
             self.chunks.append(Chunk(self.path(), text))
         self.parts = []
         self.length = 0
