@@ -304,3 +304,17 @@ def test_a_windows_1252_page_that_claims_utf8_or_nothing_keeps_its_accents_and_q
     for head in ('<html><head><meta charset="utf-8">', "<html><head>"):
         doc = read_bytes((head + body).encode("cp1252"), "html", "menu.html")
         assert _text(doc) == "Caf\u00e9 na\u00efve \u201cquoted\u201d \u2013 done"
+
+
+@pytest.mark.parametrize("data, kind, reason", [
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(3000), "docx",
+     "an older Word or Office (97-2003) file, not a DOCX file: save it as .docx in a word processor to import it"),
+    (b"{\\rtf1\\ansi\\deff0 {\\fonttbl {\\f0 Times;}} Notes on the wombat\\par }", "docx",
+     "a Rich Text (RTF) file, not a DOCX file: save it as .docx in a word processor to import it"),
+    (b"{\\rtf1\\ansi\\deff0 {\\fonttbl {\\f0 Times;}} Notes on the wombat\\par }", "text",
+     "a Rich Text (RTF) file, not text: save it as .docx in a word processor to import it"),
+])
+def test_older_word_processor_formats_say_how_to_import_them(data, kind, reason):
+    with pytest.raises(ReadError) as info:
+        read_bytes(data, kind, "notes")
+    assert str(info.value) == reason

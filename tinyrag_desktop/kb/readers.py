@@ -34,10 +34,12 @@ SUPPORTED = {**TEXT_TYPES, **BINARY_TYPES}
 _Text = TypeVar("_Text", str, bytes)
 
 GZIP_MAGIC = b"\x1f\x8b"
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # Word, Excel and PowerPoint files before 2007
 _MAGIC = ((b"%PDF-", "pdf"), (b"PK\x03\x04", "zip"), (b"\x89PNG", "PNG image"), (b"\xff\xd8\xff", "JPEG image"),
           (b"GIF8", "GIF image"), (b"\x7fELF", "program"), (b"MZ", "Windows program"),
           (GZIP_MAGIC, "gzip archive"), (b"SQLite format 3", "SQLite database"), (b"OggS", "audio"),
-          (b"ID3", "MP3 audio"), (b"Rar!", "RAR archive"), (b"7z\xbc\xaf", "7-Zip archive"))
+          (b"ID3", "MP3 audio"), (b"Rar!", "RAR archive"), (b"7z\xbc\xaf", "7-Zip archive"),
+          (OLE_MAGIC, "Office 97-2003"))
 
 
 # How much of a file looks_binary reads: enough for a steady share, little enough to cost nothing.
@@ -121,6 +123,8 @@ def sniff(data: bytes) -> str | None:
             return kind
     if data[257:262] == b"ustar":  # a tar archive: text files between headers of names and NULs
         return "tar archive"
+    if data.startswith(b"{\\rtf1"):  # Rich Text: text, but its words hidden among control words
+        return "RTF"
     return "binary" if binary else None
 
 
@@ -1225,6 +1229,11 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
     elif kind in ("pdf", "docx") and actual is None and _is_html_page(data):
         # a link that gave a sign-in or error page, saved under the document's name
         raise ReadError(f"an HTML page (perhaps a web page saved in place of the document), not a {kind.upper()} file")
+    elif actual in ("Office 97-2003", "RTF"):
+        # the formats a word processor saves in besides .docx, often renamed to it
+        raise ReadError(f"{'an older Word or Office (97-2003)' if actual != 'RTF' else 'a Rich Text (RTF)'} file, "
+                        f"not {'a DOCX file' if kind == 'docx' else _KIND_NAMES.get(kind, kind.upper())}: "
+                        "save it as .docx in a word processor to import it")
     elif kind in ("pdf", "docx"):
         raise ReadError(f"not a {kind.upper()} file ({actual or 'text'} content)")
     elif actual is not None:
