@@ -318,3 +318,17 @@ def test_older_word_processor_formats_say_how_to_import_them(data, kind, reason)
     with pytest.raises(ReadError) as info:
         read_bytes(data, kind, "notes")
     assert str(info.value) == reason
+
+
+def test_an_indented_code_block_is_code_without_its_indent():
+    data = b"# Setup\n\nRun this:\n\n    pip install wombat\n        --upgrade\n\n    wombat serve\n\nThen open it.\n\n- a list item\n\n    its second paragraph\n"
+    doc = read_bytes(data, "markdown", "setup.md")
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("heading", "Setup"), ("text", "Run this:"), ("code", "pip install wombat\n    --upgrade\n\nwombat serve"),
+        ("text", "Then open it."), ("text", "- a list item"), ("text", "its second paragraph")]
+
+
+def test_markdown_footnotes_keep_their_text():
+    data = b"# Moss\n\nMoss grows north[^1].\n\n[^1]: Mostly, in the northern hemisphere.\n"
+    doc = read_bytes(data, "markdown", "moss.md")
+    assert _text(doc) == "Moss\nMoss grows north[1].\n[1] Mostly, in the northern hemisphere."

@@ -211,8 +211,24 @@ _MD_LINK = re.compile(
     r"(?P<image>!?)\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
     r"(?:\(\s*<?(?P<href>[^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)|\[(?P<label>[^\]]*)\])?"
 )
-# A reference definition: "[label]: href" alone on its line.
-_MD_REFERENCE = re.compile(r"^ {0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s+.*)?$")
+# A reference definition: "[label]: href" alone on its line (a footnote's, "[^1]: text", is text).
+_MD_REFERENCE = re.compile(r"^ {0,3}\[([^\]^][^\]]*)\]:\s*<?(\S+?)>?(?:\s+.*)?$")
+_MD_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]:?")
+
+
+def _opens_indented_code(lines: list[str], i: int) -> bool:
+    """Whether the indented line ``i`` starts a code block: it follows a blank line, and the text above
+    that is neither a list item nor indented (an item's second paragraph is indented too)."""
+    if i == 0:
+        return True
+    if lines[i - 1].strip():
+        return False
+    above = next((line for line in reversed(lines[:i]) if line.strip()), "")
+    return not above[:1].isspace() and not _MD_LIST_ITEM.match(above)
+
+
+def _dedent_code(line: str) -> str:
+    return line[1:] if line.startswith("\t") else line[4:] if line.startswith("    ") else line.strip()
 
 
 def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
@@ -320,6 +336,8 @@ def read_markdown(data: bytes, name: str) -> Document:
         if kind in ("text", "table"):
             text = _shown_markdown(text).strip()
         if text and kind == "text":
+            if "[^" in text:  # footnotes, "[^1]" in the text and "[^1]: …" below, as rendered: "[1]"
+                text = _MD_FOOTNOTE.sub(r"[\1]", text)
             text, found = _unlink_markdown(text, references)
             _links_in(text, found, heading, links)
         elif text and kind == "table":
@@ -337,6 +355,17 @@ def read_markdown(data: bytes, name: str) -> Document:
     while i < len(lines):
         line = lines[i]
         fence = _FENCE.match(line)
+        if not para and line.startswith(("    ", "\t")) and line.strip() and _opens_indented_code(lines, i):
+            # an indented code block: its lines, and the blank ones between them, four spaces less indented
+            end = i
+            while end < len(lines) and (not lines[end].strip() or lines[end].startswith(("    ", "\t"))):
+                end += 1
+            body = [_dedent_code(row) for row in lines[i:end]]
+            while body and not body[-1].strip():
+                body.pop()
+            blocks.append(Block("code", "\n".join(body)))
+            i = end
+            continue
         if fence:
             flush()
             marker = fence.group(1)
