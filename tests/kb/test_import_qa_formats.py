@@ -332,3 +332,25 @@ def test_markdown_footnotes_keep_their_text():
     data = b"# Moss\n\nMoss grows north[^1].\n\n[^1]: Mostly, in the northern hemisphere.\n"
     doc = read_bytes(data, "markdown", "moss.md")
     assert _text(doc) == "Moss\nMoss grows north[1].\n[1] Mostly, in the northern hemisphere."
+
+
+def test_word_tracked_insertions_fields_and_smart_tags_keep_their_text_and_deletions_stay_out():
+    import io
+
+    import docx
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    edited = document.add_paragraph("The ")
+    for xml in ('<w:ins {ns} w:id="1" w:author="Ann"><w:r><w:t xml:space="preserve">quick </w:t></w:r></w:ins>',
+                '<w:del {ns} w:id="2" w:author="Ann"><w:r><w:delText>slow </w:delText></w:r></w:del>',
+                '<w:r {ns}><w:t>bandicoot.</w:t></w:r>'):
+        edited._p.append(parse_xml(xml.format(ns=_W_NS)))
+    dated = document.add_paragraph("Printed ")
+    dated._p.append(parse_xml(f'<w:fldSimple {_W_NS} w:instr="DATE"><w:r><w:t>2024-05-01</w:t></w:r></w:fldSimple>'))
+    place = document.add_paragraph()
+    place._p.append(parse_xml(f'<w:smartTag {_W_NS} w:uri="x" w:element="place"><w:r><w:t>Alice Springs</w:t></w:r></w:smartTag>'))
+    out = io.BytesIO()
+    document.save(out)
+    doc = read_bytes(out.getvalue(), "docx", "edited.docx")
+    assert [b.text for b in doc.blocks] == ["The quick bandicoot.", "Printed 2024-05-01", "Alice Springs"]

@@ -1075,15 +1075,26 @@ def _body_items(document: object) -> Iterator[object]:
             stack.extend(reversed(content))
 
 
+# What a paragraph holds besides its runs and links that python-docx's ``text`` does read or that shows
+# no text (marks of bookmarks, comments, proofing; deleted text).
+_PLAIN_PARAGRAPH_PARTS = frozenset(_W + tag for tag in (
+    "r", "hyperlink", "pPr", "bookmarkStart", "bookmarkEnd", "proofErr", "commentRangeStart", "commentRangeEnd",
+    "permStart", "permEnd", "del", "moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart", "moveToRangeEnd"))
+# Where text is not the paragraph's own: a text box (see _text_boxes), Word's second copy of it, text
+# deleted or moved away with changes tracked.
+_NOT_OWN_TEXT = frozenset((_W + "txbxContent", _MC_FALLBACK, _W + "del", _W + "moveFrom"))
+
+
 def _paragraph_text(paragraph: object) -> str:
-    """A paragraph's text, with that of the content controls within it (python-docx's ``text`` reads
-    only its runs and links); a text box's text is not the paragraph's (see _text_boxes)."""
+    """A paragraph's text, with that of content controls, tracked insertions, fields and smart tags
+    within it (python-docx's ``text`` reads only its runs and links); a text box's text is not the
+    paragraph's (see _text_boxes)."""
     p = paragraph._p
-    if p.find(_W + "sdt") is None:
+    if all(child.tag in _PLAIN_PARAGRAPH_PARTS for child in p):
         return paragraph.text
     out = []
     for el in p.iter(*_RUN_TEXT):
-        if any(a.tag in (_W + "txbxContent", _MC_FALLBACK) for a in el.iterancestors()):
+        if any(a.tag in _NOT_OWN_TEXT for a in el.iterancestors()):
             continue
         out.append(el.text or "" if _RUN_TEXT[el.tag] is None else _RUN_TEXT[el.tag])
     return "".join(out)
