@@ -95,8 +95,8 @@ class _Builder:
 
     def flush(self) -> None:
         # a code block's first line keeps its indent, as split_long keeps that of the lines after it
-        text = "\n\n".join(self.parts).strip("\n").rstrip()
-        if text.strip():
+        text = "\n\n".join(self.parts).strip("\n").rstrip()  # only blanks: rstrip leaves ""
+        if text:
             self.chunks.append(Chunk(self.path(), text))
         self.parts = []
         self.length = 0

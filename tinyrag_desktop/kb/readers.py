@@ -385,13 +385,15 @@ def read_markdown(data: bytes, name: str) -> Document:
             flush()
             heading = _norm_space(_unlink_markdown(_shown_markdown(m.group(2)), references)[0])
             blocks.append(Block("heading", heading, len(m.group(1))))
-        elif para and kind == "text" and _SETEXT.match(line) and not _MD_LIST_ITEM.match(para[0]):
+        elif para and kind == "text" and line.lstrip()[:1] in ("=", "-") and _SETEXT.match(line) and \
+                not _MD_LIST_ITEM.match(para[0]):
             # a paragraph underlined, on one line or several (CommonMark), is a heading
             heading = _norm_space(_unlink_markdown(_shown_markdown(" ".join(para)), references)[0])
             blocks.append(Block("heading", heading, 1 if line.lstrip()[0] == "=" else 2))
             para = []
         elif not line.strip() or (line.lstrip().startswith("[") and _MD_REFERENCE.match(line)) or (
-                line.startswith("(") and _MYST_TARGET.match(line)) or _MD_RULE.match(line):
+                line.startswith("(") and _MYST_TARGET.match(line)) or (
+                line.lstrip()[:1] in ("-", "*", "_") and _MD_RULE.match(line)):
             flush()  # a blank line, a reference definition, a target, a rule ("---", "* * *"): no text
         else:
             is_table = line.lstrip().startswith("|")
