@@ -354,3 +354,14 @@ def test_word_tracked_insertions_fields_and_smart_tags_keep_their_text_and_delet
     document.save(out)
     doc = read_bytes(out.getvalue(), "docx", "edited.docx")
     assert [b.text for b in doc.blocks] == ["The quick bandicoot.", "Printed 2024-05-01", "Alice Springs"]
+
+
+def test_an_rss_feed_is_a_block_per_item_with_its_html_as_text():
+    feed = (b'<?xml version="1.0"?><rss version="2.0"><channel><title>Field notes</title>'
+            b"<item><title>Wombats</title><description>&lt;p&gt;Wombats dig &lt;b&gt;burrows&lt;/b&gt;.&lt;/p&gt;"
+            b"</description></item><item><title>Quolls</title><description><![CDATA[<p>Quolls <i>hunt</i> at night.</p>]]>"
+            b"</description></item></channel></rss>")
+    doc = read_bytes(feed, "xml", "feed.xml")
+    assert [b.text for b in doc.blocks] == [
+        "title: Field notes", "title: Wombats\ndescription: Wombats dig burrows.",
+        "title: Quolls\ndescription: Quolls hunt at night."]

@@ -923,8 +923,13 @@ def read_xml(data: bytes, name: str) -> Document:
     if lxml.etree.QName(root).localname.lower() == "html":
         return parse_html(data, name)
     _resolve_entities(root)
+    top = root
+    # a wrapper around the records (RSS's <channel> in <rss>): a block per record, not one for them all
+    while len(inner := [c for c in top if isinstance(c.tag, str)]) == 1 and len(inner[0]) and not (
+            _mixed(top) or _mixed(inner[0])):
+        top = inner[0]
     blocks = []
-    for child in root if len(root) else [root]:
+    for child in top if len(top) else [top]:
         if not isinstance(child.tag, str):
             continue
         lines = _xml_lines(child)
@@ -947,14 +952,21 @@ def _xml_lines(top: object) -> list[str]:
     while stack:
         el = stack.pop()
         children = [c for c in el if isinstance(c.tag, str)]
-        mixed = (el.text and el.text.strip()) or any(c.tail and c.tail.strip() for c in el)
-        if mixed or not children:
-            text = " ".join("".join(el.itertext()).split())
+        if not children or _mixed(el):
+            text = "".join(el.itertext())
+            # HTML written as a value (a feed's <description>, escaped or in CDATA): its text, not its tags
+            text = _html_text(text) if "</" in text and _HTML_VALUE.search(text) else text
+            text = " ".join(text.split())
             if text:
                 lines.append(f"{lxml.etree.QName(el).localname}: {text}")
         else:
             stack.extend(reversed(children))
     return lines
+
+
+def _mixed(el: object) -> bool:
+    """Whether an XML element holds text of its own around its children (or without any)."""
+    return bool(el.text and el.text.strip()) or any(c.tail and c.tail.strip() for c in el)
 
 
 # How much text one entity reference may stand for, and how deep entities may refer to others: libxml2
