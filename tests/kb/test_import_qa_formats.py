@@ -365,3 +365,8 @@ def test_an_rss_feed_is_a_block_per_item_with_its_html_as_text():
     assert [b.text for b in doc.blocks] == [
         "title: Field notes", "title: Wombats\ndescription: Wombats dig burrows.",
         "title: Quolls\ndescription: Quolls hunt at night."]
+
+
+def test_a_classic_mac_csv_with_cr_line_ends_is_read():
+    doc = read_bytes(b'name,note\rAnn,"likes\rbilbies"\rBob,digs\r', "csv", "mac.csv")
+    assert _text(doc) == "name: Ann; note: likes\nbilbies\nname: Bob; note: digs"

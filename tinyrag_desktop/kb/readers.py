@@ -800,7 +800,8 @@ def read_csv(data: bytes, name: str) -> Document:
         except csv.Error:
             dialect = csv.excel
     try:
-        rows = list(csv.reader(io.StringIO(text), dialect))
+        # universal newlines: a classic Mac export ends its lines with CR alone
+        rows = list(csv.reader(io.StringIO(text, newline=None), dialect))
     except csv.Error as exc:
         raise ReadError(f"not a readable CSV file ({exc})") from exc
     rows = [r for r in rows if any(c.strip() for c in r)]
