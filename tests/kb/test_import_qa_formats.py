@@ -370,3 +370,44 @@ def test_an_rss_feed_is_a_block_per_item_with_its_html_as_text():
 def test_a_classic_mac_csv_with_cr_line_ends_is_read():
     doc = read_bytes(b'name,note\rAnn,"likes\rbilbies"\rBob,digs\r', "csv", "mac.csv")
     assert _text(doc) == "name: Ann; note: likes\nbilbies\nname: Bob; note: digs"
+
+
+def _docx_with_footnotes() -> bytes:
+    """A Word file with two footnotes and Word's separator notes, written into the package as Word does
+    (python-docx cannot add notes)."""
+    import io
+    import zipfile
+
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("Echidnas lay eggs.")
+    plain = io.BytesIO()
+    document.save(plain)
+    notes = (f'<w:footnotes {_W_NS}>'
+             '<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>'
+             '<w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p></w:footnote>'
+             '<w:footnote w:id="1"><w:p><w:r><w:t>One egg at a time, kept in a pouch.</w:t></w:r></w:p></w:footnote>'
+             '<w:footnote w:id="2"><w:p><w:r><w:t>See the monotreme survey.</w:t></w:r></w:p></w:footnote>'
+             "</w:footnotes>")
+    out = io.BytesIO()
+    with zipfile.ZipFile(plain) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename == "[Content_Types].xml":
+                data = data.replace(b"</Types>", b'<Override PartName="/word/footnotes.xml" ContentType="application/'
+                                    b'vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/></Types>')
+            elif item.filename == "word/_rels/document.xml.rels":
+                data = data.replace(b"</Relationships>", b'<Relationship Id="rIdNotes" Type="http://schemas.openxmlformats'
+                                    b'.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/></Relationships>')
+            dst.writestr(item, data)
+        dst.writestr("word/footnotes.xml", notes)
+    return out.getvalue()
+
+
+def test_word_footnotes_are_read_under_their_own_heading():
+    doc = read_bytes(_docx_with_footnotes(), "docx", "echidna.docx")
+    assert doc.title == "echidna.docx"
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("text", "Echidnas lay eggs."), ("heading", "Footnotes"),
+        ("text", "[1] One egg at a time, kept in a pouch."), ("text", "[2] See the monotreme survey.")]

@@ -1107,6 +1107,11 @@ def _paragraph_text(paragraph: object) -> str:
     p = paragraph._p
     if all(child.tag in _PLAIN_PARAGRAPH_PARTS for child in p):
         return paragraph.text
+    return _runs_text(p)
+
+
+def _runs_text(p: object) -> str:
+    """The text of the runs within paragraph element ``p``, however deep, but in _NOT_OWN_TEXT."""
     out = []
     for el in p.iter(*_RUN_TEXT):
         if any(a.tag in _NOT_OWN_TEXT for a in el.iterancestors()):
@@ -1129,6 +1134,37 @@ def _text_boxes(p: object) -> list[str]:
             if text:
                 out.append(text)
     return out
+
+
+_NOTE_PARTS = (("/footnotes", "footnote", "Footnotes"), ("/endnotes", "endnote", "Endnotes"))
+
+
+def _notes(document: object) -> list[Block]:
+    """The document's footnotes and endnotes (python-docx reads neither), each "[n] text" under a
+    heading of their own; Word's separator lines are no notes."""
+    import lxml.etree
+
+    blocks: list[Block] = []
+    for rel in document.part.rels.values():
+        kind = next((k for k in _NOTE_PARTS if rel.reltype.endswith(k[0])), None)
+        if kind is None or rel.is_external:
+            continue
+        try:
+            root = lxml.etree.fromstring(rel.target_part.blob, lxml.etree.XMLParser(resolve_entities=False,
+                                                                                     no_network=True))
+        except (lxml.etree.XMLSyntaxError, ValueError):
+            continue  # a damaged notes part: the document itself is still worth reading
+        notes = []
+        for note in root.iter(_W + kind[1]):
+            if note.get(_W + "type") in ("separator", "continuationSeparator", "continuationNotice"):
+                continue
+            text = " ".join(" ".join(_runs_text(p).split()) for p in note.iter(_W + "p")).strip()
+            if text:
+                notes.append(f"[{len(notes) + 1}] {text}")
+        if notes:
+            blocks.append(Block("heading", kind[2], 2))
+            blocks.extend(Block("text", note) for note in notes)
+    return blocks
 
 
 def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
@@ -1172,6 +1208,7 @@ def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = Non
         if boxed:
             blocks.extend(Block("text", t) for t in _text_boxes(item._p))
     title = title or next((b.text for b in blocks if b.kind == "heading"), name)
+    blocks.extend(_notes(document))
     return Document(title, "docx", tuple(blocks))
 
 
