@@ -94,7 +94,8 @@ class _Builder:
         return PATH_SEP.join(names)
 
     def flush(self) -> None:
-        text = "\n\n".join(self.parts).strip()
+        # a code block's first line keeps its indent, as split_long keeps that of the lines after it
+        text = "\n\n".join(self.parts).strip("\n").rstrip()  # only blanks: rstrip leaves ""
         if text:
             self.chunks.append(Chunk(self.path(), text))
         self.parts = []

@@ -453,9 +453,13 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
         data, encoding = data.replace("\x00", "").encode("utf-8"), "utf-8"
     elif (declared := _declared_encoding(data)) is not None:
         # decoded here, by Python's codecs: libxml2 (through iconv) does not know every name Python does
-        data, encoding = data.decode(declared, errors="replace").replace("\x00", "").encode("utf-8"), "utf-8"
+        data, encoding = _decoded(data, declared).replace("\x00", "").encode("utf-8"), "utf-8"
     elif _undeclared_utf8(data):
         encoding = "utf-8"
+    elif not data.isascii() and bom_codec(data) is None and not _CHARSET.search(data, 0, _CHARSET_REACH):
+        # Neither declared nor UTF-8: Windows-1252, as browsers read such a page in the West; libxml2 would
+        # read Latin-1, where a curly quote or a dash of Windows-1252 is an invisible control code.
+        data, encoding = _decoded(data, "cp1252").replace("\x00", "").encode("utf-8"), "utf-8"
     root = _parse(_without_dtd(data), encoding)
     _drop_permalinks(root)
     separate_lines(root)
@@ -501,19 +505,46 @@ def _declared_encoding(data: bytes) -> str | None:
     Python knows it; None otherwise.
 
     libxml2 finds a <meta charset> itself, but not always: after an XML declaration naming ISO-8859-1 it
-    read libxslt's news page's "Pokorný" as "Pokorn�". Named here, the encoding is always used."""
+    read libxslt's news page's "Pokorný" as "Pokorn�". Named here, the encoding is always used, unless the
+    page's bytes are UTF-8 and it names another."""
     if bom_codec(data) is not None or data.isascii():
         return None
     found = _CHARSET_NAME.search(data, 0, _CHARSET_REACH)
     if found is None:
         return None
     name = (found.group(1) or found.group(2)).decode("ascii").lower()
-    if name in _AS_WINDOWS_1252:
-        return "cp1252"
     try:
-        return codecs.lookup(name).name
+        declared = "cp1252" if name in _AS_WINDOWS_1252 else codecs.lookup(name).name
     except LookupError:
         return None
+    if declared != "utf-8" and _is_utf8(data):
+        # The page names another encoding, but its bytes are UTF-8 beyond ASCII, which text in a legacy
+        # encoding almost never is by chance ("Ã©" for every "é"): a page converted to UTF-8 by an editor
+        # that left its <meta> as it was. Read as declared, "café" would be stored as "cafÃ©".
+        return "utf-8"
+    return declared
+
+
+def _decoded(data: bytes, codec: str) -> str:
+    """``data`` decoded as ``codec``. A page that says it is UTF-8 but is not throughout (saved from an
+    older editor in Windows-1252, or pasted together) is read as plain text files are, line by line
+    (readers.decode_text): "Café", not "Caf�", which no search finds."""
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError:
+        if codec != "utf-8":
+            return data.decode(codec, errors="replace")
+    from .readers import decode_text  # readers imports this module
+
+    return decode_text(data)
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _undeclared_utf8(data: bytes) -> bool:
@@ -521,14 +552,10 @@ def _undeclared_utf8(data: bytes) -> bool:
 
     libxml2 reads a page that names no encoding as Latin-1, so "café — menu" saved by any editor of
     today shows "cafÃ© â€” menu"; browsers look at the bytes, and so does this. A page that declares its
-    encoding is read as it says, as browsers do, even when the declaration is wrong."""
+    encoding is read by _declared_encoding."""
     if bom_codec(data) is not None or data.isascii() or _CHARSET.search(data, 0, _CHARSET_REACH):
         return False
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+    return _is_utf8(data)
 
 
 def _parse(data: bytes, encoding: str | None) -> lxml.html.HtmlElement:

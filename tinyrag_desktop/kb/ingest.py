@@ -18,8 +18,9 @@ import asyncio
 import hashlib
 import logging
 import os
+import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
@@ -413,6 +414,7 @@ class Importer:
 
     def _store(self, doc: Document, location: str, size: int, digest: str, load_id: str,
                report: ImportReport) -> None:
+        doc = _without_invisible(doc)
         chunks = chunk_document(doc, self.chunk_size)
         if not chunks:
             raise NoText("no readable text found")
@@ -435,6 +437,22 @@ class Importer:
                                vectors=vectors, vector_model=model, links=doc.links)
         (report.updated if existed else report.added).append(location)
         report.chunks += len(chunks)
+
+
+# Invisible characters inside words: a soft hyphen (HTML's &shy;, a hyphenation hint in German or Dutch
+# text: "Donau&shy;dampf&shy;schiff"), a word joiner, a zero-width no-break space (a byte order mark left
+# inside text joined from files). The index splits words at them: "Donaudampfschiff" found nothing.
+_INVISIBLE = re.compile("[\u00ad\u2060\ufeff]")
+
+
+def _visible(text: str) -> str:
+    return text if text.isascii() or not _INVISIBLE.search(text) else _INVISIBLE.sub("", text)
+
+
+def _without_invisible(doc: Document) -> Document:
+    """``doc`` with its title and blocks free of the invisible characters that split words in the index."""
+    blocks = tuple(b if b.text.isascii() else replace(b, text=_visible(b.text)) for b in doc.blocks)
+    return replace(doc, title=_visible(doc.title), blocks=blocks)
 
 
 def _utf8(text: str) -> bool:

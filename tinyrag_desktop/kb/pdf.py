@@ -57,6 +57,8 @@ class PdfFile:
             except pdfium.PdfiumError as exc:
                 if "password" in str(exc).lower():
                     raise ReadError("the PDF is password-protected") from None
+                if _without_pages(data):
+                    raise NoText("no readable text found (the PDF has no pages)") from None
                 raise ReadError(f"a damaged or unreadable PDF ({_reason(exc)})") from None
 
     def __enter__(self) -> "PdfFile":
@@ -170,7 +172,20 @@ def _reason(exc: Exception) -> str:
     text = str(exc)
     if "PDFium: " in text:
         text = text.split("PDFium: ", 1)[1]
-    return text.strip(" .)").lower() or exc.__class__.__name__
+    text = text.strip(" .)").lower()
+    # PDFium's last error, not this document's, when it failed without setting one ("Success")
+    return "PDFium could not open it" if text in ("", "success") else text
+
+
+_PAGE_COUNT = re.compile(rb"/Count\s+(\d+)")
+_PAGE_OBJECT = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
+
+
+def _without_pages(data: bytes) -> bool:
+    """Whether a PDF that PDFium refused is whole but empty: a page tree counting no pages (PDFium opens
+    no such file, and then names a stale error of an earlier one)."""
+    counts = _PAGE_COUNT.findall(data)
+    return bool(counts) and all(c == b"0" for c in counts) and _PAGE_OBJECT.search(data) is None
 
 
 # ---- a PDF's text as blocks -----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import re
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, Iterator, Sequence, TypeVar
 
 from .errors import Cancelled, NoText, ReadError, UnsupportedFile
 from .html_reader import bom_codec, parse_html
@@ -26,17 +26,20 @@ from .models import Block, Document
 from .pdf import read_pdf
 
 TEXT_TYPES = {".txt": "text", ".text": "text", ".log": "log", ".md": "markdown", ".markdown": "markdown",
-              ".rst": "rst", ".csv": "csv", ".json": "json", ".xml": "xml", ".html": "html", ".htm": "html",
+              ".rst": "rst", ".csv": "csv", ".json": "json", ".jsonl": "json",
+              ".ndjson": "json", ".xml": "xml", ".html": "html", ".htm": "html",
               ".xhtml": "html"}
 BINARY_TYPES = {".pdf": "pdf", ".docx": "docx"}
 SUPPORTED = {**TEXT_TYPES, **BINARY_TYPES}
 _Text = TypeVar("_Text", str, bytes)
 
 GZIP_MAGIC = b"\x1f\x8b"
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # Word, Excel and PowerPoint files before 2007
 _MAGIC = ((b"%PDF-", "pdf"), (b"PK\x03\x04", "zip"), (b"\x89PNG", "PNG image"), (b"\xff\xd8\xff", "JPEG image"),
           (b"GIF8", "GIF image"), (b"\x7fELF", "program"), (b"MZ", "Windows program"),
           (GZIP_MAGIC, "gzip archive"), (b"SQLite format 3", "SQLite database"), (b"OggS", "audio"),
-          (b"ID3", "MP3 audio"), (b"Rar!", "RAR archive"), (b"7z\xbc\xaf", "7-Zip archive"))
+          (b"ID3", "MP3 audio"), (b"Rar!", "RAR archive"), (b"7z\xbc\xaf", "7-Zip archive"),
+          (OLE_MAGIC, "Office 97-2003"))
 
 
 # How much of a file looks_binary reads: enough for a steady share, little enough to cost nothing.
@@ -67,8 +70,19 @@ def looks_binary(data: bytes) -> bool:
         sample = sample[:-1] if len(data) > SAMPLE_BYTES else sample
         return len(_ODD_CHARS.findall(sample)) > _BINARY_SHARE * len(sample)
     sample = data[: SAMPLE_BYTES]
+    if _NUL_RUN in sample:
+        # A log written when the machine lost power holds a block of NULs where its last lines were
+        # (space the file system gave it, never written): the text around the block decides.
+        sample = _NUL_RUNS.sub(b"", sample)
+        if not sample.strip():
+            return True
     controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))
     return controls > _BINARY_SHARE * len(sample)
+
+
+# A run of NULs this long is padding, not part of a binary format's numbers.
+_NUL_RUN = b"\x00" * 64
+_NUL_RUNS = re.compile(b"\x00{64,}")
 
 
 def with_utf16_bom(data: bytes) -> bytes:
@@ -107,6 +121,10 @@ def sniff(data: bytes) -> str | None:
         weak = kind != "pdf" and magic.isascii() and magic.decode().isprintable()
         if data.startswith(magic) and (binary or not weak):
             return kind
+    if data[257:262] == b"ustar":  # a tar archive: text files between headers of names and NULs
+        return "tar archive"
+    if data.startswith(b"{\\rtf1"):  # Rich Text: text, but its words hidden among control words
+        return "RTF"
     return "binary" if binary else None
 
 
@@ -181,7 +199,10 @@ def read_log(data: bytes, name: str) -> Document:
 
 _ATX = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
-_SETEXT = re.compile(r"^(=+|-+)\s*$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
+# A thematic break, shown as a line across the page: three or more of "-", "*" or "_", spaces between.
+_MD_RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_MD_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 # [text](href "title"), ![alt](src), [text][label], [label][] and [label]; a link's text may hold one level of
 # brackets ("[see [RFC]](rfc.md)").
 _MD_LINK = re.compile(
@@ -190,8 +211,24 @@ _MD_LINK = re.compile(
     r"(?P<image>!?)\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
     r"(?:\(\s*<?(?P<href>[^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)|\[(?P<label>[^\]]*)\])?"
 )
-# A reference definition: "[label]: href" alone on its line.
-_MD_REFERENCE = re.compile(r"^ {0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s+.*)?$")
+# A reference definition: "[label]: href" alone on its line (a footnote's, "[^1]: text", is text).
+_MD_REFERENCE = re.compile(r"^ {0,3}\[([^\]^][^\]]*)\]:\s*<?(\S+?)>?(?:\s+.*)?$")
+_MD_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]:?")
+
+
+def _opens_indented_code(lines: list[str], i: int) -> bool:
+    """Whether the indented line ``i`` starts a code block: it follows a blank line, and the text above
+    that is neither a list item nor indented (an item's second paragraph is indented too)."""
+    if i == 0:
+        return True
+    if lines[i - 1].strip():
+        return False
+    above = next((line for line in reversed(lines[:i]) if line.strip()), "")
+    return not above[:1].isspace() and not _MD_LIST_ITEM.match(above)
+
+
+def _dedent_code(line: str) -> str:
+    return line[1:] if line.startswith("\t") else line[4:] if line.startswith("    ") else line.strip()
 
 
 def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
@@ -276,10 +313,11 @@ def _links_in(text: str, found: list[tuple[int, str, str]], heading: str, links:
 def read_markdown(data: bytes, name: str) -> Document:
     lines = decode_text(data).splitlines()
     front: dict[str, str] = {}
-    if lines and lines[0].strip() == "---":  # YAML front matter
+    if lines and lines[0].strip() in ("---", "+++"):  # YAML front matter, or Hugo's TOML
+        toml = lines[0].strip() == "+++"
         for end in range(1, min(len(lines), 200)):
-            if lines[end].strip() in ("---", "..."):
-                front = _front_matter(lines[1:end])
+            if lines[end].strip() in (("+++",) if toml else ("---", "...")):
+                front = _front_matter(lines[1:end], _FRONT_KEY_TOML if toml else _FRONT_KEY)
                 lines = lines[end + 1:]
                 break
     references: dict[str, str] = {}
@@ -298,6 +336,8 @@ def read_markdown(data: bytes, name: str) -> Document:
         if kind in ("text", "table"):
             text = _shown_markdown(text).strip()
         if text and kind == "text":
+            if "[^" in text:  # footnotes, "[^1]" in the text and "[^1]: …" below, as rendered: "[1]"
+                text = _MD_FOOTNOTE.sub(r"[\1]", text)
             text, found = _unlink_markdown(text, references)
             _links_in(text, found, heading, links)
         elif text and kind == "table":
@@ -315,6 +355,17 @@ def read_markdown(data: bytes, name: str) -> Document:
     while i < len(lines):
         line = lines[i]
         fence = _FENCE.match(line)
+        if not para and line.startswith(("    ", "\t")) and line.strip() and _opens_indented_code(lines, i):
+            # an indented code block: its lines, and the blank ones between them, four spaces less indented
+            end = i
+            while end < len(lines) and (not lines[end].strip() or lines[end].startswith(("    ", "\t"))):
+                end += 1
+            body = [_dedent_code(row) for row in lines[i:end]]
+            while body and not body[-1].strip():
+                body.pop()
+            blocks.append(Block("code", "\n".join(body)))
+            i = end
+            continue
         if fence:
             flush()
             marker = fence.group(1)
@@ -334,13 +385,16 @@ def read_markdown(data: bytes, name: str) -> Document:
             flush()
             heading = _norm_space(_unlink_markdown(_shown_markdown(m.group(2)), references)[0])
             blocks.append(Block("heading", heading, len(m.group(1))))
-        elif para and kind == "text" and len(para) == 1 and _SETEXT.match(line) and para[0].strip():
-            heading = _norm_space(_unlink_markdown(_shown_markdown(para[0].strip()), references)[0])
+        elif para and kind == "text" and line.lstrip()[:1] in ("=", "-") and _SETEXT.match(line) and \
+                not _MD_LIST_ITEM.match(para[0]):
+            # a paragraph underlined, on one line or several (CommonMark), is a heading
+            heading = _norm_space(_unlink_markdown(_shown_markdown(" ".join(para)), references)[0])
             blocks.append(Block("heading", heading, 1 if line.lstrip()[0] == "=" else 2))
             para = []
         elif not line.strip() or (line.lstrip().startswith("[") and _MD_REFERENCE.match(line)) or (
-                line.startswith("(") and _MYST_TARGET.match(line)):
-            flush()
+                line.startswith("(") and _MYST_TARGET.match(line)) or (
+                line.lstrip()[:1] in ("-", "*", "_") and _MD_RULE.match(line)):
+            flush()  # a blank line, a reference definition, a target, a rule ("---", "* * *"): no text
         else:
             is_table = line.lstrip().startswith("|")
             if para and (kind == "table") != is_table:
@@ -359,17 +413,19 @@ def read_markdown(data: bytes, name: str) -> Document:
 
 
 _FRONT_KEY = re.compile(r"^(title|description|summary|tags|keywords)\s*:\s*(.*)$", re.I)
+_FRONT_KEY_TOML = re.compile(r"^(title|description|summary|tags|keywords)\s*=\s*(.*)$", re.I)
 _FRONT_ITEM = re.compile(r"^\s+-\s+(.+)$")
 
 
-def _front_matter(lines: Sequence[str]) -> dict[str, str]:
+def _front_matter(lines: Sequence[str], keys: re.Pattern[str] = _FRONT_KEY) -> dict[str, str]:
     """What a note's front matter (Jekyll, Hugo, Obsidian) says about it that people search for: its
-    title, description and tags (``tags: [a, b]``, ``tags: a, b`` or one ``- a`` line each). Only these
-    simple forms are read; a value written any other way is left out, never misread as another."""
+    title, description and tags (``tags: [a, b]``, ``tags: a, b`` or one ``- a`` line each; in TOML,
+    ``keys`` is _FRONT_KEY_TOML: ``title = "…"``, ``tags = ["a", "b"]``). Only these simple forms are
+    read; a value written any other way is left out, never misread as another."""
     found: dict[str, str] = {}
     key = ""
     for line in lines:
-        if (m := _FRONT_KEY.match(line)) is not None:
+        if (m := keys.match(line)) is not None:
             key, value = m.group(1).lower(), m.group(2).strip()
             key = "tags" if key == "keywords" else key
             if value.startswith("[") and value.endswith("]"):
@@ -543,6 +599,16 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
 
     def flush(kind: str = "text") -> None:
         nonlocal para
+        table = _rst_table(para) if kind == "text" and para and para[0].lstrip()[:1] in "+=" else None
+        if table is not None:
+            rows = []
+            for row in table:
+                plain, found = _unlink_rst(row, targets)
+                _links_in(plain, found, heading, links)
+                rows.append(plain)
+            blocks.append(Block("table", "\n".join(rows)))
+            para = []
+            return
         text = "\n".join(para).strip("\n")
         if kind == "text":
             text = "\n".join(_rst_shown(para)).strip("\n")
@@ -631,6 +697,46 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
     return Document(title, "rst", tuple(blocks), tuple(links))
 
 
+_GRID_BORDER = re.compile(r"^\+(?:[-=]+\+)+$")
+_SIMPLE_BORDER = re.compile(r"^=+(?: +=+)+$")
+
+
+def _rst_table(lines: list[str]) -> list[str] | None:
+    """A grid or simple table's rows as "cell | cell" lines, without its borders; None when ``lines``
+    are no table. A grid table's row may run over several lines: each cell's lines are joined."""
+    rows = [line.strip() for line in lines if line.strip()]
+    if len(rows) >= 3 and _GRID_BORDER.match(rows[0]) and _GRID_BORDER.match(rows[-1]) and all(
+            r[0] in "+|" for r in rows):
+        out: list[str] = []
+        cells: list[list[str]] = []
+        for row in rows[1:]:
+            if _GRID_BORDER.match(row):
+                if cells:
+                    out.append(" | ".join(" ".join(" ".join(c).split()) for c in cells))
+                cells = []
+                continue
+            parts = [p.strip() for p in row.strip("|").split("|")]
+            if cells and len(parts) != len(cells):  # cells spanning columns: each line a row of its own
+                out.append(" | ".join(" ".join(" ".join(c).split()) for c in cells))
+                cells = []
+            cells = cells or [[] for _ in parts]
+            for cell, part in zip(cells, parts):
+                cell.append(part)
+        return [r for r in out if r.strip(" |")]
+    if len(rows) >= 3 and _SIMPLE_BORDER.match(rows[0]) and _SIMPLE_BORDER.match(rows[-1]):
+        border = lines[next(n for n, line in enumerate(lines) if line.strip())]
+        starts = [m.start() for m in re.finditer(r"=+", border)]
+        out = []
+        for line in lines:
+            if not line.strip() or _SIMPLE_BORDER.match(line.strip()) or re.fullmatch(r"[\s=-]+", line):
+                continue
+            bounds = starts[1:] + [len(line)]
+            cells = [line[a:b].strip() for a, b in zip(starts, bounds)]
+            out.append(" | ".join(c for c in cells))
+        return [r for r in out if r.strip(" |")]
+    return None
+
+
 def _heading_text(line: str, targets: dict[str, str], markup: bool) -> str:
     """A title's words: links made text; in plain text, AsciiDoc's anchors dropped ("GIT URLS[[URLS]]")."""
     text = _unlink_rst(line.strip(), targets)[0]
@@ -683,24 +789,39 @@ def read_csv(data: bytes, name: str) -> Document:
     text = decode_text(data)
     if csv.field_size_limit() < _CSV_FIELD_LIMIT:
         csv.field_size_limit(_CSV_FIELD_LIMIT)
+    dialect: type[csv.Dialect] | csv.Dialect
+    if (sep := _EXCEL_SEP.match(text)) is not None:
+        # Excel's first line naming the delimiter ("sep=;"), not a row of the table
+        text = text[sep.end():]
+        dialect = type("_ExcelSep", (csv.excel,), {"delimiter": sep.group(1)})
+    else:
+        try:
+            dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|")
+        except csv.Error:
+            dialect = csv.excel
     try:
-        dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|")
-    except csv.Error:
-        dialect = csv.excel
-    try:
-        rows = list(csv.reader(io.StringIO(text), dialect))
+        # universal newlines: a classic Mac export ends its lines with CR alone
+        rows = list(csv.reader(io.StringIO(text, newline=None), dialect))
     except csv.Error as exc:
         raise ReadError(f"not a readable CSV file ({exc})") from exc
     rows = [r for r in rows if any(c.strip() for c in r)]
     if not rows:
         return Document(name, "csv", ())
+    if len(rows) == 1:  # a header alone, or one line of values: no names to give them
+        return Document(name, "csv", (Block("text", "; ".join(c.strip() for c in rows[0] if c.strip())),))
     header = [h.strip() for h in rows[0]]
     blocks = []
-    for row in rows[1:] or rows:
-        cells = [f"{h or f'column {n + 1}'}: {c.strip()}" for n, (h, c) in enumerate(zip(header, row)) if c.strip()]
+    for row in rows[1:]:
+        # a row longer than the header keeps its extra cells, as "column 5: …"
+        names = header + [""] * (len(row) - len(header))
+        cells = [f"{h or f'column {n + 1}'}: {c.strip()}" for n, (h, c) in enumerate(zip(names, row)) if c.strip()]
         if cells:
             blocks.append(Block("text", "; ".join(cells)))
     return Document(name, "csv", tuple(blocks))
+
+
+# Excel's first line in a CSV file it writes for another locale: the delimiter, "sep=;".
+_EXCEL_SEP = re.compile(r"\Asep=([^\w\s\"])[ \t]*\r?\n", re.I)
 
 
 def _flatten(value: object, path: str, out: list[str]) -> None:
@@ -717,9 +838,13 @@ def _flatten(value: object, path: str, out: list[str]) -> None:
         else:
             if isinstance(value, str) and "</" in value and _HTML_VALUE.search(value):
                 value = _html_text(value)
+            if value is None or isinstance(value, bool):
+                value = _JSON_WORDS[value]
             out.append(f"{path}: {value}" if path else str(value))
 
 
+# null, true and false as the file writes them, not as Python does ("None").
+_JSON_WORDS = {None: "null", True: "true", False: "false"}
 # A value that holds HTML (exported documentation, a CMS's pages, Sphinx's glossary.json): an element
 # with its end tag.
 _HTML_VALUE = re.compile(r"<([A-Za-z][A-Za-z0-9]*)\b[^<>]*>.*?</\1\s*>", re.S)
@@ -748,11 +873,25 @@ def _html_text(value: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
+def _json_value(text: str) -> object:
+    """The value a JSON file holds; a JSON Lines file (an export or a log: a value on each line, which
+    is not one JSON value) as the list of its lines' values. Raises ValueError for what is neither."""
+    try:
+        return json.loads(text, parse_int=str, parse_float=str)
+    except json.JSONDecodeError as exc:
+        if not exc.msg.startswith("Extra data"):
+            raise
+        try:
+            return [json.loads(line, parse_int=str, parse_float=str) for line in text.splitlines() if line.strip()]
+        except ValueError:
+            raise exc from None
+
+
 def read_json(data: bytes, name: str) -> Document:
     try:
         # Numbers stay as written: they only become text here, and a number of 5,000 digits (which int()
         # refuses beyond 4,300) or 1e999 (which float() makes "inf") is still what the file says.
-        value = json.loads(decode_text(data), parse_int=str, parse_float=str)
+        value = _json_value(decode_text(data))
     except RecursionError as exc:
         raise ReadError("nested too deeply to read (lists or objects hundreds of levels inside one another)"
                         ) from exc
@@ -784,17 +923,99 @@ def read_xml(data: bytes, name: str) -> Document:
         raise ReadError("not well-formed XML (no root element)")
     if lxml.etree.QName(root).localname.lower() == "html":
         return parse_html(data, name)
+    _resolve_entities(root)
+    top = root
+    # a wrapper around the records (RSS's <channel> in <rss>): a block per record, not one for them all
+    while len(inner := [c for c in top if isinstance(c.tag, str)]) == 1 and len(inner[0]) and not (
+            _mixed(top) or _mixed(inner[0])):
+        top = inner[0]
     blocks = []
-    for child in root if len(root) else [root]:
+    for child in top if len(top) else [top]:
         if not isinstance(child.tag, str):
             continue
-        lines = []
-        for el in child.iter():
-            if isinstance(el.tag, str) and el.text and el.text.strip():
-                lines.append(f"{lxml.etree.QName(el).localname}: {' '.join(el.text.split())}")
+        lines = _xml_lines(child)
         if lines:
             blocks.append(Block("text", "\n".join(lines)))
     return Document(name, "xml", tuple(blocks))
+
+
+def _xml_lines(top: object) -> list[str]:
+    """An element's text as "name: text" lines: one for each element that holds text of its own, in order.
+
+    An element whose text runs around its children ("<p>Hello <b>bold</b> world</p>", a paragraph of
+    DocBook, TEI or XHTML) is one line of all its text, its children's words in their places; a
+    container of fields is a line per field. A loop, not recursion: elements nest 2,048 deep.
+    """
+    import lxml.etree
+
+    lines = []
+    stack = [top]
+    while stack:
+        el = stack.pop()
+        children = [c for c in el if isinstance(c.tag, str)]
+        if not children or _mixed(el):
+            text = "".join(el.itertext())
+            # HTML written as a value (a feed's <description>, escaped or in CDATA): its text, not its tags
+            text = _html_text(text) if "</" in text and _HTML_VALUE.search(text) else text
+            text = " ".join(text.split())
+            if text:
+                lines.append(f"{lxml.etree.QName(el).localname}: {text}")
+        else:
+            stack.extend(reversed(children))
+    return lines
+
+
+def _mixed(el: object) -> bool:
+    """Whether an XML element holds text of its own around its children (or without any)."""
+    return bool(el.text and el.text.strip()) or any(c.tail and c.tail.strip() for c in el)
+
+
+# How much text one entity reference may stand for, and how deep entities may refer to others: libxml2
+# already refuses a file whose entities would swell it ("billion laughs"); these bound the rest.
+_ENTITY_CHARS = 10_000
+_ENTITY_DEPTH = 8
+_ENTITY_REF = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z_][\w.-]*);")
+_PREDEFINED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+def _resolve_entities(root: object) -> None:
+    """Each entity reference in ``root`` replaced by its text: an entity the file defines by its value,
+    one HTML names ("&mdash;", which a DocBook or XHTML file takes from a DTD not read here) by its
+    character, any other (an external file, never read) by nothing. The parser leaves them unexpanded
+    (``resolve_entities=False``), so that one undefined name does not refuse the whole file."""
+    import html.entities
+
+    import lxml.etree
+
+    refs = list(root.iter(lxml.etree.Entity))
+    if not refs:
+        return
+    dtd = root.getroottree().docinfo.internalDTD
+    defined = {e.name: e.content or "" for e in dtd.iterentities()} if dtd is not None else {}
+
+    def expand(name: str, depth: int) -> str:
+        if name.startswith("#"):
+            try:
+                return chr(int(name[2:], 16) if name[1:2] in "xX" else int(name[1:]))
+            except (ValueError, OverflowError):
+                return ""
+        if name in _PREDEFINED:
+            return _PREDEFINED[name]
+        if name in defined:
+            if depth >= _ENTITY_DEPTH:
+                return ""
+            value = re.sub(r"<[^<>]*>", "", defined[name])  # markup in an entity: its text
+            return _ENTITY_REF.sub(lambda m: expand(m.group(1), depth + 1), value)[:_ENTITY_CHARS]
+        return html.entities.html5.get(name + ";", "")
+
+    for ref in refs:
+        text = expand(ref.name, 0) + (ref.tail or "")
+        previous, parent = ref.getprevious(), ref.getparent()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + text
+        else:
+            parent.text = (parent.text or "") + text
+        parent.remove(ref)
 
 
 # The longest parser message a reason quotes.
@@ -833,6 +1054,119 @@ def _spanned_once(cells: Sequence) -> list:
     return out
 
 
+def _cell_text(cell: object) -> str:
+    """A Word table cell's text on one line, with that of the tables inside it (python-docx's ``text``
+    holds only the cell's own paragraphs): every paragraph within, in order, however deep."""
+    from docx.text.paragraph import Paragraph
+
+    tc = cell._tc
+    if not tc.xpath("./w:tbl"):
+        return " ".join(cell.text.split())
+    return " ".join(" ".join(Paragraph(p, cell).text for p in tc.xpath(".//w:p")).split())
+
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+# Word writes a text box twice: for itself (mc:Choice) and for older programs (mc:Fallback, VML).
+_MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+_RUN_TEXT = {_W + "t": None, _W + "tab": "\t", _W + "br": "\n", _W + "cr": "\n"}
+
+
+def _body_items(document: object) -> Iterator[object]:
+    """The document's paragraphs and tables in order, with those inside content controls (w:sdt: a
+    template's cover page, a form's fields, a table of contents), which python-docx's
+    ``iter_inner_content`` passes over."""
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
+    parent = document._body
+    stack = list(reversed(document.element.body))
+    while stack:
+        el = stack.pop()
+        if el.tag == _W + "p":
+            yield Paragraph(el, parent)
+        elif el.tag == _W + "tbl":
+            yield Table(el, parent)
+        elif el.tag == _W + "sdt" and (content := el.find(_W + "sdtContent")) is not None:
+            stack.extend(reversed(content))
+
+
+# What a paragraph holds besides its runs and links that python-docx's ``text`` does read or that shows
+# no text (marks of bookmarks, comments, proofing; deleted text).
+_PLAIN_PARAGRAPH_PARTS = frozenset(_W + tag for tag in (
+    "r", "hyperlink", "pPr", "bookmarkStart", "bookmarkEnd", "proofErr", "commentRangeStart", "commentRangeEnd",
+    "permStart", "permEnd", "del", "moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart", "moveToRangeEnd"))
+# Where text is not the paragraph's own: a text box (see _text_boxes), Word's second copy of it, text
+# deleted or moved away with changes tracked.
+_NOT_OWN_TEXT = frozenset((_W + "txbxContent", _MC_FALLBACK, _W + "del", _W + "moveFrom"))
+
+
+def _paragraph_text(paragraph: object) -> str:
+    """A paragraph's text, with that of content controls, tracked insertions, fields and smart tags
+    within it (python-docx's ``text`` reads only its runs and links); a text box's text is not the
+    paragraph's (see _text_boxes)."""
+    p = paragraph._p
+    if all(child.tag in _PLAIN_PARAGRAPH_PARTS for child in p):
+        return paragraph.text
+    return _runs_text(p)
+
+
+def _runs_text(p: object) -> str:
+    """The text of the runs within paragraph element ``p``, however deep, but in _NOT_OWN_TEXT."""
+    out = []
+    for el in p.iter(*_RUN_TEXT):
+        if any(a.tag in _NOT_OWN_TEXT for a in el.iterancestors()):
+            continue
+        out.append(el.text or "" if _RUN_TEXT[el.tag] is None else _RUN_TEXT[el.tag])
+    return "".join(out)
+
+
+def _text_boxes(p: object) -> list[str]:
+    """The text of the text boxes anchored in paragraph ``p`` (a flyer's or a form's words), a paragraph
+    each; each box once, though Word stores it twice."""
+    from docx.text.paragraph import Paragraph
+
+    out = []
+    for box in p.iter(_W + "txbxContent"):
+        if any(a.tag in (_W + "txbxContent", _MC_FALLBACK) for a in box.iterancestors()):
+            continue
+        for inner in box.iter(_W + "p"):
+            text = _paragraph_text(Paragraph(inner, None)).strip()
+            if text:
+                out.append(text)
+    return out
+
+
+_NOTE_PARTS = (("/footnotes", "footnote", "Footnotes"), ("/endnotes", "endnote", "Endnotes"))
+
+
+def _notes(document: object) -> list[Block]:
+    """The document's footnotes and endnotes (python-docx reads neither), each "[n] text" under a
+    heading of their own; Word's separator lines are no notes."""
+    import lxml.etree
+
+    blocks: list[Block] = []
+    for rel in document.part.rels.values():
+        kind = next((k for k in _NOTE_PARTS if rel.reltype.endswith(k[0])), None)
+        if kind is None or rel.is_external:
+            continue
+        try:
+            root = lxml.etree.fromstring(rel.target_part.blob, lxml.etree.XMLParser(resolve_entities=False,
+                                                                                     no_network=True))
+        except (lxml.etree.XMLSyntaxError, ValueError):
+            continue  # a damaged notes part: the document itself is still worth reading
+        notes = []
+        for note in root.iter(_W + kind[1]):
+            if note.get(_W + "type") in ("separator", "continuationSeparator", "continuationNotice"):
+                continue
+            text = " ".join(" ".join(_runs_text(p).split()) for p in note.iter(_W + "p")).strip()
+            if text:
+                notes.append(f"[{len(notes) + 1}] {text}")
+        if notes:
+            blocks.append(Block("heading", kind[2], 2))
+            blocks.extend(Block("text", note) for note in notes)
+    return blocks
+
+
 def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
     """A Word document's paragraphs and tables, its Title and Heading styles as headings. ``cancelled``
     is asked every few hundred paragraphs, as a long document takes seconds."""
@@ -850,26 +1184,31 @@ def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = Non
         raise ReadError(f"a damaged or unreadable Word document ({exc.__class__.__name__}: {exc})") from exc
     blocks: list[Block] = []
     title = (document.core_properties.title or "").strip()
-    for n, item in enumerate(document.iter_inner_content()):
+    body = document.element.body
+    boxed = next(body.iter(_W + "txbxContent"), None) is not None  # text boxes: looked for in each paragraph
+    for n, item in enumerate(_body_items(document)):
         if cancelled is not None and n % 256 == 255 and cancelled():
             raise Cancelled("the import was cancelled")
         if isinstance(item, Table):
-            rows = [" | ".join(" ".join(c.text.split()) for c in _spanned_once(row.cells)) for row in item.rows]
+            rows = [" | ".join(_cell_text(c) for c in _spanned_once(row.cells)) for row in item.rows]
             text = "\n".join(r for r in rows if r.strip(" |"))
             if text:
                 blocks.append(Block("table", text))
             continue
-        text = item.text.strip()
-        if not text:
-            continue
+        text = _paragraph_text(item).strip()
         style = style_names.get(item._p.style or "", "")  # the paragraph's own style id (None: Normal)
-        if style == "Title":
+        if not text:
+            pass
+        elif style == "Title":
             blocks.append(Block("heading", text, 1))
         elif (m := re.match(r"Heading (\d)", style)) is not None:
             blocks.append(Block("heading", text, int(m.group(1)) + 1))
         else:
             blocks.append(Block("text", text))
+        if boxed:
+            blocks.extend(Block("text", t) for t in _text_boxes(item._p))
     title = title or next((b.text for b in blocks if b.kind == "heading"), name)
+    blocks.extend(_notes(document))
     return Document(title, "docx", tuple(blocks))
 
 
@@ -939,6 +1278,28 @@ def gunzip(data: bytes, limit: int) -> bytes:
     return plain
 
 
+# What a ZIP archive that is no Word document is, by the part that names its kind: an Office file saved
+# under the wrong name says which, so the user knows what to do with it.
+_ZIP_KINDS = (("xl/workbook.xml", "an Excel workbook (save it as CSV to import it)"),
+              ("ppt/presentation.xml", "a PowerPoint presentation"),
+              ("content.xml", "an OpenDocument file (save it as Word .docx to import it)"),
+              ("META-INF/container.xml", "an EPUB e-book"))
+
+
+def _zip_kind(names: set[str]) -> str:
+    return next((kind for part, kind in _ZIP_KINDS if part in names), "a ZIP archive")
+
+
+# The start of an HTML page, after any comments ("<!-- saved from url=… -->", as browsers save pages).
+_HTML_PAGE_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S)
+
+
+def _is_html_page(data: bytes) -> bool:
+    """Whether ``data`` (text) is a whole HTML page: it opens with <!DOCTYPE html> or <html>."""
+    head = data[:2048].decode(bom_codec(data) or "utf-8", errors="ignore").lstrip("\ufeff")
+    return _HTML_PAGE_START.match(head) is not None
+
+
 def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
     """Read ``data`` claimed to be ``kind``; the content's own signature wins over the name.
     ``cancelled`` lets a long read (a PDF or Word document) stop early by raising Cancelled."""
@@ -949,18 +1310,28 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
     if actual == "pdf":
         kind = "pdf"
     elif actual == "zip":
-        if kind != "docx":
-            try:
-                names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-            except zipfile.BadZipFile as exc:
-                raise ReadError("a damaged ZIP archive") from exc
-            if "word/document.xml" not in names:
-                raise ReadError("a ZIP archive, not a document")
-            kind = "docx"
+        try:
+            names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
+        except zipfile.BadZipFile as exc:
+            raise ReadError("a damaged ZIP archive" if kind != "docx" else
+                            "a damaged or incomplete Word document (its ZIP archive cannot be opened)") from exc
+        if "word/document.xml" not in names:
+            raise ReadError(_zip_kind(names) + (", not a Word document" if kind == "docx" else ", not a document"))
+        kind = "docx"
+    elif kind in ("pdf", "docx") and actual is None and _is_html_page(data):
+        # a link that gave a sign-in or error page, saved under the document's name
+        raise ReadError(f"an HTML page (perhaps a web page saved in place of the document), not a {kind.upper()} file")
+    elif actual in ("Office 97-2003", "RTF"):
+        # the formats a word processor saves in besides .docx, often renamed to it
+        raise ReadError(f"{'an older Word or Office (97-2003)' if actual != 'RTF' else 'a Rich Text (RTF)'} file, "
+                        f"not {'a DOCX file' if kind == 'docx' else _KIND_NAMES.get(kind, kind.upper())}: "
+                        "save it as .docx in a word processor to import it")
     elif kind in ("pdf", "docx"):
         raise ReadError(f"not a {kind.upper()} file ({actual or 'text'} content)")
     elif actual is not None:
         raise ReadError(f"looks like {actual} data, not {_KIND_NAMES.get(kind, kind)}")
+    elif kind not in ("html", "xml") and _is_html_page(data):
+        kind = "html"  # a web page saved as "page.txt" or "notes.md": read as the page it is, not as its tags
     if kind in ("html", "xml") and b"\x00" in data and bom_codec(data) not in ("utf-16", "utf-32"):
         # Read by lxml from their bytes: a NUL is dropped here as decode_text drops it from text (HTML
         # would show U+FFFD for it, XML refuses the file).
