@@ -26,7 +26,7 @@ from PySide6.QtCore import (
     QAbstractTableModel, QCoreApplication, QItemSelectionModel, QModelIndex, QObject,
     QSize, Qt, QUrl, Signal,
 )
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
     QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QStyle, QStyledItemDelegate,
@@ -244,6 +244,17 @@ class _SourcesView(QTreeView):
 
     EMPTY_TEXT = "No sources yet.\nClick Add, or drop files, folders or web links here."
 
+    deleteRequested = Signal()  # the Delete key, on the list: the panel asks, then removes the selection
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        # A key of the list's own rather than a shortcut: Delete in the chat's and the search's text boxes
+        # stays theirs.
+        if event.matches(QKeySequence.StandardKey.Delete) and self.selectionModel().hasSelection():
+            event.accept()
+            self.deleteRequested.emit()
+            return
+        super().keyPressEvent(event)
+
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().paintEvent(event)
         if self.model() is not None and self.model().rowCount() == 0:
@@ -393,6 +404,7 @@ class KnowledgePanel(QWidget):
         self.sources_view.setItemDelegateForColumn(0, _ElideMiddle(self.sources_view))
         self.sources_view.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         self.sources_view.setAccessibleName("Imported sources")
+        self.sources_view.deleteRequested.connect(lambda: self.delete_selected())
         # Activated: a double click, or Enter on the current row, so the keyboard can open a source too.
         self.sources_view.activated.connect(lambda index: self._open(index.data(_LOCATION_ROLE)))
         col.addWidget(self.sources_view, 1)
@@ -453,6 +465,11 @@ class KnowledgePanel(QWidget):
         self._listed = True
         self.sources_model.set_sources([])
         self._update_buttons()  # a selection removed with its rows says nothing of it
+        # With an embedding model set, say which sources lack its vectors (imported before it was set, or
+        # while its server was down): selecting them and Re-import embeds them. Hidden without one, also
+        # before the knowledge base exists (an empty panel showed a Vectors column).
+        model = str(self.settings_provider().get("embed_model", "") or "")
+        self.sources_view.setColumnHidden(4, not model)
         if not self.is_importing() and needs_rebuild(self.data_dir):
             self._rebuild_index()
             return
@@ -463,13 +480,9 @@ class KnowledgePanel(QWidget):
             return
         if kb is None:
             return
-        # With an embedding model set, say which sources lack its vectors (imported before it was set, or
-        # while its server was down): selecting them and Re-import embeds them.
-        model = str(self.settings_provider().get("embed_model", "") or "")
         with kb:
             sources = kb.sources()
             unembedded = kb.unembedded(model) if model else set()
-        self.sources_view.setColumnHidden(4, not model)
         self.sources_model.set_sources(sources, unembedded, model)
 
     def on_settings_applied(self) -> None:
