@@ -40,7 +40,7 @@ from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
 from ..kb.store import needs_rebuild
 from ..settings import Settings
-from .sources import open_source
+from .sources import open_source, source_label
 
 log = logging.getLogger(__name__)
 
@@ -739,7 +739,7 @@ class KnowledgePanel(QWidget):
         # no documents): "1 skipped" alone left a person guessing. All of them are in the tooltip.
         reasons = [("✗", f) for f in report.failed] + [("–", f) for f in report.skipped]
         lines = [report.summary()]
-        lines += [f"{mark} {Path(f.location).name or f.location}: {f.reason}" for mark, f in reasons[:_REASONS_SHOWN]]
+        lines += [f"{mark} {_short_location(f.location)}: {f.reason}" for mark, f in reasons[:_REASONS_SHOWN]]
         if len(reasons) > _REASONS_SHOWN:
             lines.append(f"… and {len(reasons) - _REASONS_SHOWN} more (hover to see them all)")
         self.status_label.setText("\n".join(lines))
@@ -841,6 +841,16 @@ def _joined(first: ImportReport, then: ImportReport) -> ImportReport:
     joined.embedding_problem = then.embedding_problem or first.embedding_problem
     joined.cancelled, joined.stopped, joined.not_tried = then.cancelled, then.stopped, then.not_tried
     return joined
+
+
+def _short_location(location: str) -> str:
+    """A failed or skipped item as its summary names it: a file by its name (the tooltip has the whole path),
+    a web page by its host and path (it was by the path's last part: "✗ page: the server answered 404")."""
+    if not location.strip():
+        return "(nothing given)"
+    if location.lower().startswith(("http://", "https://")):
+        return source_label(location)
+    return Path(location).name if Path(location).is_absolute() else location
 
 
 def _sources(count: int) -> str:
