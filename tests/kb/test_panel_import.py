@@ -50,3 +50,23 @@ def test_a_failed_web_page_is_named_by_its_address_not_the_last_part_of_its_path
     assert f"✗ {host}/missing/page: the server answered 404 Not Found" in lines
     assert any(line.startswith("✗ (nothing given): ") for line in lines), lines  # was "✗ : Give the title…"
     assert f"{site}/missing/page: the server answered 404" in panel.status_label.toolTip()
+
+
+def test_progress_names_the_file_being_read_not_its_whole_path(qtbot, panel, tmp_path):
+    from tinyrag_desktop.kb import Progress
+
+    deep = tmp_path / "a folder with a long name" / "and another one inside it" / "herons of the marshes.txt"
+    panel._on_progress(Progress(done=5, total=150, current=str(deep), failed=0))
+    # The whole path wrapped over three lines beneath the bar, and the panel jumped from file to file.
+    assert panel.status_label.text() == "6 of 150: herons of the marshes.txt"
+    panel._on_progress(Progress(done=6, total=150, current="https://example.org/docs/herons", failed=1))
+    assert panel.status_label.text() == "7 of 150, 1 failed: example.org/docs/herons"
+
+
+def test_an_empty_list_during_the_first_import_does_not_ask_to_add_sources(qtbot, panel, sample_dir):
+    view = panel.sources_view
+    assert "Click Add" in view.empty_text
+    with qtbot.waitSignal(panel.importFinished, timeout=60_000):
+        assert panel.import_items([str(sample_dir / "notes.txt")])
+        assert view.empty_text == view.BUSY_TEXT and "Click Add" not in view.empty_text
+    assert "Click Add" in view.empty_text

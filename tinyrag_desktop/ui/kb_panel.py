@@ -243,6 +243,8 @@ class _SourcesView(QTreeView):
     """The sources list; with no sources it says how to add some, where the rows would be."""
 
     EMPTY_TEXT = "No sources yet.\nClick Add, or drop files, folders or web links here."
+    BUSY_TEXT = "The sources are listed here as soon as this is done."
+    empty_text = EMPTY_TEXT
 
     deleteRequested = Signal()  # the Delete key, on the list: the panel asks, then removes the selection
 
@@ -262,7 +264,7 @@ class _SourcesView(QTreeView):
             painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
             painter.drawText(self.viewport().rect().adjusted(12, 12, -12, -12),
                              Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
-                             self.EMPTY_TEXT)
+                             self.empty_text)
             painter.end()
 
     def sizeHintForColumn(self, column: int) -> int:  # noqa: N802 - Qt's name
@@ -702,6 +704,9 @@ class KnowledgePanel(QWidget):
 
     def _set_busy(self, busy: bool) -> None:
         self._busy = busy
+        # An empty list during the first import said "No sources yet. Click Add…" under its progress bar.
+        self.sources_view.empty_text = self.sources_view.BUSY_TEXT if busy else self.sources_view.EMPTY_TEXT
+        self.sources_view.viewport().update()
         self.progress_bar.setVisible(busy)
         self.cancel_button.setVisible(busy)
         self._update_buttons()
@@ -718,7 +723,10 @@ class KnowledgePanel(QWidget):
         if progress.current:
             failed = f", {progress.failed} failed" if progress.failed else ""
             waiting = f" ({self._waiting_note()})" if self._waiting else ""
-            self.status_label.setText(f"{progress.done + 1} of {progress.total}{failed}{waiting}: {progress.current}")
+            # The file's name, not its whole path: a folder's long path wrapped over three lines, and the
+            # panel jumped as they went from file to file.
+            self.status_label.setText(f"{progress.done + 1} of {progress.total}{failed}{waiting}: "
+                                      f"{_short_location(progress.current)}")
 
     def _on_finished(self, report: ImportReport) -> None:
         if self._worker is not None:
