@@ -70,3 +70,21 @@ def test_an_empty_list_during_the_first_import_does_not_ask_to_add_sources(qtbot
         assert panel.import_items([str(sample_dir / "notes.txt")])
         assert view.empty_text == view.BUSY_TEXT and "Click Add" not in view.empty_text
     assert "Click Add" in view.empty_text
+
+
+def test_re_import_of_an_article_stored_by_title_asks_wikipedia_again(qtbot, panel, data_dir, monkeypatch):
+    from tests.kb.test_panel import _select
+    from tinyrag_desktop.kb import open_store
+    from tinyrag_desktop.kb.models import Chunk
+
+    with open_store(data_dir) as kb:  # as ingest stores an article whose page address did not come back
+        kb.replace_source(title="Alan Turing", location="wikipedia:en:Alan Turing", type="wikipedia", size=40,
+                          content_hash="x", chunks=[Chunk("Alan Turing", "Alan Turing was a mathematician.")],
+                          load_id="test")
+    panel.refresh()
+    asked = []
+    monkeypatch.setattr(panel, "import_items", lambda items, force=False: asked.append((items, force)) or True)
+    _select(panel.sources_view, 0)
+    assert panel.reimport_selected()
+    # It was ImportItem("path", "wikipedia:en:Alan Turing"): "no such file or folder".
+    assert asked == [([ImportItem("wikipedia", "Alan Turing")], True)]

@@ -40,7 +40,7 @@ from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
 from ..kb.store import needs_rebuild
 from ..settings import Settings
-from .sources import open_source, source_label
+from .sources import open_source, source_label, wikipedia_title
 
 log = logging.getLogger(__name__)
 
@@ -552,7 +552,10 @@ class KnowledgePanel(QWidget):
     def reimport_selected(self) -> bool:
         items = []
         for _, location in self._selected():
-            if location.startswith(("http://", "https://")) and "wikipedia.org/wiki/" not in location:
+            title = wikipedia_title(location)
+            if title:  # an article stored by title: read as a path, it failed with "no such file or folder"
+                items.append(ImportItem("wikipedia", title))
+            elif location.startswith(("http://", "https://")) and "wikipedia.org/wiki/" not in location:
                 items.append(ImportItem("url", location))
             elif "wikipedia.org/wiki/" in location:
                 items.append(ImportItem("wikipedia", QUrl(location).fileName().replace("_", " ")))
