@@ -53,3 +53,24 @@ def test_an_empty_list_says_how_to_add_sources_and_shows_no_vectors_column(qtbot
     image = view.viewport().grab().toImage()
     colours = {image.pixel(x, y) for x in range(0, image.width(), 2) for y in range(0, min(image.height(), 80))}
     assert len(colours) > 2  # words were drawn on the blank list (it was one colour: no hint what to do)
+
+
+def test_enter_on_a_row_opens_its_source(qtbot, panel, sample_dir):
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices
+
+    from tests.kb.test_panel_display import _Opened
+
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    handler = _Opened()
+    QDesktopServices.setUrlHandler("file", handler, "open")
+    try:
+        panel.show()
+        qtbot.waitExposed(panel)
+        view = panel.sources_view
+        view.setFocus()
+        view.setCurrentIndex(view.model().index(0, 0))
+        qtbot.keyClick(view, Qt.Key.Key_Return)
+        assert handler.urls == [QUrl.fromLocalFile(str(sample_dir / "guide.md")).toString()]
+    finally:
+        QDesktopServices.unsetUrlHandler("file")

@@ -63,3 +63,11 @@ def test_the_selection_follows_its_sources_through_a_sort_and_delete_takes_them(
         assert panel.delete_selected(confirm=False) == 2
     assert deleted.args == [2]
     assert sorted(_text(view, row) for row in range(_count(view))) == ["apple", "date"]
+
+
+def test_an_invalid_index_reads_as_nothing(qtbot, panel, data_dir):
+    from PySide6.QtCore import QModelIndex
+
+    _fill(data_dir, ["banana"])
+    panel.refresh()
+    assert panel.sources_view.model().data(QModelIndex()) is None  # not the last row's title

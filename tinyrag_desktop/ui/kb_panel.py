@@ -185,6 +185,8 @@ class _SourcesModel(QAbstractTableModel):
         return None
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():  # row -1 would read the last source
+            return None
         source = self._rows[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
