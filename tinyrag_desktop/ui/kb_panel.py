@@ -154,6 +154,7 @@ class _SourcesModel(QAbstractTableModel):
             self.endRemoveRows()
         self._unembedded, self._model_name = set(unembedded), model
         self._widest.clear()
+        self._times.clear()  # the time zone may have changed since (travel, daylight saving)
         rows = list(sources)
         self._sorted(rows, *self._sort)
         if rows:
