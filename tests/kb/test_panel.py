@@ -8,7 +8,7 @@ import sqlite3
 from datetime import datetime, timedelta
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
+from PySide6.QtCore import QItemSelectionModel, QMimeData, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QStyleOptionViewItem
 
@@ -19,6 +19,22 @@ from tinyrag_desktop.ui.kb_panel import KnowledgePanel, items_from_urls
 
 # The search module itself (the package's ``search`` is the function): it keeps the vectors in memory.
 search_internals = importlib.import_module("tinyrag_desktop.kb.search")
+
+
+def _text(view, row, column=0):
+    """A cell's text in the sources list (any item view)."""
+    value = view.model().index(row, column).data()
+    return "" if value is None else str(value)
+
+
+def _count(view):
+    return view.model().rowCount()
+
+
+def _select(view, row):
+    """Select a whole row, as a click on it does."""
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    view.selectionModel().select(view.model().index(row, 0), flags)
 
 
 def _import(qtbot, panel, items, **kwargs):
@@ -32,7 +48,7 @@ def test_import_lists_sources_and_search_tab_finds_them(qtbot, panel, sample_dir
     report = _import(qtbot, panel, [str(sample_dir)])
     assert len(report.added) == 10
     assert panel.source_count() == 10
-    titles = {panel.sources_view.topLevelItem(i).text(0) for i in range(10)}
+    titles = {_text(panel.sources_view, i) for i in range(10)}
     assert {"Volcano Facts", "Bread Guide", "Garden Handbook"} <= titles
     assert "10 added" in panel.status_label.text()
     assert "empty.md: the file is empty" in panel.status_label.text()
@@ -51,11 +67,11 @@ def test_import_lists_sources_and_search_tab_finds_them(qtbot, panel, sample_dir
 def test_delete_and_reimport_selected(qtbot, panel, sample_dir):
     _import(qtbot, panel, [str(sample_dir / "guide.md"), str(sample_dir / "notes.txt")])
     assert panel.source_count() == 2
-    panel.sources_view.topLevelItem(0).setSelected(True)
+    _select(panel.sources_view, 0)
     with qtbot.waitSignal(panel.importFinished, timeout=60_000) as blocker:
         assert panel.reimport_selected()
     assert len(blocker.args[0].updated) == 1
-    panel.sources_view.topLevelItem(0).setSelected(True)
+    _select(panel.sources_view, 0)
     with qtbot.waitSignal(panel.deleteFinished) as deleted:
         assert panel.delete_selected(confirm=False) == 1
         assert not panel.delete_button.isEnabled() and not panel.cancel_button.isVisibleTo(panel)
@@ -77,11 +93,11 @@ def test_a_panel_made_closed_reads_its_sources_when_first_shown(qtbot, data_dir,
     panel = KnowledgePanel(data_dir, lambda: defaults(), list_now=False)
     qtbot.add_widget(panel)
     try:
-        assert panel.sources_view.topLevelItemCount() == 0
+        assert _count(panel.sources_view) == 0
         panel.on_settings_applied()  # a settings change does not read it either
-        assert panel.sources_view.topLevelItemCount() == 0
+        assert _count(panel.sources_view) == 0
         panel.show()
-        assert panel.sources_view.topLevelItemCount() == 3
+        assert _count(panel.sources_view) == 3
         other = KnowledgePanel(data_dir, lambda: defaults(), list_now=False)
         qtbot.add_widget(other)
         assert other.source_count() == 3
@@ -176,7 +192,7 @@ def test_an_import_asked_for_during_a_delete_follows_it(qtbot, panel, sample_dir
         assert panel.progress_bar.maximum() == 0  # a busy bar: a delete has no steps to count
         assert panel.import_items([str(sample_dir / "notes.txt")])
     assert len(imported.args[0].added) == 1
-    assert panel.source_count() == 1 and panel.sources_view.topLevelItem(0).text(0) != "Bread Guide"
+    assert panel.source_count() == 1 and _text(panel.sources_view, 0) != "Bread Guide"
 
 
 def test_drop_of_files_and_links_imports_them(qtbot, panel, sample_dir):
@@ -303,13 +319,14 @@ def test_sources_without_vectors_of_the_embedding_model_are_marked_until_re_impo
             assert panel.sources_view.isColumnHidden(4)  # no embedding model: nothing to say
             settings[0] = defaults().replace(base_url=server.base_url, embed_model="toy-embed")
             panel.on_settings_applied()
-            row = panel.sources_view.topLevelItem(0)
-            assert not panel.sources_view.isColumnHidden(4)
-            assert row.text(4) == "none: re-import" and "Re-import" in row.toolTip(4)
-            row.setSelected(True)
+            view = panel.sources_view
+            assert not view.isColumnHidden(4)
+            assert _text(view, 0, 4) == "none: re-import"
+            assert "Re-import" in view.model().index(0, 4).data(Qt.ItemDataRole.ToolTipRole)
+            _select(view, 0)
             with qtbot.waitSignal(panel.importFinished, timeout=60_000):
                 assert panel.reimport_selected()
-            assert panel.sources_view.topLevelItem(0).text(4) == "yes"
+            assert _text(panel.sources_view, 0, 4) == "yes"
         finally:
             panel.shutdown()
 
@@ -331,10 +348,10 @@ def test_the_sources_list_sorts_by_any_column_and_chunks_as_numbers(qtbot, panel
     _import(qtbot, panel, [str(tmp_path)])
     view = panel.sources_view
     view.sortByColumn(2, Qt.SortOrder.AscendingOrder)
-    counts = [view.topLevelItem(i).data(2, Qt.ItemDataRole.DisplayRole) for i in range(view.topLevelItemCount())]
+    counts = [view.model().index(i, 2).data() for i in range(_count(view))]
     assert counts == [2, 9, 12]
     view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-    titles = [view.topLevelItem(i).text(0) for i in range(view.topLevelItemCount())]
+    titles = [_text(view, i) for i in range(_count(view))]
     assert titles == sorted(titles)
 
 
@@ -354,7 +371,7 @@ def test_one_add_button_offers_every_kind_of_source_and_the_panel_stays_narrow(q
 def test_re_import_and_delete_need_a_selection(qtbot, panel, sample_dir):
     _import(qtbot, panel, [str(sample_dir / "guide.md")])
     assert not panel.reimport_button.isEnabled() and not panel.delete_button.isEnabled()
-    panel.sources_view.topLevelItem(0).setSelected(True)
+    _select(panel.sources_view, 0)
     assert panel.reimport_button.isEnabled() and panel.delete_button.isEnabled()
     panel.sources_view.clearSelection()
     assert not panel.delete_button.isEnabled()
@@ -366,11 +383,11 @@ def test_import_times_are_shown_in_local_time(qtbot, panel, sample_dir, monkeypa
     time.tzset()
     try:
         _import(qtbot, panel, [str(sample_dir / "guide.md")])
-        item = panel.sources_view.topLevelItem(0)
+        imported = _text(panel.sources_view, 0, 3)
         with open_store(panel.data_dir) as kb:
             stored = kb.sources()[0].imported_at  # UTC, "2026-11-30T08:52:44Z"
         expected = (datetime.fromisoformat(stored.replace("Z", "+00:00")) + timedelta(hours=5, minutes=30))
-        assert item.text(3) == expected.strftime("%Y-%m-%d %H:%M")
+        assert imported == expected.strftime("%Y-%m-%d %H:%M")
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QObject, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 
-from tests.kb.test_panel import _import
+from tests.kb.test_panel import _count, _import, _text
 
 
 @pytest.mark.parametrize("width", [380, 700])
@@ -79,19 +79,20 @@ def opened():
 
 
 def _row(panel, title):
+    """The index of the row titled ``title``, as activating it (a double click, Enter) hands it over."""
     view = panel.sources_view
-    [item] = [view.topLevelItem(i) for i in range(view.topLevelItemCount()) if view.topLevelItem(i).text(0) == title]
-    return item
+    [row] = [row for row in range(_count(view)) if _text(view, row) == title]
+    return view.model().index(row, 0)
 
 
 def test_opening_a_source_deleted_since_its_import_says_so_instead_of_opening_nothing(
         qtbot, panel, sample_dir, opened):
     _import(qtbot, panel, [str(sample_dir / "notes.txt"), str(sample_dir / "guide.md")])
     guide = _row(panel, "Bread Guide")
-    panel.sources_view.itemActivated.emit(guide, 0)
+    panel.sources_view.activated.emit(guide)
     assert opened.urls == [QUrl.fromLocalFile(str(sample_dir / "guide.md")).toString()]
     (sample_dir / "guide.md").unlink()
-    panel.sources_view.itemActivated.emit(guide, 0)  # it was handed to the desktop, which showed nothing
+    panel.sources_view.activated.emit(guide)  # it was handed to the desktop, which showed nothing
     assert len(opened.urls) == 1
     assert panel.status_label.text() == f"{sample_dir / 'guide.md'} is not there any more (moved or deleted since it was imported)."
 
@@ -106,5 +107,5 @@ def test_an_article_stored_by_its_title_opens_on_wikipedia_not_as_a_file(qtbot, 
                           content_hash="x", chunks=[Chunk("Alan Turing", "Alan Turing was a mathematician.")],
                           load_id=new_load_id())
     panel.refresh()
-    panel.sources_view.itemActivated.emit(_row(panel, "Alan Turing"), 0)
+    panel.sources_view.activated.emit(_row(panel, "Alan Turing"))
     assert opened.urls == ["https://en.wikipedia.org/wiki/Alan_Turing"]  # was file:///…/wikipedia:en:Alan Turing

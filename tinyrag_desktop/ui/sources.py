@@ -62,6 +62,12 @@ def source_kind(location: str) -> str | None:
     return "url"
 
 
+def wikipedia_title(location: str) -> str | None:
+    """The title of an article stored by title (``wikipedia:en:Alan Turing``), else None."""
+    m = _WIKIPEDIA.match(location.strip())
+    return m.group(2).strip() if m else None
+
+
 def source_url(location: str) -> QUrl | None:
     """The QUrl to open for ``location``, or None when it is not a file or an http(s)/file URL."""
     kind = source_kind(location)

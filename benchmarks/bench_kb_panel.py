@@ -1,0 +1,96 @@
+"""The knowledge panel's sources list at 10,000 sources: refresh() and a column sort, on the GUI thread.
+
+Run offscreen: ``QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_kb_panel.py``. The sources are
+written through the knowledge-base store into a temporary data folder, removed at the end. ``--sources N``
+changes the 10,000; ``--repeat N`` how many times each step is timed (the median is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from tinyrag_desktop.kb import Chunk, open_store  # noqa: E402
+from tinyrag_desktop.settings import defaults  # noqa: E402
+from tinyrag_desktop.ui.kb_panel import KnowledgePanel  # noqa: E402
+
+
+def _fill(data: Path, count: int) -> None:
+    with open_store(data) as kb:
+        for n in range(count):
+            kb.replace_source(title=f"note {n:05d} about herons and the shallow water they stand in",
+                              location=str(data / "docs" / f"n{n}.txt"), type="text", size=40,
+                              content_hash=f"hash{n}", chunks=[Chunk(f"Note {n}", f"note {n} about herons")] * (1 + n % 7),
+                              load_id="bench")
+
+
+def _median_ms(step, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        step()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--sources", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    data = Path(tempfile.mkdtemp(prefix="bench-kb-panel-"))
+    try:
+        started = time.perf_counter()
+        _fill(data, args.sources)
+        print(f"{args.sources:,} sources written in {time.perf_counter() - started:.1f} s")
+        panel = KnowledgePanel(data, defaults, list_now=False)
+        panel.resize(520, 700)
+        panel.show()
+        app.processEvents()
+        view = panel.sources_view
+        # Each step with the layout pass that follows it (the header sizes its columns to their contents).
+        def refresh() -> None:
+            panel.refresh()
+            app.processEvents()
+
+        print(f"refresh():            {_median_ms(refresh, args.repeat):7.1f} ms (median of {args.repeat})")
+        # Each sort starts from the list sorted by another column, as a click on a header does.
+        for column, name, other in ((0, "title", 3), (2, "chunks", 0), (3, "imported", 2)):
+            def sort(column=column, other=other) -> None:
+                view.sortByColumn(other, Qt.SortOrder.AscendingOrder)
+                app.processEvents()
+                started = time.perf_counter()
+                view.sortByColumn(column, Qt.SortOrder.DescendingOrder)
+                app.processEvents()
+                sort.times.append((time.perf_counter() - started) * 1000)
+
+            sort.times = []
+            for _ in range(args.repeat):
+                sort()
+            print(f"sort by {name + ':':13} {statistics.median(sort.times):7.1f} ms")
+        view.selectAll()
+        print(f"select all, count:    {_median_ms(lambda: len(panel._selected()), args.repeat):7.1f} ms")
+        panel.shutdown()
+        panel.close()
+        panel.deleteLater()
+        app.processEvents()
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""The knowledge panel from the keyboard and at first sight: Delete, the empty list, its columns."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from tests.kb.test_panel import _count, _import, _select, _text
+
+
+def test_the_delete_key_on_the_list_removes_the_selected_sources_after_asking(qtbot, panel, sample_dir, monkeypatch):
+    _import(qtbot, panel, [str(sample_dir / "guide.md"), str(sample_dir / "notes.txt")])
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *args, **kwargs: (
+        asked.append(args[2]), QMessageBox.StandardButton.Yes)[1])
+    panel.show()
+    qtbot.waitExposed(panel)
+    view = panel.sources_view
+    kept = _text(view, 1)
+    _select(view, 0)
+    view.setFocus()
+    with qtbot.waitSignal(panel.deleteFinished) as deleted:  # Delete did nothing: only the button removed
+        qtbot.keyClick(view, Qt.Key.Key_Delete)
+    assert asked == ["Remove 1 source from the knowledge base?"]
+    assert deleted.args == [1] and _count(view) == 1 and _text(view, 0) == kept
+
+
+def test_delete_in_the_search_box_stays_the_search_box_s(qtbot, panel, sample_dir, monkeypatch):
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    monkeypatch.setattr(QMessageBox, "question", _must_not_ask)
+    panel.show()
+    qtbot.waitExposed(panel)
+    _select(panel.sources_view, 0)
+    panel.tabs.setCurrentIndex(1)
+    panel.query_edit.setText("bread")
+    panel.query_edit.setFocus()
+    panel.query_edit.setCursorPosition(0)
+    qtbot.keyClick(panel.query_edit, Qt.Key.Key_Delete)
+    assert panel.query_edit.text() == "read" and panel.source_count() == 1
+
+
+def _must_not_ask(*args, **kwargs):
+    raise AssertionError("asked to delete a source")
+
+
+def test_an_empty_list_says_how_to_add_sources_and_shows_no_vectors_column(qtbot, panel):
+    panel.resize(400, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    view = panel.sources_view
+    assert _count(view) == 0
+    assert view.isColumnHidden(4)  # no embedding model (it showed "Vectors" until the first import)
+    image = view.viewport().grab().toImage()
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 2) for y in range(0, min(image.height(), 80))}
+    assert len(colours) > 2  # words were drawn on the blank list (it was one colour: no hint what to do)
+
+
+def test_enter_on_a_row_opens_its_source(qtbot, panel, sample_dir):
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices
+
+    from tests.kb.test_panel_display import _Opened
+
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    handler = _Opened()
+    QDesktopServices.setUrlHandler("file", handler, "open")
+    try:
+        panel.show()
+        qtbot.waitExposed(panel)
+        view = panel.sources_view
+        view.setFocus()
+        view.setCurrentIndex(view.model().index(0, 0))
+        qtbot.keyClick(view, Qt.Key.Key_Return)
+        assert handler.urls == [QUrl.fromLocalFile(str(sample_dir / "guide.md")).toString()]
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
