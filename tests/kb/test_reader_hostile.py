@@ -172,8 +172,9 @@ def test_looks_binary_never_flags_text(text, codec):
 
 @settings(max_examples=100, deadline=None)
 @given(text=st.text(st.characters(min_codepoint=0x20, max_codepoint=0xFF, blacklist_characters="\x7f"),
-                    max_size=3000))
+                    max_size=3000).filter(lambda t: not t.startswith(("\xfe\xff", "\xff\xfe"))))
 def test_looks_binary_never_flags_latin1_text(text):
+    # "þÿ" or "ÿþ" first is, as bytes, a UTF-16 byte order mark: such a file is read as what it says it is.
     assert not looks_binary(text.encode("latin-1"))
 
 
@@ -198,9 +199,10 @@ def test_utf16_saved_without_a_byte_order_mark_is_read_as_text(codec, kind, data
 
 @settings(max_examples=100, deadline=None)
 @given(text=st.text(st.characters(min_codepoint=0x20, max_codepoint=0xFF, blacklist_characters="\x7f"),
-                    min_size=3, max_size=2000).filter(lambda t: t.strip()),
+                    min_size=3, max_size=2000).filter(lambda t: t.strip() and not t.lstrip().startswith("=")),
        codec=st.sampled_from(["utf-16-le", "utf-16-be"]))
 def test_latin_text_in_utf16_without_a_mark_comes_back_word_for_word(text, codec):
+    # (Not starting with "=": "= A" is an AsciiDoc title, read as the heading, not as text.)
     assert _text(read_bytes(text.encode(codec), "text", "notes.txt")).split() == text.split()
 
 
