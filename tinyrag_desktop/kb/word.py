@@ -1,0 +1,186 @@
+"""The Word (.docx) reader: paragraphs, headings, tables (nested ones too), text boxes, content controls,
+tracked insertions, field results, footnotes and endnotes, in reading order.
+
+Split from readers.py, which picks the reader; failures are :class:`ReadError` with a reason a person reads.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from typing import Callable, Iterator, Sequence
+
+from .errors import Cancelled, ReadError
+from .models import Block, Document
+
+
+
+# ---- PDF and Word -----------------------------------------------------------------------------------------
+
+def _spanned_once(cells: Sequence) -> list:
+    """A Word table row's cells, a cell merged across several columns once (python-docx gives it for
+    each column it spans: "Week one | Week one | Week one")."""
+    out = []
+    for cell in cells:
+        if not out or cell._tc is not out[-1]._tc:
+            out.append(cell)
+    return out
+
+
+def _cell_text(cell: object) -> str:
+    """A Word table cell's text on one line, with that of the tables inside it (python-docx's ``text``
+    holds only the cell's own paragraphs): every paragraph within, in order, however deep."""
+    from docx.text.paragraph import Paragraph
+
+    tc = cell._tc
+    if not tc.xpath("./w:tbl"):
+        return " ".join(cell.text.split())
+    return " ".join(" ".join(Paragraph(p, cell).text for p in tc.xpath(".//w:p")).split())
+
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+# Word writes a text box twice: for itself (mc:Choice) and for older programs (mc:Fallback, VML).
+_MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+_RUN_TEXT = {_W + "t": None, _W + "tab": "\t", _W + "br": "\n", _W + "cr": "\n"}
+
+
+def _body_items(document: object) -> Iterator[object]:
+    """The document's paragraphs and tables in order, with those inside content controls (w:sdt: a
+    template's cover page, a form's fields, a table of contents), which python-docx's
+    ``iter_inner_content`` passes over."""
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
+    parent = document._body
+    stack = list(reversed(document.element.body))
+    while stack:
+        el = stack.pop()
+        if el.tag == _W + "p":
+            yield Paragraph(el, parent)
+        elif el.tag == _W + "tbl":
+            yield Table(el, parent)
+        elif el.tag == _W + "sdt" and (content := el.find(_W + "sdtContent")) is not None:
+            stack.extend(reversed(content))
+
+
+# What a paragraph holds besides its runs and links that python-docx's ``text`` does read or that shows
+# no text (marks of bookmarks, comments, proofing; deleted text).
+_PLAIN_PARAGRAPH_PARTS = frozenset(_W + tag for tag in (
+    "r", "hyperlink", "pPr", "bookmarkStart", "bookmarkEnd", "proofErr", "commentRangeStart", "commentRangeEnd",
+    "permStart", "permEnd", "del", "moveFromRangeStart", "moveFromRangeEnd", "moveToRangeStart", "moveToRangeEnd"))
+# Where text is not the paragraph's own: a text box (see _text_boxes), Word's second copy of it, text
+# deleted or moved away with changes tracked.
+_NOT_OWN_TEXT = frozenset((_W + "txbxContent", _MC_FALLBACK, _W + "del", _W + "moveFrom"))
+
+
+def _paragraph_text(paragraph: object) -> str:
+    """A paragraph's text, with that of content controls, tracked insertions, fields and smart tags
+    within it (python-docx's ``text`` reads only its runs and links); a text box's text is not the
+    paragraph's (see _text_boxes)."""
+    p = paragraph._p
+    if all(child.tag in _PLAIN_PARAGRAPH_PARTS for child in p):
+        return paragraph.text
+    return _runs_text(p)
+
+
+def _runs_text(p: object) -> str:
+    """The text of the runs within paragraph element ``p``, however deep, but in _NOT_OWN_TEXT."""
+    out = []
+    for el in p.iter(*_RUN_TEXT):
+        if any(a.tag in _NOT_OWN_TEXT for a in el.iterancestors()):
+            continue
+        out.append(el.text or "" if _RUN_TEXT[el.tag] is None else _RUN_TEXT[el.tag])
+    return "".join(out)
+
+
+def _text_boxes(p: object) -> list[str]:
+    """The text of the text boxes anchored in paragraph ``p`` (a flyer's or a form's words), a paragraph
+    each; each box once, though Word stores it twice."""
+    from docx.text.paragraph import Paragraph
+
+    out = []
+    for box in p.iter(_W + "txbxContent"):
+        if any(a.tag in (_W + "txbxContent", _MC_FALLBACK) for a in box.iterancestors()):
+            continue
+        for inner in box.iter(_W + "p"):
+            text = _paragraph_text(Paragraph(inner, None)).strip()
+            if text:
+                out.append(text)
+    return out
+
+
+_NOTE_PARTS = (("/footnotes", "footnote", "Footnotes"), ("/endnotes", "endnote", "Endnotes"))
+
+
+def _notes(document: object) -> list[Block]:
+    """The document's footnotes and endnotes (python-docx reads neither), each "[n] text" under a
+    heading of their own; Word's separator lines are no notes."""
+    import lxml.etree
+
+    blocks: list[Block] = []
+    for rel in document.part.rels.values():
+        kind = next((k for k in _NOTE_PARTS if rel.reltype.endswith(k[0])), None)
+        if kind is None or rel.is_external:
+            continue
+        try:
+            root = lxml.etree.fromstring(rel.target_part.blob, lxml.etree.XMLParser(resolve_entities=False,
+                                                                                     no_network=True))
+        except (lxml.etree.XMLSyntaxError, ValueError):
+            continue  # a damaged notes part: the document itself is still worth reading
+        notes = []
+        for note in root.iter(_W + kind[1]):
+            if note.get(_W + "type") in ("separator", "continuationSeparator", "continuationNotice"):
+                continue
+            text = " ".join(" ".join(_runs_text(p).split()) for p in note.iter(_W + "p")).strip()
+            if text:
+                notes.append(f"[{len(notes) + 1}] {text}")
+        if notes:
+            blocks.append(Block("heading", kind[2], 2))
+            blocks.extend(Block("text", note) for note in notes)
+    return blocks
+
+
+def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
+    """A Word document's paragraphs and tables, its Title and Heading styles as headings. ``cancelled``
+    is asked every few hundred paragraphs, as a long document takes seconds."""
+    import docx
+    from docx.table import Table
+
+    try:
+        document = docx.Document(io.BytesIO(data))
+        # python-docx looks a paragraph's style up among all the styles each time it is asked (about a
+        # millisecond: a minute for a 60,000-paragraph document); one table of names does it once.
+        style_names = {style.style_id: style.name or "" for style in document.styles}
+    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise ReadError(f"a damaged or unreadable Word document ({exc})") from exc
+    except Exception as exc:  # python-docx raises its own and lxml's errors on broken parts
+        raise ReadError(f"a damaged or unreadable Word document ({exc.__class__.__name__}: {exc})") from exc
+    blocks: list[Block] = []
+    title = (document.core_properties.title or "").strip()
+    body = document.element.body
+    boxed = next(body.iter(_W + "txbxContent"), None) is not None  # text boxes: looked for in each paragraph
+    for n, item in enumerate(_body_items(document)):
+        if cancelled is not None and n % 256 == 255 and cancelled():
+            raise Cancelled("the import was cancelled")
+        if isinstance(item, Table):
+            rows = [" | ".join(_cell_text(c) for c in _spanned_once(row.cells)) for row in item.rows]
+            text = "\n".join(r for r in rows if r.strip(" |"))
+            if text:
+                blocks.append(Block("table", text))
+            continue
+        text = _paragraph_text(item).strip()
+        style = style_names.get(item._p.style or "", "")  # the paragraph's own style id (None: Normal)
+        if not text:
+            pass
+        elif style == "Title":
+            blocks.append(Block("heading", text, 1))
+        elif (m := re.match(r"Heading (\d)", style)) is not None:
+            blocks.append(Block("heading", text, int(m.group(1)) + 1))
+        else:
+            blocks.append(Block("text", text))
+        if boxed:
+            blocks.extend(Block("text", t) for t in _text_boxes(item._p))
+    title = title or next((b.text for b in blocks if b.kind == "heading"), name)
+    blocks.extend(_notes(document))
+    return Document(title, "docx", tuple(blocks))
