@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tinyrag_desktop.cli import main
+from tests.kb.cli_run import run_main
 from tinyrag_desktop.kb import Importer, open_store
 from tinyrag_desktop.settings import OPTIONS
 
@@ -45,14 +45,6 @@ def kb(*args: str, cwd: Path = REPO, stdout: int | None = subprocess.PIPE) -> su
                           stderr=subprocess.PIPE, text=True, cwd=cwd, env=env, timeout=120)
 
 
-def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """``main(["kb", ...])`` in this process: exit code, stdout, stderr (argparse's exits included)."""
-    try:
-        code = main(["kb", *args])
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def assert_clean_failure(code: int, err: str, *words: str) -> None:

@@ -17,20 +17,13 @@ from pathlib import Path
 import pytest
 
 from tests.permissions import as_a_user
-from tinyrag_desktop.cli import main
+from tests.kb.cli_run import run_main
 from tinyrag_desktop.kb import Chunk, DiskFull, Importer, StoreError, open_store
 from tinyrag_desktop.kb import store as store_module
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(["kb", *args])
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

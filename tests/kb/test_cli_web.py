@@ -5,13 +5,12 @@ Never the internet: every address is 127.0.0.1.
 
 from __future__ import annotations
 
-import threading
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
-from tests.loopback import QuietHTTPServer
+from tests.loopback import serving
 from tinyrag_desktop.cli import main
 
 from .conftest import make_pdf
@@ -55,13 +54,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def server():
-    httpd = QuietHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join()
+    with serving(_Handler) as url:
+        yield url
 
 
 def add(capsys: pytest.CaptureFixture[str], data: Path, *items: str) -> tuple[int, str, str]:
@@ -124,13 +118,8 @@ class _Large(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def large_server():
-    httpd = QuietHTTPServer(("127.0.0.1", 0), _Large)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join()
+    with serving(_Large) as url:
+        yield url
 
 
 def test_a_page_over_the_limit_is_refused_with_its_size_when_the_server_says_it(large_server):

@@ -8,17 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.kb.cli_run import run_main
 from tinyrag_desktop.cli import main
 from tinyrag_desktop.kb import Importer, open_store
 
 
-def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(["kb", *args])
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

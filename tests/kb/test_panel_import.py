@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import threading
 from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 from tests.kb.test_panel import _import
-from tests.loopback import QuietHTTPServer
+from tests.loopback import serving
 from tinyrag_desktop.kb import ImportItem
 
 
@@ -32,12 +31,8 @@ class _Pages(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def site():
-    server = QuietHTTPServer(("127.0.0.1", 0), _Pages)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serving(_Pages) as url:
+        yield url
 
 
 def test_a_failed_web_page_is_named_by_its_address_not_the_last_part_of_its_path(qtbot, panel, site):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 import time
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -12,7 +11,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.loopback import QuietHTTPServer
+from tests.loopback import serving
 from tinyrag_desktop.kb import ImportItem, Importer, open_store, search
 from tinyrag_desktop.kb.errors import Cancelled, FetchError, ReadError
 from tinyrag_desktop.kb.web import fetch_url
@@ -80,13 +79,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def server():
-    httpd = QuietHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join()
+    with serving(_Handler) as url:
+        yield url
 
 
 def _import(data_dir: Path, items, settings=None):
