@@ -182,7 +182,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 from .errors import StoreError
 from .models import Hit
 from .spelling import corrections, distance, stems
-from .store import DB_NAME, iter_vectors, readonly_uri, refuse_unusable
+from .store import DB_NAME, iter_vectors, readonly_uri, refuse_unusable, store_error
 from .textform import CJK_CHARACTERS, has_cjk, is_cjk, nfkc
 
 if TYPE_CHECKING:
@@ -327,7 +327,7 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
             conn.close()
         if isinstance(exc, StoreError):
             raise
-        raise StoreError(f"The knowledge base {path} cannot be read: {exc}.") from exc
+        raise store_error(path, exc, f"The knowledge base {path} cannot be read") from exc
     conn.set_authorizer(_authorize)
     return conn
 
@@ -828,8 +828,10 @@ def search(
             fixed = corrections(conn, list(weighed), STOP_WORDS)
         hits, relevance = _search(conn, weighed, fixed, k, query_vector, vector_model)
         return Hits(hits, {old: _as_written(old, new, hits) for old, new in fixed.items()}, relevance)
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(f"The knowledge base could not be searched: {exc}.") from exc
+    except sqlite3.DatabaseError as exc:  # pages damaged past the ones opening reads
+        key = getattr(conn, "db_key", None)
+        path = Path(key[0]) if key else Path(DB_NAME)
+        raise store_error(path, exc, f"The knowledge base {path} could not be searched") from exc
 
 
 def _as_written(typo: str, word: str, hits: Sequence[Hit]) -> str:

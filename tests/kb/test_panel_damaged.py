@@ -1,0 +1,31 @@
+"""The Search tab on a damaged knowledge base says so in words, as ``kb search`` does."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tinyrag_desktop.kb import Importer, open_store
+
+
+@pytest.mark.parametrize("damage", ["garbage", "pages"])
+def test_the_search_tab_says_a_damaged_knowledge_base_is_damaged(qtbot, panel, data_dir, tmp_path, damage):
+    note = tmp_path / "note.md"
+    note.write_text("# Wombats\n\nWombats dig long burrows with strong claws.\n" * 40)
+    with open_store(data_dir) as kb:
+        Importer(kb, chunk_size=300).run([str(note)])
+    db = data_dir / "knowledge.db"
+    if damage == "garbage":  # another file saved under its name
+        db.write_bytes(os.urandom(64 * 1024))
+    else:  # pages in the middle overwritten, its header intact
+        with open(db, "r+b") as f:
+            f.seek(3 * 4096)
+            f.write(os.urandom(6 * 4096))
+    panel.query_edit.setText("wombats burrows")
+    with qtbot.waitSignal(panel.searchFinished, timeout=20_000):
+        panel.run_search()
+    said = panel.results.item(0).text()
+    assert said.startswith(f"The knowledge base {db}"), said
+    assert "is damaged or is not a database" in said and "move it elsewhere" in said, said
+    assert "Traceback" not in said
