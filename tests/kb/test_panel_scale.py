@@ -19,12 +19,12 @@ def _fill(data_dir, titles, type="text", chunks=1):
 def test_listing_thousands_of_sources_reads_only_the_rows_in_sight(qtbot, panel, data_dir, monkeypatch):
     # A QTreeWidget made an item per source, and the header measured 1,000 rows for its column widths:
     # 10,000 sources took a fifth of a second of the GUI thread to list and as long again to sort.
-    from tinyrag_desktop.ui import kb_panel
+    from tinyrag_desktop.ui import kb_sources_view
 
     _fill(data_dir, [f"note {n:04d}" for n in range(3_000)])
     asked = set()
-    data = kb_panel._SourcesModel.data
-    monkeypatch.setattr(kb_panel._SourcesModel, "data", lambda self, index, role=0: (
+    data = kb_sources_view.SourcesModel.data
+    monkeypatch.setattr(kb_sources_view.SourcesModel, "data", lambda self, index, role=0: (
         asked.add(index.row()), data(self, index, role))[1])
     panel.resize(500, 300)
     panel.show()

@@ -1,0 +1,234 @@
+"""The knowledge panel's sources list: a table model over the store's sources and the view showing it.
+
+A QTreeWidget made one item (and five cells of data) per source: 10,000 sources took a fifth of a second
+to list and as long to sort, on the GUI thread. Here the list is kept as it comes from the store, a cell's
+text is made when the view paints it, and a sort is one ``list.sort`` (``benchmarks/bench_kb_panel.py``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Callable
+
+from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QKeySequence, QPainter, QPalette
+from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTreeView
+
+from ..kb import SourceInfo
+
+def local_time(stamp: str) -> str:
+    """An ISO time in UTC ("2026-11-30T08:52:44Z") as the user's local time, to the minute."""
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    moment = moment.astimezone()
+    # Not strftime: under PySide each call goes through its import hook, a third of the list's refresh time.
+    return f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d} {moment.hour:02d}:{moment.minute:02d}"
+
+
+class ElideMiddle(QStyledItemDelegate):
+    """Cuts a cell's text in the middle, keeping its start and its end."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:  # noqa: N802 - Qt's name
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+
+ID_ROLE = Qt.ItemDataRole.UserRole  # a row's source id, on every column
+LOCATION_ROLE = Qt.ItemDataRole.UserRole + 1  # its file path or address, on every column
+
+
+class SourcesModel(QAbstractTableModel):
+    """The sources as a table over a Python list: Title, Type, Chunks, Imported, Vectors.
+
+    A QTreeWidget made one item (and five cells of data) per source: 10,000 sources took a fifth of a second
+    to list and as long to sort, on the GUI thread. Here the list is kept as it comes from the store, a cell's
+    text is made when the view paints it, and a sort is one ``list.sort``.
+    """
+
+    HEADERS = ("Title", "Type", "Chunks", "Imported", "Vectors")
+    _SORT_KEYS: tuple[Callable[[SourceInfo], object], ...] = (
+        lambda s: s.title.casefold(), lambda s: s.type.casefold(), lambda s: s.chunk_count,
+        lambda s: s.imported_at,  # ISO times in UTC sort as the local ones shown
+    )
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[SourceInfo] = []
+        self._unembedded: set[int] = set()
+        self._model_name = ""
+        self._times: dict[str, str] = {}  # stored time -> as shown: many sources share their minute
+        self._sort = (3, Qt.SortOrder.DescendingOrder)  # newest first to begin with
+        self._widest: dict[int, str] = {}  # column -> its longest text, for the column's width
+
+    def set_sources(self, sources: list[SourceInfo], unembedded: set[int] = frozenset(), model: str = "") -> None:
+        """Show ``sources`` (in the order the user sorted by); the selection is cleared, as after any change."""
+        if self._rows:
+            self.beginRemoveRows(QModelIndex(), 0, len(self._rows) - 1)
+            self._rows = []
+            self.endRemoveRows()
+        self._unembedded, self._model_name = set(unembedded), model
+        self._widest.clear()
+        self._times.clear()  # the time zone may have changed since (travel, daylight saving)
+        rows = list(sources)
+        self._sorted(rows, *self._sort)
+        if rows:
+            self.beginInsertRows(QModelIndex(), 0, len(rows) - 1)
+            self._rows = rows
+            self.endInsertRows()
+
+    def source(self, row: int) -> SourceInfo:
+        return self._rows[row]
+
+    def widest_text(self, column: int) -> str:
+        """The longest text of a column sized to its contents (Type, Chunks, Vectors), among all rows."""
+        if column not in self._widest:
+            texts = {1: lambda: max((s.type for s in self._rows), key=len, default=""),
+                     2: lambda: str(max((s.chunk_count for s in self._rows), default="")),
+                     4: lambda: "none: re-import" if self._unembedded else "yes"}
+            self._widest[column] = texts[column]() if column in texts else ""
+        return self._widest[column]
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 - Qt's name
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():  # row -1 would read the last source
+            return None
+        source = self._rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == 0:
+                return source.title
+            if column == 1:
+                return source.type
+            if column == 2:
+                return source.chunk_count  # a number, so that it reads and sorts as one
+            if column == 3:
+                shown = self._times.get(source.imported_at)
+                if shown is None:
+                    shown = self._times[source.imported_at] = local_time(source.imported_at)
+                return shown
+            return "none: re-import" if source.id in self._unembedded else "yes"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if column == 0:
+                return f"{source.title}\n{source.location}"
+            if column == 4 and source.id in self._unembedded:
+                return (f"No vectors of {self._model_name}: keyword search finds this source, search by "
+                        "meaning does not. Select it and Re-import to embed it.")
+            return None
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == 2:
+            return Qt.AlignmentFlag.AlignCenter
+        if role == ID_ROLE:
+            return source.id
+        if role == LOCATION_ROLE:
+            return source.location
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if (column, order) == self._sort:
+            return  # the rows are kept in this order (QTreeView.sortByColumn asks twice)
+        self._sort = (column, order)
+        self.layoutAboutToBeChanged.emit()
+        kept = self.persistentIndexList()  # the selection and the current row follow their sources
+        before = [self._rows[index.row()] for index in kept]
+        self._sorted(self._rows, column, order)
+        if kept:
+            row_of = {id(source): row for row, source in enumerate(self._rows)}
+            self.changePersistentIndexList(kept, [self.index(row_of[id(source)], index.column())
+                                                  for source, index in zip(before, kept)])
+        self.layoutChanged.emit()
+
+    def _sorted(self, rows: list[SourceInfo], column: int, order: Qt.SortOrder) -> None:
+        if column == 4:
+            key = lambda s: s.id not in self._unembedded  # noqa: E731 - "none: re-import" before "yes"
+        elif 0 <= column < len(self._SORT_KEYS):
+            key = self._SORT_KEYS[column]
+        else:
+            return
+        rows.sort(key=key, reverse=order == Qt.SortOrder.DescendingOrder)
+
+
+class SourcesView(QTreeView):
+    """The sources list; with no sources it says how to add some, where the rows would be."""
+
+    EMPTY_TEXT = "No sources yet.\nClick Add, or drop files, folders or web links here."
+    BUSY_TEXT = "The sources are listed here as soon as this is done."
+    empty_text = EMPTY_TEXT
+
+    deleteRequested = Signal()  # the Delete key, on the list: the panel asks, then removes the selection
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        # A key of the list's own rather than a shortcut: Delete in the chat's and the search's text boxes
+        # stays theirs.
+        if event.matches(QKeySequence.StandardKey.Delete) and self.selectionModel().hasSelection():
+            event.accept()
+            self.deleteRequested.emit()
+            return
+        super().keyPressEvent(event)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().paintEvent(event)
+        if self.model() is not None and self.model().rowCount() == 0:
+            painter = QPainter(self.viewport())
+            painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+            painter.drawText(self.viewport().rect().adjusted(12, 12, -12, -12),
+                             Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
+                             self.empty_text)
+            painter.end()
+
+    def sizeHintForColumn(self, column: int) -> int:  # noqa: N802 - Qt's name
+        """As wide as the rows in sight need, and as the widest text of all: the header measures only the
+        rows in sight (measuring 1,000 of them cost 100 ms a refresh), which cut a "wikipedia" scrolled out
+        of view to "wiki…"."""
+        hint = super().sizeHintForColumn(column)
+        model = self.model()
+        widest = model.widest_text(column) if isinstance(model, SourcesModel) else ""
+        if widest and model.rowCount():
+            index = model.index(0, column)
+            option = QStyleOptionViewItem()
+            self.initViewItemOption(option)
+            cell = self.itemDelegateForIndex(index).sizeHint(option, index).width()
+            metrics = self.fontMetrics()
+            hint = max(hint, cell - metrics.horizontalAdvance(str(index.data())) + metrics.horizontalAdvance(widest))
+        return hint
+
+    # QTreeWidget's names, kept for code written against it (tests/ui/test_window.py).
+    def topLevelItemCount(self) -> int:  # noqa: N802
+        return self.model().rowCount()
+
+    def topLevelItem(self, row: int) -> "SourceRow":  # noqa: N802
+        return SourceRow(self, row)
+
+
+class SourceRow:
+    """One row of the sources view, read as a QTreeWidgetItem was: ``text(column)``, ``setSelected``."""
+
+    def __init__(self, view: SourcesView, row: int) -> None:
+        self._view, self._row = view, row
+
+    def data(self, column: int, role: int):
+        return self._view.model().index(self._row, column).data(role)
+
+    def text(self, column: int) -> str:
+        value = self.data(column, Qt.ItemDataRole.DisplayRole)
+        return "" if value is None else str(value)
+
+    def toolTip(self, column: int) -> str:  # noqa: N802
+        return self.data(column, Qt.ItemDataRole.ToolTipRole) or ""
+
+    def setSelected(self, selected: bool) -> None:  # noqa: N802
+        flags = QItemSelectionModel.SelectionFlag.Rows | (
+            QItemSelectionModel.SelectionFlag.Select if selected else QItemSelectionModel.SelectionFlag.Deselect)
+        self._view.selectionModel().select(self._view.model().index(self._row, 0), flags)
