@@ -19,10 +19,12 @@ def test_the_imported_column_is_whole_and_the_title_takes_the_room_left(qtbot, p
     assert view.isColumnHidden(4)  # no embedding model: no Vectors column
     # With Vectors hidden, Imported was the last visible column and stretched like Title: half the spare
     # room at 700 pixels, and its date cut ("2026-11-30 15…") at 380.
-    assert header.sectionSize(3) == view.sizeHintForColumn(3)
+    assert header.sectionSize(3) >= view.sizeHintForColumn(3)
     used = sum(header.sectionSize(column) for column in range(4))
     assert used == view.viewport().width()
-    assert header.sectionSize(0) > header.sectionSize(3) or width < 500
+    # Times shown as "20:23" / "30 Nov" leave the title more room than Imported even at 380 pixels, where
+    # "2026-11-30 20:23" took 114 of them and left Title 98.
+    assert header.sectionSize(0) > header.sectionSize(3)
 
 
 def test_a_file_skipped_for_having_no_text_is_shown_with_its_reason(qtbot, panel, tmp_path):
@@ -109,3 +111,20 @@ def test_an_article_stored_by_its_title_opens_on_wikipedia_not_as_a_file(qtbot, 
     panel.refresh()
     panel.sources_view.activated.emit(_row(panel, "Alan Turing"))
     assert opened.urls == ["https://en.wikipedia.org/wiki/Alan_Turing"]  # was file:///…/wikipedia:en:Alan Turing
+
+
+def test_import_times_are_listed_as_a_file_manager_lists_them():
+    # The full "2026-11-30 20:23" took a third of a narrow dock's row from the titles.
+    from datetime import date, datetime, timezone
+
+    from tinyrag_desktop.ui.kb_sources_view import short_time
+
+    def stamp(moment: datetime) -> str:  # as the store writes it: UTC, ISO
+        return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    today = date(2026, 11, 30)
+    assert short_time(stamp(datetime(2026, 11, 30, 20, 23)), today) == "20:23"
+    assert short_time(stamp(datetime(2026, 11, 29, 23, 59)), today) == "29 Nov"
+    assert short_time(stamp(datetime(2026, 1, 2, 8, 0)), today) == "2 Jan"
+    assert short_time(stamp(datetime(2025, 12, 31, 9, 5)), today) == "31 Dec 2025"
+    assert short_time("not a time", today) == "not a time"

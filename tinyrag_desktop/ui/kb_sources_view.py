@@ -7,7 +7,7 @@ text is made when the view paints it, and a sort is one ``list.sort`` (``benchma
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from typing import Callable
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
@@ -16,17 +16,39 @@ from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTreeVi
 
 from ..kb import SourceInfo
 
-def local_time(stamp: str) -> str:
-    """An ISO time in UTC ("2026-11-30T08:52:44Z") as the user's local time, to the minute."""
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def _local(stamp: str) -> datetime | None:
+    """An ISO time in UTC ("2026-11-30T08:52:44Z") in the user's time zone; None when it is not one."""
     try:
         moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
     except ValueError:
-        return stamp
+        return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
-    moment = moment.astimezone()
+    return moment.astimezone()
+
+
+def local_time(stamp: str) -> str:
+    """An ISO time in UTC ("2026-11-30T08:52:44Z") as the user's local time, to the minute."""
+    moment = _local(stamp)
+    if moment is None:
+        return stamp
     # Not strftime: under PySide each call goes through its import hook, a third of the list's refresh time.
     return f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d} {moment.hour:02d}:{moment.minute:02d}"
+
+
+def short_time(stamp: str, today: date) -> str:
+    """``stamp`` as a file manager lists it: the time for today ("20:23"), the day for this year ("30 Nov"),
+    else the date ("30 Nov 2025"). In a narrow dock the full time took a third of the row from the titles."""
+    moment = _local(stamp)
+    if moment is None:
+        return stamp
+    if moment.date() == today:
+        return f"{moment.hour:02d}:{moment.minute:02d}"
+    day = f"{moment.day} {_MONTHS[moment.month - 1]}"
+    return day if moment.year == today.year else f"{day} {moment.year}"
 
 
 class ElideMiddle(QStyledItemDelegate):
@@ -61,6 +83,7 @@ class SourcesModel(QAbstractTableModel):
         self._unembedded: set[int] = set()
         self._model_name = ""
         self._times: dict[str, str] = {}  # stored time -> as shown: many sources share their minute
+        self._today = date.today()  # the day the times shown are relative to
         self._sort = (3, Qt.SortOrder.DescendingOrder)  # newest first to begin with
         self._widest: dict[int, str] = {}  # column -> its longest text, for the column's width
 
@@ -84,13 +107,22 @@ class SourcesModel(QAbstractTableModel):
         return self._rows[row]
 
     def widest_text(self, column: int) -> str:
-        """The longest text of a column sized to its contents (Type, Chunks, Vectors), among all rows."""
+        """The longest text of a column sized to its contents (Type, Chunks, Imported, Vectors), among all rows."""
         if column not in self._widest:
             texts = {1: lambda: max((s.type for s in self._rows), key=len, default=""),
                      2: lambda: str(max((s.chunk_count for s in self._rows), default="")),
+                     3: self._widest_time,
                      4: lambda: "none: re-import" if self._unembedded else "yes"}
             self._widest[column] = texts[column]() if column in texts else ""
         return self._widest[column]
+
+    def _widest_time(self) -> str:
+        """The Imported column's widest form in use, judged by the oldest source (ISO times sort as times)."""
+        oldest = _local(min((s.imported_at for s in self._rows), default=""))
+        if oldest is None:
+            return ""
+        today = date.today()
+        return "00:00" if oldest.date() == today else "30 May" if oldest.year == today.year else "30 May 2000"
 
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 - Qt's name
         return 0 if parent.isValid() else len(self._rows)
@@ -116,14 +148,20 @@ class SourcesModel(QAbstractTableModel):
             if column == 2:
                 return source.chunk_count  # a number, so that it reads and sorts as one
             if column == 3:
+                today = date.today()
+                if today != self._today:  # the list was left open overnight: "20:23" is yesterday's now
+                    self._times.clear()
+                    self._today = today
                 shown = self._times.get(source.imported_at)
                 if shown is None:
-                    shown = self._times[source.imported_at] = local_time(source.imported_at)
+                    shown = self._times[source.imported_at] = short_time(source.imported_at, today)
                 return shown
             return "none: re-import" if source.id in self._unembedded else "yes"
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == 0:
                 return f"{source.title}\n{source.location}"
+            if column == 3:
+                return f"Imported {local_time(source.imported_at)}"
             if column == 4 and source.id in self._unembedded:
                 return (f"No vectors of {self._model_name}: keyword search finds this source, search by "
                         "meaning does not. Select it and Re-import to embed it.")
