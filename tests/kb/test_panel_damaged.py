@@ -29,3 +29,16 @@ def test_the_search_tab_says_a_damaged_knowledge_base_is_damaged(qtbot, panel, d
     assert said.startswith(f"The knowledge base {db}"), said
     assert "is damaged or is not a database" in said and "move it elsewhere" in said, said
     assert "Traceback" not in said
+
+
+def test_the_sources_list_of_a_damaged_knowledge_base_does_not_say_it_is_empty(qtbot, panel, data_dir):
+    db = data_dir / "knowledge.db"
+    db.write_bytes(os.urandom(64 * 1024))  # another file saved under its name
+    panel.refresh()
+    view = panel.sources_view
+    # It said "No sources yet. Click Add, or drop files…", and an import then failed on the same file.
+    assert view.empty_text == view.UNREADABLE_TEXT
+    assert "is damaged or is not a database" in panel.status_label.text()
+    db.unlink()  # moved elsewhere, as the message says
+    panel.refresh()
+    assert view.empty_text == view.EMPTY_TEXT

@@ -261,7 +261,11 @@ class KnowledgePanel(QWidget):
             kb = open_store(self.data_dir, create=False)
         except Error as exc:
             self.status_label.setText(str(exc))
+            if not self._busy:  # "No sources yet. Click Add" would send the user to an import that fails
+                self.sources_view.empty_text = self.sources_view.UNREADABLE_TEXT
             return
+        if not self._busy:
+            self.sources_view.empty_text = self.sources_view.EMPTY_TEXT
         if kb is None:
             return
         with kb:

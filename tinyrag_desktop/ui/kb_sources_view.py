@@ -203,6 +203,7 @@ class SourcesView(QTreeView):
 
     EMPTY_TEXT = "No sources yet.\nClick Add, or drop files, folders or web links here."
     BUSY_TEXT = "The sources are listed here as soon as this is done."
+    UNREADABLE_TEXT = "The knowledge base could not be read.\nWhy, and what to do, is said below."
     empty_text = EMPTY_TEXT
 
     deleteRequested = Signal()  # the Delete key, on the list: the panel asks, then removes the selection
