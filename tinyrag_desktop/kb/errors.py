@@ -2,7 +2,10 @@
 
     Error
     ├── StoreError          the database cannot be opened, read or written
-    │   └── DiskFull        the disk it is on is full (an import stops: every next file would fail too)
+    │   └── CannotWrite     no write can succeed until the user acts (an import stops: every next file
+    │       │               would fail too)
+    │       ├── DiskFull    the disk it is on is full
+    │       └── ReadOnlyStore  the database file (or its -wal or -shm file) is read-only
     ├── ReadError           one file or page could not be read (the import goes on with the next)
     │   ├── UnsupportedFile a file type the knowledge base does not read
     │   └── NoText          readable, but holds nothing to index (a page that is only navigation)
@@ -20,8 +23,23 @@ class StoreError(Error):
     """The knowledge base database cannot be opened, read or written."""
 
 
-class DiskFull(StoreError):
+class CannotWrite(StoreError):
+    """Nothing can be stored until the user acts; ``stopped`` says why in a few words ("the disk is full")."""
+
+    stopped = "the knowledge base cannot be written to"
+
+
+class DiskFull(CannotWrite):
     """The disk holding the knowledge base is full: nothing more can be stored until space is freed."""
+
+    stopped = "the disk is full"
+
+
+class ReadOnlyStore(CannotWrite):
+    """The knowledge base file (or its -wal or -shm file) is read-only: nothing can be stored until it is
+    made writable."""
+
+    stopped = "the knowledge base file is read-only"
 
 
 class ReadError(Error):

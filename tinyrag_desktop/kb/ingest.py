@@ -2,7 +2,8 @@
 
 An import first lists everything it will read (so progress can say "12 of 340"), then reads, chunks and
 stores each source in its own transaction. A file that cannot be read is reported with its reason and the
-import goes on; cancelling stops between sources, so what was stored is complete and what was not is absent.
+import goes on; one that cannot be stored because no write can succeed (a full disk, a read-only database)
+stops it, said once; cancelling stops between sources, so what was stored is complete and what was not is absent.
 A source whose content hash has not changed since the last import is skipped (unless ``force``), except
 when an embedding model is set and the source has no vectors of it yet: it is read again to embed it.
 Importing a folder again brings the knowledge base in line with it: files deleted from the folder since
@@ -27,7 +28,7 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from .chunking import chunk_document
-from .errors import Cancelled, DiskFull, Error, FetchError, NoText, ReadError, Unreachable, UnsupportedFile
+from .errors import Cancelled, CannotWrite, Error, FetchError, NoText, ReadError, Unreachable, UnsupportedFile
 from .models import Block, Chunk, Document
 from .readers import (
     GZIP_MAGIC, SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, read_bytes, sniff, with_utf16_bom,
@@ -296,9 +297,10 @@ class Importer:
                 break
             except NoText as exc:
                 report.skipped.append(Failure(item.value, str(exc) + self._kept(item)))
-            except DiskFull as exc:  # every next file would fail the same way: stop, and say how many were left
+            except CannotWrite as exc:  # a full disk, a read-only file: every next file would fail the same
+                # way, so the import stops, saying once what to do and how many were left
                 report.failed.append(Failure(item.value, str(exc) + self._kept(item)))
-                report.stopped, report.not_tried = "the disk is full", len(todo) - done - 1
+                report.stopped, report.not_tried = exc.stopped, len(todo) - done - 1
                 break
             except Error as exc:
                 report.failed.append(Failure(item.value, str(exc) + self._kept(item)))

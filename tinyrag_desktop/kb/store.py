@@ -34,7 +34,7 @@ from typing import Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
 from ..sqlitefiles import missing_columns, table_columns
-from .errors import DiskFull, StoreError
+from .errors import DiskFull, ReadOnlyStore, StoreError
 from .models import Chunk, SourceInfo
 from .textform import index_form
 
@@ -233,7 +233,8 @@ def _full_disk(path: Path) -> str:
 
 def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
     """The error to raise when SQLite failed on the knowledge base at ``path``: ``doing`` ("Could not save
-    … in the knowledge base") followed by why, in words, and what to do. DiskFull when a disk is full.
+    … in the knowledge base") followed by why, in words, and what to do. DiskFull when a disk is full,
+    ReadOnlyStore when the file is read-only: an import stops at those (see errors.CannotWrite).
 
     Told apart by SQLite's error name (SQLITE_CORRUPT, SQLITE_BUSY …), which is fixed; its message may
     change between versions, so it is only quoted."""
@@ -259,7 +260,7 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
         return StoreError(f"{doing}: SQLite could not open {file} (it says: {exc}). Check that you may read "
                           f"and write it and the folder {folder}, or use another --data-dir.")
     if name.startswith("SQLITE_READONLY"):
-        return StoreError(f"{doing}: {file} (or its -wal or -shm file beside it) is read-only. Make it "
+        return ReadOnlyStore(f"{doing}: {file} (or its -wal or -shm file beside it) is read-only. Make it "
                           "writable for you, then try again.")
     return StoreError(f"{doing}: {exc}.")
 
@@ -590,7 +591,7 @@ class KnowledgeBase:
 
     def _check_writable(self) -> None:
         if self.readonly:
-            raise StoreError(f"The knowledge base {self.path} is in a folder you cannot write to: it can be "
+            raise ReadOnlyStore(f"The knowledge base {self.path} is in a folder you cannot write to: it can be "
                              "searched and listed, not changed.")
 
     def optimize(self) -> None:
