@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -13,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.kb.cli_run import run_main
 from tests.permissions import as_a_user
 from tinyrag_desktop.kb import Importer, open_store
+from tinyrag_desktop.kb import store as store_module
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -54,3 +57,37 @@ def test_a_read_only_knowledge_base_file_stops_a_folder_import_at_the_first_file
             done.stdout
     finally:
         shutil.rmtree(top, ignore_errors=True)
+
+
+@pytest.fixture
+def writer(tmp_path: Path):
+    """A knowledge base another program is writing to: a second connection holding a write transaction."""
+    data = tmp_path / "data"
+    with open_store(data):
+        pass
+    holder = sqlite3.connect(data / "knowledge.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    yield data
+    holder.execute("ROLLBACK")
+    holder.close()
+
+
+def test_a_knowledge_base_another_program_is_writing_stops_the_import_and_says_so(writer, tmp_path, capsys,
+                                                                                    monkeypatch):
+    # how long a write waits for the other program: a tenth of a second here, a few seconds for a person
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT", 0.1)
+    notes = _notes(tmp_path / "notes", 3)
+    code, out, err = run_main(capsys, "add", str(notes), "--data-dir", str(writer))
+    assert code == 1 and "Traceback" not in err
+    failed = _failures(err)
+    assert len(failed) == 1, err  # was one per file, each after waiting 30 s
+    assert "another program is writing to the knowledge base" in failed[0], failed
+    assert "Try again when it is done" in failed[0], failed
+    assert out.strip().endswith("— stopped, another program is writing to the knowledge base: 2 more not tried")
+
+
+def test_a_write_waits_a_few_seconds_not_half_a_minute(tmp_path):
+    # a person waiting on a silent command gives up long before 30 s: the wait is short, and one setting
+    assert 1 <= store_module.BUSY_TIMEOUT <= 10
+    with open_store(tmp_path / "data") as kb:
+        assert kb.conn.execute("PRAGMA busy_timeout").fetchone()[0] == int(store_module.BUSY_TIMEOUT * 1000)

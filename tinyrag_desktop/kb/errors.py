@@ -5,7 +5,8 @@
     │   └── CannotWrite     no write can succeed until the user acts (an import stops: every next file
     │       │               would fail too)
     │       ├── DiskFull    the disk it is on is full
-    │       └── ReadOnlyStore  the database file (or its -wal or -shm file) is read-only
+    │       ├── ReadOnlyStore  the database file (or its -wal or -shm file) is read-only
+    │       └── StoreLocked another program is writing to it and did not finish within store.BUSY_TIMEOUT
     ├── ReadError           one file or page could not be read (the import goes on with the next)
     │   ├── UnsupportedFile a file type the knowledge base does not read
     │   └── NoText          readable, but holds nothing to index (a page that is only navigation)
@@ -40,6 +41,12 @@ class ReadOnlyStore(CannotWrite):
     made writable."""
 
     stopped = "the knowledge base file is read-only"
+
+
+class StoreLocked(CannotWrite):
+    """Another program holds the knowledge base's write lock and did not let go within the wait allowed."""
+
+    stopped = "another program is writing to the knowledge base"
 
 
 class ReadError(Error):

@@ -2,8 +2,8 @@
 
 An import first lists everything it will read (so progress can say "12 of 340"), then reads, chunks and
 stores each source in its own transaction. A file that cannot be read is reported with its reason and the
-import goes on; one that cannot be stored because no write can succeed (a full disk, a read-only database)
-stops it, said once; cancelling stops between sources, so what was stored is complete and what was not is absent.
+import goes on; one that cannot be stored because no write can succeed (a full disk, a read-only database,
+another program writing to it for longer than store.BUSY_TIMEOUT) stops it, said once; cancelling stops between sources, so what was stored is complete and what was not is absent.
 A source whose content hash has not changed since the last import is skipped (unless ``force``), except
 when an embedding model is set and the source has no vectors of it yet: it is read again to embed it.
 Importing a folder again brings the knowledge base in line with it: files deleted from the folder since
@@ -297,8 +297,8 @@ class Importer:
                 break
             except NoText as exc:
                 report.skipped.append(Failure(item.value, str(exc) + self._kept(item)))
-            except CannotWrite as exc:  # a full disk, a read-only file: every next file would fail the same
-                # way, so the import stops, saying once what to do and how many were left
+            except CannotWrite as exc:  # a full disk, a read-only or locked database: every next file would
+                # fail the same way, so the import stops, saying once what to do and how many were left
                 report.failed.append(Failure(item.value, str(exc) + self._kept(item)))
                 report.stopped, report.not_tried = exc.stopped, len(todo) - done - 1
                 break

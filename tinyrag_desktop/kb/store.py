@@ -34,7 +34,7 @@ from typing import Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
 from ..sqlitefiles import missing_columns, table_columns
-from .errors import DiskFull, ReadOnlyStore, StoreError
+from .errors import DiskFull, ReadOnlyStore, StoreError, StoreLocked
 from .models import Chunk, SourceInfo
 from .textform import index_form
 
@@ -181,6 +181,13 @@ def refuse_unusable(path: Path, conn: sqlite3.Connection | None = None) -> None:
                          "--data-dir.")
 
 
+# How long a write waits for another program's write to the same knowledge base to end, in seconds.
+# The window and ``kb add`` store each source in a transaction of its own, over in well under a second,
+# so two imports take turns within this wait. A program that holds the lock longer (a database browser
+# with unsaved changes, a process that hung) will not let go soon: after this wait the import stops and
+# says so, rather than wait on in silence (SQLite's own 30 s, once per file, looked like a hang).
+BUSY_TIMEOUT = 5.0
+
 # Below this much free space a failed write is put down to a full disk.
 _LOW_SPACE = 4 << 20
 
@@ -234,7 +241,8 @@ def _full_disk(path: Path) -> str:
 def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
     """The error to raise when SQLite failed on the knowledge base at ``path``: ``doing`` ("Could not save
     … in the knowledge base") followed by why, in words, and what to do. DiskFull when a disk is full,
-    ReadOnlyStore when the file is read-only: an import stops at those (see errors.CannotWrite).
+    ReadOnlyStore when the file is read-only, StoreLocked when another program holds it: an import stops
+    at those (see errors.CannotWrite).
 
     Told apart by SQLite's error name (SQLITE_CORRUPT, SQLITE_BUSY …), which is fixed; its message may
     change between versions, so it is only quoted."""
@@ -249,7 +257,7 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
                           "as it is; move it elsewhere (or put back a backup) and import your documents again, "
                           "or use another --data-dir.")
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return StoreError(f"{doing}: another program is writing to the knowledge base (the tinyRAG window "
+        return StoreLocked(f"{doing}: another program is writing to the knowledge base (the tinyRAG window "
                           "importing or deleting, perhaps) and did not finish in time. Try again when it "
                           "is done.")
     if name.startswith("SQLITE_CANTOPEN"):
@@ -324,7 +332,7 @@ class KnowledgeBase:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             # autocommit mode: transactions are explicit (BEGIN IMMEDIATE … COMMIT) below.
-            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT)
         except sqlite3.DatabaseError as exc:
             raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
         try:
