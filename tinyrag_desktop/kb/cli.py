@@ -267,12 +267,29 @@ def _add(args: argparse.Namespace) -> int:
         print(f"skipped: {_printable(skip.location)}: {_printable(skip.reason)}", file=sys.stderr)
     for location in report.removed:
         print(f"removed: {_printable(location)}: deleted from its folder", file=sys.stderr)
+    # With the network off the Importer downloads nothing; the command line was asking for what it forbids
+    offline = [] if ctx.settings["network_tools"] else [i.value for i in items if i.kind in ("url", "wikipedia")]
+    if offline:
+        print(_how_to_go_online(args), file=sys.stderr)
     print(report.summary())
     stored = report.added or report.updated or report.unchanged
+    failed = [f for f in report.failed if f.location not in offline]
     # stopped (the disk is full): what was not tried is not imported, whatever was stored before it
     # Nothing stored when something was named: a failure, as is a skipped file (a scanned PDF with no text)
     # that was all there was, so that a script does not take it for imported.
-    return 1 if report.stopped or ((report.failed or report.skipped) and not stored) else 0
+    if report.stopped or ((failed or report.skipped) and not stored):
+        return 1
+    return 2 if offline else 0
+
+
+def _how_to_go_online(args: argparse.Namespace) -> str:
+    """What to do to import the web pages and Wikipedia articles an offline ``kb add`` left out."""
+    if getattr(args, "offline", None) is False:
+        return ("note: --offline turns the network off, so no web page or Wikipedia article was downloaded; "
+                "run the same kb add without --offline to import them.")
+    return ("note: Network tools are off in Settings (offline mode), so no web page or Wikipedia article was "
+            "downloaded; turn on Network tools in Settings (\"network_tools\": true in settings.json) to "
+            "import them.")
 
 
 _OTHER_SCHEME = re.compile(r"^(?!file:)[a-z][a-z0-9+.-]+://", re.IGNORECASE)

@@ -11,7 +11,8 @@
     │   ├── UnsupportedFile a file type the knowledge base does not read
     │   └── NoText          readable, but holds nothing to index (a page that is only navigation)
     ├── FetchError          a URL, Wikipedia article or embedding could not be fetched
-    │   └── Unreachable     the server could not be reached at all (no answer, not an error answer)
+    │   ├── Unreachable     the server could not be reached at all (no answer, not an error answer)
+    │   └── NetworkOff      not asked at all: the network is off (``--offline``, Network tools unticked)
     └── Cancelled           the user cancelled the import while a long file was being read
 """
 
@@ -67,6 +68,10 @@ class FetchError(Error):
 
 class Unreachable(FetchError):
     """The server did not answer at all (refused, timed out): asking it again at once is pointless."""
+
+
+class NetworkOff(FetchError):
+    """A web page or Wikipedia article was not downloaded: the settings say the app is offline."""
 
 
 class Cancelled(Error):

@@ -9,6 +9,8 @@ when an embedding model is set and the source has no vectors of it yet: it is re
 Importing a folder again brings the knowledge base in line with it: files deleted from the folder since
 are removed (once the import has finished, not when it was cancelled; a file that merely cannot be seen
 now, behind a folder without read permission, stays).
+Web pages and Wikipedia articles are not downloaded when the settings' ``network_tools`` is off (the app
+is then fully offline): each is listed as failed, saying so, and the files beside them are imported.
 When the embedding server fails, sources are stored without vectors (keyword search still finds them) and
 the report says so; the next import embeds them.
 """
@@ -28,7 +30,9 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from .chunking import chunk_document
-from .errors import Cancelled, CannotWrite, Error, FetchError, NoText, ReadError, Unreachable, UnsupportedFile
+from .errors import (
+    Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
+)
 from .models import Block, Chunk, Document
 from .readers import (
     GZIP_MAGIC, SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, read_bytes, sniff, with_utf16_bom,
@@ -366,6 +370,9 @@ class Importer:
                 return
             name = named.name[:-3] if is_compressed(named) else named.name  # "guide.md.gz" is titled as guide.md
             doc = read_bytes(data, kind, name, self.cancel.is_set)
+        elif item.kind in ("url", "wikipedia") and not self.settings.get("network_tools", True):
+            # "off means fully offline" (the settings): a page named here is no exception
+            raise NetworkOff("not downloaded: the network is off (offline mode)")
         elif item.kind == "url":
             from .web import fetch_url, normalize_url
 
