@@ -67,8 +67,11 @@ class ImportItem:
             return ImportItem("wikipedia", text.strip()[len("wikipedia:"):].strip())
         if low.startswith("file:"):  # a link copied from a browser's address bar or a file manager
             parts = urlsplit(text.strip())
-            if parts.netloc in ("", "localhost"):
+            if parts.netloc.lower() in ("", "localhost"):
                 return ImportItem("path", url2pathname(parts.path))
+            if os.name == "nt":  # file://server/share/x: a Windows share's UNC path, \\server\share\x
+                return ImportItem("path", url2pathname(f"//{parts.netloc}{parts.path}"))
+            # another computer's file: kept as written, so the import can say why it cannot be read
         return ImportItem("path", text)
 
 
@@ -152,6 +155,9 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
         if not item.value.strip():  # an empty shell variable must not mean "the current folder"
             report.failed.append(Failure("(empty)", "an empty path: name a file or a folder"))
             continue
+        if _other_host(item.value):  # as written: a path made of it ("file:/otherhost/x") means nothing
+            out.append(item)
+            continue
         path = Path(item.value).expanduser()
         if not path.is_dir():
             add(str(path.resolve()) if path.exists() else str(path), path.name)
@@ -182,6 +188,17 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
         if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
             report.skipped.append(Failure(str(path), "no supported files found in this folder"))
     return out
+
+
+def _other_host(text: str) -> str:
+    """The computer a ``file://HOST/…`` address names when it is not this one, else "" (see ImportItem.parse)."""
+    if not text.lstrip().lower().startswith("file:"):
+        return ""
+    try:
+        host = urlsplit(text.strip()).netloc
+    except ValueError:
+        return ""
+    return "" if host.lower() in ("", "localhost") else host
 
 
 def _folders(items: Sequence[ImportItem]) -> list[str]:
@@ -348,6 +365,11 @@ class Importer:
 
     def _import_one(self, item: ImportItem, load_id: str, report: ImportReport) -> None:
         if item.kind == "path":
+            host = _other_host(item.value)
+            if host:
+                raise ReadError(f"a file:// address from another computer ({host}) cannot be read; give the "
+                                "file's path instead (where that computer's shared folder is mounted here, "
+                                "for one)")
             path = Path(item.value)
             if not path.exists():
                 raise ReadError("a link to something that does not exist" if path.is_symlink()
