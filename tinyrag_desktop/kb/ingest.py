@@ -5,7 +5,8 @@ stores each source in its own transaction. A file that cannot be read is reporte
 import goes on; one that cannot be stored because no write can succeed (a full disk, a read-only database,
 another program writing to it for longer than store.BUSY_TIMEOUT) stops it, said once; cancelling stops between sources, so what was stored is complete and what was not is absent.
 A source whose content hash has not changed since the last import is skipped (unless ``force``), except
-when an embedding model is set and the source has no vectors of it yet: it is read again to embed it.
+when an embedding model is set and the source has no vectors of it yet (it is read again to embed it), and
+when it was read by an older version of the readers (READER_VERSION): it is read again, and counted as updated.
 Importing a folder again brings the knowledge base in line with it: files deleted from the folder since
 are removed (once the import has finished, not when it was cancelled; a file that merely cannot be seen
 now, behind a folder without read permission, stays).
@@ -45,6 +46,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+
+# The version of what the readers and the chunker make of a source. Bump it with any change to them that
+# changes what is stored for the same bytes (a reader fix, text read that was missed, other chunks): a
+# source stored by an older version is then read again on its next import, and counted as updated, instead
+# of being skipped as unchanged and keeping its old chunks for good. Sources stored before the version was
+# recorded count as 0. (1: the first recorded.)
+READER_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,12 +115,17 @@ class ImportReport:
     embedding_problem: str = ""
     # Sources removed because the file is no longer in the folder imported again.
     removed: list[str] = field(default_factory=list)
+    # Unchanged sources read again because an older version read them (see READER_VERSION); in ``updated`` too.
+    reread: list[str] = field(default_factory=list)
     # Why the import stopped before the end (the disk is full), and how many items it did not try.
     stopped: str = ""
     not_tried: int = 0
 
     def summary(self) -> str:
-        parts = [f"{len(self.added)} added", f"{len(self.updated)} updated", f"{len(self.unchanged)} unchanged"]
+        updated = f"{len(self.updated)} updated"
+        if self.reread:
+            updated += f" ({len(self.reread)} unchanged but read again: an older version imported them)"
+        parts = [f"{len(self.added)} added", updated, f"{len(self.unchanged)} unchanged"]
         if self.failed:
             parts.append(f"{len(self.failed)} failed")
         if self.skipped:
@@ -435,6 +448,8 @@ class Importer:
         existing = self.kb.source_by_location(location)
         if existing is None or existing.content_hash != digest or self.force:
             return False
+        if self.kb.reader_version(existing.id) < READER_VERSION:
+            return False  # the same bytes, but read by older readers: read them again
         if self._embeds() and not self.kb.is_embedded(existing.id, self.embedder.model):
             return False  # the same text, but without vectors of the model now set: read it to embed it
         report.unchanged.append(location)
@@ -462,11 +477,17 @@ class Importer:
                 self._embedding_off = isinstance(exc, Unreachable)
             if vectors is None:
                 report.unembedded.append(location)
-        existed = self.kb.source_by_location(location) is not None
+        existing = self.kb.source_by_location(location)
+        # the same bytes stored before by older readers (see READER_VERSION): said in the summary
+        reread = existing is not None and existing.content_hash == digest \
+            and self.kb.reader_version(existing.id) < READER_VERSION
         self.kb.replace_source(title=doc.title, location=location, type=doc.type, size=size,
                                content_hash=digest, chunks=chunks, load_id=load_id,
-                               vectors=vectors, vector_model=model, links=doc.links)
-        (report.updated if existed else report.added).append(location)
+                               vectors=vectors, vector_model=model, links=doc.links,
+                               reader_version=READER_VERSION)
+        (report.updated if existing else report.added).append(location)
+        if reread:
+            report.reread.append(location)
         report.chunks += len(chunks)
 
 

@@ -44,6 +44,8 @@ DB_NAME = "knowledge.db"
 # 1: sources, chunks, vectors, chunks_fts. 2: links and links_fts (added in place; see _migrate).
 # 3: the same tables; links are now read from Markdown, reStructuredText, text files and web pages too.
 # 4: the same tables; the full-text indexes hold index_form's text (full-width letters, CJK words).
+# Any version: sources.reader_version may be missing (added in place, not a new schema version, so that an
+# older tinyRAG still opens the file: what it stores gets the column's default 0, "read by an older reader").
 SCHEMA_VERSION = 4
 
 # unicode61 folds case and (with remove_diacritics 2) accents; porter makes "indexes" find "index".
@@ -60,7 +62,9 @@ CREATE TABLE IF NOT EXISTS sources(
     content_hash TEXT NOT NULL,
     imported_at TEXT NOT NULL,
     load_id TEXT NOT NULL,
-    chunk_count INTEGER NOT NULL DEFAULT 0
+    chunk_count INTEGER NOT NULL DEFAULT 0,
+    -- ingest.READER_VERSION when the source was read (0: before there was one); see KnowledgeBase.reader_version
+    reader_version INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS chunks(
     id INTEGER PRIMARY KEY,
@@ -322,6 +326,7 @@ class KnowledgeBase:
                 self.conn.create_function("index_form", 1, index_form, deterministic=True)
                 refuse_unusable(self.path, self.conn)
                 self.conn.execute("SELECT 1 FROM sources LIMIT 1")
+                self._reader_versions = "reader_version" in table_columns(self.conn).get("sources", set())
             except (sqlite3.DatabaseError, StoreError) as exc:
                 if self.conn is not None:
                     self.conn.close()
@@ -343,6 +348,7 @@ class KnowledgeBase:
             self.conn.create_function("index_form", 1, index_form, deterministic=True)
             self.conn.executescript(_SCHEMA)
             self._migrate()
+            self._add_reader_version()
         except (sqlite3.DatabaseError, StoreError) as exc:
             self.conn.close()  # not left open on a file it cannot use
             if isinstance(exc, StoreError):
@@ -379,6 +385,24 @@ class KnowledgeBase:
                 "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 [("schema_version", str(SCHEMA_VERSION)), ("index_unicode", unicodedata.unidata_version)],
             )
+
+    def _add_reader_version(self) -> None:
+        """Add ``sources.reader_version`` to a file made before it (its sources get 0: read again on their next
+        import). A file that cannot be written now (read-only, another program writing) is left without it,
+        to be listed and searched as it is; the next open that can write adds it."""
+        conn = self.conn
+        self._reader_versions = "reader_version" in table_columns(conn).get("sources", set())
+        if self._reader_versions:
+            return
+        try:
+            with _transaction(conn):
+                conn.execute("ALTER TABLE sources ADD COLUMN reader_version INTEGER NOT NULL DEFAULT 0")
+        except sqlite3.OperationalError as exc:
+            if not getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_READONLY", "SQLITE_BUSY")):
+                raise
+            log.info("%s: reader_version not added for now: %s", self.path, exc)
+            return
+        self._reader_versions = True
 
     def _reindex(self) -> None:
         """Build both full-text indexes again from the stored text (in the caller's transaction).
@@ -428,6 +452,13 @@ class KnowledgeBase:
     def source_by_location(self, location: str) -> SourceInfo | None:
         row = self.conn.execute("SELECT id FROM sources WHERE location = ?", (location,)).fetchone()
         return self.source(row[0]) if row else None
+
+    def reader_version(self, source_id: int) -> int:
+        """The ingest.READER_VERSION the source was read with; 0 for one stored before it was recorded."""
+        if not self._reader_versions:
+            return 0
+        row = self.conn.execute("SELECT reader_version FROM sources WHERE id = ?", (source_id,)).fetchone()
+        return int(row[0]) if row else 0
 
     def chunks(self, source_id: int) -> list[Chunk]:
         rows = self.conn.execute(
@@ -492,8 +523,11 @@ class KnowledgeBase:
         vectors: Sequence[Sequence[float]] | None = None,
         vector_model: str = "",
         links: Sequence[tuple[str, str]] | None = None,
+        reader_version: int = 0,
     ) -> int:
         """Add a source or atomically replace an existing one at the same location; returns its id.
+
+        ``reader_version`` is the version of the readers and chunker that made ``chunks`` (ingest.READER_VERSION).
 
         ``links`` are (href, words around the link) pairs; hrefs are resolved against ``location``.
         When not given, the ``links`` that ``chunk_document`` attached to ``chunks`` are used.
@@ -524,6 +558,8 @@ class KnowledgeBase:
                         " chunk_count) VALUES(?,?,?,?,?,?,?,?)",
                         (title, location, type, size, content_hash, _now(), load_id, len(chunks)),
                     ).lastrowid
+                if self._reader_versions:
+                    conn.execute("UPDATE sources SET reader_version = ? WHERE id = ?", (reader_version, source_id))
                 first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
                 ids = range(first, first + len(chunks))
                 conn.executemany(
