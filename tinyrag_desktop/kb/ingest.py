@@ -3,10 +3,11 @@
 An import first lists everything it will read (so progress can say "12 of 340"), then reads, chunks and
 stores each source in its own transaction. A file that cannot be read is reported with its reason and the
 import goes on; one that cannot be stored because no write can succeed (a full disk, a read-only database,
-another program writing to it for longer than store.BUSY_TIMEOUT) stops it, said once; cancelling stops between sources, so what was stored is complete and what was not is absent.
+another program writing to it for longer than store.BUSY_TIMEOUT) stops it, said once. Cancelling stops
+between sources, so what was stored is complete and what was not is absent.
 A source whose content hash has not changed since the last import is skipped (unless ``force``), except
 when an embedding model is set and the source has no vectors of it yet (it is read again to embed it), and
-when it was read by an older version of the readers (READER_VERSION): it is read again, and counted as updated.
+when an older version of the readers read it (READER_VERSION): it is read again, and counted as updated.
 Importing a folder again brings the knowledge base in line with it: files deleted from the folder since
 are removed (once the import has finished, not when it was cancelled; a file that merely cannot be seen
 now, behind a folder without read permission, stays).
