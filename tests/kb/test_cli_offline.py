@@ -88,3 +88,11 @@ def test_with_the_network_on_the_page_is_imported(server, note, tmp_path, capsys
     code, out, err = run_main(capsys, "add", f"{server}/tides.html", str(note), "--data-dir", str(data))
     assert code == 0 and _asked == ["/tides.html"], err
     assert out.startswith("2 added")
+
+
+def test_offline_still_says_what_is_wrong_with_an_address_it_could_never_read(tmp_path, capsys):
+    code, out, err = run_main(capsys, "add", "--offline", "ftp://example.org/notes.txt", "--data-dir",
+                              str(tmp_path / "data"))
+    assert code == 1  # a failure, not "offline": without --offline it would fail the same
+    assert "failed: ftp://example.org/notes.txt: only http:// and https:// addresses can be imported" in err
+    assert "--offline" not in err

@@ -267,19 +267,17 @@ def _add(args: argparse.Namespace) -> int:
         print(f"skipped: {_printable(skip.location)}: {_printable(skip.reason)}", file=sys.stderr)
     for location in report.removed:
         print(f"removed: {_printable(location)}: deleted from its folder", file=sys.stderr)
-    # With the network off the Importer downloads nothing; the command line was asking for what it forbids
-    offline = [] if ctx.settings["network_tools"] else [i.value for i in items if i.kind in ("url", "wikipedia")]
-    if offline:
+    if report.offline:  # the command line asked for what its own settings forbid: say how to allow it
         print(_how_to_go_online(args), file=sys.stderr)
     print(report.summary())
     stored = report.added or report.updated or report.unchanged
-    failed = [f for f in report.failed if f.location not in offline]
+    failed = [f for f in report.failed if f.location not in report.offline]
     # stopped (the disk is full): what was not tried is not imported, whatever was stored before it
     # Nothing stored when something was named: a failure, as is a skipped file (a scanned PDF with no text)
     # that was all there was, so that a script does not take it for imported.
     if report.stopped or ((failed or report.skipped) and not stored):
         return 1
-    return 2 if offline else 0
+    return 2 if report.offline else 0
 
 
 def _how_to_go_online(args: argparse.Namespace) -> str:

@@ -118,6 +118,8 @@ class ImportReport:
     removed: list[str] = field(default_factory=list)
     # Unchanged sources read again because an older version read them (see READER_VERSION); in ``updated`` too.
     reread: list[str] = field(default_factory=list)
+    # Web pages and Wikipedia articles not downloaded as the network is off; in ``failed`` too, saying so.
+    offline: list[str] = field(default_factory=list)
     # Why the import stopped before the end (the disk is full), and how many items it did not try.
     stopped: str = ""
     not_tried: int = 0
@@ -332,6 +334,9 @@ class Importer:
                 break
             except NoText as exc:
                 report.skipped.append(Failure(item.value, str(exc) + self._kept(item)))
+            except NetworkOff as exc:
+                report.failed.append(Failure(item.value, str(exc) + self._kept(item)))
+                report.offline.append(item.value)
             except CannotWrite as exc:  # a full disk, a read-only or locked database: every next file would
                 # fail the same way, so the import stops, saying once what to do and how many were left
                 report.failed.append(Failure(item.value, str(exc) + self._kept(item)))
@@ -406,13 +411,11 @@ class Importer:
                 return
             name = named.name[:-3] if is_compressed(named) else named.name  # "guide.md.gz" is titled as guide.md
             doc = read_bytes(data, kind, name, self.cancel.is_set)
-        elif item.kind in ("url", "wikipedia") and not self.settings.get("network_tools", True):
-            # "off means fully offline" (the settings): a page named here is no exception
-            raise NetworkOff("not downloaded: the network is off (offline mode)")
         elif item.kind == "url":
             from .web import fetch_url, normalize_url
 
-            location = normalize_url(item.value)
+            location = normalize_url(item.value)  # an address it could never read is said as such, offline too
+            self._check_online()
             if self.kb.source_by_location(location) is None and self.kb.source_by_location(item.value):
                 location = item.value  # imported before URLs were normalised: update that source
             fetched = fetch_url(location, self.max_file_bytes, cancelled=self.cancel.is_set)
@@ -423,6 +426,7 @@ class Importer:
         elif item.kind == "wikipedia":
             from .web import wikipedia_article
 
+            self._check_online()
             article = asyncio.run(wikipedia_article(item.value, self.settings))
             location = article.url or f"wikipedia:{article.lang}:{article.title}"
             data = article.text.encode("utf-8")
@@ -433,6 +437,12 @@ class Importer:
         else:
             raise UnsupportedFile(f"unknown import kind {item.kind!r}")
         self._store(doc, location, size, digest, load_id, report)
+
+    def _check_online(self) -> None:
+        """Raise NetworkOff when the settings say the app is offline: "off means fully offline", and a page
+        named by the user is no exception."""
+        if not self.settings.get("network_tools", True):
+            raise NetworkOff("not downloaded: the network is off (offline mode)")
 
     def _file_type(self, named: Path, location: str) -> str:
         """The reader for the file at ``location`` found as ``named``: by its name, or, for a source imported
