@@ -45,7 +45,8 @@ DB_NAME = "knowledge.db"
 # 3: the same tables; links are now read from Markdown, reStructuredText, text files and web pages too.
 # 4: the same tables; the full-text indexes hold index_form's text (full-width letters, CJK words).
 # Any version: sources.reader_version may be missing (added in place, not a new schema version, so that an
-# older tinyRAG still opens the file: what it stores gets the column's default 0, "read by an older reader").
+# older tinyRAG still opens the file: sources it adds get the column's default 0, "read by an older reader";
+# one it imports again keeps the number it had, which only a downgrade and upgrade again can make wrong).
 SCHEMA_VERSION = 4
 
 # unicode61 folds case and (with remove_diacritics 2) accents; porter makes "indexes" find "index".
