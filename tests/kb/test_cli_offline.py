@@ -96,3 +96,12 @@ def test_offline_still_says_what_is_wrong_with_an_address_it_could_never_read(tm
     assert code == 1  # a failure, not "offline": without --offline it would fail the same
     assert "failed: ftp://example.org/notes.txt: only http:// and https:// addresses can be imported" in err
     assert "--offline" not in err
+
+
+def test_offline_with_network_tools_off_in_settings_too_names_both(server, note, tmp_path, capsys):
+    data = tmp_path / "data"
+    _settings(data, network_tools=False)
+    code, out, err = run_main(capsys, "add", "--offline", f"{server}/tides.html", "--data-dir", str(data))
+    assert code == 2 and _asked == []
+    assert ("turn on Network tools in Settings (\"network_tools\": true in settings.json), then run the same "
+            "kb add without --offline to import them.") in err

@@ -268,7 +268,7 @@ def _add(args: argparse.Namespace) -> int:
     for location in report.removed:
         print(f"removed: {_printable(location)}: deleted from its folder", file=sys.stderr)
     if report.offline:  # the command line asked for what its own settings forbid: say how to allow it
-        print(_how_to_go_online(args), file=sys.stderr)
+        print(_how_to_go_online(args, ctx.data_dir), file=sys.stderr)
     print(report.summary())
     stored = report.added or report.updated or report.unchanged
     failed = [f for f in report.failed if f.location not in report.offline]
@@ -280,14 +280,19 @@ def _add(args: argparse.Namespace) -> int:
     return 2 if report.offline else 0
 
 
-def _how_to_go_online(args: argparse.Namespace) -> str:
-    """What to do to import the web pages and Wikipedia articles an offline ``kb add`` left out."""
-    if getattr(args, "offline", None) is False:
-        return ("note: --offline turns the network off, so no web page or Wikipedia article was downloaded; "
-                "run the same kb add without --offline to import them.")
-    return ("note: Network tools are off in Settings (offline mode), so no web page or Wikipedia article was "
-            "downloaded; turn on Network tools in Settings (\"network_tools\": true in settings.json) to "
-            "import them.")
+def _how_to_go_online(args: argparse.Namespace, data_dir: Path) -> str:
+    """What to do to import the web pages and Wikipedia articles an offline ``kb add`` left out: drop
+    --offline, turn on Network tools in Settings, or both."""
+    from ..settings import load_settings
+
+    turn_on = "turn on Network tools in Settings (\"network_tools\": true in settings.json)"
+    if getattr(args, "offline", None) is not False:
+        why, todo = "Network tools are off in Settings (offline mode)", turn_on
+    elif not load_settings(data_dir)[0]["network_tools"]:
+        why, todo = "--offline turns the network off", f"{turn_on}, then run the same kb add without --offline"
+    else:
+        why, todo = "--offline turns the network off", "run the same kb add without --offline"
+    return f"note: {why}, so no web page or Wikipedia article was downloaded; {todo} to import them."
 
 
 _OTHER_SCHEME = re.compile(r"^(?!file:)[a-z][a-z0-9+.-]+://", re.IGNORECASE)
