@@ -41,6 +41,16 @@ def verb_first(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        # Ctrl+C while the program is still starting (importing its modules, building the command line's
+        # parser): said as one pressed later is, not as a traceback
+        print("\nStopped.", file=sys.stderr)
+        return 130
+
+
+def _run(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "--nanogo-worker":  # a frozen build starts the sandbox as its own executable
         from .tools.nanogo.worker import main as worker_main

@@ -42,6 +42,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:  # Ctrl+C at any point, the verbs' imports and parsers included
+        print("\nStopped.", file=sys.stderr)
+        return 130
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
     args, extra = parser.parse_known_args(argv)
@@ -55,9 +63,6 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("\nStopped.", file=sys.stderr)
-        return 130
     finally:
         _release_knowledge_base(args)
 

@@ -14,7 +14,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .errors import DiskFull, Error, FetchError, ReadError, StoreError, UnsupportedFile
+from .errors import (
+    CannotWrite, DiskFull, Error, FetchError, ReadError, ReadOnlyStore, StoreError, StoreLocked, UnsupportedFile,
+)
 from .models import Chunk, Hit, SourceInfo
 from .search import Hits, open_readonly, query_terms
 from .search import search as search_connection
@@ -22,9 +24,10 @@ from .search import warm_vectors as _warm_vectors
 from .store import DB_NAME, KnowledgeBase, db_path, tidy
 
 __all__ = [
-    "DB_NAME", "Chunk", "DiskFull", "Error", "FetchError", "Hit", "ImportItem", "ImportReport", "Importer", "KnowledgeBase",
-    "Progress", "ReadError", "SourceInfo", "StoreError", "UnsupportedFile", "db_path", "has_documents",
-    "Hits", "open_readonly", "open_store", "query_terms", "release", "search", "search_connection", "warm_vectors",
+    "CannotWrite", "DB_NAME", "Chunk", "DiskFull", "Error", "FetchError", "Hit", "ImportItem", "ImportReport",
+    "Importer", "KnowledgeBase", "Progress", "ReadError", "ReadOnlyStore", "SourceInfo", "StoreError",
+    "StoreLocked", "UnsupportedFile", "db_path", "has_documents", "Hits", "open_readonly", "open_store",
+    "query_terms", "release", "search", "search_connection", "warm_vectors",
 ]
 
 

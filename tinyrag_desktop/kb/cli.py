@@ -267,12 +267,32 @@ def _add(args: argparse.Namespace) -> int:
         print(f"skipped: {_printable(skip.location)}: {_printable(skip.reason)}", file=sys.stderr)
     for location in report.removed:
         print(f"removed: {_printable(location)}: deleted from its folder", file=sys.stderr)
+    if report.offline:  # the command line asked for what its own settings forbid: say how to allow it
+        print(_how_to_go_online(args, ctx.data_dir), file=sys.stderr)
     print(report.summary())
     stored = report.added or report.updated or report.unchanged
+    failed = [f for f in report.failed if f.location not in report.offline]
     # stopped (the disk is full): what was not tried is not imported, whatever was stored before it
     # Nothing stored when something was named: a failure, as is a skipped file (a scanned PDF with no text)
     # that was all there was, so that a script does not take it for imported.
-    return 1 if report.stopped or ((report.failed or report.skipped) and not stored) else 0
+    if report.stopped or ((failed or report.skipped) and not stored):
+        return 1
+    return 2 if report.offline else 0
+
+
+def _how_to_go_online(args: argparse.Namespace, data_dir: Path) -> str:
+    """What to do to import the web pages and Wikipedia articles an offline ``kb add`` left out: drop
+    --offline, turn on Network tools in Settings, or both."""
+    from ..settings import load_settings
+
+    turn_on = "turn on Network tools in Settings (\"network_tools\": true in settings.json)"
+    if getattr(args, "offline", None) is not False:
+        why, todo = "Network tools are off in Settings (offline mode)", turn_on
+    elif not load_settings(data_dir)[0]["network_tools"]:
+        why, todo = "--offline turns the network off", f"{turn_on}, then run the same kb add without --offline"
+    else:
+        why, todo = "--offline turns the network off", "run the same kb add without --offline"
+    return f"note: {why}, so no web page or Wikipedia article was downloaded; {todo} to import them."
 
 
 _OTHER_SCHEME = re.compile(r"^(?!file:)[a-z][a-z0-9+.-]+://", re.IGNORECASE)

@@ -2,12 +2,17 @@
 
     Error
     ├── StoreError          the database cannot be opened, read or written
-    │   └── DiskFull        the disk it is on is full (an import stops: every next file would fail too)
+    │   └── CannotWrite     no write can succeed until the user acts (an import stops: every next file
+    │       │               would fail too)
+    │       ├── DiskFull    the disk it is on is full
+    │       ├── ReadOnlyStore  the database file (or its -wal or -shm file) is read-only
+    │       └── StoreLocked another program is writing to it and did not finish within store.BUSY_TIMEOUT
     ├── ReadError           one file or page could not be read (the import goes on with the next)
     │   ├── UnsupportedFile a file type the knowledge base does not read
     │   └── NoText          readable, but holds nothing to index (a page that is only navigation)
     ├── FetchError          a URL, Wikipedia article or embedding could not be fetched
-    │   └── Unreachable     the server could not be reached at all (no answer, not an error answer)
+    │   ├── Unreachable     the server could not be reached at all (no answer, not an error answer)
+    │   └── NetworkOff      not asked at all: the network is off (``--offline``, Network tools unticked)
     └── Cancelled           the user cancelled the import while a long file was being read
 """
 
@@ -20,8 +25,29 @@ class StoreError(Error):
     """The knowledge base database cannot be opened, read or written."""
 
 
-class DiskFull(StoreError):
+class CannotWrite(StoreError):
+    """Nothing can be stored until the user acts; ``stopped`` says why in a few words ("the disk is full")."""
+
+    stopped = "the knowledge base cannot be written to"
+
+
+class DiskFull(CannotWrite):
     """The disk holding the knowledge base is full: nothing more can be stored until space is freed."""
+
+    stopped = "the disk is full"
+
+
+class ReadOnlyStore(CannotWrite):
+    """The knowledge base file (or its -wal or -shm file) is read-only: nothing can be stored until it is
+    made writable."""
+
+    stopped = "the knowledge base file is read-only"
+
+
+class StoreLocked(CannotWrite):
+    """Another program holds the knowledge base's write lock and did not let go within the wait allowed."""
+
+    stopped = "another program is writing to the knowledge base"
 
 
 class ReadError(Error):
@@ -42,6 +68,10 @@ class FetchError(Error):
 
 class Unreachable(FetchError):
     """The server did not answer at all (refused, timed out): asking it again at once is pointless."""
+
+
+class NetworkOff(FetchError):
+    """A web page or Wikipedia article was not downloaded: the settings say the app is offline."""
 
 
 class Cancelled(Error):

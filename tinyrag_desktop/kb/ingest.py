@@ -2,12 +2,17 @@
 
 An import first lists everything it will read (so progress can say "12 of 340"), then reads, chunks and
 stores each source in its own transaction. A file that cannot be read is reported with its reason and the
-import goes on; cancelling stops between sources, so what was stored is complete and what was not is absent.
+import goes on; one that cannot be stored because no write can succeed (a full disk, a read-only database,
+another program writing to it for longer than store.BUSY_TIMEOUT) stops it, said once. Cancelling stops
+between sources, so what was stored is complete and what was not is absent.
 A source whose content hash has not changed since the last import is skipped (unless ``force``), except
-when an embedding model is set and the source has no vectors of it yet: it is read again to embed it.
+when an embedding model is set and the source has no vectors of it yet (it is read again to embed it), and
+when an older version of the readers read it (READER_VERSION): it is read again, and counted as updated.
 Importing a folder again brings the knowledge base in line with it: files deleted from the folder since
 are removed (once the import has finished, not when it was cancelled; a file that merely cannot be seen
 now, behind a folder without read permission, stays).
+Web pages and Wikipedia articles are not downloaded when the settings' ``network_tools`` is off (the app
+is then fully offline): each is listed as failed, saying so, and the files beside them are imported.
 When the embedding server fails, sources are stored without vectors (keyword search still finds them) and
 the report says so; the next import embeds them.
 """
@@ -27,7 +32,9 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from .chunking import chunk_document
-from .errors import Cancelled, DiskFull, Error, FetchError, NoText, ReadError, Unreachable, UnsupportedFile
+from .errors import (
+    Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
+)
 from .models import Block, Chunk, Document
 from .readers import (
     GZIP_MAGIC, SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, read_bytes, sniff, with_utf16_bom,
@@ -40,6 +47,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+
+# The version of what the readers and the chunker make of a source. Bump it with any change to them that
+# changes what is stored for the same bytes (a reader fix, text read that was missed, other chunks): a
+# source stored by an older version is then read again on its next import, and counted as updated, instead
+# of being skipped as unchanged and keeping its old chunks for good. Sources stored before the version was
+# recorded count as 0. (1: the first recorded.)
+READER_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +76,11 @@ class ImportItem:
             return ImportItem("wikipedia", text.strip()[len("wikipedia:"):].strip())
         if low.startswith("file:"):  # a link copied from a browser's address bar or a file manager
             parts = urlsplit(text.strip())
-            if parts.netloc in ("", "localhost"):
+            if parts.netloc.lower() in ("", "localhost"):
                 return ImportItem("path", url2pathname(parts.path))
+            if os.name == "nt":  # file://server/share/x: a Windows share's UNC path, \\server\share\x
+                return ImportItem("path", url2pathname(f"//{parts.netloc}{parts.path}"))
+            # another computer's file: kept as written, so the import can say why it cannot be read
         return ImportItem("path", text)
 
 
@@ -99,12 +116,19 @@ class ImportReport:
     embedding_problem: str = ""
     # Sources removed because the file is no longer in the folder imported again.
     removed: list[str] = field(default_factory=list)
+    # Unchanged sources read again because an older version read them (see READER_VERSION); in ``updated`` too.
+    reread: list[str] = field(default_factory=list)
+    # Web pages and Wikipedia articles not downloaded as the network is off; in ``failed`` too, saying so.
+    offline: list[str] = field(default_factory=list)
     # Why the import stopped before the end (the disk is full), and how many items it did not try.
     stopped: str = ""
     not_tried: int = 0
 
     def summary(self) -> str:
-        parts = [f"{len(self.added)} added", f"{len(self.updated)} updated", f"{len(self.unchanged)} unchanged"]
+        updated = f"{len(self.updated)} updated"
+        if self.reread:
+            updated += f" ({len(self.reread)} unchanged but read again: an older version imported them)"
+        parts = [f"{len(self.added)} added", updated, f"{len(self.unchanged)} unchanged"]
         if self.failed:
             parts.append(f"{len(self.failed)} failed")
         if self.skipped:
@@ -147,6 +171,9 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
         if not item.value.strip():  # an empty shell variable must not mean "the current folder"
             report.failed.append(Failure("(empty)", "an empty path: name a file or a folder"))
             continue
+        if _other_host(item.value):  # as written: a path made of it ("file:/otherhost/x") means nothing
+            out.append(item)
+            continue
         path = Path(item.value).expanduser()
         if not path.is_dir():
             add(str(path.resolve()) if path.exists() else str(path), path.name)
@@ -177,6 +204,17 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
         if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
             report.skipped.append(Failure(str(path), "no supported files found in this folder"))
     return out
+
+
+def _other_host(text: str) -> str:
+    """The computer a ``file://HOST/…`` address names when it is not this one, else "" (see ImportItem.parse)."""
+    if not text.lstrip().lower().startswith("file:"):
+        return ""
+    try:
+        host = urlsplit(text.strip()).netloc
+    except ValueError:
+        return ""
+    return "" if host.lower() in ("", "localhost") else host
 
 
 def _folders(items: Sequence[ImportItem]) -> list[str]:
@@ -296,9 +334,13 @@ class Importer:
                 break
             except NoText as exc:
                 report.skipped.append(Failure(item.value, str(exc) + self._kept(item)))
-            except DiskFull as exc:  # every next file would fail the same way: stop, and say how many were left
+            except NetworkOff as exc:
                 report.failed.append(Failure(item.value, str(exc) + self._kept(item)))
-                report.stopped, report.not_tried = "the disk is full", len(todo) - done - 1
+                report.offline.append(item.value)
+            except CannotWrite as exc:  # a full disk, a read-only or locked database: every next file would
+                # fail the same way, so the import stops, saying once what to do and how many were left
+                report.failed.append(Failure(item.value, str(exc) + self._kept(item)))
+                report.stopped, report.not_tried = exc.stopped, len(todo) - done - 1
                 break
             except Error as exc:
                 report.failed.append(Failure(item.value, str(exc) + self._kept(item)))
@@ -342,6 +384,11 @@ class Importer:
 
     def _import_one(self, item: ImportItem, load_id: str, report: ImportReport) -> None:
         if item.kind == "path":
+            host = _other_host(item.value)
+            if host:
+                raise ReadError(f"a file:// address from another computer ({host}) cannot be read; give the "
+                                "file's path instead (where that computer's shared folder is mounted here, "
+                                "for one)")
             path = Path(item.value)
             if not path.exists():
                 raise ReadError("a link to something that does not exist" if path.is_symlink()
@@ -367,7 +414,8 @@ class Importer:
         elif item.kind == "url":
             from .web import fetch_url, normalize_url
 
-            location = normalize_url(item.value)
+            location = normalize_url(item.value)  # an address it could never read is said as such, offline too
+            self._check_online()
             if self.kb.source_by_location(location) is None and self.kb.source_by_location(item.value):
                 location = item.value  # imported before URLs were normalised: update that source
             fetched = fetch_url(location, self.max_file_bytes, cancelled=self.cancel.is_set)
@@ -378,6 +426,7 @@ class Importer:
         elif item.kind == "wikipedia":
             from .web import wikipedia_article
 
+            self._check_online()
             article = asyncio.run(wikipedia_article(item.value, self.settings))
             location = article.url or f"wikipedia:{article.lang}:{article.title}"
             data = article.text.encode("utf-8")
@@ -388,6 +437,12 @@ class Importer:
         else:
             raise UnsupportedFile(f"unknown import kind {item.kind!r}")
         self._store(doc, location, size, digest, load_id, report)
+
+    def _check_online(self) -> None:
+        """Raise NetworkOff when the settings say the app is offline: "off means fully offline", and a page
+        named by the user is no exception."""
+        if not self.settings.get("network_tools", True):
+            raise NetworkOff("not downloaded: the network is off (offline mode)")
 
     def _file_type(self, named: Path, location: str) -> str:
         """The reader for the file at ``location`` found as ``named``: by its name, or, for a source imported
@@ -404,6 +459,8 @@ class Importer:
         existing = self.kb.source_by_location(location)
         if existing is None or existing.content_hash != digest or self.force:
             return False
+        if self.kb.reader_version(existing.id) < READER_VERSION:
+            return False  # the same bytes, but read by older readers: read them again
         if self._embeds() and not self.kb.is_embedded(existing.id, self.embedder.model):
             return False  # the same text, but without vectors of the model now set: read it to embed it
         report.unchanged.append(location)
@@ -431,11 +488,17 @@ class Importer:
                 self._embedding_off = isinstance(exc, Unreachable)
             if vectors is None:
                 report.unembedded.append(location)
-        existed = self.kb.source_by_location(location) is not None
+        existing = self.kb.source_by_location(location)
+        # the same bytes stored before by older readers (see READER_VERSION): said in the summary
+        reread = existing is not None and existing.content_hash == digest \
+            and self.kb.reader_version(existing.id) < READER_VERSION
         self.kb.replace_source(title=doc.title, location=location, type=doc.type, size=size,
                                content_hash=digest, chunks=chunks, load_id=load_id,
-                               vectors=vectors, vector_model=model, links=doc.links)
-        (report.updated if existed else report.added).append(location)
+                               vectors=vectors, vector_model=model, links=doc.links,
+                               reader_version=READER_VERSION)
+        (report.updated if existing else report.added).append(location)
+        if reread:
+            report.reread.append(location)
         report.chunks += len(chunks)
 
 

@@ -34,7 +34,7 @@ from typing import Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
 from ..sqlitefiles import missing_columns, table_columns
-from .errors import DiskFull, StoreError
+from .errors import DiskFull, ReadOnlyStore, StoreError, StoreLocked
 from .models import Chunk, SourceInfo
 from .textform import index_form
 
@@ -44,6 +44,9 @@ DB_NAME = "knowledge.db"
 # 1: sources, chunks, vectors, chunks_fts. 2: links and links_fts (added in place; see _migrate).
 # 3: the same tables; links are now read from Markdown, reStructuredText, text files and web pages too.
 # 4: the same tables; the full-text indexes hold index_form's text (full-width letters, CJK words).
+# Any version: sources.reader_version may be missing (added in place, not a new schema version, so that an
+# older tinyRAG still opens the file: sources it adds get the column's default 0, "read by an older reader";
+# one it imports again keeps the number it had, which only a downgrade and upgrade again can make wrong).
 SCHEMA_VERSION = 4
 
 # unicode61 folds case and (with remove_diacritics 2) accents; porter makes "indexes" find "index".
@@ -60,7 +63,9 @@ CREATE TABLE IF NOT EXISTS sources(
     content_hash TEXT NOT NULL,
     imported_at TEXT NOT NULL,
     load_id TEXT NOT NULL,
-    chunk_count INTEGER NOT NULL DEFAULT 0
+    chunk_count INTEGER NOT NULL DEFAULT 0,
+    -- ingest.READER_VERSION when the source was read (0: before there was one); see KnowledgeBase.reader_version
+    reader_version INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS chunks(
     id INTEGER PRIMARY KEY,
@@ -181,6 +186,13 @@ def refuse_unusable(path: Path, conn: sqlite3.Connection | None = None) -> None:
                          "--data-dir.")
 
 
+# How long a write waits for another program's write to the same knowledge base to end, in seconds.
+# The window and ``kb add`` store each source in a transaction of its own, over in well under a second,
+# so two imports take turns within this wait. A program that holds the lock longer (a database browser
+# with unsaved changes, a process that hung) will not let go soon: after this wait the import stops and
+# says so, rather than wait on in silence (SQLite's own 30 s, once per file, looked like a hang).
+BUSY_TIMEOUT = 5.0
+
 # Below this much free space a failed write is put down to a full disk.
 _LOW_SPACE = 4 << 20
 
@@ -233,7 +245,9 @@ def _full_disk(path: Path) -> str:
 
 def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
     """The error to raise when SQLite failed on the knowledge base at ``path``: ``doing`` ("Could not save
-    … in the knowledge base") followed by why, in words, and what to do. DiskFull when a disk is full.
+    … in the knowledge base") followed by why, in words, and what to do. DiskFull when a disk is full,
+    ReadOnlyStore when the file is read-only, StoreLocked when another program holds it: an import stops
+    at those (see errors.CannotWrite).
 
     Told apart by SQLite's error name (SQLITE_CORRUPT, SQLITE_BUSY …), which is fixed; its message may
     change between versions, so it is only quoted."""
@@ -248,7 +262,7 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
                           "as it is; move it elsewhere (or put back a backup) and import your documents again, "
                           "or use another --data-dir.")
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return StoreError(f"{doing}: another program is writing to the knowledge base (the tinyRAG window "
+        return StoreLocked(f"{doing}: another program is writing to the knowledge base (the tinyRAG window "
                           "importing or deleting, perhaps) and did not finish in time. Try again when it "
                           "is done.")
     if name.startswith("SQLITE_CANTOPEN"):
@@ -259,7 +273,7 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
         return StoreError(f"{doing}: SQLite could not open {file} (it says: {exc}). Check that you may read "
                           f"and write it and the folder {folder}, or use another --data-dir.")
     if name.startswith("SQLITE_READONLY"):
-        return StoreError(f"{doing}: {file} (or its -wal or -shm file beside it) is read-only. Make it "
+        return ReadOnlyStore(f"{doing}: {file} (or its -wal or -shm file beside it) is read-only. Make it "
                           "writable for you, then try again.")
     return StoreError(f"{doing}: {exc}.")
 
@@ -313,6 +327,7 @@ class KnowledgeBase:
                 self.conn.create_function("index_form", 1, index_form, deterministic=True)
                 refuse_unusable(self.path, self.conn)
                 self.conn.execute("SELECT 1 FROM sources LIMIT 1")
+                self._reader_versions = "reader_version" in table_columns(self.conn).get("sources", set())
             except (sqlite3.DatabaseError, StoreError) as exc:
                 if self.conn is not None:
                     self.conn.close()
@@ -323,7 +338,7 @@ class KnowledgeBase:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             # autocommit mode: transactions are explicit (BEGIN IMMEDIATE … COMMIT) below.
-            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT)
         except sqlite3.DatabaseError as exc:
             raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
         try:
@@ -334,6 +349,7 @@ class KnowledgeBase:
             self.conn.create_function("index_form", 1, index_form, deterministic=True)
             self.conn.executescript(_SCHEMA)
             self._migrate()
+            self._add_reader_version()
         except (sqlite3.DatabaseError, StoreError) as exc:
             self.conn.close()  # not left open on a file it cannot use
             if isinstance(exc, StoreError):
@@ -370,6 +386,24 @@ class KnowledgeBase:
                 "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 [("schema_version", str(SCHEMA_VERSION)), ("index_unicode", unicodedata.unidata_version)],
             )
+
+    def _add_reader_version(self) -> None:
+        """Add ``sources.reader_version`` to a file made before it (its sources get 0: read again on their next
+        import). A file that cannot be written now (read-only, another program writing) is left without it,
+        to be listed and searched as it is; the next open that can write adds it."""
+        conn = self.conn
+        self._reader_versions = "reader_version" in table_columns(conn).get("sources", set())
+        if self._reader_versions:
+            return
+        try:
+            with _transaction(conn):
+                conn.execute("ALTER TABLE sources ADD COLUMN reader_version INTEGER NOT NULL DEFAULT 0")
+        except sqlite3.OperationalError as exc:
+            if not getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_READONLY", "SQLITE_BUSY")):
+                raise
+            log.info("%s: reader_version not added for now: %s", self.path, exc)
+            return
+        self._reader_versions = True
 
     def _reindex(self) -> None:
         """Build both full-text indexes again from the stored text (in the caller's transaction).
@@ -419,6 +453,13 @@ class KnowledgeBase:
     def source_by_location(self, location: str) -> SourceInfo | None:
         row = self.conn.execute("SELECT id FROM sources WHERE location = ?", (location,)).fetchone()
         return self.source(row[0]) if row else None
+
+    def reader_version(self, source_id: int) -> int:
+        """The ingest.READER_VERSION the source was read with; 0 for one stored before it was recorded."""
+        if not self._reader_versions:
+            return 0
+        row = self.conn.execute("SELECT reader_version FROM sources WHERE id = ?", (source_id,)).fetchone()
+        return int(row[0]) if row else 0
 
     def chunks(self, source_id: int) -> list[Chunk]:
         rows = self.conn.execute(
@@ -483,8 +524,11 @@ class KnowledgeBase:
         vectors: Sequence[Sequence[float]] | None = None,
         vector_model: str = "",
         links: Sequence[tuple[str, str]] | None = None,
+        reader_version: int = 0,
     ) -> int:
         """Add a source or atomically replace an existing one at the same location; returns its id.
+
+        ``reader_version`` is the version of the readers and chunker that made ``chunks`` (ingest.READER_VERSION).
 
         ``links`` are (href, words around the link) pairs; hrefs are resolved against ``location``.
         When not given, the ``links`` that ``chunk_document`` attached to ``chunks`` are used.
@@ -515,6 +559,8 @@ class KnowledgeBase:
                         " chunk_count) VALUES(?,?,?,?,?,?,?,?)",
                         (title, location, type, size, content_hash, _now(), load_id, len(chunks)),
                     ).lastrowid
+                if self._reader_versions:
+                    conn.execute("UPDATE sources SET reader_version = ? WHERE id = ?", (reader_version, source_id))
                 first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
                 ids = range(first, first + len(chunks))
                 conn.executemany(
@@ -590,7 +636,7 @@ class KnowledgeBase:
 
     def _check_writable(self) -> None:
         if self.readonly:
-            raise StoreError(f"The knowledge base {self.path} is in a folder you cannot write to: it can be "
+            raise ReadOnlyStore(f"The knowledge base {self.path} is in a folder you cannot write to: it can be "
                              "searched and listed, not changed.")
 
     def optimize(self) -> None:
