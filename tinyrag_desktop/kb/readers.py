@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import html
 import io
 import mimetypes
 import re
@@ -208,7 +209,7 @@ _MD_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 _MD_LINK = re.compile(
     # Wiki links of note-taking apps (Obsidian, Foam, Logseq): [[Note]], [[Note#Part|shown text]], ![[embed]]
     r"(?P<wimage>!?)\[\[(?P<wiki>[^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|(?P<alias>[^\[\]\n]+))?\]\]|"
-    r"(?P<image>!?)\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
+    r"(?P<image>!?)(?<!\\)\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
     r"(?:\(\s*<?(?P<href>[^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)|\[(?P<label>[^\]]*)\])?"
 )
 # A reference definition: "[label]: href" alone on its line (a footnote's, "[^1]: text", is text).
@@ -233,11 +234,15 @@ def _dedent_code(line: str) -> str:
 
 def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
     """``text`` with its links and images replaced by their text, and each link's (position in the new
-    text, anchor text, href)."""
+    text, anchor text, href); backslash escapes ("\\*") outside code spans are read as their characters."""
     out: list[str] = []
     found: list[tuple[int, str, str]] = []
     length = last = 0
-    for match in _MD_LINK.finditer(text):
+    # "[" and "]" inside a code span (`a[0](x)`) make no link
+    code = [span.span() for span in _CODE_SPAN.finditer(text)] if "`" in text else []
+    for match in _MD_LINK.finditer(text) if "[" in text else ():
+        if any(a < match.start() < b or a < match.end() < b for a, b in code):
+            continue
         if match.group("wiki") is not None:
             # A note is named without its extension, beside the linking note (or by a path from it).
             name = match.group("wiki").strip()
@@ -251,50 +256,122 @@ def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[t
                 href = references.get(" ".join((match.group("label") or anchor).split()).casefold())
                 if href is None:  # "[x][y]" without a definition is just brackets
                     continue
-        before = text[last : match.start()]
+        before, anchor = _md_unescape(text[last : match.start()]), _md_unescape(anchor)
         out += (before, anchor)
         length += len(before)
         if not match.group("image") and href:  # an image is not a link
             found.append((length, anchor, href))
         length += len(anchor)
         last = match.end()
-    out.append(text[last:])
+    out.append(_md_unescape(text[last:]))
     return "".join(out), found
+
+
+# A backslash escape: "\\*" is a star, not emphasis; "\\|" a bar in a table's cell.
+_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _md_unescape(text: str) -> str:
+    """``text`` with its backslash escapes read as the characters they escape, except in code spans."""
+    if "\\" not in text:
+        return text
+    out, last = [], 0
+    for span in _CODE_SPAN.finditer(text) if "`" in text else ():
+        out += (_MD_ESCAPE.sub(r"\1", text[last : span.start()]), span.group(0))
+        last = span.end()
+    out.append(_MD_ESCAPE.sub(r"\1", text[last:]))
+    return "".join(out)
 
 
 # HTML written into Markdown, which a Markdown viewer shows as what it is: an anchor, a line break, a
 # picture, a collapsed section. Only the tags of HTML that READMEs use: "<file>", "<key>" or "<NAME>" in
-# prose are placeholders, and stay.
+# prose are placeholders, and stay. A tag that breaks the line ("a<br>b", "<td>a</td><td>b</td>") leaves
+# a space, one that marks words ("<b>x</b>y") nothing.
 _MD_HTML = re.compile(
-    r"<!--.*?-->|</?(?:a|img|br|hr|p|div|span|sup|sub|kbd|details|summary|b|i|em|strong|u|s|del|ins|mark|"
-    r"small|big|center|font|picture|video|table|thead|tbody|tr|td|th|ul|ol|li|dl|dt|dd|blockquote|abbr|"
-    r"tt|nobr|h[1-6])(?:\s+[^<>]*)?/?>",
+    r"<!--.*?-->|</?(?:(?P<inline>a|img|span|sup|sub|kbd|b|i|em|strong|u|s|del|ins|mark|small|big|font|abbr|"
+    r"tt|nobr)|br|hr|p|div|details|summary|center|picture|video|table|thead|tbody|tr|td|th|ul|ol|li|dl|dt|"
+    r"dd|blockquote|h[1-6])(?:\s+[^<>]*)?/?>",
     re.I | re.S,
 )
+# A character reference: "&amp;", "&nbsp;", "&#42;".
+_MD_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 # A MyST (Sphinx Markdown) role: {term}`source distribution <Source Distribution>` shows its text.
 _MYST_ROLE = re.compile(r"(?<!`)\{[\w:.+-]+\}`([^`<]*?)\s*(?:<[^`]*>)?`")
 _CODE_SPAN = re.compile(r"(`+)(?:.+?)\1", re.S)
+# What is shown as written, marks and all: a code span, an autolink (<https://…>), a bare address
+# ("https://x.org/my_page_name"), a link's target ("](docs/__init__.md)").
+_MD_VERBATIM = re.compile(r"(`+).+?\1|<[A-Za-z][\w+.-]*:[^\s<>]*>|\b(?:[A-Za-z][\w+.-]*://|www\.)[^\s<>`*]+"
+                          r"|\]\([^()\s]*", re.S)
+# Emphasis: *it*, **bold**, ***both***, _it_, __bold__, its marks not shown. Not emphasis, and left as
+# written: a star or underscore inside a word or number ("snake_case_name", "2*3*4"), one with a space
+# after it ("a * b", a list's "* item"), a glob ("*.txt", "src/**/*.py"), a part of a path or a file's
+# name ("__pycache__/", "__init__.py"). Emphasis is a few words, so a stray star costs a short look ahead.
+_MD_EMPHASIS = re.compile(
+    r"(?<![A-Za-z0-9*\\/])(?P<star>\*{1,3})(?=[^\s*./])(?P<s>.{1,400}?)(?<=[^\s*/\\])(?P=star)"
+    r"(?![A-Za-z0-9*/]|\.\w)"
+    r"|(?<![\w\\/])(?P<line>_{1,3})(?=[^\s_])(?P<u>.{1,400}?)(?<=[^\s_/\\])(?P=line)(?![\w/]|\.\w)",
+    re.S,
+)
+_MD_INLINE_MARKS = re.compile(r"[<*_&]")
+# While the text around them is read, each verbatim part waits as one character of a private-use plane.
+_SLOT, _SLOTS = 0xF0000, 0xFFFE
+_SLOT_CHAR = re.compile("[\U000F0000-\U000FFFFD]")
 
 
 # A MyST target, "(editable-installs)=" on a line of its own: an anchor, not shown.
 _MYST_TARGET = re.compile(r"^\([^()\s]+\)=\s*$")
 _QUOTE_MARK = re.compile(r"^ {0,3}> ?", re.M)
+_LINE_END_SPACES = re.compile(r"[ \t]+\n")
 
 
 def _shown_markdown(text: str) -> str:
-    """``text`` without the HTML tags and comments written into it, with MyST roles as their text, and
-    a block quote without its "> " marks; code spans (`<br>`) are left as written."""
-    if text.startswith(">") and all(line.lstrip().startswith(">") for line in text.splitlines()):
-        text = _QUOTE_MARK.sub("", text)
-    if "<" not in text and "{" not in text:
+    """``text`` as a Markdown viewer shows it, links aside (_unlink_markdown reads those): without the
+    HTML tags and comments written into it, with character references as their characters, MyST roles
+    as their text and emphasis without its marks. Code spans and addresses are left as written."""
+    if "{" in text:
+        text = _MYST_ROLE.sub(lambda m: m.group(1), text)
+    if _MD_INLINE_MARKS.search(text) is None:
         return text
-    text = _MYST_ROLE.sub(lambda m: m.group(1), text)
-    out, last = [], 0
-    for span in _CODE_SPAN.finditer(text):
-        out += (_MD_HTML.sub("", text[last : span.start()]), span.group(0))
-        last = span.end()
-    out.append(_MD_HTML.sub("", text[last:]))
-    return "".join(out)
+    kept: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        kept.append(match.group(0))
+        return chr(_SLOT + len(kept) - 1)
+
+    if _SLOT_CHAR.search(text) is not None:
+        return text  # the plane is in use (a font's icons?): the text is left as written
+    plain = _MD_VERBATIM.sub(keep, text, count=_SLOTS)
+    if len(kept) == _SLOTS:
+        return text
+    if "<" in plain:
+        plain = _MD_HTML.sub(lambda m: "" if m.group("inline") or m.group(0).startswith("<!") else " ", plain)
+    if "*" in plain or "_" in plain:
+        plain = _MD_EMPHASIS.sub(_unemphasized, plain)
+    if "&" in plain:
+        plain = _MD_ENTITY.sub(lambda m: html.unescape(m.group(0)), plain)
+    return _SLOT_CHAR.sub(lambda m: kept[ord(m.group(0)) - _SLOT], plain) if kept else plain
+
+
+def _unemphasized(match: re.Match[str]) -> str:
+    inner = match.group("s") or match.group("u")
+    return _MD_EMPHASIS.sub(_unemphasized, inner) if "*" in inner or "_" in inner else inner
+
+
+# A table's row: "| a | b |", or without the outer bars "a | b"; and the rule under its header, "|---|:-:|".
+_MD_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+_MD_CELL_BAR = re.compile(r"(?<!\\)\|")
+
+
+def _md_row(line: str) -> str:
+    """A table's row as its cells read, "a | b": without the outer bars, each cell as shown; a bar
+    escaped in a cell ("\\|", in code too, as GitHub reads it) is a bar."""
+    row = line.strip()
+    row = row[1:] if row.startswith("|") else row
+    row = row[:-1] if row.endswith("|") and not row.endswith("\\|") else row
+    cells = [_shown_markdown(cell.replace("\\|", "|")).strip() for cell in _MD_CELL_BAR.split(row)]
+    while cells and not cells[-1]:
+        cells.pop()
+    return " | ".join(cells)
 
 
 def _norm_space(text: str) -> str:
@@ -333,8 +410,11 @@ def read_markdown(data: bytes, name: str) -> Document:
     def flush() -> None:
         nonlocal para, kind
         text = "\n".join(para).strip()
-        if kind in ("text", "table"):
+        if kind == "text":
+            if text.startswith(">") and all(line.lstrip().startswith(">") for line in para):
+                text = _QUOTE_MARK.sub("", text)  # a block quote, without its "> " marks
             text = _shown_markdown(text).strip()
+            text = _LINE_END_SPACES.sub("\n", text) if " \n" in text else text  # "a <br>", "a  " (a line break)
         if text and kind == "text":
             if "[^" in text:  # footnotes, "[^1]" in the text and "[^1]: …" below, as rendered: "[1]"
                 text = _MD_FOOTNOTE.sub(r"[\1]", text)
@@ -342,10 +422,11 @@ def read_markdown(data: bytes, name: str) -> Document:
             _links_in(text, found, heading, links)
         elif text and kind == "table":
             rows = []
-            for row in text.splitlines():  # a table's row is its links' sentence
-                plain, found = _unlink_markdown(row, references)
+            for row in para:  # a table's row is its links' sentence
+                plain, found = _unlink_markdown(_md_row(row), references)
                 _links_in(plain, found, heading, links)
-                rows.append(plain)
+                if plain.strip(" |"):
+                    rows.append(plain)
             text = "\n".join(rows)
         if text:
             blocks.append(Block(kind, text))
@@ -396,11 +477,14 @@ def read_markdown(data: bytes, name: str) -> Document:
                 line.lstrip()[:1] in ("-", "*", "_") and _MD_RULE.match(line)):
             flush()  # a blank line, a reference definition, a target, a rule ("---", "* * *"): no text
         else:
-            is_table = line.lstrip().startswith("|")
+            # a table: rows of cells between bars, its header's bars perhaps not at the ends of the line
+            # ("a | b") but then a rule beneath it ("--- | ---")
+            is_table = line.lstrip().startswith("|") or ("|" in line and (kind == "table" or (
+                i + 1 < len(lines) and "|" in lines[i + 1] and _MD_TABLE_RULE.match(lines[i + 1]) is not None)))
             if para and (kind == "table") != is_table:
                 flush()
             kind = "table" if is_table else kind
-            if not (is_table and re.fullmatch(r"[\s|:\-]+", line)):  # a table's |---|---| rule
+            if not (is_table and _MD_TABLE_RULE.match(line)):  # the rule under the header: no text
                 para.append(line)
         i += 1
     flush()

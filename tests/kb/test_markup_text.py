@@ -1,0 +1,137 @@
+"""Passages read as the rendered page reads, without the marks of the markup that made it: a Markdown table as
+rows of cells, emphasis without its stars and underscores, escapes as their characters; code, addresses and
+names with stars or underscores in them exactly as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tinyrag_desktop.kb.chunking import chunk_document
+from tinyrag_desktop.kb.readers import file_type, read_bytes, read_markdown
+
+
+def _doc(text: str, name: str):
+    return read_bytes(text.encode(), file_type(Path(name)), name)
+
+
+def _blocks(text: str, name: str) -> list[tuple[str, str]]:
+    return [(b.kind, b.text) for b in _doc(text, name).blocks]
+
+
+def _passages(text: str, name: str) -> list[str]:
+    return [c.text for c in chunk_document(_doc(text, name))]
+
+
+_README = """\
+# fastgrep
+
+**fastgrep** is a *very* fast grep for __large__ trees of _source_ files, ***really***.
+Use `snake_case_names`, `**kwargs` and `__init__.py`; 2*3*4 is 24 and a * b is a product.
+Files like *.txt and *.md match globs such as src/**/*.py; see https://example.com/my_long_url_name/page_one
+or <https://example.com/_private_/x>, and __pycache__/ or __init__.py beside my_module_name.
+Escaped: \\*not bold\\* and \\_not italic\\_ and \\[not a link\\](x) and 5 \\> 3; AT&amp;T&nbsp;and&#42;more.
+A break<br>here, a <b>bold</b>word.
+
+* **Fast**: 10x faster
+* Smart_: respects `.gitignore`
+
+## Options
+
+| Option | Default | Description |
+|--------|:-------:|-------------|
+| `--jobs` | `4` | Number of **worker** threads |
+| `--glob` | `*` | Files, e.g. `*.py` or `a\\|b` |
+| [docs](docs/opts.md) | off | Match _case-insensitively_ |
+
+Flag | Meaning
+--- | ---
+`-q` | quiet
+
+```
+pip install fastgrep  # **not bold**, _kept_
+```
+"""
+
+
+def test_markdown_passages_read_without_the_marks_of_emphasis_escapes_and_tables():
+    passages = _passages(_README, "README.md")
+    assert passages == [
+        "fastgrep is a very fast grep for large trees of source files, really.\n"
+        "Use `snake_case_names`, `**kwargs` and `__init__.py`; 2*3*4 is 24 and a * b is a product.\n"
+        "Files like *.txt and *.md match globs such as src/**/*.py; see https://example.com/my_long_url_name/page_one\n"
+        "or <https://example.com/_private_/x>, and __pycache__/ or __init__.py beside my_module_name.\n"
+        "Escaped: *not bold* and _not italic_ and [not a link](x) and 5 > 3; AT&T\xa0and*more.\n"
+        "A break here, a boldword.\n\n"
+        "* Fast: 10x faster\n"
+        "* Smart_: respects `.gitignore`",
+        "Option | Default | Description\n"
+        "`--jobs` | `4` | Number of worker threads\n"
+        "`--glob` | `*` | Files, e.g. `*.py` or `a|b`\n"
+        "docs | off | Match case-insensitively\n\n"
+        "Flag | Meaning\n"
+        "`-q` | quiet\n\n"
+        "pip install fastgrep  # **not bold**, _kept_",
+    ]
+
+
+def test_a_markdown_table_keeps_its_links_and_reads_as_rows_in_search(data_dir, tmp_path):
+    doc = _doc(_README, "README.md")
+    assert [link.href for link in doc.links] == ["docs/opts.md"]
+    assert "docs | off | Match case-insensitively" in doc.links[0].text
+
+
+def test_markup_inside_code_spans_stays_as_written_and_links_are_not_read_there():
+    text = "Call `a[0](x)` and `f(*args, **kw)`, then `x_y_` or ``a ` *b*``; [real](r.md) link."
+    assert _blocks(text, "n.md") == [
+        ("text", "Call `a[0](x)` and `f(*args, **kw)`, then `x_y_` or ``a ` *b*``; real link.")]
+
+
+def test_emphasis_over_a_code_span_or_a_line_break_loses_its_marks():
+    text = "**`--force`** overwrites; *this is a\nlong phrase*; 这是**重要**的"
+    assert _blocks(text, "n.md") == [("text", "`--force` overwrites; this is a\nlong phrase; 这是重要的")]
+
+
+def test_headings_read_without_emphasis_or_escapes():
+    assert _doc("# The **fast** way to \\_grep\\_\n\ntext\n", "n.md").title == "The fast way to _grep_"
+
+
+# ---- properties -------------------------------------------------------------------------------------
+
+_WORD = st.text(alphabet="abcdefghij", min_size=1, max_size=6)
+_CODE = st.text(alphabet="ab*_\\|[]()<>& ", min_size=1, max_size=8).filter(lambda c: c.strip() == c).map(
+    lambda c: f"`{c}`")
+_PIECE = st.one_of(
+    _WORD, _CODE,
+    _WORD.map(lambda w: f"*{w}*"), _WORD.map(lambda w: f"**{w}**"), _WORD.map(lambda w: f"_{w}_"),
+    _WORD.map(lambda w: f"__{w}__"), _WORD.map(lambda w: f"{w}_{w}_{w}"), _WORD.map(lambda w: f"*.{w}"),
+    _WORD.map(lambda w: f"https://x.org/_{w}_/{w}_{w}"),
+    st.sampled_from(["2*3*4", "a * b", "*", "**", "_", "__init__.py", "src/**/*.py", "\\*", "\\_", "*a", "b_",
+                     "&amp;", "x\\y"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECE, min_size=1, max_size=14), st.sampled_from([" ", "\n", ""]))
+def test_markdown_inline_markup_never_loses_a_word_or_changes_code(pieces, gap):
+    text = "x " + gap.join(pieces)
+    [(kind, shown)] = _blocks(text, "p.md")
+    assert kind == "text"
+    # letters and digits all there, in order: only marks go
+    assert re.sub(r"[\W_]", "", shown) == re.sub(r"[\W_]", "", text.replace("&amp;", "&"))
+    for piece in pieces:
+        if piece.startswith("`") or piece.startswith("https:") or piece in ("2*3*4", "__init__.py", "src/**/*.py"):
+            assert piece in shown
+    for piece in pieces:  # emphasis around a word alone between spaces always goes
+        if gap == " " and re.fullmatch(r"(\*{1,2}|_{1,2})[a-j]+\1", piece):
+            assert f" {piece} " not in f" {shown} "
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=200))
+def test_markdown_inline_markup_never_breaks_on_any_text(text):
+    doc = read_markdown(("# T\n\n" + text).encode(), "p.md")
+    assert doc.title and all(isinstance(block.text, str) for block in doc.blocks)
