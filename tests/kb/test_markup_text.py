@@ -114,6 +114,10 @@ _PIECE = st.one_of(
 )
 
 
+def _letters(text: str) -> str:
+    return re.sub(r"[\W_]", "", text.replace("&amp;", "&"))  # an address keeps its "&amp;" as written
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_PIECE, min_size=1, max_size=14), st.sampled_from([" ", "\n", ""]))
 def test_markdown_inline_markup_never_loses_a_word_or_changes_code(pieces, gap):
@@ -121,7 +125,7 @@ def test_markdown_inline_markup_never_loses_a_word_or_changes_code(pieces, gap):
     [(kind, shown)] = _blocks(text, "p.md")
     assert kind == "text"
     # letters and digits all there, in order: only marks go
-    assert re.sub(r"[\W_]", "", shown) == re.sub(r"[\W_]", "", text.replace("&amp;", "&"))
+    assert _letters(shown) == _letters(text)
     for piece in pieces:
         if piece.startswith("`") or piece.startswith("https:") or piece in ("2*3*4", "__init__.py", "src/**/*.py"):
             assert piece in shown
@@ -135,3 +139,76 @@ def test_markdown_inline_markup_never_loses_a_word_or_changes_code(pieces, gap):
 def test_markdown_inline_markup_never_breaks_on_any_text(text):
     doc = read_markdown(("# T\n\n" + text).encode(), "p.md")
     assert doc.title and all(isinstance(block.text, str) for block in doc.blocks)
+
+
+_GUIDE_RST = """\
+==========
+User Guide
+==========
+
+.. |project| replace:: *fastgrep*
+.. |tm| unicode:: U+2122
+.. |logo| image:: logo.png
+
+Welcome to |project|\\ |tm| |logo|. It is **fast** and *simple*, not \\*bold\\*; 2*3*4 and a * b stay.
+Call :func:`~fastgrep.search`, keep :file:`~/.fastgreprc`, read :pep:`8`, :rfc:`2616` and :pep:`the style <8>`.
+Use ``--jobs N`` to set ``worker_count``; ``*.py`` is a glob; see https://example.com/a_*b*_c and [#f1]_.
+
+.. note::
+   Weeks start on **Monday**.
+
+.. deprecated:: 3.1
+   Use ``new_api()`` instead.
+
+.. image:: picture.png
+   :alt: A picture
+   picture-continued.png
+
+.. list-table:: Frozen Delights!
+   :header-rows: 1
+
+   * - Treat
+     - Quantity
+   * - *Albatross*
+     - 2.99
+
+===========  =======
+Option       Meaning
+===========  =======
+``-j``       **jobs**
+===========  =======
+
+.. [#f1] The footnote.
+"""
+
+
+def test_rst_passages_read_as_the_rendered_page():
+    assert _passages(_GUIDE_RST, "guide.rst") == [
+        "Welcome to fastgrep™ . It is fast and simple, not *bold*; 2*3*4 and a * b stay.\n"
+        "Call search, keep ~/.fastgreprc, read PEP 8, RFC 2616 and the style.\n"
+        "Use `--jobs N` to set `worker_count`; `*.py` is a glob; see https://example.com/a_*b*_c and [f1].\n\n"
+        "Note: Weeks start on Monday.\n\n"
+        "Deprecated since version 3.1: Use `new_api()` instead.\n\n"
+        "Frozen Delights!\n\n"
+        "Treat | Quantity\n"
+        "Albatross | 2.99\n\n"
+        "Option | Meaning\n"
+        "`-j` | jobs\n\n"
+        "[f1] The footnote.",
+    ]
+
+
+def test_rst_headings_read_without_inline_markup():
+    assert _doc("The *fast* ``grep``\n=================\n\nText.\n", "g.rst").title == "The fast `grep`"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECE, min_size=1, max_size=14))
+def test_rst_inline_markup_never_loses_a_word_or_changes_a_literal(pieces):
+    pieces = [p.replace("`", "``") if p.startswith("`") else p for p in pieces]
+    text = "x " + " ".join(pieces)
+    [(kind, shown)] = _blocks(text, "p.rst")
+    assert _letters(shown) == _letters(text)
+    for piece in pieces:
+        if piece.startswith("``"):
+            assert piece[1:-1] in shown

@@ -305,17 +305,21 @@ _MD_VERBATIM = re.compile(r"(`+).+?\1|<[A-Za-z][\w+.-]*:[^\s<>]*>|\b(?:[A-Za-z][
 # Emphasis: *it*, **bold**, ***both***, _it_, __bold__, its marks not shown. Not emphasis, and left as
 # written: a star or underscore inside a word or number ("snake_case_name", "2*3*4"), one with a space
 # after it ("a * b", a list's "* item"), a glob ("*.txt", "src/**/*.py"), a part of a path or a file's
-# name ("__pycache__/", "__init__.py"). Emphasis is a few words, so a stray star costs a short look ahead.
+# name ("__pycache__/", "__init__.py"), one right after code or an address ("https://x.org/a_*b*", see
+# _outside). Inside, no run of the same marks that could close it ("__init__.py __a__" is not emphasis
+# from "__init"). Emphasis is a few words, so a stray star costs a short look ahead.
+_KEPT = "\U000F0000-\U000FFFFD"  # the characters _outside keeps code and addresses in
+_STAR_EMPHASIS = (rf"(?<![A-Za-z0-9*\\/{_KEPT}])(?P<star>\*{{1,3}})(?=[^\s*./])"
+                  rf"(?P<s>(?:(?!(?<=\S)(?P=star)).){{1,400}}?)(?<=[^\s*/\\])(?P=star)(?![A-Za-z0-9*/]|\.[\w{_KEPT}])")
 _MD_EMPHASIS = re.compile(
-    r"(?<![A-Za-z0-9*\\/])(?P<star>\*{1,3})(?=[^\s*./])(?P<s>.{1,400}?)(?<=[^\s*/\\])(?P=star)"
-    r"(?![A-Za-z0-9*/]|\.\w)"
-    r"|(?<![\w\\/])(?P<line>_{1,3})(?=[^\s_])(?P<u>.{1,400}?)(?<=[^\s_/\\])(?P=line)(?![\w/]|\.\w)",
+    _STAR_EMPHASIS + rf"|(?<![\w\\/{_KEPT}])(?P<line>_{{1,3}})(?=[^\s_])(?P<u>(?:(?!(?<=\S)(?P=line)).){{1,400}}?)"
+    rf"(?<=[^\s_/\\])(?P=line)(?![\w/]|\.[\w{_KEPT}])",
     re.S,
 )
 _MD_INLINE_MARKS = re.compile(r"[<*_&]")
 # While the text around them is read, each verbatim part waits as one character of a private-use plane.
 _SLOT, _SLOTS = 0xF0000, 0xFFFE
-_SLOT_CHAR = re.compile("[\U000F0000-\U000FFFFD]")
+_SLOT_CHAR = re.compile(f"[{_KEPT}]")
 
 
 # A MyST target, "(editable-installs)=" on a line of its own: an anchor, not shown.
@@ -332,29 +336,49 @@ def _shown_markdown(text: str) -> str:
         text = _MYST_ROLE.sub(lambda m: m.group(1), text)
     if _MD_INLINE_MARKS.search(text) is None:
         return text
+    return _outside(_MD_VERBATIM, text, _markdown_marks_off)
+
+
+def _markdown_marks_off(text: str) -> str:
+    if "<" in text:
+        text = _MD_HTML.sub(lambda m: "" if m.group("inline") or m.group(0).startswith("<!") else " ", text)
+    if "*" in text or "_" in text:
+        text = _emphasis_off(_MD_EMPHASIS, text)
+    if "&" in text:
+        text = _MD_ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
+    return text
+
+
+def _outside(verbatim: re.Pattern[str], text: str, shown: Callable[[str], str]) -> str:
+    """``shown(text)`` but for the parts of ``text`` that ``verbatim`` matches (code, addresses), which stay
+    as written. Each of them waits as one character of a private-use plane while the rest is read, so
+    markup around it (emphasis over a code span: **`--force`**) is read whole."""
+    if _SLOT_CHAR.search(text) is not None:
+        return text  # the plane is in use (a font's icons?): the text is left as written
     kept: list[str] = []
 
     def keep(match: re.Match[str]) -> str:
         kept.append(match.group(0))
         return chr(_SLOT + len(kept) - 1)
 
-    if _SLOT_CHAR.search(text) is not None:
-        return text  # the plane is in use (a font's icons?): the text is left as written
-    plain = _MD_VERBATIM.sub(keep, text, count=_SLOTS)
+    plain = verbatim.sub(keep, text, count=_SLOTS)
     if len(kept) == _SLOTS:
         return text
-    if "<" in plain:
-        plain = _MD_HTML.sub(lambda m: "" if m.group("inline") or m.group(0).startswith("<!") else " ", plain)
-    if "*" in plain or "_" in plain:
-        plain = _MD_EMPHASIS.sub(_unemphasized, plain)
-    if "&" in plain:
-        plain = _MD_ENTITY.sub(lambda m: html.unescape(m.group(0)), plain)
+    plain = shown(plain)
     return _SLOT_CHAR.sub(lambda m: kept[ord(m.group(0)) - _SLOT], plain) if kept else plain
+
+
+def _emphasis_off(emphasis: re.Pattern[str], text: str) -> str:
+    for _ in range(3):  # emphasis in emphasis of the same marks, "*a **b** c*": the inner first
+        text, count = emphasis.subn(_unemphasized, text)
+        if not count:
+            break
+    return text
 
 
 def _unemphasized(match: re.Match[str]) -> str:
     inner = match.group("s") or match.group("u")
-    return _MD_EMPHASIS.sub(_unemphasized, inner) if "*" in inner or "_" in inner else inner
+    return match.re.sub(_unemphasized, inner) if "*" in inner or "_" in inner else inner
 
 
 # A table's row: "| a | b |", or without the outer bars "a | b"; and the rule under its header, "|---|:-:|".
@@ -545,6 +569,60 @@ _RST_LINK = re.compile(
 _RST_TARGET = re.compile(r"^\.\.\s+_`?([^:`]+)`?:\s+(\S+)\s*$")
 
 
+# What reStructuredText shows as written: a literal (``x``, shown as `x`), interpreted text and roles
+# (read by _unlink_roles), an address.
+_RST_VERBATIM = re.compile(r"``.+?``(?!`)|(?::[\w.+-]+(?::[\w.+-]+)?:)?`[^`]+`(?:__?)?|"
+                           r"\b[A-Za-z][\w+.-]*://[^\s<>`*]+", re.S)
+_RST_EMPHASIS = re.compile(_STAR_EMPHASIS, re.S)
+# A backslash escape of a mark ("\\*"), or an escaped space, which joins markup to a word ("*x*\\ s").
+_RST_ESCAPE = re.compile(r"\\([^\w\s])|\\ ")
+_RST_LITERAL = re.compile(r"``([^`]+?)``(?!`)")
+# A substitution, "|name|" (with ".. |name| replace:: text"), and its definition.
+_RST_SUBSTITUTION = re.compile(r"\|([^|\s](?:[^|]*[^|\s])?)\|(?:__?)?")
+_RST_SUBSTITUTION_DEF = re.compile(r"^\.\.\s+\|([^|]+)\|\s+([\w-]+)::\s*(.*?)\s*$")
+# A footnote's or a citation's reference, "[1]_", "[#note]_", "[CIT2002]_", shown as "[1]", "[note]".
+_RST_NOTE_REF = re.compile(r"\[#?([\w.-]*|\*)\]_")
+
+
+def _shown_rst(text: str, substitutions: dict[str, str]) -> str:
+    """reStructuredText's inline markup as the rendered page shows it, links and roles aside (see
+    _unlink_rst): substitutions replaced, emphasis and escapes without their marks, ``literal`` as `literal`."""
+    if substitutions and "|" in text:
+        text = _RST_SUBSTITUTION.sub(lambda m: substitutions.get(m.group(1).casefold(), m.group(0)), text)
+    if "]_" in text:
+        text = _RST_NOTE_REF.sub(lambda m: f"[{m.group(1) or '#'}]", text)
+    if "*" in text or "\\" in text:
+        text = _outside(_RST_VERBATIM, text, _rst_marks_off)
+    return _RST_LITERAL.sub(r"`\1`", text) if "``" in text else text
+
+
+def _rst_marks_off(text: str) -> str:
+    if "*" in text:
+        text = _emphasis_off(_RST_EMPHASIS, text)
+    return _RST_ESCAPE.sub(lambda m: m.group(1) or "", text) if "\\" in text else text
+
+
+def _rst_substitutions(lines: list[str]) -> dict[str, str]:
+    """What each "|name|" of a document stands for: a replacement text, or a character by its code; a
+    picture (".. |logo| image:: logo.png") shows no words."""
+    found = {}
+    for line in lines:
+        if line.startswith("..") and (m := _RST_SUBSTITUTION_DEF.match(line)) is not None:
+            kind, value = m.group(2).lower(), m.group(3)
+            if kind == "unicode":
+                value = "".join(_code_char(code) for code in value.split())
+            found[" ".join(m.group(1).split()).casefold()] = value if kind in ("replace", "unicode") else ""
+    return found
+
+
+def _code_char(code: str) -> str:
+    """A character by its code as reStructuredText's "unicode" writes it: "U+2122", "0x2122", "x2122",
+    "&#x2122;" (hexadecimal) or "8482" (decimal); anything else is text."""
+    digits = re.fullmatch(r"(?:0x|x|\\x|U\+|u|\\u|&#x)([0-9A-Fa-f]{1,6});?|([0-9]{1,7})", code, re.I)
+    value = -1 if digits is None else int(digits.group(1), 16) if digits.group(1) else int(digits.group(2))
+    return chr(value) if 0 <= value < 0x110000 and not 0xD800 <= value < 0xE000 else code
+
+
 # A reference by a single word to a named target: "Jansson_ is a C library" (with ".. _Jansson: url").
 _RST_WORD_LINK = re.compile(r"(?<![\w`])([A-Za-z0-9][\w.+-]*?)__?(?![\w`])")
 
@@ -568,13 +646,16 @@ def _unlink_roles(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[i
         if role is None and under is None:
             continue  # `interpreted text` without a role or link: leave it as written
         anchor = anchor or (target or "")
-        if role is not None and anchor[:1] in ("!", "~"):
+        name = (role or "").rpartition(":")[2]
+        if name in ("pep", "rfc") and target is None:
+            anchor = f"{name.upper()} {anchor}"  # :pep:`8` shows "PEP 8"
+        elif role is not None and anchor[:1] in ("!", "~") and name not in _RST_LITERAL_ROLES:
             # Sphinx: "!name" is not linked, "~mod.Class.method" shows its last part, "method"
             anchor = anchor[1:] if anchor[0] == "!" else anchor[1:].rpartition(".")[2]
         href = ""
         if role is None:
             href = target or targets.get(" ".join(anchor.split()).casefold(), "")
-        elif role.rpartition(":")[2] == "doc" and not (target or anchor).startswith("/"):
+        elif name == "doc" and not (target or anchor).startswith("/"):
             href = (target or anchor).strip()
             href += "" if "." in href.rsplit("/", 1)[-1] else ".rst"
         before = text[last : match.start()]
@@ -586,6 +667,11 @@ def _unlink_roles(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[i
         last = match.end()
     out.append(text[last:])
     return "".join(out), found
+
+
+# Roles whose text is shown as written, a leading "~" or "!" included (:file:`~/.bashrc`).
+_RST_LITERAL_ROLES = frozenset({"file", "samp", "kbd", "command", "program", "code", "literal", "math", "regexp",
+                                "mimetype", "makevar", "guilabel", "menuselection", "dfn", "abbr", "manpage"})
 
 
 # An explicit markup line: ".. name:: arguments" (a directive), ".. [1] text" (a footnote), or anything
@@ -623,14 +709,29 @@ def _rst_shown(para: list[str]) -> list[str]:
     shows, a footnote without its "..", the options beneath a directive left out, and a paragraph's
     "::" (which announces a code block) as Sphinx shows it: "Example::" is "Example:"."""
     out: list[str] = []
-    options_below = None  # the indent of the directive above, whose options are the lines beneath it
+    below = None  # the indent of the directive above: the lines beneath it are its options, then its content
+    hidden = False  # whether those lines are for the program that builds the page (a picture's file name)
+    option = None  # the indent of the option above, whose value may run on over the lines beneath it
+    joins = False  # whether the next line of content completes the directive's line ("Note:", "Note: text")
     for line in para:
-        if options_below is not None and len(line) - len(line.lstrip()) > options_below:
+        indent = len(line) - len(line.lstrip())
+        if below is not None and indent > below:
+            if option is not None and indent > option:
+                continue
+            option = indent if _RST_OPTION.match(line) else None
+            if option is None and not hidden:  # a note's text, a function's second signature
+                if joins:
+                    out[-1] += " " + line.strip()
+                else:
+                    out.append(line.strip())
+                joins = False
             continue
-        options_below = None
+        below = option = None
         if (directive := _RST_DIRECTIVE.match(line)) is not None:
-            options_below = len(line) - len(line.lstrip())
+            below = indent
             name, args = directive.group(1).lower(), directive.group(2) or ""
+            hidden = not (name in _ADMONITIONS_RST or name in _RST_SHOWN or name in _RST_SHOWS_ARGUMENTS) or \
+                name in ("figure", "math")
             if name in _ADMONITIONS_RST:
                 shown = f"{name.capitalize()}: {args}".rstrip()
             elif name in _RST_SHOWN:
@@ -639,8 +740,9 @@ def _rst_shown(para: list[str]) -> list[str]:
                 shown = args if name in _RST_SHOWS_ARGUMENTS and name not in ("figure", "math") else ""
             if shown:
                 out.append(shown)
+            joins = shown.endswith(":")
         elif (footnote := _RST_FOOTNOTE.match(line)) is not None:
-            out.append(f"{footnote.group(1)} {footnote.group(2)}")
+            out.append(f"{footnote.group(1).replace('[#', '[')} {footnote.group(2)}")  # "[#note]" shows "[note]"
         else:
             out.append(line)
     if out and out[-1].rstrip().endswith("::"):
@@ -649,6 +751,8 @@ def _rst_shown(para: list[str]) -> list[str]:
     return out
 
 
+# A directive's option beneath it: ":maxdepth: 2", ":noindex:".
+_RST_OPTION = re.compile(r"^\s*:[\w-]+:(?:\s|$)")
 _ADMONITIONS_RST = frozenset({"note", "tip", "warning", "caution", "important", "hint", "danger", "attention",
                               "error", "admonition", "todo"})
 
@@ -680,14 +784,18 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
     code_indent: int | None = None
     heading = ""
     caps_headings: set[int] = set()
+    substitutions = _rst_substitutions(lines) if markup else {}
+
+    def inline(text: str) -> tuple[str, list[tuple[int, str, str]]]:
+        return _unlink_rst(_shown_rst(text, substitutions) if markup else text, targets)
 
     def flush(kind: str = "text") -> None:
         nonlocal para
-        table = _rst_table(para) if kind == "text" and para and para[0].lstrip()[:1] in "+=" else None
+        table = _rst_table(para) if kind == "text" and para and para[0].lstrip()[:1] in "+=*" else None
         if table is not None:
             rows = []
             for row in table:
-                plain, found = _unlink_rst(row, targets)
+                plain, found = inline(row)
                 _links_in(plain, found, heading, links)
                 rows.append(plain)
             blocks.append(Block("table", "\n".join(rows)))
@@ -698,7 +806,7 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             text = "\n".join(_rst_shown(para)).strip("\n")
         if text.strip() and kind == "text" and not _RST_TARGET.match(text.strip()) and not (
                 markup and _RST_RULE.match(text.strip())):  # a transition, shown as a rule
-            text, found = _unlink_rst(text.strip(), targets)
+            text, found = inline(text.strip())
             _links_in(text, found, heading, links)
             directive = _RST_DIRECTIVE.match(para[0])
             term = directive is not None and directive.group(1).lower() in _RST_SHOWS_ARGUMENTS and "\n" not in text
@@ -724,7 +832,7 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             # AsciiDoc, as git's manuals are shipped: "= Git User Manual", "== Introduction"; the anchor
             # or style lines above a title ("[[branches]]", "[preface]") show nothing
             para = []
-            heading = _heading_text(titled.group(2), targets, markup)
+            heading = _heading_text(titled.group(2), inline, markup)
             blocks.append(Block("heading", heading, len(titled.group(1))))
             i += 1
             continue
@@ -734,7 +842,7 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             style = "o" + line[0]
             if style not in styles:
                 styles.append(style)
-            heading = _heading_text(lines[i + 1], targets, markup)
+            heading = _heading_text(lines[i + 1], inline, markup)
             blocks.append(Block("heading", heading, styles.index(style) + 1))
             i += 3
             continue
@@ -742,7 +850,7 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             style = nxt[0]
             if style not in styles:
                 styles.append(style)
-            heading = _heading_text(line, targets, markup)
+            heading = _heading_text(line, inline, markup)
             blocks.append(Block("heading", heading, styles.index(style) + 1))
             i += 2
             continue
@@ -807,6 +915,16 @@ def _rst_table(lines: list[str]) -> list[str] | None:
             for cell, part in zip(cells, parts):
                 cell.append(part)
         return [r for r in out if r.strip(" |")]
+    if rows and rows[0].startswith("* - "):  # a list-table's body: "* - a" starts a row, "- b" a cell
+        table: list[list[str]] = []
+        for row in rows:
+            if row.startswith("* - "):
+                table.append([row[4:]])
+            elif row.startswith("- ") or row == "-":
+                table[-1].append(row[2:])
+            else:
+                table[-1][-1] += " " + row
+        return [" | ".join(" ".join(cell.split()) for cell in cells) for cells in table]
     if len(rows) >= 3 and _SIMPLE_BORDER.match(rows[0]) and _SIMPLE_BORDER.match(rows[-1]):
         border = lines[next(n for n, line in enumerate(lines) if line.strip())]
         starts = [m.start() for m in re.finditer(r"=+", border)]
@@ -821,9 +939,9 @@ def _rst_table(lines: list[str]) -> list[str] | None:
     return None
 
 
-def _heading_text(line: str, targets: dict[str, str], markup: bool) -> str:
-    """A title's words: links made text; in plain text, AsciiDoc's anchors dropped ("GIT URLS[[URLS]]")."""
-    text = _unlink_rst(line.strip(), targets)[0]
+def _heading_text(line: str, inline: Callable[[str], tuple[str, list]], markup: bool) -> str:
+    """A title's words: its inline markup read; in plain text, AsciiDoc's anchors dropped ("GIT URLS[[URLS]]")."""
+    text = inline(line.strip())[0]
     return text if markup else _ASCIIDOC_ANCHOR.sub("", text).strip() or text
 
 
