@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tinyrag_desktop.kb.chunking import chunk_document
+from tinyrag_desktop.kb.errors import ReadError
 from tinyrag_desktop.kb.readers import file_type, read_bytes, read_markdown
 
 
@@ -212,3 +213,91 @@ def test_rst_inline_markup_never_loses_a_word_or_changes_a_literal(pieces):
     for piece in pieces:
         if piece.startswith("``"):
             assert piece[1:-1] in shown
+
+
+_MANUAL_ADOC = """\
+= Fastgrep Manual
+:author: Jane Doe
+:version: 1.2
+:toc: left
+
+// the manual's source; comments show nothing
+[[intro]]
+== Introduction
+
+Fastgrep is *fast* and _simple_. Version {version} by {author}; refs end in {caret}{} and --x{litdd}.
+See link:https://example.com/guide.html[the website], https://example.com/docs[docs], <<opts,the options>>
+and <<intro>>. Use `--jobs` and `*.py`; linkgit:git-grep[1] does it too. Press kbd:[Ctrl+C] to stop.
+
+NOTE: This is an admonition.
+
+[source,bash]
+----
+fastgrep *bold* _here_ {version}
+----
+
+////
+A block comment.
+////
+
+[[opts]]
+== Options
+
+.Options by name
+[cols="1,2"]
+|===
+|Option |Meaning
+
+|`-j`
+|Number of *jobs*
+
+|`-i`
+|Ignore case
+|===
+
+include::footer.txt[]
+"""
+
+
+def test_asciidoc_passages_read_as_the_rendered_page():
+    doc = _doc(_MANUAL_ADOC, "manual.txt")
+    assert doc.title == "Fastgrep Manual"
+    assert [c.text for c in chunk_document(doc)] == [
+        "Fastgrep is fast and simple. Version 1.2 by Jane Doe; refs end in ^{} and --x--.\n"
+        "See the website, docs, the options\nand Introduction. Use `--jobs` and `*.py`; git-grep(1) does it too. "
+        "Press Ctrl+C to stop.\n\n"
+        "Note: This is an admonition.\n\n"
+        "fastgrep *bold* _here_ {version}",
+        "Options by name\n\n"
+        "Option | Meaning\n"
+        "`-j` | Number of jobs\n"
+        "`-i` | Ignore case",
+    ]
+    assert [link.href for link in doc.links] == ["https://example.com/guide.html", "https://example.com/docs",
+                                                 "git-grep.txt"]
+
+
+def test_plain_text_that_is_not_asciidoc_keeps_its_marks():
+    text = "Notes\n=====\n\nRemember: *always* back up {home} and _tmp_ first.\n\n----\nnot a listing\n"
+    assert _blocks(text, "notes.txt") == [
+        ("heading", "Notes"), ("text", "Remember: *always* back up {home} and _tmp_ first."),
+        ("text", "----\nnot a listing")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab _*`\\|[]()<>&{}#:;+-=./\n", max_size=150))
+def test_markup_of_any_shape_never_breaks_a_reader(text):
+    # the same text as Markdown, reStructuredText and AsciiDoc (plain text with its signs): read, or refused
+    # in words, never a crash
+    for name, data in (("p.md", text), ("p.rst", text), ("p.txt", "= T\n:a: b\n\n" + text)):
+        try:
+            doc = _doc(data, name)
+        except ReadError:
+            continue
+        assert not any(re.search("[\U000F0000-\U000FFFFD]", block.text) for block in doc.blocks)
+
+
+def test_rst_literals_of_marks_stay_whole():
+    # "``_``" was read as an empty link ("`" then "`_"), losing its underscore
+    assert _blocks("Write ``<`` ``_`` and ``*`` as `Spam`_ does.\n\n.. _Spam: https://spam.example\n", "p.rst") == [
+        ("text", "Write `<` `_` and `*` as Spam does.")]

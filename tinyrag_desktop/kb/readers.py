@@ -326,6 +326,7 @@ _SLOT_CHAR = re.compile(f"[{_KEPT}]")
 _MYST_TARGET = re.compile(r"^\([^()\s]+\)=\s*$")
 _QUOTE_MARK = re.compile(r"^ {0,3}> ?", re.M)
 _LINE_END_SPACES = re.compile(r"[ \t]+\n")
+_BLANK_LINES = re.compile(r"\n{3,}")
 
 
 def _shown_markdown(text: str) -> str:
@@ -438,7 +439,8 @@ def read_markdown(data: bytes, name: str) -> Document:
             if text.startswith(">") and all(line.lstrip().startswith(">") for line in para):
                 text = _QUOTE_MARK.sub("", text)  # a block quote, without its "> " marks
             text = _shown_markdown(text).strip()
-            text = _LINE_END_SPACES.sub("\n", text) if " \n" in text else text  # "a <br>", "a  " (a line break)
+            if " \n" in text or "\n\n\n" in text:  # "a <br>", "a  " (a line break), lines of HTML alone
+                text = _BLANK_LINES.sub("\n\n", _LINE_END_SPACES.sub("\n", text))
         if text and kind == "text":
             if "[^" in text:  # footnotes, "[^1]" in the text and "[^1]: …" below, as rendered: "[1]"
                 text = _MD_FOOTNOTE.sub(r"[\1]", text)
@@ -586,14 +588,14 @@ _RST_NOTE_REF = re.compile(r"\[#?([\w.-]*|\*)\]_")
 
 def _shown_rst(text: str, substitutions: dict[str, str]) -> str:
     """reStructuredText's inline markup as the rendered page shows it, links and roles aside (see
-    _unlink_rst): substitutions replaced, emphasis and escapes without their marks, ``literal`` as `literal`."""
+    _unlink_rst): substitutions replaced, emphasis and escapes without their marks."""
     if substitutions and "|" in text:
         text = _RST_SUBSTITUTION.sub(lambda m: substitutions.get(m.group(1).casefold(), m.group(0)), text)
     if "]_" in text:
         text = _RST_NOTE_REF.sub(lambda m: f"[{m.group(1) or '#'}]", text)
     if "*" in text or "\\" in text:
         text = _outside(_RST_VERBATIM, text, _rst_marks_off)
-    return _RST_LITERAL.sub(r"`\1`", text) if "``" in text else text
+    return text
 
 
 def _rst_marks_off(text: str) -> str:
@@ -643,8 +645,8 @@ def _unlink_roles(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[i
     length = last = 0
     for match in _RST_LINK.finditer(text):
         role, anchor, target, under = match.group("role", "text", "target", "under")
-        if role is None and under is None:
-            continue  # `interpreted text` without a role or link: leave it as written
+        if (role is None and under is None) or not (anchor or target):
+            continue  # `interpreted text` without a role or link, or the "``" of a ``literal``: as written
         anchor = anchor or (target or "")
         name = (role or "").rpartition(":")[2]
         if name in ("pep", "rfc") and target is None:
@@ -785,13 +787,29 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
     heading = ""
     caps_headings: set[int] = set()
     substitutions = _rst_substitutions(lines) if markup else {}
+    attributes: dict[str, str] = {}
+    asciidoc = not markup and len(_ASCIIDOC_SIGNS.findall("\n".join(lines), 0, 200_000)) >= 2
+    if asciidoc:  # <<id>> shows the title of the section anchored "[[id]]"
+        attributes.update({f"<<{m.group(1)}>>": title.group(2) for n, line in enumerate(lines[:-1])
+                           if line.startswith("[[") and (m := re.match(r"\[\[([^\[\],]+)[^\]]*\]\]\s*$", line))
+                           and (title := _ASCIIDOC_TITLE.match(lines[n + 1]))})
 
     def inline(text: str) -> tuple[str, list[tuple[int, str, str]]]:
-        return _unlink_rst(_shown_rst(text, substitutions) if markup else text, targets)
+        if asciidoc:
+            return _shown_asciidoc(text, attributes)
+        if not markup:
+            return _unlink_rst(text, targets)
+        text, found = _unlink_rst(_shown_rst(text, substitutions), targets)
+        if "``" in text:  # ``literal`` as `literal`, once links are read (`x`_ is a link, ``x`` is not)
+            ends = [m.end() for m in _RST_LITERAL.finditer(text)]
+            found = [(at - 2 * sum(end <= at for end in ends), anchor, href) for at, anchor, href in found]
+            text = _RST_LITERAL.sub(r"`\1`", text)
+        return text, found
 
     def flush(kind: str = "text") -> None:
         nonlocal para
-        table = _rst_table(para) if kind == "text" and para and para[0].lstrip()[:1] in "+=*" else None
+        table = para if kind == "table" else _rst_table(para) if kind == "text" and para and \
+            para[0].lstrip()[:1] in "+=*" else None
         if table is not None:
             rows = []
             for row in table:
@@ -825,6 +843,16 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
                 continue
             para.append(line)
             i += 1
+            continue
+        if asciidoc and (block := _asciidoc_block(lines, i, attributes, not para)) is not None:
+            i, kind, text = block
+            if kind != "comment":
+                flush()  # a comment's lines are not there, even in a paragraph
+            if kind == "code" and text.strip():
+                blocks.append(Block("code", text))
+            elif kind in ("table", "text") and text.strip():
+                para = text.splitlines()
+                flush(kind)
             continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         if not markup and all(_ASCIIDOC_ATTRIBUTES.match(p) for p in para) and (
@@ -977,6 +1005,127 @@ def _indented_below(lines: list[str], i: int) -> bool:
         if line.strip():
             return line[:1].isspace()
     return False
+
+
+# ---- AsciiDoc, in plain text ----------------------------------------------------------------------------
+
+# Lines only AsciiDoc writes: titles ("== Options"), attribute entries (":toc: left"), block attributes
+# ("[source,bash]", "[[anchor]]"), tables ("|==="), block macros ("include::x[]"), and inline links
+# ("linkgit:git-log[1]", "link:x.html[text]", "<<ref,text>>"). Two of them and a text file is AsciiDoc.
+_ASCIIDOC_SIGNS = re.compile(
+    r"^(?:={1,6} \S|:[\w-]+:(?: |$)|\[(?:verse|source|listing|literal|quote|NOTE|TIP|IMPORTANT|WARNING|CAUTION|"
+    r"cols|options|horizontal|glossary|appendix|preface|abstract|discrete|example|sidebar|subs)\b[^\]]*\]$|"
+    r"\[\[[\w:.-]+(?:,[^\]]*)?\]\]$|\|===$|(?:include|image|ifdef|ifndef|ifeval|endif|toc)::\S*\[.*\]$)|"
+    r"\blinkgit:[\w-]+\[\d\]|<<[\w:.-]+(?:,[^>\n]*)?>>|\blink:\S+\[", re.M)
+# A listing ("----"), a literal block ("...."), a passthrough ("++++"): code, closed by the same line.
+_ASCIIDOC_CODE = re.compile(r"-{4,}|\.{4,}|\+{4,}")
+# What shows nothing of its own: an attribute entry, a block's attributes or anchor, a block macro
+# (text included from another file, a condition, a picture), the delimiters of an example, sidebar,
+# quote or open block, the "+" that joins a list item to the block below it.
+_ASCIIDOC_ENTRY = re.compile(r"^:([\w-]+)!?:[ \t]*(.*?)\s*$")
+_ASCIIDOC_HIDDEN = re.compile(r"^(?:\[[^\[\]]*\]|\[\[[^\[\]]+\]\]|[\w-]+::\S*\[.*\]|={4,}|\*{4,}|_{4,}|--|\+)\s*$")
+_ASCIIDOC_BLOCK_TITLE = re.compile(r"^\.([^\s.].*)$")
+_ASCIIDOC_CELL = re.compile(r"(?:^|(?<=\s))(?:\d*(?:\.\d+)?[*+])?[<^>]?(?:\.[<^>])?[adehlmsv]?(?<!\\)\|")
+_ASCIIDOC_ADMONITION = re.compile(r"^(NOTE|TIP|IMPORTANT|WARNING|CAUTION): ")
+# The attributes every document has: characters AsciiDoc cannot write as themselves ("{caret}", "{litdd}").
+_ASCIIDOC_BUILTIN = {"caret": "^", "litdd": "--", "asterisk": "*", "tilde": "~", "startsb": "[", "endsb": "]",
+                     "plus": "+", "nbsp": "\xa0", "sp": " ", "empty": "", "amp": "&", "lt": "<", "gt": ">",
+                     "apos": "'", "quot": '"', "vbar": "|", "brvbar": "|", "backslash": "\\", "backtick": "`",
+                     "two-colons": "::", "two-semicolons": ";;", "cpp": "C++", "zwsp": "\u200b", "deg": "°",
+                     "pp": "++", "wj": "\u2060"}
+_ASCIIDOC_ATTRIBUTE = re.compile(r"\{([\w-]+)\}")
+# Code (`--jobs`, +literal+) and addresses, shown as written; an address's "[text]" is read as a link.
+_ASCIIDOC_VERBATIM = re.compile(r"(`+).+?\1|(?<![\w+])\+[^+\s](?:[^+]*[^+\s])?\+(?![\w+])|"
+                                r"\b(?:https?|ftp|file|irc)://[^\s\[\]<>]+", re.S)
+# Links and the macros that show text: <<ref,text>>, link:target[text], linkgit:git-log[1],
+# https://x.org[text], kbd:[Ctrl+C], image:logo.png[alt], footnote:[text].
+_ASCIIDOC_LINK = re.compile(
+    r"<<(?P<ref>[^,>\s]+)(?:,\s*(?P<reftext>[^>]*))?>>|"
+    r"\b(?P<macro>linkgit|link|xref|mailto|kbd|btn|image|icon|pass|footnote|indexterm2?|anchor):"
+    r"(?P<target>[^\s\[\]]*)\[(?P<text>[^\]]*)\]|"
+    r"\b(?P<url>(?:https?|ftp|file|irc)://[^\s\[\]<>]+)\[(?P<urltext>[^\]]*)\]")
+
+
+def _asciidoc_block(lines: list[str], i: int, attributes: dict[str, str], starts: bool) -> tuple[int, str, str] | None:
+    """When line ``i`` is AsciiDoc's block markup: the line after it, the kind of block it makes ("code",
+    "table", "text" for a block's title; "comment", or "" for markup that shows nothing) and its text.
+    Attribute entries go to ``attributes``. ``starts``: whether the line starts a block (a title may)."""
+    line = lines[i].rstrip()
+    if _ASCIIDOC_CODE.fullmatch(line) or (line.startswith("////") and not line.strip("/")):
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == line), len(lines))
+        return end + 1, "comment" if line[0] == "/" else "code", "\n".join(lines[i + 1 : end])
+    if line.startswith("//") and not line.startswith("///"):
+        return i + 1, "comment", ""
+    if line == "|===":
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == "|==="), len(lines))
+        above = lines[i - 1] if i else ""
+        return end + 1, "table", "\n".join(_asciidoc_table(lines[i + 1 : end], above))
+    if (entry := _ASCIIDOC_ENTRY.match(line)) is not None:
+        attributes[entry.group(1).lower()] = entry.group(2)
+        return i + 1, "", ""
+    if _ASCIIDOC_HIDDEN.match(line):
+        return i + 1, "", ""
+    if starts and (title := _ASCIIDOC_BLOCK_TITLE.match(line)) is not None:
+        return i + 1, "text", title.group(1)
+    return None
+
+
+def _asciidoc_table(lines: list[str], above: str) -> list[str]:
+    """A table's rows as "cell | cell": as many cells a row as its "cols" says, or as its first line holds."""
+    cells: list[str] = []
+    columns = 0
+    for line in lines:
+        parts = _ASCIIDOC_CELL.split(line)
+        if cells and parts[0].strip():
+            cells[-1] += " " + parts[0].strip()  # a cell's text on more than one line
+        cells += [" ".join(part.replace("\\|", "|").split()) for part in parts[1:]]
+        columns = columns or len(parts) - 1
+    if (spec := re.search(r"cols=\"?([^\"\]]*)", above)) is not None:
+        columns = sum(int(c.split("*")[0]) if re.match(r"\d+\*", c) else 1 for c in spec.group(1).split(",")) or columns
+    columns = max(columns, 1)
+    return [" | ".join(cells[n : n + columns]) for n in range(0, len(cells), columns)]
+
+
+def _shown_asciidoc(text: str, attributes: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
+    """AsciiDoc's inline markup as the rendered page shows it: emphasis without its marks, attributes
+    ("{version}") replaced, links and macros as their text, and each link's (position, anchor, href)."""
+    if "*" in text or "_" in text or "{" in text:
+        text = _outside(_ASCIIDOC_VERBATIM, text, lambda plain: _ASCIIDOC_ATTRIBUTE.sub(
+            lambda m: attributes.get(m.group(1).lower(), _ASCIIDOC_BUILTIN.get(m.group(1), m.group(0))),
+            _emphasis_off(_MD_EMPHASIS, plain)))
+    if (admonition := _ASCIIDOC_ADMONITION.match(text)) is not None:
+        text = admonition.group(1).capitalize() + text[len(admonition.group(1)) :]
+    if "[" not in text and "<<" not in text:
+        return text, []
+    out: list[str] = []
+    found: list[tuple[int, str, str]] = []
+    length = last = 0
+    code = [span.span() for span in _CODE_SPAN.finditer(text)] if "`" in text else []
+    for match in _ASCIIDOC_LINK.finditer(text):
+        if any(a < match.start() < b for a, b in code):
+            continue
+        macro, target, href = match.group("macro"), match.group("target"), ""
+        if match.group("ref") is not None:  # a reference in the page, or to another: <<other.adoc#part,text>>
+            anchor = match.group("reftext") or attributes.get(f"<<{match.group('ref')}>>", match.group("ref"))
+            href = match.group("ref").split("#")[0] if "#" in match.group("ref") else ""
+        elif match.group("url") is not None:
+            anchor, href = match.group("urltext") or match.group("url"), match.group("url")
+        elif macro == "linkgit":  # git's manual pages: linkgit:git-log[1] is git-log(1), beside this one
+            anchor, href = f"{target}({match.group('text')})", f"{target}.txt"
+        elif macro in ("link", "xref", "mailto"):
+            anchor, href = match.group("text") or target, target if macro != "mailto" else ""
+        else:
+            anchor = "" if macro in ("anchor", "indexterm") else match.group("text")
+            anchor = f"[{anchor}]" if macro == "footnote" else anchor
+        before = text[last : match.start()]
+        out += (before, anchor)
+        length += len(before)
+        if href:
+            found.append((length, anchor, href))
+        length += len(anchor)
+        last = match.end()
+    out.append(text[last:])
+    return "".join(out), found
 
 
 # What a reader reads, as the user would say it: "looks like binary data, not Markdown text".
