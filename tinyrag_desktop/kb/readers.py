@@ -7,10 +7,12 @@ garbage. Every failure is a :class:`ReadError` whose message says what is wrong 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import gzip
 import html
 import io
+import itertools
 import mimetypes
 import re
 import zipfile
@@ -241,7 +243,7 @@ def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[t
     # "[" and "]" inside a code span (`a[0](x)`) make no link
     code = [span.span() for span in _CODE_SPAN.finditer(text)] if "`" in text else []
     for match in _MD_LINK.finditer(text) if "[" in text else ():
-        if any(a < match.start() < b or a < match.end() < b for a, b in code):
+        if code and (_inside(code, match.start()) or _inside(code, match.end())):
             continue
         if match.group("wiki") is not None:
             # A note is named without its extension, beside the linking note (or by a path from it).
@@ -265,6 +267,12 @@ def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[t
         last = match.end()
     out.append(_md_unescape(text[last:]))
     return "".join(out), found
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether position ``at`` falls inside one of ``spans`` (in order, not overlapping), not at its ends."""
+    n = bisect.bisect_right(spans, (at, at)) - 1
+    return n >= 0 and spans[n][0] < at < spans[n][1]
 
 
 # A backslash escape: "\\*" is a star, not emphasis; "\\|" a bar in a table's cell.
@@ -316,7 +324,8 @@ _MD_EMPHASIS = re.compile(
     rf"(?<=[^\s_/\\])(?P=line)(?![\w/]|\.[\w{_KEPT}])",
     re.S,
 )
-_MD_INLINE_MARKS = re.compile(r"[<*_&]")
+# Where emphasis could start, a quick test before the work of reading it (see _MD_EMPHASIS).
+_MD_EMPHASIS_START = re.compile(r"(?<![A-Za-z0-9*\\/])\*{1,3}[^\s*./]|(?<![\w\\/])_{1,3}[^\s_]")
 # While the text around them is read, each verbatim part waits as one character of a private-use plane.
 _SLOT, _SLOTS = 0xF0000, 0xFFFE
 _SLOT_CHAR = re.compile(f"[{_KEPT}]")
@@ -335,8 +344,9 @@ def _shown_markdown(text: str) -> str:
     as their text and emphasis without its marks. Code spans and addresses are left as written."""
     if "{" in text:
         text = _MYST_ROLE.sub(lambda m: m.group(1), text)
-    if _MD_INLINE_MARKS.search(text) is None:
-        return text
+    if "<" not in text and "&" not in text and (
+            ("*" not in text and "_" not in text) or _MD_EMPHASIS_START.search(text) is None):
+        return text  # most paragraphs: no markup but links (or emphasis only in a code span, read as it is)
     return _outside(_MD_VERBATIM, text, _markdown_marks_off)
 
 
@@ -788,7 +798,7 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
     caps_headings: set[int] = set()
     substitutions = _rst_substitutions(lines) if markup else {}
     attributes: dict[str, str] = {}
-    asciidoc = not markup and len(_ASCIIDOC_SIGNS.findall("\n".join(lines), 0, 200_000)) >= 2
+    asciidoc = not markup and _is_asciidoc("\n".join(lines))
     if asciidoc:  # <<id>> shows the title of the section anchored "[[id]]"
         attributes.update({f"<<{m.group(1)}>>": title.group(2) for n, line in enumerate(lines[:-1])
                            if line.startswith("[[") and (m := re.match(r"\[\[([^\[\],]+)[^\]]*\]\]\s*$", line))
@@ -1010,18 +1020,27 @@ def _indented_below(lines: list[str], i: int) -> bool:
 # ---- AsciiDoc, in plain text ----------------------------------------------------------------------------
 
 # Lines only AsciiDoc writes: titles ("== Options"), attribute entries (":toc: left"), block attributes
-# ("[source,bash]", "[[anchor]]"), tables ("|==="), block macros ("include::x[]"), and inline links
+# ("[source,bash]", "[[anchor]]"), tables ("|==="), block macros ("include::x[]"); and its inline links
 # ("linkgit:git-log[1]", "link:x.html[text]", "<<ref,text>>"). Two of them and a text file is AsciiDoc.
-_ASCIIDOC_SIGNS = re.compile(
+_ASCIIDOC_LINE_SIGNS = re.compile(
     r"^(?:={1,6} \S|:[\w-]+:(?: |$)|\[(?:verse|source|listing|literal|quote|NOTE|TIP|IMPORTANT|WARNING|CAUTION|"
     r"cols|options|horizontal|glossary|appendix|preface|abstract|discrete|example|sidebar|subs)\b[^\]]*\]$|"
-    r"\[\[[\w:.-]+(?:,[^\]]*)?\]\]$|\|===$|(?:include|image|ifdef|ifndef|ifeval|endif|toc)::\S*\[.*\]$)|"
-    r"\blinkgit:[\w-]+\[\d\]|<<[\w:.-]+(?:,[^>\n]*)?>>|\blink:\S+\[", re.M)
+    r"\[\[[\w:.-]+(?:,[^\]]*)?\]\]$|\|===$|(?:include|image|ifdef|ifndef|ifeval|endif|toc)::\S*\[.*\]$)", re.M)
+_ASCIIDOC_INLINE_SIGNS = re.compile(r"linkgit:[\w-]+\[\d\]|<<[\w:.-]+(?:,[^>\n]*)?>>|link:\S+\[")
+
+
+def _is_asciidoc(text: str) -> bool:
+    signs = itertools.chain(_ASCIIDOC_LINE_SIGNS.finditer(text, 0, 200_000),
+                            _ASCIIDOC_INLINE_SIGNS.finditer(text, 0, 200_000))
+    return len(list(itertools.islice(signs, 2))) == 2
+
+
 # A listing ("----"), a literal block ("...."), a passthrough ("++++"): code, closed by the same line.
 _ASCIIDOC_CODE = re.compile(r"-{4,}|\.{4,}|\+{4,}")
 # What shows nothing of its own: an attribute entry, a block's attributes or anchor, a block macro
 # (text included from another file, a condition, a picture), the delimiters of an example, sidebar,
 # quote or open block, the "+" that joins a list item to the block below it.
+_ASCIIDOC_MARKS = frozenset("-./|:[=*_+")  # the first characters of those lines, but for block macros ("x::")
 _ASCIIDOC_ENTRY = re.compile(r"^:([\w-]+)!?:[ \t]*(.*?)\s*$")
 _ASCIIDOC_HIDDEN = re.compile(r"^(?:\[[^\[\]]*\]|\[\[[^\[\]]+\]\]|[\w-]+::\S*\[.*\]|={4,}|\*{4,}|_{4,}|--|\+)\s*$")
 _ASCIIDOC_BLOCK_TITLE = re.compile(r"^\.([^\s.].*)$")
@@ -1051,6 +1070,8 @@ def _asciidoc_block(lines: list[str], i: int, attributes: dict[str, str], starts
     "table", "text" for a block's title; "comment", or "" for markup that shows nothing) and its text.
     Attribute entries go to ``attributes``. ``starts``: whether the line starts a block (a title may)."""
     line = lines[i].rstrip()
+    if line[:1] not in _ASCIIDOC_MARKS and "::" not in line:
+        return None  # most lines: text
     if _ASCIIDOC_CODE.fullmatch(line) or (line.startswith("////") and not line.strip("/")):
         end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == line), len(lines))
         return end + 1, "comment" if line[0] == "/" else "code", "\n".join(lines[i + 1 : end])
@@ -1102,7 +1123,7 @@ def _shown_asciidoc(text: str, attributes: dict[str, str]) -> tuple[str, list[tu
     length = last = 0
     code = [span.span() for span in _CODE_SPAN.finditer(text)] if "`" in text else []
     for match in _ASCIIDOC_LINK.finditer(text):
-        if any(a < match.start() < b for a, b in code):
+        if code and _inside(code, match.start()):
             continue
         macro, target, href = match.group("macro"), match.group("target"), ""
         if match.group("ref") is not None:  # a reference in the page, or to another: <<other.adoc#part,text>>
