@@ -324,6 +324,15 @@ _MD_EMPHASIS = re.compile(
     rf"(?<=[^\s_/\\])(?P=line)(?![\w/]|\.[\w{_KEPT}])",
     re.S,
 )
+# Python's special names, which READMEs and changelogs write without backticks ("on __getstate__").
+_DUNDER = re.compile(r"[a-z][a-z0-9_]*")
+_DUNDERS = frozenset(
+    "init new del repr str bytes format hash bool getattr getattribute setattr delattr dir get set delete slots "
+    "call len getitem setitem delitem missing iter next reversed contains add sub mul truediv floordiv mod pow "
+    "and or xor lt le eq ne gt ge enter exit aenter aexit await aiter anext name main file doc dict module "
+    "qualname all version author path package spec loader builtins future getstate setstate reduce copy "
+    "deepcopy index int float round abs neg invert class mro bases annotations weakref subclasshook "
+    "instancecheck fspath sizeof import pycache".split())
 # Where emphasis could start, a quick test before the work of reading it (see _MD_EMPHASIS).
 _MD_EMPHASIS_START = re.compile(r"(?<![A-Za-z0-9*\\/])\*{1,3}[^\s*./]|(?<![\w\\/])_{1,3}[^\s_]")
 # While the text around them is read, each verbatim part waits as one character of a private-use plane.
@@ -389,6 +398,8 @@ def _emphasis_off(emphasis: re.Pattern[str], text: str) -> str:
 
 def _unemphasized(match: re.Match[str]) -> str:
     inner = match.group("s") or match.group("u")
+    if match.group(0)[:3] == "__" + inner[:1] and (inner in _DUNDERS or (_DUNDER.fullmatch(inner) and "_" in inner)):
+        return match.group(0)  # Python's __getstate__ or __init_subclass__ written without backticks: a name
     return match.re.sub(_unemphasized, inner) if "*" in inner or "_" in inner else inner
 
 
@@ -598,17 +609,18 @@ _RST_NOTE_REF = re.compile(r"\[#?([\w.-]*|\*)\]_")
 
 def _shown_rst(text: str, substitutions: dict[str, str]) -> str:
     """reStructuredText's inline markup as the rendered page shows it, links and roles aside (see
-    _unlink_rst): substitutions replaced, emphasis and escapes without their marks."""
+    _unlink_rst): substitutions replaced, footnote references, emphasis and escapes without their marks;
+    literals and roles as written."""
+    if "*" in text or "\\" in text or "]_" in text or (substitutions and "|" in text):
+        text = _outside(_RST_VERBATIM, text, lambda plain: _rst_marks_off(plain, substitutions))
+    return text
+
+
+def _rst_marks_off(text: str, substitutions: dict[str, str]) -> str:
     if substitutions and "|" in text:
         text = _RST_SUBSTITUTION.sub(lambda m: substitutions.get(m.group(1).casefold(), m.group(0)), text)
     if "]_" in text:
         text = _RST_NOTE_REF.sub(lambda m: f"[{m.group(1) or '#'}]", text)
-    if "*" in text or "\\" in text:
-        text = _outside(_RST_VERBATIM, text, _rst_marks_off)
-    return text
-
-
-def _rst_marks_off(text: str) -> str:
     if "*" in text:
         text = _emphasis_off(_RST_EMPHASIS, text)
     return _RST_ESCAPE.sub(lambda m: m.group(1) or "", text) if "\\" in text else text
