@@ -301,3 +301,13 @@ def test_rst_literals_of_marks_stay_whole():
     # "``_``" was read as an empty link ("`" then "`_"), losing its underscore
     assert _blocks("Write ``<`` ``_``, ``[1]_`` and ``*`` as `Spam`_ does [1]_.\n\n.. _Spam: https://spam.example\n",
                    "p.rst") == [("text", "Write `<` `_`, `[1]_` and `*` as Spam does [1].")]
+
+
+def test_a_table_longer_than_a_passage_repeats_its_header_in_each():
+    rows = [f"| `--option-{n}` | {n} | What option {n} does, in a few words |" for n in range(60)]
+    text = "# Options\n\n| Option | Default | Meaning |\n|---|---|---|\n" + "\n".join(rows) + "\n"
+    passages = [c.text for c in chunk_document(_doc(text, "opts.md"), 400)]
+    assert len(passages) > 3
+    assert all(p.startswith("Option | Default | Meaning\n`--option-") for p in passages)
+    body = [line for p in passages for line in p.splitlines()[1:]]
+    assert body == [f"`--option-{n}` | {n} | What option {n} does, in a few words" for n in range(60)]
