@@ -1,6 +1,7 @@
-"""Passages read as the rendered page reads, without the marks of the markup that made it: a Markdown table as
-rows of cells, emphasis without its stars and underscores, escapes as their characters; code, addresses and
-names with stars or underscores in them exactly as written."""
+"""Passages of Markdown, reStructuredText and AsciiDoc read as the rendered page reads, without the marks of
+the markup that made it: tables as rows of cells, emphasis without its stars and underscores, escapes as their
+characters, links and roles as their text; code, addresses and names with stars or underscores in them exactly
+as written."""
 
 from __future__ import annotations
 
@@ -64,7 +65,8 @@ def test_markdown_passages_read_without_the_marks_of_emphasis_escapes_and_tables
         "fastgrep is a very fast grep for large trees of source files, really.\n"
         "Use `snake_case_names`, `**kwargs` and `__init__.py`; 2*3*4 is 24 and a * b is a product.\n"
         "Files like *.txt and *.md match globs such as src/**/*.py; see https://example.com/my_long_url_name/page_one\n"
-        "or <https://example.com/_private_/x>, and __pycache__/ or __init__.py beside my_module_name; __getstate__ stays.\n"
+        "or <https://example.com/_private_/x>, and __pycache__/ or __init__.py beside my_module_name; "
+        "__getstate__ stays.\n"
         "Escaped: *not bold* and _not italic_ and [not a link](x) and 5 > 3; AT&T\xa0and*more.\n"
         "A break here, a boldword.\n\n"
         "* Fast: 10x faster\n"
@@ -79,7 +81,7 @@ def test_markdown_passages_read_without_the_marks_of_emphasis_escapes_and_tables
     ]
 
 
-def test_a_markdown_table_keeps_its_links_and_reads_as_rows_in_search(data_dir, tmp_path):
+def test_a_markdown_table_row_is_the_sentence_of_its_links():
     doc = _doc(_README, "README.md")
     assert [link.href for link in doc.links] == ["docs/opts.md"]
     assert "docs | off | Match case-insensitively" in doc.links[0].text
@@ -311,3 +313,14 @@ def test_a_table_longer_than_a_passage_repeats_its_header_in_each():
     assert all(p.startswith("Option | Default | Meaning\n`--option-") for p in passages)
     body = [line for p in passages for line in p.splitlines()[1:]]
     assert body == [f"`--option-{n}` | {n} | What option {n} does, in a few words" for n in range(60)]
+
+
+def test_an_adoc_file_is_read_as_asciidoc(data_dir, tmp_path):
+    from tinyrag_desktop.kb import Importer, open_store, search
+
+    (tmp_path / "guide.adoc").write_text("= Guide\n\nRun *fastgrep* with `--jobs`.\n", encoding="utf-8")
+    with open_store(data_dir) as kb:
+        report = Importer(kb).run([str(tmp_path / "guide.adoc")])
+    assert report.added == [str(tmp_path / "guide.adoc")] and not report.failed
+    hit = search(data_dir, "fastgrep jobs", 1)[0]
+    assert (hit.title, hit.text) == ("Guide", "Run fastgrep with `--jobs`.")

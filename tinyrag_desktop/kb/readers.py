@@ -28,7 +28,8 @@ from .data_formats import read_csv, read_json, read_xml
 from .pdf import read_pdf
 from .word import read_docx
 
-TEXT_TYPES = {".txt": "text", ".text": "text", ".log": "log", ".md": "markdown", ".markdown": "markdown",
+TEXT_TYPES = {".txt": "text", ".text": "text", ".adoc": "text", ".asciidoc": "text", ".log": "log",
+              ".md": "markdown", ".markdown": "markdown",
               ".rst": "rst", ".csv": "csv", ".json": "json", ".jsonl": "json",
               ".ndjson": "json", ".xml": "xml", ".html": "html", ".htm": "html",
               ".xhtml": "html"}
@@ -810,7 +811,8 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
     caps_headings: set[int] = set()
     substitutions = _rst_substitutions(lines) if markup else {}
     attributes: dict[str, str] = {}
-    asciidoc = not markup and _is_asciidoc("\n".join(lines))
+    asciidoc = not markup and (name.lower().removesuffix(".gz").endswith((".adoc", ".asciidoc"))
+                               or _is_asciidoc("\n".join(lines)))
     if asciidoc:  # <<id>> shows the title of the section anchored "[[id]]"
         attributes.update({f"<<{m.group(1)}>>": title.group(2) for n, line in enumerate(lines[:-1])
                            if line.startswith("[[") and (m := re.match(r"\[\[([^\[\],]+)[^\]]*\]\]\s*$", line))
