@@ -324,3 +324,11 @@ def test_an_adoc_file_is_read_as_asciidoc(data_dir, tmp_path):
     assert report.added == [str(tmp_path / "guide.adoc")] and not report.failed
     hit = search(data_dir, "fastgrep jobs", 1)[0]
     assert (hit.title, hit.text) == ("Guide", "Run fastgrep with `--jobs`.")
+
+
+def test_indented_text_reads_flush_with_the_text_around():
+    text = "Guide\n=====\n\n.. note::\n\n   If you have difficulty migrating\n   you can open an issue.\n"
+    assert _blocks(text, "g.rst") == [("heading", "Guide"), ("text", "Note:"),
+                                      ("text", "If you have difficulty migrating\nyou can open an issue.")]
+    manual = "NAME\n       ls - list directory contents\n\nDESCRIPTION\n       List information about\n       the FILEs.\n"
+    assert _blocks(manual, "ls.txt")[-1] == ("text", "List information about\nthe FILEs.")

@@ -778,6 +778,13 @@ def _rst_shown(para: list[str]) -> list[str]:
 
 # A directive's option beneath it: ":maxdepth: 2", ":noindex:".
 _RST_OPTION = re.compile(r"^\s*:[\w-]+:(?:\s|$)")
+def _dedented(lines: list[str]) -> str:
+    """A paragraph's lines without the indent they share: a note's text under ".. note::", a manual page's
+    paragraph under its heading, read as the page shows it, flush with the text around."""
+    indent = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    return "\n".join(line[indent:] for line in lines) if indent else "\n".join(lines)
+
+
 _ADMONITIONS_RST = frozenset({"note", "tip", "warning", "caution", "important", "hint", "danger", "attention",
                               "error", "admonition", "todo"})
 
@@ -845,7 +852,7 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             return
         text = "\n".join(para).strip("\n")
         if kind == "text":
-            text = "\n".join(_rst_shown(para)).strip("\n")
+            text = _dedented(_rst_shown(para)).strip("\n")
         if text.strip() and kind == "text" and not _RST_TARGET.match(text.strip()) and not (
                 markup and _RST_RULE.match(text.strip())):  # a transition, shown as a rule
             text, found = inline(text.strip())
