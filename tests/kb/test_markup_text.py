@@ -332,3 +332,9 @@ def test_indented_text_reads_flush_with_the_text_around():
                                       ("text", "If you have difficulty migrating\nyou can open an issue.")]
     manual = "NAME\n       ls - list directory contents\n\nDESCRIPTION\n       List information about\n       the FILEs.\n"
     assert _blocks(manual, "ls.txt")[-1] == ("text", "List information about\nthe FILEs.")
+
+
+def test_asciidoc_blocks_close_without_making_titles():
+    text = "= T\n:a: b\n\n.git/objects/\n.git/refs\n\n.An example\n====\nHi.\n====\n\nNext\n====\n\nBody.\n"
+    assert _blocks(text, "t.adoc") == [("heading", "T"), ("text", ".git/objects/\n.git/refs"), ("text", "An example"),
+                                       ("text", "Hi."), ("heading", "Next"), ("text", "Body.")]

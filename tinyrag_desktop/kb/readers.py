@@ -818,6 +818,7 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
     caps_headings: set[int] = set()
     substitutions = _rst_substitutions(lines) if markup else {}
     attributes: dict[str, str] = {}
+    delimiters: set[str] = set()  # AsciiDoc's blocks open at this line ("===="), whose same line closes them
     asciidoc = not markup and (name.lower().removesuffix(".gz").endswith((".adoc", ".asciidoc"))
                                or _is_asciidoc("\n".join(lines)))
     if asciidoc:  # <<id>> shows the title of the section anchored "[[id]]"
@@ -876,6 +877,8 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             i += 1
             continue
         if asciidoc and (block := _asciidoc_block(lines, i, attributes, not para)) is not None:
+            if _ASCIIDOC_DELIMITER.fullmatch(line.rstrip()):  # an example, sidebar, quote: opened or closed
+                delimiters ^= {line.rstrip()}
             i, kind, text = block
             if kind != "comment":
                 flush()  # a comment's lines are not there, even in a paragraph
@@ -905,7 +908,8 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             blocks.append(Block("heading", heading, styles.index(style) + 1))
             i += 3
             continue
-        if _titled(line) and _RST_RULE.match(nxt) and len(nxt.rstrip()) >= len(line.rstrip()) - 2 and not para:
+        if _titled(line) and _RST_RULE.match(nxt) and len(nxt.rstrip()) >= len(line.rstrip()) - 2 and not para \
+                and nxt.rstrip() not in delimiters:  # "x" then "====" closing an example block: no title
             style = nxt[0]
             if style not in styles:
                 styles.append(style)
@@ -1064,7 +1068,9 @@ _ASCIIDOC_CODE = re.compile(r"-{4,}|\.{4,}|\+{4,}")
 _ASCIIDOC_MARKS = frozenset("-./|:[=*_+")  # the first characters of those lines, but for block macros ("x::")
 _ASCIIDOC_ENTRY = re.compile(r"^:([\w-]+)!?:[ \t]*(.*?)\s*$")
 _ASCIIDOC_HIDDEN = re.compile(r"^(?:\[[^\[\]]*\]|\[\[[^\[\]]+\]\]|[\w-]+::\S*\[.*\]|={4,}|\*{4,}|_{4,}|--|\+)\s*$")
-_ASCIIDOC_BLOCK_TITLE = re.compile(r"^\.([^\s.].*)$")
+# A block's title, ".Options by name"; not a path starting a line (".git/objects/").
+_ASCIIDOC_DELIMITER = re.compile(r"={4,}|\*{4,}|_{4,}|--")
+_ASCIIDOC_BLOCK_TITLE = re.compile(r"^\.(?![\w.-]*/)([^\s.].*)$")
 _ASCIIDOC_CELL = re.compile(r"(?:^|(?<=\s))(?:\d*(?:\.\d+)?[*+])?[<^>]?(?:\.[<^>])?[adehlmsv]?(?<!\\)\|")
 _ASCIIDOC_ADMONITION = re.compile(r"^(NOTE|TIP|IMPORTANT|WARNING|CAUTION): ")
 # The attributes every document has: characters AsciiDoc cannot write as themselves ("{caret}", "{litdd}").
