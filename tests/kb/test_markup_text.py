@@ -11,6 +11,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tinyrag_desktop.kb import Importer, open_store, search
 from tinyrag_desktop.kb.chunking import chunk_document
 from tinyrag_desktop.kb.errors import ReadError
 from tinyrag_desktop.kb.readers import _DUNDERS, file_type, read_bytes, read_markdown
@@ -316,8 +317,6 @@ def test_a_table_longer_than_a_passage_repeats_its_header_in_each():
 
 
 def test_an_adoc_file_is_read_as_asciidoc(data_dir, tmp_path):
-    from tinyrag_desktop.kb import Importer, open_store, search
-
     (tmp_path / "guide.adoc").write_text("= Guide\n\nRun *fastgrep* with `--jobs`.\n", encoding="utf-8")
     with open_store(data_dir) as kb:
         report = Importer(kb).run([str(tmp_path / "guide.adoc")])
