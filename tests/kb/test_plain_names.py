@@ -174,7 +174,7 @@ def test_a_plain_named_link_to_a_typed_file_is_read_by_the_file_s_type(tmp_path,
     assert report.added == [str(project / "README.md")] and not report.failed
     hit = search(data_dir, "build kiwi binary", 1)[0]
     assert (hit.title, hit.heading, hit.text) == ("Project Kiwi", "Project Kiwi > Building",
-                                                  "Run **make** to build the kiwi binary.")
+                                                  "Run make to build the kiwi binary.")
     with open_store(data_dir) as kb:
         assert [s.type for s in kb.sources()] == ["markdown"]
 

@@ -144,7 +144,7 @@ def test_markdown_reads_as_a_viewer_shows_it(data_dir, tmp_path):
     assert _blocks(_MARKDOWN, "node_update.md") == [
         ("heading", "node update"), ("text", "Build Status codecov"),
         ("heading", "Add label metadata to a node (--label-add)"),
-        ("text", "Add metadata with `--label-add`.Use `<br>` in a table cell; run `git add <file>` or docker port "
+        ("text", "Add metadata with `--label-add`. Use `<br>` in a table cell; run `git add <file>` or docker port "
                  "CONTAINER <name>."),
         ("text", "Packaged for 15+ systems. Click here for more"),
         ("text", "See the source distribution page."),

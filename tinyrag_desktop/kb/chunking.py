@@ -68,6 +68,15 @@ def split_long(text: str, size: int, kind: str = "text") -> list[str]:
     return pieces
 
 
+def _table_pieces(text: str, size: int) -> list[str]:
+    """A table too long for one chunk, cut between rows, each piece under the table's first row (its
+    header: "Option | Default | Meaning"), so that a piece's cells still say what they are."""
+    header, _, rows = text.partition("\n")
+    if not rows.strip() or len(header) > size // 4:
+        return split_long(text, size, "table")
+    return [header + "\n" + piece for piece in split_long(rows, size - len(header) - 1, "table")]
+
+
 def _holds_words(title: str, name: str) -> bool:
     """Whether ``name`` stands in ``title`` as whole words ("Process" in "Process | Node.js", not in
     "Processing pipelines")."""
@@ -113,7 +122,7 @@ class _Builder:
             # A term belongs with its definition: when the chunk is well filled, start the next with it.
             self.flush()
         if len(text) > self.size:
-            pieces = split_long(text, self.size, kind)
+            pieces = _table_pieces(text, self.size) if kind == "table" else split_long(text, self.size, kind)
             for piece in pieces[:-1]:
                 self.parts.append(piece)
                 self.length += len(piece)

@@ -7,9 +7,12 @@ garbage. Every failure is a :class:`ReadError` whose message says what is wrong 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import gzip
+import html
 import io
+import itertools
 import mimetypes
 import re
 import zipfile
@@ -25,7 +28,8 @@ from .data_formats import read_csv, read_json, read_xml
 from .pdf import read_pdf
 from .word import read_docx
 
-TEXT_TYPES = {".txt": "text", ".text": "text", ".log": "log", ".md": "markdown", ".markdown": "markdown",
+TEXT_TYPES = {".txt": "text", ".text": "text", ".adoc": "text", ".asciidoc": "text", ".log": "log",
+              ".md": "markdown", ".markdown": "markdown",
               ".rst": "rst", ".csv": "csv", ".json": "json", ".jsonl": "json",
               ".ndjson": "json", ".xml": "xml", ".html": "html", ".htm": "html",
               ".xhtml": "html"}
@@ -208,7 +212,7 @@ _MD_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 _MD_LINK = re.compile(
     # Wiki links of note-taking apps (Obsidian, Foam, Logseq): [[Note]], [[Note#Part|shown text]], ![[embed]]
     r"(?P<wimage>!?)\[\[(?P<wiki>[^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|(?P<alias>[^\[\]\n]+))?\]\]|"
-    r"(?P<image>!?)\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
+    r"(?P<image>!?)(?<!\\)\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
     r"(?:\(\s*<?(?P<href>[^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?\s*\)|\[(?P<label>[^\]]*)\])?"
 )
 # A reference definition: "[label]: href" alone on its line (a footnote's, "[^1]: text", is text).
@@ -233,11 +237,15 @@ def _dedent_code(line: str) -> str:
 
 def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
     """``text`` with its links and images replaced by their text, and each link's (position in the new
-    text, anchor text, href)."""
+    text, anchor text, href); backslash escapes ("\\*") outside code spans are read as their characters."""
     out: list[str] = []
     found: list[tuple[int, str, str]] = []
     length = last = 0
-    for match in _MD_LINK.finditer(text):
+    # "[" and "]" inside a code span (`a[0](x)`) make no link
+    code = [span.span() for span in _CODE_SPAN.finditer(text)] if "`" in text else []
+    for match in _MD_LINK.finditer(text) if "[" in text else ():
+        if code and (_inside(code, match.start()) or _inside(code, match.end())):
+            continue
         if match.group("wiki") is not None:
             # A note is named without its extension, beside the linking note (or by a path from it).
             name = match.group("wiki").strip()
@@ -251,50 +259,166 @@ def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[t
                 href = references.get(" ".join((match.group("label") or anchor).split()).casefold())
                 if href is None:  # "[x][y]" without a definition is just brackets
                     continue
-        before = text[last : match.start()]
+        before, anchor = _md_unescape(text[last : match.start()]), _md_unescape(anchor)
         out += (before, anchor)
         length += len(before)
         if not match.group("image") and href:  # an image is not a link
             found.append((length, anchor, href))
         length += len(anchor)
         last = match.end()
-    out.append(text[last:])
+    out.append(_md_unescape(text[last:]))
     return "".join(out), found
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether position ``at`` falls inside one of ``spans`` (in order, not overlapping), not at its ends."""
+    n = bisect.bisect_right(spans, (at, at)) - 1
+    return n >= 0 and spans[n][0] < at < spans[n][1]
+
+
+# A backslash escape: "\\*" is a star, not emphasis; "\\|" a bar in a table's cell.
+_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _md_unescape(text: str) -> str:
+    """``text`` with its backslash escapes read as the characters they escape, except in code spans."""
+    if "\\" not in text:
+        return text
+    out, last = [], 0
+    for span in _CODE_SPAN.finditer(text) if "`" in text else ():
+        out += (_MD_ESCAPE.sub(r"\1", text[last : span.start()]), span.group(0))
+        last = span.end()
+    out.append(_MD_ESCAPE.sub(r"\1", text[last:]))
+    return "".join(out)
 
 
 # HTML written into Markdown, which a Markdown viewer shows as what it is: an anchor, a line break, a
 # picture, a collapsed section. Only the tags of HTML that READMEs use: "<file>", "<key>" or "<NAME>" in
-# prose are placeholders, and stay.
+# prose are placeholders, and stay. A tag that breaks the line ("a<br>b", "<td>a</td><td>b</td>") leaves
+# a space, one that marks words ("<b>x</b>y") nothing.
 _MD_HTML = re.compile(
-    r"<!--.*?-->|</?(?:a|img|br|hr|p|div|span|sup|sub|kbd|details|summary|b|i|em|strong|u|s|del|ins|mark|"
-    r"small|big|center|font|picture|video|table|thead|tbody|tr|td|th|ul|ol|li|dl|dt|dd|blockquote|abbr|"
-    r"tt|nobr|h[1-6])(?:\s+[^<>]*)?/?>",
+    r"<!--.*?-->|</?(?:(?P<inline>a|img|span|sup|sub|kbd|b|i|em|strong|u|s|del|ins|mark|small|big|font|abbr|"
+    r"tt|nobr)|br|hr|p|div|details|summary|center|picture|video|table|thead|tbody|tr|td|th|ul|ol|li|dl|dt|"
+    r"dd|blockquote|h[1-6])(?:\s+[^<>]*)?/?>",
     re.I | re.S,
 )
+# A character reference: "&amp;", "&nbsp;", "&#42;".
+_MD_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 # A MyST (Sphinx Markdown) role: {term}`source distribution <Source Distribution>` shows its text.
 _MYST_ROLE = re.compile(r"(?<!`)\{[\w:.+-]+\}`([^`<]*?)\s*(?:<[^`]*>)?`")
 _CODE_SPAN = re.compile(r"(`+)(?:.+?)\1", re.S)
+# What is shown as written, marks and all: a code span, an autolink (<https://…>), a bare address
+# ("https://x.org/my_page_name"), a link's target ("](docs/__init__.md)").
+_MD_VERBATIM = re.compile(r"(`+).+?\1|<[A-Za-z][\w+.-]*:[^\s<>]*>|\b(?:[A-Za-z][\w+.-]*://|www\.)[^\s<>`*]+"
+                          r"|\]\([^()\s]*", re.S)
+# Emphasis: *it*, **bold**, ***both***, _it_, __bold__, its marks not shown. Not emphasis, and left as
+# written: a star or underscore inside a word or number ("snake_case_name", "2*3*4"), one with a space
+# after it ("a * b", a list's "* item"), a glob ("*.txt", "src/**/*.py"), a part of a path or a file's
+# name ("__pycache__/", "__init__.py"), one right after code or an address ("https://x.org/a_*b*", see
+# _outside). Inside, no run of the same marks that could close it ("__init__.py __a__" is not emphasis
+# from "__init"). Emphasis is a few words, so a stray star costs a short look ahead.
+_KEPT = "\U000F0000-\U000FFFFD"  # the characters _outside keeps code and addresses in
+_STAR_EMPHASIS = (rf"(?<![A-Za-z0-9*\\/{_KEPT}])(?P<star>\*{{1,3}})(?=[^\s*./])"
+                  rf"(?P<s>(?:(?!(?<=\S)(?P=star)).){{1,400}}?)(?<=[^\s*/\\])(?P=star)(?![A-Za-z0-9*/]|\.[\w{_KEPT}])")
+_MD_EMPHASIS = re.compile(
+    _STAR_EMPHASIS + rf"|(?<![\w\\/{_KEPT}])(?P<line>_{{1,3}})(?=[^\s_])(?P<u>(?:(?!(?<=\S)(?P=line)).){{1,400}}?)"
+    rf"(?<=[^\s_/\\])(?P=line)(?![\w/]|\.[\w{_KEPT}])",
+    re.S,
+)
+# Python's special names, which READMEs and changelogs write without backticks ("on __getstate__").
+_DUNDER = re.compile(r"[a-z][a-z0-9_]*")
+_DUNDERS = frozenset(
+    "init new del repr str bytes format hash bool getattr getattribute setattr delattr dir get set delete slots "
+    "call len getitem setitem delitem missing iter next reversed contains add sub mul truediv floordiv mod pow "
+    "and or xor lt le eq ne gt ge enter exit aenter aexit await aiter anext name main file doc dict module "
+    "qualname all version author path package spec loader builtins future getstate setstate reduce copy "
+    "deepcopy index int float round abs neg invert class mro bases annotations weakref subclasshook "
+    "instancecheck fspath sizeof import pycache".split())
+# Where emphasis could start, a quick test before the work of reading it (see _MD_EMPHASIS).
+_MD_EMPHASIS_START = re.compile(r"(?<![A-Za-z0-9*\\/])\*{1,3}[^\s*./]|(?<![\w\\/])_{1,3}[^\s_]")
+# While the text around them is read, each verbatim part waits as one character of a private-use plane.
+_SLOT, _SLOTS = 0xF0000, 0xFFFE
+_SLOT_CHAR = re.compile(f"[{_KEPT}]")
 
 
 # A MyST target, "(editable-installs)=" on a line of its own: an anchor, not shown.
 _MYST_TARGET = re.compile(r"^\([^()\s]+\)=\s*$")
 _QUOTE_MARK = re.compile(r"^ {0,3}> ?", re.M)
+_LINE_END_SPACES = re.compile(r"[ \t]+\n")
+_BLANK_LINES = re.compile(r"\n{3,}")
 
 
 def _shown_markdown(text: str) -> str:
-    """``text`` without the HTML tags and comments written into it, with MyST roles as their text, and
-    a block quote without its "> " marks; code spans (`<br>`) are left as written."""
-    if text.startswith(">") and all(line.lstrip().startswith(">") for line in text.splitlines()):
-        text = _QUOTE_MARK.sub("", text)
-    if "<" not in text and "{" not in text:
+    """``text`` as a Markdown viewer shows it, links aside (_unlink_markdown reads those): without the
+    HTML tags and comments written into it, with character references as their characters, MyST roles
+    as their text and emphasis without its marks. Code spans and addresses are left as written."""
+    if "{" in text:
+        text = _MYST_ROLE.sub(lambda m: m.group(1), text)
+    if "<" not in text and "&" not in text and (
+            ("*" not in text and "_" not in text) or _MD_EMPHASIS_START.search(text) is None):
+        return text  # most paragraphs: no markup but links (or emphasis only in a code span, read as it is)
+    return _outside(_MD_VERBATIM, text, _markdown_marks_off)
+
+
+def _markdown_marks_off(text: str) -> str:
+    if "<" in text:
+        text = _MD_HTML.sub(lambda m: "" if m.group("inline") or m.group(0).startswith("<!") else " ", text)
+    if "*" in text or "_" in text:
+        text = _emphasis_off(_MD_EMPHASIS, text)
+    if "&" in text:
+        text = _MD_ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
+    return text
+
+
+def _outside(verbatim: re.Pattern[str], text: str, shown: Callable[[str], str]) -> str:
+    """``shown(text)`` but for the parts of ``text`` that ``verbatim`` matches (code, addresses), which stay
+    as written. Each of them waits as one character of a private-use plane while the rest is read, so
+    markup around it (emphasis over a code span: **`--force`**) is read whole."""
+    if _SLOT_CHAR.search(text) is not None:
+        return text  # the plane is in use (a font's icons?): the text is left as written
+    kept: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        kept.append(match.group(0))
+        return chr(_SLOT + len(kept) - 1)
+
+    plain = verbatim.sub(keep, text, count=_SLOTS)
+    if len(kept) == _SLOTS:
         return text
-    text = _MYST_ROLE.sub(lambda m: m.group(1), text)
-    out, last = [], 0
-    for span in _CODE_SPAN.finditer(text):
-        out += (_MD_HTML.sub("", text[last : span.start()]), span.group(0))
-        last = span.end()
-    out.append(_MD_HTML.sub("", text[last:]))
-    return "".join(out)
+    plain = shown(plain)
+    return _SLOT_CHAR.sub(lambda m: kept[ord(m.group(0)) - _SLOT], plain) if kept else plain
+
+
+def _emphasis_off(emphasis: re.Pattern[str], text: str) -> str:
+    for _ in range(3):  # emphasis in emphasis of the same marks, "*a **b** c*": the inner first
+        text, count = emphasis.subn(_unemphasized, text)
+        if not count:
+            break
+    return text
+
+
+def _unemphasized(match: re.Match[str]) -> str:
+    inner = match.group("s") or match.group("u")
+    if match.group(0)[:3] == "__" + inner[:1] and (inner in _DUNDERS or (_DUNDER.fullmatch(inner) and "_" in inner)):
+        return match.group(0)  # Python's __getstate__ or __init_subclass__ written without backticks: a name
+    return match.re.sub(_unemphasized, inner) if "*" in inner or "_" in inner else inner
+
+
+# A table's row: "| a | b |", or without the outer bars "a | b"; and the rule under its header, "|---|:-:|".
+_MD_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+_MD_CELL_BAR = re.compile(r"(?<!\\)\|")
+
+
+def _md_row(line: str) -> str:
+    """A table's row as its cells read, "a | b": without the outer bars, each cell as shown; a bar
+    escaped in a cell ("\\|", in code too, as GitHub reads it) is a bar."""
+    row = line.strip()
+    row = row[1:] if row.startswith("|") else row
+    row = row[:-1] if row.endswith("|") and not row.endswith("\\|") else row
+    cells = [_shown_markdown(cell.replace("\\|", "|")).strip() for cell in _MD_CELL_BAR.split(row)]
+    while cells and not cells[-1]:
+        cells.pop()
+    return " | ".join(cells)
 
 
 def _norm_space(text: str) -> str:
@@ -333,8 +457,12 @@ def read_markdown(data: bytes, name: str) -> Document:
     def flush() -> None:
         nonlocal para, kind
         text = "\n".join(para).strip()
-        if kind in ("text", "table"):
+        if kind == "text":
+            if text.startswith(">") and all(line.lstrip().startswith(">") for line in para):
+                text = _QUOTE_MARK.sub("", text)  # a block quote, without its "> " marks
             text = _shown_markdown(text).strip()
+            if " \n" in text or "\n\n\n" in text:  # "a <br>", "a  " (a line break), lines of HTML alone
+                text = _BLANK_LINES.sub("\n\n", _LINE_END_SPACES.sub("\n", text))
         if text and kind == "text":
             if "[^" in text:  # footnotes, "[^1]" in the text and "[^1]: …" below, as rendered: "[1]"
                 text = _MD_FOOTNOTE.sub(r"[\1]", text)
@@ -342,10 +470,11 @@ def read_markdown(data: bytes, name: str) -> Document:
             _links_in(text, found, heading, links)
         elif text and kind == "table":
             rows = []
-            for row in text.splitlines():  # a table's row is its links' sentence
-                plain, found = _unlink_markdown(row, references)
+            for row in para:  # a table's row is its links' sentence
+                plain, found = _unlink_markdown(_md_row(row), references)
                 _links_in(plain, found, heading, links)
-                rows.append(plain)
+                if plain.strip(" |"):
+                    rows.append(plain)
             text = "\n".join(rows)
         if text:
             blocks.append(Block(kind, text))
@@ -396,11 +525,14 @@ def read_markdown(data: bytes, name: str) -> Document:
                 line.lstrip()[:1] in ("-", "*", "_") and _MD_RULE.match(line)):
             flush()  # a blank line, a reference definition, a target, a rule ("---", "* * *"): no text
         else:
-            is_table = line.lstrip().startswith("|")
+            # a table: rows of cells between bars, its header's bars perhaps not at the ends of the line
+            # ("a | b") but then a rule beneath it ("--- | ---")
+            is_table = line.lstrip().startswith("|") or ("|" in line and (kind == "table" or (
+                i + 1 < len(lines) and "|" in lines[i + 1] and _MD_TABLE_RULE.match(lines[i + 1]) is not None)))
             if para and (kind == "table") != is_table:
                 flush()
             kind = "table" if is_table else kind
-            if not (is_table and re.fullmatch(r"[\s|:\-]+", line)):  # a table's |---|---| rule
+            if not (is_table and _MD_TABLE_RULE.match(line)):  # the rule under the header: no text
                 para.append(line)
         i += 1
     flush()
@@ -461,6 +593,61 @@ _RST_LINK = re.compile(
 _RST_TARGET = re.compile(r"^\.\.\s+_`?([^:`]+)`?:\s+(\S+)\s*$")
 
 
+# What reStructuredText shows as written: a literal (``x``, shown as `x`), interpreted text and roles
+# (read by _unlink_roles), an address.
+_RST_VERBATIM = re.compile(r"``.+?``(?!`)|(?::[\w.+-]+(?::[\w.+-]+)?:)?`[^`]+`(?:__?)?|"
+                           r"\b[A-Za-z][\w+.-]*://[^\s<>`*]+", re.S)
+_RST_EMPHASIS = re.compile(_STAR_EMPHASIS, re.S)
+# A backslash escape of a mark ("\\*"), or an escaped space, which joins markup to a word ("*x*\\ s").
+_RST_ESCAPE = re.compile(r"\\([^\w\s])|\\ ")
+_RST_LITERAL = re.compile(r"``([^`]+?)``(?!`)")
+# A substitution, "|name|" (with ".. |name| replace:: text"), and its definition.
+_RST_SUBSTITUTION = re.compile(r"\|([^|\s](?:[^|]*[^|\s])?)\|(?:__?)?")
+_RST_SUBSTITUTION_DEF = re.compile(r"^\.\.\s+\|([^|]+)\|\s+([\w-]+)::\s*(.*?)\s*$")
+# A footnote's or a citation's reference, "[1]_", "[#note]_", "[CIT2002]_", shown as "[1]", "[note]".
+_RST_NOTE_REF = re.compile(r"\[#?([\w.-]*|\*)\]_")
+
+
+def _shown_rst(text: str, substitutions: dict[str, str]) -> str:
+    """reStructuredText's inline markup as the rendered page shows it, links and roles aside (see
+    _unlink_rst): substitutions replaced, footnote references, emphasis and escapes without their marks;
+    literals and roles as written."""
+    if "*" in text or "\\" in text or "]_" in text or (substitutions and "|" in text):
+        text = _outside(_RST_VERBATIM, text, lambda plain: _rst_marks_off(plain, substitutions))
+    return text
+
+
+def _rst_marks_off(text: str, substitutions: dict[str, str]) -> str:
+    if substitutions and "|" in text:
+        text = _RST_SUBSTITUTION.sub(lambda m: substitutions.get(m.group(1).casefold(), m.group(0)), text)
+    if "]_" in text:
+        text = _RST_NOTE_REF.sub(lambda m: f"[{m.group(1) or '#'}]", text)
+    if "*" in text:
+        text = _emphasis_off(_RST_EMPHASIS, text)
+    return _RST_ESCAPE.sub(lambda m: m.group(1) or "", text) if "\\" in text else text
+
+
+def _rst_substitutions(lines: list[str]) -> dict[str, str]:
+    """What each "|name|" of a document stands for: a replacement text, or a character by its code; a
+    picture (".. |logo| image:: logo.png") shows no words."""
+    found = {}
+    for line in lines:
+        if line.startswith("..") and (m := _RST_SUBSTITUTION_DEF.match(line)) is not None:
+            kind, value = m.group(2).lower(), m.group(3)
+            if kind == "unicode":
+                value = "".join(_code_char(code) for code in value.split())
+            found[" ".join(m.group(1).split()).casefold()] = value if kind in ("replace", "unicode") else ""
+    return found
+
+
+def _code_char(code: str) -> str:
+    """A character by its code as reStructuredText's "unicode" writes it: "U+2122", "0x2122", "x2122",
+    "&#x2122;" (hexadecimal) or "8482" (decimal); anything else is text."""
+    digits = re.fullmatch(r"(?:0x|x|\\x|U\+|u|\\u|&#x)([0-9A-Fa-f]{1,6});?|([0-9]{1,7})", code, re.I)
+    value = -1 if digits is None else int(digits.group(1), 16) if digits.group(1) else int(digits.group(2))
+    return chr(value) if 0 <= value < 0x110000 and not 0xD800 <= value < 0xE000 else code
+
+
 # A reference by a single word to a named target: "Jansson_ is a C library" (with ".. _Jansson: url").
 _RST_WORD_LINK = re.compile(r"(?<![\w`])([A-Za-z0-9][\w.+-]*?)__?(?![\w`])")
 
@@ -481,16 +668,19 @@ def _unlink_roles(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[i
     length = last = 0
     for match in _RST_LINK.finditer(text):
         role, anchor, target, under = match.group("role", "text", "target", "under")
-        if role is None and under is None:
-            continue  # `interpreted text` without a role or link: leave it as written
+        if (role is None and under is None) or not (anchor or target):
+            continue  # `interpreted text` without a role or link, or the "``" of a ``literal``: as written
         anchor = anchor or (target or "")
-        if role is not None and anchor[:1] in ("!", "~"):
+        name = (role or "").rpartition(":")[2]
+        if name in ("pep", "rfc") and target is None:
+            anchor = f"{name.upper()} {anchor}"  # :pep:`8` shows "PEP 8"
+        elif role is not None and anchor[:1] in ("!", "~") and name not in _RST_LITERAL_ROLES:
             # Sphinx: "!name" is not linked, "~mod.Class.method" shows its last part, "method"
             anchor = anchor[1:] if anchor[0] == "!" else anchor[1:].rpartition(".")[2]
         href = ""
         if role is None:
             href = target or targets.get(" ".join(anchor.split()).casefold(), "")
-        elif role.rpartition(":")[2] == "doc" and not (target or anchor).startswith("/"):
+        elif name == "doc" and not (target or anchor).startswith("/"):
             href = (target or anchor).strip()
             href += "" if "." in href.rsplit("/", 1)[-1] else ".rst"
         before = text[last : match.start()]
@@ -502,6 +692,11 @@ def _unlink_roles(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[i
         last = match.end()
     out.append(text[last:])
     return "".join(out), found
+
+
+# Roles whose text is shown as written, a leading "~" or "!" included (:file:`~/.bashrc`).
+_RST_LITERAL_ROLES = frozenset({"file", "samp", "kbd", "command", "program", "code", "literal", "math", "regexp",
+                                "mimetype", "makevar", "guilabel", "menuselection", "dfn", "abbr", "manpage"})
 
 
 # An explicit markup line: ".. name:: arguments" (a directive), ".. [1] text" (a footnote), or anything
@@ -539,14 +734,29 @@ def _rst_shown(para: list[str]) -> list[str]:
     shows, a footnote without its "..", the options beneath a directive left out, and a paragraph's
     "::" (which announces a code block) as Sphinx shows it: "Example::" is "Example:"."""
     out: list[str] = []
-    options_below = None  # the indent of the directive above, whose options are the lines beneath it
+    below = None  # the indent of the directive above: the lines beneath it are its options, then its content
+    hidden = False  # whether those lines are for the program that builds the page (a picture's file name)
+    option = None  # the indent of the option above, whose value may run on over the lines beneath it
+    joins = False  # whether the next line of content completes the directive's line ("Note:", "Note: text")
     for line in para:
-        if options_below is not None and len(line) - len(line.lstrip()) > options_below:
+        indent = len(line) - len(line.lstrip())
+        if below is not None and indent > below:
+            if option is not None and indent > option:
+                continue
+            option = indent if _RST_OPTION.match(line) else None
+            if option is None and not hidden:  # a note's text, a function's second signature
+                if joins:
+                    out[-1] += " " + line.strip()
+                else:
+                    out.append(line.strip())
+                joins = False
             continue
-        options_below = None
+        below = option = None
         if (directive := _RST_DIRECTIVE.match(line)) is not None:
-            options_below = len(line) - len(line.lstrip())
+            below = indent
             name, args = directive.group(1).lower(), directive.group(2) or ""
+            hidden = not (name in _ADMONITIONS_RST or name in _RST_SHOWN or name in _RST_SHOWS_ARGUMENTS) or \
+                name in ("figure", "math")
             if name in _ADMONITIONS_RST:
                 shown = f"{name.capitalize()}: {args}".rstrip()
             elif name in _RST_SHOWN:
@@ -555,14 +765,24 @@ def _rst_shown(para: list[str]) -> list[str]:
                 shown = args if name in _RST_SHOWS_ARGUMENTS and name not in ("figure", "math") else ""
             if shown:
                 out.append(shown)
+            joins = shown.endswith(":")
         elif (footnote := _RST_FOOTNOTE.match(line)) is not None:
-            out.append(f"{footnote.group(1)} {footnote.group(2)}")
+            out.append(f"{footnote.group(1).replace('[#', '[')} {footnote.group(2)}")  # "[#note]" shows "[note]"
         else:
             out.append(line)
     if out and out[-1].rstrip().endswith("::"):
         last = out[-1].rstrip()[:-2]
         out[-1] = last.rstrip() if not last.strip() or last[-1:].isspace() else last + ":"
     return out
+
+
+# A directive's option beneath it: ":maxdepth: 2", ":noindex:".
+_RST_OPTION = re.compile(r"^\s*:[\w-]+:(?:\s|$)")
+def _dedented(lines: list[str]) -> str:
+    """A paragraph's lines without the indent they share: a note's text under ".. note::", a manual page's
+    paragraph under its heading, read as the page shows it, flush with the text around."""
+    indent = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    return "\n".join(line[indent:] for line in lines) if indent else "\n".join(lines)
 
 
 _ADMONITIONS_RST = frozenset({"note", "tip", "warning", "caution", "important", "hint", "danger", "attention",
@@ -596,14 +816,36 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
     code_indent: int | None = None
     heading = ""
     caps_headings: set[int] = set()
+    substitutions = _rst_substitutions(lines) if markup else {}
+    attributes: dict[str, str] = {}
+    delimiters: set[str] = set()  # AsciiDoc's blocks open at this line ("===="), whose same line closes them
+    asciidoc = not markup and (name.lower().removesuffix(".gz").endswith((".adoc", ".asciidoc"))
+                               or _is_asciidoc("\n".join(lines)))
+    if asciidoc:  # <<id>> shows the title of the section anchored "[[id]]"
+        attributes.update({f"<<{m.group(1)}>>": title.group(2) for n, line in enumerate(lines[:-1])
+                           if line.startswith("[[") and (m := re.match(r"\[\[([^\[\],]+)[^\]]*\]\]\s*$", line))
+                           and (title := _ASCIIDOC_TITLE.match(lines[n + 1]))})
+
+    def inline(text: str) -> tuple[str, list[tuple[int, str, str]]]:
+        if asciidoc:
+            return _shown_asciidoc(text, attributes)
+        if not markup:
+            return _unlink_rst(text, targets)
+        text, found = _unlink_rst(_shown_rst(text, substitutions), targets)
+        if "``" in text:  # ``literal`` as `literal`, once links are read (`x`_ is a link, ``x`` is not)
+            ends = [m.end() for m in _RST_LITERAL.finditer(text)]
+            found = [(at - 2 * sum(end <= at for end in ends), anchor, href) for at, anchor, href in found]
+            text = _RST_LITERAL.sub(r"`\1`", text)
+        return text, found
 
     def flush(kind: str = "text") -> None:
         nonlocal para
-        table = _rst_table(para) if kind == "text" and para and para[0].lstrip()[:1] in "+=" else None
+        table = para if kind == "table" else _rst_table(para) if kind == "text" and para and \
+            para[0].lstrip()[:1] in "+=*" else None
         if table is not None:
             rows = []
             for row in table:
-                plain, found = _unlink_rst(row, targets)
+                plain, found = inline(row)
                 _links_in(plain, found, heading, links)
                 rows.append(plain)
             blocks.append(Block("table", "\n".join(rows)))
@@ -611,10 +853,10 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             return
         text = "\n".join(para).strip("\n")
         if kind == "text":
-            text = "\n".join(_rst_shown(para)).strip("\n")
+            text = _dedented(_rst_shown(para)).strip("\n")
         if text.strip() and kind == "text" and not _RST_TARGET.match(text.strip()) and not (
                 markup and _RST_RULE.match(text.strip())):  # a transition, shown as a rule
-            text, found = _unlink_rst(text.strip(), targets)
+            text, found = inline(text.strip())
             _links_in(text, found, heading, links)
             directive = _RST_DIRECTIVE.match(para[0])
             term = directive is not None and directive.group(1).lower() in _RST_SHOWS_ARGUMENTS and "\n" not in text
@@ -634,13 +876,25 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             para.append(line)
             i += 1
             continue
+        if asciidoc and (block := _asciidoc_block(lines, i, attributes, not para)) is not None:
+            if _ASCIIDOC_DELIMITER.fullmatch(line.rstrip()):  # an example, sidebar, quote: opened or closed
+                delimiters ^= {line.rstrip()}
+            i, kind, text = block
+            if kind != "comment":
+                flush()  # a comment's lines are not there, even in a paragraph
+            if kind == "code" and text.strip():
+                blocks.append(Block("code", text))
+            elif kind in ("table", "text") and text.strip():
+                para = text.splitlines()
+                flush(kind)
+            continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         if not markup and all(_ASCIIDOC_ATTRIBUTES.match(p) for p in para) and (
                 titled := _ASCIIDOC_TITLE.match(line)) is not None:
             # AsciiDoc, as git's manuals are shipped: "= Git User Manual", "== Introduction"; the anchor
             # or style lines above a title ("[[branches]]", "[preface]") show nothing
             para = []
-            heading = _heading_text(titled.group(2), targets, markup)
+            heading = _heading_text(titled.group(2), inline, markup)
             blocks.append(Block("heading", heading, len(titled.group(1))))
             i += 1
             continue
@@ -650,15 +904,16 @@ def _read_rst(data: bytes, name: str, markup: bool) -> Document:
             style = "o" + line[0]
             if style not in styles:
                 styles.append(style)
-            heading = _heading_text(lines[i + 1], targets, markup)
+            heading = _heading_text(lines[i + 1], inline, markup)
             blocks.append(Block("heading", heading, styles.index(style) + 1))
             i += 3
             continue
-        if _titled(line) and _RST_RULE.match(nxt) and len(nxt.rstrip()) >= len(line.rstrip()) - 2 and not para:
+        if _titled(line) and _RST_RULE.match(nxt) and len(nxt.rstrip()) >= len(line.rstrip()) - 2 and not para \
+                and nxt.rstrip() not in delimiters:  # "x" then "====" closing an example block: no title
             style = nxt[0]
             if style not in styles:
                 styles.append(style)
-            heading = _heading_text(line, targets, markup)
+            heading = _heading_text(line, inline, markup)
             blocks.append(Block("heading", heading, styles.index(style) + 1))
             i += 2
             continue
@@ -723,6 +978,16 @@ def _rst_table(lines: list[str]) -> list[str] | None:
             for cell, part in zip(cells, parts):
                 cell.append(part)
         return [r for r in out if r.strip(" |")]
+    if rows and rows[0].startswith("* - "):  # a list-table's body: "* - a" starts a row, "- b" a cell
+        table: list[list[str]] = []
+        for row in rows:
+            if row.startswith("* - "):
+                table.append([row[4:]])
+            elif row.startswith("- ") or row == "-":
+                table[-1].append(row[2:])
+            else:
+                table[-1][-1] += " " + row
+        return [" | ".join(" ".join(cell.split()) for cell in cells) for cells in table]
     if len(rows) >= 3 and _SIMPLE_BORDER.match(rows[0]) and _SIMPLE_BORDER.match(rows[-1]):
         border = lines[next(n for n, line in enumerate(lines) if line.strip())]
         starts = [m.start() for m in re.finditer(r"=+", border)]
@@ -737,9 +1002,9 @@ def _rst_table(lines: list[str]) -> list[str] | None:
     return None
 
 
-def _heading_text(line: str, targets: dict[str, str], markup: bool) -> str:
-    """A title's words: links made text; in plain text, AsciiDoc's anchors dropped ("GIT URLS[[URLS]]")."""
-    text = _unlink_rst(line.strip(), targets)[0]
+def _heading_text(line: str, inline: Callable[[str], tuple[str, list]], markup: bool) -> str:
+    """A title's words: its inline markup read; in plain text, AsciiDoc's anchors dropped ("GIT URLS[[URLS]]")."""
+    text = inline(line.strip())[0]
     return text if markup else _ASCIIDOC_ANCHOR.sub("", text).strip() or text
 
 
@@ -775,6 +1040,140 @@ def _indented_below(lines: list[str], i: int) -> bool:
         if line.strip():
             return line[:1].isspace()
     return False
+
+
+# ---- AsciiDoc, in plain text ----------------------------------------------------------------------------
+
+# Lines only AsciiDoc writes: titles ("== Options"), attribute entries (":toc: left"), block attributes
+# ("[source,bash]", "[[anchor]]"), tables ("|==="), block macros ("include::x[]"); and its inline links
+# ("linkgit:git-log[1]", "link:x.html[text]", "<<ref,text>>"). Two of them and a text file is AsciiDoc.
+_ASCIIDOC_LINE_SIGNS = re.compile(
+    r"^(?:={1,6} \S|:[\w-]+:(?: |$)|\[(?:verse|source|listing|literal|quote|NOTE|TIP|IMPORTANT|WARNING|CAUTION|"
+    r"cols|options|horizontal|glossary|appendix|preface|abstract|discrete|example|sidebar|subs)\b[^\]]*\]$|"
+    r"\[\[[\w:.-]+(?:,[^\]]*)?\]\]$|\|===$|(?:include|image|ifdef|ifndef|ifeval|endif|toc)::\S*\[.*\]$)", re.M)
+_ASCIIDOC_INLINE_SIGNS = re.compile(r"linkgit:[\w-]+\[\d\]|<<[\w:.-]+(?:,[^>\n]*)?>>|link:\S+\[")
+
+
+def _is_asciidoc(text: str) -> bool:
+    signs = itertools.chain(_ASCIIDOC_LINE_SIGNS.finditer(text, 0, 200_000),
+                            _ASCIIDOC_INLINE_SIGNS.finditer(text, 0, 200_000))
+    return len(list(itertools.islice(signs, 2))) == 2
+
+
+# A listing ("----"), a literal block ("...."), a passthrough ("++++"): code, closed by the same line.
+_ASCIIDOC_CODE = re.compile(r"-{4,}|\.{4,}|\+{4,}")
+# What shows nothing of its own: an attribute entry, a block's attributes or anchor, a block macro
+# (text included from another file, a condition, a picture), the delimiters of an example, sidebar,
+# quote or open block, the "+" that joins a list item to the block below it.
+_ASCIIDOC_MARKS = frozenset("-./|:[=*_+")  # the first characters of those lines, but for block macros ("x::")
+_ASCIIDOC_ENTRY = re.compile(r"^:([\w-]+)!?:[ \t]*(.*?)\s*$")
+_ASCIIDOC_HIDDEN = re.compile(r"^(?:\[[^\[\]]*\]|\[\[[^\[\]]+\]\]|[\w-]+::\S*\[.*\]|={4,}|\*{4,}|_{4,}|--|\+)\s*$")
+# A block's title, ".Options by name"; not a path starting a line (".git/objects/").
+_ASCIIDOC_DELIMITER = re.compile(r"={4,}|\*{4,}|_{4,}|--")
+_ASCIIDOC_BLOCK_TITLE = re.compile(r"^\.(?![\w.-]*/)([^\s.].*)$")
+_ASCIIDOC_CELL = re.compile(r"(?:^|(?<=\s))(?:\d*(?:\.\d+)?[*+])?[<^>]?(?:\.[<^>])?[adehlmsv]?(?<!\\)\|")
+_ASCIIDOC_ADMONITION = re.compile(r"^(NOTE|TIP|IMPORTANT|WARNING|CAUTION): ")
+# The attributes every document has: characters AsciiDoc cannot write as themselves ("{caret}", "{litdd}").
+_ASCIIDOC_BUILTIN = {"caret": "^", "litdd": "--", "asterisk": "*", "tilde": "~", "startsb": "[", "endsb": "]",
+                     "plus": "+", "nbsp": "\xa0", "sp": " ", "empty": "", "amp": "&", "lt": "<", "gt": ">",
+                     "apos": "'", "quot": '"', "vbar": "|", "brvbar": "|", "backslash": "\\", "backtick": "`",
+                     "two-colons": "::", "two-semicolons": ";;", "cpp": "C++", "zwsp": "\u200b", "deg": "°",
+                     "pp": "++", "wj": "\u2060"}
+_ASCIIDOC_ATTRIBUTE = re.compile(r"\{([\w-]+)\}")
+# Code (`--jobs`, +literal+) and addresses, shown as written; an address's "[text]" is read as a link.
+_ASCIIDOC_VERBATIM = re.compile(r"(`+).+?\1|(?<![\w+])\+[^+\s](?:[^+]*[^+\s])?\+(?![\w+])|"
+                                r"\b(?:https?|ftp|file|irc)://[^\s\[\]<>]+", re.S)
+# Links and the macros that show text: <<ref,text>>, link:target[text], linkgit:git-log[1],
+# https://x.org[text], kbd:[Ctrl+C], image:logo.png[alt], footnote:[text].
+_ASCIIDOC_LINK = re.compile(
+    r"<<(?P<ref>[^,>\s]+)(?:,\s*(?P<reftext>[^>]*))?>>|"
+    r"\b(?P<macro>linkgit|link|xref|mailto|kbd|btn|image|icon|pass|footnote|indexterm2?|anchor):"
+    r"(?P<target>[^\s\[\]]*)\[(?P<text>[^\]]*)\]|"
+    r"\b(?P<url>(?:https?|ftp|file|irc)://[^\s\[\]<>]+)\[(?P<urltext>[^\]]*)\]")
+
+
+def _asciidoc_block(lines: list[str], i: int, attributes: dict[str, str], starts: bool) -> tuple[int, str, str] | None:
+    """When line ``i`` is AsciiDoc's block markup: the line after it, the kind of block it makes ("code",
+    "table", "text" for a block's title; "comment", or "" for markup that shows nothing) and its text.
+    Attribute entries go to ``attributes``. ``starts``: whether the line starts a block (a title may)."""
+    line = lines[i].rstrip()
+    if line[:1] not in _ASCIIDOC_MARKS and "::" not in line:
+        return None  # most lines: text
+    if _ASCIIDOC_CODE.fullmatch(line) or (line.startswith("////") and not line.strip("/")):
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == line), len(lines))
+        return end + 1, "comment" if line[0] == "/" else "code", "\n".join(lines[i + 1 : end])
+    if line.startswith("//") and not line.startswith("///"):
+        return i + 1, "comment", ""
+    if line == "|===":
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == "|==="), len(lines))
+        above = lines[i - 1] if i else ""
+        return end + 1, "table", "\n".join(_asciidoc_table(lines[i + 1 : end], above))
+    if (entry := _ASCIIDOC_ENTRY.match(line)) is not None:
+        attributes[entry.group(1).lower()] = entry.group(2)
+        return i + 1, "", ""
+    if _ASCIIDOC_HIDDEN.match(line):
+        return i + 1, "", ""
+    if starts and (title := _ASCIIDOC_BLOCK_TITLE.match(line)) is not None:
+        return i + 1, "text", title.group(1)
+    return None
+
+
+def _asciidoc_table(lines: list[str], above: str) -> list[str]:
+    """A table's rows as "cell | cell": as many cells a row as its "cols" says, or as its first line holds."""
+    cells: list[str] = []
+    columns = 0
+    for line in lines:
+        parts = _ASCIIDOC_CELL.split(line)
+        if cells and parts[0].strip():
+            cells[-1] += " " + parts[0].strip()  # a cell's text on more than one line
+        cells += [" ".join(part.replace("\\|", "|").split()) for part in parts[1:]]
+        columns = columns or len(parts) - 1
+    if (spec := re.search(r"cols=\"?([^\"\]]*)", above)) is not None:
+        columns = sum(int(c.split("*")[0]) if re.match(r"\d+\*", c) else 1 for c in spec.group(1).split(",")) or columns
+    columns = max(columns, 1)
+    return [" | ".join(cells[n : n + columns]) for n in range(0, len(cells), columns)]
+
+
+def _shown_asciidoc(text: str, attributes: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
+    """AsciiDoc's inline markup as the rendered page shows it: emphasis without its marks, attributes
+    ("{version}") replaced, links and macros as their text, and each link's (position, anchor, href)."""
+    if "*" in text or "_" in text or "{" in text:
+        text = _outside(_ASCIIDOC_VERBATIM, text, lambda plain: _ASCIIDOC_ATTRIBUTE.sub(
+            lambda m: attributes.get(m.group(1).lower(), _ASCIIDOC_BUILTIN.get(m.group(1), m.group(0))),
+            _emphasis_off(_MD_EMPHASIS, plain)))
+    if (admonition := _ASCIIDOC_ADMONITION.match(text)) is not None:
+        text = admonition.group(1).capitalize() + text[len(admonition.group(1)) :]
+    if "[" not in text and "<<" not in text:
+        return text, []
+    out: list[str] = []
+    found: list[tuple[int, str, str]] = []
+    length = last = 0
+    code = [span.span() for span in _CODE_SPAN.finditer(text)] if "`" in text else []
+    for match in _ASCIIDOC_LINK.finditer(text):
+        if code and _inside(code, match.start()):
+            continue
+        macro, target, href = match.group("macro"), match.group("target"), ""
+        if match.group("ref") is not None:  # a reference in the page, or to another: <<other.adoc#part,text>>
+            anchor = match.group("reftext") or attributes.get(f"<<{match.group('ref')}>>", match.group("ref"))
+            href = match.group("ref").split("#")[0] if "#" in match.group("ref") else ""
+        elif match.group("url") is not None:
+            anchor, href = match.group("urltext") or match.group("url"), match.group("url")
+        elif macro == "linkgit":  # git's manual pages: linkgit:git-log[1] is git-log(1), beside this one
+            anchor, href = f"{target}({match.group('text')})", f"{target}.txt"
+        elif macro in ("link", "xref", "mailto"):
+            anchor, href = match.group("text") or target, target if macro != "mailto" else ""
+        else:
+            anchor = "" if macro in ("anchor", "indexterm") else match.group("text")
+            anchor = f"[{anchor}]" if macro == "footnote" else anchor
+        before = text[last : match.start()]
+        out += (before, anchor)
+        length += len(before)
+        if href:
+            found.append((length, anchor, href))
+        length += len(anchor)
+        last = match.end()
+    out.append(text[last:])
+    return "".join(out), found
 
 
 # What a reader reads, as the user would say it: "looks like binary data, not Markdown text".
