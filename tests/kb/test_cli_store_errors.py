@@ -185,7 +185,7 @@ def test_a_first_import_into_a_folder_you_cannot_write_says_so(tmp_path):
             pytest.skip("this user can write the folder")
         assert done.returncode == 1 and "Traceback" not in done.stderr
         assert done.stderr.strip().endswith(f"cannot be opened: the folder {data} cannot be written to, so no "
-                                            "knowledge base can be made in it. Use another --data-dir, or make "
-                                            "the folder writable for you."), done.stderr
+                                            "knowledge base can be made in it. Use another data folder "
+                                            "(--data-dir), or make the folder writable for you."), done.stderr
     finally:
         shutil.rmtree(data, ignore_errors=True)

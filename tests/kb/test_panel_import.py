@@ -82,4 +82,50 @@ def test_re_import_of_an_article_stored_by_title_asks_wikipedia_again(qtbot, pan
     _select(panel.sources_view, 0)
     assert panel.reimport_selected()
     # It was ImportItem("path", "wikipedia:en:Alan Turing"): "no such file or folder".
-    assert asked == [([ImportItem("wikipedia", "Alan Turing")], True)]
+    assert asked == [([ImportItem("wikipedia", "Alan Turing", lang="en")], True)]
+
+
+def test_re_import_of_an_article_asks_its_own_edition(qtbot, panel, data_dir, monkeypatch):
+    from tests.kb.test_panel import _select
+    from tinyrag_desktop.kb import open_store
+    from tinyrag_desktop.kb.models import Chunk
+
+    with open_store(data_dir) as kb:
+        kb.replace_source(title="Donau", location="https://de.wikipedia.org/wiki/Donau_(Fluss)", type="wikipedia",
+                          size=40, content_hash="x", chunks=[Chunk("Donau", "Die Donau ist ein Strom.")],
+                          load_id="test")
+    panel.refresh()
+    asked = []
+    monkeypatch.setattr(panel, "import_items", lambda items, force=False: asked.append((items, force)) or True)
+    _select(panel.sources_view, 0)
+    assert panel.reimport_selected()
+    # It was the settings' language's edition: the English "Donau (Fluss)", or none at all.
+    assert asked == [([ImportItem("wikipedia", "Donau (Fluss)", lang="de")], True)]
+
+
+def test_a_page_asked_for_with_the_network_off_says_where_to_turn_it_on(qtbot, data_dir, tmp_path, site):
+    # Queued behind a folder's import, so that the summary is two reports joined: the joined one dropped
+    # which items the network being off left out, and the panel said only "✗ …: not downloaded".
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.kb_panel import OFFLINE_NOTE, KnowledgePanel
+
+    panel = KnowledgePanel(data_dir, lambda: {**defaults(), "network_tools": False})
+    qtbot.add_widget(panel)
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for n in range(20):
+        (folder / f"n{n}.txt").write_text(f"note {n} about herons " * 200, encoding="utf-8")
+    finished = []
+    panel.importFinished.connect(finished.append)
+    try:
+        assert panel.import_items([str(folder)])
+        assert panel.import_items([ImportItem("url", f"{site}/herons")])
+        qtbot.waitUntil(lambda: len(finished) == 1, timeout=60_000)
+    finally:
+        panel.shutdown()
+    report = finished[0]
+    assert len(report.added) == 20 and report.offline == [f"{site}/herons"]
+    lines = panel.status_label.text().split("\n")
+    host = site.removeprefix("http://")
+    assert f"✗ {host}/herons: not downloaded: the network is off (offline mode)" in lines
+    assert lines[-1] == OFFLINE_NOTE and "Settings" in OFFLINE_NOTE

@@ -50,11 +50,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, "text/html; charset=utf-8", PAGE)
         elif url.path == "/report.pdf":
             self._send(200, "application/pdf", make_pdf(["Lobster catches doubled this season."]))
-        elif url.path == "/api.php":
+        elif url.path in ("/api.php", "/de/api.php"):
             params = parse_qs(url.query)
             title = params.get("titles", [""])[0]
-            if title.lower() == "narwhal":
+            if title.lower() == "narwhal" and url.path == "/api.php":
                 page = {"title": "Narwhal", "extract": EXTRACT, "fullurl": "https://en.wikipedia.org/wiki/Narwhal"}
+            elif title.lower() == "narwal" and url.path == "/de/api.php":
+                page = {"title": "Narwal", "extract": "Der Narwal ist ein Wal der Arktis.",
+                        "fullurl": "https://de.wikipedia.org/wiki/Narwal"}
             else:
                 page = {"title": title, "missing": True}
             if params.get("list") == ["search"]:
@@ -126,6 +129,15 @@ def test_wikipedia_import_by_title(server, data_dir):
     assert hit.heading == "Narwhal > Description"
     missing = _import(data_dir, [ImportItem("wikipedia", "no such thing")], settings)
     assert "No Wikipedia article" in missing.failed[0].reason
+
+
+def test_wikipedia_import_asks_the_edition_an_item_names(server, data_dir):
+    # A re-import of an article from de.wikipedia.org names its edition; the settings' language is English.
+    settings = Settings(defaults().values, {"lang": "en", "wikipedia_api_url": f"{server}/{{lang}}/api.php"})
+    report = _import(data_dir, [ImportItem("wikipedia", "Narwal", lang="de")], settings)
+    assert report.added == ["https://de.wikipedia.org/wiki/Narwal"], report.failed
+    english = _import(data_dir, [ImportItem("wikipedia", "Narwal")], settings)
+    assert english.failed and not english.added  # the English edition has no "Narwal" here
 
 
 def test_import_item_parsing():

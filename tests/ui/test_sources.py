@@ -14,7 +14,9 @@ from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.engine.events import Done, Route, ToolFinished
 from tinyrag_desktop.kb import Importer, open_store
 from tinyrag_desktop.ui.answer import AnswerWidget
-from tinyrag_desktop.ui.sources import source_kind, source_label, source_url, split_sources, unique_labels
+from tinyrag_desktop.ui.sources import (
+    source_kind, source_label, source_url, split_sources, unique_labels, wikipedia_article,
+)
 
 from .conftest import ask_and_wait, tokens
 
@@ -230,3 +232,17 @@ def test_the_sources_line_wraps_to_the_answer_width(qapp, qtbot):
     assert narrow >= 2 * wide  # two lines at 1,200 px, five at 320 px
     row = answer.sources_row
     assert all(row.rect().contains(link.geometry()) for link in row.links())  # none cut off or outside
+
+
+@pytest.mark.parametrize(("location", "article"), [
+    ("wikipedia:en:Alan Turing", ("en", "Alan Turing")),
+    ("https://de.wikipedia.org/wiki/Donau_(Fluss)", ("de", "Donau (Fluss)")),
+    ("https://de.m.wikipedia.org/wiki/C%2B%2B", ("de", "C++")),  # the mobile site, a title written escaped
+    ("https://www.wikipedia.org/wiki/Tide", ("", "Tide")),  # no edition named: the settings' language
+    ("https://en.wikipedia.org/w/index.php?title=Tide", None),  # no article address: re-imported as a page
+    ("https://example.org/wiki/Tide", None),
+    ("/home/ann/wiki/Tide.md", None),
+    ("http://[::1/wiki/Tide", None),  # an address urlsplit refuses
+])
+def test_a_wikipedia_article_is_known_by_its_title_or_its_address(location, article):
+    assert wikipedia_article(location) == article

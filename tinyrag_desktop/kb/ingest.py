@@ -65,6 +65,9 @@ class ImportItem:
     # The name a path was found under, when a link's own name differs from its target's: "LICENSE" linked to
     # "Apache-2.0" is read as the text its name says it is.
     name: str = ""
+    # A Wikipedia article's edition ("de"), as a re-import of one stored from de.wikipedia.org asks for it;
+    # empty: the settings' language.
+    lang: str = ""
 
     @staticmethod
     def parse(text: str) -> "ImportItem":
@@ -427,7 +430,7 @@ class Importer:
             from .web import wikipedia_article
 
             self._check_online()
-            article = asyncio.run(wikipedia_article(item.value, self.settings))
+            article = asyncio.run(wikipedia_article(item.value, self.settings, item.lang))
             location = article.url or f"wikipedia:{article.lang}:{article.title}"
             data = article.text.encode("utf-8")
             size, digest = len(data), hashlib.sha256(data).hexdigest()

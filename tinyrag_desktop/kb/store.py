@@ -171,7 +171,7 @@ def refuse_unusable(path: Path, conn: sqlite3.Connection | None = None) -> None:
     as it is rather than given tinyRAG's tables."""
     if Path(path).is_dir():
         raise StoreError(f"The knowledge base {path} is a folder, not a file. It was left as it is; move it "
-                         "elsewhere, or use another --data-dir.")
+                         "elsewhere, or use another data folder (--data-dir).")
     if conn is None:
         return
     tables = table_columns(conn)
@@ -182,8 +182,8 @@ def refuse_unusable(path: Path, conn: sqlite3.Connection | None = None) -> None:
         missing += [table for table in _COLUMNS if table not in tables and table != "meta"]
     if missing:
         raise StoreError(f"The knowledge base {path} is not tinyRAG's: it is a database without "
-                         f"{', '.join(missing[:3])}. It was left as it is; move it elsewhere, or use another "
-                         "--data-dir.")
+                         f"{', '.join(missing[:3])}. It was left as it is; move it elsewhere, or use another data "
+                         "folder (--data-dir).")
 
 
 # How long a write waits for another program's write to the same knowledge base to end, in seconds.
@@ -260,7 +260,7 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
         return StoreError(f"{doing}: {file} is damaged or is not a database (SQLite says: {exc}). It was left "
                           "as it is; move it elsewhere (or put back a backup) and import your documents again, "
-                          "or use another --data-dir.")
+                          "or use another data folder (--data-dir).")
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         return StoreLocked(f"{doing}: another program is writing to the knowledge base (the tinyRAG window "
                           "importing or deleting, perhaps) and did not finish in time. Try again when it "
@@ -269,9 +269,10 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
         folder = Path(path).parent
         if folder.is_dir() and not os.access(folder, os.W_OK) and not Path(path).exists():
             return StoreError(f"{doing}: the folder {folder} cannot be written to, so no knowledge base can "
-                              "be made in it. Use another --data-dir, or make the folder writable for you.")
+                              "be made in it. Use another data folder (--data-dir), or make the folder "
+                              "writable for you.")
         return StoreError(f"{doing}: SQLite could not open {file} (it says: {exc}). Check that you may read "
-                          f"and write it and the folder {folder}, or use another --data-dir.")
+                          f"and write it and the folder {folder}, or use another data folder (--data-dir).")
     if name.startswith("SQLITE_READONLY"):
         return ReadOnlyStore(f"{doing}: {file} (or its -wal or -shm file beside it) is read-only. Make it "
                           "writable for you, then try again.")

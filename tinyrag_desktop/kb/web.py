@@ -229,14 +229,15 @@ class WikiArticle:
     lang: str
 
 
-async def wikipedia_article(title: str, settings: Mapping[str, Any]) -> WikiArticle:
-    """The article best matching ``title`` in the settings' language, through the shared MediaWiki client."""
+async def wikipedia_article(title: str, settings: Mapping[str, Any], lang: str = "") -> WikiArticle:
+    """The article best matching ``title`` in the ``lang`` edition (empty: the settings' language), through
+    the shared MediaWiki client."""
     # Lazy: the tools package is only needed for this one kind of import.
     from ..tools.errors import ToolError
     from ..tools.netutil import setting
     from ..tools.wikipedia_api import get_article
 
-    lang = str(setting(settings, "lang", "en") or "en")
+    lang = lang or str(setting(settings, "lang", "en") or "en")
     api_url = setting(settings, "wikipedia_api_url", None)
     try:
         article = await get_article(None, title, lang, api_url=api_url)

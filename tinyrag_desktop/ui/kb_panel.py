@@ -18,6 +18,7 @@ import logging
 import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import fields
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -37,11 +38,13 @@ from ..kb.readers import SUPPORTED
 from ..kb.store import needs_rebuild
 from ..settings import Settings
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
-from .sources import open_source, source_label, wikipedia_title
+from .sources import open_source, source_label, wikipedia_article
 
 log = logging.getLogger(__name__)
 
 _REASONS_SHOWN = 8  # failed or skipped files named beneath an import's summary; the tooltip has them all
+OFFLINE_NOTE = ("Web pages and Wikipedia articles need the network, which is off: turn on “Network tools” "
+                "in Settings (Tools tab), then import them again.")
 _FILE_FILTER = "Documents ({});;All files (*)".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
 
 
@@ -338,13 +341,13 @@ class KnowledgePanel(QWidget):
     def reimport_selected(self) -> bool:
         items = []
         for _, location in self._selected():
-            title = wikipedia_title(location)
-            if title:  # an article stored by title: read as a path, it failed with "no such file or folder"
-                items.append(ImportItem("wikipedia", title))
-            elif location.startswith(("http://", "https://")) and "wikipedia.org/wiki/" not in location:
+            # An article is asked of its own edition (it came back from the settings' language's), and one
+            # stored by title is no path (read as one, it failed with "no such file or folder").
+            article = wikipedia_article(location)
+            if article:
+                items.append(ImportItem("wikipedia", article[1], lang=article[0]))
+            elif location.startswith(("http://", "https://")):
                 items.append(ImportItem("url", location))
-            elif "wikipedia.org/wiki/" in location:
-                items.append(ImportItem("wikipedia", QUrl(location).fileName().replace("_", " ")))
             else:
                 items.append(ImportItem("path", location))
         return self.import_items(items, force=True) if items else False
@@ -539,6 +542,8 @@ class KnowledgePanel(QWidget):
         lines += [f"{mark} {_short_location(f.location)}: {f.reason}" for mark, f in reasons[:_REASONS_SHOWN]]
         if len(reasons) > _REASONS_SHOWN:
             lines.append(f"… and {len(reasons) - _REASONS_SHOWN} more (hover to see them all)")
+        if report.offline:  # the window's own setting forbade it: say where to allow it
+            lines.append(OFFLINE_NOTE)
         self.status_label.setText("\n".join(lines))
         self.status_label.setToolTip("\n".join(f"{f.location}: {f.reason}" for _, f in reasons))
         self.refresh()
@@ -632,8 +637,9 @@ class KnowledgePanel(QWidget):
 def _joined(first: ImportReport, then: ImportReport) -> ImportReport:
     """What two imports, one after the other, did together."""
     joined = ImportReport()
-    for name in ("added", "updated", "unchanged", "failed", "skipped", "unembedded", "removed"):
-        setattr(joined, name, getattr(first, name) + getattr(then, name))
+    for item in fields(ImportReport):  # every list, so that a field added to the report is not lost here
+        if isinstance(getattr(first, item.name), list):
+            setattr(joined, item.name, getattr(first, item.name) + getattr(then, item.name))
     joined.chunks = first.chunks + then.chunks
     joined.embedding_problem = then.embedding_problem or first.embedding_problem
     joined.cancelled, joined.stopped, joined.not_tried = then.cancelled, then.stopped, then.not_tried

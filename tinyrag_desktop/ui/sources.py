@@ -29,6 +29,7 @@ LABEL_MAX = 48  # characters of a link's label; the tooltip has the whole locati
 _WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]")
 # A Wikipedia article imported without a URL is stored as ``wikipedia:LANG:TITLE`` (kb.ingest).
 _WIKIPEDIA = re.compile(r"^wikipedia:([a-z][a-z-]{0,11}):(.+)$", re.S)
+_EDITION = re.compile(r"^[a-z][a-z-]{0,11}$")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 
 
@@ -62,10 +63,24 @@ def source_kind(location: str) -> str | None:
     return "url"
 
 
-def wikipedia_title(location: str) -> str | None:
-    """The title of an article stored by title (``wikipedia:en:Alan Turing``), else None."""
+def wikipedia_article(location: str) -> tuple[str, str] | None:
+    """The edition and title of a Wikipedia article, stored by title (``wikipedia:en:Alan Turing``) or by
+    its address (``https://de.wikipedia.org/wiki/Alan_Turing``, ``de.m.wikipedia.org``), else None."""
     m = _WIKIPEDIA.match(location.strip())
-    return m.group(2).strip() if m else None
+    if m:
+        return m.group(1), m.group(2).strip()
+    try:
+        url = urlsplit(location.strip())
+        host = (url.hostname or "").lower()
+    except ValueError:  # a port that is no number
+        return None
+    if url.scheme.lower() not in ("http", "https") or not host.endswith(".wikipedia.org"):
+        return None
+    title = unquote(url.path.removeprefix("/wiki/")) if url.path.startswith("/wiki/") else ""
+    lang = host.split(".")[0]
+    if not title or not _EDITION.match(lang):
+        return None
+    return ("" if lang in ("www", "m") else lang), title.replace("_", " ").strip()
 
 
 def source_url(location: str) -> QUrl | None:
