@@ -165,6 +165,17 @@ pyspellchecker's English frequency, the list words.py reads), words the manual u
 does scaled by max(floor, 1 + alpha log ratio), in BM25 (the OR query's sum re-scored term by term over
 the 100 candidates) and in coverage: alpha 0.1 to 0.4, 85/142 (unchanged: the words it lowers are the
 question's generic ones, which already weigh little); alpha 1 to 2, 84-85/140-141.
+Nine more (branch kbexp, each reverted; as dev / held-out): a source's file-name words as a bonus to its
+score, added or multiplied, 85-86/139-142 (3a64253), or indexed with its title or every heading path,
+85/141 (ba4cd78); a glossary from definition lists, terms whose definitions mention the question's words
+searched in the OR query or as a second query, 83-86/138-142 (84909f1), or searched in titles and
+heading paths only, 85-86/140-142 (c2863f6); the coverage re-rank as score x (floor + share ** power),
+floors 0.1 to 1, the share squared, 85/139-141 (da7501f); IDF flattened (a power of IDF, or a floor on
+the document frequency) in the Python BM25, 85/138-142 (29e8cb0); link contexts that say little ("For
+more information, see Section 5.4.") replaced by the term and definition they sit in or the paragraph
+before, 85-86/139-142 (5326837); leave-one-out sub-queries fused by reciprocal rank with the whole
+question's, 84/136-138 (90b3cda); WordNet synonyms kept only where the index holds them beside another
+question word at several times chance, 85/141-142 (c1030a0). None wins a held-out question.
 """
 
 from __future__ import annotations
