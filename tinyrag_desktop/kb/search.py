@@ -217,12 +217,6 @@ W_LINKS = 0.3
 _LINK_POOL = 100
 _PAGE_CHUNKS = 200
 
-# Experiment: the words of a source's file name ("runtime-config-wal.html") as a bonus to its score:
-# NAME_WEIGHT times the share of the question they cover (0: off).
-import os as _os
-NAME_WEIGHT = float(_os.environ.get("KB_NAME_WEIGHT", "0"))
-NAME_MODE = _os.environ.get("KB_NAME_MODE", "add")  # add | mult
-
 # Words that carry no meaning in a question ("how do I …", "what is the …"); dropped unless nothing is left.
 STOP_WORDS = frozenset(
     """a about above after again against all am an and any are aren as at be because been before being
@@ -746,7 +740,6 @@ def _by_source(
     k: int,
     links: dict[int, float] | None = None,
     page_hit: Callable[[int], Hit | None] | None = None,
-    concepts: "_Concepts | None" = None,
 ) -> list[Hit]:
     """The best chunk of each of the ``k`` best sources, then the next best chunks if sources run out.
 
@@ -763,10 +756,6 @@ def _by_source(
     own = {key: _decayed([h.score for h in group]) for key, group in per_source.items()}
     top = max(own.values(), default=0.0) or 1.0
     score = {key: value / top for key, value in own.items()}
-    if NAME_WEIGHT and concepts is not None and concepts.total > 0:
-        for key, group in per_source.items():
-            share = _name_share(group[0].location, concepts)
-            score[key] = score[key] + NAME_WEIGHT * share if NAME_MODE == "add" else score[key] * (1 + NAME_WEIGHT * share)
     for key, group in per_source.items():
         score[key] += W_LINKS * max(links.get(sid, 0.0) for sid in {h.source_id for h in group})
     known = {h.source_id for h in hits}
@@ -795,13 +784,6 @@ def _by_source(
         rest = sorted((h for key in order for h in per_source[key][1:]), key=lambda h: h.score, reverse=True)
         chosen += [_with_score(h, h.score / top) for h in rest[: k - len(chosen)]]
     return chosen
-
-
-def _name_share(location: str, concepts: "_Concepts") -> float:
-    name = location.rstrip("/").rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
-    name = name.rsplit(".", 1)[0] if "." in name else name
-    words = _comparable(re.sub(r"[\W_]+", " ", name))
-    return concepts.covered(concepts.seen(words)) / concepts.total
 
 
 class Hits(list):
@@ -941,7 +923,7 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
         return _page_hit(conn, source_id, concepts)
 
     if query_vector is None or not vector_model:
-        hits = _by_source(fts, k, links, page_hit, concepts)
+        hits = _by_source(fts, k, links, page_hit)
         return hits, _relevance(conn, weighed, roots, hits, pruned)
     vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
     by_id = {h.chunk_id: h for h in fts}
