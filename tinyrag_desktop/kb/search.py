@@ -441,10 +441,6 @@ def _without_common_terms(conn: sqlite3.Connection, terms: Sequence[str]) -> _Pr
     return _Pruned(kept, [t for t in terms if t not in kept], size, cap, counts)
 
 
-# Experiment: the coverage re-rank's form, score x (COV_FLOOR + share ** COV_POW) (0.5 and 1 now).
-import os as _os
-COV_FLOOR = float(_os.environ.get("KB_COV_FLOOR", "0.5"))
-COV_POW = float(_os.environ.get("KB_COV_POW", "1"))
 # When common terms were left out, this many times more candidates are rescored with them.
 _COMMON_POOL = 3
 # BM25's constants, as FTS5's bm25() uses them.
@@ -694,7 +690,7 @@ def _rerank_by_coverage(
                          if (tf := counts.get(group, 0)))
         else:
             found = concepts.covered(concepts.seen(text))
-        rescored.append(_with_score(hit, score * (COV_FLOOR + (found / concepts.total) ** COV_POW)))
+        rescored.append(_with_score(hit, score * (0.5 + found / concepts.total)))
     rescored.sort(key=lambda h: h.score, reverse=True)
     return rescored
 
