@@ -456,6 +456,153 @@ def _common_groups(pruned: _Pruned, words: Sequence[str]) -> dict[str, float]:
     return {f"c{n}": idf for n, word in enumerate(words) if word in pruned.common}
 
 
+# EXPERIMENT (reverted): other term-weighting models over the candidates, knobs in KB_* env vars.
+import os as _os
+
+_X = {k: _os.environ.get("KB_" + k, d) for k, d in dict(
+    MODEL="off", K1="1.2", B="0.75", FB="0.75,0.75,0.75", FW="", DELTA="1.0", MU="1.0", C="1.0",
+    POOL="1", CHECK="0", DEDUP="0", POOLN="0", COVER="1", IDFP="1", DFFLOOR="0").items()}
+_mem = None
+
+
+def _varints(blob: bytes) -> list[int]:
+    out, i = [], 0
+    while i < len(blob):
+        v = 0
+        for n in range(9):
+            byte = blob[i]
+            i += 1
+            if n == 8:
+                v = (v << 8) | byte
+                break
+            v = (v << 7) | (byte & 0x7F)
+            if not byte & 0x80:
+                break
+        out.append(v)
+    return out
+
+
+def _term_stats(conn, hits, terms, common):
+    """Per term: (df, cf, {chunk id: [tf title, tf heading, tf text]}); per chunk: [len per column];
+    N and column totals from the averages record."""
+    global _mem
+    if _mem is None:
+        _mem = sqlite3.connect(":memory:", check_same_thread=False)
+        _mem.execute("CREATE VIRTUAL TABLE t USING fts5(title, heading, text, q, "
+                     "tokenize='porter unicode61 remove_diacritics 2')")
+        _mem.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+    avg = _varints(conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()[0])
+    n_rows, totals = avg[0], avg[1:4]
+    _mem.execute("DELETE FROM t")
+    _mem.executemany("INSERT INTO t(rowid, q) VALUES(?, ?)", ((-1 - i, t) for i, t in enumerate(terms)))
+    _mem.executemany("INSERT INTO t(rowid, title, heading, text) VALUES(?,?,?,?)",
+                     ((h.chunk_id, h.title, h.heading, h.text) for h in hits))
+    tokens: dict[int, list[tuple[int, str]]] = {}
+    for term, doc, off in _mem.execute("SELECT term, doc, offset FROM v WHERE doc < 0"):
+        tokens.setdefault(-1 - doc, []).append((off, term))
+    cols = {"title": 0, "heading": 1, "text": 2}
+    stats = []
+    seen = {}
+    for i, t in enumerate(terms):
+        if i not in tokens:
+            continue
+        phrase = tuple(term for _, term in sorted(tokens[i]))
+        if phrase in seen:
+            # FTS5 counts a phrase once per query term that gives it ("delete", "deleted")
+            if _X["DEDUP"] != "1":
+                stats.append(seen[phrase])
+            continue
+        if t in common:
+            df = common[t]
+        else:
+            df = conn.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?",
+                              (match_expression([t]),)).fetchone()[0]
+        cf = None
+        if _X["MODEL"] in ("lmdir", "dph", "pl2"):
+            cfs = [conn.execute("SELECT cnt FROM chunks_fts_vocab WHERE term = ?", (tok,)).fetchone()
+                   for tok in phrase]
+            cf = min((r[0] for r in cfs if r), default=0) if all(cfs) else 0
+        positions = [set(_mem.execute("SELECT doc, col, offset FROM v WHERE term = ? AND doc > 0", (tok,)).fetchall())
+                     for tok in phrase]
+        counts: dict[int, list[int]] = {}
+        for doc, col, off in positions[0]:
+            if all((doc, col, off + j) in positions[j] for j in range(1, len(phrase))):
+                counts.setdefault(doc, [0, 0, 0])[cols[col]] += 1
+        seen[phrase] = (df, cf, counts)
+        stats.append(seen[phrase])
+    sizes = {}
+    ids = [h.chunk_id for h in hits]
+    for start in range(0, len(ids), 500):
+        batch = ids[start:start + 500]
+        q = f"SELECT id, sz FROM chunks_fts_docsize WHERE id IN ({', '.join('?' * len(batch))})"
+        for cid, sz in conn.execute(q, batch):
+            sizes[cid] = _varints(sz)[:3]
+    return n_rows, totals, stats, sizes
+
+
+def _rescored(conn, hits, terms, common):
+    """The candidates re-scored by _X["MODEL"] (see the docstring's paragraph on these models)."""
+    model = _X["MODEL"]
+    if not hits or not terms:
+        return hits
+    n_rows, totals, stats, sizes = _term_stats(conn, hits, terms, common)
+    n_rows = max(n_rows, 1)
+    w = [float(x) for x in _X["FW"].split(",")] if _X["FW"] else [W_TITLE, W_HEADING, W_TEXT]
+    k1, b, delta = float(_X["K1"]), float(_X["B"]), float(_X["DELTA"])
+    fb = [float(x) for x in _X["FB"].split(",")]
+    avg_c = [t / n_rows for t in totals]
+    avgdl = sum(avg_c)
+    wavgdl = sum(wc * a for wc, a in zip(w, avg_c))
+    total_tokens = max(sum(totals), 1)
+    mu = float(_X["MU"]) * wavgdl
+    log2 = lambda x: math.log(x, 2)  # noqa: E731
+    out = []
+    for h in hits:
+        lens = sizes.get(h.chunk_id, [0, 0, 0])
+        dl = sum(lens)
+        wdl = sum(wc * ln for wc, ln in zip(w, lens)) or 1.0
+        score = 0.0
+        for df, cf, counts in stats:
+            tfs = counts.get(h.chunk_id)
+            if not tfs:
+                continue
+            df = max(df, float(_X["DFFLOOR"]) * n_rows)
+            idf = math.log((n_rows - df + 0.5) / (df + 0.5))
+            idf = idf if idf > 0 else 1e-6
+            idf = idf ** float(_X["IDFP"])
+            tf = sum(wc * f for wc, f in zip(w, tfs))
+            if model == "bm25":
+                score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
+            elif model == "bm25plus":
+                score += idf * (tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)) + delta)
+            elif model == "bm25l":
+                c = tf / (1 - b + b * dl / avgdl)
+                score += idf * (k1 + 1) * (c + delta) / (k1 + c + delta)
+            elif model == "bm25f":
+                pseudo = sum(wc * f / (1 - bc + bc * ln / ac) if ac else 0.0
+                             for wc, f, bc, ln, ac in zip(w, tfs, fb, lens, avg_c))
+                score += idf * pseudo * (k1 + 1) / (k1 + pseudo)
+            elif model == "lmdir":
+                p = max(cf or 0, 1) / total_tokens
+                score += max(0.0, math.log(1 + tf / (mu * p)) + math.log(mu / (wdl + mu)))
+            elif model == "dph":
+                cfx = max(cf or 0, 1)
+                f = min(tf / wdl, 0.999999)
+                norm = (1 - f) ** 2 / (tf + 1)
+                score += max(0.0, norm * (tf * log2(tf * wavgdl / wdl * n_rows / cfx)
+                                          + 0.5 * log2(2 * math.pi * tf * (1 - f))))
+            elif model == "pl2":
+                lam = max(cf or 0, 1) / n_rows
+                tfn = tf * log2(1 + float(_X["C"]) * wavgdl / wdl)
+                score += max(0.0, (tfn * log2(tfn / lam) + (lam - tfn) / math.log(2)
+                                   + 0.5 * log2(2 * math.pi * tfn)) / (tfn + 1))
+        if _X["CHECK"] == "1" and model == "bm25" and not common and abs(score - h.score) > 1e-6 * max(1, abs(score)):
+            print("MISMATCH", h.chunk_id, score, h.score, terms)
+        out.append(_with_score(h, score))
+    out.sort(key=lambda h: h.score, reverse=True)
+    return out
+
+
 def _fts_hits(conn: sqlite3.Connection, terms: Sequence[str], limit: int) -> list[Hit]:
     rows = conn.execute(_FTS_QUERY, (match_expression(terms), limit)).fetchall()
     return [Hit(cid, sid, title, loc, heading, text, -score) for cid, sid, title, loc, heading, text, score in rows]
@@ -915,8 +1062,17 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     pruned = _without_common_terms(conn, terms)
     terms = pruned.kept
     concepts = _concepts(words, list(weighed.values()), roots)
-    fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
-    fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
+    limit = pool * _COMMON_POOL if pruned.common else pool
+    if _X["MODEL"] != "off":
+        limit = max(limit * int(_X["POOL"]), int(_X["POOLN"]))
+    fts = _fts_hits(conn, terms, limit) if terms else []
+    if _X["MODEL"] != "off" and fts:
+        common = {t: pruned.cap for t in pruned.common}
+        fts = _rescored(conn, fts, list(pruned.kept) + list(pruned.common), common)
+        if _X["COVER"] == "1":
+            fts = _rerank_by_coverage(fts, concepts, {})
+    else:
+        fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
     links = _link_scores(conn, terms)
 
     def page_hit(source_id: int) -> Hit | None:
