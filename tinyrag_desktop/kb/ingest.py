@@ -434,61 +434,9 @@ class Importer:
         existed = self.kb.source_by_location(location) is not None
         self.kb.replace_source(title=doc.title, location=location, type=doc.type, size=size,
                                content_hash=digest, chunks=chunks, load_id=load_id,
-                               vectors=vectors, vector_model=model, links=_described_links(doc))
+                               vectors=vectors, vector_model=model, links=doc.links)
         (report.updated if existed else report.added).append(location)
         report.chunks += len(chunks)
-
-
-# Experiment: a link whose own paragraph says little ("For more information, see Section 5.4.") is
-# described by what that paragraph refers to: in a definition list, the term and its definition
-# (LINKCTX "dd"); elsewhere, the paragraph before it ("short"); "both"; "" as now.
-LINKCTX = os.environ.get("KB_LINKCTX", "")
-LINKCTX_MIN = int(os.environ.get("KB_LINKCTX_MIN", "6"))  # content words below which a paragraph says little
-LINKCTX_CHARS = int(os.environ.get("KB_LINKCTX_CHARS", "300"))
-LINKCTX_DD_ALL = os.environ.get("KB_LINKCTX_DD_ALL", "0") == "1"  # every definition paragraph, however long
-_CONTENT_WORD = re.compile(r"[^\W\d_]{3,}")
-_LITTLE = frozenset("for more information see section chapter also the and details about this that with".split())
-
-
-def _says_little(text: str) -> bool:
-    return sum(1 for w in _CONTENT_WORD.findall(text.lower()) if w not in _LITTLE) < LINKCTX_MIN
-
-
-def _described_links(doc: Document) -> tuple:
-    if not LINKCTX or not doc.links:
-        return doc.links
-    better: dict[str, str] = {}
-    blocks = doc.blocks
-    term, definition = "", ""
-    previous = ""
-    for block in blocks:
-        if block.kind == "term":
-            term, definition = block.text, ""
-            previous = ""
-            continue
-        if block.kind != "text":
-            term, definition = "", ""
-            previous = ""
-            continue
-        if term and LINKCTX in ("dd", "both") and (LINKCTX_DD_ALL or _says_little(block.text)) and definition:
-            better[block.text] = f"{term}: {definition[:LINKCTX_CHARS]} {block.text}"
-        elif LINKCTX in ("short", "both") and previous and _says_little(block.text):
-            better[block.text] = f"{previous[-LINKCTX_CHARS:]} {block.text}"
-        if term and not definition:
-            definition = block.text
-        previous = block.text
-    if not better:
-        return doc.links
-    out = []
-    for link in doc.links:
-        text = link.text
-        found = better.get(text)
-        at = text.find(": ")
-        while found is None and at >= 0:
-            found = better.get(text[at + 2:])
-            at = text.find(": ", at + 1)
-        out.append(link._replace(text=found) if found else link)
-    return tuple(out)
 
 
 # Invisible characters inside words: a soft hyphen (HTML's &shy;, a hyphenation hint in German or Dutch
