@@ -434,39 +434,9 @@ class Importer:
         existed = self.kb.source_by_location(location) is not None
         self.kb.replace_source(title=doc.title, location=location, type=doc.type, size=size,
                                content_hash=digest, chunks=chunks, load_id=load_id,
-                               vectors=vectors, vector_model=model, links=doc.links,
-                               definitions=_definitions(doc))
+                               vectors=vectors, vector_model=model, links=doc.links)
         (report.updated if existed else report.added).append(location)
         report.chunks += len(chunks)
-
-
-# Experiment: a plain-word term ("Foreign key", "bare repository"), not an option or identifier.
-_PLAIN_TERM = re.compile(r"[^\W\d_][^\W_]*(?:[ '/-][^\W_]+)*(?: \([^\W\d_][\w ]*\))?")
-_DEFINITION_CHARS = 600
-
-
-def _definitions(doc: Document) -> list[tuple[str, int, str]]:
-    """(term, kind, definition) of each definition list's term: kind 2 in a glossary (a page whose
-    terms are ten or more, at least 70% of them plain words), 1 for another plain-word term, 0 else."""
-    found = []
-    blocks = doc.blocks
-    for n, block in enumerate(blocks):
-        if block.kind != "term":
-            continue
-        parts = []
-        for following in blocks[n + 1:]:
-            if following.kind != "text" or sum(map(len, parts)) >= _DEFINITION_CHARS:
-                break
-            parts.append(following.text)
-        if parts:
-            term = block.text.strip()
-            plain = len(term) <= 60 and _PLAIN_TERM.fullmatch(term) is not None
-            found.append([term, int(plain), " ".join(parts)[:_DEFINITION_CHARS]])
-    plain_count = sum(kind for _, kind, _ in found)
-    if plain_count >= 10 and plain_count >= 0.7 * len(found):
-        for item in found:
-            item[1] *= 2
-    return [tuple(item) for item in found]
 
 
 # Invisible characters inside words: a soft hyphen (HTML's &shy;, a hyphenation hint in German or Dutch

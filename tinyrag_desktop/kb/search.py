@@ -217,26 +217,6 @@ W_LINKS = 0.3
 _LINK_POOL = 100
 _PAGE_CHUNKS = 200
 
-# Experiment: a glossary read off the documents' definition lists. The definitions that mention the
-# question's words suggest their terms as extra words (GLOSS_MODE "or": in the OR query; "second": a
-# second query whose BM25 is added at GLOSS_WEIGHT; "" off).
-import os as _os
-GLOSS_MODE = _os.environ.get("KB_GLOSS_MODE", "")
-GLOSS_WEIGHT = float(_os.environ.get("KB_GLOSS_WEIGHT", "0.3"))
-GLOSS_KIND = int(_os.environ.get("KB_GLOSS_KIND", "2"))  # the least kind used (see store.definitions)
-GLOSS_TERMS = int(_os.environ.get("KB_GLOSS_TERMS", "1"))  # how many definitions lend their terms
-GLOSS_MIN = int(_os.environ.get("KB_GLOSS_MIN", "2"))  # question words a definition must mention
-GLOSS_SHARE = float(_os.environ.get("KB_GLOSS_SHARE", "0.5"))  # ... and the share of the question
-GLOSS_POOL = int(_os.environ.get("KB_GLOSS_POOL", "30"))
-GLOSS_COVER = _os.environ.get("KB_GLOSS_COVER", "0") == "1"  # the term counts in coverage (as a new word)
-_GLOSS_QUERY = """
-WITH top AS (
-    SELECT rowid AS id, bm25(definitions_fts) AS score FROM definitions_fts WHERE definitions_fts MATCH ?
-    ORDER BY score LIMIT ?
-)
-SELECT d.term, d.text, d.kind, top.score FROM top JOIN definitions d ON d.id = top.id ORDER BY top.score
-"""
-
 # Words that carry no meaning in a question ("how do I …", "what is the …"); dropped unless nothing is left.
 STOP_WORDS = frozenset(
     """a about above after again against all am an and any are aren as at be because been before being
@@ -288,7 +268,7 @@ SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0
 FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.source_id = ? ORDER BY c.ordinal LIMIT ?
 """
 
-_READABLE = re.compile(r"^(sources|chunks|vectors|links|definitions|(chunks|links|definitions)_fts(_\w+)?)$")
+_READABLE = re.compile(r"^(sources|chunks|vectors|links|(chunks|links)_fts(_\w+)?)$")
 _FUNCTIONS = frozenset({"match", "bm25", "count", "coalesce", "max", "min"})
 
 
@@ -336,10 +316,6 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
         ).fetchone()[0] == 2
         if conn.has_links:
             conn.execute("SELECT rowid FROM links_fts WHERE links_fts MATCH '\"x\"' LIMIT 0").fetchall()
-        try:  # experiment
-            conn.execute("SELECT rowid FROM definitions_fts WHERE definitions_fts MATCH '\"x\"' LIMIT 0").fetchall()
-        except sqlite3.OperationalError:
-            pass
         # The vocabulary (for spelling tolerance) is added by the first writer to open an older file; until
         # then this connection makes its own in the temporary schema (a view of the index: nothing stored).
         if not conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'chunks_fts_vocab'").fetchone()[0]:
@@ -939,23 +915,7 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     pruned = _without_common_terms(conn, terms)
     terms = pruned.kept
     concepts = _concepts(words, list(weighed.values()), roots)
-    extra = _glossary_words(conn, terms, words, concepts) if GLOSS_MODE and concepts is not None else []
-    if extra and GLOSS_MODE == "or":
-        terms = terms + extra
     fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
-    if extra and GLOSS_MODE in ("second", "title"):
-        by_id = {h.chunk_id: h for h in fts}
-        expr = match_expression(extra)
-        if GLOSS_MODE == "title":
-            expr = "{title heading} : (" + expr + ")"
-        rows = conn.execute(_FTS_QUERY, (expr, pool)).fetchall()
-        for hit in [Hit(cid, sid, title, loc, heading, text, -score) for cid, sid, title, loc, heading, text, score in rows]:
-            old = by_id.get(hit.chunk_id)
-            by_id[hit.chunk_id] = _with_score(old or hit, (old.score if old else 0.0) + GLOSS_WEIGHT * hit.score)
-        fts = sorted(by_id.values(), key=lambda h: h.score, reverse=True)
-    if extra and GLOSS_COVER:
-        cover_words = words + extra
-        concepts = _concepts(cover_words, list(weighed.values()) + [GLOSS_WEIGHT] * len(extra), roots)
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
     links = _link_scores(conn, terms)
 
@@ -975,33 +935,6 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     hits = [_with_score(by_id[cid], fused[cid])
             for cid in sorted(fused, key=fused.__getitem__, reverse=True) if cid in by_id]
     return _by_source(hits, k, links, page_hit), None
-
-
-def _glossary_words(conn: sqlite3.Connection, terms: Sequence[str], words: Sequence[str],
-                    concepts: _Concepts) -> list[str]:
-    """The words of the terms whose definitions mention most of the question (experiment)."""
-    if not terms or not getattr(conn, "has_definitions", True):
-        return []
-    try:
-        rows = conn.execute(_GLOSS_QUERY, (match_expression(terms), GLOSS_POOL)).fetchall()
-    except sqlite3.OperationalError:
-        return []
-    scored = []
-    for term, text, kind, score in rows:
-        if kind < GLOSS_KIND:
-            continue
-        seen = {g for g in concepts.seen(_comparable(text)) if g is not None}
-        share = concepts.covered(seen) / concepts.total
-        if len(seen) >= GLOSS_MIN and share >= GLOSS_SHARE:
-            scored.append((share, -score, term))
-    scored.sort(reverse=True)
-    stems_asked = {_stem(w) for w in words}
-    extra: list[str] = []
-    for _, _, term in scored[:GLOSS_TERMS]:
-        for word in query_terms(re.sub(r"\([^)]*\)", " ", term)):
-            if _stem(word) not in stems_asked and word not in extra and not is_cjk(word[0]):
-                extra.append(word)
-    return extra
 
 
 def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:

@@ -89,17 +89,6 @@ CREATE TABLE IF NOT EXISTS links(
 );
 CREATE INDEX IF NOT EXISTS links_source ON links(source_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS links_fts USING fts5(text, content='', tokenize='{TOKENIZER}');
--- Experiment: definition lists' terms and their definitions (kind 2: a plain-word term in a list of
--- mostly plain-word terms, a glossary; 1: another plain-word term; 0: options, identifiers).
-CREATE TABLE IF NOT EXISTS definitions(
-    id INTEGER PRIMARY KEY,
-    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
-    term TEXT NOT NULL,
-    kind INTEGER NOT NULL,
-    text TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS definitions_source ON definitions(source_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS definitions_fts USING fts5(text, content='', tokenize='{TOKENIZER}');
 """
 
 # Pages imported before links were indexed get this mark on their content hash, so importing them
@@ -162,7 +151,7 @@ def needs_rebuild(data_dir: Path) -> bool:
 
 
 # The tables any version has made (FTS5 adds its own: chunks_fts_data, _idx, _docsize, _config).
-_OURS = re.compile(r"^(meta|sources|chunks|vectors|links|definitions|(chunks|links|definitions)_fts(_\w+)?|sqlite_\w+)$")
+_OURS = re.compile(r"^(meta|sources|chunks|vectors|links|(chunks|links)_fts(_\w+)?|sqlite_\w+)$")
 # The columns this version reads, table by table: a database whose tables lack them is another program's.
 _COLUMNS = {
     "meta": {"key", "value"},
@@ -494,7 +483,6 @@ class KnowledgeBase:
         vectors: Sequence[Sequence[float]] | None = None,
         vector_model: str = "",
         links: Sequence[tuple[str, str]] | None = None,
-        definitions: Sequence[tuple[str, int, str]] = (),
     ) -> int:
         """Add a source or atomically replace an existing one at the same location; returns its id.
 
@@ -543,12 +531,6 @@ class KnowledgeBase:
                         "INSERT INTO vectors(chunk_id, model, vec) VALUES(?,?,?)",
                         ((cid, vector_model, pack_vector(v)) for cid, v in zip(ids, vectors)),
                     )
-                if definitions:
-                    first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM definitions").fetchone()[0]
-                    rows = [(first + n, source_id, term, kind, text) for n, (term, kind, text) in enumerate(definitions)]
-                    conn.executemany("INSERT INTO definitions(id, source_id, term, kind, text) VALUES(?,?,?,?,?)", rows)
-                    conn.executemany("INSERT INTO definitions_fts(rowid, text) VALUES(?,?)",
-                                     ((r[0], index_form(r[4])) for r in rows))
                 if resolved:
                     first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM links").fetchone()[0]
                     rows = [(first + n, source_id, target, text) for n, (target, text) in enumerate(resolved)]
@@ -601,12 +583,6 @@ class KnowledgeBase:
             (source_id,),
         )
         self.conn.execute("DELETE FROM links WHERE source_id = ?", (source_id,))
-        self.conn.execute(
-            "INSERT INTO definitions_fts(definitions_fts, rowid, text) SELECT 'delete', id, index_form(text)"
-            " FROM definitions WHERE source_id = ?",
-            (source_id,),
-        )
-        self.conn.execute("DELETE FROM definitions WHERE source_id = ?", (source_id,))
 
     def _write_error(self, what: str, exc: sqlite3.DatabaseError) -> StoreError:
         """The error to raise for a failed write, in words: DiskFull when the disk is what failed."""
