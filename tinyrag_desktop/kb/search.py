@@ -924,8 +924,6 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
 
     if query_vector is None or not vector_model:
         hits = _by_source(fts, k, links, page_hit)
-        if LOO_DEPTH and len(words) >= LOO_MIN:
-            hits = _leave_one_out(conn, weighed, pruned, hits, k, page_hit, pool) or hits
         return hits, _relevance(conn, weighed, roots, hits, pruned)
     vec_ids = _vector_ids(conn, vector_model, query_vector, pool)
     by_id = {h.chunk_id: h for h in fts}
@@ -937,51 +935,6 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     hits = [_with_score(by_id[cid], fused[cid])
             for cid in sorted(fused, key=fused.__getitem__, reverse=True) if cid in by_id]
     return _by_source(hits, k, links, page_hit), None
-
-
-# Experiment: the question searched again without each of its words in turn, the source rankings fused
-# (reciprocal rank, LOO_K) with the whole question's (weighing LOO_FULL): a page that ranks well whichever
-# word is left out does not owe its place to one word the manual uses for something else.
-import os as _os
-LOO_DEPTH = int(_os.environ.get("KB_LOO_DEPTH", "0"))  # sources of each ranking fused (0: off)
-LOO_MIN = int(_os.environ.get("KB_LOO_MIN", "3"))
-LOO_K = float(_os.environ.get("KB_LOO_K", "10"))
-LOO_FULL = float(_os.environ.get("KB_LOO_FULL", "1"))
-
-
-def _leave_one_out(conn, weighed, pruned, hits, k, page_hit, pool):
-    words = list(weighed)
-    full = _by_source_ranked(hits, conn, words, weighed, pruned, None, page_hit, pool)
-    rankings = [(LOO_FULL, full)]
-    for left in words:
-        rankings.append((1.0, _by_source_ranked(None, conn, words, weighed, pruned, left, page_hit, pool)))
-    fused: dict[tuple, float] = {}
-    best: dict[tuple, Hit] = {}
-    for weight, ranking in rankings:
-        for rank, hit in enumerate(ranking):
-            key = _document_key(hit)
-            fused[key] = fused.get(key, 0.0) + weight / (LOO_K + rank + 1)
-            best.setdefault(key, hit)
-    order = sorted(fused, key=fused.__getitem__, reverse=True)[:k]
-    return [_with_score(best[key], fused[key]) for key in order]
-
-
-def _by_source_ranked(hits, conn, words, weighed, pruned, left, page_hit, pool):
-    if hits is not None and left is None:
-        terms = pruned.kept
-        sub_words = words
-    else:
-        sub_words = [w for w in words if w != left]
-        terms = [t for t in pruned.kept if t != left] or [t for t in pruned.common if t != left]
-    if left is None and hits is not None:
-        fts_terms = terms
-    else:
-        fts_terms = terms
-    concepts = _concepts(sub_words, [weighed[w] for w in sub_words])
-    fts = _fts_hits(conn, fts_terms, pool * _COMMON_POOL if pruned.common else pool) if fts_terms else []
-    fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, sub_words))
-    links = _link_scores(conn, fts_terms)
-    return _by_source(fts, LOO_DEPTH, links, page_hit)
 
 
 def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:
