@@ -522,16 +522,9 @@ class KnowledgeBase:
                     ((cid, source_id, n, c.heading, c.text) for n, (cid, c) in enumerate(zip(ids, chunks))),
                 )
                 indexed_title = index_form(title)
-                # Experiment: the file name's words (runtime-config-wal.html) indexed with the title or
-                # with every heading path (KB_NAME_FIELD title|heading); removal is not kept in step.
-                name_field = os.environ.get("KB_NAME_FIELD", "")
-                name = re.sub(r"[\W_]+", " ", location.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0])
-                if name_field == "title":
-                    indexed_title = index_form(f"{title} {name}")
                 conn.executemany(
                     "INSERT INTO chunks_fts(rowid, title, heading, text) VALUES(?,?,?,?)",
-                    ((cid, indexed_title, index_form(f"{name} {c.heading}" if name_field == "heading" else c.heading),
-                      index_form(c.text)) for cid, c in zip(ids, chunks)),
+                    ((cid, indexed_title, index_form(c.heading), index_form(c.text)) for cid, c in zip(ids, chunks)),
                 )
                 if vectors is not None:
                     conn.executemany(
