@@ -915,17 +915,7 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     pruned = _without_common_terms(conn, terms)
     terms = pruned.kept
     concepts = _concepts(words, list(weighed.values()), roots)
-    found = _validated_synonyms(conn, words, pruned) if WN_PATH else {}
     fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
-    if found:
-        extra = list(dict.fromkeys(s for group in found.values() for s in group))
-        by_id = {h.chunk_id: h for h in fts}
-        for hit in _fts_hits(conn, extra, pool):
-            old = by_id.get(hit.chunk_id)
-            by_id[hit.chunk_id] = _with_score(old or hit, (old.score if old else 0.0) + WN_WEIGHT * hit.score)
-        fts = sorted(by_id.values(), key=lambda h: h.score, reverse=True)
-        if WN_COVER:
-            concepts = _concepts_with(words, list(weighed.values()), found)
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
     links = _link_scores(conn, terms)
 
@@ -945,73 +935,6 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     hits = [_with_score(by_id[cid], fused[cid])
             for cid in sorted(fused, key=fused.__getitem__, reverse=True) if cid in by_id]
     return _by_source(hits, k, links, page_hit), None
-
-
-# Experiment: WordNet synonyms (the table of commit 16210e4) kept only where the documents use them
-# beside the question's other words: a synonym is searched when, for some other word of the question,
-# the chunks holding both are at least WN_LIFT times as many as chance would give, and WN_MIN or more.
-import os as _os
-WN_PATH = _os.environ.get("KB_WN", "")
-WN_LIFT = float(_os.environ.get("KB_WN_LIFT", "3"))
-WN_MIN = int(_os.environ.get("KB_WN_MIN", "3"))
-WN_WEIGHT = float(_os.environ.get("KB_WN_WEIGHT", "0.3"))
-WN_COVER = _os.environ.get("KB_WN_COVER", "1") == "1"
-WN_RATIO = float(_os.environ.get("KB_WN_RATIO", "0"))  # also used this many times as often as the word
-WN_PER_WORD = int(_os.environ.get("KB_WN_PER_WORD", "6"))
-_COUNT_QUERY = "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?"
-
-
-def _validated_synonyms(conn, words, pruned):
-    import sys as _sys
-    _sys.path.insert(0, _os.path.dirname(WN_PATH))
-    import thesaurus as _th  # noqa
-    table = _th.load_thesaurus(Path(WN_PATH))
-    size = max(pruned.size, 1)
-    cap = pruned.cap
-    df: dict[str, int] = {}
-
-    def count(term: str) -> int:
-        if term not in df:
-            df[term] = conn.execute(_DF_QUERY, (match_expression([term]), cap + 1)).fetchone()[0]
-        return df[term]
-
-    others_all = [w for w in words if w not in pruned.common and not is_cjk(w[0])]
-    taken = set(words)
-    found: dict[int, list[str]] = {}
-    for n, word in enumerate(words):
-        if word in pruned.common or is_cjk(word[0]):
-            continue
-        others = [o for o in others_all if o != word and count(o) > 0]
-        if not others:
-            continue
-        candidates = [x for x in _th.synonyms(table, word) if x not in taken and x not in STOP_WORDS][:WN_PER_WORD]
-        for syn in candidates:
-            d = count(syn)
-            if d == 0 or d > cap or (WN_RATIO and d <= WN_RATIO * count(word)):
-                continue
-            for other in others:
-                both = conn.execute(_COUNT_QUERY, (f"{match_expression([syn])} AND {match_expression([other])}",)).fetchone()[0]
-                if both >= WN_MIN and both * size >= WN_LIFT * d * count(other):
-                    found.setdefault(n, []).append(syn)
-                    taken.add(syn)
-                    break
-    if _os.environ.get("KB_WN_DEBUG"):
-        print("WN", words, {words[n]: v for n, v in found.items()})
-    return found
-
-
-def _concepts_with(words, weights, found):
-    c = _concepts(words, weights)
-    if c is None or c.pattern is None:
-        return c
-    groups = []
-    for n, term in enumerate(words):
-        if is_cjk(term[0]):
-            continue
-        forms = [term, *found.get(n, ())]
-        groups.append(f"(?P<c{n}>" + "|".join(_stem_pattern(_stem(f)) for f in forms) + ")")
-    pattern = re.compile(r"\b(?:" + "|".join(groups) + r")\b")
-    return _Concepts(pattern, c.runs, c.weights, c.total)
 
 
 def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:
