@@ -40,7 +40,8 @@ def add_shared_flags(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--max-continuations", type=int, metavar="N")
     g.add_argument("--tool-timeout", type=float, metavar="SECONDS")
     g.add_argument("--offline", action="store_false", default=None,
-                   help="do not offer the network tools (url_fetch, websearch, wikipedia)")
+                   help="network off: the network tools (url_fetch, websearch, wikipedia) are not offered, "
+                        "and kb add downloads no web page or article")
 
 
 @dataclass(frozen=True)

@@ -100,4 +100,5 @@ def test_each_verb_s_help_gives_its_exit_statuses(capsys, verb):
     assert done.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
     assert ("Exit status: 0 done (a search that finds nothing included), 1 failed (said on standard error), "
-            "2 wrong command line, 130 stopped with Ctrl+C.") in text
+            "2 wrong command line (or, for add, web pages not downloaded as the network is off), 130 stopped with "
+            "Ctrl+C.") in text
