@@ -73,3 +73,22 @@ def test_the_chats_list_shown_by_hand_in_the_narrowest_window_leaves_the_chat_ro
     _nothing_cut_off(win)
     win.resize(1180, 780)
     _narrowest(win, qloop)  # the list folds again when the window gets narrow again
+
+
+def test_the_knowledge_panel_docked_beside_the_chat_folds_the_chats_list_before_the_chat(make_window, server, qloop):
+    win = make_window(server.base_url)
+    win.resize(1000, 700)
+    win.kb_dock.show()
+    qloop.run(wait_until(lambda: win.kb_dock.isVisible() and win.splitter.width() < 700))
+    assert win.sidebar.isVisible()  # 1000 px leave the list, the chat and the panel room enough
+    win.resize(900, 700)  # the window is wide enough without the panel, not with it
+    qloop.run(wait_until(lambda: not win.sidebar.isVisible()))
+    assert not win.menus.show_sidebar.isChecked()
+    # With the list folded the window goes as narrow as the chat and the panel need: it went no narrower
+    # than 795 px, the list kept beside them.
+    win.resize(300, 700)
+    qloop.run(wait_until(lambda: win.width() == win.minimumWidth()))
+    assert win.width() < 700 and win.view.width() >= win.view.minimumSizeHint().width()
+    win.kb_dock.hide()  # the panel closed: the list has its room again
+    qloop.run(wait_until(lambda: win.sidebar.isVisible()))
+    assert win.menus.show_sidebar.isChecked()

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel,
                                QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
@@ -99,6 +99,7 @@ class MainWindow(QMainWindow):
         self.menus = build_menus(self)
         self._narrow = False  # narrower than SIDEBAR_FOLDS_BELOW at the last resize
         self._sidebar_folded = False  # the chats list was folded away by the width, not by the user
+        self.splitter.installEventFilter(self)  # its width, not the window's: a docked panel takes its share
         # Show chats (Ctrl+B) is the user's own choice: the width no longer brings the list back after it.
         self.menus.show_sidebar.triggered.connect(self._sidebar_chosen)
         self._restore_layout()
@@ -272,16 +273,20 @@ class MainWindow(QMainWindow):
             self.setMinimumWidth(max(MIN_WIDTH, self.layout().minimumSize().width()))
         return handled
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        super().resizeEvent(event)
-        self._fit_sidebar()
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.splitter and event.type() == QEvent.Type.Resize:
+            self._fit_sidebar()
+        return super().eventFilter(watched, event)
 
     def _fit_sidebar(self) -> None:
-        """Fold the chats list away when the window gets narrower than SIDEBAR_FOLDS_BELOW (the list gives way
-        before the chat does), and bring it back when the window is wide again, if the width folded it."""
+        """Fold the chats list away when the chats list and chat have less than SIDEBAR_FOLDS_BELOW between
+        them (the list gives way before the chat does), and bring it back when they have room again, if the
+        width folded it. Their room is the window's less the knowledge panel docked beside them: opening the
+        panel in a 900 px window folds the list, and the window can be made as narrow as the chat and the
+        panel (about 620 px; with the list, 795)."""
         if not hasattr(self, "_narrow"):
             return  # still being built
-        narrow = self.width() < SIDEBAR_FOLDS_BELOW
+        narrow = self.splitter.width() < SIDEBAR_FOLDS_BELOW
         if narrow == self._narrow:
             return
         self._narrow = narrow
