@@ -39,11 +39,16 @@ def _size(text: str) -> tuple[int, int]:
     return max(w, 400), max(h, 300)
 
 
-async def _run(window, args: argparse.Namespace, app) -> int:
-    """Show the window; in --ask mode ask, wait for the answer, screenshot; else wait for the last window."""
+async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) -> int:
+    """Show the window; in --ask mode ask, wait for the answer, screenshot; else wait for the last window.
+    ``stopped``: Ctrl+C or SIGTERM came while it was being built; it closes at once, as its Quit does."""
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
     window.show()
+    if stopped:
+        window.close()
+        await window.aclose()
+        return 0
     if not args.ask:
         await closed.wait()
         await window.aclose()
@@ -91,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from .ui.collector import gui_thread_gc
-    from .ui.qtloop import asyncgen_hooks, on_signals
+    from .ui.qtloop import asyncgen_hooks, on_signals, signals_noted
     from .ui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
@@ -101,32 +106,34 @@ def main(argv: list[str] | None = None) -> int:
     # _run ends the loop once the window is closed and its connections are; Qt's own quit on the last
     # window closed would stop the loop first and leave that closing to run outside it (a traceback).
     app.setQuitOnLastWindowClosed(False)
-    guard = None
-    if not args.ask:  # a scripted --ask run works beside an open window; a second window would not
-        from .ui.single import WindowGuard
+    with signals_noted() as early:  # Ctrl+C before the window can close as Quit does: it closes once it can
+        guard = None
+        if not args.ask:  # a scripted --ask run works beside an open window; a second window would not
+            from .ui.single import WindowGuard
 
-        guard = WindowGuard(ctx.data_dir)
-        if not guard.claim():
-            return _already_open(guard, ctx.data_dir)
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
-    first_run = False
-    if not args.ask and args.base_url is None:
-        from .firstrun import is_first_run
+            guard = WindowGuard(ctx.data_dir)
+            if not guard.claim():
+                return _already_open(guard, ctx.data_dir)
+        loop = qasync.QEventLoop(app)
+        asyncio.set_event_loop(loop)
+        first_run = False
+        if not args.ask and args.base_url is None:
+            from .firstrun import is_first_run
 
-        first_run = is_first_run(ctx.data_dir)  # no settings file yet: look for a server, import the guide
-    try:
-        # A scripted --ask run asks in a new chat; a start by hand reopens the chat left open.
-        window = MainWindow(ctx.data_dir, ctx.settings, warnings=ctx.warnings, first_run=first_run,
-                            reopen_last=not args.ask)
-    except ChatStoreError as exc:  # the chat history cannot be opened: say why, and change nothing
-        log.warning("the window cannot open: %s", exc, exc_info=True)  # to the log file; the console gets words
-        _cannot_open(str(exc), show=not args.ask)
-        loop.close()
-        asyncio.set_event_loop(None)
-        if guard is not None:
-            guard.release()
-        return 1
+            first_run = is_first_run(ctx.data_dir)  # no settings file yet: look for a server, import the guide
+        try:
+            # A scripted --ask run asks in a new chat; a start by hand reopens the chat left open.
+            window = MainWindow(ctx.data_dir, ctx.settings, warnings=ctx.warnings, first_run=first_run,
+                                reopen_last=not args.ask)
+        except ChatStoreError as exc:  # the chat history cannot be opened: say why, and change nothing
+            # to the log file; the console gets words
+            log.warning("the window cannot open: %s", exc, exc_info=True)
+            _cannot_open(str(exc), show=not args.ask)
+            loop.close()
+            asyncio.set_event_loop(None)
+            if guard is not None:
+                guard.release()
+            return 1
     if size is not None:
         window.resize(*size)
     window.scripted = bool(args.ask)
@@ -135,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # Ctrl+C in the terminal and SIGTERM close the window as its Quit does, saving its state
         with loop, gui_thread_gc(app), asyncgen_hooks(loop), on_signals(window.close):
-            return loop.run_until_complete(_run(window, args, app))
+            return loop.run_until_complete(_run(window, args, app, stopped=bool(early)))
     finally:
         asyncio.set_event_loop(None)
         if guard is not None:

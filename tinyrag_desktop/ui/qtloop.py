@@ -43,6 +43,28 @@ def asyncgen_hooks(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
 
 
 @contextmanager
+def signals_noted(signals: tuple[str, ...] = ("SIGINT", "SIGTERM")) -> Iterator[list[int]]:
+    """While the block runs, Ctrl+C (SIGINT) and SIGTERM are noted in the list it yields instead of acting.
+
+    The window is built in this block: a KeyboardInterrupt raised inside Qt's calls left a half-built
+    window, the data folder claimed, and now and then a crash on the way out (a busy machine takes seconds
+    to get there). The caller acts on what was noted once the window can close as its Quit does.
+    """
+    noted: list[int] = []
+    wanted = [getattr(signal, name) for name in signals if hasattr(signal, name)]
+    try:
+        before = {sig: signal.signal(sig, lambda sig, _frame: noted.append(sig)) for sig in wanted}
+    except ValueError:  # not the main thread: Python delivers signals there only
+        yield noted
+        return
+    try:
+        yield noted
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+@contextmanager
 def on_signals(action: Callable[[], None], signals: tuple[str, ...] = ("SIGINT", "SIGTERM")) -> Iterator[None]:
     """While the block runs, Ctrl+C (SIGINT) and SIGTERM (``kill``, a session ending) call ``action`` on
     the GUI thread. Python writes each signal's number to a socket it is given (set_wakeup_fd); a Qt socket
