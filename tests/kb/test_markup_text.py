@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from tinyrag_desktop.kb import Importer, open_store, search
 from tinyrag_desktop.kb.chunking import chunk_document
 from tinyrag_desktop.kb.errors import ReadError
-from tinyrag_desktop.kb.readers import _DUNDERS, file_type, read_bytes, read_markdown
+from tinyrag_desktop.kb.inline import _DUNDERS
+from tinyrag_desktop.kb.readers import file_type, read_bytes, read_markdown
 
 
 def _doc(text: str, name: str):

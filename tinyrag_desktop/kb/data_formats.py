@@ -10,6 +10,7 @@ import io
 import json
 import re
 
+from .decoding import decode_text
 from .errors import ReadError
 from .html_reader import parse_html
 from .models import Block, Document
@@ -25,8 +26,6 @@ _CSV_FIELD_LIMIT = 2**31 - 1
 
 
 def read_csv(data: bytes, name: str) -> Document:
-    from .readers import decode_text  # readers imports this module
-
     text = decode_text(data)
     if csv.field_size_limit() < _CSV_FIELD_LIMIT:
         csv.field_size_limit(_CSV_FIELD_LIMIT)
@@ -129,8 +128,6 @@ def _json_value(text: str) -> object:
 
 
 def read_json(data: bytes, name: str) -> Document:
-    from .readers import decode_text  # readers imports this module
-
     try:
         # Numbers stay as written: they only become text here, and a number of 5,000 digits (which int()
         # refuses beyond 4,300) or 1e999 (which float() makes "inf") is still what the file says.

@@ -528,13 +528,13 @@ def _declared_encoding(data: bytes) -> str | None:
 def _decoded(data: bytes, codec: str) -> str:
     """``data`` decoded as ``codec``. A page that says it is UTF-8 but is not throughout (saved from an
     older editor in Windows-1252, or pasted together) is read as plain text files are, line by line
-    (readers.decode_text): "Café", not "Caf�", which no search finds."""
+    (decoding.decode_text): "Café", not "Caf�", which no search finds."""
     try:
         return data.decode(codec)
     except UnicodeDecodeError:
         if codec != "utf-8":
             return data.decode(codec, errors="replace")
-    from .readers import decode_text  # readers imports this module
+    from .decoding import decode_text  # decoding imports this module
 
     return decode_text(data)
 
