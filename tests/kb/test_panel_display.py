@@ -128,3 +128,44 @@ def test_import_times_are_listed_as_a_file_manager_lists_them():
     assert short_time(stamp(datetime(2026, 1, 2, 8, 0)), today) == "2 Jan"
     assert short_time(stamp(datetime(2025, 12, 31, 9, 5)), today) == "31 Dec 2025"
     assert short_time("not a time", today) == "not a time"
+
+
+def test_a_passage_s_table_rows_are_listed_a_row_a_line_and_its_prose_as_one_paragraph():
+    from tinyrag_desktop.ui.kb_panel import preview
+
+    text = ("The server reads its options\nfrom server.toml at start-up.\n\n"
+            "Option | Default\n`port` | 8080\n`workers` | 4\n\n    make run\n    make test\n\nSee the guide.")
+    # Joined, "Option | Default `port` | 8080 `workers` | 4" ran on as one line in the Search tab.
+    assert preview(text) == ("The server reads its options from server.toml at start-up.\nOption | Default\n"
+                             "`port` | 8080\n`workers` | 4\nmake run\nmake test\nSee the guide.")
+    assert preview(text, limit=40) == "The server reads its options from server…"
+    assert preview(text, most_lines=2) == ("The server reads its options from server.toml at start-up.\n"
+                                           "Option | Default …")
+    assert preview("") == ""
+
+
+def test_a_result_s_lines_are_drawn_as_lines_and_its_height_holds_them(qtbot, panel, tmp_path):
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    notes = tmp_path / "options.md"
+    rows = "\n".join(f"| `opt{n}` | {n} |" for n in range(6))
+    prose = "Here are some guidelines for people who want to change the defaults of the server it reads. " * 2
+    notes.write_text(f"# Server options\n\n{prose}\n\n| Option | Default |\n|---|---|\n{rows}\n", encoding="utf-8")
+    _import(qtbot, panel, [str(notes)])
+    panel.resize(420, 600)
+    panel.show()
+    panel.tabs.setCurrentIndex(1)
+    panel.query_edit.setText("server options default")
+    with qtbot.waitSignal(panel.searchFinished):
+        panel.run_search()
+    view = panel.results
+    qtbot.waitUntil(lambda: view.visualItemRect(view.item(0)).height() > 0)
+    option = QStyleOptionViewItem()
+    option.initFrom(view)
+    option.widget = view
+    option.rect = view.visualItemRect(view.item(0))
+    document = view.itemDelegate()._document(option, view.model().index(0, 0))
+    # Each row on a line of its own (the passage's line breaks were dropped as HTML drops them)
+    lines = document.toPlainText().splitlines()
+    assert "Option | Default" in lines and "`opt3` | 3" in lines, lines
+    assert document.size().height() <= option.rect.height()  # the lines it gained fit the item's height

@@ -61,7 +61,7 @@ class _HitDelegate(QStyledItemDelegate):
         document.setDefaultFont(option.font)
         document.setDocumentMargin(4)
         document.setHtml(f"<b>{html.escape(heading)}</b><br><span style='color:{muted}; font-size:small'>"
-                         f"{html.escape(location)}</span><br>{html.escape(passage)}")
+                         f"{html.escape(location)}</span><br>{html.escape(passage).replace(chr(10), '<br>')}")
         document.setTextWidth(max(option.rect.width(), 120))
         return document
 
@@ -608,8 +608,7 @@ class KnowledgePanel(QWidget):
         if corrected:  # said first, as a search engine says "showing results for"
             self.results.addItem(self._note_item(corrected))
         for n, hit in enumerate(hits, start=1):
-            preview = " ".join(hit.text.split())[:300]
-            item = QListWidgetItem(f"[{n}] {hit.heading or hit.title}\n{hit.location}\n{preview}")
+            item = QListWidgetItem(f"[{n}] {hit.heading or hit.title}\n{hit.location}\n{preview(hit.text)}")
             item.setData(Qt.ItemDataRole.UserRole, hit.location)
             item.setToolTip(hit.text[:2000])
             self.results.addItem(item)
@@ -632,6 +631,30 @@ class KnowledgePanel(QWidget):
                 self._searcher.submit(_quietly, warm_vectors, self.data_dir, model)
             except RuntimeError:  # the panel is shutting down
                 pass
+
+
+def preview(text: str, limit: int = 300, most_lines: int = 8) -> str:
+    """A passage's start as the Search tab lists it: a paragraph's lines wrapped by its file joined, as
+    the list wraps them to its own width, but a table's rows and a code block's lines each on a line of
+    their own (joined, "Option | Default | Meaning `port` | 8080 |…" ran on as one line)."""
+    lines: list[str] = []
+    for paragraph in text.split("\n\n"):
+        rows = [row for row in paragraph.split("\n") if row.strip()]
+        if len(rows) > 1 and (all(" | " in row for row in rows) or all(row[:1] in " \t" for row in rows)):
+            lines += [" ".join(row.split()) for row in rows]
+        elif rows:
+            lines.append(" ".join(paragraph.split()))
+    shown, used = [], 0
+    for line in lines[:most_lines]:
+        if used + len(line) > limit:
+            shown.append(line[:max(limit - used, 0)].rstrip() + "…")
+            break
+        shown.append(line)
+        used += len(line)
+    else:
+        if len(lines) > most_lines:
+            shown[-1] += " …"
+    return "\n".join(shown)
 
 
 def _joined(first: ImportReport, then: ImportReport) -> ImportReport:
