@@ -21,3 +21,27 @@ def test_a_log_on_a_full_disk_prints_one_short_line_not_a_traceback_per_record(t
     said = [line for line in proc.stderr.splitlines() if "log file" in line]
     assert len(said) == 1 and "No space left on device" in said[0], proc.stderr
     assert "warning: The settings file was damaged" in proc.stderr  # the user is still told
+
+
+def test_console_lines_go_to_standard_error_as_it_is_now_not_as_it_was(tmp_path: Path, monkeypatch) -> None:
+    # A command run in the same process as an earlier one (the tests; a script calling main() twice) kept
+    # the earlier standard error, since closed: each error record then printed "--- Logging error ---".
+    import io
+    import logging
+
+    from tinyrag_desktop import logsetup
+
+    first = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", first)
+    logsetup.configure(tmp_path)
+    first.close()
+    now = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", now)
+    try:
+        logging.getLogger("tinyrag.test").error("the server stopped answering")
+    finally:
+        root = logging.getLogger()
+        for handler in [h for h in root.handlers if getattr(h, "_tinyrag", False)]:
+            root.removeHandler(handler)
+            handler.close()
+    assert now.getvalue() == "tinyrag: the server stopped answering\n"

@@ -27,6 +27,20 @@ class _NoTraceback(logging.Formatter):
             record.exc_info = saved
 
 
+class _Console(logging.StreamHandler):
+    """Standard error as it is at each record, not as it was when logging was set up: a command run in
+    the same process as another (the tests, a script calling main() twice) had it write to a stream
+    since closed, and every record then printed "--- Logging error ---" with a traceback."""
+
+    @property
+    def stream(self):  # type: ignore[override]
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value) -> None:
+        pass
+
+
 class _LogFile(logging.handlers.RotatingFileHandler):
     """The log file; when it cannot be written (a full disk, a file made read-only), one short line says so
     and the app goes on without its log: logging's default prints a traceback on the console per record."""
@@ -54,7 +68,7 @@ def configure(data_dir: Path, *, console_level: int = logging.ERROR) -> Path | N
             root.removeHandler(handler)
             handler.close()
     root.setLevel(logging.INFO)
-    console = logging.StreamHandler()
+    console = _Console()
     console.setLevel(console_level)
     console.setFormatter(_NoTraceback("tinyrag: %(message)s"))
     console._tinyrag = True  # type: ignore[attr-defined]
