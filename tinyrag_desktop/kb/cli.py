@@ -26,8 +26,8 @@ _SQLITE_MAX_INT = 2**63 - 1  # source ids are SQLite INTEGERs: larger numbers ca
 
 
 _EXIT_STATUS = ("Exit status: 0 done (a search that finds nothing included), 1 failed (said on standard "
-                "error), 2 wrong command line (or, for add, web pages not downloaded as the network is off), 130 stopped "
-                "with Ctrl+C.")
+                "error), 2 wrong command line (or, for add, web pages not downloaded as the network is off), "
+                "130 stopped with Ctrl+C.")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

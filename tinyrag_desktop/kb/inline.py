@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Callable
+from typing import Callable, Iterable
 
 from .links import MAX_LINKS, Link, context
 
@@ -88,7 +88,30 @@ def norm_space(text: str) -> str:
     return " ".join(text.split())
 
 
-def links_in(text: str, found: list[tuple[int, str, str]], heading: str, links: list[Link]) -> None:
+# A link as a reader finds it: its position in the new text, its anchor text, its href.
+Found = tuple[int, str, str]
+
+
+def spliced(text: str, links: Iterable[tuple[re.Match[str], str, str]],
+            shown: Callable[[str], str] = str) -> tuple[str, list[Found]]:
+    """``text`` with each of ``links`` (the match, in order, its anchor text and href) replaced by its
+    anchor text, the text between read by ``shown``; and each link that has an href, as Found."""
+    out: list[str] = []
+    found: list[Found] = []
+    length = last = 0
+    for match, anchor, href in links:
+        before = shown(text[last : match.start()])
+        out += (before, anchor)
+        length += len(before)
+        if href:
+            found.append((length, anchor, href))
+        length += len(anchor)
+        last = match.end()
+    out.append(shown(text[last:]))
+    return "".join(out), found
+
+
+def links_in(text: str, found: list[Found], heading: str, links: list[Link]) -> None:
     """Add to ``links`` those of ``found`` (position, anchor text, href) in ``text`` worth keeping, with
     their context, up to MAX_LINKS."""
     for at, anchor, href in found:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from .decoding import decode_text
-from .inline import CODE_SPAN, EMPHASIS, emphasis_off, inside, links_in, norm_space, outside
+from .inline import (
+    CODE_SPAN, EMPHASIS, Found, emphasis_off, inside, links_in, norm_space, outside, spliced,
+)
 from .links import Link
 from .models import Block, Document
 
@@ -51,12 +53,13 @@ def _dedent_code(line: str) -> str:
     return line[1:] if line.startswith("\t") else line[4:] if line.startswith("    ") else line.strip()
 
 
-def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
+def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[Found]]:
     """``text`` with its links and images replaced by their text, and each link's (position in the new
     text, anchor text, href); backslash escapes ("\\*") outside code spans are read as their characters."""
-    out: list[str] = []
-    found: list[tuple[int, str, str]] = []
-    length = last = 0
+    return spliced(text, _markdown_links(text, references), _md_unescape)
+
+
+def _markdown_links(text: str, references: dict[str, str]) -> Iterator[tuple[re.Match[str], str, str]]:
     # "[" and "]" inside a code span (`a[0](x)`) make no link
     code = [span.span() for span in CODE_SPAN.finditer(text)] if "`" in text else []
     for match in _MD_LINK.finditer(text) if "[" in text else ():
@@ -75,15 +78,7 @@ def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[t
                 href = references.get(" ".join((match.group("label") or anchor).split()).casefold())
                 if href is None:  # "[x][y]" without a definition is just brackets
                     continue
-        before, anchor = _md_unescape(text[last : match.start()]), _md_unescape(anchor)
-        out += (before, anchor)
-        length += len(before)
-        if not match.group("image") and href:  # an image is not a link
-            found.append((length, anchor, href))
-        length += len(anchor)
-        last = match.end()
-    out.append(_md_unescape(text[last:]))
-    return "".join(out), found
+        yield match, _md_unescape(anchor), "" if match.group("image") else href  # an image is not a link
 
 
 # A backslash escape: "\\*" is a star, not emphasis; "\\|" a bar in a table's cell.

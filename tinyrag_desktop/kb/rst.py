@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Callable
+from typing import Callable, Iterator
 
 from .decoding import decode_text
-from .inline import CODE_SPAN, EMPHASIS, STAR_EMPHASIS, emphasis_off, inside, links_in, outside
+from .inline import (
+    CODE_SPAN, EMPHASIS, STAR_EMPHASIS, Found, emphasis_off, inside, links_in, outside, spliced,
+)
 from .links import Link
 from .models import Block, Document
 
@@ -92,7 +94,7 @@ def _code_char(code: str) -> str:
 _RST_WORD_LINK = re.compile(r"(?<![\w`])([A-Za-z0-9][\w.+-]*?)__?(?![\w`])")
 
 
-def _unlink_rst(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
+def _unlink_rst(text: str, targets: dict[str, str]) -> tuple[str, list[Found]]:
     """``text`` with its references by a single word ("Jansson_") read as the word, then as _unlink_roles."""
     if "_" in text and targets:
         text = _RST_WORD_LINK.sub(
@@ -100,12 +102,13 @@ def _unlink_rst(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[int
     return _unlink_roles(text, targets)
 
 
-def _unlink_roles(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
+def _unlink_roles(text: str, targets: dict[str, str]) -> tuple[str, list[Found]]:
     """``text`` with its hyperlinks and roles replaced by their text, and each link's (position in the new
     text, anchor text, href). A Sphinx ``:doc:`` names a document without its extension: ``.rst``."""
-    out: list[str] = []
-    found: list[tuple[int, str, str]] = []
-    length = last = 0
+    return spliced(text, _rst_links(text, targets))
+
+
+def _rst_links(text: str, targets: dict[str, str]) -> Iterator[tuple[re.Match[str], str, str]]:
     for match in _RST_LINK.finditer(text):
         role, anchor, target, under = match.group("role", "text", "target", "under")
         if (role is None and under is None) or not (anchor or target):
@@ -123,15 +126,7 @@ def _unlink_roles(text: str, targets: dict[str, str]) -> tuple[str, list[tuple[i
         elif name == "doc" and not (target or anchor).startswith("/"):
             href = (target or anchor).strip()
             href += "" if "." in href.rsplit("/", 1)[-1] else ".rst"
-        before = text[last : match.start()]
-        out += (before, anchor)
-        length += len(before)
-        if href:
-            found.append((length, anchor, href))
-        length += len(anchor)
-        last = match.end()
-    out.append(text[last:])
-    return "".join(out), found
+        yield match, anchor, href
 
 
 # Roles whose text is shown as written, a leading "~" or "!" included (:file:`~/.bashrc`).
@@ -268,7 +263,7 @@ def read_rst_or_text(data: bytes, name: str, markup: bool) -> Document:
                            if line.startswith("[[") and (m := re.match(r"\[\[([^\[\],]+)[^\]]*\]\]\s*$", line))
                            and (title := _ASCIIDOC_TITLE.match(lines[n + 1]))})
 
-    def inline(text: str) -> tuple[str, list[tuple[int, str, str]]]:
+    def inline(text: str) -> tuple[str, list[Found]]:
         if asciidoc:
             return _shown_asciidoc(text, attributes)
         if not markup:
@@ -576,7 +571,7 @@ def _asciidoc_table(lines: list[str], above: str) -> list[str]:
     return [" | ".join(cells[n : n + columns]) for n in range(0, len(cells), columns)]
 
 
-def _shown_asciidoc(text: str, attributes: dict[str, str]) -> tuple[str, list[tuple[int, str, str]]]:
+def _shown_asciidoc(text: str, attributes: dict[str, str]) -> tuple[str, list[Found]]:
     """AsciiDoc's inline markup as the rendered page shows it: emphasis without its marks, attributes
     ("{version}") replaced, links and macros as their text, and each link's (position, anchor, href)."""
     if "*" in text or "_" in text or "{" in text:
@@ -587,9 +582,10 @@ def _shown_asciidoc(text: str, attributes: dict[str, str]) -> tuple[str, list[tu
         text = admonition.group(1).capitalize() + text[len(admonition.group(1)) :]
     if "[" not in text and "<<" not in text:
         return text, []
-    out: list[str] = []
-    found: list[tuple[int, str, str]] = []
-    length = last = 0
+    return spliced(text, _asciidoc_links(text, attributes))
+
+
+def _asciidoc_links(text: str, attributes: dict[str, str]) -> Iterator[tuple[re.Match[str], str, str]]:
     code = [span.span() for span in CODE_SPAN.finditer(text)] if "`" in text else []
     for match in _ASCIIDOC_LINK.finditer(text):
         if code and inside(code, match.start()):
@@ -607,12 +603,4 @@ def _shown_asciidoc(text: str, attributes: dict[str, str]) -> tuple[str, list[tu
         else:
             anchor = "" if macro in ("anchor", "indexterm") else match.group("text")
             anchor = f"[{anchor}]" if macro == "footnote" else anchor
-        before = text[last : match.start()]
-        out += (before, anchor)
-        length += len(before)
-        if href:
-            found.append((length, anchor, href))
-        length += len(anchor)
-        last = match.end()
-    out.append(text[last:])
-    return "".join(out), found
+        yield match, anchor, href
