@@ -67,40 +67,27 @@ def test_an_empty_list_during_the_first_import_does_not_ask_to_add_sources(qtbot
     assert "Click Add" in view.empty_text
 
 
-def test_re_import_of_an_article_stored_by_title_asks_wikipedia_again(qtbot, panel, data_dir, monkeypatch):
-    from tests.kb.test_panel import _select
-    from tinyrag_desktop.kb import open_store
-    from tinyrag_desktop.kb.models import Chunk
-
-    with open_store(data_dir) as kb:  # as ingest stores an article whose page address did not come back
-        kb.replace_source(title="Alan Turing", location="wikipedia:en:Alan Turing", type="wikipedia", size=40,
-                          content_hash="x", chunks=[Chunk("Alan Turing", "Alan Turing was a mathematician.")],
-                          load_id="test")
-    panel.refresh()
-    asked = []
-    monkeypatch.setattr(panel, "import_items", lambda items, force=False: asked.append((items, force)) or True)
-    _select(panel.sources_view, 0)
-    assert panel.reimport_selected()
-    # It was ImportItem("path", "wikipedia:en:Alan Turing"): "no such file or folder".
-    assert asked == [([ImportItem("wikipedia", "Alan Turing", lang="en")], True)]
-
-
-def test_re_import_of_an_article_asks_its_own_edition(qtbot, panel, data_dir, monkeypatch):
+@pytest.mark.parametrize(("location", "asked_for"), [
+    # stored by title, as ingest stores an article whose page address did not come back: it was
+    # ImportItem("path", "wikipedia:en:Alan Turing"), "no such file or folder"
+    ("wikipedia:en:Alan Turing", ImportItem("wikipedia", "Alan Turing", lang="en")),
+    # from the German edition: it was asked of the settings' language's, the English "Donau (Fluss)"
+    ("https://de.wikipedia.org/wiki/Donau_(Fluss)", ImportItem("wikipedia", "Donau (Fluss)", lang="de")),
+])
+def test_re_import_of_an_article_asks_its_own_edition_again(qtbot, panel, data_dir, monkeypatch, location, asked_for):
     from tests.kb.test_panel import _select
     from tinyrag_desktop.kb import open_store
     from tinyrag_desktop.kb.models import Chunk
 
     with open_store(data_dir) as kb:
-        kb.replace_source(title="Donau", location="https://de.wikipedia.org/wiki/Donau_(Fluss)", type="wikipedia",
-                          size=40, content_hash="x", chunks=[Chunk("Donau", "Die Donau ist ein Strom.")],
-                          load_id="test")
+        kb.replace_source(title="An article", location=location, type="wikipedia", size=40, content_hash="x",
+                          chunks=[Chunk("An article", "It says something.")], load_id="test")
     panel.refresh()
     asked = []
     monkeypatch.setattr(panel, "import_items", lambda items, force=False: asked.append((items, force)) or True)
     _select(panel.sources_view, 0)
     assert panel.reimport_selected()
-    # It was the settings' language's edition: the English "Donau (Fluss)", or none at all.
-    assert asked == [([ImportItem("wikipedia", "Donau (Fluss)", lang="de")], True)]
+    assert asked == [([asked_for], True)]
 
 
 def test_a_page_asked_for_with_the_network_off_says_where_to_turn_it_on(qtbot, data_dir, tmp_path, site):
