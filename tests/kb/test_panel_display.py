@@ -134,10 +134,12 @@ def test_a_passage_s_table_rows_are_listed_a_row_a_line_and_its_prose_as_one_par
     from tinyrag_desktop.ui.kb_panel import preview
 
     text = ("The server reads its options\nfrom server.toml at start-up.\n\n"
-            "Option | Default\n`port` | 8080\n`workers` | 4\n\n    make run\n    make test\n\nSee the guide.")
+            "Option | Default\n`port` | 8080\n`workers` | 4\n\n"
+            "\tIndented in its file,\n\tas git's manuals are.\n\nSee the guide.")
     # Joined, "Option | Default `port` | 8080 `workers` | 4" ran on as one line in the Search tab.
     assert preview(text) == ("The server reads its options from server.toml at start-up.\nOption | Default\n"
-                             "`port` | 8080\n`workers` | 4\nmake run\nmake test\nSee the guide.")
+                             "`port` | 8080\n`workers` | 4\nIndented in its file, as git's manuals are.\n"
+                             "See the guide.")
     assert preview(text, limit=40) == "The server reads its options from server…"
     assert preview(text, most_lines=2) == ("The server reads its options from server.toml at start-up.\n"
                                            "Option | Default …")

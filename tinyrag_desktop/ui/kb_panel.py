@@ -634,13 +634,14 @@ class KnowledgePanel(QWidget):
 
 
 def preview(text: str, limit: int = 300, most_lines: int = 8) -> str:
-    """A passage's start as the Search tab lists it: a paragraph's lines wrapped by its file joined, as
-    the list wraps them to its own width, but a table's rows and a code block's lines each on a line of
-    their own (joined, "Option | Default | Meaning `port` | 8080 |…" ran on as one line)."""
+    """A passage's start as the Search tab lists it: each paragraph a line, its lines as wrapped in its
+    file joined (the list wraps them to its own width), but a table's rows each on a line of their own
+    (joined, "Option | Default | Meaning `port` | 8080 |…" ran on as one line). Code is joined too: an
+    indent does not tell code from a paragraph indented in its file (git's manuals indent with tabs)."""
     lines: list[str] = []
     for paragraph in text.split("\n\n"):
         rows = [row for row in paragraph.split("\n") if row.strip()]
-        if len(rows) > 1 and (all(" | " in row for row in rows) or all(row[:1] in " \t" for row in rows)):
+        if len(rows) > 1 and all(" | " in row for row in rows):
             lines += [" ".join(row.split()) for row in rows]
         elif rows:
             lines.append(" ".join(paragraph.split()))
