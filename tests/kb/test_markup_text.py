@@ -338,3 +338,19 @@ def test_asciidoc_blocks_close_without_making_titles():
     text = "= T\n:a: b\n\n.git/objects/\n.git/refs\n\n.An example\n====\nHi.\n====\n\nNext\n====\n\nBody.\n"
     assert _blocks(text, "t.adoc") == [("heading", "T"), ("text", ".git/objects/\n.git/refs"), ("text", "An example"),
                                        ("text", "Hi."), ("heading", "Next"), ("text", "Body.")]
+
+
+def test_an_asciidoc_description_list_reads_as_terms_and_their_text():
+    # git's manuals: "term::" lines, then the text indented beneath them. Read as reStructuredText's
+    # "Paragraph::", the text was a literal block: code, with its tabs, and the terms kept their colons.
+    text = ("= git-commit(1)\n:a: b\n\n== OPTIONS\n\n--pathspec-file-nul::\n\tOnly meaningful with\n"
+            "\t`--pathspec-from-file`.\n\n-u[<mode>]::\n--untracked-files[=<mode>]::\n\tShow untracked files.\n"
+            "+\n--\nThe mode parameter is optional.\n--\n\nCtrl+C;;\n\tStops.\n")
+    assert _blocks(text, "git-commit.txt") == [
+        ("heading", "git-commit(1)"), ("heading", "OPTIONS"),
+        ("term", "--pathspec-file-nul"), ("text", "Only meaningful with\n`--pathspec-from-file`."),
+        ("term", "-u[<mode>]"), ("term", "--untracked-files[=<mode>]"), ("text", "Show untracked files."),
+        ("text", "The mode parameter is optional."),
+        ("term", "Ctrl+C"), ("text", "Stops.")]
+    # reStructuredText's literal block after "::" is as it was
+    assert _blocks("Run this::\n\n    make test\n", "r.rst") == [("text", "Run this:"), ("code", "    make test")]

@@ -277,6 +277,14 @@ def read_rst_or_text(data: bytes, name: str, markup: bool) -> Document:
 
     def flush(kind: str = "text") -> None:
         nonlocal para
+        if asciidoc and kind == "text" and para and _ASCIIDOC_TERM.match(para[0]):
+            # a description list's terms ("-u[<mode>]::", one per line), then its text, flush as shown
+            count = next((n for n, line in enumerate(para) if not _ASCIIDOC_TERM.match(line)), len(para))
+            terms, para = para[:count], para[count:]
+            for term in terms:
+                shown, found = inline(_ASCIIDOC_TERM.match(term).group(1))
+                links_in(shown, found, heading, links)
+                blocks.append(Block("term", shown))
         table = para if kind == "table" else _rst_table(para) if kind == "text" and para and \
             para[0].lstrip()[:1] in "+=*" else None
         if table is not None:
@@ -373,7 +381,9 @@ def read_rst_or_text(data: bytes, name: str, markup: bool) -> Document:
         else:
             para.append(line)
             code = directive is not None and directive.group(1).lower() in _RST_CODE
-            if code or (directive is None and line.rstrip().endswith("::")):
+            # "Paragraph::" opens a literal block in reStructuredText; in AsciiDoc "term::" starts a
+            # description whose text is indented beneath it (git's manuals), text and not code
+            if code or (directive is None and line.rstrip().endswith("::") and not asciidoc):
                 flush()
                 j = i + 1
                 while j < len(lines) and not lines[j].strip():
@@ -509,6 +519,8 @@ _ASCIIDOC_HIDDEN = re.compile(r"^(?:\[[^\[\]]*\]|\[\[[^\[\]]+\]\]|[\w-]+::\S*\[.
 _ASCIIDOC_DELIMITER = re.compile(r"={4,}|\*{4,}|_{4,}|--")
 _ASCIIDOC_BLOCK_TITLE = re.compile(r"^\.(?![\w.-]*/)([^\s.].*)$")
 _ASCIIDOC_CELL = re.compile(r"(?:^|(?<=\s))(?:\d*(?:\.\d+)?[*+])?[<^>]?(?:\.[<^>])?[adehlmsv]?(?<!\\)\|")
+# A description list's term: "--amend::", "Ctrl+C;;" (the text it describes follows, often indented).
+_ASCIIDOC_TERM = re.compile(r"^(\S.*?)(?::{2,4}|;;)\s*$")
 _ASCIIDOC_ADMONITION = re.compile(r"^(NOTE|TIP|IMPORTANT|WARNING|CAUTION): ")
 # The attributes every document has: characters AsciiDoc cannot write as themselves ("{caret}", "{litdd}").
 _ASCIIDOC_BUILTIN = {"caret": "^", "litdd": "--", "asterisk": "*", "tilde": "~", "startsb": "[", "endsb": "]",
