@@ -18,6 +18,7 @@ import pytest
 
 from tests.permissions import as_a_user
 from tests.kb.cli_run import run_main
+from tests.kb.damage import HOW, damage as damage_database
 from tinyrag_desktop.kb import Chunk, DiskFull, Importer, StoreError, open_store
 from tinyrag_desktop.kb import store as store_module
 
@@ -39,16 +40,11 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@pytest.mark.parametrize("damage", ["garbage", "pages"])
+@pytest.mark.parametrize("damage", HOW)
 @pytest.mark.parametrize("verb", [("list",), ("search", "wombats"), ("add", "NOTE"), ("remove", "1")])
 def test_a_damaged_knowledge_base_is_said_to_be_damaged_and_left_alone(data, capsys, damage, verb):
     db = data / "knowledge.db"
-    if damage == "garbage":  # another file saved under its name
-        db.write_bytes(os.urandom(64 * 1024))
-    else:  # pages in the middle overwritten, its header intact
-        with open(db, "r+b") as f:
-            f.seek(3 * 4096)
-            f.write(os.urandom(6 * 4096))
+    damage_database(db, damage)
     before = _digest(db)
     args = [str(data.parent / "note.md") if word == "NOTE" else word for word in verb]
     code, out, err = run_main(capsys, *args, "--data-dir", str(data))

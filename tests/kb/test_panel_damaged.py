@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
+from tests.kb.damage import HOW, damage as damage_database
 from tinyrag_desktop.kb import Importer, open_store
 
 
-@pytest.mark.parametrize("damage", ["garbage", "pages"])
+@pytest.mark.parametrize("damage", HOW)
 def test_the_search_tab_says_a_damaged_knowledge_base_is_damaged(qtbot, panel, data_dir, tmp_path, damage):
     note = tmp_path / "note.md"
     note.write_text("# Wombats\n\nWombats dig long burrows with strong claws.\n" * 40)
     with open_store(data_dir) as kb:
         Importer(kb, chunk_size=300).run([str(note)])
     db = data_dir / "knowledge.db"
-    if damage == "garbage":  # another file saved under its name
-        db.write_bytes(os.urandom(64 * 1024))
-    else:  # pages in the middle overwritten, its header intact
-        with open(db, "r+b") as f:
-            f.seek(3 * 4096)
-            f.write(os.urandom(6 * 4096))
+    damage_database(db, damage)
     panel.query_edit.setText("wombats burrows")
     with qtbot.waitSignal(panel.searchFinished, timeout=20_000):
         panel.run_search()
@@ -33,7 +27,7 @@ def test_the_search_tab_says_a_damaged_knowledge_base_is_damaged(qtbot, panel, d
 
 def test_the_sources_list_of_a_damaged_knowledge_base_does_not_say_it_is_empty(qtbot, panel, data_dir):
     db = data_dir / "knowledge.db"
-    db.write_bytes(os.urandom(64 * 1024))  # another file saved under its name
+    damage_database(db, "garbage")
     panel.refresh()
     view = panel.sources_view
     # It said "No sources yet. Click Add, or drop files…", and an import then failed on the same file.
