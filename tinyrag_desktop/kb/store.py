@@ -263,8 +263,8 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
                           "or use another data folder (--data-dir).")
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         return StoreLocked(f"{doing}: another program is writing to the knowledge base (the tinyRAG window "
-                          "importing or deleting, perhaps) and did not finish in time. Try again when it "
-                          "is done.")
+                           "importing or deleting, perhaps) and did not finish in time. Try again when it "
+                           "is done.")
     if name.startswith("SQLITE_CANTOPEN"):
         folder = Path(path).parent
         if folder.is_dir() and not os.access(folder, os.W_OK) and not Path(path).exists():
@@ -275,7 +275,7 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
                           f"and write it and the folder {folder}, or use another data folder (--data-dir).")
     if name.startswith("SQLITE_READONLY"):
         return ReadOnlyStore(f"{doing}: {file} (or its -wal or -shm file beside it) is read-only. Make it "
-                          "writable for you, then try again.")
+                             "writable for you, then try again.")
     return StoreError(f"{doing}: {exc}.")
 
 
