@@ -16,6 +16,7 @@ import os
 import re
 import shlex
 import sys
+import time
 import unicodedata
 from pathlib import Path
 from typing import Callable, TextIO
@@ -204,11 +205,17 @@ def _context(args: argparse.Namespace, *, create: bool = True):  # -> cliargs.Co
 
 
 class _ProgressLine:
-    """Progress on stderr: one overwritten line on a terminal, a line per source otherwise."""
+    """Progress on stderr: one overwritten line on a terminal. Elsewhere (a log file, a pipe) a line for
+    the first source and then one every ``every`` seconds, so that importing 10,000 files does not write
+    10,000 lines of log, and a long one still shows it is moving."""
 
-    def __init__(self, stream: TextIO) -> None:
+    every = 10.0
+
+    def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic) -> None:
         self.stream = stream
         self.tty = stream.isatty()
+        self.clock = clock
+        self.printed_at: float | None = None
         self.last = None  # the latest kb.Progress: where an interrupted import was
 
     def __call__(self, progress) -> None:  # kb.Progress
@@ -221,6 +228,10 @@ class _ProgressLine:
         if self.tty:
             self.stream.write("\r\033[K" + line[:160])
         else:
+            now = self.clock()
+            if self.printed_at is not None and now - self.printed_at < self.every:
+                return
+            self.printed_at = now
             self.stream.write(line + "\n")
         self.stream.flush()
 
