@@ -50,3 +50,14 @@ def test_kb_add_of_a_folder_writes_no_line_per_file_to_a_log(tmp_path: Path, cap
     assert progress[0].startswith("[1/40] ") and progress[0].endswith("note00.txt")
     assert len(progress) < 40  # one every 10 seconds: 40 small notes take far less than 390 seconds
     assert "40 added" in out
+
+
+def test_kb_add_progress_writes_a_line_per_source_to_a_log(tmp_path: Path, capsys) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for n in range(5):
+        (docs / f"note{n}.txt").write_text(f"note number {n}\n", encoding="utf-8")
+    code, _, err = run_main(capsys, "add", "--progress", "--data-dir", str(tmp_path / "data"), str(docs))
+    assert code == 0, err
+    assert [line for line in err.splitlines() if line.startswith("[")] == [
+        f"[{n + 1}/5] {docs / f'note{n}.txt'}" for n in range(5)]
