@@ -354,3 +354,38 @@ def test_an_asciidoc_description_list_reads_as_terms_and_their_text():
         ("term", "Ctrl+C"), ("text", "Stops.")]
     # reStructuredText's literal block after "::" is as it was
     assert _blocks("Run this::\n\n    make test\n", "r.rst") == [("text", "Run this:"), ("code", "    make test")]
+
+
+_README_WITH_AN_HTML_TABLE = """\
+# tool
+
+## Options
+
+<table>
+  <tr><th>Option</th><th>Meaning</th></tr>
+  <tr><td><code>--port</code></td><td>where it listens; see <a href="docs/network.md">the network page</a> for how
+  to open it to other machines on your network</td></tr>
+  <tr><td><code>--quiet</code></td><td>no output but errors</td></tr>
+</table>
+
+<p align="center"><table><tr><td>left</td><td><b>right</b> side</td></tr></table></p>
+
+<table></table>
+
+Then text.
+"""
+
+
+def test_an_html_table_in_markdown_reads_as_rows_of_cells():
+    doc = _doc(_README_WITH_AN_HTML_TABLE, "README.md")
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("heading", "tool"),
+        ("heading", "Options"),
+        ("table", "Option | Meaning\n"
+                  "--port | where it listens; see the network page for how to open it to other machines on your network\n"
+                  "--quiet | no output but errors"),
+        ("table", "left | right side"),
+        ("text", "Then text."),
+    ]
+    (link,) = doc.links  # the row is the link's sentence, under the section it is in
+    assert link.href == "docs/network.md" and link.text.startswith("Options: --port where it listens")
