@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -315,6 +316,28 @@ def test_a_table_longer_than_a_passage_repeats_its_header_in_each():
     assert all(p.startswith("Option | Default | Meaning\n`--option-") for p in passages)
     body = [line for p in passages for line in p.splitlines()[1:]]
     assert body == [f"`--option-{n}` | {n} | What option {n} does, in a few words" for n in range(60)]
+
+
+@pytest.mark.parametrize("head, first_row", [
+    ("<thead><tr><th>Day</th><th>Opens</th></tr></thead>", "Day | Opens"),
+    ("<tr><th>Day</th><th>Opens</th></tr>", "Day | Opens"),
+    ("<thead><tr><td>Day</td><td>Opens</td></tr></thead>", "Day | Opens"),
+    ("<tr><td></td></tr><tr><th>Day</th><td>Opens</td></tr>", "Day | Opens"),
+])
+def test_a_long_html_table_repeats_its_header_row_in_each_passage(head, first_row):
+    rows = "".join(f"<tr><td>day {n}</td><td>{n}:00 in the morning, every week</td></tr>" for n in range(40))
+    page = f"<html><body><h1>Hours</h1><table>{head}{rows}</table></body></html>"
+    passages = [c.text for c in chunk_document(_doc(page, "hours.html"), 400)]
+    assert len(passages) > 3 and all(p.startswith(first_row + "\nday ") for p in passages)
+
+
+def test_a_long_html_table_whose_first_row_is_data_repeats_no_row():
+    rows = "".join(f"<tr><td>day {n}</td><td>{n}:00 in the morning, every week</td></tr>" for n in range(40))
+    page = f"<html><body><h1>Hours</h1><table>{rows}</table></body></html>"
+    passages = [c.text for c in chunk_document(_doc(page, "hours.html"), 400)]
+    lines = [line for p in passages for line in p.splitlines()]
+    assert len(passages) > 3
+    assert lines == [f"day {n} | {n}:00 in the morning, every week" for n in range(40)]  # each row once
 
 
 def test_an_adoc_file_is_read_as_asciidoc(data_dir, tmp_path):

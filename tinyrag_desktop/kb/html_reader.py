@@ -334,6 +334,16 @@ def _table_text(table: Element) -> str:
     return "\n".join(lines)
 
 
+def _has_header(table: Element) -> bool:
+    """Whether the table's first row names its columns: a <thead>, or a <th> in its first row. A table
+    whose first row is data ("Monday | 9:00 | 17:00") has none to repeat."""
+    for row in _rows(table):
+        cells = [cell for cell in row if cell.tag in ("td", "th")]
+        if any(_text(cell).strip() for cell in cells):  # the first row _table_text keeps
+            return any(cell.tag == "th" for cell in cells) or row.getparent().tag == "thead"
+    return False
+
+
 class _Walker:
     def __init__(self) -> None:
         self.blocks: list[Block] = []
@@ -414,7 +424,7 @@ class _Walker:
                 elif tag == "table":
                     text = _table_text(child)
                     if text:
-                        self.blocks.append(Block("table", text))
+                        self.blocks.append(Block("table", text, header=_has_header(child)))
                         for row in _rows(child):  # a row is a link's sentence
                             self._add_links(list(row.iter("a")), _norm(_text(row)))
                 else:
