@@ -125,7 +125,7 @@ class ChatsSidebar(QFrame):
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(150)  # search once typing pauses, not per key
         self._search_timer.timeout.connect(lambda: self.searchChanged.emit(self.search.text()))
-        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        self.search.textChanged.connect(self._on_search_text)
         self.list = _ChatList(self)
         self.list.setObjectName("chatList")
         self.list.setAccessibleName("Chat list, newest first")
@@ -213,6 +213,24 @@ class ChatsSidebar(QFrame):
                                 "No chats yet. Your conversations are kept here.")
         self.empty_hint.setVisible(not chats)
         self._filling = False
+
+    def remove(self, chat_id: str) -> None:
+        """Take ``chat_id``'s row out of the list now (it was deleted), before the list is filled again."""
+        item = self.item_for(chat_id)
+        if item is not None:
+            self._filling = True  # the row after it becomes current: that is no choice of the user's
+            try:
+                self.list.takeItem(self.list.row(item))
+            finally:
+                self._filling = False
+
+    def _on_search_text(self, text: str) -> None:
+        # Words are searched for once typing pauses, not per key; a box cleared shows every chat at once.
+        if text.strip():
+            self._search_timer.start()
+        else:
+            self._search_timer.stop()
+            self.searchChanged.emit(text)
 
     def _heading(self, text: str) -> QListWidgetItem:
         """A day heading: not a chat, so the arrows, clicks and the focus pass it by."""
