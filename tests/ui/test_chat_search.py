@@ -205,3 +205,36 @@ def test_the_searcher_gives_up_when_told_and_says_why_it_cannot_read(tmp_path, m
     with pytest.raises(ChatStoreError, match="Could not search the chat history .*gone"):
         missing.search("pumpkin")
     store.close()
+
+
+def test_a_long_list_is_filled_a_slice_per_turn_and_a_new_fill_stops_the_last(qtbot):
+    from PySide6.QtCore import QTimer
+
+    from tinyrag_desktop.chats import ChatInfo
+    from tinyrag_desktop.ui.sidebar import FILL_AT_ONCE, ChatsSidebar
+
+    side = ChatsSidebar()
+    qtbot.add_widget(side)
+    side.resize(260, 400)
+    side.show()
+    at = 1_700_000_000.0
+    many = [ChatInfo(f"c{n}", f"Chat {n}", "", at - n, at - n) for n in range(FILL_AT_ONCE * 2 + 50)]
+    side.set_chats(many, "c420")  # the open chat comes in the third slice
+    assert side.ids() == [c.id for c in many[:FILL_AT_ONCE]] and side.current_id() is None
+    side.remove("c300")  # deleted before its row came
+    qtbot.waitUntil(lambda: len(side.ids()) == len(many) - 1)
+    assert "c300" not in side.ids() and side.current_id() == "c420"
+    shown = side.list.visualItemRect(side.item_for("c420"))  # scrolled into view, as the open chat
+    assert side.list.viewport().rect().contains(shown.center())
+    assert side.headings() == [side.headings()[0]]  # one day: one heading, not one per slice
+    side.set_chats(many, "c5")
+    side.mark_current("c410")  # opened (as Undo does) before its row came
+    assert side.current_id() is None  # c5 is no longer the open chat
+    qtbot.waitUntil(lambda: len(side.ids()) == len(many))
+    assert side.current_id() == "c410"
+    side.set_chats(many, None)
+    side.set_chats(many[:3], "c1")  # before the first had its second slice
+    turned = []
+    QTimer.singleShot(0, lambda: turned.append(True))  # after the first fill's next slice, had it one
+    qtbot.waitUntil(lambda: bool(turned))
+    assert side.ids() == ["c0", "c1", "c2"] and side.current_id() == "c1"

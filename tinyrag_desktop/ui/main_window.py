@@ -474,8 +474,7 @@ class MainWindow(QMainWindow):
             self._loading, self._earlier, self._insert_at = None, [], None
             self.view.clear()
             self.title_label.setText("New chat")
-            self.sidebar.list.clearSelection()
-            self.sidebar.list.setCurrentItem(None)
+            self.sidebar.mark_current(None)
             self.composer.setFocus()
         self._when_idle(go)
 
