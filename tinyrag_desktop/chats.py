@@ -401,8 +401,8 @@ class ChatSearcher:
 
     The connection is opened by the first search, in the thread that searches, and is used by that thread
     alone; :meth:`close` may come from another thread once that one has ended. ``stop`` is asked, from the
-    searching thread, every few thousand steps of a query: when it answers True the search is given up
-    halfway and :meth:`search` returns None (the window does this when newer words are typed, or it closes).
+    searching thread, every few milliseconds of a query: when it answers True the search is given up halfway
+    and :meth:`search` returns None (the window says so when newer words are typed, or as it closes).
     """
 
     def __init__(self, path: Path | str, stop: Callable[[], bool] = lambda: False) -> None:
