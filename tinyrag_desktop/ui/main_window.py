@@ -742,10 +742,20 @@ class MainWindow(QMainWindow):
             self._store_answer(answer, chat_id, outcome)
         self._update_last_answer()
         self._refresh_chats()
+        self._recheck_server(outcome)
         pending, self._after_stream = self._after_stream, []
         for action in pending:
             action()
         self.answerFinished.emit(outcome)
+
+    def _recheck_server(self, outcome: str) -> None:
+        """Check the server again when the answer contradicts the status bar: an answer came while it said
+        "unreachable" or "model missing" (the server was started, or the model pulled, after the last check),
+        or one failed while it said "reachable". The state was only checked at the start and after Settings,
+        so a red "unreachable" stayed beside a good answer, and the model menu listed nothing."""
+        state = self.status.state
+        if (outcome == "done" and state in ("down", "warn")) or (outcome == "error" and state in ("ok", "warn")):
+            self.check_server()
 
     def _store_answer(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:
         content = answer.content()
