@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import time
 
-from PySide6.QtCore import QPoint, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QPoint, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMenu,
                                QPushButton, QStyle, QStyledItemDelegate, QVBoxLayout, QWidget)
@@ -243,13 +243,14 @@ class ChatsSidebar(QFrame):
                 if not self.list.item(i).data(Qt.ItemDataRole.UserRole)]
 
     def mark_current(self, chat_id: str) -> None:
-        """Select ``chat_id``'s row as the open chat, without asking to open it again."""
+        """Select ``chat_id``'s row as the open chat, without asking to open it again. The row the focus made
+        current (ringed, not highlighted) and Enter or a click opened is highlighted too: it stayed unmarked."""
         item = self.item_for(chat_id)
-        if item is None or item is self.list.currentItem():
+        if item is None or item is self.list.currentItem() and item.isSelected():
             return
         self._filling = True
         try:
-            self.list.setCurrentItem(item)
+            self.list.setCurrentItem(item, QItemSelectionModel.SelectionFlag.ClearAndSelect)
         finally:
             self._filling = False
 
@@ -295,14 +296,17 @@ class ChatsSidebar(QFrame):
             self.list.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _show_near(self, row: int) -> None:
-        """Make the chat at ``row`` (or the nearest one above it) current, as the focus does: not opened."""
+        """Make the chat at ``row`` (or the nearest one above it) current, as the focus does: not opened, and
+        so ringed but not highlighted (the highlight marks the open chat; it was on this one while the
+        conversation showed a new chat)."""
         rows = [r for r in range(self.list.count()) if self.list.item(r).data(Qt.ItemDataRole.UserRole)]
         if not rows:
             return
         target = next((r for r in rows if r >= row), rows[-1])
         self.list.focusing = True
         try:
-            self.list.setCurrentRow(target)
+            self.list.clearSelection()
+            self.list.setCurrentRow(target, QItemSelectionModel.SelectionFlag.NoUpdate)
         finally:
             self.list.focusing = False
 
