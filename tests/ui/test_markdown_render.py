@@ -121,3 +121,28 @@ def test_words_too_long_for_a_line_get_break_points_but_links_keep_their_address
     assert "z" * 80 + "\u200b" in html
     short = render("a normal sentence with ordinary words").html
     assert "\u200b" not in short
+
+
+def test_a_code_block_still_streaming_shows_as_code_not_as_its_fence_and_lines_run_together():
+    # Until its closing fence arrived, a block read "```python print(0) print(1)" as one paragraph, then
+    # jumped into its box: every program an answer streamed flickered so for seconds.
+    for text in ("Intro.\n\n```python\nprint(0)\nprint(1)\n", "Intro.\n\n```python\nprint(0)\nprin",
+                 "Intro.\n\n~~~~\nplain\n~~~\n"):  # a shorter fence does not close a longer one
+        r = render(text)
+        assert "<p>```" not in r.html and "<p>~~~" not in r.html, text
+        assert len(r.code_blocks) == 1 and r.code_blocks[0].startswith(("print(0)\nprin", "plain\n~~~"))
+        assert 'href="copy-code:0"' in r.html
+    # As CommonMark says: an unclosed block runs to the end (a model that never closes it included).
+    assert render("```\nfirst\n\nsecond paragraph?\n").code_blocks == ("first\n\nsecond paragraph?\n",)
+
+
+def test_a_go_block_still_streaming_gets_no_run_link_until_it_is_closed():
+    program = "```go\nfmt.Println(1)\n"
+    assert "run-go:" not in render(program, run_go=True).html  # half a program must not be run
+    assert 'href="run-go:0"' in render(program + "```\n", run_go=True).html
+
+
+def test_only_a_fence_at_the_start_of_a_line_is_closed():
+    # A fence in a quote or list item, or code written inline: no closing fence is added to show as text.
+    for text in ("> ```\n> quoted\n", "- item\n\n  ```\n  code\n", "Use ```x``` here", "```python not a language\n"):
+        assert render(text).html.count("```") <= text.count("```"), text

@@ -201,3 +201,20 @@ def test_the_message_box_hint_shrinks_rather_than_being_cut_in_a_narrow_window(q
     qtbot.waitUntil(lambda: box.placeholderText() == SHORT_PLACEHOLDER)
     box.resize(800, 60)
     qtbot.waitUntil(lambda: box.placeholderText() == PLACEHOLDER)
+
+
+def test_a_code_block_shows_in_its_box_while_it_streams(qtbot):
+    # It read "```python print(0) print(1)" as a paragraph until its closing fence came.
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.show()
+    for piece in ("Here:\n\n```python\nprint(0)\npr", "in", "t(1)\n"):
+        answer.append_text(piece)
+        answer.flush()
+        [seg] = answer.segments()
+        assert "```" not in seg.toPlainText() and "print(0)" in seg.toPlainText()
+    assert seg.code_blocks() == ("print(0)\nprint(1)\n",)
+    answer.append_text("```\n\nDone.")
+    answer.flush()
+    assert seg.code_blocks() == ("print(0)\nprint(1)\n",) and seg.toPlainText().rstrip().endswith("Done.")
+    assert answer.content() == "Here:\n\n```python\nprint(0)\nprint(1)\n```\n\nDone."  # as the model wrote it

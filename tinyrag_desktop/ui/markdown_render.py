@@ -30,6 +30,9 @@ from pygments.util import ClassNotFound
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+# A fence the renderer opens a code block with: at the start of a line, then at most a language or {attrs}
+# (Python-Markdown's fenced_code); its block ends at a line of the same fence.
+_OPENER_RE = re.compile(r"^(`{3,}|~{3,})[ ]*(\{[^\n]*\}|\.?[\w#.+-]*[ ]*)$")
 # A line that continues the previous block (list items, indented text, tables, quotes) must not start a
 # new segment: rendered alone it would lose its list numbering or table header.
 _CONTINUES_RE = re.compile(r"^(\s|[-*+] |\d+[.)] |\||>)")
@@ -183,6 +186,9 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
     the last piece gets the link, and ``carried`` is the code of the pieces before it, so Run runs the
     whole program. ``runs`` holds the outcome to show under a block, by its number.
     """
+    text, still_open = _closed(text)
+    if still_open:  # the block goes on (it is being streamed): no Run link on half a program
+        partial = (partial[0], True)
     md = _md()
     md.reset()
     body = md.convert(_nest_lists(text)).replace('<a href="', f'<a style="color:{palette.link}" href="')
@@ -225,6 +231,25 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
                                    'border-collapse:collapse; margin-top:4px; margin-bottom:8px">')
     body = _TH_RE.sub(f'<th bgcolor="{palette.code_bg}"', body)
     return Rendered(_breakable(_rtl_blocks(body)), tuple(blocks))
+
+
+def _closed(text: str) -> tuple[str, bool]:
+    """``text`` with a code block left open at its end closed, and whether one was.
+
+    The renderer shows an unclosed fence as text: while a block streamed in, it read "```python print(0)
+    print(1)" as one paragraph, then jumped into its box when the closing fence came. CommonMark runs an
+    unclosed block to the end of the text, which is also how a block being streamed should look.
+    """
+    fence = ""
+    for line in text.split("\n"):
+        if fence:
+            if line.rstrip(" ") == fence:
+                fence = ""
+        elif m := _OPENER_RE.match(line):
+            fence = m.group(1)
+    if not fence:
+        return text, False
+    return text + ("" if text.endswith("\n") else "\n") + fence + "\n", True
 
 
 _BLOCK_OPEN = re.compile(r"<(p|h[1-6]|li|td|th)(?=[ >])")
