@@ -318,3 +318,19 @@ def test_f2_in_the_chat_list_renames_the_chat(make_window, server, qloop, qtbot,
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     qloop.run(wait_until(lambda: "Renamed from the keyboard" in win.sidebar.titles()))
     assert win.title_label.text() == "Renamed from the keyboard"
+
+
+def test_a_start_that_reopens_the_last_chat_puts_the_focus_in_the_message_box(make_window, server, qloop, qtbot,
+                                                                               tmp_path):
+    # The focus was on "New chat" (the first button): what the user typed went nowhere, and Space started a
+    # new chat. A start in a new chat had it in the message box already.
+    data = tmp_path / "data"
+    first = make_window(server.base_url, data_dir=data, reopen_last=True)
+    server.queue(Stream(tokens("Kept for later.")))
+    assert qloop.run(ask_and_wait(first, "Remember this?")) == "done"
+    first.close()
+    again = make_window(server.base_url, data_dir=data, reopen_last=True)
+    with qtbot.waitActive(again):
+        again.activateWindow()
+    qloop.run(wait_until(lambda: again.chat_id == first.chat_id and not again.loading))
+    assert again.composer.hasFocus()

@@ -110,6 +110,9 @@ class MainWindow(QMainWindow):
         last = self._last_chat() if reopen_last else None
         if last is not None:
             self.open_chat(last)
+            # As in a new chat: what the user types goes into the message box (the focus was on New chat, the
+            # first button, so typing went nowhere and Space started a new chat).
+            self.composer.setFocus()
         else:
             self.new_chat()
         if warnings:
