@@ -334,3 +334,27 @@ def test_a_start_that_reopens_the_last_chat_puts_the_focus_in_the_message_box(ma
         again.activateWindow()
     qloop.run(wait_until(lambda: again.chat_id == first.chat_id and not again.loading))
     assert again.composer.hasFocus()
+
+
+def test_typing_after_clicking_a_chat_goes_into_the_message_box(make_window, qloop, qtbot):
+    # The list took the letters as a jump to a chat: typing "but why" after opening "apples" with the mouse
+    # opened "bananas", and the question was lost.
+    win = make_window("http://127.0.0.1:9/v1")
+    for title in ("apples", "bananas", "cherries"):
+        win.store.new_chat(title=title)
+    win._refresh_chats()
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    lst = win.sidebar.list
+    apples = next(lst.item(r) for r in range(lst.count()) if lst.item(r).text() == "apples")
+    qtbot.mouseClick(lst.viewport(), Qt.MouseButton.LeftButton, pos=lst.visualItemRect(apples).center())
+    qtbot.waitUntil(lambda: win.title_label.text() == "apples" and lst.hasFocus())
+    for key in "but why":  # each key to the widget with the focus, as typing does
+        qtbot.keyClicks(QApplication.focusWidget(), key)
+    assert win.title_label.text() == "apples" and win.chat_id == apples.data(Qt.ItemDataRole.UserRole)
+    assert win.composer.hasFocus() and win.composer.toPlainText() == "but why"
+    # The list's own keys still work there: arrows open the next chat, F2 renames
+    lst.setFocus()
+    qtbot.keyClick(lst, Qt.Key.Key_Up)
+    qtbot.waitUntil(lambda: win.title_label.text() == "bananas")
+    assert lst.hasFocus() and win.composer.toPlainText() == "but why"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel,
                                QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
                                QWidget)
@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         self._narrow = False  # narrower than SIDEBAR_FOLDS_BELOW at the last resize
         self._sidebar_folded = False  # the chats list was folded away by the width, not by the user
         self.splitter.installEventFilter(self)  # its width, not the window's: a docked panel takes its share
+        self.sidebar.list.installEventFilter(self)  # letters typed in the chats list go to the message box
         # Show chats (Ctrl+B) is the user's own choice: the width no longer brings the list back after it.
         self.menus.show_sidebar.triggered.connect(self._sidebar_chosen)
         self._restore_layout()
@@ -279,6 +280,13 @@ class MainWindow(QMainWindow):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self.splitter and event.type() == QEvent.Type.Resize:
             self._fit_sidebar()
+        elif watched is self.sidebar.list and event.type() == QEvent.Type.KeyPress and _typed(event):
+            # After a click on a chat the focus is in the list, whose own answer to a letter is to jump to
+            # the next chat starting with it: typing a question there ("but why…") opened another chat and
+            # lost the words. They start the question instead. Arrows, Enter, F2 and Delete stay the list's.
+            self.composer.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.composer.insertPlainText(event.text())
+            return True
         return super().eventFilter(watched, event)
 
     def _fit_sidebar(self) -> None:
@@ -953,6 +961,14 @@ def _page_start(messages: list[StoredMessage]) -> int:
     while start > 0 and messages[start].role != "user":
         start -= 1
     return start
+
+
+def _typed(event: QKeyEvent) -> bool:
+    """True for a key that types text (a letter, a digit, punctuation), not a shortcut or a lone space."""
+    mods = event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+                                | Qt.KeyboardModifier.MetaModifier)
+    text = event.text()
+    return not mods and bool(text) and text.isprintable() and not text.isspace()
 
 
 def _index_of(stops: list[QWidget], focus: QWidget) -> int:
