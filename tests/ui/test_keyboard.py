@@ -358,3 +358,20 @@ def test_typing_after_clicking_a_chat_goes_into_the_message_box(make_window, qlo
     qtbot.keyClick(lst, Qt.Key.Key_Up)
     qtbot.waitUntil(lambda: win.title_label.text() == "bananas")
     assert lst.hasFocus() and win.composer.toPlainText() == "but why"
+
+
+def test_typing_after_choosing_a_persona_goes_into_the_message_box(make_window, qloop, qtbot):
+    # The persona box kept the focus after a choice, and took letters as a choice of their own: "Can you…"
+    # switched the chat to Concise (and saved it) instead of starting the question.
+    win = make_window("http://127.0.0.1:9/v1")
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    win.persona.setFocus()
+    win.persona.setCurrentText("Teacher")
+    for key in "Can you":
+        qtbot.keyClicks(QApplication.focusWidget(), key)
+    assert win.persona.currentText() == "Teacher"
+    assert win.composer.hasFocus() and win.composer.toPlainText() == "Can you"
+    win.persona.setFocus()
+    qtbot.keyClick(win.persona, Qt.Key.Key_Up)  # the arrows still choose
+    assert win.persona.currentText() == "Concise" and win.persona.hasFocus()

@@ -100,7 +100,9 @@ class MainWindow(QMainWindow):
         self._narrow = False  # narrower than SIDEBAR_FOLDS_BELOW at the last resize
         self._sidebar_folded = False  # the chats list was folded away by the width, not by the user
         self.splitter.installEventFilter(self)  # its width, not the window's: a docked panel takes its share
-        self.sidebar.list.installEventFilter(self)  # letters typed in the chats list go to the message box
+        # Letters typed in the chats list or the persona box go to the message box (see eventFilter).
+        self.sidebar.list.installEventFilter(self)
+        self.persona.installEventFilter(self)
         # Show chats (Ctrl+B) is the user's own choice: the width no longer brings the list back after it.
         self.menus.show_sidebar.triggered.connect(self._sidebar_chosen)
         self._restore_layout()
@@ -280,10 +282,12 @@ class MainWindow(QMainWindow):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self.splitter and event.type() == QEvent.Type.Resize:
             self._fit_sidebar()
-        elif watched is self.sidebar.list and event.type() == QEvent.Type.KeyPress and _typed(event):
-            # After a click on a chat the focus is in the list, whose own answer to a letter is to jump to
-            # the next chat starting with it: typing a question there ("but why…") opened another chat and
-            # lost the words. They start the question instead. Arrows, Enter, F2 and Delete stay the list's.
+        elif watched in (self.sidebar.list, self.persona) and event.type() == QEvent.Type.KeyPress \
+                and _typed(event):
+            # After a click on a chat, or a persona chosen, the focus stays there, and both take a letter as
+            # a jump to the next item starting with it: typing a question ("but why…") opened another chat,
+            # or switched the chat's persona, and lost the words. They start the question instead. Arrows,
+            # Enter, F2 and Delete stay the list's; the arrows and the open list stay the persona box's.
             self.composer.setFocus(Qt.FocusReason.OtherFocusReason)
             self.composer.insertPlainText(event.text())
             return True
