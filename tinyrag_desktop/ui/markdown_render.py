@@ -110,6 +110,51 @@ def _md() -> markdown.Markdown:
 _LIST_ITEM_RE = re.compile(r"^( *)([-*+]|\d{1,9}[.)])( +|$)")
 
 
+# What CommonMark lets start right under a line of text: a bullet item, or an ordered list from 1.
+_INTERRUPTS_RE = re.compile(r"^([-*+]|1[.)]) +\S")
+_TABLE_DELIMITER_RE = re.compile(r"^ {0,3}\|? *:?-+:? *(\| *:?-+:? *)*\|? *$")
+
+
+def _blocks_apart(text: str) -> str:
+    """Put a blank line between a line of text and a list or table written right under it.
+
+    Python-Markdown starts a list or a table only after a blank line; CommonMark and GitHub do not need one,
+    and models rarely write it. "To install it:\n1. Download\n2. Run" ran together into one paragraph,
+    "To install it: 1. Download 2. Run", and a table into a line of pipes. Lines in a list already (a
+    lazy continuation line), in a table or in fenced code are left as they are.
+    """
+    lines = text.split("\n")
+    out: list[str] = []
+    fence = ""
+    after_text = in_list = in_table = False  # since the last blank line
+    for i, line in enumerate(lines):
+        if fence:
+            m = _FENCE_RE.match(line)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
+                fence = ""
+            out.append(line)
+            continue
+        if not line.strip():
+            after_text = in_list = in_table = False
+            out.append(line)
+            continue
+        if m := _FENCE_RE.match(line):
+            fence, after_text = m.group(1), False
+            out.append(line)
+            continue
+        table = not in_table and "|" in line and i + 1 < len(lines) and "|" in lines[i + 1] \
+            and bool(_TABLE_DELIMITER_RE.match(lines[i + 1]))
+        if after_text and not in_list and (table or _INTERRUPTS_RE.match(line)):
+            out.append("")
+        if table:
+            in_table = True
+        elif _LIST_ITEM_RE.match(line):
+            in_list = True
+        after_text = not in_table
+        out.append(line)
+    return "\n".join(out)
+
+
 def _nest_lists(text: str) -> str:
     """Re-indent nested list items by 4 spaces a level, the only indent Python-Markdown nests by.
 
@@ -191,7 +236,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         partial = (partial[0], True)
     md = _md()
     md.reset()
-    body = md.convert(_nest_lists(text)).replace('<a href="', f'<a style="color:{palette.link}" href="')
+    body = md.convert(_nest_lists(_blocks_apart(text))).replace('<a href="', f'<a style="color:{palette.link}" href="')
     blocks: list[str] = []
     total = body.count("<pre><code") if run_go and partial[1] else 0
 
