@@ -19,7 +19,8 @@ REPO = Path(__file__).resolve().parents[2]
 def _kb_add(folder: Path, data: Path, **popen) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(REPO)}
     # SIGINT as a terminal's Ctrl+C delivers it, even when this test runs where it is ignored (a background job)
-    return subprocess.Popen([sys.executable, "-m", "tinyrag_desktop", "kb", "add", str(folder), "--data-dir", str(data)],
+    return subprocess.Popen([sys.executable, "-m", "tinyrag_desktop", "kb", "add", str(folder), "--data-dir", str(data),
+                             "--progress"],
                             env=env, text=True, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), **popen)
 

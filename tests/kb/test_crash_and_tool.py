@@ -109,10 +109,10 @@ def _cli(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.slow
 def test_cli_add_search_list_remove(sample_dir, data_dir, tmp_path):
     (sample_dir / "empty.txt").write_bytes(b"")
-    added = _cli(data_dir, "add", str(sample_dir))
+    added = _cli(data_dir, "add", "--progress", str(sample_dir))
     assert added.returncode == 0, added.stderr
     assert "10 added" in added.stdout
-    assert "[11/11]" in added.stderr
+    assert "[11/11]" in added.stderr  # a line per source: --progress
     assert "failed: " in added.stderr and "empty.txt: the file is empty" in added.stderr
     found = _cli(data_dir, "search", "shield volcano", "--k", "2", "--jsonl")
     rows = [json.loads(line) for line in found.stdout.splitlines()]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -317,6 +318,28 @@ def test_a_table_longer_than_a_passage_repeats_its_header_in_each():
     assert body == [f"`--option-{n}` | {n} | What option {n} does, in a few words" for n in range(60)]
 
 
+@pytest.mark.parametrize("head, first_row", [
+    ("<thead><tr><th>Day</th><th>Opens</th></tr></thead>", "Day | Opens"),
+    ("<tr><th>Day</th><th>Opens</th></tr>", "Day | Opens"),
+    ("<thead><tr><td>Day</td><td>Opens</td></tr></thead>", "Day | Opens"),
+    ("<tr><td></td></tr><tr><th>Day</th><td>Opens</td></tr>", "Day | Opens"),
+])
+def test_a_long_html_table_repeats_its_header_row_in_each_passage(head, first_row):
+    rows = "".join(f"<tr><td>day {n}</td><td>{n}:00 in the morning, every week</td></tr>" for n in range(40))
+    page = f"<html><body><h1>Hours</h1><table>{head}{rows}</table></body></html>"
+    passages = [c.text for c in chunk_document(_doc(page, "hours.html"), 400)]
+    assert len(passages) > 3 and all(p.startswith(first_row + "\nday ") for p in passages)
+
+
+def test_a_long_html_table_whose_first_row_is_data_repeats_no_row():
+    rows = "".join(f"<tr><td>day {n}</td><td>{n}:00 in the morning, every week</td></tr>" for n in range(40))
+    page = f"<html><body><h1>Hours</h1><table>{rows}</table></body></html>"
+    passages = [c.text for c in chunk_document(_doc(page, "hours.html"), 400)]
+    lines = [line for p in passages for line in p.splitlines()]
+    assert len(passages) > 3
+    assert lines == [f"day {n} | {n}:00 in the morning, every week" for n in range(40)]  # each row once
+
+
 def test_an_adoc_file_is_read_as_asciidoc(data_dir, tmp_path):
     (tmp_path / "guide.adoc").write_text("= Guide\n\nRun *fastgrep* with `--jobs`.\n", encoding="utf-8")
     with open_store(data_dir) as kb:
@@ -354,3 +377,38 @@ def test_an_asciidoc_description_list_reads_as_terms_and_their_text():
         ("term", "Ctrl+C"), ("text", "Stops.")]
     # reStructuredText's literal block after "::" is as it was
     assert _blocks("Run this::\n\n    make test\n", "r.rst") == [("text", "Run this:"), ("code", "    make test")]
+
+
+_README_WITH_AN_HTML_TABLE = """\
+# tool
+
+## Options
+
+<table>
+  <tr><th>Option</th><th>Meaning</th></tr>
+  <tr><td><code>--port</code></td><td>where it listens; see <a href="docs/network.md">the network page</a> for how
+  to open it to other machines on your network</td></tr>
+  <tr><td><code>--quiet</code></td><td>no output but errors</td></tr>
+</table>
+
+<p align="center"><table><tr><td>left</td><td><b>right</b> side</td></tr></table></p>
+
+<table></table>
+
+Then text.
+"""
+
+
+def test_an_html_table_in_markdown_reads_as_rows_of_cells():
+    doc = _doc(_README_WITH_AN_HTML_TABLE, "README.md")
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("heading", "tool"),
+        ("heading", "Options"),
+        ("table", "Option | Meaning\n"
+                  "--port | where it listens; see the network page for how to open it to other machines on your network\n"
+                  "--quiet | no output but errors"),
+        ("table", "left | right side"),
+        ("text", "Then text."),
+    ]
+    (link,) = doc.links  # the row is the link's sentence, under the section it is in
+    assert link.href == "docs/network.md" and link.text.startswith("Options: --port where it listens")

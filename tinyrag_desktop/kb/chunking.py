@@ -68,7 +68,7 @@ def split_long(text: str, size: int, kind: str = "text") -> list[str]:
     return pieces
 
 
-def _table_pieces(text: str, size: int) -> list[str]:
+def _table_pieces(text: str, size: int, header: bool = True) -> list[str]:
     """A table too long for one chunk, cut between rows, each piece under the table's first row (its
     header: "Option | Default | Meaning"), so that a piece's cells still say what they are.
 
@@ -76,16 +76,33 @@ def _table_pieces(text: str, size: int) -> list[str]:
     8,827, and held-out recall@5 is 141/159 instead of 142 (one PostgreSQL question; dev 85/103 either
     way). Kept, at the cost of that question, for what the model reads: rows without their header are
     numbers it cannot tell apart."""
-    header, _, rows = text.partition("\n")
-    if not rows.strip() or len(header) > size // 4:
+    if not header:  # its first row is data (an HTML table without <th>): nothing to repeat
         return split_long(text, size, "table")
-    return [header + "\n" + piece for piece in split_long(rows, size - len(header) - 1, "table")]
+    first, _, rows = text.partition("\n")
+    if not rows.strip() or len(first) > size // 4:
+        return split_long(text, size, "table")
+    return [first + "\n" + piece for piece in split_long(rows, size - len(first) - 1, "table")]
 
 
 def _holds_words(title: str, name: str) -> bool:
     """Whether ``name`` stands in ``title`` as whole words ("Process" in "Process | Node.js", not in
     "Processing pipelines")."""
-    return re.search(r"(?<!\w)" + re.escape(name.casefold()) + r"(?!\w)", title.casefold()) is not None
+    # str.find, not a pattern made for each name: a thousand pages' names overflow re's cache of 512, and
+    # compiling them took a tenth of the chunking time
+    haystack, needle = title.casefold(), name.casefold()
+    start = haystack.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        if (start == 0 or not _is_word_char(haystack[start - 1])) and (
+                end == len(haystack) or not _is_word_char(haystack[end])):
+            return True
+        start = haystack.find(needle, start + 1)
+    return False
+
+
+def _is_word_char(c: str) -> bool:
+    """Whether ``c`` is what ``\\w`` matches in a str pattern."""
+    return c.isalnum() or c == "_"
 
 
 class _Builder:
@@ -121,13 +138,13 @@ class _Builder:
             self.stack.pop()
         self.stack.append((level, text[:200]))
 
-    def add(self, kind: str, text: str) -> None:
+    def add(self, kind: str, text: str, header: bool = True) -> None:
         limit = self.size * 0.6 if kind == "term" else self.size - len(text) - 2
         if self.length and self.length > limit:
             # A term belongs with its definition: when the chunk is well filled, start the next with it.
             self.flush()
         if len(text) > self.size:
-            pieces = _table_pieces(text, self.size) if kind == "table" else split_long(text, self.size, kind)
+            pieces = _table_pieces(text, self.size, header) if kind == "table" else split_long(text, self.size, kind)
             for piece in pieces[:-1]:
                 self.parts.append(piece)
                 self.length += len(piece)
@@ -145,7 +162,7 @@ def chunk_blocks(title: str, blocks: Iterable[Block], size: int = 1200) -> list[
         if block.kind == "heading":
             builder.heading(block.level, block.text)
         else:
-            builder.add(block.kind, block.text)
+            builder.add(block.kind, block.text, block.header)
     builder.flush()
     return _merge_small(builder.chunks, size)
 

@@ -16,6 +16,7 @@ import os
 import re
 import shlex
 import sys
+import time
 import unicodedata
 from pathlib import Path
 from typing import Callable, TextIO
@@ -44,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add.add_argument("--wikipedia", action="append", default=[], type=_not_empty("title"), metavar="TITLE",
                      help="import the Wikipedia article with this title (in the settings' language)")
     add.add_argument("--force", action="store_true", help="re-import sources even when unchanged")
+    add.add_argument("--progress", action="store_true",
+                     help="a progress line per source even when standard error is not a terminal "
+                          "(otherwise, in a log or a pipe, one every 10 seconds)")
     chunk = _SettingRange("chunk_size")
     add.add_argument("--chunk-size", type=chunk, metavar="CHARS",
                      help=f"largest chunk, {chunk.allowed} characters (default: settings)")
@@ -204,11 +208,19 @@ def _context(args: argparse.Namespace, *, create: bool = True):  # -> cliargs.Co
 
 
 class _ProgressLine:
-    """Progress on stderr: one overwritten line on a terminal, a line per source otherwise."""
+    """Progress on stderr: one overwritten line on a terminal. Elsewhere (a log file, a pipe) a line for
+    the first source and then one every ``every`` seconds, so that importing 10,000 files does not write
+    10,000 lines of log, and a long one still shows it is moving; with ``every_source`` (``--progress``,
+    as git's), a line per source."""
 
-    def __init__(self, stream: TextIO) -> None:
+    every = 10.0
+
+    def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic, every_source: bool = False) -> None:
         self.stream = stream
         self.tty = stream.isatty()
+        self.clock = clock
+        self.every_source = every_source  # kb add --progress: a line per source in a log too
+        self.printed_at: float | None = None
         self.last = None  # the latest kb.Progress: where an interrupted import was
 
     def __call__(self, progress) -> None:  # kb.Progress
@@ -221,6 +233,10 @@ class _ProgressLine:
         if self.tty:
             self.stream.write("\r\033[K" + line[:160])
         else:
+            now = self.clock()
+            if not self.every_source and self.printed_at is not None and now - self.printed_at < self.every:
+                return
+            self.printed_at = now
             self.stream.write(line + "\n")
         self.stream.flush()
 
@@ -244,7 +260,7 @@ def _add(args: argparse.Namespace) -> int:
     assert kb is not None
     embedder = Embedder.from_settings(ctx.settings)
     chunk_size = args.chunk_size if args.chunk_size is not None else int(ctx.settings["chunk_size"])
-    progress = _ProgressLine(sys.stderr)
+    progress = _ProgressLine(sys.stderr, every_source=args.progress)
     importer = Importer(kb, chunk_size=chunk_size, settings=ctx.settings,
                         on_progress=progress, embedder=embedder, force=args.force)
     try:

@@ -45,21 +45,60 @@ _FURNITURE = re.compile(
     re.I,
 )
 _ADMONITIONS = frozenset({"note", "tip", "warning", "caution", "important", "hint", "danger", "attention"})
-_MAIN_XPATHS = (
-    "//main", "//*[@role='main']", "//article", "//*[@id='content']", "//*[@id='main-content']",
-    "//div[contains(concat(' ', @class, ' '), ' body ')]", "//body",
-)
+
+
+def _main_element(root: Element) -> Element | None:
+    """The page's main content, the first of these found, in this order: <main>, role="main", <article>,
+    id="content", id="main-content", <div class="… body …">, <body>. One pass over the page, not one
+    per kind (a seventh of the reading time)."""
+    best, rank = None, 7
+    for el in root.iter():
+        tag = el.tag
+        if not isinstance(tag, str):  # a comment or a processing instruction
+            continue
+        if tag == "main":
+            return el
+        if rank > 1 and el.get("role") == "main":
+            best, rank = el, 1
+        elif rank > 2 and tag == "article":
+            best, rank = el, 2
+        elif rank > 3 and (ident := el.get("id")) in ("content", "main-content"):
+            best, rank = (el, 3) if ident == "content" else (el, 4) if rank > 4 else (best, rank)
+        elif rank > 5 and tag == "div" and " body " in f" {el.get('class')} ":
+            best, rank = el, 5
+        elif rank > 6 and tag == "body":
+            best, rank = el, 6
+    return best
 
 
 # A page's document now carries its links itself (see models.Document); the name stays for readers of it.
 HtmlDocument = Document
 
 
+# The parsed page's elements: lxml.etree's own, not lxml.html's subclasses, whose class is looked up in
+# Python for every element met (a tenth of the reading time).
+Element = lxml.etree._Element
+# An element's text and all its descendants' text, joined as written (lxml.html's text_content()).
+_text = lxml.etree.XPath("string()", smart_strings=False)
+
+
+def _drop_tree(el: Element) -> None:
+    """Remove ``el`` and what it holds, keeping the text after it (lxml.html's drop_tree())."""
+    parent = el.getparent()
+    if el.tail:
+        previous = el.getprevious()
+        if previous is None:
+            parent.text = (parent.text or "") + el.tail
+        else:
+            previous.tail = (previous.tail or "") + el.tail
+    parent.remove(el)
+
+
 def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def _is_furniture(el: lxml.html.HtmlElement) -> bool:
+def _is_furniture(el: Element) -> bool:
     cls = el.get("class")
     ident = el.get("id")
     if cls and _FURNITURE.search(cls):
@@ -72,7 +111,7 @@ def _is_furniture(el: lxml.html.HtmlElement) -> bool:
 _DOCUMENT_PARAGRAPHS = 3
 
 
-def _holds_a_document(el: lxml.html.HtmlElement) -> bool:
+def _holds_a_document(el: Element) -> bool:
     """Whether ``el``, named as page furniture, holds a document: Sphinx's single-page build puts the
     whole book in its "toctree-wrapper", the box that elsewhere holds only the table of contents."""
     if next(el.iter(*_HEADINGS), None) is None:
@@ -88,7 +127,7 @@ def _holds_a_document(el: lxml.html.HtmlElement) -> bool:
 _WORD = re.compile(r"[^\W_]+")
 
 
-def _names_its_section(el: lxml.html.HtmlElement, ident: str) -> bool:
+def _names_its_section(el: Element, ident: str) -> bool:
     """Whether ``ident`` is made from the element's own heading: Sphinx and other generators name a
     section after its title ("pin-user-pages-and-related-calls"), so the furniture word in it
     ("related") is a word of the title, not the role of a box. ``<div id="toc"><h2>Contents</h2>`` is
@@ -97,7 +136,7 @@ def _names_its_section(el: lxml.html.HtmlElement, ident: str) -> bool:
     if heading is None:
         return False
     found = [word for word in re.split(r"[\s_-]+", ident.lower()) if _FURNITURE.fullmatch(word)]
-    words = set(_WORD.findall(heading.text_content().lower()))
+    words = set(_WORD.findall(_text(heading).lower()))
     return bool(found) and all(word in words for word in found)
 
 
@@ -105,7 +144,7 @@ _LINK_LISTS = {"ul", "ol", "dl", "div", "table", "section", "menu", "p", "td", "
 _MIN_LINKS = 10
 
 
-def _is_glossary(dl: lxml.html.HtmlElement) -> bool:
+def _is_glossary(dl: Element) -> bool:
     # A definition list whose terms are plain text defines them, however many of its definitions are
     # links ("ANSI: American National Standards Institute", each linked to its article). A table of
     # contents or a book's index links the terms themselves.
@@ -113,7 +152,7 @@ def _is_glossary(dl: lxml.html.HtmlElement) -> bool:
     return bool(terms) and sum(1 for dt in terms if next(dt.iter("a"), None) is None) > len(terms) / 2
 
 
-def _defines(a: lxml.html.HtmlElement, box: lxml.html.HtmlElement, glossaries: dict) -> bool:
+def _defines(a: Element, box: Element, glossaries: dict) -> bool:
     """Whether link ``a`` is (part of) a definition in a glossary inside ``box``."""
     for el in a.iterancestors():
         if el is box:
@@ -127,7 +166,7 @@ def _defines(a: lxml.html.HtmlElement, box: lxml.html.HtmlElement, glossaries: d
     return False
 
 
-def _is_link_list(el: lxml.html.HtmlElement) -> bool:
+def _is_link_list(el: Element) -> bool:
     # Link density, as boilerplate removers (jusText, trafilatura) use it: a list or box whose text is
     # mostly the text of its many links is a table of contents, an index or a menu, not content. Links
     # that are a glossary's definitions are content, not navigation.
@@ -156,10 +195,10 @@ def _is_link_list(el: lxml.html.HtmlElement) -> bool:
 _DESCRIBED_WORDS = 3
 
 
-def _words_beside_links(li: lxml.html.HtmlElement) -> int:
-    text = li.text_content()
+def _words_beside_links(li: Element) -> int:
+    text = _text(li)
     for a in li.iter("a"):
-        text = text.replace(a.text_content(), " ", 1)
+        text = text.replace(_text(a), " ", 1)
     return len(_WORD.findall(text))
 
 
@@ -169,14 +208,14 @@ def _words_beside_links(li: lxml.html.HtmlElement) -> int:
 _MIN_CONTENTS_LINKS = 3
 
 
-def _is_contents(anchors: list[lxml.html.HtmlElement]) -> bool:
+def _is_contents(anchors: list[Element]) -> bool:
     return len(anchors) >= _MIN_CONTENTS_LINKS and all((a.get("href") or "").startswith("#") for a in anchors)
 
 
-def _dense(el: lxml.html.HtmlElement) -> bool:
-    total = len(" ".join(el.text_content().split()))
+def _dense(el: Element) -> bool:
+    total = len(" ".join(_text(el).split()))
     glossaries: dict = {}
-    linked = sum(len(" ".join(a.text_content().split())) for a in el.iter("a") if not _defines(a, el, glossaries))
+    linked = sum(len(" ".join(_text(a).split())) for a in el.iter("a") if not _defines(a, el, glossaries))
     return total > 0 and linked / total > 0.5
 
 
@@ -184,10 +223,10 @@ def _dense(el: lxml.html.HtmlElement) -> bool:
 _PROSE_CHARS = 80
 
 
-def _is_prose(el: lxml.html.HtmlElement) -> bool:
+def _is_prose(el: Element) -> bool:
     """Whether ``el`` (a paragraph, a table's cell) is running text: words of its own beyond its links."""
-    text = len(" ".join(el.text_content().split()))
-    linked = sum(len(" ".join(a.text_content().split())) for a in el.iter("a"))
+    text = len(" ".join(_text(el).split()))
+    linked = sum(len(" ".join(_text(a).split())) for a in el.iter("a"))
     return text - linked >= _PROSE_CHARS and linked <= text / 2
 
 
@@ -204,27 +243,27 @@ _TRAIL_SIGNS = re.compile(r"[>»›|→]")
 _PAGER_HINT = re.compile(r"next|prev|up|language|[>»›|→]", re.I)
 
 
-def _is_pager(el: lxml.html.HtmlElement) -> bool:
+def _is_pager(el: Element) -> bool:
     if next(el.iter("a"), None) is None:  # most paragraphs: answered without building a list
         return False
-    text = el.text_content()
+    text = _text(el)
     if len(text) > 2 * _PAGER_CHARS or not _PAGER_HINT.search(text) or len(_norm(text)) > _PAGER_CHARS:
         return False
     anchors = [a for a in el.iter("a") if a.get("href")]
     for a in anchors:
-        text = text.replace(a.text_content(), " ", 1)
+        text = text.replace(_text(a), " ", 1)
     words = _WORD.findall(text.lower())
     if words:
         return set(words) <= _PAGER_WORDS and not _PAGER_CUES.isdisjoint(words)
     return len(anchors) >= 2 and _TRAIL_SIGNS.search(text) is not None
 
 
-def _term_context(dt: lxml.html.HtmlElement, text: str) -> str:
+def _term_context(dt: Element, text: str) -> str:
     # A link in a definition list's term ("git-add(1)") is described by the definition that follows
     # ("Add file contents to the index"): that is the link's sentence.
     following = dt.getnext()
     if following is not None and isinstance(following.tag, str) and following.tag.rpartition("}")[2].lower() == "dd":
-        return f"{text} {_norm(following.text_content())[: 2 * LINK_CONTEXT]}"
+        return f"{text} {_norm(_text(following))[: 2 * LINK_CONTEXT]}"
     return text
 
 
@@ -237,40 +276,41 @@ _PERMALINKS = lxml.etree.XPath(
 )
 
 
-def _drop_permalinks(root: lxml.html.HtmlElement) -> None:
+def _drop_permalinks(root: Element) -> None:
     """Remove the links to a heading or term's own anchor that show only a sign (see _PERMALINK_SIGNS)."""
     for a in _PERMALINKS(root):
-        if "headerlink" in (a.get("class") or "").split() or _norm(a.text_content()) in _PERMALINK_SIGNS:
-            a.drop_tree()  # keeps the text after it
+        if "headerlink" in (a.get("class") or "").split() or _norm(_text(a)) in _PERMALINK_SIGNS:
+            _drop_tree(a)  # keeps the text after it
 
 
-def separate_lines(root: lxml.html.HtmlElement) -> None:
+def separate_lines(root: Element) -> None:
     """Put a line break around every element that starts a new line (see _LINE_BREAKING), so that
     text_content(), which joins text without spaces, keeps the words on either side apart."""
     for el in root.iter(*_LINE_BREAKING):
+        # written out, not a function called twice per element: this runs for most elements of a page
         if el.tag != "br" and el.tag != "hr":
-            _prefix_line(el, "text")
-        _prefix_line(el, "tail")
+            text = "\n" + (el.text or "")
+            try:
+                el.text = text
+            except ValueError:
+                el.text = _CONTROLS.sub("", text)
+        tail = "\n" + (el.tail or "")
+        try:
+            el.tail = tail
+        except ValueError:
+            el.tail = _CONTROLS.sub("", tail)
 
 
 # Control characters lxml will not take in a new text (a stray backspace in a page); they show nothing.
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
-def _prefix_line(el: lxml.html.HtmlElement, attr: str) -> None:
-    text = "\n" + (getattr(el, attr) or "")
-    try:
-        setattr(el, attr, text)
-    except ValueError:
-        setattr(el, attr, _CONTROLS.sub("", text))
-
-
-def _rows(table: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
+def _rows(table: Element) -> list[Element]:
     """The table's own rows, not those of a table nested in one of its cells."""
     return [tr for tr in table.iter("tr") if next(tr.iterancestors("table"), None) is table]
 
 
-def _is_layout(table: lxml.html.HtmlElement) -> bool:
+def _is_layout(table: Element) -> bool:
     """A table holding headings or other tables lays out a page (old sites, e-mails): it is read as the
     sections and paragraphs it holds, not as rows of data. So is a table of a menu column beside a
     column of text (groff's web pages): the menu's cell is left out as the links it is."""
@@ -285,13 +325,23 @@ def _is_layout(table: lxml.html.HtmlElement) -> bool:
 _LAYOUT_CELLS = 4
 
 
-def _table_text(table: lxml.html.HtmlElement) -> str:
+def _table_text(table: Element) -> str:
     lines = []
     for row in _rows(table):
-        cells = [_norm(cell.text_content()) for cell in row if cell.tag in ("td", "th")]
+        cells = [_norm(_text(cell)) for cell in row if cell.tag in ("td", "th")]
         if any(cells):
             lines.append(" | ".join(cells))
     return "\n".join(lines)
+
+
+def _has_header(table: Element) -> bool:
+    """Whether the table's first row names its columns: a <thead>, or a <th> in its first row. A table
+    whose first row is data ("Monday | 9:00 | 17:00") has none to repeat."""
+    for row in _rows(table):
+        cells = [cell for cell in row if cell.tag in ("td", "th")]
+        if any(_text(cell).strip() for cell in cells):  # the first row _table_text keeps
+            return any(cell.tag == "th" for cell in cells) or row.getparent().tag == "thead"
+    return False
 
 
 class _Walker:
@@ -299,7 +349,7 @@ class _Walker:
         self.blocks: list[Block] = []
         self.links: list[Link] = []
         self._loose: list[str] = []
-        self._loose_links: list[lxml.html.HtmlElement] = []
+        self._loose_links: list[Element] = []
         self._heading = ""
 
     def _flush_loose(self) -> None:
@@ -308,7 +358,7 @@ class _Walker:
             # "<code>MyHeader</code>, to" reads "MyHeader, to", not "MyHeader , to".
             text = _norm("".join(self._loose))
             if text and _is_contents(self._loose_links) and sum(
-                    len(_norm(a.text_content())) for a in self._loose_links) > 0.8 * len(text.replace(" ", "")):
+                    len(_norm(_text(a))) for a in self._loose_links) > 0.8 * len(text.replace(" ", "")):
                 pass  # links to the page's own headings, standing loose (see _is_contents)
             elif text:
                 self.blocks.append(Block("text", text))
@@ -316,21 +366,21 @@ class _Walker:
             self._loose = []
         self._loose_links = []
 
-    def _add_links(self, anchors: list[lxml.html.HtmlElement], text: str) -> None:
+    def _add_links(self, anchors: list[Element], text: str) -> None:
         # Only links inside running text: a bare link ("Next", a list of commands) says nothing more
         # than the target's own title.
         for a in anchors:
             if len(self.links) >= MAX_LINKS:
                 return
-            link = context(text, _norm(a.text_content()), a.get("href") or "", self._heading)
+            link = context(text, _norm(_text(a)), a.get("href") or "", self._heading)
             if link is not None:
                 self.links.append(link)
 
-    def _described_items(self, links: lxml.html.HtmlElement) -> None:
+    def _described_items(self, links: Element) -> None:
         """The items of a list of links that say more than their links (see _DESCRIBED_WORDS)."""
         for li in links:
             if li.tag == "li" and _words_beside_links(li) >= _DESCRIBED_WORDS:
-                text = _norm(li.text_content())
+                text = _norm(_text(li))
                 self.blocks.append(Block("text", text))
                 self._add_links(list(li.iter("a")), text)
 
@@ -338,7 +388,7 @@ class _Walker:
         if text:  # a space between two inline elements is kept: "<b>x</b> <i>y</i>" is two words
             self._loose.append(text)
 
-    def walk(self, el: lxml.html.HtmlElement) -> None:
+    def walk(self, el: Element) -> None:
         self._loose_text(el.text)
         for child in el:
             tag = child.tag
@@ -355,7 +405,7 @@ class _Walker:
                 continue
             if tag in _HEADINGS:
                 self._flush_loose()
-                text = _norm(child.text_content())
+                text = _norm(_text(child))
                 if text.casefold() in _ADMONITIONS:
                     # "Note" or "Warning" titles a box inside a section, not a section of its own.
                     self.blocks.append(Block("text", text + ":"))
@@ -365,7 +415,7 @@ class _Walker:
             elif tag in _LEAVES:
                 self._flush_loose()
                 if tag == "pre":
-                    text = child.text_content().strip("\n")
+                    text = _text(child).strip("\n")
                     if text.strip():
                         self.blocks.append(Block("code", text))
                 elif tag == "table" and _is_layout(child):
@@ -374,11 +424,11 @@ class _Walker:
                 elif tag == "table":
                     text = _table_text(child)
                     if text:
-                        self.blocks.append(Block("table", text))
+                        self.blocks.append(Block("table", text, header=_has_header(child)))
                         for row in _rows(child):  # a row is a link's sentence
-                            self._add_links(list(row.iter("a")), _norm(row.text_content()))
+                            self._add_links(list(row.iter("a")), _norm(_text(row)))
                 else:
-                    text = _norm(child.text_content())
+                    text = _norm(_text(child))
                     if text:
                         self.blocks.append(Block("term" if tag == "dt" else "text", text))
                         self._add_links(list(child.iter("a")), _term_context(child, text) if tag == "dt" else text)
@@ -390,7 +440,7 @@ class _Walker:
                     self.walk(child)
                     self._flush_loose()
             else:  # inline markup (a, code, em, …): part of the surrounding loose text
-                self._loose_text(child.text_content())
+                self._loose_text(_text(child))
                 self._loose_links.extend(child.iter("a"))
             self._loose_text(child.tail)
 
@@ -398,7 +448,7 @@ class _Walker:
 _HEADER = re.compile(r"(^|[\s_-])(header|masthead)($|[\s_-])", re.I)
 
 
-def _page_headers(main: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
+def _page_headers(main: Element) -> list[Element]:
     """The page headers just before the main content: outside it, yet they hold what the page is about.
 
     Man pages rendered by AsciiDoc put their one-line purpose ("git-commit - Record changes to the
@@ -464,13 +514,8 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     _drop_permalinks(root)
     separate_lines(root)
     title_el = root.find(".//title")
-    title = _norm(title_el.text_content()) if title_el is not None else ""
-    main = None
-    for xpath in _MAIN_XPATHS:
-        found = root.xpath(xpath)
-        if found:
-            main = found[0]
-            break
+    title = _norm(_text(title_el)) if title_el is not None else ""
+    main = _main_element(root)
     walker = _Walker()
     if main is not None:
         for header in _page_headers(main):
@@ -558,7 +603,7 @@ def _undeclared_utf8(data: bytes) -> bool:
     return _is_utf8(data)
 
 
-def _parse(data: bytes, encoding: str | None) -> lxml.html.HtmlElement:
+def _parse(data: bytes, encoding: str | None) -> Element:
     """The page's tree with all of its text, nested no deeper than _MAX_DEPTH below <html>.
 
     libxml2 stops reading, without failing, at a text over 10 MB or an element nested 256 deep, and keeps
@@ -566,28 +611,32 @@ def _parse(data: bytes, encoding: str | None) -> lxml.html.HtmlElement:
     raises the second to 2,048; nested deeper than _MAX_DEPTH, it is flattened (_flatten) first, and if
     the flattening's guesses still leave it too deep, read once more with no nesting tags at all.
     """
-    root = parse_within_limits(data, encoding, huge_tree=False)
+    root = parse_within_limits(data, encoding, huge_tree=False, parser=lxml.etree.HTMLParser)
     if root is not None:  # within libxml2's default limits: the nesting is under _MAX_DEPTH
         return root
     for depth in (None, _FLAT_DEPTH, 0):
-        root = parse_within_limits(data if depth is None else _flatten(data, depth), encoding, huge_tree=True)
+        root = parse_within_limits(data if depth is None else _flatten(data, depth), encoding, huge_tree=True,
+                                   parser=lxml.etree.HTMLParser)
         if root is not None and not root.xpath(_BELOW_MAX_DEPTH):
             return root
     raise ReadError("not readable as HTML (its elements are nested too deeply)")
 
 
-def parse_within_limits(data: bytes, encoding: str | None = None,
-                        huge_tree: bool = False) -> lxml.html.HtmlElement | None:
+def parse_within_limits(data: bytes, encoding: str | None = None, huge_tree: bool = False,
+                        parser: type[lxml.etree.HTMLParser] = lxml.html.HTMLParser) -> Element | None:
     """The page's tree, or None when libxml2 stopped early at one of its limits (then only parse_html
-    reads it whole)."""
+    reads it whole). Its elements are lxml.html's (``text_content()``, ``drop_tree()``), or with
+    ``parser=lxml.etree.HTMLParser`` lxml.etree's, as parse_html reads them."""
     # With huge_tree the page is still at most the file size limit (ingest.MAX_FILE_BYTES) or the
     # download limit: memory stays bounded by what was let in.
-    parser = lxml.html.HTMLParser(huge_tree=huge_tree, encoding=encoding)
+    reader = parser(huge_tree=huge_tree, encoding=encoding)
     try:
-        root = lxml.html.document_fromstring(data, parser=parser)
+        root = lxml.etree.fromstring(data, reader)
     except (lxml.etree.ParserError, ValueError) as exc:
         raise ReadError(f"not readable as HTML ({exc})") from exc
-    return None if parser.error_log.filter_types([lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]) else root
+    if root is None:  # only comments, blanks or an XML declaration (lxml.html's message)
+        raise ReadError("not readable as HTML (Document is empty)")
+    return None if reader.error_log.filter_types([lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]) else root
 
 
 def _without_dtd(data: bytes) -> bytes:

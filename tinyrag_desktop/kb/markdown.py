@@ -12,6 +12,7 @@ import re
 from typing import Iterator, Sequence
 
 from .decoding import decode_text
+from .errors import ReadError
 from .inline import (
     CODE_SPAN, EMPHASIS, Found, emphasis_off, inside, links_in, norm_space, outside, spliced,
 )
@@ -188,6 +189,11 @@ def read_markdown(data: bytes, name: str) -> Document:
     def flush() -> None:
         nonlocal para, kind
         text = "\n".join(para).strip()
+        if kind == "text" and text.startswith("<") and "<table" in text.lower() and (
+                found_blocks := _html_table(text, heading, links)) is not None:
+            blocks.extend(found_blocks)
+            para, kind = [], "text"
+            return
         if kind == "text":
             if text.startswith(">") and all(line.lstrip().startswith(">") for line in para):
                 text = _QUOTE_MARK.sub("", text)  # a block quote, without its "> " marks
@@ -273,6 +279,20 @@ def read_markdown(data: bytes, name: str) -> Document:
     blocks[:0] = lead
     title = front.get("title") or next((b.text for b in blocks if b.kind == "heading" and b.level == 1), name)
     return Document(title, "markdown", tuple(blocks), tuple(links))
+
+
+def _html_table(text: str, heading: str, links: list[Link]) -> list[Block] | None:
+    """A table written in HTML into Markdown (READMEs do, for cells of several lines), read as the HTML
+    reader reads one: a row a line, its cells "a | b", and its links with their row as their sentence.
+    None when the HTML holds no text (then it is read as any paragraph)."""
+    from .html_reader import parse_html  # lxml: only for the Markdown that holds HTML tables
+
+    try:
+        page = parse_html(text, "")
+    except ReadError:
+        return None
+    links.extend(Link(link.href, f"{heading}: {link.text}" if heading else link.text) for link in page.links)
+    return list(page.blocks)
 
 
 _FRONT_KEY = re.compile(r"^(title|description|summary|tags|keywords)\s*:\s*(.*)$", re.I)

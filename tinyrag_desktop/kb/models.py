@@ -14,6 +14,9 @@ class Block:
     kind: str  # "heading", "text", "code", "table" or "term" (a definition list's term)
     text: str
     level: int = 0
+    # A table's first row names its columns: a table too long for one passage repeats it in each.
+    # An HTML table whose first row is data (no <th>, no <thead>) has none.
+    header: bool = True
 
 
 @dataclass(frozen=True, slots=True)

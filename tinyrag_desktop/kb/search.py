@@ -176,6 +176,11 @@ more information, see Section 5.4.") replaced by the term and definition they si
 before, 85-86/139-142 (5326837); leave-one-out sub-queries fused by reciprocal rank with the whole
 question's, 84/136-138 (90b3cda); WordNet synonyms kept only where the index holds them beside another
 question word at several times chance, 85/141-142 (c1030a0). None wins a held-out question.
+A page's place in its manual (the code was not kept): the title of its "Up" link (DocBook's
+``accesskey="u"``, or ``<link rel="up">``: "Chapter 22. Database Roles" above "22.3. Role Membership")
+put before the page's title, 85/140; as the first heading of every heading path, 85/141, unchanged.
+The heading column indexed without the page's title (which the title column holds already), 85/141,
+unchanged; with only the last heading of the path, 85/140.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -26,6 +27,7 @@ from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..settings import Settings, save_settings
 from .answer import AnswerWidget
 from .bridge import EngineBridge
+from .chat_search import ChatSearch
 from .chat_view import ChatView
 from .composer import Composer
 from .confirm_dialog import Confirmer
@@ -75,6 +77,9 @@ class MainWindow(QMainWindow):
         if damaged:
             warnings = (*warnings, damaged)
         self.bridge = EngineBridge(self)
+        self.chat_search = ChatSearch(self.store.path, self)  # the chats list's search, in a worker thread
+        self.chat_search.found.connect(lambda _text, chats: self.sidebar.set_chats(chats, self.chat_id))
+        self.chat_search.failed.connect(self._chat_search_failed)
         self.confirmer = Confirmer(self)
         self._engine_factory = engine_factory or self._default_engine
         self._list_models = list_models or self._default_list_models
@@ -451,9 +456,23 @@ class MainWindow(QMainWindow):
 
     # chats ----------------------------------------------------------------------------------------
     def _refresh_chats(self) -> None:
-        query = self.sidebar.search.text()
-        chats = self.store.search(query) if query.strip() else self.store.list_chats()
+        """Fill the chats list: every chat at once, or, with words in the search box, the chats holding
+        them once the search (in a worker thread) has found them; until then the list stays as it was."""
+        if self.sidebar.search.text().strip():
+            self.chat_search.search(self.sidebar.search.text())
+            return
+        self.chat_search.cancel()  # a search still on its way would replace the whole list with its hits
+        self.sidebar.set_chats(self.store.list_chats(), self.chat_id)
+
+    def _chat_search_failed(self, _text: str, reason: str) -> None:
+        """A search could not be made (logged already): every chat is listed, and the status bar says why."""
+        try:
+            chats = self.store.list_chats()
+        except sqlite3.Error as exc:  # the same lock or damage as the search met
+            log.warning("could not list the chats either: %s", exc)
+            chats = []
         self.sidebar.set_chats(chats, self.chat_id)
+        self.statusBar().showMessage(f"{reason.rstrip('.')}. Every chat is listed instead.", 10000)
 
     def _when_idle(self, action: Callable[[], None]) -> None:
         """Run ``action`` now, or once the answer being streamed has been stopped and stored."""
@@ -470,8 +489,7 @@ class MainWindow(QMainWindow):
             self._loading, self._earlier, self._insert_at = None, [], None
             self.view.clear()
             self.title_label.setText("New chat")
-            self.sidebar.list.clearSelection()
-            self.sidebar.list.setCurrentItem(None)
+            self.sidebar.mark_current(None)
             self.composer.setFocus()
         self._when_idle(go)
 
@@ -570,6 +588,7 @@ class MainWindow(QMainWindow):
             return
         def go() -> None:
             self.store.delete(chat_id)
+            self.sidebar.remove(chat_id)  # at once: the search hits are only refreshed once searched again
             self.sidebar.show_undo(chat_id, chat.title)
             if chat_id == self.chat_id:
                 self.chat_id = None
@@ -928,6 +947,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.bridge.stop()
+        self.chat_search.cancel()  # a search under way is given up at once (aclose ends its thread)
         self.view.cancel_runs()
         try:
             self.save_layout()
@@ -947,6 +967,7 @@ class MainWindow(QMainWindow):
         if self._http is not None:
             await self._http.aclose()
             self._http = None
+        self.chat_search.close()  # before the store: the last connection to close tidies the -wal file away
         if not self.store.closed:
             try:
                 self.store.purge_deleted()

@@ -1,0 +1,63 @@
+"""``kb add``'s progress on standard error: a line per source would fill a log; one every few seconds does not."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from tests.kb.cli_run import run_main
+from tinyrag_desktop.kb import Progress
+from tinyrag_desktop.kb.cli import _ProgressLine
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _feed(line: _ProgressLine, times: list[float], total: int = 0) -> None:
+    total = total or len(times)
+    for done, _ in enumerate(times):
+        line(Progress(done, total, f"file{done}.txt", 0))
+
+
+def test_in_a_log_the_first_source_is_shown_then_one_line_every_ten_seconds() -> None:
+    stream = io.StringIO()
+    clock = iter([0.0, 3.0, 9.9, 10.0, 12.0, 25.0])
+    line = _ProgressLine(stream, clock=lambda: next(clock))
+    _feed(line, [0.0] * 6)
+    assert stream.getvalue().splitlines() == ["[1/6] file0.txt", "[4/6] file3.txt", "[6/6] file5.txt"]
+    assert line.last == Progress(5, 6, "file5.txt", 0)  # where an interrupted import was, printed or not
+
+
+def test_on_a_terminal_every_source_overwrites_the_line() -> None:
+    stream = _Terminal()
+    line = _ProgressLine(stream, clock=lambda: 0.0)
+    _feed(line, [0.0] * 3)
+    line(Progress(3, 3, "", 0))
+    assert stream.getvalue() == ("\r\x1b[K[1/3] file0.txt\r\x1b[K[2/3] file1.txt\r\x1b[K[3/3] file2.txt"
+                                 "\r\x1b[K")
+
+
+def test_kb_add_of_a_folder_writes_no_line_per_file_to_a_log(tmp_path: Path, capsys) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for n in range(40):
+        (docs / f"note{n:02}.txt").write_text(f"note number {n} about gardening\n", encoding="utf-8")
+    code, out, err = run_main(capsys, "add", "--data-dir", str(tmp_path / "data"), str(docs))
+    assert code == 0, err
+    progress = [line for line in err.splitlines() if line.startswith("[")]
+    assert progress[0].startswith("[1/40] ") and progress[0].endswith("note00.txt")
+    assert len(progress) < 40  # one every 10 seconds: 40 small notes take far less than 390 seconds
+    assert "40 added" in out
+
+
+def test_kb_add_progress_writes_a_line_per_source_to_a_log(tmp_path: Path, capsys) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for n in range(5):
+        (docs / f"note{n}.txt").write_text(f"note number {n}\n", encoding="utf-8")
+    code, _, err = run_main(capsys, "add", "--progress", "--data-dir", str(tmp_path / "data"), str(docs))
+    assert code == 0, err
+    assert [line for line in err.splitlines() if line.startswith("[")] == [
+        f"[{n + 1}/5] {docs / f'note{n}.txt'}" for n in range(5)]
