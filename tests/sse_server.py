@@ -76,9 +76,10 @@ def sse_events(stream: Stream, model: str = "scripted") -> list[str]:
 
 class ScriptedLLMServer:
     """Answers each POST /v1/chat/completions with the next queued reply; GET /v1/models lists models;
-    POST /v1/embeddings embeds with the toy model of ``tests.embed_server``."""
+    POST /v1/embeddings embeds with the toy model of ``tests.embed_server``. ``port`` 0 takes a free one; a
+    given one lets a test start the server where a window already looks for it (started after the app)."""
 
-    def __init__(self, models: tuple[str, ...] = ("scripted",), seed: int = 0) -> None:
+    def __init__(self, models: tuple[str, ...] = ("scripted",), seed: int = 0, port: int = 0) -> None:
         self.models = list(models)
         self.replies: list[Stream | Status | Hang | Raw] = []
         self.requests: list[dict[str, Any]] = []
@@ -175,7 +176,7 @@ class ScriptedLLMServer:
                 except (BrokenPipeError, ConnectionResetError):
                     self.close_connection = True
 
-        self._httpd = QuietHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = QuietHTTPServer(("127.0.0.1", port), Handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property

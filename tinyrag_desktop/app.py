@@ -64,6 +64,9 @@ async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) 
         return 1
     outcome = await finished
     code = 1 if outcome == "error" else 0
+    if outcome == "error":  # a script sees why, not only the exit status (the screenshot shows it too)
+        answers = window.view.answers()
+        print(f"error: {answers[-1].error if answers else 'the answer failed'}", file=sys.stderr)
     if args.screenshot:
         await asyncio.sleep(0.05)  # one more frame, so the last render and the footer are painted
         path = Path(args.screenshot)

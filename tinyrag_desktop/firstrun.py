@@ -22,7 +22,8 @@ from .settings import SETTINGS_FILE, Settings, load_settings, save_settings
 
 __all__ = [
     "Attempt", "Found", "KNOWN_SERVERS", "KnownServer", "ProbeResult", "chat_models", "guide_files",
-    "import_user_guide", "is_chat_model", "is_first_run", "probe_servers", "probe_servers_sync", "apply_probe",
+    "import_user_guide", "is_chat_model", "is_first_run", "probe_servers", "probe_servers_sync", "probe_url",
+    "apply_probe",
 ]
 
 GUIDE_MARKER = ".guide-imported"  # written once: a guide the user removed is not imported again
@@ -51,8 +52,12 @@ class Found:
     """The server chosen: the OpenAI-compatible root to use, the chat model, and the product's name."""
 
     base_url: str
-    model: str
+    model: str  # "" lets the server choose
     server_name: str
+
+    def said(self) -> str:
+        model = f"the model {self.model}" if self.model else "its default model"
+        return f"Found {self.server_name} at {self.base_url} with {model}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +81,7 @@ class ProbeResult:
     def summary(self) -> str:
         """One sentence for the status bar or the welcome panel."""
         if self.found is not None:
-            return f"Found {self.found.server_name} at {self.found.base_url} with the model {self.found.model}."
+            return self.found.said()
         if not self.tried:
             return "No local servers were tried."
         parts = [f"{a.server_name} ({_port(a.base_url)}): {a.reason}" for a in self.tried]
@@ -122,28 +127,32 @@ def chat_models(payload: Any) -> tuple[list[str], list[str]]:
 
 
 async def _probe_one(http: httpx.AsyncClient, server: KnownServer, host: str) -> Attempt:
-    base = f"http://{host}:{server.port}/v1"
+    return await _probe_base(http, server.name, f"http://{host}:{server.port}/v1")
+
+
+async def _probe_base(http: httpx.AsyncClient, name: str, base: str, headers: Mapping[str, str] | None = None
+                      ) -> Attempt:
     try:
-        response = await http.get(f"{base}/models")
+        response = await http.get(f"{base}/models", headers=headers)
     except httpx.ConnectError:
-        return Attempt(server.name, base, False, "nothing is listening")
+        return Attempt(name, base, False, "nothing is listening")
     except httpx.TimeoutException:
-        return Attempt(server.name, base, False, "no answer in time")
-    except httpx.HTTPError as exc:
-        return Attempt(server.name, base, False, f"the connection failed ({exc.__class__.__name__})")
+        return Attempt(name, base, False, "no answer in time")
+    except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL: a base URL typed by hand
+        return Attempt(name, base, False, f"the connection failed ({exc.__class__.__name__})")
     if response.status_code != 200:
-        return Attempt(server.name, base, False, f"answered HTTP {response.status_code}, not a model list")
+        return Attempt(name, base, False, f"answered HTTP {response.status_code}, not a model list")
     try:
         payload = response.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
-        return Attempt(server.name, base, False, "answered, but not with a model list")
+        return Attempt(name, base, False, "answered, but not with a model list")
     chat, other = chat_models(payload)
     if chat:
-        return Attempt(server.name, base, True, f"lists {len(chat)} chat model(s)", tuple(chat))
+        return Attempt(name, base, True, f"lists {len(chat)} chat model(s)", tuple(chat))
     if other:
-        return Attempt(server.name, base, False, "lists only embedding models (" + ", ".join(other[:3]) + ")",
+        return Attempt(name, base, False, "lists only embedding models (" + ", ".join(other[:3]) + ")",
                        tuple(other))
-    return Attempt(server.name, base, False, "runs, but has no model loaded")
+    return Attempt(name, base, False, "runs, but has no model loaded")
 
 
 async def probe_servers(
@@ -168,6 +177,15 @@ async def probe_servers(
                               f"{attempt.reason}; {found.server_name} came first", attempt.models)
         tried.append(attempt)
     return ProbeResult(found, tuple(tried))
+
+
+async def probe_url(base_url: str, *, name: str = "Your server", api_key: str = "", timeout: float = PROBE_TIMEOUT,
+                    transport: httpx.AsyncBaseTransport | None = None) -> Attempt:
+    """Ask one server, at any address (the one in the settings), for its models, as the probe asks each usual
+    one; ``ok`` when it lists a chat model."""
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else None
+    async with httpx.AsyncClient(timeout=httpx.Timeout(timeout), transport=transport, follow_redirects=False) as http:
+        return await _probe_base(http, name, base_url.rstrip("/"), headers)
 
 
 def probe_servers_sync(servers: Sequence[KnownServer] = KNOWN_SERVERS, **kwargs: Any) -> ProbeResult:

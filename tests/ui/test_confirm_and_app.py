@@ -96,6 +96,9 @@ def test_ask_screenshot_exits_1_when_the_server_is_down(tmp_path):
                      "--ask", "Hello?", "--screenshot", str(shot)], tmp_path)
     assert done.returncode == 1, done.stderr
     assert shot.is_file() and not QImage(str(shot)).isNull()
+    # A script sees why, not only the exit status: the answer's error, in words, on standard error.
+    assert "error: The model server at http://127.0.0.1:" in done.stderr and "cannot be reached" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_screenshot_without_ask_is_refused(tmp_path):

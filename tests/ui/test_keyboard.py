@@ -318,3 +318,60 @@ def test_f2_in_the_chat_list_renames_the_chat(make_window, server, qloop, qtbot,
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     qloop.run(wait_until(lambda: "Renamed from the keyboard" in win.sidebar.titles()))
     assert win.title_label.text() == "Renamed from the keyboard"
+
+
+def test_a_start_that_reopens_the_last_chat_puts_the_focus_in_the_message_box(make_window, server, qloop, qtbot,
+                                                                               tmp_path):
+    # The focus was on "New chat" (the first button): what the user typed went nowhere, and Space started a
+    # new chat. A start in a new chat had it in the message box already.
+    data = tmp_path / "data"
+    first = make_window(server.base_url, data_dir=data, reopen_last=True)
+    server.queue(Stream(tokens("Kept for later.")))
+    assert qloop.run(ask_and_wait(first, "Remember this?")) == "done"
+    first.close()
+    again = make_window(server.base_url, data_dir=data, reopen_last=True)
+    with qtbot.waitActive(again):
+        again.activateWindow()
+    qloop.run(wait_until(lambda: again.chat_id == first.chat_id and not again.loading))
+    assert again.composer.hasFocus()
+
+
+def test_typing_after_clicking_a_chat_goes_into_the_message_box(make_window, qloop, qtbot):
+    # The list took the letters as a jump to a chat: typing "but why" after opening "apples" with the mouse
+    # opened "bananas", and the question was lost.
+    win = make_window("http://127.0.0.1:9/v1")
+    for title in ("apples", "bananas", "cherries"):
+        win.store.new_chat(title=title)
+    win._refresh_chats()
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    lst = win.sidebar.list
+    apples = next(lst.item(r) for r in range(lst.count()) if lst.item(r).text() == "apples")
+    qtbot.mouseClick(lst.viewport(), Qt.MouseButton.LeftButton, pos=lst.visualItemRect(apples).center())
+    qtbot.waitUntil(lambda: win.title_label.text() == "apples" and lst.hasFocus())
+    for key in "but why":  # each key to the widget with the focus, as typing does
+        qtbot.keyClicks(QApplication.focusWidget(), key)
+    assert win.title_label.text() == "apples" and win.chat_id == apples.data(Qt.ItemDataRole.UserRole)
+    assert win.composer.hasFocus() and win.composer.toPlainText() == "but why"
+    # The list's own keys still work there: arrows open the next chat, F2 renames
+    lst.setFocus()
+    qtbot.keyClick(lst, Qt.Key.Key_Up)
+    qtbot.waitUntil(lambda: win.title_label.text() == "bananas")
+    assert lst.hasFocus() and win.composer.toPlainText() == "but why"
+
+
+def test_typing_after_choosing_a_persona_goes_into_the_message_box(make_window, qloop, qtbot):
+    # The persona box kept the focus after a choice, and took letters as a choice of their own: "Can you…"
+    # switched the chat to Concise (and saved it) instead of starting the question.
+    win = make_window("http://127.0.0.1:9/v1")
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    win.persona.setFocus()
+    win.persona.setCurrentText("Teacher")
+    for key in "Can you":
+        qtbot.keyClicks(QApplication.focusWidget(), key)
+    assert win.persona.currentText() == "Teacher"
+    assert win.composer.hasFocus() and win.composer.toPlainText() == "Can you"
+    win.persona.setFocus()
+    qtbot.keyClick(win.persona, Qt.Key.Key_Up)  # the arrows still choose
+    assert win.persona.currentText() == "Concise" and win.persona.hasFocus()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from tinyrag_desktop.ui.markdown_render import DARK, LIGHT, _nest_lists, freeze_point, render
+from tinyrag_desktop.ui.markdown_render import DARK, LIGHT, _blocks_apart, _nest_lists, freeze_point, render
 
 
 def test_code_blocks_are_highlighted_and_numbered_for_copying():
@@ -121,3 +121,59 @@ def test_words_too_long_for_a_line_get_break_points_but_links_keep_their_address
     assert "z" * 80 + "\u200b" in html
     short = render("a normal sentence with ordinary words").html
     assert "\u200b" not in short
+
+
+def test_a_code_block_still_streaming_shows_as_code_not_as_its_fence_and_lines_run_together():
+    # Until its closing fence arrived, a block read "```python print(0) print(1)" as one paragraph, then
+    # jumped into its box: every program an answer streamed flickered so for seconds.
+    for text in ("Intro.\n\n```python\nprint(0)\nprint(1)\n", "Intro.\n\n```python\nprint(0)\nprin",
+                 "Intro.\n\n~~~~\nplain\n~~~\n"):  # a shorter fence does not close a longer one
+        r = render(text)
+        assert "<p>```" not in r.html and "<p>~~~" not in r.html, text
+        assert len(r.code_blocks) == 1 and r.code_blocks[0].startswith(("print(0)\nprin", "plain\n~~~"))
+        assert 'href="copy-code:0"' in r.html
+    # As CommonMark says: an unclosed block runs to the end (a model that never closes it included).
+    assert render("```\nfirst\n\nsecond paragraph?\n").code_blocks == ("first\n\nsecond paragraph?\n",)
+
+
+def test_a_go_block_still_streaming_gets_no_run_link_until_it_is_closed():
+    program = "```go\nfmt.Println(1)\n"
+    assert "run-go:" not in render(program, run_go=True).html  # half a program must not be run
+    assert 'href="run-go:0"' in render(program + "```\n", run_go=True).html
+
+
+def test_only_a_fence_at_the_start_of_a_line_is_closed():
+    # A fence in a quote or list item, or code written inline: no closing fence is added to show as text.
+    for text in ("> ```\n> quoted\n", "- item\n\n  ```\n  code\n", "Use ```x``` here", "```python not a language\n"):
+        assert render(text).html.count("```") <= text.count("```"), text
+
+
+def test_a_list_or_table_right_under_a_line_of_text_renders_as_one():
+    # Models rarely leave a blank line before them; the lines ran together into one paragraph:
+    # "To install it: 1. Download 2. Run", "You will need: - a computer", "Comparison: | Model | Size | |---|".
+    html = render("To install it:\n1. Download\n2. Run\n").html
+    assert "<ol>" in html and "<li>Download</li>" in html and "<p>To install it:</p>" in html
+    html = render("You will need:\n- a computer\n* patience\n").html
+    assert "<ul>" in html and "<li>a computer</li>" in html and "<li>patience</li>" in html
+    html = render("Comparison:\n| Model | Size |\n|---|---|\n| llama3.2 | 3B |\n").html
+    assert "<td>llama3.2</td>" in html and "<p>Comparison:</p>" in html
+
+
+def test_only_what_markdown_readers_take_for_a_list_or_table_is_split_from_its_paragraph():
+    # CommonMark: an ordered list interrupts a paragraph only from 1; a line of a list item goes on in it.
+    assert "<ol" not in render("It was a good year, the best since\n1999. And then it ended.\n").html
+    assert "<li>" not in render("Prices fell\n-5% in a week.\n").html
+    assert "<table" not in render("a | b\nno delimiter row here\n").html
+    tight = render("- one\n- two\n  still two\n- three\n").html
+    assert "<p>" not in tight  # items stay tight: no blank lines put between them
+    code = "```\nText\n- not a list\n| a | b |\n|---|---|\n```\n"
+    assert render(code).code_blocks == ("Text\n- not a list\n| a | b |\n|---|---|\n",)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_LINES, max_size=80))
+def test_putting_blocks_apart_only_adds_blank_lines(lines):
+    out = _blocks_apart("\n".join(lines)).split("\n")
+    rest = iter(out)
+    assert all(any(o == line for o in rest) for line in lines)  # the lines, in order: others added between
+    assert len(out) - len(lines) == sum(1 for o in out if not o) - sum(1 for line in lines if not line)

@@ -128,9 +128,14 @@ def test_delete_in_the_list_keeps_the_keyboard_in_the_list(make_window, qloop, q
     # The focus stays in the list, on the chat now in its place, shown but not opened.
     assert win.sidebar.list.hasFocus() and win.sidebar.list.currentItem().text() == "Oldest"
     assert win.chat_id is None
+    # Ringed, not highlighted: the highlight marks the open chat, and the conversation shows a new one.
+    assert win.sidebar.list.selectedItems() == []
     qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)  # it erased a letter of the draft instead
     assert win.sidebar.titles() == ["Newest"] and win.composer.toPlainText() == "a draft"
     assert win.sidebar.list.hasFocus()
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Return)  # opens the ringed chat, which is then highlighted
+    qtbot.waitUntil(lambda: win.chat_id == win.sidebar.ids()[0])
+    assert [item.text() for item in win.sidebar.list.selectedItems()] == ["Newest"]
 
 
 def test_delete_in_the_list_of_a_chat_still_streaming_keeps_the_keyboard_in_the_list(make_window, server, qloop,
@@ -160,5 +165,6 @@ def test_delete_in_the_list_of_a_chat_still_streaming_keeps_the_keyboard_in_the_
     # As a normal Delete: the keyboard stays in the list, on the chat now in its place, shown but not opened.
     assert win.sidebar.list.hasFocus() and win.sidebar.list.currentItem().text() == "Middle"
     assert win.chat_id is None and win.composer.toPlainText() == "a draft"
+    assert win.sidebar.list.selectedItems() == []
     qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)
     assert win.sidebar.titles() == ["Oldest"] and win.composer.toPlainText() == "a draft"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint
+from PySide6.QtWidgets import QApplication
 
 from tests.sse_server import Stream
 
@@ -92,3 +93,25 @@ def test_the_knowledge_panel_docked_beside_the_chat_folds_the_chats_list_before_
     win.kb_dock.hide()  # the panel closed: the list has its room again
     qloop.run(wait_until(lambda: win.sidebar.isVisible()))
     assert win.menus.show_sidebar.isChecked()
+
+
+def test_a_question_with_a_long_unbroken_word_wraps_in_its_bubble_and_lets_the_window_narrow(make_window, server,
+                                                                                             qloop):
+    # A pasted address, hash or log line has no space to wrap at: the question's label could not break it,
+    # so the window could no longer be made narrower than about 1080 px, and the word ran past the bubble.
+    address = "https://example.org/" + "a" * 160 + "/index.html"
+    question = f"Why does this page not load?\n{address}"
+    server.queue(Stream(tokens(ANSWER)))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, question)) == "done"
+    _narrowest(win, qloop)
+    _nothing_cut_off(win)
+    text = win.view.questions()[-1].text_view
+    assert text.document().size().width() <= text.viewport().width()  # within the bubble, not past it
+    doc = text.document()
+    lines = [doc.findBlockByNumber(n).layout().lineCount() for n in range(doc.blockCount())]
+    assert lines[0] >= 1 and lines[1] >= 3  # the address wrapped
+    assert text.height() >= text.document().size().height()  # every line shows
+    text.selectAll()
+    text.copy()
+    assert QApplication.clipboard().text() == question  # copied as typed: no break characters put in

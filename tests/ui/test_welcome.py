@@ -6,7 +6,7 @@ import json
 
 from PySide6.QtWidgets import QDialog
 
-from tests.sse_server import Stream, free_port
+from tests.sse_server import ScriptedLLMServer, Stream, free_port
 from tinyrag_desktop.firstrun import Attempt, Found, ProbeResult
 
 from .conftest import ask_and_wait, tokens, wait_until
@@ -106,3 +106,43 @@ def test_the_buttons_go_one_above_another_where_a_row_does_not_fit(qtbot):
     assert panel.settings_button.geometry().right() < 380
     panel.resize(900, 600)
     qtbot.waitUntil(lambda: panel.retry_button.y() == panel.settings_button.y())
+
+
+def test_try_again_finds_the_server_in_the_settings_and_keeps_it(make_window, qloop):
+    # The address entered by hand ("Enter a server address…", or a server on another port or computer)
+    # was never tried: started since, it still got "Still no model server", with a list of the usual ports
+    # only; and an Ollama that happened to run on its usual port replaced it in the settings.
+    port = free_port()
+    mine = f"http://127.0.0.1:{port}/v1"
+    other = Found("http://127.0.0.1:11434/v1", "llama3.2", "Ollama")
+
+    async def probe():
+        return ProbeResult(other, (Attempt("Ollama", other.base_url, True, "lists 1 chat model(s)", ("llama3.2",)),))
+
+    win = make_window(mine, probe=probe, chat_model="other-model")
+    qloop.run(wait_until(win.welcome.visible))
+
+    async def try_again():  # in one run of the loop: the check that follows must not start between two
+        win.welcome.panel.retry_button.click()
+        await wait_until(lambda: not win.welcome.visible())
+        await wait_until(lambda: win.status.state == "ok")
+
+    with ScriptedLLMServer(models=("scripted", "other-model"), port=port):
+        qloop.run(try_again())
+    assert win.settings["base_url"] == mine and win.settings["chat_model"] == "other-model"
+    assert json.loads((win.data_dir / "settings.json").read_text())["base_url"] == mine
+
+
+def test_try_again_says_the_server_in_the_settings_was_tried_first(make_window, qloop):
+    async def probe():
+        return ProbeResult(None, (Attempt("Ollama", "http://127.0.0.1:11434/v1", False, "nothing is listening"),))
+
+    mine = f"http://127.0.0.1:{free_port()}/v1"
+    win = make_window(mine, probe=probe)
+    qloop.run(wait_until(win.welcome.visible))
+    panel = win.welcome.panel
+    panel.retry_button.click()
+    qloop.run(wait_until(lambda: "Ollama" in panel.status.text()))
+    text = panel.status.text()
+    assert f"Your server ({mine}): nothing is listening" in text and text.index(mine) < text.index("Ollama")
+    assert win.settings["base_url"] == mine

@@ -181,12 +181,17 @@ def test_an_answer_that_is_only_an_error_shows_no_counts_and_nothing_to_copy(qtb
     assert answer.footer() == "" and not answer.copy_button.isVisible() and answer.retry_button.isVisible()
     # commands in backticks are shown as code, not with their backticks
     assert "<code>ollama serve</code>" in answer._error_label.text() and "`" not in answer._error_label.text()
+    # nor an empty row under the error: it left a gap between the error and the next question
+    assert answer._footer_row.isHidden()
+    stored = AnswerWidget.from_stored(StoredMessage(2, "assistant", "", error="The server failed (500)."))
+    qtbot.addWidget(stored)
+    assert stored.error and stored._footer_row.isHidden()
     partial = AnswerWidget()
     qtbot.addWidget(partial)
     partial.show()
     partial.append_text("Half an answer")
     partial.fail("The stream was cut.")
-    assert partial.copy_button.isVisible()
+    assert partial.copy_button.isVisible() and partial._footer_row.isVisible()
 
 
 def test_the_message_box_hint_shrinks_rather_than_being_cut_in_a_narrow_window(qtbot):
@@ -201,3 +206,20 @@ def test_the_message_box_hint_shrinks_rather_than_being_cut_in_a_narrow_window(q
     qtbot.waitUntil(lambda: box.placeholderText() == SHORT_PLACEHOLDER)
     box.resize(800, 60)
     qtbot.waitUntil(lambda: box.placeholderText() == PLACEHOLDER)
+
+
+def test_a_code_block_shows_in_its_box_while_it_streams(qtbot):
+    # It read "```python print(0) print(1)" as a paragraph until its closing fence came.
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.show()
+    for piece in ("Here:\n\n```python\nprint(0)\npr", "in", "t(1)\n"):
+        answer.append_text(piece)
+        answer.flush()
+        [seg] = answer.segments()
+        assert "```" not in seg.toPlainText() and "print(0)" in seg.toPlainText()
+    assert seg.code_blocks() == ("print(0)\nprint(1)\n",)
+    answer.append_text("```\n\nDone.")
+    answer.flush()
+    assert seg.code_blocks() == ("print(0)\nprint(1)\n",) and seg.toPlainText().rstrip().endswith("Done.")
+    assert answer.content() == "Here:\n\n```python\nprint(0)\nprint(1)\n```\n\nDone."  # as the model wrote it

@@ -307,6 +307,8 @@ def test_test_connection_reports_a_dead_server(make_window, server, qloop):
     qloop.run(dialog.test_connection())
     assert dialog.test_result.text().startswith("Could not connect:")
     assert "127.0.0.1" in dialog.test_result.text()
+    # The command to type shows as code, as in the answer's error: not with Markdown's backticks around it.
+    assert "`" not in dialog.test_result.text() and "<code>ollama serve</code>" in dialog.test_result.text()
 
 
 def test_a_long_chat_opens_in_slices_without_freezing(make_window, server, qloop, tmp_path, monkeypatch):

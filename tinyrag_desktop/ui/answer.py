@@ -338,7 +338,6 @@ class AnswerWidget(QFrame):
         self._error_box.setAccessibleName("Error")
         self._error_box.setAccessibleDescription(message)
         self._error_box.show()
-        self._footer_row.show()
         self.regenerate_button.hide()  # Retry says the same thing here
         self._show_footer()
 
@@ -443,7 +442,9 @@ class AnswerWidget(QFrame):
         # In a narrow window the line wraps between its parts, never inside one ("0.1" / "s").
         self._footer.setText(" · ".join(part.replace(" ", "\u00a0") for part in text.split(" · ")) if text else "")
         self.copy_button.setVisible(not only_error)
-        self._footer_row.show()
+        # Only an error: nothing is left in the row (Regenerate is the error's Retry), and shown empty it
+        # left a gap between the error and the next question.
+        self._footer_row.setVisible(not only_error)
         self._order_tabs()
 
     def _order_tabs(self) -> None:
@@ -578,7 +579,5 @@ class AnswerWidget(QFrame):
             self.fail(message.error)
         if message.stats:
             self._stats = dict(message.stats)
-            self._show_footer()
-        else:
-            self._footer_row.show()
+        self._show_footer()
         return self

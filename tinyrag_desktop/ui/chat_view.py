@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QPainter, QPalette
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout,
-                               QWidget)
+from PySide6.QtGui import QPainter, QPalette, QTextOption
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QTextBrowser,
+                               QVBoxLayout, QWidget)
 
 from ..chats import StoredMessage
 from .answer import AnswerWidget
@@ -19,17 +19,50 @@ from .theme import colors
 COLUMN_MAX = 860  # px: lines longer than this are hard to read
 
 
-class _BubbleLabel(QLabel):
-    """A word-wrapped label that asks for its text's natural width (up to ~75 characters).
+class _BubbleText(QTextBrowser):
+    """The question's text: plain, selectable, as tall as its lines, asking for its natural width (up to ~75
+    characters; a plain word-wrapped QLabel guessed a narrow width and stacked a short question into a column).
 
-    A plain word-wrapped QLabel guesses a narrow width, which stacks a short question into a tall column.
+    It wraps at spaces and, inside a word longer than the line (a pasted address, hash or log line), anywhere.
+    A QLabel cannot break a word: one such word set the conversation's minimum width, so the window could not
+    be made narrower than it, and the word ran past the bubble's edge. No break characters are put into the
+    text, so what the user selects and copies is what they typed.
     """
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._text = text
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # as the label: Tab does not stop at every question
+        self.viewport().setAutoFillBackground(False)  # the bubble paints the background
+        pal = self.palette()
+        pal.setColor(QPalette.ColorRole.Base, Qt.GlobalColor.transparent)
+        self.setPalette(pal)
+        self.document().setDocumentMargin(0)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        self.setPlainText(text)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def text(self) -> str:
+        return self._text
+
+    def _fit(self, size) -> None:
+        height = int(size.height() + 0.999)
+        if height != self.height():
+            self.setFixedHeight(height)
 
     def sizeHint(self) -> QSize:  # noqa: N802
         metrics = self.fontMetrics()
-        natural = max((metrics.horizontalAdvance(line) for line in self.text().splitlines() or [""]), default=0)
-        width = min(natural + 6, metrics.averageCharWidth() * 75)
-        return QSize(width, self.heightForWidth(width))
+        natural = max((metrics.horizontalAdvance(line) for line in self._text.splitlines() or [""]), default=0)
+        return QSize(min(natural + 6, metrics.averageCharWidth() * 75), self.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(min(self.sizeHint().width(), self.fontMetrics().averageCharWidth() * 8), self.height())
 
 
 class UserBubble(QFrame):
@@ -49,18 +82,14 @@ class UserBubble(QFrame):
         self.setAccessibleName("Your question")
         row = QHBoxLayout(self)
         row.setContentsMargins(12, 8, 12, 8)
-        self.label = _BubbleLabel(text, self)
-        self.label.setObjectName("userText")
-        self.label.setTextFormat(Qt.TextFormat.PlainText)
-        self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                           | Qt.TextInteractionFlag.TextSelectableByKeyboard)
-        self.label.setAccessibleName("Question text")
-        row.addWidget(self.label)
+        self.text_view = _BubbleText(text, self)
+        self.text_view.setObjectName("userText")
+        self.text_view.setAccessibleName("Question text")
+        row.addWidget(self.text_view)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 
     def text(self) -> str:
-        return self.label.text()
+        return self.text_view.text()
 
 
 _widgets_warm = False

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel,
                                QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
                                QWidget)
@@ -105,6 +105,9 @@ class MainWindow(QMainWindow):
         self._narrow = False  # narrower than SIDEBAR_FOLDS_BELOW at the last resize
         self._sidebar_folded = False  # the chats list was folded away by the width, not by the user
         self.splitter.installEventFilter(self)  # its width, not the window's: a docked panel takes its share
+        # Letters typed in the chats list or the persona box go to the message box (see eventFilter).
+        self.sidebar.list.installEventFilter(self)
+        self.persona.installEventFilter(self)
         # Show chats (Ctrl+B) is the user's own choice: the width no longer brings the list back after it.
         self.menus.show_sidebar.triggered.connect(self._sidebar_chosen)
         self._restore_layout()
@@ -115,6 +118,9 @@ class MainWindow(QMainWindow):
         last = self._last_chat() if reopen_last else None
         if last is not None:
             self.open_chat(last)
+            # As in a new chat: what the user types goes into the message box (the focus was on New chat, the
+            # first button, so typing went nowhere and Space started a new chat).
+            self.composer.setFocus()
         else:
             self.new_chat()
         if warnings:
@@ -281,6 +287,15 @@ class MainWindow(QMainWindow):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self.splitter and event.type() == QEvent.Type.Resize:
             self._fit_sidebar()
+        elif watched in (self.sidebar.list, self.persona) and event.type() == QEvent.Type.KeyPress \
+                and _typed(event):
+            # After a click on a chat, or a persona chosen, the focus stays there, and both take a letter as
+            # a jump to the next item starting with it: typing a question ("but why…") opened another chat,
+            # or switched the chat's persona, and lost the words. They start the question instead. Arrows,
+            # Enter, F2 and Delete stay the list's; the arrows and the open list stay the persona box's.
+            self.composer.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.composer.insertPlainText(event.text())
+            return True
         return super().eventFilter(watched, event)
 
     def _fit_sidebar(self) -> None:
@@ -761,10 +776,20 @@ class MainWindow(QMainWindow):
             self._store_answer(answer, chat_id, outcome)
         self._update_last_answer()
         self._refresh_chats()
+        self._recheck_server(outcome)
         pending, self._after_stream = self._after_stream, []
         for action in pending:
             action()
         self.answerFinished.emit(outcome)
+
+    def _recheck_server(self, outcome: str) -> None:
+        """Check the server again when the answer contradicts the status bar: an answer came while it said
+        "unreachable" or "model missing" (the server was started, or the model pulled, after the last check),
+        or one failed while it said "reachable". The state was only checked at the start and after Settings,
+        so a red "unreachable" stayed beside a good answer, and the model menu listed nothing."""
+        state = self.status.state
+        if (outcome == "done" and state in ("down", "warn")) or (outcome == "error" and state in ("ok", "warn")):
+            self.check_server()
 
     def _store_answer(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:
         content = answer.content()
@@ -961,6 +986,14 @@ def _page_start(messages: list[StoredMessage]) -> int:
     while start > 0 and messages[start].role != "user":
         start -= 1
     return start
+
+
+def _typed(event: QKeyEvent) -> bool:
+    """True for a key that types text (a letter, a digit, punctuation), not a shortcut or a lone space."""
+    mods = event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+                                | Qt.KeyboardModifier.MetaModifier)
+    text = event.text()
+    return not mods and bool(text) and text.isprintable() and not text.isspace()
 
 
 def _index_of(stops: list[QWidget], focus: QWidget) -> int:

@@ -30,6 +30,9 @@ from pygments.util import ClassNotFound
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+# A fence the renderer opens a code block with: at the start of a line, then at most a language or {attrs}
+# (Python-Markdown's fenced_code); its block ends at a line of the same fence.
+_OPENER_RE = re.compile(r"^(`{3,}|~{3,})[ ]*(\{[^\n]*\}|\.?[\w#.+-]*[ ]*)$")
 # A line that continues the previous block (list items, indented text, tables, quotes) must not start a
 # new segment: rendered alone it would lose its list numbering or table header.
 _CONTINUES_RE = re.compile(r"^(\s|[-*+] |\d+[.)] |\||>)")
@@ -105,6 +108,51 @@ def _md() -> markdown.Markdown:
 
 
 _LIST_ITEM_RE = re.compile(r"^( *)([-*+]|\d{1,9}[.)])( +|$)")
+
+
+# What CommonMark lets start right under a line of text: a bullet item, or an ordered list from 1.
+_INTERRUPTS_RE = re.compile(r"^([-*+]|1[.)]) +\S")
+_TABLE_DELIMITER_RE = re.compile(r"^ {0,3}\|? *:?-+:? *(\| *:?-+:? *)*\|? *$")
+
+
+def _blocks_apart(text: str) -> str:
+    """Put a blank line between a line of text and a list or table written right under it.
+
+    Python-Markdown starts a list or a table only after a blank line; CommonMark and GitHub do not need one,
+    and models rarely write it. "To install it:\n1. Download\n2. Run" ran together into one paragraph,
+    "To install it: 1. Download 2. Run", and a table into a line of pipes. Lines in a list already (a
+    lazy continuation line), in a table or in fenced code are left as they are.
+    """
+    lines = text.split("\n")
+    out: list[str] = []
+    fence = ""
+    after_text = in_list = in_table = False  # since the last blank line
+    for i, line in enumerate(lines):
+        if fence:
+            m = _FENCE_RE.match(line)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
+                fence = ""
+            out.append(line)
+            continue
+        if not line.strip():
+            after_text = in_list = in_table = False
+            out.append(line)
+            continue
+        if m := _FENCE_RE.match(line):
+            fence, after_text = m.group(1), False
+            out.append(line)
+            continue
+        table = not in_table and "|" in line and i + 1 < len(lines) and "|" in lines[i + 1] \
+            and bool(_TABLE_DELIMITER_RE.match(lines[i + 1]))
+        if after_text and not in_list and (table or _INTERRUPTS_RE.match(line)):
+            out.append("")
+        if table:
+            in_table = True
+        elif _LIST_ITEM_RE.match(line):
+            in_list = True
+        after_text = not in_table
+        out.append(line)
+    return "\n".join(out)
 
 
 def _nest_lists(text: str) -> str:
@@ -183,9 +231,12 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
     the last piece gets the link, and ``carried`` is the code of the pieces before it, so Run runs the
     whole program. ``runs`` holds the outcome to show under a block, by its number.
     """
+    text, still_open = _closed(text)
+    if still_open:  # the block goes on (it is being streamed): no Run link on half a program
+        partial = (partial[0], True)
     md = _md()
     md.reset()
-    body = md.convert(_nest_lists(text)).replace('<a href="', f'<a style="color:{palette.link}" href="')
+    body = md.convert(_nest_lists(_blocks_apart(text))).replace('<a href="', f'<a style="color:{palette.link}" href="')
     blocks: list[str] = []
     total = body.count("<pre><code") if run_go and partial[1] else 0
 
@@ -225,6 +276,25 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
                                    'border-collapse:collapse; margin-top:4px; margin-bottom:8px">')
     body = _TH_RE.sub(f'<th bgcolor="{palette.code_bg}"', body)
     return Rendered(_breakable(_rtl_blocks(body)), tuple(blocks))
+
+
+def _closed(text: str) -> tuple[str, bool]:
+    """``text`` with a code block left open at its end closed, and whether one was.
+
+    The renderer shows an unclosed fence as text: while a block streamed in, it read "```python print(0)
+    print(1)" as one paragraph, then jumped into its box when the closing fence came. CommonMark runs an
+    unclosed block to the end of the text, which is also how a block being streamed should look.
+    """
+    fence = ""
+    for line in text.split("\n"):
+        if fence:
+            if line.rstrip(" ") == fence:
+                fence = ""
+        elif m := _OPENER_RE.match(line):
+            fence = m.group(1)
+    if not fence:
+        return text, False
+    return text + ("" if text.endswith("\n") else "\n") + fence + "\n", True
 
 
 _BLOCK_OPEN = re.compile(r"<(p|h[1-6]|li|td|th)(?=[ >])")

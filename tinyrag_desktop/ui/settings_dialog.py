@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 
 from ..firstrun import is_chat_model
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
+from .markdown_render import inline_code_html
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
 
@@ -242,6 +243,7 @@ class SettingsDialog(QDialog):
                 self.test_result = QLabel("", page)
                 self.test_result.setObjectName("testResult")
                 self.test_result.setWordWrap(True)
+                self.test_result.setTextFormat(Qt.TextFormat.RichText)
                 self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self.test_result.hide()  # until there is a result: no gap under the model field
                 box.addWidget(self.test_result)
@@ -503,7 +505,7 @@ class SettingsDialog(QDialog):
     def _say_test(self, text: str, *, failed: bool = False) -> None:
         """The test's outcome under the model field; a failure in the error colour (it was as grey as
         "Connected", so a glance did not tell which it was)."""
-        self.test_result.setText(text)
+        self.test_result.setText(inline_code_html(text))  # "`ollama serve`" in a server error: as code
         self.test_result.setProperty("failed", failed)
         self.test_result.style().unpolish(self.test_result)
         self.test_result.style().polish(self.test_result)

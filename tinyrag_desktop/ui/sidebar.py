@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import time
 
-from PySide6.QtCore import QPoint, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QPoint, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem,
                                QMenu, QPushButton, QStyle, QStyledItemDelegate, QVBoxLayout, QWidget)
@@ -312,17 +312,21 @@ class ChatsSidebar(QFrame):
 
     def mark_current(self, chat_id: str | None) -> None:
         """Select ``chat_id``'s row as the open chat, without asking to open it again; None: no chat is open
-        (a new chat), no row is selected."""
+        (a new chat), no row is selected. The row the focus made current (ringed, not highlighted) and Enter
+        or a click opened is highlighted too: it stayed unmarked."""
         if self._fill is not None:  # a row still to come is marked when it comes
             self._fill.current = chat_id
         item = self.item_for(chat_id) if chat_id else None
-        if item is self.list.currentItem() and (item is not None or not self.list.selectedItems()):
+        if item is self.list.currentItem() and (item.isSelected() if item is not None
+                                                else not self.list.selectedItems()):
             return
         self._filling = True
         try:
             if item is None:
                 self.list.clearSelection()
-            self.list.setCurrentItem(item)
+                self.list.setCurrentItem(None)
+            else:
+                self.list.setCurrentItem(item, QItemSelectionModel.SelectionFlag.ClearAndSelect)
         finally:
             self._filling = False
 
@@ -368,14 +372,17 @@ class ChatsSidebar(QFrame):
             self.list.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _show_near(self, row: int) -> None:
-        """Make the chat at ``row`` (or the nearest one above it) current, as the focus does: not opened."""
+        """Make the chat at ``row`` (or the nearest one above it) current, as the focus does: not opened, and
+        so ringed but not highlighted (the highlight marks the open chat; it was on this one while the
+        conversation showed a new chat)."""
         rows = [r for r in range(self.list.count()) if self.list.item(r).data(Qt.ItemDataRole.UserRole)]
         if not rows:
             return
         target = next((r for r in rows if r >= row), rows[-1])
         self.list.focusing = True
         try:
-            self.list.setCurrentRow(target)
+            self.list.clearSelection()
+            self.list.setCurrentRow(target, QItemSelectionModel.SelectionFlag.NoUpdate)
         finally:
             self.list.focusing = False
 

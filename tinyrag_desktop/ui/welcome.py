@@ -74,7 +74,8 @@ class WelcomeController:
             start = self._start_builtin if status.available else None
         except ImportError:
             pass
-        panel = WelcomePanel(self._pages, probe=self._probe or probe_servers, start_builtin=start,
+        usual = self._probe or probe_servers
+        panel = WelcomePanel(self._pages, probe=lambda: self._try_again(usual), start_builtin=start,
                              builtin_note=note)
         panel.serverFound.connect(self._on_found)
         panel.builtinReady.connect(self._on_builtin)
@@ -82,6 +83,20 @@ class WelcomeController:
         self._pages.addWidget(panel)
         self._panel = panel
         return panel
+
+    async def _try_again(self, usual: Probe) -> Any:
+        """Try again: the server in the settings (an address entered by hand, or the one used so far, since
+        started) beside the usual local ones. It comes first: only it was never tried ("Still no model
+        server", while it answered), and an Ollama running on its usual port replaced it in the settings."""
+        from ..firstrun import Found, ProbeResult, probe_url
+
+        settings = self._win.settings
+        base = str(settings["base_url"]).rstrip("/")
+        mine, result = await asyncio.gather(probe_url(base, api_key=str(settings["api_key"] or "")), usual())
+        if mine.ok:  # with the model chosen in the settings (none: the server's default), as the user left it
+            return ProbeResult(Found(base, str(settings["chat_model"] or ""), "your server"), (mine,))
+        others = tuple(a for a in result.tried if a.base_url.rstrip("/") != base)
+        return ProbeResult(result.found, (mine, *others))
 
     def _on_found(self, found: Any) -> None:
         self._use_found(found)
@@ -93,7 +108,7 @@ class WelcomeController:
         says the next start looks again."""
         win = self._win
         settings = win.settings.replace(base_url=found.base_url, chat_model=found.model)
-        said = f"Found {found.server_name} at {found.base_url} with the model {found.model}."
+        said = found.said()
         try:
             save_settings(win.data_dir, settings)
         except OSError as exc:

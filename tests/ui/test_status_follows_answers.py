@@ -1,0 +1,49 @@
+"""The status bar's server state agrees with what the last answer found: it is checked again when they differ."""
+
+from __future__ import annotations
+
+from tests.sse_server import ScriptedLLMServer, Stream, free_port
+
+from .conftest import ask_and_wait, tokens, wait_until
+
+
+async def _ask_then_state(win, question: str, state: str) -> str:
+    """Ask, then wait for the status bar to say ``state`` (in one run of the loop: the check the answer starts
+    must not begin in the pause between two)."""
+    outcome = await ask_and_wait(win, question)
+    await wait_until(lambda: win.status.state == state)
+    return outcome
+
+
+def test_a_server_started_after_the_window_shows_as_reachable_once_it_answers(make_window, qloop):
+    # The user opens the app, sees "unreachable", starts Ollama and asks: the answer came, yet the status bar
+    # kept saying "unreachable" in red, and the model menu "No models listed", until the next start.
+    port = free_port()
+    win = make_window(f"http://127.0.0.1:{port}/v1")
+    qloop.run(wait_until(lambda: win.status.state == "down"))
+    with ScriptedLLMServer(models=("scripted", "other-model"), port=port) as server:
+        server.queue(Stream(tokens("Here now.")))
+        assert qloop.run(_ask_then_state(win, "Are you there?", "ok")) == "done"
+        assert win.status.reach.text() == "reachable · 2 models"
+        assert win.status.models == ["scripted", "other-model"]
+
+
+def test_a_server_that_went_away_shows_as_unreachable_once_an_answer_fails(make_window, server, qloop):
+    # The other way round: a green "reachable" beside an answer saying the server cannot be reached.
+    win = make_window(server.base_url)
+    qloop.run(wait_until(lambda: win.status.state == "ok"))
+    win.settings = win.settings.replace(base_url=f"http://127.0.0.1:{free_port()}/v1")  # the server is gone
+    assert qloop.run(_ask_then_state(win, "Still there?", "down")) == "error"
+    assert "cannot be reached" in win.view.answers()[-1].error
+    assert win.status.reach.text() == "unreachable"
+    assert not win.welcome.visible()  # the chat with its error and Retry stays in view
+
+
+def test_an_answer_that_agrees_with_the_status_bar_asks_the_server_nothing_more(make_window, server, qloop):
+    win = make_window(server.base_url)
+    qloop.run(wait_until(lambda: win.status.state == "ok"))
+    checks = []
+    win.status.start_check = lambda *args: checks.append(args)
+    server.queue(Stream(tokens("Fine.")))
+    assert qloop.run(ask_and_wait(win, "Hello")) == "done"
+    assert checks == []
