@@ -47,7 +47,13 @@ def _import(data_dir: Path, folder: Path, monkeypatch, readers: int, **kw):
         return Importer(kb, **kw).run([str(folder)])
 
 
-def test_reading_in_reader_processes_stores_and_reports_what_reading_here_does(tmp_path, sample_dir, monkeypatch):
+@pytest.mark.parametrize("ahead_bytes", [reader_worker.AHEAD_BYTES, 1])  # 1: a file at a time, given in turn
+def test_reading_in_reader_processes_stores_and_reports_what_reading_here_does(tmp_path, sample_dir, monkeypatch,
+                                                                              ahead_bytes):
+    monkeypatch.setattr(reader_worker, "AHEAD_BYTES", ahead_bytes)
+    given = []
+    read = reader_worker.Readers.read
+    monkeypatch.setattr(reader_worker.Readers, "read", lambda self, job: given.append(self.bytes_out) or read(self, job))
     folder = _folder(tmp_path, sample_dir)
     here = _import(tmp_path / "here", folder, monkeypatch, readers=0)
     apart = _import(tmp_path / "apart", folder, monkeypatch, readers=2)
@@ -56,6 +62,7 @@ def test_reading_in_reader_processes_stores_and_reports_what_reading_here_does(t
                                                                         here.chunks)
     assert _stored(tmp_path / "apart") == _stored(tmp_path / "here")
     assert _links(tmp_path / "apart") == _links(tmp_path / "here")
+    assert len(given) >= 14 and (max(given) == 0) == (ahead_bytes == 1)  # with no room, nothing more is given
     # imported again: every file unchanged, said in the same order
     again = _import(tmp_path / "apart", folder, monkeypatch, readers=2)
     assert again.unchanged == here.added and not again.added

@@ -371,7 +371,7 @@ class Importer:
             if readers is not None:
                 # files read ahead, in reader processes, while this one is stored: as many as keep them busy
                 after = max(after, done)
-                while after < len(todo) and after - done < readers.ahead:
+                while after < len(todo) and after - done < readers.ahead and (after == done or readers.has_room()):
                     if todo[after].kind == "path":
                         try:
                             ahead[after] = self._import_one(todo[after], load_id, report, readers)

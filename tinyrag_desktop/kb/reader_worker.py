@@ -32,6 +32,8 @@ from .models import Chunk, Document
 # Set by a frozen build (PyInstaller): the reader is the app's own executable with this flag first.
 READER_FLAG = "--kb-reader"
 _LENGTH = struct.Struct(">Q")
+# The most bytes of files given to readers and not yet stored (one file is always given, however large).
+AHEAD_BYTES = 96 * 1024 * 1024
 # How often a wait for a reader looks at Cancel, in seconds.
 _CANCEL_POLL = 0.05
 
@@ -169,6 +171,7 @@ class Reading:
             except queue.Empty:
                 if cancel.is_set():
                     raise Cancelled() from None
+        self._readers.bytes_out -= len(self._job.data)
         self._readers.done(reader, ended=outcome is None)
         if outcome is None:
             raise ReadError("its reader stopped while reading it (out of memory, or a file that crashes the "
@@ -189,11 +192,18 @@ class Readers:
     def __init__(self, count: int) -> None:
         self.count = count
         self.ahead = 2 * count  # files given ahead of the one being stored: one reading, one waiting, each
+        self.bytes_out = 0  # of the files given and not yet taken back: read-ahead stops at AHEAD_BYTES
         self._all: list[_Reader] = []
         self._idle: list[_Reader] = []
         self._waiting: list[Reading] = []  # given, no reader yet, in order
 
+    def has_room(self) -> bool:
+        """Whether another file may be given: the files given and not taken back hold under AHEAD_BYTES
+        (a folder of 60 MB PDFs must not hold eight of them in memory at once)."""
+        return self.bytes_out < AHEAD_BYTES
+
     def read(self, job: ReadJob) -> Reading:
+        self.bytes_out += len(job.data)
         reading = Reading(self, job)
         self._waiting.append(reading)
         self._dispatch()
