@@ -191,3 +191,14 @@ def _error_reading_here(job: reader_worker.ReadJob) -> Exception:
     except Exception as exc:
         return exc
     raise AssertionError("reading it here raised nothing")
+
+
+def test_when_no_reader_can_be_started_the_files_are_read_here(tmp_path, data_dir, monkeypatch, caplog):
+    monkeypatch.setattr(reader_worker, "reader_command", lambda: [str(tmp_path / "no-such-python")])
+    monkeypatch.setattr(ingest.os, "cpu_count", lambda: 4)  # processors to spare, wherever this runs
+    folder = tmp_path / "notes"
+    _notes(folder, 12)
+    with open_store(data_dir) as kb:
+        report = Importer(kb).run([str(folder)])
+    assert len(report.added) == 12 and not report.failed
+    assert "no reader process could be started" in caplog.text

@@ -302,7 +302,13 @@ def _readers_for(todo: Sequence[ImportItem]) -> Readers | None:
     """Reader processes for ``todo`` when they are worth it: enough files, and a processor to spare."""
     spare = min((os.cpu_count() or 1) - 1, _MAX_READERS)
     files = sum(1 for item in todo if item.kind == "path")
-    return Readers(spare) if spare >= 1 and files >= _READERS_FROM else None
+    if spare < 1 or files < _READERS_FROM:
+        return None
+    try:
+        return Readers(spare)
+    except OSError as exc:  # no process can be started (a limit on processes): read them all here
+        log.warning("reading in this process: no reader process could be started (%s)", exc)
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -186,15 +186,16 @@ class Readers:
     """``count`` reader processes and the files given to them, in the order they will be stored.
 
     Each reader has one file at a time (a second, written while it reads the first, would block this
-    process once the pipe is full); a file waits here until a reader is free. Started at the first file,
-    stopped by :meth:`close`, which an import always calls, cancelled or not."""
+    process once the pipe is full); a file waits here until a reader is free. The first reader starts
+    at once (OSError when it cannot), the others as files come; :meth:`close`, which an import always
+    calls, cancelled or not, stops them all."""
 
     def __init__(self, count: int) -> None:
         self.count = count
         self.ahead = 2 * count  # files given ahead of the one being stored: one reading, one waiting, each
         self.bytes_out = 0  # of the files given and not yet taken back: read-ahead stops at AHEAD_BYTES
-        self._all: list[_Reader] = []
-        self._idle: list[_Reader] = []
+        self._all: list[_Reader] = [_Reader()]  # the first at once: an OSError says none can be started
+        self._idle: list[_Reader] = list(self._all)
         self._waiting: list[Reading] = []  # given, no reader yet, in order
 
     def has_room(self) -> bool:
