@@ -175,7 +175,8 @@ def test_a_reader_runs_jobs_until_its_input_ends(tmp_path, command):
     reader_worker._send(proc.stdin, job)
     reader_worker._send(proc.stdin, bad)
     proc.stdin.close()
-    ok, (doc, chunks) = reader_worker._receive(proc.stdout)
+    ok, packed = reader_worker._receive(proc.stdout)
+    doc, chunks = reader_worker._unpacked(packed)
     assert ok and doc.title == "Title" and [c.text for c in chunks] == ["Some words here."]
     ok, error = reader_worker._receive(proc.stdout)
     assert not ok and isinstance(error, ingest.Error) and str(error) == str(_error_reading_here(bad))

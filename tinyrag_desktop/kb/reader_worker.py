@@ -27,6 +27,7 @@ from typing import BinaryIO, Callable
 
 from .chunking import chunk_document
 from .errors import Cancelled, ReadError
+from .links import Link
 from .models import Chunk, Document
 
 # Set by a frozen build (PyInstaller): the reader is the app's own executable with this flag first.
@@ -73,8 +74,22 @@ def _receive(stream: BinaryIO) -> object:
     return pickle.loads(payload)
 
 
+# What travels back: the document's title, type and links, and the chunks as (heading, text) pairs. Its
+# blocks are not needed once it is chunked, and pairs pickle several times faster than dataclasses.
+_Packed = tuple[str, str, tuple[tuple[str, str], ...], list[tuple[str, str]]]
+
+
+def _packed(doc: Document, chunks: list[Chunk]) -> _Packed:
+    return doc.title, doc.type, tuple(tuple(link) for link in doc.links), [(c.heading, c.text) for c in chunks]
+
+
+def _unpacked(packed: _Packed) -> tuple[Document, list[Chunk]]:
+    title, type_, links, pairs = packed
+    return Document(title, type_, (), tuple(Link(*link) for link in links)), [Chunk(*pair) for pair in pairs]
+
+
 def main() -> int:
-    """A reader: jobs in, (True, (document, chunks)) or (False, exception) out, until the input ends."""
+    """A reader: jobs in, (True, packed document and chunks) or (False, exception) out, until the input ends."""
     source, sink = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a library's print() must not break the results' stream
     while True:
@@ -83,7 +98,7 @@ def main() -> int:
         except EOFError:
             return 0
         try:
-            result: object = (True, job.run())
+            result: object = (True, _packed(*job.run()))
         except Exception as exc:  # the parent reports it as reading it here would have (see Importer.run)
             result = (False, exc)
         try:
@@ -179,7 +194,7 @@ class Reading:
         ok, value = outcome
         if not ok:
             raise value  # type: ignore[misc]
-        return value  # type: ignore[return-value]
+        return _unpacked(value)  # type: ignore[arg-type]
 
 
 class Readers:
