@@ -194,8 +194,13 @@ def _error_reading_here(job: reader_worker.ReadJob) -> Exception:
     raise AssertionError("reading it here raised nothing")
 
 
-def test_when_no_reader_can_be_started_the_files_are_read_here(tmp_path, data_dir, monkeypatch, caplog):
-    monkeypatch.setattr(reader_worker, "reader_command", lambda: [str(tmp_path / "no-such-python")])
+@pytest.mark.parametrize("command", [
+    ["no-such-python"],  # cannot be started
+    [sys.executable, "-c", "import sys; sys.stdin.read(1)"],  # starts, and ends without reading
+    [sys.executable, "-c", "import sys; sys.stdout.buffer.write(b'nonsense!'); sys.stdout.flush(); input()"],
+])
+def test_when_no_reader_can_be_started_the_files_are_read_here(tmp_path, data_dir, monkeypatch, caplog, command):
+    monkeypatch.setattr(reader_worker, "reader_command", lambda: command)
     monkeypatch.setattr(ingest.os, "cpu_count", lambda: 4)  # processors to spare, wherever this runs
     folder = tmp_path / "notes"
     _notes(folder, 12)

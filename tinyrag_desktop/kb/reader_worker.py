@@ -35,6 +35,11 @@ READER_FLAG = "--kb-reader"
 _LENGTH = struct.Struct(">Q")
 # The most bytes of files given to readers and not yet stored (one file is always given, however large).
 AHEAD_BYTES = 96 * 1024 * 1024
+# Seconds the first reader has to start and read a line (a new Python importing the readers: under a
+# second on an idle machine) before the import reads its files itself instead.
+_FIRST_ANSWER = 30.0
+# No message is longer: a job is a file of at most ingest.MAX_FILE_BYTES, a result its text.
+_MOST_BYTES = 1 << 30
 # How often a wait for a reader looks at Cancel, in seconds.
 _CANCEL_POLL = 0.05
 
@@ -68,6 +73,8 @@ def _receive(stream: BinaryIO) -> object:
     if len(head) < _LENGTH.size:
         raise EOFError
     size = _LENGTH.unpack(head)[0]
+    if size > _MOST_BYTES:  # not a length this program wrote: the stream is not a reader's
+        raise EOFError
     payload = stream.read(size)
     if len(payload) < size:
         raise EOFError
@@ -143,8 +150,8 @@ class _Reader:
         while True:
             try:
                 self.results.put(_receive(stream))  # type: ignore[arg-type]
-            except (EOFError, OSError, ValueError, pickle.UnpicklingError):
-                self.results.put(None)  # the reader has ended (or its stream was closed by stop())
+            except Exception:  # ended (or its stream closed by stop()), or it wrote what no reader writes
+                self.results.put(None)
                 return
 
     def give(self, job: ReadJob) -> None:
@@ -202,15 +209,25 @@ class Readers:
 
     Each reader has one file at a time (a second, written while it reads the first, would block this
     process once the pipe is full); a file waits here until a reader is free. The first reader starts
-    at once (OSError when it cannot), the others as files come; :meth:`close`, which an import always
-    calls, cancelled or not, stops them all."""
+    at once and must read a line first (OSError when it cannot: a frozen build whose executable does not
+    start one, say), the others as files come; :meth:`close`, which an import always calls, cancelled
+    or not, stops them all."""
 
     def __init__(self, count: int) -> None:
         self.count = count
         self.ahead = 2 * count  # files given ahead of the one being stored: one reading, one waiting, each
         self.bytes_out = 0  # of the files given and not yet taken back: read-ahead stops at AHEAD_BYTES
-        self._all: list[_Reader] = [_Reader()]  # the first at once: an OSError says none can be started
-        self._idle: list[_Reader] = list(self._all)
+        first = _Reader()  # at once, and asked to read a line: OSError when no reader can work here
+        self._all: list[_Reader] = [first]
+        try:
+            first.give(ReadJob(b"ready", "text", "ready.txt", 200))
+            outcome = first.results.get(timeout=_FIRST_ANSWER)
+        except (OSError, queue.Empty):
+            outcome = None
+        if outcome is None or not outcome[0]:
+            self.close()
+            raise OSError("a reader process did not start, or could not read")
+        self._idle: list[_Reader] = [first]
         self._waiting: list[Reading] = []  # given, no reader yet, in order
 
     def has_room(self) -> bool:
