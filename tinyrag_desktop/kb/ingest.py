@@ -1,8 +1,8 @@
 """Importing: files, folders, URLs and Wikipedia articles into the store, one source at a time.
 
 An import first lists everything it will read (so progress can say "12 of 340"), then reads, chunks and
-stores each source in its own transaction, in that order. With a dozen files or more, reader processes
-(reader_worker.py) read and chunk the next files while one is stored; what is stored, and the report,
+stores each source in its own transaction, in that order. With a dozen files or more and two processors
+to spare, reader processes (reader_worker.py) read and chunk the next files while one is stored; what is stored, and the report,
 are the same as when this process reads them all. A file that cannot be read is reported with its reason and the
 import goes on; one that cannot be stored because no write can succeed (a full disk, a read-only database,
 another program writing to it for longer than store.BUSY_TIMEOUT) stops it, said once. Cancelling stops
