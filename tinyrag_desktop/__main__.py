@@ -56,6 +56,10 @@ def _run(argv: list[str] | None) -> int:
         from .tools.nanogo.worker import main as worker_main
 
         return worker_main(argv[1:])
+    if argv and argv[0] == "--kb-reader":  # a frozen build starts its import's readers as its own executable
+        from .kb.reader_worker import main as reader_main
+
+        return reader_main()
     if argv and argv[0] == "--llama-server":  # a frozen build that carries llama-cpp-python runs it so
         from .localmodel import serve_main
 

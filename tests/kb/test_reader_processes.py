@@ -1,0 +1,210 @@
+"""A large import reads its files in reader processes (reader_worker.py) and stores them here: what is
+stored, in what order, and what is reported must be exactly what reading them here gives; a reader that
+dies fails its own file only; Cancel does not wait for a reader, and no reader outlives its import."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tinyrag_desktop.kb import Importer, open_store
+from tinyrag_desktop.kb import ingest, reader_worker
+
+from .conftest import make_pdf
+
+
+def _folder(tmp_path: Path, sample_dir: Path) -> Path:
+    """The sample documents of every type, and files that fail or are skipped, each in its own way."""
+    folder = sample_dir
+    for n in range(8):
+        (folder / f"note{n}.md").write_text(f"# Note {n}\n\nThe kettle needs descaling, step {n}.\n" * 40,
+                                            encoding="utf-8")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "only-markup.html").write_text("<html><body><nav><a href='x'>x</a></nav></body></html>")
+    (folder / "broken.pdf").write_bytes(make_pdf(["Half a PDF"])[:120])
+    (folder / "binary.txt").write_bytes(bytes(range(256)) * 8)
+    (folder / "renamed.docx").write_bytes(b"%PDF-1.4 not a Word file")
+    return folder
+
+
+def _stored(data_dir: Path) -> list[tuple]:
+    with open_store(data_dir) as kb:
+        return kb.conn.execute(
+            "SELECT s.location, s.title, s.type, c.ordinal, c.heading, c.text FROM chunks c"
+            " JOIN sources s ON s.id = c.source_id ORDER BY c.id").fetchall()
+
+
+def _links(data_dir: Path) -> list[tuple]:
+    with open_store(data_dir) as kb:
+        return kb.conn.execute("SELECT target, text FROM links ORDER BY id").fetchall()
+
+
+def _import(data_dir: Path, folder: Path, monkeypatch, readers: int, **kw):
+    monkeypatch.setattr(ingest, "_readers_for", lambda todo: reader_worker.Readers(readers) if readers else None)
+    with open_store(data_dir) as kb:
+        return Importer(kb, **kw).run([str(folder)])
+
+
+@pytest.mark.parametrize("ahead_bytes", [reader_worker.AHEAD_BYTES, 1])  # 1: a file at a time, given in turn
+def test_reading_in_reader_processes_stores_and_reports_what_reading_here_does(tmp_path, sample_dir, monkeypatch,
+                                                                              ahead_bytes):
+    monkeypatch.setattr(reader_worker, "AHEAD_BYTES", ahead_bytes)
+    given = []
+    read = reader_worker.Readers.read
+    monkeypatch.setattr(reader_worker.Readers, "read", lambda self, job: given.append(self.bytes_out) or read(self, job))
+    folder = _folder(tmp_path, sample_dir)
+    here = _import(tmp_path / "here", folder, monkeypatch, readers=0)
+    apart = _import(tmp_path / "apart", folder, monkeypatch, readers=2)
+    assert len(here.added) >= 14 and here.failed and here.skipped  # every outcome is compared below
+    assert (apart.added, apart.failed, apart.skipped, apart.chunks) == (here.added, here.failed, here.skipped,
+                                                                        here.chunks)
+    assert _stored(tmp_path / "apart") == _stored(tmp_path / "here")
+    assert _links(tmp_path / "apart") == _links(tmp_path / "here")
+    assert len(given) >= 14 and (max(given) == 0) == (ahead_bytes == 1)  # with no room, nothing more is given
+    # imported again: every file unchanged, said in the same order
+    again = _import(tmp_path / "apart", folder, monkeypatch, readers=2)
+    assert again.unchanged == here.added and not again.added
+
+
+def test_with_the_embedding_server_gone_reader_processes_leave_sources_as_reading_here_does(
+        tmp_path, sample_dir, monkeypatch):
+    """Stored without vectors, then imported again with an embedding model whose server does not answer:
+    the first file finds it gone (stored again, without vectors), the rest are left as they are, however
+    many files the readers had been given by then."""
+    from tinyrag_desktop.kb.embed import Embedder
+    from tinyrag_desktop.settings import defaults
+
+    folder = _folder(tmp_path, sample_dir)
+    reports = []
+    for readers, data in ((0, tmp_path / "here"), (2, tmp_path / "apart")):
+        _import(data, folder, monkeypatch, readers=readers)
+        down = Embedder(defaults().replace(base_url="http://127.0.0.1:9/v1", embed_model="fake-embed"))
+        try:
+            reports.append(_import(data, folder, monkeypatch, readers=readers, embedder=down))
+        finally:
+            down.close()
+    here, apart = reports
+    assert len(here.updated) == 1 and len(here.unchanged) >= 13 and here.unembedded == here.updated
+    assert (apart.updated, apart.unchanged, apart.unembedded) == (here.updated, here.unchanged, here.unembedded)
+
+
+class _Recorded(reader_worker._Reader):
+    started: list[reader_worker._Reader] = []
+
+    def __init__(self) -> None:
+        super().__init__()
+        _Recorded.started.append(self)
+
+
+# A reader that dies on "crash.md" and takes a minute over "slow.md"; any other file it reads as usual.
+_TEST_READER = """
+import os, sys, time
+from tinyrag_desktop.kb import reader_worker
+run = reader_worker.ReadJob.run
+def run_or_fail(self, cancelled=None):
+    if self.name == "crash.md":
+        os._exit(3)
+    if self.name == "slow.md":
+        time.sleep(60)
+    return run(self, cancelled)
+reader_worker.ReadJob.run = run_or_fail
+sys.exit(reader_worker.main())
+"""
+
+
+@pytest.fixture
+def test_readers(monkeypatch):
+    _Recorded.started = []
+    monkeypatch.setattr(reader_worker, "_Reader", _Recorded)
+    monkeypatch.setattr(reader_worker, "reader_command", lambda: [sys.executable, "-c", _TEST_READER])
+    return _Recorded.started
+
+
+def _notes(folder: Path, count: int) -> list[str]:
+    folder.mkdir(exist_ok=True)
+    for n in range(count):
+        (folder / f"note{n:02}.md").write_text(f"# Note {n}\n\nstep {n} of the descaling.\n", encoding="utf-8")
+    return sorted(str(p) for p in folder.iterdir())
+
+
+def test_a_reader_that_dies_fails_its_own_file_and_the_others_are_read(tmp_path, data_dir, monkeypatch,
+                                                                       test_readers):
+    folder = tmp_path / "notes"
+    _notes(folder, 12)
+    (folder / "crash.md").write_text("# Crash\n\nthis one ends its reader\n", encoding="utf-8")
+    report = _import(data_dir, folder, monkeypatch, readers=2)
+    assert [(Path(f.location).name, f.reason) for f in report.failed] == [
+        ("crash.md", "its reader stopped while reading it (out of memory, or a file that crashes the reading "
+                     "library)")]
+    assert len(report.added) == 12 and not report.cancelled
+    assert len(test_readers) == 3  # the dead one was replaced
+    assert all(reader.process.returncode is not None for reader in test_readers)  # none outlives the import
+
+
+def test_cancel_does_not_wait_for_a_reader_and_stops_every_reader(tmp_path, data_dir, monkeypatch, test_readers):
+    folder = tmp_path / "notes"
+    _notes(folder, 12)
+    slow = folder / "note05.md"
+    slow.rename(folder / "slow.md")
+    cancel = ingest.threading.Event()
+
+    def progress(p):  # Cancel pressed as soon as the slow file's turn comes
+        if p.current.endswith("slow.md"):
+            cancel.set()
+
+    report = _import(data_dir, folder, monkeypatch, readers=2, cancel=cancel, on_progress=progress)
+    assert report.cancelled
+    assert not any(location.endswith("slow.md") for location in report.added)  # not waited for
+    assert len(report.added) == 11  # the notes before it in the folder's order, each whole
+    assert test_readers and all(reader.process.returncode is not None for reader in test_readers)
+
+
+@pytest.mark.parametrize("command", [
+    reader_worker.reader_command(),
+    [sys.executable, "-m", "tinyrag_desktop", reader_worker.READER_FLAG],  # as a frozen build starts one
+])
+def test_a_reader_runs_jobs_until_its_input_ends(tmp_path, command):
+    import subprocess
+
+    job = reader_worker.ReadJob(b"# Title\n\nSome words here.\n", "markdown", "a.md", 1200)
+    bad = reader_worker.ReadJob(b"", "text", "empty.txt", 1200)
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            env=reader_worker._environment())
+    reader_worker._send(proc.stdin, job)
+    reader_worker._send(proc.stdin, bad)
+    proc.stdin.close()
+    ok, packed = reader_worker._receive(proc.stdout)
+    doc, chunks = reader_worker._unpacked(packed)
+    assert ok and doc.title == "Title" and [c.text for c in chunks] == ["Some words here."]
+    ok, error = reader_worker._receive(proc.stdout)
+    assert not ok and isinstance(error, ingest.Error) and str(error) == str(_error_reading_here(bad))
+    with pytest.raises(EOFError):
+        reader_worker._receive(proc.stdout)
+    proc.stdout.close()
+    assert proc.wait(30) == 0
+
+
+def _error_reading_here(job: reader_worker.ReadJob) -> Exception:
+    try:
+        job.run()
+    except Exception as exc:
+        return exc
+    raise AssertionError("reading it here raised nothing")
+
+
+@pytest.mark.parametrize("command", [
+    ["no-such-python"],  # cannot be started
+    [sys.executable, "-c", "import sys; sys.stdin.read(1)"],  # starts, and ends without reading
+    [sys.executable, "-c", "import sys; sys.stdout.buffer.write(b'nonsense!'); sys.stdout.flush(); input()"],
+])
+def test_when_no_reader_can_be_started_the_files_are_read_here(tmp_path, data_dir, monkeypatch, caplog, command):
+    monkeypatch.setattr(reader_worker, "reader_command", lambda: command)
+    monkeypatch.setattr(ingest.os, "cpu_count", lambda: 4)  # processors to spare, wherever this runs
+    folder = tmp_path / "notes"
+    _notes(folder, 12)
+    with open_store(data_dir) as kb:
+        report = Importer(kb).run([str(folder)])
+    assert len(report.added) == 12 and not report.failed
+    assert "no reader process could be started" in caplog.text
