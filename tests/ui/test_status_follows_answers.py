@@ -47,3 +47,39 @@ def test_an_answer_that_agrees_with_the_status_bar_asks_the_server_nothing_more(
     server.queue(Stream(tokens("Fine.")))
     assert qloop.run(ask_and_wait(win, "Hello")) == "done"
     assert checks == []
+
+
+def test_closing_waits_for_a_check_that_a_newer_one_replaced(qtbot, qloop):
+    """A check replaced by a newer one is still ending (its connection being closed) when the window closes:
+    cancel() waits for it too, so none is left to end outside the loop, with its socket open."""
+    import asyncio
+
+    from PySide6.QtWidgets import QStatusBar
+
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.status import ServerStatus
+
+    bar = QStatusBar()
+    qtbot.addWidget(bar)
+    status = ServerStatus(bar)
+    ended = []
+
+    async def slow_list_models(base_url, api_key):
+        closing = 0.3 if not ended and not started else 0.01  # the first takes longer to close
+        started.append(base_url)
+        try:
+            await asyncio.Event().wait()  # a server that never answers
+        finally:
+            await asyncio.sleep(closing)  # closing its connection takes a moment
+            ended.append(closing)
+        return []
+
+    started = []
+
+    first = status.start_check(slow_list_models, defaults())
+    qloop.run(asyncio.sleep(0.01))  # the first check is under way
+    second = status.start_check(slow_list_models, defaults())  # replaces the first, which starts to end
+    qloop.run(asyncio.sleep(0.01))  # the second is under way too; the first still ending
+    assert not first.done() and not ended
+    qloop.run(status.cancel())
+    assert first.done() and second.done() and sorted(ended) == [0.01, 0.3]  # each closed its connection

@@ -72,6 +72,7 @@ class ServerStatus:
         self.reason = ""
         self._set("unknown", "not checked yet")
         self._check: asyncio.Task[None] | None = None
+        self._ending: set[asyncio.Task[None]] = set()  # checks replaced by a newer one, not yet ended
 
     def show_settings(self, settings: Mapping[str, Any]) -> None:
         self.server.setText(f"Server: {settings['base_url']}")
@@ -122,16 +123,19 @@ class ServerStatus:
         """Check in the background; a newer check replaces one still running."""
         if self._check is not None and not self._check.done():
             self._check.cancel()
+            # still ending (its connection being closed): cancel() waits for it too
+            self._ending.add(self._check)
+            self._check.add_done_callback(self._ending.discard)
         self._check = asyncio.ensure_future(self.check(list_models, settings))
         return self._check
 
     async def cancel(self) -> None:
+        """Stop the check under way, and wait until it and any it replaced have ended."""
         if self._check is not None and not self._check.done():
             self._check.cancel()
-            try:
-                await self._check
-            except asyncio.CancelledError:
-                pass
+        # the replaced ones are cancelled already: cancelled again, they would stop closing their connection
+        checks = [c for c in (self._check, *self._ending) if c is not None and not c.done()]
+        await asyncio.gather(*checks, return_exceptions=True)
 
     async def check(self, list_models: Callable[[str, str], Awaitable[list[str]]],
                     settings: Mapping[str, Any]) -> None:
