@@ -83,3 +83,18 @@ def test_closing_waits_for_a_check_that_a_newer_one_replaced(qtbot, qloop):
     assert not first.done() and not ended
     qloop.run(status.cancel())
     assert first.done() and second.done() and sorted(ended) == [0.01, 0.3]  # each closed its connection
+
+
+def test_the_status_tooltip_shows_a_command_in_code_type_not_backticks(qtbot):
+    from PySide6.QtWidgets import QStatusBar
+
+    from tinyrag_desktop.ui.status import ServerStatus
+
+    bar = QStatusBar()
+    qtbot.addWidget(bar)
+    status = ServerStatus(bar)
+    status._set("down", "unreachable", "Nothing answers at 127.0.0.1:11434. Start it with `ollama serve` & retry.")
+    assert status.reach.toolTip() == ("<p>Nothing answers at 127.0.0.1:11434. Start it with <code>ollama serve</code>"
+                                      " &amp; retry.</p>")
+    status._set("down", "unreachable", "The server did not answer in time.")
+    assert status.reach.toolTip() == "The server did not answer in time."  # plain words stay plain

@@ -139,6 +139,7 @@ def test_route_is_shown_only_with_view_show_routing(make_window, server, qloop):
     assert answer.route["mode"] == "tools" and not answer._route_label.isVisible()
     win.menus.show_routing.trigger()
     assert answer._route_label.isVisible() and "tools" in answer._route_label.text()
+    assert answer._route_label.text().startswith("Route, guessed from the question: ")  # a guess, not a fact
 
 
 def test_composer_enter_sends_and_shift_enter_adds_a_line(make_window, server, qloop, qtbot):

@@ -218,7 +218,8 @@ class AnswerWidget(QFrame):
         if ev.sources:
             self._route["sources"] = list(ev.sources)
         hints = f" · hints: {', '.join(ev.hints)}" if ev.hints else ""
-        self._route_label.setText(f"Route: {ev.mode} — {ev.reason}{hints}")
+        # a guess from the question's words, made before the model answers: the model may still call a tool
+        self._route_label.setText(f"Route, guessed from the question: {ev.mode} — {ev.reason}{hints}")
         self._route_label.setVisible(self._show_route)
 
     def set_round(self, number: int) -> None:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton
 
 from .elided_label import ElidedLabel
 from .icons import dot_pixmap
+from .markdown_render import inline_code_html
 
 _COLOURS = {"unknown": "#9ca3af", "checking": "#9ca3af", "ok": "#16a34a", "warn": "#d97706", "down": "#dc2626"}
 CHECK_TIMEOUT = 8.0
@@ -114,7 +115,8 @@ class ServerStatus:
         self.dot.setPixmap(dot_pixmap(QColor(_COLOURS[state]), 10, self.dot.devicePixelRatioF()))
         self.reach.setText(words)
         self.reason = why
-        self.reach.setToolTip(why or words)
+        # "`ollama serve`" in a server's error shows in code type, as in the answer's error, not with backticks
+        self.reach.setToolTip(f"<p>{inline_code_html(why)}</p>" if "`" in why else why or words)
         self.reach.setAccessibleName(f"Server {words}")
         self.reach.setAccessibleDescription(why)
 
