@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel,
                                QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
@@ -39,6 +39,7 @@ from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
 from .status import ServerStatus
 from .theme import apply_theme, colors, style_sheet
+from . import window_layout
 from .welcome import WelcomeController
 
 log = logging.getLogger(__name__)
@@ -110,12 +111,12 @@ class MainWindow(QMainWindow):
         self.persona.installEventFilter(self)
         # Show chats (Ctrl+B) is the user's own choice: the width no longer brings the list back after it.
         self.menus.show_sidebar.triggered.connect(self._sidebar_chosen)
-        self._restore_layout()
+        window_layout.restore(self)
         self.status = ServerStatus(self.statusBar(), self.choose_model)
         self._connect_bridge()
         self._refresh_chats()
         # A start picks up where the last one left off: the chat that was open, if it is still there.
-        last = self._last_chat() if reopen_last else None
+        last = window_layout.last_chat(self.data_dir, self.store) if reopen_last else None
         if last is not None:
             self.open_chat(last)
             # As in a new chat: what the user types goes into the message box (the focus was on New chat, the
@@ -902,48 +903,10 @@ class MainWindow(QMainWindow):
         self.view.set_show_route(on)
 
     def _layout_settings(self) -> QSettings:
-        # Window layout is not a setting of the schema: it lives beside it, in the data folder.
-        return QSettings(str(self.data_dir / "window.ini"), QSettings.Format.IniFormat)
-
-    def _last_chat(self) -> str | None:
-        """The chat open when the window last closed, if it is still in the history."""
-        chat_id = self._layout_settings().value("chat", "")
-        if not isinstance(chat_id, str) or not chat_id:
-            return None
-        try:
-            return chat_id if self.store.get_chat(chat_id) is not None else None
-        except ChatStoreError:
-            return None
-
-    def _restore_layout(self) -> None:
-        qs = self._layout_settings()
-        # Only what saveGeometry and saveState wrote (byte arrays); anything else in a hand-edited or
-        # garbled file is ignored, as Qt ignores byte arrays it cannot read.
-        geometry, split, docks = (value if isinstance(value := qs.value(key), (QByteArray, bytes)) else None
-                                  for key in ("geometry", "splitter", "docks"))
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        if split is not None:
-            self.splitter.restoreState(split)
-        if docks is not None:  # the knowledge panel: open or not, its side and width, or floating
-            self.restoreState(docks)
-        if qs.value("show_routing", False, type=bool):
-            self.menus.show_routing.setChecked(True)
-            self.set_show_route(True)
-        if not qs.value("show_chats", True, type=bool):
-            self.menus.show_sidebar.setChecked(False)
-            self.sidebar.hide()
+        return window_layout.layout_settings(self.data_dir)
 
     def save_layout(self) -> None:
-        qs = self._layout_settings()
-        qs.setValue("geometry", self.saveGeometry())
-        qs.setValue("splitter", self.splitter.saveState())
-        qs.setValue("docks", self.saveState())
-        qs.setValue("show_routing", self.menus.show_routing.isChecked())
-        # Folded by a narrow window, the list is still wanted: it shows at the next start in a wider one.
-        qs.setValue("show_chats", self.menus.show_sidebar.isChecked() or self._sidebar_folded)
-        qs.setValue("chat", self.chat_id or "")
-        qs.sync()
+        window_layout.save(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.bridge.stop()

@@ -1,0 +1,63 @@
+"""The window's layout between runs: its size and place, the splitter, the knowledge panel's dock, whether
+the chats list and the routing are shown, and the chat that was open. Kept in ``window.ini`` in the data
+folder, beside the settings: it is not a setting of the schema, and a hand-edited or garbled file only
+loses what it garbled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from ..chats import ChatStore, ChatStoreError
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+def layout_settings(data_dir: Path) -> QSettings:
+    return QSettings(str(data_dir / "window.ini"), QSettings.Format.IniFormat)
+
+
+def last_chat(data_dir: Path, store: ChatStore) -> str | None:
+    """The chat open when the window last closed, if it is still in the history."""
+    chat_id = layout_settings(data_dir).value("chat", "")
+    if not isinstance(chat_id, str) or not chat_id:
+        return None
+    try:
+        return chat_id if store.get_chat(chat_id) is not None else None
+    except ChatStoreError:
+        return None
+
+
+def restore(win: MainWindow) -> None:
+    qs = layout_settings(win.data_dir)
+    # Only what saveGeometry and saveState wrote (byte arrays); anything else in a hand-edited or garbled
+    # file is ignored, as Qt ignores byte arrays it cannot read.
+    geometry, split, docks = (value if isinstance(value := qs.value(key), (QByteArray, bytes)) else None
+                              for key in ("geometry", "splitter", "docks"))
+    if geometry is not None:
+        win.restoreGeometry(geometry)
+    if split is not None:
+        win.splitter.restoreState(split)
+    if docks is not None:  # the knowledge panel: open or not, its side and width, or floating
+        win.restoreState(docks)
+    if qs.value("show_routing", False, type=bool):
+        win.menus.show_routing.setChecked(True)
+        win.set_show_route(True)
+    if not qs.value("show_chats", True, type=bool):
+        win.menus.show_sidebar.setChecked(False)
+        win.sidebar.hide()
+
+
+def save(win: MainWindow) -> None:
+    qs = layout_settings(win.data_dir)
+    qs.setValue("geometry", win.saveGeometry())
+    qs.setValue("splitter", win.splitter.saveState())
+    qs.setValue("docks", win.saveState())
+    qs.setValue("show_routing", win.menus.show_routing.isChecked())
+    # Folded by a narrow window, the list is still wanted: it shows at the next start in a wider one.
+    qs.setValue("show_chats", win.menus.show_sidebar.isChecked() or win._sidebar_folded)
+    qs.setValue("chat", win.chat_id or "")
+    qs.sync()
