@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from .markdown_prep import blocks_apart, nest_lists
 from .sqlitefiles import missing_columns, table_columns
 
 log = logging.getLogger(__name__)
@@ -675,7 +676,8 @@ def _markdown_html(text: str) -> str:
                            extension_configs={"codehilite": {"noclasses": True, "guess_lang": False}})
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
-    return _URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', md.convert(text))
+    # as the window shows it: a list or table right under a line of text is not run into that line
+    return _URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', md.convert(nest_lists(blocks_apart(text))))
 
 
 def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:

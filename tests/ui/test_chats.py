@@ -139,6 +139,18 @@ def test_export_markdown_and_standalone_html(store):
         store.to_html("missing")
 
 
+def test_exported_html_shows_lists_and_tables_written_under_a_line_as_the_window_does(store):
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "How do I install it?")
+    answer = ("To install it:\n1. Download\n2. Run\n   - as admin\n\n"
+              "Sizes:\n| Model | Size |\n|---|---|\n| llama3.2 | 3B |\n")
+    _answer(store, chat.id, answer, error=None)
+    page = store.to_html(chat.id)
+    assert "<p>To install it:</p>" in page and "<li>Download</li>" in page  # not "To install it: 1. Download"
+    assert "<li>as admin</li>" in page.split("<li>Run")[1]  # nested under its item, by 3 spaces as written
+    assert "<td>llama3.2</td>" in page  # a table, not a line of pipes
+
+
 def test_an_exported_tool_error_keeps_the_xml_it_quotes(store):
     # an unknown tool's error quotes an example block: in the exported Markdown it is a code span, which a
     # Markdown renderer shows, not HTML it drops

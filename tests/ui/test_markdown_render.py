@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from tinyrag_desktop.ui.markdown_render import DARK, LIGHT, _blocks_apart, _nest_lists, freeze_point, render
+from tinyrag_desktop.markdown_prep import blocks_apart as _blocks_apart
+from tinyrag_desktop.markdown_prep import nest_lists as _nest_lists
+from tinyrag_desktop.ui.markdown_render import DARK, LIGHT, freeze_point, render
 
 
 def test_code_blocks_are_highlighted_and_numbered_for_copying():

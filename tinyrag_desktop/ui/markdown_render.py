@@ -27,9 +27,11 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from ..markdown_prep import FENCE_RE as _FENCE_RE
+from ..markdown_prep import blocks_apart, nest_lists
+
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])")
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 # A fence the renderer opens a code block with: at the start of a line, then at most a language or {attrs}
 # (Python-Markdown's fenced_code); its block ends at a line of the same fence.
 _OPENER_RE = re.compile(r"^(`{3,}|~{3,})[ ]*(\{[^\n]*\}|\.?[\w#.+-]*[ ]*)$")
@@ -107,99 +109,6 @@ def _md() -> markdown.Markdown:
     return md
 
 
-_LIST_ITEM_RE = re.compile(r"^( *)([-*+]|\d{1,9}[.)])( +|$)")
-
-
-# What CommonMark lets start right under a line of text: a bullet item, or an ordered list from 1.
-_INTERRUPTS_RE = re.compile(r"^([-*+]|1[.)]) +\S")
-_TABLE_DELIMITER_RE = re.compile(r"^ {0,3}\|? *:?-+:? *(\| *:?-+:? *)*\|? *$")
-
-
-def _blocks_apart(text: str) -> str:
-    """Put a blank line between a line of text and a list or table written right under it.
-
-    Python-Markdown starts a list or a table only after a blank line; CommonMark and GitHub do not need one,
-    and models rarely write it. "To install it:\n1. Download\n2. Run" ran together into one paragraph,
-    "To install it: 1. Download 2. Run", and a table into a line of pipes. Lines in a list already (a
-    lazy continuation line), in a table or in fenced code are left as they are.
-    """
-    lines = text.split("\n")
-    out: list[str] = []
-    fence = ""
-    after_text = in_list = in_table = False  # since the last blank line
-    for i, line in enumerate(lines):
-        if fence:
-            m = _FENCE_RE.match(line)
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
-                fence = ""
-            out.append(line)
-            continue
-        if not line.strip():
-            after_text = in_list = in_table = False
-            out.append(line)
-            continue
-        if m := _FENCE_RE.match(line):
-            fence, after_text = m.group(1), False
-            out.append(line)
-            continue
-        table = not in_table and "|" in line and i + 1 < len(lines) and "|" in lines[i + 1] \
-            and bool(_TABLE_DELIMITER_RE.match(lines[i + 1]))
-        if after_text and not in_list and (table or _INTERRUPTS_RE.match(line)):
-            out.append("")
-        if table:
-            in_table = True
-        elif _LIST_ITEM_RE.match(line):
-            in_list = True
-        after_text = not in_table
-        out.append(line)
-    return "\n".join(out)
-
-
-def _nest_lists(text: str) -> str:
-    """Re-indent nested list items by 4 spaces a level, the only indent Python-Markdown nests by.
-
-    Models often nest by 2 or 3 spaces (CommonMark's rule: under the item's text); rendered as written,
-    "  1. step" ran into the line above it. Text under an item moves with it; fenced code keeps its shape.
-    """
-    out: list[str] = []
-    levels: list[tuple[int, int]] = []  # open items: (indent as written, indent as rendered)
-    fence, shift = "", 0  # inside fenced code: its marker, and how far its lines move
-    after_blank = False
-    for line in text.split("\n"):
-        stripped = line.lstrip(" ")
-        indent = len(line) - len(stripped)
-        if fence:
-            if stripped.startswith(fence):
-                fence = ""
-            out.append(_shifted(line, shift))
-            continue
-        item = _LIST_ITEM_RE.match(line)
-        if item and (levels or indent < 4):
-            while levels and indent <= levels[-1][0]:
-                levels.pop()
-            new = levels[-1][1] + 4 if levels else 0
-            levels.append((indent, new))
-        elif levels and stripped and indent > levels[0][0]:
-            # text under an item: under the deepest item it is indented past
-            new = next(rendered + 4 for written, rendered in reversed(levels) if indent > written)
-        else:
-            new = 0 if levels else indent  # no deeper than the first item: moves left with it
-            if stripped and after_blank:
-                levels.clear()
-        opening = _FENCE_RE.match(" " * min(new, 3) + stripped) if not item else None
-        if opening:
-            fence, shift = opening.group(1), new - indent
-        out.append(" " * new + stripped)
-        after_blank = not stripped
-    return "\n".join(out)
-
-
-def _shifted(line: str, shift: int) -> str:
-    if shift >= 0:
-        return " " * shift + line
-    return line[min(-shift, len(line) - len(line.lstrip(" "))):]
-
-
 _INLINE_CODE_RE = re.compile(r"`([^`\n]+)`")
 
 
@@ -236,7 +145,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         partial = (partial[0], True)
     md = _md()
     md.reset()
-    body = md.convert(_nest_lists(_blocks_apart(text))).replace('<a href="', f'<a style="color:{palette.link}" href="')
+    body = md.convert(nest_lists(blocks_apart(text))).replace('<a href="', f'<a style="color:{palette.link}" href="')
     blocks: list[str] = []
     total = body.count("<pre><code") if run_go and partial[1] else 0
 
