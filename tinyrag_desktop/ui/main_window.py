@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog
 from ..chats import ChatStoreError, StoredMessage, open_chat_store
 from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..settings import Settings, save_settings
+from . import window_layout
 from .answer import AnswerWidget
 from .bridge import EngineBridge
 from .chat_search import ChatSearch
@@ -39,7 +40,6 @@ from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
 from .status import ServerStatus
 from .theme import apply_theme, colors, style_sheet
-from . import window_layout
 from .welcome import WelcomeController
 
 log = logging.getLogger(__name__)
