@@ -592,34 +592,45 @@ class _Concepts:
     """The question's words as named groups (``c0``, ``c1``, … in query order), each with what it counts
     for when a passage mentions it (see ``_weighed_terms``).
 
-    Words in letters are found by one pattern, in the forms that start like them (their ``_stem`` is the
-    same); CJK terms, which have no endings, by a plain search for their characters, so that the pairs
-    inside a run are found even where the whole run is (one pattern's matches cannot overlap).
+    Words in letters are found by a pattern each, in the forms that start like them (their ``_stem`` is
+    the same); CJK terms, which have no endings, by a plain search for their characters, so that the pairs
+    inside a run are found even where the whole run is.
+
+    Each pattern begins with its word's stem as plain letters, which re finds with a fast substring scan,
+    and checks the word boundary before it only there: one pattern of all the words, tried at every
+    position, cost three times as much, and scanning the candidates was half the time of a search. Two
+    words' patterns find the same written word only when one of them is a typo's index stem
+    (``roots``); then, as in one pattern of alternatives, the word counts for the earlier of the two.
     """
 
-    pattern: re.Pattern[str] | None
+    patterns: tuple[tuple[str, re.Pattern[str]], ...]  # (group, pattern) of the words in letters
     runs: tuple[tuple[str, str], ...]  # (group, characters) of the CJK terms
     weights: dict[str, float]
     total: float
+    overlapping: bool  # whether two patterns can find the same written word
 
-    def seen(self, text: str) -> set[str | None]:
-        groups: set[str | None] = {group for group, chars in self.runs if chars in text}
-        if self.pattern is not None:
-            for match in self.pattern.finditer(text):
-                groups.add(match.lastgroup)
-                if len(groups) == len(self.weights):
-                    break
+    def seen(self, text: str) -> set[str]:
+        if self.overlapping:
+            return set(self.counts(text))
+        groups = {group for group, chars in self.runs if chars in text}
+        groups.update(group for group, pattern in self.patterns if pattern.search(text))
         return groups
 
-    def counts(self, text: str) -> dict[str | None, int]:
-        counts: dict[str | None, int] = {group: n for group, chars in self.runs if (n := text.count(chars))}
-        if self.pattern is not None:
-            for match in self.pattern.finditer(text):
-                counts[match.lastgroup] = counts.get(match.lastgroup, 0) + 1
+    def counts(self, text: str) -> dict[str, int]:
+        counts = {group: n for group, chars in self.runs if (n := text.count(chars))}
+        if not self.overlapping:
+            counts.update((group, n) for group, pattern in self.patterns if (n := len(pattern.findall(text))))
+            return counts
+        first: dict[int, str] = {}  # where a written word starts → the first group that finds it
+        for group, pattern in self.patterns:
+            for match in pattern.finditer(text):
+                first.setdefault(match.start(), group)
+        for group in first.values():
+            counts[group] = counts.get(group, 0) + 1
         return counts
 
-    def covered(self, groups: Iterable[str | None]) -> float:
-        return sum(self.weights[g] for g in groups if g is not None)
+    def covered(self, groups: Iterable[str]) -> float:
+        return sum(self.weights[g] for g in groups)
 
 
 def _concepts(terms: Sequence[str], weights: Sequence[float] | None = None,
@@ -627,35 +638,36 @@ def _concepts(terms: Sequence[str], weights: Sequence[float] | None = None,
     """The question's words as concept groups; None for a one-word question. ``weights`` default to 1
     for every word. A word put in place of a typo is found by the words that start with its index stem
     (``roots``, by the word's place; the word was guessed from the stem, and "searche" is as likely as
-    "searches", so only the stem is sure)."""
+    "searches", so only the stem is sure). A word with the same stem as an earlier one finds nothing, as
+    the earlier one takes its forms."""
     if len(terms) < 2:
         return None
     roots = roots or {}
-    groups, runs = [], []
+    patterns: dict[str, tuple[str, re.Pattern[str]]] = {}
+    runs = []
     for n, term in enumerate(terms):
         if is_cjk(term[0]):
             runs.append((f"c{n}", term.replace(" ", "")))
-        else:
-            pattern = re.escape(roots[n]) + r"\w*" if n in roots else _stem_pattern(_stem(term))
-            groups.append(f"(?P<c{n}>{pattern})")
-    pattern = None
-    if groups:
-        # The look-ahead for the words' first letters lets the scan skip most positions at once (a third
-        # faster than trying every alternative at each word boundary).
-        first = "".join(sorted({re.escape(term[0]) for term in terms if not is_cjk(term[0])}))
-        pattern = re.compile(rf"(?=[{first}])\b(?:" + "|".join(groups) + r")\b")
+            continue
+        stem = roots[n] if n in roots else _stem(term)
+        rest = r"\w*" if n in roots else _after_stem(stem)
+        # the stem, then a look back past it: the letter before the stem must not be part of a word
+        source = rf"{re.escape(stem)}(?<!\w.{{{len(stem)}}}){rest}\b"
+        if source not in patterns:
+            patterns[source] = (f"c{n}", re.compile(source))
     weights = [1.0] * len(terms) if weights is None else list(weights)
-    return _Concepts(pattern, tuple(runs), {f"c{n}": w for n, w in enumerate(weights)}, sum(weights))
+    return _Concepts(tuple(patterns.values()), tuple(runs), {f"c{n}": w for n, w in enumerate(weights)},
+                     sum(weights), bool(roots) and len(patterns) > 1)
 
 
-def _stem_pattern(stem: str) -> str:
-    # The words whose _stem() is ``stem``: one C-level scan per passage finds them all, where
-    # stemming every word of a hundred passages in Python would cost more than the SQL query.
+def _after_stem(stem: str) -> str:
+    # What follows ``stem`` in the words whose _stem() it is: a C-level scan per passage finds them all,
+    # where stemming every word of a hundred passages in Python would cost more than the SQL query.
     if len(stem) > 4:
-        return re.escape(stem) + r"\w{3}"
+        return r"\w{3}"
     if len(stem) == 4:
-        return re.escape(stem) + r"\w{0,3}"
-    return re.escape(stem)
+        return r"\w{0,3}"
+    return ""
 
 
 def _comparable(text: str) -> str:
