@@ -98,14 +98,21 @@ class _Recorded(reader_worker._Reader):
         _Recorded.started.append(self)
 
 
-# A reader that dies on "crash.md" and takes a minute over "slow.md"; any other file it reads as usual.
+# A reader that dies on "crash.md", takes a minute over "slow.md", and warns and prints (as libraries do)
+# on "noisy.md"; any other file it reads as usual.
 _TEST_READER = """
-import os, sys, time
+import logging, os, sys, time
 from tinyrag_desktop.kb import reader_worker
 run = reader_worker.ReadJob.run
 def run_or_fail(self, cancelled=None):
     if self.name == "crash.md":
         os._exit(3)
+    if self.name == "noisy.md":
+        logging.getLogger("somelib").warning("odd table on page 3")
+        print("a library's print")
+        for n in range(300):
+            logging.getLogger("somelib").info("not logged: below WARNING")
+            logging.getLogger("chatty").warning("line %d", n)
     if self.name == "slow.md":
         time.sleep(60)
     return run(self, cancelled)
@@ -141,6 +148,23 @@ def test_a_reader_that_dies_fails_its_own_file_and_the_others_are_read(tmp_path,
     assert len(report.added) == 12 and not report.cancelled
     assert len(test_readers) == 3  # the dead one was replaced
     assert all(reader.process.returncode is not None for reader in test_readers)  # none outlives the import
+
+
+def test_what_a_reader_writes_to_standard_error_goes_to_the_log(tmp_path, data_dir, monkeypatch, test_readers,
+                                                                caplog):
+    folder = tmp_path / "notes"
+    _notes(folder, 12)
+    (folder / "noisy.md").write_text("# Noisy\n\nread all the same\n", encoding="utf-8")
+    with caplog.at_level("WARNING", logger=reader_worker.__name__):
+        report = _import(data_dir, folder, monkeypatch, readers=2)
+    assert len(report.added) == 13 and not report.failed
+    lines = [r.getMessage() for r in caplog.records if r.name == reader_worker.__name__]
+    pid = next(reader.process.pid for reader in test_readers if f"reader process {reader.process.pid}:" in lines[0])
+    assert lines[:3] == [f"reader process {pid}: WARNING somelib: odd table on page 3",
+                         f"reader process {pid}: a library's print",
+                         f"reader process {pid}: WARNING chatty: line 0"]
+    assert len(lines) == reader_worker._MOST_LOG_LINES + 1  # then one line saying how many more there were
+    assert lines[-1] == f"reader process {pid}: 102 more lines not logged"
 
 
 def test_cancel_does_not_wait_for_a_reader_and_stops_every_reader(tmp_path, data_dir, monkeypatch, test_readers):

@@ -8,12 +8,15 @@ the import's order, so what is stored, and when, is as if it had all been read h
 A reader is ``python -m tinyrag_desktop.kb.reader_worker`` (in a frozen build, the app's own executable
 with ``--kb-reader`` first). It reads jobs from its standard input and writes results to its standard
 output, each a length and a pickle, until its input ends. Only this program writes to it and reads from it.
+What it writes to standard error (its libraries' warnings, a crash's traceback) goes to the app's log.
 A reader that ends while reading (out of memory, or a file that crashes a parser library) fails that
 file alone, with a reason; the next file gets a new reader.
 """
 
 from __future__ import annotations
 
+import faulthandler
+import logging
 import os
 import pickle
 import queue
@@ -42,6 +45,11 @@ _FIRST_ANSWER = 30.0
 _MOST_BYTES = 1 << 30
 # How often a wait for a reader looks at Cancel, in seconds.
 _CANCEL_POLL = 0.05
+# A reader's standard error (its libraries' warnings, a crash's traceback) goes to this process's log,
+# up to this many lines per reader: a library warning on every page of a long PDF would fill the log.
+_MOST_LOG_LINES = 200
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +107,10 @@ def main() -> int:
     """A reader: jobs in, (True, packed document and chunks) or (False, exception) out, until the input ends."""
     source, sink = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a library's print() must not break the results' stream
+    # Standard error is the parent's log (see _Reader): the libraries' warnings, and where a parser
+    # library crashed this process, the Python lines it was in.
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    faulthandler.enable()
     while True:
         try:
             job = _receive(source)
@@ -138,11 +150,13 @@ class _Reader:
         # In a session of its own: Ctrl+C in a terminal stops the import (which then stops its readers), not
         # a reader halfway through a file, which would look like a file that killed it.
         self.process = subprocess.Popen(reader_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, env=_environment(), start_new_session=True,
+                                        stderr=subprocess.PIPE, env=_environment(), start_new_session=True,
                                         creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0))
         self.results: queue.Queue[tuple[bool, object] | None] = queue.Queue()
         self._taking_in = threading.Thread(target=self._take_in, name="kb-reader", daemon=True)
         self._taking_in.start()
+        self._logging = threading.Thread(target=self._log_errors, name="kb-reader-log", daemon=True)
+        self._logging.start()
 
     def _take_in(self) -> None:
         stream = self.process.stdout
@@ -153,6 +167,20 @@ class _Reader:
             except Exception:  # ended (or its stream closed by stop()), or it wrote what no reader writes
                 self.results.put(None)
                 return
+
+    def _log_errors(self) -> None:
+        stream = self.process.stderr
+        assert stream is not None
+        pid, lines = self.process.pid, 0
+        try:
+            for raw in stream:
+                lines += 1
+                if lines <= _MOST_LOG_LINES:
+                    log.warning("reader process %d: %s", pid, raw.decode("utf-8", "replace").rstrip())
+        except (OSError, ValueError):  # its stream closed by stop()
+            pass
+        if lines > _MOST_LOG_LINES:
+            log.warning("reader process %d: %d more lines not logged", pid, lines - _MOST_LOG_LINES)
 
     def give(self, job: ReadJob) -> None:
         assert self.process.stdin is not None
@@ -165,7 +193,8 @@ class _Reader:
             pass
         self.process.wait()
         self._taking_in.join(5)  # its output has ended with it
-        for stream in (self.process.stdin, self.process.stdout):
+        self._logging.join(5)
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             try:
                 stream.close()  # type: ignore[union-attr]
             except OSError:
