@@ -118,11 +118,25 @@ def test_inline_code_has_a_background_and_code_blocks_wrap_long_lines():
 def test_words_too_long_for_a_line_get_break_points_but_links_keep_their_address():
     url = "https://example.org/" + "a" * 300
     html = render(f"{'y' * 1000}\n\n[link]({url}) and `{'z' * 250}`").html
-    assert "y" * 80 + "\u200b" + "y" * 80 in html and "y" * 81 not in html
+    # a break point every 8 characters, so a line of such a word ends at most 8 short of the edge
+    assert ("y" * 8 + "\u200b") * 3 in html and "y" * 9 not in html
+    assert html.count("\u200b") == 1000 // 8 - 1 + 250 // 8
     assert f'href="{url}"' in html  # inside the tag: untouched
-    assert "z" * 80 + "\u200b" in html
+    assert "z" * 8 + "\u200b" in html
     short = render("a normal sentence with ordinary words").html
     assert "\u200b" not in short
+
+
+def test_break_points_never_part_a_letter_from_its_accent_or_an_emoji_sequence():
+    word = "e\u0301" * 150  # 300 characters: é as a letter and a combining accent
+    html = render(word).html
+    assert "\u200b\u0301" not in html and html.count("\u200b") > 30
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one emoji of five characters
+    hands = "\U0001f44d\U0001f3fd"  # thumbs up, medium skin tone
+    html = render((family + hands) * 40).html
+    assert html.replace("\u200b", "").count(family + hands) == 40
+    for piece in html.split("\u200b")[1:]:
+        assert piece[0] not in "\u200d\U0001f3fd" and not piece.startswith(("\U0001f469", "\U0001f467"))
 
 
 def test_a_code_block_still_streaming_shows_as_code_not_as_its_fence_and_lines_run_together():

@@ -104,6 +104,22 @@ def test_copy_code_block_and_answer_as_markdown(qtbot):
     assert answer.copy_markdown().startswith("Run this:")
 
 
+def test_a_long_word_selected_and_copied_has_no_break_points(qtbot):
+    # the view puts zero-width spaces into a word too long for a line so that it wraps; a hash or a base64
+    # blob selected with the mouse and copied must still be the one the answer wrote
+    blob = "QmFzZTY0" * 60
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.append_text(f"The key is {blob} and that is all.")
+    answer.flush()
+    seg = answer.segments()[0]
+    assert "\u200b" in seg.toPlainText()  # what is shown has break points
+    seg.selectAll()
+    seg.copy()
+    assert QGuiApplication.clipboard().text() == f"The key is {blob} and that is all."
+    assert "\u200b" not in QGuiApplication.clipboard().mimeData().html()
+
+
 def test_stop_marks_running_cards_and_fail_shows_retry(qtbot):
     answer = AnswerWidget()
     qtbot.addWidget(answer)

@@ -243,15 +243,20 @@ def _rtl_blocks(body: str) -> str:
 
 _TEXT_NODE = re.compile(r">([^<]{200,})<")
 _LONG_RUN = re.compile(r"[^\s<>&]{200,}")
-_BREAK_EVERY = 80
+# Break points every so many characters: a line of such a word ends at most this many short of the edge.
+# Every 80 left lines of 52 and 28 characters in turn where 52 fit (each piece longer than the line was
+# broken anywhere, and the rest began a line of its own).
+_BREAK_EVERY = 8
+BREAK_POINT = "\u200b"  # a zero-width space: see _breakable
 
 
 def _breakable(body: str) -> str:
     """Let Qt wrap words too long for a line (a base64 blob, a line of "=" signs): a zero-width space every
-    80 characters of such a run, in text only (never inside a tag: links keep their address).
+    _BREAK_EVERY characters of such a run, in text only (never inside a tag: links keep their address).
 
     Qt lays out a word it cannot break in time that grows with its square: a 200 KB one took 0.7 s, a
-    1 MB one half a minute, the window frozen. Copying is unaffected: Copy and Copy code use the source.
+    1 MB one half a minute, the window frozen. Copying is unaffected: Copy and Copy code use the source,
+    and a selection is copied without the break points (MarkdownSegment.createMimeDataFromSelection).
     """
     if len(body) < 200:
         return body
@@ -264,7 +269,21 @@ def _breakable(body: str) -> str:
 
 def _with_breaks(run: re.Match[str]) -> str:
     word = run.group(0)
-    return "\u200b".join(word[i:i + _BREAK_EVERY] for i in range(0, len(word), _BREAK_EVERY))
+    if word.isascii():
+        return BREAK_POINT.join(word[i:i + _BREAK_EVERY] for i in range(0, len(word), _BREAK_EVERY))
+    pieces, start, at = [], 0, _BREAK_EVERY
+    while at < len(word):
+        while at < len(word) and _joins_previous(word[at - 1], word[at]):
+            at += 1  # not between a letter and its accent, nor inside an emoji sequence
+        pieces.append(word[start:at])
+        start, at = at, at + _BREAK_EVERY
+    pieces.append(word[start:])
+    return BREAK_POINT.join(piece for piece in pieces if piece)
+
+
+def _joins_previous(before: str, char: str) -> bool:
+    return (unicodedata.category(char) in ("Mn", "Me", "Mc", "Cf") or before == "\u200d"
+            or "\U0001f3fb" <= char <= "\U0001f3ff")  # a skin-tone modifier
 
 
 _MONO = "'DejaVu Sans Mono',monospace"

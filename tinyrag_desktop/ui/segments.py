@@ -6,13 +6,13 @@ import asyncio
 from typing import Any, Callable, Mapping
 
 import shiboken6
-from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QMimeData, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QPalette, QTextCursor, QTextOption
 from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout,
                                QWidget)
 
 from .gorun import GoRuns, run_limits
-from .markdown_render import DARK, LIGHT, Palette, RunView, render
+from .markdown_render import BREAK_POINT, DARK, LIGHT, Palette, RunView, render
 from .theme import colors, paint_focus_ring
 
 SettingsSource = Callable[[], Mapping[str, Any]]
@@ -180,6 +180,16 @@ class MarkdownSegment(QTextBrowser):
     def loadResource(self, kind: int, url: QUrl):  # noqa: N802
         # Answers are model output: never let them make the view read local files or images.
         return None
+
+    def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802
+        """The selection as copied or dragged, without the break points put into long words to let them wrap
+        (a hash or a base64 blob selected and copied must be the one the answer wrote)."""
+        data = super().createMimeDataFromSelection()
+        if data.hasHtml():
+            data.setHtml(data.html().replace(BREAK_POINT, ""))
+        if data.hasText():
+            data.setText(data.text().replace(BREAK_POINT, ""))
+        return data
 
 
 class _Toggle(QToolButton):
