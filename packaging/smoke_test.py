@@ -224,6 +224,45 @@ def check_kb(exe: Path, tmp: Path) -> str:
             "a typo corrected, a real word not")
 
 
+def check_kb_reader(exe: Path, tmp: Path) -> str:
+    """The executable as a reader process (``--kb-reader``), as a large import starts it on a computer with
+    processors to spare: files in, their chunks out, a failure sent back as an error, then its exit."""
+    from tinyrag_desktop.kb import reader_worker
+    from tinyrag_desktop.kb.errors import ReadError
+
+    page = b"<html><head><title>Greenhouse</title></head><body><main><h1>Watering</h1><p>" + \
+        b"Tomatoes are watered twice a week. " * 40 + b"</p></main></body></html>"
+    jobs = [reader_worker.ReadJob(page, "html", "greenhouse.html", 1200),
+            reader_worker.ReadJob(b"", "text", "empty.txt", 1200)]
+    proc = subprocess.Popen([str(exe), reader_worker.READER_FLAG], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_env(tmp), cwd=tmp)
+    try:
+        for job in jobs:
+            reader_worker._send(proc.stdin, job)
+        proc.stdin.close()
+        ok, packed = reader_worker._receive(proc.stdout)
+        failed, error = reader_worker._receive(proc.stdout)
+        code = proc.wait(TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        stderr = proc.stderr.read().decode("utf-8", "replace")
+        proc.stdout.close()
+        proc.stderr.close()
+    if not ok:
+        raise SmokeFailure(f"the reader could not read an HTML page: {packed!r}\nstderr: {stderr[-2000:]}")
+    doc, chunks = reader_worker._unpacked(packed)
+    if doc.title != "Greenhouse" or not chunks or "twice a week" not in chunks[0].text:
+        raise SmokeFailure(f"the reader read the page wrongly: {doc.title!r}, {chunks[:1]}")
+    if failed or not isinstance(error, ReadError):
+        raise SmokeFailure(f"the reader did not send back the empty file's error: {failed}, {error!r}")
+    if code != 0:
+        raise SmokeFailure(f"the reader exited {code} at the end of its input\nstderr: {stderr[-2000:]}")
+    read = f"{len(chunks)} chunk{'s' if len(chunks) != 1 else ''}"
+    return f"an HTML page read into {read}, an empty file's error sent back ({error}), exit 0"
+
+
 def check_kb_vectors(exe: Path, tmp: Path) -> str:
     data = tmp / "kb-vectors"
     data.mkdir()
@@ -295,6 +334,7 @@ CHECKS: list[tuple[str, Callable[[Path, Path], str]]] = [
     ("ask (nanogo tool)", check_ask_nanogo_tool),
     ("nanogo verb", check_nanogo_verb),
     ("kb add/search/list", check_kb),
+    ("kb reader process (--kb-reader)", check_kb_reader),
     ("kb with vectors (numpy)", check_kb_vectors),
     ("first start (user guide, one window)", check_first_run),
 ]
