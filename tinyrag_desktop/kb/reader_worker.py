@@ -173,7 +173,7 @@ class _Reader:
         assert stream is not None
         pid, lines = self.process.pid, 0
         try:
-            for raw in stream:
+            while raw := stream.readline(4096):  # a line at most that long: the rest is the next one
                 lines += 1
                 if lines <= _MOST_LOG_LINES:
                     log.warning("reader process %d: %s", pid, raw.decode("utf-8", "replace").rstrip())
