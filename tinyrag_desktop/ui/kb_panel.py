@@ -26,8 +26,8 @@ from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QSize, Qt, QU
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
-    QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QStyle, QStyledItemDelegate,
-    QStyleOptionViewItem, QTabWidget, QVBoxLayout, QWidget,
+    QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QSizePolicy, QStyle,
+    QStyledItemDelegate, QStyleOptionViewItem, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from ..kb import (
@@ -202,6 +202,11 @@ class KnowledgePanel(QWidget):
         self.status_label = QLabel("Drop files, folders or links here to import them.")
         self.status_label.setObjectName("kbStatus")
         self.status_label.setWordWrap(True)
+        # Its text never sets the panel's width: a word too long to wrap (a file's name without spaces)
+        # made the panel, and the window it is docked in, as wide as that word (1,252 pixels for one name).
+        # Names are shortened in the middle too (_short_location), so that such a word is whole at least.
+        self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.status_label.setMinimumWidth(1)
         self.cancel_button = self._button("Cancel", "kbCancel", self.cancel_import, progress_row)
         progress_row.insertWidget(0, self.progress_bar, 1)
         col.addLayout(progress_row)
@@ -677,7 +682,15 @@ def _short_location(location: str) -> str:
         return "(nothing given)"
     if location.lower().startswith(("http://", "https://")):
         return source_label(location)
-    return Path(location).name if Path(location).is_absolute() else location
+    return _elided(Path(location).name if Path(location).is_absolute() else location)
+
+
+def _elided(text: str, limit: int = 60) -> str:
+    """``text`` cut in the middle to at most ``limit`` characters: a name's start and its end (its type)."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) * 2 // 3
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
 
 
 def _sources(count: int) -> str:
@@ -702,7 +715,8 @@ def _failure(location: str, reason: str):
 def left_out(urls: Sequence[QUrl], text: str = "") -> list[str]:
     """What a drop holds that items_from_urls does not import: links of other kinds (ftp://, mailto:), or
     text that is no link at all."""
-    left = [url.toString() for url in urls if not url.isLocalFile() and url.scheme() not in ("http", "https")]
+    left = [_elided(url.toString()) for url in urls
+            if not url.isLocalFile() and url.scheme() not in ("http", "https")]
     if not urls and text.strip() and not text.strip().lower().startswith(("http://", "https://")):
         words = " ".join(text.split())
         left.append(f"the text “{words[:40]}{'…' if len(words) > 40 else ''}”")
