@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..kb import (
-    Error, Hit, Hits, ImportItem, Importer, ImportReport, Progress, open_store, search, warm_vectors,
+    Error, Hit, Hits, ImportItem, Importer, ImportReport, Progress, open_store, query_terms, search, warm_vectors,
 )
 from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
@@ -128,6 +128,7 @@ class KnowledgePanel(QWidget):
         # One thread for searches and vector loading, so they keep one database connection between them.
         self._searcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-search")
         self._searches = 0
+        self._query = ""  # the text of the newest search
         self._busy = False
         self.setAcceptDrops(True)
         self._listed = False  # whether the sources list has been read yet
@@ -579,11 +580,12 @@ class KnowledgePanel(QWidget):
         """Start searching for the query box's words; ``searchFinished`` tells when the results are shown.
         Returns this search's number (a newer search makes an older one's results be dropped)."""
         self._searches += 1
+        self._query = self.query_edit.text()  # what the results are for, though the box be edited meanwhile
         self.results.clear()
         self.results.addItem("Searching…")
         settings = self.settings_provider()
         try:
-            self._searcher.submit(self._search_work, self._searches, self.query_edit.text(), settings)
+            self._searcher.submit(self._search_work, self._searches, self._query, settings)
         except RuntimeError:  # the panel is shutting down
             pass
         return self._searches
@@ -618,10 +620,22 @@ class KnowledgePanel(QWidget):
             item.setToolTip(hit.text[:2000])
             self.results.addItem(item)
         if not hits and not self.results.count():
-            self.results.addItem("No passages match." if self.query_edit.text().strip() else "Type a question above.")
+            self.results.addItem(self._nothing_found(self._query))
         if note:  # said beneath the results, in grey: they are still good, just keyword-only
             self.results.addItem(self._note_item(note))
         self.searchFinished.emit(len(hits))
+
+    def _nothing_found(self, text: str) -> str:
+        """Why a search found nothing, as kb search says it: "No passages match." alone was also said of a
+        knowledge base with no documents, and of a question with no words in it ("*", an emoji)."""
+        if not text.strip():
+            return "Type a question above."
+        if not self._busy and self.source_count() == 0:
+            return "Nothing to search yet: add files, folders or web pages in the Sources tab."
+        if not query_terms(text):
+            return (f"“{_elided(' '.join(text.split()), 40)}” has no words to search for (symbols, emoji and "
+                    "punctuation are left out): ask with words your documents use.")
+        return "No passages match."
 
     def _note_item(self, text: str) -> QListWidgetItem:
         item = QListWidgetItem(text)
