@@ -338,7 +338,7 @@ def _no_knowledge_base(data_dir: Path) -> str:
 def _search(args: argparse.Namespace) -> int:
     import asyncio
 
-    from . import Error, db_path, query_terms, search
+    from . import Error, db_path, has_documents, query_terms, search
     from .embed import query_vector
 
     ctx = _context(args, create=False)
@@ -374,6 +374,8 @@ def _search(args: argparse.Namespace) -> int:
         if vector is None and not query_terms(args.text):
             print(f"no matches: {_printable(args.text)!r} has no words to search for (symbols, emoji and "
                   "punctuation are left out); search with words your documents use", file=sys.stderr)
+        elif not has_documents(ctx.data_dir):  # all removed since: nothing was searched
+            print(_no_knowledge_base(ctx.data_dir), file=sys.stderr)
         else:
             print("no matches", file=sys.stderr)
     return 0
@@ -419,7 +421,10 @@ def _list(args: argparse.Namespace) -> int:
     if kb is None:
         return 0
     with kb:
-        for s in kb.sources():
+        sources = kb.sources()
+        if not sources:  # all removed since (kb remove): printing nothing looked like a command that did not run
+            print("the knowledge base is empty", file=sys.stderr)
+        for s in sources:
             if args.jsonl:
                 print(json.dumps({"source_id": s.id, "title": s.title, "location": s.location, "type": s.type,
                                   "chunks": s.chunk_count, "size": s.size, "imported_at": s.imported_at},
@@ -453,5 +458,5 @@ def _remove(args: argparse.Namespace) -> int:
                     break
     for sid in missing:
         print(f"no source with id {sid}", file=sys.stderr)
-    print(f"{removed} source(s) removed")
+    print(f"{removed} source removed" if removed == 1 else f"{removed} sources removed")
     return 1 if missing or failed else 0
