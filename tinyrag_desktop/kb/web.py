@@ -32,7 +32,8 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 def normalize_url(url: str) -> str:
     """The form a URL is stored under, so one page is one source: scheme and host in lower case, no
-    default port, no ``#fragment`` (a place in the page, not another page). Refuses a URL holding a password.
+    default port, a front page's "/", no ``#fragment`` (a place in the page, not another page). Refuses a
+    URL holding a password.
     """
     try:
         parts = urlsplit(url.strip())
@@ -56,7 +57,9 @@ def normalize_url(url: str) -> str:
         host += f":{port}"
     if parts.username:
         host = f"{parts.username}@{host}"
-    return urlunsplit((parts.scheme.lower(), host, parts.path, parts.query, ""))
+    # An empty path asks the server for "/" (RFC 9110, 4.2.3): http://host and http://host/ are one page.
+    # One stored without it by an earlier version is found by its own address on re-import (ingest).
+    return urlunsplit((parts.scheme.lower(), host, parts.path or "/", parts.query, ""))
 
 
 @dataclass(frozen=True, slots=True)
