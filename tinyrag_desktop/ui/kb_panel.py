@@ -311,9 +311,8 @@ class KnowledgePanel(QWidget):
         selected = self._selected()
         if not selected or self._busy:
             return 0
-        if confirm and QMessageBox.question(
-            self, "Delete sources", f"Remove {_sources(len(selected))} from the knowledge base?"
-        ) != QMessageBox.StandardButton.Yes:
+        if confirm and QMessageBox.question(self, "Delete sources", self._delete_question(selected)) \
+                != QMessageBox.StandardButton.Yes:
             return 0
         self._set_busy(True)
         self.progress_bar.setRange(0, 0)  # busy, with no steps to count
@@ -323,6 +322,17 @@ class KnowledgePanel(QWidget):
                                         name="kb-delete", daemon=True)
         self._worker.start()
         return len(selected)
+
+    def _delete_question(self, selected: list[tuple[int, str]]) -> str:
+        """What Delete asks: one source by its title; and that files stay where they are, since "Delete" in a
+        list of files could mean the files themselves."""
+        if len(selected) == 1:
+            [row] = [row for row in range(self.sources_model.rowCount())
+                     if self.sources_model.source(row).id == selected[0][0]]
+            title = _elided(" ".join(self.sources_model.source(row).title.split()) or selected[0][1], 80)
+            return f"Remove “{title}” from the knowledge base?\n\nThe file or page itself is not deleted."
+        return (f"Remove {_sources(len(selected))} from the knowledge base?\n\n"
+                "The files and pages themselves are not deleted.")
 
     def _delete_work(self, source_ids: list[int]) -> None:
         try:
@@ -380,14 +390,30 @@ class KnowledgePanel(QWidget):
             self.import_items([path])
 
     def ask_url(self) -> None:
-        text, ok = QInputDialog.getText(self, "Add a web page", "URL (http or https):")
-        if ok and text.strip():
-            self.import_items([ImportItem("url", text.strip())])
+        text = self._ask("Add a web page", "URL (http or https):", "https://example.org/guide.html")
+        if text:
+            self.import_items([ImportItem("url", text)])
 
     def ask_wikipedia(self) -> None:
-        text, ok = QInputDialog.getText(self, "Add a Wikipedia article", "Article title:")
-        if ok and text.strip():
-            self.import_items([ImportItem("wikipedia", text.strip())])
+        text = self._ask("Add a Wikipedia article", "Article title:", "e.g. Alan Turing")
+        if text:
+            self.import_items([ImportItem("wikipedia", text)])
+
+    def _ask(self, title: str, label: str, example: str) -> str:
+        """A line of text from a small dialog, stripped ("" when cancelled); its box is wide enough for an
+        address (QInputDialog's own showed a dozen characters of one) and shows an example of what to type."""
+        dialog = QInputDialog(self)
+        dialog.setWindowTitle(title)
+        dialog.setLabelText(label)
+        dialog.setInputMode(QInputDialog.InputMode.TextInput)
+        edit = dialog.findChild(QLineEdit)
+        if edit is not None:
+            edit.setPlaceholderText(example)
+            edit.setMinimumWidth(edit.fontMetrics().averageCharWidth() * 60)
+        accepted = dialog.exec() == QInputDialog.DialogCode.Accepted
+        text = dialog.textValue().strip()
+        dialog.deleteLater()
+        return text if accepted else ""
 
     def is_importing(self) -> bool:
         return self._worker is not None and self._worker.is_alive()
