@@ -169,10 +169,11 @@ def _not_empty(what: str) -> Callable[[str], str]:
 
 def _printable(text: str) -> str:
     """``text`` on one line: control characters shown escaped (\\n, \\x1b), so a file name cannot break
-    the layout or drive the terminal."""
+    the layout or drive the terminal; so are the bytes of a file name that is not UTF-8 (\\udcff), which
+    no UTF-8 stream or log file can write as they are."""
     if text.isprintable():
         return text
-    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs") else ch for ch in text)
 
 
 def _quiet_on_broken_pipe(verb: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -279,7 +280,7 @@ def _add(args: argparse.Namespace) -> int:
             embedder.close()
     for failure in report.failed:
         print(f"failed: {_printable(failure.location)}: {_printable(failure.reason)}", file=sys.stderr)
-        log.warning("kb add: %s failed: %s", failure.location, failure.reason)
+        log.warning("kb add: %s failed: %s", _printable(failure.location), failure.reason)
     for skip in report.skipped:
         print(f"skipped: {_printable(skip.location)}: {_printable(skip.reason)}", file=sys.stderr)
     for location in report.removed:
