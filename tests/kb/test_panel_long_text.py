@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
@@ -41,3 +42,17 @@ def test_a_long_link_dropped_that_cannot_be_imported_does_not_widen_the_panel(qt
                                Qt.KeyboardModifier.NoModifier))
     assert panel.status_label.text().startswith("Not imported: ftp://example.org/xxx")
     assert panel.minimumSizeHint().width() <= 340
+
+
+def test_a_file_name_that_is_not_utf8_shows_where_its_odd_byte_is(qtbot, panel, tmp_path):
+    import os
+
+    name = os.fsdecode(b"bad\xffname.md")
+    try:
+        (tmp_path / name).write_text("# Lamps\n\nOil lamps need a clean wick.\n", encoding="utf-8")
+    except (OSError, UnicodeEncodeError):
+        pytest.skip("this file system refuses such names")
+    _import(qtbot, panel, [str(tmp_path / name)])
+    # Qt dropped the byte it could not show: "✗ badname.md", a name no file has.
+    assert "✗ bad\ufffdname.md: its name is not valid text (UTF-8)" in panel.status_label.text()
+    assert f"{tmp_path}/bad\ufffdname.md: its name" in panel.status_label.toolTip()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import re
 import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -577,7 +578,7 @@ class KnowledgePanel(QWidget):
         if report.offline:  # the window's own setting forbade it: say where to allow it
             lines.append(OFFLINE_NOTE)
         self.status_label.setText("\n".join(lines))
-        self.status_label.setToolTip("\n".join(f"{f.location}: {f.reason}" for _, f in reasons))
+        self.status_label.setToolTip("\n".join(f"{_showable(f.location)}: {f.reason}" for _, f in reasons))
         self.refresh()
         self._warm_vectors()
         self.sourcesChanged.emit()
@@ -720,9 +721,19 @@ def _short_location(location: str) -> str:
     a web page by its host and path (it was by the path's last part: "✗ page: the server answered 404")."""
     if not location.strip():
         return "(nothing given)"
+    location = _showable(location)
     if location.lower().startswith(("http://", "https://")):
         return source_label(location)
     return _elided(Path(location).name if Path(location).is_absolute() else location)
+
+
+_UNDECODED = re.compile("[\ud800-\udfff]")
+
+
+def _showable(location: str) -> str:
+    """``location`` with the bytes of a file name that is not UTF-8 (Python's lone surrogates) shown as �:
+    Qt dropped them, and "bad\\xffname.md" was listed as "badname.md", a name no file has."""
+    return _UNDECODED.sub("\ufffd", location)
 
 
 def _elided(text: str, limit: int = 60) -> str:
