@@ -1,4 +1,4 @@
-"""The knowledge panel keeps its width whatever its status line says: long file names and dropped links."""
+"""The knowledge panel's status line: long names keep the panel's width, odd names show, left-out links stay said."""
 
 from __future__ import annotations
 
@@ -56,3 +56,30 @@ def test_a_file_name_that_is_not_utf8_shows_where_its_odd_byte_is(qtbot, panel, 
     # Qt dropped the byte it could not show: "✗ badname.md", a name no file has.
     assert "✗ bad\ufffdname.md: its name is not valid text (UTF-8)" in panel.status_label.text()
     assert f"{tmp_path}/bad\ufffdname.md: its name" in panel.status_label.toolTip()
+
+
+def _drop(panel, urls):
+    data = QMimeData()
+    data.setUrls(urls)
+    panel.dropEvent(QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, data, Qt.MouseButton.LeftButton,
+                               Qt.KeyboardModifier.NoModifier))
+
+
+def test_a_link_left_out_of_a_drop_is_still_said_when_the_import_ends(qtbot, panel, sample_dir):
+    # Said as the import started, the note was replaced by its progress at once, and never said again.
+    with qtbot.waitSignal(panel.importFinished, timeout=60_000):
+        _drop(panel, [QUrl.fromLocalFile(str(sample_dir / "notes.txt")), QUrl("mailto:ann@example.org")])
+    lines = panel.status_label.text().split("\n")
+    assert lines[0].startswith("1 added")
+    assert lines[-1] == ("Not imported: mailto:ann@example.org. Only files, folders and http:// or https:// links "
+                         "can be dropped here.")
+    with qtbot.waitSignal(panel.importFinished, timeout=60_000):  # said once, not after every import
+        panel.import_items([str(sample_dir / "guide.md")])
+    assert "Not imported" not in panel.status_label.text()
+
+
+def test_a_link_left_out_of_a_drop_while_an_import_runs_is_said_when_it_ends(qtbot, panel, sample_dir):
+    with qtbot.waitSignal(panel.importFinished, timeout=60_000):
+        panel.import_items([str(sample_dir)])
+        _drop(panel, [QUrl.fromLocalFile(str(sample_dir / "notes.txt")), QUrl("ftp://files.example/a.pdf")])
+    assert panel.status_label.text().split("\n")[-1].startswith("Not imported: ftp://files.example/a.pdf.")

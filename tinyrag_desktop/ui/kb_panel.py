@@ -120,6 +120,7 @@ class KnowledgePanel(QWidget):
         # Imports asked for while the panel was busy (items, force), and what the first of a run of them did.
         self._waiting: list[tuple[list, bool]] = []
         self._earlier: ImportReport | None = None
+        self._dropped_note = ""  # what a drop held that could not be imported, said when the import ends
         self._relay = _Relay(self)
         self._relay.progress.connect(self._on_progress)
         self._relay.finished.connect(self._on_finished)
@@ -352,6 +353,9 @@ class KnowledgePanel(QWidget):
         self.refresh()
         self.sourcesChanged.emit()
         self.status_label.setText(f"Nothing was removed: {problem}" if problem else f"{_sources(removed)} removed.")
+        if self._dropped_note and not self._waiting:  # dropped during the Delete, with nothing to import
+            self.status_label.setText(f"{self.status_label.text()}\n{self._dropped_note}")
+            self._dropped_note = ""
         self.deleteFinished.emit(removed)
         self._start_waiting()
 
@@ -577,6 +581,9 @@ class KnowledgePanel(QWidget):
             lines.append(f"… and {len(reasons) - _REASONS_SHOWN} more (hover to see them all)")
         if report.offline:  # the window's own setting forbade it: say where to allow it
             lines.append(OFFLINE_NOTE)
+        if self._dropped_note:
+            lines.append(self._dropped_note)
+            self._dropped_note = ""
         self.status_label.setText("\n".join(lines))
         self.status_label.setToolTip("\n".join(f"{_showable(f.location)}: {f.reason}" for _, f in reasons))
         self.refresh()
@@ -598,8 +605,11 @@ class KnowledgePanel(QWidget):
             event.acceptProposedAction()
         left = left_out(urls, text)
         if left:  # said after the import starts, so that its progress does not cover it at once
-            self.status_label.setText(f"Not imported: {', '.join(left[:3])}{' …' if len(left) > 3 else ''}. Only "
-                                      "files, folders and http:// or https:// links can be dropped here.")
+            note = (f"Not imported: {', '.join(left[:3])}{' …' if len(left) > 3 else ''}. Only files, folders and "
+                    "http:// or https:// links can be dropped here.")
+            self.status_label.setText(note)
+            if self._busy:  # and again beneath the summary: the progress replaces it at once
+                self._dropped_note = note
 
     # ---- search ------------------------------------------------------------------------------------
 
