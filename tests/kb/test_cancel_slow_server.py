@@ -75,3 +75,33 @@ def test_cancel_in_the_panel_while_a_server_says_nothing_ends_the_import_at_once
     report = finished.args[0]
     assert report.cancelled and not report.failed and not report.added
     assert panel.status_label.text().startswith("0 added") and "cancelled" in panel.status_label.text()
+
+
+def test_a_wikipedia_article_stops_when_cancelled_before_the_server_answers(silent):
+    import asyncio
+
+    from tinyrag_desktop.kb.web import wikipedia_article
+    from tinyrag_desktop.settings import Settings, defaults
+
+    url, handler = silent
+    settings = Settings(defaults().values, {"wikipedia_api_url": f"{url}/api.php"})
+    started = time.monotonic()
+    # It waited for the server (15 s a request, more than one request an article) before it looked at Cancel.
+    with pytest.raises(Cancelled):
+        asyncio.run(wikipedia_article("Narwhal", settings, cancelled=handler.asked.is_set))
+    assert time.monotonic() - started < 10
+
+
+def test_a_wikipedia_article_without_cancel_is_asked_as_before(silent):
+    import asyncio
+
+    from tinyrag_desktop.kb.errors import FetchError
+    from tinyrag_desktop.kb.web import wikipedia_article
+    from tinyrag_desktop.settings import Settings, defaults
+
+    url, handler = silent
+    handler.release.set()  # the silent server then answers every request with an HTML page, not the API's JSON
+    settings = Settings(defaults().values, {"wikipedia_api_url": f"{url}/api.php"})
+    for cancelled in (None, lambda: False):
+        with pytest.raises(FetchError):
+            asyncio.run(wikipedia_article("Narwhal", settings, cancelled=cancelled))

@@ -8,11 +8,13 @@ and code apart, which the chunker needs. When it finds nothing, the page is read
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -29,6 +31,7 @@ USER_AGENT = "tinyRAG-Desktop knowledge import (+https://github.com/tinyrag)"
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)  # for each wait: connecting, and between two pieces of the page
 DEADLINE = 60.0  # for the whole page: a server sending a byte a second never trips the per-read time-out
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+_T = TypeVar("_T")
 
 
 def normalize_url(url: str) -> str:
@@ -266,9 +269,11 @@ class WikiArticle:
     lang: str
 
 
-async def wikipedia_article(title: str, settings: Mapping[str, Any], lang: str = "") -> WikiArticle:
+async def wikipedia_article(title: str, settings: Mapping[str, Any], lang: str = "",
+                            cancelled: Callable[[], bool] | None = None) -> WikiArticle:
     """The article best matching ``title`` in the ``lang`` edition (empty: the settings' language), through
-    the shared MediaWiki client."""
+    the shared MediaWiki client; raises Cancelled as soon as ``cancelled()`` turns true, while a request is
+    waiting for its answer too (each may take 15 seconds)."""
     # Lazy: the tools package is only needed for this one kind of import.
     from ..tools.errors import ToolError
     from ..tools.netutil import setting
@@ -277,7 +282,22 @@ async def wikipedia_article(title: str, settings: Mapping[str, Any], lang: str =
     lang = lang or str(setting(settings, "lang", "en") or "en")
     api_url = setting(settings, "wikipedia_api_url", None)
     try:
-        article = await get_article(None, title, lang, api_url=api_url)
+        article = await _unless_cancelled(get_article(None, title, lang, api_url=api_url), cancelled)
     except ToolError as exc:
         raise FetchError(str(exc)) from exc
     return WikiArticle(article.title, article.url, article.text, article.lang)
+
+
+async def _unless_cancelled(work: Awaitable[_T], cancelled: Callable[[], bool] | None) -> _T:
+    """``work``'s result, or Cancelled (and ``work`` cancelled) once ``cancelled()`` turns true."""
+    if cancelled is None:
+        return await work
+    task = asyncio.ensure_future(work)
+    while not task.done():
+        await asyncio.wait({task}, timeout=_CANCEL_POLL)
+        if not task.done() and cancelled():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            raise Cancelled("the import was cancelled")
+    return task.result()
