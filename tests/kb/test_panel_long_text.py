@@ -21,6 +21,8 @@ def test_a_failed_file_with_a_long_name_does_not_widen_the_panel(qtbot, panel, t
     folder = tmp_path / "notes"
     folder.mkdir()
     (folder / f"{_LONG}.md").write_bytes(b"")
+    for n in range(12):
+        (folder / f"empty_{n}.md").write_bytes(b"")
     (folder / "kept.md").write_text("# Herons\n\nHerons stand still in shallow water.\n", encoding="utf-8")
     _shown(qtbot, panel)
     _import(qtbot, panel, [str(folder)])
@@ -28,6 +30,7 @@ def test_a_failed_file_with_a_long_name_does_not_widen_the_panel(qtbot, panel, t
     # from 340 to 1,252 pixels wide.
     assert panel.minimumSizeHint().width() <= 340
     assert panel.width() == 340
+    assert panel.sizeHint().width() == panel.fontMetrics().averageCharWidth() * 64  # as wide as it docks at first
     line = panel.status_label.text().split("\n")[1]
     assert line.startswith("✗ a_very_long_file") and line.endswith("spaces_.md: the file is empty")
     assert "…" in line and len(line) < 90

@@ -27,8 +27,8 @@ from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QSize, Qt, QU
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
-    QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QSizePolicy, QStyle,
-    QStyledItemDelegate, QStyleOptionViewItem, QTabWidget, QVBoxLayout, QWidget,
+    QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QStyle, QStyledItemDelegate,
+    QStyleOptionViewItem, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from ..kb import (
@@ -87,6 +87,21 @@ class _HitDelegate(QStyledItemDelegate):
             option.rect.setWidth(view.viewport().width() - 8)
         document = self._document(option, index)
         return QSize(int(document.idealWidth()), int(document.size().height()))
+
+
+class _StatusLabel(QLabel):
+    """A word-wrapped label whose text never sets the panel's width: a word too long to wrap (a file's name
+    without spaces) made the panel, and the window it is docked in, as wide as that word (1,252 pixels for
+    one name), and a long summary's lines widened the dock by a third. Names are shortened in the middle too
+    (_short_location), so that such a word is whole at least. (An Ignored size policy did the same, but a
+    narrow dock then showed a blank band under the list.)"""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(0, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), self.fontMetrics().averageCharWidth() * 40), hint.height())
 
 
 class _Relay(QObject):
@@ -202,14 +217,9 @@ class KnowledgePanel(QWidget):
         progress_row = QHBoxLayout()
         self.progress_bar = QProgressBar()
         self.progress_bar.setObjectName("kbProgress")
-        self.status_label = QLabel("Drop files, folders or links here to import them.")
+        self.status_label = _StatusLabel("Drop files, folders or links here to import them.")
         self.status_label.setObjectName("kbStatus")
         self.status_label.setWordWrap(True)
-        # Its text never sets the panel's width: a word too long to wrap (a file's name without spaces)
-        # made the panel, and the window it is docked in, as wide as that word (1,252 pixels for one name).
-        # Names are shortened in the middle too (_short_location), so that such a word is whole at least.
-        self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.status_label.setMinimumWidth(1)
         self.cancel_button = self._button("Cancel", "kbCancel", self.cancel_import, progress_row)
         progress_row.insertWidget(0, self.progress_bar, 1)
         col.addLayout(progress_row)
