@@ -86,3 +86,15 @@ def test_a_link_left_out_of_a_drop_while_an_import_runs_is_said_when_it_ends(qtb
         panel.import_items([str(sample_dir)])
         _drop(panel, [QUrl.fromLocalFile(str(sample_dir / "notes.txt")), QUrl("ftp://files.example/a.pdf")])
     assert panel.status_label.text().split("\n")[-1].startswith("Not imported: ftp://files.example/a.pdf.")
+
+
+def test_a_drop_on_the_search_tab_shows_the_sources_tab_and_its_progress(qtbot, panel, sample_dir):
+    _shown(qtbot, panel)
+    panel.tabs.setCurrentIndex(1)
+    # The import ran out of sight, its progress and summary on the tab that was not shown.
+    with qtbot.waitSignal(panel.importFinished, timeout=60_000):
+        _drop(panel, [QUrl.fromLocalFile(str(sample_dir / "notes.txt"))])
+        assert panel.tabs.currentIndex() == 0
+    panel.tabs.setCurrentIndex(1)
+    _drop(panel, [QUrl("mailto:ann@example.org")])  # nothing to import: said on the Sources tab too
+    assert panel.tabs.currentIndex() == 0 and panel.status_label.text().startswith("Not imported")

@@ -610,6 +610,7 @@ class KnowledgePanel(QWidget):
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
         urls, text = event.mimeData().urls(), event.mimeData().text()
         items = items_from_urls(urls, text)
+        self.tabs.setCurrentIndex(0)  # dropped on the Search tab, the import ran out of sight
         if items:
             self.import_items(items)
             event.acceptProposedAction()
