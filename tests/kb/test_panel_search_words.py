@@ -45,3 +45,28 @@ def test_words_no_passage_uses_still_say_no_passages_match(qtbot, panel, sample_
     _import(qtbot, panel, [str(sample_dir / "guide.md")])
     assert _search(qtbot, panel, "zzqx qqzv") == 0
     assert _shown(panel) == ["No passages match."]
+
+
+def test_results_of_deleted_sources_are_searched_again_when_the_search_tab_is_shown(qtbot, panel, sample_dir):
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    panel.tabs.setCurrentIndex(1)
+    assert _search(qtbot, panel, "bread") >= 1
+    panel.tabs.setCurrentIndex(0)
+    panel.sources_view.selectAll()
+    with qtbot.waitSignal(panel.deleteFinished):
+        panel.delete_selected(confirm=False)
+    # The deleted guide's passages were still listed, and opened from the list.
+    with qtbot.waitSignal(panel.searchFinished) as searched:
+        panel.tabs.setCurrentIndex(1)
+    assert searched.args == [0] and _shown(panel)[0].startswith("Nothing to search yet")
+
+
+def test_the_search_tab_shown_again_without_changes_keeps_its_results(qtbot, panel, sample_dir):
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    panel.tabs.setCurrentIndex(1)
+    assert _search(qtbot, panel, "bread") >= 1
+    before = _shown(panel)
+    searches = panel._searches
+    panel.tabs.setCurrentIndex(0)
+    panel.tabs.setCurrentIndex(1)
+    assert panel._searches == searches and _shown(panel) == before

@@ -146,6 +146,7 @@ class KnowledgePanel(QWidget):
         self._searcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-search")
         self._searches = 0
         self._query = ""  # the text of the newest search
+        self._stale = False  # whether sources changed since it ran
         self._busy = False
         self.setAcceptDrops(True)
         self._listed = False  # whether the sources list has been read yet
@@ -248,6 +249,7 @@ class KnowledgePanel(QWidget):
         self.results.itemActivated.connect(lambda item: self._open(item.data(Qt.ItemDataRole.UserRole)))
         scol.addWidget(self.results, 1)
         self.tabs.addTab(search_tab, "Search")
+        self.tabs.currentChanged.connect(self._on_tab)
         self.setFocusProxy(self.tabs)  # focusing the panel (Ctrl+Shift+K) lands on its tabs
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
@@ -360,6 +362,7 @@ class KnowledgePanel(QWidget):
             self._worker.join()
             self._worker = None
         self._set_busy(False)
+        self._stale = True
         self.refresh()
         self.sourcesChanged.emit()
         self.status_label.setText(f"Nothing was removed: {problem}" if problem else f"{_sources(removed)} removed.")
@@ -596,6 +599,7 @@ class KnowledgePanel(QWidget):
             self._dropped_note = ""
         self.status_label.setText("\n".join(lines))
         self.status_label.setToolTip("\n".join(f"{_showable(f.location)}: {f.reason}" for _, f in reasons))
+        self._stale = True
         self.refresh()
         self._warm_vectors()
         self.sourcesChanged.emit()
@@ -624,11 +628,14 @@ class KnowledgePanel(QWidget):
 
     # ---- search ------------------------------------------------------------------------------------
 
-    def run_search(self) -> int:
-        """Start searching for the query box's words; ``searchFinished`` tells when the results are shown.
-        Returns this search's number (a newer search makes an older one's results be dropped)."""
+    def run_search(self, text: str | None = None) -> int:
+        """Start searching for ``text`` (default: the query box's words); ``searchFinished`` tells when the
+        results are shown. Returns this search's number (a newer search makes an older one's results be
+        dropped)."""
         self._searches += 1
-        self._query = self.query_edit.text()  # what the results are for, though the box be edited meanwhile
+        self._stale = False
+        # what the results are for, though the box be edited meanwhile
+        self._query = self.query_edit.text() if text is None else text
         self.results.clear()
         self.results.addItem("Searching…")
         settings = self.settings_provider()
@@ -672,6 +679,12 @@ class KnowledgePanel(QWidget):
         if note:  # said beneath the results, in grey: they are still good, just keyword-only
             self.results.addItem(self._note_item(note))
         self.searchFinished.emit(len(hits))
+
+    def _on_tab(self, index: int) -> None:
+        """The Search tab shown after an import or a Delete: its results are searched again, so that they
+        list no deleted source (which opened from the list as if still there) and find what was imported."""
+        if index == 1 and self._stale and self._query.strip():
+            self.run_search(self._query)
 
     def _nothing_found(self, text: str) -> str:
         """Why a search found nothing, as kb search says it: "No passages match." alone was also said of a
