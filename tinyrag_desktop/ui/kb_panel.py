@@ -23,7 +23,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Callable, Sequence
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QSize, QStandardPaths, Qt, QUrl, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
@@ -136,6 +136,7 @@ class KnowledgePanel(QWidget):
         self._waiting: list[tuple[list, bool]] = []
         self._earlier: ImportReport | None = None
         self._dropped_note = ""  # what a drop held that could not be imported, said when the import ends
+        self._last_folder = ""  # where files or a folder were last chosen
         self._relay = _Relay(self)
         self._relay.progress.connect(self._on_progress)
         self._relay.finished.connect(self._on_finished)
@@ -398,14 +399,25 @@ class KnowledgePanel(QWidget):
     # ---- importing ---------------------------------------------------------------------------------
 
     def choose_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Add files to the knowledge base", "", _FILE_FILTER)
+        paths, _ = QFileDialog.getOpenFileNames(self, "Add files to the knowledge base", self._start_folder(),
+                                                _FILE_FILTER)
         if paths:
+            self._last_folder = str(Path(paths[0]).parent)
             self.import_items(paths)
 
     def choose_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Add a folder to the knowledge base")
+        path = QFileDialog.getExistingDirectory(self, "Add a folder to the knowledge base", self._start_folder())
         if path:
+            self._last_folder = path
             self.import_items([path])
+
+    def _start_folder(self) -> str:
+        """Where the file and folder dialogs open: where the last choice was, else the Documents folder (or
+        home). They opened in the folder the app was started from: "/" from a desktop launcher."""
+        if self._last_folder and Path(self._last_folder).is_dir():
+            return self._last_folder
+        documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        return documents if documents and Path(documents).is_dir() else str(Path.home())
 
     def ask_url(self) -> None:
         text = self._ask("Add a web page", "URL (http or https):", "https://example.org/guide.html")
