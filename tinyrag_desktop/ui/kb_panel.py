@@ -23,7 +23,9 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Callable, Sequence
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QSize, QStandardPaths, Qt, QUrl, Signal
+from PySide6.QtCore import (
+    QCoreApplication, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths, Qt, QUrl, Signal,
+)
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
@@ -137,6 +139,7 @@ class KnowledgePanel(QWidget):
         self._earlier: ImportReport | None = None
         self._dropped_note = ""  # what a drop held that could not be imported, said when the import ends
         self._last_folder = ""  # where files or a folder were last chosen
+        self._menu: QMenu | None = None  # the sources list's context menu while it is open
         self._relay = _Relay(self)
         self._relay.progress.connect(self._on_progress)
         self._relay.finished.connect(self._on_finished)
@@ -214,6 +217,8 @@ class KnowledgePanel(QWidget):
         self.sources_view.deleteRequested.connect(lambda: self.delete_selected())
         # Activated: a double click, or Enter on the current row, so the keyboard can open a source too.
         self.sources_view.activated.connect(lambda index: self._open(index.data(LOCATION_ROLE)))
+        self.sources_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # a right click did nothing
+        self.sources_view.customContextMenuRequested.connect(self._source_menu)
         col.addWidget(self.sources_view, 1)
 
         progress_row = QHBoxLayout()
@@ -386,6 +391,32 @@ class KnowledgePanel(QWidget):
             else:
                 items.append(ImportItem("path", location))
         return self.import_items(items, force=True) if items else False
+
+    def _source_menu(self, pos: QPoint) -> None:
+        """The menu of a right click on the sources list: Open (one source), Copy location, Re-import, Delete.
+        A click on a row outside the selection selects that row alone, as file managers do."""
+        index = self.sources_view.indexAt(pos)
+        if not index.isValid():
+            return
+        selection = self.sources_view.selectionModel()
+        if not selection.isRowSelected(index.row(), QModelIndex()):
+            flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            selection.setCurrentIndex(index, flags)
+        locations = [location for _, location in self._selected()]
+        if self._menu is not None:  # one at a time; the one before is going away
+            self._menu.setObjectName("")
+        self._menu = menu = QMenu(self)
+        menu.setObjectName("kbSourceMenu")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.destroyed.connect(lambda *_: setattr(self, "_menu", None) if self._menu is menu else None)
+        if len(locations) == 1:
+            menu.addAction("Open", lambda: self._open(locations[0]))
+        menu.addAction("Copy location" if len(locations) == 1 else "Copy locations",
+                       lambda: QApplication.clipboard().setText("\n".join(locations)))
+        menu.addSeparator()
+        for text, act in (("Re-import", self.reimport_selected), ("Delete…", self.delete_selected)):
+            menu.addAction(text, lambda act=act: act()).setEnabled(not self._busy)
+        menu.popup(self.sources_view.viewport().mapToGlobal(pos))
 
     def _open(self, location: str | None) -> None:
         """Open a source as the answer's Sources line does: a file moved or deleted since its import is said
