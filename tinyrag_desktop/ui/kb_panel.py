@@ -631,6 +631,9 @@ class KnowledgePanel(QWidget):
         # Failures first, then what was skipped and why (a scanned PDF has no text; a folder's pictures are
         # no documents): "1 skipped" alone left a person guessing. All of them are in the tooltip.
         reasons = [("✗", f) for f in report.failed] + [("–", f) for f in report.skipped]
+        # and the sources removed as their files were deleted from the folder imported again (kb add names them)
+        gone = "removed, as it was deleted from its folder"
+        reasons += [("−", _failure(location, gone)) for location in report.removed]
         lines = [report.summary()]
         lines += [f"{mark} {_short_location(f.location)}: {f.reason}" for mark, f in reasons[:_REASONS_SHOWN]]
         if len(reasons) > _REASONS_SHOWN:
