@@ -111,12 +111,12 @@ def test_remove_refuses_ids_sqlite_cannot_hold(kb_dir: Path, capsys: pytest.Capt
 
 def test_remove_of_the_largest_id_is_just_not_found(kb_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_main(capsys, "remove", "--data-dir", str(kb_dir), str(SQLITE_MAX))
-    assert code == 1 and f"no source with id {SQLITE_MAX}" in err and "0 source(s) removed" in out
+    assert code == 1 and f"no source with id {SQLITE_MAX}" in err and "0 sources removed" in out
 
 
 def test_an_id_named_twice_is_removed_once(kb_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_main(capsys, "remove", "--data-dir", str(kb_dir), "5", "5")
-    assert (code, err) == (0, "") and "1 source(s) removed" in out
+    assert (code, err) == (0, "") and "1 source removed" in out
 
 
 def test_add_of_only_a_file_with_no_text_exits_with_failure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

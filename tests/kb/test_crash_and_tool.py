@@ -122,7 +122,7 @@ def test_cli_add_search_list_remove(sample_dir, data_dir, tmp_path):
     sources = [json.loads(line) for line in listed.stdout.splitlines()]
     assert len(sources) == 10
     removed = _cli(data_dir, "remove", str(rows[0]["source_id"]))
-    assert removed.returncode == 0 and "1 source(s) removed" in removed.stdout
+    assert removed.returncode == 0 and "1 source removed" in removed.stdout
     assert _cli(data_dir, "remove", "99999").returncode == 1
     again = _cli(data_dir, "search", "shield volcano", "--jsonl")
     assert all(json.loads(line)["location"] != str(sample_dir / "page.html") for line in again.stdout.splitlines())

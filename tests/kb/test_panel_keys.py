@@ -16,12 +16,12 @@ def test_the_delete_key_on_the_list_removes_the_selected_sources_after_asking(qt
     panel.show()
     qtbot.waitExposed(panel)
     view = panel.sources_view
-    kept = _text(view, 1)
+    kept, gone = _text(view, 1), _text(view, 0)
     _select(view, 0)
     view.setFocus()
     with qtbot.waitSignal(panel.deleteFinished) as deleted:  # Delete did nothing: only the button removed
         qtbot.keyClick(view, Qt.Key.Key_Delete)
-    assert asked == ["Remove 1 source from the knowledge base?"]
+    assert asked == [f"Remove “{gone}” from the knowledge base?\n\nThe file or page itself is not deleted."]
     assert deleted.args == [1] and _count(view) == 1 and _text(view, 0) == kept
 
 

@@ -169,10 +169,11 @@ def _not_empty(what: str) -> Callable[[str], str]:
 
 def _printable(text: str) -> str:
     """``text`` on one line: control characters shown escaped (\\n, \\x1b), so a file name cannot break
-    the layout or drive the terminal."""
+    the layout or drive the terminal; so are the bytes of a file name that is not UTF-8 (\\udcff), which
+    no UTF-8 stream or log file can write as they are."""
     if text.isprintable():
         return text
-    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs") else ch for ch in text)
 
 
 def _quiet_on_broken_pipe(verb: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -279,7 +280,7 @@ def _add(args: argparse.Namespace) -> int:
             embedder.close()
     for failure in report.failed:
         print(f"failed: {_printable(failure.location)}: {_printable(failure.reason)}", file=sys.stderr)
-        log.warning("kb add: %s failed: %s", failure.location, failure.reason)
+        log.warning("kb add: %s failed: %s", _printable(failure.location), failure.reason)
     for skip in report.skipped:
         print(f"skipped: {_printable(skip.location)}: {_printable(skip.reason)}", file=sys.stderr)
     for location in report.removed:
@@ -338,7 +339,7 @@ def _no_knowledge_base(data_dir: Path) -> str:
 def _search(args: argparse.Namespace) -> int:
     import asyncio
 
-    from . import Error, db_path, query_terms, search
+    from . import Error, db_path, has_documents, query_terms, search
     from .embed import query_vector
 
     ctx = _context(args, create=False)
@@ -374,6 +375,8 @@ def _search(args: argparse.Namespace) -> int:
         if vector is None and not query_terms(args.text):
             print(f"no matches: {_printable(args.text)!r} has no words to search for (symbols, emoji and "
                   "punctuation are left out); search with words your documents use", file=sys.stderr)
+        elif not has_documents(ctx.data_dir):  # all removed since: nothing was searched
+            print(_no_knowledge_base(ctx.data_dir), file=sys.stderr)
         else:
             print("no matches", file=sys.stderr)
     return 0
@@ -419,7 +422,10 @@ def _list(args: argparse.Namespace) -> int:
     if kb is None:
         return 0
     with kb:
-        for s in kb.sources():
+        sources = kb.sources()
+        if not sources:  # all removed since (kb remove): printing nothing looked like a command that did not run
+            print("the knowledge base is empty", file=sys.stderr)
+        for s in sources:
             if args.jsonl:
                 print(json.dumps({"source_id": s.id, "title": s.title, "location": s.location, "type": s.type,
                                   "chunks": s.chunk_count, "size": s.size, "imported_at": s.imported_at},
@@ -453,5 +459,5 @@ def _remove(args: argparse.Namespace) -> int:
                     break
     for sid in missing:
         print(f"no source with id {sid}", file=sys.stderr)
-    print(f"{removed} source(s) removed")
+    print(f"{removed} source removed" if removed == 1 else f"{removed} sources removed")
     return 1 if missing or failed else 0

@@ -261,8 +261,10 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
         raise ReadError(f"{'an older Word or Office (97-2003)' if actual != 'RTF' else 'a Rich Text (RTF)'} file, "
                         f"not {'a DOCX file' if kind == 'docx' else _KIND_NAMES.get(kind, kind.upper())}: "
                         "save it as .docx in a word processor to import it")
-    elif kind in ("pdf", "docx"):
-        raise ReadError(f"not a {kind.upper()} file ({actual or 'text'} content)")
+    elif kind in ("pdf", "docx"):  # it said "not a DOCX file (text content)"
+        if actual is None:
+            raise ReadError(f"plain text, not a {kind.upper()} file: rename it to .txt to import it")
+        raise ReadError(f"looks like {actual} data, not a {kind.upper()} file")
     elif actual is not None:
         raise ReadError(f"looks like {actual} data, not {_KIND_NAMES.get(kind, kind)}")
     elif kind not in ("html", "xml") and _is_html_page(data):

@@ -8,10 +8,13 @@ and code apart, which the chunker needs. When it finds nothing, the page is read
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -28,11 +31,13 @@ USER_AGENT = "tinyRAG-Desktop knowledge import (+https://github.com/tinyrag)"
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)  # for each wait: connecting, and between two pieces of the page
 DEADLINE = 60.0  # for the whole page: a server sending a byte a second never trips the per-read time-out
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+_T = TypeVar("_T")
 
 
 def normalize_url(url: str) -> str:
     """The form a URL is stored under, so one page is one source: scheme and host in lower case, no
-    default port, no ``#fragment`` (a place in the page, not another page). Refuses a URL holding a password.
+    default port, a front page's "/", no ``#fragment`` (a place in the page, not another page). Refuses a
+    URL holding a password.
     """
     try:
         parts = urlsplit(url.strip())
@@ -56,7 +61,9 @@ def normalize_url(url: str) -> str:
         host += f":{port}"
     if parts.username:
         host = f"{parts.username}@{host}"
-    return urlunsplit((parts.scheme.lower(), host, parts.path, parts.query, ""))
+    # An empty path asks the server for "/" (RFC 9110, 4.2.3): http://host and http://host/ are one page.
+    # One stored without it by an earlier version is found by its own address on re-import (ingest).
+    return urlunsplit((parts.scheme.lower(), host, parts.path or "/", parts.query, ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +94,43 @@ class Fetched:
         raise ReadError(f"the page is {ctype}, not text, HTML or PDF")
 
 
+_CANCEL_POLL = 0.1  # seconds between two looks at Cancel while the server has not answered
+
+
 def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None,
               cancelled: Callable[[], bool] | None = None, deadline: float = DEADLINE) -> Fetched:
     """GET ``url`` (redirects followed), at most ``max_bytes`` within ``deadline`` seconds; raises FetchError
-    saying why not, or Cancelled as soon as ``cancelled()`` turns true while the page arrives."""
+    saying why not, or Cancelled as soon as ``cancelled()`` turns true, before the server answers too.
+
+    With ``cancelled``, the request runs on a thread of its own: a blocking read cannot be interrupted, and
+    a server that took its time to answer (or a host that never answers a connection) held Cancel up for
+    the whole time-out, 30 seconds. On Cancel that thread is left to end by itself: it stops reading as
+    soon as the answer starts, and within the time-out if none comes."""
+    if cancelled is None:
+        return _fetch(url, max_bytes, client, None, deadline)
+    outcome: list[Fetched | BaseException] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome.append(_fetch(url, max_bytes, client, cancelled, deadline))
+        except BaseException as exc:  # handed to the importing thread, which raises it
+            outcome.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="kb-fetch", daemon=True).start()
+    while not done.wait(_CANCEL_POLL):
+        if cancelled():
+            raise Cancelled("the import was cancelled")
+    [result] = outcome
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+def _fetch(url: str, max_bytes: int, client: httpx.Client | None, cancelled: Callable[[], bool] | None,
+           deadline: float) -> Fetched:
     own = client is None
     http = client or httpx.Client(timeout=TIMEOUT, follow_redirects=True, headers={"User-Agent": USER_AGENT})
     give_up = time.monotonic() + deadline
@@ -229,9 +269,11 @@ class WikiArticle:
     lang: str
 
 
-async def wikipedia_article(title: str, settings: Mapping[str, Any], lang: str = "") -> WikiArticle:
+async def wikipedia_article(title: str, settings: Mapping[str, Any], lang: str = "",
+                            cancelled: Callable[[], bool] | None = None) -> WikiArticle:
     """The article best matching ``title`` in the ``lang`` edition (empty: the settings' language), through
-    the shared MediaWiki client."""
+    the shared MediaWiki client; raises Cancelled as soon as ``cancelled()`` turns true, while a request is
+    waiting for its answer too (each may take 15 seconds)."""
     # Lazy: the tools package is only needed for this one kind of import.
     from ..tools.errors import ToolError
     from ..tools.netutil import setting
@@ -240,7 +282,22 @@ async def wikipedia_article(title: str, settings: Mapping[str, Any], lang: str =
     lang = lang or str(setting(settings, "lang", "en") or "en")
     api_url = setting(settings, "wikipedia_api_url", None)
     try:
-        article = await get_article(None, title, lang, api_url=api_url)
+        article = await _unless_cancelled(get_article(None, title, lang, api_url=api_url), cancelled)
     except ToolError as exc:
         raise FetchError(str(exc)) from exc
     return WikiArticle(article.title, article.url, article.text, article.lang)
+
+
+async def _unless_cancelled(work: Awaitable[_T], cancelled: Callable[[], bool] | None) -> _T:
+    """``work``'s result, or Cancelled (and ``work`` cancelled) once ``cancelled()`` turns true."""
+    if cancelled is None:
+        return await work
+    task = asyncio.ensure_future(work)
+    while not task.done():
+        await asyncio.wait({task}, timeout=_CANCEL_POLL)
+        if not task.done() and cancelled():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            raise Cancelled("the import was cancelled")
+    return task.result()

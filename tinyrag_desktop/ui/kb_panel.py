@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import re
 import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +23,9 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Callable, Sequence
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QSize, Qt, QUrl, Signal
+from PySide6.QtCore import (
+    QCoreApplication, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths, Qt, QUrl, Signal,
+)
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
@@ -31,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..kb import (
-    Error, Hit, Hits, ImportItem, Importer, ImportReport, Progress, open_store, search, warm_vectors,
+    Error, Hit, Hits, ImportItem, Importer, ImportReport, Progress, open_store, query_terms, search, warm_vectors,
 )
 from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
@@ -88,6 +91,21 @@ class _HitDelegate(QStyledItemDelegate):
         return QSize(int(document.idealWidth()), int(document.size().height()))
 
 
+class _StatusLabel(QLabel):
+    """A word-wrapped label whose text never sets the panel's width: a word too long to wrap (a file's name
+    without spaces) made the panel, and the window it is docked in, as wide as that word (1,252 pixels for
+    one name), and a long summary's lines widened the dock by a third. Names are shortened in the middle too
+    (_short_location), so that such a word is whole at least. (An Ignored size policy did the same, but a
+    narrow dock then showed a blank band under the list.)"""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(0, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), self.fontMetrics().averageCharWidth() * 40), hint.height())
+
+
 class _Relay(QObject):
     """Lives in the GUI thread; the worker emits through it, Qt queues the calls across threads."""
 
@@ -119,6 +137,9 @@ class KnowledgePanel(QWidget):
         # Imports asked for while the panel was busy (items, force), and what the first of a run of them did.
         self._waiting: list[tuple[list, bool]] = []
         self._earlier: ImportReport | None = None
+        self._dropped_note = ""  # what a drop held that could not be imported, said when the import ends
+        self._last_folder = ""  # where files or a folder were last chosen
+        self._menu: QMenu | None = None  # the sources list's context menu while it is open
         self._relay = _Relay(self)
         self._relay.progress.connect(self._on_progress)
         self._relay.finished.connect(self._on_finished)
@@ -128,6 +149,8 @@ class KnowledgePanel(QWidget):
         # One thread for searches and vector loading, so they keep one database connection between them.
         self._searcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-search")
         self._searches = 0
+        self._query = ""  # the text of the newest search
+        self._stale = False  # whether sources changed since it ran
         self._busy = False
         self.setAcceptDrops(True)
         self._listed = False  # whether the sources list has been read yet
@@ -194,12 +217,14 @@ class KnowledgePanel(QWidget):
         self.sources_view.deleteRequested.connect(lambda: self.delete_selected())
         # Activated: a double click, or Enter on the current row, so the keyboard can open a source too.
         self.sources_view.activated.connect(lambda index: self._open(index.data(LOCATION_ROLE)))
+        self.sources_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # a right click did nothing
+        self.sources_view.customContextMenuRequested.connect(self._source_menu)
         col.addWidget(self.sources_view, 1)
 
         progress_row = QHBoxLayout()
         self.progress_bar = QProgressBar()
         self.progress_bar.setObjectName("kbProgress")
-        self.status_label = QLabel("Drop files, folders or links here to import them.")
+        self.status_label = _StatusLabel("Drop files, folders or links here to import them.")
         self.status_label.setObjectName("kbStatus")
         self.status_label.setWordWrap(True)
         self.cancel_button = self._button("Cancel", "kbCancel", self.cancel_import, progress_row)
@@ -230,6 +255,7 @@ class KnowledgePanel(QWidget):
         self.results.itemActivated.connect(lambda item: self._open(item.data(Qt.ItemDataRole.UserRole)))
         scol.addWidget(self.results, 1)
         self.tabs.addTab(search_tab, "Search")
+        self.tabs.currentChanged.connect(self._on_tab)
         self.setFocusProxy(self.tabs)  # focusing the panel (Ctrl+Shift+K) lands on its tabs
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
@@ -305,9 +331,8 @@ class KnowledgePanel(QWidget):
         selected = self._selected()
         if not selected or self._busy:
             return 0
-        if confirm and QMessageBox.question(
-            self, "Delete sources", f"Remove {_sources(len(selected))} from the knowledge base?"
-        ) != QMessageBox.StandardButton.Yes:
+        if confirm and QMessageBox.question(self, "Delete sources", self._delete_question(selected)) \
+                != QMessageBox.StandardButton.Yes:
             return 0
         self._set_busy(True)
         self.progress_bar.setRange(0, 0)  # busy, with no steps to count
@@ -317,6 +342,17 @@ class KnowledgePanel(QWidget):
                                         name="kb-delete", daemon=True)
         self._worker.start()
         return len(selected)
+
+    def _delete_question(self, selected: list[tuple[int, str]]) -> str:
+        """What Delete asks: one source by its title; and that files stay where they are, since "Delete" in a
+        list of files could mean the files themselves."""
+        if len(selected) == 1:
+            [row] = [row for row in range(self.sources_model.rowCount())
+                     if self.sources_model.source(row).id == selected[0][0]]
+            title = _elided(" ".join(self.sources_model.source(row).title.split()) or selected[0][1], 80)
+            return f"Remove “{title}” from the knowledge base?\n\nThe file or page itself is not deleted."
+        return (f"Remove {_sources(len(selected))} from the knowledge base?\n\n"
+                "The files and pages themselves are not deleted.")
 
     def _delete_work(self, source_ids: list[int]) -> None:
         try:
@@ -332,9 +368,13 @@ class KnowledgePanel(QWidget):
             self._worker.join()
             self._worker = None
         self._set_busy(False)
+        self._stale = True
         self.refresh()
         self.sourcesChanged.emit()
         self.status_label.setText(f"Nothing was removed: {problem}" if problem else f"{_sources(removed)} removed.")
+        if self._dropped_note and not self._waiting:  # dropped during the Delete, with nothing to import
+            self.status_label.setText(f"{self.status_label.text()}\n{self._dropped_note}")
+            self._dropped_note = ""
         self.deleteFinished.emit(removed)
         self._start_waiting()
 
@@ -352,6 +392,32 @@ class KnowledgePanel(QWidget):
                 items.append(ImportItem("path", location))
         return self.import_items(items, force=True) if items else False
 
+    def _source_menu(self, pos: QPoint) -> None:
+        """The menu of a right click on the sources list: Open (one source), Copy location, Re-import, Delete.
+        A click on a row outside the selection selects that row alone, as file managers do."""
+        index = self.sources_view.indexAt(pos)
+        if not index.isValid():
+            return
+        selection = self.sources_view.selectionModel()
+        if not selection.isRowSelected(index.row(), QModelIndex()):
+            flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            selection.setCurrentIndex(index, flags)
+        locations = [location for _, location in self._selected()]
+        if self._menu is not None:  # one at a time; the one before is going away
+            self._menu.setObjectName("")
+        self._menu = menu = QMenu(self)
+        menu.setObjectName("kbSourceMenu")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.destroyed.connect(lambda *_: setattr(self, "_menu", None) if self._menu is menu else None)
+        if len(locations) == 1:
+            menu.addAction("Open", lambda: self._open(locations[0]))
+        menu.addAction("Copy location" if len(locations) == 1 else "Copy locations",
+                       lambda: QApplication.clipboard().setText("\n".join(locations)))
+        menu.addSeparator()
+        for text, act in (("Re-import", self.reimport_selected), ("Delete…", self.delete_selected)):
+            menu.addAction(text, lambda act=act: act()).setEnabled(not self._busy)
+        menu.popup(self.sources_view.viewport().mapToGlobal(pos))
+
     def _open(self, location: str | None) -> None:
         """Open a source as the answer's Sources line does: a file moved or deleted since its import is said
         so (the desktop showed nothing), and an article stored by title opens on Wikipedia, not as a file."""
@@ -364,24 +430,51 @@ class KnowledgePanel(QWidget):
     # ---- importing ---------------------------------------------------------------------------------
 
     def choose_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Add files to the knowledge base", "", _FILE_FILTER)
+        paths, _ = QFileDialog.getOpenFileNames(self, "Add files to the knowledge base", self._start_folder(),
+                                                _FILE_FILTER)
         if paths:
+            self._last_folder = str(Path(paths[0]).parent)
             self.import_items(paths)
 
     def choose_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Add a folder to the knowledge base")
+        path = QFileDialog.getExistingDirectory(self, "Add a folder to the knowledge base", self._start_folder())
         if path:
+            self._last_folder = path
             self.import_items([path])
 
+    def _start_folder(self) -> str:
+        """Where the file and folder dialogs open: where the last choice was, else the Documents folder (or
+        home). They opened in the folder the app was started from: "/" from a desktop launcher."""
+        if self._last_folder and Path(self._last_folder).is_dir():
+            return self._last_folder
+        documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        return documents if documents and Path(documents).is_dir() else str(Path.home())
+
     def ask_url(self) -> None:
-        text, ok = QInputDialog.getText(self, "Add a web page", "URL (http or https):")
-        if ok and text.strip():
-            self.import_items([ImportItem("url", text.strip())])
+        text = self._ask("Add a web page", "URL (http or https):", "https://example.org/guide.html")
+        if text:
+            self.import_items([ImportItem("url", text)])
 
     def ask_wikipedia(self) -> None:
-        text, ok = QInputDialog.getText(self, "Add a Wikipedia article", "Article title:")
-        if ok and text.strip():
-            self.import_items([ImportItem("wikipedia", text.strip())])
+        text = self._ask("Add a Wikipedia article", "Article title:", "e.g. Alan Turing")
+        if text:
+            self.import_items([ImportItem("wikipedia", text)])
+
+    def _ask(self, title: str, label: str, example: str) -> str:
+        """A line of text from a small dialog, stripped ("" when cancelled); its box is wide enough for an
+        address (QInputDialog's own showed a dozen characters of one) and shows an example of what to type."""
+        dialog = QInputDialog(self)
+        dialog.setWindowTitle(title)
+        dialog.setLabelText(label)
+        dialog.setInputMode(QInputDialog.InputMode.TextInput)
+        edit = dialog.findChild(QLineEdit)
+        if edit is not None:
+            edit.setPlaceholderText(example)
+            edit.setMinimumWidth(edit.fontMetrics().averageCharWidth() * 60)
+        accepted = dialog.exec() == QInputDialog.DialogCode.Accepted
+        text = dialog.textValue().strip()
+        dialog.deleteLater()
+        return text if accepted else ""
 
     def is_importing(self) -> bool:
         return self._worker is not None and self._worker.is_alive()
@@ -538,14 +631,21 @@ class KnowledgePanel(QWidget):
         # Failures first, then what was skipped and why (a scanned PDF has no text; a folder's pictures are
         # no documents): "1 skipped" alone left a person guessing. All of them are in the tooltip.
         reasons = [("✗", f) for f in report.failed] + [("–", f) for f in report.skipped]
+        # and the sources removed as their files were deleted from the folder imported again (kb add names them)
+        gone = "removed, as it was deleted from its folder"
+        reasons += [("−", _failure(location, gone)) for location in report.removed]
         lines = [report.summary()]
         lines += [f"{mark} {_short_location(f.location)}: {f.reason}" for mark, f in reasons[:_REASONS_SHOWN]]
         if len(reasons) > _REASONS_SHOWN:
             lines.append(f"… and {len(reasons) - _REASONS_SHOWN} more (hover to see them all)")
         if report.offline:  # the window's own setting forbade it: say where to allow it
             lines.append(OFFLINE_NOTE)
+        if self._dropped_note:
+            lines.append(self._dropped_note)
+            self._dropped_note = ""
         self.status_label.setText("\n".join(lines))
-        self.status_label.setToolTip("\n".join(f"{f.location}: {f.reason}" for _, f in reasons))
+        self.status_label.setToolTip("\n".join(f"{_showable(f.location)}: {f.reason}" for _, f in reasons))
+        self._stale = True
         self.refresh()
         self._warm_vectors()
         self.sourcesChanged.emit()
@@ -560,25 +660,33 @@ class KnowledgePanel(QWidget):
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
         urls, text = event.mimeData().urls(), event.mimeData().text()
         items = items_from_urls(urls, text)
+        self.tabs.setCurrentIndex(0)  # dropped on the Search tab, the import ran out of sight
         if items:
             self.import_items(items)
             event.acceptProposedAction()
         left = left_out(urls, text)
         if left:  # said after the import starts, so that its progress does not cover it at once
-            self.status_label.setText(f"Not imported: {', '.join(left[:3])}{' …' if len(left) > 3 else ''}. Only "
-                                      "files, folders and http:// or https:// links can be dropped here.")
+            note = (f"Not imported: {', '.join(left[:3])}{' …' if len(left) > 3 else ''}. Only files, folders and "
+                    "http:// or https:// links can be dropped here.")
+            self.status_label.setText(note)
+            if self._busy:  # and again beneath the summary: the progress replaces it at once
+                self._dropped_note = note
 
     # ---- search ------------------------------------------------------------------------------------
 
-    def run_search(self) -> int:
-        """Start searching for the query box's words; ``searchFinished`` tells when the results are shown.
-        Returns this search's number (a newer search makes an older one's results be dropped)."""
+    def run_search(self, text: str | None = None) -> int:
+        """Start searching for ``text`` (default: the query box's words); ``searchFinished`` tells when the
+        results are shown. Returns this search's number (a newer search makes an older one's results be
+        dropped)."""
         self._searches += 1
+        self._stale = False
+        # what the results are for, though the box be edited meanwhile
+        self._query = self.query_edit.text() if text is None else text
         self.results.clear()
         self.results.addItem("Searching…")
         settings = self.settings_provider()
         try:
-            self._searcher.submit(self._search_work, self._searches, self.query_edit.text(), settings)
+            self._searcher.submit(self._search_work, self._searches, self._query, settings)
         except RuntimeError:  # the panel is shutting down
             pass
         return self._searches
@@ -613,10 +721,28 @@ class KnowledgePanel(QWidget):
             item.setToolTip(hit.text[:2000])
             self.results.addItem(item)
         if not hits and not self.results.count():
-            self.results.addItem("No passages match." if self.query_edit.text().strip() else "Type a question above.")
+            self.results.addItem(self._nothing_found(self._query))
         if note:  # said beneath the results, in grey: they are still good, just keyword-only
             self.results.addItem(self._note_item(note))
         self.searchFinished.emit(len(hits))
+
+    def _on_tab(self, index: int) -> None:
+        """The Search tab shown after an import or a Delete: its results are searched again, so that they
+        list no deleted source (which opened from the list as if still there) and find what was imported."""
+        if index == 1 and self._stale and self._query.strip():
+            self.run_search(self._query)
+
+    def _nothing_found(self, text: str) -> str:
+        """Why a search found nothing, as kb search says it: "No passages match." alone was also said of a
+        knowledge base with no documents, and of a question with no words in it ("*", an emoji)."""
+        if not text.strip():
+            return "Type a question above."
+        if not self._busy and self.source_count() == 0:
+            return "Nothing to search yet: add files, folders or web pages in the Sources tab."
+        if not query_terms(text):
+            return (f"“{_elided(' '.join(text.split()), 40)}” has no words to search for (symbols, emoji and "
+                    "punctuation are left out): ask with words your documents use.")
+        return "No passages match."
 
     def _note_item(self, text: str) -> QListWidgetItem:
         item = QListWidgetItem(text)
@@ -675,9 +801,27 @@ def _short_location(location: str) -> str:
     a web page by its host and path (it was by the path's last part: "✗ page: the server answered 404")."""
     if not location.strip():
         return "(nothing given)"
+    location = _showable(location)
     if location.lower().startswith(("http://", "https://")):
         return source_label(location)
-    return Path(location).name if Path(location).is_absolute() else location
+    return _elided(Path(location).name if Path(location).is_absolute() else location)
+
+
+_UNDECODED = re.compile("[\ud800-\udfff]")
+
+
+def _showable(location: str) -> str:
+    """``location`` with the bytes of a file name that is not UTF-8 (Python's lone surrogates) shown as �:
+    Qt dropped them, and "bad\\xffname.md" was listed as "badname.md", a name no file has."""
+    return _UNDECODED.sub("\ufffd", location)
+
+
+def _elided(text: str, limit: int = 60) -> str:
+    """``text`` cut in the middle to at most ``limit`` characters: a name's start and its end (its type)."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) * 2 // 3
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
 
 
 def _sources(count: int) -> str:
@@ -702,7 +846,8 @@ def _failure(location: str, reason: str):
 def left_out(urls: Sequence[QUrl], text: str = "") -> list[str]:
     """What a drop holds that items_from_urls does not import: links of other kinds (ftp://, mailto:), or
     text that is no link at all."""
-    left = [url.toString() for url in urls if not url.isLocalFile() and url.scheme() not in ("http", "https")]
+    left = [_elided(url.toString()) for url in urls
+            if not url.isLocalFile() and url.scheme() not in ("http", "https")]
     if not urls and text.strip() and not text.strip().lower().startswith(("http://", "https://")):
         words = " ".join(text.split())
         left.append(f"the text “{words[:40]}{'…' if len(words) > 40 else ''}”")

@@ -1,0 +1,72 @@
+"""The Search tab says why it found nothing: no documents yet, or a question of symbols only."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.kb.test_panel import _import, _search
+
+
+def _shown(panel) -> list[str]:
+    return [panel.results.item(i).text() for i in range(panel.results.count())]
+
+
+def test_searching_an_empty_knowledge_base_says_to_add_documents(qtbot, panel):
+    assert _search(qtbot, panel, "how do I reset my password") == 0
+    # It said "No passages match.", as if the documents had been searched and did not cover the question.
+    assert _shown(panel) == ["Nothing to search yet: add files, folders or web pages in the Sources tab."]
+
+
+def test_searching_after_every_source_is_deleted_says_to_add_documents(qtbot, panel, sample_dir):
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    panel.sources_view.selectAll()
+    with qtbot.waitSignal(panel.deleteFinished):
+        panel.delete_selected(confirm=False)
+    assert _search(qtbot, panel, "bread") == 0
+    assert _shown(panel)[0].startswith("Nothing to search yet")
+
+
+@pytest.mark.parametrize("query", ["*", '"', "(", "🙂", "-- !!"])
+def test_a_question_of_symbols_only_says_it_has_no_words(qtbot, panel, sample_dir, query):
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    assert _search(qtbot, panel, query) == 0
+    # It said "No passages match.", as for words the documents do not use; kb search said why.
+    assert _shown(panel) == [f"“{query}” has no words to search for (symbols, emoji and punctuation are "
+                             "left out): ask with words your documents use."]
+
+
+def test_operator_characters_around_words_are_searched_as_the_words(qtbot, panel, sample_dir):
+    _import(qtbot, panel, [str(sample_dir)])
+    for query in ('"volcano eruptions"', "volcano*", "(volcano OR bread)", "volcano NEAR magma", "magma)"):
+        assert _search(qtbot, panel, query) > 0, query
+
+
+def test_words_no_passage_uses_still_say_no_passages_match(qtbot, panel, sample_dir):
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    assert _search(qtbot, panel, "zzqx qqzv") == 0
+    assert _shown(panel) == ["No passages match."]
+
+
+def test_results_of_deleted_sources_are_searched_again_when_the_search_tab_is_shown(qtbot, panel, sample_dir):
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    panel.tabs.setCurrentIndex(1)
+    assert _search(qtbot, panel, "bread") >= 1
+    panel.tabs.setCurrentIndex(0)
+    panel.sources_view.selectAll()
+    with qtbot.waitSignal(panel.deleteFinished):
+        panel.delete_selected(confirm=False)
+    # The deleted guide's passages were still listed, and opened from the list.
+    with qtbot.waitSignal(panel.searchFinished) as searched:
+        panel.tabs.setCurrentIndex(1)
+    assert searched.args == [0] and _shown(panel)[0].startswith("Nothing to search yet")
+
+
+def test_the_search_tab_shown_again_without_changes_keeps_its_results(qtbot, panel, sample_dir):
+    _import(qtbot, panel, [str(sample_dir / "guide.md")])
+    panel.tabs.setCurrentIndex(1)
+    assert _search(qtbot, panel, "bread") >= 1
+    before = _shown(panel)
+    searches = panel._searches
+    panel.tabs.setCurrentIndex(0)
+    panel.tabs.setCurrentIndex(1)
+    assert panel._searches == searches and _shown(panel) == before
