@@ -42,14 +42,23 @@ def footer_text(stats: dict[str, Any]) -> str:
 
 
 def _tools_text(stats: dict[str, Any]) -> str:
-    """``tools_run`` counts every call that was started, as ``Done.tools_run`` does; ``tools_stopped`` says
-    how many of them the user's Stop (or a failed stream) ended before they finished."""
+    """``tools_run`` counts every call that was started, as ``Done.tools_run`` does; ``tools_denied`` says how
+    many of them were commands the user denied (they never ran), ``tools_stopped`` how many of the others the
+    user's Stop (or a failed stream) ended before they finished."""
     tools = int(stats.get("tools_run", 0))
-    stopped = min(tools, int(stats.get("tools_stopped", 0)))
-    plural = "s" if tools != 1 else ""
-    if stopped and stopped == tools:
-        return f"{tools} tool{plural} stopped"
-    return f"{tools} tool{plural} run" + (f" ({stopped} stopped)" if stopped else "")
+    denied = min(tools, int(stats.get("tools_denied", 0)))
+    ran = tools - denied
+    stopped = min(ran, int(stats.get("tools_stopped", 0)))
+    plural = "s" if ran != 1 else ""
+    if stopped and stopped == ran:
+        text = f"{ran} tool{plural} stopped"
+    else:
+        text = f"{ran} tool{plural} run" + (f" ({stopped} stopped)" if stopped else "")
+    if not denied:
+        return text
+    said = f"{denied} command{'s' if denied != 1 else ''} denied"
+    # "1 tool run" for a command the user denied read as if it had run; "0 tools run" beside it is noise
+    return said if not ran else f"{text} · {said}"
 
 
 @dataclass(slots=True)
@@ -321,10 +330,14 @@ class AnswerWidget(QFrame):
         self._show_footer()
 
     def _count_stopped(self) -> None:
+        """Count the started calls that did not run to their end: stopped ones, and commands denied."""
         assert self._stats is not None
         stopped = sum(1 for c in self._cards.values() if c.stopped)
         if stopped:
             self._stats["tools_stopped"] = stopped
+        denied = sum(1 for c in self._cards.values() if c.denied)
+        if denied:
+            self._stats["tools_denied"] = denied
 
     def fail(self, message: str) -> None:
         """Show an error inline, in plain words, with a Retry button."""
@@ -580,5 +593,6 @@ class AnswerWidget(QFrame):
             self.fail(message.error)
         if message.stats:
             self._stats = dict(message.stats)
+            self._count_stopped()  # answers stored before denied commands were counted apart
         self._show_footer()
         return self
