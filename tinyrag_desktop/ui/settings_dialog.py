@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
                                QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit,
                                QPushButton, QTabWidget, QVBoxLayout, QWidget)
@@ -184,6 +184,7 @@ class SettingsDialog(QDialog):
         self.result_settings: Settings | None = None
 
         tabs = QTabWidget(self)
+        self._tabs = tabs
         for title, names in _TABS:
             tabs.addTab(self._build_tab(names), title)
         listed = {n for _, names in _TABS for n in names} | {"personas"}
@@ -202,6 +203,10 @@ class SettingsDialog(QDialog):
         self.problem.setObjectName("fieldError")
         self.problem.setWordWrap(True)
         self.problem.hide()
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_height)
         layout = QVBoxLayout(self)
         layout.addWidget(tabs)
         layout.addWidget(self.problem)
@@ -213,6 +218,7 @@ class SettingsDialog(QDialog):
                 box.toggled.connect(lambda on, name=name: self._set_usable(name, on))
                 self._set_usable(name, box.isChecked())
         self.revalidate()
+        tabs.currentChanged.connect(lambda _index: self._fit_timer.start())
         # The dialog opens on its first field, not on the tab bar (Qt's first widget in the chain).
         self._fields[_TABS[0][1][0]].widget.setFocus(Qt.FocusReason.OtherFocusReason)
 
@@ -419,7 +425,21 @@ class SettingsDialog(QDialog):
         self.save_button.setEnabled(not problems)
         self.problem.setVisible(bool(problems))
         self.problem.setText(f"Cannot save yet: {problems[0]}" if problems else "")
+        self._fit_timer.start()  # once the layouts have taken in the reasons just shown or hidden
         return problems
+
+    def _fit_height(self) -> None:
+        """Grow the dialog until the reasons shown under the fields fit. Qt sizes a window by its layout's
+        minimum, which counts a wrapped reason as one line: two-line reasons were drawn over the next field
+        and the fields squeezed until their text was cut (seven bad limits at once, or a bad Server URL)."""
+        layout = self.layout()
+        if layout is None or not layout.hasHeightForWidth():
+            return
+        need = layout.totalHeightForWidth(self.width())
+        if need > self.height():
+            screen = self.screen()
+            room = screen.availableGeometry().height() - 60 if screen is not None else need
+            self.resize(self.width(), max(self.height(), min(need, room)))
 
     def values(self) -> Settings:
         """The edited settings; raises SettingsError naming the first bad field."""
@@ -509,6 +529,7 @@ class SettingsDialog(QDialog):
         self.test_result.setProperty("failed", failed)
         self.test_result.style().unpolish(self.test_result)
         self.test_result.style().polish(self.test_result)
+        self._fit_timer.start()  # a long server error takes several lines
 
     def models(self) -> list[str]:
         combo = self._fields["chat_model"].widget

@@ -1,0 +1,37 @@
+"""The settings dialog as the window opens it: reasons under fields fit, Test connection checks the model."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QLineEdit, QTabWidget
+
+_LIMITS = ("max_tools_total", "max_tools_per_round", "max_continuations", "tool_timeout", "connect_timeout",
+           "first_token_timeout", "result_max_chars")
+
+
+def _squeezed(dialog) -> list[str]:
+    """Visible wrapped labels shorter than their lines, and boxes shorter than their text."""
+    out = [f"{label.text()[:40]!r}: {label.height()} < {label.heightForWidth(label.width())}"
+           for label in dialog.findChildren(QLabel)
+           if label.isVisible() and label.wordWrap() and label.text()
+           and label.height() < label.heightForWidth(label.width())]
+    out += [f"{edit.objectName()}: {edit.height()} < {edit.minimumSizeHint().height()}"
+            for edit in dialog.findChildren(QLineEdit)
+            if edit.isVisible() and edit.height() < edit.minimumSizeHint().height()]
+    return out
+
+
+def test_reasons_under_every_limit_fit_and_no_field_is_squeezed(make_window, server, qtbot):
+    # The dialog kept the height it opened with: seven reasons at once were drawn over the fields below
+    # them, the boxes were squeezed until "-5" was cut, and the last reason lost its second line.
+    win = make_window(server.base_url)
+    dialog = win.open_settings()
+    qtbot.waitExposed(dialog)
+    dialog.findChild(QTabWidget).setCurrentIndex(2)  # Limits
+    for name in _LIMITS:
+        dialog.field(name).setText("-5")
+    qtbot.waitUntil(lambda: all(dialog._fields[n].error.isVisible() for n in _LIMITS))
+    qtbot.waitUntil(lambda: not _squeezed(dialog), timeout=2000)
+    dialog.findChild(QTabWidget).setCurrentIndex(0)  # Model: a bad address's reason takes two lines
+    dialog.field("base_url").setText("localhost:11434")
+    qtbot.waitUntil(lambda: not _squeezed(dialog), timeout=2000)
+    dialog.reject()
