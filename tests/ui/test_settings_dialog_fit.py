@@ -35,3 +35,33 @@ def test_reasons_under_every_limit_fit_and_no_field_is_squeezed(make_window, ser
     dialog.field("base_url").setText("localhost:11434")
     qtbot.waitUntil(lambda: not _squeezed(dialog), timeout=2000)
     dialog.reject()
+
+
+def test_test_connection_says_when_the_chat_model_is_not_on_the_server(make_window, server, qloop, qtbot):
+    # It said "Connected. 2 chat models: scripted, other-model" beside "llama3-wrong": Save, and every
+    # question failed with "The server has no model called …".
+    win = make_window(server.base_url, chat_model="llama3-wrong")
+    dialog = win.open_settings()
+    qloop.run(dialog.test_connection())
+    said = dialog.test_result.text()
+    assert "no model called “llama3-wrong”" in said and "scripted, other-model" in said
+    assert dialog.test_result.property("failed") is True
+    assert dialog.field("chat_model").currentText() == "llama3-wrong"  # the user's choice stays until changed
+    dialog.field("chat_model").setCurrentText("other-model")
+    qloop.run(dialog.test_connection())
+    assert dialog.test_result.text().startswith("Connected. 2 chat models")
+    assert dialog.test_result.property("failed") is False
+    dialog.reject()
+
+
+def test_test_connection_against_a_server_that_is_down_says_so(make_window, server, qloop):
+    from tests.sse_server import free_port
+
+    win = make_window(server.base_url)
+    dialog = win.open_settings()
+    dialog.field("base_url").setText(f"http://127.0.0.1:{free_port()}/v1")
+    qloop.run(dialog.test_connection())
+    assert dialog.test_result.text().startswith("Could not connect: ")
+    assert "cannot be reached" in dialog.test_result.text() and dialog.test_result.property("failed") is True
+    assert dialog.test_button.isEnabled()
+    dialog.reject()

@@ -515,6 +515,10 @@ class SettingsDialog(QDialog):
         embed.setCurrentText(current_embed)
         if not models:
             self._say_test("Connected, but the server lists no models.")
+        elif current and chat and current not in models:
+            # As the status bar's "model missing": saved like this, every question failed on the server.
+            self._say_test(f"Connected, but the server has no model called “{current}”: choose one of "
+                           f"{_some(chat)}.", failed=True)
         elif not chat:
             self._say_test(f"Connected, but the server lists only embedding models ({_some(other)}): none to "
                            "chat with.", failed=True)
