@@ -289,7 +289,7 @@ class AnswerWidget(QFrame):
     def tool_finished(self, ev: ToolFinished) -> ToolCard:
         card = self._cards.get(ev.id) or self._add_card(ev.id, ev.tool, ev.query, ev.param)
         card.finish(ev.status, source=ev.source, error=ev.error, result=ev.result,
-                    result_bytes=ev.result_bytes, elapsed_ms=ev.elapsed_ms)
+                    result_bytes=ev.result_bytes, elapsed_ms=ev.elapsed_ms, ran=ev.id in self._started)
         self._add_tool_sources(ev.tool, ev.status, ev.source)
         return card
 

@@ -25,11 +25,24 @@ _PAD, _ROW, _BADGE = 7, 22, 18  # header geometry in pixels (the row grows with 
 # The heading over the block's input, by its element: "Url" read oddly, and nanogo's <source> was headed
 # "Source" just above "Source: nanoGo", where the result came from.
 _INPUT_HEADINGS = {"query": "Query", "url": "URL", "source": "Code"}
+# A tool whose <query> is no search: the shell's is a command and the calculator's an expression.
+_TOOL_HEADINGS = {"shell": "Command", "calculate": "Expression"}
+# Where the engine's reason goes on to advise the model ("Available tools: …", "Write: <tool …>"): the note
+# under the header stops there (the open card shows all of it).
+_TO_THE_MODEL = (" Available tools:", " Write for example:", " Write:")
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def _for_a_person(reason: str, tool: str) -> str:
+    """The part of ``reason`` a person reads, as a sentence: up to the model's advice, first letter capital
+    ("duplicate call: …"), unless it starts with the tool's name ("calculate takes <query>, …")."""
+    cut = min((reason.find(mark) for mark in _TO_THE_MODEL if mark in reason), default=len(reason))
+    text = reason[:cut].strip() or reason.strip()
+    return text if text.startswith(tool) else text[:1].upper() + text[1:]
 
 
 def _section(heading: str, body: str, direction: str = "") -> str:
@@ -198,9 +211,10 @@ class ToolCard(QFrame):
         return self._expanded
 
     def finish(self, status: str, *, source: str = "", error: str | None = None, result: str = "",
-               result_bytes: int = 0, elapsed_ms: int = 0) -> None:
+               result_bytes: int = 0, elapsed_ms: int = 0, ran: bool = True) -> None:
         """Apply the block's one result; ``status`` may be the engine's (ok/error/skipped) or the card's.
-        A denied command comes as an error and shows as skipped: nothing ran, and nothing failed."""
+        A denied command comes as an error and shows as skipped: nothing ran, and nothing failed. ``ran`` is
+        False for a call the engine refused before running it (an unknown or disabled tool): no time shown."""
         self._status = "skipped" if error == DENIED else _FROM_ENGINE.get(status, "error")
         self._source, self._error, self._result = source, error, result
         self._result_bytes, self._elapsed_ms = result_bytes, elapsed_ms
@@ -209,9 +223,10 @@ class ToolCard(QFrame):
         if self._status == "skipped":
             self._meta_text = {STOPPED: "stopped", DENIED: "denied"}.get(error or "", "skipped")
         elif self._status != "running":  # done or failed: how long it took, either way
-            self._meta_text = _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
+            # no time beside a call refused before it ran (an unknown tool): "<1 ms" said it had run
+            self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
         if error and self._status in ("error", "skipped"):
-            self._note_text = _one_line(self._reason())
+            self._note_text = _one_line(_DENIED_NOTE if self.denied else _for_a_person(error, self._tool))
         self._relayout()
         self.update()
         self._describe()
@@ -271,6 +286,8 @@ class ToolCard(QFrame):
         return "\n\n".join(parts)
 
     def _input_heading(self) -> str:
+        if self._param == "query" and self._tool in _TOOL_HEADINGS:
+            return _TOOL_HEADINGS[self._tool]
         return _INPUT_HEADINGS.get(self._param, self._param.capitalize())
 
     def _details_html(self) -> str:
