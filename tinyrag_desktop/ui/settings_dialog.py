@@ -40,6 +40,10 @@ _LABELS = {
     "first_token_timeout": "First-token timeout (s)", "nanogo_memory_mb": "nanoGo memory (MB)",
     "chunk_size": "Chunk size (characters)", "result_max_chars": "Longest tool result (characters)",
     "local_model": "Built-in model file (GGUF)",
+    # the limits in a person's words: "Max continuations" and "Max tools total" named the engine's fields
+    "max_tools_total": "Tool calls per answer", "max_tools_per_round": "Tool calls per round",
+    "max_continuations": "Rounds after the first", "max_tokens": "Longest reply (tokens)",
+    "websearch_results": "Web search results",
 }
 _OBJECT_NAMES = {"allow_shell_exec": "allowShellExec", "allow_nanogo": "allowNanogo"}
 _WARNINGS = {
