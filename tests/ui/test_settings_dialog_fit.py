@@ -75,3 +75,36 @@ def test_the_limits_are_labelled_in_words_not_field_names():
                                    "websearch_results")] == [
         "Tool calls per answer", "Tool calls per round", "Rounds after the first", "Longest reply (tokens)",
         "Web search results"]
+
+
+def test_test_connection_tells_a_server_that_answered_from_one_that_did_not(make_window, server, qloop):
+    # "Could not connect: The server … has no such endpoint (404)": it had connected, and the server had
+    # answered; only a server that does not answer is one the test could not connect to.
+    from http.server import BaseHTTPRequestHandler
+
+    from tests.loopback import serving
+
+    class Answers(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            code, body = {"/missing/models": (404, b"404 page not found"),
+                          "/locked/models": (401, b'{"error": {"message": "Invalid API key"}}'),
+                          "/web/models": (200, b"<html><body>Welcome to nginx</body></html>")}[self.path]
+            self.send_response(code)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    win = make_window(server.base_url)
+    dialog = win.open_settings()
+    with serving(Answers) as root:
+        for path, words in (("missing", "has no such endpoint (404)"), ("locked", "refused the request (401)"),
+                            ("web", "did not answer /models as an OpenAI-compatible server does")):
+            dialog.field("base_url").setText(f"{root}/{path}")
+            qloop.run(dialog.test_connection())
+            said = dialog.test_result.text()
+            assert said.startswith("Connected, but the ") and words in said, said
+            assert dialog.test_result.property("failed") is True
+    dialog.reject()

@@ -17,11 +17,13 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit,
                                QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
+from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed
 from ..firstrun import is_chat_model
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
 from .markdown_render import inline_code_html
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
+_ANSWERED = (AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed)  # the server replied
 
 _TABS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Model", ("base_url", "api_key", "chat_model", "embed_model", "temperature")),
@@ -498,7 +500,7 @@ class SettingsDialog(QDialog):
             raise  # the dialog closed: its widgets may be gone already
         except Exception as exc:  # the client's errors carry a person-readable message
             self.test_button.setEnabled(True)
-            self._say_test(f"Could not connect: {exc}", failed=True)
+            self._say_test(_test_failure(exc), failed=True)
             return
         self.test_button.setEnabled(True)
         # Embedding models are no chat models: the first run's rule (one rule, in firstrun) keeps them out of
@@ -543,6 +545,15 @@ class SettingsDialog(QDialog):
         combo = self._fields["chat_model"].widget
         assert isinstance(combo, QComboBox)
         return [combo.itemText(i) for i in range(combo.count())]
+
+
+def _test_failure(exc: Exception) -> str:
+    """Why the test failed: "Could not connect" only when nothing answered; a server that answered with an
+    error (404, 401, a web page) was reached, and "Could not connect" sent the user to check that it ran."""
+    text = str(exc)
+    if isinstance(exc, _ANSWERED) and text:
+        return "Connected, but " + text[0].lower() + text[1:]
+    return f"Could not connect: {text}"
 
 
 def _count(names: list[str], what: str) -> str:
