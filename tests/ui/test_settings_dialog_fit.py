@@ -108,3 +108,18 @@ def test_test_connection_tells_a_server_that_answered_from_one_that_did_not(make
             assert said.startswith("Connected, but the ") and words in said, said
             assert dialog.test_result.property("failed") is True
     dialog.reject()
+
+
+def test_a_test_result_goes_when_the_address_key_or_model_it_was_about_changes(make_window, server, qloop):
+    # "no model called “llama3-wrong”" stayed in red after the user chose a model the server has.
+    win = make_window(server.base_url, chat_model="llama3-wrong")
+    dialog = win.open_settings()
+    qloop.run(dialog.test_connection())
+    assert dialog.test_result.isVisible() and dialog.test_result.property("failed") is True
+    dialog.field("chat_model").setCurrentText("scripted")
+    assert not dialog.test_result.isVisible()
+    qloop.run(dialog.test_connection())
+    assert dialog.test_result.isVisible() and dialog.test_result.property("failed") is False
+    dialog.field("base_url").setText(server.base_url + "/")
+    assert not dialog.test_result.isVisible()
+    dialog.reject()

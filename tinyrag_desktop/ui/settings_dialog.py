@@ -224,6 +224,10 @@ class SettingsDialog(QDialog):
                 box.toggled.connect(lambda on, name=name: self._set_usable(name, on))
                 self._set_usable(name, box.isChecked())
         self.revalidate()
+        # A test's result is about the address, key and model it was made with: it goes when they change.
+        self.field("base_url").textChanged.connect(self._forget_test)
+        self.field("api_key").textChanged.connect(self._forget_test)
+        self.field("chat_model").currentTextChanged.connect(self._forget_test)
         tabs.currentChanged.connect(lambda _index: self._fit_timer.start())
         # The dialog opens on its first field, not on the tab bar (Qt's first widget in the chain).
         self._fields[_TABS[0][1][0]].widget.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -486,6 +490,11 @@ class SettingsDialog(QDialog):
         self._say_test(f"Connecting to {url}…")
         self._test_task = asyncio.ensure_future(self._test(url, key))
         return self._test_task
+
+    def _forget_test(self) -> None:
+        if self._test_task is None or self._test_task.done():  # a test under way fills the model list itself
+            self.test_result.hide()
+            self.test_result.clear()
 
     def _stop_test(self) -> None:
         """The dialog is closing: a test still waiting for the server ends now. Left running, it wrote its
