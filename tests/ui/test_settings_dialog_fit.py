@@ -123,3 +123,20 @@ def test_a_test_result_goes_when_the_address_key_or_model_it_was_about_changes(m
     dialog.field("base_url").setText(server.base_url + "/")
     assert not dialog.test_result.isVisible()
     dialog.reject()
+
+
+def test_remove_is_greyed_out_for_the_last_persona(qtbot):
+    # Clicked with one persona left, it did nothing and said nothing.
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    remove = dialog.remove_persona_button
+    count = dialog.persona_list.count()
+    assert count > 1 and remove.isEnabled()
+    for _ in range(count - 1):
+        dialog.persona_list.setCurrentRow(0)
+        remove.click()
+    assert dialog.persona_list.count() == 1 and not remove.isEnabled()
+    assert "at least one" in remove.toolTip()

@@ -327,7 +327,9 @@ class SettingsDialog(QDialog):
         rename.setObjectName("renamePersona")
         rename.clicked.connect(self._rename_persona)
         remove = QPushButton("&Remove", page)
+        remove.setObjectName("removePersona")
         remove.clicked.connect(self._remove_persona)
+        self.remove_persona_button = remove
         buttons.addWidget(add)
         buttons.addWidget(rename)
         buttons.addWidget(remove)
@@ -347,7 +349,15 @@ class SettingsDialog(QDialog):
         self.persona_prompt.textChanged.connect(self._persona_edited)
         if self.persona_list.count():
             self.persona_list.setCurrentRow(0)
+        self._update_remove()
         return page
+
+    def _update_remove(self) -> None:
+        """The last persona cannot be removed: Remove is greyed out then, and its tooltip says why."""
+        last = len(self._personas) <= 1
+        self.remove_persona_button.setEnabled(not last)
+        self.remove_persona_button.setToolTip("A chat needs at least one persona." if last else
+                                              "Remove the selected persona")
 
     def _show_persona(self, name: str) -> None:
         self._current_persona = name
@@ -367,6 +377,7 @@ class SettingsDialog(QDialog):
             self.persona_list.addItem(name)
             self.persona_list.setCurrentRow(self.persona_list.count() - 1)
             self.persona_prompt.setFocus()
+            self._update_remove()
 
     def _ask_name(self, title: str, current: str = "") -> str | None:
         """A persona name typed by the user, or None; a name that cannot be taken is refused in words
@@ -411,6 +422,7 @@ class SettingsDialog(QDialog):
             self._personas.pop(item.text(), None)
             self.renamed_personas = {a: b for a, b in self.renamed_personas.items() if b != item.text()}
             self.persona_list.takeItem(self.persona_list.row(item))
+        self._update_remove()
 
     def browse_local_model(self) -> str:
         """Choose the built-in model's .gguf file in a file dialog; returns the path chosen ("" if none).
