@@ -92,3 +92,35 @@ def test_a_denied_card_shows_no_time_and_no_error(qtbot):
 ])
 def test_the_footer_counts_denied_commands_apart(stats, said):
     assert footer_text({"rounds": 1, "elapsed_ms": 1200, **stats}) == f"1 round · {said} · 1.2 s"
+
+
+def test_two_commands_at_once_are_asked_about_one_after_the_other_in_order(make_window, server, qloop):
+    # Both blocks came in one piece: both calls started together and two dialogs opened on top of each other,
+    # the second command over the first, and the window knew only of the last one.
+    from PySide6.QtWidgets import QApplication
+
+    from tinyrag_desktop.ui.confirm_dialog import ConfirmDialog
+
+    server.queue(Stream([_shell("echo tinyrag-first") + "\n" + _shell("echo tinyrag-second")]),
+                 Stream(tokens("Done.")))
+    win = make_window(server.base_url, allow_shell_exec=True)
+    asked = []
+
+    async def go():
+        task = asyncio.ensure_future(ask_and_wait(win, "Run two at once"))
+        for button, waiting in (("deny", 1), ("run", 0)):
+            await wait_until(lambda: win.confirmer.current is not None and win.confirmer.current.isVisible())
+            await wait_until(lambda waiting=waiting: win.confirmer.waiting == waiting)  # the other call: asking
+            shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, ConfirmDialog) and w.isVisible()]
+            assert shown == [win.confirmer.current]
+            dialog = win.confirmer.current
+            asked.append(dialog.command.toPlainText())
+            (dialog.run_button if button == "run" else dialog.deny_button).click()
+            await wait_until(lambda: win.confirmer.current is not dialog)
+        return await task
+
+    assert qloop.run(go()) == "done"
+    assert asked == ["echo tinyrag-first", "echo tinyrag-second"]
+    answer = win.view.answers()[-1]
+    assert [(c.status, c.denied) for c in answer.cards()] == [("skipped", True), ("done", False)]
+    assert " · 1 tool run · 1 command denied · " in answer.footer()

@@ -48,12 +48,17 @@ class ConfirmDialog(QDialog):
 
 
 class Confirmer:
-    """The ``confirm(tool, text)`` coroutine the engine hands to tools, with per-chat "always allow"."""
+    """The ``confirm(tool, text)`` coroutine the engine hands to tools, with per-chat "always allow".
+
+    One question at a time, in the order the calls came: two commands in one round run side by side, and
+    each opened its dialog at once, the second on top of the first (answered first, out of order)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         self._parent = parent
         self._allowed_chats: set[str] = set()
+        self._turn = asyncio.Lock()  # first come, first asked
         self.current: ConfirmDialog | None = None
+        self.waiting = 0  # questions waiting for the one shown to be answered
 
     def allowed(self, chat_id: str | None) -> bool:
         return chat_id is not None and chat_id in self._allowed_chats
@@ -61,6 +66,19 @@ class Confirmer:
     async def confirm(self, tool: str, text: str, chat_id: str | None = None) -> bool:
         if self.allowed(chat_id):
             return True
+        self.waiting += 1
+        try:
+            await self._turn.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            if self.allowed(chat_id):  # "allow for the rest of this chat" was ticked in the question before
+                return True
+            return await self._ask(tool, text, chat_id)
+        finally:
+            self._turn.release()
+
+    async def _ask(self, tool: str, text: str, chat_id: str | None) -> bool:
         dialog = ConfirmDialog(tool, text, self._parent)
         self.current = dialog
         loop = asyncio.get_running_loop()
