@@ -13,6 +13,7 @@ from typing import Any, Awaitable, Callable, Mapping
 from PySide6.QtGui import QActionGroup, QColor
 from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton
 
+from ..engine.errors import AuthenticationFailed, BadResponse, RateLimited, ServerFailed
 from .elided_label import ElidedLabel
 from .icons import dot_pixmap
 from .markdown_render import inline_code_html
@@ -37,6 +38,17 @@ def model_label(name: str) -> str:
         half = (_MODEL_SHOWN - 1) // 2
         name = f"{name[:half]}…{name[-half:]}"
     return name
+
+
+def _words_for(exc: Exception) -> str:
+    """The status bar's word for a failed check: "unreachable" only when nothing answered. A server that
+    answered with an error (a wrong API key, a web page, a 404) was called unreachable, and the user went to
+    check that it ran; the tooltip has the whole reason."""
+    for kinds, words in ((AuthenticationFailed, "API key refused"), (RateLimited, "busy"),
+                         (BadResponse, "not a model server"), (ServerFailed, "server error")):
+        if isinstance(exc, kinds):
+            return words
+    return "unreachable"
 
 
 class ServerStatus:
@@ -152,7 +164,7 @@ class ServerStatus:
             return
         except Exception as exc:  # the client's errors say what is wrong in words
             self.models = []
-            self._set("down", "unreachable", str(exc))
+            self._set("down", _words_for(exc), str(exc))
             return
         self.models = list(models)
         wanted = settings["chat_model"]
