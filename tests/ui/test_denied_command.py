@@ -124,3 +124,24 @@ def test_two_commands_at_once_are_asked_about_one_after_the_other_in_order(make_
     answer = win.view.answers()[-1]
     assert [(c.status, c.denied) for c in answer.cards()] == [("skipped", True), ("done", False)]
     assert " · 1 tool run · 1 command denied · " in answer.footer()
+
+
+def test_allow_for_this_chat_in_the_first_question_answers_the_one_waiting(qloop, qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    from tinyrag_desktop.ui.confirm_dialog import Confirmer
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    confirmer = Confirmer(parent)
+
+    async def go():
+        first = asyncio.ensure_future(confirmer.confirm("shell", "echo 1", "chat-1"))
+        second = asyncio.ensure_future(confirmer.confirm("shell", "echo 2", "chat-1"))
+        await wait_until(lambda: confirmer.current is not None and confirmer.waiting == 1)
+        dialog = confirmer.current
+        dialog.allow_chat.setChecked(True)
+        dialog.run_button.click()
+        return await first, await second, confirmer.current
+
+    assert qloop.run(go()) == (True, True, None)  # no second dialog
