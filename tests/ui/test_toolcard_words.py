@@ -43,6 +43,7 @@ def test_refused_calls_read_as_sentences(qtbot):
     assert answer.cards()[0].meta == "<1 ms"  # it ran, quickly
     assert dup.note == "Duplicate call: the same tool with the same input already ran in this answer"
     assert limit.note == "Limit reached: at most 3 tool calls per round"
+    assert "Reason: Limit reached: at most 3 tool calls per round" in limit.details_text()  # open, too
     assert wrong.note == "calculate takes <query>, not <url>." and wrong.meta == ""
 
 
@@ -54,3 +55,11 @@ def test_the_input_is_headed_by_what_it_is_for_each_tool(qtbot):
         qtbot.addWidget(card)
         assert card.details_text().startswith(f"{heading}:\n"), tool
         assert f"{heading}: x" in card.accessibleDescription()
+
+
+def test_a_reason_that_starts_with_a_name_keeps_it_and_the_description_has_one_full_stop(qtbot):
+    card = ToolCard("t", "nanogo", "fmt.Println(1)", "source")
+    qtbot.addWidget(card)
+    card.finish("skipped", error="nanoGo is off in Settings.")
+    assert card.note == "nanoGo is off in Settings."
+    assert "Reason: nanoGo is off in Settings. Press Space" in card.accessibleDescription()  # not "Settings.."

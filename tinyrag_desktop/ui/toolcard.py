@@ -37,12 +37,19 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _sentence(text: str, tool: str) -> str:
+    """``text`` with a capital first letter ("duplicate call: …"), unless it starts with a name: the tool's
+    ("calculate takes <query>, …") or one spelt with capitals or marks ("nanoGo is off", "url_fetch …")."""
+    first = text.split(" ", 1)[0].rstrip(":,;.")
+    if text.startswith(tool) or not (first.isalpha() and first.islower()):
+        return text
+    return text[:1].upper() + text[1:]
+
+
 def _for_a_person(reason: str, tool: str) -> str:
-    """The part of ``reason`` a person reads, as a sentence: up to the model's advice, first letter capital
-    ("duplicate call: …"), unless it starts with the tool's name ("calculate takes <query>, …")."""
+    """The part of ``reason`` a person reads, as a sentence: up to the model's advice."""
     cut = min((reason.find(mark) for mark in _TO_THE_MODEL if mark in reason), default=len(reason))
-    text = reason[:cut].strip() or reason.strip()
-    return text if text.startswith(tool) else text[:1].upper() + text[1:]
+    return _sentence(reason[:cut].strip() or reason.strip(), tool)
 
 
 def _section(heading: str, body: str, direction: str = "") -> str:
@@ -240,8 +247,8 @@ class ToolCard(QFrame):
             self.finish("skipped", error=STOPPED)
 
     def _reason(self) -> str:
-        """The error or reason as the user reads it."""
-        return _DENIED_NOTE if self.denied else self._error or ""
+        """The error or reason as the open card shows it: whole, as a sentence."""
+        return _DENIED_NOTE if self.denied else _sentence(self._error or "", self._tool)
 
     def _describe(self) -> None:
         words = "denied" if self.denied else STATUS_WORDS.get(self._status, self._status)
@@ -251,7 +258,7 @@ class ToolCard(QFrame):
             detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {self._reason()}"
         elif self._source:
             detail += f". Source: {self._source}"
-        self.setAccessibleDescription(f"{words}. {detail}. Press Space to "
+        self.setAccessibleDescription(f"{words}. {detail.rstrip('.')}. Press Space to "
                                       f"{'hide' if self._expanded else 'show'} details.")
         tip = f"{self._tool}: {words}"
         self.setToolTip(f"{tip}\n{self._note_text}" if self._note_text else tip)
