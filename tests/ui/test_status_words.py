@@ -31,10 +31,13 @@ class _Answers(BaseHTTPRequestHandler):
     ("web", "not a model server", "did not answer /models as an OpenAI-compatible server does"),
 ])
 def test_a_server_that_answered_with_an_error_is_not_called_unreachable(make_window, qloop, path, words, why):
-    # A wrong API key showed a red "unreachable": the user went to check a server that was running.
+    # A wrong API key showed a red "unreachable", and the welcome page said no model server answered: the
+    # user went to start a server that was running.
     with serving(_Answers) as root:
         win = make_window(f"{root}/{path}")
-        qloop.run(wait_until(lambda: win.status.state == "down"))
+        qloop.run(wait_until(lambda: win.status.state == "warn"))  # amber: it answers, but cannot be used
         assert win.status.reach.text() == words
+        win.welcome.server_checked(win.status.state)  # as the window does after each check
+        assert not win.welcome.visible()
         assert why in win.status.reason and why in win.status.reach.toolTip()
         qloop.run(win.status.cancel())

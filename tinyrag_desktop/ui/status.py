@@ -40,15 +40,16 @@ def model_label(name: str) -> str:
     return name
 
 
-def _words_for(exc: Exception) -> str:
-    """The status bar's word for a failed check: "unreachable" only when nothing answered. A server that
-    answered with an error (a wrong API key, a web page, a 404) was called unreachable, and the user went to
-    check that it ran; the tooltip has the whole reason."""
+def _state_for(exc: Exception) -> tuple[str, str]:
+    """The state and word for a failed check: "unreachable" (red) only when nothing answered. A server that
+    answered with an error (a wrong API key, a web page, a 404) is reachable but not usable (amber), as a
+    missing model is: it was called unreachable, and the welcome page asked the user to start a server that
+    was running. The tooltip has the whole reason."""
     for kinds, words in ((AuthenticationFailed, "API key refused"), (RateLimited, "busy"),
                          (BadResponse, "not a model server"), (ServerFailed, "server error")):
         if isinstance(exc, kinds):
-            return words
-    return "unreachable"
+            return "warn", words
+    return "down", "unreachable"
 
 
 class ServerStatus:
@@ -164,7 +165,7 @@ class ServerStatus:
             return
         except Exception as exc:  # the client's errors say what is wrong in words
             self.models = []
-            self._set("down", _words_for(exc), str(exc))
+            self._set(*_state_for(exc), str(exc))
             return
         self.models = list(models)
         wanted = settings["chat_model"]
