@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QPushButton,
-                               QVBoxLayout, QWidget)
+                               QSizePolicy, QVBoxLayout, QWidget)
+
+
+_COMMAND_MOST = 140  # pixels: a longer command scrolls in its box
 
 
 class ConfirmDialog(QDialog):
@@ -25,7 +29,9 @@ class ConfirmDialog(QDialog):
         self.command.setReadOnly(True)
         self.command.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.command.setAccessibleName("Command to run")
-        self.command.setMaximumHeight(140)
+        self.command.setMaximumHeight(_COMMAND_MOST)
+        self.command.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.command.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.allow_chat = QCheckBox("&Allow commands without asking for the rest of this chat", self)
         self.allow_chat.setObjectName("allowForChat")
         buttons = QDialogButtonBox(self)
@@ -46,6 +52,35 @@ class ConfirmDialog(QDialog):
         layout.addWidget(self.allow_chat)
         layout.addWidget(buttons)
         self.deny_button.setFocus()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit_command()
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self._fit_height)  # once Qt has given the window its first size
+
+    def _fit_height(self) -> None:
+        """No gaps around a short command: the window as tall as its content at its width (Qt sized it by the
+        wrapped intro's hint for a narrower line, and the box's, seven lines tall)."""
+        self._fit_command()
+        layout = self.layout()
+        layout.invalidate()
+        if layout.hasHeightForWidth():
+            self.resize(self.width(), layout.totalHeightForWidth(self.width()))
+
+    def _fit_command(self) -> None:
+        """The command's box as tall as its wrapped lines, up to _COMMAND_MOST (then it scrolls): "ls" sat at
+        the top of a box seven lines tall."""
+        box = self.command
+        margin = int(box.document().documentMargin())
+        width = max(50, box.viewport().width() - 2 * margin)
+        fm = box.fontMetrics()
+        text = box.toPlainText() or " "
+        lines = sum(max(1, -(-fm.horizontalAdvance(line) // width)) for line in text.split("\n"))
+        height = fm.lineSpacing() * max(2, lines) + 2 * (margin + box.frameWidth()) + 2
+        box.setFixedHeight(min(_COMMAND_MOST, height))
 
 
 class Confirmer:
