@@ -30,6 +30,7 @@ FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the 
 # belong to the text before the card, not at the start of a line after it.
 _TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
 MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
+STOPPED_EARLY = "Stopped before the model answered."  # where the answer would be, when nothing came
 
 
 def footer_text(stats: dict[str, Any]) -> str:
@@ -128,6 +129,7 @@ class AnswerWidget(QFrame):
         self._last_render.start()
         self.render_times: list[float] | None = None  # set to a list to record render costs (benchmark)
         self._waiting: QLabel | None = None
+        self._note: QLabel | None = None  # STOPPED_EARLY, in the waiting label's place
         self.streaming = False
 
         self._timer = QTimer(self)
@@ -316,6 +318,8 @@ class AnswerWidget(QFrame):
 
     def stop(self, elapsed_ms: int = 0) -> None:
         """The user stopped the answer: keep what arrived, mark running tools as stopped."""
+        if self._waiting is not None and self._empty():
+            self._say_stopped_early()
         self._arrived()
         self.flush()
         self.streaming = False
@@ -328,6 +332,24 @@ class AnswerWidget(QFrame):
                        "outcome": "stopped"}
         self._count_stopped()
         self._show_footer()
+
+    def _empty(self) -> bool:
+        """Nothing came: no text, card or reasoning."""
+        return not self.content().strip() and not self._cards and self._thinking is None
+
+    def _say_stopped_early(self) -> None:
+        """Stopped before anything came: say so where the answer would be (only the footer was left, with a
+        Copy that copied nothing)."""
+        self._arrived()
+        self._note = QLabel(STOPPED_EARLY, self)
+        self._note.setObjectName("stoppedEarly")
+        self._note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self._note.setAccessibleName(STOPPED_EARLY)
+        self._layout.insertWidget(self._layout.indexOf(self._error_box), self._note)  # not a part of the body
+
+    def note(self) -> str:
+        """The line said in place of an answer that never came ("" when there is none)."""
+        return self._note.text() if self._note is not None else ""
 
     def _count_stopped(self) -> None:
         """Count the started calls that did not run to their end: stopped ones, and commands denied."""
@@ -455,7 +477,7 @@ class AnswerWidget(QFrame):
         text = "" if only_error or not self._stats else footer_text(self._stats)
         # In a narrow window the line wraps between its parts, never inside one ("0.1" / "s").
         self._footer.setText(" · ".join(part.replace(" ", "\u00a0") for part in text.split(" · ")) if text else "")
-        self.copy_button.setVisible(not only_error)
+        self.copy_button.setVisible(not only_error and not self._empty())  # nothing to copy
         # Only an error: nothing is left in the row (Regenerate is the error's Retry), and shown empty it
         # left a gap between the error and the next question.
         self._footer_row.setVisible(not only_error)
@@ -594,5 +616,7 @@ class AnswerWidget(QFrame):
         if message.stats:
             self._stats = dict(message.stats)
             self._count_stopped()  # answers stored before denied commands were counted apart
+            if self._stats.get("outcome") == "stopped" and self._empty() and not message.error:
+                self._say_stopped_early()
         self._show_footer()
         return self
