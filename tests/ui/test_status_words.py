@@ -39,5 +39,9 @@ def test_a_server_that_answered_with_an_error_is_not_called_unreachable(make_win
         assert win.status.reach.text() == words
         win.welcome.server_checked(win.status.state)  # as the window does after each check
         assert not win.welcome.visible()
+        # and the model menu does not say the server did not answer
+        win.status.model_menu.aboutToShow.emit()
+        [hint] = [a.text() for a in win.status.model_menu.actions() if a.text().startswith("No models listed")]
+        assert hint == f"No models listed: {words}"
         assert why in win.status.reason and why in win.status.reach.toolTip()
         qloop.run(win.status.cancel())

@@ -113,7 +113,9 @@ class ServerStatus:
             action.triggered.connect(lambda _on=False, n=name: self._picked(n))
         if not self.models:
             menu.addSeparator()
-            hint = menu.addAction("No models listed: the server did not answer the last check")
+            # a server that answered with an error (a refused key) did answer: its word says what went wrong
+            why = self.reach.text() if self.state == "warn" else "the server did not answer the last check"
+            hint = menu.addAction(f"No models listed: {why}")
             hint.setEnabled(False)
 
     def _picked(self, name: str) -> None:
