@@ -140,3 +140,17 @@ def test_remove_is_greyed_out_for_the_last_persona(qtbot):
         remove.click()
     assert dialog.persona_list.count() == 1 and not remove.isEnabled()
     assert "at least one" in remove.toolTip()
+
+
+def test_a_reason_names_the_field_without_its_unit(qtbot):
+    # "Tool timeout (s) must be at least 0.1, not -1.": the unit in brackets read as part of the sentence.
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    for name, typed, reason in (("tool_timeout", "-1", "Tool timeout must be at least 0.1, not -1."),
+                                ("chunk_size", "abc", "Chunk size must be a number, not 'abc'."),
+                                ("nanogo_memory_mb", "", "nanoGo memory needs a value.")):
+        dialog.field(name).setText(typed)
+        assert dialog._fields[name].validate() == reason

@@ -118,6 +118,10 @@ class _Field:
         self.widget.setAccessibleName(label_for(opt.name))
         self.widget.setAccessibleDescription(opt.description)
 
+    def named(self) -> str:
+        """The field's name in a reason: its label without the unit ("Tool timeout", not "Tool timeout (s)")."""
+        return label_for(self.opt.name).split(" (")[0]
+
     def raw(self) -> Any:
         w = self.widget
         if isinstance(w, QCheckBox):
@@ -134,17 +138,17 @@ class _Field:
             try:
                 raw = float(raw.replace(",", ".")) if raw else None
             except ValueError:
-                raise SettingsError(f"{label_for(self.opt.name)} must be a number, not {shown(raw)}.") from None
+                raise SettingsError(f"{self.named()} must be a number, not {shown(raw)}.") from None
             if raw is None:
-                raise SettingsError(f"{label_for(self.opt.name)} needs a value.")
+                raise SettingsError(f"{self.named()} needs a value.")
             if not math.isfinite(raw):  # "inf", "nan": Python parses them, no setting can hold them
-                raise SettingsError(f"{label_for(self.opt.name)} must be a finite number, not {shown(self.raw())}.")
+                raise SettingsError(f"{self.named()} must be a finite number, not {shown(self.raw())}.")
             if self.opt.type is int and raw == int(raw):
                 raw = int(raw)
         try:
             value = self.opt.check(raw)
         except SettingsError as exc:
-            raise SettingsError(str(exc).replace(self.opt.name, label_for(self.opt.name), 1)) from None
+            raise SettingsError(str(exc).replace(self.opt.name, self.named(), 1)) from None
         return value
 
     def validate(self) -> str | None:
