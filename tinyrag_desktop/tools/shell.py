@@ -30,6 +30,8 @@ DISABLED_REASON = "enable 'Allow shell commands' in Settings or pass --allow-she
 HARD_OUTPUT_CAP = 2 * 1024 * 1024  # bytes per stream; a command printing more is stopped
 BACKGROUND_GRACE = 1.0  # seconds background children may keep the output open after the command ends
 MAX_COMMAND_CHARS = 8000
+# What the model reads when the user says Deny; the window knows a denied call by it (a choice, not a failure).
+DENIED = "The user denied running this command."
 _IS_WINDOWS = sys.platform == "win32"
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _UNQUOTED_SPECIAL = set("|&;<>()`$*?[~#\n{}")
@@ -284,7 +286,7 @@ async def shell(content: str, ctx: ToolContext) -> ToolResult:
     if "\x00" in command:
         raise ToolError("The command contains a NUL character.")
     if ctx.confirm is not None and not await ctx.confirm("shell", command):
-        raise ToolError("The user denied running this command.")
+        raise ToolError(DENIED)
     cwd = work_dir(ctx.data_dir)
     done = await run_command(command, cwd, shell_timeout(ctx.settings))
     return ToolResult(format_completed(command, done, result_limit(ctx.settings)), source=str(cwd))

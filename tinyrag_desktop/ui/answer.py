@@ -30,6 +30,7 @@ FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the 
 # belong to the text before the card, not at the start of a line after it.
 _TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
 MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
+STOPPED_EARLY = "Stopped before the model answered."  # where the answer would be, when nothing came
 
 
 def footer_text(stats: dict[str, Any]) -> str:
@@ -42,14 +43,23 @@ def footer_text(stats: dict[str, Any]) -> str:
 
 
 def _tools_text(stats: dict[str, Any]) -> str:
-    """``tools_run`` counts every call that was started, as ``Done.tools_run`` does; ``tools_stopped`` says
-    how many of them the user's Stop (or a failed stream) ended before they finished."""
+    """``tools_run`` counts every call that was started, as ``Done.tools_run`` does; ``tools_denied`` says how
+    many of them were commands the user denied (they never ran), ``tools_stopped`` how many of the others the
+    user's Stop (or a failed stream) ended before they finished."""
     tools = int(stats.get("tools_run", 0))
-    stopped = min(tools, int(stats.get("tools_stopped", 0)))
-    plural = "s" if tools != 1 else ""
-    if stopped and stopped == tools:
-        return f"{tools} tool{plural} stopped"
-    return f"{tools} tool{plural} run" + (f" ({stopped} stopped)" if stopped else "")
+    denied = min(tools, int(stats.get("tools_denied", 0)))
+    ran = tools - denied
+    stopped = min(ran, int(stats.get("tools_stopped", 0)))
+    plural = "s" if ran != 1 else ""
+    if stopped and stopped == ran:
+        text = f"{ran} tool{plural} stopped"
+    else:
+        text = f"{ran} tool{plural} run" + (f" ({stopped} stopped)" if stopped else "")
+    if not denied:
+        return text
+    said = f"{denied} command{'s' if denied != 1 else ''} denied"
+    # "1 tool run" for a command the user denied read as if it had run; "0 tools run" beside it is noise
+    return said if not ran else f"{text} · {said}"
 
 
 @dataclass(slots=True)
@@ -119,6 +129,7 @@ class AnswerWidget(QFrame):
         self._last_render.start()
         self.render_times: list[float] | None = None  # set to a list to record render costs (benchmark)
         self._waiting: QLabel | None = None
+        self._note: QLabel | None = None  # STOPPED_EARLY, in the waiting label's place
         self.streaming = False
 
         self._timer = QTimer(self)
@@ -280,7 +291,7 @@ class AnswerWidget(QFrame):
     def tool_finished(self, ev: ToolFinished) -> ToolCard:
         card = self._cards.get(ev.id) or self._add_card(ev.id, ev.tool, ev.query, ev.param)
         card.finish(ev.status, source=ev.source, error=ev.error, result=ev.result,
-                    result_bytes=ev.result_bytes, elapsed_ms=ev.elapsed_ms)
+                    result_bytes=ev.result_bytes, elapsed_ms=ev.elapsed_ms, ran=ev.id in self._started)
         self._add_tool_sources(ev.tool, ev.status, ev.source)
         return card
 
@@ -307,6 +318,8 @@ class AnswerWidget(QFrame):
 
     def stop(self, elapsed_ms: int = 0) -> None:
         """The user stopped the answer: keep what arrived, mark running tools as stopped."""
+        if self._waiting is not None and self._empty():
+            self._say_stopped_early()
         self._arrived()
         self.flush()
         self.streaming = False
@@ -320,11 +333,33 @@ class AnswerWidget(QFrame):
         self._count_stopped()
         self._show_footer()
 
+    def _empty(self) -> bool:
+        """Nothing came: no text, card or reasoning."""
+        return not self.content().strip() and not self._cards and self._thinking is None
+
+    def _say_stopped_early(self) -> None:
+        """Stopped before anything came: say so where the answer would be (only the footer was left, with a
+        Copy that copied nothing)."""
+        self._arrived()
+        self._note = QLabel(STOPPED_EARLY, self)
+        self._note.setObjectName("stoppedEarly")
+        self._note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self._note.setAccessibleName(STOPPED_EARLY)
+        self._layout.insertWidget(self._layout.indexOf(self._error_box), self._note)  # not a part of the body
+
+    def note(self) -> str:
+        """The line said in place of an answer that never came ("" when there is none)."""
+        return self._note.text() if self._note is not None else ""
+
     def _count_stopped(self) -> None:
+        """Count the started calls that did not run to their end: stopped ones, and commands denied."""
         assert self._stats is not None
         stopped = sum(1 for c in self._cards.values() if c.stopped)
         if stopped:
             self._stats["tools_stopped"] = stopped
+        denied = sum(1 for c in self._cards.values() if c.denied)
+        if denied:
+            self._stats["tools_denied"] = denied
 
     def fail(self, message: str) -> None:
         """Show an error inline, in plain words, with a Retry button."""
@@ -442,7 +477,7 @@ class AnswerWidget(QFrame):
         text = "" if only_error or not self._stats else footer_text(self._stats)
         # In a narrow window the line wraps between its parts, never inside one ("0.1" / "s").
         self._footer.setText(" · ".join(part.replace(" ", "\u00a0") for part in text.split(" · ")) if text else "")
-        self.copy_button.setVisible(not only_error)
+        self.copy_button.setVisible(not only_error and not self._empty())  # nothing to copy
         # Only an error: nothing is left in the row (Regenerate is the error's Retry), and shown empty it
         # left a gap between the error and the next question.
         self._footer_row.setVisible(not only_error)
@@ -580,5 +615,8 @@ class AnswerWidget(QFrame):
             self.fail(message.error)
         if message.stats:
             self._stats = dict(message.stats)
+            self._count_stopped()  # answers stored before denied commands were counted apart
+            if self._stats.get("outcome") == "stopped" and self._empty() and not message.error:
+                self._say_stopped_early()
         self._show_footer()
         return self

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QPushButton,
-                               QVBoxLayout, QWidget)
+                               QSizePolicy, QVBoxLayout, QWidget)
+
+
+_COMMAND_MOST = 140  # pixels: a longer command scrolls in its box
 
 
 class ConfirmDialog(QDialog):
@@ -25,16 +29,19 @@ class ConfirmDialog(QDialog):
         self.command.setReadOnly(True)
         self.command.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.command.setAccessibleName("Command to run")
-        self.command.setMaximumHeight(140)
-        self.allow_chat = QCheckBox("Allow commands without asking for the rest of this chat", self)
+        self.command.setMaximumHeight(_COMMAND_MOST)
+        self.command.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.command.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.allow_chat = QCheckBox("&Allow commands without asking for the rest of this chat", self)
         self.allow_chat.setObjectName("allowForChat")
         buttons = QDialogButtonBox(self)
-        self.run_button = QPushButton("Run", self)
+        self.run_button = QPushButton("&Run", self)
         self.run_button.setObjectName("confirmRun")
-        self.deny_button = QPushButton("Deny", self)
+        self.deny_button = QPushButton("&Deny", self)
         self.deny_button.setObjectName("confirmDeny")
         buttons.addButton(self.run_button, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(self.deny_button, QDialogButtonBox.ButtonRole.RejectRole)
+        # Alt+R, Alt+D and Alt+A: Run was three Tabs away from Deny, where the dialog opens
         self.deny_button.setDefault(True)
         self.deny_button.setAutoDefault(True)
         self.run_button.setAutoDefault(False)
@@ -46,14 +53,48 @@ class ConfirmDialog(QDialog):
         layout.addWidget(buttons)
         self.deny_button.setFocus()
 
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit_command()
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self._fit_height)  # once Qt has given the window its first size
+
+    def _fit_height(self) -> None:
+        """No gaps around a short command: the window as tall as its content at its width (Qt sized it by the
+        wrapped intro's hint for a narrower line, and the box's, seven lines tall)."""
+        self._fit_command()
+        layout = self.layout()
+        layout.invalidate()
+        if layout.hasHeightForWidth():
+            self.resize(self.width(), layout.totalHeightForWidth(self.width()))
+
+    def _fit_command(self) -> None:
+        """The command's box as tall as its wrapped lines, up to _COMMAND_MOST (then it scrolls): "ls" sat at
+        the top of a box seven lines tall."""
+        box = self.command
+        margin = int(box.document().documentMargin())
+        width = max(50, box.viewport().width() - 2 * margin)
+        fm = box.fontMetrics()
+        text = box.toPlainText() or " "
+        lines = sum(max(1, -(-fm.horizontalAdvance(line) // width)) for line in text.split("\n"))
+        height = fm.lineSpacing() * max(2, lines) + 2 * (margin + box.frameWidth()) + 2
+        box.setFixedHeight(min(_COMMAND_MOST, height))
+
 
 class Confirmer:
-    """The ``confirm(tool, text)`` coroutine the engine hands to tools, with per-chat "always allow"."""
+    """The ``confirm(tool, text)`` coroutine the engine hands to tools, with per-chat "always allow".
+
+    One question at a time, in the order the calls came: two commands in one round run side by side, and
+    each opened its dialog at once, the second on top of the first (answered first, out of order)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         self._parent = parent
         self._allowed_chats: set[str] = set()
+        self._turn = asyncio.Lock()  # first come, first asked
         self.current: ConfirmDialog | None = None
+        self.waiting = 0  # questions waiting for the one shown to be answered
 
     def allowed(self, chat_id: str | None) -> bool:
         return chat_id is not None and chat_id in self._allowed_chats
@@ -61,6 +102,19 @@ class Confirmer:
     async def confirm(self, tool: str, text: str, chat_id: str | None = None) -> bool:
         if self.allowed(chat_id):
             return True
+        self.waiting += 1
+        try:
+            await self._turn.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            if self.allowed(chat_id):  # "allow for the rest of this chat" was ticked in the question before
+                return True
+            return await self._ask(tool, text, chat_id)
+        finally:
+            self._turn.release()
+
+    async def _ask(self, tool: str, text: str, chat_id: str | None) -> bool:
         dialog = ConfirmDialog(tool, text, self._parent)
         self.current = dialog
         loop = asyncio.get_running_loop()

@@ -12,16 +12,18 @@ import math
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
                                QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit,
                                QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
+from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed
 from ..firstrun import is_chat_model
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
 from .markdown_render import inline_code_html
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
+_ANSWERED = (AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed)  # the server replied
 
 _TABS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Model", ("base_url", "api_key", "chat_model", "embed_model", "temperature")),
@@ -40,6 +42,10 @@ _LABELS = {
     "first_token_timeout": "First-token timeout (s)", "nanogo_memory_mb": "nanoGo memory (MB)",
     "chunk_size": "Chunk size (characters)", "result_max_chars": "Longest tool result (characters)",
     "local_model": "Built-in model file (GGUF)",
+    # the limits in a person's words: "Max continuations" and "Max tools total" named the engine's fields
+    "max_tools_total": "Tool calls per answer", "max_tools_per_round": "Tool calls per round",
+    "max_continuations": "Rounds after the first", "max_tokens": "Longest reply (tokens)",
+    "websearch_results": "Web search results",
 }
 _OBJECT_NAMES = {"allow_shell_exec": "allowShellExec", "allow_nanogo": "allowNanogo"}
 _WARNINGS = {
@@ -112,6 +118,10 @@ class _Field:
         self.widget.setAccessibleName(label_for(opt.name))
         self.widget.setAccessibleDescription(opt.description)
 
+    def named(self) -> str:
+        """The field's name in a reason: its label without the unit ("Tool timeout", not "Tool timeout (s)")."""
+        return label_for(self.opt.name).split(" (")[0]
+
     def raw(self) -> Any:
         w = self.widget
         if isinstance(w, QCheckBox):
@@ -128,17 +138,17 @@ class _Field:
             try:
                 raw = float(raw.replace(",", ".")) if raw else None
             except ValueError:
-                raise SettingsError(f"{label_for(self.opt.name)} must be a number, not {shown(raw)}.") from None
+                raise SettingsError(f"{self.named()} must be a number, not {shown(raw)}.") from None
             if raw is None:
-                raise SettingsError(f"{label_for(self.opt.name)} needs a value.")
+                raise SettingsError(f"{self.named()} needs a value.")
             if not math.isfinite(raw):  # "inf", "nan": Python parses them, no setting can hold them
-                raise SettingsError(f"{label_for(self.opt.name)} must be a finite number, not {shown(self.raw())}.")
+                raise SettingsError(f"{self.named()} must be a finite number, not {shown(self.raw())}.")
             if self.opt.type is int and raw == int(raw):
                 raw = int(raw)
         try:
             value = self.opt.check(raw)
         except SettingsError as exc:
-            raise SettingsError(str(exc).replace(self.opt.name, label_for(self.opt.name), 1)) from None
+            raise SettingsError(str(exc).replace(self.opt.name, self.named(), 1)) from None
         return value
 
     def validate(self) -> str | None:
@@ -184,6 +194,7 @@ class SettingsDialog(QDialog):
         self.result_settings: Settings | None = None
 
         tabs = QTabWidget(self)
+        self._tabs = tabs
         for title, names in _TABS:
             tabs.addTab(self._build_tab(names), title)
         listed = {n for _, names in _TABS for n in names} | {"personas"}
@@ -202,6 +213,10 @@ class SettingsDialog(QDialog):
         self.problem.setObjectName("fieldError")
         self.problem.setWordWrap(True)
         self.problem.hide()
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_height)
         layout = QVBoxLayout(self)
         layout.addWidget(tabs)
         layout.addWidget(self.problem)
@@ -213,6 +228,11 @@ class SettingsDialog(QDialog):
                 box.toggled.connect(lambda on, name=name: self._set_usable(name, on))
                 self._set_usable(name, box.isChecked())
         self.revalidate()
+        # A test's result is about the address, key and model it was made with: it goes when they change.
+        self.field("base_url").textChanged.connect(self._forget_test)
+        self.field("api_key").textChanged.connect(self._forget_test)
+        self.field("chat_model").currentTextChanged.connect(self._forget_test)
+        tabs.currentChanged.connect(lambda _index: self._fit_timer.start())
         # The dialog opens on its first field, not on the tab bar (Qt's first widget in the chain).
         self._fields[_TABS[0][1][0]].widget.setFocus(Qt.FocusReason.OtherFocusReason)
 
@@ -311,7 +331,9 @@ class SettingsDialog(QDialog):
         rename.setObjectName("renamePersona")
         rename.clicked.connect(self._rename_persona)
         remove = QPushButton("&Remove", page)
+        remove.setObjectName("removePersona")
         remove.clicked.connect(self._remove_persona)
+        self.remove_persona_button = remove
         buttons.addWidget(add)
         buttons.addWidget(rename)
         buttons.addWidget(remove)
@@ -331,7 +353,15 @@ class SettingsDialog(QDialog):
         self.persona_prompt.textChanged.connect(self._persona_edited)
         if self.persona_list.count():
             self.persona_list.setCurrentRow(0)
+        self._update_remove()
         return page
+
+    def _update_remove(self) -> None:
+        """The last persona cannot be removed: Remove is greyed out then, and its tooltip says why."""
+        last = len(self._personas) <= 1
+        self.remove_persona_button.setEnabled(not last)
+        self.remove_persona_button.setToolTip("A chat needs at least one persona." if last else
+                                              "Remove the selected persona")
 
     def _show_persona(self, name: str) -> None:
         self._current_persona = name
@@ -351,6 +381,7 @@ class SettingsDialog(QDialog):
             self.persona_list.addItem(name)
             self.persona_list.setCurrentRow(self.persona_list.count() - 1)
             self.persona_prompt.setFocus()
+            self._update_remove()
 
     def _ask_name(self, title: str, current: str = "") -> str | None:
         """A persona name typed by the user, or None; a name that cannot be taken is refused in words
@@ -395,6 +426,7 @@ class SettingsDialog(QDialog):
             self._personas.pop(item.text(), None)
             self.renamed_personas = {a: b for a, b in self.renamed_personas.items() if b != item.text()}
             self.persona_list.takeItem(self.persona_list.row(item))
+        self._update_remove()
 
     def browse_local_model(self) -> str:
         """Choose the built-in model's .gguf file in a file dialog; returns the path chosen ("" if none).
@@ -419,7 +451,21 @@ class SettingsDialog(QDialog):
         self.save_button.setEnabled(not problems)
         self.problem.setVisible(bool(problems))
         self.problem.setText(f"Cannot save yet: {problems[0]}" if problems else "")
+        self._fit_timer.start()  # once the layouts have taken in the reasons just shown or hidden
         return problems
+
+    def _fit_height(self) -> None:
+        """Grow the dialog until the reasons shown under the fields fit. Qt sizes a window by its layout's
+        minimum, which counts a wrapped reason as one line: two-line reasons were drawn over the next field
+        and the fields squeezed until their text was cut (seven bad limits at once, or a bad Server URL)."""
+        layout = self.layout()
+        if layout is None or not layout.hasHeightForWidth():
+            return
+        need = layout.totalHeightForWidth(self.width())
+        if need > self.height():
+            screen = self.screen()
+            room = screen.availableGeometry().height() - 60 if screen is not None else need
+            self.resize(self.width(), max(self.height(), min(need, room)))
 
     def values(self) -> Settings:
         """The edited settings; raises SettingsError naming the first bad field."""
@@ -461,6 +507,11 @@ class SettingsDialog(QDialog):
         self._test_task = asyncio.ensure_future(self._test(url, key))
         return self._test_task
 
+    def _forget_test(self) -> None:
+        if self._test_task is None or self._test_task.done():  # a test under way fills the model list itself
+            self.test_result.hide()
+            self.test_result.clear()
+
     def _stop_test(self) -> None:
         """The dialog is closing: a test still waiting for the server ends now. Left running, it wrote its
         result into the deleted dialog and a RuntimeError traceback reached the console."""
@@ -474,7 +525,7 @@ class SettingsDialog(QDialog):
             raise  # the dialog closed: its widgets may be gone already
         except Exception as exc:  # the client's errors carry a person-readable message
             self.test_button.setEnabled(True)
-            self._say_test(f"Could not connect: {exc}", failed=True)
+            self._say_test(_test_failure(exc), failed=True)
             return
         self.test_button.setEnabled(True)
         # Embedding models are no chat models: the first run's rule (one rule, in firstrun) keeps them out of
@@ -495,6 +546,10 @@ class SettingsDialog(QDialog):
         embed.setCurrentText(current_embed)
         if not models:
             self._say_test("Connected, but the server lists no models.")
+        elif current and chat and current not in models:
+            # As the status bar's "model missing": saved like this, every question failed on the server.
+            self._say_test(f"Connected, but the server has no model called “{current}”: choose one of "
+                           f"{_some(chat)}.", failed=True)
         elif not chat:
             self._say_test(f"Connected, but the server lists only embedding models ({_some(other)}): none to "
                            "chat with.", failed=True)
@@ -509,11 +564,21 @@ class SettingsDialog(QDialog):
         self.test_result.setProperty("failed", failed)
         self.test_result.style().unpolish(self.test_result)
         self.test_result.style().polish(self.test_result)
+        self._fit_timer.start()  # a long server error takes several lines
 
     def models(self) -> list[str]:
         combo = self._fields["chat_model"].widget
         assert isinstance(combo, QComboBox)
         return [combo.itemText(i) for i in range(combo.count())]
+
+
+def _test_failure(exc: Exception) -> str:
+    """Why the test failed: "Could not connect" only when nothing answered; a server that answered with an
+    error (404, 401, a web page) was reached, and "Could not connect" sent the user to check that it ran."""
+    text = str(exc)
+    if isinstance(exc, _ANSWERED) and text:
+        return "Connected, but " + text[0].lower() + text[1:]
+    return f"Could not connect: {text}"
 
 
 def _count(names: list[str], what: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any, Awaitable, Callable, Mapping
 from PySide6.QtGui import QActionGroup, QColor
 from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton
 
+from ..engine.errors import AuthenticationFailed, BadResponse, RateLimited, ServerFailed
 from .elided_label import ElidedLabel
 from .icons import dot_pixmap
 from .markdown_render import inline_code_html
@@ -37,6 +38,18 @@ def model_label(name: str) -> str:
         half = (_MODEL_SHOWN - 1) // 2
         name = f"{name[:half]}…{name[-half:]}"
     return name
+
+
+def _state_for(exc: Exception) -> tuple[str, str]:
+    """The state and word for a failed check: "unreachable" (red) only when nothing answered. A server that
+    answered with an error (a wrong API key, a web page, a 404) is reachable but not usable (amber), as a
+    missing model is: it was called unreachable, and the welcome page asked the user to start a server that
+    was running. The tooltip has the whole reason."""
+    for kinds, words in ((AuthenticationFailed, "API key refused"), (RateLimited, "busy"),
+                         (BadResponse, "not a model server"), (ServerFailed, "server error")):
+        if isinstance(exc, kinds):
+            return "warn", words
+    return "down", "unreachable"
 
 
 class ServerStatus:
@@ -100,7 +113,9 @@ class ServerStatus:
             action.triggered.connect(lambda _on=False, n=name: self._picked(n))
         if not self.models:
             menu.addSeparator()
-            hint = menu.addAction("No models listed: the server did not answer the last check")
+            # a server that answered with an error (a refused key) did answer: its word says what went wrong
+            why = self.reach.text() if self.state == "warn" else "the server did not answer the last check"
+            hint = menu.addAction(f"No models listed: {why}")
             hint.setEnabled(False)
 
     def _picked(self, name: str) -> None:
@@ -152,7 +167,7 @@ class ServerStatus:
             return
         except Exception as exc:  # the client's errors say what is wrong in words
             self.models = []
-            self._set("down", "unreachable", str(exc))
+            self._set(*_state_for(exc), str(exc))
             return
         self.models = list(models)
         wanted = settings["chat_model"]

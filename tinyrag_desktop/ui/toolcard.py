@@ -9,6 +9,7 @@ from PySide6.QtGui import (QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouse
                            QTextOption)
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
+from ..tools.shell import DENIED
 from .bidi import set_text_direction
 from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
 from .theme import colors
@@ -17,15 +18,38 @@ from .theme import colors
 _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running": "running", "done": "done"}
 _RESULT_SHOWN = 6000  # characters of a result shown in the expanded card; the rest is summarised
 STOPPED = "Stopped before the tool finished."  # the reason on a card whose answer was stopped mid-run
+# A command the user denied is their choice, not a failure: the card says so in their words (the model reads
+# the engine's DENIED, in the third person).
+_DENIED_NOTE = "You chose not to run this command."
 _PAD, _ROW, _BADGE = 7, 22, 18  # header geometry in pixels (the row grows with a large font)
 # The heading over the block's input, by its element: "Url" read oddly, and nanogo's <source> was headed
 # "Source" just above "Source: nanoGo", where the result came from.
 _INPUT_HEADINGS = {"query": "Query", "url": "URL", "source": "Code"}
+# A tool whose <query> is no search: the shell's is a command and the calculator's an expression.
+_TOOL_HEADINGS = {"shell": "Command", "calculate": "Expression"}
+# Where the engine's reason goes on to advise the model ("Available tools: …", "Write: <tool …>"): the note
+# under the header stops there (the open card shows all of it).
+_TO_THE_MODEL = (" Available tools:", " Write for example:", " Write:")
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def _sentence(text: str, tool: str) -> str:
+    """``text`` with a capital first letter ("duplicate call: …"), unless it starts with a name: the tool's
+    ("calculate takes <query>, …") or one spelt with capitals or marks ("nanoGo is off", "url_fetch …")."""
+    first = text.split(" ", 1)[0].rstrip(":,;.")
+    if text.startswith(tool) or not (first.isalpha() and first.islower()):
+        return text
+    return text[:1].upper() + text[1:]
+
+
+def _for_a_person(reason: str, tool: str) -> str:
+    """The part of ``reason`` a person reads, as a sentence: up to the model's advice."""
+    cut = min((reason.find(mark) for mark in _TO_THE_MODEL if mark in reason), default=len(reason))
+    return _sentence(reason[:cut].strip() or reason.strip(), tool)
 
 
 def _section(heading: str, body: str, direction: str = "") -> str:
@@ -180,23 +204,36 @@ class ToolCard(QFrame):
         return self._status == "skipped" and self._error == STOPPED
 
     @property
+    def denied(self) -> bool:
+        """True when the user pressed Deny in the confirm dialog: the tool never ran."""
+        return self._error == DENIED
+
+    @property
+    def meta(self) -> str:
+        """The word or time right of the header: how long it took, "skipped", "stopped" or "denied"."""
+        return self._meta_text
+
+    @property
     def expanded(self) -> bool:
         return self._expanded
 
     def finish(self, status: str, *, source: str = "", error: str | None = None, result: str = "",
-               result_bytes: int = 0, elapsed_ms: int = 0) -> None:
-        """Apply the block's one result; ``status`` may be the engine's (ok/error/skipped) or the card's."""
-        self._status = _FROM_ENGINE.get(status, "error")
+               result_bytes: int = 0, elapsed_ms: int = 0, ran: bool = True) -> None:
+        """Apply the block's one result; ``status`` may be the engine's (ok/error/skipped) or the card's.
+        A denied command comes as an error and shows as skipped: nothing ran, and nothing failed. ``ran`` is
+        False for a call the engine refused before running it (an unknown or disabled tool): no time shown."""
+        self._status = "skipped" if error == DENIED else _FROM_ENGINE.get(status, "error")
         self._source, self._error, self._result = source, error, result
         self._result_bytes, self._elapsed_ms = result_bytes, elapsed_ms
         if self._status != "running":
             shared_spinner().discard(self)
         if self._status == "skipped":
-            self._meta_text = "stopped" if error == STOPPED else "skipped"
+            self._meta_text = {STOPPED: "stopped", DENIED: "denied"}.get(error or "", "skipped")
         elif self._status != "running":  # done or failed: how long it took, either way
-            self._meta_text = _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
+            # no time beside a call refused before it ran (an unknown tool): "<1 ms" said it had run
+            self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
         if error and self._status in ("error", "skipped"):
-            self._note_text = _one_line(error)
+            self._note_text = _one_line(_DENIED_NOTE if self.denied else _for_a_person(error, self._tool))
         self._relayout()
         self.update()
         self._describe()
@@ -209,15 +246,19 @@ class ToolCard(QFrame):
         if self._status == "running":
             self.finish("skipped", error=STOPPED)
 
+    def _reason(self) -> str:
+        """The error or reason as the open card shows it: whole, as a sentence."""
+        return _DENIED_NOTE if self.denied else _sentence(self._error or "", self._tool)
+
     def _describe(self) -> None:
-        words = STATUS_WORDS.get(self._status, self._status)
+        words = "denied" if self.denied else STATUS_WORDS.get(self._status, self._status)
         self.setAccessibleName(f"Tool {self._tool}, {words}")
         detail = f"{self._input_heading()}: {_one_line(self._query)[:200]}"
         if self._error:
-            detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {self._error}"
+            detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {self._reason()}"
         elif self._source:
             detail += f". Source: {self._source}"
-        self.setAccessibleDescription(f"{words}. {detail}. Press Space to "
+        self.setAccessibleDescription(f"{words}. {detail.rstrip('.')}. Press Space to "
                                       f"{'hide' if self._expanded else 'show'} details.")
         tip = f"{self._tool}: {words}"
         self.setToolTip(f"{tip}\n{self._note_text}" if self._note_text else tip)
@@ -244,7 +285,7 @@ class ToolCard(QFrame):
         if self._source:
             parts.append(f"Source: {self._source}")
         if self._error:
-            parts.append(f"{'Reason' if self._status == 'skipped' else 'Error'}: {self._error}")
+            parts.append(f"{'Reason' if self._status == 'skipped' else 'Error'}: {self._reason()}")
         elif self._result:
             parts.append(f"Result:\n{self._result}")
         elif self._status == "running":
@@ -252,6 +293,8 @@ class ToolCard(QFrame):
         return "\n\n".join(parts)
 
     def _input_heading(self) -> str:
+        if self._param == "query" and self._tool in _TOOL_HEADINGS:
+            return _TOOL_HEADINGS[self._tool]
         return _INPUT_HEADINGS.get(self._param, self._param.capitalize())
 
     def _details_html(self) -> str:
@@ -268,7 +311,7 @@ class ToolCard(QFrame):
         if self._error:
             # The error is the app's own sentence: it reads in the window's direction even when it starts
             # with the model's Hebrew or Arabic ("“ש” is not something the calculator understands").
-            out.append(_section("Reason" if self._status == "skipped" else "Error", esc(self._error),
+            out.append(_section("Reason" if self._status == "skipped" else "Error", esc(self._reason()),
                                 "rtl" if self.layoutDirection() == Qt.LayoutDirection.RightToLeft else "ltr"))
         elif self._result:
             shown = self._result[:_RESULT_SHOWN]

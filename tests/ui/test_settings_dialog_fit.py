@@ -1,0 +1,156 @@
+"""The settings dialog as the window opens it: reasons under fields fit, Test connection checks the model."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QLineEdit, QTabWidget
+
+_LIMITS = ("max_tools_total", "max_tools_per_round", "max_continuations", "tool_timeout", "connect_timeout",
+           "first_token_timeout", "result_max_chars")
+
+
+def _squeezed(dialog) -> list[str]:
+    """Visible wrapped labels shorter than their lines, and boxes shorter than their text."""
+    out = [f"{label.text()[:40]!r}: {label.height()} < {label.heightForWidth(label.width())}"
+           for label in dialog.findChildren(QLabel)
+           if label.isVisible() and label.wordWrap() and label.text()
+           and label.height() < label.heightForWidth(label.width())]
+    out += [f"{edit.objectName()}: {edit.height()} < {edit.minimumSizeHint().height()}"
+            for edit in dialog.findChildren(QLineEdit)
+            if edit.isVisible() and edit.height() < edit.minimumSizeHint().height()]
+    return out
+
+
+def test_reasons_under_every_limit_fit_and_no_field_is_squeezed(make_window, server, qtbot):
+    # The dialog kept the height it opened with: seven reasons at once were drawn over the fields below
+    # them, the boxes were squeezed until "-5" was cut, and the last reason lost its second line.
+    win = make_window(server.base_url)
+    dialog = win.open_settings()
+    qtbot.waitExposed(dialog)
+    dialog.findChild(QTabWidget).setCurrentIndex(2)  # Limits
+    for name in _LIMITS:
+        dialog.field(name).setText("-5")
+    qtbot.waitUntil(lambda: all(dialog._fields[n].error.isVisible() for n in _LIMITS))
+    qtbot.waitUntil(lambda: not _squeezed(dialog), timeout=2000)
+    dialog.findChild(QTabWidget).setCurrentIndex(0)  # Model: a bad address's reason takes two lines
+    dialog.field("base_url").setText("localhost:11434")
+    qtbot.waitUntil(lambda: not _squeezed(dialog), timeout=2000)
+    dialog.reject()
+
+
+def test_test_connection_says_when_the_chat_model_is_not_on_the_server(make_window, server, qloop, qtbot):
+    # It said "Connected. 2 chat models: scripted, other-model" beside "llama3-wrong": Save, and every
+    # question failed with "The server has no model called …".
+    win = make_window(server.base_url, chat_model="llama3-wrong")
+    dialog = win.open_settings()
+    qloop.run(dialog.test_connection())
+    said = dialog.test_result.text()
+    assert "no model called “llama3-wrong”" in said and "scripted, other-model" in said
+    assert dialog.test_result.property("failed") is True
+    assert dialog.field("chat_model").currentText() == "llama3-wrong"  # the user's choice stays until changed
+    dialog.field("chat_model").setCurrentText("other-model")
+    qloop.run(dialog.test_connection())
+    assert dialog.test_result.text().startswith("Connected. 2 chat models")
+    assert dialog.test_result.property("failed") is False
+    dialog.reject()
+
+
+def test_test_connection_against_a_server_that_is_down_says_so(make_window, server, qloop):
+    from tests.sse_server import free_port
+
+    win = make_window(server.base_url)
+    dialog = win.open_settings()
+    dialog.field("base_url").setText(f"http://127.0.0.1:{free_port()}/v1")
+    qloop.run(dialog.test_connection())
+    assert dialog.test_result.text().startswith("Could not connect: ")
+    assert "cannot be reached" in dialog.test_result.text() and dialog.test_result.property("failed") is True
+    assert dialog.test_button.isEnabled()
+    dialog.reject()
+
+
+def test_the_limits_are_labelled_in_words_not_field_names():
+    from tinyrag_desktop.ui.settings_dialog import label_for
+
+    # "Max tools total", "Max continuations": the engine's names, with no word for what they limit
+    assert [label_for(n) for n in ("max_tools_total", "max_tools_per_round", "max_continuations", "max_tokens",
+                                   "websearch_results")] == [
+        "Tool calls per answer", "Tool calls per round", "Rounds after the first", "Longest reply (tokens)",
+        "Web search results"]
+
+
+def test_test_connection_tells_a_server_that_answered_from_one_that_did_not(make_window, server, qloop):
+    # "Could not connect: The server … has no such endpoint (404)": it had connected, and the server had
+    # answered; only a server that does not answer is one the test could not connect to.
+    from http.server import BaseHTTPRequestHandler
+
+    from tests.loopback import serving
+
+    class Answers(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            code, body = {"/missing/models": (404, b"404 page not found"),
+                          "/locked/models": (401, b'{"error": {"message": "Invalid API key"}}'),
+                          "/web/models": (200, b"<html><body>Welcome to nginx</body></html>")}[self.path]
+            self.send_response(code)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    win = make_window(server.base_url)
+    dialog = win.open_settings()
+    with serving(Answers) as root:
+        for path, words in (("missing", "has no such endpoint (404)"), ("locked", "refused the request (401)"),
+                            ("web", "did not answer /models as an OpenAI-compatible server does")):
+            dialog.field("base_url").setText(f"{root}/{path}")
+            qloop.run(dialog.test_connection())
+            said = dialog.test_result.text()
+            assert said.startswith("Connected, but the ") and words in said, said
+            assert dialog.test_result.property("failed") is True
+    dialog.reject()
+
+
+def test_a_test_result_goes_when_the_address_key_or_model_it_was_about_changes(make_window, server, qloop):
+    # "no model called “llama3-wrong”" stayed in red after the user chose a model the server has.
+    win = make_window(server.base_url, chat_model="llama3-wrong")
+    dialog = win.open_settings()
+    qloop.run(dialog.test_connection())
+    assert dialog.test_result.isVisible() and dialog.test_result.property("failed") is True
+    dialog.field("chat_model").setCurrentText("scripted")
+    assert not dialog.test_result.isVisible()
+    qloop.run(dialog.test_connection())
+    assert dialog.test_result.isVisible() and dialog.test_result.property("failed") is False
+    dialog.field("base_url").setText(server.base_url + "/")
+    assert not dialog.test_result.isVisible()
+    dialog.reject()
+
+
+def test_remove_is_greyed_out_for_the_last_persona(qtbot):
+    # Clicked with one persona left, it did nothing and said nothing.
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    remove = dialog.remove_persona_button
+    count = dialog.persona_list.count()
+    assert count > 1 and remove.isEnabled()
+    for _ in range(count - 1):
+        dialog.persona_list.setCurrentRow(0)
+        remove.click()
+    assert dialog.persona_list.count() == 1 and not remove.isEnabled()
+    assert "at least one" in remove.toolTip()
+
+
+def test_a_reason_names_the_field_without_its_unit(qtbot):
+    # "Tool timeout (s) must be at least 0.1, not -1.": the unit in brackets read as part of the sentence.
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    for name, typed, reason in (("tool_timeout", "-1", "Tool timeout must be at least 0.1, not -1."),
+                                ("chunk_size", "abc", "Chunk size must be a number, not 'abc'."),
+                                ("nanogo_memory_mb", "", "nanoGo memory needs a value.")):
+        dialog.field(name).setText(typed)
+        assert dialog._fields[name].validate() == reason

@@ -1,0 +1,65 @@
+"""What a tool card says in its header and note: a person's words, not the advice the model is sent."""
+
+from __future__ import annotations
+
+from tinyrag_desktop.engine.events import ToolFinished, ToolStarted
+from tinyrag_desktop.ui.answer import AnswerWidget
+from tinyrag_desktop.ui.toolcard import ToolCard
+
+from tests.sse_server import Stream
+
+from .conftest import ask_and_wait, tokens
+
+UNKNOWN = ('There is no tool called “frobnicate”. Available tools: rag_knowledge (<query>); calculate (<query>). '
+           'Write for example: <tool name="rag_knowledge"><query>product return policy</query></tool>')
+
+
+def test_an_unknown_tool_card_says_so_in_one_sentence_and_shows_no_time(make_window, server, qloop):
+    # Its note ran on into "Available tools: rag_knowledge (<query>); calculate (<q…", and "<1 ms" stood
+    # beside a tool that does not exist and never ran.
+    server.queue(Stream(tokens('<tool name="frobnicate"><query>x</query></tool>')), Stream(tokens("Sorry.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Frobnicate x")) == "done"
+    [card] = win.view.answers()[-1].cards()
+    assert card.status == "error" and card.note == "There is no tool called “frobnicate”."
+    assert card.meta == ""
+    assert "Available tools: " in card.details_text()  # open, the card shows all the model was told
+    assert "<query>" not in card.toolTip()
+
+
+def test_refused_calls_read_as_sentences(qtbot):
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.tool_started(ToolStarted("c1", "calculate", "2+2"))
+    answer.tool_finished(ToolFinished("c1", "calculate", "2+2", "calculator", None, 7, "ok", 0, "2+2 = 4"))
+    dup = answer.tool_finished(ToolFinished(
+        "c2", "calculate", "2+2", "", "duplicate call: the same tool with the same input already ran in this "
+        "answer", 0, "skipped", 0))
+    limit = answer.tool_finished(ToolFinished(
+        "c3", "calculate", "3+3", "", "limit reached: at most 3 tool calls per round", 0, "skipped", 0))
+    wrong = answer.tool_finished(ToolFinished(
+        "c4", "calculate", "x", "", 'calculate takes <query>, not <url>. Write: <tool name="calculate"><query>'
+        '3 * (17 + 5) / 2</query></tool>', 0, "error", 0, param="url"))
+    assert answer.cards()[0].meta == "<1 ms"  # it ran, quickly
+    assert dup.note == "Duplicate call: the same tool with the same input already ran in this answer"
+    assert limit.note == "Limit reached: at most 3 tool calls per round"
+    assert "Reason: Limit reached: at most 3 tool calls per round" in limit.details_text()  # open, too
+    assert wrong.note == "calculate takes <query>, not <url>." and wrong.meta == ""
+
+
+def test_the_input_is_headed_by_what_it_is_for_each_tool(qtbot):
+    for tool, param, heading in (("shell", "query", "Command"), ("calculate", "query", "Expression"),
+                                 ("nanogo", "source", "Code"), ("url_fetch", "url", "URL"),
+                                 ("websearch", "query", "Query")):
+        card = ToolCard("t", tool, "x", param)
+        qtbot.addWidget(card)
+        assert card.details_text().startswith(f"{heading}:\n"), tool
+        assert f"{heading}: x" in card.accessibleDescription()
+
+
+def test_a_reason_that_starts_with_a_name_keeps_it_and_the_description_has_one_full_stop(qtbot):
+    card = ToolCard("t", "nanogo", "fmt.Println(1)", "source")
+    qtbot.addWidget(card)
+    card.finish("skipped", error="nanoGo is off in Settings.")
+    assert card.note == "nanoGo is off in Settings."
+    assert "Reason: nanoGo is off in Settings. Press Space" in card.accessibleDescription()  # not "Settings.."
