@@ -76,7 +76,8 @@ def configure(data_dir: Path, *, console_level: int = logging.ERROR) -> Path | N
     path = Path(data_dir) / LOG_FILE
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        file_handler = _LogFile(path, maxBytes=2_000_000, backupCount=3, encoding="utf-8")
+        # a file name that is not UTF-8 (its odd bytes as surrogates) is logged with them escaped
+        file_handler = _LogFile(path, maxBytes=2_000_000, backupCount=3, encoding="utf-8", errors="backslashreplace")
     except OSError:
         return None
     file_handler.setLevel(logging.INFO)

@@ -105,3 +105,18 @@ def test_a_wikipedia_article_without_cancel_is_asked_as_before(silent):
     for cancelled in (None, lambda: False):
         with pytest.raises(FetchError):
             asyncio.run(wikipedia_article("Narwhal", settings, cancelled=cancelled))
+
+
+def test_cancel_during_a_wikipedia_import_ends_it_at_once(data_dir, silent):
+    # The import hands its Cancel to the article's requests: it waited up to 15 s a request before.
+    from tinyrag_desktop.kb import Importer, open_store
+
+    url, handler = silent
+    cancel = threading.Event()
+    threading.Thread(target=lambda: handler.asked.wait(10) and cancel.set(), daemon=True).start()
+    settings = {"wikipedia_api_url": f"{url}/api.php", "network_tools": True}
+    started = time.monotonic()
+    with open_store(data_dir) as kb:
+        report = Importer(kb, settings=settings, cancel=cancel).run([ImportItem("wikipedia", "Narwhal")])
+    assert report.cancelled and not report.failed and not report.added
+    assert time.monotonic() - started < 10

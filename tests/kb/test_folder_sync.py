@@ -46,7 +46,7 @@ def test_a_file_deleted_from_the_folder_is_removed_when_the_folder_is_imported_a
 
     gone = str(folder.resolve() / "kettle.md")
     assert report.removed == [gone]
-    assert "1 removed (deleted from their folder)" in report.summary()
+    assert "1 removed (deleted from its folder)" in report.summary()
     assert len(report.unchanged) == 2
     assert gone not in _locations(data_dir)
     assert not [h for h in search(data_dir, "citric acid kettle", 5) if h.location == gone]

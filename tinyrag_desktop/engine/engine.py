@@ -381,7 +381,7 @@ class Engine:
                 result = await spec.run(call.content, _paused_while_asking(ctx, deadline))
             text, source = result.text, result.source
         except TimeoutError:
-            error = f"{spec.name} did not finish within {timeout:g} seconds and was stopped."
+            error = f"{spec.name} did not finish within {timeout:g} second{'' if timeout == 1 else 's'} and was stopped."
         except ToolError as exc:
             error = str(exc)
         except asyncio.CancelledError:
@@ -406,12 +406,13 @@ _REFUSED_ONLY = ("None of your calls in your last message was run (see the resul
 
 def _ended_waiting_note(rnd: _Round, cfg: EngineConfig) -> str:
     """Why the answer ends on tool cards with no text after them, in the answer's own words (Markdown)."""
-    rounds = f"at most {cfg.max_continuations + 1} round{'s' if cfg.max_continuations else ''} per answer"
+    most = cfg.max_continuations + 1
+    rounds = f"{most} round{'s' if most != 1 else ''} per answer"
     refused = [reason for _, _, status, _, reason in rnd.results if status == "skipped"]
     if refused and len(refused) == len(rnd.results):
         why = ("the model only repeated a tool call that had already run" if refused[-1].startswith("duplicate")
                else f"the model's last tool call was not run ({refused[-1].rstrip('.')})")
-        note = f"The answer ends here: {why}, and no round was left for it to answer from the results ({rounds})."
+        note = f"The answer ends here: {why}, and no round was left for it to answer from the results (at most {rounds})."
     else:
         note = (f"The answer ends here: the model was still calling tools at the limit of {rounds}, so it could "
                 "not answer from the last results.")

@@ -192,7 +192,8 @@ class LLMClient:
 
     def _first_token_message(self) -> str:
         return (
-            f"The model did not start answering within {self.first_token_timeout:g} seconds. "
+            f"The model did not start answering within {self.first_token_timeout:g} "
+            f"second{'' if self.first_token_timeout == 1 else 's'}. "
             "It may still be loading; try again, or raise the first-token timeout in Settings."
         )
 

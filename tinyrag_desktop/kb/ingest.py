@@ -140,7 +140,8 @@ class ImportReport:
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
         if self.removed:
-            parts.append(f"{len(self.removed)} removed (deleted from their folder)")
+            parts.append(f"{len(self.removed)} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
+                         "folder)")
         text = ", ".join(parts) + f" ({self.chunks} chunk{'' if self.chunks == 1 else 's'} stored)"
         if self.unembedded:
             text += (f"; {len(self.unembedded)} stored without embeddings, as {self.embedding_problem}: "
@@ -504,7 +505,7 @@ class Importer:
             from .web import wikipedia_article
 
             self._check_online()
-            article = asyncio.run(wikipedia_article(item.value, self.settings, item.lang))
+            article = asyncio.run(wikipedia_article(item.value, self.settings, item.lang, self.cancel.is_set))
             location = article.url or f"wikipedia:{article.lang}:{article.title}"
             data = article.text.encode("utf-8")
             size, digest = len(data), hashlib.sha256(data).hexdigest()
