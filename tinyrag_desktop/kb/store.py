@@ -49,6 +49,14 @@ DB_NAME = "knowledge.db"
 # one it imports again keeps the number it had, which only a downgrade and upgrade again can make wrong).
 SCHEMA_VERSION = 4
 
+# Pages the write-ahead log may hold before a commit copies them into the database (SQLite's default is
+# 1,000, 4 MB). Each copy syncs the log and the database to disk and copies every page changed since the
+# last, so an import of many small sources, one commit each, spent more time in those copies than in
+# indexing: with 8,192 (32 MB) a 20 MB Markdown folder imports in 3.1-3.3 s instead of 4.4-5.5 s here,
+# and the same pages rewritten by the index's merges are copied once, not each time. The log file keeps
+# the size it grew to until the last connection closes, when SQLite folds it in and deletes it.
+WAL_AUTOCHECKPOINT = 8192
+
 # unicode61 folds case and (with remove_diacritics 2) accents; porter makes "indexes" find "index".
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -346,6 +354,7 @@ class KnowledgeBase:
             refuse_unusable(self.path, self.conn)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash never corrupts
+            self.conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT}")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.create_function("index_form", 1, index_form, deterministic=True)
             self.conn.executescript(_SCHEMA)
