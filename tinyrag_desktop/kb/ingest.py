@@ -55,8 +55,10 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 # changes what is stored for the same bytes (a reader fix, text read that was missed, other chunks): a
 # source stored by an older version is then read again on its next import, and counted as updated, instead
 # of being skipped as unchanged and keeping its old chunks for good. Sources stored before the version was
-# recorded count as 0. (1: the first recorded.)
-READER_VERSION = 1
+# recorded count as 0. (1: the first recorded. 2: an HTML table whose first row is data no longer repeats
+# that row above each passage; an HTML <table> inside Markdown reads as rows of cells; AsciiDoc description
+# lists read as terms and their text, not as code.)
+READER_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
