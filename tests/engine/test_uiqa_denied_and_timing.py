@@ -1,11 +1,15 @@
-"""A command the user denied uses up no tool budget: the limits count calls that run."""
+"""A command the user denied uses up no tool budget, and a card's time leaves out the user's thinking."""
 
 from __future__ import annotations
+
+import time as real_time
+from types import SimpleNamespace
 
 import httpx
 
 from tests.sse_server import Stream
 from tinyrag_desktop.engine import Engine, EngineConfig
+from tinyrag_desktop.engine import engine as engine_module
 from tinyrag_desktop.engine.events import Done, ToolFinished
 from tinyrag_desktop.tools import ToolRegistry
 from tinyrag_desktop.tools.calculate import TOOLS as CALC_TOOLS
@@ -61,3 +65,22 @@ async def test_a_denied_command_asked_for_again_is_not_put_to_the_user_again(llm
     # "already ran in this answer" said of a command that never ran
     assert again.status == "skipped" and again.error == "duplicate call: the user already denied this command in this answer"
     assert events[-1].tools_run == 0
+
+
+async def test_the_time_a_command_ran_leaves_out_the_time_the_question_was_open(
+        llm, settings, tmp_path, monkeypatch) -> None:
+    # The card read "60.0 s" for an echo: the minute the user looked at the command before pressing Run.
+    thinking = [0.0]
+    monkeypatch.setattr(engine_module, "time",
+                        SimpleNamespace(monotonic=lambda: real_time.monotonic() + thinking[0]))
+
+    async def slow_yes(tool: str, text: str) -> bool:
+        thinking[0] += 60.0  # the user read the command for a minute
+        return True
+
+    llm.queue(Stream(tokens(block("shell", "echo tinyrag"))), Stream(["Done."]))
+    events = await _ask(settings, tmp_path, slow_yes, EngineConfig())
+    (result,) = of(events, ToolFinished)
+    assert result.status == "ok" and "tinyrag" in result.result
+    assert 0 <= result.elapsed_ms < 30_000
+    assert events[-1].elapsed_ms >= 60_000  # the answer's own time is the user's too: it did take that long

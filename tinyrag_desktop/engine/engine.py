@@ -404,8 +404,10 @@ class Engine:
             req.denied.add((spec.name, call.param, call.content))
         status = "ok" if error is None else "error"
         rnd.results.append((call_id, spec.name, status, source, text if error is None else f"Error: {error}"))
+        # How long the tool worked: the time the user took to answer its question is theirs, not the tool's.
+        elapsed = max(0, _ms(started) - int(asked.seconds * 1000))
         queue.put_nowait(("result", ToolFinished(
-            call_id, spec.name, call.content, source, error, len(text.encode()), status, _ms(started), text,
+            call_id, spec.name, call.content, source, error, len(text.encode()), status, elapsed, text,
             call.param, rnd.number, call.raw,
         )))
 
@@ -432,14 +434,15 @@ def _ended_waiting_note(rnd: _Round, cfg: EngineConfig) -> str:
 
 @dataclass
 class _Asked:
-    """What the user answered a call's question: whether they said no."""
+    """What asking the user cost one call: how long the question was open, and whether they said no."""
 
+    seconds: float = 0.0
     denied: bool = False
 
 
 def _paused_while_asking(ctx: ToolContext, deadline: asyncio.Timeout, asked: _Asked) -> ToolContext:
     """The tool's time does not run while the user is deciding (the shell tool's Run / Deny); ``asked``
-    records the answer."""
+    records that time and the answer."""
     if ctx.confirm is None:
         return ctx
     ask = ctx.confirm
@@ -449,11 +452,13 @@ def _paused_while_asking(ctx: ToolContext, deadline: asyncio.Timeout, asked: _As
         when = deadline.when()
         left = None if when is None else when - loop.time()
         deadline.reschedule(None)
+        since = time.monotonic()
         try:
             yes = await ask(tool, text)
             asked.denied = asked.denied or not yes
             return yes
         finally:
+            asked.seconds += time.monotonic() - since
             deadline.reschedule(None if left is None else loop.time() + left)
 
     return dataclasses.replace(ctx, confirm=confirm)
