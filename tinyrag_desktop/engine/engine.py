@@ -40,6 +40,9 @@ KnowledgeLookup = Callable[[str, int], Awaitable[str]]
 # starts writing one is making its tools' results up (small models copy the format), and what it would
 # invent must neither be shown nor read as an answer.
 STOP_SEQUENCES = ("<tool_results>",)
+# How the reason for a call to a tool the settings switch off begins (then the tool's own ``disabled_reason``);
+# the window knows such a call by it, and shows it as off, not as failed.
+DISABLED = "The tool {tool} is disabled: "
 
 
 @dataclass
@@ -328,7 +331,7 @@ class Engine:
         elif spec is None:
             reason = self._unknown_tool(call.name)
         elif not spec.enabled(self.settings):
-            reason = f"The tool {spec.name} is disabled: {spec.disabled_reason or 'turn it on in Settings'}."
+            reason = DISABLED.format(tool=spec.name) + f"{spec.disabled_reason or 'turn it on in Settings'}."
         elif call.param != spec.element:
             reason = (
                 f"{spec.name} takes <{spec.element}>, not <{call.param}>. Write: "
