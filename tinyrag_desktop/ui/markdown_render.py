@@ -295,20 +295,36 @@ def _run_row(run: RunView, palette: Palette) -> str:
         head, text = "Running…", ""
     else:
         head = f"Output · {html.escape(run.status)}"
-        out, err = run.output, run.error
-        if len(out) + len(err) > OUTPUT_SHOWN:
-            more = len(out) + len(err) - OUTPUT_SHOWN
-            out, err = out[:OUTPUT_SHOWN], err[:max(0, OUTPUT_SHOWN - len(out))]
-            err += f"\n… {more:,} more characters not shown"
-        text = html.escape(out.rstrip("\n"))
-        if err.strip():
-            text += ("\n" if text else "") + f'<span style="color:{palette.error}">{html.escape(err.rstrip())}</span>'
+        # The error (a panic, a limit) says why the program ended: it keeps its room, and a flood of output
+        # is cut in the rest. Cutting is no failure: its note is muted, and only the error is red.
+        err = _cut_at_line(run.error.rstrip(), OUTPUT_SHOWN // 4)
+        out = _cut_at_line(run.output.rstrip("\n"), OUTPUT_SHOWN - len(err))
+        parts = []
+        for shown, whole, colour in ((out, run.output.rstrip("\n"), ""), (err, run.error.rstrip(), palette.error)):
+            if not shown.strip():
+                continue
+            part = html.escape(shown)
+            parts.append(f'<span style="color:{colour}">{part}</span>' if colour else part)
+            if len(shown) < len(whole):
+                more = len(whole) - len(shown)
+                parts.append(f'<span style="color:{palette.muted}">… {more:,} more character'
+                             f'{"s" if more != 1 else ""} not shown</span>')
+        text = "\n".join(parts)
         if not text:
             text = f'<span style="color:{palette.muted}">(no output)</span>'
     pre = f'<pre dir="ltr" style="margin:0; white-space:pre-wrap; font-family:{_MONO}">{text}</pre>' if text else ""
     # A second row of the code's own table: one box, the output set apart by its lighter shade.
     return (f'<tr><td bgcolor="{palette.output_bg}"><span style="color:{palette.muted}; font-size:small">{head}'
             f"</span>{pre}</td></tr>")
+
+
+def _cut_at_line(text: str, limit: int) -> str:
+    """``text`` up to ``limit`` characters, cut after the last whole line that fits (a line cut in the middle
+    read as if the program had printed half of it); a first line longer than ``limit`` is cut where it must."""
+    if len(text) <= limit:
+        return text
+    end = text.rfind("\n", 0, limit + 1)
+    return text[:end] if end > 0 else text[:limit]
 
 
 @dataclass(frozen=True, slots=True)
