@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 
 from ..chats import StoredMessage, StoredTool, answer_markdown
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
-from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
+from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html, window_words
 from .segments import MarkdownSegment, SettingsSource, ThinkingSection
 from .sources import SOURCE_TOOLS, SourcesRow, split_sources
 from .theme import colors, paint_focus_ring
@@ -366,6 +366,7 @@ class AnswerWidget(QFrame):
 
     def fail(self, message: str) -> None:
         """Show an error inline, in plain words, with a Retry button."""
+        message = window_words(message)  # "Set it in Settings", without "(or pass --api-key)"
         self._arrived()
         self.flush()
         self.streaming = False

@@ -14,6 +14,7 @@ from ..engine.engine import DISABLED
 from ..tools.shell import DENIED
 from .bidi import set_text_direction
 from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
+from .markdown_render import window_words
 from .theme import colors
 
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
@@ -53,6 +54,7 @@ def _sentence(text: str, tool: str) -> str:
 
 def _for_a_person(reason: str, tool: str) -> str:
     """The part of ``reason`` a person reads, as a sentence: up to the model's advice."""
+    reason = window_words(reason)
     cut = min((reason.find(mark) for mark in _TO_THE_MODEL if mark in reason), default=len(reason))
     return _sentence(reason[:cut].strip() or reason.strip(), tool)
 
@@ -273,7 +275,7 @@ class ToolCard(QFrame):
         """The error or reason as the open card shows it: whole, as a sentence."""
         if self.denied:
             return _DENIED_NOTE
-        return _off_note(self._error, self._tool) or _sentence(self._error or "", self._tool)
+        return _off_note(self._error, self._tool) or _sentence(window_words(self._error or ""), self._tool)
 
     def _describe(self) -> None:
         words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self._status, self._status)
