@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterable
 
 from .markdown_prep import blocks_apart, nest_lists
 from .sqlitefiles import missing_columns, table_columns
+from .tools.shell import DENIED
 
 log = logging.getLogger(__name__)
 
@@ -580,10 +581,17 @@ def _code_span(match: re.Match[str]) -> str:
     return f"{ticks}{pad}{code}{pad}{ticks}"
 
 
+def _status(tool: StoredTool) -> tuple[str, str]:
+    """The mark and the word for how a call ended. A command the user denied was their choice: "denied", as
+    its card says, not "skipped" (nor "failed", the engine's status for it)."""
+    if tool.error == DENIED:
+        return _STATUS_MARK["skipped"], "denied"
+    return _STATUS_MARK.get(tool.status, "?"), _STATUS_WORDS.get(tool.status, tool.status)
+
+
 def tool_markdown(tool: StoredTool) -> str:
     """One tool call as a Markdown quote line: mark, tool, query and status in words."""
-    mark = _STATUS_MARK.get(tool.status, "?")
-    words = _STATUS_WORDS.get(tool.status, tool.status)
+    mark, words = _status(tool)
     query = tool.query.replace("\n", " ")
     if len(query) > 120:
         query = query[:119] + "…"
@@ -693,12 +701,12 @@ def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
             if isinstance(seg, str):
                 parts.append(_markdown_html(seg))
                 continue
-            mark = _STATUS_MARK.get(seg.status, "?")
-            detail = (f'<div class="err">{esc(seg.error)}</div>' if seg.error
+            mark, words = _status(seg)
+            failed = seg.status == "error" and words != "denied"
+            detail = (f'<div class="{"err" if failed else "why"}">{esc(seg.error)}</div>' if seg.error
                       else f"<div>source: {esc(seg.source)}</div>" if seg.source else "")
-            cls = "tool error" if seg.status == "error" else "tool"
-            parts.append(f'<div class="{cls}">{mark} <b>{esc(seg.tool)}</b> <span class="q">{esc(seg.query)}'
-                         f"</span> ({_STATUS_WORDS.get(seg.status, esc(seg.status))}){detail}</div>")
+            parts.append(f'<div class="{"tool error" if failed else "tool"}">{mark} <b>{esc(seg.tool)}</b> '
+                         f'<span class="q">{esc(seg.query)}</span> ({esc(words)}){detail}</div>')
         if m.error:
             parts.append(f'<p class="err"><b>Error:</b> {esc(m.error)}</p>')
         body.append(f'<div class="msg assistant"><div class="who">Assistant</div>{"".join(parts)}</div>')

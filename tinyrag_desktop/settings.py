@@ -42,6 +42,9 @@ class Option:
     # What a text option must look like beyond its type: "url" (an http or https address), "url or empty",
     # "lang" (a language code); None for any text.
     form: str | None = None
+    # An address of the kind the option wants, for the reason a wrong one gets: a SearXNG instance is no
+    # model server, and the model server's address was no example of one.
+    example: str = "http://127.0.0.1:11434/v1"
     # Longest text (characters) a text option takes: a URL, a model name, a key or a path is never near it,
     # and a file pasted into the field by mistake is refused in words rather than sent with every request.
     max_length: int = 8192
@@ -88,7 +91,7 @@ class Option:
                                     "Remove it (a space that belongs in the address is written %20).")
             if self.form in ("url", "url or empty") and (value or self.form == "url") and not _is_http_url(value):
                 raise SettingsError(f"{self.name} must be an http:// or https:// address, like "
-                                    f"http://127.0.0.1:11434/v1, not {value!r}.")
+                                    f"{self.example}, not {value!r}.")
             if self.form == "lang" and not _LANG.match(value):
                 raise SettingsError(f"{self.name} must be a language code such as en, de or pt-BR, not {value!r}.")
             return value
@@ -179,7 +182,8 @@ SCHEMA: tuple[Option, ...] = (
            minimum=0, maximum=131072),
     Option("result_max_chars", int, 8000, "Longest tool result handed back to the model, in characters.",
            minimum=200, maximum=200000),
-    Option("searxng_url", str, "", "A SearXNG instance for websearch (empty: DuckDuckGo).", form="url or empty"),
+    Option("searxng_url", str, "", "A SearXNG instance for websearch (empty: DuckDuckGo).", form="url or empty",
+           example="http://localhost:8888"),
     Option("websearch_results", int, 5, "How many web search results to return.", minimum=1, maximum=20),
     Option("nanogo_memory_mb", int, 512, "Memory cap of the nanoGo sandbox process, in MB.",
            minimum=64, maximum=8192),

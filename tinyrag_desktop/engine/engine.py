@@ -40,6 +40,9 @@ KnowledgeLookup = Callable[[str, int], Awaitable[str]]
 # starts writing one is making its tools' results up (small models copy the format), and what it would
 # invent must neither be shown nor read as an answer.
 STOP_SEQUENCES = ("<tool_results>",)
+# How the reason for a call to a tool the settings switch off begins (then the tool's own ``disabled_reason``);
+# the window knows such a call by it, and shows it as off, not as failed.
+DISABLED = "The tool {tool} is disabled: "
 
 
 @dataclass
@@ -48,7 +51,8 @@ class _Request:
 
     config: EngineConfig
     seen: set[tuple[str, str, str]] = field(default_factory=set)  # (tool, element, content)
-    tools_run: int = 0
+    denied: set[tuple[str, str, str]] = field(default_factory=set)  # of the seen: calls the user said no to
+    tools_run: int = 0  # calls that ran: a command the user denied is given back (see _run_tool)
     next_id: int = 0
     transcript: list[str] = field(default_factory=list)
 
@@ -321,25 +325,27 @@ class Engine:
         key = (tool, call.param, call.content)
         status, reason = "error", ""
         if key in req.seen:
-            status, reason = "skipped", "duplicate call: the same tool with the same input already ran in this answer"
+            status, reason = "skipped", ("duplicate call: the user already denied this command in this answer"
+                                         if key in req.denied else
+                                         "duplicate call: the same tool with the same input already ran in this answer")
         elif spec is None:
             reason = self._unknown_tool(call.name)
         elif not spec.enabled(self.settings):
-            reason = f"The tool {spec.name} is disabled: {spec.disabled_reason or 'turn it on in Settings'}."
+            reason = DISABLED.format(tool=spec.name) + f"{spec.disabled_reason or 'turn it on in Settings'}."
         elif call.param != spec.element:
             reason = (
                 f"{spec.name} takes <{spec.element}>, not <{call.param}>. Write: "
                 f"{prompts.block_example(spec)}"
             )
         elif req.tools_run >= cfg.max_tools_total:
-            status, reason = "skipped", f"limit reached: at most {cfg.max_tools_total} tool calls per answer"
+            status, reason = "skipped", f"limit reached: at most {_calls(cfg.max_tools_total)} per answer"
         elif rnd.run >= cfg.max_tools_per_round:
-            status, reason = "skipped", f"limit reached: at most {cfg.max_tools_per_round} tool calls per round"
+            status, reason = "skipped", f"limit reached: at most {_calls(cfg.max_tools_per_round)} per round"
         else:
             req.seen.add(key)
             req.tools_run += 1
             rnd.run += 1
-            task = asyncio.create_task(self._run_tool(spec, call, call_id, rnd, ctx, queue, cfg.tool_timeout))
+            task = asyncio.create_task(self._run_tool(spec, call, call_id, rnd, req, ctx, queue))
             rnd.running.add(task)
             rnd.outstanding += 1
             return ToolStarted(call_id, spec.name, call.content, call.param, rnd.number, call.raw)
@@ -370,15 +376,17 @@ class Engine:
         call: ToolCall,
         call_id: str,
         rnd: _Round,
+        req: _Request,
         ctx: ToolContext,
         queue: asyncio.Queue[tuple[str, Any]],
-        timeout: float,
     ) -> None:
+        timeout = req.config.tool_timeout
         started = time.monotonic()
+        asked = _Asked()
         text, source, error = "", "", None
         try:
             async with asyncio.timeout(timeout) as deadline:
-                result = await spec.run(call.content, _paused_while_asking(ctx, deadline))
+                result = await spec.run(call.content, _paused_while_asking(ctx, deadline, asked))
             text, source = result.text, result.source
         except TimeoutError:
             error = f"{spec.name} did not finish within {timeout:g} second{'' if timeout == 1 else 's'} and was stopped."
@@ -391,10 +399,18 @@ class Engine:
             error = f"{spec.name} failed unexpectedly: {type(exc).__name__}: {exc}"
         finally:
             rnd.running.discard(asyncio.current_task())  # type: ignore[arg-type]
+        if asked.denied and error is not None:
+            # The user said no: nothing ran, and the limits count calls that run (DESIGN), so the call gives
+            # its place back. It stays seen: the same command is not put to the user again in this answer.
+            req.tools_run -= 1
+            rnd.run -= 1
+            req.denied.add((spec.name, call.param, call.content))
         status = "ok" if error is None else "error"
         rnd.results.append((call_id, spec.name, status, source, text if error is None else f"Error: {error}"))
+        # How long the tool worked: the time the user took to answer its question is theirs, not the tool's.
+        elapsed = max(0, _ms(started) - int(asked.seconds * 1000))
         queue.put_nowait(("result", ToolFinished(
-            call_id, spec.name, call.content, source, error, len(text.encode()), status, _ms(started), text,
+            call_id, spec.name, call.content, source, error, len(text.encode()), status, elapsed, text,
             call.param, rnd.number, call.raw,
         )))
 
@@ -419,8 +435,17 @@ def _ended_waiting_note(rnd: _Round, cfg: EngineConfig) -> str:
     return f"\n\n*{note} Ask again to go on.*\n"
 
 
-def _paused_while_asking(ctx: ToolContext, deadline: asyncio.Timeout) -> ToolContext:
-    """The tool's time does not run while the user is deciding (the shell tool's Run / Deny)."""
+@dataclass
+class _Asked:
+    """What asking the user cost one call: how long the question was open, and whether they said no."""
+
+    seconds: float = 0.0
+    denied: bool = False
+
+
+def _paused_while_asking(ctx: ToolContext, deadline: asyncio.Timeout, asked: _Asked) -> ToolContext:
+    """The tool's time does not run while the user is deciding (the shell tool's Run / Deny); ``asked``
+    records that time and the answer."""
     if ctx.confirm is None:
         return ctx
     ask = ctx.confirm
@@ -430,12 +455,20 @@ def _paused_while_asking(ctx: ToolContext, deadline: asyncio.Timeout) -> ToolCon
         when = deadline.when()
         left = None if when is None else when - loop.time()
         deadline.reschedule(None)
+        since = time.monotonic()
         try:
-            return await ask(tool, text)
+            yes = await ask(tool, text)
+            asked.denied = asked.denied or not yes
+            return yes
         finally:
+            asked.seconds += time.monotonic() - since
             deadline.reschedule(None if left is None else loop.time() + left)
 
     return dataclasses.replace(ctx, confirm=confirm)
+
+
+def _calls(count: int) -> str:
+    return f"{count} tool call{'' if count == 1 else 's'}"
 
 
 def _ms(since: float) -> int:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 
 from ..chats import StoredMessage, StoredTool, answer_markdown
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
-from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
+from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html, window_words
 from .segments import MarkdownSegment, SettingsSource, ThinkingSection
 from .sources import SOURCE_TOOLS, SourcesRow, split_sources
 from .theme import colors, paint_focus_ring
@@ -43,9 +43,9 @@ def footer_text(stats: dict[str, Any]) -> str:
 
 
 def _tools_text(stats: dict[str, Any]) -> str:
-    """``tools_run`` counts every call that was started, as ``Done.tools_run`` does; ``tools_denied`` says how
-    many of them were commands the user denied (they never ran), ``tools_stopped`` how many of the others the
-    user's Stop (or a failed stream) ended before they finished."""
+    """``tools_run`` counts every call that was started (``Done.tools_run`` plus the denied commands, see
+    ``finish``); ``tools_denied`` says how many of them were commands the user denied (they never ran),
+    ``tools_stopped`` how many of the others the user's Stop (or a failed stream) ended before they finished."""
     tools = int(stats.get("tools_run", 0))
     denied = min(tools, int(stats.get("tools_denied", 0)))
     ran = tools - denied
@@ -307,7 +307,10 @@ class AnswerWidget(QFrame):
         if self._error is None and self._route is not None and self._route.get("sources"):
             self._route["sources"] = list(ev.sources)
         self.show_route_sources()
-        self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run, "elapsed_ms": ev.elapsed_ms}
+        # Done.tools_run counts the calls that ran; the stats count every call started, denied commands too
+        # (as answers stored before did, and a stopped answer does), and the footer takes those out itself.
+        denied = sum(1 for c in self._cards.values() if c.denied)
+        self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run + denied, "elapsed_ms": ev.elapsed_ms}
         self._count_stopped()
         self._show_footer()
 
@@ -363,6 +366,7 @@ class AnswerWidget(QFrame):
 
     def fail(self, message: str) -> None:
         """Show an error inline, in plain words, with a Retry button."""
+        message = window_words(message)  # "Set it in Settings", without "(or pass --api-key)"
         self._arrived()
         self.flush()
         self.streaming = False

@@ -112,6 +112,17 @@ def _md() -> markdown.Markdown:
 _INLINE_CODE_RE = re.compile(r"`([^`\n]+)`")
 
 
+# A hint for the command line in a message the window shows: "(or pass --api-key)", "(or --base-url)",
+# "or pass --allow-nanogo". The engine's messages serve both; the window has no flags to pass.
+_FLAG_HINT_RE = re.compile(r" \((?:or )?(?:pass )?--[a-z][a-z-]*\)| or pass --[a-z][a-z-]*")
+
+
+def window_words(text: str) -> str:
+    """``text`` as the window says it: without its command-line hints, so it names only what a user can do
+    in the app (the setting to change in Settings, which the message names beside the flag)."""
+    return _FLAG_HINT_RE.sub("", text)
+
+
 def inline_code_html(text: str) -> str:
     """A message in plain words for a rich-text label: escaped, with `backticked` commands in monospace."""
     return _INLINE_CODE_RE.sub(lambda m: f"<code>{m.group(1)}</code>", html.escape(text, quote=False))
@@ -295,20 +306,36 @@ def _run_row(run: RunView, palette: Palette) -> str:
         head, text = "Running…", ""
     else:
         head = f"Output · {html.escape(run.status)}"
-        out, err = run.output, run.error
-        if len(out) + len(err) > OUTPUT_SHOWN:
-            more = len(out) + len(err) - OUTPUT_SHOWN
-            out, err = out[:OUTPUT_SHOWN], err[:max(0, OUTPUT_SHOWN - len(out))]
-            err += f"\n… {more:,} more characters not shown"
-        text = html.escape(out.rstrip("\n"))
-        if err.strip():
-            text += ("\n" if text else "") + f'<span style="color:{palette.error}">{html.escape(err.rstrip())}</span>'
+        # The error (a panic, a limit) says why the program ended: it keeps its room, and a flood of output
+        # is cut in the rest. Cutting is no failure: its note is muted, and only the error is red.
+        err = _cut_at_line(run.error.rstrip(), OUTPUT_SHOWN // 4)
+        out = _cut_at_line(run.output.rstrip("\n"), OUTPUT_SHOWN - len(err))
+        parts = []
+        for shown, whole, colour in ((out, run.output.rstrip("\n"), ""), (err, run.error.rstrip(), palette.error)):
+            if not shown.strip():
+                continue
+            part = html.escape(shown)
+            parts.append(f'<span style="color:{colour}">{part}</span>' if colour else part)
+            if len(shown) < len(whole):
+                more = len(whole) - len(shown)
+                parts.append(f'<span style="color:{palette.muted}">… {more:,} more character'
+                             f'{"s" if more != 1 else ""} not shown</span>')
+        text = "\n".join(parts)
         if not text:
             text = f'<span style="color:{palette.muted}">(no output)</span>'
     pre = f'<pre dir="ltr" style="margin:0; white-space:pre-wrap; font-family:{_MONO}">{text}</pre>' if text else ""
     # A second row of the code's own table: one box, the output set apart by its lighter shade.
     return (f'<tr><td bgcolor="{palette.output_bg}"><span style="color:{palette.muted}; font-size:small">{head}'
             f"</span>{pre}</td></tr>")
+
+
+def _cut_at_line(text: str, limit: int) -> str:
+    """``text`` up to ``limit`` characters, cut after the last whole line that fits (a line cut in the middle
+    read as if the program had printed half of it); a first line longer than ``limit`` is cut where it must."""
+    if len(text) <= limit:
+        return text
+    end = text.rfind("\n", 0, limit + 1)
+    return text[:end] if end > 0 else text[:limit]
 
 
 @dataclass(frozen=True, slots=True)

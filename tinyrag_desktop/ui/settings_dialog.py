@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed
 from ..firstrun import is_chat_model
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
-from .markdown_render import inline_code_html
+from .markdown_render import inline_code_html, window_words
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
 _ANSWERED = (AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed)  # the server replied
@@ -575,7 +575,7 @@ class SettingsDialog(QDialog):
 def _test_failure(exc: Exception) -> str:
     """Why the test failed: "Could not connect" only when nothing answered; a server that answered with an
     error (404, 401, a web page) was reached, and "Could not connect" sent the user to check that it ran."""
-    text = str(exc)
+    text = window_words(str(exc))
     if isinstance(exc, _ANSWERED) and text:
         return "Connected, but " + text[0].lower() + text[1:]
     return f"Could not connect: {text}"

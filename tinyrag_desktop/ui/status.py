@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton
 from ..engine.errors import AuthenticationFailed, BadResponse, RateLimited, ServerFailed
 from .elided_label import ElidedLabel
 from .icons import dot_pixmap
-from .markdown_render import inline_code_html
+from .markdown_render import inline_code_html, window_words
 
 _COLOURS = {"unknown": "#9ca3af", "checking": "#9ca3af", "ok": "#16a34a", "warn": "#d97706", "down": "#dc2626"}
 CHECK_TIMEOUT = 8.0
@@ -167,7 +167,7 @@ class ServerStatus:
             return
         except Exception as exc:  # the client's errors say what is wrong in words
             self.models = []
-            self._set(*_state_for(exc), str(exc))
+            self._set(*_state_for(exc), window_words(str(exc)))
             return
         self.models = list(models)
         wanted = settings["chat_model"]

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import html
+import re
 
 from PySide6.QtCore import Property, QRectF, QSize, QSizeF, Qt, QUrl, Signal
 from PySide6.QtGui import (QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPalette, QPen,
                            QTextOption)
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
+from ..engine.engine import DISABLED
 from ..tools.shell import DENIED
 from .bidi import set_text_direction
 from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
+from .markdown_render import window_words
 from .theme import colors
 
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
@@ -21,6 +24,9 @@ STOPPED = "Stopped before the tool finished."  # the reason on a card whose answ
 # A command the user denied is their choice, not a failure: the card says so in their words (the model reads
 # the engine's DENIED, in the third person).
 _DENIED_NOTE = "You chose not to run this command."
+# The setting a disabled tool's reason names ("enable 'Allow shell commands' in Settings or pass
+# --allow-shell-exec"): the card says only the setting, as the window has no command line to pass a flag to.
+_SETTING_NAMED = re.compile(r"(?:enable|turn on) '([^']+)' in Settings")
 _PAD, _ROW, _BADGE = 7, 22, 18  # header geometry in pixels (the row grows with a large font)
 # The heading over the block's input, by its element: "Url" read oddly, and nanogo's <source> was headed
 # "Source" just above "Source: nanoGo", where the result came from.
@@ -48,8 +54,20 @@ def _sentence(text: str, tool: str) -> str:
 
 def _for_a_person(reason: str, tool: str) -> str:
     """The part of ``reason`` a person reads, as a sentence: up to the model's advice."""
+    reason = window_words(reason)
     cut = min((reason.find(mark) for mark in _TO_THE_MODEL if mark in reason), default=len(reason))
     return _sentence(reason[:cut].strip() or reason.strip(), tool)
+
+
+def _off_note(error: str | None, tool: str) -> str | None:
+    """What the card says of a call to a tool switched off in Settings (None for any other reason): off is
+    the user's setting, not a failure, and the way to switch it on is a setting, not a flag."""
+    if not error or not error.startswith(DISABLED.format(tool=tool)):
+        return None
+    named = _SETTING_NAMED.search(error)
+    if named is None:
+        return "This tool is off. Turn it on in Settings to use it."
+    return f"This tool is off. Turn on “{named.group(1)}” in Settings to use it."
 
 
 def _section(heading: str, body: str, direction: str = "") -> str:
@@ -209,6 +227,11 @@ class ToolCard(QFrame):
         return self._error == DENIED
 
     @property
+    def off(self) -> bool:
+        """True for a call to a tool switched off in Settings: it never ran, and nothing failed."""
+        return _off_note(self._error, self._tool) is not None
+
+    @property
     def meta(self) -> str:
         """The word or time right of the header: how long it took, "skipped", "stopped" or "denied"."""
         return self._meta_text
@@ -220,20 +243,22 @@ class ToolCard(QFrame):
     def finish(self, status: str, *, source: str = "", error: str | None = None, result: str = "",
                result_bytes: int = 0, elapsed_ms: int = 0, ran: bool = True) -> None:
         """Apply the block's one result; ``status`` may be the engine's (ok/error/skipped) or the card's.
-        A denied command comes as an error and shows as skipped: nothing ran, and nothing failed. ``ran`` is
+        A denied command, or a call to a tool that is off, comes as an error and shows as skipped: nothing
+        ran, and nothing failed. ``ran`` is
         False for a call the engine refused before running it (an unknown or disabled tool): no time shown."""
-        self._status = "skipped" if error == DENIED else _FROM_ENGINE.get(status, "error")
+        off = _off_note(error, self._tool) is not None
+        self._status = "skipped" if error == DENIED or off else _FROM_ENGINE.get(status, "error")
         self._source, self._error, self._result = source, error, result
         self._result_bytes, self._elapsed_ms = result_bytes, elapsed_ms
         if self._status != "running":
             shared_spinner().discard(self)
         if self._status == "skipped":
-            self._meta_text = {STOPPED: "stopped", DENIED: "denied"}.get(error or "", "skipped")
+            self._meta_text = "off" if off else {STOPPED: "stopped", DENIED: "denied"}.get(error or "", "skipped")
         elif self._status != "running":  # done or failed: how long it took, either way
             # no time beside a call refused before it ran (an unknown tool): "<1 ms" said it had run
             self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
         if error and self._status in ("error", "skipped"):
-            self._note_text = _one_line(_DENIED_NOTE if self.denied else _for_a_person(error, self._tool))
+            self._note_text = _one_line(self._reason() if self.denied or off else _for_a_person(error, self._tool))
         self._relayout()
         self.update()
         self._describe()
@@ -248,10 +273,12 @@ class ToolCard(QFrame):
 
     def _reason(self) -> str:
         """The error or reason as the open card shows it: whole, as a sentence."""
-        return _DENIED_NOTE if self.denied else _sentence(self._error or "", self._tool)
+        if self.denied:
+            return _DENIED_NOTE
+        return _off_note(self._error, self._tool) or _sentence(window_words(self._error or ""), self._tool)
 
     def _describe(self) -> None:
-        words = "denied" if self.denied else STATUS_WORDS.get(self._status, self._status)
+        words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self._status, self._status)
         self.setAccessibleName(f"Tool {self._tool}, {words}")
         detail = f"{self._input_heading()}: {_one_line(self._query)[:200]}"
         if self._error:

@@ -1,0 +1,50 @@
+"""A call to a tool switched off in Settings: its card reads "off" in neutral colours and names the setting."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.sse_server import Stream
+from tinyrag_desktop.chats import ChatStore
+from tinyrag_desktop.ui.answer import AnswerWidget
+
+from .conftest import ask_and_wait, tokens
+
+
+@pytest.mark.parametrize(("block", "setting"), [
+    ('<tool name="shell"><query>ls</query></tool>', "Allow shell commands"),
+    ('<tool name="nanogo"><source>fmt.Println(1)</source></tool>', "Allow Go code (nanoGo)"),
+    ('<tool name="websearch"><query>weather</query></tool>', "Network tools"),
+], ids=["shell", "nanogo", "websearch"])
+def test_a_tool_that_is_off_reads_off_and_says_which_setting_turns_it_on(make_window, server, qloop, qtbot,
+                                                                         block, setting):
+    # Its card was a red failure, ✗ "The tool shell is disabled: enable 'Allow shell commands' in Settings or
+    # pass --allow-shell-exec.": the user's own setting shown as an error, with a flag the window cannot take.
+    server.queue(Stream(tokens("Let me see. " + block)), Stream(tokens("That tool is off here.")))
+    win = make_window(server.base_url, allow_shell_exec=False, allow_nanogo=False, network_tools=False)
+    assert qloop.run(ask_and_wait(win, "Try it")) == "done"
+    answer = win.view.answers()[-1]
+    [card] = answer.cards()
+    said = f"This tool is off. Turn on “{setting}” in Settings to use it."
+    assert card.off and card.status == "skipped" and card.meta == "off"
+    assert card.note == said and f"Reason: {said}" in card.details_text()
+    assert card.accessibleName().endswith(", off") and "failed" not in card.accessibleDescription()
+    for words in (card.note, card.details_text(), card.toolTip(), card.accessibleDescription()):
+        assert "--" not in words and "disabled" not in words
+    assert " tool run" not in answer.footer() or "0 tools run" in answer.footer()  # nothing ran
+    card.grab().save(f"/tmp/uiqa/off_card_{card.tool_name}.png")
+    # reopened, the chat says the same
+    stored = ChatStore(win.data_dir).messages(win.chat_id)[-1]
+    again = AnswerWidget.from_stored(stored)
+    qtbot.addWidget(again)
+    assert again.cards()[0].off and again.cards()[0].note == said
+
+
+def test_a_failure_is_still_a_failure(qtbot):
+    from tinyrag_desktop.engine.events import ToolFinished
+
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    card = answer.tool_finished(ToolFinished("c1", "shell", "ls", "", "The tool nanogo is disabled: x.", 0,
+                                             "error", 0))
+    assert not card.off and card.status == "error"  # another tool's reason, quoted: not this tool's setting
