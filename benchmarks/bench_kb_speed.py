@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
 import statistics
 import sys
@@ -74,6 +75,8 @@ def bench_ingest(tmp: Path, rng: random.Random) -> None:
         print("note: postgresql-doc-15 is not installed; measuring generated Markdown only")
     md = tmp / "markdown"
     write_markdown_corpus(md, rng, 20)
+    if hasattr(os, "sync"):  # the corpus's own 20 MB written out first: the import's syncs wait for it otherwise
+        os.sync()
     corpora.append(("Markdown (generated)", md))
     readers_for = ingest_module._readers_for
     readers = readers_for([ImportItem("path", str(n)) for n in range(ingest_module._READERS_FROM)])
