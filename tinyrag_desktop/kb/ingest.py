@@ -496,11 +496,18 @@ class Importer:
             if self.kb.source_by_location(location) is None and self.kb.source_by_location(item.value):
                 location = item.value  # imported before URLs were normalised: update that source
             fetched = fetch_url(location, self.max_file_bytes, cancelled=self.cancel.is_set)
+            # A page that redirects is stored under the address it came from at last, as a browser shows
+            # it: importing http://host/a (sent on to /b) and then /b stored the same page twice.
+            asked, location = location, _final_address(location, fetched.url)
             size, digest = len(fetched.data), hashlib.sha256(fetched.data).hexdigest()
             if self._unchanged(location, digest):
                 report.unchanged.append(location)
+                self._drop_redirected(asked, location)
                 return None
-            doc = fetched.document()
+            doc = without_invisible(fetched.document())
+            self._store(doc, chunk_document(doc, self.chunk_size), location, size, digest, load_id, report,
+                        also=asked)
+            return None
         elif item.kind == "wikipedia":
             from .web import wikipedia_article
 
@@ -563,8 +570,19 @@ class Importer:
     def _embeds(self) -> bool:
         return self.embedder is not None and not self._embedding_off
 
+    def _drop_redirected(self, asked: str, location: str) -> None:
+        """Remove the source stored under ``asked``, an address that now redirects to ``location``, where
+        the page is stored: one page is one source."""
+        if asked == location:
+            return
+        old = self.kb.source_by_location(asked)
+        if old is not None:
+            self.kb.remove_source(old.id)
+
     def _store(self, doc: Document, chunks: list[Chunk], location: str, size: int, digest: str, load_id: str,
-               report: ImportReport) -> None:
+               report: ImportReport, also: str = "") -> None:
+        """Store ``doc`` under ``location``; ``also``: the address a web page was asked by, which redirected
+        to ``location`` (a source stored under it before is this page, now updated under ``location``)."""
         if not chunks:
             raise NoText("no readable text found")
         vectors, model = None, ""
@@ -581,6 +599,8 @@ class Importer:
             if vectors is None:
                 report.unembedded.append(location)
         existing = self.kb.source_by_location(location)
+        if existing is None and also and also != location:
+            existing = self.kb.source_by_location(also)
         # the same bytes stored before by older readers (see READER_VERSION): said in the summary
         reread = existing is not None and existing.content_hash == digest \
             and self.kb.reader_version(existing.id) < READER_VERSION
@@ -588,6 +608,8 @@ class Importer:
                                content_hash=digest, chunks=chunks, load_id=load_id,
                                vectors=vectors, vector_model=model, links=doc.links,
                                reader_version=READER_VERSION)
+        if also:
+            self._drop_redirected(also, location)
         (report.updated if existing else report.added).append(location)
         if reread:
             report.reread.append(location)
@@ -608,6 +630,19 @@ def without_invisible(doc: Document) -> Document:
     """``doc`` with its title and blocks free of the invisible characters that split words in the index."""
     blocks = tuple(b if b.text.isascii() else replace(b, text=_visible(b.text)) for b in doc.blocks)
     return replace(doc, title=_visible(doc.title), blocks=blocks)
+
+
+def _final_address(asked: str, final: str) -> str:
+    """Where a web page asked for at ``asked`` is stored: ``final``, the address it came from after its
+    redirects, in its stored form; ``asked`` when that cannot be stored (it holds a password)."""
+    from .web import normalize_url
+
+    if not final or final == asked:
+        return asked
+    try:
+        return normalize_url(final)
+    except FetchError:
+        return asked
 
 
 def _utf8(text: str) -> bool:
