@@ -238,8 +238,8 @@ def _is_html_page(data: bytes) -> bool:
 def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
     """Read ``data`` claimed to be ``kind``; the content's own signature wins over the name.
     ``cancelled`` lets a long read (a PDF or Word document) stop early by raising Cancelled."""
-    if not data.strip():
-        raise ReadError("the file is empty")
+    if not data.strip():  # nothing to read, as a scanned PDF: skipped, not failed (errors.NoText)
+        raise NoText("the file is empty" if not data else "the file is empty (only spaces and blank lines)")
     data = with_utf16_bom(data)
     actual = sniff(data)
     if actual == "pdf":
