@@ -39,6 +39,19 @@ TEXT_TYPES = {".txt": "text", ".text": "text", ".adoc": "text", ".asciidoc": "te
 BINARY_TYPES = {".pdf": "pdf", ".docx": "docx"}
 SUPPORTED = {**TEXT_TYPES, **BINARY_TYPES}
 
+# A stored source's type in the words a person uses for it (the sources list's Type column): the types of
+# SUPPORTED, and those of web pages ("url") and Wikipedia articles. Short: in a narrow dock each letter of
+# the column is taken from the titles ("reStructuredText" and "Word document" left "Sph…ide" of them).
+TYPE_NAMES = {"text": "Text", "log": "Log", "markdown": "Markdown", "rst": "RST", "csv": "CSV", "json": "JSON",
+              "xml": "XML", "html": "HTML", "pdf": "PDF", "docx": "Word", "url": "Web page",
+              "wikipedia": "Wikipedia"}
+
+
+def type_name(kind: str) -> str:
+    """``kind`` (a source's stored type: "url", "docx") as people call it ("Web page", "Word"); a type it
+    does not know (stored by a later version) as it is."""
+    return TYPE_NAMES.get(kind, kind)
+
 GZIP_MAGIC = b"\x1f\x8b"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # Word, Excel and PowerPoint files before 2007
 _MAGIC = ((b"%PDF-", "pdf"), (b"PK\x03\x04", "zip"), (b"\x89PNG", "PNG image"), (b"\xff\xd8\xff", "JPEG image"),
