@@ -22,6 +22,7 @@ the report says so; the next import embeds them.
 from __future__ import annotations
 
 import asyncio
+import errno
 import hashlib
 import logging
 import os
@@ -248,6 +249,24 @@ def _deleted(location: str) -> bool:
     return False
 
 
+def _broken_link(link: Path) -> str:
+    """Why the link ``link``, which leads to no file, cannot be read: it points at itself, or at a link that
+    leads back to it ("a link to something that does not exist" was said of those too, as if it pointed
+    to nothing), or at something gone."""
+    try:
+        os.stat(link)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            try:
+                target = os.path.join(os.path.dirname(link), os.readlink(link))
+            except OSError:
+                target = ""
+            if target and os.path.normpath(target) == os.path.normpath(link):
+                return "a link to itself, not to a file"
+            return "a link in a loop of links that leads back to itself, never to a file"
+    return "a link to something that does not exist"
+
+
 def _not_importable(file: Path) -> str:
     """Why a file found in a folder is not imported, or "" when it is."""
     if _is_hidden(file):
@@ -257,7 +276,7 @@ def _not_importable(file: Path) -> str:
     except UnsupportedFile as exc:
         return str(exc)
     if file.is_symlink() and not file.exists():
-        return "a link to something that does not exist"
+        return _broken_link(file)
     if not file.is_file():  # a named pipe would wait for a writer forever; devices and sockets are no text
         return "not a regular file (a pipe, device or socket)"
     if kind == "text" and file.suffix.lower() not in SUPPORTED and not is_compressed(file):
@@ -460,7 +479,7 @@ class Importer:
                                 "for one)")
             path = Path(item.value)
             if not path.exists():
-                raise ReadError("a link to something that does not exist" if path.is_symlink()
+                raise ReadError(_broken_link(path) if path.is_symlink()
                                 else "no such file or folder")
             if not path.is_file():
                 raise ReadError("not a regular file (a pipe, device or socket)")
