@@ -60,7 +60,8 @@ def test_a_refused_embedding_server_is_named_in_words_not_in_the_systems(data_di
         report = Importer(kb, embedder=embedder).run(files)
     embedder.close()
     # It said "the embedding server could not be reached ([Errno 111] Connection refused)".
-    assert report.embedding_problem == f"the embedding server could not be reached (nothing answers at 127.0.0.1:{port})"
+    assert report.embedding_problem == ("the embedding server could not be reached (nothing answers at "
+                                        f"127.0.0.1:{port})")
     summary = report.summary()
     assert "Errno" not in summary and "Connection refused" not in summary
     assert (f"2 stored without embeddings, as the embedding server could not be reached (nothing answers at "

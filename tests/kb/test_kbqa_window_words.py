@@ -42,7 +42,8 @@ def test_an_import_into_a_folder_in_place_of_the_knowledge_base_names_no_flag(qt
     (data_dir / "knowledge.db").mkdir()
     panel.refresh()
     assert "--data-dir" not in panel.status_label.text()
-    assert panel.status_label.text().endswith("move it elsewhere, or quit tinyRAG and start it with another data folder.")
+    assert panel.status_label.text().endswith("move it elsewhere, or quit tinyRAG and start it with another data "
+                                              "folder.")
     with qtbot.waitSignal(panel.importFinished, timeout=20_000):
         panel.import_items([str(_note(tmp_path))])
     assert "--data-dir" not in panel.status_label.text() and "--data-dir" not in panel.status_label.toolTip()

@@ -635,7 +635,8 @@ class KnowledgePanel(QWidget):
         gone = "removed, as it was deleted from its folder"
         reasons += [("−", _failure(location, gone)) for location in report.removed]
         lines = [report.summary()]
-        lines += [f"{mark} {_short_location(f.location)}: {in_window(f.reason)}" for mark, f in reasons[:_REASONS_SHOWN]]
+        lines += [f"{mark} {_short_location(f.location)}: {in_window(f.reason)}"
+                  for mark, f in reasons[:_REASONS_SHOWN]]
         if len(reasons) > _REASONS_SHOWN:
             lines.append(f"… and {len(reasons) - _REASONS_SHOWN} more (hover to see them all)")
         if report.offline:  # the window's own setting forbade it: say where to allow it
