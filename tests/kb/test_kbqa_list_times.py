@@ -42,3 +42,18 @@ def test_kb_list_shows_local_time_and_jsonl_keeps_utc(tmp_path, capsys, in_tokyo
     assert local_time("2026-11-30T20:15:00Z") == "2026-12-01 05:15"  # the panel's tooltip says the same
     code, out, _ = run_main(capsys, "list", "--data-dir", str(data), "--jsonl")
     assert json.loads(out)["imported_at"] == "2026-11-30T20:15:00Z"  # machine-readable: unchanged, UTC
+
+
+@pytest.mark.skipif(not hasattr(time, "tzset"), reason="the time zone cannot be set for one process here")
+def test_a_source_that_cannot_be_read_again_names_the_local_day_it_was_imported(tmp_path, capsys, in_tokyo):
+    note = tmp_path / "owls.md"
+    note.write_text("# Owls\n\nOwls hunt at night over the meadow.\n", encoding="utf-8")
+    data = tmp_path / "data"
+    assert run_main(capsys, "add", str(note), "--data-dir", str(data))[0] == 0
+    with sqlite3.connect(data / "knowledge.db") as db:
+        db.execute("UPDATE sources SET imported_at = '2026-11-30T20:15:00Z'")
+    db.close()
+    note.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)  # no longer text
+    code, _, err = run_main(capsys, "add", str(note), "--data-dir", str(data))
+    # "(the version imported 2026-11-30 stays …)": the day in UTC, the evening before the morning in Tokyo
+    assert "(the version imported 2026-12-01 stays in the knowledge base)" in err

@@ -29,6 +29,7 @@ import os
 import re
 import threading
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
@@ -461,7 +462,7 @@ class Importer:
             return ""
         if existing is None:
             return ""
-        return f" (the version imported {existing.imported_at[:10]} stays in the knowledge base)"
+        return f" (the version imported {_local_day(existing.imported_at)} stays in the knowledge base)"
 
     def _progress(self, done: int, total: int, current: str, report: ImportReport) -> None:
         if self.on_progress is not None:
@@ -649,6 +650,18 @@ def without_invisible(doc: Document) -> Document:
     """``doc`` with its title and blocks free of the invisible characters that split words in the index."""
     blocks = tuple(b if b.text.isascii() else replace(b, text=_visible(b.text)) for b in doc.blocks)
     return replace(doc, title=_visible(doc.title), blocks=blocks)
+
+
+def _local_day(stamp: str) -> str:
+    """The day of a stored time in UTC ("2026-11-30T23:15:00Z") in local time ("2026-12-01" in Berlin), as
+    kb list and the sources list show it; the stored text's first ten characters when it is no time."""
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp[:10]
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone().date().isoformat()
 
 
 def _final_address(asked: str, final: str) -> str:
