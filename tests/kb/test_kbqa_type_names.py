@@ -44,3 +44,16 @@ def test_an_unknown_type_is_shown_as_stored(qtbot, panel, data_dir):
                           chunks=[Chunk("", "Words on a slide.")], load_id=new_load_id())
     panel.refresh()
     assert panel.sources_model.index(0, 1).data() == "odp"
+
+
+def test_kb_list_names_types_as_the_panel_does_and_jsonl_keeps_them_as_stored(data_dir, capsys):
+    import json
+
+    from tests.kb.cli_run import run_main
+
+    _store_one_of_each(data_dir)
+    code, out, _ = run_main(capsys, "list", "--data-dir", str(data_dir))
+    rows = [line for line in out.splitlines() if not line.startswith(" " * 7)]
+    assert code == 0 and {line[7:16].rstrip() for line in rows} == set(SHOWN.values())
+    code, out, _ = run_main(capsys, "list", "--data-dir", str(data_dir), "--jsonl")
+    assert {json.loads(line)["type"] for line in out.splitlines()} == set(SHOWN)
