@@ -65,7 +65,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     find.set_defaults(func=_search)
 
     lst = verbs.add_parser("list", help="list the imported sources", epilog=_EXIT_STATUS)
-    lst.add_argument("--jsonl", action="store_true", help="one JSON object per source")
+    lst.add_argument("--jsonl", action="store_true",
+                     help="one JSON object per source (type as stored, \"url\" for a web page; imported_at in "
+                          "UTC, as 2026-11-30T08:52:44Z; without --jsonl, the type and the local time are "
+                          "shown as the window shows them)")
     _leaf_flags(lst)
     lst.set_defaults(func=_list)
 
@@ -416,6 +419,8 @@ def _existing_store(args: argparse.Namespace):
 
 @_quiet_on_broken_pipe
 def _list(args: argparse.Namespace) -> int:
+    from .readers import type_name
+
     kb = _existing_store(args)
     if kb is _FAILED:
         return 1
@@ -431,9 +436,23 @@ def _list(args: argparse.Namespace) -> int:
                                   "chunks": s.chunk_count, "size": s.size, "imported_at": s.imported_at},
                                  ensure_ascii=False))
             else:
-                print(f"{s.id:>5}  {s.type:<9} {s.chunk_count:>5} {'chunk ' if s.chunk_count == 1 else 'chunks'}  {s.imported_at}  {_printable(s.title)}\n"
+                print(f"{s.id:>5}  {type_name(s.type):<9} {s.chunk_count:>5} {'chunk ' if s.chunk_count == 1 else 'chunks'}  {_local_time(s.imported_at)}  {_printable(s.title)}\n"
                       f"       {_printable(s.location)}")
     return 0
+
+
+def _local_time(stamp: str) -> str:
+    """A stored time in UTC ("2026-11-30T08:52:44Z") as the local time people read clocks in, to the minute
+    ("2026-11-30 09:52" in Berlin), as the window's sources list shows it; as stored when it is not one."""
+    from datetime import datetime, timezone
+
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 @_quiet_on_broken_pipe

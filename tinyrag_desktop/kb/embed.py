@@ -8,7 +8,9 @@ runs and the knowledge base works fully offline.
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any, Callable, Mapping, Sequence
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -16,6 +18,7 @@ from .errors import Cancelled, FetchError, Unreachable
 
 BATCH = 64
 TIMEOUT = httpx.Timeout(120.0, connect=10.0)
+_CANCEL_POLL = 0.1  # seconds between two looks at Cancel while the server has not answered a batch
 
 
 def _unit(vector: Sequence[float]) -> list[float]:
@@ -27,6 +30,29 @@ def _request(settings: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
     url = str(settings.get("base_url", "")).rstrip("/") + "/embeddings"
     key = str(settings.get("api_key", "") or "")
     return url, ({"Authorization": f"Bearer {key}"} if key else {})
+
+
+def _unreachable(exc: httpx.HTTPError, url: str) -> Unreachable:
+    """The error to raise when the request to ``url`` got no answer, in a person's words rather than
+    httpx's ("[Errno 111] Connection refused"): "the embedding server could not be reached (nothing
+    answers at 127.0.0.1:11434)"."""
+    from ..tools.netutil import connect_failure  # only on a failure: the tools package is not needed else
+
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2] or url
+    if isinstance(exc, httpx.ConnectTimeout):
+        why = f"{host} did not answer in time"
+    elif isinstance(exc, httpx.TimeoutException):
+        why = f"{host} took longer than {TIMEOUT.read:.0f} seconds to answer"
+    elif isinstance(exc, httpx.ConnectError):
+        why = {"refused": f"nothing answers at {host}",
+               "name": f"no server is named {parts.hostname}: check the address in Settings",
+               "certificate": f"the certificate of {host} could not be verified",
+               "unreachable": f"the network to {host} is unreachable"}.get(connect_failure(exc),
+                                                                           f"{host} did not answer")
+    else:
+        why = f"the connection to {host} broke off before it answered"
+    return Unreachable(f"the embedding server could not be reached ({why})")
 
 
 def _vectors(response: httpx.Response, count: int) -> list[list[float]]:
@@ -68,13 +94,42 @@ class Embedder:
             if cancelled is not None and cancelled():
                 raise Cancelled("the import was cancelled")
             batch = list(texts[start:start + BATCH])
-            try:
-                response = self.client.post(self.url, json={"model": self.model, "input": batch},
-                                            headers=self.headers)
-            except httpx.HTTPError as exc:
-                raise Unreachable(f"the embedding server could not be reached ({exc})") from exc
-            out.extend(_vectors(response, len(batch)))
+            out.extend(_vectors(self._post(batch, cancelled), len(batch)))
         return out
+
+    def _post(self, batch: list[str], cancelled: Callable[[], bool] | None) -> httpx.Response:
+        """The server's answer for one batch. With ``cancelled``, the request runs on a thread of its own
+        and Cancelled is raised as soon as ``cancelled()`` turns true: a blocking read cannot be
+        interrupted, and a batch the server took its time over held Cancel up for its whole time-out
+        (120 seconds). That thread is left to end by itself, within the time-out."""
+        def post() -> httpx.Response:
+            try:
+                return self.client.post(self.url, json={"model": self.model, "input": batch},
+                                        headers=self.headers)
+            except httpx.HTTPError as exc:
+                raise _unreachable(exc, self.url) from exc
+
+        if cancelled is None:
+            return post()
+        outcome: list[httpx.Response | BaseException] = []
+        done = threading.Event()
+
+        def run() -> None:
+            try:
+                outcome.append(post())
+            except BaseException as exc:  # handed to the importing thread, which raises it
+                outcome.append(exc)
+            finally:
+                done.set()
+
+        threading.Thread(target=run, name="kb-embed", daemon=True).start()
+        while not done.wait(_CANCEL_POLL):
+            if cancelled():
+                raise Cancelled("the import was cancelled")
+        [result] = outcome
+        if isinstance(result, BaseException):
+            raise result
+        return result
 
 
 async def embed_query(settings: Mapping[str, Any], query: str,
@@ -91,7 +146,7 @@ async def embed_query(settings: Mapping[str, Any], query: str,
         else:
             response = await http.post(url, json={"model": model, "input": [query]}, headers=headers)
     except httpx.HTTPError as exc:
-        raise Unreachable(f"the embedding server could not be reached ({exc})") from exc
+        raise _unreachable(exc, url) from exc
     return _vectors(response, 1)[0]
 
 

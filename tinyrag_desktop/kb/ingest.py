@@ -22,12 +22,14 @@ the report says so; the next import embeds them.
 from __future__ import annotations
 
 import asyncio
+import errno
 import hashlib
 import logging
 import os
 import re
 import threading
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
@@ -250,6 +252,24 @@ def _deleted(location: str) -> bool:
     return False
 
 
+def _broken_link(link: Path) -> str:
+    """Why the link ``link``, which leads to no file, cannot be read: it points at itself, or at a link that
+    leads back to it ("a link to something that does not exist" was said of those too, as if it pointed
+    to nothing), or at something gone."""
+    try:
+        os.stat(link)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            try:
+                target = os.path.join(os.path.dirname(link), os.readlink(link))
+            except OSError:
+                target = ""
+            if target and os.path.normpath(target) == os.path.normpath(link):
+                return "a link to itself, not to a file"
+            return "a link in a loop of links that leads back to itself, never to a file"
+    return "a link to something that does not exist"
+
+
 def _not_importable(file: Path) -> str:
     """Why a file found in a folder is not imported, or "" when it is."""
     if _is_hidden(file):
@@ -259,7 +279,7 @@ def _not_importable(file: Path) -> str:
     except UnsupportedFile as exc:
         return str(exc)
     if file.is_symlink() and not file.exists():
-        return "a link to something that does not exist"
+        return _broken_link(file)
     if not file.is_file():  # a named pipe would wait for a writer forever; devices and sockets are no text
         return "not a regular file (a pipe, device or socket)"
     if kind == "text" and file.suffix.lower() not in SUPPORTED and not is_compressed(file):
@@ -444,7 +464,7 @@ class Importer:
             return ""
         if existing is None:
             return ""
-        return f" (the version imported {existing.imported_at[:10]} stays in the knowledge base)"
+        return f" (the version imported {_local_day(existing.imported_at)} stays in the knowledge base)"
 
     def _progress(self, done: int, total: int, current: str, report: ImportReport) -> None:
         if self.on_progress is not None:
@@ -462,7 +482,7 @@ class Importer:
                                 "for one)")
             path = Path(item.value)
             if not path.exists():
-                raise ReadError("a link to something that does not exist" if path.is_symlink()
+                raise ReadError(_broken_link(path) if path.is_symlink()
                                 else "no such file or folder")
             if not path.is_file():
                 raise ReadError("not a regular file (a pipe, device or socket)")
@@ -498,11 +518,18 @@ class Importer:
             if self.kb.source_by_location(location) is None and self.kb.source_by_location(item.value):
                 location = item.value  # imported before URLs were normalised: update that source
             fetched = fetch_url(location, self.max_file_bytes, cancelled=self.cancel.is_set)
+            # A page that redirects is stored under the address it came from at last, as a browser shows
+            # it: importing http://host/a (sent on to /b) and then /b stored the same page twice.
+            asked, location = location, _final_address(location, fetched.url)
             size, digest = len(fetched.data), hashlib.sha256(fetched.data).hexdigest()
             if self._unchanged(location, digest):
                 report.unchanged.append(location)
+                self._drop_redirected(asked, location)
                 return None
-            doc = fetched.document()
+            doc = without_invisible(fetched.document())
+            self._store(doc, chunk_document(doc, self.chunk_size), location, size, digest, load_id, report,
+                        also=asked)
+            return None
         elif item.kind == "wikipedia":
             from .web import wikipedia_article
 
@@ -565,8 +592,19 @@ class Importer:
     def _embeds(self) -> bool:
         return self.embedder is not None and not self._embedding_off
 
+    def _drop_redirected(self, asked: str, location: str) -> None:
+        """Remove the source stored under ``asked``, an address that now redirects to ``location``, where
+        the page is stored: one page is one source."""
+        if asked == location:
+            return
+        old = self.kb.source_by_location(asked)
+        if old is not None:
+            self.kb.remove_source(old.id)
+
     def _store(self, doc: Document, chunks: list[Chunk], location: str, size: int, digest: str, load_id: str,
-               report: ImportReport) -> None:
+               report: ImportReport, also: str = "") -> None:
+        """Store ``doc`` under ``location``; ``also``: the address a web page was asked by, which redirected
+        to ``location`` (a source stored under it before is this page, now updated under ``location``)."""
         if not chunks:
             raise NoText("no readable text found")
         vectors, model = None, ""
@@ -583,6 +621,8 @@ class Importer:
             if vectors is None:
                 report.unembedded.append(location)
         existing = self.kb.source_by_location(location)
+        if existing is None and also and also != location:
+            existing = self.kb.source_by_location(also)
         # the same bytes stored before by older readers (see READER_VERSION): said in the summary
         reread = existing is not None and existing.content_hash == digest \
             and self.kb.reader_version(existing.id) < READER_VERSION
@@ -590,6 +630,8 @@ class Importer:
                                content_hash=digest, chunks=chunks, load_id=load_id,
                                vectors=vectors, vector_model=model, links=doc.links,
                                reader_version=READER_VERSION)
+        if also:
+            self._drop_redirected(also, location)
         (report.updated if existing else report.added).append(location)
         if reread:
             report.reread.append(location)
@@ -610,6 +652,31 @@ def without_invisible(doc: Document) -> Document:
     """``doc`` with its title and blocks free of the invisible characters that split words in the index."""
     blocks = tuple(b if b.text.isascii() else replace(b, text=_visible(b.text)) for b in doc.blocks)
     return replace(doc, title=_visible(doc.title), blocks=blocks)
+
+
+def _local_day(stamp: str) -> str:
+    """The day of a stored time in UTC ("2026-11-30T23:15:00Z") in local time ("2026-12-01" in Berlin), as
+    kb list and the sources list show it; the stored text's first ten characters when it is no time."""
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp[:10]
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone().date().isoformat()
+
+
+def _final_address(asked: str, final: str) -> str:
+    """Where a web page asked for at ``asked`` is stored: ``final``, the address it came from after its
+    redirects, in its stored form; ``asked`` when that cannot be stored (it holds a password)."""
+    from .web import normalize_url
+
+    if not final or final == asked:
+        return asked
+    try:
+        return normalize_url(final)
+    except FetchError:
+        return asked
 
 
 def _utf8(text: str) -> bool:

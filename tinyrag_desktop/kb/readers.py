@@ -39,6 +39,19 @@ TEXT_TYPES = {".txt": "text", ".text": "text", ".adoc": "text", ".asciidoc": "te
 BINARY_TYPES = {".pdf": "pdf", ".docx": "docx"}
 SUPPORTED = {**TEXT_TYPES, **BINARY_TYPES}
 
+# A stored source's type in the words a person uses for it (the sources list's Type column): the types of
+# SUPPORTED, and those of web pages ("url") and Wikipedia articles. Short: in a narrow dock each letter of
+# the column is taken from the titles ("reStructuredText" and "Word document" left "Sph…ide" of them).
+TYPE_NAMES = {"text": "Text", "log": "Log", "markdown": "Markdown", "rst": "RST", "csv": "CSV", "json": "JSON",
+              "xml": "XML", "html": "HTML", "pdf": "PDF", "docx": "Word", "url": "Web page",
+              "wikipedia": "Wikipedia"}
+
+
+def type_name(kind: str) -> str:
+    """``kind`` (a source's stored type: "url", "docx") as people call it ("Web page", "Word"); a type it
+    does not know (stored by a later version) as it is."""
+    return TYPE_NAMES.get(kind, kind)
+
 GZIP_MAGIC = b"\x1f\x8b"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # Word, Excel and PowerPoint files before 2007
 _MAGIC = ((b"%PDF-", "pdf"), (b"PK\x03\x04", "zip"), (b"\x89PNG", "PNG image"), (b"\xff\xd8\xff", "JPEG image"),
@@ -238,8 +251,8 @@ def _is_html_page(data: bytes) -> bool:
 def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
     """Read ``data`` claimed to be ``kind``; the content's own signature wins over the name.
     ``cancelled`` lets a long read (a PDF or Word document) stop early by raising Cancelled."""
-    if not data.strip():
-        raise ReadError("the file is empty")
+    if not data.strip():  # nothing to read, as a scanned PDF: skipped, not failed (errors.NoText)
+        raise NoText("the file is empty" if not data else "the file is empty (only spaces and blank lines)")
     data = with_utf16_bom(data)
     actual = sniff(data)
     if actual == "pdf":

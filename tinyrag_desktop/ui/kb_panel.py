@@ -289,7 +289,7 @@ class KnowledgePanel(QWidget):
         try:
             kb = open_store(self.data_dir, create=False)
         except Error as exc:
-            self.status_label.setText(str(exc))
+            self.status_label.setText(in_window(str(exc)))
             if not self._busy:  # "No sources yet. Click Add" would send the user to an import that fails
                 self.sources_view.empty_text = self.sources_view.UNREADABLE_TEXT
             return
@@ -361,7 +361,7 @@ class KnowledgePanel(QWidget):
             with kb:
                 self._relay.removed.emit(kb.remove_sources(source_ids), "")
         except Exception as exc:  # said in the panel; the thread must never die silently
-            self._relay.removed.emit(0, str(exc))
+            self._relay.removed.emit(0, in_window(str(exc)))
 
     def _on_removed(self, removed: int, problem: str) -> None:
         if self._worker is not None:
@@ -497,7 +497,7 @@ class KnowledgePanel(QWidget):
             assert kb is not None
             kb.close()
         except Exception as exc:  # said in the panel; the thread must never die silently
-            self._relay.rebuilt.emit(str(exc))
+            self._relay.rebuilt.emit(in_window(str(exc)))
         else:
             self._relay.rebuilt.emit("")
 
@@ -545,7 +545,7 @@ class KnowledgePanel(QWidget):
                 report = importer.run(items)
         except Exception as exc:  # reported in the panel; the worker thread must never die silently
             report = ImportReport()
-            report.failed.append(_failure("knowledge base", str(exc)))
+            report.failed.append(_failure("knowledge base", in_window(str(exc))))
         finally:
             if embedder is not None:
                 embedder.close()
@@ -635,7 +635,8 @@ class KnowledgePanel(QWidget):
         gone = "removed, as it was deleted from its folder"
         reasons += [("−", _failure(location, gone)) for location in report.removed]
         lines = [report.summary()]
-        lines += [f"{mark} {_short_location(f.location)}: {f.reason}" for mark, f in reasons[:_REASONS_SHOWN]]
+        lines += [f"{mark} {_short_location(f.location)}: {in_window(f.reason)}"
+                  for mark, f in reasons[:_REASONS_SHOWN]]
         if len(reasons) > _REASONS_SHOWN:
             lines.append(f"… and {len(reasons) - _REASONS_SHOWN} more (hover to see them all)")
         if report.offline:  # the window's own setting forbade it: say where to allow it
@@ -644,7 +645,7 @@ class KnowledgePanel(QWidget):
             lines.append(self._dropped_note)
             self._dropped_note = ""
         self.status_label.setText("\n".join(lines))
-        self.status_label.setToolTip("\n".join(f"{_showable(f.location)}: {f.reason}" for _, f in reasons))
+        self.status_label.setToolTip("\n".join(f"{_showable(f.location)}: {in_window(f.reason)}" for _, f in reasons))
         self._stale = True
         self.refresh()
         self._warm_vectors()
@@ -699,7 +700,7 @@ class KnowledgePanel(QWidget):
             hits: list[Hit] | str = search(self.data_dir, text, int(settings["k"]), query_vector=vector,
                                            vector_model=model)
         except Error as exc:
-            hits = str(exc)
+            hits = in_window(str(exc))
         except Exception as exc:  # shown in the list: the tab must never be left at "Searching…"
             log.exception("knowledge-base search failed")
             hits = f"The search failed: {exc.__class__.__name__}: {exc}"
@@ -782,6 +783,21 @@ def preview(text: str, limit: int = 300, most_lines: int = 8) -> str:
         if len(lines) > most_lines:
             shown[-1] += " …"
     return "\n".join(shown)
+
+
+# What the store's messages tell a user of the command line to do, and what a user of the window can do
+# instead: a window has no --data-dir to add (the store words its messages for both; see kb/store.py).
+_DATA_DIR_FLAG = re.compile(r"\b([Uu])se another data folder \(--data-dir\)")
+_IMPORT_AGAIN = "import your documents again"
+
+
+def in_window(message: str) -> str:
+    """A knowledge-base message worded for the window: "use another data folder (--data-dir)", a flag no
+    one can give a window, becomes quitting and starting tinyRAG on another data folder; importing the
+    documents again is done with Add."""
+    message = _DATA_DIR_FLAG.sub(lambda m: ("Q" if m.group(1) == "U" else "q")
+                                 + "uit tinyRAG and start it with another data folder", message)
+    return message.replace(_IMPORT_AGAIN, f"{_IMPORT_AGAIN} with Add")
 
 
 def _joined(first: ImportReport, then: ImportReport) -> ImportReport:

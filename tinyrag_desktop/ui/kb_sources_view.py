@@ -15,6 +15,7 @@ from PySide6.QtGui import QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTreeView
 
 from ..kb import SourceInfo
+from ..kb.readers import type_name
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -73,7 +74,7 @@ class SourcesModel(QAbstractTableModel):
 
     HEADERS = ("Title", "Type", "Chunks", "Imported", "Vectors")
     _SORT_KEYS: tuple[Callable[[SourceInfo], object], ...] = (
-        lambda s: s.title.casefold(), lambda s: s.type.casefold(), lambda s: s.chunk_count,
+        lambda s: s.title.casefold(), lambda s: type_name(s.type).casefold(), lambda s: s.chunk_count,
         lambda s: s.imported_at,  # ISO times in UTC sort as the local ones shown
     )
 
@@ -109,7 +110,7 @@ class SourcesModel(QAbstractTableModel):
     def widest_text(self, column: int) -> str:
         """The longest text of a column sized to its contents (Type, Chunks, Imported, Vectors), among all rows."""
         if column not in self._widest:
-            texts = {1: lambda: max((s.type for s in self._rows), key=len, default=""),
+            texts = {1: lambda: max((type_name(kind) for kind in {s.type for s in self._rows}), key=len, default=""),
                      2: lambda: str(max((s.chunk_count for s in self._rows), default="")),
                      3: self._widest_time,
                      4: lambda: "none: re-import" if self._unembedded else "yes"}
@@ -143,8 +144,8 @@ class SourcesModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if column == 0:
                 return source.title
-            if column == 1:
-                return source.type
+            if column == 1:  # "Web page", not the stored "url"
+                return type_name(source.type)
             if column == 2:
                 return source.chunk_count  # a number, so that it reads and sorts as one
             if column == 3:
