@@ -113,7 +113,7 @@ def test_cli_add_search_list_remove(sample_dir, data_dir, tmp_path):
     assert added.returncode == 0, added.stderr
     assert "10 added" in added.stdout
     assert "[11/11]" in added.stderr  # a line per source: --progress
-    assert "failed: " in added.stderr and "empty.txt: the file is empty" in added.stderr
+    assert "skipped: " in added.stderr and "empty.txt: the file is empty" in added.stderr
     found = _cli(data_dir, "search", "shield volcano", "--k", "2", "--jsonl")
     rows = [json.loads(line) for line in found.stdout.splitlines()]
     assert rows and set(rows[0]) >= {"source_id", "title", "location", "score", "text"}

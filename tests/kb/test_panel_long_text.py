@@ -32,7 +32,7 @@ def test_a_failed_file_with_a_long_name_does_not_widen_the_panel(qtbot, panel, t
     assert panel.width() == 340
     assert panel.sizeHint().width() == panel.fontMetrics().averageCharWidth() * 64  # as wide as it docks at first
     line = panel.status_label.text().split("\n")[1]
-    assert line.startswith("✗ a_very_long_file") and line.endswith("spaces_.md: the file is empty")
+    assert line.startswith("– a_very_long_file") and line.endswith("spaces_.md: the file is empty")
     assert "…" in line and len(line) < 90
     assert f"{folder / _LONG}.md: the file is empty" in panel.status_label.toolTip()  # the whole path
 

@@ -44,9 +44,9 @@ def test_a_long_type_scrolled_out_of_sight_still_fits_its_column(qtbot, panel, d
     qtbot.waitExposed(panel)
     panel.refresh()
     view = panel.sources_view
-    assert _text(view, _count(view) - 1, 1) == "wikipedia"
+    assert _text(view, _count(view) - 1, 1) == "Wikipedia"
     assert not view.visualRect(view.model().index(_count(view) - 1, 1)).intersects(view.viewport().rect())
-    qtbot.waitUntil(lambda: view.columnWidth(1) >= view.fontMetrics().horizontalAdvance("wikipedia"))
+    qtbot.waitUntil(lambda: view.columnWidth(1) >= view.fontMetrics().horizontalAdvance("Wikipedia"))
 
 
 def test_the_selection_follows_its_sources_through_a_sort_and_delete_takes_them(qtbot, panel, data_dir):
