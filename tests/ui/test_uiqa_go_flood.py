@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor
 
 from tinyrag_desktop.settings import defaults
@@ -51,7 +50,6 @@ def test_a_flood_is_cut_at_a_line_end_and_the_note_is_muted(qloop, qtbot):
     assert _colour_of(seg, "more characters not shown") == QColor(LIGHT.muted)
     answer.show()
     qtbot.waitUntil(lambda: seg.width() > 600 and seg.height() > 1000)
-    seg.grab(QRect(0, max(0, seg.height() - 160), seg.width(), 160)).save("/tmp/uiqa/go_flood_end.png")
 
 
 def test_the_error_after_a_flood_keeps_its_place_and_its_colour():

@@ -32,7 +32,6 @@ def test_a_tool_that_is_off_reads_off_and_says_which_setting_turns_it_on(make_wi
     for words in (card.note, card.details_text(), card.toolTip(), card.accessibleDescription()):
         assert "--" not in words and "disabled" not in words
     assert " tool run" not in answer.footer() or "0 tools run" in answer.footer()  # nothing ran
-    card.grab().save(f"/tmp/uiqa/off_card_{card.tool_name}.png")
     # reopened, the chat says the same
     stored = ChatStore(win.data_dir).messages(win.chat_id)[-1]
     again = AnswerWidget.from_stored(stored)

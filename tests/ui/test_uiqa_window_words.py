@@ -32,7 +32,6 @@ def test_an_answers_error_names_the_setting_not_the_flag(make_window, server, ql
     answer = win.view.answers()[-1]
     assert expected in answer.error and "--" not in answer.error
     assert "--" not in answer._error_label.text()
-    answer.grab().save(f"/tmp/uiqa/answer_error_{chat_model}.png")
 
 
 def test_the_status_bar_and_test_connection_name_the_setting_not_the_flag(qloop, qtbot):
@@ -72,6 +71,11 @@ def test_a_tool_reason_with_a_flag_reads_without_it_on_the_card(qtbot):
     ("enable 'Allow Go code (nanoGo)' in Settings or pass --allow-nanogo.",
      "enable 'Allow Go code (nanoGo)' in Settings."),
     ("Use `ls --all` (or `--help`).", "Use `ls --all` (or `--help`)."),  # a command the model wrote stays
+    # the knowledge base's advice, as the rag_knowledge tool's card and the knowledge panel show it
+    ("Move it elsewhere, or use another data folder (--data-dir).",
+     "Move it elsewhere, or quit tinyRAG and start it with another data folder."),
+    ("Use another data folder (--data-dir), or make the folder writable.",
+     "Quit tinyRAG and start it with another data folder, or make the folder writable."),
 ])
 def test_window_words(text, said):
     assert window_words(text) == said

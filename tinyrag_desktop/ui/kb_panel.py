@@ -41,6 +41,7 @@ from ..kb.readers import SUPPORTED
 from ..kb.store import needs_rebuild
 from ..settings import Settings
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
+from .markdown_render import window_words
 from .sources import open_source, source_label, wikipedia_article
 
 log = logging.getLogger(__name__)
@@ -785,19 +786,13 @@ def preview(text: str, limit: int = 300, most_lines: int = 8) -> str:
     return "\n".join(shown)
 
 
-# What the store's messages tell a user of the command line to do, and what a user of the window can do
-# instead: a window has no --data-dir to add (the store words its messages for both; see kb/store.py).
-_DATA_DIR_FLAG = re.compile(r"\b([Uu])se another data folder \(--data-dir\)")
 _IMPORT_AGAIN = "import your documents again"
 
 
 def in_window(message: str) -> str:
-    """A knowledge-base message worded for the window: "use another data folder (--data-dir)", a flag no
-    one can give a window, becomes quitting and starting tinyRAG on another data folder; importing the
-    documents again is done with Add."""
-    message = _DATA_DIR_FLAG.sub(lambda m: ("Q" if m.group(1) == "U" else "q")
-                                 + "uit tinyRAG and start it with another data folder", message)
-    return message.replace(_IMPORT_AGAIN, f"{_IMPORT_AGAIN} with Add")
+    """A knowledge-base message worded for the window (see markdown_render.window_words: no --data-dir, a
+    flag no one can give a window); importing the documents again is done with Add."""
+    return window_words(message).replace(_IMPORT_AGAIN, f"{_IMPORT_AGAIN} with Add")
 
 
 def _joined(first: ImportReport, then: ImportReport) -> ImportReport:
