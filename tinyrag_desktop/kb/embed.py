@@ -55,9 +55,45 @@ def _unreachable(exc: httpx.HTTPError, url: str) -> Unreachable:
     return Unreachable(f"the embedding server could not be reached ({why})")
 
 
-def _vectors(response: httpx.Response, count: int) -> list[list[float]]:
+def _server_said(response: httpx.Response) -> str:
+    """What a failed answer says, in its own words: the message of its JSON error (OpenAI's
+    ``{"error": {"message": …}}``, Ollama's ``{"error": "…"}``, FastAPI's ``{"detail": …}``), else the
+    first line of a plain-text answer; "" for a web page or nothing readable."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict):
+        error = body.get("error", body.get("detail", body.get("message")))
+        said = error.get("message") if isinstance(error, dict) else error
+        return " ".join(said.split())[:_MOST_SAID] if isinstance(said, str) else ""
+    if "html" in response.headers.get("content-type", "") or body is not None:
+        return ""
+    first = next((line.strip() for line in response.text.splitlines() if line.strip()), "")
+    return first[:_MOST_SAID]
+
+
+_MOST_SAID = 200  # characters of the server's own words kept in the message
+
+
+def _refusal(response: httpx.Response, model: str) -> FetchError:
+    """A failed answer in words: what its status means for the import, then what the server said."""
+    status = response.status_code
+    if status in (401, 403):
+        what = f"refused the API key (error {status})"
+    elif status == 404:
+        what = f"has no embedding model named {model!r}, or no /embeddings address (error 404)"
+    elif status >= 500:
+        what = f"failed (error {status})"
+    else:
+        what = f"refused the request (error {status})"
+    said = _server_said(response)
+    return FetchError(f"the embedding server {what}" + (f": {said}" if said else ""))
+
+
+def _vectors(response: httpx.Response, count: int, model: str) -> list[list[float]]:
     if response.status_code != 200:
-        raise FetchError(f"the embedding server answered {response.status_code}: {response.text[:200]}")
+        raise _refusal(response, model)
     try:
         items = sorted(response.json()["data"], key=lambda d: d.get("index", 0))
         vectors = [_unit([float(x) for x in item["embedding"]]) for item in items]
@@ -94,7 +130,7 @@ class Embedder:
             if cancelled is not None and cancelled():
                 raise Cancelled("the import was cancelled")
             batch = list(texts[start:start + BATCH])
-            out.extend(_vectors(self._post(batch, cancelled), len(batch)))
+            out.extend(_vectors(self._post(batch, cancelled), len(batch), self.model))
         return out
 
     def _post(self, batch: list[str], cancelled: Callable[[], bool] | None) -> httpx.Response:
@@ -147,7 +183,7 @@ async def embed_query(settings: Mapping[str, Any], query: str,
             response = await http.post(url, json={"model": model, "input": [query]}, headers=headers)
     except httpx.HTTPError as exc:
         raise _unreachable(exc, url) from exc
-    return _vectors(response, 1)[0]
+    return _vectors(response, 1, model)[0]
 
 
 async def query_vector(settings: Mapping[str, Any], query: str,
