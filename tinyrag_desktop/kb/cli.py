@@ -426,6 +426,8 @@ def _list(args: argparse.Namespace) -> int:
         return 1
     if kb is None:
         return 0
+    from .store import local_time
+
     with kb:
         sources = kb.sources()
         if not sources:  # all removed since (kb remove): printing nothing looked like a command that did not run
@@ -436,23 +438,10 @@ def _list(args: argparse.Namespace) -> int:
                                   "chunks": s.chunk_count, "size": s.size, "imported_at": s.imported_at},
                                  ensure_ascii=False))
             else:
-                print(f"{s.id:>5}  {type_name(s.type):<9} {s.chunk_count:>5} {'chunk ' if s.chunk_count == 1 else 'chunks'}  {_local_time(s.imported_at)}  {_printable(s.title)}\n"
-                      f"       {_printable(s.location)}")
+                chunks = "chunk " if s.chunk_count == 1 else "chunks"
+                print(f"{s.id:>5}  {type_name(s.type):<9} {s.chunk_count:>5} {chunks}  {local_time(s.imported_at)}  "
+                      f"{_printable(s.title)}\n       {_printable(s.location)}")
     return 0
-
-
-def _local_time(stamp: str) -> str:
-    """A stored time in UTC ("2026-11-30T08:52:44Z") as the local time people read clocks in, to the minute
-    ("2026-11-30 09:52" in Berlin), as the window's sources list shows it; as stored when it is not one."""
-    from datetime import datetime, timezone
-
-    try:
-        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
-        return stamp
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 @_quiet_on_broken_pipe

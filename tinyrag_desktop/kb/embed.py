@@ -8,17 +8,16 @@ runs and the knowledge base works fully offline.
 from __future__ import annotations
 
 import math
-import threading
 from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import urlsplit
 
 import httpx
 
 from .errors import Cancelled, FetchError, Unreachable
+from .waiting import cancellable
 
 BATCH = 64
 TIMEOUT = httpx.Timeout(120.0, connect=10.0)
-_CANCEL_POLL = 0.1  # seconds between two looks at Cancel while the server has not answered a batch
 
 
 def _unit(vector: Sequence[float]) -> list[float]:
@@ -134,10 +133,9 @@ class Embedder:
         return out
 
     def _post(self, batch: list[str], cancelled: Callable[[], bool] | None) -> httpx.Response:
-        """The server's answer for one batch. With ``cancelled``, the request runs on a thread of its own
-        and Cancelled is raised as soon as ``cancelled()`` turns true: a blocking read cannot be
-        interrupted, and a batch the server took its time over held Cancel up for its whole time-out
-        (120 seconds). That thread is left to end by itself, within the time-out."""
+        """The server's answer for one batch. With ``cancelled``, the request runs on a thread of its own and
+        Cancelled is raised as soon as ``cancelled()`` turns true (see waiting.py): a batch the server took
+        its time over held Cancel up for its whole time-out, 120 seconds."""
         def post() -> httpx.Response:
             try:
                 return self.client.post(self.url, json={"model": self.model, "input": batch},
@@ -145,27 +143,7 @@ class Embedder:
             except httpx.HTTPError as exc:
                 raise _unreachable(exc, self.url) from exc
 
-        if cancelled is None:
-            return post()
-        outcome: list[httpx.Response | BaseException] = []
-        done = threading.Event()
-
-        def run() -> None:
-            try:
-                outcome.append(post())
-            except BaseException as exc:  # handed to the importing thread, which raises it
-                outcome.append(exc)
-            finally:
-                done.set()
-
-        threading.Thread(target=run, name="kb-embed", daemon=True).start()
-        while not done.wait(_CANCEL_POLL):
-            if cancelled():
-                raise Cancelled("the import was cancelled")
-        [result] = outcome
-        if isinstance(result, BaseException):
-            raise result
-        return result
+        return post() if cancelled is None else cancellable(post, cancelled, "kb-embed")
 
 
 async def embed_query(settings: Mapping[str, Any], query: str,

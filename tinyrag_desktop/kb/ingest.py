@@ -29,7 +29,6 @@ import os
 import re
 import threading
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
@@ -44,7 +43,7 @@ from .readers import (
     GZIP_MAGIC, SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, sniff, with_utf16_bom,
 )
 from .reader_worker import Reading, Readers, ReadJob
-from .store import KnowledgeBase, new_load_id
+from .store import KnowledgeBase, local_moment, new_load_id
 
 if TYPE_CHECKING:
     from .embed import Embedder
@@ -657,13 +656,8 @@ def without_invisible(doc: Document) -> Document:
 def _local_day(stamp: str) -> str:
     """The day of a stored time in UTC ("2026-11-30T23:15:00Z") in local time ("2026-12-01" in Berlin), as
     kb list and the sources list show it; the stored text's first ten characters when it is no time."""
-    try:
-        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
-        return stamp[:10]
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone().date().isoformat()
+    moment = local_moment(stamp)
+    return stamp[:10] if moment is None else moment.date().isoformat()
 
 
 def _final_address(asked: str, final: str) -> str:

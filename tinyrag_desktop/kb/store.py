@@ -28,6 +28,7 @@ import unicodedata
 import uuid
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
+from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
@@ -297,6 +298,28 @@ def unpack_vector(blob: bytes) -> tuple[float, ...]:
 
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def local_moment(stamp: str) -> datetime | None:
+    """A time as _now() stores it, in UTC ("2026-11-30T08:52:44Z"), in the user's time zone, as people read
+    clocks (kb list, the sources list, a report's "the version imported …"); None when it is not a time."""
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone()
+
+
+def local_time(stamp: str) -> str:
+    """A stored time as the user's local time, to the minute ("2026-11-30 09:52" in Berlin); as stored when
+    it is not a time."""
+    moment = local_moment(stamp)
+    if moment is None:
+        return stamp
+    # Not strftime: under PySide each call goes through its import hook, a third of the sources list's refresh.
+    return f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d} {moment.hour:02d}:{moment.minute:02d}"
 
 
 def new_load_id() -> str:

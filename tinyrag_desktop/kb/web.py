@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping, TypeVar
@@ -26,6 +25,7 @@ from .html_reader import parse_html, parse_within_limits
 from .links import MAX_LINKS, Link, context
 from .models import Block, Document
 from .readers import looks_binary, read_bytes
+from .waiting import POLL, cancellable
 
 USER_AGENT = "tinyRAG-Desktop knowledge import (+https://github.com/tinyrag)"
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)  # for each wait: connecting, and between two pieces of the page
@@ -94,39 +94,16 @@ class Fetched:
         raise ReadError(f"the page is {ctype}, not text, HTML or PDF")
 
 
-_CANCEL_POLL = 0.1  # seconds between two looks at Cancel while the server has not answered
-
-
 def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None,
               cancelled: Callable[[], bool] | None = None, deadline: float = DEADLINE) -> Fetched:
     """GET ``url`` (redirects followed), at most ``max_bytes`` within ``deadline`` seconds; raises FetchError
     saying why not, or Cancelled as soon as ``cancelled()`` turns true, before the server answers too.
 
-    With ``cancelled``, the request runs on a thread of its own: a blocking read cannot be interrupted, and
-    a server that took its time to answer (or a host that never answers a connection) held Cancel up for
-    the whole time-out, 30 seconds. On Cancel that thread is left to end by itself: it stops reading as
-    soon as the answer starts, and within the time-out if none comes."""
+    With ``cancelled``, the request runs on a thread of its own (see waiting.py); on Cancel that thread
+    stops reading as soon as the answer starts, and ends within the time-out if none comes."""
     if cancelled is None:
         return _fetch(url, max_bytes, client, None, deadline)
-    outcome: list[Fetched | BaseException] = []
-    done = threading.Event()
-
-    def run() -> None:
-        try:
-            outcome.append(_fetch(url, max_bytes, client, cancelled, deadline))
-        except BaseException as exc:  # handed to the importing thread, which raises it
-            outcome.append(exc)
-        finally:
-            done.set()
-
-    threading.Thread(target=run, name="kb-fetch", daemon=True).start()
-    while not done.wait(_CANCEL_POLL):
-        if cancelled():
-            raise Cancelled("the import was cancelled")
-    [result] = outcome
-    if isinstance(result, BaseException):
-        raise result
-    return result
+    return cancellable(lambda: _fetch(url, max_bytes, client, cancelled, deadline), cancelled, "kb-fetch")
 
 
 def _fetch(url: str, max_bytes: int, client: httpx.Client | None, cancelled: Callable[[], bool] | None,
@@ -294,7 +271,7 @@ async def _unless_cancelled(work: Awaitable[_T], cancelled: Callable[[], bool] |
         return await work
     task = asyncio.ensure_future(work)
     while not task.done():
-        await asyncio.wait({task}, timeout=_CANCEL_POLL)
+        await asyncio.wait({task}, timeout=POLL)
         if not task.done() and cancelled():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -7,7 +7,7 @@ text is made when the view paints it, and a sort is one ``list.sort`` (``benchma
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date
 from typing import Callable
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
@@ -16,34 +16,15 @@ from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTreeVi
 
 from ..kb import SourceInfo
 from ..kb.readers import type_name
+from ..kb.store import local_moment, local_time
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
-def _local(stamp: str) -> datetime | None:
-    """An ISO time in UTC ("2026-11-30T08:52:44Z") in the user's time zone; None when it is not one."""
-    try:
-        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone()
-
-
-def local_time(stamp: str) -> str:
-    """An ISO time in UTC ("2026-11-30T08:52:44Z") as the user's local time, to the minute."""
-    moment = _local(stamp)
-    if moment is None:
-        return stamp
-    # Not strftime: under PySide each call goes through its import hook, a third of the list's refresh time.
-    return f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d} {moment.hour:02d}:{moment.minute:02d}"
 
 
 def short_time(stamp: str, today: date) -> str:
     """``stamp`` as a file manager lists it: the time for today ("20:23"), the day for this year ("30 Nov"),
     else the date ("30 Nov 2025"). In a narrow dock the full time took a third of the row from the titles."""
-    moment = _local(stamp)
+    moment = local_moment(stamp)
     if moment is None:
         return stamp
     if moment.date() == today:
@@ -119,7 +100,7 @@ class SourcesModel(QAbstractTableModel):
 
     def _widest_time(self) -> str:
         """The Imported column's widest form in use, judged by the oldest source (ISO times sort as times)."""
-        oldest = _local(min((s.imported_at for s in self._rows), default=""))
+        oldest = local_moment(min((s.imported_at for s in self._rows), default=""))
         if oldest is None:
             return ""
         today = date.today()
