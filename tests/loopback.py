@@ -32,3 +32,44 @@ def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
         httpd.shutdown()
         httpd.server_close()
         thread.join()
+
+
+class Silent(BaseHTTPRequestHandler):
+    """Takes a request (GET, or POST with its body), sets ``asked``, then says nothing until ``release`` is set,
+    as a server busy for a minute does; then answers 200 with ``page`` (a POST gets nothing)."""
+
+    asked: threading.Event
+    release: threading.Event
+    page = b"<html><head><title>Late</title></head><body><p>A page that came far too late to be wanted.</p></body></html>"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        self.asked.set()
+        self.release.wait(60)
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(self.page)))
+            self.end_headers()
+            self.wfile.write(self.page)
+        except OSError:  # the client went away on Cancel
+            pass
+
+    def do_POST(self) -> None:  # noqa: N802
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.asked.set()
+        self.release.wait(60)
+
+
+@contextmanager
+def silent_server() -> Iterator[tuple[str, type[Silent]]]:
+    """A Silent server for the block: its base URL, and its handler class (``asked``, ``release``); released
+    at the end, so that no request is left waiting."""
+    handler = type("SilentHere", (Silent,), {"asked": threading.Event(), "release": threading.Event()})
+    with serving(handler) as url:
+        try:
+            yield url, handler
+        finally:
+            handler.release.set()

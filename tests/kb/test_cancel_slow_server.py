@@ -4,46 +4,20 @@ from __future__ import annotations
 
 import threading
 import time
-from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from tests.loopback import serving
+from tests.loopback import Silent, silent_server
 from tinyrag_desktop.kb import ImportItem
 from tinyrag_desktop.kb.errors import Cancelled
 from tinyrag_desktop.kb.web import fetch_url
 
-PAGE = b"<html><head><title>Late</title></head><body><p>A page that came far too late to be wanted.</p></body></html>"
-
-
-class _Silent(BaseHTTPRequestHandler):
-    """Takes the request, then says nothing until the test lets it (as a server busy for a minute)."""
-
-    asked: threading.Event
-    release: threading.Event
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        self.asked.set()
-        self.release.wait(60)
-        try:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(PAGE)))
-            self.end_headers()
-            self.wfile.write(PAGE)
-        except OSError:  # the client went away on Cancel
-            pass
 
 
 @pytest.fixture
 def silent():
-    handler = type("Silent", (_Silent,), {"asked": threading.Event(), "release": threading.Event()})
-    with serving(handler) as url:
-        yield url, handler
-        handler.release.set()
+    with silent_server() as served:
+        yield served
 
 
 def test_fetch_url_stops_when_cancelled_before_the_server_answers(silent):
@@ -60,7 +34,7 @@ def test_fetch_url_stops_when_cancelled_before_the_server_answers(silent):
 def test_fetch_url_without_cancel_still_reads_the_page_and_says_its_errors(silent):
     url, handler = silent
     handler.release.set()
-    assert fetch_url(url + "/late.html", 1 << 20, cancelled=lambda: False).data == PAGE
+    assert fetch_url(url + "/late.html", 1 << 20, cancelled=lambda: False).data == Silent.page
     with pytest.raises(Exception, match="nothing answers"):
         fetch_url("http://127.0.0.1:1/x", 1 << 20, cancelled=lambda: False)
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler
 
 import httpx
 import pytest
 
-from tests.loopback import serving
+from tests.loopback import silent_server
 from tinyrag_desktop.kb import Importer, open_store, search
 from tinyrag_desktop.kb.embed import Embedder
 from tinyrag_desktop.settings import defaults
@@ -23,27 +22,10 @@ def _refusing_port() -> int:
         return probe.getsockname()[1]
 
 
-class _Silent(BaseHTTPRequestHandler):
-    """Takes the embedding request, then says nothing until the test ends (a server busy for minutes)."""
-
-    asked: threading.Event
-    release: threading.Event
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        self.asked.set()
-        self.release.wait(60)
-
-
 @pytest.fixture
 def silent():
-    handler = type("Silent", (_Silent,), {"asked": threading.Event(), "release": threading.Event()})
-    with serving(handler) as url:
-        yield url, handler
-        handler.release.set()
+    with silent_server() as served:
+        yield served
 
 
 def _notes(folder):

@@ -25,17 +25,23 @@ def in_tokyo():
     time.tzset()
 
 
-@pytest.mark.skipif(not hasattr(time, "tzset"), reason="the time zone cannot be set for one process here")
-def test_kb_list_shows_local_time_and_jsonl_keeps_utc(tmp_path, capsys, in_tokyo):
-    from tinyrag_desktop.ui.kb_sources_view import local_time
-
+def _imported_in_the_evening_utc(tmp_path, capsys):
+    """A note imported by kb add, its import time then set to a known moment: 2026-11-30 20:15 UTC."""
     note = tmp_path / "owls.md"
     note.write_text("# Owls\n\nOwls hunt at night over the meadow.\n", encoding="utf-8")
     data = tmp_path / "data"
     assert run_main(capsys, "add", str(note), "--data-dir", str(data))[0] == 0
-    with sqlite3.connect(data / "knowledge.db") as db:  # imported at a known moment, in the evening UTC
+    with sqlite3.connect(data / "knowledge.db") as db:
         db.execute("UPDATE sources SET imported_at = '2026-11-30T20:15:00Z'")
     db.close()
+    return note, data
+
+
+@pytest.mark.skipif(not hasattr(time, "tzset"), reason="the time zone cannot be set for one process here")
+def test_kb_list_shows_local_time_and_jsonl_keeps_utc(tmp_path, capsys, in_tokyo):
+    from tinyrag_desktop.ui.kb_sources_view import local_time
+
+    note, data = _imported_in_the_evening_utc(tmp_path, capsys)
     code, out, _ = run_main(capsys, "list", "--data-dir", str(data))
     # It showed "2026-11-30T20:15:00Z" while the panel said the next morning, 05:15, in Tokyo.
     assert code == 0 and "  2026-12-01 05:15  Owls\n" in out and "T20:15" not in out
@@ -46,13 +52,7 @@ def test_kb_list_shows_local_time_and_jsonl_keeps_utc(tmp_path, capsys, in_tokyo
 
 @pytest.mark.skipif(not hasattr(time, "tzset"), reason="the time zone cannot be set for one process here")
 def test_a_source_that_cannot_be_read_again_names_the_local_day_it_was_imported(tmp_path, capsys, in_tokyo):
-    note = tmp_path / "owls.md"
-    note.write_text("# Owls\n\nOwls hunt at night over the meadow.\n", encoding="utf-8")
-    data = tmp_path / "data"
-    assert run_main(capsys, "add", str(note), "--data-dir", str(data))[0] == 0
-    with sqlite3.connect(data / "knowledge.db") as db:
-        db.execute("UPDATE sources SET imported_at = '2026-11-30T20:15:00Z'")
-    db.close()
+    note, data = _imported_in_the_evening_utc(tmp_path, capsys)
     note.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)  # no longer text
     code, _, err = run_main(capsys, "add", str(note), "--data-dir", str(data))
     # "(the version imported 2026-11-30 stays …)": the day in UTC, the evening before the morning in Tokyo
