@@ -28,6 +28,7 @@ import logging
 import os
 import re
 import threading
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
@@ -386,7 +387,9 @@ class Importer:
         readers = _readers_for(todo)
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
         try:
-            self._import_all(todo, folders, load_id, report, readers, ahead)
+            # many sources, one commit each: the full-text index merges once, at the end
+            with self.kb.importing() if len(todo) > 1 else nullcontext():
+                self._import_all(todo, folders, load_id, report, readers, ahead)
         finally:
             if readers is not None:
                 readers.close()

@@ -31,7 +31,7 @@ from contextlib import closing, contextmanager
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
 from ..sqlitefiles import missing_columns, table_columns
@@ -57,6 +57,17 @@ SCHEMA_VERSION = 4
 # and the same pages rewritten by the index's merges are copied once, not each time. The log file keeps
 # the size it grew to until the last connection closes, when SQLite folds it in and deletes it.
 WAL_AUTOCHECKPOINT = 8192
+
+# How the full-text indexes merge their segments (FTS5 writes one segment per commit). Normally, as after
+# each commit FTS5 merges a little ("automerge": levels of 4 segments), rewriting the index's pages about once
+# per level of it; with one commit per source that was a quarter of a folder import's storing. While an
+# import runs (KnowledgeBase.importing) a level is merged only once it holds 32 segments, and at its end the
+# index is merged back to its usual shape (no level of 4 segments or more; the end's merge took 0.16 s).
+# Measured on a 20 MB folder of 1,292 Markdown files, the whole import in eight alternating pairs of runs:
+# 3.9-4.9 s (4.4 on average) against 4.6-5.8 s (5.2), and storing alone 3.1-3.4 s against 3.5-4.0 s.
+_MERGING = {"automerge": 4, "crisismerge": 16}  # FTS5's defaults
+_MERGING_WHILE_IMPORTING = {"automerge": 0, "crisismerge": 32}
+_FTS_TABLES = ("chunks_fts", "links_fts")
 
 # unicode61 folds case and (with remove_diacritics 2) accents; porter makes "indexes" find "index".
 TOKENIZER = "porter unicode61 remove_diacritics 2"
@@ -541,6 +552,50 @@ class KnowledgeBase:
             if expected != actual:
                 problems.append(f"source {sid}: {actual} chunks stored, {expected} expected")
         return problems
+
+    # ---- merging the full-text indexes --------------------------------------------------------------------
+
+    @contextmanager
+    def importing(self) -> Iterator[None]:
+        """Many sources are about to be stored, one transaction each: the full-text indexes put their merging
+        off until the end (see _MERGING_WHILE_IMPORTING). Searches meanwhile stay right, only somewhat slower.
+        An import killed on the way leaves the setting behind, which bounds the segments all the same (32 a
+        level), and the next import's end sets it back. Not undone when the knowledge base is opened: that
+        would undo it under an import running in another process (the app's and ``kb add``'s, say)."""
+        if self.readonly:
+            yield
+            return
+        self._set_merging(_MERGING_WHILE_IMPORTING)
+        try:
+            yield
+        finally:
+            self._finish_merging()
+
+    def _set_merging(self, values: Mapping[str, int]) -> bool:
+        try:
+            with _transaction(self.conn):
+                for table in _FTS_TABLES:
+                    for key, value in values.items():
+                        self.conn.execute(f"INSERT INTO {table}({table}, rank) VALUES(?, ?)", (key, value))
+        except sqlite3.Error as exc:  # the import goes on all the same, merging as usual
+            log.warning("%s: the index's merging could not be set: %s", self.path, exc)
+            return False
+        return True
+
+    def _finish_merging(self) -> None:
+        """Set the indexes' usual merging back and merge what the import left. Never fails: an index not
+        merged is searched as well, a little slower."""
+        if not self._set_merging(_MERGING):
+            return
+        try:
+            for table in _FTS_TABLES:
+                for _ in range(10_000):  # each call merges about 1,000 pages (4 MB); total_changes says when done
+                    before = self.conn.total_changes
+                    self.conn.execute(f"INSERT INTO {table}({table}, rank) VALUES('merge', 1000)")
+                    if self.conn.total_changes - before < 2:
+                        break
+        except sqlite3.Error as exc:
+            log.warning("%s: the index could not be merged: %s", self.path, exc)
 
     # ---- writing -------------------------------------------------------------------------------------
 
