@@ -41,22 +41,26 @@ def _links(data_dir: Path) -> list[tuple]:
         return kb.conn.execute("SELECT target, text FROM links ORDER BY id").fetchall()
 
 
-def _import(data_dir: Path, folder: Path, monkeypatch, readers: int, **kw):
-    monkeypatch.setattr(ingest, "_readers_for", lambda todo: reader_worker.Readers(readers) if readers else None)
+def _import(data_dir: Path, folder: Path, monkeypatch, readers: int, share: bool = True, **kw):
+    """Import ``folder`` with that many reader processes; with ``share``, this process reads the files no
+    reader has started when their turn comes (as an import does), without, every file goes to a reader."""
+    monkeypatch.setattr(ingest, "_readers_for",
+                        lambda todo: reader_worker.Readers(readers, share=share) if readers else None)
     with open_store(data_dir) as kb:
         return Importer(kb, **kw).run([str(folder)])
 
 
+@pytest.mark.parametrize("share", [True, False])
 @pytest.mark.parametrize("ahead_bytes", [reader_worker.AHEAD_BYTES, 1])  # 1: a file at a time, given in turn
 def test_reading_in_reader_processes_stores_and_reports_what_reading_here_does(tmp_path, sample_dir, monkeypatch,
-                                                                              ahead_bytes):
+                                                                              ahead_bytes, share):
     monkeypatch.setattr(reader_worker, "AHEAD_BYTES", ahead_bytes)
     given = []
     read = reader_worker.Readers.read
     monkeypatch.setattr(reader_worker.Readers, "read", lambda self, job: given.append(self.bytes_out) or read(self, job))
     folder = _folder(tmp_path, sample_dir)
     here = _import(tmp_path / "here", folder, monkeypatch, readers=0)
-    apart = _import(tmp_path / "apart", folder, monkeypatch, readers=2)
+    apart = _import(tmp_path / "apart", folder, monkeypatch, readers=2, share=share)
     assert len(here.added) >= 14 and here.failed and here.skipped  # every outcome is compared below
     assert (apart.added, apart.failed, apart.skipped, apart.chunks) == (here.added, here.failed, here.skipped,
                                                                         here.chunks)
@@ -64,7 +68,7 @@ def test_reading_in_reader_processes_stores_and_reports_what_reading_here_does(t
     assert _links(tmp_path / "apart") == _links(tmp_path / "here")
     assert len(given) >= 14 and (max(given) == 0) == (ahead_bytes == 1)  # with no room, nothing more is given
     # imported again: every file unchanged, said in the same order
-    again = _import(tmp_path / "apart", folder, monkeypatch, readers=2)
+    again = _import(tmp_path / "apart", folder, monkeypatch, readers=2, share=share)
     assert again.unchanged == here.added and not again.added
 
 
@@ -98,7 +102,7 @@ class _Recorded(reader_worker._Reader):
         _Recorded.started.append(self)
 
 
-# A reader that dies on "crash.md", takes a minute over "slow.md", and warns and prints (as libraries do)
+# A reader that dies on "crash.md", takes a minute over "slow.md", half a second over each "lazy…", and warns and prints (as libraries do)
 # on "noisy.md"; any other file it reads as usual.
 _TEST_READER = """
 import logging, os, sys, time
@@ -115,6 +119,8 @@ def run_or_fail(self, cancelled=None):
             logging.getLogger("chatty").warning("line %d", n)
     if self.name == "slow.md":
         time.sleep(60)
+    if self.name.startswith("lazy"):
+        time.sleep(0.5)
     return run(self, cancelled)
 reader_worker.ReadJob.run = run_or_fail
 sys.exit(reader_worker.main())
@@ -139,13 +145,13 @@ def _notes(folder: Path, count: int) -> list[str]:
 def test_a_reader_that_dies_fails_its_own_file_and_the_others_are_read(tmp_path, data_dir, monkeypatch,
                                                                        test_readers):
     folder = tmp_path / "notes"
-    _notes(folder, 12)
+    _notes(folder, 50)  # more than are given ahead: files are still to be read once the reader has died
     (folder / "crash.md").write_text("# Crash\n\nthis one ends its reader\n", encoding="utf-8")
-    report = _import(data_dir, folder, monkeypatch, readers=2)
+    report = _import(data_dir, folder, monkeypatch, readers=2, share=False)
     assert [(Path(f.location).name, f.reason) for f in report.failed] == [
         ("crash.md", "its reader stopped while reading it (out of memory, or a file that crashes the reading "
                      "library)")]
-    assert len(report.added) == 12 and not report.cancelled
+    assert len(report.added) == 50 and not report.cancelled
     assert len(test_readers) == 3  # the dead one was replaced
     assert all(reader.process.returncode is not None for reader in test_readers)  # none outlives the import
 
@@ -156,7 +162,7 @@ def test_what_a_reader_writes_to_standard_error_goes_to_the_log(tmp_path, data_d
     _notes(folder, 12)
     (folder / "noisy.md").write_text("# Noisy\n\nread all the same\n", encoding="utf-8")
     with caplog.at_level("WARNING", logger=reader_worker.__name__):
-        report = _import(data_dir, folder, monkeypatch, readers=2)
+        report = _import(data_dir, folder, monkeypatch, readers=2, share=False)
     assert len(report.added) == 13 and not report.failed
     lines = [r.getMessage() for r in caplog.records if r.name == reader_worker.__name__]
     pid = next(reader.process.pid for reader in test_readers if f"reader process {reader.process.pid}:" in lines[0])
@@ -232,3 +238,61 @@ def test_when_no_reader_can_be_started_the_files_are_read_here(tmp_path, data_di
         report = Importer(kb).run([str(folder)])
     assert len(report.added) == 12 and not report.failed
     assert "no reader process could be started" in caplog.text
+
+
+def _read_here(monkeypatch) -> list[str]:
+    """The names of the files this process reads (a reader process is another program, not patched)."""
+    names: list[str] = []
+    run = reader_worker.ReadJob.run
+    monkeypatch.setattr(reader_worker.ReadJob, "run",
+                        lambda self, cancelled=None: names.append(self.name) or run(self, cancelled))
+    return names
+
+
+def test_this_process_reads_the_near_files_while_a_busy_reader_reads_the_far_ones(tmp_path, data_dir, monkeypatch,
+                                                                                  test_readers):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(16):
+        (folder / f"lazy{n:02}.md").write_text(f"# Lazy {n}\n\nThe walrus naps, take {n}.\n", encoding="utf-8")
+    read_here = _read_here(monkeypatch)
+    report = _import(data_dir, folder, monkeypatch, readers=1)
+    assert len(report.added) == 16 and not report.failed
+    assert report.added == sorted(report.added)  # stored in the folder's order all the same
+    assert read_here[0] == "lazy00.md" and len(read_here) >= 2  # not waiting for the reader
+    assert "lazy15.md" not in read_here  # the reader's: given furthest first
+    # the reader's second file, still waiting behind the first when its turn came, was read here too
+    assert "lazy14.md" in read_here
+    monkeypatch.undo()
+    here = _import(tmp_path / "here", folder, monkeypatch, readers=0)
+    assert _stored(data_dir) == _stored(tmp_path / "here") and here.added == report.added
+
+
+def test_a_file_given_to_a_reader_that_dies_before_reading_it_is_read_here(monkeypatch, test_readers):
+    read_here = _read_here(monkeypatch)
+    readers = reader_worker.Readers(1, share=False)
+    try:
+        after = readers.read(reader_worker.ReadJob(b"# After\n\nstill read\n", "markdown", "after.md", 1200))
+        crash = readers.read(reader_worker.ReadJob(b"# Crash\n\nends its reader\n", "markdown", "crash.md", 1200))
+        with pytest.raises(ingest.ReadError, match="its reader stopped while reading it"):
+            crash.result(ingest.threading.Event())  # given first (furthest on), read first: its reader dies
+        doc, chunks = after.result(ingest.threading.Event())
+    finally:
+        readers.close()
+    assert doc.title == "After" and [c.text for c in chunks] == ["still read"]
+    assert read_here == ["after.md"]  # read again here: it was in the dead reader's hand, not at fault
+    assert all(reader.process.returncode is not None for reader in test_readers)
+
+
+def test_a_two_processor_machine_reads_a_large_import_with_one_reader(monkeypatch):
+    monkeypatch.setattr(ingest.os, "cpu_count", lambda: 2)
+    many = [ingest.ImportItem("path", f"/notes/{n}.md") for n in range(ingest._READERS_FROM)]
+    readers = ingest._readers_for(many)
+    assert readers is not None
+    try:
+        assert readers.count == 1 and readers.share
+    finally:
+        readers.close()
+    assert ingest._readers_for(many[:-1]) is None  # too few files to be worth a reader
+    monkeypatch.setattr(ingest.os, "cpu_count", lambda: 1)
+    assert ingest._readers_for(many) is None  # no processor to spare

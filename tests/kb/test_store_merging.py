@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -80,20 +81,12 @@ def test_an_import_puts_merging_off_and_leaves_the_index_as_merged_as_usual(tmp_
     # the same index as one built with FTS5's usual merging: every search finds the same chunks
     usual = tmp_path / "usual"
     with open_store(usual) as plain:
-        plain.importing = lambda: _no_change()  # type: ignore[method-assign]
+        plain.importing = nullcontext  # type: ignore[method-assign]
         Importer(plain).run([str(folder)])
     for n in (0, 7, 64, 119):
         query = f"walrus{n} herds ice floe"
         assert [h.chunk_id for h in search(data_dir, query, 5)] == [h.chunk_id for h in search(usual, query, 5)]
         assert search(data_dir, query, 1)[0].title == f"Note {n}"
-
-
-class _no_change:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 def test_a_cancelled_import_sets_merging_back(tmp_path, data_dir):
@@ -130,7 +123,7 @@ def test_a_single_file_import_leaves_merging_alone(tmp_path, data_dir):
     folder = _folder(tmp_path, 1)
     with open_store(data_dir) as kb:
         calls = []
-        kb.importing = lambda: calls.append(1) or _no_change()  # type: ignore[method-assign]
+        kb.importing = lambda: calls.append(1) or nullcontext()  # type: ignore[method-assign]
         Importer(kb).run([str(folder / "note000.md")])
         assert not calls and _merging(kb.conn) == {}  # never written: FTS5's defaults hold
 

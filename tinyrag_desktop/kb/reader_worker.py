@@ -3,7 +3,8 @@
 Reading (lxml, the Markdown and PDF readers, the chunker) is Python work that holds one processor; storing
 (SQLite's full-text index) holds another. An import of many files hands the reading to a few processes
 of their own (:class:`Readers`) and stores what they give back in this one, one source at a time and in
-the import's order, so what is stored, and when, is as if it had all been read here.
+the import's order, so what is stored, and when, is as if it had all been read here. The readers take the
+files furthest on; this process reads a file itself when its turn comes and no reader has started it.
 
 A reader is ``python -m tinyrag_desktop.kb.reader_worker`` (in a frozen build, the app's own executable
 with ``--kb-reader`` first). It reads jobs from its standard input and writes results to its standard
@@ -24,6 +25,7 @@ import struct
 import subprocess
 import sys
 import threading
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Callable
@@ -43,6 +45,8 @@ AHEAD_BYTES = 96 * 1024 * 1024
 _FIRST_ANSWER = 30.0
 # No message is longer: a job is a file of at most ingest.MAX_FILE_BYTES, a result its text.
 _MOST_BYTES = 1 << 30
+# Files a reader is given at once: the one it reads, and the next, there when it is done.
+_DEPTH = 2
 # How often a wait for a reader looks at Cancel, in seconds.
 _CANCEL_POLL = 0.05
 # A reader's standard error (its libraries' warnings, a crash's traceback) goes to this process's log,
@@ -144,7 +148,8 @@ def _environment() -> dict[str, str]:
 
 
 class _Reader:
-    """One reader process, given one file at a time; a thread of ours takes in what it writes."""
+    """One reader process. It is given up to :data:`_DEPTH` files at once, so that it starts the next as soon
+    as it has read one: a thread of ours writes them to it, another takes in what it writes back."""
 
     def __init__(self) -> None:
         # In a session of its own: Ctrl+C in a terminal stops the import (which then stops its readers), not
@@ -152,21 +157,59 @@ class _Reader:
         self.process = subprocess.Popen(reader_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE, env=_environment(), start_new_session=True,
                                         creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0))
-        self.results: queue.Queue[tuple[bool, object] | None] = queue.Queue()
-        self._taking_in = threading.Thread(target=self._take_in, name="kb-reader", daemon=True)
-        self._taking_in.start()
-        self._logging = threading.Thread(target=self._log_errors, name="kb-reader-log", daemon=True)
-        self._logging.start()
+        self._lock = threading.Lock()
+        self.given: deque[Reading] = deque()  # in the order given, which is the order it answers in
+        self.ended = False  # it stopped answering: it is given nothing more
+        self.answered: threading.Event | None = None  # set on each answer, and when it ends (see Readers)
+        self._outbox: queue.Queue[ReadJob | None] = queue.Queue()
+        self._threads = [threading.Thread(target=target, name=name, daemon=True) for target, name in (
+            (self._take_in, "kb-reader"), (self._write_out, "kb-reader-in"), (self._log_errors, "kb-reader-log"))]
+        for thread in self._threads:
+            thread.start()
+
+    def give(self, reading: Reading) -> bool:
+        """Give it ``reading``'s file; False when it has ended, and so cannot be."""
+        with self._lock:
+            if self.ended:
+                return False
+            self.given.append(reading)
+        reading._reader = self
+        self._outbox.put(reading._job)
+        return True
+
+    def _write_out(self) -> None:
+        # Here, not in the importing thread: a file larger than the pipe holds waits for the reader to take
+        # it in, which it does once it has read the file before it.
+        stream = self.process.stdin
+        assert stream is not None
+        while (job := self._outbox.get()) is not None:
+            try:
+                _send(stream, job)
+            except (OSError, ValueError):  # it has ended (its answers end too, and say so), or been stopped
+                return
 
     def _take_in(self) -> None:
         stream = self.process.stdout
         assert stream is not None
         while True:
             try:
-                self.results.put(_receive(stream))  # type: ignore[arg-type]
+                outcome = _receive(stream)
             except Exception:  # ended (or its stream closed by stop()), or it wrote what no reader writes
-                self.results.put(None)
-                return
+                break
+            with self._lock:
+                reading = self.given.popleft() if self.given else None
+            if reading is None:  # an answer to nothing it was given: not a reader's
+                break
+            reading._answered(outcome)  # type: ignore[arg-type]
+            if self.answered is not None:
+                self.answered.set()
+        with self._lock:
+            self.ended = True
+            left, self.given = list(self.given), deque()
+        for n, reading in enumerate(left):  # the file it was reading fails; the ones after it are read anew
+            reading._answered(None if n == 0 else _AGAIN)
+        if self.answered is not None:
+            self.answered.set()
 
     def _log_errors(self) -> None:
         stream = self.process.stderr
@@ -182,18 +225,15 @@ class _Reader:
         if lines > _MOST_LOG_LINES:
             log.warning("reader process %d: %d more lines not logged", pid, lines - _MOST_LOG_LINES)
 
-    def give(self, job: ReadJob) -> None:
-        assert self.process.stdin is not None
-        _send(self.process.stdin, job)
-
     def stop(self) -> None:
         try:
             self.process.kill()
         except OSError:
             pass
         self.process.wait()
-        self._taking_in.join(5)  # its output has ended with it
-        self._logging.join(5)
+        self._outbox.put(None)
+        for thread in self._threads:
+            thread.join(5)  # its streams have ended with it
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             try:
                 stream.close()  # type: ignore[union-attr]
@@ -201,62 +241,103 @@ class _Reader:
                 pass
 
 
+# What a file given to a reader that ended before reading it gets: it is read again, in this process.
+_AGAIN = object()
+
+
 class Reading:
-    """A file given to a reader, waiting for its turn to be stored."""
+    """A file given to be read, waiting for its turn to be stored."""
 
     def __init__(self, readers: Readers, job: ReadJob) -> None:
         self._readers = readers
         self._job = job
-        self._reader: _Reader | None = None
+        self._reader: _Reader | None = None  # None: no reader has it yet
+        self._outcome: queue.Queue[tuple[bool, object] | object | None] = queue.Queue(maxsize=1)
+        self._read_here = False
+
+    def _answered(self, outcome: tuple[bool, object] | object | None) -> None:
+        if not self._read_here:  # else its answer is not waited for: it was read here meanwhile
+            self._outcome.put(outcome)
+
+    def _take_back(self) -> bool:
+        """Whether this file, given to a reader still busy with the one before it (a long PDF, say), is to
+        be read here instead: then the reader's answer, when it comes, is let go."""
+        reader = self._reader
+        if reader is None:
+            return False
+        with reader._lock:
+            if reader.ended or not reader.given or reader.given[0] is self or self not in reader.given:
+                return False
+            self._read_here = True
+        self._readers.bytes_out -= len(self._job.data)
+        return True
 
     def result(self, cancel: threading.Event) -> tuple[Document, list[Chunk]]:
         """The file's document and chunks, once read. Raises what reading it raised, ReadError when its
-        reader ended while reading it, and Cancelled as soon as ``cancel`` is set meanwhile."""
-        self._readers.start_waiting()
-        reader = self._reader
-        assert reader is not None
+        reader ended while reading it, and Cancelled as soon as ``cancel`` is set meanwhile.
+
+        A file no reader has started (they are all busy with files further on) is read here and now:
+        this process would otherwise wait with nothing to do."""
+        readers = self._readers
+        if readers.share and (readers.withdraw(self) or self._take_back()):
+            readers.dispatch()  # the readers take files further on while this one is read here
+            return self._job.run(cancel.is_set)
+        readers.dispatch()
+        while self._reader is None:  # every reader's hands are full: wait for one to answer, then give
+            readers.answered.wait(_CANCEL_POLL)
+            readers.answered.clear()
+            if cancel.is_set():
+                raise Cancelled()
+            readers.dispatch()
         while True:
             try:
-                outcome = reader.results.get(timeout=_CANCEL_POLL)
+                outcome = self._outcome.get(timeout=_CANCEL_POLL)
                 break
             except queue.Empty:
                 if cancel.is_set():
                     raise Cancelled() from None
-        self._readers.bytes_out -= len(self._job.data)
-        self._readers.done(reader, ended=outcome is None)
+        readers.taken(self)
+        if outcome is _AGAIN:
+            return self._job.run(cancel.is_set)
         if outcome is None:
             raise ReadError("its reader stopped while reading it (out of memory, or a file that crashes the "
                             "reading library)")
-        ok, value = outcome
+        ok, value = outcome  # type: ignore[misc]
         if not ok:
             raise value  # type: ignore[misc]
         return _unpacked(value)  # type: ignore[arg-type]
 
 
 class Readers:
-    """``count`` reader processes and the files given to them, in the order they will be stored.
+    """``count`` reader processes and the files given to them, stored in the import's order.
 
-    Each reader has one file at a time (a second, written while it reads the first, would block this
-    process once the pipe is full); a file waits here until a reader is free. The first reader starts
-    at once and must read a line first (OSError when it cannot: a frozen build whose executable does not
-    start one, say), the others as files come; :meth:`close`, which an import always calls, cancelled
-    or not, stops them all."""
+    Each reader has at most :data:`_DEPTH` files at once; the others wait here, and a free reader takes the
+    one furthest on. With ``share``, the importing process reads a waiting file itself when its turn to be
+    stored comes: it reads the near files while the readers read the far ones, so a two-processor machine
+    keeps both busy, and with readers faster than that, it only stores. The first reader starts at once and
+    must read a line first (OSError when it cannot: a frozen build whose executable does not start one,
+    say), the others as files come; :meth:`close`, which an import always calls, cancelled or not, stops
+    them all. Only the importing thread calls these methods."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, share: bool = True) -> None:
         self.count = count
-        self.ahead = 2 * count  # files given ahead of the one being stored: one reading, one waiting, each
+        self.share = share
+        # files given ahead of the one being stored: enough for every reader to have a full hand, and for
+        # this process to have files of its own to read while they do
+        self.ahead = 8 * _DEPTH * count
         self.bytes_out = 0  # of the files given and not yet taken back: read-ahead stops at AHEAD_BYTES
-        first = _Reader()  # at once, and asked to read a line: OSError when no reader can work here
+        self.answered = threading.Event()  # a reader answered or ended: it may have room for another file
+        first = self._started()  # at once, and asked to read a line: OSError when no reader can work here
         self._all: list[_Reader] = [first]
+        ready = Reading(self, ReadJob(b"ready", "text", "ready.txt", 200))
         try:
-            first.give(ReadJob(b"ready", "text", "ready.txt", 200))
-            outcome = first.results.get(timeout=_FIRST_ANSWER)
-        except (OSError, queue.Empty):
+            first.give(ready)
+            outcome = ready._outcome.get(timeout=_FIRST_ANSWER)
+        except queue.Empty:
             outcome = None
-        if outcome is None or not outcome[0]:
+        if not isinstance(outcome, tuple) or not outcome[0]:
             self.close()
             raise OSError("a reader process did not start, or could not read")
-        self._idle: list[_Reader] = [first]
         self._waiting: list[Reading] = []  # given, no reader yet, in order
 
     def has_room(self) -> bool:
@@ -265,44 +346,55 @@ class Readers:
         return self.bytes_out < AHEAD_BYTES
 
     def read(self, job: ReadJob) -> Reading:
+        """Give a file to be read; the readers take it when the importer next waits for a file (see
+        :meth:`dispatch`), so that files given together go furthest first."""
         self.bytes_out += len(job.data)
         reading = Reading(self, job)
         self._waiting.append(reading)
-        self._dispatch()
         return reading
 
-    def start_waiting(self) -> None:
-        self._dispatch()
+    def withdraw(self, reading: Reading) -> bool:
+        """Take back a file no reader has yet (True), to read it here."""
+        if reading not in self._waiting:
+            return False
+        self._waiting.remove(reading)
+        self.bytes_out -= len(reading._job.data)
+        return True
 
-    def done(self, reader: _Reader, ended: bool) -> None:
-        if ended:
+    def taken(self, reading: Reading) -> None:
+        """``reading``'s outcome has been taken; a reader that ended with it is replaced for the next files."""
+        self.bytes_out -= len(reading._job.data)
+        reader = reading._reader
+        if reader is not None and reader.ended and reader in self._all:
             reader.stop()
             self._all.remove(reader)
-        else:
-            self._idle.append(reader)
-        self._dispatch()
+        self.dispatch()
 
-    def _dispatch(self) -> None:
+    def dispatch(self) -> None:
+        """Give waiting files to readers with room in their hands, the furthest on first."""
         while self._waiting:
-            if self._idle:
-                reader = self._idle.pop()
-            elif len(self._all) < self.count:
-                reader = _Reader()
-                self._all.append(reader)
-            else:
-                return
-            reading = self._waiting.pop(0)
-            reading._reader = reader
-            try:
-                reader.give(reading._job)
-            except OSError:  # it ended before it could be given the file: its result says so
-                reader.results.put(None)
+            live = [r for r in self._all if not r.ended]
+            reader = min(live, key=lambda r: len(r.given), default=None)
+            if reader is None or reader.given:  # a reader with nothing to do, or a new one, before a busy one
+                if len(live) < self.count:
+                    reader = self._started()
+                    self._all.append(reader)
+                elif len(reader.given) >= _DEPTH:
+                    return
+            reading = self._waiting.pop()
+            if not reader.give(reading):  # it ended meanwhile: the file goes to another
+                self._waiting.append(reading)
+
+    def _started(self) -> _Reader:
+        reader = _Reader()
+        reader.answered = self.answered
+        return reader
 
     def close(self) -> None:
         """Stop every reader now, with whatever it was reading."""
         for reader in self._all:
             reader.stop()
-        self._all, self._idle, self._waiting = [], [], []
+        self._all, self._waiting = [], []
 
 
 if __name__ == "__main__":
