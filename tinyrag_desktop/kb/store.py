@@ -58,6 +58,13 @@ SCHEMA_VERSION = 4
 # the size it grew to until the last connection closes, when SQLite folds it in and deletes it.
 WAL_AUTOCHECKPOINT = 8192
 
+# What SQLite does with the bytes of deleted rows. Debian's and Ubuntu's SQLite zero every freed page
+# (secure_delete ON); python.org's builds for Windows and macOS leave them (OFF). The full-text index frees
+# pages all the time (each merge replaces segments), and zeroing them wrote a fifth more to disk: a 20 MB
+# Markdown folder imported in 4.1 s against 4.7 s on average over eight alternating pairs of runs here.
+# FAST zeroes what is deleted within pages written anyway, and leaves a freed page as it is until reused.
+SECURE_DELETE = "FAST"
+
 # How the full-text indexes merge their segments (FTS5 writes one segment per commit). Normally, as after
 # each commit FTS5 merges a little ("automerge": levels of 4 segments), rewriting the index's pages about once
 # per level of it; with one commit per source that was a quarter of a folder import's storing. While an
@@ -389,6 +396,7 @@ class KnowledgeBase:
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash never corrupts
             self.conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT}")
+            self.conn.execute(f"PRAGMA secure_delete={SECURE_DELETE}")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.create_function("index_form", 1, index_form, deterministic=True)
             self.conn.executescript(_SCHEMA)
