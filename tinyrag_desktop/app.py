@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
 import sys
 from pathlib import Path
 
@@ -158,7 +159,16 @@ def _cannot_open(message: str, *, show: bool) -> None:
     if show:
         from PySide6.QtWidgets import QMessageBox
 
-        QMessageBox.critical(None, "tinyRAG Desktop", message)
+        QMessageBox.critical(None, "tinyRAG Desktop", dialog_words(message))
+
+
+_OTHER_FOLDER = re.compile(r",? or use another data folder \(--data-dir\)")
+
+
+def dialog_words(message: str) -> str:
+    """``message`` as the start-up dialog says it: someone who started tinyRAG from a menu or by a
+    double-click has no command line to give it another data folder, so that way out is left out."""
+    return _OTHER_FOLDER.sub("", message)
 
 
 def _already_open(guard, data_dir: Path) -> int:

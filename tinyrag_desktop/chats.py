@@ -202,7 +202,7 @@ class ChatStore:
             if version > SCHEMA_VERSION:
                 raise ChatStoreError(
                     f"The chat history {self.path} was written by a newer version of tinyRAG (layout {version}). "
-                    "It was left as it is; update tinyRAG, or start with another --data-dir.")
+                    "It was left as it is; update tinyRAG, or use another data folder (--data-dir).")
             # Damage past the first pages shows only when they are read: look at every page now (0.03 s per
             # 100 MB in the disk cache, 0.7 s from disk), rather than fail at the first chat opened.
             problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
@@ -234,11 +234,11 @@ class ChatStore:
         # cannot keep what is asked in it says so at the start instead.
         if self.path.is_dir():
             raise ChatStoreError(f"The chat history {self.path} is a folder, not a file. It was left as it is; "
-                                 "move it elsewhere, or start with another --data-dir.")
+                                 "move it elsewhere, or use another data folder (--data-dir).")
         for what, place in (("file", self.path), ("folder", self.path.parent)):
             if place.exists() and not os.access(place, os.W_OK):
                 raise ChatStoreError(f"The chat history {self.path} cannot be saved: its {what} is read-only. "
-                                     "Make it writable, or start with another --data-dir.")
+                                     "Make it writable, or use another data folder (--data-dir).")
 
     def _refuse_other_apps_file(self, *, newer: bool = False) -> None:
         """Raise ChatStoreError for a database without our tables (or, unless it is from a ``newer``
@@ -250,8 +250,8 @@ class ChatStore:
         if missing:
             raise ChatStoreError(
                 f"The chat history {self.path} is not tinyRAG's: it is a database without "
-                f"{', '.join(missing[:3])}. It was left as it is; move it elsewhere, or start with another "
-                "--data-dir.")
+                f"{', '.join(missing[:3])}. It was left as it is; move it elsewhere, or use another data folder "
+                "(--data-dir).")
 
     def close(self) -> None:
         self._db.close()

@@ -248,3 +248,28 @@ def test_a_scripted_run_says_a_failed_save_in_words_instead_of_waiting_on_a_box(
     assert win.ask("Will this be saved?") is False  # returns at once: no modal box waits for a click
     assert "could not be saved" in capsys.readouterr().err
     assert win.notice_bar.isVisible() and "disk is full" in win.notice_label.text()
+
+
+def test_the_start_up_dialog_leaves_out_the_flag_the_console_gives(tmp_path):
+    """The console says each way out, --data-dir included; the dialog, for someone who double-clicked the
+    app, only what can be done without a command line."""
+    from tinyrag_desktop.app import dialog_words
+
+    data = tmp_path / "data"
+    (data / DB_FILE).mkdir(parents=True)
+    with pytest.raises(ChatStoreError) as folder:
+        ChatStore(data)
+    message = str(folder.value)
+    assert message.endswith("is a folder, not a file. It was left as it is; move it elsewhere, or use another "
+                            "data folder (--data-dir).")
+    assert dialog_words(message) == message.replace(", or use another data folder (--data-dir)", "")
+    assert dialog_words(message).endswith("It was left as it is; move it elsewhere.")
+    newer = tmp_path / "newer"
+    _chat_history(newer)
+    with sqlite3.connect(newer / DB_FILE) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(ChatStoreError) as later:
+        ChatStore(newer)
+    assert dialog_words(str(later.value)).endswith("It was left as it is; update tinyRAG.")
+    assert "--data-dir" in str(later.value) and "--data-dir" not in dialog_words(str(later.value))
