@@ -78,3 +78,26 @@ def test_a_page_stored_before_it_redirected_is_updated_not_doubled(server, data_
         handler.moved = True
         assert _run(kb, base + "/a").unchanged == [base + "/b"]
         assert [s.location for s in kb.sources()] == [base + "/b"]
+
+
+def test_the_page_under_its_new_address_replaces_the_old_in_one_transaction(server, data_dir):
+    """Stored under /b and removed from /a in one commit: a kill between the two can leave neither both
+    nor none."""
+    base, handler = server
+    handler.moved = False
+    with open_store(data_dir) as kb:
+        _run(kb, base + "/a")
+        handler.moved = True
+        statements: list[str] = []
+        kb.conn.set_trace_callback(statements.append)
+        try:
+            assert _run(kb, base + "/a").updated == [base + "/b"]
+        finally:
+            kb.conn.set_trace_callback(None)
+        writes = [s.split()[0].upper() for s in statements
+                  if s.split()[0].upper() in ("BEGIN", "COMMIT", "INSERT", "DELETE", "UPDATE")]
+        assert writes.count("BEGIN") == writes.count("COMMIT") == 1, writes
+        begin, commit = writes.index("BEGIN"), writes.index("COMMIT")
+        assert "INSERT" in writes[begin:commit] and "DELETE" in writes[begin:commit]
+        assert [s.location for s in kb.sources()] == [base + "/b"]
+    assert [h.location for h in search(data_dir, "harbour moorings", 5)] == [base + "/b"]

@@ -631,9 +631,7 @@ class Importer:
         self.kb.replace_source(title=doc.title, location=location, type=doc.type, size=size,
                                content_hash=digest, chunks=chunks, load_id=load_id,
                                vectors=vectors, vector_model=model, links=doc.links,
-                               reader_version=READER_VERSION)
-        if also:
-            self._drop_redirected(also, location)
+                               reader_version=READER_VERSION, replacing=also)
         (report.updated if existing else report.added).append(location)
         if reread:
             report.reread.append(location)

@@ -621,8 +621,12 @@ class KnowledgeBase:
         vector_model: str = "",
         links: Sequence[tuple[str, str]] | None = None,
         reader_version: int = 0,
+        replacing: str = "",
     ) -> int:
         """Add a source or atomically replace an existing one at the same location; returns its id.
+
+        ``replacing``: another location whose source this one takes the place of (a web page stored under
+        an address that now redirects to ``location``), removed in the same transaction.
 
         ``reader_version`` is the version of the readers and chunker that made ``chunks`` (ingest.READER_VERSION).
 
@@ -679,6 +683,11 @@ class KnowledgeBase:
                     conn.executemany("INSERT INTO links(id, source_id, target, text) VALUES(?,?,?,?)", rows)
                     conn.executemany("INSERT INTO links_fts(rowid, text) VALUES(?,?)",
                                      ((r[0], index_form(r[3])) for r in rows))
+                if replacing and replacing != location:
+                    old = conn.execute("SELECT id FROM sources WHERE location = ?", (replacing,)).fetchone()
+                    if old is not None:
+                        self._unindex(old[0])
+                        conn.execute("DELETE FROM sources WHERE id = ?", (old[0],))
         except sqlite3.DatabaseError as exc:
             raise self._write_error(f"Could not save {location} in the knowledge base", exc) from exc
         return source_id
