@@ -5,6 +5,7 @@ dies fails its own file only; Cancel does not wait for a reader, and no reader o
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -179,6 +180,7 @@ def test_cancel_does_not_wait_for_a_reader_and_stops_every_reader(tmp_path, data
     slow = folder / "note05.md"
     slow.rename(folder / "slow.md")
     cancel = ingest.threading.Event()
+    _read_here(monkeypatch, pause=0.1)  # the reader has the slow file in hand when its turn comes
 
     def progress(p):  # Cancel pressed as soon as the slow file's turn comes
         if p.current.endswith("slow.md"):
@@ -232,6 +234,7 @@ def _error_reading_here(job: reader_worker.ReadJob) -> Exception:
 def test_when_no_reader_can_be_started_the_files_are_read_here(tmp_path, data_dir, monkeypatch, caplog, command):
     monkeypatch.setattr(reader_worker, "reader_command", lambda: command)
     monkeypatch.setattr(ingest.os, "cpu_count", lambda: 4)  # processors to spare, wherever this runs
+    _read_here(monkeypatch, pause=0.05)  # the reader has ended by the time this process is done
     folder = tmp_path / "notes"
     _notes(folder, 12)
     with open_store(data_dir) as kb:
@@ -240,12 +243,18 @@ def test_when_no_reader_can_be_started_the_files_are_read_here(tmp_path, data_di
     assert "no reader process could be started" in caplog.text
 
 
-def _read_here(monkeypatch) -> list[str]:
-    """The names of the files this process reads (a reader process is another program, not patched)."""
+def _read_here(monkeypatch, pause: float = 0.0) -> list[str]:
+    """The names of the files this process reads (a reader process is another program, not patched),
+    each taking ``pause`` seconds more: the readers have started by the time it reaches the last ones."""
     names: list[str] = []
     run = reader_worker.ReadJob.run
-    monkeypatch.setattr(reader_worker.ReadJob, "run",
-                        lambda self, cancelled=None: names.append(self.name) or run(self, cancelled))
+
+    def recorded(self, cancelled=None):
+        names.append(self.name)
+        time.sleep(pause)
+        return run(self, cancelled)
+
+    monkeypatch.setattr(reader_worker.ReadJob, "run", recorded)
     return names
 
 
@@ -255,17 +264,34 @@ def test_this_process_reads_the_near_files_while_a_busy_reader_reads_the_far_one
     folder.mkdir()
     for n in range(16):
         (folder / f"lazy{n:02}.md").write_text(f"# Lazy {n}\n\nThe walrus naps, take {n}.\n", encoding="utf-8")
-    read_here = _read_here(monkeypatch)
+    read_here = _read_here(monkeypatch, pause=0.15)
     report = _import(data_dir, folder, monkeypatch, readers=1)
     assert len(report.added) == 16 and not report.failed
     assert report.added == sorted(report.added)  # stored in the folder's order all the same
     assert read_here[0] == "lazy00.md" and len(read_here) >= 2  # not waiting for the reader
-    assert "lazy15.md" not in read_here  # the reader's: given furthest first
-    # the reader's second file, still waiting behind the first when its turn came, was read here too
-    assert "lazy14.md" in read_here
+    assert "lazy15.md" not in read_here and "lazy14.md" not in read_here  # the reader's: furthest first
     monkeypatch.undo()
     here = _import(tmp_path / "here", folder, monkeypatch, readers=0)
     assert _stored(data_dir) == _stored(tmp_path / "here") and here.added == report.added
+
+
+def test_a_file_waiting_behind_a_long_one_in_a_readers_hand_is_read_here(tmp_path, data_dir, monkeypatch,
+                                                                        test_readers):
+    folder = tmp_path / "notes"
+    _notes(folder, 12)
+    (folder / "note05.md").rename(folder / "slow.md")  # last in the folder's order: the reader's first file
+    cancel = ingest.threading.Event()
+    read_here = _read_here(monkeypatch, pause=0.1)
+
+    def progress(p):  # the slow file's turn: Cancel, rather than wait a minute for it
+        if p.current.endswith("slow.md"):
+            cancel.set()
+
+    report = _import(data_dir, folder, monkeypatch, readers=1, cancel=cancel, on_progress=progress)
+    assert report.cancelled and len(report.added) == 11
+    # note11 was given to the reader with slow.md, behind it; its turn came while the reader was still
+    # on slow.md, so it was read here rather than waited for
+    assert "note11.md" in read_here and "slow.md" not in read_here
 
 
 def test_a_file_given_to_a_reader_that_dies_before_reading_it_is_read_here(monkeypatch, test_readers):

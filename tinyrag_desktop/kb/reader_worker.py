@@ -40,9 +40,6 @@ READER_FLAG = "--kb-reader"
 _LENGTH = struct.Struct(">Q")
 # The most bytes of files given to readers and not yet stored (one file is always given, however large).
 AHEAD_BYTES = 96 * 1024 * 1024
-# Seconds the first reader has to start and read a line (a new Python importing the readers: under a
-# second on an idle machine) before the import reads its files itself instead.
-_FIRST_ANSWER = 30.0
 # No message is longer: a job is a file of at most ingest.MAX_FILE_BYTES, a result its text.
 _MOST_BYTES = 1 << 30
 # Files a reader is given at once: the one it reads, and the next, there when it is done.
@@ -160,12 +157,17 @@ class _Reader:
         self._lock = threading.Lock()
         self.given: deque[Reading] = deque()  # in the order given, which is the order it answers in
         self.ended = False  # it stopped answering: it is given nothing more
+        self.answers = 0
         self.answered: threading.Event | None = None  # set on each answer, and when it ends (see Readers)
         self._outbox: queue.Queue[ReadJob | None] = queue.Queue()
         self._threads = [threading.Thread(target=target, name=name, daemon=True) for target, name in (
             (self._take_in, "kb-reader"), (self._write_out, "kb-reader-in"), (self._log_errors, "kb-reader-log"))]
         for thread in self._threads:
             thread.start()
+
+    def load(self) -> int:
+        """Files in its hand, not counting the first line every reader is given (see Readers._started)."""
+        return len(self.given) - (self.answers == 0 and bool(self.given))
 
     def give(self, reading: Reading) -> bool:
         """Give it ``reading``'s file; False when it has ended, and so cannot be."""
@@ -200,6 +202,7 @@ class _Reader:
                 reading = self.given.popleft() if self.given else None
             if reading is None:  # an answer to nothing it was given: not a reader's
                 break
+            self.answers += 1
             reading._answered(outcome)  # type: ignore[arg-type]
             if self.answered is not None:
                 self.answered.set()
@@ -279,7 +282,7 @@ class Reading:
         A file no reader has started (they are all busy with files further on) is read here and now:
         this process would otherwise wait with nothing to do."""
         readers = self._readers
-        if readers.share and (readers.withdraw(self) or self._take_back()):
+        if (readers.share or readers.broken) and (readers.withdraw(self) or self._take_back()):
             readers.dispatch()  # the readers take files further on while this one is read here
             return self._job.run(cancel.is_set)
         readers.dispatch()
@@ -317,7 +320,12 @@ class Readers:
     keeps both busy, and with readers faster than that, it only stores. The first reader starts at once and
     must read a line first (OSError when it cannot: a frozen build whose executable does not start one,
     say), the others as files come; :meth:`close`, which an import always calls, cancelled or not, stops
-    them all. Only the importing thread calls these methods."""
+    them all. Only the importing thread calls these methods.
+
+    The first reader is started at once (OSError when it cannot be), and not waited for: a new Python takes
+    a third of a second to load the readers, and meanwhile this process reads. A reader that ends without
+    ever answering (a frozen build whose executable does not run one, say) means none can work here: its
+    files, and all the others, are then read in this process."""
 
     def __init__(self, count: int, share: bool = True) -> None:
         self.count = count
@@ -327,17 +335,8 @@ class Readers:
         self.ahead = 8 * _DEPTH * count
         self.bytes_out = 0  # of the files given and not yet taken back: read-ahead stops at AHEAD_BYTES
         self.answered = threading.Event()  # a reader answered or ended: it may have room for another file
-        first = self._started()  # at once, and asked to read a line: OSError when no reader can work here
-        self._all: list[_Reader] = [first]
-        ready = Reading(self, ReadJob(b"ready", "text", "ready.txt", 200))
-        try:
-            first.give(ready)
-            outcome = ready._outcome.get(timeout=_FIRST_ANSWER)
-        except queue.Empty:
-            outcome = None
-        if not isinstance(outcome, tuple) or not outcome[0]:
-            self.close()
-            raise OSError("a reader process did not start, or could not read")
+        self.broken = False  # no reader can work here: every file is read in this process
+        self._all: list[_Reader] = [self._started()]
         self._waiting: list[Reading] = []  # given, no reader yet, in order
 
     def has_room(self) -> bool:
@@ -365,30 +364,44 @@ class Readers:
         """``reading``'s outcome has been taken; a reader that ended with it is replaced for the next files."""
         self.bytes_out -= len(reading._job.data)
         reader = reading._reader
-        if reader is not None and reader.ended and reader in self._all:
+        if reader is not None and reader.ended and reader in self._all and reader.answers:
             reader.stop()
             self._all.remove(reader)
         self.dispatch()
 
     def dispatch(self) -> None:
         """Give waiting files to readers with room in their hands, the furthest on first."""
-        while self._waiting:
+        silent = next((r for r in self._all if r.ended and not r.answers), None)
+        if silent is not None:
+            self._give_up(f"reader process {silent.process.pid} ended without answering")
+        while self._waiting and not self.broken:
             live = [r for r in self._all if not r.ended]
-            reader = min(live, key=lambda r: len(r.given), default=None)
-            if reader is None or reader.given:  # a reader with nothing to do, or a new one, before a busy one
+            reader = min(live, key=_Reader.load, default=None)
+            if reader is None or reader.load():  # a reader with nothing to do, or a new one, before a busy one
                 if len(live) < self.count:
-                    reader = self._started()
+                    try:
+                        reader = self._started()
+                    except OSError as exc:
+                        self._give_up(str(exc))
+                        return
                     self._all.append(reader)
-                elif len(reader.given) >= _DEPTH:
+                elif reader.load() >= _DEPTH:
                     return
             reading = self._waiting.pop()
             if not reader.give(reading):  # it ended meanwhile: the file goes to another
                 self._waiting.append(reading)
 
     def _started(self) -> _Reader:
+        """A new reader, given the first line to read: its answer says it works."""
         reader = _Reader()
         reader.answered = self.answered
+        reader.give(Reading(self, ReadJob(b"ready", "text", "ready.txt", 200)))
         return reader
+
+    def _give_up(self, reason: str) -> None:
+        if not self.broken:
+            log.warning("reading in this process: no reader process could be started (%s)", reason)
+        self.broken = True
 
     def close(self) -> None:
         """Stop every reader now, with whatever it was reading."""
