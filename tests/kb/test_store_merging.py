@@ -89,7 +89,7 @@ def test_an_import_puts_merging_off_and_leaves_the_index_as_merged_as_usual(tmp_
         assert search(data_dir, query, 1)[0].title == f"Note {n}"
 
 
-def test_a_cancelled_import_sets_merging_back(tmp_path, data_dir):
+def test_a_cancelled_import_sets_merging_back_and_leaves_the_merge_to_the_next(tmp_path, data_dir):
     folder = _folder(tmp_path, 40)
     cancel = threading.Event()
 
@@ -101,7 +101,11 @@ def test_a_cancelled_import_sets_merging_back(tmp_path, data_dir):
         report = Importer(kb, on_progress=progress, cancel=cancel).run([str(folder)])
         assert report.cancelled and 20 <= len(report.added) < 40
         assert _merging(kb.conn) == {"automerge": 4, "crisismerge": 16}
-        assert sum(_segments(kb.conn)) < 4
+        assert sum(_segments(kb.conn)) == len(report.added)  # a segment each: Cancel did not wait for a merge
+        assert search(data_dir, "walrus3 herds", 1)[0].title == "Note 3"
+        again = Importer(kb).run([str(folder)])
+        assert len(again.added) + len(again.unchanged) == 40
+        assert _merging(kb.conn) == {"automerge": 4, "crisismerge": 16} and sum(_segments(kb.conn)) < 4
 
 
 def test_merging_left_off_by_a_killed_import_is_set_back_by_the_next(tmp_path, data_dir):
@@ -110,7 +114,7 @@ def test_merging_left_off_by_a_killed_import_is_set_back_by_the_next(tmp_path, d
         with pytest.raises(KeyboardInterrupt):  # as a kill does, the import ends before its own end
             with kb.importing():
                 Importer(kb).run([str(folder / "note000.md")])
-                kb._finish_merging = lambda: None  # type: ignore[method-assign]
+                kb._finish_merging = lambda **kw: None  # type: ignore[method-assign]
                 raise KeyboardInterrupt
     with open_store(data_dir) as kb:
         assert _merging(kb.conn) == {"automerge": 0, "crisismerge": 32}  # left as the kill left it

@@ -388,7 +388,7 @@ class Importer:
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
         try:
             # many sources, one commit each: the full-text index merges once, at the end
-            with self.kb.importing() if len(todo) > 1 else nullcontext():
+            with self.kb.importing(self.cancel) if len(todo) > 1 else nullcontext():
                 self._import_all(todo, folders, load_id, report, readers, ahead)
         finally:
             if readers is not None:

@@ -23,6 +23,7 @@ import re
 import shutil
 import sqlite3
 import struct
+import threading
 import time
 import unicodedata
 import uuid
@@ -564,12 +565,15 @@ class KnowledgeBase:
     # ---- merging the full-text indexes --------------------------------------------------------------------
 
     @contextmanager
-    def importing(self) -> Iterator[None]:
+    def importing(self, cancel: threading.Event | None = None) -> Iterator[None]:
         """Many sources are about to be stored, one transaction each: the full-text indexes put their merging
         off until the end (see _MERGING_WHILE_IMPORTING). Searches meanwhile stay right, only somewhat slower.
-        An import killed on the way leaves the setting behind, which bounds the segments all the same (32 a
-        level), and the next import's end sets it back. Not undone when the knowledge base is opened: that
-        would undo it under an import running in another process (the app's and ``kb add``'s, say)."""
+
+        An import cancelled (``cancel`` set by its end) sets the usual merging back without merging: Cancel
+        must not wait for it (a second or more after a large import), and the next import's end merges. One
+        killed on the way leaves the setting behind, which bounds the segments all the same (32 a level),
+        and the next import's end sets it back. Not undone when the knowledge base is opened: that would
+        undo it under an import running in another process (the app's and ``kb add``'s, say)."""
         if self.readonly:
             yield
             return
@@ -577,7 +581,7 @@ class KnowledgeBase:
         try:
             yield
         finally:
-            self._finish_merging()
+            self._finish_merging(merge=cancel is None or not cancel.is_set())
 
     def _set_merging(self, values: Mapping[str, int]) -> bool:
         try:
@@ -590,10 +594,10 @@ class KnowledgeBase:
             return False
         return True
 
-    def _finish_merging(self) -> None:
-        """Set the indexes' usual merging back and merge what the import left. Never fails: an index not
-        merged is searched as well, a little slower."""
-        if not self._set_merging(_MERGING):
+    def _finish_merging(self, merge: bool = True) -> None:
+        """Set the indexes' usual merging back and (with ``merge``) merge what the import left. Never fails:
+        an index not merged is searched as well, a little slower."""
+        if not self._set_merging(_MERGING) or not merge:
             return
         try:
             for table in _FTS_TABLES:
