@@ -287,6 +287,8 @@ class Reading:
             return self._job.run(cancel.is_set)
         readers.dispatch()
         while self._reader is None:  # every reader's hands are full: wait for one to answer, then give
+            if readers.broken and readers.withdraw(self):  # found meanwhile: no reader can work here
+                return self._job.run(cancel.is_set)
             readers.answered.wait(_CANCEL_POLL)
             readers.answered.clear()
             if cancel.is_set():

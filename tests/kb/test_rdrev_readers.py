@@ -1,0 +1,45 @@
+"""Reader processes (reader_worker.Readers) under the odd moments a review found: what a file waiting for
+a reader does when it turns out no reader can work here, and the like. Each test is deterministic: it
+waits on threads and events, never on time."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+from tinyrag_desktop.kb import reader_worker
+
+
+def _job(name: str) -> reader_worker.ReadJob:
+    return reader_worker.ReadJob(f"# {name}\n\nread all the same\n".encode(), "markdown", f"{name}.md", 1200)
+
+
+class _NoWait(threading.Event):
+    """Readers.answered for a test: a wait for a reader to answer sets Cancel instead (the import would
+    otherwise wait for it until Cancel, with nothing to come)."""
+
+    def __init__(self, cancel: threading.Event) -> None:
+        super().__init__()
+        self.cancel = cancel
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.cancel.set()
+        return True
+
+
+def test_a_file_waiting_for_a_reader_is_read_here_when_the_reader_turns_out_to_end_without_answering(
+        monkeypatch):
+    monkeypatch.setattr(reader_worker, "reader_command", lambda: [sys.executable, "-c", "pass"])
+    readers = reader_worker.Readers(1, share=False)  # every file to a reader: this one ends at once
+    try:
+        readers._all[0]._threads[0].join()  # it has ended, and its take-in thread has said so
+        assert readers._all[0].ended and not readers.broken  # not known until the readers are next looked at
+        cancel = threading.Event()
+        readers.answered = _NoWait(cancel)
+        reading = readers.read(_job("waiting"))
+        doc, chunks = reading.result(cancel)  # not: waiting for a reader until Cancel
+    finally:
+        readers.close()
+    assert readers.broken and not cancel.is_set()
+    assert doc.title == "waiting" and [c.text for c in chunks] == ["read all the same"]
+    assert readers.bytes_out == 0
