@@ -43,3 +43,37 @@ def test_a_file_waiting_for_a_reader_is_read_here_when_the_reader_turns_out_to_e
     assert readers.broken and not cancel.is_set()
     assert doc.title == "waiting" and [c.text for c in chunks] == ["read all the same"]
     assert readers.bytes_out == 0
+
+
+# A reader whose library writes to its standard output below Python (as a C library's printf does) on a file
+# named "cprint…", and reads every file as usual.
+_C_PRINTING_READER = """
+import os, sys
+from tinyrag_desktop.kb import reader_worker
+run = reader_worker.ReadJob.run
+def run_printing(self, cancelled=None):
+    if self.name.startswith("cprint"):
+        os.write(1, b"Warning: a C library's line on its standard output\\n")
+    return run(self, cancelled)
+reader_worker.ReadJob.run = run_printing
+sys.exit(reader_worker.main())
+"""
+
+
+def test_what_a_library_prints_below_python_in_a_reader_does_not_fail_the_file(tmp_path, data_dir, monkeypatch,
+                                                                              caplog):
+    from tinyrag_desktop.kb import Importer, ingest, open_store
+
+    monkeypatch.setattr(reader_worker, "reader_command", lambda: [sys.executable, "-c", _C_PRINTING_READER])
+    monkeypatch.setattr(ingest, "_readers_for", lambda todo: reader_worker.Readers(1, share=False))
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(12):
+        (folder / f"note{n:02}.md").write_text(f"# Note {n}\n\nstep {n}\n", encoding="utf-8")
+    (folder / "cprint.md").write_text("# Printed\n\nread all the same\n", encoding="utf-8")
+    with caplog.at_level("WARNING", logger=reader_worker.__name__):
+        with open_store(data_dir) as kb:
+            report = Importer(kb).run([str(folder)])
+    assert [(f.location, f.reason) for f in report.failed] == []
+    assert len(report.added) == 13
+    assert "Warning: a C library's line on its standard output" in caplog.text  # in the log, as a print is

@@ -106,8 +106,12 @@ def _unpacked(packed: _Packed) -> tuple[Document, list[Chunk]]:
 
 def main() -> int:
     """A reader: jobs in, (True, packed document and chunks) or (False, exception) out, until the input ends."""
-    source, sink = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr  # a library's print() must not break the results' stream
+    # The results go out on a copy of standard output, and standard output becomes standard error: what a
+    # library prints, with print() or from C below Python, goes to the log and cannot break their stream.
+    source, sink = sys.stdin.buffer, os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    sys.stdout = sys.stderr
     # Standard error is the parent's log (see _Reader): the libraries' warnings, and where a parser
     # library crashed this process, the Python lines it was in.
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
