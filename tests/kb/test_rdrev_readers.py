@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from pathlib import Path
 
 from tinyrag_desktop.kb import reader_worker
 
@@ -77,3 +78,38 @@ def test_what_a_library_prints_below_python_in_a_reader_does_not_fail_the_file(t
     assert [(f.location, f.reason) for f in report.failed] == []
     assert len(report.added) == 13
     assert "Warning: a C library's line on its standard output" in caplog.text  # in the log, as a print is
+
+
+# A reader whose reading of "odd.md" raises an exception that pickles, but cannot be unpickled (its class
+# wants more arguments than it keeps, as urllib's HTTPError does, and many a library's own).
+_ODD_ERROR_READER = """
+import sys, urllib.error
+from tinyrag_desktop.kb import reader_worker
+run = reader_worker.ReadJob.run
+def run_or_raise(self, cancelled=None):
+    if self.name == "odd.md":
+        raise urllib.error.HTTPError("http://example.invalid/", 500, "odd", {}, None)
+    return run(self, cancelled)
+reader_worker.ReadJob.run = run_or_raise
+sys.exit(reader_worker.main())
+"""
+
+
+def test_an_error_that_cannot_travel_back_from_a_reader_fails_its_file_alone(tmp_path, data_dir, monkeypatch):
+    from tinyrag_desktop.kb import Importer, ingest, open_store
+
+    started = []
+    monkeypatch.setattr(reader_worker, "reader_command",
+                        lambda: started.append(1) or [sys.executable, "-c", _ODD_ERROR_READER])
+    monkeypatch.setattr(ingest, "_readers_for", lambda todo: reader_worker.Readers(1, share=False))
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(12):
+        (folder / f"note{n:02}.md").write_text(f"# Note {n}\n\nstep {n}\n", encoding="utf-8")
+    (folder / "odd.md").write_text("# Odd\n\nits reading raises an odd error\n", encoding="utf-8")
+    with open_store(data_dir) as kb:
+        report = Importer(kb).run([str(folder)])
+    assert [(Path(f.location).name, f.reason.split(":")[0]) for f in report.failed] == [
+        ("odd.md", "could not be read (HTTPError")]  # as an error that cannot be pickled is said
+    assert len(report.added) == 12
+    assert len(started) == 1  # its reader did not stop: it was not replaced

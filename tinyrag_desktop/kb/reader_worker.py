@@ -125,6 +125,10 @@ def main() -> int:
             result: object = (True, _packed(*job.run()))
         except Exception as exc:  # the parent reports it as reading it here would have (see Importer.run)
             result = (False, exc)
+            try:  # one that pickles may still not unpickle (its class wants arguments it does not keep, as
+                pickle.loads(pickle.dumps(exc, protocol=pickle.HIGHEST_PROTOCOL))  # urllib's HTTPError does)
+            except Exception:  # the parent would take its stream for broken, and the file for a crash
+                result = (False, ReadError(f"could not be read ({exc.__class__.__name__}: {exc})"))
         try:
             _send(sink, result)
         except (pickle.PicklingError, TypeError, AttributeError) as exc:  # an exception that cannot travel
