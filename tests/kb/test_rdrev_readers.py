@@ -1,12 +1,15 @@
-"""Reader processes (reader_worker.Readers) under the odd moments a review found: what a file waiting for
-a reader does when it turns out no reader can work here, and the like. Each test is deterministic: it
-waits on threads and events, never on time."""
+"""Reader processes (reader_worker.Readers) at odd moments: a file waiting for a reader when none turns out
+to work here, a library printing below Python, an error that cannot travel back, readers that hang at
+start or die at any job. What each asserts holds however the processes are timed: a pause only lets the
+readers get going, the outcome never depends on it."""
 
 from __future__ import annotations
 
 import sys
 import threading
 from pathlib import Path
+
+import pytest
 
 from tinyrag_desktop.kb import reader_worker
 
@@ -113,3 +116,84 @@ def test_an_error_that_cannot_travel_back_from_a_reader_fails_its_file_alone(tmp
         ("odd.md", "could not be read (HTTPError")]  # as an error that cannot be pickled is said
     assert len(report.added) == 12
     assert len(started) == 1  # its reader did not stop: it was not replaced
+
+
+def _import_with(tmp_path, data_dir, monkeypatch, script: str, count: int, pause: float = 0.0):
+    """Import 40 notes with ``count`` readers running ``script`` (sharing on, as an import does), each
+    file read here taking ``pause`` seconds more; the report, the readers started, and what the readers
+    still held when closed: (bytes given and not taken back, files no reader took)."""
+    import time
+
+    from tinyrag_desktop.kb import Importer, ingest, open_store
+
+    started: list[reader_worker._Reader] = []
+    left: list[tuple[int, int]] = []
+
+    class Started(reader_worker._Reader):
+        def __init__(self) -> None:
+            super().__init__()
+            started.append(self)
+
+    close, run = reader_worker.Readers.close, reader_worker.ReadJob.run
+
+    def closed(self) -> None:
+        left.append((self.bytes_out, len(self._waiting)))
+        close(self)
+
+    def slowed(self, cancelled=None):
+        time.sleep(pause)
+        return run(self, cancelled)
+
+    monkeypatch.setattr(reader_worker, "_Reader", Started)
+    monkeypatch.setattr(reader_worker.Readers, "close", closed)
+    monkeypatch.setattr(reader_worker.ReadJob, "run", slowed)
+    monkeypatch.setattr(reader_worker, "reader_command", lambda: [sys.executable, "-c", script])
+    monkeypatch.setattr(ingest, "_readers_for", lambda todo: reader_worker.Readers(count))
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(40):
+        (folder / f"note{n:02}.md").write_text(f"# Note {n}\n\nstep {n}\n", encoding="utf-8")
+    with open_store(data_dir) as kb:
+        report = Importer(kb).run([str(folder)])
+    assert left == [(0, 0)]  # every file given was taken back, its bytes with it
+    assert all(reader.process.returncode is not None for reader in started)  # none outlives the import
+    assert not any(thread.is_alive() for reader in started for thread in reader._threads)
+    return report, started
+
+
+@pytest.mark.parametrize("script", [
+    "import time; time.sleep(600)",  # never reads its input
+    "import sys, time; sys.stdin.buffer.read(1); time.sleep(600)",  # reads a byte of it, then hangs
+    "import sys, time; sys.stdout.buffer.write(bytes(5)); sys.stdout.flush(); time.sleep(600)",  # half a length
+])
+def test_readers_that_hang_at_start_are_not_waited_for(tmp_path, data_dir, monkeypatch, script):
+    report, started = _import_with(tmp_path, data_dir, monkeypatch, script, count=2)
+    assert len(report.added) == 40 and report.added == sorted(report.added) and not report.failed
+    assert len(started) == 2
+
+
+# A reader that dies as it starts its K-th job (its first is the line every reader is given first).
+_DYING_READER = """
+import os, sys
+from tinyrag_desktop.kb import reader_worker
+run, jobs = reader_worker.ReadJob.run, [0]
+def run_or_die(self, cancelled=None):
+    jobs[0] += 1
+    if jobs[0] == int(os.environ["RDREV_DIE_AT"]):
+        os._exit(3)
+    return run(self, cancelled)
+reader_worker.ReadJob.run = run_or_die
+sys.exit(reader_worker.main())
+"""
+
+
+@pytest.mark.parametrize("count", [1, 2])
+@pytest.mark.parametrize("die_at", [1, 2, 4])
+def test_readers_dying_at_any_job_lose_no_file_and_keep_the_order(tmp_path, data_dir, monkeypatch, die_at, count):
+    monkeypatch.setenv("RDREV_DIE_AT", str(die_at))
+    report, _ = _import_with(tmp_path, data_dir, monkeypatch, _DYING_READER, count, pause=0.02)
+    assert report.added == sorted(report.added) and not report.cancelled
+    assert len(report.added) + len(report.failed) == 40  # each file once: stored, or failed with its reader
+    assert all(f.reason.startswith("its reader stopped while reading it") for f in report.failed)
+    if die_at == 1:  # no reader ever answered: every file read here
+        assert len(report.added) == 40
