@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tinyrag_desktop.kb import reader_worker
+from tinyrag_desktop.kb import Importer, ingest, open_store, reader_worker
 
 
 def _job(name: str) -> reader_worker.ReadJob:
@@ -197,3 +197,35 @@ def test_readers_dying_at_any_job_lose_no_file_and_keep_the_order(tmp_path, data
     assert all(f.reason.startswith("its reader stopped while reading it") for f in report.failed)
     if die_at == 1:  # no reader ever answered: every file read here
         assert len(report.added) == 40
+
+
+def test_a_file_that_cannot_be_sent_to_a_reader_does_not_stop_the_import(tmp_path, data_dir, monkeypatch, caplog):
+    """Out of memory while a file is written to its reader: the reader is ended, so that the files in its
+    hand are answered (the one it was reading failed, the others read here) and the import goes on. Before,
+    nothing answered them and the import waited until Cancel: here Cancel comes after a minute, and says so."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(14):
+        (folder / f"note{n:02}.md").write_text(f"# Note {n}\n\nThe heron waits, take {n}.\n", encoding="utf-8")
+    send = reader_worker._send
+
+    def send_or_fail(stream, value):
+        if isinstance(value, reader_worker.ReadJob) and value.name == "note13.md":
+            raise MemoryError
+        send(stream, value)
+
+    monkeypatch.setattr(reader_worker, "_send", send_or_fail)
+    monkeypatch.setattr(ingest, "_readers_for", lambda todo: reader_worker.Readers(1, share=False))
+    cancel = threading.Event()
+    guard = threading.Timer(60, cancel.set)
+    guard.start()
+    try:
+        with caplog.at_level("WARNING", logger=reader_worker.__name__), open_store(data_dir) as kb:
+            report = Importer(kb, cancel=cancel).run([str(folder)])
+    finally:
+        guard.cancel()
+    assert not report.cancelled
+    stopped = "its reader stopped while reading it (out of memory, or a file that crashes the reading library)"
+    assert all(f.reason == stopped for f in report.failed) and len(report.failed) <= 1  # the one being read
+    assert len(report.added) + len(report.failed) == 14
+    assert "a file could not be given to reader process" in caplog.text

@@ -197,6 +197,11 @@ class _Reader:
                 _send(stream, job)
             except (OSError, ValueError):  # it has ended (its answers end too, and say so), or been stopped
                 return
+            except Exception:  # not sent (out of memory pickling a large file, say): the reader is ended, so
+                # that its files are answered (that one failed, the ones after it read again), not waited for
+                log.warning("a file could not be given to reader process %d", self.process.pid, exc_info=True)
+                self.process.kill()
+                return
 
     def _take_in(self) -> None:
         stream = self.process.stdout
