@@ -14,6 +14,16 @@ import pytest
 from tinyrag_desktop.kb import Importer, ingest, open_store, reader_worker
 
 
+def _notes_and(tmp_path: Path, name: str, text: str) -> Path:
+    """A folder of twelve notes (enough for reader processes) and one more file, ``name``."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(12):
+        (folder / f"note{n:02}.md").write_text(f"# Note {n}\n\nstep {n}\n", encoding="utf-8")
+    (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
 def _job(name: str) -> reader_worker.ReadJob:
     return reader_worker.ReadJob(f"# {name}\n\nread all the same\n".encode(), "markdown", f"{name}.md", 1200)
 
@@ -66,15 +76,9 @@ sys.exit(reader_worker.main())
 
 def test_what_a_library_prints_below_python_in_a_reader_does_not_fail_the_file(tmp_path, data_dir, monkeypatch,
                                                                               caplog):
-    from tinyrag_desktop.kb import Importer, ingest, open_store
-
     monkeypatch.setattr(reader_worker, "reader_command", lambda: [sys.executable, "-c", _C_PRINTING_READER])
     monkeypatch.setattr(ingest, "_readers_for", lambda todo: reader_worker.Readers(1, share=False))
-    folder = tmp_path / "notes"
-    folder.mkdir()
-    for n in range(12):
-        (folder / f"note{n:02}.md").write_text(f"# Note {n}\n\nstep {n}\n", encoding="utf-8")
-    (folder / "cprint.md").write_text("# Printed\n\nread all the same\n", encoding="utf-8")
+    folder = _notes_and(tmp_path, "cprint.md", "# Printed\n\nread all the same\n")
     with caplog.at_level("WARNING", logger=reader_worker.__name__):
         with open_store(data_dir) as kb:
             report = Importer(kb).run([str(folder)])
@@ -99,17 +103,11 @@ sys.exit(reader_worker.main())
 
 
 def test_an_error_that_cannot_travel_back_from_a_reader_fails_its_file_alone(tmp_path, data_dir, monkeypatch):
-    from tinyrag_desktop.kb import Importer, ingest, open_store
-
     started = []
     monkeypatch.setattr(reader_worker, "reader_command",
                         lambda: started.append(1) or [sys.executable, "-c", _ODD_ERROR_READER])
     monkeypatch.setattr(ingest, "_readers_for", lambda todo: reader_worker.Readers(1, share=False))
-    folder = tmp_path / "notes"
-    folder.mkdir()
-    for n in range(12):
-        (folder / f"note{n:02}.md").write_text(f"# Note {n}\n\nstep {n}\n", encoding="utf-8")
-    (folder / "odd.md").write_text("# Odd\n\nits reading raises an odd error\n", encoding="utf-8")
+    folder = _notes_and(tmp_path, "odd.md", "# Odd\n\nits reading raises an odd error\n")
     with open_store(data_dir) as kb:
         report = Importer(kb).run([str(folder)])
     assert [(Path(f.location).name, f.reason.split(":")[0]) for f in report.failed] == [
@@ -123,8 +121,6 @@ def _import_with(tmp_path, data_dir, monkeypatch, script: str, count: int, pause
     file read here taking ``pause`` seconds more; the report, the readers started, and what the readers
     still held when closed: (bytes given and not taken back, files no reader took)."""
     import time
-
-    from tinyrag_desktop.kb import Importer, ingest, open_store
 
     started: list[reader_worker._Reader] = []
     left: list[tuple[int, int]] = []

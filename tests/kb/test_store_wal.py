@@ -18,24 +18,23 @@ def _folder(tmp_path: Path, files: int) -> Path:
     return folder
 
 
-def test_the_writer_copies_its_log_into_the_database_in_large_steps(data_dir):
+def _writers_setting(data_dir: Path, pragma: str) -> int:
     kb = open_store(data_dir)
     assert kb is not None
     try:
-        pages = kb.conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+        return kb.conn.execute(f"PRAGMA {pragma}").fetchone()[0]
     finally:
         kb.close()
-    assert pages == WAL_AUTOCHECKPOINT > 1000  # SQLite's default, a copy (and two syncs) every 4 MB
+
+
+def test_the_writer_copies_its_log_into_the_database_in_large_steps(data_dir):
+    # SQLite's default is 1,000 pages: a copy (and two syncs) every 4 MB
+    assert _writers_setting(data_dir, "wal_autocheckpoint") == WAL_AUTOCHECKPOINT > 1000
 
 
 def test_the_writer_does_not_zero_freed_pages_whatever_sqlite_was_built_with(data_dir):
-    kb = open_store(data_dir)
-    assert kb is not None
-    try:
-        mode = kb.conn.execute("PRAGMA secure_delete").fetchone()[0]
-    finally:
-        kb.close()
-    assert mode == 2  # FAST: Debian's SQLite zeroes every page freed (1), python.org's none (0)
+    # FAST: Debian's SQLite zeroes every page freed (1), python.org's none (0)
+    assert _writers_setting(data_dir, "secure_delete") == 2
 
 
 def test_closing_folds_the_log_in_and_removes_it(tmp_path, data_dir):
