@@ -33,7 +33,7 @@ def test_the_writer_copies_its_log_into_the_database_in_large_steps(data_dir):
 
 
 def test_the_writer_does_not_zero_freed_pages_whatever_sqlite_was_built_with(data_dir):
-    # FAST: Debian's SQLite zeroes every page freed (1), python.org's none (0)
+    # FAST: Debian's SQLite zeroes every page freed (1), SQLite's default none (0)
     assert _writers_setting(data_dir, "secure_delete") == 2
 
 

@@ -60,7 +60,7 @@ SCHEMA_VERSION = 4
 WAL_AUTOCHECKPOINT = 8192
 
 # What SQLite does with the bytes of deleted rows. Debian's and Ubuntu's SQLite zero every freed page
-# (secure_delete ON); python.org's builds for Windows and macOS leave them (OFF). The full-text index frees
+# (secure_delete ON); SQLite's own default leaves them (OFF). The full-text index frees
 # pages all the time (each merge replaces segments), and zeroing them wrote a fifth more to disk: a 20 MB
 # Markdown folder imported in 4.1 s against 4.7 s on average over eight alternating pairs of runs here.
 # FAST zeroes what is deleted within pages written anyway, and leaves a freed page as it is until reused.
@@ -72,7 +72,7 @@ SECURE_DELETE = "FAST"
 # import runs (KnowledgeBase.importing) a level is merged only once it holds 32 segments, and at its end the
 # index is merged back to its usual shape (no level of 4 segments or more; the end's merge took 0.16 s).
 # Measured on a 20 MB folder of 1,292 Markdown files, the whole import in eight alternating pairs of runs:
-# 3.9-4.9 s (4.4 on average) against 4.6-5.8 s (5.2), and storing alone 3.1-3.4 s against 3.5-4.0 s.
+# 3.9-4.9 s (4.4 on average) against 4.9-5.8 s (5.2), and storing alone 3.1-3.4 s against 3.5-4.0 s.
 _MERGING = {"automerge": 4, "crisismerge": 16}  # FTS5's defaults
 _MERGING_WHILE_IMPORTING = {"automerge": 0, "crisismerge": 32}
 _FTS_TABLES = ("chunks_fts", "links_fts")
