@@ -123,6 +123,18 @@ def test_merging_left_off_by_a_killed_import_is_set_back_by_the_next(tmp_path, d
         assert _merging(kb.conn) == {"automerge": 4, "crisismerge": 16}
 
 
+def test_an_import_ended_by_an_exception_sets_merging_back_without_merging(tmp_path, data_dir):
+    folder = _folder(tmp_path, 40)
+    with open_store(data_dir) as kb:
+        with pytest.raises(KeyboardInterrupt):  # Ctrl+C: no waiting for a merge on the way out
+            with kb.importing():
+                for path in sorted(folder.iterdir()):
+                    Importer(kb).run([str(path)])  # one file at a time: each run leaves merging alone
+                raise KeyboardInterrupt
+        assert _merging(kb.conn) == {"automerge": 4, "crisismerge": 16}
+        assert _segments(kb.conn) == [40 - 32, 1]  # as the import left it: merged only at 32, not after
+
+
 def test_a_single_file_import_leaves_merging_alone(tmp_path, data_dir):
     folder = _folder(tmp_path, 1)
     with open_store(data_dir) as kb:

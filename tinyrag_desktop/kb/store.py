@@ -569,19 +569,21 @@ class KnowledgeBase:
         """Many sources are about to be stored, one transaction each: the full-text indexes put their merging
         off until the end (see _MERGING_WHILE_IMPORTING). Searches meanwhile stay right, only somewhat slower.
 
-        An import cancelled (``cancel`` set by its end) sets the usual merging back without merging: Cancel
-        must not wait for it (a second or more after a large import), and the next import's end merges. One
-        killed on the way leaves the setting behind, which bounds the segments all the same (32 a level),
-        and the next import's end sets it back. Not undone when the knowledge base is opened: that would
-        undo it under an import running in another process (the app's and ``kb add``'s, say)."""
+        An import cancelled (``cancel`` set by its end) or ended by an exception sets the usual merging back
+        without merging: Cancel must not wait for it (a second or more after a large import), and the next
+        import's end merges. One killed on the way leaves the setting behind, which bounds the segments all
+        the same (32 a level), and the next import's end sets it back. Not undone when the knowledge base is
+        opened: that would undo it under an import running in another process (the app's and ``kb add``'s)."""
         if self.readonly:
             yield
             return
         self._set_merging(_MERGING_WHILE_IMPORTING)
         try:
             yield
-        finally:
-            self._finish_merging(merge=cancel is None or not cancel.is_set())
+        except BaseException:  # Ctrl+C, or a failure no file could be stored after: no waiting for a merge
+            self._finish_merging(merge=False)
+            raise
+        self._finish_merging(merge=cancel is None or not cancel.is_set())
 
     def _set_merging(self, values: Mapping[str, int]) -> bool:
         try:
