@@ -332,15 +332,14 @@ class Readers:
     Each reader has at most :data:`_DEPTH` files at once; the others wait here, and a free reader takes the
     one furthest on. With ``share``, the importing process reads a waiting file itself when its turn to be
     stored comes: it reads the near files while the readers read the far ones, so a two-processor machine
-    keeps both busy, and with readers faster than that, it only stores. The first reader starts at once and
-    must read a line first (OSError when it cannot: a frozen build whose executable does not start one,
-    say), the others as files come; :meth:`close`, which an import always calls, cancelled or not, stops
-    them all. Only the importing thread calls these methods.
+    keeps both busy, and with readers faster than that, it only stores. Only the importing thread calls
+    these methods; :meth:`close`, which an import always calls, cancelled or not, stops every reader.
 
-    The first reader is started at once (OSError when it cannot be), and not waited for: a new Python takes
-    a third of a second to load the readers, and meanwhile this process reads. A reader that ends without
-    ever answering (a frozen build whose executable does not run one, say) means none can work here: its
-    files, and all the others, are then read in this process."""
+    The first reader is started at once (OSError when it cannot be), the others as files come. None is
+    waited for: a new Python takes a third of a second to load the readers, and meanwhile this process
+    reads. Each is first given a line to read; one that ends without ever answering (a frozen build whose
+    executable does not run one, say) means none can work here: its files, and all the others, are then
+    read in this process."""
 
     def __init__(self, count: int, share: bool = True) -> None:
         self.count = count
