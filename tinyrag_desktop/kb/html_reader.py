@@ -8,6 +8,7 @@ the lxml tree ourselves keeps the section and definition structure that chunking
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 
 import lxml.etree
@@ -47,28 +48,41 @@ _FURNITURE = re.compile(
 _ADMONITIONS = frozenset({"note", "tip", "warning", "caution", "important", "hint", "danger", "attention"})
 
 
-def _main_element(root: Element) -> Element | None:
+def _main_element(root: Element, data: bytes) -> Element | None:
     """The page's main content, the first of these found, in this order: <main>, role="main", <article>,
-    id="content", id="main-content", <div class="… body …">, <body>. One pass over the page, not one
-    per kind (a seventh of the reading time)."""
-    best, rank = None, 7
-    for el in root.iter():
-        tag = el.tag
-        if not isinstance(tag, str):  # a comment or a processing instruction
-            continue
-        if tag == "main":
+    id="content", id="main-content", <div class="… body …">, <body>.
+
+    Elements of one name are found by lxml in C; an attribute's value is looked for only in a page whose
+    bytes (``data``, those parsed) hold it: asking every element for its attributes in Python took a
+    twelfth of the reading time, and XPath's way through them more than half of that."""
+    for el in root.iter("main"):
+        return el
+    data = data.lower()  # searched without re.I, which costs a twentieth of the reading time
+    if _ROLE_MAIN.search(data):
+        for el in _WITH_ROLE_MAIN(root):
             return el
-        if rank > 1 and el.get("role") == "main":
-            best, rank = el, 1
-        elif rank > 2 and tag == "article":
-            best, rank = el, 2
-        elif rank > 3 and (ident := el.get("id")) in ("content", "main-content"):
-            best, rank = (el, 3) if ident == "content" else (el, 4) if rank > 4 else (best, rank)
-        elif rank > 5 and tag == "div" and " body " in f" {el.get('class')} ":
-            best, rank = el, 5
-        elif rank > 6 and tag == "body":
-            best, rank = el, 6
-    return best
+    for el in root.iter("article"):
+        return el
+    if _ID_CONTENT.search(data):
+        for find in (_WITH_ID_CONTENT, _WITH_ID_MAIN_CONTENT):
+            for el in find(root):
+                return el
+    for el in root.iter("div"):
+        if " body " in f" {el.get('class')} ":
+            return el
+    for el in root.iter("body"):
+        return el
+    return None
+
+
+# What an attribute looked for by _main_element must be written as, in bytes, to hold its value: more
+# pages than hold it match (role="main-menu", an id in running text), never fewer. A value written with
+# character references (role="&#109;ain") is not looked for.
+_ROLE_MAIN = re.compile(rb"role\s*=\s*[\"']?\s*main")
+_ID_CONTENT = re.compile(rb"id\s*=\s*[\"']?\s*(?:main-)?content")
+_WITH_ROLE_MAIN = lxml.etree.XPath("//@role[. = 'main']/..")
+_WITH_ID_CONTENT = lxml.etree.XPath("//@id[. = 'content']/..")
+_WITH_ID_MAIN_CONTENT = lxml.etree.XPath("//@id[. = 'main-content']/..")
 
 
 # A page's document now carries its links itself (see models.Document); the name stays for readers of it.
@@ -78,8 +92,17 @@ HtmlDocument = Document
 # The parsed page's elements: lxml.etree's own, not lxml.html's subclasses, whose class is looked up in
 # Python for every element met (a tenth of the reading time).
 Element = lxml.etree._Element
-# An element's text and all its descendants' text, joined as written (lxml.html's text_content()).
-_text = lxml.etree.XPath("string()", smart_strings=False)
+_tostring = lxml.etree.tostring
+
+
+def _text(el: Element) -> str:
+    """An element's text and all its descendants' text, joined as written (lxml.html's text_content()).
+
+    libxml2's text serialisation, not XPath's string(): half the time, and this is called for every
+    paragraph, link and cell (and an element without children is its own text)."""
+    if len(el) == 0:
+        return el.text or ""
+    return _tostring(el, method="text", encoding=str, with_tail=False)
 
 
 def _drop_tree(el: Element) -> None:
@@ -101,10 +124,16 @@ def _norm(text: str) -> str:
 def _is_furniture(el: Element) -> bool:
     cls = el.get("class")
     ident = el.get("id")
-    if cls and _FURNITURE.search(cls):
+    if cls and _names_furniture(cls):
         return not _holds_a_document(el)
-    return bool(ident and _FURNITURE.search(ident)) and not _names_its_section(el, ident) and not (
+    return bool(ident and _names_furniture(ident)) and not _names_its_section(el, ident) and not (
         _holds_a_document(el))
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_furniture(name: str) -> bool:
+    # remembered: a page's classes are a few, given to many elements ("sect2", "literal")
+    return _FURNITURE.search(name) is not None
 
 
 # Paragraphs of running text that no menu, sidebar or banner holds, with a heading.
@@ -170,6 +199,8 @@ def _is_link_list(el: Element) -> bool:
     # Link density, as boilerplate removers (jusText, trafilatura) use it: a list or box whose text is
     # mostly the text of its many links is a table of contents, an index or a menu, not content. Links
     # that are a glossary's definitions are content, not navigation.
+    if len(el) == 0:  # text alone (most paragraphs and cells)
+        return False
     anchors = []
     for anchors_seen, a in enumerate(el.iter("a"), start=1):
         anchors.append(a)
@@ -214,9 +245,16 @@ def _is_contents(anchors: list[Element]) -> bool:
 
 def _dense(el: Element) -> bool:
     total = len(" ".join(_text(el).split()))
+    if total == 0:
+        return False
+    linked = [(a, _text(a)) for a in el.iter("a")]
+    # The links' text as written is the most it can be with its spaces folded: a box whose links are
+    # well under half of its text (a page's whole content) is answered without folding them or looking
+    # for glossaries (a tenth of the reading time).
+    if sum(len(text) for _, text in linked) <= total / 2:
+        return False
     glossaries: dict = {}
-    linked = sum(len(" ".join(_text(a).split())) for a in el.iter("a") if not _defines(a, el, glossaries))
-    return total > 0 and linked / total > 0.5
+    return sum(len(" ".join(text.split())) for a, text in linked if not _defines(a, el, glossaries)) / total > 0.5
 
 
 # The words outside links that make a paragraph running text rather than a menu entry or a caption.
@@ -239,15 +277,16 @@ _PAGER_WORDS = frozenset({"next", "previous", "prev", "up", "top", "home", "cont
                           "forward", "languages", "language", "available", "page", "chapter", "section"})
 _PAGER_CUES = frozenset({"next", "previous", "prev", "up", "languages"})
 _TRAIL_SIGNS = re.compile(r"[>»›|→]")
-# Without one of these, a paragraph is no pager (a quick test before the exact one).
-_PAGER_HINT = re.compile(r"next|prev|up|language|[>»›|→]", re.I)
+# Without one of these, a paragraph is no pager (a quick test before the exact one, on its text in lower
+# case: half the time of re.I).
+_PAGER_HINT = re.compile(r"next|prev|up|language|[>»›|→]")
 
 
 def _is_pager(el: Element) -> bool:
-    if next(el.iter("a"), None) is None:  # most paragraphs: answered without building a list
+    if len(el) == 0 or next(el.iter("a"), None) is None:  # most paragraphs: answered without a list
         return False
     text = _text(el)
-    if len(text) > 2 * _PAGER_CHARS or not _PAGER_HINT.search(text) or len(_norm(text)) > _PAGER_CHARS:
+    if len(text) > 2 * _PAGER_CHARS or not _PAGER_HINT.search(text.lower()) or len(_norm(text)) > _PAGER_CHARS:
         return False
     anchors = [a for a in el.iter("a") if a.get("href")]
     for a in anchors:
@@ -285,20 +324,31 @@ def _drop_permalinks(root: Element) -> None:
 
 def separate_lines(root: Element) -> None:
     """Put a line break around every element that starts a new line (see _LINE_BREAKING), so that
-    text_content(), which joins text without spaces, keeps the words on either side apart."""
+    text_content(), which joins text without spaces, keeps the words on either side apart.
+
+    Where one already follows, none is added: before a first child or a next sibling that starts with
+    its own (a new text costs lxml an allocation, and most elements are such a sibling or child)."""
     for el in root.iter(*_LINE_BREAKING):
         # written out, not a function called twice per element: this runs for most elements of a page
         if el.tag != "br" and el.tag != "hr":
-            text = "\n" + (el.text or "")
+            text = el.text
+            if text or not len(el) or el[0].tag not in _OPENS_A_LINE:
+                text = "\n" + (text or "")
+                try:
+                    el.text = text
+                except ValueError:
+                    el.text = _CONTROLS.sub("", text)
+        tail = el.tail
+        if tail or (following := el.getnext()) is None or following.tag not in _OPENS_A_LINE:
+            tail = "\n" + (tail or "")
             try:
-                el.text = text
+                el.tail = tail
             except ValueError:
-                el.text = _CONTROLS.sub("", text)
-        tail = "\n" + (el.tail or "")
-        try:
-            el.tail = tail
-        except ValueError:
-            el.tail = _CONTROLS.sub("", tail)
+                el.tail = _CONTROLS.sub("", tail)
+
+
+# The elements whose text separate_lines always starts with a line break (its own, or its first child's).
+_OPENS_A_LINE = frozenset(_LINE_BREAKING) - {"br", "hr"}
 
 
 # Control characters lxml will not take in a new text (a stray backspace in a page); they show nothing.
@@ -307,6 +357,8 @@ _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 def _rows(table: Element) -> list[Element]:
     """The table's own rows, not those of a table nested in one of its cells."""
+    if next(table.iterdescendants("table"), None) is None:  # most tables: every row is its own
+        return list(table.iter("tr"))
     return [tr for tr in table.iter("tr") if next(tr.iterancestors("table"), None) is table]
 
 
@@ -501,7 +553,9 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     if isinstance(data, str):
         # Text already decoded: its <meta charset> no longer applies.
         data, encoding = data.replace("\x00", "").encode("utf-8"), "utf-8"
-    elif (declared := _declared_encoding(data)) is not None:
+    elif (declared := _declared_encoding(data)) == "utf-8" and b"\x00" not in data and _is_utf8(data):
+        encoding = "utf-8"  # as it is: decoded and encoded again, it would be the same bytes
+    elif declared is not None:
         # decoded here, by Python's codecs: libxml2 (through iconv) does not know every name Python does
         data, encoding = _decoded(data, declared).replace("\x00", "").encode("utf-8"), "utf-8"
     elif _undeclared_utf8(data):
@@ -513,9 +567,9 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     root = _parse(_without_dtd(data), encoding)
     _drop_permalinks(root)
     separate_lines(root)
-    title_el = root.find(".//title")
+    title_el = next(root.iter("title"), None)
     title = _norm(_text(title_el)) if title_el is not None else ""
-    main = _main_element(root)
+    main = _main_element(root, data)
     walker = _Walker()
     if main is not None:
         for header in _page_headers(main):
