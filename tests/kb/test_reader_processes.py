@@ -146,13 +146,15 @@ def _notes(folder: Path, count: int) -> list[str]:
 def test_a_reader_that_dies_fails_its_own_file_and_the_others_are_read(tmp_path, data_dir, monkeypatch,
                                                                        test_readers):
     folder = tmp_path / "notes"
-    _notes(folder, 50)  # more than are given ahead: files are still to be read once the reader has died
+    count = reader_worker.AHEAD_PER_READER * 2 + 18
+    # more than are given ahead (Readers.ahead): files are still to be read once the reader has died
+    _notes(folder, count)
     (folder / "crash.md").write_text("# Crash\n\nthis one ends its reader\n", encoding="utf-8")
     report = _import(data_dir, folder, monkeypatch, readers=2, share=False)
     assert [(Path(f.location).name, f.reason) for f in report.failed] == [
         ("crash.md", "its reader stopped while reading it (out of memory, or a file that crashes the reading "
                      "library)")]
-    assert len(report.added) == 50 and not report.cancelled
+    assert len(report.added) == count and not report.cancelled
     assert len(test_readers) == 3  # the dead one was replaced
     assert all(reader.process.returncode is not None for reader in test_readers)  # none outlives the import
 
