@@ -225,3 +225,21 @@ def test_a_file_that_cannot_be_sent_to_a_reader_does_not_stop_the_import(tmp_pat
     assert all(f.reason == stopped for f in report.failed) and len(report.failed) <= 1  # the one being read
     assert len(report.added) + len(report.failed) == 14
     assert "a file could not be given to reader process" in caplog.text
+
+
+def test_a_reader_that_answers_is_given_the_next_waiting_file_without_the_importing_thread():
+    # The importing thread gives the readers work when it asks for a file; a reader that answers takes the
+    # next waiting file itself, so it goes on while the importing thread stores or reads a large file.
+    readers = reader_worker.Readers(1, share=False)
+    try:
+        count = 3 * reader_worker._DEPTH
+        readings = [readers.read(_job(f"note {n}")) for n in range(count)]
+        readers.dispatch()  # once: a hand's worth given, the rest left waiting
+        for reading in readings:  # each answered without the importing thread giving out any more
+            outcome = reading._outcome.get(timeout=30)  # queue.Empty: not given
+            reading._outcome.put(outcome)  # left for result()
+        assert readers._waiting == []
+        cancel = threading.Event()
+        assert [reading.result(cancel)[0].title for reading in readings] == [f"note {n}" for n in range(count)]
+    finally:
+        readers.close()

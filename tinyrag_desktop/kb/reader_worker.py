@@ -42,11 +42,14 @@ _LENGTH = struct.Struct(">Q")
 AHEAD_BYTES = 96 * 1024 * 1024
 # No message is longer: a job is a file of at most ingest.MAX_FILE_BYTES, a result its text.
 _MOST_BYTES = 1 << 30
-# Files a reader is given at once: the one it reads, and the next ones, there when it is done. It is sent
-# more only when the importing thread next asks for a file, after storing one or reading one itself: with
-# two, a reader of the PostgreSQL manual waited for work a third of the import (1.9 CPU seconds of 3.1),
-# and the importing process read 410 of its 1,167 pages; with four, 340, and the import took a tenth less
-# (median of eight alternating pairs of runs, 5.9 MB/s against 5.2; faster in six of the eight).
+# Files a reader is given at once: the one it reads, and the next ones, there when it is done. It is given
+# more as it answers (Readers._refill) and when the importing thread asks for a file. Importing the
+# PostgreSQL manual (1,167 pages) with one reader, medians of eight alternating pairs of runs: with two
+# and only the importing thread giving out files, the reader waited for work a third of the time and the
+# importing process read 410 pages itself, 5.2 MB/s; with four, 5.9 MB/s; with four and each answer
+# refilling the hand, the reader waited for work half as long (0.3 to 0.5 s of its 2.5 to 3.1, against
+# 0.8 to 0.9 of 3.4 to 3.6), the importing process read 274 pages, and the import went from 4.8 to
+# 5.8 MB/s against four without (faster in seven of the eight pairs).
 _DEPTH = 4
 # Files given ahead of the one being stored, for each reader: enough for every reader to have a full hand,
 # and for the importing process to have files of its own to read while they do.
@@ -174,6 +177,7 @@ class _Reader:
         self.ended = False  # it stopped answering: it is given nothing more
         self.answers = 0
         self.answered: threading.Event | None = None  # set on each answer, and when it ends (see Readers)
+        self.refill: Callable[[_Reader], None] | None = None  # called on each answer (Readers._refill)
         self._outbox: queue.Queue[ReadJob | None] = queue.Queue()
         self._threads = [threading.Thread(target=target, name=name, daemon=True) for target, name in (
             (self._take_in, "kb-reader"), (self._write_out, "kb-reader-in"), (self._log_errors, "kb-reader-log"))]
@@ -189,8 +193,8 @@ class _Reader:
         with self._lock:
             if self.ended:
                 return False
+            reading._reader = self
             self.given.append(reading)
-        reading._reader = self
         self._outbox.put(reading._job)
         return True
 
@@ -224,6 +228,8 @@ class _Reader:
                 break
             self.answers += 1
             reading._answered(outcome)  # type: ignore[arg-type]
+            if self.refill is not None:
+                self.refill(self)
             if self.answered is not None:
                 self.answered.set()
         with self._lock:
@@ -337,10 +343,13 @@ class Readers:
     """``count`` reader processes and the files given to them, stored in the import's order.
 
     Each reader has at most :data:`_DEPTH` files at once; the others wait here, and a free reader takes the
-    one furthest on. With ``share``, the importing process reads a waiting file itself when its turn to be
-    stored comes: it reads the near files while the readers read the far ones, so a two-processor machine
-    keeps both busy, and with readers faster than that, it only stores. Only the importing thread calls
-    these methods; :meth:`close`, which an import always calls, cancelled or not, stops every reader.
+    one furthest on: when the importing thread asks for a file, and as soon as a reader answers (from the
+    thread that takes in its answers, so that a reader does not wait for work while the importing thread
+    stores or reads a large file). With ``share``, the importing process reads a waiting file itself when
+    its turn to be stored comes: it reads the near files while the readers read the far ones, so a
+    two-processor machine keeps both busy, and with readers faster than that, it only stores. Only the
+    importing thread calls these methods; :meth:`close`, which an import always calls, cancelled or not,
+    stops every reader.
 
     The first reader is started at once (OSError when it cannot be), the others as files come. None is
     waited for: a new Python takes a third of a second to load the readers, and meanwhile this process
@@ -355,8 +364,11 @@ class Readers:
         self.bytes_out = 0  # of the files given and not yet taken back: read-ahead stops at AHEAD_BYTES
         self.answered = threading.Event()  # a reader answered or ended: it may have room for another file
         self.broken = False  # no reader can work here: every file is read in this process
-        self._all: list[_Reader] = [self._started()]
+        # the files waiting, and which reader gets one: the importing thread, and each reader's own thread
+        # as it answers, give them out
+        self._lock = threading.Lock()
         self._waiting: list[Reading] = []  # given, no reader yet, in order
+        self._all: list[_Reader] = [self._started()]
 
     def has_room(self) -> bool:
         """Whether another file may be given: the files given and not taken back hold under AHEAD_BYTES
@@ -368,14 +380,16 @@ class Readers:
         :meth:`dispatch`), so that files given together go furthest first."""
         self.bytes_out += len(job.data)
         reading = Reading(self, job)
-        self._waiting.append(reading)
+        with self._lock:
+            self._waiting.append(reading)
         return reading
 
     def withdraw(self, reading: Reading) -> bool:
         """Take back a file no reader has yet (True), to read it here."""
-        if reading not in self._waiting:
-            return False
-        self._waiting.remove(reading)
+        with self._lock:
+            if reading not in self._waiting:
+                return False
+            self._waiting.remove(reading)
         self.bytes_out -= len(reading._job.data)
         return True
 
@@ -393,6 +407,10 @@ class Readers:
         silent = next((r for r in self._all if r.ended and not r.answers), None)
         if silent is not None:
             self._give_up(f"reader process {silent.process.pid} ended without answering")
+        with self._lock:
+            self._dispatch()
+
+    def _dispatch(self) -> None:
         while self._waiting and not self.broken:
             live = [r for r in self._all if not r.ended]
             reader = min(live, key=_Reader.load, default=None)
@@ -410,10 +428,21 @@ class Readers:
             if not reader.give(reading):  # it ended meanwhile: the file goes to another
                 self._waiting.append(reading)
 
+    def _refill(self, reader: _Reader) -> None:
+        """Give ``reader``, which has just answered, waiting files up to a full hand, the furthest on first.
+        Called from its own thread; it starts no reader (only the importing thread does)."""
+        with self._lock:
+            while self._waiting and not self.broken and not reader.ended and reader.load() < _DEPTH:
+                reading = self._waiting.pop()
+                if not reader.give(reading):
+                    self._waiting.append(reading)
+                    return
+
     def _started(self) -> _Reader:
         """A new reader, given the first line to read: its answer says it works."""
         reader = _Reader()
         reader.answered = self.answered
+        reader.refill = self._refill
         reader.give(Reading(self, ReadJob(b"ready", "text", "ready.txt", 200)))
         return reader
 
@@ -424,9 +453,10 @@ class Readers:
 
     def close(self) -> None:
         """Stop every reader now, with whatever it was reading."""
-        for reader in self._all:
+        with self._lock:
+            readers, self._all, self._waiting = self._all, [], []
+        for reader in readers:
             reader.stop()
-        self._all, self._waiting = [], []
 
 
 if __name__ == "__main__":
