@@ -209,16 +209,14 @@ def _is_link_list(el: Element) -> bool:
     else:
         if not _is_contents(anchors):
             return False
-    if not _dense(el) or (el.tag == "table" and _is_layout(el)):
-        return False
     # A page section or box whose links are mostly a table of contents, but that also holds running
     # text (an introduction above the list of its subpages) is walked into: its lists are judged one
-    # by one, and its paragraphs kept.
-    if el.tag in ("div", "section"):
-        # A section with its own heading, or with running text, is walked into, its lists judged one by
-        # one: its introduction or a list that is content stays, and a table of contents in it goes.
-        return not (any(child.tag in _HEADINGS for child in el) or any(_is_prose(p) for p in el.iter("p")))
-    return True
+    # by one, and its paragraphs kept. That is asked first: a section of a page's content answers it at
+    # its first paragraph, where its link density would take all of its text (a tenth of the reading).
+    if el.tag in ("div", "section") and (
+            any(child.tag in _HEADINGS for child in el) or any(_is_prose(p) for p in el.iter("p"))):
+        return False
+    return _dense(el) and not (el.tag == "table" and _is_layout(el))
 
 
 # Words outside its links that make an item of a list of links a statement rather than a menu entry
