@@ -26,10 +26,9 @@ import errno
 import hashlib
 import logging
 import os
-import re
 import threading
 from contextlib import nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
@@ -41,7 +40,7 @@ from .errors import (
 )
 from .models import Block, Chunk, Document
 from .readers import (
-    GZIP_MAGIC, SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, sniff, with_utf16_bom,
+    GZIP_MAGIC, SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, sniff, with_utf16_bom, without_invisible,
 )
 from .reader_worker import Reading, Readers, ReadJob
 from .store import KnowledgeBase, local_moment, new_load_id
@@ -636,22 +635,6 @@ class Importer:
         if reread:
             report.reread.append(location)
         report.chunks += len(chunks)
-
-
-# Invisible characters inside words: a soft hyphen (HTML's &shy;, a hyphenation hint in German or Dutch
-# text: "Donau&shy;dampf&shy;schiff"), a word joiner, a zero-width no-break space (a byte order mark left
-# inside text joined from files). The index splits words at them: "Donaudampfschiff" found nothing.
-_INVISIBLE = re.compile("[\u00ad\u2060\ufeff]")
-
-
-def _visible(text: str) -> str:
-    return text if text.isascii() or not _INVISIBLE.search(text) else _INVISIBLE.sub("", text)
-
-
-def without_invisible(doc: Document) -> Document:
-    """``doc`` with its title and blocks free of the invisible characters that split words in the index."""
-    blocks = tuple(b if b.text.isascii() else replace(b, text=_visible(b.text)) for b in doc.blocks)
-    return replace(doc, title=_visible(doc.title), blocks=blocks)
 
 
 def _local_day(stamp: str) -> str:

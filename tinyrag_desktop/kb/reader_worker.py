@@ -73,8 +73,7 @@ class ReadJob:
     chunk_size: int
 
     def run(self, cancelled: Callable[[], bool] | None = None) -> tuple[Document, list[Chunk]]:
-        from .ingest import without_invisible  # ingest imports this module
-        from .readers import read_bytes
+        from .readers import read_bytes, without_invisible  # on first use: the importing process may not read
 
         doc = without_invisible(read_bytes(self.data, self.kind, self.name, cancelled))
         return doc, chunk_document(doc, self.chunk_size)

@@ -18,6 +18,7 @@ import mimetypes
 import re
 import zipfile
 import zlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -296,3 +297,19 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
                          "markup that shows none of its own: a table of contents, or text taken from other files)")
         raise NoText("no readable text found" + (" (only headings)" if doc.blocks else ""))
     return doc
+
+
+# Invisible characters inside words: a soft hyphen (HTML's &shy;, a hyphenation hint in German or Dutch
+# text: "Donau&shy;dampf&shy;schiff"), a word joiner, a zero-width no-break space (a byte order mark left
+# inside text joined from files). The index splits words at them: "Donaudampfschiff" found nothing.
+_INVISIBLE = re.compile("[\u00ad\u2060\ufeff]")
+
+
+def _visible(text: str) -> str:
+    return text if text.isascii() or not _INVISIBLE.search(text) else _INVISIBLE.sub("", text)
+
+
+def without_invisible(doc: Document) -> Document:
+    """``doc`` with its title and blocks free of the invisible characters that split words in the index."""
+    blocks = tuple(b if b.text.isascii() else replace(b, text=_visible(b.text)) for b in doc.blocks)
+    return replace(doc, title=_visible(doc.title), blocks=blocks)
