@@ -280,10 +280,13 @@ _TRAIL_SIGNS = re.compile(r"[>»›|→]")
 _PAGER_HINT = re.compile(r"next|prev|up|language|[>»›|→]")
 
 
-def _is_pager(el: Element) -> bool:
-    if len(el) == 0 or next(el.iter("a"), None) is None:  # most paragraphs: answered without a list
-        return False
-    text = _text(el)
+def _holds_a_link(el: Element) -> bool:
+    return len(el) > 0 and next(el.iter("a"), None) is not None  # most paragraphs: text alone
+
+
+def _is_pager(el: Element, text: str) -> bool:
+    """Whether ``el``, which holds a link (see _holds_a_link), is a pager or a trail; ``text``: _text(el),
+    read once for this and, for a paragraph, for its block."""
     if len(text) > 2 * _PAGER_CHARS or not _PAGER_HINT.search(text.lower()) or len(_norm(text)) > _PAGER_CHARS:
         return False
     anchors = [a for a in el.iter("a") if a.get("href")]
@@ -446,8 +449,9 @@ class _Walker:
                 self._loose_text(child.tail)
                 continue
             tag = tag.rpartition("}")[2].lower()
+            raw = None  # the element's text, once read
             if tag in _DROP_TAGS or _is_furniture(child) or (tag in _LINK_LISTS and _is_link_list(child)) or (
-                    tag in _PAGER_TAGS and _is_pager(child)):
+                    tag in _PAGER_TAGS and _holds_a_link(child) and _is_pager(child, raw := _text(child))):
                 if tag in ("ul", "ol") and not _is_furniture(child):
                     self._flush_loose()
                     self._described_items(child)
@@ -478,10 +482,11 @@ class _Walker:
                         for row in _rows(child):  # a row is a link's sentence
                             self._add_links(list(row.iter("a")), _norm(_text(row)))
                 else:
-                    text = _norm(_text(child))
+                    text = _norm(_text(child) if raw is None else raw)
                     if text:
                         self.blocks.append(Block("term" if tag == "dt" else "text", text))
-                        self._add_links(list(child.iter("a")), _term_context(child, text) if tag == "dt" else text)
+                        if len(child):  # else no link in it
+                            self._add_links(list(child.iter("a")), _term_context(child, text) if tag == "dt" else text)
             elif tag in _CONTAINERS and (tag not in ("span", "font", "td", "th") or len(child)):
                 if tag in ("span", "font"):
                     self.walk(child)  # an inline wrapper holding blocks: treat its content as ours
