@@ -73,7 +73,7 @@ class ReadJob:
     chunk_size: int
 
     def run(self, cancelled: Callable[[], bool] | None = None) -> tuple[Document, list[Chunk]]:
-        from .readers import read_bytes, without_invisible  # on first use: the importing process may not read
+        from .readers import read_bytes, without_invisible  # when first needed: they load lxml and every reader
 
         doc = without_invisible(read_bytes(self.data, self.kind, self.name, cancelled))
         return doc, chunk_document(doc, self.chunk_size)
