@@ -692,8 +692,7 @@ class KnowledgeBase:
                 if replacing and replacing != location:
                     old = conn.execute("SELECT id FROM sources WHERE location = ?", (replacing,)).fetchone()
                     if old is not None:
-                        self._unindex(old[0])
-                        conn.execute("DELETE FROM sources WHERE id = ?", (old[0],))
+                        self._delete(old[0])
         except sqlite3.DatabaseError as exc:
             raise self._write_error(f"Could not save {location} in the knowledge base", exc) from exc
         return source_id
@@ -704,8 +703,7 @@ class KnowledgeBase:
         conn = self.conn
         try:
             with _transaction(conn):
-                self._unindex(source_id)
-                deleted = conn.execute("DELETE FROM sources WHERE id = ?", (source_id,)).rowcount
+                deleted = self._delete(source_id)
         except sqlite3.DatabaseError as exc:
             raise self._write_error(f"Could not remove source {source_id}", exc) from exc
         return deleted > 0
@@ -719,11 +717,15 @@ class KnowledgeBase:
             with _transaction(conn):
                 deleted = 0
                 for source_id in dict.fromkeys(source_ids):
-                    self._unindex(source_id)
-                    deleted += conn.execute("DELETE FROM sources WHERE id = ?", (source_id,)).rowcount
+                    deleted += self._delete(source_id)
         except sqlite3.DatabaseError as exc:
             raise self._write_error(f"Could not remove {len(source_ids)} sources", exc) from exc
         return deleted
+
+    def _delete(self, source_id: int) -> int:
+        """Delete a source and all it has (within the caller's transaction); 1, or 0 when there was none."""
+        self._unindex(source_id)
+        return self.conn.execute("DELETE FROM sources WHERE id = ?", (source_id,)).rowcount
 
     def _unindex(self, source_id: int) -> None:
         # A contentless index forgets a row only when told the values it was indexed with: the stored
