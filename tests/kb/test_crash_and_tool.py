@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,12 @@ Importer(kb, chunk_size=300, on_progress=progress).run([sys.argv[2]])
 """
 
 
+def _committed(data_dir: Path) -> int:
+    """How many sources another process sees stored (the import commits what it read every moment)."""
+    with closing(sqlite3.connect(f"{(data_dir / 'knowledge.db').as_uri()}?mode=ro", uri=True)) as conn:
+        return conn.execute("SELECT count(*) FROM sources").fetchone()[0]
+
+
 def test_killed_import_leaves_every_source_complete_or_absent(tmp_path, data_dir):
     folder = tmp_path / "many"
     folder.mkdir()
@@ -36,8 +44,8 @@ def test_killed_import_leaves_every_source_complete_or_absent(tmp_path, data_dir
     proc = subprocess.Popen([sys.executable, "-c", _IMPORT_SCRIPT, str(data_dir), str(folder)],
                             stdout=subprocess.PIPE, text=True, cwd=REPO)
     assert proc.stdout is not None
-    for line in proc.stdout:  # wait until the import is well under way, then kill it hard
-        if int(line) >= 40:
+    for line in proc.stdout:  # wait until the import is well under way (40 sources committed), then kill it hard
+        if int(line) >= 40 and _committed(data_dir) >= 40:
             break
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tinyrag_desktop.kb import Importer, StoreError, open_store, search
+from tinyrag_desktop.kb import ingest as ingest_module
 from tinyrag_desktop.kb.models import Chunk
 
 NOTE = "# Kettles\n\nDescale the kettle with citric acid every month in hard-water areas.\n"
@@ -135,7 +136,8 @@ def test_a_full_disk_is_reported_as_such_and_the_store_stays_usable(data_dir):
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
-def test_a_full_disk_stops_a_folder_import_at_the_first_file_it_fails(data_dir, tmp_path):
+def test_a_full_disk_stops_a_folder_import_at_the_first_file_it_fails(data_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(ingest_module, "STORE_EVERY", 0)  # each file stored before the next is read
     docs = tmp_path / "docs"
     docs.mkdir()
     for n in range(6):
@@ -146,7 +148,7 @@ def test_a_full_disk_stops_a_folder_import_at_the_first_file_it_fails(data_dir, 
     assert 1 <= len(report.added) < 5, report.summary()
     assert len(report.failed) == 1 and "the disk it is on is full" in report.failed[0].reason
     assert report.not_tried == 6 - len(report.added) - 1
-    assert report.summary().endswith(f"stopped, the disk is full: {report.not_tried} more not tried")
+    assert report.summary().endswith(f"stopped, the disk is full: {report.not_tried} more not imported")
     with open_store(data_dir) as kb:  # what was stored is whole, and nothing of the failed file
         assert sorted(s.location for s in kb.sources()) == sorted(report.added)
         assert kb.check_integrity() == []
@@ -157,6 +159,7 @@ def test_kb_add_stopped_by_a_full_disk_exits_with_failure(data_dir, tmp_path, mo
     from tinyrag_desktop.cli import main
     from tinyrag_desktop.kb import DiskFull, KnowledgeBase
 
+    monkeypatch.setattr(ingest_module, "STORE_EVERY", 0)  # each file stored before the next is read
     docs = tmp_path / "docs"
     docs.mkdir()
     for n in range(4):
@@ -171,7 +174,7 @@ def test_kb_add_stopped_by_a_full_disk_exits_with_failure(data_dir, tmp_path, mo
     monkeypatch.setattr(KnowledgeBase, "replace_source", fill_up)
     assert main(["kb", "add", str(docs), "--data-dir", str(data_dir)]) == 1
     out = capsys.readouterr().out
-    assert "1 added" in out and "stopped, the disk is full: 2 more not tried" in out
+    assert "1 added" in out and "stopped, the disk is full: 2 more not imported" in out
 
 
 def test_a_file_reached_twice_is_imported_once_and_the_second_time_said(data_dir, tmp_path):

@@ -1,6 +1,7 @@
 """``kb add`` of a folder into a knowledge base no file can be stored in: a read-only ``knowledge.db``, or one
-another program is writing to. The import stops at the first file, says once what happened and what to do,
-and counts the files it did not try; it does not fail once per file."""
+another program is writing to. The import stops at the first file it cannot store (with the files read beside
+it, stored together: ingest.STORE_EVERY), says once what happened and what to do, and counts the files it did
+not import; it does not fail once per file."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ def test_a_read_only_knowledge_base_file_stops_a_folder_import_at_the_first_file
         failed = _failures(done.stderr)
         assert len(failed) == 1, done.stderr  # was one line per file, each saying the same
         assert "is read-only. Make it writable for you, then try again." in failed[0], failed
-        assert done.stdout.strip().endswith("— stopped, the knowledge base file is read-only: 3 more not tried"), \
+        assert done.stdout.strip().endswith("— stopped, the knowledge base file is read-only: 3 more not imported"), \
             done.stdout
     finally:
         shutil.rmtree(top, ignore_errors=True)
@@ -83,7 +84,7 @@ def test_a_knowledge_base_another_program_is_writing_stops_the_import_and_says_s
     assert len(failed) == 1, err  # was one per file, each after waiting 30 s
     assert "another program is writing to the knowledge base" in failed[0], failed
     assert "Try again when it is done" in failed[0], failed
-    assert out.strip().endswith("— stopped, another program is writing to the knowledge base: 2 more not tried")
+    assert out.strip().endswith("— stopped, another program is writing to the knowledge base: 2 more not imported")
 
 
 def test_a_write_waits_a_few_seconds_not_half_a_minute(tmp_path):

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tinyrag_desktop.kb import Importer, open_store, search
+from tinyrag_desktop.kb import ingest as ingest_module
 from tinyrag_desktop.kb import store as store_module
 
 
@@ -58,7 +59,8 @@ def _merging(conn: sqlite3.Connection, table: str = "chunks_fts") -> dict[str, i
     return {k: v for k, v in conn.execute(f"SELECT k, v FROM {table}_config WHERE k IN ('automerge', 'crisismerge')")}
 
 
-def test_an_import_puts_merging_off_and_leaves_the_index_as_merged_as_usual(tmp_path, data_dir):
+def test_an_import_puts_merging_off_and_leaves_the_index_as_merged_as_usual(tmp_path, data_dir, monkeypatch):
+    monkeypatch.setattr(ingest_module, "STORE_EVERY", 0)  # each file stored before the next is read: watched below
     folder = _folder(tmp_path, 120)
     kb = open_store(data_dir)
     assert kb is not None

@@ -38,18 +38,18 @@ def test_the_writer_does_not_zero_freed_pages_whatever_sqlite_was_built_with(dat
 
 
 def test_closing_folds_the_log_in_and_removes_it(tmp_path, data_dir):
-    folder = _folder(tmp_path, 90)
+    folder = _folder(tmp_path, 150)
     kb = open_store(data_dir)
     assert kb is not None
     report = Importer(kb).run([str(folder)])
     wal = data_dir / f"{DB_NAME}-wal"
     try:
-        assert len(report.added) == 90 and not report.failed
+        assert len(report.added) == 150 and not report.failed
         # the log holds well over SQLite's default of 1,000 pages: nothing was copied meanwhile
         assert kb.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1] > 2000
         assert wal.stat().st_size > 2000 * 4096
     finally:
         kb.close()
     assert not wal.exists()
-    hits = search(data_dir, "walrus 89 tusks", 3)
-    assert hits and hits[0].title == "Note 89"
+    hits = search(data_dir, "walrus 149 tusks", 3)
+    assert hits and hits[0].title == "Note 149"

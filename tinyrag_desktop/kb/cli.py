@@ -270,8 +270,8 @@ def _add(args: argparse.Namespace) -> int:
     try:
         report = importer.run(items)
     except KeyboardInterrupt:
-        # Ctrl+C lands anywhere: reading a file, or just after a source was stored. Each source is stored
-        # in one transaction, so all that can be said for sure is that none is stored in part.
+        # Ctrl+C lands anywhere: reading a file, or storing the ones read in the last moments (which it
+        # leaves out). Each source is stored whole or not at all, and that is all that can be said for sure.
         where = f" after {progress.last.done} of {progress.last.total} sources" if progress.last else ""
         print(f"\ninterrupted{where}: each source is stored whole or not at all. Run the same kb add again "
               "to import the rest (sources already stored and unchanged are skipped).", file=sys.stderr)

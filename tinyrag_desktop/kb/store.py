@@ -28,7 +28,7 @@ import time
 import unicodedata
 import uuid
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
@@ -36,7 +36,7 @@ from typing import Mapping, Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
 from ..sqlitefiles import missing_columns, table_columns
-from .errors import DiskFull, ReadOnlyStore, StoreError, StoreLocked
+from .errors import CannotWrite, DiskFull, ReadOnlyStore, StoreError, StoreLocked
 from .models import Chunk, SourceInfo
 from .textform import index_form
 
@@ -66,9 +66,10 @@ WAL_AUTOCHECKPOINT = 8192
 # FAST zeroes what is deleted within pages written anyway, and leaves a freed page as it is until reused.
 SECURE_DELETE = "FAST"
 
-# How the full-text indexes merge their segments (FTS5 writes one segment per commit). Normally, as after
-# each commit FTS5 merges a little ("automerge": levels of 4 segments), rewriting the index's pages about once
-# per level of it; with one commit per source that was a quarter of a folder import's storing. While an
+# How the full-text indexes merge their segments (FTS5 writes one segment per commit, and per savepoint:
+# one per source an import stores). Normally, as after each FTS5 merges a little ("automerge": levels of 4
+# segments), rewriting the index's pages about once per level of it; with a segment per source that was a
+# quarter of a folder import's storing. While an
 # import runs (KnowledgeBase.importing) a level is merged only once it holds 32 segments, and at its end the
 # index is merged back to its usual shape (no level of 4 segments or more; the end's merge took 0.16 s).
 # Measured on a 20 MB folder of 1,292 Markdown files, the whole import in eight alternating pairs of runs:
@@ -215,8 +216,9 @@ def refuse_unusable(path: Path, conn: sqlite3.Connection | None = None) -> None:
 
 
 # How long a write waits for another program's write to the same knowledge base to end, in seconds.
-# The window and ``kb add`` store each source in a transaction of its own, over in well under a second,
-# so two imports take turns within this wait. A program that holds the lock longer (a database browser
+# The window and ``kb add`` store what they read in the last quarter of a second in one transaction (see
+# ingest.STORE_EVERY), over in well under a second, and hold no lock while they read: two imports take
+# turns within this wait. A program that holds the lock longer (a database browser
 # with unsaved changes, a process that hung) will not let go soon: after this wait the import stops and
 # says so, rather than wait on in silence (SQLite's own 30 s, once per file, looked like a hang).
 BUSY_TIMEOUT = 5.0
@@ -362,6 +364,22 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
         raise
 
 
+@contextmanager
+def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
+    """A transaction nested in the one open (KnowledgeBase.together): what it wrote is undone alone when it
+    fails, and made lasting with the enclosing transaction's commit. When SQLite has rolled the enclosing
+    transaction back by itself (a full disk), there is nothing left to undo, and the error goes on."""
+    conn.execute("SAVEPOINT source")
+    try:
+        yield
+        conn.execute("RELEASE source")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK TO source")
+            conn.execute("RELEASE source")
+        raise
+
+
 class KnowledgeBase:
     """Read-write access to ``knowledge.db``. One instance per thread (sqlite3 connections are not shared)."""
 
@@ -370,6 +388,7 @@ class KnowledgeBase:
         # In a folder this user cannot write, an existing knowledge base is opened to read: its sources can
         # be listed and searched; what would change it fails, saying so.
         self.readonly = self.path.is_file() and not os.access(self.path.parent, os.W_OK)
+        self._together = False  # within together(): each write is a savepoint of its transaction
         refuse_unusable(self.path)
         if self.readonly:
             self.conn = None
@@ -566,8 +585,8 @@ class KnowledgeBase:
 
     @contextmanager
     def importing(self, cancel: threading.Event | None = None) -> Iterator[None]:
-        """Many sources are about to be stored, one transaction each: the full-text indexes put their merging
-        off until the end (see _MERGING_WHILE_IMPORTING). Searches meanwhile stay right, only somewhat slower.
+        """Many sources are about to be stored, a savepoint (and an index segment) each: the full-text indexes
+        put their merging off until the end (see _MERGING_WHILE_IMPORTING). Searches meanwhile stay right, only somewhat slower.
 
         An import cancelled (``cancel`` set by its end) or ended by an exception sets the usual merging back
         without merging: Cancel must not wait for it (a second or more after a large import), and the next
@@ -613,6 +632,35 @@ class KnowledgeBase:
 
     # ---- writing -------------------------------------------------------------------------------------
 
+    @contextmanager
+    def together(self, doing: str = "Could not save it in the knowledge base") -> Iterator[None]:
+        """Write several sources in one commit. Each replace_source or removal within is still whole or
+        absent on its own: it is a savepoint, undone alone when it fails (its error goes on, and the caller
+        may carry on with the next). The commit at the end makes all of them lasting at once; a failed
+        commit (a full disk), none of them, raising StoreError worded with ``doing``.
+
+        An import stores what it read in the last moments this way (ingest.STORE_EVERY): a commit writes
+        every page its sources changed to the write-ahead log, and pages many of them change (the index's
+        structure, the last pages of each table) were written once per source."""
+        self._check_writable()
+        conn = self.conn
+        try:
+            with _transaction(conn):
+                self._together = True
+                try:
+                    yield
+                finally:
+                    self._together = False
+        except sqlite3.DatabaseError as exc:  # BEGIN or COMMIT
+            raise self._write_error(doing, exc) from exc
+        except CannotWrite as exc:  # a write within (worded for its source): nothing of the others is left
+            cause = exc.__cause__
+            raise (self._write_error(doing, cause) if isinstance(cause, sqlite3.DatabaseError) else exc) from cause
+
+    def _writing(self) -> AbstractContextManager[None]:
+        """The transaction one write is made in: its own, or within together() a savepoint of that one."""
+        return _savepoint(self.conn) if self._together else _transaction(self.conn)
+
     def replace_source(
         self,
         *,
@@ -648,7 +696,7 @@ class KnowledgeBase:
                     if target and target != location and text.strip()]
         conn = self.conn
         try:
-            with _transaction(conn):
+            with self._writing():
                 row = conn.execute("SELECT id FROM sources WHERE location = ?", (location,)).fetchone()
                 if row is not None:
                     source_id = row[0]
@@ -700,9 +748,8 @@ class KnowledgeBase:
     def remove_source(self, source_id: int) -> bool:
         """Delete a source, its chunks, index entries and vectors; False when there was no such source."""
         self._check_writable()
-        conn = self.conn
         try:
-            with _transaction(conn):
+            with self._writing():
                 deleted = self._delete(source_id)
         except sqlite3.DatabaseError as exc:
             raise self._write_error(f"Could not remove source {source_id}", exc) from exc
@@ -712,9 +759,8 @@ class KnowledgeBase:
         """Delete these sources (as remove_source does) in one transaction: all of them or none; how many
         there were. A thousand removed one transaction each rewrite the same index pages a thousand times."""
         self._check_writable()
-        conn = self.conn
         try:
-            with _transaction(conn):
+            with self._writing():
                 deleted = 0
                 for source_id in dict.fromkeys(source_ids):
                     deleted += self._delete(source_id)
