@@ -91,7 +91,8 @@ def test_an_import_puts_merging_off_and_leaves_the_index_as_merged_as_usual(tmp_
         assert search(data_dir, query, 1)[0].title == f"Note {n}"
 
 
-def test_a_cancelled_import_sets_merging_back_and_leaves_the_merge_to_the_next(tmp_path, data_dir):
+def test_a_cancelled_import_sets_merging_back_and_leaves_the_merge_to_the_next(tmp_path, data_dir, monkeypatch):
+    monkeypatch.setattr(ingest_module, "STORE_EVERY", 0)  # a commit, so a segment, for each source
     folder = _folder(tmp_path, 40)
     cancel = threading.Event()
 

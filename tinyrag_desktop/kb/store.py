@@ -28,7 +28,7 @@ import time
 import unicodedata
 import uuid
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, closing, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
@@ -66,10 +66,10 @@ WAL_AUTOCHECKPOINT = 8192
 # FAST zeroes what is deleted within pages written anyway, and leaves a freed page as it is until reused.
 SECURE_DELETE = "FAST"
 
-# How the full-text indexes merge their segments (FTS5 writes one segment per commit, and per savepoint:
-# one per source an import stores). Normally, as after each FTS5 merges a little ("automerge": levels of 4
-# segments), rewriting the index's pages about once per level of it; with a segment per source that was a
-# quarter of a folder import's storing. While an
+# How the full-text indexes merge their segments (FTS5 writes one segment per commit, and one per MB of
+# words waiting). Normally, as after each commit FTS5 merges a little ("automerge": levels of 4 segments),
+# rewriting the index's pages about once per level of it; with one commit per source that was a quarter
+# of a folder import's storing (an import now commits several sources at once: ingest.STORE_EVERY). While an
 # import runs (KnowledgeBase.importing) a level is merged only once it holds 32 segments, and at its end the
 # index is merged back to its usual shape (no level of 4 segments or more; the end's merge took 0.16 s).
 # Measured on a 20 MB folder of 1,292 Markdown files, the whole import in eight alternating pairs of runs:
@@ -364,22 +364,6 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
         raise
 
 
-@contextmanager
-def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
-    """A transaction nested in the one open (KnowledgeBase.together): what it wrote is undone alone when it
-    fails, and made lasting with the enclosing transaction's commit. When SQLite has rolled the enclosing
-    transaction back by itself (a full disk), there is nothing left to undo, and the error goes on."""
-    conn.execute("SAVEPOINT source")
-    try:
-        yield
-        conn.execute("RELEASE source")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK TO source")
-            conn.execute("RELEASE source")
-        raise
-
-
 class KnowledgeBase:
     """Read-write access to ``knowledge.db``. One instance per thread (sqlite3 connections are not shared)."""
 
@@ -388,7 +372,7 @@ class KnowledgeBase:
         # In a folder this user cannot write, an existing knowledge base is opened to read: its sources can
         # be listed and searched; what would change it fails, saying so.
         self.readonly = self.path.is_file() and not os.access(self.path.parent, os.W_OK)
-        self._together = False  # within together(): each write is a savepoint of its transaction
+        self._together = False  # within together(): writes join its transaction
         refuse_unusable(self.path)
         if self.readonly:
             self.conn = None
@@ -585,8 +569,8 @@ class KnowledgeBase:
 
     @contextmanager
     def importing(self, cancel: threading.Event | None = None) -> Iterator[None]:
-        """Many sources are about to be stored, a savepoint (and an index segment) each: the full-text indexes
-        put their merging off until the end (see _MERGING_WHILE_IMPORTING). Searches meanwhile stay right, only somewhat slower.
+        """Many sources are about to be stored, in many commits: the full-text indexes put their merging off
+        until the end (see _MERGING_WHILE_IMPORTING). Searches meanwhile stay right, only somewhat slower.
 
         An import cancelled (``cancel`` set by its end) or ended by an exception sets the usual merging back
         without merging: Cancel must not wait for it (a second or more after a large import), and the next
@@ -634,14 +618,15 @@ class KnowledgeBase:
 
     @contextmanager
     def together(self, doing: str = "Could not save it in the knowledge base") -> Iterator[None]:
-        """Write several sources in one commit. Each replace_source or removal within is still whole or
-        absent on its own: it is a savepoint, undone alone when it fails (its error goes on, and the caller
-        may carry on with the next). The commit at the end makes all of them lasting at once; a failed
-        commit (a full disk), none of them, raising StoreError worded with ``doing``.
+        """Write several sources in one transaction: all of them or, when any write within fails, none.
+        A write's error must not be caught within: it goes on, and the whole transaction is rolled back
+        (the caller may then write them one at a time, each in a transaction of its own, to find the one
+        that fails). A failed BEGIN or commit (a full disk) raises StoreError worded with ``doing``.
 
-        An import stores what it read in the last moments this way (ingest.STORE_EVERY): a commit writes
-        every page its sources changed to the write-ahead log, and pages many of them change (the index's
-        structure, the last pages of each table) were written once per source."""
+        An import stores what it read in the last moments this way (ingest.STORE_EVERY). A commit writes
+        every page its sources changed to the write-ahead log, and some pages every source changes (the
+        index's structure, the last pages of each table); and the full-text index writes a segment at
+        each commit (or savepoint), from the words it was given since: one for many sources, not one each."""
         self._check_writable()
         conn = self.conn
         try:
@@ -658,8 +643,8 @@ class KnowledgeBase:
             raise (self._write_error(doing, cause) if isinstance(cause, sqlite3.DatabaseError) else exc) from cause
 
     def _writing(self) -> AbstractContextManager[None]:
-        """The transaction one write is made in: its own, or within together() a savepoint of that one."""
-        return _savepoint(self.conn) if self._together else _transaction(self.conn)
+        """The transaction one write is made in: its own, or within together() that one."""
+        return nullcontext() if self._together else _transaction(self.conn)
 
     def replace_source(
         self,
