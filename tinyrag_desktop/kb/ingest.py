@@ -433,7 +433,7 @@ class Importer:
         readers = _readers_for(todo)
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
         try:
-            # many sources, an index segment each: the full-text index merges once, at the end
+            # many sources, in many commits: the full-text index merges once, at the end
             with self.kb.importing(self.cancel) if len(todo) > 1 else nullcontext():
                 self._import_all(todo, folders, load_id, report, readers, ahead)
         finally:
