@@ -79,3 +79,30 @@ def test_an_unknown_flag_is_said_by_the_verb_that_was_given_it(tmp_path: Path, c
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert words in err and f"usage: tinyrag-desktop {argv[0]}" in err
+
+
+def test_a_verb_loads_only_its_own_command_line(tmp_path: Path) -> None:
+    # `nanogo` and `ask` start without the knowledge base's modules (a fifth of a nanoGo hello-world's
+    # start-up); help without a verb still lists every verb.
+    import subprocess
+    import sys
+
+    from tinyrag_desktop import cli
+
+    def verbs(parser) -> set[str]:
+        return set(next(a for a in parser._actions if a.dest == "verb").choices)
+
+    assert verbs(cli.build_parser()) == {"ask", "kb", "nanogo"}
+    assert verbs(cli.build_parser("nanogo")) == {"ask", "nanogo"}
+    assert verbs(cli.build_parser("ask")) == {"ask"}
+    assert verbs(cli.build_parser("kb")) == {"ask", "kb"}
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "tinyrag_desktop", "nanogo", "-",
+                          "--data-dir", str(tmp_path)], input="fmt.Println(6 * 7)", capture_output=True,
+                         text=True, timeout=60)
+    assert (run.returncode, run.stdout) == (0, "42\n"), run.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+    assert "tinyrag_desktop.tools.nanogo.cli" in imported
+    assert not {m for m in imported if m.startswith("tinyrag_desktop.kb")}
+    helped = subprocess.run([sys.executable, "-m", "tinyrag_desktop", "--help"], capture_output=True,
+                            text=True, timeout=60)
+    assert helped.returncode == 0 and all(v in helped.stdout for v in ("ask", "kb", "nanogo"))

@@ -17,7 +17,14 @@ from .tools.registry import SOURCE_TOOLS
 _ICONS = {"ok": "✓", "error": "✗", "skipped": "⤼"}
 
 
-def build_parser() -> argparse.ArgumentParser:
+# The verbs whose parsers live in modules of their own, imported to register them.
+_VERB_MODULES = {"kb": "tinyrag_desktop.kb.cli", "nanogo": "tinyrag_desktop.tools.nanogo.cli"}
+
+
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. Given the ``verb`` being run, only that verb's module is imported to
+    register it (``nanogo`` and ``ask`` start without the knowledge base's command line); otherwise every verb's is, so
+    that ``--help`` lists them all."""
     parser = argparse.ArgumentParser(
         prog="tinyrag-desktop",
         description="tinyRAG Desktop. Without a verb, opens the window; with one, runs headless.",
@@ -30,7 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--system", metavar="TEXT", help="a system prompt (persona) for this question")
     add_shared_flags(ask)
     ask.set_defaults(func=_ask)
-    for module in ("tinyrag_desktop.kb.cli", "tinyrag_desktop.tools.nanogo.cli"):
+    for name, module in _VERB_MODULES.items():
+        if verb in ("ask", *_VERB_MODULES) and name != verb:
+            continue
         try:
             __import__(module)
         except ModuleNotFoundError as exc:
@@ -50,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
-    parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv[0] if argv else None)  # __main__ puts the verb first
     args, extra = parser.parse_known_args(argv)
     if extra:  # said by the verb's own parser, with its usage: the top one's "VERB ..." helps nobody
         _unrecognized(_verb_parser(parser, argv), extra)

@@ -12,7 +12,6 @@ import json
 import logging
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -312,6 +311,8 @@ def save_settings(data_dir: Path, settings: Settings) -> Path:
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / SETTINGS_FILE
+    import tempfile  # here: the command line's verbs read settings, and start faster without it
+
     fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=data_dir)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

@@ -187,3 +187,70 @@ def test_source_that_is_not_utf8_is_gos_compile_error(tmp_path):
     assert proc.stderr == b"prog.go:6:18: invalid UTF-8 encoding\n"
     snippet = subprocess.run(cmd + ["-"], input=b'x := 1\n_ = x\n\xff\xfe', capture_output=True, timeout=60)
     assert (snippet.returncode, snippet.stderr) == (2, b"prog.go:3:1: invalid UTF-8 encoding\n")
+
+
+# What the sandbox's worker process loads decides a hello-world's start-up (the CLI's target is 300 ms):
+# it starts without the site module (-S) and finds the app and tree-sitter through the folders _env()
+# names, and loads tree-sitter's compiled parts without the packages' __init__ (typing,
+# importlib.resources), nor dataclasses. Run as the sandbox runs it, a program compiled and executed.
+_WORKER_MODULES = """
+import sys
+from tinyrag_desktop.tools.nanogo.compiler import compile_source
+from tinyrag_desktop.tools.nanogo.interp import execute
+code, ns = compile_source('package main\\n\\nimport "fmt"\\n\\nfunc main() { fmt.Println("hi") }\\n')
+out = []
+execute(code, ns, out.append, lambda status, text: None)
+print("".join(out).strip(), sys.flags.no_site)
+print(" ".join(sorted(m for m in ("typing", "importlib.resources", "dataclasses", "inspect", "tree_sitter",
+                                  "tree_sitter_go", "tinyrag_desktop.kb", "tinyrag_desktop.tools.registry")
+                      if m in sys.modules)) or "-")
+"""
+
+
+def test_the_worker_starts_lean_without_the_site_module():
+    from tinyrag_desktop.tools.nanogo import sandbox
+
+    command = sandbox.worker_command(65536, 512, 10)
+    assert command[:3] == [sys.executable, "-S", "-m"]
+    proc = subprocess.run([sys.executable, "-S", "-c", _WORKER_MODULES], capture_output=True, text=True,
+                          timeout=60, env=sandbox._env())
+    assert proc.returncode == 0, proc.stderr
+    ran, loaded = proc.stdout.splitlines()
+    assert ran == "hi 1"
+    assert loaded == "-"
+
+
+def test_tree_sitter_is_imported_whole_where_its_compiled_part_is_not_beside_it():
+    # A frozen build may keep the extension modules elsewhere: then the packages are imported as usual.
+    code = """
+import importlib.machinery, sys
+importlib.machinery.EXTENSION_SUFFIXES[:] = [".not-here"]
+from tinyrag_desktop.tools.nanogo import parse
+tree = parse.ts_parser().parse(b"package main\\nfunc main() {}\\n")
+print(tree.root_node.type, "tree_sitter" in sys.modules, "tree_sitter_go" in sys.modules)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["source_file", "True", "True"]
+
+
+def test_a_program_run_after_the_direct_load_shares_tree_sitters_module():
+    # The compiled part loaded on its own is the one a later `import tree_sitter` uses: one Parser class.
+    from tinyrag_desktop.tools.nanogo import parse
+
+    parser = parse.ts_parser()
+    import tree_sitter
+
+    assert type(parser) is tree_sitter.Parser
+    assert sys.modules["tree_sitter._binding"].Parser is tree_sitter.Parser
+
+
+def test_the_python_cache_setting_reaches_the_worker_as_the_user_set_it(monkeypatch):
+    # The worker no longer forces PYTHONDONTWRITEBYTECODE: compiling nanoGo's modules at every run cost
+    # more than half its start-up. It keeps the user's own choice.
+    from tinyrag_desktop.tools.nanogo import sandbox
+
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    assert "PYTHONDONTWRITEBYTECODE" not in sandbox._env()
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    assert sandbox._env()["PYTHONDONTWRITEBYTECODE"] == "1"

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass, field
+import sys
 
 from .errors import CompileError
 
@@ -21,21 +22,53 @@ _parser = None
 def ts_parser():
     global _parser
     if _parser is None:
-        import tree_sitter_go
-        from tree_sitter import Language, Parser
-        _parser = Parser(Language(tree_sitter_go.language()))
+        ts, go = _binding("tree_sitter"), _binding("tree_sitter_go")
+        _parser = ts.Parser(ts.Language(go.language()))
     return _parser
 
 
-@dataclass
-class Source:
-    """The program to compile, its tree, and how its lines map back to what the user wrote."""
+def _binding(package: str):
+    """``package``'s compiled part, its ``_binding`` extension module, which holds all nanoGo uses of it.
 
-    text: str
-    data: bytes
-    tree: object
-    line_map: dict = field(default_factory=dict)  # program line -> user line (snippets)
-    snippet: bool = False
+    It is loaded from its file without running the package's ``__init__``: tree_sitter's imports typing,
+    tree_sitter_go's importlib.resources, and the two took 45 of the sandbox's 110 ms start-up. Where the
+    file is not beside the package (a frozen build may keep it elsewhere), the package is imported."""
+    import importlib.machinery
+    import importlib.util
+
+    name = f"{package}._binding"
+    if name in sys.modules:
+        return sys.modules[name]
+    try:
+        spec = importlib.util.find_spec(package)  # finds the package without running it
+        for folder in (spec.submodule_search_locations or []) if spec else []:
+            for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+                path = os.path.join(folder, "_binding" + suffix)
+                if os.path.isfile(path):
+                    found = importlib.util.spec_from_file_location(name, path)
+                    module = importlib.util.module_from_spec(found)
+                    sys.modules[name] = module  # so a later import of the package uses this one
+                    try:
+                        found.loader.exec_module(module)
+                    except BaseException:
+                        del sys.modules[name]
+                        raise
+                    return module
+    except (ImportError, OSError, ValueError):
+        pass
+    return importlib.import_module(name)
+
+
+class Source:
+    """The program to compile, its tree, and how its lines map back to what the user wrote. (A plain
+    class: importing dataclasses, and inspect with it, was a tenth of the sandbox's start-up.)"""
+
+    __slots__ = ("text", "data", "tree", "line_map", "snippet")
+
+    def __init__(self, text: str, data: bytes, tree: object, line_map: dict | None = None,
+                 snippet: bool = False) -> None:
+        self.text, self.data, self.tree, self.snippet = text, data, tree, snippet
+        self.line_map = {} if line_map is None else line_map  # program line -> user line (snippets)
 
     def pos(self, node) -> tuple[int, int]:
         row, col_b = node.start_point
