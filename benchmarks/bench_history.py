@@ -52,9 +52,36 @@ def _closed_port() -> int:
         return s.getsockname()[1]
 
 
+class Stalls:
+    """The longest the GUI thread goes without running a 2 ms timer while this is entered (seconds): the
+    longest the window could not answer a click or a key. (One turn of the asyncio loop can run several of
+    Qt's events, with input handled between them, so the length of a turn would overstate it.)"""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self._last = 0.0
+        self._timer = QTimer()
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(2)
+        self._timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.longest, self._last = max(self.longest, now - self._last), now
+
+    def __enter__(self) -> "Stalls":
+        self._timer.start()
+        self._last = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._tick()  # a stall that lasted to the end counts too
+        self._timer.stop()
+
+
 def typed(win: MainWindow, loop: qasync.QEventLoop, text: str) -> tuple[float, float, int]:
     """Put ``text`` in the chats' search box and run the loop until the list shows its chats: how long that
-    took, the longest the GUI thread went without running a 2 ms timer meanwhile (seconds), how many chats."""
+    took, the GUI thread's longest stall meanwhile (seconds, see Stalls), how many chats."""
     shown: asyncio.Future[tuple[float, int]] = loop.create_future()
     fill = win.sidebar.set_chats
 
@@ -63,31 +90,19 @@ def typed(win: MainWindow, loop: qasync.QEventLoop, text: str) -> tuple[float, f
         if not shown.done():
             shown.set_result((time.perf_counter(), len(chats)))
 
-    last, longest = time.perf_counter(), 0.0
-
-    def tick() -> None:
-        nonlocal last, longest
-        now = time.perf_counter()
-        last, longest = now, max(longest, now - last)
-
-    timer = QTimer()
-    timer.setTimerType(Qt.TimerType.PreciseTimer)
-    timer.setInterval(2)
-    timer.timeout.connect(tick)
     win.sidebar.set_chats = set_chats  # the window fills the list through it, searching or not
     loop.run_until_complete(asyncio.sleep(0.5))  # as a person reads before typing: the last list is all in
-    timer.start()
     try:
-        started = last = time.perf_counter()
-        win.sidebar.search.setText(text)
-        at, chats = loop.run_until_complete(asyncio.wait_for(shown, 30))
-        # the stall that ends with the list filled, and its paint; the rows after the first ones, added and
-        # laid out a slice per turn, for as long as a person would look before typing on
-        loop.run_until_complete(asyncio.sleep(0.3))
+        with Stalls() as stalls:
+            started = time.perf_counter()
+            win.sidebar.search.setText(text)
+            at, chats = loop.run_until_complete(asyncio.wait_for(shown, 30))
+            # the stall that ends with the list filled, and its paint; the rows after the first ones, added
+            # and laid out a slice per turn, for as long as a person would look before typing on
+            loop.run_until_complete(asyncio.sleep(0.3))
     finally:
-        timer.stop()
         del win.sidebar.set_chats
-    return at - started, longest, chats
+    return at - started, stalls.longest, chats
 
 
 def main() -> int:
@@ -109,14 +124,12 @@ def main() -> int:
     settings = defaults().replace(base_url=f"http://127.0.0.1:{_closed_port()}/v1", chat_model="m",
                                   network_tools=False)
 
-    def until_loaded(win: MainWindow) -> list[float]:
-        """Run the loop until the chat being built is shown; the length of each event-loop turn."""
-        turns = []
-        while win.loading:
-            t0 = time.perf_counter()
-            loop.run_until_complete(asyncio.sleep(0))
-            turns.append(time.perf_counter() - t0)
-        return turns or [0.0]
+    def until_loaded(win: MainWindow) -> float:
+        """Run the loop until the chat being built is shown; the GUI thread's longest stall meanwhile."""
+        with Stalls() as stalls:
+            while win.loading:
+                loop.run_until_complete(asyncio.sleep(0))
+        return stalls.longest
 
     started = time.perf_counter()
     win = MainWindow(data, settings, reopen_last=True)
@@ -152,18 +165,20 @@ def main() -> int:
     for page in range(5):
         before = len(win.view.answers())
         t0 = time.perf_counter()
-        bar.setValue(0)
-        turns = until_loaded(win)
+        with Stalls() as stalls:
+            bar.setValue(0)
+            until_loaded(win)
         print(f"  scrolled to the top ({page + 1}): {len(win.view.answers()) - before} earlier answers in "
-              f"{(time.perf_counter() - t0) * 1e3:.0f} ms, longest turn {max(turns) * 1e3:.0f} ms")
+              f"{(time.perf_counter() - t0) * 1e3:.0f} ms, GUI thread's longest stall {stalls.longest * 1e3:.0f} ms")
 
     for name in ("small", "second", "big"):
         t0 = time.perf_counter()
         win.open_chat(ids[name])
         click = time.perf_counter() - t0
-        until_loaded(win)
+        stall = until_loaded(win)
         print(f"open the {name} chat: {click * 1e3:.0f} ms at the click, shown in "
-              f"{(time.perf_counter() - t0) * 1e3:.0f} ms, {len(win.view.answers())} answers built")
+              f"{(time.perf_counter() - t0) * 1e3:.0f} ms, {len(win.view.answers())} answers built, "
+              f"longest stall after the click {stall * 1e3:.0f} ms")
 
     victims = [chat.id for chat in win.store.list_chats()[5:105]]
     t0 = time.perf_counter()
