@@ -44,8 +44,8 @@ def _binding(package: str):
         for folder in (spec.submodule_search_locations or []) if spec else []:
             for suffix in importlib.machinery.EXTENSION_SUFFIXES:
                 path = os.path.join(folder, "_binding" + suffix)
-                if os.path.isfile(path):
-                    found = importlib.util.spec_from_file_location(name, path)
+                found = importlib.util.spec_from_file_location(name, path) if os.path.isfile(path) else None
+                if found is not None:
                     module = importlib.util.module_from_spec(found)
                     sys.modules[name] = module  # so a later import of the package uses this one
                     try:
@@ -54,7 +54,7 @@ def _binding(package: str):
                         del sys.modules[name]
                         raise
                     return module
-    except (ImportError, OSError, ValueError):
+    except Exception:  # whatever went wrong, the package's own import says it, or works
         pass
     return importlib.import_module(name)
 
