@@ -11,7 +11,9 @@ then starts as a person's does, reopening the long chat left open, and the scrip
   timer ticks every 2 ms and the largest gap between its ticks is the longest the window could not answer;
 * scrolling the long chat, and scrolling to its top five times (each time a page of earlier messages);
 * opening a small chat, a chat of 250 questions and the long one again;
-* deleting 100 chats one after the other (each refreshes the list).
+* deleting 100 chats one after the other (each refreshes the list);
+* the cycle collector, run as in the app (ui/collector.py): the full collections that came due, and how
+  long one takes at the end.
 
 ``--chats N`` and ``--pairs N`` change the 3,000 and the 1,000.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import shutil
 import socket
@@ -38,6 +41,7 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from history_data import fill  # noqa: E402
 from tinyrag_desktop.settings import defaults  # noqa: E402
+from tinyrag_desktop.ui.collector import gui_thread_gc  # noqa: E402
 from tinyrag_desktop.ui.main_window import MainWindow  # noqa: E402
 
 
@@ -135,6 +139,20 @@ def main() -> int:
     win = MainWindow(data, settings, reopen_last=True)
     win.resize(1180, 780)
     win.show()
+    # As the app runs: cycles collected by a GUI-thread timer, what start-up made frozen out of sight.
+    collecting = gui_thread_gc(app)
+    collecting.__enter__()
+    full: list[float] = []  # how long each full collection took (seconds)
+    began: list[float] = []
+
+    def timed(phase: str, info: dict) -> None:
+        if info["generation"] == 2:
+            if phase == "start":
+                began[:] = [time.perf_counter()]
+            elif began:
+                full.append(time.perf_counter() - began.pop())
+
+    gc.callbacks.append(timed)
     app.processEvents()
     shown = time.perf_counter() - started
     until_loaded(win)
@@ -188,8 +206,15 @@ def main() -> int:
     print(f"delete 100 chats one after the other: {took:.2f} s ({took * 10:.0f} ms each)")
     loop.run_until_complete(asyncio.sleep(0.05))
     print(f"resident memory at the end: {_rss_mb():.0f} MB")
+    gc.callbacks.remove(timed)
+    t0 = time.perf_counter()
+    gc.collect()
+    print(f"the cycle collector: {len(full)} full collections due on the way"
+          + (f" (the longest {max(full) * 1e3:.0f} ms)" if full else "")
+          + f"; one now, with {len(win.view.answers())} answers built, {(time.perf_counter() - t0) * 1e3:.1f} ms")
     loop.run_until_complete(win.aclose())
     win.close()
+    collecting.__exit__(None, None, None)
     loop.close()  # and its worker threads, which Qt would otherwise report as destroyed while running
     shutil.rmtree(data, ignore_errors=True)  # about 25 MB of chats
     return 0

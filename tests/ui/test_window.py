@@ -7,7 +7,7 @@ import gc
 import json
 import sys
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QPushButton
 
 from tests.sse_server import Raw, Status, Stream, free_port
@@ -326,14 +326,26 @@ def test_a_long_chat_opens_in_slices_without_freezing(make_window, server, qloop
     store.close()
     monkeypatch.setattr(mw, "LOAD_BUDGET", 0.0)  # one message per event-loop turn
     win = make_window(server.base_url, data_dir=data)
+    # Between two slices the window answers: a waiting timer gets its turn, as input does. Each slice was
+    # a queued call, which Qt runs before the timers due; the first two then ran back to back.
+    order: list[str] = []
+    step = win._load_step
+    monkeypatch.setattr(win, "_load_step", lambda *a, **k: (order.append("slice"), step(*a, **k))[1])
+    ticker = QTimer()
+    ticker.setInterval(0)
+    ticker.timeout.connect(lambda: order.append("tick") if order and order[-1] != "tick" else None)
 
     async def scenario():
         fut = wait_signal(win.chatOpened)
+        ticker.start()
         win.open_chat(chat.id)
         assert win.loading and len(win.view.questions()) == 1  # the rest follows on later turns
         return await fut
 
     assert qloop.run(scenario()) == chat.id
+    ticker.stop()
+    slices = "".join("s" if what == "slice" else "t" for what in order)
+    assert slices.count("s") >= 11 and "ss" not in slices, slices
     assert not win.loading and len(win.view.answers()) == 6
     assert [a.cards()[0].status for a in win.view.answers()] == ["done"] * 6
     assert win.view.answers()[-1].regenerate_button.isVisibleTo(win.view.answers()[-1])

@@ -44,7 +44,7 @@ from .welcome import WelcomeController
 
 log = logging.getLogger(__name__)
 
-LOAD_BUDGET = 0.03  # seconds of chat building per event-loop turn when a chat is opened
+LOAD_BUDGET = 0.015  # seconds of chat building per event-loop turn when a chat is opened
 # Narrower than this (px), the window folds the chats list away and gives the conversation its room: beside
 # the list, the answers, the question and Regenerate were cut off on the right. It comes back when wider.
 SIDEBAR_FOLDS_BELOW = 560
@@ -540,7 +540,7 @@ class MainWindow(QMainWindow):
                 self._wire_answer(widget)
                 self._ids[id(widget)] = message.id
             if time.perf_counter() > deadline:
-                QTimer.singleShot(0, self, lambda: self._load_step(batch, budget))
+                QTimer.singleShot(1, self, lambda: self._load_step(batch, budget))
                 return
         self._loading = None
         if self._insert_at is not None:  # an earlier page, above what the user is reading
