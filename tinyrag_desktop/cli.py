@@ -23,8 +23,8 @@ _VERB_MODULES = {"kb": "tinyrag_desktop.kb.cli", "nanogo": "tinyrag_desktop.tool
 
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser. Given the ``verb`` being run, only that verb's module is imported to
-    register it (``nanogo`` and ``ask`` start without the knowledge base's command line); otherwise every verb's is, so
-    that ``--help`` lists them all."""
+    register it (``nanogo`` and ``ask`` start without the knowledge base's command line); otherwise
+    every verb's is, so that ``--help`` lists them all."""
     parser = argparse.ArgumentParser(
         prog="tinyrag-desktop",
         description="tinyRAG Desktop. Without a verb, opens the window; with one, runs headless.",

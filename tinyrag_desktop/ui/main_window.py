@@ -540,6 +540,8 @@ class MainWindow(QMainWindow):
                 self._wire_answer(widget)
                 self._ids[id(widget)] = message.id
             if time.perf_counter() > deadline:
+                # a timer, not singleShot(0)'s queued call, which Qt would run before the timers and
+                # input waiting: the next slice waits its turn behind them
                 QTimer.singleShot(1, self, lambda: self._load_step(batch, budget))
                 return
         self._loading = None

@@ -235,7 +235,7 @@ class ChatsSidebar(QFrame):
         finally:
             self._filling = False
         if fill.done < len(fill.chats):
-            QTimer.singleShot(1, self, lambda: self._add_rows(fill, FILL_SLICE))
+            QTimer.singleShot(1, self, lambda: self._add_rows(fill, FILL_SLICE))  # a timer: see _load_step
         else:
             self._fill = None
 
