@@ -239,3 +239,35 @@ def test_a_code_block_shows_in_its_box_while_it_streams(qtbot):
     answer.flush()
     assert seg.code_blocks() == ("print(0)\nprint(1)\n",) and seg.toPlainText().rstrip().endswith("Done.")
     assert answer.content() == "Here:\n\n```python\nprint(0)\nprint(1)\n```\n\nDone."  # as the model wrote it
+
+
+def test_a_cleared_chat_leaves_at_once_and_is_deleted_a_few_messages_per_turn(qtbot):
+    # Destroying a long chat's hundred answers in one go, as the next chat opened, froze the window for
+    # 100 ms: they leave the layout and the screen at once, and are deleted a few per turn of the loop.
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from tinyrag_desktop.ui import chat_view as chat_view_module
+    from tinyrag_desktop.ui.chat_view import ChatView
+
+    view = ChatView()
+    qtbot.addWidget(view)
+    for n in range(1, 31):
+        view.add_stored(StoredMessage(2 * n, "user", f"Question {n}"))
+        view.add_stored(StoredMessage(2 * n + 1, "assistant", f"Answer **{n}**"))
+    answers = view.answers()
+    assert len(answers) == 30
+    gone: list[int] = []
+    for n, answer in enumerate(answers):
+        answer.destroyed.connect(lambda *_, n=n: gone.append(n))
+    view.clear()
+    assert view.answers() == [] and view.questions() == []
+    assert not any(answer.isVisible() for answer in answers)
+    deleted_per_turn = []
+    while len(gone) < 30:
+        before = len(gone)
+        qtbot.wait(5)  # a turn or more of the loop, deferred deletions included
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        deleted_per_turn.append(len(gone) - before)
+        assert len(deleted_per_turn) < 200, deleted_per_turn
+    assert sorted(gone) == list(range(30))
+    assert max(deleted_per_turn) <= 2 * chat_view_module.BURY_SLICE  # never all at once

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter, QPalette, QTextOption
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QTextBrowser,
                                QVBoxLayout, QWidget)
@@ -17,6 +17,7 @@ from .segments import SettingsSource
 from .theme import colors
 
 COLUMN_MAX = 860  # px: lines longer than this are hard to read
+BURY_SLICE = 8  # messages of a cleared chat deleted per turn of the event loop
 
 
 class _BubbleText(QTextBrowser):
@@ -160,6 +161,7 @@ class ChatView(QScrollArea):
         self._empty.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self._empty.setContentsMargins(0, 120, 0, 0)
         self._items.insertWidget(0, self._empty)
+        self._graveyard: list[QWidget] = []  # a cleared chat's widgets, deleted a few at a time (_bury)
         self._earlier = QPushButton("Show earlier messages", self._column)
         self._earlier.setObjectName("showEarlier")
         self._earlier.setFlat(True)
@@ -299,11 +301,27 @@ class ChatView(QScrollArea):
         self.cancel_runs()
         self._from_bottom = None
         self._earlier.hide()
-        for item in self._widgets():
+        gone = self._widgets()
+        for item in gone:
             self._items.removeWidget(item)
             item.hide()
-            item.deleteLater()
         self._empty.show()
+        self._bury(gone)
+
+    def _bury(self, widgets: list[QWidget]) -> None:
+        """Delete ``widgets`` (out of the layout and hidden) a few per turn of the loop: a long chat's
+        hundred answers destroyed at once, as the next chat opened, froze the window for 100 ms."""
+        burying = bool(self._graveyard)
+        self._graveyard.extend(widgets)
+        if self._graveyard and not burying:
+            QTimer.singleShot(1, self, self._bury_some)
+
+    def _bury_some(self) -> None:
+        batch, self._graveyard = self._graveyard[:BURY_SLICE], self._graveyard[BURY_SLICE:]
+        for widget in batch:
+            widget.deleteLater()
+        if self._graveyard:
+            QTimer.singleShot(1, self, self._bury_some)
 
     def answers(self) -> list[AnswerWidget]:
         return [w for w in self._widgets() if isinstance(w, AnswerWidget)]
