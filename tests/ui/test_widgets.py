@@ -246,8 +246,7 @@ def test_a_cleared_chat_leaves_at_once_and_is_deleted_a_few_messages_per_turn(qt
     # 100 ms: they leave the layout and the screen at once, and are deleted a few per turn of the loop.
     from PySide6.QtCore import QCoreApplication, QEvent
 
-    from tinyrag_desktop.ui import chat_view as chat_view_module
-    from tinyrag_desktop.ui.chat_view import ChatView
+    from tinyrag_desktop.ui.chat_view import BURY_SLICE, ChatView
 
     view = ChatView()
     qtbot.addWidget(view)
@@ -259,15 +258,17 @@ def test_a_cleared_chat_leaves_at_once_and_is_deleted_a_few_messages_per_turn(qt
     gone: list[int] = []
     for n, answer in enumerate(answers):
         answer.destroyed.connect(lambda *_, n=n: gone.append(n))
+    waiting: list[int] = []  # how many wait, at each turn that deletes some
+    bury_some = view._bury_some
+    view._bury_some = lambda: (waiting.append(len(view._graveyard)), bury_some())[1]
     view.clear()
     assert view.answers() == [] and view.questions() == []
-    assert not any(answer.isVisible() for answer in answers)
-    deleted_per_turn = []
-    while len(gone) < 30:
-        before = len(gone)
-        qtbot.wait(5)  # a turn or more of the loop, deferred deletions included
+    assert not any(answer.isVisible() for answer in answers) and gone == []
+    for _ in range(500):
+        if len(gone) == 30:
+            break
+        qtbot.wait(2)
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        deleted_per_turn.append(len(gone) - before)
-        assert len(deleted_per_turn) < 200, deleted_per_turn
     assert sorted(gone) == list(range(30))
-    assert max(deleted_per_turn) <= 2 * chat_view_module.BURY_SLICE  # never all at once
+    assert waiting[0] == 60  # 30 questions and 30 answers
+    assert all(0 < before - after <= BURY_SLICE for before, after in zip(waiting, waiting[1:] + [0]))
