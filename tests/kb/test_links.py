@@ -237,3 +237,53 @@ def test_a_large_index_leaves_out_common_words_yet_ranks_with_them(data_dir, mon
     conn.close()
     assert [Path(h.location).name for h in search(data_dir, "zebra table", 2)] == ["zebra-table.html", "zebra.html"]
     assert search(data_dir, "table", 1)  # when every word is common, none is left out
+
+
+def test_a_connection_counts_a_word_once_until_the_index_changes(data_dir, monkeypatch):
+    import sys
+
+    search_module = sys.modules["tinyrag_desktop.kb.search"]
+    monkeypatch.setattr(search_module, "PRUNE_MIN_ROWS", 4)
+    kb = open_store(data_dir)
+    for n in range(20):
+        _add(kb, f"/d/{n}.html", f"Page {n}", f"Filler table text number {n}.")
+    _add(kb, "/d/zebra.html", "Zebra", "The zebra grazes on the plain.")
+    conn = open_readonly(data_dir)
+    counted: list[str] = []
+    conn.set_trace_callback(lambda sql: counted.append(sql) if "count(*) FROM (SELECT rowid" in sql else None)
+
+    first = search_module._without_common_terms(conn, ["zebra", "table"])
+    assert first.counts == {"zebra": 1, "table": 5}  # counting stops at cap + 1 (cap: a tenth of 21, at least 4)
+    assert first.common == ["table"] and len(counted) == 2
+    again = search_module._without_common_terms(conn, ["table", "zebra", "plain"])
+    assert again.counts == {"table": 5, "zebra": 1, "plain": 1}
+    assert len(counted) == 3  # only "plain" was new
+    assert search_module.search(conn, "zebra plain", 1)[0].location == "/d/zebra.html"
+    assert len(counted) == 3  # the search and its relevance used the kept counts
+
+    # Another connection commits: the counts are taken again, and see the new chunks.
+    for n in range(3):
+        _add(kb, f"/d/zebra{n}.html", f"Zebra {n}", "Another zebra, a striped one.")
+    kb.close()
+    third = search_module._without_common_terms(conn, ["zebra", "table"])
+    assert third.counts == {"zebra": 4, "table": 5} and len(counted) == 5
+    conn.close()
+
+
+def test_counts_without_a_guarded_connection_are_taken_every_time(data_dir, monkeypatch):
+    import sys
+
+    search_module = sys.modules["tinyrag_desktop.kb.search"]
+    monkeypatch.setattr(search_module, "PRUNE_MIN_ROWS", 4)
+    kb = open_store(data_dir)
+    for n in range(20):
+        _add(kb, f"/d/{n}.html", f"Page {n}", f"Filler table text number {n}.")
+    kb.close()
+    conn = sqlite3.connect(data_dir / "knowledge.db")  # a plain connection: nothing says when it changes
+    counted: list[str] = []
+    conn.set_trace_callback(lambda sql: counted.append(sql) if "count(*) FROM (SELECT rowid" in sql else None)
+    for _ in range(2):
+        pruned = search_module._without_common_terms(conn, ["table", "zebra"])
+        assert pruned.counts == {"table": 5, "zebra": 0} and pruned.common == ["table"]
+    assert len(counted) == 4
+    conn.close()
