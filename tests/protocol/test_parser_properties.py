@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.protocol.test_parser import normal
@@ -71,6 +71,54 @@ def test_lossless_and_independent_of_cutting(parts: list[str], points: list[int]
     events = run(cut(text, points))
     assert "".join(e.raw for e in events) == text
     assert normal(events) == whole
+
+
+# Markdown, line by line: runs of backticks or tildes (fences, their closings, runs too short or with
+# text after them), indented up to four spaces; text with inline spans; blank lines; blocks.
+CALC = '<tool name="calculate"><query>1+1</query></tool>'
+RUN_LINE = st.builds(
+    lambda indent, char, length, after: " " * indent + char * length + after,
+    st.integers(0, 4), st.sampled_from("`~"), st.integers(2, 5),
+    st.sampled_from(["", " ", "\t", "\r", "go", " x", "`", "x`", "~"]),
+)
+TEXT_LINE = st.lists(st.sampled_from([
+    "a", " b ", "`", "``", "```", "`c`", "``d``", "<b>", "<to", "&lt;", "~",
+    '<tool name="calculate"><query>1+1</query></tool>', "<tool ", "</tool>",
+]), max_size=6).map("".join)
+MARKDOWN = st.builds(
+    lambda lines, end: "\n".join(lines) + end,
+    st.lists(st.one_of(RUN_LINE, TEXT_LINE, st.just("")), max_size=14), st.sampled_from(["", "\n"]),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=MARKDOWN, points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
+@example(text=f"x\n```x`\n\n{CALC}\n```\n", points=[])  # a backtick in the info string: no fence
+@example(text=f"x\n    ```\n{CALC}\n```\n", points=[])  # four spaces: no fence
+@example(text=f"x\n```\na\n```\n`b\n````\nc`{CALC}", points=[])  # the first closing line closes it
+@example(text=f"x\n~~~~\n~~~\n{CALC}\n~~~~ \r\n{CALC}\n~~~~\n", points=[])  # too short; spaces after
+def test_markdown_reads_the_same_whole_cut_or_a_character_at_a_time(text: str, points: list[int]) -> None:
+    # Fed whole, a span closed on its line or a fence closed in the text is passed over at once; a
+    # character at a time, every line and run is read on its own. The events must be the same.
+    # And where the text leaves the parser (in text, a fence, a span) must be the same too, as that
+    # decides what the next piece of the stream is.
+    whole = XMLParseState()
+    events = whole.feed(text)
+    where = _where(whole)
+    events = normal(events + whole.finish())
+    for pieces in (list(text), cut(text, points)):
+        state = XMLParseState()
+        parts = [event for piece in pieces for event in state.feed(piece)]
+        assert _where(state) == where
+        parts += state.finish()
+        assert "".join(e.raw for e in parts) == text
+        assert normal(parts) == events
+
+
+def _where(state: XMLParseState) -> tuple:
+    mode = state._mode
+    fence = (state._fence_char, state._fence_len, state._fence_line) if mode == "FENCE" else ()
+    return mode, fence, state._inline_len if mode == "INLINE" else 0, state._run_char, state._run_len
 
 
 @settings(max_examples=300, deadline=None)

@@ -56,16 +56,25 @@ _P_TAG, _P_BEFORE, _P_CONTENT, _P_CDATA, _P_AFTER, _P_SKIP = range(6)
 
 # Where scanning must stop in each mode. A newline matters only when the next line may start a fence
 # (up to three spaces, then ` or ~), or when the chunk ends before that can be known.
-_TEXT_STOP = re.compile(r"[<`]|\n(?= {0,3}(?:[`~]|\Z))")
+# A "<" stops the scan only where "<tool " starts, or where the text ends in a part of it ("<to").
+_TEXT_STOP = re.compile(r"<(?=tool |(?:t|to|too|tool)?\Z)|`|\n(?= {0,3}(?:[`~]|\Z))")
 _FENCE_STOP_TICK = re.compile(r"\n(?= {0,3}(?:`|\Z))")
 _FENCE_STOP_TILDE = re.compile(r"\n(?= {0,3}(?:~|\Z))")
-_TICKS = re.compile(r"`+")
 _INFO_STOP = re.compile(r"[`\n]")  # on a backtick fence's opening line, a backtick unmakes the fence
 _CLOSING_STOP = re.compile(r"[^ \t\r]")  # after a closing run, only spaces may follow on its line
 _SIMPLE_BLOCK = re.compile(
     r'<tool name="([^"<>&]*)">[ \t\r\n]*<(query|url|source)>([^<&]*)</\2>[ \t\r\n]*</tool>'
 )
 _INLINE_STOP = re.compile(r"[`\n]")
+# A run of backticks, then perhaps the rest of an inline code span on its line and the run that may
+# close it (with a character after that run, so that the run is known to be whole).
+_SPAN = re.compile(r"(`+)(?:[^`\n]*(`+)(?=[^`]))?")
+# A line that opens a fence, whole (from the newline before it to the one ending it), and a fence's
+# closing line: a run of its character at least as long as the opening one, alone on its line.
+_FENCE_LINE = re.compile(r"\n {0,3}(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)(?=\n)")
+_CLOSING_LINE = {
+    c: re.compile(rf"\n {{0,3}}({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
+}
 _NAME_CHARS = re.compile(r"[A-Za-z_:][-\w.:]*")
 _INNER_OPEN = re.compile(r"<([A-Za-z_][-\w.]*)\s*(/?)>")
 _INNER_OPEN_PREFIX = re.compile(r"<(?:[A-Za-z_][-\w.]*\s*/?)?\Z")
@@ -110,17 +119,20 @@ class XMLParseState:
             raise ParserFinished("feed() after finish()")
         if not chunk:
             return []
-        if (
-            self._mode is _TEXT
-            and not self._hold
-            and not self._line_start
-            and not self._run_char
-            and _TEXT_STOP.search(chunk) is None
-        ):
-            return [TextChunk(chunk)]  # the common case: plain prose in the middle of a line
+        if not self._hold and not self._line_start and not self._run_char:
+            # The common cases: plain prose, or a code block's body, in the middle of a line.
+            mode = self._mode
+            if mode is _TEXT:
+                stop = _TEXT_STOP
+            elif mode is _FENCE and self._fence_line is _F_BODY:
+                stop = _FENCE_STOP_TICK if self._fence_char == "`" else _FENCE_STOP_TILDE
+            else:
+                stop = None
+            if stop is not None and stop.search(chunk) is None:
+                return [TextChunk(chunk)]
         out: list[ParseEvent] = []
         self._process(self._hold + chunk, out)
-        return _merge_text(out)
+        return out if len(out) < 2 else _merge_text(out)
 
     def finish(self) -> list[ParseEvent]:
         """End of stream: flush held text; an unterminated block becomes an ``InvalidBlock``."""
@@ -172,6 +184,10 @@ class XMLParseState:
             elif self._fence_line is _F_CLOSING:
                 m = _CLOSING_STOP.search(s, i)
             else:
+                end = self._past_closing_line(s, i, self._fence_char, self._fence_len)
+                if end >= 0:
+                    i = end
+                    continue
                 m = (_FENCE_STOP_TICK if self._fence_char == "`" else _FENCE_STOP_TILDE).search(s, i)
             if m is None:
                 if mode is _INLINE:
@@ -190,13 +206,25 @@ class XMLParseState:
                 i = j
                 continue
             if c == "\n":
+                if mode is _TEXT and (fence := _FENCE_LINE.match(s, j)) is not None:
+                    # A whole fenced block: when its closing line is here too, skip to its end.
+                    run = fence.group(1) or fence.group(2)
+                    end = self._past_closing_line(s, fence.end(), run[0], len(run))
+                    if end >= 0:
+                        i = end
+                        continue
                 self._newline()
                 i = j + 1
             elif c == "`":
-                e = _TICKS.match(s, j).end()
+                span = _SPAN.match(s, j)
+                e = span.end(1)
                 if e < n:  # the whole run is here: decide at once
                     self._line_blank = False
                     if mode is _TEXT:
+                        closing = span.group(2)
+                        if closing is not None and len(closing) == e - j:  # a span closed on its line
+                            i = span.end()
+                            continue
                         self._mode, self._inline_len = _INLINE, e - j
                     elif e - j == self._inline_len:
                         self._mode = _TEXT
@@ -205,6 +233,13 @@ class XMLParseState:
                     self._run_char, self._run_len, self._run_at_line_start = "`", 0, False
                     i = j
             elif s.startswith(OPEN, j):  # "<" in TEXT mode
+                call = self._simple_block(s, j)
+                if call is not None:  # the common case, a whole block with no entities or CDATA
+                    if j > flushed:
+                        out.append(TextChunk(s[flushed:j]))
+                    out.append(call)
+                    i = flushed = j + len(call.raw)
+                    continue
                 self._start_block()
                 i = j
             elif n - j < len(OPEN) and OPEN.startswith(s[j:]):
@@ -216,6 +251,32 @@ class XMLParseState:
                 i = j + 1
         if n > flushed:
             out.append(TextChunk(s[flushed:]))
+
+    def _past_closing_line(self, s: str, i: int, char: str, length: int) -> int:
+        """In a fence of ``length`` ``char``s, before the end of a line of its body: where the line that
+        closes it ends (its newline), if that is in ``s``, the parser then back in text; else -1.
+
+        Lines before it change nothing (a shorter run, or a run with text after it, leaves the fence
+        open), so the scan goes there at once, leaving the state as reading each line would."""
+        pattern = _CLOSING_LINE[char]
+        pos = i
+        while (m := pattern.search(s, pos)) is not None:
+            if m.end(1) - m.start(1) >= length:
+                self._mode, self._fence_line, self._line_blank = _TEXT, _F_BODY, False
+                return m.end()
+            pos = m.end()
+        return -1
+
+    def _simple_block(self, s: str, j: int) -> ToolCall | None:
+        """The block starting at ``s[j]`` when it is whole and simple (no entities, CDATA or stray "<")."""
+        m = _SIMPLE_BLOCK.match(s, j)
+        if m is None or m.end() - j > self.max_block_chars:
+            return None
+        name, content = m.group(1).strip(), m.group(3).strip()
+        if not name or not content:
+            return None
+        self._line_blank = False
+        return ToolCall(name, m.group(2), content, m.group(0))
 
     def _note_content(self, s: str, i: int, j: int) -> None:
         if self._line_blank and s[i:j].strip(_WS):
@@ -305,19 +366,6 @@ class XMLParseState:
         rare case that the block ended inside text carried from an earlier chunk, that text as a string.
         """
         old = len(self._buf)
-        if not old and not self._base:  # a block that starts here (not one compacted to an empty buffer)
-            m = _SIMPLE_BLOCK.match(s, i, k)
-            if (
-                m is not None
-                and m.end() - i <= self.max_block_chars
-                and m.group(1).strip()
-                and m.group(3).strip()
-            ):
-                # The common case, whole in this window: no entities, CDATA or stray '<'.
-                out.append(ToolCall(m.group(1).strip(), m.group(2), m.group(3).strip(), m.group(0)))
-                self._reset_block()
-                self._line_blank = False
-                return m.end()
         self._buf += s[i:k]
         end = self._scan_block()  # index in _buf just past the block, -1 (need more), or -(k+2) failed
         base, limit = self._base, self.max_block_chars
