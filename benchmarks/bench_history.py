@@ -164,6 +164,14 @@ def main() -> int:
     t0 = time.perf_counter()
     win._refresh_chats()
     print(f"chat list refreshed ({args.chats:,} chats): {(time.perf_counter() - t0) * 1e3:.0f} ms")
+    # What a question sent or an answer stored does to the list: its chat's row goes first.
+    while not win.sidebar.lists_all_chats():  # its rows come in slices
+        loop.run_until_complete(asyncio.sleep(0.005))
+    middle = win.sidebar.ids()[args.chats // 2]
+    t0 = time.perf_counter()
+    win._chat_used(win.store.get_chat(middle))
+    print(f"  a chat half-way down moved first, as a question or an answer does: "
+          f"{(time.perf_counter() - t0) * 1e3:.1f} ms")
     for query in ("compute", "Question 12", "no such words", ""):
         shown, stall, chats = typed(win, loop, query)
         what = f"search {query!r}" if query else "clear the box"

@@ -143,6 +143,7 @@ def test_delete_in_the_list_of_a_chat_still_streaming_keeps_the_keyboard_in_the_
     win = make_window(server.base_url)
     for title in ("Oldest", "Middle"):
         win.store.new_chat(title=title)
+    win._refresh_chats()  # made behind the window's back: listed as if they had been there when it opened
     server.queue(Stream(tokens("word " * 3000), delay=0.003))
 
     async def scenario():
@@ -168,3 +169,79 @@ def test_delete_in_the_list_of_a_chat_still_streaming_keeps_the_keyboard_in_the_
     assert win.sidebar.list.selectedItems() == []
     qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)
     assert win.sidebar.titles() == ["Oldest"] and win.composer.toPlainText() == "a draft"
+
+
+def _aged_chats(tmp_path, ages: dict[str, int]):
+    data = tmp_path / "chats"
+    store = ChatStore(data)
+    ids = {}
+    for title, days in ages.items():
+        chat = store.new_chat()
+        store.add_user_message(chat.id, title)
+        ids[title] = chat.id
+    store.close()
+    with sqlite3.connect(data / "chats.sqlite3") as db:
+        for title, days in ages.items():
+            db.execute("UPDATE chats SET updated=? WHERE id=?", (_at(days), ids[title]))
+    return data, ids
+
+
+def _rows(side) -> list[str]:
+    return [side.list.item(i).text() for i in range(side.list.count())]
+
+
+def test_a_question_and_its_answer_move_their_chat_first_without_listing_every_chat(make_window, server, qloop,
+                                                                                   tmp_path, monkeypatch):
+    data, ids = _aged_chats(tmp_path, {"today": 0, "last week": 4, "also last week": 5, "alone": 400})
+    win = make_window(server.base_url, data_dir=data)
+    side = win.sidebar
+    listed = []
+    real_list = win.store.list_chats
+    monkeypatch.setattr(win.store, "list_chats", lambda: listed.append(1) or real_list())
+    long_ago = side.headings()[-1]
+    assert _rows(side) == ["Today", "today", "Previous 7 days", "last week", "also last week", long_ago, "alone"]
+
+    def ask(chat_id: str, question: str) -> None:
+        server.queue(Stream(tokens("An answer.")))
+        win.open_chat(chat_id)
+        qloop.run(wait_until(lambda: win.chat_id == chat_id and not win.loading))
+        win.composer.setPlainText(question)
+        finished = wait_signal(win.answerFinished, timeout=15)
+        assert win.send()
+        assert qloop.run(finished) == "done"
+
+    ask(ids["alone"], "once more")  # its heading goes with it; it joins Today's
+    assert _rows(side) == ["Today", "alone", "today", "Previous 7 days", "last week", "also last week"]
+    assert side.current_id() == ids["alone"] and [i.text() for i in side.list.selectedItems()] == ["alone"]
+    ask(ids["last week"], "and again")  # its heading stays: another chat is under it
+    assert _rows(side) == ["Today", "last week", "alone", "today", "Previous 7 days", "also last week"]
+    assert listed == []  # neither the questions nor the answers read the whole list
+    rows = _rows(side)
+    win._refresh_chats()  # listing every chat again gives the same list
+    assert _rows(side) == rows and side.current_id() == ids["last week"]
+
+    win.delete_chat(ids["also last week"])  # the last chat under its heading: both go
+    assert _rows(side) == ["Today", "last week", "alone", "today"] and len(listed) == 1
+    for title in ("alone", "today"):
+        win.delete_chat(ids[title])
+    win.delete_chat(ids["last week"])  # the open one
+    assert _rows(side) == [] and side.empty_hint.isVisibleTo(side) and len(listed) == 1
+
+
+def test_the_whole_list_is_read_again_when_it_shows_search_hits_or_another_days_headings(make_window, server,
+                                                                                        qloop, tmp_path):
+    data, ids = _aged_chats(tmp_path, {"pumpkin soup": 0, "pumpkin pie": 1})
+    win = make_window(server.base_url, data_dir=data)
+    side = win.sidebar
+    chat = win.store.get_chat(ids["pumpkin pie"])
+    assert side.lists_all_chats()
+    side.search.setText("pumpkin")
+    qloop.run(wait_until(lambda: side.list.count() == 2 and not side.headings()))
+    assert not side.lists_all_chats() and not side.touch(chat)  # hits are searched again instead
+    assert side.list.count() == 2
+    side.search.setText("")
+    assert side.lists_all_chats()
+    side._filled_on -= datetime.timedelta(days=1)  # filled yesterday: its "Today" is now Yesterday
+    assert not side.lists_all_chats() and not side.touch(chat)
+    win._chat_used(chat)  # so the window lists every chat again, under today's headings
+    assert side.lists_all_chats() and _rows(side) == ["Today", "pumpkin soup", "Yesterday", "pumpkin pie"]

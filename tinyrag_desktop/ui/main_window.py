@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog
                                QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
                                QWidget)
 
-from ..chats import ChatStoreError, StoredMessage, open_chat_store
+from ..chats import ChatInfo, ChatStoreError, StoredMessage, open_chat_store
 from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..settings import Settings, save_settings
 from . import window_layout
@@ -465,6 +465,14 @@ class MainWindow(QMainWindow):
         self.chat_search.cancel()  # a search still on its way would replace the whole list with its hits
         self.sidebar.set_chats(self.store.list_chats(), self.chat_id)
 
+    def _chat_used(self, chat: ChatInfo | None) -> None:
+        """A question or an answer was just stored in ``chat``: its row goes first in the list, or, when the
+        list cannot be kept right so (a search's hits are shown), the list is filled again."""
+        if chat is None or not self.sidebar.touch(chat):
+            self._refresh_chats()
+        elif chat.id == self.chat_id:
+            self.sidebar.mark_current(chat.id)
+
     def _chat_search_failed(self, _text: str, reason: str) -> None:
         """A search could not be made (logged already): every chat is listed, and the status bar says why."""
         try:
@@ -596,7 +604,8 @@ class MainWindow(QMainWindow):
             if chat_id == self.chat_id:
                 self.chat_id = None
                 self.new_chat()
-            self._refresh_chats()
+            if not self.sidebar.lists_all_chats():  # search hits are searched again; else the row is gone
+                self._refresh_chats()
             self.sidebar.chat_deleted(chat_id)  # a Delete in the list keeps the focus there
         if chat_id == self._stream_chat:
             self._when_idle(go)  # stop and store the answer first, then delete its chat
@@ -710,7 +719,7 @@ class MainWindow(QMainWindow):
         chat = self.store.get_chat(self.chat_id)
         self.title_label.setText(chat.title if chat else "")
         self.view.add_question(text)
-        self._refresh_chats()
+        self._chat_used(chat)
         self._start_answer()
         return True
 
@@ -778,7 +787,7 @@ class MainWindow(QMainWindow):
                 answer.show_route_sources()
             self._store_answer(answer, chat_id, outcome)
         self._update_last_answer()
-        self._refresh_chats()
+        self._chat_used(self.store.get_chat(chat_id) if chat_id is not None else None)
         self._recheck_server(outcome)
         pending, self._after_stream = self._after_stream, []
         for action in pending:
