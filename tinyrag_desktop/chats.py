@@ -364,12 +364,16 @@ class ChatStore:
                 db.execute("UPDATE chats SET title='New chat' WHERE id=? AND title=?",
                            (chat_id, title_from(first["content"])))
 
-    def messages(self, chat_id: str) -> list[StoredMessage]:
-        rows = self._db.execute("SELECT * FROM messages WHERE chat_id=? ORDER BY id", (chat_id,)).fetchall()
+    def messages(self, chat_id: str, *, first: int = 0, before: int | None = None) -> list[StoredMessage]:
+        """The chat's messages in order; with ``first`` and ``before``, those whose ids are in that range
+        (a page: see ``page_start``)."""
+        end = before if before is not None else 2**63 - 1
+        rows = self._db.execute("SELECT * FROM messages WHERE chat_id=? AND id>=? AND id<? ORDER BY id",
+                                (chat_id, first, end)).fetchall()
         tools: dict[int, list[StoredTool]] = {}
         for t in self._db.execute(
-                "SELECT t.* FROM tool_calls t JOIN messages m ON m.id = t.message_id WHERE m.chat_id=? "
-                "ORDER BY t.message_id, t.seq", (chat_id,)):
+                "SELECT t.* FROM tool_calls t JOIN messages m ON m.id = t.message_id "
+                "WHERE m.chat_id=? AND m.id>=? AND m.id<? ORDER BY t.message_id, t.seq", (chat_id, first, end)):
             tools.setdefault(t["message_id"], []).append(StoredTool(
                 t["call_id"], t["tool"], t["query"], t["status"], t["param"], t["source"], t["error"],
                 t["result"], t["result_bytes"], t["elapsed_ms"], t["position"]))
@@ -377,10 +381,36 @@ class ChatStore:
                               _loads(r["route"]), _loads(r["stats"]), r["status"], r["error"],
                               tuple(tools.get(r["id"], ())), r["created"]) for r in rows]
 
+    def page_start(self, chat_id: str, size: int, before: int | None = None) -> tuple[int, bool]:
+        """Where the last page of ``size`` messages (of those before ``before``) starts, moved back to a
+        question so that no answer is shown without it: the first message's id (0 when there is none), and
+        whether messages come before it.
+
+        A long chat is shown a page at a time; reading only the page, not all its messages, kept opening a
+        chat of 1,000 questions from taking 20-50 ms to read 2,000 messages of which 40 are shown."""
+        end = before if before is not None else 2**63 - 1
+        db = self._db
+        row = db.execute("SELECT id FROM messages WHERE chat_id=? AND id<? ORDER BY id DESC LIMIT 1 OFFSET ?",
+                         (chat_id, end, max(0, size - 1))).fetchone()
+        if row is None:  # no more than a page: all of them
+            return 0, False
+        question = db.execute("SELECT max(id) FROM messages WHERE chat_id=? AND id<=? AND role='user'",
+                              (chat_id, row["id"])).fetchone()[0]
+        if question is None:  # answers with no question before them: from the first message on
+            return 0, False
+        earlier = db.execute("SELECT 1 FROM messages WHERE chat_id=? AND id<? LIMIT 1", (chat_id, question))
+        return question, earlier.fetchone() is not None
+
     def history(self, chat_id: str) -> list[dict[str, str]]:
         """The chat as the engine takes it: OpenAI-style messages, answers as their transcripts."""
-        return [{"role": m.role, "content": m.history_content()} for m in self.messages(chat_id)
-                if m.role == "user" or m.history_content()]
+        rows = self._db.execute("SELECT role, content, transcript FROM messages WHERE chat_id=? ORDER BY id",
+                                (chat_id,))
+        out = []
+        for role, content, transcript in rows:  # as StoredMessage.history_content, without the rest of a message
+            text = (transcript or content) if role == "assistant" else content
+            if role == "user" or text:
+                out.append({"role": role, "content": text})
+        return out
 
     # export --------------------------------------------------------------------------------------
     def to_markdown(self, chat_id: str) -> str:

@@ -197,3 +197,58 @@ def test_exported_html_keeps_model_markup_as_text_and_drops_unsafe_links(store):
     body = page.split("<body>")[1]
     assert "<script" not in body and "<img src=x" not in body and "&lt;img src=x" in body
     assert "javascript:" not in body and "file:" not in body and 'href="https://example.org"' in body
+
+
+def _pages_of(messages: list, size: int) -> list[list[int]]:
+    """A chat's pages as a list of all its messages gives them: the last ``size``, moved back to a question
+    (none before it: from the start), then the page before that, and so on."""
+    pages, rest = [], list(messages)
+    while rest:
+        start = max(0, len(rest) - size)
+        while start > 0 and rest[start].role != "user":
+            start -= 1
+        pages.append([m.id for m in rest[start:]])
+        rest = rest[:start]
+    return pages
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(roles=st.lists(st.sampled_from(["user", "assistant"]), max_size=25), size=st.integers(1, 7))
+def test_a_chat_is_read_a_page_at_a_time_as_the_whole_list_would_be_cut(tmp_path_factory, roles, size):
+    store = ChatStore(tmp_path_factory.mktemp("pages"))
+    other = store.new_chat()
+    chat = store.new_chat()
+    for n, role in enumerate(roles):  # another chat's messages in between: pages are the chat's own
+        store.add_user_message(other.id, "elsewhere")
+        if role == "user":
+            store.add_user_message(chat.id, f"question {n}")
+        else:
+            _answer(store, chat.id, f"answer {n}")
+    everything = store.messages(chat.id)
+    pages, before = [], None
+    while True:
+        start, earlier = store.page_start(chat.id, size, before)
+        page = store.messages(chat.id, first=start, before=before)
+        pages.append(page)
+        if not earlier:
+            break
+        assert page and start == page[0].id
+        before = start
+    assert [[m.id for m in page] for page in pages] == (_pages_of(everything, size) or [[]])
+    assert [m for page in reversed(pages) for m in page] == everything  # the same messages, tool calls and all
+    store.close()
+
+
+def test_history_gives_the_engine_questions_and_answers_transcripts(store):
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "What is 6 * 7?")
+    _answer(store, chat.id)
+    store.add_assistant_message(chat.id, "", status="error", error="the server went away")
+    store.add_user_message(chat.id, "And 6 * 8?")
+    assert store.history(chat.id) == [
+        {"role": "user", "content": "What is 6 * 7?"},
+        {"role": "assistant", "content": "<tool>…</tool>The answer is 42."},
+        {"role": "user", "content": "And 6 * 8?"},
+    ]
+    assert store.history(chat.id) == [{"role": m.role, "content": m.history_content()}
+                                      for m in store.messages(chat.id) if m.role == "user" or m.history_content()]

@@ -366,11 +366,15 @@ def test_a_very_long_chat_shows_its_last_page_and_earlier_pages_as_it_is_scrolle
         store.add_assistant_message(chat.id, f"Answer {i}\n\n" + "word " * 400)
     store.close()
     win = make_window(server.base_url, data_dir=data)
+    read = []  # how many messages each read of the chat gave
+    real_messages = win.store.messages
+    monkeypatch.setattr(win.store, "messages", lambda *a, **k: read.append(len(m := real_messages(*a, **k))) or m)
 
     win.open_chat(chat.id)
     qloop.run(wait_until(lambda: not win.loading))
     texts = lambda: [q.text() for q in win.view.questions()]  # noqa: E731
     assert texts() == ["Question 7", "Question 8", "Question 9"]
+    assert read == [6]  # the page shown, not the chat's 20 messages
     assert win.view.findChild(QPushButton, "showEarlier").isVisible()
     first = win.view.questions()[0]
     bar = win.view.verticalScrollBar()
@@ -387,6 +391,7 @@ def test_a_very_long_chat_shows_its_last_page_and_earlier_pages_as_it_is_scrolle
     assert texts() == [f"Question {i}" for i in range(10)]
     assert not win.view.findChild(QPushButton, "showEarlier").isVisible()
     assert len(win.view.answers()) == 10 and win.show_earlier() == 0
+    assert read == [6, 6, 6, 2]
     # the last answer is still the one Regenerate and Edit act on
     assert win.view.answers()[-1].regenerate_button.isVisibleTo(win.view.answers()[-1])
 

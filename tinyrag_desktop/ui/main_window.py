@@ -94,7 +94,8 @@ class MainWindow(QMainWindow):
         self._after_stream: list[Callable[[], None]] = []
         self._ids: dict[int, int] = {}  # id(answer widget) -> stored message id
         self._loading: Iterator[StoredMessage] | None = None
-        self._earlier: list[StoredMessage] = []  # the open chat's messages not built yet, above those shown
+        # The id of the first message shown when the open chat has earlier ones, not built yet, above it.
+        self._earlier: int | None = None
         self._insert_at: int | None = None  # where the page being built goes: None, the end; else above
         self.last_outcome = ""
         self.scripted = False  # set by app.py for --ask runs: no modal boxes (see problem)
@@ -495,7 +496,7 @@ class MainWindow(QMainWindow):
         def go() -> None:
             self.cancel_edit()
             self.chat_id = None
-            self._loading, self._earlier, self._insert_at = None, [], None
+            self._loading, self._earlier, self._insert_at = None, None, None
             self.view.clear()
             self.title_label.setText("New chat")
             self.sidebar.mark_current(None)
@@ -521,11 +522,11 @@ class MainWindow(QMainWindow):
                 if chat.persona:
                     self.statusBar().showMessage(f"This chat's persona “{chat.persona}” was removed; it now "
                                                  f"answers as “{self.persona.currentText()}”.", 8000)
-            messages = self.store.messages(chat_id)
-            start = _page_start(messages)
-            self._earlier, self._insert_at = messages[:start], None
-            self.view.set_has_earlier(bool(self._earlier))
-            self._loading = iter(messages[start:])
+            start, earlier = self.store.page_start(chat_id, HISTORY_PAGE)
+            messages = self.store.messages(chat_id, first=start)
+            self._earlier, self._insert_at = start if earlier else None, None
+            self.view.set_has_earlier(earlier)
+            self._loading = iter(messages)
             self._load_step(self._loading)
         if chat_id != self.chat_id or not self.view.answers():
             self._when_idle(go)
@@ -555,7 +556,7 @@ class MainWindow(QMainWindow):
         self._loading = None
         if self._insert_at is not None:  # an earlier page, above what the user is reading
             self._insert_at = None
-            self.view.set_has_earlier(bool(self._earlier))
+            self.view.set_has_earlier(self._earlier is not None)
             return
         self._update_last_answer()
         self.view.scroll_to_bottom()
@@ -564,10 +565,11 @@ class MainWindow(QMainWindow):
     def show_earlier(self) -> int:
         """Build the page of messages above the first one shown (the conversation was scrolled to its top,
         or "Show earlier messages" pressed); how many messages it starts building."""
-        if self._loading is not None or not self._earlier:
+        if self._loading is not None or self._earlier is None or self.chat_id is None:
             return 0
-        start = _page_start(self._earlier)
-        page, self._earlier = self._earlier[start:], self._earlier[:start]
+        start, earlier = self.store.page_start(self.chat_id, HISTORY_PAGE, before=self._earlier)
+        page = self.store.messages(self.chat_id, first=start, before=self._earlier)
+        self._earlier = start if earlier else None
         self.view.hold_position()
         self._insert_at = 0
         self._loading = iter(page)
@@ -951,15 +953,6 @@ class MainWindow(QMainWindow):
         kb = sys.modules.get("tinyrag_desktop.kb")
         if kb is not None:  # searched: close the readers, and leave no -wal or -shm file beside knowledge.db
             await asyncio.to_thread(kb.release, self.data_dir)
-
-
-def _page_start(messages: list[StoredMessage]) -> int:
-    """Where the last page of ``messages`` begins: HISTORY_PAGE from the end, moved back to a question so
-    that no answer is shown without it."""
-    start = max(0, len(messages) - HISTORY_PAGE)
-    while start > 0 and messages[start].role != "user":
-        start -= 1
-    return start
 
 
 def _typed(event: QKeyEvent) -> bool:

@@ -189,6 +189,7 @@ class ChatsSidebar(QFrame):
         self._filling = False
         self._fill: _Fill | None = None  # the rows still to be added to the list, if any
         self._filled_on: datetime.date | None = None  # the day every chat was listed on (None: search hits)
+        self._rows: dict[str, QListWidgetItem] = {}  # chat id → its row (looking through 3,000 took 8 ms)
 
         # F2 is the window's Edit → Rename chat (it calls rename_current): an F2 of the list's own beside it
         # made Qt find the key ambiguous, and neither ran. Delete is the list's alone.
@@ -209,6 +210,7 @@ class ChatsSidebar(QFrame):
         try:
             self.list.setCurrentItem(None)  # cleared around a current row, 2,500 rows took 70–120 ms
             self.list.clear()
+            self._rows = {}
         finally:
             self._filling = False
         hits = any(c.snippet for c in chats)
@@ -248,6 +250,7 @@ class ChatsSidebar(QFrame):
             self.list.addItem(self._heading(heading))
         item = self._chat_item(chat)
         self.list.addItem(item)
+        self._rows[chat.id] = item
         if chat.id == fill.current:
             self.list.setCurrentItem(item)
 
@@ -292,6 +295,7 @@ class ChatsSidebar(QFrame):
                 self.list.insertItem(0, self._heading(heading))
             item = self._chat_item(chat)
             self.list.insertItem(1, item)
+            self._rows[chat.id] = item
             if current:
                 self.list.setCurrentItem(item, QItemSelectionModel.SelectionFlag.ClearAndSelect)
         finally:
@@ -319,7 +323,8 @@ class ChatsSidebar(QFrame):
 
     def _take(self, row: int) -> None:
         """Take the chat at ``row`` out of the list, and its heading if it was the only chat under it."""
-        self.list.takeItem(row)
+        taken = self.list.takeItem(row)
+        self._rows.pop(taken.data(Qt.ItemDataRole.UserRole), None)
         above, below = self.list.item(row - 1) if row else None, self.list.item(row)
         if (self._fill is None and above is not None and not above.data(Qt.ItemDataRole.UserRole)
                 and (below is None or not below.data(Qt.ItemDataRole.UserRole))):
@@ -355,11 +360,7 @@ class ChatsSidebar(QFrame):
         return [item.text().split("\n", 1)[0] for item in self._chat_items()]
 
     def item_for(self, chat_id: str) -> QListWidgetItem | None:
-        # Qt's own search of the rows: looking at each in Python took 8 ms at 3,000 chats
-        model = self.list.model()
-        found = model.match(model.index(0, 0), Qt.ItemDataRole.UserRole, chat_id, 1,
-                            Qt.MatchFlag.MatchExactly | Qt.MatchFlag.MatchCaseSensitive)
-        return self.list.itemFromIndex(found[0]) if found else None
+        return self._rows.get(chat_id)
 
     def headings(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())
