@@ -52,6 +52,15 @@ def main() -> None:
               f"whole {mb / tw:6.1f} MB/s (target >= 50), {cw} tool calls (MB per CPU second)")
     (a4, aw), (b4, bw) = rates
     print(f"linearity 1 MB -> 4 MB: throughput ratio {b4 / a4:.2f} (4-char), {bw / aw:.2f} (whole); 1.00 is linear")
+    # A fence never closed, full of lines that might have closed it: each must not send the parser
+    # looking through the rest of the text again.
+    odd = []
+    for lines in (25_000, 100_000):
+        text = "Code:\n````\n" + "```\n" * lines
+        seconds, _ = best(text, 0, repeat=3)
+        odd.append(len(text) / 1e6 / seconds)
+    print(f"an unclosed fence of 0.1 and 0.4 MB of short runs, whole: {odd[0]:.1f} and {odd[1]:.1f} MB/s "
+          f"(ratio {odd[1] / odd[0]:.2f}; 1.00 is linear)")
 
 
 if __name__ == "__main__":

@@ -210,3 +210,32 @@ def test_a_block_cut_right_after_its_inner_tag_is_not_mistaken_for_a_new_one() -
         events = state.feed(text[:cut]) + state.feed(text[cut:]) + state.finish()
         assert "".join(e.raw for e in events) == text, cut
         assert not [e for e in events if isinstance(e, ToolCall)], cut
+
+
+class _CountingPattern:
+    """A compiled pattern that adds up how many characters its searches went over."""
+
+    def __init__(self, pattern) -> None:
+        self.pattern, self.scanned = pattern, 0
+
+    def search(self, text: str, pos: int = 0):
+        found = self.pattern.search(text, pos)
+        self.scanned += (found.end() if found else len(text)) - pos
+        return found
+
+
+@pytest.mark.parametrize("text", [
+    "x\n````\n" + "```\n" * 3000,  # a fence never closed, full of lines too short to close it
+    "x\n~~~~\n" + "~~~ not closing\n" * 3000,
+    "x\n```\n" + "`` x\n" * 3000 + "```\n",  # closed only at the very end
+])
+def test_a_fence_is_searched_for_its_closing_line_once_per_piece_of_text(text, monkeypatch):
+    # Looking for the closing line again after every line that might have been it went over the rest of
+    # the text each time: an answer of 3,000 such lines, given whole, took seconds instead of milliseconds.
+    import tinyrag_desktop.protocol.parser as parser_module
+
+    counting = {c: _CountingPattern(p) for c, p in parser_module._CLOSING_LINE.items()}
+    monkeypatch.setattr(parser_module, "_CLOSING_LINE", counting)
+    events = parse_all(text)
+    assert "".join(e.raw for e in events) == text and not any(isinstance(e, ToolCall) for e in events)
+    assert sum(p.scanned for p in counting.values()) <= 2 * len(text)

@@ -9,7 +9,7 @@ import time
 from PySide6.QtCore import Qt
 
 from tests.sse_server import Stream
-from tinyrag_desktop.chats import ChatStore
+from tinyrag_desktop.chats import ChatStore, ChatStoreError
 from tinyrag_desktop.ui.sidebar import day_group
 
 from .conftest import tokens, wait_signal, wait_until
@@ -245,3 +245,29 @@ def test_the_whole_list_is_read_again_when_it_shows_search_hits_or_another_days_
     assert not side.lists_all_chats() and not side.touch(chat)
     win._chat_used(chat)  # so the window lists every chat again, under today's headings
     assert side.lists_all_chats() and _rows(side) == ["Today", "pumpkin soup", "Yesterday", "pumpkin pie"]
+
+
+def test_an_answer_that_could_not_be_stored_leaves_its_chat_where_it_was(make_window, server, qloop, tmp_path,
+                                                                          monkeypatch):
+    data, ids = _aged_chats(tmp_path, {"today": 0, "last week": 4, "alone": 400})
+    store = ChatStore(data)
+    store.add_assistant_message(ids["alone"], "An old answer.")
+    store.close()
+    with sqlite3.connect(data / "chats.sqlite3") as db:
+        db.execute("UPDATE chats SET updated=? WHERE id=?", (_at(400), ids["alone"]))
+    win = make_window(server.base_url, data_dir=data)
+    side = win.sidebar
+    rows = _rows(side)
+    win.open_chat(ids["alone"])
+    qloop.run(wait_until(lambda: win.chat_id == ids["alone"] and not win.loading))
+
+    def full_disk(*_args, **_kwargs):
+        raise ChatStoreError("The chat history could not be saved: the disk is full.")
+
+    monkeypatch.setattr(win.store, "add_assistant_message", full_disk)
+    server.queue(Stream(tokens("A new answer.")))
+    finished = wait_signal(win.answerFinished, timeout=15)
+    assert win.regenerate()  # no question is stored first: nothing about the chat changes
+    assert qloop.run(finished) == "done"
+    assert _rows(side) == rows  # not moved first, above Today, under its old month
+    assert "disk is full" in win.statusBar().currentMessage()

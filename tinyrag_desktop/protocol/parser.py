@@ -88,6 +88,8 @@ class XMLParseState:
         self.max_block_chars = max_block_chars
         self._mode = _TEXT
         self._hold = ""  # unprocessed input: a suffix that may still become "<tool "
+        # (text, position, fence character, run length): no line closes that fence in the text after it
+        self._unclosed: tuple[str, int, str, int] | None = None
         self._finished = False
         # Markdown state.
         self._line_start = True  # the next char begins a line (so may begin a fence)
@@ -154,6 +156,7 @@ class XMLParseState:
     def _process(self, s: str, out: list[ParseEvent]) -> None:
         """Scan ``s``; text is emitted lazily as whole spans, only blocks interrupt it."""
         self._hold = ""
+        self._unclosed = None
         i = 0
         n = len(s)
         flushed = 0  # s[flushed:i] is text not yet emitted
@@ -211,6 +214,7 @@ class XMLParseState:
                     run = fence.group(1) or fence.group(2)
                     end = self._past_closing_line(s, fence.end(), run[0], len(run))
                     if end >= 0:
+                        self._fence_char, self._fence_len = run[0], len(run)  # as reading it would leave them
                         i = end
                         continue
                 self._newline()
@@ -258,6 +262,9 @@ class XMLParseState:
 
         Lines before it change nothing (a shorter run, or a run with text after it, leaves the fence
         open), so the scan goes there at once, leaving the state as reading each line would."""
+        unclosed = self._unclosed
+        if unclosed is not None and unclosed[0] is s and i >= unclosed[1] and unclosed[2:] == (char, length):
+            return -1  # searched to the end of s already: looking again after each line would be quadratic
         pattern = _CLOSING_LINE[char]
         pos = i
         while (m := pattern.search(s, pos)) is not None:
@@ -265,6 +272,7 @@ class XMLParseState:
                 self._mode, self._fence_line, self._line_blank = _TEXT, _F_BODY, False
                 return m.end()
             pos = m.end()
+        self._unclosed = (s, i, char, length)
         return -1
 
     def _simple_block(self, s: str, j: int) -> ToolCall | None:

@@ -787,9 +787,9 @@ class MainWindow(QMainWindow):
                 answer.flush()
                 answer.streaming = False
                 answer.show_route_sources()
-            self._store_answer(answer, chat_id, outcome)
+            if self._store_answer(answer, chat_id, outcome):  # else the chat, and so its row, is unchanged
+                self._chat_used(self.store.get_chat(chat_id))
         self._update_last_answer()
-        self._chat_used(self.store.get_chat(chat_id) if chat_id is not None else None)
         self._recheck_server(outcome)
         pending, self._after_stream = self._after_stream, []
         for action in pending:
@@ -805,7 +805,8 @@ class MainWindow(QMainWindow):
         if (outcome == "done" and state in ("down", "warn")) or (outcome == "error" and state in ("ok", "warn")):
             self.check_server()
 
-    def _store_answer(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:
+    def _store_answer(self, answer: AnswerWidget, chat_id: str, outcome: str) -> bool:
+        """Store the answer as it ended; False (and the status bar says why) when it could not be."""
         content = answer.content()
         transcript = self._done.transcript if self._done and self._done.transcript else _transcript(
             content, answer, self._raw)
@@ -815,8 +816,9 @@ class MainWindow(QMainWindow):
                 stats=answer.stats, status=outcome, error=answer.error, tools=answer.stored_tools())
         except ChatStoreError as exc:
             self.statusBar().showMessage(str(exc), 10000)
-            return
+            return False
         self._ids[id(answer)] = message.id
+        return True
 
     def stop(self) -> bool:
         return self.bridge.stop()
