@@ -560,13 +560,23 @@ def _chat(row: sqlite3.Row, snippet: str = "") -> ChatInfo:
     return ChatInfo(row["id"], row["title"], row["persona"], row["created"], row["updated"], snippet)
 
 
-def _snippet(text: str | None, needle: str, width: int = 40) -> str:
+# How much of a message a search hit shows before the words found, and after them. The list shows about
+# 30 characters of it: with 40 before, the words found were cut off ("Answer about Tax return deadlin…").
+_SNIPPET_BEFORE, _SNIPPET_AFTER = 12, 60
+
+
+def _snippet(text: str | None, needle: str) -> str:
+    """The words around ``needle`` in ``text``: a few before it (from the start of a word), more after."""
     if not text:
         return ""
-    at = text.lower().find(needle.lower())
-    start = max(0, at - width)
-    piece = " ".join(text[start:at + len(needle) + width].split())
-    return ("…" if start else "") + piece + ("…" if at + len(needle) + width < len(text) else "")
+    at = max(0, text.lower().find(needle.lower()))
+    start = max(0, at - _SNIPPET_BEFORE)
+    if start and not text[start - 1].isspace():  # not from the middle of a word
+        space = text.find(" ", start, at)
+        start = space + 1 if space >= 0 else at
+    end = at + len(needle) + _SNIPPET_AFTER
+    piece = " ".join(text[start:end].split())
+    return ("…" if start else "") + piece + ("…" if end < len(text) else "")
 
 
 def _dumps(value: dict[str, Any] | None) -> str | None:

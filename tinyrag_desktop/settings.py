@@ -82,7 +82,8 @@ class Option:
             if len(value) > self.max_length:
                 raise SettingsError(f"{self.name} is {len(value):,} characters long; at most {self.max_length:,} "
                                     "are taken.")
-            if self.form in ("url", "url or empty") and any(c.isspace() for c in value):
+            if self.form in ("url", "url or empty") and any(c.isspace() for c in value) and _is_http_url(
+                    "".join(value.split())):  # an address but for the space ("not a url" is told what one is)
                 # "http://127.0.0.1:11434/v1 /x": urlsplit takes it, and it failed only at the first request,
                 # as "cannot be reached", which sent the user to check a server that was running.
                 gap = "a space" if " " in value else "a tab or line break"

@@ -252,3 +252,15 @@ def test_history_gives_the_engine_questions_and_answers_transcripts(store):
     ]
     assert store.history(chat.id) == [{"role": m.role, "content": m.history_content()}
                                       for m in store.messages(chat.id) if m.role == "user" or m.history_content()]
+
+
+def test_a_search_hit_shows_the_words_found_near_its_start(store):
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "Tax return deadlines 2026")
+    _answer(store, chat.id, "Answer about Tax return deadlines 2026. Sourdough is mentioned here, and much more "
+                            "is said after it about other things entirely.")
+    snippet = store.search("sourdough")[0].snippet
+    # The list shows about 30 characters: the words found come within them, after a word or two.
+    assert snippet.startswith("…2026. Sourdough is mentioned") and snippet.endswith("…")
+    assert snippet.index("Sourdough") <= 12
+    assert store.search("answer about")[0].snippet.startswith("Answer about Tax return")  # at the start: no "…"

@@ -20,3 +20,15 @@ def test_a_wrong_searxng_url_gets_a_searxng_example_not_the_model_servers(qtbot)
         dialog._fields["base_url"].error.text())
     tabs = dialog._tabs
     tabs.setCurrentIndex(next(i for i in range(tabs.count()) if tabs.tabText(i).replace("&", "") == "Tools"))
+
+
+def test_words_that_are_no_address_at_all_are_told_what_an_address_looks_like(qtbot) -> None:
+    # "not a url" was refused for its spaces ("… an address has none … written %20"), as if it were an
+    # address with a space in it.
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    dialog.field("base_url").setText("not a url")
+    assert dialog.problem.text() == ("Cannot save yet: Server URL must be an http:// or https:// address, like "
+                                     "http://127.0.0.1:11434/v1, not 'not a url'.")
+    dialog.field("base_url").setText("http://127.0.0.1:11434/v1 /x")  # an address with a space: said so
+    assert "has a space in it" in dialog.problem.text()
