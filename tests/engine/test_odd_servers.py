@@ -12,7 +12,7 @@ from tests.engine.conftest import collect
 from tests.engine.test_engine import of, visible
 from tests.sse_server import Raw, Status
 from tinyrag_desktop.engine.errors import ServerUnreachable
-from tinyrag_desktop.engine.events import Done, EngineError
+from tinyrag_desktop.engine.events import Done, EngineError, ToolFinished
 from tinyrag_desktop.engine.llm import LLMClient
 from tinyrag_desktop.settings import Settings
 
@@ -141,3 +141,34 @@ async def test_the_status_check_of_an_unusable_address_says_it_in_words() -> Non
         with pytest.raises(ServerUnreachable) as caught:
             await LLMClient(http, "127.0.0.1:8080/v1").list_models()
     assert "“127.0.0.1:8080/v1”" in caught.value.message and "http://" in caught.value.message
+
+
+def _escaped(text: str) -> str:
+    """A content delta as a server writes it whose JSON escapes each half of a character beyond the first
+    65,536 on its own (json.dumps would join a pair it is given whole)."""
+    return 'data: {"choices": [{"index": 0, "delta": {"content": "' + text + '"}, "finish_reason": null}]}\n\n'
+
+
+async def test_a_character_sent_in_two_halves_is_joined_and_a_tool_given_it_runs(llm, make_engine) -> None:
+    # The halves stayed apart, Python cannot encode one alone, and the tool's task died: the answer waited
+    # for its result for good.
+    llm.queue(Raw([chunk({"content": 'Smile: <tool name="echo"><query>'}), _escaped("\\ud83d"),
+                   _escaped("\\ude00"), chunk({"content": "</query></tool>"}), "data: [DONE]\n\n"]),
+              Raw([chunk({"content": "Done."}), "data: [DONE]\n\n"]))
+    events = await run(make_engine())
+    (finished,) = of(events, ToolFinished)
+    assert finished.status == "ok" and finished.query == "\U0001F600" and finished.result == "echo: \U0001F600"
+    assert finished.result_bytes == len("echo: \U0001F600".encode())
+    assert visible(events).startswith("Smile: ") and isinstance(events[-1], Done)
+
+
+@pytest.mark.parametrize("pieces, shown", [
+    ([_escaped("a\\ud83d"), _escaped("b")], "a\ufffdb"),  # a first half with no second
+    ([_escaped("a\\ude00b")], "a\ufffdb"),                # a second half alone
+    ([_escaped("end \\ud83d")], "end \ufffd"),            # a first half at the very end
+    ([_escaped("\\ud83d\\ude00 whole")], "\U0001F600 whole"),
+])
+async def test_half_characters_are_shown_as_a_replacement_sign(llm, make_engine, pieces, shown) -> None:
+    llm.queue(Raw(pieces + ["data: [DONE]\n\n"]))
+    events = await run(make_engine())
+    assert visible(events) == shown and isinstance(events[-1], Done)

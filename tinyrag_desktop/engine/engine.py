@@ -52,6 +52,7 @@ class _Request:
     config: EngineConfig
     seen: set[tuple[str, str, str]] = field(default_factory=set)  # (tool, element, content)
     denied: set[tuple[str, str, str]] = field(default_factory=set)  # of the seen: calls the user said no to
+    refused: dict[tuple[str, str, str], str] = field(default_factory=dict)  # of the seen: never run, and why
     tools_run: int = 0  # calls that ran: a command the user denied is given back (see _run_tool)
     next_id: int = 0
     transcript: list[str] = field(default_factory=list)
@@ -325,9 +326,13 @@ class Engine:
         key = (tool, call.param, call.content)
         status, reason = "error", ""
         if key in req.seen:
-            status, reason = "skipped", ("duplicate call: the user already denied this command in this answer"
-                                         if key in req.denied else
-                                         "duplicate call: the same tool with the same input already ran in this answer")
+            if key in req.refused:  # it never ran: say why it was refused, not that it "already ran"
+                why = f"duplicate call: the same call was refused earlier in this answer ({req.refused[key]})"
+            elif key in req.denied:
+                why = "duplicate call: the user already denied this command in this answer"
+            else:
+                why = "duplicate call: the same tool with the same input already ran in this answer"
+            status, reason = "skipped", why
         elif spec is None:
             reason = self._unknown_tool(call.name)
         elif not spec.enabled(self.settings):
@@ -351,6 +356,7 @@ class Engine:
             return ToolStarted(call_id, spec.name, call.content, call.param, rnd.number, call.raw)
         if status == "error":
             req.seen.add(key)
+            req.refused[key] = reason.rstrip(".")
             rnd.advice.append(reason)
         rnd.results.append((call_id, tool, status, "", reason))
         return ToolFinished(call_id, tool, call.content, "", reason, 0, status, 0, "", call.param, rnd.number,
@@ -368,7 +374,8 @@ class Engine:
         enabled = self.registry.enabled(self.settings)
         listed = "; ".join(f"{t.name} (<{t.element}>)" for t in enabled) or "none"
         example = prompts.block_example(enabled[0]) if enabled else ""
-        return f"There is no tool called “{name}”. Available tools: {listed}. Write for example: {example}"
+        shown = prompts.neutralise(name[:100].replace("\n", " "))  # the model's own words, in our note
+        return f"There is no tool called “{shown}”. Available tools: {listed}. Write for example: {example}"
 
     async def _run_tool(
         self,
@@ -410,8 +417,8 @@ class Engine:
         # How long the tool worked: the time the user took to answer its question is theirs, not the tool's.
         elapsed = max(0, _ms(started) - int(asked.seconds * 1000))
         queue.put_nowait(("result", ToolFinished(
-            call_id, spec.name, call.content, source, error, len(text.encode()), status, elapsed, text,
-            call.param, rnd.number, call.raw,
+            call_id, spec.name, call.content, source, error, len(text.encode("utf-8", "surrogatepass")), status,
+            elapsed, text, call.param, rnd.number, call.raw,
         )))
 
 
@@ -426,8 +433,13 @@ def _ended_waiting_note(rnd: _Round, cfg: EngineConfig) -> str:
     rounds = f"{most} round{'s' if most != 1 else ''} per answer"
     refused = [reason for _, _, status, _, reason in rnd.results if status == "skipped"]
     if refused and len(refused) == len(rnd.results):
-        why = ("the model only repeated a tool call that had already run" if refused[-1].startswith("duplicate")
-               else f"the model's last tool call was not run ({refused[-1].rstrip('.')})")
+        last = refused[-1]
+        if last.startswith("duplicate call: the same call was refused"):
+            why = "the model only repeated a tool call that had been refused"
+        elif last.startswith("duplicate"):
+            why = "the model only repeated a tool call that had already run"
+        else:
+            why = f"the model's last tool call was not run ({last.rstrip('.')})"
         note = f"The answer ends here: {why}, and no round was left for it to answer from the results (at most {rounds})."
     else:
         note = (f"The answer ends here: the model was still calling tools at the limit of {rounds}, so it could "

@@ -161,14 +161,14 @@ class LLMClient:
                 raise await self._chat_status_error(resp.status_code, message, model)
             ctype = resp.headers.get("content-type", "").split(";")[0].strip().lower()
             if ctype == "application/json":  # a whole reply instead of a stream: use it as one piece
-                async for delta in self._read_whole(resp):
+                async for delta in _paired(self._read_whole(resp)):
                     yield delta
                 return
             if ctype in ("text/html", "application/xhtml+xml"):
                 raise BadResponse(
                     f"The server at {self.base_url} answered with a web page, not the model's answer. "
                     "Check that the base URL is the API root, usually ending with /v1.")
-            async for delta in self._read_stream(resp):
+            async for delta in _paired(self._read_stream(resp)):
                 yield delta
         finally:
             await resp.aclose()
@@ -293,6 +293,35 @@ class LLMClient:
         if status >= 500:
             return ServerFailed(f"The model server failed ({status}) and could not {what}.{said}")
         return ServerFailed(f"The model server refused the request ({status}).{said}")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+async def _paired(deltas: AsyncIterator[Delta]) -> AsyncIterator[Delta]:
+    """``deltas`` with no half characters in their text.
+
+    JSON writes a character beyond the first 65,536 (an emoji) as two escapes, "\\ud83d\\ude00"; a server that
+    sends them in two chunks gives two halves (surrogates), which Python does not join and cannot encode:
+    a tool's query holding one stopped the answer for good. A half at a delta's end waits for the next;
+    halves that are pairs are joined, and one without its pair becomes U+FFFD (shown as �)."""
+    held = {"content": "", "reasoning": ""}
+
+    def whole(channel: str, text: str) -> str:
+        text = held[channel] + text
+        held[channel] = ""
+        if _SURROGATE.search(text) is None:
+            return text
+        if "\ud800" <= text[-1] <= "\udbff":  # the first half of a pair: its second may come next
+            text, held[channel] = text[:-1], text[-1]
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+    async for delta in deltas:
+        content, reasoning = whole("content", delta.content), whole("reasoning", delta.reasoning)
+        if content or reasoning or delta.finish_reason:
+            yield Delta(content, reasoning, delta.finish_reason)
+    if held["content"] or held["reasoning"]:  # a first half that never got its second
+        yield Delta("\ufffd" if held["content"] else "", "\ufffd" if held["reasoning"] else "")
 
 
 def _deltas(data: str) -> list[Delta | None]:
