@@ -122,3 +122,36 @@ def test_powers_are_refused_by_the_size_of_their_result_not_of_their_base():
     for too_big in ("2^100001", "10^40000", "(1/3)^70000"):
         with pytest.raises(CalcError, match="too large to compute exactly"):
             evaluate(too_big)
+
+
+@pytest.mark.parametrize("expr", [
+    "*".join(["2**99999"] * 40),  # each power within the limit, their product four million bits
+    "(2^99999) * (2^99999)",
+    "2000! * 2000! * 2000! * 2000! * 2000! * 2000!",
+    "(2^99999 + 1) * 10^20000",
+    "1e9999999",  # read exactly, ten to that power: minutes for one token
+    "1e-9999999",
+    "1e30001",
+])
+def test_a_calculation_that_grows_too_large_on_the_way_is_refused_at_once(expr: str) -> None:
+    # Only powers were checked; forty of them multiplied took 38 s to show, with the answer frozen.
+    with pytest.raises(CalcError, match="too large to compute exactly"):
+        evaluate(expr)
+
+
+def test_numbers_up_to_the_limit_are_still_exact() -> None:
+    assert evaluate("1e30000") == 10**30000
+    assert evaluate("2^99999 * 2") == 2**100000
+    assert evaluate("1.5e3") == 1500
+
+
+async def test_the_calculation_runs_beside_the_answer_not_in_its_way(monkeypatch) -> None:
+    import threading
+
+    import tinyrag_desktop.tools.calculate as calc_module
+
+    where = []
+    real = calc_module.calculate
+    monkeypatch.setattr(calc_module, "calculate", lambda expr: where.append(threading.current_thread()) or real(expr))
+    result = await calc_module.run("6 * 7", None)
+    assert result.text == "6 * 7 = 42" and where and where[0] is not threading.main_thread()

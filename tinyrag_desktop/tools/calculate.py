@@ -12,6 +12,7 @@ ceil, min, max, factorial.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from .registry import ToolContext, ToolResult, ToolSpec
 Number = Fraction | float
 
 MAX_EXPONENT_BITS = 100_000  # refuse results with more bits than this
+_MAX_LITERAL_EXPONENT = 30_000  # 1e30000 has about MAX_EXPONENT_BITS bits
 MAX_FACTORIAL = 2_000
 MAX_LENGTH = 1_000
 MAX_SHOWN_DIGITS = 1_000  # longer results are shown to 15 significant digits, with their size
@@ -164,7 +166,7 @@ class _Parser:
         while self.peek().text in ("+", "-"):
             op = self.take().text
             right = self.product()
-            value = value + right if op == "+" else value - right
+            value = _fits(value + right if op == "+" else value - right)
         return value
 
     def product(self) -> Number:
@@ -182,6 +184,7 @@ class _Parser:
                 value = Fraction(math.floor(value / right))
             else:
                 value = value % right
+            value = _fits(value)
         return value
 
     def unary(self) -> Number:
@@ -211,7 +214,7 @@ class _Parser:
                 value = value / 100
                 if self.peek().kind == "name" and self.peek().text.lower() == "of":  # "12% of 250"
                     self.take()
-                    value = value * self.unary()
+                    value = _fits(value * self.unary())
             else:
                 return value
 
@@ -225,8 +228,12 @@ class _Parser:
     def atom(self) -> Number:
         tok = self.take()
         if tok.kind == "num":
+            exponent = _EXPONENT.search(tok.text)
+            if exponent is not None and (len(exponent.group(1)) > 6 or int(exponent.group(1)) > _MAX_LITERAL_EXPONENT):
+                # 1e9999999 is read exactly, as ten to that power: minutes of work for one token
+                raise CalcError(f"“{tok.text}” is too large to compute exactly here.")
             try:
-                return Fraction(tok.text.replace("_", ""))
+                return _fits(Fraction(tok.text.replace("_", "")))
             except (ValueError, ZeroDivisionError):
                 raise CalcError(f"“{tok.text}” is not a number.") from None
         if tok.text == "(":
@@ -255,6 +262,20 @@ class _Parser:
         if not lo <= len(args) <= hi:
             raise CalcError(f"{name}() takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), not {len(args)}.")
         return fn(*args)
+
+
+_EXPONENT = re.compile(r"[eE][-+]?0*(\d+)$")
+
+
+def _fits(value: Number) -> Number:
+    """``value``, when it is small enough to keep working with exactly; else a CalcError.
+
+    Powers were checked by the size of their result, yet a product of them was not: forty times 2**99999
+    came to four million bits, and showing it took minutes, with the answer frozen."""
+    if isinstance(value, Fraction) and max(value.numerator.bit_length(),
+                                           value.denominator.bit_length()) > MAX_EXPONENT_BITS + 64:
+        raise CalcError("A number in that calculation is too large to compute exactly here.")
+    return value
 
 
 def _pow(base: Number, exponent: Number) -> Number:
@@ -372,7 +393,9 @@ def calculate(expr: str) -> str:
 
 
 async def run(query: str, ctx: ToolContext) -> ToolResult:
-    return ToolResult(f"{query.strip()} = {calculate(query)}", source="calculator")
+    # In a worker thread: the answer's stream and the window go on while a big calculation is made, and
+    # the tool's time limit can end the wait for it.
+    return ToolResult(f"{query.strip()} = {await asyncio.to_thread(calculate, query)}", source="calculator")
 
 
 TOOLS = [
