@@ -27,6 +27,31 @@ def test_the_imported_column_is_whole_and_the_title_takes_the_room_left(qtbot, p
     assert header.sectionSize(0) > header.sectionSize(3)
 
 
+def test_only_the_column_sorted_by_keeps_room_for_the_sort_arrow(qtbot, panel, sample_dir):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QHeaderView
+
+    _import(qtbot, panel, [str(sample_dir)])
+    panel.resize(384, 500)
+    panel.show()
+    qtbot.waitExposed(panel)
+    header = panel.sources_view.header()
+    plain = QHeaderView(Qt.Orientation.Horizontal)  # Qt's own: room for the arrow in every column
+    plain.setModel(panel.sources_view.model())
+    plain.setSortIndicatorShown(True)
+    plain.setSortIndicator(header.sortIndicatorSection(), header.sortIndicatorOrder())
+    assert header.sortIndicatorSection() == 3  # newest first
+    assert header.sectionSizeHint(3) == plain.sectionSizeHint(3)
+    for column in (1, 2):  # Type and Chunks: "Chunks ▲"'s room was kept, and the titles got 131 px of 384
+        assert header.sectionSizeHint(column) < plain.sectionSizeHint(column)
+    assert header.sectionSize(0) >= 145
+    panel.sources_view.sortByColumn(2, Qt.SortOrder.AscendingOrder)  # sorted by Chunks: the arrow moves
+    plain.setSortIndicator(2, Qt.SortOrder.AscendingOrder)
+    assert header.sectionSizeHint(2) == plain.sectionSizeHint(2)
+    qtbot.waitUntil(lambda: header.sectionSize(2) >= plain.sectionSizeHint(2))
+    assert header.sectionSizeHint(3) < plain.sectionSizeHint(3)
+
+
 def test_a_file_skipped_for_having_no_text_is_shown_with_its_reason(qtbot, panel, tmp_path):
     from tests.kb.conftest import make_pdf
 

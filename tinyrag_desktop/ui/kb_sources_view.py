@@ -12,7 +12,7 @@ from typing import Callable
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QPainter, QPalette
-from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTreeView
+from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView
 
 from ..kb import SourceInfo
 from ..kb.readers import type_name
@@ -180,8 +180,33 @@ class SourcesModel(QAbstractTableModel):
         rows.sort(key=key, reverse=order == Qt.SortOrder.DescendingOrder)
 
 
+class SortedHeader(QHeaderView):
+    """A header that keeps room for the sort arrow only in the column the list is sorted by.
+
+    Qt keeps it in every column: Type, Chunks and Imported, sized to their headers, took 230 of a 384-px
+    dock, and the titles, cut to 130 px, read "tinyRAG …shooting", "tinyRAG …dge base"."""
+
+    def __init__(self, parent: QTreeView) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)  # as QTreeView's
+        # sorted by another column: the arrow moves, and the columns are measured again
+        self.sortIndicatorChanged.connect(lambda *_: self.headerDataChanged(Qt.Orientation.Horizontal, 0,
+                                                                            max(0, self.count() - 1)))
+
+    def sectionSizeFromContents(self, logical: int):  # noqa: N802 - Qt's name
+        size = super().sectionSizeFromContents(logical)
+        if self.isSortIndicatorShown() and logical != self.sortIndicatorSection():
+            margin = self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
+            size.setWidth(max(0, size.width() - size.height() - margin))  # what Qt added for the arrow
+        return size
+
+
 class SourcesView(QTreeView):
     """The sources list; with no sources it says how to add some, where the rows would be."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setHeader(SortedHeader(self))
 
     EMPTY_TEXT = "No sources yet.\nClick Add, or drop files, folders or web links here."
     BUSY_TEXT = "The sources are listed here as soon as this is done."
