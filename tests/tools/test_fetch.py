@@ -361,17 +361,19 @@ def test_decode_and_classify_never_raise(body: bytes, declared: str | None, mime
 @hsettings(max_examples=40, deadline=None)
 @given(st.binary(max_size=300), st.sampled_from(["", "text/html", "text/plain", "application/json",
                                                  "application/xml", "application/pdf", "image/png"]))
-@example(b"<html", "text/plain")  # found by hypothesis: text/plain is shown as it came, tags or not
+@example(b"<html", "text/plain")  # found by hypothesis
 @example(b"<!doctype html><html><body><p>Hi</p></body></html>", "")
+@example(b"a <html> tag", "text/plain")
 def test_to_readable_gives_text_or_a_tool_error(body: bytes, content_type: str) -> None:
     try:
         readable = to_readable(body, content_type, "http://example.com/", truncated=False, max_chars=1000)
     except ToolError:
         return
     assert isinstance(readable.text, str)
-    if content_type == "text/plain":  # the server says it is text: shown as it came, "<html" or not
+    page = body.removeprefix(b"\xef\xbb\xbf").lstrip().lower().startswith((b"<!doctype html", b"<html"))
+    if content_type == "text/plain" and not page:  # the server says it is text: shown as it came
         assert readable.text == decode(body, None, content_type).strip()
-    elif readable.kind == "html":
+    elif readable.kind == "html":  # a page, whatever the server called it: never its markup
         assert "<html" not in readable.text.lower()
 
 
@@ -480,3 +482,15 @@ async def test_https_connects_to_the_pinned_address_and_checks_the_name(tls_serv
             await fetch(f"https://evil.example:{server.port}/hello", http=http, policy=LOCAL_ONLY,
                         resolver=resolver)
     assert len(server.seen) == 1
+
+
+@pytest.mark.parametrize("mime", ["text/plain", "text/markdown", "application/javascript"])
+def test_a_web_page_served_as_plain_text_is_read_as_a_page(mime: str) -> None:
+    # raw.githubusercontent.com serves .html files as text/plain: the model was given the markup and scripts.
+    page = (b"\xef\xbb\xbf  <!DOCTYPE html><html><head><title>T</title><script>var x = 1;</script></head>"
+            b"<body><p>The readable words.</p></body></html>")
+    assert classify(parse_content_type(mime), page) == "html"
+    text = to_readable(page, mime, "https://example.org/page.html", truncated=False, max_chars=1000).text
+    assert "The readable words." in text and "<script>" not in text and "var x" not in text
+    # Text that only mentions markup stays text.
+    assert classify(parse_content_type("text/plain"), b"Write <html> at the top of the file.") == "text"

@@ -198,14 +198,16 @@ def classify(ctype: ContentType, body: bytes) -> str:
         return "json"
     if mime in ("application/xml", "text/xml") or mime.endswith("+xml"):
         return "xml"
+    start = body[:8192].removeprefix(b"\xef\xbb\xbf").lstrip()[:200].lower()
     if mime.startswith("text/") or mime in _TEXT_APPLICATION:
-        return "text"
+        # A web page served as plain text (raw.githubusercontent.com serves .html files so) is read as one:
+        # the model was given its markup, scripts and all.
+        return "html" if start.startswith((b"<!doctype html", b"<html")) else "text"
     if mime and mime not in ("application/octet-stream", "binary/octet-stream", "application/unknown"):
         return "binary"
     head = body[:8192]
     if b"\x00" in head and not any(head.startswith(bom) for bom, _ in _BOMS):
         return "binary"
-    start = head.lstrip()[:200].lower()
     if start.startswith((b"<!doctype html", b"<html")) or b"<head" in start:
         return "html"
     if start[:1] in (b"{", b"["):
