@@ -63,3 +63,24 @@ def test_a_reason_that_starts_with_a_name_keeps_it_and_the_description_has_one_f
     card.finish("skipped", error="nanoGo is off in Settings.")
     assert card.note == "nanoGo is off in Settings."
     assert "Reason: nanoGo is off in Settings. Press Space" in card.accessibleDescription()  # not "Settings.."
+
+
+def test_a_knowledge_search_that_found_nothing_says_so_under_its_tick(qtbot, tmp_path):
+    # A green tick and nothing else read as if the knowledge base had answered.
+    from tinyrag_desktop.tools.rag import EMPTY_MESSAGE, format_hits
+
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    results = [EMPTY_MESSAGE, format_hits("return policy", []), "[1] Returns\nSource: Shop (/shop.md)\n30 days."]
+    cards = []
+    for n, result in enumerate(results):
+        answer.tool_started(ToolStarted(f"c{n}", "rag_knowledge", "return policy"))
+        cards.append(answer.tool_finished(ToolFinished(f"c{n}", "rag_knowledge", "return policy", "", None,
+                                                       len(result), "ok", 6, result)))
+    empty, unmatched, found = cards
+    assert empty.status == "done" and empty.note.startswith("The knowledge base is empty")
+    assert unmatched.note == "No passage in the knowledge base matched these words."
+    assert found.note == ""  # passages found: the tick says enough
+    answer.show()
+    qtbot.waitExposed(answer)
+    assert empty.height() > found.height()  # the note has its line

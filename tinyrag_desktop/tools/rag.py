@@ -32,6 +32,9 @@ EMPTY_MESSAGE = (
 )
 
 
+NO_MATCH = "No passages in the knowledge base match"
+
+
 # The share of a question (its words weighed by IDF: Hits.relevance) the best passage must mention to be
 # about it. Below it the engine's rag route puts no passages into the prompt, and this tool's result says
 # the passages found are only near the query (benchmarks/bench_kb_relevance.py measures the choice).
@@ -52,8 +55,8 @@ def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000) -> str:
         said += (f"None of these passages is clearly about “{query}”: they share only some of its words. If "
                  "they do not answer it, say that the knowledge base does not cover it.\n\n")
     if not hits:
-        return (said + f"No passages in the knowledge base match “{query}”. Try other words, such as the "
-                "technical terms the documents would use.")
+        return (said + f"{NO_MATCH} “{query}”. Try other words, such as the technical terms the documents "
+                "would use.")
     heads = []
     for n, hit in enumerate(hits, start=1):
         where = hit.heading if hit.heading and hit.heading != hit.title else hit.title

@@ -11,6 +11,7 @@ from PySide6.QtGui import (QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouse
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from ..engine.engine import DISABLED
+from ..tools.rag import EMPTY_MESSAGE, NO_MATCH
 from ..tools.shell import DENIED
 from .bidi import set_text_direction
 from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
@@ -37,6 +38,18 @@ _TOOL_HEADINGS = {"shell": "Command", "calculate": "Expression"}
 # under the header stops there (the open card shows all of it).
 _TO_THE_MODEL = (" Available tools:", " Write for example:", " Write:")
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+
+
+def _found_nothing(tool: str, result: str) -> str:
+    """What the closed card says of a search that ran well and found nothing ("" otherwise): its green tick
+    alone read as if the knowledge base had answered."""
+    if tool != "rag_knowledge":
+        return ""
+    if result.startswith(EMPTY_MESSAGE):
+        return "The knowledge base is empty: add documents in the Knowledge panel (View menu)."
+    if NO_MATCH in result:
+        return "No passage in the knowledge base matched these words."
+    return ""
 
 
 def _one_line(text: str) -> str:
@@ -259,6 +272,8 @@ class ToolCard(QFrame):
             self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
         if error and self._status in ("error", "skipped"):
             self._note_text = _one_line(self._reason() if self.denied or off else _for_a_person(error, self._tool))
+        elif self._status == "done":
+            self._note_text = _found_nothing(self._tool, result)
         self._relayout()
         self.update()
         self._describe()
