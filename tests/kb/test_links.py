@@ -239,7 +239,8 @@ def test_a_large_index_leaves_out_common_words_yet_ranks_with_them(data_dir, mon
     assert search(data_dir, "table", 1)  # when every word is common, none is left out
 
 
-def test_a_connection_counts_a_word_once_until_the_index_changes(data_dir, monkeypatch):
+def _filler_pages(data_dir, monkeypatch):
+    """The search module, an index counted as large, and a writer to it holding 20 pages with "table"."""
     import sys
 
     search_module = sys.modules["tinyrag_desktop.kb.search"]
@@ -247,10 +248,21 @@ def test_a_connection_counts_a_word_once_until_the_index_changes(data_dir, monke
     kb = open_store(data_dir)
     for n in range(20):
         _add(kb, f"/d/{n}.html", f"Page {n}", f"Filler table text number {n}.")
-    _add(kb, "/d/zebra.html", "Zebra", "The zebra grazes on the plain.")
-    conn = open_readonly(data_dir)
+    return search_module, kb
+
+
+def _counting(conn) -> list[str]:
+    """The statements that count a word's chunks, as ``conn`` runs them."""
     counted: list[str] = []
     conn.set_trace_callback(lambda sql: counted.append(sql) if "count(*) FROM (SELECT rowid" in sql else None)
+    return counted
+
+
+def test_a_connection_counts_a_word_once_until_the_index_changes(data_dir, monkeypatch):
+    search_module, kb = _filler_pages(data_dir, monkeypatch)
+    _add(kb, "/d/zebra.html", "Zebra", "The zebra grazes on the plain.")
+    conn = open_readonly(data_dir)
+    counted = _counting(conn)
 
     first = search_module._without_common_terms(conn, ["zebra", "table"])
     assert first.counts == {"zebra": 1, "table": 5}  # counting stops at cap + 1 (cap: a tenth of 21, at least 4)
@@ -271,17 +283,10 @@ def test_a_connection_counts_a_word_once_until_the_index_changes(data_dir, monke
 
 
 def test_counts_without_a_guarded_connection_are_taken_every_time(data_dir, monkeypatch):
-    import sys
-
-    search_module = sys.modules["tinyrag_desktop.kb.search"]
-    monkeypatch.setattr(search_module, "PRUNE_MIN_ROWS", 4)
-    kb = open_store(data_dir)
-    for n in range(20):
-        _add(kb, f"/d/{n}.html", f"Page {n}", f"Filler table text number {n}.")
+    search_module, kb = _filler_pages(data_dir, monkeypatch)
     kb.close()
     conn = sqlite3.connect(data_dir / "knowledge.db")  # a plain connection: nothing says when it changes
-    counted: list[str] = []
-    conn.set_trace_callback(lambda sql: counted.append(sql) if "count(*) FROM (SELECT rowid" in sql else None)
+    counted = _counting(conn)
     for _ in range(2):
         pruned = search_module._without_common_terms(conn, ["table", "zebra"])
         assert pruned.counts == {"table": 5, "zebra": 0} and pruned.common == ["table"]

@@ -32,18 +32,7 @@ def test_day_groups_follow_the_local_calendar():
 
 
 def test_the_list_shows_headings_and_arrows_skip_them(make_window, server, qloop, qtbot, tmp_path):
-    data = tmp_path / "chats"
-    store = ChatStore(data)
-    ages = {"today": 0, "yesterday": 1, "last week": 4, "long ago": 400}
-    ids = {}
-    for title, days in ages.items():
-        chat = store.new_chat()
-        store.add_user_message(chat.id, title)
-        ids[title] = chat.id
-    store.close()
-    with sqlite3.connect(data / "chats.sqlite3") as db:
-        for title, days in ages.items():
-            db.execute("UPDATE chats SET updated=? WHERE id=?", (_at(days), ids[title]))
+    data, ids = _aged_chats(tmp_path, {"today": 0, "yesterday": 1, "last week": 4, "long ago": 400})
     win = make_window(server.base_url, data_dir=data)
     side = win.sidebar
     assert side.titles() == ["today", "yesterday", "last week", "long ago"]
@@ -172,6 +161,7 @@ def test_delete_in_the_list_of_a_chat_still_streaming_keeps_the_keyboard_in_the_
 
 
 def _aged_chats(tmp_path, ages: dict[str, int]):
+    """Chats, each named by its one question, last used the given number of days ago."""
     data = tmp_path / "chats"
     store = ChatStore(data)
     ids = {}
