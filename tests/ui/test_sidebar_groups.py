@@ -261,3 +261,12 @@ def test_an_answer_that_could_not_be_stored_leaves_its_chat_where_it_was(make_wi
     assert qloop.run(finished) == "done"
     assert _rows(side) == rows  # not moved first, above Today, under its old month
     assert "disk is full" in win.statusBar().currentMessage()
+
+
+def test_a_snippet_that_only_says_the_title_again_is_not_shown():
+    from tinyrag_desktop.ui.sidebar import _repeats
+
+    assert _repeats("How do I bake bread?", "…do I bake bread?")  # a snippet starts a word or two before
+    assert _repeats("A very long question title that g…", "…question title that goes on and on…")
+    assert not _repeats("How do I bake bread?", "…flour, water and salt. Knead the bread for ten…")
+    assert not _repeats("Garden planning", "…the tomatoes need six hours of sun…")

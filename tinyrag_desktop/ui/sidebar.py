@@ -45,9 +45,15 @@ def day_group(ts: float, now: float | None = None) -> str:
 
 
 def _repeats(title: str, snippet: str) -> bool:
-    """True when a search snippet only says the chat's title again (both may be cut short with "…")."""
+    """True when a search snippet only says the chat's title again: the first question names the chat, and
+    its words found show a part of it, from a word or two before them. Both may be cut short with "…"."""
     a, b = (" ".join(t.strip("…").split()).casefold() for t in (title, snippet))
-    return bool(a) and (b.startswith(a) or a.startswith(b))
+    if not a:
+        return False
+    if b in a or a in b:
+        return True
+    # a title cut short ("… that g") whose end the snippet starts with ("that goes on …")
+    return any(a.endswith(b[:k]) for k in range(min(len(a), len(b)), 11, -1))
 
 
 # Month names in English, as the rest of the window is written (strftime's would follow the C locale).
