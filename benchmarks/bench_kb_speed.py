@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tinyrag_desktop.kb import Chunk, Importer, ImportItem, ImportReport, open_store, search  # noqa: E402
 
-search_module = sys.modules["tinyrag_desktop.kb.search"]
+nearest_module = sys.modules["tinyrag_desktop.kb.nearest"]
 ingest_module = sys.modules["tinyrag_desktop.kb.ingest"]
 
 PG_HTML = Path("/usr/share/doc/postgresql-doc-15/html")
@@ -229,8 +229,8 @@ def bench_vectors(tmp: Path, rng: random.Random, chunks: int, queries: int, dims
     questions = [" ".join(rng.choices(words, cum_weights=weights, k=3)) for _ in range(queries)]
     query_vectors = gen.standard_normal((queries, dims)).tolist()
     for kept in (True, False) if streamed_too else (True,):
-        search_module.VECTOR_CACHE_BYTES = 2**30 if kept else 0
-        search_module._vector_sets.clear()  # forget what an earlier pass kept
+        nearest_module.VECTOR_CACHE_BYTES = 2**30 if kept else 0
+        nearest_module._vector_sets.clear()  # forget what an earlier pass kept
         started = time.perf_counter()
         search(data_dir, questions[0], 5, query_vector=query_vectors[0], vector_model="bench-embed")
         first = (time.perf_counter() - started) * 1000

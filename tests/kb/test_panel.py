@@ -18,7 +18,7 @@ from tinyrag_desktop.settings import defaults
 from tinyrag_desktop.ui.kb_panel import KnowledgePanel, items_from_urls
 
 # The search module itself (the package's ``search`` is the function): it keeps the vectors in memory.
-search_internals = importlib.import_module("tinyrag_desktop.kb.search")
+vector_internals = importlib.import_module("tinyrag_desktop.kb.nearest")
 
 
 def _text(view, row, column=0):
@@ -268,10 +268,10 @@ def test_search_tab_uses_vectors_as_the_tool_does(qtbot, data_dir, tmp_path):
         try:
             _import(qtbot, panel, [str(tmp_path / "pets.md"), str(tmp_path / "road.md")])
             panel.shutdown()
-            search_internals._vector_sets.clear()
+            vector_internals._vector_sets.clear()
             panel = _embedding_panel(qtbot, data_dir, server.base_url)
             # A new panel loads the stored vectors before anyone searches.
-            qtbot.waitUntil(lambda: len(search_internals._vector_sets) == 1)
+            qtbot.waitUntil(lambda: len(vector_internals._vector_sets) == 1)
             asked = len(server.requests)
             assert _search(qtbot, panel, "feline") >= 1  # no passage holds the word: only its vector finds one
             assert panel.results.item(0).text().startswith("[1] Pets")

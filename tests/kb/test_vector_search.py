@@ -10,17 +10,18 @@ import threading
 import pytest
 
 from tinyrag_desktop.kb import Chunk, _readonly, open_store, search
-from tinyrag_desktop.kb.search import _vector_ids
+from tinyrag_desktop.kb.nearest import nearest_ids as _vector_ids
 
-search_module = __import__("tinyrag_desktop.kb.search", fromlist=["VECTOR_CACHE_BYTES"])
+nearest_module = __import__("tinyrag_desktop.kb.nearest", fromlist=["VECTOR_CACHE_BYTES"])
+search_module = __import__("tinyrag_desktop.kb.search", fromlist=["_CHUNK_BATCH"])
 DIMS = 16
 
 
 @pytest.fixture(autouse=True)
 def no_kept_vectors():
-    search_module._vector_sets.clear()
+    nearest_module._vector_sets.clear()
     yield
-    search_module._vector_sets.clear()
+    nearest_module._vector_sets.clear()
 
 
 def _unit(values: list[float]) -> list[float]:
@@ -55,13 +56,13 @@ def test_nearest_chunks_are_exact_whether_kept_in_memory_or_read_in_batches(data
     vectors = _fill(kb, rng, 30, 20)
     kb.close()
     if not kept:
-        monkeypatch.setattr(search_module, "VECTOR_CACHE_BYTES", 0)
-        monkeypatch.setattr(search_module, "_VECTOR_BATCH", 64)  # several batches
+        monkeypatch.setattr(nearest_module, "VECTOR_CACHE_BYTES", 0)
+        monkeypatch.setattr(nearest_module, "_VECTOR_BATCH", 64)  # several batches
     conn = _readonly(data_dir)
     for _ in range(5):
         query = [rng.gauss(0, 1) for _ in range(DIMS)]
         assert _vector_ids(conn, "emb", query, 25) == _reference(conn, vectors, query, 25)
-    kept_sets = [v.batches is not None for v in search_module._vector_sets.values()]
+    kept_sets = [v.batches is not None for v in nearest_module._vector_sets.values()]
     assert kept_sets == [kept]
 
 
@@ -72,7 +73,7 @@ def test_vectors_kept_in_memory_are_read_again_after_an_import(data_dir):
     conn = _readonly(data_dir)
     query = [rng.gauss(0, 1) for _ in range(DIMS)]
     assert _vector_ids(conn, "emb", query, 5) == _reference(conn, vectors, query, 5)
-    (kept,) = search_module._vector_sets.values()
+    (kept,) = nearest_module._vector_sets.values()
     # A chunk whose vector is the query itself: the nearest of all, once the cache sees the import.
     kb.replace_source(title="New", location="/v/new.txt", type="text", size=1, content_hash="n",
                       chunks=[Chunk("New", "the new passage")], load_id="t", vectors=[_unit(query)],
@@ -80,7 +81,7 @@ def test_vectors_kept_in_memory_are_read_again_after_an_import(data_dir):
     new_id = kb.conn.execute("SELECT id FROM chunks WHERE text = 'the new passage'").fetchone()[0]
     kb.close()
     assert _vector_ids(conn, "emb", query, 5)[0] == new_id
-    assert list(search_module._vector_sets.values()) != [kept]  # read again, once
+    assert list(nearest_module._vector_sets.values()) != [kept]  # read again, once
     hits = search(data_dir, "zzz-no-such-word", 5, query_vector=query, vector_model="emb")
     assert "/v/new.txt" in [h.location for h in hits]  # found by its vector alone
 
@@ -149,7 +150,7 @@ def test_threads_share_one_copy_of_the_vectors(data_dir):
         t.join()
     assert not errors
     assert results == [_reference(_readonly(data_dir), vectors, query, 7)] * 4
-    assert len(search_module._vector_sets) == 1
+    assert len(nearest_module._vector_sets) == 1
 
 
 def test_warming_up_loads_the_vectors_a_search_then_uses(data_dir, monkeypatch):
@@ -161,16 +162,16 @@ def test_warming_up_loads_the_vectors_a_search_then_uses(data_dir, monkeypatch):
     kb.close()
     assert not warm_vectors(data_dir, "")  # no embedding model set
     assert warm_vectors(data_dir, "emb")
-    (kept,) = search_module._vector_sets.values()
+    (kept,) = nearest_module._vector_sets.values()
     assert kept.batches is not None and sum(len(ids) for ids, _ in kept.batches) == len(vectors)
     loads = []
-    monkeypatch.setattr(search_module, "_load_vectors", lambda *a: loads.append(a))  # must not run again
+    monkeypatch.setattr(nearest_module, "_load_vectors", lambda *a: loads.append(a))  # must not run again
     query = next(iter(vectors.values()))
     assert _vector_ids(_readonly(data_dir), "emb", query, 3) == _reference(_readonly(data_dir), vectors, query, 3)
     assert loads == []
     monkeypatch.undo()
-    search_module._vector_sets.clear()
-    monkeypatch.setattr(search_module, "VECTOR_CACHE_BYTES", 0)
+    nearest_module._vector_sets.clear()
+    monkeypatch.setattr(nearest_module, "VECTOR_CACHE_BYTES", 0)
     assert not warm_vectors(data_dir, "emb")  # too many to keep: searches read them in batches
 
 

@@ -20,7 +20,7 @@ from .errors import (
 from .models import Chunk, Hit, SourceInfo
 from .search import Hits, open_readonly, query_terms
 from .search import search as search_connection
-from .search import warm_vectors as _warm_vectors
+from .nearest import warm_vectors as _warm_vectors
 from .store import DB_NAME, KnowledgeBase, db_path, tidy
 
 __all__ = [
