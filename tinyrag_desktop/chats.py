@@ -157,7 +157,7 @@ class StoredMessage:
 
     def history_content(self) -> str:
         """What the model sees of this message next time: the transcript for answers, else the text."""
-        return self.transcript or self.content if self.role == "assistant" else self.content
+        return _history_text(self.role, self.content, self.transcript)
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,7 +367,7 @@ class ChatStore:
     def messages(self, chat_id: str, *, first: int = 0, before: int | None = None) -> list[StoredMessage]:
         """The chat's messages in order; with ``first`` and ``before``, those whose ids are in that range
         (a page: see ``page_start``)."""
-        end = before if before is not None else 2**63 - 1
+        end = before if before is not None else _NO_END
         rows = self._db.execute("SELECT * FROM messages WHERE chat_id=? AND id>=? AND id<? ORDER BY id",
                                 (chat_id, first, end)).fetchall()
         tools: dict[int, list[StoredTool]] = {}
@@ -388,7 +388,7 @@ class ChatStore:
 
         A long chat is shown a page at a time; reading only the page, not all its messages, kept opening a
         chat of 1,000 questions from taking 20-50 ms to read 2,000 messages of which 40 are shown."""
-        end = before if before is not None else 2**63 - 1
+        end = before if before is not None else _NO_END
         db = self._db
         row = db.execute("SELECT id FROM messages WHERE chat_id=? AND id<? ORDER BY id DESC LIMIT 1 OFFSET ?",
                          (chat_id, end, max(0, size - 1))).fetchone()
@@ -406,8 +406,8 @@ class ChatStore:
         rows = self._db.execute("SELECT role, content, transcript FROM messages WHERE chat_id=? ORDER BY id",
                                 (chat_id,))
         out = []
-        for role, content, transcript in rows:  # as StoredMessage.history_content, without the rest of a message
-            text = (transcript or content) if role == "assistant" else content
+        for role, content, transcript in rows:  # only the columns history_content reads
+            text = _history_text(role, content, transcript)
             if role == "user" or text:
                 out.append({"role": role, "content": text})
         return out
@@ -554,6 +554,13 @@ def _search(db: sqlite3.Connection, text: str) -> list[ChatInfo]:
                (SELECT 1 FROM messages m WHERE m.chat_id = c.id AND m.content LIKE :p ESCAPE '\\'))
            ORDER BY c.updated DESC, c.rowid DESC""", {"p": pattern}).fetchall()
     return [_chat(r, _snippet(r["hit"], needle)) for r in rows]
+
+
+_NO_END = 2**63 - 1  # above every message id: "before" no message
+
+
+def _history_text(role: str, content: str, transcript: str) -> str:
+    return (transcript or content) if role == "assistant" else content
 
 
 def _chat(row: sqlite3.Row, snippet: str = "") -> ChatInfo:

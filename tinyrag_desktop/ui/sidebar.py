@@ -229,8 +229,7 @@ class ChatsSidebar(QFrame):
         self._filled_on = None if hits or self.search.text().strip() else datetime.date.today()
         self._fill = _Fill(list(chats), current)
         self._add_rows(self._fill, FILL_AT_ONCE)
-        self.empty_hint.setText("No chats match." if self.search.text().strip() else
-                                "No chats yet. Your conversations are kept here.")
+        self.empty_hint.setText(self._empty_text())
         self.empty_hint.setVisible(not chats)
 
     def _add_rows(self, fill: "_Fill", count: int) -> None:
@@ -323,9 +322,11 @@ class ChatsSidebar(QFrame):
             finally:
                 self._filling = False
         if self.list.count() == 0 and self._fill is None:
-            self.empty_hint.setText("No chats match." if self.search.text().strip() else
-                                    "No chats yet. Your conversations are kept here.")
+            self.empty_hint.setText(self._empty_text())
             self.empty_hint.show()
+
+    def _empty_text(self) -> str:
+        return "No chats match." if self.search.text().strip() else "No chats yet. Your conversations are kept here."
 
     def _take(self, row: int) -> None:
         """Take the chat at ``row`` out of the list, and its heading if it was the only chat under it."""
