@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QColor, QGuiApplication, QTextTable
 
 from tinyrag_desktop.chats import StoredMessage, StoredTool
 from tinyrag_desktop.engine.events import Done, Route, ToolFinished, ToolStarted
 from tinyrag_desktop.ui.answer import AnswerWidget
+from tinyrag_desktop.ui.markdown_render import DARK
 from tinyrag_desktop.ui.segments import MarkdownSegment
 from tinyrag_desktop.ui.toolcard import ToolCard
 
@@ -187,6 +188,32 @@ def test_a_long_code_line_wraps_inside_a_narrow_answer(qtbot):
     document.setTextWidth(segment.viewport().width())
     assert document.idealWidth() <= segment.viewport().width()  # nothing runs past the right edge
     assert document.size().height() > 3 * segment.fontMetrics().lineSpacing()  # it wrapped onto more lines
+
+
+def _tables(frame):
+    for child in frame.childFrames():
+        if isinstance(child, QTextTable):
+            yield child
+        yield from _tables(child)
+
+
+def test_a_quote_has_a_bar_down_its_left_side_and_a_nested_quote_its_own(qtbot):
+    segment = MarkdownSegment(palette=DARK)
+    qtbot.add_widget(segment)
+    segment.resize(400, 100)
+    segment.show()
+    segment.set_markdown("The manual says:\n\n> Roles hold privileges.\n>\n> > Members inherit them.\n\nAfter.")
+    quotes = list(_tables(segment.document().rootFrame()))
+    assert len(quotes) == 2  # the quote, and the quote inside it
+    for table in quotes:
+        assert table.columns() == 2
+        assert table.cellAt(0, 0).format().background().color() == QColor(DARK.quote_bar)
+        assert table.cellAt(0, 0).firstCursorPosition().block().text() == ""  # the bar holds no text
+    outer, inner = quotes
+    assert outer.cellAt(0, 1).firstCursorPosition().block().text() == "Roles hold privileges."
+    assert inner.cellAt(0, 1).firstCursorPosition().block().text() == "Members inherit them."
+    assert segment.toPlainText().splitlines()[0] == "The manual says:"
+    assert segment.toPlainText().splitlines()[-1] == "After."
 
 
 def test_an_answer_that_is_only_an_error_shows_no_counts_and_nothing_to_copy(qtbot):

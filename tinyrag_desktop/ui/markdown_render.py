@@ -58,10 +58,11 @@ class Palette:
     table_border: str
     output_bg: str = "#fafafa"
     error: str = "#b91c1c"
+    quote_bar: str = "#c3cad4"
 
 
-LIGHT = Palette("#f4f6f9", "#dde2ea", "#2563eb", "#6b7280", "friendly", "#c3cad4", "#fbfbfc", "#b91c1c")
-DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#9aa3b2", "monokai", "#4a5160", "#15181e", "#f87171")
+LIGHT = Palette("#f4f6f9", "#dde2ea", "#2563eb", "#6b7280", "friendly", "#c3cad4", "#fbfbfc", "#b91c1c", "#c3cad4")
+DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#9aa3b2", "monokai", "#4a5160", "#15181e", "#f87171", "#5b6476")
 GO_LANGS = frozenset({"go", "golang"})
 OUTPUT_SHOWN = 10_000  # characters of a run's output shown under its block; a long flood is summarised
 
@@ -201,7 +202,23 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
                                    f'style="border-color:{palette.table_border}; border-style:solid; '
                                    'border-collapse:collapse; margin-top:4px; margin-bottom:8px">')
     body = _TH_RE.sub(f'<th bgcolor="{palette.code_bg}"', body)
+    body = _quotes(body, palette)
     return Rendered(_breakable(_rtl_blocks(body)), tuple(blocks))
+
+
+def _quotes(body: str, palette: Palette) -> str:
+    """Block quotes drawn as chat apps draw them: a coloured bar down their left side, the text beside it.
+
+    Qt's rich text only indents a <blockquote> (no border on a block), so a quote read as a stray indented
+    paragraph. A table of two cells, the first a narrow bar, draws one, nested quotes each their own."""
+    if "<blockquote>" not in body:
+        return body
+    return body.replace(
+        "<blockquote>",
+        '<table cellspacing="0" cellpadding="0" border="0" style="margin-top:6px; margin-bottom:2px">'
+        f'<tr><td width="3" bgcolor="{palette.quote_bar}"></td>'
+        f'<td style="padding-left:10px; color:{palette.muted}">',
+    ).replace("</blockquote>", "</td></tr></table>")
 
 
 def _closed(text: str) -> tuple[str, bool]:
