@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from PySide6.QtCore import Qt
@@ -37,7 +38,7 @@ def test_stopping_in_the_first_round_says_one_round(make_window, server, qloop):
     win = make_window(server.base_url)
 
     assert qloop.run(ask_then_stop(win, "Talk", lambda a: len(a.content()) > 200)) == "stopped"
-    assert win.view.answers()[-1].footer().startswith("1 round · 0 tools run · ")
+    assert re.fullmatch(r"\d+\.\d s · stopped", win.view.answers()[-1].footer())
 
 
 def _engine_with_a_tool_that_hangs(data_dir, window):
@@ -99,10 +100,17 @@ def test_a_tool_stopped_while_it_ran_is_counted_and_said_so(qloop, qtbot, tmp_pa
     ({"tools_run": 1, "tools_stopped": 1}, "1 tool stopped"),
     ({"tools_run": 3, "tools_stopped": 2}, "3 tools run (2 stopped)"),
     ({"tools_run": 2}, "2 tools run"),
-    ({"tools_run": 0}, "0 tools run"),
 ])
 def test_the_footer_counts_stopped_tools_among_those_run(stats, said):
     assert footer_text({"rounds": 1, "elapsed_ms": 1200, **stats}) == f"1 round · {said} · 1.2 s"
+
+
+def test_a_plain_answer_says_only_its_time_and_one_that_went_on_says_its_rounds():
+    # "1 round · 0 tools run · 1.2 s" was under every answer that used no tool
+    assert footer_text({"rounds": 1, "tools_run": 0, "elapsed_ms": 1200}) == "1.2 s"
+    assert footer_text({"rounds": 1, "tools_run": 0, "elapsed_ms": 300, "outcome": "stopped"}) == "0.3 s · stopped"
+    # a second round whose calls all were refused (a tool that is off) still shows it went on
+    assert footer_text({"rounds": 2, "tools_run": 0, "elapsed_ms": 1200}) == "2 rounds · 0 tools run · 1.2 s"
 
 
 def test_a_stopped_answer_does_not_count_a_refused_call_as_run(qtbot):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import gc
 import json
 import sys
@@ -527,8 +528,8 @@ def test_right_click_on_a_day_heading_offers_no_chat_actions(make_window, server
 
 
 def test_a_narrow_window_cuts_nothing_off_the_conversation(make_window, server, qloop):
-    # The conversation has no horizontal scroll bar. At 520 px the answer's footer line ("1 round · 0 tools
-    # run · 0.0 s", Copy, Regenerate) made the column wider than the view: the question, the answer's text
+    # The conversation has no horizontal scroll bar. At 520 px the answer's footer line (then "1 round · 0
+    # tools run · 0.0 s", Copy, Regenerate) made the column wider than the view: the question, the answer's text
     # and Regenerate were cut off at the right.
     server.queue(Stream(tokens("Just a short plain answer with several words in it so that it wraps.")))
     win = make_window(server.base_url)
@@ -544,8 +545,8 @@ def test_a_narrow_window_cuts_nothing_off_the_conversation(make_window, server, 
     assert right.x() < win.view.viewport().width()
     # and the footer wraps between its parts, never inside one ("0.1" on one line, "s" on the next)
     label = answer._footer.text()
-    assert all(" " not in part for part in label.split(" · ")) and label.count(" · ") == 2
-    assert answer.footer().startswith("1 round · 0 tools run · ")
+    assert all(" " not in part for part in label.split(" · "))
+    assert re.fullmatch(r"\d+\.\d s", answer.footer())  # a plain answer: only its time
 
 
 def test_a_search_hit_in_the_chats_own_title_is_not_shown_twice(make_window, server, qloop):

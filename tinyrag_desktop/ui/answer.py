@@ -34,9 +34,14 @@ STOPPED_EARLY = "Stopped before the model answered."  # where the answer would b
 
 
 def footer_text(stats: dict[str, Any]) -> str:
+    """The line under an answer: its rounds and tools when it used any, its time, and whether it was stopped.
+
+    A plain answer says only its time: "1 round · 0 tools run" under every one of them was noise."""
     rounds = int(stats.get("rounds", 0))
     secs = int(stats.get("elapsed_ms", 0)) / 1000
-    parts = [f"{rounds} round{'s' if rounds != 1 else ''}", _tools_text(stats), f"{secs:.1f} s"]
+    parts = [f"{secs:.1f} s"]
+    if rounds > 1 or int(stats.get("tools_run", 0)):
+        parts[:0] = [f"{rounds} round{'s' if rounds != 1 else ''}", _tools_text(stats)]
     if stats.get("outcome") == "stopped":
         parts.append("stopped")
     return " · ".join(parts)
