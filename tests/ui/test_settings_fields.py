@@ -337,3 +337,17 @@ def test_the_dialog_opens_on_its_first_field_and_alt_letters_move_between_fields
     assert dialog.focusWidget() in (dialog.field("embed_model"), dialog.field("embed_model").lineEdit())
     qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_S, Qt.KeyboardModifier.AltModifier)
     assert dialog.focusWidget() is dialog.field("base_url")
+
+
+def test_an_empty_box_says_what_it_means_and_longest_reply_zero_shows_as_the_servers_default(qtbot, dialog):
+    # "Longest reply (tokens) 0" read as "no reply at all", and an empty SearXNG URL as a blank to guess at
+    reply = dialog.field("max_tokens")
+    assert reply.text() == "" and reply.placeholderText() == "(the server's default)"
+    assert dialog.values()["max_tokens"] == 0  # left empty, it is saved as it was
+    assert dialog.field("searxng_url").placeholderText() == "(none: DuckDuckGo)"
+    assert reply.width() >= reply.fontMetrics().horizontalAdvance(reply.placeholderText())  # shown whole
+    reply.setText("4096")
+    assert dialog.values()["max_tokens"] == 4096
+    other = SettingsDialog(defaults().replace(max_tokens=2048))
+    qtbot.addWidget(other)
+    assert other.field("max_tokens").text() == "2048"

@@ -47,6 +47,14 @@ _LABELS = {
     "max_continuations": "Rounds after the first", "max_tokens": "Longest reply (tokens)",
     "websearch_results": "Web search results",
 }
+# What an empty box means, shown in it: an empty SearXNG URL was a blank a user could only guess at.
+_PLACEHOLDERS = {
+    "api_key": "(none: local servers need none)", "searxng_url": "(none: DuckDuckGo)",
+    "local_model": "(none: SmolLM2-135M, if installed)", "max_tokens": "(the server's default)",
+}
+# Numbers whose "no value" is a value: shown as an empty box with its placeholder ("Longest reply (tokens)
+# 0" read as "no reply at all"), and an empty box saved as that value.
+_BLANK = {"max_tokens": 0}
 _OBJECT_NAMES = {"allow_shell_exec": "allowShellExec", "allow_nanogo": "allowNanogo"}
 _WARNINGS = {
     "allow_shell_exec": "Warning: the model may run commands on this computer. Each one asks you first.",
@@ -108,11 +116,16 @@ class _Field:
             self.widget.currentTextChanged.connect(lambda _t, edit=edit: edit.hasFocus() or edit.home(False))
             edit.home(False)
         else:
-            self.widget = QLineEdit(_show(value), parent)
+            blank = opt.name in _BLANK and value == _BLANK[opt.name]
+            self.widget = QLineEdit("" if blank else _show(value), parent)
+            self.widget.setPlaceholderText(_PLACEHOLDERS.get(opt.name, ""))
             if opt.secret:
                 self.widget.setEchoMode(QLineEdit.EchoMode.Password)
             if opt.type in (int, float):  # a number needs a short box, not the dialog's whole width
-                self.widget.setMaximumWidth(self.widget.fontMetrics().horizontalAdvance("0") * 14)
+                metrics = self.widget.fontMetrics()
+                self.widget.setMaximumWidth(metrics.horizontalAdvance("0") * 14)
+                if self.widget.placeholderText():  # wide enough to show what an empty box means
+                    self.widget.setFixedWidth(metrics.horizontalAdvance(self.widget.placeholderText()) + 24)
         self.widget.setObjectName(_OBJECT_NAMES.get(opt.name, f"setting_{opt.name}"))
         self.widget.setToolTip(opt.description + _range(opt))
         self.widget.setAccessibleName(label_for(opt.name))
@@ -139,7 +152,9 @@ class _Field:
                 raw = float(raw.replace(",", ".")) if raw else None
             except ValueError:
                 raise SettingsError(f"{self.named()} must be a number, not {shown(raw)}.") from None
-            if raw is None:
+            if raw is None and self.opt.name in _BLANK:
+                raw = _BLANK[self.opt.name]
+            elif raw is None:
                 raise SettingsError(f"{self.named()} needs a value.")
             if not math.isfinite(raw):  # "inf", "nan": Python parses them, no setting can hold them
                 raise SettingsError(f"{self.named()} must be a finite number, not {shown(self.raw())}.")
