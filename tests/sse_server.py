@@ -26,6 +26,7 @@ class Stream:
     delay: float = 0.0
     done: bool = True
     crlf: bool = False
+    finish: str = "stop"  # the last chunk's finish_reason ("length": the reply ran out of tokens)
 
 
 @dataclass
@@ -66,7 +67,7 @@ def sse_events(stream: Stream, model: str = "scripted") -> list[str]:
     events += [chunk({"content": t}) for t in stream.tokens]
     if stream.cut_after is not None:
         return events[: 2 + len(stream.reasoning) + stream.cut_after]
-    events.append(chunk({}, "stop"))
+    events.append(chunk({}, stream.finish))
     if stream.done:
         events.append("data: [DONE]\n\n")
     if stream.crlf:

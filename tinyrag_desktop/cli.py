@@ -178,6 +178,9 @@ class _TextPrinter:
         if name == "text":
             self._write(event.text)
             self.answered = self.answered or bool(event.text.strip())
+        elif name == "retract" and event.channel == "text":  # printed already: say what it was
+            self._status("(the text above was the model's reasoning; its answer follows)")
+            self.answered = False
         elif name == "tool_start":
             self._status(f"⟳ {event.tool}: {_preview(event.query)}")
         elif name == "tool_result":

@@ -152,3 +152,19 @@ def test_an_empty_question_is_refused_before_the_server_is_asked(tmp_path: Path)
             assert proc.returncode == 2, proc.stdout
             assert "The question is empty" in proc.stderr and proc.stdout == ""
         assert llm.requests == []
+
+
+def test_reasoning_the_chat_template_opened_is_said_to_be_reasoning(tmp_path: Path) -> None:
+    # The reply starts inside reasoning only its </think> shows: printed already, it is named for what it
+    # was, and the answer follows; --jsonl carries the retract event.
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["Six sevens", ".\n</th", "ink>\n\n", "It is 42."]))
+        proc = ask(llm.base_url, tmp_path)
+        llm.queue(Stream(["Six sevens", ".\n</th", "ink>\n\n", "It is 42."]))
+        jsonl = ask(llm.base_url, tmp_path, "--jsonl")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "Six sevens.\n\n\nIt is 42.\n" and "</think>" not in proc.stdout
+    assert "(the text above was the model's reasoning; its answer follows)" in proc.stderr
+    events = [json.loads(line) for line in jsonl.stdout.splitlines()]
+    assert {"event": "retract", "text": "Six sevens.\n", "channel": "text"} in events
+    assert "".join(e["text"] for e in events if e["event"] == "reasoning") == "Six sevens.\n"

@@ -8,16 +8,17 @@ from hypothesis import strategies as st
 
 from tests.protocol.test_parser_properties import cut
 from tinyrag_desktop.protocol import ThinkSplitter
+from tinyrag_desktop.protocol.think import CLOSED
 
 
-def split(pieces: list[str]) -> list[tuple[str, str]]:
+def split(pieces: list[str], presumed_open: bool = False) -> list[tuple[str, str]]:
     """Run the splitter over ``pieces``; adjacent pieces of one channel are merged."""
-    s = ThinkSplitter()
+    s = ThinkSplitter(presumed_open)
     out: list[tuple[str, str]] = []
     for channel, text in [p for piece in pieces for p in s.feed(piece)] + s.finish():
         if out and out[-1][0] == channel:
             out[-1] = (channel, out[-1][1] + text)
-        elif text:
+        elif text or channel == CLOSED:
             out.append((channel, text))
     return out
 
@@ -42,13 +43,67 @@ def test_only_a_think_that_opens_the_reply_is_reasoning(text: str, expected: lis
         assert split([text[i : i + size] for i in range(0, len(text), size)]) == expected, size
 
 
-@settings(max_examples=300, deadline=None)
-@given(text=st.text(alphabet=" \n<>/thinkab", max_size=40), points=st.lists(st.integers(0, 1000), max_size=8))
-def test_lossless_and_independent_of_cutting(text: str, points: list[int]) -> None:
-    whole = split([text])
-    assert split(cut(text, points)) == whole
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # The chat template opened <think>: the reply starts inside it, and its </think> ends a line.
+        ("Let me see.\n</think>\n\nIt is 4.", [("text", "Let me see.\n"), ("closed", ""), ("text", "\n\nIt is 4.")]),
+        ("</think>Hi", [("closed", ""), ("text", "Hi")]),
+        ("a\n  </think>b\n</think>c", [("text", "a\n"), ("closed", ""), ("text", "b\n</think>c")]),
+        # Not at a line's start, or in a fenced code block: the answer showing the tag.
+        ("Use </think> to close.\n", [("text", "Use </think> to close.\n")]),
+        ("```xml\n</think>\n```\n", [("text", "```xml\n</think>\n```\n")]),
+        ("~~~\nx\n~~~\n</think>y", [("text", "~~~\nx\n~~~\n"), ("closed", ""), ("text", "y")]),
+        ("<think>a</think>b\n</think>c", [("reasoning", "a"), ("text", "b\n</think>c")]),
+        ("a\n</thin", [("text", "a\n</thin")]),
+    ],
+)
+def test_a_close_at_a_line_start_ends_reasoning_the_reply_never_opened(text: str, expected: list) -> None:
+    for size in (1, 2, 3, 1000):
+        assert split([text[i : i + size] for i in range(0, len(text), size)]) == expected, size
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Hmm.\n</think>\nAnswer", [("reasoning", "Hmm.\n"), ("text", "\nAnswer")]),
+        ("\n<think>Hmm.</think>Answer", [("reasoning", "\nHmm."), ("text", "Answer")]),
+        ("never closed </think", [("reasoning", "never closed </think")]),
+        ("Hmm.</think>A\n</think>B", [("reasoning", "Hmm."), ("text", "A\n</think>B")]),
+    ],
+)
+def test_a_reply_presumed_to_start_in_its_reasoning(text: str, expected: list) -> None:
+    for size in (1, 2, 3, 1000):
+        assert split([text[i : i + size] for i in range(0, len(text), size)], presumed_open=True) == expected
+
+
+def _bare_close(text: str) -> int | None:
+    """Where the first bare </think> of ``text`` starts (its line's start), read line by line."""
+    fence, at = False, 0
+    for line in text.splitlines(keepends=True):
+        head = line.lstrip(" \t")
+        if head.startswith(("```", "~~~")):
+            fence = not fence
+        elif head.startswith("</think>") and not fence:
+            return at
+        at += len(line)
+    return None
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet=" \n<>/thinkab`~", max_size=50), points=st.lists(st.integers(0, 1000), max_size=8),
+       presumed=st.booleans())
+def test_lossless_and_independent_of_cutting(text: str, points: list[int], presumed: bool) -> None:
+    whole = split([text], presumed)
+    assert split(cut(text, points), presumed) == whole
     rebuilt = "".join(t for _, t in whole)
-    if text.lstrip(" \n").startswith("<think>"):
-        assert rebuilt == text.replace("<think>", "", 1).replace("</think>", "", 1)
+    opened = text.lstrip(" \n").startswith("<think>")
+    if opened or presumed:
+        expected = text.replace("<think>", "", 1) if opened else text
+        assert rebuilt == expected.replace("</think>", "", 1)
+    elif (at := _bare_close(text)) is not None:
+        end = text.index("</think>", at) + len("</think>")
+        assert rebuilt == text[:at] + text[end:] and (CLOSED, "") in whole
+        assert "".join(t for c, t in whole[: whole.index((CLOSED, ""))]) == text[:at]
     else:
-        assert rebuilt == text
+        assert rebuilt == text and (CLOSED, "") not in whole

@@ -4,9 +4,9 @@ from .config import EngineConfig
 from .engine import Engine
 from .errors import LLMError
 from .llm import LLMClient
-from .events import Done, EngineError, EngineEvent, Reasoning, Route, Text, ToolFinished, ToolStarted
+from .events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted
 
 __all__ = [
-    "Engine", "EngineConfig", "EngineEvent", "LLMClient", "LLMError", "Route", "Text", "Reasoning", "ToolStarted", "ToolFinished", "Done",
+    "Engine", "EngineConfig", "EngineEvent", "LLMClient", "LLMError", "Route", "Text", "Reasoning", "Retract", "ToolStarted", "ToolFinished", "Done",
     "EngineError",
 ]

@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mappi
 import httpx
 
 from ..protocol import InvalidBlock, TextChunk, ThinkSplitter, ToolCall, XMLParseState
-from ..protocol.think import REASONING
+from ..protocol.think import CLOSED, REASONING
 from ..tools.errors import ToolError
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
 from . import prompts
 from .config import EngineConfig
 from .errors import BadResponse, LLMError
-from .events import Done, EngineError, EngineEvent, Reasoning, Route, Text, ToolFinished, ToolStarted
+from .events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted
 from .llm import LLMClient
 from .router import Decision, route
 
@@ -40,6 +40,9 @@ KnowledgeLookup = Callable[[str, int], Awaitable[str]]
 # starts writing one is making its tools' results up (small models copy the format), and what it would
 # invent must neither be shown nor read as an answer.
 STOP_SEQUENCES = ("<tool_results>",)
+# The models (server address, model name) seen starting their replies inside their reasoning, their chat
+# template having opened its <think> (see protocol/think.py): their next replies start as reasoning.
+_OPENS_THINKING: set[tuple[str, str]] = set()
 # How the reason for a call to a tool the settings switch off begins (then the tool's own ``disabled_reason``);
 # the window knows such a call by it, and shows it as off, not as failed.
 DISABLED = "The tool {tool} is disabled: "
@@ -157,6 +160,8 @@ class Engine:
                         reasoned = reasoned or isinstance(event, Reasoning)
                         if isinstance(event, Text):
                             shown.append(event.text)
+                        elif isinstance(event, Retract) and event.channel == "text":
+                            shown[:] = [_without_end("".join(shown), event.text)]
                         yield event
                 finally:  # what arrived is kept, even when the round failed
                     req.transcript.append("".join(rnd.text))
@@ -229,7 +234,11 @@ class Engine:
     ) -> AsyncIterator[EngineEvent]:
         queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         parser = XMLParseState()
-        think = ThinkSplitter()
+        habit = (client.base_url, model)
+        think = ThinkSplitter(presumed_open=habit in _OPENS_THINKING)
+        presumed: list[str] = []  # the reasoning sent while the reply was presumed to start in it
+        own = len(rnd.text)  # where this reply's own text starts (after the gap a later round begins with)
+        finish_reason: str | None = None
 
         async def pump() -> None:
             try:
@@ -259,7 +268,11 @@ class Engine:
                     yield item
                     continue
                 if kind == "delta":
+                    finish_reason = item.finish_reason or finish_reason
                     if item.reasoning:
+                        if think.presumed and not presumed:  # the server parts the reasoning out itself
+                            _OPENS_THINKING.discard(habit)
+                            think = ThinkSplitter()
                         yield Reasoning(item.reasoning, rnd.number)
                     pieces = think.feed(item.content) if item.content else []
                 else:  # end of stream, or a failure: flush what is held
@@ -268,11 +281,37 @@ class Engine:
                     pieces = think.finish()
                 for channel, text in pieces:
                     if channel == REASONING:
+                        if think.presumed:
+                            presumed.append(text)
                         yield Reasoning(text, rnd.number)
+                        continue
+                    if channel == CLOSED:  # the reply began inside its reasoning: what came so far was that
+                        _OPENS_THINKING.add(habit)
+                        for event in parser.finish():
+                            for out in self._on_parse_event(event, rnd, req, ctx, queue):
+                                yield out
+                        parser = XMLParseState()
+                        thought = "".join(rnd.text[own:])
+                        # Taken back only before any call: a card already shown stays, and so does the text
+                        # around it (the model's next replies start as reasoning).
+                        if thought and not req.next_id:
+                            del rnd.text[own:]
+                            yield Retract(thought, "text", rnd.number)
+                            yield Reasoning(thought, rnd.number)
                         continue
                     for event in parser.feed(text):
                         for out in self._on_parse_event(event, rnd, req, ctx, queue):
                             yield out
+                if not streaming and think.presumed and think.in_reasoning and failure is None and (
+                        finish_reason != "length"):  # cut short, it may well have been reasoning still
+                    # Presumed to start inside its reasoning, the reply never left it: it was the answer.
+                    _OPENS_THINKING.discard(habit)
+                    answer = "".join(presumed)
+                    if answer:
+                        yield Retract(answer, "reasoning", rnd.number)
+                        for event in parser.feed(answer):
+                            for out in self._on_parse_event(event, rnd, req, ctx, queue):
+                                yield out
                 if not streaming:
                     for event in parser.finish():
                         for out in self._on_parse_event(event, rnd, req, ctx, queue):
@@ -481,6 +520,10 @@ def _paused_while_asking(ctx: ToolContext, deadline: asyncio.Timeout, asked: _As
 
 def _calls(count: int) -> str:
     return f"{count} tool call{'' if count == 1 else 's'}"
+
+
+def _without_end(text: str, end: str) -> str:
+    return text[: len(text) - len(end)] if end and text.endswith(end) else text
 
 
 def _ms(since: float) -> int:

@@ -59,6 +59,25 @@ class Reasoning(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Retract(_Event):
+    """Take back the last ``text`` sent on ``channel`` (``text`` or ``reasoning``): it belongs on the other
+    channel, where it comes again after this event.
+
+    A model whose chat template opens its ``<think>`` for it starts its reply inside its reasoning, and only
+    its ``</think>`` shows that: the text before it, sent as answer text, is taken back and sent again as
+    reasoning. Once seen, the model's next replies start as reasoning; one that then never closes it was an
+    answer after all, and is taken back from the reasoning and sent as text (its tool blocks run then)."""
+
+    event: ClassVar[str] = "retract"
+    text: str
+    channel: str
+    round: int = field(default=1, compare=False)  # as Text's
+
+    def payload(self) -> dict[str, Any]:
+        return {"text": self.text, "channel": self.channel}
+
+
+@dataclass(frozen=True, slots=True)
 class ToolStarted(_Event):
     """A valid block is running. ``query`` is the block's content; ``param`` its element."""
 
@@ -114,6 +133,6 @@ class EngineError(_Event):
     kind: str = "error"
 
 
-EngineEvent = Route | Text | Reasoning | ToolStarted | ToolFinished | Done | EngineError
+EngineEvent = Route | Text | Reasoning | Retract | ToolStarted | ToolFinished | Done | EngineError
 
-__all__ = ["Route", "Text", "Reasoning", "ToolStarted", "ToolFinished", "Done", "EngineError", "EngineEvent"]
+__all__ = ["Route", "Text", "Reasoning", "Retract", "ToolStarted", "ToolFinished", "Done", "EngineError", "EngineEvent"]

@@ -6,25 +6,44 @@ blocks. Only a ``<think>`` that opens the reply (after blank space) starts it: o
 talking about the tag (```` `<think>` ````, a Go string in a ``<source>``), and taking it for reasoning
 would hide the rest of the answer and silence its tool blocks. Sans-I/O like the parser: text in,
 ``(channel, text)`` pairs out, holding back only a suffix that may still become a tag.
+
+Some chat templates write the opening ``<think>`` into the prompt themselves (DeepSeek-R1's distills,
+QwQ, Qwen3's thinking models): the reply starts inside its reasoning, and only its ``</think>`` shows
+that. A ``</think>`` at the start of a line of a reply that opened none is read as that end ("a bare
+close"): it is dropped, and ``(CLOSED, "")`` says that the text before it was reasoning, which the
+caller already passed on as text. A splitter made with ``presumed_open`` (the caller has seen this model
+do so) starts in the reasoning instead; a ``<think>`` the reply opens with anyway is dropped as usual.
 """
 
 from __future__ import annotations
+
+import re
 
 OPEN_TAG = "<think>"
 CLOSE_TAG = "</think>"
 
 TEXT = "text"
 REASONING = "reasoning"
+CLOSED = "closed"  # a bare </think>: the text passed on before it was the model's reasoning
 
 _SPACE = " \t\r\n"
+# What a line of a reply that opened no reasoning may start with: a fence, or a bare close (spaces before
+# either allowed).
+_LINE_HEAD = re.compile(r"^[ \t]*(```|~~~|</think>)", re.M)
+_LINE_TAGS = ("```", "~~~", CLOSE_TAG)
 
 
 class ThinkSplitter:
-    """Split a stream into ``("text", s)`` and ``("reasoning", s)`` pieces, in order."""
+    """Split a stream into ``("text", s)`` and ``("reasoning", s)`` pieces, in order (and one ``CLOSED``
+    marker where a bare ``</think>`` ends reasoning the reply never opened)."""
 
-    def __init__(self) -> None:
-        self._in_think = False
+    def __init__(self, presumed_open: bool = False) -> None:
+        self._in_think = presumed_open
+        self.presumed = presumed_open  # started inside the reasoning, without a <think> of its own
         self._opening = True  # nothing but blank space so far: a <think> here opens the reasoning
+        self._bare_close = not presumed_open  # a bare </think> may still end reasoning the reply never opened
+        self._line_start = True  # the text passed on so far ends a line (or there is none)
+        self._in_fence = False  # inside a fenced code block (for the bare close only)
         self._hold = ""
 
     @property
@@ -40,17 +59,20 @@ class ThinkSplitter:
             rest = s.lstrip(_SPACE)
             i = len(s) - len(rest)
             if i:
-                out.append((TEXT, s[:i]))
+                out.append((REASONING if self._in_think else TEXT, s[:i]))
             if not rest:
                 return out
             if rest.startswith(OPEN_TAG):
                 self._in_think = True
+                self._bare_close = False
                 i += len(OPEN_TAG)
             elif OPEN_TAG.startswith(rest):
                 self._hold = rest
                 return out
             self._opening = False
         if not self._in_think:
+            if self._bare_close:
+                return out + self._text(s, i)
             if i < len(s):
                 out.append((TEXT, s[i:]))
             return out
@@ -71,6 +93,32 @@ class ThinkSplitter:
         elif i < len(s):
             out.append((REASONING, s[i:]))
         return out
+
+    def _text(self, s: str, i: int) -> list[tuple[str, str]]:
+        """Text of a reply that opened no reasoning, with a bare close looked for at each line's start (not
+        inside a fenced code block: an answer may show a model's raw output)."""
+        text = s[i:]
+        line_start = self._line_start or (i > 0 and s[i - 1] == "\n")
+        newline = text.find("\n")
+        first = 0 if line_start else (newline + 1 if newline >= 0 else len(text))
+        for m in _LINE_HEAD.finditer(text, first):
+            if m.group(1) != CLOSE_TAG:
+                self._in_fence = not self._in_fence
+            elif not self._in_fence:
+                self._bare_close = False
+                out = [(TEXT, text[: m.start()])] if m.start() else []
+                out.append((CLOSED, ""))
+                return out + ([(TEXT, text[m.end():])] if m.end() < len(text) else [])
+        # Hold a last line that may still become a fence or a bare close (its line is looked at again then).
+        last = text.rfind("\n") + 1
+        if last or line_start:
+            head = text[last:].lstrip(" \t")
+            if any(len(head) < len(tag) and tag.startswith(head) for tag in _LINE_TAGS):
+                self._hold, text = text[last:], text[:last]
+        if text:
+            self._line_start = text.endswith("\n")
+            return [(TEXT, text)]
+        return []
 
     def finish(self) -> list[tuple[str, str]]:
         held, self._hold = self._hold, ""

@@ -289,6 +289,27 @@ class AnswerWidget(QFrame):
             self._layout.insertWidget(1, self._thinking)
         self._thinking.append(text)
 
+    def retract(self, text: str, channel: str) -> None:
+        """Take back the last ``text`` shown on ``channel``: it comes again on the other one (engine.events.
+        Retract). The engine takes answer text back only before any card, so the text is all there is."""
+        if channel == "reasoning":
+            if self._thinking is not None and self._thinking.take_back(text) == "":
+                self._thinking.hide()
+                self._thinking.deleteLater()
+                self._thinking = None
+            return
+        content = self.content()
+        if self._cards or not content.endswith(text):
+            return
+        self._timer.stop()
+        for seg in self._segments:
+            seg.hide()
+            seg.deleteLater()
+        self._segments.clear()
+        self._content, self._content_len, self._pending, self._closed = [], 0, [], []
+        self._active, self._active_text = None, ""
+        self.append_text(content[: len(content) - len(text)])
+
     def tool_started(self, ev: ToolStarted) -> ToolCard:
         self._started.add(ev.id)
         return self._add_card(ev.id, ev.tool, ev.query, ev.param)

@@ -13,7 +13,7 @@ from typing import AsyncIterator
 
 from PySide6.QtCore import QObject, Signal
 
-from ..engine.events import Done, EngineError, EngineEvent, Reasoning, Route, Text, ToolFinished, ToolStarted
+from ..engine.events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +25,7 @@ class EngineBridge(QObject):
     routed = Signal(object)          # Route
     text = Signal(str)
     reasoning = Signal(str)
+    retracted = Signal(str, str)     # text, channel: taken back from that channel (see engine.events.Retract)
     toolStarted = Signal(object)     # ToolStarted
     toolFinished = Signal(object)    # ToolFinished
     done = Signal(object)            # Done
@@ -92,6 +93,8 @@ class EngineBridge(QObject):
             self.text.emit(ev.text)
         elif isinstance(ev, Reasoning):
             self.reasoning.emit(ev.text)
+        elif isinstance(ev, Retract):
+            self.retracted.emit(ev.text, ev.channel)
         elif isinstance(ev, ToolStarted):
             self.toolStarted.emit(ev)
         elif isinstance(ev, ToolFinished):

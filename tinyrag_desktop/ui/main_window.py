@@ -421,6 +421,7 @@ class MainWindow(QMainWindow):
         b.routed.connect(lambda ev: self._answer and self._answer.on_route(ev))
         b.text.connect(lambda t: self._answer and self._answer.append_text(t))
         b.reasoning.connect(lambda t: self._answer and self._answer.append_reasoning(t))
+        b.retracted.connect(lambda t, channel: self._answer and self._answer.retract(t, channel))
         b.roundStarted.connect(lambda n: self._answer and self._answer.set_round(n))
         b.toolStarted.connect(self._on_tool_started)
         b.toolFinished.connect(self._on_tool_finished)

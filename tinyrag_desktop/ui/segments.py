@@ -242,6 +242,17 @@ class ThinkingSection(QFrame):
         self.toggle.setText(f"Thinking ({self._chars:,} characters)")
         self._fit()
 
+    def take_back(self, text: str) -> str:
+        """Remove ``text`` from the end of the reasoning (it was the answer after all); what is left."""
+        whole = self.text()
+        if text and whole.endswith(text):
+            whole = whole[: len(whole) - len(text)]
+            self.body.setPlainText(whole)
+            self._chars = len(whole)
+            self.toggle.setText(f"Thinking ({self._chars:,} characters)")
+            self._fit()
+        return whole
+
     def _fit(self) -> None:
         # As tall as the reasoning (in wrapped lines), up to a limit; then it scrolls.
         doc = self.body.document()

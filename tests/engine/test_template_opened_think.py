@@ -1,0 +1,132 @@
+"""A model whose chat template opens its <think> starts its reply inside its reasoning (DeepSeek-R1's
+distills, QwQ, Qwen3's thinking models, served without a reasoning parser): only its </think> shows it.
+
+The text before that close is taken back from the answer and sent again as reasoning; the model's next
+replies start as reasoning, so no tool block in them runs; one that then never closes its reasoning was an
+answer after all, and is sent as text, its blocks run.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.engine.conftest import collect
+from tests.engine.test_engine import block, of, visible
+from tests.sse_server import Stream
+from tinyrag_desktop.engine import engine as engine_module
+from tinyrag_desktop.engine.events import Done, Reasoning, Retract, Text, ToolStarted
+
+
+@pytest.fixture(autouse=True)
+def forget_models():
+    engine_module._OPENS_THINKING.clear()
+    yield
+    engine_module._OPENS_THINKING.clear()
+
+
+def pieces(text: str, seed: int = 0) -> list[str]:
+    """``text`` cut into random pieces of 1 to 6 characters, as servers stream tokens."""
+    rng, out, at = random.Random(seed), [], 0
+    while at < len(text):
+        size = rng.randint(1, 6)
+        out.append(text[at : at + size])
+        at += size
+    return out
+
+
+def reasoning(events: list) -> str:
+    return "".join(e.text for e in of(events, Reasoning))
+
+
+THOUGHT = "The user wants a sum. Maybe\n```\n</think>\n```\nis how tags look.\n"
+
+
+@pytest.mark.parametrize("seed", range(4))
+async def test_the_text_before_a_bare_close_is_taken_back_as_reasoning(llm, make_engine, seed) -> None:
+    llm.queue(Stream(pieces(THOUGHT + "</think>\n\nIt is **4**.", seed)))
+    events = await collect(make_engine())
+    [retract] = of(events, Retract)
+    assert (retract.text, retract.channel) == (THOUGHT, "text")
+    shown = [e for e in events if isinstance(e, (Text, Retract))]
+    # the text before it was the reasoning, shown first as text; after it, the answer
+    assert "".join(e.text for e in shown[: shown.index(retract)]) == THOUGHT
+    assert reasoning(events) == THOUGHT
+    assert "".join(e.text for e in shown[shown.index(retract) + 1 :]) == "\n\nIt is **4**."
+    done = events[-1]
+    assert isinstance(done, Done) and done.transcript == "\n\nIt is **4**."  # what is kept and sent back
+
+
+async def test_the_next_replies_start_as_reasoning_and_run_no_block_in_it(llm, make_engine) -> None:
+    llm.queue(Stream(pieces("Easy.\n</think>\nHello!")),
+              Stream(pieces("I could call " + block("echo", "thought") + " but no.\n</think>\n\nIt is "
+                            + block("echo", "x"))),
+              Stream(pieces("Done thinking.</think>It is x.")))
+    first = await collect(make_engine())
+    assert visible(first) == "Easy.\n\nHello!" and reasoning(first) == "Easy.\n"
+    events = await collect(make_engine())  # a new request to the same model: its reply starts as reasoning
+    assert [s.query for s in of(events, ToolStarted)] == ["x"]  # the block in its reasoning never ran
+    assert of(events, Retract) == []
+    assert reasoning(events) == "I could call " + block("echo", "thought") + " but no.\n" + "Done thinking."
+    assert visible(events) == "\n\nIt is \n\nIt is x."
+    # the server was sent the answer, not the reasoning
+    assert llm.requests[2]["messages"][-2]["content"] == "\n\nIt is " + block("echo", "x")
+
+
+async def test_a_reply_that_never_closes_its_presumed_reasoning_was_the_answer(llm, make_engine) -> None:
+    llm.queue(Stream(pieces("Hm.\n</think>\nHi.")),
+              Stream(pieces("Plain answer, then " + block("echo", "late"))),
+              Stream(pieces("It echoed.")))
+    await collect(make_engine())
+    events = await collect(make_engine())
+    [retract] = of(events, Retract)
+    assert (retract.text, retract.channel) == ("Plain answer, then " + block("echo", "late"), "reasoning")
+    assert [s.query for s in of(events, ToolStarted)] == ["late"]  # run once it was known to be the answer
+    assert visible(events) == "Plain answer, then \n\nIt echoed."
+    # and the model is no longer presumed to start in its reasoning
+    llm.queue(Stream(pieces("Fine.")))
+    again = await collect(make_engine())
+    assert visible(again) == "Fine." and of(again, Retract) == [] and reasoning(again) == ""
+
+
+async def test_a_server_that_parts_reasoning_out_ends_the_presumption(llm, make_engine) -> None:
+    llm.queue(Stream(pieces("Hm.\n</think>\nHi.")),
+              Stream(pieces("The answer. " + block("echo", "y")), reasoning=["Thinking apart."]),
+              Stream(pieces("ok")))
+    await collect(make_engine())
+    events = await collect(make_engine())
+    assert reasoning(events) == "Thinking apart." and of(events, Retract) == []
+    assert [s.query for s in of(events, ToolStarted)] == ["y"]
+    assert visible(events) == "The answer. \n\nok"
+
+
+async def test_a_block_before_the_bare_close_keeps_the_text_around_its_card(llm, make_engine) -> None:
+    # A card already shown is not taken back, nor the text around it; the close itself is dropped.
+    llm.queue(Stream(pieces("Let me " + block("echo", "early") + " see.\n</think>\nAnswer.")),
+              Stream(pieces("Got it.</think>fin")))
+    events = await collect(make_engine())
+    assert of(events, Retract) == [] and [s.query for s in of(events, ToolStarted)] == ["early"]
+    assert visible(events) == "Let me  see.\n\nAnswer.\n\nfin"  # the close is dropped
+    assert reasoning(events) == "Got it."  # the next round started as reasoning
+
+
+async def test_an_answer_showing_the_tag_in_a_code_block_is_left_alone(llm, make_engine) -> None:
+    text = "Models end their thoughts with\n```\n</think>\n```\nas here."
+    llm.queue(Stream(pieces(text)))
+    events = await collect(make_engine())
+    assert visible(events) == text and of(events, Retract) == [] and reasoning(events) == ""
+
+
+@pytest.mark.parametrize("end", ["cut", "length"])
+async def test_presumed_reasoning_cut_short_stays_reasoning(llm, make_engine, end) -> None:
+    # A reply that broke off, or ran out of tokens, inside its reasoning was reasoning still: it is not made
+    # the answer, and the model is still presumed to start in it.
+    thought = ["Long ", "thoughts ", block("echo", "no")]
+    llm.queue(Stream(pieces("Hm.\n</think>\nHi.")),
+              Stream(thought, cut_after=3) if end == "cut" else Stream(thought, finish="length"))
+    await collect(make_engine())
+    events = await collect(make_engine())
+    assert of(events, Retract) == [] and of(events, ToolStarted) == []
+    assert reasoning(events) == "".join(thought)
+    assert engine_module._OPENS_THINKING  # still presumed

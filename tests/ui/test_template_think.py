@@ -1,0 +1,56 @@
+"""The window when a model starts its reply inside reasoning its chat template opened (see
+tests/engine/test_template_opened_think.py): the text before its </think> moves from the answer into
+Thinking, and is stored there."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.sse_server import Stream
+from tinyrag_desktop.chats import ChatStore
+from tinyrag_desktop.engine import engine as engine_module
+
+from .conftest import ask_and_wait, tokens
+
+THOUGHT = "The user greets me.\nI will answer kindly.\n"
+
+
+@pytest.fixture(autouse=True)
+def forget_models():
+    engine_module._OPENS_THINKING.clear()
+    yield
+    engine_module._OPENS_THINKING.clear()
+
+
+def shown_text(answer) -> str:
+    return "".join(seg.markdown() for seg in answer.segments() if seg.isVisible())
+
+
+def test_the_reasoning_before_a_bare_close_moves_into_thinking(make_window, server, qloop):
+    # slowly enough that the reasoning is on screen as answer text before its </think> comes
+    server.queue(Stream(tokens(THOUGHT, 3) + tokens("</think>\n\nHello **there**.", 3), delay=0.01),
+                 Stream(tokens("Weighing it " + '<tool name="calculate"><query>1+1</query></tool>'
+                               + " no.</think>Two.")),
+                 Stream(tokens("Just an answer.")))
+    win = make_window(server.base_url)
+    seen_as_text = []
+    win.bridge.text.connect(lambda t: seen_as_text.append(t))
+    assert qloop.run(ask_and_wait(win, "Hi")) == "done"
+    answer = win.view.answers()[-1]
+    assert "".join(seen_as_text).startswith(THOUGHT)  # it was shown as text first
+    assert answer.reasoning() == THOUGHT and answer._thinking.isVisible()
+    assert answer.content() == "\n\nHello **there**." and shown_text(answer).strip() == "Hello **there**."
+    stored = ChatStore(win.data_dir).messages(win.chat_id)[-1]
+    assert (stored.content, stored.reasoning) == ("\n\nHello **there**.", THOUGHT)
+
+    # the next reply starts as reasoning: the block in it is no card
+    assert qloop.run(ask_and_wait(win, "1+1?")) == "done"
+    answer = win.view.answers()[-1]
+    assert answer.cards() == [] and answer.content() == "Two."
+    assert answer.reasoning().startswith("Weighing it <tool")
+
+    # a reply that never closes its presumed reasoning is the answer: Thinking goes again
+    assert qloop.run(ask_and_wait(win, "And?")) == "done"
+    answer = win.view.answers()[-1]
+    assert answer.content() == "Just an answer." and answer.reasoning() == "" and answer._thinking is None
+    assert shown_text(answer) == "Just an answer."
