@@ -88,3 +88,17 @@ def test_chinese_and_japanese_questions_are_not_measured(tmp_path):
     for question in ("ネットワークの設定方法を知りたい", "怎么修改网络配置"):
         hits = search(tmp_path, question, 5, spelling=False)
         assert hits and hits.relevance is None, question
+
+
+def test_a_plural_in_the_question_finds_its_singular_in_a_note(tmp_path):
+    # "pancakes" against a note titled "Pancake recipe": _stem's prefix counts letters, so the two
+    # shared no stem, the recipe covered a third of the question, and the rag route left it out.
+    (tmp_path / "pancakes.md").write_text("# Pancake recipe\n\nMix 200 g flour, 300 ml milk and 2 eggs.\n")
+    (tmp_path / "queries.md").write_text("# Slow queries\n\nAn index on the class column helps.\n")
+    with open_store(tmp_path) as kb:
+        Importer(kb).run([str(tmp_path)])
+    hits = search(tmp_path, "How much flour do I need for pancakes?", 5, spelling=False)
+    assert hits[0].title == "Pancake recipe" and hits.relevance >= PROMPT_RELEVANCE
+    # and the other way round, with -es and -ies plurals
+    hits = search(tmp_path, "which index for a slow query on classes", 5, spelling=False)
+    assert hits[0].title == "Slow queries" and hits.relevance == pytest.approx(1.0)

@@ -563,7 +563,7 @@ class _Concepts:
 
 
 def _concepts(terms: Sequence[str], weights: Sequence[float] | None = None,
-              roots: dict[int, str] | None = None) -> _Concepts | None:
+              roots: dict[int, str] | None = None, plurals: bool = False) -> _Concepts | None:
     """The question's words as concept groups; None for a one-word question. ``weights`` default to 1
     for every word. A word put in place of a typo is found by the words that start with its index stem
     (``roots``, by the word's place; the word was guessed from the stem, and "searche" is as likely as
@@ -582,11 +582,27 @@ def _concepts(terms: Sequence[str], weights: Sequence[float] | None = None,
         rest = r"\w*" if n in roots else _after_stem(stem)
         # the stem, then a look back past it: the letter before the stem must not be part of a word
         source = rf"{re.escape(stem)}(?<!\w.{{{len(stem)}}}){rest}\b"
+        if plurals and n not in roots:
+            source = rf"{source}|\b(?:{'|'.join(map(re.escape, _singulars(term)))})(?:s|es)?\b"
         if source not in patterns:
             patterns[source] = (f"c{n}", re.compile(source))
     weights = [1.0] * len(terms) if weights is None else list(weights)
     return _Concepts(tuple(patterns.values()), tuple(runs), {f"c{n}": w for n, w in enumerate(weights)},
                      sum(weights), bool(roots) and len(patterns) > 1)
+
+
+def _singulars(word: str) -> list[str]:
+    """``word`` and what it may be the plural of ("pancakes": "pancake"; "classes": "class"; "queries":
+    "query"): _stem's prefix counts letters, so "pancakes" (stem "panca", three letters more) does not
+    find "pancake" (stem "panc")."""
+    forms = [word]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        forms.append(word[:-1])
+        if word.endswith("es"):
+            forms.append(word[:-2])
+        if word.endswith("ies"):
+            forms.append(word[:-3] + "y")
+    return forms
 
 
 def _after_stem(stem: str) -> str:
@@ -855,7 +871,7 @@ def _relevance(conn: sqlite3.Connection, weighed: dict[str, float], roots: dict[
     # else only as much as great rarity does (in a few notes most everyday words are absent).
     weights = [weight * math.log(1 + (size - df + 0.5) / (df + 0.5))
                for word, weight in weighed.items() for df in [max(counts[word], 1)]]
-    concepts = _concepts(words, weights, roots)
+    concepts = _concepts(words, weights, roots, plurals=True)
     if concepts is None or concepts.total <= 0:
         return 1.0
     return max(concepts.covered(concepts.seen(_comparable(f"{h.title}\n{h.heading}\n{h.text}"))) for h in hits) \
