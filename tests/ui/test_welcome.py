@@ -21,7 +21,8 @@ def test_no_server_shows_the_welcome_panel_and_try_again_finds_one(make_window, 
             return ProbeResult(None, (Attempt("Ollama", "http://127.0.0.1:11434/v1", False, "nothing listens"),))
         return ProbeResult(Found(server.base_url, "scripted", "Test server"), ())
 
-    win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=probe)
+    mine = f"http://127.0.0.1:{free_port()}/v1"
+    win = make_window(mine, probe=probe)
     qloop.run(wait_until(win.welcome.visible))
     panel = win.welcome.panel
     assert panel.objectName() == "welcomePanel" and not win.view.isVisible()
@@ -40,6 +41,10 @@ def test_no_server_shows_the_welcome_panel_and_try_again_finds_one(make_window, 
     qloop.run(found_and_checked())
     assert win.settings["base_url"] == server.base_url
     assert json.loads((win.data_dir / "settings.json").read_text())["base_url"] == server.base_url
+    # The address in the settings was replaced: said where it stays (a status-bar line went in seconds)
+    assert win.notice_bar.isVisible()
+    assert win.notice_label.text() == (f"Your server at {mine} did not answer, so tinyRAG now uses Test server at "
+                                       f"{server.base_url}. To go back, change Server URL in Settings.")
     server.queue(Stream(tokens("Hello.")))
     assert qloop.run(ask_and_wait(win, "Hi")) == "done" and win.view.isVisible()
 
@@ -153,3 +158,31 @@ def test_try_again_says_the_server_in_the_settings_was_tried_first(make_window, 
     text = panel.status.text()
     assert f"Your server ({mine}): nothing is listening" in text and text.index(mine) < text.index("Ollama")
     assert win.settings["base_url"] == mine
+
+
+def test_a_server_found_in_place_of_the_default_address_needs_no_notice(make_window, server, qloop):
+    # On a first start the settings hold the default address, which nobody chose: nothing was replaced.
+    from tinyrag_desktop.settings import defaults
+
+    async def probe():
+        return ProbeResult(Found(server.base_url, "scripted", "Test server"), ())
+
+    win = make_window(str(defaults()["base_url"]), probe=probe)
+    qloop.run(wait_until(win.welcome.visible))
+
+    async def found_and_checked():
+        win.welcome.panel.retry_button.click()
+        await wait_until(lambda: not win.welcome.visible())
+        await wait_until(lambda: win.status.state == "ok")
+
+    qloop.run(found_and_checked())
+    assert win.settings["base_url"] == server.base_url and not win.notice_bar.isVisible()
+
+
+def test_the_user_guide_added_on_first_start_is_said(make_window, server, qloop):
+    win = make_window(server.base_url)
+    qloop.run(win.welcome._import_guide())
+    assert win.statusBar().currentMessage().startswith("The tinyRAG user guide was added to your knowledge base")
+    win.statusBar().clearMessage()
+    qloop.run(win.welcome._import_guide())  # imported once: said once
+    assert win.statusBar().currentMessage() == ""

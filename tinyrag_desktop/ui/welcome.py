@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
-from ..settings import save_settings
+from ..settings import defaults, save_settings
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -107,8 +107,14 @@ class WelcomeController:
         (settings.json made read-only, a folder in its place) it is used all the same, and the notice bar
         says the next start looks again."""
         win = self._win
+        before = str(win.settings["base_url"]).rstrip("/")
         settings = win.settings.replace(base_url=found.base_url, chat_model=found.model)
         said = found.said()
+        if before != found.base_url.rstrip("/") and before != str(defaults()["base_url"]).rstrip("/"):
+            # An address the user chose (or a server found before) did not answer, and another server took
+            # its place in the settings: said where it stays, with the way back, not only in the status bar.
+            win.show_notices([f"Your server at {before} did not answer, so tinyRAG now uses {found.server_name} "
+                              f"at {found.base_url}. To go back, change Server URL in Settings."])
         try:
             save_settings(win.data_dir, settings)
         except OSError as exc:
@@ -159,10 +165,17 @@ class WelcomeController:
         try:
             from ..firstrun import import_user_guide
 
-            await asyncio.to_thread(import_user_guide, self._win.data_dir,
-                                    chunk_size=int(self._win.settings["chunk_size"]))
+            report = await asyncio.to_thread(import_user_guide, self._win.data_dir,
+                                             chunk_size=int(self._win.settings["chunk_size"]))
         except Exception:
             log.exception("importing the user guide failed")
+            return
+        if report is not None and report.added:
+            # Four sources the user never added, answering questions about the app: said once, with where
+            # to see them and that they can go.
+            self._win.statusBar().showMessage(
+                "The tinyRAG user guide was added to your knowledge base (View → Knowledge base); "
+                "delete it there if you do not want it.", 15000)
 
     async def aclose(self) -> None:
         for task in list(self._tasks):

@@ -76,7 +76,7 @@ class WelcomePanel(QFrame):
         self.title.setWordWrap(True)  # beside the knowledge panel the chat is a third of the window
         self.intro = QLabel(
             "tinyRAG Desktop answers with a model that runs on your own computer, so nothing you ask leaves "
-            "it. No model server answered on the usual ports yet. Start one of these, then press "
+            "it. No model server has answered yet. Start one of these, then press "
             "<b>Try again</b>:", self)
         self.intro.setWordWrap(True)
 
