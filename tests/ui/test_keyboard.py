@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QDialog, QLabel, QLineEdit,
@@ -78,8 +80,25 @@ def test_enter_while_an_answer_is_written_keeps_the_message_and_says_why(make_wi
     said = []
     win.statusBar().messageChanged.connect(said.append)
     assert _midway(win, server, qloop, [("And another thing", Qt.Key.Key_Return)]) == "stopped"
-    assert any("still being written" in m and "Esc" in m for m in said), said
+    assert any(m.startswith("Still answering") and "Esc" in m for m in said), said
     assert win.composer.toPlainText() == "And another thing"
+
+
+def test_a_passing_message_is_shown_whole_in_a_narrow_window(make_window, server, qloop):
+    # At 800 px it read "An answer is still being writte Answering…": the server's address, the model and
+    # the reach took the rest of the bar. The address steps aside while a message shows.
+    win = make_window(server.base_url)
+    win.resize(800, 500)
+    win.status.set_busy(True)
+    message = "Still answering: press Esc to stop, or send when it is done."
+    win.statusBar().showMessage(message)
+    qloop.run(wait_until(lambda: not win.status.server.isVisible()))
+    qloop.run(asyncio.sleep(0.05))  # laid out again
+    right = [w for w in (win.status.busy, win.status.model, win.status.dot, win.status.reach) if w.isVisible()]
+    room = min(w.x() for w in right)
+    assert win.statusBar().fontMetrics().horizontalAdvance(message) < room - 6
+    win.statusBar().clearMessage()
+    assert win.status.server.isVisible()
 
 
 def test_help_lists_the_shortcuts(make_window, server, qloop):

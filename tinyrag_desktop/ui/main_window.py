@@ -701,8 +701,7 @@ class MainWindow(QMainWindow):
         last question is being edited, the text replaces it and its answer."""
         if self.bridge.is_running():
             if (self.composer.toPlainText() if text is None else text).strip():
-                self.statusBar().showMessage("An answer is still being written: your message stays in the box. "
-                                             "Press Esc to stop the answer, or send when it is done.", 6000)
+                self.statusBar().showMessage("Still answering: press Esc to stop, or send when it is done.", 6000)
             return False
         text = self.composer.toPlainText() if text is None else text
         if not text.strip():

@@ -80,8 +80,12 @@ class ServerStatus:
         self.reach.setObjectName("statusReach")
         self.busy = QLabel("", bar)
         self.busy.setObjectName("statusBusy")
+        self.busy.setContentsMargins(12, 0, 0, 0)  # apart from a message on its left ("…writte Answering…")
         for w in (self.busy, self.server, self.model, self.dot, self.reach):
             bar.addPermanentWidget(w)
+        # A passing message (why Enter sent nothing, "Settings saved") is read now; the server's address
+        # stays in Settings and in the tooltip: it steps aside, or the message was cut in a narrow window.
+        bar.messageChanged.connect(lambda message: self.server.setVisible(not message))
         self.state = "unknown"
         self.reason = ""
         self._set("unknown", "not checked yet")
