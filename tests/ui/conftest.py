@@ -86,6 +86,11 @@ def make_window(qloop, qtbot, tmp_path):
         win.resize(1000, 700)
         win.show()
         made.append(win)
+        # The server check the window starts is let end first. A connection made while the test stops the
+        # loop between two steps leaves anyio a cancellation to deliver (the connect attempts it raced),
+        # which Qt's event processing then runs outside the loop: "no running event loop", and an open
+        # socket (the app's loop never stops).
+        qloop.run(wait_until(lambda: win.status._check is not None and win.status._check.done(), timeout=15.0))
         return win
 
     yield make
