@@ -84,3 +84,25 @@ def test_a_knowledge_search_that_found_nothing_says_so_under_its_tick(qtbot, tmp
     answer.show()
     qtbot.waitExposed(answer)
     assert empty.height() > found.height()  # the note has its line
+
+
+def test_open_the_card_sets_the_advice_to_the_model_apart_and_lists_sources_one_a_line(qtbot):
+    # Open, an unknown tool's card read "Error: There is no tool called … Available tools: … Write for
+    # example: <tool …>" as one reason; a search's two sources ran together ("a.md b.txt"); and a result
+    # was headed by its size in bytes.
+    card = ToolCard("t", "frobnicate", "x")
+    qtbot.addWidget(card)
+    card.finish("error", error=UNKNOWN)
+    card.set_expanded(True)
+    html = card._details.toHtml()
+    text = card._details.toPlainText()
+    assert "Error\nThere is no tool called “frobnicate”.\nThe model was told\nAvailable tools: " in text
+    assert html.index("There is no tool called") < html.index("The model was told") < html.index("Available tools")
+    rag = ToolCard("r", "rag_knowledge", "pancakes")
+    qtbot.addWidget(rag)
+    rag.finish("ok", source="/notes/pancakes.md\n/notes/meeting.txt", result="[1] Pancake recipe …",
+               result_bytes=22)
+    rag.set_expanded(True)
+    text = rag._details.toPlainText()
+    assert "Sources\n/notes/pancakes.md\n/notes/meeting.txt\nResult\n[1] Pancake recipe" in text
+    assert "bytes" not in text

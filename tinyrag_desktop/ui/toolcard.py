@@ -67,9 +67,13 @@ def _sentence(text: str, tool: str) -> str:
 
 def _for_a_person(reason: str, tool: str) -> str:
     """The part of ``reason`` a person reads, as a sentence: up to the model's advice."""
-    reason = window_words(reason)
+    return _sentence(_split_advice(window_words(reason))[0], tool)
+
+
+def _split_advice(reason: str) -> tuple[str, str]:
+    """``reason`` as what went wrong and the advice the model was given after it ("Available tools: …")."""
     cut = min((reason.find(mark) for mark in _TO_THE_MODEL if mark in reason), default=len(reason))
-    return _sentence(reason[:cut].strip() or reason.strip(), tool)
+    return (reason[:cut].strip() or reason.strip()), reason[cut:].strip() if reason[:cut].strip() else ""
 
 
 def _off_note(error: str | None, tool: str) -> str | None:
@@ -347,20 +351,27 @@ class ToolCard(QFrame):
         out = [_section(esc(self._input_heading()),
                         f"<code style='white-space:pre-wrap'>{esc(self._query)}</code>")]
         if self._source:
-            src = esc(self._source)
-            link = f"<a href='{src}'>{src}</a>" if self._source.startswith(("http://", "https://")) else src
-            out.append(_section("Source", link))
+            # one per line: a search's passages came from several documents ("a.md b.txt" ran together)
+            lines = [line.strip() for line in self._source.splitlines() if line.strip()]
+            out.append(_section("Source" if len(lines) == 1 else "Sources", "<br>".join(
+                f"<a href='{esc(line)}'>{esc(line)}</a>" if line.startswith(("http://", "https://")) else esc(line)
+                for line in lines)))
         if self._error:
             # The error is the app's own sentence: it reads in the window's direction even when it starts
-            # with the model's Hebrew or Arabic ("“ש” is not something the calculator understands").
-            out.append(_section("Reason" if self._status == "skipped" else "Error", esc(self._reason()),
-                                "rtl" if self.layoutDirection() == Qt.LayoutDirection.RightToLeft else "ltr"))
+            # with the model's Hebrew or Arabic ("“ש” is not something the calculator understands). The
+            # advice given to the model after it ("Available tools: …", with a tool block to copy) is set
+            # apart: it is the model's reading, not the reason.
+            direction = "rtl" if self.layoutDirection() == Qt.LayoutDirection.RightToLeft else "ltr"
+            reason, advice = (self._reason(), "") if self.denied or self.off else _split_advice(self._reason())
+            out.append(_section("Reason" if self._status == "skipped" else "Error", esc(reason), direction))
+            if advice:
+                out.append(_section("The model was told", f"<span style='color:{colors().muted.name()}'>"
+                                                          f"{esc(advice)}</span>", direction))
         elif self._result:
             shown = self._result[:_RESULT_SHOWN]
             more = len(self._result) - len(shown)
             tail = f"<p style='margin-top:0'><i>… {more:,} more characters</i></p>" if more > 0 else ""
-            out.append(_section(f"Result</b> ({self._result_bytes:,} bytes)<b>",
-                                f"<span style='white-space:pre-wrap'>{esc(shown)}</span>") + tail)
+            out.append(_section("Result", f"<span style='white-space:pre-wrap'>{esc(shown)}</span>") + tail)
         elif self._status == "running":
             out.append("<p><i>Running…</i></p>")
         return "".join(out)
