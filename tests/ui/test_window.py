@@ -130,6 +130,13 @@ def test_reasoning_sits_collapsed_above_the_answer(make_window, server, qloop):
     assert answer.reasoning() == "The capital of France is Paris."
     assert answer._thinking.isVisible() and not answer._thinking.body.isVisible()
     assert answer.content() == "Paris."
+    # how long it thought, not "Thinking (31 characters)"; read back from the chat, just "Thinking"
+    assert answer._thinking.toggle.text() in ("Thought for a moment", "Thought for 1 s")
+    chat = win.chat_id
+    win.new_chat()
+    win.open_chat(chat)
+    qloop.run(wait_until(lambda: not win.loading and win.view.answers()))
+    assert win.view.answers()[-1]._thinking.toggle.text() == "Thinking"
 
 
 def test_route_is_shown_only_with_view_show_routing(make_window, server, qloop):

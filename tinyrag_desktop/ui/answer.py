@@ -251,6 +251,7 @@ class AnswerWidget(QFrame):
             return
         if self._waiting is not None:
             self._arrived()
+        self._settle_thinking()  # the answer began: the reasoning is over
         self._content.append(text)
         self._content_len += len(text)
         if self._after_card:
@@ -282,12 +283,12 @@ class AnswerWidget(QFrame):
                     self._show_segment(before.seg, before.text)
         return text[lead:]
 
-    def append_reasoning(self, text: str) -> None:
+    def append_reasoning(self, text: str, live: bool = True) -> None:
         self._arrived()
         if self._thinking is None:
             self._thinking = ThinkingSection(self)
             self._layout.insertWidget(1, self._thinking)
-        self._thinking.append(text)
+        self._thinking.append(text, live)
 
     def retract(self, text: str, channel: str) -> None:
         """Take back the last ``text`` shown on ``channel``: it comes again on the other one (engine.events.
@@ -310,6 +311,10 @@ class AnswerWidget(QFrame):
         self._active, self._active_text = None, ""
         self.append_text(content[: len(content) - len(text)])
 
+    def _settle_thinking(self) -> None:
+        if self._thinking is not None:
+            self._thinking.settle()
+
     def tool_started(self, ev: ToolStarted) -> ToolCard:
         self._started.add(ev.id)
         return self._add_card(ev.id, ev.tool, ev.query, ev.param)
@@ -328,6 +333,7 @@ class AnswerWidget(QFrame):
 
     def finish(self, ev: Done) -> None:
         self._arrived()
+        self._settle_thinking()
         self.flush()
         self.streaming = False
         if self._error is None and self._route is not None and self._route.get("sources"):
@@ -350,6 +356,7 @@ class AnswerWidget(QFrame):
         if self._waiting is not None and self._empty():
             self._say_stopped_early()
         self._arrived()
+        self._settle_thinking()
         self.flush()
         self.streaming = False
         for card in self._cards.values():
@@ -394,6 +401,7 @@ class AnswerWidget(QFrame):
         """Show an error inline, in plain words, with a Retry button."""
         message = window_words(message)  # "Set it in Settings", without "(or pass --api-key)"
         self._arrived()
+        self._settle_thinking()
         self.flush()
         self.streaming = False
         for card in self._cards.values():
@@ -628,7 +636,7 @@ class AnswerWidget(QFrame):
                                 tuple(str(s) for s in sources) if isinstance(sources, list) else ()))
             self.show_route_sources()  # stored as they were shown
         if message.reasoning:
-            self.append_reasoning(message.reasoning)
+            self.append_reasoning(message.reasoning, live=False)
         for seg in message.segments():
             if isinstance(seg, str):
                 self.append_text(seg)

@@ -6,7 +6,7 @@ import asyncio
 from typing import Any, Callable, Mapping
 
 import shiboken6
-from PySide6.QtCore import QMimeData, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QElapsedTimer, QMimeData, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QPalette, QTextCursor, QTextOption
 from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout,
                                QWidget)
@@ -231,16 +231,29 @@ class ThinkingSection(QFrame):
         self.body.hide()
         layout.addWidget(self.toggle)
         layout.addWidget(self.body)
-        self._chars = 0
+        self._clock: QElapsedTimer | None = None  # from the first reasoning that streamed in
+        self._last_ms = 0  # when the last of it came
 
-    def append(self, text: str) -> None:
+    def append(self, text: str, live: bool = True) -> None:
+        """Add reasoning; ``live``: as it streams (the toggle says "Thinking…" and then how long it took),
+        not read back from a stored chat."""
         # Appending at the end costs the same however long the reasoning already is.
         cursor = self.body.textCursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
         cursor.insertText(text)
-        self._chars += len(text)
-        self.toggle.setText(f"Thinking ({self._chars:,} characters)")
+        if live:
+            if self._clock is None:
+                self._clock = QElapsedTimer()
+                self._clock.start()
+            self._last_ms = self._clock.elapsed()
+            self.toggle.setText("Thinking…")
         self._fit()
+
+    def settle(self) -> None:
+        """The reasoning is over (the answer began, or ended): the toggle says how long it took."""
+        if self._clock is not None and self.toggle.text() == "Thinking…":
+            seconds = round(self._last_ms / 1000)
+            self.toggle.setText("Thought for a moment" if seconds < 1 else f"Thought for {seconds} s")
 
     def take_back(self, text: str) -> str:
         """Remove ``text`` from the end of the reasoning (it was the answer after all); what is left."""
@@ -248,8 +261,6 @@ class ThinkingSection(QFrame):
         if text and whole.endswith(text):
             whole = whole[: len(whole) - len(text)]
             self.body.setPlainText(whole)
-            self._chars = len(whole)
-            self.toggle.setText(f"Thinking ({self._chars:,} characters)")
             self._fit()
         return whole
 
