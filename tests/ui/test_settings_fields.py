@@ -94,7 +94,7 @@ def test_a_persona_too_long_is_named_as_its_tab_is(dialog):
     dialog.persona_prompt.setPlainText("x" * 100_001)
     dialog._on_save()
     assert dialog.result() == 0 and not dialog.problem.isHidden()
-    assert dialog.problem.text().startswith(f"Personas: '{name}' is 100,001 characters long")
+    assert dialog.problem_text.startswith(f"Personas: '{name}' is 100,001 characters long")
 
 
 def test_a_reason_under_a_field_is_shown_whole_beside_a_long_model_name(qtbot):
@@ -264,9 +264,10 @@ def test_a_server_url_with_a_space_in_the_middle_is_refused_in_the_dialog_in_wor
     qtbot.addWidget(dialog)
     dialog.field("base_url").setText("http://127.0.0.1:11434/v1 /x")
     assert not dialog.save_button.isEnabled()  # it was taken, and failed later as "cannot be reached"
-    assert dialog.problem.text() == ("Cannot save yet: Server URL has a space in it, and an address has none: "
-                                     "'http://127.0.0.1:11434/v1 /x'. Remove it (a space that belongs in the "
-                                     "address is written %20).")
+    assert dialog._fields["base_url"].validate() == (
+        "Server URL has a space in it, and an address has none: 'http://127.0.0.1:11434/v1 /x'. Remove it (a "
+        "space that belongs in the address is written %20).")
+    assert dialog.problem_text == "Cannot save yet: see the reason under Server URL."
     dialog.field("base_url").setText("  http://127.0.0.1:11434/v1 ")  # around it, a space is only trimmed
     assert dialog.save_button.isEnabled()
 
@@ -351,3 +352,35 @@ def test_an_empty_box_says_what_it_means_and_longest_reply_zero_shows_as_the_ser
     other = SettingsDialog(defaults().replace(max_tokens=2048))
     qtbot.addWidget(other)
     assert other.field("max_tokens").text() == "2048"
+
+
+def test_a_reason_is_said_once_and_a_tab_with_one_is_marked(qtbot):
+    # The reason stood under the field and again above Save; with a bad Answer language on General, the
+    # Model tab showed only "Cannot save yet: …", and nothing said which tab to look in.
+    from tinyrag_desktop.ui.theme import colors
+
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    tabs = dialog._tabs
+    general = next(i for i in range(tabs.count()) if tabs.tabText(i).replace("&", "") == "General")
+    dialog.field("k").setText("0")
+    reason = dialog._fields["k"].validate()
+    assert reason and not dialog.save_button.isEnabled()
+    assert dialog.problem_text == f"Cannot save yet (General tab): {reason}"
+    assert tabs.tabBar().tabTextColor(general) == colors().error
+    assert tabs.tabBar().tabTextColor(0) != colors().error
+    tabs.setCurrentIndex(general)
+    assert dialog.problem_text == "Cannot save yet: see the reason under Passages per search."
+    dialog.field("k").setText("5")
+    assert dialog.save_button.isEnabled() and tabs.tabBar().tabTextColor(general) != colors().error
+
+
+def test_an_example_address_in_a_reason_is_never_cut_across_two_lines(qtbot):
+    # "like http://" ended one line and "127.0.0.1:11434/v1" began the next, in a 560-px dialog
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.field("base_url").setText("localhost:11434")
+    label = dialog._fields["base_url"].error
+    assert "\u2060".join("http://127.0.0.1:11434/v1") in label.text()  # joined: no line break inside
+    assert "localhost:11434" in label.text() and dialog.problem_text.endswith("under Server URL.")

@@ -8,11 +8,14 @@ leaving the dialog (the request runs on the asyncio loop, the window keeps respo
 from __future__ import annotations
 
 import asyncio
+import html
 import math
+import re
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
                                QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit,
                                QPushButton, QTabWidget, QVBoxLayout, QWidget)
@@ -21,6 +24,7 @@ from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, Ra
 from ..firstrun import is_chat_model
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
 from .markdown_render import inline_code_html, window_words
+from .theme import colors
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
 _ANSWERED = (AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed)  # the server replied
@@ -87,6 +91,7 @@ class _Field:
         self.opt = opt
         self.error = QLabel(parent)
         self.error.setObjectName("fieldError")
+        self.error.setTextFormat(Qt.TextFormat.RichText)
         self.error.setWordWrap(True)
         self.error.hide()
         if opt.type is bool:
@@ -170,11 +175,27 @@ class _Field:
         try:
             self.value()
         except SettingsError as exc:
-            self.error.setText(str(exc))
+            self.error.setText(_unbroken_addresses(str(exc)))
             self.error.show()
             return str(exc)
         self.error.hide()
         return None
+
+
+_ADDRESS = re.compile(r"https?://[^\s,']+")
+_JOINS = "\u2060"  # a word joiner: no line break between the two characters it stands between
+
+
+def _unbroken_addresses(reason: str) -> str:
+    """``reason`` as rich text whose addresses never wrap: "like http://" ended a line and
+    "127.0.0.1:11434/v1" began the next, an example no one could read as one. Qt breaks a line after a
+    "/" even in <nobr> or white-space:nowrap; a word joiner between every two characters forbids it."""
+    parts, at = [], 0
+    for match in _ADDRESS.finditer(reason):
+        parts += [html.escape(reason[at:match.start()]),
+                  html.escape(_JOINS.join(match.group(0)))]
+        at = match.end()
+    return "<p>" + "".join(parts) + html.escape(reason[at:]) + "</p>"
 
 
 def _range(opt: Option) -> str:
@@ -210,12 +231,14 @@ class SettingsDialog(QDialog):
 
         tabs = QTabWidget(self)
         self._tabs = tabs
-        for title, names in _TABS:
-            tabs.addTab(self._build_tab(names), title)
+        self._tab_of: dict[str, int] = {}  # each field's tab
         listed = {n for _, names in _TABS for n in names} | {"personas"}
         others = tuple(o.name for o in SCHEMA if o.name not in listed)
-        if others:  # options added to the schema later still get a field, built from the schema
-            tabs.addTab(self._build_tab(others), "Advanced")
+        # options added to the schema later still get a field, built from the schema
+        for title, names in (*_TABS, *((("Advanced", others),) if others else ())):
+            index = tabs.addTab(self._build_tab(names), title)
+            self._tab_of.update(dict.fromkeys(names, index))
+        tabs.currentChanged.connect(lambda _index: self.revalidate())
         tabs.addTab(self._build_personas(), "Personas")
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                         | QDialogButtonBox.StandardButton.Cancel, self)
@@ -226,8 +249,10 @@ class SettingsDialog(QDialog):
         self.finished.connect(self._stop_test)
         self.problem = QLabel(self)
         self.problem.setObjectName("fieldError")
+        self.problem.setTextFormat(Qt.TextFormat.RichText)
         self.problem.setWordWrap(True)
         self.problem.hide()
+        self.problem_text = ""  # what self.problem says, as plain text
         self._fit_timer = QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
@@ -462,12 +487,35 @@ class SettingsDialog(QDialog):
         return self._fields[name].widget
 
     def revalidate(self) -> list[str]:
-        problems = [p for p in (f.validate() for f in self._fields.values()) if p]
+        found = [(name, p) for name, f in self._fields.items() if (p := f.validate())]
+        problems = [p for _, p in found]
         self.save_button.setEnabled(not problems)
         self.problem.setVisible(bool(problems))
-        self.problem.setText(f"Cannot save yet: {problems[0]}" if problems else "")
+        self._say_problem(self._summary(found))
+        # A tab with a field to correct is marked, so a reason on a tab not in sight is found.
+        bar, marked = self._tabs.tabBar(), {self._tab_of[name] for name, _ in found}
+        for index in range(self._tabs.count() - 1):  # the last, Personas, says its own (see values)
+            bar.setTabTextColor(index, colors().error if index in marked else QColor())
+            bar.setTabToolTip(index, "A setting on this tab needs correcting." if index in marked else "")
         self._fit_timer.start()  # once the layouts have taken in the reasons just shown or hidden
         return problems
+
+    def _say_problem(self, text: str) -> None:
+        self.problem_text = text
+        self.problem.setText(_unbroken_addresses(text) if text else "")
+
+    def _summary(self, found: list[tuple[str, str]]) -> str:
+        """The line above Save: a field to correct. Its reason is under the field already: said again only
+        for a field on another tab ("Cannot save yet (Tools tab): …"), which is said first."""
+        if not found:
+            return ""
+        here = self._tabs.currentIndex()
+        elsewhere = [(name, reason) for name, reason in found if self._tab_of[name] != here]
+        if not elsewhere:
+            return f"Cannot save yet: see the reason under {self._fields[found[0][0]].named()}."
+        name, reason = elsewhere[0]
+        tab = self._tabs.tabText(self._tab_of[name]).replace("&", "")
+        return f"Cannot save yet ({tab} tab): {reason}"
 
     def _fit_height(self) -> None:
         """Grow the dialog until the reasons shown under the fields fit. Qt sizes a window by its layout's
@@ -496,7 +544,7 @@ class SettingsDialog(QDialog):
         try:
             self.result_settings = self.values()
         except SettingsError as exc:
-            self.problem.setText(str(exc))
+            self._say_problem(str(exc))
             self.problem.show()
             return
         renamed = {old: new for old, new in self.renamed_personas.items() if old != new}
