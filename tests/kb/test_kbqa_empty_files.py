@@ -46,7 +46,7 @@ def test_the_panel_says_an_empty_file_is_skipped(qtbot, panel, tmp_path):
     with qtbot.waitSignal(panel.importFinished, timeout=60_000):
         panel.import_items([str(folder)])
     lines = panel.status_label.text().split("\n")
-    assert lines[0].startswith("1 added, 0 updated, 0 unchanged, 2 skipped")
+    assert lines[0] == "1 added (1 passage), 2 skipped"
     assert "– empty.md: the file is empty" in lines
     assert "– blank.txt: the file is empty (only spaces and blank lines)" in lines
     assert not any(line.startswith("✗") for line in lines)

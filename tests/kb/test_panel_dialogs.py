@@ -49,6 +49,38 @@ def test_the_address_and_title_boxes_are_wide_enough_for_an_address(qtbot, panel
     assert item.value == ("https://example.org/guide.html" if ask == "ask_url" else "Alan Turing")
 
 
+def test_the_address_box_takes_only_a_web_address_and_says_why(qtbot, panel, monkeypatch):
+    # "not a url" was taken, and refused only once the import began ("0 added, 0 updated, 0 unchanged,
+    # 1 failed … not a web address"); a name like example.org/guide.html is taken as https.
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    started = []
+    monkeypatch.setattr(panel, "import_items", lambda items, force=False: started.append(items) or True)
+
+    def fill(dialog):
+        edit = dialog.findChild(QLineEdit)
+        ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+        seen = [ok.isEnabled()]
+        for text in ("not a url", "ftp://files.example/a", "localhost", "example.org/guide.html"):
+            edit.setText(text)
+            seen.append((text, ok.isEnabled(), dialog.labelText().split("\n")[1:]))
+        dialog.accept()
+        return seen
+
+    seen = _when_shown(qtbot, fill)
+    panel.ask_url()
+    [[empty, *checks]] = seen
+    assert empty is False
+    assert checks == [
+        ("not a url", False, ["An address has no spaces."]),
+        ("ftp://files.example/a", False, ["Only http:// and https:// addresses can be imported, not ftp://."]),
+        ("localhost", False, ["Type a web address, like https://example.org/guide.html."]),
+        ("example.org/guide.html", True, []),
+    ]
+    [[item]] = started
+    assert item.value == "https://example.org/guide.html"
+
+
 def test_cancelling_the_address_box_imports_nothing(qtbot, panel, monkeypatch):
     monkeypatch.setattr(panel, "import_items", lambda *a, **k: pytest.fail("nothing was asked to import"))
     _when_shown(qtbot, lambda dialog: dialog.reject())

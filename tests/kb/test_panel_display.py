@@ -196,3 +196,17 @@ def test_a_result_s_lines_are_drawn_as_lines_and_its_height_holds_them(qtbot, pa
     lines = document.toPlainText().splitlines()
     assert "Option | Default" in lines and "`opt3` | 3" in lines, lines
     assert document.size().height() <= option.rect.height()  # the lines it gained fit the item's height
+
+
+def test_the_window_says_only_what_an_import_did(tmp_path):
+    # "0 added, 0 updated, 2 unchanged (0 chunks stored)" for files already imported; the command line
+    # keeps every count (scripts read it).
+    from tinyrag_desktop.kb.ingest import Failure, ImportReport
+
+    assert ImportReport(unchanged=["a", "b"]).in_words() == "2 already up to date"
+    assert ImportReport(failed=[Failure("x", "no such file")]).in_words() == "1 failed"
+    assert ImportReport(added=["a"], updated=["b", "c"], reread=["c"], chunks=1_200).in_words() == (
+        "1 added (1,200 passages), 2 updated (read again: an older version of tinyRAG imported them)")
+    assert ImportReport(updated=["b"], chunks=1).in_words() == "1 updated (1 passage)"
+    assert ImportReport(cancelled=True).in_words() == "Nothing was imported — cancelled"
+    assert ImportReport(unchanged=["a", "b"]).summary() == "0 added, 0 updated, 2 unchanged (0 chunks stored)"

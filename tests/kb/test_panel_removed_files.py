@@ -16,6 +16,6 @@ def test_the_files_a_folder_s_import_removed_are_named(qtbot, panel, tmp_path):
     _import(qtbot, panel, [str(folder)])
     # "… 1 removed (deleted from their folder)", and no word of which: the CLI names it, the panel did not.
     lines = panel.status_label.text().split("\n")
-    assert lines[0].startswith("0 added") and "1 removed" in lines[0]
+    assert lines[0] == "2 already up to date, 1 skipped, 1 removed (deleted from its folder)"
     assert lines[1:] == ["– empty.md: the file is empty", "− owls.md: removed, as it was deleted from its folder"]
     assert f"{folder / 'owls.md'}: removed, as it was deleted from its folder" in panel.status_label.toolTip()

@@ -152,6 +152,31 @@ class ImportReport:
     stopped: str = ""
     not_tried: int = 0
 
+    def in_words(self) -> str:
+        """The summary as the window says it: only what happened ("2 already up to date", not "0 added,
+        0 updated, 2 unchanged (0 chunks stored)"), with passages for chunks. ``summary`` keeps every count,
+        for the command line and scripts."""
+        counts = [(self.added, "added"), (self.updated, "updated"), (self.unchanged, "already up to date"),
+                  (self.failed, "failed"), (self.skipped, "skipped")]
+        said = [(words, f"{len(items):,} {words}") for items, words in counts if items]
+        parts = [part for _, part in said]
+        if self.chunks and said and said[0][0] in ("added", "updated"):  # the passages those stored
+            parts[0] += f" ({self.chunks:,} passage{'' if self.chunks == 1 else 's'})"
+        if self.reread:
+            parts[[words for words, _ in said].index("updated")] += (
+                " (read again: an older version of tinyRAG imported them)")
+        if self.removed:
+            parts.append(f"{len(self.removed):,} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
+                         "folder)")
+        text = ", ".join(parts) or "Nothing was imported"
+        text = text[0].upper() + text[1:]
+        if self.unembedded:
+            text += (f"; {len(self.unembedded):,} stored without embeddings, as {self.embedding_problem}: "
+                     "keyword search finds them, and importing them again once the server works embeds them")
+        if self.stopped:
+            text += f" — stopped, {self.stopped}: {self.not_tried:,} more not imported"
+        return text + (" — cancelled" if self.cancelled else "")
+
     def summary(self) -> str:
         updated = f"{len(self.updated)} updated"
         if self.reread:

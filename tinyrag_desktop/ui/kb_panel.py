@@ -24,21 +24,24 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from PySide6.QtCore import (
-    QCoreApplication, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths, Qt, QUrl, Signal,
+    QCoreApplication, QEvent, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths, Qt, QTimer, QUrl,
+    Signal,
 )
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
-    QAbstractItemView, QApplication, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
+    QAbstractItemView, QApplication, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
     QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QStyle, QStyledItemDelegate,
     QStyleOptionViewItem, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from ..kb import (
-    Error, Hit, Hits, ImportItem, Importer, ImportReport, Progress, open_store, query_terms, search, warm_vectors,
+    Error, FetchError, Hit, Hits, ImportItem, Importer, ImportReport, Progress, open_store, query_terms, search,
+    warm_vectors,
 )
 from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
 from ..kb.store import needs_rebuild
+from ..kb.web import normalize_url
 from ..settings import Settings
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
 from .markdown_render import window_words
@@ -47,6 +50,40 @@ from .sources import open_source, source_label, wikipedia_article
 log = logging.getLogger(__name__)
 
 _REASONS_SHOWN = 8  # failed or skipped files named beneath an import's summary; the tooltip has them all
+class _OnShow(QObject):
+    """Calls ``then`` after its watched widget is shown (installed as its event filter)."""
+
+    def __init__(self, parent: QObject, then: Callable[[], None]) -> None:
+        super().__init__(parent)
+        self._then = then
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Show:
+            QTimer.singleShot(0, self._then)  # after the dialog's own show has set its buttons
+            self._then()
+        return False
+
+
+def _with_scheme(text: str) -> str:
+    """``example.org/guide.html`` as the address meant, ``https://example.org/guide.html``."""
+    return text if "://" in text else f"https://{text}"
+
+
+def _web_address_problem(text: str) -> str:
+    """What keeps ``text`` from being a web address to import, in words ("" when it is one); a name with a
+    dot and no scheme ("example.org/guide") is taken as https."""
+    if " " in text:
+        return "An address has no spaces."
+    if "://" not in text and "." not in text.split("/", 1)[0]:
+        return "Type a web address, like https://example.org/guide.html."
+    try:
+        normalize_url(_with_scheme(text))
+    except FetchError as exc:
+        reason = str(exc)
+        return reason[0].upper() + reason[1:] + "."
+    return ""
+
+
 OFFLINE_NOTE = ("Web pages and Wikipedia articles need the network, which is off: turn on “Network tools” "
                 "in Settings (Tools tab), then import them again.")
 _FILE_FILTER = "Documents ({});;All files (*)".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
@@ -452,19 +489,24 @@ class KnowledgePanel(QWidget):
         return documents if documents and Path(documents).is_dir() else str(Path.home())
 
     def ask_url(self) -> None:
-        text = self._ask("Add a web page", "URL (http or https):", "https://example.org/guide.html")
+        text = self._ask("Add a web page", "URL (http or https):", "https://example.org/guide.html",
+                         check=_web_address_problem)
         if text:
-            self.import_items([ImportItem("url", text)])
+            self.import_items([ImportItem("url", _with_scheme(text))])
 
     def ask_wikipedia(self) -> None:
         text = self._ask("Add a Wikipedia article", "Article title:", "e.g. Alan Turing")
         if text:
             self.import_items([ImportItem("wikipedia", text)])
 
-    def _ask(self, title: str, label: str, example: str) -> str:
+    def _ask(self, title: str, label: str, example: str,
+             check: Callable[[str], str] | None = None) -> str:
         """A line of text from a small dialog, stripped ("" when cancelled); its box is wide enough for an
-        address (QInputDialog's own showed a dozen characters of one) and shows an example of what to type."""
+        address (QInputDialog's own showed a dozen characters of one) and shows an example of what to type.
+        With ``check`` (the text → what is wrong with it, or ""), OK waits for a text it accepts, and the
+        reason shows in the dialog: "not a url" was taken, and refused only after the import began."""
         dialog = QInputDialog(self)
+        dialog.setObjectName("kbAskDialog")
         dialog.setWindowTitle(title)
         dialog.setLabelText(label)
         dialog.setInputMode(QInputDialog.InputMode.TextInput)
@@ -472,6 +514,17 @@ class KnowledgePanel(QWidget):
         if edit is not None:
             edit.setPlaceholderText(example)
             edit.setMinimumWidth(edit.fontMetrics().averageCharWidth() * 60)
+        if check is not None:
+            def judge(text: str) -> None:
+                problem = check(text.strip()) if text.strip() else ""
+                box = dialog.findChild(QDialogButtonBox)  # made when the dialog is first laid out
+                if box is not None:
+                    box.button(QDialogButtonBox.StandardButton.Ok).setEnabled(bool(text.strip()) and not problem)
+                dialog.setLabelText(f"{label}\n{problem}" if problem else label)
+
+            dialog.textValueChanged.connect(judge)
+            hook = _OnShow(dialog, lambda: judge(dialog.textValue()))  # showing enables OK again
+            dialog.installEventFilter(hook)
         accepted = dialog.exec() == QInputDialog.DialogCode.Accepted
         text = dialog.textValue().strip()
         dialog.deleteLater()
@@ -635,7 +688,7 @@ class KnowledgePanel(QWidget):
         # and the sources removed as their files were deleted from the folder imported again (kb add names them)
         gone = "removed, as it was deleted from its folder"
         reasons += [("−", _failure(location, gone)) for location in report.removed]
-        lines = [report.summary()]
+        lines = [report.in_words()]
         lines += [f"{mark} {_short_location(f.location)}: {in_window(f.reason)}"
                   for mark, f in reasons[:_REASONS_SHOWN]]
         if len(reasons) > _REASONS_SHOWN:
