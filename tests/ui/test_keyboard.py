@@ -394,3 +394,13 @@ def test_typing_after_choosing_a_persona_goes_into_the_message_box(make_window, 
     win.persona.setFocus()
     qtbot.keyClick(win.persona, Qt.Key.Key_Up)  # the arrows still choose
     assert win.persona.currentText() == "Concise" and win.persona.hasFocus()
+
+
+def test_every_button_and_box_of_the_window_has_a_name_a_screen_reader_says(make_window, server, qloop):
+    # "New chat" had none, beside Send, Stop and the others that do
+    win = make_window(server.base_url)
+    widgets = [w for kind in (QAbstractButton, QLineEdit, QComboBox) for w in win.findChildren(kind)]
+    unnamed = [w.objectName() or type(w).__name__ for w in widgets
+               if w.isVisible() and w.focusPolicy() != Qt.FocusPolicy.NoFocus and not w.accessibleName()]
+    assert unnamed == []
+    assert win.sidebar.new_button.accessibleName() == "New chat"

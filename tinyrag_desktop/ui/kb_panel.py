@@ -277,7 +277,9 @@ class KnowledgePanel(QWidget):
         row = QHBoxLayout()
         self.query_edit = QLineEdit()
         self.query_edit.setObjectName("kbQuery")
-        self.query_edit.setPlaceholderText("Ask in your own words, e.g. how do I reset my password")
+        # short enough for the dock's default width ("… e.g. how do I res" was cut); the example in the tooltip
+        self.query_edit.setPlaceholderText("Ask in your own words")
+        self.query_edit.setToolTip("Ask as you would ask a person, e.g. how do I reset my password")
         self.query_edit.returnPressed.connect(self.run_search)
         row.addWidget(self.query_edit, 1)
         self._button("Search", "kbSearch", self.run_search, row)

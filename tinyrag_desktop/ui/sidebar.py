@@ -133,6 +133,7 @@ class ChatsSidebar(QFrame):
         layout.setContentsMargins(10, 10, 10, 10)
         layout.setSpacing(8)
         self.new_button = QPushButton("New chat", self)
+        self.new_button.setAccessibleName("New chat")
         self.new_button.setObjectName("newChat")
         self.new_button.setToolTip("Start a new chat (Ctrl+N)")
         self.new_button.clicked.connect(self.newRequested)
