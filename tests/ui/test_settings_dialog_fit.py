@@ -154,3 +154,24 @@ def test_a_reason_names_the_field_without_its_unit(qtbot):
                                 ("nanogo_memory_mb", "", "nanoGo memory needs a value.")):
         dialog.field(name).setText(typed)
         assert dialog._fields[name].validate() == reason
+
+
+def test_no_label_loses_the_edge_of_its_last_letter(qtbot):
+    # "Tool calls per answer" was drawn 125 pixels wide, its text's ink 126: the "r" was cut
+    import math
+
+    from PySide6.QtGui import QFontMetricsF
+    from PySide6.QtWidgets import QApplication
+
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    for index in range(dialog._tabs.count()):
+        dialog._tabs.setCurrentIndex(index)
+        QApplication.processEvents()  # laid out
+    for name, label in dialog._labels.items():
+        ink = QFontMetricsF(label.font()).tightBoundingRect(label.text().replace("&", ""))
+        assert label.contentsRect().width() >= math.ceil(ink.right()) + 1, name

@@ -347,6 +347,10 @@ class SettingsDialog(QDialog):
         for name in names:
             holder = self._labels.get(name, self._fields[name].widget)
             holder.setText(with_mnemonic(label_for(name), used))
+            if isinstance(holder, QLabel):
+                # Qt sizes a label by its text's advance; a last letter's ink may reach a pixel past it, and
+                # "Tool calls per answer" lost the right of its "r". Two pixels to spare.
+                holder.setMinimumWidth(holder.sizeHint().width() + 2)
             if name == "chat_model":
                 self.test_button.setText(with_mnemonic("Test connection & load models", used))
             elif name == "local_model":
