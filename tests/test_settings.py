@@ -106,6 +106,10 @@ def test_the_longest_values_taken_are_kept() -> None:
         ("base_url", "http://127.0.0.1:11434/v1\t/x", "has a tab or line break in it"),
         ("searxng_url", "https://searx .local", "has a space in it"),
         ("lang", "English", "must be a language code"),
+        ("api_key", "sk-“abc”", "can hold only plain letters, digits and signs"),
+        ("api_key", "sk-abc def", "with no spaces"),
+        ("base_url", "http://[::1", "must be an http:// or https:// address"),
+        ("base_url", "http://[zz]/v1", "must be an http:// or https:// address"),
         ("personas", {"Long": "x" * 100_001}, "'Long' is 100,001 characters long; at most 100,000"),
         ("personas", {"n" * 201: "short"}, "a name is 201 characters long; at most 200"),
         ("personas", {f"p{n}": "" for n in range(501)}, "501 entries; at most 500"),
@@ -203,3 +207,20 @@ def test_one_bad_persona_in_the_file_leaves_the_others_in_place(tmp_path):
     assert len(warnings[0]) < 300
     save_settings(tmp_path, s)  # what the user saves next keeps them
     assert load_settings(tmp_path)[0].personas == s.personas
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(), st.from_regex(r"https?://\[[^\]]{0,8}\]?(:\d{0,6})?(/[a-z]*)?", fullmatch=True)))
+def test_any_address_or_key_is_taken_or_refused_in_words(text: str) -> None:
+    # "http://[::1" in settings.json crashed every verb and the window (urlsplit's ValueError); a key with a
+    # curly quote failed every request as "unreachable"
+    for key in ("base_url", "searxng_url", "api_key"):
+        try:
+            defaults().replace(**{key: text})
+        except SettingsError as exc:
+            assert str(exc).startswith(key) and (key != "api_key" or text.strip() not in str(exc) or not text.strip())
+
+
+def test_a_bracketed_ipv6_address_is_a_server_address() -> None:
+    assert defaults().replace(base_url="http://[::1]:11434/v1")["base_url"] == "http://[::1]:11434/v1"
+    assert defaults().replace(api_key="  sk-abc_DEF.123~ \n")["api_key"] == "sk-abc_DEF.123~"

@@ -39,7 +39,7 @@ class Option:
     choices: tuple[str, ...] | None = None
     secret: bool = False
     # What a text option must look like beyond its type: "url" (an http or https address), "url or empty",
-    # "lang" (a language code); None for any text.
+    # "lang" (a language code), "token" (a key sent in a header: printable ASCII); None for any text.
     form: str | None = None
     # An address of the kind the option wants, for the reason a wrong one gets: a SearXNG instance is no
     # model server, and the model server's address was no example of one.
@@ -72,7 +72,7 @@ class Option:
         if kind is str:
             if not isinstance(value, str):
                 raise SettingsError(f"{self.name} must be text, not {shown(value)}.")
-            if self.form in ("url", "url or empty"):
+            if self.form in ("url", "url or empty", "token"):
                 # " http://127.0.0.1:11434/v1" typed or pasted into settings.json or --base-url: the space
                 # is no part of an address, and kept, every request failed with "cannot be reached".
                 value = value.strip()
@@ -92,6 +92,11 @@ class Option:
             if self.form in ("url", "url or empty") and (value or self.form == "url") and not _is_http_url(value):
                 raise SettingsError(f"{self.name} must be an http:// or https:// address, like "
                                     f"{self.example}, not {value!r}.")
+            if self.form == "token" and value and not _TOKEN.fullmatch(value):
+                # Sent in the Authorization header, which holds only ASCII: a key pasted with “smart quotes”
+                # or a stray letter failed every request as "unreachable", and searches hung. Never quoted.
+                raise SettingsError(f"{self.name} can hold only plain letters, digits and signs, with no spaces "
+                                    "or curly quotes: paste the key again, as the server gave it.")
             if self.form == "lang" and not _LANG.match(value):
                 raise SettingsError(f"{self.name} must be a language code such as en, de or pt-BR, not {value!r}.")
             return value
@@ -114,16 +119,17 @@ class Option:
 
 
 _LANG = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$", re.I)
+_TOKEN = re.compile(r"[!-~]+")  # printable ASCII, no space
 
 
 def _is_http_url(value: str) -> bool:
     """An http or https address with a host and, if any, a port from 1 to 65535."""
-    parts = urlsplit(value)
     try:
-        port = parts.port
-    except ValueError:  # "http://host:99999", "http://host:port"
+        parts = urlsplit(value)
+        port, host = parts.port, parts.hostname
+    except ValueError:  # "http://host:99999", "http://host:port", "http://[::1" or "http://[zz]/v1"
         return False
-    return parts.scheme in ("http", "https") and bool(parts.hostname) and port != 0
+    return parts.scheme in ("http", "https") and bool(host) and port != 0
 
 
 # Personas are sent as the system prompt of every request in their chats: a few paragraphs, never a book.
@@ -158,7 +164,8 @@ SCHEMA: tuple[Option, ...] = (
            "Root of the OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM).", form="url"),
     Option("chat_model", str, "", "The chat model to answer with (empty: the server's first model)."),
     Option("embed_model", str, "", "Embedding model for the knowledge base (empty: keyword search only)."),
-    Option("api_key", str, "", "API key sent as a Bearer token, if the server needs one.", secret=True),
+    Option("api_key", str, "", "API key sent as a Bearer token, if the server needs one.", secret=True,
+           form="token"),
     Option("lang", str, "en", "Answer language, and the Wikipedia edition the wikipedia tool reads.", form="lang"),
     Option("theme", str, "system", "Window theme.", choices=("light", "dark", "system")),
     Option("temperature", float, 0.7, "Sampling temperature.", minimum=0.0, maximum=2.0),
