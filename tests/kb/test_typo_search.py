@@ -129,6 +129,24 @@ def test_numbers_and_identifiers_are_not_corrected(imported):
         conn.close()
 
 
+def test_a_very_long_word_is_no_typo_and_is_searched_as_it_is(imported, monkeypatch):
+    # A pasted sequence of 3,000 letters took 35 s and 3 GB looking for its neighbours; 20,000 letters, all
+    # the memory there was (the process was killed)
+    from tinyrag_desktop.kb import spelling
+
+    looked: list[str] = []
+    real = spelling.edits
+    monkeypatch.setattr(spelling, "edits", lambda word: looked.append(word) or real(word))
+    sequence = "acgt" * 750
+    conn = open_readonly(imported)
+    try:
+        assert corrections(conn, [sequence, "ordres"], STOP_WORDS) == {"ordres": "orders"}
+    finally:
+        conn.close()
+    assert sequence not in looked
+    assert list(search(imported, f"what is {sequence}", 3)) == []
+
+
 def test_stems_are_the_index_tokenizer_stems():
     assert stems(["permissions", "configuration", "tables"]) == {
         "permissions": "permiss", "configuration": "configur", "tables": "tabl"}

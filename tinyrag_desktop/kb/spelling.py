@@ -35,6 +35,9 @@ from .words import is_word
 
 # Shorter words have too many neighbours one edit away ("cat" → "car", "cut", "hat"…) to guess from.
 MIN_LENGTH = 4
+# Longer "words" are no misspelt words (a pasted DNA sequence, a hash in letters), and their neighbours grow
+# with their length: a 3,000-letter one took 35 s and 3 GB, a 20,000-letter one all the memory there was.
+MAX_LENGTH = 40
 # From this length a word may be two edits away (long words are the ones people mistype twice).
 TWO_EDITS_LENGTH = 8
 # At most this many misspelt words are corrected in one question (each costs a few milliseconds).
@@ -105,7 +108,7 @@ def _has_vocabulary(conn: sqlite3.Connection) -> bool:
 
 def _correctable(word: str) -> bool:
     # Letters only: numbers, versions and identifiers ("utf8", "max_wal") are not misspellings of words.
-    return len(word) >= MIN_LENGTH and word.isalpha()
+    return MIN_LENGTH <= len(word) <= MAX_LENGTH and word.isalpha()
 
 
 def _quoted(word: str) -> str:
