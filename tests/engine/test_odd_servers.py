@@ -172,3 +172,25 @@ async def test_half_characters_are_shown_as_a_replacement_sign(llm, make_engine,
     llm.queue(Raw(pieces + ["data: [DONE]\n\n"]))
     events = await run(make_engine())
     assert visible(events) == shown and isinstance(events[-1], Done)
+
+
+async def test_a_stream_that_never_ends_its_line_ends_in_words(llm, make_engine, monkeypatch) -> None:
+    # Bytes without a line end, for ever: 9 GB after a minute, and no answer. Past the limit it is refused
+    # with the text so far kept.
+    from tinyrag_desktop.engine import sse
+
+    monkeypatch.setattr(sse, "MAX_HELD", 50_000)
+    llm.queue(Raw([chunk({"content": "Hi"}), "data: {\"choices\": [" + "1, " * 1000] + ["7, " * 1000] * 200))
+    events = await run(make_engine())
+    (err,) = of(events, EngineError)
+    assert "without ending it" in err.message and "The text so far is kept" in err.message
+    assert visible(events) == "Hi" and isinstance(events[-1], Done)
+
+
+async def test_a_json_reply_without_end_is_read_no_further(llm, make_engine, monkeypatch) -> None:
+    from tinyrag_desktop.engine import llm as llm_module
+
+    monkeypatch.setattr(llm_module, "MAX_HELD", 50_000)
+    llm.queue(Raw(['{"choices": [{"message": {"content": "' + "a" * 1000] * 200, content_type="application/json"))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert "went on past" in err.message

@@ -34,3 +34,25 @@ def test_messages_do_not_depend_on_cutting(payloads: list[str], eol: str, points
 def test_multiline_data_event_names_and_unicode_line_separators() -> None:
     msgs = decode(["event: x\r\ndata: a\r\ndata:b\r\n\r\n", "data: \u2028c\n\n", "data: tail"])
     assert [(m.event, m.data) for m in msgs] == [("x", "a\nb"), ("message", "\u2028c"), ("message", "tail")]
+
+
+def test_a_line_or_a_message_that_never_ends_is_refused_not_held(monkeypatch) -> None:
+    # A server that never ended its line grew the process by 9 GB in a minute; bytes kept coming, so no
+    # timeout fired. Past MAX_HELD the decoder says so.
+    import pytest
+
+    from tinyrag_desktop.engine import sse
+
+    monkeypatch.setattr(sse, "MAX_HELD", 1000)
+    line = SSEDecoder()
+    with pytest.raises(sse.TooLong, match="a line of over"):
+        for _ in range(200):
+            line.feed("data: " + "x" * 10)
+    cut = SSEDecoder()  # the same, arriving with line ends in the pieces it is cut into
+    with pytest.raises(sse.TooLong):
+        cut.feed("data: ok\n\n" + "y" * 1200)
+    message = SSEDecoder()  # data lines without the blank line that ends a message
+    with pytest.raises(sse.TooLong, match="a message of over"):
+        for _ in range(200):
+            message.feed("data: " + "z" * 10 + "\n")
+    assert [m.data for m in decode(["data: " + "w" * 900 + "\n\n"])] == ["w" * 900]  # under it: as before

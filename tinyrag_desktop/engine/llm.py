@@ -27,7 +27,7 @@ from .errors import (
     ServerUnreachable,
     StreamInterrupted,
 )
-from .sse import SSEDecoder
+from .sse import MAX_HELD, SSEDecoder, TooLong
 
 START_HINT = "Is the server running? Start Ollama (`ollama serve`) or LM Studio's local server, or check the URL."
 
@@ -174,10 +174,16 @@ class LLMClient:
             await resp.aclose()
 
     async def _read_whole(self, resp: httpx.Response) -> AsyncIterator[Delta]:
+        body = bytearray()
         try:
-            text = (await resp.aread()).decode("utf-8", "replace")
+            async for piece in resp.aiter_bytes():
+                body += piece
+                if len(body) > MAX_HELD:  # a reply never that long: a body without end is read no further
+                    raise BadResponse(f"The model server's reply went on past {MAX_HELD // (1024 * 1024)} MB, "
+                                      "which is no answer.")
         except httpx.HTTPError as exc:
             raise StreamInterrupted("The connection to the model server broke off before the answer came.") from exc
+        text = body.decode("utf-8", "replace")
         if text.lstrip().startswith(("data:", ":")):  # a stream after all, only labelled as JSON
             decoder = SSEDecoder()
             messages = decoder.feed(text) + decoder.finish()
@@ -239,6 +245,11 @@ class LLMClient:
         except httpx.DecodingError as exc:
             raise BadResponse(
                 "The server's reply could not be decoded (it claimed a compression it did not use). "
+                "The text so far is kept."
+            ) from exc
+        except TooLong as exc:
+            raise BadResponse(
+                f"The model server sent {exc} without ending it, which is no answer stream. "
                 "The text so far is kept."
             ) from exc
         except httpx.HTTPError as exc:

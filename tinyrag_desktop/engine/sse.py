@@ -6,6 +6,14 @@ import re
 from dataclasses import dataclass
 
 _LINE = re.compile(r"\r\n|\r|\n")  # the format's only line ends (not str.splitlines' many)
+# The most one line, or one message's data, may hold. A model's delta is a few characters, a whole reply
+# sent as one message a few hundred thousand; a server that never ends a line (or a message) grew the
+# process by gigabytes while bytes kept coming, which no timeout stops.
+MAX_HELD = 16 * 1024 * 1024
+
+
+class TooLong(ValueError):
+    """A line or a message went past MAX_HELD characters without ending."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +31,9 @@ class SSEDecoder:
     def __init__(self) -> None:
         self._partial = ""
         self._pieces: list[str] = []  # the rest of a long line, while no line end has come
+        self._held = 0  # characters in _pieces
         self._data: list[str] = []
+        self._data_size = 0
         self._event = ""
 
     def feed(self, text: str) -> list[SSEMessage]:
@@ -31,9 +41,13 @@ class SSEDecoder:
             # Still inside one line: keep the piece, and join once when the line ends. Joining and
             # scanning the whole line at every piece made a 4 MB line cost 20 s.
             self._pieces.append(text)
+            self._held += len(text)
+            if self._held + len(self._partial) > MAX_HELD:
+                raise TooLong(f"a line of over {MAX_HELD // (1024 * 1024)} MB")
             return []
         buf = self._partial + "".join(self._pieces) + text
         self._pieces.clear()
+        self._held = 0
         out: list[SSEMessage] = []
         start = 0
         for m in _LINE.finditer(buf):
@@ -42,6 +56,8 @@ class SSEDecoder:
             self._line(buf[start : m.start()], out)
             start = m.end()
         self._partial = buf[start:]
+        if len(self._partial) > MAX_HELD:
+            raise TooLong(f"a line of over {MAX_HELD // (1024 * 1024)} MB")
         return out
 
     def finish(self) -> list[SSEMessage]:
@@ -59,7 +75,7 @@ class SSEDecoder:
         if not line:
             if self._data:
                 out.append(SSEMessage("\n".join(self._data), self._event or "message"))
-            self._data, self._event = [], ""
+            self._data, self._data_size, self._event = [], 0, ""
             return
         if line.startswith(":"):
             return  # a comment, used as keep-alive
@@ -68,5 +84,8 @@ class SSEDecoder:
             value = value[1:]
         if field == "data":
             self._data.append(value)
+            self._data_size += len(value) + 1
+            if self._data_size > MAX_HELD:
+                raise TooLong(f"a message of over {MAX_HELD // (1024 * 1024)} MB")
         elif field == "event":
             self._event = value
