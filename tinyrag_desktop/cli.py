@@ -178,6 +178,8 @@ class _TextPrinter:
         if name == "text":
             self._write(event.text)
             self.answered = self.answered or bool(event.text.strip())
+        elif name == "route" and event.problem:
+            self._status(f"warning: {event.problem} Answering without it.")
         elif name == "retract" and event.channel == "text":  # printed already: say what it was
             self._status("(the text above was the model's reasoning; its answer follows)")
             self.answered = False

@@ -168,3 +168,16 @@ def test_reasoning_the_chat_template_opened_is_said_to_be_reasoning(tmp_path: Pa
     events = [json.loads(line) for line in jsonl.stdout.splitlines()]
     assert {"event": "retract", "text": "Six sevens.\n", "channel": "text"} in events
     assert "".join(e["text"] for e in events if e["event"] == "reasoning") == "Six sevens.\n"
+
+
+def test_a_damaged_knowledge_base_is_said_on_stderr_and_the_answer_comes(tmp_path: Path) -> None:
+    (tmp_path / "knowledge.db").write_bytes(b"SQLite format 3\x00" + b"\x00garbage" * 600)
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["Twenty-seven."]))
+        proc = subprocess.run(
+            [sys.executable, "-m", "tinyrag_desktop", "ask", "How many vacation days do I get?", "--base-url",
+             llm.base_url, "--model", "scripted", "--data-dir", str(tmp_path)],
+            capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert proc.returncode == 0 and proc.stdout == "Twenty-seven.\n"
+    assert "warning: The knowledge base" in proc.stderr and "cannot be read" in proc.stderr
+    assert "Answering without it." in proc.stderr and "Traceback" not in proc.stderr

@@ -293,3 +293,31 @@ async def test_rag_route_leaves_out_passages_that_share_only_common_words(llm, s
     assert isinstance(events[0], Route) and events[0].mode == "rag"
     assert events[0].sources == (str((docs / "leave.md").resolve()),)
     assert "27 vacation days" in llm.requests[-1]["messages"][0]["content"]
+
+
+async def test_a_damaged_knowledge_base_is_said_not_called_empty(llm, settings, http, tmp_path: Path) -> None:
+    # Truncated, it was routed "no tool is likely needed and the knowledge base is empty", and nothing said
+    # why the user's documents were left out
+    from tinyrag_desktop.engine import Engine
+    from tinyrag_desktop.kb import Importer, open_store, release
+    from tinyrag_desktop.kb.store import db_path
+
+    doc = tmp_path / "handbook.md"
+    doc.write_text("# Handbook\n\n## Vacation\n\nEvery employee gets 27 vacation days per year.\n")
+    kb = open_store(tmp_path)
+    Importer(kb).run([str(doc)])
+    kb.close()
+    release(tmp_path)
+    path = db_path(tmp_path)
+    path.write_bytes(path.read_bytes()[:4096] + b"\x00garbage" * 512)
+    for name in ("knowledge.db-wal", "knowledge.db-shm"):
+        (tmp_path / name).unlink(missing_ok=True)
+    llm.queue(Stream(["Twenty-seven, I think."]))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine, "How many vacation days do I get?")
+    route_event = events[0]
+    assert isinstance(route_event, Route) and route_event.mode == "direct"
+    assert route_event.reason == "no tool is likely needed, and the knowledge base could not be read"
+    assert route_event.problem.startswith(f"The knowledge base {path} cannot be read")
+    assert route_event.payload()["problem"] == route_event.problem
+    assert "".join(e.text for e in events if isinstance(e, Text)) == "Twenty-seven, I think."

@@ -19,6 +19,8 @@ from tests.permissions import as_a_user
 from tests.sse_server import ScriptedLLMServer, Stream
 from tinyrag_desktop.chats import DB_FILE, SCHEMA_VERSION, ChatStore, ChatStoreError
 
+from .conftest import ask_and_wait, tokens
+
 
 def _window(data: Path, tmp_path: Path, base_url: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONIOENCODING": "utf-8"}
@@ -273,3 +275,26 @@ def test_the_start_up_dialog_leaves_out_the_flag_the_console_gives(tmp_path):
         ChatStore(newer)
     assert dialog_words(str(later.value)).endswith("It was left as it is; update tinyRAG.")
     assert "--data-dir" in str(later.value) and "--data-dir" not in dialog_words(str(later.value))
+
+
+def test_a_damaged_knowledge_base_left_out_of_an_answer_is_said(make_window, server, qloop, tmp_path):
+    # The answer came, routed as if the knowledge base were empty, and the window said nothing
+    from tinyrag_desktop.kb import Importer, open_store, release
+    from tinyrag_desktop.kb.store import db_path
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (tmp_path / "h.md").write_text("# Handbook\n\nEvery employee gets 27 vacation days per year.\n")
+    kb = open_store(data)
+    Importer(kb).run([str(tmp_path / "h.md")])
+    kb.close()
+    release(data)
+    path = db_path(data)
+    path.write_bytes(path.read_bytes()[:4096] + b"\x00garbage" * 512)
+    server.queue(Stream(tokens("Twenty-seven.")))
+    win = make_window(server.base_url, data_dir=data)
+    said = []
+    win.statusBar().messageChanged.connect(said.append)
+    assert qloop.run(ask_and_wait(win, "How many vacation days do I get?")) == "done"
+    assert any(m.startswith(f"The knowledge base {path} cannot be read") and m.endswith("Answering without it.")
+               and "--data-dir" not in m for m in said), said

@@ -122,7 +122,7 @@ class Engine:
                         Decision("direct", "nothing in the knowledge base is about the question's words "
                                            "(the model can still search it)"))
         context = _context(question, offered)
-        yield Route(decision.mode, decision.reason, decision.hints, _locations(offered))
+        yield Route(decision.mode, decision.reason, decision.hints, _locations(offered), decision.problem)
 
         convo: list[dict[str, str]] = [
             {"role": "system", "content": prompts.system_prompt(
@@ -197,8 +197,15 @@ class Engine:
         yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used)
 
     async def _route(self, question: str, enabled: set[str]) -> Decision:
-        has_kb = "rag_knowledge" in enabled and await asyncio.to_thread(_has_documents, self.data_dir)
-        return route(question, enabled, has_kb=has_kb)
+        has_kb, problem = (await asyncio.to_thread(_has_documents, self.data_dir) if "rag_knowledge" in enabled
+                           else (False, ""))
+        decision = route(question, enabled, has_kb=has_kb)
+        if problem:  # damaged or locked: not "empty", which sent no one to look at it
+            log.warning("the knowledge base could not be read for routing: %s", problem)
+            reason = "no tool is likely needed, and the knowledge base could not be read"
+            decision = Decision(decision.mode, reason if decision.mode == "direct" else decision.reason,
+                                decision.hints, problem)
+        return decision
 
     async def _rag_passages(self, question: str) -> Sequence[Hit]:
         """The best passages for the prompt, when they are about the question. A misspelt word is searched
@@ -530,12 +537,16 @@ def _ms(since: float) -> int:
     return int((time.monotonic() - since) * 1000)
 
 
-def _has_documents(data_dir: Path) -> bool:
+def _has_documents(data_dir: Path) -> tuple[bool, str]:
+    """Whether the knowledge base holds documents, and why it could not be read ("" when it could)."""
     try:
-        from ..kb import has_documents
+        from ..kb import StoreError, has_documents
     except ImportError:
-        return False
-    return has_documents(data_dir)
+        return False, ""
+    try:
+        return has_documents(data_dir, strict=True), ""
+    except StoreError as exc:
+        return False, str(exc)
 
 
 def _context(question: str, passages: Sequence[Hit]) -> str:

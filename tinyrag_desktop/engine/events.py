@@ -27,9 +27,11 @@ class Route(_Event):
     reason: str
     hints: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()  # rag mode: where the passages put into the prompt come from
+    problem: str = ""  # why the knowledge base could not be read, in words ("" when it could)
 
     def payload(self) -> dict[str, Any]:
-        return {"mode": self.mode, "reason": self.reason, "hints": list(self.hints), "sources": list(self.sources)}
+        out = {"mode": self.mode, "reason": self.reason, "hints": list(self.hints), "sources": list(self.sources)}
+        return {**out, "problem": self.problem} if self.problem else out
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,6 +58,7 @@ class Decision:
     mode: str  # direct | rag | tools
     reason: str
     hints: tuple[str, ...] = ()
+    problem: str = ""  # why the knowledge base could not be read (the engine's, not the router's)
 
 
 def route(question: str, enabled: set[str], *, has_kb: bool) -> Decision:

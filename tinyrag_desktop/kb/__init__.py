@@ -21,7 +21,7 @@ from .models import Chunk, Hit, SourceInfo
 from .search import Hits, open_readonly, query_terms
 from .search import search as search_connection
 from .nearest import warm_vectors as _warm_vectors
-from .store import DB_NAME, KnowledgeBase, db_path, tidy
+from .store import DB_NAME, KnowledgeBase, db_path, store_error, tidy
 
 __all__ = [
     "CannotWrite", "DB_NAME", "Chunk", "DiskFull", "Error", "FetchError", "Hit", "ImportItem", "ImportReport",
@@ -172,10 +172,17 @@ def warm_vectors(data_dir: Path, model: str) -> bool:
         return conn is not None and _warm_vectors(conn, model)
 
 
-def has_documents(data_dir: Path) -> bool:
-    """True when the knowledge base holds at least one chunk; cheap enough to ask before every request."""
+def has_documents(data_dir: Path, *, strict: bool = False) -> bool:
+    """True when the knowledge base holds at least one chunk; cheap enough to ask before every request.
+    A knowledge base that cannot be read (damaged, locked) holds none, unless ``strict``: then StoreError
+    says why (the engine says so, rather than calling it empty)."""
     try:
         with _reading(data_dir) as conn:
             return conn is not None and conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
-    except (StoreError, sqlite3.DatabaseError):
-        return False
+    except (StoreError, sqlite3.DatabaseError) as exc:
+        if not strict:
+            return False
+        if isinstance(exc, StoreError):
+            raise
+        path = db_path(data_dir)
+        raise store_error(path, exc, f"The knowledge base {path} cannot be read") from exc

@@ -35,6 +35,7 @@ from .confirm_dialog import Confirmer
 from .elided_label import ElidedLabel
 from .focus_ring import FocusRing
 from .icons import app_icon
+from .markdown_render import window_words
 from .menus import build_menus
 from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
@@ -419,6 +420,9 @@ class MainWindow(QMainWindow):
     def _connect_bridge(self) -> None:
         b = self.bridge
         b.routed.connect(lambda ev: self._answer and self._answer.on_route(ev))
+        # a damaged or locked knowledge base is left out of the answer: said, not passed over in silence
+        b.routed.connect(lambda ev: ev.problem and self.statusBar().showMessage(
+            f"{window_words(ev.problem)} Answering without it.", 15000))
         b.text.connect(lambda t: self._answer and self._answer.append_text(t))
         b.reasoning.connect(lambda t: self._answer and self._answer.append_reasoning(t))
         b.retracted.connect(lambda t, channel: self._answer and self._answer.retract(t, channel))
