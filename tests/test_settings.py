@@ -224,3 +224,25 @@ def test_any_address_or_key_is_taken_or_refused_in_words(text: str) -> None:
 def test_a_bracketed_ipv6_address_is_a_server_address() -> None:
     assert defaults().replace(base_url="http://[::1]:11434/v1")["base_url"] == "http://[::1]:11434/v1"
     assert defaults().replace(api_key="  sk-abc_DEF.123~ \n")["api_key"] == "sk-abc_DEF.123~"
+
+
+def test_a_file_with_a_byte_order_mark_is_read_and_damage_is_said_in_words(tmp_path: Path) -> None:
+    # Saved by Windows Notepad: "damaged (Unexpected UTF-8 BOM (decode using utf-8-sig) …)", every setting lost
+    (tmp_path / "settings.json").write_bytes(b'\xef\xbb\xbf{"chat_model": "qwen", "k": 7}')
+    s, warnings = load_settings(tmp_path)
+    assert (s["chat_model"], s["k"], warnings) == ("qwen", 7, [])
+    (tmp_path / "settings.json").write_text('{"k": 7,\n "chat_model": }')
+    [said] = load_settings(tmp_path)[1]
+    assert said.startswith("The settings file was damaged (not valid JSON: expecting value at line 2, column 16)")
+    (tmp_path / "settings.json").write_text('{"k": 1' + "0" * 5000 + "}")
+    [said] = load_settings(tmp_path)[1]
+    assert said.startswith("The settings file was damaged (a number in it is too long)") and "sys." not in said
+
+
+def test_a_warning_names_a_few_of_the_personas_left_out_and_counts_the_rest(tmp_path: Path) -> None:
+    # 100,000 personas made one warning of 885,631 characters, and a banner over the whole window
+    personas = {f"p{n}": "x" for n in range(100_000)}
+    (tmp_path / "settings.json").write_text(json.dumps({"personas": personas}))
+    s, [said] = load_settings(tmp_path)
+    assert len(s["personas"]) == 500 and len(said) < 400
+    assert said.endswith("'p509' and 99,490 more.")

@@ -240,6 +240,9 @@ def defaults() -> Settings:
     return Settings()
 
 
+_NAMED = 10  # personas named in a warning; the rest are counted
+
+
 def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
     """Build settings from a decoded file; bad values fall back to defaults, each with a warning."""
     values = {o.name: o.default for o in SCHEMA}
@@ -256,7 +259,11 @@ def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
             kept = _usable_entries(opt, value) if opt.type is dict else {}
             if kept:  # one bad persona does not cost the user all the others (the next Save wrote defaults)
                 values[key] = kept
-                left_out = ", ".join(shown(name, 40) for name in value if name not in kept)
+                dropped = [name for name in value if name not in kept]
+                # named up to a few: 99,500 of them made one warning line of 885,631 characters
+                left_out = ", ".join(shown(name, 40) for name in dropped[:_NAMED])
+                if len(dropped) > _NAMED:
+                    left_out += f" and {len(dropped) - _NAMED:,} more"
                 warnings.append(f"{exc} Only the usable ones are kept; left out: {left_out}.")
                 continue
             default = "the default personas" if opt.type is dict else f"the default, {opt.default!r}"
@@ -289,7 +296,9 @@ def load_settings(data_dir: Path) -> tuple[Settings, list[str]]:
     except OSError as exc:
         return defaults(), [f"Could not read {path} ({exc.strerror}); using default settings."]
     try:
-        raw = json.loads(data.decode("utf-8"))  # a UnicodeDecodeError is a ValueError too
+        # "utf-8-sig": a byte order mark at the start (Windows Notepad writes one) is no damage; it cost every
+        # setting. A UnicodeDecodeError is a ValueError too.
+        raw = json.loads(data.decode("utf-8-sig"))
         if not isinstance(raw, dict):
             raise ValueError("not a JSON object")
     except (ValueError, RecursionError) as exc:  # RecursionError: brackets nested thousands deep
@@ -301,7 +310,11 @@ def load_settings(data_dir: Path) -> tuple[Settings, list[str]]:
             kept = ""
         log.warning("settings file %s is damaged: %s", path, exc)
         why = ("not UTF-8 text" if isinstance(exc, UnicodeDecodeError)
-               else "nested too deeply" if isinstance(exc, RecursionError) else str(exc))
+               else "nested too deeply" if isinstance(exc, RecursionError)
+               else f"not valid JSON: {exc.msg[0].lower()}{exc.msg[1:]} at line {exc.lineno}, column {exc.colno}"
+               if isinstance(exc, json.JSONDecodeError)
+               # Python's own words ("Exceeds the limit (4300 digits) for integer string conversion …")
+               else "a number in it is too long" if "digits" in str(exc) else str(exc))
         return defaults(), [f"The settings file was damaged ({why}) and default settings are used.{kept}"]
     return from_mapping(raw)
 
