@@ -41,3 +41,12 @@ def test_remove_counts_its_sources_in_words(emptied, capsys):
     [line] = run_main(capsys, "list", "--data-dir", str(emptied))[1].splitlines()[:1]
     source_id = line.split()[0]
     assert run_main(capsys, "remove", "--data-dir", str(emptied), source_id) == (0, "1 source removed\n", "")
+
+
+def test_an_empty_database_file_is_an_empty_knowledge_base_for_search_as_for_list(tmp_path, capsys):
+    # A 0-byte knowledge.db: list said "empty", search "cannot be read: no such table: chunks"
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "knowledge.db").write_bytes(b"")
+    assert run_main(capsys, "search", "--data-dir", str(data), "herons") == (0, "", "the knowledge base is empty\n")
+    assert run_main(capsys, "list", "--data-dir", str(data)) == (0, "", "the knowledge base is empty\n")

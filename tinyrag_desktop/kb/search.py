@@ -315,7 +315,7 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
     """A read-only, authorizer-guarded connection to the knowledge base; None when there is none yet."""
     path = Path(data_dir) / DB_NAME
     refuse_unusable(path)
-    if not path.is_file():
+    if not path.is_file() or path.stat().st_size == 0:  # an empty file is an empty database: nothing imported
         return None
     conn = None
     try:
