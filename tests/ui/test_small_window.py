@@ -95,6 +95,15 @@ def test_the_knowledge_panel_docked_beside_the_chat_folds_the_chats_list_before_
     assert win.menus.show_sidebar.isChecked()
 
 
+def test_the_knowledge_panel_opened_in_a_narrow_window_takes_at_most_two_fifths_of_it(make_window, server, qloop):
+    # At 800 px it took 370, the conversation was squeezed to 400 and the chats list was folded away
+    win = make_window(server.base_url)
+    win.resize(800, 500)
+    win.kb_dock.show()
+    qloop.run(wait_until(lambda: win.kb_dock.isVisible() and win.kb_dock.width() <= 320))
+    assert win.kb_dock.width() >= 280 and win.view.width() > 400
+
+
 def test_a_question_with_a_long_unbroken_word_wraps_in_its_bubble_and_lets_the_window_narrow(make_window, server,
                                                                                              qloop):
     # A pasted address, hash or log line has no space to wrap at: the question's label could not break it,

@@ -300,9 +300,15 @@ class KnowledgePanel(QWidget):
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         """Docked for the first time, wide enough for the Title column beside Type, Chunks and Imported: at the
-        width of its buttons, the titles got about 50 pixels ("tinyR…"). A width the user set comes back."""
+        width of its buttons, the titles got about 50 pixels ("tinyR…"). A width the user set comes back.
+        In a narrow window, at most two fifths of it: at 800 px it took 370, the conversation was squeezed
+        to 400 and the chats list folded away."""
         hint = super().sizeHint()
-        return QSize(max(hint.width(), self.fontMetrics().averageCharWidth() * 64), hint.height())
+        width = max(hint.width(), self.fontMetrics().averageCharWidth() * 64)
+        window = self.window()
+        if window is not self and window.width() > 0:
+            width = min(width, max(self.minimumSizeHint().width(), int(window.width() * 0.4)))
+        return QSize(width, hint.height())
 
     def _button(self, text: str, name: str, slot: Callable[[], object], layout: QHBoxLayout) -> QPushButton:
         button = QPushButton(text)
