@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import re
 import sys
 from pathlib import Path
@@ -32,12 +33,46 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Larger windows than this are refused: far beyond any screen, a window's picture takes gigabytes, and Qt
+# crashed drawing one of 99999999x99999999 (a 16384 x 16384 window already needs more than 2 GB).
+MAX_SIDE = 16384
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise SettingsError(f"--size must look like 1180x780, not {text!r}.") from None
+    if w > MAX_SIDE or h > MAX_SIDE:
+        raise SettingsError(f"--size {text} is too large: a window can be at most {MAX_SIDE} pixels wide and "
+                            f"{MAX_SIDE} high, e.g. 1180x780.")
     return max(w, 400), max(h, 300)
+
+
+def _screenshot_path(text: str) -> Path:
+    """Where --screenshot saves, its folder made now: a folder that cannot be made is said before the window
+    opens and the question is sent, not as a traceback once the answer is done."""
+    path = Path(text).expanduser()
+    if path.is_dir():
+        raise SettingsError(f"--screenshot {text} is a folder; give a file name, e.g. {path / 'window.png'}.")
+    folder = path.parent
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        raise SettingsError(f"--screenshot: {existing} is a file, not a folder, so the picture cannot be saved "
+                            f"in {folder}." if existing != folder else
+                            f"--screenshot: {folder} is a file, not a folder, so the picture cannot be saved in it.")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except PermissionError:
+        raise SettingsError(f"--screenshot: the folder {folder} cannot be made: you may not write in "
+                            f"{existing}.") from None
+    except OSError:
+        raise SettingsError(f"--screenshot: the folder {folder} cannot be made in {existing}.") from None
+    if not os.access(folder, os.W_OK):
+        raise SettingsError(f"--screenshot: you may not write in the folder {folder}.")
+    return path
 
 
 async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) -> int:
@@ -70,8 +105,11 @@ async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) 
         print(f"error: {answers[-1].error if answers else 'the answer failed'}", file=sys.stderr)
     if args.screenshot:
         await asyncio.sleep(0.05)  # one more frame, so the last render and the footer are painted
-        path = Path(args.screenshot)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path = Path(args.screenshot)  # main has made its folder
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)  # again, in case it was removed meanwhile
+        except OSError:
+            pass  # the save fails and says so
         if not window.grab().save(str(path), "PNG"):
             print(f"Could not write the screenshot {path}.", file=sys.stderr)
             code = 1
@@ -91,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         ctx = context_from_args(args)
         size = _size(args.size) if args.size else None
+        if args.screenshot:
+            args.screenshot = str(_screenshot_path(args.screenshot))
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
