@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         except ChatStoreError as exc:  # the chat history cannot be opened: say why, and change nothing
             # to the log file; the console gets words
             log.warning("the window cannot open: %s", exc, exc_info=True)
-            _cannot_open(str(exc), show=not args.ask)
+            _cannot_open(str(exc), show=not args.ask, stopped=bool(early))
             loop.close()
             asyncio.set_event_loop(None)
             if guard is not None:
@@ -193,13 +193,24 @@ def main(argv: list[str] | None = None) -> int:
             guard.release()
 
 
-def _cannot_open(message: str, *, show: bool) -> None:
-    """Say why the window cannot open: on stderr, and in a message box for someone who started it from a menu."""
-    print(f"error: {message}", file=sys.stderr)
-    if show:
-        from PySide6.QtWidgets import QMessageBox
+def _cannot_open(message: str, *, show: bool, stopped: bool = False) -> None:
+    """Say why the window cannot open: on stderr, and in a message box for someone who started it from a menu.
+    ``stopped``: Ctrl+C or SIGTERM came already; the box is not shown."""
+    if not show:
+        print(f"error: {message}", file=sys.stderr, flush=True)
+        return
+    from PySide6.QtWidgets import QMessageBox
 
-        QMessageBox.critical(None, "tinyRAG Desktop", dialog_words(message))
+    from .ui.qtloop import on_signals
+
+    box = QMessageBox(QMessageBox.Icon.Critical, "tinyRAG Desktop", dialog_words(message),
+                      QMessageBox.StandardButton.Ok)
+    # Ctrl+C in the terminal and kill close the box, and so the app, as they close the window; the box
+    # used to ignore them and wait, and where no one sees it (no screen) it waited for ever.
+    with on_signals(box.reject):
+        print(f"error: {message}", file=sys.stderr, flush=True)
+        if not stopped:  # one that came while the window was being built: no box to wait on
+            box.exec()
 
 
 _OTHER_FOLDER = re.compile(r",? or use another data folder \(--data-dir\)")

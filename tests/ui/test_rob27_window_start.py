@@ -4,13 +4,17 @@ a crash or a process that cannot be stopped."""
 from __future__ import annotations
 
 import os
+import queue
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from tests.sse_server import free_port
+from tinyrag_desktop.chats import DB_FILE
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -68,3 +72,46 @@ def test_the_largest_size_allowed_is_kept_and_small_ones_grow_to_the_minimum():
 
     assert _size("16384x16384") == (16384, 16384)
     assert _size("10x10") == (400, 300)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_the_box_saying_the_window_cannot_open_closes_on_kill_and_ctrl_c(tmp_path, sig):
+    """The chat history is a folder: the app says so and shows a box; kill or Ctrl+C ends it, as the README
+    promises of the window (the box used to ignore both, and offscreen it waited for ever)."""
+    data = tmp_path / "data"
+    (data / DB_FILE).mkdir(parents=True)
+    app = subprocess.Popen([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(data), "--base-url",
+                            f"http://127.0.0.1:{free_port()}/v1"], env=_env(), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for line in app.stderr:
+            lines.put(line)
+        lines.put("")  # the end
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    seen: list[str] = []
+    try:
+        while True:  # wait for the error line: the box is up (or about to be) from then on
+            line = lines.get(timeout=120)
+            assert line, "".join(seen)  # ended before saying why
+            seen.append(line)
+            if line.startswith("error: The chat history"):
+                break
+        app.send_signal(getattr(signal, sig))
+        assert app.wait(timeout=30) == 1, "".join(seen)
+        reader.join(timeout=30)
+        while not lines.empty():
+            seen.append(lines.get())
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+        reader.join(timeout=30)
+        app.stderr.close()
+    err = "".join(seen)
+    assert "is a folder, not a file" in err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
