@@ -135,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     # context_from_args has sent logging to the data folder's log file
+    if no_display():
+        print(NO_DISPLAY, file=sys.stderr)
+        return 2
 
     import qasync
     from PySide6.QtWidgets import QApplication
@@ -191,6 +194,23 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.set_event_loop(None)
         if guard is not None:
             guard.release()
+
+
+NO_DISPLAY = ("tinyRAG Desktop cannot open its window: there is no display here (neither DISPLAY nor WAYLAND_DISPLAY "
+              "is set). Run it from a desktop session, or use the command line: python -m tinyrag_desktop ask "
+              "\"QUESTION\". A screenshot without a display: set QT_QPA_PLATFORM=offscreen.")
+
+
+def no_display() -> bool:
+    """On Linux, no display to open a window on and no Qt platform chosen: Qt would print a note about
+    reinstalling the application and abort (exit 134). macOS and Windows always have theirs."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return False
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return False
+    # Wayland's client library falls back to the socket wayland-0 when WAYLAND_DISPLAY is not set
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    return not (runtime and os.path.exists(os.path.join(runtime, "wayland-0")))
 
 
 def _cannot_open(message: str, *, show: bool, stopped: bool = False) -> None:

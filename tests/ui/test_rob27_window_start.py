@@ -115,3 +115,28 @@ def test_the_box_saying_the_window_cannot_open_closes_on_kill_and_ctrl_c(tmp_pat
     err = "".join(seen)
     assert "is a folder, not a file" in err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only: macOS and Windows have a display")
+def test_no_display_is_said_in_words_instead_of_qts_abort(tmp_path):
+    env = {k: v for k, v in _env(XDG_RUNTIME_DIR=str(tmp_path)).items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    done = _app([], tmp_path, env=env)
+    assert done.returncode == 2, done.stderr
+    assert "there is no display here" in done.stderr and "python -m tinyrag_desktop ask" in done.stderr
+    assert "Reinstalling" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
+def test_a_chosen_qt_platform_is_not_second_guessed(monkeypatch):
+    from tinyrag_desktop.app import no_display
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", "/nonexistent-tinyrag")
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    assert not no_display()
+    monkeypatch.delenv("QT_QPA_PLATFORM")
+    assert no_display()
+    monkeypatch.setenv("DISPLAY", ":0")
+    assert not no_display()
