@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import re
 import sys
 from pathlib import Path
@@ -32,12 +33,46 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Larger windows than this are refused: far beyond any screen, a window's picture takes gigabytes, and Qt
+# crashed drawing one of 99999999x99999999 (a 16384 x 16384 window already needs more than 2 GB).
+MAX_SIDE = 16384
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise SettingsError(f"--size must look like 1180x780, not {text!r}.") from None
+    if w > MAX_SIDE or h > MAX_SIDE:
+        raise SettingsError(f"--size {text} is too large: a window can be at most {MAX_SIDE} pixels wide and "
+                            f"{MAX_SIDE} high, e.g. 1180x780.")
     return max(w, 400), max(h, 300)
+
+
+def _screenshot_path(text: str) -> Path:
+    """Where --screenshot saves, its folder made now: a folder that cannot be made is said before the window
+    opens and the question is sent, not as a traceback once the answer is done."""
+    path = Path(text).expanduser()
+    if path.is_dir():
+        raise SettingsError(f"--screenshot {text} is a folder; give a file name, e.g. {path / 'window.png'}.")
+    folder = path.parent
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        raise SettingsError(f"--screenshot: {existing} is a file, not a folder, so the picture cannot be saved "
+                            f"in {folder}." if existing != folder else
+                            f"--screenshot: {folder} is a file, not a folder, so the picture cannot be saved in it.")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except PermissionError:
+        raise SettingsError(f"--screenshot: the folder {folder} cannot be made: you may not write in "
+                            f"{existing}.") from None
+    except OSError:
+        raise SettingsError(f"--screenshot: the folder {folder} cannot be made in {existing}.") from None
+    if not os.access(folder, os.W_OK):
+        raise SettingsError(f"--screenshot: you may not write in the folder {folder}.")
+    return path
 
 
 async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) -> int:
@@ -70,8 +105,11 @@ async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) 
         print(f"error: {answers[-1].error if answers else 'the answer failed'}", file=sys.stderr)
     if args.screenshot:
         await asyncio.sleep(0.05)  # one more frame, so the last render and the footer are painted
-        path = Path(args.screenshot)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path = Path(args.screenshot)  # main has made its folder
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)  # again, in case it was removed meanwhile
+        except OSError:
+            pass  # the save fails and says so
         if not window.grab().save(str(path), "PNG"):
             print(f"Could not write the screenshot {path}.", file=sys.stderr)
             code = 1
@@ -91,10 +129,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         ctx = context_from_args(args)
         size = _size(args.size) if args.size else None
+        if args.screenshot:
+            args.screenshot = str(_screenshot_path(args.screenshot))
     except SettingsError as exc:
         print(exc, file=sys.stderr)
         return 2
     # context_from_args has sent logging to the data folder's log file
+    if no_display():
+        print(NO_DISPLAY, file=sys.stderr)
+        return 2
 
     import qasync
     from PySide6.QtWidgets import QApplication
@@ -132,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         except ChatStoreError as exc:  # the chat history cannot be opened: say why, and change nothing
             # to the log file; the console gets words
             log.warning("the window cannot open: %s", exc, exc_info=True)
-            _cannot_open(str(exc), show=not args.ask)
+            _cannot_open(str(exc), show=not args.ask, stopped=bool(early))
             loop.close()
             asyncio.set_event_loop(None)
             if guard is not None:
@@ -153,13 +196,41 @@ def main(argv: list[str] | None = None) -> int:
             guard.release()
 
 
-def _cannot_open(message: str, *, show: bool) -> None:
-    """Say why the window cannot open: on stderr, and in a message box for someone who started it from a menu."""
-    print(f"error: {message}", file=sys.stderr)
-    if show:
-        from PySide6.QtWidgets import QMessageBox
+NO_DISPLAY = ("tinyRAG Desktop cannot open its window: there is no display here (neither DISPLAY nor WAYLAND_DISPLAY "
+              "is set). Run it from a desktop session, or use the command line: python -m tinyrag_desktop ask "
+              "\"QUESTION\". A screenshot without a display: set QT_QPA_PLATFORM=offscreen.")
 
-        QMessageBox.critical(None, "tinyRAG Desktop", dialog_words(message))
+
+def no_display() -> bool:
+    """On Linux, no display to open a window on and no Qt platform chosen: Qt would print a note about
+    reinstalling the application and abort (exit 134). macOS and Windows always have theirs."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return False
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return False
+    # Wayland's client library falls back to the socket wayland-0 when WAYLAND_DISPLAY is not set
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    return not (runtime and os.path.exists(os.path.join(runtime, "wayland-0")))
+
+
+def _cannot_open(message: str, *, show: bool, stopped: bool = False) -> None:
+    """Say why the window cannot open: on stderr, and in a message box for someone who started it from a menu.
+    ``stopped``: Ctrl+C or SIGTERM came already; the box is not shown."""
+    if not show:
+        print(f"error: {message}", file=sys.stderr, flush=True)
+        return
+    from PySide6.QtWidgets import QMessageBox
+
+    from .ui.qtloop import on_signals
+
+    box = QMessageBox(QMessageBox.Icon.Critical, "tinyRAG Desktop", dialog_words(message),
+                      QMessageBox.StandardButton.Ok)
+    # Ctrl+C in the terminal and kill close the box, and so the app, as they close the window; the box
+    # used to ignore them and wait, and where no one sees it (no screen) it waited for ever.
+    with on_signals(box.reject):
+        print(f"error: {message}", file=sys.stderr, flush=True)
+        if not stopped:  # one that came while the window was being built: no box to wait on
+            box.exec()
 
 
 _OTHER_FOLDER = re.compile(r",? or use another data folder \(--data-dir\)")
