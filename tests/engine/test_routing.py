@@ -40,15 +40,22 @@ def test_disabled_tools_are_never_hinted() -> None:
     assert route("Where are chats kept?", ALL, has_kb=True).mode == "rag"
 
 
-async def test_rag_route_puts_passages_in_the_prompt(llm, settings, http, tmp_path: Path) -> None:
-    from tinyrag_desktop.engine import Engine
+def _handbook(data_dir: Path) -> Path:
+    """A knowledge base in ``data_dir`` holding one handbook page about vacation days; the page's path."""
     from tinyrag_desktop.kb import Importer, open_store
 
-    doc = tmp_path / "handbook.md"
+    doc = data_dir / "handbook.md"
     doc.write_text("# Handbook\n\n## Vacation\n\nEvery employee gets 27 vacation days per year.\n")
-    kb = open_store(tmp_path)
+    kb = open_store(data_dir)
     Importer(kb).run([str(doc)])
     kb.close()
+    return doc
+
+
+async def test_rag_route_puts_passages_in_the_prompt(llm, settings, http, tmp_path: Path) -> None:
+    from tinyrag_desktop.engine import Engine
+
+    doc = _handbook(tmp_path)
     llm.queue(Stream(["You get 27 days [1]."]))
     engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
     events = await collect(engine, "How many vacation days do I get?")
@@ -299,14 +306,10 @@ async def test_a_damaged_knowledge_base_is_said_not_called_empty(llm, settings, 
     # Truncated, it was routed "no tool is likely needed and the knowledge base is empty", and nothing said
     # why the user's documents were left out
     from tinyrag_desktop.engine import Engine
-    from tinyrag_desktop.kb import Importer, open_store, release
+    from tinyrag_desktop.kb import release
     from tinyrag_desktop.kb.store import db_path
 
-    doc = tmp_path / "handbook.md"
-    doc.write_text("# Handbook\n\n## Vacation\n\nEvery employee gets 27 vacation days per year.\n")
-    kb = open_store(tmp_path)
-    Importer(kb).run([str(doc)])
-    kb.close()
+    _handbook(tmp_path)
     release(tmp_path)
     path = db_path(tmp_path)
     path.write_bytes(path.read_bytes()[:4096] + b"\x00garbage" * 512)

@@ -169,13 +169,7 @@ class ImportReport:
             parts.append(f"{len(self.removed):,} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
                          "folder)")
         text = ", ".join(parts) or "Nothing was imported"
-        text = text[0].upper() + text[1:]
-        if self.unembedded:
-            text += (f"; {len(self.unembedded):,} stored without embeddings, as {self.embedding_problem}: "
-                     "keyword search finds them, and importing them again once the server works embeds them")
-        if self.stopped:
-            text += f" — stopped, {self.stopped}: {self.not_tried:,} more not imported"
-        return text + (" — cancelled" if self.cancelled else "")
+        return text[0].upper() + text[1:] + self._endings("{:,}")
 
     def summary(self) -> str:
         updated = f"{len(self.updated)} updated"
@@ -189,12 +183,18 @@ class ImportReport:
         if self.removed:
             parts.append(f"{len(self.removed)} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
                          "folder)")
-        text = ", ".join(parts) + f" ({self.chunks} chunk{'' if self.chunks == 1 else 's'} stored)"
+        return ", ".join(parts) + f" ({self.chunks} chunk{'' if self.chunks == 1 else 's'} stored)" + self._endings("{}")
+
+    def _endings(self, number: str) -> str:
+        """What follows the counts: sources stored without embeddings, a stop, a cancel (``number`` formats
+        a count)."""
+        text = ""
         if self.unembedded:
-            text += (f"; {len(self.unembedded)} stored without embeddings, as {self.embedding_problem}: "
-                     "keyword search finds them, and importing them again once the server works embeds them")
+            text += (f"; {number.format(len(self.unembedded))} stored without embeddings, as "
+                     f"{self.embedding_problem}: keyword search finds them, and importing them again once the "
+                     "server works embeds them")
         if self.stopped:
-            text += f" — stopped, {self.stopped}: {self.not_tried} more not imported"
+            text += f" — stopped, {self.stopped}: {number.format(self.not_tried)} more not imported"
         return text + (" — cancelled" if self.cancelled else "")
 
 
