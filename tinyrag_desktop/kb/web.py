@@ -152,6 +152,8 @@ def _why_not(exc: httpx.HTTPError, url: str) -> str:
     if isinstance(exc, httpx.TooManyRedirects):
         return ("the page sent it on to another address too many times (it may redirect in a loop); "
                 "open it in a browser to see where it ends, and import that address")
+    if isinstance(exc, httpx.DecodingError):  # a gzip or deflate body that does not unpack
+        return "the server sent a compressed page that could not be decompressed (the page it sent is damaged)"
     if isinstance(exc, httpx.ConnectError):
         why = connect_failure(exc)
         if why == "refused":

@@ -141,19 +141,88 @@ def _notes(document: object) -> list[Block]:
     return blocks
 
 
+# The most a Word document may hold once uncompressed: as much text and layout (its XML parts), and as
+# much of pictures and other parts. A .docx is a ZIP archive, and a megabyte of it can unpack to gigabytes
+# of XML, which python-docx would parse whole (280 MB of short paragraphs: minutes, and gigabytes of
+# memory). The same as the file size limit (ingest.MAX_FILE_BYTES) and the one on a gzip file's content;
+# 64 MB of the shortest paragraphs still reads in about a minute and a half, in under a gigabyte, and can
+# be cancelled. A picture hardly compresses, so what a file within the size limit holds of those fits.
+MAX_UNPACKED_BYTES = 64 * 1024 * 1024
+# A part this large that unpacks to more than this many times its packed size is no real document's (Word's
+# XML packs about ten to one, a generated document of one paragraph repeated to 130 to one): it is refused
+# at once rather than parsed for a minute.
+_BOMB_PART_BYTES = 16 * 1024 * 1024
+_BOMB_RATIO = 200
+# What python-docx parses as XML; the other parts (pictures, fonts, embedded files) it only holds.
+_XML_SUFFIXES = (".xml", ".rels")
+
+
+def _check_unpacked_size(data: bytes) -> None:
+    """Refuse (ReadError) a Word document whose parts would unpack to more than the limits, from the sizes
+    its ZIP archive gives, before a byte is uncompressed. zipfile never unpacks a part past the size given
+    for it (a part that holds more fails its checksum, as damaged), so these sizes bound the memory."""
+    try:
+        parts = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise ReadError("a damaged or incomplete Word document (its ZIP archive cannot be opened)") from exc
+    limit = f"{MAX_UNPACKED_BYTES / 2**20:.0f} MB, the limit"
+    text = sum(p.file_size for p in parts if p.filename.lower().endswith(_XML_SUFFIXES))
+    if text > MAX_UNPACKED_BYTES:
+        raise ReadError(f"too large once uncompressed: its text and layout come to {_megabytes(text)} "
+                        f"(over {limit})")
+    other = sum(p.file_size for p in parts) - text
+    if other > MAX_UNPACKED_BYTES:
+        raise ReadError(f"too large once uncompressed: its pictures and other parts come to {_megabytes(other)} "
+                        f"(over {limit})")
+    for part in parts:
+        if part.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            # bzip2 and LZMA, which Word never uses, unpack a whole piece at once, past the size given
+            raise ReadError(f"a Word document that cannot be read: its part {part.filename} is compressed "
+                            "in a way Word never uses")
+        if part.file_size > _BOMB_PART_BYTES and part.file_size > _BOMB_RATIO * max(1, part.compress_size):
+            raise ReadError(f"not read, for safety: {_megabytes(part.file_size)} of it are packed into "
+                            f"{part.compress_size / 1024:,.0f} KB, far tighter than in any real Word document "
+                            "(a \"zip bomb\")")
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 2**20:,.0f} MB"
+
+
+def _xml_problem(exc: Exception) -> str:
+    """What is wrong with a Word document whose XML libxml2 refused, in words, not in its option names
+    ("Resource limit exceeded: Text node too long, try XML_PARSE_HUGE")."""
+    import lxml.etree
+
+    message = getattr(exc, "msg", "") or str(exc)
+    if getattr(exc, "code", None) == lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT or "XML_PARSE_HUGE" in message:
+        if "depth" in message.lower():
+            return "a Word document that cannot be read: its parts are nested more than 256 deep"
+        return "a Word document that cannot be read: a single stretch of text in it is over 10 MB long"
+    line = getattr(exc, "lineno", None)
+    return "a damaged Word document (its XML is not well-formed" + (f", line {line})" if line else ")")
+
+
 def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = None) -> Document:
     """A Word document's paragraphs and tables, its Title and Heading styles as headings. ``cancelled``
-    is asked every few hundred paragraphs, as a long document takes seconds."""
+    is asked every few hundred paragraphs, as a long document takes seconds. One that would unpack to
+    more than MAX_UNPACKED_BYTES is refused (ReadError) before any of it is."""
     import docx
+    import lxml.etree
     from docx.table import Table
 
+    _check_unpacked_size(data)
     try:
         document = docx.Document(io.BytesIO(data))
         # python-docx looks a paragraph's style up among all the styles each time it is asked (about a
         # millisecond: a minute for a 60,000-paragraph document); one table of names does it once.
         style_names = {style.style_id: style.name or "" for style in document.styles}
-    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+    except zipfile.BadZipFile as exc:  # "Bad CRC-32 for file 'word/document.xml'": a part holds other bytes
+        raise ReadError("a damaged Word document (a part of its ZIP archive is damaged)") from exc
+    except (KeyError, ValueError) as exc:
         raise ReadError(f"a damaged or unreadable Word document ({exc})") from exc
+    except lxml.etree.XMLSyntaxError as exc:
+        raise ReadError(_xml_problem(exc)) from exc
     except Exception as exc:  # python-docx raises its own and lxml's errors on broken parts
         raise ReadError(f"a damaged or unreadable Word document ({exc.__class__.__name__}: {exc})") from exc
     blocks: list[Block] = []

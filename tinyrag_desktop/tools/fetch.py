@@ -25,6 +25,7 @@ import ipaddress
 import socket
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable, Iterable
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -80,6 +81,9 @@ class Fetched:
     redirects: tuple[str, ...] = field(default=())
 
 
+_BAD_PORT = "The URL's port is not a number between 1 and 65535."
+
+
 def check_url(raw: str) -> httpx.URL:
     """``raw`` as an absolute http(s) URL, or FetchError saying what is wrong with it."""
     text = raw.strip()
@@ -87,6 +91,16 @@ def check_url(raw: str) -> httpx.URL:
         raise FetchError("No URL was given.")
     if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in text):
         raise FetchError("The URL contains spaces or control characters; encode them (%20) first.")
+    try:
+        urlsplit(text).port  # stricter than httpx, which takes 70000, -1, +80 and ٨٠ as ports
+    except ValueError as exc:
+        if "port" in str(exc).lower():  # "Port out of range 0-65535", "Port could not be cast to integer"
+            raise FetchError(_BAD_PORT) from None
+        if "IPv6" in str(exc):  # "Invalid IPv6 URL" (a "[" never closed), "'zz' does not appear to be an IPv4…"
+            raise FetchError("The URL's server name is not written right: only an IPv6 address goes in square "
+                             "brackets, and whole, as in http://[2001:db8::1]:8080/.") from None
+        # "netloc 'a℀b' contains invalid characters under NFKC normalization"
+        raise FetchError("The URL's server name holds characters that are not allowed in one.") from None
     try:
         url = httpx.URL(text)
     except (httpx.InvalidURL, ValueError, TypeError) as exc:
@@ -103,9 +117,11 @@ def check_url(raw: str) -> httpx.URL:
     try:
         port = url.port
     except (httpx.InvalidURL, ValueError):
-        raise FetchError("The URL's port is not a number between 0 and 65535.") from None
-    if port == 0:
-        raise FetchError("The URL's port is not a number between 1 and 65535.")
+        raise FetchError(_BAD_PORT) from None
+    # httpx takes any number as a port; the connection would then fail with the network library's
+    # internals ("ExceptionGroup: unhandled errors in a TaskGroup") in place of a reason.
+    if port is not None and not 0 < port < 65536:
+        raise FetchError(_BAD_PORT)
     return url
 
 

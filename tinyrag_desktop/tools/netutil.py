@@ -123,6 +123,8 @@ def describe_http_error(exc: httpx.HTTPError, what: str) -> str:
         if why == "unreachable":
             return f"Could not connect to {what}: the network is unreachable. Check the network connection."
         return f"Could not connect to {what}. Check the network connection."
+    if isinstance(exc, httpx.DecodingError):  # a gzip or deflate body that does not unpack
+        return f"{what} sent a compressed page that could not be decompressed: the page it sent is damaged."
     if isinstance(exc, httpx.RemoteProtocolError):
         return f"{what} closed the connection or answered with something that is not HTTP."
     if isinstance(exc, httpx.HTTPStatusError):
