@@ -191,3 +191,15 @@ def test_importing_a_docx_bomb_fails_that_file_with_the_reason(tmp_path: Path):
     assert re.fullmatch(r"too large once uncompressed: its text and layout come to 2,04\d MB \(over 64 MB, the limit\)",
                         report.failed[0].reason), report.failed[0].reason
     assert len(report.added) == 1
+
+
+def test_a_zip_without_the_main_document_part_is_said_in_words():
+    # python-docx's "no relationship of type 'http://schemas.openxmlformats.org/…/officeDocument' in collection"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/'
+                   'package/2006/content-types"/>')
+        z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/'
+                   'package/2006/relationships"/>')
+    with pytest.raises(ReadError, match=r"^a damaged Word document \(it holds no main document part\)$"):
+        read_bytes(out.getvalue(), "docx", "letter.docx")

@@ -220,6 +220,8 @@ def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = Non
     except zipfile.BadZipFile as exc:  # "Bad CRC-32 for file 'word/document.xml'": a part holds other bytes
         raise ReadError("a damaged Word document (a part of its ZIP archive is damaged)") from exc
     except (KeyError, ValueError) as exc:
+        if "no relationship of type" in str(exc):  # python-docx's words for a ZIP without its main part
+            raise ReadError("a damaged Word document (it holds no main document part)") from exc
         raise ReadError(f"a damaged or unreadable Word document ({exc})") from exc
     except lxml.etree.XMLSyntaxError as exc:
         raise ReadError(_xml_problem(exc)) from exc
