@@ -201,5 +201,6 @@ def test_a_zip_without_the_main_document_part_is_said_in_words():
                    'package/2006/content-types"/>')
         z.writestr("_rels/.rels", '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/'
                    'package/2006/relationships"/>')
+        z.writestr("word/document.xml", "<w:document/>")  # there, but nothing points to it
     with pytest.raises(ReadError, match=r"^a damaged Word document \(it holds no main document part\)$"):
         read_bytes(out.getvalue(), "docx", "letter.docx")
