@@ -215,7 +215,7 @@ def _quotes(body: str, palette: Palette) -> str:
         return body
     return body.replace(
         "<blockquote>",
-        '<table cellspacing="0" cellpadding="0" border="0" style="margin-top:6px; margin-bottom:2px">'
+        '<table width="100%" cellspacing="0" cellpadding="0" border="0" style="margin-top:6px; margin-bottom:2px">'
         f'<tr><td width="3" bgcolor="{palette.quote_bar}"></td>'
         f'<td style="padding-left:10px; color:{palette.muted}">',
     ).replace("</blockquote>", "</td></tr></table>")
