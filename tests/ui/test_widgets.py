@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QTextTable
+from PySide6.QtGui import QColor, QGuiApplication, QTextLength, QTextTable
 
 from tinyrag_desktop.chats import StoredMessage, StoredTool
 from tinyrag_desktop.engine.events import Done, Route, ToolFinished, ToolStarted
@@ -207,6 +207,9 @@ def test_a_quote_has_a_bar_down_its_left_side_and_a_nested_quote_its_own(qtbot):
     assert len(quotes) == 2  # the quote, and the quote inside it
     for table in quotes:
         assert table.columns() == 2
+        # as wide as the answer: a nested quote shrank to its words and wrapped ("Members inherit / them.")
+        assert (table.format().width().type(), table.format().width().rawValue()) == (
+            QTextLength.Type.PercentageLength, 100)
         assert table.cellAt(0, 0).format().background().color() == QColor(DARK.quote_bar)
         assert table.cellAt(0, 0).firstCursorPosition().block().text() == ""  # the bar holds no text
     outer, inner = quotes
