@@ -302,9 +302,17 @@ class ChatStore:
         with self._tx() as db:
             db.execute("UPDATE chats SET deleted=NULL WHERE id=?", (chat_id,))
 
-    def purge_deleted(self) -> int:
-        with self._tx() as db:
-            return db.execute("DELETE FROM chats WHERE deleted IS NOT NULL").rowcount
+    def purge_deleted(self, wait: float | None = None) -> int:
+        """Forget the deleted chats for good; ``wait``: at most so many seconds for another program's lock
+        (the window closing need not wait the usual five: the next close purges them)."""
+        if wait is not None:
+            self._db.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+        try:
+            with self._tx() as db:
+                return db.execute("DELETE FROM chats WHERE deleted IS NOT NULL").rowcount
+        finally:
+            if wait is not None:
+                self._db.execute("PRAGMA busy_timeout = 5000")  # sqlite3.connect's own default
 
     def search(self, text: str) -> list[ChatInfo]:
         """Chats whose title or any message contains ``text`` (case-insensitive), newest first.

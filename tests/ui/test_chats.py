@@ -77,6 +77,27 @@ def test_delete_can_be_undone_until_purged(store):
     assert store.list_chats() == [] and store.messages(chat.id) == []
 
 
+def test_purging_under_another_programs_lock_waits_only_as_long_as_asked(store, tmp_path):
+    # Closing the window with the history locked elsewhere waited SQLite's usual 5 s for the purge
+    import sqlite3
+
+    chat = store.new_chat()
+    store.delete(chat.id)
+    other = sqlite3.connect(tmp_path / "chats.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # holds the write lock
+    said: list[str] = []
+    store._db.set_trace_callback(said.append)
+    try:
+        with pytest.raises(ChatStoreError):
+            store.purge_deleted(wait=0.2)
+    finally:
+        store._db.set_trace_callback(None)
+        other.rollback()
+        other.close()
+    assert said[0] == "PRAGMA busy_timeout = 200" and said[-1] == "PRAGMA busy_timeout = 5000"
+    assert store.purge_deleted() == 1  # the next time, with the lock gone
+
+
 def test_search_matches_titles_and_messages_literally(store):
     a = store.new_chat()
     store.add_user_message(a.id, "How do I bake bread?")

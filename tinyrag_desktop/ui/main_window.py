@@ -952,7 +952,7 @@ class MainWindow(QMainWindow):
         self.chat_search.close()  # before the store: the last connection to close tidies the -wal file away
         if not self.store.closed:
             try:
-                self.store.purge_deleted()
+                self.store.purge_deleted(wait=0.2)  # a lock held elsewhere: closing does not wait 5 s
             except ChatStoreError as exc:
                 log.warning("could not purge deleted chats: %s", exc)
             self.store.close()
