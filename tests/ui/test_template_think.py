@@ -54,3 +54,27 @@ def test_the_reasoning_before_a_bare_close_moves_into_thinking(make_window, serv
     answer = win.view.answers()[-1]
     assert answer.content() == "Just an answer." and answer.reasoning() == "" and answer._thinking is None
     assert shown_text(answer) == "Just an answer."
+
+
+def test_reasoning_taken_back_from_the_answer_is_timed_from_its_first_words(qtbot, monkeypatch):
+    # It said "Thought for a moment": the clock started when the text was taken back, at the </think>
+    from types import SimpleNamespace
+
+    from tinyrag_desktop.ui import answer as answer_module
+    from tinyrag_desktop.ui import segments
+    from tinyrag_desktop.ui.answer import AnswerWidget
+
+    now = [100.0]
+    clock = SimpleNamespace(monotonic=lambda: now[0])
+    monkeypatch.setattr(answer_module, "time", clock)
+    monkeypatch.setattr(segments, "time", clock)
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.begin()
+    answer.append_text(THOUGHT)
+    now[0] = 104.2
+    answer.retract(THOUGHT, "text")
+    answer.append_reasoning(THOUGHT)
+    assert answer._thinking.toggle.text() == "Thinking…"
+    answer.append_text("Hello.")
+    assert answer._thinking.toggle.text() == "Thought for 4 s" and answer.content() == "Hello."

@@ -130,6 +130,8 @@ class AnswerWidget(QFrame):
         self._error: str | None = None
         self._rounds = 1  # rounds begun so far: a stopped answer's footer says how many
         self._thinking: ThinkingSection | None = None
+        self._first_text_at: float | None = None  # when the first text came (time.monotonic)
+        self._retracted_since: float | None = None  # the reasoning next appended began then (see retract)
         self._last_render = QElapsedTimer()
         self._last_render.start()
         self.render_times: list[float] | None = None  # set to a list to record render costs (benchmark)
@@ -252,6 +254,8 @@ class AnswerWidget(QFrame):
         if self._waiting is not None:
             self._arrived()
         self._settle_thinking()  # the answer began: the reasoning is over
+        if self._first_text_at is None:
+            self._first_text_at = time.monotonic()
         self._content.append(text)
         self._content_len += len(text)
         if self._after_card:
@@ -288,7 +292,9 @@ class AnswerWidget(QFrame):
         if self._thinking is None:
             self._thinking = ThinkingSection(self)
             self._layout.insertWidget(1, self._thinking)
-        self._thinking.append(text, live)
+        # reasoning taken back from the answer's text began with that text
+        self._thinking.append(text, live, since=self._retracted_since)
+        self._retracted_since = None
 
     def retract(self, text: str, channel: str) -> None:
         """Take back the last ``text`` shown on ``channel``: it comes again on the other one (engine.events.
@@ -302,6 +308,7 @@ class AnswerWidget(QFrame):
         content = self.content()
         if self._cards or not content.endswith(text):
             return
+        self._retracted_since = self._first_text_at
         self._timer.stop()
         for seg in self._segments:
             seg.hide()

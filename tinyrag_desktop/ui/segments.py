@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any, Callable, Mapping
 
 import shiboken6
-from PySide6.QtCore import QElapsedTimer, QMimeData, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QMimeData, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QPalette, QTextCursor, QTextOption
 from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout,
                                QWidget)
@@ -231,28 +232,28 @@ class ThinkingSection(QFrame):
         self.body.hide()
         layout.addWidget(self.toggle)
         layout.addWidget(self.body)
-        self._clock: QElapsedTimer | None = None  # from the first reasoning that streamed in
-        self._last_ms = 0  # when the last of it came
+        self._since: float | None = None  # when the first reasoning streamed in (time.monotonic)
+        self._last = 0.0  # when the last of it came
 
-    def append(self, text: str, live: bool = True) -> None:
+    def append(self, text: str, live: bool = True, since: float | None = None) -> None:
         """Add reasoning; ``live``: as it streams (the toggle says "Thinking…" and then how long it took),
-        not read back from a stored chat."""
+        not read back from a stored chat; ``since``: when it began, if before now (it streamed as answer
+        text until its </think> showed what it was)."""
         # Appending at the end costs the same however long the reasoning already is.
         cursor = self.body.textCursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
         cursor.insertText(text)
         if live:
-            if self._clock is None:
-                self._clock = QElapsedTimer()
-                self._clock.start()
-            self._last_ms = self._clock.elapsed()
+            self._last = time.monotonic()
+            if self._since is None:
+                self._since = self._last if since is None else since
             self.toggle.setText("Thinking…")
         self._fit()
 
     def settle(self) -> None:
         """The reasoning is over (the answer began, or ended): the toggle says how long it took."""
-        if self._clock is not None and self.toggle.text() == "Thinking…":
-            seconds = round(self._last_ms / 1000)
+        if self._since is not None and self.toggle.text() == "Thinking…":
+            seconds = round(self._last - self._since)
             self.toggle.setText("Thought for a moment" if seconds < 1 else f"Thought for {seconds} s")
 
     def take_back(self, text: str) -> str:
