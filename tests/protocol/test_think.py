@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -56,6 +58,14 @@ def test_only_a_think_that_opens_the_reply_is_reasoning(text: str, expected: lis
         ("~~~\nx\n~~~\n</think>y", [("text", "~~~\nx\n~~~\n"), ("closed", ""), ("text", "y")]),
         ("<think>a</think>b\n</think>c", [("reasoning", "a"), ("text", "b\n</think>c")]),
         ("a\n</thin", [("text", "a\n</thin")]),
+        # an answer quoting a model's raw output (the reviewer's three): indented code, a longer fence
+        # holding a shorter one, a ~~~ line inside a ``` fence
+        ("It writes:\n\n    <think>\n    hm\n    </think>\nDone.", [("text", "It writes:\n\n    <think>\n    hm\n    </think>\nDone.")]),
+        ("````\n```\n</think>\n```\n````\nok", [("text", "````\n```\n</think>\n```\n````\nok")]),
+        ("```\n~~~\n</think>\n```\nok", [("text", "```\n~~~\n</think>\n```\nok")]),
+        ("``` x\n```python\n</think>b", [("text", "``` x\n```python\n</think>b")]),  # "```python" closes none
+        ("``` x\n```\n</think>b", [("text", "``` x\n```\n"), ("closed", ""), ("text", "b")]),
+        ("a\n   </think>x", [("text", "a\n"), ("closed", ""), ("text", "x")]),
     ],
 )
 def test_a_close_at_a_line_start_ends_reasoning_the_reply_never_opened(text: str, expected: list) -> None:
@@ -78,12 +88,20 @@ def test_a_reply_presumed_to_start_in_its_reasoning(text: str, expected: list) -
 
 
 def _bare_close(text: str) -> int | None:
-    """Where the first bare </think> of ``text`` starts (its line's start), read line by line."""
-    fence, at = False, 0
+    """Where the first bare </think> of ``text`` starts (its line's start), read line by line as CommonMark
+    reads fences: at most three spaces before a run or the tag; a fence closed by a run of its character at
+    least as long, with nothing after it; a backtick fence's info string holds no backtick."""
+    fence, at = "", 0
     for line in text.splitlines(keepends=True):
-        head = line.lstrip(" \t")
-        if head.startswith(("```", "~~~")):
-            fence = not fence
+        head = line[len(line) - len(line.lstrip(" ")):] if len(line) - len(line.lstrip(" ")) <= 3 else ""
+        run = re.match(r"`{3,}|~{3,}", head)
+        rest = head[run.end():].rstrip("\n") if run else ""
+        if run and line.endswith("\n"):
+            if fence:
+                if run.group()[0] == fence[0] and len(run.group()) >= len(fence) and not rest.strip():
+                    fence = ""
+            elif run.group()[0] == "~" or "`" not in rest:
+                fence = run.group()
         elif head.startswith("</think>") and not fence:
             return at
         at += len(line)

@@ -27,10 +27,13 @@ REASONING = "reasoning"
 CLOSED = "closed"  # a bare </think>: the text passed on before it was the model's reasoning
 
 _SPACE = " \t\r\n"
-# What a line of a reply that opened no reasoning may start with: a fence, or a bare close (spaces before
-# either allowed).
-_LINE_HEAD = re.compile(r"^[ \t]*(```|~~~|</think>)", re.M)
-_LINE_TAGS = ("```", "~~~", CLOSE_TAG)
+# What a line of a reply that opened no reasoning may start with: a fence run, or a bare close, after at most
+# three spaces (four make an indented code block, as in CommonMark).
+_LINE_HEAD = re.compile(r"^ {0,3}(`{3,}|~{3,}|</think>)", re.M)
+# A last line still open that may become one of them: a start of a fence run or of the tag, or a fence
+# line whose end has not come (its info string, or a longer run, may follow).
+_MAY_BECOME = re.compile(r" {0,3}(?:`{0,2}|~{0,2}|`{3,}[^\n]*|~{3,}[^\n]*|" + "|".join(
+    re.escape(CLOSE_TAG[:n]) for n in range(1, len(CLOSE_TAG))) + ")")
 
 
 class ThinkSplitter:
@@ -43,7 +46,7 @@ class ThinkSplitter:
         self._opening = True  # nothing but blank space so far: a <think> here opens the reasoning
         self._bare_close = not presumed_open  # a bare </think> may still end reasoning the reply never opened
         self._line_start = True  # the text passed on so far ends a line (or there is none)
-        self._in_fence = False  # inside a fenced code block (for the bare close only)
+        self._fence = ""  # the run that opened the fenced code block the text is in ("" outside one)
         self._hold = ""
 
     @property
@@ -96,25 +99,33 @@ class ThinkSplitter:
 
     def _text(self, s: str, i: int) -> list[tuple[str, str]]:
         """Text of a reply that opened no reasoning, with a bare close looked for at each line's start (not
-        inside a fenced code block: an answer may show a model's raw output)."""
+        inside a fenced or indented code block: an answer may show a model's raw output)."""
         text = s[i:]
         line_start = self._line_start or (i > 0 and s[i - 1] == "\n")
         newline = text.find("\n")
         first = 0 if line_start else (newline + 1 if newline >= 0 else len(text))
         for m in _LINE_HEAD.finditer(text, first):
-            if m.group(1) != CLOSE_TAG:
-                self._in_fence = not self._in_fence
-            elif not self._in_fence:
-                self._bare_close = False
-                out = [(TEXT, text[: m.start()])] if m.start() else []
-                out.append((CLOSED, ""))
-                return out + ([(TEXT, text[m.end():])] if m.end() < len(text) else [])
+            run = m.group(1)
+            if run == CLOSE_TAG:
+                if not self._fence:
+                    self._bare_close = False
+                    out = [(TEXT, text[: m.start()])] if m.start() else []
+                    out.append((CLOSED, ""))
+                    return out + ([(TEXT, text[m.end():])] if m.end() < len(text) else [])
+                continue
+            end = text.find("\n", m.end())
+            if end < 0:
+                break  # a fence line not ended yet: held below, and read whole when it is
+            rest = text[m.end():end]
+            if self._fence:  # closed by a run of its character, at least as long, and nothing after it
+                if run[0] == self._fence[0] and len(run) >= len(self._fence) and not rest.strip():
+                    self._fence = ""
+            elif run[0] == "~" or "`" not in rest:  # a backtick fence's info string holds no backtick
+                self._fence = run
         # Hold a last line that may still become a fence or a bare close (its line is looked at again then).
         last = text.rfind("\n") + 1
-        if last or line_start:
-            head = text[last:].lstrip(" \t")
-            if any(len(head) < len(tag) and tag.startswith(head) for tag in _LINE_TAGS):
-                self._hold, text = text[last:], text[:last]
+        if (last or line_start) and _MAY_BECOME.fullmatch(text, last):
+            self._hold, text = text[last:], text[:last]
         if text:
             self._line_start = text.endswith("\n")
             return [(TEXT, text)]
