@@ -78,3 +78,19 @@ def test_reasoning_taken_back_from_the_answer_is_timed_from_its_first_words(qtbo
     assert answer._thinking.toggle.text() == "Thinking…"
     answer.append_text("Hello.")
     assert answer._thinking.toggle.text() == "Thought for 4 s" and answer.content() == "Hello."
+
+
+@pytest.mark.parametrize("said", ["Bonjour\xa0! Voici la réponse.", "line one\r\nline two", "a\u2028b"])
+def test_a_presumed_reply_taken_back_leaves_nothing_in_thinking_whatever_its_characters(qtbot, said):
+    # Qt's plain text turned the no-break space into a space (and "\r\n", U+2028 into "\n"): the reply was
+    # not found at the end of Thinking, stayed there, and was stored as reasoning beside the answer
+    from tinyrag_desktop.ui.answer import AnswerWidget
+
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.begin()
+    answer.append_reasoning(said)
+    assert answer.reasoning() == said  # as it came, not as Qt shows it
+    answer.retract(said, "reasoning")
+    answer.append_text(said)
+    assert answer.reasoning() == "" and answer._thinking is None and answer.content() == said

@@ -232,6 +232,9 @@ class ThinkingSection(QFrame):
         self.body.hide()
         layout.addWidget(self.toggle)
         layout.addWidget(self.body)
+        # The reasoning as it came: Qt's plain text changes it (a no-break space becomes a space, "\r\n" and
+        # U+2028 a line break), so what is stored, and what take_back compares, is this.
+        self._text: list[str] = []
         self._since: float | None = None  # when the first reasoning streamed in (time.monotonic)
         self._last = 0.0  # when the last of it came
 
@@ -243,6 +246,7 @@ class ThinkingSection(QFrame):
         cursor = self.body.textCursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
         cursor.insertText(text)
+        self._text.append(text)
         if live:
             self._last = time.monotonic()
             if self._since is None:
@@ -261,6 +265,7 @@ class ThinkingSection(QFrame):
         whole = self.text()
         if text and whole.endswith(text):
             whole = whole[: len(whole) - len(text)]
+            self._text = [whole]
             self.body.setPlainText(whole)
             self._fit()
         return whole
@@ -273,7 +278,9 @@ class ThinkingSection(QFrame):
         self.body.setFixedHeight(min(220, max(1, lines) * spacing + 14))
 
     def text(self) -> str:
-        return self.body.toPlainText()
+        if len(self._text) > 1:
+            self._text[:] = ["".join(self._text)]
+        return self._text[0] if self._text else ""
 
     def _on_toggle(self, on: bool) -> None:
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
