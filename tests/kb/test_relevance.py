@@ -102,3 +102,14 @@ def test_a_plural_in_the_question_finds_its_singular_in_a_note(tmp_path):
     # and the other way round, with -es and -ies plurals
     hits = search(tmp_path, "which index for a slow query on classes", 5, spelling=False)
     assert hits[0].title == "Slow queries" and hits.relevance == pytest.approx(1.0)
+
+
+def test_a_plural_is_not_read_as_a_shorter_word_it_happens_to_start_with(tmp_path):
+    # "notes" was also looked for as "not", "uses" as "us", "news" as "new": the lecture hall that "is not
+    # open" became two thirds about "my lecture notes", and went into the prompt
+    (tmp_path / "hall.md").write_text("# Lecture hall\n\nThe lecture hall is not open on Sundays. Tell us.\n")
+    with open_store(tmp_path) as kb:
+        Importer(kb).run([str(tmp_path / "hall.md")])
+    hits = search(tmp_path, "Where are my lecture notes on entropy?", 5, spelling=False)
+    assert hits and hits.relevance < PROMPT_RELEVANCE
+    assert search(tmp_path, "lecture uses", 5, spelling=False).relevance < 1.0

@@ -594,15 +594,15 @@ def _concepts(terms: Sequence[str], weights: Sequence[float] | None = None,
 def _singulars(word: str) -> list[str]:
     """``word`` and what it may be the plural of ("pancakes": "pancake"; "classes": "class"; "queries":
     "query"): _stem's prefix counts letters, so "pancakes" (stem "panca", three letters more) does not
-    find "pancake" (stem "panc")."""
-    forms = [word]
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        forms.append(word[:-1])
-        if word.endswith("es"):
-            forms.append(word[:-2])
-        if word.endswith("ies"):
-            forms.append(word[:-3] + "y")
-    return forms
+    find "pancake" (stem "panc"). English's rules, not any "s" cut off: "notes" is no plural of "not",
+    nor "uses" of "us"; a singular has four letters at least ("news" is not "new")."""
+    if not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return [word]
+    # "-es" may be the plural's or the word's ("classes": "class", "databases": "database"): both are
+    # tried; one that is no word ("databas") finds nothing, and a short one is left out.
+    singulars = [word[:-1], *([word[:-2]] if word.endswith("es") else []),
+                 *([word[:-3] + "y"] if word.endswith("ies") else [])]
+    return [word, *(form for form in singulars if len(form) >= 4)]
 
 
 def _after_stem(stem: str) -> str:
