@@ -40,6 +40,18 @@ def reasoning(events: list) -> str:
     return "".join(e.text for e in of(events, Reasoning))
 
 
+def answer(events: list) -> str:
+    """The answer as the window shows it in the end: the text taken back (Retract) taken out."""
+    shown = ""
+    for event in events:
+        if isinstance(event, Text):
+            shown += event.text
+        elif isinstance(event, Retract) and event.channel == "text":
+            assert shown.endswith(event.text)
+            shown = shown[: len(shown) - len(event.text)]
+    return shown
+
+
 THOUGHT = "The user wants a sum. Maybe\n```\n</think>\n```\nis how tags look.\n"
 
 
@@ -64,12 +76,12 @@ async def test_the_next_replies_start_as_reasoning_and_run_no_block_in_it(llm, m
                             + block("echo", "x"))),
               Stream(pieces("Done thinking.</think>It is x.")))
     first = await collect(make_engine())
-    assert visible(first) == "Easy.\n\nHello!" and reasoning(first) == "Easy.\n"
+    assert answer(first) == "\nHello!" and reasoning(first) == "Easy.\n" and first[-1].transcript == "\nHello!"
     events = await collect(make_engine())  # a new request to the same model: its reply starts as reasoning
     assert [s.query for s in of(events, ToolStarted)] == ["x"]  # the block in its reasoning never ran
     assert of(events, Retract) == []
     assert reasoning(events) == "I could call " + block("echo", "thought") + " but no.\n" + "Done thinking."
-    assert visible(events) == "\n\nIt is \n\nIt is x."
+    assert answer(events) == visible(events) == "\n\nIt is \n\nIt is x."  # nothing taken back
     # the server was sent the answer, not the reasoning
     assert llm.requests[2]["messages"][-2]["content"] == "\n\nIt is " + block("echo", "x")
 
@@ -129,4 +141,16 @@ async def test_presumed_reasoning_cut_short_stays_reasoning(llm, make_engine, en
     events = await collect(make_engine())
     assert of(events, Retract) == [] and of(events, ToolStarted) == []
     assert reasoning(events) == "".join(thought)
+    assert engine_module._OPENS_THINKING  # still presumed
+
+
+async def test_reasoning_that_imagines_its_calls_results_is_not_made_the_answer(llm, make_engine) -> None:
+    # Still thinking, the model wrote a block and went on as if its results had come; the server stopped it
+    # at <tool_results>, with no </think>: it was made the answer, and the block ran (the review's case)
+    llm.queue(Stream(pieces("Hm.\n</think>\nHi.")),
+              Stream(["I might call ", block("echo", "thought"), " and would then see "]))
+    await collect(make_engine())
+    events = await collect(make_engine())
+    assert of(events, ToolStarted) == [] and of(events, Retract) == []
+    assert reasoning(events) == "I might call " + block("echo", "thought") + " and would then see "
     assert engine_module._OPENS_THINKING  # still presumed

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mappi
 
 import httpx
 
-from ..protocol import InvalidBlock, TextChunk, ThinkSplitter, ToolCall, XMLParseState
+from ..protocol import InvalidBlock, TextChunk, ThinkSplitter, ToolCall, XMLParseState, parse_all
 from ..protocol.think import CLOSED, REASONING
 from ..tools.errors import ToolError
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
@@ -310,7 +310,7 @@ class Engine:
                         for out in self._on_parse_event(event, rnd, req, ctx, queue):
                             yield out
                 if not streaming and think.presumed and think.in_reasoning and failure is None and (
-                        finish_reason != "length"):  # cut short, it may well have been reasoning still
+                        finish_reason != "length") and not _thought_past_a_call("".join(presumed)):
                     # Presumed to start inside its reasoning, the reply never left it: it was the answer.
                     _OPENS_THINKING.discard(habit)
                     answer = "".join(presumed)
@@ -527,6 +527,14 @@ def _paused_while_asking(ctx: ToolContext, deadline: asyncio.Timeout, asked: _As
 
 def _calls(count: int) -> str:
     return f"{count} tool call{'' if count == 1 else 's'}"
+
+
+def _thought_past_a_call(text: str) -> bool:
+    """Whether ``text`` goes on after its last tool block: reasoning that imagined the call's results (the
+    server stopped it at STOP_SEQUENCES, with no </think>), not an answer that ends on its call and waits."""
+    events = parse_all(text)
+    calls = [n for n, event in enumerate(events) if isinstance(event, ToolCall)]
+    return bool(calls) and any(isinstance(e, TextChunk) and e.text.strip() for e in events[calls[-1] + 1:])
 
 
 def _without_end(text: str, end: str) -> str:
