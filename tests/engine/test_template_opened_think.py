@@ -8,6 +8,7 @@ answer after all, and is sent as text, its blocks run.
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -22,8 +23,10 @@ from tinyrag_desktop.engine.events import Done, Reasoning, Retract, Text, ToolSt
 @pytest.fixture(autouse=True)
 def forget_models():
     engine_module._OPENS_THINKING.clear()
+    engine_module._READ_FROM.clear()
     yield
     engine_module._OPENS_THINKING.clear()
+    engine_module._READ_FROM.clear()
 
 
 def pieces(text: str, seed: int = 0) -> list[str]:
@@ -154,3 +157,27 @@ async def test_reasoning_that_imagines_its_calls_results_is_not_made_the_answer(
     assert of(events, ToolStarted) == [] and of(events, Retract) == []
     assert reasoning(events) == "I might call " + block("echo", "thought") + " and would then see "
     assert engine_module._OPENS_THINKING  # still presumed
+
+
+async def test_the_next_start_knows_the_model_from_its_first_reply(llm, make_engine, tmp_path) -> None:
+    # Learnt anew at every start, the first reply of each session showed its reasoning as the answer and
+    # ran the blocks in it; the data folder keeps what was learnt
+    llm.queue(Stream(pieces("Hm.\n</think>\nHi.")))
+    await collect(make_engine())
+    assert json.loads((tmp_path / engine_module.THINKING_MODELS).read_text()) == [[llm.base_url, "scripted"]]
+    engine_module._OPENS_THINKING.clear()  # as a new process starts
+    engine_module._READ_FROM.clear()
+    llm.queue(Stream(pieces("Call " + block("echo", "no") + " maybe.</think>Hello.")))
+    events = await collect(make_engine())
+    assert of(events, ToolStarted) == [] and answer(events) == "Hello."
+    # a reply that shows the presumption wrong takes the model out of the file too
+    llm.queue(Stream(pieces("A plain answer.")))
+    await collect(make_engine())
+    assert json.loads((tmp_path / engine_module.THINKING_MODELS).read_text()) == []
+
+
+async def test_a_damaged_file_of_models_is_learnt_again(llm, make_engine, tmp_path) -> None:
+    (tmp_path / engine_module.THINKING_MODELS).write_text("{not json")
+    llm.queue(Stream(pieces("Hm.\n</think>\nHi.")))
+    events = await collect(make_engine())
+    assert answer(events) == "\nHi." and (llm.base_url, "scripted") in engine_module._OPENS_THINKING

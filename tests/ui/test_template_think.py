@@ -18,8 +18,10 @@ THOUGHT = "The user greets me.\nI will answer kindly.\n"
 @pytest.fixture(autouse=True)
 def forget_models():
     engine_module._OPENS_THINKING.clear()
+    engine_module._READ_FROM.clear()
     yield
     engine_module._OPENS_THINKING.clear()
+    engine_module._READ_FROM.clear()
 
 
 def shown_text(answer) -> str:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,8 +43,11 @@ KnowledgeLookup = Callable[[str, int], Awaitable[str]]
 # invent must neither be shown nor read as an answer.
 STOP_SEQUENCES = ("<tool_results>",)
 # The models (server address, model name) seen starting their replies inside their reasoning, their chat
-# template having opened its <think> (see protocol/think.py): their next replies start as reasoning.
+# template having opened its <think> (see protocol/think.py): their next replies start as reasoning. Kept in
+# the data folder's THINKING_MODELS too, so that the next start knows them from its first reply.
 _OPENS_THINKING: set[tuple[str, str]] = set()
+_READ_FROM: set[Path] = set()  # the data folders whose file has been read into _OPENS_THINKING
+THINKING_MODELS = "thinking-models.json"
 # How the reason for a call to a tool the settings switch off begins (then the tool's own ``disabled_reason``);
 # the window knows such a call by it, and shows it as off, not as failed.
 DISABLED = "The tool {tool} is disabled: "
@@ -242,6 +247,7 @@ class Engine:
         queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         parser = XMLParseState()
         habit = (client.base_url, model)
+        _read_habits(self.data_dir)
         think = ThinkSplitter(presumed_open=habit in _OPENS_THINKING)
         presumed: list[str] = []  # the reasoning sent while the reply was presumed to start in it
         own = len(rnd.text)  # where this reply's own text starts (after the gap a later round begins with)
@@ -278,7 +284,7 @@ class Engine:
                     finish_reason = item.finish_reason or finish_reason
                     if item.reasoning:
                         if think.presumed and not presumed:  # the server parts the reasoning out itself
-                            _OPENS_THINKING.discard(habit)
+                            _learn(self.data_dir, habit, False)
                             think = ThinkSplitter()
                         yield Reasoning(item.reasoning, rnd.number)
                     pieces = think.feed(item.content) if item.content else []
@@ -293,7 +299,7 @@ class Engine:
                         yield Reasoning(text, rnd.number)
                         continue
                     if channel == CLOSED:  # the reply began inside its reasoning: what came so far was that
-                        _OPENS_THINKING.add(habit)
+                        _learn(self.data_dir, habit, True)
                         for event in parser.finish():
                             for out in self._on_parse_event(event, rnd, req, ctx, queue):
                                 yield out
@@ -312,7 +318,7 @@ class Engine:
                 if not streaming and think.presumed and think.in_reasoning and failure is None and (
                         finish_reason != "length") and not _thought_past_a_call("".join(presumed)):
                     # Presumed to start inside its reasoning, the reply never left it: it was the answer.
-                    _OPENS_THINKING.discard(habit)
+                    _learn(self.data_dir, habit, False)
                     answer = "".join(presumed)
                     if answer:
                         yield Retract(answer, "reasoning", rnd.number)
@@ -535,6 +541,34 @@ def _thought_past_a_call(text: str) -> bool:
     events = parse_all(text)
     calls = [n for n, event in enumerate(events) if isinstance(event, ToolCall)]
     return bool(calls) and any(isinstance(e, TextChunk) and e.text.strip() for e in events[calls[-1] + 1:])
+
+
+def _read_habits(data_dir: Path) -> None:
+    """Read the data folder's THINKING_MODELS into _OPENS_THINKING, once; a missing or damaged file is none."""
+    if data_dir in _READ_FROM:
+        return
+    _READ_FROM.add(data_dir)
+    try:
+        listed = json.loads((data_dir / THINKING_MODELS).read_text(encoding="utf-8"))
+        _OPENS_THINKING.update((str(url), str(model)) for url, model in listed)
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError, TypeError) as exc:  # damaged: the models are learnt again from their replies
+        log.warning("could not read %s: %s", data_dir / THINKING_MODELS, exc)
+
+
+def _learn(data_dir: Path, habit: tuple[str, str], opens: bool) -> None:
+    """Note whether a model's replies start inside its reasoning, here and in the data folder's file."""
+    if (habit in _OPENS_THINKING) == opens:
+        return
+    (_OPENS_THINKING.add if opens else _OPENS_THINKING.discard)(habit)
+    path = data_dir / THINKING_MODELS
+    try:
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(sorted(_OPENS_THINKING)), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:  # a read-only data folder: known for this run only
+        log.warning("could not write %s: %s", path, exc)
 
 
 def _without_end(text: str, end: str) -> str:
