@@ -1,10 +1,12 @@
 """Suite-wide: reference cycles are collected in the main thread only, as the app does (ui/collector.py);
-property tests explore new random inputs on a developer's run and replay fixed ones in CI."""
+property tests explore new random inputs on a developer's run and replay fixed ones in CI; each test starts
+with no model known to reason first."""
 
 from __future__ import annotations
 
 import gc
 import os
+import sys
 
 import pytest
 from hypothesis import settings
@@ -32,3 +34,19 @@ def _no_collection_in_worker_threads():
 def _collect_between_tests():
     yield
     collect_due()
+
+
+@pytest.fixture(autouse=True)
+def _forget_thinking_models():
+    """The engine remembers, per process, the models whose replies start inside their reasoning (and which
+    data folders it has read that from): one test's model must not make another's replies start there."""
+
+    def forget() -> None:
+        engine = sys.modules.get("tinyrag_desktop.engine.engine")
+        if engine is not None:
+            engine._OPENS_THINKING.clear()
+            engine._READ_FROM.clear()
+
+    forget()
+    yield
+    forget()

@@ -20,15 +20,6 @@ from tinyrag_desktop.engine import engine as engine_module
 from tinyrag_desktop.engine.events import Done, Reasoning, Retract, Text, ToolStarted
 
 
-@pytest.fixture(autouse=True)
-def forget_models():
-    engine_module._OPENS_THINKING.clear()
-    engine_module._READ_FROM.clear()
-    yield
-    engine_module._OPENS_THINKING.clear()
-    engine_module._READ_FROM.clear()
-
-
 def pieces(text: str, seed: int = 0) -> list[str]:
     """``text`` cut into random pieces of 1 to 6 characters, as servers stream tokens."""
     rng, out, at = random.Random(seed), [], 0

@@ -8,20 +8,10 @@ import pytest
 
 from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore
-from tinyrag_desktop.engine import engine as engine_module
 
 from .conftest import ask_and_wait, tokens
 
 THOUGHT = "The user greets me.\nI will answer kindly.\n"
-
-
-@pytest.fixture(autouse=True)
-def forget_models():
-    engine_module._OPENS_THINKING.clear()
-    engine_module._READ_FROM.clear()
-    yield
-    engine_module._OPENS_THINKING.clear()
-    engine_module._READ_FROM.clear()
 
 
 def shown_text(answer) -> str:
