@@ -51,7 +51,8 @@ log = logging.getLogger(__name__)
 
 _REASONS_SHOWN = 8  # failed or skipped files named beneath an import's summary; the tooltip has them all
 class _OnShow(QObject):
-    """Calls ``then`` after its watched widget is shown (installed as its event filter)."""
+    """Calls ``then`` when its watched widget is shown, and once more after the show has run to its end
+    (installed as its event filter): QInputDialog enables its OK button again as it shows."""
 
     def __init__(self, parent: QObject, then: Callable[[], None]) -> None:
         super().__init__(parent)
@@ -59,8 +60,8 @@ class _OnShow(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         if event.type() == QEvent.Type.Show:
-            QTimer.singleShot(0, self._then)  # after the dialog's own show has set its buttons
             self._then()
+            QTimer.singleShot(0, self._then)
         return False
 
 
