@@ -615,6 +615,17 @@ class AnswerWidget(QFrame):
                                   self._positions[call_id]))
         return out
 
+    def transcript(self, raws: dict[str, str]) -> str:
+        """The text the model wrote, rebuilt when no Done came: the text shown with each tool block's raw
+        XML (``raws``, by call id) put back where it was."""
+        content, out, at = self.content(), [], 0
+        for tool in sorted(self.stored_tools(), key=lambda t: t.position):
+            out.append(content[at:tool.position])
+            out.append(raws.get(tool.call_id, ""))
+            at = tool.position
+        out.append(content[at:])
+        return "".join(out)
+
     def to_markdown(self) -> str:
         text = answer_markdown(StoredMessage(0, "assistant", self.content(), tools=tuple(self.stored_tools())))
         if self.sources():  # a copied answer keeps what it was based on

@@ -297,7 +297,10 @@ class ChatView(QScrollArea):
             self._empty.show()
         return removed
 
-    def clear(self) -> None:
+    def clear(self, keep: QWidget | None = None) -> None:
+        """Empty the conversation for another chat. ``keep`` (the answer still streaming, whose chat is
+        being left) is taken out of it but not deleted: it goes on filling in, out of sight, until it is
+        shown again (:meth:`attach`) or, once stored, deleted."""
         self.cancel_runs()
         self._from_bottom = None
         self._earlier.hide()
@@ -306,7 +309,12 @@ class ChatView(QScrollArea):
             self._items.removeWidget(item)
             item.hide()
         self._empty.show()
-        self._bury(gone)
+        self._bury([item for item in gone if item is not keep])
+
+    def attach(self, answer: AnswerWidget) -> None:
+        """Show again, at the end, an answer :meth:`clear` kept."""
+        self._insert(answer)
+        answer.show()
 
     def _bury(self, widgets: list[QWidget]) -> None:
         """Delete ``widgets`` (out of the layout and hidden) a few per turn of the loop: a long chat's

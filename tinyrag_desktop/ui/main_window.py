@@ -497,16 +497,16 @@ class MainWindow(QMainWindow):
         else:
             action()
 
+    # An answer still streaming goes on when its chat is left for another (ChatView.clear keeps it, out of
+    # sight): it is shown again when its chat is opened, and stored when it ends, as if it had stayed.
     def new_chat(self) -> None:
-        def go() -> None:
-            self.cancel_edit()
-            self.chat_id = None
-            self._loading, self._earlier, self._insert_at = None, None, None
-            self.view.clear()
-            self.title_label.setText("New chat")
-            self.sidebar.mark_current(None)
-            self.composer.setFocus()
-        self._when_idle(go)
+        self.cancel_edit()
+        self.chat_id = None
+        self._loading, self._earlier, self._insert_at = None, None, None
+        self.view.clear(keep=self._answer)
+        self.title_label.setText("New chat")
+        self.sidebar.mark_current(None)
+        self.composer.setFocus()
 
     def open_chat(self, chat_id: str) -> None:
         def go() -> None:
@@ -517,7 +517,7 @@ class MainWindow(QMainWindow):
             self.chat_id = chat_id
             self.sidebar.mark_current(chat_id)  # opened from elsewhere too (Undo): the list says which
             self.welcome.hide()
-            self.view.clear()
+            self.view.clear(keep=self._answer)
             self._ids.clear()
             self.title_label.setText(chat.title)
             # A persona removed in Settings since: the chat answers as the first one, and says so, rather
@@ -534,7 +534,7 @@ class MainWindow(QMainWindow):
             self._loading = iter(messages)
             self._load_step(self._loading)
         if chat_id != self.chat_id or not self.view.answers():
-            self._when_idle(go)
+            go()
 
     def _load_step(self, batch: Iterator[StoredMessage], budget: float | None = None) -> None:
         """Show stored messages for up to ``budget`` seconds, then continue on the next loop turn.
@@ -562,7 +562,10 @@ class MainWindow(QMainWindow):
         if self._insert_at is not None:  # an earlier page, above what the user is reading
             self._insert_at = None
             self.view.set_has_earlier(self._earlier is not None)
+            self._update_last_answer()  # its answers offer no Regenerate: only the last one can be asked again
             return
+        if self._answer is not None and self._stream_chat == self.chat_id:
+            self.view.attach(self._answer)  # the answer went on streaming while another chat was open
         self._update_last_answer()
         self.view.scroll_to_bottom()
         self.chatOpened.emit(self.chat_id)
@@ -705,7 +708,9 @@ class MainWindow(QMainWindow):
         last question is being edited, the text replaces it and its answer."""
         if self.bridge.is_running():
             if (self.composer.toPlainText() if text is None else text).strip():
-                self.statusBar().showMessage("Still answering: press Esc to stop, or send when it is done.", 6000)
+                elsewhere = "" if self._stream_chat == self.chat_id else " in another chat"
+                self.statusBar().showMessage(f"Still answering{elsewhere}: press Esc to stop, or send when it "
+                                             "is done.", 6000)
             return False
         text = self.composer.toPlainText() if text is None else text
         if not text.strip():
@@ -743,6 +748,7 @@ class MainWindow(QMainWindow):
         self._raw = {}
         self._stream_started = time.monotonic()
         self._set_streaming(True)
+        self.sidebar.set_answering(self.chat_id)
         self._update_last_answer()
         try:
             engine = self._engine_factory(self.settings, self.confirmer.for_chat(self.chat_id))
@@ -783,6 +789,7 @@ class MainWindow(QMainWindow):
         answer, chat_id = self._answer, self._stream_chat
         self._answer = self._stream_chat = None
         self._set_streaming(False)
+        self.sidebar.set_answering(None)
         self.last_outcome = outcome
         if answer is not None and chat_id is not None:
             if outcome == "stopped":
@@ -793,12 +800,24 @@ class MainWindow(QMainWindow):
                 answer.show_route_sources()
             if self._store_answer(answer, chat_id, outcome):  # else the chat, and so its row, is unchanged
                 self._chat_used(self.store.get_chat(chat_id))
+            if chat_id != self.chat_id:  # it ended out of sight, its chat left for another
+                self._answered_elsewhere(answer, chat_id, outcome)
         self._update_last_answer()
         self._recheck_server(outcome)
         pending, self._after_stream = self._after_stream, []
         for action in pending:
             action()
         self.answerFinished.emit(outcome)
+
+    def _answered_elsewhere(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:
+        """The answer of a chat left while it streamed has ended: stored (or not) already, it is deleted, and
+        the status bar says so; its chat shows it from the history when opened again."""
+        self._ids.pop(id(answer), None)
+        answer.deleteLater()
+        chat = self.store.get_chat(chat_id)
+        title = f"“{chat.title}”" if chat and chat.title else "the other chat"
+        done = {"done": "is ready", "stopped": "was stopped"}.get(outcome, "could not be finished")
+        self.statusBar().showMessage(f"The answer in {title} {done}.", 8000)
 
     def _recheck_server(self, outcome: str) -> None:
         """Check the server again when the answer contradicts the status bar: an answer came while it said
@@ -812,8 +831,7 @@ class MainWindow(QMainWindow):
     def _store_answer(self, answer: AnswerWidget, chat_id: str, outcome: str) -> bool:
         """Store the answer as it ended; False (and the status bar says why) when it could not be."""
         content = answer.content()
-        transcript = self._done.transcript if self._done and self._done.transcript else _transcript(
-            content, answer, self._raw)
+        transcript = self._done.transcript if self._done and self._done.transcript else answer.transcript(self._raw)
         try:
             message = self.store.add_assistant_message(
                 chat_id, content, transcript=transcript, reasoning=answer.reasoning(), route=answer.route,
@@ -979,13 +997,3 @@ def _index_of(stops: list[QWidget], focus: QWidget) -> int:
             return i
     return -1
 
-
-def _transcript(content: str, answer: AnswerWidget, raws: dict[str, str]) -> str:
-    """Rebuild the text the model wrote when no Done came: visible text with each block's raw XML put back."""
-    out, at = [], 0
-    for tool in sorted(answer.stored_tools(), key=lambda t: t.position):
-        out.append(content[at:tool.position])
-        out.append(raws.get(tool.call_id, ""))
-        at = tool.position
-    out.append(content[at:])
-    return "".join(out)

@@ -6,11 +6,12 @@ import datetime
 import time
 
 from PySide6.QtCore import QItemSelectionModel, QPoint, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette, QPen
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem,
                                QMenu, QPushButton, QStyle, QStyledItemDelegate, QVBoxLayout, QWidget)
 
 from ..chats import ChatInfo
+from .icons import status_pixmap
 from .theme import colors
 
 UNDO_SECONDS = 10
@@ -60,6 +61,8 @@ def _repeats(title: str, snippet: str) -> bool:
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December")
 
+
+ANSWERING = "\nStill answering"  # the tooltip's last line while the chat's answer is being written
 
 # Rows added to the chats list at once when it is filled (more than a window shows), then per event-loop turn.
 FILL_AT_ONCE = 200
@@ -197,6 +200,7 @@ class ChatsSidebar(QFrame):
         self._fill: _Fill | None = None  # the rows still to be added to the list, if any
         self._filled_on: datetime.date | None = None  # the day every chat was listed on (None: search hits)
         self._rows: dict[str, QListWidgetItem] = {}  # chat id → its row (looking through 3,000 took 8 ms)
+        self._answering: str | None = None  # the chat whose answer is being written
 
         # F2 is the window's Edit → Rename chat (it calls rename_current): an F2 of the list's own beside it
         # made Qt find the key ambiguous, and neither ran. Delete is the list's alone.
@@ -274,7 +278,27 @@ class ChatsSidebar(QFrame):
         if chat.snippet:
             tip += f"\n{chat.snippet}"
         item.setToolTip(tip)
+        if chat.id == self._answering:
+            self._mark_answering(item, True)
         return item
+
+    def set_answering(self, chat_id: str | None) -> None:
+        """Mark the chat whose answer is being written (``None``: none is): it goes on when another chat is
+        opened, and its row says so with the tool cards' running badge."""
+        previous, self._answering = self._answering, chat_id
+        for row_id, on in ((previous, False), (chat_id, True)):
+            if row_id is not None and (item := self.item_for(row_id)) is not None:
+                self._mark_answering(item, on)
+
+    def _mark_answering(self, item: QListWidgetItem, on: bool) -> None:
+        was, self._filling = self._filling, True  # a row's badge changed is no rename
+        try:
+            ratio = self.devicePixelRatioF()
+            item.setIcon(QIcon(status_pixmap("running", 14, ratio)) if on else QIcon())
+            tip = item.toolTip().removesuffix(ANSWERING)
+            item.setToolTip(tip + ANSWERING if on else tip)
+        finally:
+            self._filling = was
 
     def lists_all_chats(self) -> bool:
         """Whether the list shows every chat, all its rows are in, and its day headings are today's: the

@@ -1,0 +1,104 @@
+"""An answer goes on streaming when its chat is left for another, and is there, whole, when it is opened again.
+
+Opening another chat (or a new one) used to stop the answer being written, with no word said: a long answer
+was cut at a tenth and marked "stopped".
+"""
+
+from __future__ import annotations
+
+from tests.sse_server import Stream
+from tinyrag_desktop.chats import ChatStore
+
+from .conftest import ask_and_wait, tokens, wait_signal, wait_until
+
+LONG = " ".join(f"word{n}" for n in range(1500))
+
+
+def _start_long_answer(win, question: str):
+    """Send ``question`` in a new chat; the answer's end, to await. Returns once some of it is shown."""
+    win.new_chat()
+    finished = wait_signal(win.answerFinished, timeout=30)
+    win.ask(question)
+    return finished
+
+
+def test_an_answer_left_for_another_chat_is_finished_and_stored_whole(make_window, server, qloop):
+    server.queue(Stream(tokens("Apples are red.")), Stream(tokens(LONG, 16), delay=0.004))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "About apples")) == "done"
+    apples = win.chat_id
+
+    async def scenario():
+        finished = _start_long_answer(win, "Tell me a long story")
+        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
+        story = win.chat_id
+        win.open_chat(apples)
+        await wait_until(lambda: not win.loading)
+        assert win.bridge.is_running()  # opening the other chat did not stop it
+        assert [a.content() for a in win.view.answers()] == ["Apples are red."]
+        row = win.sidebar.item_for(story)  # its row says it is still being answered
+        assert not row.icon().isNull() and row.toolTip().endswith("\nStill answering")
+        assert win.sidebar.item_for(apples).icon().isNull()
+        outcome = await finished
+        return story, outcome
+
+    story, outcome = qloop.run(scenario(), timeout=60)
+    assert outcome == "done"
+    assert win.chat_id == apples and [a.content() for a in win.view.answers()] == ["Apples are red."]
+    assert win.statusBar().currentMessage() == "The answer in “Tell me a long story” is ready."
+    row = win.sidebar.item_for(story)
+    assert row.icon().isNull() and not row.toolTip().endswith("Still answering")
+    stored = ChatStore(win.data_dir).messages(story)
+    assert [m.role for m in stored] == ["user", "assistant"]
+    assert stored[-1].content == LONG and stored[-1].status == "done"
+
+    win.open_chat(story)
+    qloop.run(wait_until(lambda: not win.loading))
+    assert [a.content() for a in win.view.answers()] == [LONG]
+
+
+def test_an_answer_whose_chat_is_opened_again_while_it_streams_is_shown_and_goes_on(make_window, server, qloop):
+    server.queue(Stream(tokens(LONG, 16), delay=0.004))
+    win = make_window(server.base_url)
+
+    async def scenario():
+        finished = _start_long_answer(win, "Tell me a long story")
+        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
+        story, live = win.chat_id, win.view.answers()[-1]
+        win.new_chat()
+        assert win.view.answers() == []
+        await wait_until(lambda: len(live.content()) > 1000)  # it fills in out of sight
+        win.open_chat(story)
+        await wait_until(lambda: not win.loading)
+        assert win.view.answers() == [live] and live.isVisible() and win.bridge.is_running()
+        return story, live, await finished
+
+    story, live, outcome = qloop.run(scenario(), timeout=60)
+    assert outcome == "done" and live.content() == LONG
+    assert win.view.answers() == [live] and live.footer()  # finished in the view, with its footer
+    stored = ChatStore(win.data_dir).messages(story)
+    assert [m.role for m in stored] == ["user", "assistant"] and stored[-1].content == LONG
+
+
+def test_stopping_an_answer_from_another_chat_says_which_and_keeps_what_came(make_window, server, qloop):
+    server.queue(Stream(tokens(LONG, 16), delay=0.004))
+    win = make_window(server.base_url)
+
+    async def scenario():
+        finished = _start_long_answer(win, "Tell me a long story")
+        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
+        story = win.chat_id
+        win.new_chat()
+        win.composer.setPlainText("Something else")
+        assert not win.send()  # one answer at a time: said, and the draft kept
+        assert win.statusBar().currentMessage().startswith("Still answering in another chat: press Esc")
+        assert win.composer.toPlainText() == "Something else"
+        win.stop()
+        return story, await finished
+
+    story, outcome = qloop.run(scenario(), timeout=60)
+    assert outcome == "stopped"
+    assert win.statusBar().currentMessage() == "The answer in “Tell me a long story” was stopped."
+    stored = ChatStore(win.data_dir).messages(story)[-1]
+    assert stored.status == "stopped" and 100 < len(stored.content) < len(LONG)
+    assert LONG.startswith(stored.content.rstrip())
