@@ -12,7 +12,7 @@ from tests.sse_server import Stream
 from tinyrag_desktop import chats
 from tinyrag_desktop.chats import ChatSearcher, ChatStore, ChatStoreError
 
-from .conftest import ask_and_wait, tokens
+from .conftest import ask_and_wait, tokens, wait_until
 
 ENDLESS = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
 
@@ -238,3 +238,32 @@ def test_a_long_list_is_filled_a_slice_per_turn_and_a_new_fill_stops_the_last(qt
     QTimer.singleShot(0, lambda: turned.append(True))  # after the first fill's next slice, had it one
     qtbot.waitUntil(lambda: bool(turned))
     assert side.ids() == ["c0", "c1", "c2"] and side.current_id() == "c1"
+
+
+def test_the_keyboard_goes_from_the_search_to_its_hits(make_window, server, qloop, qtbot, history):
+    # Down and Enter did nothing in the search box, and Esc neither emptied it nor left it: the hits
+    # could only be reached by Tab, and Down from there opened the second.
+    from PySide6.QtCore import Qt
+
+    data, ids = history
+    win = make_window(server.base_url, data_dir=data)
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    win.sidebar.search.setFocus()
+    qtbot.keyClicks(win.sidebar.search, "bread")
+    qtbot.keyClick(win.sidebar.search, Qt.Key.Key_Return)  # before the hits came: opened once they do
+    qloop.run(wait_until(lambda: win.chat_id == ids["sourdough"] and not win.loading))
+    assert win.sidebar.titles() == ["Feeding a sourdough starter for bread", "How to bake banana bread"]
+    assert win.sidebar.list.hasFocus() and win.sidebar.current_id() == ids["sourdough"]
+
+    win.new_chat()
+    win.sidebar.search.setFocus()
+    qtbot.keyClick(win.sidebar.search, Qt.Key.Key_Down)  # to the first hit, shown, not opened
+    assert win.sidebar.list.hasFocus() and win.sidebar.current_id() == ids["sourdough"] and win.chat_id is None
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Return)
+    qloop.run(wait_until(lambda: win.chat_id == ids["sourdough"]))
+
+    win.sidebar.search.setFocus()
+    qtbot.keyClick(win.sidebar.search, Qt.Key.Key_Escape)  # empties the box: every chat is listed
+    assert win.sidebar.search.text() == "" and len(win.sidebar.titles()) == 3
+    assert win.sidebar.search.hasFocus()

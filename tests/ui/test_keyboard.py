@@ -143,6 +143,30 @@ def test_ctrl_b_hides_and_shows_the_chats(make_window, server, qloop, qtbot):
     assert win.sidebar.isVisible() and win.menus.show_sidebar.isChecked()
 
 
+def test_search_and_rename_show_the_chats_list_hidden_before(make_window, server, qloop, qtbot, tmp_path):
+    # With the list hidden (Ctrl+B, or folded away by a narrow window), Ctrl+K put the focus in the hidden
+    # search box, and the words typed went there, unseen; F2 opened an editor no one could see.
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
+    _active(qtbot, win)
+    qtbot.keyClick(win.composer, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
+    assert not win.sidebar.isVisible()
+    qtbot.keyClick(win.composer, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    assert win.sidebar.isVisible() and win.menus.show_sidebar.isChecked()
+    assert win.sidebar.search.hasFocus()
+    qtbot.keyClicks(win.sidebar.search, "older")
+    assert win.sidebar.search.isVisible() and win.sidebar.search.text() == "older"
+    win.sidebar.search.clear()
+
+    win.open_chat(older.id)
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+    qtbot.keyClick(win.composer, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
+    assert not win.sidebar.isVisible()
+    qtbot.keyClick(win.composer, Qt.Key.Key_F2)
+    editor = QApplication.focusWidget()
+    assert win.sidebar.isVisible() and isinstance(editor, QLineEdit) and editor.isVisible()
+    assert win.sidebar.list.isAncestorOf(editor)
+
+
 def test_opening_the_knowledge_panel_from_the_keyboard_puts_the_focus_in_it(make_window, server, qloop, qtbot):
     win = make_window(server.base_url)
     with qtbot.waitActive(win):

@@ -49,6 +49,16 @@ def _action(win: "MainWindow", menu, text: str, slot: Callable[..., object], sho
     return act
 
 
+def _chats_shown(win: "MainWindow", then: Callable[[], None]) -> Callable[[], None]:
+    """``then``, with the chats list shown first when it was hidden (Ctrl+B, or a narrow window folded
+    it): Ctrl+K and F2 sent the keys into a search box or a title no one could see."""
+    def go() -> None:
+        if not win.menus.show_sidebar.isChecked():
+            win.menus.show_sidebar.trigger()  # as Ctrl+B: checked, the list shown, the user's own choice
+        then()
+    return go
+
+
 def build_menus(win: "MainWindow") -> Menus:
     bar = win.menuBar()
     acts: list[QAction] = []
@@ -69,8 +79,8 @@ def build_menus(win: "MainWindow") -> Menus:
     copy_answer = _action(win, e, "&Copy last answer as Markdown", win.copy_last_answer, "Ctrl+Shift+C")
     e.addSeparator()
     focus = _action(win, e, "&Focus the message box", win.composer.setFocus, "Ctrl+L")
-    search = _action(win, e, "Search &chats", win.sidebar.search.setFocus, "Ctrl+K")
-    rename = _action(win, e, "Re&name chat", win.sidebar.rename_current, "F2")
+    search = _action(win, e, "Search &chats", _chats_shown(win, win.sidebar.search.setFocus), "Ctrl+K")
+    rename = _action(win, e, "Re&name chat", _chats_shown(win, win.sidebar.rename_current), "F2")
     delete = _action(win, e, "&Delete chat", win.sidebar.delete_current, "Ctrl+Shift+Backspace")
     v = bar.addMenu("&View")
     show_routing = _action(win, v, "Show &routing", win.set_show_route, "Ctrl+Shift+R", "actionShowRouting",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import time
 
-from PySide6.QtCore import QItemSelectionModel, QPoint, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QPoint, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem,
                                QMenu, QPushButton, QStyle, QStyledItemDelegate, QVBoxLayout, QWidget)
@@ -150,6 +150,8 @@ class ChatsSidebar(QFrame):
         self._search_timer.setInterval(150)  # search once typing pauses, not per key
         self._search_timer.timeout.connect(lambda: self.searchChanged.emit(self.search.text()))
         self.search.textChanged.connect(self._on_search_text)
+        self.search.installEventFilter(self)
+        self._open_first = False  # Enter came before the search's hits: the first is opened when they come
         self.list = _ChatList(self)
         self.list.setObjectName("chatList")
         self.list.setAccessibleName("Chat list, newest first")
@@ -236,6 +238,52 @@ class ChatsSidebar(QFrame):
         self._add_rows(self._fill, FILL_AT_ONCE)
         self.empty_hint.setText(self._empty_text())
         self.empty_hint.setVisible(not chats)
+        if self._open_first and self.search.text().strip():
+            self._open_first = False
+            self._to_first_hit(open_it=True)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        """The search box's keys: Down goes to the first hit, Enter opens it, Esc empties the box (and
+        stops no answer while it has words in it)."""
+        kind = event.type()
+        if watched is not self.search or kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
+            return super().eventFilter(watched, event)
+        key, words = event.key(), self.search.text().strip()
+        if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
+            return False
+        if kind == QEvent.Type.ShortcutOverride:  # Esc is also the window's Stop
+            if key == Qt.Key.Key_Escape and self.search.text():
+                event.accept()
+                return True
+            return False
+        if key == Qt.Key.Key_Escape and self.search.text():
+            self.search.clear()
+        elif key == Qt.Key.Key_Down:
+            self._to_first_hit(open_it=False)
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and words:
+            if self._search_timer.isActive():  # typed a moment ago: searched now, opened when found
+                self._search_timer.stop()
+                self._open_first = True
+                self.searchChanged.emit(self.search.text())
+            else:
+                self._to_first_hit(open_it=True)
+        else:
+            return False
+        return True
+
+    def _to_first_hit(self, *, open_it: bool) -> None:
+        """Put the keyboard on the list's first chat (opening it, with ``open_it``)."""
+        items = self._chat_items()
+        if not items:
+            return
+        self.list.focusing = True  # made current, not chosen: as Tab into the list
+        try:
+            self.list.setCurrentItem(items[0])
+        finally:
+            self.list.focusing = False
+        self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+        if open_it:
+            self._open(items[0])
 
     def _add_rows(self, fill: "_Fill", count: int) -> None:
         """Add the next ``count`` rows of ``fill``, and the rest on the next loop turn (unless refilled)."""
@@ -364,6 +412,7 @@ class ChatsSidebar(QFrame):
 
     def _on_search_text(self, text: str) -> None:
         # Words are searched for once typing pauses, not per key; a box cleared shows every chat at once.
+        self._open_first = False
         if text.strip():
             self._search_timer.start()
         else:
