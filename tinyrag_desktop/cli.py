@@ -109,6 +109,10 @@ def _release_knowledge_base(args: argparse.Namespace) -> None:
     kb.release(data_dir)
 
 
+# Why the shell is off in `ask` when the saved setting has it on (after "The tool shell is disabled: ").
+ASK_SHELL_REASON = "`ask` cannot ask you before each command, so it runs them only with --allow-shell-exec"
+
+
 def _ask(args: argparse.Namespace) -> int:
     if not args.question.strip():  # as the window's --ask: the model would answer a question nobody asked
         print("The question is empty.", file=sys.stderr)
@@ -116,7 +120,8 @@ def _ask(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)  # logging goes to the data folder's log from here on
     for warning in ctx.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    if ctx.settings["allow_shell_exec"] and not args.allow_shell_exec:
+    held = bool(ctx.settings["allow_shell_exec"] and not args.allow_shell_exec)
+    if held:
         # Saved from the window, where every command is shown first: here no one can be asked, so the
         # model's commands would run unseen. Only this command line's own flag lets them.
         ctx = dataclasses.replace(ctx, settings=ctx.settings.replace(allow_shell_exec=False))
@@ -124,17 +129,22 @@ def _ask(args: argparse.Namespace) -> int:
               "add --allow-shell-exec to let the model run them unasked.", file=sys.stderr)
     import asyncio  # here, not at the top: `nanogo` starts faster without it
 
-    return asyncio.run(_ask_async(args, ctx))
+    return asyncio.run(_ask_async(args, ctx, shell_held=held))
 
 
-async def _ask_async(args: argparse.Namespace, ctx: Any) -> int:
+async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = False) -> int:
     import httpx
 
     from .engine import Engine
+    from .tools import default_registry
 
+    registry = default_registry()
+    if shell_held and (shell := registry.get("shell")) is not None:
+        # The setting is on: its reason ("enable 'Allow shell commands'") would send the user to it again.
+        registry.register(dataclasses.replace(shell, disabled_reason=ASK_SHELL_REASON))
     failed = False
     async with httpx.AsyncClient() as http:
-        engine = Engine(settings=ctx.settings, data_dir=ctx.data_dir, http=http)
+        engine = Engine(settings=ctx.settings, data_dir=ctx.data_dir, http=http, registry=registry)
         printer = _JsonPrinter(sys.stdout) if args.jsonl else _TextPrinter(sys.stdout, sys.stderr)
         messages = [{"role": "user", "content": args.question}]
         async for event in engine.run(messages, system=args.system):

@@ -184,3 +184,19 @@ def test_a_damaged_knowledge_base_is_said_on_stderr_and_the_answer_comes(tmp_pat
     assert proc.returncode == 0 and proc.stdout == "Twenty-seven.\n"
     assert "warning: The knowledge base" in proc.stderr and "cannot be read" in proc.stderr
     assert "Answering without it." in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_shell_saved_on_but_held_back_by_ask_gives_the_model_the_reason_that_is_true(tmp_path: Path) -> None:
+    # With "allow_shell_exec": true saved, `ask` turns the shell off (no one can be asked), but told the
+    # model, and the user, to "enable 'Allow shell commands' in Settings", which was on already.
+    (tmp_path / "settings.json").write_text(json.dumps({"allow_shell_exec": True}))
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(['<tool name="shell"><query>ls</query></tool>']), Stream(["No listing, then."]))
+        proc = ask(llm.base_url, tmp_path, "--jsonl")
+    assert proc.returncode == 0, proc.stderr
+    result = next(json.loads(line) for line in proc.stdout.splitlines()
+                  if json.loads(line)["event"] == "tool_result")
+    assert result["status"] == "error"
+    assert result["error"] == ("The tool shell is disabled: `ask` cannot ask you before each command, so it runs "
+                               "them only with --allow-shell-exec.")
+    assert "add --allow-shell-exec" in proc.stderr
