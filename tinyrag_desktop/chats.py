@@ -581,17 +581,30 @@ _SNIPPET_BEFORE, _SNIPPET_AFTER = 12, 60
 
 
 def _snippet(text: str | None, needle: str) -> str:
-    """The words around ``needle`` in ``text``: a few before it (from the start of a word), more after."""
+    """The words around ``needle`` in ``text``: a few before it (from the start of a word), more after, as
+    the answer reads (Markdown's marks taken out, so a link's address takes none of the room)."""
     if not text:
         return ""
-    at = max(0, text.lower().find(needle.lower()))
+    found = max(0, text.lower().find(needle.lower()))
+    lo, hi = max(0, found - 200), found + len(needle) + 400
+    part = _MARKUP.sub(_unmarked, text[lo:hi])
+    at = max(0, part.lower().find(needle.lower()))
     start = max(0, at - _SNIPPET_BEFORE)
-    if start and not text[start - 1].isspace():  # not from the middle of a word
-        space = text.find(" ", start, at)
+    if start and not part[start - 1].isspace():  # not from the middle of a word
+        space = part.find(" ", start, at)
         start = space + 1 if space >= 0 else at
     end = at + len(needle) + _SNIPPET_AFTER
-    piece = " ".join(text[start:end].split())
-    return ("…" if start else "") + piece + ("…" if end < len(text) else "")
+    piece = " ".join(part[start:end].split())
+    return ("…" if start or lo else "") + piece + ("…" if end < len(part) or hi < len(text) else "")
+
+
+# Markdown's marks, which a snippet shows as the answer reads, not as it was written: a link's words, no
+# "**", "~~" or backticks, no "#" of a heading nor ">" of a quote at a line's start.
+_MARKUP = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*\)|\*\*|~~|`+|^[ \t]*(?:#{1,6}|>+)[ \t]+", re.M)
+
+
+def _unmarked(m: re.Match[str]) -> str:
+    return m.group(1) or ""
 
 
 def _dumps(value: dict[str, Any] | None) -> str | None:

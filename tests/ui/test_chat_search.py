@@ -267,3 +267,29 @@ def test_the_keyboard_goes_from_the_search_to_its_hits(make_window, server, qloo
     qtbot.keyClick(win.sidebar.search, Qt.Key.Key_Escape)  # empties the box: every chat is listed
     assert win.sidebar.search.text() == "" and len(win.sidebar.titles()) == 3
     assert win.sidebar.search.hasFocus()
+
+
+def test_a_hits_words_found_are_drawn_under_its_title_in_the_muted_colour(make_window, server, qtbot, history):
+    # The words found were drawn as a second title, in the title's colour and weight.
+    from tinyrag_desktop.ui.theme import colors
+
+    data, ids = history
+    store = ChatStore(data)
+    store.add_assistant_message(ids["sourdough"], "Feed it twice a day with **rye** flour.")
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+    _type(qtbot, win, "rye")
+    item = win.sidebar.item_for(ids["sourdough"])
+    assert item.text() == "Feeding a sourdough starter for bread\n…a day with rye flour."
+    view = win.sidebar.list
+    image = view.viewport().grab(view.visualItemRect(item)).toImage()
+
+    def darkest(top: int, bottom: int):
+        pixels = (image.pixelColor(x, y) for y in range(top, bottom) for x in range(image.width()))
+        return min(pixels, key=lambda c: c.lightness())
+
+    def near(a, b) -> bool:
+        return max(abs(a.red() - b.red()), abs(a.green() - b.green()), abs(a.blue() - b.blue())) <= 40
+
+    half = image.height() // 2
+    assert near(darkest(0, half), colors().text) and near(darkest(half, image.height()), colors().muted)

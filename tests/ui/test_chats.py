@@ -285,3 +285,14 @@ def test_a_search_hit_shows_the_words_found_near_its_start(store):
     assert snippet.startswith("…2026. Sourdough is mentioned") and snippet.endswith("…")
     assert snippet.index("Sourdough") <= 12
     assert store.search("answer about")[0].snippet.startswith("Answer about Tax return")  # at the start: no "…"
+
+
+def test_a_search_hit_shows_the_words_found_as_the_answer_reads_not_their_markdown(store):
+    # Snippets showed "Some **markdown** text", the marks an answer's reader never sees.
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "Bread")
+    _answer(store, chat.id, "## Sourdough\n\n> Feed the **sourdough** starter with `flour`, see "
+                            "[the guide](https://example.org/guide), and keep __init__ and a*b as written.")
+    assert store.search("starter")[0].snippet == ("…sourdough starter with flour, see the guide, and keep __init__ "
+                                                  "and a*b as wri…")
+    assert store.search("a*b")[0].snippet == "…and a*b as written."  # a lone * is no mark

@@ -7,8 +7,9 @@ import time
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QPoint, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QPainter, QPalette, QPen
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem,
-                               QMenu, QPushButton, QStyle, QStyledItemDelegate, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QFrame, QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget,
+                               QListWidgetItem, QMenu, QPushButton, QStyle, QStyledItemDelegate,
+                               QStyleOptionViewItem, QVBoxLayout, QWidget)
 
 from ..chats import ChatInfo
 from .icons import status_pixmap
@@ -86,7 +87,11 @@ class _FocusRing(QStyledItemDelegate):
     """
 
     def paint(self, painter: QPainter, option, index) -> None:
-        super().paint(painter, option, index)
+        title, _, snippet = (index.data(Qt.ItemDataRole.DisplayRole) or "").partition("\n")
+        if snippet:
+            self._paint_hit(painter, option, index, title, snippet)
+        else:
+            super().paint(painter, option, index)
         view = self.parent()
         if option.state & QStyle.StateFlag.State_HasFocus and view is not None and view.hasFocus():
             painter.save()
@@ -95,6 +100,28 @@ class _FocusRing(QStyledItemDelegate):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(QRectF(option.rect).adjusted(1, 1, -1, -1), 6, 6)
             painter.restore()
+
+
+    def _paint_hit(self, painter: QPainter, option, index, title: str, snippet: str) -> None:
+        """A search hit: its title, and under it the words found in the muted colour, each line cut short
+        with "…" (the words found looked like a second title)."""
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, opt.widget)
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, opt, opt.widget) + 1  # as Qt's own
+        rect.adjust(margin, 0, -margin, 0)
+        metrics, line = opt.fontMetrics, opt.fontMetrics.height()
+        top = rect.top() + max(0, (rect.height() - 2 * line) // 2)
+        painter.save()
+        for text, colour, y in ((title, colors().text, top), (snippet, colors().muted, top + line)):
+            painter.setPen(colour)
+            painter.drawText(QRectF(rect.left(), y, rect.width(), line), Qt.AlignmentFlag.AlignLeft
+                             | Qt.AlignmentFlag.AlignVCenter, metrics.elidedText(text, Qt.TextElideMode.ElideRight,
+                                                                                 rect.width()))
+        painter.restore()
 
 
 class _ChatList(QListWidget):
