@@ -38,7 +38,7 @@ def test_stopping_in_the_first_round_says_one_round(make_window, server, qloop):
     win = make_window(server.base_url)
 
     assert qloop.run(ask_then_stop(win, "Talk", lambda a: len(a.content()) > 200)) == "stopped"
-    assert re.fullmatch(r"\d+\.\d s · stopped", win.view.answers()[-1].footer())
+    assert re.fullmatch(r"\d+\.\d s · scripted · stopped", win.view.answers()[-1].footer())
 
 
 def _engine_with_a_tool_that_hangs(data_dir, window):

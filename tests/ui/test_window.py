@@ -554,7 +554,7 @@ def test_a_narrow_window_cuts_nothing_off_the_conversation(make_window, server, 
     # and the footer wraps between its parts, never inside one ("0.1" on one line, "s" on the next)
     label = answer._footer.text()
     assert all(" " not in part for part in label.split(" · "))
-    assert re.fullmatch(r"\d+\.\d s", answer.footer())  # a plain answer: only its time
+    assert re.fullmatch(r"\d+\.\d s · scripted", answer.footer())  # a plain answer: its time and model
 
 
 def test_a_search_hit_in_the_chats_own_title_is_not_shown_twice(make_window, server, qloop):

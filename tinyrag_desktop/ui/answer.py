@@ -34,7 +34,8 @@ STOPPED_EARLY = "Stopped before the model answered."  # where the answer would b
 
 
 def footer_text(stats: dict[str, Any]) -> str:
-    """The line under an answer: its rounds and tools when it used any, its time, and whether it was stopped.
+    """The line under an answer: its rounds and tools when it used any, its time, whether it was stopped, and
+    the model asked for it.
 
     A plain answer says only its time: "1 round · 0 tools run" under every one of them was noise."""
     rounds = int(stats.get("rounds", 0))
@@ -42,9 +43,21 @@ def footer_text(stats: dict[str, Any]) -> str:
     parts = [f"{secs:.1f} s"]
     if rounds > 1 or int(stats.get("tools_run", 0)):
         parts[:0] = [f"{rounds} round{'s' if rounds != 1 else ''}", _tools_text(stats)]
+    if model := str(stats.get("model") or ""):
+        parts.append(model_label(model))
     if stats.get("outcome") == "stopped":
         parts.append("stopped")
     return " · ".join(parts)
+
+
+def model_label(model: str, limit: int = 40) -> str:
+    """A model's name as a footer says it: the last part of a path-like name ("hf.co/org/Model-GGUF:Q4_K_M"
+    → "Model-GGUF:Q4_K_M"), cut in the middle past ``limit`` characters."""
+    name = model.rstrip("/").rsplit("/", 1)[-1] or model
+    if len(name) <= limit:
+        return name
+    half = (limit - 1) // 2
+    return f"{name[:half]}…{name[-(limit - 1 - half):]}"
 
 
 def _tools_text(stats: dict[str, Any]) -> str:
@@ -127,6 +140,7 @@ class AnswerWidget(QFrame):
         self._marks_attach: bool | None = None  # whether the marks after the last card go before it
         self._route: dict[str, Any] | None = None
         self._stats: dict[str, Any] | None = None
+        self._model = ""  # set by begin
         self._error: str | None = None
         self._rounds = 1  # rounds begun so far: a stopped answer's footer says how many
         self._thinking: ThinkingSection | None = None
@@ -216,6 +230,9 @@ class AnswerWidget(QFrame):
     def begin(self) -> None:
         """The request has started: say so until the first text, reasoning or card arrives."""
         self.streaming = True
+        # the model asked (the footer names it: the setting applies to every chat, so one chat can hold the
+        # answers of several); none when the server's default answers
+        self._model = str(self._settings().get("chat_model") or "") if self._settings is not None else ""
         self._waiting = QLabel("Waiting for the model…", self)
         self._waiting.setObjectName("waiting")
         self._waiting.setForegroundRole(QPalette.ColorRole.PlaceholderText)
@@ -349,7 +366,8 @@ class AnswerWidget(QFrame):
         # Done.tools_run counts the calls that ran; the stats count every call started, denied commands too
         # (as answers stored before did, and a stopped answer does), and the footer takes those out itself.
         denied = sum(1 for c in self._cards.values() if c.denied)
-        self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run + denied, "elapsed_ms": ev.elapsed_ms}
+        self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run + denied, "elapsed_ms": ev.elapsed_ms,
+                       **self._model_stat()}
         self._count_stopped()
         self._show_footer()
 
@@ -372,9 +390,12 @@ class AnswerWidget(QFrame):
         # No Done comes: count as the engine does, every call it started (a stopped one too), not the cards
         # it refused (an unknown tool's card is an error, but nothing ran).
         self._stats = {"rounds": self._rounds, "tools_run": len(self._started), "elapsed_ms": elapsed_ms,
-                       "outcome": "stopped"}
+                       "outcome": "stopped", **self._model_stat()}
         self._count_stopped()
         self._show_footer()
+
+    def _model_stat(self) -> dict[str, str]:
+        return {"model": self._model} if self._model else {}
 
     def _empty(self) -> bool:
         """Nothing came: no text, card or reasoning."""

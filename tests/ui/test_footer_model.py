@@ -1,0 +1,35 @@
+"""Each answer's footer names the model asked for it: the model setting applies to every chat, so a chat can
+hold the answers of several, and every footer read "0.4 s" alike."""
+
+from __future__ import annotations
+
+from tests.sse_server import ScriptedLLMServer, Stream
+from tinyrag_desktop.ui.answer import footer_text, model_label
+
+from .conftest import ask_and_wait, tokens, wait_until
+
+
+def test_a_chat_answered_by_two_models_says_which_wrote_each_answer_also_when_opened_again(make_window, qloop):
+    with ScriptedLLMServer(models=("scripted", "other-model")) as server:
+        server.queue(Stream(tokens("From the first.")), Stream(tokens("From the second.")))
+        win = make_window(server.base_url)
+        assert qloop.run(ask_and_wait(win, "First question")) == "done"
+        win.choose_model("other-model")
+        assert qloop.run(ask_and_wait(win, "Second question")) == "done"
+        footers = [a.footer() for a in win.view.answers()]
+        assert [f.rsplit(" · ", 1)[1] for f in footers] == ["scripted", "other-model"]
+        chat = win.chat_id
+        win.new_chat()
+        win.open_chat(chat)
+        qloop.run(wait_until(lambda: not win.loading and len(win.view.answers()) == 2))
+        assert [a.footer() for a in win.view.answers()] == footers  # stored with the answer
+
+
+def test_a_long_model_name_is_said_by_its_last_part_and_cut_in_the_middle():
+    assert model_label("hf.co/bartowski/Qwen2.5-7B-Instruct-GGUF:Q4_K_M") == "Qwen2.5-7B-Instruct-GGUF:Q4_K_M"
+    assert model_label("llama3.2:3b") == "llama3.2:3b"
+    long = "x" * 30 + "-middle-" + "y" * 30
+    assert model_label(long) == "x" * 19 + "…" + "y" * 20 and len(model_label(long)) == 40
+    stats = {"rounds": 1, "tools_run": 0, "elapsed_ms": 1200, "outcome": "stopped", "model": "org/m:q4"}
+    assert footer_text(stats) == "1.2 s · m:q4 · stopped"
+    assert footer_text({"rounds": 1, "tools_run": 0, "elapsed_ms": 1200}) == "1.2 s"  # the server's default
