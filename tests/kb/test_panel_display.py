@@ -121,7 +121,7 @@ def test_opening_a_source_deleted_since_its_import_says_so_instead_of_opening_no
     (sample_dir / "guide.md").unlink()
     panel.sources_view.activated.emit(guide)  # it was handed to the desktop, which showed nothing
     assert len(opened.urls) == 1
-    assert panel.status_label.text() == f"{sample_dir / 'guide.md'} is not there any more (moved or deleted since it was imported)."
+    assert panel.status_label.text() == "“guide.md” is not there any more: it was moved or deleted since it was imported."
 
 
 def test_an_article_stored_by_its_title_opens_on_wikipedia_not_as_a_file(qtbot, panel, data_dir, opened):

@@ -177,7 +177,10 @@ def open_source(location: str) -> str | None:
     if url is None:
         return f"{location} is not a file or web address that can be opened."
     if url.isLocalFile() and not Path(url.toLocalFile()).exists():
-        return f"{url.toLocalFile()} is not there any more (moved or deleted since it was imported)."
+        # by its name: a whole path cut the status bar's line short before it said what was wrong (the
+        # link's tooltip has the whole location)
+        name = Path(url.toLocalFile()).name or url.toLocalFile()
+        return f"“{name}” is not there any more: it was moved or deleted since it was imported."
     if not QDesktopServices.openUrl(url):
         return f"No application on this computer would open {location}."
     return None
