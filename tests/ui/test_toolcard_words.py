@@ -42,8 +42,11 @@ def test_refused_calls_read_as_sentences(qtbot):
         '3 * (17 + 5) / 2</query></tool>', 0, "error", 0, param="url"))
     assert answer.cards()[0].meta == "<1 ms"  # it ran, quickly
     assert dup.note == "Duplicate call: the same tool with the same input already ran in this answer"
-    assert limit.note == "Limit reached: at most 3 tool calls per round"
-    assert "Reason: Limit reached: at most 3 tool calls per round" in limit.details_text()  # open, too
+    # with the setting that raises the limit (the card said only the limit)
+    said = ("Limit reached: at most 3 tool calls per round. To allow more, raise “Tool calls per round” in "
+            "Settings → Limits.")
+    assert limit.note == said
+    assert f"Reason: {said}" in limit.details_text()  # open, too
     assert wrong.note == "calculate takes <query>, not <url>." and wrong.meta == ""
 
 

@@ -67,7 +67,16 @@ def _sentence(text: str, tool: str) -> str:
 
 def _for_a_person(reason: str, tool: str) -> str:
     """The part of ``reason`` a person reads, as a sentence: up to the model's advice."""
-    return _sentence(_split_advice(window_words(reason))[0], tool)
+    return _sentence(_split_advice(window_words(reason))[0], tool) + _limit_setting(reason)
+
+
+# The engine's reason for a call over a limit, and the setting that raises it: the card said only the limit.
+_LIMIT = re.compile(r"limit reached: at most .* per (round|answer)\b")
+
+
+def _limit_setting(reason: str | None) -> str:
+    m = _LIMIT.match(reason or "")
+    return f". To allow more, raise “Tool calls per {m.group(1)}” in Settings → Limits." if m else ""
 
 
 def _split_advice(reason: str) -> tuple[str, str]:
@@ -294,7 +303,8 @@ class ToolCard(QFrame):
         """The error or reason as the open card shows it: whole, as a sentence."""
         if self.denied:
             return _DENIED_NOTE
-        return _off_note(self._error, self._tool) or _sentence(window_words(self._error or ""), self._tool)
+        return _off_note(self._error, self._tool) or (_sentence(window_words(self._error or ""), self._tool)
+                                                      + _limit_setting(self._error))
 
     def _describe(self) -> None:
         words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self._status, self._status)
