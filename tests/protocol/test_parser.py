@@ -163,6 +163,12 @@ def test_plain_text_is_released_at_once_and_only_a_tool_prefix_is_held() -> None
         "`{b}`",
         "``{b}``",
         "Some `code with {b} inside` here",
+        # fences in list items, indented by the item's marker: a blank line in the code ended what was read
+        # as an inline span, and the block ran
+        "1. Run it:\n\n    ```python\n    x = 1\n\n    {b}\n    ```",
+        "10. Run it:\n\n     ```\n     x\n\n     {b}\n     ```",
+        "- a\n    - nested:\n\n      ~~~\n      x\n\n      {b}\n      ~~~",
+        "\t```\n\tx\n\n\t{b}\n\t```",
     ],
 )
 def test_blocks_in_code_are_text(wrapper: str) -> None:
@@ -176,6 +182,8 @@ def test_blocks_after_code_run_again() -> None:
     block = '<tool name="calculate"><query>1+1</query></tool>'
     text = f"```go\nx := `raw`\n```\nThen {block} and `inline` then {block}"
     assert len(calls(parse_every_way(text))) == 2
+    listed = f"1. Code:\n\n    ```\n    x\n\n    ```\n\nThen {block}"  # a list item's fence, closed
+    assert calls(parse_every_way(listed)) == [("calculate", "query", "1+1")]
 
 
 def test_an_unclosed_backtick_ends_at_a_blank_line() -> None:

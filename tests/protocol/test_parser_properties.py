@@ -74,11 +74,11 @@ def test_lossless_and_independent_of_cutting(parts: list[str], points: list[int]
 
 
 # Markdown, line by line: runs of backticks or tildes (fences, their closings, runs too short or with
-# text after them), indented up to four spaces; text with inline spans; blank lines; blocks.
+# text after them), indented by spaces or tabs (as in list items); text with inline spans; blank lines; blocks.
 CALC = '<tool name="calculate"><query>1+1</query></tool>'
 RUN_LINE = st.builds(
-    lambda indent, char, length, after: " " * indent + char * length + after,
-    st.integers(0, 4), st.sampled_from("`~"), st.integers(2, 5),
+    lambda indent, char, length, after: indent + char * length + after,
+    st.sampled_from(["", " ", "   ", "    ", "      ", "\t", " \t", "\t  "]), st.sampled_from("`~"), st.integers(2, 5),
     st.sampled_from(["", " ", "\t", "\r", "go", " x", "`", "x`", "~"]),
 )
 TEXT_LINE = st.lists(st.sampled_from([
@@ -94,7 +94,7 @@ MARKDOWN = st.builds(
 @settings(max_examples=600, deadline=None)
 @given(text=MARKDOWN, points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
 @example(text=f"x\n```x`\n\n{CALC}\n```\n", points=[])  # a backtick in the info string: no fence
-@example(text=f"x\n    ```\n{CALC}\n```\n", points=[])  # four spaces: no fence
+@example(text=f"x\n    ```\n{CALC}\n```\n", points=[])  # four spaces: a fence too (as in a list item)
 @example(text=f"x\n```\na\n```\n`b\n````\nc`{CALC}", points=[])  # the first closing line closes it
 @example(text=f"x\n~~~~\n~~~\n{CALC}\n~~~~ \r\n{CALC}\n~~~~\n", points=[])  # too short; spaces after
 def test_markdown_reads_the_same_whole_cut_or_a_character_at_a_time(text: str, points: list[int]) -> None:

@@ -11,8 +11,9 @@ The parser is in one of four modes:
     Ordinary Markdown text. ``<tool `` (with its trailing space) starts a block. Everything that cannot
     begin ``<tool `` is released at once; only a suffix such as ``<to`` is held until the next chunk.
 ``FENCE``
-    Inside a fenced code block (a line starting with up to three spaces and three or more backticks or
-    tildes). Blocks here are text. As in CommonMark, a line holding only a run of the same character, at
+    Inside a fenced code block (a line starting with three or more backticks or tildes, indented or not:
+    CommonMark allows three spaces, but a fence in a list item is indented by the item's marker, four
+    spaces or more under "1." or a nested item, and was read as text, its blocks run). Blocks here are text. As in CommonMark, a line holding only a run of the same character, at
     least as long (and spaces), closes it: `````go`` inside a fence is code, not its end. A backtick
     "fence" whose info string holds a backtick (```` ```x``` ````) is no fence but an inline code span.
 ``INLINE``
@@ -55,11 +56,11 @@ _F_BODY, _F_INFO, _F_CLOSING = "BODY", "INFO", "CLOSING"
 _P_TAG, _P_BEFORE, _P_CONTENT, _P_CDATA, _P_AFTER, _P_SKIP = range(6)
 
 # Where scanning must stop in each mode. A newline matters only when the next line may start a fence
-# (up to three spaces, then ` or ~), or when the chunk ends before that can be known.
+# (spaces or tabs, then ` or ~), or when the chunk ends before that can be known.
 # A "<" stops the scan only where "<tool " starts, or where the text ends in a part of it ("<to").
-_TEXT_STOP = re.compile(r"<(?=tool |(?:t|to|too|tool)?\Z)|`|\n(?= {0,3}(?:[`~]|\Z))")
-_FENCE_STOP_TICK = re.compile(r"\n(?= {0,3}(?:`|\Z))")
-_FENCE_STOP_TILDE = re.compile(r"\n(?= {0,3}(?:~|\Z))")
+_TEXT_STOP = re.compile(r"<(?=tool |(?:t|to|too|tool)?\Z)|`|\n(?=[ \t]*(?:[`~]|\Z))")
+_FENCE_STOP_TICK = re.compile(r"\n(?=[ \t]*(?:`|\Z))")
+_FENCE_STOP_TILDE = re.compile(r"\n(?=[ \t]*(?:~|\Z))")
 _INFO_STOP = re.compile(r"[`\n]")  # on a backtick fence's opening line, a backtick unmakes the fence
 _CLOSING_STOP = re.compile(r"[^ \t\r]")  # after a closing run, only spaces may follow on its line
 _SIMPLE_BLOCK = re.compile(
@@ -71,9 +72,9 @@ _INLINE_STOP = re.compile(r"[`\n]")
 _SPAN = re.compile(r"(`+)(?:[^`\n]*(`+)(?=[^`]))?")
 # A line that opens a fence, whole (from the newline before it to the one ending it), and a fence's
 # closing line: a run of its character at least as long as the opening one, alone on its line.
-_FENCE_LINE = re.compile(r"\n {0,3}(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)(?=\n)")
+_FENCE_LINE = re.compile(r"\n[ \t]*(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)(?=\n)")
 _CLOSING_LINE = {
-    c: re.compile(rf"\n {{0,3}}({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
+    c: re.compile(rf"\n[ \t]*({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
 }
 _NAME_CHARS = re.compile(r"[A-Za-z_:][-\w.:]*")
 _INNER_OPEN = re.compile(r"<([A-Za-z_][-\w.]*)\s*(/?)>")
@@ -93,7 +94,6 @@ class XMLParseState:
         self._finished = False
         # Markdown state.
         self._line_start = True  # the next char begins a line (so may begin a fence)
-        self._ls_spaces = 0
         self._run_char = ""  # a run of ` or ~ in progress
         self._run_len = 0
         self._run_at_line_start = False
@@ -294,22 +294,20 @@ class XMLParseState:
         if self._mode is _INLINE and self._line_blank:
             self._mode = _TEXT  # a blank line ends a paragraph, and with it an unclosed code span
         self._line_start = True
-        self._ls_spaces = 0
         self._line_blank = True
         self._fence_line = _F_BODY
 
     def _line_prefix(self, s: str, i: int) -> int:
-        """At a line start: up to three spaces, then perhaps a fence run."""
+        """At a line start: spaces or tabs, then perhaps a fence run."""
         n = len(s)
         j = i
-        while j < n and s[j] == " " and self._ls_spaces < 4:
-            self._ls_spaces += 1
+        while j < n and s[j] in " \t":
             j += 1
         if j == n:
             return j
         self._line_start = False
         c = s[j]
-        if self._ls_spaces <= 3 and c in "`~" and (self._mode is not _INLINE):
+        if c in "`~" and self._mode is not _INLINE:
             if self._mode is _FENCE and c != self._fence_char:
                 return j
             self._run_char, self._run_len, self._run_at_line_start = c, 0, True
