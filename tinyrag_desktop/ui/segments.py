@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import shiboken6
@@ -17,6 +18,27 @@ from .markdown_render import BREAK_POINT, DARK, LIGHT, Palette, RunView, render
 from .theme import colors, paint_focus_ring
 
 SettingsSource = Callable[[], Mapping[str, Any]]
+
+WEB_SCHEMES = ("http", "https", "mailto")  # the links of an answer that open (in the browser or mail app)
+# A picture on this computer (an image the answer shows, by its path) opens in the desktop's viewer; no
+# other local file does: a link the model wrote must not start a program or a script.
+PICTURE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg", ".tif", ".tiff", ".ico",
+                              ".avif", ".heic"})
+
+
+def local_picture(url: QUrl) -> Path | None:
+    """The picture file on this computer that ``url`` names (a file: address or an absolute path), if it is one
+    and is there; else None."""
+    if url.isLocalFile():
+        path = Path(url.toLocalFile())
+    elif not url.scheme() and url.path().startswith("/") and not url.host():
+        path = Path(url.path(QUrl.ComponentFormattingOption.FullyDecoded))
+    else:
+        return None
+    try:
+        return path if path.suffix.lower() in PICTURE_SUFFIXES and path.is_file() else None
+    except OSError:
+        return None
 
 
 class MarkdownSegment(QTextBrowser):
@@ -163,7 +185,10 @@ class MarkdownSegment(QTextBrowser):
             except (ValueError, IndexError):
                 pass
             return
-        if url.scheme() in ("http", "https", "mailto"):
+        picture = local_picture(url)
+        if picture is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(picture)))
+        elif url.scheme().lower() in WEB_SCHEMES:
             QDesktopServices.openUrl(url)
 
     def hasHeightForWidth(self) -> bool:  # noqa: N802
