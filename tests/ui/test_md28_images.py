@@ -80,7 +80,8 @@ def test_an_image_link_opens_only_as_links_do_and_a_local_picture_in_the_viewer(
     picture.write_bytes(b"\x89PNG\r\n\x1a\n")
     script = tmp_path / "run.sh"
     script.write_text("echo hi\n")
-    seg = _segment(qtbot, f"![diagram](https://example.org/a.png) ![first]({QUrl.fromLocalFile(str(picture)).toString()})"
+    address = QUrl.fromLocalFile(str(picture)).toString()
+    seg = _segment(qtbot, f"![diagram](https://example.org/a.png) ![first]({address})"
                           f" ![second]({picture.as_posix().replace(' ', '%20')}) [run]({script.as_posix()})"
                           " ![third](pictures/b.png) [mail](mailto:a@example.org)")
     web, files, mail = _Opened(), _Opened(), _Opened()
