@@ -115,7 +115,7 @@ class AnswerWidget(QFrame):
     retryRequested = Signal()
     regenerateRequested = Signal()
     copied = Signal(str)
-    notice = Signal(str)  # a short message for the status bar (a source that could not be opened)
+    notice = Signal(str)  # a short message for the status bar (a source that could not be opened, a link's address)
     rendered = Signal()  # after each coalesced render (tests and the benchmark wait on it)
 
     def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT, show_route: bool = False,
@@ -506,6 +506,7 @@ class AnswerWidget(QFrame):
         seg = MarkdownSegment(self, self._palette, self._settings)
         seg.set_frame(prefix, "")
         seg.codeCopied.connect(lambda code: self.copied.emit(code))
+        seg.linkHovered.connect(self.notice)  # the status bar shows where a link goes while the mouse is on it
         if after is None:
             self._segments.append(seg)
             self._body.addWidget(seg)

@@ -19,9 +19,11 @@ import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Mapping
+from urllib.parse import unquote, urlsplit
 
 import markdown
 from markdown.inlinepatterns import InlineProcessor
+from markdown.treeprocessors import Treeprocessor
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import TextLexer, get_lexer_by_name
@@ -98,6 +100,46 @@ class _BareUrl(InlineProcessor):
 _BARE_URL_RE = r"\bhttps?://[^\s<>\[\]()\"'`]+[^\s<>\[\]()\"'`.,;:!?]"
 
 
+class _ImagesAsLinks(Treeprocessor):
+    """An image becomes a link named by its alt text ("Image: architecture diagram"), to its address.
+
+    The window never fetches what an answer points at (it is local-first, and a remote image would tell a
+    server that the answer was read), so Qt drew each ``<img>`` as an empty "broken page" icon and its alt
+    text was lost. An image inside a link (a badge) becomes that link's words: the link says where it goes.
+    """
+
+    def run(self, root: etree.Element) -> None:
+        if next(root.iter("img"), None) is None:
+            return  # the usual case: one scan at C speed
+        parents = {child: parent for parent in root.iter() for child in parent}
+        for img in list(root.iter("img")):
+            parent = parents[img]
+            src = (img.get("src") or "").strip()
+            in_link, up = False, parent
+            while up is not None and not in_link:
+                in_link, up = up.tag == "a", parents.get(up)
+            shown = etree.Element("a" if src and not in_link else "span")
+            if shown.tag == "a":
+                shown.set("href", src)
+            shown.text = image_label(img.get("alt") or "", src)
+            shown.tail = img.tail
+            parent[list(parent).index(img)] = shown
+
+
+def image_label(alt: str, src: str) -> str:
+    """The words an image is shown as: its alt text, or else the name of its file."""
+    name = " ".join(alt.split())
+    if not name:
+        try:
+            parts = urlsplit(src)
+        except ValueError:
+            parts = None
+        # A path or a web or file address has a file name; a data: or other address has none worth showing.
+        if parts is not None and (parts.scheme.lower() in ("", "http", "https", "file") or len(parts.scheme) == 1):
+            name = unquote(re.split(r"[/\\]", src if len(parts.scheme) == 1 else parts.path)[-1]).strip()
+    return f"Image: {name}" if name else "Image"
+
+
 @lru_cache(maxsize=4)
 def _md() -> markdown.Markdown:
     md = markdown.Markdown(extensions=["fenced_code", "tables", "sane_lists"], output_format="html")
@@ -107,6 +149,7 @@ def _md() -> markdown.Markdown:
     md.inlinePatterns.deregister("html")
     # After code spans, links and <autolinks> (which stash what they match), so a URL inside them is left be.
     md.inlinePatterns.register(_BareUrl(_BARE_URL_RE, md), "bare_url", 100)
+    md.treeprocessors.register(_ImagesAsLinks(md), "images_as_links", 15)  # after "inline" (20) made them
     return md
 
 

@@ -4,19 +4,58 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import shiboken6
-from PySide6.QtCore import QMimeData, QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QPalette, QTextCursor, QTextOption
-from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QToolButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtCore import QEvent, QMimeData, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QFontMetrics, QGuiApplication, QPalette, QTextCursor, QTextOption
+from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QToolButton, QToolTip,
+                               QVBoxLayout, QWidget)
 
 from .gorun import GoRuns, run_limits
 from .markdown_render import BREAK_POINT, DARK, LIGHT, Palette, RunView, render
 from .theme import colors, paint_focus_ring
 
 SettingsSource = Callable[[], Mapping[str, Any]]
+
+WEB_SCHEMES = ("http", "https", "mailto")  # the links of an answer that open (in the browser or mail app)
+ACTIONS = ("copy-code", "run-go", "stop-go")  # the links a segment handles itself
+# A picture on this computer (an image the answer shows, by its path) opens in the desktop's viewer; no
+# other local file does: a link the model wrote must not start a program or a script.
+PICTURE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg", ".tif", ".tiff", ".ico",
+                              ".avif", ".heic"})
+CANNOT_OPEN = "(this location cannot be opened)"
+TIP_WIDTH = 560  # pixels: a longer address is shortened in its middle
+
+
+def local_picture(url: QUrl) -> Path | None:
+    """The picture file on this computer that ``url`` names (a file: address or an absolute path), if it is one
+    and is there; else None."""
+    if url.isLocalFile():
+        path = Path(url.toLocalFile())
+    elif not url.scheme() and url.path().startswith("/") and not url.host():
+        path = Path(url.path(QUrl.ComponentFormattingOption.FullyDecoded))
+    else:
+        return None
+    try:
+        return path if path.suffix.lower() in PICTURE_SUFFIXES and path.is_file() else None
+    except OSError:
+        return None
+
+
+def link_opens(url: QUrl) -> bool:
+    """Whether a click on a link of an answer to ``url`` opens it."""
+    return url.scheme().lower() in WEB_SCHEMES or local_picture(url) is not None
+
+
+def link_tip(href: str, metrics: QFontMetrics | None = None, width: int = TIP_WIDTH) -> str:
+    """Where the link ``href`` of an answer leads, as its tooltip and the status bar say it: the address (a long
+    one shortened in its middle, so its site and its file both show), and whether a click cannot open it."""
+    if not href or QUrl(href).scheme() in ACTIONS:
+        return ""  # Copy code, Run, Stop say what they do
+    shown = (metrics or QFontMetrics(QToolTip.font())).elidedText(href, Qt.TextElideMode.ElideMiddle, width)
+    return shown if link_opens(QUrl(href)) else f"{shown}\n{CANNOT_OPEN}"
 
 
 class MarkdownSegment(QTextBrowser):
@@ -30,6 +69,7 @@ class MarkdownSegment(QTextBrowser):
 
     codeCopied = Signal(str)
     runChanged = Signal(int)  # a Go block's run started or ended (its number in this segment)
+    linkHovered = Signal(str)  # the address of the link under the mouse, shortened; "" when it leaves it
 
     def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT,
                  settings: SettingsSource | None = None) -> None:
@@ -45,6 +85,8 @@ class MarkdownSegment(QTextBrowser):
         self.setObjectName("answerText")
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._on_anchor)
+        self.highlighted.connect(self._on_hover)
+        self._hovered = False
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -163,8 +205,29 @@ class MarkdownSegment(QTextBrowser):
             except (ValueError, IndexError):
                 pass
             return
-        if url.scheme() in ("http", "https", "mailto"):
+        picture = local_picture(url)
+        if picture is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(picture)))
+        elif url.scheme().lower() in WEB_SCHEMES:
             QDesktopServices.openUrl(url)
+
+    def _on_hover(self, url: QUrl) -> None:
+        tip = link_tip(url.toString(), self.fontMetrics()) if not url.isEmpty() else ""
+        if tip or self._hovered:
+            self._hovered = bool(tip)
+            self.linkHovered.emit(tip.replace("\n", " "))
+
+    def viewportEvent(self, event) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.ToolTip:
+            # A link shows where it goes before it is clicked (Qt shows nothing for a link by itself).
+            tip = link_tip(self.anchorAt(event.pos()))
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, self.viewport())
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().viewportEvent(event)
 
     def hasHeightForWidth(self) -> bool:  # noqa: N802
         return False
