@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QTextLength, QTextTable
+from PySide6.QtGui import QColor, QGuiApplication, QTextCursor, QTextLength, QTextTable
 
 from tinyrag_desktop.chats import StoredMessage, StoredTool
 from tinyrag_desktop.engine.events import Done, Route, ToolFinished, ToolStarted
@@ -119,6 +119,32 @@ def test_a_long_word_selected_and_copied_has_no_break_points(qtbot):
     seg.copy()
     assert QGuiApplication.clipboard().text() == f"The key is {blob} and that is all."
     assert "\u200b" not in QGuiApplication.clipboard().mimeData().html()
+    cursor = seg.textCursor()  # part of it, selected with the mouse
+    cursor.setPosition(4)
+    cursor.setPosition(seg.document().characterCount() - 5, QTextCursor.MoveMode.KeepAnchor)
+    seg.setTextCursor(cursor)
+    seg.copy()
+    assert QGuiApplication.clipboard().text() == f"key is {blob} and that is "
+
+
+def test_a_selection_copies_code_without_its_header_and_all_of_a_segment_as_its_markdown(qtbot):
+    # A selection across a code block copied its header ("python  Copy code") as if it were text, and a
+    # table's cells came one a line.
+    source = "Intro text.\n\n```python\nx = 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nEnd."
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.append_text(source)
+    answer.flush()
+    seg = answer.segments()[0]
+    cursor = seg.textCursor()
+    cursor.setPosition(3)
+    cursor.setPosition(seg.document().characterCount() - 4, QTextCursor.MoveMode.KeepAnchor)
+    seg.setTextCursor(cursor)
+    seg.copy()
+    assert QGuiApplication.clipboard().text().startswith("ro text.\nx = 1\n")
+    seg.selectAll()  # Ctrl+A
+    seg.copy()
+    assert QGuiApplication.clipboard().text() == source
 
 
 def test_stop_marks_running_cards_and_fail_shows_retry(qtbot):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -18,6 +19,8 @@ from .markdown_render import BREAK_POINT, DARK, LIGHT, Palette, RunView, render
 from .theme import colors, paint_focus_ring
 
 SettingsSource = Callable[[], Mapping[str, Any]]
+# A code block's header as selected text: its language (or "code") and its links
+_CODE_HEADER = re.compile(r"^\S{1,40}[ \xa0]{2}Copy code(?:[ \xa0]{2}(?:Run|Stop))?[ \xa0]*(?:\n|$)", re.M)
 
 WEB_SCHEMES = ("http", "https", "mailto")  # the links of an answer that open (in the browser or mail app)
 ACTIONS = ("copy-code", "run-go", "stop-go")  # the links a segment handles itself
@@ -247,12 +250,18 @@ class MarkdownSegment(QTextBrowser):
 
     def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802
         """The selection as copied or dragged, without the break points put into long words to let them wrap
-        (a hash or a base64 blob selected and copied must be the one the answer wrote)."""
+        (a hash or a base64 blob selected and copied must be the one the answer wrote), nor a code block's
+        "python  Copy code" line. All of it (Ctrl+A) is copied as text in the Markdown it was written in: a
+        table's cells came one a line ("a", "b", "1", "2")."""
         data = super().createMimeDataFromSelection()
         if data.hasHtml():
             data.setHtml(data.html().replace(BREAK_POINT, ""))
         if data.hasText():
-            data.setText(data.text().replace(BREAK_POINT, ""))
+            cursor = self.textCursor()
+            if cursor.selectionStart() == 0 and cursor.selectionEnd() >= self.document().characterCount() - 1:
+                data.setText(self._render_prefix + self._markdown + self._render_suffix)
+            else:
+                data.setText(_CODE_HEADER.sub("", data.text().replace(BREAK_POINT, "")))
         return data
 
 
