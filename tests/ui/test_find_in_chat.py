@@ -9,7 +9,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QWidget
 
 from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore
@@ -73,7 +74,8 @@ def test_ctrl_f_marks_the_words_in_questions_and_answers_and_steps_through_them(
     bar = win.find_bar
     assert not bar.isVisible()
 
-    win.findChild(QAction, "actionFind").trigger()  # Edit → Find in chat (Ctrl+F)
+    win.composer.setFocus()
+    qtbot.keyClick(win.composer, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)  # Edit → Find in chat
     assert bar.isVisible() and bar.box.hasFocus()
     bar.box.setText("APPLE")  # letter case aside
     assert _marked(win) == {"userText": ["apple"], "answerText": ["Apple", "apple", "apple", "apple"]}
@@ -90,9 +92,13 @@ def test_ctrl_f_marks_the_words_in_questions_and_answers_and_steps_through_them(
     assert _current_view(win).objectName() == "userText"  # the question's "apples" comes first
     current = [s for s in _current_view(win).extraSelections() if s.format.foreground().color().name() == "#111111"]
     assert len(current) == 1  # the match gone to is drawn apart from the others
-    win.findChild(QAction, "actionFindNext").trigger()  # F3
+    qtbot.keyClick(bar.box, Qt.Key.Key_F3)
     assert bar.count.text() == "2 of 5"
-    win.findChild(QAction, "actionFindPrevious").trigger()  # Shift+F3
+    qtbot.keyClick(bar.box, Qt.Key.Key_F3, Qt.KeyboardModifier.ShiftModifier)
+    assert bar.count.text() == "1 of 5"
+    bar.next_button.click()
+    assert bar.count.text() == "2 of 5"
+    bar.prev_button.click()
     assert bar.count.text() == "1 of 5"
     _shot(win, "find_in_chat.png")
 
@@ -195,8 +201,13 @@ def test_find_works_while_an_answer_streams(make_window, server, qloop):
         found = len(bar.matches())
         await wait_until(lambda: len(bar.matches()) > found + 10)  # looked for again as it grows
         assert win.bridge.is_running() and bar.current == 1
+        bar.box.setFocus()
+        QTest.keyClick(bar.box, Qt.Key.Key_Escape)  # closes the bar; the answer goes on (Esc is Stop too)
+        assert not bar.isVisible() and win.bridge.is_running() and not _marked(win)["answerText"]
+        win.findChild(QAction, "actionFind").trigger()
+        assert bar.isVisible() and bar.matches()
         assert await finished == "done"
-        await wait_until(lambda: bar.count.text() == "2 of 151")
+        await wait_until(lambda: bar.count.text().endswith(" of 151"))
 
     qloop.run(scenario())
 
@@ -223,3 +234,25 @@ def test_marks_follow_the_scrolling_in_a_chat_full_of_matches(make_window, serve
     qloop.run(wait_until(lambda: len(first.extraSelections()) == 200))
     assert later.extraSelections() == []
     assert len(last.extraSelections()) == 200  # it holds the match gone to
+
+
+def test_the_find_bar_leaves_the_narrowest_window_as_narrow(make_window, server, qloop, tmp_path, monkeypatch):
+    """Its longest words ("Earlier in this chat: press Enter") wrap: on one line they asked 150 px more of the
+    window's narrowest width, more than its 420 px under a large font."""
+    data, chat_id = _long_chat(tmp_path, monkeypatch, {3: "about zebras"})
+    win = make_window(server.base_url, data_dir=data)
+    win.open_chat(chat_id)
+    qloop.run(wait_until(lambda: not win.loading))
+    win.resize(421, 500)
+    qloop.run(wait_until(lambda: not win.sidebar.isVisible()))
+    narrowest = win.layout().minimumSize().width()
+    win.findChild(QAction, "actionFind").trigger()
+    win.find_bar.box.setText("zebra")
+    assert win.find_bar.count.text() == "Earlier in this chat: press Enter"
+    qloop.run(asyncio.sleep(0.05))  # laid out again
+    assert win.layout().minimumSize().width() <= narrowest + 20
+    qloop.run(wait_until(lambda: win.width() == 421))
+    bar = win.find_bar
+    for widget in (bar.box, bar.count, bar.next_button, bar.findChild(QWidget, "findClose")):
+        assert widget.mapTo(win, widget.rect().topRight()).x() <= win.width(), widget.objectName()
+    _shot(win, "find_in_chat_narrow.png")

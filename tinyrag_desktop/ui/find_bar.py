@@ -76,6 +76,7 @@ class FindBar(QFrame):
         self.count = QLabel("", self)
         self.count.setObjectName("findCount")
         self.count.setContentsMargins(6, 0, 6, 0)
+        self.count.setWordWrap(True)  # its longest words on two lines in a narrow window, not a wider window
         self.prev_button = self._button("findPrevious", "Previous match (Shift+Enter, Shift+F3)",
                                         lambda: self.step(False), Qt.ArrowType.UpArrow)
         self.next_button = self._button("findNext", "Next match (Enter, F3)", lambda: self.step(True),
