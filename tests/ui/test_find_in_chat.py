@@ -101,8 +101,15 @@ def test_ctrl_f_marks_the_words_in_questions_and_answers_and_steps_through_them(
     bar.prev_button.click()
     assert bar.count.text() == "1 of 5"
     _shot(win, "find_in_chat.png")
+    qtbot.keyClick(bar.box, Qt.Key.Key_Return)
+    qtbot.keyClick(bar.box, Qt.Key.Key_Return)  # the first answer's "apples"
+    qtbot.keyClicks(bar.box, "s")  # more letters: it stays on that match, not back at the top
+    assert bar.count.text() == "2 of 3" and bar.matches()[bar.current][1].selectedText() == "apples"
+    qtbot.keyClick(bar.box, Qt.Key.Key_Backspace)
+    assert bar.count.text() == "3 of 5"
 
-    qtbot.keyClick(bar.box, Qt.Key.Key_Escape)  # closes the bar, stops nothing
+    bar.next_button.setFocus()
+    qtbot.keyClick(bar.next_button, Qt.Key.Key_Escape)  # closes the bar, from its buttons too
     assert not bar.isVisible()
     assert _marked(win) == {"userText": [], "answerText": []}
     assert QApplication.focusWidget() is win.composer
@@ -180,6 +187,14 @@ def test_opening_a_search_hit_goes_to_the_first_message_holding_the_words(make_w
     win.findChild(QAction, "actionFindNext").trigger()  # F3: on to the next
     assert bar.count.text() == "2 of 3" and _current_view(win) is _question(win, "Question 9 a Giraffe").text_view
     assert win.sidebar.list.hasFocus()  # the list keeps the keys: Down opens the next hit
+
+    other = win.store.new_chat().id  # a hit by its title only: it opens as any chat does
+    win.store.add_user_message(other, "Zoo plans")
+    win.store.rename(other, "Giraffe house")
+    win.sidebar.search.setText("giraff")
+    qloop.run(wait_until(lambda: set(win.sidebar.ids()) == {chat_id, other}))
+    win.sidebar.list.setCurrentItem(win.sidebar.item_for(other))
+    assert win.chat_id == other and not bar.isVisible()
 
 
 def test_find_works_while_an_answer_streams(make_window, server, qloop):

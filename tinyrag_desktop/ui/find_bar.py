@@ -33,24 +33,15 @@ _WIDE = re.compile("[\U00010000-\U0010ffff]")  # a character Qt counts as two (i
 
 
 class _FindBox(QLineEdit):
-    """The words to find: Enter goes to the next match, Shift+Enter to the one before, Esc closes the bar
-    (and stops no answer: the window's Esc is Stop)."""
+    """The words to find: Enter goes to the next match, Shift+Enter to the one before."""
 
     def __init__(self, bar: "FindBar") -> None:
         super().__init__(bar)
         self._bar = bar
 
-    def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and event.key() == Qt.Key.Key_Escape:
-            event.accept()
-            return True
-        return super().event(event)
-
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self._bar.step(not event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-        elif event.key() == Qt.Key.Key_Escape:
-            self._bar.close_bar()
         else:
             super().keyPressEvent(event)
 
@@ -99,7 +90,7 @@ class FindBar(QFrame):
         self._refresh = QTimer(self)
         self._refresh.setSingleShot(True)
         self._refresh.setInterval(REFRESH_AFTER)
-        self._refresh.timeout.connect(lambda: self._search(keep=True))
+        self._refresh.timeout.connect(lambda: self._search(show=False))
         self._view.verticalScrollBar().rangeChanged.connect(lambda *_: self._changed())  # a page built
         self._view.answerAdded.connect(lambda answer: answer.rendered.connect(self._changed))  # more text
         # Only the text on screen, and a screen above and below, is marked: 50,000 matches marked at once
@@ -113,6 +104,19 @@ class FindBar(QFrame):
         # After MainWindow.open_chat (connected first): a search hit opened goes to the words
         win.sidebar.chatSelected.connect(self._hit_opened)
         self.hide()
+
+    def event(self, event: QEvent) -> bool:
+        """Esc, in the box or on a button, closes the bar and stops no answer (the window's Esc is Stop)."""
+        if event.type() == QEvent.Type.ShortcutOverride and event.key() == Qt.Key.Key_Escape:
+            event.accept()
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        if event.key() == Qt.Key.Key_Escape:
+            self.close_bar()
+        else:
+            super().keyPressEvent(event)
 
     def _button(self, name: str, tip: str, slot: Callable[[], object], arrow: Qt.ArrowType | None = None,
                 text: str = "") -> QToolButton:
@@ -135,7 +139,7 @@ class FindBar(QFrame):
         self.box.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.box.selectAll()
         if self.box.text() and not self._matches:
-            self._search(keep=False)
+            self._search(show=True)
 
     def close_bar(self) -> None:
         """Esc: the marks go, and the focus goes back to the message box."""
@@ -184,7 +188,7 @@ class FindBar(QFrame):
     def _typed(self) -> None:
         self._turn += 1  # new words: a page load for the old ones is no longer wanted
         self._loading = False
-        self._search(keep=False)
+        self._search(show=True)
 
     def _changed(self) -> None:
         """The conversation changed (an answer grew, a page was built): look again soon, and every
@@ -212,15 +216,14 @@ class FindBar(QFrame):
                 block = block.next()
         return found
 
-    def _search(self, *, keep: bool) -> None:
-        """Find the words in the text shown; with ``keep``, stay on the match gone to (an answer streaming
-        moved it), else go to the first one in view, or the last above it, and show it."""
+    def _search(self, *, show: bool) -> None:
+        """Find the words in the text shown and stay on the match gone to, or the next one (more letters
+        typed; an answer streaming moved it); with none, and ``show``, go to the first one on screen, or the
+        last above it. With ``show``, scroll to it."""
         old = self._place(self._current)
         found = self._find()
-        if keep:
-            self._mark(found, _same(found, old))
-        else:
-            self._mark(found, self._first_in_view(found))
+        self._mark(found, _same(found, old) if old is not None or not show else self._first_in_view(found))
+        if show:
             self._show_current()
         self._say()
 
@@ -248,7 +251,7 @@ class FindBar(QFrame):
         first one shown, the earlier messages that hold the words are built and the step goes on there."""
         if not self.words() or self._loading:
             return
-        self._search(keep=True)  # an answer streaming may have moved or added matches
+        self._search(show=False)  # an answer streaming may have moved or added matches
         count, at = len(self._matches), self._current
         above = self._stored_above()
         if above and (count == 0 or (at <= 0 and not forward) or (at == count - 1 and forward)):
@@ -293,24 +296,23 @@ class FindBar(QFrame):
         if not words or chat_id != self._win.chat_id:
             return
         self._let_go()
+        ids = [i for i, text in self._stored_messages() if words.lower() in text]
+        if not ids:
+            return  # only its title holds the words: it opens as any chat does
         self.box.blockSignals(True)  # no search of a page half built
         self.box.setText(words)
         self.box.blockSignals(False)
         self.show()
-        ids = [i for i, text in self._stored_messages() if words.lower() in text]
 
         def go() -> None:
             found = self._find()
-            index = len(found) - 1  # only the title holds the words: none, or the last of those found
-            if ids:
-                first = self._win.first_shown or 0
-                number = sum(1 for i, _t in self._stored_messages() if first <= i < ids[0])
-                index = next((i for i, match in enumerate(found) if match[0] >= number), index)
-            self._mark(found, index)
+            first = self._win.first_shown or 0
+            number = sum(1 for i, _t in self._stored_messages() if first <= i < ids[0])  # its place shown
+            self._mark(found, next((i for i, match in enumerate(found) if match[0] >= number), len(found) - 1))
             self._show_current()
             self._say()
 
-        self._load_down_to(ids[0] if ids else None, go)
+        self._load_down_to(ids[0], go)
 
     # the pages not built yet ----------------------------------------------------------------------------
     def _stored_messages(self) -> list[tuple[int, str]]:
