@@ -271,3 +271,23 @@ def test_the_find_bar_leaves_the_narrowest_window_as_narrow(make_window, server,
     for widget in (bar.box, bar.count, bar.next_button, bar.findChild(QWidget, "findClose")):
         assert widget.mapTo(win, widget.rect().topRight()).x() <= win.width(), widget.objectName()
     _shot(win, "find_in_chat_narrow.png")
+
+
+def test_a_search_hit_on_the_open_chat_finds_a_question_asked_since_it_was_opened(make_window, server, qloop,
+                                                                                  tmp_path, monkeypatch):
+    server.queue(Stream(tokens("Look both ways.")))
+    data, chat_id = _long_chat(tmp_path, monkeypatch, {})
+    win = make_window(server.base_url, data_dir=data)
+    win.open_chat(chat_id)
+    qloop.run(wait_until(lambda: not win.loading))
+    win.findChild(QAction, "actionFind").trigger()
+    win.find_bar.box.setText("zebra")  # the chat's messages, read as stored
+    assert win.find_bar.count.text() == "Not found"
+    assert qloop.run(ask_and_wait(win, "What is a zebra crossing?")) == "done"
+    win.sidebar.search.setText("zebra crossing")
+    qloop.run(wait_until(lambda: win.sidebar.ids() == [chat_id] and win.sidebar.titles()))
+    win.sidebar.chatSelected.emit(chat_id)  # the open chat's hit, chosen in the list
+    bar = win.find_bar
+    qloop.run(wait_until(lambda: bar.isVisible() and bar.current >= 0))
+    assert bar.count.text() == "1 of 1"
+    assert _current_view(win) is _question(win, "What is a zebra crossing?").text_view

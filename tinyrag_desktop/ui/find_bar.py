@@ -296,6 +296,7 @@ class FindBar(QFrame):
         if not words or chat_id != self._win.chat_id:
             return
         self._let_go()
+        self._stored = None  # read again: the chat may have been open, and asked in, since it was read
         ids = [i for i, text in self._stored_messages() if words.lower() in text]
         if not ids:
             return  # only its title holds the words: it opens as any chat does
