@@ -2,10 +2,10 @@
 
 The matches are looked for, paragraph by paragraph, in the documents of the text views as they are shown,
 and marked with extra selections: nothing is rendered again, and a selection of the user's is left alone.
-Only the matches near the screen are marked, more as the conversation scrolls. A long chat
-shows its last page only (see MainWindow.open_chat): its messages not built yet are looked in as stored,
-and going past the first match shown (Shift+Enter, or Enter when no match is shown) builds the pages down
-to the nearest message above that holds the words, a page per turn of the event loop.
+Only the matches near the screen are marked, more as the conversation scrolls. A long chat shows its last
+page only (see MainWindow.open_chat): its messages not built yet are looked in as stored, and going past the
+first match shown (Shift+Enter, or Enter when no match is shown) builds the pages down to the nearest
+message above that holds the words, a page per turn of the event loop.
 """
 
 from __future__ import annotations
