@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Callable
 
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt, QTimer, Signal
+import shiboken6
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter, QPalette, QTextOption
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QTextBrowser,
-                               QVBoxLayout, QWidget)
+                               QTextEdit, QVBoxLayout, QWidget)
 
 from ..chats import StoredMessage
 from .answer import AnswerWidget
@@ -130,6 +132,7 @@ class ChatView(QScrollArea):
 
     answerAdded = Signal(object)
     earlierWanted = Signal()
+    cleared = Signal()  # emptied for another chat (the find bar lets go of what it marked)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -169,6 +172,7 @@ class ChatView(QScrollArea):
         self._earlier.hide()
         self._items.insertWidget(0, self._earlier)
         self._from_bottom: int | None = None  # kept while earlier messages go in above (hold_position)
+        self._anchor: tuple[QWidget, Callable[[], QRect], int] | None = None  # kept in view (see reveal)
         self._expected = -1
         h.addStretch(0)
         h.addWidget(self._column, 100)
@@ -208,6 +212,7 @@ class ChatView(QScrollArea):
         bar = self.verticalScrollBar()
         if value != self._expected:  # the user scrolled: what they see now is theirs to keep
             self._from_bottom = None
+            self._anchor = None
         self._follow = value >= bar.maximum() - 24 and self._from_bottom is None
         if value == 0 < bar.maximum() and self._earlier.isVisible():
             self.earlierWanted.emit()
@@ -223,8 +228,36 @@ class ChatView(QScrollArea):
         self._from_bottom = bar.maximum() - bar.value()
         self._follow = False
 
+    def reveal(self, widget: QWidget, rect: Callable[[], QRect]) -> None:
+        """Scroll ``rect()`` (in ``widget``'s coordinates: a match the find bar went to) into view, unless it
+        is in view already, a third of the way down; it stays where it was put while the heights of the
+        messages around it settle (a page just built above, an answer streaming below), until the user
+        scrolls."""
+        height = self.viewport().height()
+        offset = self._top_of(widget, rect()) - self.verticalScrollBar().value()  # from the view's top
+        if offset < 0 or offset + rect().height() > height:
+            offset = height // 3
+        self._anchor = (widget, rect, offset)
+        self._from_bottom = None
+        self._follow = False
+        self._to_anchor()
+
+    def _top_of(self, widget: QWidget, rect: QRect) -> int:
+        return widget.mapTo(self.widget(), rect.topLeft()).y()
+
+    def _to_anchor(self) -> None:
+        widget, rect, offset = self._anchor
+        if not shiboken6.isValid(widget) or not self.widget().isAncestorOf(widget):
+            self._anchor = None
+            return
+        bar = self.verticalScrollBar()
+        self._expected = max(0, min(bar.maximum(), self._top_of(widget, rect()) - offset))
+        bar.setValue(self._expected)
+
     def _on_range(self, _lo: int, hi: int) -> None:
-        if self._from_bottom is not None:
+        if self._anchor is not None:
+            self._to_anchor()
+        elif self._from_bottom is not None:
             self._expected = max(0, hi - self._from_bottom)
             self.verticalScrollBar().setValue(self._expected)
         elif self._follow:
@@ -232,7 +265,7 @@ class ChatView(QScrollArea):
 
     def scroll_to_bottom(self) -> None:
         self._follow = True
-        self._from_bottom = None
+        self._from_bottom = self._anchor = None
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
 
@@ -302,7 +335,7 @@ class ChatView(QScrollArea):
         being left) is taken out of it but not deleted: it goes on filling in, out of sight, until it is
         shown again (:meth:`attach`) or, once stored, deleted."""
         self.cancel_runs()
-        self._from_bottom = None
+        self._from_bottom = self._anchor = None
         self._earlier.hide()
         gone = self._widgets()
         for item in gone:
@@ -310,6 +343,7 @@ class ChatView(QScrollArea):
             item.hide()
         self._empty.show()
         self._bury([item for item in gone if item is not keep])
+        self.cleared.emit()
 
     def attach(self, answer: AnswerWidget) -> None:
         """Show again, at the end, an answer :meth:`clear` kept."""
@@ -336,6 +370,17 @@ class ChatView(QScrollArea):
 
     def questions(self) -> list[UserBubble]:
         return [b for w in self._widgets() for b in w.findChildren(UserBubble)]
+
+    def message_texts(self) -> list[tuple[int, QTextEdit]]:
+        """The text the find bar looks in, top to bottom: each question's, and each answer's Markdown
+        segments, with the number of the message they belong to among those shown."""
+        out: list[tuple[int, QTextEdit]] = []
+        for i, item in enumerate(self._widgets()):
+            if isinstance(item, AnswerWidget):
+                out += [(i, seg) for seg in item.segments()]
+            else:
+                out += [(i, bubble.text_view) for bubble in item.findChildren(UserBubble)]
+        return out
 
     def _widgets(self) -> list[QWidget]:
         out = []

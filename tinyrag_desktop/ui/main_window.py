@@ -33,6 +33,7 @@ from .chat_view import ChatView
 from .composer import Composer
 from .confirm_dialog import Confirmer
 from .elided_label import ElidedLabel
+from .find_bar import FindBar
 from .focus_ring import FocusRing
 from .icons import app_icon
 from .markdown_render import window_words
@@ -249,6 +250,8 @@ class MainWindow(QMainWindow):
         wl = QVBoxLayout(wrap)
         wl.setContentsMargins(16, 8, 16, 14)
         wl.setSpacing(4)
+        self.find_bar = FindBar(self, wrap)  # Find in chat (Ctrl+F), above the message box
+        wl.addWidget(self.find_bar)
         self.edit_hint = QLabel("Editing your last question: Enter sends it in place of the old one and its "
                                 "answer · Esc cancels", wrap)
         self.edit_hint.setObjectName("editingHint")
@@ -358,7 +361,7 @@ class MainWindow(QMainWindow):
         sent Tab round in circles."""
         stops = self.tab_stops()
         focus = QApplication.focusWidget()
-        at = _index_of(stops, focus) if focus is not None else -1
+        at = window_layout.index_of(stops, focus) if focus is not None else -1
         if at < 0 or len(stops) < 2:
             return super().focusNextPrevChild(next)
         step = 1 if next else -1
@@ -592,6 +595,11 @@ class MainWindow(QMainWindow):
     @property
     def loading(self) -> bool:
         return self._loading is not None
+
+    @property
+    def first_shown(self) -> int | None:
+        """The id of the first message shown while earlier ones are not built yet; None when all are."""
+        return self._earlier
 
     def rename_chat(self, chat_id: str, title: str) -> None:
         try:
@@ -985,15 +993,3 @@ def _typed(event: QKeyEvent) -> bool:
                                 | Qt.KeyboardModifier.MetaModifier)
     text = event.text()
     return not mods and bool(text) and text.isprintable() and not text.isspace()
-
-
-def _index_of(stops: list[QWidget], focus: QWidget) -> int:
-    """The place of ``focus`` among ``stops``, or of the stop it is inside (a tree's viewport); -1 if none."""
-    for i, widget in enumerate(stops):
-        if widget is focus:
-            return i
-    for i, widget in enumerate(stops):
-        if widget.isAncestorOf(focus):
-            return i
-    return -1
-

@@ -80,6 +80,9 @@ def build_menus(win: "MainWindow") -> Menus:
     e.addSeparator()
     focus = _action(win, e, "&Focus the message box", win.composer.setFocus, "Ctrl+L")
     search = _action(win, e, "Search &chats", _chats_shown(win, win.sidebar.search.setFocus), "Ctrl+K")
+    find = _action(win, e, "F&ind in chat", win.find_bar.open_bar, "Ctrl+F", "actionFind")
+    find_next = _action(win, e, "Find ne&xt", win.find_bar.find_next, "F3", "actionFindNext")
+    find_previous = _action(win, e, "Find pre&vious", win.find_bar.find_previous, "Shift+F3", "actionFindPrevious")
     rename = _action(win, e, "Re&name chat", _chats_shown(win, win.sidebar.rename_current), "F2")
     delete = _action(win, e, "&Delete chat", win.sidebar.delete_current, "Ctrl+Shift+Backspace")
     v = bar.addMenu("&View")
@@ -91,7 +94,7 @@ def build_menus(win: "MainWindow") -> Menus:
                            checkable=True)
     show_sidebar.setChecked(True)
     acts += [new_chat, export_md, export_html, settings, quit_, stop, regenerate, edit_last, copy_answer, focus, search,
-             rename, delete, show_routing, show_sidebar]
+             find, find_next, find_previous, rename, delete, show_routing, show_sidebar]
     if win.kb_dock is not None:
         kb = win.kb_dock.toggleViewAction()
         kb.setText("&Knowledge base")
@@ -113,6 +116,7 @@ def shortcut_rows(actions: list[QAction]) -> list[tuple[str, str]]:
             for a in actions if not a.shortcut().isEmpty()]
     rows += [("Send the question", "Enter"), ("New line in the question", "Shift+Enter"),
              ("Edit your last question (Esc cancels)", "↑ in the empty message box"),
+             ("Next / previous match, in the find bar", "Enter / Shift+Enter"), ("Close the find bar", "Esc"),
              ("Move between cards and buttons", "Tab / Shift+Tab"), ("Open or close a tool card", "Space"),
              ("Rename / delete the selected chat", "F2 / Delete")]
     return rows

@@ -13,6 +13,8 @@ from PySide6.QtCore import QByteArray, QSettings
 from ..chats import ChatStore, ChatStoreError
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
     from .main_window import MainWindow
 
 
@@ -61,3 +63,15 @@ def save(win: MainWindow) -> None:
     qs.setValue("show_chats", win.menus.show_sidebar.isChecked() or win._sidebar_folded)
     qs.setValue("chat", win.chat_id or "")
     qs.sync()
+
+
+# Tab's way through the window (MainWindow.focusNextPrevChild)
+def index_of(stops: list[QWidget], focus: QWidget) -> int:
+    """The place of ``focus`` among ``stops``, or of the stop it is inside (a tree's viewport); -1 if none."""
+    for i, widget in enumerate(stops):
+        if widget is focus:
+            return i
+    for i, widget in enumerate(stops):
+        if widget.isAncestorOf(focus):
+            return i
+    return -1

@@ -1,0 +1,465 @@
+"""FindBar (`findBar`): Find in chat (Ctrl+F): the words marked in the open chat's questions and answers.
+
+The matches are looked for, paragraph by paragraph, in the documents of the text views as they are shown,
+and marked with extra selections: nothing is rendered again, and a selection of the user's is left alone.
+Only the matches near the screen are marked, more as the conversation scrolls. A long chat shows its last
+page only (see MainWindow.open_chat): its messages not built yet are looked in as stored, and going past the
+first match shown (Shift+Enter, or Enter when no match is shown) builds the pages down to the nearest
+message above that holds the words, a page per turn of the event loop.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Callable
+
+import shiboken6
+from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QTimer
+from PySide6.QtGui import QColor, QKeyEvent, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QTextEdit, QToolButton, QWidget
+
+from ..chats import StoredMessage
+from .markdown_render import BREAK_POINT
+from .theme import colors
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+REFRESH_AFTER = 250  # ms after the conversation changed (an answer streaming, a page built) to mark again
+LOAD_POLL = 5  # ms between looks at whether the page being built is done
+# A match: the number of its message among those shown, its text view's order, the view, its start and end
+_Match = tuple[int, int, QTextEdit, int, int]
+_WIDE = re.compile("[\U00010000-\U0010ffff]")  # a character Qt counts as two (its positions are UTF-16's)
+
+
+class _FindBox(QLineEdit):
+    """The words to find: Enter goes to the next match, Shift+Enter to the one before."""
+
+    def __init__(self, bar: "FindBar") -> None:
+        super().__init__(bar)
+        self._bar = bar
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self._bar.step(not event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        else:
+            super().keyPressEvent(event)
+
+
+class FindBar(QFrame):
+    """The bar above the message box: the words, "n of m", Previous, Next and Close."""
+
+    def __init__(self, win: "MainWindow", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("findBar")
+        self.setAccessibleName("Find in chat")
+        self._win = win
+        self._view = win.view
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 2)
+        row.setSpacing(4)
+        self.box = _FindBox(self)
+        self.box.setObjectName("findText")
+        self.box.setPlaceholderText("Find in chat")
+        self.box.setAccessibleName("Find in chat")
+        self.box.setClearButtonEnabled(True)
+        self.box.textChanged.connect(lambda _t: self._typed())
+        self.count = QLabel("", self)
+        self.count.setObjectName("findCount")
+        self.count.setContentsMargins(6, 0, 6, 0)
+        self.count.setWordWrap(True)  # its longest words on two lines in a narrow window, not a wider window
+        self.prev_button = self._button("findPrevious", "Previous match (Shift+Enter, Shift+F3)",
+                                        lambda: self.step(False), Qt.ArrowType.UpArrow)
+        self.next_button = self._button("findNext", "Next match (Enter, F3)", lambda: self.step(True),
+                                        Qt.ArrowType.DownArrow)
+        close = self._button("findClose", "Close (Esc)", self.close_bar, text="×")
+        self.box.setMaximumWidth(self.box.fontMetrics().averageCharWidth() * 44)
+        row.addWidget(self.box, 1)
+        row.addWidget(self.prev_button)
+        row.addWidget(self.next_button)
+        row.addWidget(self.count)
+        row.addStretch(0)
+        row.addWidget(close)
+        self._matches: list[_Match] = []
+        self._current = -1
+        self._groups: list[tuple[QTextEdit, int, int]] = []  # each view's matches: from, to (one past)
+        self._marked: list[QTextEdit] = []  # the text views that carry marks
+        self._stored: tuple[str, list[tuple[int, str]]] | None = None  # a chat's messages: id, lower-case text
+        self._turn = 0  # bumped when the bar closes or the chat goes: a page load under way gives up
+        self._loading = False
+        self._refresh = QTimer(self)
+        self._refresh.setSingleShot(True)
+        self._refresh.setInterval(REFRESH_AFTER)
+        self._refresh.timeout.connect(lambda: self._search(show=False))
+        self._view.verticalScrollBar().rangeChanged.connect(lambda *_: self._changed())  # a page built
+        self._view.answerAdded.connect(lambda answer: answer.rendered.connect(self._changed))  # more text
+        # Only the text on screen, and a screen above and below, is marked: 50,000 matches marked at once
+        # took seconds. More is marked as the conversation scrolls.
+        self._paint_timer = QTimer(self)
+        self._paint_timer.setSingleShot(True)
+        self._paint_timer.setInterval(15)
+        self._paint_timer.timeout.connect(self._paint)
+        self._view.verticalScrollBar().valueChanged.connect(lambda _v: self._matches and self._paint_timer.start())
+        self._view.cleared.connect(self._chat_left)
+        # After MainWindow.open_chat (connected first): a search hit opened goes to the words
+        win.sidebar.chatSelected.connect(self._hit_opened)
+        self.hide()
+
+    def event(self, event: QEvent) -> bool:
+        """Esc, in the box or on a button, closes the bar and stops no answer (the window's Esc is Stop)."""
+        if event.type() == QEvent.Type.ShortcutOverride and event.key() == Qt.Key.Key_Escape:
+            event.accept()
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        if event.key() == Qt.Key.Key_Escape:
+            self.close_bar()
+        else:
+            super().keyPressEvent(event)
+
+    def _button(self, name: str, tip: str, slot: Callable[[], object], arrow: Qt.ArrowType | None = None,
+                text: str = "") -> QToolButton:
+        button = QToolButton(self)
+        button.setObjectName(name)
+        button.setAccessibleName(tip.split(" (")[0])
+        button.setToolTip(tip)
+        button.setAutoRaise(True)
+        if arrow is not None:
+            button.setArrowType(arrow)
+        else:
+            button.setText(text)
+        button.clicked.connect(slot)
+        return button
+
+    # opening and closing ------------------------------------------------------------------------------
+    def open_bar(self) -> None:
+        """Edit → Find in chat (Ctrl+F): the bar, its words selected, the focus in it, their matches marked."""
+        self.show()
+        self.box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.box.selectAll()
+        if self.box.text() and not self._matches:
+            self._search(show=True)
+
+    def close_bar(self) -> None:
+        """Esc: the marks go, and the focus goes back to the message box."""
+        self._let_go()
+        self.hide()
+        self._win.composer.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _chat_left(self) -> None:
+        """Another chat (or a new one) takes the conversation: the bar closes, keeping its words."""
+        self._stored = None
+        self._let_go()
+        self.hide()
+
+    def _let_go(self) -> None:
+        self._turn += 1
+        self._loading = False
+        self._refresh.stop()
+        self._mark([], -1)
+
+    def find_next(self) -> None:
+        """F3: the next match (the bar opened first, if it was closed)."""
+        self._step_from_key(True)
+
+    def find_previous(self) -> None:
+        """Shift+F3: the match before."""
+        self._step_from_key(False)
+
+    def _step_from_key(self, forward: bool) -> None:
+        if not self.isVisible():
+            self.open_bar()
+        self.step(forward)
+
+    # looking ------------------------------------------------------------------------------------------
+    def words(self) -> str:
+        return " ".join(self.box.text().split())
+
+    def matches(self) -> list[tuple[QTextEdit, QTextCursor]]:
+        """The matches found, top to bottom: each one's text view and its selection."""
+        return [(view, _cursor(view, start, end)) for _n, _o, view, start, end in self._matches]
+
+    @property
+    def current(self) -> int:
+        """The number of the match gone to (from 0), or -1."""
+        return self._current
+
+    def _typed(self) -> None:
+        self._turn += 1  # new words: a page load for the old ones is no longer wanted
+        self._loading = False
+        self._search(show=True)
+
+    def _changed(self) -> None:
+        """The conversation changed (an answer grew, a page was built): look again soon, and every
+        REFRESH_AFTER ms while it goes on changing (an answer streaming)."""
+        if self.isVisible() and self.words() and not self._loading and not self._refresh.isActive():
+            self._refresh.start()
+
+    def _find(self) -> list[_Match]:
+        """The words' matches in the text shown, top to bottom, paragraph by paragraph (as
+        ``QTextDocument.find`` looks: 50,000 calls of it took two seconds)."""
+        words, found = self.words(), []
+        if not words:
+            return found
+        pattern = _pattern(words)
+        for order, (number, view) in enumerate(self._view.message_texts()):
+            block = view.document().begin()
+            while block.isValid():
+                text, at = block.text(), block.position()
+                wide = _WIDE.search(text) is not None
+                for match in pattern.finditer(text):
+                    start, end = match.span()
+                    if wide:
+                        start, end = _utf16(text, start), _utf16(text, end)
+                    found.append((number, order, view, at + start, at + end))
+                block = block.next()
+        return found
+
+    def _search(self, *, show: bool) -> None:
+        """Find the words in the text shown and stay on the match gone to, or the next one (more letters
+        typed; an answer streaming moved it); with none, and ``show``, go to the first one on screen, or the
+        last above it. With ``show``, scroll to it."""
+        old = self._place(self._current)
+        found = self._find()
+        self._mark(found, _same(found, old) if old is not None or not show else self._first_in_view(found))
+        if show:
+            self._show_current()
+        self._say()
+
+    def _place(self, index: int) -> tuple[QTextEdit, int, int] | None:
+        """Where match ``index`` is: its text view, its start, and the view's order among those shown."""
+        if not 0 <= index < len(self._matches):
+            return None
+        _n, order, view, start, _end = self._matches[index]
+        return view, start, order
+
+    def _first_in_view(self, found: list[_Match]) -> int:
+        """The first match at or below the top of what is on screen; else the last one above it."""
+        top = self._view.verticalScrollBar().value()
+        canvas = self._view.widget()
+        for first, after, view in _groups(found):
+            if view.mapTo(canvas, QPoint(0, view.height())).y() < top:
+                continue  # all of it above the screen
+            for i in range(first, after):
+                if view.viewport().mapTo(canvas, _match_rect(view, found[i][3]).topLeft()).y() >= top:
+                    return i
+        return len(found) - 1
+
+    def step(self, forward: bool) -> None:
+        """Enter / F3 (``forward``) or Shift+Enter / Shift+F3: the next match, or the one before; past the
+        first one shown, the earlier messages that hold the words are built and the step goes on there."""
+        if not self.words() or self._loading:
+            return
+        self._search(show=False)  # an answer streaming may have moved or added matches
+        count, at = len(self._matches), self._current
+        above = self._stored_above()
+        if above and (count == 0 or (at <= 0 and not forward) or (at == count - 1 and forward)):
+            # back: the nearest message above that holds the words; on past the last match: round to the
+            # chat's first one
+            target = above[0] if forward and count else above[-1]
+            first, shown = self._place(0), self._win.first_shown
+            self._load_down_to(target, lambda: self._after_load(first, forward and bool(count), shown))
+            return
+        if count:
+            self._current = (at + (1 if forward else -1)) % count if at >= 0 else (0 if forward else count - 1)
+            self._mark(self._matches, self._current)
+            self._show_current()
+        self._say()
+
+    def _after_load(self, first: tuple[QTextEdit, int, int] | None, round_to_top: bool,
+                    shown: int | None) -> None:
+        """The pages down to the message wanted are built: go to the match just above the one that was
+        first (``first``; None: there was none, so to the last), or, ``round_to_top``, to the first of all."""
+        found = self._find()
+        if round_to_top:
+            index = 0 if found else -1
+        elif first is None:
+            index = len(found) - 1
+        else:
+            was_first = _same(found, first)
+            index = was_first - 1
+            if index < 0 and self._stored_above() and self._win.first_shown != shown:
+                # that message holds the words as stored only (in a link's address): look further up
+                self._mark(found, was_first)
+                self.step(False)
+                return
+        self._mark(found, index)
+        self._show_current()
+        self._say()
+
+    # a search hit opened from the chats list -----------------------------------------------------------
+    def _hit_opened(self, chat_id: str) -> None:
+        """A chat opened from the chats list while its search box had words: the bar opens on them, and
+        goes to the first message that holds them (the pages down to it built first)."""
+        words = " ".join(self._win.sidebar.search.text().split())
+        if not words or chat_id != self._win.chat_id:
+            return
+        self._let_go()
+        self._stored = None  # read again: the chat may have been open, and asked in, since it was read
+        ids = [i for i, text in self._stored_messages() if words.lower() in text]
+        if not ids:
+            return  # only its title holds the words: it opens as any chat does
+        self.box.blockSignals(True)  # no search of a page half built
+        self.box.setText(words)
+        self.box.blockSignals(False)
+        self.show()
+
+        def go() -> None:
+            found = self._find()
+            first = self._win.first_shown or 0
+            number = sum(1 for i, _t in self._stored_messages() if first <= i < ids[0])  # its place shown
+            self._mark(found, next((i for i, match in enumerate(found) if match[0] >= number), len(found) - 1))
+            self._show_current()
+            self._say()
+
+        self._load_down_to(ids[0], go)
+
+    # the pages not built yet ----------------------------------------------------------------------------
+    def _stored_messages(self) -> list[tuple[int, str]]:
+        """The open chat's stored messages (id, text in lower case), read once per chat opened."""
+        chat_id = self._win.chat_id
+        if chat_id is None:
+            return []
+        if self._stored is None or self._stored[0] != chat_id:
+            messages: list[StoredMessage] = self._win.store.messages(chat_id)
+            self._stored = (chat_id, [(m.id, m.content.lower()) for m in messages])
+        return self._stored[1]
+
+    def _stored_above(self) -> list[int]:
+        """The ids of the messages above those shown (not built yet) that hold the words, as stored."""
+        first = self._win.first_shown
+        if first is None:
+            return []
+        words = self.words().lower()
+        return [i for i, text in self._stored_messages() if i < first and words in text]
+
+    def _load_down_to(self, message_id: int | None, then: Callable[[], None]) -> None:
+        """Build the pages above until message ``message_id`` is shown (the chat being opened first), a
+        page per turn of the event loop, then ``then()``; given up if the bar closes or the chat goes."""
+        turn = self._turn
+        self._loading = True
+        self._say()
+
+        def go_on() -> None:
+            if turn != self._turn:
+                return
+            first = self._win.first_shown
+            if self._win.loading or (message_id is not None and first is not None and first > message_id
+                                     and self._win.show_earlier()):
+                QTimer.singleShot(LOAD_POLL, self, go_on)
+                return
+            self._loading = False
+            then()
+
+        go_on()
+
+    # marking --------------------------------------------------------------------------------------------
+    def _mark(self, found: list[_Match], current: int) -> None:
+        """Take ``found`` as the matches, with ``current`` the one gone to, and mark those near the screen."""
+        self._matches, self._current = found, current
+        self._groups = [(view, first, after) for first, after, view in _groups(found)]
+        self._paint()
+
+    def _paint(self) -> None:
+        """Mark the matches on screen, and a screen above and below (the one gone to in a stronger colour);
+        take the marks off the other text views."""
+        self._paint_timer.stop()
+        c = colors()
+        every, this = QTextCharFormat(), QTextCharFormat()
+        every.setBackground(QColor("#7a5c00") if c.dark else QColor("#fde68a"))
+        this.setBackground(QColor("#f59e0b"))
+        this.setForeground(QColor("#111111"))
+        height = self._view.viewport().height()
+        top = self._view.verticalScrollBar().value()
+        canvas = self._view.widget()
+        marked: list[QTextEdit] = []
+        for view, first, after in self._groups:
+            if not shiboken6.isValid(view):
+                continue
+            y = view.mapTo(canvas, QPoint(0, 0)).y()
+            if (y + view.height() < top - height or y > top + 2 * height) and not first <= self._current < after:
+                continue
+            selections = []
+            for i in range(first, after):
+                selection = QTextEdit.ExtraSelection()
+                selection.cursor = _cursor(view, *self._matches[i][3:])
+                selection.format = this if i == self._current else every
+                selections.append(selection)
+            view.setExtraSelections(selections)
+            marked.append(view)
+        for view in self._marked:
+            if shiboken6.isValid(view) and all(view is not other for other in marked):
+                view.setExtraSelections([])
+        self._marked = marked
+
+    def _show_current(self) -> None:
+        if 0 <= self._current < len(self._matches):
+            _n, _o, view, start, _end = self._matches[self._current]
+            self._view.reveal(view.viewport(), lambda: _match_rect(view, start))
+
+    def _say(self) -> None:
+        if self._loading:
+            text = "Looking in earlier messages…"
+        elif not self.words():
+            text = ""
+        else:
+            count, more = len(self._matches), bool(self._stored_above())
+            if count:
+                text = f"{self._current + 1} of {count}" if self._current >= 0 else f"{count} found"
+                text += ", more above" if more else ""
+            else:
+                text = "Earlier in this chat: press Enter" if more else "Not found"
+        self.count.setText(text)
+        self.count.setToolTip("Earlier messages of this chat, not shown yet, hold these words too: going up "
+                              "past the first match shows them." if "above" in text else "")
+
+
+def _groups(found: list[_Match]) -> list[tuple[int, int, QTextEdit]]:
+    """The matches of each text view: from, to (one past), the view."""
+    out: list[tuple[int, int, QTextEdit]] = []
+    first = 0
+    for i in range(1, len(found) + 1):
+        if i == len(found) or found[i][2] is not found[first][2]:
+            out.append((first, i, found[first][2]))
+            first = i
+    return out
+
+
+def _cursor(view: QTextEdit, start: int, end: int) -> QTextCursor:
+    """The match from ``start`` to ``end`` selected; kept inside the text (an answer streaming may have
+    rendered it again, shorter, since it was found)."""
+    last = view.document().characterCount() - 1
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(min(start, last))
+    cursor.setPosition(min(end, last), QTextCursor.MoveMode.KeepAnchor)
+    return cursor
+
+
+def _match_rect(view: QTextEdit, start: int) -> QRect:
+    """Where a match starting at ``start`` is in its text view: the line it starts on."""
+    return view.cursorRect(_cursor(view, start, start))
+
+
+def _utf16(text: str, index: int) -> int:
+    """Where character ``index`` of ``text`` is in UTF-16 units, as Qt counts."""
+    return index + len(_WIDE.findall(text, 0, index))
+
+
+def _same(found: list[_Match], place: tuple[QTextEdit, int, int] | None) -> int:
+    """The match in ``found`` at ``place`` (or the next one in its text view); if that view is gone, the
+    first one after where it was; -1 without a place."""
+    if place is None:
+        return -1
+    view, start, order = place
+    for i, (_n, _o, other, at, _end) in enumerate(found):
+        if other is view and at >= start:
+            return i
+    return next((i for i, match in enumerate(found) if match[1] >= order), len(found) - 1)
+
+
+def _pattern(words: str) -> re.Pattern[str]:
+    """The words (spaces made single) as a case-insensitive pattern that also finds them across the break
+    points long words get (see markdown_render._breakable), and across any run of spaces."""
+    parts = [r"\s+" if ch == " " else re.escape(ch) for ch in words]
+    return re.compile(f"(?:{BREAK_POINT})?".join(parts), re.IGNORECASE)
