@@ -400,7 +400,10 @@ def test_typing_after_clicking_a_chat_goes_into_the_message_box(make_window, qlo
     lst.setFocus()
     qtbot.keyClick(lst, Qt.Key.Key_Up)
     qtbot.waitUntil(lambda: win.title_label.text() == "bananas")
-    assert lst.hasFocus() and win.composer.toPlainText() == "but why"
+    assert lst.hasFocus() and win.composer.toPlainText() == ""  # the words stay with the chat typed in
+    qtbot.keyClick(lst, Qt.Key.Key_Down)
+    qtbot.waitUntil(lambda: win.title_label.text() == "apples")
+    assert win.composer.toPlainText() == "but why"
 
 
 def test_typing_after_choosing_a_persona_goes_into_the_message_box(make_window, qloop, qtbot):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeyEvent, QResizeEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QWidget
 
 _MIN_LINES, _MAX_LINES = 2, 10
@@ -29,6 +29,18 @@ class Composer(QPlainTextEdit):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.document().documentLayout().documentSizeChanged.connect(lambda _s: self._fit())
         self._fit()
+        self._drafts: dict[str | None, str] = {}  # by chat (None: a new chat), the words typed, not sent
+
+    def switch_draft(self, leaving: str | None, opening: str | None) -> None:
+        """Keep what was typed and not sent in the chat being left, and bring back the one opened's: a draft
+        went along to whichever chat was opened next, and was sent there."""
+        text = self.toPlainText()
+        if text.strip():
+            self._drafts[leaving] = text
+        else:
+            self._drafts.pop(leaving, None)
+        self.setPlainText(self._drafts.pop(opening, ""))
+        self.moveCursor(QTextCursor.MoveOperation.End)
 
     def _fit(self) -> None:
         line = self.fontMetrics().lineSpacing()

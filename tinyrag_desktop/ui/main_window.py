@@ -504,6 +504,7 @@ class MainWindow(QMainWindow):
     # sight): it is shown again when its chat is opened, and stored when it ends, as if it had stayed.
     def new_chat(self) -> None:
         self.cancel_edit()
+        self.composer.switch_draft(self.chat_id, None)
         self.chat_id = None
         self._loading, self._earlier, self._insert_at = None, None, None
         self.view.clear(keep=self._answer)
@@ -517,6 +518,7 @@ class MainWindow(QMainWindow):
             if chat is None:
                 return
             self.cancel_edit()
+            self.composer.switch_draft(self.chat_id, chat_id)
             self.chat_id = chat_id
             self.sidebar.mark_current(chat_id)  # opened from elsewhere too (Undo): the list says which
             self.welcome.hide()
