@@ -9,7 +9,7 @@ import json
 import sys
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QPushButton, QWidget
 
 from tests.sse_server import Raw, Status, Stream, free_port
 from tinyrag_desktop.chats import ChatStore
@@ -592,3 +592,25 @@ def test_a_persona_renamed_in_settings_keeps_its_chats(make_window, server, qloo
     assert win.persona.currentText() == "Tutor"
     assert qloop.run(ask_and_wait(win, "And again")) == "done"
     assert "step by step" in server.requests[-1]["messages"][0]["content"]
+
+
+def test_in_a_very_wide_window_the_message_box_is_as_wide_as_the_conversation_and_under_it(make_window, server,
+                                                                                          qloop):
+    # The conversation's column stops at COLUMN_MAX, centred; the message box ran the whole 2,300 px.
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QFrame
+
+    from tinyrag_desktop.ui.chat_view import COLUMN_MAX
+
+    server.queue(Stream(tokens("An answer.")))
+    win = make_window(server.base_url)
+    win.resize(2560, 900)
+    assert qloop.run(ask_and_wait(win, "A question")) == "done"
+    box = win.findChild(QFrame, "composerBox")
+    column = win.view.findChild(QWidget, "chatColumn")
+    left = lambda w: w.mapTo(win, QPoint(0, 0)).x()  # noqa: E731
+    assert box.width() == column.width() == COLUMN_MAX
+    assert abs(left(box) - left(column)) <= 16  # under it (the conversation's scroll bar aside)
+    win.resize(700, 900)
+    qloop.run(wait_until(lambda: box.width() < COLUMN_MAX))
+    assert box.width() >= win.view.width() - 40  # a narrow window: the whole width, as before

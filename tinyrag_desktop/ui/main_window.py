@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeyEvent, QPalette, QTextCursor
+from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel,
                                QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
                                QWidget)
@@ -29,7 +29,7 @@ from . import window_layout
 from .answer import AnswerWidget
 from .bridge import EngineBridge
 from .chat_search import ChatSearch
-from .chat_view import ChatView
+from .chat_view import COLUMN_MAX, ChatView
 from .composer import Composer
 from .confirm_dialog import Confirmer
 from .elided_label import ElidedLabel
@@ -247,8 +247,14 @@ class MainWindow(QMainWindow):
         wrap.setObjectName("composerWrap")
         wrap.setAttribute(Qt.WidgetAttribute.WA_StyledBackground)
         self._chrome = [self.sidebar, header, self.notice_bar, wrap]
-        wl = QVBoxLayout(wrap)
-        wl.setContentsMargins(16, 8, 16, 14)
+        # as wide as the conversation's column, under it: in a 2,560 px window it ran the whole width
+        inner = QWidget(wrap)
+        inner.setMaximumWidth(COLUMN_MAX)
+        centred = QHBoxLayout(wrap)
+        centred.setContentsMargins(16, 8, 16, 14)
+        centred.addStretch(0), centred.addWidget(inner, 100), centred.addStretch(0)
+        wl = QVBoxLayout(inner)
+        wl.setContentsMargins(0, 0, 0, 0)
         wl.setSpacing(4)
         self.find_bar = FindBar(self, wrap)  # Find in chat (Ctrl+F), above the message box
         wl.addWidget(self.find_bar)
@@ -294,7 +300,7 @@ class MainWindow(QMainWindow):
         if watched is self.splitter and event.type() == QEvent.Type.Resize:
             self._fit_sidebar()
         elif watched in (self.sidebar.list, self.persona) and event.type() == QEvent.Type.KeyPress \
-                and _typed(event):
+                and window_layout.typed_key(event):
             # After a click on a chat, or a persona chosen, the focus stays there, and both take a letter as
             # a jump to the next item starting with it: typing a question ("but why…") opened another chat,
             # or switched the chat's persona, and lost the words. They start the question instead. Arrows,
@@ -987,11 +993,3 @@ class MainWindow(QMainWindow):
         kb = sys.modules.get("tinyrag_desktop.kb")
         if kb is not None:  # searched: close the readers, and leave no -wal or -shm file beside knowledge.db
             await asyncio.to_thread(kb.release, self.data_dir)
-
-
-def _typed(event: QKeyEvent) -> bool:
-    """True for a key that types text (a letter, a digit, punctuation), not a shortcut or a lone space."""
-    mods = event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
-                                | Qt.KeyboardModifier.MetaModifier)
-    text = event.text()
-    return not mods and bool(text) and text.isprintable() and not text.isspace()

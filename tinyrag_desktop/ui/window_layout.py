@@ -1,14 +1,15 @@
 """The window's layout between runs: its size and place, the splitter, the knowledge panel's dock, whether
 the chats list and the routing are shown, and the chat that was open. Kept in ``window.ini`` in the data
 folder, beside the settings: it is not a setting of the schema, and a hand-edited or garbled file only
-loses what it garbled."""
+loses what it garbled. Also two small helpers of the window's keyboard handling (Tab order, typed keys)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QKeyEvent
 
 from ..chats import ChatStore, ChatStoreError
 
@@ -75,3 +76,11 @@ def index_of(stops: list[QWidget], focus: QWidget) -> int:
         if widget.isAncestorOf(focus):
             return i
     return -1
+
+
+def typed_key(event: QKeyEvent) -> bool:
+    """True for a key that types text (a letter, a digit, punctuation), not a shortcut or a lone space."""
+    mods = event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+                                | Qt.KeyboardModifier.MetaModifier)
+    text = event.text()
+    return not mods and bool(text) and text.isprintable() and not text.isspace()
