@@ -9,7 +9,7 @@ import shiboken6
 from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter, QPalette, QTextOption
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QTextBrowser,
-                               QTextEdit, QVBoxLayout, QWidget)
+                               QTextEdit, QToolButton, QVBoxLayout, QWidget)
 
 from ..chats import StoredMessage
 from .answer import AnswerWidget
@@ -186,6 +186,19 @@ class ChatView(QScrollArea):
         bar = self.verticalScrollBar()
         bar.valueChanged.connect(self._on_scrolled)
         bar.rangeChanged.connect(self._on_range)
+        # Scrolled up to read, the user saw the answer go on out of sight with no way back but the scroll bar.
+        self.latest = QToolButton(self)
+        self.latest.setObjectName("toLatest")
+        self.latest.setText("Latest")
+        self.latest.setArrowType(Qt.ArrowType.DownArrow)
+        self.latest.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.latest.setAccessibleName("Go to the latest message")
+        self.latest.setToolTip("Go to the end of the conversation (End)")
+        self.latest.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.latest.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # End does it from the keyboard
+        self.latest.clicked.connect(self.scroll_to_bottom)
+        self.latest.hide()
+        self.viewport().installEventFilter(self)  # its size places "Latest"
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         """As narrow as the conversation can be laid out, scroll bar included: a scroll area's own minimum
@@ -202,6 +215,8 @@ class ChatView(QScrollArea):
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             self.updateGeometry()  # an answer or a card came or went: the minimum width may have changed
+        elif watched is self.viewport() and event.type() == QEvent.Type.Resize:
+            self._place_latest()
         return super().eventFilter(watched, event)
 
     def has_focus_ring(self) -> bool:
@@ -216,6 +231,32 @@ class ChatView(QScrollArea):
         self._follow = value >= bar.maximum() - 24 and self._from_bottom is None
         if value == 0 < bar.maximum() and self._earlier.isVisible():
             self.earlierWanted.emit()
+        self._place_latest()
+
+    def _place_latest(self) -> None:
+        """Show "Latest" at the bottom of the view while a quarter of a screen or more is below it."""
+        bar = self.verticalScrollBar()
+        below = bar.maximum() - bar.value()
+        show = below > max(48, self.viewport().height() // 4)
+        if show and self.latest.isHidden():  # in the theme's colours of the moment
+            accent = colors().accent.name()
+            self.latest.setStyleSheet(f"QToolButton {{ background: {accent}; color: white; border: none; "
+                                      "border-radius: 12px; padding: 4px 12px 4px 8px; }")
+        self.latest.setVisible(show)
+        if show:
+            hint, area = self.latest.sizeHint(), self.viewport().geometry()
+            self.latest.setGeometry(area.center().x() - hint.width() // 2, area.bottom() - hint.height() - 12,
+                                    hint.width(), hint.height())
+            self.latest.raise_()
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        """Home and End go to the conversation's start and end (a scroll area moves only by arrows and pages)."""
+        if event.key() == Qt.Key.Key_Home:
+            self.verticalScrollBar().setValue(0)  # at the top, the page before is built (earlierWanted)
+        elif event.key() == Qt.Key.Key_End:
+            self.scroll_to_bottom()
+        else:
+            super().keyPressEvent(event)
 
     def set_has_earlier(self, on: bool) -> None:
         """Whether messages before the first one shown are left to show."""
@@ -262,6 +303,7 @@ class ChatView(QScrollArea):
             self.verticalScrollBar().setValue(self._expected)
         elif self._follow:
             self.verticalScrollBar().setValue(hi)
+        self._place_latest()  # more came below what the user reads
 
     def scroll_to_bottom(self) -> None:
         self._follow = True
