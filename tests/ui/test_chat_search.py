@@ -267,6 +267,28 @@ def test_the_keyboard_goes_from_the_search_to_its_hits(make_window, server, qloo
     qtbot.keyClick(win.sidebar.search, Qt.Key.Key_Escape)  # empties the box: every chat is listed
     assert win.sidebar.search.text() == "" and len(win.sidebar.titles()) == 3
     assert win.sidebar.search.hasFocus()
+    qtbot.keyClick(win.sidebar.search, Qt.Key.Key_Escape)  # empty: back to the message box
+    assert win.composer.hasFocus()
+
+
+def test_enter_after_the_search_was_sent_but_before_its_hits_came_opens_the_first_hit(make_window, server, qloop,
+                                                                                       qtbot, history, monkeypatch):
+    # Enter once the typing pause had passed but the search was still running opened the first row of the
+    # list as it was: every chat, newest first, not a hit.
+    from PySide6.QtCore import Qt
+
+    data, ids = history
+    started, release, _returned = _held(monkeypatch, "apple")
+    win = make_window(server.base_url, data_dir=data)
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    win.sidebar.search.setFocus()
+    qtbot.keyClicks(win.sidebar.search, "apple")
+    qtbot.waitUntil(started.is_set)  # searched, not found yet
+    qtbot.keyClick(win.sidebar.search, Qt.Key.Key_Return)
+    assert win.chat_id is None  # not the newest chat, sourdough
+    release.set()
+    qloop.run(wait_until(lambda: win.chat_id == ids["apple"]))
 
 
 def test_a_hits_words_found_are_drawn_under_its_title_in_the_muted_colour(make_window, server, qtbot, history):

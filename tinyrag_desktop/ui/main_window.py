@@ -81,7 +81,7 @@ class MainWindow(QMainWindow):
             warnings = (*warnings, damaged)
         self.bridge = EngineBridge(self)
         self.chat_search = ChatSearch(self.store.path, self)  # the chats list's search, in a worker thread
-        self.chat_search.found.connect(lambda _text, chats: self.sidebar.set_chats(chats, self.chat_id))
+        self.chat_search.found.connect(lambda text, chats: self.sidebar.set_chats(chats, self.chat_id, text))
         self.chat_search.failed.connect(self._chat_search_failed)
         self.confirmer = Confirmer(self)
         self._engine_factory = engine_factory or self._default_engine
@@ -164,6 +164,7 @@ class MainWindow(QMainWindow):
         self.sidebar.undoRequested.connect(self.undo_delete)
         self.sidebar.exportRequested.connect(lambda cid, fmt: self.export_dialog(fmt, cid))
         self.sidebar.searchChanged.connect(lambda _t: self._refresh_chats())
+        self.sidebar.escaped.connect(lambda: self.composer.setFocus())
 
         main = QWidget(self)
         col = QVBoxLayout(main)

@@ -154,6 +154,7 @@ class ChatsSidebar(QFrame):
     undoRequested = Signal(str)
     exportRequested = Signal(str, str)   # chat id, "md" or "html"
     searchChanged = Signal(str)
+    escaped = Signal()  # Esc in the empty search box
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -179,6 +180,7 @@ class ChatsSidebar(QFrame):
         self.search.textChanged.connect(self._on_search_text)
         self.search.installEventFilter(self)
         self._open_first = False  # Enter came before the search's hits: the first is opened when they come
+        self._listed_for = ""  # the words whose hits the list shows ("" : every chat)
         self.list = _ChatList(self)
         self.list.setObjectName("chatList")
         self.list.setAccessibleName("Chat list, newest first")
@@ -240,8 +242,8 @@ class ChatsSidebar(QFrame):
         self.list.addAction(delete)
 
     # content --------------------------------------------------------------------------------------
-    def set_chats(self, chats: list[ChatInfo], current: str | None) -> None:
-        """List ``chats`` (newest first, or search hits), with ``current`` as the open chat.
+    def set_chats(self, chats: list[ChatInfo], current: str | None, words: str = "") -> None:
+        """List ``chats`` (newest first, or the search hits for ``words``), with ``current`` as the open chat.
 
         The first FILL_AT_ONCE rows are there when this returns, the rest follow FILL_SLICE rows per
         event-loop turn: building 3,000 rows at once held the window 130–240 ms (at every search typed
@@ -265,33 +267,35 @@ class ChatsSidebar(QFrame):
         self._add_rows(self._fill, FILL_AT_ONCE)
         self.empty_hint.setText(self._empty_text())
         self.empty_hint.setVisible(not chats)
-        if self._open_first and self.search.text().strip():
+        self._listed_for = words.strip()
+        if self._open_first and self._listed_for and self._listed_for == self.search.text().strip():
             self._open_first = False
             self._to_first_hit(open_it=True)
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
-        """The search box's keys: Down goes to the first hit, Enter opens it, Esc empties the box (and
-        stops no answer while it has words in it)."""
+        """The search box's keys: Down goes to the first hit, Enter opens it, Esc empties the box, or, empty,
+        gives the keyboard back (``escaped``); Esc here stops no answer."""
         kind = event.type()
         if watched is not self.search or kind not in (QEvent.Type.KeyPress, QEvent.Type.ShortcutOverride):
             return super().eventFilter(watched, event)
         key, words = event.key(), self.search.text().strip()
         if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
             return False
-        if kind == QEvent.Type.ShortcutOverride:  # Esc is also the window's Stop
-            if key == Qt.Key.Key_Escape and self.search.text():
+        if kind == QEvent.Type.ShortcutOverride:  # Esc is also the window's Stop: not here, where it stopped
+            if key == Qt.Key.Key_Escape:          # an answer the user could not see (in another chat)
                 event.accept()
                 return True
             return False
-        if key == Qt.Key.Key_Escape and self.search.text():
-            self.search.clear()
+        if key == Qt.Key.Key_Escape:  # empties the box; an empty box gives the keyboard back to the message box
+            self.search.clear() if self.search.text() else self.escaped.emit()
         elif key == Qt.Key.Key_Down:
             self._to_first_hit(open_it=False)
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and words:
-            if self._search_timer.isActive():  # typed a moment ago: searched now, opened when found
-                self._search_timer.stop()
-                self._open_first = True
-                self.searchChanged.emit(self.search.text())
+            if self._search_timer.isActive() or words != self._listed_for:  # its hits are not in yet
+                self._open_first = True  # the first is opened when they come
+                if self._search_timer.isActive():  # typed a moment ago: searched now
+                    self._search_timer.stop()
+                    self.searchChanged.emit(self.search.text())
             else:
                 self._to_first_hit(open_it=True)
         else:
