@@ -102,3 +102,49 @@ def test_stopping_an_answer_from_another_chat_says_which_and_keeps_what_came(mak
     stored = ChatStore(win.data_dir).messages(story)[-1]
     assert stored.status == "stopped" and 100 < len(stored.content) < len(LONG)
     assert LONG.startswith(stored.content.rstrip())
+
+
+def test_an_answer_that_ends_while_its_chat_is_being_opened_again_is_shown_under_it(make_window, server, qloop,
+                                                                                     tmp_path, monkeypatch):
+    # It was missing: the messages being shown were read before it was stored, and the answer was not put
+    # back under them; Regenerate then took the answer above it for the last one and deleted it.
+    import tinyrag_desktop.ui.main_window as mw
+
+    data = tmp_path / "long"
+    store = ChatStore(data)
+    chat = store.new_chat()
+    for i in range(19):
+        store.add_user_message(chat.id, f"question {i}")
+        store.add_assistant_message(chat.id, f"answer {i} " + "word " * 300)
+    store.close()
+    server.queue(Stream(tokens(LONG, 16), delay=0.004))
+    win = make_window(server.base_url, data_dir=data)
+    win.open_chat(chat.id)
+    qloop.run(wait_until(lambda: not win.loading))
+    real = win._load_step
+
+    def slowly(batch, budget=None):  # the chat is built a slice a turn: held here until the answer ends
+        if budget == float("inf") or not win.bridge.is_running():
+            real(batch, budget)
+        else:
+            mw.QTimer.singleShot(5, lambda: win._load_step(batch, budget))
+
+    monkeypatch.setattr(win, "_load_step", slowly)
+
+    async def scenario():
+        finished = wait_signal(win.answerFinished, timeout=30)
+        win.ask("Tell me a long story")
+        await wait_until(lambda: len(win.view.answers()[-1].content()) > 100)
+        win.new_chat()
+        win.open_chat(chat.id)
+        assert win.loading
+        win.stop()  # it ends as the chat is built again
+        return await finished
+
+    assert qloop.run(scenario(), timeout=40) == "stopped"
+    qloop.run(wait_until(lambda: not win.loading))
+    stored = ChatStore(data).messages(chat.id)
+    shown = win.view.answers()
+    assert len(shown) == len([m for m in stored if m.role == "assistant"]) == 20
+    assert shown[-1].content() == stored[-1].content and stored[-1].status == "stopped"
+    assert [a.regenerate_button.isVisibleTo(a) for a in shown][-2:] == [False, True]

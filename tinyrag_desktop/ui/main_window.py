@@ -819,6 +819,9 @@ class MainWindow(QMainWindow):
                 self._chat_used(self.store.get_chat(chat_id))
             if chat_id != self.chat_id:  # it ended out of sight, its chat left for another
                 self._answered_elsewhere(answer, chat_id, outcome)
+            elif answer not in self.view.answers():  # as its chat was being opened again: shown after it
+                self.finish_loading()
+                self.view.attach(answer)
         self._update_last_answer()
         self._recheck_server(outcome)
         pending, self._after_stream = self._after_stream, []
