@@ -169,6 +169,10 @@ def test_plain_text_is_released_at_once_and_only_a_tool_prefix_is_held() -> None
         "10. Run it:\n\n     ```\n     x\n\n     {b}\n     ```",
         "- a\n    - nested:\n\n      ~~~\n      x\n\n      {b}\n      ~~~",
         "\t```\n\tx\n\n\t{b}\n\t```",
+        # a fence line the code writes, further in than the opening line, is code, not the fence's end
+        '```python\nout = """\n    ```\n"""\nexample = \'{b}\'\n```',
+        "```bash\ncat <<EOF\n    ```\nEOF\necho '{b}'\n```",
+        "1. x\n\n    ```\n    y\n        ```\n\n    {b}\n    ```",
     ],
 )
 def test_blocks_in_code_are_text(wrapper: str) -> None:

@@ -13,9 +13,11 @@ The parser is in one of four modes:
 ``FENCE``
     Inside a fenced code block (a line starting with three or more backticks or tildes, indented or not:
     CommonMark allows three spaces, but a fence in a list item is indented by the item's marker, four
-    spaces or more under "1." or a nested item, and was read as text, its blocks run). Blocks here are text. As in CommonMark, a line holding only a run of the same character, at
-    least as long (and spaces), closes it: `````go`` inside a fence is code, not its end. A backtick
-    "fence" whose info string holds a backtick (```` ```x``` ````) is no fence but an inline code span.
+    spaces or more under "1." or a nested item, and was read as text, its blocks run). Blocks here are
+    text. As in CommonMark, a line holding only a run of the same character, at least as long (and
+    spaces), closes it, indented at most three columns more than the opening line (a fence line the code
+    writes, further in, is code): `````go`` inside a fence is code, not its end. A backtick "fence"
+    whose info string holds a backtick (```` ```x``` ````) is no fence but an inline code span.
 ``INLINE``
     Inside an inline code span (a run of N backticks, closed by the next run of exactly N). Blocks here are
     text. A blank line ends the span, as a paragraph break does in Markdown.
@@ -72,9 +74,9 @@ _INLINE_STOP = re.compile(r"[`\n]")
 _SPAN = re.compile(r"(`+)(?:[^`\n]*(`+)(?=[^`]))?")
 # A line that opens a fence, whole (from the newline before it to the one ending it), and a fence's
 # closing line: a run of its character at least as long as the opening one, alone on its line.
-_FENCE_LINE = re.compile(r"\n[ \t]*(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)(?=\n)")
+_FENCE_LINE = re.compile(r"\n([ \t]*)(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)(?=\n)")
 _CLOSING_LINE = {
-    c: re.compile(rf"\n[ \t]*({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
+    c: re.compile(rf"\n([ \t]*)({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
 }
 _NAME_CHARS = re.compile(r"[A-Za-z_:][-\w.:]*")
 _INNER_OPEN = re.compile(r"<([A-Za-z_][-\w.]*)\s*(/?)>")
@@ -89,8 +91,8 @@ class XMLParseState:
         self.max_block_chars = max_block_chars
         self._mode = _TEXT
         self._hold = ""  # unprocessed input: a suffix that may still become "<tool "
-        # (text, position, fence character, run length): no line closes that fence in the text after it
-        self._unclosed: tuple[str, int, str, int] | None = None
+        # (text, position, fence character, run length, indent): no line closes that fence in the text after it
+        self._unclosed: tuple[str, int, str, int, int] | None = None
         self._finished = False
         # Markdown state.
         self._line_start = True  # the next char begins a line (so may begin a fence)
@@ -99,6 +101,9 @@ class XMLParseState:
         self._run_at_line_start = False
         self._fence_char = ""
         self._fence_len = 0
+        self._fence_indent = 0  # columns before the opening run: a closing one may have up to 3 more
+        self._ls_cols = 0  # columns of spaces and tabs so far at the start of the current line
+        self._run_cols = 0  # those before the run in progress, if it began its line
         self._fence_line = _F_BODY
         self._inline_len = 0
         self._line_blank = True  # the current line holds only whitespace so far
@@ -187,7 +192,7 @@ class XMLParseState:
             elif self._fence_line is _F_CLOSING:
                 m = _CLOSING_STOP.search(s, i)
             else:
-                end = self._past_closing_line(s, i, self._fence_char, self._fence_len)
+                end = self._past_closing_line(s, i, self._fence_char, self._fence_len, self._fence_indent)
                 if end >= 0:
                     i = end
                     continue
@@ -211,10 +216,10 @@ class XMLParseState:
             if c == "\n":
                 if mode is _TEXT and (fence := _FENCE_LINE.match(s, j)) is not None:
                     # A whole fenced block: when its closing line is here too, skip to its end.
-                    run = fence.group(1) or fence.group(2)
-                    end = self._past_closing_line(s, fence.end(), run[0], len(run))
-                    if end >= 0:
-                        self._fence_char, self._fence_len = run[0], len(run)  # as reading it would leave them
+                    run, indent = fence.group(2) or fence.group(3), _cols(fence.group(1))
+                    end = self._past_closing_line(s, fence.end(), run[0], len(run), indent)
+                    if end >= 0:  # as reading it would leave them:
+                        self._fence_char, self._fence_len, self._fence_indent = run[0], len(run), indent
                         i = end
                         continue
                 self._newline()
@@ -256,23 +261,25 @@ class XMLParseState:
         if n > flushed:
             out.append(TextChunk(s[flushed:]))
 
-    def _past_closing_line(self, s: str, i: int, char: str, length: int) -> int:
-        """In a fence of ``length`` ``char``s, before the end of a line of its body: where the line that
-        closes it ends (its newline), if that is in ``s``, the parser then back in text; else -1.
+    def _past_closing_line(self, s: str, i: int, char: str, length: int, indent: int) -> int:
+        """In a fence of ``length`` ``char``s opened ``indent`` columns in, before the end of a line of its
+        body: where the line that closes it ends (its newline), if that is in ``s``, the parser then back
+        in text; else -1. A closing line is indented at most three columns more than the opening one (a
+        fence line written inside the code, further in, is code).
 
         Lines before it change nothing (a shorter run, or a run with text after it, leaves the fence
         open), so the scan goes there at once, leaving the state as reading each line would."""
         unclosed = self._unclosed
-        if unclosed is not None and unclosed[0] is s and i >= unclosed[1] and unclosed[2:] == (char, length):
+        if unclosed is not None and unclosed[0] is s and i >= unclosed[1] and unclosed[2:] == (char, length, indent):
             return -1  # searched to the end of s already: looking again after each line would be quadratic
         pattern = _CLOSING_LINE[char]
         pos = i
         while (m := pattern.search(s, pos)) is not None:
-            if m.end(1) - m.start(1) >= length:
+            if m.end(2) - m.start(2) >= length and _cols(m.group(1)) <= indent + 3:
                 self._mode, self._fence_line, self._line_blank = _TEXT, _F_BODY, False
                 return m.end()
             pos = m.end()
-        self._unclosed = (s, i, char, length)
+        self._unclosed = (s, i, char, length, indent)
         return -1
 
     def _simple_block(self, s: str, j: int) -> ToolCall | None:
@@ -294,6 +301,7 @@ class XMLParseState:
         if self._mode is _INLINE and self._line_blank:
             self._mode = _TEXT  # a blank line ends a paragraph, and with it an unclosed code span
         self._line_start = True
+        self._ls_cols = 0
         self._line_blank = True
         self._fence_line = _F_BODY
 
@@ -301,8 +309,11 @@ class XMLParseState:
         """At a line start: spaces or tabs, then perhaps a fence run."""
         n = len(s)
         j = i
+        cols = self._ls_cols
         while j < n and s[j] in " \t":
+            cols = cols + 1 if s[j] == " " else cols + 4 - cols % 4  # a tab to the next stop of four
             j += 1
+        self._ls_cols = cols
         if j == n:
             return j
         self._line_start = False
@@ -311,6 +322,7 @@ class XMLParseState:
             if self._mode is _FENCE and c != self._fence_char:
                 return j
             self._run_char, self._run_len, self._run_at_line_start = c, 0, True
+            self._run_cols = cols
         return j
 
     def _continue_run(self, s: str, i: int) -> int:
@@ -332,11 +344,13 @@ class XMLParseState:
         self._run_char, self._run_len, self._run_at_line_start = "", 0, False
         mode = self._mode
         if mode is _FENCE:
-            if at_start and c == self._fence_char and length >= self._fence_len:
+            if at_start and c == self._fence_char and length >= self._fence_len and (
+                    self._run_cols <= self._fence_indent + 3):
                 self._fence_line = _F_CLOSING  # closes it if the line holds nothing more
         elif mode is _TEXT:
             if at_start and length >= 3:
                 self._mode, self._fence_char, self._fence_len = _FENCE, c, length
+                self._fence_indent = self._run_cols
                 self._fence_line = _F_INFO if c == "`" else _F_BODY
             elif c == "`":
                 self._mode, self._inline_len = _INLINE, length
@@ -601,3 +615,11 @@ def parse_all(text: str, **kwargs: int) -> list[ParseEvent]:
     """Parse a whole text at once (for tests, stored transcripts and the CLI)."""
     state = XMLParseState(**kwargs)
     return _merge_text(state.feed(text) + state.finish())
+
+
+def _cols(indent: str) -> int:
+    """The columns a line's leading spaces and tabs take, a tab to the next stop of four."""
+    cols = 0
+    for c in indent:
+        cols = cols + 1 if c == " " else cols + 4 - cols % 4
+    return cols
