@@ -104,3 +104,50 @@ def test_ask_screenshot_exits_1_when_the_server_is_down(tmp_path):
 def test_screenshot_without_ask_is_refused(tmp_path):
     done = _run_app(["--screenshot", str(tmp_path / "x.png")], tmp_path)
     assert done.returncode == 2 and "--ask" in done.stderr
+
+
+def test_a_command_asked_by_a_chat_not_on_screen_names_that_chat(make_window, server, qloop):
+    # The question opened over the chat being read and offered "the rest of this chat", which read as that
+    # chat, while the command came from the one answering out of sight.
+    from PySide6.QtWidgets import QLabel
+
+    from .conftest import wait_signal
+
+    server.queue(Stream(tokens("A."), delay=0.001), Stream(["Let me look. ", *tokens("x" * 400, 8), " ", SHELL],
+                                                           delay=0.005), Stream(tokens("Done.")))
+    win = make_window(server.base_url, allow_shell_exec=True)
+    assert qloop.run(ask_and_wait(win, "About apples")) == "done"
+    apples = win.chat_id
+
+    async def scenario():
+        win.new_chat()
+        finished = wait_signal(win.answerFinished, timeout=20)
+        win.ask("Clean my temp folder")
+        await wait_until(lambda: win.view.answers() and win.view.answers()[-1].content())
+        win.open_chat(apples)
+        await wait_until(lambda: win.confirmer.current is not None and win.confirmer.current.isVisible())
+        dialog = win.confirmer.current
+        intro = dialog.findChildren(QLabel)[0].text()
+        assert "(in the chat “Clean my temp folder”, not the one open)" in intro
+        assert dialog.allow_chat.text() == "&Allow commands without asking for the rest of “Clean my temp folder”"
+        dialog.deny_button.click()
+        return await finished
+
+    assert qloop.run(scenario(), timeout=30) == "done"
+    assert win.chat_id == apples
+
+
+def test_a_command_asked_by_the_chat_on_screen_says_this_chat(make_window, server, qloop):
+    server.queue(Stream(tokens(SHELL)), Stream(tokens("Done.")))
+    win = make_window(server.base_url, allow_shell_exec=True)
+
+    async def scenario():
+        import asyncio
+        task = asyncio.ensure_future(ask_and_wait(win, "Run echo"))
+        await wait_until(lambda: win.confirmer.current is not None and win.confirmer.current.isVisible())
+        dialog = win.confirmer.current
+        assert dialog.allow_chat.text() == "&Allow commands without asking for the rest of this chat"
+        dialog.deny_button.click()
+        return await task
+
+    assert qloop.run(scenario()) == "done"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import html
+import sqlite3
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFontDatabase
@@ -16,13 +18,17 @@ _COMMAND_MOST = 140  # pixels: a longer command scrolls in its box
 class ConfirmDialog(QDialog):
     """Asks before a tool runs something on this computer. Deny is the default button."""
 
-    def __init__(self, tool: str, text: str, parent: QWidget | None = None) -> None:
+    def __init__(self, tool: str, text: str, parent: QWidget | None = None, elsewhere: str = "") -> None:
+        """``elsewhere``: the title of the chat asking, when it is not the one on screen (its answer goes on
+        while another is read): the question names it, as "this chat" would read as the one open."""
         super().__init__(parent)
         self.setObjectName("confirmDialog")
         self.setWindowTitle("Run this command?")
         self.setMinimumWidth(480)
         layout = QVBoxLayout(self)
-        intro = QLabel(f"The model wants the <b>{tool}</b> tool to run this command on your computer:", self)
+        where = f" (in the chat “{html.escape(elsewhere)}”, not the one open)" if elsewhere else ""
+        intro = QLabel(f"The model wants the <b>{html.escape(tool)}</b> tool to run this command on your "
+                       f"computer{where}:", self)
         intro.setWordWrap(True)
         self.command = QPlainTextEdit(text, self)
         self.command.setObjectName("confirmCommand")
@@ -32,7 +38,8 @@ class ConfirmDialog(QDialog):
         self.command.setMaximumHeight(_COMMAND_MOST)
         self.command.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.command.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.allow_chat = QCheckBox("&Allow commands without asking for the rest of this chat", self)
+        self.allow_chat = QCheckBox("&Allow commands without asking for the rest of "
+                                    + (f"“{elsewhere.replace('&', '&&')}”" if elsewhere else "this chat"), self)
         self.allow_chat.setObjectName("allowForChat")
         buttons = QDialogButtonBox(self)
         self.run_button = QPushButton("&Run", self)
@@ -115,7 +122,7 @@ class Confirmer:
             self._turn.release()
 
     async def _ask(self, tool: str, text: str, chat_id: str | None) -> bool:
-        dialog = ConfirmDialog(tool, text, self._parent)
+        dialog = ConfirmDialog(tool, text, self._parent, self._elsewhere(chat_id))
         self.current = dialog
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[int] = loop.create_future()
@@ -133,6 +140,17 @@ class Confirmer:
         if ok and dialog.allow_chat.isChecked() and chat_id is not None:
             self._allowed_chats.add(chat_id)
         return ok
+
+    def _elsewhere(self, chat_id: str | None) -> str:
+        """The title of ``chat_id`` when the window shows another chat ("" when it is the one open)."""
+        window = self._parent
+        if chat_id is None or getattr(window, "chat_id", chat_id) == chat_id:
+            return ""
+        try:
+            chat = window.store.get_chat(chat_id)
+        except sqlite3.Error:  # the history locked or damaged: the question still asks, without the title
+            return "another chat"
+        return chat.title if chat is not None and chat.title else "another chat"
 
     def for_chat(self, chat_id: str | None):
         """A ``confirm(tool, text)`` bound to one chat, as ToolContext.confirm expects."""
