@@ -148,3 +148,29 @@ def test_an_answer_that_ends_while_its_chat_is_being_opened_again_is_shown_under
     assert len(shown) == len([m for m in stored if m.role == "assistant"]) == 20
     assert shown[-1].content() == stored[-1].content and stored[-1].status == "stopped"
     assert [a.regenerate_button.isVisibleTo(a) for a in shown][-2:] == [False, True]
+
+
+def test_the_chat_on_screen_takes_a_new_theme_while_another_answers_and_keeps_its_draft(make_window, server,
+                                                                                         qloop):
+    # The chat on screen was not built again in the new colours while any answer streamed, even one in
+    # another chat: a light code box in a dark window.
+    from tinyrag_desktop.ui.markdown_render import DARK
+
+    server.queue(Stream(tokens("Apples: `x = 1`.")), Stream(tokens(LONG, 16), delay=0.004))
+    win = make_window(server.base_url, theme="light")
+    assert qloop.run(ask_and_wait(win, "About apples")) == "done"
+    apples = win.chat_id
+
+    async def scenario():
+        finished = _start_long_answer(win, "Tell me a long story")
+        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
+        win.open_chat(apples)
+        await wait_until(lambda: not win.loading)
+        win.composer.setPlainText("a draft")
+        win.apply_settings(win.settings.replace(theme="dark"), save=False)
+        await wait_until(lambda: not win.loading and win.view.answers())
+        assert [a._palette for a in win.view.answers()] == [DARK]
+        assert win.composer.toPlainText() == "a draft"
+        return await finished
+
+    assert qloop.run(scenario(), timeout=40) == "done"

@@ -142,9 +142,8 @@ class MainWindow(QMainWindow):
         self._app_palette = apply_theme(self._qapp(), self.settings["theme"])
         self.view.palette_colours = self._app_palette
         self._style_chrome()
-        if self.chat_id and not self.bridge.is_running():
-            current, self.chat_id = self.chat_id, None
-            self.open_chat(current)  # rebuild the answers in the new colours
+        if self.chat_id and self._stream_chat != self.chat_id:  # an answer streaming here keeps its colours
+            self.open_chat(self.chat_id, rebuild=True)  # the answers built again in the new colours
 
     @staticmethod
     def _qapp():
@@ -519,7 +518,7 @@ class MainWindow(QMainWindow):
         self.sidebar.mark_current(None)
         self.composer.setFocus()
 
-    def open_chat(self, chat_id: str) -> None:
+    def open_chat(self, chat_id: str, rebuild: bool = False) -> None:
         def go() -> None:
             chat = self.store.get_chat(chat_id)
             if chat is None:
@@ -545,7 +544,7 @@ class MainWindow(QMainWindow):
             self.view.set_has_earlier(earlier)
             self._loading = iter(messages)
             self._load_step(self._loading)
-        if chat_id != self.chat_id or not self.view.answers():
+        if rebuild or chat_id != self.chat_id or not self.view.answers():
             go()
 
     def _load_step(self, batch: Iterator[StoredMessage], budget: float | None = None) -> None:
