@@ -22,6 +22,7 @@ from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html, window_words
 from .segments import MarkdownSegment, SettingsSource, ThinkingSection
 from .sources import SOURCE_TOOLS, SourcesRow, split_sources
+from .status import model_label
 from .theme import colors, paint_focus_ring
 from .toolcard import STOPPED, ToolCard
 
@@ -49,15 +50,6 @@ def footer_text(stats: dict[str, Any]) -> str:
         parts.append("stopped")
     return " · ".join(parts)
 
-
-def model_label(model: str, limit: int = 40) -> str:
-    """A model's name as a footer says it: the last part of a path-like name ("hf.co/org/Model-GGUF:Q4_K_M"
-    → "Model-GGUF:Q4_K_M"), cut in the middle past ``limit`` characters."""
-    name = model.rstrip("/").rsplit("/", 1)[-1] or model
-    if len(name) <= limit:
-        return name
-    half = (limit - 1) // 2
-    return f"{name[:half]}…{name[-(limit - 1 - half):]}"
 
 
 def _tools_text(stats: dict[str, Any]) -> str:
