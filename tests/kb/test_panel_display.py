@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QObject, QUrl, Slot
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
 from tests.kb.test_panel import _count, _import, _text
+from tests.url_handler import OpenedUrls
 
 
 @pytest.mark.parametrize("width", [380, 700])
@@ -83,21 +84,10 @@ def test_failures_come_before_skipped_files_and_every_reason_is_in_the_tooltip(q
     assert all(f"{folder / f'picture{n}.png'}: .png is not a supported type" in tip for n in range(10))
 
 
-class _Opened(QObject):
-    """Stands in for the desktop's URL handler, so a test sees what opening a source would open."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.urls: list[str] = []
-
-    @Slot(QUrl)
-    def open(self, url: QUrl) -> None:
-        self.urls.append(url.toString())
-
 
 @pytest.fixture
 def opened():
-    handler = _Opened()
+    handler = OpenedUrls()
     for scheme in ("file", "http", "https"):
         QDesktopServices.setUrlHandler(scheme, handler, "open")
     yield handler
@@ -117,7 +107,7 @@ def test_opening_a_source_deleted_since_its_import_says_so_instead_of_opening_no
     _import(qtbot, panel, [str(sample_dir / "notes.txt"), str(sample_dir / "guide.md")])
     guide = _row(panel, "Bread Guide")
     panel.sources_view.activated.emit(guide)
-    assert opened.urls == [QUrl.fromLocalFile(str(sample_dir / "guide.md")).toString()]
+    assert opened.addresses() == [QUrl.fromLocalFile(str(sample_dir / "guide.md")).toString()]
     (sample_dir / "guide.md").unlink()
     panel.sources_view.activated.emit(guide)  # it was handed to the desktop, which showed nothing
     assert len(opened.urls) == 1
@@ -135,7 +125,7 @@ def test_an_article_stored_by_its_title_opens_on_wikipedia_not_as_a_file(qtbot, 
                           load_id=new_load_id())
     panel.refresh()
     panel.sources_view.activated.emit(_row(panel, "Alan Turing"))
-    assert opened.urls == ["https://en.wikipedia.org/wiki/Alan_Turing"]  # was file:///…/wikipedia:en:Alan Turing
+    assert opened.addresses() == ["https://en.wikipedia.org/wiki/Alan_Turing"]  # was file:///…/wikipedia:en:Alan Turing
 
 
 def test_import_times_are_listed_as_a_file_manager_lists_them():

@@ -59,10 +59,10 @@ def test_enter_on_a_row_opens_its_source(qtbot, panel, sample_dir):
     from PySide6.QtCore import QUrl
     from PySide6.QtGui import QDesktopServices
 
-    from tests.kb.test_panel_display import _Opened
+    from tests.url_handler import OpenedUrls
 
     _import(qtbot, panel, [str(sample_dir / "guide.md")])
-    handler = _Opened()
+    handler = OpenedUrls()
     QDesktopServices.setUrlHandler("file", handler, "open")
     try:
         panel.show()
@@ -71,6 +71,6 @@ def test_enter_on_a_row_opens_its_source(qtbot, panel, sample_dir):
         view.setFocus()
         view.setCurrentIndex(view.model().index(0, 0))
         qtbot.keyClick(view, Qt.Key.Key_Return)
-        assert handler.urls == [QUrl.fromLocalFile(str(sample_dir / "guide.md")).toString()]
+        assert handler.addresses() == [QUrl.fromLocalFile(str(sample_dir / "guide.md")).toString()]
     finally:
         QDesktopServices.unsetUrlHandler("file")

@@ -14,11 +14,12 @@ from .conftest import ask_and_wait, tokens, wait_signal, wait_until
 LONG = " ".join(f"word{n}" for n in range(1500))
 
 
-def _start_long_answer(win, question: str):
-    """Send ``question`` in a new chat; the answer's end, to await. Returns once some of it is shown."""
+async def _start_long_answer(win, question: str):
+    """Send ``question`` in a new chat; once some of its answer is shown, the answer's end, to await."""
     win.new_chat()
     finished = wait_signal(win.answerFinished, timeout=30)
     win.ask(question)
+    await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
     return finished
 
 
@@ -29,8 +30,7 @@ def test_an_answer_left_for_another_chat_is_finished_and_stored_whole(make_windo
     apples = win.chat_id
 
     async def scenario():
-        finished = _start_long_answer(win, "Tell me a long story")
-        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
+        finished = await _start_long_answer(win, "Tell me a long story")
         story = win.chat_id
         win.open_chat(apples)
         await wait_until(lambda: not win.loading)
@@ -62,8 +62,7 @@ def test_an_answer_whose_chat_is_opened_again_while_it_streams_is_shown_and_goes
     win = make_window(server.base_url)
 
     async def scenario():
-        finished = _start_long_answer(win, "Tell me a long story")
-        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
+        finished = await _start_long_answer(win, "Tell me a long story")
         story, live = win.chat_id, win.view.answers()[-1]
         win.new_chat()
         assert win.view.answers() == []
@@ -85,8 +84,7 @@ def test_stopping_an_answer_from_another_chat_says_which_and_keeps_what_came(mak
     win = make_window(server.base_url)
 
     async def scenario():
-        finished = _start_long_answer(win, "Tell me a long story")
-        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
+        finished = await _start_long_answer(win, "Tell me a long story")
         story = win.chat_id
         win.new_chat()
         win.composer.setPlainText("Something else")
@@ -162,8 +160,7 @@ def test_the_chat_on_screen_takes_a_new_theme_while_another_answers_and_keeps_it
     apples = win.chat_id
 
     async def scenario():
-        finished = _start_long_answer(win, "Tell me a long story")
-        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
+        finished = await _start_long_answer(win, "Tell me a long story")
         win.open_chat(apples)
         await wait_until(lambda: not win.loading)
         win.composer.setPlainText("a draft")

@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QObject, QPoint, QUrl, Slot
+from PySide6.QtCore import QPoint, QUrl
 from PySide6.QtGui import QDesktopServices, QTextDocument
 
+from tests.url_handler import OpenedUrls
 from tinyrag_desktop.ui.markdown_render import DARK, LIGHT
 from tinyrag_desktop.ui.segments import MarkdownSegment
-
-
-class _Opened(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.urls: list[QUrl] = []
-
-    @Slot(QUrl)
-    def open(self, url: QUrl) -> None:
-        self.urls.append(url)
 
 
 def _segment(qtbot, text: str, palette=LIGHT) -> MarkdownSegment:
@@ -84,7 +75,7 @@ def test_an_image_link_opens_only_as_links_do_and_a_local_picture_in_the_viewer(
     seg = _segment(qtbot, f"![diagram](https://example.org/a.png) ![first]({address})"
                           f" ![second]({picture.as_posix().replace(' ', '%20')}) [run]({script.as_posix()})"
                           " ![third](pictures/b.png) [mail](mailto:a@example.org)")
-    web, files, mail = _Opened(), _Opened(), _Opened()
+    web, files, mail = OpenedUrls(), OpenedUrls(), OpenedUrls()
     QDesktopServices.setUrlHandler("https", web, "open")
     QDesktopServices.setUrlHandler("file", files, "open")
     QDesktopServices.setUrlHandler("mailto", mail, "open")

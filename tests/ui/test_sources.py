@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
-from PySide6.QtCore import QObject, Qt, QUrl, Slot
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QDesktopServices
 
 from tests.sse_server import Stream
+from tests.url_handler import OpenedUrls
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.engine.events import Done, Route, ToolFinished
 from tinyrag_desktop.kb import Importer, open_store
@@ -37,17 +38,6 @@ def _knowledge(tmp_path):
     return data, docs
 
 
-class _Opened(QObject):
-    """Stands in for the desktop's URL handler, so a test sees what a click would open."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.urls: list[QUrl] = []
-
-    @Slot(QUrl)
-    def open(self, url: QUrl) -> None:
-        self.urls.append(url)
-
 
 RAG_CALL = 'Let me look in your notes.\n<tool name="rag_knowledge"><query>kittens car engine oil</query></tool>\n'
 
@@ -70,7 +60,7 @@ def test_a_rag_result_with_two_sources_shows_two_links_that_come_back_with_the_c
     assert all(link.accessibleName().startswith("Open source ") for link in links)
     assert all(link.focusPolicy() & Qt.FocusPolicy.TabFocus for link in links)
 
-    opened = _Opened()
+    opened = OpenedUrls()
     QDesktopServices.setUrlHandler("file", opened, "open")
     try:
         qtbot.mouseClick(links[0], Qt.MouseButton.LeftButton)
