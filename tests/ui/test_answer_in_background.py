@@ -80,8 +80,10 @@ def test_an_answer_whose_chat_is_opened_again_while_it_streams_is_shown_and_goes
 
 
 def test_stopping_an_answer_from_another_chat_says_which_and_keeps_what_came(make_window, server, qloop):
-    server.queue(Stream(tokens(LONG, 16), delay=0.004))
+    server.queue(Stream(tokens("Apples are red.")), Stream(tokens(LONG, 16), delay=0.004))
     win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "About apples")) == "done"
+    apples = win.chat_id
 
     async def scenario():
         finished = await _start_long_answer(win, "Tell me a long story")
@@ -89,8 +91,15 @@ def test_stopping_an_answer_from_another_chat_says_which_and_keeps_what_came(mak
         win.new_chat()
         win.composer.setPlainText("Something else")
         assert not win.send()  # one answer at a time: said, and the draft kept
-        assert win.statusBar().currentMessage().startswith("Still answering in another chat: press Esc")
+        assert win.statusBar().currentMessage() == "Another chat is still answering: press Esc to stop it."
         assert win.composer.toPlainText() == "Something else"
+        win.composer.clear()
+        win.open_chat(apples)
+        await wait_until(lambda: not win.loading)
+        for refused in (win.regenerate, win.edit_last_question):  # Ctrl+R, ↑: said, not silently nothing
+            win.statusBar().clearMessage()
+            assert not refused()
+            assert win.statusBar().currentMessage() == "Another chat is still answering: press Esc to stop it."
         win.stop()
         return story, await finished
 

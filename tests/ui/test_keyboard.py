@@ -90,7 +90,7 @@ def test_a_passing_message_is_shown_whole_in_a_narrow_window(make_window, server
     win = make_window(server.base_url)
     win.resize(800, 500)
     win.status.set_busy(True)
-    message = "Still answering: press Esc to stop, or send when it is done."
+    message = "Still answering: press Esc to stop, or wait until it is done."  # the longer of the two
     win.statusBar().showMessage(message)
     qloop.run(wait_until(lambda: not win.status.server.isVisible()))
     qloop.run(asyncio.sleep(0.05))  # laid out again

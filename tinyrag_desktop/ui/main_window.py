@@ -18,14 +18,14 @@ from typing import Any, Callable, Iterable, Iterator
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
-from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFileDialog, QFrame, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFrame, QHBoxLayout, QLabel,
                                QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
                                QWidget)
 
 from ..chats import ChatInfo, ChatStoreError, StoredMessage, open_chat_store
 from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..settings import Settings, save_settings
-from . import window_layout
+from . import export, window_layout
 from .answer import AnswerWidget
 from .bridge import EngineBridge
 from .chat_search import ChatSearch
@@ -680,6 +680,8 @@ class MainWindow(QMainWindow):
     # asking ---------------------------------------------------------------------------------------
     def edit_last_question(self) -> bool:
         """Put the chat's last question in the message box; sending it replaces that question and its answer."""
+        if self.bridge.is_running() and self.chat_id is not None:
+            self._say_busy()
         if self.bridge.is_running() or self.chat_id is None:
             return False
         self.finish_loading()
@@ -724,9 +726,7 @@ class MainWindow(QMainWindow):
         last question is being edited, the text replaces it and its answer."""
         if self.bridge.is_running():
             if (self.composer.toPlainText() if text is None else text).strip():
-                elsewhere = "" if self._stream_chat == self.chat_id else " in another chat"
-                self.statusBar().showMessage(f"Still answering{elsewhere}: press Esc to stop, or send when it "
-                                             "is done.", 6000)
+                self._say_busy()
             return False
         text = self.composer.toPlainText() if text is None else text
         if not text.strip():
@@ -864,10 +864,18 @@ class MainWindow(QMainWindow):
     def stop(self) -> bool:
         return self.bridge.stop()
 
+    def _say_busy(self) -> None:
+        """One answer at a time: why Enter, Ctrl+R or ↑ did nothing (said nowhere, they seemed broken)."""
+        self.statusBar().showMessage("Still answering: press Esc to stop, or wait until it is done."
+                                     if self._stream_chat == self.chat_id else
+                                     "Another chat is still answering: press Esc to stop it.", 6000)
+
     def regenerate(self, answer: AnswerWidget | None = None) -> bool:
         """Drop the last answer and ask the same question again (Retry on an error does the same)."""
         self.finish_loading()
         answers = self.view.answers()
+        if self.bridge.is_running() and answers and self.chat_id is not None:
+            self._say_busy()
         if self.bridge.is_running() or not answers or self.chat_id is None:
             return False
         answer = answer or answers[-1]
@@ -934,26 +942,10 @@ class MainWindow(QMainWindow):
         self.settingsApplied.emit(settings)
 
     async def export_chat(self, path: Path, fmt: str, chat_id: str | None = None) -> Path:
-        chat_id = chat_id or self.chat_id
-        if chat_id is None:
-            raise ChatStoreError("There is nothing to export yet: this chat has no messages.")
-        text = self.store.to_html(chat_id) if fmt == "html" else self.store.to_markdown(chat_id)
-        await asyncio.to_thread(Path(path).write_text, text, "utf-8")
-        return Path(path)
+        return await export.export_chat(self, path, fmt, chat_id)
 
     def export_dialog(self, fmt: str, chat_id: str | None = None) -> None:
-        chat_id = chat_id or self.chat_id
-        if chat_id is None:
-            self.statusBar().showMessage("There is nothing to export yet.", 5000)
-            return
-        chat = self.store.get_chat(chat_id)
-        suffix, kind = (".html", "HTML (*.html)") if fmt == "html" else (".md", "Markdown (*.md)")
-        name = "".join(c if c.isalnum() or c in " -_" else "_" for c in (chat.title if chat else "chat"))
-        path, _ = QFileDialog.getSaveFileName(self, "Export chat", str(Path.home() / f"{name}{suffix}"), kind)
-        if path:
-            task = asyncio.ensure_future(self.export_chat(Path(path), fmt, chat_id))
-            task.add_done_callback(lambda t: self.statusBar().showMessage(
-                f"Exported to {path}" if not t.exception() else f"Export failed: {t.exception()}", 6000))
+        export.export_dialog(self, fmt, chat_id)
 
     def set_show_route(self, on: bool) -> None:
         self.view.set_show_route(on)
