@@ -59,4 +59,10 @@ def test_the_status_bar_shows_a_hovered_links_address_and_copy_keeps_the_markdow
     assert win.statusBar().currentMessage() == ""
     seg.highlighted.emit(QUrl("copy-code:0"))
     assert win.statusBar().currentMessage() == ""
+    # a message the link covered comes back when the mouse leaves it (it was wiped)
+    win.statusBar().showMessage("The answer in “Tell me a story” is ready.", 8000)
+    seg.highlighted.emit(QUrl("https://example.org/a.png"))
+    assert win.statusBar().currentMessage() == "https://example.org/a.png"
+    seg.highlighted.emit(QUrl())
+    assert win.statusBar().currentMessage() == "The answer in “Tell me a story” is ready."
     assert answer.copy_markdown().startswith(answer_text)  # Copy gives the Markdown as written

@@ -107,7 +107,8 @@ class AnswerWidget(QFrame):
     retryRequested = Signal()
     regenerateRequested = Signal()
     copied = Signal(str)
-    notice = Signal(str)  # a short message for the status bar (a source that could not be opened, a link's address)
+    notice = Signal(str)  # a short message for the status bar (a source that could not be opened)
+    linkHovered = Signal(str)  # the address of the link under the mouse ("" once it leaves it)
     rendered = Signal()  # after each coalesced render (tests and the benchmark wait on it)
 
     def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT, show_route: bool = False,
@@ -498,7 +499,7 @@ class AnswerWidget(QFrame):
         seg = MarkdownSegment(self, self._palette, self._settings)
         seg.set_frame(prefix, "")
         seg.codeCopied.connect(lambda code: self.copied.emit(code))
-        seg.linkHovered.connect(self.notice)  # the status bar shows where a link goes while the mouse is on it
+        seg.linkHovered.connect(self.linkHovered)  # the status bar shows where a link goes while the mouse is on it
         if after is None:
             self._segments.append(seg)
             self._body.addWidget(seg)

@@ -781,6 +781,7 @@ class MainWindow(QMainWindow):
         answer.regenerateRequested.connect(lambda a=answer: self.regenerate(a))
         answer.copied.connect(lambda _t: self.statusBar().showMessage("Copied to the clipboard", 3000))
         answer.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        answer.linkHovered.connect(self.status.show_link)
 
     def _on_tool_started(self, ev: ToolStarted) -> None:
         self._raw[ev.id] = ev.raw

@@ -86,11 +86,27 @@ class ServerStatus:
         # A passing message (why Enter sent nothing, "Settings saved") is read now; the server's address
         # stays in Settings and in the tooltip: it steps aside, or the message was cut in a narrow window.
         bar.messageChanged.connect(lambda message: self.server.setVisible(not message))
+        self._bar = bar
+        self._link: str | None = None  # the link address shown while the mouse is on it
+        self._covered = ""  # the message it covered, shown again after it
         self.state = "unknown"
         self.reason = ""
         self._set("unknown", "not checked yet")
         self._check: asyncio.Task[None] | None = None
         self._ending: set[asyncio.Task[None]] = set()  # checks replaced by a newer one, not yet ended
+
+    def show_link(self, address: str) -> None:
+        """Where the link under the mouse goes, while it is there (``address`` "" once it leaves): the
+        message it covered ("The answer in … is ready") comes back after, where it was wiped."""
+        if address:
+            if self._link is None:
+                self._covered = self._bar.currentMessage()
+            self._link = address
+            self._bar.showMessage(address)
+        elif self._link is not None:
+            if self._bar.currentMessage() == self._link:
+                self._bar.showMessage(self._covered, 8000) if self._covered else self._bar.clearMessage()
+            self._link = None
 
     def show_settings(self, settings: Mapping[str, Any]) -> None:
         self.server.setText(f"Server: {settings['base_url']}")
