@@ -588,7 +588,9 @@ def _snippet(text: str | None, needle: str) -> str:
     found = max(0, text.lower().find(needle.lower()))
     lo, hi = max(0, found - 200), found + len(needle) + 400
     part = _MARKUP.sub(_unmarked, text[lo:hi])
-    at = max(0, part.lower().find(needle.lower()))
+    at = part.lower().find(needle.lower())
+    if at < 0:  # the words are in what the marks took out (a link's address): shown as written
+        part, at = text[lo:hi], found - lo
     start = max(0, at - _SNIPPET_BEFORE)
     if start and not part[start - 1].isspace():  # not from the middle of a word
         space = part.find(" ", start, at)

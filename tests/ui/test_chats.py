@@ -296,3 +296,5 @@ def test_a_search_hit_shows_the_words_found_as_the_answer_reads_not_their_markdo
     assert store.search("starter")[0].snippet == ("…sourdough starter with flour, see the guide, and keep __init__ "
                                                   "and a*b as wri…")
     assert store.search("a*b")[0].snippet == "…and a*b as written."  # a lone * is no mark
+    # words found only in a link's address: the snippet shows it as written, with them
+    assert "example.org/guide" in store.search("example.org/guide")[0].snippet
