@@ -89,8 +89,8 @@ def typed(win: MainWindow, loop: qasync.QEventLoop, text: str) -> tuple[float, f
     shown: asyncio.Future[tuple[float, int]] = loop.create_future()
     fill = win.sidebar.set_chats
 
-    def set_chats(chats, current) -> None:
-        fill(chats, current)
+    def set_chats(chats, current, words="") -> None:
+        fill(chats, current, words)
         if not shown.done():
             shown.set_result((time.perf_counter(), len(chats)))
 
