@@ -23,11 +23,16 @@ async def _start_long_answer(win, question: str):
     return finished
 
 
-def test_an_answer_left_for_another_chat_is_finished_and_stored_whole(make_window, server, qloop):
+def _apples_then_a_long_story(make_window, server, qloop):
+    """A window with one answered chat about apples (its id returned too); the server's next reply is LONG."""
     server.queue(Stream(tokens("Apples are red.")), Stream(tokens(LONG, 16), delay=0.004))
     win = make_window(server.base_url)
     assert qloop.run(ask_and_wait(win, "About apples")) == "done"
-    apples = win.chat_id
+    return win, win.chat_id
+
+
+def test_an_answer_left_for_another_chat_is_finished_and_stored_whole(make_window, server, qloop):
+    win, apples = _apples_then_a_long_story(make_window, server, qloop)
 
     async def scenario():
         finished = await _start_long_answer(win, "Tell me a long story")
@@ -80,10 +85,7 @@ def test_an_answer_whose_chat_is_opened_again_while_it_streams_is_shown_and_goes
 
 
 def test_stopping_an_answer_from_another_chat_says_which_and_keeps_what_came(make_window, server, qloop):
-    server.queue(Stream(tokens("Apples are red.")), Stream(tokens(LONG, 16), delay=0.004))
-    win = make_window(server.base_url)
-    assert qloop.run(ask_and_wait(win, "About apples")) == "done"
-    apples = win.chat_id
+    win, apples = _apples_then_a_long_story(make_window, server, qloop)
 
     async def scenario():
         finished = await _start_long_answer(win, "Tell me a long story")
