@@ -431,3 +431,22 @@ def test_every_button_and_box_of_the_window_has_a_name_a_screen_reader_says(make
                if w.isVisible() and w.focusPolicy() != Qt.FocusPolicy.NoFocus and not w.accessibleName()]
     assert unnamed == []
     assert win.sidebar.new_button.accessibleName() == "New chat"
+
+
+def test_ctrl_z_in_the_chat_list_brings_back_the_chat_deleted_there(make_window, server, qloop, qtbot, tmp_path):
+    # Only Tab reached the Undo button: Ctrl+Z, where the chat was just deleted with Delete, did nothing.
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
+    _active(qtbot, win)
+    win.sidebar.list.setCurrentItem(win.sidebar.item_for(older.id))
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+    win.sidebar.list.setFocus()
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)
+    assert older.id not in win.sidebar.ids()
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qloop.run(wait_until(lambda: older.id in win.sidebar.ids() and win.chat_id == older.id))
+    assert not win.sidebar.undo_bar.isVisible()
+    win.composer.setPlainText("typed")  # in the message box, Ctrl+Z stays the box's own undo
+    win.composer.setFocus()
+    qtbot.keyClicks(win.composer, "!")
+    qtbot.keyClick(win.composer, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert win.composer.toPlainText() == "typed" and older.id in win.sidebar.ids()

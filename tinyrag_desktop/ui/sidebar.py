@@ -240,6 +240,13 @@ class ChatsSidebar(QFrame):
         delete.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         delete.triggered.connect(self.delete_current)
         self.list.addAction(delete)
+        # Ctrl+Z in the list brings back the chat just deleted there (only Tab reached the Undo button); in
+        # the message box it stays the box's own undo.
+        undo = QAction("Undo delete", self.list)
+        undo.setShortcut(QKeySequence(QKeySequence.StandardKey.Undo))
+        undo.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        undo.triggered.connect(lambda: self.pending_undo() and self._undo())
+        self.list.addAction(undo)
 
     # content --------------------------------------------------------------------------------------
     def set_chats(self, chats: list[ChatInfo], current: str | None, words: str = "") -> None:
