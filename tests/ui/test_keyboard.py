@@ -197,6 +197,16 @@ def _window_with_an_older_chat(make_window, server, tmp_path):
     return older, make_window(server.base_url, data_dir=data)
 
 
+def _older_chat_open_from_the_list(make_window, server, qloop, qtbot, tmp_path):
+    """A window with the older chat of _window_with_an_older_chat open, and the keyboard in the chats list."""
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
+    _active(qtbot, win)
+    win.sidebar.list.setCurrentItem(win.sidebar.item_for(older.id))
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+    win.sidebar.list.setFocus()
+    return older, win
+
+
 def test_tabbing_into_the_chat_list_does_not_open_a_chat_but_enter_does(make_window, server, qloop, qtbot,
                                                                          tmp_path):
     older, win = _window_with_an_older_chat(make_window, server, tmp_path)
@@ -347,11 +357,7 @@ def test_f2_in_the_chat_list_renames_the_chat(make_window, server, qloop, qtbot,
     # ("Ambiguous shortcut overload: F2") and did neither, so F2 in the list, where one renames, did nothing.
     from PySide6.QtWidgets import QAbstractItemView
 
-    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
-    _active(qtbot, win)
-    win.sidebar.list.setCurrentItem(win.sidebar.item_for(older.id))
-    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
-    win.sidebar.list.setFocus()
+    older, win = _older_chat_open_from_the_list(make_window, server, qloop, qtbot, tmp_path)
     qtbot.keyClick(win.sidebar.list, Qt.Key.Key_F2)
     assert win.sidebar.list.state() == QAbstractItemView.State.EditingState
     editor = QApplication.focusWidget()
@@ -435,11 +441,7 @@ def test_every_button_and_box_of_the_window_has_a_name_a_screen_reader_says(make
 
 def test_ctrl_z_in_the_chat_list_brings_back_the_chat_deleted_there(make_window, server, qloop, qtbot, tmp_path):
     # Only Tab reached the Undo button: Ctrl+Z, where the chat was just deleted with Delete, did nothing.
-    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
-    _active(qtbot, win)
-    win.sidebar.list.setCurrentItem(win.sidebar.item_for(older.id))
-    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
-    win.sidebar.list.setFocus()
+    older, win = _older_chat_open_from_the_list(make_window, server, qloop, qtbot, tmp_path)
     qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)
     assert older.id not in win.sidebar.ids()
     qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
