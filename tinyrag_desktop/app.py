@@ -145,8 +145,10 @@ def main(argv: list[str] | None = None) -> int:
     from .ui.collector import gui_thread_gc
     from .ui.qtloop import asyncgen_hooks, on_signals, signals_noted
     from .ui.main_window import MainWindow
+    from .ui.platform_start import platform_guard
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    with platform_guard():  # a display Qt cannot use is said in words, not with Qt's abort
+        app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setApplicationName("tinyRAG Desktop")
     app.setOrganizationName("tinyrag")
     app.setDesktopFileName("tinyrag-desktop")

@@ -140,3 +140,46 @@ def test_a_chosen_qt_platform_is_not_second_guessed(monkeypatch):
     assert no_display()
     monkeypatch.setenv("DISPLAY", ":0")
     assert not no_display()
+
+
+def _unused_display() -> str:
+    """An X display number no server listens on here."""
+    for n in range(250, 300):
+        if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
+            return f":{n}"
+    pytest.skip("every display number tried is in use")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only: X11 displays")
+def test_a_display_that_is_gone_is_said_in_words_instead_of_qts_abort(tmp_path):
+    display = _unused_display()
+    env = {k: v for k, v in _env(XDG_RUNTIME_DIR=str(tmp_path), DISPLAY=display).items()
+           if k not in ("WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    done = _app([], tmp_path, env=env)
+    assert done.returncode == 2, done.stderr  # Qt's abort was -6 (134 from a shell)
+    assert f"the display “{display}” (the DISPLAY setting) cannot be reached" in done.stderr, done.stderr
+    assert "python -m tinyrag_desktop ask" in done.stderr
+    assert "Reinstalling" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only")
+def test_a_qt_platform_that_cannot_start_is_said_in_words(tmp_path):
+    done = _app([], tmp_path, env=_env(QT_QPA_PLATFORM="nosuchplatform"))
+    assert done.returncode == 2, done.stderr
+    assert "Qt could not start drawing on the display system “nosuchplatform” (set in QT_QPA_PLATFORM)" in done.stderr
+    assert "Reinstalling" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    # Qt's own words are kept in the log file, for whoever looks into it
+    assert "no Qt platform plugin could be initialized" in (tmp_path / "data" / "logs" / "tinyrag.log").read_text()
+
+
+def test_a_missing_xcb_cursor_library_is_named_with_how_to_install_it():
+    from tinyrag_desktop.ui.platform_start import platform_words
+
+    qt_said = ["qt.qpa.plugin: From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb platform "
+               "plugin.", "qt.qpa.plugin: Could not load the Qt platform plugin \"xcb\" in \"\" even though it was "
+               "found.", "default: This application failed to start because no Qt platform plugin could be "
+               "initialized. Reinstalling the application may fix this problem."]
+    words = platform_words(qt_said, display=":0", cursor_library=False)
+    assert "libxcb-cursor0" in words and "sudo apt install libxcb-cursor0" in words
+    # Qt gives that hint after any failure of its X11 plugin: with the library there, it is not the reason
+    assert "libxcb-cursor0" not in platform_words(qt_said, display=":0", cursor_library=True)
