@@ -452,3 +452,57 @@ def test_ctrl_z_in_the_chat_list_brings_back_the_chat_deleted_there(make_window,
     qtbot.keyClicks(win.composer, "!")
     qtbot.keyClick(win.composer, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert win.composer.toPlainText() == "typed" and older.id in win.sidebar.ids()
+
+
+def test_f2_from_the_message_box_gives_the_focus_back_to_it_once_the_title_is_given(make_window, server, qloop,
+                                                                                    qtbot, tmp_path):
+    # The focus stayed in the list after the rename: the next words typed went nowhere (or into the list's
+    # type-ahead), and the user had to click the message box to go on.
+    from PySide6.QtWidgets import QAbstractItemView
+
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
+    _active(qtbot, win)
+    win.open_chat(older.id)
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+    win.composer.setFocus()
+    qtbot.keyClick(win.composer, Qt.Key.Key_F2)
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QLineEdit) and win.sidebar.list.isAncestorOf(editor)
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Named from the message box")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qloop.run(wait_until(lambda: "Named from the message box" in win.sidebar.titles()))
+    assert win.composer.hasFocus()
+    # Esc leaves the title as it was, and goes back too
+    qtbot.keyClick(win.composer, Qt.Key.Key_F2)
+    assert win.sidebar.list.state() == QAbstractItemView.State.EditingState
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    qloop.run(wait_until(lambda: win.sidebar.list.state() != QAbstractItemView.State.EditingState))
+    assert win.composer.hasFocus() and "Named from the message box" in win.sidebar.titles()
+
+
+def test_f2_in_the_list_keeps_the_focus_in_the_list_after_the_rename(make_window, server, qloop, qtbot, tmp_path):
+    from PySide6.QtWidgets import QAbstractItemView
+
+    older, win = _older_chat_open_from_the_list(make_window, server, qloop, qtbot, tmp_path)
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_F2)
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QLineEdit)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # the item view closes its editor a moment later
+    qloop.run(wait_until(lambda: win.sidebar.list.state() != QAbstractItemView.State.EditingState))
+    assert win.sidebar.list.hasFocus()
+
+
+def test_a_rename_left_by_going_elsewhere_leaves_the_focus_there(make_window, server, qloop, qtbot, tmp_path):
+    from PySide6.QtWidgets import QAbstractItemView
+
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
+    _active(qtbot, win)
+    win.open_chat(older.id)
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+    win.composer.setFocus()
+    qtbot.keyClick(win.composer, Qt.Key.Key_F2)
+    assert win.sidebar.list.state() == QAbstractItemView.State.EditingState
+    win.sidebar.search.setFocus(Qt.FocusReason.MouseFocusReason)  # as a click in the search box
+    qloop.run(wait_until(lambda: win.sidebar.list.state() != QAbstractItemView.State.EditingState))
+    assert win.sidebar.search.hasFocus()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import time
 
+import shiboken6
 from PySide6.QtCore import QEvent, QItemSelectionModel, QPoint, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (QApplication, QFrame, QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget,
@@ -192,6 +193,7 @@ class ChatsSidebar(QFrame):
         self.list.itemClicked.connect(lambda item: item is self._unopened and self._open(item))
         self._unopened: QListWidgetItem | None = None
         self.list.itemChanged.connect(self._on_item_changed)
+        self.list.itemDelegate().closeEditor.connect(self._renamed_back)
         self.list.setWordWrap(False)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setUniformItemSizes(True)
@@ -211,6 +213,7 @@ class ChatsSidebar(QFrame):
         self.undo_bar.hide()
         self._undo_id = ""
         self._refocus: tuple[str, int] | None = None  # (chat, row) deleted with the focus in the list
+        self._renamed_from: QWidget | None = None  # where F2 was pressed, outside the list: the focus goes back
         self._undo_timer = QTimer(self)
         self._undo_timer.setSingleShot(True)
         self._undo_timer.timeout.connect(self.undo_bar.hide)
@@ -524,9 +527,22 @@ class ChatsSidebar(QFrame):
             self.renamed.emit(item.data(Qt.ItemDataRole.UserRole), item.text().strip())
 
     def rename_current(self) -> None:
+        """Edit the current chat's title in place. F2 pressed elsewhere (in the message box) gives the focus back
+        there once the title is given (Enter) or left (Esc); pressed in the list, it stays in the list."""
         item = self.list.currentItem()
-        if item is not None:
-            self.list.editItem(item)
+        if item is None:
+            return
+        focus = QApplication.focusWidget()
+        self._renamed_from = focus if focus is not None and not self.isAncestorOf(focus) else None
+        self.list.editItem(item)
+
+    def _renamed_back(self, *_editor) -> None:
+        widget, self._renamed_from = self._renamed_from, None
+        focus = QApplication.focusWidget()  # a click elsewhere ended the edit: the focus stays where it went
+        if focus is not None and focus is not self.list and not self.list.isAncestorOf(focus):
+            return
+        if widget is not None and shiboken6.isValid(widget) and widget.isVisible() and widget.isEnabled():
+            widget.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def delete_current(self) -> None:
         chat_id = self.current_id()
