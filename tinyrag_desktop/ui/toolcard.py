@@ -237,6 +237,15 @@ class ToolCard(QFrame):
         return self._query
 
     @property
+    def source(self) -> str:
+        """Where the result came from: for a reading tool, one location per line."""
+        return self._source
+
+    @property
+    def result(self) -> str:
+        return self._result
+
+    @property
     def note(self) -> str:
         """The one-line reason under the header of a failed or skipped card ("" if none; shown while the
         card is closed)."""
