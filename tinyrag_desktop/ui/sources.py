@@ -409,6 +409,11 @@ class SourcesRow(QWidget):
         label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         return label
 
+    def _group_label(self, caption: str) -> QLabel:
+        label = self._quiet_label(caption, "sourcesGroup")
+        label.setContentsMargins(10, 0, 4, 0)  # set apart from the group before it
+        return label
+
     def set_entries(self, entries: Sequence[SourceEntry]) -> None:
         """Show ``entries`` in order; a link already shown for the same entry is kept (and its focus)."""
         entries = [e for e in entries if e.location.strip()]
@@ -424,8 +429,7 @@ class SourcesRow(QWidget):
         for entry in entries:
             loc = entry.location.strip()
             if entry.group and entry.group not in groups:
-                groups[entry.group] = self._groups.pop(entry.group, None) or self._quiet_label(entry.group,
-                                                                                               "sourcesGroup")
+                groups[entry.group] = self._groups.pop(entry.group, None) or self._group_label(entry.group)
                 self._flow.addWidget(groups[entry.group])
             link = old.pop((entry.group, loc, entry.numbers), None)
             if link is None:
