@@ -345,8 +345,23 @@ class AnswerWidget(QFrame):
         card = self._cards.get(ev.id) or self._add_card(ev.id, ev.tool, ev.query, ev.param)
         card.finish(ev.status, source=ev.source, error=ev.error, result=ev.result,
                     result_bytes=ev.result_bytes, elapsed_ms=ev.elapsed_ms, ran=ev.id in self._started)
+        self._fold(card)
         self._update_sources()
         return card
+
+    def _fold(self, card: ToolCard) -> None:
+        """Show ``card`` as part of the card before it when both were skipped for one reason with nothing
+        written between them: eight calls in a round with a limit of three showed five identical "Limit
+        reached" cards one under another. The cards stay (stored one by one); one stands for the run."""
+        ids = list(self._cards)
+        at = ids.index(card.call_id)
+        if not card.foldable or at == 0 or at != len(ids) - 1:
+            return
+        before = self._cards[ids[at - 1]]
+        head = before.folded_into or before
+        between = self.content()[self._positions[before.call_id]:self._positions[card.call_id]]
+        if before.foldable and before.error == card.error and not between.strip():
+            head.fold(card)
 
     def _source_sets(self) -> list[SourceSet]:
         """The sources, as the route and each reading tool gave them (see sources.arrange): the route's
@@ -607,7 +622,8 @@ class AnswerWidget(QFrame):
     def parts(self) -> list[QWidget]:
         """The column in display order: text segments with content, and tool cards."""
         widgets = [self._body.itemAt(i).widget() for i in range(self._body.count())]
-        return [w for w in widgets if isinstance(w, ToolCard) or (w is not None and w.markdown().strip())]
+        return [w for w in widgets if (isinstance(w, ToolCard) and w.folded_into is None)
+                or (w is not None and not isinstance(w, ToolCard) and w.markdown().strip())]
 
     def segments(self) -> list[MarkdownSegment]:
         return list(self._segments)
@@ -727,6 +743,7 @@ class AnswerWidget(QFrame):
             card.finish(status, source=seg.source, error=seg.error or (
                 STOPPED if seg.status == "running" else None), result=seg.result,
                 result_bytes=seg.result_bytes, elapsed_ms=seg.elapsed_ms)
+            self._fold(card)  # as it was shown
         self._update_sources()
         self.flush()
         if message.error:
