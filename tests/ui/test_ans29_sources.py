@@ -128,3 +128,28 @@ def test_answers_stored_with_one_number_per_passage_show_the_numbers_they_had(qt
                                                     route=route))
     qtbot.addWidget(answer)
     assert _shown(answer) == ["other.md", "[1, 3] guide.md", "[2] pets.txt"]
+
+
+def test_the_routes_numbers_and_a_searchs_that_clash_are_shown_apart(qtbot):
+    from tinyrag_desktop.engine.events import Done, Route, ToolFinished
+
+    # the prompt's [1] is pets.txt; the model's own search numbered garage.txt [1] too
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.on_route(Route("rag", "kb", (), ("/docs/pets.txt", "/docs/guide.md")))
+    result = "[1] Garage\nSource: Garage (/docs/garage.txt)\nOil.\n\n[2] Pets\nSource: Pets (/docs/pets.txt)\nPurr."
+    answer.tool_finished(ToolFinished("t1", "rag_knowledge", "oil", "/docs/garage.txt\n/docs/pets.txt", None,
+                                      len(result), "ok", 5, result))
+    assert _shown(answer) == ["[1] garage.txt", "[2] pets.txt"]  # the prompt's passages come once it is done
+    answer.finish(Done(2, 1, 900, "…", ("/docs/pets.txt",)))  # guide.md was offered, not used
+    assert answer.route["numbers"] == [1]
+    assert answer.sources_row.groups() == ["Found for your question:", "Search “oil”:"]
+    assert _shown(answer) == ["[1] pets.txt", "[1] garage.txt", "[2] pets.txt"]
+    # numbers that agree need no groups: the line names each file once, with all its numbers
+    agree = AnswerWidget()
+    qtbot.addWidget(agree)
+    agree.on_route(Route("rag", "kb", (), ("/docs/garage.txt",)))
+    agree.tool_finished(ToolFinished("t1", "rag_knowledge", "oil", "/docs/garage.txt\n/docs/pets.txt", None,
+                                     len(result), "ok", 5, result))
+    agree.finish(Done(2, 1, 900, "…", ("/docs/garage.txt",)))
+    assert agree.sources_row.groups() == [] and _shown(agree) == ["[1] garage.txt", "[2] pets.txt"]

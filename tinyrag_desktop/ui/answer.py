@@ -373,8 +373,8 @@ class AnswerWidget(QFrame):
             if not (isinstance(numbers, list) and len(numbers) == len(route["sources"])
                     and all(isinstance(n, int) for n in numbers)):
                 numbers = [None] * len(route["sources"])  # stored before the numbers were: not known
-            sets.append(("With the question:", [(str(loc), (n,) if n else ())
-                                                for loc, n in zip(route["sources"], numbers)]))
+            pairs = [(str(loc), (n,) if n else ()) for loc, n in zip(route["sources"], numbers)]
+            sets.append(("Found for your question:", pairs))  # before the model answered, in the prompt
         for card in self._cards.values():
             # Only tools that read documents name sources worth opening; a failed call read nothing.
             if card.tool_name not in SOURCE_TOOLS or card.status != "done" or not card.source:
