@@ -44,3 +44,11 @@ def test_the_numbers_are_read_back_from_a_result_new_or_old():
     # a location that ends like another one is told apart from it; one with no head has no number
     odd = "[1] A\nSource: A (/x/a (1).md)\ntext"
     assert cited_numbers(odd, ["1).md", "/x/a (1).md", "/never.md"]) == {"/x/a (1).md": (1,)}
+
+
+def test_numbers_an_answer_gave_already_go_on():
+    given = {"/docs/install.html": 1}  # say, the prompt's passage
+    text = format_hits("backups", HITS, numbers=given)
+    assert given == {"/docs/install.html": 1, "/docs/guide.md": 2}
+    assert text.index("[1] Install") < text.index("[2] Guide > Backups") < text.index("[2] Guide > Restore")
+    assert cited_numbers(text, list(given)) == {"/docs/install.html": (1,), "/docs/guide.md": (2,)}

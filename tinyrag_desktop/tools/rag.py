@@ -41,18 +41,29 @@ NO_MATCH = "No passages in the knowledge base match"
 RELEVANT_SHARE = 0.4
 
 
-def document_numbers(hits: Sequence[Hit]) -> dict[str, int]:
+def document_numbers(hits: Sequence[Hit], given: dict[str, int] | None = None) -> dict[str, int]:
     """The number each document (by location) is cited by: 1, 2, … in the order the documents first come
     in ``hits``. One number per document, not per passage: the "Sources" line under an answer lists
-    documents, so [2] there names the same file as the model's [2] (see format_hits)."""
-    return {location: n for n, location in enumerate(dict.fromkeys(h.location for h in hits), start=1)}
+    documents, so [2] there names the same file as the model's [2] (see format_hits).
+
+    ``given`` holds the numbers an answer gave already (its prompt's passages, its earlier searches): a
+    document there keeps its number, a new one takes the next, and is added to it. Without it, each call
+    numbers from 1 (the tool cannot tell one answer's calls from another's: see run).
+    """
+    numbers = given if given is not None else {}
+    for location in dict.fromkeys(h.location for h in hits):
+        if location not in numbers:
+            numbers[location] = max(numbers.values(), default=0) + 1
+    return {h.location: numbers[h.location] for h in hits}
 
 
-def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000) -> str:
+def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000,
+                numbers: dict[str, int] | None = None) -> str:
     """Numbered passages, each with its source title, location and heading path, for the model to cite.
 
-    A number names a document (document_numbers): two passages of one file are both [1], side by side, so
-    whatever passage the model cites, [1] is the file the answer's "Sources" line shows as [1].
+    A number names a document (document_numbers, which ``numbers`` is passed to): two passages of one file
+    are both [1], side by side, so whatever passage the model cites, [1] is the file the answer's "Sources"
+    line shows as [1].
     When the passages together are longer than ``max_chars``, each is shortened to its share, so every
     numbered source still reaches the model (cutting the whole text at the end would drop the last ones).
     A word searched in place of a misspelt one (``Hits.corrected``) is said first: the passages answer
@@ -66,7 +77,7 @@ def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000) -> str:
     if not hits:
         return (said + f"{NO_MATCH} “{query}”. Try other words, such as the technical terms the documents "
                 "would use.")
-    numbers = document_numbers(hits)
+    numbers = document_numbers(hits, numbers)
     ordered = sorted(hits, key=lambda hit: numbers[hit.location])  # stable: best passage first in each
     heads = []
     for hit in ordered:
@@ -207,6 +218,10 @@ async def run(query: str, ctx: ToolContext) -> ToolResult:
         if not await asyncio.to_thread(has_documents, data_dir):
             return ToolResult(EMPTY_MESSAGE, source="")
     sources = list(document_numbers(hits))  # in the order of their numbers
+    # Numbered from 1: a ToolContext says nothing of the answer it serves (the engine makes a new one for
+    # each call when it can ask the user), so two searches of one answer may both give a [1]; the window
+    # then lists their sources apart. With an answer's numbers to pass as format_hits' ``numbers``, they
+    # would go on from the prompt's passages and the earlier searches instead.
     return ToolResult(format_hits(query, hits, _max_chars(ctx.settings)), source="\n".join(sources))
 
 
