@@ -149,15 +149,15 @@ def test_only_reading_tools_that_succeeded_add_sources_once_each(qapp):
     answer.tool_finished(_finished("url_fetch", "https://failed.example", status="error", n="5"))
     answer.tool_finished(_finished("websearch", "https://duckduckgo.com", n="6"))
     answer.finish(Done(2, 5, 900, "…", ("/notes/a.md", "/notes/b.md")))  # both offered passages were used
-    # the route's sources go first (they were in the prompt before any tool ran); b.md, already shown from
-    # the knowledge-base tool's result, keeps its place
-    assert answer.sources() == ["/notes/a.md", "https://www.example.org/docs/page",
-                                "https://en.wikipedia.org/wiki/Gopher", "/notes/b.md", "/other/a.md"]
+    # the route's sources go first (they were in the prompt before any tool ran), with the numbers the prompt
+    # gave them; b.md, which the knowledge-base tool found again, is listed once, in its first place
+    assert answer.sources() == ["/notes/a.md", "/notes/b.md", "https://www.example.org/docs/page",
+                                "https://en.wikipedia.org/wiki/Gopher", "/other/a.md"]
     labels = [link.label() for link in answer.sources_row.links()]
-    assert labels == ["notes/a.md", "example.org/docs/page", "en.wikipedia.org/wiki/Gopher", "b.md", "other/a.md"]
-    assert answer.to_markdown().endswith("Sources:\n\n- /notes/a.md\n- https://www.example.org/docs/page\n"
-                                         "- https://en.wikipedia.org/wiki/Gopher\n- /notes/b.md\n"
-                                         "- /other/a.md\n")
+    assert labels == ["notes/a.md", "b.md", "example.org/docs/page", "en.wikipedia.org/wiki/Gopher", "other/a.md"]
+    assert answer.to_markdown().endswith("Sources:\n\n- [1] /notes/a.md\n- [2] /notes/b.md\n"
+                                         "- https://www.example.org/docs/page\n"
+                                         "- https://en.wikipedia.org/wiki/Gopher\n- /other/a.md\n")
     answer.deleteLater()
 
 

@@ -41,9 +41,29 @@ NO_MATCH = "No passages in the knowledge base match"
 RELEVANT_SHARE = 0.4
 
 
-def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000) -> str:
+def document_numbers(hits: Sequence[Hit], given: dict[str, int] | None = None) -> dict[str, int]:
+    """The number each document (by location) is cited by: 1, 2, … in the order the documents first come
+    in ``hits``. One number per document, not per passage: the "Sources" line under an answer lists
+    documents, so [2] there names the same file as the model's [2] (see format_hits).
+
+    ``given`` holds the numbers an answer gave already (its prompt's passages, its earlier searches): a
+    document there keeps its number, a new one takes the next, and is added to it. Without it, each call
+    numbers from 1 (the tool cannot tell one answer's calls from another's: see run).
+    """
+    numbers = given if given is not None else {}
+    for location in dict.fromkeys(h.location for h in hits):
+        if location not in numbers:
+            numbers[location] = max(numbers.values(), default=0) + 1
+    return {h.location: numbers[h.location] for h in hits}
+
+
+def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000,
+                numbers: dict[str, int] | None = None) -> str:
     """Numbered passages, each with its source title, location and heading path, for the model to cite.
 
+    A number names a document (document_numbers, which ``numbers`` is passed to): two passages of one file
+    are both [1], side by side, so whatever passage the model cites, [1] is the file the answer's "Sources"
+    line shows as [1].
     When the passages together are longer than ``max_chars``, each is shortened to its share, so every
     numbered source still reaches the model (cutting the whole text at the end would drop the last ones).
     A word searched in place of a misspelt one (``Hits.corrected``) is said first: the passages answer
@@ -57,19 +77,42 @@ def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000) -> str:
     if not hits:
         return (said + f"{NO_MATCH} “{query}”. Try other words, such as the technical terms the documents "
                 "would use.")
+    numbers = document_numbers(hits, numbers)
+    ordered = sorted(hits, key=lambda hit: numbers[hit.location])  # stable: best passage first in each
     heads = []
-    for n, hit in enumerate(hits, start=1):
+    for hit in ordered:
         where = hit.heading if hit.heading and hit.heading != hit.title else hit.title
-        heads.append(f"[{n}] {where}\nSource: {hit.title} ({hit.location})\n")
+        heads.append(f"[{numbers[hit.location]}] {where}\nSource: {hit.title} ({hit.location})\n")
     room = max_chars - sum(len(h) + 2 for h in heads)
     share = max(200, room // len(hits))
     parts = []
-    for head, hit in zip(heads, hits):
+    for head, hit in zip(heads, ordered):
         text = hit.text
         if len(text) > share and sum(len(h.text) for h in hits) > room:
             text = text[:share].rsplit(" ", 1)[0] + " …"
         parts.append(head + text)
     return said + "\n\n".join(parts)
+
+
+# A passage's head as format_hits writes it: "[2] Heading" then "Source: Title (location)".
+_HEAD = re.compile(r"^\[(\d{1,3})\] [^\n]*\nSource: ([^\n]*)$", re.M)
+
+
+def cited_numbers(result: str, locations: Sequence[str]) -> dict[str, tuple[int, ...]]:
+    """The numbers a ``rag_knowledge`` result gave each of its ``locations`` (its ``source`` lines), read
+    from the passages' heads: what the model was told to cite them by. Results written before numbers
+    named documents numbered each passage, so a file may have several ("[1, 3]"). A location with no head
+    in ``result`` (a result cut short) has none."""
+    found: dict[str, list[int]] = {}
+    by_length = sorted(set(locations), key=len, reverse=True)  # "a (1).md" before "1).md"
+    for match in _HEAD.finditer(result or ""):
+        line = match.group(2)
+        location = next((loc for loc in by_length if line.endswith(f"({loc})")), None)
+        if location is not None:
+            numbers = found.setdefault(location, [])
+            if int(match.group(1)) not in numbers:
+                numbers.append(int(match.group(1)))
+    return {loc: tuple(sorted(found[loc])) for loc in locations if loc in found}
 
 
 def _k(settings: object) -> int:
@@ -112,22 +155,23 @@ SHARED_PART, SHARED_MAX = 0.2, 3
 
 
 def used_passages(question: str, answer: str, hits: Sequence[Hit]) -> list[Hit]:
-    """The passages (numbered from 1 in ``hits``' order, as format_hits numbers them) that ``answer`` drew
-    on: the ones it cites; when it cites none, the ones it shares enough words with that the question does
-    not have (SHARED_PART).
+    """The passages that ``answer`` drew on: the ones it cites (a number names all the passages of one
+    document, as format_hits numbers them); when it cites none, the ones it shares enough words with that
+    the question does not have (SHARED_PART).
 
     Passages put into the prompt unasked (the engine's ``rag`` route) are the best matches for the
     question's words, which is no proof they are about it: "a good name for a cat" finds the user guide's
     passages about naming chats. The question's words are in every such passage, so they prove nothing; an
     answer that took something from a passage repeats more of it.
     """
+    numbers = document_numbers(hits)
     cited: set[int] = set()
     for match in _CITATION.finditer(_CODE.sub(" ", answer)):
         for part in re.split(r"\s*[,;]\s*", match.group(1)):
             ends = [int(n) for n in re.split(r"\s*[–-]\s*", part)]
-            if ends[-1] - ends[0] <= len(hits):
+            if ends[-1] - ends[0] <= len(numbers):
                 cited.update(range(ends[0], ends[-1] + 1))
-    named = [hit for n, hit in enumerate(hits, start=1) if n in cited]
+    named = [hit for hit in hits if numbers[hit.location] in cited]
     if named:
         return named
     # Tags are no words taken from a passage: a block the engine did not run is shown as written
@@ -173,7 +217,11 @@ async def run(query: str, ctx: ToolContext) -> ToolResult:
     if not hits:
         if not await asyncio.to_thread(has_documents, data_dir):
             return ToolResult(EMPTY_MESSAGE, source="")
-    sources = list(dict.fromkeys(h.location for h in hits))
+    sources = list(document_numbers(hits))  # in the order of their numbers
+    # Numbered from 1: a ToolContext says nothing of the answer it serves (the engine makes a new one for
+    # each call when it can ask the user), so two searches of one answer may both give a [1]; the window
+    # then lists their sources apart. With an answer's numbers to pass as format_hits' ``numbers``, they
+    # would go on from the prompt's passages and the earlier searches instead.
     return ToolResult(format_hits(query, hits, _max_chars(ctx.settings)), source="\n".join(sources))
 
 
@@ -184,8 +232,8 @@ TOOLS = [
         icon="🔍",
         description=(
             "Search the user's local knowledge base (documents, notes and pages they imported). Write the "
-            "query as plain words about what you need. Returns numbered passages with their source title, "
-            "location and section; cite them as [1], [2]."
+            "query as plain words about what you need. Returns passages with their source title, location and "
+            "section, numbered by document (passages of one document share its number); cite them as [1], [2]."
         ),
         run=run,
         example="product return policy",

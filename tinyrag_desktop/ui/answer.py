@@ -19,9 +19,10 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 
 from ..chats import StoredMessage, StoredTool, answer_markdown
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
+from ..tools.rag import cited_numbers
 from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html, window_words
 from .segments import MarkdownSegment, SettingsSource, ThinkingSection
-from .sources import SOURCE_TOOLS, SourcesRow, split_sources
+from .sources import SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, cited_as, split_sources
 from .status import model_label
 from .theme import colors, paint_focus_ring
 from .toolcard import STOPPED, ToolCard
@@ -132,6 +133,7 @@ class AnswerWidget(QFrame):
         self._before_card: _Run | None = None  # the text just before the last card (None: nothing to attach to)
         self._marks_attach: bool | None = None  # whether the marks after the last card go before it
         self._route: dict[str, Any] | None = None
+        self._route_shown = False  # the route's sources are on the Sources line (see show_route_sources)
         self._stats: dict[str, Any] | None = None
         self._model = ""  # set by begin
         self._error: str | None = None
@@ -242,9 +244,12 @@ class AnswerWidget(QFrame):
         # The route is stored as JSON with the answer, so its sources come back when the chat is reopened.
         # The passages put into the prompt are only offered: the answer shows the sources it drew on once
         # it is complete (Done.sources); an answer stopped or failed halfway shows all that were offered.
+        # The prompt numbers the passages by document, in the order of ev.sources ([1] is the first): the
+        # numbers are stored with them, as the answer's sources are only those it used (see finish).
         self._route = {"mode": ev.mode, "reason": ev.reason, "hints": list(ev.hints)}
         if ev.sources:
             self._route["sources"] = list(ev.sources)
+            self._route["numbers"] = list(range(1, len(ev.sources) + 1))
         hints = f" · hints: {', '.join(ev.hints)}" if ev.hints else ""
         # a guess from the question's words, made before the model answers: the model may still call a tool
         self._route_label.setText(f"Route, guessed from the question: {ev.mode} — {ev.reason}{hints}")
@@ -340,13 +345,54 @@ class AnswerWidget(QFrame):
         card = self._cards.get(ev.id) or self._add_card(ev.id, ev.tool, ev.query, ev.param)
         card.finish(ev.status, source=ev.source, error=ev.error, result=ev.result,
                     result_bytes=ev.result_bytes, elapsed_ms=ev.elapsed_ms, ran=ev.id in self._started)
-        self._add_tool_sources(ev.tool, ev.status, ev.source)
+        self._fold(card)
+        self._update_sources()
         return card
 
-    def _add_tool_sources(self, tool: str, status: str, source: str) -> None:
-        # Only tools that read documents name sources worth opening; a failed call read nothing.
-        if tool in SOURCE_TOOLS and status in ("ok", "done") and source:
-            self.sources_row.add(split_sources(source))
+    def _fold(self, card: ToolCard) -> None:
+        """Show ``card`` as part of the card before it when both were skipped for one reason with nothing
+        written between them: eight calls in a round with a limit of three showed five identical "Limit
+        reached" cards one under another. The cards stay (stored one by one); one stands for the run."""
+        ids = list(self._cards)
+        at = ids.index(card.call_id)
+        if not card.foldable or at == 0 or at != len(ids) - 1:
+            return
+        before = self._cards[ids[at - 1]]
+        head = before.folded_into or before
+        between = self.content()[self._positions[before.call_id]:self._positions[card.call_id]]
+        if before.foldable and before.error == card.error and not between.strip():
+            head.fold(card)
+
+    def _source_sets(self) -> list[SourceSet]:
+        """The sources, as the route and each reading tool gave them (see sources.arrange): the route's
+        first (they were in the prompt before any tool ran), then the cards' in the answer's order."""
+        sets: list[SourceSet] = []
+        route = self._route or {}
+        if self._route_shown and route.get("sources"):
+            numbers = route.get("numbers")
+            if not (isinstance(numbers, list) and len(numbers) == len(route["sources"])
+                    and all(isinstance(n, int) for n in numbers)):
+                numbers = [None] * len(route["sources"])  # stored before the numbers were: not known
+            pairs = [(str(loc), (n,) if n else ()) for loc, n in zip(route["sources"], numbers)]
+            sets.append(("Found for your question:", pairs))  # before the model answered, in the prompt
+        for card in self._cards.values():
+            # Only tools that read documents name sources worth opening; a failed call read nothing.
+            if card.tool_name not in SOURCE_TOOLS or card.status != "done" or not card.source:
+                continue
+            locations = split_sources(card.source)
+            if card.tool_name == "rag_knowledge":
+                numbers = cited_numbers(card.result, locations)
+                query = card.query_preview
+                query = query if len(query) <= 30 else query[:29] + "…"
+                sets.append((f"Search “{query}”:", [(loc, numbers.get(loc, ())) for loc in locations]))
+            else:
+                sets.append(("", [(loc, ()) for loc in locations]))
+        return sets
+
+    def _update_sources(self) -> None:
+        entries = arrange(self._source_sets())
+        if entries or self._sources is not None:  # many answers have none: no row for them
+            self.sources_row.set_entries(entries)
 
     def finish(self, ev: Done) -> None:
         self._arrived()
@@ -354,7 +400,9 @@ class AnswerWidget(QFrame):
         self.flush()
         self.streaming = False
         if self._error is None and self._route is not None and self._route.get("sources"):
+            offered = dict(zip(self._route["sources"], self._route.get("numbers") or ()))
             self._route["sources"] = list(ev.sources)
+            self._route["numbers"] = [offered.get(loc, 0) for loc in ev.sources]
         self.show_route_sources()
         # Done.tools_run counts the calls that ran; the stats count every call started, denied commands too
         # (as answers stored before did, and a stopped answer does), and the footer takes those out itself.
@@ -366,8 +414,8 @@ class AnswerWidget(QFrame):
 
     def show_route_sources(self) -> None:
         """Show the rag route's sources: after Done, those the answer used; else all that were offered."""
-        if self._route is not None and self._route.get("sources"):
-            self.sources_row.add(self._route["sources"], first=True)  # in the prompt before any tool ran
+        self._route_shown = True
+        self._update_sources()
 
     def stop(self, elapsed_ms: int = 0) -> None:
         """The user stopped the answer: keep what arrived, mark running tools as stopped."""
@@ -574,7 +622,8 @@ class AnswerWidget(QFrame):
     def parts(self) -> list[QWidget]:
         """The column in display order: text segments with content, and tool cards."""
         widgets = [self._body.itemAt(i).widget() for i in range(self._body.count())]
-        return [w for w in widgets if isinstance(w, ToolCard) or (w is not None and w.markdown().strip())]
+        return [w for w in widgets if (isinstance(w, ToolCard) and w.folded_into is None)
+                or (w is not None and not isinstance(w, ToolCard) and w.markdown().strip())]
 
     def segments(self) -> list[MarkdownSegment]:
         return list(self._segments)
@@ -582,6 +631,10 @@ class AnswerWidget(QFrame):
     def sources(self) -> list[str]:
         """The locations this answer used, in the order they came (the "Sources" line's links)."""
         return self._sources.locations() if self._sources else []
+
+    def source_entries(self) -> list[SourceEntry]:
+        """The "Sources" line's entries: each location with the numbers the model cited it by."""
+        return self._sources.entries() if self._sources else []
 
     @property
     def sources_row(self) -> SourcesRow:
@@ -643,8 +696,15 @@ class AnswerWidget(QFrame):
 
     def to_markdown(self) -> str:
         text = answer_markdown(StoredMessage(0, "assistant", self.content(), tools=tuple(self.stored_tools())))
-        if self.sources():  # a copied answer keeps what it was based on
-            text += "\nSources:\n\n" + "".join(f"- {loc}\n" for loc in self.sources())
+        entries = self.source_entries()
+        if entries:  # a copied answer keeps what it was based on, with the numbers its text cites
+            text += "\nSources:\n"
+            group = None
+            for entry in entries:
+                if entry.group != group or group is None:
+                    group = entry.group
+                    text += f"\n{group}\n\n" if group else "\n"
+                text += f"- {cited_as(entry.numbers)} {entry.location}".replace("-  ", "- ") + "\n"
         return text
 
     def copy_markdown(self) -> str:
@@ -667,7 +727,10 @@ class AnswerWidget(QFrame):
             self.on_route(Route(str(message.route.get("mode", "")), str(message.route.get("reason", "")),
                                 tuple(message.route.get("hints", ())),
                                 tuple(str(s) for s in sources) if isinstance(sources, list) else ()))
-            self.show_route_sources()  # stored as they were shown
+            if self._route is not None and "sources" in self._route:
+                # as stored: the used ones' numbers, or none in answers stored before they were
+                self._route["numbers"] = message.route.get("numbers") or []
+            self._route_shown = True  # stored as they were shown
         if message.reasoning:
             self.append_reasoning(message.reasoning, live=False)
         for seg in message.segments():
@@ -680,7 +743,8 @@ class AnswerWidget(QFrame):
             card.finish(status, source=seg.source, error=seg.error or (
                 STOPPED if seg.status == "running" else None), result=seg.result,
                 result_bytes=seg.result_bytes, elapsed_ms=seg.elapsed_ms)
-            self._add_tool_sources(seg.tool, seg.status, seg.source)
+            self._fold(card)  # as it was shown
+        self._update_sources()
         self.flush()
         if message.error:
             self.fail(message.error)

@@ -5,13 +5,20 @@ the results of the tools that read documents: ``rag_knowledge`` (one location pe
 ``wikipedia`` (the page's URL). A location is a file path or a URL; only ``http``, ``https`` and ``file``
 ones are opened (a knowledge base may hold anything, and a click must never run a ``javascript:`` or
 custom-scheme handler).
+
+A source the model was given a citation number for shows it ("[1] guide.md"): the route's passages are
+numbered by document in the prompt, and each ``rag_knowledge`` result by document too (``tools.rag``), so
+the numbers come from the route's order and from the result's own heads. When two searches of one answer
+gave one number to two files (each search numbers from 1), the model's [1] could be either: the line then
+shows each search's sources apart, under its query. Pages (``url_fetch``, ``wikipedia``) have no number.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Sequence
 from urllib.parse import SplitResult, unquote, urlsplit
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QUrl, Signal
@@ -21,7 +28,7 @@ from PySide6.QtWidgets import QLabel, QLayout, QLayoutItem, QSizePolicy, QToolBu
 from ..tools.registry import SOURCE_TOOLS
 from .theme import paint_focus_ring
 
-__all__ = ["SOURCE_TOOLS", "SourcesRow", "split_sources"]
+__all__ = ["SOURCE_TOOLS", "SourceEntry", "SourcesRow", "arrange", "split_sources"]
 
 OPENABLE_SCHEMES = frozenset({"http", "https", "file"})
 LABEL_MAX = 48  # characters of a link's label; the tooltip has the whole location
@@ -36,6 +43,60 @@ _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 def split_sources(text: str) -> list[str]:
     """The locations in a tool result's ``source`` field: one per line, blanks dropped."""
     return [line.strip() for line in (text or "").splitlines() if line.strip()]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceEntry:
+    """One link of the Sources line: a location, the citation numbers the model had for it (none for a
+    page it read), and the caption of the group it stands in ("" while the numbers need no group)."""
+
+    location: str
+    numbers: tuple[int, ...] = ()
+    group: str = ""
+
+
+# A group of sources as the answer gathered them: its caption, and (location, numbers) pairs in order.
+SourceSet = tuple[str, Sequence[tuple[str, Sequence[int]]]]
+PAGES_CAPTION = "Pages read:"
+
+
+def cited_as(numbers: Sequence[int]) -> str:
+    """``[1]``, ``[1, 3]``; "" for none."""
+    return f"[{', '.join(str(n) for n in numbers)}]" if numbers else ""
+
+
+def arrange(sets: Sequence[SourceSet]) -> list[SourceEntry]:
+    """The Sources line's entries for ``sets`` (the route's, then each reading tool's, in the answer's order).
+
+    When every number names one location, each location is listed once, where it first came, with all its
+    numbers. When a number names two (two searches each numbered from 1), each numbered set is listed
+    apart under its caption, and the pages that have no number after them.
+    """
+    named: dict[int, set[str]] = {}
+    for _caption, pairs in sets:
+        for location, numbers in pairs:
+            for n in numbers:
+                named.setdefault(n, set()).add(location.strip())
+    if all(len(locations) == 1 for locations in named.values()):
+        return _merged("", [pair for _caption, pairs in sets for pair in pairs])
+    out: list[SourceEntry] = []
+    for caption, pairs in sets:
+        if any(numbers for _loc, numbers in pairs):
+            out += _merged(caption, pairs)
+    pages = [pair for _caption, pairs in sets if not any(n for _loc, n in pairs) for pair in pairs]
+    known = {entry.location for entry in out}
+    return out + _merged(PAGES_CAPTION, [pair for pair in pages if pair[0].strip() not in known])
+
+
+def _merged(group: str, pairs: Sequence[tuple[str, Sequence[int]]]) -> list[SourceEntry]:
+    """One entry per location, in the order they first came, with the numbers of all its pairs."""
+    numbers: dict[str, list[int]] = {}
+    for location, given in pairs:
+        location = location.strip()
+        if location:
+            have = numbers.setdefault(location, [])
+            have += [n for n in given if n not in have]
+    return [SourceEntry(loc, tuple(sorted(ns)), group) for loc, ns in numbers.items()]
 
 
 def source_kind(location: str) -> str | None:
@@ -267,10 +328,14 @@ class SourceLink(QToolButton):
 
     openFailed = Signal(str)  # why the source could not be opened, in words
 
-    def __init__(self, location: str, label: str, link_colour: str, parent: QWidget | None = None) -> None:
+    def __init__(self, location: str, label: str, link_colour: str, parent: QWidget | None = None,
+                 numbers: Sequence[int] = ()) -> None:
         super().__init__(parent)
         self.setObjectName("sourceLink")
         self.location = location
+        self.numbers = tuple(numbers)
+        self.group = ""  # the caption of its group in the row ("" when there is none)
+        self._label = label
         self.setAutoRaise(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -299,15 +364,23 @@ class SourceLink(QToolButton):
         return problem is None
 
     def set_label(self, label: str) -> None:
-        self.setText(label.replace("&", "&&"))  # a lone & would become a mnemonic
-        self.setAccessibleName(f"Open source {label}")
+        self._label = label
+        shown = f"{cited_as(self.numbers)} {label}".strip()
+        self.setText(shown.replace("&", "&&"))  # a lone & would become a mnemonic
+        cited = f", cited as {', '.join(str(n) for n in self.numbers)}" if self.numbers else ""
+        self.setAccessibleName(f"Open source {label}{cited}")
 
     def label(self) -> str:
+        """The file's or page's short name, without its numbers."""
+        return self._label
+
+    def shown(self) -> str:
+        """What the link says: its numbers and its name ("[1, 3] guide.md")."""
         return self.text().replace("&&", "&")
 
 
 class SourcesRow(QWidget):
-    """The quiet "Sources" line; hidden until the answer has a source, then one link per unique location."""
+    """The quiet "Sources" line; hidden until the answer has a source, then one link per entry (see arrange)."""
 
     openFailed = Signal(str)
 
@@ -317,46 +390,74 @@ class SourcesRow(QWidget):
         self.setAccessibleName("Sources this answer used")
         self._link_colour = link_colour
         self._links: list[SourceLink] = []
+        self._entries: list[SourceEntry] = []
+        self._groups: dict[str, QLabel] = {}
         self._flow = _FlowLayout(self)
-        caption = self._caption = QLabel("Sources", self)
-        caption.setObjectName("sourcesCaption")
-        caption.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        font = caption.font()
-        font.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
-        caption.setFont(font)
-        caption.setContentsMargins(0, 0, 4, 0)
-        caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        self._flow.addWidget(caption)
+        self._caption = self._quiet_label("Sources", "sourcesCaption")
+        self._flow.addWidget(self._caption)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.hide()
 
-    def add(self, locations: Iterable[str], *, first: bool = False) -> list[SourceLink]:
-        """Add the locations not shown yet, in order, after the others or (``first``) before them; returns
-        the new links."""
-        known = {link.location for link in self._links}
-        new = []
-        for loc in locations:
-            loc = loc.strip()
-            if loc and loc not in known:
-                known.add(loc)
-                link = SourceLink(loc, loc, self._link_colour, self)
+    def _quiet_label(self, text: str, name: str) -> QLabel:
+        label = QLabel(text, self)
+        label.setObjectName(name)
+        label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        font = label.font()
+        font.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
+        label.setFont(font)
+        label.setContentsMargins(0, 0, 4, 0)
+        label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        return label
+
+    def _group_label(self, caption: str) -> QLabel:
+        label = self._quiet_label(caption, "sourcesGroup")
+        label.setContentsMargins(10, 0, 4, 0)  # set apart from the group before it
+        return label
+
+    def set_entries(self, entries: Sequence[SourceEntry]) -> None:
+        """Show ``entries`` in order; a link already shown for the same entry is kept (and its focus)."""
+        entries = [e for e in entries if e.location.strip()]
+        if entries == self._entries:
+            return
+        self._entries = list(entries)
+        old = {(link.group, link.location, link.numbers): link for link in self._links}
+        while self._flow.count() > 1:  # all but the caption; the widgets are kept or deleted below
+            self._flow.takeAt(1)
+        locations = list(dict.fromkeys(e.location.strip() for e in entries))
+        labels = dict(zip(locations, unique_labels(locations)))  # a file of two groups: one label
+        links, groups = [], {}
+        for entry in entries:
+            loc = entry.location.strip()
+            if entry.group and entry.group not in groups:
+                groups[entry.group] = self._groups.pop(entry.group, None) or self._group_label(entry.group)
+                self._flow.addWidget(groups[entry.group])
+            link = old.pop((entry.group, loc, entry.numbers), None)
+            if link is None:
+                link = SourceLink(loc, labels[loc], self._link_colour, self, entry.numbers)
+                link.group = entry.group
                 link.openFailed.connect(self.openFailed)
-                if first:
-                    self._flow.insertWidget(1 + len(new), link)  # after the caption
-                    self._links.insert(len(new), link)
-                else:
-                    self._flow.addWidget(link)
-                    self._links.append(link)
-                new.append(link)
-        if new:
+            link.set_label(labels[loc])
+            self._flow.addWidget(link)
+            links.append(link)
+        for widget in [*old.values(), *self._groups.values()]:
+            widget.hide()
+            widget.deleteLater()
+        self._links, self._groups = links, groups
+        if links:
             # As tall as a link, text centred: the caption's words then sit on the links' line.
-            self._caption.setFixedHeight(new[0].sizeHint().height())
-            for link, label in zip(self._links, unique_labels([lk.location for lk in self._links])):
-                link.set_label(label)
-            self.setAccessibleDescription(", ".join(lk.location for lk in self._links))
-            self.show()
-            self._fit()
-        return new
+            for label in (self._caption, *groups.values()):
+                label.setFixedHeight(links[0].sizeHint().height())
+                label.show()
+            for link in links:
+                link.show()
+            self.setAccessibleDescription(", ".join(
+                f"{cited_as(lk.numbers)} {lk.location}".strip() for lk in links))
+        self.setVisible(bool(links))
+        self._flow.invalidate()
+        self._fit()
+
+    def entries(self) -> list[SourceEntry]:
+        return list(self._entries)
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
@@ -368,7 +469,12 @@ class SourcesRow(QWidget):
             self.setFixedHeight(height)
 
     def locations(self) -> list[str]:
-        return [link.location for link in self._links]
+        """Each location once, in the order shown."""
+        return list(dict.fromkeys(link.location for link in self._links))
 
     def links(self) -> list[SourceLink]:
         return list(self._links)
+
+    def groups(self) -> list[str]:
+        """The captions of the groups shown ("Search “kittens”:"); none while numbers need no group."""
+        return list(self._groups)

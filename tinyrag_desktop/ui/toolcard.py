@@ -79,6 +79,21 @@ def _limit_setting(reason: str | None) -> str:
     return f". To allow more, raise “Tool calls per {m.group(1)}” in Settings → Limits." if m else ""
 
 
+# The engine's reasons for not running a call that may come many times in a row: what the grouped card says.
+_DUPLICATE = "duplicate call: "
+_PLURAL_HEADINGS = {"Query": "Queries", "Expression": "Expressions", "Command": "Commands", "URL": "URLs"}
+
+
+def _group_note(count: int, reason: str, tool: str) -> str:
+    """What a card standing for ``count`` calls skipped for one ``reason`` says: "5 more calls skipped: at
+    most 3 tool calls per round. To allow more, raise …" (more: calls beyond the ones that ran)."""
+    if _LIMIT.match(reason):
+        return f"{count} more calls skipped: {reason.split(': ', 1)[1].rstrip('.')}{_limit_setting(reason)}"
+    if reason.startswith(_DUPLICATE):
+        return f"{count} calls skipped: {window_words(reason[len(_DUPLICATE):]).rstrip('.')}."
+    return f"{count} calls skipped. {_for_a_person(reason, tool).rstrip('.')}."
+
+
 def _split_advice(reason: str) -> tuple[str, str]:
     """``reason`` as what went wrong and the advice the model was given after it ("Available tools: …")."""
     cut = min((reason.find(mark) for mark in _TO_THE_MODEL if mark in reason), default=len(reason))
@@ -165,6 +180,9 @@ class ToolCard(QFrame):
         self._elapsed_ms = 0
         self._expanded = False
         self._details: _Details | None = None  # built on first expand: 1,000 cards should stay light
+        # Calls skipped right after this one for the same reason: this card stands for them (see fold).
+        self._folded: list[ToolCard] = []
+        self.folded_into: ToolCard | None = None
 
         self._note_text = ""
         self._meta_text = ""
@@ -237,6 +255,15 @@ class ToolCard(QFrame):
         return self._query
 
     @property
+    def source(self) -> str:
+        """Where the result came from: for a reading tool, one location per line."""
+        return self._source
+
+    @property
+    def result(self) -> str:
+        return self._result
+
+    @property
     def note(self) -> str:
         """The one-line reason under the header of a failed or skipped card ("" if none; shown while the
         card is closed)."""
@@ -256,6 +283,49 @@ class ToolCard(QFrame):
     def off(self) -> bool:
         """True for a call to a tool switched off in Settings: it never ran, and nothing failed."""
         return _off_note(self._error, self._tool) is not None
+
+    @property
+    def foldable(self) -> bool:
+        """True for a call the engine did not run (a limit, a repeat): a run of them with one reason is
+        shown as one card. Not a stopped, denied or switched-off one: those are said one by one."""
+        return (self._status == "skipped" and bool(self._error) and not self.stopped and not self.denied
+                and not self.off)
+
+    def folded(self) -> list["ToolCard"]:
+        """The cards this one stands for besides itself (hidden), in order."""
+        return list(self._folded)
+
+    def fold(self, card: "ToolCard") -> None:
+        """Stand for ``card`` too: a call skipped right after this one for the same reason. It is hidden;
+        this card counts it, and shows its input when opened."""
+        self._folded.append(card)
+        card.folded_into = self
+        card.hide()
+        self._note_text = _group_note(len(self._folded) + 1, self._error or "", self._tool)
+        self._meta_text = f"{len(self._folded) + 1} skipped"
+        self._relayout()
+        self.update()
+        self._describe()
+        if self._details is not None:
+            self._details.setHtml(self._details_html())
+
+    def _calls(self) -> list["ToolCard"]:
+        return [self, *self._folded]
+
+    def _names(self) -> str:
+        """The tool's name; the names of all, for a card standing for calls of several tools."""
+        return ", ".join(dict.fromkeys(card._tool for card in self._calls()))
+
+    def _inputs_heading(self) -> str:
+        """The heading over the inputs of a grouped card: "Expressions", or "Calls" for several tools."""
+        if len({(card._tool, card._param) for card in self._calls()}) > 1:
+            return "Calls"
+        heading = self._input_heading()
+        return _PLURAL_HEADINGS.get(heading, heading)
+
+    def _inputs(self) -> list[str]:
+        several = self._inputs_heading() == "Calls"
+        return [f"{card._tool}: {card._query}" if several else card._query for card in self._calls()]
 
     @property
     def meta(self) -> str:
@@ -301,6 +371,8 @@ class ToolCard(QFrame):
 
     def _reason(self) -> str:
         """The error or reason as the open card shows it: whole, as a sentence."""
+        if self._folded:
+            return self._note_text
         if self.denied:
             return _DENIED_NOTE
         return _off_note(self._error, self._tool) or (_sentence(window_words(self._error or ""), self._tool)
@@ -308,15 +380,19 @@ class ToolCard(QFrame):
 
     def _describe(self) -> None:
         words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self._status, self._status)
-        self.setAccessibleName(f"Tool {self._tool}, {words}")
-        detail = f"{self._input_heading()}: {_one_line(self._query)[:200]}"
+        if self._folded:
+            self.setAccessibleName(f"Tools {self._names()}, {words}, {len(self._folded) + 1} calls")
+            detail = f"{self._inputs_heading()}: {'; '.join(_one_line(q) for q in self._inputs())[:400]}"
+        else:
+            self.setAccessibleName(f"Tool {self._tool}, {words}")
+            detail = f"{self._input_heading()}: {_one_line(self._query)[:200]}"
         if self._error:
             detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {self._reason()}"
         elif self._source:
             detail += f". Source: {self._source}"
         self.setAccessibleDescription(f"{words}. {detail.rstrip('.')}. Press Space to "
                                       f"{'hide' if self._expanded else 'show'} details.")
-        tip = f"{self._tool}: {words}"
+        tip = f"{self._names()}: {words}"
         self.setToolTip(f"{tip}\n{self._note_text}" if self._note_text else tip)
 
     # expanding ------------------------------------------------------------------------------------
@@ -337,7 +413,8 @@ class ToolCard(QFrame):
 
     def details_text(self) -> str:
         """What the expanded card shows, as plain text (tests and the clipboard use it)."""
-        parts = [f"{self._input_heading()}:\n{self._query}"]
+        parts = ([f"{self._inputs_heading()}:\n" + "\n".join(self._inputs())] if self._folded else
+                 [f"{self._input_heading()}:\n{self._query}"])
         if self._source:
             parts.append(f"Source: {self._source}")
         if self._error:
@@ -358,8 +435,13 @@ class ToolCard(QFrame):
         # from its first letter, so a query or result in Arabic or Hebrew reads right to left, and the
         # English heading above it no longer forces it left to right.
         esc = html.escape
-        out = [_section(esc(self._input_heading()),
-                        f"<code style='white-space:pre-wrap'>{esc(self._query)}</code>")]
+        if self._folded:  # each call's input, one paragraph each (a Go program has several lines)
+            out = [f"<p style='margin-bottom:0'><b>{esc(self._inputs_heading())}</b></p>" + "".join(
+                f"<p style='margin-top:0;margin-bottom:0'><code style='white-space:pre-wrap'>{esc(q)}</code></p>"
+                for q in self._inputs()) + "<p style='margin-top:0'></p>"]
+        else:
+            out = [_section(esc(self._input_heading()),
+                            f"<code style='white-space:pre-wrap'>{esc(self._query)}</code>")]
         if self._source:
             # one per line: a search's passages came from several documents ("a.md b.txt" ran together)
             lines = [line.strip() for line in self._source.splitlines() if line.strip()]
@@ -410,8 +492,12 @@ class ToolCard(QFrame):
         painter.setFont(self._bold)
         painter.setPen(c.text)
         fm = painter.fontMetrics()
-        name_w = fm.horizontalAdvance(self._tool)
-        painter.drawText(QRectF(x, top, name_w + 2, row), Qt.AlignmentFlag.AlignVCenter, self._tool)
+        name = self._names()
+        name_w, most = fm.horizontalAdvance(name), max(40, (width - 24) // 3)  # several tools' names: cut
+        if name_w > most:
+            name = fm.elidedText(name, Qt.TextElideMode.ElideRight, most)
+            name_w = fm.horizontalAdvance(name)
+        painter.drawText(QRectF(x, top, name_w + 2, row), Qt.AlignmentFlag.AlignVCenter, name)
         x += name_w + 10
         right = width - 12 - _BADGE
         paint_badge(painter, QRectF(right, mid - _BADGE / 2, _BADGE, _BADGE), self._status, spinner_angle())
@@ -426,8 +512,8 @@ class ToolCard(QFrame):
         if right - x > 20:
             painter.setFont(self._mono)
             painter.setPen(c.muted)
-            preview = painter.fontMetrics().elidedText(_one_line(self._query), Qt.TextElideMode.ElideRight,
-                                                       int(right - x))
+            shown = " · ".join(_one_line(card._query) for card in self._calls())  # every input, while it fits
+            preview = painter.fontMetrics().elidedText(shown, Qt.TextElideMode.ElideRight, int(right - x))
             # A query in Arabic or Hebrew keeps its word order; it stays where the layout puts it.
             align = set_text_direction(painter, preview, _LEFT_MIDDLE, self.layoutDirection())
             painter.drawText(QRectF(x, top, right - x, row), align, preview)

@@ -1,0 +1,155 @@
+"""The Sources line numbers each file as the model was told to cite it: "[1] guide.md" is the model's [1]."""
+
+from __future__ import annotations
+
+import re
+
+from tests.sse_server import Stream
+from tinyrag_desktop.chats import ChatStore, StoredMessage, StoredTool
+from tinyrag_desktop.kb import Importer, open_store
+from tinyrag_desktop.ui.answer import AnswerWidget
+
+from .conftest import ask_and_wait, tokens
+
+GUIDE = ("# Backup guide\n\n## Nightly backups\n\nThe backup server copies every laptop at two in the night and "
+         "keeps each backup copy for thirty days.\n\n## Restoring a backup\n\nTo restore a backup copy, open the "
+         "backup console, pick the night you want and press Restore.\n")
+PETS = "Kittens sleep all day on the sofa and purr when they are content."
+GARAGE = "The car engine needs new oil every ten thousand kilometres, the garage says."
+
+
+def _knowledge(tmp_path):
+    data, docs = tmp_path / "data", tmp_path / "docs"
+    docs.mkdir()
+    (docs / "guide.md").write_text(GUIDE, encoding="utf-8")
+    (docs / "pets.txt").write_text(PETS, encoding="utf-8")
+    (docs / "garage.txt").write_text(GARAGE, encoding="utf-8")
+    with open_store(data) as kb:
+        Importer(kb).run([str(docs / name) for name in ("guide.md", "pets.txt", "garage.txt")])
+    return data, docs
+
+
+def _told(text: str) -> dict[str, list[int]]:
+    """The numbers the model was given for each file, read from the text it was sent."""
+    told: dict[str, list[int]] = {}
+    for n, location in re.findall(r"^\[(\d+)\] [^\n]*\nSource: [^\n]*\(([^\n]*)\)$", text, re.M):
+        numbers = told.setdefault(location.rsplit("/", 1)[-1], [])
+        if int(n) not in numbers:
+            numbers.append(int(n))
+    return told
+
+
+def _shown(answer) -> list[str]:
+    return [link.text() for link in answer.sources_row.links()]
+
+
+def _reopened(make_window, qloop, win, server, data):
+    chat_id = win.chat_id
+    qloop.run(win.aclose())
+    win.close()
+    again = make_window(server.base_url, data_dir=data)
+    again.open_chat(chat_id)
+    return again.view.answers()[-1]
+
+
+def test_the_sources_line_numbers_each_file_as_the_search_result_numbered_it(make_window, server, qloop, tmp_path):
+    data, docs = _knowledge(tmp_path)
+    call = 'Let me look.\n<tool name="rag_knowledge"><query>backup copy restore kittens</query></tool>\n'
+    server.queue(Stream(tokens(call)), Stream(tokens("Backups are kept thirty days and restored from the "
+                                                     "console [1]; kittens purr [2].")))
+    win = make_window(server.base_url, data_dir=data)
+    # arithmetic routes to tools mode: nothing goes into the prompt, the numbers come from the tool
+    assert qloop.run(ask_and_wait(win, "What is 2 + 2, and how do I restore a backup copy?")) == "done"
+    answer = win.view.answers()[-1]
+    result = server.requests[-1]["messages"][-1]["content"]  # the result the model read
+    told = _told(result)
+    assert result.count("Source: Backup guide (") == 2
+    # both passages of the guide were found; one number names the file, as the line shows it
+    assert told == {"guide.md": [1], "pets.txt": [2]}
+    assert _shown(answer) == ["[1] guide.md", "[2] pets.txt"]
+    assert answer.sources_row.groups() == []
+    assert answer.sources_row.links()[0].accessibleName() == "Open source guide.md, cited as 1"
+    assert answer.to_markdown().endswith(f"Sources:\n\n- [1] {docs / 'guide.md'}\n- [2] {docs / 'pets.txt'}\n")
+
+    stored = _reopened(make_window, qloop, win, server, data)
+    assert _shown(stored) == ["[1] guide.md", "[2] pets.txt"]
+    assert stored.to_markdown().endswith(f"- [1] {docs / 'guide.md'}\n- [2] {docs / 'pets.txt'}\n")
+
+
+def test_two_searches_that_both_number_from_one_are_shown_apart(make_window, server, qloop, tmp_path):
+    data, docs = _knowledge(tmp_path)
+    calls = ('<tool name="rag_knowledge"><query>kittens purr</query></tool>\n'
+             '<tool name="rag_knowledge"><query>car engine oil</query></tool>\n')
+    server.queue(Stream(tokens(calls)), Stream(tokens("Kittens purr [1]. The car needs oil [1].")))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "What is 2 + 2, and what about kittens and oil?")) == "done"
+    answer = win.view.answers()[-1]
+    results = server.requests[-1]["messages"][-1]["content"]
+    told = [_told(part) for part in results.split("<result ")[1:]]  # in the order the searches ended
+    assert {"pets.txt": [1]} in told and {"garage.txt": [1]} in told  # each search counts from 1
+    # one line of "[1] pets.txt [1] garage.txt" could not say which [1] the model meant: each search apart
+    groups = ["Search “kittens purr”:", "Search “car engine oil”:"]
+    assert answer.sources_row.groups() == groups
+    entries = answer.source_entries()
+    assert (entries[0].group, entries[0].numbers, entries[0].location) == (groups[0], (1,), str(docs / "pets.txt"))
+    assert [e.group for e in entries if e.location == str(docs / "garage.txt") and e.numbers == (1,)] == [groups[1]]
+    copied = answer.to_markdown()
+    assert f"\nSearch “kittens purr”:\n\n- [1] {docs / 'pets.txt'}\n" in copied
+    assert f"\nSearch “car engine oil”:\n\n- [1] {docs / 'garage.txt'}\n" in copied
+
+    stored = _reopened(make_window, qloop, win, server, data)
+    assert stored.sources_row.groups() == groups and stored.source_entries() == entries
+
+
+def test_the_routes_passages_keep_their_numbers_when_the_chat_is_reopened(make_window, server, qloop, tmp_path):
+    data, docs = _knowledge(tmp_path)
+    server.queue(Stream(tokens("Kittens purr when they are content [1].")))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "Why do kittens purr on the sofa?")) == "done"
+    answer = win.view.answers()[-1]
+    assert answer.route["mode"] == "rag"
+    prompt = server.requests[-1]["messages"][0]["content"]
+    assert _told(prompt)["pets.txt"] == [1]
+    assert _shown(answer) == ["[1] pets.txt"]
+    [message] = [m for m in ChatStore(data).messages(win.chat_id) if m.role == "assistant"]
+    assert message.route["sources"] == [str(docs / "pets.txt")] and message.route["numbers"] == [1]
+    assert _shown(_reopened(make_window, qloop, win, server, data)) == ["[1] pets.txt"]
+
+
+def test_answers_stored_with_one_number_per_passage_show_the_numbers_they_had(qtbot):
+    # A search result stored before numbers named files: the guide's passages were [1] and [3].
+    old = ("[1] Nightly backups\nSource: Backup guide (/docs/guide.md)\nKept thirty days.\n\n"
+           "[2] Pets\nSource: Pets (/docs/pets.txt)\nKittens purr.\n\n"
+           "[3] Restoring a backup\nSource: Backup guide (/docs/guide.md)\nPress Restore.")
+    tool = StoredTool("t1", "rag_knowledge", "backup", "done", "query", "/docs/guide.md\n/docs/pets.txt", None,
+                      old, len(old), 12, 0)
+    route = {"mode": "rag", "reason": "kb", "hints": [], "sources": ["/docs/other.md"]}  # no numbers stored
+    answer = AnswerWidget.from_stored(StoredMessage(1, "assistant", "Kept thirty days [1, 3].", tools=(tool,),
+                                                    route=route))
+    qtbot.addWidget(answer)
+    assert _shown(answer) == ["other.md", "[1, 3] guide.md", "[2] pets.txt"]
+
+
+def test_the_routes_numbers_and_a_searchs_that_clash_are_shown_apart(qtbot):
+    from tinyrag_desktop.engine.events import Done, Route, ToolFinished
+
+    # the prompt's [1] is pets.txt; the model's own search numbered garage.txt [1] too
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.on_route(Route("rag", "kb", (), ("/docs/pets.txt", "/docs/guide.md")))
+    result = "[1] Garage\nSource: Garage (/docs/garage.txt)\nOil.\n\n[2] Pets\nSource: Pets (/docs/pets.txt)\nPurr."
+    answer.tool_finished(ToolFinished("t1", "rag_knowledge", "oil", "/docs/garage.txt\n/docs/pets.txt", None,
+                                      len(result), "ok", 5, result))
+    assert _shown(answer) == ["[1] garage.txt", "[2] pets.txt"]  # the prompt's passages come once it is done
+    answer.finish(Done(2, 1, 900, "…", ("/docs/pets.txt",)))  # guide.md was offered, not used
+    assert answer.route["numbers"] == [1]
+    assert answer.sources_row.groups() == ["Found for your question:", "Search “oil”:"]
+    assert _shown(answer) == ["[1] pets.txt", "[1] garage.txt", "[2] pets.txt"]
+    # numbers that agree need no groups: the line names each file once, with all its numbers
+    agree = AnswerWidget()
+    qtbot.addWidget(agree)
+    agree.on_route(Route("rag", "kb", (), ("/docs/garage.txt",)))
+    agree.tool_finished(ToolFinished("t1", "rag_knowledge", "oil", "/docs/garage.txt\n/docs/pets.txt", None,
+                                     len(result), "ok", 5, result))
+    agree.finish(Done(2, 1, 900, "…", ("/docs/garage.txt",)))
+    assert agree.sources_row.groups() == [] and _shown(agree) == ["[1] garage.txt", "[2] pets.txt"]
