@@ -29,7 +29,7 @@ import logging
 import os
 import threading
 import time
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
@@ -479,6 +479,9 @@ class Importer:
                 except _NotStored as exc:
                     report.stopped, report.not_tried = exc.stopped, exc.more + len(todo) - done
                     break
+                except Cancelled:  # while storing: what it was storing is not stored
+                    report.cancelled = True
+                    break
             self._progress(done, len(todo), item.value, report)
             if readers is not None:
                 # files read ahead, in reader processes, while this one is stored: as many as keep them busy
@@ -527,6 +530,8 @@ class Importer:
         except _NotStored as exc:
             report.stopped, report.not_tried = exc.stopped, exc.more
             return
+        except Cancelled:
+            report.cancelled = True
         if not report.cancelled:
             self._remove_deleted(folders, report)
             self._progress(len(todo), len(todo), "", report)
@@ -540,23 +545,25 @@ class Importer:
         """Store the sources read since the last time, in one transaction. When one of them cannot be
         stored, none was: they are then stored one at a time, so that it fails alone. When none can be (a
         full disk), the first not stored is listed as failed, saying why, and _NotStored is raised: the
-        import stops there, as at a file it read itself, rather than say the same of every one."""
+        import stops there, as at a file it read itself, rather than say the same of every one. Cancel while
+        they are stored stops it, and none of them is stored (see _stoppable)."""
         read, self._read, self._read_chars = self._read, [], 0
         if not read:
             return
         stored: list[tuple[_Read, bool, bool]] = []
         try:
             try:
-                with self.kb.together():
+                with self._stoppable(), self.kb.together():
                     together = [(source, *self._save(source, load_id)) for source in read]
                 stored = together
-            except CannotWrite:
+            except (CannotWrite, Cancelled):  # Cancel while storing: none of them is stored
                 raise
             except Exception:  # said below, of the source it belongs to
                 for source in read:
                     try:
-                        stored.append((source, *self._save(source, load_id)))
-                    except CannotWrite:
+                        with self._stoppable():
+                            stored.append((source, *self._save(source, load_id)))
+                    except (CannotWrite, Cancelled):
                         raise
                     except Error as exc:
                         report.failed.append(Failure(source.location, str(exc) + self._kept(source.location)))
@@ -575,6 +582,12 @@ class Importer:
                 if reread:
                     report.reread.append(source.location)
                 report.chunks += len(source.chunks)
+
+    def _stoppable(self) -> AbstractContextManager[None]:
+        """A store that Cancel stops halfway (storing a 60 MB log took seconds, and Cancel waited for them):
+        its sources are then not stored, and Cancelled is raised. The sources read before Cancel and stored
+        after it are stored whole, as the file being read when it came is: at most STORE_EVERY's worth."""
+        return nullcontext() if self.cancel.is_set() else self.kb.stoppable(self.cancel.is_set)
 
     def _save(self, source: _Read, load_id: str) -> tuple[bool, bool]:
         """Write ``source`` (within KnowledgeBase.together); whether it updated one stored before, and

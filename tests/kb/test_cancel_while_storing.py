@@ -1,0 +1,68 @@
+"""Cancel while a large file's passages are being stored: it stops at once, and the file is absent, not half there.
+
+Storing the 53,000 passages of a 60 MB log took seconds after reading it, and Cancel waited for all of them:
+the panel said "1 updated (52,941 passages)", with no word of the cancel."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from tinyrag_desktop.kb import Importer, open_store, search
+
+
+def _big_log(path: Path, lines: int = 60_000) -> Path:
+    with path.open("w", encoding="utf-8") as out:
+        for n in range(lines):
+            out.write(f"2026-12-02 04:{n % 60:02}:00 worker{n % 97} stored record {n} for harbour{n % 13} ok\n")
+    return path
+
+
+class _CancelOnStore:
+    """Presses Cancel the moment the import starts storing (as a user does while it stores)."""
+
+    def __init__(self, kb, cancel: threading.Event) -> None:
+        self.cancel, self.real = cancel, kb.replace_source
+        kb.replace_source = self
+
+    def __call__(self, **kwargs):
+        self.cancel.set()
+        return self.real(**kwargs)
+
+
+def test_cancel_while_a_large_file_is_stored_stops_it_and_stores_nothing_of_it(tmp_path, data_dir):
+    log = _big_log(tmp_path / "server.log")
+    (tmp_path / "small.txt").write_text("Harbour tide tables, kept since 1990.", encoding="utf-8")
+    cancel = threading.Event()
+    with open_store(data_dir) as kb:
+        Importer(kb).run([str(tmp_path / "small.txt")])
+        _CancelOnStore(kb, cancel)
+        report = Importer(kb, cancel=cancel).run([str(log)])
+        assert report.cancelled and not report.added and not report.failed, report
+        assert report.chunks == 0
+        assert report.in_words().endswith("— cancelled"), report.in_words()
+        assert [s.location for s in kb.sources()] == [str(tmp_path / "small.txt")]  # only the one stored before
+        assert kb.check_integrity() == []
+        stored = kb.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    assert stored == 1  # the small file's passage, none of the log's
+    assert search(data_dir, "harbour tide", 5)[0].location == str(tmp_path / "small.txt")
+    assert not search(data_dir, "worker13 record", 5)
+
+
+def test_a_file_read_before_cancel_is_still_stored_whole(tmp_path, data_dir):
+    # Cancel while the next file is read: the ones read before it are kept, each whole (as before)
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(4):
+        (folder / f"note{n}.md").write_text(f"# Note {n}\n\nThe puffin{n} colony nests on the cliff.\n", encoding="utf-8")
+    cancel = threading.Event()
+
+    def on_progress(progress):
+        if progress.done == 2:
+            cancel.set()
+
+    with open_store(data_dir) as kb:
+        report = Importer(kb, cancel=cancel, on_progress=on_progress).run([str(folder)])
+        assert report.cancelled
+        # the third was being read when Cancel came: it completed; the fourth was not begun
+        assert len(report.added) == 3 and len(kb.sources()) == 3 and kb.check_integrity() == []
