@@ -170,6 +170,7 @@ class _TextPrinter:
         self.at_line_start = True
         self.answered = False  # any of the answer's text shown
         self.sources: dict[str, None] = {}  # in order, each once
+        self.numbers: dict[str, int] = {}  # the number the model was given for each document (see tools.rag)
 
     def _write(self, text: str) -> None:
         if text:
@@ -188,8 +189,11 @@ class _TextPrinter:
         if name == "text":
             self._write(event.text)
             self.answered = self.answered or bool(event.text.strip())
-        elif name == "route" and event.problem:
-            self._status(f"warning: {event.problem} Answering without it.")
+        elif name == "route":
+            # the prompt's passages are numbered by document, in this order (tools.rag.format_hits)
+            self.numbers.update({location: n for n, location in enumerate(event.sources, start=1)})
+            if event.problem:
+                self._status(f"warning: {event.problem} Answering without it.")
         elif name == "retract" and event.channel == "text":  # printed already: say what it was
             self._status("(the text above was the model's reasoning; its answer follows)")
             self.answered = False
@@ -199,7 +203,13 @@ class _TextPrinter:
             detail = f"{event.elapsed_ms} ms" if event.status == "ok" else (event.error or "")
             self._status(f"{_ICONS.get(event.status, '?')} {event.tool} {event.status}: {_preview(detail, 160)}")
             if event.tool in SOURCE_TOOLS and event.status == "ok":
-                self.sources.update(dict.fromkeys(line.strip() for line in event.source.splitlines() if line.strip()))
+                locations = [line.strip() for line in event.source.splitlines() if line.strip()]
+                self.sources.update(dict.fromkeys(locations))
+                if event.tool == "rag_knowledge":
+                    from .tools.rag import cited_numbers
+
+                    for location, numbers in cited_numbers(event.result, locations).items():
+                        self.numbers.setdefault(location, numbers[0])
         elif name == "error":
             self._status(f"error: {event.message}")
         elif name == "done":
@@ -210,7 +220,10 @@ class _TextPrinter:
             # No answer (the server down, the model missing): nothing drew on them.
             found = {**dict.fromkeys(event.sources), **self.sources}
             if found and self.answered:
-                self.err.write("Sources:\n" + "".join(f"  {location}\n" for location in found))
+                # with the number the answer cites each by, as the window's line shows it: "[1] guide.md"
+                numbered = sorted(found, key=lambda loc: self.numbers.get(loc, len(self.numbers) + 1))
+                self.err.write("Sources:\n" + "".join(
+                    f"  [{self.numbers[loc]}] {loc}\n" if loc in self.numbers else f"  {loc}\n" for loc in numbered))
                 self.err.flush()
 
 

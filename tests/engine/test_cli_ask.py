@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -118,8 +119,34 @@ def test_plain_ask_lists_the_sources_the_answer_used_on_stderr(tmp_path: Path) -
     assert proc.returncode == 0, proc.stderr
     assert "27 vacation days" in system and "garage B" in system
     assert proc.stdout == "Twenty-seven, booked in the HR portal.\n"  # the answer alone
-    # both notes went into the prompt; the answer drew on one
-    assert proc.stderr == f"Sources:\n  {(tmp_path / 'leave.md').resolve()}\n"
+    # both notes went into the prompt; the answer drew on one, listed with the number the prompt gave it
+    leave = (tmp_path / "leave.md").resolve()
+    number = re.search(rf"^\[(\d)\] [^\n]*\nSource: [^\n]*\({re.escape(str(leave))}\)$", system, re.M).group(1)
+    assert proc.stderr == f"Sources:\n  [{number}] {leave}\n"
+
+
+def test_ask_numbers_the_sources_a_search_found_as_the_model_was_told(tmp_path: Path) -> None:
+    from tinyrag_desktop.kb import Importer, open_store
+
+    notes = {"leave.md": "# Leave\n\nEvery employee gets 27 vacation days, booked in the HR portal.\n",
+             "parking.md": "# Parking\n\nEmployees park in garage B; the gate opens with the badge.\n"}
+    for name, text in notes.items():
+        (tmp_path / name).write_text(text)
+    with open_store(tmp_path) as kb:
+        Importer(kb).run([str(tmp_path / name) for name in notes])
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(['<tool name="rag_knowledge"><query>garage gate badge</query></tool>']),
+                  Stream(["Use your badge at garage B [1]."]))
+        proc = subprocess.run(
+            [sys.executable, "-m", "tinyrag_desktop", "ask", "What is 2 + 2?", "--base-url", llm.base_url,
+             "--model", "scripted", "--data-dir", str(tmp_path)],
+            capture_output=True, text=True, timeout=60, env=env)
+        result = llm.requests[-1]["messages"][-1]["content"]
+    assert proc.returncode == 0, proc.stderr
+    parking = (tmp_path / "parking.md").resolve()
+    assert f"[1] Parking\nSource: Parking ({parking})" in result
+    assert proc.stderr.endswith(f"Sources:\n  [1] {parking}\n"), proc.stderr
 
 
 def test_no_sources_are_listed_when_the_server_gave_no_answer(tmp_path: Path) -> None:

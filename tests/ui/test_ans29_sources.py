@@ -76,29 +76,29 @@ def test_the_sources_line_numbers_each_file_as_the_search_result_numbered_it(mak
     assert stored.to_markdown().endswith(f"- [1] {docs / 'guide.md'}\n- [2] {docs / 'pets.txt'}\n")
 
 
-def test_two_searches_that_both_number_from_one_are_shown_apart(make_window, server, qloop, tmp_path):
+def test_two_searches_of_one_answer_number_on_so_each_number_is_one_file(make_window, server, qloop, tmp_path):
+    # Each search numbered from 1: the model's "[1]" named pets.txt and garage.txt at once, and the Sources
+    # line had to list the searches apart under their queries. The answer's searches now share its numbers.
     data, docs = _knowledge(tmp_path)
     calls = ('<tool name="rag_knowledge"><query>kittens purr</query></tool>\n'
              '<tool name="rag_knowledge"><query>car engine oil</query></tool>\n')
-    server.queue(Stream(tokens(calls)), Stream(tokens("Kittens purr [1]. The car needs oil [1].")))
+    server.queue(Stream(tokens(calls)), Stream(tokens("Kittens purr [1]. The car needs oil [2].")))
     win = make_window(server.base_url, data_dir=data)
     assert qloop.run(ask_and_wait(win, "What is 2 + 2, and what about kittens and oil?")) == "done"
     answer = win.view.answers()[-1]
     results = server.requests[-1]["messages"][-1]["content"]
-    told = [_told(part) for part in results.split("<result ")[1:]]  # in the order the searches ended
-    assert {"pets.txt": [1]} in told and {"garage.txt": [1]} in told  # each search counts from 1
-    # one line of "[1] pets.txt [1] garage.txt" could not say which [1] the model meant: each search apart
-    groups = ["Search “kittens purr”:", "Search “car engine oil”:"]
-    assert answer.sources_row.groups() == groups
-    entries = answer.source_entries()
-    assert (entries[0].group, entries[0].numbers, entries[0].location) == (groups[0], (1,), str(docs / "pets.txt"))
-    assert [e.group for e in entries if e.location == str(docs / "garage.txt") and e.numbers == (1,)] == [groups[1]]
+    told = {}
+    for part in results.split("<result ")[1:]:  # in the order the searches ended
+        told.update(_told(part))
+    assert sorted(told) == ["garage.txt", "pets.txt"] and sorted(told.values()) == [[1], [2]]
+    assert answer.sources_row.groups() == []  # no number names two files: one line, no groups
+    assert sorted(_shown(answer)) == sorted(f"[{n[0]}] {name}" for name, n in told.items())
     copied = answer.to_markdown()
-    assert f"\nSearch “kittens purr”:\n\n- [1] {docs / 'pets.txt'}\n" in copied
-    assert f"\nSearch “car engine oil”:\n\n- [1] {docs / 'garage.txt'}\n" in copied
-
+    for name, n in told.items():
+        assert f"- [{n[0]}] {docs / name}\n" in copied
+    entries = answer.source_entries()
     stored = _reopened(make_window, qloop, win, server, data)
-    assert stored.sources_row.groups() == groups and stored.source_entries() == entries
+    assert stored.sources_row.groups() == [] and stored.source_entries() == entries
 
 
 def test_the_routes_passages_keep_their_numbers_when_the_chat_is_reopened(make_window, server, qloop, tmp_path):
@@ -153,3 +153,18 @@ def test_the_routes_numbers_and_a_searchs_that_clash_are_shown_apart(qtbot):
                                      len(result), "ok", 5, result))
     agree.finish(Done(2, 1, 900, "…", ("/docs/garage.txt",)))
     assert agree.sources_row.groups() == [] and _shown(agree) == ["[1] garage.txt", "[2] pets.txt"]
+
+
+def test_a_search_numbers_on_from_the_passages_in_the_prompt(make_window, server, qloop, tmp_path):
+    # The prompt's passages were [1] (pets.txt), and the model's own search gave garage.txt [1] as well.
+    data, docs = _knowledge(tmp_path)
+    server.queue(Stream(tokens('<tool name="rag_knowledge"><query>car engine oil</query></tool>\n')),
+                 Stream(tokens("Kittens purr when content [1]; the car needs oil [2].")))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "Why do kittens purr on the sofa?")) == "done"
+    answer = win.view.answers()[-1]
+    assert answer.route["mode"] == "rag" and _told(server.requests[0]["messages"][0]["content"])["pets.txt"] == [1]
+    result = server.requests[-1]["messages"][-1]["content"]
+    assert _told(result)["garage.txt"] == [2]
+    assert answer.sources_row.groups() == []
+    assert "[1] pets.txt" in _shown(answer) and "[2] garage.txt" in _shown(answer)

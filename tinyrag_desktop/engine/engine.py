@@ -143,8 +143,10 @@ class Engine:
             self.http, str(settings.get("base_url", "")), str(settings.get("api_key", "") or ""),
             connect_timeout=cfg.connect_timeout, first_token_timeout=cfg.first_token_timeout,
         )
+        # the prompt's passages are [1]…[n] by document (format_hits): the searches go on from there
+        citations = {location: n for n, location in enumerate(_locations(offered), start=1)}
         ctx = ToolContext(settings=settings, data_dir=self.data_dir, http=self.http, confirm=self.confirm,
-                          chat_id=chat_id)
+                          chat_id=chat_id, citations=citations)
         rounds = 0
         reasoned = False
         shown: list[str] = []  # the answer as the user reads it: no tool blocks

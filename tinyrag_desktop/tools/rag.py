@@ -217,12 +217,13 @@ async def run(query: str, ctx: ToolContext) -> ToolResult:
     if not hits:
         if not await asyncio.to_thread(has_documents, data_dir):
             return ToolResult(EMPTY_MESSAGE, source="")
-    sources = list(document_numbers(hits))  # in the order of their numbers
-    # Numbered from 1: a ToolContext says nothing of the answer it serves (the engine makes a new one for
-    # each call when it can ask the user), so two searches of one answer may both give a [1]; the window
-    # then lists their sources apart. With an answer's numbers to pass as format_hits' ``numbers``, they
-    # would go on from the prompt's passages and the earlier searches instead.
-    return ToolResult(format_hits(query, hits, _max_chars(ctx.settings)), source="\n".join(sources))
+    # Numbered on from the answer's prompt passages and earlier searches (ctx.citations, shared by its
+    # calls), so [3] is one file in the whole answer; a context without them numbers from 1, and the window
+    # then lists a search's sources apart when its numbers clash with another's.
+    numbers = document_numbers(hits, ctx.citations)
+    text = format_hits(query, hits, _max_chars(ctx.settings), numbers=ctx.citations)
+    sources = sorted(numbers, key=numbers.__getitem__)  # in the order of their numbers
+    return ToolResult(text, source="\n".join(sources))
 
 
 TOOLS = [

@@ -47,6 +47,9 @@ class ToolContext:
     http: "httpx.AsyncClient | None" = None
     confirm: Callable[[str, str], Awaitable[bool]] | None = None
     chat_id: str | None = None
+    # The numbers the answer's documents were given so far (location → number), shared by its calls: the
+    # knowledge search numbers a new document on from them, so the answer's [2] is one file. None: from 1.
+    citations: dict[str, int] | None = None
 
 
 def _always(settings: Mapping[str, object]) -> bool:
