@@ -201,3 +201,26 @@ def test_a_long_word_in_a_paragraph_still_wraps_in_the_narrowest_answer(qtbot):
     segment.copy()
     assert QApplication.clipboard().text() == f"The file's digest is {digest} as printed."
     assert BREAK_POINT in segment.toPlainText()
+
+
+def test_the_bar_under_a_wide_block_drags_and_left_and_right_scroll_it_from_the_keyboard(qtbot):
+    segment = _segment(qtbot, 414)
+    index = _code_block(segment)
+    track, thumb = segment._bar_rects(index)
+    assert track.top() > segment.cursorRect(QTextCursor(segment.document().find("print(result)"))).bottom()
+    QTest.mousePress(segment.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     thumb.center().toPoint())
+    QTest.mouseMove(segment.viewport(), thumb.center().toPoint() + QPoint(100, 0))
+    QTest.mouseRelease(segment.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                       thumb.center().toPoint() + QPoint(100, 0))
+    dragged = segment.wide_blocks()[index][2]
+    assert dragged > 100 and not segment.textCursor().hasSelection()  # the bar, not a selection
+    link = QTextCursor(segment.document())
+    link.setPosition(segment.toPlainText().index("Copy code") + 1)
+    segment.setFocus()
+    segment.setTextCursor(link)  # as Tab puts it on the Copy code link
+    assert segment.wide_blocks()[index][2] == dragged  # the header does not scroll: nothing to bring back
+    QTest.keyClick(segment, Qt.Key.Key_Left)
+    assert segment.wide_blocks()[index][2] < dragged
+    QTest.keyClick(segment, Qt.Key.Key_Right)
+    assert segment.wide_blocks()[index][2] == dragged

@@ -133,6 +133,7 @@ class MarkdownSegment(QTextBrowser):
         self._hbar_set = 0  # the offset Qt is told while it paints or handles the mouse for a wide block
         self._revealed: tuple[int, int] | None = None  # the find bar's current match last scrolled to
         self._rendering = False
+        self._over_bar = False
         self.horizontalScrollBar().valueChanged.connect(self._hbar_moved)
         self.cursorPositionChanged.connect(self._cursor_moved)
 
@@ -512,6 +513,14 @@ class MarkdownSegment(QTextBrowser):
             wide = self._wide[index] if index < len(self._wide) else None
             if wide is not None:
                 self.scroll_wide(index, shift + (event.position().x() - x) * wide.right / self.viewport().width())
+            event.accept()
+            return
+        over = not event.buttons() and any(self._bar_rects(i)[0].adjusted(0, -3, 0, 3).contains(event.position())
+                                           for i in range(len(self._wide)))
+        if over != self._over_bar:  # an arrow over a bar, as over any scroll bar; the text's own cursor off it
+            self._over_bar = over
+            self.viewport().setCursor(Qt.CursorShape.ArrowCursor if over else Qt.CursorShape.IBeamCursor)
+        if over:
             event.accept()
             return
         held = self._held if event.buttons() else self._wide_at(event.position().y())
