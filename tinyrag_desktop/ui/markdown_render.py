@@ -233,7 +233,9 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
             f'<tr><td><span style="color:{palette.muted}; font-size:small">{label}</span>&nbsp;&nbsp;{actions}'
             # dir="ltr": code runs left to right even when a line starts with an Arabic or Hebrew comment
             # or string (on the <pre>: on the table, Qt also turned the paragraph after it left to right).
-            f'<pre dir="ltr" style="margin:0; white-space:pre-wrap; font-family:{_MONO}">{coloured}</pre>'
+            # white-space:pre: a code line is never wrapped; a block wider than the answer scrolls sideways
+            # (MarkdownSegment). Wrapped at the answer's edge, a line broke at any letter.
+            f'<pre dir="ltr" style="margin:0; white-space:pre; font-family:{_MONO}">{coloured}</pre>'
             f"</td></tr>{_run_row(run, palette) if run else ''}</table>"
         )
 
@@ -320,6 +322,14 @@ def _rtl_blocks(body: str) -> str:
 
 _TEXT_NODE = re.compile(r">([^<]{200,})<")
 _LONG_RUN = re.compile(r"[^\s<>&]{200,}")
+# Text outside code and tables: a word longer than this may not fit the narrowest answer (the view wraps
+# between words only, so that a table keeps its words), so it gets break points too: an address, a path, a hash.
+_PROSE_WORD = 32
+_PROSE_NODE = re.compile(r">([^<]{%d,})<" % _PROSE_WORD)
+_PROSE_RUN = re.compile(r"[^\s<>&]{%d,}" % _PROSE_WORD)
+# Code and Markdown tables keep their words whole (they scroll sideways when too wide); only a run too long
+# for Qt to lay out quickly gets break points there.
+_KEEP_WORDS = re.compile(r'<pre[ >].*?</pre>|<table border="1".*?</table>', re.S)
 # Break points every so many characters: a line of such a word ends at most this many short of the edge.
 # Every 80 left lines of 52 and 28 characters in turn where 52 fit (each piece longer than the line was
 # broken anywhere, and the rest began a line of its own).
@@ -335,13 +345,23 @@ def _breakable(body: str) -> str:
     1 MB one half a minute, the window frozen. Copying is unaffected: Copy and Copy code use the source,
     and a selection is copied without the break points (MarkdownSegment.createMimeDataFromSelection).
     """
-    if len(body) < 200:
+    if len(body) < _PROSE_WORD:
         return body
 
     def node(match: re.Match[str]) -> str:
         return ">" + _LONG_RUN.sub(_with_breaks, match.group(1)) + "<"
 
-    return _TEXT_NODE.sub(node, body)
+    def prose(match: re.Match[str]) -> str:
+        return ">" + _PROSE_RUN.sub(_with_breaks, match.group(1)) + "<"
+
+    if "<pre" not in body and "<table" not in body:
+        return _PROSE_NODE.sub(prose, body)
+    out, at = [], 0
+    for kept in _KEEP_WORDS.finditer(body):
+        out += [_PROSE_NODE.sub(prose, body[at:kept.start()]), _TEXT_NODE.sub(node, kept.group(0))]
+        at = kept.end()
+    out.append(_PROSE_NODE.sub(prose, body[at:]))
+    return "".join(out)
 
 
 def _with_breaks(run: re.Match[str]) -> str:
