@@ -204,16 +204,24 @@ def test_text_closed_by_cards_renders_later_but_in_its_place(qtbot):
     assert i1 > 2  # the long first part was cut into several segments, all before its card
 
 
-def test_a_long_code_line_wraps_inside_a_narrow_answer(qtbot):
+def test_a_long_code_line_keeps_its_line_and_scrolls_sideways_in_a_narrow_answer(qtbot):
     segment = MarkdownSegment()
     qtbot.add_widget(segment)
     segment.resize(320, 200)
     segment.show()
     segment.set_markdown("```python\nprint('" + "a long string " * 30 + "END')\n```\n")
-    document = segment.document()
-    document.setTextWidth(segment.viewport().width())
-    assert document.idealWidth() <= segment.viewport().width()  # nothing runs past the right edge
-    assert document.size().height() > 3 * segment.fontMetrics().lineSpacing()  # it wrapped onto more lines
+    code = next(b for b in _blocks(segment.document()) if "END" in b.text())
+    assert code.layout().lineCount() == 1  # one line, not wrapped
+    [(first, last, shift)] = segment.wide_blocks()  # it scrolls on its own
+    assert first <= code.position() <= last and shift == 0
+    assert segment.scroll_wide(0, 10_000) > 0
+
+
+def _blocks(document):
+    block = document.begin()
+    while block.isValid():
+        yield block
+        block = block.next()
 
 
 def _tables(frame):

@@ -5,21 +5,19 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import shiboken6
-from PySide6.QtCore import QEvent, QMimeData, QRect, QRectF, QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import (QColor, QDesktopServices, QFontMetrics, QGuiApplication, QPainter, QPaintEvent, QPalette,
-                           QTextCursor, QTextFormat, QTextOption, QTextTable)
-from PySide6.QtWidgets import (QApplication, QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QToolButton, QToolTip,
+from PySide6.QtCore import QEvent, QMimeData, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QFontMetrics, QGuiApplication, QPalette, QTextCursor, QTextOption
+from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QToolButton, QToolTip,
                                QVBoxLayout, QWidget)
 
 from .gorun import GoRuns, run_limits
 from .markdown_render import BREAK_POINT, DARK, LIGHT, Palette, RunView, render
 from .theme import colors, paint_focus_ring
+from .wide_blocks import SidewaysBlocks
 
 SettingsSource = Callable[[], Mapping[str, Any]]
 # A code block's header as selected text: its language (or "code") and its links
@@ -64,23 +62,7 @@ def link_tip(href: str, metrics: QFontMetrics | None = None, width: int = TIP_WI
     return shown if link_opens(QUrl(href)) else f"{shown}\n{CANNOT_OPEN}"
 
 
-_SLACK = 3  # pixels a block may stand out on the right (a table's border) before it scrolls sideways
-_BAR = 5  # the height of the bar under a block that scrolls sideways
-
-
-@dataclass(slots=True)
-class _Wide:
-    """A block wider than the answer, in the segment's pixels and text positions."""
-
-    top: float  # from its top (below a code block's header, which stays)...
-    bottom: float  # ...to under its bar: the band it is painted in, scrolled
-    box: float  # where its box ends (its bar goes under it)
-    right: float  # how wide it is
-    first: int
-    last: int
-
-
-class MarkdownSegment(QTextBrowser):
+class MarkdownSegment(SidewaysBlocks, QTextBrowser):
     """A run of answer text rendered from Markdown; as tall as its content, never scrolling itself.
 
     ``set_markdown`` re-renders only this segment. The streaming view keeps segments short (see
@@ -126,16 +108,7 @@ class MarkdownSegment(QTextBrowser):
         # Code keeps its lines and a table its words: a block wider than the answer scrolls sideways on its
         # own (shift+wheel, a sideways wheel or swipe, its bar, Left and Right), the rest stays put.
         self.setWordWrapMode(QTextOption.WrapMode.WordWrap)
-        self._wide: list[_Wide] = []
-        self._shift: list[int] = []  # how far each wide block is scrolled, by its order in the segment
-        self._held: int | None = None  # the wide block a mouse press began in (a selection being dragged)
-        self._bar_drag: tuple[int, float, int] | None = None  # a bar being dragged: block, press x, its shift
-        self._hbar_set = 0  # the offset Qt is told while it paints or handles the mouse for a wide block
-        self._revealed: tuple[int, int] | None = None  # the find bar's current match last scrolled to
-        self._rendering = False
-        self._over_bar = False
-        self.horizontalScrollBar().valueChanged.connect(self._hbar_moved)
-        self.cursorPositionChanged.connect(self._cursor_moved)
+        self._init_sideways()
 
     def _fit(self, size) -> None:
         height = int(size.height() + 0.999) + 2
@@ -268,289 +241,6 @@ class MarkdownSegment(QTextBrowser):
             return True
         return super().viewportEvent(event)
 
-
-    # wide blocks, scrolled sideways one by one ------------------------------------------------------
-    # Qt's text view scrolls all of its text or none. Each wide block is painted, and handles the mouse,
-    # with Qt's sideways offset set to that block's own for the while (its scroll bar kept hidden and at 0),
-    # so one block moves and the paragraphs around it stay where they are.
-    def _measure(self) -> None:
-        """Find the blocks wider than the answer (a code block, a table, a line that cannot wrap)."""
-        doc = self.document()
-        width = self.viewport().width()
-        old = self._wide
-        self._wide = []
-        if doc.size().width() > width + _SLACK:
-            layout = doc.documentLayout()
-            block = doc.begin()
-            while block.isValid():
-                frame = doc.frameAt(block.position())
-                if frame is None or frame.parentFrame() is None:  # a paragraph, heading or list item
-                    rect = layout.blockBoundingRect(block)
-                    lines = block.layout()
-                    right = max((lines.lineAt(i).x() + lines.lineAt(i).naturalTextWidth()
-                                 for i in range(lines.lineCount())), default=0.0)
-                    if right > width + _SLACK:
-                        end = block.position() + block.length() - 1
-                        self._wide.append(_Wide(rect.top(), rect.bottom(), rect.bottom(), right, block.position(), end))
-                    block = block.next()
-                    continue
-                while frame.parentFrame().parentFrame() is not None:
-                    frame = frame.parentFrame()
-                after = doc.findBlock(frame.lastPosition() + 1)
-                right = layout.frameBoundingRect(frame).width()
-                if right > width + _SLACK:
-                    first = doc.findBlock(frame.firstPosition())
-                    last = doc.findBlock(max(frame.firstPosition(), frame.lastPosition() - 1))
-                    fmt = frame.format() if isinstance(frame, QTextTable) else None
-                    edge = fmt.cellPadding() + fmt.border() + fmt.cellSpacing() if fmt else 0
-                    top = layout.blockBoundingRect(first).top() - edge - 1
-                    if "Copy code" in first.text() and first.next().blockFormat().nonBreakableLines():
-                        top = layout.blockBoundingRect(first.next()).top()  # its header stays: Copy code, Run
-                    box = layout.blockBoundingRect(last).bottom() + edge
-                    self._wide.append(_Wide(top, box + _BAR + 3, box, right, frame.firstPosition(),
-                                            frame.lastPosition()))
-                if not after.isValid():
-                    break
-                block = after
-        # Each block keeps how far it was scrolled while the answer streams and re-renders around it (a
-        # render lays the text out in steps: a block may be missing, or narrower, for a moment).
-        self._shift += [0] * (len(self._wide) - len(self._shift))
-        if old or self._wide:
-            self.viewport().update()
-
-    def _most(self, wide: "_Wide") -> int:
-        return max(0, int(wide.right + 0.999) + 1 - self.viewport().width())
-
-    def _at(self, index: int) -> int:
-        """How far wide block ``index`` is scrolled now (no further than its end at this width)."""
-        return min(self._shift[index], self._most(self._wide[index]))
-
-    def wide_blocks(self) -> list[tuple[int, int, int]]:
-        """The blocks that scroll sideways: their first and last positions in the text, and how far each is
-        scrolled (pixels)."""
-        return [(w.first, w.last, self._at(i)) for i, w in enumerate(self._wide)]
-
-    def scroll_wide(self, index: int, pixels: int) -> int:
-        """Scroll wide block ``index`` to ``pixels`` from its start (kept within it); where it is now."""
-        shift = max(0, min(int(pixels), self._most(self._wide[index])))
-        if shift != self._shift[index]:
-            changed = shift != self._at(index)
-            self._shift[index] = shift
-            if changed:
-                self.viewport().update()
-        return shift
-
-    def _wide_at(self, y: float) -> int | None:
-        return next((i for i, w in enumerate(self._wide) if w.top <= y < w.bottom), None)
-
-    def _wide_holding(self, position: int) -> int | None:
-        return next((i for i, w in enumerate(self._wide) if w.first <= position <= w.last), None)
-
-    def _set_hbar(self, shift: int) -> None:
-        bar = self.horizontalScrollBar()
-        self._hbar_set = shift
-        blocked = bar.blockSignals(True)
-        bar.setValue(self._hbar_value(shift))
-        bar.blockSignals(blocked)
-
-    def _hbar_value(self, shift: int) -> int:
-        bar = self.horizontalScrollBar()
-        return bar.maximum() - shift if self.isRightToLeft() else shift
-
-    @contextmanager
-    def _shifted(self, index: int | None):
-        """Qt's offset set to wide block ``index``'s while Qt handles an event there (back to 0 after)."""
-        shift = self._at(index) if index is not None and index < len(self._wide) else 0
-        if not shift:
-            yield
-            return
-        self._set_hbar(shift)
-        try:
-            yield
-        finally:
-            self._set_hbar(0)
-
-    def _hbar_moved(self, _value: int) -> None:
-        # Qt scrolled the whole text sideways (keeping the cursor in view): each block scrolls on its own.
-        if self.horizontalScrollBar().value() != self._hbar_value(self._hbar_set):
-            self._set_hbar(0)
-            self.viewport().update()
-
-    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802
-        self.viewport().update()  # never moves the painted text as a whole
-
-    def _cursor_moved(self) -> None:
-        """Keyboard link navigation or a selection dragged past the edge: the wide block scrolls to show it."""
-        if self._wide and not self._rendering and self.hasFocus():
-            self._reveal(self.textCursor().position(), self.textCursor().position())
-
-    def _reveal(self, start: int, end: int) -> None:
-        index = self._wide_holding(start)
-        if index is None:
-            return
-        cursor = QTextCursor(self.document())
-        xs = []
-        for position in (start, end):
-            cursor.setPosition(position)
-            rect = self.cursorRect(cursor)
-            if rect.center().y() < self._wide[index].top:
-                return  # a code block's header (Copy code, Run): it does not scroll
-            xs.append(rect.x() + self._hbar_set)  # in the text, not on screen
-        shift, width, margin = self._at(index), self.viewport().width(), 24
-        if min(xs) - shift < 0:
-            shift = min(xs) - margin
-        elif max(xs) - shift > width - 4:
-            shift = max(xs) - width + margin
-        self.scroll_wide(index, shift)
-
-    def setExtraSelections(self, selections) -> None:  # noqa: N802
-        """The find bar's marks; its current match (the one with its own text colour) scrolled into view."""
-        super().setExtraSelections(selections)
-        if not self._wide:
-            return
-        current = next((s for s in selections if s.format.hasProperty(QTextFormat.Property.ForegroundBrush)), None)
-        place = (current.cursor.selectionStart(), current.cursor.selectionEnd()) if current else None
-        if place is not None and place != self._revealed:
-            self._reveal(*place)
-        self._revealed = place
-
-    def paintEvent(self, event) -> None:  # noqa: N802
-        moved = [(w, self._at(i)) for i, w in enumerate(self._wide) if self._at(i)]
-        if not moved:
-            super().paintEvent(event)
-        else:
-            area = event.rect()
-            top = area.top()
-            for wide, shift in moved:  # bands from top to bottom: between wide blocks, then one
-                for y0, y1, offset in ((top, int(wide.top), 0), (int(wide.top), int(wide.bottom + 0.999), shift)):
-                    band = area.intersected(QRect(area.left(), y0, area.width(), y1 - y0))
-                    if band.isEmpty():
-                        continue
-                    self._set_hbar(offset)
-                    super().paintEvent(QPaintEvent(band))
-                top = max(top, int(wide.bottom + 0.999))
-            rest = area.intersected(QRect(area.left(), top, area.width(), area.bottom() + 1 - top))
-            self._set_hbar(0)
-            if not rest.isEmpty():
-                super().paintEvent(QPaintEvent(rest))
-        if self._wide:
-            self._paint_bars()
-
-    def _bar_rects(self, index: int) -> tuple[QRectF, QRectF]:
-        """Wide block ``index``'s scroll bar under it: its track and its thumb."""
-        wide, width = self._wide[index], self.viewport().width()
-        track = QRectF(1, wide.box + 2, width - 2, _BAR)
-        part = width / max(wide.right, 1.0)
-        thumb = QRectF(1 + self._at(index) * part, track.top(), max(24.0, (width - 2) * part), _BAR)
-        return track, thumb
-
-    def _paint_bars(self) -> None:
-        painter = QPainter(self.viewport())
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(Qt.PenStyle.NoPen)
-        colour = QColor(self._palette.muted)
-        for i in range(len(self._wide)):
-            track, thumb = self._bar_rects(i)
-            colour.setAlpha(40)
-            painter.setBrush(colour)
-            painter.drawRoundedRect(track, _BAR / 2, _BAR / 2)
-            colour.setAlpha(150)
-            painter.setBrush(colour)
-            painter.drawRoundedRect(thumb, _BAR / 2, _BAR / 2)
-        painter.end()
-
-    def wheelEvent(self, event) -> None:  # noqa: N802
-        """Shift+wheel, a sideways wheel or a swipe scrolls a wide block under the mouse sideways; the wheel
-        itself scrolls the conversation, as over any other text."""
-        angle, pixels = event.angleDelta(), event.pixelDelta()
-        across = abs(angle.x()) > abs(angle.y()) or (not pixels.isNull() and abs(pixels.x()) > abs(pixels.y()))
-        shift_wheel = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier) and angle.y() != 0
-        if not across and not shift_wheel:
-            super().wheelEvent(event)
-            return
-        index = self._wide_at(event.position().y())
-        if index is None:
-            event.ignore()
-            return
-        if not pixels.isNull():
-            step = pixels.x() if across else pixels.y()
-        else:
-            notches = (angle.x() if across else angle.y()) / 120
-            step = notches * QApplication.wheelScrollLines() * self.fontMetrics().height()
-        before = self._at(index)
-        if self.scroll_wide(index, before - round(step)) == before:
-            event.ignore()  # at its end already
-        else:
-            event.accept()
-
-    def keyPressEvent(self, event) -> None:  # noqa: N802
-        index = self._wide_holding(self.textCursor().position()) if self._wide else None
-        keys = {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}
-        if index is not None and event.key() in keys and not event.modifiers():
-            self.scroll_wide(index, self._at(index) + keys[event.key()] * 4 * self.fontMetrics().averageCharWidth())
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-    def mousePressEvent(self, event) -> None:  # noqa: N802
-        y = event.position().y()
-        for i in range(len(self._wide)):
-            track, thumb = self._bar_rects(i)
-            if event.button() == Qt.MouseButton.LeftButton and track.adjusted(0, -3, 0, 3).contains(event.position()):
-                if not thumb.adjusted(0, -3, 0, 3).contains(event.position()):  # the track: a page that way
-                    page = self.viewport().width() * 0.9
-                    self.scroll_wide(i, self._at(i) + (page if event.position().x() > thumb.left() else -page))
-                self._bar_drag = (i, event.position().x(), self._at(i))
-                event.accept()
-                return
-        self._held = self._wide_at(y)
-        with self._shifted(self._held):
-            super().mousePressEvent(event)
-
-    def mouseMoveEvent(self, event) -> None:  # noqa: N802
-        if self._bar_drag is not None:
-            index, x, shift = self._bar_drag
-            wide = self._wide[index] if index < len(self._wide) else None
-            if wide is not None:
-                self.scroll_wide(index, shift + (event.position().x() - x) * wide.right / self.viewport().width())
-            event.accept()
-            return
-        over = not event.buttons() and any(self._bar_rects(i)[0].adjusted(0, -3, 0, 3).contains(event.position())
-                                           for i in range(len(self._wide)))
-        if over != self._over_bar:  # an arrow over a bar, as over any scroll bar; the text's own cursor off it
-            self._over_bar = over
-            self.viewport().setCursor(Qt.CursorShape.ArrowCursor if over else Qt.CursorShape.IBeamCursor)
-        if over:
-            event.accept()
-            return
-        held = self._held if event.buttons() else self._wide_at(event.position().y())
-        with self._shifted(held):
-            super().mouseMoveEvent(event)
-
-    def mouseReleaseEvent(self, event) -> None:  # noqa: N802
-        if self._bar_drag is not None:
-            self._bar_drag = None
-            event.accept()
-            return
-        with self._shifted(self._held if self._held is not None else self._wide_at(event.position().y())):
-            super().mouseReleaseEvent(event)
-        self._held = None
-
-    def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802
-        with self._shifted(self._wide_at(event.position().y())):
-            super().mouseDoubleClickEvent(event)
-
-    def contextMenuEvent(self, event) -> None:  # noqa: N802
-        with self._shifted(self._wide_at(event.pos().y())):
-            super().contextMenuEvent(event)
-
-    def timerEvent(self, event) -> None:  # noqa: N802
-        with self._shifted(self._held):  # a selection dragged past the edge goes on by itself
-            super().timerEvent(event)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802
-        super().resizeEvent(event)
-        self._measure()
 
     def hasHeightForWidth(self) -> bool:  # noqa: N802
         return False
