@@ -402,14 +402,15 @@ def test_a_result_is_drawn_as_heading_location_and_passage_wrapped_to_the_panel(
     panel.tabs.setCurrentIndex(1)
     assert _search(qtbot, panel, "bread dough") > 0
     view = panel.results
-    index = view.model().index(0, 0)
+    row = next(r for r in range(view.count()) if view.item(r).data(Qt.ItemDataRole.UserRole) is not None)
+    index = view.model().index(row, 0)
     option = QStyleOptionViewItem()
     option.initFrom(view)
     option.widget = view
     size = view.itemDelegate().sizeHint(option, index)
     assert size.width() <= view.viewport().width()  # wrapped to the panel, never wider
     assert size.height() >= 3 * view.fontMetrics().lineSpacing()  # heading, location, passage
-    heading, location, passage = view.item(0).text().split("\n", 2)  # the item's text keeps all three
+    heading, location, passage = view.item(row).text().split("\n", 2)  # the item's text keeps all three
     assert heading.startswith("[1] ") and location.endswith("guide.md") and passage
     assert not panel.grab().isNull()
 

@@ -70,3 +70,12 @@ def test_the_search_tab_shown_again_without_changes_keeps_its_results(qtbot, pan
     panel.tabs.setCurrentIndex(0)
     panel.tabs.setCurrentIndex(1)
     assert panel._searches == searches and _shown(panel) == before
+
+
+def test_a_word_no_passage_holds_is_said_above_the_passages_that_match_the_others(qtbot, panel, sample_dir):
+    # "bread 99817": the bread passages came with no word that none of them holds the number asked for.
+    _import(qtbot, panel, [str(sample_dir)])
+    assert _search(qtbot, panel, "bread 99817") >= 1
+    assert _shown(panel)[0] == "No passage mentions “99817”: these match the other words."
+    assert _search(qtbot, panel, "bread") >= 1
+    assert not _shown(panel)[0].startswith("No passage mentions")

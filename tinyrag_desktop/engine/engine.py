@@ -597,7 +597,8 @@ def _context(question: str, passages: Sequence[Hit]) -> str:
     """The numbered passages as the system prompt shows them, or "" for none."""
     from ..tools.rag import format_hits
 
-    return format_hits(question, passages) if passages else ""
+    # A question's everyday words that no passage holds ("quickly") are no news to the model: not said
+    return format_hits(question, passages, missing=False) if passages else ""
 
 
 def _used_passages(question: str, answer: str, passages: Sequence[Hit]) -> list[Hit]:

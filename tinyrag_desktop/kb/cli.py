@@ -362,6 +362,8 @@ def _search(args: argparse.Namespace) -> int:
     for old, new in hits.corrected.items():
         print(f"searched for {_printable(new)!r} instead of {_printable(old)!r}, which no passage uses",
               file=sys.stderr)
+    for word in hits.missing:
+        print(f"no passage mentions {_printable(word)!r}: these match the other words", file=sys.stderr)
     for n, hit in enumerate(hits, start=1):
         if args.jsonl:
             row = {"source_id": hit.source_id, "title": hit.title, "location": hit.location,

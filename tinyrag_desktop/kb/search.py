@@ -197,7 +197,7 @@ from typing import Callable, Iterable, Sequence
 from .errors import StoreError
 from .models import Hit
 from .nearest import nearest_ids
-from .spelling import corrections, distance, stems
+from .spelling import absent_words, corrections, distance, stems
 from .store import DB_NAME, readonly_uri, refuse_unusable, store_error
 from .textform import CJK_CHARACTERS, has_cjk, is_cjk, nfkc
 
@@ -765,20 +765,29 @@ class Hits(list):
     say so ("searched for “permissions” instead of “permisions”"); and ``relevance``."""
 
     def __init__(self, hits: Sequence[Hit] = (), corrected: dict[str, str] | None = None,
-                 relevance: float | None = None) -> None:
+                 relevance: float | None = None, missing: Sequence[str] = ()) -> None:
         super().__init__(hits)
         self.corrected: dict[str, str] = dict(corrected or {})
+        # The question's words that no passage holds (a number, a name the documents never use): the hits
+        # match its other words only, and "invoice 99817" must not look found.
+        self.missing: tuple[str, ...] = tuple(missing)
         # How much of the question the best hit is about, 0 to 1 (see _relevance); None when it is not
         # measured: vectors took part (a passage found by meaning need not share the question's words),
         # or the question is in Chinese or Japanese.
         self.relevance = relevance
 
-    def note(self) -> str:
-        """ "Searched for “permissions” instead of “permisions”, which no passage uses." ("" if none)."""
-        if not self.corrected:
-            return ""
-        pairs = ", ".join(f"“{new}” instead of “{old}”" for old, new in self.corrected.items())
-        return f"Searched for {pairs}, which no passage uses."
+    def note(self, missing: bool = True) -> str:
+        """ "Searched for “permissions” instead of “permisions”, which no passage uses." and (with
+        ``missing``) "No passage mentions “99817”: these match the other words." ("" if neither)."""
+        said = []
+        if self.corrected:
+            pairs = ", ".join(f"“{new}” instead of “{old}”" for old, new in self.corrected.items())
+            said.append(f"Searched for {pairs}, which no passage uses.")
+        if missing and self.missing:
+            words = [f"“{word}”" for word in self.missing]
+            named = words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" or {words[-1]}"
+            said.append(f"No passage mentions {named}: these match the other words.")
+        return " ".join(said)
 
 
 def search(
@@ -800,7 +809,11 @@ def search(
         if SPELLING and spelling and weighed:
             fixed = corrections(conn, list(weighed), STOP_WORDS)
         hits, relevance = _search(conn, weighed, fixed, k, query_vector, vector_model)
-        return Hits(hits, {old: _as_written(old, new, hits) for old, new in fixed.items()}, relevance)
+        # words no passage holds, and none was searched in place of: the hits match the others only (with
+        # vectors, a passage found by meaning need not hold the question's words: nothing is said)
+        missing = (absent_words(conn, [w for w in weighed if w not in fixed and " " not in w])
+                   if hits and query_vector is None else [])
+        return Hits(hits, {old: _as_written(old, new, hits) for old, new in fixed.items()}, relevance, missing)
     except sqlite3.DatabaseError as exc:  # pages damaged past the ones opening reads
         key = getattr(conn, "db_key", None)
         path = Path(key[0]) if key else Path(DB_NAME)

@@ -65,7 +65,7 @@ def corrections(conn: sqlite3.Connection, words: Sequence[str], stop_words: Iter
     """
     if not _has_vocabulary(conn):
         return {}
-    absent = [w for w in words if _correctable(w) and conn.execute(_PRESENT, (_quoted(w),)).fetchone() is None]
+    absent = absent_words(conn, [w for w in words if _correctable(w)])
     # A real word no passage uses is what the question is about, not a typo (see words.py).
     absent = [w for w in absent if not is_word(w)]
     if not absent:
@@ -77,6 +77,11 @@ def corrections(conn: sqlite3.Connection, words: Sequence[str], stop_words: Iter
         if better is not None:
             found[word] = better
     return found
+
+
+def absent_words(conn: sqlite3.Connection, words: Sequence[str]) -> list[str]:
+    """The words of ``words`` that no chunk holds (as the index reads them: a stem of theirs, in any column)."""
+    return [w for w in words if conn.execute(_PRESENT, (_quoted(w),)).fetchone() is None]
 
 
 # A word cut short ("vacu", "autovac") is completed to an indexed word at most this many letters longer.

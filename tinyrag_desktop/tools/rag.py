@@ -58,7 +58,7 @@ def document_numbers(hits: Sequence[Hit], given: dict[str, int] | None = None) -
 
 
 def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000,
-                numbers: dict[str, int] | None = None) -> str:
+                numbers: dict[str, int] | None = None, missing: bool = True) -> str:
     """Numbered passages, each with its source title, location and heading path, for the model to cite.
 
     A number names a document (document_numbers, which ``numbers`` is passed to): two passages of one file
@@ -67,11 +67,14 @@ def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000,
     When the passages together are longer than ``max_chars``, each is shortened to its share, so every
     numbered source still reaches the model (cutting the whole text at the end would drop the last ones).
     A word searched in place of a misspelt one (``Hits.corrected``) is said first: the passages answer
-    that word, which may not be the one meant. So is a search whose best passage is not about the query
-    (``Hits.relevance`` below RELEVANT_SHARE), so that the model does not answer from near misses.
+    that word, which may not be the one meant. So are, with ``missing``, the query's words that no passage
+    holds (``Hits.missing``: an invoice number, a name), and a search whose best passage is not about the
+    query (``Hits.relevance`` below RELEVANT_SHARE), so that the model does not answer from near misses.
     """
-    said = hits.note() + "\n\n" if isinstance(hits, Hits) and hits.corrected else ""
-    if hits and isinstance(hits, Hits) and hits.relevance is not None and hits.relevance < RELEVANT_SHARE:
+    near = bool(hits) and isinstance(hits, Hits) and hits.relevance is not None and hits.relevance < RELEVANT_SHARE
+    note = hits.note(missing and not near) if isinstance(hits, Hits) else ""  # near: its words are said below
+    said = note + "\n\n" if note else ""
+    if near:
         said += (f"None of these passages is clearly about “{query}”: they share only some of its words. If "
                  "they do not answer it, say that the knowledge base does not cover it.\n\n")
     if not hits:
