@@ -286,6 +286,12 @@ def _usable_entries(opt: Option, value: Any) -> dict[str, str]:
     return kept
 
 
+def json_mistake(exc: json.JSONDecodeError) -> str:
+    """Where and what a JSON text's mistake is, in words: "expecting value at line 2, column 16" (Python
+    says "Expecting value: line 2 column 16 (char 30)")."""
+    return f"{exc.msg[0].lower()}{exc.msg[1:]} at line {exc.lineno}, column {exc.colno}"
+
+
 def load_settings(data_dir: Path) -> tuple[Settings, list[str]]:
     """Read ``settings.json``; a missing file gives defaults, a damaged one is kept aside with a warning."""
     path = Path(data_dir) / SETTINGS_FILE
@@ -311,8 +317,7 @@ def load_settings(data_dir: Path) -> tuple[Settings, list[str]]:
         log.warning("settings file %s is damaged: %s", path, exc)
         why = ("not UTF-8 text" if isinstance(exc, UnicodeDecodeError)
                else "nested too deeply" if isinstance(exc, RecursionError)
-               else f"not valid JSON: {exc.msg[0].lower()}{exc.msg[1:]} at line {exc.lineno}, column {exc.colno}"
-               if isinstance(exc, json.JSONDecodeError)
+               else f"not valid JSON: {json_mistake(exc)}" if isinstance(exc, json.JSONDecodeError)
                # Python's own words ("Exceeds the limit (4300 digits) for integer string conversion …")
                else "a number in it is too long" if "digits" in str(exc) else str(exc))
         return defaults(), [f"The settings file was damaged ({why}) and default settings are used.{kept}"]

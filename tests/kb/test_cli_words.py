@@ -99,6 +99,21 @@ def test_each_verb_s_help_gives_its_exit_statuses(capsys, verb):
         main(["kb", *verb, "--help"])
     assert done.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert ("Exit status: 0 done (a search that finds nothing included), 1 failed (said on standard error), "
-            "2 wrong command line (or, for add, web pages not downloaded as the network is off), 130 stopped with "
+    assert ("Exit status: 0 done (a search that finds nothing included, and an add that imported some of what "
+            "it was given: the files that failed are said on standard error), 1 failed (said on standard error; for "
+            "add, nothing was imported), 2 wrong command line (or, for add, web pages not downloaded as the network is off), 130 stopped with "
             "Ctrl+C.") in text
+
+
+def test_a_relative_folder_names_skipped_and_failed_files_alike_from_the_root(tmp_path, monkeypatch, capsys):
+    # "skipped: mat/.hidden" beside "failed: /home/me/mat/bad.pdf": two ways of naming files of one folder
+    folder = tmp_path / "mat"
+    folder.mkdir()
+    (folder / ".hidden").write_text("secret")
+    (folder / "bad.pdf").write_text("not a pdf at all")
+    (folder / "good.txt").write_text("Harbour tide tables.")
+    monkeypatch.chdir(tmp_path)
+    assert main(["kb", "--data-dir", str(tmp_path / "data"), "add", "mat"]) == 0
+    err = capsys.readouterr().err
+    assert f"skipped: {folder / '.hidden'}: hidden file" in err
+    assert f"failed: {folder / 'bad.pdf'}: " in err

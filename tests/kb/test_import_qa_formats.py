@@ -88,6 +88,13 @@ def test_json_that_is_neither_one_value_nor_lines_still_says_what_is_wrong():
         read_bytes(b'{"a": 1}\n{"b": ', "json", "cut.json")
 
 
+def test_a_json_mistake_is_said_in_words_with_its_line_and_column():
+    # It said "not valid JSON (Expecting value: line 1 column 14 (char 13))", Python's own words.
+    with pytest.raises(ReadError) as raised:
+        read_bytes(b'{"name": "x",\n "size": }', "json", "bad.json")
+    assert str(raised.value) == "not valid JSON: expecting value at line 2, column 10"
+
+
 # ---- HTML ----------------------------------------------------------------------------------------------
 
 def test_a_utf8_page_whose_meta_names_latin1_reads_as_utf8():

@@ -26,8 +26,9 @@ log = logging.getLogger(__name__)
 _SQLITE_MAX_INT = 2**63 - 1  # source ids are SQLite INTEGERs: larger numbers cannot name a source
 
 
-_EXIT_STATUS = ("Exit status: 0 done (a search that finds nothing included), 1 failed (said on standard "
-                "error), 2 wrong command line (or, for add, web pages not downloaded as the network is off), "
+_EXIT_STATUS = ("Exit status: 0 done (a search that finds nothing included, and an add that imported some of "
+                "what it was given: the files that failed are said on standard error), 1 failed (said on standard "
+                "error; for add, nothing was imported), 2 wrong command line (or, for add, web pages not downloaded as the network is off), "
                 "130 stopped with Ctrl+C.")
 
 

@@ -10,6 +10,7 @@ import io
 import json
 import re
 
+from ..settings import json_mistake
 from .decoding import decode_text
 from .errors import ReadError
 from .html_reader import parse_html
@@ -135,6 +136,8 @@ def read_json(data: bytes, name: str) -> Document:
     except RecursionError as exc:
         raise ReadError("nested too deeply to read (lists or objects hundreds of levels inside one another)"
                         ) from exc
+    except json.JSONDecodeError as exc:
+        raise ReadError(f"not valid JSON: {json_mistake(exc)}") from exc
     except ValueError as exc:
         raise ReadError(f"not valid JSON ({exc})") from exc
     items = list(value.items()) if isinstance(value, dict) else list(enumerate(value)) if isinstance(value, list) else [("", value)]
