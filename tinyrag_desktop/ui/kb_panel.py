@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from PySide6.QtCore import (
-    QCoreApplication, QEvent, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths, Qt, QTimer, QUrl,
-    Signal,
+    QCoreApplication, QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths,
+    Qt, QTimer, QUrl, Signal,
 )
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
@@ -40,7 +40,7 @@ from ..kb import (
 )
 from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
-from ..kb.store import needs_rebuild
+from ..kb.store import db_path, needs_rebuild
 from ..kb.web import normalize_url
 from ..settings import Settings
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
@@ -193,6 +193,11 @@ class KnowledgePanel(QWidget):
         self._busy = False
         self.setAcceptDrops(True)
         self._listed = False  # whether the sources list has been read yet
+        # What the database was when the list was last read, to read it again only when it changed since
+        # (sources added with kb add in a terminal): see _database_version.
+        self._watch: sqlite3.Connection | None = None
+        self._watch_file: tuple[int, int] | None = None
+        self._read_version: object = None
         self._build()
         if list_now:
             self.refresh()
@@ -321,8 +326,11 @@ class KnowledgePanel(QWidget):
     # ---- sources -----------------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Reload the sources list from the database."""
+        """Reload the sources list from the database, keeping the selected sources selected (by their
+        location: a source imported again is stored anew) and the list where it was scrolled to."""
         self._listed = True
+        place = self._place()
+        self._read_version = self._database_version()  # before reading: a change made meanwhile is seen next time
         self.sources_model.set_sources([])
         self._update_buttons()  # a selection removed with its rows says nothing of it
         # With an embedding model set, say which sources lack its vectors (imported before it was set, or
@@ -348,6 +356,88 @@ class KnowledgePanel(QWidget):
             sources = kb.sources()
             unembedded = kb.unembedded(model) if model else set()
         self.sources_model.set_sources(sources, unembedded, model)
+        self._restore_place(*place)
+
+    def catch_up(self) -> bool:
+        """Read the list again if the knowledge base changed since it was read (``kb add`` in a terminal,
+        another window): called as the panel is shown and as its window is activated again. Cheap when
+        nothing changed (one PRAGMA); never while an import or a Delete of the panel's own runs, which
+        reads the list again as it ends. True when the list was read again."""
+        if not self._listed or self._busy or self._database_version() == self._read_version:
+            return False
+        self._stale = True  # the Search tab's results too
+        self.refresh()
+        self.sourcesChanged.emit()
+        return True
+
+    def _database_version(self) -> object:
+        """A value that changes whenever the knowledge base changes: the database file's identity and
+        SQLite's data_version, asked of a connection kept open for it (it changes when any other connection,
+        in this process or another, commits). The files' sizes and times when that cannot be asked (no
+        database yet, a folder that cannot be written)."""
+        path = db_path(self.data_dir)
+        try:
+            info = path.stat()
+        except OSError:
+            self._close_watch()
+            return None
+        identity = (info.st_dev, info.st_ino)
+        if self._watch is not None and self._watch_file != identity:  # replaced since: watch the new file
+            self._close_watch()
+        try:
+            if self._watch is None:
+                self._watch = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, isolation_level=None,
+                                              timeout=0.2)
+                self._watch_file = identity
+            return identity, self._watch.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            self._close_watch()
+        stamps = [identity, info.st_size, info.st_mtime_ns]
+        try:
+            wal = Path(f"{path}-wal").stat()
+            stamps += [wal.st_size, wal.st_mtime_ns]
+        except OSError:
+            pass
+        return tuple(stamps)
+
+    def _close_watch(self) -> None:
+        if self._watch is not None:
+            self._watch.close()
+        self._watch, self._watch_file = None, None
+
+    def _place(self) -> tuple[list[str], str | None, int]:
+        """Where the list is: the selected sources' and the current one's locations, and its scroll."""
+        model, view = self.sources_model, self.sources_view
+        current = view.currentIndex()
+        return ([location for _, location in self._selected()],
+                model.source(current.row()).location if current.isValid() else None,
+                view.verticalScrollBar().value())
+
+    def _restore_place(self, selected: Sequence[str], current: str | None, scrolled: int) -> None:
+        """Select ``selected`` and make ``current`` the current row again where they are still listed; the
+        list scrolled to where it was, or to the current row if that is out of sight."""
+        model, view = self.sources_model, self.sources_view
+        if selected or current:
+            wanted = set(selected) | ({current} if current else set())
+            rows = {model.source(row).location: row for row in range(model.rowCount())
+                    if model.source(row).location in wanted}
+            chosen = sorted(rows[location] for location in selected if location in rows)
+            selection = QItemSelection()
+            start = previous = None
+            for row in chosen + [None]:  # in runs of rows: select all of 10,000 is one range, not 10,000
+                if row is not None and previous is not None and row == previous + 1:
+                    previous = row
+                    continue
+                if start is not None:
+                    selection.select(model.index(start, 0), model.index(previous, model.columnCount() - 1))
+                start = previous = row
+            flags = QItemSelectionModel.SelectionFlag
+            if current in rows:
+                view.selectionModel().setCurrentIndex(model.index(rows[current], 0), flags.NoUpdate)
+            view.selectionModel().select(selection, flags.ClearAndSelect)
+        view.verticalScrollBar().setValue(scrolled)
+        if view.currentIndex().isValid():
+            view.scrollTo(view.currentIndex())  # only scrolls when it is out of sight
 
     def on_settings_applied(self) -> None:
         """Settings changed: show or hide the vectors column, and load the embedding model's vectors."""
@@ -358,7 +448,16 @@ class KnowledgePanel(QWidget):
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if not self._listed:
             self.refresh()
+        else:  # shown again: sources added from a terminal meanwhile are listed
+            self.catch_up()
         super().showEvent(event)
+
+    def event(self, event: QEvent) -> bool:
+        # The window activated again (the user comes back from the terminal where they ran kb add): Qt
+        # passes the activation on to the window's visible widgets.
+        if event.type() == QEvent.Type.WindowActivate:
+            self.catch_up()
+        return super().event(event)
 
     def source_count(self) -> int:
         if not self._listed:
@@ -636,6 +735,7 @@ class KnowledgePanel(QWidget):
         close)."""
         self._stop_importing(timeout)
         self._searcher.shutdown(wait=False, cancel_futures=True)
+        self._close_watch()
 
     def _stop_importing(self, timeout: float) -> None:
         self._waiting.clear()

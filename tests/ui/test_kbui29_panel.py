@@ -1,0 +1,112 @@
+"""The knowledge panel as a daily user met it: sources added from a terminal, the list's place after Delete and
+Re-import, Cancel, the columns, the title sort, Ctrl+Shift+K and names for screen readers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtWidgets import QApplication, QWidget
+
+from tests.ui.conftest import wait_until
+from tinyrag_desktop.kb import Importer, open_store
+
+
+def _write(folder: Path, names: list[str]) -> list[str]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name in names:
+        path = folder / f"{name}.md"
+        path.write_text(f"# {name}\n\nSome words about {name} and the herons of the shallow water.\n", encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def _add_elsewhere(data: Path, paths: list[str]) -> None:
+    """Import as ``kb add`` in a terminal does: its own connection, committed, while the window is open."""
+    with open_store(data) as kb:
+        assert not Importer(kb).run(paths).failed
+
+
+def _titles(view) -> list[str]:
+    model = view.model()
+    return [str(model.index(row, 0).data()) for row in range(model.rowCount())]
+
+
+@pytest.fixture
+def kb_window(make_window, server, qloop, tmp_path):
+    """A window over a knowledge base of three sources, its panel open and listed."""
+    data = tmp_path / "data"
+    data.mkdir()
+    _add_elsewhere(data, _write(tmp_path / "docs", ["alpha", "beta", "gamma"]))
+    win = make_window(server.base_url, data_dir=data)
+    win.kb_dock.show()
+    panel = win.kb_dock.widget()
+    qloop.run(wait_until(lambda: panel.isVisible() and panel.source_count() == 3))
+    return win, panel, data
+
+
+# ---- 1. sources added from a terminal -----------------------------------------------------------------
+
+
+def test_sources_added_from_a_terminal_are_listed_when_the_panel_is_shown_again(kb_window, qloop, tmp_path):
+    win, panel, data = kb_window
+    _add_elsewhere(data, _write(tmp_path / "more", ["delta", "epsilon"]))
+    win.kb_dock.hide()
+    win.kb_dock.show()
+    qloop.run(wait_until(lambda: panel.isVisible()))
+    assert panel.source_count() == 5
+    assert {"delta", "epsilon"} <= set(_titles(panel.sources_view))
+
+
+def test_sources_added_from_a_terminal_are_listed_when_the_window_is_activated_again(kb_window, qloop, qtbot,
+                                                                                        tmp_path):
+    win, panel, data = kb_window
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    terminal = QWidget()  # the terminal the user switches to
+    qtbot.add_widget(terminal)
+    terminal.show()
+    with qtbot.waitActive(terminal):
+        terminal.activateWindow()
+    _add_elsewhere(data, _write(tmp_path / "more", ["delta"]))
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    qloop.run(wait_until(lambda: panel.source_count() == 4))
+    assert "delta" in _titles(panel.sources_view)
+
+
+def test_the_list_is_not_read_again_when_nothing_changed_nor_while_the_panel_imports(kb_window, qloop, tmp_path,
+                                                                                        monkeypatch):
+    win, panel, data = kb_window
+    reads = []
+    read = panel.refresh
+    monkeypatch.setattr(panel, "refresh", lambda: (reads.append(1), read())[1])
+    win.kb_dock.hide()
+    win.kb_dock.show()
+    qloop.run(wait_until(lambda: panel.isVisible()))
+    assert not panel.catch_up() and reads == []  # nothing changed: nothing read
+    paths = _write(tmp_path / "more", [f"note{n}" for n in range(30)])
+    panel.import_items(paths)
+    assert panel._busy
+    assert not panel.catch_up()  # its own import is writing: the list is read once, as it ends
+    qloop.run(wait_until(lambda: not panel._busy, timeout=30))
+    assert panel.source_count() == 33 and not panel.catch_up()
+
+
+def test_a_source_selected_stays_selected_when_the_list_catches_up(kb_window, qloop, tmp_path):
+    win, panel, data = kb_window
+    view = panel.sources_view
+    row = _titles(view).index("beta")
+    view.selectionModel().setCurrentIndex(view.model().index(row, 0),
+                                          QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                          | QItemSelectionModel.SelectionFlag.Rows)
+    _add_elsewhere(data, _write(tmp_path / "more", ["delta"]))
+    assert panel.catch_up()
+    assert view.currentIndex().data() == "beta"
+    assert [source.title for source in map(panel.sources_model.source, _selected_rows(view))] == ["beta"]
+
+
+def _selected_rows(view) -> list[int]:
+    return sorted({index.row() for index in view.selectionModel().selectedIndexes()})
