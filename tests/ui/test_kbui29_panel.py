@@ -110,3 +110,76 @@ def test_a_source_selected_stays_selected_when_the_list_catches_up(kb_window, ql
 
 def _selected_rows(view) -> list[int]:
     return sorted({index.row() for index in view.selectionModel().selectedIndexes()})
+
+
+# ---- 2. the list keeps its place after Delete and Re-import -------------------------------------------
+
+
+def _make_current(view, row: int) -> None:
+    flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+    view.selectionModel().setCurrentIndex(view.model().index(row, 0), flags)
+    view.scrollTo(view.model().index(row, 0))
+
+
+def _in_sight(view, row: int) -> bool:
+    return view.viewport().rect().contains(view.visualRect(view.model().index(row, 0)).center())
+
+
+def _delete(qtbot, panel) -> int:
+    with qtbot.waitSignal(panel.deleteFinished, timeout=20_000) as deleted:
+        assert panel.delete_selected(confirm=False)
+    return deleted.args[0]
+
+
+def test_after_delete_the_next_source_is_current_and_selected_and_delete_again_works(kb_window, qtbot):
+    win, panel, data = kb_window
+    view = panel.sources_view
+    view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    assert _titles(view) == ["alpha", "beta", "gamma"]
+    _make_current(view, 1)
+    assert _delete(qtbot, panel) == 1
+    assert _titles(view) == ["alpha", "gamma"]
+    assert view.currentIndex().data() == "gamma" and _selected_rows(view) == [1]  # the next one
+    assert panel.delete_button.isEnabled()
+    assert _delete(qtbot, panel) == 1  # a second Delete did nothing: nothing was selected
+    assert _titles(view) == ["alpha"]
+    assert view.currentIndex().data() == "alpha" and _selected_rows(view) == [0]  # the last one was deleted
+
+
+def test_after_delete_in_a_long_list_the_next_row_is_in_sight_and_down_goes_on_from_it(make_window, server, qloop,
+                                                                                         qtbot, tmp_path):
+    data = tmp_path / "data"
+    names = [f"note {n:03d}" for n in range(300)]
+    _add_elsewhere(data, _write(tmp_path / "docs", names))
+    win = make_window(server.base_url, data_dir=data)
+    win.kb_dock.show()
+    panel = win.kb_dock.widget()
+    view = panel.sources_view
+    qloop.run(wait_until(lambda: panel.isVisible() and panel.source_count() == 300))
+    view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    _make_current(view, 200)
+    assert view.verticalScrollBar().value() > 0
+    assert _delete(qtbot, panel) == 1
+    assert view.currentIndex().data() == "note 201" and _selected_rows(view) == [200]
+    assert _in_sight(view, 200)
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Down)  # it jumped to the top
+    assert view.currentIndex().data() == "note 202"
+
+
+def test_after_reimport_the_same_source_stays_selected_and_in_sight(make_window, server, qloop, qtbot, tmp_path):
+    data = tmp_path / "data"
+    names = [f"note {n:03d}" for n in range(300)]
+    _add_elsewhere(data, _write(tmp_path / "docs", names))
+    win = make_window(server.base_url, data_dir=data)
+    win.kb_dock.show()
+    panel = win.kb_dock.widget()
+    view = panel.sources_view
+    qloop.run(wait_until(lambda: panel.isVisible() and panel.source_count() == 300))
+    view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    _make_current(view, 150)
+    with qtbot.waitSignal(panel.importFinished, timeout=30_000) as done:
+        assert panel.reimport_selected()
+    assert len(done.args[0].updated) == 1
+    assert view.currentIndex().data() == "note 150" and _selected_rows(view) == [150]
+    assert _in_sight(view, 150)

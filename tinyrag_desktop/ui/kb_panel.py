@@ -198,6 +198,7 @@ class KnowledgePanel(QWidget):
         self._watch: sqlite3.Connection | None = None
         self._watch_file: tuple[int, int] | None = None
         self._read_version: object = None
+        self._after_delete: str | None = None  # the source made current once a Delete is done
         self._build()
         if list_now:
             self.refresh()
@@ -480,6 +481,7 @@ class KnowledgePanel(QWidget):
         if confirm and QMessageBox.question(self, "Delete sources", self._delete_question(selected)) \
                 != QMessageBox.StandardButton.Yes:
             return 0
+        self._after_delete = self._next_after(selected)
         self._set_busy(True)
         self.progress_bar.setRange(0, 0)  # busy, with no steps to count
         self.cancel_button.setVisible(False)  # one transaction: stopping it halfway would keep nothing
@@ -488,6 +490,19 @@ class KnowledgePanel(QWidget):
                                         name="kb-delete", daemon=True)
         self._worker.start()
         return len(selected)
+
+    def _next_after(self, selected: list[tuple[int, str]]) -> str | None:
+        """The source a file manager makes current once ``selected`` are deleted: the first one left after
+        the first deleted row, or the one left before it when none is left after (the last was deleted)."""
+        ids = {source_id for source_id, _ in selected}
+        model = self.sources_model
+        rows = [row for row in range(model.rowCount()) if model.source(row).id in ids]
+        if not rows:
+            return None
+        for row in [*range(rows[0] + 1, model.rowCount()), *range(rows[0] - 1, -1, -1)]:
+            if model.source(row).id not in ids:
+                return model.source(row).location
+        return None
 
     def _delete_question(self, selected: list[tuple[int, str]]) -> str:
         """What Delete asks: one source by its title; and that files stay where they are, since "Delete" in a
@@ -515,7 +530,11 @@ class KnowledgePanel(QWidget):
             self._worker = None
         self._set_busy(False)
         self._stale = True
-        self.refresh()
+        scrolled = self.sources_view.verticalScrollBar().value()
+        self.refresh()  # keeps the selection: all of it when nothing was removed
+        if not problem and self._after_delete:  # the list keeps its place, as a file manager's does
+            self._restore_place([self._after_delete], self._after_delete, scrolled)
+        self._after_delete = None
         self.sourcesChanged.emit()
         self.status_label.setText(f"Nothing was removed: {problem}" if problem else f"{_sources(removed)} removed.")
         if self._dropped_note and not self._waiting:  # dropped during the Delete, with nothing to import
