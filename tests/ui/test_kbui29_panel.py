@@ -183,3 +183,28 @@ def test_after_reimport_the_same_source_stays_selected_and_in_sight(make_window,
     assert len(done.args[0].updated) == 1
     assert view.currentIndex().data() == "note 150" and _selected_rows(view) == [150]
     assert _in_sight(view, 150)
+
+
+# ---- 3. "Cancelling…" stays until the import ends ----------------------------------------------------
+
+
+def test_cancelling_stays_in_sight_until_the_import_ends(kb_window, qtbot, tmp_path):
+    from tinyrag_desktop.kb import Progress
+
+    win, panel, data = kb_window
+    folder = tmp_path / "many"
+    _write(folder, [f"file{n:04d}" for n in range(400)])
+    seen = []
+    panel._relay.progress.connect(lambda progress: seen.append(panel.status_label.text()))
+    with qtbot.waitSignal(panel.importFinished, timeout=60_000):
+        panel.import_items([str(folder)])
+        qtbot.waitUntil(lambda: panel.progress_bar.value() >= 3, timeout=30_000)
+        qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+        cancelled = len(seen)
+        assert panel.status_label.text().startswith("Cancelling… (")
+        # the worker's next line, as it arrives after Cancel: it replaced "Cancelling…" within 10 ms
+        panel._relay.progress.emit(Progress(7, 400, str(folder / "file0007.md"), 0))
+        qtbot.waitUntil(lambda: len(seen) > cancelled)
+        assert panel.status_label.text() == "Cancelling… (7 of 400 done)"
+    assert all(text.startswith("Cancelling…") for text in seen[cancelled:])
+    assert "cancel" in panel.status_label.text().lower() and not panel.status_label.text().startswith("Cancelling")

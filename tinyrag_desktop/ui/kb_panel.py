@@ -199,6 +199,7 @@ class KnowledgePanel(QWidget):
         self._watch_file: tuple[int, int] | None = None
         self._read_version: object = None
         self._after_delete: str | None = None  # the source made current once a Delete is done
+        self._progress: Progress | None = None  # the running import's last progress
         self._build()
         if list_now:
             self.refresh()
@@ -709,6 +710,7 @@ class KnowledgePanel(QWidget):
         self._set_busy(True)
         self.progress_bar.setRange(0, 0)  # until the files are listed and counted
         self.status_label.setText("Listing what to import…")
+        self._progress = None
         self._worker = threading.Thread(target=self._work, args=(list(items), settings, force, self._cancel),
                                         name="kb-import", daemon=True)
         self._worker.start()
@@ -735,7 +737,14 @@ class KnowledgePanel(QWidget):
     def cancel_import(self) -> None:
         self._cancel.set()
         self._waiting.clear()  # Cancel stops what was asked for, not only the part that has started
-        self.status_label.setText("Cancelling…")  # stops inside a long file too: see ingest
+        self.status_label.setText(self._cancelling_text())  # stops inside a long file too: see ingest
+
+    def _cancelling_text(self) -> str:
+        """What the panel says from Cancel until the import ends, with how far it got."""
+        progress = self._progress
+        if progress is None or not progress.total:
+            return "Cancelling…"
+        return f"Cancelling… ({progress.done} of {progress.total} done)"  # as the progress line counts
 
     def _waiting_note(self) -> str:
         count = sum(len(items) for items, _ in self._waiting)
@@ -787,7 +796,10 @@ class KnowledgePanel(QWidget):
     def _on_progress(self, progress: Progress) -> None:
         self.progress_bar.setRange(0, max(progress.total, 1))
         self.progress_bar.setValue(progress.done)
-        if progress.current:
+        self._progress = progress
+        if self._cancel.is_set():  # the next file's line replaced "Cancelling…" at once: Cancel seemed to do nothing
+            self.status_label.setText(self._cancelling_text())
+        elif progress.current:
             failed = f", {progress.failed} failed" if progress.failed else ""
             waiting = f" ({self._waiting_note()})" if self._waiting else ""
             # The file's name, not its whole path: a folder's long path wrapped over three lines, and the
