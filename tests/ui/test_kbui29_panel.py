@@ -208,3 +208,66 @@ def test_cancelling_stays_in_sight_until_the_import_ends(kb_window, qtbot, tmp_p
         assert panel.status_label.text() == "Cancelling… (7 of 400 done)"
     assert all(text.startswith("Cancelling…") for text in seen[cancelled:])
     assert "cancel" in panel.status_label.text().lower() and not panel.status_label.text().startswith("Cancelling")
+
+
+# ---- 4. the titles get the room -----------------------------------------------------------------------
+
+
+def _panel(qtbot, data: Path, **changes):
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.kb_panel import KnowledgePanel
+
+    panel = KnowledgePanel(data, lambda: defaults().replace(**changes))
+    qtbot.add_widget(panel)
+    return panel
+
+
+_MANUAL = [f"38.{n}. User-Defined Procedures and Functions, part {n}" for n in range(1, 13)]
+
+
+@pytest.mark.parametrize("embed_model", ["", "toy-embed"])
+def test_in_a_384_pixel_dock_the_title_takes_what_the_narrow_columns_leave(qtbot, tmp_path, embed_model):
+    data = tmp_path / "data"
+    _add_elsewhere(data, _write(tmp_path / "docs", _MANUAL))
+    panel = _panel(qtbot, data, embed_model=embed_model)
+    try:
+        panel.resize(384, 600)
+        panel.show()
+        qtbot.waitExposed(panel)
+        view, header = panel.sources_view, panel.sources_view.header()
+        shown = [column for column in range(1, 5) if not view.isColumnHidden(column)]
+        assert shown == ([1, 2, 3, 4] if embed_model else [1, 2, 3])
+        def cells(column: int) -> int:  # Imported, sorted by (newest first), keeps its name and arrow whole
+            return max(view.sizeHintForColumn(column), header.minimumSectionSize(),
+                       header.sectionSizeHint(3) if column == 3 else 0)
+
+        qtbot.waitUntil(lambda: header.sectionSize(2) <= cells(2))
+        for column in shown:  # as narrow as their cells (the sorted one with its arrow), not their names
+            assert header.sectionSize(column) <= cells(column)
+        if embed_model:
+            assert view.model().index(0, 4).data() == "no"  # "none: re-import" took 100 pixels
+            assert "Re-import" in view.model().index(0, 4).data(Qt.ItemDataRole.ToolTipRole)
+        # 165 pixels of 384 before, 65 with Vectors shown
+        assert header.sectionSize(0) == view.viewport().width() - sum(header.sectionSize(c) for c in shown)
+        assert header.sectionSize(0) >= (150 if embed_model else 180)
+        assert view.model().index(0, 0).data(Qt.ItemDataRole.ToolTipRole).startswith(view.model().index(0, 0).data())
+    finally:
+        panel.shutdown()
+
+
+def test_in_a_wide_dock_every_column_name_is_whole_and_passages_are_called_so(qtbot, tmp_path):
+    data = tmp_path / "data"
+    _add_elsewhere(data, _write(tmp_path / "docs", _MANUAL))
+    panel = _panel(qtbot, data, embed_model="toy-embed")
+    try:
+        panel.resize(900, 600)
+        panel.show()
+        qtbot.waitExposed(panel)
+        model, header = panel.sources_model, panel.sources_view.header()
+        names = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(5)]
+        assert names == ["Title", "Type", "Passages", "Imported", "Vectors"]  # as every summary says
+        assert "passages" in model.headerData(2, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+        for column in range(1, 5):
+            assert header.sectionSize(column) >= header.fontMetrics().horizontalAdvance(names[column])
+    finally:
+        panel.shutdown()

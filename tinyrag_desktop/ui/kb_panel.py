@@ -307,7 +307,7 @@ class KnowledgePanel(QWidget):
         self.setFocusProxy(self.tabs)  # focusing the panel (Ctrl+Shift+K) lands on its tabs
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        """Docked for the first time, wide enough for the Title column beside Type, Chunks and Imported: at the
+        """Docked for the first time, wide enough for the Title column beside Type, Passages and Imported: at the
         width of its buttons, the titles got about 50 pixels ("tinyR…"). A width the user set comes back.
         In a narrow window, at most two fifths of it: at 800 px it took 370, the conversation was squeezed
         to 400 and the chats list folded away."""
