@@ -271,3 +271,24 @@ def test_in_a_wide_dock_every_column_name_is_whole_and_passages_are_called_so(qt
             assert header.sectionSize(column) >= header.fontMetrics().horizontalAdvance(names[column])
     finally:
         panel.shutdown()
+
+
+# ---- 5. titles sorted as a person sorts them ----------------------------------------------------------
+
+
+def test_sorting_by_title_puts_numbers_in_their_order_and_ignores_case(qtbot, tmp_path):
+    data = tmp_path / "data"
+    titles = ["11.10. Reading", "11.2. Writing", "Chapter 19. Views", "chapter 2. Tables", "Chapter 10. Types",
+              "appendix"]
+    _add_elsewhere(data, _write(tmp_path / "docs", titles))
+    panel = _panel(qtbot, data)
+    try:
+        view = panel.sources_view
+        view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        # "11.10" came before "11.2", and chapter 2 after 19
+        assert _titles(view) == ["11.2. Writing", "11.10. Reading", "appendix", "chapter 2. Tables",
+                                 "Chapter 10. Types", "Chapter 19. Views"]
+        view.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+        assert _titles(view)[:2] == ["Chapter 19. Views", "Chapter 10. Types"]
+    finally:
+        panel.shutdown()

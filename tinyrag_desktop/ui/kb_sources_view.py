@@ -7,6 +7,7 @@ text is made when the view paints it, and a sort is one ``list.sort`` (``benchma
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Callable
 
@@ -31,6 +32,19 @@ def short_time(stamp: str, today: date) -> str:
         return f"{moment.hour:02d}:{moment.minute:02d}"
     day = f"{moment.day} {_MONTHS[moment.month - 1]}"
     return day if moment.year == today.year else f"{day} {moment.year}"
+
+
+_NUMBER = re.compile(r"(\d+)")
+
+
+def natural_key(text: str) -> tuple[list[object], str]:
+    """``text`` as a person sorts it: numbers by their value ("11.2" before "11.10", chapter 2 before 19),
+    letters casefolded. Text and numbers alternate in the same places of every key (text first, maybe
+    empty), so keys compare; the whole casefolded text settles ties ("2" and "02")."""
+    folded = text.casefold()
+    parts: list[object] = _NUMBER.split(folded)
+    parts[1::2] = [int(number) for number in parts[1::2]]
+    return parts, folded
 
 
 class ElideMiddle(QStyledItemDelegate):
@@ -61,7 +75,7 @@ class SourcesModel(QAbstractTableModel):
                    "source (“no”: select it and Re-import to embed it)")
     NO_VECTORS = "no"  # short: "none: re-import" took 100 of a 384-px dock's pixels from the titles
     _SORT_KEYS: tuple[Callable[[SourceInfo], object], ...] = (
-        lambda s: s.title.casefold(), lambda s: type_name(s.type).casefold(), lambda s: s.chunk_count,
+        lambda s: natural_key(s.title), lambda s: type_name(s.type).casefold(), lambda s: s.chunk_count,
         lambda s: s.imported_at,  # ISO times in UTC sort as the local ones shown
     )
 
