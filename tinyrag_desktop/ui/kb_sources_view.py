@@ -82,6 +82,7 @@ class SourcesModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[SourceInfo] = []
+        self._title_keys: dict[str, object] = {}  # title -> its sort key
         self._unembedded: set[int] = set()
         self._model_name = ""
         self._times: dict[str, str] = {}  # stored time -> as shown: many sources share their minute
@@ -201,6 +202,16 @@ class SourcesModel(QAbstractTableModel):
     def _sorted(self, rows: list[SourceInfo], column: int, order: Qt.SortOrder) -> None:
         if column == 4:
             key = lambda s: s.id not in self._unembedded  # noqa: E731 - "no" before "yes"
+        elif column == 0:  # a title's key is made once: 10,000 took 50 ms, at each sort and each refresh
+            keys = self._title_keys
+            if len(keys) > 2 * len(rows) + 1000:  # titles renamed or deleted since
+                keys.clear()
+
+            def key(source: SourceInfo) -> object:
+                found = keys.get(source.title)
+                if found is None:
+                    found = keys[source.title] = natural_key(source.title)
+                return found
         elif 0 <= column < len(self._SORT_KEYS):
             key = self._SORT_KEYS[column]
         else:
