@@ -292,3 +292,39 @@ def test_sorting_by_title_puts_numbers_in_their_order_and_ignores_case(qtbot, tm
         assert _titles(view)[:2] == ["Chapter 19. Views", "Chapter 10. Types"]
     finally:
         panel.shutdown()
+
+
+# ---- 6. Ctrl+Shift+K -----------------------------------------------------------------------------------
+
+
+def _ctrl_shift_k(qtbot, widget) -> None:
+    qtbot.keyClick(widget, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+
+
+def test_ctrl_shift_k_with_the_panel_open_and_the_focus_elsewhere_goes_to_the_panel(make_window, server, qloop,
+                                                                                      qtbot):
+    win = make_window(server.base_url)
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    dock, item = win.kb_dock, win.kb_dock.toggleViewAction()
+    _ctrl_shift_k(qtbot, win.composer)  # closed: opened, the focus in it
+    assert dock.isVisible() and item.isChecked() and dock.isAncestorOf(QApplication.focusWidget())
+    win.composer.setFocus()
+    assert win.composer.hasFocus()
+    _ctrl_shift_k(qtbot, win.composer)  # open, the focus elsewhere: it closed the panel
+    assert dock.isVisible() and item.isChecked()
+    assert dock.isAncestorOf(QApplication.focusWidget())
+    _ctrl_shift_k(qtbot, QApplication.focusWidget())  # the focus in it: closed, the focus back where it was
+    assert not dock.isVisible() and not item.isChecked()
+    assert win.composer.hasFocus()
+
+
+def test_the_menu_item_still_closes_the_open_panel_and_names_the_shortcut(make_window, server, qloop, qtbot):
+    win = make_window(server.base_url)
+    dock, item = win.kb_dock, win.kb_dock.toggleViewAction()
+    dock.show()
+    qloop.run(wait_until(dock.isVisible))
+    win.composer.setFocus()
+    item.trigger()  # View → Knowledge base, clicked: the check mark is a switch
+    assert not dock.isVisible() and not item.isChecked()
+    assert item.shortcut().toString() == "Ctrl+Shift+K"
