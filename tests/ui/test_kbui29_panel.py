@@ -328,3 +328,32 @@ def test_the_menu_item_still_closes_the_open_panel_and_names_the_shortcut(make_w
     item.trigger()  # View → Knowledge base, clicked: the check mark is a switch
     assert not dock.isVisible() and not item.isChecked()
     assert item.shortcut().toString() == "Ctrl+Shift+K"
+
+
+# ---- 7. names for screen readers ----------------------------------------------------------------------
+
+
+def test_the_query_box_and_the_progress_bar_have_names_a_screen_reader_says(qtbot, tmp_path):
+    from PySide6.QtGui import QAccessible
+
+    data = tmp_path / "data"
+    folder = tmp_path / "docs"
+    _write(folder, [f"file{n:03d}" for n in range(50)])
+    panel = _panel(qtbot, data)
+    try:
+        panel.show()
+        qtbot.waitExposed(panel)
+
+        def name(widget) -> str:
+            return QAccessible.queryAccessibleInterface(widget).text(QAccessible.Text.Name)
+
+        assert name(panel.query_edit) == "Search the knowledge base"  # it had none: "edit, blank"
+        with qtbot.waitSignal(panel.importFinished, timeout=30_000):
+            panel.import_items([str(folder)])
+            assert name(panel.progress_bar) == "Import progress"
+        panel.sources_view.selectAll()
+        with qtbot.waitSignal(panel.deleteFinished, timeout=30_000):
+            panel.delete_selected(confirm=False)
+            assert name(panel.progress_bar) == "Removing sources"
+    finally:
+        panel.shutdown()

@@ -270,6 +270,8 @@ class KnowledgePanel(QWidget):
         progress_row = QHBoxLayout()
         self.progress_bar = QProgressBar()
         self.progress_bar.setObjectName("kbProgress")
+        # A screen reader said only "progress bar": what it measures is named as each task starts.
+        self.progress_bar.setAccessibleName("Import progress")
         self.status_label = _StatusLabel("Drop files, folders or links here to import them.")
         self.status_label.setObjectName("kbStatus")
         self.status_label.setWordWrap(True)
@@ -285,6 +287,8 @@ class KnowledgePanel(QWidget):
         row = QHBoxLayout()
         self.query_edit = QLineEdit()
         self.query_edit.setObjectName("kbQuery")
+        self.query_edit.setAccessibleName("Search the knowledge base")  # the placeholder is no name to a screen reader
+        self.query_edit.setAccessibleDescription("Ask in your own words, then press Enter")
         # short enough for the dock's default width ("… e.g. how do I res" was cut); the example in the tooltip
         self.query_edit.setPlaceholderText("Ask in your own words")
         self.query_edit.setToolTip("Ask as you would ask a person, e.g. how do I reset my password")
@@ -484,6 +488,7 @@ class KnowledgePanel(QWidget):
             return 0
         self._after_delete = self._next_after(selected)
         self._set_busy(True)
+        self.progress_bar.setAccessibleName("Removing sources")
         self.progress_bar.setRange(0, 0)  # busy, with no steps to count
         self.cancel_button.setVisible(False)  # one transaction: stopping it halfway would keep nothing
         self.status_label.setText(f"Removing {_sources(len(selected))}…")
@@ -666,6 +671,7 @@ class KnowledgePanel(QWidget):
         its search index takes about a second per 25,000 passages. Searching works meanwhile; imports
         wait (the buttons are off), and the list is shown when it is done."""
         self._set_busy(True)
+        self.progress_bar.setAccessibleName("Updating the search index")
         self.progress_bar.setRange(0, 0)  # busy, with no steps to count
         self.cancel_button.setVisible(False)  # a rebuild is one transaction: stopping it gains nothing
         self.status_label.setText("Updating the search index for this version of tinyRAG (once; a large "
@@ -708,6 +714,7 @@ class KnowledgePanel(QWidget):
         settings = self.settings_provider()
         self._cancel = threading.Event()
         self._set_busy(True)
+        self.progress_bar.setAccessibleName("Import progress")
         self.progress_bar.setRange(0, 0)  # until the files are listed and counted
         self.status_label.setText("Listing what to import…")
         self._progress = None
