@@ -255,6 +255,23 @@ def test_in_a_384_pixel_dock_the_title_takes_what_the_narrow_columns_leave(qtbot
         panel.shutdown()
 
 
+def test_opened_the_first_time_in_a_window_of_the_default_size_the_titles_get_the_room(make_window, server, qloop,
+                                                                                       tmp_path):
+    data = tmp_path / "data"
+    _add_elsewhere(data, _write(tmp_path / "docs", [f"{title} with a longer name" for title in _MANUAL]))
+    win = make_window(server.base_url, data_dir=data)
+    win.resize(1180, 780)
+    win.kb_dock.show()
+    panel = win.kb_dock.widget()
+    view, header = panel.sources_view, panel.sources_view.header()
+    qloop.run(wait_until(lambda: panel.isVisible() and panel.source_count() == 12))
+    qloop.run(wait_until(lambda: header.sectionSize(0) > 0))
+    # The header measured the rows before they were laid out (a title's room as -1) and kept what it found:
+    # Passages kept room for half its name, taken from the titles.
+    assert header.sectionSize(2) <= max(view.sizeHintForColumn(2), header.minimumSectionSize())
+    assert header.sectionSize(0) == view.viewport().width() - sum(header.sectionSize(c) for c in (1, 2, 3))
+
+
 def test_in_a_wide_dock_every_column_name_is_whole_and_passages_are_called_so(qtbot, tmp_path):
     data = tmp_path / "data"
     _add_elsewhere(data, _write(tmp_path / "docs", _MANUAL))

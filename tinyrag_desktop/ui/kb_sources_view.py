@@ -266,8 +266,8 @@ class SortedHeader(QHeaderView):
         if model is None or not model.rowCount() or self.count() < 2:
             return {}
         shown = tuple(column for column in range(1, self.count()) if not self.isSectionHidden(column))
-        key = (view.viewport().width(), view.verticalScrollBar().value(), shown, self.sortIndicatorSection(),
-               self.sortIndicatorOrder(), getattr(model, "generation", None))
+        key = (view.viewport().size(), view.verticalScrollBar().value(), shown, self.sortIndicatorSection(),
+               self.sortIndicatorOrder(), getattr(model, "generation", None), getattr(view, "layouts", None))
         if self._fit is not None and self._fit[0] == key:
             return self._fit[1]
         # The column sorted by keeps its name whole, with the arrow: it says what the order is.
@@ -298,6 +298,8 @@ class SourcesView(QTreeView):
         super().__init__(parent)
         self.setHeader(SortedHeader(self))
         self._hints: tuple[object, dict[int, int]] = (None, {})  # the columns' widths for the rows in sight
+        self.layouts = 0  # how many times the rows were laid out: what was measured before may be out of date
+        self._measured_too_soon = False  # a column was measured before its rows were laid out
 
     EMPTY_TEXT = "No sources yet.\nClick Add, or drop files, folders or web links here."
     BUSY_TEXT = "The sources are listed here as soon as this is done."
@@ -330,15 +332,35 @@ class SourcesView(QTreeView):
         rows in sight (measuring 1,000 of them cost 100 ms a refresh), which cut a "wikipedia" scrolled out
         of view to "wiki…". Kept until the rows, the rows in sight or the font change: the header asks
         for each column several times a layout, and measures them all to share the room out (SortedHeader)."""
+        self.executeDelayedItemsLayout()  # rows changed and not laid out yet: measured once they are
         model = self.model()
-        key = (getattr(model, "generation", None), self.verticalScrollBar().value(), self.viewport().height(),
-               self.font().key(), date.today())
-        if self._hints[0] != key or model is None or not hasattr(model, "generation"):
+        key = (self.layouts, getattr(model, "generation", None), self.verticalScrollBar().value(),
+               self.viewport().height(), self.font().key(), date.today())
+        if self._hints[0] != key:
             self._hints = (key, {})
         hints = self._hints[1]
-        if column not in hints:
-            hints[column] = self._measure(column)
-        return hints[column]
+        if column in hints:
+            return hints[column]
+        hint = self._measure(column)
+        if hint < 0 and model is not None and model.rowCount():  # asked while the rows are being laid out
+            self._measured_too_soon = True
+        else:
+            hints[column] = hint
+        return hint
+
+    def doItemsLayout(self) -> None:  # noqa: N802 - Qt's name
+        # Rows added, removed or sorted: measured again. (The model's own count changes before the view has
+        # laid the rows out, and the header measured empty rows then: a title's room taken as -1.)
+        self.layouts += 1
+        self._hints = (None, {})
+        self._measured_too_soon = False
+        super().doItemsLayout()
+        header = self.header()
+        if self._measured_too_soon and isinstance(header, SortedHeader):
+            # the header shared the room out while the rows were not laid out yet: once more, with them
+            self._measured_too_soon = False
+            header.forget_fit()
+            header.resizeSections()
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):  # another theme: measured anew
