@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from PySide6.QtCore import (
-    QCoreApplication, QEvent, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths, Qt, QTimer, QUrl,
-    Signal,
+    QCoreApplication, QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths,
+    Qt, QTimer, QUrl, Signal,
 )
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
@@ -40,7 +40,7 @@ from ..kb import (
 )
 from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
-from ..kb.store import needs_rebuild
+from ..kb.store import db_path, needs_rebuild
 from ..kb.web import normalize_url
 from ..settings import Settings
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
@@ -193,6 +193,13 @@ class KnowledgePanel(QWidget):
         self._busy = False
         self.setAcceptDrops(True)
         self._listed = False  # whether the sources list has been read yet
+        # What the database was when the list was last read, to read it again only when it changed since
+        # (sources added with kb add in a terminal): see _database_version.
+        self._watch: sqlite3.Connection | None = None
+        self._watch_file: tuple[int, int] | None = None
+        self._read_version: object = None
+        self._after_delete: str | None = None  # the source made current once a Delete is done
+        self._progress: Progress | None = None  # the running import's last progress
         self._build()
         if list_now:
             self.refresh()
@@ -263,6 +270,8 @@ class KnowledgePanel(QWidget):
         progress_row = QHBoxLayout()
         self.progress_bar = QProgressBar()
         self.progress_bar.setObjectName("kbProgress")
+        # A screen reader said only "progress bar": what it measures is named as each task starts.
+        self.progress_bar.setAccessibleName("Import progress")
         self.status_label = _StatusLabel("Drop files, folders or links here to import them.")
         self.status_label.setObjectName("kbStatus")
         self.status_label.setWordWrap(True)
@@ -278,6 +287,8 @@ class KnowledgePanel(QWidget):
         row = QHBoxLayout()
         self.query_edit = QLineEdit()
         self.query_edit.setObjectName("kbQuery")
+        self.query_edit.setAccessibleName("Search the knowledge base")  # the placeholder is no name to a screen reader
+        self.query_edit.setAccessibleDescription("Ask in your own words, then press Enter")
         # short enough for the dock's default width ("… e.g. how do I res" was cut); the example in the tooltip
         self.query_edit.setPlaceholderText("Ask in your own words")
         self.query_edit.setToolTip("Ask as you would ask a person, e.g. how do I reset my password")
@@ -300,7 +311,7 @@ class KnowledgePanel(QWidget):
         self.setFocusProxy(self.tabs)  # focusing the panel (Ctrl+Shift+K) lands on its tabs
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        """Docked for the first time, wide enough for the Title column beside Type, Chunks and Imported: at the
+        """Docked for the first time, wide enough for the Title column beside Type, Passages and Imported: at the
         width of its buttons, the titles got about 50 pixels ("tinyR…"). A width the user set comes back.
         In a narrow window, at most two fifths of it: at 800 px it took 370, the conversation was squeezed
         to 400 and the chats list folded away."""
@@ -321,8 +332,11 @@ class KnowledgePanel(QWidget):
     # ---- sources -----------------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Reload the sources list from the database."""
+        """Reload the sources list from the database, keeping the selected sources selected (by their
+        location: a source imported again is stored anew) and the list where it was scrolled to."""
         self._listed = True
+        place = self._place()
+        self._read_version = self._database_version()  # before reading: a change made meanwhile is seen next time
         self.sources_model.set_sources([])
         self._update_buttons()  # a selection removed with its rows says nothing of it
         # With an embedding model set, say which sources lack its vectors (imported before it was set, or
@@ -348,6 +362,88 @@ class KnowledgePanel(QWidget):
             sources = kb.sources()
             unembedded = kb.unembedded(model) if model else set()
         self.sources_model.set_sources(sources, unembedded, model)
+        self._restore_place(*place)
+
+    def catch_up(self) -> bool:
+        """Read the list again if the knowledge base changed since it was read (``kb add`` in a terminal,
+        another window): called as the panel is shown and as its window is activated again. Cheap when
+        nothing changed (one PRAGMA); never while an import or a Delete of the panel's own runs, which
+        reads the list again as it ends. True when the list was read again."""
+        if not self._listed or self._busy or self._database_version() == self._read_version:
+            return False
+        self._stale = True  # the Search tab's results too
+        self.refresh()
+        self.sourcesChanged.emit()
+        return True
+
+    def _database_version(self) -> object:
+        """A value that changes whenever the knowledge base changes: the database file's identity and
+        SQLite's data_version, asked of a connection kept open for it (it changes when any other connection,
+        in this process or another, commits). The files' sizes and times when that cannot be asked (no
+        database yet, a folder that cannot be written)."""
+        path = db_path(self.data_dir)
+        try:
+            info = path.stat()
+        except OSError:
+            self._close_watch()
+            return None
+        identity = (info.st_dev, info.st_ino)
+        if self._watch is not None and self._watch_file != identity:  # replaced since: watch the new file
+            self._close_watch()
+        try:
+            if self._watch is None:
+                self._watch = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, isolation_level=None,
+                                              timeout=0.2)
+                self._watch_file = identity
+            return identity, self._watch.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            self._close_watch()
+        stamps = [identity, info.st_size, info.st_mtime_ns]
+        try:
+            wal = Path(f"{path}-wal").stat()
+            stamps += [wal.st_size, wal.st_mtime_ns]
+        except OSError:
+            pass
+        return tuple(stamps)
+
+    def _close_watch(self) -> None:
+        if self._watch is not None:
+            self._watch.close()
+        self._watch, self._watch_file = None, None
+
+    def _place(self) -> tuple[list[str], str | None, int]:
+        """Where the list is: the selected sources' and the current one's locations, and its scroll."""
+        model, view = self.sources_model, self.sources_view
+        current = view.currentIndex()
+        return ([location for _, location in self._selected()],
+                model.source(current.row()).location if current.isValid() else None,
+                view.verticalScrollBar().value())
+
+    def _restore_place(self, selected: Sequence[str], current: str | None, scrolled: int) -> None:
+        """Select ``selected`` and make ``current`` the current row again where they are still listed; the
+        list scrolled to where it was, or to the current row if that is out of sight."""
+        model, view = self.sources_model, self.sources_view
+        if selected or current:
+            wanted = set(selected) | ({current} if current else set())
+            rows = {model.source(row).location: row for row in range(model.rowCount())
+                    if model.source(row).location in wanted}
+            chosen = sorted(rows[location] for location in selected if location in rows)
+            selection = QItemSelection()
+            start = previous = None
+            for row in chosen + [None]:  # in runs of rows: select all of 10,000 is one range, not 10,000
+                if row is not None and previous is not None and row == previous + 1:
+                    previous = row
+                    continue
+                if start is not None:
+                    selection.select(model.index(start, 0), model.index(previous, model.columnCount() - 1))
+                start = previous = row
+            flags = QItemSelectionModel.SelectionFlag
+            if current in rows:
+                view.selectionModel().setCurrentIndex(model.index(rows[current], 0), flags.NoUpdate)
+            view.selectionModel().select(selection, flags.ClearAndSelect)
+        view.verticalScrollBar().setValue(scrolled)
+        if view.currentIndex().isValid():
+            view.scrollTo(view.currentIndex())  # only scrolls when it is out of sight
 
     def on_settings_applied(self) -> None:
         """Settings changed: show or hide the vectors column, and load the embedding model's vectors."""
@@ -358,7 +454,16 @@ class KnowledgePanel(QWidget):
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if not self._listed:
             self.refresh()
+        else:  # shown again: sources added from a terminal meanwhile are listed
+            self.catch_up()
         super().showEvent(event)
+
+    def event(self, event: QEvent) -> bool:
+        # The window activated again (the user comes back from the terminal where they ran kb add): Qt
+        # passes the activation on to the window's visible widgets.
+        if event.type() == QEvent.Type.WindowActivate:
+            self.catch_up()
+        return super().event(event)
 
     def source_count(self) -> int:
         if not self._listed:
@@ -381,7 +486,9 @@ class KnowledgePanel(QWidget):
         if confirm and QMessageBox.question(self, "Delete sources", self._delete_question(selected)) \
                 != QMessageBox.StandardButton.Yes:
             return 0
+        self._after_delete = self._next_after(selected)
         self._set_busy(True)
+        self.progress_bar.setAccessibleName("Removing sources")
         self.progress_bar.setRange(0, 0)  # busy, with no steps to count
         self.cancel_button.setVisible(False)  # one transaction: stopping it halfway would keep nothing
         self.status_label.setText(f"Removing {_sources(len(selected))}…")
@@ -389,6 +496,19 @@ class KnowledgePanel(QWidget):
                                         name="kb-delete", daemon=True)
         self._worker.start()
         return len(selected)
+
+    def _next_after(self, selected: list[tuple[int, str]]) -> str | None:
+        """The source a file manager makes current once ``selected`` are deleted: the first one left after
+        the first deleted row, or the one left before it when none is left after (the last was deleted)."""
+        ids = {source_id for source_id, _ in selected}
+        model = self.sources_model
+        rows = [row for row in range(model.rowCount()) if model.source(row).id in ids]
+        if not rows:
+            return None
+        for row in [*range(rows[0] + 1, model.rowCount()), *range(rows[0] - 1, -1, -1)]:
+            if model.source(row).id not in ids:
+                return model.source(row).location
+        return None
 
     def _delete_question(self, selected: list[tuple[int, str]]) -> str:
         """What Delete asks: one source by its title; and that files stay where they are, since "Delete" in a
@@ -416,7 +536,11 @@ class KnowledgePanel(QWidget):
             self._worker = None
         self._set_busy(False)
         self._stale = True
-        self.refresh()
+        scrolled = self.sources_view.verticalScrollBar().value()
+        self.refresh()  # keeps the selection: all of it when nothing was removed
+        if not problem and self._after_delete:  # the list keeps its place, as a file manager's does
+            self._restore_place([self._after_delete], self._after_delete, scrolled)
+        self._after_delete = None
         self.sourcesChanged.emit()
         self.status_label.setText(f"Nothing was removed: {problem}" if problem else f"{_sources(removed)} removed.")
         if self._dropped_note and not self._waiting:  # dropped during the Delete, with nothing to import
@@ -547,6 +671,7 @@ class KnowledgePanel(QWidget):
         its search index takes about a second per 25,000 passages. Searching works meanwhile; imports
         wait (the buttons are off), and the list is shown when it is done."""
         self._set_busy(True)
+        self.progress_bar.setAccessibleName("Updating the search index")
         self.progress_bar.setRange(0, 0)  # busy, with no steps to count
         self.cancel_button.setVisible(False)  # a rebuild is one transaction: stopping it gains nothing
         self.status_label.setText("Updating the search index for this version of tinyRAG (once; a large "
@@ -589,8 +714,10 @@ class KnowledgePanel(QWidget):
         settings = self.settings_provider()
         self._cancel = threading.Event()
         self._set_busy(True)
+        self.progress_bar.setAccessibleName("Import progress")
         self.progress_bar.setRange(0, 0)  # until the files are listed and counted
         self.status_label.setText("Listing what to import…")
+        self._progress = None
         self._worker = threading.Thread(target=self._work, args=(list(items), settings, force, self._cancel),
                                         name="kb-import", daemon=True)
         self._worker.start()
@@ -617,7 +744,14 @@ class KnowledgePanel(QWidget):
     def cancel_import(self) -> None:
         self._cancel.set()
         self._waiting.clear()  # Cancel stops what was asked for, not only the part that has started
-        self.status_label.setText("Cancelling…")  # stops inside a long file too: see ingest
+        self.status_label.setText(self._cancelling_text())  # stops inside a long file too: see ingest
+
+    def _cancelling_text(self) -> str:
+        """What the panel says from Cancel until the import ends, with how far it got."""
+        progress = self._progress
+        if progress is None or not progress.total:
+            return "Cancelling…"
+        return f"Cancelling… ({progress.done} of {progress.total} done)"  # as the progress line counts
 
     def _waiting_note(self) -> str:
         count = sum(len(items) for items, _ in self._waiting)
@@ -636,6 +770,7 @@ class KnowledgePanel(QWidget):
         close)."""
         self._stop_importing(timeout)
         self._searcher.shutdown(wait=False, cancel_futures=True)
+        self._close_watch()
 
     def _stop_importing(self, timeout: float) -> None:
         self._waiting.clear()
@@ -668,7 +803,10 @@ class KnowledgePanel(QWidget):
     def _on_progress(self, progress: Progress) -> None:
         self.progress_bar.setRange(0, max(progress.total, 1))
         self.progress_bar.setValue(progress.done)
-        if progress.current:
+        self._progress = progress
+        if self._cancel.is_set():  # the next file's line replaced "Cancelling…" at once: Cancel seemed to do nothing
+            self.status_label.setText(self._cancelling_text())
+        elif progress.current:
             failed = f", {progress.failed} failed" if progress.failed else ""
             waiting = f" ({self._waiting_note()})" if self._waiting else ""
             # The file's name, not its whole path: a folder's long path wrapped over three lines, and the

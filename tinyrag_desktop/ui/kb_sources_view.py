@@ -7,10 +7,11 @@ text is made when the view paints it, and a sort is one ``list.sort`` (``benchma
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Callable
 
-from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView
 
@@ -33,6 +34,19 @@ def short_time(stamp: str, today: date) -> str:
     return day if moment.year == today.year else f"{day} {moment.year}"
 
 
+_NUMBER = re.compile(r"(\d+)")
+
+
+def natural_key(text: str) -> tuple[list[object], str]:
+    """``text`` as a person sorts it: numbers by their value ("11.2" before "11.10", chapter 2 before 19),
+    letters casefolded. Text and numbers alternate in the same places of every key (text first, maybe
+    empty), so keys compare; the whole casefolded text settles ties ("2" and "02")."""
+    folded = text.casefold()
+    parts: list[object] = _NUMBER.split(folded)
+    parts[1::2] = [int(number) for number in parts[1::2]]
+    return parts, folded
+
+
 class ElideMiddle(QStyledItemDelegate):
     """Cuts a cell's text in the middle, keeping its start and its end."""
 
@@ -46,28 +60,41 @@ LOCATION_ROLE = Qt.ItemDataRole.UserRole + 1  # its file path or address, on eve
 
 
 class SourcesModel(QAbstractTableModel):
-    """The sources as a table over a Python list: Title, Type, Chunks, Imported, Vectors.
+    """The sources as a table over a Python list: Title, Type, Passages, Imported, Vectors.
 
     A QTreeWidget made one item (and five cells of data) per source: 10,000 sources took a fifth of a second
     to list and as long to sort, on the GUI thread. Here the list is kept as it comes from the store, a cell's
     text is made when the view paints it, and a sort is one ``list.sort``.
     """
 
-    HEADERS = ("Title", "Type", "Chunks", "Imported", "Vectors")
+    # "Passages", as every import's summary and the Search tab call them ("Chunks" was the code's word).
+    HEADERS = ("Title", "Type", "Passages", "Imported", "Vectors")
+    # Whole in a tooltip: a narrow dock cuts the names short ("Pass…") before it cuts the titles.
+    HEADER_TIPS = ("Title", "Type", "Passages: how many passages the source was cut into for searching",
+                   "Imported: when the source was imported", "Vectors: whether search by meaning finds the "
+                   "source (“no”: select it and Re-import to embed it)")
+    NO_VECTORS = "no"  # short: "none: re-import" took 100 of a 384-px dock's pixels from the titles
     _SORT_KEYS: tuple[Callable[[SourceInfo], object], ...] = (
-        lambda s: s.title.casefold(), lambda s: type_name(s.type).casefold(), lambda s: s.chunk_count,
+        lambda s: natural_key(s.title), lambda s: type_name(s.type).casefold(), lambda s: s.chunk_count,
         lambda s: s.imported_at,  # ISO times in UTC sort as the local ones shown
     )
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[SourceInfo] = []
+        self._title_keys: dict[str, object] = {}  # title -> its sort key
         self._unembedded: set[int] = set()
         self._model_name = ""
         self._times: dict[str, str] = {}  # stored time -> as shown: many sources share their minute
         self._today = date.today()  # the day the times shown are relative to
         self._sort = (3, Qt.SortOrder.DescendingOrder)  # newest first to begin with
         self._widest: dict[int, str] = {}  # column -> its longest text, for the column's width
+        self.generation = 0  # changes with the rows or their order: what the header measured may be out of date
+        for signal in (self.rowsInserted, self.rowsRemoved, self.layoutChanged, self.modelReset, self.dataChanged):
+            signal.connect(self._changed)
+
+    def _changed(self, *_) -> None:
+        self.generation += 1
 
     def set_sources(self, sources: list[SourceInfo], unembedded: set[int] = frozenset(), model: str = "") -> None:
         """Show ``sources`` (in the order the user sorted by); the selection is cleared, as after any change."""
@@ -89,12 +116,12 @@ class SourcesModel(QAbstractTableModel):
         return self._rows[row]
 
     def widest_text(self, column: int) -> str:
-        """The longest text of a column sized to its contents (Type, Chunks, Imported, Vectors), among all rows."""
+        """The longest text of a column sized to its contents (Type, Passages, Imported, Vectors), among all rows."""
         if column not in self._widest:
             texts = {1: lambda: max((type_name(kind) for kind in {s.type for s in self._rows}), key=len, default=""),
                      2: lambda: str(max((s.chunk_count for s in self._rows), default="")),
                      3: self._widest_time,
-                     4: lambda: "none: re-import" if self._unembedded else "yes"}
+                     4: lambda: "yes"}  # wider than "no"
             self._widest[column] = texts[column]() if column in texts else ""
         return self._widest[column]
 
@@ -115,6 +142,8 @@ class SourcesModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.HEADERS[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return self.HEADER_TIPS[section]
         return None
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
@@ -138,7 +167,7 @@ class SourcesModel(QAbstractTableModel):
                 if shown is None:
                     shown = self._times[source.imported_at] = short_time(source.imported_at, today)
                 return shown
-            return "none: re-import" if source.id in self._unembedded else "yes"
+            return self.NO_VECTORS if source.id in self._unembedded else "yes"
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == 0:
                 return f"{source.title}\n{source.location}"
@@ -172,7 +201,17 @@ class SourcesModel(QAbstractTableModel):
 
     def _sorted(self, rows: list[SourceInfo], column: int, order: Qt.SortOrder) -> None:
         if column == 4:
-            key = lambda s: s.id not in self._unembedded  # noqa: E731 - "none: re-import" before "yes"
+            key = lambda s: s.id not in self._unembedded  # noqa: E731 - "no" before "yes"
+        elif column == 0:  # a title's key is made once: 10,000 took 50 ms, at each sort and each refresh
+            keys = self._title_keys
+            if len(keys) > 2 * len(rows) + 1000:  # titles renamed or deleted since
+                keys.clear()
+
+            def key(source: SourceInfo) -> object:
+                found = keys.get(source.title)
+                if found is None:
+                    found = keys[source.title] = natural_key(source.title)
+                return found
         elif 0 <= column < len(self._SORT_KEYS):
             key = self._SORT_KEYS[column]
         else:
@@ -181,24 +220,75 @@ class SourcesModel(QAbstractTableModel):
 
 
 class SortedHeader(QHeaderView):
-    """A header that keeps room for the sort arrow only in the column the list is sorted by.
+    """A header that keeps room for the sort arrow only in the column the list is sorted by, and that gives
+    the narrow columns (Type, Passages, Imported, Vectors) no more room for their names than the titles spare.
 
-    Qt keeps it in every column: Type, Chunks and Imported, sized to their headers, took 230 of a 384-px
-    dock, and the titles, cut to 130 px, read "tinyRAG …shooting", "tinyRAG …dge base"."""
+    Qt keeps the arrow's room in every column: Type, Chunks and Imported, sized to their headers, took 230 of a
+    384-px dock, and the titles, cut to 130 px, read "tinyRAG …shooting", "tinyRAG …dge base". Sized to their
+    names still, they left the titles 165 px of it ("38.4. User-D…d Procedures"), and about 50 with Vectors
+    shown: a name is cut now ("Pass…", whole in its tooltip) before a title is."""
 
     def __init__(self, parent: QTreeView) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
         self.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)  # as QTreeView's
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)  # a name cut says so ("Pass…"), not "Pass"
+        self.setMinimumSectionSize(self.fontMetrics().horizontalAdvance("00") + 8)
+        self._fit: tuple[object, dict[int, int]] | None = None  # (what it was worked out for, widths)
         # sorted by another column: the arrow moves, and the columns are measured again
         self.sortIndicatorChanged.connect(lambda *_: self.headerDataChanged(Qt.Orientation.Horizontal, 0,
                                                                             max(0, self.count() - 1)))
 
-    def sectionSizeFromContents(self, logical: int):  # noqa: N802 - Qt's name
+    def _label_size(self, logical: int):
         size = super().sectionSizeFromContents(logical)
         if self.isSortIndicatorShown() and logical != self.sortIndicatorSection():
-            margin = self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
-            size.setWidth(max(0, size.width() - size.height() - margin))  # what Qt added for the arrow
+            size.setWidth(max(0, size.width() - self._arrow_room(size.height())))  # what Qt added for the arrow
         return size
+
+    def _arrow_room(self, height: int) -> int:
+        return height + self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
+
+    def sectionSizeFromContents(self, logical: int):  # noqa: N802 - Qt's name
+        size = self._label_size(logical)
+        fitted = self._fitted().get(logical)
+        if fitted is not None:
+            size.setWidth(min(size.width(), fitted))
+        return size
+
+    def forget_fit(self) -> None:
+        self._fit = None
+
+    def _fitted(self) -> dict[int, int]:
+        """The narrow columns' widths when their names do not all fit beside the titles: each as wide as its
+        cells (the one sorted by as its name and arrow), then widened toward its name with the room the titles
+        leave, column by column. Empty when every name fits."""
+        view = self.parent()
+        model = view.model() if isinstance(view, QTreeView) else None
+        if model is None or not model.rowCount() or self.count() < 2:
+            return {}
+        shown = tuple(column for column in range(1, self.count()) if not self.isSectionHidden(column))
+        key = (view.viewport().size(), view.verticalScrollBar().value(), shown, self.sortIndicatorSection(),
+               self.sortIndicatorOrder(), getattr(model, "generation", None), getattr(view, "layouts", None))
+        if self._fit is not None and self._fit[0] == key:
+            return self._fit[1]
+        # The column sorted by keeps its name whole, with the arrow: it says what the order is.
+        sorted_by = self.sortIndicatorSection() if self.isSortIndicatorShown() else -1
+        labels = {column: self._label_size(column) for column in shown}
+        widths = {column: max(view.sizeHintForColumn(column), labels[column].width() if column == sorted_by else 0)
+                  for column in shown}
+        # The titles get what those in sight need, and half the list at least: the longer ones scrolled to
+        # would otherwise be cut for names that fit only beside short ones.
+        title = max(view.sizeHintForColumn(0), view.viewport().width() // 2)
+        spare = view.viewport().width() - title - sum(widths.values())
+        if sum(max(widths[c], labels[c].width()) for c in shown) - sum(widths.values()) <= spare:
+            fitted: dict[int, int] = {}  # every name fits
+        else:
+            fitted = {}
+            for column in shown:
+                grow = max(0, min(spare, labels[column].width() - widths[column]))
+                fitted[column] = widths[column] + grow
+                spare -= grow
+        self._fit = (key, fitted)
+        return fitted
 
 
 class SourcesView(QTreeView):
@@ -207,6 +297,9 @@ class SourcesView(QTreeView):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setHeader(SortedHeader(self))
+        self._hints: tuple[object, dict[int, int]] = (None, {})  # the columns' widths for the rows in sight
+        self.layouts = 0  # how many times the rows were laid out: what was measured before may be out of date
+        self._measured_too_soon = False  # a column was measured before its rows were laid out
 
     EMPTY_TEXT = "No sources yet.\nClick Add, or drop files, folders or web links here."
     BUSY_TEXT = "The sources are listed here as soon as this is done."
@@ -237,7 +330,47 @@ class SourcesView(QTreeView):
     def sizeHintForColumn(self, column: int) -> int:  # noqa: N802 - Qt's name
         """As wide as the rows in sight need, and as the widest text of all: the header measures only the
         rows in sight (measuring 1,000 of them cost 100 ms a refresh), which cut a "wikipedia" scrolled out
-        of view to "wiki…"."""
+        of view to "wiki…". Kept until the rows, the rows in sight or the font change: the header asks
+        for each column several times a layout, and measures them all to share the room out (SortedHeader)."""
+        self.executeDelayedItemsLayout()  # rows changed and not laid out yet: measured once they are
+        model = self.model()
+        key = (self.layouts, getattr(model, "generation", None), self.verticalScrollBar().value(),
+               self.viewport().height(), self.font().key(), date.today())
+        if self._hints[0] != key:
+            self._hints = (key, {})
+        hints = self._hints[1]
+        if column in hints:
+            return hints[column]
+        hint = self._measure(column)
+        if hint < 0 and model is not None and model.rowCount():  # asked while the rows are being laid out
+            self._measured_too_soon = True
+        else:
+            hints[column] = hint
+        return hint
+
+    def doItemsLayout(self) -> None:  # noqa: N802 - Qt's name
+        # Rows added, removed or sorted: measured again. (The model's own count changes before the view has
+        # laid the rows out, and the header measured empty rows then: a title's room taken as -1.)
+        self.layouts += 1
+        self._hints = (None, {})
+        self._measured_too_soon = False
+        super().doItemsLayout()
+        header = self.header()
+        if self._measured_too_soon and isinstance(header, SortedHeader):
+            # the header shared the room out while the rows were not laid out yet: once more, with them
+            self._measured_too_soon = False
+            header.forget_fit()
+            header.resizeSections()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):  # another theme: measured anew
+            self._hints = (None, {})
+            header = self.header()
+            if isinstance(header, SortedHeader):
+                header.forget_fit()
+        super().changeEvent(event)
+
+    def _measure(self, column: int) -> int:
         hint = super().sizeHintForColumn(column)
         model = self.model()
         widest = model.widest_text(column) if isinstance(model, SourcesModel) else ""

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QDockWidget, QLabel, QMessageBox, QVBoxLayout
+from PySide6.QtWidgets import (
+    QApplication, QDialog, QDialogButtonBox, QDockWidget, QLabel, QMessageBox, QVBoxLayout, QWidget,
+)
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -59,6 +61,32 @@ def _chats_shown(win: "MainWindow", then: Callable[[], None]) -> Callable[[], No
     return go
 
 
+def _knowledge_key(win: "MainWindow") -> Callable[[], None]:
+    """Ctrl+Shift+K: opens the knowledge panel with the focus in it; with the panel open and the focus
+    elsewhere, moves the focus into it; only with the focus already in it does it close it, and the focus goes
+    back where it was before the key brought it in (else to the message box)."""
+    before: list[QWidget] = []
+
+    def press() -> None:
+        dock = win.kb_dock
+        focus = QApplication.focusWidget()
+        if dock.isVisible() and focus is not None and dock.isAncestorOf(focus):
+            dock.hide()
+            back = before.pop() if before else None
+            try:
+                usable = back is not None and back.isVisible() and back.isEnabled()
+            except RuntimeError:  # deleted since (a chat's answer, closed)
+                usable = False
+            (back if usable else win.composer).setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return
+        before[:] = [focus] if focus is not None and focus.window() is win else []
+        dock.show()
+        dock.raise_()  # tabbed with another dock, its tab comes to the front
+        dock.widget().setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    return press
+
+
 def build_menus(win: "MainWindow") -> Menus:
     bar = win.menuBar()
     acts: list[QAction] = []
@@ -96,13 +124,23 @@ def build_menus(win: "MainWindow") -> Menus:
     acts += [new_chat, export_md, export_html, settings, quit_, stop, regenerate, edit_last, copy_answer, focus, search,
              find, find_next, find_previous, rename, delete, show_routing, show_sidebar]
     if win.kb_dock is not None:
+        # The menu item is the dock's own: its check mark follows the panel, however it was opened or closed.
+        # It names the shortcut, but the key is a window action of its own (_knowledge_key): as the dock's
+        # toggle, Ctrl+Shift+K closed the open panel even when the focus was elsewhere, where the user
+        # wanted to go to it. Only while the menu is open does the key toggle the item itself.
         kb = win.kb_dock.toggleViewAction()
         kb.setText("&Knowledge base")
         kb.setShortcut(QKeySequence("Ctrl+Shift+K"))
-        # Opened from the keyboard, the panel takes the focus: otherwise it took many Tabs to reach it.
+        kb.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        # Opened from the menu, the panel takes the focus: otherwise it took many Tabs to reach it.
         kb.triggered.connect(lambda on: on and win.kb_dock.widget().setFocus(Qt.FocusReason.ShortcutFocusReason))
         v.addAction(kb)
-        win.addAction(kb)
+        key = QAction("Knowledge base", win)
+        key.setObjectName("actionKnowledgeKey")
+        key.setShortcut(QKeySequence("Ctrl+Shift+K"))
+        key.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        key.triggered.connect(_knowledge_key(win))
+        win.addAction(key)
     h = bar.addMenu("&Help")
     shortcuts = _action(win, h, "&Keyboard shortcuts", lambda: show_shortcuts(win, win.menus.all), "F1",
                         "actionShortcuts")
