@@ -79,3 +79,22 @@ def test_a_word_no_passage_holds_is_said_above_the_passages_that_match_the_other
     assert _shown(panel)[0] == "No passage mentions “99817”: these match the other words."
     assert _search(qtbot, panel, "bread") >= 1
     assert not _shown(panel)[0].startswith("No passage mentions")
+
+
+def test_a_long_note_is_wrapped_to_a_narrow_panel_not_cut(qtbot, panel, sample_dir):
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    _import(qtbot, panel, [str(sample_dir)])
+    panel.resize(300, 500)
+    panel.show()
+    panel.tabs.setCurrentIndex(1)
+    assert _search(qtbot, panel, "bread 99817 4471923 zebrafish") >= 1
+    view = panel.results
+    assert view.item(0).text().startswith("No passage mentions “99817”, “4471923” or “zebrafish”")
+    option = QStyleOptionViewItem()
+    option.initFrom(view)
+    option.widget = view
+    size = view.itemDelegate().sizeHint(option, view.model().index(0, 0))
+    assert size.width() <= view.viewport().width()  # it was one line of 500 px, cut at the panel's edge
+    assert size.height() >= 2 * view.fontMetrics().lineSpacing()
+    assert not panel.grab().isNull()

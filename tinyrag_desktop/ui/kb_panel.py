@@ -27,7 +27,7 @@ from PySide6.QtCore import (
     QCoreApplication, QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths,
     Qt, QTimer, QUrl, Signal,
 )
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QBrush, QColor, QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
     QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QStyle, QStyledItemDelegate,
@@ -107,9 +107,27 @@ class _HitDelegate(QStyledItemDelegate):
         document.setTextWidth(max(option.rect.width(), 120))
         return document
 
+    def _note(self, option: QStyleOptionViewItem, index: QModelIndex) -> QTextDocument:
+        """A message ("No passage mentions …", an error), wrapped to the panel as the passages are: a long one
+        was cut at its right edge. In its own colour when it has one (a note's muted one)."""
+        brush = index.data(Qt.ItemDataRole.ForegroundRole)
+        colour = (brush.color() if isinstance(brush, QBrush) else brush if isinstance(brush, QColor)
+                  else option.palette.color(QPalette.ColorRole.Text)).name()
+        document = QTextDocument()
+        document.setDefaultFont(option.font)
+        document.setDocumentMargin(4)
+        document.setHtml(f"<span style='color:{colour}'>{html.escape(str(index.data()))}</span>")
+        document.setTextWidth(max(option.rect.width(), 120))
+        return document
+
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         if index.data(Qt.ItemDataRole.UserRole) is None:  # a message, not a passage
-            return super().paint(painter, option, index)
+            document = self._note(option, index)
+            painter.save()
+            painter.translate(option.rect.topLeft())
+            document.drawContents(painter)
+            painter.restore()
+            return
         self.initStyleOption(option, index)
         option.text = ""
         style = option.widget.style() if option.widget else QApplication.style()
@@ -121,12 +139,11 @@ class _HitDelegate(QStyledItemDelegate):
         painter.restore()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:  # noqa: N802 - Qt's name
-        if index.data(Qt.ItemDataRole.UserRole) is None:
-            return super().sizeHint(option, index)
         view = option.widget
         if view is not None:
             option.rect.setWidth(view.viewport().width() - 8)
-        document = self._document(option, index)
+        note = index.data(Qt.ItemDataRole.UserRole) is None
+        document = self._note(option, index) if note else self._document(option, index)
         return QSize(int(document.idealWidth()), int(document.size().height()))
 
 
