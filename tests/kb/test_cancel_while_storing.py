@@ -30,7 +30,10 @@ class _CancelOnStore:
         return self.real(**kwargs)
 
 
-def test_cancel_while_a_large_file_is_stored_stops_it_and_stores_nothing_of_it(tmp_path, data_dir):
+def test_cancel_while_a_large_file_is_stored_stops_it_and_stores_nothing_of_it(tmp_path, data_dir, monkeypatch):
+    from tinyrag_desktop.kb import ingest
+
+    monkeypatch.setattr(ingest, "STOP_GRACE", 0.0)  # storing this one takes about the grace here: none, then
     log = _big_log(tmp_path / "server.log")
     (tmp_path / "small.txt").write_text("Harbour tide tables, kept since 1990.", encoding="utf-8")
     cancel = threading.Event()
@@ -49,8 +52,9 @@ def test_cancel_while_a_large_file_is_stored_stops_it_and_stores_nothing_of_it(t
     assert not search(data_dir, "worker13 record", 5)
 
 
-def test_a_file_read_before_cancel_is_still_stored_whole(tmp_path, data_dir):
-    # Cancel while the next file is read: the ones read before it are kept, each whole (as before)
+def test_the_files_read_before_cancel_are_still_stored_whole(tmp_path, data_dir):
+    # Cancel while the next file is read: the ones read before it are kept, each whole; the store of a few
+    # notes takes far less than the grace (ingest.STOP_GRACE) a store gets after Cancel
     folder = tmp_path / "notes"
     folder.mkdir()
     for n in range(4):
@@ -66,3 +70,31 @@ def test_a_file_read_before_cancel_is_still_stored_whole(tmp_path, data_dir):
         assert report.cancelled
         # the third was being read when Cancel came: it completed; the fourth was not begun
         assert len(report.added) == 3 and len(kb.sources()) == 3 and kb.check_integrity() == []
+    assert report.in_words() == "3 added (3 passages) — cancelled"
+
+
+def test_cancel_while_a_large_file_is_chunked_stops_it(tmp_path, data_dir):
+    # One 60 MB log is one block of text: its 53,000 passages were cut with no look at Cancel.
+    log = tmp_path / "one.log"
+    log.write_text("".join(f"line {n} of a log with no blank line in it, worker{n % 7} ok\n" for n in range(120_000)),
+                   encoding="utf-8")
+    from tinyrag_desktop.kb import chunking
+
+    cancel = threading.Event()
+    real = chunking.Chunk
+    made = []
+
+    def chunk(*args):  # Cancel pressed once the cutting is well under way
+        made.append(1)
+        if len(made) == 500:
+            cancel.set()
+        return real(*args)
+
+    chunking.Chunk = chunk
+    try:
+        with open_store(data_dir) as kb:
+            report = Importer(kb, cancel=cancel).run([str(log)])
+            assert report.cancelled and not report.added and kb.sources() == []
+    finally:
+        chunking.Chunk = real
+    assert len(made) < 4000  # stopped at the next look, not at the end (about 5,700 passages)

@@ -29,7 +29,7 @@ import logging
 import os
 import threading
 import time
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
@@ -77,6 +77,9 @@ READER_VERSION = 2
 # (the window's and ``kb add``'s) takes its turns as before. A process killed loses what it read in this
 # time, at most: absent, as the sources it had not reached, and read by the next import.
 STORE_EVERY = 0.25
+# Seconds a store may go on after Cancel: the few files read just before it are kept, a 60 MB log's
+# 53,000 passages (seconds of storing) are not waited for (see _store_read).
+STOP_GRACE = 0.5
 _STORE_CHARS = 8_000_000
 
 
@@ -546,15 +549,18 @@ class Importer:
         """Store the sources read since the last time, in one transaction. When one of them cannot be
         stored, none was: they are then stored one at a time, so that it fails alone. When none can be (a
         full disk), the first not stored is listed as failed, saying why, and _NotStored is raised: the
-        import stops there, as at a file it read itself, rather than say the same of every one. Cancel while
-        they are stored stops it, and none of them is stored (see _stoppable)."""
+        import stops there, as at a file it read itself, rather than say the same of every one.
+
+        Those read before Cancel are still stored, but a store that goes on for more than STOP_GRACE seconds
+        after it is stopped (KnowledgeBase.stoppable: storing a 60 MB log took seconds, and Cancel waited for
+        them). None of these sources is then stored, and Cancelled is raised."""
         read, self._read, self._read_chars = self._read, [], 0
         if not read:
             return
         stored: list[tuple[_Read, bool, bool]] = []
         try:
             try:
-                with self._stoppable(), self.kb.together():
+                with self.kb.stoppable(self.cancel.is_set, STOP_GRACE), self.kb.together():
                     together = [(source, *self._save(source, load_id)) for source in read]
                 stored = together
             except (CannotWrite, Cancelled):  # Cancel while storing: none of them is stored
@@ -562,7 +568,7 @@ class Importer:
             except Exception:  # said below, of the source it belongs to
                 for source in read:
                     try:
-                        with self._stoppable():
+                        with self.kb.stoppable(self.cancel.is_set, STOP_GRACE):
                             stored.append((source, *self._save(source, load_id)))
                     except (CannotWrite, Cancelled):
                         raise
@@ -584,11 +590,6 @@ class Importer:
                     report.reread.append(source.location)
                 report.chunks += len(source.chunks)
 
-    def _stoppable(self) -> AbstractContextManager[None]:
-        """A store that Cancel stops halfway (storing a 60 MB log took seconds, and Cancel waited for them):
-        its sources are then not stored, and Cancelled is raised. The sources read before Cancel and stored
-        after it are stored whole, as the file being read when it came is: at most STORE_EVERY's worth."""
-        return nullcontext() if self.cancel.is_set() else self.kb.stoppable(self.cancel.is_set)
 
     def _save(self, source: _Read, load_id: str) -> tuple[bool, bool]:
         """Write ``source`` (within KnowledgeBase.together); whether it updated one stored before, and

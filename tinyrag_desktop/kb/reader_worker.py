@@ -81,7 +81,7 @@ class ReadJob:
         from .readers import read_bytes, without_invisible  # when first needed: they load lxml and every reader
 
         doc = without_invisible(read_bytes(self.data, self.kind, self.name, cancelled))
-        return doc, chunk_document(doc, self.chunk_size)
+        return doc, chunk_document(doc, self.chunk_size, cancelled)
 
 
 def _send(stream: BinaryIO, value: object) -> None:

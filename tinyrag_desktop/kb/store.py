@@ -618,18 +618,25 @@ class KnowledgeBase:
     # ---- writing -------------------------------------------------------------------------------------
 
     @contextmanager
-    def stoppable(self, stop: Callable[[], bool]) -> Iterator[None]:
-        """While the block writes, ``stop()`` turning true interrupts the statement running: the write raises
-        Cancelled and its transaction is rolled back, so what it was storing is absent, not half there.
-        Storing a 60 MB log's 53,000 passages takes seconds, and Cancel waited for all of them.
+    def stoppable(self, stop: Callable[[], bool], grace: float = 0.0) -> Iterator[None]:
+        """While the block writes, ``stop()`` turning true interrupts the statement running, once it has gone
+        on ``grace`` seconds more: the write raises Cancelled and its transaction is rolled back, so what it
+        was storing is absent, not half there. Storing a 60 MB log's 53,000 passages takes seconds, and
+        Cancel waited for all of them; a few notes are stored within the grace.
 
-        Asked every STOP_CHECK steps of SQLite's engine (about a millisecond), and once: the ROLLBACK that
-        follows the interrupt must not be interrupted too."""
+        Asked every STOP_CHECK steps of SQLite's engine (about a millisecond), and only until it has
+        interrupted: the ROLLBACK that follows must not be interrupted too."""
         interrupted = False
+        seen: float | None = None  # when stop() was first found true
 
         def check() -> int:
-            nonlocal interrupted
+            nonlocal interrupted, seen
             if interrupted or not stop():
+                return 0
+            now = time.monotonic()
+            if seen is None:
+                seen = now
+            if now - seen < grace:
                 return 0
             interrupted = True
             return 1

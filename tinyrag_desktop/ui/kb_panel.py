@@ -759,6 +759,8 @@ class KnowledgePanel(QWidget):
         self._relay.finished.emit(report)
 
     def cancel_import(self) -> None:
+        if not self._busy:  # ended meanwhile (a click as it ended): nothing to cancel, nothing to say
+            return
         self._cancel.set()
         self._waiting.clear()  # Cancel stops what was asked for, not only the part that has started
         self.status_label.setText(self._cancelling_text())  # stops inside a long file too: see ingest
