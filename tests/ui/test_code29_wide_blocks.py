@@ -224,3 +224,31 @@ def test_the_bar_under_a_wide_block_drags_and_left_and_right_scroll_it_from_the_
     assert segment.wide_blocks()[index][2] < dragged
     QTest.keyClick(segment, Qt.Key.Key_Right)
     assert segment.wide_blocks()[index][2] == dragged
+
+
+_TALL_MIDDLE = ("| Step | What happens | Where | Note |\n|---|---|---|---|\n"
+                "| 1 | the server reads its configuration file and checks every setting against the schema | "
+                "application_server_configuration_file_name | ok |\n")
+
+
+def test_the_bar_under_a_table_whose_last_cell_is_short_is_under_the_whole_table(qtbot):
+    # The bar was drawn under the last cell ("ok"), across the taller cells' lines, and scrolling moved only
+    # what was above it: the table tore in two.
+    seg = MarkdownSegment()
+    qtbot.add_widget(seg)
+    seg.resize(360, 100)
+    seg.show()
+    seg.set_markdown("A table:\n\n" + _TALL_MIDDLE + "\nAfter it.")
+    [(first, _last, _shift)] = seg.wide_blocks()
+    table = seg.document().frameAt(first + 1)
+    while not isinstance(table, QTextTable):
+        table = table.parentFrame()
+    bottoms = []
+    for column in range(table.columns()):
+        cursor = QTextCursor(seg.document())
+        cursor.setPosition(table.cellAt(table.rows() - 1, column).lastPosition())
+        bottoms.append(seg.cursorRect(cursor).bottom())
+    track, _thumb = seg._bar_rects(0)
+    assert track.top() > max(bottoms)
+    wide = seg._wide[0]
+    assert wide.bottom > max(bottoms)  # the band that scrolls holds every line of the table

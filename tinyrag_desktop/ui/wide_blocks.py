@@ -81,7 +81,9 @@ class SidewaysBlocks:
                     top = layout.blockBoundingRect(first).top() - edge - 1
                     if "Copy code" in first.text() and first.next().blockFormat().nonBreakableLines():
                         top = layout.blockBoundingRect(first.next()).top()  # its header stays: Copy code, Run
-                    box = layout.blockBoundingRect(last).bottom() + edge
+                    # under the whole table: its last cell is not always its tallest one
+                    outer = layout.frameBoundingRect(frame).bottom() - frame.frameFormat().bottomMargin()
+                    box = max(layout.blockBoundingRect(last).bottom() + edge, outer)
                     self._wide.append(_Wide(top, box + _BAR + 3, box, right, frame.firstPosition(),
                                             frame.lastPosition()))
                 if not after.isValid():
