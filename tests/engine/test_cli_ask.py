@@ -149,6 +149,29 @@ def test_ask_numbers_the_sources_a_search_found_as_the_model_was_told(tmp_path: 
     assert proc.stderr.endswith(f"Sources:\n  [1] {parking}\n"), proc.stderr
 
 
+def test_the_prompt_says_which_of_the_questions_numbers_and_names_no_passage_holds(tmp_path: Path) -> None:
+    # "Was invoice 99817 paid?" put the invoices' passages into the prompt with no word that none of them is
+    # invoice 99817: a model answered "Yes, invoice 99817 was paid by bank transfer [1]."
+    from tinyrag_desktop.kb import Importer, open_store
+
+    (tmp_path / "invoices.md").write_text("# Invoices\n\nInvoice 10442 was paid by bank transfer in March. "
+                                          "Invoice 10443 is still open.\n")
+    with open_store(tmp_path) as kb:
+        Importer(kb).run([str(tmp_path / "invoices.md")])
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["The knowledge base has no invoice 99817."]))
+        proc = subprocess.run(
+            [sys.executable, "-m", "tinyrag_desktop", "ask", "Was invoice 99817 paid quickly?", "--base-url",
+             llm.base_url, "--model", "scripted", "--data-dir", str(tmp_path)],
+            capture_output=True, text=True, timeout=60, env=env)
+        system = llm.requests[0]["messages"][0]["content"]
+    assert proc.returncode == 0, proc.stderr
+    assert "Invoice 10442 was paid" in system  # the route put the passages into the prompt
+    assert "No passage mentions “99817”: these match the other words." in system
+    assert "“quickly”" not in system  # an everyday word none of them holds is no news
+
+
 def test_no_sources_are_listed_when_the_server_gave_no_answer(tmp_path: Path) -> None:
     # With the server down, "Sources:" and the knowledge base's passages followed the error, as if an
     # answer had drawn on them.

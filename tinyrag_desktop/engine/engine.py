@@ -597,8 +597,18 @@ def _context(question: str, passages: Sequence[Hit]) -> str:
     """The numbered passages as the system prompt shows them, or "" for none."""
     from ..tools.rag import format_hits
 
-    # A question's everyday words that no passage holds ("quickly") are no news to the model: not said
-    return format_hits(question, passages, missing=False) if passages else ""
+    if not passages:
+        return ""
+    from ..kb import Hits
+    from ..kb.words import available, is_word
+
+    if isinstance(passages, Hits) and passages.missing:
+        # "invoice 99817": the number no passage holds is said, or the invoices found pass for it; the
+        # question's everyday words that none holds ("quickly") are no news to the model, and are not
+        knows = available()
+        said = [w for w in passages.missing if any(ch.isdigit() for ch in w) or (knows and not is_word(w))]
+        passages = Hits(passages, passages.corrected, passages.relevance, said)
+    return format_hits(question, passages)
 
 
 def _used_passages(question: str, answer: str, passages: Sequence[Hit]) -> list[Hit]:
