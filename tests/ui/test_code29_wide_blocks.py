@@ -252,3 +252,27 @@ def test_the_bar_under_a_table_whose_last_cell_is_short_is_under_the_whole_table
     assert track.top() > max(bottoms)
     wide = seg._wide[0]
     assert wide.bottom > max(bottoms)  # the band that scrolls holds every line of the table
+
+
+def test_a_long_word_of_running_text_goes_whole_to_the_next_line_and_a_path_breaks_after_a_slash(qtbot):
+    # Break points every 8 letters cut "…der Donaudampf|schifffahrts…" and "…/tinyrag/c|onfiguration/…" at
+    # a line's end, though the word would have fitted whole on the next line.
+    word = "Donaudampfschifffahrtsgesellschaftskapitän"
+    path = "/home/someone/projects/tinyrag/configuration/settings.json"
+    seg = MarkdownSegment()
+    qtbot.add_widget(seg)
+    seg.resize(560, 100)
+    seg.show()
+    for text in (f"Der Kapitän der Gesellschaft sagt, dass das Schiff morgen ablegt, und der {word} bestätigt es.",
+                 f"Siehe auch die Datei unter dem Pfad {path} bitte, und dann noch einmal."):
+        seg.set_markdown(text)
+        block = seg.document().begin()
+        layout, shown = block.layout(), block.text()
+        lines = [shown[layout.lineAt(i).textStart():layout.lineAt(i).textStart() + layout.lineAt(i).textLength()]
+                 .replace(BREAK_POINT, "") for i in range(layout.lineCount())]
+        assert len(lines) > 1, lines
+        if word in text:
+            assert any(word in line for line in lines), lines  # whole on one line
+        else:  # cut, it is cut after one of its slashes or dots
+            [start] = [line for line in lines if "/home" in line]
+            assert path in start or start.rstrip().endswith(("/", ".")), lines

@@ -352,7 +352,7 @@ def _breakable(body: str) -> str:
         return ">" + _LONG_RUN.sub(_with_breaks, match.group(1)) + "<"
 
     def prose(match: re.Match[str]) -> str:
-        return ">" + _PROSE_RUN.sub(_with_breaks, match.group(1)) + "<"
+        return ">" + _PROSE_RUN.sub(_prose_breaks, match.group(1)) + "<"
 
     if "<pre" not in body and "<table" not in body:
         return _PROSE_NODE.sub(prose, body)
@@ -362,6 +362,25 @@ def _breakable(body: str) -> str:
         at = kept.end()
     out.append(_PROSE_NODE.sub(prose, body[at:]))
     return "".join(out)
+
+
+# A long word of running text breaks after these, as a browser breaks an address: "…/tinyrag/|configuration/…"
+_AFTER_SEPARATOR = re.compile(r"(?<=[/\\._\-?&=,;:#@+|])(?=.)")
+# A piece between them longer than this cannot fit a narrow answer's line whole: it gets break points every
+# _BREAK_EVERY. Shorter ones (a long German compound) go whole to the next line, unbroken.
+_WHOLE_PIECE = 48
+
+
+def _prose_breaks(run: re.Match[str]) -> str:
+    """Break points in a long word of running text (not code, not a table): after its separators, and in a
+    piece too long for any line every _BREAK_EVERY characters. Every _BREAK_EVERY characters throughout,
+    "/home/me/projects/c|onfiguration" broke inside a name that would have fitted on the next line."""
+    word = run.group(0)
+    if len(word) >= 200:  # the long runs Qt lays out slowly: as in code (see _breakable)
+        return _with_breaks(run)
+    pieces = _AFTER_SEPARATOR.split(word)
+    return BREAK_POINT.join(_with_breaks(re.match(r".+", piece, re.S)) if len(piece) > _WHOLE_PIECE else piece
+                            for piece in pieces)
 
 
 def _with_breaks(run: re.Match[str]) -> str:
