@@ -289,7 +289,8 @@ def _usable_entries(opt: Option, value: Any) -> dict[str, str]:
 def json_mistake(exc: json.JSONDecodeError) -> str:
     """Where and what a JSON text's mistake is, in words: "expecting value at line 2, column 16" (Python
     says "Expecting value: line 2 column 16 (char 30)")."""
-    return f"{exc.msg[0].lower()}{exc.msg[1:]} at line {exc.lineno}, column {exc.colno}"
+    what = exc.msg.removesuffix(" at")  # "Unterminated string starting at", "Invalid control character at"
+    return f"{what[0].lower()}{what[1:]} at line {exc.lineno}, column {exc.colno}"
 
 
 def load_settings(data_dir: Path) -> tuple[Settings, list[str]]:

@@ -117,3 +117,6 @@ def test_a_relative_folder_names_skipped_and_failed_files_alike_from_the_root(tm
     err = capsys.readouterr().err
     assert f"skipped: {folder / '.hidden'}: hidden file" in err
     assert f"failed: {folder / 'bad.pdf'}: " in err
+    monkeypatch.chdir(folder)  # "../mat" from inside it: named without the ".."
+    assert main(["kb", "--data-dir", str(tmp_path / "data"), "add", "../mat"]) == 0
+    assert f"skipped: {folder / '.hidden'}: hidden file" in capsys.readouterr().err

@@ -93,6 +93,9 @@ def test_a_json_mistake_is_said_in_words_with_its_line_and_column():
     with pytest.raises(ReadError) as raised:
         read_bytes(b'{"name": "x",\n "size": }', "json", "bad.json")
     assert str(raised.value) == "not valid JSON: expecting value at line 2, column 10"
+    with pytest.raises(ReadError) as raised:  # Python's words that end in "at" got a second one
+        read_bytes(b'{"name": "unfinished', "json", "cut.json")
+    assert str(raised.value) == "not valid JSON: unterminated string starting at line 1, column 10"
 
 
 # ---- HTML ----------------------------------------------------------------------------------------------

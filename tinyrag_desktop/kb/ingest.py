@@ -235,7 +235,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
         if not path.is_dir():
             add(str(path.resolve()) if path.exists() else str(path), path.name)
             continue
-        path = path.absolute()  # what a folder holds is named as the files imported are: from the root
+        path = Path(os.path.normpath(path.absolute()))  # named as the files imported are: from the root, no ".."
         seen: set[str] = set()
         before = len(out)
 
