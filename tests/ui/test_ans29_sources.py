@@ -127,7 +127,7 @@ def test_answers_stored_with_one_number_per_passage_show_the_numbers_they_had(qt
     answer = AnswerWidget.from_stored(StoredMessage(1, "assistant", "Kept thirty days [1, 3].", tools=(tool,),
                                                     route=route))
     qtbot.addWidget(answer)
-    assert _shown(answer) == ["other.md", "[1, 3] guide.md", "[2] pets.txt"]
+    assert _shown(answer) == ["[1, 3] guide.md", "[2] pets.txt", "other.md"]  # numbered first, in their order
 
 
 def test_the_routes_numbers_and_a_searchs_that_clash_are_shown_apart(qtbot):
@@ -168,3 +168,19 @@ def test_a_search_numbers_on_from_the_passages_in_the_prompt(make_window, server
     assert _told(result)["garage.txt"] == [2]
     assert answer.sources_row.groups() == []
     assert "[1] pets.txt" in _shown(answer) and "[2] garage.txt" in _shown(answer)
+
+
+def test_the_line_lists_files_in_the_order_of_their_numbers_whichever_search_ended_first(qtbot):
+    # Two searches of one round number their files as they end: the second asked may give [1]. The line
+    # showed "[2] pets.txt  [1] invoices.md", in the order the calls were written.
+    from tinyrag_desktop.engine.events import ToolFinished
+
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    first = "[2] Pets\nSource: Pets (/docs/pets.txt)\nPurr."
+    second = "[1] Invoices\nSource: Invoices (/docs/invoices.md)\nPaid."
+    answer.tool_finished(ToolFinished("t1", "rag_knowledge", "pets", "/docs/pets.txt", None, len(first), "ok", 5,
+                                      first))
+    answer.tool_finished(ToolFinished("t2", "rag_knowledge", "invoices", "/docs/invoices.md", None, len(second),
+                                      "ok", 5, second))
+    assert _shown(answer) == ["[1] invoices.md", "[2] pets.txt"]

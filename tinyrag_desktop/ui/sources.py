@@ -68,8 +68,8 @@ def cited_as(numbers: Sequence[int]) -> str:
 def arrange(sets: Sequence[SourceSet]) -> list[SourceEntry]:
     """The Sources line's entries for ``sets`` (the route's, then each reading tool's, in the answer's order).
 
-    When every number names one location, each location is listed once, where it first came, with all its
-    numbers. When a number names two (two searches each numbered from 1), each numbered set is listed
+    When every number names one location, each location is listed once, with all its numbers, in the order
+    of its first number (the pages with none after them). When a number names two (two searches each numbered from 1), each numbered set is listed
     apart under its caption, and the pages that have no number after them.
     """
     named: dict[int, set[str]] = {}
@@ -78,7 +78,11 @@ def arrange(sets: Sequence[SourceSet]) -> list[SourceEntry]:
             for n in numbers:
                 named.setdefault(n, set()).add(location.strip())
     if all(len(locations) == 1 for locations in named.values()):
-        return _merged("", [pair for _caption, pairs in sets for pair in pairs])
+        # in the order of their numbers (two searches of one round number their files in the order they
+        # end, not the order they were asked in), then the pages that have none, as they came
+        entries = _merged("", [pair for _caption, pairs in sets for pair in pairs])
+        return sorted((e for e in entries if e.numbers), key=lambda e: e.numbers[0]) + [
+            e for e in entries if not e.numbers]
     out: list[SourceEntry] = []
     for caption, pairs in sets:
         if any(numbers for _loc, numbers in pairs):
