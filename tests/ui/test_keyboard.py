@@ -506,3 +506,35 @@ def test_a_rename_left_by_going_elsewhere_leaves_the_focus_there(make_window, se
     win.sidebar.search.setFocus(Qt.FocusReason.MouseFocusReason)  # as a click in the search box
     qloop.run(wait_until(lambda: win.sidebar.list.state() != QAbstractItemView.State.EditingState))
     assert win.sidebar.search.hasFocus()
+
+
+def test_f2_in_a_narrow_window_folds_the_list_away_again_once_the_title_is_given(make_window, server, qloop, qtbot,
+                                                                                 tmp_path):
+    # At 500 px the list is folded away: F2 showed it for the title, and it stayed, over half the window.
+    from PySide6.QtWidgets import QAbstractItemView
+
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
+    _active(qtbot, win)
+    win.open_chat(older.id)
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+    win.resize(500, 600)
+    qloop.run(wait_until(lambda: win.width() == 500 and not win.sidebar.isVisible()))
+    win.composer.setPlainText("a draft")
+    win.composer.setFocus()
+    qtbot.keyClick(win.composer, Qt.Key.Key_F2)
+    editor = QApplication.focusWidget()
+    assert win.sidebar.isVisible() and isinstance(editor, QLineEdit)
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Named in a narrow window")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qloop.run(wait_until(lambda: win.sidebar.list.state() != QAbstractItemView.State.EditingState))
+    qloop.run(wait_until(lambda: "Named in a narrow window" in win.sidebar.titles()))
+    assert not win.sidebar.isVisible() and not win.menus.show_sidebar.isChecked()
+    assert win.composer.hasFocus() and win.composer.toPlainText() == "a draft"
+    # shown by the user (Ctrl+B) before F2, the list stays
+    qtbot.keyClick(win.composer, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
+    assert win.sidebar.isVisible()
+    qtbot.keyClick(win.composer, Qt.Key.Key_F2)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    qloop.run(wait_until(lambda: win.sidebar.list.state() != QAbstractItemView.State.EditingState))
+    assert win.sidebar.isVisible()

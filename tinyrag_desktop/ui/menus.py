@@ -87,6 +87,15 @@ def _knowledge_key(win: "MainWindow") -> Callable[[], None]:
     return press
 
 
+def _rename_shown(win: "MainWindow") -> None:
+    """F2: the current chat's title edited in the list, shown for it when hidden, and hidden again once the
+    title is given or left: in a narrow window the list stayed open over half of it."""
+    hidden = not win.menus.show_sidebar.isChecked()
+    _chats_shown(win, win.sidebar.rename_current)()
+    if hidden and win.sidebar.renaming:
+        win.sidebar.when_renamed(lambda: win.menus.show_sidebar.isChecked() and win.menus.show_sidebar.trigger())
+
+
 def build_menus(win: "MainWindow") -> Menus:
     bar = win.menuBar()
     acts: list[QAction] = []
@@ -111,7 +120,7 @@ def build_menus(win: "MainWindow") -> Menus:
     find = _action(win, e, "F&ind in chat", win.find_bar.open_bar, "Ctrl+F", "actionFind")
     find_next = _action(win, e, "Find ne&xt", win.find_bar.find_next, "F3", "actionFindNext")
     find_previous = _action(win, e, "Find pre&vious", win.find_bar.find_previous, "Shift+F3", "actionFindPrevious")
-    rename = _action(win, e, "Re&name chat", _chats_shown(win, win.sidebar.rename_current), "F2")
+    rename = _action(win, e, "Re&name chat", lambda: _rename_shown(win), "F2")
     delete = _action(win, e, "&Delete chat", win.sidebar.delete_current, "Ctrl+Shift+Backspace")
     v = bar.addMenu("&View")
     show_routing = _action(win, v, "Show &routing", win.set_show_route, "Ctrl+Shift+R", "actionShowRouting",

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import datetime
 import time
+from collections.abc import Callable
 
 import shiboken6
 from PySide6.QtCore import QEvent, QItemSelectionModel, QPoint, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QPainter, QPalette, QPen
-from PySide6.QtWidgets import (QApplication, QFrame, QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget,
-                               QListWidgetItem, QMenu, QPushButton, QStyle, QStyledItemDelegate,
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLayout, QLabel, QLineEdit, QListView,
+                               QListWidget, QListWidgetItem, QMenu, QPushButton, QStyle, QStyledItemDelegate,
                                QStyleOptionViewItem, QVBoxLayout, QWidget)
 
 from ..chats import ChatInfo
@@ -214,6 +215,7 @@ class ChatsSidebar(QFrame):
         self._undo_id = ""
         self._refocus: tuple[str, int] | None = None  # (chat, row) deleted with the focus in the list
         self._renamed_from: QWidget | None = None  # where F2 was pressed, outside the list: the focus goes back
+        self._after_rename: Callable[[], object] | None = None  # see when_renamed
         self._undo_timer = QTimer(self)
         self._undo_timer.setSingleShot(True)
         self._undo_timer.timeout.connect(self.undo_bar.hide)
@@ -536,13 +538,23 @@ class ChatsSidebar(QFrame):
         self._renamed_from = focus if focus is not None and not self.isAncestorOf(focus) else None
         self.list.editItem(item)
 
+    @property
+    def renaming(self) -> bool:
+        return self.list.state() == QAbstractItemView.State.EditingState
+
+    def when_renamed(self, then: Callable[[], object]) -> None:
+        """Call ``then`` once the title being edited is given or left (the list hides itself again)."""
+        self._after_rename = then
+
     def _renamed_back(self, *_editor) -> None:
+        then, self._after_rename = self._after_rename, None
         widget, self._renamed_from = self._renamed_from, None
         focus = QApplication.focusWidget()  # a click elsewhere ended the edit: the focus stays where it went
-        if focus is not None and focus is not self.list and not self.list.isAncestorOf(focus):
-            return
-        if widget is not None and shiboken6.isValid(widget) and widget.isVisible() and widget.isEnabled():
-            widget.setFocus(Qt.FocusReason.OtherFocusReason)
+        if focus is None or focus is self.list or self.list.isAncestorOf(focus):
+            if widget is not None and shiboken6.isValid(widget) and widget.isVisible() and widget.isEnabled():
+                widget.setFocus(Qt.FocusReason.OtherFocusReason)
+        if then is not None:  # after the focus went back: hidden, the list would hand it on by itself
+            then()
 
     def delete_current(self) -> None:
         chat_id = self.current_id()
