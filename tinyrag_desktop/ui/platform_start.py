@@ -40,8 +40,14 @@ def platform_words(messages: list[str], *, display: str | None, cursor_library: 
                 f"install xcb-util-cursor), then start again. {COMMAND_LINE}")
     chosen = os.environ.get("QT_QPA_PLATFORM")
     why = f"the display system “{chosen}” (set in QT_QPA_PLATFORM)" if chosen else "this computer's display"
-    return (f"{CANNOT_OPEN}Qt could not start drawing on {why}. Its own words are in the log file. "
-            f"{COMMAND_LINE}")
+    log_file = _log_file()
+    return (f"{CANNOT_OPEN}Qt could not start drawing on {why}. Its own words are in the log file"
+            f"{f' {log_file}' if log_file else ''}. {COMMAND_LINE}")
+
+
+def _log_file() -> str:
+    """The log file the app writes (logsetup), if any."""
+    return next((h.baseFilename for h in logging.getLogger().handlers if isinstance(h, logging.FileHandler)), "")
 
 
 @contextmanager
