@@ -211,3 +211,23 @@ def test_a_permalink_written_with_a_character_reference_is_still_dropped() -> No
 def test_pages_whose_bytes_are_not_read_as_they_are_are_asked_as_before(data: bytes) -> None:
     doc = parse_html(data, "x.html")
     assert doc.blocks[0].text in ("Café", "Part")
+
+
+# ---- tables --------------------------------------------------------------------------------------------
+
+
+def test_a_menu_beside_the_text_is_a_layout_and_a_table_of_data_is_rows() -> None:
+    menu = "".join(f"<a href='m{n}.html'>Menu entry {n}</a><br>" for n in range(12))
+    prose = "The page's own words: " + "plain sentences about valves and pipes " * 4
+    layout = f"<table><tr><td>{menu}</td><td><p>{prose}</p></td></tr></table>"
+    data = ("<table><thead><tr><th>Day</th><th>Opens</th><th>Closes</th></tr></thead>"
+            "<tr><td>Monday</td><td>9:00</td><td>17:00</td></tr>"
+            "<tr><td><a href='tue.html'>Tuesday</a></td><td>10:00</td><td>16:00, late after a holiday</td></tr>"
+            "</table>")
+    doc = parse_html(_page(layout + data), "x.html")
+    assert [b.kind for b in doc.blocks] == ["text", "table"]
+    assert doc.blocks[0].text == prose.strip()
+    assert doc.blocks[1].text == ("Day | Opens | Closes\nMonday | 9:00 | 17:00\n"
+                                  "Tuesday | 10:00 | 16:00, late after a holiday")
+    assert doc.blocks[1].header
+    assert [tuple(link) for link in doc.links] == [("tue.html", "Tuesday 10:00 16:00, late after a holiday")]

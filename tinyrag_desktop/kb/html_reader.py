@@ -384,13 +384,16 @@ def _rows(table: Element) -> list[Element]:
     return [tr for tr in table.iter("tr") if next(tr.iterancestors("table"), None) is table]
 
 
-def _is_layout(table: Element) -> bool:
+def _is_layout(table: Element, rows: list[Element] | None = None) -> bool:
     """A table holding headings or other tables lays out a page (old sites, e-mails): it is read as the
     sections and paragraphs it holds, not as rows of data. So is a table of a menu column beside a
-    column of text (groff's web pages): the menu's cell is left out as the links it is."""
+    column of text (groff's web pages): the menu's cell is left out as the links it is. ``rows``:
+    _rows(table), when found already (as for _table_text and _has_header)."""
     if any(True for _ in table.iterdescendants("table", *_HEADINGS)):
         return True
-    cells = [cell for row in _rows(table) for cell in row if cell.tag in ("td", "th")]
+    # one more than a layout has is enough to tell: a table of data is not gone through to its end
+    cells = list(islice((cell for row in (_rows(table) if rows is None else rows) for cell in row
+                         if cell.tag in ("td", "th")), _LAYOUT_CELLS + 1))
     return len(cells) <= _LAYOUT_CELLS and any(_is_link_list(cell) for cell in cells) and any(
         _is_prose(cell) for cell in cells)
 
@@ -399,19 +402,19 @@ def _is_layout(table: Element) -> bool:
 _LAYOUT_CELLS = 4
 
 
-def _table_text(table: Element) -> str:
+def _table_text(table: Element, rows: list[Element] | None = None) -> str:
     lines = []
-    for row in _rows(table):
+    for row in _rows(table) if rows is None else rows:
         cells = [_norm(_text(cell)) for cell in row if cell.tag in ("td", "th")]
         if any(cells):
             lines.append(" | ".join(cells))
     return "\n".join(lines)
 
 
-def _has_header(table: Element) -> bool:
+def _has_header(table: Element, rows: list[Element] | None = None) -> bool:
     """Whether the table's first row names its columns: a <thead>, or a <th> in its first row. A table
     whose first row is data ("Monday | 9:00 | 17:00") has none to repeat."""
-    for row in _rows(table):
+    for row in _rows(table) if rows is None else rows:
         cells = [cell for cell in row if cell.tag in ("td", "th")]
         if any(_text(cell).strip() for cell in cells):  # the first row _table_text keeps
             return any(cell.tag == "th" for cell in cells) or row.getparent().tag == "thead"
@@ -516,14 +519,14 @@ class _Walker:
                     text = _text(child).strip("\n")
                     if text.strip():
                         self.blocks.append(Block("code", text))
-                elif tag == "table" and _is_layout(child):
-                    self.walk(child)
-                    self._flush_loose()
                 elif tag == "table":
-                    text = _table_text(child)
-                    if text:
-                        self.blocks.append(Block("table", text, header=_has_header(child)))
-                        for row in _rows(child):  # a row is a link's sentence
+                    rows = _rows(child)  # found once for the questions below
+                    if _is_layout(child, rows):
+                        self.walk(child)
+                        self._flush_loose()
+                    elif text := _table_text(child, rows):
+                        self.blocks.append(Block("table", text, header=_has_header(child, rows)))
+                        for row in rows:  # a row is a link's sentence
                             links = list(row.iter("a"))
                             if links and len(self.links) < MAX_LINKS:  # else its sentence is not needed
                                 self._add_links(links, _norm(_text(row)))
