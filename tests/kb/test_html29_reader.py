@@ -231,3 +231,9 @@ def test_a_menu_beside_the_text_is_a_layout_and_a_table_of_data_is_rows() -> Non
                                   "Tuesday | 10:00 | 16:00, late after a holiday")
     assert doc.blocks[1].header
     assert [tuple(link) for link in doc.links] == [("tue.html", "Tuesday 10:00 16:00, late after a holiday")]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("upnextrvlaguage >|»›→ xyz")), max_size=30))
+def test_a_pager_is_hinted_at_as_the_pattern_says(text: str) -> None:
+    assert html_reader._hints_a_pager(text) == bool(html_reader._PAGER_HINT.search(text))
