@@ -116,8 +116,14 @@ class _Builder:
         self.parts: list[str] = []
         self.length = 0
         self.chunks: list[Chunk] = []
+        self._path: str | None = None  # path()'s answer, until the next heading
 
     def path(self) -> str:
+        if self._path is None:
+            self._path = self._new_path()
+        return self._path
+
+    def _new_path(self) -> str:
         names = [self.title] if self.title else []
         for _, name in self.stack:
             # A page's first heading often repeats its title, whole or in part ("Process" under
@@ -142,6 +148,7 @@ class _Builder:
         while self.stack and self.stack[-1][0] >= level:
             self.stack.pop()
         self.stack.append((level, text[:200]))
+        self._path = None
 
     def add(self, kind: str, text: str, header: bool = True) -> None:
         limit = self.size * 0.6 if kind == "term" else self.size - len(text) - 2

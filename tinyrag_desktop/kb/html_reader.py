@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+from itertools import islice
 
 import lxml.etree
 import lxml.html
@@ -48,16 +49,18 @@ _FURNITURE = re.compile(
 _ADMONITIONS = frozenset({"note", "tip", "warning", "caution", "important", "hint", "danger", "attention"})
 
 
-def _main_element(root: Element, data: bytes) -> Element | None:
+def _main_element(root: Element, data: bytes, lowered: bytes | None = None) -> Element | None:
     """The page's main content, the first of these found, in this order: <main>, role="main", <article>,
     id="content", id="main-content", <div class="… body …">, <body>.
 
     Elements of one name are found by lxml in C; an attribute's value is looked for only in a page whose
     bytes (``data``, those parsed) hold it: asking every element for its attributes in Python took a
-    twelfth of the reading time, and XPath's way through them more than half of that."""
+    twelfth of the reading time, and XPath's way through them more than half of that. ``lowered``:
+    ``data`` in lower case, when made already."""
     for el in root.iter("main"):
         return el
-    data = data.lower()  # searched without re.I, which costs a twentieth of the reading time
+    # searched without re.I, which costs a twentieth of the reading time
+    data = data.lower() if lowered is None else lowered
     if _ROLE_MAIN.search(data):
         for el in _WITH_ROLE_MAIN(root):
             return el
@@ -195,20 +198,22 @@ def _defines(a: Element, box: Element, glossaries: dict) -> bool:
     return False
 
 
-def _is_link_list(el: Element) -> bool:
+def _first_anchors(el: Element) -> list[Element]:
+    """The first _MIN_LINKS links (<a>) in ``el``, in the page's order: all of them when it holds fewer."""
+    return list(islice(el.iter("a"), _MIN_LINKS))
+
+
+def _is_link_list(el: Element, anchors: list[Element] | None = None) -> bool:
+    """``anchors``: _first_anchors(el), when already found (the walker uses them again)."""
     # Link density, as boilerplate removers (jusText, trafilatura) use it: a list or box whose text is
     # mostly the text of its many links is a table of contents, an index or a menu, not content. Links
     # that are a glossary's definitions are content, not navigation.
     if len(el) == 0:  # text alone (most paragraphs and cells)
         return False
-    anchors = []
-    for anchors_seen, a in enumerate(el.iter("a"), start=1):
-        anchors.append(a)
-        if anchors_seen >= _MIN_LINKS:
-            break
-    else:
-        if not _is_contents(anchors):
-            return False
+    if anchors is None:
+        anchors = _first_anchors(el)
+    if len(anchors) < _MIN_LINKS and not _is_contents(anchors):
+        return False
     # A page section or box whose links are mostly a table of contents, but that also holds running
     # text (an introduction above the list of its subpages) is walked into: its lists are judged one
     # by one, and its paragraphs kept. That is asked first: a section of a page's content answers it at
@@ -280,14 +285,18 @@ _TRAIL_SIGNS = re.compile(r"[>»›|→]")
 _PAGER_HINT = re.compile(r"next|prev|up|language|[>»›|→]")
 
 
-def _holds_a_link(el: Element) -> bool:
-    return len(el) > 0 and next(el.iter("a"), None) is not None  # most paragraphs: text alone
+def _hints_a_pager(lowered: str) -> bool:
+    """Whether ``lowered`` holds what _PAGER_HINT matches, each word or sign looked for by itself: a third
+    of the time of the pattern's one pass, which tries every alternative at every character."""
+    return ("up" in lowered or "next" in lowered or "prev" in lowered or "language" in lowered or ">" in lowered
+            or "|" in lowered or "»" in lowered or "›" in lowered or "→" in lowered)
 
 
-def _is_pager(el: Element, text: str) -> bool:
-    """Whether ``el``, which holds a link (see _holds_a_link), is a pager or a trail; ``text``: _text(el),
-    read once for this and, for a paragraph, for its block."""
-    if len(text) > 2 * _PAGER_CHARS or not _PAGER_HINT.search(text.lower()) or len(_norm(text)) > _PAGER_CHARS:
+def _is_pager(el: Element, text: str, norm: str | None = None) -> bool:
+    """Whether ``el``, which holds a link, is a pager or a trail; ``text``: _text(el), read once for this
+    and, for a paragraph, for its block, as ``norm`` (_norm(text)) is when given."""
+    if len(text) > 2 * _PAGER_CHARS or (norm is not None and len(norm) > _PAGER_CHARS) or not _hints_a_pager(
+            text.lower()) or len(_norm(text) if norm is None else norm) > _PAGER_CHARS:
         return False
     anchors = [a for a in el.iter("a") if a.get("href")]
     for a in anchors:
@@ -316,8 +325,17 @@ _PERMALINKS = lxml.etree.XPath(
 )
 
 
-def _drop_permalinks(root: Element) -> None:
-    """Remove the links to a heading or term's own anchor that show only a sign (see _PERMALINK_SIGNS)."""
+# A link to a place in its page, in the lower-cased bytes of a page read as they are (see _literal): an href
+# whose value starts with "#", or with a character or entity reference that may be one ("&#35;").
+_HREF_HERE = re.compile(rb"""href\s*=\s*["']?[#&]""")
+
+
+def _drop_permalinks(root: Element, lowered: bytes | None = None) -> None:
+    """Remove the links to a heading or term's own anchor that show only a sign (see _PERMALINK_SIGNS).
+    ``lowered``: the page's bytes in lower case, when they are read as they are (see _literal): a page
+    without a link to a place in itself (most pages of many manuals) is then not searched for them."""
+    if lowered is not None and not _HREF_HERE.search(lowered):
+        return
     for a in _PERMALINKS(root):
         if "headerlink" in (a.get("class") or "").split() or _norm(_text(a)) in _PERMALINK_SIGNS:
             _drop_tree(a)  # keeps the text after it
@@ -328,17 +346,27 @@ def separate_lines(root: Element) -> None:
     text_content(), which joins text without spaces, keeps the words on either side apart.
 
     Where one already follows, none is added: before a first child or a next sibling that starts with
-    its own (a new text costs lxml an allocation, and most elements are such a sibling or child)."""
-    for el in root.iter(*_LINE_BREAKING):
+    its own (a new text costs lxml an allocation, and most elements are such a sibling or child).
+    An element's own text and tail are all that its turn reads and changes, so the order the elements
+    are taken in does not matter: <br> and <hr>, which have no text of their own to begin with a line
+    break, are taken apart from the others, rather than each element's tag being asked for."""
+    for el in root.iter(*_OPENS_A_LINE):
         # written out, not a function called twice per element: this runs for most elements of a page
-        if el.tag != "br" and el.tag != "hr":
-            text = el.text
-            if text or not len(el) or el[0].tag not in _OPENS_A_LINE:
-                text = "\n" + (text or "")
-                try:
-                    el.text = text
-                except ValueError:
-                    el.text = _CONTROLS.sub("", text)
+        text = el.text
+        if text or not len(el) or el[0].tag not in _OPENS_A_LINE:
+            text = "\n" + (text or "")
+            try:
+                el.text = text
+            except ValueError:
+                el.text = _CONTROLS.sub("", text)
+        tail = el.tail
+        if tail or (following := el.getnext()) is None or following.tag not in _OPENS_A_LINE:
+            tail = "\n" + (tail or "")
+            try:
+                el.tail = tail
+            except ValueError:
+                el.tail = _CONTROLS.sub("", tail)
+    for el in root.iter("br", "hr"):
         tail = el.tail
         if tail or (following := el.getnext()) is None or following.tag not in _OPENS_A_LINE:
             tail = "\n" + (tail or "")
@@ -363,13 +391,16 @@ def _rows(table: Element) -> list[Element]:
     return [tr for tr in table.iter("tr") if next(tr.iterancestors("table"), None) is table]
 
 
-def _is_layout(table: Element) -> bool:
+def _is_layout(table: Element, rows: list[Element] | None = None) -> bool:
     """A table holding headings or other tables lays out a page (old sites, e-mails): it is read as the
     sections and paragraphs it holds, not as rows of data. So is a table of a menu column beside a
-    column of text (groff's web pages): the menu's cell is left out as the links it is."""
+    column of text (groff's web pages): the menu's cell is left out as the links it is. ``rows``:
+    _rows(table), when found already (as for _table_text and _has_header)."""
     if any(True for _ in table.iterdescendants("table", *_HEADINGS)):
         return True
-    cells = [cell for row in _rows(table) for cell in row if cell.tag in ("td", "th")]
+    # one more than a layout has is enough to tell: a table of data is not gone through to its end
+    cells = list(islice((cell for row in (_rows(table) if rows is None else rows) for cell in row
+                         if cell.tag in ("td", "th")), _LAYOUT_CELLS + 1))
     return len(cells) <= _LAYOUT_CELLS and any(_is_link_list(cell) for cell in cells) and any(
         _is_prose(cell) for cell in cells)
 
@@ -378,23 +409,35 @@ def _is_layout(table: Element) -> bool:
 _LAYOUT_CELLS = 4
 
 
-def _table_text(table: Element) -> str:
+def _table_text(table: Element, rows: list[Element] | None = None) -> str:
     lines = []
-    for row in _rows(table):
+    for row in _rows(table) if rows is None else rows:
         cells = [_norm(_text(cell)) for cell in row if cell.tag in ("td", "th")]
         if any(cells):
             lines.append(" | ".join(cells))
     return "\n".join(lines)
 
 
-def _has_header(table: Element) -> bool:
+def _has_header(table: Element, rows: list[Element] | None = None) -> bool:
     """Whether the table's first row names its columns: a <thead>, or a <th> in its first row. A table
     whose first row is data ("Monday | 9:00 | 17:00") has none to repeat."""
-    for row in _rows(table):
+    for row in _rows(table) if rows is None else rows:
         cells = [cell for cell in row if cell.tag in ("td", "th")]
         if any(_text(cell).strip() for cell in cells):  # the first row _table_text keeps
             return any(cell.tag == "th" for cell in cells) or row.getparent().tag == "thead"
     return False
+
+
+# Element names as the walker compares them: without a namespace, in lower case (lxml.etree keeps
+# "{http://www.w3.org/1999/xhtml}P" as written). Remembered: a page uses a few dozen names, many times.
+_TAG_NAMES: dict[str, str] = {}
+
+
+def _tag_name(tag: str) -> str:
+    name = tag.rpartition("}")[2].lower()
+    if len(_TAG_NAMES) < 4096:  # a page of made-up names, each once, does not fill the memory
+        _TAG_NAMES[tag] = name
+    return name
 
 
 class _Walker:
@@ -417,7 +460,8 @@ class _Walker:
                 self.blocks.append(Block("text", text))
                 self._add_links(self._loose_links, text)
             self._loose = []
-        self._loose_links = []
+        if self._loose_links:
+            self._loose_links = []
 
     def _add_links(self, anchors: list[Element], text: str) -> None:
         # Only links inside running text: a bare link ("Next", a list of commands) says nothing more
@@ -448,10 +492,20 @@ class _Walker:
             if not isinstance(tag, str):  # comments and processing instructions: skip, keep their tail
                 self._loose_text(child.tail)
                 continue
-            tag = tag.rpartition("}")[2].lower()
-            raw = None  # the element's text, once read
-            if tag in _DROP_TAGS or _is_furniture(child) or (tag in _LINK_LISTS and _is_link_list(child)) or (
-                    tag in _PAGER_TAGS and _holds_a_link(child) and _is_pager(child, raw := _text(child))):
+            tag = _TAG_NAMES.get(tag) or _tag_name(tag)
+            # The element's text, its _norm() and its first links (_first_anchors), once read: a paragraph's
+            # are asked for whether it is a list of links or a pager, then make its block.
+            raw = norm = anchors = None
+            if tag in _DROP_TAGS or _is_furniture(child):
+                skip = True
+            elif tag in _LINK_LISTS and len(child):
+                anchors = _first_anchors(child)
+                skip = _is_link_list(child, anchors) or (tag in _PAGER_TAGS and bool(anchors) and (
+                    _is_pager(child, raw := _text(child), norm := _norm(raw)) if tag == "p" else
+                    _is_pager(child, raw := _text(child))))
+            else:
+                skip = False
+            if skip:
                 if tag in ("ul", "ol") and not _is_furniture(child):
                     self._flush_loose()
                     self._described_items(child)
@@ -472,21 +526,26 @@ class _Walker:
                     text = _text(child).strip("\n")
                     if text.strip():
                         self.blocks.append(Block("code", text))
-                elif tag == "table" and _is_layout(child):
-                    self.walk(child)
-                    self._flush_loose()
                 elif tag == "table":
-                    text = _table_text(child)
-                    if text:
-                        self.blocks.append(Block("table", text, header=_has_header(child)))
-                        for row in _rows(child):  # a row is a link's sentence
-                            self._add_links(list(row.iter("a")), _norm(_text(row)))
+                    rows = _rows(child)  # found once for the questions below
+                    if _is_layout(child, rows):
+                        self.walk(child)
+                        self._flush_loose()
+                    elif text := _table_text(child, rows):
+                        self.blocks.append(Block("table", text, header=_has_header(child, rows)))
+                        for row in rows:  # a row is a link's sentence
+                            links = list(row.iter("a"))
+                            if links and len(self.links) < MAX_LINKS:  # else its sentence is not needed
+                                self._add_links(links, _norm(_text(row)))
                 else:
-                    text = _norm(_text(child) if raw is None else raw)
+                    text = norm if norm is not None else _norm(_text(child) if raw is None else raw)
                     if text:
                         self.blocks.append(Block("term" if tag == "dt" else "text", text))
                         if len(child):  # else no link in it
-                            self._add_links(list(child.iter("a")), _term_context(child, text) if tag == "dt" else text)
+                            links = anchors if anchors is not None and len(anchors) < _MIN_LINKS else list(
+                                child.iter("a"))
+                            if links and len(self.links) < MAX_LINKS:  # else a term's sentence is not needed
+                                self._add_links(links, _term_context(child, text) if tag == "dt" else text)
             elif tag in _CONTAINERS and (tag not in ("span", "font", "td", "th") or len(child)):
                 if tag in ("span", "font"):
                     self.walk(child)  # an inline wrapper holding blocks: treat its content as ours
@@ -567,12 +626,14 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
         # Neither declared nor UTF-8: Windows-1252, as browsers read such a page in the West; libxml2 would
         # read Latin-1, where a curly quote or a dash of Windows-1252 is an invisible control code.
         data, encoding = _decoded(data, "cp1252").replace("\x00", "").encode("utf-8"), "utf-8"
-    root = _parse(_without_dtd(data), encoding)
-    _drop_permalinks(root)
+    parsed = _without_dtd(data)
+    root, whole = _parse(parsed, encoding)
+    lowered = data.lower() if whole and _literal(data, parsed, encoding) else None
+    _drop_permalinks(root, lowered)
     separate_lines(root)
     title_el = next(root.iter("title"), None)
     title = _norm(_text(title_el)) if title_el is not None else ""
-    main = _main_element(root, data)
+    main = _main_element(root, data, lowered)
     walker = _Walker()
     if main is not None:
         for header in _page_headers(main):
@@ -660,8 +721,17 @@ def _undeclared_utf8(data: bytes) -> bool:
     return _is_utf8(data)
 
 
-def _parse(data: bytes, encoding: str | None) -> Element:
-    """The page's tree with all of its text, nested no deeper than _MAX_DEPTH below <html>.
+def _literal(data: bytes, parsed: bytes, encoding: str | None) -> bool:
+    """Whether the page's attributes are written in its bytes as they are read: ``parsed``, the bytes libxml2
+    read, are ``data`` (no DTD was taken out), UTF-8 read as UTF-8, without NULs. An ASCII character
+    of a value is then that byte, or a character or entity reference (which begins with "&"), and a
+    value can be looked for in the bytes before the tree is asked for it."""
+    return parsed is data and encoding == "utf-8" and b"\x00" not in data
+
+
+def _parse(data: bytes, encoding: str | None) -> tuple[Element, bool]:
+    """The page's tree with all of its text, nested no deeper than _MAX_DEPTH below <html>; and whether it
+    was read from ``data`` as it is (not flattened, see below).
 
     libxml2 stops reading, without failing, at a text over 10 MB or an element nested 256 deep, and keeps
     only what came before. Such a page is read again with huge_tree, which lifts the first limit and
@@ -670,12 +740,12 @@ def _parse(data: bytes, encoding: str | None) -> Element:
     """
     root = parse_within_limits(data, encoding, huge_tree=False, parser=lxml.etree.HTMLParser)
     if root is not None:  # within libxml2's default limits: the nesting is under _MAX_DEPTH
-        return root
+        return root, True
     for depth in (None, _FLAT_DEPTH, 0):
         root = parse_within_limits(data if depth is None else _flatten(data, depth), encoding, huge_tree=True,
                                    parser=lxml.etree.HTMLParser)
         if root is not None and not root.xpath(_BELOW_MAX_DEPTH):
-            return root
+            return root, depth is None
     raise ReadError("not readable as HTML (its elements are nested too deeply)")
 
 
@@ -685,8 +755,9 @@ def parse_within_limits(data: bytes, encoding: str | None = None, huge_tree: boo
     reads it whole). Its elements are lxml.html's (``text_content()``, ``drop_tree()``), or with
     ``parser=lxml.etree.HTMLParser`` lxml.etree's, as parse_html reads them."""
     # With huge_tree the page is still at most the file size limit (ingest.MAX_FILE_BYTES) or the
-    # download limit: memory stays bounded by what was let in.
-    reader = parser(huge_tree=huge_tree, encoding=encoding)
+    # download limit: memory stays bounded by what was let in. The ids are not gathered into a table of
+    # their own (getElementById's), which lxml.etree's trees are never asked for here: 2 % of the parsing.
+    reader = parser(huge_tree=huge_tree, encoding=encoding, collect_ids=parser is not lxml.etree.HTMLParser)
     try:
         root = lxml.etree.fromstring(data, reader)
     except (lxml.etree.ParserError, ValueError) as exc:
