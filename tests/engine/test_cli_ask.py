@@ -99,23 +99,31 @@ def test_ctrl_c_stops_the_answer_and_says_so(tmp_path: Path) -> None:
     assert out.count("word") < 400
 
 
-def test_plain_ask_lists_the_sources_the_answer_used_on_stderr(tmp_path: Path) -> None:
+def _ask_over_notes(tmp_path: Path, notes: dict[str, str], question: str,
+                    *replies: Stream) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
+    """``ask QUESTION`` over a knowledge base of ``notes`` (file name → text), the model's ``replies`` scripted:
+    the finished process and the requests the model server got."""
     from tinyrag_desktop.kb import Importer, open_store
 
-    notes = {"leave.md": "# Leave\n\nEvery employee gets 27 vacation days, booked in the HR portal.\n",
-             "parking.md": "# Parking\n\nEmployees park in garage B; days without a space are rare.\n"}
     for name, text in notes.items():
         (tmp_path / name).write_text(text)
     with open_store(tmp_path) as kb:
         Importer(kb).run([str(tmp_path / name) for name in notes])
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     with ScriptedLLMServer() as llm:
-        llm.queue(Stream(["Twenty-seven, ", "booked in the HR portal."]))
+        llm.queue(*replies)
         proc = subprocess.run(
-            [sys.executable, "-m", "tinyrag_desktop", "ask", "How many vacation days do employees get?",
-             "--base-url", llm.base_url, "--model", "scripted", "--data-dir", str(tmp_path)],
-            capture_output=True, text=True, timeout=60, env=env)
-        system = llm.requests[0]["messages"][0]["content"]
+            [sys.executable, "-m", "tinyrag_desktop", "ask", question, "--base-url", llm.base_url, "--model",
+             "scripted", "--data-dir", str(tmp_path)], capture_output=True, text=True, timeout=60, env=env)
+        return proc, list(llm.requests)
+
+
+def test_plain_ask_lists_the_sources_the_answer_used_on_stderr(tmp_path: Path) -> None:
+    notes = {"leave.md": "# Leave\n\nEvery employee gets 27 vacation days, booked in the HR portal.\n",
+             "parking.md": "# Parking\n\nEmployees park in garage B; days without a space are rare.\n"}
+    proc, requests = _ask_over_notes(tmp_path, notes, "How many vacation days do employees get?",
+                                     Stream(["Twenty-seven, ", "booked in the HR portal."]))
+    system = requests[0]["messages"][0]["content"]
     assert proc.returncode == 0, proc.stderr
     assert "27 vacation days" in system and "garage B" in system
     assert proc.stdout == "Twenty-seven, booked in the HR portal.\n"  # the answer alone
@@ -126,23 +134,13 @@ def test_plain_ask_lists_the_sources_the_answer_used_on_stderr(tmp_path: Path) -
 
 
 def test_ask_numbers_the_sources_a_search_found_as_the_model_was_told(tmp_path: Path) -> None:
-    from tinyrag_desktop.kb import Importer, open_store
-
     notes = {"leave.md": "# Leave\n\nEvery employee gets 27 vacation days, booked in the HR portal.\n",
              "parking.md": "# Parking\n\nEmployees park in garage B; the gate opens with the badge.\n"}
-    for name, text in notes.items():
-        (tmp_path / name).write_text(text)
-    with open_store(tmp_path) as kb:
-        Importer(kb).run([str(tmp_path / name) for name in notes])
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    with ScriptedLLMServer() as llm:
-        llm.queue(Stream(['<tool name="rag_knowledge"><query>garage gate badge</query></tool>']),
-                  Stream(["Use your badge at garage B [1]."]))
-        proc = subprocess.run(
-            [sys.executable, "-m", "tinyrag_desktop", "ask", "What is 2 + 2?", "--base-url", llm.base_url,
-             "--model", "scripted", "--data-dir", str(tmp_path)],
-            capture_output=True, text=True, timeout=60, env=env)
-        result = llm.requests[-1]["messages"][-1]["content"]
+    proc, requests = _ask_over_notes(
+        tmp_path, notes, "What is 2 + 2?",
+        Stream(['<tool name="rag_knowledge"><query>garage gate badge</query></tool>']),
+        Stream(["Use your badge at garage B [1]."]))
+    result = requests[-1]["messages"][-1]["content"]
     assert proc.returncode == 0, proc.stderr
     parking = (tmp_path / "parking.md").resolve()
     assert f"[1] Parking\nSource: Parking ({parking})" in result
@@ -152,20 +150,11 @@ def test_ask_numbers_the_sources_a_search_found_as_the_model_was_told(tmp_path: 
 def test_the_prompt_says_which_of_the_questions_numbers_and_names_no_passage_holds(tmp_path: Path) -> None:
     # "Was invoice 99817 paid?" put the invoices' passages into the prompt with no word that none of them is
     # invoice 99817: a model answered "Yes, invoice 99817 was paid by bank transfer [1]."
-    from tinyrag_desktop.kb import Importer, open_store
-
-    (tmp_path / "invoices.md").write_text("# Invoices\n\nInvoice 10442 was paid by bank transfer in March. "
-                                          "Invoice 10443 is still open.\n")
-    with open_store(tmp_path) as kb:
-        Importer(kb).run([str(tmp_path / "invoices.md")])
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    with ScriptedLLMServer() as llm:
-        llm.queue(Stream(["The knowledge base has no invoice 99817."]))
-        proc = subprocess.run(
-            [sys.executable, "-m", "tinyrag_desktop", "ask", "Was invoice 99817 paid quickly?", "--base-url",
-             llm.base_url, "--model", "scripted", "--data-dir", str(tmp_path)],
-            capture_output=True, text=True, timeout=60, env=env)
-        system = llm.requests[0]["messages"][0]["content"]
+    notes = {"invoices.md": "# Invoices\n\nInvoice 10442 was paid by bank transfer in March. "
+                            "Invoice 10443 is still open.\n"}
+    proc, requests = _ask_over_notes(tmp_path, notes, "Was invoice 99817 paid quickly?",
+                                     Stream(["The knowledge base has no invoice 99817."]))
+    system = requests[0]["messages"][0]["content"]
     assert proc.returncode == 0, proc.stderr
     assert "Invoice 10442 was paid" in system  # the route put the passages into the prompt
     assert "No passage mentions “99817”: these match the other words." in system

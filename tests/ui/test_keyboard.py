@@ -454,17 +454,23 @@ def test_ctrl_z_in_the_chat_list_brings_back_the_chat_deleted_there(make_window,
     assert win.composer.toPlainText() == "typed" and older.id in win.sidebar.ids()
 
 
+def _older_chat_open_typing(make_window, server, qloop, qtbot, tmp_path):
+    """A window with the older chat of _window_with_an_older_chat open, and the keyboard in the message box."""
+    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
+    _active(qtbot, win)
+    win.open_chat(older.id)
+    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
+    win.composer.setFocus()
+    return older, win
+
+
 def test_f2_from_the_message_box_gives_the_focus_back_to_it_once_the_title_is_given(make_window, server, qloop,
                                                                                     qtbot, tmp_path):
     # The focus stayed in the list after the rename: the next words typed went nowhere (or into the list's
     # type-ahead), and the user had to click the message box to go on.
     from PySide6.QtWidgets import QAbstractItemView
 
-    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
-    _active(qtbot, win)
-    win.open_chat(older.id)
-    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
-    win.composer.setFocus()
+    older, win = _older_chat_open_typing(make_window, server, qloop, qtbot, tmp_path)
     qtbot.keyClick(win.composer, Qt.Key.Key_F2)
     editor = QApplication.focusWidget()
     assert isinstance(editor, QLineEdit) and win.sidebar.list.isAncestorOf(editor)
@@ -496,11 +502,7 @@ def test_f2_in_the_list_keeps_the_focus_in_the_list_after_the_rename(make_window
 def test_a_rename_left_by_going_elsewhere_leaves_the_focus_there(make_window, server, qloop, qtbot, tmp_path):
     from PySide6.QtWidgets import QAbstractItemView
 
-    older, win = _window_with_an_older_chat(make_window, server, tmp_path)
-    _active(qtbot, win)
-    win.open_chat(older.id)
-    qloop.run(wait_until(lambda: win.chat_id == older.id and not win.loading))
-    win.composer.setFocus()
+    older, win = _older_chat_open_typing(make_window, server, qloop, qtbot, tmp_path)
     qtbot.keyClick(win.composer, Qt.Key.Key_F2)
     assert win.sidebar.list.state() == QAbstractItemView.State.EditingState
     win.sidebar.search.setFocus(Qt.FocusReason.MouseFocusReason)  # as a click in the search box
