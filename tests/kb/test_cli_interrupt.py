@@ -54,10 +54,11 @@ def test_ctrl_c_during_kb_add_leaves_whole_sources_and_says_how_to_go_on(tmp_pat
     assert import_.returncode == 130, err[-2000:]
     assert "Traceback" not in err
     last = err.strip().splitlines()[-1]
-    assert last.startswith("interrupted after ") and " of 400 sources: each source is stored whole or not at all. " \
-        "Run the same kb add again to import the rest" in last, last
+    assert last.startswith("interrupted after ") and " of 400 sources stored: each source is stored whole or not " \
+        "at all. Run the same kb add again to import the rest" in last, last
     with open_store(data) as kb:
         stored = kb.sources()
+        assert last.startswith(f"interrupted after {len(stored)} of 400 sources stored"), last  # as stored
         assert 20 <= len(stored) < 400 and kb.check_integrity() == []
         whole = len(kb.chunks(stored[-1].id))
         assert all(len(kb.chunks(s.id)) == whole for s in stored)  # the notes are all as long

@@ -272,10 +272,13 @@ def _add(args: argparse.Namespace) -> int:
         report = importer.run(items)
     except KeyboardInterrupt:
         # Ctrl+C lands anywhere: reading a file, or storing the ones read in the last moments (which it
-        # leaves out). Each source is stored whole or not at all, and that is all that can be said for sure.
-        where = f" after {progress.last.done} of {progress.last.total} sources" if progress.last else ""
-        print(f"\ninterrupted{where}: each source is stored whole or not at all. Run the same kb add again "
-              "to import the rest (sources already stored and unchanged are skipped).", file=sys.stderr)
+        # leaves out). Each source is stored whole or not at all; the report counts those committed (it said
+        # "after 0 of 4 sources", the progress line's count, when the one being read had been stored whole).
+        stored = len(importer.report.added) + len(importer.report.updated)
+        total = f" of {progress.last.total}" if progress.last else ""
+        where = f" after {stored}{total} source{'' if stored == 1 and not total else 's'} stored"
+        print(f"\ninterrupted{where}: each source is stored whole or not at all. Run the same kb add again to "
+              "import the rest (sources already stored and unchanged are skipped).", file=sys.stderr)
         log.info("kb add interrupted%s", where)
         return 130
     finally:

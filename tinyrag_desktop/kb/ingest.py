@@ -463,12 +463,14 @@ class Importer:
         self.force = force
         self._embedding_off = False
         self.max_file_bytes = max_file_bytes
+        self.report = ImportReport()  # the import running or last run (see run)
         self._read: list[_Read] = []  # read, not yet stored (see STORE_EVERY)
         self._read_since = 0.0
         self._read_chars = 0
 
     def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
-        report = ImportReport()
+        # also kept as self.report: a Ctrl+C that ends run() can still tell what was stored before it
+        report = self.report = ImportReport()
         self._embedding_off = False  # set when the embedding server cannot be reached at all
         self._read, self._read_chars = [], 0
         if self.kb.readonly:  # nothing could be stored: say so once, not once per file
