@@ -24,7 +24,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from .markdown_prep import blocks_apart, nest_lists
 from .sqlitefiles import missing_columns, table_columns
@@ -659,13 +659,36 @@ def _status(tool: StoredTool) -> tuple[str, str]:
     return _STATUS_MARK.get(tool.status, "?"), _STATUS_WORDS.get(tool.status, tool.status)
 
 
-def tool_markdown(tool: StoredTool) -> str:
-    """One tool call as a Markdown quote line: mark, tool, query and status in words."""
+def skipped_runs(segments: Sequence[str | StoredTool]) -> list[str | StoredTool | list[StoredTool]]:
+    """``segments`` with each run of calls the engine skipped for one reason (nothing but blank text between
+    them) as one list: eight calculations with a limit of three read as five identical lines, as the window
+    showed five cards before it grouped them (ui/answer.py)."""
+    out: list[str | StoredTool | list[StoredTool]] = []
+    for seg in segments:
+        if isinstance(seg, StoredTool) and seg.status == "skipped" and seg.error:
+            at = len(out) - 1
+            while at >= 0 and isinstance(out[at], str) and not str(out[at]).strip():
+                at -= 1
+            before = out[at] if at >= 0 else None
+            last = before[-1] if isinstance(before, list) else before
+            if isinstance(last, StoredTool) and last.status == "skipped" and last.error == seg.error:
+                del out[at + 1:]  # the blank text between them
+                out[at] = [*before, seg] if isinstance(before, list) else [last, seg]
+                continue
+        out.append(seg)
+    return out
+
+
+def tool_markdown(tool: StoredTool | list[StoredTool]) -> str:
+    """One tool call (or a run of skipped ones, see skipped_runs) as a Markdown quote line: mark, tool,
+    query and status in words."""
+    if isinstance(tool, list):
+        names = ", ".join(dict.fromkeys(t.tool for t in tool))
+        queries = " · ".join(f"`{_quoted_query(t.query, 40)}`" for t in tool)
+        return (f"> {_STATUS_MARK['skipped']} **{names}** {queries} ({len(tool)} skipped)\n"
+                f"> {markdown_safe(tool[0].error or '')}")
     mark, words = _status(tool)
-    query = tool.query.replace("\n", " ")
-    if len(query) > 120:
-        query = query[:119] + "…"
-    lines = [f"> {mark} **{tool.tool}** `{query.replace('`', 'ˋ')}` ({words})"]
+    lines = [f"> {mark} **{tool.tool}** `{_quoted_query(tool.query, 120)}` ({words})"]
     if tool.error:
         # the app's plain sentence, which may quote XML ("Write for example: <tool …>"): a Markdown
         # renderer would read that as HTML and show nothing of it (the model is sent it as it is)
@@ -673,6 +696,14 @@ def tool_markdown(tool: StoredTool) -> str:
     elif tool.source:
         lines.append(f"> source: {tool.source}")
     return "\n".join(lines)
+
+
+def _quoted_query(query: str, most: int) -> str:
+    """A call's query on one line, at most ``most`` characters, fit for a Markdown code span."""
+    query = query.replace("\n", " ")
+    if len(query) > most:
+        query = query[:most - 1] + "…"
+    return query.replace("`", "ˋ")
 
 
 # Marks that end or break a sentence: written right after a tool block ("see <tool …>…</tool>. Then"),
@@ -708,7 +739,7 @@ def marks_attached(segments: list[str | StoredTool]) -> list[str | StoredTool]:
 def answer_markdown(message: StoredMessage) -> str:
     """An answer as Markdown, tool calls as quote lines where they were (Copy answer uses this)."""
     parts = [seg.strip() if isinstance(seg, str) else tool_markdown(seg)
-             for seg in marks_attached(message.segments())]
+             for seg in skipped_runs(marks_attached(message.segments()))]
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
@@ -722,7 +753,7 @@ def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
             out += ["## You", "", m.content.strip(), ""]
             continue
         out += ["## Assistant", ""]
-        for seg in marks_attached(m.segments()):
+        for seg in skipped_runs(marks_attached(m.segments())):
             if not isinstance(seg, str) or seg.strip():
                 out += [seg.strip() if isinstance(seg, str) else tool_markdown(seg), ""]
         if m.error:
@@ -767,9 +798,15 @@ def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
             body.append(f'<div class="msg user"><div class="who">You</div>{_markdown_html(m.content)}</div>')
             continue
         parts = []
-        for seg in m.segments():
+        for seg in skipped_runs(m.segments()):
             if isinstance(seg, str):
                 parts.append(_markdown_html(seg))
+                continue
+            if isinstance(seg, list):  # a run of calls skipped for one reason
+                queries = " · ".join(f'<span class="q">{esc(t.query)}</span>' for t in seg)
+                parts.append(f'<div class="tool">{_STATUS_MARK["skipped"]} '
+                             f'<b>{esc(", ".join(dict.fromkeys(t.tool for t in seg)))}</b> {queries} '
+                             f'({len(seg)} skipped)<div class="why">{esc(seg[0].error or "")}</div></div>')
                 continue
             mark, words = _status(seg)
             failed = seg.status == "error" and words != "denied"

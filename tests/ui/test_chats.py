@@ -7,8 +7,8 @@ import sqlite3
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tinyrag_desktop.chats import (ChatStore, ChatStoreError, StoredMessage, StoredTool, answer_markdown,
-                                   title_from)
+from tinyrag_desktop.chats import (ChatInfo, ChatStore, ChatStoreError, StoredMessage, StoredTool, answer_markdown,
+                                   export_html, title_from)
 
 
 @pytest.fixture
@@ -298,3 +298,23 @@ def test_a_search_hit_shows_the_words_found_as_the_answer_reads_not_their_markdo
     assert store.search("a*b")[0].snippet == "…and a*b as written."  # a lone * is no mark
     # words found only in a link's address: the snippet shows it as written, with them
     assert "example.org/guide" in store.search("example.org/guide")[0].snippet
+
+
+def test_calls_skipped_one_after_another_for_one_reason_are_one_line_in_copies_and_exports():
+    # Eight calculations with a limit of three: the window shows one card for the five skipped, and the copy
+    # and the exports listed five identical lines.
+    limit = "Limit reached: at most 3 tool calls per round."
+    content = "Let me add them.\n\nThe first three are 2, 4 and 6."
+    at = content.index("The first")
+    tools = tuple(StoredTool(f"t{n}", "calculate", f"{n}+{n}", "done", position=at) for n in range(1, 4)) + tuple(
+        StoredTool(f"t{n}", "calculate", f"{n}+{n}", "skipped", error=limit, position=at) for n in range(4, 9))
+    message = StoredMessage(1, "assistant", content, tools=tools)
+    copied = answer_markdown(message)
+    assert copied.count(limit) == 1 and "`4+4` · `5+5` · `6+6` · `7+7` · `8+8` (5 skipped)" in copied
+    assert copied.count("(done)") == 3
+    page = export_html(ChatInfo("c", "Sums", "", 0.0, 0.0), [message])
+    assert page.count(limit) == 1 and "(5 skipped)" in page
+    # another reason, or text between them, is another line
+    other = StoredTool("t9", "calculate", "9+9", "skipped", error="Repeated call: the same tool with the same input.",
+                       position=at)
+    assert answer_markdown(StoredMessage(1, "assistant", content, tools=tools + (other,))).count("skipped") == 2
