@@ -13,7 +13,6 @@ first search (at start and after each import).
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 import re
 import sqlite3
@@ -27,22 +26,23 @@ from PySide6.QtCore import (
     QCoreApplication, QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths,
     Qt, QTimer, QUrl, Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QDragEnterEvent, QDropEvent, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPalette
 from PySide6.QtWidgets import (
-    QAbstractItemView, QApplication, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit,
-    QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QStyle, QStyledItemDelegate,
-    QStyleOptionViewItem, QTabWidget, QVBoxLayout, QWidget,
+    QAbstractItemView, QApplication, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel,
+    QLineEdit, QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QTabWidget, QVBoxLayout,
+    QWidget,
 )
 
 from ..kb import (
-    Error, FetchError, Hit, Hits, ImportItem, Importer, ImportReport, Progress, open_store, query_terms, search,
+    Error, Hit, Hits, ImportItem, Importer, ImportReport, Progress, open_store, query_terms, search,
     warm_vectors,
 )
 from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
 from ..kb.store import db_path, needs_rebuild
-from ..kb.web import normalize_url
+from .kb_address import web_address_problem, with_scheme
 from ..settings import Settings
+from .kb_results import HitDelegate, preview
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
 from .markdown_render import window_words
 from .sources import open_source, source_label, wikipedia_article
@@ -65,86 +65,9 @@ class _OnShow(QObject):
         return False
 
 
-def _with_scheme(text: str) -> str:
-    """``example.org/guide.html`` as the address meant, ``https://example.org/guide.html``."""
-    return text if "://" in text else f"https://{text}"
-
-
-def _web_address_problem(text: str) -> str:
-    """What keeps ``text`` from being a web address to import, in words ("" when it is one); a name with a
-    dot and no scheme ("example.org/guide") is taken as https."""
-    if " " in text:
-        return "An address has no spaces."
-    if "://" not in text and "." not in text.split("/", 1)[0]:
-        return "Type a web address, like https://example.org/guide.html."
-    try:
-        normalize_url(_with_scheme(text))
-    except FetchError as exc:
-        reason = str(exc)
-        return reason[0].upper() + reason[1:] + "."
-    return ""
-
-
 OFFLINE_NOTE = ("Web pages and Wikipedia articles need the network, which is off: turn on “Network tools” "
                 "in Settings (Tools tab), then import them again.")
 _FILE_FILTER = "Documents ({});;All files (*)".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
-
-
-class _HitDelegate(QStyledItemDelegate):
-    """Draws a search result as three parts: where it is (bold), its file or address (grey), the passage.
-
-    The item's text stays those three lines, for screen readers, copying and tests; only the look changes.
-    """
-
-    def _document(self, option: QStyleOptionViewItem, index: QModelIndex) -> QTextDocument:
-        heading, location, passage = (str(index.data()).split("\n", 2) + ["", ""])[:3]
-        muted = option.palette.color(QPalette.ColorRole.PlaceholderText).name()
-        document = QTextDocument()
-        document.setDefaultFont(option.font)
-        document.setDocumentMargin(4)
-        document.setHtml(f"<b>{html.escape(heading)}</b><br><span style='color:{muted}; font-size:small'>"
-                         f"{html.escape(location)}</span><br>{html.escape(passage).replace(chr(10), '<br>')}")
-        document.setTextWidth(max(option.rect.width(), 120))
-        return document
-
-    def _note(self, option: QStyleOptionViewItem, index: QModelIndex) -> QTextDocument:
-        """A message ("No passage mentions …", an error), wrapped to the panel as the passages are: a long one
-        was cut at its right edge. In its own colour when it has one (a note's muted one)."""
-        brush = index.data(Qt.ItemDataRole.ForegroundRole)
-        colour = (brush.color() if isinstance(brush, QBrush) else brush if isinstance(brush, QColor)
-                  else option.palette.color(QPalette.ColorRole.Text)).name()
-        document = QTextDocument()
-        document.setDefaultFont(option.font)
-        document.setDocumentMargin(4)
-        document.setHtml(f"<span style='color:{colour}'>{html.escape(str(index.data()))}</span>")
-        document.setTextWidth(max(option.rect.width(), 120))
-        return document
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
-        if index.data(Qt.ItemDataRole.UserRole) is None:  # a message, not a passage
-            document = self._note(option, index)
-            painter.save()
-            painter.translate(option.rect.topLeft())
-            document.drawContents(painter)
-            painter.restore()
-            return
-        self.initStyleOption(option, index)
-        option.text = ""
-        style = option.widget.style() if option.widget else QApplication.style()
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, option.widget)  # background
-        document = self._document(option, index)
-        painter.save()
-        painter.translate(option.rect.topLeft())
-        document.drawContents(painter)
-        painter.restore()
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:  # noqa: N802 - Qt's name
-        view = option.widget
-        if view is not None:
-            option.rect.setWidth(view.viewport().width() - 8)
-        note = index.data(Qt.ItemDataRole.UserRole) is None
-        document = self._note(option, index) if note else self._document(option, index)
-        return QSize(int(document.idealWidth()), int(document.size().height()))
 
 
 class _StatusLabel(QLabel):
@@ -318,7 +241,7 @@ class KnowledgePanel(QWidget):
         self.results.setWordWrap(True)
         self.results.setSpacing(4)
         self.results.setAlternatingRowColors(True)
-        self.results.setItemDelegate(_HitDelegate(self.results))
+        self.results.setItemDelegate(HitDelegate(self.results))
         self.results.setResizeMode(QListWidget.ResizeMode.Adjust)  # wrap again when the panel is resized
         self.results.setAccessibleName("Matching passages")
         self.results.itemActivated.connect(lambda item: self._open(item.data(Qt.ItemDataRole.UserRole)))
@@ -640,9 +563,9 @@ class KnowledgePanel(QWidget):
 
     def ask_url(self) -> None:
         text = self._ask("Add a web page", "URL (http or https):", "https://example.org/guide.html",
-                         check=_web_address_problem)
+                         check=web_address_problem)
         if text:
-            self.import_items([ImportItem("url", _with_scheme(text))])
+            self.import_items([ImportItem("url", with_scheme(text))])
 
     def ask_wikipedia(self) -> None:
         text = self._ask("Add a Wikipedia article", "Article title:", "e.g. Alan Turing")
@@ -978,31 +901,6 @@ class KnowledgePanel(QWidget):
                 self._searcher.submit(_quietly, warm_vectors, self.data_dir, model)
             except RuntimeError:  # the panel is shutting down
                 pass
-
-
-def preview(text: str, limit: int = 300, most_lines: int = 8) -> str:
-    """A passage's start as the Search tab lists it: each paragraph a line, its lines as wrapped in its
-    file joined (the list wraps them to its own width), but a table's rows each on a line of their own
-    (joined, "Option | Default | Meaning `port` | 8080 |…" ran on as one line). Code is joined too: an
-    indent does not tell code from a paragraph indented in its file (git's manuals indent with tabs)."""
-    lines: list[str] = []
-    for paragraph in text.split("\n\n"):
-        rows = [row for row in paragraph.split("\n") if row.strip()]
-        if len(rows) > 1 and all(" | " in row for row in rows):
-            lines += [" ".join(row.split()) for row in rows]
-        elif rows:
-            lines.append(" ".join(paragraph.split()))
-    shown, used = [], 0
-    for line in lines[:most_lines]:
-        if used + len(line) > limit:
-            shown.append(line[:max(limit - used, 0)].rstrip() + "…")
-            break
-        shown.append(line)
-        used += len(line)
-    else:
-        if len(lines) > most_lines:
-            shown[-1] += " …"
-    return "\n".join(shown)
 
 
 _IMPORT_AGAIN = "import your documents again"
