@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.kb.html_markup import markup, tree
 from tinyrag_desktop.kb import html_reader
 from tinyrag_desktop.kb.html_reader import parse_html, separate_lines
 from tinyrag_desktop.kb.links import MAX_LINKS
@@ -122,35 +123,14 @@ def _separate_lines_in_one_pass(root: lxml.etree._Element) -> None:
                 el.tail = html_reader._CONTROLS.sub("", tail)
 
 
-_BLOCKS = ["p", "div", "li", "ul", "dt", "dd", "dl", "td", "tr", "table", "pre", "section", "h2", "blockquote"]
-_INLINE = ["b", "a", "span", "code", "em"]
-_WORDS = st.sampled_from(["alpha", " ", "\n", "gamma ", " delta", "é", "x\u00a0y", "", "&amp;", "bell\x07s"])
-
-
-@st.composite
-def _markup(draw, depth: int = 0) -> str:
-    parts = []
-    for _ in range(draw(st.integers(0, 4))):
-        kind = draw(st.integers(0, 9 if depth < 4 else 3))
-        if kind <= 2:
-            parts.append(draw(_WORDS))
-        elif kind == 3:
-            parts.append(draw(st.sampled_from(["<br>", "<hr>", "<!-- note -->", "<br/>text"])))
-        else:
-            tag = draw(st.sampled_from(_BLOCKS + _INLINE))
-            closed = draw(st.booleans()) or tag in _INLINE
-            parts.append(f"<{tag}>{draw(_markup(depth + 1))}{f'</{tag}>' if closed else ''}")
-    return "".join(parts)
-
-
-def _tree(body: str) -> lxml.etree._Element:
-    return lxml.etree.fromstring(f"<html><body>{body}</body></html>".encode(), lxml.etree.HTMLParser(encoding="utf-8"))
+_MARKUP = markup(["alpha", " ", "\n", "gamma ", " delta", "é", "x\u00a0y", "", "&amp;", "bell\x07s"],
+                 ["<br>", "<hr>", "<!-- note -->", "<br/>text"])
 
 
 @settings(max_examples=400, deadline=None)
-@given(_markup())
+@given(_MARKUP)
 def test_line_breaks_go_exactly_where_one_pass_put_them(body: str) -> None:
-    one_pass, now = _tree(body), _tree(body)
+    one_pass, now = tree(body), tree(body)
     _separate_lines_in_one_pass(one_pass)
     separate_lines(now)
     assert lxml.etree.tostring(now, encoding=str) == lxml.etree.tostring(one_pass, encoding=str)

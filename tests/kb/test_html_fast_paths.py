@@ -9,37 +9,16 @@ from __future__ import annotations
 
 import lxml.etree
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
+from tests.kb.html_markup import markup, tree
 from tinyrag_desktop.kb import html_reader
 from tinyrag_desktop.kb.html_reader import _main_element, _rows, _text, parse_html, separate_lines
 
 _XPATH_TEXT = lxml.etree.XPath("string()", smart_strings=False)
 
 # Block and inline elements, void ones, a comment: what decides where text is split and joined.
-_BLOCKS = ["p", "div", "li", "ul", "dt", "dd", "dl", "td", "tr", "table", "pre", "section", "h2", "blockquote"]
-_INLINE = ["b", "a", "span", "code", "em"]
-_WORDS = st.sampled_from(["alpha", "beta", " ", "\n", "gamma ", " delta", "é", "x\u00a0y", "", "&amp;"])
-
-
-@st.composite
-def _markup(draw, depth: int = 0) -> str:
-    parts = []
-    for _ in range(draw(st.integers(0, 4))):
-        kind = draw(st.integers(0, 9 if depth < 4 else 3))
-        if kind <= 2:
-            parts.append(draw(_WORDS))
-        elif kind == 3:
-            parts.append(draw(st.sampled_from(["<br>", "<hr>", "<!-- note -->"])))
-        else:
-            tag = draw(st.sampled_from(_BLOCKS + _INLINE))
-            closed = draw(st.booleans()) or tag in _INLINE
-            parts.append(f"<{tag}>{draw(_markup(depth + 1))}{f'</{tag}>' if closed else ''}")
-    return "".join(parts)
-
-
-def _tree(body: str) -> lxml.etree._Element:
-    return lxml.etree.fromstring(f"<html><body>{body}</body></html>".encode(), lxml.etree.HTMLParser(encoding="utf-8"))
+_MARKUP = markup(["alpha", "beta", " ", "\n", "gamma ", " delta", "é", "x\u00a0y", "", "&amp;"],
+                 ["<br>", "<hr>", "<!-- note -->"])
 
 
 def _separate_every_line(root: lxml.etree._Element) -> None:
@@ -55,18 +34,18 @@ def _words(text: str) -> list[str]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(_markup())
+@given(_MARKUP)
 def test_text_is_what_xpath_string_gives(body: str) -> None:
-    root = _tree(body)
+    root = tree(body)
     for el in root.iter():
         if isinstance(el.tag, str):
             assert _text(el) == _XPATH_TEXT(el)
 
 
 @settings(max_examples=300, deadline=None)
-@given(_markup())
+@given(_MARKUP)
 def test_every_element_keeps_the_words_a_line_break_everywhere_gives(body: str) -> None:
-    plain, fast = _tree(body), _tree(body)
+    plain, fast = tree(body), tree(body)
     _separate_every_line(plain)
     separate_lines(fast)
     plain_elements = [el for el in plain.iter() if isinstance(el.tag, str)]
@@ -77,7 +56,7 @@ def test_every_element_keeps_the_words_a_line_break_everywhere_gives(body: str) 
 
 
 def test_no_line_break_is_added_where_the_next_block_starts_one() -> None:
-    root = _tree("<div><p>one</p><p>two</p></div><span><p>three</p></span>four")
+    root = tree("<div><p>one</p><p>two</p></div><span><p>three</p></span>four")
     separate_lines(root)
     first, second = root.iter("p").__next__(), list(root.iter("p"))[1]
     assert first.tail is None  # the next paragraph's own line break parts them
@@ -129,10 +108,10 @@ def test_a_page_s_main_content_is_read_and_the_rest_left_out() -> None:
 
 
 def test_a_table_s_rows_are_its_own_with_or_without_a_table_inside() -> None:
-    plain = _tree("<table><tr><td>a</td></tr><tr><td>b</td></tr></table>")
+    plain = tree("<table><tr><td>a</td></tr><tr><td>b</td></tr></table>")
     table = next(plain.iter("table"))
     assert [_text(tr) for tr in _rows(table)] == ["a", "b"]
-    nested = _tree("<table><tr><td><table><tr><td>inner</td></tr></table></td></tr><tr><td>outer</td></tr></table>")
+    nested = tree("<table><tr><td><table><tr><td>inner</td></tr></table></td></tr><tr><td>outer</td></tr></table>")
     outer = next(nested.iter("table"))
     assert [_words(_text(tr)) for tr in _rows(outer)] == [["inner"], ["outer"]]
     assert len(list(outer.iter("tr"))) == 3  # the inner table's row is not one of the outer's

@@ -146,17 +146,21 @@ def test_after_delete_the_next_source_is_current_and_selected_and_delete_again_w
     assert view.currentIndex().data() == "alpha" and _selected_rows(view) == [0]  # the last one was deleted
 
 
-def test_after_delete_in_a_long_list_the_next_row_is_in_sight_and_down_goes_on_from_it(make_window, server, qloop,
-                                                                                         qtbot, tmp_path):
+def _panel_of_300_notes(make_window, server, qloop, tmp_path):
+    """A window whose knowledge panel is open on 300 notes ("note 000"…), sorted by title."""
     data = tmp_path / "data"
-    names = [f"note {n:03d}" for n in range(300)]
-    _add_elsewhere(data, _write(tmp_path / "docs", names))
+    _add_elsewhere(data, _write(tmp_path / "docs", [f"note {n:03d}" for n in range(300)]))
     win = make_window(server.base_url, data_dir=data)
     win.kb_dock.show()
     panel = win.kb_dock.widget()
-    view = panel.sources_view
     qloop.run(wait_until(lambda: panel.isVisible() and panel.source_count() == 300))
-    view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    panel.sources_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    return panel, panel.sources_view
+
+
+def test_after_delete_in_a_long_list_the_next_row_is_in_sight_and_down_goes_on_from_it(make_window, server, qloop,
+                                                                                         qtbot, tmp_path):
+    panel, view = _panel_of_300_notes(make_window, server, qloop, tmp_path)
     _make_current(view, 200)
     assert view.verticalScrollBar().value() > 0
     assert _delete(qtbot, panel) == 1
@@ -168,15 +172,7 @@ def test_after_delete_in_a_long_list_the_next_row_is_in_sight_and_down_goes_on_f
 
 
 def test_after_reimport_the_same_source_stays_selected_and_in_sight(make_window, server, qloop, qtbot, tmp_path):
-    data = tmp_path / "data"
-    names = [f"note {n:03d}" for n in range(300)]
-    _add_elsewhere(data, _write(tmp_path / "docs", names))
-    win = make_window(server.base_url, data_dir=data)
-    win.kb_dock.show()
-    panel = win.kb_dock.widget()
-    view = panel.sources_view
-    qloop.run(wait_until(lambda: panel.isVisible() and panel.source_count() == 300))
-    view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    panel, view = _panel_of_300_notes(make_window, server, qloop, tmp_path)
     _make_current(view, 150)
     with qtbot.waitSignal(panel.importFinished, timeout=30_000) as done:
         assert panel.reimport_selected()
