@@ -379,12 +379,15 @@ def _prose_breaks(run: re.Match[str]) -> str:
     if len(word) >= 200:  # the long runs Qt lays out slowly: as in code (see _breakable)
         return _with_breaks(run)
     pieces = _AFTER_SEPARATOR.split(word)
-    return BREAK_POINT.join(_with_breaks(re.match(r".+", piece, re.S)) if len(piece) > _WHOLE_PIECE else piece
-                            for piece in pieces)
+    return BREAK_POINT.join(_broken(piece) if len(piece) > _WHOLE_PIECE else piece for piece in pieces)
 
 
 def _with_breaks(run: re.Match[str]) -> str:
-    word = run.group(0)
+    return _broken(run.group(0))
+
+
+def _broken(word: str) -> str:
+    """``word`` with a break point every _BREAK_EVERY characters (never inside a letter and its accents)."""
     if word.isascii():
         return BREAK_POINT.join(word[i:i + _BREAK_EVERY] for i in range(0, len(word), _BREAK_EVERY))
     pieces, start, at = [], 0, _BREAK_EVERY
