@@ -9,7 +9,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
-from typing import Any
+from typing import Any, Callable
 
 from tests.embed_server import embed
 from tests.loopback import QuietHTTPServer
@@ -85,6 +85,11 @@ class ScriptedLLMServer:
         self.replies: list[Stream | Status | Hang | Raw] = []
         self.requests: list[dict[str, Any]] = []
         self.embedding_requests: list[dict[str, Any]] = []  # POST /v1/embeddings (see embed_server.embed)
+        # Other servers' own endpoints (Ollama's /api/ps, llama.cpp's /props…): path → the JSON to answer a GET
+        # or POST with; and ``refuse``, a chat request → the Status to refuse it with (a context too small), or None.
+        self.pages: dict[str, Any] = {}
+        self.refuse: Callable[[dict[str, Any]], Status | None] | None = None
+        self.asked: list[str] = []  # the paths of the requests for ``pages``, in order
         self.rng = random.Random(seed)
         self._lock = threading.Lock()
         server = self
@@ -95,7 +100,16 @@ class ScriptedLLMServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
+            def _page(self) -> bool:
+                if self.path not in server.pages:
+                    return False
+                server.asked.append(self.path)
+                self._send(200, json.dumps(server.pages[self.path]))
+                return True
+
             def do_GET(self) -> None:
+                if self._page():
+                    return
                 if self.path.rstrip("/").endswith("/models"):
                     body = json.dumps({"object": "list", "data": [{"id": m, "object": "model"} for m in server.models]})
                     self._send(200, body)
@@ -105,6 +119,8 @@ class ScriptedLLMServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
+                if self._page():
+                    return
                 if self.path.rstrip("/").endswith("/embeddings"):  # as Ollama serves both
                     server.embedding_requests.append(body)
                     data = [{"index": n, "embedding": embed(text)} for n, text in enumerate(body["input"])]
@@ -115,7 +131,8 @@ class ScriptedLLMServer:
                     return
                 with server._lock:
                     server.requests.append(body)
-                    reply = server.replies.pop(0) if server.replies else Status(500, "no scripted reply left")
+                    refused = server.refuse(body) if server.refuse is not None else None
+                    reply = refused or (server.replies.pop(0) if server.replies else Status(500, "no scripted reply left"))
                 if isinstance(reply, Status):
                     payload = reply.body if isinstance(reply.body, str) else json.dumps(reply.body or {})
                     self._send(reply.code, payload)

@@ -19,6 +19,7 @@ class EngineConfig:
     first_token_timeout: float = 120.0
     temperature: float = 0.7
     max_tokens: int = 0  # 0: the server decides; small local models otherwise may ramble to their context's end
+    context_tokens: int = 0  # the model's context window; 0: ask the server (see context.py)
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> "EngineConfig":

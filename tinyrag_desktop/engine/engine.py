@@ -26,7 +26,8 @@ from ..tools.errors import ToolError
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
 from . import prompts
 from .config import EngineConfig
-from .errors import BadResponse, LLMError
+from .context import Fitting, Window, ask_window
+from .errors import BadResponse, ContextTooLong, LLMError
 from .events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted
 from .llm import LLMClient
 from .router import Decision, route
@@ -48,6 +49,8 @@ STOP_SEQUENCES = ("<tool_results>",)
 _OPENS_THINKING: set[tuple[str, str]] = set()
 _READ_FROM: set[Path] = set()  # the data folders whose file has been read into _OPENS_THINKING
 THINKING_MODELS = "thinking-models.json"
+# (base URL, model) → the context window a refusal showed, for the next request when the server cannot say it
+_REFUSED_AT: dict[tuple[str, str], int] = {}
 # How the reason for a call to a tool the settings switch off begins (then the tool's own ``disabled_reason``);
 # the window knows such a call by it, and shows it as off, not as failed.
 DISABLED = "The tool {tool} is disabled: "
@@ -129,16 +132,19 @@ class Engine:
         context = _context(question, offered)
         yield Route(decision.mode, decision.reason, decision.hints, _locations(offered), decision.problem)
 
-        convo: list[dict[str, str]] = [
+        head = [
             {"role": "system", "content": prompts.system_prompt(
                 persona=system, tools=enabled, lang=str(settings.get("lang", "en")), context=context)},
             *prompts.example_turns(enabled),
-            *({"role": str(m["role"]), "content": str(m["content"])} for m in messages),
         ]
-        if decision.hints and convo[-1]["role"] == "user":
+        chat = [{"role": str(m["role"]), "content": str(m["content"])} for m in messages]
+        if decision.hints and chat and chat[-1]["role"] == "user":
             # Small models pick the right tool far more often when the question names it (and one tool:
             # two names confuse them, so the router hints the knowledge base only when nothing else fits).
-            convo[-1] = {"role": "user", "content": f"{convo[-1]['content']}\n{prompts.hint_line(decision.hints[:1])}"}
+            chat[-1] = {"role": "user", "content": f"{chat[-1]['content']}\n{prompts.hint_line(decision.hints[:1])}"}
+        tail = chat[-1:]  # the question, then each round's reply and results: never left out
+        fitting = Fitting(head, chat[:-1], tail, max_tokens=cfg.max_tokens,
+                          window=Window(cfg.context_tokens) if cfg.context_tokens else None)
         client = LLMClient(
             self.http, str(settings.get("base_url", "")), str(settings.get("api_key", "") or ""),
             connect_timeout=cfg.connect_timeout, first_token_timeout=cfg.first_token_timeout,
@@ -153,6 +159,7 @@ class Engine:
         failed = False
         try:
             model = await client.resolve_model(str(settings.get("chat_model", "") or ""))
+            fitting.ask = lambda: self._window(client, model, cfg)
             for number in range(1, cfg.max_continuations + 2):
                 rounds = number
                 rnd = _Round(number)
@@ -163,7 +170,7 @@ class Engine:
                     yield Text(gap, number)
                     rnd.text.append(gap)
                 try:
-                    async for event in self._round(client, model, convo, rnd, req, ctx):
+                    async for event in self._fitted_round(client, model, fitting, rnd, req, ctx):
                         reasoned = reasoned or isinstance(event, Reasoning)
                         if isinstance(event, Text):
                             shown.append(event.text)
@@ -187,8 +194,8 @@ class Engine:
                     # Only refused calls (a repeat, a limit): the model waits for results that will not come.
                     # One more round, within max_continuations, tells it to answer from what it already has.
                     rnd.advice.append(_REFUSED_ONLY)
-                convo.append({"role": "assistant", "content": "".join(rnd.text)})
-                convo.append({"role": "user", "content": prompts.results_message(
+                tail.append({"role": "assistant", "content": "".join(rnd.text)})
+                tail.append({"role": "user", "content": prompts.results_message(
                     rnd.results, cfg.result_max_chars, question, rnd.advice)})
             if not "".join(req.transcript).strip() and not req.tools_run:  # "done", with nothing to show
                 raise BadResponse(
@@ -201,7 +208,8 @@ class Engine:
             failed = True
         # A failed answer cannot say what it would have drawn on: all that was offered, as the window shows.
         used = _locations(offered if failed or not offered else _used_passages(question, "".join(shown), offered))
-        yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used)
+        window = fitting.window.tokens if fitting.window and fitting.left_out else 0
+        yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used, fitting.left_out, window)
 
     async def _route(self, question: str, enabled: set[str]) -> Decision:
         has_kb, problem = (await asyncio.to_thread(_has_documents, self.data_dir) if "rag_knowledge" in enabled
@@ -234,6 +242,37 @@ class Engine:
         except Exception as exc:  # the knowledge base is optional help; a failure must not cost the answer
             log.warning("knowledge-base lookup for the rag route failed: %s", exc, exc_info=True)
             return ()
+
+    async def _window(self, client: LLMClient, model: str, cfg: EngineConfig) -> Window | None:
+        """The model's context: as the server says it, else as a refusal said it, else the server's guess."""
+        told = await ask_window(self.http, client.base_url, model, headers=client.auth_headers(),
+                                connect_timeout=cfg.connect_timeout)
+        if told is not None and told.sure:
+            return told
+        learned = _REFUSED_AT.get((client.base_url, model))
+        return Window(learned) if learned else told
+
+    # -- one round --------------------------------------------------------------------------------
+
+    async def _fitted_round(
+        self, client: LLMClient, model: str, fitting: Fitting, rnd: _Round, req: _Request, ctx: ToolContext,
+    ) -> AsyncIterator[EngineEvent]:
+        """One round with the conversation cut to the model's context; a request the server refuses as too
+        long is sent again shorter, while earlier messages are left to leave out (a refusal comes before
+        any text: nothing was shown twice)."""
+        while True:
+            convo = await fitting.convo()
+            try:
+                async for event in self._round(client, model, convo, rnd, req, ctx):
+                    yield event
+                return
+            except ContextTooLong as exc:
+                if not fitting.refused(exc.window, convo):
+                    raise
+                log.info("the server refused %d messages as too long; sending the latest that fit in %d tokens",
+                         len(convo), fitting.budget)
+                if fitting.window is not None:
+                    _REFUSED_AT[(client.base_url, model)] = fitting.window.tokens
 
     # -- one round --------------------------------------------------------------------------------
 

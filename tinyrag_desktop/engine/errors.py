@@ -7,6 +7,7 @@
         ├── AuthenticationFailed 401/403: the API key is missing or wrong
         ├── RateLimited          429
         ├── ServerFailed         5xx, or another HTTP error, with the server's own message
+        │   └── ContextTooLong   the request is longer than the model's context window
         ├── FirstTokenTimeout    the model did not start answering in time
         ├── StreamInterrupted    the stream broke off before the answer was finished
         └── BadResponse          the server answered something that is not an OpenAI-compatible reply
@@ -53,6 +54,17 @@ class RateLimited(LLMError):
 
 class ServerFailed(LLMError):
     kind = "server_error"
+
+
+class ContextTooLong(ServerFailed):
+    """The server refused a request longer than the model's context; ``window`` is its size in tokens when
+    the refusal said it (None when it did not)."""
+
+    kind = "context_too_long"
+
+    def __init__(self, message: str, window: int | None = None) -> None:
+        super().__init__(message)
+        self.window = window
 
 
 class FirstTokenTimeout(LLMError):

@@ -121,6 +121,10 @@ class Done(_Event):
     # rag mode: of the route's sources, those the answer drew on (cited, or sharing its words: see
     # tools.rag.used_passages); the others were offered to the model and not used. After an error, all.
     sources: tuple[str, ...] = ()
+    # A chat longer than the model's context: how many of its first messages were not sent (see
+    # engine/context.py), and the window in tokens they did not fit in; 0 and 0 when all were sent.
+    left_out: int = 0
+    window: int = 0
 
     def payload(self) -> dict[str, Any]:
         return {**asdict(self), "sources": list(self.sources)}

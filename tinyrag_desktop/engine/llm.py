@@ -19,6 +19,7 @@ import httpx
 from .errors import (
     AuthenticationFailed,
     BadResponse,
+    ContextTooLong,
     FirstTokenTimeout,
     LLMError,
     ModelNotFound,
@@ -27,6 +28,7 @@ from .errors import (
     ServerUnreachable,
     StreamInterrupted,
 )
+from .context import is_refusal, refused_window
 from .sse import MAX_HELD, SSEDecoder, TooLong
 
 START_HINT = "Is the server running? Start Ollama (`ollama serve`) or LM Studio's local server, or check the URL."
@@ -67,6 +69,10 @@ class LLMClient:
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         return headers
+
+    def auth_headers(self) -> dict[str, str]:
+        """What a request other than a chat sends: the API key, if any."""
+        return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
 
     def _timeout(self, read: float) -> httpx.Timeout:
         return httpx.Timeout(connect=self.connect_timeout, read=read, write=30.0, pool=self.connect_timeout)
@@ -158,7 +164,7 @@ class LLMClient:
                 message = _server_message(text)
                 if resp.status_code == 429 and resp.headers.get("retry-after", "").strip().isdigit():
                     message = f"{message} (it asks to wait {resp.headers['retry-after'].strip()} s)".strip()
-                raise await self._chat_status_error(resp.status_code, message, model)
+                raise await self._chat_status_error(resp.status_code, message, model, text)
             ctype = resp.headers.get("content-type", "").split(";")[0].strip().lower()
             if ctype == "application/json":  # a whole reply instead of a stream: use it as one piece
                 async for delta in _paired(self._read_whole(resp)):
@@ -265,8 +271,16 @@ class LLMClient:
                 "The text so far is kept."
             )
 
-    async def _chat_status_error(self, status: int, message: str, model: str) -> LLMError:
+    async def _chat_status_error(self, status: int, message: str, model: str, body: str = "") -> LLMError:
         said = message.lower()
+        if status in (400, 413, 422, 500) and is_refusal(body or message):
+            window = refused_window(body or message)
+            holds = f" (its context holds {window:,} tokens)" if window else ""
+            return ContextTooLong(
+                f"This request is longer than the model can read at once{holds}, even with only the latest "
+                "messages of the chat. Start a new chat, ask a shorter question, or give the model a larger "
+                f"context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the model "
+                f"with; llama.cpp: -c).{f' The server said: {message}' if message else ''}", window)
         # "model" alone is not enough: "This model's maximum context length is 4096 tokens" is a 400 too
         about_the_model = model.lower() in said or ("model" in said and any(
             words in said for words in ("not found", "does not exist", "not exist", "unknown", "no such",

@@ -18,6 +18,7 @@ from PySide6.QtGui import QGuiApplication, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ..chats import StoredMessage, StoredTool, answer_markdown
+from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from ..tools.rag import cited_numbers
 from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html, window_words
@@ -49,6 +50,8 @@ def footer_text(stats: dict[str, Any]) -> str:
         parts.append(model_label(model))
     if stats.get("outcome") == "stopped":
         parts.append("stopped")
+    if left_out := int(stats.get("left_out", 0)):
+        parts.append(f"first {left_out} message{'s' if left_out != 1 else ''} not sent")
     return " · ".join(parts)
 
 
@@ -408,7 +411,7 @@ class AnswerWidget(QFrame):
         # (as answers stored before did, and a stopped answer does), and the footer takes those out itself.
         denied = sum(1 for c in self._cards.values() if c.denied)
         self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run + denied, "elapsed_ms": ev.elapsed_ms,
-                       **self._model_stat()}
+                       **self._model_stat(), **({"left_out": ev.left_out, "window": ev.window} if ev.left_out else {})}
         self._count_stopped()
         self._show_footer()
 
@@ -585,6 +588,8 @@ class AnswerWidget(QFrame):
         text = "" if only_error or not self._stats else footer_text(self._stats)
         # In a narrow window the line wraps between its parts, never inside one ("0.1" / "s").
         self._footer.setText(" · ".join(part.replace(" ", "\u00a0") for part in text.split(" · ")) if text else "")
+        left_out = int(self._stats.get("left_out", 0)) if self._stats else 0
+        self._footer.setToolTip(left_out_words(left_out, int(self._stats.get("window", 0))) if left_out else "")
         self.copy_button.setVisible(not only_error and not self._empty())  # nothing to copy
         # Only an error: nothing is left in the row (Regenerate is the error's Retry), and shown empty it
         # left a gap between the error and the next question.

@@ -34,7 +34,7 @@ _TABS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Tools", ("allow_shell_exec", "allow_nanogo", "network_tools", "url_fetch_allow_private", "searxng_url",
                "websearch_results", "nanogo_memory_mb")),
     ("Limits", ("max_tools_total", "max_tools_per_round", "max_continuations", "tool_timeout",
-                "connect_timeout", "first_token_timeout", "result_max_chars")),
+                "connect_timeout", "first_token_timeout", "result_max_chars", "context_tokens")),
     ("General", ("theme", "lang", "chunk_size", "k")),
 )
 _LABELS = {
@@ -49,16 +49,17 @@ _LABELS = {
     # the limits in a person's words: "Max continuations" and "Max tools total" named the engine's fields
     "max_tools_total": "Tool calls per answer", "max_tools_per_round": "Tool calls per round",
     "max_continuations": "Rounds after the first", "max_tokens": "Longest reply (tokens)",
-    "websearch_results": "Web search results",
+    "websearch_results": "Web search results", "context_tokens": "Model's context (tokens)",
 }
 # What an empty box means, shown in it: an empty SearXNG URL was a blank a user could only guess at.
 _PLACEHOLDERS = {
     "api_key": "(none: local servers need none)", "searxng_url": "(none: DuckDuckGo)",
     "local_model": "(none: SmolLM2-135M, if installed)", "max_tokens": "(the server's default)",
+    "context_tokens": "(ask the server)",
 }
 # Numbers whose "no value" is a value: shown as an empty box with its placeholder ("Longest reply (tokens)
 # 0" read as "no reply at all"), and an empty box saved as that value.
-_BLANK = {"max_tokens": 0}
+_BLANK = {"max_tokens": 0, "context_tokens": 0}
 _OBJECT_NAMES = {"allow_shell_exec": "allowShellExec", "allow_nanogo": "allowNanogo"}
 _WARNINGS = {
     "allow_shell_exec": "Warning: the model may run commands on this computer. Each one asks you first.",

@@ -1,0 +1,247 @@
+"""A chat longer than the model's context: the engine sends the latest messages that fit, with the system
+prompt and the question always, whatever kind of local server it talks to (engine/context.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings as hyp_settings, strategies as st
+
+from tests.engine.conftest import collect
+from tests.sse_server import Status, Stream
+from tinyrag_desktop.engine import context as ctxmod
+from tinyrag_desktop.engine.context import Fitting, Window, estimate, fit, is_refusal, refused_window
+from tinyrag_desktop.engine.events import Done, EngineError, Text
+
+SYSTEM = {"role": "system", "content": "You are helpful. " * 20}
+
+
+@pytest.fixture(autouse=True)
+def _nothing_learned(monkeypatch):
+    monkeypatch.setattr("tinyrag_desktop.engine.engine._REFUSED_AT", {})
+
+
+def chat(exchanges: int, question: str = "And the last question?") -> list[dict[str, str]]:
+    """A chat of ``exchanges`` earlier questions and answers (about 1,100 characters each), then ``question``."""
+    out = []
+    for n in range(exchanges):
+        out.append({"role": "user", "content": f"Question {n}: tell me about topic {n}. " * 5})
+        out.append({"role": "assistant", "content": f"Answer {n} says a good deal about topic {n}. " * 20})
+    return [*out, {"role": "user", "content": question}]
+
+
+def served_tokens(body: dict) -> int:
+    """What a server's tokenizer makes of a request: about four characters a token, as for English."""
+    return sum(len(m["content"]) for m in body["messages"]) // 4 + 4 * len(body["messages"])
+
+
+def refusing(limit: int, words: str | dict):
+    """A server's refusal of a request over ``limit`` tokens (its own count), with its own words."""
+    def refuse(body: dict) -> Status | None:
+        return Status(400, words) if served_tokens(body) > limit else None
+    return refuse
+
+
+def answer(events) -> str:
+    return "".join(e.text for e in events if isinstance(e, Text))
+
+
+async def run(engine, messages) -> list:
+    return [ev async for ev in engine.run(messages)]
+
+
+# -- the pieces ---------------------------------------------------------------------------------------------
+
+def test_estimate_is_on_the_high_side_for_english_and_counts_wide_characters_whole() -> None:
+    english = "The quick brown fox jumps over the lazy dog. " * 10
+    assert estimate(english) >= len(english) / 4  # a tokenizer makes about a quarter as many tokens
+    assert estimate("知识库里有什么") >= 7
+
+
+def test_fit_keeps_head_and_tail_and_the_latest_history_starting_with_a_question() -> None:
+    history = chat(10)[:-1]
+    tail = [{"role": "user", "content": "now?"}]
+    convo, left = fit([SYSTEM], history, tail, budget=1500)
+    assert convo[0] is SYSTEM and convo[-1] is tail[0]
+    kept = convo[1:-1]
+    assert kept == history[left:] and 0 < left < len(history)
+    assert kept[0]["role"] == "user"
+    assert sum(map(ctxmod.cost, convo)) <= 1500
+    assert fit([SYSTEM], history, tail, budget=10**6) == ([SYSTEM, *history, *tail], 0)
+
+
+@hyp_settings(max_examples=200, deadline=None)
+@given(sizes=st.lists(st.integers(0, 3000), max_size=30), budget=st.integers(0, 20000))
+def test_fit_property(sizes, budget) -> None:
+    history = [{"role": "user" if n % 2 == 0 else "assistant", "content": "x" * size}
+               for n, size in enumerate(sizes)]
+    tail = [{"role": "user", "content": "q"}]
+    convo, left = fit([SYSTEM], history, tail, budget)
+    assert convo == [SYSTEM, *history[left:], *tail]
+    assert 0 <= left <= len(history)
+    assert left == len(history) or history[left]["role"] == "user"
+    if left:  # something was left out: what was kept fits, and one more question-led suffix would not
+        assert sum(map(ctxmod.cost, convo)) <= budget or left == len(history)
+
+
+@pytest.mark.parametrize("words, window", [
+    ('{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it",'
+     '"type":"exceed_context_size_error","n_prompt_tokens":5120,"n_ctx":4096}}', 4096),  # llama.cpp
+    ("This model's maximum context length is 8192 tokens. However, you requested 9000 tokens "
+     "(8000 in the messages, 1000 in the completion).", 8192),  # vLLM, OpenAI
+    ("Trying to keep the first 6000 tokens when context the overflows. However, the model is loaded with "
+     "context length of only 4096 tokens, which is not enough.", 4096),  # LM Studio
+    ("the request exceeds the available context size. try increasing the context size", None),  # older llama.cpp
+])
+def test_refusals_are_recognised_and_their_window_read(words, window) -> None:
+    assert is_refusal(words)
+    assert refused_window(words) == window
+
+
+@pytest.mark.parametrize("words", ["model 'x' not found", "invalid temperature", "Bad Request", ""])
+def test_other_errors_are_not_refusals(words) -> None:
+    assert not is_refusal(words)
+
+
+async def test_a_refusal_without_a_window_cuts_a_quarter_and_says_when_nothing_is_left_to_cut() -> None:
+    tail = [{"role": "user", "content": "q" * 3000}]
+    fitting = Fitting([SYSTEM], chat(6)[:-1], tail)
+    sent = await fitting.convo()
+    assert len(sent) == 14  # nothing known: everything is sent
+    assert fitting.refused(None, sent)
+    shorter = await fitting.convo()
+    assert len(shorter) < len(sent) and fitting.left_out > 0
+    assert sum(map(ctxmod.cost, shorter)) <= sum(map(ctxmod.cost, sent)) * 3 // 4
+    while fitting.refused(None, shorter):
+        shorter = await fitting.convo()
+    assert shorter == [SYSTEM, *tail]  # only the system prompt and the question were left
+
+
+# -- the engine against each kind of server ------------------------------------------------------------------
+
+async def test_llama_cpp_window_from_props_one_request_that_fits(llm, make_engine) -> None:
+    llm.pages["/props"] = {"default_generation_settings": {"n_ctx": 2048}}
+    llm.refuse = refusing(2048, {"error": {"code": 400, "message": "the request exceeds the available context "
+                                           "size, try increasing it", "n_ctx": 2048}})
+    llm.queue(Stream(["Here ", "it is."]))
+    events = await run(make_engine(), chat(40))
+    assert answer(events) == "Here it is." and not [e for e in events if isinstance(e, EngineError)]
+    assert len(llm.requests) == 1  # told the window, it never sent too much
+    sent = llm.requests[0]["messages"]
+    assert sent[0]["role"] == "system" and "<tool" in sent[0]["content"]  # the tool instructions stay
+    assert sent[-1]["content"].startswith("And the last question?")
+    assert served_tokens(llm.requests[0]) <= 2048
+    done = events[-1]
+    assert isinstance(done, Done) and done.window == 2048 and 0 < done.left_out < 80
+    assert done.to_json()["left_out"] == done.left_out
+
+
+async def test_ollama_window_of_a_loaded_model_and_its_silent_cut_never_happens(llm, make_engine) -> None:
+    llm.pages["/api/ps"] = {"models": [{"name": "scripted:latest", "model": "scripted:latest",
+                                        "context_length": 4096}]}
+    llm.queue(Stream(["ok"]))
+    events = await run(make_engine(), chat(60))
+    assert answer(events) == "ok"
+    # Ollama cuts a longer request from the front without a word: the request must fit on its own
+    assert served_tokens(llm.requests[0]) <= 4096
+    assert llm.requests[0]["messages"][0]["role"] == "system"
+    assert events[-1].window == 4096 and events[-1].left_out > 0
+
+
+async def test_ollama_model_not_loaded_reads_num_ctx_else_assumes_its_default(llm, make_engine) -> None:
+    llm.pages["/api/ps"] = {"models": []}
+    llm.pages["/api/show"] = {"parameters": "temperature 0.7\nnum_ctx 8192\nstop \"<|im_end|>\""}
+    llm.queue(Stream(["a"]))
+    events = await run(make_engine(), chat(60))
+    assert events[-1].window == 8192 and served_tokens(llm.requests[0]) <= 8192
+    assert served_tokens(llm.requests[0]) > 4096  # the larger window is used, not the default
+    del llm.pages["/api/show"]
+    llm.queue(Stream(["b"]))
+    events = await run(make_engine(), chat(60))
+    assert events[-1].window == 4096 and served_tokens(llm.requests[1]) <= 4096
+
+
+async def test_vllm_window_from_models(llm, make_engine) -> None:
+    llm.pages["/v1/models"] = {"object": "list", "data": [{"id": "scripted", "max_model_len": 3000}]}
+    llm.queue(Stream(["v"]))
+    events = await run(make_engine(), chat(30))
+    assert events[-1].window == 3000 and served_tokens(llm.requests[0]) <= 3000
+
+
+async def test_lm_studio_window_of_the_loaded_model(llm, make_engine) -> None:
+    llm.pages["/api/v0/models/scripted"] = {"id": "scripted", "state": "loaded", "max_context_length": 32768,
+                                            "loaded_context_length": 5000}
+    llm.queue(Stream(["l"]))
+    events = await run(make_engine(), chat(40))
+    assert events[-1].window == 5000 and served_tokens(llm.requests[0]) <= 5000
+
+
+async def test_a_server_that_cannot_say_is_answered_after_its_refusals_and_remembered(llm, make_engine) -> None:
+    words = ("Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded "
+             "with context length of only 3000 tokens, which is not enough.")
+    llm.refuse = refusing(3000, {"error": {"message": words}})
+    llm.queue(Stream(["after ", "the refusal"]))
+    events = await run(make_engine(), chat(40))
+    assert answer(events) == "after the refusal"
+    assert not [e for e in events if isinstance(e, EngineError)]
+    assert len(llm.requests) >= 2 and served_tokens(llm.requests[-1]) <= 3000
+    assert events[-1].window == 3000 and events[-1].left_out > 0
+    asked = len(llm.requests)
+    llm.queue(Stream(["next"]))  # the next question starts from the window the refusal named
+    await run(make_engine(), chat(41))
+    assert len(llm.requests) == asked + 1
+
+
+async def test_a_refusal_that_names_no_window_is_met_by_shorter_requests(llm, make_engine) -> None:
+    llm.refuse = refusing(2500, "the request exceeds the available context size. try increasing the context size")
+    llm.queue(Stream(["fits now"]))
+    events = await run(make_engine(), chat(40))
+    assert answer(events) == "fits now"
+    sizes = [served_tokens(r) for r in llm.requests]
+    assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == len(sizes)
+    assert sizes[-1] <= 2500 and events[-1].left_out > 0
+
+
+async def test_a_question_longer_than_the_window_is_said_in_words(llm, make_engine) -> None:
+    llm.pages["/props"] = {"default_generation_settings": {"n_ctx": 1024}}
+    llm.refuse = refusing(1024, {"error": {"message": "the request exceeds the available context size",
+                                           "n_ctx": 1024}})
+    events = await run(make_engine(), chat(3, question="Summarise this: " + "word " * 3000))
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.kind == "context_too_long"
+    assert "longer than the model can read at once (its context holds 1,024 tokens)" in error.message
+    assert "Traceback" not in error.message and "OLLAMA_CONTEXT_LENGTH" in error.message
+    assert len(llm.requests) == 1  # told the window, and nothing earlier left to leave out: no second try
+    sent = llm.requests[0]["messages"]
+    assert sent[-1]["content"].startswith("Summarise this") and not any("Question 0" in m["content"] for m in sent)
+
+
+async def test_a_short_chat_asks_the_server_nothing(llm, make_engine) -> None:
+    llm.pages["/props"] = {"default_generation_settings": {"n_ctx": 512}}
+    llm.queue(Stream(["short"]))
+    events = await collect(make_engine(), "hello")
+    assert answer(events) == "short" and llm.asked == []
+    assert events[-1].left_out == 0 and events[-1].window == 0
+
+
+async def test_the_setting_is_the_window_and_no_server_is_asked(llm, make_engine) -> None:
+    llm.pages["/props"] = {"default_generation_settings": {"n_ctx": 100000}}
+    llm.queue(Stream(["set"]))
+    events = await run(make_engine(context_tokens=2000), chat(40))
+    assert llm.asked == [] and events[-1].window == 2000
+    assert served_tokens(llm.requests[0]) <= 2000
+
+
+async def test_rounds_after_a_tool_cut_more_of_the_chat_and_keep_the_results(llm, make_engine) -> None:
+    llm.pages["/props"] = {"default_generation_settings": {"n_ctx": 3000}}
+    llm.refuse = refusing(3000, {"error": {"message": "exceeds the available context size", "n_ctx": 3000}})
+    llm.queue(Stream(['<tool name="echo"><query>' + "long input " * 300 + "</query></tool>"]),
+              Stream(["done"]))
+    events = await run(make_engine(), chat(40))
+    assert answer(events).endswith("done")
+    first, second = (r["messages"] for r in llm.requests)
+    assert "<tool_results>" in second[-1]["content"] and "echo: long input" in second[-1]["content"]
+    assert len(second) < len(first) + 2  # the round's reply and results took the place of older messages
+    assert all(served_tokens(r) <= 3000 for r in llm.requests)
+    assert json.loads(json.dumps(events[-1].to_json()))["window"] == 3000

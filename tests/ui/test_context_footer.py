@@ -1,0 +1,45 @@
+"""A chat longer than the model's context: the answer's footer says how many of its first messages were not
+sent, and its tooltip why and what to do; the same after the chat is opened again."""
+
+from __future__ import annotations
+
+from tests.sse_server import ScriptedLLMServer, Stream
+from tinyrag_desktop.ui.answer import footer_text
+
+from .conftest import ask_and_wait, tokens, wait_until
+
+
+def test_a_long_chat_answer_says_its_first_messages_were_not_sent(make_window, qloop, tmp_path):
+    with ScriptedLLMServer(models=("scripted",)) as server:
+        server.pages["/props"] = {"default_generation_settings": {"n_ctx": 2048}}
+        win = make_window(server.base_url)
+        chat = win.store.new_chat()
+        for n in range(30):
+            win.store.add_user_message(chat.id, f"Question {n} about the garden. " * 4)
+            win.store.add_assistant_message(chat.id, f"Answer {n}: water the roses in the morning. " * 15)
+        win._refresh_chats()
+        win.open_chat(chat.id)
+        qloop.run(wait_until(lambda: not win.loading))
+        server.queue(Stream(tokens("Prune them in March.")))
+        assert qloop.run(ask_and_wait(win, "And when do I prune?")) == "done"
+        answer = win.view.answers()[-1]
+        left = int(answer.stats["left_out"])
+        assert 0 < left < 60 and answer.stats["window"] == 2048
+        assert answer.footer().endswith(f"first {left} messages not sent")
+        tip = answer._footer.toolTip()
+        assert "about 2,048 tokens" in tip and f"first {left} messages" in tip and "Settings → Limits" in tip
+        sent = server.requests[-1]["messages"]
+        assert sent[0]["role"] == "system" and sent[-1]["content"] == "And when do I prune?"
+        answer.grab().save(str(tmp_path / "footer.png"))
+        footer = answer.footer()
+        win.new_chat()
+        win.open_chat(chat.id)
+        qloop.run(wait_until(lambda: not win.loading and win.view.answers()))
+        again = win.view.answers()[-1]
+        assert again.footer() == footer and again._footer.toolTip() == tip
+
+
+def test_footer_words_for_one_and_for_none():
+    stats = {"rounds": 1, "tools_run": 0, "elapsed_ms": 1500}
+    assert footer_text(stats) == "1.5 s"
+    assert footer_text({**stats, "left_out": 1, "window": 4096}) == "1.5 s · first 1 message not sent"

@@ -1,0 +1,253 @@
+"""How much of a chat the model can read at once, and the chat cut to fit it.
+
+A local server holds a model's context in a window of fixed size: Ollama's is 4,096 tokens on most
+machines, llama.cpp's its ``-c``, LM Studio's the length the model was loaded with. A longer request is
+refused (llama.cpp, LM Studio and vLLM answer 400, words that named no remedy) or, by Ollama, cut from the
+front without a word: the system prompt goes first, the tool instructions with it, and the model stops
+using its tools. So the engine cuts the chat itself, before the server has to:
+
+- the window: the ``context_tokens`` setting; else what the server says (:func:`ask_window`); else what a
+  refusal said (:func:`refused_window`, remembered for the model); else nothing is cut until the server
+  refuses, and then the request is cut by a quarter and sent again;
+- the estimate: tokens are not counted (no tokenizer here), only estimated from characters, on the high
+  side (:func:`estimate`);
+- what is kept (:func:`fit`): the system prompt and its examples, the question and this answer's rounds, and
+  as many of the latest earlier messages as fit, whole, starting with a question.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+log = logging.getLogger(__name__)
+
+Message = Mapping[str, str]
+
+# Below this estimate no server is asked: every window in use is larger (Ollama's smallest default was 2,048).
+SMALL_REQUEST = 1500
+# Ollama's window for a model it has not loaded yet: its default on machines with less than 24 GiB of video
+# memory. A model loaded with more says so in /api/ps, and is asked again at the next question.
+OLLAMA_DEFAULT = 4096
+OLLAMA_OLD_DEFAULT = 2048  # before Ollama's /api/ps said the window, its default was 2,048
+PER_MESSAGE = 4  # the template's marks around each message
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A model's context in tokens; ``sure`` when the server or the user said it, not a guess."""
+
+    tokens: int
+    sure: bool = True
+
+
+def estimate(text: str) -> int:
+    """Tokens ``text`` takes, on the high side: English runs about four characters a token, code and numbers
+    about three; a character beyond ASCII (Chinese, Japanese, Cyrillic, emoji) is often a token of its own."""
+    wide = len(text) - len(text.encode("ascii", "ignore"))
+    return (len(text) - wide) // 3 + wide + 1
+
+
+def cost(message: Message) -> int:
+    return estimate(str(message.get("content", ""))) + PER_MESSAGE
+
+
+def reserve(window: int, max_tokens: int) -> int:
+    """Room kept for the reply: the longest reply asked for, else a quarter of the window (256 to 2,048)."""
+    if max_tokens > 0:
+        return min(max_tokens, window // 2)
+    return max(256, min(2048, window // 4))
+
+
+def fit(head: Sequence[Message], history: Sequence[Message], tail: Sequence[Message],
+        budget: int) -> tuple[list[Message], int]:
+    """``head`` (the system prompt and its examples), the latest of ``history`` that fit within ``budget``
+    tokens beside them, and ``tail`` (the question and this answer's rounds); and how many messages of
+    ``history`` were left out. What is kept starts with a question: an answer whose question was left out
+    reads as the model's own words from nowhere."""
+    room = budget - sum(map(cost, head)) - sum(map(cost, tail))
+    start = len(history)
+    while start and cost(history[start - 1]) <= room:
+        start -= 1
+        room -= cost(history[start])
+    while start < len(history) and history[start].get("role") != "user":
+        start += 1
+    return [*head, *history[start:], *tail], start
+
+
+# -- what the server says -------------------------------------------------------------------------
+
+def _root(base_url: str) -> str:
+    base = base_url.rstrip("/")
+    return base[: -len("/v1")] if base.endswith("/v1") else base
+
+
+def _number(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def _same_model(listed: Mapping[str, Any], model: str) -> bool:
+    names = {str(listed.get("name", "")), str(listed.get("model", "")), str(listed.get("id", ""))}
+    return model in names or (":" not in model and f"{model}:latest" in names)
+
+
+async def _get_json(http: httpx.AsyncClient, url: str, headers: Mapping[str, str], timeout: httpx.Timeout,
+                    body: Mapping[str, Any] | None = None) -> Any:
+    if body is None:
+        resp = await http.get(url, headers=dict(headers), timeout=timeout)
+    else:
+        resp = await http.post(url, json=dict(body), headers=dict(headers), timeout=timeout)
+    return resp.json() if resp.status_code == 200 else None
+
+
+async def _ollama(http, root, model, headers, timeout) -> Window | None:
+    running = await _get_json(http, f"{root}/api/ps", headers, timeout)
+    if not isinstance(running, dict) or not isinstance(running.get("models"), list):
+        return None
+    for listed in running["models"]:
+        if isinstance(listed, dict) and _same_model(listed, model):
+            if (tokens := _number(listed.get("context_length"))) is not None:
+                return Window(tokens)
+            return Window(OLLAMA_OLD_DEFAULT, sure=False)
+    shown = await _get_json(http, f"{root}/api/show", headers, timeout, {"model": model})
+    if isinstance(shown, dict) and (found := re.search(r"(?m)^\s*num_ctx\s+(\d+)", str(shown.get("parameters", "")))):
+        return Window(int(found.group(1)))
+    return Window(OLLAMA_DEFAULT, sure=False)
+
+
+async def _llama_cpp(http, root, model, headers, timeout) -> Window | None:
+    props = await _get_json(http, f"{root}/props", headers, timeout)
+    if not isinstance(props, dict):
+        return None
+    settings = props.get("default_generation_settings")
+    tokens = _number(settings.get("n_ctx")) if isinstance(settings, dict) else None
+    tokens = tokens or _number(props.get("n_ctx"))
+    return Window(tokens) if tokens else None
+
+
+async def _lm_studio(http, root, model, headers, timeout) -> Window | None:
+    info = await _get_json(http, f"{root}/api/v0/models/{model}", headers, timeout)
+    if not isinstance(info, dict) or "max_context_length" not in info:
+        return None
+    if (tokens := _number(info.get("loaded_context_length"))) is not None:
+        return Window(tokens)
+    most = _number(info.get("max_context_length")) or OLLAMA_DEFAULT
+    return Window(min(most, OLLAMA_DEFAULT), sure=False)  # LM Studio loads a model with 4,096 unless told
+
+
+async def _vllm(http, root, model, headers, timeout, base_url: str = "") -> Window | None:
+    listed = await _get_json(http, f"{base_url.rstrip('/')}/models", headers, timeout)
+    items = listed.get("data") if isinstance(listed, dict) else None
+    for item in items if isinstance(items, list) else ():
+        if isinstance(item, dict) and _same_model(item, model) and (tokens := _number(item.get("max_model_len"))):
+            return Window(tokens)
+    return None
+
+
+async def ask_window(http: httpx.AsyncClient, base_url: str, model: str, *, headers: Mapping[str, str],
+                     connect_timeout: float) -> Window | None:
+    """The model's window as the server tells it (Ollama, llama.cpp, LM Studio, vLLM each have their own
+    way), or None when it does not. All are asked at once; a server that is not that kind answers 404."""
+    root = _root(base_url)
+    timeout = httpx.Timeout(connect=connect_timeout, read=3.0, write=3.0, pool=connect_timeout)
+
+    async def asking(probe, **more) -> Window | None:
+        try:
+            return await probe(http, root, model, headers, timeout, **more)
+        except (httpx.HTTPError, ValueError, TypeError, AttributeError) as exc:
+            log.debug("asking %s for the context window: %s", probe.__name__, exc)
+            return None
+
+    found = await asyncio.gather(asking(_ollama), asking(_llama_cpp), asking(_lm_studio),
+                                 asking(_vllm, base_url=base_url))
+    sure = [w for w in found if w is not None and w.sure]
+    return sure[0] if sure else next((w for w in found if w is not None), None)
+
+
+# -- what a refusal says ----------------------------------------------------------------------------
+
+_REFUSAL = re.compile(
+    r"context (?:length|size|window)|maximum context|context_length_exceeded|exceed_context_size|"
+    r"exceeds the available context|prompt is too long|too many tokens|input is too long|n_ctx", re.I)
+_WINDOW_SAID = re.compile(
+    r"(?:maximum context length is|context length of only|context (?:length|size|window) of|"
+    r"\"n_ctx\"\s*:|n_ctx\s*[=:])\s*(\d[\d,]*)", re.I)
+
+
+def is_refusal(text: str) -> bool:
+    """Whether a server's error words say the request was longer than the model's context."""
+    return _REFUSAL.search(text) is not None
+
+
+def refused_window(text: str) -> int | None:
+    """The window a refusal names (vLLM and OpenAI: "maximum context length is 4096 tokens"; LM Studio:
+    "loaded with context length of only 4096 tokens"; llama.cpp's error object: "n_ctx": 4096)."""
+    found = _WINDOW_SAID.search(text)
+    if found is None:
+        return None
+    tokens = int(found.group(1).replace(",", ""))
+    return tokens if tokens >= 64 else None
+
+
+# -- one request ------------------------------------------------------------------------------------
+
+class Fitting:
+    """One request's conversation, cut to the model's window as it grows round by round.
+
+    ``tail`` is the request's own list (the question, then each round's reply and results): it is read, never
+    copied, so what the engine appends to it is in the next :meth:`convo`. ``ask`` finds the window, once,
+    when the request first grows past SMALL_REQUEST."""
+
+    def __init__(self, head: Sequence[Message], history: Sequence[Message], tail: list[Message], *,
+                 max_tokens: int = 0, window: Window | None = None, ask=None) -> None:
+        self.head, self.history, self.tail = list(head), list(history), tail
+        self.max_tokens = max_tokens
+        self.window = window
+        self.budget = self._budget(window.tokens) if window else None
+        self.ask = ask
+        self.left_out = 0  # the most messages of the chat left out of one round
+
+    def _budget(self, window: int) -> int:
+        return window - reserve(window, self.max_tokens)
+
+    async def convo(self) -> list[Message]:
+        whole = [*self.head, *self.history, *self.tail]
+        if self.budget is None and self.ask is not None and sum(map(cost, whole)) > SMALL_REQUEST:
+            ask, self.ask = self.ask, None
+            self.window = await ask()
+            self.budget = self._budget(self.window.tokens) if self.window else None
+        if self.budget is None:
+            return whole
+        convo, left = fit(self.head, self.history, self.tail, self.budget)
+        self.left_out = max(self.left_out, left)
+        return convo
+
+    def refused(self, said: int | None, sent: Sequence[Message]) -> bool:
+        """The server refused ``sent`` as too long (``said``: the window its words named): a smaller budget,
+        and whether a shorter request can be made at all (False when no earlier message is left to leave out)."""
+        budget = sum(map(cost, sent)) * 3 // 4  # the estimate was low (code, numbers): a quarter less
+        if said:
+            budget = min(budget, self._budget(said))
+            if self.window is None or said < self.window.tokens:
+                self.window = Window(said)
+        self.budget = budget if self.budget is None else min(self.budget, budget)
+        if self.window is None:
+            self.window = Window(self.budget + reserve(self.budget, self.max_tokens), sure=False)
+        shorter, _left = fit(self.head, self.history, self.tail, self.budget)
+        return len(shorter) < len(sent)
+
+
+def left_out_words(left_out: int, window: int) -> str:
+    """The footer's tooltip: what was left out, and what to do about it."""
+    messages = f"first {left_out} messages" if left_out != 1 else "first message"
+    holds = f" (its context holds about {window:,} tokens)" if window else ""
+    return (f"This chat is longer than the model can read at once{holds}, so the {messages} of this chat "
+            "were not sent with this question. Start a new chat for "
+            "a new topic, or give the model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the "
+            "context length it loads the model with; llama.cpp: -c) and set it in Settings → Limits.")
