@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .chats import ChatStoreError
 from .cliargs import add_shared_flags, context_from_args
+from .paths import command
 from .settings import SettingsError
 
 log = logging.getLogger(__name__)
@@ -24,7 +25,7 @@ log = logging.getLogger(__name__)
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tinyrag-desktop",
                                      description="Open the tinyRAG Desktop window (verbs ask, kb, nanogo run "
-                                                 "headless; see `python -m tinyrag_desktop --help`).")
+                                                 f"headless; see `{command()} --help`).")
     add_shared_flags(parser)
     parser.add_argument("--ask", metavar="QUESTION", help="send this question once the window is open")
     parser.add_argument("--screenshot", metavar="FILE.png",
@@ -136,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     # context_from_args has sent logging to the data folder's log file
     if no_display():
-        print(NO_DISPLAY, file=sys.stderr)
+        print(no_display_words(), file=sys.stderr)
         return 2
 
     import qasync
@@ -198,9 +199,10 @@ def main(argv: list[str] | None = None) -> int:
             guard.release()
 
 
-NO_DISPLAY = ("tinyRAG Desktop cannot open its window: there is no display here (neither DISPLAY nor WAYLAND_DISPLAY "
-              "is set). Run it from a desktop session, or use the command line: python -m tinyrag_desktop ask "
-              "\"QUESTION\". A screenshot without a display: set QT_QPA_PLATFORM=offscreen.")
+def no_display_words() -> str:
+    return ("tinyRAG Desktop cannot open its window: there is no display here (neither DISPLAY nor "
+            f"WAYLAND_DISPLAY is set). Run it from a desktop session, or use the command line: {command()} ask "
+            "\"QUESTION\". A screenshot without a display: set QT_QPA_PLATFORM=offscreen.")
 
 
 def no_display() -> bool:

@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 APP_NAME = "tinyrag-desktop"
+
+
+def command() -> str:
+    """How a user starts this program in a terminal, for messages that tell them to: the bundle's own
+    executable, the installed ``tinyrag-desktop`` script, or the module."""
+    if getattr(sys, "frozen", False):
+        return Path(sys.executable).name
+    if Path(sys.argv[0] if sys.argv else "").name == APP_NAME:
+        return APP_NAME
+    return "python -m tinyrag_desktop"
 
 
 class DataDirError(ValueError):

@@ -18,10 +18,15 @@ from contextlib import contextmanager
 
 from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 
+from ..paths import command
+
 log = logging.getLogger(__name__)
 
 CANNOT_OPEN = "tinyRAG Desktop cannot open its window: "
-COMMAND_LINE = "Or use the command line, which needs no window: python -m tinyrag_desktop ask \"QUESTION\"."
+
+
+def command_line() -> str:
+    return f"Or use the command line, which needs no window: {command()} ask \"QUESTION\"."
 
 
 def platform_words(messages: list[str], *, display: str | None, cursor_library: bool) -> str:
@@ -33,16 +38,16 @@ def platform_words(messages: list[str], *, display: str | None, cursor_library: 
         where = f"the display “{display}”" if display else "the X display"
         return (f"{CANNOT_OPEN}{where} (the DISPLAY setting) cannot be reached: its desktop session has ended, or "
                 "it belongs to another user or computer. Start tinyRAG Desktop from your desktop session, or "
-                f"set DISPLAY to a display that is running. {COMMAND_LINE}")
+                f"set DISPLAY to a display that is running. {command_line()}")
     if "xcb-cursor" in said and not cursor_library:
         return (f"{CANNOT_OPEN}the system library libxcb-cursor0, which Qt needs to draw windows on X11, is not "
                 "installed. Install it (Debian and Ubuntu: sudo apt install libxcb-cursor0; Fedora: sudo dnf "
-                f"install xcb-util-cursor), then start again. {COMMAND_LINE}")
+                f"install xcb-util-cursor), then start again. {command_line()}")
     chosen = os.environ.get("QT_QPA_PLATFORM")
     why = f"the display system “{chosen}” (set in QT_QPA_PLATFORM)" if chosen else "this computer's display"
     log_file = _log_file()
     return (f"{CANNOT_OPEN}Qt could not start drawing on {why}. Its own words are in the log file"
-            f"{f' {log_file}' if log_file else ''}. {COMMAND_LINE}")
+            f"{f' {log_file}' if log_file else ''}. {command_line()}")
 
 
 def _log_file() -> str:
