@@ -245,3 +245,22 @@ async def test_rounds_after_a_tool_cut_more_of_the_chat_and_keep_the_results(llm
     assert len(second) < len(first) + 2  # the round's reply and results took the place of older messages
     assert all(served_tokens(r) <= 3000 for r in llm.requests)
     assert json.loads(json.dumps(events[-1].to_json()))["window"] == 3000
+
+
+async def test_tool_results_are_cut_to_the_room_a_small_window_leaves(llm, make_engine, registry) -> None:
+    from tinyrag_desktop.tools import ToolResult, ToolSpec
+
+    async def long_page(content, ctx):
+        return ToolResult("A long page. " * 2000, source="page")
+
+    registry.register(ToolSpec("page", "query", "A long page.", long_page, "x"))
+    llm.pages["/api/ps"] = {"models": [{"name": "scripted", "context_length": 4096}]}
+    llm.queue(Stream(['<tool name="page"><query>a</query></tool><tool name="page"><query>b</query></tool>'
+                      '<tool name="page"><query>c</query></tool>']), Stream(["read"]))
+    events = await run(make_engine(), chat(2))
+    assert answer(events).endswith("read")
+    second = llm.requests[1]
+    assert served_tokens(second) <= 4096  # three results of 8,000 characters would not fit: Ollama cut the front
+    results = second["messages"][-1]["content"]
+    assert results.count("A long page.") > 3 * 30 and "more characters cut]" in results
+    assert second["messages"][0]["role"] == "system"

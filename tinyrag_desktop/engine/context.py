@@ -37,6 +37,7 @@ SMALL_REQUEST = 1500
 OLLAMA_DEFAULT = 4096
 OLLAMA_OLD_DEFAULT = 2048  # before Ollama's /api/ps said the window, its default was 2,048
 PER_MESSAGE = 4  # the template's marks around each message
+MIN_RESULT = 400  # characters of a tool result kept however small the window: less says nothing
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,16 +218,31 @@ class Fitting:
         return window - reserve(window, self.max_tokens)
 
     async def convo(self) -> list[Message]:
-        whole = [*self.head, *self.history, *self.tail]
-        if self.budget is None and self.ask is not None and sum(map(cost, whole)) > SMALL_REQUEST:
-            ask, self.ask = self.ask, None
-            self.window = await ask()
-            self.budget = self._budget(self.window.tokens) if self.window else None
+        await self._know()
         if self.budget is None:
-            return whole
+            return [*self.head, *self.history, *self.tail]
         convo, left = fit(self.head, self.history, self.tail, self.budget)
         self.left_out = max(self.left_out, left)
         return convo
+
+    async def _know(self, more: int = 0) -> None:
+        """Ask the window, once, when the request (and ``more`` tokens to come) grows past SMALL_REQUEST."""
+        whole = sum(map(cost, (*self.head, *self.history, *self.tail))) + more
+        if self.budget is None and self.ask is not None and whole > SMALL_REQUEST:
+            ask, self.ask = self.ask, None
+            self.window = await ask()
+            self.budget = self._budget(self.window.tokens) if self.window else None
+
+    async def result_chars(self, reply: str, results: Sequence[str], most: int) -> int:
+        """The longest a tool result may be (``most``, the setting, at the longest) when the round's ``reply``
+        and ``results`` must fit beside what is always sent: with a window of 4,096 tokens, three results
+        of 8,000 characters would not, and Ollama would cut the system prompt to make room."""
+        await self._know(estimate(reply) + sum(estimate(r[:most]) for r in results))
+        if self.budget is None or not results:
+            return most
+        room = self.budget - sum(map(cost, self.head)) - sum(map(cost, self.tail)) - estimate(reply) - 2 * PER_MESSAGE
+        room -= 150  # the results message's own words: the untrusted-data note, the tags, the question again
+        return max(MIN_RESULT, min(most, room * 3 // len(results)))  # estimate() takes three characters a token
 
     def refused(self, said: int | None, sent: Sequence[Message]) -> bool:
         """The server refused ``sent`` as too long (``said``: the window its words named): a smaller budget,

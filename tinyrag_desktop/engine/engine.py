@@ -194,9 +194,11 @@ class Engine:
                     # Only refused calls (a repeat, a limit): the model waits for results that will not come.
                     # One more round, within max_continuations, tells it to answer from what it already has.
                     rnd.advice.append(_REFUSED_ONLY)
-                tail.append({"role": "assistant", "content": "".join(rnd.text)})
+                reply = "".join(rnd.text)
+                limit = await fitting.result_chars(reply, [text for *_, text in rnd.results], cfg.result_max_chars)
+                tail.append({"role": "assistant", "content": reply})
                 tail.append({"role": "user", "content": prompts.results_message(
-                    rnd.results, cfg.result_max_chars, question, rnd.advice)})
+                    rnd.results, limit, question, rnd.advice)})
             if not "".join(req.transcript).strip() and not req.tools_run:  # "done", with nothing to show
                 raise BadResponse(
                     "The model only thought (see Thinking) and gave no answer: it may have run out of tokens. "
