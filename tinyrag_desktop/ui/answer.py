@@ -33,6 +33,9 @@ FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the 
 # belong to the text before the card, not at the start of a line after it.
 _TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
 MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
+# The longest code block (in characters) joined into one box when the answer is whole: one render of it
+# costs about a millisecond per 300 characters (see _join_cut_blocks): 80 ms once, at the end.
+JOIN_MOST = 24_000
 STOPPED_EARLY = "Stopped before the model answered."  # where the answer would be, when nothing came
 
 
@@ -240,6 +243,7 @@ class AnswerWidget(QFrame):
     def _arrived(self) -> None:
         if self._waiting is not None:
             self._body.removeWidget(self._waiting)
+            self._waiting.hide()  # deleted only when the loop next runs: until then it was drawn over the text
             self._waiting.deleteLater()
             self._waiting = None
 
@@ -401,6 +405,7 @@ class AnswerWidget(QFrame):
         self._arrived()
         self._settle_thinking()
         self.flush()
+        self._join_cut_blocks()
         self.streaming = False
         if self._error is None and self._route is not None and self._route.get("sources"):
             offered = dict(zip(self._route["sources"], self._route.get("numbers") or ()))
@@ -427,6 +432,7 @@ class AnswerWidget(QFrame):
         self._arrived()
         self._settle_thinking()
         self.flush()
+        self._join_cut_blocks()
         self.streaming = False
         for card in self._cards.values():
             card.mark_stopped()
@@ -475,6 +481,7 @@ class AnswerWidget(QFrame):
         self._arrived()
         self._settle_thinking()
         self.flush()
+        self._join_cut_blocks()
         self.streaming = False
         for card in self._cards.values():
             card.mark_stopped()
@@ -541,6 +548,30 @@ class AnswerWidget(QFrame):
             return False
         self._show_segment(run.seg, run.text)
         return True
+
+    def _join_cut_blocks(self) -> None:
+        """One box for each long code block the streaming view cut into pieces (see freeze_point), once the
+        answer is whole: the pieces each had their own header and gap, and scrolled sideways apart. A block
+        with a Go run in one of its pieces, or too long to render again at once (JOIN_MOST), stays cut."""
+        chains: list[list[MarkdownSegment]] = []
+        for seg in self._segments:
+            if seg.continues is not None and chains and seg.continues is chains[-1][-1]:
+                chains[-1].append(seg)
+            else:
+                chains.append([seg])
+        for first, *rest in chains:
+            if not rest or any(s.has_runs() for s in (first, *rest)) or (
+                    sum(len(s.markdown()) for s in (first, *rest)) > JOIN_MOST):
+                continue
+            first.set_frame(first._render_prefix, rest[-1]._render_suffix)
+            self._show_segment(first, "".join(s.markdown() for s in (first, *rest)))
+            for seg in rest:
+                self._segments.remove(seg)
+                self._body.removeWidget(seg)
+                if self._active is seg:
+                    self._active = first
+                seg.hide()
+                seg.deleteLater()
 
     def _show_segment(self, seg: MarkdownSegment, text: str) -> None:
         seg.set_markdown(text)
@@ -751,6 +782,7 @@ class AnswerWidget(QFrame):
             self._fold(card)  # as it was shown
         self._update_sources()
         self.flush()
+        self._join_cut_blocks()
         if message.error:
             self.fail(message.error)
         if message.stats:

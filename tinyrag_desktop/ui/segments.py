@@ -184,6 +184,10 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         """Each run Go block's last run (a ``markdown_render.RunView``), by block number."""
         return self._runs.views() if self._runs else {}
 
+    def has_runs(self) -> bool:
+        """Whether a Go block of this segment has been run (its output is shown under it)."""
+        return self._runs is not None
+
     def cancel_runs(self) -> list[asyncio.Task[None]]:
         """Stop every run of this segment (its answer or chat is closing); the cancelled tasks."""
         return self._runs.cancel_all() if self._runs else []
