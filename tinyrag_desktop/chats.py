@@ -121,7 +121,7 @@ class StoredTool:
     error: str | None = None
     result: str = ""
     result_bytes: int = 0
-    elapsed_ms: int = 0
+    elapsed_ms: int = 0  # -1: the call was refused before it ran (an unknown tool, a limit)
     position: int = 0
 
 

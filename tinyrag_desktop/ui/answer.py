@@ -714,9 +714,10 @@ class AnswerWidget(QFrame):
         for call_id, card in self._cards.items():
             # A tool stopped mid-run is stored as it was left, "running" (chats reads that as stopped).
             status = "running" if card.stopped else card.status
+            # a call refused before it ran is stored with the time -1, so that it shows none when reopened
+            elapsed = card._elapsed_ms if call_id in self._started or card.status == "running" else -1
             out.append(StoredTool(call_id, card.tool_name, card.query, status, card._param, card._source,
-                                  card.error, card._result, card._result_bytes, card._elapsed_ms,
-                                  self._positions[call_id]))
+                                  card.error, card._result, card._result_bytes, elapsed, self._positions[call_id]))
         return out
 
     def transcript(self, raws: dict[str, str]) -> str:
@@ -776,9 +777,11 @@ class AnswerWidget(QFrame):
             self.flush()
             card = self._add_card(seg.call_id, seg.tool, seg.query, seg.param)
             status = "skipped" if seg.status == "running" else seg.status  # stored mid-run: it was stopped
+            if seg.elapsed_ms >= 0:  # stored as -1: refused before it ran (an unknown tool), no time shown
+                self._started.add(seg.call_id)
             card.finish(status, source=seg.source, error=seg.error or (
                 STOPPED if seg.status == "running" else None), result=seg.result,
-                result_bytes=seg.result_bytes, elapsed_ms=seg.elapsed_ms)
+                result_bytes=seg.result_bytes, elapsed_ms=max(0, seg.elapsed_ms), ran=seg.elapsed_ms >= 0)
             self._fold(card)  # as it was shown
         self._update_sources()
         self.flush()
