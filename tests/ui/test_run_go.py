@@ -238,6 +238,8 @@ def test_output_of_a_changed_block_is_not_shown_and_floods_are_cut():
     (RunResult("", "nanoGo: time limit exceeded: killed after 2s\n", 1, "limit"), "stopped: time limit"),
     (RunResult("", "nanoGo: memory limit exceeded (64 MB)\n", 1, "limit"), "stopped: memory limit"),
     (RunResult("", "nanoGo: CPU time limit exceeded\n", 1, "limit"), "stopped: CPU time limit"),
+    (RunResult("x" * 65536, "nanoGo: output limit exceeded: output cut at 65536 bytes\n", 1, "limit"),
+     "stopped: output limit"),
 ])
 def test_outcomes_in_words(result, words):
     status, error = describe(result)

@@ -63,7 +63,7 @@ def describe(result: Any) -> tuple[str, str]:
         return ("panic" if err.startswith("panic") else "runtime error"), err
     lowered = err.lower()
     for words, limit in (("cpu time", "CPU time limit"), ("time limit", "time limit"),
-                         ("memory limit", "memory limit")):
+                         ("memory limit", "memory limit"), ("output limit", "output limit")):
         if words in lowered:
             return f"stopped: {limit}", err
     return "stopped", err
