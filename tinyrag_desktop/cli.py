@@ -200,8 +200,15 @@ class _TextPrinter:
         elif name == "tool_start":
             self._status(f"⟳ {event.tool}: {_preview(event.query)}")
         elif name == "tool_result":
+            from .engine.engine import DISABLED
+
+            # Results come as calls end, not in the order they started: each line names its call's input.
             detail = f"{event.elapsed_ms} ms" if event.status == "ok" else (event.error or "")
-            self._status(f"{_ICONS.get(event.status, '?')} {event.tool} {event.status}: {_preview(detail, 160)}")
+            status = event.status
+            if status == "error" and detail.startswith(DISABLED.format(tool=event.tool)):
+                status, detail = "off", detail[len(DISABLED.format(tool=event.tool)):]  # as the window says it
+            icon = _ICONS.get("skipped" if status == "off" else status, "?")
+            self._status(f"{icon} {event.tool} “{_preview(event.query, 60)}” {status}: {_preview(detail, 160)}")
             if event.tool in SOURCE_TOOLS and event.status == "ok":
                 locations = [line.strip() for line in event.source.splitlines() if line.strip()]
                 self.sources.update(dict.fromkeys(locations))

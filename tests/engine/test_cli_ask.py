@@ -46,7 +46,7 @@ def test_ask_streams_text_and_tool_status_lines(tmp_path: Path) -> None:
         proc = ask(llm.base_url, tmp_path)
     assert proc.returncode == 0
     assert "It is 42." in proc.stdout and "<tool" not in proc.stdout
-    assert "⟳ calculate: 6 * 7" in proc.stderr and "✓ calculate ok" in proc.stderr
+    assert "⟳ calculate: 6 * 7" in proc.stderr and "✓ calculate “6 * 7” ok: " in proc.stderr
 
 
 def test_server_down_exits_non_zero_with_a_plain_message(tmp_path: Path) -> None:
@@ -239,3 +239,17 @@ def test_a_shell_saved_on_but_held_back_by_ask_gives_the_model_the_reason_that_i
     assert result["error"] == ("The tool shell is disabled: `ask` cannot ask you before each command, so it runs "
                                "them only with --allow-shell-exec.")
     assert "add --allow-shell-exec" in proc.stderr
+
+
+def test_each_result_line_names_its_call_and_a_tool_that_is_off_says_off(tmp_path: Path) -> None:
+    calls = "".join(f'<tool name="calculate"><query>{n}+{n}</query></tool>' for n in range(1, 6))
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream([calls, '<tool name="shell"><query>ls</query></tool>']), Stream(["Done."]))
+        proc = ask(llm.base_url, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert "✓ calculate “1+1” ok: " in proc.stderr
+    skipped = [line for line in lines if "skipped" in line]
+    assert [line.split("”")[0] for line in skipped] == ["⤼ calculate “4+4", "⤼ calculate “5+5"]
+    (off,) = [line for line in lines if line.startswith("⤼ shell")]
+    assert off.startswith("⤼ shell “ls” off: ") and "disabled" not in off.split(":", 1)[0]
