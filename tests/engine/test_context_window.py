@@ -170,11 +170,16 @@ async def test_vllm_window_from_models(llm, make_engine) -> None:
 
 
 async def test_lm_studio_window_of_the_loaded_model(llm, make_engine) -> None:
-    llm.pages["/api/v0/models/scripted"] = {"id": "scripted", "state": "loaded", "max_context_length": 32768,
-                                            "loaded_context_length": 5000}
+    llm.pages["/api/v0/models"] = {"object": "list", "data": [
+        {"id": "lmstudio-community/other", "state": "not-loaded", "max_context_length": 8192},
+        {"id": "scripted", "state": "loaded", "max_context_length": 32768, "loaded_context_length": 5000}]}
     llm.queue(Stream(["l"]))
     events = await run(make_engine(), chat(40))
     assert events[-1].window == 5000 and served_tokens(llm.requests[0]) <= 5000
+    llm.pages["/api/v0/models"]["data"][1] = {"id": "scripted", "state": "not-loaded", "max_context_length": 32768}
+    llm.queue(Stream(["m"]))
+    events = await run(make_engine(), chat(40))
+    assert events[-1].window == 4096  # LM Studio loads it with 4,096 unless told otherwise
 
 
 async def test_a_server_that_cannot_say_is_answered_after_its_refusals_and_remembered(llm, make_engine) -> None:

@@ -133,8 +133,11 @@ async def _llama_cpp(http, root, model, headers, timeout) -> Window | None:
 
 
 async def _lm_studio(http, root, model, headers, timeout) -> Window | None:
-    info = await _get_json(http, f"{root}/api/v0/models/{model}", headers, timeout)
-    if not isinstance(info, dict) or "max_context_length" not in info:
+    listed = await _get_json(http, f"{root}/api/v0/models", headers, timeout)  # ids hold slashes: the list
+    items = listed.get("data") if isinstance(listed, dict) else None
+    info = next((item for item in items if isinstance(item, dict) and _same_model(item, model)), None) if (
+        isinstance(items, list)) else None
+    if info is None or "max_context_length" not in info:
         return None
     if (tokens := _number(info.get("loaded_context_length"))) is not None:
         return Window(tokens)
