@@ -695,7 +695,34 @@ def tool_markdown(tool: StoredTool | list[StoredTool]) -> str:
         lines.append(f"> {markdown_safe(tool.error)}")
     elif tool.source:
         lines.append(f"> source: {tool.source}")
+    shown, more = result_excerpt(tool)
+    if shown:  # as it came, in a code block: a page's Markdown or a program's output is not this document's
+        fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", "\n".join(shown))), default=0))
+        lines += [f"> {fence}text", *(f"> {line}" for line in shown), f"> {fence}"]
+        if more:
+            lines.append(f"> *({more:,} more characters of the result left out)*")
     return "\n".join(lines)
+
+
+RESULT_LINES, RESULT_CHARS = 8, 600  # how much of a call's result a copy or an export shows
+
+
+def result_excerpt(tool: StoredTool) -> tuple[list[str], int]:
+    """The start of a call's result as a copy or an export shows it (the value a calculation gave, a
+    program's first lines of output), at most RESULT_LINES lines and RESULT_CHARS characters; and how many
+    characters were left out. Nothing for a call that failed or was skipped: its reason says it all."""
+    if tool.status not in ("ok", "done") or not tool.result.strip():
+        return [], 0
+    text = tool.result.strip("\n")
+    shown: list[str] = []
+    used = 0
+    for line in text.split("\n")[:RESULT_LINES]:
+        line = line.rstrip()[: RESULT_CHARS - used]
+        shown.append(line)
+        used += len(line) + 1
+        if used >= RESULT_CHARS:
+            break
+    return shown, max(0, len(text) - sum(len(line) + 1 for line in shown) + 1)
 
 
 def _quoted_query(query: str, most: int) -> str:
@@ -771,6 +798,7 @@ pre{background:#f6f8fa;padding:.7rem;border-radius:6px;overflow:auto}code{font-f
 table{border-collapse:collapse}td,th{border:1px solid #d1d5db;padding:.25rem .5rem}
 .tool{border:1px solid #d1d5db;border-radius:8px;padding:.4rem .7rem;margin:.5rem 0;font-size:.9rem}
 .tool.error{border-color:#dc2626}.tool .q{font-family:monospace;color:#4b5563}.err{color:#b91c1c}
+.tool pre.out{margin:.3rem 0 0;padding:.4rem .6rem;font-size:.85rem}
 """
 
 
@@ -812,6 +840,10 @@ def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
             failed = seg.status == "error" and words != "denied"
             detail = (f'<div class="{"err" if failed else "why"}">{esc(seg.error)}</div>' if seg.error
                       else f"<div>source: {esc(seg.source)}</div>" if seg.source else "")
+            shown, more = result_excerpt(seg)
+            if shown:
+                detail += f'<pre class="out">{esc(chr(10).join(shown))}</pre>' + (
+                    f'<div class="why">({more:,} more characters of the result left out)</div>' if more else "")
             parts.append(f'<div class="{"tool error" if failed else "tool"}">{mark} <b>{esc(seg.tool)}</b> '
                          f'<span class="q">{esc(seg.query)}</span> ({esc(words)}){detail}</div>')
         if m.error:
