@@ -16,7 +16,7 @@ from tests.url_handler import OpenedUrls
 from tinyrag_desktop.settings import defaults
 from tinyrag_desktop.ui import sources
 from tinyrag_desktop.ui.kb_panel import KnowledgePanel
-from tinyrag_desktop.ui.sources import SourceEntry, SourcesRow, open_source
+from tinyrag_desktop.ui.sources import SourceEntry, SourcesRow, arrange, open_source
 
 SHOTS = Path("/tmp/anchor30")
 _LONG = " ".join(["Each sort or hash table of a query may use this much memory before it writes to disk."] * 12)
@@ -138,3 +138,12 @@ def test_the_sources_line_opens_an_entry_at_its_anchor(qtbot, tmp_path, opened):
     row.set_entries([SourceEntry(str(page), (1,), "", "memory"), SourceEntry(str(tmp_path / "none.md"), (2,))])
     row.links()[0].click()
     assert _redirect_target(opened.urls[0]) == QUrl.fromLocalFile(str(page)).toString() + "#memory"
+
+
+def test_the_sources_line_takes_each_files_anchor_beside_its_numbers():
+    # what the answer would hand over, once its events carry anchors: one per location, the best passage's
+    sets = [("", [("/docs/a.html", (1,)), ("/docs/b.md", (2,))]), ("Pages read:", [("https://example.org/c", ())])]
+    entries = arrange(sets, {"/docs/a.html": "GUC-WORK-MEM", "/docs/b.md": None})
+    assert [(e.location, e.numbers, e.anchor) for e in entries] == [
+        ("/docs/a.html", (1,), "GUC-WORK-MEM"), ("/docs/b.md", (2,), None), ("https://example.org/c", (), None)]
+    assert arrange(sets) == arrange(sets, {})  # without anchors, as before

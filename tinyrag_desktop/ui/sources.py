@@ -29,9 +29,9 @@ import os
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 from urllib.parse import SplitResult, unquote, urlsplit
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QUrl, Signal
@@ -82,13 +82,21 @@ def cited_as(numbers: Sequence[int]) -> str:
     return f"[{', '.join(str(n) for n in numbers)}]" if numbers else ""
 
 
-def arrange(sets: Sequence[SourceSet]) -> list[SourceEntry]:
-    """The Sources line's entries for ``sets`` (the route's, then each reading tool's, in the answer's order).
+def arrange(sets: Sequence[SourceSet], anchors: Mapping[str, str | None] | None = None) -> list[SourceEntry]:
+    """The Sources line's entries for ``sets`` (the route's, then each reading tool's, in the answer's order),
+    each at its location's anchor in ``anchors`` (that of the best passage the answer used from it), if any.
 
     When every number names one location, each location is listed once, with all its numbers, in the order
     of its first number (the pages with none after them). When a number names two (two searches each numbered from 1), each numbered set is listed
     apart under its caption, and the pages that have no number after them.
     """
+    entries = _arranged(sets)
+    if not anchors:
+        return entries
+    return [replace(e, anchor=anchors.get(e.location)) if anchors.get(e.location) else e for e in entries]
+
+
+def _arranged(sets: Sequence[SourceSet]) -> list[SourceEntry]:
     named: dict[int, set[str]] = {}
     for _caption, pairs in sets:
         for location, numbers in pairs:
