@@ -125,8 +125,12 @@ def _norm(text: str) -> str:
 
 
 def _is_furniture(el: Element) -> bool:
+    return _furniture(el, el.get("id"))
+
+
+def _furniture(el: Element, ident: str | None) -> bool:
+    """_is_furniture(el), ``ident`` being el's id, read already (the walker keeps it for the anchors)."""
     cls = el.get("class")
-    ident = el.get("id")
     if cls and _names_furniture(cls):
         return not _holds_a_document(el)
     return bool(ident and _names_furniture(ident)) and not _names_its_section(el, ident) and not (
@@ -522,7 +526,7 @@ class _Walker:
             # The element's text, its _norm() and its first links (_first_anchors), once read: a paragraph's
             # are asked for whether it is a list of links or a pager, then make its block.
             raw = norm = anchors = None
-            if tag in _DROP_TAGS or _is_furniture(child):
+            if tag in _DROP_TAGS or _furniture(child, ident := child.get("id")):
                 skip = True
             elif tag in _LINK_LISTS and len(child):
                 anchors = _first_anchors(child)
@@ -551,7 +555,7 @@ class _Walker:
                 self._flush_loose()
                 # a term's anchor may be inside it (<dt><a name="x">); a paragraph's or a table's inner ids
                 # stand somewhere in its text
-                self._anchor = (_inner_anchor(child) if tag == "dt" else _usable(child.get("id"))) or self._anchor
+                self._anchor = (_inner_anchor(child) if tag == "dt" else ident and _usable(ident)) or self._anchor
                 if tag == "pre":
                     text = _text(child).strip("\n")
                     if text.strip():
@@ -581,7 +585,8 @@ class _Walker:
                     self.walk(child)  # an inline wrapper holding blocks: treat its content as ours
                 else:
                     self._flush_loose()
-                    self._anchor = _usable(child.get("id")) or self._anchor  # DocBook's <div class="sect2" id>
+                    if ident:  # DocBook's <div class="sect2" id>
+                        self._anchor = _usable(ident) or self._anchor
                     self.walk(child)
                     self._flush_loose()
             else:  # inline markup (a, code, em, …): part of the surrounding loose text
