@@ -86,7 +86,8 @@ def test_old_style_named_anchors_before_and_inside_headings_and_terms(tmp_path):
         "<html><head><title>FAQ</title></head><body><p>An introduction that stands before any question.</p>"
         f'<a name="q1"></a><h2>Why is the sky blue?</h2><p>Light of short wavelengths scatters more. {_LONG}</p>'
         f'<h2><a name="q2">Why is grass green?</a></h2><p>Chlorophyll absorbs red and blue light. {_LONG}</p>'
-        f'<dl><dt><a name="opt-v"></a>-v</dt><dd>Says more. {_LONG}</dd><dt id="opt-q">-q</dt><dd>Says nothing. {_LONG}</dd>'
+        f'<dl><dt><a name="opt-v"></a>-v</dt><dd>Says more. {_LONG}</dd>'
+        f'<dt id="opt-q">-q</dt><dd>Says nothing. {_LONG}</dd>'
         "</dl></body></html>"))
     assert _anchor_of(chunks, "An introduction") is None
     assert _anchor_of(chunks, "Light of short wavelengths") == "q1"
@@ -104,7 +105,8 @@ def test_an_anchor_inside_running_text_counts_from_the_next_passage(tmp_path):
 
 
 def test_pages_without_ids_and_other_formats_have_no_anchor(tmp_path):
-    assert {c.anchor for c in _chunks(tmp_path, "plain.html", "<html><body><h2>A</h2><p>Text here.</p></body></html>")} == {None}
+    page = "<html><body><h2>A</h2><p>Text here.</p></body></html>"
+    assert {c.anchor for c in _chunks(tmp_path, "plain.html", page)} == {None}
 
 
 def test_anchors_come_back_from_a_reader_process(tmp_path):

@@ -75,8 +75,9 @@ def test_a_schema_4_knowledge_base_is_searched_then_migrated_in_place_keeping_ev
     monkeypatch.setattr(store_module.os, "access", lambda path, mode: mode != os.W_OK and real_access(path, mode))
     with KnowledgeBase(db_path(data)) as readonly:
         assert readonly.readonly
+        location = readonly.source(1).location
         assert [(c.heading, c.text, c.anchor) for c in readonly.chunks(1)] == [
-            (heading, text, None) for location, _, _, _, heading, text in before if location == readonly.source(1).location]
+            (heading, text, None) for where, _, _, _, heading, text in before if where == location]
     monkeypatch.undo()
 
     with open_store(data) as kb:

@@ -555,7 +555,8 @@ class _Walker:
                 self._flush_loose()
                 # a term's anchor may be inside it (<dt><a name="x">); a paragraph's or a table's inner ids
                 # stand somewhere in its text
-                self._anchor = (_inner_anchor(child) if tag == "dt" else ident and _usable(ident)) or self._anchor
+                self._anchor = ((ident and _usable(ident)) or (_inner_anchor(child) if tag == "dt" else None)
+                                or self._anchor)
                 if tag == "pre":
                     text = _text(child).strip("\n")
                     if text.strip():
@@ -590,7 +591,7 @@ class _Walker:
                     self.walk(child)
                     self._flush_loose()
             else:  # inline markup (a, code, em, …): part of the surrounding loose text
-                if tag == "a" and (ident := _usable(child.get("id") or child.get("name"))):
+                if tag == "a" and (ident or (ident := child.get("name"))) and (ident := _usable(ident)):
                     # an anchor standing before a heading or a paragraph, or inside the text
                     if any(piece.strip() for piece in self._loose):
                         self._after = ident
