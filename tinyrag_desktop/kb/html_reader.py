@@ -543,7 +543,8 @@ class _Walker:
                 continue
             if tag in _HEADINGS:
                 self._flush_loose()
-                self._anchor = _inner_anchor(child) or self._anchor
+                self._anchor = ((ident and _usable(ident)) or (_inner_anchor(child) if len(child) else None)
+                                or self._anchor)
                 text = _norm(_text(child))
                 if text.casefold() in _ADMONITIONS:
                     # "Note" or "Warning" titles a box inside a section, not a section of its own.
@@ -555,8 +556,8 @@ class _Walker:
                 self._flush_loose()
                 # a term's anchor may be inside it (<dt><a name="x">); a paragraph's or a table's inner ids
                 # stand somewhere in its text
-                self._anchor = ((ident and _usable(ident)) or (_inner_anchor(child) if tag == "dt" else None)
-                                or self._anchor)
+                self._anchor = ((ident and _usable(ident)) or (_inner_anchor(child) if tag == "dt" and len(child)
+                                                               else None) or self._anchor)
                 if tag == "pre":
                     text = _text(child).strip("\n")
                     if text.strip():
