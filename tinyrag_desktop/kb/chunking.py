@@ -1,7 +1,9 @@
 """Chunking that follows a document's structure: one section at a time, whole blocks where they fit.
 
 Each heading closes the current chunk and updates the heading path ("Page > Section > Subsection"), which
-every chunk carries so a passage deep in a long page still says where it belongs. Blocks fill a chunk up to
+every chunk carries so a passage deep in a long page still says where it belongs. A chunk also carries the
+anchor of its first block (an HTML page's id there, see Block.anchor), or the section heading's when it is
+the section's first chunk: a page opened there shows the heading it is under. Blocks fill a chunk up to
 ``size`` characters; a block too long for one chunk is cut at paragraph, line or sentence ends, in that
 order of preference; tables and code are cut between lines only.
 """
@@ -117,6 +119,8 @@ class _Builder:
         self.length = 0
         self.chunks: list[Chunk] = []
         self._path: str | None = None  # path()'s answer, until the next heading
+        self.anchor: str | None = None  # the anchor of the chunk being filled (of its first part)
+        self._heading_anchor: str | None = None  # the last heading's, until its section's first chunk starts
 
     def path(self) -> str:
         if self._path is None:
@@ -137,20 +141,26 @@ class _Builder:
         # a code block's first line keeps its indent, as split_long keeps that of the lines after it
         text = "\n\n".join(self.parts).strip("\n").rstrip()  # only blanks: rstrip leaves ""
         if text:
-            self.chunks.append(Chunk(self.path(), text))
+            self.chunks.append(Chunk(self.path(), text, self.anchor))
             if self.cancelled is not None and len(self.chunks) % CANCEL_EVERY == 0 and self.cancelled():
                 raise Cancelled("the import was cancelled")
         self.parts = []
         self.length = 0
 
-    def heading(self, level: int, text: str) -> None:
+    def heading(self, level: int, text: str, anchor: str | None = None) -> None:
         self.flush()
         while self.stack and self.stack[-1][0] >= level:
             self.stack.pop()
         self.stack.append((level, text[:200]))
         self._path = None
+        self._heading_anchor = anchor
 
-    def add(self, kind: str, text: str, header: bool = True) -> None:
+    def _start(self, anchor: str | None) -> None:
+        """A chunk starts with a block whose anchor is ``anchor``."""
+        self.anchor = self._heading_anchor or anchor
+        self._heading_anchor = None
+
+    def add(self, kind: str, text: str, header: bool = True, anchor: str | None = None) -> None:
         limit = self.size * 0.6 if kind == "term" else self.size - len(text) - 2
         if self.length and self.length > limit:
             # A term belongs with its definition: when the chunk is well filled, start the next with it.
@@ -158,11 +168,15 @@ class _Builder:
         if len(text) > self.size:
             pieces = _table_pieces(text, self.size, header) if kind == "table" else split_long(text, self.size, kind)
             for piece in pieces[:-1]:
+                if not self.parts:
+                    self._start(anchor)
                 self.parts.append(piece)
                 self.length += len(piece)
                 self.flush()
             text = pieces[-1] if pieces else ""
         if text:
+            if not self.parts:
+                self._start(anchor)
             self.parts.append(text)
             self.length += len(text) + 2
 
@@ -175,9 +189,9 @@ def chunk_blocks(title: str, blocks: Iterable[Block], size: int = 1200,
     builder = _Builder(title, max(size, 100), cancelled)
     for block in blocks:
         if block.kind == "heading":
-            builder.heading(block.level, block.text)
+            builder.heading(block.level, block.text, block.anchor)
         else:
-            builder.add(block.kind, block.text, block.header)
+            builder.add(block.kind, block.text, block.header, block.anchor)
     builder.flush()
     return _merge_small(builder.chunks, size)
 
@@ -193,7 +207,7 @@ def _merge_small(chunks: list[Chunk], size: int) -> list[Chunk]:
             and len(chunk.text) < size * _MIN_FRACTION
             and len(merged[-1].text) + len(chunk.text) + 2 <= size * 1.25
         ):
-            merged[-1] = Chunk(chunk.heading, merged[-1].text + "\n\n" + chunk.text)
+            merged[-1] = Chunk(chunk.heading, merged[-1].text + "\n\n" + chunk.text, merged[-1].anchor)
         else:
             merged.append(chunk)
     return merged

@@ -371,7 +371,8 @@ def _search(args: argparse.Namespace) -> int:
     for n, hit in enumerate(hits, start=1):
         if args.jsonl:
             row = {"source_id": hit.source_id, "title": hit.title, "location": hit.location,
-                   "score": round(hit.score, 4), "text": hit.text, "heading": hit.heading}
+                   "score": round(hit.score, 4), "text": hit.text, "heading": hit.heading,
+                   "anchor": hit.anchor}  # the id in its HTML page the passage is under; null without one
             print(json.dumps(row, ensure_ascii=False), flush=True)
         else:
             print(f"[{n}] {_printable(hit.heading or hit.title)}  (score {hit.score:.2f}, source {hit.source_id})")

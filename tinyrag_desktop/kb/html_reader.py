@@ -125,8 +125,12 @@ def _norm(text: str) -> str:
 
 
 def _is_furniture(el: Element) -> bool:
+    return _furniture(el, el.get("id"))
+
+
+def _furniture(el: Element, ident: str | None) -> bool:
+    """_is_furniture(el), ``ident`` being el's id, read already (the walker keeps it for the anchors)."""
     cls = el.get("class")
-    ident = el.get("id")
     if cls and _names_furniture(cls):
         return not _holds_a_document(el)
     return bool(ident and _names_furniture(ident)) and not _names_its_section(el, ident) and not (
@@ -440,13 +444,37 @@ def _tag_name(tag: str) -> str:
     return name
 
 
+# An id longer than this is no place a person links to (generated noise); the anchor before it stays.
+_MOST_ANCHOR_CHARS = 200
+
+
+def _usable(ident: str | None) -> str | None:
+    return ident if ident and len(ident) <= _MOST_ANCHOR_CHARS and ident.strip() else None
+
+
+def _inner_anchor(el: Element) -> str | None:
+    """The id of ``el``, or else of the first element inside it with one (an <a name> too): a heading's
+    ``<a id>`` (DocBook), ``<span id>`` (MediaWiki), a definition term's ``<a name>``."""
+    for inner in el.iter(lxml.etree.Element):
+        ident = _usable(inner.get("id") or (inner.get("name") if inner.tag == "a" else None))
+        if ident is not None:
+            return ident
+    return None
+
+
 class _Walker:
+    """Blocks and links of the elements walked, in order. Each block carries the anchor in effect where it
+    starts (Block.anchor): the last id met before it, on a section, a heading (or inside it), a
+    definition term (or inside it), a paragraph, or an <a id>/<a name> standing in the text."""
+
     def __init__(self) -> None:
         self.blocks: list[Block] = []
         self.links: list[Link] = []
         self._loose: list[str] = []
         self._loose_links: list[Element] = []
         self._heading = ""
+        self._anchor: str | None = None
+        self._after: str | None = None  # an anchor met inside loose text: in effect once it is a block
 
     def _flush_loose(self) -> None:
         if self._loose:
@@ -457,11 +485,13 @@ class _Walker:
                     len(_norm(_text(a))) for a in self._loose_links) > 0.8 * len(text.replace(" ", "")):
                 pass  # links to the page's own headings, standing loose (see _is_contents)
             elif text:
-                self.blocks.append(Block("text", text))
+                self.blocks.append(Block("text", text, 0, True, self._anchor))
                 self._add_links(self._loose_links, text)
             self._loose = []
         if self._loose_links:
             self._loose_links = []
+        if self._after is not None:
+            self._anchor, self._after = self._after, None
 
     def _add_links(self, anchors: list[Element], text: str) -> None:
         # Only links inside running text: a bare link ("Next", a list of commands) says nothing more
@@ -478,7 +508,7 @@ class _Walker:
         for li in links:
             if li.tag == "li" and _words_beside_links(li) >= _DESCRIBED_WORDS:
                 text = _norm(_text(li))
-                self.blocks.append(Block("text", text))
+                self.blocks.append(Block("text", text, 0, True, self._anchor))
                 self._add_links(list(li.iter("a")), text)
 
     def _loose_text(self, text: str | None) -> None:
@@ -496,7 +526,7 @@ class _Walker:
             # The element's text, its _norm() and its first links (_first_anchors), once read: a paragraph's
             # are asked for whether it is a list of links or a pager, then make its block.
             raw = norm = anchors = None
-            if tag in _DROP_TAGS or _is_furniture(child):
+            if tag in _DROP_TAGS or _furniture(child, ident := child.get("id")):
                 skip = True
             elif tag in _LINK_LISTS and len(child):
                 anchors = _first_anchors(child)
@@ -513,26 +543,32 @@ class _Walker:
                 continue
             if tag in _HEADINGS:
                 self._flush_loose()
+                self._anchor = ((ident and _usable(ident)) or (_inner_anchor(child) if len(child) else None)
+                                or self._anchor)
                 text = _norm(_text(child))
                 if text.casefold() in _ADMONITIONS:
                     # "Note" or "Warning" titles a box inside a section, not a section of its own.
-                    self.blocks.append(Block("text", text + ":"))
+                    self.blocks.append(Block("text", text + ":", 0, True, self._anchor))
                 elif text:
-                    self.blocks.append(Block("heading", text, _HEADINGS[tag]))
+                    self.blocks.append(Block("heading", text, _HEADINGS[tag], True, self._anchor))
                     self._heading = text[:200]
             elif tag in _LEAVES:
                 self._flush_loose()
+                # a term's anchor may be inside it (<dt><a name="x">); a paragraph's or a table's inner ids
+                # stand somewhere in its text
+                self._anchor = ((ident and _usable(ident)) or (_inner_anchor(child) if tag == "dt" and len(child)
+                                                               else None) or self._anchor)
                 if tag == "pre":
                     text = _text(child).strip("\n")
                     if text.strip():
-                        self.blocks.append(Block("code", text))
+                        self.blocks.append(Block("code", text, 0, True, self._anchor))
                 elif tag == "table":
                     rows = _rows(child)  # found once for the questions below
                     if _is_layout(child, rows):
                         self.walk(child)
                         self._flush_loose()
                     elif text := _table_text(child, rows):
-                        self.blocks.append(Block("table", text, header=_has_header(child, rows)))
+                        self.blocks.append(Block("table", text, 0, _has_header(child, rows), self._anchor))
                         for row in rows:  # a row is a link's sentence
                             links = list(row.iter("a"))
                             if links and len(self.links) < MAX_LINKS:  # else its sentence is not needed
@@ -540,7 +576,7 @@ class _Walker:
                 else:
                     text = norm if norm is not None else _norm(_text(child) if raw is None else raw)
                     if text:
-                        self.blocks.append(Block("term" if tag == "dt" else "text", text))
+                        self.blocks.append(Block("term" if tag == "dt" else "text", text, 0, True, self._anchor))
                         if len(child):  # else no link in it
                             links = anchors if anchors is not None and len(anchors) < _MIN_LINKS else list(
                                 child.iter("a"))
@@ -551,9 +587,17 @@ class _Walker:
                     self.walk(child)  # an inline wrapper holding blocks: treat its content as ours
                 else:
                     self._flush_loose()
+                    if ident:  # DocBook's <div class="sect2" id>
+                        self._anchor = _usable(ident) or self._anchor
                     self.walk(child)
                     self._flush_loose()
             else:  # inline markup (a, code, em, …): part of the surrounding loose text
+                if tag == "a" and (ident or (ident := child.get("name"))) and (ident := _usable(ident)):
+                    # an anchor standing before a heading or a paragraph, or inside the text
+                    if any(piece.strip() for piece in self._loose):
+                        self._after = ident
+                    else:
+                        self._anchor = ident
                 self._loose_text(_text(child))
                 self._loose_links.extend(child.iter("a"))
             self._loose_text(child.tail)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .links import Link
 
@@ -17,6 +17,10 @@ class Block:
     # A table's first row names its columns: a table too long for one passage repeats it in each.
     # An HTML table whose first row is data (no <th>, no <thead>) has none.
     header: bool = True
+    # The HTML id (or <a name>) nearest above the block: a heading's, its section's, a definition term's.
+    # None when there is none, and in formats without them. Not compared: blocks equal in all they say are
+    # equal, wherever the page lets a browser scroll.
+    anchor: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,10 +36,12 @@ class Document:
 
 @dataclass(frozen=True, slots=True)
 class Chunk:
-    """A passage to index: its heading path ("Page > Section > Subsection") and its text."""
+    """A passage to index: its heading path ("Page > Section > Subsection"), its text, and in an HTML page
+    the id of the place the passage starts under (see Block.anchor), where a browser opens the page."""
 
     heading: str
     text: str
+    anchor: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +61,8 @@ class SourceInfo:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A search result: the chunk, the source it came from, and its score (higher is better)."""
+    """A search result: the chunk, the source it came from, and its score (higher is better); ``anchor``,
+    the chunk's place in its page (see Chunk.anchor), None when it has none or was stored without."""
 
     chunk_id: int
     source_id: int
@@ -64,6 +71,7 @@ class Hit:
     heading: str
     text: str
     score: float
+    anchor: str | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -73,4 +81,5 @@ class Hit:
             "heading": self.heading,
             "score": round(self.score, 4),
             "text": self.text,
+            "anchor": self.anchor,
         }

@@ -104,18 +104,20 @@ def _receive(stream: BinaryIO) -> object:
     return pickle.loads(payload)
 
 
-# What travels back: the document's title, type and links, and the chunks as (heading, text) pairs. Its
-# blocks are not needed once it is chunked, and pairs pickle several times faster than dataclasses.
-_Packed = tuple[str, str, tuple[tuple[str, str], ...], list[tuple[str, str]]]
+# What travels back: the document's title, type and links, and the chunks as (heading, text, anchor)
+# triples. Its blocks are not needed once it is chunked, and tuples pickle several times faster than
+# dataclasses.
+_Packed = tuple[str, str, tuple[tuple[str, str], ...], list[tuple[str, str, str | None]]]
 
 
 def _packed(doc: Document, chunks: list[Chunk]) -> _Packed:
-    return doc.title, doc.type, tuple(tuple(link) for link in doc.links), [(c.heading, c.text) for c in chunks]
+    return (doc.title, doc.type, tuple(tuple(link) for link in doc.links),
+            [(c.heading, c.text, c.anchor) for c in chunks])
 
 
 def _unpacked(packed: _Packed) -> tuple[Document, list[Chunk]]:
-    title, type_, links, pairs = packed
-    return Document(title, type_, (), tuple(Link(*link) for link in links)), [Chunk(*pair) for pair in pairs]
+    title, type_, links, triples = packed
+    return Document(title, type_, (), tuple(Link(*link) for link in links)), [Chunk(*triple) for triple in triples]
 
 
 def main() -> int:

@@ -254,7 +254,7 @@ WITH top AS (
     SELECT rowid AS id, bm25(chunks_fts, {W_TITLE}, {W_HEADING}, {W_TEXT}) AS score
     FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?
 )
-SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, top.score
+SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, top.score, c.anchor
 FROM top JOIN chunks c ON c.id = top.id JOIN sources s ON s.id = c.source_id
 ORDER BY top.score
 """
@@ -265,7 +265,7 @@ _SIZE_QUERY = "SELECT max(id) FROM chunks"
 # a hundred single reads cost as much as the whole keyword search); unused places are bound to -1.
 _CHUNK_BATCH = 100
 _CHUNKS_QUERY = """
-SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0
+SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0, c.anchor
 FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.id IN ({places})
 """
 # Link contexts matching the question, filed under the imported source they point to.
@@ -277,9 +277,28 @@ SELECT s.id, top.score FROM top JOIN links l ON l.id = top.id JOIN sources s ON 
 ORDER BY top.score
 """
 _PAGE_QUERY = """
-SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0
+SELECT c.id, c.source_id, s.title, s.location, c.heading, c.text, 0.0, c.anchor
 FROM chunks c JOIN sources s ON s.id = c.source_id WHERE c.source_id = ? ORDER BY c.ordinal LIMIT ?
 """
+
+# A knowledge base written before schema 5 has no chunks.anchor until a writer opens it: its chunks are
+# read with NULL in its place.
+_ANCHOR = ", c.anchor\n"
+_NO_ANCHOR = ", NULL\n"
+
+
+def _anchored(conn: sqlite3.Connection, query: str) -> str:
+    """``query`` as ``conn``'s database can run it: with chunks.anchor, or NULL where its file has none."""
+    if getattr(conn, "has_anchors", False):
+        return query
+    try:  # not known yet, or not there when last asked: a writer may have added it since
+        conn.execute("SELECT anchor FROM chunks LIMIT 0").fetchall()
+    except sqlite3.OperationalError:
+        return query.replace(_ANCHOR, _NO_ANCHOR)
+    if isinstance(conn, ReadOnlyConnection):
+        conn.has_anchors = True
+    return query
+
 
 _READABLE = re.compile(r"^(sources|chunks|vectors|links|(chunks|links)_fts(_\w+)?)$")
 _FUNCTIONS = frozenset({"match", "bm25", "count", "coalesce", "max", "min"})
@@ -305,6 +324,7 @@ class ReadOnlyConnection(sqlite3.Connection):
 
     has_links = False
     has_vocab = False
+    has_anchors = False  # chunks.anchor is there (see _anchored)
     db_key: tuple[str, int, int] | None = None
     # How many chunks hold a term, counted up to a cap (see _term_counts), kept until the index changes.
     term_counts: "OrderedDict[tuple[str, int], int] | None" = None
@@ -506,8 +526,9 @@ def _common_groups(pruned: _Pruned, words: Sequence[str]) -> dict[str, float]:
 
 
 def _fts_hits(conn: sqlite3.Connection, terms: Sequence[str], limit: int) -> list[Hit]:
-    rows = conn.execute(_FTS_QUERY, (match_expression(terms), limit)).fetchall()
-    return [Hit(cid, sid, title, loc, heading, text, -score) for cid, sid, title, loc, heading, text, score in rows]
+    rows = conn.execute(_anchored(conn, _FTS_QUERY), (match_expression(terms), limit)).fetchall()
+    return [Hit(cid, sid, title, loc, heading, text, -score, anchor)
+            for cid, sid, title, loc, heading, text, score, anchor in rows]
 
 
 def _stem(word: str) -> str:
@@ -697,7 +718,7 @@ def _link_scores(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[int, fl
 def _page_hit(conn: sqlite3.Connection, source_id: int, concepts: _Concepts | None) -> Hit | None:
     """The chunk to show for a page found only through links: the one mentioning most of the question."""
     best, best_found = None, -1
-    for row in conn.execute(_PAGE_QUERY, (source_id, _PAGE_CHUNKS)):
+    for row in conn.execute(_anchored(conn, _PAGE_QUERY), (source_id, _PAGE_CHUNKS)):
         hit = Hit(*row)
         found = 0.0
         if concepts is not None:
@@ -929,11 +950,11 @@ def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:
     found: dict[int, Hit] = {}
     for start in range(0, len(ids), _CHUNK_BATCH):
         batch = list(ids[start:start + _CHUNK_BATCH])
-        query = _CHUNKS_QUERY.format(places=", ".join("?" * _CHUNK_BATCH))
+        query = _anchored(conn, _CHUNKS_QUERY.format(places=", ".join("?" * _CHUNK_BATCH)))
         for row in conn.execute(query, batch + [-1] * (_CHUNK_BATCH - len(batch))):
             found[row[0]] = Hit(*row)
     return found
 
 
 def _with_score(hit: Hit, score: float) -> Hit:
-    return Hit(hit.chunk_id, hit.source_id, hit.title, hit.location, hit.heading, hit.text, score)
+    return Hit(hit.chunk_id, hit.source_id, hit.title, hit.location, hit.heading, hit.text, score, hit.anchor)

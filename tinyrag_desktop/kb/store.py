@@ -46,10 +46,14 @@ DB_NAME = "knowledge.db"
 # 1: sources, chunks, vectors, chunks_fts. 2: links and links_fts (added in place; see _migrate).
 # 3: the same tables; links are now read from Markdown, reStructuredText, text files and web pages too.
 # 4: the same tables; the full-text indexes hold index_form's text (full-width letters, CJK words).
+# 5: chunks.anchor, the id in an HTML page a passage starts under (added in place: older chunks get NULL
+# and open at the top of their page, as before).
 # Any version: sources.reader_version may be missing (added in place, not a new schema version, so that an
 # older tinyRAG still opens the file: sources it adds get the column's default 0, "read by an older reader";
 # one it imports again keeps the number it had, which only a downgrade and upgrade again can make wrong).
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
+# The version whose full-text indexes hold what this one's do: opening an older file rebuilds them.
+_INDEX_VERSION = 4
 
 # Pages the write-ahead log may hold before a commit copies them into the database (SQLite's default is
 # 1,000, 4 MB). Each copy syncs the log and the database to disk and copies every page changed since the
@@ -102,7 +106,9 @@ CREATE TABLE IF NOT EXISTS chunks(
     source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
     ordinal INTEGER NOT NULL,
     heading TEXT NOT NULL,
-    text TEXT NOT NULL
+    text TEXT NOT NULL,
+    -- the id in its HTML page the passage starts under (opened at it); NULL without one
+    anchor TEXT
 );
 CREATE INDEX IF NOT EXISTS chunks_source ON chunks(source_id, ordinal);
 CREATE TABLE IF NOT EXISTS vectors(
@@ -182,7 +188,7 @@ def needs_rebuild(data_dir: Path) -> bool:
     except sqlite3.DatabaseError:
         return False
     version = int(meta["schema_version"]) if meta.get("schema_version", "").isdigit() else 1
-    return version < SCHEMA_VERSION or meta.get("index_unicode") != unicodedata.unidata_version
+    return version < _INDEX_VERSION or meta.get("index_unicode") != unicodedata.unidata_version
 
 
 # The tables any version has made (FTS5 adds its own: chunks_fts_data, _idx, _docsize, _config).
@@ -382,7 +388,9 @@ class KnowledgeBase:
                 self.conn.create_function("index_form", 1, index_form, deterministic=True)
                 refuse_unusable(self.path, self.conn)
                 self.conn.execute("SELECT 1 FROM sources LIMIT 1")
-                self._reader_versions = "reader_version" in table_columns(self.conn).get("sources", set())
+                columns = table_columns(self.conn)
+                self._reader_versions = "reader_version" in columns.get("sources", set())
+                self._anchors = "anchor" in columns.get("chunks", set())
             except (sqlite3.DatabaseError, StoreError) as exc:
                 if self.conn is not None:
                     self.conn.close()
@@ -406,6 +414,7 @@ class KnowledgeBase:
             self.conn.create_function("index_form", 1, index_form, deterministic=True)
             self.conn.executescript(_SCHEMA)
             self._migrate()
+            self._anchors = True  # made with the table, or added by _migrate
             self._add_reader_version()
         except (sqlite3.DatabaseError, StoreError) as exc:
             self.conn.close()  # not left open on a file it cannot use
@@ -437,8 +446,10 @@ class KnowledgeBase:
                     " AND content_hash NOT LIKE ? || '%'",
                     (_RELINK_MARK, *relink, _RELINK_MARK),
                 )
-            if version < 4 or unicode_changed:
+            if version < _INDEX_VERSION or unicode_changed:
                 self._reindex()
+            if "anchor" not in table_columns(conn).get("chunks", set()):
+                conn.execute("ALTER TABLE chunks ADD COLUMN anchor TEXT")  # instant: old rows read NULL
             conn.executemany(
                 "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 [("schema_version", str(SCHEMA_VERSION)), ("index_unicode", unicodedata.unidata_version)],
@@ -524,10 +535,11 @@ class KnowledgeBase:
         return int(row[0]) if row else 0
 
     def chunks(self, source_id: int) -> list[Chunk]:
+        anchor = "anchor" if self._anchors else "NULL"
         rows = self.conn.execute(
-            "SELECT heading, text FROM chunks WHERE source_id = ? ORDER BY ordinal", (source_id,)
+            f"SELECT heading, text, {anchor} FROM chunks WHERE source_id = ? ORDER BY ordinal", (source_id,)
         ).fetchall()
-        return [Chunk(h, t) for h, t in rows]
+        return [Chunk(h, t, a) for h, t, a in rows]
 
     def count_chunks(self) -> int:
         return self.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
@@ -740,8 +752,8 @@ class KnowledgeBase:
                 first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
                 ids = range(first, first + len(chunks))
                 conn.executemany(
-                    "INSERT INTO chunks(id, source_id, ordinal, heading, text) VALUES(?,?,?,?,?)",
-                    ((cid, source_id, n, c.heading, c.text) for n, (cid, c) in enumerate(zip(ids, chunks))),
+                    "INSERT INTO chunks(id, source_id, ordinal, heading, text, anchor) VALUES(?,?,?,?,?,?)",
+                    ((cid, source_id, n, c.heading, c.text, c.anchor) for n, (cid, c) in enumerate(zip(ids, chunks))),
                 )
                 indexed_title = index_form(title)
                 conn.executemany(

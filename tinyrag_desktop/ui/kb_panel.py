@@ -42,7 +42,7 @@ from ..kb.readers import SUPPORTED
 from ..kb.store import db_path, needs_rebuild
 from .kb_address import web_address_problem, with_scheme
 from ..settings import Settings
-from .kb_results import HitDelegate, preview
+from .kb_results import ANCHOR_ROLE, HitDelegate, preview
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
 from .markdown_render import window_words
 from .sources import open_source, source_label, wikipedia_article
@@ -244,7 +244,8 @@ class KnowledgePanel(QWidget):
         self.results.setItemDelegate(HitDelegate(self.results))
         self.results.setResizeMode(QListWidget.ResizeMode.Adjust)  # wrap again when the panel is resized
         self.results.setAccessibleName("Matching passages")
-        self.results.itemActivated.connect(lambda item: self._open(item.data(Qt.ItemDataRole.UserRole)))
+        self.results.itemActivated.connect(  # at the passage's place in its page (an HTML id), if it has one
+            lambda item: self._open(item.data(Qt.ItemDataRole.UserRole), item.data(ANCHOR_ROLE)))
         scol.addWidget(self.results, 1)
         self.tabs.addTab(search_tab, "Search")
         self.tabs.currentChanged.connect(self._on_tab)
@@ -529,12 +530,12 @@ class KnowledgePanel(QWidget):
             menu.addAction(text, lambda act=act: act()).setEnabled(not self._busy)
         menu.popup(self.sources_view.viewport().mapToGlobal(pos))
 
-    def _open(self, location: str | None) -> None:
+    def _open(self, location: str | None, anchor: str | None = None) -> None:
         """Open a source as the answer's Sources line does: a file moved or deleted since its import is said
         so (the desktop showed nothing), and an article stored by title opens on Wikipedia, not as a file."""
         if not location:
             return
-        problem = open_source(location)
+        problem = open_source(location, anchor)
         if problem:
             self.status_label.setText(problem)
 
@@ -862,6 +863,7 @@ class KnowledgePanel(QWidget):
         for n, hit in enumerate(hits, start=1):
             item = QListWidgetItem(f"[{n}] {hit.heading or hit.title}\n{hit.location}\n{preview(hit.text)}")
             item.setData(Qt.ItemDataRole.UserRole, hit.location)
+            item.setData(ANCHOR_ROLE, hit.anchor)
             item.setToolTip(hit.text[:2000])
             self.results.addItem(item)
         if not hits and not self.results.count():

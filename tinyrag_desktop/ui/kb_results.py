@@ -8,6 +8,10 @@ from PySide6.QtCore import QModelIndex, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+# A result's data: its location (Qt.UserRole; None for a message), and under this role the anchor it opens
+# at (the id in its HTML page the passage is under; None: the page's top).
+ANCHOR_ROLE = Qt.ItemDataRole.UserRole + 1
+
 
 class HitDelegate(QStyledItemDelegate):
     """Draws a search result as three parts: where it is (bold), its file or address (grey), the passage.

@@ -6,6 +6,12 @@ the results of the tools that read documents: ``rag_knowledge`` (one location pe
 ones are opened (a knowledge base may hold anything, and a click must never run a ``javascript:`` or
 custom-scheme handler).
 
+A passage of an HTML page knows the id it sits under (its ``anchor``): the page then opens there. A web
+address takes it as its ``#fragment``. A file does not: the desktop's openers drop a file URL's fragment
+(xdg-open's generic path, Windows' and macOS's file handlers) or refuse it (``gio open``), so a small page
+in the app's cache folder is opened instead, which sends the browser on to the file at its anchor. A
+browser installed as a snap or a Flatpak cannot read that folder: the file is then opened at its top.
+
 A source the model was given a citation number for shows it ("[1] guide.md"): the route's passages are
 numbered by document in the prompt, and each ``rag_knowledge`` result by document too (``tools.rag``), so
 the numbers come from the route's order and from the result's own heads. When two searches of one answer
@@ -15,10 +21,17 @@ shows each search's sources apart, under its query. Pages (``url_fetch``, ``wiki
 
 from __future__ import annotations
 
+import hashlib
+import html
+import json
+import logging
+import os
 import re
-from dataclasses import dataclass
+import subprocess
+import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 from urllib.parse import SplitResult, unquote, urlsplit
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, QUrl, Signal
@@ -29,6 +42,8 @@ from ..tools.registry import SOURCE_TOOLS
 from .theme import paint_focus_ring
 
 __all__ = ["SOURCE_TOOLS", "SourceEntry", "SourcesRow", "arrange", "split_sources"]
+
+log = logging.getLogger(__name__)
 
 OPENABLE_SCHEMES = frozenset({"http", "https", "file"})
 LABEL_MAX = 48  # characters of a link's label; the tooltip has the whole location
@@ -48,11 +63,13 @@ def split_sources(text: str) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class SourceEntry:
     """One link of the Sources line: a location, the citation numbers the model had for it (none for a
-    page it read), and the caption of the group it stands in ("" while the numbers need no group)."""
+    page it read), the caption of the group it stands in ("" while the numbers need no group), and the
+    anchor to open it at (the id in an HTML page above the best passage the answer used; None: its top)."""
 
     location: str
     numbers: tuple[int, ...] = ()
     group: str = ""
+    anchor: str | None = None
 
 
 # A group of sources as the answer gathered them: its caption, and (location, numbers) pairs in order.
@@ -65,13 +82,21 @@ def cited_as(numbers: Sequence[int]) -> str:
     return f"[{', '.join(str(n) for n in numbers)}]" if numbers else ""
 
 
-def arrange(sets: Sequence[SourceSet]) -> list[SourceEntry]:
-    """The Sources line's entries for ``sets`` (the route's, then each reading tool's, in the answer's order).
+def arrange(sets: Sequence[SourceSet], anchors: Mapping[str, str | None] | None = None) -> list[SourceEntry]:
+    """The Sources line's entries for ``sets`` (the route's, then each reading tool's, in the answer's order),
+    each at its location's anchor in ``anchors`` (that of the best passage the answer used from it), if any.
 
     When every number names one location, each location is listed once, with all its numbers, in the order
     of its first number (the pages with none after them). When a number names two (two searches each numbered from 1), each numbered set is listed
     apart under its caption, and the pages that have no number after them.
     """
+    entries = _arranged(sets)
+    if not anchors:
+        return entries
+    return [replace(e, anchor=anchors.get(e.location)) if anchors.get(e.location) else e for e in entries]
+
+
+def _arranged(sets: Sequence[SourceSet]) -> list[SourceEntry]:
     named: dict[int, set[str]] = {}
     for _caption, pairs in sets:
         for location, numbers in pairs:
@@ -236,8 +261,9 @@ def unique_labels(locations: list[str]) -> list[str]:
     return labels
 
 
-def open_source(location: str) -> str | None:
-    """Open a source with the desktop's handler (viewer or browser); None, or why it could not be opened."""
+def open_source(location: str, anchor: str | None = None) -> str | None:
+    """Open a source with the desktop's handler (viewer or browser), at ``anchor`` (an id in an HTML page)
+    when given; None, or why it could not be opened."""
     url = source_url(location)
     if url is None:
         return f"{location} is not a file or web address that can be opened."
@@ -246,9 +272,78 @@ def open_source(location: str) -> str | None:
         # link's tooltip has the whole location)
         name = Path(url.toLocalFile()).name or url.toLocalFile()
         return f"“{name}” is not there any more: it was moved or deleted since it was imported."
-    if not QDesktopServices.openUrl(url):
+    if not QDesktopServices.openUrl(anchored_url(url, anchor)):
         return f"No application on this computer would open {location}."
     return None
+
+
+def anchored_url(url: QUrl, anchor: str | None) -> QUrl:
+    """What to open for ``url`` at ``anchor``: a web address with it as its fragment; for a file, a page
+    that sends the browser on to the file at it (see the module's docstring); ``url`` as it is when there
+    is no anchor, or no such page can be used."""
+    if not anchor:
+        return url
+    if url.scheme().lower() in ("http", "https"):
+        target = QUrl(url)
+        target.setFragment(anchor)
+        return target
+    if not url.isLocalFile() or _browser_is_sandboxed():
+        return url
+    target = QUrl.fromLocalFile(url.toLocalFile())
+    target.setFragment(anchor)
+    try:
+        return QUrl.fromLocalFile(str(_write_redirect(target, Path(url.toLocalFile()).name, anchor)))
+    except OSError as exc:  # a cache folder that cannot be written: at the top, as before anchors
+        log.warning("could not write the page that opens %s at #%s: %s", url.toLocalFile(), anchor, exc)
+        return url
+
+
+def redirect_folder() -> Path:
+    """Where the pages that open a file at an anchor are written: the app's cache folder."""
+    from platformdirs import user_cache_dir
+
+    from ..paths import APP_NAME
+
+    return Path(user_cache_dir(APP_NAME, appauthor=False)) / "open"
+
+
+def _write_redirect(target: QUrl, name: str, anchor: str) -> Path:
+    """Write the page that sends the browser to ``target`` (a file URL with its fragment); its path. One
+    page per target, written again each time: the folder holds as many as places opened, a few KB each."""
+    address = target.toString(QUrl.ComponentFormattingOption.FullyEncoded)
+    folder = redirect_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{hashlib.sha256(address.encode()).hexdigest()[:20]}.html"
+    # The meta refresh and the script both go on (a browser may ignore one); the link is for one that
+    # does neither. location.replace leaves this page out of the browser's history: Back leaves the file.
+    path.write_text(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+        f"<meta http-equiv=\"refresh\" content=\"0; url={html.escape(address)}\">\n"
+        f"<title>{html.escape(name)}</title></head>\n"
+        f"<body><script>location.replace({json.dumps(address)});</script>\n"
+        f"<p><a href=\"{html.escape(address)}\">Open {html.escape(name)} at “{html.escape(anchor)}”</a></p>"
+        "</body></html>\n", encoding="utf-8")
+    return path
+
+
+# Where snapd and Flatpak put the desktop files of the applications they install.
+_SANDBOXED_APPS = ("/var/lib/snapd/desktop/applications", "/var/lib/flatpak/exports/share/applications",
+                   "~/.local/share/flatpak/exports/share/applications")
+
+
+def _browser_is_sandboxed() -> bool:
+    """Whether this desktop opens HTML files with a snap or a Flatpak (Ubuntu's Firefox is a snap). Such a
+    browser cannot read hidden folders of the home folder, nor /tmp: the page of _write_redirect would
+    show "access denied" where the file opened at its top before."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        found = subprocess.run(["xdg-mime", "query", "default", "text/html"], capture_output=True, text=True,
+                               timeout=3, stdin=subprocess.DEVNULL).stdout.strip()
+    except (OSError, subprocess.SubprocessError):  # no xdg-utils: xdg-open is not what opens files either
+        return False
+    return bool(found) and os.sep not in found and any(
+        (Path(folder).expanduser() / found).is_file() for folder in _SANDBOXED_APPS)
 
 
 class _FlowLayout(QLayout):
@@ -339,6 +434,7 @@ class SourceLink(QToolButton):
         self.location = location
         self.numbers = tuple(numbers)
         self.group = ""  # the caption of its group in the row ("" when there is none)
+        self.anchor: str | None = None  # where in the page it opens (see SourceEntry)
         self._label = label
         self.setAutoRaise(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -362,7 +458,7 @@ class SourceLink(QToolButton):
         paint_focus_ring(self)
 
     def open(self) -> bool:
-        problem = open_source(self.location)
+        problem = open_source(self.location, self.anchor)
         if problem:
             self.openFailed.emit(problem)
         return problem is None
@@ -440,6 +536,7 @@ class SourcesRow(QWidget):
                 link = SourceLink(loc, labels[loc], self._link_colour, self, entry.numbers)
                 link.group = entry.group
                 link.openFailed.connect(self.openFailed)
+            link.anchor = entry.anchor
             link.set_label(labels[loc])
             self._flow.addWidget(link)
             links.append(link)
