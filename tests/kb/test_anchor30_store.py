@@ -1,5 +1,5 @@
-"""Anchors in the store: chunks.anchor (schema 5), the migration of a schema-4 knowledge base in place,
-and the anchor on every search hit."""
+"""Anchors in the store: chunks.anchor, added in place to a knowledge base made before it (the schema stays 4:
+an older tinyRAG still opens the file), and the anchor on every search hit."""
 
 from __future__ import annotations
 
@@ -50,10 +50,9 @@ def test_imported_html_passages_are_stored_and_found_with_their_anchor(tmp_path)
 
 
 def _as_schema_4(data: Path) -> None:
-    """The knowledge base in ``data`` as tinyRAG with schema 4 left it: chunks without an anchor column."""
+    """The knowledge base in ``data`` as tinyRAG before anchors left it: chunks without an anchor column."""
     with sqlite3.connect(db_path(data)) as conn:
         conn.execute("ALTER TABLE chunks DROP COLUMN anchor")
-        conn.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
     conn.close()
 
 
@@ -81,8 +80,9 @@ def test_a_schema_4_knowledge_base_is_searched_then_migrated_in_place_keeping_ev
     monkeypatch.undo()
 
     with open_store(data) as kb:
-        assert kb.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "5"
-        assert SCHEMA_VERSION == 5
+        assert kb.conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "4"
+        assert SCHEMA_VERSION == 4  # an older tinyRAG opens the file still: it only lacks the anchors
+        assert "anchor" in {row[1] for row in kb.conn.execute("PRAGMA table_info(chunks)")}
         assert _rows(kb) == before  # every source and passage as it was
         assert kb.conn.execute("SELECT * FROM links ORDER BY id").fetchall() == links
         assert kb.conn.execute("SELECT count(*) FROM chunks WHERE anchor IS NOT NULL").fetchone()[0] == 0

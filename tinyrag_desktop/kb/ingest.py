@@ -60,8 +60,9 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 # of being skipped as unchanged and keeping its old chunks for good. Sources stored before the version was
 # recorded count as 0. (1: the first recorded. 2: an HTML table whose first row is data no longer repeats
 # that row above each passage; an HTML <table> inside Markdown reads as rows of cells; AsciiDoc description
-# lists read as terms and their text, not as code.)
-READER_VERSION = 2
+# lists read as terms and their text, not as code. 3: an HTML page's passages keep the id they sit under,
+# where the page opens.)
+READER_VERSION = 3
 
 # The sources read are stored together, in one transaction, once STORE_EVERY seconds have passed since the
 # first of them was read, or _STORE_CHARS of their text wait; and before a web page, a Wikipedia article or

@@ -46,14 +46,12 @@ DB_NAME = "knowledge.db"
 # 1: sources, chunks, vectors, chunks_fts. 2: links and links_fts (added in place; see _migrate).
 # 3: the same tables; links are now read from Markdown, reStructuredText, text files and web pages too.
 # 4: the same tables; the full-text indexes hold index_form's text (full-width letters, CJK words).
-# 5: chunks.anchor, the id in an HTML page a passage starts under (added in place: older chunks get NULL
-# and open at the top of their page, as before).
 # Any version: sources.reader_version may be missing (added in place, not a new schema version, so that an
 # older tinyRAG still opens the file: sources it adds get the column's default 0, "read by an older reader";
 # one it imports again keeps the number it had, which only a downgrade and upgrade again can make wrong).
-SCHEMA_VERSION = 5
-# The version whose full-text indexes hold what this one's do: opening an older file rebuilds them.
-_INDEX_VERSION = 4
+# So may chunks.anchor, the id in an HTML page a passage starts under (added in place the same way: older
+# passages, and those an older tinyRAG adds, get NULL and open at the top of their page).
+SCHEMA_VERSION = 4
 
 # Pages the write-ahead log may hold before a commit copies them into the database (SQLite's default is
 # 1,000, 4 MB). Each copy syncs the log and the database to disk and copies every page changed since the
@@ -188,7 +186,7 @@ def needs_rebuild(data_dir: Path) -> bool:
     except sqlite3.DatabaseError:
         return False
     version = int(meta["schema_version"]) if meta.get("schema_version", "").isdigit() else 1
-    return version < _INDEX_VERSION or meta.get("index_unicode") != unicodedata.unidata_version
+    return version < SCHEMA_VERSION or meta.get("index_unicode") != unicodedata.unidata_version
 
 
 # The tables any version has made (FTS5 adds its own: chunks_fts_data, _idx, _docsize, _config).
@@ -414,8 +412,7 @@ class KnowledgeBase:
             self.conn.create_function("index_form", 1, index_form, deterministic=True)
             self.conn.executescript(_SCHEMA)
             self._migrate()
-            self._anchors = True  # made with the table, or added by _migrate
-            self._add_reader_version()
+            self._add_columns()
         except (sqlite3.DatabaseError, StoreError) as exc:
             self.conn.close()  # not left open on a file it cannot use
             if isinstance(exc, StoreError):
@@ -446,32 +443,36 @@ class KnowledgeBase:
                     " AND content_hash NOT LIKE ? || '%'",
                     (_RELINK_MARK, *relink, _RELINK_MARK),
                 )
-            if version < _INDEX_VERSION or unicode_changed:
+            if version < 4 or unicode_changed:
                 self._reindex()
-            if "anchor" not in table_columns(conn).get("chunks", set()):
-                conn.execute("ALTER TABLE chunks ADD COLUMN anchor TEXT")  # instant: old rows read NULL
             conn.executemany(
                 "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 [("schema_version", str(SCHEMA_VERSION)), ("index_unicode", unicodedata.unidata_version)],
             )
 
-    def _add_reader_version(self) -> None:
-        """Add ``sources.reader_version`` to a file made before it (its sources get 0: read again on their next
-        import). A file that cannot be written now (read-only, another program writing) is left without it,
-        to be listed and searched as it is; the next open that can write adds it."""
+    def _add_columns(self) -> None:
+        """Add ``sources.reader_version`` and ``chunks.anchor`` to a file made before them (its sources get
+        0: read again on their next import; its passages no anchor). A file that cannot be written now
+        (read-only, another program writing) is left without them, to be listed and searched as it is; the
+        next open that can write adds them."""
         conn = self.conn
-        self._reader_versions = "reader_version" in table_columns(conn).get("sources", set())
-        if self._reader_versions:
+        columns = table_columns(conn)
+        self._reader_versions = "reader_version" in columns.get("sources", set())
+        self._anchors = "anchor" in columns.get("chunks", set())
+        if self._reader_versions and self._anchors:
             return
         try:
             with _transaction(conn):
-                conn.execute("ALTER TABLE sources ADD COLUMN reader_version INTEGER NOT NULL DEFAULT 0")
+                if not self._reader_versions:
+                    conn.execute("ALTER TABLE sources ADD COLUMN reader_version INTEGER NOT NULL DEFAULT 0")
+                if not self._anchors:
+                    conn.execute("ALTER TABLE chunks ADD COLUMN anchor TEXT")  # instant: old rows read NULL
         except sqlite3.OperationalError as exc:
             if not getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_READONLY", "SQLITE_BUSY")):
                 raise
-            log.info("%s: reader_version not added for now: %s", self.path, exc)
+            log.info("%s: columns not added for now: %s", self.path, exc)
             return
-        self._reader_versions = True
+        self._reader_versions = self._anchors = True
 
     def _reindex(self) -> None:
         """Build both full-text indexes again from the stored text (in the caller's transaction).
@@ -751,10 +752,16 @@ class KnowledgeBase:
                     conn.execute("UPDATE sources SET reader_version = ? WHERE id = ?", (reader_version, source_id))
                 first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
                 ids = range(first, first + len(chunks))
-                conn.executemany(
-                    "INSERT INTO chunks(id, source_id, ordinal, heading, text, anchor) VALUES(?,?,?,?,?,?)",
-                    ((cid, source_id, n, c.heading, c.text, c.anchor) for n, (cid, c) in enumerate(zip(ids, chunks))),
-                )
+                if self._anchors:
+                    conn.executemany(
+                        "INSERT INTO chunks(id, source_id, ordinal, heading, text, anchor) VALUES(?,?,?,?,?,?)",
+                        ((cid, source_id, n, c.heading, c.text, c.anchor) for n, (cid, c) in enumerate(zip(ids, chunks))),
+                    )
+                else:  # a file another program held when it was opened: the column is added at the next open
+                    conn.executemany(
+                        "INSERT INTO chunks(id, source_id, ordinal, heading, text) VALUES(?,?,?,?,?)",
+                        ((cid, source_id, n, c.heading, c.text) for n, (cid, c) in enumerate(zip(ids, chunks))),
+                    )
                 indexed_title = index_form(title)
                 conn.executemany(
                     "INSERT INTO chunks_fts(rowid, title, heading, text) VALUES(?,?,?,?)",
