@@ -86,7 +86,7 @@ class ScriptedLLMServer:
         self.requests: list[dict[str, Any]] = []
         self.embedding_requests: list[dict[str, Any]] = []  # POST /v1/embeddings (see embed_server.embed)
         # Other servers' own endpoints (Ollama's /api/ps, llama.cpp's /props…): path → the JSON to answer a GET
-        # or POST with; and ``refuse``, a chat request → the Status to refuse it with (a context too small), or None.
+        # or POST with (or a function giving it, called at each request); and ``refuse``, a chat request → the Status to refuse it with (a context too small), or None.
         self.pages: dict[str, Any] = {}
         self.refuse: Callable[[dict[str, Any]], Status | None] | None = None
         self.asked: list[str] = []  # the paths of the requests for ``pages``, in order
@@ -104,7 +104,8 @@ class ScriptedLLMServer:
                 if self.path not in server.pages:
                     return False
                 server.asked.append(self.path)
-                self._send(200, json.dumps(server.pages[self.path]))
+                page = server.pages[self.path]
+                self._send(200, json.dumps(page() if callable(page) else page))  # a callable: its answer now
                 return True
 
             def do_GET(self) -> None:

@@ -187,8 +187,9 @@ SCHEMA: tuple[Option, ...] = (
            minimum=1, maximum=3600),
     Option("max_tokens", int, 0, "Longest reply per round, in tokens (0: the server's default).",
            minimum=0, maximum=131072),
-    Option("context_tokens", int, 0, "The model's context in tokens: how much of a chat it reads at once "
-           "(0: ask the server).", minimum=0, maximum=4194304),
+    Option("context_tokens", int, 0, "How much of a chat to send at once, in tokens: no more than the model's "
+           "context, which the server says (0: as the server says; a larger number than it says is not used; "
+           "below 512, 512).", minimum=0, maximum=1048576),
     Option("result_max_chars", int, 8000, "Longest tool result handed back to the model, in characters.",
            minimum=200, maximum=200000),
     Option("searxng_url", str, "", "A SearXNG instance for websearch (empty: DuckDuckGo).", form="url or empty",

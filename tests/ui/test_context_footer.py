@@ -25,9 +25,10 @@ def test_a_long_chat_answer_says_its_first_messages_were_not_sent(make_window, q
         answer = win.view.answers()[-1]
         left = int(answer.stats["left_out"])
         assert 0 < left < 60 and answer.stats["window"] == 2048
-        assert answer.footer().endswith(f"first {left} messages not sent")
+        assert answer.footer().endswith(f"{left} earlier messages not read")
         tip = answer._footer.toolTip()
-        assert "about 2,048 tokens" in tip and f"first {left} messages" in tip and "Settings → Limits" in tip
+        assert "about 2,048 tokens" in tip and f"first {left} messages" in tip and "OLLAMA_CONTEXT_LENGTH" in tip
+        assert answer._footer.accessibleDescription() == tip
         sent = server.requests[-1]["messages"]
         assert sent[0]["role"] == "system" and sent[-1]["content"] == "And when do I prune?"
         answer.grab().save(str(tmp_path / "footer.png"))
@@ -42,4 +43,4 @@ def test_a_long_chat_answer_says_its_first_messages_were_not_sent(make_window, q
 def test_footer_words_for_one_and_for_none():
     stats = {"rounds": 1, "tools_run": 0, "elapsed_ms": 1500}
     assert footer_text(stats) == "1.5 s"
-    assert footer_text({**stats, "left_out": 1, "window": 4096}) == "1.5 s · first 1 message not sent"
+    assert footer_text({**stats, "left_out": 1, "window": 4096}) == "1.5 s · 1 earlier message not read"

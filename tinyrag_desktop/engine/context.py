@@ -22,9 +22,12 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import httpx
+
+from .errors import ContextTooLong
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +40,11 @@ SMALL_REQUEST = 1500
 OLLAMA_DEFAULT = 4096
 OLLAMA_OLD_DEFAULT = 2048  # before Ollama's /api/ps said the window, its default was 2,048
 PER_MESSAGE = 4  # the template's marks around each message
+MIN_WINDOW = 512  # the smallest context_tokens setting used: less holds not even the app's instructions
 MIN_RESULT = 400  # characters of a tool result kept however small the window: less says nothing
+PASSAGE_CHARS = 8000  # the knowledge-base passages' characters in the prompt (format_hits' max_chars)...
+MIN_PASSAGES = 1000  # ...halved, when the question leaves no room for them, down to this
+EARLIER_CUT = "\n[… the rest of these results was left out to fit the model's context]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +55,18 @@ class Window:
     sure: bool = True
 
 
+# What a tokenizer makes a token of, about: a word (one more for each 8 letters of a long one), up to three
+# digits, a mark or a line break, a run of spaces that indents, a character beyond ASCII.
+_PIECES = re.compile(r"[A-Za-z]{1,8}|[0-9]{1,3}|[^\sA-Za-z0-9]|\n| {2,}")
+MARGIN = 1.1  # the estimate's lean to the high side
+
+
+@lru_cache(maxsize=8192)
 def estimate(text: str) -> int:
-    """Tokens ``text`` takes, on the high side: English runs about four characters a token, code and numbers
-    about three; a character beyond ASCII (Chinese, Japanese, Cyrillic, emoji) is often a token of its own."""
-    wide = len(text) - len(text.encode("ascii", "ignore"))
-    return (len(text) - wide) // 3 + wide + 1
+    """Tokens ``text`` takes, a little on the high side (measured against real tokenizers, English prose runs
+    about 4.5 characters a token and this counts about 4; code and numbers about 3; Chinese and Japanese one
+    a character): a request estimated to fit must fit, as Ollama cuts a longer one without a word."""
+    return int(len(_PIECES.findall(text)) * MARGIN) + 1
 
 
 def cost(message: Message) -> int:
@@ -107,15 +121,28 @@ async def _get_json(http: httpx.AsyncClient, url: str, headers: Mapping[str, str
     return resp.json() if resp.status_code == 200 else None
 
 
-async def _ollama(http, root, model, headers, timeout) -> Window | None:
+def _loaded(running: Any, model: str) -> Window | None:
+    """The window of ``model`` in Ollama's list of loaded models (/api/ps), None when it is not loaded."""
+    for listed in running.get("models") or () if isinstance(running, dict) else ():
+        if isinstance(listed, dict) and _same_model(listed, model):
+            tokens = _number(listed.get("context_length"))
+            return Window(tokens) if tokens is not None else Window(OLLAMA_OLD_DEFAULT, sure=False)
+    return None
+
+
+async def _ollama(http, root, model, headers, timeout, load_timeout: float = 0.0) -> Window | None:
     running = await _get_json(http, f"{root}/api/ps", headers, timeout)
     if not isinstance(running, dict) or not isinstance(running.get("models"), list):
         return None
-    for listed in running["models"]:
-        if isinstance(listed, dict) and _same_model(listed, model):
-            if (tokens := _number(listed.get("context_length"))) is not None:
-                return Window(tokens)
-            return Window(OLLAMA_OLD_DEFAULT, sure=False)
+    if (window := _loaded(running, model)) is not None:
+        return window
+    if load_timeout > 0:
+        # Not loaded (Ollama unloads a model after 5 idle minutes): load it, as the question would, and read
+        # the window it was given (OLLAMA_CONTEXT_LENGTH, or more on a machine with much video memory).
+        loading = httpx.Timeout(connect=timeout.connect, read=load_timeout, write=timeout.write, pool=timeout.pool)
+        await _get_json(http, f"{root}/api/generate", headers, loading, {"model": model})
+        if (window := _loaded(await _get_json(http, f"{root}/api/ps", headers, timeout), model)) is not None:
+            return window
     shown = await _get_json(http, f"{root}/api/show", headers, timeout, {"model": model})
     if isinstance(shown, dict) and (found := re.search(r"(?m)^\s*num_ctx\s+(\d+)", str(shown.get("parameters", "")))):
         return Window(int(found.group(1)))
@@ -155,11 +182,12 @@ async def _vllm(http, root, model, headers, timeout, base_url: str = "") -> Wind
 
 
 async def ask_window(http: httpx.AsyncClient, base_url: str, model: str, *, headers: Mapping[str, str],
-                     connect_timeout: float) -> Window | None:
+                     connect_timeout: float, load_timeout: float = 0.0) -> Window | None:
     """The model's window as the server tells it (Ollama, llama.cpp, LM Studio, vLLM each have their own
-    way), or None when it does not. All are asked at once; a server that is not that kind answers 404."""
+    way), or None when it does not. All are asked at once; a server that is not that kind answers 404.
+    ``load_timeout``: how long Ollama may take to load a model it has not loaded (0: it is not loaded)."""
     root = _root(base_url)
-    timeout = httpx.Timeout(connect=connect_timeout, read=3.0, write=3.0, pool=connect_timeout)
+    timeout = httpx.Timeout(connect=connect_timeout, read=2.0, write=2.0, pool=connect_timeout)
 
     async def asking(probe, **more) -> Window | None:
         try:
@@ -168,8 +196,8 @@ async def ask_window(http: httpx.AsyncClient, base_url: str, model: str, *, head
             log.debug("asking %s for the context window: %s", probe.__name__, exc)
             return None
 
-    found = await asyncio.gather(asking(_ollama), asking(_llama_cpp), asking(_lm_studio),
-                                 asking(_vllm, base_url=base_url))
+    found = await asyncio.gather(asking(_ollama, load_timeout=load_timeout), asking(_llama_cpp),
+                                 asking(_lm_studio), asking(_vllm, base_url=base_url))
     sure = [w for w in found if w is not None and w.sure]
     return sure[0] if sure else next((w for w in found if w is not None), None)
 
@@ -204,21 +232,30 @@ def refused_window(text: str) -> int | None:
 class Fitting:
     """One request's conversation, cut to the model's window as it grows round by round.
 
-    ``tail`` is the request's own list (the question, then each round's reply and results): it is read, never
-    copied, so what the engine appends to it is in the next :meth:`convo`. ``ask`` finds the window, once,
-    when the request first grows past SMALL_REQUEST."""
+    ``tail`` is the request's own list (the question, then each round's reply and results): the engine
+    appends to it, and this cuts an earlier round's results in it when nothing else is left to leave out.
+    ``setting`` is the user's ``context_tokens`` (0: none). ``ask`` finds the server's window, once, when the
+    request first grows past SMALL_REQUEST; the smaller of the two is used, or the setting when the server
+    can only guess. ``smaller_head`` makes the system prompt again with its knowledge-base passages cut to
+    a number of characters (None: it has none)."""
 
     def __init__(self, head: Sequence[Message], history: Sequence[Message], tail: list[Message], *,
-                 max_tokens: int = 0, window: Window | None = None, ask=None) -> None:
+                 max_tokens: int = 0, setting: int = 0, ask=None, smaller_head=None) -> None:
         self.head, self.history, self.tail = list(head), list(history), tail
         self.max_tokens = max_tokens
-        self.window = window
-        self.budget = self._budget(window.tokens) if window else None
+        self.window = Window(setting) if setting else None
+        self.budget = self._budget(self.window.tokens) if self.window else None
         self.ask = ask
+        self.smaller_head = smaller_head
+        self._passage_chars = PASSAGE_CHARS
         self.left_out = 0  # the most messages of the chat left out of one round
 
     def _budget(self, window: int) -> int:
         return window - reserve(window, self.max_tokens)
+
+    def _use(self, window: Window) -> None:
+        self.window = window
+        self.budget = self._budget(window.tokens)
 
     async def convo(self) -> list[Message]:
         await self._know()
@@ -226,15 +263,40 @@ class Fitting:
             return [*self.head, *self.history, *self.tail]
         convo, left = fit(self.head, self.history, self.tail, self.budget)
         self.left_out = max(self.left_out, left)
+        if left < len(self.history) or tokens(convo) <= self.budget:
+            return convo
+        # Nothing earlier is left to leave out: the passages in the prompt are cut, then earlier rounds' results.
+        while tokens(convo) > self.budget and self.smaller_head is not None and self._passage_chars > MIN_PASSAGES:
+            self._passage_chars //= 2
+            self.head = list(self.smaller_head(self._passage_chars))
+            convo = [*self.head, *self.tail]
+        for at in range(2, len(self.tail) - 1, 2):  # the results of each round but the last, oldest first
+            if tokens(convo) <= self.budget:
+                break
+            text = str(self.tail[at].get("content", ""))
+            if len(text) > MIN_RESULT * 2:
+                self.tail[at] = {**self.tail[at], "content": text[:MIN_RESULT] + EARLIER_CUT}
+                convo = [*self.head, *self.tail]
+        if self.window.sure and tokens(convo) / MARGIN > self.window.tokens:
+            # Sent, Ollama would cut its front (these instructions first) without a word; others refuse it.
+            raise ContextTooLong(too_long_words(self.window.tokens, int(tokens(convo) / MARGIN)), self.window.tokens)
         return convo
 
     async def _know(self, more: int = 0) -> None:
         """Ask the window, once, when the request (and ``more`` tokens to come) grows past SMALL_REQUEST."""
-        whole = sum(map(cost, (*self.head, *self.history, *self.tail))) + more
-        if self.budget is None and self.ask is not None and whole > SMALL_REQUEST:
-            ask, self.ask = self.ask, None
-            self.window = await ask()
-            self.budget = self._budget(self.window.tokens) if self.window else None
+        if self.ask is None or tokens((*self.head, *self.history, *self.tail)) + more <= SMALL_REQUEST:
+            return
+        ask, self.ask = self.ask, None
+        told = await ask()
+        if told is not None and (self.window is None or told.sure and told.tokens < self.window.tokens):
+            self._use(told)  # the setting is used up to what the server says, not beyond it
+
+    def reply_tokens(self, sent: Sequence[Message]) -> int:
+        """The max_tokens to ask for with ``sent``: the setting, no more than the window leaves (vLLM refuses
+        a request whose prompt and reply together exceed it); 0 for the server's own."""
+        if not self.max_tokens or self.window is None:
+            return self.max_tokens
+        return max(64, min(self.max_tokens, self.window.tokens - tokens(sent)))
 
     async def result_chars(self, reply: str, results: Sequence[str], most: int) -> int:
         """The longest a tool result may be (``most``, the setting, at the longest) when the round's ``reply``
@@ -243,14 +305,14 @@ class Fitting:
         await self._know(estimate(reply) + sum(estimate(r[:most]) for r in results))
         if self.budget is None or not results:
             return most
-        room = self.budget - sum(map(cost, self.head)) - sum(map(cost, self.tail)) - estimate(reply) - 2 * PER_MESSAGE
+        room = self.budget - tokens(self.head) - tokens(self.tail) - estimate(reply) - 2 * PER_MESSAGE
         room -= 150  # the results message's own words: the untrusted-data note, the tags, the question again
-        return max(MIN_RESULT, min(most, room * 3 // len(results)))  # estimate() takes three characters a token
+        return max(MIN_RESULT, min(most, room * 3 // len(results)))  # three characters a token, at the least
 
     def refused(self, said: int | None, sent: Sequence[Message]) -> bool:
         """The server refused ``sent`` as too long (``said``: the window its words named): a smaller budget,
         and whether a shorter request can be made at all (False when no earlier message is left to leave out)."""
-        budget = sum(map(cost, sent)) * 3 // 4  # the estimate was low (code, numbers): a quarter less
+        budget = tokens(sent) * 3 // 4  # the estimate was low (code, numbers): a quarter less
         if said:
             budget = min(budget, self._budget(said))
             if self.window is None or said < self.window.tokens:
@@ -262,11 +324,25 @@ class Fitting:
         return len(shorter) < len(sent)
 
 
+def tokens(messages: Sequence[Message]) -> int:
+    return sum(map(cost, messages))
+
+
+def too_long_words(window: int, size: int = 0) -> str:
+    """Why a request cannot be sent at all: the question (with its passages, or a round's results) is
+    longer than the model's whole context."""
+    about = f" (about {size:,} tokens)" if size else ""
+    holds = f"; the model's context holds {window:,} tokens" if window else ""
+    return (f"This question is longer than the model can read at once{about}{holds}. Shorten it, or give the "
+            "model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the "
+            "model with; llama.cpp: -c).")
+
+
 def left_out_words(left_out: int, window: int) -> str:
     """The footer's tooltip: what was left out, and what to do about it."""
     messages = f"first {left_out} messages" if left_out != 1 else "first message"
     holds = f" (its context holds about {window:,} tokens)" if window else ""
     return (f"This chat is longer than the model can read at once{holds}, so the {messages} of this chat "
-            "were not sent with this question. Start a new chat for "
-            "a new topic, or give the model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the "
-            "context length it loads the model with; llama.cpp: -c) and set it in Settings → Limits.")
+            "were not sent with this question: the model answered without them. Start a new chat for a new "
+            "topic, or give the model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the "
+            "context length it loads the model with; llama.cpp: -c).")

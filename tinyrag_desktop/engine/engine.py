@@ -26,7 +26,7 @@ from ..tools.errors import ToolError
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
 from . import prompts
 from .config import EngineConfig
-from .context import Fitting, Window, ask_window
+from .context import MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window
 from .errors import BadResponse, ContextTooLong, LLMError
 from .events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted
 from .llm import LLMClient
@@ -51,6 +51,10 @@ _READ_FROM: set[Path] = set()  # the data folders whose file has been read into 
 THINKING_MODELS = "thinking-models.json"
 # (base URL, model) → the context window a refusal showed, for the next request when the server cannot say it
 _REFUSED_AT: dict[tuple[str, str], int] = {}
+# (base URL, model) → the window the server told, and when; asked again after WINDOW_KEPT seconds (a model
+# loaded again may have been given another)
+_TOLD: dict[tuple[str, str], tuple[Window, float]] = {}
+WINDOW_KEPT = 60.0
 # How the reason for a call to a tool the settings switch off begins (then the tool's own ``disabled_reason``);
 # the window knows such a call by it, and shows it as off, not as failed.
 DISABLED = "The tool {tool} is disabled: "
@@ -132,19 +136,21 @@ class Engine:
         context = _context(question, offered)
         yield Route(decision.mode, decision.reason, decision.hints, _locations(offered), decision.problem)
 
-        head = [
-            {"role": "system", "content": prompts.system_prompt(
-                persona=system, tools=enabled, lang=str(settings.get("lang", "en")), context=context)},
-            *prompts.example_turns(enabled),
-        ]
+        def head_with(passage_chars: int = PASSAGE_CHARS) -> list[dict[str, str]]:
+            passages = _context(question, offered, passage_chars) if passage_chars != PASSAGE_CHARS else context
+            return [{"role": "system", "content": prompts.system_prompt(
+                persona=system, tools=enabled, lang=str(settings.get("lang", "en")), context=passages)},
+                *prompts.example_turns(enabled)]
+
+        head = head_with()
         chat = [{"role": str(m["role"]), "content": str(m["content"])} for m in messages]
         if decision.hints and chat and chat[-1]["role"] == "user":
             # Small models pick the right tool far more often when the question names it (and one tool:
             # two names confuse them, so the router hints the knowledge base only when nothing else fits).
             chat[-1] = {"role": "user", "content": f"{chat[-1]['content']}\n{prompts.hint_line(decision.hints[:1])}"}
         tail = chat[-1:]  # the question, then each round's reply and results: never left out
-        fitting = Fitting(head, chat[:-1], tail, max_tokens=cfg.max_tokens,
-                          window=Window(cfg.context_tokens) if cfg.context_tokens else None)
+        fitting = Fitting(head, chat[:-1], tail, max_tokens=cfg.max_tokens, setting=max(cfg.context_tokens, MIN_WINDOW) if cfg.context_tokens else 0,
+                          smaller_head=head_with if offered else None)
         client = LLMClient(
             self.http, str(settings.get("base_url", "")), str(settings.get("api_key", "") or ""),
             connect_timeout=cfg.connect_timeout, first_token_timeout=cfg.first_token_timeout,
@@ -246,12 +252,18 @@ class Engine:
             return ()
 
     async def _window(self, client: LLMClient, model: str, cfg: EngineConfig) -> Window | None:
-        """The model's context: as the server says it, else as a refusal said it, else the server's guess."""
+        """The model's context: as the server says it (kept for WINDOW_KEPT seconds: asked at every question
+        of a long chat, a slow server cost each its time), else as a refusal said it, else the server's guess."""
+        key = (client.base_url, model)
+        kept = _TOLD.get(key)
+        if kept is not None and time.monotonic() - kept[1] < WINDOW_KEPT:
+            return kept[0]
         told = await ask_window(self.http, client.base_url, model, headers=client.auth_headers(),
-                                connect_timeout=cfg.connect_timeout)
+                                connect_timeout=cfg.connect_timeout, load_timeout=cfg.first_token_timeout)
         if told is not None and told.sure:
+            _TOLD[key] = (told, time.monotonic())
             return told
-        learned = _REFUSED_AT.get((client.base_url, model))
+        learned = _REFUSED_AT.get(key)
         return Window(learned) if learned else told
 
     # -- one round --------------------------------------------------------------------------------
@@ -265,7 +277,7 @@ class Engine:
         while True:
             convo = await fitting.convo()
             try:
-                async for event in self._round(client, model, convo, rnd, req, ctx):
+                async for event in self._round(client, model, convo, rnd, req, ctx, fitting.reply_tokens(convo)):
                     yield event
                 return
             except ContextTooLong as exc:
@@ -286,6 +298,7 @@ class Engine:
         rnd: _Round,
         req: _Request,
         ctx: ToolContext,
+        max_tokens: int = 0,
     ) -> AsyncIterator[EngineEvent]:
         queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         parser = XMLParseState()
@@ -299,8 +312,8 @@ class Engine:
         async def pump() -> None:
             try:
                 extra: dict[str, Any] = {"stop": list(STOP_SEQUENCES)}
-                if req.config.max_tokens:
-                    extra["max_tokens"] = req.config.max_tokens
+                if max_tokens:
+                    extra["max_tokens"] = max_tokens
                 async for delta in client.stream_chat(convo, model=model, temperature=req.config.temperature,
                                                       **extra):
                     queue.put_nowait(("delta", delta))
@@ -634,8 +647,9 @@ def _has_documents(data_dir: Path) -> tuple[bool, str]:
         return False, str(exc)
 
 
-def _context(question: str, passages: Sequence[Hit]) -> str:
-    """The numbered passages as the system prompt shows them, or "" for none."""
+def _context(question: str, passages: Sequence[Hit], max_chars: int = PASSAGE_CHARS) -> str:
+    """The numbered passages as the system prompt shows them, or "" for none; ``max_chars``: the most their
+    texts may take together (each is cut to its share, see format_hits)."""
     from ..tools.rag import format_hits
 
     if not passages:
@@ -649,7 +663,7 @@ def _context(question: str, passages: Sequence[Hit]) -> str:
         knows = available()
         said = [w for w in passages.missing if any(ch.isdigit() for ch in w) or (knows and not is_word(w))]
         passages = Hits(passages, passages.corrected, passages.relevance, said)
-    return format_hits(question, passages)
+    return format_hits(question, passages, max_chars)
 
 
 def _used_passages(question: str, answer: str, passages: Sequence[Hit]) -> list[Hit]:

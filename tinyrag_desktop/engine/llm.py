@@ -31,6 +31,8 @@ from .errors import (
 from .context import is_refusal, refused_window
 from .sse import MAX_HELD, SSEDecoder, TooLong
 
+NO_MODELS = ("The server at {where} has no models yet. Get one first: with Ollama, `ollama pull llama3.2` in a "
+             "terminal; with LM Studio, download and load a model in its window.")
 START_HINT = "Is the server running? Start Ollama (`ollama serve`) or LM Studio's local server, or check the URL."
 
 
@@ -131,7 +133,7 @@ class LLMClient:
             return model
         models = await self.list_models()
         if not models:
-            raise ModelNotFound(f"The server at {self.base_url} has no models. Load or pull one first.")
+            raise ModelNotFound(NO_MODELS.format(where=self.base_url))
         return models[0]
 
     # -- chat -------------------------------------------------------------------------------------
@@ -274,13 +276,7 @@ class LLMClient:
     async def _chat_status_error(self, status: int, message: str, model: str, body: str = "") -> LLMError:
         said = message.lower()
         if status in (400, 413, 422, 500) and is_refusal(body or message):
-            window = refused_window(body or message)
-            holds = f" (its context holds {window:,} tokens)" if window else ""
-            return ContextTooLong(
-                f"This request is longer than the model can read at once{holds}, even with only the latest "
-                "messages of the chat. Start a new chat, ask a shorter question, or give the model a larger "
-                f"context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the model "
-                f"with; llama.cpp: -c).{f' The server said: {message}' if message else ''}", window)
+            return context_refusal(message, body)
         # "model" alone is not enough: "This model's maximum context length is 4096 tokens" is a 400 too
         about_the_model = model.lower() in said or ("model" in said and any(
             words in said for words in ("not found", "does not exist", "not exist", "unknown", "no such",
@@ -365,6 +361,8 @@ def _deltas(data: str) -> list[Delta | None]:
     err = obj.get("error")
     if err:  # some proxies send "error": null in every chunk
         message = err.get("message", err) if isinstance(err, dict) else err
+        if is_refusal(data):  # llama.cpp and LM Studio may refuse a too long request in the stream itself
+            raise context_refusal(str(message), data)
         raise ServerFailed(f"The model server reported an error during the answer: {message}")
     choices = obj.get("choices")
     out: list[Delta | None] = []
@@ -380,6 +378,18 @@ def _deltas(data: str) -> list[Delta | None]:
         if content or reasoning or finish:
             out.append(Delta(str(content), str(reasoning), str(finish) if finish else None))
     return out
+
+
+def context_refusal(message: str, body: str = "") -> ContextTooLong:
+    """The server's refusal of a request longer than the model's context, in words (``body``: the whole
+    error, which may name the window where its message does not)."""
+    window = refused_window(body or message)
+    holds = f" (its context holds {window:,} tokens)" if window else ""
+    said = f" The server said: {message}" if message else ""
+    return ContextTooLong(
+        f"This is longer than the model can read at once{holds}, even with only the question and the latest "
+        "messages. Shorten the question, or give the model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; "
+        f"LM Studio: the context length it loads the model with; llama.cpp: -c).{said}", window)
 
 
 def _server_message(text: str) -> str:

@@ -54,7 +54,7 @@ def footer_text(stats: dict[str, Any]) -> str:
     if stats.get("outcome") == "stopped":
         parts.append("stopped")
     if left_out := int(stats.get("left_out", 0)):
-        parts.append(f"first {left_out} message{'s' if left_out != 1 else ''} not sent")
+        parts.append(f"{left_out} earlier message{'s' if left_out != 1 else ''} not read")
     return " · ".join(parts)
 
 
@@ -620,7 +620,9 @@ class AnswerWidget(QFrame):
         # In a narrow window the line wraps between its parts, never inside one ("0.1" / "s").
         self._footer.setText(" · ".join(part.replace(" ", "\u00a0") for part in text.split(" · ")) if text else "")
         left_out = int(self._stats.get("left_out", 0)) if self._stats else 0
-        self._footer.setToolTip(left_out_words(left_out, int(self._stats.get("window", 0))) if left_out else "")
+        why = left_out_words(left_out, int(self._stats.get("window", 0))) if left_out else ""
+        self._footer.setToolTip(why)
+        self._footer.setAccessibleDescription(why)  # a screen reader says it too, not only a mouse hover
         self.copy_button.setVisible(not only_error and not self._empty())  # nothing to copy
         # Only an error: nothing is left in the row (Regenerate is the error's Retry), and shown empty it
         # left a gap between the error and the next question.

@@ -49,13 +49,13 @@ _LABELS = {
     # the limits in a person's words: "Max continuations" and "Max tools total" named the engine's fields
     "max_tools_total": "Tool calls per answer", "max_tools_per_round": "Tool calls per round",
     "max_continuations": "Rounds after the first", "max_tokens": "Longest reply (tokens)",
-    "websearch_results": "Web search results", "context_tokens": "Model's context (tokens)",
+    "websearch_results": "Web search results", "context_tokens": "Context to use (tokens)",
 }
 # What an empty box means, shown in it: an empty SearXNG URL was a blank a user could only guess at.
 _PLACEHOLDERS = {
     "api_key": "(none: local servers need none)", "searxng_url": "(none: DuckDuckGo)",
     "local_model": "(none: SmolLM2-135M, if installed)", "max_tokens": "(the server's default)",
-    "context_tokens": "(ask the server)",
+    "context_tokens": "(as the server says)",
 }
 # Numbers whose "no value" is a value: shown as an empty box with its placeholder ("Longest reply (tokens)
 # 0" read as "no reply at all"), and an empty box saved as that value.
@@ -203,6 +203,8 @@ def _range(opt: Option) -> str:
     """" (from 0 to 50)" for a number with limits, so the tooltip says what Save will accept."""
     if opt.type not in (int, float) or opt.minimum is None or opt.maximum is None:
         return ""
+    if opt.type is int:  # "to 4,194,304", not "to 4.1943e+06"
+        return f" (from {opt.minimum:,} to {opt.maximum:,})"
     return f" (from {_show(float(opt.minimum))} to {_show(float(opt.maximum))})"
 
 

@@ -14,6 +14,7 @@ from PySide6.QtGui import QActionGroup, QColor
 from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton
 
 from ..engine.errors import AuthenticationFailed, BadResponse, RateLimited, ServerFailed
+from ..engine.llm import NO_MODELS
 from .elided_label import ElidedLabel
 from .icons import dot_pixmap
 from .markdown_render import inline_code_html, window_words
@@ -191,7 +192,9 @@ class ServerStatus:
             return
         self.models = list(models)
         wanted = settings["chat_model"]
-        if wanted and wanted not in models:
+        if not models:  # it answers, but nothing can answer a question yet
+            self._set("warn", "no models", NO_MODELS.format(where=settings["base_url"]))
+        elif wanted and wanted not in models:
             self._set("warn", "model missing", f"The server is reachable, but has no model called “{wanted}”.")
         else:
             self._set("ok", f"reachable · {len(models)} model{'s' if len(models) != 1 else ''}")

@@ -1,0 +1,18 @@
+"""A server that answers but has no model yet: the status bar says "no models" in amber with how to get one,
+not a green "reachable · 0 models"; a question says the same words."""
+
+from __future__ import annotations
+
+from tests.sse_server import ScriptedLLMServer
+
+from .conftest import ask_and_wait
+
+
+def test_a_server_without_models_is_said_with_how_to_get_one(make_window, qloop):
+    with ScriptedLLMServer(models=()) as server:
+        win = make_window(server.base_url, chat_model="")
+        assert win.status.state == "warn" and win.status.reach.text() == "no models"
+        assert "`ollama pull llama3.2`" in win.status.reason and "LM Studio" in win.status.reason
+        assert qloop.run(ask_and_wait(win, "Hello?")) == "error"
+        error = win.view.answers()[-1].error
+        assert "has no models yet" in error and "ollama pull llama3.2" in error
