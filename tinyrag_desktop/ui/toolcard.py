@@ -432,6 +432,8 @@ class ToolCard(QFrame):
         if not self._result.startswith(expr + " "):
             return ""
         value = self._result[len(expr):]
+        if len(value) > _VALUE_SHOWN:  # "≈ 4.02387260077094e+2567", without "(a whole number of 2,568 digits)"
+            value = value.split(" (", 1)[0]
         return value if len(value) <= _VALUE_SHOWN and "\n" not in value else ""
 
     def finish(self, status: str, *, source: str = "", error: str | None = None, result: str = "",
