@@ -111,11 +111,24 @@ def _float_fn(fn: Callable[[float], float]) -> Callable[[Number], float]:
     return call
 
 
+def _angle_fn(fn: Callable[[float], float]) -> Callable[[Number], Number]:
+    """sin, cos or tan, with 0 where the exact value is 0: pi is a float a little off the real pi, so
+    sin(pi) came to 1.22464679914735e-16. A result smaller than the rounding error the angle itself carries
+    (about 2^-50 of it) is that error, not a value, and is given as an exact 0."""
+    inexact = _float_fn(fn)
+
+    def call(x: Number) -> Number:
+        value = inexact(x)
+        return Fraction(0) if abs(value) < abs(float(x)) * 2.0**-50 else value
+
+    return call
+
+
 _FUNCTIONS: dict[str, tuple[Callable[..., Number], int, int]] = {
     "sqrt": (_sqrt, 1, 1),
-    "sin": (_float_fn(math.sin), 1, 1),
-    "cos": (_float_fn(math.cos), 1, 1),
-    "tan": (_float_fn(math.tan), 1, 1),
+    "sin": (_angle_fn(math.sin), 1, 1),
+    "cos": (_angle_fn(math.cos), 1, 1),
+    "tan": (_angle_fn(math.tan), 1, 1),
     "asin": (_float_fn(math.asin), 1, 1),
     "acos": (_float_fn(math.acos), 1, 1),
     "atan": (_float_fn(math.atan), 1, 1),
@@ -158,8 +171,23 @@ class _Parser:
         value = self.sum()
         tok = self.peek()
         if tok.kind != "end":
-            raise CalcError(f"Unexpected “{tok.text}” at position {tok.pos + 1}.")
+            raise CalcError(self._unexpected(tok))
         return value
+
+    def _unexpected(self, tok: _Tok) -> str:
+        """Why ``tok`` cannot come where it is, saying what the writer probably meant when it is plain:
+        a thousands separator ("1,000"), a unit ("5 km"), the letter x for times."""
+        before = self.tokens[self.i - 1] if self.i else None
+        after = self.tokens[self.i + 1]
+        if tok.text == "," and before is not None and before.kind == "num" and after.kind == "num":
+            return (f"Write numbers without commas: “{before.text},{after.text}” as {before.text}{after.text} "
+                    "(a decimal point is a dot: 1.5).")
+        if tok.kind == "name" and before is not None and before.kind == "num":
+            if tok.text.lower() == "x":
+                return "Write * or × to multiply, not the letter x."
+            return (f"“{tok.text}” looks like a unit, and the calculator takes plain numbers only: convert to "
+                    "one unit first (for example 5 km + 3 m as 5000 + 3, in metres).")
+        return f"Unexpected “{tok.text}” at position {tok.pos + 1}."
 
     def sum(self) -> Number:
         value = self.product()
@@ -246,8 +274,9 @@ class _Parser:
                 return _CONSTANTS[name]
             if name in _FUNCTIONS:
                 return self.call(name)
-            allowed = ", ".join(sorted(_FUNCTIONS)) + ", pi, e"
-            raise CalcError(f"“{tok.text}” is not allowed. Only numbers, + - * / // % ** ! and {allowed} are.")
+            functions = ", ".join(sorted(_FUNCTIONS))
+            raise CalcError(f"“{tok.text}” is not allowed: the calculator takes numbers, the operators "
+                            f"+ - * / // % ** ! and the functions {functions}, with the constants pi, e and tau.")
         found = f"“{tok.text}”" if tok.text else "the end"
         raise CalcError(f"Expected a number but found {found} (at position {tok.pos + 1}).")
 
@@ -387,15 +416,40 @@ def _digit_count(n: int) -> int:
     return k + 1
 
 
+_E_LITERAL = re.compile(r"\d[eE][-+]?\d")
+_LONG = 20  # characters: an exact result longer than this may be written in e-notation, when that is exact
+
+
+def _e_notation(value: Number) -> str | None:
+    """``value`` exactly as m·10^k with at most 15 digits in m ("1e+309", "2.5e-320"), or None."""
+    if not isinstance(value, Fraction) or value == 0:
+        return None
+    text = _scientific(value)
+    mantissa, _, exponent = text.partition("e")
+    if Fraction(mantissa) * Fraction(10) ** int(exponent) != value:
+        return None
+    return f"{mantissa.removesuffix('.0')}e{exponent}"
+
+
 def calculate(expr: str) -> str:
-    """``expr`` evaluated and shown: integers and terminating decimals exactly, else fraction ≈ decimal."""
-    return _show(evaluate(expr))
+    """``expr`` evaluated and shown: integers and terminating decimals exactly, else fraction ≈ decimal.
+
+    A long result of an expression written in e-notation ("1e308 * 10") comes in e-notation when that is
+    exact ("1e+309"): it was 310 characters of zeros."""
+    value = evaluate(expr)
+    shown = _show(value)
+    if len(shown) > _LONG and _E_LITERAL.search(expr) and not shown.startswith("≈"):
+        return _e_notation(value) or shown
+    return shown
 
 
 async def run(query: str, ctx: ToolContext) -> ToolResult:
     # In a worker thread: the answer's stream and the window go on while a big calculation is made, and
     # the tool's time limit can end the wait for it.
-    return ToolResult(f"{query.strip()} = {await asyncio.to_thread(calculate, query)}", source="calculator")
+    shown = await asyncio.to_thread(calculate, query)
+    # "1000! ≈ 4.02…e+2567": a value shown to 15 digits has its own mark ("= ≈" said both).
+    mark = "" if shown.startswith("≈ ") else "= "
+    return ToolResult(f"{query.strip()} {mark}{shown}", source="calculator")
 
 
 TOOLS = [

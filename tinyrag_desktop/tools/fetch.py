@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from .errors import ToolError
-from .netutil import USER_AGENT, client_for, describe_http_error
+from .netutil import USER_AGENT, client_for, describe_http_error, ungrouped
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str, int], Awaitable[list[str]]]
@@ -47,6 +47,32 @@ class FetchError(ToolError):
 
 class BlockedAddress(FetchError):
     """The URL leads to an address the policy refuses (loopback, private network, …)."""
+
+
+class FetchTimeout(FetchError):
+    """The page took longer than the limit; ``url`` is the address being read when time ran out."""
+
+    def __init__(self, message: str, url: str) -> None:
+        super().__init__(message)
+        self.url = url
+
+
+# The reason for an HTTP error status, first, in words: the card's one line showed the URL and no reason.
+_STATUS_WORDS = {
+    400: "The site did not understand the request", 401: "The page needs a login",
+    403: "The site refused access to the page", 404: "Page not found", 405: "The site does not serve this page",
+    410: "The page is gone", 429: "The site is refusing requests for now (too many)",
+    451: "The page is not available for legal reasons", 500: "The site had an internal error",
+    502: "The site's server is not reachable behind its gateway", 503: "The site is unavailable for now",
+    504: "The site's server did not answer its gateway in time",
+}
+
+
+def status_words(code: int, phrase: str) -> str:
+    """An HTTP error status as a reason a person reads: "Page not found (404 Not Found)"."""
+    kind = "The site could not serve the page" if code >= 500 else "The site refused the request"
+    status = f"{code} {phrase}" if phrase else str(code)
+    return f"{_STATUS_WORDS.get(code, kind)} ({status})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +293,8 @@ async def _fetch_hops(client: httpx.AsyncClient, url: httpx.URL, policy: FetchPo
             response = await client.send(request, stream=True, auth=None, follow_redirects=False)
         except httpx.HTTPError as exc:
             raise FetchError(describe_http_error(exc, url.host)) from None
+        except ExceptionGroup as group:  # a connect error the network library left wrapped (see ungrouped)
+            raise FetchError(describe_http_error(ungrouped(group), url.host)) from None
         try:
             if response.status_code in _REDIRECTS and "location" in response.headers:
                 target = response.headers["location"]
@@ -278,12 +306,13 @@ async def _fetch_hops(client: httpx.AsyncClient, url: httpx.URL, policy: FetchPo
                     raise type(exc)(f"{url} redirects to {target!r}, which is refused: {exc}") from None
                 hops.append(str(url))
                 continue
-            if response.status_code >= 400:
-                reason = response.reason_phrase or "error"
-                raise FetchError(f"{url} answered {response.status_code} {reason}.")
+            if response.status_code >= 400:  # the reason first, the address after it (the card cut it off)
+                raise FetchError(f"{status_words(response.status_code, response.reason_phrase)}: {url}")
             body, truncated = await _read_capped(response, limits.max_bytes)
         except httpx.HTTPError as exc:
             raise FetchError(describe_http_error(exc, url.host)) from None
+        except ExceptionGroup as group:
+            raise FetchError(describe_http_error(ungrouped(group), url.host)) from None
         finally:
             await response.aclose()
         return Fetched(str(url), response.status_code, response.headers.get("content-type", ""),
@@ -303,4 +332,4 @@ async def fetch(raw_url: str, *, http: httpx.AsyncClient | None = None, policy: 
             async with client_for(http, timeout) as client:
                 return await _fetch_hops(client, url, policy, limits, resolver, lang)
     except TimeoutError:
-        raise FetchError(f"Fetching {url} took longer than {limits.total:g} s and was given up.") from None
+        raise FetchTimeout(f"The page took longer than {limits.total:g} s to load: {url}", str(url)) from None

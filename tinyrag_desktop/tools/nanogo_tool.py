@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from .errors import ToolError
+from .netutil import timeout_words
 from .registry import ToolContext, ToolResult, ToolSpec
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MEMORY_MB = 512
 MAX_OUTPUT = 65536
+# What follows a failed run's error, before the output the program printed until then: the card shows that
+# output under a heading of its own, as lines (see ``split_output``).
+OUTPUT_BEFORE = "\n\noutput before the error:\n"
+# The note after the output of a program that printed more than MAX_OUTPUT: the README's "output is cut at
+# 64 KB with a note". Not a failure: the program's output is the answer, and it is there, cut.
+OUTPUT_CUT = (f"[The output was cut at {MAX_OUTPUT // 1024} KB: the program printed more, and was stopped "
+              "there.]")
+_OUTPUT_LIMIT = "nanoGo: output limit exceeded"
+_TIME_LIMITS = ("nanoGo: time limit exceeded", "nanoGo: CPU time limit exceeded")
 
 
 def _number(settings, key, default, kind):
@@ -29,6 +39,12 @@ def _unfence(source: str) -> str:
     return source
 
 
+def split_output(error: str) -> tuple[str, str]:
+    """A failed run's error as (what went wrong, the output printed before it; "" when none)."""
+    words, found, output = error.partition(OUTPUT_BEFORE)
+    return (words, output) if found else (error, "")
+
+
 async def run(source: str, ctx: ToolContext) -> ToolResult:
     """Compile and run the source; the output is the result, a compile error or panic is a ToolError."""
     from .nanogo import run_sandboxed_async
@@ -46,10 +62,16 @@ async def run(source: str, ctx: ToolContext) -> ToolResult:
     if res.status == "compile_error":
         raise ToolError("compile error:\n" + res.stderr.strip())
     text = res.stderr.strip()
+    if res.status == "limit" and text.startswith(_OUTPUT_LIMIT):
+        return ToolResult(f"{res.stdout.rstrip()}\n\n{OUTPUT_CUT}", "nanoGo")
+    if res.status == "limit" and text.startswith(_TIME_LIMITS):
+        # The sandbox stops a little before the engine would, so that this sentence is the one read; it
+        # names the limit the user set ("killed after 9.5s" matched neither the setting nor the card's time).
+        text = f"The program did not finish within {timeout_words(timeout)} and was stopped."
     if res.status == "panic":
         text = text.split("\n\ngoroutine ")[0]
     if res.stdout:
-        text = f"{text}\n\noutput before the error:\n{res.stdout}"
+        text = f"{text}{OUTPUT_BEFORE}{res.stdout}"
     raise ToolError(text)
 
 

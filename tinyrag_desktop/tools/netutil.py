@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from typing import Any, AsyncIterator, Mapping
 
 import httpx
@@ -11,6 +12,8 @@ from .. import __version__
 
 # Wikipedia asks API clients for a descriptive User-Agent; sites answer browsers-only pages less often to it.
 USER_AGENT = f"tinyRAG-Desktop/{__version__} (local desktop assistant; +https://github.com/tinyrag)"
+
+log = logging.getLogger(__name__)
 
 OFFLINE_REASON = "network tools are off (offline mode); turn on 'Network tools' in Settings"
 
@@ -73,6 +76,29 @@ def cut_text(text: str, max_chars: int) -> str:
     return head.rstrip() + note
 
 
+def cut_middle(text: str, max_chars: int) -> str:
+    """``text`` cut to about ``max_chars`` characters by leaving out its middle: a third from the start, the
+    rest from the end, each cut at a line break when one is near, and a note of how much was left out."""
+    if len(text) <= max_chars:
+        return text
+    room = max(0, max_chars - 70)
+    head, tail = text[: room // 3], text[len(text) - (room - room // 3):] if room else ""
+    cut = head.rfind("\n")
+    if cut >= len(head) * 0.7:
+        head = head[:cut]
+    cut = tail.find("\n")
+    if 0 <= cut <= len(tail) * 0.3:
+        tail = tail[cut + 1:]
+    head, tail = head.rstrip("\n"), tail.lstrip("\n")
+    left_out = len(text) - len(head) - len(tail)
+    return f"{head}\n\n[… {left_out:,} more characters left out in the middle ({len(text):,} in all)]\n\n{tail}"
+
+
+def timeout_words(seconds: float) -> str:
+    """The tool timeout as the user set it, for a message: "the 10-second tool timeout"."""
+    return f"the {seconds:g}-second tool timeout"
+
+
 @contextlib.asynccontextmanager
 async def client_for(http: httpx.AsyncClient | None, timeout: httpx.Timeout) -> AsyncIterator[httpx.AsyncClient]:
     """The engine's shared client when there is one; otherwise a client of our own, closed afterwards."""
@@ -88,8 +114,10 @@ async def plain_get(client: httpx.AsyncClient, url: str, *, params: Mapping[str,
     """A GET built from scratch, not from the client's defaults: a shared client may carry the LLM server's
     API key, cookies or a base URL, none of which may go to Wikipedia or a search engine."""
     request = httpx.Request("GET", url, params=params, headers=headers, extensions={"timeout": timeout.as_dict()})
-    response = await client.send(request, auth=None, follow_redirects=True)
-    return response
+    try:
+        return await client.send(request, auth=None, follow_redirects=True)
+    except ExceptionGroup as group:
+        raise ungrouped(group) from None
 
 
 def connect_failure(exc: httpx.ConnectError) -> str:
@@ -104,6 +132,29 @@ def connect_failure(exc: httpx.ConnectError) -> str:
     if "certificate" in text:
         return "certificate"
     return "unreachable" if "unreachable" in text else ""
+
+
+def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
+    out: list[BaseException] = []
+    for exc in group.exceptions:
+        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
+    return out
+
+
+def ungrouped(group: ExceptionGroup) -> httpx.HTTPError:
+    """The network error an ExceptionGroup stands for. anyio connects in a task group, and an error there
+    that is not an OSError (the event loop's own, say) reaches httpx, and us, wrapped in a group that httpx
+    does not translate: the card said "ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)"."""
+    leaves = _leaves(group)
+    log.warning("a request failed with an exception group", exc_info=group)
+    for leaf in leaves:
+        if isinstance(leaf, httpx.HTTPError):
+            return leaf
+    for leaf in leaves:
+        if isinstance(leaf, TimeoutError):
+            return httpx.ConnectTimeout(str(leaf))
+    first = leaves[0] if leaves else group
+    return httpx.ConnectError(str(first) if isinstance(first, OSError) else "")
 
 
 def describe_http_error(exc: httpx.HTTPError, what: str) -> str:

@@ -25,8 +25,13 @@ _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _MAGIC = ((b"%PDF-", "PDF document"), (b"\x89PNG\r\n\x1a\n", "PNG image"), (b"\xff\xd8\xff", "JPEG image"),
           (b"GIF87a", "GIF image"), (b"GIF89a", "GIF image"), (b"PK\x03\x04", "ZIP archive"),
           (b"\x1f\x8b", "gzip archive"), (b"\x7fELF", "program (ELF)"), (b"MZ", "Windows program"),
-          (b"OggS", "Ogg media"), (b"ID3", "MP3 audio"), (b"RIFF", "RIFF media (WAV, AVI or WebP)"),
+          (b"OggS", "Ogg media file"), (b"ID3", "MP3 audio file"), (b"RIFF", "RIFF media file (WAV, AVI or WebP)"),
           (b"7z\xbc\xaf\x27\x1c", "7-Zip archive"), (b"\x00asm", "WebAssembly module"))
+# Zero-width joiner and non-joiner: trafilatura drops characters that do not print, and these two are part
+# of what they join (the family emoji 👨‍👩‍👧 came back as three people, Persian "می‌خواهم" lost a letter form).
+# They are stood in for by letters no page is likely to hold while it reads the page, then put back.
+_JOINERS = {"\u200d": re.compile(r"\u200d|&zwj;|&#0*8205;|&#x0*200d;", re.I),
+            "\u200c": re.compile(r"\u200c|&zwnj;|&#0*8204;|&#x0*200c;", re.I)}
 _WEB_ENCODINGS = (  # most used first: ties between look-alike code pages go to the more common one
     "utf_8", "ascii", "cp1252", "cp1251", "cp1250", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258",
     "latin_1", "iso8859_2", "iso8859_4", "iso8859_5", "iso8859_7", "iso8859_9", "iso8859_15", "koi8_r", "koi8_u",
@@ -177,7 +182,7 @@ def decode(body: bytes, declared: str | None, mime: str) -> str:
 def magic_kind(body: bytes) -> str | None:
     """What the first bytes say the body is (``"PDF document"``, ``"PNG image"``…), if they say."""
     if body[4:8] == b"ftyp":
-        return "MP4/QuickTime media"
+        return "MP4 or QuickTime media file"
     for prefix, name in _MAGIC:
         if body.startswith(prefix):
             return name
@@ -252,6 +257,12 @@ def strip_invisible(html: str) -> str:
     return "".join(parts)
 
 
+def _stand_ins(html: str) -> dict[str, str]:
+    """A printable letter for each joiner, one the page does not contain (CJK Extension B ideographs)."""
+    free = (chr(code) for code in range(0x20001, 0x20100) if chr(code) not in html)
+    return {joiner: next(free) for joiner in _JOINERS}
+
+
 def html_to_text(html: str, url: str) -> tuple[str, str, str]:
     """(title, article text, note) of an HTML page: the article via trafilatura, else the cleaned body.
 
@@ -266,6 +277,9 @@ def html_to_text(html: str, url: str) -> tuple[str, str, str]:
         cut = html.rfind("<", 0, MAX_HTML_CHARS)
         html = html[: cut if cut > MAX_HTML_CHARS // 2 else MAX_HTML_CHARS]
         note = f"[The page is very large; only its first {MAX_HTML_CHARS // 1_000_000} MB of markup was read.]"
+    stand_ins = _stand_ins(html) if "\u200c" in html or "\u200d" in html or "&" in html else {}
+    for joiner, stand_in in stand_ins.items():
+        html = _JOINERS[joiner].sub(stand_in, html)
     doc = trafilatura.bare_extraction(html, url=url or None, with_metadata=True, include_comments=False,
                                       include_tables=True, fast=True)
     title = (getattr(doc, "title", None) or "").strip() if doc is not None else ""
@@ -274,6 +288,8 @@ def html_to_text(html: str, url: str) -> tuple[str, str, str]:
         fallback_title, fallback_text = _cleaned_body(html)
         title = title or fallback_title
         text = text or fallback_text
+    for joiner, stand_in in stand_ins.items():
+        title, text = title.replace(stand_in, joiner), text.replace(stand_in, joiner)
     return title, text, note
 
 
@@ -350,13 +366,17 @@ def to_readable(body: bytes, content_type: str, url: str, *, truncated: bool, ma
     if kind == "binary":
         # The content type is named in the brackets: as the fallback too, it was said twice
         # ("is application/octet-stream (application/octet-stream, 25.0 KB)").
-        what = magic_kind(body) or "binary data"
+        what = magic_kind(body)
+        what = f"{'an' if what[0] in 'AEIOU' or what.startswith('MP') else 'a'} {what}" if what else "binary data"
+        # The reason first, the address last: the card's one line showed the address and cut the reason off.
         raise UnreadableContent(
-            f"{url} is {what} ({ctype.mime or 'no content type'}, {_human_size(len(body))}"
-            f"{' or more' if truncated else ''}); url_fetch reads web pages, text, JSON, XML and PDFs only.")
+            f"This is {what} ({ctype.mime or 'no content type'}, {_human_size(len(body))}"
+            f"{' or more' if truncated else ''}); url_fetch reads web pages, text, JSON, XML and "
+            f"PDFs only: {url}")
     if kind == "pdf":
         if truncated:
-            raise UnreadableContent(f"{url} is a PDF larger than the download limit; it cannot be read in part.")
+            raise UnreadableContent(f"This PDF is larger than the download limit, and a PDF cannot be read in "
+                                    f"part: {url}")
         title, text = pdf_to_text(body, max_chars)
         return Readable(title, text, kind)
     if kind == "xml":

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Mapping
 
 from .errors import ToolError
-from .netutil import cut_text, result_limit, setting
+from .netutil import cut_middle, result_limit, setting, timeout_words
 from .registry import ToolContext, ToolResult, ToolSpec
 
 # Follows "The tool shell is disabled: " (or "The shell tool is off: "): it says how, not again that.
@@ -112,12 +112,16 @@ def work_dir(data_dir: Path) -> Path:
     return path
 
 
+def _tool_timeout(settings: Mapping[str, object]) -> float:
+    try:
+        return float(setting(settings, "tool_timeout", 30.0))
+    except (TypeError, ValueError):
+        return 30.0
+
+
 def shell_timeout(settings: Mapping[str, object]) -> float:
     """A little under the tool timeout, so our kill (and its message) comes before the engine's."""
-    try:
-        limit = float(setting(settings, "tool_timeout", 30.0))
-    except (TypeError, ValueError):
-        limit = 30.0
+    limit = _tool_timeout(settings)
     return max(0.1, limit - min(1.0, limit * 0.1))
 
 
@@ -183,8 +187,9 @@ def _close_pipes(proc: asyncio.subprocess.Process) -> None:
         transport.close()
 
 
-async def run_command(command: str, cwd: Path, timeout: float) -> Completed:
-    """Run ``command`` in ``cwd``; kill its tree after ``timeout`` s (ShellTimeout) or when cancelled."""
+async def run_command(command: str, cwd: Path, timeout: float, limit_words: str = "") -> Completed:
+    """Run ``command`` in ``cwd``; kill its tree after ``timeout`` s (ShellTimeout) or when cancelled.
+    ``limit_words`` names the limit in the message ("the 10-second tool timeout"; else the seconds)."""
     proc = await _spawn(command, cwd)
     out, err = bytearray(), bytearray()
     overflow = asyncio.Event()
@@ -211,8 +216,8 @@ async def run_command(command: str, cwd: Path, timeout: float) -> Completed:
         kill_tree(proc)
         await _reap(proc, readers)
         partial = _format_output(out, err, 2000)
-        raise ShellTimeout(f"The command did not finish within {timeout:g} s and was stopped "
-                           f"(its processes were killed).{partial}") from None
+        raise ShellTimeout(f"The command did not finish within {limit_words or f'{timeout:g} seconds'} and was "
+                           f"stopped (its processes were killed).{partial}") from None
     except BaseException:  # cancelled by the engine (or anything else): never leave the tree running
         kill_tree(proc)
         readers.cancel()
@@ -244,29 +249,59 @@ def _decode(data: bytes) -> str:
 
 
 def _format_output(out: bytes | bytearray, err: bytes | bytearray, max_chars: int) -> str:
+    # A long output keeps its start and its end, the lines in between left out: a command's end (its
+    # error, its summary) is what matters most, and it was the part cut off.
     parts = []
     if out:
-        parts.append("\n--- stdout ---\n" + cut_text(_decode(bytes(out)).rstrip("\n"), max_chars))
+        parts.append("\n--- stdout ---\n" + cut_middle(_decode(bytes(out)).rstrip("\n"), max_chars))
     if err:
-        parts.append("\n--- stderr ---\n" + cut_text(_decode(bytes(err)).rstrip("\n"), max_chars))
+        parts.append("\n--- stderr ---\n" + cut_middle(_decode(bytes(err)).rstrip("\n"), max_chars))
     return "".join(parts)
 
 
-def describe_status(returncode: int) -> str:
+_SIGNAL_WORDS = {"SIGKILL": "it was killed", "SIGTERM": "it was told to stop", "SIGINT": "it was interrupted",
+                 "SIGHUP": "it was told to stop", "SIGSEGV": "it crashed", "SIGBUS": "it crashed",
+                 "SIGFPE": "it crashed", "SIGILL": "it crashed", "SIGABRT": "it aborted",
+                 "SIGPIPE": "its output was closed"}
+_PRINTED_TOO_MUCH = f"the command printed more than {HARD_OUTPUT_CAP // (1024 * 1024)} MB and was stopped"
+
+
+def describe_status(returncode: int, overflow: bool = False) -> str:
+    """The line under the command in a result: "exit status: 3", "the command printed more than 2 MB and was
+    stopped", or the signal that ended it, in words ("ended by signal SIGSEGV (it crashed)"; it said "killed
+    by SIGKILL", also for a command our cap had stopped)."""
+    if overflow:
+        return _PRINTED_TOO_MUCH
     if returncode >= 0:
         return f"exit status: {returncode}"
     try:
         name = signal.Signals(-returncode).name
     except ValueError:
-        name = f"signal {-returncode}"
-    return f"killed by {name}"
+        name = str(-returncode)
+    words = _SIGNAL_WORDS.get(name)
+    return f"ended by signal {name}" + (f" ({words})" if words else "")
+
+
+def status_note(command: str, result: str) -> str:
+    """What the closed card says of how a command ended, read from its result's status line: nothing for
+    exit status 0, else "The command ended with exit status 3." (a failed command read as a plain ✓)."""
+    head = f"$ {command.strip()}\n"
+    if not result.startswith(head):
+        return ""
+    line = result[len(head):].split("\n", 1)[0]
+    if line.startswith("exit status: "):
+        code = line[len("exit status: "):]
+        return "" if code == "0" else f"The command ended with exit status {code}."
+    if line == _PRINTED_TOO_MUCH:
+        return line[:1].upper() + line[1:] + "."
+    if line.startswith("ended by signal "):
+        return f"The command was {line}."
+    return ""
 
 
 def format_completed(command: str, done: Completed, max_chars: int) -> str:
     """``$ command``, the exit status, then stdout and stderr, each cut to its share of ``max_chars``."""
-    head = f"$ {command}\n{describe_status(done.returncode)}"
-    if done.overflow:
-        head += f"\n(the command printed more than {HARD_OUTPUT_CAP // (1024 * 1024)} MB and was stopped)"
+    head = f"$ {command}\n{describe_status(done.returncode, done.overflow)}"
     if done.background_killed:
         head += "\n(processes it left running in the background were stopped)"
     share = max(100, (max_chars - len(head)) // (2 if done.stdout and done.stderr else 1) - 40)
@@ -288,7 +323,7 @@ async def shell(content: str, ctx: ToolContext) -> ToolResult:
     if ctx.confirm is not None and not await ctx.confirm("shell", command):
         raise ToolError(DENIED)
     cwd = work_dir(ctx.data_dir)
-    done = await run_command(command, cwd, shell_timeout(ctx.settings))
+    done = await run_command(command, cwd, shell_timeout(ctx.settings), timeout_words(_tool_timeout(ctx.settings)))
     return ToolResult(format_completed(command, done, result_limit(ctx.settings)), source=str(cwd))
 
 

@@ -7,9 +7,9 @@ import ipaddress
 from typing import Any, Mapping
 
 from .errors import ToolError
-from .fetch import FetchLimits, FetchPolicy, fetch
-from .netutil import OFFLINE_REASON, cut_text, network_enabled, result_limit, setting
-from .readable import to_readable
+from .fetch import FetchError, FetchLimits, FetchPolicy, FetchTimeout, fetch
+from .netutil import OFFLINE_REASON, cut_text, network_enabled, result_limit, setting, timeout_words
+from .readable import MAX_HTML_CHARS, to_readable
 from .registry import ToolContext, ToolResult, ToolSpec
 from .websearch import search
 from .wikipedia_api import Disambiguation, edition, get_article
@@ -23,13 +23,17 @@ def _require_network(ctx: ToolContext) -> None:
         raise ToolError(f"This tool is not available: {OFFLINE_REASON}.")
 
 
+def _tool_timeout(settings: Mapping[str, Any]) -> float:
+    try:
+        return float(setting(settings, "tool_timeout", 30.0))
+    except (TypeError, ValueError):
+        return 30.0
+
+
 def fetch_limits(settings: Mapping[str, Any]) -> FetchLimits:
     """The fetch limits, the total time kept under the tool timeout so the user reads our message, not
     the engine's bare "timed out"."""
-    try:
-        tool_timeout = float(setting(settings, "tool_timeout", 30.0))
-    except (TypeError, ValueError):
-        tool_timeout = 30.0
+    tool_timeout = _tool_timeout(settings)
     total = max(0.5, min(_FETCH_LIMITS.total, tool_timeout - min(2.0, tool_timeout * 0.1)))
     connect = min(_FETCH_LIMITS.connect, total)
     return FetchLimits(connect=connect, read=min(_FETCH_LIMITS.read, total), total=total,
@@ -51,9 +55,16 @@ async def url_fetch(content: str, ctx: ToolContext) -> ToolResult:
     """Fetch a web page (or text, JSON, XML, PDF) and return it as plain text, title and final URL first."""
     _require_network(ctx)
     max_chars = result_limit(ctx.settings)
-    fetched = await fetch(content, http=ctx.http, policy=fetch_policy(ctx.settings),
-                          limits=fetch_limits(ctx.settings),
-                          accept_language=edition(str(setting(ctx.settings, "lang", "en"))))
+    limits = fetch_limits(ctx.settings)
+    try:
+        fetched = await fetch(content, http=ctx.http, policy=fetch_policy(ctx.settings), limits=limits,
+                              accept_language=edition(str(setting(ctx.settings, "lang", "en"))))
+    except FetchTimeout as exc:
+        if limits.total >= _FETCH_LIMITS.total:  # url_fetch's own limit, not the user's, stopped it
+            raise
+        # The limit the user set, as every tool says it ("9 s" stood on a card whose setting was 10 s).
+        raise FetchError(f"The page did not finish loading within {timeout_words(_tool_timeout(ctx.settings))}"
+                         f": {exc.url}") from None
     readable = await asyncio.to_thread(to_readable, fetched.body, fetched.content_type, fetched.url,
                                        truncated=fetched.truncated, max_chars=max_chars)
     header = []
@@ -62,8 +73,12 @@ async def url_fetch(content: str, ctx: ToolContext) -> ToolResult:
     header.append(f"URL: {fetched.url}")
     notes = [readable.note] if readable.note else []
     if fetched.truncated:
-        mb = _FETCH_LIMITS.max_bytes / (1024 * 1024)
-        notes.append(f"[The download stopped at {mb:g} MB; the rest of the page was not read.]")
+        mb = f"{_FETCH_LIMITS.max_bytes / (1024 * 1024):g} MB"
+        if readable.note:  # one note, not two that read as a contradiction (1 MB read, 5 MB downloaded)
+            notes = [f"[The page is larger than {mb}; only its start was read: the first "
+                     f"{MAX_HTML_CHARS // 1_000_000} MB of its markup, scripts and styles left aside.]"]
+        else:
+            notes.append(f"[The download stopped at {mb}; the rest of the page was not read.]")
     body = readable.text or "(No readable text found; the page may build its content with JavaScript.)"
     head = "\n".join(header) + "\n\n"
     tail = ("\n\n" + "\n".join(notes)) if notes else ""

@@ -11,8 +11,9 @@ from PySide6.QtGui import (QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouse
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from ..engine.engine import DISABLED
+from ..tools.nanogo_tool import OUTPUT_CUT, split_output
 from ..tools.rag import EMPTY_MESSAGE, NO_MATCH
-from ..tools.shell import DENIED
+from ..tools.shell import DENIED, status_note
 from .bidi import set_text_direction
 from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
 from .markdown_render import window_words
@@ -21,6 +22,7 @@ from .theme import colors
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
 _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running": "running", "done": "done"}
 _RESULT_SHOWN = 6000  # characters of a result shown in the expanded card; the rest is summarised
+_LINES_SHOWN = 120  # and lines: 6,000 characters of short lines made a card 3,000 pixels tall
 STOPPED = "Stopped before the tool finished."  # the reason on a card whose answer was stopped mid-run
 # A command the user denied is their choice, not a failure: the card says so in their words (the model reads
 # the engine's DENIED, in the third person).
@@ -40,9 +42,14 @@ _TO_THE_MODEL = (" Available tools:", " Write for example:", " Write:")
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
-def _found_nothing(tool: str, result: str) -> str:
-    """What the closed card says of a search that ran well and found nothing ("" otherwise): its green tick
-    alone read as if the knowledge base had answered."""
+def _done_note(tool: str, query: str, result: str) -> str:
+    """What the closed card of a call that ran says under its tick ("" mostly): a search that found nothing
+    (the tick alone read as if the knowledge base had answered), a command that ended with an error status
+    or was stopped (it read as a plain success), Go output cut at its limit."""
+    if tool == "shell":
+        return status_note(query, result)
+    if tool == "nanogo" and result.endswith(OUTPUT_CUT):
+        return OUTPUT_CUT.strip("[]")
     if tool != "rag_knowledge":
         return ""
     if result.startswith(EMPTY_MESSAGE):
@@ -50,6 +57,13 @@ def _found_nothing(tool: str, result: str) -> str:
     if NO_MATCH in result:
         return "No passage in the knowledge base matched these words."
     return ""
+
+
+# A calculation's value beside its expression on the closed card ("3 * (17 + 5) / 2 = 33"), when short.
+_VALUE_SHOWN = 40
+# While the user is asked whether a command may run (the shell's Run / Deny), the card says so.
+WAITING = "waiting for you"
+_WAITING_NOTE = "Waiting for you to allow or deny this command."
 
 
 def _one_line(text: str) -> str:
@@ -116,6 +130,46 @@ def _section(heading: str, body: str, direction: str = "") -> str:
     return f"<p style='margin-bottom:0'><b>{heading}</b></p><p{stated} style='margin-top:0'>{body}</p>"
 
 
+def _closing_note(text: str) -> str:
+    """The bracketed note a tool ends its result with ("[The output was cut at 64 KB …]"), or ""."""
+    last = text.rstrip().rsplit("\n", 1)[-1].strip()
+    return last if last.startswith("[") and last.endswith("]") and len(last) < 300 else ""
+
+
+def _cut(text: str, chars: int, lines: int, from_end: bool = False) -> str:
+    """At most ``chars`` characters and ``lines`` lines of ``text``, from its start (or its end)."""
+    if from_end:
+        shown = text[-chars:] if chars else ""
+        return "\n".join(shown.rsplit("\n", lines)[-lines:]) if shown.count("\n") >= lines else shown
+    shown = text[:chars]
+    return "\n".join(shown.split("\n", lines)[:lines]) if shown.count("\n") >= lines else shown
+
+
+def _lines(heading: str, text: str, direction: str = "", *, end_too: bool = False) -> str:
+    """``text`` under ``heading`` with its lines and tabs kept, cut at _RESULT_SHOWN characters or
+    _LINES_SHOWN lines like a result: a Go program's 64 KB of output ran on as one paragraph, 8,000 pixels
+    tall. The note a cut text ends with ("[The output was cut at 64 KB …]") stays in sight. ``end_too``:
+    a third from the start and the rest from the end, for a command, whose end (its error, its summary)
+    is what matters most."""
+    esc = html.escape
+    pre = "<span style='white-space:pre-wrap'>{}</span>"
+    shown = _cut(text, _RESULT_SHOWN, _LINES_SHOWN)
+    if len(shown) < len(text) and end_too:
+        head = _cut(text, _RESULT_SHOWN // 3, _LINES_SHOWN // 3)
+        end = _cut(text[len(head):], _RESULT_SHOWN - len(head), _LINES_SHOWN - _LINES_SHOWN // 3, from_end=True)
+        more = len(text) - len(head) - len(end)
+        body = (pre.format(esc(head.rstrip("\n"))) + f"<br><i>… {more:,} more characters</i><br>"
+                + pre.format(esc(end.lstrip("\n"))))
+        return _section(heading, body, direction)
+    more = len(text) - len(shown)
+    tail = ""
+    if more > 0:
+        note = _closing_note(text)
+        tail = (f"<p style='margin-top:0'><i>… {more:,} more characters"
+                f"{esc(' ' + note) if note and note not in shown else ''}</i></p>")
+    return _section(heading, pre.format(esc(shown)), direction) + tail
+
+
 def _seconds(ms: int) -> str:
     return f"{ms / 1000:.1f} s" if ms >= 100 else f"{ms} ms"
 
@@ -178,6 +232,7 @@ class ToolCard(QFrame):
         self._result = ""
         self._result_bytes = 0
         self._elapsed_ms = 0
+        self._waiting = False
         self._expanded = False
         self._details: _Details | None = None  # built on first expand: 1,000 cards should stay light
         # Calls skipped right after this one for the same reason: this card stands for them (see fold).
@@ -336,6 +391,51 @@ class ToolCard(QFrame):
     def expanded(self) -> bool:
         return self._expanded
 
+    @property
+    def waiting(self) -> bool:
+        """True while the user is asked whether this call may run (see ``set_waiting``)."""
+        return self._waiting
+
+    def set_waiting(self, on: bool) -> None:
+        """Say on the running card that it waits for the user's answer (the shell's Run / Deny question),
+        not for the command: the spinner alone read as if the command were running."""
+        on = bool(on) and self._status == "running"
+        if on == self._waiting:
+            return
+        self._waiting = on
+        self._meta_text = WAITING if on else ""
+        self._note_text = _WAITING_NOTE if on else ""
+        self._relayout()
+        self.update()
+        self._describe()
+
+    def _error_words(self) -> str:
+        """The error without what came with it: the output a failed Go program printed (shown apart, as
+        lines), and for url_fetch the address the header shows already (the reason came after it, cut off)."""
+        error = self._error or ""
+        if self._tool == "nanogo":
+            return split_output(error)[0]
+        own = f": {self._query.strip()}"
+        if self._tool == "url_fetch" and self._query.strip() and error.endswith(own) and len(error) > len(own):
+            return error[: -len(own)].rstrip(" .") + "."
+        return error
+
+    def _printed(self) -> str:
+        """The output a failed Go program printed before its error ("" for anything else)."""
+        return split_output(self._error or "")[1] if self._tool == "nanogo" else ""
+
+    def _value(self) -> str:
+        """A calculation's result after its expression (" = 33"), when short: shown on the closed card."""
+        if self._tool != "calculate" or self._status != "done":
+            return ""
+        expr = self._query.strip()
+        if not self._result.startswith(expr + " "):
+            return ""
+        value = self._result[len(expr):]
+        if len(value) > _VALUE_SHOWN:  # "≈ 4.02387260077094e+2567", without "(a whole number of 2,568 digits)"
+            value = value.split(" (", 1)[0]
+        return value if len(value) <= _VALUE_SHOWN and "\n" not in value else ""
+
     def finish(self, status: str, *, source: str = "", error: str | None = None, result: str = "",
                result_bytes: int = 0, elapsed_ms: int = 0, ran: bool = True) -> None:
         """Apply the block's one result; ``status`` may be the engine's (ok/error/skipped) or the card's.
@@ -346,6 +446,8 @@ class ToolCard(QFrame):
         self._status = "skipped" if error == DENIED or off else _FROM_ENGINE.get(status, "error")
         self._source, self._error, self._result = source, error, result
         self._result_bytes, self._elapsed_ms = result_bytes, elapsed_ms
+        self._waiting = False
+        self._note_text = ""
         if self._status != "running":
             shared_spinner().discard(self)
         if self._status == "skipped":
@@ -354,9 +456,10 @@ class ToolCard(QFrame):
             # no time beside a call refused before it ran (an unknown tool): "<1 ms" said it had run
             self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
         if error and self._status in ("error", "skipped"):
-            self._note_text = _one_line(self._reason() if self.denied or off else _for_a_person(error, self._tool))
+            self._note_text = _one_line(self._reason() if self.denied or off
+                                        else _for_a_person(self._error_words(), self._tool))
         elif self._status == "done":
-            self._note_text = _found_nothing(self._tool, result)
+            self._note_text = _done_note(self._tool, self._query, result)
         self._relayout()
         self.update()
         self._describe()
@@ -375,7 +478,7 @@ class ToolCard(QFrame):
             return self._note_text
         if self.denied:
             return _DENIED_NOTE
-        return _off_note(self._error, self._tool) or (_sentence(window_words(self._error or ""), self._tool)
+        return _off_note(self._error, self._tool) or (_sentence(window_words(self._error_words()), self._tool)
                                                       + _limit_setting(self._error))
 
     def _describe(self) -> None:
@@ -390,6 +493,8 @@ class ToolCard(QFrame):
             detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {self._reason()}"
         elif self._source:
             detail += f". Source: {self._source}"
+        if self._value():
+            detail += f". Result: {self._value().strip()}"
         self.setAccessibleDescription(f"{words}. {detail.rstrip('.')}. Press Space to "
                                       f"{'hide' if self._expanded else 'show'} details.")
         tip = f"{self._names()}: {words}"
@@ -419,6 +524,8 @@ class ToolCard(QFrame):
             parts.append(f"Source: {self._source}")
         if self._error:
             parts.append(f"{'Reason' if self._status == 'skipped' else 'Error'}: {self._reason()}")
+            if self._printed():
+                parts.append(f"Output before the error:\n{self._printed()}")
         elif self._result:
             parts.append(f"Result:\n{self._result}")
         elif self._status == "running":
@@ -455,15 +562,15 @@ class ToolCard(QFrame):
             # apart: it is the model's reading, not the reason.
             direction = "rtl" if self.layoutDirection() == Qt.LayoutDirection.RightToLeft else "ltr"
             reason, advice = (self._reason(), "") if self.denied or self.off else _split_advice(self._reason())
-            out.append(_section("Reason" if self._status == "skipped" else "Error", esc(reason), direction))
+            # its lines kept (a compile error lists one per line), and cut like a result
+            out.append(_lines("Reason" if self._status == "skipped" else "Error", reason, direction))
             if advice:
                 out.append(_section("The model was told", f"<span style='color:{colors().muted.name()}'>"
                                                           f"{esc(advice)}</span>", direction))
+            if self._printed():  # what the program printed before it failed: as lines, under its own heading
+                out.append(_lines("Output before the error", self._printed()))
         elif self._result:
-            shown = self._result[:_RESULT_SHOWN]
-            more = len(self._result) - len(shown)
-            tail = f"<p style='margin-top:0'><i>… {more:,} more characters</i></p>" if more > 0 else ""
-            out.append(_section("Result", f"<span style='white-space:pre-wrap'>{esc(shown)}</span>") + tail)
+            out.append(_lines("Result", self._result, end_too=self._tool == "shell"))
         elif self._status == "running":
             out.append("<p><i>Running…</i></p>")
         return "".join(out)
@@ -513,7 +620,12 @@ class ToolCard(QFrame):
             painter.setFont(self._mono)
             painter.setPen(c.muted)
             shown = " · ".join(_one_line(card._query) for card in self._calls())  # every input, while it fits
-            preview = painter.fontMetrics().elidedText(shown, Qt.TextElideMode.ElideRight, int(right - x))
+            value = _one_line(self._value())
+            room = int(right - x) - (painter.fontMetrics().horizontalAdvance(" " + value) if value else 0)
+            if value and room > 40:  # the expression gives way to its value, which is what was asked
+                preview = painter.fontMetrics().elidedText(shown, Qt.TextElideMode.ElideRight, room) + " " + value
+            else:
+                preview = painter.fontMetrics().elidedText(shown, Qt.TextElideMode.ElideRight, int(right - x))
             # A query in Arabic or Hebrew keeps its word order; it stays where the layout puts it.
             align = set_text_direction(painter, preview, _LEFT_MIDDLE, self.layoutDirection())
             painter.drawText(QRectF(x, top, right - x, row), align, preview)
