@@ -109,17 +109,36 @@ class Confirmer:
     async def confirm(self, tool: str, text: str, chat_id: str | None = None) -> bool:
         if self.allowed(chat_id):
             return True
-        self.waiting += 1
+        card = self._card_asking(tool, text)
+        if card is not None:  # its spinner alone read as if the command were running
+            card.set_waiting(True)
         try:
-            await self._turn.acquire()
+            self.waiting += 1
+            try:
+                await self._turn.acquire()
+            finally:
+                self.waiting -= 1
+            try:
+                if self.allowed(chat_id):  # "allow for the rest of this chat" was ticked in the question before
+                    return True
+                return await self._ask(tool, text, chat_id)
+            finally:
+                self._turn.release()
         finally:
-            self.waiting -= 1
-        try:
-            if self.allowed(chat_id):  # "allow for the rest of this chat" was ticked in the question before
-                return True
-            return await self._ask(tool, text, chat_id)
-        finally:
-            self._turn.release()
+            if card is not None:
+                try:
+                    card.set_waiting(False)
+                except RuntimeError:  # the card went with its answer (the chat was left)
+                    pass
+
+    def _card_asking(self, tool: str, text: str):
+        """The running card of the call this question is for, in the answer being written (None if none)."""
+        answer = getattr(self._parent, "_answer", None)
+        for card in answer.cards() if answer is not None else ():
+            if (card.status == "running" and not card.waiting and card.tool_name == tool
+                    and card.query.strip() == text.strip()):
+                return card
+        return None
 
     async def _ask(self, tool: str, text: str, chat_id: str | None) -> bool:
         dialog = ConfirmDialog(tool, text, self._parent, self._elsewhere(chat_id))
