@@ -204,6 +204,10 @@ class _TextPrinter:
 
             # Results come as calls end, not in the order they started: each line names its call's input.
             detail = f"{event.elapsed_ms} ms" if event.status == "ok" else (event.error or "")
+            if event.tool == "shell" and event.status == "ok":  # exit status 3 is said, as the card says it
+                from .tools.shell import status_note
+
+                detail = " ".join(filter(None, (detail, status_note(event.query, event.result))))
             status = event.status
             if status == "error" and detail.startswith(DISABLED.format(tool=event.tool)):
                 status, detail = "off", detail[len(DISABLED.format(tool=event.tool)):]  # as the window says it

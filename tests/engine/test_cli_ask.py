@@ -253,3 +253,12 @@ def test_each_result_line_names_its_call_and_a_tool_that_is_off_says_off(tmp_pat
     assert [line.split("”")[0] for line in skipped] == ["⤼ calculate “4+4", "⤼ calculate “5+5"]
     (off,) = [line for line in lines if line.startswith("⤼ shell")]
     assert off.startswith("⤼ shell “ls” off: ") and "disabled" not in off.split(":", 1)[0]
+
+
+def test_a_command_that_failed_says_its_exit_status_on_its_line(tmp_path: Path) -> None:
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(['<tool name="shell"><query>ls /no-such-folder-tinyrag</query></tool>']), Stream(["It failed."]))
+        proc = ask(llm.base_url, tmp_path, "--allow-shell-exec")
+    assert proc.returncode == 0, proc.stderr
+    (line,) = [line for line in proc.stderr.splitlines() if line.startswith("✓ shell")]
+    assert line.endswith("The command ended with exit status 2.")

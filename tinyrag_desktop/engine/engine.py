@@ -504,7 +504,7 @@ class Engine:
                 result = await spec.run(call.content, _paused_while_asking(ctx, deadline, asked))
             text, source = result.text, result.source
         except TimeoutError:
-            error = f"{spec.name} did not finish within {timeout:g} second{'' if timeout == 1 else 's'} and was stopped."
+            error = f"{spec.name} did not finish within the {timeout:g}-second tool timeout and was stopped."
         except ToolError as exc:
             error = str(exc)
         except asyncio.CancelledError:
