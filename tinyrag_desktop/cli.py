@@ -111,6 +111,8 @@ def _release_knowledge_base(args: argparse.Namespace) -> None:
 
 # Why the shell is off in `ask` when the saved setting has it on (after "The tool shell is disabled: ").
 ASK_SHELL_REASON = "`ask` cannot ask you before each command, so it runs them only with --allow-shell-exec"
+# Why the network tools are off with --offline: the setting's reason sent the user to a setting that was on.
+OFFLINE_FLAG_REASON = "network tools are off for this question (--offline); leave out --offline to use them"
 
 
 def _ask(args: argparse.Namespace) -> int:
@@ -142,6 +144,10 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
     if shell_held and (shell := registry.get("shell")) is not None:
         # The setting is on: its reason ("enable 'Allow shell commands'") would send the user to it again.
         registry.register(dataclasses.replace(shell, disabled_reason=ASK_SHELL_REASON))
+    if getattr(args, "offline", None) is False:  # --offline given (it stores False into network_tools)
+        for name in ("url_fetch", "websearch", "wikipedia"):
+            if (tool := registry.get(name)) is not None:
+                registry.register(dataclasses.replace(tool, disabled_reason=OFFLINE_FLAG_REASON))
     failed = False
     async with httpx.AsyncClient() as http:
         engine = Engine(settings=ctx.settings, data_dir=ctx.data_dir, http=http, registry=registry)

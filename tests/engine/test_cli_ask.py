@@ -262,3 +262,14 @@ def test_a_command_that_failed_says_its_exit_status_on_its_line(tmp_path: Path) 
     assert proc.returncode == 0, proc.stderr
     (line,) = [line for line in proc.stderr.splitlines() if line.startswith("✓ shell")]
     assert line.endswith("The command ended with exit status 2.")
+
+
+def test_offline_names_the_flag_not_a_setting_that_is_on(tmp_path: Path) -> None:
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(['<tool name="websearch"><query>news</query></tool>']), Stream(["Offline, then."]))
+        proc = ask(llm.base_url, tmp_path, "--offline", "--jsonl")
+    assert proc.returncode == 0, proc.stderr
+    result = next(json.loads(line) for line in proc.stdout.splitlines()
+                  if json.loads(line)["event"] == "tool_result")
+    assert result["error"] == ("The tool websearch is disabled: network tools are off for this question "
+                               "(--offline); leave out --offline to use them.")
