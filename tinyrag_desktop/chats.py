@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .markdown_prep import blocks_apart, nest_lists
 from .sqlitefiles import missing_columns, table_columns
+from .tool_words import DENIED_NOTE, for_a_person, off_note
 from .tools.shell import DENIED
 
 log = logging.getLogger(__name__)
@@ -656,7 +657,17 @@ def _status(tool: StoredTool) -> tuple[str, str]:
     its card says, not "skipped" (nor "failed", the engine's status for it)."""
     if tool.error == DENIED:
         return _STATUS_MARK["skipped"], "denied"
+    if off_note(tool.error, tool.tool) is not None:  # the user's setting, as the card says it: not a failure
+        return _STATUS_MARK["skipped"], "off"
     return _STATUS_MARK.get(tool.status, "?"), _STATUS_WORDS.get(tool.status, tool.status)
+
+
+def _reason(tool: StoredTool) -> str:
+    """Why a call did not run as asked, as its card says it: the user's words for a denied command, the
+    setting for a tool that is off, no advice meant for the model ("Available tools: …")."""
+    if tool.error == DENIED:
+        return DENIED_NOTE
+    return off_note(tool.error, tool.tool) or for_a_person(tool.error or "", tool.tool)
 
 
 def skipped_runs(segments: Sequence[str | StoredTool]) -> list[str | StoredTool | list[StoredTool]]:
@@ -686,13 +697,13 @@ def tool_markdown(tool: StoredTool | list[StoredTool]) -> str:
         names = ", ".join(dict.fromkeys(t.tool for t in tool))
         queries = " · ".join(f"`{_quoted_query(t.query, 40)}`" for t in tool)
         return (f"> {_STATUS_MARK['skipped']} **{names}** {queries} ({len(tool)} skipped)\n"
-                f"> {markdown_safe(tool[0].error or '')}")
+                f"> {markdown_safe(_reason(tool[0]))}")
     mark, words = _status(tool)
     lines = [f"> {mark} **{tool.tool}** `{_quoted_query(tool.query, 120)}` ({words})"]
     if tool.error:
-        # the app's plain sentence, which may quote XML ("Write for example: <tool …>"): a Markdown
-        # renderer would read that as HTML and show nothing of it (the model is sent it as it is)
-        lines.append(f"> {markdown_safe(tool.error)}")
+        # the app's plain sentence, which may quote XML ("calculate takes <query>"): a Markdown renderer
+        # would read that as HTML and show nothing of it
+        lines.append(f"> {markdown_safe(_reason(tool))}")
     elif tool.source:
         lines.append(f"> source: {tool.source}")
     shown, more = result_excerpt(tool)
@@ -834,11 +845,11 @@ def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
                 queries = " · ".join(f'<span class="q">{esc(t.query)}</span>' for t in seg)
                 parts.append(f'<div class="tool">{_STATUS_MARK["skipped"]} '
                              f'<b>{esc(", ".join(dict.fromkeys(t.tool for t in seg)))}</b> {queries} '
-                             f'({len(seg)} skipped)<div class="why">{esc(seg[0].error or "")}</div></div>')
+                             f'({len(seg)} skipped)<div class="why">{esc(_reason(seg[0]))}</div></div>')
                 continue
             mark, words = _status(seg)
-            failed = seg.status == "error" and words != "denied"
-            detail = (f'<div class="{"err" if failed else "why"}">{esc(seg.error)}</div>' if seg.error
+            failed = seg.status == "error" and words not in ("denied", "off")
+            detail = (f'<div class="{"err" if failed else "why"}">{esc(_reason(seg))}</div>' if seg.error
                       else f"<div>source: {esc(seg.source)}</div>" if seg.source else "")
             shown, more = result_excerpt(seg)
             if shown:

@@ -206,7 +206,7 @@ class _TextPrinter:
         elif name == "tool_start":
             self._status(f"⟳ {event.tool}: {_preview(event.query)}")
         elif name == "tool_result":
-            from .engine.engine import DISABLED
+            from .tool_words import DISABLED
 
             # Results come as calls end, not in the order they started: each line names its call's input.
             detail = f"{event.elapsed_ms} ms" if event.status == "ok" else (event.error or "")

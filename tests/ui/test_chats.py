@@ -125,7 +125,7 @@ def test_segments_put_cards_where_they_streamed():
     m = StoredMessage(1, "assistant", "Hello world, bye", tools=tools)
     assert m.segments() == ["Hello ", tools[0], "world,", tools[1], " bye"]
     md = answer_markdown(m)
-    assert "✓ **calculate** `1+1` (done)" in md and "✗ **websearch** `x` (failed)" in md and "> offline" in md
+    assert "✓ **calculate** `1+1` (done)" in md and "✗ **websearch** `x` (failed)" in md and "> Offline" in md
 
 
 @pytest.mark.parametrize(("content", "expected"), [
@@ -172,20 +172,19 @@ def test_exported_html_shows_lists_and_tables_written_under_a_line_as_the_window
     assert "<td>llama3.2</td>" in page  # a table, not a line of pipes
 
 
-def test_an_exported_tool_error_keeps_the_xml_it_quotes(store):
-    # an unknown tool's error quotes an example block: in the exported Markdown it is a code span, which a
-    # Markdown renderer shows, not HTML it drops
+def test_an_exported_tool_error_keeps_the_xml_it_quotes_and_leaves_out_the_models_advice(store):
+    # a wrong element's error quotes tags: in the exported Markdown they are code spans, which a Markdown
+    # renderer shows, not HTML it drops; the example block written for the model is not the reader's
     import markdown
 
     chat = store.new_chat()
     store.add_user_message(chat.id, "hi")
-    error = ('There is no tool called “x”. Write for example: '
-             '<tool name="rag_knowledge"><query>return policy</query></tool>')
+    error = ('fetch takes <url>, not <query>. Write: <tool name="fetch"><url>https://example.org</url></tool>')
     store.add_assistant_message(chat.id, "Sorry.", transcript="Sorry.",
-                                tools=[StoredTool("t1", "x", "q", "error", error=error, position=0)])
+                                tools=[StoredTool("t1", "fetch", "q", "error", error=error, position=0)])
     md = store.to_markdown(chat.id)
-    assert '`<tool name="rag_knowledge"><query>return policy</query></tool>`' in md
-    assert "&lt;query&gt;return policy" in markdown.markdown(md)
+    assert "> fetch takes `<url>`, not `<query>`." in md and "Write:" not in md
+    assert "&lt;url&gt;" in markdown.markdown(md)
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -21,9 +21,10 @@ def _shown(md: str) -> str:
     return html.unescape(re.sub(r"<[^>]*>", "", markdown.markdown(md)))
 
 
-def test_an_unknown_tools_error_keeps_its_example_when_the_copy_is_rendered(make_window, server, qloop):
+def test_an_unknown_tools_error_is_copied_as_its_card_says_it(make_window, server, qloop):
     # The error's "Write for example: <tool name=…>" was pasted raw: the renderer read it as HTML and it
-    # vanished, with the "(<query>)" after each tool's name.
+    # vanished, with the "(<query>)" after each tool's name. It is advice to the model: the copy says what
+    # the card says, "There is no tool called “knowledge_base”."
     server.queue(Stream(tokens('Let me look.\n<tool name="knowledge_base"><query>return policy</query></tool>\n')),
                  Stream(tokens("I could not search, sorry.")))
     win = make_window(server.base_url)
@@ -33,7 +34,8 @@ def test_an_unknown_tools_error_keeps_its_example_when_the_copy_is_rendered(make
     assert card.status == "error" and EXAMPLE in card.error  # the card says it as the model was told it
     copied = answer.copy_markdown()
     shown = _shown(copied)
-    assert EXAMPLE in shown and "rag_knowledge (<query>)" in shown
+    assert "There is no tool called “knowledge_base”." in shown
+    assert EXAMPLE not in copied and "Available tools" not in copied
     assert "I could not search, sorry." in shown
     # what the model was sent is unchanged: the raw example, which it is to copy
     sent = server.requests[-1]["messages"][-1]["content"]

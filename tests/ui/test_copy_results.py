@@ -41,3 +41,12 @@ def test_export_shows_the_results_too() -> None:
     page = export_html(chat, [question, _answer(CALC, GO)])
     assert '<pre class="out">3 * (17 + 5) / 2 = 33</pre>' in page
     assert "line 7\n</pre>" not in page and "line 7</pre>" in page and "more characters of the result left out" in page
+
+
+def test_a_tool_that_is_off_is_copied_as_off_with_its_setting() -> None:
+    off = StoredTool("c5", "nanogo", "package main", "error", "source", error=(
+        "The tool nanogo is disabled: enable 'Allow Go code (nanoGo)' in Settings or pass --allow-nanogo."))
+    text = answer_markdown(_answer(off))
+    assert "> – **nanogo** `package main` (off)" in text
+    assert "> This tool is off. Turn on “Allow Go code (nanoGo)” in Settings to use it." in text
+    assert "--allow-nanogo" not in text

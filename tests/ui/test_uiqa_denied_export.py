@@ -20,7 +20,7 @@ def test_copy_answer_says_the_command_was_denied(qtbot):
     answer.finish(Done(2, 0, 1200))
     assert card.meta == "denied"
     copied = answer.to_markdown()
-    assert "> – **shell** `rm -rf build` (denied)\n> The user denied running this command." in copied
+    assert "> – **shell** `rm -rf build` (denied)\n> You chose not to run this command." in copied  # as the card
     assert "(skipped)" not in copied and "(failed)" not in copied
 
 
@@ -33,6 +33,7 @@ def test_an_exported_chat_says_the_command_was_denied(tmp_path, status):
         "s1", "shell", "rm -rf build", status, error=DENIED, position=len("Let me clean up. "))])
     exported = export_markdown(store.get_chat(chat.id), store.messages(chat.id))
     assert "**shell** `rm -rf build` (denied)" in exported and "(skipped)" not in exported
+    assert "You chose not to run this command." in exported
 
 
 def test_other_skipped_calls_still_say_skipped():

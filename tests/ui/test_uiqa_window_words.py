@@ -10,7 +10,7 @@ from tinyrag_desktop.engine.llm import LLMClient
 from tinyrag_desktop.engine.events import ToolFinished
 from tinyrag_desktop.settings import defaults
 from tinyrag_desktop.ui.answer import AnswerWidget
-from tinyrag_desktop.ui.markdown_render import window_words
+from tinyrag_desktop.tool_words import window_words
 
 from .conftest import ask_and_wait
 

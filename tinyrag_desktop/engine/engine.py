@@ -22,6 +22,7 @@ import httpx
 
 from ..protocol import InvalidBlock, TextChunk, ThinkSplitter, ToolCall, XMLParseState, parse_all
 from ..protocol.think import CLOSED, REASONING
+from ..tool_words import DISABLED
 from ..tools.errors import ToolError
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
 from . import prompts
@@ -57,7 +58,6 @@ _TOLD: dict[tuple[str, str], tuple[Window, float]] = {}
 WINDOW_KEPT = 60.0
 # How the reason for a call to a tool the settings switch off begins (then the tool's own ``disabled_reason``);
 # the window knows such a call by it, and shows it as off, not as failed.
-DISABLED = "The tool {tool} is disabled: "
 
 
 @dataclass

@@ -21,7 +21,8 @@ from ..chats import StoredMessage, StoredTool, answer_markdown
 from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from ..tools.rag import cited_numbers
-from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html, window_words
+from ..tool_words import window_words
+from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
 from .segments import MarkdownSegment, SettingsSource, ThinkingSection
 from .sources import SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, cited_as, split_sources
 from .status import model_label

@@ -44,7 +44,7 @@ from .kb_address import web_address_problem, with_scheme
 from ..settings import Settings
 from .kb_results import ANCHOR_ROLE, HitDelegate, preview
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
-from .markdown_render import window_words
+from ..tool_words import window_words
 from .sources import open_source, source_label, wikipedia_article
 
 log = logging.getLogger(__name__)

@@ -36,7 +36,7 @@ from .elided_label import ElidedLabel
 from .find_bar import FindBar
 from .focus_ring import FocusRing
 from .icons import app_icon
-from .markdown_render import window_words
+from ..tool_words import window_words
 from .menus import build_menus
 from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar

@@ -156,23 +156,6 @@ def _md() -> markdown.Markdown:
 _INLINE_CODE_RE = re.compile(r"`([^`\n]+)`")
 
 
-# A hint for the command line in a message the window shows: "(or pass --api-key)", "(or --base-url)",
-# "or pass --allow-nanogo". The engine's messages serve both; the window has no flags to pass.
-_FLAG_HINT_RE = re.compile(r" \((?:or )?(?:pass )?--[a-z][a-z-]*\)| or pass --[a-z][a-z-]*")
-# The knowledge base's advice (kb/store.py words it for both): a window user quits and starts tinyRAG on
-# another data folder instead.
-_DATA_DIR_FLAG = re.compile(r"\b([Uu])se another data folder \(--data-dir\)")
-
-
-def window_words(text: str) -> str:
-    """``text`` as the window says it: without its command-line hints, so it names only what a user can do
-    in the app (the setting to change in Settings, which the message names beside the flag; quitting and
-    starting tinyRAG with another data folder, for a knowledge base it cannot use)."""
-    text = _DATA_DIR_FLAG.sub(lambda m: ("Q" if m.group(1) == "U" else "q")
-                              + "uit tinyRAG and start it with another data folder", text)
-    return _FLAG_HINT_RE.sub("", text)
-
-
 def inline_code_html(text: str) -> str:
     """A message in plain words for a rich-text label: escaped, with `backticked` commands in monospace."""
     return _INLINE_CODE_RE.sub(lambda m: f"<code>{m.group(1)}</code>", html.escape(text, quote=False))

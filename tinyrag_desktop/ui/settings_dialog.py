@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed
 from ..firstrun import is_chat_model
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
-from .markdown_render import inline_code_html, window_words
+from ..tool_words import window_words
+from .markdown_render import inline_code_html
 from .theme import colors
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]

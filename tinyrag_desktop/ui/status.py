@@ -17,7 +17,8 @@ from ..engine.errors import AuthenticationFailed, BadResponse, RateLimited, Serv
 from ..engine.llm import NO_MODELS
 from .elided_label import ElidedLabel
 from .icons import dot_pixmap
-from .markdown_render import inline_code_html, window_words
+from ..tool_words import window_words
+from .markdown_render import inline_code_html
 
 _COLOURS = {"unknown": "#9ca3af", "checking": "#9ca3af", "ok": "#16a34a", "warn": "#d97706", "down": "#dc2626"}
 CHECK_TIMEOUT = 8.0

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import html
-import re
 
 from PySide6.QtCore import Property, QRectF, QSize, QSizeF, Qt, QUrl, Signal
 from PySide6.QtGui import (QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPalette, QPen,
                            QTextOption)
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
-from ..engine.engine import DISABLED
 from ..tools.nanogo_tool import OUTPUT_CUT, split_output
 from ..tools.rag import EMPTY_MESSAGE, NO_MATCH
+from ..tool_words import DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_note, sentence, split_advice, window_words
 from ..tools.shell import DENIED, status_note
 from .bidi import set_text_direction
 from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
-from .markdown_render import window_words
 from .theme import colors
 
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
@@ -24,21 +22,12 @@ _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running":
 _RESULT_SHOWN = 6000  # characters of a result shown in the expanded card; the rest is summarised
 _LINES_SHOWN = 120  # and lines: 6,000 characters of short lines made a card 3,000 pixels tall
 STOPPED = "Stopped before the tool finished."  # the reason on a card whose answer was stopped mid-run
-# A command the user denied is their choice, not a failure: the card says so in their words (the model reads
-# the engine's DENIED, in the third person).
-_DENIED_NOTE = "You chose not to run this command."
-# The setting a disabled tool's reason names ("enable 'Allow shell commands' in Settings or pass
-# --allow-shell-exec"): the card says only the setting, as the window has no command line to pass a flag to.
-_SETTING_NAMED = re.compile(r"(?:enable|turn on) '([^']+)' in Settings")
 _PAD, _ROW, _BADGE = 7, 22, 18  # header geometry in pixels (the row grows with a large font)
 # The heading over the block's input, by its element: "Url" read oddly, and nanogo's <source> was headed
 # "Source" just above "Source: nanoGo", where the result came from.
 _INPUT_HEADINGS = {"query": "Query", "url": "URL", "source": "Code"}
 # A tool whose <query> is no search: the shell's is a command and the calculator's an expression.
 _TOOL_HEADINGS = {"shell": "Command", "calculate": "Expression"}
-# Where the engine's reason goes on to advise the model ("Available tools: …", "Write: <tool …>"): the note
-# under the header stops there (the open card shows all of it).
-_TO_THE_MODEL = (" Available tools:", " Write for example:", " Write:")
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
@@ -70,29 +59,6 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _sentence(text: str, tool: str) -> str:
-    """``text`` with a capital first letter ("duplicate call: …"), unless it starts with a name: the tool's
-    ("calculate takes <query>, …") or one spelt with capitals or marks ("nanoGo is off", "url_fetch …")."""
-    first = text.split(" ", 1)[0].rstrip(":,;.")
-    if text.startswith(tool) or not (first.isalpha() and first.islower()):
-        return text
-    return text[:1].upper() + text[1:]
-
-
-def _for_a_person(reason: str, tool: str) -> str:
-    """The part of ``reason`` a person reads, as a sentence: up to the model's advice."""
-    return _sentence(_split_advice(window_words(reason))[0], tool) + _limit_setting(reason)
-
-
-# The engine's reason for a call over a limit, and the setting that raises it: the card said only the limit.
-_LIMIT = re.compile(r"limit reached: at most .* per (round|answer)\b")
-
-
-def _limit_setting(reason: str | None) -> str:
-    m = _LIMIT.match(reason or "")
-    return f". To allow more, raise “Tool calls per {m.group(1)}” in Settings → Limits." if m else ""
-
-
 # The engine's reasons for not running a call that may come many times in a row: what the grouped card says.
 _DUPLICATE = "duplicate call: "
 _PLURAL_HEADINGS = {"Query": "Queries", "Expression": "Expressions", "Command": "Commands", "URL": "URLs"}
@@ -101,28 +67,11 @@ _PLURAL_HEADINGS = {"Query": "Queries", "Expression": "Expressions", "Command": 
 def _group_note(count: int, reason: str, tool: str) -> str:
     """What a card standing for ``count`` calls skipped for one ``reason`` says: "5 more calls skipped: at
     most 3 tool calls per round. To allow more, raise …" (more: calls beyond the ones that ran)."""
-    if _LIMIT.match(reason):
-        return f"{count} more calls skipped: {reason.split(': ', 1)[1].rstrip('.')}{_limit_setting(reason)}"
+    if LIMIT.match(reason):
+        return f"{count} more calls skipped: {reason.split(': ', 1)[1].rstrip('.')}{limit_setting(reason)}"
     if reason.startswith(_DUPLICATE):
         return f"{count} calls skipped: {window_words(reason[len(_DUPLICATE):]).rstrip('.')}."
-    return f"{count} calls skipped. {_for_a_person(reason, tool).rstrip('.')}."
-
-
-def _split_advice(reason: str) -> tuple[str, str]:
-    """``reason`` as what went wrong and the advice the model was given after it ("Available tools: …")."""
-    cut = min((reason.find(mark) for mark in _TO_THE_MODEL if mark in reason), default=len(reason))
-    return (reason[:cut].strip() or reason.strip()), reason[cut:].strip() if reason[:cut].strip() else ""
-
-
-def _off_note(error: str | None, tool: str) -> str | None:
-    """What the card says of a call to a tool switched off in Settings (None for any other reason): off is
-    the user's setting, not a failure, and the way to switch it on is a setting, not a flag."""
-    if not error or not error.startswith(DISABLED.format(tool=tool)):
-        return None
-    named = _SETTING_NAMED.search(error)
-    if named is None:
-        return "This tool is off. Turn it on in Settings to use it."
-    return f"This tool is off. Turn on “{named.group(1)}” in Settings to use it."
+    return f"{count} calls skipped. {for_a_person(reason, tool).rstrip('.')}."
 
 
 def _section(heading: str, body: str, direction: str = "") -> str:
@@ -337,7 +286,7 @@ class ToolCard(QFrame):
     @property
     def off(self) -> bool:
         """True for a call to a tool switched off in Settings: it never ran, and nothing failed."""
-        return _off_note(self._error, self._tool) is not None
+        return off_note(self._error, self._tool) is not None
 
     @property
     def foldable(self) -> bool:
@@ -442,7 +391,7 @@ class ToolCard(QFrame):
         A denied command, or a call to a tool that is off, comes as an error and shows as skipped: nothing
         ran, and nothing failed. ``ran`` is
         False for a call the engine refused before running it (an unknown or disabled tool): no time shown."""
-        off = _off_note(error, self._tool) is not None
+        off = off_note(error, self._tool) is not None
         self._status = "skipped" if error == DENIED or off else _FROM_ENGINE.get(status, "error")
         self._source, self._error, self._result = source, error, result
         self._result_bytes, self._elapsed_ms = result_bytes, elapsed_ms
@@ -457,7 +406,7 @@ class ToolCard(QFrame):
             self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
         if error and self._status in ("error", "skipped"):
             self._note_text = _one_line(self._reason() if self.denied or off
-                                        else _for_a_person(self._error_words(), self._tool))
+                                        else for_a_person(self._error_words(), self._tool))
         elif self._status == "done":
             self._note_text = _done_note(self._tool, self._query, result)
         self._relayout()
@@ -477,9 +426,9 @@ class ToolCard(QFrame):
         if self._folded:
             return self._note_text
         if self.denied:
-            return _DENIED_NOTE
-        return _off_note(self._error, self._tool) or (_sentence(window_words(self._error_words()), self._tool)
-                                                      + _limit_setting(self._error))
+            return DENIED_NOTE
+        return off_note(self._error, self._tool) or (sentence(window_words(self._error_words()), self._tool)
+                                                      + limit_setting(self._error))
 
     def _describe(self) -> None:
         words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self._status, self._status)
@@ -561,7 +510,7 @@ class ToolCard(QFrame):
             # advice given to the model after it ("Available tools: …", with a tool block to copy) is set
             # apart: it is the model's reading, not the reason.
             direction = "rtl" if self.layoutDirection() == Qt.LayoutDirection.RightToLeft else "ltr"
-            reason, advice = (self._reason(), "") if self.denied or self.off else _split_advice(self._reason())
+            reason, advice = (self._reason(), "") if self.denied or self.off else split_advice(self._reason())
             # its lines kept (a compile error lists one per line), and cut like a result
             out.append(_lines("Reason" if self._status == "skipped" else "Error", reason, direction))
             if advice:

@@ -1,0 +1,73 @@
+"""What a person is told of a tool call that did not run as asked, in the window's words: the card says it,
+and so do a copied answer and an exported chat (chats.py). The engine's reasons are written for the model
+and the command line; these turn them into sentences for the window. No Qt."""
+
+from __future__ import annotations
+
+import re
+
+# The engine's reason for a call to a tool that is off; the setting or flag that turns it on follows.
+DISABLED = "The tool {tool} is disabled: "
+# A command the user denied is their choice, not a failure: said in their words (the model reads the
+# engine's DENIED, in the third person).
+DENIED_NOTE = "You chose not to run this command."
+# The setting a disabled tool's reason names ("enable 'Allow shell commands' in Settings or pass
+# --allow-shell-exec"): only the setting is said, as the window has no command line to pass a flag to.
+_SETTING_NAMED = re.compile(r"(?:enable|turn on) '([^']+)' in Settings")
+# Where the engine's reason goes on to advise the model ("Available tools: …", "Write: <tool …>"): what a
+# person is told stops there (the open card shows all of it).
+_TO_THE_MODEL = (" Available tools:", " Write for example:", " Write:")
+# The engine's reason for a call over a limit, and the setting that raises it.
+LIMIT = re.compile(r"limit reached: at most .* per (round|answer)\b")
+# A hint for the command line in a message the window shows: "(or pass --api-key)", "(or --base-url)",
+# "or pass --allow-nanogo". The engine's messages serve both; the window has no flags to pass.
+_FLAG_HINT_RE = re.compile(r" \((?:or )?(?:pass )?--[a-z][a-z-]*\)| or pass --[a-z][a-z-]*")
+# The knowledge base's advice (kb/store.py words it for both): a window user quits and starts tinyRAG on
+# another data folder instead.
+_DATA_DIR_FLAG = re.compile(r"\b([Uu])se another data folder \(--data-dir\)")
+
+
+def window_words(text: str) -> str:
+    """``text`` as the window says it: without its command-line hints, so it names only what a user can do
+    in the app (the setting to change in Settings, which the message names beside the flag; quitting and
+    starting tinyRAG with another data folder, for a knowledge base it cannot use)."""
+    text = _DATA_DIR_FLAG.sub(lambda m: ("Q" if m.group(1) == "U" else "q")
+                              + "uit tinyRAG and start it with another data folder", text)
+    return _FLAG_HINT_RE.sub("", text)
+
+
+def sentence(text: str, tool: str) -> str:
+    """``text`` with a capital first letter ("duplicate call: …"), unless it starts with a name: the tool's
+    ("calculate takes <query>, …") or one spelt with capitals or marks ("nanoGo is off", "url_fetch …")."""
+    first = text.split(" ", 1)[0].rstrip(":,;.")
+    if text.startswith(tool) or not (first.isalpha() and first.islower()):
+        return text
+    return text[:1].upper() + text[1:]
+
+
+def split_advice(reason: str) -> tuple[str, str]:
+    """``reason`` as what went wrong and the advice the model was given after it ("Available tools: …")."""
+    cut = min((reason.find(mark) for mark in _TO_THE_MODEL if mark in reason), default=len(reason))
+    return (reason[:cut].strip() or reason.strip()), reason[cut:].strip() if reason[:cut].strip() else ""
+
+
+def limit_setting(reason: str | None) -> str:
+    """The setting that raises the limit a reason names: the engine said only the limit."""
+    m = LIMIT.match(reason or "")
+    return f". To allow more, raise “Tool calls per {m.group(1)}” in Settings → Limits." if m else ""
+
+
+def for_a_person(reason: str, tool: str) -> str:
+    """The part of ``reason`` a person reads, as a sentence: up to the model's advice."""
+    return sentence(split_advice(window_words(reason))[0], tool) + limit_setting(reason)
+
+
+def off_note(error: str | None, tool: str) -> str | None:
+    """What is said of a call to a tool switched off in Settings (None for any other reason): off is the
+    user's setting, not a failure, and the way to switch it on is a setting, not a flag."""
+    if not error or not error.startswith(DISABLED.format(tool=tool)):
+        return None
+    named = _SETTING_NAMED.search(error)
+    if named is None:
+        return "This tool is off. Turn it on in Settings to use it."
+    return f"This tool is off. Turn on “{named.group(1)}” in Settings to use it."
