@@ -81,6 +81,7 @@ CREATE TABLE IF NOT EXISTS tool_calls (
     result TEXT NOT NULL DEFAULT '',
     result_bytes INTEGER NOT NULL DEFAULT 0,
     elapsed_ms INTEGER NOT NULL DEFAULT 0,
+    anchors TEXT,
     PRIMARY KEY (message_id, seq)
 );
 """
@@ -124,6 +125,7 @@ class StoredTool:
     result_bytes: int = 0
     elapsed_ms: int = 0  # -1: the call was refused before it ran (an unknown tool, a limit)
     position: int = 0
+    anchors: tuple[str | None, ...] = ()  # one per line of source: where its page opens (see ToolResult)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +217,8 @@ class ChatStore:
             db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, no torn DB
             db.execute("PRAGMA foreign_keys=ON")
             db.executescript(_SCHEMA)
+            if "anchors" not in table_columns(db).get("tool_calls", set()):  # a file made before them
+                db.execute("ALTER TABLE tool_calls ADD COLUMN anchors TEXT")
             if version < SCHEMA_VERSION:
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except (sqlite3.Error, OSError, ChatStoreError) as exc:
@@ -349,9 +353,10 @@ class ChatStore:
             message_id = int(cur.lastrowid)
             db.executemany(
                 "INSERT INTO tool_calls(message_id, seq, position, call_id, tool, param, query, status, source, "
-                "error, result, result_bytes, elapsed_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "error, result, result_bytes, elapsed_ms, anchors) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [(message_id, seq, t.position, t.call_id, t.tool, t.param, t.query, t.status, t.source, t.error,
-                  t.result, t.result_bytes, t.elapsed_ms) for seq, t in enumerate(tools)])
+                  t.result, t.result_bytes, t.elapsed_ms, _dumps(list(t.anchors)) if any(t.anchors) else None)
+                 for seq, t in enumerate(tools)])
             db.execute("UPDATE chats SET updated=? WHERE id=?", (now, chat_id))
         return StoredMessage(message_id, "assistant", content, transcript, reasoning, route, stats, status,
                              error, tools, now)
@@ -385,7 +390,7 @@ class ChatStore:
                 "WHERE m.chat_id=? AND m.id>=? AND m.id<? ORDER BY t.message_id, t.seq", (chat_id, first, end)):
             tools.setdefault(t["message_id"], []).append(StoredTool(
                 t["call_id"], t["tool"], t["query"], t["status"], t["param"], t["source"], t["error"],
-                t["result"], t["result_bytes"], t["elapsed_ms"], t["position"]))
+                t["result"], t["result_bytes"], t["elapsed_ms"], t["position"], _anchors(t["anchors"])))
         return [StoredMessage(r["id"], r["role"], r["content"], r["transcript"], r["reasoning"],
                               _loads(r["route"]), _loads(r["stats"]), r["status"], r["error"],
                               tuple(tools.get(r["id"], ())), r["created"]) for r in rows]
@@ -566,6 +571,12 @@ def _search(db: sqlite3.Connection, text: str) -> list[ChatInfo]:
 
 
 _NO_END = 2**63 - 1  # above every message id: "before" no message
+
+
+def _anchors(stored: str | None) -> tuple[str | None, ...]:
+    """A call's anchors as stored (a JSON list; NULL for none, and in rows stored before them)."""
+    value = _loads(stored) if stored else None
+    return tuple(a if isinstance(a, str) else None for a in value) if isinstance(value, list) else ()
 
 
 def _history_text(role: str, content: str, transcript: str) -> str:

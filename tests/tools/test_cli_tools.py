@@ -66,8 +66,8 @@ def test_offline_flag_turns_the_network_tools_off(server: LoopbackServer, tmp_pa
         events = ask(llm, tmp_path, "--offline")
     result = tool_result(events)
     assert result["status"] == "error"
-    assert result["error"] == ("The tool url_fetch is disabled: network tools are off (offline mode); "
-                               "turn on 'Network tools' in Settings.")
+    assert result["error"] == ("The tool url_fetch is disabled: network tools are off for this question "
+                               "(--offline); leave out --offline to use them.")
     assert server.seen == []
 
 

@@ -147,3 +147,38 @@ def test_the_sources_line_takes_each_files_anchor_beside_its_numbers():
     assert [(e.location, e.numbers, e.anchor) for e in entries] == [
         ("/docs/a.html", (1,), "GUC-WORK-MEM"), ("/docs/b.md", (2,), None), ("https://example.org/c", (), None)]
     assert arrange(sets) == arrange(sets, {})  # without anchors, as before
+
+
+def test_an_answers_sources_open_at_the_passages_it_used_also_when_reopened(make_window, server, qloop, tmp_path,
+                                                                           opened):
+    # The prompt's passages (the rag route) and the model's own search both carry where each page opens.
+    from tinyrag_desktop.kb import Importer, open_store, release
+
+    from tests.sse_server import Stream
+
+    from .conftest import ask_and_wait, tokens, wait_until
+
+    data = tmp_path / "data"
+    docs = _docs(tmp_path / "docs")
+    with open_store(data) as kb:
+        Importer(kb).run([str(docs)])
+    release()
+    server.queue(Stream(tokens('<tool name="rag_knowledge"><query>work_mem memory sort</query></tool>')),
+                 Stream(tokens("Set work_mem [1].")))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "How much memory does each sort use (work_mem)?")) == "done"
+    page = str((docs / "runtime-config-resource.html").resolve())
+
+    def entry(answer):
+        return next(e for e in answer.source_entries() if e.location == page)
+
+    assert entry(win.view.answers()[-1]).anchor == "GUC-WORK-MEM"
+    chat = win.chat_id
+    win.new_chat()
+    win.open_chat(chat)
+    qloop.run(wait_until(lambda: not win.loading and win.view.answers()))
+    answer = win.view.answers()[-1]
+    assert entry(answer).anchor == "GUC-WORK-MEM"
+    link = next(link for link in answer.sources_row.links() if link.location == page)
+    link.click()
+    assert _redirect_target(opened.urls[-1]).endswith("runtime-config-resource.html#GUC-WORK-MEM")

@@ -134,7 +134,8 @@ class Engine:
                         Decision("direct", "nothing in the knowledge base is about the question's words "
                                            "(the model can still search it)"))
         context = _context(question, offered)
-        yield Route(decision.mode, decision.reason, decision.hints, _locations(offered), decision.problem)
+        yield Route(decision.mode, decision.reason, decision.hints, _locations(offered), decision.problem,
+                    _anchors(offered, _locations(offered)))
 
         def head_with(passage_chars: int = PASSAGE_CHARS) -> list[dict[str, str]]:
             passages = _context(question, offered, passage_chars) if passage_chars != PASSAGE_CHARS else context
@@ -217,7 +218,8 @@ class Engine:
         # A failed answer cannot say what it would have drawn on: all that was offered, as the window shows.
         used = _locations(offered if failed or not offered else _used_passages(question, "".join(shown), offered))
         window = fitting.window.tokens if fitting.window and fitting.left_out else 0
-        yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used, fitting.left_out, window)
+        yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used, fitting.left_out, window,
+                   _anchors(offered, used))
 
     async def _route(self, question: str, enabled: set[str]) -> Decision:
         has_kb, problem = (await asyncio.to_thread(_has_documents, self.data_dir) if "rag_knowledge" in enabled
@@ -498,11 +500,11 @@ class Engine:
         timeout = req.config.tool_timeout
         started = time.monotonic()
         asked = _Asked()
-        text, source, error = "", "", None
+        text, source, error, anchors = "", "", None, ()
         try:
             async with asyncio.timeout(timeout) as deadline:
                 result = await spec.run(call.content, _paused_while_asking(ctx, deadline, asked))
-            text, source = result.text, result.source
+            text, source, anchors = result.text, result.source, result.anchors
         except TimeoutError:
             error = f"{spec.name} did not finish within the {timeout:g}-second tool timeout and was stopped."
         except ToolError as exc:
@@ -526,7 +528,7 @@ class Engine:
         elapsed = max(0, _ms(started) - int(asked.seconds * 1000))
         queue.put_nowait(("result", ToolFinished(
             call_id, spec.name, call.content, source, error, len(text.encode("utf-8", "surrogatepass")), status,
-            elapsed, text, call.param, rnd.number, call.raw,
+            elapsed, text, call.param, rnd.number, call.raw, anchors,
         )))
 
 
@@ -670,6 +672,12 @@ def _used_passages(question: str, answer: str, passages: Sequence[Hit]) -> list[
     from ..tools.rag import used_passages
 
     return used_passages(question, answer, passages)
+
+
+def _anchors(passages: Sequence[Hit], locations: Sequence[str]) -> tuple[str | None, ...]:
+    from ..tools.rag import best_anchors
+
+    return best_anchors(passages, locations)
 
 
 def _locations(passages: Sequence[Hit]) -> tuple[str, ...]:

@@ -28,9 +28,13 @@ class Route(_Event):
     hints: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()  # rag mode: where the passages put into the prompt come from
     problem: str = ""  # why the knowledge base could not be read, in words ("" when it could)
+    # one per source: where in its page the best passage starts (an HTML id), None for none
+    anchors: tuple[str | None, ...] = ()
 
     def payload(self) -> dict[str, Any]:
         out = {"mode": self.mode, "reason": self.reason, "hints": list(self.hints), "sources": list(self.sources)}
+        if any(self.anchors):
+            out["anchors"] = list(self.anchors)
         return {**out, "problem": self.problem} if self.problem else out
 
 
@@ -109,6 +113,13 @@ class ToolFinished(_Event):
     param: str = "query"
     round: int = 1
     raw: str = ""
+    anchors: tuple[str | None, ...] = ()  # one per line of source (see tools.registry.ToolResult)
+
+    def payload(self) -> dict[str, Any]:
+        out = asdict(self)
+        if not any(self.anchors):
+            del out["anchors"]
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,9 +136,15 @@ class Done(_Event):
     # engine/context.py), and the window in tokens they did not fit in; 0 and 0 when all were sent.
     left_out: int = 0
     window: int = 0
+    anchors: tuple[str | None, ...] = ()  # one per source, as Route's
 
     def payload(self) -> dict[str, Any]:
-        return {**asdict(self), "sources": list(self.sources)}
+        out = {**asdict(self), "sources": list(self.sources)}
+        if any(self.anchors):
+            out["anchors"] = list(self.anchors)
+        else:
+            del out["anchors"]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -226,7 +226,15 @@ async def run(query: str, ctx: ToolContext) -> ToolResult:
     numbers = document_numbers(hits, ctx.citations)
     text = format_hits(query, hits, _max_chars(ctx.settings), numbers=ctx.citations)
     sources = sorted(numbers, key=numbers.__getitem__)  # in the order of their numbers
-    return ToolResult(text, source="\n".join(sources))
+    return ToolResult(text, source="\n".join(sources), anchors=best_anchors(hits, sources))
+
+
+def best_anchors(hits: Sequence[Hit], locations: Sequence[str]) -> tuple[str | None, ...]:
+    """For each of ``locations``, the anchor of its best passage among ``hits`` (they come best first)."""
+    first: dict[str, str | None] = {}
+    for hit in hits:
+        first.setdefault(hit.location, hit.anchor)
+    return tuple(first.get(location) for location in locations)
 
 
 TOOLS = [

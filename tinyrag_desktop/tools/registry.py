@@ -36,6 +36,9 @@ class ToolResult:
 
     text: str
     source: str = ""
+    # One per line of ``source``: where in that page the passage found starts (an HTML id), None for none;
+    # the answer's Sources line opens the page there. Empty: none for any.
+    anchors: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -136,6 +136,7 @@ class AnswerWidget(QFrame):
         self._cards: dict[str, ToolCard] = {}
         self._positions: dict[str, int] = {}
         self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts
+        self._anchors: dict[str, tuple[str | None, ...]] = {}  # a call's anchors, by its id (see ToolResult)
         self._after_card = False  # no text since the last card: marks that come now attach before it
         self._before_card: _Run | None = None  # the text just before the last card (None: nothing to attach to)
         self._marks_attach: bool | None = None  # whether the marks after the last card go before it
@@ -258,6 +259,8 @@ class AnswerWidget(QFrame):
         if ev.sources:
             self._route["sources"] = list(ev.sources)
             self._route["numbers"] = list(range(1, len(ev.sources) + 1))
+            if any(ev.anchors):  # where each page opens: at its best passage (stored with the route)
+                self._route["anchors"] = list(ev.anchors)
         hints = f" · hints: {', '.join(ev.hints)}" if ev.hints else ""
         # a guess from the question's words, made before the model answers: the model may still call a tool
         self._route_label.setText(f"Route, guessed from the question: {ev.mode} — {ev.reason}{hints}")
@@ -353,6 +356,8 @@ class AnswerWidget(QFrame):
         card = self._cards.get(ev.id) or self._add_card(ev.id, ev.tool, ev.query, ev.param)
         card.finish(ev.status, source=ev.source, error=ev.error, result=ev.result,
                     result_bytes=ev.result_bytes, elapsed_ms=ev.elapsed_ms, ran=ev.id in self._started)
+        if any(ev.anchors):
+            self._anchors[ev.id] = tuple(ev.anchors)
         self._fold(card)
         self._update_sources()
         return card
@@ -397,8 +402,20 @@ class AnswerWidget(QFrame):
                 sets.append(("", [(loc, ()) for loc in locations]))
         return sets
 
+    def _source_anchors(self) -> dict[str, str | None]:
+        """Where each source's page opens: at the best passage the route or a search found in it."""
+        route = self._route or {}
+        found: dict[str, str | None] = {}
+        pairs = [zip(route.get("sources") or (), route.get("anchors") or ())]
+        pairs += [zip(split_sources(self._cards[call_id].source), anchors)
+                  for call_id, anchors in self._anchors.items() if call_id in self._cards]
+        for location, anchor in (pair for group in pairs for pair in group):
+            if isinstance(anchor, str) and anchor:
+                found.setdefault(str(location), anchor)
+        return found
+
     def _update_sources(self) -> None:
-        entries = arrange(self._source_sets())
+        entries = arrange(self._source_sets(), self._source_anchors())
         if entries or self._sources is not None:  # many answers have none: no row for them
             self.sources_row.set_entries(entries)
 
@@ -412,6 +429,10 @@ class AnswerWidget(QFrame):
             offered = dict(zip(self._route["sources"], self._route.get("numbers") or ()))
             self._route["sources"] = list(ev.sources)
             self._route["numbers"] = [offered.get(loc, 0) for loc in ev.sources]
+            if any(ev.anchors):
+                self._route["anchors"] = list(ev.anchors)
+            else:
+                self._route.pop("anchors", None)
         self.show_route_sources()
         # Done.tools_run counts the calls that ran; the stats count every call started, denied commands too
         # (as answers stored before did, and a stopped answer does), and the footer takes those out itself.
@@ -720,7 +741,8 @@ class AnswerWidget(QFrame):
             # a call refused before it ran is stored with the time -1, so that it shows none when reopened
             elapsed = card._elapsed_ms if call_id in self._started or card.status == "running" else -1
             out.append(StoredTool(call_id, card.tool_name, card.query, status, card._param, card._source,
-                                  card.error, card._result, card._result_bytes, elapsed, self._positions[call_id]))
+                                  card.error, card._result, card._result_bytes, elapsed, self._positions[call_id],
+                                  self._anchors.get(call_id, ())))
         return out
 
     def transcript(self, raws: dict[str, str]) -> str:
@@ -770,6 +792,8 @@ class AnswerWidget(QFrame):
             if self._route is not None and "sources" in self._route:
                 # as stored: the used ones' numbers, or none in answers stored before they were
                 self._route["numbers"] = message.route.get("numbers") or []
+                if isinstance(message.route.get("anchors"), list):
+                    self._route["anchors"] = message.route["anchors"]
             self._route_shown = True  # stored as they were shown
         if message.reasoning:
             self.append_reasoning(message.reasoning, live=False)
@@ -782,6 +806,8 @@ class AnswerWidget(QFrame):
             status = "skipped" if seg.status == "running" else seg.status  # stored mid-run: it was stopped
             if seg.elapsed_ms >= 0:  # stored as -1: refused before it ran (an unknown tool), no time shown
                 self._started.add(seg.call_id)
+            if any(seg.anchors):
+                self._anchors[seg.call_id] = seg.anchors
             card.finish(status, source=seg.source, error=seg.error or (
                 STOPPED if seg.status == "running" else None), result=seg.result,
                 result_bytes=seg.result_bytes, elapsed_ms=max(0, seg.elapsed_ms), ran=seg.elapsed_ms >= 0)
