@@ -13,6 +13,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from ..settings import defaults, save_settings
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Probe = Callable[[], Awaitable[Any]]
+RECHECK_MS = 10_000  # how often a server that does not answer is asked again
 
 
 class WelcomeController:
@@ -35,6 +37,10 @@ class WelcomeController:
         self._panel: QWidget | None = None
         self._local: Any = None  # a running localmodel.LocalModelServer
         self._tasks: set[asyncio.Task[Any]] = set()
+        # While no server answers, it is asked again now and then: one started after the window (`ollama
+        # serve` in a terminal) turned the red "unreachable" green only at the next question.
+        self._again = QTimer(win, interval=RECHECK_MS, singleShot=True)
+        self._again.timeout.connect(self._check_again)
 
     @property
     def panel(self) -> QWidget | None:
@@ -50,6 +56,15 @@ class WelcomeController:
             self.show()
         elif state in ("ok", "warn"):
             self.hide()
+        if state == "down":
+            self._again.start()
+        else:
+            self._again.stop()
+
+    def _check_again(self) -> None:
+        win = self._win
+        if win.status.state == "down" and not win.bridge.is_running() and not win.store.closed:
+            win.check_server()
 
     def show(self) -> None:
         panel = self._panel or self._build()
@@ -178,6 +193,7 @@ class WelcomeController:
                 "delete it there if you do not want it.", 15000)
 
     async def aclose(self) -> None:
+        self._again.stop()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
