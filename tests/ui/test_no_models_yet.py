@@ -16,3 +16,12 @@ def test_a_server_without_models_is_said_with_how_to_get_one(make_window, qloop)
         assert qloop.run(ask_and_wait(win, "Hello?")) == "error"
         error = win.view.answers()[-1].error
         assert "has no models yet" in error and "ollama pull llama3.2" in error
+
+
+def test_llama_cpp_answers_whatever_name_is_set_and_is_not_said_missing(make_window):
+    with ScriptedLLMServer(models=("/models/qwen2.5-7b-instruct-q4_k_m.gguf",)) as server:
+        win = make_window(server.base_url, chat_model="qwen2.5")
+        assert win.status.state == "ok" and win.status.reach.text() == "reachable · 1 model"
+    with ScriptedLLMServer(models=("llama3.2:latest",)) as server:  # Ollama: the name must be one it has
+        win = make_window(server.base_url, chat_model="qwen2.5")
+        assert win.status.state == "warn" and win.status.reach.text() == "model missing"

@@ -54,6 +54,12 @@ def _state_for(exc: Exception) -> tuple[str, str]:
     return "down", "unreachable"
 
 
+def _answers_any_name(models: list[str]) -> bool:
+    """Whether the server is llama.cpp's, which lists the one model file it loaded and answers whatever name
+    a request gives: "model missing" in amber beside its answers was wrong."""
+    return len(models) == 1 and models[0].lower().endswith(".gguf")
+
+
 class ServerStatus:
     """Three permanent labels in the status bar; ``state`` is unknown, checking, ok, warn or down."""
 
@@ -195,7 +201,7 @@ class ServerStatus:
         wanted = settings["chat_model"]
         if not models:  # it answers, but nothing can answer a question yet
             self._set("warn", "no models", NO_MODELS.format(where=settings["base_url"]))
-        elif wanted and wanted not in models:
+        elif wanted and wanted not in models and not _answers_any_name(models):
             self._set("warn", "model missing", f"The server is reachable, but has no model called “{wanted}”.")
         else:
             self._set("ok", f"reachable · {len(models)} model{'s' if len(models) != 1 else ''}")
