@@ -120,3 +120,14 @@ def test_a_long_command_output_shows_its_start_and_its_end_when_opened(qtbot):
     assert shown.rstrip().endswith("2999\n3000")
     assert "more characters" in shown and "\n1500\n" not in shown
     assert shown.count("\n") < 130
+
+
+def test_a_programs_output_is_shown_in_the_code_type(qtbot) -> None:
+    card = ToolCard("c1", "shell", "ls -l")
+    qtbot.add_widget(card)
+    card.finish("ok", source="shell", result="$ ls -l\nexit status: 0\n--- stdout ---\na   1\nbb  22\n")
+    assert "<code style='white-space:pre-wrap'>$ ls -l" in card._details_html()
+    calc = ToolCard("c2", "calculate", "2+2")
+    qtbot.add_widget(calc)
+    calc.finish("ok", source="calculator", result="2+2 = 4")
+    assert "<code style='white-space:pre-wrap'>2+2 = 4" not in calc._details_html()

@@ -19,6 +19,7 @@ from .theme import colors
 
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
 _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running": "running", "done": "done"}
+_PROGRAM_TOOLS = frozenset({"shell", "nanogo"})  # their results are a program's output: shown in the code type
 _RESULT_SHOWN = 6000  # characters of a result shown in the expanded card; the rest is summarised
 _LINES_SHOWN = 120  # and lines: 6,000 characters of short lines made a card 3,000 pixels tall
 STOPPED = "Stopped before the tool finished."  # the reason on a card whose answer was stopped mid-run
@@ -94,14 +95,14 @@ def _cut(text: str, chars: int, lines: int, from_end: bool = False) -> str:
     return "\n".join(shown.split("\n", lines)[:lines]) if shown.count("\n") >= lines else shown
 
 
-def _lines(heading: str, text: str, direction: str = "", *, end_too: bool = False) -> str:
+def _lines(heading: str, text: str, direction: str = "", *, end_too: bool = False, mono: bool = False) -> str:
     """``text`` under ``heading`` with its lines and tabs kept, cut at _RESULT_SHOWN characters or
     _LINES_SHOWN lines like a result: a Go program's 64 KB of output ran on as one paragraph, 8,000 pixels
     tall. The note a cut text ends with ("[The output was cut at 64 KB …]") stays in sight. ``end_too``:
     a third from the start and the rest from the end, for a command, whose end (its error, its summary)
-    is what matters most."""
+    is what matters most. ``mono``: in the code type, as a program's output lines up (columns, tables)."""
     esc = html.escape
-    pre = "<span style='white-space:pre-wrap'>{}</span>"
+    pre = "<code style='white-space:pre-wrap'>{}</code>" if mono else "<span style='white-space:pre-wrap'>{}</span>"
     shown = _cut(text, _RESULT_SHOWN, _LINES_SHOWN)
     if len(shown) < len(text) and end_too:
         head = _cut(text, _RESULT_SHOWN // 3, _LINES_SHOWN // 3)
@@ -517,9 +518,10 @@ class ToolCard(QFrame):
                 out.append(_section("The model was told", f"<span style='color:{colors().muted.name()}'>"
                                                           f"{esc(advice)}</span>", direction))
             if self._printed():  # what the program printed before it failed: as lines, under its own heading
-                out.append(_lines("Output before the error", self._printed()))
+                out.append(_lines("Output before the error", self._printed(), mono=True))
         elif self._result:
-            out.append(_lines("Result", self._result, end_too=self._tool == "shell"))
+            out.append(_lines("Result", self._result, end_too=self._tool == "shell",
+                              mono=self._tool in _PROGRAM_TOOLS))
         elif self._status == "running":
             out.append("<p><i>Running…</i></p>")
         return "".join(out)
