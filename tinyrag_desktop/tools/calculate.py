@@ -111,15 +111,19 @@ def _float_fn(fn: Callable[[float], float]) -> Callable[[Number], float]:
     return call
 
 
+ROUNDING_ZERO = 1e-9  # the largest result of sin, cos or tan taken for the angle's rounding error
+
+
 def _angle_fn(fn: Callable[[float], float]) -> Callable[[Number], Number]:
     """sin, cos or tan, with 0 where the exact value is 0: pi is a float a little off the real pi, so
     sin(pi) came to 1.22464679914735e-16. A result smaller than the rounding error the angle itself carries
-    (about 2^-50 of it) is that error, not a value, and is given as an exact 0."""
+    (about 2^-50 of it) is that error, not a value, and is given as an exact 0 — when it is that small
+    (ROUNDING_ZERO): for a huge angle the error grows as large as the value, and sin(1e15) is 0.858."""
     inexact = _float_fn(fn)
 
     def call(x: Number) -> Number:
         value = inexact(x)
-        return Fraction(0) if abs(value) < abs(float(x)) * 2.0**-50 else value
+        return Fraction(0) if abs(value) < min(abs(float(x)) * 2.0**-50, ROUNDING_ZERO) else value
 
     return call
 

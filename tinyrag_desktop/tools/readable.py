@@ -12,6 +12,7 @@ import codecs
 import json
 import re
 from dataclasses import dataclass, field
+from html import unescape
 
 from .errors import ToolError
 
@@ -259,7 +260,9 @@ def strip_invisible(html: str) -> str:
 
 def _stand_ins(html: str) -> dict[str, str]:
     """A printable letter for each joiner, one the page does not contain (CJK Extension B ideographs)."""
-    free = (chr(code) for code in range(0x20001, 0x20100) if chr(code) not in html)
+    # Not written in the page either as an entity ("&#x20001;"), which is decoded in the extraction.
+    decoded = unescape(html) if "&" in html else html
+    free = (chr(code) for code in range(0x20001, 0x20100) if chr(code) not in html and chr(code) not in decoded)
     return {joiner: next(free) for joiner in _JOINERS}
 
 
