@@ -575,7 +575,10 @@ _NO_END = 2**63 - 1  # above every message id: "before" no message
 
 def _anchors(stored: str | None) -> tuple[str | None, ...]:
     """A call's anchors as stored (a JSON list; NULL for none, and in rows stored before them)."""
-    value = _loads(stored) if stored else None
+    try:
+        value = json.loads(stored) if stored else None
+    except ValueError:
+        return ()
     return tuple(a if isinstance(a, str) else None for a in value) if isinstance(value, list) else ()
 
 

@@ -171,7 +171,7 @@ async def test_ollama_model_not_loaded_reads_num_ctx_else_assumes_its_default(ll
     forget_told()
     llm.queue(Stream(["b"]))
     events = await run(make_engine(), chat(60))
-    assert events[-1].window == 4096 and served_tokens(llm.requests[1]) <= 4096
+    assert events[-1].window == 0 and served_tokens(llm.requests[1]) <= 4096  # a guess: no number is said
 
 
 async def test_vllm_window_from_models(llm, make_engine) -> None:
@@ -192,7 +192,7 @@ async def test_lm_studio_window_of_the_loaded_model(llm, make_engine) -> None:
     forget_told()
     llm.queue(Stream(["m"]))
     events = await run(make_engine(), chat(40))
-    assert events[-1].window == 4096  # LM Studio loads it with 4,096 unless told otherwise
+    assert events[-1].window == 0 and served_tokens(llm.requests[-1]) <= 4096  # loaded with 4,096 unless told
 
 
 async def test_a_server_that_cannot_say_is_answered_after_its_refusals_and_remembered(llm, make_engine) -> None:
@@ -374,3 +374,55 @@ async def test_the_prompts_passages_are_cut_before_the_question_is_refused() -> 
     convo = await fitting.convo()
     assert made[1:] and made[-1] < 8000 and ctxmod.tokens(convo) <= fitting.budget
     assert convo[-1] is tail[0]
+
+
+async def test_a_pasted_base64_blob_longer_than_the_window_is_said_not_sent(llm, make_engine) -> None:
+    import base64
+
+    blob = base64.b64encode(bytes(range(256)) * 27).decode()[:9040]  # about 6,500 tokens in cl100k
+    llm.pages["/api/ps"] = {"models": [{"name": "scripted", "context_length": 4096}]}
+    events = await run(make_engine(), [{"role": "user", "content": "What is in this file?\n" + blob}])
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.kind == "context_too_long" and llm.requests == []  # Ollama would have cut its front
+
+
+async def test_a_new_chats_tool_results_refused_are_cut_and_sent_again(llm, make_engine, registry) -> None:
+    from tinyrag_desktop.tools import ToolResult, ToolSpec
+
+    async def page(content, ctx):
+        return ToolResult("Words about gardens and roses. " * 260, source="page")
+
+    registry.register(ToolSpec("page", "query", "A page.", page, "x"))
+    llm.refuse = refusing(1500, "the request exceeds the available context size, try increasing it")
+    llm.queue(Stream(['<tool name="page"><query>a</query></tool>']), Stream(["Read it."]))
+    events = await run(make_engine(), [{"role": "user", "content": "Compare the pages."}])
+    assert answer(events).endswith("Read it.") and not [e for e in events if isinstance(e, EngineError)]
+    assert "left out to fit the model's context]" in llm.requests[-1]["messages"][-1]["content"]
+    assert served_tokens(llm.requests[-1]) <= 1500
+
+
+async def test_a_refusal_in_the_stream_after_text_is_not_sent_again(llm, make_engine) -> None:
+    from tests.sse_server import Raw, sse_events
+
+    started = sse_events(Stream(["Here is the first part. "]))[:3]
+    error = {"error": {"message": "the request exceeds the available context size", "n_ctx": 2048}}
+    llm.queue(Raw([*started, f"data: {json.dumps(error)}\n\n"]))
+    events = await run(make_engine(), chat(1))
+    assert answer(events) == "Here is the first part. " and len(llm.requests) == 1
+    assert [e.kind for e in events if isinstance(e, EngineError)] == ["context_too_long"]
+
+
+@pytest.mark.parametrize("text, tokens", [  # counted with OpenAI's cl100k tokenizer
+    ("Москва — столица России, город федерального значения, административный центр. " * 20, 721),
+    ("القاهرة هي عاصمة جمهورية مصر العربية وأكبر مدنها، وتعد من أكبر المدن. " * 20, 961),
+    ("Great job 🎉🎉 👍 😀😂🤣 ✅ 🚀 🔥 " * 20, 461),
+])
+def test_the_estimate_is_not_below_a_real_tokenizers_count(text, tokens) -> None:
+    assert estimate(text) >= tokens
+
+
+def test_a_base64_blob_is_counted_as_a_tokenizer_splits_it() -> None:
+    import base64
+
+    blob = base64.b64encode(bytes(range(256)) * 8).decode()
+    assert estimate(blob) >= len(blob) / 1.45  # cl100k: about 1.4 characters a token

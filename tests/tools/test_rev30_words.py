@@ -31,3 +31,11 @@ def test_a_page_that_writes_a_stand_in_as_an_entity_keeps_it() -> None:
             "<p>A second paragraph, to make this read as an article, with more words in it.</p></article></body></html>")
     _title, text, _note = html_to_text(page, "http://example.org/")
     assert "\U00020001" in text and "\U0001F468\u200d\U0001F469" in text
+
+
+@pytest.mark.parametrize("expression", ["tan(pi/2)", "tan(3*pi/2)"])
+def test_tan_of_an_odd_multiple_of_half_pi_is_not_defined(expression) -> None:
+    from tinyrag_desktop.tools.calculate import CalcError
+
+    with pytest.raises(CalcError, match="is not defined: the angle is an odd multiple of pi/2"):
+        evaluate(expression)

@@ -182,3 +182,19 @@ def test_an_answers_sources_open_at_the_passages_it_used_also_when_reopened(make
     link = next(link for link in answer.sources_row.links() if link.location == page)
     link.click()
     assert _redirect_target(opened.urls[-1]).endswith("runtime-config-resource.html#GUC-WORK-MEM")
+
+
+def test_pages_not_written_for_two_days_are_removed(tmp_path, opened):
+    import time as clock
+
+    page = tmp_path / "config.html"
+    page.write_text("<html><body><h2 id='memory'>Memory</h2></body></html>", encoding="utf-8")
+    folder = sources.redirect_folder()
+    folder.mkdir(parents=True)
+    stale, fresh = folder / "stale.html", folder / "fresh.html"
+    for old in (stale, fresh):
+        old.write_text("<html></html>", encoding="utf-8")
+    long_ago = clock.time() - 3 * 86400
+    os.utime(stale, (long_ago, long_ago))
+    assert open_source(str(page), "memory") is None
+    assert not stale.exists() and fresh.exists() and len(list(folder.glob("*.html"))) == 2

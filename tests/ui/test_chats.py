@@ -317,3 +317,13 @@ def test_calls_skipped_one_after_another_for_one_reason_are_one_line_in_copies_a
     other = StoredTool("t9", "calculate", "9+9", "skipped", error="Repeated call: the same tool with the same input.",
                        position=at)
     assert answer_markdown(StoredMessage(1, "assistant", content, tools=tools + (other,))).count("skipped") == 2
+
+
+def test_a_searchs_anchors_come_back_with_its_call(store):
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "where?")
+    call = StoredTool("t1", "rag_knowledge", "work_mem", "ok", source="/docs/a.html\n/docs/b.md",
+                      result="[1] …", anchors=('say "hi" there', None))
+    store.add_assistant_message(chat.id, "There.", tools=[call])
+    (answer,) = [m for m in store.messages(chat.id) if m.role == "assistant"]
+    assert answer.tools[0].anchors == ('say "hi" there', None)

@@ -13,7 +13,7 @@ from tinyrag_desktop.ui.answer import AnswerWidget
 from .conftest import tokens
 
 CODE = "".join(f"    result_{i} = compute(argument_one_{i}, argument_two_{i}, argument_three_{i})  # {i}\n"
-               for i in range(150))  # about 13,000 characters: cut in four while it streams
+               for i in range(115))  # about 10,000 characters: cut in three while it streams
 TEXT = f"Here it is:\n\n```python\n{CODE}```\n\nThat is all.\n"
 
 
@@ -41,7 +41,7 @@ def test_the_pieces_are_one_block_when_the_answer_is_done(qtbot) -> None:
     assert seg.copy_code(0) == CODE
     assert seg.toPlainText().count("Copy code") == 1
     assert answer.content() == TEXT
-    assert [s.markdown() for s in answer.segments() if s.isVisibleTo(answer)][-1].endswith("```\n\nThat is all.\n")
+    assert [s.markdown() for s in answer.segments() if s.isVisibleTo(answer)][-1].endswith("That is all.\n")
 
 
 def test_a_stopped_answer_and_a_stored_one_join_too(qtbot) -> None:

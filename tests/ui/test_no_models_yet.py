@@ -25,3 +25,16 @@ def test_llama_cpp_answers_whatever_name_is_set_and_is_not_said_missing(make_win
     with ScriptedLLMServer(models=("llama3.2:latest",)) as server:  # Ollama: the name must be one it has
         win = make_window(server.base_url, chat_model="qwen2.5")
         assert win.status.state == "warn" and win.status.reach.text() == "model missing"
+
+
+def test_a_server_without_models_is_asked_again_until_one_is_pulled(make_window, qloop, monkeypatch):
+    from tinyrag_desktop.ui import welcome
+
+    from .conftest import wait_until
+
+    monkeypatch.setattr(welcome, "RECHECK_MS", 200)
+    with ScriptedLLMServer(models=()) as server:
+        win = make_window(server.base_url, chat_model="")
+        assert win.status.reach.text() == "no models"
+        server.models.append("llama3.2:latest")  # `ollama pull llama3.2` finished
+        qloop.run(wait_until(lambda: win.status.state == "ok", timeout=10))

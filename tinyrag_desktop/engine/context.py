@@ -41,6 +41,7 @@ OLLAMA_DEFAULT = 4096
 OLLAMA_OLD_DEFAULT = 2048  # before Ollama's /api/ps said the window, its default was 2,048
 PER_MESSAGE = 4  # the template's marks around each message
 MIN_WINDOW = 512  # the smallest context_tokens setting used: less holds not even the app's instructions
+MIN_REPLY = 128  # tokens a request must leave for the reply, or it is not sent
 MIN_RESULT = 400  # characters of a tool result kept however small the window: less says nothing
 PASSAGE_CHARS = 8000  # the knowledge-base passages' characters in the prompt (format_hits' max_chars)...
 MIN_PASSAGES = 1000  # ...halved, when the question leaves no room for them, down to this
@@ -55,18 +56,36 @@ class Window:
     sure: bool = True
 
 
-# What a tokenizer makes a token of, about: a word (one more for each 8 letters of a long one), up to three
-# digits, a mark or a line break, a run of spaces that indents, a character beyond ASCII.
-_PIECES = re.compile(r"[A-Za-z]{1,8}|[0-9]{1,3}|[^\sA-Za-z0-9]|\n| {2,}")
+# What a tokenizer makes a token of, about (checked against OpenAI's cl100k): an ASCII word of up to eight
+# letters (a capital and seven after it; capitals in runs of three), up to three digits, an ASCII mark, a
+# line break, an indent; in a blob of 24 or more letters and digits without a space (base64, a hash), 1.3
+# characters; two letters of accented Latin, Greek or Cyrillic; 1.25 letters of Hebrew or Arabic; an Indic
+# or Hangul letter one and a half; an emoji three; any other character (Chinese, Japanese) 1.2.
+_ASCII_PIECES = re.compile(r"[A-Z]?[a-z]{1,7}|[A-Z]{1,3}|[0-9]{1,3}|[!-/:-@\[-`{-~]|\n| {2,}")
+_BLOB = re.compile(r"[A-Za-z0-9+/=_-]{24,}")
+_NEAR_PIECES = re.compile(r"[\u00c0-\u058f]{1,2}")
+_SEMITIC = re.compile(r"[\u0590-\u06ff]")
+_WIDE = re.compile(r"[\u0900-\u0dff\uac00-\ud7af]")
+_ASTRAL = re.compile(r"[\U00010000-\U0010ffff]")
 MARGIN = 1.1  # the estimate's lean to the high side
 
 
 @lru_cache(maxsize=8192)
 def estimate(text: str) -> int:
-    """Tokens ``text`` takes, a little on the high side (measured against real tokenizers, English prose runs
-    about 4.5 characters a token and this counts about 4; code and numbers about 3; Chinese and Japanese one
-    a character): a request estimated to fit must fit, as Ollama cuts a longer one without a word."""
-    return int(len(_PIECES.findall(text)) * MARGIN) + 1
+    """Tokens ``text`` takes, on the high side: English prose runs about 4.5 characters a token and this
+    counts about 4 (base64 1.4 and this 1.3; Russian 2.2 and this 1.8; Chinese 0.9 and this 0.8); a request
+    estimated to fit must fit, as Ollama cuts a longer one without a word."""
+    pieces = 0.0
+    if len(text) >= 24 and (blobs := _BLOB.findall(text)):
+        pieces += sum(map(len, blobs)) / 1.3
+        text = _BLOB.sub(" ", text)
+    pieces += len(_ASCII_PIECES.findall(text))
+    if not text.isascii():
+        near = _NEAR_PIECES.findall(text)
+        semitic, wide, astral = (len(found.findall(text)) for found in (_SEMITIC, _WIDE, _ASTRAL))
+        other = sum(1 for c in text if c > "\x7f") - sum(map(len, near)) - semitic - wide - astral
+        pieces += len(near) + 0.8 * semitic + 1.5 * wide + 3 * astral + 1.2 * other
+    return int(pieces * MARGIN) + 1
 
 
 def cost(message: Message) -> int:
@@ -261,25 +280,30 @@ class Fitting:
         await self._know()
         if self.budget is None:
             return [*self.head, *self.history, *self.tail]
+        convo = self._shortest()
+        if self.window.sure and tokens(convo) + MIN_REPLY > self.window.tokens:
+            # Sent, Ollama would cut its front (these instructions first) without a word; others refuse it.
+            raise ContextTooLong(too_long_words(self.window.tokens, tokens(convo)), self.window.tokens)
+        return convo
+
+    def _shortest(self) -> list[Message]:
+        """The conversation cut to the budget as far as it can be: earlier messages left out, then the
+        passages in the prompt cut, then the results of earlier rounds, then the last round's."""
         convo, left = fit(self.head, self.history, self.tail, self.budget)
         self.left_out = max(self.left_out, left)
         if left < len(self.history) or tokens(convo) <= self.budget:
             return convo
-        # Nothing earlier is left to leave out: the passages in the prompt are cut, then earlier rounds' results.
         while tokens(convo) > self.budget and self.smaller_head is not None and self._passage_chars > MIN_PASSAGES:
             self._passage_chars //= 2
             self.head = list(self.smaller_head(self._passage_chars))
             convo = [*self.head, *self.tail]
-        for at in range(2, len(self.tail) - 1, 2):  # the results of each round but the last, oldest first
-            if tokens(convo) <= self.budget:
+        for at in (*range(2, len(self.tail) - 1, 2), len(self.tail) - 1):  # each round's results, oldest first
+            if tokens(convo) <= self.budget or at < 2:
                 break
             text = str(self.tail[at].get("content", ""))
             if len(text) > MIN_RESULT * 2:
                 self.tail[at] = {**self.tail[at], "content": text[:MIN_RESULT] + EARLIER_CUT}
                 convo = [*self.head, *self.tail]
-        if self.window.sure and tokens(convo) / MARGIN > self.window.tokens:
-            # Sent, Ollama would cut its front (these instructions first) without a word; others refuse it.
-            raise ContextTooLong(too_long_words(self.window.tokens, int(tokens(convo) / MARGIN)), self.window.tokens)
         return convo
 
     async def _know(self, more: int = 0) -> None:
@@ -307,21 +331,22 @@ class Fitting:
             return most
         room = self.budget - tokens(self.head) - tokens(self.tail) - estimate(reply) - 2 * PER_MESSAGE
         room -= 150  # the results message's own words: the untrusted-data note, the tags, the question again
-        return max(MIN_RESULT, min(most, room * 3 // len(results)))  # three characters a token, at the least
+        # characters a token in these results (three for prose, fewer for base64 or emoji), a little less
+        per_token = min(len(r[:most]) / estimate(r[:most]) for r in results if r) if any(results) else 3.0
+        return max(MIN_RESULT, min(most, int(room * per_token * 0.95) // len(results)))
 
     def refused(self, said: int | None, sent: Sequence[Message]) -> bool:
         """The server refused ``sent`` as too long (``said``: the window its words named): a smaller budget,
-        and whether a shorter request can be made at all (False when no earlier message is left to leave out)."""
+        and whether a shorter request can be made at all (False when nothing is left to leave out or cut)."""
         budget = tokens(sent) * 3 // 4  # the estimate was low (code, numbers): a quarter less
         if said:
             budget = min(budget, self._budget(said))
-            if self.window is None or said < self.window.tokens:
+            if self.window is None or not self.window.sure or said < self.window.tokens:
                 self.window = Window(said)
         self.budget = budget if self.budget is None else min(self.budget, budget)
-        if self.window is None:
+        if self.window is None:  # a guess, not said as the model's context
             self.window = Window(self.budget + reserve(self.budget, self.max_tokens), sure=False)
-        shorter, _left = fit(self.head, self.history, self.tail, self.budget)
-        return len(shorter) < len(sent)
+        return tokens(self._shortest()) < tokens(sent)
 
 
 def tokens(messages: Sequence[Message]) -> int:
@@ -331,7 +356,7 @@ def tokens(messages: Sequence[Message]) -> int:
 def too_long_words(window: int, size: int = 0) -> str:
     """Why a request cannot be sent at all: the question (with its passages, or a round's results) is
     longer than the model's whole context."""
-    about = f" (about {size:,} tokens)" if size else ""
+    about = f" (about {size:,} tokens with the app's instructions)" if size else ""
     holds = f"; the model's context holds {window:,} tokens" if window else ""
     return (f"This question is longer than the model can read at once{about}{holds}. Shorten it, or give the "
             "model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the "

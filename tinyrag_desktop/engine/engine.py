@@ -55,7 +55,7 @@ _REFUSED_AT: dict[tuple[str, str], int] = {}
 # (base URL, model) → the window the server told, and when; asked again after WINDOW_KEPT seconds (a model
 # loaded again may have been given another)
 _TOLD: dict[tuple[str, str], tuple[Window, float]] = {}
-WINDOW_KEPT = 60.0
+WINDOW_KEPT = 10.0
 # How the reason for a call to a tool the settings switch off begins (then the tool's own ``disabled_reason``);
 # the window knows such a call by it, and shows it as off, not as failed.
 
@@ -217,7 +217,7 @@ class Engine:
             failed = True
         # A failed answer cannot say what it would have drawn on: all that was offered, as the window shows.
         used = _locations(offered if failed or not offered else _used_passages(question, "".join(shown), offered))
-        window = fitting.window.tokens if fitting.window and fitting.left_out else 0
+        window = fitting.window.tokens if fitting.window and fitting.window.sure and fitting.left_out else 0
         yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used, fitting.left_out, window,
                    _anchors(offered, used))
 
@@ -278,17 +278,21 @@ class Engine:
         any text: nothing was shown twice)."""
         while True:
             convo = await fitting.convo()
+            shown = False
             try:
                 async for event in self._round(client, model, convo, rnd, req, ctx, fitting.reply_tokens(convo)):
+                    shown = True
                     yield event
                 return
             except ContextTooLong as exc:
-                if not fitting.refused(exc.window, convo):
+                # a refusal after text had come (in the stream) is no refusal of the request's length: sent
+                # again, the answer would be on screen twice
+                if shown or not fitting.refused(exc.window, convo):
                     raise
-                log.info("the server refused %d messages as too long; sending the latest that fit in %d tokens",
+                log.info("the server refused %d messages as too long; sending them again cut to %d tokens",
                          len(convo), fitting.budget)
-                if fitting.window is not None:
-                    _REFUSED_AT[(client.base_url, model)] = fitting.window.tokens
+                if exc.window:  # said by the server: for the next question too
+                    _REFUSED_AT[(client.base_url, model)] = exc.window
 
     # -- one round --------------------------------------------------------------------------------
 

@@ -128,11 +128,18 @@ def _angle_fn(fn: Callable[[float], float]) -> Callable[[Number], Number]:
     return call
 
 
+def _tan(x: Number) -> Number:
+    """tan, refused where cos is 0 (tan(pi/2) came to 1.63e+16, a rounding error's reciprocal)."""
+    if _angle_fn(math.cos)(x) == 0:
+        raise CalcError(f"tan({_show(x)}) is not defined: the angle is an odd multiple of pi/2.")
+    return _angle_fn(math.tan)(x)
+
+
 _FUNCTIONS: dict[str, tuple[Callable[..., Number], int, int]] = {
     "sqrt": (_sqrt, 1, 1),
     "sin": (_angle_fn(math.sin), 1, 1),
     "cos": (_angle_fn(math.cos), 1, 1),
-    "tan": (_angle_fn(math.tan), 1, 1),
+    "tan": (_tan, 1, 1),
     "asin": (_float_fn(math.asin), 1, 1),
     "acos": (_float_fn(math.acos), 1, 1),
     "atan": (_float_fn(math.atan), 1, 1),

@@ -35,8 +35,9 @@ FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the 
 _TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
 MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
 # The longest code block (in characters) joined into one box when the answer is whole: one render of it
-# costs about a millisecond per 300 characters (see _join_cut_blocks): 80 ms once, at the end.
-JOIN_MOST = 24_000
+# costs about a millisecond per 80 to 300 characters (Go's highlighting the dearest; see _join_cut_blocks):
+# at most about 150 ms, once, at the end.
+JOIN_MOST = 12_000
 STOPPED_EARLY = "Stopped before the model answered."  # where the answer would be, when nothing came
 
 

@@ -29,6 +29,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -309,10 +310,12 @@ def redirect_folder() -> Path:
 
 def _write_redirect(target: QUrl, name: str, anchor: str) -> Path:
     """Write the page that sends the browser to ``target`` (a file URL with its fragment); its path. One
-    page per target, written again each time: the folder holds as many as places opened, a few KB each."""
+    page per target, written again each time; pages not written for REDIRECT_DAYS go (a browser read them
+    long ago)."""
     address = target.toString(QUrl.ComponentFormattingOption.FullyEncoded)
     folder = redirect_folder()
     folder.mkdir(parents=True, exist_ok=True)
+    _forget_old_pages(folder)
     path = folder / f"{hashlib.sha256(address.encode()).hexdigest()[:20]}.html"
     # The meta refresh and the script both go on (a browser may ignore one); the link is for one that
     # does neither. location.replace leaves this page out of the browser's history: Back leaves the file.
@@ -324,6 +327,20 @@ def _write_redirect(target: QUrl, name: str, anchor: str) -> Path:
         f"<p><a href=\"{html.escape(address)}\">Open {html.escape(name)} at “{html.escape(anchor)}”</a></p>"
         "</body></html>\n", encoding="utf-8")
     return path
+
+
+REDIRECT_DAYS = 2
+
+
+def _forget_old_pages(folder: Path) -> None:
+    """Remove the pages of ``folder`` last written more than REDIRECT_DAYS ago."""
+    old = time.time() - REDIRECT_DAYS * 86400
+    try:
+        for page in folder.glob("*.html"):
+            if page.stat().st_mtime < old:
+                page.unlink(missing_ok=True)
+    except OSError as exc:  # another app's files, a folder that went: the page to write matters, not these
+        log.info("could not clear old pages in %s: %s", folder, exc)
 
 
 # Where snapd and Flatpak put the desktop files of the applications they install.

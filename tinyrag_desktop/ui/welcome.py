@@ -37,8 +37,8 @@ class WelcomeController:
         self._panel: QWidget | None = None
         self._local: Any = None  # a running localmodel.LocalModelServer
         self._tasks: set[asyncio.Task[Any]] = set()
-        # While no server answers, it is asked again now and then: one started after the window (`ollama
-        # serve` in a terminal) turned the red "unreachable" green only at the next question.
+        # While no server answers, or it has no model yet, it is asked again now and then: one started after
+        # the window (`ollama serve` in a terminal) turned the red "unreachable" green only at the next question.
         self._again = QTimer(win, interval=RECHECK_MS, singleShot=True)
         self._again.timeout.connect(self._check_again)
 
@@ -56,14 +56,18 @@ class WelcomeController:
             self.show()
         elif state in ("ok", "warn"):
             self.hide()
-        if state == "down":
+        if self._asked_again(state):
             self._again.start()
         else:
             self._again.stop()
 
+    def _asked_again(self, state: str) -> bool:
+        """Nothing answers, or a server answers with no model yet (one being pulled)."""
+        return state == "down" or (state == "warn" and self._win.status.reach.text() == "no models")
+
     def _check_again(self) -> None:
         win = self._win
-        if win.status.state == "down" and not win.bridge.is_running() and not win.store.closed:
+        if self._asked_again(win.status.state) and not win.bridge.is_running() and not win.store.closed:
             win.check_server()
 
     def show(self) -> None:
