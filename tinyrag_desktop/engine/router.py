@@ -13,12 +13,25 @@ _URL = re.compile(r"\bhttps?://[^\s<>\"']+", re.I)
 _GO = re.compile(r"```go\b|\bpackage main\b|\bfunc main\s*\(|\bfmt\.Print|\bgolang\b|\bin go\b|\bgo (?:code|program|snippet)", re.I)
 _ARITH = re.compile(r"\d\s*(?:[-+*/^×÷%]|\*\*)\s*[\d(]|\b(?:sqrt|factorial|percent)\b|\d\s*%\s*of\b", re.I)
 _CALC_WORDS = re.compile(r"\b(?:calculate|compute|how much is|what is \d)", re.I)
-# Arithmetic said in words: a number and an operation word ("3 books at 12.50 each", "average of 4, 8").
-_CALC_SPOKEN = re.compile(
-    r"\d.*\b(?:each|times|total|sum|average|mean|plus|minus|divided|multiplied|squared|cubed|percent|"
-    r"per ?cent|factorial|power|root)\b|\b(?:sum|average|mean|product|square root|factorial) of\b.*\d",
-    re.I | re.S,
-)
+# Arithmetic said in words: a number, then an operation word ("3 books at 12.50 each"), or an operation of
+# something, then a number ("average of 4, 8"). Looked for word by word (see _spoken_calc): as one pattern,
+# "\d.*\b(?:each|…)\b" took time growing with the square of a pasted table of numbers (15 s for 13,000
+# characters, on the window's own thread).
+_OPERATION_WORD = re.compile(
+    r"\b(?:each|times|total|sum|average|mean|plus|minus|divided|multiplied|squared|cubed|percent|"
+    r"per ?cent|factorial|power|root)\b", re.I)
+_OPERATION_OF = re.compile(r"\b(?:sum|average|mean|product|square root|factorial) of\b", re.I)
+_DIGIT = re.compile(r"\d")
+
+
+def _spoken_calc(text: str) -> bool:
+    first = _DIGIT.search(text)
+    if first is None:
+        return False
+    if any(m.start() > first.start() for m in _OPERATION_WORD.finditer(text, first.start() + 1)):
+        return True
+    of = _OPERATION_OF.search(text)
+    return of is not None and _DIGIT.search(text, of.end()) is not None
 # Encyclopedia questions: about a person, a place, a work, an event (general question forms, not topics).
 _WIKI = re.compile(
     r"\bwikipedia\b|\bwho (?:is|was|were)\b|\btell me about\b|\bhistory of\b|\bbiography\b"
@@ -75,7 +88,7 @@ def route(question: str, enabled: set[str], *, has_kb: bool) -> Decision:
         want("url_fetch", "the question has a URL")
     if _GO.search(question):
         want("nanogo", "the question has Go code")
-    if _ARITH.search(question) or _CALC_WORDS.search(question) or _CALC_SPOKEN.search(question):
+    if _ARITH.search(question) or _CALC_WORDS.search(question) or _spoken_calc(question):
         want("calculate", "the question has arithmetic")
     if _WIKI.search(question):
         want("wikipedia", "the question names an encyclopedia topic")
