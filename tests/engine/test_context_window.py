@@ -336,7 +336,8 @@ async def test_earlier_rounds_results_are_cut_when_nothing_else_is_left(llm, mak
     assert all(served_tokens(r) <= 2048 for r in llm.requests) and len(llm.requests) == 4
     last = llm.requests[-1]["messages"]
     results = [m["content"] for m in last if m["content"].startswith("<tool_results>")]
-    assert len(results) == 3 and "left out to fit the model's context]" in results[0]  # the oldest, cut
+    assert len(results) == 3 and "more characters cut]" in results[0]  # the oldest, written again shorter
+    assert all(r.rstrip().endswith("And the last question?") for r in results)  # its tags and question kept
     assert last[0]["role"] == "system" and "Page 2." in last[-1]["content"]
 
 
@@ -397,7 +398,9 @@ async def test_a_new_chats_tool_results_refused_are_cut_and_sent_again(llm, make
     llm.queue(Stream(['<tool name="page"><query>a</query></tool>']), Stream(["Read it."]))
     events = await run(make_engine(), [{"role": "user", "content": "Compare the pages."}])
     assert answer(events).endswith("Read it.") and not [e for e in events if isinstance(e, EngineError)]
-    assert "left out to fit the model's context]" in llm.requests[-1]["messages"][-1]["content"]
+    last = llm.requests[-1]["messages"][-1]["content"]
+    assert "more characters cut]" in last and "</tool_results>" in last and "Compare the pages." in last
+    assert last.count("Words about gardens") > 20  # cut to the room there is, not to a few words
     assert served_tokens(llm.requests[-1]) <= 1500
 
 
@@ -416,6 +419,16 @@ async def test_a_refusal_in_the_stream_after_text_is_not_sent_again(llm, make_en
     ("Москва — столица России, город федерального значения, административный центр. " * 20, 721),
     ("القاهرة هي عاصمة جمهورية مصر العربية وأكبر مدنها، وتعد من أكبر المدن. " * 20, 961),
     ("Great job 🎉🎉 👍 😀😂🤣 ✅ 🚀 🔥 " * 20, 461),
+    ('Η Αθήνα είναι η πρωτεύουσα της Ελλάδας και μία από τις αρχαιότερες πόλεις του κόσμου. ' * 30, 2101),  # greek
+    ('Київ — столиця України, одне з найбільших і найстаріших міст Східної Європи. ' * 30, 1591),  # ukrainian
+    ('Београд је главни град Србије и један од најстаријих градова у Европи. ' * 30, 1441),  # serbian
+    ('ירושלים היא עיר הבירה של ישראל ואחת הערים העתיקות בעולם. ' * 30, 1560),  # hebrew
+    ('اسلام آباد پاکستان کا دارالحکومت ہے اور یہ ایک خوبصورت شہر ہے۔ ' * 30, 1620),  # urdu
+    ('Երևանը Հայաստանի մայրաքաղաքն է և աշխարհի հնագույն քաղաքներից մեկը: ' * 30, 3720),  # armenian
+    ('Warszawa jest stolicą Polski i największym miastem w kraju, położonym nad Wisłą. ' * 30, 871),  # polish
+    ("Ankara, Türkiye'nin başkenti ve İstanbul'dan sonra en kalabalık ikinci şehridir. " * 30, 783),  # turkish
+    ('12 345 6789 10 11 1213 14 15 16 17 1819 20 21 22 23 24 2526 27 28 29 ' * 30, 1320),  # spaced_ints
+    ('3.14 2.718 1.414 1.732 0.577 2.302 6.022 1.602 9.109 ' * 30, 1080),  # floats_spaced
 ])
 def test_the_estimate_is_not_below_a_real_tokenizers_count(text, tokens) -> None:
     assert estimate(text) >= tokens
@@ -426,3 +439,11 @@ def test_a_base64_blob_is_counted_as_a_tokenizer_splits_it() -> None:
 
     blob = base64.b64encode(bytes(range(256)) * 8).decode()
     assert estimate(blob) >= len(blob) / 1.45  # cl100k: about 1.4 characters a token
+
+
+def test_a_short_result_takes_no_room_from_the_long_ones_beside_it() -> None:
+    from tinyrag_desktop.engine.context import _level
+
+    assert _level([7, 8000, 8000], 6000, 8000) == 2996  # "2+2 = 4" whole, the pages share the rest
+    assert _level([100, 200], 6000, 8000) == 8000  # all fit: the setting is the limit
+    assert _level([3000, 3000, 3000], 6000, 8000) == 2000

@@ -11,6 +11,7 @@ from tinyrag_desktop.tools.nanogo.errors import CompileError
 from tinyrag_desktop.tools.nanogo.interp import run_inprocess
 
 COMPILE_ERRORS = [
+    ("( 1 )", "1:1: ( 1 ) (untyped int constant) is not used"),  # crashed the compiler (found by hypothesis)
     ("x := 1\nfmt.Println(y)", "2:13: undefined: y"),
     ("x := 1\nfmt.Println(1)", "1:1: x declared but not used"),
     ('package main\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc main() { fmt.Println(1) }\n',
@@ -122,3 +123,8 @@ def test_int64_arithmetic_wraps_and_truncates_like_go(a, b):
     q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
     r = a - q * b
     assert out.split() == [str(wrap(a + b)), str(wrap(a - b)), str(wrap(a * b)), str(wrap(q)), str(r)]
+
+
+def test_a_parenthesized_call_is_a_statement() -> None:
+    out, status, _err = run_inprocess('func f() int { fmt.Println("called"); return 1 }\n(f())\nfmt.Println("ok")')
+    assert (out, status) == ("called\nok\n", "ok")

@@ -39,3 +39,12 @@ def test_tan_of_an_odd_multiple_of_half_pi_is_not_defined(expression) -> None:
 
     with pytest.raises(CalcError, match="is not defined: the angle is an odd multiple of pi/2"):
         evaluate(expression)
+
+
+def test_a_whole_number_angle_is_exact_and_a_huge_one_is_refused_in_tans_name() -> None:
+    from tinyrag_desktop.tools.calculate import CalcError
+
+    assert float(evaluate("tan(534483448)")) == pytest.approx(math.tan(534483448))
+    assert float(evaluate("sin(1e9*pi)")) == 0  # the rounding error of a multiple of pi
+    with pytest.raises(CalcError, match=r"^tan\("):
+        evaluate("tan(10**400)")

@@ -45,7 +45,6 @@ MIN_REPLY = 128  # tokens a request must leave for the reply, or it is not sent
 MIN_RESULT = 400  # characters of a tool result kept however small the window: less says nothing
 PASSAGE_CHARS = 8000  # the knowledge-base passages' characters in the prompt (format_hits' max_chars)...
 MIN_PASSAGES = 1000  # ...halved, when the question leaves no room for them, down to this
-EARLIER_CUT = "\n[… the rest of these results was left out to fit the model's context]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,34 +56,50 @@ class Window:
 
 
 # What a tokenizer makes a token of, about (checked against OpenAI's cl100k): an ASCII word of up to eight
-# letters (a capital and seven after it; capitals in runs of three), up to three digits, an ASCII mark, a
-# line break, an indent; in a blob of 24 or more letters and digits without a space (base64, a hash), 1.3
-# characters; two letters of accented Latin, Greek or Cyrillic; 1.25 letters of Hebrew or Arabic; an Indic
-# or Hangul letter one and a half; an emoji three; any other character (Chinese, Japanese) 1.2.
-_ASCII_PIECES = re.compile(r"[A-Z]?[a-z]{1,7}|[A-Z]{1,3}|[0-9]{1,3}|[!-/:-@\[-`{-~]|\n| {2,}")
+# letters (a capital and seven after it; capitals in runs of three), up to three digits (and the space
+# before them, a token of its own), an ASCII mark, a line break, an indent; in a blob of 24 or more letters and digits without a
+# space (base64, a hash), 1.3 characters; in a word with an accented letter, 2.5; and per character of other scripts,
+# by how much of tokenizers' training they had (cl100k: Russian 0.45 a character, Ukrainian 0.6, Greek 1.05,
+# Hebrew 1.1, Urdu 1.1, Arabic 0.7, Armenian 2.2, Hindi 1.0, Korean 1.0, emoji 2.6, Chinese 1.1).
+_ASCII_PIECES = re.compile(r"[A-Z]?[a-z]{1,7}|[A-Z]{1,3}|[0-9]{1,3}| (?=[0-9])|[!-/:-@\[-`{-~]|\n| {2,}")
 _BLOB = re.compile(r"[A-Za-z0-9+/=_-]{24,}")
-_NEAR_PIECES = re.compile(r"[\u00c0-\u058f]{1,2}")
-_SEMITIC = re.compile(r"[\u0590-\u06ff]")
-_WIDE = re.compile(r"[\u0900-\u0dff\uac00-\ud7af]")
-_ASTRAL = re.compile(r"[\U00010000-\U0010ffff]")
+# A word with an accented letter (Polish, Czech, Vietnamese, Turkish): a token each 2.5 letters, not a word
+_ACCENTED_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]*[\u00c0-\u024f][A-Za-z\u00c0-\u024f]*")
+_LATIN_PIECES = re.compile(r"[\u00c0-\u036f]{1,2}")
+# (characters, tokens each): the scripts beyond accented Latin; what none of them takes counts as CJK
+_SCRIPTS = ((re.compile(r"[\u0370-\u03ff]"), 1.0),  # Greek
+            (re.compile(r"[\u0400-\u052f]"), 0.8),  # Cyrillic
+            (re.compile(r"[\u0530-\u058f]"), 2.4),  # Armenian
+            (re.compile(r"[\u0590-\u06ff]"), 1.1),  # Hebrew, Arabic, Persian, Urdu
+            (re.compile(r"[\u0700-\u0dff\u0e80-\u2dff\ua000-\uabff]"), 2.0),  # Indic, Georgian, Ethiopic, …
+            (re.compile(r"[\u0e00-\u0e7f\uac00-\ud7af]"), 1.5),  # Thai, Hangul
+            (re.compile(r"[\U00010000-\U0010ffff]"), 3.0))  # emoji and rare ideographs
+CJK = 1.2  # Chinese, Japanese and the rest, a character
 MARGIN = 1.1  # the estimate's lean to the high side
 
 
 @lru_cache(maxsize=8192)
 def estimate(text: str) -> int:
-    """Tokens ``text`` takes, on the high side: English prose runs about 4.5 characters a token and this
-    counts about 4 (base64 1.4 and this 1.3; Russian 2.2 and this 1.8; Chinese 0.9 and this 0.8); a request
-    estimated to fit must fit, as Ollama cuts a longer one without a word."""
+    """Tokens ``text`` takes, on the high side (English prose runs about 4.5 characters a token and this
+    counts about 4; base64 1.4 and this 1.3): a request estimated to fit must fit, as Ollama cuts a longer
+    one without a word."""
     pieces = 0.0
     if len(text) >= 24 and (blobs := _BLOB.findall(text)):
         pieces += sum(map(len, blobs)) / 1.3
         text = _BLOB.sub(" ", text)
+    if not text.isascii() and (accented := _ACCENTED_WORD.findall(text)):
+        pieces += sum(len(word) for word in accented) / 2.5
+        text = _ACCENTED_WORD.sub(" ", text)
     pieces += len(_ASCII_PIECES.findall(text))
     if not text.isascii():
-        near = _NEAR_PIECES.findall(text)
-        semitic, wide, astral = (len(found.findall(text)) for found in (_SEMITIC, _WIDE, _ASTRAL))
-        other = sum(1 for c in text if c > "\x7f") - sum(map(len, near)) - semitic - wide - astral
-        pieces += len(near) + 0.8 * semitic + 1.5 * wide + 3 * astral + 1.2 * other
+        latin = _LATIN_PIECES.findall(text)
+        pieces += len(latin)
+        rest = sum(1 for c in text if c > "\x7f") - sum(map(len, latin))
+        for found, weight in _SCRIPTS:
+            if count := len(found.findall(text)):
+                pieces += weight * count
+                rest -= count
+        pieces += CJK * rest
     return int(pieces * MARGIN) + 1
 
 
@@ -267,6 +282,8 @@ class Fitting:
         self.ask = ask
         self.smaller_head = smaller_head
         self._passage_chars = PASSAGE_CHARS
+        self.results: dict[int, Any] = {}  # a results message's place in the tail → how to write it shorter
+        self._result_limits: dict[int, int] = {}
         self.left_out = 0  # the most messages of the chat left out of one round
 
     def _budget(self, window: int) -> int:
@@ -297,14 +314,23 @@ class Fitting:
             self._passage_chars //= 2
             self.head = list(self.smaller_head(self._passage_chars))
             convo = [*self.head, *self.tail]
-        for at in (*range(2, len(self.tail) - 1, 2), len(self.tail) - 1):  # each round's results, oldest first
-            if tokens(convo) <= self.budget or at < 2:
-                break
-            text = str(self.tail[at].get("content", ""))
-            if len(text) > MIN_RESULT * 2:
-                self.tail[at] = {**self.tail[at], "content": text[:MIN_RESULT] + EARLIER_CUT}
+        for at in range(2, len(self.tail), 2):  # each round's results, oldest first: each written again shorter
+            rewrite = self.results.get(at)
+            limit = self._result_limits.get(at, 0)
+            while tokens(convo) > self.budget and rewrite is not None and limit > MIN_RESULT:
+                limit = max(MIN_RESULT, limit // 2)
+                self._result_limits[at] = limit
+                self.tail[at] = {**self.tail[at], "content": rewrite(limit)}
                 convo = [*self.head, *self.tail]
         return convo
+
+    def add_results(self, message: Message, rewrite, limit: int) -> None:
+        """Append a round's results ``message`` (each result cut to ``limit`` characters) to the tail;
+        ``rewrite(limit)`` writes it again with a smaller one (every result keeps its tags, and the question
+        is said again)."""
+        self.tail.append(message)
+        self.results[len(self.tail) - 1] = rewrite
+        self._result_limits[len(self.tail) - 1] = limit
 
     async def _know(self, more: int = 0) -> None:
         """Ask the window, once, when the request (and ``more`` tokens to come) grows past SMALL_REQUEST."""
@@ -331,9 +357,10 @@ class Fitting:
             return most
         room = self.budget - tokens(self.head) - tokens(self.tail) - estimate(reply) - 2 * PER_MESSAGE
         room -= 150  # the results message's own words: the untrusted-data note, the tags, the question again
-        # characters a token in these results (three for prose, fewer for base64 or emoji), a little less
-        per_token = min(len(r[:most]) / estimate(r[:most]) for r in results if r) if any(results) else 3.0
-        return max(MIN_RESULT, min(most, int(room * per_token * 0.95) // len(results)))
+        # characters a token in these results together (three for prose, fewer for base64 or emoji)
+        texts = [r[:most] for r in results]
+        per_token = sum(map(len, texts)) / max(1, sum(map(estimate, texts)))
+        return max(MIN_RESULT, _level(sorted(map(len, texts)), int(room * per_token * 0.95), most))
 
     def refused(self, said: int | None, sent: Sequence[Message]) -> bool:
         """The server refused ``sent`` as too long (``said``: the window its words named): a smaller budget,
@@ -347,6 +374,18 @@ class Fitting:
         if self.window is None:  # a guess, not said as the model's context
             self.window = Window(self.budget + reserve(self.budget, self.max_tokens), sure=False)
         return tokens(self._shortest()) < tokens(sent)
+
+
+def _level(lengths: Sequence[int], room: int, most: int) -> int:
+    """The longest each of results of ``lengths`` (shortest first) may be for all to fit in ``room``
+    characters: the short ones whole, the others sharing what is left (a calculation's "2 + 2 = 4" beside
+    two pages took no room from them)."""
+    for n, length in enumerate(lengths):
+        share = room // (len(lengths) - n)
+        if length > share:
+            return min(most, share)
+        room -= length
+    return most
 
 
 def tokens(messages: Sequence[Message]) -> int:

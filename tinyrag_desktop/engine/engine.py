@@ -50,8 +50,10 @@ STOP_SEQUENCES = ("<tool_results>",)
 _OPENS_THINKING: set[tuple[str, str]] = set()
 _READ_FROM: set[Path] = set()  # the data folders whose file has been read into _OPENS_THINKING
 THINKING_MODELS = "thinking-models.json"
-# (base URL, model) → the context window a refusal showed, for the next request when the server cannot say it
-_REFUSED_AT: dict[tuple[str, str], int] = {}
+# (base URL, model) → the context window a refusal named, and when, for the next requests when the server
+# cannot say it; forgotten after REFUSAL_KEPT seconds (the server may have been started with a larger one)
+_REFUSED_AT: dict[tuple[str, str], tuple[int, float]] = {}
+REFUSAL_KEPT = 600.0
 # (base URL, model) → the window the server told, and when; asked again after WINDOW_KEPT seconds (a model
 # loaded again may have been given another)
 _TOLD: dict[tuple[str, str], tuple[Window, float]] = {}
@@ -204,8 +206,12 @@ class Engine:
                 reply = "".join(rnd.text)
                 limit = await fitting.result_chars(reply, [text for *_, text in rnd.results], cfg.result_max_chars)
                 tail.append({"role": "assistant", "content": reply})
-                tail.append({"role": "user", "content": prompts.results_message(
-                    rnd.results, limit, question, rnd.advice)})
+                results, advice = list(rnd.results), list(rnd.advice)
+
+                def rewrite(most: int, results=results, advice=advice) -> str:
+                    return prompts.results_message(results, most, question, advice)
+
+                fitting.add_results({"role": "user", "content": rewrite(limit)}, rewrite, limit)
             if not "".join(req.transcript).strip() and not req.tools_run:  # "done", with nothing to show
                 raise BadResponse(
                     "The model only thought (see Thinking) and gave no answer: it may have run out of tokens. "
@@ -266,7 +272,9 @@ class Engine:
             _TOLD[key] = (told, time.monotonic())
             return told
         learned = _REFUSED_AT.get(key)
-        return Window(learned) if learned else told
+        if learned is not None and time.monotonic() - learned[1] < REFUSAL_KEPT:
+            return Window(learned[0])
+        return told
 
     # -- one round --------------------------------------------------------------------------------
 
@@ -292,7 +300,7 @@ class Engine:
                 log.info("the server refused %d messages as too long; sending them again cut to %d tokens",
                          len(convo), fitting.budget)
                 if exc.window:  # said by the server: for the next question too
-                    _REFUSED_AT[(client.base_url, model)] = exc.window
+                    _REFUSED_AT[(client.base_url, model)] = (exc.window, time.monotonic())
 
     # -- one round --------------------------------------------------------------------------------
 

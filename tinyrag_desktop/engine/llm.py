@@ -387,9 +387,10 @@ def context_refusal(message: str, body: str = "") -> ContextTooLong:
     holds = f" (its context holds {window:,} tokens)" if window else ""
     said = f" The server said: {message}" if message else ""
     return ContextTooLong(
-        f"This is longer than the model can read at once{holds}, even with only the question and the latest "
-        "messages. Shorten the question, or give the model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; "
-        f"LM Studio: the context length it loads the model with; llama.cpp: -c).{said}", window)
+        f"The model's context is full{holds}: the question, the chat's latest messages and the tools' results "
+        "did not fit in it, even cut short. Ask for less at a time or start a new chat, or give the model a "
+        "larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the model "
+        f"with; llama.cpp: -c).{said}", window)
 
 
 def _server_message(text: str) -> str:

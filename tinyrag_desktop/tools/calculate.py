@@ -111,28 +111,27 @@ def _float_fn(fn: Callable[[float], float]) -> Callable[[Number], float]:
     return call
 
 
-ROUNDING_ZERO = 1e-9  # the largest result of sin, cos or tan taken for the angle's rounding error
-
-
 def _angle_fn(fn: Callable[[float], float]) -> Callable[[Number], Number]:
     """sin, cos or tan, with 0 where the exact value is 0: pi is a float a little off the real pi, so
     sin(pi) came to 1.22464679914735e-16. A result smaller than the rounding error the angle itself carries
-    (about 2^-50 of it) is that error, not a value, and is given as an exact 0 — when it is that small
-    (ROUNDING_ZERO): for a huge angle the error grows as large as the value, and sin(1e15) is 0.858."""
+    (about 2^-50 of it) is that error, not a value, and is given as an exact 0. A whole number is an exact
+    angle, with no such error: sin(1e15) is 0.858, and cos(534483448) 5.2e-10, not 0."""
     inexact = _float_fn(fn)
 
     def call(x: Number) -> Number:
         value = inexact(x)
-        return Fraction(0) if abs(value) < min(abs(float(x)) * 2.0**-50, ROUNDING_ZERO) else value
+        exact = isinstance(x, int) or isinstance(x, Fraction) and x.denominator == 1
+        return Fraction(0) if not exact and abs(value) < abs(float(x)) * 2.0**-50 else value
 
     return call
 
 
 def _tan(x: Number) -> Number:
     """tan, refused where cos is 0 (tan(pi/2) came to 1.63e+16, a rounding error's reciprocal)."""
+    value = _angle_fn(math.tan)(x)  # an angle too large for a float is refused in tan's name
     if _angle_fn(math.cos)(x) == 0:
         raise CalcError(f"tan({_show(x)}) is not defined: the angle is an odd multiple of pi/2.")
-    return _angle_fn(math.tan)(x)
+    return value
 
 
 _FUNCTIONS: dict[str, tuple[Callable[..., Number], int, int]] = {

@@ -62,8 +62,8 @@ class WelcomeController:
             self._again.stop()
 
     def _asked_again(self, state: str) -> bool:
-        """Nothing answers, or a server answers with no model yet (one being pulled)."""
-        return state == "down" or (state == "warn" and self._win.status.reach.text() == "no models")
+        """Nothing answers, or a server answers without the model (one being pulled)."""
+        return state == "down" or (state == "warn" and self._win.status.reach.text() in ("no models", "model missing"))
 
     def _check_again(self) -> None:
         win = self._win

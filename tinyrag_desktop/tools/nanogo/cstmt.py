@@ -111,13 +111,13 @@ class StmtMixin:
     def s_expression_statement(self, node):
         e = node.named_children[0]
         op = self.expr(e)
-        if e.type not in ("call_expression",) and not (e.type == "unary_expression" and
-                                                        self.text(e.child_by_field_name("operator")) == "<-"):
-            if e.type == "parenthesized_expression":
-                pass
-            else:
-                self.err(e, f"{self.text(e)} ({self.unused_desc(op)}) is not used"
-                         if op.kind == "value" else f"{self.text(e)} is not used")
+        inner = e  # calls and receives may be parenthesized ("(f())"); "(1)" is no statement either
+        while inner.type == "parenthesized_expression" and inner.named_children:
+            inner = inner.named_children[0]
+        if inner.type not in ("call_expression",) and not (inner.type == "unary_expression" and
+                                                            self.text(inner.child_by_field_name("operator")) == "<-"):
+            self.err(e, f"{self.text(e)} ({self.unused_desc(op)}) is not used"
+                     if op.kind == "value" else f"{self.text(e)} is not used")
         if op.kind in ("type",):
             self.err(e, f"{self.text(e)} (type) is not an expression")
         if e.type == "call_expression" and op.kind == "value":
