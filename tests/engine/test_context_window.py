@@ -429,6 +429,15 @@ async def test_a_refusal_in_the_stream_after_text_is_not_sent_again(llm, make_en
     ("Ankara, Türkiye'nin başkenti ve İstanbul'dan sonra en kalabalık ikinci şehridir. " * 30, 783),  # turkish
     ('12 345 6789 10 11 1213 14 15 16 17 1819 20 21 22 23 24 2526 27 28 29 ' * 30, 1320),  # spaced_ints
     ('3.14 2.718 1.414 1.732 0.577 2.302 6.022 1.602 9.109 ' * 30, 1080),  # floats_spaced
+    ('Jan\t12\t345\t67\t890\t1\t23\r\nFeb\t456\t7\t89\t0\t123\t45\r\n' * 40, 1120),  # tsv
+    ('\t \t  \t   x\t\t y \t\n' * 40, 280),  # tabs_spaces
+    ('ＡＢＣ１２３ｘｙｚ\u3000！？' * 40, 720),  # fullwidth
+    ('éàôüí Việt Nam' * 40, 721),  # combining
+    ('ˈfəʊnəʊ ɪntəˈnæʃənəl ˈælfəbɪt ðə kwɪk braʊn' * 40, 1840),  # ipa
+    ('አዲስ አበባ የኢትዮጵያ ዋና ከተማ ናት። ' * 40, 2401),  # amharic
+    ('ᠮᠣᠩᠭᠣᠯ ᠤᠯᠤᠰ ' * 40, 1201),  # mongolian
+    ('\ue0a0 \uf113 \ue615 \uf07c ' * 40, 560),  # private_use
+    ('ｶﾀｶﾅ ﾃｽﾄ ' * 40, 640),  # halfwidth_kana
 ])
 def test_the_estimate_is_not_below_a_real_tokenizers_count(text, tokens) -> None:
     assert estimate(text) >= tokens
@@ -447,3 +456,34 @@ def test_a_short_result_takes_no_room_from_the_long_ones_beside_it() -> None:
     assert _level([7, 8000, 8000], 6000, 8000) == 2996  # "2+2 = 4" whole, the pages share the rest
     assert _level([100, 200], 6000, 8000) == 8000  # all fit: the setting is the limit
     assert _level([3000, 3000, 3000], 6000, 8000) == 2000
+
+
+async def test_a_long_pasted_question_is_said_again_short_after_each_rounds_results(llm, make_engine, registry) -> None:
+    from tinyrag_desktop.tools import ToolResult, ToolSpec
+
+    async def page(content, ctx):
+        return ToolResult(f"Page {content}: notes about the garden. " * 60, source="page")
+
+    registry.register(ToolSpec("page", "query", "A page.", page, "x"))
+    llm.pages["/api/ps"] = {"models": [{"name": "scripted", "context_length": 4096}]}
+    note = "My notes on the garden this year, roses first and the tulips after them. " * 75
+    llm.queue(Stream(['<tool name="page"><query>a</query></tool>']), Stream(["Compared."]))
+    events = await run(make_engine(), [{"role": "user", "content": note + "\nCompare with the page."}])
+    assert answer(events).endswith("Compared.") and not [e for e in events if isinstance(e, EngineError)]
+    results = llm.requests[-1]["messages"][-1]["content"]
+    assert results.count("My notes on the garden") <= 5 and results.rstrip().endswith("…")
+
+
+def test_earlier_messages_come_back_when_the_results_were_cut_enough() -> None:
+    history = chat(3)[:-1]
+    tail = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "<tool …>"},
+            {"role": "user", "content": "r" * 12000}]
+
+    def rewrite(limit):
+        return "r" * limit
+
+    fitting = Fitting([SYSTEM], history, tail[:2], setting=4096)
+    fitting.add_results(tail[2], rewrite, 12000)
+    fitting.budget = 2500
+    convo = fitting._shortest()
+    assert ctxmod.tokens(convo) <= 2500 and len(convo) > 4  # some of the chat is sent beside the cut results

@@ -30,3 +30,17 @@ def test_examples() -> None:
     assert not _spoken_calc("Each row holds 3 cells")  # the word before the number
     table = "\n".join(", ".join(f"{n}.{n % 97}" for n in range(row, row + 10)) for row in range(0, 1300, 10))
     assert not _spoken_calc(table)
+
+
+_OLD_WHEN = re.compile(r"\bwhen (?:was|were|did)\b.*\b(?:born|built|founded|discovered|invented|written|die|died|"
+                       r"end|start|begin)\b", re.I | re.S)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["when was", "When did", "when", "was", " ", "\n", "born", "reborn", "end",
+                                 "the", "x", "ended", "start"]), max_size=14).map("".join))
+def test_when_questions_as_the_one_pattern(text) -> None:
+    from tinyrag_desktop.engine.router import _EVENT, _WHEN
+
+    when = _WHEN.search(text)
+    assert (when is not None and _EVENT.search(text, when.end()) is not None) == (_OLD_WHEN.search(text) is not None)

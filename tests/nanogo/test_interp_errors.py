@@ -12,6 +12,9 @@ from tinyrag_desktop.tools.nanogo.interp import run_inprocess
 
 COMPILE_ERRORS = [
     ("( 1 )", "1:1: ( 1 ) (untyped int constant) is not used"),  # crashed the compiler (found by hypothesis)
+    ("(int(3))", "1:1: (int(3)) (constant 3 of type int) is not used"),  # crashed it too
+    ("(int)(3)", "1:1: (int)(3) (constant 3 of type int) is not used"),
+    ("s := []int{1}\n(len(s))", "2:1: (len(s)) (value of type int) is not used"),  # ran
     ("x := 1\nfmt.Println(y)", "2:13: undefined: y"),
     ("x := 1\nfmt.Println(1)", "1:1: x declared but not used"),
     ('package main\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc main() { fmt.Println(1) }\n',

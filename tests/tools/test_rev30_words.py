@@ -48,3 +48,9 @@ def test_a_whole_number_angle_is_exact_and_a_huge_one_is_refused_in_tans_name() 
     assert float(evaluate("sin(1e9*pi)")) == 0  # the rounding error of a multiple of pi
     with pytest.raises(CalcError, match=r"^tan\("):
         evaluate("tan(10**400)")
+
+
+@pytest.mark.parametrize("expression, value", [("sin(1000000000000000.5)", math.sin(1000000000000000.5)),
+                                               ("cos(10**16/3)", math.cos(10**16 / 3))])
+def test_a_huge_angle_that_is_not_whole_is_its_value_too(expression, value) -> None:
+    assert float(evaluate(expression)) == pytest.approx(value)

@@ -61,20 +61,25 @@ class Window:
 # space (base64, a hash), 1.3 characters; in a word with an accented letter, 2.5; and per character of other scripts,
 # by how much of tokenizers' training they had (cl100k: Russian 0.45 a character, Ukrainian 0.6, Greek 1.05,
 # Hebrew 1.1, Urdu 1.1, Arabic 0.7, Armenian 2.2, Hindi 1.0, Korean 1.0, emoji 2.6, Chinese 1.1).
-_ASCII_PIECES = re.compile(r"[A-Z]?[a-z]{1,7}|[A-Z]{1,3}|[0-9]{1,3}| (?=[0-9])|[!-/:-@\[-`{-~]|\n| {2,}")
+_ASCII_PIECES = re.compile(
+    r"[A-Z]?[a-z]{1,7}|[A-Z]{1,3}|[0-9]{1,3}| (?=[0-9])|[!-/:-@\[-`{-~]|\n| {2,}|[\t\r\x00-\x08\x0b-\x1f\x7f]")
 _BLOB = re.compile(r"[A-Za-z0-9+/=_-]{24,}")
 # A word with an accented letter (Polish, Czech, Vietnamese, Turkish): a token each 2.5 letters, not a word
 _ACCENTED_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]*[\u00c0-\u024f][A-Za-z\u00c0-\u024f]*")
-_LATIN_PIECES = re.compile(r"[\u00c0-\u036f]{1,2}")
+_LATIN_PIECES = re.compile(r"[\u00c0-\u024f]{1,2}")
 # (characters, tokens each): the scripts beyond accented Latin; what none of them takes counts as CJK
-_SCRIPTS = ((re.compile(r"[\u0370-\u03ff]"), 1.0),  # Greek
+_SCRIPTS = ((re.compile(r"[\u0250-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"), 1.8),  # IPA, marks
+            (re.compile(r"[\u0370-\u03ff]"), 1.0),  # Greek
             (re.compile(r"[\u0400-\u052f]"), 0.8),  # Cyrillic
             (re.compile(r"[\u0530-\u058f]"), 2.4),  # Armenian
             (re.compile(r"[\u0590-\u06ff]"), 1.1),  # Hebrew, Arabic, Persian, Urdu
-            (re.compile(r"[\u0700-\u0dff\u0e80-\u2dff\ua000-\uabff]"), 2.0),  # Indic, Georgian, Ethiopic, …
+            (re.compile(r"[\u0700-\u0dff]"), 2.0),  # Syriac, Thaana, Indic
+            (re.compile(r"[\u0e80-\u2dff\ua000-\uabff\uff00-\uffef]"), 3.0),  # Lao, Georgian, Ethiopic,
+            # Mongolian, Hangul jamo, …; full-width and half-width forms
+            (re.compile(r"[\ue000-\uf8ff]"), 4.0),  # private-use icons (Nerd Fonts)
             (re.compile(r"[\u0e00-\u0e7f\uac00-\ud7af]"), 1.5),  # Thai, Hangul
             (re.compile(r"[\U00010000-\U0010ffff]"), 3.0))  # emoji and rare ideographs
-CJK = 1.2  # Chinese, Japanese and the rest, a character
+CJK = 1.2  # Chinese, Japanese and the rest, a character (rare ideographs take two or three: under-counted)
 MARGIN = 1.1  # the estimate's lean to the high side
 
 
@@ -94,7 +99,7 @@ def estimate(text: str) -> int:
     if not text.isascii():
         latin = _LATIN_PIECES.findall(text)
         pieces += len(latin)
-        rest = sum(1 for c in text if c > "\x7f") - sum(map(len, latin))
+        rest = len(text) - len(text.encode("ascii", "ignore")) - sum(map(len, latin))
         for found, weight in _SCRIPTS:
             if count := len(found.findall(text)):
                 pieces += weight * count
@@ -305,10 +310,11 @@ class Fitting:
 
     def _shortest(self) -> list[Message]:
         """The conversation cut to the budget as far as it can be: earlier messages left out, then the
-        passages in the prompt cut, then the results of earlier rounds, then the last round's."""
+        passages in the prompt cut, then the results of earlier rounds, then the last round's; then the
+        earlier messages that fit again beside what was cut are taken back."""
         convo, left = fit(self.head, self.history, self.tail, self.budget)
-        self.left_out = max(self.left_out, left)
         if left < len(self.history) or tokens(convo) <= self.budget:
+            self.left_out = max(self.left_out, left)
             return convo
         while tokens(convo) > self.budget and self.smaller_head is not None and self._passage_chars > MIN_PASSAGES:
             self._passage_chars //= 2
@@ -322,6 +328,8 @@ class Fitting:
                 self._result_limits[at] = limit
                 self.tail[at] = {**self.tail[at], "content": rewrite(limit)}
                 convo = [*self.head, *self.tail]
+        convo, left = fit(self.head, self.history, self.tail, self.budget)
+        self.left_out = max(self.left_out, left)
         return convo
 
     def add_results(self, message: Message, rewrite, limit: int) -> None:
@@ -356,7 +364,8 @@ class Fitting:
         if self.budget is None or not results:
             return most
         room = self.budget - tokens(self.head) - tokens(self.tail) - estimate(reply) - 2 * PER_MESSAGE
-        room -= 150  # the results message's own words: the untrusted-data note, the tags, the question again
+        # the results message's own words: the untrusted-data note, the question said again, each result's tags
+        room -= 250 + 25 * len(results)
         # characters a token in these results together (three for prose, fewer for base64 or emoji)
         texts = [r[:most] for r in results]
         per_token = sum(map(len, texts)) / max(1, sum(map(estimate, texts)))

@@ -387,8 +387,8 @@ def context_refusal(message: str, body: str = "") -> ContextTooLong:
     holds = f" (its context holds {window:,} tokens)" if window else ""
     said = f" The server said: {message}" if message else ""
     return ContextTooLong(
-        f"The model's context is full{holds}: the question, the chat's latest messages and the tools' results "
-        "did not fit in it, even cut short. Ask for less at a time or start a new chat, or give the model a "
+        f"The model's context is full{holds}: the question with the chat's latest messages did not fit in it, "
+        "even cut short. Ask for less at a time or start a new chat, or give the model a "
         "larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the model "
         f"with; llama.cpp: -c).{said}", window)
 

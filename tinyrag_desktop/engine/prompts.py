@@ -111,6 +111,9 @@ def cut(text: str, limit: int) -> str:
     return text[:limit] + f"\n[… {len(text) - limit} more characters cut]"
 
 
+RESTATED = 300  # the most of the question said again after a round's results, in characters
+
+
 def results_message(
     results: Sequence[tuple[str, str, str, str, str]],
     limit: int,
@@ -133,7 +136,9 @@ def results_message(
     # model copies the right block syntax rather than an escaped one.
     lines.extend(f"Note: {text}" for text in advice)
     if question:
-        lines.append(f"Now answer the question from these results: {question}")
+        # a long question (a pasted note) once more in every round's results took as much room again
+        said = question if len(question) <= RESTATED else question[:RESTATED].rsplit(" ", 1)[0] + " …"
+        lines.append(f"Now answer the question from these results: {said}")
     else:
         lines.append("Continue your answer to the user from these results.")
     return "\n".join(lines)

@@ -36,10 +36,20 @@ def _spoken_calc(text: str) -> bool:
 _WIKI = re.compile(
     r"\bwikipedia\b|\bwho (?:is|was|were)\b|\btell me about\b|\bhistory of\b|\bbiography\b"
     r"|\bwho (?:wrote|invented|discovered|founded|painted|composed|directed|built|designed|created)\b"
-    r"|\bwhat (?:is|was) the (?:capital|population|tallest|largest|longest|highest|biggest|oldest|deepest)\b"
-    r"|\bwhen (?:was|were|did)\b.*\b(?:born|built|founded|discovered|invented|written|die|died|end|start|begin)\b",
-    re.I | re.S,
+    r"|\bwhat (?:is|was) the (?:capital|population|tallest|largest|longest|highest|biggest|oldest|deepest)\b",
+    re.I,
 )
+# "When was … born?": the question word, then the event word after it, looked for one after the other (as
+# one pattern, ".*" between them took time growing with the square of a pasted transcript: 20 s for 100 KB).
+_WHEN = re.compile(r"\bwhen (?:was|were|did)\b", re.I)
+_EVENT = re.compile(r"\b(?:born|built|founded|discovered|invented|written|die|died|end|start|begin)\b", re.I)
+
+
+def _wiki_question(text: str) -> bool:
+    if _WIKI.search(text):
+        return True
+    when = _WHEN.search(text)
+    return when is not None and _EVENT.search(text, when.end()) is not None
 # Requests that make or rework text rather than look something up: small talk, writing a poem or a story,
 # translating, rewriting or correcting text the user gives. Passages put into the prompt would only distract
 # the model, unless the request names the user's own documents (_OWN_DOCS).
@@ -90,7 +100,7 @@ def route(question: str, enabled: set[str], *, has_kb: bool) -> Decision:
         want("nanogo", "the question has Go code")
     if _ARITH.search(question) or _CALC_WORDS.search(question) or _spoken_calc(question):
         want("calculate", "the question has arithmetic")
-    if _WIKI.search(question):
+    if _wiki_question(question):
         want("wikipedia", "the question names an encyclopedia topic")
     if _WEB.search(question):
         want("websearch", "the question asks about recent or online information")

@@ -115,13 +115,16 @@ def _angle_fn(fn: Callable[[float], float]) -> Callable[[Number], Number]:
     """sin, cos or tan, with 0 where the exact value is 0: pi is a float a little off the real pi, so
     sin(pi) came to 1.22464679914735e-16. A result smaller than the rounding error the angle itself carries
     (about 2^-50 of it) is that error, not a value, and is given as an exact 0. A whole number is an exact
-    angle, with no such error: sin(1e15) is 0.858, and cos(534483448) 5.2e-10, not 0."""
+    angle, with no such error: sin(1e15) is 0.858, and cos(534483448) 5.2e-10, not 0. Beyond 2^32 the
+    rounding error of an angle is as wide as a good share of the values near it (sin(1e15 + 0.5) is 0.507):
+    no result there is taken for it."""
     inexact = _float_fn(fn)
 
     def call(x: Number) -> Number:
         value = inexact(x)
         exact = isinstance(x, int) or isinstance(x, Fraction) and x.denominator == 1
-        return Fraction(0) if not exact and abs(value) < abs(float(x)) * 2.0**-50 else value
+        near_zero = abs(value) < abs(float(x)) * 2.0**-50 and abs(float(x)) < 2.0**32
+        return Fraction(0) if not exact and near_zero else value
 
     return call
 

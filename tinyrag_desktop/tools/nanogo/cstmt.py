@@ -120,15 +120,20 @@ class StmtMixin:
                      if op.kind == "value" else f"{self.text(e)} is not used")
         if op.kind in ("type",):
             self.err(e, f"{self.text(e)} (type) is not an expression")
-        if e.type == "call_expression" and op.kind == "value":
-            fn_name = self.text(e.child_by_field_name("function"))
+        if inner.type == "call_expression" and op.kind == "value":
+            function = inner.child_by_field_name("function")
+            while function.type == "parenthesized_expression" and function.named_children:
+                function = function.named_children[0]  # "(int)(3)" converts as "int(3)" does
+            fn_name = self.text(function)
             b = self.scope.lookup(fn_name)
             if b is not None and b.kind == "builtin" and fn_name in ("append", "len", "cap", "make", "new",
                                                                      "complex", "real", "imag"):
                 self.err(e, f"{self.text(e)} ({self.unused_desc(op)}) is not used")
-            if b is not None and b.kind == "type" or e.child_by_field_name("function").type in (
-                    "slice_type", "map_type", "array_type", "pointer_type"):
+            if b is not None and b.kind == "type" or function.type in (
+                    "slice_type", "map_type", "array_type", "pointer_type", "type_identifier"):
                 self.err(e, f"{self.text(e)} ({self.unused_desc(op)}) is not used")
+        if op.code is None:  # a constant: nothing to run (an error was said above)
+            self.err(e, f"{self.text(e)} is not used")
         self.emit(op.code)
 
     def unused_desc(self, op):
