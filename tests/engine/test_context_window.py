@@ -12,7 +12,7 @@ from hypothesis import given, settings as hyp_settings, strategies as st
 from tests.engine.conftest import collect
 from tests.sse_server import Status, Stream
 from tinyrag_desktop.engine import context as ctxmod
-from tinyrag_desktop.engine.context import Fitting, Window, estimate, fit, is_refusal, refused_window
+from tinyrag_desktop.engine.context import Fitting, estimate, fit, is_refusal, refused_window
 from tinyrag_desktop.engine.events import Done, EngineError, Text
 
 SYSTEM = {"role": "system", "content": "You are helpful. " * 20}
