@@ -194,3 +194,12 @@ def test_putting_blocks_apart_only_adds_blank_lines(lines):
     rest = iter(out)
     assert all(any(o == line for o in rest) for line in lines)  # the lines, in order: others added between
     assert len(out) - len(lines) == sum(1 for o in out if not o) - sum(1 for line in lines if not line)
+
+
+def test_a_code_blocks_tabs_are_kept_for_copy_and_run_and_shown_as_spaces():
+    # A copied Makefile recipe had four spaces where make needs a tab ("missing separator").
+    r = render("Build it:\n\n```make\nall:\n\techo hi\n```\n\nand `a\tb` inline, and a\ttab.\n")
+    assert r.code_blocks == ("all:\n\techo hi\n",)
+    assert "\ue0f1" not in r.html and "\t" not in r.html.split("<pre", 1)[1].split("</pre>", 1)[0]
+    go = render("```go\nfunc main() {\n\tfmt.Println(1)\n}\n```\n", run_go=True)
+    assert go.code_blocks == ("func main() {\n\tfmt.Println(1)\n}\n",)

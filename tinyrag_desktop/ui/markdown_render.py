@@ -187,6 +187,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
     text, still_open = _closed(text)
     if still_open:  # the block goes on (it is being streamed): no Run link on half a program
         partial = (partial[0], True)
+    text = _tabs_marked(text)
     md = _md()
     md.reset()
     body = md.convert(nest_lists(blocks_apart(text))).replace('<a href="', f'<a style="color:{palette.link}" href="')
@@ -195,10 +196,10 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
 
     def code(match: re.Match[str]) -> str:
         lang = match.group(1) or ""
-        source = html.unescape(match.group(2))
+        source = html.unescape(match.group(2)).replace(_TAB_MARK, "\t")
         index = first_code_index + len(blocks)
-        blocks.append(source)
-        coloured = _highlight(source, lang, palette).rstrip("\n")
+        blocks.append(source)  # Copy code and Run take its tabs (a Makefile's recipe lines need them)
+        coloured = _highlight(source.expandtabs(4), lang, palette).rstrip("\n")
         label = html.escape(lang) if lang else "code"
         continued = partial[0] and len(blocks) == 1
         whole = (carried or not continued) and not (partial[1] and len(blocks) == total)
@@ -247,6 +248,28 @@ def _quotes(body: str, palette: Palette) -> str:
         f'<tr><td width="3" bgcolor="{palette.quote_bar}"></td>'
         f'<td style="padding-left:10px; color:{palette.muted}">',
     ).replace("</blockquote>", "</td></tr></table>")
+
+
+# A tab inside a fenced code block, kept from Markdown, which turns every tab into spaces before it reads the
+# block: a copied Makefile recipe or Go code lost its tabs. A private-use character no text has.
+_TAB_MARK = "\ue0f1"
+
+
+def _tabs_marked(text: str) -> str:
+    """``text`` with the tabs inside its fenced code blocks as _TAB_MARK (render puts them back)."""
+    if "\t" not in text:
+        return text
+    out, fence = [], ""
+    for line in text.split("\n"):
+        if fence:
+            if line.rstrip(" ") == fence:
+                fence = ""
+            else:
+                line = line.replace("\t", _TAB_MARK)
+        elif m := _OPENER_RE.match(line):
+            fence = m.group(1)
+        out.append(line)
+    return "\n".join(out)
 
 
 def _closed(text: str) -> tuple[str, bool]:
