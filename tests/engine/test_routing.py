@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings as examples, strategies as st
 
 from tests.engine.conftest import collect
 from tests.sse_server import Stream
 from tinyrag_desktop.engine.events import Route, Text
-from tinyrag_desktop.engine.router import route
+from tinyrag_desktop.engine.router import _sum_alone, route
 from tinyrag_desktop.tools import default_registry
 
 ALL = {"rag_knowledge", "calculate", "url_fetch", "websearch", "wikipedia", "nanogo"}
@@ -324,3 +326,83 @@ async def test_a_damaged_knowledge_base_is_said_not_called_empty(llm, settings, 
     assert route_event.problem.startswith(f"The knowledge base {path} cannot be read")
     assert route_event.payload()["problem"] == route_event.problem
     assert "".join(e.text for e in events if isinstance(e, Text)) == "Twenty-seven, I think."
+
+
+@pytest.mark.parametrize("question", [
+    "Summarize the meeting notes from 2024-03-12", "How do I open ports 80/443 in the firewall?",
+    "What changed between PostgreSQL 14-15?", "What is on pages 12-14 of the manual?",
+    "Who do I call on 555-1234?", "What did we decide in the 10:30-11:00 meeting?", "release 1.2-3 notes",
+])
+def test_ranges_dates_and_numbers_with_hyphens_are_no_sums(question: str) -> None:
+    # taken for sums, these lost their knowledge-base passages to "(Tool to use: calculate)"
+    assert route(question, ALL, has_kb=True).mode == "rag"
+
+
+@pytest.mark.parametrize("question", [
+    "12-5", "What is 12-5?", "what's 144/12?", "100/7", "3-(2+1)", "(4+5)/3", "2024 - 2019 = ?",
+    "calculate 2-1", "What is 3 * (17 + 5) / 2?", "7 / 2",
+])
+def test_a_sum_alone_is_a_sum(question: str) -> None:
+    assert route(question, ALL, has_kb=True).hints == ("calculate",)
+
+
+_SUM_ALONE_PATTERN = re.compile(r"^(?:(?:what(?:'s| is)|calculate|compute)\s+)?[\d\s.,+\-−*/^×÷%()=?]*\d[-−/]\d"
+                                r"[\d\s.,+\-−*/^×÷%()=?]*$", re.I)
+
+
+@examples(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["1", "23", "-", "/", " ", "(", ")", "+", "?", "what is ", "x", "\n", "What's ",
+                                 "=", "−"]), max_size=12).map("".join))
+def test_a_sum_alone_as_one_pattern_would_say(text: str) -> None:
+    # the one pattern tries every split of a long paste; _sum_alone reads it in one pass
+    assert _sum_alone(text) == (_SUM_ALONE_PATTERN.match(text.strip()) is not None)
+
+
+@pytest.mark.parametrize("question, first", [
+    ("Who is our contact at ACME?", True), ("Tell me about the onboarding process", True),
+    ("What is the current retention policy?", True), ("What is 15% of the budget in my notes?", True),
+    ("What's the latest news on Python?", False),  # news: the web, whatever the documents hold
+    ("Look up photosynthesis on Wikipedia.", False),
+    ("What is 3 * (17 + 5) / 2?", False), ("Summarise https://example.org/post please", False),
+])
+def test_questions_in_an_encyclopedias_words_look_in_the_documents_first(question: str, first: bool) -> None:
+    decision = route(question, ALL, has_kb=True)
+    assert decision.mode == "tools" and decision.documents_first is first
+    assert route(question, ALL, has_kb=False).documents_first is False
+
+
+def _contacts(data_dir: Path) -> None:
+    from tinyrag_desktop.kb import Importer, open_store
+
+    doc = data_dir / "contacts.md"
+    doc.write_text("# Suppliers\n\n## ACME\n\nOur contact at ACME is Maria Lopez, head of accounts, "
+                   "reachable on extension 4411.\n")
+    with open_store(data_dir) as kb:
+        Importer(kb).run([str(doc)])
+
+
+async def test_a_who_question_the_documents_answer_gets_their_passages(llm, settings, http, tmp_path: Path) -> None:
+    from tinyrag_desktop.engine import Engine
+
+    _contacts(tmp_path)
+    llm.queue(Stream(["Maria Lopez [1]."]))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine, "Who is our contact at ACME?")
+    assert isinstance(events[0], Route) and events[0].mode == "rag" and "before wikipedia" in events[0].reason
+    assert events[0].hints == ("rag_knowledge",)
+    sent = llm.requests[0]["messages"]
+    assert "Maria Lopez" in sent[0]["content"]
+    assert "wikipedia" not in sent[-1]["content"]
+
+
+async def test_a_who_question_the_documents_do_not_answer_goes_to_the_encyclopedia(llm, settings, http,
+                                                                                   tmp_path: Path) -> None:
+    from tinyrag_desktop.engine import Engine
+
+    _contacts(tmp_path)
+    llm.queue(Stream(["She was a mathematician."]))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine, "Who was Ada Lovelace?")
+    assert isinstance(events[0], Route) and events[0].mode == "tools" and events[0].hints == ("wikipedia",)
+    assert events[0].sources == ()
+    assert "(Tool to use: wikipedia)" in llm.requests[0]["messages"][-1]["content"]

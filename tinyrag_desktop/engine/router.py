@@ -11,7 +11,25 @@ from dataclasses import dataclass
 
 _URL = re.compile(r"\bhttps?://[^\s<>\"']+", re.I)
 _GO = re.compile(r"```go\b|\bpackage main\b|\bfunc main\s*\(|\bfmt\.Print|\bgolang\b|\bin go\b|\bgo (?:code|program|snippet)", re.I)
-_ARITH = re.compile(r"\d\s*(?:[-+*/^×÷%]|\*\*)\s*[\d(]|\b(?:sqrt|factorial|percent)\b|\d\s*%\s*of\b", re.I)
+# Arithmetic in symbols. A hyphen or a slash between two numbers with no space beside it is more often a
+# range, a date, a version, a port or a telephone number ("pages 12-14", "2024-03-12", "PostgreSQL 14-15",
+# "ports 80/443", "555-1234") than a sum: it counts only in a question that is the sum alone ("12-5",
+# "what's 144/12?"). Taken for a sum, such a question lost its knowledge-base passages to a calculator hint.
+_ARITH = re.compile(
+    r"\d\s*(?:[+*^×÷%]|\*\*)\s*[\d(]|\d\s+[-−/]\s+[\d(]|[\d)]\s*[-−/]\s*\(|\)\s*[-−/]\s*\d"
+    r"|\b(?:sqrt|factorial|percent)\b|\d\s*%\s*of\b", re.I)
+_SUM_LEAD = re.compile(r"(?:what(?:'s| is)|calculate|compute)\s+", re.I)
+_SUM_CHARS = re.compile(r"[\d\s.,+\-−*/^×÷%()=?]+")
+_TIGHT = re.compile(r"\d[-−/]\d")
+
+
+def _sum_alone(text: str) -> bool:
+    """Whether ``text`` is a sum and nothing else, with at most "what is" before it (checked in one pass each:
+    a pattern with the sum's characters on both sides of the operator would try every split of a long paste)."""
+    body = text.strip()
+    lead = _SUM_LEAD.match(body)
+    body = body[lead.end():] if lead else body
+    return _SUM_CHARS.fullmatch(body) is not None and _TIGHT.search(body) is not None
 _CALC_WORDS = re.compile(r"\b(?:calculate|compute|how much is|what is \d)", re.I)
 # Arithmetic said in words: a number, then an operation word ("3 books at 12.50 each"), or an operation of
 # something, then a number ("average of 4, 8"). Looked for word by word (see _spoken_calc): as one pattern,
@@ -39,6 +57,7 @@ _WIKI = re.compile(
     r"|\bwhat (?:is|was) the (?:capital|population|tallest|largest|longest|highest|biggest|oldest|deepest)\b",
     re.I,
 )
+_WIKIPEDIA = re.compile(r"\bwikipedia\b", re.I)
 # "When was … born?": the question word, then the event word after it, looked for one after the other (as
 # one pattern, ".*" between them took time growing with the square of a pasted transcript: 20 s for 100 KB).
 _WHEN = re.compile(r"\bwhen (?:was|were|did)\b", re.I)
@@ -73,7 +92,12 @@ _OWN_DOCS = re.compile(
     r"|\bknowledge base\b",
     re.I,
 )
-_WEB = re.compile(r"\b(?:search the web|web search|look up online|latest|news|today'?s|current(?:ly)?)\b", re.I)
+_WEB = re.compile(r"\b(?:search the web|web search|look up online|news|today'?s)\b", re.I)
+# "latest", "current": recent information, which the user's own notes may hold ("the current retention policy")
+_RECENT = re.compile(r"\b(?:latest|current(?:ly)?)\b", re.I)
+# Hints that come from a question's general form, not from what it names: a knowledge base with passages
+# about the question is the better place to look (the engine looks, and routes it as rag when it has them).
+FORM_HINTS = frozenset({"wikipedia", "websearch"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +106,8 @@ class Decision:
     reason: str
     hints: tuple[str, ...] = ()
     problem: str = ""  # why the knowledge base could not be read (the engine's, not the router's)
+    # the knowledge base may answer better than the hinted tools: the engine looks there first (see route)
+    documents_first: bool = False
 
 
 def route(question: str, enabled: set[str], *, has_kb: bool) -> Decision:
@@ -98,14 +124,21 @@ def route(question: str, enabled: set[str], *, has_kb: bool) -> Decision:
         want("url_fetch", "the question has a URL")
     if _GO.search(question):
         want("nanogo", "the question has Go code")
-    if _ARITH.search(question) or _CALC_WORDS.search(question) or _spoken_calc(question):
+    if (_ARITH.search(question) or _sum_alone(question) or _CALC_WORDS.search(question)
+            or _spoken_calc(question)):
         want("calculate", "the question has arithmetic")
     if _wiki_question(question):
         want("wikipedia", "the question names an encyclopedia topic")
-    if _WEB.search(question):
+    web = _WEB.search(question)
+    if web or _RECENT.search(question):
         want("websearch", "the question asks about recent or online information")
     if hints:
-        return Decision("tools", "; ".join(reasons), tuple(hints))
+        # "Who is our contact at ACME?", "tell me about the onboarding process", "the current retention
+        # policy": asked in an encyclopedia's or a news search's words, answered by the user's documents
+        # (not when it names the web, the news or Wikipedia)
+        named = web or _WIKIPEDIA.search(question)
+        first = has_kb and (set(hints) <= FORM_HINTS and not named or bool(_OWN_DOCS.search(question)))
+        return Decision("tools", "; ".join(reasons), tuple(hints), documents_first=first)
     if (_SMALL_TALK.search(question) or _CREATIVE.search(question)) and not _OWN_DOCS.search(question):
         return Decision("direct", "small talk, or writing or reworking text: no passages needed")
     if has_kb:
