@@ -364,6 +364,8 @@ def test_a_sum_alone_as_one_pattern_would_say(text: str) -> None:
     ("What's the latest news on Python?", False),  # news: the web, whatever the documents hold
     ("Look up photosynthesis on Wikipedia.", False),
     ("What is 3 * (17 + 5) / 2?", False), ("Summarise https://example.org/post please", False),
+    ("How do I calculate vacation days?", True), ("How much is the travel allowance?", True),
+    ("calculate the area of a circle with radius 3", False),  # numbers to work on: the calculator
 ])
 def test_questions_in_an_encyclopedias_words_look_in_the_documents_first(question: str, first: bool) -> None:
     decision = route(question, ALL, has_kb=True)
@@ -406,3 +408,21 @@ async def test_a_who_question_the_documents_do_not_answer_goes_to_the_encycloped
     assert isinstance(events[0], Route) and events[0].mode == "tools" and events[0].hints == ("wikipedia",)
     assert events[0].sources == ()
     assert "(Tool to use: wikipedia)" in llm.requests[0]["messages"][-1]["content"]
+
+
+async def test_a_how_do_i_calculate_question_the_documents_answer_gets_no_calculator_hint(
+        llm, settings, http, tmp_path: Path) -> None:
+    from tinyrag_desktop.engine import Engine
+
+    _handbook(tmp_path)
+    llm.queue(Stream(["27 days a year [1]."]))
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    events = await collect(engine, "How do I calculate my vacation days?")
+    assert events[0].mode == "rag" and events[0].hints == ("rag_knowledge",)
+    sent = llm.requests[0]["messages"]
+    assert "27 vacation days" in sent[0]["content"] and "calculate" not in sent[-1]["content"].split("\n")[-1]
+
+
+def test_go_live_is_no_go_code() -> None:
+    assert route("What do we do in go-live week?", ALL, has_kb=True).mode == "rag"
+    assert route("How is this written in go?", ALL, has_kb=True).hints == ("nanogo",)

@@ -31,7 +31,7 @@ from .context import MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window
 from .errors import BadResponse, ContextTooLong, LLMError
 from .events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted
 from .llm import LLMClient
-from .router import FORM_HINTS, Decision, route
+from .router import Decision, route
 
 if TYPE_CHECKING:
     from ..kb import Hit
@@ -131,8 +131,8 @@ class Engine:
         decision = await self._route(question, {t.name for t in enabled})
         offered = await self._rag_passages(question) if decision.mode == "rag" or decision.documents_first else ()
         if decision.documents_first and offered:  # the user's documents before the encyclopedia or the web
-            kept = tuple(h for h in decision.hints if h not in FORM_HINTS)
-            before = " and ".join(h for h in decision.hints if h in FORM_HINTS)
+            kept = tuple(h for h in decision.hints if h not in decision.weak)
+            before = " and ".join(decision.weak)
             decision = Decision("rag", "the knowledge base has passages about the question"
                                 + (f" (looked at before {before})" if before else ""), kept or ("rag_knowledge",))
         elif decision.mode == "rag":

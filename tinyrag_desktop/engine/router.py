@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 _URL = re.compile(r"\bhttps?://[^\s<>\"']+", re.I)
-_GO = re.compile(r"```go\b|\bpackage main\b|\bfunc main\s*\(|\bfmt\.Print|\bgolang\b|\bin go\b|\bgo (?:code|program|snippet)", re.I)
+_GO = re.compile(r"```go\b|\bpackage main\b|\bfunc main\s*\(|\bfmt\.Print|\bgolang\b|\bin go\b(?!-)|\bgo (?:code|program|snippet)", re.I)
 # Arithmetic in symbols. A hyphen or a slash between two numbers with no space beside it is more often a
 # range, a date, a version, a port or a telephone number ("pages 12-14", "2024-03-12", "PostgreSQL 14-15",
 # "ports 80/443", "555-1234") than a sum: it counts only in a question that is the sum alone ("12-5",
@@ -95,9 +95,6 @@ _OWN_DOCS = re.compile(
 _WEB = re.compile(r"\b(?:search the web|web search|look up online|news|today'?s)\b", re.I)
 # "latest", "current": recent information, which the user's own notes may hold ("the current retention policy")
 _RECENT = re.compile(r"\b(?:latest|current(?:ly)?)\b", re.I)
-# Hints that come from a question's general form, not from what it names: a knowledge base with passages
-# about the question is the better place to look (the engine looks, and routes it as rag when it has them).
-FORM_HINTS = frozenset({"wikipedia", "websearch"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +105,7 @@ class Decision:
     problem: str = ""  # why the knowledge base could not be read (the engine's, not the router's)
     # the knowledge base may answer better than the hinted tools: the engine looks there first (see route)
     documents_first: bool = False
+    weak: tuple[str, ...] = ()  # hints that come from the question's general form, not from what it names
 
 
 def route(question: str, enabled: set[str], *, has_kb: bool) -> Decision:
@@ -124,21 +122,30 @@ def route(question: str, enabled: set[str], *, has_kb: bool) -> Decision:
         want("url_fetch", "the question has a URL")
     if _GO.search(question):
         want("nanogo", "the question has Go code")
-    if (_ARITH.search(question) or _sum_alone(question) or _CALC_WORDS.search(question)
-            or _spoken_calc(question)):
+    weak: list[str] = []  # hints from a question's form alone ("Who is …", "How do I calculate …")
+    if _ARITH.search(question) or _sum_alone(question) or _spoken_calc(question):
         want("calculate", "the question has arithmetic")
+    elif _CALC_WORDS.search(question):
+        want("calculate", "the question has arithmetic")
+        if not _DIGIT.search(question):  # "How much is the travel allowance?", "How do I calculate …?"
+            weak.append("calculate")
     if _wiki_question(question):
         want("wikipedia", "the question names an encyclopedia topic")
-    web = _WEB.search(question)
-    if web or _RECENT.search(question):
+        if not _WIKIPEDIA.search(question):
+            weak.append("wikipedia")
+    if _WEB.search(question):
         want("websearch", "the question asks about recent or online information")
+    elif _RECENT.search(question):
+        want("websearch", "the question asks about recent or online information")
+        weak.append("websearch")
     if hints:
         # "Who is our contact at ACME?", "tell me about the onboarding process", "the current retention
-        # policy": asked in an encyclopedia's or a news search's words, answered by the user's documents
-        # (not when it names the web, the news or Wikipedia)
-        named = web or _WIKIPEDIA.search(question)
-        first = has_kb and (set(hints) <= FORM_HINTS and not named or bool(_OWN_DOCS.search(question)))
-        return Decision("tools", "; ".join(reasons), tuple(hints), documents_first=first)
+        # policy", "how much is the travel allowance": asked in an encyclopedia's, a news search's or a
+        # calculator's words, answered by the user's documents (not when it names Wikipedia, the web or the
+        # news, nor when it has numbers to work on). The engine looks, and routes it as rag when it has them.
+        first = has_kb and (set(hints) <= set(weak) or bool(_OWN_DOCS.search(question)))
+        return Decision("tools", "; ".join(reasons), tuple(hints), documents_first=first,
+                        weak=tuple(h for h in hints if h in weak))
     if (_SMALL_TALK.search(question) or _CREATIVE.search(question)) and not _OWN_DOCS.search(question):
         return Decision("direct", "small talk, or writing or reworking text: no passages needed")
     if has_kb:
