@@ -307,14 +307,20 @@ class ChatStore:
         with self._tx() as db:
             db.execute("UPDATE chats SET deleted=NULL WHERE id=?", (chat_id,))
 
-    def purge_deleted(self, wait: float | None = None) -> int:
-        """Forget the deleted chats for good; ``wait``: at most so many seconds for another program's lock
-        (the window closing need not wait the usual five: the next close purges them)."""
+    def purge_deleted(self, wait: float | None = None, *, chats: Iterable[str] | None = None,
+                      before: float | None = None) -> int:
+        """Forget the deleted chats for good (with ``chats`` or ``before``, only those named, and those deleted
+        before that time); ``wait``: at most so many seconds for another program's lock (the window closing
+        need not wait the usual five: the next close purges them)."""
         if wait is not None:
             self._db.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
         try:
             with self._tx() as db:
-                return db.execute("DELETE FROM chats WHERE deleted IS NOT NULL").rowcount
+                if chats is None and before is None:
+                    return db.execute("DELETE FROM chats WHERE deleted IS NOT NULL").rowcount
+                named = list(chats or ())
+                return db.execute(f"DELETE FROM chats WHERE deleted IS NOT NULL AND (deleted < ? OR id IN "
+                                  f"({','.join('?' * len(named))}))", (before or 0, *named)).rowcount
         finally:
             if wait is not None:
                 self._db.execute("PRAGMA busy_timeout = 5000")  # sqlite3.connect's own default
@@ -340,17 +346,30 @@ class ChatStore:
     def add_assistant_message(self, chat_id: str, content: str, *, transcript: str = "", reasoning: str = "",
                               route: dict[str, Any] | None = None, stats: dict[str, Any] | None = None,
                               status: str = "done", error: str | None = None,
-                              tools: Iterable[StoredTool] = ()) -> StoredMessage:
-        """Store an answer with all its tool calls in one transaction: all of it is kept, or none."""
-        now = time.time()
+                              tools: Iterable[StoredTool] = (), message_id: int | None = None,
+                              replacing: int | None = None) -> StoredMessage:
+        """Store an answer with all its tool calls in one transaction: all of it is kept, or none.
+
+        ``message_id``: the answer stored so far, while it streamed, written over with this one (its tool
+        calls too); ``replacing``: an earlier answer this one replaces (Regenerate), removed in the same
+        transaction, so that a crash leaves one answer or the other, never none."""
+        now = created = time.time()
         tools = tuple(tools)
         with self._tx() as db:
+            if replacing is not None and replacing != message_id:
+                db.execute("DELETE FROM messages WHERE id=? AND chat_id=?", (replacing, chat_id))
+            row = (content, transcript, reasoning, _dumps(route), _dumps(stats), status, error)
             cur = db.execute(
-                "INSERT INTO messages(chat_id, role, content, transcript, reasoning, route, stats, status, "
-                "error, created) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (chat_id, "assistant", content, transcript, reasoning, _dumps(route), _dumps(stats), status,
-                 error, now))
-            message_id = int(cur.lastrowid)
+                "UPDATE messages SET content=?, transcript=?, reasoning=?, route=?, stats=?, status=?, error=? "
+                "WHERE id=? AND chat_id=?", (*row, message_id, chat_id)) if message_id is not None else None
+            if cur is not None and cur.rowcount:
+                db.execute("DELETE FROM tool_calls WHERE message_id=?", (message_id,))
+                created = db.execute("SELECT created FROM messages WHERE id=?", (message_id,)).fetchone()[0]
+            else:  # a new answer (or the one stored so far is gone: its chat was deleted and purged)
+                cur = db.execute(
+                    "INSERT INTO messages(chat_id, role, content, transcript, reasoning, route, stats, status, "
+                    "error, created) VALUES (?,?,?,?,?,?,?,?,?,?)", (chat_id, "assistant", *row, created))
+                message_id = int(cur.lastrowid)
             db.executemany(
                 "INSERT INTO tool_calls(message_id, seq, position, call_id, tool, param, query, status, source, "
                 "error, result, result_bytes, elapsed_ms, anchors) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -359,7 +378,7 @@ class ChatStore:
                  for seq, t in enumerate(tools)])
             db.execute("UPDATE chats SET updated=? WHERE id=?", (now, chat_id))
         return StoredMessage(message_id, "assistant", content, transcript, reasoning, route, stats, status,
-                             error, tools, now)
+                             error, tools, created)
 
     def delete_message(self, message_id: int) -> None:
         """Remove one message (regenerate replaces the last answer this way)."""
@@ -415,10 +434,11 @@ class ChatStore:
         earlier = db.execute("SELECT 1 FROM messages WHERE chat_id=? AND id<? LIMIT 1", (chat_id, question))
         return question, earlier.fetchone() is not None
 
-    def history(self, chat_id: str) -> list[dict[str, str]]:
-        """The chat as the engine takes it: OpenAI-style messages, answers as their transcripts."""
-        rows = self._db.execute("SELECT role, content, transcript FROM messages WHERE chat_id=? ORDER BY id",
-                                (chat_id,))
+    def history(self, chat_id: str, *, leave_out: int | None = None) -> list[dict[str, str]]:
+        """The chat as the engine takes it: OpenAI-style messages, answers as their transcripts; without the
+        message ``leave_out`` (the answer Regenerate is replacing, kept until the new one has come)."""
+        rows = self._db.execute("SELECT role, content, transcript FROM messages WHERE chat_id=? AND id IS NOT ? "
+                                "ORDER BY id", (chat_id, leave_out))
         out = []
         for role, content, transcript in rows:  # only the columns history_content reads
             text = _history_text(role, content, transcript)
@@ -518,6 +538,21 @@ def _set_aside(path: Path) -> Path:
     return kept
 
 
+def _cannot_write(path: Path, exc: sqlite3.Error) -> str:
+    """Why the chat history could not be written, in words that say what to do."""
+    name = getattr(exc, "sqlite_errorname", "")
+    if name == "SQLITE_FULL":
+        why = "the disk is full. Free some space, then try again."
+    elif name.startswith("SQLITE_BUSY") or name.startswith("SQLITE_LOCKED"):
+        why = ("another program is using it (another copy of tinyRAG Desktop, or a backup or sync tool). "
+               "Close that program, or wait until it is done, then try again.")
+    elif name.startswith("SQLITE_READONLY"):
+        why = "it can no longer be written (its file or folder was made read-only, or the disk was removed)."
+    else:
+        why = f"{exc}."
+    return f"Could not write the chat history {path}: {why}"
+
+
 class _Transaction:
     """``with`` block = one SQLite transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on error)."""
 
@@ -528,7 +563,7 @@ class _Transaction:
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise ChatStoreError(f"Could not write the chat history {self._path}: {exc}") from exc
+            raise ChatStoreError(_cannot_write(self._path, exc)) from exc
         return self._db
 
     def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> None:
@@ -538,10 +573,10 @@ class _Transaction:
                 return
             except sqlite3.Error as err:
                 self._rollback()
-                raise ChatStoreError(f"Could not write the chat history {self._path}: {err}") from err
+                raise ChatStoreError(_cannot_write(self._path, err)) from err
         self._rollback()
         if isinstance(exc, sqlite3.Error):
-            raise ChatStoreError(f"Could not write the chat history {self._path}: {exc}") from exc
+            raise ChatStoreError(_cannot_write(self._path, exc)) from exc
 
     def _rollback(self) -> None:
         # After a full disk SQLite has rolled back already; a second ROLLBACK would hide that reason.

@@ -27,6 +27,7 @@ from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..settings import Settings, save_settings
 from . import export, window_layout
 from .answer import AnswerWidget
+from .answer_saving import AnswerSaver
 from .bridge import EngineBridge
 from .chat_search import ChatSearch
 from .chat_view import COLUMN_MAX, ChatView
@@ -54,6 +55,7 @@ MIN_WIDTH = 420  # px: the narrowest window, with the chats list folded
 # Messages built when a chat is opened, and then per page scrolled up: a chat of 1,000 questions, built
 # whole, took 15 s or more and 300 MB for 28,000 widgets.
 HISTORY_PAGE = 40
+PURGE_AFTER = 86_400  # s: chats deleted this long ago are purged by any window closing, not only their own
 EngineFactory = Callable[[Settings, Callable[[str, str], Any]], Any]
 ListModels = Callable[[str, str], Any]
 
@@ -80,6 +82,7 @@ class MainWindow(QMainWindow):
         if damaged:
             warnings = (*warnings, damaged)
         self.bridge = EngineBridge(self)
+        self._saver = AnswerSaver(lambda: self.store, self)  # the answer being written, kept as it comes
         self.chat_search = ChatSearch(self.store.path, self)  # the chats list's search, in a worker thread
         self.chat_search.found.connect(lambda text, chats: self.sidebar.set_chats(chats, self.chat_id, text))
         self.chat_search.failed.connect(self._chat_search_failed)
@@ -95,6 +98,8 @@ class MainWindow(QMainWindow):
         self._raw: dict[str, str] = {}
         self._after_stream: list[Callable[[], None]] = []
         self._ids: dict[int, int] = {}  # id(answer widget) -> stored message id
+        self._live_rows: set[int] = set()  # stored rows of the answer streaming when its chat was opened
+        self._deleted: set[str] = set()  # chats deleted in this window: purged when it closes
         self._loading: Iterator[StoredMessage] | None = None
         # The id of the first message shown when the open chat has earlier ones, not built yet, above it.
         self._earlier: int | None = None
@@ -540,6 +545,7 @@ class MainWindow(QMainWindow):
                                                  f"answers as “{self.persona.currentText()}”.", 8000)
             start, earlier = self.store.page_start(chat_id, HISTORY_PAGE)
             messages = self.store.messages(chat_id, first=start)
+            self._live_rows = self._saver.live_ids()  # as read now: the answer may end while they are built
             self._earlier, self._insert_at = start if earlier else None, None
             self.view.set_has_earlier(earlier)
             self._loading = iter(messages)
@@ -558,6 +564,8 @@ class MainWindow(QMainWindow):
         budget = LOAD_BUDGET if budget is None else budget
         deadline = time.perf_counter() + budget
         for message in batch:
+            if message.id in self._live_rows:
+                continue  # the answer streaming (attached below), or the one it replaces
             widget = self.view.add_stored(message, self._insert_at)
             if self._insert_at is not None:
                 self._insert_at += 1
@@ -624,7 +632,9 @@ class MainWindow(QMainWindow):
         if chat is None:
             return
         def go() -> None:
-            self.store.delete(chat_id)
+            if not self._stored(self.store.delete, chat_id):
+                return
+            self._deleted.add(chat_id)
             self.sidebar.remove(chat_id)  # at once: the search hits are only refreshed once searched again
             self.sidebar.show_undo(chat_id, chat.title)
             if chat_id == self.chat_id:
@@ -639,7 +649,9 @@ class MainWindow(QMainWindow):
             go()
 
     def undo_delete(self, chat_id: str) -> None:
-        self.store.undelete(chat_id)
+        if not self._stored(self.store.undelete, chat_id):
+            return
+        self._deleted.discard(chat_id)
         self._refresh_chats()
         self.open_chat(chat_id)
 
@@ -655,9 +667,9 @@ class MainWindow(QMainWindow):
         """Chats follow their persona's new name, and so does the header's choice."""
         renames = list(renamed.items())
         for old, new in renames:  # through a free name first, so swapping two names works
-            self.store.rename_persona(old, f"\x1frenamed:{new}")
+            self._stored(self.store.rename_persona, old, f"\x1frenamed:{new}")
         for _old, new in renames:
-            self.store.rename_persona(f"\x1frenamed:{new}", new)
+            self._stored(self.store.rename_persona, f"\x1frenamed:{new}", new)
         index = self.persona.findText(self.persona.currentText())
         if self.persona.currentText() in renamed and index >= 0:
             self.persona.blockSignals(True)
@@ -672,7 +684,16 @@ class MainWindow(QMainWindow):
 
     def _persona_changed(self, name: str) -> None:
         if self.chat_id and name:
-            self.store.set_persona(self.chat_id, name)
+            self._stored(self.store.set_persona, self.chat_id, name)
+
+    def _stored(self, change: Callable[..., object], *args: object) -> bool:
+        """Make a change to the chat history; False, and the status bar says why, when it could not be."""
+        try:
+            change(*args)
+            return True
+        except ChatStoreError as exc:
+            self.statusBar().showMessage(str(exc), 10000)
+            return False
 
     def system_prompt(self) -> str:
         return str(self.settings["personas"].get(self.persona.currentText(), ""))
@@ -734,15 +755,15 @@ class MainWindow(QMainWindow):
         self.finish_loading()
         if self._editing and self.chat_id is not None and not self._drop_last_exchange():
             return False
-        self.composer.clear()
-        self.welcome.hide()
         try:
             if self.chat_id is None:
                 self.chat_id = self.store.new_chat(persona=self.persona.currentText()).id
             self.store.add_user_message(self.chat_id, text)
-        except ChatStoreError as exc:
-            self.problem("Chat history", str(exc))
+        except ChatStoreError as exc:  # the question stays in the box, to send again
+            self.problem("Chat history", f"{exc}\n\nYour question is still in the message box.")
             return False
+        self.composer.clear()  # only now that it is kept
+        self.welcome.hide()
         chat = self.store.get_chat(self.chat_id)
         self.title_label.setText(chat.title if chat else "")
         self.view.add_question(text)
@@ -754,14 +775,15 @@ class MainWindow(QMainWindow):
         self.composer.setPlainText(question)
         return self.send()
 
-    def _start_answer(self) -> None:
+    def _start_answer(self, replacing: int | None = None) -> None:
         assert self.chat_id is not None
-        messages = self.store.history(self.chat_id)
+        messages = self.store.history(self.chat_id, leave_out=replacing)
         answer = self.view.add_answer()
         self._wire_answer(answer)
         answer.begin()
         self._answer, self._stream_chat, self._done = answer, self.chat_id, None
         self._raw = {}
+        self._saver.begin(answer, self.chat_id, self._raw, replacing)
         self._stream_started = time.monotonic()
         self._set_streaming(True)
         self.sidebar.set_answering(self.chat_id)
@@ -849,15 +871,14 @@ class MainWindow(QMainWindow):
             self.check_server()
 
     def _store_answer(self, answer: AnswerWidget, chat_id: str, outcome: str) -> bool:
-        """Store the answer as it ended; False (and the status bar says why) when it could not be."""
-        content = answer.content()
+        """Store the answer as it ended; False (and a message says why) when it could not be."""
         transcript = self._done.transcript if self._done and self._done.transcript else answer.transcript(self._raw)
         try:
-            message = self.store.add_assistant_message(
-                chat_id, content, transcript=transcript, reasoning=answer.reasoning(), route=answer.route,
-                stats=answer.stats, status=outcome, error=answer.error, tools=answer.stored_tools())
-        except ChatStoreError as exc:
+            message = self._saver.finish(answer, chat_id, outcome, transcript)
+        except ChatStoreError as exc:  # said until dismissed, not in a box that stops the window
             self.statusBar().showMessage(str(exc), 10000)
+            self.show_notices([f"The last answer could not be saved. {exc} It stays on screen until another chat "
+                               "is opened; copy it (Ctrl+Shift+C) to keep it."])
             return False
         self._ids[id(answer)] = message.id
         return True
@@ -882,11 +903,9 @@ class MainWindow(QMainWindow):
         answer = answer or answers[-1]
         if answer is not answers[-1]:
             return False
-        message_id = self._ids.pop(id(answer), None)
-        if message_id is not None:
-            self.store.delete_message(message_id)
+        message_id = self._ids.pop(id(answer), None)  # stays stored until the new answer replaces it
         self.view.remove(answer)
-        self._start_answer()
+        self._start_answer(replacing=message_id)
         return True
 
     def copy_last_answer(self) -> str:
@@ -982,7 +1001,9 @@ class MainWindow(QMainWindow):
         self.chat_search.close()  # before the store: the last connection to close tidies the -wal file away
         if not self.store.closed:
             try:
-                self.store.purge_deleted(wait=0.2)  # a lock held elsewhere: closing does not wait 5 s
+                # this window's deletions, and those of a day ago (a window that crashed left them): not
+                # another window's, still offering Undo (an `--ask` run closing beside it purged them)
+                self.store.purge_deleted(wait=0.2, chats=self._deleted, before=time.time() - PURGE_AFTER)
             except ChatStoreError as exc:
                 log.warning("could not purge deleted chats: %s", exc)
             self.store.close()

@@ -1,0 +1,209 @@
+"""Nothing typed or answered is lost to a crash, a full disk or a locked history: the answer is kept as it
+streams, Regenerate replaces the old answer only once the new one has something, and a question that
+could not be stored stays in the message box."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.sse_server import Stream
+from tests.ui.conftest import ask_and_wait, tokens, wait_signal, wait_until
+from tinyrag_desktop.chats import ChatStore, ChatStoreError
+from tinyrag_desktop.ui.answer_saving import INTERRUPTED
+
+ROOT = Path(__file__).resolve().parents[2]
+STORY = ("Once upon a time there was a small local model that answered every question in a steady stream. " * 6).strip()
+
+
+def _stored(data: Path, chat_id: str) -> list[tuple[str, str, str, str | None]]:
+    """The chat's rows as another program reads the file: role, status, content and error."""
+    with sqlite3.connect(data / "chats.sqlite3") as db:
+        return db.execute("SELECT role, status, content, error FROM messages WHERE chat_id=? ORDER BY id",
+                          (chat_id,)).fetchall()
+
+
+def test_the_answer_is_kept_while_it_streams_and_written_over_when_it_ends(make_window, server, qloop, tmp_path):
+    data = tmp_path / "data"
+    server.queue(Stream(tokens(STORY, 6), delay=0.01))
+    win = make_window(server.base_url, data_dir=data)
+
+    async def scenario():
+        finished = wait_signal(win.answerFinished, timeout=30)
+        win.ask("Tell me a story")
+        # stored as soon as it starts: a crash now leaves the question with "the app closed …" and Retry
+        rows = _stored(data, win.chat_id)
+        assert [r[:2] for r in rows] == [("user", "done"), ("assistant", "stopped")] and rows[1][3] == INTERRUPTED
+        await wait_until(lambda: len(win.view.answers()[-1].content()) > 120)
+        win._saver.save_progress()  # what the timer does every two seconds
+        rows = _stored(data, win.chat_id)
+        assert len(rows) == 2 and rows[1][1] == "stopped" and rows[1][3] == INTERRUPTED
+        assert len(rows[1][2]) > 100 and STORY.startswith(rows[1][2])
+        return await finished
+
+    assert qloop.run(scenario(), timeout=40) == "done"
+    rows = _stored(data, win.chat_id)
+    assert len(rows) == 2 and rows[1][:3] == ("assistant", "done", STORY.strip()) and rows[1][3] is None
+
+
+def test_regenerate_keeps_the_old_answer_until_the_new_one_has_come(make_window, server, qloop, tmp_path):
+    data = tmp_path / "data"
+    server.queue(Stream(tokens("The first answer.")))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "A question")) == "done"
+    server.queue(Stream(tokens(STORY, 6), delay=0.01))
+
+    async def scenario():
+        finished = wait_signal(win.answerFinished, timeout=30)
+        assert win.regenerate()
+        win._saver.save_progress()  # nothing has come yet: the old answer stays
+        assert [r[2] for r in _stored(data, win.chat_id)] == ["A question", "The first answer."]
+        assert "The first answer." not in str(server.requests[-1]["messages"])  # not sent back to the model
+        await wait_until(lambda: len(win.view.answers()[-1].content()) > 60)
+        win._saver.save_progress()
+        rows = _stored(data, win.chat_id)
+        assert len(rows) == 2 and rows[1][1] == "stopped" and STORY.startswith(rows[1][2])
+        # the chat opened again meanwhile shows the live answer once, not the stored copy beside it
+        win.new_chat()
+        win.open_chat(chat_id)
+        await wait_until(lambda: not win.loading)
+        assert len(win.view.answers()) == 1
+        return await finished
+
+    chat_id = win.chat_id
+    assert qloop.run(scenario(), timeout=40) == "done"
+    assert [r[:3] for r in _stored(data, chat_id)] == [("user", "done", "A question"),
+                                                        ("assistant", "done", STORY.strip())]
+
+
+def test_an_answer_a_crash_cut_short_shows_what_came_and_retry(make_window, server, qloop, tmp_path):
+    data = tmp_path / "data"
+    store = ChatStore(data)
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "Tell me a story")
+    store.add_assistant_message(chat.id, "Once upon a time", status="stopped", error=INTERRUPTED,
+                                stats={"outcome": "stopped"})
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+    win.open_chat(chat.id)
+    qloop.run(wait_until(lambda: not win.loading))
+    answer = win.view.answers()[-1]
+    assert answer.content() == "Once upon a time" and answer.error == INTERRUPTED
+    server.queue(Stream(tokens("A whole story.")))
+    finished = wait_signal(win.answerFinished, timeout=15)
+    answer.retryRequested.emit()
+    assert qloop.run(finished) == "done"
+    assert [r[:3] for r in _stored(data, chat.id)] == [("user", "done", "Tell me a story"),
+                                                       ("assistant", "done", "A whole story.")]
+
+
+def test_a_question_that_could_not_be_stored_stays_in_the_message_box(make_window, server, qloop, monkeypatch):
+    win = make_window(server.base_url)
+    said = []
+    monkeypatch.setattr(win, "problem", lambda title, text: said.append(text))
+
+    def full(*_args, **_kwargs):
+        raise ChatStoreError("Could not write the chat history chats.sqlite3: the disk is full. Free some space, "
+                             "then try again.")
+
+    monkeypatch.setattr(win.store, "add_user_message", full)
+    win.composer.setPlainText("A long question I took ten minutes to write")
+    assert not win.send()
+    assert win.composer.toPlainText() == "A long question I took ten minutes to write"
+    assert "disk is full" in said[0] and "still in the message box" in said[0]
+
+
+def test_an_answer_that_could_not_be_stored_says_so_until_dismissed(make_window, server, qloop, monkeypatch):
+    win = make_window(server.base_url)
+    server.queue(Stream(tokens("An answer.")))
+
+    def full(*_args, **_kwargs):
+        raise ChatStoreError("Could not write the chat history chats.sqlite3: the disk is full.")
+
+    monkeypatch.setattr(win.store, "add_assistant_message", full)
+    assert qloop.run(ask_and_wait(win, "A question")) == "done"
+    assert win.notice_bar.isVisible() and "could not be saved" in win.notice_label.text()
+    assert "copy it" in win.notice_label.text()
+
+
+def test_the_history_says_in_words_that_another_program_holds_it(tmp_path):
+    store = ChatStore(tmp_path)
+    chat = store.new_chat()
+    store._db.execute("PRAGMA busy_timeout = 50")
+    other = sqlite3.connect(tmp_path / "chats.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(ChatStoreError, match="another program is using it") as caught:
+            store.add_user_message(chat.id, "hello")
+        assert "database is locked" not in str(caught.value)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+        store.close()
+
+
+def test_closing_purges_only_its_own_deletions_and_old_ones(tmp_path):
+    store = ChatStore(tmp_path)
+    mine, theirs, old = (store.new_chat(title=t) for t in ("mine", "theirs", "old"))
+    for chat in (mine, theirs, old):
+        store.delete(chat.id)
+    store._db.execute("UPDATE chats SET deleted=? WHERE id=?", (time.time() - 2 * 86_400, old.id))
+    assert store.purge_deleted(chats={mine.id}, before=time.time() - 86_400) == 2
+    store.undelete(theirs.id)  # the other window's Undo still works
+    assert [c.title for c in store.list_chats()] == ["theirs"]
+    store.close()
+
+
+def test_an_ask_run_closing_beside_a_window_leaves_the_chat_it_offers_undo_for(make_window, server, qloop,
+                                                                              tmp_path):
+    data = tmp_path / "data"
+    server.queue(Stream(tokens("Kept.")))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "A question")) == "done"
+    chat_id = win.chat_id
+    win.delete_chat(chat_id)
+    server.queue(Stream(tokens("Scripted.")))
+    other = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(other, "Another question")) == "done"
+    qloop.run(other.aclose())
+    win.undo_delete(chat_id)
+    assert win.chat_id == chat_id and [a.content() for a in win.view.answers()] == ["Kept."]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="kill -9")
+def test_a_window_killed_mid_answer_keeps_what_had_come(server, tmp_path):
+    """The real thing: the app's own process, killed while it streams; the file then holds the answer so far."""
+    data = tmp_path / "data"
+    server.queue(Stream(tokens(" ".join([STORY] * 3), 4), delay=0.02))
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(data), "--base-url",
+                             server.base_url, "--model", "scripted", "--ask", "Tell me a long story"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        content = ""
+        while time.monotonic() < deadline and len(content) < 200:
+            time.sleep(0.1)  # another process: its progress can only be looked at, not waited on
+            try:
+                with sqlite3.connect(data / "chats.sqlite3") as db:
+                    row = db.execute("SELECT content FROM messages WHERE role='assistant'").fetchone()
+            except sqlite3.Error:
+                row = None
+            content = row[0] if row else ""
+        assert len(content) >= 200, "no answer was kept while it streamed"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    store = ChatStore(data)
+    chat = store.list_chats()[0]
+    question, answer = store.messages(chat.id)
+    assert question.content == "Tell me a long story"
+    assert answer.status == "stopped" and answer.error == INTERRUPTED and " ".join([STORY] * 3).startswith(answer.content)
+    store.close()

@@ -1,0 +1,103 @@
+"""AnswerSaver: the answer being written is kept in the chat history as it arrives, not only at its end.
+
+Answers used to be stored once, when they ended: a crash, a kill or a power cut while one streamed lost
+all of it, and after Regenerate the answer it was replacing too (that was deleted first). Now a new answer
+is stored as soon as it starts, and what has arrived is written over it every SAVE_EVERY_MS, as a stopped
+answer that says the app closed before it was finished (shown so, with Retry, when the chat is opened
+again); its end writes it as it ended. Regenerate's old answer stays until the new one has something to
+keep, and goes in the same transaction as that first save: a crash leaves one of them, never neither.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Callable
+
+from PySide6.QtCore import QObject, QTimer
+
+from ..chats import ChatStore, ChatStoreError, StoredMessage
+
+if TYPE_CHECKING:
+    from .answer import AnswerWidget
+
+log = logging.getLogger(__name__)
+
+SAVE_EVERY_MS = 2000
+INTERRUPTED = ("The app closed before this answer was finished; what had arrived is kept. "
+               "Press Retry to ask again.")
+
+
+class AnswerSaver(QObject):
+    """Stores the one answer being written, while it streams and when it ends."""
+
+    def __init__(self, store: Callable[[], ChatStore], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._store = store
+        self._timer = QTimer(self)
+        self._timer.setInterval(SAVE_EVERY_MS)
+        self._timer.timeout.connect(self.save_progress)
+        self._answer: AnswerWidget | None = None
+        self._chat_id: str | None = None
+        self._raws: dict[str, str] = {}
+        self._message_id: int | None = None
+        self._replacing: int | None = None
+        self._saved: object = None  # what the last save held, so an unchanged answer is not written again
+        self._failed = False
+
+    def begin(self, answer: "AnswerWidget", chat_id: str, raws: dict[str, str], replacing: int | None = None) -> None:
+        """Start keeping ``answer`` of ``chat_id`` (``raws``: its tool blocks as the model wrote them, filled
+        in as they come). ``replacing``: the stored answer it is to replace (Regenerate)."""
+        self._answer, self._chat_id, self._raws = answer, chat_id, raws
+        self._message_id, self._replacing, self._saved, self._failed = None, replacing, None, False
+        if replacing is None:  # a question with no answer yet: after a crash it says so, with Retry
+            self._write(answer, "stopped", INTERRUPTED, {"outcome": "stopped"})
+        self._timer.start()
+
+    def live_ids(self) -> set[int]:
+        """The stored rows the live answer stands for: its own, and the answer it replaces (not shown twice
+        when its chat is opened again while it streams)."""
+        return {i for i in (self._message_id, self._replacing) if i is not None} if self._answer else set()
+
+    def save_progress(self) -> None:
+        """Write what has arrived, when it changed since the last save."""
+        answer = self._answer
+        if answer is None:
+            return
+        content, tools, reasoning = answer.content(), answer.stored_tools(), answer.reasoning()
+        if not (content.strip() or tools or reasoning):
+            return  # nothing to keep yet (a regenerated answer's old one stays meanwhile)
+        state = (content, len(reasoning), tuple((t.call_id, t.status) for t in tools))
+        if state == self._saved:
+            return
+        stats = {**(answer.stats or {}), "outcome": "stopped"}
+        if self._write(answer, "stopped", INTERRUPTED, stats, content=content, tools=tools, reasoning=reasoning):
+            self._saved = state
+
+    def finish(self, answer: "AnswerWidget", chat_id: str, outcome: str, transcript: str) -> StoredMessage:
+        """Store ``answer`` of ``chat_id`` as it ended, over what was kept of it; raises ChatStoreError."""
+        self._timer.stop()
+        mine = answer is self._answer
+        self._answer = None
+        return self._store().add_assistant_message(
+            chat_id, answer.content(), transcript=transcript, reasoning=answer.reasoning(), route=answer.route,
+            stats=answer.stats, status=outcome, error=answer.error, tools=answer.stored_tools(),
+            message_id=self._message_id if mine else None, replacing=self._replacing if mine else None)
+
+    def _write(self, answer: "AnswerWidget", status: str, error: str, stats: dict, *, content: str | None = None,
+               tools: list | None = None, reasoning: str | None = None) -> bool:
+        assert self._chat_id is not None
+        try:
+            message = self._store().add_assistant_message(
+                self._chat_id, answer.content() if content is None else content,
+                transcript=answer.transcript(self._raws),
+                reasoning=answer.reasoning() if reasoning is None else reasoning, route=answer.route,
+                stats=stats, status=status, error=error,
+                tools=answer.stored_tools() if tools is None else tools,
+                message_id=self._message_id, replacing=self._replacing)
+        except ChatStoreError as exc:  # the end tries again, and says so if it fails too
+            if not self._failed:
+                log.warning("could not keep the answer so far: %s", exc)
+            self._failed = True
+            return False
+        self._message_id, self._replacing = message.id, None
+        return True
