@@ -220,7 +220,7 @@ async def run_command(command: str, cwd: Path, timeout: float, limit_words: str 
                            f"stopped (its processes were killed).{partial}") from None
     except BaseException:  # cancelled by the engine (or anything else): never leave the tree running
         kill_tree(proc)
-        readers.cancel()
+        _cancel_quietly(readers)
         try:  # reap it, so that a cancelled tool has really ended when its cancellation completes
             await asyncio.wait_for(asyncio.shield(proc.wait()), 2.0)
         except BaseException:  # a second cancel or a child that will not die: the first error wins
@@ -240,8 +240,21 @@ async def _reap(proc: asyncio.subprocess.Process, readers: asyncio.Future[object
             await proc.wait()
             await readers
     except TimeoutError:  # a grandchild that left the group still holds the pipes: stop waiting for it
-        readers.cancel()
+        _cancel_quietly(readers)
         _close_pipes(proc)
+
+
+def _cancel_quietly(future: asyncio.Future[object]) -> None:
+    """Cancel ``future`` that nobody will await. A cancelled gather ends with a CancelledError set as its
+    exception, and asyncio prints "_GatheringFuture exception was never retrieved" for one nobody read:
+    read it when it ends."""
+    future.cancel()
+    future.add_done_callback(_retrieve)
+
+
+def _retrieve(future: asyncio.Future[object]) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 def _decode(data: bytes) -> str:

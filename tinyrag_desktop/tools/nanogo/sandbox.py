@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import os
 import signal
 import subprocess
@@ -23,10 +24,32 @@ class RunResult:
     stdout: str
     stderr: str
     exit_code: int
-    status: str  # "ok" | "compile_error" | "panic" | "limit"
+    status: str  # "ok" | "compile_error" | "panic" | "limit" ("stopped" in Interrupted's result)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl+C during :func:`run_sandboxed`: the worker was killed; ``result`` holds what the program printed
+    until then (status "stopped", exit code 130). A KeyboardInterrupt, so callers that stop on one still do."""
+
+    def __init__(self, result: RunResult) -> None:
+        super().__init__()
+        self.result = result
+
+
+# What a limit message ends with: where the limit is set, in the window and on the command line.
+RAISE_TIMEOUT = "raise 'Tool timeout' in Settings or pass --tool-timeout SECONDS"
+
+
+def cpu_limit(timeout: float) -> int:
+    """The worker's CPU time limit, in whole seconds, for a wall-clock ``timeout``: a second more than it. A
+    busy program uses its CPU time as fast as the wall clock runs, and with the same limit the two raced:
+    the same program was stopped at "time limit" one run and at "CPU time limit" the next. The wall clock,
+    watched here, now ends it first; the CPU limit still ends a worker whose parent has gone."""
+    return max(1, math.ceil(timeout)) + 1
 
 
 def worker_command(max_output: int, memory_mb: int, cpu_seconds: float) -> list[str]:
+    """The worker's command line; ``cpu_seconds`` is its CPU time limit (see :func:`cpu_limit`)."""
     if getattr(sys, "frozen", False):
         cmd = [sys.executable, WORKER_FLAG]
     else:
@@ -77,18 +100,23 @@ def _rss_mb(pid: int) -> float:
 
 
 def _result(code: int | None, out: bytes, err: bytes, why: str | None, timeout: float, memory_mb: int,
-            max_output: int) -> RunResult:
+            max_output: int, elapsed: float = math.inf) -> RunResult:
     stdout = out[:max_output].decode("utf-8", "replace")
     stderr = err.decode("utf-8", "replace")
     if why == "timeout":
-        return RunResult(stdout, f"nanoGo: time limit exceeded: killed after {timeout:g}s\n", 1, "limit")
+        return RunResult(stdout, f"nanoGo: time limit exceeded: killed after {timeout:g}s, the tool timeout "
+                         f"({RAISE_TIMEOUT})\n", 1, "limit")
     if why == "memory":
         return RunResult(stdout, f"nanoGo: memory limit exceeded ({memory_mb} MB)\n"
                          "fatal error: runtime: out of memory\n", 1, "limit")
     if code is not None and code < 0:
         sig = -code
-        if sig == signal.SIGXCPU or sig == getattr(signal, "SIGKILL", 9) and not stderr:
-            return RunResult(stdout, "nanoGo: CPU time limit exceeded\n", 1, "limit")
+        cpu = cpu_limit(timeout)
+        # SIGKILL: the hard limit, a second after the soft one, when SIGXCPU did not end the worker; not
+        # when the worker ran for less time than that (something else killed it: the system, short of memory)
+        if sig == signal.SIGXCPU or sig == getattr(signal, "SIGKILL", 9) and not stderr and elapsed >= cpu:
+            return RunResult(stdout, f"nanoGo: CPU time limit exceeded: killed after {cpu}s of CPU time, the "
+                             f"limit that goes with the {timeout:g}s tool timeout ({RAISE_TIMEOUT})\n", 1, "limit")
         if sig == signal.SIGSEGV:
             return RunResult(stdout, "runtime: goroutine stack exceeds 1000000000-byte limit\n"
                              "fatal error: stack overflow\n", 1, "panic")
@@ -99,16 +127,22 @@ def _result(code: int | None, out: bytes, err: bytes, why: str | None, timeout: 
 
 
 def run_sandboxed(source: str, *, timeout: float, memory_mb: int = 512, max_output: int = 65536) -> RunResult:
-    """Compile and run Go source in a separate process; blocks until it ends or a limit kills it."""
-    proc = subprocess.Popen(worker_command(max_output, memory_mb, timeout), stdin=subprocess.PIPE,
+    """Compile and run Go source in a separate process; blocks until it ends or a limit kills it. Ctrl+C
+    kills it too, and raises :class:`Interrupted` with what the program printed until then."""
+    import threading
+
+    started = time.monotonic()
+    proc = subprocess.Popen(worker_command(max_output, memory_mb, cpu_limit(timeout)), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(),
                             start_new_session=(os.name == "posix"))
     deadline = time.monotonic() + timeout
     why = None
-    import threading
+    interrupted = False
     chunks: dict = {"out": [], "err": []}
 
     def pump(stream, key):
+        # Read as the worker writes, not at its end: what a program killed at a limit printed before it is
+        # then here already (the worker sends its output to the pipe at least every few hundredths of a second).
         for block in iter(lambda: stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536), b""):
             chunks[key].append(block)
 
@@ -117,11 +151,11 @@ def run_sandboxed(source: str, *, timeout: float, memory_mb: int = 512, max_outp
     for r in readers:
         r.start()
     try:
-        proc.stdin.write(source.encode("utf-8", "surrogateescape"))
-        proc.stdin.close()
-    except (BrokenPipeError, OSError):
-        pass
-    try:
+        try:
+            proc.stdin.write(source.encode("utf-8", "surrogateescape"))
+            proc.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass
         while proc.poll() is None:
             if time.monotonic() > deadline:
                 why = "timeout"
@@ -133,6 +167,8 @@ def run_sandboxed(source: str, *, timeout: float, memory_mb: int = 512, max_outp
                 proc.wait(timeout=_POLL)
             except subprocess.TimeoutExpired:
                 pass
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
         if proc.poll() is None:
             _kill(proc)
@@ -141,8 +177,11 @@ def run_sandboxed(source: str, *, timeout: float, memory_mb: int = 512, max_outp
         r.join(timeout=2)
     for stream in (proc.stdout, proc.stderr):
         stream.close()
-    return _result(proc.returncode, b"".join(chunks["out"]), b"".join(chunks["err"]), why, timeout, memory_mb,
-                   max_output)
+    out, err = b"".join(chunks["out"]), b"".join(chunks["err"])
+    if interrupted:
+        raise Interrupted(RunResult(out[:max_output].decode("utf-8", "replace"), err.decode("utf-8", "replace"),
+                                    130, "stopped"))
+    return _result(proc.returncode, out, err, why, timeout, memory_mb, max_output, time.monotonic() - started)
 
 
 def _kill(proc) -> None:
@@ -163,11 +202,29 @@ async def run_sandboxed_async(source: str, *, timeout: float, memory_mb: int = 5
     """The same as run_sandboxed, without blocking the event loop; cancelling kills the child at once."""
     import asyncio
 
+    started = time.monotonic()
     proc = await asyncio.create_subprocess_exec(
-        *worker_command(max_output, memory_mb, timeout), stdin=asyncio.subprocess.PIPE,
+        *worker_command(max_output, memory_mb, cpu_limit(timeout)), stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=_env(),
         start_new_session=(os.name == "posix"))
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     why = None
+    out, err = bytearray(), bytearray()
+
+    async def drain(stream: asyncio.StreamReader, keep: bytearray) -> None:
+        # Kept as it comes (communicate() kept it in a coroutine the time limit cancelled: a program stopped
+        # at a limit showed none of the output it had printed before it).
+        while block := await stream.read(65536):
+            keep += block
+
+    async def feed() -> None:
+        try:
+            proc.stdin.write(source.encode("utf-8", "surrogateescape"))
+            await proc.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):  # the worker ended before reading it all
+            pass
+        finally:
+            proc.stdin.close()
 
     async def watch():
         nonlocal why
@@ -178,18 +235,29 @@ async def run_sandboxed_async(source: str, *, timeout: float, memory_mb: int = 5
                 return
             await asyncio.sleep(_POLL * 2)
 
+    readers = [asyncio.ensure_future(drain(proc.stdout, out)), asyncio.ensure_future(drain(proc.stderr, err))]
+    for reader in readers:  # a pipe that failed is said by the result; asyncio would print its error at exit
+        reader.add_done_callback(lambda task: task.cancelled() or task.exception())
     watcher = asyncio.ensure_future(watch())
     try:
-        out, err = await asyncio.wait_for(proc.communicate(source.encode("utf-8", "surrogateescape")), timeout)
-    except asyncio.TimeoutError:
-        why = "timeout"
-        _kill(proc)
-        out, err = await proc.communicate()
-    except BaseException:
+        try:
+            async with asyncio.timeout(timeout):
+                await feed()
+                await proc.wait()
+                await asyncio.wait(readers)  # the worker is alone in its session: its pipes close as it ends
+        except TimeoutError:
+            why = "timeout"
+            _kill(proc)
+            await proc.wait()
+            await asyncio.wait(readers, timeout=2.0)
+    except BaseException:  # cancelled (Stop, the engine): kill the worker at once
         _kill(proc)
         raise
     finally:
         watcher.cancel()
+        for reader in readers:
+            reader.cancel()
         if proc.returncode is None:
             _kill(proc)
-    return _result(proc.returncode, out, err, why, timeout, memory_mb, max_output)
+    return _result(proc.returncode, bytes(out), bytes(err), why, timeout, memory_mb, max_output,
+                   time.monotonic() - started)

@@ -9,31 +9,43 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 
 EXIT_OK, EXIT_PANIC, EXIT_COMPILE, EXIT_LIMIT = 0, 1, 2, 3
 MAIN_STACK = 512 * 1024 * 1024
+FLUSH_EVERY = 0.02  # seconds: at most this much of the output is lost when a limit kills the process
 
 
 class _Out:
-    """Program stdout: buffered, flushed every few KB, cut at the output cap."""
+    """Program stdout: buffered, cut at the output cap. What is buffered goes to the pipe once it passes a
+    few KB, and otherwise within ``FLUSH_EVERY`` seconds (:func:`_flusher`): a program the parent kills
+    at a limit (the wall clock, memory; the kernel at the CPU limit) has its output up to then in the pipe,
+    where the parent reads it. Writing every print at once cost a print-heavy program up to 2.5 times
+    its time; the flusher costs nothing measurable."""
 
     def __init__(self, cap: int):
         self.cap, self.total, self.buf, self.size = cap, 0, [], 0
+        self.lock = threading.RLock()  # reentrant: a write past the cap flushes, then _die flushes again
 
     def write(self, s: str) -> None:
         b = s.encode("utf-8", "surrogateescape")
-        if self.total + len(b) > self.cap:
-            b = b[: self.cap - self.total]
+        with self.lock:
+            if self.total + len(b) > self.cap:
+                b = b[: self.cap - self.total]
+                self.buf.append(b)
+                self._flush()
+                _die(EXIT_LIMIT, f"nanoGo: output limit exceeded: output cut at {self.cap} bytes\n")
+            self.total += len(b)
             self.buf.append(b)
-            self.flush()
-            _die(EXIT_LIMIT, f"nanoGo: output limit exceeded: output cut at {self.cap} bytes\n")
-        self.total += len(b)
-        self.buf.append(b)
-        self.size += len(b)
-        if self.size > 8192:
-            self.flush()
+            self.size += len(b)
+            if self.size > 8192:
+                self._flush()
 
     def flush(self) -> None:
+        with self.lock:
+            self._flush()
+
+    def _flush(self) -> None:
         if self.buf:
             data = b"".join(self.buf)
             self.buf, self.size = [], 0
@@ -47,6 +59,18 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 OUT: _Out | None = None
+
+
+def _flusher() -> None:
+    """Send what the program printed to the pipe every FLUSH_EVERY seconds (a thread of its own)."""
+    while True:
+        time.sleep(FLUSH_EVERY)
+        out = OUT
+        if out is not None and out.size:
+            try:
+                out.flush()
+            except OSError:  # the parent is gone: nobody reads any more
+                return
 
 
 def _die(code: int, message: str) -> None:
@@ -126,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     _limits(opts["--cpu-seconds"], opts["--memory-mb"])
     source = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
     sys.stdin.close()
+    threading.Thread(target=_flusher, name="nanogo-flusher", daemon=True).start()  # with the usual stack
     threading.stack_size(MAIN_STACK)
     t = threading.Thread(target=_guarded, args=(source, opts["--max-output"], opts["--memory-mb"]), daemon=True)
     t.start()
