@@ -605,6 +605,7 @@ class AnswerWidget(QFrame):
         seg.set_frame(prefix, "")
         seg.codeCopied.connect(lambda code: self.copied.emit(code))
         seg.linkHovered.connect(self.linkHovered)  # the status bar shows where a link goes while the mouse is on it
+        seg.tabStopChanged.connect(self._order_tabs)  # a table wider than the answer is a Tab stop, in its place
         if after is None:
             self._segments.append(seg)
             self._body.addWidget(seg)
