@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QLineEdit, QVBoxLayout, QWidget
 from tests.sse_server import Stream
 from tinyrag_desktop.ui.segments import MarkdownSegment
 
-from .conftest import ask_and_wait, tokens, wait_until
+from .conftest import ask_and_wait, tokens, wait_signal, wait_until
 
 WIDE = ("| " + " | ".join(f"Column {i}" for i in range(30)) + " |\n|" + "---|" * 30 + "\n"
         + "".join("| " + " | ".join(f"r{r}c{i}" for i in range(30)) + " |\n" for r in range(5)))
@@ -122,13 +122,19 @@ def test_a_wide_table_in_an_answer_shows_its_bar_while_streaming_after_and_when_
     server.queue(Stream(tokens(text, 40), delay=0.02))
     win = make_window(server.base_url)
     win.resize(900, 700)
-    win.composer.setPlainText("a 30-column table")
-    assert win.send()
-    answer = win.view.answers()[-1]
-    qloop.run(wait_until(lambda: any(seg.wide_blocks() for seg in answer.segments())))
-    assert answer.streaming  # live: the table, still growing, has its bar in view
-    assert all(_bar_inside(seg) for seg in answer.segments())
-    qloop.run(wait_until(lambda: not answer.streaming))
+    live = []
+
+    async def ask():  # one run of the loop: stopped mid-stream, it left the stream a task to end outside it
+        answered = wait_signal(win.answerFinished)
+        win.composer.setPlainText("a 30-column table")
+        assert win.send()
+        answer = win.view.answers()[-1]
+        await wait_until(lambda: any(seg.wide_blocks() for seg in answer.segments()))
+        live.append((answer.streaming, all(_bar_inside(seg) for seg in answer.segments())))
+        return await answered
+
+    assert qloop.run(ask()) == "done"
+    assert live == [(True, True)]  # live: the table, still growing, has its bar in view
     assert _tab_to_table_and_scroll(qloop, win) > 0
     chat = win.chat_id
     win.new_chat()

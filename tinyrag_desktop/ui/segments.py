@@ -62,6 +62,17 @@ def link_tip(href: str, metrics: QFontMetrics | None = None, width: int = TIP_WI
     return shown if link_opens(QUrl(href)) else f"{shown}\n{CANNOT_OPEN}"
 
 
+def plain_words(shown: str, most: int = 500) -> str:
+    """A segment's text as shown (no Markdown marks, no code block's "python  Copy code" line), on one line
+    and cut after ``most`` characters at a word: its accessible description. The Markdown source made a
+    screen reader say the hashes, asterisks and pipes."""
+    words = " ".join(_CODE_HEADER.sub("", shown.replace(BREAK_POINT, "")).split())
+    if len(words) <= most:
+        return words
+    cut = words.rfind(" ", 0, most)
+    return words[:cut if cut > most // 2 else most] + "…"
+
+
 class MarkdownSegment(SidewaysBlocks, QTextBrowser):
     """A run of answer text rendered from Markdown; as tall as its content, never scrolling itself.
 
@@ -150,7 +161,7 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self._rendering = True  # the text cursor goes back to the start: no wide block follows it there
         self.setHtml(rendered.html)
         self._rendering = False
-        self.setAccessibleDescription(text[:500])
+        self.setAccessibleDescription(plain_words(self.toPlainText()))
         self._fit()
 
     def _run_allowed(self, text: str) -> bool:
