@@ -323,7 +323,29 @@ def _rtl_blocks(body: str) -> str:
         text = html.unescape(_TAG.sub("", inner.split(">", 1)[1] if ">" in inner else inner))
         return match.group(0) + ' dir="rtl"' if is_right_to_left(text) else match.group(0)
 
-    return _BLOCK_OPEN.sub(mark, body)
+    return _rtl_tables(_BLOCK_OPEN.sub(mark, body))
+
+
+_MD_TABLE = re.compile(r'<table border="1"(.*?)</table>', re.S)
+_ROW = re.compile(r"(<tr[^>]*>)(.*?)(</tr>)", re.S)
+_CELL = re.compile(r"<(t[hd])(?=[ >]).*?</\1>", re.S)
+
+
+def _rtl_tables(body: str) -> str:
+    """A table whose text starts in Arabic or Hebrew runs right to left: its first column on the right, the
+    table at the answer's right edge. Qt lays a table's columns out left to right whatever its direction, so
+    each row's cells are put in the opposite order (a table too wide for the answer starts scrolled to its
+    right end, see wide_blocks)."""
+
+    def table(match: re.Match[str]) -> str:
+        if not is_right_to_left(html.unescape(_TAG.sub(" ", match.group(1).split(">", 1)[-1]))):
+            return match.group(0)
+        rows = _ROW.sub(lambda row: row.group(1) + "".join(reversed([cell.group(0) for cell in
+                                                                      _CELL.finditer(row.group(2))]))
+                        + row.group(3), match.group(0))
+        return rows.replace('<table border="1"', '<table border="1" dir="rtl" align="right"', 1)
+
+    return _MD_TABLE.sub(table, body)
 
 
 _TEXT_NODE = re.compile(r">([^<]{200,})<")

@@ -21,6 +21,7 @@ from .theme import colors
 
 _SLACK = 3  # pixels a block may stand out on the right (a table's border) before it scrolls sideways
 _BAR = 5  # the height of the bar under a block that scrolls sideways
+_END = 1 << 30  # scrolled as far as it goes (a right-to-left table, shown from its right end)
 
 
 @dataclass(slots=True)
@@ -33,6 +34,7 @@ class _Wide:
     right: float  # how wide it is
     first: int
     last: int
+    rtl: bool = False  # a right-to-left table: its first column on the right, where it starts scrolled
 
 
 class SidewaysBlocks:
@@ -87,14 +89,15 @@ class SidewaysBlocks:
                     # under the whole table: its last cell is not always its tallest one
                     outer = layout.frameBoundingRect(frame).bottom() - frame.frameFormat().bottomMargin()
                     box = max(layout.blockBoundingRect(last).bottom() + edge, outer)
+                    rtl = fmt is not None and fmt.layoutDirection() == Qt.LayoutDirection.RightToLeft
                     self._wide.append(_Wide(top, box + _BAR + 3, box, right, frame.firstPosition(),
-                                            frame.lastPosition()))
+                                            frame.lastPosition(), rtl))
                 if not after.isValid():
                     break
                 block = after
         # Each block keeps how far it was scrolled while the answer streams and re-renders around it (a
         # render lays the text out in steps: a block may be missing, or narrower, for a moment).
-        self._shift += [0] * (len(self._wide) - len(self._shift))
+        self._shift += [_END if w.rtl else 0 for w in self._wide[len(self._shift):]]
         if self._key_wide is not None and self._key_wide >= len(self._wide):
             self._key_wide = None
         if old or self._wide:
@@ -290,7 +293,7 @@ class SidewaysBlocks:
             self.scroll_wide(index, self._at(index) + keys[event.key()] * 4 * self.fontMetrics().averageCharWidth())
             event.accept()
             return
-        ends = {Qt.Key.Key_Home: 0, Qt.Key.Key_End: 1 << 30}
+        ends = {Qt.Key.Key_Home: 0, Qt.Key.Key_End: _END}
         if self._key_wide is not None and event.key() in ends and not event.modifiers():
             self.scroll_wide(self._key_wide, ends[event.key()])  # its start or its end
             event.accept()
