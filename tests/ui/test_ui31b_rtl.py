@@ -78,3 +78,17 @@ def test_arabic_typed_in_the_message_box_sits_at_its_right_edge(qtbot):
     box.clear()
     _type(box, "What is 3 × 5")
     assert start_x() < 20
+
+
+def _italic(seg: MarkdownSegment, words: str) -> bool:
+    found = seg.document().find(words)
+    assert not found.isNull(), words
+    return found.charFormat().fontItalic()
+
+
+def test_an_arabic_comment_in_code_is_drawn_upright_an_english_one_still_in_italic(qtbot):
+    # The styles draw comments in italic, and the italic monospace font has no Arabic: Qt drew boxes.
+    seg = _segment(qtbot, "```python\n# تعليق عربي\nx = 1  # النتيجة\n# an English comment\n```\n\n"
+                          "```c\n/* 注释 */\nint x; // a C comment\n```\n")
+    assert not _italic(seg, "تعليق") and not _italic(seg, "النتيجة") and not _italic(seg, "注释")
+    assert _italic(seg, "an English comment") and _italic(seg, "a C comment")

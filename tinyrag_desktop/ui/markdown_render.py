@@ -171,7 +171,20 @@ def _lexer(lang: str):
 
 def _highlight(code: str, lang: str, palette: Palette) -> str:
     formatter = HtmlFormatter(noclasses=True, nowrap=True, style=palette.pygments_style)
-    return highlight(code, _lexer(lang.lower()), formatter)
+    coloured = highlight(code, _lexer(lang.lower()), formatter)
+    return coloured if code.isascii() else _ITALIC_SPAN.sub(_upright_if_no_italic, coloured)
+
+
+_ITALIC_SPAN = re.compile(r'<span style="([^"]*?)(?:; )?font-style: italic([^"]*)">([^<]*)</span>')
+
+
+def _upright_if_no_italic(span: re.Match[str]) -> str:
+    """A comment (the styles draw comments in italic) in Arabic, Hebrew, Chinese or another script that has
+    no italic is drawn upright: the italic monospace font has none of its letters, and Qt drew boxes."""
+    text = span.group(3)
+    if not any(char.isalpha() and ord(char) >= 0x590 and not 0x1E00 <= ord(char) <= 0x1FFF for char in text):
+        return span.group(0)
+    return f'<span style="{span.group(1)}{span.group(2)}">{text}</span>'
 
 
 def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, run_go: bool = False,
