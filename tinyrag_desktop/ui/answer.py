@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QPainter, QPalette, QPen
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QGuiApplication, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ..chats import StoredMessage, StoredTool, answer_markdown
@@ -39,6 +39,10 @@ MAX_CUTS = 1   # segments closed per render step: bounds the work one step may d
 # at most about 150 ms, once, at the end.
 JOIN_MOST = 12_000
 STOPPED_EARLY = "Stopped before the model answered."  # where the answer would be, when nothing came
+# The answer's state in its accessible name: a screen reader told a running answer from a finished one by
+# nothing ("Assistant answer" both).
+STATE_WORDS = {"answering": "still answering", "done": "finished", "stopped": "stopped", "failed": "failed",
+               "ended": "ended"}
 
 
 def footer_text(stats: dict[str, Any]) -> str:
@@ -59,6 +63,13 @@ def footer_text(stats: dict[str, Any]) -> str:
         parts.append(f"{left_out} earlier message{'s' if left_out != 1 else ''} not read")
     return " · ".join(parts)
 
+
+
+def spoken(footer: str) -> str:
+    """The footer's figures as a screen reader should say them: "2 rounds, 1 tool run, 0.1 seconds"."""
+    parts = footer.replace("\u00a0", " ").split(" · ")
+    return ", ".join(part[:-2] + " seconds" if part.endswith(" s") and part[:-2].replace(".", "").isdigit()
+                     else part for part in parts if part)
 
 
 def _tools_text(stats: dict[str, Any]) -> str:
@@ -125,6 +136,8 @@ class AnswerWidget(QFrame):
         super().__init__(parent)
         self.setObjectName("answer")
         self.setAccessibleName("Assistant answer")
+        self._state = ""  # answering, done, stopped or failed (see _set_state); "" before it began
+        self.announced: list[str] = []  # what was announced to a screen reader about this answer
         self._palette = palette
         self._settings = settings  # the window's current settings: Go blocks get Run links when allowed
         self._content: list[str] = []      # every visible text delta, joined on demand
@@ -155,7 +168,7 @@ class AnswerWidget(QFrame):
         self.render_times: list[float] | None = None  # set to a list to record render costs (benchmark)
         self._waiting: QLabel | None = None
         self._note: QLabel | None = None  # STOPPED_EARLY, in the waiting label's place
-        self.streaming = False
+        self._streaming = False
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -233,7 +246,8 @@ class AnswerWidget(QFrame):
     # stream events --------------------------------------------------------------------------------
     def begin(self) -> None:
         """The request has started: say so until the first text, reasoning or card arrives."""
-        self.streaming = True
+        self._streaming = True
+        self._set_state("answering")
         # the model asked (the footer names it: the setting applies to every chat, so one chat can hold the
         # answers of several); none when the server's default answers
         self._model = str(self._settings().get("chat_model") or "") if self._settings is not None else ""
@@ -425,7 +439,7 @@ class AnswerWidget(QFrame):
         self._settle_thinking()
         self.flush()
         self._join_cut_blocks()
-        self.streaming = False
+        self._streaming = False
         if self._error is None and self._route is not None and self._route.get("sources"):
             offered = dict(zip(self._route["sources"], self._route.get("numbers") or ()))
             self._route["sources"] = list(ev.sources)
@@ -442,6 +456,8 @@ class AnswerWidget(QFrame):
                        **self._model_stat(), **({"left_out": ev.left_out, "window": ev.window} if ev.left_out else {})}
         self._count_stopped()
         self._show_footer()
+        if self._error is None:  # a failed one said so already
+            self._set_state("done", announce=True)
 
     def show_route_sources(self) -> None:
         """Show the rag route's sources: after Done, those the answer used; else all that were offered."""
@@ -456,7 +472,7 @@ class AnswerWidget(QFrame):
         self._settle_thinking()
         self.flush()
         self._join_cut_blocks()
-        self.streaming = False
+        self._streaming = False
         for card in self._cards.values():
             card.mark_stopped()
         self.show_route_sources()
@@ -466,6 +482,7 @@ class AnswerWidget(QFrame):
                        "outcome": "stopped", **self._model_stat()}
         self._count_stopped()
         self._show_footer()
+        self._set_state("stopped", announce=True)
 
     def _model_stat(self) -> dict[str, str]:
         return {"model": self._model} if self._model else {}
@@ -505,7 +522,7 @@ class AnswerWidget(QFrame):
         self._settle_thinking()
         self.flush()
         self._join_cut_blocks()
-        self.streaming = False
+        self._streaming = False
         for card in self._cards.values():
             card.mark_stopped()
         self._error = message
@@ -516,6 +533,7 @@ class AnswerWidget(QFrame):
         self._error_box.show()
         self.regenerate_button.hide()  # Retry says the same thing here
         self._show_footer()
+        self._set_state("failed", announce=True)
 
     # rendering ------------------------------------------------------------------------------------
     def flush(self) -> None:
@@ -605,6 +623,7 @@ class AnswerWidget(QFrame):
         seg.set_frame(prefix, "")
         seg.codeCopied.connect(lambda code: self.copied.emit(code))
         seg.linkHovered.connect(self.linkHovered)  # the status bar shows where a link goes while the mouse is on it
+        seg.tabStopChanged.connect(self._order_tabs)  # a table wider than the answer is a Tab stop, in its place
         if after is None:
             self._segments.append(seg)
             self._body.addWidget(seg)
@@ -646,6 +665,8 @@ class AnswerWidget(QFrame):
         why = left_out_words(left_out, int(self._stats.get("window", 0))) if left_out else ""
         self._footer.setToolTip(why)
         self._footer.setAccessibleDescription(why)  # a screen reader says it too, not only a mouse hover
+        # its figures, said as words: the name alone ("Answer statistics") hid them from a screen reader
+        self._footer.setAccessibleName(f"Answer statistics: {spoken(text)}" if text else "Answer statistics")
         self.copy_button.setVisible(not only_error and not self._empty())  # nothing to copy
         # Only an error: nothing is left in the row (Regenerate is the error's Retry), and shown empty it
         # left a gap between the error and the next question.
@@ -668,6 +689,42 @@ class AnswerWidget(QFrame):
             QWidget.setTabOrder(first, second)
 
     # state ----------------------------------------------------------------------------------------
+    @property
+    def streaming(self) -> bool:
+        """True from ``begin`` until the answer is finished, stopped or failed."""
+        return self._streaming
+
+    @streaming.setter
+    def streaming(self, on: bool) -> None:
+        ended = self._streaming and not on
+        self._streaming = on
+        if ended and self._state == "answering":  # the stream ended without Done or an error (the window)
+            self._set_state("ended", announce=True)
+
+    @property
+    def state(self) -> str:
+        """answering, done, stopped, failed or ended (the stream ended without a word why); "" before it began."""
+        return self._state
+
+    def _set_state(self, state: str, announce: bool = False) -> None:
+        """Say the answer's state in its accessible name, its figures or error in its description, and, for
+        an answer that just ended in view, announce it to a screen reader (Qt 6.8's announcement event)."""
+        self._state = state
+        self.setAccessibleName(f"Assistant answer, {STATE_WORDS.get(state, state)}")
+        detail = self._error or spoken(self.footer())
+        self.setAccessibleDescription(detail if state != "answering" else "")
+        if not announce or not self.isVisible():  # an answer that ended out of sight: its chat's row says so
+            return
+        said = {"done": "Answer finished", "stopped": "Answer stopped", "failed": "Answer failed",
+                "ended": "Answer ended"}[state]
+        if state == "failed" and self._error:
+            said += f": {self._error}"
+        self.announced.append(said)
+        event = QAccessibleAnnouncementEvent(self, said)
+        if state == "failed":
+            event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
+        QAccessible.updateAccessibility(event)
+
     def has_pending(self) -> bool:
         """True while streamed text waits to be rendered."""
         return bool(self._pending or self._closed)
@@ -824,4 +881,6 @@ class AnswerWidget(QFrame):
             if self._stats.get("outcome") == "stopped" and self._empty() and not message.error:
                 self._say_stopped_early()
         self._show_footer()
+        stopped = bool(self._stats and self._stats.get("outcome") == "stopped")
+        self._set_state("failed" if message.error else "stopped" if stopped else "done")
         return self

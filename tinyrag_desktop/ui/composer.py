@@ -6,6 +6,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QWidget
 
+from .bidi import text_direction
+
 _MIN_LINES, _MAX_LINES = 2, 10
 # The hint in the empty box, and what it shrinks to where the whole of it would not fit in its lines.
 PLACEHOLDER = "Ask anything…  (Enter sends, Shift+Enter for a new line)"
@@ -29,6 +31,7 @@ class Composer(QPlainTextEdit):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.document().documentLayout().documentSizeChanged.connect(lambda _s: self._fit())
         self._fit()
+        self.textChanged.connect(self._align)
         self._drafts: dict[str | None, str] = {}  # by chat (None: a new chat), the words typed, not sent
 
     def switch_draft(self, leaving: str | None, opening: str | None) -> None:
@@ -41,6 +44,16 @@ class Composer(QPlainTextEdit):
             self._drafts.pop(leaving, None)
         self.setPlainText(self._drafts.pop(opening, ""))
         self.moveCursor(QTextCursor.MoveOperation.End)
+
+    def _align(self) -> None:
+        """Align the text by its direction, as a line edit (the find box) does: Arabic or Hebrew typed here ran
+        right to left but sat at the left edge (a plain text box aligns every paragraph left)."""
+        option = self.document().defaultTextOption()
+        side = Qt.AlignmentFlag.AlignRight if text_direction(self.toPlainText()) == Qt.LayoutDirection.RightToLeft \
+            else Qt.AlignmentFlag.AlignLeft
+        if option.alignment() != side | Qt.AlignmentFlag.AlignAbsolute:
+            option.setAlignment(side | Qt.AlignmentFlag.AlignAbsolute)
+            self.document().setDefaultTextOption(option)
 
     def _fit(self) -> None:
         line = self.fontMetrics().lineSpacing()

@@ -171,7 +171,20 @@ def _lexer(lang: str):
 
 def _highlight(code: str, lang: str, palette: Palette) -> str:
     formatter = HtmlFormatter(noclasses=True, nowrap=True, style=palette.pygments_style)
-    return highlight(code, _lexer(lang.lower()), formatter)
+    coloured = highlight(code, _lexer(lang.lower()), formatter)
+    return coloured if code.isascii() else _ITALIC_SPAN.sub(_upright_if_no_italic, coloured)
+
+
+_ITALIC_SPAN = re.compile(r'<span style="([^"]*?)(?:; )?font-style: italic([^"]*)">([^<]*)</span>')
+
+
+def _upright_if_no_italic(span: re.Match[str]) -> str:
+    """A comment (the styles draw comments in italic) in Arabic, Hebrew, Chinese or another script that has
+    no italic is drawn upright: the italic monospace font has none of its letters, and Qt drew boxes."""
+    text = span.group(3)
+    if not any(char.isalpha() and ord(char) >= 0x590 and not 0x1E00 <= ord(char) <= 0x1FFF for char in text):
+        return span.group(0)
+    return f'<span style="{span.group(1)}{span.group(2)}">{text}</span>'
 
 
 def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, run_go: bool = False,
@@ -323,7 +336,29 @@ def _rtl_blocks(body: str) -> str:
         text = html.unescape(_TAG.sub("", inner.split(">", 1)[1] if ">" in inner else inner))
         return match.group(0) + ' dir="rtl"' if is_right_to_left(text) else match.group(0)
 
-    return _BLOCK_OPEN.sub(mark, body)
+    return _rtl_tables(_BLOCK_OPEN.sub(mark, body))
+
+
+_MD_TABLE = re.compile(r'<table border="1"(.*?)</table>', re.S)
+_ROW = re.compile(r"(<tr[^>]*>)(.*?)(</tr>)", re.S)
+_CELL = re.compile(r"<(t[hd])(?=[ >]).*?</\1>", re.S)
+
+
+def _rtl_tables(body: str) -> str:
+    """A table whose text starts in Arabic or Hebrew runs right to left: its first column on the right, the
+    table at the answer's right edge. Qt lays a table's columns out left to right whatever its direction, so
+    each row's cells are put in the opposite order (a table too wide for the answer starts scrolled to its
+    right end, see wide_blocks)."""
+
+    def table(match: re.Match[str]) -> str:
+        if not is_right_to_left(html.unescape(_TAG.sub(" ", match.group(1).split(">", 1)[-1]))):
+            return match.group(0)
+        rows = _ROW.sub(lambda row: row.group(1) + "".join(reversed([cell.group(0) for cell in
+                                                                      _CELL.finditer(row.group(2))]))
+                        + row.group(3), match.group(0))
+        return rows.replace('<table border="1"', '<table border="1" dir="rtl" align="right"', 1)
+
+    return _MD_TABLE.sub(table, body)
 
 
 _TEXT_NODE = re.compile(r">([^<]{200,})<")

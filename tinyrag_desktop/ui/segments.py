@@ -62,6 +62,17 @@ def link_tip(href: str, metrics: QFontMetrics | None = None, width: int = TIP_WI
     return shown if link_opens(QUrl(href)) else f"{shown}\n{CANNOT_OPEN}"
 
 
+def plain_words(shown: str, most: int = 500) -> str:
+    """A segment's text as shown (no Markdown marks, no code block's "python  Copy code" line), on one line
+    and cut after ``most`` characters at a word: its accessible description. The Markdown source made a
+    screen reader say the hashes, asterisks and pipes."""
+    words = " ".join(_CODE_HEADER.sub("", shown.replace(BREAK_POINT, "")).split())
+    if len(words) <= most:
+        return words
+    cut = words.rfind(" ", 0, most)
+    return words[:cut if cut > most // 2 else most] + "…"
+
+
 class MarkdownSegment(SidewaysBlocks, QTextBrowser):
     """A run of answer text rendered from Markdown; as tall as its content, never scrolling itself.
 
@@ -74,6 +85,7 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
     codeCopied = Signal(str)
     runChanged = Signal(int)  # a Go block's run started or ended (its number in this segment)
     linkHovered = Signal(str)  # the address of the link under the mouse, shortened; "" when it leaves it
+    tabStopChanged = Signal()  # Tab now stops here, or no longer does (a table became wider than the answer)
 
     def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT,
                  settings: SettingsSource | None = None) -> None:
@@ -110,11 +122,22 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self.setWordWrapMode(QTextOption.WrapMode.WordWrap)
         self._init_sideways()
 
-    def _fit(self, size) -> None:
-        height = int(size.height() + 0.999) + 2
-        if height != self.height():
-            self.setFixedHeight(height)
+    def _fit(self, size=None) -> None:
         self._measure()
+
+    def _measure(self) -> None:
+        super()._measure()
+        # As tall as its text, and as the bar under a wide block: a table or code block ending the segment
+        # (where the streaming view cuts) has its bar below the text's own height, and it was not drawn.
+        height = max(self.document().size().height(), self.bars_bottom()) + 2
+        if int(height + 0.999) != self.height():
+            self.setFixedHeight(int(height + 0.999))
+        # Code blocks carry links (Copy code, Run), a wide table scrolls: then Tab reaches this segment and
+        # walks its links and wide blocks (Left and Right scroll one).
+        policy = Qt.FocusPolicy.StrongFocus if self._codes or self._wide else Qt.FocusPolicy.ClickFocus
+        if policy != self.focusPolicy():
+            self.setFocusPolicy(policy)
+            self.tabStopChanged.emit()
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(400, self.height())
@@ -138,9 +161,8 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self._rendering = True  # the text cursor goes back to the start: no wide block follows it there
         self.setHtml(rendered.html)
         self._rendering = False
-        self.setAccessibleDescription(text[:500])
-        # Code blocks carry links (Copy code, Run): then Tab reaches this segment and walks its links.
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus if self._codes else Qt.FocusPolicy.ClickFocus)
+        self.setAccessibleDescription(plain_words(self.toPlainText()))
+        self._fit()
 
     def _run_allowed(self, text: str) -> bool:
         if self._settings is None or "```" not in text and "~~~" not in text and not self._render_prefix:

@@ -13,12 +13,15 @@ from __future__ import annotations
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QTextCursor, QTextFormat, QTextTable
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QRect, QRectF, Qt, QTimer, QUrl
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QTextCursor, QTextFormat, QTextTable
+from PySide6.QtWidgets import QApplication, QScrollArea
+
+from .theme import colors
 
 _SLACK = 3  # pixels a block may stand out on the right (a table's border) before it scrolls sideways
 _BAR = 5  # the height of the bar under a block that scrolls sideways
+_END = 1 << 30  # scrolled as far as it goes (a right-to-left table, shown from its right end)
 
 
 @dataclass(slots=True)
@@ -31,6 +34,7 @@ class _Wide:
     right: float  # how wide it is
     first: int
     last: int
+    rtl: bool = False  # a right-to-left table: its first column on the right, where it starts scrolled
 
 
 class SidewaysBlocks:
@@ -45,6 +49,7 @@ class SidewaysBlocks:
         self._revealed: tuple[int, int] | None = None  # the find bar's current match last scrolled to
         self._rendering = False  # set_markdown is rendering: the text cursor's move is no reader's
         self._over_bar = False
+        self._key_wide: int | None = None  # the wide block Tab stopped on (one without a link to stop on)
         self.horizontalScrollBar().valueChanged.connect(self._hbar_moved)
         self.cursorPositionChanged.connect(self._cursor_moved)
 
@@ -84,16 +89,23 @@ class SidewaysBlocks:
                     # under the whole table: its last cell is not always its tallest one
                     outer = layout.frameBoundingRect(frame).bottom() - frame.frameFormat().bottomMargin()
                     box = max(layout.blockBoundingRect(last).bottom() + edge, outer)
+                    rtl = fmt is not None and fmt.layoutDirection() == Qt.LayoutDirection.RightToLeft
                     self._wide.append(_Wide(top, box + _BAR + 3, box, right, frame.firstPosition(),
-                                            frame.lastPosition()))
+                                            frame.lastPosition(), rtl))
                 if not after.isValid():
                     break
                 block = after
         # Each block keeps how far it was scrolled while the answer streams and re-renders around it (a
         # render lays the text out in steps: a block may be missing, or narrower, for a moment).
-        self._shift += [0] * (len(self._wide) - len(self._shift))
+        self._shift += [_END if w.rtl else 0 for w in self._wide[len(self._shift):]]
+        if self._key_wide is not None and self._key_wide >= len(self._wide):
+            self._key_wide = None
         if old or self._wide:
             self.viewport().update()
+
+    def bars_bottom(self) -> float:
+        """Where the lowest bar under a wide block ends (0 without one): the segment is at least this tall."""
+        return max((w.bottom for w in self._wide), default=0.0)
 
     def _most(self, wide: "_Wide") -> int:
         return max(0, int(wide.right + 0.999) + 1 - self.viewport().width())
@@ -212,6 +224,18 @@ class SidewaysBlocks:
                 super().paintEvent(QPaintEvent(rest))
         if self._wide:
             self._paint_bars()
+        if self._key_wide is not None and self.hasFocus():
+            self._paint_key_ring(self._wide[self._key_wide])
+
+    def _paint_key_ring(self, wide: _Wide) -> None:
+        """The accent ring around the wide block Tab stopped on, its bar included (as a focused card's)."""
+        area = QRectF(self.viewport().rect()).adjusted(1, 1, -1, -1)
+        ring = QRectF(area.left(), wide.top - 2, area.width(), wide.bottom - wide.top + 3).intersected(area)
+        painter = QPainter(self.viewport())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(colors().accent, 2))
+        painter.drawRoundedRect(ring, 4, 4)
+        painter.end()
 
     def _bar_rects(self, index: int) -> tuple[QRectF, QRectF]:
         """Wide block ``index``'s scroll bar under it: its track and its thumb."""
@@ -261,16 +285,121 @@ class SidewaysBlocks:
             event.accept()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
-        index = self._wide_holding(self.textCursor().position()) if self._wide else None
+        index = self._key_wide
+        if index is None and self._wide:
+            index = self._wide_holding(self.textCursor().position())
         keys = {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}
         if index is not None and event.key() in keys and not event.modifiers():
             self.scroll_wide(index, self._at(index) + keys[event.key()] * 4 * self.fontMetrics().averageCharWidth())
             event.accept()
             return
+        ends = {Qt.Key.Key_Home: 0, Qt.Key.Key_End: _END}
+        if self._key_wide is not None and event.key() in ends and not event.modifiers():
+            self.scroll_wide(self._key_wide, ends[event.key()])  # its start or its end
+            event.accept()
+            return
         super().keyPressEvent(event)
+
+    # Tab: links and wide blocks --------------------------------------------------------------------------
+    def _links(self) -> list[int]:
+        """Where each link of the text starts."""
+        starts, block, href = [], self.document().begin(), ""
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                fmt = it.fragment().charFormat()
+                now = fmt.anchorHref() if fmt.isAnchor() else ""
+                if now and now != href:
+                    starts.append(it.fragment().position())
+                href = now
+                it += 1
+            block, href = block.next(), ""
+        return starts
+
+    def key_wide(self) -> int | None:
+        """The wide block Tab stopped on (Left, Right, Home and End scroll it), or None."""
+        return self._key_wide
+
+    def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802
+        """Tab and Shift+Tab stop at each link, as Qt does, and at each wide block that holds no link (a wide
+        table): Left and Right scroll it. It had no link to stop on, so it could not be scrolled by keyboard."""
+        plain, links = [], []
+        if self._wide and self.hasFocus():
+            links = self._links()
+            plain = [i for i, w in enumerate(self._wide) if not any(w.first <= at <= w.last for at in links)]
+        if not plain:
+            self._set_key_wide(None)
+            return super().focusNextPrevChild(forward)
+        cursor = self.textCursor()
+        if self._key_wide is not None:
+            here: tuple[int, int] | None = (self._wide[self._key_wide].first, self._wide[self._key_wide].last)
+        elif cursor.hasSelection():
+            here = (cursor.selectionStart(), cursor.selectionEnd())
+        else:
+            here = None
+        if forward:
+            start = here[1] if here else 0
+            link = next((at for at in links if at >= start), None)
+            block = next((i for i in plain if self._wide[i].first >= start), None)
+            take = block is not None and (link is None or self._wide[block].first < link)
+        else:
+            end = here[0] if here else self.document().characterCount()
+            link = next((at for at in reversed(links) if at < end), None)
+            block = next((i for i in reversed(plain) if self._wide[i].last < end), None)
+            take = block is not None and (link is None or self._wide[block].first > link)
+        if take:
+            self._set_key_wide(block)
+            return True
+        if self._key_wide is not None:
+            # Qt looks for the next link from the current selection: one letter at the block's edge.
+            edge = QTextCursor(self.document())
+            at = here[1] - 1 if forward else here[0]
+            edge.setPosition(at)
+            edge.setPosition(at + 1, QTextCursor.MoveMode.KeepAnchor)
+            self._quietly(edge)
+            self._set_key_wide(None)
+        return super().focusNextPrevChild(forward)
+
+    def _quietly(self, cursor: QTextCursor) -> None:
+        self._rendering = True  # no wide block scrolls to follow this cursor
+        try:
+            self.setTextCursor(cursor)
+        finally:
+            self._rendering = False
+
+    def _set_key_wide(self, index: int | None) -> None:
+        if index is not None:
+            cursor = QTextCursor(self.document())
+            cursor.setPosition(self._wide[index].first)  # no link under it (the status bar shows none)
+            self._quietly(cursor)
+            self.highlighted.emit(QUrl())
+        if index != self._key_wide:
+            self._key_wide = index
+            self.viewport().update()
+        if index is not None:
+            QTimer.singleShot(0, self, self._show_key_wide)  # not after the segment is gone
+
+    def _show_key_wide(self) -> None:
+        """The conversation scrolls the block Tab stopped on into view (it showed the segment's top)."""
+        index = self._key_wide
+        area = self.parentWidget()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parentWidget()
+        if index is None or area is None or area.widget() is None:
+            return
+        wide = self._wide[index]
+        middle = self.viewport().mapTo(area.widget(), QRectF(0, wide.top, 1, wide.bottom - wide.top).center().toPoint())
+        margin = int(min((wide.bottom - wide.top) / 2 + 8, area.viewport().height() / 2))
+        area.ensureVisible(middle.x(), middle.y(), 0, margin)
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        if event.reason() not in (Qt.FocusReason.ActiveWindowFocusReason, Qt.FocusReason.PopupFocusReason):
+            self._set_key_wide(None)
 
     def mousePressEvent(self, event) -> None:  # noqa: N802
         y = event.position().y()
+        self._set_key_wide(None)
         for i in range(len(self._wide)):
             track, thumb = self._bar_rects(i)
             if event.button() == Qt.MouseButton.LeftButton and track.adjusted(0, -3, 0, 3).contains(event.position()):

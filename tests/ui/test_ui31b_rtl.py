@@ -1,0 +1,94 @@
+"""Right-to-left text: a table in an Arabic answer runs right to left at the answer's right edge, and Arabic
+typed in the message box sits at its right edge."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeyEvent, QTextCursor
+from PySide6.QtWidgets import QApplication
+
+from tinyrag_desktop.ui.composer import Composer
+from tinyrag_desktop.ui.markdown_render import render
+from tinyrag_desktop.ui.segments import MarkdownSegment
+
+ARABIC = "النتيجة هي كما يلي:\n\n| العمود | القيمة |\n|---|---|\n| أ | 1 |\n| ب | 2 |\n\nتم.\n"
+LATIN = "The result:\n\n| Column | Value |\n|---|---|\n| a | 1 |\n"
+WIDE_ARABIC = ("النتيجة:\n\n| " + " | ".join(f"العمود {i}" for i in range(20)) + " |\n|" + "---|" * 20 + "\n| "
+               + " | ".join(f"قيمة {i}" for i in range(20)) + " |\n\nتم.\n")
+
+
+def _segment(qtbot, markdown: str, width: int = 600) -> MarkdownSegment:
+    seg = MarkdownSegment()
+    qtbot.add_widget(seg)
+    seg.resize(width, 100)
+    seg.show()
+    seg.set_markdown(markdown)
+    return seg
+
+
+def _x(seg: MarkdownSegment, words: str) -> int:
+    """Where the cell holding ``words`` is on screen: the middle of its text, as scrolled now."""
+    found = seg.document().find(words)
+    assert not found.isNull(), words
+    left, right = QTextCursor(found), QTextCursor(found)
+    left.setPosition(found.selectionStart())
+    right.setPosition(found.selectionEnd())
+    middle = (seg.cursorRect(left).x() + seg.cursorRect(right).x()) // 2
+    blocks = [shift for first, last, shift in seg.wide_blocks() if first <= found.selectionStart() <= last]
+    return middle - (blocks[0] if blocks else 0)
+
+
+def test_a_table_in_an_arabic_answer_runs_right_to_left_at_the_right_edge(qtbot):
+    seg = _segment(qtbot, ARABIC)
+    first, second = _x(seg, "العمود"), _x(seg, "القيمة")
+    assert first > second  # the first column on the right
+    assert first > seg.width() - 80  # the table at the answer's right edge, as the text around it
+    assert _x(seg, "أ") > _x(seg, "1")  # the rows too
+    latin = _segment(qtbot, LATIN)
+    assert _x(latin, "Column") < _x(latin, "Value") < latin.width() // 2  # a left-to-right table as before
+    assert 'dir="rtl"' not in render(LATIN).html
+
+
+def test_a_wide_arabic_table_starts_at_its_first_column_on_the_right(qtbot):
+    seg = _segment(qtbot, WIDE_ARABIC)
+    [(_first, _last, shift)] = seg.wide_blocks()
+    assert shift > 0 and shift == seg._most(seg._wide[0])  # scrolled to its right end
+    assert seg.width() // 2 < _x(seg, "العمود 0") < seg.width()  # its first column in view, on the right
+    assert _x(seg, "العمود 19") < 0  # its last one out of view on the left
+    assert _x(seg, "العمود 0") > _x(seg, "العمود 1")
+
+
+def _type(box, text: str) -> None:
+    """Type ``text`` as an Arabic keyboard does: a key event with each letter (QTest only types Latin-1)."""
+    for char in text:
+        QApplication.sendEvent(box, QKeyEvent(QEvent.Type.KeyPress, 0, Qt.KeyboardModifier.NoModifier, char))
+
+
+def test_arabic_typed_in_the_message_box_sits_at_its_right_edge(qtbot):
+    box = Composer()
+    qtbot.add_widget(box)
+    box.resize(500, 80)
+    box.show()
+
+    def start_x() -> int:
+        return box.cursorRect(QTextCursor(box.document())).x()
+
+    _type(box, "ما هو ناتج ٣ × ٥")
+    assert start_x() > box.viewport().width() - 20  # it starts at the right, as in the find box
+    box.clear()
+    _type(box, "What is 3 × 5")
+    assert start_x() < 20
+
+
+def _italic(seg: MarkdownSegment, words: str) -> bool:
+    found = seg.document().find(words)
+    assert not found.isNull(), words
+    return found.charFormat().fontItalic()
+
+
+def test_an_arabic_comment_in_code_is_drawn_upright_an_english_one_still_in_italic(qtbot):
+    # The styles draw comments in italic, and the italic monospace font has no Arabic: Qt drew boxes.
+    seg = _segment(qtbot, "```python\n# تعليق عربي\nx = 1  # النتيجة\n# an English comment\n```\n\n"
+                          "```c\n/* 注释 */\nint x; // a C comment\n```\n")
+    assert not _italic(seg, "تعليق") and not _italic(seg, "النتيجة") and not _italic(seg, "注释")
+    assert _italic(seg, "an English comment") and _italic(seg, "a C comment")
