@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import json
+import os
 import sys
 from typing import Any, TextIO
 
@@ -51,11 +53,138 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    streams = sys.stdout, sys.stderr
+    _guard_output()
     try:
         return _run(argv)
     except KeyboardInterrupt:  # Ctrl+C at any point, the verbs' imports and parsers included
         print("\nStopped.", file=sys.stderr)
         return 130
+    finally:
+        _unguard_output(*streams)
+
+
+class OutputFailed(Exception):
+    """Standard output could not be written (the reader gone, the disk full, stdout closed). Not an OSError,
+    so that a verb's ``except OSError`` around reading a file does not take it for its own."""
+
+    def __init__(self, exc: OSError) -> None:
+        super().__init__(exc.strerror or str(exc))
+        self.errno = exc.errno
+        self.reason = (exc.strerror or str(exc) or "it failed").lower()
+
+
+class _GuardedOutput:
+    """stdout as the verbs write it: a write or flush that fails raises OutputFailed, whatever wrote it
+    (print, json lines, nanogo's bytes), and main says it once."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, data: Any) -> int:
+        try:
+            return self._stream.write(data)
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    @property
+    def buffer(self) -> "_GuardedOutput":
+        return _GuardedOutput(self._stream.buffer)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class _ClosedOutput:
+    """stdout when the shell closed it (``>&-``): each write says so."""
+
+    encoding = "utf-8"
+
+    def write(self, data: Any) -> int:
+        raise OutputFailed(OSError(errno.EBADF, "standard output is closed"))
+
+    flush = write
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def buffer(self) -> "_ClosedOutput":
+        return self
+
+
+def _hold_fd(fd: int) -> bool:
+    """Put /dev/null on ``fd`` when it is closed, so that no file opened later (the log, the database) takes
+    its number and gets what is printed, or what a child process writes. Whether it was closed."""
+    try:
+        os.fstat(fd)
+        return False
+    except OSError:
+        pass
+    try:
+        devnull = os.open(os.devnull, os.O_RDWR)
+        if devnull != fd:
+            os.dup2(devnull, fd)
+            os.close(devnull)
+    except OSError:
+        pass
+    return True
+
+
+def _guard_output() -> None:
+    """Before a verb runs: stdout's failures said in words, not as tracebacks; text the output's encoding
+    cannot write (PYTHONIOENCODING=ascii, a lone surrogate) written as "?" rather than failing."""
+    if sys.stderr is None and _hold_fd(2):
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the whole run)
+    if sys.stdout is None:
+        _hold_fd(1)
+        sys.stdout = _ClosedOutput()
+        return
+    if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
+        try:
+            sys.stdout.reconfigure(errors="replace")
+        except (OSError, ValueError):
+            pass
+    sys.stdout = _GuardedOutput(sys.stdout)
+
+
+def _unguard_output(stdout: Any, stderr: Any) -> None:
+    if isinstance(sys.stdout, _GuardedOutput):
+        sys.stdout = sys.stdout._stream
+    elif isinstance(sys.stdout, _ClosedOutput):
+        sys.stdout = stdout
+    if stderr is None:
+        sys.stderr = stderr
+
+
+def _output_failed(args: argparse.Namespace, exc: OutputFailed) -> int:
+    """Say why stdout could not be written (nothing when its reader has gone: ``| head -1`` took what it
+    wanted) and exit 1, with stdout pointed at /dev/null so the interpreter's last flush has nowhere to fail
+    (Python's docs, signal module, "Note on SIGPIPE")."""
+    if exc.errno != errno.EPIPE:
+        what = {"ask": "the answer", "nanogo": "the program's output"}.get(getattr(args, "verb", None), "")
+        what = what or {"search": "the search results", "list": "the list"}.get(
+            getattr(args, "kb_command", None), "the summary")
+        print(f"cannot write {what}: {exc.reason}", file=sys.stderr)
+    stream = sys.stdout._stream if isinstance(sys.stdout, _GuardedOutput) else None
+    try:
+        fd = stream.fileno() if stream is not None else -1
+    except (OSError, ValueError, AttributeError):
+        fd = -1
+    if fd >= 0:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+        except OSError:
+            pass
+    return 1
 
 
 def _run(argv: list[str] | None) -> int:
@@ -68,7 +197,11 @@ def _run(argv: list[str] | None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # inside the try: buffered lines may meet a closed pipe or a full disk only here
+        return code
+    except OutputFailed as exc:
+        return _output_failed(args, exc)
     except SettingsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -3,13 +3,12 @@
 ``register(subparsers)`` stays light (argparse only); the knowledge base is imported when a verb runs.
 Progress and failures go to stderr, results to stdout, so ``kb search --jsonl`` pipes cleanly. Bad numbers
 and empty paths are refused by the argument parser, before anything is read or written; output cut short by
-its reader (``| head -1``) ends the verb quietly.
+its reader (``| head -1``) ends the verb quietly, and other output failures are said (``cli.main``).
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import logging
 import os
@@ -180,29 +179,6 @@ def _printable(text: str) -> str:
     return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs") else ch for ch in text)
 
 
-def _quiet_on_broken_pipe(verb: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Stop quietly when the reader of stdout goes away (``kb list | head -1``), as Python's docs advise
-    (signal module, "Note on SIGPIPE"): exit status 1, and stdout pointed at devnull so the interpreter's
-    last flush has nowhere to fail."""
-
-    @functools.wraps(verb)
-    def run(args: argparse.Namespace) -> int:
-        try:
-            code = verb(args)
-            sys.stdout.flush()  # inside the try: buffered lines may meet the closed pipe only here
-            return code
-        except BrokenPipeError:
-            try:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-                os.close(devnull)
-            except (OSError, ValueError):  # stdout without a file descriptor (an embedding app's stream)
-                pass
-            return 1
-
-    return run
-
-
 def _context(args: argparse.Namespace, *, create: bool = True):  # -> cliargs.Context
     from ..cliargs import context_from_args
 
@@ -246,7 +222,6 @@ class _ProgressLine:
         self.stream.flush()
 
 
-@_quiet_on_broken_pipe
 def _add(args: argparse.Namespace) -> int:
     from . import Error, ImportItem, Importer, open_store
     from .embed import Embedder
@@ -342,7 +317,6 @@ def _no_knowledge_base(data_dir: Path) -> str:
     return f"the knowledge base is empty: there is no data folder {_printable(str(data_dir))} yet (kb add creates it)"
 
 
-@_quiet_on_broken_pipe
 def _search(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -424,7 +398,6 @@ def _existing_store(args: argparse.Namespace):
     return kb
 
 
-@_quiet_on_broken_pipe
 def _list(args: argparse.Namespace) -> int:
     from .readers import type_name
 
@@ -451,7 +424,6 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
-@_quiet_on_broken_pipe
 def _remove(args: argparse.Namespace) -> int:
     kb = _existing_store(args)
     if kb is _FAILED:
