@@ -8,6 +8,7 @@ import errno
 import json
 import os
 import sys
+import unicodedata
 from typing import Any, TextIO
 
 from . import __version__
@@ -34,7 +35,8 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tinyrag-desktop {__version__}")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     ask = verbs.add_parser("ask", help="ask one question and stream the answer")
-    ask.add_argument("question", help="the question")
+    ask.add_argument("question", help="the question, or - to read it from standard input "
+                                      "(echo \"Summarise this\" | tinyrag-desktop ask -)")
     ask.add_argument("--jsonl", action="store_true", help="print one JSON object per event")
     ask.add_argument("--system", metavar="TEXT", help="a system prompt (persona) for this question")
     add_shared_flags(ask)
@@ -249,6 +251,25 @@ OFFLINE_FLAG_REASON = "network tools are off for this question (--offline); leav
 
 
 def _ask(args: argparse.Namespace) -> int:
+    if args.question == "-":  # as nanogo -: the question from a pipe or a file (ask - < question.txt)
+        if sys.stdin is None:
+            print("The question cannot be read: standard input is closed.", file=sys.stderr)
+            return 2
+        try:
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        except OSError as exc:
+            print(f"The question cannot be read from standard input: {(exc.strerror or str(exc)).lower()}.",
+                  file=sys.stderr)
+            return 2
+        args.question = data.decode("utf-8", "surrogateescape")
+    # Bytes that are not UTF-8 (a Latin-1 terminal's "caf\xe9") reach Python as lone surrogates, which
+    # no request can carry: sent as "�", and said, rather than failing as the server's fault.
+    for what, name in (("the question", "question"), ("--system", "system")):
+        text = getattr(args, name)
+        if text is not None and _has_surrogates(text):
+            setattr(args, name, _without_surrogates(text))
+            print(f"warning: {what} has bytes that are not UTF-8 text; each was replaced with \ufffd.",
+                  file=sys.stderr)
     if not args.question.strip():  # as the window's --ask: the model would answer a question nobody asked
         print("The question is empty.", file=sys.stderr)
         return 2
@@ -292,6 +313,38 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
     return 1 if failed else 0
 
 
+def _has_surrogates(text: str) -> bool:
+    return any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
+def _without_surrogates(text: str) -> str:
+    """``text`` with the bytes the command line could not decode (surrogateescape) decoded as UTF-8 with
+    U+FFFD for what is not; any other lone surrogate replaced too."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
+
+
+def _same_file(a: TextIO, b: TextIO) -> bool:
+    """Whether two streams write to one place (a terminal, or ``> log 2>&1``)."""
+    try:
+        return os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno()))
+    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's capture)
+        return False
+
+
+def _terminal_safe(text: str) -> str:
+    """The model's text with its control characters shown escaped (\\x1b), so that it cannot drive the
+    terminal (set its title, clear it, move the cursor); line breaks and tabs are kept, as kb search
+    shows a passage's."""
+    if text.isprintable():
+        return text
+    text = text.replace("\r\n", "\n")
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" and ch not in "\n\t" else ch
+                   for ch in text)
+
+
 class _JsonPrinter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
@@ -306,6 +359,13 @@ class _TextPrinter:
 
     def __init__(self, out: TextIO, err: TextIO) -> None:
         self.out, self.err = out, err
+        # The break before a status line is for the eye: only when both reach the same place; the answer
+        # written to a file (> out 2>/dev/null) stays as the model wrote it.
+        self.shared = _same_file(out, err)
+        try:
+            self.tty = out.isatty()
+        except (OSError, ValueError):
+            self.tty = False
         self.at_line_start = True
         self.answered = False  # any of the answer's text shown
         self.sources: dict[str, None] = {}  # in order, each once
@@ -313,12 +373,12 @@ class _TextPrinter:
 
     def _write(self, text: str) -> None:
         if text:
-            self.out.write(text)
+            self.out.write(_terminal_safe(text) if self.tty else text)
             self.out.flush()
             self.at_line_start = text.endswith("\n")
 
     def _status(self, line: str) -> None:
-        if not self.at_line_start:
+        if not self.at_line_start and self.shared:
             self._write("\n")
         self.err.write(line + "\n")
         self.err.flush()
