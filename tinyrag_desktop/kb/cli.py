@@ -9,11 +9,13 @@ its reader (``| head -1``) ends the verb quietly, and other output failures are 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import logging
 import os
 import re
 import shlex
+import shutil
 import sys
 import time
 import unicodedata
@@ -210,16 +212,70 @@ class _ProgressLine:
             if self.tty:
                 self.stream.write("\r\033[K")
             return
-        line = f"[{progress.done + 1}/{progress.total}] {_printable(progress.current)}"
+        count = f"[{progress.done + 1}/{progress.total}] "
         if self.tty:
-            self.stream.write("\r\033[K" + line[:160])
+            # One row, or "\r" rewinds only the last of those it wrapped onto: one column short of the
+            # terminal's width (a full row wraps on some terminals), the path shortened in its middle so
+            # the file's name shows.
+            line = count + _shortened(_printable(progress.current), self._columns() - 1 - _width(count))
+            self.stream.write("\r\033[K" + line)
         else:
             now = self.clock()
             if not self.every_source and self.printed_at is not None and now - self.printed_at < self.every:
                 return
             self.printed_at = now
-            self.stream.write(line + "\n")
+            self.stream.write(count + _printable(progress.current) + "\n")
         self.stream.flush()
+
+    def _columns(self) -> int:
+        """The terminal's width now (it may have been resized): $COLUMNS when set, as shutil reads it,
+        else the terminal stderr is on, else 80."""
+        try:
+            return max(int(os.environ["COLUMNS"]), 20)
+        except (KeyError, ValueError):
+            pass
+        try:
+            return max(os.get_terminal_size(self.stream.fileno()).columns, 20)
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            return max(shutil.get_terminal_size().columns, 20)
+
+
+def _char_width(ch: str) -> int:
+    """The columns a character takes on a terminal: two for wide ones (漢), none for combining accents."""
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def _width(text: str) -> int:
+    return sum(_char_width(ch) for ch in text)
+
+
+def _head(text: str, columns: int) -> str:
+    """The start of ``text`` that fits in ``columns``."""
+    used = 0
+    for at, ch in enumerate(text):
+        used += _char_width(ch)
+        if used > columns:
+            return text[:at]
+    return text
+
+
+def _tail(text: str, columns: int) -> str:
+    """The end of ``text`` that fits in ``columns``."""
+    return _head(text[::-1], columns)[::-1]
+
+
+def _shortened(path: str, columns: int) -> str:
+    """``path`` in ``columns`` at most, cut in its middle ("/home/me/…/notes/plan.md"): its name is what
+    tells which file is being read, so it is kept whole while it fits, then its end (with its suffix)."""
+    if _width(path) <= columns:
+        return path
+    columns = max(columns, 2)
+    folder, sep, name = path.rpartition("/")
+    if not sep or _width(name) + 2 > columns:  # "…" and as much of the name's end as fits
+        return "…" + _tail(name or path, columns - 1)
+    return _head(folder, columns - 2 - _width(name)) + "…/" + name
 
 
 def _add(args: argparse.Namespace) -> int:

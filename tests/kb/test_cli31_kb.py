@@ -1,0 +1,74 @@
+"""``kb`` as a user runs it: the progress line on a narrow terminal, passwords kept out of the log, paths that
+are pipes or web addresses without https://, two imports started together on a new data folder."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import threading
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from tests.kb.cli_run import run_main
+from tinyrag_desktop.kb import Progress
+from tinyrag_desktop.kb.cli import _ProgressLine
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _width(text: str) -> int:
+    """Columns on a terminal: two for a wide character."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+# 3. The progress line fits the terminal and shows the file's name.
+
+@pytest.mark.parametrize("columns", [40, 80])
+def test_the_progress_line_fits_the_terminal_and_keeps_the_file_name(
+        monkeypatch: pytest.MonkeyPatch, columns: int) -> None:
+    monkeypatch.setenv("COLUMNS", str(columns))
+    stream = _Terminal()
+    line = _ProgressLine(stream, clock=lambda: 0.0)
+    deep = "/home/someone/" + "/".join(f"folder number {n}" for n in range(12))
+    names = ["plan.md", "notes about the garden.txt", "漢字のメモ.md"]
+    for done, name in enumerate(names):
+        line(Progress(done, 3, f"{deep}/{name}", 0))
+    shown = [part.removeprefix("\x1b[K") for part in stream.getvalue().split("\r") if part]
+    assert len(shown) == 3
+    for n, (text, name) in enumerate(zip(shown, names), start=1):
+        assert _width(text) <= columns - 1, text  # a full row wraps on some terminals
+        assert text.endswith("…/" + name), text
+        assert text.startswith(f"[{n}/3] /home")
+
+
+def test_a_file_name_wider_than_the_terminal_shows_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "30")
+    stream = _Terminal()
+    _ProgressLine(stream, clock=lambda: 0.0)(Progress(0, 1, "/d/" + "x" * 60 + "-final-version.md", 0))
+    text = stream.getvalue().removeprefix("\r\x1b[K")
+    assert text == "[1/1] …" + ("x" * 60 + "-final-version.md")[-22:]
+    assert _width(text) == 29
+
+
+def test_a_short_path_is_shown_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    stream = _Terminal()
+    _ProgressLine(stream, clock=lambda: 0.0)(Progress(0, 2, "/home/me/plan.md", 0))
+    assert stream.getvalue() == "\r\x1b[K[1/2] /home/me/plan.md"
+
+
+def test_in_a_log_the_path_is_written_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "20")
+    stream = io.StringIO()
+    path = "/home/someone/" + "deep/" * 40 + "plan.md"
+    _ProgressLine(stream, clock=lambda: 0.0)(Progress(0, 1, path, 0))
+    assert stream.getvalue() == f"[1/1] {path}\n"
