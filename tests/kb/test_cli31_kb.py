@@ -72,3 +72,17 @@ def test_in_a_log_the_path_is_written_whole(monkeypatch: pytest.MonkeyPatch) -> 
     path = "/home/someone/" + "deep/" * 40 + "plan.md"
     _ProgressLine(stream, clock=lambda: 0.0)(Progress(0, 1, path, 0))
     assert stream.getvalue() == f"[1/1] {path}\n"
+
+
+# 5. A URL's password is neither logged nor repeated on screen.
+
+def test_a_refused_url_with_a_password_is_logged_without_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    code, out, err = run_main(capsys, "add", "--data-dir", str(data), "https://ann:s3cret-Pw@example.org/page",
+                              "http://bob:a@b@example.org/x")
+    assert code == 1
+    assert "failed: https://ann:***@example.org/page: the URL holds a password" in err
+    assert "failed: http://bob:***@example.org/x" in err
+    log = (data / "logs" / "tinyrag.log").read_text(encoding="utf-8")
+    assert "https://ann:***@example.org/page failed" in log
+    assert "s3cret" not in log and "s3cret" not in err and "a@b" not in log
