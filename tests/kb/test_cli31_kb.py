@@ -86,3 +86,32 @@ def test_a_refused_url_with_a_password_is_logged_without_it(tmp_path: Path, caps
     log = (data / "logs" / "tinyrag.log").read_text(encoding="utf-8")
     assert "https://ann:***@example.org/page failed" in log
     assert "s3cret" not in log and "s3cret" not in err and "a@b" not in log
+
+
+# 6. A pipe is said to be a pipe; a web address without https:// gets a hint.
+
+@pytest.mark.skipif(not Path("/dev/stdin").exists(), reason="no /dev/stdin here")
+def test_kb_add_dev_stdin_says_it_is_a_pipe(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-m", "tinyrag_desktop", "kb", "add", "/dev/stdin", "--data-dir",
+                           str(tmp_path / "data")], input="some notes\n", capture_output=True, text=True,
+                          env=env, cwd=REPO, timeout=120)
+    assert proc.returncode == 1
+    assert "failed: /dev/stdin: a pipe, not a file: save what it gives to a file (… > notes.txt) and import that" \
+        in proc.stderr
+    assert "/proc/" not in proc.stderr and "no such file" not in proc.stderr
+
+
+@pytest.mark.parametrize("typed, hint", [
+    ("example.org", "; to import a web page, write https://example.org"),
+    ("www.example.org/docs/", "; to import a web page, write https://www.example.org/docs"),
+    ("notes.txt", ""),
+    ("-", "; standard input is not read: save what it gives to a file (… > notes.txt) and import that"),
+])
+def test_a_missing_path_that_looks_like_a_web_address_gets_a_hint(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        typed: str, hint: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_main(capsys, "add", "--data-dir", str(tmp_path / "data"), typed)
+    assert code == 1
+    assert f": no such file or folder{hint}\n" in err
