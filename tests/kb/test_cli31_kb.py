@@ -115,3 +115,32 @@ def test_a_missing_path_that_looks_like_a_web_address_gets_a_hint(
     code, _, err = run_main(capsys, "add", "--data-dir", str(tmp_path / "data"), typed)
     assert code == 1
     assert f": no such file or folder{hint}\n" in err
+
+
+# 7. Two imports started together on a new data folder: the second waits for the first, as other writes do.
+
+def test_opening_a_new_knowledge_base_another_program_is_creating_waits_for_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from tinyrag_desktop.kb import store
+
+    path = tmp_path / "knowledge.db"
+    first = sqlite3.connect(path, isolation_level=None)
+    first.execute("BEGIN IMMEDIATE")  # the other kb add, creating the database in this moment
+    first.execute("CREATE TABLE being_made (a)")
+    waited: list[float] = []
+
+    def other_program_finishes(seconds: float) -> None:  # instead of a real pause: the other one commits
+        waited.append(seconds)
+        if first.in_transaction:
+            first.execute("COMMIT")
+
+    monkeypatch.setattr(store.time, "sleep", other_program_finishes)
+    kb = store.KnowledgeBase(path)  # SQLite said "database is locked" at once, without waiting
+    try:
+        assert kb.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert waited
+    finally:
+        kb.close()
+        first.close()
