@@ -250,6 +250,10 @@ ASK_SHELL_REASON = "`ask` cannot ask you before each command, so it runs them on
 OFFLINE_FLAG_REASON = "network tools are off for this question (--offline); leave out --offline to use them"
 
 
+SHELL_HELD_NOTE = ("note: shell commands are off for `ask`, which cannot ask you before each one; "
+                   "add --allow-shell-exec to let the model run them unasked.")
+
+
 def _ask(args: argparse.Namespace) -> int:
     if args.question == "-":  # as nanogo -: the question from a pipe or a file (ask - < question.txt)
         if sys.stdin is None:
@@ -281,8 +285,6 @@ def _ask(args: argparse.Namespace) -> int:
         # Saved from the window, where every command is shown first: here no one can be asked, so the
         # model's commands would run unseen. Only this command line's own flag lets them.
         ctx = dataclasses.replace(ctx, settings=ctx.settings.replace(allow_shell_exec=False))
-        print("note: shell commands are off for `ask`, which cannot ask you before each one; "
-              "add --allow-shell-exec to let the model run them unasked.", file=sys.stderr)
     import asyncio  # here, not at the top: `nanogo` starts faster without it
 
     return asyncio.run(_ask_async(args, ctx, shell_held=held))
@@ -309,6 +311,11 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
         messages = [{"role": "user", "content": args.question}]
         async for event in engine.run(messages, system=args.system):
             failed = failed or event.event == "error"
+            if shell_held and args.jsonl and event.event == "tool_result" and event.tool == "shell":
+                # Said once, when the model asks for a command, not on every question; without --jsonl the
+                # command's own status line says it ("⤼ shell “ls” off: `ask` cannot ask you …").
+                shell_held = False
+                print(SHELL_HELD_NOTE, file=sys.stderr)
             printer.show(event)
     return 1 if failed else 0
 
