@@ -120,6 +120,20 @@ def test_nanogo_on_a_full_disk_says_so_in_one_line(tmp_path: Path) -> None:
     assert proc.stderr == "cannot write the program's output: no space left on device\n"
 
 
+@needs_dev_full
+def test_nanogo_run_as_its_own_module_on_a_full_disk_says_so_in_one_line(tmp_path: Path) -> None:
+    source = tmp_path / "hello.go"
+    source.write_text('package main\nimport "fmt"\nfunc main() { fmt.Println("hello") }\n', encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(REPO)}
+    with FULL.open("w") as full:
+        proc = subprocess.run([sys.executable, "-m", "tinyrag_desktop.tools.nanogo.cli", str(source), "--data-dir",
+                               str(tmp_path)], stdout=full, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO,
+                              timeout=120)
+    assert_no_traceback(proc)
+    assert proc.returncode == 1
+    assert proc.stderr == "cannot write the program's output: no space left on device\n"
+
+
 def test_ask_with_stdout_closed_says_so(tmp_path: Path) -> None:
     with ScriptedLLMServer() as llm:
         llm.queue(Stream(["The answer.\n"]))
