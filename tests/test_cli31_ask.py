@@ -19,11 +19,13 @@ BLOCK = '<tool name="calculate"><query>6 * 7</query></tool>'
 
 
 def ask(llm: ScriptedLLMServer, data_dir: Path, question: str | bytes, *more: str | bytes,
-        stdin: bytes | None = None, **kw: object) -> subprocess.CompletedProcess[bytes]:
+        stdin: bytes | None = None, stdin_fd: int | None = None, **kw: object) -> subprocess.CompletedProcess[bytes]:
     args = [sys.executable, "-m", "tinyrag_desktop", "ask", question, "--base-url", llm.base_url,
             "--model", "scripted", "--data-dir", str(data_dir), *more]
     kw.setdefault("stdout", subprocess.PIPE)
     kw.setdefault("stderr", subprocess.PIPE)
+    if stdin_fd is not None:
+        kw["stdin"] = stdin_fd
     return subprocess.run(args, input=stdin, env=ENV, cwd=REPO, timeout=120, **kw)  # type: ignore[call-overload]
 
 
@@ -58,6 +60,25 @@ def test_ask_dash_reads_the_question_from_standard_input(tmp_path: Path) -> None
     assert proc.returncode == 0, proc.stderr
     assert messages[-1]["content"].endswith("Summarise this:\nline one\nline two\n")
     assert "-" != messages[-1]["content"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")
+def test_ask_dash_on_a_terminal_says_how_to_end_the_question(tmp_path: Path) -> None:
+    import pty
+
+    master, slave = pty.openpty()
+    os.write(master, b"why is the sky blue\n\x04")  # typed, then Ctrl+D on a new line
+    try:
+        with ScriptedLLMServer() as llm:
+            llm.queue(Stream(["Rayleigh."]))
+            proc = ask(llm, tmp_path, "-", stdin_fd=slave)
+            messages = sent(llm)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.decode() == "Type the question, then press Ctrl+D on a new line.\n"
+    assert messages[-1]["content"].endswith("why is the sky blue\n")
 
 
 def test_ask_dash_with_empty_standard_input_is_an_empty_question(tmp_path: Path) -> None:

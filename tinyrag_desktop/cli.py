@@ -259,6 +259,9 @@ def _ask(args: argparse.Namespace) -> int:
         if sys.stdin is None:
             print("The question cannot be read: standard input is closed.", file=sys.stderr)
             return 2
+        if sys.stdin.isatty():  # typed, not piped: how to say it is all there
+            end = "Ctrl+Z, then Enter," if os.name == "nt" else "Ctrl+D"
+            print(f"Type the question, then press {end} on a new line.", file=sys.stderr)
         try:
             data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
         except OSError as exc:

@@ -7,7 +7,6 @@ import io
 import os
 import subprocess
 import sys
-import threading
 import unicodedata
 from pathlib import Path
 
