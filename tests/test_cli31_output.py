@@ -134,6 +134,16 @@ def test_nanogo_run_as_its_own_module_on_a_full_disk_says_so_in_one_line(tmp_pat
     assert proc.stderr == "cannot write the program's output: no space left on device\n"
 
 
+@needs_dev_full
+@pytest.mark.parametrize("args", [["--help"], ["kb", "--help"], ["--version"]])
+def test_help_on_a_full_disk_says_so_in_one_line(args: list[str]) -> None:
+    with FULL.open("w") as full:
+        proc = run(args, stdout=full)
+    assert_no_traceback(proc)
+    assert proc.returncode == 1
+    assert proc.stderr == "cannot write the help: no space left on device\n"
+
+
 def test_ask_with_stdout_closed_says_so(tmp_path: Path) -> None:
     with ScriptedLLMServer() as llm:
         llm.queue(Stream(["The answer.\n"]))

@@ -62,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl+C at any point, the verbs' imports and parsers included
         print("\nStopped.", file=sys.stderr)
         return 130
+    except OutputFailed as exc:  # --help or --version written to a full disk
+        return _output_failed(argparse.Namespace(verb="help"), exc)
     finally:
         _unguard_output(*streams)
 
@@ -82,6 +84,7 @@ class _GuardedOutput:
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
+        self.strict = False  # its errors were "strict" before main made them "replace"
 
     def write(self, data: Any) -> int:
         try:
@@ -148,17 +151,24 @@ def _guard_output() -> None:
         _hold_fd(1)
         sys.stdout = _ClosedOutput()
         return
+    guarded = _GuardedOutput(sys.stdout)
     if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
         try:
             sys.stdout.reconfigure(errors="replace")
+            guarded.strict = True  # given back as it was, for a caller that goes on writing (a test)
         except (OSError, ValueError):
             pass
-    sys.stdout = _GuardedOutput(sys.stdout)
+    sys.stdout = guarded
 
 
 def _unguard_output(stdout: Any, stderr: Any) -> None:
     if isinstance(sys.stdout, _GuardedOutput):
-        sys.stdout = sys.stdout._stream
+        guarded, sys.stdout = sys.stdout, sys.stdout._stream
+        if guarded.strict:
+            try:
+                sys.stdout.reconfigure(errors="strict")
+            except (OSError, ValueError):
+                pass
     elif isinstance(sys.stdout, _ClosedOutput):
         sys.stdout = stdout
     if stderr is None:
@@ -170,7 +180,8 @@ def _output_failed(args: argparse.Namespace, exc: OutputFailed) -> int:
     wanted) and exit 1, with stdout pointed at /dev/null so the interpreter's last flush has nowhere to fail
     (Python's docs, signal module, "Note on SIGPIPE")."""
     if exc.errno != errno.EPIPE:
-        what = {"ask": "the answer", "nanogo": "the program's output"}.get(getattr(args, "verb", None), "")
+        what = {"ask": "the answer", "nanogo": "the program's output", "help": "the help"}.get(
+            getattr(args, "verb", None), "")
         what = what or {"search": "the search results", "list": "the list"}.get(
             getattr(args, "kb_command", None), "the summary")
         print(f"cannot write {what}: {exc.reason}", file=sys.stderr)
