@@ -29,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_shared_flags(parser)
     parser.add_argument("--ask", metavar="QUESTION", help="send this question once the window is open")
     parser.add_argument("--screenshot", metavar="FILE.png",
-                        help="with --ask: save a PNG of the window when the answer is done, then exit")
+                        help="with --ask: save a picture of the window when the answer is done, then exit "
+                             "(.png, .jpg or .bmp, by the file name)")
     parser.add_argument("--size", metavar="WxH", help="window size, e.g. 1180x780 (default: as last time)")
     return parser
 
@@ -44,10 +45,22 @@ def _size(text: str) -> tuple[int, int]:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise SettingsError(f"--size must look like 1180x780, not {text!r}.") from None
+    if w < 1 or h < 1:
+        raise SettingsError(f"--size {text}: a window needs a width and a height of at least 1 pixel, e.g. "
+                            "1180x780.")
     if w > MAX_SIDE or h > MAX_SIDE:
         raise SettingsError(f"--size {text} is too large: a window can be at most {MAX_SIDE} pixels wide and "
                             f"{MAX_SIDE} high, e.g. 1180x780.")
     return max(w, 400), max(h, 300)
+
+
+# The picture's format, by the file name's suffix (none: PNG); Qt writes these without extra plugins but JPEG,
+# which every build of PySide6 carries.
+SCREENSHOT_FORMATS = {"": "PNG", ".png": "PNG", ".jpg": "JPG", ".jpeg": "JPG", ".bmp": "BMP"}
+
+
+def screenshot_format(path: Path) -> str:
+    return SCREENSHOT_FORMATS[path.suffix.lower()]
 
 
 def _screenshot_path(text: str) -> Path:
@@ -56,6 +69,9 @@ def _screenshot_path(text: str) -> Path:
     path = Path(text).expanduser()
     if path.is_dir():
         raise SettingsError(f"--screenshot {text} is a folder; give a file name, e.g. {path / 'window.png'}.")
+    if path.suffix.lower() not in SCREENSHOT_FORMATS:  # a .jpg got PNG data: a viewer may refuse it
+        raise SettingsError(f"--screenshot {text}: the picture can be saved as .png, .jpg or .bmp, not "
+                            f"{path.suffix}; e.g. {path.with_suffix('.png').name}.")
     folder = path.parent
     existing = folder
     while not existing.exists() and existing != existing.parent:
@@ -74,6 +90,24 @@ def _screenshot_path(text: str) -> Path:
     if not os.access(folder, os.W_OK):
         raise SettingsError(f"--screenshot: you may not write in the folder {folder}.")
     return path
+
+
+def _unknown_words(parser: argparse.ArgumentParser, extra: list[str], *, first: bool) -> None:
+    """Exit 2 for words the window does not take; a first word that is no option is a mistyped command
+    ("asks hi"), said so, with the commands there are."""
+    import difflib
+
+    from .__main__ import VERBS
+
+    word = extra[0]
+    if word.startswith("-") or not first:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    close = difflib.get_close_matches(word, VERBS, n=1, cutoff=0.5)
+    if word in ("add", "search", "list", "remove"):  # the knowledge base's own commands
+        close = [f"kb {word}"]
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    parser.error(f"unknown command {word!r}{hint}; the commands are {', '.join(VERBS)}; without one, "
+                 f"{command()} opens the window")
 
 
 async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) -> int:
@@ -111,7 +145,7 @@ async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) 
             path.parent.mkdir(parents=True, exist_ok=True)  # again, in case it was removed meanwhile
         except OSError:
             pass  # the save fails and says so
-        if not window.grab().save(str(path), "PNG"):
+        if not window.grab().save(str(path), screenshot_format(path)):
             print(f"Could not write the screenshot {path}.", file=sys.stderr)
             code = 1
         await window.aclose()
@@ -123,7 +157,11 @@ async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        _unknown_words(parser, extra, first=argv[0] == extra[0])
     if args.screenshot and not args.ask:
         print("--screenshot needs --ask QUESTION.", file=sys.stderr)
         return 2

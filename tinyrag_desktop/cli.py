@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import json
+import os
 import sys
+import unicodedata
 from typing import Any, TextIO
 
 from . import __version__
@@ -32,7 +35,8 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tinyrag-desktop {__version__}")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     ask = verbs.add_parser("ask", help="ask one question and stream the answer")
-    ask.add_argument("question", help="the question")
+    ask.add_argument("question", help="the question, or - to read it from standard input "
+                                      "(echo \"Summarise this\" | tinyrag-desktop ask -)")
     ask.add_argument("--jsonl", action="store_true", help="print one JSON object per event")
     ask.add_argument("--system", metavar="TEXT", help="a system prompt (persona) for this question")
     add_shared_flags(ask)
@@ -51,11 +55,149 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    streams = sys.stdout, sys.stderr
+    _guard_output()
     try:
         return _run(argv)
     except KeyboardInterrupt:  # Ctrl+C at any point, the verbs' imports and parsers included
         print("\nStopped.", file=sys.stderr)
         return 130
+    except OutputFailed as exc:  # --help or --version written to a full disk
+        return _output_failed(argparse.Namespace(verb="help"), exc)
+    finally:
+        _unguard_output(*streams)
+
+
+class OutputFailed(Exception):
+    """Standard output could not be written (the reader gone, the disk full, stdout closed). Not an OSError,
+    so that a verb's ``except OSError`` around reading a file does not take it for its own."""
+
+    def __init__(self, exc: OSError) -> None:
+        super().__init__(exc.strerror or str(exc))
+        self.errno = exc.errno
+        self.reason = (exc.strerror or str(exc) or "it failed").lower()
+
+
+class _GuardedOutput:
+    """stdout as the verbs write it: a write or flush that fails raises OutputFailed, whatever wrote it
+    (print, json lines, nanogo's bytes), and main says it once."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.strict = False  # its errors were "strict" before main made them "replace"
+
+    def write(self, data: Any) -> int:
+        try:
+            return self._stream.write(data)
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    @property
+    def buffer(self) -> "_GuardedOutput":
+        return _GuardedOutput(self._stream.buffer)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class _ClosedOutput:
+    """stdout when the shell closed it (``>&-``): each write says so."""
+
+    encoding = "utf-8"
+
+    def write(self, data: Any) -> int:
+        raise OutputFailed(OSError(errno.EBADF, "standard output is closed"))
+
+    flush = write
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def buffer(self) -> "_ClosedOutput":
+        return self
+
+
+def _hold_fd(fd: int) -> bool:
+    """Put /dev/null on ``fd`` when it is closed, so that no file opened later (the log, the database) takes
+    its number and gets what is printed, or what a child process writes. Whether it was closed."""
+    try:
+        os.fstat(fd)
+        return False
+    except OSError:
+        pass
+    try:
+        devnull = os.open(os.devnull, os.O_RDWR)
+        if devnull != fd:
+            os.dup2(devnull, fd)
+            os.close(devnull)
+    except OSError:
+        pass
+    return True
+
+
+def _guard_output() -> None:
+    """Before a verb runs: stdout's failures said in words, not as tracebacks; text the output's encoding
+    cannot write (PYTHONIOENCODING=ascii, a lone surrogate) written as "?" rather than failing."""
+    if sys.stderr is None and _hold_fd(2):
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the whole run)
+    if sys.stdout is None:
+        _hold_fd(1)
+        sys.stdout = _ClosedOutput()
+        return
+    guarded = _GuardedOutput(sys.stdout)
+    if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
+        try:
+            sys.stdout.reconfigure(errors="replace")
+            guarded.strict = True  # given back as it was, for a caller that goes on writing (a test)
+        except (OSError, ValueError):
+            pass
+    sys.stdout = guarded
+
+
+def _unguard_output(stdout: Any, stderr: Any) -> None:
+    if isinstance(sys.stdout, _GuardedOutput):
+        guarded, sys.stdout = sys.stdout, sys.stdout._stream
+        if guarded.strict:
+            try:
+                sys.stdout.reconfigure(errors="strict")
+            except (OSError, ValueError):
+                pass
+    elif isinstance(sys.stdout, _ClosedOutput):
+        sys.stdout = stdout
+    if stderr is None:
+        sys.stderr = stderr
+
+
+def _output_failed(args: argparse.Namespace, exc: OutputFailed) -> int:
+    """Say why stdout could not be written (nothing when its reader has gone: ``| head -1`` took what it
+    wanted) and exit 1, with stdout pointed at /dev/null so the interpreter's last flush has nowhere to fail
+    (Python's docs, signal module, "Note on SIGPIPE")."""
+    if exc.errno != errno.EPIPE:
+        what = {"ask": "the answer", "nanogo": "the program's output", "help": "the help"}.get(
+            getattr(args, "verb", None), "")
+        what = what or {"search": "the search results", "list": "the list"}.get(
+            getattr(args, "kb_command", None), "the summary")
+        print(f"cannot write {what}: {exc.reason}", file=sys.stderr)
+    stream = sys.stdout._stream if isinstance(sys.stdout, _GuardedOutput) else None
+    try:
+        fd = stream.fileno() if stream is not None else -1
+    except (OSError, ValueError, AttributeError):
+        fd = -1
+    if fd >= 0:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+        except OSError:
+            pass
+    return 1
 
 
 def _run(argv: list[str] | None) -> int:
@@ -68,7 +210,11 @@ def _run(argv: list[str] | None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # inside the try: buffered lines may meet a closed pipe or a full disk only here
+        return code
+    except OutputFailed as exc:
+        return _output_failed(args, exc)
     except SettingsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -115,7 +261,33 @@ ASK_SHELL_REASON = "`ask` cannot ask you before each command, so it runs them on
 OFFLINE_FLAG_REASON = "network tools are off for this question (--offline); leave out --offline to use them"
 
 
+SHELL_HELD_NOTE = ("note: shell commands are off for `ask`, which cannot ask you before each one; "
+                   "add --allow-shell-exec to let the model run them unasked.")
+
+
 def _ask(args: argparse.Namespace) -> int:
+    if args.question == "-":  # as nanogo -: the question from a pipe or a file (ask - < question.txt)
+        if sys.stdin is None:
+            print("The question cannot be read: standard input is closed.", file=sys.stderr)
+            return 2
+        if sys.stdin.isatty():  # typed, not piped: how to say it is all there
+            end = "Ctrl+Z, then Enter," if os.name == "nt" else "Ctrl+D"
+            print(f"Type the question, then press {end} on a new line.", file=sys.stderr)
+        try:
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        except OSError as exc:
+            print(f"The question cannot be read from standard input: {(exc.strerror or str(exc)).lower()}.",
+                  file=sys.stderr)
+            return 2
+        args.question = data.decode("utf-8", "surrogateescape")
+    # Bytes that are not UTF-8 (a Latin-1 terminal's "caf\xe9") reach Python as lone surrogates, which
+    # no request can carry: sent as "�", and said, rather than failing as the server's fault.
+    for what, name in (("the question", "question"), ("--system", "system")):
+        text = getattr(args, name)
+        if text is not None and _has_surrogates(text):
+            setattr(args, name, _without_surrogates(text))
+            print(f"warning: {what} has bytes that are not UTF-8 text; each was replaced with \ufffd.",
+                  file=sys.stderr)
     if not args.question.strip():  # as the window's --ask: the model would answer a question nobody asked
         print("The question is empty.", file=sys.stderr)
         return 2
@@ -127,8 +299,6 @@ def _ask(args: argparse.Namespace) -> int:
         # Saved from the window, where every command is shown first: here no one can be asked, so the
         # model's commands would run unseen. Only this command line's own flag lets them.
         ctx = dataclasses.replace(ctx, settings=ctx.settings.replace(allow_shell_exec=False))
-        print("note: shell commands are off for `ask`, which cannot ask you before each one; "
-              "add --allow-shell-exec to let the model run them unasked.", file=sys.stderr)
     import asyncio  # here, not at the top: `nanogo` starts faster without it
 
     return asyncio.run(_ask_async(args, ctx, shell_held=held))
@@ -155,8 +325,45 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
         messages = [{"role": "user", "content": args.question}]
         async for event in engine.run(messages, system=args.system):
             failed = failed or event.event == "error"
+            if shell_held and args.jsonl and event.event == "tool_result" and event.tool == "shell":
+                # Said once, when the model asks for a command, not on every question; without --jsonl the
+                # command's own status line says it ("⤼ shell “ls” off: `ask` cannot ask you …").
+                shell_held = False
+                print(SHELL_HELD_NOTE, file=sys.stderr)
             printer.show(event)
     return 1 if failed else 0
+
+
+def _has_surrogates(text: str) -> bool:
+    return any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
+def _without_surrogates(text: str) -> str:
+    """``text`` with the bytes the command line could not decode (surrogateescape) decoded as UTF-8 with
+    U+FFFD for what is not; any other lone surrogate replaced too."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
+
+
+def _same_file(a: TextIO, b: TextIO) -> bool:
+    """Whether two streams write to one place (a terminal, or ``> log 2>&1``)."""
+    try:
+        return os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno()))
+    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's capture)
+        return False
+
+
+def _terminal_safe(text: str) -> str:
+    """The model's text with its control characters shown escaped (\\x1b), so that it cannot drive the
+    terminal (set its title, clear it, move the cursor); line breaks and tabs are kept, as kb search
+    shows a passage's."""
+    if text.isprintable():
+        return text
+    text = text.replace("\r\n", "\n")
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" and ch not in "\n\t" else ch
+                   for ch in text)
 
 
 class _JsonPrinter:
@@ -173,6 +380,13 @@ class _TextPrinter:
 
     def __init__(self, out: TextIO, err: TextIO) -> None:
         self.out, self.err = out, err
+        # The break before a status line is for the eye: only when both reach the same place; the answer
+        # written to a file (> out 2>/dev/null) stays as the model wrote it.
+        self.shared = _same_file(out, err)
+        try:
+            self.tty = out.isatty()
+        except (OSError, ValueError):
+            self.tty = False
         self.at_line_start = True
         self.answered = False  # any of the answer's text shown
         self.sources: dict[str, None] = {}  # in order, each once
@@ -180,12 +394,12 @@ class _TextPrinter:
 
     def _write(self, text: str) -> None:
         if text:
-            self.out.write(text)
+            self.out.write(_terminal_safe(text) if self.tty else text)
             self.out.flush()
             self.at_line_start = text.endswith("\n")
 
     def _status(self, line: str) -> None:
-        if not self.at_line_start:
+        if not self.at_line_start and self.shared:
             self._write("\n")
         self.err.write(line + "\n")
         self.err.flush()

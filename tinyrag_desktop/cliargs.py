@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +69,7 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True) -> Conte
 
         configure(data_dir)
     settings, warnings = load_settings(data_dir)
+    _check_port(getattr(args, "base_url", None))
     for flag, key in _FLAG_KEYS.items():
         value = getattr(args, flag, None)
         if value is not None:
@@ -78,3 +80,15 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True) -> Conte
                 raise SettingsError(str(exc).replace(key, name, 1) if str(exc).startswith(key) else
                                     f"{name}: {exc}") from None
     return Context(data_dir, settings, tuple(warnings))
+
+
+_PORT = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*):(\d+)(?:[/?#]|$)", re.IGNORECASE)
+
+
+def _check_port(base_url: str | None) -> None:
+    """Refuse a --base-url whose port no server can have (http://127.0.0.1:99999/v1), saying so: the
+    settings' check said only that it was no http:// address."""
+    match = _PORT.match(base_url or "")
+    if match and not 1 <= int(match.group(1)) <= 65535:
+        raise SettingsError(f"--base-url {base_url}: the port {int(match.group(1))} is out of range; a port is "
+                            "a number from 1 to 65535, like 11434 in http://127.0.0.1:11434/v1.")

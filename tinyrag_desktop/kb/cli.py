@@ -3,18 +3,19 @@
 ``register(subparsers)`` stays light (argparse only); the knowledge base is imported when a verb runs.
 Progress and failures go to stderr, results to stdout, so ``kb search --jsonl`` pipes cleanly. Bad numbers
 and empty paths are refused by the argument parser, before anything is read or written; output cut short by
-its reader (``| head -1``) ends the verb quietly.
+its reader (``| head -1``) ends the verb quietly, and other output failures are said (``cli.main``).
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
+import io
 import json
 import logging
 import os
 import re
 import shlex
+import shutil
 import sys
 import time
 import unicodedata
@@ -180,27 +181,16 @@ def _printable(text: str) -> str:
     return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs") else ch for ch in text)
 
 
-def _quiet_on_broken_pipe(verb: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Stop quietly when the reader of stdout goes away (``kb list | head -1``), as Python's docs advise
-    (signal module, "Note on SIGPIPE"): exit status 1, and stdout pointed at devnull so the interpreter's
-    last flush has nowhere to fail."""
+_USER_INFO = re.compile(r"^([a-z][a-z0-9+.-]*://)([^/?#]*)@", re.IGNORECASE)
 
-    @functools.wraps(verb)
-    def run(args: argparse.Namespace) -> int:
-        try:
-            code = verb(args)
-            sys.stdout.flush()  # inside the try: buffered lines may meet the closed pipe only here
-            return code
-        except BrokenPipeError:
-            try:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-                os.close(devnull)
-            except (OSError, ValueError):  # stdout without a file descriptor (an embedding app's stream)
-                pass
-            return 1
 
-    return run
+def _hide_password(location: str) -> str:
+    """``location`` with the password of a URL that holds one (https://me:secret@host/) shown as ***."""
+    match = _USER_INFO.match(location)
+    if not match or ":" not in match.group(2):
+        return location
+    user = match.group(2).split(":", 1)[0]
+    return f"{match.group(1)}{user}:***@{location[match.end():]}"
 
 
 def _context(args: argparse.Namespace, *, create: bool = True):  # -> cliargs.Context
@@ -234,19 +224,72 @@ class _ProgressLine:
             if self.tty:
                 self.stream.write("\r\033[K")
             return
-        line = f"[{progress.done + 1}/{progress.total}] {_printable(progress.current)}"
+        count = f"[{progress.done + 1}/{progress.total}] "
         if self.tty:
-            self.stream.write("\r\033[K" + line[:160])
+            # One row, or "\r" rewinds only the last of those it wrapped onto: one column short of the
+            # terminal's width (a full row wraps on some terminals), the path shortened in its middle so
+            # the file's name shows.
+            line = count + _shortened(_printable(_hide_password(progress.current)), self._columns() - 1 - _width(count))
+            self.stream.write("\r\033[K" + line)
         else:
             now = self.clock()
             if not self.every_source and self.printed_at is not None and now - self.printed_at < self.every:
                 return
             self.printed_at = now
-            self.stream.write(line + "\n")
+            self.stream.write(count + _printable(_hide_password(progress.current)) + "\n")
         self.stream.flush()
 
+    def _columns(self) -> int:
+        """The terminal's width now (it may have been resized): $COLUMNS when set, as shutil reads it,
+        else the terminal stderr is on, else 80."""
+        try:
+            return max(int(os.environ["COLUMNS"]), 20)
+        except (KeyError, ValueError):
+            pass
+        try:
+            return max(os.get_terminal_size(self.stream.fileno()).columns, 20)
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            return max(shutil.get_terminal_size().columns, 20)
 
-@_quiet_on_broken_pipe
+
+def _char_width(ch: str) -> int:
+    """The columns a character takes on a terminal: two for wide ones (漢), none for combining accents."""
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def _width(text: str) -> int:
+    return sum(_char_width(ch) for ch in text)
+
+
+def _head(text: str, columns: int) -> str:
+    """The start of ``text`` that fits in ``columns``."""
+    used = 0
+    for at, ch in enumerate(text):
+        used += _char_width(ch)
+        if used > columns:
+            return text[:at]
+    return text
+
+
+def _tail(text: str, columns: int) -> str:
+    """The end of ``text`` that fits in ``columns``."""
+    return _head(text[::-1], columns)[::-1]
+
+
+def _shortened(path: str, columns: int) -> str:
+    """``path`` in ``columns`` at most, cut in its middle ("/home/me/…/notes/plan.md"): its name is what
+    tells which file is being read, so it is kept whole while it fits, then its end (with its suffix)."""
+    if _width(path) <= columns:
+        return path
+    columns = max(columns, 2)
+    folder, sep, name = path.rpartition("/")
+    if not sep or _width(name) + 2 > columns:  # "…" and as much of the name's end as fits
+        return "…" + _tail(name or path, columns - 1)
+    return _head(folder, columns - 2 - _width(name)) + "…/" + name
+
+
 def _add(args: argparse.Namespace) -> int:
     from . import Error, ImportItem, Importer, open_store
     from .embed import Embedder
@@ -286,10 +329,12 @@ def _add(args: argparse.Namespace) -> int:
         if embedder is not None:
             embedder.close()
     for failure in report.failed:
-        print(f"failed: {_printable(failure.location)}: {_printable(failure.reason)}", file=sys.stderr)
-        log.warning("kb add: %s failed: %s", _printable(failure.location), failure.reason)
+        # a URL's password is not repeated on screen, nor kept in the log where anyone reading it sees it
+        location = _printable(_hide_password(failure.location))
+        print(f"failed: {location}: {_printable(failure.reason)}", file=sys.stderr)
+        log.warning("kb add: %s failed: %s", location, failure.reason)
     for skip in report.skipped:
-        print(f"skipped: {_printable(skip.location)}: {_printable(skip.reason)}", file=sys.stderr)
+        print(f"skipped: {_printable(_hide_password(skip.location))}: {_printable(skip.reason)}", file=sys.stderr)
     for location in report.removed:
         print(f"removed: {_printable(location)}: deleted from its folder", file=sys.stderr)
     if report.offline:  # the command line asked for what its own settings forbid: say how to allow it
@@ -342,7 +387,6 @@ def _no_knowledge_base(data_dir: Path) -> str:
     return f"the knowledge base is empty: there is no data folder {_printable(str(data_dir))} yet (kb add creates it)"
 
 
-@_quiet_on_broken_pipe
 def _search(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -424,7 +468,6 @@ def _existing_store(args: argparse.Namespace):
     return kb
 
 
-@_quiet_on_broken_pipe
 def _list(args: argparse.Namespace) -> int:
     from .readers import type_name
 
@@ -451,7 +494,6 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
-@_quiet_on_broken_pipe
 def _remove(args: argparse.Namespace) -> int:
     kb = _existing_store(args)
     if kb is _FAILED:

@@ -27,6 +27,8 @@ import errno
 import hashlib
 import logging
 import os
+import re
+import stat
 import threading
 import time
 from contextlib import nullcontext
@@ -239,7 +241,8 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
             continue
         path = Path(item.value).expanduser()
         if not path.is_dir():
-            add(str(path.resolve()) if path.exists() else str(path), path.name)
+            # a pipe (/dev/stdin, <(…)) is named as given: resolved, it is /proc/PID/fd/pipe:[N], "no such file"
+            add(str(path.resolve()) if path.is_file() else str(path), path.name)
             continue
         path = Path(os.path.normpath(path.absolute()))  # named as the files imported are: from the root, no ".."
         seen: set[str] = set()
@@ -306,6 +309,36 @@ def _deleted(location: str) -> bool:
     except (OSError, ValueError):
         return False
     return False
+
+
+# A web address typed without its https:// ("example.org", "www.example.org/docs"): a host name of two or
+# more labels, the last one letters only.
+_HOST = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?::\d+)?", re.IGNORECASE)
+
+
+def _missing(value: str) -> str:
+    """Why the path ``value``, which names nothing here, was not imported: with a hint when it looks like
+    standard input ("-") or a web address without its scheme (a document's name, "notes.txt", does not)."""
+    if value == "-":
+        return ("no such file or folder; standard input is not read: save what it gives to a file "
+                "(… > notes.txt) and import that")
+    host = value.split("/", 1)[0]
+    if _HOST.fullmatch(host) and (host.lower().startswith("www.") or "/" in value
+                                  or Path(host).suffix.lower() not in SUPPORTED):
+        return f"no such file or folder; to import a web page, write https://{value}"
+    return "no such file or folder"
+
+
+def _not_a_file(path: Path) -> str:
+    """Why ``path``, which is there, is not read: what it is instead of a file. A shell's pipe (/dev/stdin,
+    <(…)) leads to no name on disk ("pipe:[N]"), and is said so rather than by its /proc path."""
+    try:
+        anonymous_pipe = stat.S_ISFIFO(os.stat(path).st_mode) and not os.path.lexists(os.path.realpath(path))
+    except OSError:
+        anonymous_pipe = False
+    if anonymous_pipe:
+        return "a pipe, not a file: save what it gives to a file (… > notes.txt) and import that"
+    return "not a regular file (a pipe, device or socket)"
 
 
 def _broken_link(link: Path) -> str:
@@ -677,10 +710,9 @@ class Importer:
                                 "for one)")
             path = Path(item.value)
             if not path.exists():
-                raise ReadError(_broken_link(path) if path.is_symlink()
-                                else "no such file or folder")
+                raise ReadError(_broken_link(path) if path.is_symlink() else _missing(item.value))
             if not path.is_file():
-                raise ReadError("not a regular file (a pipe, device or socket)")
+                raise ReadError(_not_a_file(path))
             if not _utf8(item.value):  # SQLite stores text as UTF-8: such a name cannot be stored
                 raise ReadError("its name is not valid text (UTF-8); rename the file to import it")
             # a link's name only when the file's own says no format: README → README.md stays Markdown

@@ -352,6 +352,23 @@ def new_load_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
+def _wal_mode(conn: sqlite3.Connection, timeout: float = BUSY_TIMEOUT) -> None:
+    """Put the database in WAL mode, waiting as other writes do. On a brand-new database, another program
+    creating it at the same moment (two ``kb add`` started together) makes SQLite answer "database is
+    locked" at once, without calling its busy handler: asked again until ``timeout``."""
+    deadline = time.monotonic() + timeout
+    pause = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
+
+
 @contextmanager
 def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
     """BEGIN IMMEDIATE … COMMIT, rolled back on any error.
@@ -404,7 +421,7 @@ class KnowledgeBase:
             raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
         try:
             refuse_unusable(self.path, self.conn)
-            self.conn.execute("PRAGMA journal_mode=WAL")
+            _wal_mode(self.conn)
             self.conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash never corrupts
             self.conn.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT}")
             self.conn.execute(f"PRAGMA secure_delete={SECURE_DELETE}")

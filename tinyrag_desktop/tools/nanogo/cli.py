@@ -48,15 +48,35 @@ def run(args) -> int:
     timeout, memory = _limits(args)
     res = run_sandboxed(source, timeout=timeout, memory_mb=memory)
     out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
-    if out is not None:
-        out.write(res.stdout.encode("utf-8", "surrogateescape"))
-        out.flush()
-    else:
-        sys.stdout.write(res.stdout)
+    try:
+        if out is not None:
+            out.write(res.stdout.encode("utf-8", "surrogateescape"))
+            out.flush()
+        else:
+            sys.stdout.write(res.stdout)
+    except OSError as exc:  # run as its own module (tinyrag-desktop nanogo says it in cli.main)
+        return _output_failed(exc)
     if res.stderr:
         sys.stderr.write(res.stderr)
         sys.stderr.flush()
     return res.exit_code
+
+
+def _output_failed(exc: OSError) -> int:
+    """Exit 1 when stdout cannot be written: quietly when its reader has gone (``| head -1``), else in one
+    line; stdout pointed at /dev/null so the interpreter's last flush does not fail again."""
+    import errno
+    import os
+
+    if exc.errno != errno.EPIPE:
+        print(f"cannot write the program's output: {(exc.strerror or str(exc)).lower()}", file=sys.stderr)
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return 1
 
 
 def main(argv: list[str] | None = None) -> int:

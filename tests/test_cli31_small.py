@@ -1,0 +1,98 @@
+"""Small command-line mistakes said in words: a mistyped command, a port out of range, a window of 0x0, a
+screenshot's format; the shell note only when the model asks for a command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.sse_server import ScriptedLLMServer, Stream
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(REPO),
+           "TINYRAG_DATA_DIR": str(tmp_path / "data")}
+    return subprocess.run([sys.executable, "-m", "tinyrag_desktop", *args], capture_output=True, text=True,
+                          env=env, cwd=REPO, timeout=120)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["asks", "hi"], "unknown command 'asks' (did you mean ask?); the commands are ask, kb, nanogo; without "
+                     "one, python -m tinyrag_desktop opens the window"),
+    (["kv", "list"], "unknown command 'kv' (did you mean kb?)"),
+    (["search", "espresso"], "unknown command 'search' (did you mean kb search?)"),
+    (["--ask", "hi", "extra"], "unrecognized arguments: extra"),
+])
+def test_a_mistyped_command_is_said_to_be_unknown(tmp_path: Path, args: list[str], words: str) -> None:
+    proc = run(args, tmp_path)
+    assert proc.returncode == 2
+    assert words in proc.stderr.splitlines()[-1], proc.stderr
+    assert not (tmp_path / "data").exists()  # no window was started
+
+
+@pytest.mark.parametrize("verb", [["ask", "hi"], ["kb", "list"], ["--ask", "hi"]])
+def test_a_base_url_port_out_of_range_is_said_so(tmp_path: Path, verb: list[str]) -> None:
+    proc = run([*verb, "--base-url", "http://127.0.0.1:99999/v1"], tmp_path)
+    assert proc.returncode == 2
+    assert "the port 99999 is out of range; a port is a number from 1 to 65535" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("size", ["0x0", "0x600", "900x0", "-5x-5"])
+def test_a_window_size_of_zero_is_refused(tmp_path: Path, size: str) -> None:
+    proc = run([f"--size={size}", "--ask", "hi", "--base-url", "http://127.0.0.1:9/v1"], tmp_path)
+    assert proc.returncode == 2
+    assert f"--size {size}: a window needs a width and a height of at least 1 pixel" in proc.stderr
+
+
+def test_a_screenshot_in_a_format_that_cannot_be_written_is_refused_before_the_window_opens(tmp_path: Path) -> None:
+    proc = run(["--ask", "hi", "--screenshot", str(tmp_path / "s.gif"), "--base-url", "http://127.0.0.1:9/v1"],
+               tmp_path)
+    assert proc.returncode == 2
+    assert "the picture can be saved as .png, .jpg or .bmp, not .gif; e.g. s.png." in proc.stderr
+    assert "error: The model server" not in proc.stderr
+
+
+def test_a_jpg_screenshot_holds_jpeg_data(tmp_path: Path) -> None:
+    shot = tmp_path / "window.jpg"
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["It is 42."]))
+        proc = run(["--base-url", llm.base_url, "--model", "scripted", "--ask", "6*7?", "--screenshot", str(shot),
+                    "--size", "800x600"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert shot.read_bytes()[:3] == b"\xff\xd8\xff"  # JPEG, not PNG's "\x89PNG"
+
+
+def _ask(llm: ScriptedLLMServer, tmp_path: Path, *more: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "data").mkdir(exist_ok=True)
+    (tmp_path / "data" / "settings.json").write_text(json.dumps({"allow_shell_exec": True}))
+    return run(["ask", "hi", "--base-url", llm.base_url, "--model", "scripted", *more], tmp_path)
+
+
+def test_the_shell_note_is_not_said_when_no_command_is_asked_for(tmp_path: Path) -> None:
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["Hello."]))
+        proc = _ask(llm, tmp_path)
+    assert proc.returncode == 0
+    assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("jsonl", [False, True], ids=["text", "jsonl"])
+def test_a_command_asked_for_is_said_to_be_off_once(tmp_path: Path, jsonl: bool) -> None:
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(['<tool name="shell"><query>ls</query></tool><tool name="shell"><query>pwd</query></tool>']),
+                  Stream(["No listing, then."]))
+        proc = _ask(llm, tmp_path, *(["--jsonl"] if jsonl else []))
+    assert proc.returncode == 0
+    if jsonl:
+        assert proc.stderr == ("note: shell commands are off for `ask`, which cannot ask you before each one; "
+                               "add --allow-shell-exec to let the model run them unasked.\n")
+    else:  # each command's status line says why, the note would say it a third time
+        assert proc.stderr.count("only with --allow-shell-exec") == 2 and "note:" not in proc.stderr
