@@ -900,8 +900,14 @@ class MainWindow(QMainWindow):
             a.set_regenerate_visible(i == len(answers) - 1 and not self.bridge.is_running())
 
     def _set_streaming(self, on: bool) -> None:
-        self.send_button.setVisible(not on)
-        self.stop_button.setVisible(on)
+        # The focus goes to the button taking the pressed one's place: hidden with the focus on it, Qt gave
+        # the focus to the status bar's model button, where the next Space opened the model menu.
+        gone, shown = (self.send_button, self.stop_button) if on else (self.stop_button, self.send_button)
+        had_focus = gone.hasFocus() or self.focusWidget() is gone  # the window's focus, active or not
+        shown.setVisible(True)
+        if had_focus:
+            shown.setFocus(Qt.FocusReason.OtherFocusReason)
+        gone.setVisible(False)
         self.menus.stop.setEnabled(on)
         self.status.set_busy(on)
 
