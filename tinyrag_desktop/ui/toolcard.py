@@ -13,6 +13,7 @@ from ..tools.nanogo_tool import OUTPUT_CUT, split_output
 from ..tools.rag import EMPTY_MESSAGE, NO_MATCH
 from ..tool_words import DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_note, sentence, split_advice, window_words
 from ..tools.shell import DENIED, status_note
+from .access31 import announce, expanded_changed, expander
 from .bidi import set_text_direction
 from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
 from .theme import colors
@@ -163,6 +164,7 @@ class _Details(QTextBrowser):
         return None
 
 
+@expander  # a screen reader hears a button that opens and closes, not a frame
 class ToolCard(QFrame):
     """A card whose badge turns from running to done, error or skipped; click or Space shows details."""
 
@@ -393,6 +395,7 @@ class ToolCard(QFrame):
         ran, and nothing failed. ``ran`` is
         False for a call the engine refused before running it (an unknown or disabled tool): no time shown."""
         off = off_note(error, self._tool) is not None
+        was_running = self._status == "running"
         self._status = "skipped" if error == DENIED or off else _FROM_ENGINE.get(status, "error")
         self._source, self._error, self._result = source, error, result
         self._result_bytes, self._elapsed_ms = result_bytes, elapsed_ms
@@ -415,7 +418,17 @@ class ToolCard(QFrame):
         self._describe()
         if self._details is not None:
             self._details.setHtml(self._details_html())
+        if was_running and self._status != "running" and self._live():
+            # ✓ or ✗ came while the focus was elsewhere (the message box, the answer): said, as it is seen
+            announce(self, self.accessibleName() + (f". {self._note_text}" if self._note_text else ""))
         self.statusChanged.emit(self._status)
+
+    def _live(self) -> bool:
+        """True while the answer holding this card streams (not rebuilt from the history)."""
+        widget = self.parentWidget()
+        while widget is not None and not hasattr(widget, "streaming"):
+            widget = widget.parentWidget()
+        return bool(widget is not None and widget.streaming)
 
     def mark_stopped(self) -> None:
         """The answer was stopped while this tool ran: not a failure of the tool, so the neutral state."""
@@ -440,7 +453,10 @@ class ToolCard(QFrame):
             self.setAccessibleName(f"Tool {self._tool}, {words}")
             detail = f"{self._input_heading()}: {_one_line(self._query)[:200]}"
         if self._error:
-            detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {self._reason()}"
+            # Only the reason: what the model was told after it ("Write for example: <tool name=…>") was read
+            # aloud, markup and all.
+            reason = self._reason() if self.denied or self.off else split_advice(self._reason())[0]
+            detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {reason}"
         elif self._source:
             detail += f". Source: {self._source}"
         if self._value():
@@ -464,6 +480,7 @@ class ToolCard(QFrame):
         self._relayout()
         self.update()  # the header's note comes or goes
         self._describe()
+        expanded_changed(self)
         self.expandedChanged.emit(on)
 
     def details_text(self) -> str:
