@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFrame, QHBoxLayout, QLabel,
                                QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
@@ -38,6 +38,7 @@ from .focus_ring import FocusRing
 from .icons import app_icon
 from ..tool_words import window_words
 from .menus import build_menus
+from .screen31 import fitted
 from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
 from .status import ServerStatus
@@ -73,7 +74,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle("tinyRAG Desktop")
         self.setWindowIcon(app_icon())
-        self.resize(1180, 780)
+        self.resize(fitted(QSize(1180, 780), self))  # on a 1024×600 screen Send was below its edge
         self.data_dir = Path(data_dir)
         self.settings = settings
         self.store, damaged = open_chat_store(self.data_dir)  # raises ChatStoreError when it cannot be opened
