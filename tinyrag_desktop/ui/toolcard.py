@@ -61,6 +61,32 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _two_lines(fm: QFontMetrics, text: str, room: int) -> list[str]:
+    """``text`` broken between words into at most two lines of ``room`` pixels. A second line too long is cut
+    at its start ("…raise “Tool calls per round” in Settings → Limits."): a note ends with what to do."""
+    if fm.horizontalAdvance(text) <= room:
+        return [text]
+    words, first = text.split(" "), ""
+    for i, word in enumerate(words):
+        longer = f"{first} {word}" if first else word
+        if fm.horizontalAdvance(longer) > room:
+            if not first:  # a first word wider than the card: cut anywhere
+                cut = len(word)
+                while cut > 1 and fm.horizontalAdvance(text[:cut]) > room:
+                    cut -= 1
+                first, rest = text[:cut], text[cut:]
+            else:
+                rest = " ".join(words[i:])
+            if fm.horizontalAdvance(rest) <= room:
+                return [first, rest]
+            tail = rest.split(" ")  # whole words dropped from its start, not letters
+            while len(tail) > 1 and fm.horizontalAdvance("…" + " ".join(tail)) > room:
+                tail.pop(0)
+            return [first, fm.elidedText("…" + " ".join(tail), Qt.TextElideMode.ElideLeft, room)]
+        first = longer
+    return [first]
+
+
 # The engine's reasons for not running a call that may come many times in a row: what the grouped card says.
 _DUPLICATE = "duplicate call: "
 _PLURAL_HEADINGS = {"Query": "Queries", "Expression": "Expressions", "Command": "Commands", "URL": "URLs"}
@@ -216,7 +242,18 @@ class ToolCard(QFrame):
         self._describe()
 
     def _header_height(self) -> int:
-        return _PAD + self._row() + (self.fontMetrics().height() + 2 if self._note_shown() else 0) + _PAD
+        lines = len(self._note_lines()) if self._note_shown() else 0
+        return _PAD + self._row() + (lines * self.fontMetrics().height() + 2 if lines else 0) + _PAD
+
+    def _note_lines(self, width: int | None = None) -> list[str]:
+        """The closed card's note in at most two lines of the card's width (see _two_lines): cut to one line,
+        the cut fell on what the note is for ("Turn on “Allow Go code (…", "in Settings → Lim…")."""
+        return _two_lines(self.fontMetrics(), self._note_text, max(40, (width or self.width()) - 24))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self._note_shown() and self.contentsMargins().top() != self._header_height():
+            self._relayout()  # the note takes one line more, or one less, at the new width
 
     def _note_shown(self) -> bool:
         """The reason is under the header while the card is closed; open, the details say it in full under
@@ -601,10 +638,11 @@ class ToolCard(QFrame):
             painter.setFont(self.font())
             painter.setPen(c.errortext if self._status == "error" else c.muted)
             fm = painter.fontMetrics()
-            note = fm.elidedText(self._note_text, Qt.TextElideMode.ElideRight, width - 24)
             # The app's own sentence, in the window's direction (see _details_html), not its first letter's.
             painter.setLayoutDirection(self.layoutDirection())
-            painter.drawText(QRectF(12, top + row + 1, width - 24, fm.height()), _LEFT_MIDDLE, note)
+            for i, line in enumerate(self._note_lines(width)):
+                painter.drawText(QRectF(12, top + row + 1 + i * fm.height(), width - 24, fm.height()), _LEFT_MIDDLE,
+                                 line)
 
     def hideEvent(self, event) -> None:  # noqa: N802
         shared_spinner().discard(self)
