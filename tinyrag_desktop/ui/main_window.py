@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from PySide6.QtCore import QEvent, QObject, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
-from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFrame, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QApplication, QDockWidget, QFrame, QHBoxLayout, QLabel,
                                QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
                                QWidget)
 
@@ -37,6 +37,7 @@ from .find_bar import FindBar
 from .focus_ring import FocusRing
 from .icons import app_icon
 from ..tool_words import window_words
+from .header31 import persona_box
 from .menus import build_menus
 from .screen31 import fitted
 from .settings_dialog import SettingsDialog
@@ -181,13 +182,8 @@ class MainWindow(QMainWindow):
         title_font = self.title_label.font()
         title_font.setPointSizeF(title_font.pointSizeF() * 1.15)
         self.title_label.setFont(title_font)
-        self.persona = QComboBox(header)
-        self.persona.setObjectName("persona")
-        self.persona.setAccessibleName("Persona for this chat")
-        self.persona.setToolTip("The persona (system prompt) this chat answers with")
+        persona_label, self.persona = persona_box(header)
         self.persona.currentTextChanged.connect(self._persona_changed)
-        persona_label = QLabel("Persona", header)
-        persona_label.setBuddy(self.persona)
         hrow.addWidget(self.title_label, 1)
         hrow.addWidget(persona_label)
         hrow.addWidget(self.persona)
