@@ -16,10 +16,14 @@ class _PersonaBox(QComboBox):
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
-        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.setMinimumContentsLength(PERSONA_SHOWN)
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.view().setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.currentTextChanged.connect(lambda name: self.setToolTip(f"{name}\n{_ABOUT}" if name else _ABOUT))
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        # as wide as the longest name, up to about PERSONA_SHOWN letters
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), PERSONA_SHOWN * self.fontMetrics().averageCharWidth() + 40), hint.height())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         # A narrow window may squeeze it to a few letters: the narrowest window stays as narrow as it was.
