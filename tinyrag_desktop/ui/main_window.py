@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
-from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QFrame, QHBoxLayout, QLabel,
+from PySide6.QtWidgets import (QApplication, QDockWidget, QFrame, QHBoxLayout, QLabel,
                                QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
                                QWidget)
 
@@ -38,7 +38,9 @@ from .find_bar import FindBar
 from .focus_ring import FocusRing
 from .icons import app_icon
 from ..tool_words import window_words
+from .header31 import persona_box
 from .menus import build_menus
+from .screen31 import fitted
 from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
 from .status import ServerStatus
@@ -75,7 +77,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle("tinyRAG Desktop")
         self.setWindowIcon(app_icon())
-        self.resize(1180, 780)
+        self.resize(fitted(QSize(1180, 780), self))  # on a 1024×600 screen Send was below its edge
         self.data_dir = Path(data_dir)
         self.settings = settings
         self.store, damaged = open_chat_store(self.data_dir)  # raises ChatStoreError when it cannot be opened
@@ -185,13 +187,8 @@ class MainWindow(QMainWindow):
         title_font = self.title_label.font()
         title_font.setPointSizeF(title_font.pointSizeF() * 1.15)
         self.title_label.setFont(title_font)
-        self.persona = QComboBox(header)
-        self.persona.setObjectName("persona")
-        self.persona.setAccessibleName("Persona for this chat")
-        self.persona.setToolTip("The persona (system prompt) this chat answers with")
+        persona_label, self.persona = persona_box(header)
         self.persona.currentTextChanged.connect(self._persona_changed)
-        persona_label = QLabel("Persona", header)
-        persona_label.setBuddy(self.persona)
         hrow.addWidget(self.title_label, 1)
         hrow.addWidget(persona_label)
         hrow.addWidget(self.persona)
@@ -919,8 +916,14 @@ class MainWindow(QMainWindow):
             a.set_regenerate_visible(i == len(answers) - 1 and not self.bridge.is_running())
 
     def _set_streaming(self, on: bool) -> None:
-        self.send_button.setVisible(not on)
-        self.stop_button.setVisible(on)
+        # The focus goes to the button taking the pressed one's place: hidden with the focus on it, Qt gave
+        # the focus to the status bar's model button, where the next Space opened the model menu.
+        gone, shown = (self.send_button, self.stop_button) if on else (self.stop_button, self.send_button)
+        had_focus = gone.hasFocus() or self.focusWidget() is gone  # the window's focus, active or not
+        shown.setVisible(True)
+        if had_focus:
+            shown.setFocus(Qt.FocusReason.OtherFocusReason)
+        gone.setVisible(False)
         self.menus.stop.setEnabled(on)
         self.status.set_busy(on)
 

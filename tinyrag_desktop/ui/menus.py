@@ -5,11 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication, QDialog, QDialogButtonBox, QDockWidget, QLabel, QMessageBox, QVBoxLayout, QWidget,
+    QApplication, QDialog, QDialogButtonBox, QDockWidget, QFrame, QLabel, QMessageBox, QScrollArea, QStyle,
+    QVBoxLayout, QWidget,
 )
+
+from .screen31 import fitted
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -165,7 +168,10 @@ def shortcut_rows(actions: list[QAction]) -> list[tuple[str, str]]:
              ("Edit your last question (Esc cancels)", "↑ in the empty message box"),
              ("Next / previous match, in the find bar", "Enter / Shift+Enter"), ("Close the find bar", "Esc"),
              ("Move between cards and buttons", "Tab / Shift+Tab"), ("Open or close a tool card", "Space"),
-             ("Rename / delete the selected chat", "F2 / Delete")]
+             ("Rename / delete the selected chat", "F2 / Delete"),
+             ("Bring back the chat just deleted, in the chats list", "Ctrl+Z"),
+             ("Go to the start / end of the conversation", "Home / End"),
+             ("Select all of a passage you clicked in", "Ctrl+A")]
     return rows
 
 
@@ -177,14 +183,32 @@ def show_shortcuts(win: "MainWindow", actions: list[QAction]) -> QDialog:
     rows = "".join(f"<tr><td style='padding:3px 18px 3px 0'>{name}</td><td><b>{keys}</b></td></tr>"
                    for name, keys in shortcut_rows(actions))
     label = QLabel(f"<table>{rows}</table>", dialog)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByKeyboard
-                                  | Qt.TextInteractionFlag.TextSelectableByMouse)
-    layout.addWidget(label)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setWordWrap(True)  # on a narrow screen a long row wraps rather than hiding its keys on the right
+    # The list scrolls, and the dialog is no larger than the screen: at 200 % on a 1080p screen, or with an
+    # 18 pt font on 1024×600, its last rows and Close were below the screen's edge. The list itself takes
+    # the focus, so the arrows and Page Down scroll it.
+    scroll = QScrollArea(dialog)
+    scroll.setObjectName("shortcutsList")
+    scroll.setAccessibleName("Keyboard shortcuts")
+    scroll.setFrameShape(QFrame.Shape.NoFrame)
+    scroll.setWidgetResizable(True)
+    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    scroll.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    scroll.setWidget(label)
+    layout.addWidget(scroll)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
     buttons.rejected.connect(dialog.reject)
     layout.addWidget(buttons)
+    bar = dialog.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, dialog)
+    margins = layout.contentsMargins()
+    want = QSize(label.sizeHint().width() + bar + margins.left() + margins.right() + 4,
+                 label.sizeHint().height() + buttons.sizeHint().height() + layout.spacing()
+                 + margins.top() + margins.bottom() + 4)
+    dialog.resize(fitted(want, win))
     dialog.finished.connect(dialog.deleteLater)
     dialog.open()
+    scroll.setFocus(Qt.FocusReason.OtherFocusReason)
     return dialog
 
 

@@ -14,11 +14,11 @@ import re
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
-                               QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit,
-                               QPushButton, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QBoxLayout, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
+                               QFormLayout, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit,
+                               QPushButton, QSizePolicy, QTabWidget, QVBoxLayout, QWidget)
 
 from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed
 from ..firstrun import is_chat_model
@@ -213,6 +213,38 @@ def _show(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+class _ModelRow(QWidget):
+    """The model box with Test connection beside it, or under it when the two do not fit side by side: with
+    an 18 pt font on a 1024×600 screen the button was squeezed to "nnection & load r", cut on both sides."""
+
+    def __init__(self, field: QWidget, button: QPushButton, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._field, self._button = field, button
+        self._row = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self._row.setContentsMargins(0, 0, 0, 0)
+        self._row.addWidget(field, 1)
+        self._row.addWidget(button)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)  # no gaps when stacked
+
+    def _side_by_side(self) -> int:
+        return self._field.minimumSizeHint().width() + self._row.spacing() + self._button.sizeHint().width()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        # as narrow as the wider of the two: the button goes under the box rather than being cut
+        hint = super().minimumSizeHint()
+        return QSize(max(self._field.minimumSizeHint().width(), self._button.sizeHint().width()), hint.height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        wanted = (QBoxLayout.Direction.LeftToRight if event.size().width() >= self._side_by_side()
+                  else QBoxLayout.Direction.TopToBottom)
+        if self._row.direction() != wanted:
+            self._row.setDirection(wanted)
+            self._row.setAlignment(self._button, Qt.AlignmentFlag(0) if wanted == QBoxLayout.Direction.LeftToRight
+                                   else Qt.AlignmentFlag.AlignLeft)
+            self.updateGeometry()
+        super().resizeEvent(event)
+
+
 class SettingsDialog(QDialog):
     """Edits a copy of the settings; ``saved`` carries the new Settings when the user clicks Save."""
 
@@ -297,13 +329,10 @@ class SettingsDialog(QDialog):
             box = QVBoxLayout()
             box.setSpacing(2)
             if name == "chat_model":
-                row = QHBoxLayout()
-                row.addWidget(field.widget, 1)
                 self.test_button = QPushButton(page)  # its text, with its mnemonic: below
                 self.test_button.setObjectName("testConnection")
                 self.test_button.clicked.connect(self.test_connection)
-                row.addWidget(self.test_button)
-                box.addLayout(row)
+                box.addWidget(_ModelRow(field.widget, self.test_button, page))
                 self.test_result = QLabel("", page)
                 self.test_result.setObjectName("testResult")
                 self.test_result.setWordWrap(True)

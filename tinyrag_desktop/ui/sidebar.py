@@ -65,6 +65,11 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
            "November", "December")
 
 
+# What a screen reader says of a day heading: "Chats from today, heading" (a month: "Chats from March 2026").
+_HEARD = {"Today": "Chats from today", "Yesterday": "Chats from yesterday",
+          "Previous 7 days": "Chats from the previous 7 days", "Previous 30 days": "Chats from the previous 30 days"}
+
+
 ANSWERING = "\nStill answering"  # the tooltip's last line while the chat's answer is being written
 
 # Rows added to the chats list at once when it is filled (more than a window shows), then per event-loop turn.
@@ -103,6 +108,10 @@ class _FocusRing(QStyledItemDelegate):
             painter.drawRoundedRect(QRectF(option.rect).adjusted(1, 1, -1, -1), 6, 6)
             painter.restore()
 
+    def createEditor(self, parent: QWidget, option, index) -> QWidget:  # noqa: N802 - Qt's name
+        editor = super().createEditor(parent, option, index)
+        editor.setAccessibleName("Chat title")  # F2's box had no name: a screen reader said only "edit"
+        return editor
 
     def _paint_hit(self, painter: QPainter, option, index, title: str, snippet: str) -> None:
         """A search hit: its title, and under it the words found in the muted colour, each line cut short
@@ -471,6 +480,9 @@ class ChatsSidebar(QFrame):
         font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
         item.setFont(font)
         item.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        # Read as what it is, not as one more chat ("Today" among the titles): a list item has no heading role.
+        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{_HEARD.get(text, f'Chats from {text}')}, heading")
+        item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, "The chats below were last used then")
         return item
 
     def _chat_items(self) -> list[QListWidgetItem]:

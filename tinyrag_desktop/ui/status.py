@@ -119,7 +119,9 @@ class ServerStatus:
     def show_settings(self, settings: Mapping[str, Any]) -> None:
         self.server.setText(f"Server: {settings['base_url']}")
         self.chosen = str(settings["chat_model"] or "")
-        self.model.setText(f"Model: {model_label(self.chosen) if self.chosen else 'server default'} ▾")
+        shown = model_label(self.chosen) if self.chosen else "server default"
+        self.model.setText(f"Model: {shown} ▾")
+        self.model.setAccessibleName(f"Model: {shown}")  # a screen reader said only "Model"
         self.model.setToolTip(f"{self.chosen}\nChoose the model for the next answers" if self.chosen else
                               "Choose the model for the next answers")
 

@@ -13,6 +13,7 @@ from ..tools.nanogo_tool import OUTPUT_CUT, split_output
 from ..tools.rag import EMPTY_MESSAGE, NO_MATCH
 from ..tool_words import DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_note, sentence, split_advice, window_words
 from ..tools.shell import DENIED, status_note
+from .access31 import announce, expanded_changed, expander
 from .bidi import set_text_direction
 from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
 from .theme import colors
@@ -58,6 +59,32 @@ _WAITING_NOTE = "Waiting for you to allow or deny this command."
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def _two_lines(fm: QFontMetrics, text: str, room: int) -> list[str]:
+    """``text`` broken between words into at most two lines of ``room`` pixels. A second line too long is cut
+    at its start ("…raise “Tool calls per round” in Settings → Limits."): a note ends with what to do."""
+    if fm.horizontalAdvance(text) <= room:
+        return [text]
+    words, first = text.split(" "), ""
+    for i, word in enumerate(words):
+        longer = f"{first} {word}" if first else word
+        if fm.horizontalAdvance(longer) > room:
+            if not first:  # a first word wider than the card: cut anywhere
+                cut = len(word)
+                while cut > 1 and fm.horizontalAdvance(text[:cut]) > room:
+                    cut -= 1
+                first, rest = text[:cut], text[cut:]
+            else:
+                rest = " ".join(words[i:])
+            if fm.horizontalAdvance(rest) <= room:
+                return [first, rest]
+            tail = rest.split(" ")  # whole words dropped from its start, not letters
+            while len(tail) > 1 and fm.horizontalAdvance("…" + " ".join(tail)) > room:
+                tail.pop(0)
+            return [first, fm.elidedText("…" + " ".join(tail), Qt.TextElideMode.ElideLeft, room)]
+        first = longer
+    return [first]
 
 
 # The engine's reasons for not running a call that may come many times in a row: what the grouped card says.
@@ -163,6 +190,7 @@ class _Details(QTextBrowser):
         return None
 
 
+@expander  # a screen reader hears a button that opens and closes, not a frame
 class ToolCard(QFrame):
     """A card whose badge turns from running to done, error or skipped; click or Space shows details."""
 
@@ -214,7 +242,18 @@ class ToolCard(QFrame):
         self._describe()
 
     def _header_height(self) -> int:
-        return _PAD + self._row() + (self.fontMetrics().height() + 2 if self._note_shown() else 0) + _PAD
+        lines = len(self._note_lines()) if self._note_shown() else 0
+        return _PAD + self._row() + (lines * self.fontMetrics().height() + 2 if lines else 0) + _PAD
+
+    def _note_lines(self, width: int | None = None) -> list[str]:
+        """The closed card's note in at most two lines of the card's width (see _two_lines): cut to one line,
+        the cut fell on what the note is for ("Turn on “Allow Go code (…", "in Settings → Lim…")."""
+        return _two_lines(self.fontMetrics(), self._note_text, max(40, (width or self.width()) - 24))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self._note_shown() and self.contentsMargins().top() != self._header_height():
+            self._relayout()  # the note takes one line more, or one less, at the new width
 
     def _note_shown(self) -> bool:
         """The reason is under the header while the card is closed; open, the details say it in full under
@@ -393,6 +432,7 @@ class ToolCard(QFrame):
         ran, and nothing failed. ``ran`` is
         False for a call the engine refused before running it (an unknown or disabled tool): no time shown."""
         off = off_note(error, self._tool) is not None
+        was_running = self._status == "running"
         self._status = "skipped" if error == DENIED or off else _FROM_ENGINE.get(status, "error")
         self._source, self._error, self._result = source, error, result
         self._result_bytes, self._elapsed_ms = result_bytes, elapsed_ms
@@ -415,7 +455,17 @@ class ToolCard(QFrame):
         self._describe()
         if self._details is not None:
             self._details.setHtml(self._details_html())
+        if was_running and self._status != "running" and self._live():
+            # ✓ or ✗ came while the focus was elsewhere (the message box, the answer): said, as it is seen
+            announce(self, self.accessibleName() + (f". {self._note_text}" if self._note_text else ""))
         self.statusChanged.emit(self._status)
+
+    def _live(self) -> bool:
+        """True while the answer holding this card streams (not rebuilt from the history)."""
+        widget = self.parentWidget()
+        while widget is not None and not hasattr(widget, "streaming"):
+            widget = widget.parentWidget()
+        return bool(widget is not None and widget.streaming)
 
     def mark_stopped(self) -> None:
         """The answer was stopped while this tool ran: not a failure of the tool, so the neutral state."""
@@ -440,7 +490,10 @@ class ToolCard(QFrame):
             self.setAccessibleName(f"Tool {self._tool}, {words}")
             detail = f"{self._input_heading()}: {_one_line(self._query)[:200]}"
         if self._error:
-            detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {self._reason()}"
+            # Only the reason: what the model was told after it ("Write for example: <tool name=…>") was read
+            # aloud, markup and all.
+            reason = self._reason() if self.denied or self.off else split_advice(self._reason())[0]
+            detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {reason}"
         elif self._source:
             detail += f". Source: {self._source}"
         if self._value():
@@ -464,6 +517,7 @@ class ToolCard(QFrame):
         self._relayout()
         self.update()  # the header's note comes or goes
         self._describe()
+        expanded_changed(self)
         self.expandedChanged.emit(on)
 
     def details_text(self) -> str:
@@ -584,10 +638,11 @@ class ToolCard(QFrame):
             painter.setFont(self.font())
             painter.setPen(c.errortext if self._status == "error" else c.muted)
             fm = painter.fontMetrics()
-            note = fm.elidedText(self._note_text, Qt.TextElideMode.ElideRight, width - 24)
             # The app's own sentence, in the window's direction (see _details_html), not its first letter's.
             painter.setLayoutDirection(self.layoutDirection())
-            painter.drawText(QRectF(12, top + row + 1, width - 24, fm.height()), _LEFT_MIDDLE, note)
+            for i, line in enumerate(self._note_lines(width)):
+                painter.drawText(QRectF(12, top + row + 1 + i * fm.height(), width - 24, fm.height()), _LEFT_MIDDLE,
+                                 line)
 
     def hideEvent(self, event) -> None:  # noqa: N802
         shared_spinner().discard(self)

@@ -1,0 +1,55 @@
+"""ux31: a closed tool card's reason takes two lines where one would cut the setting it names."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+
+from tests.sse_server import Stream
+
+from .conftest import ask_and_wait, tokens
+
+_OFF = '<tool name="nanogo"><source>fmt.Println(1)</source></tool>'
+
+
+def _inked_rows(card, top: int, bottom: int) -> int:
+    """How many pixel rows between ``top`` and ``bottom`` hold text (pixels far from the card's colour)."""
+    image = card.grab().toImage()
+    ratio = image.devicePixelRatio()
+    back = image.pixelColor(int(card.width() * ratio) - int(20 * ratio), int(top * ratio))
+    rows = 0
+    for y in range(int(top * ratio), int(bottom * ratio)):
+        if any(_far(image.pixelColor(x, y), back) for x in range(int(14 * ratio), int(card.width() * ratio // 2))):
+            rows += 1
+    return rows
+
+
+def _far(a: QColor, b: QColor) -> bool:
+    return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue()) > 120
+
+
+def test_a_narrow_cards_reason_wraps_to_a_second_line_that_keeps_the_setting(make_window, server, qloop):
+    # At 560 px it read "This tool is off. Turn on “Allow Go code (…": the setting's name was what was cut.
+    server.queue(Stream(tokens("Let me see. " + _OFF)), Stream(tokens("That tool is off here.")))
+    win = make_window(server.base_url, allow_nanogo=False)
+    win.resize(560, 700)
+    assert qloop.run(ask_and_wait(win, "Try it")) == "done"
+    [card] = win.view.answers()[-1].cards()
+    line = card.fontMetrics().height()
+    assert card.fontMetrics().horizontalAdvance(card.note) > card.width() - 24  # one line could not hold it
+    assert card.height() >= 7 + 22 + 2 * line + 7  # two lines of note under the header row
+    second = card.height() - 7 - line
+    assert _inked_rows(card, second, card.height() - 7) > line // 3  # something is drawn on the second line
+    lines = card._note_lines()
+    assert len(lines) == 2 and "Settings" in lines[1] and "“Allow Go code (nanoGo)”" in " ".join(lines)
+    card.set_expanded(True)  # open, the details say it whole, and the note goes
+    assert card.height() > 0 and not card._note_shown()
+
+
+def test_a_reason_that_fits_keeps_the_card_one_line_high(make_window, server, qloop):
+    server.queue(Stream(tokens("Let me see. " + _OFF)), Stream(tokens("That tool is off here.")))
+    win = make_window(server.base_url, allow_nanogo=False)
+    win.resize(1400, 700)
+    assert qloop.run(ask_and_wait(win, "Try it")) == "done"
+    [card] = win.view.answers()[-1].cards()
+    assert card._note_lines() == [card.note]
+    assert card.height() < 7 + 22 + 2 * card.fontMetrics().height() + 7

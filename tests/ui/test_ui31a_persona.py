@@ -1,0 +1,35 @@
+"""ux31: a long persona name no longer takes the chat header's room, and Alt+P goes to the persona box."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from tests.sse_server import Stream
+
+from .conftest import ask_and_wait, tokens, wait_until
+
+LONG = "Senior financial analyst for the northern region quarterly reporting team (detailed)"
+
+
+def test_a_long_persona_name_is_cut_and_leaves_the_title_its_room(make_window, server, qloop):
+    # An 80-character name made the box 525 px wide; at 1024 px the title read "Please explain in …".
+    server.queue(Stream(tokens("ok")))
+    win = make_window(server.base_url, personas={"Assistant": "x", LONG: "z"})
+    win.resize(1024, 600)
+    win._select_persona(LONG)
+    assert qloop.run(ask_and_wait(win, "Please explain in detail how the quarterly reports are assembled")) == "done"
+    qloop.run(wait_until(lambda: win.persona.width() > 0))
+    assert win.persona.currentText() == LONG
+    assert win.persona.width() <= 40 * win.persona.fontMetrics().averageCharWidth()
+    assert win.title_label.width() > 2 * win.persona.width() - 100
+    assert LONG in win.persona.toolTip()  # the whole name, where the box shows its start
+
+
+def test_alt_p_goes_to_the_persona_box(make_window, server, qloop, qtbot):
+    win = make_window(server.base_url)
+    win.activateWindow()
+    qloop.run(wait_until(win.isActiveWindow))
+    win.composer.setFocus()
+    qtbot.keyClick(win.composer, Qt.Key.Key_P, Qt.KeyboardModifier.AltModifier)
+    qloop.run(wait_until(lambda: QApplication.focusWidget() is win.persona, timeout=2))

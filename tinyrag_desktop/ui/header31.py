@@ -1,0 +1,61 @@
+"""The chat header's persona box, with its label: as wide as a short name, however long the persona's is."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QComboBox, QLabel, QStyle, QStyleOptionComboBox, QStylePainter, QWidget
+
+# Characters of a persona's name the box shows; a longer one is cut with "…" (the open list shows it whole).
+# An 80-character name made the box 525 px wide and cut the chat's title to "Please explain in …".
+PERSONA_SHOWN = 22
+_ABOUT = "The persona (system prompt) this chat answers with"
+
+
+class _PersonaBox(QComboBox):
+    """A combo box that cuts a long current name with "…" (Qt's own cuts it off mid-letter at its edge)."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.view().setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.currentTextChanged.connect(lambda name: self.setToolTip(f"{name}\n{_ABOUT}" if name else _ABOUT))
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        # as wide as the longest name, up to about PERSONA_SHOWN letters
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), PERSONA_SHOWN * self.fontMetrics().averageCharWidth() + 40), hint.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        # A narrow window may squeeze it to a few letters: the narrowest window stays as narrow as it was.
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), 8 * self.fontMetrics().averageCharWidth() + 40), hint.height())
+
+    def showPopup(self) -> None:  # noqa: N802 - Qt's name
+        # the open list as wide as its longest name (up to the window's width), not as the box
+        widest = max((self.fontMetrics().horizontalAdvance(self.itemText(i)) for i in range(self.count())),
+                     default=0)
+        room = self.window().width() - 40 if self.window() is not None else widest
+        self.view().setMinimumWidth(max(self.width(), min(widest + 40, room)))
+        super().showPopup()
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                            QStyle.SubControl.SC_ComboBoxEditField, self)
+        option.currentText = self.fontMetrics().elidedText(option.currentText, Qt.TextElideMode.ElideRight,
+                                                           max(0, field.width() - 4))
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
+
+
+def persona_box(parent: QWidget) -> tuple[QLabel, QComboBox]:
+    """The "Persona" label (Alt+P goes to the box) and the box choosing the chat's persona."""
+    box = _PersonaBox(parent)
+    box.setObjectName("persona")
+    box.setAccessibleName("Persona for this chat")
+    box.setToolTip(_ABOUT)
+    label = QLabel("&Persona", parent)
+    label.setBuddy(box)
+    return label, box
