@@ -8,9 +8,9 @@ from PySide6.QtGui import QAccessible, QAccessibleActionInterface, QAccessibleAn
 from PySide6.QtWidgets import QAbstractItemView, QApplication
 
 from tests.sse_server import Stream
-from tinyrag_desktop.ui import access31
+from tinyrag_desktop.ui import access
 
-from .conftest import ask_and_wait, tokens, wait_until
+from .conftest import ask_and_wait, tokens
 from .test_window import TWO_TOOLS
 
 
@@ -41,7 +41,7 @@ def test_a_card_turning_done_or_failed_is_announced_and_its_reason_reads_no_mark
         if isinstance(event, QAccessibleAnnouncementEvent):
             said.append(event.message())
 
-    monkeypatch.setattr(access31, "_send", record)
+    monkeypatch.setattr(access, "_send", record)
     server.queue(Stream(tokens('<tool name="calcula"><query>1 + 1</query></tool>\n')),
                  Stream(tokens('<tool name="calculate"><query>1 + 1</query></tool>\n')), Stream(tokens("2")))
     win = make_window(server.base_url)
@@ -61,7 +61,7 @@ def test_cards_rebuilt_from_the_history_are_not_announced(make_window, server, q
     win = make_window(server.base_url)
     assert qloop.run(ask_and_wait(win, "Two sums")) == "done"
     said: list[object] = []
-    monkeypatch.setattr(access31, "_send", lambda e: isinstance(e, QAccessibleAnnouncementEvent) and said.append(e))
+    monkeypatch.setattr(access, "_send", lambda e: isinstance(e, QAccessibleAnnouncementEvent) and said.append(e))
     chat = win.chat_id
     win.new_chat()
     win.open_chat(chat)

@@ -8,7 +8,7 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QScrollArea
 
-from tinyrag_desktop.ui import screen31
+from tinyrag_desktop.ui import screen_fit
 from tinyrag_desktop.ui.menus import shortcut_rows
 
 SMALL = QRect(0, 0, 960, 540)  # 1920×1080 at 200 %
@@ -24,7 +24,7 @@ def test_the_first_window_fits_the_screen(qloop, server, tmp_path, monkeypatch):
     from tinyrag_desktop.settings import defaults
     from tinyrag_desktop.ui.main_window import MainWindow
 
-    monkeypatch.setattr(screen31, "free_area", lambda _widget=None: SMALL)
+    monkeypatch.setattr(screen_fit, "free_area", lambda _widget=None: SMALL)
     free = _free()
     win = MainWindow(tmp_path / "data", defaults().replace(base_url=server.base_url, network_tools=False))
     try:
@@ -39,7 +39,7 @@ def test_the_first_window_fits_the_screen(qloop, server, tmp_path, monkeypatch):
 def test_the_shortcuts_list_scrolls_and_its_close_button_is_on_the_screen(make_window, server, qloop, qtbot,
                                                                           monkeypatch):
     win = make_window(server.base_url)
-    monkeypatch.setattr(screen31, "free_area", lambda _widget=None: SMALL)
+    monkeypatch.setattr(screen_fit, "free_area", lambda _widget=None: SMALL)
     win.menus.shortcuts.trigger()
     dialog = win.findChild(QDialog, "shortcutsDialog")
     qtbot.waitExposed(dialog)

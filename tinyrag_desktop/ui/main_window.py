@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFrame, QHBoxLayout, Q
 from ..chats import ChatInfo, ChatStoreError, StoredMessage, open_chat_store
 from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..settings import Settings, save_settings
-from . import export, window_layout
+from . import export, tab_order, window_layout
 from .answer import AnswerWidget
 from .answer_saving import AnswerSaver
 from .bridge import EngineBridge
@@ -38,9 +38,9 @@ from .find_bar import FindBar
 from .focus_ring import FocusRing
 from .icons import app_icon
 from ..tool_words import window_words
-from .header31 import persona_box
+from .header import persona_box
 from .menus import build_menus
-from .screen31 import fitted
+from .screen_fit import fitted
 from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
 from .status import ServerStatus
@@ -378,30 +378,8 @@ class MainWindow(QMainWindow):
         return True
 
     def tab_stops(self) -> list[QWidget]:
-        """Where Tab stops, in the window's layout order: the chats, the chat's header, a notice, the
-        conversation and its answers from the top, the message box, the knowledge panel where it is docked
-        (first when on the left), the status bar's model button. Within each part, Qt's own order (answers
-        arrange theirs: cards, code links, sources, then Copy and Regenerate)."""
-        regions = list(self._regions)
-        dock = getattr(self, "kb_dock", None)  # not made yet while the window is being built
-        if dock is not None and not dock.isFloating():  # a floating panel is a window of its own
-            area = self.dockWidgetArea(dock)
-            first = area in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
-            regions = [dock, *regions] if first else [*regions, dock]
-        regions.append(self.statusBar())
-        groups: list[list[QWidget]] = [[] for _ in regions]
-        tab = Qt.FocusPolicy.TabFocus
-        widget = self.nextInFocusChain()
-        while widget is not self and widget is not None:
-            # Stops of their own only: a widget with a focus proxy (the panel, its tabs) hands it on.
-            if widget.focusPolicy() & tab and widget.focusProxy() is None and widget.isVisible() \
-                    and widget.isEnabled():
-                for group, region in zip(groups, regions):
-                    if region.isAncestorOf(widget):
-                        group.append(widget)
-                        break
-            widget = widget.nextInFocusChain()
-        return [w for group in groups for w in group]
+        """Where Tab stops, in the window's layout order (see tab_order.tab_stops)."""
+        return tab_order.tab_stops(self, self._regions, getattr(self, "kb_dock", None))
 
     def _style_chrome(self) -> None:
         """The style sheet goes on the chrome only; the conversation paints itself (see theme.py)."""

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from .screen31 import fitted
+from .screen_fit import fitted
 
 if TYPE_CHECKING:
     from .main_window import MainWindow

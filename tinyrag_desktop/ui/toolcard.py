@@ -13,7 +13,7 @@ from ..tools.nanogo_tool import OUTPUT_CUT, split_output
 from ..tools.rag import EMPTY_MESSAGE, NO_MATCH
 from ..tool_words import DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_note, sentence, split_advice, window_words
 from ..tools.shell import DENIED, status_note
-from .access31 import announce, expanded_changed, expander
+from .access import announce, expanded_changed, expander
 from .bidi import set_text_direction
 from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
 from .theme import colors

@@ -38,7 +38,7 @@ def _limits(args) -> tuple[float, int]:
 
 
 def run(args) -> int:
-    from .sandbox import run_sandboxed
+    from .sandbox import Interrupted, run_sandboxed
 
     try:
         source = _read(args.file)
@@ -46,20 +46,28 @@ def run(args) -> int:
         print(f"nanogo: cannot read {args.file}: {e.strerror}", file=sys.stderr)
         return 2
     timeout, memory = _limits(args)
-    res = run_sandboxed(source, timeout=timeout, memory_mb=memory)
-    out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
     try:
-        if out is not None:
-            out.write(res.stdout.encode("utf-8", "surrogateescape"))
-            out.flush()
-        else:
-            sys.stdout.write(res.stdout)
+        res = run_sandboxed(source, timeout=timeout, memory_mb=memory)
+    except Interrupted as stop:  # Ctrl+C: what the program printed until then, then the usual "Stopped."
+        _print_output(stop.result.stdout)
+        raise
+    try:
+        _print_output(res.stdout)
     except OSError as exc:  # run as its own module (tinyrag-desktop nanogo says it in cli.main)
         return _output_failed(exc)
     if res.stderr:
         sys.stderr.write(res.stderr)
         sys.stderr.flush()
     return res.exit_code
+
+
+def _print_output(text: str) -> None:
+    out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
+    if out is not None:
+        out.write(text.encode("utf-8", "surrogateescape"))
+        out.flush()
+    else:
+        sys.stdout.write(text)
 
 
 def _output_failed(exc: OSError) -> int:
