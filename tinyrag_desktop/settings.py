@@ -336,6 +336,29 @@ def _unused(path: Path) -> Path:
     return candidate
 
 
+def try_save_settings(data_dir: Path, settings: Settings) -> str | None:
+    """Write ``settings.json`` (see save_settings): None when written, else why not, in words that say what
+    to do (the window keeps the edits)."""
+    try:
+        save_settings(data_dir, settings)
+        return None
+    except OSError as exc:
+        return _write_problem(data_dir, exc)
+
+
+def _write_problem(data_dir: Path, exc: OSError) -> str:
+    import errno
+
+    where = Path(data_dir) / SETTINGS_FILE
+    if exc.errno == errno.ENOSPC or exc.errno == errno.EDQUOT:
+        why = "the disk is full. Free some space, then save again."
+    elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        why = "its folder cannot be written (it is read-only, or belongs to another user)."
+    else:
+        why = f"{(exc.strerror or str(exc)).rstrip('.')}."
+    return f"Could not save the settings in {where}: {why}"
+
+
 def save_settings(data_dir: Path, settings: Settings) -> Path:
     """Write ``settings.json`` atomically: a crash leaves the old file or the new one, never half of one."""
     data_dir = Path(data_dir)

@@ -19,8 +19,45 @@ async def export_chat(win: MainWindow, path: Path, fmt: str, chat_id: str | None
     if chat_id is None:
         raise ChatStoreError("There is nothing to export yet: this chat has no messages.")
     text = win.store.to_html(chat_id) if fmt == "html" else win.store.to_markdown(chat_id)
-    await asyncio.to_thread(Path(path).write_text, text, "utf-8")
+    await asyncio.to_thread(write_whole, Path(path), text)
     return Path(path)
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a file beside it, renamed over it once whole: an export that fails
+    (a full disk, a USB stick pulled out) leaves an earlier file of that name as it was, not cut short."""
+    import os
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def failure_words(path: str, exc: BaseException) -> str:
+    """Why an export failed, in words: what happened to the file, and what to do."""
+    import errno
+
+    code = getattr(exc, "errno", None)
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        why = "the disk is full. Free some space, or choose another place."
+    elif code in (errno.EACCES, errno.EPERM, errno.EROFS):
+        why = "that folder cannot be written. Choose another place."
+    elif isinstance(exc, OSError):
+        why = f"{(exc.strerror or str(exc)).rstrip('.')}."
+    else:
+        why = str(exc)
+    return f"The chat was not exported to {path}: {why} A file already there was left as it was."
 
 
 def export_dialog(win: MainWindow, fmt: str, chat_id: str | None = None) -> None:
@@ -35,4 +72,4 @@ def export_dialog(win: MainWindow, fmt: str, chat_id: str | None = None) -> None
     if path:
         task = asyncio.ensure_future(export_chat(win, Path(path), fmt, chat_id))
         task.add_done_callback(lambda t: win.statusBar().showMessage(
-            f"Exported to {path}" if not t.exception() else f"Export failed: {t.exception()}", 6000))
+            f"Exported to {path}" if not t.exception() else failure_words(path, t.exception()), 10000))

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFrame, QHBoxLayout, Q
 
 from ..chats import ChatInfo, ChatStoreError, StoredMessage, open_chat_store
 from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
-from ..settings import Settings, save_settings
+from ..settings import Settings, try_save_settings
 from . import export, tab_order, window_layout
 from .answer import AnswerWidget
 from .answer_saving import AnswerSaver
@@ -910,7 +910,9 @@ class MainWindow(QMainWindow):
         dialog = SettingsDialog(self.settings, self._list_models, self)
         dialog.setStyleSheet(style_sheet(colors().dark))
         dialog.personasRenamed.connect(self._personas_renamed)
-        dialog.saved.connect(self.apply_settings)
+        # written on Save: a failed write keeps the dialog open, with the edits
+        dialog.commit = lambda settings: try_save_settings(self.data_dir, settings)
+        dialog.saved.connect(lambda settings: self.apply_settings(settings, save=False, said=True))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
         return dialog
@@ -921,13 +923,11 @@ class MainWindow(QMainWindow):
         self.apply_settings(self.settings.replace(chat_model=name))
         self.statusBar().showMessage(f"Answers now come from {name or 'the server default model'}.", 5000)
 
-    def apply_settings(self, settings: Settings, *, save: bool = True) -> None:
+    def apply_settings(self, settings: Settings, *, save: bool = True, said: bool = False) -> None:
         """Save to settings.json (unless ``save`` is False) and use from the next request on (no restart)."""
-        try:
-            if save:
-                save_settings(self.data_dir, settings)
-        except OSError as exc:
-            self.problem("Settings", f"Could not save the settings: {exc}")
+        problem = try_save_settings(self.data_dir, settings) if save else None
+        if problem:
+            self.problem("Settings", problem)
             return
         theme_changed = settings["theme"] != self.settings["theme"]
         runs_changed = bool(settings["allow_nanogo"]) != bool(self.settings["allow_nanogo"])
@@ -938,7 +938,7 @@ class MainWindow(QMainWindow):
             self.view.refresh_run_links()  # Run links on Go blocks come or go at once
         self._fill_personas()
         self.check_server()
-        if save:
+        if save or said:
             self.statusBar().showMessage("Settings saved; they apply to the next question.", 5000)
         self.settingsApplied.emit(settings)
 

@@ -394,6 +394,8 @@ class SettingsDialog(QDialog):
         page = QWidget(self)
         self._personas: dict[str, str] = dict(self._settings["personas"])
         self.renamed_personas: dict[str, str] = {}  # a saved name -> its name now
+        # Writes the settings on Save, before ``saved``: None when they were written, else why not
+        self.commit: Callable[[Settings], str | None] | None = None
         row = QHBoxLayout(page)
         left = QVBoxLayout()
         self.persona_list = QListWidget(page)
@@ -582,6 +584,11 @@ class SettingsDialog(QDialog):
             self.result_settings = self.values()
         except SettingsError as exc:
             self._say_problem(str(exc))
+            self.problem.show()
+            return
+        problem = self.commit(self.result_settings) if self.commit is not None else None
+        if problem:  # not saved (a full disk): the dialog stays, with every edit, and says why
+            self._say_problem(problem)
             self.problem.show()
             return
         renamed = {old: new for old, new in self.renamed_personas.items() if old != new}

@@ -1,0 +1,75 @@
+"""Settings and exports that cannot be written: the edits and the earlier file are kept, and the words say
+what happened and what to do."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import pytest
+
+import tinyrag_desktop.settings as settings_module
+import tinyrag_desktop.ui.export as export
+from tinyrag_desktop.settings import load_settings
+
+_FULL = OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_settings_that_cannot_be_saved_keep_the_dialog_open_with_the_edits(make_window, server, qtbot,
+                                                                           monkeypatch):
+    win = make_window(server.base_url)
+    dialog = win.open_settings()
+    qtbot.waitExposed(dialog)
+    dialog.field("temperature").setText("0.3")
+
+    def full(*_args, **_kwargs):
+        raise _FULL
+
+    monkeypatch.setattr(settings_module, "save_settings", full)
+    dialog.save_button.click()
+    assert dialog.isVisible() and dialog.field("temperature").text() == "0.3"
+    assert "disk is full" in dialog.problem_text and "Errno" not in dialog.problem_text
+    assert win.settings["temperature"] != 0.3  # nothing was applied that was not saved
+    monkeypatch.undo()
+    dialog.save_button.click()  # space freed: Save again
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+    assert win.settings["temperature"] == 0.3 and load_settings(win.data_dir)[0]["temperature"] == 0.3
+
+
+def test_a_persona_renamed_in_settings_that_cannot_be_saved_leaves_the_chats_as_they_were(
+        make_window, server, qtbot, monkeypatch):
+    win = make_window(server.base_url)
+    chat = win.store.new_chat(persona=next(iter(win.settings["personas"])))
+    dialog = win.open_settings()
+    renamed = []
+    dialog.personasRenamed.connect(renamed.append)
+    dialog.renamed_personas[chat.persona] = "Renamed"
+    monkeypatch.setattr(settings_module, "save_settings", lambda *_a, **_k: (_ for _ in ()).throw(_FULL))
+    dialog.save_button.click()
+    assert renamed == [] and win.store.get_chat(chat.id).persona == chat.persona
+    dialog.reject()
+
+
+def test_an_export_that_fails_leaves_the_earlier_file_whole(tmp_path, monkeypatch):
+    earlier = tmp_path / "chat.html"
+    earlier.write_text("<html>the earlier export, whole</html>")
+
+    import os
+
+    def full(_fd):
+        raise _FULL
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError):
+        export.write_whole(earlier, "<html>" + "a new export " * 10_000)
+    assert earlier.read_text() == "<html>the earlier export, whole</html>"
+    assert [p.name for p in tmp_path.iterdir()] == ["chat.html"]  # no part file left beside it
+    words = export.failure_words(str(earlier), _FULL)
+    assert "disk is full" in words and "left as it was" in words and "Errno" not in words
+
+
+def test_an_export_replaces_the_earlier_file_when_it_is_written(tmp_path):
+    earlier = tmp_path / "chat.md"
+    earlier.write_text("old")
+    export.write_whole(earlier, "new ✓")
+    assert earlier.read_text(encoding="utf-8") == "new ✓" and len(list(Path(tmp_path).iterdir())) == 1
