@@ -515,8 +515,69 @@ def open_chat_store(data_dir: Path | str) -> tuple[ChatStore, str | None]:
     path = Path(data_dir) / DB_FILE
     kept = _set_aside(path)
     log.warning("chat history %s is damaged (%s); kept as %s", path, damaged.reason, kept)
-    return ChatStore(data_dir), (f"The chat history was damaged ({damaged.reason}); a new one was started. "
-                                 f"The old file was kept as {kept}.")
+    store = ChatStore(data_dir)
+    chats, total = _salvage(kept, store)
+    if chats:
+        return store, (f"The chat history was damaged ({damaged.reason}). {chats} of its {total} chats were "
+                       f"read back into a new one; the damaged file was kept as {kept}.")
+    return store, (f"The chat history was damaged ({damaged.reason}); a new one was started. "
+                   f"The old file was kept as {kept}.")
+
+
+def _salvage(kept: Path, store: ChatStore) -> tuple[int, int]:
+    """Copy into ``store`` what SQLite can still read of the damaged history ``kept``: each table read in
+    its own order (no index: a damaged index, the most common damage, hid chats that were all still
+    there), up to the first damaged page of it. Returns the chats copied and the chats the file names."""
+    beside = [Path(f"{kept}{end}") for end in ("-wal", "-shm") if not Path(f"{kept}{end}").exists()]
+    try:
+        src = sqlite3.connect(f"file:{kept}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return 0, 0
+    copied: dict[str, set] = {"chats": set(), "messages": set()}
+    try:
+        try:
+            total = src.execute("SELECT count(*) FROM chats").fetchone()[0]
+        except sqlite3.Error:
+            total = 0
+        theirs = table_columns(src)
+        ours = table_columns(store._db)
+        with store._tx() as db:
+            for table, key, parent, parent_key in (("chats", "id", None, None),
+                                                   ("messages", "id", "chats", "chat_id"),
+                                                   ("tool_calls", None, "messages", "message_id")):
+                columns = sorted(ours.get(table, set()) & theirs.get(table, set()))
+                if not columns:
+                    continue
+                insert = (f"INSERT OR IGNORE INTO {table}({', '.join(columns)}) "
+                          f"VALUES ({', '.join('?' * len(columns))})")
+                rows = src.execute(f"SELECT {', '.join(columns)} FROM {table}")
+                while True:
+                    try:
+                        row = rows.fetchone()
+                    except sqlite3.Error:  # a damaged page: what came before it is kept
+                        break
+                    if row is None:
+                        break
+                    values = dict(zip(columns, row))
+                    if parent is not None and values.get(parent_key) not in copied[parent]:
+                        continue  # its chat, or its message, could not be read
+                    try:
+                        db.execute(insert, row)
+                    except sqlite3.Error:
+                        continue  # a row damaged past its constraints
+                    if key is not None:
+                        copied[table].add(values[key])
+    except (sqlite3.Error, ChatStoreError) as exc:
+        log.warning("could not read back the damaged chat history %s: %s", kept, exc)
+        return 0, 0
+    finally:
+        src.close()
+        for made in beside:  # the files SQLite made to read it: the damaged one is left as it was
+            try:
+                made.unlink()
+            except OSError:
+                pass
+    return len(copied["chats"]), max(total, len(copied["chats"]))
 
 
 def _set_aside(path: Path) -> Path:

@@ -298,3 +298,29 @@ def test_a_damaged_knowledge_base_left_out_of_an_answer_is_said(make_window, ser
     assert qloop.run(ask_and_wait(win, "How many vacation days do I get?")) == "done"
     assert any(m.startswith(f"The knowledge base {path} cannot be read") and m.endswith("Answering without it.")
                and "--data-dir" not in m for m in said), said
+
+
+def test_a_history_with_a_damaged_index_is_read_back_whole_into_the_new_one(make_window, server, tmp_path):
+    # One damaged page of an index hid every chat, though each could still be read from its table.
+    data = tmp_path / "data"
+    store = ChatStore(data)
+    titles = []
+    for n in range(20):
+        chat = store.new_chat(title=f"chat {n}")
+        store.add_user_message(chat.id, f"question {n}")
+        store.add_assistant_message(chat.id, f"answer {n}", tools=())
+        titles.append(chat.title)
+    root = store._db.execute("SELECT rootpage FROM sqlite_master WHERE name='messages_by_chat'").fetchone()[0]
+    page = store._db.execute("PRAGMA page_size").fetchone()[0]
+    store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    damaged = bytearray((data / DB_FILE).read_bytes())
+    damaged[(root - 1) * page:(root - 1) * page + 200] = bytes(range(200))
+    (data / DB_FILE).write_bytes(damaged)
+    win = make_window(server.base_url, data_dir=data)
+    assert "20 of its 20 chats were read back" in win.notice_label.text()
+    assert sorted(c.title for c in win.store.list_chats()) == sorted(titles)
+    chat = next(c for c in win.store.list_chats() if c.title == "chat 7")
+    assert [m.content for m in win.store.messages(chat.id)] == ["question 7", "answer 7"]
+    assert (data / (DB_FILE + ".damaged")).read_bytes() == damaged  # kept, byte for byte, and alone
+    assert not (data / (DB_FILE + ".damaged-wal")).exists() and not (data / (DB_FILE + ".damaged-shm")).exists()
