@@ -147,3 +147,41 @@ def test_a_garbled_or_empty_lock_file_does_not_keep_the_window_from_opening(qapp
         finally:
             guard.release()
         assert not (tmp_path / LOCK_NAME).exists()
+
+
+_SLOW_FIRST = r"""
+import sys, time
+from pathlib import Path
+from PySide6.QtCore import QCoreApplication, QLockFile, QTimer
+from PySide6.QtNetwork import QLocalServer
+from tinyrag_desktop.ui.single import LOCK_NAME, server_name
+
+app = QCoreApplication([])
+folder = Path(sys.argv[1])
+lock = QLockFile(str(folder / LOCK_NAME))
+lock.setStaleLockTime(0)
+assert lock.tryLock(0)
+print("locked", flush=True)
+time.sleep(0.8)  # a window still starting: it holds the folder and does not listen yet
+server = QLocalServer()
+assert server.listen(server_name(folder))
+got = []
+server.newConnection.connect(lambda: got.append(server.nextPendingConnection()))
+QTimer.singleShot(5000, app.quit)
+app.exec()
+"""
+
+
+def test_a_second_start_waits_for_a_first_window_that_is_not_listening_yet(qapp, tmp_path):
+    # Two copies started together: the second said the first "does not answer", as it was still starting.
+    first = subprocess.Popen([sys.executable, "-c", _SLOW_FIRST, str(tmp_path)], stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "QT_QPA_PLATFORM": "offscreen",
+                                  "PYTHONPATH": os.pathsep.join(sys.path)})
+    try:
+        assert first.stdout.readline().strip() == "locked"
+        second = WindowGuard(tmp_path)
+        assert not second.claim()
+        assert second.knock()
+    finally:
+        first.kill()
+        first.communicate(timeout=10)

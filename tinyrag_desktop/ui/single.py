@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 
 LOCK_NAME = "window.lock"
 _RAISE = b"raise\n"
+_NOT_LISTENING_YET = (QLocalSocket.LocalSocketError.ServerNotFoundError,
+                      QLocalSocket.LocalSocketError.ConnectionRefusedError)
 _WRITING_SECONDS = 5.0  # a lock file younger than this may be one a starting window has not filled in yet
 
 
@@ -98,11 +100,20 @@ class WindowGuard(QObject):
         return int(pid or 0)
 
     def knock(self, timeout_ms: int = 3000) -> bool:
-        """Ask the window that holds the folder to come to the front; False when it did not answer."""
+        """Ask the window that holds the folder to come to the front; False when it did not answer.
+
+        A window started at the same moment may hold the lock and not listen yet: no socket by that name is
+        not the end of it (two copies started together, one said the other "does not answer")."""
+        deadline = time.monotonic() + timeout_ms / 1000
         socket = QLocalSocket()
-        socket.connectToServer(self.name)
-        if not socket.waitForConnected(timeout_ms):
-            return False
+        while True:
+            socket.connectToServer(self.name)
+            if socket.waitForConnected(max(1, int((deadline - time.monotonic()) * 1000))):
+                break
+            if time.monotonic() >= deadline or socket.error() not in _NOT_LISTENING_YET:
+                return False
+            socket.abort()
+            time.sleep(0.05)  # another process: nothing here to wait on
         socket.write(_RAISE)
         sent = socket.waitForBytesWritten(timeout_ms)
         socket.disconnectFromServer()
