@@ -246,3 +246,16 @@ def test_a_warning_names_a_few_of_the_personas_left_out_and_counts_the_rest(tmp_
     s, [said] = load_settings(tmp_path)
     assert len(s["personas"]) == 500 and len(said) < 400
     assert said.endswith("'p509' and 99,490 more.")
+
+
+def test_a_value_this_version_refuses_is_written_back_until_that_setting_is_changed(tmp_path):
+    # "theme": "solarized" from a newer version was reset to "system", and the next Save wrote "system"
+    # over it: going back to the newer version lost the choice.
+    (tmp_path / "settings.json").write_text(json.dumps({"theme": "solarized", "temperature": 0.4}))
+    settings, warnings = load_settings(tmp_path)
+    assert settings["theme"] == "system" and "solarized" in warnings[0]
+    save_settings(tmp_path, settings.replace(temperature=0.5, theme="system"))  # the dialog sends every field
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved["theme"] == "solarized" and saved["temperature"] == 0.5
+    save_settings(tmp_path, load_settings(tmp_path)[0].replace(theme="dark"))  # chosen here: it goes
+    assert json.loads((tmp_path / "settings.json").read_text())["theme"] == "dark"

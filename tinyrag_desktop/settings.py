@@ -205,10 +205,14 @@ OPTIONS: dict[str, Option] = {opt.name: opt for opt in SCHEMA}
 
 @dataclass(frozen=True)
 class Settings(Mapping[str, Any]):
-    """An immutable, validated view of the settings; ``extra`` holds keys this version does not know."""
+    """An immutable, validated view of the settings; ``extra`` holds keys this version does not know, and
+    ``refused`` the values it read and could not use (each replaced by its default): both are written back
+    as they were, so a value from a newer version ("theme": "solarized") outlives a Save in this one,
+    until that setting is changed here."""
 
     values: Mapping[str, Any] = field(default_factory=lambda: {o.name: o.default for o in SCHEMA})
     extra: Mapping[str, Any] = field(default_factory=dict)
+    refused: Mapping[str, Any] = field(default_factory=dict)
 
     def __getitem__(self, key: str) -> Any:
         return self.values[key]
@@ -228,15 +232,18 @@ class Settings(Mapping[str, Any]):
     def replace(self, **changes: Any) -> "Settings":
         """A copy with ``changes`` applied; raises SettingsError naming the first bad value."""
         values = dict(self.values)
+        refused = dict(self.refused)
         for key, value in changes.items():
             opt = OPTIONS.get(key)
             if opt is None:
                 raise SettingsError(f"There is no setting called {key!r}.")
             values[key] = opt.check(value)
-        return Settings(values, self.extra)
+            if values[key] != self.values[key]:  # changed here: the value this version refused goes
+                refused.pop(key, None)
+        return Settings(values, self.extra, refused)
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.extra, **self.values}
+        return {**self.extra, **self.values, **self.refused}
 
 
 def defaults() -> Settings:
@@ -250,6 +257,7 @@ def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
     """Build settings from a decoded file; bad values fall back to defaults, each with a warning."""
     values = {o.name: o.default for o in SCHEMA}
     extra: dict[str, Any] = {}
+    refused: dict[str, Any] = {}
     warnings: list[str] = []
     for key, value in raw.items():
         opt = OPTIONS.get(key)
@@ -271,7 +279,8 @@ def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
                 continue
             default = "the default personas" if opt.type is dict else f"the default, {opt.default!r}"
             warnings.append(f"{exc} Using {default}.")
-    return Settings(values, extra), warnings
+            refused[key] = value
+    return Settings(values, extra, refused), warnings
 
 
 def _usable_entries(opt: Option, value: Any) -> dict[str, str]:
