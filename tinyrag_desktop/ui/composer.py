@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+import json
+import logging
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QWidget
 
 from .bidi import text_direction
 
+log = logging.getLogger(__name__)
+
 _MIN_LINES, _MAX_LINES = 2, 10
+DRAFTS_FILE = "drafts.json"  # in the data folder: what was typed and not sent, by chat ("" a new chat)
+DRAFT_SAVE_MS = 1000  # written this long after typing stops
 # The hint in the empty box, and what it shrinks to where the whole of it would not fit in its lines.
 PLACEHOLDER = "Ask anything…  (Enter sends, Shift+Enter for a new line)"
 SHORT_PLACEHOLDER = "Ask anything…"
@@ -33,6 +44,46 @@ class Composer(QPlainTextEdit):
         self._fit()
         self.textChanged.connect(self._align)
         self._drafts: dict[str | None, str] = {}  # by chat (None: a new chat), the words typed, not sent
+        self._chat: str | None = None  # the chat whose draft is in the box
+        self._drafts_file: Path | None = None
+        self._remember: Callable[[str | None], None] | None = None
+
+    def keep_drafts_in(self, path: Path, remember: Callable[[str | None], None] | None = None) -> None:
+        """Keep the drafts in ``path`` as well, written a second after typing stops, and read those kept
+        there: a crash, a kill or a power cut no longer loses a long question being written. ``remember`` is
+        told each chat opened (the window keeps it, to open it again at the next start)."""
+        self._drafts_file, self._remember = path, remember
+        try:
+            kept = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            kept = {}
+        if isinstance(kept, dict):
+            self._drafts.update({(chat or None): text for chat, text in kept.items()
+                                 if isinstance(chat, str) and isinstance(text, str) and text.strip()})
+        self._save_timer = QTimer(self)
+        self._save_timer.setSingleShot(True)
+        self._save_timer.setInterval(DRAFT_SAVE_MS)
+        self._save_timer.timeout.connect(self.save_drafts)
+        self.textChanged.connect(self._save_timer.start)
+        self.setPlainText(self._drafts.pop(self._chat, self.toPlainText()))
+
+    def save_drafts(self) -> None:
+        """Write the drafts (the box's own included) to the file ``keep_drafts_in`` named, whole or not at all."""
+        if self._drafts_file is None:
+            return
+        drafts = {chat or "": text for chat, text in self._drafts.items()}
+        if self.toPlainText().strip():
+            drafts[self._chat or ""] = self.toPlainText()
+        tmp = None
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".drafts-", suffix=".tmp", dir=self._drafts_file.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(drafts, fh, ensure_ascii=False)
+            os.replace(tmp, self._drafts_file)
+        except OSError as exc:  # a full disk: the drafts are still in the window
+            log.warning("could not keep the drafts in %s: %s", self._drafts_file, exc)
+            if tmp is not None and os.path.exists(tmp):
+                os.unlink(tmp)
 
     def switch_draft(self, leaving: str | None, opening: str | None) -> None:
         """Keep what was typed and not sent in the chat being left, and bring back the one opened's: a draft
@@ -42,8 +93,11 @@ class Composer(QPlainTextEdit):
             self._drafts[leaving] = text
         else:
             self._drafts.pop(leaving, None)
+        self._chat = opening
         self.setPlainText(self._drafts.pop(opening, ""))
         self.moveCursor(QTextCursor.MoveOperation.End)
+        if self._remember is not None:
+            self._remember(opening)
 
     def _align(self) -> None:
         """Align the text by its direction, as a line edit (the find box) does: Arabic or Hebrew typed here ran

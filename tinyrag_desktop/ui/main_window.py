@@ -31,7 +31,7 @@ from .answer_saving import AnswerSaver
 from .bridge import EngineBridge
 from .chat_search import ChatSearch
 from .chat_view import COLUMN_MAX, ChatView
-from .composer import Composer
+from .composer import DRAFTS_FILE, Composer
 from .confirm_dialog import Confirmer
 from .elided_label import ElidedLabel
 from .find_bar import FindBar
@@ -125,8 +125,12 @@ class MainWindow(QMainWindow):
         self.status = ServerStatus(self.statusBar(), self.choose_model)
         self._connect_bridge()
         self._refresh_chats()
-        # A start picks up where the last one left off: the chat that was open, if it is still there.
+        # A start picks up where the last one left off: the chat that was open, if it is still there, and
+        # what was typed and not sent (kept as it is typed: a crash lost it)
         last = window_layout.last_chat(self.data_dir, self.store) if reopen_last else None
+        if reopen_last:
+            self.composer.keep_drafts_in(self.data_dir / DRAFTS_FILE,
+                                         lambda chat: window_layout.remember_chat(self.data_dir, chat))
         if last is not None:
             self.open_chat(last)
             # As in a new chat: what the user types goes into the message box (the focus was on New chat, the

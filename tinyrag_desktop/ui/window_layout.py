@@ -34,6 +34,14 @@ def last_chat(data_dir: Path, store: ChatStore) -> str | None:
         return None
 
 
+def remember_chat(data_dir: Path, chat_id: str | None) -> None:
+    """Keep the chat just opened as the one to open at the next start (not only when the window closes: a
+    crash reopened an empty new chat)."""
+    qs = layout_settings(data_dir)
+    qs.setValue("chat", chat_id or "")
+    qs.sync()
+
+
 def restore(win: MainWindow) -> None:
     qs = layout_settings(win.data_dir)
     # Only what saveGeometry and saveState wrote (byte arrays); anything else in a hand-edited or garbled
@@ -64,6 +72,7 @@ def save(win: MainWindow) -> None:
     qs.setValue("show_chats", win.menus.show_sidebar.isChecked() or win._sidebar_folded)
     qs.setValue("chat", win.chat_id or "")
     qs.sync()
+    win.composer.save_drafts()  # typed in the last second: the timer would not come
 
 
 # Tab's way through the window (MainWindow.focusNextPrevChild)
