@@ -183,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .ui.collector import gui_thread_gc
     from .ui.qtloop import asyncgen_hooks, on_signals, signals_noted
+    from .kb.unfinished import cut_short
     from .ui.main_window import MainWindow
     from .ui.platform_start import platform_guard
 
@@ -211,7 +212,9 @@ def main(argv: list[str] | None = None) -> int:
             first_run = is_first_run(ctx.data_dir)  # no settings file yet: look for a server, import the guide
         try:
             # A scripted --ask run asks in a new chat; a start by hand reopens the chat left open.
-            window = MainWindow(ctx.data_dir, ctx.settings, warnings=ctx.warnings, first_run=first_run,
+            # an import cut short by a crash is said at a start by hand (an --ask run would use the note up)
+            cut = () if args.ask else tuple(cut_short(ctx.data_dir))
+            window = MainWindow(ctx.data_dir, ctx.settings, warnings=(*ctx.warnings, *cut), first_run=first_run,
                                 reopen_last=not args.ask)
         except ChatStoreError as exc:  # the chat history cannot be opened: say why, and change nothing
             # to the log file; the console gets words

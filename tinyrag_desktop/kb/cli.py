@@ -293,6 +293,7 @@ def _shortened(path: str, columns: int) -> str:
 def _add(args: argparse.Namespace) -> int:
     from . import Error, ImportItem, Importer, open_store
     from .embed import Embedder
+    from .unfinished import cut_short
 
     items = [_item(i) for i in args.items] + [ImportItem("wikipedia", t) for t in args.wikipedia]
     if not items:
@@ -306,6 +307,8 @@ def _add(args: argparse.Namespace) -> int:
         log.warning("kb add: %s", exc, exc_info=True)  # the data folder's log: SQLite's own error included
         return 1
     assert kb is not None
+    for note in cut_short(ctx.data_dir):  # killed mid-import: said once, with what to do
+        print(f"note: {note}", file=sys.stderr)
     embedder = Embedder.from_settings(ctx.settings)
     chunk_size = args.chunk_size if args.chunk_size is not None else int(ctx.settings["chunk_size"])
     progress = _ProgressLine(sys.stderr, every_source=args.progress)

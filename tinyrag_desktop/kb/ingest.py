@@ -43,6 +43,7 @@ from .errors import (
     Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
 )
 from .models import Block, Chunk, Document
+from .unfinished import Marker
 from .readers import (
     GZIP_MAGIC, SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, sniff, with_utf16_bom, without_invisible,
 )
@@ -510,6 +511,7 @@ class Importer:
         self._read: list[_Read] = []  # read, not yet stored (see STORE_EVERY)
         self._read_since = 0.0
         self._read_chars = 0
+        self._marker: Marker | None = None
 
     def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
         # also kept as self.report: a Ctrl+C that ends run() can still tell what was stored before it
@@ -526,6 +528,8 @@ class Importer:
         load_id = new_load_id()
         readers = _readers_for(todo)
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
+        # a kill or a crash leaves this mark: the next start says the import was cut short (unfinished.py)
+        self._marker = Marker(self.kb.path, [i.value for i in parsed], len(todo)) if len(todo) > 1 else None
         try:
             # many sources, in many commits: the full-text index merges once, at the end
             with self.kb.importing(self.cancel) if len(todo) > 1 else nullcontext():
@@ -533,6 +537,8 @@ class Importer:
         finally:
             if readers is not None:
                 readers.close()
+            if self._marker is not None:
+                self._marker.ended()
         return report
 
     def _import_all(self, todo: list[ImportItem], folders: list[str], load_id: str, report: ImportReport,
@@ -695,6 +701,8 @@ class Importer:
         return f" (the version imported {_local_day(existing.imported_at)} stays in the knowledge base)"
 
     def _progress(self, done: int, total: int, current: str, report: ImportReport) -> None:
+        if self._marker is not None:
+            self._marker.progressed(done)
         if self.on_progress is not None:
             self.on_progress(Progress(done, total, current, len(report.failed)))
 

@@ -1,0 +1,85 @@
+"""An import killed halfway is said the next time, once, with what to do; one that ends in any other way
+leaves no mark."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.kb.cli_run import run_main
+from tinyrag_desktop.kb import Importer, open_store
+from tinyrag_desktop.kb.unfinished import SUFFIX, cut_short
+
+REPO = Path(__file__).resolve().parents[2]
+_IMPORT_SCRIPT = """
+import sys
+from tinyrag_desktop.kb import Importer, open_store
+kb = open_store(sys.argv[1])
+def progress(p):
+    print(p.done, flush=True)
+Importer(kb, chunk_size=300, on_progress=progress).run([sys.argv[2]])
+"""
+
+
+def _folder(tmp_path: Path, files: int) -> Path:
+    folder = tmp_path / "many notes"
+    folder.mkdir()
+    paragraph = "Sea otters float on their backs and crack shells on their chests. " * 40
+    for n in range(files):
+        (folder / f"doc{n:03}.md").write_text(f"# Doc {n}\n\n" + "\n\n".join([paragraph] * 12), encoding="utf-8")
+    return folder
+
+
+def test_an_import_killed_halfway_is_said_once_at_the_next_start(tmp_path, data_dir, capsys):
+    folder = _folder(tmp_path, 300)
+    proc = subprocess.Popen([sys.executable, "-c", _IMPORT_SCRIPT, str(data_dir), str(folder)],
+                            stdout=subprocess.PIPE, text=True, cwd=REPO)
+    assert proc.stdout is not None
+    for line in proc.stdout:  # well under way, its mark written with a count past its first
+        if int(line) >= 40 and any(data_dir.glob(f"*{SUFFIX}")):
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    proc.stdout.close()
+    code, _out, err = run_main(capsys, "add", str(tmp_path / "missing.md"), "--data-dir", str(data_dir))
+    assert "note: An import into the knowledge base was cut short" in err
+    assert "of 300 sources were stored" in err and str(folder) in err and "add the same files again" in err
+    assert not list(data_dir.glob(f"*{SUFFIX}")) and cut_short(data_dir) == []  # said once
+
+
+def test_a_finished_a_stopped_and_a_failed_import_leave_no_mark(tmp_path, data_dir):
+    folder = _folder(tmp_path, 5)
+    kb = open_store(data_dir)
+    try:
+        Importer(kb).run([str(folder)])
+        importer = Importer(kb, force=True)
+        importer.cancel.set()  # stopped by the user: they know
+        importer.run([str(folder)])
+        Importer(kb).run([str(folder), str(tmp_path / "no such file.md")])
+    finally:
+        kb.close()
+    assert not list(data_dir.glob(f"*{SUFFIX}")) and cut_short(data_dir) == []
+
+
+def test_a_mark_of_a_running_import_is_not_said(tmp_path, data_dir):
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        (data_dir / f"import-{sleeper.pid}{SUFFIX}").write_text(
+            f'{{"pid": {sleeper.pid}, "started": 0, "asked": ["/notes"], "total": 9, "done": 3}}')
+        assert cut_short(data_dir) == []  # the command line importing beside the window
+    finally:
+        sleeper.kill()
+        sleeper.wait(10)
+    said = cut_short(data_dir)
+    assert len(said) == 1 and "about 3 of 9 sources" in said[0] and "/notes" in said[0]
+
+
+def test_a_url_with_a_password_is_not_written_in_the_mark(tmp_path, data_dir):
+    from tinyrag_desktop.kb.unfinished import Marker
+
+    mark = Marker(data_dir / "knowledge.db", ["https://ann:secret@example.org/page", "/notes"], 2)
+    text = mark.path.read_text()
+    mark.ended()
+    assert "secret" not in text and "ann:***@example.org" in text
