@@ -69,7 +69,7 @@ def test_growing_memory_hits_the_cap():
     src = "var all [][]int\nfor {\n\tall = append(all, make([]int, 100000))\n}"
     res = run_sandboxed(src, timeout=20, memory_mb=200)
     assert (res.status, res.exit_code) == ("limit", 1)
-    assert "memory" in res.stderr
+    assert "memory" in res.stderr and "nanoGo memory (MB)" in res.stderr  # and how to raise it
 
 
 def test_goroutine_bomb_and_deadlock():

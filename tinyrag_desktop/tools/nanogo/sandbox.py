@@ -38,6 +38,7 @@ class Interrupted(KeyboardInterrupt):
 
 # What a limit message ends with: where the limit is set, in the window and on the command line.
 RAISE_TIMEOUT = "raise 'Tool timeout' in Settings or pass --tool-timeout SECONDS"
+RAISE_MEMORY = "raise 'nanoGo memory (MB)' in Settings, or nanogo_memory_mb in settings.json"
 
 
 def cpu_limit(timeout: float) -> int:
@@ -107,7 +108,7 @@ def _result(code: int | None, out: bytes, err: bytes, why: str | None, timeout: 
         return RunResult(stdout, f"nanoGo: time limit exceeded: killed after {timeout:g}s, the tool timeout "
                          f"({RAISE_TIMEOUT})\n", 1, "limit")
     if why == "memory":
-        return RunResult(stdout, f"nanoGo: memory limit exceeded ({memory_mb} MB)\n"
+        return RunResult(stdout, f"nanoGo: memory limit exceeded ({memory_mb} MB; {RAISE_MEMORY})\n"
                          "fatal error: runtime: out of memory\n", 1, "limit")
     if code is not None and code < 0:
         sig = -code
