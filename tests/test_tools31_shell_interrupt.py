@@ -9,12 +9,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.sse_server import ScriptedLLMServer, Stream
+from tests.tools.test_shell import process_gone, wait_until
 from tinyrag_desktop.tools.shell import ShellTimeout, run_command
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX process groups and /bin/sh")
@@ -29,29 +29,6 @@ def _pid(path: Path) -> int | None:
     except FileNotFoundError:
         return None
     return int(text) if text.isdigit() else None
-
-
-def _gone(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return True
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] == "Z"
-
-
-async def _until(condition, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.02)
-    return condition()
 
 
 def _watch_loop_errors() -> list[dict]:
@@ -73,14 +50,14 @@ async def _settle() -> None:
 async def test_tools31_cancelled_command_reports_nothing_and_dies(tmp_path: Path) -> None:
     seen = _watch_loop_errors()
     task = asyncio.ensure_future(run_command(SLEEPER, tmp_path, 60))
-    assert await _until(lambda: _pid(tmp_path / "sleeper.pid") is not None)
+    assert await wait_until(lambda: _pid(tmp_path / "sleeper.pid") is not None, 10)
     pid = _pid(tmp_path / "sleeper.pid")
-    assert pid is not None and not _gone(pid)
+    assert pid is not None and not process_gone(pid)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
     await _settle()
-    assert await _until(lambda: _gone(pid)), f"the command {pid} survived the cancel"
+    assert await wait_until(lambda: process_gone(pid), 10), f"the command {pid} survived the cancel"
     assert [c.get("message") for c in seen] == []
 
 
@@ -110,7 +87,7 @@ def test_tools31_ctrl_c_during_a_shell_command_prints_no_asyncio_noise(tmp_path:
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             pid_file = data / "work" / "sleeper.pid"
-            assert asyncio.run(_until(lambda: _pid(pid_file) is not None, 30)), "the command never started"
+            assert asyncio.run(wait_until(lambda: _pid(pid_file) is not None, 30)), "the command never started"
             pid = _pid(pid_file)
             assert pid is not None
             proc.send_signal(signal.SIGINT)
@@ -122,4 +99,4 @@ def test_tools31_ctrl_c_during_a_shell_command_prints_no_asyncio_noise(tmp_path:
     assert proc.returncode == 130
     assert "Stopped." in err
     assert "never retrieved" not in err and "GatheringFuture" not in err and "Traceback" not in err, err
-    assert asyncio.run(_until(lambda: _gone(pid))), f"the command {pid} survived Ctrl+C"
+    assert asyncio.run(wait_until(lambda: process_gone(pid), 10)), f"the command {pid} survived Ctrl+C"

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 from urllib.parse import urlsplit
 
+from .files import write_whole
+
 log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.json"
@@ -373,20 +375,5 @@ def save_settings(data_dir: Path, settings: Settings) -> Path:
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / SETTINGS_FILE
-    import tempfile  # here: the command line's verbs read settings, and start faster without it
-
-    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=data_dir)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(settings.to_json(), fh, indent=2, sort_keys=True, ensure_ascii=False)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_whole(path, json.dumps(settings.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     return path

@@ -9,18 +9,11 @@ import sys
 from pathlib import Path
 
 from tests.kb.cli_run import run_main
+from tests.kb.test_crash_and_tool import _IMPORT_SCRIPT
 from tinyrag_desktop.kb import Importer, open_store
 from tinyrag_desktop.kb.unfinished import SUFFIX, cut_short
 
 REPO = Path(__file__).resolve().parents[2]
-_IMPORT_SCRIPT = """
-import sys
-from tinyrag_desktop.kb import Importer, open_store
-kb = open_store(sys.argv[1])
-def progress(p):
-    print(p.done, flush=True)
-Importer(kb, chunk_size=300, on_progress=progress).run([sys.argv[2]])
-"""
 
 
 def _folder(tmp_path: Path, files: int) -> Path:

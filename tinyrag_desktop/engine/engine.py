@@ -12,7 +12,6 @@ import asyncio
 import dataclasses
 import json
 import logging
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mappi
 
 import httpx
 
+from ..files import write_whole
 from ..protocol import InvalidBlock, TextChunk, ThinkSplitter, ToolCall, XMLParseState, parse_all
 from ..protocol.think import CLOSED, REASONING
 from ..tool_words import DISABLED
@@ -639,9 +639,7 @@ def _learn(data_dir: Path, habit: tuple[str, str], opens: bool) -> None:
     (_OPENS_THINKING.add if opens else _OPENS_THINKING.discard)(habit)
     path = data_dir / THINKING_MODELS
     try:
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(sorted(_OPENS_THINKING)), encoding="utf-8")
-        os.replace(tmp, path)
+        write_whole(path, json.dumps(sorted(_OPENS_THINKING)))
     except OSError as exc:  # a read-only data folder: known for this run only
         log.warning("could not write %s: %s", path, exc)
 

@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from ..files import write_whole
+
 log = logging.getLogger(__name__)
 
 SUFFIX = ".unfinished"
@@ -47,9 +49,7 @@ class Marker:
         mark = {"pid": os.getpid(), "started": time.time(), "asked": self._asked, "total": self._total,
                 "done": done}
         try:
-            tmp = self.path.with_name(self.path.name + ".tmp")
-            tmp.write_text(json.dumps(mark), encoding="utf-8")
-            os.replace(tmp, self.path)
+            write_whole(self.path, json.dumps(mark))
         except OSError as exc:  # a full disk or a read-only folder: the import goes on without its mark
             log.debug("no import mark in %s: %s", self.path.parent, exc)
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -13,6 +11,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QWidget
 
+from ..files import write_whole
 from .bidi import text_direction
 
 log = logging.getLogger(__name__)
@@ -74,16 +73,10 @@ class Composer(QPlainTextEdit):
         drafts = {chat or "": text for chat, text in self._drafts.items()}
         if self.toPlainText().strip():
             drafts[self._chat or ""] = self.toPlainText()
-        tmp = None
         try:
-            fd, tmp = tempfile.mkstemp(prefix=".drafts-", suffix=".tmp", dir=self._drafts_file.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(drafts, fh, ensure_ascii=False)
-            os.replace(tmp, self._drafts_file)
+            write_whole(self._drafts_file, json.dumps(drafts, ensure_ascii=False))
         except OSError as exc:  # a full disk: the drafts are still in the window
             log.warning("could not keep the drafts in %s: %s", self._drafts_file, exc)
-            if tmp is not None and os.path.exists(tmp):
-                os.unlink(tmp)
 
     def switch_draft(self, leaving: str | None, opening: str | None) -> None:
         """Keep what was typed and not sent in the chat being left, and bring back the one opened's: a draft

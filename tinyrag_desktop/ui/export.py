@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QFileDialog
 
 from ..chats import ChatStoreError
+from ..files import write_whole
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -21,27 +22,6 @@ async def export_chat(win: MainWindow, path: Path, fmt: str, chat_id: str | None
     text = win.store.to_html(chat_id) if fmt == "html" else win.store.to_markdown(chat_id)
     await asyncio.to_thread(write_whole, Path(path), text)
     return Path(path)
-
-
-def write_whole(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a file beside it, renamed over it once whole: an export that fails
-    (a full disk, a USB stick pulled out) leaves an earlier file of that name as it was, not cut short."""
-    import os
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def failure_words(path: str, exc: BaseException) -> str:
