@@ -143,3 +143,16 @@ def test_opening_a_new_knowledge_base_another_program_is_creating_waits_for_it(
     finally:
         kb.close()
         first.close()
+
+
+def test_a_chunk_size_for_unchanged_sources_says_it_needs_force(tmp_path, capsys):
+    from tests.kb.cli_run import run_main
+
+    doc = tmp_path / "doc.md"
+    doc.write_text("# Doc\n\n" + "A sentence about otters and their shells. " * 200)
+    data = tmp_path / "data"
+    assert run_main(capsys, "add", str(doc), "--data-dir", str(data))[0] == 0
+    code, _out, err = run_main(capsys, "add", str(doc), "--chunk-size", "300", "--data-dir", str(data))
+    assert code == 0 and "1 unchanged source keeps its passages (add --force" in err
+    code, _out, err = run_main(capsys, "add", str(doc), "--chunk-size", "300", "--force", "--data-dir", str(data))
+    assert code == 0 and "--chunk-size applies" not in err

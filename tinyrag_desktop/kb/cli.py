@@ -343,6 +343,10 @@ def _add(args: argparse.Namespace) -> int:
     if report.offline:  # the command line asked for what its own settings forbid: say how to allow it
         print(_how_to_go_online(args, ctx.data_dir), file=sys.stderr)
     print(report.summary())
+    if args.chunk_size is not None and report.unchanged and not args.force:  # said: it seemed ignored
+        print(f"note: --chunk-size applies to what is read now; {len(report.unchanged):,} unchanged "
+              f"source{'s keep their' if len(report.unchanged) != 1 else ' keeps its'} passages (add --force to "
+              "cut them again).", file=sys.stderr)
     stored = report.added or report.updated or report.unchanged
     failed = [f for f in report.failed if f.location not in report.offline]
     # stopped (the disk is full): what was not tried is not imported, whatever was stored before it
