@@ -22,9 +22,10 @@ import re
 import sqlite3
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .markdown_prep import blocks_apart, nest_lists
 from .sqlitefiles import missing_columns, table_columns
@@ -307,23 +308,29 @@ class ChatStore:
         with self._tx() as db:
             db.execute("UPDATE chats SET deleted=NULL WHERE id=?", (chat_id,))
 
+    @contextmanager
+    def _waiting(self, wait: float | None) -> Iterator[None]:
+        """Within the block, wait at most ``wait`` seconds for another program's lock (None: the usual 5)."""
+        if wait is None:
+            yield
+            return
+        self._db.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+        try:
+            yield
+        finally:
+            self._db.execute("PRAGMA busy_timeout = 5000")  # sqlite3.connect's own default
+
     def purge_deleted(self, wait: float | None = None, *, chats: Iterable[str] | None = None,
                       before: float | None = None) -> int:
         """Forget the deleted chats for good (with ``chats`` or ``before``, only those named, and those deleted
         before that time); ``wait``: at most so many seconds for another program's lock (the window closing
         need not wait the usual five: the next close purges them)."""
-        if wait is not None:
-            self._db.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
-        try:
-            with self._tx() as db:
-                if chats is None and before is None:
-                    return db.execute("DELETE FROM chats WHERE deleted IS NOT NULL").rowcount
-                named = list(chats or ())
-                return db.execute(f"DELETE FROM chats WHERE deleted IS NOT NULL AND (deleted < ? OR id IN "
-                                  f"({','.join('?' * len(named))}))", (before or 0, *named)).rowcount
-        finally:
-            if wait is not None:
-                self._db.execute("PRAGMA busy_timeout = 5000")  # sqlite3.connect's own default
+        with self._waiting(wait), self._tx() as db:
+            if chats is None and before is None:
+                return db.execute("DELETE FROM chats WHERE deleted IS NOT NULL").rowcount
+            named = list(chats or ())
+            return db.execute(f"DELETE FROM chats WHERE deleted IS NOT NULL AND (deleted < ? OR id IN "
+                              f"({','.join('?' * len(named))}))", (before or 0, *named)).rowcount
 
     def search(self, text: str) -> list[ChatInfo]:
         """Chats whose title or any message contains ``text`` (case-insensitive), newest first.
@@ -347,15 +354,16 @@ class ChatStore:
                               route: dict[str, Any] | None = None, stats: dict[str, Any] | None = None,
                               status: str = "done", error: str | None = None,
                               tools: Iterable[StoredTool] = (), message_id: int | None = None,
-                              replacing: int | None = None) -> StoredMessage:
+                              replacing: int | None = None, wait: float | None = None) -> StoredMessage:
         """Store an answer with all its tool calls in one transaction: all of it is kept, or none.
 
         ``message_id``: the answer stored so far, while it streamed, written over with this one (its tool
         calls too); ``replacing``: an earlier answer this one replaces (Regenerate), removed in the same
-        transaction, so that a crash leaves one answer or the other, never none."""
+        transaction, so that a crash leaves one answer or the other, never none. ``wait``: at most so many
+        seconds for another program's lock (the usual five otherwise)."""
         now = created = time.time()
         tools = tuple(tools)
-        with self._tx() as db:
+        with self._waiting(wait), self._tx() as db:
             if replacing is not None and replacing != message_id:
                 db.execute("DELETE FROM messages WHERE id=? AND chat_id=?", (replacing, chat_id))
             row = (content, transcript, reasoning, _dumps(route), _dumps(stats), status, error)

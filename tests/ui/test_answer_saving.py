@@ -177,15 +177,35 @@ def test_an_ask_run_closing_beside_a_window_leaves_the_chat_it_offers_undo_for(m
     assert win.chat_id == chat_id and [a.content() for a in win.view.answers()] == ["Kept."]
 
 
+_WINDOW = r"""
+import asyncio, sys
+import qasync
+from PySide6.QtWidgets import QApplication
+from tinyrag_desktop.settings import defaults
+from tinyrag_desktop.ui.main_window import MainWindow
+
+app = QApplication([])
+loop = qasync.QEventLoop(app)
+asyncio.set_event_loop(loop)
+settings = defaults().replace(base_url=sys.argv[2], chat_model="scripted", network_tools=False)
+win = MainWindow(sys.argv[1], settings, reopen_last=True)  # as a start by hand opens it
+win.show()
+win.ask("Tell me a long story")
+with loop:
+    loop.run_forever()
+"""
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="kill -9")
 def test_a_window_killed_mid_answer_keeps_what_had_come(server, tmp_path):
-    """The real thing: the app's own process, killed while it streams; the file then holds the answer so far."""
+    """The real thing: a window in a process of its own, killed while it streams; the file then holds the
+    answer so far."""
     data = tmp_path / "data"
-    server.queue(Stream(tokens(" ".join([STORY] * 3), 4), delay=0.02))
+    story = " ".join([STORY] * 3)
+    server.queue(Stream(tokens(story, 4), delay=0.02))
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "tinyrag_desktop", "--data-dir", str(data), "--base-url",
-                             server.base_url, "--model", "scripted", "--ask", "Tell me a long story"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen([sys.executable, "-c", _WINDOW, str(data), server.base_url], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
         content = ""
@@ -205,5 +225,98 @@ def test_a_window_killed_mid_answer_keeps_what_had_come(server, tmp_path):
     chat = store.list_chats()[0]
     question, answer = store.messages(chat.id)
     assert question.content == "Tell me a long story"
-    assert answer.status == "stopped" and answer.error == INTERRUPTED and " ".join([STORY] * 3).startswith(answer.content)
+    assert answer.status == "stopped" and answer.error == INTERRUPTED and story.startswith(answer.content)
     store.close()
+
+
+@pytest.mark.parametrize("ending", ["stop at once", "server error"])
+def test_a_regenerate_that_brings_nothing_keeps_the_old_answer(make_window, server, qloop, tmp_path, ending):
+    from tests.sse_server import Status
+
+    data = tmp_path / "data"
+    server.queue(Stream(tokens("The first answer.")))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "A question")) == "done"
+    chat_id = win.chat_id
+    server.queue(Stream(tokens(STORY), delay=0.5) if ending == "stop at once" else Status(500, "model crashed"))
+    asked = len(server.requests)
+    finished = wait_signal(win.answerFinished, timeout=15)
+    assert win.regenerate()
+    if ending == "stop at once":  # as soon as the question reached the server, before any text came
+        qloop.run(wait_until(lambda: len(server.requests) > asked))
+        win.stop()
+    assert qloop.run(finished) == ("stopped" if ending == "stop at once" else "error")
+    assert [r[2] for r in _stored(data, chat_id)] == ["A question", "The first answer."]
+    server.queue(Stream(tokens("A better answer.")))
+    finished = wait_signal(win.answerFinished, timeout=15)
+    assert win.regenerate()  # Retry on what the window shows replaces the old answer, once
+    assert qloop.run(finished) == "done"
+    assert [r[2] for r in _stored(data, chat_id)] == ["A question", "A better answer."]
+
+
+def test_an_answer_that_could_not_be_saved_is_replaced_by_regenerate(make_window, server, qloop, tmp_path,
+                                                                     monkeypatch):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    real = win.store.add_assistant_message
+
+    def full_at_the_end(*args, **kwargs):
+        if kwargs.get("status", "done") != "stopped" or kwargs.get("error") != INTERRUPTED:
+            raise ChatStoreError("Could not write the chat history chats.sqlite3: the disk is full.")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(win.store, "add_assistant_message", full_at_the_end)
+    server.queue(Stream(tokens("Lost to a full disk.")))
+    assert qloop.run(ask_and_wait(win, "A question")) == "done"
+    assert win.notice_bar.isVisible()
+    monkeypatch.undo()  # space freed
+    server.queue(Stream(tokens("Saved this time.")))
+    finished = wait_signal(win.answerFinished, timeout=15)
+    assert win.regenerate()
+    assert qloop.run(finished) == "done"
+    assert [r[2] for r in _stored(data, win.chat_id)] == ["A question", "Saved this time."]
+    assert not win.notice_bar.isVisible()  # the notice no longer holds
+
+
+def test_a_save_while_streaming_does_not_wait_on_another_programs_lock(make_window, server, qloop, tmp_path):
+    data = tmp_path / "data"
+    server.queue(Stream(tokens(STORY, 6), delay=0.01))
+    win = make_window(server.base_url, data_dir=data)
+
+    async def scenario():
+        finished = wait_signal(win.answerFinished, timeout=30)
+        win.ask("Tell me a story")
+        await wait_until(lambda: len(win.view.answers()[-1].content()) > 60)
+        other = sqlite3.connect(data / "chats.sqlite3", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # a backup tool holding the history
+        try:
+            win._saver.save_progress()  # skipped after 0.05 s, not 5 s: the window keeps answering
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert [r[2] for r in _stored(data, win.chat_id)][1] == ""  # this save was skipped
+        win._saver.save_progress()  # the next one writes
+        assert STORY.startswith(_stored(data, win.chat_id)[1][2]) and _stored(data, win.chat_id)[1][2]
+        return await finished
+
+    assert qloop.run(scenario(), timeout=40) == "done"
+
+
+def test_a_scripted_run_keeps_no_answer_before_its_end(make_window, server, qloop, tmp_path):
+    # an --ask run beside the window: its answer, kept as "cut short" while it streamed, looked to the
+    # window like one a crash had left, with a Retry that stored a second answer
+    data = tmp_path / "data"
+    server.queue(Stream(tokens(STORY, 6), delay=0.01))
+    win = make_window(server.base_url, data_dir=data)
+    win.scripted = True
+
+    async def scenario():
+        finished = wait_signal(win.answerFinished, timeout=30)
+        win.ask("Tell me a story")
+        await wait_until(lambda: len(win.view.answers()[-1].content()) > 60)
+        win._saver.save_progress()
+        assert [r[0] for r in _stored(data, win.chat_id)] == ["user"]
+        return await finished
+
+    assert qloop.run(scenario(), timeout=40) == "done"
+    assert [r[:2] for r in _stored(data, win.chat_id)] == [("user", "done"), ("assistant", "done")]

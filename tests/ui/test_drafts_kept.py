@@ -51,3 +51,23 @@ def test_an_ask_run_keeps_no_drafts(make_window, server, qloop, tmp_path):
     win.composer.setPlainText("typed in a scripted window")
     win.composer.save_drafts()
     assert not (data / DRAFTS_FILE).exists()
+
+
+def test_a_chat_begun_in_the_window_is_the_one_reopened_and_its_sent_question_no_draft(make_window, server, qloop,
+                                                                                         tmp_path):
+    data = tmp_path / "data"
+    server.queue(Stream(tokens("An answer.")))
+    win = make_window(server.base_url, data_dir=data, reopen_last=True)
+    assert qloop.run(ask_and_wait(win, "The first question of a new chat")) == "done"
+    drafts = json.loads((data / DRAFTS_FILE).read_text(encoding="utf-8"))
+    assert "The first question of a new chat" not in drafts.values()  # written at once, not a second later
+    again = make_window(server.base_url, data_dir=data, reopen_last=True)  # after a crash
+    assert again.chat_id == win.chat_id and again.composer.toPlainText() == ""
+
+
+def test_a_drafts_file_nested_past_reading_is_passed_over(make_window, server, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / DRAFTS_FILE).write_text("[" * 200_000)
+    win = make_window(server.base_url, data_dir=data, reopen_last=True)
+    assert win.composer.toPlainText() == ""

@@ -11,6 +11,7 @@ keep, and goes in the same transaction as that first save: a crash leaves one of
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QObject, QTimer
@@ -23,6 +24,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SAVE_EVERY_MS = 2000
+# s a save while the answer streams waits for another program's lock on the history: a backup tool holding it
+# froze the window for seconds at every save; the next save tries again, and the last one waits as usual
+PROGRESS_WAIT = 0.05
+NOT_SAVED = "The last answer could not be saved."
+
+
+def not_saved_words(exc: Exception) -> str:
+    return (f"{NOT_SAVED} {exc} It stays on screen until another chat is opened; copy it (Ctrl+Shift+C) to "
+            "keep it.")
+
+
 INTERRUPTED = ("The app closed before this answer was finished; what had arrived is kept. "
                "Press Retry to ask again.")
 
@@ -30,9 +42,13 @@ INTERRUPTED = ("The app closed before this answer was finished; what had arrived
 class AnswerSaver(QObject):
     """Stores the one answer being written, while it streams and when it ends."""
 
-    def __init__(self, store: Callable[[], ChatStore], parent: QObject | None = None) -> None:
+    def __init__(self, store: Callable[[], ChatStore], parent: QObject | None = None,
+                 enabled: Callable[[], bool] = lambda: True) -> None:
         super().__init__(parent)
         self._store = store
+        # off in a scripted run (--ask): its answer, kept as "cut short", looked to the window beside it like
+        # one a crash had left, with a Retry that stored a second answer
+        self._enabled = enabled
         self._timer = QTimer(self)
         self._timer.setInterval(SAVE_EVERY_MS)
         self._timer.timeout.connect(self.save_progress)
@@ -49,9 +65,17 @@ class AnswerSaver(QObject):
         in as they come). ``replacing``: the stored answer it is to replace (Regenerate)."""
         self._answer, self._chat_id, self._raws = answer, chat_id, raws
         self._message_id, self._replacing, self._saved, self._failed = None, replacing, None, False
+        self._started = time.monotonic()
+        if not self._enabled():
+            return
         if replacing is None:  # a question with no answer yet: after a crash it says so, with Retry
             self._write(answer, "stopped", INTERRUPTED, {"outcome": "stopped"})
         self._timer.start()
+
+    @property
+    def kept_id(self) -> int | None:
+        """The row standing for the answer that last ended (or is streaming): what a Regenerate replaces."""
+        return self._message_id if self._message_id is not None else self._replacing
 
     def live_ids(self) -> set[int]:
         """The stored rows the live answer stands for: its own, and the answer it replaces (not shown twice
@@ -61,7 +85,7 @@ class AnswerSaver(QObject):
     def save_progress(self) -> None:
         """Write what has arrived, when it changed since the last save."""
         answer = self._answer
-        if answer is None:
+        if answer is None or not self._enabled():
             return
         content, tools, reasoning = answer.content(), answer.stored_tools(), answer.reasoning()
         if not (content.strip() or tools or reasoning):
@@ -69,8 +93,10 @@ class AnswerSaver(QObject):
         state = (content, len(reasoning), tuple((t.call_id, t.status) for t in tools))
         if state == self._saved:
             return
-        stats = {**(answer.stats or {}), "outcome": "stopped"}
-        if self._write(answer, "stopped", INTERRUPTED, stats, content=content, tools=tools, reasoning=reasoning):
+        stats = {**(answer.stats or {}), "outcome": "stopped",
+                 "elapsed_ms": int((time.monotonic() - self._started) * 1000)}
+        if self._write(answer, "stopped", INTERRUPTED, stats, content=content, tools=tools, reasoning=reasoning,
+                       wait=PROGRESS_WAIT):
             self._saved = state
 
     def finish(self, answer: "AnswerWidget", chat_id: str, outcome: str, transcript: str) -> StoredMessage:
@@ -78,13 +104,20 @@ class AnswerSaver(QObject):
         self._timer.stop()
         mine = answer is self._answer
         self._answer = None
-        return self._store().add_assistant_message(
+        if mine and self._replacing is not None and self._message_id is None and not (
+                answer.content().strip() or answer.stored_tools() or answer.reasoning()):
+            # Regenerate, then Stop at once or a server error: nothing came, and the old answer stays stored
+            # (the window shows what happened; Retry there replaces the old answer, reopening shows it)
+            return StoredMessage(self._replacing, "assistant", "")
+        message = self._store().add_assistant_message(
             chat_id, answer.content(), transcript=transcript, reasoning=answer.reasoning(), route=answer.route,
             stats=answer.stats, status=outcome, error=answer.error, tools=answer.stored_tools(),
             message_id=self._message_id if mine else None, replacing=self._replacing if mine else None)
+        self._message_id, self._replacing = message.id, None
+        return message
 
     def _write(self, answer: "AnswerWidget", status: str, error: str, stats: dict, *, content: str | None = None,
-               tools: list | None = None, reasoning: str | None = None) -> bool:
+               tools: list | None = None, reasoning: str | None = None, wait: float | None = None) -> bool:
         assert self._chat_id is not None
         try:
             message = self._store().add_assistant_message(
@@ -93,7 +126,7 @@ class AnswerSaver(QObject):
                 reasoning=answer.reasoning() if reasoning is None else reasoning, route=answer.route,
                 stats=stats, status=status, error=error,
                 tools=answer.stored_tools() if tools is None else tools,
-                message_id=self._message_id, replacing=self._replacing)
+                message_id=self._message_id, replacing=self._replacing, wait=wait)
         except ChatStoreError as exc:  # the end tries again, and says so if it fails too
             if not self._failed:
                 log.warning("could not keep the answer so far: %s", exc)

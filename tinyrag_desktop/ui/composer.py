@@ -54,7 +54,7 @@ class Composer(QPlainTextEdit):
         self._drafts_file, self._remember = path, remember
         try:
             kept = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # damaged, a folder, or nested past reading
             kept = {}
         if isinstance(kept, dict):
             self._drafts.update({(chat or None): text for chat, text in kept.items()
@@ -65,6 +65,17 @@ class Composer(QPlainTextEdit):
         self._save_timer.timeout.connect(self.save_drafts)
         self.textChanged.connect(self._save_timer.start)
         self.setPlainText(self._drafts.pop(self._chat, self.toPlainText()))
+
+    def sent(self, chat_id: str | None) -> None:
+        """The box's text was sent as a question of ``chat_id`` (a new chat has its id now): no draft is left
+        of it, at once (killed within the second, the sent question came back as a draft), and the chat is
+        the one to open again."""
+        if chat_id != self._chat:
+            self._chat = chat_id
+            if self._remember is not None:
+                self._remember(chat_id)
+        self._drafts.pop(None, None)
+        self.save_drafts()
 
     def save_drafts(self) -> None:
         """Write the drafts (the box's own included) to the file ``keep_drafts_in`` named, whole or not at all."""

@@ -27,7 +27,7 @@ from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..settings import Settings, try_save_settings
 from . import export, tab_order, window_layout
 from .answer import AnswerWidget
-from .answer_saving import AnswerSaver
+from .answer_saving import NOT_SAVED, AnswerSaver, not_saved_words
 from .bridge import EngineBridge
 from .chat_search import ChatSearch
 from .chat_view import COLUMN_MAX, ChatView
@@ -84,7 +84,7 @@ class MainWindow(QMainWindow):
         if damaged:
             warnings = (*warnings, damaged)
         self.bridge = EngineBridge(self)
-        self._saver = AnswerSaver(lambda: self.store, self)  # the answer being written, kept as it comes
+        self._saver = AnswerSaver(lambda: self.store, self, enabled=lambda: not self.scripted)  # kept as it comes
         self.chat_search = ChatSearch(self.store.path, self)  # the chats list's search, in a worker thread
         self.chat_search.found.connect(lambda text, chats: self.sidebar.set_chats(chats, self.chat_id, text))
         self.chat_search.failed.connect(self._chat_search_failed)
@@ -742,6 +742,7 @@ class MainWindow(QMainWindow):
             self.problem("Chat history", f"{exc}\n\nYour question is still in the message box.")
             return False
         self.composer.clear()  # only now that it is kept
+        self.composer.sent(self.chat_id)
         self.welcome.hide()
         chat = self.store.get_chat(self.chat_id)
         self.title_label.setText(chat.title if chat else "")
@@ -841,10 +842,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"The answer in {title} {done}.", 8000)
 
     def _recheck_server(self, outcome: str) -> None:
-        """Check the server again when the answer contradicts the status bar: an answer came while it said
-        "unreachable" or "model missing" (the server was started, or the model pulled, after the last check),
-        or one failed while it said "reachable". The state was only checked at the start and after Settings,
-        so a red "unreachable" stayed beside a good answer, and the model menu listed nothing."""
+        """Check the server again when the answer contradicts the status bar ("unreachable" beside a good
+        answer, "reachable" beside a failed one): it was only checked at the start and after Settings."""
         state = self.status.state
         if (outcome == "done" and state in ("down", "warn")) or (outcome == "error" and state in ("ok", "warn")):
             self.check_server()
@@ -856,10 +855,13 @@ class MainWindow(QMainWindow):
             message = self._saver.finish(answer, chat_id, outcome, transcript)
         except ChatStoreError as exc:  # said until dismissed, not in a box that stops the window
             self.statusBar().showMessage(str(exc), 10000)
-            self.show_notices([f"The last answer could not be saved. {exc} It stays on screen until another chat "
-                               "is opened; copy it (Ctrl+Shift+C) to keep it."])
+            self.show_notices([not_saved_words(exc)])
+            if self._saver.kept_id is not None:  # what Regenerate replaces: the row kept while it streamed
+                self._ids[id(answer)] = self._saver.kept_id
             return False
         self._ids[id(answer)] = message.id
+        if self.notice_bar.isVisible() and self.notice_label.text().startswith(NOT_SAVED):
+            self.notice_bar.hide()  # saved now: the notice no longer holds
         return True
 
     def stop(self) -> bool:
