@@ -375,5 +375,6 @@ def save_settings(data_dir: Path, settings: Settings) -> Path:
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / SETTINGS_FILE
-    write_whole(path, json.dumps(settings.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    write_whole(path, json.dumps(settings.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n",
+                private=True)
     return path

@@ -73,3 +73,23 @@ def test_an_export_replaces_the_earlier_file_when_it_is_written(tmp_path):
     earlier.write_text("old")
     export.write_whole(earlier, "new ✓")
     assert earlier.read_text(encoding="utf-8") == "new ✓" and len(list(Path(tmp_path).iterdir())) == 1
+
+
+def test_an_export_keeps_the_permissions_a_file_gets_and_settings_stay_private(tmp_path):
+    import os
+    import stat
+
+    from tinyrag_desktop.settings import defaults, save_settings
+
+    new = tmp_path / "new.html"
+    export.write_whole(new, "<html></html>")
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert stat.S_IMODE(new.stat().st_mode) == 0o666 & ~umask  # as any new file (it was 0600)
+    shared = tmp_path / "shared.md"
+    shared.write_text("old")
+    shared.chmod(0o664)
+    export.write_whole(shared, "new")
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o664  # written over, it keeps its own
+    save_settings(tmp_path, defaults())
+    assert stat.S_IMODE((tmp_path / "settings.json").stat().st_mode) == 0o600  # it holds the API key

@@ -85,7 +85,7 @@ class Composer(QPlainTextEdit):
         if self.toPlainText().strip():
             drafts[self._chat or ""] = self.toPlainText()
         try:
-            write_whole(self._drafts_file, json.dumps(drafts, ensure_ascii=False))
+            write_whole(self._drafts_file, json.dumps(drafts, ensure_ascii=False), private=True)
         except OSError as exc:  # a full disk: the drafts are still in the window
             log.warning("could not keep the drafts in %s: %s", self._drafts_file, exc)
 
