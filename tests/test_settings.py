@@ -259,3 +259,12 @@ def test_a_value_this_version_refuses_is_written_back_until_that_setting_is_chan
     assert saved["theme"] == "solarized" and saved["temperature"] == 0.5
     save_settings(tmp_path, load_settings(tmp_path)[0].replace(theme="dark"))  # chosen here: it goes
     assert json.loads((tmp_path / "settings.json").read_text())["theme"] == "dark"
+
+
+def test_a_value_of_the_wrong_kind_is_not_written_back(tmp_path):
+    # "hot" for a temperature is a mistake, not a newer version's choice: it warned at every start
+    (tmp_path / "settings.json").write_text(json.dumps({"temperature": "hot", "theme": "solarized"}))
+    settings, _warnings = load_settings(tmp_path)
+    save_settings(tmp_path, settings)
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved["temperature"] == settings["temperature"] and saved["theme"] == "solarized"

@@ -281,8 +281,19 @@ def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
                 continue
             default = "the default personas" if opt.type is dict else f"the default, {opt.default!r}"
             warnings.append(f"{exc} Using {default}.")
-            refused[key] = value
+            if _same_kind(opt, value):  # a newer version's choice ("solarized"), not a mistake ("hot")
+                refused[key] = value
     return Settings(values, extra, refused), warnings
+
+
+def _same_kind(opt: Option, value: Any) -> bool:
+    """Whether ``value`` is of the kind ``opt`` takes, though this version refuses it: a choice it does not
+    know or a number out of its range, as a newer version may write; not text where a number goes."""
+    if opt.type is bool:
+        return isinstance(value, bool)
+    if opt.type in (int, float):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, opt.type)
 
 
 def _usable_entries(opt: Option, value: Any) -> dict[str, str]:
