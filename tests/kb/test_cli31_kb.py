@@ -105,7 +105,6 @@ def test_kb_add_dev_stdin_says_it_is_a_pipe(tmp_path: Path) -> None:
     ("example.org", "; to import a web page, write https://example.org"),
     ("www.example.org/docs/", "; to import a web page, write https://www.example.org/docs"),
     ("notes.txt", ""),
-    ("-", "; standard input is not read: save what it gives to a file (… > notes.txt) and import that"),
 ])
 def test_a_missing_path_that_looks_like_a_web_address_gets_a_hint(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
@@ -114,6 +113,13 @@ def test_a_missing_path_that_looks_like_a_web_address_gets_a_hint(
     code, _, err = run_main(capsys, "add", "--data-dir", str(tmp_path / "data"), typed)
     assert code == 1
     assert f": no such file or folder{hint}\n" in err
+
+
+def test_kb_add_dash_says_standard_input_is_not_read_without_calling_it_missing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(capsys, "add", "--data-dir", str(tmp_path / "data"), "-")
+    assert code == 1 and '"-" (standard input) is not read by kb add: save what a command prints' in err
+    assert "no such file" not in err
 
 
 # 7. Two imports started together on a new data folder: the second waits for the first, as other writes do.

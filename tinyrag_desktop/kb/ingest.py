@@ -321,7 +321,7 @@ def _missing(value: str) -> str:
     """Why the path ``value``, which names nothing here, was not imported: with a hint when it looks like
     standard input ("-") or a web address without its scheme (a document's name, "notes.txt", does not)."""
     if value == "-":
-        return ("no such file or folder; standard input is not read: save what it gives to a file "
+        return ("\"-\" (standard input) is not read by kb add: save what a command prints to a file "
                 "(… > notes.txt) and import that")
     host = value.split("/", 1)[0]
     if _HOST.fullmatch(host) and (host.lower().startswith("www.") or "/" in value
