@@ -42,6 +42,10 @@ _TITLE_MAX = 60
 # A search in a worker thread (ChatSearcher) waits this long (s) for a lock another program holds on the file,
 # then says it could not search: in WAL mode a reader waits for no writer, so this is a rare, short wait.
 SEARCH_LOCK_WAIT = 1.0
+# A change to the history waits this long (s) for a lock another program holds, then says so: the window's
+# thread waits meanwhile (it was 5 s, a frozen window). tinyRAG's own writes (an --ask run beside the window)
+# take milliseconds; a program that holds the lock longer (a database browser) will not let go in 5 s either.
+LOCK_WAIT = 1.0
 # Every so many steps of a search's query, whether to give it up is asked: 2–4 ms apart on 3,000 chats.
 _STOP_CHECK_STEPS = 10_000
 # Rows looked up one by one past a damaged page of the history when its last row number cannot be read
@@ -199,7 +203,7 @@ class ChatStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._refuse_unwritable()
-            self._db = db = sqlite3.connect(self.path, isolation_level=None)
+            self._db = db = sqlite3.connect(self.path, isolation_level=None, timeout=LOCK_WAIT)
             db.row_factory = sqlite3.Row
             # Before anything is written into it (switching it to WAL is a write): another program's file,
             # or one from a newer tinyRAG, whose layout may have changed what this version reads.
@@ -312,7 +316,7 @@ class ChatStore:
 
     @contextmanager
     def _waiting(self, wait: float | None) -> Iterator[None]:
-        """Within the block, wait at most ``wait`` seconds for another program's lock (None: the usual 5)."""
+        """Within the block, wait at most ``wait`` seconds for another program's lock (None: LOCK_WAIT)."""
         if wait is None:
             yield
             return
@@ -320,13 +324,13 @@ class ChatStore:
         try:
             yield
         finally:
-            self._db.execute("PRAGMA busy_timeout = 5000")  # sqlite3.connect's own default
+            self._db.execute(f"PRAGMA busy_timeout = {int(LOCK_WAIT * 1000)}")
 
     def purge_deleted(self, wait: float | None = None, *, chats: Iterable[str] | None = None,
                       before: float | None = None) -> int:
         """Forget the deleted chats for good (with ``chats`` or ``before``, only those named, and those deleted
         before that time); ``wait``: at most so many seconds for another program's lock (the window closing
-        need not wait the usual five: the next close purges them)."""
+        need not wait: the next close purges them)."""
         with self._waiting(wait), self._tx() as db:
             if chats is None and before is None:
                 return db.execute("DELETE FROM chats WHERE deleted IS NOT NULL").rowcount
@@ -362,7 +366,7 @@ class ChatStore:
         ``message_id``: the answer stored so far, while it streamed, written over with this one (its tool
         calls too); ``replacing``: an earlier answer this one replaces (Regenerate), removed in the same
         transaction, so that a crash leaves one answer or the other, never none. ``wait``: at most so many
-        seconds for another program's lock (the usual five otherwise)."""
+        seconds for another program's lock (LOCK_WAIT otherwise)."""
         now = created = time.time()
         tools = tuple(tools)
         with self._waiting(wait), self._tx() as db:

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tinyrag_desktop.chats import (ChatInfo, ChatStore, ChatStoreError, StoredMessage, StoredTool, answer_markdown,
+from tinyrag_desktop.chats import (LOCK_WAIT, ChatInfo, ChatStore, ChatStoreError, StoredMessage, StoredTool, answer_markdown,
                                    export_html, title_from)
 
 
@@ -94,7 +94,7 @@ def test_purging_under_another_programs_lock_waits_only_as_long_as_asked(store, 
         store._db.set_trace_callback(None)
         other.rollback()
         other.close()
-    assert said[0] == "PRAGMA busy_timeout = 200" and said[-1] == "PRAGMA busy_timeout = 5000"
+    assert said[0] == "PRAGMA busy_timeout = 200" and said[-1] == f"PRAGMA busy_timeout = {int(LOCK_WAIT * 1000)}"
     assert store.purge_deleted() == 1  # the next time, with the lock gone
 
 
@@ -327,3 +327,19 @@ def test_a_searchs_anchors_come_back_with_its_call(store):
     store.add_assistant_message(chat.id, "There.", tools=[call])
     (answer,) = [m for m in store.messages(chat.id) if m.role == "assistant"]
     assert answer.tools[0].anchors == ('say "hi" there', None)
+
+
+def test_a_change_under_another_programs_lock_waits_a_second_not_five(store, tmp_path):
+    # the window's thread waits meanwhile: Send and Delete froze the window for 5 s before saying so
+    import sqlite3
+
+    chat = store.new_chat()
+    other = sqlite3.connect(tmp_path / "chats.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        assert store._db.execute("PRAGMA busy_timeout").fetchone()[0] == 1000 == LOCK_WAIT * 1000
+        with pytest.raises(ChatStoreError, match="another program is using it"):
+            store.delete(chat.id)
+    finally:
+        other.rollback()
+        other.close()
