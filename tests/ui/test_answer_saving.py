@@ -320,3 +320,26 @@ def test_a_scripted_run_keeps_no_answer_before_its_end(make_window, server, qloo
 
     assert qloop.run(scenario(), timeout=40) == "done"
     assert [r[:2] for r in _stored(data, win.chat_id)] == [("user", "done"), ("assistant", "done")]
+
+
+def test_an_answer_that_could_not_be_saved_is_saved_before_the_next_question(make_window, server, qloop, tmp_path,
+                                                                             monkeypatch):
+    # It was left as the empty row kept while it streamed: "The app closed before this answer was finished"
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    real = win.store.add_assistant_message
+
+    def full_at_the_end(*args, **kwargs):
+        if kwargs.get("status", "done") != "stopped" or kwargs.get("error") != INTERRUPTED:
+            raise ChatStoreError("Could not write the chat history chats.sqlite3: the disk is full.")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(win.store, "add_assistant_message", full_at_the_end)
+    server.queue(Stream(tokens("Kept after all.")))
+    assert qloop.run(ask_and_wait(win, "A question")) == "done"
+    monkeypatch.undo()  # space freed
+    server.queue(Stream(tokens("The second answer.")))
+    assert qloop.run(ask_and_wait(win, "A second question")) == "done"
+    assert [r[2] for r in _stored(data, win.chat_id)] == ["A question", "Kept after all.", "A second question",
+                                                          "The second answer."]
+    assert not win.notice_bar.isVisible()

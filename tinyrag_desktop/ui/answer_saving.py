@@ -14,7 +14,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Callable
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..chats import ChatStore, ChatStoreError, StoredMessage
 
@@ -42,6 +42,8 @@ INTERRUPTED = ("The app closed before this answer was finished; what had arrived
 class AnswerSaver(QObject):
     """Stores the one answer being written, while it streams and when it ends."""
 
+    storedLate = Signal()  # an answer whose end could not be stored is stored now (retry_pending)
+
     def __init__(self, store: Callable[[], ChatStore], parent: QObject | None = None,
                  enabled: Callable[[], bool] = lambda: True) -> None:
         super().__init__(parent)
@@ -58,12 +60,15 @@ class AnswerSaver(QObject):
         self._message_id: int | None = None
         self._replacing: int | None = None
         self._saved: object = None  # what the last save held, so an unchanged answer is not written again
+        self._pending: dict | None = None  # an answer as it ended, whose storing failed
         self._failed = False
 
     def begin(self, answer: "AnswerWidget", chat_id: str, raws: dict[str, str], replacing: int | None = None) -> None:
         """Start keeping ``answer`` of ``chat_id`` (``raws``: its tool blocks as the model wrote them, filled
         in as they come). ``replacing``: the stored answer it is to replace (Regenerate)."""
         self._answer, self._chat_id, self._raws = answer, chat_id, raws
+        self.retry_pending()  # an earlier answer whose end could not be stored: once more, then it goes
+        self._pending = None
         self._message_id, self._replacing, self._saved, self._failed = None, replacing, None, False
         self._started = time.monotonic()
         if not self._enabled():
@@ -109,11 +114,31 @@ class AnswerSaver(QObject):
             # Regenerate, then Stop at once or a server error: nothing came, and the old answer stays stored
             # (the window shows what happened; Retry there replaces the old answer, reopening shows it)
             return StoredMessage(self._replacing, "assistant", "")
-        message = self._store().add_assistant_message(
-            chat_id, answer.content(), transcript=transcript, reasoning=answer.reasoning(), route=answer.route,
-            stats=answer.stats, status=outcome, error=answer.error, tools=answer.stored_tools(),
-            message_id=self._message_id if mine else None, replacing=self._replacing if mine else None)
-        self._message_id, self._replacing = message.id, None
+        ended = dict(chat_id=chat_id, content=answer.content(), transcript=transcript, reasoning=answer.reasoning(),
+                     route=answer.route, stats=answer.stats, status=outcome, error=answer.error,
+                     tools=answer.stored_tools(), message_id=self._message_id if mine else None,
+                     replacing=self._replacing if mine else None)
+        try:
+            message = self._store().add_assistant_message(**ended)
+        except ChatStoreError:
+            self._pending = ended  # tried again before the next question (retry_pending)
+            raise
+        self._message_id, self._replacing, self._pending = message.id, None, None
+        return message
+
+    def retry_pending(self) -> StoredMessage | None:
+        """Store the answer whose end could not be stored (a full disk, a lock), as it ended: the message box
+        sends the next question after it, and it was left as the empty row kept while it streamed, "the app
+        closed before this answer was finished". None when there is none, or it still cannot be stored."""
+        if self._pending is None:
+            return None
+        try:
+            message = self._store().add_assistant_message(**self._pending)
+        except ChatStoreError as exc:
+            log.warning("the answer that could not be stored still cannot be: %s", exc)
+            return None
+        self._pending = None
+        self.storedLate.emit()
         return message
 
     def _write(self, answer: "AnswerWidget", status: str, error: str, stats: dict, *, content: str | None = None,

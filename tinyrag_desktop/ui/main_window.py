@@ -85,6 +85,7 @@ class MainWindow(QMainWindow):
             warnings = (*warnings, damaged)
         self.bridge = EngineBridge(self)
         self._saver = AnswerSaver(lambda: self.store, self, enabled=lambda: not self.scripted)  # kept as it comes
+        self._saver.storedLate.connect(lambda: NOT_SAVED in self.notice_label.text() and self.notice_bar.hide())
         self.chat_search = ChatSearch(self.store.path, self)  # the chats list's search, in a worker thread
         self.chat_search.found.connect(lambda text, chats: self.sidebar.set_chats(chats, self.chat_id, text))
         self.chat_search.failed.connect(self._chat_search_failed)
@@ -856,8 +857,7 @@ class MainWindow(QMainWindow):
         except ChatStoreError as exc:  # said until dismissed, not in a box that stops the window
             self.statusBar().showMessage(str(exc), 10000)
             self.show_notices([not_saved_words(exc)])
-            if self._saver.kept_id is not None:  # what Regenerate replaces: the row kept while it streamed
-                self._ids[id(answer)] = self._saver.kept_id
+            self._ids[id(answer)] = self._saver.kept_id  # what Regenerate replaces: the row kept while it streamed
             return False
         self._ids[id(answer)] = message.id
         if self.notice_bar.isVisible() and self.notice_label.text().startswith(NOT_SAVED):
