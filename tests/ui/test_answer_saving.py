@@ -30,6 +30,18 @@ def _stored(data: Path, chat_id: str) -> list[tuple[str, str, str, str | None]]:
                           (chat_id,)).fetchall()
 
 
+def _full_at_the_end(win, monkeypatch) -> None:
+    """The disk fills while the answer streams: what is kept as it comes is written, its end is not."""
+    real = win.store.add_assistant_message
+
+    def full_at_the_end(*args, **kwargs):
+        if kwargs.get("status", "done") != "stopped" or kwargs.get("error") != INTERRUPTED:
+            raise ChatStoreError("Could not write the chat history chats.sqlite3: the disk is full.")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(win.store, "add_assistant_message", full_at_the_end)
+
+
 def test_the_answer_is_kept_while_it_streams_and_written_over_when_it_ends(make_window, server, qloop, tmp_path):
     data = tmp_path / "data"
     server.queue(Stream(tokens(STORY, 6), delay=0.01))
@@ -258,14 +270,7 @@ def test_an_answer_that_could_not_be_saved_is_replaced_by_regenerate(make_window
                                                                      monkeypatch):
     data = tmp_path / "data"
     win = make_window(server.base_url, data_dir=data)
-    real = win.store.add_assistant_message
-
-    def full_at_the_end(*args, **kwargs):
-        if kwargs.get("status", "done") != "stopped" or kwargs.get("error") != INTERRUPTED:
-            raise ChatStoreError("Could not write the chat history chats.sqlite3: the disk is full.")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(win.store, "add_assistant_message", full_at_the_end)
+    _full_at_the_end(win, monkeypatch)
     server.queue(Stream(tokens("Lost to a full disk.")))
     assert qloop.run(ask_and_wait(win, "A question")) == "done"
     assert win.notice_bar.isVisible()
@@ -327,14 +332,7 @@ def test_an_answer_that_could_not_be_saved_is_saved_before_the_next_question(mak
     # It was left as the empty row kept while it streamed: "The app closed before this answer was finished"
     data = tmp_path / "data"
     win = make_window(server.base_url, data_dir=data)
-    real = win.store.add_assistant_message
-
-    def full_at_the_end(*args, **kwargs):
-        if kwargs.get("status", "done") != "stopped" or kwargs.get("error") != INTERRUPTED:
-            raise ChatStoreError("Could not write the chat history chats.sqlite3: the disk is full.")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(win.store, "add_assistant_message", full_at_the_end)
+    _full_at_the_end(win, monkeypatch)
     server.queue(Stream(tokens("Kept after all.")))
     assert qloop.run(ask_and_wait(win, "A question")) == "done"
     monkeypatch.undo()  # space freed
