@@ -42,10 +42,24 @@ def _full_at_the_end(win, monkeypatch) -> None:
     monkeypatch.setattr(win.store, "add_assistant_message", full_at_the_end)
 
 
-def test_the_answer_is_kept_while_it_streams_and_written_over_when_it_ends(make_window, server, qloop, tmp_path):
+def _story_window(make_window, server, tmp_path):
+    """The data folder, and a window on it whose next question gets STORY slowly, in small pieces."""
     data = tmp_path / "data"
     server.queue(Stream(tokens(STORY, 6), delay=0.01))
-    win = make_window(server.base_url, data_dir=data)
+    return data, make_window(server.base_url, data_dir=data)
+
+
+async def _telling(win, shown: int):
+    """Ask for the story and wait until more than ``shown`` characters of it are on screen; returns the
+    answer's end, to await."""
+    finished = wait_signal(win.answerFinished, timeout=30)
+    win.ask("Tell me a story")
+    await wait_until(lambda: len(win.view.answers()[-1].content()) > shown)
+    return finished
+
+
+def test_the_answer_is_kept_while_it_streams_and_written_over_when_it_ends(make_window, server, qloop, tmp_path):
+    data, win = _story_window(make_window, server, tmp_path)
 
     async def scenario():
         finished = wait_signal(win.answerFinished, timeout=30)
@@ -284,14 +298,10 @@ def test_an_answer_that_could_not_be_saved_is_replaced_by_regenerate(make_window
 
 
 def test_a_save_while_streaming_does_not_wait_on_another_programs_lock(make_window, server, qloop, tmp_path):
-    data = tmp_path / "data"
-    server.queue(Stream(tokens(STORY, 6), delay=0.01))
-    win = make_window(server.base_url, data_dir=data)
+    data, win = _story_window(make_window, server, tmp_path)
 
     async def scenario():
-        finished = wait_signal(win.answerFinished, timeout=30)
-        win.ask("Tell me a story")
-        await wait_until(lambda: len(win.view.answers()[-1].content()) > 60)
+        finished = await _telling(win, 60)
         other = sqlite3.connect(data / "chats.sqlite3", isolation_level=None)
         other.execute("BEGIN IMMEDIATE")  # a backup tool holding the history
         try:
@@ -310,15 +320,11 @@ def test_a_save_while_streaming_does_not_wait_on_another_programs_lock(make_wind
 def test_a_scripted_run_keeps_no_answer_before_its_end(make_window, server, qloop, tmp_path):
     # an --ask run beside the window: its answer, kept as "cut short" while it streamed, looked to the
     # window like one a crash had left, with a Retry that stored a second answer
-    data = tmp_path / "data"
-    server.queue(Stream(tokens(STORY, 6), delay=0.01))
-    win = make_window(server.base_url, data_dir=data)
+    data, win = _story_window(make_window, server, tmp_path)
     win.scripted = True
 
     async def scenario():
-        finished = wait_signal(win.answerFinished, timeout=30)
-        win.ask("Tell me a story")
-        await wait_until(lambda: len(win.view.answers()[-1].content()) > 60)
+        finished = await _telling(win, 60)
         win._saver.save_progress()
         assert [r[0] for r in _stored(data, win.chat_id)] == ["user"]
         return await finished
