@@ -49,12 +49,19 @@ def test_a_mistyped_option_gets_no_such_advice(data, capsys, args):
     assert code == 2 and "put -- before it" not in err
 
 
-@pytest.mark.parametrize("text", ["*", "😀", "", "(-)", ":"])
+@pytest.mark.parametrize("text", ["*", "😀", "(-)", ":"])
 def test_a_search_with_no_words_says_so(data, capsys, text):
     code, out, err = run_main(capsys, "search", text, "--data-dir", str(data))
     assert code == 0 and out == ""
     assert err == (f"no matches: {text!r} has no words to search for (symbols, emoji and punctuation are left "
                    "out); search with words your documents use\n")
+
+
+@pytest.mark.parametrize("text", ["", "  "])
+def test_an_empty_search_text_is_a_wrong_command_line_as_an_empty_question_is(data, capsys, text):
+    # it was "no matches" and exit 0, where ``ask ""`` exits 2: an unset shell variable looked like a search
+    assert run_main(capsys, "search", text, "--data-dir", str(data)) == (
+        2, "", "The search text is empty: give the words to look for.\n")
 
 
 def test_a_search_with_words_that_match_nothing_says_only_no_matches(data, capsys):

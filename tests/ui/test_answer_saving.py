@@ -17,7 +17,7 @@ import pytest
 from tests.sse_server import Stream
 from tests.ui.conftest import ask_and_wait, tokens, wait_signal, wait_until
 from tinyrag_desktop.chats import ChatStore, ChatStoreError
-from tinyrag_desktop.ui.answer_saving import INTERRUPTED
+from tinyrag_desktop.ui.answer_saving import FIRST_SAVE_MS, INTERRUPTED, SAVE_EVERY_MS
 
 ROOT = Path(__file__).resolve().parents[2]
 STORY = ("Once upon a time there was a small local model that answered every question in a steady stream. " * 6).strip()
@@ -77,6 +77,22 @@ def test_the_answer_is_kept_while_it_streams_and_written_over_when_it_ends(make_
     assert qloop.run(scenario(), timeout=40) == "done"
     rows = _stored(data, win.chat_id)
     assert len(rows) == 2 and rows[1][:3] == ("assistant", "done", STORY.strip()) and rows[1][3] is None
+
+
+def test_the_first_words_are_kept_soon_then_every_two_seconds(make_window, server, qloop, tmp_path):
+    data, win = _story_window(make_window, server, tmp_path)
+
+    async def scenario():
+        finished = wait_signal(win.answerFinished, timeout=30)
+        win.ask("Tell me a story")
+        assert win._saver._timer.interval() == FIRST_SAVE_MS < SAVE_EVERY_MS
+        # written by the timer alone: a kill in the answer's first two seconds kept no text
+        await wait_until(lambda: _stored(data, win.chat_id)[1][2] != "")
+        assert STORY.startswith(_stored(data, win.chat_id)[1][2])
+        assert win._saver._timer.interval() == SAVE_EVERY_MS
+        return await finished
+
+    assert qloop.run(scenario(), timeout=40) == "done"
 
 
 def test_regenerate_keeps_the_old_answer_until_the_new_one_has_come(make_window, server, qloop, tmp_path):
@@ -273,6 +289,12 @@ def test_a_regenerate_that_brings_nothing_keeps_the_old_answer(make_window, serv
         win.stop()
     assert qloop.run(finished) == ("stopped" if ending == "stop at once" else "error")
     assert [r[2] for r in _stored(data, chat_id)] == ["A question", "The first answer."]
+    # and the window shows it again, as reopening the chat would, and says why
+    shown = win.view.answers()
+    assert [a.content() for a in shown] == ["The first answer."] and shown[0].error is None
+    said = win.statusBar().currentMessage()
+    assert said.endswith("The earlier answer is kept.")
+    assert ("model crashed" in said) if ending == "server error" else said.startswith("Stopped before")
     server.queue(Stream(tokens("A better answer.")))
     finished = wait_signal(win.answerFinished, timeout=15)
     assert win.regenerate()  # Retry on what the window shows replaces the old answer, once

@@ -400,6 +400,9 @@ def _search(args: argparse.Namespace) -> int:
     from . import Error, db_path, has_documents, query_terms, search
     from .embed import query_vector
 
+    if not args.text.strip():  # as ``ask ""``: a wrong command line (an unset shell variable), not "no matches"
+        print("The search text is empty: give the words to look for.", file=sys.stderr)
+        return 2
     ctx = _context(args, create=False)
     if not db_path(ctx.data_dir).exists():
         print(_no_knowledge_base(ctx.data_dir), file=sys.stderr)

@@ -2,7 +2,8 @@
 
 Answers used to be stored once, when they ended: a crash, a kill or a power cut while one streamed lost
 all of it, and after Regenerate the answer it was replacing too (that was deleted first). Now a new answer
-is stored as soon as it starts, and what has arrived is written over it every SAVE_EVERY_MS, as a stopped
+is stored as soon as it starts, and what has arrived is written over it (first within FIRST_SAVE_MS of its
+first words, then every SAVE_EVERY_MS), as a stopped
 answer that says the app closed before it was finished (shown so, with Retry, when the chat is opened
 again); its end writes it as it ended. Regenerate's old answer stays until the new one has something to
 keep, and goes in the same transaction as that first save: a crash leaves one of them, never neither.
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SAVE_EVERY_MS = 2000
+# the first words are kept sooner: a kill in an answer's first two seconds left the question with no text
+FIRST_SAVE_MS = 400
 # s a save while the answer streams waits for another program's lock on the history: a backup tool holding it
 # froze the window for seconds at every save; the next save tries again, and the last one waits as usual
 PROGRESS_WAIT = 0.05
@@ -52,7 +55,6 @@ class AnswerSaver(QObject):
         # one a crash had left, with a Retry that stored a second answer
         self._enabled = enabled
         self._timer = QTimer(self)
-        self._timer.setInterval(SAVE_EVERY_MS)
         self._timer.timeout.connect(self.save_progress)
         self._answer: AnswerWidget | None = None
         self._chat_id: str | None = None
@@ -62,6 +64,7 @@ class AnswerSaver(QObject):
         self._saved: object = None  # what the last save held, so an unchanged answer is not written again
         self._pending: dict | None = None  # an answer as it ended, whose storing failed
         self._failed = False
+        self.kept_earlier = False  # the last finish kept Regenerate's old answer: the new one brought nothing
 
     def begin(self, answer: "AnswerWidget", chat_id: str, raws: dict[str, str], replacing: int | None = None) -> None:
         """Start keeping ``answer`` of ``chat_id`` (``raws``: its tool blocks as the model wrote them, filled
@@ -75,7 +78,7 @@ class AnswerSaver(QObject):
             return
         if replacing is None:  # a question with no answer yet: after a crash it says so, with Retry
             self._write(answer, "stopped", INTERRUPTED, {"outcome": "stopped"})
-        self._timer.start()
+        self._timer.start(FIRST_SAVE_MS)
 
     @property
     def kept_id(self) -> int | None:
@@ -103,16 +106,20 @@ class AnswerSaver(QObject):
         if self._write(answer, "stopped", INTERRUPTED, stats, content=content, tools=tools, reasoning=reasoning,
                        wait=PROGRESS_WAIT):
             self._saved = state
+            if self._timer.interval() != SAVE_EVERY_MS:
+                self._timer.setInterval(SAVE_EVERY_MS)
 
     def finish(self, answer: "AnswerWidget", chat_id: str, outcome: str, transcript: str) -> StoredMessage:
         """Store ``answer`` of ``chat_id`` as it ended, over what was kept of it; raises ChatStoreError."""
         self._timer.stop()
+        self.kept_earlier = False
         mine = answer is self._answer
         self._answer = None
         if mine and self._replacing is not None and self._message_id is None and not (
                 answer.content().strip() or answer.stored_tools() or answer.reasoning()):
             # Regenerate, then Stop at once or a server error: nothing came, and the old answer stays stored
-            # (the window shows what happened; Retry there replaces the old answer, reopening shows it)
+            # (the window shows it again, see kept_earlier)
+            self.kept_earlier = True
             return StoredMessage(self._replacing, "assistant", "")
         ended = dict(chat_id=chat_id, content=answer.content(), transcript=transcript, reasoning=answer.reasoning(),
                      route=answer.route, stats=answer.stats, status=outcome, error=answer.error,

@@ -40,6 +40,7 @@ from .icons import app_icon
 from ..tool_words import window_words
 from .header import persona_box
 from .menus import build_menus
+from .notice_bar import NoticeBar
 from .screen_fit import fitted
 from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
@@ -85,7 +86,7 @@ class MainWindow(QMainWindow):
             warnings = (*warnings, damaged)
         self.bridge = EngineBridge(self)
         self._saver = AnswerSaver(lambda: self.store, self, enabled=lambda: not self.scripted)  # kept as it comes
-        self._saver.storedLate.connect(lambda: NOT_SAVED in self.notice_label.text() and self.notice_bar.hide())
+        self._saver.storedLate.connect(lambda: self.notice_bar.withdraw(NOT_SAVED))
         self.chat_search = ChatSearch(self.store.path, self)  # the chats list's search, in a worker thread
         self.chat_search.found.connect(lambda text, chats: self.sidebar.set_chats(chats, self.chat_id, text))
         self.chat_search.failed.connect(self._chat_search_failed)
@@ -199,26 +200,8 @@ class MainWindow(QMainWindow):
         hrow.addWidget(self.persona)
         col.addWidget(header)
 
-        # What the user must know about the start (a damaged file kept aside, a setting not understood):
-        # stays until dismissed, every line whole (a status bar message went after 15 s, cut short, and
-        # only the last of several was seen).
-        self.notice_bar = QFrame(main)
-        self.notice_bar.setObjectName("noticeBar")
-        self.notice_bar.setAccessibleName("Notice")
-        nrow = QHBoxLayout(self.notice_bar)
-        nrow.setContentsMargins(16, 8, 8, 8)
-        self.notice_label = QLabel("", self.notice_bar)
-        self.notice_label.setObjectName("noticeText")
-        self.notice_label.setWordWrap(True)
-        self.notice_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.notice_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        dismiss = QPushButton("Dismiss", self.notice_bar)
-        dismiss.setObjectName("dismissNotice")
-        dismiss.setAccessibleName("Dismiss the notice")
-        dismiss.clicked.connect(self.notice_bar.hide)
-        nrow.addWidget(self.notice_label, 1)
-        nrow.addWidget(dismiss, 0, Qt.AlignmentFlag.AlignTop)
-        self.notice_bar.hide()
+        self.notice_bar = NoticeBar(main)
+        self.notice_label = self.notice_bar.label
         col.addWidget(self.notice_bar)
 
         self.view = ChatView(main)
@@ -352,11 +335,7 @@ class MainWindow(QMainWindow):
 
     def show_notices(self, notices: Iterable[str]) -> None:
         """Show ``notices`` above the conversation, one per line, until the user dismisses them."""
-        text = "\n".join(n for n in notices if n)
-        if text:
-            self.notice_label.setText(text)
-            self.notice_bar.setAccessibleDescription(text)
-            self.notice_bar.show()
+        self.notice_bar.show_notices(notices)
 
     def bring_to_front(self) -> None:
         """Show the window on top and focused (the app was started again while it was open)."""
@@ -860,9 +839,28 @@ class MainWindow(QMainWindow):
             self._ids[id(answer)] = self._saver.kept_id  # what Regenerate replaces: the row kept while it streamed
             return False
         self._ids[id(answer)] = message.id
-        if self.notice_bar.isVisible() and self.notice_label.text().startswith(NOT_SAVED):
-            self.notice_bar.hide()  # saved now: the notice no longer holds
+        if self._saver.kept_earlier:
+            self._show_earlier(answer, chat_id, message.id, outcome)
+        self.notice_bar.withdraw(NOT_SAVED)  # saved now: the notice no longer holds
         return True
+
+    def _show_earlier(self, answer: AnswerWidget, chat_id: str, message_id: int, outcome: str) -> None:
+        """A Regenerate stopped before any text, or failed: the earlier answer, still stored, takes the empty
+        one's place, and the status bar says what happened (the stop or the error showed until the chat was
+        opened again, which then showed the earlier answer)."""
+        if chat_id != self.chat_id or answer not in self.view.answers():
+            return
+        earlier = [m for m in self.store.messages(chat_id, first=message_id, before=message_id + 1)]
+        if not earlier:
+            return
+        why = (f"Could not answer again: {answer.error.rstrip('.')}." if outcome == "error" and answer.error
+               else "Stopped before the new answer began.")
+        self._ids.pop(id(answer), None)
+        self.view.remove(answer)
+        shown = self.view.add_stored(earlier[0])
+        self._wire_answer(shown)
+        self._ids[id(shown)] = message_id
+        self.statusBar().showMessage(f"{why} The earlier answer is kept.", 10000)
 
     def stop(self) -> bool:
         return self.bridge.stop()
