@@ -189,6 +189,26 @@ def test_stop_link_ends_a_run_and_says_so(qloop, qtbot):
     assert "Output · stopped" in seg.toPlainText() and "run-go:0" in seg.toHtml()
 
 
+def test_stop_keeps_what_the_program_had_printed(qloop, qtbot):
+    # the box was emptied: a long program's output until the Stop was lost
+    settings = defaults().replace(allow_nanogo=True, tool_timeout=60.0)
+    answer = AnswerWidget(settings=lambda: settings)
+    qtbot.add_widget(answer)
+    answer.append_text('A loop:\n\n```go\nfmt.Println("started the loop")\nfor {\n}\n```\n')
+    answer.flush()
+    seg = _go_segment(answer)
+
+    async def scenario():
+        task = seg.run_go(0)
+        await wait_until(lambda: b"started the loop" in seg._runs._runs[0].printed, timeout=30)
+        seg.anchorClicked.emit(QUrl("stop-go:0"))
+        await asyncio.gather(task, return_exceptions=True)
+
+    qloop.run(scenario(), timeout=40)
+    text = seg.toPlainText()
+    assert "Output · stopped" in text and "started the loop" in text and "Stopped before it finished." in text
+
+
 def test_a_run_survives_re_renders_of_the_streaming_segment(qloop, qtbot):
     settings = defaults().replace(allow_nanogo=True)
     answer = AnswerWidget(settings=lambda: settings)

@@ -21,6 +21,7 @@ __all__ = ["GO_LANGS", "GoRuns", "RunLimits", "describe", "run_limits"]
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MEMORY_MB = 512
+MAX_OUTPUT = 65536  # bytes of a program's output shown under its block
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,7 @@ class _Run:
     source: str
     task: asyncio.Task[None] | None = None
     view: RunView = field(default_factory=lambda: RunView(""))
+    printed: bytearray = field(default_factory=bytearray)  # its standard output so far, shown after a Stop
 
 
 class GoRuns:
@@ -104,7 +106,9 @@ class GoRuns:
         if run is None or run.task is None or run.task.done():
             return False
         run.task.cancel()
-        run.view = RunView(run.source, status="stopped", error="Stopped before it finished.")
+        # what it printed until now stays (the box was emptied: a long program's output was lost to Stop)
+        printed = bytes(run.printed[:MAX_OUTPUT]).decode("utf-8", "replace")
+        run.view = RunView(run.source, status="stopped", output=printed, error="Stopped before it finished.")
         if not quiet:
             self._changed(index)
         return True
@@ -122,7 +126,8 @@ class GoRuns:
 
         try:
             try:
-                result = await run_sandboxed_async(run.source, timeout=limits.timeout, memory_mb=limits.memory_mb)
+                result = await run_sandboxed_async(run.source, timeout=limits.timeout, memory_mb=limits.memory_mb,
+                                                   max_output=MAX_OUTPUT, output=run.printed)
             except NotImplementedError:
                 # An event loop without subprocess support: the blocking runner in a thread still keeps the
                 # window responsive; a Stop then only takes effect when its own time limit kills the child.

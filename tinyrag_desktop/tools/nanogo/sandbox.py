@@ -198,9 +198,33 @@ def _kill(proc) -> None:
             pass
 
 
+_REAPING: set = set()  # the waits below, kept alive until they end (the loop holds tasks only weakly)
+
+
+def _reap(proc) -> None:
+    """Wait for a killed worker in the background: a cancelled run left it a zombie, its pipes open, until
+    the next garbage collection found them ("subprocess … is still running", "unclosed transport")."""
+    import asyncio
+
+    async def wait() -> None:
+        try:
+            await asyncio.wait_for(proc.wait(), 5.0)
+        except (TimeoutError, asyncio.CancelledError, ProcessLookupError):
+            pass
+
+    try:
+        task = asyncio.ensure_future(wait())
+    except RuntimeError:  # no running loop (it is closing): the child was killed, nothing to wait on
+        return
+    _REAPING.add(task)
+    task.add_done_callback(_REAPING.discard)
+
+
 async def run_sandboxed_async(source: str, *, timeout: float, memory_mb: int = 512,
-                              max_output: int = 65536) -> RunResult:
-    """The same as run_sandboxed, without blocking the event loop; cancelling kills the child at once."""
+                              max_output: int = 65536, output: bytearray | None = None) -> RunResult:
+    """The same as run_sandboxed, without blocking the event loop; cancelling kills the child at once.
+    ``output``, when given, holds the program's standard output as it comes: what it had printed when the
+    run was cancelled (the window's Stop) is there to show."""
     import asyncio
 
     started = time.monotonic()
@@ -210,7 +234,7 @@ async def run_sandboxed_async(source: str, *, timeout: float, memory_mb: int = 5
         start_new_session=(os.name == "posix"))
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     why = None
-    out, err = bytearray(), bytearray()
+    out, err = (bytearray() if output is None else output), bytearray()
 
     async def drain(stream: asyncio.StreamReader, keep: bytearray) -> None:
         # Kept as it comes (communicate() kept it in a coroutine the time limit cancelled: a program stopped
@@ -253,6 +277,7 @@ async def run_sandboxed_async(source: str, *, timeout: float, memory_mb: int = 5
             await asyncio.wait(readers, timeout=2.0)
     except BaseException:  # cancelled (Stop, the engine): kill the worker at once
         _kill(proc)
+        _reap(proc)
         raise
     finally:
         watcher.cancel()
