@@ -22,6 +22,7 @@ __all__ = ["GO_LANGS", "GoRuns", "RunLimits", "describe", "run_limits"]
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MEMORY_MB = 512
 MAX_OUTPUT = 65536  # bytes of a program's output shown under its block
+LIVE_EVERY = 0.5  # seconds between looks at what a running program has printed
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +122,26 @@ class GoRuns:
         self._changed = lambda _index: None  # the segment may be gone: nothing to re-render any more
         return tasks
 
+    async def _show_printed(self, index: int, run: _Run) -> None:
+        """While ``run`` goes on, show what it has printed, every LIVE_EVERY seconds when it printed more (a
+        long program showed "Running…" alone until it ended)."""
+        shown = 0
+        while True:
+            await asyncio.sleep(LIVE_EVERY)
+            if len(run.printed) != shown and self._runs.get(index) is run and run.view.running:
+                shown = len(run.printed)
+                printed = bytes(run.printed[:MAX_OUTPUT]).decode("utf-8", "replace")
+                run.view = RunView(run.source, running=True, output=printed)
+                self._changed(index)
+
     async def _run(self, index: int, run: _Run, limits: RunLimits) -> None:
+        live = asyncio.ensure_future(self._show_printed(index, run))
+        try:
+            await self._run_it(index, run, limits)
+        finally:
+            live.cancel()
+
+    async def _run_it(self, index: int, run: _Run, limits: RunLimits) -> None:
         from ..tools.nanogo import run_sandboxed, run_sandboxed_async  # lazy: loaded at the first Run
 
         try:

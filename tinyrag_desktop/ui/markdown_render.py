@@ -451,10 +451,10 @@ _MONO = "'DejaVu Sans Mono',monospace"
 
 def _run_row(run: RunView, palette: Palette) -> str:
     """The muted row under a Go block: "Running…", or the outcome in words, stdout, then the error."""
-    if run.running:
-        head, text = "Running…", ""
-    else:
-        head = f"Output · {html.escape(run.status)}"
+    head = "Running…" if run.running else f"Output · {html.escape(run.status)}"
+    if run.running and not run.output:
+        text = ""
+    else:  # while it runs, what it has printed so far
         # The error (a panic, a limit) says why the program ended: it keeps its room, and a flood of output
         # is cut in the rest. Cutting is no failure: its note is muted, and only the error is red.
         err = _cut_at_line(run.error.rstrip(), OUTPUT_SHOWN // 4)
@@ -470,7 +470,7 @@ def _run_row(run: RunView, palette: Palette) -> str:
                 parts.append(f'<span style="color:{palette.muted}">… {more:,} more character'
                              f'{"s" if more != 1 else ""} not shown</span>')
         text = "\n".join(parts)
-        if not text:
+        if not text and not run.running:
             text = f'<span style="color:{palette.muted}">(no output)</span>'
     pre = f'<pre dir="ltr" style="margin:0; white-space:pre-wrap; font-family:{_MONO}">{text}</pre>' if text else ""
     # A second row of the code's own table: one box, the output set apart by its lighter shade.
