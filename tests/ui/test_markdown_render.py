@@ -34,10 +34,28 @@ def test_long_text_is_cut_at_a_paragraph_before_the_growing_tail():
     assert text[:cut.at].endswith("\n\n") and text[cut.at:].startswith("para one")
 
 
-def test_list_items_and_tables_are_never_split_from_their_block():
+def test_list_items_and_tables_are_not_split_from_their_block():
     text = "intro\n\n" + "1. item\n\n" * 300
     cut = freeze_point(text, soft=200)
     assert cut is None or not text[cut.at:].startswith("1.")
+    table = "| a | b |\n|---|---|\n" + "| 1 | 2 |\n" * 600
+    assert freeze_point(table, soft=200, hard=1000) is None
+
+
+def test_a_list_longer_than_a_segment_is_cut_before_an_item_and_its_numbers_go_on():
+    # uncut, every frame drew the whole list again: an 800 KB list stalled the window 8 s a frame
+    items = [f"{n}. step {n} of the long procedure" for n in range(1, 400)]
+    for joiner in ("\n", "\n\n"):
+        text = "Steps:\n\n" + joiner.join(items) + joiner + "400. still comi"
+        cut = freeze_point(text, soft=1500, hard=4000)
+        assert cut is not None and cut.close == "" and cut.reopen == "" and 1000 < cut.at <= 4000
+        head, tail = text[:cut.at], text[cut.at:]
+        number = int(tail.split(".", 1)[0])
+        assert head.rstrip().endswith(f"{number - 1}. step {number - 1} of the long procedure")
+        assert f'<ol start="{number}">' in render(tail).html
+    nested = "- top\n" + "  - inner item of the list\n" * 300 + "- next top item\n" + "x"
+    cut = freeze_point(nested, soft=1500, hard=4000)
+    assert cut is not None and nested[cut.at:].startswith("- next top item")  # never inside an item
 
 
 def test_a_long_code_block_is_cut_and_reopened_with_its_fence():

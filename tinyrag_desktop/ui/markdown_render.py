@@ -40,6 +40,7 @@ _OPENER_RE = re.compile(r"^(`{3,}|~{3,})[ ]*(\{[^\n]*\}|\.?[\w#.+-]*[ ]*)$")
 # A line that continues the previous block (list items, indented text, tables, quotes) must not start a
 # new segment: rendered alone it would lose its list numbering or table header.
 _CONTINUES_RE = re.compile(r"^(\s|[-*+] |\d+[.)] |\||>)")
+_ITEM_RE = re.compile(r"^([-*+]|\d{1,9}[.)]) +\S")  # an item of a list at the left margin
 
 
 @dataclass(frozen=True, slots=True)
@@ -497,10 +498,12 @@ class Cut:
     reopen: str = ""
 
 
-def _fence_state(lines: list[str], opener: str) -> tuple[str, list[int]]:
-    """Walk lines; return the fence still open at the end ("" if none) and the indexes of cuttable lines."""
+def _fence_state(lines: list[str], opener: str) -> tuple[str, list[int], list[int]]:
+    """Walk lines; return the fence still open at the end ("" if none), the indexes of cuttable lines, and
+    those of lines that start an item of a list at the left margin (cuttable in a long list only)."""
     fence = opener
     safe: list[int] = []
+    items: list[int] = []
     for i, line in enumerate(lines):
         m = _FENCE_RE.match(line)
         if fence:
@@ -512,7 +515,21 @@ def _fence_state(lines: list[str], opener: str) -> tuple[str, list[int]]:
             continue
         if i > 0 and not lines[i - 1].strip() and line.strip() and not _CONTINUES_RE.match(line):
             safe.append(i)
-    return fence, safe
+        elif i > 0 and _ITEM_RE.match(line):
+            items.append(i)
+    return fence, safe, items
+
+
+def _offsets(lines: list[str], indexes: list[int], least: int) -> list[int]:
+    """The character offsets of the lines at ``indexes`` (in order), those from ``least`` on."""
+    offsets, at, i = [], 0, 0
+    for index in indexes:
+        while i < index:
+            at += len(lines[i]) + 1
+            i += 1
+        if at >= least:
+            offsets.append(at)
+    return offsets
 
 
 def freeze_point(text: str, *, opener: str = "", soft: int = 1500, hard: int = 4000) -> Cut | None:
@@ -526,14 +543,13 @@ def freeze_point(text: str, *, opener: str = "", soft: int = 1500, hard: int = 4
         return None
     lines = text.split("\n")
     open_fence_at_start = _FENCE_RE.match(opener.split("\n", 1)[0]).group(1) if opener else ""
-    fence, safe = _fence_state(lines[:-1], open_fence_at_start)  # the last line may still be growing
-    offsets, at, i = [], 0, 0
-    for index in safe:  # character offsets of the cuttable lines
-        while i < index:
-            at += len(lines[i]) + 1
-            i += 1
-        if at >= soft // 3:
-            offsets.append(at)
+    fence, safe, items = _fence_state(lines[:-1], open_fence_at_start)  # the last line may still be growing
+    offsets = _offsets(lines, safe, soft // 3)
+    if not offsets and not fence and len(text) >= hard:
+        # One long list (a blank line between items makes a list go on): cut before an item, which renders
+        # as the same list going on (an ordered one's next segment starts at its number). Uncut, each render
+        # drew the whole list again: a 150 KB list stalled the window 0.3 s a frame, an 800 KB one 8 s.
+        offsets = _offsets(lines, items, soft // 3)
     if offsets:
         # The largest piece that stays under ``hard``: a burst of text becomes several small segments,
         # each rendered once, instead of one big render that would stall the window.
