@@ -125,6 +125,27 @@ async def test_a_tool_blocks_words_do_not_make_a_passage_used(llm, settings, htt
     assert 'name="calculate"' in events[-1].transcript and events[-1].sources == ()
 
 
+async def test_words_a_tool_returned_do_not_make_a_passage_used(llm, settings, http, tmp_path: Path) -> None:
+    # "The program printed three lines" after a nanoGo run listed the tools guide, whose words those are:
+    # what the answer took from a tool's result is no sign it drew on the prompt's passages
+    from tinyrag_desktop.engine import Engine
+    from tinyrag_desktop.engine.events import Done
+    from tinyrag_desktop.kb import Importer, open_store
+
+    (tmp_path / "fees.md").write_text("# Parking\n\nThe parking fee at garage B is 12 euros a day.\n")
+    with open_store(tmp_path) as kb:
+        Importer(kb).run([str(tmp_path / "fees.md")])
+    engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=default_registry())
+    question = "How much is the daily parking fee at garage B?"
+    llm.queue(Stream(["That comes to 12."]))  # no tool: the figure is the passage's
+    events = await collect(engine, question)
+    assert events[0].sources and events[-1].sources == events[0].sources
+    llm.queue(Stream(['<tool name="calculate"><query>3 * 4</query></tool>']), Stream(["That comes to 12."]))
+    events = await collect(engine, question)
+    assert events[0].sources and isinstance(events[-1], Done) and events[-1].tools_run == 1
+    assert events[-1].sources == ()
+
+
 async def test_rag_route_does_not_bring_passages_for_a_word_the_documents_never_use(llm, settings, http,
                                                                                     tmp_path: Path) -> None:
     # "cats" is in no passage; its neighbour "cast" is. Put in the prompt unasked, a passage about casting

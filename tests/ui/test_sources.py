@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 from PySide6.QtGui import QDesktopServices
 
 from tests.sse_server import Stream
@@ -19,7 +20,7 @@ from tinyrag_desktop.ui.sources import (
     source_kind, source_label, source_url, split_sources, unique_labels, wikipedia_article,
 )
 
-from .conftest import ask_and_wait, tokens
+from .conftest import ask_and_wait, tokens, wait_signal, wait_until
 
 PETS = "Kittens sleep all day on the sofa and purr when they are content."
 GARAGE = "The car engine needs new oil every ten thousand kilometres, the garage says."
@@ -122,6 +123,36 @@ def test_passages_offered_but_not_used_are_not_shown_as_sources(make_window, ser
     assert answer.route["mode"] == "rag" and answer.route["sources"] == []
     [stored] = [m for m in ChatStore(data).messages(win.chat_id) if m.role == "assistant"]
     assert stored.route["sources"] == []
+
+
+def test_a_stopped_answer_lists_what_it_was_given_under_its_own_caption(make_window, server, qloop, tmp_path):
+    # every passage put into the prompt, unfiltered: captioned "Sources", they read as the answer's own
+    data, docs = _knowledge(tmp_path)
+    server.queue(Stream(tokens("Kittens purr for many reasons, some of them still unknown."), delay=0.3))
+    win = make_window(server.base_url, data_dir=data)
+    finished = wait_signal(win.answerFinished, timeout=15)
+    win.ask("Why do kittens purr?")
+
+    async def stop_when_it_writes():
+        await wait_until(lambda: win.view.answers()[-1].content().startswith("Kittens"))
+        win.stop()
+        return await finished
+
+    assert qloop.run(stop_when_it_writes()) == "stopped"
+    answer = win.view.answers()[-1]
+    assert str(docs / "pets.txt") in answer.sources()
+    caption = answer.sources_row.findChild(QLabel, "sourcesCaption")
+    assert caption.text() == "Given to the model"
+    assert answer.sources_row.accessibleName() == "Sources given to the model"
+    win.new_chat()
+    win.open_chat(win.sidebar.ids()[0])  # so when it is opened again
+    qloop.run(wait_until(lambda: not win.loading))
+    reopened = win.view.answers()[-1].sources_row
+    assert reopened.findChild(QLabel, "sourcesCaption").text() == "Given to the model"
+    server.queue(Stream(tokens("Your kittens purr when they are content.")))
+    assert qloop.run(ask_and_wait(win, "Why do kittens purr?")) == "done"
+    done = win.view.answers()[-1].sources_row
+    assert done.findChild(QLabel, "sourcesCaption").text() == "Sources"
 
 
 def test_answers_stored_before_sources_existed_still_open(qapp, tmp_path):

@@ -170,6 +170,7 @@ class Engine:
         rounds = 0
         reasoned = False
         shown: list[str] = []  # the answer as the user reads it: no tool blocks
+        heard: list[str] = []  # what the tools returned: words the answer may have taken from them
         failed = False
         try:
             model = await client.resolve_model(str(settings.get("chat_model", "") or ""))
@@ -193,6 +194,7 @@ class Engine:
                         yield event
                 finally:  # what arrived is kept, even when the round failed
                     req.transcript.append("".join(rnd.text))
+                heard += [text for *_, text in rnd.results]
                 ran = any(status != "skipped" for _, _, status, _, _ in rnd.results)
                 if not rnd.waiting():
                     if not ran:  # the model answered (or wrote on after a refused call): the answer is complete
@@ -227,7 +229,10 @@ class Engine:
             yield EngineError(str(exc), exc.kind)
             failed = True
         # A failed answer cannot say what it would have drawn on: all that was offered, as the window shows.
-        used = _locations(offered if failed or not offered else _used_passages(question, "".join(shown), offered))
+        # Words the answer shares with a tool's result prove nothing about the prompt's passages, as the
+        # question's do not ("The program printed three lines" after a nanoGo run listed the tools guide)
+        used = _locations(offered if failed or not offered else _used_passages(
+            "\n".join([question, *heard]), "".join(shown), offered))
         window = fitting.window.tokens if fitting.window and fitting.window.sure and fitting.left_out else 0
         yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used, fitting.left_out, window,
                    _anchors(offered, used))

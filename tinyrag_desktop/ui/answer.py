@@ -433,6 +433,15 @@ class AnswerWidget(QFrame):
         entries = arrange(self._source_sets(), self._source_anchors())
         if entries or self._sources is not None:  # many answers have none: no row for them
             self.sources_row.set_entries(entries)
+            self._caption_sources()
+
+    def _caption_sources(self) -> None:
+        """An answer that did not finish lists every passage put into its prompt, as it cannot say which it
+        drew on: "Given to the model", not "Sources" (a stopped answer's four unrelated guide pages read as
+        the files it came from)."""
+        if self._sources is not None:
+            offered = self._state in ("stopped", "failed", "ended") and bool((self._route or {}).get("sources"))
+            self.sources_row.set_offered(offered)
 
     def finish(self, ev: Done) -> None:
         self._arrived()
@@ -710,6 +719,7 @@ class AnswerWidget(QFrame):
         """Say the answer's state in its accessible name, its figures or error in its description, and, for
         an answer that just ended in view, announce it to a screen reader (Qt 6.8's announcement event)."""
         self._state = state
+        self._caption_sources()
         self.setAccessibleName(f"Assistant answer, {STATE_WORDS.get(state, state)}")
         detail = self._error or spoken(self.footer())
         self.setAccessibleDescription(detail if state != "answering" else "")

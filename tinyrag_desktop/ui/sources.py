@@ -42,6 +42,8 @@ from PySide6.QtWidgets import QLabel, QLayout, QLayoutItem, QSizePolicy, QToolBu
 from ..tools.registry import SOURCE_TOOLS
 from .theme import paint_focus_ring
 
+OFFERED_CAPTION = "Given to the model"
+
 __all__ = ["SOURCE_TOOLS", "SourceEntry", "SourcesRow", "arrange", "split_sources"]
 
 log = logging.getLogger(__name__)
@@ -514,6 +516,12 @@ class SourcesRow(QWidget):
         self._flow.addWidget(self._caption)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.hide()
+
+    def set_offered(self, offered: bool) -> None:
+        """Caption the line "Given to the model" (an answer that did not finish: all it was given) or
+        "Sources" (what a finished answer drew on)."""
+        self._caption.setText(OFFERED_CAPTION if offered else "Sources")
+        self.setAccessibleName("Sources given to the model" if offered else "Sources this answer used")
 
     def _quiet_label(self, text: str, name: str) -> QLabel:
         label = QLabel(text, self)
