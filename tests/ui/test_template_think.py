@@ -9,7 +9,7 @@ import pytest
 from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore
 
-from .conftest import ask_and_wait, tokens
+from .conftest import ask_and_wait, tokens, wait_until
 
 THOUGHT = "The user greets me.\nI will answer kindly.\n"
 
@@ -86,3 +86,16 @@ def test_a_presumed_reply_taken_back_leaves_nothing_in_thinking_whatever_its_cha
     answer.retract(said, "reasoning")
     answer.append_text(said)
     assert answer.reasoning() == "" and answer._thinking is None and answer.content() == said
+
+
+def test_an_empty_reasoning_block_shows_no_thinking_section(make_window, server, qloop):
+    # Qwen3 with thinking off sends "<think>\n\n</think>": an empty "Thought for a moment" was left
+    server.queue(Stream(["<think>\n", "\n</think>", "Paris is the capital of France."]))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Capital of France?")) == "done"
+    answer = win.view.answers()[-1]
+    assert answer.content() == "Paris is the capital of France." and answer._thinking is None
+    win.new_chat()
+    win.open_chat(win.sidebar.ids()[0])
+    qloop.run(wait_until(lambda: not win.loading))
+    assert win.view.answers()[-1]._thinking is None  # nor when the chat is opened again

@@ -28,7 +28,7 @@ from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_regist
 from . import prompts
 from .config import EngineConfig
 from .context import MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window
-from .errors import BadResponse, ContextTooLong, LLMError
+from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort
 from .events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted
 from .llm import LLMClient
 from .router import Decision, route
@@ -417,6 +417,8 @@ class Engine:
             await asyncio.wait(pending, timeout=0.15)
         if failure is not None:
             raise failure
+        if finish_reason == "length":  # the stream ended well, the answer did not: it stops mid-sentence
+            raise ReplyCutShort(_cut_short_words(max_tokens))
 
     def _on_parse_event(
         self,
@@ -647,6 +649,19 @@ def _learn(data_dir: Path, habit: tuple[str, str], opens: bool) -> None:
         write_whole(path, json.dumps(sorted(_OPENS_THINKING)))
     except OSError as exc:  # a read-only data folder: known for this run only
         log.warning("could not write %s: %s", path, exc)
+
+
+def _cut_short_words(max_tokens: int) -> str:
+    """Why an answer stopped at the server's length limit, and what to do."""
+    if max_tokens:
+        limit = (f"the longest reply allowed, {max_tokens:,} tokens (“Longest reply (tokens)” in Settings → "
+                 "Advanced)")
+        fix = "raise that setting"
+    else:
+        limit = "the server's limit on the length of a reply, or filled its context"
+        fix = "raise the limit on the server (Ollama: num_predict; llama.cpp: -n)"
+    return (f"The answer was cut short: the model reached {limit}. The text so far is kept; ask it to go on, "
+            f"or {fix} and try again.")
 
 
 def _without_end(text: str, end: str) -> str:

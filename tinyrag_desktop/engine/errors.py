@@ -10,6 +10,7 @@
         │   └── ContextTooLong   the request is longer than the model's context window
         ├── FirstTokenTimeout    the model did not start answering in time
         ├── StreamInterrupted    the stream broke off before the answer was finished
+        ├── ReplyCutShort        the model reached its longest reply (finish_reason "length")
         └── BadResponse          the server answered something that is not an OpenAI-compatible reply
 
 httpx's exceptions are translated once, in the LLM client, with ``raise … from exc``.
@@ -73,6 +74,12 @@ class FirstTokenTimeout(LLMError):
 
 class StreamInterrupted(LLMError):
     kind = "stream_interrupted"
+
+
+class ReplyCutShort(LLMError):
+    """The server ended the reply at its length limit: the answer stops mid-way, though nothing failed."""
+
+    kind = "length"
 
 
 class BadResponse(LLMError):

@@ -36,6 +36,21 @@ NO_MODELS = ("The server at {where} has no models yet. Get one first: with Ollam
 START_HINT = "Is the server running? Start Ollama (`ollama serve`) or LM Studio's local server, or check the URL."
 
 
+_NOT_CHAT = re.compile(r"embed|rerank|\bbge\b|bge-|minilm|\bgte\b|gte-|whisper|\btts\b|\bclip\b", re.I)
+
+
+def is_chat_model(name: str) -> bool:
+    """False for a model that, by its name, embeds, reranks or transcribes ("nomic-embed-text") rather than
+    chats: the one rule for the first-run search, the model menu, the settings dialog's Chat model list and
+    the server's default model."""
+    return not _NOT_CHAT.search(name)
+
+
+def has_model(models: list[str], name: str) -> bool:
+    """Whether the server's ``models`` include ``name`` as Ollama takes it: "llama3.2" is "llama3.2:latest"."""
+    return name in models or (":" not in name and f"{name}:latest" in models)
+
+
 @dataclass(frozen=True, slots=True)
 class Delta:
     """One streamed piece: visible content, reasoning (a separate channel), or the finish reason."""
@@ -115,7 +130,8 @@ class LLMClient:
         except httpx.HTTPError as exc:
             raise self._broken(exc) from exc
         if resp.status_code != 200:
-            raise self._status_error(resp.status_code, _server_message(resp.text), what="list its models")
+            raise self._status_error(resp.status_code, _server_message(resp.text), what="list its models",
+                                     location=resp.headers.get("location", ""))
         try:
             data = resp.json()
             items = data["data"] if isinstance(data, dict) else data
@@ -128,13 +144,14 @@ class LLMClient:
         return models
 
     async def resolve_model(self, model: str) -> str:
-        """``model``, or the server's first model when none is chosen."""
+        """``model``, or the server's first chat model when none is chosen (Ollama lists the newest first:
+        a "nomic-embed-text" pulled last was sent the question, and refused it)."""
         if model:
             return model
         models = await self.list_models()
         if not models:
             raise ModelNotFound(NO_MODELS.format(where=self.base_url))
-        return models[0]
+        return next((m for m in models if is_chat_model(m)), models[0])
 
     # -- chat -------------------------------------------------------------------------------------
 
@@ -166,6 +183,9 @@ class LLMClient:
                 message = _server_message(text)
                 if resp.status_code == 429 and resp.headers.get("retry-after", "").strip().isdigit():
                     message = f"{message} (it asks to wait {resp.headers['retry-after'].strip()} s)".strip()
+                if 300 <= resp.status_code < 400:
+                    raise self._status_error(resp.status_code, message, what="answer",
+                                             location=resp.headers.get("location", ""))
                 raise await self._chat_status_error(resp.status_code, message, model, text)
             ctype = resp.headers.get("content-type", "").split(";")[0].strip().lower()
             if ctype == "application/json":  # a whole reply instead of a stream: use it as one piece
@@ -176,22 +196,25 @@ class LLMClient:
                 raise BadResponse(
                     f"The server at {self.base_url} answered with a web page, not the model's answer. "
                     "Check that the base URL is the API root, usually ending with /v1.")
-            async for delta in _paired(self._read_stream(resp)):
+            async for delta in _paired(self._read_stream(resp, labelled=ctype == "text/event-stream")):
                 yield delta
         finally:
             await resp.aclose()
 
-    async def _read_whole(self, resp: httpx.Response) -> AsyncIterator[Delta]:
-        body = bytearray()
+    async def _read_whole(self, resp: httpx.Response, start: str = "",
+                          rest: AsyncIterator[str] | None = None) -> AsyncIterator[Delta]:
+        """The deltas of a whole reply (``start``: what was read of it already, ``rest``: the text to come)."""
+        pieces, size = [start], len(start)
         try:
-            async for piece in resp.aiter_bytes():
-                body += piece
-                if len(body) > MAX_HELD:  # a reply never that long: a body without end is read no further
+            async for piece in rest if rest is not None else resp.aiter_text():
+                pieces.append(piece)
+                size += len(piece)
+                if size > MAX_HELD:  # a reply never that long: a body without end is read no further
                     raise BadResponse(f"The model server's reply went on past {MAX_HELD // (1024 * 1024)} MB, "
                                       "which is no answer.")
         except httpx.HTTPError as exc:
             raise StreamInterrupted("The connection to the model server broke off before the answer came.") from exc
-        text = body.decode("utf-8", "replace")
+        text = "".join(pieces)
         if text.lstrip().startswith(("data:", ":")):  # a stream after all, only labelled as JSON
             decoder = SSEDecoder()
             messages = decoder.feed(text) + decoder.finish()
@@ -211,8 +234,11 @@ class LLMClient:
             "It may still be loading; try again, or raise the first-token timeout in Settings."
         )
 
-    async def _read_stream(self, resp: httpx.Response) -> AsyncIterator[Delta]:
+    async def _read_stream(self, resp: httpx.Response, labelled: bool = True) -> AsyncIterator[Delta]:
+        """The deltas of an event stream (``labelled``: sent as text/event-stream; a reply labelled
+        text/plain, or not at all, that starts as JSON is read whole, as an application/json one is)."""
         decoder = SSEDecoder()
+        calls = _NativeCalls()
         finished = False
         got_any = False
         chunks = resp.aiter_text()
@@ -228,17 +254,26 @@ class LLMClient:
                         text = await asyncio.wait_for(chunks.__anext__(), max(left, 0.0))
                 except StopAsyncIteration:
                     break
+                if not labelled and not got_any and text.strip():
+                    labelled = True
+                    if text.lstrip().startswith("{"):  # a whole JSON reply after all
+                        async for delta in self._read_whole(resp, text, chunks):
+                            yield delta
+                        return
+                ended = False
                 for msg in decoder.feed(text):
-                    for delta in _deltas(msg.data):
+                    for delta in _deltas(msg.data, msg.event, calls):
                         if delta is None:
-                            finished = True
+                            finished = ended = True
                             continue
                         got_any = got_any or bool(delta.content or delta.reasoning)
                         if delta.finish_reason:
                             finished = True
                         yield delta
+                if ended:  # [DONE]: the answer is whole, whenever the server closes the connection
+                    return
             for msg in decoder.finish():
-                for delta in _deltas(msg.data):
+                for delta in _deltas(msg.data, msg.event, calls):
                     if delta is None or delta.finish_reason:
                         finished = True
                     if delta is not None:
@@ -286,7 +321,7 @@ class LLMClient:
                 models = await self.list_models()
             except LLMError:
                 models = []
-            if models and model not in models:
+            if models and not has_model(models, model):
                 listed = ", ".join(models[:20]) + (" …" if len(models) > 20 else "")
                 return ModelNotFound(
                     f"The server has no model called “{model}”. It has: {listed}. "
@@ -297,8 +332,15 @@ class LLMClient:
                 return ModelNotFound(f"The server has no model called “{model}”: {message}", models)
         return self._status_error(status, message, what="answer")
 
-    def _status_error(self, status: int, message: str, *, what: str) -> LLMError:
+    def _status_error(self, status: int, message: str, *, what: str, location: str = "") -> LLMError:
         said = f" The server said: {message}" if message else ""
+        if 300 <= status < 400:  # an http → https proxy, a moved server: the request is not sent on
+            where = f" to {location}" if location else " elsewhere"
+            return ServerFailed(
+                f"The server at {self.base_url} sends requests on{where} ({status}). Use that address as the "
+                "Server URL in Settings (or --base-url).")
+        if status == 503 and "loading" in message.lower():  # llama.cpp's server while it loads the model
+            return ServerFailed(f"The model is still loading on the server (503). Try again in a moment.{said}")
         if status in (401, 403):
             return AuthenticationFailed(
                 f"The server at {self.base_url} refused the request ({status}): the API key is missing "
@@ -345,8 +387,9 @@ async def _paired(deltas: AsyncIterator[Delta]) -> AsyncIterator[Delta]:
         yield Delta("\ufffd" if held["content"] else "", "\ufffd" if held["reasoning"] else "")
 
 
-def _deltas(data: str) -> list[Delta | None]:
-    """Deltas in one SSE message; ``None`` stands for ``[DONE]``."""
+def _deltas(data: str, event: str = "message", calls: "_NativeCalls | None" = None) -> list[Delta | None]:
+    """Deltas in one SSE message (``event``: its event field); ``None`` stands for ``[DONE]``. ``calls``
+    gathers native function calls, given back as tool blocks when their reply finishes."""
     data = data.strip()
     if data == "[DONE]":
         return [None]
@@ -355,29 +398,87 @@ def _deltas(data: str) -> list[Delta | None]:
     try:
         obj = json.loads(data)
     except ValueError as exc:
+        if event == "error":
+            raise ServerFailed(f"The model server reported an error during the answer: {data[:300]}") from exc
         raise BadResponse(f"The server sent something that is not JSON in its stream: {data[:80]!r}") from exc
     if not isinstance(obj, dict):
         return []
-    err = obj.get("error")
+    err = obj.get("error") or (event == "error" and (obj.get("message") or obj.get("detail") or data))
     if err:  # some proxies send "error": null in every chunk
         message = err.get("message", err) if isinstance(err, dict) else err
         if is_refusal(data):  # llama.cpp and LM Studio may refuse a too long request in the stream itself
             raise context_refusal(str(message), data)
-        raise ServerFailed(f"The model server reported an error during the answer: {message}")
+        hint = (" Check that the Server URL ends with /v1." if "endpoint" in str(message).lower() else "")
+        raise ServerFailed(f"The model server reported an error during the answer: {message}{hint}")
     choices = obj.get("choices")
     out: list[Delta | None] = []
+    calls = calls if calls is not None else _NativeCalls()
     for choice in choices if isinstance(choices, list) else []:
         if not isinstance(choice, dict):
             continue
         delta = choice.get("delta") or choice.get("message") or {}
         if not isinstance(delta, dict):  # not the format's shape ("delta": "Hello"): nothing to read
             continue
-        content = delta.get("content") or ""
-        reasoning = delta.get("reasoning_content") or delta.get("reasoning") or ""
+        content = _text_of(delta.get("content"))
+        reasoning = _text_of(delta.get("reasoning_content") or delta.get("reasoning"))
+        calls.add(delta.get("tool_calls"))
         finish = choice.get("finish_reason")
+        if finish:
+            content += calls.as_blocks()
         if content or reasoning or finish:
-            out.append(Delta(str(content), str(reasoning), str(finish) if finish else None))
+            out.append(Delta(content, reasoning, str(finish) if finish else None))
     return out
+
+
+def _text_of(value: Any) -> str:
+    """A content field's text: a string, or a list of parts (``[{"type": "text", "text": "Hi"}]``, as some
+    proxies send it; it was shown as Python's list)."""
+    if isinstance(value, list):
+        return "".join(str(part.get("text") or "") if isinstance(part, dict) else str(part) for part in value)
+    return str(value) if value else ""
+
+
+class _NativeCalls:
+    """Function calls a server sent in the format's own ``tool_calls`` (a model or server that turns the
+    model's call into one): gathered as they stream, given back as the tool blocks this app runs. They were
+    dropped, and the answer ended at "Let me calculate that." or as "an empty answer"."""
+
+    def __init__(self) -> None:
+        self._calls: dict[int, list[str]] = {}  # index: [name, arguments so far]
+
+    def add(self, calls: Any) -> None:
+        for n, call in enumerate(calls if isinstance(calls, list) else []):
+            if not isinstance(call, dict):
+                continue
+            function = call.get("function") if isinstance(call.get("function"), dict) else {}
+            index = call.get("index") if isinstance(call.get("index"), int) else n
+            entry = self._calls.setdefault(index, ["", ""])
+            entry[0] += str(function.get("name") or "")
+            arguments = function.get("arguments")
+            entry[1] += arguments if isinstance(arguments, str) else json.dumps(arguments) if arguments else ""
+
+    def as_blocks(self) -> str:
+        """The calls gathered so far as tool blocks (and forgets them)."""
+        blocks = [_block(name.strip(), arguments) for name, arguments in self._calls.values() if name.strip()]
+        self._calls.clear()
+        return "".join(blocks)
+
+
+def _block(name: str, arguments: str) -> str:
+    """``<tool name="calculate"><query>2+2</query></tool>`` for a call's name and its JSON arguments."""
+    try:
+        args = json.loads(arguments) if arguments.strip() else {}
+    except ValueError:
+        args = arguments
+    if isinstance(args, dict):
+        element = next((k for k in ("query", "url", "source") if isinstance(args.get(k), str)), "")
+        value = args[element] if element else next((v for v in args.values() if isinstance(v, str)), "")
+        element = element or ("url" if "url" in name.lower() or "fetch" in name.lower() else
+                              "source" if "go" in name.lower() else "query")
+    else:
+        element, value = "query", str(args)
+    escaped = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return f'<tool name="{name.replace(chr(34), "")}"><{element}>{escaped}</{element}></tool>'
 
 
 def context_refusal(message: str, body: str = "") -> ContextTooLong:

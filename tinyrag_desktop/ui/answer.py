@@ -161,6 +161,9 @@ class AnswerWidget(QFrame):
         self._error: str | None = None
         self._rounds = 1  # rounds begun so far: a stopped answer's footer says how many
         self._thinking: ThinkingSection | None = None
+        # reasoning of blank lines only, held until words come: Qwen3 with thinking off sends "<think>\n\n
+        # </think>", which left an empty "Thought for a moment" section
+        self._blank_reasoning = ""
         self._first_text_at: float | None = None  # when the first text came (time.monotonic)
         self._retracted_since: float | None = None  # the reasoning next appended began then (see retract)
         self._last_render = QElapsedTimer()
@@ -331,6 +334,10 @@ class AnswerWidget(QFrame):
     def append_reasoning(self, text: str, live: bool = True) -> None:
         self._arrived()
         if self._thinking is None:
+            if not (self._blank_reasoning + text).strip():
+                self._blank_reasoning += text
+                return
+            text, self._blank_reasoning = self._blank_reasoning + text, ""
             self._thinking = ThinkingSection(self)
             self._layout.insertWidget(1, self._thinking)
         # reasoning taken back from the answer's text began with that text
@@ -341,6 +348,9 @@ class AnswerWidget(QFrame):
         """Take back the last ``text`` shown on ``channel``: it comes again on the other one (engine.events.
         Retract). The engine takes answer text back only before any card, so the text is all there is."""
         if channel == "reasoning":
+            if self._thinking is None and self._blank_reasoning.endswith(text):
+                self._blank_reasoning = self._blank_reasoning[:len(self._blank_reasoning) - len(text)]
+                return
             if self._thinking is not None and self._thinking.take_back(text) == "":
                 self._thinking.hide()
                 self._thinking.deleteLater()

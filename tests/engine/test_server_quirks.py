@@ -1,0 +1,112 @@
+"""What real servers do that the format leaves open: a reply cut at its length limit, [DONE] before the
+connection closes, native function calls, content as a list of parts, an error event, a redirect, a model
+still loading, an embedding model listed first, an empty reasoning block."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from tests.engine.conftest import collect
+from tests.engine.test_engine import of, visible
+from tests.sse_server import Raw, ScriptedLLMServer, Status, Stream
+from tinyrag_desktop.engine.events import Done, EngineError, ToolFinished
+
+
+def chunk(delta: object = None, finish: str | None = None, **extra: object) -> str:
+    obj = {"choices": [{"index": 0, "delta": delta if delta is not None else {}, "finish_reason": finish}], **extra}
+    return f"data: {json.dumps(obj)}\n\n"
+
+
+async def run(engine, question: str = "question", timeout: float = 20.0) -> list:
+    return await asyncio.wait_for(collect(engine, question), timeout)
+
+
+@pytest.mark.parametrize("max_tokens, words", [
+    (50, "the longest reply allowed, 50 tokens (“Longest reply (tokens)” in Settings → Advanced)"),
+    (0, "the server's limit on the length of a reply, or filled its context"),
+])
+async def test_an_answer_cut_at_the_length_limit_says_so_and_keeps_its_text(llm, make_engine, max_tokens,
+                                                                              words) -> None:
+    # it looked finished: "Pour the water into" and the footer, stored as done
+    llm.queue(Stream(["1. Open the lid\n", "2. Pour the water into"], finish="length"))
+    events = await run(make_engine(max_tokens=max_tokens))
+    assert visible(events) == "1. Open the lid\n2. Pour the water into"
+    (err,) = of(events, EngineError)
+    assert err.kind == "length" and words in err.message and "The text so far is kept" in err.message
+    assert isinstance(events[-1], Done)
+    if max_tokens:
+        assert llm.requests[-1]["max_tokens"] == max_tokens
+
+
+async def test_done_ends_the_answer_though_the_server_keeps_the_connection_open(llm, make_engine) -> None:
+    # the answer waited for the server to hang up: 20 s later, or "stopped sending" after the read timeout
+    whole = chunk({"content": "All here."}) + chunk(finish="stop") + "data: [DONE]\n\n"
+    llm.queue(Raw([whole], gap=8.0))  # the connection held open 8 s after [DONE]
+    events = await run(make_engine(first_token_timeout=2.0))
+    assert visible(events) == "All here." and not of(events, EngineError)
+
+
+async def test_native_function_calls_run_as_tool_blocks(llm, make_engine) -> None:
+    # dropped before: the answer ended at "Let me calculate that." or was "an empty answer"
+    call = {"index": 0, "id": "c1", "type": "function", "function": {"name": "calculate", "arguments": ""}}
+    llm.queue(Raw([chunk({"content": "Let me calculate that. "}), chunk({"tool_calls": [call]}),
+                   chunk({"tool_calls": [{"index": 0, "function": {"arguments": '{"query": "6 *'}}]}),
+                   chunk({"tool_calls": [{"index": 0, "function": {"arguments": ' 7"}'}}]}),
+                   chunk(finish="tool_calls"), "data: [DONE]\n\n"]),
+              Stream(["It is 42."]))
+    events = await run(make_engine())
+    (result,) = of(events, ToolFinished)
+    assert result.tool == "calculate" and result.status == "ok" and "42" in result.result
+    assert visible(events).startswith("Let me calculate that.") and visible(events).endswith("It is 42.")
+    assert '<tool name="calculate"><query>6 * 7</query></tool>' in events[-1].transcript
+
+
+async def test_a_whole_json_reply_without_the_json_label_is_read(llm, make_engine) -> None:
+    body = json.dumps({"choices": [{"message": {"content": "Whole."}, "finish_reason": "stop"}]})
+    for content_type in ("text/plain", ""):
+        llm.queue(Raw([body], content_type=content_type))
+        events = await run(make_engine())
+        assert visible(events) == "Whole." and not of(events, EngineError), content_type
+
+
+async def test_content_sent_as_a_list_of_parts_is_its_text(llm, make_engine) -> None:
+    llm.queue(Raw([chunk({"content": [{"type": "text", "text": "Hello"}]}),
+                   chunk({"content": [{"type": "text", "text": " world"}]}, finish="stop"), "data: [DONE]\n\n"]))
+    assert visible(await run(make_engine())) == "Hello world"
+
+
+async def test_an_error_event_says_the_servers_words(llm, make_engine) -> None:
+    llm.queue(Raw([chunk({"content": "Par"}), 'event: error\ndata: {"message": "The model crashed (exit code 139)"}\n\n']))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert "The model crashed (exit code 139)" in err.message
+
+
+async def test_an_unexpected_endpoint_reply_hints_at_the_v1(llm, make_engine) -> None:
+    llm.queue(Raw([json.dumps({"error": "Unexpected endpoint or method. (POST /chat/completions)"})],
+                  content_type="application/json"))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert "Unexpected endpoint" in err.message and "Server URL ends with /v1" in err.message
+
+
+async def test_a_redirect_names_where_the_server_points(llm, make_engine) -> None:
+    llm.queue(Raw([""], status=307, headers={"Location": "https://models.example/v1/chat/completions"}))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert "sends requests on to https://models.example/v1/chat/completions (307)" in err.message
+    assert "Server URL" in err.message
+
+
+async def test_a_model_still_loading_is_said_so(llm, make_engine) -> None:
+    llm.queue(Status(503, {"error": {"message": "Loading model", "code": 503}}))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert err.message.startswith("The model is still loading on the server (503). Try again in a moment.")
+
+
+async def test_with_no_model_chosen_the_first_chat_model_is_taken_not_an_embedding_one(make_engine) -> None:
+    with ScriptedLLMServer(models=("nomic-embed-text:latest", "llama3.2:latest")) as server:
+        server.queue(Stream(["Hi."]))
+        engine = make_engine(base_url=server.base_url, chat_model="")
+        events = await run(engine)
+        assert visible(events) == "Hi." and server.requests[-1]["model"] == "llama3.2:latest"
