@@ -99,3 +99,22 @@ def test_an_empty_reasoning_block_shows_no_thinking_section(make_window, server,
     win.open_chat(win.sidebar.ids()[0])
     qloop.run(wait_until(lambda: not win.loading))
     assert win.view.answers()[-1]._thinking is None  # nor when the chat is opened again
+
+
+def test_the_wait_for_the_first_words_says_how_long_after_a_few_seconds(qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    from tinyrag_desktop.ui.answer import WAIT_SAID_AFTER, AnswerWidget, waiting_words
+
+    answer = AnswerWidget()
+    qtbot.add_widget(answer)
+    answer.begin()
+    label = answer.findChild(QLabel, "waiting")
+    assert label.text() == "Waiting for the model…"
+    qtbot.waitUntil(lambda: label.text().startswith("Waiting for the model… 5 s"), timeout=(WAIT_SAID_AFTER + 5) * 1000)
+    answer.append_text("Here.")
+    assert answer.findChild(QLabel, "waiting") is None or not answer.findChild(QLabel, "waiting").isVisible()
+
+    assert waiting_words(1.0) == "Waiting for the model…"
+    assert waiting_words(WAIT_SAID_AFTER + 40.4) == (
+        f"Waiting for the model… {WAIT_SAID_AFTER + 40} s (a model the server has to load first can take a minute)")

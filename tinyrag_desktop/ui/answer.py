@@ -39,6 +39,7 @@ MAX_CUTS = 1   # segments closed per render step: bounds the work one step may d
 # at most about 150 ms, once, at the end.
 JOIN_MOST = 12_000
 STOPPED_EARLY = "Stopped before the model answered."  # where the answer would be, when nothing came
+WAIT_SAID_AFTER = 5  # seconds of waiting for the first words before the line says how long
 # The answer's state in its accessible name: a screen reader told a running answer from a finished one by
 # nothing ("Assistant answer" both).
 STATE_WORDS = {"answering": "still answering", "done": "finished", "stopped": "stopped", "failed": "failed",
@@ -119,6 +120,13 @@ class _ActionButton(QToolButton):
     def paintEvent(self, event) -> None:  # noqa: N802
         super().paintEvent(event)
         paint_focus_ring(self)
+
+
+def waiting_words(seconds: float) -> str:
+    """The line shown until the model's first words: after a few seconds, how long, and why it may last."""
+    if seconds < WAIT_SAID_AFTER:
+        return "Waiting for the model…"
+    return f"Waiting for the model… {int(seconds)} s (a model the server has to load first can take a minute)"
 
 
 class AnswerWidget(QFrame):
@@ -259,6 +267,13 @@ class AnswerWidget(QFrame):
         self._waiting.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self._waiting.setAccessibleName("Waiting for the model")
         self._body.addWidget(self._waiting)
+        # a model the server loads first takes a minute or more: the seconds say the wait is going on
+        clock = QTimer(self._waiting)
+        clock.setInterval(1000)
+        began = time.monotonic()
+        clock.timeout.connect(lambda: self._waiting is not None and self._waiting.setText(
+            waiting_words(time.monotonic() - began)))
+        clock.start()
 
     def _arrived(self) -> None:
         if self._waiting is not None:
