@@ -124,3 +124,27 @@ def test_a_question_with_a_long_unbroken_word_wraps_in_its_bubble_and_lets_the_w
     text.selectAll()
     text.copy()
     assert QApplication.clipboard().text() == question  # copied as typed: no break characters put in
+
+
+def test_the_knowledge_panel_opened_in_a_wide_window_takes_a_share_of_it_until_the_user_sizes_it(
+        make_window, server, qloop):
+    # at 384 px in a 1,920 px window its titles were cut to "tinyRAG Desk…ubleshooting" beside an empty chat
+    from PySide6.QtCore import Qt
+
+    from tinyrag_desktop.ui.window_layout import DOCK_MOST, DOCK_SHARE
+
+    win = make_window(server.base_url)
+    win.resize(1920, 900)
+    qloop.run(wait_until(lambda: win.width() == 1920))
+    dock = win.kb_dock
+    dock.show()
+    wanted = min(DOCK_MOST, int(1920 * DOCK_SHARE))
+    qloop.run(wait_until(lambda: abs(dock.width() - wanted) <= 4))
+    win.resizeDocks([dock], [450], Qt.Orientation.Horizontal)  # as the user drags it
+    qloop.run(wait_until(lambda: abs(dock.width() - 450) <= 4))
+    dock.hide()
+    dock.show()
+    qloop.run(wait_until(lambda: dock.isVisible()))
+    for _ in range(3):  # the widening, had it been due, comes at the next turn of the loop
+        QApplication.processEvents()
+    assert abs(dock.width() - 450) <= 4  # the width the user chose stays

@@ -388,6 +388,7 @@ class MainWindow(QMainWindow):
         dock.setWidget(panel)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         dock.hide()
+        window_layout.widen_dock_when_shown(self, dock)
         return dock
 
     def _connect_bridge(self) -> None:

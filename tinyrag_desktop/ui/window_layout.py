@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 
 from ..chats import ChatStore, ChatStoreError
@@ -93,3 +93,19 @@ def typed_key(event: QKeyEvent) -> bool:
                                 | Qt.KeyboardModifier.MetaModifier)
     text = event.text()
     return not mods and bool(text) and text.isprintable() and not text.isspace()
+
+
+DOCK_SHARE, DOCK_MOST = 0.3, 640  # the knowledge panel's width, as a share of a wide window, and at most
+
+
+def widen_dock_when_shown(win: MainWindow, dock) -> None:
+    """Give the knowledge panel, when it opens at its first width in a wide window, a share of the window:
+    at 384 px in a 1,920 px window its titles were cut to "tinyRAG Desk…ubleshooting" beside an empty chat.
+    A width the user chose (dragged away from the first) is kept."""
+    def widen() -> None:  # once laid out: as the signal comes, the dock has no width yet
+        share = min(DOCK_MOST, int(win.width() * DOCK_SHARE))
+        first = dock.sizeHint().width()  # the width Qt gives it, with the theme's fonts
+        if dock.isVisible() and not dock.isFloating() and abs(dock.width() - first) <= 2 and share > dock.width():
+            win.resizeDocks([dock], [share], Qt.Orientation.Horizontal)
+
+    dock.visibilityChanged.connect(lambda visible: visible and QTimer.singleShot(0, dock, widen))
