@@ -269,14 +269,23 @@ def test_sidebar_new_rename_delete_undo_and_search(make_window, server, qloop, q
     assert not win.sidebar.empty_hint.isHidden() and win.sidebar.empty_hint.text() == "No chats match."
 
 
-def test_export_markdown_and_html(make_window, server, qloop, tmp_path):
+def test_export_markdown_and_html(make_window, server, qloop, tmp_path, monkeypatch):
     server.queue(Stream(tokens(TWO_TOOLS)), Stream(tokens("Here:\n\n```python\nprint(42)\n```\n")))
     win = make_window(server.base_url)
     assert qloop.run(ask_and_wait(win, "Sums and code")) == "done"
+    import threading
+
+    from tinyrag_desktop.ui import export
+
+    threads = []
+    for name in ("export_html", "export_markdown"):  # made in a thread: a long chat froze the window 20 s
+        real = getattr(export, name)
+        monkeypatch.setattr(export, name, lambda *a, real=real: threads.append(threading.current_thread()) or real(*a))
     md = qloop.run(win.export_chat(tmp_path / "chat.md", "md")).read_text()
     html = qloop.run(win.export_chat(tmp_path / "chat.html", "html")).read_text()
     assert "## You" in md and "**calculate** `6 * 7` (done)" in md and "```python" in md
     assert html.startswith("<!DOCTYPE html>") and "calculate" in html and "print" in html
+    assert len(threads) == 2 and threading.main_thread() not in threads
 
 
 def test_settings_dialog_round_trips_to_disk_and_refuses_bad_values(make_window, server, qloop, qtbot):
