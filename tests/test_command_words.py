@@ -16,7 +16,7 @@ def test_the_bundle_names_its_executable(monkeypatch) -> None:
     monkeypatch.setattr(sys, "executable", "/opt/tinyrag/tinyrag-desktop")
     assert command() == "tinyrag-desktop"
     assert "use the command line: tinyrag-desktop ask \"QUESTION\"" in no_display_words()
-    words = platform_words(["could not connect to display :99"], display=":99", cursor_library=True)
+    words = platform_words(["could not connect to display :99"], display=":99", missing=[])
     assert words.endswith("which needs no window: tinyrag-desktop ask \"QUESTION\".")
     assert "python -m" not in words
 

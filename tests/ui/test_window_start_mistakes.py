@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.sse_server import free_port
+from tinyrag_desktop.ui.platform_start import missing_x11_libraries
 from tinyrag_desktop.chats import DB_FILE
 
 
@@ -157,7 +158,11 @@ def test_a_display_that_is_gone_is_said_in_words_instead_of_qts_abort(tmp_path):
            if k not in ("WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     done = _app([], tmp_path, env=env)
     assert done.returncode == 2, done.stderr  # Qt's abort was -6 (134 from a shell)
-    assert f"the display “{display}” (the DISPLAY setting) cannot be reached" in done.stderr, done.stderr
+    missing = missing_x11_libraries()
+    if missing:  # Qt's X11 plugin cannot load here, so it never tries the display: the libraries are named
+        assert f"sudo apt install {' '.join(d for d, _ in missing)};" in done.stderr, done.stderr
+    else:
+        assert f"the display “{display}” (the DISPLAY setting) cannot be reached" in done.stderr, done.stderr
     assert "python -m tinyrag_desktop ask" in done.stderr
     assert "Reinstalling" not in done.stderr and "Traceback" not in done.stderr, done.stderr
 
@@ -181,7 +186,22 @@ def test_a_missing_xcb_cursor_library_is_named_with_how_to_install_it():
                "plugin.", "qt.qpa.plugin: Could not load the Qt platform plugin \"xcb\" in \"\" even though it was "
                "found.", "default: This application failed to start because no Qt platform plugin could be "
                "initialized. Reinstalling the application may fix this problem."]
-    words = platform_words(qt_said, display=":0", cursor_library=False)
-    assert "libxcb-cursor0" in words and "sudo apt install libxcb-cursor0" in words
+    words = platform_words(qt_said, display=":0", missing=[("libxcb-cursor0", "xcb-util-cursor")])
+    assert "the system library libxcb-cursor0, which Qt needs to draw windows on X11, is not installed" in words
+    assert "sudo apt install libxcb-cursor0;" in words and "sudo dnf install xcb-util-cursor)" in words
     # Qt gives that hint after any failure of its X11 plugin: with the library there, it is not the reason
-    assert "libxcb-cursor0" not in platform_words(qt_said, display=":0", cursor_library=True)
+    assert "libxcb-cursor0" not in platform_words(qt_said, display=":0", missing=[])
+    # a minimal system lacking others: Qt still says xcb-cursor, the words name what is missing
+    words = platform_words(qt_said, display=":0", missing=[("libxcb-icccm4", "xcb-util-wm"),
+                                                           ("libxcb-keysyms1", "xcb-util-keysyms")])
+    assert "system libraries libxcb-icccm4, libxcb-keysyms1, which Qt needs" in words and "are not installed" in words
+    assert "sudo apt install libxcb-icccm4 libxcb-keysyms1;" in words and "libxcb-cursor0" not in words
+
+
+def test_the_libraries_qt_needs_are_looked_for_by_name(monkeypatch):
+    import ctypes.util
+
+    from tinyrag_desktop.ui import platform_start
+
+    monkeypatch.setattr(ctypes.util, "find_library", lambda name: None if name in ("xcb-icccm", "X11-xcb") else name)
+    assert platform_start.missing_x11_libraries() == [("libxcb-icccm4", "xcb-util-wm"), ("libx11-xcb1", "libX11-xcb")]

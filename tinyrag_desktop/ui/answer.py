@@ -872,6 +872,10 @@ class AnswerWidget(QFrame):
         self.regenerate_button.setVisible(on and self._error is None)
         self.retry_button.setVisible(on)
 
+    def regenerate_offered(self) -> bool:
+        """Whether Regenerate or Retry is shown (not hidden by set_regenerate_visible)."""
+        return not self.regenerate_button.isHidden() or not self.retry_button.isHidden()
+
     @classmethod
     def from_stored(cls, message: StoredMessage, parent: QWidget | None = None, palette: Palette = LIGHT,
                     show_route: bool = False, settings: SettingsSource | None = None) -> "AnswerWidget":

@@ -21,6 +21,7 @@ from ..chats import ChatStore, ChatStoreError, StoredMessage
 
 if TYPE_CHECKING:
     from .answer import AnswerWidget
+    from .main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -166,3 +167,23 @@ class AnswerSaver(QObject):
             return False
         self._message_id, self._replacing = message.id, None
         return True
+
+
+def show_earlier_answer(win: "MainWindow", answer: "AnswerWidget", chat_id: str, message_id: int,
+                        outcome: str) -> None:
+    """A Regenerate stopped before any text, or failed (AnswerSaver.kept_earlier): the earlier answer, still
+    stored as ``message_id``, takes the empty one's place in ``win``, and the status bar says what happened
+    (the stop or the error showed until the chat was opened again, which then showed the earlier answer)."""
+    if chat_id != win.chat_id or answer not in win.view.answers():
+        return
+    earlier = win.store.messages(chat_id, first=message_id, before=message_id + 1)
+    if not earlier:
+        return
+    why = (f"Could not answer again: {answer.error.rstrip('.')}." if outcome == "error" and answer.error
+           else "Stopped before the new answer began.")
+    win._ids.pop(id(answer), None)
+    win.view.remove(answer)
+    shown = win.view.add_stored(earlier[0])
+    win._wire_answer(shown)
+    win._ids[id(shown)] = message_id
+    win.statusBar().showMessage(f"{why} The earlier answer is kept.", 10000)

@@ -20,6 +20,7 @@ from .theme import colors
 
 COLUMN_MAX = 860  # px: lines longer than this are hard to read
 BURY_SLICE = 8  # messages of a cleared chat deleted per turn of the event loop
+GEOMETRY_MS = 100  # the least time between two looks at the conversation's minimum width
 
 
 class _BubbleText(QTextBrowser):
@@ -199,6 +200,13 @@ class ChatView(QScrollArea):
         self.latest.clicked.connect(self.scroll_to_bottom)
         self.latest.hide()
         self.viewport().installEventFilter(self)  # its size places "Latest"
+        # The minimum width is asked again at most every GEOMETRY_MS: asked at every layout request (each
+        # frame of a streaming answer), it walked every answer built, and an answer cost more the longer the
+        # chat (0.8 s of 5 answers after 200).
+        self._geometry_due = QTimer(self)
+        self._geometry_due.setSingleShot(True)
+        self._geometry_due.setInterval(GEOMETRY_MS)
+        self._geometry_due.timeout.connect(self.updateGeometry)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         """As narrow as the conversation can be laid out, scroll bar included: a scroll area's own minimum
@@ -214,7 +222,8 @@ class ChatView(QScrollArea):
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
-            self.updateGeometry()  # an answer or a card came or went: the minimum width may have changed
+            if not self._geometry_due.isActive():  # an answer or a card came or went: the minimum width may
+                self._geometry_due.start()          # have changed
         elif watched is self.viewport() and event.type() == QEvent.Type.Resize:
             self._place_latest()
         return super().eventFilter(watched, event)
@@ -386,6 +395,22 @@ class ChatView(QScrollArea):
         self._empty.show()
         self._bury([item for item in gone if item is not keep])
         self.cleared.emit()
+
+    def following(self) -> bool:
+        """Whether the view keeps to the latest message (the user has not scrolled up)."""
+        return self._follow
+
+    def drop_first(self, count: int) -> None:
+        """Take the first ``count`` messages out (deleted a few per turn of the loop) and offer "Show
+        earlier messages" in their place: a live chat of hundreds of answers held every one of their widgets."""
+        gone = self._widgets()[:count]
+        for item in gone:
+            if isinstance(item, AnswerWidget):
+                item.cancel_runs()
+            self._items.removeWidget(item)
+            item.hide()
+        self._bury(gone)
+        self.set_has_earlier(True)
 
     def attach(self, answer: AnswerWidget) -> None:
         """Show again, at the end, an answer :meth:`clear` kept."""

@@ -27,9 +27,10 @@ from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..settings import Settings, try_save_settings
 from . import export, tab_order, window_layout
 from .answer import AnswerWidget
-from .answer_saving import NOT_SAVED, AnswerSaver, not_saved_words
+from .answer_saving import NOT_SAVED, AnswerSaver, not_saved_words, show_earlier_answer
 from .bridge import EngineBridge
 from .chat_search import ChatSearch
+from .chat_trim import trim_live_chat
 from .chat_view import COLUMN_MAX, ChatView
 from .composer import DRAFTS_FILE, Composer
 from .confirm_dialog import Confirmer
@@ -764,7 +765,8 @@ class MainWindow(QMainWindow):
         answer.regenerateRequested.connect(lambda a=answer: self.regenerate(a))
         answer.copied.connect(lambda _t: self.statusBar().showMessage("Copied to the clipboard", 3000))
         answer.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        answer.linkHovered.connect(self.status.show_link)
+        # a lambda: a plain object's method connected leaves PySide a weak reference per answer, for good
+        answer.linkHovered.connect(lambda url: self.status.show_link(url))
 
     def _on_tool_started(self, ev: ToolStarted) -> None:
         self._raw[ev.id] = ev.raw
@@ -806,6 +808,7 @@ class MainWindow(QMainWindow):
                 self.finish_loading()
                 self.view.attach(answer)
         self._update_last_answer()
+        trim_live_chat(self)
         self._recheck_server(outcome)
         pending, self._after_stream = self._after_stream, []
         for action in pending:
@@ -841,27 +844,9 @@ class MainWindow(QMainWindow):
             return False
         self._ids[id(answer)] = message.id
         if self._saver.kept_earlier:
-            self._show_earlier(answer, chat_id, message.id, outcome)
+            show_earlier_answer(self, answer, chat_id, message.id, outcome)
         self.notice_bar.withdraw(NOT_SAVED)  # saved now: the notice no longer holds
         return True
-
-    def _show_earlier(self, answer: AnswerWidget, chat_id: str, message_id: int, outcome: str) -> None:
-        """A Regenerate stopped before any text, or failed: the earlier answer, still stored, takes the empty
-        one's place, and the status bar says what happened (the stop or the error showed until the chat was
-        opened again, which then showed the earlier answer)."""
-        if chat_id != self.chat_id or answer not in self.view.answers():
-            return
-        earlier = [m for m in self.store.messages(chat_id, first=message_id, before=message_id + 1)]
-        if not earlier:
-            return
-        why = (f"Could not answer again: {answer.error.rstrip('.')}." if outcome == "error" and answer.error
-               else "Stopped before the new answer began.")
-        self._ids.pop(id(answer), None)
-        self.view.remove(answer)
-        shown = self.view.add_stored(earlier[0])
-        self._wire_answer(shown)
-        self._ids[id(shown)] = message_id
-        self.statusBar().showMessage(f"{why} The earlier answer is kept.", 10000)
 
     def stop(self) -> bool:
         return self.bridge.stop()
@@ -894,9 +879,12 @@ class MainWindow(QMainWindow):
         return answers[-1].copy_markdown() if answers else ""
 
     def _update_last_answer(self) -> None:
+        # only the last answer has Regenerate (set on every answer, it cost more as the chat grew)
         answers = self.view.answers()
-        for i, a in enumerate(answers):
-            a.set_regenerate_visible(i == len(answers) - 1 and not self.bridge.is_running())
+        last = answers[-1] if answers and not self.bridge.is_running() else None
+        for a in answers:
+            if a is last or a.regenerate_offered():
+                a.set_regenerate_visible(a is last)
 
     def _set_streaming(self, on: bool) -> None:
         # The focus goes to the button taking the pressed one's place: hidden with the focus on it, Qt gave

@@ -29,20 +29,41 @@ def command_line() -> str:
     return f"Or use the command line, which needs no window: {command()} ask \"QUESTION\"."
 
 
-def platform_words(messages: list[str], *, display: str | None, cursor_library: bool) -> str:
+# The system libraries Qt's X11 plugin loads (libQt6XcbQpa), as ctypes finds them, with the Debian and Fedora
+# packages that hold them. A desktop has them all; a minimal or server install lacks some, and Qt then says only
+# that "xcb-cursor0 or libxcb-cursor0 is needed" whichever is missing (here: icccm and keysyms).
+X11_LIBRARIES = (("xcb-cursor", "libxcb-cursor0", "xcb-util-cursor"), ("xcb-icccm", "libxcb-icccm4", "xcb-util-wm"),
+                 ("xcb-keysyms", "libxcb-keysyms1", "xcb-util-keysyms"), ("xcb-image", "libxcb-image0", "xcb-util-image"),
+                 ("xcb-render-util", "libxcb-render-util0", "xcb-util-renderutil"),
+                 ("xcb-util", "libxcb-util1", "xcb-util"), ("xkbcommon-x11", "libxkbcommon-x11-0", "libxkbcommon-x11"),
+                 ("xcb-xkb", "libxcb-xkb1", "libxcb"), ("X11-xcb", "libx11-xcb1", "libX11-xcb"))
+
+
+def missing_x11_libraries() -> list[tuple[str, str]]:
+    """The (Debian, Fedora) packages of the X11 libraries Qt needs that are not installed."""
+    return [(debian, fedora) for name, debian, fedora in X11_LIBRARIES if ctypes.util.find_library(name) is None]
+
+
+def platform_words(messages: list[str], *, display: str | None, missing: list[tuple[str, str]]) -> str:
     """What to tell the user when Qt could not start its platform plugin, from Qt's ``messages`` so far.
 
-    ``display``: the DISPLAY variable; ``cursor_library``: whether libxcb-cursor is installed."""
+    ``display``: the DISPLAY variable; ``missing``: the packages of the X11 libraries Qt needs that are not
+    installed (missing_x11_libraries)."""
     said = "\n".join(messages)
     if "could not connect to display" in said:
         where = f"the display “{display}”" if display else "the X display"
         return (f"{CANNOT_OPEN}{where} (the DISPLAY setting) cannot be reached: its desktop session has ended, or "
                 "it belongs to another user or computer. Start tinyRAG Desktop from your desktop session, or "
                 f"set DISPLAY to a display that is running. {command_line()}")
-    if "xcb-cursor" in said and not cursor_library:
-        return (f"{CANNOT_OPEN}the system library libxcb-cursor0, which Qt needs to draw windows on X11, is not "
-                "installed. Install it (Debian and Ubuntu: sudo apt install libxcb-cursor0; Fedora: sudo dnf "
-                f"install xcb-util-cursor), then start again. {command_line()}")
+    if ("xcb-cursor" in said or 'platform plugin "xcb"' in said) and missing:  # the X11 plugin did not load
+        debian = " ".join(d for d, _ in missing)
+        fedora = " ".join(dict.fromkeys(f for _, f in missing))
+        which = ("the system library " if len(missing) == 1 else "system libraries ") + ", ".join(
+            d for d, _ in missing)
+        return (f"{CANNOT_OPEN}{which}, which Qt needs to draw windows on X11, "
+                f"{'is' if len(missing) == 1 else 'are'} not installed. Install "
+                f"{'it' if len(missing) == 1 else 'them'} (Debian and Ubuntu: sudo apt install {debian}; Fedora: "
+                f"sudo dnf install {fedora}), then start again. {command_line()}")
     chosen = os.environ.get("QT_QPA_PLATFORM")
     why = f"the display system “{chosen}” (set in QT_QPA_PLATFORM)" if chosen else "this computer's display"
     log_file = _log_file()
@@ -69,8 +90,7 @@ def platform_guard() -> Iterator[list[str]]:
             log.warning("Qt at start: %s: %s", category, message)
             return
         log.warning("Qt cannot start: %s: %s", category, message)  # the console gets words below
-        words = platform_words(seen, display=os.environ.get("DISPLAY"),
-                               cursor_library=ctypes.util.find_library("xcb-cursor") is not None)
+        words = platform_words(seen, display=os.environ.get("DISPLAY"), missing=missing_x11_libraries())
         print(words, file=sys.stderr, flush=True)
         logging.shutdown()
         os._exit(2)  # Qt aborts when this returns; nothing else is open yet to close

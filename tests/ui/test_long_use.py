@@ -1,0 +1,84 @@
+"""A window used all day: what each answer leaves behind, and what it costs, must not grow with the chat."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication, QPushButton
+
+from tests.sse_server import Stream
+from tinyrag_desktop.ui.answer import AnswerWidget
+
+from .conftest import ask_and_wait, tokens, wait_signal, wait_until
+
+
+def _weak_refs_to(obj) -> int:
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, weakref.ref) and o() is obj)
+
+
+def test_answers_wired_to_the_window_and_deleted_leave_no_reference_behind(make_window, server):
+    # the status bar's link display, a plain object's method connected to each answer, left PySide a weak
+    # reference per answer for as long as the window lived
+    win = make_window(server.base_url)
+    before = _weak_refs_to(win.status)
+    for _ in range(30):
+        answer = AnswerWidget()
+        win._wire_answer(answer)
+        answer.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert _weak_refs_to(win.status) <= before
+
+
+def test_only_the_last_answer_offers_regenerate(make_window, server, qloop):
+    win = make_window(server.base_url)
+    for n in range(3):
+        server.queue(Stream(tokens(f"Answer {n}.")))
+        assert qloop.run(ask_and_wait(win, f"Question {n}")) == "done"
+    offered = [a.regenerate_offered() for a in win.view.answers()]
+    assert offered == [False, False, True]
+    server.queue(Stream(tokens("Again.")))
+
+    async def regenerate():
+        finished = wait_signal(win.answerFinished)
+        assert win.regenerate()
+        assert [a.regenerate_offered() for a in win.view.answers()][:2] == [False, False]
+        return await finished
+
+    assert qloop.run(regenerate()) == "done"
+    assert [a.regenerate_offered() for a in win.view.answers()] == [False, False, True]
+    server.queue(Stream(tokens("Fourth.")))
+    assert qloop.run(ask_and_wait(win, "Question 3")) == "done"
+    assert [a.regenerate_offered() for a in win.view.answers()] == [False, False, False, True]
+
+
+def test_a_live_chat_keeps_a_bounded_number_of_messages_built_and_shows_the_rest_again(make_window, server, qloop,
+                                                                                      monkeypatch):
+    # after 300 answers in one session the window held 12,000 widgets and 515 MB
+    from tinyrag_desktop.ui import chat_trim
+
+    monkeypatch.setattr(chat_trim, "LIVE_MOST", 8)
+    monkeypatch.setattr(chat_trim, "LIVE_KEEP", 4)
+    win = make_window(server.base_url)
+    for n in range(7):
+        server.queue(Stream(tokens(f"Answer {n}.")))
+        assert qloop.run(ask_and_wait(win, f"Question {n}")) == "done"
+        assert len(win.view._widgets()) <= 8
+    assert [a.content() for a in win.view.answers()][-1] == "Answer 6."
+    assert win.view.findChild(QPushButton, "showEarlier").isVisibleTo(win.view)
+    while win.show_earlier():  # scrolled to the top: the earlier pages come back from the history
+        qloop.run(wait_until(lambda: not win.loading))
+    questions = [b.text_view.toPlainText() for b in win.view.questions()]
+    assert questions == [f"Question {n}" for n in range(7)]
+    assert [a.content() for a in win.view.answers()] == [f"Answer {n}." for n in range(7)]
+    server.queue(Stream(tokens("Again.")))
+
+    async def regenerate():  # the last one still regenerates
+        finished = wait_signal(win.answerFinished)
+        assert win.regenerate()
+        return await finished
+
+    assert qloop.run(regenerate()) == "done"
+    assert [a.content() for a in win.view.answers()][-1] == "Again."
