@@ -30,7 +30,7 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from ..markdown_prep import FENCE_RE as _FENCE_RE
-from ..markdown_prep import blocks_apart, nest_lists
+from ..markdown_prep import blocks_apart, nest_lists, task_boxes
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])")
@@ -127,6 +127,13 @@ class _ImagesAsLinks(Treeprocessor):
             parent[list(parent).index(img)] = shown
 
 
+class _TaskItems(Treeprocessor):
+    """Task list items ("- [ ] a task") shown with their box, ☐ or ☑ (see markdown_prep.task_boxes)."""
+
+    def run(self, root: etree.Element) -> None:
+        task_boxes(root)
+
+
 def image_label(alt: str, src: str) -> str:
     """The words an image is shown as: its alt text, or else the name of its file."""
     name = " ".join(alt.split())
@@ -151,6 +158,7 @@ def _md() -> markdown.Markdown:
     # After code spans, links and <autolinks> (which stash what they match), so a URL inside them is left be.
     md.inlinePatterns.register(_BareUrl(_BARE_URL_RE, md), "bare_url", 100)
     md.treeprocessors.register(_ImagesAsLinks(md), "images_as_links", 15)  # after "inline" (20) made them
+    md.treeprocessors.register(_TaskItems(md), "task_items", 16)  # after "inline" too: code keeps "[ ]"
     return md
 
 
@@ -256,12 +264,16 @@ def _quotes(body: str, palette: Palette) -> str:
     paragraph. A table of two cells, the first a narrow bar, draws one, nested quotes each their own."""
     if "<blockquote>" not in body:
         return body
-    return body.replace(
-        "<blockquote>",
-        '<table width="100%" cellspacing="0" cellpadding="0" border="0" style="margin-top:6px; margin-bottom:2px">'
-        f'<tr><td width="3" bgcolor="{palette.quote_bar}"></td>'
-        f'<td style="padding-left:10px; color:{palette.muted}">',
-    ).replace("</blockquote>", "</td></tr></table>")
+    opening = ('<table width="100%" cellspacing="0" cellpadding="0" border="0" style="margin-top:{}px; '
+               f'margin-bottom:2px"><tr><td width="3" bgcolor="{palette.quote_bar}"></td>'
+               f'<td style="padding-left:10px; color:{palette.muted}">')
+    # Right under a list, a paragraph's gap: a list's last item has no margin below it, and the quote's own
+    # 6 pixels left it touching the list.
+    body = _QUOTE_AFTER_LIST.sub(lambda m: m.group(1) + opening.format(12), body)
+    return body.replace("<blockquote>", opening.format(6)).replace("</blockquote>", "</td></tr></table>")
+
+
+_QUOTE_AFTER_LIST = re.compile(r"(</[ou]l>\s*)<blockquote>")
 
 
 # A tab inside a fenced code block, kept from Markdown, which turns every tab into spaces before it reads the
