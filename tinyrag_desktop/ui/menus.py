@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Callable
 from PySide6.QtCore import QSize, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication, QDialog, QDialogButtonBox, QDockWidget, QFrame, QLabel, QMessageBox, QScrollArea, QStyle,
-    QVBoxLayout, QWidget,
+    QApplication, QDialog, QDialogButtonBox, QDockWidget, QFrame, QLabel, QMenu, QMessageBox, QScrollArea,
+    QStyle, QVBoxLayout, QWidget,
 )
 
 from ..logsetup import LOG_FILE
@@ -118,7 +118,8 @@ def build_menus(win: "MainWindow") -> Menus:
     stop = _action(win, e, "&Stop answer", win.stop, "Esc", "actionStop")
     stop.setEnabled(False)
     regenerate = _action(win, e, "&Regenerate last answer", lambda: win.regenerate(), "Ctrl+R")
-    edit_last = _action(win, e, "&Edit last question", win.edit_last_question, name="actionEditLast")
+    # ↑ shown as its key, not made one: as a shortcut it would take ↑ from the message box and every list
+    edit_last = _action(win, e, "&Edit last question\t↑", win.edit_last_question, name="actionEditLast")
     copy_answer = _action(win, e, "&Copy last answer as Markdown", win.copy_last_answer, "Ctrl+Shift+C")
     e.addSeparator()
     focus = _action(win, e, "&Focus the message box", win.composer.setFocus, "Ctrl+L")
@@ -156,6 +157,8 @@ def build_menus(win: "MainWindow") -> Menus:
         key.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         key.triggered.connect(_knowledge_key(win))
         win.addAction(key)
+    _follow_the_chat(win, (f, e), answered=[regenerate, copy_answer], chat=[edit_last, export_md, export_html],
+                     listed=[rename, delete])
     h = bar.addMenu("&Help")
     _action(win, h, "&User guide", lambda: open_user_guide(win), name="actionUserGuide")
     shortcuts = _action(win, h, "&Keyboard shortcuts", lambda: show_shortcuts(win, win.menus.all), "F1",
@@ -195,6 +198,29 @@ _PLACE_KEYS = [("Send the question", "Enter"), ("New line in the question", "Shi
                ("Select all of a passage you clicked in", "Ctrl+A")]
 
 
+def _follow_the_chat(win: "MainWindow", menus: tuple[QMenu, ...], *, answered: list[QAction],
+                     chat: list[QAction], listed: list[QAction]) -> Callable[[], None]:
+    """Enable the menu items that act on the chat only while they can: ``answered`` while the open chat
+    shows an answer, ``chat`` while a chat is open (a new one has none until its first question), ``listed``
+    while the chats list has a current chat (F2 and Delete act on it, opened or only reached by the keyboard).
+    In an empty new chat Regenerate, Copy last answer, Rename and Export were offered and did nothing."""
+    def update(*_args: object) -> None:
+        is_open = win.chat_id is not None
+        for act in answered:
+            act.setEnabled(is_open and bool(win.view.answers()))
+        for act in chat:
+            act.setEnabled(is_open)
+        for act in listed:
+            act.setEnabled(bool(win.sidebar.current_id()))
+
+    # A question sent adds its answer (answerAdded); a chat opened or a new one empties the view first.
+    for signal in (win.view.cleared, win.view.answerAdded, win.chatOpened, win.answerFinished,
+                   win.sidebar.list.currentItemChanged, *(menu.aboutToShow for menu in menus)):
+        signal.connect(update)
+    update()
+    return update
+
+
 def shortcut_rows(actions: list[QAction]) -> list[tuple[str, str]]:
     """Every shortcut in words and keys: the menus' (with a key of their own), then the places' own keys."""
     rows = [(a.text().replace("&", "").split("\t", 1)[0].rstrip("…"),
@@ -223,7 +249,8 @@ def show_shortcuts(win: "MainWindow", actions: list[QAction]) -> QDialog:
     rows = "".join(
         f"<tr><td colspan='2' style='padding:{12 if i else 0}px 0 4px 0'><span style='font-size:large'><b>"
         f"{html.escape(heading)}</b></span></td></tr>"
-        + "".join(f"<tr><td style='padding:3px 18px 3px 12px'>{html.escape(name)}</td><td><b>{html.escape(keys)}"
+        + "".join(f"<tr><td style='padding:3px 18px 3px 12px'>{html.escape(name)}</td>"
+                  f"<td style='padding:3px 0'><b>{html.escape(keys)}"
                   "</b></td></tr>" for name, keys in group)
         for i, (heading, group) in enumerate(shortcut_groups(actions)))
     label = QLabel(f"<table>{rows}</table>", dialog)
