@@ -67,3 +67,15 @@ def test_a_selection_copied_leaves_out_the_header_whatever_the_link_says(qtbot):
     cursor.setPosition(segment.document().find("echo one").selectionEnd(), QTextCursor.MoveMode.KeepAnchor)
     segment.setTextCursor(cursor)
     assert segment.createMimeDataFromSelection().text() == "echo one"
+
+
+def test_a_wide_blocks_header_stays_out_of_its_sideways_scroll_while_it_says_copied(qtbot):
+    # A wide block's header (its language and links) is found by its "Copy code" words: rendered again with
+    # "Copied ✓" in it, the header scrolled sideways with the code.
+    segment = _segment(qtbot, f"Intro\n\n```python\nx = {'a' * 200}\n```\n")
+    segment.resize(400, 100)
+    qtbot.waitUntil(lambda: bool(segment.wide_blocks()))
+    top = segment._wide[0].top
+    segment.copy_code(0)
+    segment.set_markdown(segment.markdown() + "\nMore text streamed in.")
+    assert _links(segment) == [COPIED] and segment._wide[0].top == top

@@ -67,7 +67,8 @@ class Palette:
 LIGHT = Palette("#f4f6f9", "#dde2ea", "#2563eb", "#6b7280", "friendly", "#c3cad4", "#fbfbfc", "#b91c1c", "#c3cad4")
 DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#9aa3b2", "monokai", "#4a5160", "#15181e", "#f87171", "#5b6476")
 GO_LANGS = frozenset({"go", "golang"})
-COPY_CODE, COPIED = "Copy code", "Copied ✓"  # a code block's link, and what it says for a moment once clicked
+# A code block's link, and what it says for a moment once clicked (MarkdownSegment.copy_code)
+COPY_CODE, COPIED = "Copy code", "Copied ✓"
 OUTPUT_SHOWN = 10_000  # characters of a run's output shown under its block; a long flood is summarised
 
 
@@ -199,14 +200,13 @@ def _upright_if_no_italic(span: re.Match[str]) -> str:
 
 def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, run_go: bool = False,
            runs: Mapping[int, RunView] | None = None, partial: tuple[bool, bool] = (False, False),
-           carried: str = "", copied: int = -1) -> Rendered:
+           carried: str = "") -> Rendered:
     """Markdown → HTML for QTextBrowser; code blocks numbered from ``first_code_index``.
 
     With ``run_go``, each ```go block gets a Run link. The streaming view cuts a very long block in pieces
     (``partial``: the first block continues the previous segment, the last one goes on in the next); only
     the last piece gets the link, and ``carried`` is the code of the pieces before it, so Run runs the
-    whole program. ``runs`` holds the outcome to show under a block, by its number. Block ``copied`` (its
-    number) was just copied: its link says so.
+    whole program. ``runs`` holds the outcome to show under a block, by its number.
     """
     text, still_open = _closed(text)
     if still_open:  # the block goes on (it is being streamed): no Run link on half a program
@@ -231,7 +231,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         if run is not None and run.source != (carried + source if continued else source):
             run = None  # the block changed since it ran: its old output no longer belongs to it
         link = f'style="font-size:small; color:{palette.link}"'
-        actions = f'<a href="copy-code:{index}" {link}>{COPIED if index == copied else COPY_CODE}</a>'
+        actions = f'<a href="copy-code:{index}" {link}>{COPY_CODE}</a>'
         if run_go and whole and lang.lower() in GO_LANGS:
             actions += (f'&nbsp;&nbsp;<a href="stop-go:{index}" {link}>Stop</a>' if run and run.running
                         else f'&nbsp;&nbsp;<a href="run-go:{index}" {link}>Run</a>')

@@ -160,13 +160,15 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         rendered = render(self._render_prefix + text + self._render_suffix, self._palette, run_go=run_go,
                           runs=self._runs.views() if self._runs else None,
                           partial=(bool(self._render_prefix), bool(self._render_suffix)),
-                          carried=self._carried() if run_go else "", copied=self._copied)
+                          carried=self._carried() if run_go else "")
         self._codes = rendered.code_blocks
         self._rendering = True  # the text cursor goes back to the start: no wide block follows it there
         self.setHtml(rendered.html)
         self._rendering = False
         self.setAccessibleDescription(plain_words(self.toPlainText()))
         self._fit()
+        if self._copied >= 0:  # rendered again within its moment: the link still says so (measured as Copy code)
+            self._relabel(self._copied, COPIED)
 
     def _run_allowed(self, text: str) -> bool:
         if self._settings is None or "```" not in text and "~~~" not in text and not self._render_prefix:
@@ -257,6 +259,7 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         index, self._copied = self._copied, -1
         if index >= 0:
             self._relabel(index, COPY_CODE)
+            self._measure()  # a wide block measured meanwhile (a resize) finds its header by "Copy code"
 
     def _relabel(self, index: int, words: str) -> None:
         """Put ``words`` in place of the Copy code link of block ``index``, in the text as it is: rendered
