@@ -1,10 +1,12 @@
 """Markdown as models write it, made ready for Python-Markdown, which the window and the HTML export both
-render with: a list or table right under a line of text set apart from it, and nested lists re-indented
-by the 4 spaces Python-Markdown nests by. No Qt here: chats.py's export uses it too."""
+render with: a list or table right under a line of text set apart from it, nested lists re-indented
+by the 4 spaces Python-Markdown nests by, and task list items ("- [ ] a task") shown with their box. No Qt
+here: chats.py's export uses it too."""
 
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as etree
 
 # A fenced code block's opening or closing line: its marker, and what follows it (the language).
 FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
@@ -99,3 +101,37 @@ def _shifted(line: str, shift: int) -> str:
     if shift >= 0:
         return " " * shift + line
     return line[min(-shift, len(line) - len(line.lstrip(" "))):]
+
+
+# A task list item's box as GitHub writes it, and the character it is shown as.
+_TASK_RE = re.compile(r"^\[([ xX])\][ \t]+")
+TASK_BOXES = {" ": "\u2610", "x": "\u2611", "X": "\u2611"}  # ☐ and ☑
+
+
+def task_boxes(root: etree.Element) -> None:
+    """Show each task list item's box in the tree Python-Markdown parsed: "- [ ] a task" as "☐ a task",
+    "- [x] done" as "☑ done"; a bullet list all of tasks loses its bullets.
+
+    Python-Markdown has no task lists, and an item read "• [ ] a task". Run on the tree after the inline
+    patterns (a Treeprocessor below priority 20), a box written as code ("`[ ]`", a fenced block) stays as
+    written; the source (Copy as Markdown, the stored chat) keeps its brackets.
+    """
+    for listing in root.iter():
+        if listing.tag not in ("ul", "ol"):
+            continue
+        items = [child for child in listing if child.tag == "li"]
+        boxed = [_box(item) for item in items]
+        if items and all(boxed) and listing.tag == "ul":
+            listing.set("style", "list-style-type:none")
+
+
+def _box(item: etree.Element) -> bool:
+    """Put the box of a task item in place of its brackets; whether ``item`` is one."""
+    holder = item
+    if not (item.text or "").strip() and len(item) and item[0].tag == "p":  # a loose list's item
+        holder = item[0]
+    m = _TASK_RE.match(holder.text or "")
+    if m is None or not (holder.text[m.end():].strip() or len(holder)):
+        return False
+    holder.text = f"{TASK_BOXES[m.group(1)]} {holder.text[m.end():]}"
+    return True

@@ -31,7 +31,7 @@ def _check(answer) -> None:
     # opened, it shows each call's input, as the single cards did, and the whole reason
     group.set_expanded(True)
     assert group.details_text() == "Expressions:\n" + "\n".join(SUMS[3:]) + f"\n\nReason: {SAID}"
-    assert group.accessibleName() == "Tools calculate, skipped, 5 calls"
+    assert group.accessibleName() == "Tools: Calculator, skipped, 5 calls"
     group.set_expanded(False)
 
 
@@ -82,5 +82,5 @@ def test_only_neighbours_skipped_for_the_same_reason_go_together(qtbot):
     assert [c.call_id for c in cards] == ["c1", "c2", "c4"]
     assert cards[1].note == "2 calls skipped: the same tool with the same input already ran in this answer."
     assert cards[2].note.startswith("2 more calls skipped: at most 3 tool calls per round. To allow more")
-    assert cards[2].details_text().startswith("Calls:\ncalculate: 2+2\nurl_fetch: https://example.org\n\n")
+    assert cards[2].details_text().startswith("Calls:\nCalculator: 2+2\nWeb page: https://example.org\n\n")
     assert cards[0].note.startswith("Limit reached: at most 3")  # alone, it reads as it did

@@ -122,7 +122,7 @@ def test_every_control_has_a_name_a_screen_reader_can_read(make_window, server, 
     unnamed = [w for w in controls if not (w.accessibleName() or getattr(w, "text", lambda: "")())]
     assert unnamed == []
     card = win.view.answers()[-1].cards()[0]
-    assert card.accessibleName() == "Tool calculate, done"  # the state in words, not only a colour
+    assert card.accessibleName() == "Tool: Calculator, done"  # the state in words, not only a colour
 
 
 def test_copy_last_answer_shortcut(make_window, server, qloop, qtbot):

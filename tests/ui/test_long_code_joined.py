@@ -38,8 +38,9 @@ def test_the_pieces_are_one_block_when_the_answer_is_done(qtbot) -> None:
     answer.finish(Done(1, 0, 10))
     (seg,) = code_segments(answer)
     assert seg.code_blocks() == (CODE,)
-    assert seg.copy_code(0) == CODE
     assert seg.toPlainText().count("Copy code") == 1
+    assert seg.copy_code(0) == CODE
+    assert seg.toPlainText().count("Copied ✓") == 1 and "Copy code" not in seg.toPlainText()  # the one link says so
     assert answer.content() == TEXT
     assert [s.markdown() for s in answer.segments() if s.isVisibleTo(answer)][-1].endswith("That is all.\n")
 

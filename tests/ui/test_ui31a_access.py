@@ -30,7 +30,7 @@ def test_a_tool_card_is_a_button_that_opens_and_closes_for_a_screen_reader(make_
     assert card.expanded
     told = QAccessible.queryAccessibleInterface(card)
     assert told.state().expanded and not told.state().collapsed
-    assert told.text(QAccessible.Text.Name) == "Tool calculate, done"
+    assert told.text(QAccessible.Text.Name) == "Tool: Calculator, done"
 
 
 def test_a_card_turning_done_or_failed_is_announced_and_its_reason_reads_no_markup(make_window, server, qloop,
@@ -48,8 +48,8 @@ def test_a_card_turning_done_or_failed_is_announced_and_its_reason_reads_no_mark
     assert qloop.run(ask_and_wait(win, "One plus one")) == "done"
     wrong, right = win.view.answers()[-1].cards()
     # The card's change, said while the focus was in the message box: nothing was said before.
-    assert any(s.startswith("Tool calcula, failed. There is no tool called") for s in said), said
-    assert "Tool calculate, done" in said
+    assert any(s.startswith("Tool: calcula, failed. There is no tool called") for s in said), said
+    assert "Tool: Calculator, done" in said
     # The model's advice after the reason ("Write for example: <tool name=…><query>…") was read aloud.
     description = wrong.accessibleDescription()
     assert "There is no tool called" in description

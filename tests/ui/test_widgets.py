@@ -23,11 +23,11 @@ def test_tool_card_properties_and_states_in_words(qtbot):
     assert card.property("tool_name") == "websearch"
     assert card.property("query_preview") == "tinyRAG streaming architecture"
     assert card.property("status") == "running"
-    assert card.accessibleName() == "Tool websearch, running"
+    assert card.accessibleName() == "Tool: Web search, running"
     with qtbot.waitSignal(card.statusChanged) as sig:
         card.finish("error", error="The search engine did not answer.")
     assert sig.args == ["error"] and card.status == "error"
-    assert card.accessibleName() == "Tool websearch, failed"
+    assert card.accessibleName() == "Tool: Web search, failed"
     assert "The search engine did not answer." in card.accessibleDescription()
     card2 = ToolCard("t2", "nanogo", "fmt.Println(1)", "source")
     qtbot.addWidget(card2)

@@ -22,6 +22,7 @@ DRAFT_SAVE_MS = 1000  # written this long after typing stops
 # The hint in the empty box, and what it shrinks to where the whole of it would not fit in its lines.
 PLACEHOLDER = "Ask anything…  (Enter sends, Shift+Enter for a new line)"
 SHORT_PLACEHOLDER = "Ask anything…"
+_HINT_SLACK = 8  # pixels kept free right of the hint: the text cursor, and a font's overhang
 
 
 class Composer(QPlainTextEdit):
@@ -122,9 +123,10 @@ class Composer(QPlainTextEdit):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         super().resizeEvent(event)
-        # Wrapped, the long hint needs a little more than its width per line (words do not break); in a
-        # narrow window its last words were cut off at the bottom of the box.
-        room = (self.viewport().width() - 2 * self.document().documentMargin()) * _MIN_LINES * 0.8
+        # The whole hint only where it fits on one line: wrapped, its last words were cut off at the bottom of
+        # the box in a narrow window, and at 700 px it ran onto a second line ("…for a new | line)"). The
+        # keys are said in the empty conversation above it too.
+        room = self.viewport().width() - 2 * self.document().documentMargin() - _HINT_SLACK
         fits = self.fontMetrics().horizontalAdvance(PLACEHOLDER) <= room
         self.setPlaceholderText(PLACEHOLDER if fits else SHORT_PLACEHOLDER)
 

@@ -30,7 +30,7 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from ..markdown_prep import FENCE_RE as _FENCE_RE
-from ..markdown_prep import blocks_apart, nest_lists
+from ..markdown_prep import blocks_apart, nest_lists, task_boxes
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])")
@@ -67,6 +67,8 @@ class Palette:
 LIGHT = Palette("#f4f6f9", "#dde2ea", "#2563eb", "#6b7280", "friendly", "#c3cad4", "#fbfbfc", "#b91c1c", "#c3cad4")
 DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#9aa3b2", "monokai", "#4a5160", "#15181e", "#f87171", "#5b6476")
 GO_LANGS = frozenset({"go", "golang"})
+# A code block's link, and what it says for a moment once clicked (MarkdownSegment.copy_code)
+COPY_CODE, COPIED = "Copy code", "Copied ✓"
 OUTPUT_SHOWN = 10_000  # characters of a run's output shown under its block; a long flood is summarised
 
 
@@ -127,6 +129,13 @@ class _ImagesAsLinks(Treeprocessor):
             parent[list(parent).index(img)] = shown
 
 
+class _TaskItems(Treeprocessor):
+    """Task list items ("- [ ] a task") shown with their box, ☐ or ☑ (see markdown_prep.task_boxes)."""
+
+    def run(self, root: etree.Element) -> None:
+        task_boxes(root)
+
+
 def image_label(alt: str, src: str) -> str:
     """The words an image is shown as: its alt text, or else the name of its file."""
     name = " ".join(alt.split())
@@ -151,6 +160,7 @@ def _md() -> markdown.Markdown:
     # After code spans, links and <autolinks> (which stash what they match), so a URL inside them is left be.
     md.inlinePatterns.register(_BareUrl(_BARE_URL_RE, md), "bare_url", 100)
     md.treeprocessors.register(_ImagesAsLinks(md), "images_as_links", 15)  # after "inline" (20) made them
+    md.treeprocessors.register(_TaskItems(md), "task_items", 16)  # after "inline" too: code keeps "[ ]"
     return md
 
 
@@ -221,7 +231,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         if run is not None and run.source != (carried + source if continued else source):
             run = None  # the block changed since it ran: its old output no longer belongs to it
         link = f'style="font-size:small; color:{palette.link}"'
-        actions = f'<a href="copy-code:{index}" {link}>Copy code</a>'
+        actions = f'<a href="copy-code:{index}" {link}>{COPY_CODE}</a>'
         if run_go and whole and lang.lower() in GO_LANGS:
             actions += (f'&nbsp;&nbsp;<a href="stop-go:{index}" {link}>Stop</a>' if run and run.running
                         else f'&nbsp;&nbsp;<a href="run-go:{index}" {link}>Run</a>')
@@ -256,12 +266,16 @@ def _quotes(body: str, palette: Palette) -> str:
     paragraph. A table of two cells, the first a narrow bar, draws one, nested quotes each their own."""
     if "<blockquote>" not in body:
         return body
-    return body.replace(
-        "<blockquote>",
-        '<table width="100%" cellspacing="0" cellpadding="0" border="0" style="margin-top:6px; margin-bottom:2px">'
-        f'<tr><td width="3" bgcolor="{palette.quote_bar}"></td>'
-        f'<td style="padding-left:10px; color:{palette.muted}">',
-    ).replace("</blockquote>", "</td></tr></table>")
+    opening = ('<table width="100%" cellspacing="0" cellpadding="0" border="0" style="margin-top:{}px; '
+               f'margin-bottom:2px"><tr><td width="3" bgcolor="{palette.quote_bar}"></td>'
+               f'<td style="padding-left:10px; color:{palette.muted}">')
+    # Right under a list, a paragraph's gap: a list's last item has no margin below it, and the quote's own
+    # 6 pixels left it touching the list.
+    body = _QUOTE_AFTER_LIST.sub(lambda m: m.group(1) + opening.format(12), body)
+    return body.replace("<blockquote>", opening.format(6)).replace("</blockquote>", "</td></tr></table>")
+
+
+_QUOTE_AFTER_LIST = re.compile(r"(</[ou]l>\s*)<blockquote>")
 
 
 # A tab inside a fenced code block, kept from Markdown, which turns every tab into spaces before it reads the

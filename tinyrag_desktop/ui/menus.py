@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QSize, Qt, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication, QDialog, QDialogButtonBox, QDockWidget, QFrame, QLabel, QMessageBox, QScrollArea, QStyle,
-    QVBoxLayout, QWidget,
+    QApplication, QDialog, QDialogButtonBox, QDockWidget, QFrame, QLabel, QMenu, QMessageBox, QScrollArea,
+    QStyle, QVBoxLayout, QWidget,
 )
 
+from ..logsetup import LOG_FILE
 from .screen_fit import fitted
 
 if TYPE_CHECKING:
@@ -115,7 +118,8 @@ def build_menus(win: "MainWindow") -> Menus:
     stop = _action(win, e, "&Stop answer", win.stop, "Esc", "actionStop")
     stop.setEnabled(False)
     regenerate = _action(win, e, "&Regenerate last answer", lambda: win.regenerate(), "Ctrl+R")
-    edit_last = _action(win, e, "&Edit last question", win.edit_last_question, name="actionEditLast")
+    # ↑ shown as its key, not made one: as a shortcut it would take ↑ from the message box and every list
+    edit_last = _action(win, e, "&Edit last question\t↑", win.edit_last_question, name="actionEditLast")
     copy_answer = _action(win, e, "&Copy last answer as Markdown", win.copy_last_answer, "Ctrl+Shift+C")
     e.addSeparator()
     focus = _action(win, e, "&Focus the message box", win.composer.setFocus, "Ctrl+L")
@@ -153,26 +157,88 @@ def build_menus(win: "MainWindow") -> Menus:
         key.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         key.triggered.connect(_knowledge_key(win))
         win.addAction(key)
+    _follow_the_chat(win, (f, e), answered=[regenerate, copy_answer], chat=[edit_last, export_md, export_html],
+                     listed=[rename, delete])
     h = bar.addMenu("&Help")
+    _action(win, h, "&User guide", lambda: open_user_guide(win), name="actionUserGuide")
     shortcuts = _action(win, h, "&Keyboard shortcuts", lambda: show_shortcuts(win, win.menus.all), "F1",
                         "actionShortcuts")
+    h.addSeparator()
+    _action(win, h, "Open &data folder", lambda: open_folder(win, win.data_dir), name="actionDataFolder")
+    _action(win, h, "Open &log folder", lambda: open_folder(win, win.data_dir / LOG_FILE.parent),
+            name="actionLogFolder")
+    h.addSeparator()
     _action(win, h, "&About tinyRAG Desktop", lambda: _about(win))
     return Menus(new_chat, settings, stop, regenerate, copy_answer, show_routing, show_sidebar, shortcuts, acts,
                  win.kb_dock)
 
 
+# The headings of the Help → Keyboard shortcuts list, in order, and the rows under each, by their words. A
+# row not named here (a menu item added later) goes under the last heading.
+_GROUPS: dict[str, tuple[str, ...]] = {
+    "Asking": ("Send the question", "New line in the question", "Edit your last question (Esc cancels)",
+               "Stop answer", "Regenerate last answer", "Copy last answer as Markdown", "Focus the message box"),
+    "Chats": ("New chat", "Search chats", "Rename chat", "Delete chat", "Delete the chat selected in the chats list",
+              "Bring back the chat just deleted, in the chats list", "Export chat as Markdown", "Show chats"),
+    "Finding": ("Find in chat", "Find next", "Find previous", "Next / previous match, in the find bar",
+                "Close the find bar"),
+    "Moving around": ("Move between cards and buttons", "Open or close a tool card",
+                      "Go to the start / end of the conversation", "Select all of a passage you clicked in"),
+    "Window": (),
+}
+# Keys that belong to a place, not to a menu item: said in the list beside the menus' own.
+_PLACE_KEYS = [("Send the question", "Enter"), ("New line in the question", "Shift+Enter"),
+               ("Edit your last question (Esc cancels)", "↑ in the empty message box"),
+               ("Next / previous match, in the find bar", "Enter / Shift+Enter"), ("Close the find bar", "Esc"),
+               ("Move between cards and buttons", "Tab / Shift+Tab"), ("Open or close a tool card", "Space"),
+               # F2 renames whichever chat is current (the Edit menu's Rename chat): one row says so
+               ("Delete the chat selected in the chats list", "Delete"),
+               ("Bring back the chat just deleted, in the chats list", "Ctrl+Z"),
+               ("Go to the start / end of the conversation", "Home / End"),
+               ("Select all of a passage you clicked in", "Ctrl+A")]
+
+
+def _follow_the_chat(win: "MainWindow", menus: tuple[QMenu, ...], *, answered: list[QAction],
+                     chat: list[QAction], listed: list[QAction]) -> Callable[[], None]:
+    """Enable the menu items that act on the chat only while they can: ``answered`` while the open chat
+    shows an answer, ``chat`` while a chat is open (a new one has none until its first question), ``listed``
+    while the chats list has a current chat (F2 and Delete act on it, opened or only reached by the keyboard).
+    In an empty new chat Regenerate, Copy last answer, Rename and Export were offered and did nothing."""
+    def update(*_args: object) -> None:
+        is_open = win.chat_id is not None
+        for act in answered:
+            act.setEnabled(is_open and bool(win.view.answers()))
+        for act in chat:
+            act.setEnabled(is_open)
+        for act in listed:
+            act.setEnabled(bool(win.sidebar.current_id()))
+
+    # A question sent adds its answer (answerAdded); a chat opened or a new one empties the view first.
+    for signal in (win.view.cleared, win.view.answerAdded, win.chatOpened, win.answerFinished,
+                   win.sidebar.list.currentItemChanged, *(menu.aboutToShow for menu in menus)):
+        signal.connect(update)
+    update()
+    return update
+
+
 def shortcut_rows(actions: list[QAction]) -> list[tuple[str, str]]:
-    rows = [(a.text().replace("&", "").rstrip("…"), a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
+    """Every shortcut in words and keys: the menus' (with a key of their own), then the places' own keys."""
+    rows = [(a.text().replace("&", "").split("\t", 1)[0].rstrip("…"),
+             a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
             for a in actions if not a.shortcut().isEmpty()]
-    rows += [("Send the question", "Enter"), ("New line in the question", "Shift+Enter"),
-             ("Edit your last question (Esc cancels)", "↑ in the empty message box"),
-             ("Next / previous match, in the find bar", "Enter / Shift+Enter"), ("Close the find bar", "Esc"),
-             ("Move between cards and buttons", "Tab / Shift+Tab"), ("Open or close a tool card", "Space"),
-             ("Rename / delete the selected chat", "F2 / Delete"),
-             ("Bring back the chat just deleted, in the chats list", "Ctrl+Z"),
-             ("Go to the start / end of the conversation", "Home / End"),
-             ("Select all of a passage you clicked in", "Ctrl+A")]
-    return rows
+    return rows + _PLACE_KEYS
+
+
+def shortcut_groups(actions: list[QAction]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The shortcut rows under their headings (see _GROUPS), in the headings' order; empty groups left out."""
+    heading_of = {name: heading for heading, names in _GROUPS.items() for name in names}
+    last = list(_GROUPS)[-1]
+    grouped: dict[str, list[tuple[str, str]]] = {heading: [] for heading in _GROUPS}
+    for name, keys in shortcut_rows(actions):
+        grouped[heading_of.get(name, last)].append((name, keys))
+    order = {name: i for names in _GROUPS.values() for i, name in enumerate(names)}
+    return [(heading, sorted(rows, key=lambda row: order.get(row[0], len(order))))
+            for heading, rows in grouped.items() if rows]
 
 
 def show_shortcuts(win: "MainWindow", actions: list[QAction]) -> QDialog:
@@ -180,8 +246,13 @@ def show_shortcuts(win: "MainWindow", actions: list[QAction]) -> QDialog:
     dialog.setObjectName("shortcutsDialog")
     dialog.setWindowTitle("Keyboard shortcuts")
     layout = QVBoxLayout(dialog)
-    rows = "".join(f"<tr><td style='padding:3px 18px 3px 0'>{name}</td><td><b>{keys}</b></td></tr>"
-                   for name, keys in shortcut_rows(actions))
+    rows = "".join(
+        f"<tr><td colspan='2' style='padding:{12 if i else 0}px 0 4px 0'><span style='font-size:large'><b>"
+        f"{html.escape(heading)}</b></span></td></tr>"
+        + "".join(f"<tr><td style='padding:3px 18px 3px 12px'>{html.escape(name)}</td>"
+                  f"<td style='padding:3px 0'><b>{html.escape(keys)}"
+                  "</b></td></tr>" for name, keys in group)
+        for i, (heading, group) in enumerate(shortcut_groups(actions)))
     label = QLabel(f"<table>{rows}</table>", dialog)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setWordWrap(True)  # on a narrow screen a long row wraps rather than hiding its keys on the right
@@ -210,6 +281,35 @@ def show_shortcuts(win: "MainWindow", actions: list[QAction]) -> QDialog:
     dialog.open()
     scroll.setFocus(Qt.FocusReason.OtherFocusReason)
     return dialog
+
+
+def open_folder(win: "MainWindow", folder: Path) -> bool:
+    """Open ``folder`` in the desktop's file manager (made first, as the logs folder may not be there yet);
+    False, and the status bar says why, when it cannot be."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        win.statusBar().showMessage(f"Could not open {folder}: {exc.strerror or exc}.", 10000)
+        return False
+    if QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))):
+        return True
+    win.statusBar().showMessage(f"No program was found to open {folder}.", 10000)
+    return False
+
+
+def open_user_guide(win: "MainWindow") -> bool:
+    """Open the user guide shipped with the app: its first page in the desktop's viewer for Markdown, or its
+    folder where nothing opens Markdown files. The guide is in the knowledge base too (unless removed)."""
+    from ..firstrun import guide_files
+    from ..resources import resource_path
+
+    pages, folder = guide_files(), resource_path("guide")
+    if not pages:
+        win.statusBar().showMessage(f"The user guide is missing from this installation ({folder}).", 10000)
+        return False
+    if QDesktopServices.openUrl(QUrl.fromLocalFile(str(pages[0]))):
+        return True
+    return open_folder(win, folder)
 
 
 def _about(win: "MainWindow") -> None:

@@ -15,13 +15,14 @@ from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser
                                QVBoxLayout, QWidget)
 
 from .gorun import GoRuns, run_limits
-from .markdown_render import BREAK_POINT, DARK, LIGHT, Palette, RunView, render
+from .markdown_render import BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, RunView, render
 from .theme import colors, paint_focus_ring
 from .wide_blocks import SidewaysBlocks
 
 SettingsSource = Callable[[], Mapping[str, Any]]
 # A code block's header as selected text: its language (or "code") and its links
-_CODE_HEADER = re.compile(r"^\S{1,40}[ \xa0]{2}Copy code(?:[ \xa0]{2}(?:Run|Stop))?[ \xa0]*(?:\n|$)", re.M)
+_CODE_HEADER = re.compile(r"^\S{1,40}[ \xa0]{2}(?:%s|%s)(?:[ \xa0]{2}(?:Run|Stop))?[ \xa0]*(?:\n|$)"
+                          % (COPY_CODE, COPIED), re.M)
 
 WEB_SCHEMES = ("http", "https", "mailto")  # the links of an answer that open (in the browser or mail app)
 ACTIONS = ("copy-code", "run-go", "stop-go")  # the links a segment handles itself
@@ -30,6 +31,7 @@ ACTIONS = ("copy-code", "run-go", "stop-go")  # the links a segment handles itse
 PICTURE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg", ".tif", ".tiff", ".ico",
                               ".avif", ".heic"})
 CANNOT_OPEN = "(this location cannot be opened)"
+COPIED_MS = 2000  # how long a code block's link says "Copied ✓" after a click
 TIP_WIDTH = 560  # pixels: a longer address is shortened in its middle
 
 
@@ -96,6 +98,8 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self._render_prefix = ""
         self._render_suffix = ""
         self._codes: tuple[str, ...] = ()
+        self._copied = -1  # the code block whose link says "Copied ✓" for a moment (see copy_code)
+        self._copied_timer: QTimer | None = None  # made at the first copy: most segments never have one
         self._runs: GoRuns | None = None  # made at the first Run: most segments never have one
         self.continues: MarkdownSegment | None = None  # the segment whose last code block goes on here
         self.setObjectName("answerText")
@@ -163,6 +167,8 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self._rendering = False
         self.setAccessibleDescription(plain_words(self.toPlainText()))
         self._fit()
+        if self._copied >= 0:  # rendered again within its moment: the link still says so (measured as Copy code)
+            self._relabel(self._copied, COPIED)
 
     def _run_allowed(self, text: str) -> bool:
         if self._settings is None or "```" not in text and "~~~" not in text and not self._render_prefix:
@@ -231,8 +237,54 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
     def copy_code(self, index: int) -> str:
         code = self._codes[index]
         QGuiApplication.clipboard().setText(code)
+        # The link says it was done, where the eye is: the status bar's words alone went unseen.
+        if self._copied not in (-1, index):
+            self._relabel(self._copied, COPY_CODE)
+        self._copied = index
+        self._relabel(index, COPIED)
+        if self._copied_timer is None:
+            self._copied_timer = QTimer(self)
+            self._copied_timer.setSingleShot(True)
+            self._copied_timer.timeout.connect(self._copied_done)
+        self._copied_timer.start(COPIED_MS)
         self.codeCopied.emit(code)
         return code
+
+    @property
+    def copied(self) -> int:
+        """The code block whose link says "Copied ✓" now (-1: none)."""
+        return self._copied
+
+    def _copied_done(self) -> None:
+        index, self._copied = self._copied, -1
+        if index >= 0:
+            self._relabel(index, COPY_CODE)
+            self._measure()  # a wide block measured meanwhile (a resize) finds its header by "Copy code"
+
+    def _relabel(self, index: int, words: str) -> None:
+        """Put ``words`` in place of the Copy code link of block ``index``, in the text as it is: rendered
+        again, a link reached with Tab lost the focus, and a wide block its sideways scroll."""
+        href = f"copy-code:{index}"
+        block = self.document().begin()
+        while block.isValid():
+            for piece in block:
+                fragment = piece.fragment()
+                if fragment.isValid() and fragment.charFormat().anchorHref() == href:
+                    self._replace(fragment.position(), fragment.length(), words, fragment.charFormat())
+                    return
+            block = block.next()
+
+    def _replace(self, start: int, length: int, words: str, fmt) -> None:
+        mine = self.textCursor()  # the link the keyboard is on stays the one it is on
+        on_link = mine.hasSelection() and mine.selectionStart() == start and mine.selectionEnd() == start + length
+        edit = QTextCursor(self.document())
+        edit.setPosition(start)
+        edit.setPosition(start + length, QTextCursor.MoveMode.KeepAnchor)
+        edit.insertText(words, fmt)
+        if on_link:
+            mine.setPosition(start)
+            mine.setPosition(start + len(words), QTextCursor.MoveMode.KeepAnchor)
+            self._quietly(mine)
 
     def _on_anchor(self, url: QUrl) -> None:
         action = {"copy-code": self.copy_code, "run-go": self.run_go, "stop-go": self.stop_go}.get(url.scheme())

@@ -31,6 +31,17 @@ _INPUT_HEADINGS = {"query": "Query", "url": "URL", "source": "Code"}
 # A tool whose <query> is no search: the shell's is a command and the calculator's an expression.
 _TOOL_HEADINGS = {"shell": "Command", "calculate": "Expression"}
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+# What a card is titled: the tool in a person's words. The name the model calls it by ("rag_knowledge",
+# "nanogo") read as code, and the open card said "Source: nanoGo" under a title "nanogo". A tool this version
+# does not know keeps the name the model wrote. The model's name stays in the tooltip and `tool_name`.
+TOOL_TITLES = {"rag_knowledge": "Knowledge base", "websearch": "Web search", "wikipedia": "Wikipedia",
+               "url_fetch": "Web page", "calculate": "Calculator", "nanogo": "Go program",
+               "shell": "Shell command"}
+
+
+def tool_title(tool: str) -> str:
+    """The title of a card for a call of ``tool``: "Calculator" for calculate, an unknown name as it is."""
+    return TOOL_TITLES.get(tool, tool)
 
 
 def _done_note(tool: str, query: str, result: str) -> str:
@@ -44,7 +55,7 @@ def _done_note(tool: str, query: str, result: str) -> str:
     if tool != "rag_knowledge":
         return ""
     if result.startswith(EMPTY_MESSAGE):
-        return "The knowledge base is empty: add documents in the Knowledge panel (View menu)."
+        return "The knowledge base is empty: add documents in the Knowledge base panel (View → Knowledge base)."
     if NO_MATCH in result:
         return "No passage in the knowledge base matched these words."
     return ""
@@ -357,8 +368,18 @@ class ToolCard(QFrame):
         return [self, *self._folded]
 
     def _names(self) -> str:
-        """The tool's name; the names of all, for a card standing for calls of several tools."""
-        return ", ".join(dict.fromkeys(card._tool for card in self._calls()))
+        """The tool's title; the titles of all, for a card standing for calls of several tools."""
+        return ", ".join(dict.fromkeys(tool_title(card._tool) for card in self._calls()))
+
+    def _own_names(self) -> str:
+        """The names the model called the tools by ("rag_knowledge"), where they differ from the titles."""
+        names = [tool for tool in dict.fromkeys(card._tool for card in self._calls()) if tool_title(tool) != tool]
+        return ", ".join(names)
+
+    @property
+    def title(self) -> str:
+        """What the card's header says the tool is ("Calculator"; "Calculator, Web search" for a group)."""
+        return self._names()
 
     def _inputs_heading(self) -> str:
         """The heading over the inputs of a grouped card: "Expressions", or "Calls" for several tools."""
@@ -369,7 +390,7 @@ class ToolCard(QFrame):
 
     def _inputs(self) -> list[str]:
         several = self._inputs_heading() == "Calls"
-        return [f"{card._tool}: {card._query}" if several else card._query for card in self._calls()]
+        return [f"{tool_title(card._tool)}: {card._query}" if several else card._query for card in self._calls()]
 
     @property
     def meta(self) -> str:
@@ -484,10 +505,10 @@ class ToolCard(QFrame):
     def _describe(self) -> None:
         words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self._status, self._status)
         if self._folded:
-            self.setAccessibleName(f"Tools {self._names()}, {words}, {len(self._folded) + 1} calls")
+            self.setAccessibleName(f"Tools: {self._names()}, {words}, {len(self._folded) + 1} calls")
             detail = f"{self._inputs_heading()}: {'; '.join(_one_line(q) for q in self._inputs())[:400]}"
         else:
-            self.setAccessibleName(f"Tool {self._tool}, {words}")
+            self.setAccessibleName(f"Tool: {self._names()}, {words}")
             detail = f"{self._input_heading()}: {_one_line(self._query)[:200]}"
         if self._error:
             # Only the reason: what the model was told after it ("Write for example: <tool name=…>") was read
@@ -501,6 +522,8 @@ class ToolCard(QFrame):
         self.setAccessibleDescription(f"{words}. {detail.rstrip('.')}. Press Space to "
                                       f"{'hide' if self._expanded else 'show'} details.")
         tip = f"{self._names()}: {words}"
+        if self._own_names():  # the name the model wrote in its tool block, as in the answer's raw text
+            tip += f"\nTool name: {self._own_names()}"
         self.setToolTip(f"{tip}\n{self._note_text}" if self._note_text else tip)
 
     # expanding ------------------------------------------------------------------------------------
