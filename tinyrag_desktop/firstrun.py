@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import httpx
 
+from .engine.llm import is_chat_model
 from .resources import resource_path
 from .settings import SETTINGS_FILE, Settings, load_settings, save_settings
 
@@ -92,16 +92,6 @@ def _port(base_url: str) -> str:
     return base_url.split("//", 1)[-1].split("/", 1)[0]
 
 
-# Names of models that embed, rerank or transcribe rather than chat: servers list them beside chat models.
-_NOT_CHAT = re.compile(r"embed|rerank|\bbge\b|bge-|minilm|\bgte\b|gte-|whisper|\btts\b|\bclip\b", re.I)
-
-
-def is_chat_model(name: str) -> bool:
-    """False for a model that, by its name, embeds, reranks or transcribes ("nomic-embed-text") rather than
-    chats: the one rule for the first-run search and the settings dialog's Chat model list."""
-    return not _NOT_CHAT.search(name)
-
-
 def chat_models(payload: Any) -> tuple[list[str], list[str]]:
     """(chat models, other models) from a ``/v1/models`` answer; never raises on odd JSON.
 
@@ -135,7 +125,7 @@ async def _probe_base(http: httpx.AsyncClient, name: str, base: str, headers: Ma
     try:
         response = await http.get(f"{base}/models", headers=headers)
     except httpx.ConnectError:
-        return Attempt(name, base, False, "nothing is listening")
+        return Attempt(name, base, False, "nothing answers there")
     except httpx.TimeoutException:
         return Attempt(name, base, False, "no answer in time")
     except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL: a base URL typed by hand
