@@ -68,8 +68,9 @@ def test_a_server_address_that_cannot_work_in_the_file_is_said_at_start(tmp_path
     (tmp_path / "settings.json").write_text(json.dumps({"base_url": "127.0.0.1:8766/v1", "searxng_url": ""}))
     s, warnings = load_settings(tmp_path)
     assert s.base_url == defaults().base_url and s.searxng_url == ""
-    assert warnings == ["settings.json: base_url must be an http:// or https:// address, like http://127.0.0.1:11434/v1, not "
-                        "'127.0.0.1:8766/v1'. Using the default, 'http://127.0.0.1:11434/v1'."]
+    assert warnings == ["settings.json: base_url must be an http:// or https:// address, like "
+                        "http://127.0.0.1:11434/v1, not '127.0.0.1:8766/v1'. Using the default, "
+                        "'http://127.0.0.1:11434/v1'."]
 
 
 def test_any_refused_value_in_the_file_is_said_without_quoting_all_of_it(tmp_path: Path) -> None:
