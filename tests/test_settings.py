@@ -26,7 +26,8 @@ def test_defaults_follow_design() -> None:
 def test_round_trip_keeps_unknown_keys(tmp_path: Path) -> None:
     (tmp_path / "settings.json").write_text(json.dumps({"chat_model": "qwen", "future_key": [1, 2]}))
     s, warnings = load_settings(tmp_path)
-    assert warnings == [] and s.chat_model == "qwen"
+    assert s.chat_model == "qwen"
+    assert warnings == ["settings.json has a setting this version does not use: 'future_key'. It is kept as it is."]
     save_settings(tmp_path, s.replace(temperature=0.2))
     raw = json.loads((tmp_path / "settings.json").read_text())
     assert raw["future_key"] == [1, 2] and raw["temperature"] == 0.2 and raw["chat_model"] == "qwen"
@@ -67,8 +68,9 @@ def test_a_server_address_that_cannot_work_in_the_file_is_said_at_start(tmp_path
     (tmp_path / "settings.json").write_text(json.dumps({"base_url": "127.0.0.1:8766/v1", "searxng_url": ""}))
     s, warnings = load_settings(tmp_path)
     assert s.base_url == defaults().base_url and s.searxng_url == ""
-    assert warnings == ["base_url must be an http:// or https:// address, like http://127.0.0.1:11434/v1, not "
-                        "'127.0.0.1:8766/v1'. Using the default, 'http://127.0.0.1:11434/v1'."]
+    assert warnings == ["settings.json: base_url must be an http:// or https:// address, like "
+                        "http://127.0.0.1:11434/v1, not '127.0.0.1:8766/v1'. Using the default, "
+                        "'http://127.0.0.1:11434/v1'."]
 
 
 def test_any_refused_value_in_the_file_is_said_without_quoting_all_of_it(tmp_path: Path) -> None:
@@ -268,3 +270,28 @@ def test_a_value_of_the_wrong_kind_is_not_written_back(tmp_path):
     save_settings(tmp_path, settings)
     saved = json.loads((tmp_path / "settings.json").read_text())
     assert saved["temperature"] == settings["temperature"] and saved["theme"] == "solarized"
+
+
+def test_a_misspelt_setting_is_said_with_the_one_meant_and_kept_in_the_file(tmp_path: Path) -> None:
+    # "temprature": 0.5 was read without a word, and the temperature stayed at its default
+    (tmp_path / "settings.json").write_text(json.dumps({"temprature": 0.5, "theme": "purple"}))
+    s, warnings = load_settings(tmp_path)
+    assert warnings == [
+        "settings.json: theme must be one of light, dark, system, not 'purple'. Using the default, 'system'.",
+        "settings.json has a setting this version does not use: 'temprature' (did you mean 'temperature'?). "
+        "It is kept as it is."]
+    save_settings(tmp_path, s.replace(k=5))
+    assert json.loads((tmp_path / "settings.json").read_text())["temprature"] == 0.5  # a newer version's, maybe
+
+
+def test_many_unknown_settings_are_one_notice_and_overrides_read_elsewhere_none() -> None:
+    from tinyrag_desktop.settings import from_mapping
+
+    raw = {f"key{i:03}": i for i in range(30)} | {"chatmodel": "qwen", "wikipedia_api_url": "http://127.0.0.1:9/w"}
+    _s, [said] = from_mapping(raw)
+    assert said.startswith("settings.json has settings this version does not use: 'key000', 'key001'")
+    assert "and 21 more. They are kept as they are." in said and "wikipedia_api_url" not in said
+    assert "'chatmodel' (did you mean 'chat_model'?)" in from_mapping({"chatmodel": "qwen"})[1][0]
+    assert from_mapping({"wikipedia_api_url": "http://127.0.0.1:9/w"})[1] == []
+    long_key = "x" * 5000
+    assert len(from_mapping({long_key: 1})[1][0]) < 200

@@ -92,9 +92,6 @@ def _port(base_url: str) -> str:
     return base_url.split("//", 1)[-1].split("/", 1)[0]
 
 
-# Names of models that embed, rerank or transcribe rather than chat: servers list them beside chat models.
-
-
 def chat_models(payload: Any) -> tuple[list[str], list[str]]:
     """(chat models, other models) from a ``/v1/models`` answer; never raises on odd JSON.
 
@@ -128,7 +125,7 @@ async def _probe_base(http: httpx.AsyncClient, name: str, base: str, headers: Ma
     try:
         response = await http.get(f"{base}/models", headers=headers)
     except httpx.ConnectError:
-        return Attempt(name, base, False, "nothing is listening")
+        return Attempt(name, base, False, "nothing answers there")
     except httpx.TimeoutException:
         return Attempt(name, base, False, "no answer in time")
     except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL: a base URL typed by hand

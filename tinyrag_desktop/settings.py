@@ -8,6 +8,7 @@ what a newer one wrote.
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 import os
@@ -164,7 +165,7 @@ DEFAULT_PERSONAS = {
 SCHEMA: tuple[Option, ...] = (
     Option("base_url", str, "http://127.0.0.1:11434/v1",
            "Root of the OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM).", form="url"),
-    Option("chat_model", str, "", "The chat model to answer with (empty: the server's first model)."),
+    Option("chat_model", str, "", "The chat model to answer with (empty: the server's first chat model)."),
     Option("embed_model", str, "", "Embedding model for the knowledge base (empty: keyword search only)."),
     Option("api_key", str, "", "API key sent as a Bearer token, if the server needs one.", secret=True,
            form="token"),
@@ -253,6 +254,9 @@ def defaults() -> Settings:
 
 
 _NAMED = 10  # personas named in a warning; the rest are counted
+# Keys the schema does not hold that are read all the same (tools/netutil.setting): overrides a power user or
+# a test writes into settings.json. They are no misspelt setting.
+READ_AS_EXTRA = frozenset({"wikipedia_api_url", "url_fetch_trusted_networks"})
 
 
 def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
@@ -277,13 +281,32 @@ def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
                 left_out = ", ".join(shown(name, 40) for name in dropped[:_NAMED])
                 if len(dropped) > _NAMED:
                     left_out += f" and {len(dropped) - _NAMED:,} more"
-                warnings.append(f"{exc} Only the usable ones are kept; left out: {left_out}.")
+                warnings.append(f"{SETTINGS_FILE}: {exc} Only the usable ones are kept; left out: {left_out}.")
                 continue
             default = "the default personas" if opt.type is dict else f"the default, {opt.default!r}"
-            warnings.append(f"{exc} Using {default}.")
+            warnings.append(f"{SETTINGS_FILE}: {exc} Using {default}.")
             if _same_kind(opt, value):  # a newer version's choice ("solarized"), not a mistake ("hot")
                 refused[key] = value
+    unknown = [key for key in extra if key not in READ_AS_EXTRA]
+    if unknown:
+        warnings.append(unknown_keys_warning(unknown))
     return Settings(values, extra, refused), warnings
+
+
+def unknown_keys_warning(keys: list[str]) -> str:
+    """What the user is told of keys this version does not use: a misspelt "temprature" went unnoticed, its
+    value unused. Each with the setting it may have meant; all kept in the file, as a newer version may have
+    written them."""
+    def said(key: str) -> str:
+        close = difflib.get_close_matches(key.lower(), OPTIONS, n=1, cutoff=0.75)
+        return shown(key, 40) + (f" (did you mean {close[0]!r}?)" if close else "")
+
+    named = ", ".join(said(key) for key in keys[:_NAMED])
+    if len(keys) > _NAMED:
+        named += f" and {len(keys) - _NAMED:,} more"
+    if len(keys) == 1:
+        return f"{SETTINGS_FILE} has a setting this version does not use: {named}. It is kept as it is."
+    return f"{SETTINGS_FILE} has settings this version does not use: {named}. They are kept as they are."
 
 
 def _same_kind(opt: Option, value: Any) -> bool:

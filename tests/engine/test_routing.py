@@ -447,3 +447,15 @@ async def test_a_how_do_i_calculate_question_the_documents_answer_gets_no_calcul
 def test_go_live_is_no_go_code() -> None:
     assert route("What do we do in go-live week?", ALL, has_kb=True).mode == "rag"
     assert route("How is this written in go?", ALL, has_kb=True).hints == ("nanogo",)
+
+
+@pytest.mark.parametrize(("question", "reason"), [
+    # View → Show routing said "the question has Go code" for a question without any
+    ("Sum the numbers below 300 million in Go", "the question asks for Go"),
+    ("Write a golang program that prints 1", "the question asks for Go"),
+    ("Why does this fail? package main\nfunc main() { fmt.Println(x) }", "the question has Go code"),
+    ("How much is 12 * 7?", "the question has arithmetic"),
+    ("Calculate the area of my garden", "the question asks for a calculation"),
+])
+def test_the_route_says_what_in_the_question_it_went_by(question: str, reason: str) -> None:
+    assert route(question, ALL, has_kb=False).reason == reason

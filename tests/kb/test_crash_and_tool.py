@@ -160,3 +160,9 @@ def test_long_passages_are_shortened_so_every_source_fits():
     assert all(f"[{n}] Title {n} > Part\nSource: Title {n} (/doc{n}.md)" in text for n in range(1, 6))
     short = [Hit(1, 1, "T", "/a", "T > S", "brief text", 1.0)]
     assert format_hits("q", short, max_chars=4000).endswith("brief text")
+
+
+def test_the_empty_knowledge_base_names_the_panel_as_the_window_does():
+    # "add documents with the Knowledge panel": the window's panel and its menu item are "Knowledge base"
+    assert "the Knowledge base panel (View → Knowledge base)" in EMPTY_MESSAGE
+    assert "Knowledge panel" not in EMPTY_MESSAGE

@@ -9,6 +9,7 @@ import pytest
 from tests.kb.test_panel import _import
 from tests.loopback import serving
 from tinyrag_desktop.kb import ImportItem
+from tinyrag_desktop.ui.kb_sources_view import StatusLabel
 
 
 class _Pages(BaseHTTPRequestHandler):
@@ -64,55 +65,33 @@ def test_an_empty_list_during_the_first_import_does_not_ask_to_add_sources(qtbot
     with qtbot.waitSignal(panel.importFinished, timeout=60_000):
         assert panel.import_items([str(sample_dir / "notes.txt")])
         assert view.empty_text == view.BUSY_TEXT and "Click Add" not in view.empty_text
+        # "The sources are listed here as soon as this is done.": the list is read when the import ends
+        assert view.empty_text == "Importing… sources appear here when the import ends."
     assert "Click Add" in view.empty_text
 
 
-@pytest.mark.parametrize(("location", "asked_for"), [
-    # stored by title, as ingest stores an article whose page address did not come back: it was
-    # ImportItem("path", "wikipedia:en:Alan Turing"), "no such file or folder"
-    ("wikipedia:en:Alan Turing", ImportItem("wikipedia", "Alan Turing", lang="en")),
-    # from the German edition: it was asked of the settings' language's, the English "Donau (Fluss)"
-    ("https://de.wikipedia.org/wiki/Donau_(Fluss)", ImportItem("wikipedia", "Donau (Fluss)", lang="de")),
-])
-def test_re_import_of_an_article_asks_its_own_edition_again(qtbot, panel, data_dir, monkeypatch, location, asked_for):
-    from tests.kb.test_panel import _select
-    from tinyrag_desktop.kb import open_store
-    from tinyrag_desktop.kb.models import Chunk
-
-    with open_store(data_dir) as kb:
-        kb.replace_source(title="An article", location=location, type="wikipedia", size=40, content_hash="x",
-                          chunks=[Chunk("An article", "It says something.")], load_id="test")
+def test_an_empty_panel_says_how_to_add_sources_once(qtbot, panel, sample_dir):
+    # "No sources yet. Click Add, or drop files, folders or web links here." over "Drop files, folders or
+    # links here to import them.": the same thing twice
+    view = panel.sources_view
     panel.refresh()
+    assert panel.source_count() == 0 and "drop files, folders or web links here" in view.empty_text
+    assert panel.status_label.text() == ""
+    _import(qtbot, panel, [str(sample_dir / "notes.txt")])
+    panel.status_label.setText("")  # as it is at the next start
+    panel.refresh()
+    assert panel.source_count() == 1 and panel.status_label.text() == StatusLabel.IDLE  # the list no longer says it
+    panel.status_label.setText("1 source removed.")
+    panel.refresh()
+    assert panel.status_label.text() == "1 source removed."  # what was done stays until the next task
+
+
+def test_an_index_being_rebuilt_is_not_called_an_import(qtbot, panel, monkeypatch):
+    from tinyrag_desktop.ui import kb_panel
+
     asked = []
-    monkeypatch.setattr(panel, "import_items", lambda items, force=False: asked.append((items, force)) or True)
-    _select(panel.sources_view, 0)
-    assert panel.reimport_selected()
-    assert asked == [([asked_for], True)]
-
-
-def test_a_page_asked_for_with_the_network_off_says_where_to_turn_it_on(qtbot, data_dir, tmp_path, site):
-    # Queued behind a folder's import, so that the summary is two reports joined: the joined one dropped
-    # which items the network being off left out, and the panel said only "✗ …: not downloaded".
-    from tinyrag_desktop.settings import defaults
-    from tinyrag_desktop.ui.kb_panel import OFFLINE_NOTE, KnowledgePanel
-
-    panel = KnowledgePanel(data_dir, lambda: {**defaults(), "network_tools": False})
-    qtbot.add_widget(panel)
-    folder = tmp_path / "many"
-    folder.mkdir()
-    for n in range(20):
-        (folder / f"n{n}.txt").write_text(f"note {n} about herons " * 200, encoding="utf-8")
-    finished = []
-    panel.importFinished.connect(finished.append)
-    try:
-        assert panel.import_items([str(folder)])
-        assert panel.import_items([ImportItem("url", f"{site}/herons")])
-        qtbot.waitUntil(lambda: len(finished) == 1, timeout=60_000)
-    finally:
-        panel.shutdown()
-    report = finished[0]
-    assert len(report.added) == 20 and report.offline == [f"{site}/herons"]
-    lines = panel.status_label.text().split("\n")
-    host = site.removeprefix("http://")
-    assert f"✗ {host}/herons: not downloaded: the network is off (offline mode)" in lines
-    assert lines[-1] == OFFLINE_NOTE and "Settings" in OFFLINE_NOTE
+    monkeypatch.setattr(kb_panel, "needs_rebuild", lambda _data_dir: not asked.append(1) and len(asked) == 1)
+    panel.refresh()
+    assert panel.sources_view.empty_text.startswith("Updating the search index…")
+    qtbot.waitUntil(lambda: not panel._busy, timeout=60_000)
+    assert panel.sources_view.empty_text == panel.sources_view.EMPTY_TEXT

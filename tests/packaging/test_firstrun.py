@@ -72,7 +72,7 @@ async def test_first_server_in_order_with_a_chat_model_wins() -> None:
     assert result.found.base_url == f"http://127.0.0.1:{_port(chat)}/v1"
     reasons = {a.server_name: a.reason for a in result.tried}
     assert [a.server_name for a in result.tried] == ["Ollama", "LM Studio", "llama.cpp server", "vLLM"]
-    assert reasons["Ollama"] == "nothing is listening"
+    assert reasons["Ollama"] == "nothing answers there"
     assert "only embedding models (nomic-embed-text)" in reasons["LM Studio"]
     assert "llama.cpp server came first" in reasons["vLLM"]
     assert "Found llama.cpp server" in result.summary()
@@ -89,7 +89,7 @@ async def test_nothing_found_says_why_for_each_server() -> None:
     assert result.found is None
     assert [a.reason for a in result.tried] == [
         "answered HTTP 404, not a model list", "answered, but not with a model list",
-        "runs, but has no model loaded", "no answer in time", "nothing is listening"]
+        "runs, but has no model loaded", "no answer in time", "nothing answers there"]
     assert elapsed < 2.5, "servers are probed at once, not one after another"
     assert result.summary().startswith("No local server with a chat model answered.")
 

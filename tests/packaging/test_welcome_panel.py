@@ -95,7 +95,7 @@ def test_try_again_with_nothing_running_lists_what_was_tried(qtbot, qloop) -> No
     assert found == []
     text = panel.status.text()
     assert "Still no model server" in text and "Ollama" in text and "Jan" in text
-    assert "nothing is listening" in text and panel.retry_button.isEnabled()
+    assert "nothing answers there" in text and panel.retry_button.isEnabled()
 
 
 def test_use_builtin_reports_ready_and_keeps_buttons_off_while_starting(qtbot, qloop) -> None:

@@ -79,10 +79,11 @@ def make_window(qloop, qtbot, tmp_path):
 
     made = []
 
-    def make(base_url: str, data_dir=None, probe=None, reopen_last=False, **changes):
+    def make(base_url: str, data_dir=None, probe=None, reopen_last=False, warnings=None, **changes):
         settings = defaults().replace(**{"base_url": base_url, "chat_model": "scripted", "network_tools": False,
                                          **changes})
-        win = MainWindow(data_dir or tmp_path / "data", settings, probe=probe, reopen_last=reopen_last)
+        win = MainWindow(data_dir or tmp_path / "data", settings, probe=probe, reopen_last=reopen_last,
+                         warnings=tuple(warnings or ()))
         win.resize(1000, 700)
         win.show()
         made.append(win)

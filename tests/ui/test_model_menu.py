@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.sse_server import Stream, free_port
+from tests.sse_server import ScriptedLLMServer, Stream, free_port
 from tinyrag_desktop.settings import load_settings
 
 from .conftest import ask_and_wait, tokens, wait_until
@@ -57,3 +57,42 @@ def test_a_model_named_by_its_file_path_shows_its_file_name(make_window, server,
     assert item.isChecked() and path in item.toolTip()
     win.statusBar().showMessage("Settings saved; they apply to the next question.")
     assert win.status.model.width() < 300
+
+
+def test_embedding_models_are_neither_offered_nor_counted_as_chat_models(make_window, qloop):
+    # "reachable · 4 models", and nomic-embed-text offered to chat with, while Settings → Test connection
+    # said "3 chat models … (and 1 embedding model …)"
+    with ScriptedLLMServer(models=("llama3.2", "qwen2.5:7b-instruct", "nomic-embed-text")) as server:
+        win = make_window(server.base_url, chat_model="llama3.2")
+        qloop.run(wait_until(lambda: win.status.state == "ok"))
+        assert win.status.reach.text() == "reachable · 2 chat models"
+        assert win.status.reach.toolTip() == ("The server answers. 2 chat models: llama3.2, qwen2.5:7b-instruct "
+                                              "(and 1 embedding model: nomic-embed-text).")
+        assert list(_menu(win)) == ["Server default", "llama3.2", "qwen2.5:7b-instruct"]
+
+
+def test_a_model_chosen_by_hand_that_looks_like_an_embedding_model_is_kept(make_window, qloop):
+    with ScriptedLLMServer(models=("llama3.2", "nomic-embed-text")) as server:
+        win = make_window(server.base_url, chat_model="nomic-embed-text")
+        qloop.run(wait_until(lambda: win.status.state == "ok"))
+        items = _menu(win)
+        assert list(items) == ["Server default", "llama3.2", "nomic-embed-text"]
+        assert items["nomic-embed-text"].isChecked() and "embedding model" in items["nomic-embed-text"].toolTip()
+        assert win.status.reach.text() == "reachable · 2 chat models"
+
+
+def test_a_server_with_only_embedding_models_has_none_to_chat_with(make_window, qloop):
+    with ScriptedLLMServer(models=("nomic-embed-text",)) as server:
+        win = make_window(server.base_url, chat_model="")
+        qloop.run(wait_until(lambda: win.status.state == "warn"))
+        assert win.status.reach.text() == "no chat models"
+        assert win.status.reason.startswith(f"The server at {server.base_url} has only embedding models "
+                                            "(nomic-embed-text), none to chat with. Get one first")
+        items = _menu(win)
+        assert list(items) == ["Server default", "No chat models listed: only embedding models (nomic-embed-text)"]
+        # and a question is not sent to the embedding model as "the server's default"
+        from .conftest import ask_and_wait
+
+        assert qloop.run(ask_and_wait(win, "Hello?")) == "error"
+        assert "has only embedding models (nomic-embed-text)" in win.view.answers()[-1].error
+        assert server.requests == []

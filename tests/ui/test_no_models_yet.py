@@ -3,6 +3,8 @@ not a green "reachable · 0 models"; a question says the same words."""
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QPushButton
+
 from tests.sse_server import ScriptedLLMServer
 
 from .conftest import ask_and_wait
@@ -21,7 +23,7 @@ def test_a_server_without_models_is_said_with_how_to_get_one(make_window, qloop)
 def test_llama_cpp_answers_whatever_name_is_set_and_is_not_said_missing(make_window):
     with ScriptedLLMServer(models=("/models/qwen2.5-7b-instruct-q4_k_m.gguf",)) as server:
         win = make_window(server.base_url, chat_model="qwen2.5")
-        assert win.status.state == "ok" and win.status.reach.text() == "reachable · 1 model"
+        assert win.status.state == "ok" and win.status.reach.text() == "reachable · 1 chat model"
     with ScriptedLLMServer(models=("llama3.2:latest",)) as server:  # Ollama: the name must be one it has
         win = make_window(server.base_url, chat_model="qwen2.5")
         assert win.status.state == "warn" and win.status.reach.text() == "model missing"
@@ -38,3 +40,47 @@ def test_a_server_without_models_is_asked_again_until_one_is_pulled(make_window,
         assert win.status.reach.text() == "no models"
         server.models.append("llama3.2:latest")  # `ollama pull llama3.2` finished
         qloop.run(wait_until(lambda: win.status.state == "ok", timeout=10))
+
+
+def test_the_way_to_get_a_model_is_said_in_the_notice_bar_until_one_appears(make_window, qloop, monkeypatch):
+    # First start with a server that answers but has no model: the only guidance was the tooltip of an amber
+    # "no models" in the status bar.
+    from tinyrag_desktop.ui import welcome
+
+    from .conftest import wait_until
+
+    monkeypatch.setattr(welcome, "RECHECK_MS", 200)
+    with ScriptedLLMServer(models=()) as server:
+        # beside a notice shown at start, which it does not replace
+        win = make_window(server.base_url, chat_model="",
+                          warnings=["settings.json: theme must be one of light, dark, system, not 'purple'."])
+        qloop.run(wait_until(lambda: "has no models yet" in win.notice_bar.label.text()))
+        said = win.notice_bar.label.text().split("\n")
+        assert said == ["settings.json: theme must be one of light, dark, system, not 'purple'.",
+                        f"The server at {server.base_url} has no models yet. Get one first: with Ollama, "
+                        "`ollama pull llama3.2` in a terminal; with LM Studio, download and load a model in its "
+                        "window."]
+        assert win.notice_bar.isVisible()
+        server.models.append("llama3.2:latest")  # `ollama pull llama3.2` finished
+        qloop.run(wait_until(lambda: win.status.state == "ok", timeout=10))
+        qloop.run(wait_until(lambda: "has no models yet" not in win.notice_bar.label.text()))
+        # the notice it was shown beside stays
+        assert win.notice_bar.isVisible() and win.notice_bar.label.text() == said[0]
+
+
+def test_a_dismissed_no_models_notice_is_not_brought_back_by_the_next_checks(make_window, qloop, monkeypatch):
+    from tinyrag_desktop.ui import welcome
+
+    from .conftest import wait_until
+
+    monkeypatch.setattr(welcome, "RECHECK_MS", 100)
+    with ScriptedLLMServer(models=("nomic-embed-text",)) as server:  # an embedding model is none to chat with
+        win = make_window(server.base_url, chat_model="")
+        qloop.run(wait_until(win.notice_bar.isVisible))
+        assert "has only embedding models (nomic-embed-text), none to chat with" in win.notice_bar.label.text()
+        win.notice_bar.findChild(QPushButton, "dismissNotice").click()
+        checks = []
+        start_check = win.status.start_check
+        win.status.start_check = lambda *args: checks.append(1) or start_check(*args)
+        qloop.run(wait_until(lambda: len(checks) >= 2 and win.status._check.done(), timeout=10))
+        assert win.status.reach.text() == "no chat models" and not win.notice_bar.isVisible()

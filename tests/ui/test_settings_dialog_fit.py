@@ -100,7 +100,7 @@ def test_test_connection_tells_a_server_that_answered_from_one_that_did_not(make
     win = make_window(server.base_url)
     dialog = win.open_settings()
     with serving(Answers) as root:
-        for path, words in (("missing", "has no such endpoint (404)"), ("locked", "refused the request (401)"),
+        for path, words in (("missing", "found nothing at that address (404)"), ("locked", "refused the request (401)"),
                             ("web", "did not answer /models as an OpenAI-compatible server does")):
             dialog.field("base_url").setText(f"{root}/{path}")
             qloop.run(dialog.test_connection())

@@ -24,7 +24,7 @@ def test_a_server_started_after_the_window_shows_as_reachable_once_it_answers(ma
     with ScriptedLLMServer(models=("scripted", "other-model"), port=port) as server:
         server.queue(Stream(tokens("Here now.")))
         assert qloop.run(_ask_then_state(win, "Are you there?", "ok")) == "done"
-        assert win.status.reach.text() == "reachable · 2 models"
+        assert win.status.reach.text() == "reachable · 2 chat models"
         assert win.status.models == ["scripted", "other-model"]
 
 

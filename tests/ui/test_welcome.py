@@ -147,7 +147,7 @@ def test_try_again_finds_the_server_in_the_settings_and_keeps_it(make_window, ql
 
 def test_try_again_says_the_server_in_the_settings_was_tried_first(make_window, qloop):
     async def probe():
-        return ProbeResult(None, (Attempt("Ollama", "http://127.0.0.1:11434/v1", False, "nothing is listening"),))
+        return ProbeResult(None, (Attempt("Ollama", "http://127.0.0.1:11434/v1", False, "nothing answers there"),))
 
     mine = f"http://127.0.0.1:{free_port()}/v1"
     win = make_window(mine, probe=probe)
@@ -156,8 +156,25 @@ def test_try_again_says_the_server_in_the_settings_was_tried_first(make_window, 
     panel.retry_button.click()
     qloop.run(wait_until(lambda: "Ollama" in panel.status.text()))
     text = panel.status.text()
-    assert f"Your server ({mine}): nothing is listening" in text and text.index(mine) < text.index("Ollama")
+    assert f"Your server ({mine}): nothing answers there" in text and text.index(mine) < text.index("Ollama")
     assert win.settings["base_url"] == mine
+
+
+def test_try_again_names_the_default_address_as_ollamas_not_as_the_users_server(make_window, qloop):
+    # "Your server (http://127.0.0.1:11434/v1): nothing is listening" to a user who never entered a server
+    from tinyrag_desktop.settings import defaults
+
+    async def probe():
+        return ProbeResult(None, (Attempt("LM Studio", "http://127.0.0.1:1234/v1", False, "nothing answers there"),))
+
+    usual = str(defaults()["base_url"])
+    win = make_window(usual, probe=probe)
+    qloop.run(wait_until(win.welcome.visible))
+    panel = win.welcome.panel
+    panel.retry_button.click()
+    qloop.run(wait_until(lambda: "LM Studio" in panel.status.text()))
+    assert f"Ollama’s usual address ({usual}): nothing answers there" in panel.status.text()
+    assert "Your server" not in panel.status.text()
 
 
 def test_a_server_found_in_place_of_the_default_address_needs_no_notice(make_window, server, qloop):
@@ -179,10 +196,36 @@ def test_a_server_found_in_place_of_the_default_address_needs_no_notice(make_win
     assert win.settings["base_url"] == server.base_url and not win.notice_bar.isVisible()
 
 
-def test_the_user_guide_added_on_first_start_is_said(make_window, server, qloop):
+def test_the_user_guide_added_on_first_start_is_said_in_the_notice_bar(make_window, server, qloop):
+    from tinyrag_desktop.ui.welcome import GUIDE_ADDED
+
     win = make_window(server.base_url)
     qloop.run(win.welcome._import_guide())
-    assert win.statusBar().currentMessage().startswith("The tinyRAG user guide was added to your knowledge base")
-    win.statusBar().clearMessage()
+    assert win.notice_bar.isVisible() and win.notice_bar.label.text() == GUIDE_ADDED
+    assert GUIDE_ADDED.startswith("The tinyRAG user guide was added to your knowledge base (View → Knowledge base)")
+    win.notice_bar.hide()
     qloop.run(win.welcome._import_guide())  # imported once: said once
-    assert win.statusBar().currentMessage() == ""
+    assert not win.notice_bar.isVisible()
+
+
+def test_a_first_start_that_finds_a_server_says_it_and_that_the_guide_was_added(make_window, server, qloop):
+    # "Found Ollama at … with the model llama3.2." replaced "The tinyRAG user guide was added …" in the status
+    # bar as the two ended together: the guide's was never seen.
+    import asyncio
+
+    from tinyrag_desktop.ui.welcome import GUIDE_ADDED
+
+    found = Found(server.base_url, "scripted", "Ollama")
+
+    async def probe():
+        return ProbeResult(found, ())
+
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=probe)
+
+    async def first_start():
+        await asyncio.gather(win.welcome._import_guide(), win.welcome._first_probe())
+        await wait_until(lambda: win.status.state == "ok")
+
+    qloop.run(first_start())
+    assert win.statusBar().currentMessage() == f"Found Ollama at {server.base_url} with the model scripted."
+    assert win.notice_bar.isVisible() and GUIDE_ADDED in win.notice_bar.label.text().split("\n")

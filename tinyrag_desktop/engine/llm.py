@@ -31,18 +31,25 @@ from .errors import (
 from .context import is_refusal, refused_window
 from .sse import MAX_HELD, SSEDecoder, TooLong
 
-NO_MODELS = ("The server at {where} has no models yet. Get one first: with Ollama, `ollama pull llama3.2` in a "
-             "terminal; with LM Studio, download and load a model in its window.")
-START_HINT = "Is the server running? Start Ollama (`ollama serve`) or LM Studio's local server, or check the URL."
+GET_A_MODEL = ("Get one first: with Ollama, `ollama pull llama3.2` in a terminal; with LM Studio, download and "
+               "load a model in its window.")
+NO_MODELS = "The server at {where} has no models yet. " + GET_A_MODEL
+# A server that lists embedding models only ("nomic-embed-text" pulled for the knowledge base): none can chat.
+NO_CHAT_MODELS = "The server at {where} has only embedding models ({names}), none to chat with. " + GET_A_MODEL
+START_HINT = ("Is the server running? Start Ollama (`ollama serve`) or LM Studio's local server, or check the "
+              "Server URL in Settings (or --base-url).")
+# What a wrong Server URL is told: the address a model server answers at ends with /v1 (its API's root).
+URL_HINT = ("Check the Server URL in Settings (or --base-url): it usually ends with /v1, like "
+            "http://127.0.0.1:11434/v1.")
 
-
+# Names of models that embed, rerank or transcribe rather than chat: servers list them beside chat models.
 _NOT_CHAT = re.compile(r"embed|rerank|\bbge\b|bge-|minilm|\bgte\b|gte-|whisper|\btts\b|\bclip\b", re.I)
 
 
 def is_chat_model(name: str) -> bool:
     """False for a model that, by its name, embeds, reranks or transcribes ("nomic-embed-text") rather than
-    chats: the one rule for the first-run search, the model menu, the settings dialog's Chat model list and
-    the server's default model."""
+    chats: the one rule for the first-run search, the settings dialog's Chat model list, the status bar's
+    model menu and the model a request takes when none is chosen."""
     return not _NOT_CHAT.search(name)
 
 
@@ -139,19 +146,22 @@ class LLMClient:
         except (ValueError, KeyError, TypeError) as exc:
             raise BadResponse(
                 f"The server at {self.base_url} did not answer /models as an OpenAI-compatible server does. "
-                "Check that the base URL ends with /v1."
+                + URL_HINT
             ) from exc
         return models
 
     async def resolve_model(self, model: str) -> str:
-        """``model``, or the server's first chat model when none is chosen (Ollama lists the newest first:
-        a "nomic-embed-text" pulled last was sent the question, and refused it)."""
+        """``model``, or the server's first chat model when none is chosen (Ollama lists the model pulled
+        last first: an embedding model pulled for the knowledge base was sent every question)."""
         if model:
             return model
         models = await self.list_models()
         if not models:
             raise ModelNotFound(NO_MODELS.format(where=self.base_url))
-        return next((m for m in models if is_chat_model(m)), models[0])
+        chat = [m for m in models if is_chat_model(m)]
+        if not chat:
+            raise ModelNotFound(NO_CHAT_MODELS.format(where=self.base_url, names=", ".join(models[:3])), models)
+        return chat[0]
 
     # -- chat -------------------------------------------------------------------------------------
 
@@ -194,8 +204,7 @@ class LLMClient:
                 return
             if ctype in ("text/html", "application/xhtml+xml"):
                 raise BadResponse(
-                    f"The server at {self.base_url} answered with a web page, not the model's answer. "
-                    "Check that the base URL is the API root, usually ending with /v1.")
+                    f"The server at {self.base_url} answered with a web page, not the model's answer. " + URL_HINT)
             async for delta in _paired(self._read_stream(resp, labelled=ctype == "text/event-stream")):
                 yield delta
         finally:
@@ -231,7 +240,7 @@ class LLMClient:
         return (
             f"The model did not start answering within {self.first_token_timeout:g} "
             f"second{'' if self.first_token_timeout == 1 else 's'}. "
-            "It may still be loading; try again, or raise the first-token timeout in Settings."
+            "It may still be loading; try again, or raise the First-token timeout in Settings → Limits."
         )
 
     async def _read_stream(self, resp: httpx.Response, labelled: bool = True) -> AsyncIterator[Delta]:
@@ -350,8 +359,8 @@ class LLMClient:
             return RateLimited(f"The server is busy or rate-limited (429); wait a moment and try again.{said}")
         if status == 404:
             return ServerFailed(
-                f"The server at {self.base_url} has no such endpoint (404) and could not {what}. "
-                f"Check that the base URL is the API root, usually ending with /v1.{said}"
+                f"The server at {self.base_url} found nothing at that address (404) and could not {what}. "
+                f"{URL_HINT}{said}"
             )
         if status >= 500:
             return ServerFailed(f"The model server failed ({status}) and could not {what}.{said}")

@@ -10,7 +10,10 @@ import re
 from dataclasses import dataclass
 
 _URL = re.compile(r"\bhttps?://[^\s<>\"']+", re.I)
-_GO = re.compile(r"```go\b|\bpackage main\b|\bfunc main\s*\(|\bfmt\.Print|\bgolang\b|\bin go\b(?!-)|\bgo (?:code|program|snippet)", re.I)
+# Go in the question itself, or a question that asks for Go: the route's reason says which ("the question has
+# Go code" for "Sum the numbers below 300 million in Go", which has none, sent the user looking for it).
+_GO_CODE = re.compile(r"```go\b|\bpackage main\b|\bfunc main\s*\(|\bfmt\.Print", re.I)
+_GO_ASKED = re.compile(r"\bgolang\b|\bin go\b(?!-)|\bgo (?:code|program|snippet)", re.I)
 # Arithmetic in symbols. A hyphen or a slash between two numbers with no space beside it is more often a
 # range, a date, a version, a port or a telephone number ("pages 12-14", "2024-03-12", "PostgreSQL 14-15",
 # "ports 80/443", "555-1234") than a sum: it counts only in a question that is the sum alone ("12-5",
@@ -120,13 +123,15 @@ def route(question: str, enabled: set[str], *, has_kb: bool) -> Decision:
 
     if _URL.search(question):
         want("url_fetch", "the question has a URL")
-    if _GO.search(question):
+    if _GO_CODE.search(question):
         want("nanogo", "the question has Go code")
+    elif _GO_ASKED.search(question):
+        want("nanogo", "the question asks for Go")
     weak: list[str] = []  # hints from a question's form alone ("Who is …", "How do I calculate …")
     if _ARITH.search(question) or _sum_alone(question) or _spoken_calc(question):
         want("calculate", "the question has arithmetic")
-    elif _CALC_WORDS.search(question):
-        want("calculate", "the question has arithmetic")
+    elif _CALC_WORDS.search(question):  # "calculate", "how much is": it asks for a sum, it holds none
+        want("calculate", "the question asks for a calculation")
         if not _DIGIT.search(question):  # "How much is the travel allowance?", "How do I calculate …?"
             weak.append("calculate")
     if _wiki_question(question):

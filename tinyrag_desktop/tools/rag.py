@@ -27,8 +27,9 @@ from .registry import ToolContext, ToolResult, ToolSpec
 log = logging.getLogger(__name__)
 
 EMPTY_MESSAGE = (
-    "The knowledge base is empty; add documents with the Knowledge panel (files, folders, URLs or "
-    "Wikipedia articles) or on the command line with `python -m tinyrag_desktop kb add PATH|URL`."
+    "The knowledge base is empty; add documents (files, folders, web pages or Wikipedia articles) with the "
+    "Knowledge base panel (View → Knowledge base), or on the command line with "
+    "`python -m tinyrag_desktop kb add PATH|URL`."
 )
 
 

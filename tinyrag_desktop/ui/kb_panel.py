@@ -28,7 +28,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPalette
 from PySide6.QtWidgets import (
-    QAbstractItemView, QApplication, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog, QLabel,
+    QAbstractItemView, QApplication, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog,
     QLineEdit, QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QTabWidget, QVBoxLayout,
     QWidget,
 )
@@ -43,7 +43,7 @@ from ..kb.store import db_path, needs_rebuild
 from .kb_address import web_address_problem, with_scheme
 from ..settings import Settings
 from .kb_results import ANCHOR_ROLE, HitDelegate, preview
-from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
+from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView, StatusLabel
 from ..tool_words import window_words
 from .sources import open_source, source_label, wikipedia_article
 
@@ -68,21 +68,6 @@ class _OnShow(QObject):
 OFFLINE_NOTE = ("Web pages and Wikipedia articles need the network, which is off: turn on “Network tools” "
                 "in Settings (Tools tab), then import them again.")
 _FILE_FILTER = "Documents ({});;All files (*)".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
-
-
-class _StatusLabel(QLabel):
-    """A word-wrapped label whose text never sets the panel's width: a word too long to wrap (a file's name
-    without spaces) made the panel, and the window it is docked in, as wide as that word (1,252 pixels for
-    one name), and a long summary's lines widened the dock by a third. Names are shortened in the middle too
-    (_short_location), so that such a word is whole at least. (An Ignored size policy did the same, but a
-    narrow dock then showed a blank band under the list.)"""
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        return QSize(0, super().minimumSizeHint().height())
-
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        hint = super().sizeHint()
-        return QSize(min(hint.width(), self.fontMetrics().averageCharWidth() * 40), hint.height())
 
 
 class _Relay(QObject):
@@ -212,7 +197,7 @@ class KnowledgePanel(QWidget):
         self.progress_bar.setObjectName("kbProgress")
         # A screen reader said only "progress bar": what it measures is named as each task starts.
         self.progress_bar.setAccessibleName("Import progress")
-        self.status_label = _StatusLabel("Drop files, folders or links here to import them.")
+        self.status_label = StatusLabel("")  # the drop hint, with sources listed (see StatusLabel.show_idle)
         self.status_label.setObjectName("kbStatus")
         self.status_label.setWordWrap(True)
         self.cancel_button = self._button("Cancel", "kbCancel", self.cancel_import, progress_row)
@@ -298,11 +283,13 @@ class KnowledgePanel(QWidget):
         if not self._busy:
             self.sources_view.empty_text = self.sources_view.EMPTY_TEXT
         if kb is None:
+            self.status_label.show_idle(False)
             return
         with kb:
             sources = kb.sources()
             unembedded = kb.unembedded(model) if model else set()
         self.sources_model.set_sources(sources, unembedded, model)
+        self.status_label.show_idle(bool(sources))
         self._restore_place(*place)
 
     def catch_up(self) -> bool:
@@ -612,6 +599,7 @@ class KnowledgePanel(QWidget):
         its search index takes about a second per 25,000 passages. Searching works meanwhile; imports
         wait (the buttons are off), and the list is shown when it is done."""
         self._set_busy(True)
+        self.sources_view.empty_text = self.sources_view.INDEXING_TEXT  # not "Importing…"
         self.progress_bar.setAccessibleName("Updating the search index")
         self.progress_bar.setRange(0, 0)  # busy, with no steps to count
         self.cancel_button.setVisible(False)  # a rebuild is one transaction: stopping it gains nothing

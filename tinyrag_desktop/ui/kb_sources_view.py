@@ -1,4 +1,5 @@
-"""The knowledge panel's sources list: a table model over the store's sources and the view showing it.
+"""The knowledge panel's sources list: a table model over the store's sources, the view showing it, and the status
+line under it.
 
 A QTreeWidget made one item (and five cells of data) per source: 10,000 sources took a fifth of a second
 to list and as long to sort, on the GUI thread. Here the list is kept as it comes from the store, a cell's
@@ -11,9 +12,9 @@ import re
 from datetime import date
 from typing import Callable
 
-from PySide6.QtCore import QAbstractTableModel, QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QEvent, QItemSelectionModel, QModelIndex, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence, QPainter, QPalette
-from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView
+from PySide6.QtWidgets import QHeaderView, QLabel, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView
 
 from ..kb import SourceInfo
 from ..kb.readers import type_name
@@ -302,7 +303,9 @@ class SourcesView(QTreeView):
         self._measured_too_soon = False  # a column was measured before its rows were laid out
 
     EMPTY_TEXT = "No sources yet.\nClick Add, or drop files, folders or web links here."
-    BUSY_TEXT = "The sources are listed here as soon as this is done."
+    # The list is read again when an import ends, not source by source ("as soon as this is done" said not what)
+    BUSY_TEXT = "Importing… sources appear here when the import ends."
+    INDEXING_TEXT = "Updating the search index… sources appear here when it is done."
     UNREADABLE_TEXT = "The knowledge base could not be read.\nWhy, and what to do, is said below."
     empty_text = EMPTY_TEXT
 
@@ -411,3 +414,26 @@ class SourceRow:
         flags = QItemSelectionModel.SelectionFlag.Rows | (
             QItemSelectionModel.SelectionFlag.Select if selected else QItemSelectionModel.SelectionFlag.Deselect)
         self._view.selectionModel().select(self._view.model().index(self._row, 0), flags)
+
+
+class StatusLabel(QLabel):
+    """The panel's status line under the list: a word-wrapped label whose text never sets the panel's width:
+    a word too long to wrap (a file's name without spaces) made the panel, and the window it is docked in, as
+    wide as that word (1,252 pixels for one name), and a long summary's lines widened the dock by a third.
+    Names are shortened in the middle too (kb_panel._short_location), so that such a word is whole at least.
+    (An Ignored size policy did the same, but a narrow dock then showed a blank band under the list.)"""
+
+    IDLE = "Drop files, folders or links here to import them."
+
+    def show_idle(self, listed: bool) -> None:
+        """Unless it says what an import or a Delete did: the drop hint under a list of sources, nothing under
+        an empty one, whose own text says it with Add (both said "drop files, folders or links here")."""
+        if self.text() in ("", self.IDLE):
+            self.setText(self.IDLE if listed else "")
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(0, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        hint = super().sizeHint()
+        return QSize(min(hint.width(), self.fontMetrics().averageCharWidth() * 40), hint.height())

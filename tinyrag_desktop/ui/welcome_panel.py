@@ -92,6 +92,7 @@ class WelcomePanel(QFrame):
         self.builtin_label = QLabel(self)
         self.builtin_label.setObjectName("welcomeBuiltinNote")
         self.builtin_label.setWordWrap(True)
+        self.builtin_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # its commands
 
         self.status = QLabel("", self)
         self.status.setObjectName("welcomeStatus")
@@ -163,8 +164,9 @@ class WelcomePanel(QFrame):
                    "offline right away."
         else:
             text = ""
-        if note:
-            text = f"{text} ({inline_code_html(note)})" if text else inline_code_html(note)
+        if note:  # a command on a line of its own ("\n") stays one
+            note = inline_code_html(note).replace("\n", "<br>")
+            text = f"{text} ({note})" if text else note
         self.builtin_label.setText(text)
         self.builtin_label.setVisible(bool(text))
         self._fit_buttons(self.width())

@@ -1,0 +1,73 @@
+"""The LLM client's messages in plain words, naming the setting as Settings does ("Server URL", the tab of the
+first-token timeout), and the model a request takes when none is chosen: a chat model, not an embedding one."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.sse_server import Hang, Raw, ScriptedLLMServer, Status, Stream
+from tinyrag_desktop.engine.errors import BadResponse, FirstTokenTimeout, ModelNotFound, ServerFailed
+from tinyrag_desktop.engine.llm import LLMClient, is_chat_model
+from tinyrag_desktop.tool_words import window_words
+
+JARGON = ("base URL", "API root", "endpoint")
+
+
+async def _first_error(base_url: str, **client: object) -> Exception:
+    async with httpx.AsyncClient() as http:
+        llm = LLMClient(http, base_url, **client)
+        with pytest.raises(Exception) as caught:
+            async for _delta in llm.stream_chat([{"role": "user", "content": "Hi"}], model="scripted"):
+                pass
+        return caught.value
+
+
+@pytest.mark.parametrize(("reply", "kind"), [
+    (Status(404, {"error": {"message": "not found"}}), ServerFailed),
+    (Raw(["<html><body>Welcome to nginx</body></html>"], content_type="text/html"), BadResponse),
+])
+async def test_a_wrong_server_url_is_said_in_plain_words_with_the_settings_name(reply, kind) -> None:
+    # "has no such endpoint (404) … Check that the base URL is the API root, usually ending with /v1"
+    with ScriptedLLMServer() as server:
+        server.queue(reply)
+        exc = await _first_error(server.base_url)
+    assert isinstance(exc, kind)
+    said = window_words(str(exc))
+    assert not any(word in said for word in JARGON), said
+    assert "Check the Server URL in Settings: it usually ends with /v1, like http://127.0.0.1:11434/v1." in said
+    assert "--base-url" in str(exc) and "--base-url" not in said  # the command line is told its flag
+    if kind is ServerFailed:
+        assert said.startswith(f"The server at {server.base_url} found nothing at that address (404)")
+
+
+async def test_the_first_token_timeout_is_named_with_its_tab() -> None:
+    with ScriptedLLMServer() as server:
+        server.queue(Hang(5))
+        exc = await _first_error(server.base_url, first_token_timeout=0.3)
+    assert isinstance(exc, FirstTokenTimeout)
+    assert str(exc).endswith("try again, or raise the First-token timeout in Settings → Limits.")
+
+
+async def test_the_servers_default_model_is_a_chat_model_not_an_embedding_one() -> None:
+    # Ollama lists the model pulled last first: nomic-embed-text, pulled for the knowledge base, got every question
+    with ScriptedLLMServer(models=("nomic-embed-text", "llama3.2")) as server:
+        server.queue(Stream(["Hello."]))
+        async with httpx.AsyncClient() as http:
+            llm = LLMClient(http, server.base_url)
+            assert await llm.resolve_model("") == "llama3.2"
+            assert await llm.resolve_model("nomic-embed-text") == "nomic-embed-text"  # chosen: as chosen
+    with ScriptedLLMServer(models=("nomic-embed-text",)) as server:
+        async with httpx.AsyncClient() as http:
+            with pytest.raises(ModelNotFound) as caught:
+                await LLMClient(http, server.base_url).resolve_model("")
+    assert str(caught.value).startswith(f"The server at {server.base_url} has only embedding models "
+                                        "(nomic-embed-text), none to chat with. Get one first: with Ollama, "
+                                        "`ollama pull llama3.2`")
+
+
+def test_one_rule_tells_embedding_models_from_chat_models() -> None:
+    from tinyrag_desktop import firstrun
+
+    assert firstrun.is_chat_model is is_chat_model  # the first run, Settings and the status bar share it
+    assert not is_chat_model("nomic-embed-text") and not is_chat_model("bge-m3") and is_chat_model("llama3.2")
