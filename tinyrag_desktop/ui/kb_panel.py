@@ -42,7 +42,7 @@ from ..kb.store import db_path, needs_rebuild
 from ..kb.unfinished import stopped_by_closing
 from .kb_address import web_address_problem, with_scheme
 from ..settings import Settings
-from .kb_results import ANCHOR_ROLE, HitDelegate, preview
+from .kb_results import ANCHOR_ROLE, HitDelegate, preview, shown_heading, syntax_note
 from .kb_summary import (
     OFFLINE_NOTE, StatusLabel as _StatusLabel, SummaryBox, elided as _elided, failure as _failure, in_window,
     joined as _joined, short_location as _short_location, showable as _showable, summary,
@@ -870,8 +870,11 @@ class KnowledgePanel(QWidget):
         corrected = hits.note() if isinstance(hits, Hits) else ""
         if corrected:  # said first, as a search engine says "showing results for"
             self.results.addItem(self._note_item(corrected))
-        for n, hit in enumerate(hits, start=1):
-            item = QListWidgetItem(f"[{n}] {hit.heading or hit.title}\n{hit.location}\n{preview(hit.text)}")
+        corrections = getattr(hits, "corrected", {})
+        words = [corrections.get(word, word) for word in query_terms(self._query)] if hits else []
+        for n, hit in enumerate(hits, start=1):  # each passage from where the words are (kb_results.preview)
+            item = QListWidgetItem(f"[{n}] {shown_heading(hit.heading, hit.title)}\n{hit.location}\n"
+                                   f"{preview(hit.text, words=words)}")
             item.setData(Qt.ItemDataRole.UserRole, hit.location)
             item.setData(ANCHOR_ROLE, hit.anchor)
             item.setToolTip(hit.text[:2000])
@@ -880,6 +883,8 @@ class KnowledgePanel(QWidget):
             self.results.addItem(self._nothing_found(self._query))
         if note:  # said beneath the results, in grey: they are still good, just keyword-only
             self.results.addItem(self._note_item(note))
+        if syntax_note(self._query) and query_terms(self._query):  # -zebrafish found zebrafish, unsaid
+            self.results.addItem(self._note_item(syntax_note(self._query)))
         self.searchFinished.emit(len(hits))
 
     def _on_tab(self, index: int) -> None:
