@@ -226,7 +226,8 @@ class SortedHeader(QHeaderView):
     Qt keeps the arrow's room in every column: Type, Chunks and Imported, sized to their headers, took 230 of a
     384-px dock, and the titles, cut to 130 px, read "tinyRAG …shooting", "tinyRAG …dge base". Sized to their
     names still, they left the titles 165 px of it ("38.4. User-D…d Procedures"), and about 50 with Vectors
-    shown: a name is cut now ("Pass…", whole in its tooltip) before a title is."""
+    shown: a name is cut now ("Pass…", whole in its tooltip) before a title is, unless the names leave the
+    titles half the list (a wide dock)."""
 
     def __init__(self, parent: QTreeView) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
@@ -276,10 +277,14 @@ class SortedHeader(QHeaderView):
         widths = {column: max(view.sizeHintForColumn(column), labels[column].width() if column == sorted_by else 0)
                   for column in shown}
         # The titles get what those in sight need, and half the list at least: the longer ones scrolled to
-        # would otherwise be cut for names that fit only beside short ones.
-        title = max(view.sizeHintForColumn(0), view.viewport().width() // 2)
+        # would otherwise be cut for names that fit only beside short ones. But when every name fits in the
+        # other half, the names are whole and a long title is cut in the middle: at 700 pixels one long
+        # title left "Pas…" of Passages.
+        half = view.viewport().width() // 2
+        title = max(view.sizeHintForColumn(0), half)
         spare = view.viewport().width() - title - sum(widths.values())
-        if sum(max(widths[c], labels[c].width()) for c in shown) - sum(widths.values()) <= spare:
+        whole = sum(max(widths[c], labels[c].width()) for c in shown)
+        if whole - sum(widths.values()) <= spare or whole <= view.viewport().width() - half:
             fitted: dict[int, int] = {}  # every name fits
         else:
             fitted = {}
@@ -361,6 +366,14 @@ class SourcesView(QTreeView):
             self._measured_too_soon = False
             header.forget_fit()
             header.resizeSections()
+
+    def updateGeometries(self) -> None:  # noqa: N802 - Qt's name
+        super().updateGeometries()
+        bar = self.verticalScrollBar()
+        if bar.isVisible() and bar.maximum() <= bar.minimum():
+            # Every source deleted: Qt hides a bar whose range went to nothing in a queued call, after the
+            # emptied list is painted, so it was painted (and grabbed) with its bar. Laid out now, it goes.
+            self.setVerticalScrollBarPolicy(self.verticalScrollBarPolicy())
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):  # another theme: measured anew
