@@ -9,7 +9,7 @@ import pytest
 from tests.kb.test_panel import _import
 from tests.loopback import serving
 from tinyrag_desktop.kb import ImportItem
-from tinyrag_desktop.ui.kb_sources_view import StatusLabel
+from tinyrag_desktop.ui.kb_summary import StatusLabel
 
 
 class _Pages(BaseHTTPRequestHandler):

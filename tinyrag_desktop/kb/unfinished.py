@@ -5,7 +5,9 @@ stored looked like a finished import, and nothing said to add it again. :class:`
 ``import-<pid>.unfinished`` beside knowledge.db when an import starts (what was asked, how many sources),
 updates its count at most once a second, and removes it when the import ends in any way the process sees
 (done, failed, stopped). A mark whose process is gone was cut short: :func:`cut_short` says so, once, and
-removes it.
+removes it. An import the window stops as it closes (Quit, the window closed, SIGTERM) ends in a way the
+process sees, so its mark would go: the window leaves one of its own instead (:func:`stopped_by_closing`),
+with the exact count, and it is said the same way.
 """
 
 from __future__ import annotations
@@ -31,11 +33,14 @@ class Marker:
 
     def __init__(self, kb_path: Path, asked: Sequence[str], total: int) -> None:
         self.path = Path(kb_path).parent / f"import-{os.getpid()}{SUFFIX}"
-        self._asked, self._total, self._written = [_without_password(a) for a in list(asked)[:20]], total, 0.0
+        self._asked, self._total = [_without_password(a) for a in list(asked)[:20]], total
+        self._written, self._done = 0.0, 0
         self._write(0)
 
     def progressed(self, done: int) -> None:
-        if time.monotonic() - self._written >= _EVERY:
+        # The first source past is written at once: a mark still at 0 then means that none was stored (it
+        # said "about 0 of 6" of an import a second in, 40 sources past).
+        if time.monotonic() - self._written >= _EVERY or (done and not self._done):
             self._write(done)
 
     def ended(self) -> None:
@@ -45,13 +50,30 @@ class Marker:
             pass
 
     def _write(self, done: int) -> None:
-        self._written = time.monotonic()
+        self._written, self._done = time.monotonic(), done
         mark = {"pid": os.getpid(), "started": time.time(), "asked": self._asked, "total": self._total,
                 "done": done}
-        try:
-            write_whole(self.path, json.dumps(mark))
-        except OSError as exc:  # a full disk or a read-only folder: the import goes on without its mark
-            log.debug("no import mark in %s: %s", self.path.parent, exc)
+        _write_mark(self.path, mark)
+
+
+def stopped_by_closing(kb_path: Path, asked: Sequence[str], total: int, stored: int, started: float,
+                       waiting: Sequence[str] = ()) -> None:
+    """Leave the note of an import stopped because the app closed, said at the next start as a killed one's
+    is: ``stored`` of ``total`` sources (exact: the import ended), from ``asked``; ``waiting``, the imports
+    asked for after it that never started. Closing the window cancelled it in silence, and a folder half
+    imported looked imported."""
+    path = Path(kb_path).parent / f"import-{os.getpid()}{SUFFIX}"
+    mark = {"pid": os.getpid(), "started": started, "asked": [_without_password(a) for a in list(asked)[:20]],
+            "total": total, "done": stored, "closed": True,
+            "waiting": [_without_password(w) for w in list(waiting)[:20]]}
+    _write_mark(path, mark)
+
+
+def _write_mark(path: Path, mark: dict) -> None:
+    try:
+        write_whole(path, json.dumps(mark))
+    except OSError as exc:  # a full disk or a read-only folder: the import goes on without its mark
+        log.debug("no import mark in %s: %s", path.parent, exc)
 
 
 def cut_short(data_dir: Path) -> list[str]:
@@ -64,20 +86,39 @@ def cut_short(data_dir: Path) -> list[str]:
             at = time.localtime(float(mark["started"]))
             when = f"on {at.tm_mday} {time.strftime('%b', at)} at {time.strftime('%H:%M', at)}"
             asked = [str(a) for a in mark.get("asked", [])]
+            waiting = [str(w) for w in mark.get("waiting", [])]
+            closed = bool(mark.get("closed"))
         except (OSError, ValueError, KeyError, TypeError):
             continue
         if _alive(pid):
             continue  # still importing (the command line, beside the window)
-        what = ", ".join(asked[:3]) + (f" and {len(asked) - 3} more" if len(asked) > 3 else "")
-        said.append(f"An import into the knowledge base was cut short (the app closed while it ran), started "
-                    f"{when}: about {done:,} of {total:,} sources were stored, from {what}. Every source is "
-                    "stored whole or not at all; add the same files again to finish: those already stored "
-                    "are skipped.")
+        how = ("was stopped when the app closed" if closed
+               else "was cut short (the app closed while it ran)")
+        also = f"; {_listed(waiting)}, asked for after it, {'was' if len(waiting) == 1 else 'were'} not started" \
+            if waiting else ""
+        said.append(f"An import into the knowledge base {how}, started {when}: {_stored(done, total, closed)}, "
+                    f"from {_listed(asked)}{also}. Every source is stored whole or not at all; add the same "
+                    "files again to finish: those already stored are skipped.")
         try:
             path.unlink()
         except OSError:
             pass
     return said
+
+
+def _stored(done: int, total: int, exact: bool) -> str:
+    """How far an import got, in words: "about 40 of 300 sources were stored" (a killed import's count is
+    its last written, at most a second old); "about 0 of 6" read as a count gone wrong."""
+    if total <= 0:
+        return "no source had been stored yet"
+    if done <= 0:
+        return "its source had not been stored" if total == 1 else f"none of the {total:,} sources had been stored"
+    return f"{'' if exact else 'about '}{done:,} of {total:,} source{'' if total == 1 else 's'} " \
+           f"{'was' if done == 1 else 'were'} stored"
+
+
+def _listed(names: Sequence[str]) -> str:
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
 def _without_password(asked: str) -> str:

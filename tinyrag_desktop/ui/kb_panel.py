@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import sqlite3
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import fields
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -40,16 +39,19 @@ from ..kb import (
 from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
 from ..kb.store import db_path, needs_rebuild
+from ..kb.unfinished import stopped_by_closing
 from .kb_address import web_address_problem, with_scheme
 from ..settings import Settings
-from .kb_results import ANCHOR_ROLE, HitDelegate, preview
-from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView, StatusLabel
-from ..tool_words import window_words
-from .sources import open_source, source_label, wikipedia_article
+from .kb_results import ANCHOR_ROLE, HitDelegate, preview, shown_heading, syntax_note
+from .kb_summary import (
+    StatusLabel, SummaryBox, elided as _elided, failure as _failure, in_window,
+    joined as _joined, short_location as _short_location, showable as _showable, summary,
+)
+from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
+from .sources import open_source, wikipedia_article
 
 log = logging.getLogger(__name__)
 
-_REASONS_SHOWN = 8  # failed or skipped files named beneath an import's summary; the tooltip has them all
 class _OnShow(QObject):
     """Calls ``then`` when its watched widget is shown, and once more after the show has run to its end
     (installed as its event filter): QInputDialog enables its OK button again as it shows."""
@@ -65,8 +67,6 @@ class _OnShow(QObject):
         return False
 
 
-OFFLINE_NOTE = ("Web pages and Wikipedia articles need the network, which is off: turn on “Network tools” "
-                "in Settings (Tools tab), then import them again.")
 _FILE_FILTER = "Documents ({});;All files (*)".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
 
 
@@ -78,6 +78,24 @@ class _Relay(QObject):
     rebuilt = Signal(str)  # the search index was rebuilt for this version: "" or the reason it failed
     searched = Signal(int, object, str)  # search number, hits (or the error's words), a note
     removed = Signal(int, str)  # sources removed, and "" or the reason none were
+
+
+class _Running:
+    """The import running: what was asked and when, how many sources it found (from its worker thread),
+    and its report once it ends; kept to leave a note when the app closes during it."""
+
+    def __init__(self, items: Sequence[ImportItem | str]) -> None:
+        self.asked = [str(getattr(item, "value", item)) for item in items]
+        self.started = time.time()
+        self.total = 0
+        self.report: ImportReport | None = None
+
+    def progressed(self, then: Callable[[Progress], object]) -> Callable[[Progress], None]:
+        def on_progress(progress: Progress) -> None:
+            self.total = progress.total
+            then(progress)
+
+        return on_progress
 
 
 class KnowledgePanel(QWidget):
@@ -125,6 +143,7 @@ class KnowledgePanel(QWidget):
         self._read_version: object = None
         self._after_delete: str | None = None  # the source made current once a Delete is done
         self._progress: Progress | None = None  # the running import's last progress
+        self._import = _Running([])
         self._build()
         if list_now:
             self.refresh()
@@ -203,7 +222,9 @@ class KnowledgePanel(QWidget):
         self.cancel_button = self._button("Cancel", "kbCancel", self.cancel_import, progress_row)
         progress_row.insertWidget(0, self.progress_bar, 1)
         col.addLayout(progress_row)
-        col.addWidget(self.status_label)
+        self.summary = SummaryBox(self.status_label)
+        self.summary.dismissed.connect(lambda: self.status_label.show_idle(self.source_count() > 0))
+        col.addWidget(self.summary)
         self._set_busy(False)
         self.tabs.addTab(sources_tab, "Sources")
 
@@ -247,6 +268,10 @@ class KnowledgePanel(QWidget):
         if window is not self and window.width() > 0:
             width = min(width, max(self.minimumSizeHint().width(), int(window.width() * 0.4)))
         return QSize(width, hint.height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.summary.set_cap(self.height() // 3)  # a long summary scrolls rather than squeeze the list
 
     def _button(self, text: str, name: str, slot: Callable[[], object], layout: QHBoxLayout) -> QPushButton:
         button = QPushButton(text)
@@ -647,6 +672,7 @@ class KnowledgePanel(QWidget):
         self.progress_bar.setRange(0, 0)  # until the files are listed and counted
         self.status_label.setText("Listing what to import…")
         self._progress = None
+        self._import = _Running(list(items))
         self._worker = threading.Thread(target=self._work, args=(list(items), settings, force, self._cancel),
                                         name="kb-import", daemon=True)
         self._worker.start()
@@ -659,7 +685,7 @@ class KnowledgePanel(QWidget):
             assert kb is not None
             with kb:
                 importer = Importer(kb, chunk_size=int(settings["chunk_size"]), settings=settings,
-                                    on_progress=self._relay.progress.emit, cancel=cancel,
+                                    on_progress=self._import.progressed(self._relay.progress.emit), cancel=cancel,
                                     embedder=embedder, force=force)
                 report = importer.run(items)
         except Exception as exc:  # reported in the panel; the worker thread must never die silently
@@ -668,6 +694,7 @@ class KnowledgePanel(QWidget):
         finally:
             if embedder is not None:
                 embedder.close()
+        self._import.report = report  # read by _on_quit: the queued signal is not delivered once the app quits
         self._relay.finished.emit(report)
 
     def cancel_import(self) -> None:
@@ -714,7 +741,18 @@ class KnowledgePanel(QWidget):
         # waiting a little lets the current one finish instead of being rolled back. The search thread
         # stays: Qt says "about to quit" whenever its event loop ends, and a script that runs the loop
         # again (qasync's run_until_complete does, each time) found its searches dropped without a word.
+        running = self._import if self.is_importing() and not self._cancel.is_set() else None
+        waiting = [str(getattr(item, "value", item)) for items, _ in self._waiting for item in items]
         self._stop_importing(timeout=5.0)
+        # Stopped by Quit, by closing the window or by SIGTERM, it ended in silence, and a folder half imported
+        # looked imported: the next start says so, as it does after a crash (a note rather than a question
+        # before quitting: SIGTERM and logging out cannot be asked, and adding the files again finishes it).
+        # A thread still running now is cut off with the process, and the import's own mark says it.
+        if running is not None and running.report is not None and running.report.cancelled:
+            report = running.report
+            stored = len(report.added) + len(report.updated) + len(report.unchanged)
+            stopped_by_closing(db_path(self.data_dir), running.asked, running.total, stored, running.started,
+                               waiting)
 
     def _set_busy(self, busy: bool) -> None:
         self._busy = busy
@@ -723,6 +761,7 @@ class KnowledgePanel(QWidget):
         self.sources_view.viewport().update()
         self.progress_bar.setVisible(busy)
         self.cancel_button.setVisible(busy)
+        self.summary.set_busy(busy)
         self._update_buttons()
 
     def _update_buttons(self) -> None:
@@ -760,24 +799,10 @@ class KnowledgePanel(QWidget):
             self._start_waiting()
             return
         self._waiting.clear()
-        # Failures first, then what was skipped and why (a scanned PDF has no text; a folder's pictures are
-        # no documents): "1 skipped" alone left a person guessing. All of them are in the tooltip.
-        reasons = [("✗", f) for f in report.failed] + [("–", f) for f in report.skipped]
-        # and the sources removed as their files were deleted from the folder imported again (kb add names them)
-        gone = "removed, as it was deleted from its folder"
-        reasons += [("−", _failure(location, gone)) for location in report.removed]
-        lines = [report.in_words()]
-        lines += [f"{mark} {_short_location(f.location)}: {in_window(f.reason)}"
-                  for mark, f in reasons[:_REASONS_SHOWN]]
-        if len(reasons) > _REASONS_SHOWN:
-            lines.append(f"… and {len(reasons) - _REASONS_SHOWN} more (hover to see them all)")
-        if report.offline:  # the window's own setting forbade it: say where to allow it
-            lines.append(OFFLINE_NOTE)
-        if self._dropped_note:
-            lines.append(self._dropped_note)
-            self._dropped_note = ""
-        self.status_label.setText("\n".join(lines))
-        self.status_label.setToolTip("\n".join(f"{_showable(f.location)}: {in_window(f.reason)}" for _, f in reasons))
+        text, tip = summary(report, self._dropped_note)
+        self._dropped_note = ""
+        self.status_label.setText(text)
+        self.status_label.setToolTip(tip)
         self._stale = True
         self.refresh()
         self._warm_vectors()
@@ -848,8 +873,11 @@ class KnowledgePanel(QWidget):
         corrected = hits.note() if isinstance(hits, Hits) else ""
         if corrected:  # said first, as a search engine says "showing results for"
             self.results.addItem(self._note_item(corrected))
-        for n, hit in enumerate(hits, start=1):
-            item = QListWidgetItem(f"[{n}] {hit.heading or hit.title}\n{hit.location}\n{preview(hit.text)}")
+        corrections = getattr(hits, "corrected", {})
+        words = [corrections.get(word, word) for word in query_terms(self._query)] if hits else []
+        for n, hit in enumerate(hits, start=1):  # each passage from where the words are (kb_results.preview)
+            item = QListWidgetItem(f"[{n}] {shown_heading(hit.heading, hit.title)}\n{hit.location}\n"
+                                   f"{preview(hit.text, words=words)}")
             item.setData(Qt.ItemDataRole.UserRole, hit.location)
             item.setData(ANCHOR_ROLE, hit.anchor)
             item.setToolTip(hit.text[:2000])
@@ -858,6 +886,8 @@ class KnowledgePanel(QWidget):
             self.results.addItem(self._nothing_found(self._query))
         if note:  # said beneath the results, in grey: they are still good, just keyword-only
             self.results.addItem(self._note_item(note))
+        if syntax_note(self._query) and query_terms(self._query):  # -zebrafish found zebrafish, unsaid
+            self.results.addItem(self._note_item(syntax_note(self._query)))
         self.searchFinished.emit(len(hits))
 
     def _on_tab(self, index: int) -> None:
@@ -893,55 +923,6 @@ class KnowledgePanel(QWidget):
                 pass
 
 
-_IMPORT_AGAIN = "import your documents again"
-
-
-def in_window(message: str) -> str:
-    """A knowledge-base message worded for the window (see markdown_render.window_words: no --data-dir, a
-    flag no one can give a window); importing the documents again is done with Add."""
-    return window_words(message).replace(_IMPORT_AGAIN, f"{_IMPORT_AGAIN} with Add")
-
-
-def _joined(first: ImportReport, then: ImportReport) -> ImportReport:
-    """What two imports, one after the other, did together."""
-    joined = ImportReport()
-    for item in fields(ImportReport):  # every list, so that a field added to the report is not lost here
-        if isinstance(getattr(first, item.name), list):
-            setattr(joined, item.name, getattr(first, item.name) + getattr(then, item.name))
-    joined.chunks = first.chunks + then.chunks
-    joined.embedding_problem = then.embedding_problem or first.embedding_problem
-    joined.cancelled, joined.stopped, joined.not_tried = then.cancelled, then.stopped, then.not_tried
-    return joined
-
-
-def _short_location(location: str) -> str:
-    """A failed or skipped item as its summary names it: a file by its name (the tooltip has the whole path),
-    a web page by its host and path (it was by the path's last part: "✗ page: the server answered 404")."""
-    if not location.strip():
-        return "(nothing given)"
-    location = _showable(location)
-    if location.lower().startswith(("http://", "https://")):
-        return source_label(location)
-    return _elided(Path(location).name if Path(location).is_absolute() else location)
-
-
-_UNDECODED = re.compile("[\ud800-\udfff]")
-
-
-def _showable(location: str) -> str:
-    """``location`` with the bytes of a file name that is not UTF-8 (Python's lone surrogates) shown as �:
-    Qt dropped them, and "bad\\xffname.md" was listed as "badname.md", a name no file has."""
-    return _UNDECODED.sub("\ufffd", location)
-
-
-def _elided(text: str, limit: int = 60) -> str:
-    """``text`` cut in the middle to at most ``limit`` characters: a name's start and its end (its type)."""
-    if len(text) <= limit:
-        return text
-    head = (limit - 1) * 2 // 3
-    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
-
-
 def _sources(count: int) -> str:
     return f"{count:,} source" + ("" if count == 1 else "s")
 
@@ -955,16 +936,10 @@ def _quietly(load: Callable[..., object], *args: object) -> None:
         pass
 
 
-def _failure(location: str, reason: str):
-    from ..kb.ingest import Failure
-
-    return Failure(location, reason)
-
-
 def left_out(urls: Sequence[QUrl], text: str = "") -> list[str]:
     """What a drop holds that items_from_urls does not import: links of other kinds (ftp://, mailto:), or
     text that is no link at all."""
-    left = [_elided(url.toString()) for url in urls
+    left = [_elided(_showable(url.toString())) for url in urls
             if not url.isLocalFile() and url.scheme() not in ("http", "https")]
     if not urls and text.strip() and not text.strip().lower().startswith(("http://", "https://")):
         words = " ".join(text.split())

@@ -12,9 +12,9 @@ import re
 from datetime import date
 from typing import Callable
 
-from PySide6.QtCore import QAbstractTableModel, QEvent, QItemSelectionModel, QModelIndex, QObject, QSize, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QKeySequence, QPainter, QPalette
-from PySide6.QtWidgets import QHeaderView, QLabel, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView
+from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView
 
 from ..kb import SourceInfo
 from ..kb.readers import type_name
@@ -227,7 +227,8 @@ class SortedHeader(QHeaderView):
     Qt keeps the arrow's room in every column: Type, Chunks and Imported, sized to their headers, took 230 of a
     384-px dock, and the titles, cut to 130 px, read "tinyRAG …shooting", "tinyRAG …dge base". Sized to their
     names still, they left the titles 165 px of it ("38.4. User-D…d Procedures"), and about 50 with Vectors
-    shown: a name is cut now ("Pass…", whole in its tooltip) before a title is."""
+    shown: a name is cut now ("Pass…", whole in its tooltip) before a title is, unless the names leave the
+    titles half the list (a wide dock)."""
 
     def __init__(self, parent: QTreeView) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
@@ -277,10 +278,14 @@ class SortedHeader(QHeaderView):
         widths = {column: max(view.sizeHintForColumn(column), labels[column].width() if column == sorted_by else 0)
                   for column in shown}
         # The titles get what those in sight need, and half the list at least: the longer ones scrolled to
-        # would otherwise be cut for names that fit only beside short ones.
-        title = max(view.sizeHintForColumn(0), view.viewport().width() // 2)
+        # would otherwise be cut for names that fit only beside short ones. But when every name fits in the
+        # other half, the names are whole and a long title is cut in the middle: at 700 pixels one long
+        # title left "Pas…" of Passages.
+        half = view.viewport().width() // 2
+        title = max(view.sizeHintForColumn(0), half)
         spare = view.viewport().width() - title - sum(widths.values())
-        if sum(max(widths[c], labels[c].width()) for c in shown) - sum(widths.values()) <= spare:
+        whole = sum(max(widths[c], labels[c].width()) for c in shown)
+        if whole - sum(widths.values()) <= spare or whole <= view.viewport().width() - half:
             fitted: dict[int, int] = {}  # every name fits
         else:
             fitted = {}
@@ -365,6 +370,14 @@ class SourcesView(QTreeView):
             header.forget_fit()
             header.resizeSections()
 
+    def updateGeometries(self) -> None:  # noqa: N802 - Qt's name
+        super().updateGeometries()
+        bar = self.verticalScrollBar()
+        if bar.isVisible() and bar.maximum() <= bar.minimum():
+            # Every source deleted: Qt hides a bar whose range went to nothing in a queued call, after the
+            # emptied list is painted, so it was painted (and grabbed) with its bar. Laid out now, it goes.
+            self.setVerticalScrollBarPolicy(self.verticalScrollBarPolicy())
+
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if event.type() in (QEvent.Type.StyleChange, QEvent.Type.FontChange):  # another theme: measured anew
             self._hints = (None, {})
@@ -415,25 +428,3 @@ class SourceRow:
             QItemSelectionModel.SelectionFlag.Select if selected else QItemSelectionModel.SelectionFlag.Deselect)
         self._view.selectionModel().select(self._view.model().index(self._row, 0), flags)
 
-
-class StatusLabel(QLabel):
-    """The panel's status line under the list: a word-wrapped label whose text never sets the panel's width:
-    a word too long to wrap (a file's name without spaces) made the panel, and the window it is docked in, as
-    wide as that word (1,252 pixels for one name), and a long summary's lines widened the dock by a third.
-    Names are shortened in the middle too (kb_panel._short_location), so that such a word is whole at least.
-    (An Ignored size policy did the same, but a narrow dock then showed a blank band under the list.)"""
-
-    IDLE = "Drop files, folders or links here to import them."
-
-    def show_idle(self, listed: bool) -> None:
-        """Unless it says what an import or a Delete did: the drop hint under a list of sources, nothing under
-        an empty one, whose own text says it with Add (both said "drop files, folders or links here")."""
-        if self.text() in ("", self.IDLE):
-            self.setText(self.IDLE if listed else "")
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        return QSize(0, super().minimumSizeHint().height())
-
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
-        hint = super().sizeHint()
-        return QSize(min(hint.width(), self.fontMetrics().averageCharWidth() * 40), hint.height())
