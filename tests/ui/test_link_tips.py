@@ -10,7 +10,7 @@ from tests.sse_server import Stream
 from tinyrag_desktop.ui.segments import MarkdownSegment
 
 from .conftest import ask_and_wait, tokens
-from .test_md28_images import _images, _point, _segment
+from .test_images import _images, _point, _segment
 
 CANNOT_OPEN = "(this location cannot be opened)"  # as a source that cannot be opened says
 LONG = ("https://docs.example.org/en/latest/user-guide/installation/advanced/"

@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor
 from tests.sse_server import Stream
 
 from .conftest import ask_and_wait, tokens
-from .test_ui31a_focus import contrast
+from .test_focus import contrast
 
 
 def _darkest(image, rect) -> QColor:

@@ -47,7 +47,7 @@ async def _settle() -> None:
         await asyncio.sleep(0)
 
 
-async def test_tools31_cancelled_command_reports_nothing_and_dies(tmp_path: Path) -> None:
+async def test_cancelled_command_reports_nothing_and_dies(tmp_path: Path) -> None:
     seen = _watch_loop_errors()
     task = asyncio.ensure_future(run_command(SLEEPER, tmp_path, 60))
     assert await wait_until(lambda: _pid(tmp_path / "sleeper.pid") is not None, 10)
@@ -61,7 +61,7 @@ async def test_tools31_cancelled_command_reports_nothing_and_dies(tmp_path: Path
     assert [c.get("message") for c in seen] == []
 
 
-async def test_tools31_held_pipes_after_a_timeout_report_nothing(tmp_path: Path) -> None:
+async def test_held_pipes_after_a_timeout_report_nothing(tmp_path: Path) -> None:
     # A grandchild in a session of its own outlives the kill and holds the output open: the readers are
     # given up on after two seconds, and that too must go unreported.
     seen = _watch_loop_errors()
@@ -77,7 +77,7 @@ async def test_tools31_held_pipes_after_a_timeout_report_nothing(tmp_path: Path)
             os.kill(held, signal.SIGKILL)
 
 
-def test_tools31_ctrl_c_during_a_shell_command_prints_no_asyncio_noise(tmp_path: Path) -> None:
+def test_ctrl_c_during_a_shell_command_prints_no_asyncio_noise(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with ScriptedLLMServer() as llm:
         llm.queue(Stream([f'<tool name="shell"><query>{SLEEPER}</query></tool>']), Stream(["after"]))

@@ -22,20 +22,20 @@ RAISE = "raise 'Tool timeout' in Settings or pass --tool-timeout SECONDS"
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX resource limits and signals")
 
 
-def test_tools31_output_before_the_time_limit_is_kept():
+def test_output_before_the_time_limit_is_kept():
     res = run_sandboxed(START_THEN_LOOP, timeout=1)
     assert (res.stdout, res.status, res.exit_code) == ("start\n", "limit", 1)
     assert res.stderr == f"nanoGo: time limit exceeded: killed after 1s, the tool timeout ({RAISE})\n"
 
 
-async def test_tools31_output_before_the_time_limit_is_kept_without_blocking():
+async def test_output_before_the_time_limit_is_kept_without_blocking():
     # The window and the tool run this way: the output was read by a coroutine the time limit cancelled.
     res = await run_sandboxed_async(START_THEN_LOOP, timeout=1)
     assert (res.stdout, res.status) == ("start\n", "limit")
     assert res.stderr.startswith("nanoGo: time limit exceeded: killed after 1s")
 
 
-async def test_tools31_output_past_the_buffer_and_before_the_limit_is_kept_without_blocking():
+async def test_output_past_the_buffer_and_before_the_limit_is_kept_without_blocking():
     # More than the worker's 8 KB buffer: some of it had reached the pipe, and was lost all the same.
     source = START_THEN_LOOP.replace('fmt.Println("start")', 'for i := 0; i < 3000; i++ {\n\t\tfmt.Println("line", i)\n\t}')
     res = await run_sandboxed_async(source, timeout=1.5)
@@ -43,7 +43,7 @@ async def test_tools31_output_past_the_buffer_and_before_the_limit_is_kept_witho
 
 
 @posix_only
-def test_tools31_the_cpu_limit_keeps_the_output_and_names_the_limit(monkeypatch):
+def test_the_cpu_limit_keeps_the_output_and_names_the_limit(monkeypatch):
     # The CPU limit is set from the tool timeout; with it at 1 s and the wall clock far away, the kernel
     # stops the program. It said "nanoGo: CPU time limit exceeded", no number, no way to raise it.
     monkeypatch.setattr(sandbox, "cpu_limit", lambda timeout: 1)
@@ -53,7 +53,7 @@ def test_tools31_the_cpu_limit_keeps_the_output_and_names_the_limit(monkeypatch)
                           f"with the 20s tool timeout ({RAISE})\n")
 
 
-def test_tools31_the_wall_clock_comes_before_the_cpu_limit():
+def test_the_wall_clock_comes_before_the_cpu_limit():
     # With both at the tool timeout they raced: "--tool-timeout 3" said "CPU time limit exceeded" one run
     # and "time limit exceeded: killed after 3s" the next.
     for timeout in (0.5, 1, 2.5, 3, 30):
@@ -62,7 +62,7 @@ def test_tools31_the_wall_clock_comes_before_the_cpu_limit():
     assert cmd[cmd.index("--cpu-seconds") + 1] == "4"
 
 
-async def test_tools31_the_tool_result_has_the_output_before_the_time_limit(tmp_path: Path):
+async def test_the_tool_result_has_the_output_before_the_time_limit(tmp_path: Path):
     ctx = ToolContext(settings={"allow_nanogo": True, "tool_timeout": 1.0}, data_dir=tmp_path)
     with pytest.raises(ToolError) as failed:
         await nanogo_tool(START_THEN_LOOP, ctx)
@@ -72,7 +72,7 @@ async def test_tools31_the_tool_result_has_the_output_before_the_time_limit(tmp_
                                      "start\n")
 
 
-async def test_tools31_the_windows_run_box_shows_the_output_before_the_time_limit():
+async def test_the_windows_run_box_shows_the_output_before_the_time_limit():
     from tinyrag_desktop.ui.gorun import GoRuns, RunLimits
 
     runs = GoRuns(lambda index: None)
@@ -82,7 +82,7 @@ async def test_tools31_the_windows_run_box_shows_the_output_before_the_time_limi
     assert "--tool-timeout" in view.error
 
 
-def test_tools31_the_nanogo_command_prints_the_output_before_the_time_limit(tmp_path: Path):
+def test_the_nanogo_command_prints_the_output_before_the_time_limit(tmp_path: Path):
     program = tmp_path / "loop.go"
     program.write_text(START_THEN_LOOP, encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "tinyrag_desktop", "nanogo", str(program), "--tool-timeout", "1",
@@ -100,7 +100,7 @@ def _written(pid: int) -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="needs /proc/PID/io")
-def test_tools31_ctrl_c_keeps_what_the_program_printed(monkeypatch):
+def test_ctrl_c_keeps_what_the_program_printed(monkeypatch):
     # Ctrl+C comes once the worker has written its line to the pipe: the poll loop's memory check is where
     # the runner looks at the worker each few hundredths of a second, so the interruption comes from there.
     def interrupt_once_printed(pid: int) -> float:
