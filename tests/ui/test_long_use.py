@@ -82,3 +82,20 @@ def test_a_live_chat_keeps_a_bounded_number_of_messages_built_and_shows_the_rest
 
     assert qloop.run(regenerate()) == "done"
     assert [a.content() for a in win.view.answers()][-1] == "Again."
+
+
+def test_closing_the_window_leaves_no_wal_or_shm_beside_the_knowledge_base(make_window, server, qloop, tmp_path):
+    # the panel's read-only connection, which watches for changes, closed last and left both behind
+    from tinyrag_desktop.kb import Importer, open_store
+
+    data = tmp_path / "data"
+    (tmp_path / "note.md").write_text("# Note\n\nThe backup runs at night.\n")
+    with open_store(data) as kb:
+        Importer(kb).run([str(tmp_path / "note.md")])
+    win = make_window(server.base_url, data_dir=data)
+    win.kb_dock.show()
+    panel = win.kb_dock.widget()
+    qloop.run(wait_until(lambda: panel.source_count() == 1))
+    qloop.run(wait_until(lambda: panel._watch is not None))
+    qloop.run(win.aclose())
+    assert not (data / "knowledge.db-wal").exists() and not (data / "knowledge.db-shm").exists()

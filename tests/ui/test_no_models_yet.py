@@ -84,3 +84,13 @@ def test_a_dismissed_no_models_notice_is_not_brought_back_by_the_next_checks(mak
         win.status.start_check = lambda *args: checks.append(1) or start_check(*args)
         qloop.run(wait_until(lambda: len(checks) >= 2 and win.status._check.done(), timeout=10))
         assert win.status.reach.text() == "no chat models" and not win.notice_bar.isVisible()
+
+
+def test_a_model_named_without_ollamas_latest_tag_is_not_said_missing(make_window):
+    # "llama3.2" is what the README has users pull, and Ollama lists it as "llama3.2:latest": the status bar
+    # said "model missing" in amber beside the model's answer
+    with ScriptedLLMServer(models=("llama3.2:latest", "qwen2.5:7b")) as server:
+        win = make_window(server.base_url, chat_model="llama3.2")
+        assert win.status.state == "ok" and win.status.reach.text() == "reachable · 2 chat models"
+        win = make_window(server.base_url, chat_model="qwen2.5")  # another tag than latest is another model
+        assert win.status.state == "warn" and win.status.reach.text() == "model missing"

@@ -139,6 +139,7 @@ class KnowledgePanel(QWidget):
         # What the database was when the list was last read, to read it again only when it changed since
         # (sources added with kb add in a terminal): see _database_version.
         self._watch: sqlite3.Connection | None = None
+        self._quitting = False
         self._watch_file: tuple[int, int] | None = None
         self._read_version: object = None
         self._after_delete: str | None = None  # the source made current once a Delete is done
@@ -340,6 +341,8 @@ class KnowledgePanel(QWidget):
         except OSError:
             self._close_watch()
             return None
+        if self._quitting:  # its read-only connection, open at the end, left knowledge.db-wal and -shm behind
+            return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
         identity = (info.st_dev, info.st_ino)
         if self._watch is not None and self._watch_file != identity:  # replaced since: watch the new file
             self._close_watch()
@@ -728,6 +731,12 @@ class KnowledgePanel(QWidget):
         close)."""
         self._stop_importing(timeout)
         self._searcher.shutdown(wait=False, cancel_futures=True)
+        self._close_watch()
+
+    def release(self) -> None:
+        """Close the connection that watches the knowledge base for changes, for good (the window is closing):
+        a read-only connection closed last cannot tidy the -wal and -shm files away, and they were left."""
+        self._quitting = True
         self._close_watch()
 
     def _stop_importing(self, timeout: float) -> None:

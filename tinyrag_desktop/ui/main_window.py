@@ -981,6 +981,8 @@ class MainWindow(QMainWindow):
             except ChatStoreError as exc:
                 log.warning("could not purge deleted chats: %s", exc)
             self.store.close()
+        if self.kb_dock is not None:
+            self.kb_dock.widget().release()
         kb = sys.modules.get("tinyrag_desktop.kb")
         if kb is not None:  # searched: close the readers, and leave no -wal or -shm file beside knowledge.db
             await asyncio.to_thread(kb.release, self.data_dir)

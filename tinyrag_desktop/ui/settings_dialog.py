@@ -114,7 +114,7 @@ class _Field:
             if value:
                 self.widget.addItem(str(value))
             self.widget.setCurrentText(str(value))
-            self.widget.lineEdit().setPlaceholderText("(the server's first model)" if opt.name == "chat_model"
+            self.widget.lineEdit().setPlaceholderText("(the server's first chat model)" if opt.name == "chat_model"
                                                       else "(none: keyword search only)")
             # A name longer than the box shows its start ("hf.co/bartowski/Meta-Llama-3.1-70B…"), as a
             # name is read; Qt leaves the cursor after the last letter, which showed only its end

@@ -16,7 +16,7 @@ from PySide6.QtGui import QActionGroup, QColor
 from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton
 
 from ..engine.errors import AuthenticationFailed, BadResponse, RateLimited, ServerFailed
-from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, is_chat_model
+from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, has_model, is_chat_model
 from .elided_label import ElidedLabel
 from .icons import dot_pixmap
 from ..tool_words import window_words
@@ -213,7 +213,7 @@ class ServerStatus:
         self.embedding_models = [m for m in models if m not in self.models]
         if not models:  # it answers, but nothing can answer a question yet
             self._set("warn", "no models", NO_MODELS.format(where=settings["base_url"]))
-        elif wanted and wanted not in models and not _answers_any_name(models):
+        elif wanted and not has_model(models, wanted) and not _answers_any_name(models):
             self._set("warn", "model missing", f"The server is reachable, but has no model called “{wanted}”.")
         elif not self.models:  # only nomic-embed-text, pulled for the knowledge base
             self._set("warn", "no chat models", NO_CHAT_MODELS.format(where=settings["base_url"],

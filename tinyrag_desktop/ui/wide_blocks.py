@@ -17,6 +17,7 @@ from PySide6.QtCore import QRect, QRectF, Qt, QTimer, QUrl
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QTextCursor, QTextFormat, QTextTable
 from PySide6.QtWidgets import QApplication, QScrollArea
 
+from .markdown_render import COPIED, COPY_CODE
 from .theme import colors
 
 _SLACK = 3  # pixels a block may stand out on the right (a table's border) before it scrolls sideways
@@ -84,7 +85,8 @@ class SidewaysBlocks:
                     fmt = frame.format() if isinstance(frame, QTextTable) else None
                     edge = fmt.cellPadding() + fmt.border() + fmt.cellSpacing() if fmt else 0
                     top = layout.blockBoundingRect(first).top() - edge - 1
-                    if "Copy code" in first.text() and first.next().blockFormat().nonBreakableLines():
+                    header = first.text()  # "Copied ✓" for two seconds after a copy
+                    if (COPY_CODE in header or COPIED in header) and first.next().blockFormat().nonBreakableLines():
                         top = layout.blockBoundingRect(first.next()).top()  # its header stays: Copy code, Run
                     # under the whole table: its last cell is not always its tallest one
                     outer = layout.frameBoundingRect(frame).bottom() - frame.frameFormat().bottomMargin()
