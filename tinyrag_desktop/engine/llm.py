@@ -53,6 +53,22 @@ def is_chat_model(name: str) -> bool:
     return not _NOT_CHAT.search(name)
 
 
+DONE_GRACE = 0.5  # seconds a server is given to close its stream after [DONE]
+
+
+async def _read_to_end(chunks: AsyncIterator[str]) -> None:
+    """Read what a server sends after [DONE] (nothing, as a rule) until it closes the stream, or for
+    DONE_GRACE seconds: a server or proxy that keeps the connection open kept a whole answer waiting, 20 s
+    or until the read timeout said it was cut. Read, not dropped: stopped between two pieces, httpx's
+    readers were left half-way and closed later, from another task, with errors on the console."""
+    try:
+        async with asyncio.timeout(DONE_GRACE):
+            async for _ in chunks:
+                pass
+    except TimeoutError:
+        pass
+
+
 def has_model(models: list[str], name: str) -> bool:
     """Whether the server's ``models`` include ``name`` as Ollama takes it: "llama3.2" is "llama3.2:latest"."""
     return name in models or (":" not in name and f"{name}:latest" in models)
@@ -280,6 +296,7 @@ class LLMClient:
                             finished = True
                         yield delta
                 if ended:  # [DONE]: the answer is whole, whenever the server closes the connection
+                    await _read_to_end(chunks)
                     return
             for msg in decoder.finish():
                 for delta in _deltas(msg.data, msg.event, calls):
