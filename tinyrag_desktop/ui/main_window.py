@@ -87,7 +87,7 @@ class MainWindow(QMainWindow):
             warnings = (*warnings, damaged)
         self.bridge = EngineBridge(self)
         self._saver = AnswerSaver(lambda: self.store, self, enabled=lambda: not self.scripted)  # kept as it comes
-        self._saver.storedLate.connect(lambda: self.notice_bar.withdraw(NOT_SAVED))
+        self._saver.storedLate.connect(lambda: self.notice_bar.withdraw(NOT_SAVED, starting=True))
         self.chat_search = ChatSearch(self.store.path, self)  # the chats list's search, in a worker thread
         self.chat_search.found.connect(lambda text, chats: self.sidebar.set_chats(chats, self.chat_id, text))
         self.chat_search.failed.connect(self._chat_search_failed)
@@ -845,7 +845,7 @@ class MainWindow(QMainWindow):
         self._ids[id(answer)] = message.id
         if self._saver.kept_earlier:
             show_earlier_answer(self, answer, chat_id, message.id, outcome)
-        self.notice_bar.withdraw(NOT_SAVED)  # saved now: the notice no longer holds
+        self.notice_bar.withdraw(NOT_SAVED, starting=True)  # saved now: the notice no longer holds
         return True
 
     def stop(self) -> bool:

@@ -242,24 +242,12 @@ class WelcomeController:
 
 def add_notice(win: "MainWindow", text: str) -> None:
     """``text`` in the window's notice bar, below what it already shows (show_notices replaces it)."""
-    bar = win.notice_bar
-    shown = bar.label.text().split("\n") if not bar.isHidden() and bar.label.text() else []
-    if text not in shown:
-        win.show_notices([*shown, text])
+    win.notice_bar.add(text)
 
 
 def withdraw_notice(win: "MainWindow", text: str) -> None:
     """Take ``text`` out of the notice bar (it no longer holds); the bar goes when nothing else is in it."""
-    bar = win.notice_bar
-    if bar.isHidden():
-        return
-    shown = bar.label.text().split("\n")
-    if text in shown:
-        rest = [line for line in shown if line != text]
-        if rest:
-            win.show_notices(rest)
-        else:
-            bar.hide()
+    win.notice_bar.withdraw(text)
 
 
 def builtin_needs(status: Any, frozen: bool | None = None, python: str | None = None) -> str:
