@@ -58,7 +58,7 @@ def test_the_way_to_get_a_model_is_said_in_the_notice_bar_until_one_appears(make
         said = win.notice_bar.label.text().split("\n")
         assert said == ["settings.json: theme must be one of light, dark, system, not 'purple'.",
                         f"The server at {server.base_url} has no models yet. Get one first: with Ollama, "
-                        "`ollama pull llama3.2` in a terminal; with LM Studio, download and load a model in its "
+                        "“ollama pull llama3.2” in a terminal; with LM Studio, download and load a model in its "
                         "window."]
         assert win.notice_bar.isVisible()
         server.models.append("llama3.2:latest")  # `ollama pull llama3.2` finished
