@@ -90,6 +90,28 @@ def test_raw_html_and_invalid_tool_blocks_show_as_text():
     assert "&lt;b&gt;not bold&lt;/b&gt;" in html and "&lt;div&gt;raw&lt;/div&gt;" in html
 
 
+def test_an_invalid_tool_block_is_shown_as_code_with_why_it_was_not_run():
+    # it read as stray markup in the sentence, with nothing to say it was the model's call, not run
+    text = 'Listing it: <tool name="shell_exec"><command>ls -la /tmp</command></tool> done.'
+    html = render(text).html
+    code = '&lt;tool name="shell_exec"&gt;&lt;command&gt;ls -la /tmp&lt;/command&gt;&lt;/tool&gt;'
+    assert f'{code}</span></code>' in html
+    assert ("(a tool call not run: unknown inner element &lt;command&gt;; use &lt;query&gt;, &lt;url&gt; or "
+            "&lt;source&gt;)") in html
+    assert "TINYRAGINVALIDBLOCK" not in html and html.index("Listing it") < html.index(code) < html.index("done.")
+    # in code it is the code's own text, with no note
+    fenced = render("```xml\n" + '<tool name="x"><bad>1</bad></tool>' + "\n```\n").html
+    assert "not run" not in fenced and "TINYRAGINVALIDBLOCK" not in fenced
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["text ", '<tool name="a"><query>q</query></tool>', '<tool name="">',
+                                 "<query>x</query>", "</tool>", "`", "```\n", "\n\n", "<tool ", "TINYRAG"]),
+                max_size=30))
+def test_no_mark_of_an_invalid_block_is_ever_left_in_the_page(pieces):
+    assert "TINYRAGINVALIDBLOCK" not in render("".join(pieces)).html
+
+
 def test_lists_nested_by_two_or_three_spaces_nest():
     html = render("- fruit\n  1. apple\n  2. pear\n- veg\n   - leek\n     - young leek\n").html
     assert html.replace("\n", "") == (

@@ -212,9 +212,11 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
     if still_open:  # the block goes on (it is being streamed): no Run link on half a program
         partial = (partial[0], True)
     text = _tabs_marked(text)
+    text, invalid = _invalid_blocks(text)
     md = _md()
     md.reset()
     body = md.convert(nest_lists(blocks_apart(text))).replace('<a href="', f'<a style="color:{palette.link}" href="')
+    body = _show_invalid_blocks(body, invalid, palette)
     blocks: list[str] = []
     total = body.count("<pre><code") if run_go and partial[1] else 0
 
@@ -257,6 +259,43 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
     body = _TH_RE.sub(f'<th bgcolor="{palette.code_bg}"', body)
     body = _quotes(body, palette)
     return Rendered(_breakable(_rtl_blocks(body)), tuple(blocks))
+
+
+_BLOCK_MARK = "TINYRAGINVALIDBLOCK{}X"  # stands for an invalid tool block while Markdown is converted
+_BLOCK_MARK_RE = re.compile(r"TINYRAGINVALIDBLOCK(\d+)X")
+
+
+def _invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` with each complete invalid tool block (shown as text, as the spec says) replaced by a mark,
+    and the blocks with the parser's reason. The model's broken call read as stray markup in the sentence
+    (``<tool name="shell_exec"><command>ls</command></tool>``), with nothing to say it was a call not run."""
+    if "<tool" not in text:
+        return text, []
+    from ..protocol import InvalidBlock, XMLParseState
+
+    state = XMLParseState()
+    out: list[str] = []
+    found: list[tuple[str, str]] = []
+    for event in [*state.feed(text), *state.finish()]:
+        if isinstance(event, InvalidBlock) and event.raw.rstrip().endswith("</tool>"):
+            out.append(_BLOCK_MARK.format(len(found)))
+            found.append((event.raw.strip(), event.reason))
+        else:
+            out.append(getattr(event, "text", None) or getattr(event, "raw", ""))
+    return "".join(out), found
+
+
+def _show_invalid_blocks(body: str, found: list[tuple[str, str]], palette: Palette) -> str:
+    """Each mark of _invalid_blocks as its block, in code, with why it was not run."""
+    if not found:
+        return body
+
+    def shown(match: re.Match[str]) -> str:
+        raw, reason = found[int(match.group(1))]
+        return (f"<code>{html.escape(raw, quote=False)}</code> <span style=\"color:{palette.muted}; font-size:small\">"
+                f"(a tool call not run: {html.escape(reason, quote=False)})</span>")
+
+    return _BLOCK_MARK_RE.sub(shown, body)
 
 
 def _quotes(body: str, palette: Palette) -> str:
