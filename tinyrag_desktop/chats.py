@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from .markdown_prep import blocks_apart, nest_lists
+from .markdown_prep import blocks_apart, nest_lists, register_task_boxes
 from .sqlitefiles import missing_columns, table_columns
 from .tool_words import DENIED_NOTE, for_a_person, off_note
 from .tools.shell import DENIED
@@ -900,6 +900,7 @@ def _markdown_html(text: str) -> str:
                                extension_configs={"codehilite": {"noclasses": True, "guess_lang": False}})
         md.preprocessors.deregister("html_block")
         md.inlinePatterns.deregister("html")
+        register_task_boxes(md)  # "- [ ] a task" as ☐, as the window shows it
         _converters.md = md
     md.reset()
     # as the window shows it: a list or table right under a line of text is not run into that line

@@ -135,3 +135,15 @@ def _box(item: etree.Element) -> bool:
         return False
     holder.text = f"{TASK_BOXES[m.group(1)]} {holder.text[m.end():]}"
     return True
+
+
+def register_task_boxes(md) -> None:
+    """Have the Python-Markdown converter ``md`` show task list items with their boxes (task_boxes), after
+    its inline patterns (priority 20), so a box written as code stays as written."""
+    from markdown.treeprocessors import Treeprocessor
+
+    class TaskItems(Treeprocessor):
+        def run(self, root: etree.Element) -> None:
+            task_boxes(root)
+
+    md.treeprocessors.register(TaskItems(md), "task_items", 16)

@@ -170,6 +170,14 @@ def test_each_exported_message_is_converted_on_its_own_though_one_converter_serv
     assert page.count('href="https://example.org/guide"') == 1 and "[the guide][g] again?" in page
 
 
+def test_exported_html_shows_task_lists_with_their_boxes_as_the_window_does(store):
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "Plan:\n\n- [ ] pack\n- [x] book the train\n\n`- [ ] as code`")
+    page = store.to_html(chat.id)
+    assert "☐ pack" in page and "☑ book the train" in page and "- [ ] as code" in page
+    assert "- [ ] pack" in store.to_markdown(chat.id)  # Markdown keeps what was written
+
+
 def test_exported_html_shows_lists_and_tables_written_under_a_line_as_the_window_does(store):
     chat = store.new_chat()
     store.add_user_message(chat.id, "How do I install it?")

@@ -30,7 +30,7 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from ..markdown_prep import FENCE_RE as _FENCE_RE
-from ..markdown_prep import blocks_apart, nest_lists, task_boxes
+from ..markdown_prep import blocks_apart, nest_lists, register_task_boxes
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])")
@@ -129,13 +129,6 @@ class _ImagesAsLinks(Treeprocessor):
             parent[list(parent).index(img)] = shown
 
 
-class _TaskItems(Treeprocessor):
-    """Task list items ("- [ ] a task") shown with their box, ☐ or ☑ (see markdown_prep.task_boxes)."""
-
-    def run(self, root: etree.Element) -> None:
-        task_boxes(root)
-
-
 def image_label(alt: str, src: str) -> str:
     """The words an image is shown as: its alt text, or else the name of its file."""
     name = " ".join(alt.split())
@@ -160,7 +153,7 @@ def _md() -> markdown.Markdown:
     # After code spans, links and <autolinks> (which stash what they match), so a URL inside them is left be.
     md.inlinePatterns.register(_BareUrl(_BARE_URL_RE, md), "bare_url", 100)
     md.treeprocessors.register(_ImagesAsLinks(md), "images_as_links", 15)  # after "inline" (20) made them
-    md.treeprocessors.register(_TaskItems(md), "task_items", 16)  # after "inline" too: code keeps "[ ]"
+    register_task_boxes(md)  # after "inline" too: code keeps "[ ]"
     return md
 
 
