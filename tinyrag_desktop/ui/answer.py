@@ -575,6 +575,8 @@ class AnswerWidget(QFrame):
         self._timer.stop()
         while self._closed or self._pending:
             self._render_step()
+        if self._active is not None and self._active.holds_back():  # its last table rows, held while it grew
+            self._show_segment(self._active, self._active.markdown())
 
     def _on_frame(self) -> None:
         self._render_step()
@@ -595,7 +597,7 @@ class AnswerWidget(QFrame):
         elif self._pending:
             run = _Run(self._active or self._new_segment(""), self._active_text + "".join(self._pending))
             self._pending.clear()
-            finished = self._render_run(run)
+            finished = self._render_run(run, growing=self._streaming)
             self._active, self._active_text = run.seg, run.text if finished else ""
             if not finished:
                 self._pending.append(run.text)
@@ -606,8 +608,9 @@ class AnswerWidget(QFrame):
             self.render_times.append(time.perf_counter() - started)
         self.rendered.emit()
 
-    def _render_run(self, run: "_Run") -> bool:
-        """Render ``run`` with at most MAX_CUTS cuts; True when all of its text is on screen."""
+    def _render_run(self, run: "_Run", growing: bool = False) -> bool:
+        """Render ``run`` with at most MAX_CUTS cuts; True when all of its text is on screen (``growing``:
+        the stream's active text, whose unsettled table rows wait, see segments.settled)."""
         cut = freeze_point(run.text, opener=run.seg._render_prefix)
         cuts = 0
         while cut is not None and cuts < MAX_CUTS:
@@ -621,7 +624,7 @@ class AnswerWidget(QFrame):
             cut = freeze_point(run.text, opener=run.seg._render_prefix)
         if cut is not None:
             return False
-        self._show_segment(run.seg, run.text)
+        self._show_segment(run.seg, run.text, growing=growing)
         return True
 
     def _join_cut_blocks(self) -> None:
@@ -648,8 +651,8 @@ class AnswerWidget(QFrame):
                 seg.hide()
                 seg.deleteLater()
 
-    def _show_segment(self, seg: MarkdownSegment, text: str) -> None:
-        seg.set_markdown(text)
+    def _show_segment(self, seg: MarkdownSegment, text: str, growing: bool = False) -> None:
+        seg.set_markdown(text, growing)
         seg.setVisible(bool(text.strip()))
 
     def _new_segment(self, prefix: str, after: MarkdownSegment | None = None) -> MarkdownSegment:

@@ -332,6 +332,11 @@ def _tabs_marked(text: str) -> str:
     return "\n".join(out)
 
 
+def code_left_open(text: str) -> bool:
+    """Whether ``text`` ends inside a fenced code block."""
+    return _closed(text)[1]
+
+
 def _closed(text: str) -> tuple[str, bool]:
     """``text`` with a code block left open at its end closed, and whether one was.
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser
                                QVBoxLayout, QWidget)
 
 from .gorun import GoRuns, run_limits
-from .markdown_render import BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, RunView, render
+from .markdown_render import BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, RunView, code_left_open, render
 from .theme import colors, paint_focus_ring
 from .wide_blocks import SidewaysBlocks
 
@@ -73,6 +73,27 @@ def plain_words(shown: str, most: int = 500) -> str:
         return words
     cut = words.rfind(" ", 0, most)
     return words[:cut if cut > most // 2 else most] + "…"
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
+
+
+def settled(text: str) -> str:
+    """``text`` without the table rows at its end that are not settled yet, while it streams: a row half
+    written showed as "| Column 0 | Co" in plain text until its line ended, and a header row as a paragraph
+    until the rule under it came. Rows held back show as soon as they are whole (and the rule has come)."""
+    lines = text.split("\n")
+    writing = lines[-1].lstrip().startswith("|")  # the row being written
+    rows_end = len(lines) - 1 if writing or not lines[-1] else len(lines)
+    start = rows_end
+    while start > 0 and lines[start - 1].lstrip().startswith("|"):
+        start -= 1
+    cut = rows_end if writing else len(lines)
+    if start < rows_end and not any(_TABLE_RULE.match(line) for line in lines[start:rows_end]):
+        cut = start  # rows with no rule under their header yet: not yet a table
+    if cut == len(lines):
+        return text
+    return "\n".join(lines[:cut]) + ("\n" if cut else "")
 
 
 class MarkdownSegment(SidewaysBlocks, QTextBrowser):
@@ -150,14 +171,23 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         """The Markdown source of this segment exactly as streamed."""
         return self._markdown
 
+    def holds_back(self) -> bool:
+        """Whether table rows of its text wait to be shown (see settled)."""
+        return getattr(self, "_holding", False)
+
     def set_frame(self, prefix: str, suffix: str) -> None:
         """Text rendered around the source: a code fence carried over from the previous segment."""
         self._render_prefix, self._render_suffix = prefix, suffix
 
-    def set_markdown(self, text: str) -> None:
+    def set_markdown(self, text: str, growing: bool = False) -> None:
+        """Show ``text``; ``growing``: it is the end of an answer still streaming, whose last table row may be
+        half written (see settled)."""
         self._markdown = text
         run_go = self._run_allowed(text)
-        rendered = render(self._render_prefix + text + self._render_suffix, self._palette, run_go=run_go,
+        # in a code block still open, a line starting with "|" is code (a shell pipe, Elixir's |>): all shown
+        shown = settled(text) if growing and not code_left_open(self._render_prefix + text) else text
+        self._holding = len(shown) != len(text)
+        rendered = render(self._render_prefix + shown + self._render_suffix, self._palette, run_go=run_go,
                           runs=self._runs.views() if self._runs else None,
                           partial=(bool(self._render_prefix), bool(self._render_suffix)),
                           carried=self._carried() if run_go else "")

@@ -1,0 +1,47 @@
+"""A table streams in row by row: a row half written, or a header with no rule under it yet, waits."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from tinyrag_desktop.ui.answer import AnswerWidget
+from tinyrag_desktop.ui.segments import settled
+
+TABLE = "Results:\n\n| Column 0 | Column 1 |\n|---|---|\n| a | b |\n| c | d |\n\nDone."
+
+
+def test_settled_holds_back_a_half_row_and_a_header_without_its_rule():
+    assert settled("Intro\n\n| Column 0 | Co") == "Intro\n\n"  # the header row being written
+    assert settled("Intro\n\n| Column 0 | Column 1 |\n") == "Intro\n\n"  # no rule under it yet
+    assert settled("Intro\n\n| A | B |\n|---|---|\n| a | b") == "Intro\n\n| A | B |\n|---|---|\n"
+    assert settled("Intro\n\n| A | B |\n|---|---|\n| a | b |\n") == "Intro\n\n| A | B |\n|---|---|\n| a | b |\n"
+    assert settled("No table here, still wri") == "No table here, still wri"
+
+
+@given(st.text(alphabet="|-: ab\n", max_size=80))
+def test_settled_only_ever_holds_back_an_end_of_the_text(text):
+    assert text.startswith(settled(text))
+
+
+def test_a_row_shows_when_it_is_whole_and_everything_when_the_answer_ends(qtbot):
+    # while streaming, "| c | d" showed as a line of plain text ("| Column 0 | Co" at the header)
+    answer = AnswerWidget()
+    qtbot.add_widget(answer)
+    answer.begin()
+    cut = TABLE.index("| c |") + 5
+    answer.append_text(TABLE[:cut])
+    answer._render_step()  # a frame while the row is half written
+    shown = answer.segments()[-1].toPlainText()
+    assert "a" in shown.split() and "c" not in shown.split() and "|" not in shown
+    answer.append_text(TABLE[cut:])
+    answer.flush()  # the end of the answer: all of it
+    assert "c" in answer.segments()[-1].toPlainText().split() and answer.content() == TABLE
+
+
+def test_lines_of_code_starting_with_a_bar_are_never_held_back(qtbot):
+    answer = AnswerWidget()
+    qtbot.add_widget(answer)
+    answer.begin()
+    answer.append_text("```elixir\nlist\n|> Enum.map(&(&1 * 2))\n|> Enum.sum")
+    answer._render_step()
+    assert "Enum.sum" in answer.segments()[-1].toPlainText()
