@@ -69,8 +69,9 @@ _DATA_KINDS = {"log": "log", "csv": "CSV file", "json": "JSON file", "xml": "XML
 # recorded count as 0. (1: the first recorded. 2: an HTML table whose first row is data no longer repeats
 # that row above each passage; an HTML <table> inside Markdown reads as rows of cells; AsciiDoc description
 # lists read as terms and their text, not as code. 3: an HTML page's passages keep the id they sit under,
-# where the page opens.)
-READER_VERSION = 3
+# where the page opens. 4: text and HTML pages in a legacy encoding other than Windows-1252 (Windows-1251,
+# Shift-JIS, GBK …) are read in it, not as Windows-1252 garble.)
+READER_VERSION = 4
 
 # The sources read are stored together, in one transaction, once STORE_EVERY seconds have passed since the
 # first of them was read, or _STORE_CHARS of their text wait; and before a web page, a Wikipedia article or
@@ -90,6 +91,10 @@ STORE_EVERY = 0.25
 # 53,000 passages (seconds of storing) are not waited for (see _store_read).
 STOP_GRACE = 0.5
 _STORE_CHARS = 8_000_000
+
+
+# The notes (an encoding guessed, a damaged line passed over) a summary spells out; the rest are counted.
+_NOTES_SAID = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +168,8 @@ class ImportReport:
     # (not tried, or read and waiting to be stored with the one that failed: see STORE_EVERY).
     stopped: str = ""
     not_tried: int = 0
+    # Sources stored with something to say of how they were read (an encoding guessed), and what.
+    notes: list[Failure] = field(default_factory=list)
 
     def in_words(self) -> str:
         """The summary as the window says it: only what happened ("2 already up to date", not "0 added,
@@ -201,6 +208,11 @@ class ImportReport:
         """What follows the counts: sources stored without embeddings, a stop, a cancel (``number`` formats
         a count)."""
         text = ""
+        # the window lists failures and skips only: what was imported with a note is said here
+        for said in self.notes[:_NOTES_SAID]:
+            text += f"; {Path(said.location).name or said.location}: {said.reason}"
+        if len(self.notes) > _NOTES_SAID:
+            text += f"; {number.format(len(self.notes) - _NOTES_SAID)} more notes"
         if self.unembedded:
             text += (f"; {number.format(len(self.unembedded))} stored without embeddings, as "
                      f"{self.embedding_problem}: keyword search finds them, and importing them again once the "
@@ -657,6 +669,7 @@ class Importer:
         finally:
             for source, updated, reread in stored:
                 (report.updated if updated else report.added).append(source.location)
+                report.notes += [Failure(source.location, note) for note in source.doc.notes]
                 if reread:
                     report.reread.append(source.location)
                 report.chunks += len(source.chunks)

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO, Callable
 
@@ -78,9 +78,13 @@ class ReadJob:
     chunk_size: int
 
     def run(self, cancelled: Callable[[], bool] | None = None) -> tuple[Document, list[Chunk]]:
-        from .readers import read_bytes, without_invisible  # when first needed: they load lxml and every reader
+        from .decoding import collecting_notes  # when first needed: they load lxml and every reader
+        from .readers import read_bytes, without_invisible
 
-        doc = without_invisible(read_bytes(self.data, self.kind, self.name, cancelled))
+        with collecting_notes() as notes:
+            doc = without_invisible(read_bytes(self.data, self.kind, self.name, cancelled))
+        if notes:
+            doc = replace(doc, notes=tuple(notes))
         return doc, chunk_document(doc, self.chunk_size, cancelled)
 
 
@@ -104,20 +108,21 @@ def _receive(stream: BinaryIO) -> object:
     return pickle.loads(payload)
 
 
-# What travels back: the document's title, type and links, and the chunks as (heading, text, anchor)
+# What travels back: the document's title, type, links and notes, and the chunks as (heading, text, anchor)
 # triples. Its blocks are not needed once it is chunked, and tuples pickle several times faster than
 # dataclasses.
-_Packed = tuple[str, str, tuple[tuple[str, str], ...], list[tuple[str, str, str | None]]]
+_Packed = tuple[str, str, tuple[tuple[str, str], ...], tuple[str, ...], list[tuple[str, str, str | None]]]
 
 
 def _packed(doc: Document, chunks: list[Chunk]) -> _Packed:
-    return (doc.title, doc.type, tuple(tuple(link) for link in doc.links),
+    return (doc.title, doc.type, tuple(tuple(link) for link in doc.links), doc.notes,
             [(c.heading, c.text, c.anchor) for c in chunks])
 
 
 def _unpacked(packed: _Packed) -> tuple[Document, list[Chunk]]:
-    title, type_, links, triples = packed
-    return Document(title, type_, (), tuple(Link(*link) for link in links)), [Chunk(*triple) for triple in triples]
+    title, type_, links, notes, triples = packed
+    doc = Document(title, type_, (), tuple(Link(*link) for link in links), notes)
+    return doc, [Chunk(*triple) for triple in triples]
 
 
 def main() -> int:

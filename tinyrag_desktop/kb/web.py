@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Awaitable, Callable, Mapping, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -20,8 +20,9 @@ import httpx
 import lxml.etree
 import lxml.html
 
+from .decoding import collecting_notes
 from .errors import Cancelled, FetchError, ReadError
-from .html_reader import parse_html, parse_within_limits
+from .html_reader import parse_html, parse_within_limits, utf8_page
 from .links import MAX_LINKS, Link, context
 from .models import Block, Document
 from .readers import looks_binary, read_bytes
@@ -75,6 +76,12 @@ class Fetched:
     data: bytes
 
     def document(self) -> Document:
+        """The page read as its content type and bytes say; an encoding it had to guess is in its notes."""
+        with collecting_notes() as notes:
+            doc = self._document()
+        return replace(doc, notes=tuple(notes)) if notes else doc
+
+    def _document(self) -> Document:
         ctype = self.content_type
         name = self.url.rstrip("/").rsplit("/", 1)[-1] or self.url
         if not self.data.strip():
@@ -209,8 +216,9 @@ def html_document(data: bytes, url: str) -> Document:
     import trafilatura
 
     hrefs: dict[str, str] = {}
+    data, encoding = utf8_page(data)  # a page that names no encoding: as our reader reads it, not as Latin-1
     try:
-        page = parse_within_limits(data)
+        page = parse_within_limits(data, encoding)
     except ReadError:
         # No document to lxml (a page of only comments or an XML declaration): trafilatura, which parses
         # with lxml too, would find nothing either and log errors onto the console; our reader says why.
