@@ -73,16 +73,22 @@ class ReadJob:
     """A file's bytes to read and cut into chunks: in this process, or in a reader."""
 
     data: bytes
-    kind: str
-    name: str
+    kind: str  # a reader's (readers.SUPPORTED), or "url": a web page, read as web.Fetched reads it
+    name: str  # the file's name; a web page's address
     chunk_size: int
+    content_type: str = ""  # a web page's, as its server said it
 
     def run(self, cancelled: Callable[[], bool] | None = None) -> tuple[Document, list[Chunk]]:
         from .decoding import collecting_notes  # when first needed: they load lxml and every reader
         from .readers import read_bytes, without_invisible
 
         with collecting_notes() as notes:
-            doc = without_invisible(read_bytes(self.data, self.kind, self.name, cancelled))
+            if self.kind == "url":
+                from .web import Fetched
+
+                doc = without_invisible(Fetched(self.name, self.content_type, self.data).document())
+            else:
+                doc = without_invisible(read_bytes(self.data, self.kind, self.name, cancelled))
         if notes:
             doc = replace(doc, notes=tuple(notes))
         return doc, chunk_document(doc, self.chunk_size, cancelled)
@@ -468,6 +474,21 @@ class Readers:
             readers, self._all, self._waiting = self._all, [], []
         for reader in readers:
             reader.stop()
+
+
+def read_apart(job: ReadJob, cancel: threading.Event) -> tuple[Document, list[Chunk]]:
+    """``job`` read in a reader process of its own, which Cancel (``cancel``) stops at once: raises
+    Cancelled then. For what cannot stop itself midway (trafilatura reading a large web page). Read
+    here when no reader process can be started."""
+    try:
+        readers = Readers(1, share=False)
+    except OSError as exc:
+        log.warning("reading in this process: no reader process could be started (%s)", exc)
+        return job.run(cancel.is_set)
+    try:
+        return readers.read(job).result(cancel)
+    finally:
+        readers.close()
 
 
 if __name__ == "__main__":
