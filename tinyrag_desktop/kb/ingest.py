@@ -228,11 +228,14 @@ def _is_hidden(path: Path) -> bool:
     return path.name.startswith(".")
 
 
-def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem]:
+def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] | None = None) -> list[ImportItem]:
     """Folders become the supported files they hold (recursively); hidden and unsupported ones are skipped.
 
     Linked folders are followed, each real folder once (a link back up the tree ends there). Whatever a
-    folder holds that is not imported is listed in ``report.skipped`` with the reason.
+    folder holds that is not imported is listed in ``report.skipped`` with the reason. ``walked`` is given
+    the real path (ending in a separator) of each folder looked into, and of what each broken link in them
+    led to: the files found there are stored under those paths, which a linked folder's are not below the
+    folder's own (see Importer._remove_deleted).
     """
     out: list[ImportItem] = []
     taken: set[str] = set()  # each file once, however many links or folders lead to it
@@ -273,6 +276,8 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
                 dirs[:] = []
                 continue
             seen.add(real)
+            if walked is not None:
+                walked.add(os.path.join(real, ""))
             for name in sorted(d for d in dirs if d.startswith(".")):
                 report.skipped.append(Failure(str(Path(root, name)), "hidden folder"))
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -284,6 +289,9 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
                     reason = _hidden_target(file, path, resolved)
                 if reason:
                     report.skipped.append(Failure(str(file), reason))
+                    if walked is not None and os.path.islink(file) and not file.exists():
+                        # a link to a folder deleted since: the files imported through it are gone too
+                        walked.add(os.path.join(os.path.realpath(file), ""))
                 else:
                     add(resolved if resolved is not None else str(file.resolve()), file.name)
         if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
@@ -537,8 +545,10 @@ class Importer:
                                                             "write to: it can be searched and listed, not changed"))
             return report
         parsed = [i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items]
-        folders = _folders(parsed)
-        todo = expand(parsed, report)
+        walked: set[str] = set()
+        todo = expand(parsed, report, walked)
+        folders = _folders(parsed)  # and the linked folders outside them (each of their subfolders is in walked)
+        folders += sorted(w for w in walked if not any(w.startswith(folder) for folder in folders))
         load_id = new_load_id()
         readers = _readers_for(todo)
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
