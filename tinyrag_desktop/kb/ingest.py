@@ -280,7 +280,14 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                 walked.add(os.path.join(real, ""))
             for name in sorted(d for d in dirs if d.startswith(".")):
                 report.skipped.append(Failure(str(Path(root, name)), "hidden folder"))
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            kept = []
+            for name in sorted(d for d in dirs if not d.startswith(".")):
+                reason = _tool_folder(root, name)
+                if reason:
+                    report.skipped.append(Failure(str(Path(root, name)), reason))
+                else:
+                    kept.append(name)
+            dirs[:] = kept
             for name in sorted(files):
                 file = Path(root, name)
                 reason = _not_importable(file)
@@ -297,6 +304,40 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
         if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
             report.skipped.append(Failure(str(path), "no supported files found in this folder"))
     return out
+
+
+# Folders a program fills, not a person: what a project installed or built, whose thousands of READMEs,
+# licences and package.json files would crowd the user's own notes out of every search. By name, only
+# where the name says it ("node_modules"); a name people give their own folders too ("target", "build",
+# "vendor") only with the tool's own mark beside it or in it.
+_TOOL_FOLDERS = {"node_modules": "installed JavaScript packages (node_modules)",
+                 "bower_components": "installed JavaScript packages (bower_components)",
+                 "__pycache__": "Python's compiled files (__pycache__)",
+                 "site-packages": "installed Python packages (site-packages)",
+                 "dist-packages": "installed Python packages (dist-packages)"}
+# A build folder named "target" is Rust's (Cargo.toml beside it) or Maven's (pom.xml beside it).
+_BUILD_MARKS = ("Cargo.toml", "pom.xml")
+# The Cache Directory Tagging Specification's mark, which Cargo, Bazel and others put in their caches.
+_CACHE_TAG = b"Signature: 8a477f597d28d172789f06886806bc55"
+
+
+def _tool_folder(parent: str, name: str) -> str:
+    """Why the folder ``name`` in ``parent`` is left out of a folder's import, as a program's (installed
+    packages, a virtual environment, a build or cache folder: see _TOOL_FOLDERS); "" when it is not."""
+    if name in _TOOL_FOLDERS:
+        return f"{_TOOL_FOLDERS[name]}: a program's files, not documents"
+    folder = os.path.join(parent, name)
+    if os.path.isfile(os.path.join(folder, "pyvenv.cfg")):
+        return "a Python virtual environment (pyvenv.cfg): a program's files, not documents"
+    if name == "target" and any(os.path.isfile(os.path.join(parent, mark)) for mark in _BUILD_MARKS):
+        return "a build folder (target, beside Cargo.toml or pom.xml): a program's files, not documents"
+    try:
+        with open(os.path.join(folder, "CACHEDIR.TAG"), "rb") as tag:
+            if tag.read(len(_CACHE_TAG)) == _CACHE_TAG:
+                return "a cache folder (CACHEDIR.TAG): a program's files, not documents"
+    except OSError:
+        pass
+    return ""
 
 
 def _other_host(text: str) -> str:
