@@ -686,9 +686,27 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     blocks = walker.blocks
     if not title:
         title = next((b.text for b in blocks if b.kind == "heading"), "") or fallback_title
-    if not any(b.kind != "heading" for b in blocks):
+    if not blocks:
         raise NoText("no readable text found (only navigation or markup)")
+    if not any(b.kind != "heading" for b in blocks):
+        if not _only_headings(parsed, encoding, blocks):  # the rest was navigation (a page of links)
+            raise NoText("no readable text found (only navigation or markup)")
+        blocks = [Block("text", b.text, anchor=b.anchor) for b in blocks]  # a note that is only its heading
     return HtmlDocument(title=title[:300], type="html", blocks=tuple(blocks), links=tuple(walker.links))
+
+
+def _only_headings(data: bytes, encoding: str | None, headings: list[Block]) -> bool:
+    """Whether the page ``data`` says nothing but ``headings`` (``<h1>Gutter cleaning on Friday</h1>``, a
+    note), not navigation left out around them: its body holds no other words. Parsed again, as the walk
+    changed the tree; only for pages whose blocks are all headings, which are small."""
+    root, _ = _parse(data, encoding)
+    for el in list(root.iter("script", "style", "head", "template", "noscript")):
+        _drop_tree(el)
+    words = len(" ".join(root.itertext()).split())
+    return words <= sum(len(b.text.split()) for b in headings) + _FEW_OTHER_WORDS
+
+
+_FEW_OTHER_WORDS = 3
 
 
 # Where a page names its encoding: <meta charset="…">, <meta http-equiv="Content-Type" content="…;
