@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 import time
 from http.server import BaseHTTPRequestHandler
-from pathlib import Path
 
 import pytest
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import unicodedata
 from contextvars import ContextVar
 from typing import Iterator, TypeVar
 

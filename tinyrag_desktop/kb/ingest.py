@@ -32,13 +32,14 @@ import stat
 import threading
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from .chunking import chunk_document
+from .import_report import Failure, ImportReport, Progress
 from .errors import (
     Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
 )
@@ -91,12 +92,12 @@ STORE_EVERY = 0.25
 # 53,000 passages (seconds of storing) are not waited for (see _store_read).
 STOP_GRACE = 0.5
 _STORE_CHARS = 8_000_000
+# A file this large (a PDF or Word file a quarter of it) takes more than STORE_EVERY to read: the sources
+# read before it are stored first, not kept waiting for it (see Importer._store_now).
+_SLOW_BYTES = 1024 * 1024
+_SLOW_KINDS = (".pdf", ".docx", ".pdf.gz", ".docx.gz")
 # A web page this large is read in a reader process of its own (see _import_one), which Cancel ends.
 _READ_APART_BYTES = 512 * 1024
-
-
-# The notes (an encoding guessed, a damaged line passed over) a summary spells out; the rest are counted.
-_NOTES_SAID = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,100 +129,6 @@ class ImportItem:
                 return ImportItem("path", url2pathname(f"//{parts.netloc}{parts.path}"))
             # another computer's file: kept as written, so the import can say why it cannot be read
         return ImportItem("path", text)
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """Where an import is: ``done`` of ``total`` sources, the one being read now, failures so far."""
-
-    done: int
-    total: int
-    current: str
-    failed: int
-
-
-@dataclass(frozen=True, slots=True)
-class Failure:
-    location: str
-    reason: str
-
-
-@dataclass
-class ImportReport:
-    """What an import did; ``skipped`` are files a folder held that are not imported (with the reason)."""
-
-    added: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    failed: list[Failure] = field(default_factory=list)
-    skipped: list[Failure] = field(default_factory=list)
-    chunks: int = 0
-    cancelled: bool = False
-    # Stored without vectors because the embedding server failed, and its first complaint.
-    unembedded: list[str] = field(default_factory=list)
-    embedding_problem: str = ""
-    # Sources removed because the file is no longer in the folder imported again.
-    removed: list[str] = field(default_factory=list)
-    # Unchanged sources read again because an older version read them (see READER_VERSION); in ``updated`` too.
-    reread: list[str] = field(default_factory=list)
-    # Web pages and Wikipedia articles not downloaded as the network is off; in ``failed`` too, saying so.
-    offline: list[str] = field(default_factory=list)
-    # Why the import stopped before the end (the disk is full), and how many more items it did not import
-    # (not tried, or read and waiting to be stored with the one that failed: see STORE_EVERY).
-    stopped: str = ""
-    not_tried: int = 0
-    # Sources stored with something to say of how they were read (an encoding guessed), and what.
-    notes: list[Failure] = field(default_factory=list)
-
-    def in_words(self) -> str:
-        """The summary as the window says it: only what happened ("2 already up to date", not "0 added,
-        0 updated, 2 unchanged (0 chunks stored)"), with passages for chunks. ``summary`` keeps every count,
-        for the command line and scripts."""
-        counts = [(self.added, "added"), (self.updated, "updated"), (self.unchanged, "already up to date"),
-                  (self.failed, "failed"), (self.skipped, "skipped")]
-        said = [(words, f"{len(items):,} {words}") for items, words in counts if items]
-        parts = [part for _, part in said]
-        if self.chunks and said and said[0][0] in ("added", "updated"):  # the passages those stored
-            parts[0] += f" ({self.chunks:,} passage{'' if self.chunks == 1 else 's'})"
-        if self.reread:
-            parts[[words for words, _ in said].index("updated")] += (
-                " (read again: an older version of tinyRAG imported them)")
-        if self.removed:
-            parts.append(f"{len(self.removed):,} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
-                         "folder)")
-        text = ", ".join(parts) or "Nothing was imported"
-        return text[0].upper() + text[1:] + self._endings("{:,}")
-
-    def summary(self) -> str:
-        updated = f"{len(self.updated)} updated"
-        if self.reread:
-            updated += f" ({len(self.reread)} unchanged but read again: an older version imported them)"
-        parts = [f"{len(self.added)} added", updated, f"{len(self.unchanged)} unchanged"]
-        if self.failed:
-            parts.append(f"{len(self.failed)} failed")
-        if self.skipped:
-            parts.append(f"{len(self.skipped)} skipped")
-        if self.removed:
-            parts.append(f"{len(self.removed)} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
-                         "folder)")
-        return ", ".join(parts) + f" ({self.chunks} chunk{'' if self.chunks == 1 else 's'} stored)" + self._endings("{}")
-
-    def _endings(self, number: str) -> str:
-        """What follows the counts: sources stored without embeddings, a stop, a cancel (``number`` formats
-        a count)."""
-        text = ""
-        # the window lists failures and skips only: what was imported with a note is said here
-        for said in self.notes[:_NOTES_SAID]:
-            text += f"; {Path(said.location).name or said.location}: {said.reason}"
-        if len(self.notes) > _NOTES_SAID:
-            text += f"; {number.format(len(self.notes) - _NOTES_SAID)} more notes"
-        if self.unembedded:
-            text += (f"; {number.format(len(self.unembedded))} stored without embeddings, as "
-                     f"{self.embedding_problem}: keyword search finds them, and importing them again once the "
-                     "server works embeds them")
-        if self.stopped:
-            text += f" — stopped, {self.stopped}: {number.format(self.not_tried)} more not imported"
-        return text + (" — cancelled" if self.cancelled else "")
 
 
 def _is_hidden(path: Path) -> bool:
@@ -613,7 +520,7 @@ class Importer:
             if self.cancel.is_set():
                 report.cancelled = True
                 break
-            if self._read and self._store_now(item):
+            if self._read and self._store_now(item, ahead.get(done)):
                 try:
                     self._store_read(load_id, report)
                 except _NotStored as exc:
@@ -661,6 +568,8 @@ class Importer:
             except Exception as exc:  # a parser library's own bug must not end the whole import
                 log.exception("importing %s failed", item.value)
                 report.failed.append(Failure(item.value, f"unexpected error: {exc.__class__.__name__}: {exc}"))
+        else:
+            done = len(todo)
         if report.stopped:  # by a write of its own (none is made while sources wait to be stored, but still)
             report.not_tried += len(self._read)
             self._read = []
@@ -672,14 +581,30 @@ class Importer:
             return
         except Cancelled:
             report.cancelled = True
-        if not report.cancelled:
+        if report.cancelled:
+            report.left_out += [i.value for i in todo[done:]]
+        else:
             self._remove_deleted(folders, report)
             self._progress(len(todo), len(todo), "", report)
 
-    def _store_now(self, item: ImportItem) -> bool:
-        """Whether the sources read are to be stored before ``item`` is (see STORE_EVERY)."""
-        return (item.kind != "path" or self.embedder is not None or self._read_chars >= _STORE_CHARS
-                or time.monotonic() - self._read_since >= STORE_EVERY)
+    def _store_now(self, item: ImportItem, outcome: _Reading | BaseException | None = None) -> bool:
+        """Whether the sources read are to be stored before ``item`` is: STORE_EVERY seconds have passed
+        since the first was read, or ``item`` may take long to read (a web page, a large file not yet read
+        by a reader process: ``outcome``): the files read before it must not wait for it, which a killed
+        import would lose."""
+        if (item.kind != "path" or self.embedder is not None or self._read_chars >= _STORE_CHARS
+                or time.monotonic() - self._read_since >= STORE_EVERY):
+            return True
+        if isinstance(outcome, _Reading):  # read by a reader process: waited for only if not read yet
+            size = outcome.size if outcome.read is not None and not outcome.read.ready() else 0
+        elif outcome is not None:
+            return False
+        else:
+            try:
+                size = os.stat(item.value).st_size
+            except (OSError, ValueError):
+                return False
+        return size >= (_SLOW_BYTES // 4 if item.value.lower().endswith(_SLOW_KINDS) else _SLOW_BYTES)
 
     def _store_read(self, load_id: str, report: ImportReport) -> None:
         """Store the sources read since the last time, in one transaction. When one of them cannot be
@@ -714,6 +639,10 @@ class Importer:
                         log.exception("storing %s failed", source.location)
                         report.failed.append(Failure(source.location,
                                                      f"unexpected error: {exc.__class__.__name__}: {exc}"))
+        except Cancelled:
+            said = {s.location for s, _, _ in stored}
+            report.left_out += [r.location for r in read if r.location not in said]
+            raise
         except CannotWrite as exc:
             said = {s.location for s, _, _ in stored} | {f.location for f in report.failed}
             unsaved = [r.location for r in read if r.location not in said]

@@ -318,6 +318,10 @@ class Reading:
         self._readers.bytes_out -= len(self._job.data)
         return True
 
+    def ready(self) -> bool:
+        """Whether a reader has answered for this file: result() then does not wait."""
+        return not self._outcome.empty()
+
     def result(self, cancel: threading.Event) -> tuple[Document, list[Chunk]]:
         """The file's document and chunks, once read. Raises what reading it raised, ReadError when its
         reader ended while reading it, and Cancelled as soon as ``cancel`` is set meanwhile.
