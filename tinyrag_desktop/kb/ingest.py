@@ -71,7 +71,8 @@ _DATA_KINDS = {"log": "log", "csv": "CSV file", "json": "JSON file", "xml": "XML
 # that row above each passage; an HTML <table> inside Markdown reads as rows of cells; AsciiDoc description
 # lists read as terms and their text, not as code. 3: an HTML page's passages keep the id they sit under,
 # where the page opens. 4: text and HTML pages in a legacy encoding other than Windows-1252 (Windows-1251,
-# Shift-JIS, GBK …) are read in it, not as Windows-1252 garble.)
+# Shift-JIS, GBK …) are read in it, not as Windows-1252 garble; a Word document's headers and footers are
+# read.)
 READER_VERSION = 4
 
 # The sources read are stored together, in one transaction, once STORE_EVERY seconds have passed since the
