@@ -150,7 +150,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
 
     def add(file: str, name: str) -> None:
         if file in taken:
-            report.skipped.append(Failure(file, "already in this import (through a link or twice named)"))
+            report.skipped.append(Failure(_shown(file), "already in this import (through a link or twice named)"))
         else:
             taken.add(file)
             out.append(ImportItem("path", file, name if name != Path(file).name else ""))
@@ -187,12 +187,12 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
             if walked is not None:
                 walked.add(os.path.join(real, ""))
             for name in sorted(d for d in dirs if d.startswith(".")):
-                report.skipped.append(Failure(str(Path(root, name)), "hidden folder"))
+                report.skipped.append(Failure(_shown(str(Path(root, name))), "hidden folder"))
             kept = []
             for name in sorted(d for d in dirs if not d.startswith(".")):
                 reason = _tool_folder(root, name)
                 if reason:
-                    report.skipped.append(Failure(str(Path(root, name)), reason))
+                    report.skipped.append(Failure(_shown(str(Path(root, name))), reason))
                 else:
                     kept.append(name)
             dirs[:] = kept
@@ -203,7 +203,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                     resolved = _real_file(file, real, name)
                     reason = _hidden_target(file, path, resolved)
                 if reason:
-                    report.skipped.append(Failure(str(file), reason))
+                    report.skipped.append(Failure(_shown(str(file)), reason))
                     if walked is not None and os.path.islink(file) and not file.exists():
                         # a link to a folder deleted since: the files imported through it are gone too
                         walked.add(os.path.join(os.path.realpath(file), ""))
@@ -530,7 +530,7 @@ class Importer:
                 except Cancelled:  # while storing: what it was storing is not stored
                     report.cancelled = True
                     break
-            self._progress(done, len(todo), item.value, report)
+            self._progress(done, len(todo), _shown(item.value), report)
             if readers is not None:
                 # files read ahead, in reader processes, while this one is stored: as many as keep them busy
                 after = max(after, done)
@@ -552,23 +552,23 @@ class Importer:
                 report.cancelled = True
                 break
             except NoText as exc:
-                report.skipped.append(Failure(item.value, str(exc) + self._kept(item.value)))
+                report.skipped.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
             except NetworkOff as exc:
-                report.failed.append(Failure(item.value, str(exc) + self._kept(item.value)))
+                report.failed.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
                 report.offline.append(item.value)
             except CannotWrite as exc:  # a full disk, a read-only or locked database: every next file would
                 # fail the same way, so the import stops, saying once what to do and how many were left
-                report.failed.append(Failure(item.value, str(exc) + self._kept(item.value)))
+                report.failed.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
                 report.stopped, report.not_tried = exc.stopped, len(todo) - done - 1
                 break
             except Error as exc:
-                report.failed.append(Failure(item.value, str(exc) + self._kept(item.value)))
+                report.failed.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
             except (OSError, MemoryError, RecursionError) as exc:
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__
-                report.failed.append(Failure(item.value, f"could not be read ({reason})"))
+                report.failed.append(Failure(_shown(item.value), f"could not be read ({reason})"))
             except Exception as exc:  # a parser library's own bug must not end the whole import
                 log.exception("importing %s failed", item.value)
-                report.failed.append(Failure(item.value, f"unexpected error: {exc.__class__.__name__}: {exc}"))
+                report.failed.append(Failure(_shown(item.value), f"unexpected error: {exc.__class__.__name__}: {exc}"))
         else:
             done = len(todo)
         if report.stopped:  # by a write of its own (none is made while sources wait to be stored, but still)
@@ -583,7 +583,7 @@ class Importer:
         except Cancelled:
             report.cancelled = True
         if report.cancelled:
-            report.left_out += [i.value for i in todo[done:]]
+            report.left_out += [_shown(i.value) for i in todo[done:]]
         else:
             self._remove_deleted(folders, report)
             self._progress(len(todo), len(todo), "", report)
@@ -881,6 +881,20 @@ def _final_address(asked: str, final: str) -> str:
         return normalize_url(final)
     except FetchError:
         return asked
+
+
+def _shown(location: str) -> str:
+    """``location`` as a report says it: the bytes of a file name that is not UTF-8 (kept by Python as
+    lone surrogates, which no UTF-8 console or log can write, and were shown as "bad\\udcffname.txt")
+    as � (as UTF-8 decoding replaces them: one for each byte that starts no character), as a file
+    manager shows them. Such a file is still refused (see _import_one): its location could not be stored
+    as it is, and one stored by a name with � would be no file's, and taken for deleted."""
+    if _utf8(location):
+        return location
+    try:
+        return location.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a lone surrogate that stands for no byte
+        return re.sub("[\ud800-\udfff]", "\ufffd", location)
 
 
 def _utf8(text: str) -> bool:
