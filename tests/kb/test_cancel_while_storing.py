@@ -43,7 +43,7 @@ def test_cancel_while_a_large_file_is_stored_stops_it_and_stores_nothing_of_it(t
         report = Importer(kb, cancel=cancel).run([str(log)])
         assert report.cancelled and not report.added and not report.failed, report
         assert report.chunks == 0
-        assert report.in_words().endswith("— cancelled"), report.in_words()
+        assert report.in_words().endswith("— cancelled: server.log not imported"), report.in_words()
         assert [s.location for s in kb.sources()] == [str(tmp_path / "small.txt")]  # only the one stored before
         assert kb.check_integrity() == []
         stored = kb.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
@@ -70,7 +70,7 @@ def test_the_files_read_before_cancel_are_still_stored_whole(tmp_path, data_dir)
         assert report.cancelled
         # the third was being read when Cancel came: it completed; the fourth was not begun
         assert len(report.added) == 3 and len(kb.sources()) == 3 and kb.check_integrity() == []
-    assert report.in_words() == "3 added (3 passages) — cancelled"
+    assert report.in_words() == "3 added (3 passages) — cancelled: note3.md not imported"
 
 
 def test_cancel_while_a_large_file_is_chunked_stops_it(tmp_path, data_dir):

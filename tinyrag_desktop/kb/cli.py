@@ -340,6 +340,8 @@ def _add(args: argparse.Namespace) -> int:
         print(f"skipped: {_printable(_hide_password(skip.location))}: {_printable(skip.reason)}", file=sys.stderr)
     for location in report.removed:
         print(f"removed: {_printable(location)}: deleted from its folder", file=sys.stderr)
+    for note in report.notes:
+        print(f"note: {_printable(_hide_password(note.location))}: {_printable(note.reason)}", file=sys.stderr)
     if report.offline:  # the command line asked for what its own settings forbid: say how to allow it
         print(_how_to_go_online(args, ctx.data_dir), file=sys.stderr)
     print(report.summary())

@@ -11,7 +11,7 @@ import json
 import re
 
 from ..settings import json_mistake
-from .decoding import decode_text
+from .decoding import decode_text, note
 from .errors import ReadError
 from .html_reader import parse_html
 from .models import Block, Document
@@ -116,16 +116,45 @@ def _html_text(value: str) -> str:
 
 def _json_value(text: str) -> object:
     """The value a JSON file holds; a JSON Lines file (an export or a log: a value on each line, which
-    is not one JSON value) as the list of its lines' values. Raises ValueError for what is neither."""
+    is not one JSON value) as the list of its lines' values. Raises ValueError for what is neither.
+
+    A JSON Lines file with a few damaged lines (the last record cut off when its writer was killed) gives
+    the others, and each damaged line is noted (decoding.note) with its number and what is wrong; one with
+    more damaged lines than good ones is no JSON Lines file, and is refused, naming its first bad line."""
     try:
         return json.loads(text, parse_int=str, parse_float=str)
     except json.JSONDecodeError as exc:
-        if not exc.msg.startswith("Extra data"):
+        whole = exc  # said when the file is not JSON Lines either, unless it is "extra data" after a line
+        if "\n" not in text.strip():
             raise
-        try:
-            return [json.loads(line, parse_int=str, parse_float=str) for line in text.splitlines() if line.strip()]
-        except ValueError:
-            raise exc from None
+    values, bad = [], []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                values.append(json.loads(line, parse_int=str, parse_float=str))
+            except json.JSONDecodeError as exc:
+                bad.append((number, exc))
+    if bad and len(bad) >= len(values):
+        if not whole.msg.startswith("Extra data"):  # one JSON value, damaged: where it went wrong
+            raise whole
+        number, exc = bad[0]
+        raise json.JSONDecodeError(exc.msg, text, _offset(text, number) + exc.pos) from None
+    for number, exc in bad[:_BAD_LINES_SAID]:
+        what = exc.msg.removesuffix(" at")
+        note(f"line {number:,} skipped, not valid JSON ({what[0].lower()}{what[1:]} at column {exc.colno}): "
+             f"the other {len(values):,} line{'s were' if len(values) != 1 else ' was'} imported")
+    if len(bad) > _BAD_LINES_SAID:
+        note(f"{len(bad) - _BAD_LINES_SAID:,} more damaged lines skipped")
+    return values
+
+
+# The damaged lines of a JSON Lines file said one by one; the rest are counted.
+_BAD_LINES_SAID = 3
+
+
+def _offset(text: str, number: int) -> int:
+    """Where line ``number`` (from 1) of ``text`` starts."""
+    return sum(len(line) for line in text.splitlines(keepends=True)[: number - 1])
 
 
 def read_json(data: bytes, name: str) -> Document:

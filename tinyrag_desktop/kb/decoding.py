@@ -1,23 +1,79 @@
-"""Bytes to text for the text readers: by the byte order mark, else UTF-8, with the lines of a file that
-mixes encodings read as Windows-1252 where they are not UTF-8; NULs dropped.
+"""Bytes to text for the text readers: by the byte order mark, else UTF-8, else the legacy encoding the
+bytes look like (Windows-1252 where they read as well in it as in any other); the lines of a file that
+mixes encodings read by the same rule where they are not UTF-8; NULs dropped.
 
 Split from readers.py, so that the readers of each markup (markdown.py, rst.py, data_formats.py) decode as
-it does without importing it.
+it does without importing it. A guess it is unsure of is noted (see :func:`collecting_notes`), so that the
+import can say so rather than store garbled text in silence.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
-from typing import TypeVar
+from contextvars import ContextVar
+from typing import Iterator, TypeVar
 
 from .html_reader import bom_codec
 
 _Text = TypeVar("_Text", str, bytes)
 
+# How much of a file the encoding is guessed from: charset_normalizer takes 10-30 ms for 64 KB.
+_SAMPLE_BYTES = 65536
+# Legacy encodings in the order of how common they are: a tie between look-alike code pages (short
+# Cyrillic text reads as cleanly in mac_cyrillic as in Windows-1251, German in Windows-1250 as in 1252)
+# goes to the more common one. Windows-1252 first: a Latin-1 or Windows file reads as it always did.
+_COMMON = ("cp1252", "latin_1", "cp1251", "cp1250", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258",
+           "koi8_r", "koi8_u", "cp866", "iso8859_2", "iso8859_5", "iso8859_7", "iso8859_9", "iso8859_15", "cp874",
+           "shift_jis", "cp932", "euc_jp", "gb2312", "gbk", "gb18030", "big5", "euc_kr", "cp949")
+# How much more chaos (charset_normalizer's measure of odd characters, 0 to 1) than the cleanest reading
+# a more common encoding may show and still be chosen; above _MOST_CHAOS no reading is trusted.
+_CHAOS_TIE = 0.02
+_MOST_CHAOS = 0.1
+# The languages the Central European code pages are for: text that looks like a Latin script's in
+# Windows-1252 is read in one of these only when recognised as one of its languages. Not the Baltic
+# ones: charset_normalizer took "Grüße … naïve déjà vu" for Norwegian, and for Estonian, in Windows-1257
+# ("naļve déją"); Baltic text reads as Windows-1252, as before.
+_CENTRAL = frozenset({"Czech", "Polish", "Slovak", "Slovene", "Croatian", "Romanian", "Bosnian"})
+_LANGUAGES = {"cp1250": _CENTRAL, "iso8859_2": _CENTRAL}
+# The encodings' names as people know them, for the note on a guess.
+_NAMES = {"cp1252": "Windows-1252", "latin_1": "Latin-1", "cp1251": "Windows-1251 (Cyrillic)",
+          "cp1250": "Windows-1250 (Central European)", "cp1253": "Windows-1253 (Greek)", "koi8_r": "KOI8-R",
+          "koi8_u": "KOI8-U", "cp866": "DOS Cyrillic (CP866)", "shift_jis": "Shift-JIS", "cp932": "Shift-JIS",
+          "shift_jis_2004": "Shift-JIS", "euc_jp": "EUC-JP", "gb2312": "GBK", "gbk": "GBK", "gb18030": "GBK",
+          "big5": "Big5", "euc_kr": "EUC-KR", "cp949": "EUC-KR"}
+_WESTERN = frozenset({"cp1252", "latin_1"})
+# Fewer bytes beyond ASCII than this, in no language charset_normalizer recognises, make an unsure guess.
+_FEW_BYTES = 12
+_ASCII = bytes(range(128))
+_JAPANESE = ["shift_jis", "shift_jis_2004", "shift_jisx0213", "cp932", "euc_jp", "euc_jis_2004", "euc_jisx0213"]
+
+_notes: ContextVar[list[str] | None] = ContextVar("kb_decoding_notes", default=None)
+
+
+@contextlib.contextmanager
+def collecting_notes() -> Iterator[list[str]]:
+    """Within it, what the readers note (see :func:`note`: an encoding guessed) is added to the list it
+    gives, once each: the reader of a file runs in it, and the import reports the notes with the file."""
+    notes: list[str] = []
+    token = _notes.set(notes)
+    try:
+        yield notes
+    finally:
+        _notes.reset(token)
+
+
+def note(text: str) -> None:
+    """Say ``text`` of the file being read, when a reader meets something the import should report
+    beside it (an encoding guessed, a damaged line passed over); nothing outside collecting_notes."""
+    notes = _notes.get()
+    if notes is not None and text not in notes:
+        notes.append(text)
+
 
 def decode_text(data: bytes) -> str:
     """Bytes to text: by the byte order mark (UTF-8, UTF-16 or UTF-32) when there is one, else UTF-8;
-    lines that are not UTF-8 are read as Windows-1252 (see _decode_mixed). NUL bytes are dropped."""
+    text that is not UTF-8 in the legacy encoding it looks like (see _decode_mixed). NUL bytes are dropped."""
     codec = bom_codec(data)
     if codec in ("utf-16", "utf-32"):
         text = data.decode(codec, errors="replace")
@@ -27,6 +83,21 @@ def decode_text(data: bytes) -> str:
         except UnicodeDecodeError:
             text = _decode_mixed(data.removeprefix(b"\xef\xbb\xbf"))
     return without_nul(text) if "\x00" in text else text
+
+
+def decode_legacy(data: bytes) -> str:
+    """``data``, which is not UTF-8, in the legacy encoding it looks like (see guess_encoding); a guess
+    that is unsure is noted."""
+    return data.decode(_guessed(data), errors="replace")
+
+
+def _guessed(data: bytes) -> str:
+    """The encoding guess_encoding finds for ``data``; noted when it is unsure."""
+    codec, sure = guess_encoding(data)
+    if not sure:
+        note(f"its encoding was guessed, read as {_NAMES.get(codec, codec.upper())}: if its text looks wrong, "
+             "save it as UTF-8 and import it again")
+    return codec
 
 
 _NULS_IN_A_WORD = re.compile(r"(?<=[^\s\x00])\x00+(?=[^\s\x00])")
@@ -43,23 +114,119 @@ def without_nul(text: _Text) -> _Text:
 
 
 def _decode_mixed(data: bytes) -> str:
-    """Text that is not valid UTF-8 throughout: Windows-1252 when no part of it is UTF-8, else line by line.
+    """Text that is not valid UTF-8 throughout: in one legacy encoding when no part of it is UTF-8, else
+    line by line.
 
     A line that is valid UTF-8 is read as such. Any other line is read as UTF-8 too when it holds at least
     as many well-formed UTF-8 characters as bad bytes (a damaged UTF-8 line: the bad bytes become U+FFFD),
-    else as Windows-1252 (a Latin-1 or Windows line). So one bad byte in a UTF-8 file spoils one character,
-    not every accent in the file ("CafÃ©"); a Latin-1 file, or UTF-8 and Latin-1 files joined, read right.
+    else in the legacy encoding those lines together look like (a Latin-1 or Windows line, a Shift-JIS one).
+    So one bad byte in a UTF-8 file spoils one character, not every accent in the file ("CafÃ©"); a Latin-1
+    file, or UTF-8 and Latin-1 files joined, read right.
     """
-    if _utf8_tally(data)[0] == 0:  # not one UTF-8 character: Latin-1 or Windows-1252 throughout
-        return data.decode("cp1252", errors="replace")
+    if _utf8_tally(data)[0] == 0:  # not one UTF-8 character: a legacy encoding throughout
+        return decode_legacy(data)
     lines = data.split(b"\n")
+    text: list[str] = []
+    legacy: dict[int, bytes] = {}  # the lines to read in a legacy encoding, by their place
     for n, line in enumerate(lines):
         try:
-            lines[n] = line.decode("utf-8")
+            text.append(line.decode("utf-8"))
         except UnicodeDecodeError:
             good, bad = _utf8_tally(line)
-            lines[n] = line.decode("utf-8" if good >= bad else "cp1252", errors="replace")
-    return "\n".join(lines)
+            text.append(line.decode("utf-8", errors="replace") if good >= bad else "")
+            if good < bad:
+                legacy[n] = line
+    if legacy:
+        codec = _guessed(b"\n".join(legacy.values()))
+        for n, line in legacy.items():
+            text[n] = line.decode(codec, errors="replace")
+    return "\n".join(text)
+
+
+def guess_encoding(data: bytes) -> tuple[str, bool]:
+    """The legacy encoding ``data`` (not UTF-8) reads best in, by its first 64 KB, and whether the guess is
+    sure. Windows-1252 whenever it reads as cleanly as the best reading charset_normalizer finds, or the
+    text it makes looks like a Latin script's (a note too short for a sure guess, "5 €", is read as it
+    always was); else charset_normalizer's cleanest, the more common of a tie. Unsure: no reading is
+    clean, or the cleanest is one that text in another encoding often takes (Cyrillic KOI8 read as
+    Shift-JIS's half-width katakana)."""
+    from charset_normalizer import from_bytes
+
+    sample = data[:_SAMPLE_BYTES]
+    if len(data) > _SAMPLE_BYTES and b"\n" in sample[_SAMPLE_BYTES // 2:]:
+        sample = sample[: sample.rindex(b"\n")]  # not a character cut in two
+    matches = list(from_bytes(sample))
+    latin = _latin_looking(sample)
+    codec, sure = _cleanest(matches, latin)
+    if codec == "cp1252":
+        return codec, True
+    if latin and not _in_its_language(matches, codec):
+        return "cp1252", True  # a Latin script's text, not recognised as one its code page is for
+    if max((m.coherence for m in matches), default=0) == 0 and len(sample.translate(None, _ASCII)) < _FEW_BYTES:
+        # a few letters, in no language recognised: any of several encodings reads them; Windows-1252, as
+        # ever, when it reads them as cleanly as any
+        if _cleanest(matches, True)[0] == "cp1252":
+            return "cp1252", False
+        sure = False
+    if codec in _JAPANESE and _half_width_kana(sample.decode(codec, errors="replace")):
+        codec, _ = _cleanest(list(from_bytes(sample, cp_exclusion=_JAPANESE)), latin)
+        sure = False
+    return codec, sure
+
+
+def _cleanest(matches: list, latin: bool) -> tuple[str, bool]:
+    """The most common encoding among the cleanest of charset_normalizer's ``matches``, and whether it is
+    clean enough to trust; Windows-1252 only if its reading is ``latin`` (see _latin_looking), or the
+    only one."""
+    if not matches:
+        return "cp1252", False
+    best = min(m.chaos for m in matches)
+    clean = set()
+    for m in matches:
+        if m.chaos <= best + _CHAOS_TIE:
+            clean.add(m.encoding)
+            clean.update(m.could_be_from_charset)  # the encodings that read the same text
+    if not latin and len(clean - _WESTERN) > 0:
+        clean -= _WESTERN
+    return next((name for name in _COMMON if name in clean), matches[0].encoding), best <= _MOST_CHAOS
+
+
+def _in_its_language(matches: list, codec: str) -> bool:
+    """Whether charset_normalizer recognised text in ``codec``, a Latin script's code page other than
+    Windows-1252, as a language written in it (Czech in Windows-1250): only then is it read so rather
+    than as Windows-1252, whose reading of the same bytes also looks like a Latin script's."""
+    languages = _LANGUAGES.get(codec, frozenset())
+    return any(m.encoding == codec and m.coherence > 0 and m.language in languages for m in matches)
+
+
+# A sign of Latin-1's upper half between two letters ("Za¿ó³æ", Polish read as Windows-1252): text in a
+# Latin script has none there (the middle dot of Catalan's "l·l" aside).
+_GLUED_SIGN = re.compile(r"[^\W\d_][\xa1-\xb6\xb8-\xbf\xd7\xf7][^\W\d_]")
+
+
+def _latin_looking(sample: bytes) -> bool:
+    """Whether ``sample`` read as Windows-1252 looks like text in a Latin script: it decodes, at most a
+    third of its words with letters beyond ASCII have no other (in Cyrillic or Greek read so, all of them
+    are: "Ïðèâåò"; in French a few: "à", "été"), and no sign sits inside a word."""
+    try:
+        text = sample.decode("cp1252")
+    except UnicodeDecodeError:  # bytes Windows-1252 leaves undefined
+        return False
+    words = ("".join(c for c in word if c.isalpha()) for word in _WORD.findall(text))  # not "½", "²"
+    wide = [word for word in words if not word.isascii()]
+    only_wide = sum(1 for word in wide if not any(c.isascii() for c in word))
+    return only_wide * 3 <= len(wide) and not _GLUED_SIGN.search(text)
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _half_width_kana(text: str) -> bool:
+    """Whether most of ``text``'s letters beyond ASCII are half-width katakana, which Japanese text seldom
+    uses and Cyrillic KOI8 read as Shift-JIS is made of."""
+    wide = [c for c in text if ord(c) > 127 and c.isalpha()]
+    kana = sum(1 for c in wide if "\uff61" <= c <= "\uff9f")
+    return bool(wide) and kana * 2 > len(wide)
 
 
 def _utf8_tally(data: bytes) -> tuple[int, int]:

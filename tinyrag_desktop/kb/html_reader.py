@@ -666,10 +666,8 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
         data, encoding = _decoded(data, declared).replace("\x00", "").encode("utf-8"), "utf-8"
     elif _undeclared_utf8(data):
         encoding = "utf-8"
-    elif not data.isascii() and bom_codec(data) is None and not _CHARSET.search(data, 0, _CHARSET_REACH):
-        # Neither declared nor UTF-8: Windows-1252, as browsers read such a page in the West; libxml2 would
-        # read Latin-1, where a curly quote or a dash of Windows-1252 is an invisible control code.
-        data, encoding = _decoded(data, "cp1252").replace("\x00", "").encode("utf-8"), "utf-8"
+    elif _undeclared_legacy(data):
+        data, encoding = utf8_page(data)
     parsed = _without_dtd(data)
     root, whole = _parse(parsed, encoding)
     lowered = data.lower() if whole and _literal(data, parsed, encoding) else None
@@ -688,9 +686,27 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     blocks = walker.blocks
     if not title:
         title = next((b.text for b in blocks if b.kind == "heading"), "") or fallback_title
-    if not any(b.kind != "heading" for b in blocks):
+    if not blocks:
         raise NoText("no readable text found (only navigation or markup)")
+    if not any(b.kind != "heading" for b in blocks):
+        if not _only_headings(parsed, encoding, blocks):  # the rest was navigation (a page of links)
+            raise NoText("no readable text found (only navigation or markup)")
+        blocks = [Block("text", b.text, anchor=b.anchor) for b in blocks]  # a note that is only its heading
     return HtmlDocument(title=title[:300], type="html", blocks=tuple(blocks), links=tuple(walker.links))
+
+
+def _only_headings(data: bytes, encoding: str | None, headings: list[Block]) -> bool:
+    """Whether the page ``data`` says nothing but ``headings`` (``<h1>Gutter cleaning on Friday</h1>``, a
+    note), not navigation left out around them: its body holds no other words. Parsed again, as the walk
+    changed the tree; only for pages whose blocks are all headings, which are small."""
+    root, _ = _parse(data, encoding)
+    for el in list(root.iter("script", "style", "head", "template", "noscript")):
+        _drop_tree(el)
+    words = len(" ".join(root.itertext()).split())
+    return words <= sum(len(b.text.split()) for b in headings) + _FEW_OTHER_WORDS
+
+
+_FEW_OTHER_WORDS = 3
 
 
 # Where a page names its encoding: <meta charset="…">, <meta http-equiv="Content-Type" content="…;
@@ -763,6 +779,29 @@ def _undeclared_utf8(data: bytes) -> bool:
     if bom_codec(data) is not None or data.isascii() or _CHARSET.search(data, 0, _CHARSET_REACH):
         return False
     return _is_utf8(data)
+
+
+def _undeclared_legacy(data: bytes) -> bool:
+    """Whether ``data`` is in a legacy encoding it does not name: not ASCII, no byte order mark, no declared
+    encoding (see _CHARSET), not UTF-8."""
+    return not data.isascii() and bom_codec(data) is None and not _CHARSET.search(data, 0, _CHARSET_REACH) \
+        and not _is_utf8(data)
+
+
+def utf8_page(data: bytes) -> tuple[bytes, str | None]:
+    """A page's bytes, and the encoding to parse them in (None: the page's own, which libxml2 finds by its
+    byte order mark or <meta charset>): a page in a legacy encoding that it does not name is given in
+    UTF-8 (see decoding.decode_legacy), one in UTF-8 that does not say so is parsed as UTF-8.
+
+    Neither declared nor UTF-8, a page is read in the encoding its bytes look like, as browsers guess it;
+    in Windows-1252 when they read as well in it as in any (libxml2 would read Latin-1, where a curly quote
+    or a dash of Windows-1252 is an invisible control code, and a Russian or Japanese page as Latin-1
+    garble)."""
+    if _undeclared_legacy(data):
+        from .decoding import decode_legacy  # decoding imports this module
+
+        return decode_legacy(data).replace("\x00", "").encode("utf-8"), "utf-8"
+    return data, "utf-8" if _undeclared_utf8(data) else None
 
 
 def _literal(data: bytes, parsed: bytes, encoding: str | None) -> bool:

@@ -32,13 +32,14 @@ import stat
 import threading
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from .chunking import chunk_document
+from .import_report import Failure, ImportReport, Progress
 from .errors import (
     Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
 )
@@ -47,7 +48,7 @@ from .unfinished import Marker
 from .readers import (
     GZIP_MAGIC, SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, sniff, with_utf16_bom, without_invisible,
 )
-from .reader_worker import Reading, Readers, ReadJob
+from .reader_worker import Reading, Readers, ReadJob, read_apart
 from .store import KnowledgeBase, local_moment, new_load_id
 
 if TYPE_CHECKING:
@@ -69,8 +70,10 @@ _DATA_KINDS = {"log": "log", "csv": "CSV file", "json": "JSON file", "xml": "XML
 # recorded count as 0. (1: the first recorded. 2: an HTML table whose first row is data no longer repeats
 # that row above each passage; an HTML <table> inside Markdown reads as rows of cells; AsciiDoc description
 # lists read as terms and their text, not as code. 3: an HTML page's passages keep the id they sit under,
-# where the page opens.)
-READER_VERSION = 3
+# where the page opens. 4: text and HTML pages in a legacy encoding other than Windows-1252 (Windows-1251,
+# Shift-JIS, GBK …) are read in it, not as Windows-1252 garble; a Word document's headers and footers are
+# read.)
+READER_VERSION = 4
 
 # The sources read are stored together, in one transaction, once STORE_EVERY seconds have passed since the
 # first of them was read, or _STORE_CHARS of their text wait; and before a web page, a Wikipedia article or
@@ -90,6 +93,12 @@ STORE_EVERY = 0.25
 # 53,000 passages (seconds of storing) are not waited for (see _store_read).
 STOP_GRACE = 0.5
 _STORE_CHARS = 8_000_000
+# A file this large (a PDF or Word file a quarter of it) takes more than STORE_EVERY to read: the sources
+# read before it are stored first, not kept waiting for it (see Importer._store_now).
+_SLOW_BYTES = 1024 * 1024
+_SLOW_KINDS = (".pdf", ".docx", ".pdf.gz", ".docx.gz")
+# A web page this large is read in a reader process of its own (see _import_one), which Cancel ends.
+_READ_APART_BYTES = 512 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,109 +132,25 @@ class ImportItem:
         return ImportItem("path", text)
 
 
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """Where an import is: ``done`` of ``total`` sources, the one being read now, failures so far."""
-
-    done: int
-    total: int
-    current: str
-    failed: int
-
-
-@dataclass(frozen=True, slots=True)
-class Failure:
-    location: str
-    reason: str
-
-
-@dataclass
-class ImportReport:
-    """What an import did; ``skipped`` are files a folder held that are not imported (with the reason)."""
-
-    added: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    failed: list[Failure] = field(default_factory=list)
-    skipped: list[Failure] = field(default_factory=list)
-    chunks: int = 0
-    cancelled: bool = False
-    # Stored without vectors because the embedding server failed, and its first complaint.
-    unembedded: list[str] = field(default_factory=list)
-    embedding_problem: str = ""
-    # Sources removed because the file is no longer in the folder imported again.
-    removed: list[str] = field(default_factory=list)
-    # Unchanged sources read again because an older version read them (see READER_VERSION); in ``updated`` too.
-    reread: list[str] = field(default_factory=list)
-    # Web pages and Wikipedia articles not downloaded as the network is off; in ``failed`` too, saying so.
-    offline: list[str] = field(default_factory=list)
-    # Why the import stopped before the end (the disk is full), and how many more items it did not import
-    # (not tried, or read and waiting to be stored with the one that failed: see STORE_EVERY).
-    stopped: str = ""
-    not_tried: int = 0
-
-    def in_words(self) -> str:
-        """The summary as the window says it: only what happened ("2 already up to date", not "0 added,
-        0 updated, 2 unchanged (0 chunks stored)"), with passages for chunks. ``summary`` keeps every count,
-        for the command line and scripts."""
-        counts = [(self.added, "added"), (self.updated, "updated"), (self.unchanged, "already up to date"),
-                  (self.failed, "failed"), (self.skipped, "skipped")]
-        said = [(words, f"{len(items):,} {words}") for items, words in counts if items]
-        parts = [part for _, part in said]
-        if self.chunks and said and said[0][0] in ("added", "updated"):  # the passages those stored
-            parts[0] += f" ({self.chunks:,} passage{'' if self.chunks == 1 else 's'})"
-        if self.reread:
-            parts[[words for words, _ in said].index("updated")] += (
-                " (read again: an older version of tinyRAG imported them)")
-        if self.removed:
-            parts.append(f"{len(self.removed):,} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
-                         "folder)")
-        text = ", ".join(parts) or "Nothing was imported"
-        return text[0].upper() + text[1:] + self._endings("{:,}")
-
-    def summary(self) -> str:
-        updated = f"{len(self.updated)} updated"
-        if self.reread:
-            updated += f" ({len(self.reread)} unchanged but read again: an older version imported them)"
-        parts = [f"{len(self.added)} added", updated, f"{len(self.unchanged)} unchanged"]
-        if self.failed:
-            parts.append(f"{len(self.failed)} failed")
-        if self.skipped:
-            parts.append(f"{len(self.skipped)} skipped")
-        if self.removed:
-            parts.append(f"{len(self.removed)} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
-                         "folder)")
-        return ", ".join(parts) + f" ({self.chunks} chunk{'' if self.chunks == 1 else 's'} stored)" + self._endings("{}")
-
-    def _endings(self, number: str) -> str:
-        """What follows the counts: sources stored without embeddings, a stop, a cancel (``number`` formats
-        a count)."""
-        text = ""
-        if self.unembedded:
-            text += (f"; {number.format(len(self.unembedded))} stored without embeddings, as "
-                     f"{self.embedding_problem}: keyword search finds them, and importing them again once the "
-                     "server works embeds them")
-        if self.stopped:
-            text += f" — stopped, {self.stopped}: {number.format(self.not_tried)} more not imported"
-        return text + (" — cancelled" if self.cancelled else "")
-
-
 def _is_hidden(path: Path) -> bool:
     return path.name.startswith(".")
 
 
-def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem]:
+def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] | None = None) -> list[ImportItem]:
     """Folders become the supported files they hold (recursively); hidden and unsupported ones are skipped.
 
     Linked folders are followed, each real folder once (a link back up the tree ends there). Whatever a
-    folder holds that is not imported is listed in ``report.skipped`` with the reason.
+    folder holds that is not imported is listed in ``report.skipped`` with the reason. ``walked`` is given
+    the real path (ending in a separator) of each folder looked into, and of what each broken link in them
+    led to: the files found there are stored under those paths, which a linked folder's are not below the
+    folder's own (see Importer._remove_deleted).
     """
     out: list[ImportItem] = []
     taken: set[str] = set()  # each file once, however many links or folders lead to it
 
     def add(file: str, name: str) -> None:
         if file in taken:
-            report.skipped.append(Failure(file, "already in this import (through a link or twice named)"))
+            report.skipped.append(Failure(_shown(file), "already in this import (through a link or twice named)"))
         else:
             taken.add(file)
             out.append(ImportItem("path", file, name if name != Path(file).name else ""))
@@ -259,9 +184,18 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
                 dirs[:] = []
                 continue
             seen.add(real)
+            if walked is not None:
+                walked.add(os.path.join(real, ""))
             for name in sorted(d for d in dirs if d.startswith(".")):
-                report.skipped.append(Failure(str(Path(root, name)), "hidden folder"))
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                report.skipped.append(Failure(_shown(str(Path(root, name))), "hidden folder"))
+            kept = []
+            for name in sorted(d for d in dirs if not d.startswith(".")):
+                reason = _tool_folder(root, name)
+                if reason:
+                    report.skipped.append(Failure(_shown(str(Path(root, name))), reason))
+                else:
+                    kept.append(name)
+            dirs[:] = kept
             for name in sorted(files):
                 file = Path(root, name)
                 reason = _not_importable(file)
@@ -269,12 +203,49 @@ def expand(items: Sequence[ImportItem], report: ImportReport) -> list[ImportItem
                     resolved = _real_file(file, real, name)
                     reason = _hidden_target(file, path, resolved)
                 if reason:
-                    report.skipped.append(Failure(str(file), reason))
+                    report.skipped.append(Failure(_shown(str(file)), reason))
+                    if walked is not None and os.path.islink(file) and not file.exists():
+                        # a link to a folder deleted since: the files imported through it are gone too
+                        walked.add(os.path.join(os.path.realpath(file), ""))
                 else:
                     add(resolved if resolved is not None else str(file.resolve()), file.name)
         if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
             report.skipped.append(Failure(str(path), "no supported files found in this folder"))
     return out
+
+
+# Folders a program fills, not a person: what a project installed or built, whose thousands of READMEs,
+# licences and package.json files would crowd the user's own notes out of every search. By name, only
+# where the name says it ("node_modules"); a name people give their own folders too ("target", "build",
+# "vendor") only with the tool's own mark beside it or in it.
+_TOOL_FOLDERS = {"node_modules": "installed JavaScript packages (node_modules)",
+                 "bower_components": "installed JavaScript packages (bower_components)",
+                 "__pycache__": "Python's compiled files (__pycache__)",
+                 "site-packages": "installed Python packages (site-packages)",
+                 "dist-packages": "installed Python packages (dist-packages)"}
+# A build folder named "target" is Rust's (Cargo.toml beside it) or Maven's (pom.xml beside it).
+_BUILD_MARKS = ("Cargo.toml", "pom.xml")
+# The Cache Directory Tagging Specification's mark, which Cargo, Bazel and others put in their caches.
+_CACHE_TAG = b"Signature: 8a477f597d28d172789f06886806bc55"
+
+
+def _tool_folder(parent: str, name: str) -> str:
+    """Why the folder ``name`` in ``parent`` is left out of a folder's import, as a program's (installed
+    packages, a virtual environment, a build or cache folder: see _TOOL_FOLDERS); "" when it is not."""
+    if name in _TOOL_FOLDERS:
+        return f"{_TOOL_FOLDERS[name]}: a program's files, not documents"
+    folder = os.path.join(parent, name)
+    if os.path.isfile(os.path.join(folder, "pyvenv.cfg")):
+        return "a Python virtual environment (pyvenv.cfg): a program's files, not documents"
+    if name == "target" and any(os.path.isfile(os.path.join(parent, mark)) for mark in _BUILD_MARKS):
+        return "a build folder (target, beside Cargo.toml or pom.xml): a program's files, not documents"
+    try:
+        with open(os.path.join(folder, "CACHEDIR.TAG"), "rb") as tag:
+            if tag.read(len(_CACHE_TAG)) == _CACHE_TAG:
+                return "a cache folder (CACHEDIR.TAG): a program's files, not documents"
+    except OSError:
+        pass
+    return ""
 
 
 def _other_host(text: str) -> str:
@@ -523,8 +494,10 @@ class Importer:
                                                             "write to: it can be searched and listed, not changed"))
             return report
         parsed = [i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items]
-        folders = _folders(parsed)
-        todo = expand(parsed, report)
+        walked: set[str] = set()
+        todo = expand(parsed, report, walked)
+        folders = _folders(parsed)  # and the linked folders outside them (each of their subfolders is in walked)
+        folders += sorted(w for w in walked if not any(w.startswith(folder) for folder in folders))
         load_id = new_load_id()
         readers = _readers_for(todo)
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
@@ -548,7 +521,7 @@ class Importer:
             if self.cancel.is_set():
                 report.cancelled = True
                 break
-            if self._read and self._store_now(item):
+            if self._read and self._store_now(item, ahead.get(done)):
                 try:
                     self._store_read(load_id, report)
                 except _NotStored as exc:
@@ -557,7 +530,7 @@ class Importer:
                 except Cancelled:  # while storing: what it was storing is not stored
                     report.cancelled = True
                     break
-            self._progress(done, len(todo), item.value, report)
+            self._progress(done, len(todo), _shown(item.value), report)
             if readers is not None:
                 # files read ahead, in reader processes, while this one is stored: as many as keep them busy
                 after = max(after, done)
@@ -579,23 +552,25 @@ class Importer:
                 report.cancelled = True
                 break
             except NoText as exc:
-                report.skipped.append(Failure(item.value, str(exc) + self._kept(item.value)))
+                report.skipped.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
             except NetworkOff as exc:
-                report.failed.append(Failure(item.value, str(exc) + self._kept(item.value)))
+                report.failed.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
                 report.offline.append(item.value)
             except CannotWrite as exc:  # a full disk, a read-only or locked database: every next file would
                 # fail the same way, so the import stops, saying once what to do and how many were left
-                report.failed.append(Failure(item.value, str(exc) + self._kept(item.value)))
+                report.failed.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
                 report.stopped, report.not_tried = exc.stopped, len(todo) - done - 1
                 break
             except Error as exc:
-                report.failed.append(Failure(item.value, str(exc) + self._kept(item.value)))
+                report.failed.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
             except (OSError, MemoryError, RecursionError) as exc:
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__
-                report.failed.append(Failure(item.value, f"could not be read ({reason})"))
+                report.failed.append(Failure(_shown(item.value), f"could not be read ({reason})"))
             except Exception as exc:  # a parser library's own bug must not end the whole import
                 log.exception("importing %s failed", item.value)
-                report.failed.append(Failure(item.value, f"unexpected error: {exc.__class__.__name__}: {exc}"))
+                report.failed.append(Failure(_shown(item.value), f"unexpected error: {exc.__class__.__name__}: {exc}"))
+        else:
+            done = len(todo)
         if report.stopped:  # by a write of its own (none is made while sources wait to be stored, but still)
             report.not_tried += len(self._read)
             self._read = []
@@ -607,14 +582,30 @@ class Importer:
             return
         except Cancelled:
             report.cancelled = True
-        if not report.cancelled:
+        if report.cancelled:
+            report.left_out += [_shown(i.value) for i in todo[done:]]
+        else:
             self._remove_deleted(folders, report)
             self._progress(len(todo), len(todo), "", report)
 
-    def _store_now(self, item: ImportItem) -> bool:
-        """Whether the sources read are to be stored before ``item`` is (see STORE_EVERY)."""
-        return (item.kind != "path" or self.embedder is not None or self._read_chars >= _STORE_CHARS
-                or time.monotonic() - self._read_since >= STORE_EVERY)
+    def _store_now(self, item: ImportItem, outcome: _Reading | BaseException | None = None) -> bool:
+        """Whether the sources read are to be stored before ``item`` is: STORE_EVERY seconds have passed
+        since the first was read, or ``item`` may take long to read (a web page, a large file not yet read
+        by a reader process: ``outcome``): the files read before it must not wait for it, which a killed
+        import would lose."""
+        if (item.kind != "path" or self.embedder is not None or self._read_chars >= _STORE_CHARS
+                or time.monotonic() - self._read_since >= STORE_EVERY):
+            return True
+        if isinstance(outcome, _Reading):  # read by a reader process: waited for only if not read yet
+            size = outcome.size if outcome.read is not None and not outcome.read.ready() else 0
+        elif outcome is not None:
+            return False
+        else:
+            try:
+                size = os.stat(item.value).st_size
+            except (OSError, ValueError):
+                return False
+        return size >= (_SLOW_BYTES // 4 if item.value.lower().endswith(_SLOW_KINDS) else _SLOW_BYTES)
 
     def _store_read(self, load_id: str, report: ImportReport) -> None:
         """Store the sources read since the last time, in one transaction. When one of them cannot be
@@ -649,6 +640,10 @@ class Importer:
                         log.exception("storing %s failed", source.location)
                         report.failed.append(Failure(source.location,
                                                      f"unexpected error: {exc.__class__.__name__}: {exc}"))
+        except Cancelled:
+            said = {s.location for s, _, _ in stored}
+            report.left_out += [r.location for r in read if r.location not in said]
+            raise
         except CannotWrite as exc:
             said = {s.location for s, _, _ in stored} | {f.location for f in report.failed}
             unsaved = [r.location for r in read if r.location not in said]
@@ -657,6 +652,7 @@ class Importer:
         finally:
             for source, updated, reread in stored:
                 (report.updated if updated else report.added).append(source.location)
+                report.notes += [Failure(source.location, note) for note in source.doc.notes]
                 if reread:
                     report.reread.append(source.location)
                 report.chunks += len(source.chunks)
@@ -761,9 +757,14 @@ class Importer:
                 report.unchanged.append(location)
                 self._drop_redirected(asked, location)
                 return None
-            doc = without_invisible(fetched.document())
-            self._store(doc, chunk_document(doc, self.chunk_size), location, size, digest, report,
-                        also=asked)
+            job = ReadJob(fetched.data, "url", fetched.url, self.chunk_size, fetched.content_type)
+            # A large page in a reader process, which Cancel ends at once: trafilatura does not stop midway
+            # (a 10 MB page took 17 to 29 s, and was stored after Cancel). A small one here: it takes less
+            # than starting that process.
+            doc, chunks = read_apart(job, self.cancel) if size >= _READ_APART_BYTES else job.run(self.cancel.is_set)
+            if self.cancel.is_set():  # while it was read: nothing of it is stored
+                raise Cancelled("the import was cancelled")
+            self._store(doc, chunks, location, size, digest, report, also=asked)
             return None
         elif item.kind == "wikipedia":
             from .web import wikipedia_article
@@ -880,6 +881,20 @@ def _final_address(asked: str, final: str) -> str:
         return normalize_url(final)
     except FetchError:
         return asked
+
+
+def _shown(location: str) -> str:
+    """``location`` as a report says it: the bytes of a file name that is not UTF-8 (kept by Python as
+    lone surrogates, which no UTF-8 console or log can write, and were shown as "bad\\udcffname.txt")
+    as � (as UTF-8 decoding replaces them: one for each byte that starts no character), as a file
+    manager shows them. Such a file is still refused (see _import_one): its location could not be stored
+    as it is, and one stored by a name with � would be no file's, and taken for deleted."""
+    if _utf8(location):
+        return location
+    try:
+        return location.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a lone surrogate that stands for no byte
+        return re.sub("[\ud800-\udfff]", "\ufffd", location)
 
 
 def _utf8(text: str) -> bool:

@@ -32,6 +32,8 @@ class Document:
     type: str
     blocks: tuple[Block, ...]
     links: tuple[Link, ...] = ()
+    # What the import is to say of how it was read, beside "added": an encoding guessed (decoding.py).
+    notes: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

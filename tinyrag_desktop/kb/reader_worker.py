@@ -26,7 +26,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO, Callable
 
@@ -73,14 +73,24 @@ class ReadJob:
     """A file's bytes to read and cut into chunks: in this process, or in a reader."""
 
     data: bytes
-    kind: str
-    name: str
+    kind: str  # a reader's (readers.SUPPORTED), or "url": a web page, read as web.Fetched reads it
+    name: str  # the file's name; a web page's address
     chunk_size: int
+    content_type: str = ""  # a web page's, as its server said it
 
     def run(self, cancelled: Callable[[], bool] | None = None) -> tuple[Document, list[Chunk]]:
-        from .readers import read_bytes, without_invisible  # when first needed: they load lxml and every reader
+        from .decoding import collecting_notes  # when first needed: they load lxml and every reader
+        from .readers import read_bytes, without_invisible
 
-        doc = without_invisible(read_bytes(self.data, self.kind, self.name, cancelled))
+        with collecting_notes() as notes:
+            if self.kind == "url":
+                from .web import Fetched
+
+                doc = without_invisible(Fetched(self.name, self.content_type, self.data).document())
+            else:
+                doc = without_invisible(read_bytes(self.data, self.kind, self.name, cancelled))
+        if notes:
+            doc = replace(doc, notes=tuple(notes))
         return doc, chunk_document(doc, self.chunk_size, cancelled)
 
 
@@ -104,20 +114,21 @@ def _receive(stream: BinaryIO) -> object:
     return pickle.loads(payload)
 
 
-# What travels back: the document's title, type and links, and the chunks as (heading, text, anchor)
+# What travels back: the document's title, type, links and notes, and the chunks as (heading, text, anchor)
 # triples. Its blocks are not needed once it is chunked, and tuples pickle several times faster than
 # dataclasses.
-_Packed = tuple[str, str, tuple[tuple[str, str], ...], list[tuple[str, str, str | None]]]
+_Packed = tuple[str, str, tuple[tuple[str, str], ...], tuple[str, ...], list[tuple[str, str, str | None]]]
 
 
 def _packed(doc: Document, chunks: list[Chunk]) -> _Packed:
-    return (doc.title, doc.type, tuple(tuple(link) for link in doc.links),
+    return (doc.title, doc.type, tuple(tuple(link) for link in doc.links), doc.notes,
             [(c.heading, c.text, c.anchor) for c in chunks])
 
 
 def _unpacked(packed: _Packed) -> tuple[Document, list[Chunk]]:
-    title, type_, links, triples = packed
-    return Document(title, type_, (), tuple(Link(*link) for link in links)), [Chunk(*triple) for triple in triples]
+    title, type_, links, notes, triples = packed
+    doc = Document(title, type_, (), tuple(Link(*link) for link in links), notes)
+    return doc, [Chunk(*triple) for triple in triples]
 
 
 def main() -> int:
@@ -307,6 +318,10 @@ class Reading:
         self._readers.bytes_out -= len(self._job.data)
         return True
 
+    def ready(self) -> bool:
+        """Whether a reader has answered for this file: result() then does not wait."""
+        return not self._outcome.empty()
+
     def result(self, cancel: threading.Event) -> tuple[Document, list[Chunk]]:
         """The file's document and chunks, once read. Raises what reading it raised, ReadError when its
         reader ended while reading it, and Cancelled as soon as ``cancel`` is set meanwhile.
@@ -463,6 +478,21 @@ class Readers:
             readers, self._all, self._waiting = self._all, [], []
         for reader in readers:
             reader.stop()
+
+
+def read_apart(job: ReadJob, cancel: threading.Event) -> tuple[Document, list[Chunk]]:
+    """``job`` read in a reader process of its own, which Cancel (``cancel``) stops at once: raises
+    Cancelled then. For what cannot stop itself midway (trafilatura reading a large web page). Read
+    here when no reader process can be started."""
+    try:
+        readers = Readers(1, share=False)
+    except OSError as exc:
+        log.warning("reading in this process: no reader process could be started (%s)", exc)
+        return job.run(cancel.is_set)
+    try:
+        return readers.read(job).result(cancel)
+    finally:
+        readers.close()
 
 
 if __name__ == "__main__":

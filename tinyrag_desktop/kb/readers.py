@@ -295,8 +295,18 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
         if kind == "rst" or (kind == "text" and name.lower().endswith(".rst.txt")):
             raise NoText("no readable text found (only " + ("headings, and " if doc.blocks else "") +
                          "markup that shows none of its own: a table of contents, or text taken from other files)")
-        raise NoText("no readable text found" + (" (only headings)" if doc.blocks else ""))
+        return headings_as_text(doc)
     return doc
+
+
+def headings_as_text(doc: Document) -> Document:
+    """``doc``, which holds headings and no other text, with its headings as its text: a note that is only a
+    heading ("# Call the dentist on Tuesday about the crown") says all it has to say in it. NoText when
+    it holds no heading either."""
+    blocks = tuple(Block("text", b.text) for b in doc.blocks if b.text.strip())
+    if not blocks:
+        raise NoText("no readable text found")
+    return replace(doc, blocks=blocks)
 
 
 # Invisible characters inside words: a soft hyphen (HTML's &shy;, a hyphenation hint in German or Dutch

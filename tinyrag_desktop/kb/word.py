@@ -1,5 +1,5 @@
 """The Word (.docx) reader: paragraphs, headings, tables (nested ones too), text boxes, content controls,
-tracked insertions, field results, footnotes and endnotes, in reading order.
+tracked insertions, field results, footnotes and endnotes, in reading order; then headers and footers.
 
 Split from readers.py, which picks the reader; failures are :class:`ReadError` with a reason a person reads.
 """
@@ -113,32 +113,62 @@ def _text_boxes(p: object) -> list[str]:
 _NOTE_PARTS = (("/footnotes", "footnote", "Footnotes"), ("/endnotes", "endnote", "Endnotes"))
 
 
+def _parts(document: object, kind: str) -> Iterator[object]:
+    """The parsed XML of the document's parts whose relationship type ends in ``kind`` ("/footnotes",
+    "/header"), in the order the document names them; a damaged one is passed over (the document
+    itself is still worth reading)."""
+    import lxml.etree
+
+    for rel in document.part.rels.values():
+        if not rel.reltype.endswith(kind) or rel.is_external:
+            continue
+        try:
+            yield lxml.etree.fromstring(rel.target_part.blob, lxml.etree.XMLParser(resolve_entities=False,
+                                                                                    no_network=True))
+        except (lxml.etree.XMLSyntaxError, ValueError):
+            continue
+
+
+# A header's or footer's line that only numbers the page ("Page 3 of 12", "- 3 -"): no words to find.
+_PAGE_NUMBER = re.compile(r"(?i)^\W*(?:page|p\.|seite|pagina|página)?\s*\d*\s*(?:(?:of|/|von|de|di)\s*\d*)?\W*$")
+
+
+def _headers_and_footers(document: object) -> list[Block]:
+    """The text of the document's headers and footers (python-docx reads them per section), each line
+    once however many sections or pages repeat it, under a heading of their own; lines that only number
+    the page are left out."""
+    lines: list[str] = []
+    for kind in ("/header", "/footer"):
+        for root in _parts(document, kind):
+            for p in root.iter(_W + "p"):
+                text = " ".join(_runs_text(p).split())
+                if text and text not in lines and not _PAGE_NUMBER.match(text):
+                    lines.append(text)
+    if not lines:
+        return []
+    return [Block("heading", "Headers and footers", 2), *(Block("text", line) for line in lines)]
+
+
 def _notes(document: object) -> list[Block]:
     """The document's footnotes and endnotes (python-docx reads neither), each "[n] text" under a
     heading of their own; Word's separator lines are no notes."""
-    import lxml.etree
-
     blocks: list[Block] = []
-    for rel in document.part.rels.values():
-        kind = next((k for k in _NOTE_PARTS if rel.reltype.endswith(k[0])), None)
-        if kind is None or rel.is_external:
-            continue
-        try:
-            root = lxml.etree.fromstring(rel.target_part.blob, lxml.etree.XMLParser(resolve_entities=False,
-                                                                                     no_network=True))
-        except (lxml.etree.XMLSyntaxError, ValueError):
-            continue  # a damaged notes part: the document itself is still worth reading
-        notes = []
-        for note in root.iter(_W + kind[1]):
-            if note.get(_W + "type") in ("separator", "continuationSeparator", "continuationNotice"):
-                continue
-            text = " ".join(" ".join(_runs_text(p).split()) for p in note.iter(_W + "p")).strip()
-            if text:
-                notes.append(f"[{len(notes) + 1}] {text}")
-        if notes:
-            blocks.append(Block("heading", kind[2], 2))
-            blocks.extend(Block("text", note) for note in notes)
+    for kind in _NOTE_PARTS:
+        for root in _parts(document, kind[0]):
+            blocks.extend(_notes_of(root, kind))
     return blocks
+
+
+def _notes_of(root: object, kind: tuple[str, str, str]) -> list[Block]:
+    """The notes of one footnotes or endnotes part (``kind``: see _NOTE_PARTS) under their heading."""
+    notes = []
+    for note in root.iter(_W + kind[1]):
+        if note.get(_W + "type") in ("separator", "continuationSeparator", "continuationNotice"):
+            continue
+        text = " ".join(" ".join(_runs_text(p).split()) for p in note.iter(_W + "p")).strip()
+        if text:
+            notes.append(f"[{len(notes) + 1}] {text}")
+    return [Block("heading", kind[2], 2), *(Block("text", note) for note in notes)] if notes else []
 
 
 # The most a Word document may hold once uncompressed: as much text and layout (its XML parts), and as
@@ -254,4 +284,5 @@ def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = Non
             blocks.extend(Block("text", t) for t in _text_boxes(item._p))
     title = title or next((b.text for b in blocks if b.kind == "heading"), name)
     blocks.extend(_notes(document))
+    blocks.extend(_headers_and_footers(document))
     return Document(title, "docx", tuple(blocks))

@@ -1,0 +1,114 @@
+"""What an import did, as the window and ``kb add`` say it: a failure or a skip with its reason, the
+progress so far, and the report (ImportReport) whose summary reads "2 added (14 passages), 1 failed".
+
+Split from ingest.py, which fills them in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# The notes (an encoding guessed, a damaged line passed over) a summary spells out; the rest are counted.
+_NOTES_SAID = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where an import is: ``done`` of ``total`` sources, the one being read now, failures so far."""
+
+    done: int
+    total: int
+    current: str
+    failed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    location: str
+    reason: str
+
+
+@dataclass
+class ImportReport:
+    """What an import did; ``skipped`` are files a folder held that are not imported (with the reason)."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    failed: list[Failure] = field(default_factory=list)
+    skipped: list[Failure] = field(default_factory=list)
+    chunks: int = 0
+    cancelled: bool = False
+    # Stored without vectors because the embedding server failed, and its first complaint.
+    unembedded: list[str] = field(default_factory=list)
+    embedding_problem: str = ""
+    # Sources removed because the file is no longer in the folder imported again.
+    removed: list[str] = field(default_factory=list)
+    # Unchanged sources read again because an older version read them (see READER_VERSION); in ``updated`` too.
+    reread: list[str] = field(default_factory=list)
+    # Web pages and Wikipedia articles not downloaded as the network is off; in ``failed`` too, saying so.
+    offline: list[str] = field(default_factory=list)
+    # Why the import stopped before the end (the disk is full), and how many more items it did not import
+    # (not tried, or read and waiting to be stored with the one that failed: see STORE_EVERY).
+    stopped: str = ""
+    not_tried: int = 0
+    # What a cancelled import left out: the sources read and not yet stored, the one it was reading, and
+    # those it had not reached, in order.
+    left_out: list[str] = field(default_factory=list)
+    # Sources stored with something to say of how they were read (an encoding guessed), and what.
+    notes: list[Failure] = field(default_factory=list)
+
+    def in_words(self) -> str:
+        """The summary as the window says it: only what happened ("2 already up to date", not "0 added,
+        0 updated, 2 unchanged (0 chunks stored)"), with passages for chunks. ``summary`` keeps every count,
+        for the command line and scripts."""
+        counts = [(self.added, "added"), (self.updated, "updated"), (self.unchanged, "already up to date"),
+                  (self.failed, "failed"), (self.skipped, "skipped")]
+        said = [(words, f"{len(items):,} {words}") for items, words in counts if items]
+        parts = [part for _, part in said]
+        if self.chunks and said and said[0][0] in ("added", "updated"):  # the passages those stored
+            parts[0] += f" ({self.chunks:,} passage{'' if self.chunks == 1 else 's'})"
+        if self.reread:
+            parts[[words for words, _ in said].index("updated")] += (
+                " (read again: an older version of tinyRAG imported them)")
+        if self.removed:
+            parts.append(f"{len(self.removed):,} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
+                         "folder)")
+        text = ", ".join(parts) or "Nothing was imported"
+        return text[0].upper() + text[1:] + self._endings("{:,}")
+
+    def summary(self) -> str:
+        updated = f"{len(self.updated)} updated"
+        if self.reread:
+            updated += f" ({len(self.reread)} unchanged but read again: an older version imported them)"
+        parts = [f"{len(self.added)} added", updated, f"{len(self.unchanged)} unchanged"]
+        if self.failed:
+            parts.append(f"{len(self.failed)} failed")
+        if self.skipped:
+            parts.append(f"{len(self.skipped)} skipped")
+        if self.removed:
+            parts.append(f"{len(self.removed)} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
+                         "folder)")
+        return ", ".join(parts) + f" ({self.chunks} chunk{'' if self.chunks == 1 else 's'} stored)" + self._endings("{}")
+
+    def _endings(self, number: str) -> str:
+        """What follows the counts: sources stored without embeddings, a stop, a cancel (``number`` formats
+        a count)."""
+        text = ""
+        # the window lists failures and skips only: what was imported with a note is said here
+        for said in self.notes[:_NOTES_SAID]:
+            text += f"; {Path(said.location).name or said.location}: {said.reason}"
+        if len(self.notes) > _NOTES_SAID:
+            text += f"; {number.format(len(self.notes) - _NOTES_SAID)} more notes"
+        if self.unembedded:
+            text += (f"; {number.format(len(self.unembedded))} stored without embeddings, as "
+                     f"{self.embedding_problem}: keyword search finds them, and importing them again once the "
+                     "server works embeds them")
+        if self.stopped:
+            text += f" — stopped, {self.stopped}: {number.format(self.not_tried)} more not imported"
+        if self.cancelled and self.left_out:
+            first = Path(self.left_out[0]).name or self.left_out[0]
+            more = f" and {number.format(len(self.left_out) - 1)} more" if len(self.left_out) > 1 else ""
+            return text + f" — cancelled: {first}{more} not imported"
+        return text + (" — cancelled" if self.cancelled else "")
