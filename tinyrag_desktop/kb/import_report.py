@@ -76,7 +76,7 @@ class ImportReport:
             parts.append(f"{len(self.removed):,} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
                          "folder)")
         text = ", ".join(parts) or "Nothing was imported"
-        return text[0].upper() + text[1:] + self._endings("{:,}")
+        return text[0].upper() + text[1:] + self._endings("{:,}", notes=False)
 
     def summary(self) -> str:
         updated = f"{len(self.updated)} updated"
@@ -92,14 +92,13 @@ class ImportReport:
                          "folder)")
         return ", ".join(parts) + f" ({self.chunks} chunk{'' if self.chunks == 1 else 's'} stored)" + self._endings("{}")
 
-    def _endings(self, number: str) -> str:
-        """What follows the counts: sources stored without embeddings, a stop, a cancel (``number`` formats
-        a count)."""
+    def _endings(self, number: str, notes: bool = True) -> str:
+        """What follows the counts: the notes (not for the window, which lists them beneath, as it lists
+        failures and skips), sources stored without embeddings, a stop, a cancel (``number`` formats a count)."""
         text = ""
-        # the window lists failures and skips only: what was imported with a note is said here
-        for said in self.notes[:_NOTES_SAID]:
+        for said in self.notes[:_NOTES_SAID] if notes else ():
             text += f"; {Path(said.location).name or said.location}: {said.reason}"
-        if len(self.notes) > _NOTES_SAID:
+        if notes and len(self.notes) > _NOTES_SAID:
             text += f"; {number.format(len(self.notes) - _NOTES_SAID)} more notes"
         if self.unembedded:
             text += (f"; {number.format(len(self.unembedded))} stored without embeddings, as "

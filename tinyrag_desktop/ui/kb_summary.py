@@ -160,11 +160,13 @@ OFFLINE_NOTE = ("Web pages and Wikipedia articles need the network, which is off
 def summary(report: ImportReport, dropped_note: str = "") -> tuple[str, str]:
     """An import's summary as the panel shows it, and its tooltip: what it did, then the failures, what
     was skipped and why (a scanned PDF has no text; a folder's pictures are no documents: "1 skipped" alone
-    left a person guessing), and the sources removed as their files were deleted from the folder imported
-    again (kb add names them). The first eight beneath it, all of them in the tooltip."""
+    left a person guessing), the sources removed as their files were deleted from the folder imported
+    again (kb add names them), and the notes on sources imported (an encoding guessed). The first eight
+    beneath it, all of them in the tooltip."""
     reasons = [("✗", f) for f in report.failed] + [("–", f) for f in report.skipped]
     gone = "removed, as it was deleted from its folder"
     reasons += [("−", failure(location, gone)) for location in report.removed]
+    reasons += [("!", f) for f in report.notes]  # imported, with a caveat (an encoding guessed, a line passed over)
     lines = [report.in_words()]
     lines += [f"{mark} {short_location(f.location)}: {in_window(f.reason)}" for mark, f in reasons[:REASONS_SHOWN]]
     if len(reasons) > REASONS_SHOWN:
