@@ -96,3 +96,11 @@ def test_a_command_asked_for_is_said_to_be_off_once(tmp_path: Path, jsonl: bool)
                                "add --allow-shell-exec to let the model run them unasked.\n")
     else:  # each command's status line says why, the note would say it a third time
         assert proc.stderr.count("only with --allow-shell-exec") == 2 and "note:" not in proc.stderr
+
+
+def test_the_first_token_timeout_has_a_flag(tmp_path):
+    from tinyrag_desktop.cli import build_parser
+    from tinyrag_desktop.cliargs import context_from_args
+
+    args = build_parser().parse_args(["ask", "hi", "--first-token-timeout", "300", "--data-dir", str(tmp_path)])
+    assert context_from_args(args).settings["first_token_timeout"] == 300.0

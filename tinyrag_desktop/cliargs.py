@@ -20,6 +20,7 @@ _FLAG_KEYS = {
     "allow_shell_exec": "allow_shell_exec",
     "max_tools_total": "max_tools_total",
     "max_tools_per_round": "max_tools_per_round",
+    "first_token_timeout": "first_token_timeout",
     "max_continuations": "max_continuations",
     "tool_timeout": "tool_timeout",
     "offline": "network_tools",
@@ -40,6 +41,8 @@ def add_shared_flags(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--max-tools-per-round", type=int, metavar="N")
     g.add_argument("--max-continuations", type=int, metavar="N")
     g.add_argument("--tool-timeout", type=float, metavar="SECONDS")
+    g.add_argument("--first-token-timeout", type=float, metavar="SECONDS",
+                   help="how long to wait for the model's first words (a model the server loads first is slow)")
     g.add_argument("--offline", action="store_false", default=None,
                    help="network off: the network tools (url_fetch, websearch, wikipedia) are not offered, "
                         "and kb add downloads no web page or article")

@@ -46,7 +46,12 @@ async def test_the_first_token_timeout_is_named_with_its_tab() -> None:
         server.queue(Hang(5))
         exc = await _first_error(server.base_url, first_token_timeout=0.3)
     assert isinstance(exc, FirstTokenTimeout)
-    assert str(exc).endswith("try again, or raise the First-token timeout in Settings → Limits.")
+    assert str(exc).endswith("try again, or raise the First-token timeout in Settings → Limits (or "
+                             "--first-token-timeout).")
+    # the window names only the setting; `ask` has the flag (it had none, and was sent to Settings)
+    from tinyrag_desktop.tool_words import window_words
+
+    assert window_words(str(exc)).endswith("raise the First-token timeout in Settings → Limits.")
 
 
 async def test_the_servers_default_model_is_a_chat_model_not_an_embedding_one() -> None:

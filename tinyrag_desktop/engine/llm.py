@@ -256,7 +256,8 @@ class LLMClient:
         return (
             f"The model did not start answering within {self.first_token_timeout:g} "
             f"second{'' if self.first_token_timeout == 1 else 's'}. "
-            "It may still be loading; try again, or raise the First-token timeout in Settings → Limits."
+            "It may still be loading; try again, or raise the First-token timeout in Settings → Limits (or "
+            "--first-token-timeout)."
         )
 
     async def _read_stream(self, resp: httpx.Response, labelled: bool = True) -> AsyncIterator[Delta]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
@@ -26,9 +26,14 @@ class ElidedLabel(QLabel):
     def is_elided(self) -> bool:
         return self.fontMetrics().horizontalAdvance(self.text()) > self.contentsRect().width()
 
+    textChanged = Signal(str)
+
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        changed = text != self.text()
         super().setText(text)
         self._update_tooltip()
+        if changed:
+            self.textChanged.emit(text)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)

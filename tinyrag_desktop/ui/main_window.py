@@ -194,6 +194,9 @@ class MainWindow(QMainWindow):
         title_font = self.title_label.font()
         title_font.setPointSizeF(title_font.pointSizeF() * 1.15)
         self.title_label.setFont(title_font)
+        # the window's title names the chat, as in the taskbar and the window switcher
+        self.title_label.textChanged.connect(lambda title: self.setWindowTitle(
+            f"{' '.join(title.split())} — tinyRAG Desktop" if title.strip() and title != "New chat" else "tinyRAG Desktop"))
         persona_label, self.persona = persona_box(header)
         self.persona.currentTextChanged.connect(self._persona_changed)
         hrow.addWidget(self.title_label, 1)
@@ -813,6 +816,8 @@ class MainWindow(QMainWindow):
         pending, self._after_stream = self._after_stream, []
         for action in pending:
             action()
+        if not self.isActiveWindow():  # the taskbar entry asks for attention: the answer is ready
+            QApplication.alert(self)
         self.answerFinished.emit(outcome)
 
     def _answered_elsewhere(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:

@@ -1,0 +1,34 @@
+"""The window's title names the open chat; an answer that ends while the window is in the background asks
+for attention."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QApplication
+
+from tests.sse_server import Stream
+
+from .conftest import ask_and_wait, tokens
+
+
+def test_the_window_title_names_the_open_chat(make_window, server, qloop):
+    win = make_window(server.base_url)
+    assert win.windowTitle() == "tinyRAG Desktop"
+    server.queue(Stream(tokens("It rains in spring.")))
+    assert qloop.run(ask_and_wait(win, "When does it rain\nin Paris?")) == "done"
+    assert win.windowTitle() == "When does it rain in Paris? — tinyRAG Desktop"
+    win.new_chat()
+    assert win.windowTitle() == "tinyRAG Desktop"
+
+
+def test_an_answer_that_ends_in_the_background_asks_for_attention(make_window, server, qloop, monkeypatch):
+    alerted = []
+    monkeypatch.setattr(QApplication, "alert", staticmethod(lambda widget, msec=0: alerted.append(widget)))
+    win = make_window(server.base_url)
+    server.queue(Stream(tokens("Ready.")))
+    assert qloop.run(ask_and_wait(win, "Anything?")) == "done"
+    assert alerted == ([] if win.isActiveWindow() else [win])  # in front: nothing to call attention to
+    alerted.clear()
+    monkeypatch.setattr(win, "isActiveWindow", lambda: False)  # another window was brought in front
+    server.queue(Stream(tokens("Ready again.")))
+    assert qloop.run(ask_and_wait(win, "And now?")) == "done"
+    assert alerted == [win]
