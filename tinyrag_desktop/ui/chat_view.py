@@ -20,7 +20,6 @@ from .theme import colors
 
 COLUMN_MAX = 860  # px: lines longer than this are hard to read
 BURY_SLICE = 8  # messages of a cleared chat deleted per turn of the event loop
-GEOMETRY_MS = 100  # the least time between two looks at the conversation's minimum width
 
 
 class _BubbleText(QTextBrowser):
@@ -200,13 +199,6 @@ class ChatView(QScrollArea):
         self.latest.clicked.connect(self.scroll_to_bottom)
         self.latest.hide()
         self.viewport().installEventFilter(self)  # its size places "Latest"
-        # The minimum width is asked again at most every GEOMETRY_MS: asked at every layout request (each
-        # frame of a streaming answer), it walked every answer built, and an answer cost more the longer the
-        # chat (0.8 s of 5 answers after 200).
-        self._geometry_due = QTimer(self)
-        self._geometry_due.setSingleShot(True)
-        self._geometry_due.setInterval(GEOMETRY_MS)
-        self._geometry_due.timeout.connect(self.updateGeometry)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         """As narrow as the conversation can be laid out, scroll bar included: a scroll area's own minimum
@@ -222,8 +214,10 @@ class ChatView(QScrollArea):
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
-            if not self._geometry_due.isActive():  # an answer or a card came or went: the minimum width may
-                self._geometry_due.start()          # have changed
+            # an answer or a card came or went: the minimum width may have changed. It walks every answer
+            # built, which a live chat bounds (chat_trim): asked later instead, a window narrowed meanwhile
+            # stopped at the old minimum.
+            self.updateGeometry()
         elif watched is self.viewport() and event.type() == QEvent.Type.Resize:
             self._place_latest()
         return super().eventFilter(watched, event)
