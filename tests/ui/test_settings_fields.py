@@ -384,3 +384,32 @@ def test_an_example_address_in_a_reason_is_never_cut_across_two_lines(qtbot):
     label = dialog._fields["base_url"].error
     assert "\u2060".join("http://127.0.0.1:11434/v1") in label.text()  # joined: no line break inside
     assert "localhost:11434" in label.text() and dialog.problem_text.endswith("under Server URL.")
+
+
+@pytest.mark.parametrize("typed, completed", [
+    ("localhost:11434", "http://localhost:11434/v1"),
+    ("127.0.0.1:1234", "http://127.0.0.1:1234/v1"),
+    ("http://localhost:11434", "http://localhost:11434/v1"),  # Ollama's OLLAMA_HOST, pasted
+    ("http://localhost:11434/", "http://localhost:11434/v1"),
+    ("https://models.example.org", "https://models.example.org/v1"),
+    ("http://127.0.0.1:8000/api/v1", "http://127.0.0.1:8000/api/v1"),  # a path of its own: kept
+    ("not an address", "not an address"),
+    ("ftp://127.0.0.1:21", "ftp://127.0.0.1:21"),  # refused as before, as typed
+])
+def test_a_server_address_typed_without_its_obvious_parts_is_completed(typed, completed):
+    from tinyrag_desktop.ui.settings_dialog import completed_url
+
+    assert completed_url(typed) == completed
+
+
+def test_the_server_url_field_completes_localhost_and_a_port_when_left(qtbot):
+    # "localhost:11434" was refused: "Server URL must be an http:// or https:// address"
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(defaults(), None)
+    qtbot.add_widget(dialog)
+    field = dialog.field("base_url")
+    field.setText("localhost:11434")
+    field.editingFinished.emit()
+    assert field.text() == "http://localhost:11434/v1" and not dialog.revalidate()

@@ -245,6 +245,25 @@ class _ModelRow(QWidget):
         super().resizeEvent(event)
 
 
+_HOST_PORT = re.compile(r"^(?:localhost|[\w.-]+\.[\w.-]+|\[[0-9a-fA-F:]+\]|[\w-]+):\d{1,5}(?:/[^\s]*)?$")
+
+
+def completed_url(text: str) -> str:
+    """A server address as typed, with what it obviously lacks: "localhost:11434" is taken as
+    http://localhost:11434/v1 (it was refused: "must be an http:// or https:// address"), and an address
+    with no path gets the /v1 every OpenAI-compatible server answers under. Anything else is left as typed."""
+    typed = text.strip()
+    if "://" not in typed and _HOST_PORT.match(typed):
+        typed = "http://" + typed
+    elif "://" not in typed:
+        return text
+    scheme, rest = typed.split("://", 1)
+    host = rest.rstrip("/")
+    if scheme.lower() in ("http", "https") and host and not any(c in host for c in "/?#"):
+        return f"{scheme}://{host}/v1"
+    return typed
+
+
 class SettingsDialog(QDialog):
     """Edits a copy of the settings; ``saved`` carries the new Settings when the user clicks Save."""
 
@@ -276,6 +295,8 @@ class SettingsDialog(QDialog):
             self._tab_of.update(dict.fromkeys(names, index))
         tabs.currentChanged.connect(lambda _index: self.revalidate())
         tabs.addTab(self._build_personas(), "Personas")
+        server_url = self.field("base_url")
+        server_url.editingFinished.connect(lambda: server_url.setText(completed_url(server_url.text())))
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                         | QDialogButtonBox.StandardButton.Cancel, self)
         self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
