@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QComboBox
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tinyrag_desktop.settings import OPTIONS, SettingsError, defaults
@@ -23,14 +24,15 @@ def dialog(qtbot):
 @given(name=st.sampled_from(_TEXT_FIELDS), text=st.text(max_size=40))
 def test_any_typed_text_gives_a_valid_value_or_a_reason(dialog, name, text):
     field = dialog._fields[name]
-    field.widget.setText(text)
+    put = field.widget.setCurrentText if isinstance(field.widget, QComboBox) else field.widget.setText
+    put(text)
     try:
         value = field.value()
     except SettingsError as exc:
         assert str(exc) and dialog.revalidate() and not dialog.save_button.isEnabled()
         return
     assert OPTIONS[name].check(value) == value  # what the dialog accepts, the schema accepts
-    field.widget.setText(str(defaults()[name]))
+    put(str(defaults()[name]))
 
 
 def test_defaults_are_valid_and_save_is_enabled(dialog):
@@ -413,3 +415,20 @@ def test_the_server_url_field_completes_localhost_and_a_port_when_left(qtbot):
     field.setText("localhost:11434")
     field.editingFinished.emit()
     assert field.text() == "http://localhost:11434/v1" and not dialog.revalidate()
+
+
+def test_the_answer_language_is_chosen_by_name_and_stored_as_its_code(qtbot):
+    # it was a text box holding "en"
+    dialog = SettingsDialog(defaults().replace(lang="de"))
+    qtbot.addWidget(dialog)
+    box = dialog.field("lang")
+    assert box.currentText() == "Deutsch (de)"
+    box.setCurrentIndex(box.findData("ja"))
+    assert box.currentText() == "日本語 (ja)" and dialog.values()["lang"] == "ja"
+    box.setCurrentText("pt-BR")  # a code not listed is typed
+    assert dialog.values()["lang"] == "pt-BR"
+    box.setCurrentText("klingon!")
+    assert dialog._fields["lang"].validate()
+    other = SettingsDialog(defaults().replace(lang="eo"))  # one not listed, from the settings file
+    qtbot.addWidget(other)
+    assert other.field("lang").currentText() == "eo" and other.values()["lang"] == "eo"

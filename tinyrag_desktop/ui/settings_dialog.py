@@ -86,6 +86,16 @@ def with_mnemonic(text: str, used: set[str]) -> str:
     return text.replace("&", "&&")
 
 
+# The answer languages offered by name (any other code can be typed): the language's own name, and its code,
+# which is also the Wikipedia edition the wikipedia tool reads.
+LANGUAGES = (("en", "English"), ("de", "Deutsch"), ("fr", "Français"), ("es", "Español"), ("it", "Italiano"),
+             ("pt", "Português"), ("nl", "Nederlands"), ("pl", "Polski"), ("cs", "Čeština"), ("sv", "Svenska"),
+             ("da", "Dansk"), ("fi", "Suomi"), ("no", "Norsk"), ("tr", "Türkçe"), ("ru", "Русский"),
+             ("uk", "Українська"), ("el", "Ελληνικά"), ("ar", "العربية"), ("he", "עברית"), ("hi", "हिन्दी"),
+             ("zh", "中文"), ("ja", "日本語"), ("ko", "한국어"), ("id", "Bahasa Indonesia"), ("vi", "Tiếng Việt"))
+_LANG_SHOWN = re.compile(r"\(([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\)$")
+
+
 class _Field:
     """One option's editor and its reason label."""
 
@@ -104,6 +114,16 @@ class _Field:
             for choice in opt.choices:  # shown as words ("Dark"), stored as the schema's value ("dark")
                 self.widget.addItem(str(choice).capitalize(), choice)
             self.widget.setCurrentIndex(max(0, self.widget.findData(value)))
+        elif opt.name == "lang":  # a list of languages by name, not a box holding "en"; another code can be typed
+            self.widget = QComboBox(parent)
+            self.widget.setEditable(True)
+            for code, name in LANGUAGES:
+                self.widget.addItem(f"{name} ({code})", code)
+            index = self.widget.findData(value)
+            if index >= 0:
+                self.widget.setCurrentIndex(index)
+            else:
+                self.widget.setCurrentText(str(value))
         elif opt.name in ("chat_model", "embed_model"):
             self.widget = QComboBox(parent)
             self.widget.setEditable(True)
@@ -148,6 +168,10 @@ class _Field:
             return w.isChecked()
         if isinstance(w, QComboBox):
             data = w.currentData()
+            if self.opt.name == "lang":  # "Deutsch (de)" is "de"; a code typed is itself
+                typed = w.currentText().strip()
+                code = _LANG_SHOWN.search(typed)
+                return code.group(1) if code else typed
             return data if data is not None and not w.isEditable() else w.currentText().strip()
         return w.text().strip()
 
