@@ -300,7 +300,8 @@ def test_tab_follows_the_window_layout_left_to_right_top_to_bottom(make_window, 
     answer = win.view.answers()[-1]
     places = []
     for widget in walk:
-        place = ("sidebar" if win.sidebar.isAncestorOf(widget) else "header" if widget is win.persona else
+        place = ("sidebar" if win.sidebar.isAncestorOf(widget) else
+                 "header" if widget is win.persona or widget.objectName() == "editPersonas" else
                  "answer" if answer.isAncestorOf(widget) else "conversation" if win.view.isAncestorOf(widget)
                  or widget is win.view else "message box" if widget in (win.composer, win.send_button) else
                  "panel" if win.kb_dock.isAncestorOf(widget) else

@@ -32,3 +32,18 @@ def test_an_answer_that_ends_in_the_background_asks_for_attention(make_window, s
     server.queue(Stream(tokens("Ready again.")))
     assert qloop.run(ask_and_wait(win, "And now?")) == "done"
     assert alerted == [win]
+
+
+def test_edit_beside_the_persona_box_opens_settings_at_the_personas(make_window, server, qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QToolButton
+
+    win = make_window(server.base_url)
+    button = win.findChild(QToolButton, "editPersonas")
+    assert button is not None and button.isVisible()
+    from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    [dialog] = [d for d in win.findChildren(SettingsDialog) if d.isVisible()]
+    assert dialog._tabs.tabText(dialog._tabs.currentIndex()).replace("&", "") == "Personas"
+    dialog.reject()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QComboBox, QLabel, QStyle, QStyleOptionComboBox, QStylePainter, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QStyle, QStyleOptionComboBox, QStylePainter, QToolButton, QWidget
 
 # Characters of a persona's name the box shows; a longer one is cut with "…" (the open list shows it whole).
 # An 80-character name made the box 525 px wide and cut the chat's title to "Please explain in …".
@@ -59,3 +59,15 @@ def persona_box(parent: QWidget) -> tuple[QLabel, QComboBox]:
     label = QLabel("&Persona", parent)
     label.setBuddy(box)
     return label, box
+
+
+def edit_personas_button(parent: QWidget) -> QToolButton:
+    """The small "Edit…" button beside the persona box: Settings at its Personas tab (the box offered the
+    personas, and nothing there said where they are written)."""
+    button = QToolButton(parent)
+    button.setObjectName("editPersonas")
+    button.setText("Edit…")
+    button.setAutoRaise(True)
+    button.setToolTip("Edit personas (Settings → Personas)")
+    button.setAccessibleName("Edit personas")
+    return button

@@ -39,7 +39,7 @@ from .find_bar import FindBar
 from .focus_ring import FocusRing
 from .icons import app_icon
 from ..tool_words import window_words
-from .header import persona_box
+from .header import edit_personas_button, persona_box
 from .menus import build_menus
 from .notice_bar import NoticeBar
 from .screen_fit import fitted
@@ -202,6 +202,9 @@ class MainWindow(QMainWindow):
         hrow.addWidget(self.title_label, 1)
         hrow.addWidget(persona_label)
         hrow.addWidget(self.persona)
+        edit_personas = edit_personas_button(header)
+        edit_personas.clicked.connect(lambda: self.open_settings().show_tab("Personas"))
+        hrow.addWidget(edit_personas)
         col.addWidget(header)
 
         self.notice_bar = NoticeBar(main)

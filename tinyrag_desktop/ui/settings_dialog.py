@@ -567,6 +567,14 @@ class SettingsDialog(QDialog):
         return path
 
     # values ---------------------------------------------------------------------------------------
+    def show_tab(self, title: str) -> None:
+        """Bring the tab called ``title`` ("Personas") to the front."""
+        tabs = self._tabs
+        for index in range(tabs.count()):
+            if tabs.tabText(index).replace("&", "") == title:
+                tabs.setCurrentIndex(index)
+                return
+
     def field(self, name: str) -> QWidget:
         return self._fields[name].widget
 
