@@ -41,7 +41,9 @@ def resolve_data_dir(arg: str | os.PathLike[str] | None, *, create: bool = True)
     """
     if arg is not None and not os.fspath(arg).strip():
         raise DataDirError("the data folder's name is empty; name a folder, or leave it out for the default one")
-    path = Path(arg).expanduser() if arg is not None else default_data_dir()
+    # absolute: a relative --data-dir made the knowledge panel fail (a relative path has no file: URI) and
+    # show an empty knowledge base
+    path = Path(arg).expanduser().absolute() if arg is not None else default_data_dir()
     _refuse_files_on_the_way(path)
     if create:
         try:

@@ -91,11 +91,55 @@ async def test_an_unexpected_endpoint_reply_hints_at_the_v1(llm, make_engine) ->
     assert "Unexpected endpoint" in err.message and "Server URL ends with /v1" in err.message
 
 
-async def test_a_redirect_names_where_the_server_points(llm, make_engine) -> None:
-    llm.queue(Raw([""], status=307, headers={"Location": "https://models.example/v1/chat/completions"}))
+@pytest.mark.parametrize("location, said", [
+    ("https://models.example/v1/chat/completions", "sends requests on to https://models.example/v1 (307). Use "
+                                                  "that address as the Server URL"),
+    ("/v2/chat/completions", "sends requests on to http://127.0.0.1:{port}/v2 (307)"),  # relative: resolved
+    ("/v1/chat/completions", "sends requests back to the same address (307), so no answer can come"),
+    ("", "sends requests elsewhere (307) without saying where"),
+])
+async def test_a_redirect_names_the_server_url_it_points_to(llm, make_engine, location, said) -> None:
+    # it named the address as sent ("/v2/chat/completions"), which as the Server URL gave a 404
+    llm.queue(Raw([""], status=307, headers={"Location": location} if location else {}))
     (err,) = of(await run(make_engine()), EngineError)
-    assert "sends requests on to https://models.example/v1/chat/completions (307)" in err.message
-    assert "Server URL" in err.message
+    assert said.format(port=llm.base_url.split(":")[-1].split("/")[0]) in err.message
+
+
+async def test_done_ends_the_answer_whatever_follows_it_in_the_same_piece(llm, make_engine) -> None:
+    # "not json" after [DONE] in one packet made the whole answer an error; content after it was shown
+    llm.queue(Raw([chunk({"content": "All here."}) + "data: [DONE]\n\ndata: not json\n\n"
+                   + chunk({"content": " EXTRA"})]))
+    events = await run(make_engine())
+    assert visible(events) == "All here." and not of(events, EngineError)
+
+
+async def test_a_finish_reason_ends_the_answer_though_no_done_comes_and_the_connection_stays(llm, make_engine):
+    llm.queue(Raw([chunk({"content": "Whole."}) + chunk(finish="stop")], gap=8.0))
+    events = await run(make_engine(first_token_timeout=2.0))
+    assert visible(events) == "Whole." and not of(events, EngineError)
+
+
+async def test_ollamas_calls_each_with_index_0_are_separate_calls(llm, make_engine) -> None:
+    # Ollama sends each call whole, all with index 0: they were run together as "calculatecalculate"
+    first = {"index": 0, "id": "call_a", "function": {"name": "calculate", "arguments": {"query": "9*9"}}}
+    second = {"index": 0, "id": "call_b", "function": {"name": "calculate", "arguments": {"query": "8*8"}}}
+    llm.queue(Raw([chunk({"tool_calls": [first]}), chunk({"tool_calls": [second]}), chunk(finish="tool_calls"),
+                   "data: [DONE]\n\n"]), Stream(["81 and 64."]))
+    events = await run(make_engine())
+    assert sorted(r.result.split()[-1] for r in of(events, ToolFinished)) == ["64", "81"]
+
+
+async def test_calls_ended_by_done_alone_and_a_legacy_function_call_are_run(llm, make_engine) -> None:
+    call = {"index": 0, "id": "c", "function": {"name": "calculate", "arguments": '{"query": "2+3"}'}}
+    llm.queue(Raw([chunk({"content": "Let me check. "}), chunk({"tool_calls": [call]}), "data: [DONE]\n\n"]),
+              Stream(["5."]))
+    (result,) = of(await run(make_engine()), ToolFinished)
+    assert result.status == "ok" and result.result.split()[-1] == "5"
+    legacy = {"name": "calculate", "arguments": '{"query": "4*4"}'}
+    llm.queue(Raw([chunk({"function_call": legacy}), chunk(finish="function_call"), "data: [DONE]\n\n"]),
+              Stream(["16."]))
+    (result,) = of(await run(make_engine()), ToolFinished)
+    assert result.status == "ok" and result.result.split()[-1] == "16"
 
 
 async def test_a_model_still_loading_is_said_so(llm, make_engine) -> None:

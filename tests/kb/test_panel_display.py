@@ -200,3 +200,15 @@ def test_the_window_says_only_what_an_import_did(tmp_path):
     assert ImportReport(updated=["b"], chunks=1).in_words() == "1 updated (1 passage)"
     assert ImportReport(cancelled=True).in_words() == "Nothing was imported — cancelled"
     assert ImportReport(unchanged=["a", "b"]).summary() == "0 added, 0 updated, 2 unchanged (0 chunks stored)"
+
+
+def test_a_summary_of_many_reasons_keeps_its_tooltip_to_the_first_thirty():
+    # 134 reasons made a tooltip 5,606 px tall on an 800 px screen
+    from tinyrag_desktop.kb.import_report import Failure, ImportReport
+    from tinyrag_desktop.ui.kb_summary import TIP_MOST, summary
+
+    report = ImportReport()
+    report.skipped = [Failure(f"/docs/picture{n}.png", ".png is not a supported type") for n in range(134)]
+    shown, tip = summary(report)
+    assert shown.split("\n")[-1] == f"… and {134 - 8} more (hover to see the first {TIP_MOST})"
+    assert len(tip.split("\n")) == TIP_MOST + 1 and tip.split("\n")[-1] == f"… and {134 - TIP_MOST} more"

@@ -292,6 +292,7 @@ def test_a_regenerate_that_brings_nothing_keeps_the_old_answer(make_window, serv
     # and the window shows it again, as reopening the chat would, and says why
     shown = win.view.answers()
     assert [a.content() for a in shown] == ["The first answer."] and shown[0].error is None
+    assert shown[0].regenerate_offered()  # to try again from its own button (it came back without one)
     said = win.statusBar().currentMessage()
     assert said.endswith("The earlier answer is kept.")
     assert ("model crashed" in said) if ending == "server error" else said.startswith("Stopped before")

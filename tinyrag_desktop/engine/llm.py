@@ -12,7 +12,7 @@ import re
 from html import unescape
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
@@ -286,17 +286,20 @@ class LLMClient:
                         async for delta in self._read_whole(resp, text, chunks):
                             yield delta
                         return
-                ended = False
                 for msg in decoder.feed(text):
                     for delta in _deltas(msg.data, msg.event, calls):
                         if delta is None:
-                            finished = ended = True
-                            continue
+                            finished = True
+                            break
                         got_any = got_any or bool(delta.content or delta.reasoning)
                         if delta.finish_reason:
                             finished = True
                         yield delta
-                if ended:  # [DONE]: the answer is whole, whenever the server closes the connection
+                    if finished:
+                        break
+                if finished:
+                    # [DONE], or the reply's finish_reason: the answer is whole, whenever the server closes
+                    # the connection; what it sends after it (a usage chunk, [DONE]) is read, not shown
                     await _read_to_end(chunks)
                     return
             for msg in decoder.finish():
@@ -359,13 +362,25 @@ class LLMClient:
                 return ModelNotFound(f"The server has no model called “{model}”: {message}", models)
         return self._status_error(status, message, what="answer")
 
+    def _redirect_words(self, status: int, location: str, what: str) -> str:
+        """A redirect in words, with the Server URL it points to: the Location resolved against the address
+        asked and less the path asked for (it was shown as sent, "/v2/chat/completions", which pasted as the
+        Server URL gave a 404)."""
+        path = "/models" if what == "list its models" else "/chat/completions"
+        target = urljoin(self.base_url + path, location.strip()) if location.strip() else ""
+        suggested = target[: -len(path)] if target.endswith(path) else target
+        if not target:
+            return f"The server at {self.base_url} sends requests elsewhere ({status}) without saying where."
+        if suggested.rstrip("/") == self.base_url:
+            return (f"The server at {self.base_url} sends requests back to the same address ({status}), so no "
+                    "answer can come: check the server's or proxy's configuration.")
+        return (f"The server at {self.base_url} sends requests on to {suggested} ({status}). Use that address as "
+                "the Server URL in Settings (or --base-url).")
+
     def _status_error(self, status: int, message: str, *, what: str, location: str = "") -> LLMError:
         said = f" The server said: {message}" if message else ""
         if 300 <= status < 400:  # an http → https proxy, a moved server: the request is not sent on
-            where = f" to {location}" if location else " elsewhere"
-            return ServerFailed(
-                f"The server at {self.base_url} sends requests on{where} ({status}). Use that address as the "
-                "Server URL in Settings (or --base-url).")
+            return ServerFailed(self._redirect_words(status, location, what))
         if status == 503 and "loading" in message.lower():  # llama.cpp's server while it loads the model
             return ServerFailed(f"The model is still loading on the server (503). Try again in a moment.{said}")
         if status in (401, 403):
@@ -418,8 +433,9 @@ def _deltas(data: str, event: str = "message", calls: "_NativeCalls | None" = No
     """Deltas in one SSE message (``event``: its event field); ``None`` stands for ``[DONE]``. ``calls``
     gathers native function calls, given back as tool blocks when their reply finishes."""
     data = data.strip()
-    if data == "[DONE]":
-        return [None]
+    if data == "[DONE]":  # the calls of a server that ends with no finish_reason are given back first
+        pending = calls.as_blocks() if calls else ""
+        return [*([Delta(pending)] if pending else []), None]
     if not data:
         return []
     try:
@@ -449,6 +465,7 @@ def _deltas(data: str, event: str = "message", calls: "_NativeCalls | None" = No
         content = _text_of(delta.get("content"))
         reasoning = _text_of(delta.get("reasoning_content") or delta.get("reasoning"))
         calls.add(delta.get("tool_calls"))
+        calls.add_legacy(delta.get("function_call"))
         finish = choice.get("finish_reason")
         if finish:
             content += calls.as_blocks()
@@ -471,7 +488,8 @@ class _NativeCalls:
     dropped, and the answer ended at "Let me calculate that." or as "an empty answer"."""
 
     def __init__(self) -> None:
-        self._calls: dict[int, list[str]] = {}  # index: [name, arguments so far]
+        self._calls: list[list[str]] = []  # [id, name, arguments so far], in the order they came
+        self._at: dict[int, int] = {}  # a call's index in the stream: its place in _calls
 
     def add(self, calls: Any) -> None:
         for n, call in enumerate(calls if isinstance(calls, list) else []):
@@ -479,15 +497,33 @@ class _NativeCalls:
                 continue
             function = call.get("function") if isinstance(call.get("function"), dict) else {}
             index = call.get("index") if isinstance(call.get("index"), int) else n
-            entry = self._calls.setdefault(index, ["", ""])
-            entry[0] += str(function.get("name") or "")
+            ident = str(call.get("id") or "")
+            place = self._at.get(index)
+            # Ollama sends every call whole, each with index 0 (or none): a new id is a new call, where
+            # the two were run together as one ("calculatecalculate")
+            if place is None or (ident and self._calls[place][0] and ident != self._calls[place][0]) or (
+                    function.get("name") and self._calls[place][1] and not ident):
+                self._at[index] = place = len(self._calls)
+                self._calls.append([ident, "", ""])
+            entry = self._calls[place]
+            entry[0] = entry[0] or ident
+            entry[1] += str(function.get("name") or "")
             arguments = function.get("arguments")
-            entry[1] += arguments if isinstance(arguments, str) else json.dumps(arguments) if arguments else ""
+            entry[2] += arguments if isinstance(arguments, str) else json.dumps(arguments) if arguments else ""
+
+    def add_legacy(self, call: Any) -> None:
+        """A ``function_call`` (the format's older single call), gathered as one call of tool_calls."""
+        if isinstance(call, dict):
+            self.add([{"index": -1, "function": call}])
+
+    def __bool__(self) -> bool:
+        return bool(self._calls)
 
     def as_blocks(self) -> str:
         """The calls gathered so far as tool blocks (and forgets them)."""
-        blocks = [_block(name.strip(), arguments) for name, arguments in self._calls.values() if name.strip()]
+        blocks = [_block(name.strip(), arguments) for _id, name, arguments in self._calls if name.strip()]
         self._calls.clear()
+        self._at.clear()
         return "".join(blocks)
 
 

@@ -182,6 +182,7 @@ def show_earlier_answer(win: "MainWindow", answer: "AnswerWidget", chat_id: str,
     why = (f"Could not answer again: {answer.error.rstrip('.')}." if outcome == "error" and answer.error
            else "Stopped before the new answer began.")
     win._ids.pop(id(answer), None)
+    answer.setProperty("replaced", True)  # not attached again as an answer whose chat was being opened
     win.view.remove(answer)
     shown = win.view.add_stored(earlier[0])
     win._wire_answer(shown)

@@ -348,7 +348,7 @@ class KnowledgePanel(QWidget):
             self._close_watch()
         try:
             if self._watch is None:
-                self._watch = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, isolation_level=None,
+                self._watch = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True, isolation_level=None,
                                               timeout=0.2)
                 self._watch_file = identity
             return identity, self._watch.execute("PRAGMA data_version").fetchone()[0]

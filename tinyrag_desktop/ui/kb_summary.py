@@ -20,7 +20,7 @@ from ..kb.cli import _hide_password
 from ..tool_words import window_words
 from .sources import source_label
 
-REASONS_SHOWN = 8  # failed or skipped files named beneath an import's summary; the tooltip has them all
+REASONS_SHOWN = 8  # failed or skipped files named beneath an import's summary; the tooltip has TIP_MOST
 _LEAST_LINES = 2  # the box is never made lower than this many lines of text (when it has them)
 
 
@@ -157,6 +157,9 @@ OFFLINE_NOTE = ("Web pages and Wikipedia articles need the network, which is off
                 "in Settings (Tools tab), then import them again.")
 
 
+TIP_MOST = 30  # lines of a summary's tooltip
+
+
 def summary(report: ImportReport, dropped_note: str = "") -> tuple[str, str]:
     """An import's summary as the panel shows it, and its tooltip: what it did, then the failures, what
     was skipped and why (a scanned PDF has no text; a folder's pictures are no documents: "1 skipped" alone
@@ -170,12 +173,16 @@ def summary(report: ImportReport, dropped_note: str = "") -> tuple[str, str]:
     lines = [report.in_words()]
     lines += [f"{mark} {short_location(f.location)}: {in_window(f.reason)}" for mark, f in reasons[:REASONS_SHOWN]]
     if len(reasons) > REASONS_SHOWN:
-        lines.append(f"… and {len(reasons) - REASONS_SHOWN} more (hover to see them all)")
+        seen = "them all" if len(reasons) <= TIP_MOST else f"the first {TIP_MOST}"
+        lines.append(f"… and {len(reasons) - REASONS_SHOWN} more (hover to see {seen})")
     if report.offline:  # the window's own setting forbade it: say where to allow it
         lines.append(OFFLINE_NOTE)
     if dropped_note:
         lines.append(dropped_note)
-    return "\n".join(lines), "\n".join(f"{showable(f.location)}: {in_window(f.reason)}" for _, f in reasons)
+    tip = [f"{showable(f.location)}: {in_window(f.reason)}" for _, f in reasons[:TIP_MOST]]
+    if len(reasons) > TIP_MOST:  # 134 lines made a tooltip 5,606 px tall, most of it off the screen
+        tip.append(f"… and {len(reasons) - TIP_MOST} more")
+    return "\n".join(lines), "\n".join(tip)
 
 
 def joined(first: ImportReport, then: ImportReport) -> ImportReport:

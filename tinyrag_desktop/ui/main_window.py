@@ -810,7 +810,8 @@ class MainWindow(QMainWindow):
                 self._chat_used(self.store.get_chat(chat_id))
             if chat_id != self.chat_id:  # it ended out of sight, its chat left for another
                 self._answered_elsewhere(answer, chat_id, outcome)
-            elif answer not in self.view.answers():  # as its chat was being opened again: shown after it
+            elif answer not in self.view.answers() and not answer.property("replaced"):
+                # as its chat was being opened again: shown after it (not one the earlier answer replaced)
                 self.finish_loading()
                 self.view.attach(answer)
         self._update_last_answer()
