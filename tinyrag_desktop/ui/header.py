@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QComboBox, QLabel, QStyle, QStyleOptionComboBox, QStylePainter, QToolButton, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtWidgets import QComboBox, QLabel, QStyle, QStyleOptionComboBox, QSizePolicy, QStylePainter, QToolButton, QWidget
 
 # Characters of a persona's name the box shows; a longer one is cut with "…" (the open list shows it whole).
 # An 80-character name made the box 525 px wide and cut the chat's title to "Please explain in …".
@@ -64,10 +64,38 @@ def persona_box(parent: QWidget) -> tuple[QLabel, QComboBox]:
 def edit_personas_button(parent: QWidget) -> QToolButton:
     """The small "Edit…" button beside the persona box: Settings at its Personas tab (the box offered the
     personas, and nothing there said where they are written)."""
-    button = QToolButton(parent)
+    button = _Squeezable(parent)
+    button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)  # a tool button's is Fixed
     button.setObjectName("editPersonas")
     button.setText("Edit…")
     button.setAutoRaise(True)
     button.setToolTip("Edit personas (Settings → Personas)")
     button.setAccessibleName("Edit personas")
+    # shown where there is room for it: in the narrowest window it asked 50 px more of its least width
+    fits = _ShownFrom(button, EDIT_SHOWN_FROM)
+    parent.installEventFilter(fits)
     return button
+
+
+EDIT_SHOWN_FROM = 560  # px of header from which the Edit… button is shown
+
+
+class _Squeezable(QToolButton):
+    """A tool button that asks nothing of its row's least width (hidden before it would be squeezed): the
+    window is narrowed before the header learns its new width."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(0, super().minimumSizeHint().height())
+
+
+class _ShownFrom(QObject):
+    """Shows ``widget`` only while the widget it watches is at least ``width`` wide."""
+
+    def __init__(self, widget: QWidget, width: int) -> None:
+        super().__init__(widget)
+        self._widget, self._width = widget, width
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Resize and isinstance(watched, QWidget):
+            self._widget.setVisible(watched.width() >= self._width)
+        return False
