@@ -21,6 +21,10 @@ _NOTES = {
     "cp1250.txt": ("Zażółć gęślą jaźń — polski tekst o magazynie.\n", "cp1250", "magazynie"),
     "latin1.txt": ("Grüße aus München, schöne Straße am Flußufer.\n", "latin-1", "Straße"),
     "cp1252.txt": ("Café crème, naïve façade – “quoted” for 5 €.\n", "cp1252", "crème"),
+    # Hebrew read cleanly, as nonsense, in the more common Windows-1251 ("щмен"); Turkish as Windows-1252
+    "cp1255.txt": ("שלום, זהו המחסן הראשי של החברה. כאן נשמרים כל המוצרים לפני המשלוח.\n", "cp1255", "המחסן"),
+    "cp1254.txt": ("Günaydın, burası şirketin ana deposudur. Bütün ürünler burada saklanır.\n", "cp1254",
+                   "deposudur"),
 }
 _PAGE = ("<html><head><title>Склад</title></head><body><p>Привет, это русский текст о складе и инвентаризации."
          "</p></body></html>")
@@ -117,3 +121,9 @@ def test_any_bytes_decode_to_text_without_nuls_and_notes_are_sentences(data):
 @given(_LATIN)
 def test_windows_1252_text_never_fails_to_decode(text):
     decode_text(text.encode("cp1252"))
+
+
+def test_turkish_letters_are_read_as_turkish_and_icelandic_ones_as_ever():
+    assert decode_text("Günaydın, burası şirketin ana deposudur.".encode("cp1254")).startswith("Günaydın, burası")
+    icelandic = "Þórður og Guðrún fóru í sund á laugardaginn og hittu vini sína."
+    assert decode_text(icelandic.encode("cp1252")) == icelandic

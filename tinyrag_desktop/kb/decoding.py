@@ -36,13 +36,22 @@ _MOST_CHAOS = 0.1
 # ("naļve déją"); Baltic text reads as Windows-1252, as before.
 _CENTRAL = frozenset({"Czech", "Polish", "Slovak", "Slovene", "Croatian", "Romanian", "Bosnian"})
 _LANGUAGES = {"cp1250": _CENTRAL, "iso8859_2": _CENTRAL}
+# The bytes Windows-1254 (Turkish) reads otherwise than Windows-1252: ğ İ ş ı for Ð Ý Þ ð ý þ, letters
+# Icelandic aside no language writes
+_TURKISH_BYTES = frozenset(b"\xd0\xdd\xde\xf0\xfd\xfe")
 # The encodings' names as people know them, for the note on a guess.
 _NAMES = {"cp1252": "Windows-1252", "latin_1": "Latin-1", "cp1251": "Windows-1251 (Cyrillic)",
           "cp1250": "Windows-1250 (Central European)", "cp1253": "Windows-1253 (Greek)", "koi8_r": "KOI8-R",
           "koi8_u": "KOI8-U", "cp866": "DOS Cyrillic (CP866)", "shift_jis": "Shift-JIS", "cp932": "Shift-JIS",
           "shift_jis_2004": "Shift-JIS", "euc_jp": "EUC-JP", "gb2312": "GBK", "gbk": "GBK", "gb18030": "GBK",
-          "big5": "Big5", "euc_kr": "EUC-KR", "cp949": "EUC-KR"}
+          "big5": "Big5", "euc_kr": "EUC-KR", "cp949": "EUC-KR", "cp1254": "Windows-1254 (Turkish)",
+          "cp1255": "Windows-1255 (Hebrew)", "cp1256": "Windows-1256 (Arabic)"}
 _WESTERN = frozenset({"cp1252", "latin_1"})
+# Single-byte code pages of scripts other than Latin: their clean readings of one text are told apart by the
+# language charset_normalizer recognises in each
+_COHERENCE_WINS = 0.1  # how much better a less common code page's words must be recognised to be chosen
+_OTHER_SCRIPTS = frozenset({"cp1251", "cp1253", "cp1255", "cp1256", "koi8_r", "koi8_u", "cp866", "iso8859_5",
+                            "iso8859_7", "cp874"})  # not the Mac ones: look-alikes of 1251 and 1253
 # Fewer bytes beyond ASCII than this, in no language charset_normalizer recognises, make an unsure guess.
 _FEW_BYTES = 12
 _ASCII = bytes(range(128))
@@ -158,6 +167,9 @@ def guess_encoding(data: bytes) -> tuple[str, bool]:
     matches = list(from_bytes(sample))
     latin = _latin_looking(sample)
     codec, sure = _cleanest(matches, latin)
+    if codec == "cp1252" and _TURKISH_BYTES.intersection(sample) and any(
+            m.encoding in ("cp1254", "iso8859_9") and m.language == "Turkish" for m in matches):
+        return "cp1254", True  # "Günaydın", which Windows-1252 read as "Günaydýn"
     if codec == "cp1252":
         return codec, True
     if latin and not _in_its_language(matches, codec):
@@ -188,7 +200,22 @@ def _cleanest(matches: list, latin: bool) -> tuple[str, bool]:
             clean.update(m.could_be_from_charset)  # the encodings that read the same text
     if not latin and len(clean - _WESTERN) > 0:
         clean -= _WESTERN
+        # among readings as clean, the one whose words charset_normalizer recognises best: Hebrew in
+        # Windows-1255 also reads cleanly, as nonsense, in Windows-1251, the more common
+        # (among the code pages of other scripts only: a Latin one's language is weighed by _in_its_language)
+        common = next((name for name in _COMMON if name in clean), matches[0].encoding)
+        fitting = [m for m in matches if m.encoding in _OTHER_SCRIPTS and m.chaos <= best + _CHAOS_TIE]
+        mine = max((m.coherence for m in fitting if m.encoding == common), default=0.0)
+        top = max((m.coherence for m in fitting), default=0.0)
+        if common in _OTHER_SCRIPTS and top > 0 and top >= mine + _COHERENCE_WINS:
+            return next(m.encoding for m in sorted(fitting, key=lambda m: _rank(m.encoding))
+                        if m.coherence == top), best <= _MOST_CHAOS
     return next((name for name in _COMMON if name in clean), matches[0].encoding), best <= _MOST_CHAOS
+
+
+def _rank(codec: str) -> int:
+    """Where ``codec`` stands in _COMMON (the uncommon ones last)."""
+    return _COMMON.index(codec) if codec in _COMMON else len(_COMMON)
 
 
 def _in_its_language(matches: list, codec: str) -> bool:
