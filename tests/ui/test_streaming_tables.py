@@ -45,3 +45,28 @@ def test_lines_of_code_starting_with_a_bar_are_never_held_back(qtbot):
     answer.append_text("```elixir\nlist\n|> Enum.map(&(&1 * 2))\n|> Enum.sum")
     answer._render_step()
     assert "Enum.sum" in answer.segments()[-1].toPlainText()
+
+
+def test_after_a_slow_render_the_next_waits_so_the_window_keeps_answering(qtbot, monkeypatch):
+    # a table of thousands of rows is drawn whole at each render: 2.7 s each, 30 times a second if let
+    import time
+
+    from tinyrag_desktop.ui import answer as answer_module
+
+    answer = AnswerWidget()
+    qtbot.add_widget(answer)
+    answer.begin()
+    real = answer._render_run
+
+    def slow(run, growing=False):
+        time.sleep(0.06)  # stands for a render that took 60 ms
+        return real(run, growing)
+
+    monkeypatch.setattr(answer, "_render_run", slow)
+    answer.append_text("| a | b |\n|---|---|\n| 1 | 2 |\n")
+    answer._render_step()
+    assert answer._frame_ms >= 60 * answer_module.SLOW_RENDER_GAP
+    monkeypatch.setattr(answer, "_render_run", real)
+    answer.append_text("| 3 | 4 |\n")
+    answer._render_step()  # a cheap one: back to the usual pace
+    assert answer._frame_ms == answer_module.FRAME_MS

@@ -30,6 +30,9 @@ from .theme import colors, paint_focus_ring
 from .toolcard import STOPPED, ToolCard
 
 FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the CPU
+# After a render that took long (a table of a thousand rows is drawn whole each time), the next waits this
+# many times as long: the window answers the user at least four fifths of the time, whatever the text.
+SLOW_RENDER_GAP = 4
 # Marks that end or break a sentence: written right after a tool block ("see <tool …>…</tool>. Then"), they
 # belong to the text before the card, not at the start of a line after it.
 _TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
@@ -176,6 +179,7 @@ class AnswerWidget(QFrame):
         self._retracted_since: float | None = None  # the reasoning next appended began then (see retract)
         self._last_render = QElapsedTimer()
         self._last_render.start()
+        self._frame_ms = FRAME_MS  # the least time between two renders (longer after a slow one)
         self.render_times: list[float] | None = None  # set to a list to record render costs (benchmark)
         self._waiting: QLabel | None = None
         self._note: QLabel | None = None  # STOPPED_EARLY, in the waiting label's place
@@ -323,7 +327,7 @@ class AnswerWidget(QFrame):
                 return
         self._pending.append(text)
         if not self._timer.isActive():
-            self._timer.start(max(0, FRAME_MS - self._last_render.elapsed()))
+            self._timer.start(max(0, self._frame_ms - self._last_render.elapsed()))
 
     def _attach_marks(self, text: str) -> str:
         """Show the sentence marks that open the text after a card at the end of the text before it
@@ -580,8 +584,8 @@ class AnswerWidget(QFrame):
 
     def _on_frame(self) -> None:
         self._render_step()
-        if self._closed or self._pending:  # a burst left work over: continue on the next loop turn
-            self._timer.start(0)
+        if self._closed or self._pending:  # a burst left work over: continue on the next loop turn (after a
+            self._timer.start(0 if self._frame_ms == FRAME_MS else self._frame_ms)  # slow render, later)
 
     def _render_step(self) -> None:
         """One bounded piece of rendering, so a burst of text or of cards never stalls the window.
@@ -604,8 +608,10 @@ class AnswerWidget(QFrame):
         else:
             return
         self._last_render.restart()
+        cost = time.perf_counter() - started
+        self._frame_ms = max(FRAME_MS, int(cost * 1000 * SLOW_RENDER_GAP)) if self._streaming else FRAME_MS
         if self.render_times is not None:
-            self.render_times.append(time.perf_counter() - started)
+            self.render_times.append(cost)
         self.rendered.emit()
 
     def _render_run(self, run: "_Run", growing: bool = False) -> bool:
