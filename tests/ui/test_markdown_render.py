@@ -104,6 +104,13 @@ def test_an_invalid_tool_block_is_shown_as_code_with_why_it_was_not_run():
     assert "not run" not in fenced and "TINYRAGINVALIDBLOCK" not in fenced
 
 
+def test_a_block_cut_off_at_the_end_is_set_in_code_with_why():
+    # a reply cut at the length limit in the middle of a call showed "<tool name=…><query>6*7+" as text
+    html = render('Let me compute. <tool name="calculate"><query>6*7+').html
+    assert '<code><span style="background-color:#dde2ea">&lt;tool name="calculate"&gt;&lt;query&gt;6*7+' in html
+    assert "(a tool call not run: the block was not closed with &lt;/tool&gt; before the end)" in html
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(["text ", '<tool name="a"><query>q</query></tool>', '<tool name="">',
                                  "<query>x</query>", "</tool>", "`", "```\n", "\n\n", "<tool ", "TINYRAG"]),

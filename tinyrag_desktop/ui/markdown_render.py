@@ -269,8 +269,11 @@ def _invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
     state = XMLParseState()
     out: list[str] = []
     found: list[tuple[str, str]] = []
-    for event in [*state.feed(text), *state.finish()]:
-        if isinstance(event, InvalidBlock) and event.raw.rstrip().endswith("</tool>"):
+    events = [*state.feed(text), *state.finish()]
+    for n, event in enumerate(events):
+        # a block never closed counts at the text's end only: the model stopped in it (a reply cut at its
+        # length limit); the engine holds a block being written until it is whole
+        if isinstance(event, InvalidBlock) and (event.raw.rstrip().endswith("</tool>") or n == len(events) - 1):
             out.append(_BLOCK_MARK.format(len(found)))
             found.append((event.raw.strip(), event.reason))
         else:
