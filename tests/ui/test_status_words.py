@@ -27,7 +27,7 @@ class _Answers(BaseHTTPRequestHandler):
 
 @pytest.mark.parametrize(("path", "words", "why"), [
     ("locked", "API key refused", "refused the request (401)"),
-    ("missing", "server error", "found nothing at that address (404)"),
+    ("missing", "wrong address", "found nothing at that address (404)"),  # it said "server error"
     ("web", "not a model server", "did not answer /models as an OpenAI-compatible server does"),
 ])
 def test_a_server_that_answered_with_an_error_is_not_called_unreachable(make_window, qloop, path, words, why):

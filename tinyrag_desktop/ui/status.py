@@ -49,6 +49,8 @@ def _state_for(exc: Exception) -> tuple[str, str]:
     answered with an error (a wrong API key, a web page, a 404) is reachable but not usable (amber), as a
     missing model is: it was called unreachable, and the welcome page asked the user to start a server that
     was running. The tooltip has the whole reason."""
+    if isinstance(exc, ServerFailed) and "(404)" in str(exc):  # nothing at that path: the Server URL is wrong
+        return "warn", "wrong address"
     for kinds, words in ((AuthenticationFailed, "API key refused"), (RateLimited, "busy"),
                          (BadResponse, "not a model server"), (ServerFailed, "server error")):
         if isinstance(exc, kinds):
