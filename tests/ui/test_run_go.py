@@ -31,6 +31,16 @@ def _go_segment(answer):
     return seg
 
 
+def _go_answer(qtbot, text: str, **settings):
+    """An answer showing ``text`` with nanoGo allowed (and ``settings``), and its segment holding a Go block."""
+    chosen = defaults().replace(allow_nanogo=True, **settings)
+    answer = AnswerWidget(settings=lambda: chosen)
+    qtbot.add_widget(answer)
+    answer.append_text(text)
+    answer.flush()
+    return answer, _go_segment(answer)
+
+
 def _link_point(seg, href: str) -> QPoint:
     """Where the link ``href`` is drawn in the segment's viewport (to click it like a person would)."""
     doc = seg.document()
@@ -172,12 +182,7 @@ def test_closing_the_window_kills_a_running_program(make_window, server, qloop):
 
 
 def test_stop_link_ends_a_run_and_says_so(qloop, qtbot):
-    settings = defaults().replace(allow_nanogo=True, tool_timeout=60.0)
-    answer = AnswerWidget(settings=lambda: settings)
-    qtbot.add_widget(answer)
-    answer.append_text(FOREVER)
-    answer.flush()
-    seg = _go_segment(answer)
+    answer, seg = _go_answer(qtbot, FOREVER, tool_timeout=60.0)
 
     async def scenario():
         task = seg.run_go(0)
@@ -191,12 +196,7 @@ def test_stop_link_ends_a_run_and_says_so(qloop, qtbot):
 
 def test_what_a_program_prints_shows_as_it_runs_and_stays_after_stop(qloop, qtbot):
     # the box was emptied: a long program's output until the Stop was lost
-    settings = defaults().replace(allow_nanogo=True, tool_timeout=60.0)
-    answer = AnswerWidget(settings=lambda: settings)
-    qtbot.add_widget(answer)
-    answer.append_text('A loop:\n\n```go\nfmt.Println("started the loop")\nfor {\n}\n```\n')
-    answer.flush()
-    seg = _go_segment(answer)
+    answer, seg = _go_answer(qtbot, 'A loop:\n\n```go\nfmt.Println("started the loop")\nfor {\n}\n```\n', tool_timeout=60.0)
 
     async def scenario():
         task = seg.run_go(0)
@@ -212,12 +212,7 @@ def test_what_a_program_prints_shows_as_it_runs_and_stays_after_stop(qloop, qtbo
 
 
 def test_a_run_survives_re_renders_of_the_streaming_segment(qloop, qtbot):
-    settings = defaults().replace(allow_nanogo=True)
-    answer = AnswerWidget(settings=lambda: settings)
-    qtbot.add_widget(answer)
-    answer.append_text('Try:\n\n```go\nfmt.Println("hi")\n```\n\n')
-    answer.flush()
-    seg = _go_segment(answer)
+    answer, seg = _go_answer(qtbot, 'Try:\n\n```go\nfmt.Println("hi")\n```\n\n')
 
     async def scenario():
         task = seg.run_go(0)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -146,9 +146,13 @@ def _number(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
+def has_model(models: Collection[str], name: str) -> bool:
+    """Whether the server's ``models`` include ``name`` as Ollama takes it: "llama3.2" is "llama3.2:latest"."""
+    return name in models or (":" not in name and f"{name}:latest" in models)
+
+
 def _same_model(listed: Mapping[str, Any], model: str) -> bool:
-    names = {str(listed.get("name", "")), str(listed.get("model", "")), str(listed.get("id", ""))}
-    return model in names or (":" not in model and f"{model}:latest" in names)
+    return has_model({str(listed.get("name", "")), str(listed.get("model", "")), str(listed.get("id", ""))}, model)
 
 
 async def _get_json(http: httpx.AsyncClient, url: str, headers: Mapping[str, str], timeout: httpx.Timeout,

@@ -28,7 +28,7 @@ from .errors import (
     ServerUnreachable,
     StreamInterrupted,
 )
-from .context import is_refusal, refused_window
+from .context import has_model, is_refusal, refused_window
 from .sse import MAX_HELD, SSEDecoder, TooLong
 
 GET_A_MODEL = ("Get one first: with Ollama, `ollama pull llama3.2` in a terminal; with LM Studio, download and "
@@ -67,11 +67,6 @@ async def _read_to_end(chunks: AsyncIterator[str]) -> None:
                 pass
     except TimeoutError:
         pass
-
-
-def has_model(models: list[str], name: str) -> bool:
-    """Whether the server's ``models`` include ``name`` as Ollama takes it: "llama3.2" is "llama3.2:latest"."""
-    return name in models or (":" not in name and f"{name}:latest" in models)
 
 
 @dataclass(frozen=True, slots=True)
