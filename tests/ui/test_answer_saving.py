@@ -1,5 +1,5 @@
 """Nothing typed or answered is lost to a crash, a full disk or a locked history: the answer is kept as it
-streams, Regenerate replaces the old answer only once the new one has something, and a question that
+streams, Regenerate replaces the old answer only once the new one has as much text, and a question that
 could not be stored stays in the message box."""
 
 from __future__ import annotations
@@ -123,6 +123,32 @@ def test_regenerate_keeps_the_old_answer_until_the_new_one_has_come(make_window,
     assert qloop.run(scenario(), timeout=40) == "done"
     assert [r[:3] for r in _stored(data, chat_id)] == [("user", "done", "A question"),
                                                         ("assistant", "done", STORY.strip())]
+
+
+def test_a_regenerated_answer_replaces_a_longer_old_one_only_once_it_is_as_long(make_window, server, qloop,
+                                                                                 tmp_path):
+    """A kill two seconds into a Regenerate left the new answer's first words where a whole answer was."""
+    data = tmp_path / "data"
+    old = STORY[:200]
+    server.queue(Stream(tokens(old)))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "A question")) == "done"
+    server.queue(Stream(tokens(STORY, 6), delay=0.01))
+
+    async def scenario():
+        finished = wait_signal(win.answerFinished, timeout=30)
+        assert win.regenerate()
+        await wait_until(lambda: 20 < len(win.view.answers()[-1].content()) < 150)
+        win._saver.save_progress()
+        assert [r[2] for r in _stored(data, win.chat_id)] == ["A question", old]
+        await wait_until(lambda: len(win.view.answers()[-1].content()) >= len(old))
+        win._saver.save_progress()
+        rows = _stored(data, win.chat_id)
+        assert len(rows) == 2 and rows[1][1] == "stopped" and len(rows[1][2]) >= len(old) != len(STORY)
+        return await finished
+
+    assert qloop.run(scenario(), timeout=40) == "done"
+    assert [r[2] for r in _stored(data, win.chat_id)] == ["A question", STORY]
 
 
 def test_an_answer_a_crash_cut_short_shows_what_came_and_retry(make_window, server, qloop, tmp_path):

@@ -5,13 +5,15 @@ all of it, and after Regenerate the answer it was replacing too (that was delete
 is stored as soon as it starts, and what has arrived is written over it (first within FIRST_SAVE_MS of its
 first words, then every SAVE_EVERY_MS), as a stopped
 answer that says the app closed before it was finished (shown so, with Retry, when the chat is opened
-again); its end writes it as it ended. Regenerate's old answer stays until the new one has something to
-keep, and goes in the same transaction as that first save: a crash leaves one of them, never neither.
+again); its end writes it as it ended. Regenerate's old answer stays until the new one has as much text as
+it (or ends), and goes in the same transaction as the save that replaces it: a crash leaves one of them,
+never neither, and never the first words of a new answer in place of a whole old one.
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 import time
 from typing import TYPE_CHECKING, Callable
 
@@ -63,6 +65,7 @@ class AnswerSaver(QObject):
         self._message_id: int | None = None
         self._replacing: int | None = None
         self._saved: object = None  # what the last save held, so an unchanged answer is not written again
+        self._old_length = 0  # the text of the answer Regenerate replaces, which a shorter new one leaves stored
         self._pending: dict | None = None  # an answer as it ended, whose storing failed
         self._failed = False
         self.kept_earlier = False  # the last finish kept Regenerate's old answer: the new one brought nothing
@@ -77,6 +80,7 @@ class AnswerSaver(QObject):
         self._started = time.monotonic()
         if not self._enabled():
             return
+        self._old_length = self._stored_length(chat_id, replacing) if replacing is not None else 0
         if replacing is None:  # a question with no answer yet: after a crash it says so, with Retry
             self._write(answer, "stopped", INTERRUPTED, {"outcome": "stopped"})
         self._timer.start(FIRST_SAVE_MS)
@@ -99,6 +103,8 @@ class AnswerSaver(QObject):
         content, tools, reasoning = answer.content(), answer.stored_tools(), answer.reasoning()
         if not (content.strip() or tools or reasoning):
             return  # nothing to keep yet (a regenerated answer's old one stays meanwhile)
+        if self._replacing is not None and len(content) < self._old_length:
+            return  # a kill now would leave these first words where a whole answer was: the old one stays
         state = (content, len(reasoning), tuple((t.call_id, t.status) for t in tools))
         if state == self._saved:
             return
@@ -148,6 +154,13 @@ class AnswerSaver(QObject):
         self._pending = None
         self.storedLate.emit()
         return message
+
+    def _stored_length(self, chat_id: str, message_id: int) -> int:
+        try:
+            rows = self._store().messages(chat_id, first=message_id, before=message_id + 1)
+        except (ChatStoreError, sqlite3.Error):
+            return 0  # read before the new answer is stored: it is then kept at once, as before
+        return len(rows[0].content) if rows else 0
 
     def _write(self, answer: "AnswerWidget", status: str, error: str, stats: dict, *, content: str | None = None,
                tools: list | None = None, reasoning: str | None = None, wait: float | None = None) -> bool:
