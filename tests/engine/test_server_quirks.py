@@ -142,6 +142,24 @@ async def test_calls_ended_by_done_alone_and_a_legacy_function_call_are_run(llm,
     assert result.status == "ok" and result.result.split()[-1] == "16"
 
 
+async def test_native_call_arguments_that_are_not_text_reach_the_tool(llm, make_engine) -> None:
+    # {"expression": 42} or {"a": 6, "b": 7} became an empty, invalid block that no tool saw
+    one = {"index": 0, "id": "c", "function": {"name": "calculate", "arguments": {"expression": 42}}}
+    llm.queue(Raw([chunk({"tool_calls": [one]}), chunk(finish="tool_calls"), "data: [DONE]\n\n"]),
+              Stream(["42."]))
+    events = await run(make_engine())
+    (result,) = of(events, ToolFinished)
+    assert result.status == "ok" and result.result.split()[-1] == "42"
+    assert '<tool name="calculate"><query>42</query></tool>' in events[-1].transcript
+    two = {"index": 0, "id": "c", "function": {"name": "calculate", "arguments": '{"a": 6, "b": 7}'}}
+    llm.queue(Raw([chunk({"tool_calls": [two]}), chunk(finish="tool_calls"), "data: [DONE]\n\n"]),
+              Stream(["Sorry."]))
+    events = await run(make_engine())
+    (result,) = of(events, ToolFinished)
+    assert result.tool == "calculate" and result.status == "error"  # the calculator's own words, not "invalid"
+    assert '<query>{"a": 6, "b": 7}</query>' in events[-1].transcript
+
+
 async def test_a_model_still_loading_is_said_so(llm, make_engine) -> None:
     llm.queue(Status(503, {"error": {"message": "Loading model", "code": 503}}))
     (err,) = of(await run(make_engine()), EngineError)

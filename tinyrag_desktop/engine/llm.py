@@ -530,13 +530,19 @@ def _block(name: str, arguments: str) -> str:
         args = arguments
     if isinstance(args, dict):
         element = next((k for k in ("query", "url", "source") if isinstance(args.get(k), str)), "")
-        value = args[element] if element else next((v for v in args.values() if isinstance(v, str)), "")
+        value = args[element] if element else next((v for v in args.values() if isinstance(v, str)), None)
+        if value is None:  # {"expression": 42}, {"a": 6, "b": 7}: the tool is given them, and says if it cannot
+            value = _plain(next(iter(args.values()))) if len(args) == 1 else json.dumps(args, ensure_ascii=False)
         element = element or ("url" if "url" in name.lower() or "fetch" in name.lower() else
                               "source" if "go" in name.lower() else "query")
     else:
         element, value = "query", str(args)
     escaped = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return f'<tool name="{name.replace(chr(34), "")}"><{element}>{escaped}</{element}></tool>'
+
+
+def _plain(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def context_refusal(message: str, body: str = "") -> ContextTooLong:
