@@ -35,7 +35,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import qasync  # noqa: E402
 from PySide6.QtCore import QSettings, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
@@ -43,6 +42,7 @@ from history_data import fill  # noqa: E402
 from tinyrag_desktop.settings import defaults  # noqa: E402
 from tinyrag_desktop.ui.collector import gui_thread_gc  # noqa: E402
 from tinyrag_desktop.ui.main_window import MainWindow  # noqa: E402
+from tinyrag_desktop.ui.qtloop import TidyEventLoop  # noqa: E402
 
 
 def _rss_mb() -> float:
@@ -83,7 +83,7 @@ class Stalls:
         self._timer.stop()
 
 
-def typed(win: MainWindow, loop: qasync.QEventLoop, text: str) -> tuple[float, float, int]:
+def typed(win: MainWindow, loop: TidyEventLoop, text: str) -> tuple[float, float, int]:
     """Put ``text`` in the chats' search box and run the loop until the list shows its chats: how long that
     took, the GUI thread's longest stall meanwhile (seconds, see Stalls), how many chats."""
     shown: asyncio.Future[tuple[float, int]] = loop.create_future()
@@ -120,7 +120,7 @@ def main() -> int:
     print(f"history: {args.chats:,} chats and one of {args.pairs:,} questions, written in "
           f"{time.perf_counter() - started:.1f} s")
     app = QApplication.instance() or QApplication([sys.argv[0]])
-    loop = qasync.QEventLoop(app)
+    loop = TidyEventLoop(app)
     asyncio.set_event_loop(loop)
     layout = QSettings(str(data / "window.ini"), QSettings.Format.IniFormat)
     layout.setValue("chat", ids["big"])  # the long chat was open when the window last closed

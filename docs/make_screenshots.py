@@ -11,11 +11,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-import qasync
 from PySide6.QtWidgets import QApplication
 from tests.sse_server import ScriptedLLMServer, Stream
 from tinyrag_desktop.settings import defaults
 from tinyrag_desktop.ui.main_window import MainWindow
+from tinyrag_desktop.ui.qtloop import TidyEventLoop
 
 NOTE = """# tinyRAG streaming architecture
 
@@ -110,7 +110,7 @@ async def main(outdir):
 
 if __name__ == "__main__":
     app = QApplication([])
-    loop = qasync.QEventLoop(app)
+    loop = TidyEventLoop(app)
     asyncio.set_event_loop(loop)
     with loop:
         loop.run_until_complete(main(sys.argv[1] if len(sys.argv) > 1 else "docs"))

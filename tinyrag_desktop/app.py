@@ -178,11 +178,10 @@ def main(argv: list[str] | None = None) -> int:
         print(no_display_words(), file=sys.stderr)
         return 2
 
-    import qasync
     from PySide6.QtWidgets import QApplication
 
     from .ui.collector import gui_thread_gc
-    from .ui.qtloop import asyncgen_hooks, on_signals, signals_noted
+    from .ui.qtloop import TidyEventLoop, asyncgen_hooks, on_signals, signals_noted
     from .kb.unfinished import cut_short
     from .ui.main_window import MainWindow
     from .ui.platform_start import platform_guard
@@ -203,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
             guard = WindowGuard(ctx.data_dir)
             if not guard.claim():
                 return _already_open(guard, ctx.data_dir)
-        loop = qasync.QEventLoop(app)
+        loop = TidyEventLoop(app)
         asyncio.set_event_loop(loop)
         first_run = False
         if not args.ask and args.base_url is None:

@@ -19,11 +19,9 @@ from tinyrag_desktop.ui.welcome_panel import WelcomePanel  # noqa: E402
 
 @pytest.fixture
 def qloop(qapp):
-    import qasync
+    from tinyrag_desktop.ui.qtloop import TidyEventLoop, asyncgen_hooks
 
-    from tinyrag_desktop.ui.qtloop import asyncgen_hooks
-
-    loop = qasync.QEventLoop(qapp)
+    loop = TidyEventLoop(qapp)
     asyncio.set_event_loop(loop)
     with asyncgen_hooks(loop):
         yield loop

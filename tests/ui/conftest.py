@@ -13,12 +13,10 @@ import pytest  # noqa: E402
 @pytest.fixture
 def qloop(qapp):
     """A qasync loop on the test's QApplication; ``qloop.run(coro)`` runs the Qt loop until coro is done."""
-    import qasync
-
     from tinyrag_desktop.ui.collector import gui_thread_gc
-    from tinyrag_desktop.ui.qtloop import asyncgen_hooks
+    from tinyrag_desktop.ui.qtloop import TidyEventLoop, asyncgen_hooks
 
-    loop = qasync.QEventLoop(qapp)
+    loop = TidyEventLoop(qapp)
     asyncio.set_event_loop(loop)
 
     def run(coro, timeout: float = 20.0):

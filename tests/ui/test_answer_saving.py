@@ -247,13 +247,13 @@ def test_an_ask_run_closing_beside_a_window_leaves_the_chat_it_offers_undo_for(m
 
 _WINDOW = r"""
 import asyncio, sys
-import qasync
 from PySide6.QtWidgets import QApplication
 from tinyrag_desktop.settings import defaults
 from tinyrag_desktop.ui.main_window import MainWindow
+from tinyrag_desktop.ui.qtloop import TidyEventLoop
 
 app = QApplication([])
-loop = qasync.QEventLoop(app)
+loop = TidyEventLoop(app)
 asyncio.set_event_loop(loop)
 settings = defaults().replace(base_url=sys.argv[2], chat_model="scripted", network_tools=False)
 win = MainWindow(sys.argv[1], settings, reopen_last=True)  # as a start by hand opens it

@@ -6,6 +6,11 @@ such a generator was closed by the garbage collector outside any task: httpx's c
 printed "async generator ignored GeneratorExit" and anyio's "exit cancel scope in a different task"
 tracebacks on the console after every answer that ended in a server error.
 
+:class:`TidyEventLoop` stops a cancelled callback's Qt timer at once. qasync left it running until its time
+came: httpx sets a read timeout around every network read and cancels it when the read is done, so a
+streamed answer left one Qt timer (with its callback's task and closures) per network piece for the
+length of the timeout: 776 of them after ten short answers, each kept alive for up to two minutes.
+
 It also lets Python's signal handlers run: Qt's loop waits in C++, where Python never looks at the signals
 that arrived, so Ctrl+C in the terminal did nothing and ``kill`` ended the window without saving it.
 """
@@ -19,7 +24,66 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QSocketNotifier, QTimer
+import qasync
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer, QTimerEvent
+
+
+class _Timers(QObject):
+    """The loop's timed callbacks, one Qt timer each, as qasync's _SimpleTimer keeps them, but a callback
+    cancelled is forgotten, and its timer stopped, at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._handles: dict[int, asyncio.Handle] = {}
+        self._stopped = False
+
+    def start(self, handle: asyncio.Handle, delay: float) -> int:
+        timer_id = self.startTimer(int(max(0.0, delay) * 1000))
+        self._handles[timer_id] = handle
+        return timer_id
+
+    def forget(self, timer_id: int) -> None:
+        if self._handles.pop(timer_id, None) is not None:
+            self.killTimer(timer_id)
+
+    def timerEvent(self, event: QTimerEvent) -> None:  # noqa: N802 - Qt's name
+        timer_id = event.timerId()
+        self.killTimer(timer_id)
+        handle = self._handles.pop(timer_id, None)
+        if handle is not None and not self._stopped and not handle.cancelled():
+            handle._run()
+
+    def stop(self) -> None:
+        """The loop is closing: no callback runs any more (as qasync's timer does)."""
+        self._stopped = True
+
+    def set_debug(self, enabled: bool) -> None:
+        pass  # qasync's timer logs each callback in debug mode; asyncio's own debug checks still run
+
+
+class _Handle(asyncio.Handle):
+    __slots__ = ("_timers", "_timer_id")
+
+    def cancel(self) -> None:
+        if not self.cancelled():
+            super().cancel()  # also lets go of the callback and its arguments
+            self._timers.forget(self._timer_id)
+
+
+class TidyEventLoop(qasync.QEventLoop):
+    """qasync's loop, whose cancelled timed callbacks let go of their Qt timers at once (see above)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._timer = _Timers()
+
+    def call_later(self, delay, callback, *args, context=None):  # noqa: ANN001 - asyncio's signature
+        if not callable(callback) or asyncio.iscoroutinefunction(callback):
+            raise TypeError(f"a callback must be a plain callable, not {type(callback).__name__}")
+        handle = _Handle(callback, args, self, context=context)
+        handle._timers = self._timer
+        handle._timer_id = self._timer.start(handle, delay)
+        return handle
 
 
 @contextmanager
