@@ -275,3 +275,38 @@ def test_a_snippet_that_only_says_the_title_again_is_not_shown():
     assert _repeats("A very long question title that g…", "…question title that goes on and on…")
     assert not _repeats("How do I bake bread?", "…flour, water and salt. Knead the bread for ten…")
     assert not _repeats("Garden planning", "…the tomatoes need six hours of sun…")
+
+
+def test_a_rows_tooltip_says_when_it_was_used_as_of_when_it_shows(qtbot, monkeypatch):
+    # made once with the row, it said "just now" to a window left open all afternoon, and the old title
+    # after a rename
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication
+
+    from tinyrag_desktop.chats import ChatInfo
+    from tinyrag_desktop.ui import sidebar as sidebar_module
+    from tinyrag_desktop.ui.sidebar import ChatsSidebar
+
+    side = ChatsSidebar()
+    qtbot.add_widget(side)
+    side.resize(260, 400)
+    side.show()
+    now = time.time()
+    side.set_chats([ChatInfo("a", "Tea", "Friendly", now - 5, now - 5)], "a")
+    item = side.item_for("a")
+    assert item.toolTip() == "Tea\njust now · Friendly"
+    side.set_answering("a")
+    item.setText("Green tea")  # renamed in place
+
+    def hovered() -> str:
+        spot = side.list.visualItemRect(item).center()
+        QApplication.sendEvent(side.list.viewport(),
+                               QHelpEvent(QEvent.Type.ToolTip, spot, side.list.viewport().mapToGlobal(spot)))
+        return item.toolTip()
+
+    monkeypatch.setattr(sidebar_module.time, "time", lambda: now + 7 * 60)
+    assert hovered() == "Green tea\n7 min ago · Friendly\nStill answering"
+    monkeypatch.undo()
+    side.set_answering(None)
+    assert hovered() == "Green tea\njust now · Friendly"

@@ -71,6 +71,21 @@ _HEARD = {"Today": "Chats from today", "Yesterday": "Chats from yesterday",
 
 
 ANSWERING = "\nStill answering"  # the tooltip's last line while the chat's answer is being written
+_TIP = Qt.ItemDataRole.UserRole + 1  # a chat row's (title, last used, persona, search snippet), for its tooltip
+
+
+def _chat_tip(item: QListWidgetItem) -> str:
+    """A chat row's tooltip: its title, when it was last used ("5 min ago", as of now), its persona and the
+    words a search found. Made again each time it shows: one made with the row said "just now" all day."""
+    title, updated, persona, snippet = item.data(_TIP)
+    if item.flags() & Qt.ItemFlag.ItemIsEditable:
+        title = item.text()  # renamed in place
+    tip = f"{title}\n{_when(updated)}"
+    if persona:
+        tip += f" · {persona}"
+    if snippet:
+        tip += f"\n{snippet}"
+    return tip + ANSWERING if item.toolTip().endswith(ANSWERING) else tip
 
 # Rows added to the chats list at once when it is filled (more than a window shows), then per event-loop turn.
 FILL_AT_ONCE = 200
@@ -153,6 +168,12 @@ class _ChatList(QListWidget):
             super().focusInEvent(event)
         finally:
             self.focusing = False
+
+    def viewportEvent(self, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.ToolTip and (item := self.itemAt(event.pos())) is not None:
+            if item.data(_TIP) is not None:
+                item.setToolTip(_chat_tip(item))
+        return super().viewportEvent(event)
 
 
 class ChatsSidebar(QFrame):
@@ -372,12 +393,8 @@ class ChatsSidebar(QFrame):
         item.setData(Qt.ItemDataRole.UserRole, chat.id)
         if not chat.snippet:  # a search hit shows two lines; rename it from the full list
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
-        tip = f"{chat.title}\n{_when(chat.updated)}"
-        if chat.persona:
-            tip += f" · {chat.persona}"
-        if chat.snippet:
-            tip += f"\n{chat.snippet}"
-        item.setToolTip(tip)
+        item.setData(_TIP, (chat.title, chat.updated, chat.persona, chat.snippet))
+        item.setToolTip(_chat_tip(item))
         if chat.id == self._answering:
             self._mark_answering(item, True)
         return item
