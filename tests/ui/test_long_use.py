@@ -26,7 +26,7 @@ def test_answers_wired_to_the_window_and_deleted_leave_no_reference_behind(make_
     before = _weak_refs_to(win.status)
     for _ in range(30):
         answer = AnswerWidget()
-        win._wire_answer(answer)
+        win.wire_answer(answer)
         answer.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert _weak_refs_to(win.status) <= before

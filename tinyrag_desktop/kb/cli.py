@@ -22,6 +22,8 @@ import unicodedata
 from pathlib import Path
 from typing import Callable, TextIO
 
+from .models import hide_password
+
 log = logging.getLogger(__name__)
 
 _SQLITE_MAX_INT = 2**63 - 1  # source ids are SQLite INTEGERs: larger numbers cannot name a source
@@ -181,18 +183,6 @@ def _printable(text: str) -> str:
     return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs") else ch for ch in text)
 
 
-_USER_INFO = re.compile(r"^([a-z][a-z0-9+.-]*://)([^/?#]*)@", re.IGNORECASE)
-
-
-def _hide_password(location: str) -> str:
-    """``location`` with the password of a URL that holds one (https://me:secret@host/) shown as ***."""
-    match = _USER_INFO.match(location)
-    if not match or ":" not in match.group(2):
-        return location
-    user = match.group(2).split(":", 1)[0]
-    return f"{match.group(1)}{user}:***@{location[match.end():]}"
-
-
 def _context(args: argparse.Namespace, *, create: bool = True):  # -> cliargs.Context
     from ..cliargs import context_from_args
 
@@ -229,14 +219,14 @@ class _ProgressLine:
             # One row, or "\r" rewinds only the last of those it wrapped onto: one column short of the
             # terminal's width (a full row wraps on some terminals), the path shortened in its middle so
             # the file's name shows.
-            line = count + _shortened(_printable(_hide_password(progress.current)), self._columns() - 1 - _width(count))
+            line = count + _shortened(_printable(hide_password(progress.current)), self._columns() - 1 - _width(count))
             self.stream.write("\r\033[K" + line)
         else:
             now = self.clock()
             if not self.every_source and self.printed_at is not None and now - self.printed_at < self.every:
                 return
             self.printed_at = now
-            self.stream.write(count + _printable(_hide_password(progress.current)) + "\n")
+            self.stream.write(count + _printable(hide_password(progress.current)) + "\n")
         self.stream.flush()
 
     def _columns(self) -> int:
@@ -333,15 +323,15 @@ def _add(args: argparse.Namespace) -> int:
             embedder.close()
     for failure in report.failed:
         # a URL's password is not repeated on screen, nor kept in the log where anyone reading it sees it
-        location = _printable(_hide_password(failure.location))
+        location = _printable(hide_password(failure.location))
         print(f"failed: {location}: {_printable(failure.reason)}", file=sys.stderr)
         log.warning("kb add: %s failed: %s", location, failure.reason)
     for skip in report.skipped:
-        print(f"skipped: {_printable(_hide_password(skip.location))}: {_printable(skip.reason)}", file=sys.stderr)
+        print(f"skipped: {_printable(hide_password(skip.location))}: {_printable(skip.reason)}", file=sys.stderr)
     for location in report.removed:
         print(f"removed: {_printable(location)}: deleted from its folder", file=sys.stderr)
     for note in report.notes:
-        print(f"note: {_printable(_hide_password(note.location))}: {_printable(note.reason)}", file=sys.stderr)
+        print(f"note: {_printable(hide_password(note.location))}: {_printable(note.reason)}", file=sys.stderr)
     if report.offline:  # the command line asked for what its own settings forbid: say how to allow it
         print(_how_to_go_online(args, ctx.data_dir), file=sys.stderr)
     print(report.summary())

@@ -194,10 +194,10 @@ def show_earlier_answer(win: "MainWindow", answer: "AnswerWidget", chat_id: str,
         return
     why = (f"Could not answer again: {answer.error.rstrip('.')}." if outcome == "error" and answer.error
            else "Stopped before the new answer began.")
-    win._ids.pop(id(answer), None)
+    win.message_ids.pop(id(answer), None)
     answer.setProperty("replaced", True)  # not attached again as an answer whose chat was being opened
     win.view.remove(answer)
     shown = win.view.add_stored(earlier[0])
-    win._wire_answer(shown)
-    win._ids[id(shown)] = message_id
+    win.wire_answer(shown)
+    win.message_ids[id(shown)] = message_id
     win.statusBar().showMessage(f"{why} The earlier answer is kept.", 10000)

@@ -37,8 +37,8 @@ def trim_live_chat(win: "MainWindow") -> int:
     kept = items[cut + 1] if cut + 1 < len(items) else None
     if cut <= 0 or isinstance(items[cut], AnswerWidget) or not answers_above or not isinstance(kept, AnswerWidget):
         return 0
-    last_gone, first_kept = win._ids.get(id(answers_above[-1])), win._ids.get(id(kept))
-    if last_gone is None or first_kept is None or any(win._ids.get(id(a)) is None for a in answers_above):
+    last_gone, first_kept = win.message_ids.get(id(answers_above[-1])), win.message_ids.get(id(kept))
+    if last_gone is None or first_kept is None or any(win.message_ids.get(id(a)) is None for a in answers_above):
         return 0
     try:
         between = win.store.messages(win.chat_id, first=last_gone + 1, before=first_kept)
@@ -47,7 +47,7 @@ def trim_live_chat(win: "MainWindow") -> int:
     if not between or between[0].role != "user":
         return 0
     for answer in answers_above:
-        win._ids.pop(id(answer), None)
+        win.message_ids.pop(id(answer), None)
     win.view.drop_first(cut)
     win._earlier = between[0].id
     return cut

@@ -16,7 +16,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QStyle, QToolButton, QVBoxLayout, QWidget
 
 from ..kb import ImportReport
-from ..kb.cli import _hide_password
+from ..kb.models import hide_password
 from ..tool_words import window_words
 from .sources import source_label
 
@@ -216,7 +216,7 @@ def showable(location: str) -> str:
     kb add shows it: it was shown whole in the summary's tooltip), and the bytes of a file name that is not
     UTF-8 (Python's lone surrogates) as �: Qt dropped them, and "bad\\xffname.md" was listed as
     "badname.md", a name no file has."""
-    return _hide_password(_UNDECODED.sub("\ufffd", location))
+    return hide_password(_UNDECODED.sub("\ufffd", location))
 
 
 def elided(text: str, limit: int = 60) -> str:

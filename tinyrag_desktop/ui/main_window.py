@@ -102,7 +102,7 @@ class MainWindow(QMainWindow):
         self._done: Done | None = None
         self._raw: dict[str, str] = {}
         self._after_stream: list[Callable[[], None]] = []
-        self._ids: dict[int, int] = {}  # id(answer widget) -> stored message id
+        self.message_ids: dict[int, int] = {}  # id(answer widget) -> stored message id
         self._live_rows: set[int] = set()  # stored rows of the answer streaming when its chat was opened
         self._deleted: set[str] = set()  # chats deleted in this window: purged when it closes
         self._loading: Iterator[StoredMessage] | None = None
@@ -501,7 +501,7 @@ class MainWindow(QMainWindow):
             self.sidebar.mark_current(chat_id)  # opened from elsewhere too (Undo): the list says which
             self.welcome.hide()
             self.view.clear(keep=self._answer)
-            self._ids.clear()
+            self.message_ids.clear()
             self.title_label.setText(chat.title)
             # A persona removed in Settings since: the chat answers as the first one, and says so, rather
             # than as whichever persona the chat open before it had.
@@ -537,8 +537,8 @@ class MainWindow(QMainWindow):
             if self._insert_at is not None:
                 self._insert_at += 1
             if isinstance(widget, AnswerWidget):
-                self._wire_answer(widget)
-                self._ids[id(widget)] = message.id
+                self.wire_answer(widget)
+                self.message_ids[id(widget)] = message.id
             if time.perf_counter() > deadline:
                 # a timer, not singleShot(0)'s queued call, which Qt would run before the timers and
                 # input waiting: the next slice waits its turn behind them
@@ -706,7 +706,7 @@ class MainWindow(QMainWindow):
             self.problem("Chat history", str(exc))
             return False
         for widget in self.view.remove_from(questions[-1]):
-            self._ids.pop(id(widget), None)
+            self.message_ids.pop(id(widget), None)
         return True
 
     def send(self, text: str | None = None) -> bool:
@@ -747,7 +747,7 @@ class MainWindow(QMainWindow):
         assert self.chat_id is not None
         messages = self.store.history(self.chat_id, leave_out=replacing)
         answer = self.view.add_answer()
-        self._wire_answer(answer)
+        self.wire_answer(answer)
         answer.begin()
         self._answer, self._stream_chat, self._done = answer, self.chat_id, None
         self._raw = {}
@@ -766,7 +766,8 @@ class MainWindow(QMainWindow):
             return
         self.bridge.start(events)
 
-    def _wire_answer(self, answer: AnswerWidget) -> None:
+    def wire_answer(self, answer: AnswerWidget) -> None:
+        """Connect an answer shown in the chat view to the window (Retry, Regenerate, Copy, links)."""
         answer.retryRequested.connect(lambda a=answer: self.regenerate(a))
         answer.regenerateRequested.connect(lambda a=answer: self.regenerate(a))
         answer.copied.connect(lambda _t: self.statusBar().showMessage("Copied to the clipboard", 3000))
@@ -827,7 +828,7 @@ class MainWindow(QMainWindow):
     def _answered_elsewhere(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:
         """The answer of a chat left while it streamed has ended: stored (or not) already, it is deleted, and
         the status bar says so; its chat shows it from the history when opened again."""
-        self._ids.pop(id(answer), None)
+        self.message_ids.pop(id(answer), None)
         answer.deleteLater()
         chat = self.store.get_chat(chat_id)
         title = f"“{chat.title}”" if chat and chat.title else "the other chat"
@@ -849,9 +850,9 @@ class MainWindow(QMainWindow):
         except ChatStoreError as exc:  # said until dismissed, not in a box that stops the window
             self.statusBar().showMessage(str(exc), 10000)
             self.show_notices([not_saved_words(exc)])
-            self._ids[id(answer)] = self._saver.kept_id  # what Regenerate replaces: the row kept while it streamed
+            self.message_ids[id(answer)] = self._saver.kept_id  # what Regenerate replaces: the row kept meanwhile
             return False
-        self._ids[id(answer)] = message.id
+        self.message_ids[id(answer)] = message.id
         if self._saver.kept_earlier:
             show_earlier_answer(self, answer, chat_id, message.id, outcome)
         self.notice_bar.withdraw(NOT_SAVED, starting=True)  # saved now: the notice no longer holds
@@ -877,7 +878,7 @@ class MainWindow(QMainWindow):
         answer = answer or answers[-1]
         if answer is not answers[-1]:
             return False
-        message_id = self._ids.pop(id(answer), None)  # stays stored until the new answer replaces it
+        message_id = self.message_ids.pop(id(answer), None)  # stays stored until the new answer replaces it
         self.view.remove(answer)
         self._start_answer(replacing=message_id)
         return True
