@@ -95,12 +95,18 @@ def test_the_first_words_are_kept_soon_then_every_two_seconds(make_window, serve
     assert qloop.run(scenario(), timeout=40) == "done"
 
 
-def test_regenerate_keeps_the_old_answer_until_the_new_one_has_come(make_window, server, qloop, tmp_path):
-    data = tmp_path / "data"
-    server.queue(Stream(tokens("The first answer.")))
+def _answered(make_window, server, qloop, data: Path, first: str):
+    """A window whose chat holds "A question" answered ``first``; the next answer, STORY, comes slowly."""
+    server.queue(Stream(tokens(first)))
     win = make_window(server.base_url, data_dir=data)
     assert qloop.run(ask_and_wait(win, "A question")) == "done"
     server.queue(Stream(tokens(STORY, 6), delay=0.01))
+    return win
+
+
+def test_regenerate_keeps_the_old_answer_until_the_new_one_has_come(make_window, server, qloop, tmp_path):
+    data = tmp_path / "data"
+    win = _answered(make_window, server, qloop, data, "The first answer.")
 
     async def scenario():
         finished = wait_signal(win.answerFinished, timeout=30)
@@ -128,12 +134,8 @@ def test_regenerate_keeps_the_old_answer_until_the_new_one_has_come(make_window,
 def test_a_regenerated_answer_replaces_a_longer_old_one_only_once_it_is_as_long(make_window, server, qloop,
                                                                                  tmp_path):
     """A kill two seconds into a Regenerate left the new answer's first words where a whole answer was."""
-    data = tmp_path / "data"
-    old = STORY[:200]
-    server.queue(Stream(tokens(old)))
-    win = make_window(server.base_url, data_dir=data)
-    assert qloop.run(ask_and_wait(win, "A question")) == "done"
-    server.queue(Stream(tokens(STORY, 6), delay=0.01))
+    data, old = tmp_path / "data", STORY[:200]
+    win = _answered(make_window, server, qloop, data, old)
 
     async def scenario():
         finished = wait_signal(win.answerFinished, timeout=30)
