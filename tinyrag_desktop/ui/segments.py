@@ -81,10 +81,14 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 def settled(text: str) -> str:
     """``text`` without the table rows at its end that are not settled yet, while it streams: a row half
     written showed as "| Column 0 | Co" in plain text until its line ended, and a header row as a paragraph
-    until the rule under it came. Rows held back show as soon as they are whole (and the rule has come)."""
+    until the rule under it came. Rows held back show as soon as they are whole (and the rule has come).
+
+    The line being written under a row is held back too: the next row of a table in a list item starts with
+    its indent ("   "), and the line after a table may be one more row ("2" before "2. next" ends it)."""
     lines = text.split("\n")
-    writing = lines[-1].lstrip().startswith("|")  # the row being written
-    rows_end = len(lines) - 1 if writing or not lines[-1] else len(lines)
+    after_row = len(lines) > 1 and lines[-2].lstrip().startswith("|")
+    writing = lines[-1].lstrip().startswith("|") or after_row and lines[-1] != ""  # the line being written
+    rows_end = len(lines) - 1 if writing or not lines[-1].strip() else len(lines)
     start = rows_end
     while start > 0 and lines[start - 1].lstrip().startswith("|"):
         start -= 1
