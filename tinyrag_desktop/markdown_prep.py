@@ -19,12 +19,15 @@ _TABLE_DELIMITER_RE = re.compile(r"^ {0,3}\|? *:?-+:? *(\| *:?-+:? *)*\|? *$")
 
 
 def blocks_apart(text: str) -> str:
-    """Put a blank line between a line of text and a list or table written right under it.
+    """Put a blank line between a line of text and a list or table written right under it, and between a
+    table and a list item written right under its last row.
 
     Python-Markdown starts a list or a table only after a blank line; CommonMark and GitHub do not need one,
     and models rarely write it. "To install it:\n1. Download\n2. Run" ran together into one paragraph,
-    "To install it: 1. Download 2. Run", and a table into a line of pipes. Lines in a list already (a
-    lazy continuation line), in a table or in fenced code are left as they are.
+    "To install it: 1. Download 2. Run", and a table into a line of pipes. A table under a list item's
+    text ("1. Compare:\n   | a | b |") is set apart too, so it renders in the item; and a table ends at
+    the next item, as on GitHub (it was read as one more row: "2. next" in a cell). Other lines in a list
+    (a lazy continuation line), in a table or in fenced code are left as they are.
     """
     lines = text.split("\n")
     out: list[str] = []
@@ -45,17 +48,26 @@ def blocks_apart(text: str) -> str:
             fence, after_text = m.group(1), False
             out.append(line)
             continue
-        table = not in_table and "|" in line and i + 1 < len(lines) and "|" in lines[i + 1] \
-            and bool(_TABLE_DELIMITER_RE.match(lines[i + 1]))
-        if after_text and not in_list and (table or _INTERRUPTS_RE.match(line)):
+        table = not in_table and _table_starts(lines, i, in_list)
+        item = _LIST_ITEM_RE.match(line)
+        if after_text and (table or not in_list and _INTERRUPTS_RE.match(line)) or in_table and item:
             out.append("")
+            in_table = False
         if table:
             in_table = True
-        elif _LIST_ITEM_RE.match(line):
+        elif item:
             in_list = True
         after_text = not in_table
         out.append(line)
     return "\n".join(out)
+
+
+def _table_starts(lines: list[str], i: int, in_list: bool) -> bool:
+    """Whether line ``i`` is a table's header row: a delimiter row ("|---|---|") comes under it. In a list
+    the table may be indented under its item's text, by as much as the item's text is."""
+    if "|" not in lines[i] or i + 1 >= len(lines) or "|" not in lines[i + 1]:
+        return False
+    return bool(_TABLE_DELIMITER_RE.match(lines[i + 1].lstrip(" ") if in_list else lines[i + 1]))
 
 
 def nest_lists(text: str) -> str:

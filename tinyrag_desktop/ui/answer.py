@@ -23,7 +23,7 @@ from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from ..tools.rag import cited_numbers
 from ..tool_words import window_words
 from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
-from .segments import MarkdownSegment, SettingsSource, ThinkingSection
+from .segments import MarkdownSegment, Seam, SettingsSource, ThinkingSection
 from .sources import SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, cited_as, split_sources
 from .status import model_label
 from .theme import colors, paint_focus_ring
@@ -158,6 +158,7 @@ class AnswerWidget(QFrame):
         self._active: MarkdownSegment | None = None
         self._active_text = ""
         self._segments: list[MarkdownSegment] = []
+        self._seams: dict[MarkdownSegment, Seam] = {}  # by the segment below each cut (see Seam)
         self._cards: dict[str, ToolCard] = {}
         self._positions: dict[str, int] = {}
         self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts
@@ -626,6 +627,8 @@ class AnswerWidget(QFrame):
             run.seg, run.text = self._new_segment(cut.reopen, after=previous), run.text[cut.at:]
             if cut.reopen:  # a long code block goes on in the new segment: Run there runs all of it
                 run.seg.continues = previous
+            else:  # as far from the text above as in one document (a long list's items stay evenly apart)
+                self._seams[run.seg] = Seam(self._body, run.seg)
             cuts += 1
             cut = freeze_point(run.text, opener=run.seg._render_prefix)
         if cut is not None:
@@ -660,6 +663,8 @@ class AnswerWidget(QFrame):
     def _show_segment(self, seg: MarkdownSegment, text: str, growing: bool = False) -> None:
         seg.set_markdown(text, growing)
         seg.setVisible(bool(text.strip()))
+        if seg in self._seams:
+            self._seams[seg].fit()
 
     def _new_segment(self, prefix: str, after: MarkdownSegment | None = None) -> MarkdownSegment:
         seg = MarkdownSegment(self, self._palette, self._settings)

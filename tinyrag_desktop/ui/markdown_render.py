@@ -282,7 +282,10 @@ def _invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
 
 
 def _show_invalid_blocks(body: str, found: list[tuple[str, str]], palette: Palette) -> str:
-    """Each mark of _invalid_blocks as its block, in code, with why it was not run."""
+    """Each mark of _invalid_blocks as its block, in code, with why it was not run.
+
+    In a heading they are set at the body's size and weight, as elsewhere: in the heading's, the block
+    filled three lines of large bold code ("# Heading with <tool …></tool> inside")."""
     if not found:
         return body
 
@@ -291,7 +294,14 @@ def _show_invalid_blocks(body: str, found: list[tuple[str, str]], palette: Palet
         return (f"<code>{html.escape(raw, quote=False)}</code> <span style=\"color:{palette.muted}; font-size:small\">"
                 f"(a tool call not run: {html.escape(reason, quote=False)})</span>")
 
+    def in_heading(match: re.Match[str]) -> str:
+        return f'<span style="font-size:medium; font-weight:normal">{shown(match)}</span>'
+
+    body = _HEADING_RE.sub(lambda heading: _BLOCK_MARK_RE.sub(in_heading, heading.group(0)), body)
     return _BLOCK_MARK_RE.sub(shown, body)
+
+
+_HEADING_RE = re.compile(r"<h([1-6])[ >].*?</h\1>", re.S)
 
 
 def _quotes(body: str, palette: Palette) -> str:

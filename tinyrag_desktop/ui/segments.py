@@ -11,8 +11,8 @@ from typing import Any, Callable, Mapping
 import shiboken6
 from PySide6.QtCore import QEvent, QMimeData, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QFontMetrics, QGuiApplication, QPalette, QTextCursor, QTextOption
-from PySide6.QtWidgets import (QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QToolButton, QToolTip,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QSizePolicy, QSpacerItem, QTextBrowser,
+                               QToolButton, QToolTip, QVBoxLayout, QWidget)
 
 from .gorun import GoRuns, run_limits
 from .markdown_render import BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, RunView, code_left_open, render
@@ -33,6 +33,7 @@ PICTURE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", 
 CANNOT_OPEN = "(this location cannot be opened)"
 COPIED_MS = 2000  # how long a code block's link says "Copied ✓" after a click
 TIP_WIDTH = 560  # pixels: a longer address is shortened in its middle
+ROOM_BELOW = 2  # pixels under a segment's text (see MarkdownSegment._measure)
 
 
 def local_picture(url: QUrl) -> Path | None:
@@ -81,10 +82,14 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 def settled(text: str) -> str:
     """``text`` without the table rows at its end that are not settled yet, while it streams: a row half
     written showed as "| Column 0 | Co" in plain text until its line ended, and a header row as a paragraph
-    until the rule under it came. Rows held back show as soon as they are whole (and the rule has come)."""
+    until the rule under it came. Rows held back show as soon as they are whole (and the rule has come).
+
+    The line being written under a row is held back too: the next row of a table in a list item starts with
+    its indent ("   "), and the line after a table may be one more row ("2" before "2. next" ends it)."""
     lines = text.split("\n")
-    writing = lines[-1].lstrip().startswith("|")  # the row being written
-    rows_end = len(lines) - 1 if writing or not lines[-1] else len(lines)
+    after_row = len(lines) > 1 and lines[-2].lstrip().startswith("|")
+    writing = lines[-1].lstrip().startswith("|") or after_row and lines[-1] != ""  # the line being written
+    rows_end = len(lines) - 1 if writing or not lines[-1].strip() else len(lines)
     start = rows_end
     while start > 0 and lines[start - 1].lstrip().startswith("|"):
         start -= 1
@@ -154,7 +159,7 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         super()._measure()
         # As tall as its text, and as the bar under a wide block: a table or code block ending the segment
         # (where the streaming view cuts) has its bar below the text's own height, and it was not drawn.
-        height = max(self.document().size().height(), self.bars_bottom()) + 2
+        height = max(self.document().size().height(), self.bars_bottom()) + ROOM_BELOW
         if int(height + 0.999) != self.height():
             self.setFixedHeight(int(height + 0.999))
         # Code blocks carry links (Copy code, Run), a wide table scrolls: then Tab reaches this segment and
@@ -170,6 +175,15 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
     def markdown(self) -> str:
         """The Markdown source of this segment exactly as streamed."""
         return self._markdown
+
+    def gap_below(self, above: "MarkdownSegment") -> float:
+        """The space one document would leave between the end of ``above``'s text and the start of this
+        segment's, which the streaming view cut apart (see freeze_point): none between two items of a tight
+        list (no blank line between them), else the larger of the two blocks' margins, as Qt leaves."""
+        last, first = above.document().lastBlock(), self.document().firstBlock()
+        if last.textList() is not None and first.textList() is not None and not above.markdown().endswith("\n\n"):
+            return 0.0
+        return max(last.blockFormat().bottomMargin(), first.blockFormat().topMargin())
 
     def holds_back(self) -> bool:
         """Whether table rows of its text wait to be shown (see settled)."""
@@ -381,6 +395,34 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
             else:
                 data.setText(_CODE_HEADER.sub("", data.text().replace(BREAK_POINT, "")))
         return data
+
+
+class Seam:
+    """Where the streaming view cut an answer's text into two segments (see freeze_point): the space
+    between them is the space one document would leave there (MarkdownSegment.gap_below).
+
+    The answer's spacing between its parts and the room under a segment's text left 8 pixels at every cut:
+    a long list cut in segments showed a seam where a tight list has none between its items, and a loose
+    list or paragraphs 12. A spacer between the two segments makes up the difference; it is negative where
+    the gap is the smaller (a box layout adds a spacer's height as it is, and none of its spacing)."""
+
+    def __init__(self, layout: QBoxLayout, below: MarkdownSegment) -> None:
+        self._layout, self._below = layout, below
+        self._spacer = QSpacerItem(0, 0, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
+        layout.insertItem(layout.indexOf(below), self._spacer)
+
+    def fit(self) -> None:
+        """Size the spacer to the gap (call it when the segment below has been rendered)."""
+        # the segment above is looked up each time: the pieces of a long code block are joined into their
+        # first when the answer ends (AnswerWidget._join_cut_blocks), and the last piece may be the one above
+        at = self._layout.indexOf(self._spacer)
+        above = self._layout.itemAt(at - 1).widget() if at > 0 else None
+        if not isinstance(above, MarkdownSegment):
+            return
+        size = round(self._below.gap_below(above)) - self._layout.spacing() - ROOM_BELOW
+        if size != self._spacer.sizeHint().height():
+            self._spacer.changeSize(0, size, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
+            self._layout.invalidate()
 
 
 class _Toggle(QToolButton):
