@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from .markdown_prep import blocks_apart, nest_lists, register_task_boxes
+from .markdown_prep import blocks_apart, lift_fences, nest_lists, put_back_fences, register_task_boxes
 from .sqlitefiles import missing_columns, table_columns
 from .tool_words import DENIED_NOTE, for_a_person, off_note
 from .tools.shell import DENIED
@@ -904,7 +904,9 @@ def _markdown_html(text: str) -> str:
         _converters.md = md
     md.reset()
     # as the window shows it: a list or table right under a line of text is not run into that line
-    return _URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', md.convert(nest_lists(blocks_apart(text))))
+    text, lifted, _ = lift_fences(text)  # code fenced in a list item, which fenced_code leaves as text
+    body = put_back_fences(md.convert(nest_lists(blocks_apart(text))), lifted)
+    return _URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', body)
 
 
 def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:

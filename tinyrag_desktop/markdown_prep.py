@@ -1,10 +1,12 @@
 """Markdown as models write it, made ready for Python-Markdown, which the window and the HTML export both
 render with: a list or table right under a line of text set apart from it, nested lists re-indented
-by the 4 spaces Python-Markdown nests by, and task list items ("- [ ] a task") shown with their box. No Qt
-here: chats.py's export uses it too."""
+by the 4 spaces Python-Markdown nests by, code fenced in a list item lifted out for the converter and put
+back as a code block, and task list items ("- [ ] a task") shown with their box. No Qt here: chats.py's
+export uses it too."""
 
 from __future__ import annotations
 
+import html
 import re
 import xml.etree.ElementTree as etree
 
@@ -16,6 +18,67 @@ _LIST_ITEM_RE = re.compile(r"^( *)([-*+]|\d{1,9}[.)])( +|$)")
 # What CommonMark lets start right under a line of text: a bullet item, or an ordered list from 1.
 _INTERRUPTS_RE = re.compile(r"^([-*+]|1[.)]) +\S")
 _TABLE_DELIMITER_RE = re.compile(r"^ {0,3}\|? *:?-+:? *(\| *:?-+:? *)*\|? *$")
+
+
+# A fence at the left margin, which Python-Markdown's fenced_code reads; and one it does not: indented, or
+# on a list item's line ("1. ```bash"), with its language.
+_LEFT_FENCE_RE = re.compile(r"^(`{3,}|~{3,})")
+_INDENTED_FENCE_RE = re.compile(r"^( +|(?: *(?:[-*+]|\d{1,9}[.)]) +))(`{3,}|~{3,})[ ]*\{?\.?([\w#.+-]*)[^`\n]*$")
+_FENCE_MARK = "TINYRAGFENCE{}X"
+_FENCE_MARK_RE = re.compile(r"(?:<p>)?TINYRAGFENCE(\d+)X(?:</p>)?")
+
+
+def lift_fences(text: str) -> tuple[str, list[tuple[str, str]], bool]:
+    """``text`` with each code block fenced in a list item (or indented) replaced by a mark in its place,
+    the blocks (language, code) and whether the last one is still open at the end (being streamed).
+
+    fenced_code reads a fence only at the left margin: the steps models write ("1. Install it:\n   ```bash
+    \n   pip install foo\n   ```") showed as one line of inline code starting with "bash", with no box and
+    no Copy code. Each mark is its own paragraph of the item; :func:`put_back_fences` makes it the code
+    block fenced_code would have made. A block never closed runs to the end, as CommonMark has it."""
+    if "``" not in text and "~~" not in text:
+        return text, [], False
+    lines = text.split("\n")
+    out: list[str] = []
+    found: list[tuple[str, str]] = []
+    fence, i, still_open = "", 0, False
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if fence:
+            fence = "" if line.rstrip(" ") == fence else fence
+        elif m := _LEFT_FENCE_RE.match(line):
+            fence = m.group(1)
+        elif m := _INDENTED_FENCE_RE.match(line):
+            lead, marker, language = m.groups()
+            width, body, still_open = len(lead), [], True
+            while i < len(lines):
+                inner = lines[i]
+                i += 1
+                bare = inner.strip()
+                if bare and set(bare) == {marker[0]} and len(bare) >= len(marker):
+                    still_open = False
+                    break
+                body.append(inner[min(width, len(inner) - len(inner.lstrip(" "))):])
+            item = lead.strip() != ""
+            out += [*([] if item else [""]), lead + _FENCE_MARK.format(len(found)), ""]
+            found.append((language, "\n".join(body)))
+            continue
+        out.append(line)
+    return "\n".join(out), found, still_open and bool(found)
+
+
+def put_back_fences(body: str, found: list[tuple[str, str]]) -> str:
+    """The converter's HTML with each mark of :func:`lift_fences` as the code block fenced_code makes."""
+    if not found:
+        return body
+
+    def block(match: re.Match[str]) -> str:
+        language, code = found[int(match.group(1))]
+        named = f' class="language-{language}"' if language else ""
+        return f"<pre><code{named}>{html.escape(code, quote=False)}\n</code></pre>"
+
+    return _FENCE_MARK_RE.sub(block, body)
 
 
 def blocks_apart(text: str) -> str:

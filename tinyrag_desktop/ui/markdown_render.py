@@ -30,7 +30,7 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from ..markdown_prep import FENCE_RE as _FENCE_RE
-from ..markdown_prep import blocks_apart, nest_lists, register_task_boxes
+from ..markdown_prep import blocks_apart, lift_fences, nest_lists, put_back_fences, register_task_boxes
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])")
@@ -206,9 +206,13 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
         partial = (partial[0], True)
     text = _tabs_marked(text)
     text, invalid = _invalid_blocks(text)
+    text, lifted, lifted_open = lift_fences(text)  # code fenced in a list item
+    if lifted_open:
+        partial = (partial[0], True)
     md = _md()
     md.reset()
-    body = md.convert(nest_lists(blocks_apart(text))).replace('<a href="', f'<a style="color:{palette.link}" href="')
+    body = put_back_fences(md.convert(nest_lists(blocks_apart(text))), lifted)
+    body = body.replace('<a href="', f'<a style="color:{palette.link}" href="')
     body = _show_invalid_blocks(body, invalid, palette)
     blocks: list[str] = []
     total = body.count("<pre><code") if run_go and partial[1] else 0
