@@ -711,10 +711,7 @@ _FEW_OTHER_WORDS = 3
 
 # Where a page names its encoding: <meta charset="…">, <meta http-equiv="Content-Type" content="…;
 # charset=…">, or an XML declaration's encoding="…" (XHTML).
-_CHARSET = re.compile(rb"<meta[^>]*charset|<\?xml[^>]*encoding", re.I)
 _CHARSET_REACH = 65536
-
-
 _CHARSET_NAME = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([\w.:-]+)|<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)""",
                            re.I)
 # What browsers read a page in when it names one of these (the WHATWG Encoding Standard): Windows-1252,
@@ -732,13 +729,8 @@ def _declared_encoding(data: bytes) -> str | None:
     page's bytes are UTF-8 and it names another."""
     if bom_codec(data) is not None or data.isascii():
         return None
-    found = _CHARSET_NAME.search(data, 0, _CHARSET_REACH)
-    if found is None:
-        return None
-    name = (found.group(1) or found.group(2)).decode("ascii").lower()
-    try:
-        declared = "cp1252" if name in _AS_WINDOWS_1252 else codecs.lookup(name).name
-    except LookupError:
+    declared = _named_encoding(data)
+    if declared is None:
         return None
     if declared != "utf-8" and _is_utf8(data):
         # The page names another encoding, but its bytes are UTF-8 beyond ASCII, which text in a legacy
@@ -746,6 +738,57 @@ def _declared_encoding(data: bytes) -> str | None:
         # that left its <meta> as it was. Read as declared, "café" would be stored as "cafÃ©".
         return "utf-8"
     return declared
+
+
+# Codecs Python finds by a name that are no encoding a page can be in: they turn its text into something else
+# (escapes, IDNA), or refuse everything; UTF-7 is an old trick to hide a script from filters (browsers
+# dropped it). Bytes-to-bytes codecs ("base64", "hex") are told apart by Python itself.
+_NOT_PAGE_ENCODINGS = frozenset({"undefined", "idna", "punycode", "unicode-escape", "raw-unicode-escape", "utf-7",
+                                 "mbcs", "oem"})
+
+
+def _codec_named(name: str) -> str | None:
+    """Python's codec for the encoding a page or its server names ("windows-1251", "Shift_JIS"; ISO-8859-1
+    as Windows-1252, as browsers read it); None for a name Python does not know, or for an encoding whose
+    page would not read its own ASCII markup as ASCII (UTF-16 without its byte order mark, EBCDIC)."""
+    name = name.strip().strip("\"'").lower()
+    if name in _AS_WINDOWS_1252:
+        return "cp1252"
+    try:
+        info = codecs.lookup(name)
+    except (LookupError, ValueError):  # not a codec's name ("x-bogus"), or one with a NUL in it
+        return None
+    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_PAGE_ENCODINGS:
+        return None
+    try:
+        ascii_based = b"<meta charset=a>".decode(info.name) == "<meta charset=a>"
+    except UnicodeDecodeError:
+        return None
+    return info.name if ascii_based else None
+
+
+def served_as_utf8(data: bytes, charset: str | None) -> bytes | None:
+    """``data``, a page or a text its server says is in ``charset`` (its Content-Type's), in UTF-8; None when
+    that does not decide how it reads: no charset, one Python does not know (see _codec_named), a byte
+    order mark (which outranks it), bytes all ASCII.
+
+    The server's charset outranks a <meta charset> in the page, as in browsers. A page whose bytes are
+    UTF-8 beyond ASCII is read as UTF-8 though its server names another encoding: a server's default
+    (Apache's ISO-8859-1) sent with a page saved as UTF-8, which read so would store "cafÃ©" for "café"."""
+    codec = _codec_named(charset) if charset else None
+    if codec is None or bom_codec(data) is not None or data.isascii():
+        return None
+    if _is_utf8(data):
+        return data
+    return _decoded(data, codec).encode("utf-8")
+
+
+def _named_encoding(data: bytes) -> str | None:
+    """The codec for the encoding ``data`` names in a <meta> or an XML declaration; None when it names none
+    a page can be in (see _codec_named): such a page ("x-bogus", "utf-16" without its byte order mark) is
+    read as one that names none."""
+    found = _CHARSET_NAME.search(data, 0, _CHARSET_REACH)
+    return None if found is None else _codec_named((found.group(1) or found.group(2)).decode("ascii"))
 
 
 def _decoded(data: bytes, codec: str) -> str:
@@ -776,16 +819,15 @@ def _undeclared_utf8(data: bytes) -> bool:
     libxml2 reads a page that names no encoding as Latin-1, so "café — menu" saved by any editor of
     today shows "cafÃ© â€” menu"; browsers look at the bytes, and so does this. A page that declares its
     encoding is read by _declared_encoding."""
-    if bom_codec(data) is not None or data.isascii() or _CHARSET.search(data, 0, _CHARSET_REACH):
+    if bom_codec(data) is not None or data.isascii() or _named_encoding(data) is not None:
         return False
     return _is_utf8(data)
 
 
 def _undeclared_legacy(data: bytes) -> bool:
     """Whether ``data`` is in a legacy encoding it does not name: not ASCII, no byte order mark, no declared
-    encoding (see _CHARSET), not UTF-8."""
-    return not data.isascii() and bom_codec(data) is None and not _CHARSET.search(data, 0, _CHARSET_REACH) \
-        and not _is_utf8(data)
+    encoding (see _named_encoding), not UTF-8."""
+    return not data.isascii() and bom_codec(data) is None and _named_encoding(data) is None and not _is_utf8(data)
 
 
 def utf8_page(data: bytes) -> tuple[bytes, str | None]:

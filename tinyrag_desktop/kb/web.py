@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from dataclasses import dataclass, replace
 from typing import Any, Awaitable, Callable, Mapping, TypeVar
@@ -22,7 +23,7 @@ import lxml.html
 
 from .decoding import collecting_notes
 from .errors import Cancelled, FetchError, ReadError
-from .html_reader import parse_html, parse_within_limits, utf8_page
+from .html_reader import parse_html, parse_within_limits, served_as_utf8, utf8_page
 from .links import MAX_LINKS, Link, context
 from .models import Block, Document
 from .readers import looks_binary, read_bytes
@@ -36,6 +37,8 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 # trafilatura: a 10 MB page took trafilatura 17 to 29 s (0.4 MB/s), our reader 2.5 s. A page this large
 # is a manual or a dump more often than an article among ads, which trafilatura is for.
 TRAFILATURA_MOST_BYTES = 2 * 1024 * 1024
+# The charset a Content-Type names: ``text/html; charset=windows-1251``, ``charset="Shift_JIS"``.
+_CHARSET_PARAM = re.compile(r";\s*charset\s*=\s*[\"']?\s*([^\s;\"']+)", re.I)
 _T = TypeVar("_T")
 
 
@@ -73,11 +76,23 @@ def normalize_url(url: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Fetched:
-    """A downloaded page: its bytes, content type and the URL it finally came from."""
+    """A downloaded page: its bytes, content type (the server's Content-Type header, parameters and all)
+    and the URL it finally came from."""
 
     url: str
     content_type: str
     data: bytes
+
+    @property
+    def mime(self) -> str:
+        """The content type without its parameters, in lower case: "text/html"."""
+        return self.content_type.split(";")[0].strip().lower()
+
+    @property
+    def charset(self) -> str | None:
+        """The encoding the server names in the content type ("windows-1251"), if it names one."""
+        found = _CHARSET_PARAM.search(self.content_type)
+        return found.group(1) if found else None
 
     def document(self) -> Document:
         """The page read as its content type and bytes say; an encoding it had to guess is in its notes."""
@@ -86,7 +101,7 @@ class Fetched:
         return replace(doc, notes=tuple(notes)) if notes else doc
 
     def _document(self) -> Document:
-        ctype = self.content_type
+        ctype = self.mime
         name = self.url.rstrip("/").rsplit("/", 1)[-1] or self.url
         if not self.data.strip():
             raise ReadError("the page is empty: the server sent no text")
@@ -95,13 +110,15 @@ class Fetched:
         if looks_binary(self.data):  # a server's content type is a claim, not a fact
             raise ReadError(f"the page is binary data, not text, though the server calls it {ctype or 'nothing'}")
         if "html" in ctype or "xml" in ctype and self.data.lstrip()[:200].lower().find(b"<html") >= 0:
-            return html_document(self.data, self.url)
+            return html_document(self.data, self.url, self.charset)
+        # Text in the encoding its server names, which the readers read as UTF-8; else as a file's bytes are
+        text = served_as_utf8(self.data, self.charset) or self.data
         if "json" in ctype:
-            return read_bytes(self.data, "json", name)
+            return read_bytes(text, "json", name)
         if ctype.startswith("text/") or not ctype:
             if ctype == "text/markdown" or name.endswith((".md", ".markdown")):
-                return read_bytes(self.data, "markdown", name)
-            return read_bytes(self.data, "text", name)
+                return read_bytes(text, "markdown", name)
+            return read_bytes(text, "text", name)
         raise ReadError(f"the page is {ctype}, not text, HTML or PDF")
 
 
@@ -140,8 +157,7 @@ def _fetch(url: str, max_bytes: int, client: httpx.Client | None, cancelled: Cal
                 if time.monotonic() > give_up:
                     raise FetchError(f"the server sent the page too slowly (not finished after {deadline:.0f} s)")
                 chunks.append(part)
-            ctype = response.headers.get("content-type", "").split(";")[0].strip().lower()
-            return Fetched(str(response.url), ctype, b"".join(chunks))
+            return Fetched(str(response.url), response.headers.get("content-type", "").strip(), b"".join(chunks))
     except httpx.InvalidURL as exc:
         raise FetchError("not a valid web address") from exc
     except httpx.TimeoutException as exc:
@@ -215,15 +231,22 @@ def _trafilatura_blocks(xml: str, links: list[Link] | None = None, hrefs: Mappin
     return blocks
 
 
-def html_document(data: bytes, url: str) -> Document:
-    """A web page's readable text as blocks: trafilatura's extraction, or our reader when it finds nothing."""
+def html_document(data: bytes, url: str, charset: str | None = None) -> Document:
+    """A web page's readable text as blocks: trafilatura's extraction, or our reader when it finds nothing.
+    ``charset`` is the encoding its server named, which outranks the page's own <meta charset>."""
     import trafilatura
 
-    if len(data) > TRAFILATURA_MOST_BYTES:  # our reader, as for a local HTML file: seconds, not a minute
+    large = len(data) > TRAFILATURA_MOST_BYTES
+    # In the server's encoding, given in UTF-8: trafilatura reads UTF-8 bytes as UTF-8, and guesses others
+    # (a <meta charset> aside) by their look; our reader reads them as UTF-8 whatever <meta> they hold.
+    served = served_as_utf8(data, charset)
+    data = data if served is None else served
+    if large:  # our reader, as for a local HTML file: seconds, not a minute
         doc = parse_html(data, url)
         return Document(doc.title, "url", doc.blocks, doc.links, doc.notes)
     hrefs: dict[str, str] = {}
-    data, encoding = utf8_page(data)  # a page that names no encoding: as our reader reads it, not as Latin-1
+    # a page that names no encoding: as our reader reads it, not as Latin-1
+    data, encoding = (data, "utf-8") if served is not None else utf8_page(data)
     try:
         page = parse_within_limits(data, encoding)
     except ReadError:
