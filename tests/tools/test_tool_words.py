@@ -210,7 +210,8 @@ def test_long_results_of_e_notation_come_in_e_notation_when_exact(expr: str, sho
 
 
 @pytest.mark.parametrize(("expr", "words"), [
-    ("1,000 + 1", "Write numbers without commas: “1,000” as 1000 (a decimal point is a dot: 1.5)."),
+    ("1,000 + 1", "“1,000” is ambiguous: with a comma between thousands it is 1000, with a decimal comma 1.000. "
+                  "Write the one you mean without commas (the decimal point is a dot)."),
     ("5 km + 3 m", "“km” looks like a unit, and the calculator takes plain numbers only: convert to one unit "
                    "first (for example 5 km + 3 m as 5000 + 3, in metres)."),
     ("2 x 3", "Write * or × to multiply, not the letter x."),
