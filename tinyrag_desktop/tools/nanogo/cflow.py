@@ -262,7 +262,9 @@ class FlowMixin:
                     self.emit(f"{v.py} = {code}")
             else:
                 self.store(n, code)
-        start = self.with_targets(t, lambda: self.block(body, new_scope=False))
+        # The loop variables belong to the for statement; the body is a block of its own (Go spec, "Blocks"),
+        # so `n := n` or `var n int` in it declares a new variable.
+        start = self.with_targets(t, lambda: self.block(body))
         self.pop()
         if t.cont_exc:
             self.wrap_try(start, t.cont_exc, ["pass"], self.ind)
