@@ -498,6 +498,9 @@ class FlowMixin:
                     right = comm.named_children[-1]
                 while right.type == "parenthesized_expression":
                     right = right.named_children[0]
+                op_node = right.child_by_field_name("operator") if right.type == "unary_expression" else None
+                if op_node is None or self.text(op_node) != "<-":
+                    self.err(comm, "select case must be receive, send or assign recv")
                 chn = right.child_by_field_name("operand")
                 ch = self.expr(chn)
                 specs.append(("recv", f"(False, {ch.code}, None)", (comm, ch.type.u.elem)))
@@ -545,7 +548,8 @@ class FlowMixin:
         fn = call.child_by_field_name("function")
         if fn.type == "func_literal" and not call.child_by_field_name("arguments").named_children:
             lit = self.expr(fn)
-            return lit.code, ""
+            if not lit.type.u.params:  # `go func() {...}()`: the literal itself is the callee
+                return lit.code, ""
         self.last_call = None
         op = self.expr(call)
         if self.last_call is not None and op.code.endswith(")"):

@@ -63,6 +63,15 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
         e.order = (node.start_point[0], node.start_point[1])
         raise e
 
+    def err_internal(self, node, exc: Exception):
+        """A Python error inside nanoGo's compiler, reported as a compile error where it happened (the
+        exception chained for debugging), never as a Python traceback or message to the program's author."""
+        row, col = self.src.pos(node)
+        e = CompileError(row, col, "nanoGo could not check this code (a fault in nanoGo, not necessarily in "
+                                   "the program); rewriting this statement differently may avoid it")
+        e.order = (node.start_point[0], node.start_point[1])
+        raise e from exc
+
     def text(self, node) -> str:
         return self.src.text_of(node)
 
@@ -262,6 +271,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
         """(Func type, [(name, type, node)] params, [(name, type)] results) of a function-like node."""
         params, variadic = [], False
         pl = node.child_by_field_name("parameters")
+        self._all_or_none_named(pl)
         for p in pl.named_children if pl is not None else []:
             if p.type not in ("parameter_declaration", "variadic_parameter_declaration"):
                 continue
@@ -279,6 +289,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
         r = node.child_by_field_name("result")
         if r is not None:
             if r.type == "parameter_list":
+                self._all_or_none_named(r)
                 for p in r.named_children:
                     if p.type != "parameter_declaration":
                         continue
@@ -293,6 +304,14 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
                 results.append((None, self.resolve_type(r)))
         sig = T.Func([t for _, t, _ in params], [t for _, t in results], variadic)
         return sig, params, results
+
+    def _all_or_none_named(self, plist) -> None:
+        """`func f() (sum int, error)`: Go's parser wants every parameter named or none."""
+        decls = [p for p in (plist.named_children if plist is not None else ())
+                 if p.type in ("parameter_declaration", "variadic_parameter_declaration")]
+        unnamed = [p for p in decls if p.child_by_field_name("name") is None]
+        if unnamed and len(unnamed) < len(decls):
+            self.err(unnamed[0], "syntax error: mixed named and unnamed parameters")
 
     # ---- zero values and copies ----
     def zero_code(self, t: T.Type) -> str:
@@ -347,7 +366,12 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
             elif node.type in ("function_declaration", "method_declaration", "type_declaration",
                                "var_declaration", "const_declaration"):
                 decls.append(node)
-        self.collect(decls)
+        try:
+            self.collect(decls)
+        except (CompileError, RecursionError):
+            raise
+        except Exception as exc:
+            self.err_internal(root, exc)
         if self.errors:
             raise min(self.errors, key=lambda e: getattr(e, "order", (e.line, e.col)))
         return self.assemble()
