@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from . import types as T
 from .cexpr import describe
+from .goapi import missing_member
 from .scope import Op, Var
 
 _SIMPLE_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
@@ -217,7 +218,7 @@ class CallMixin:
         if name in p.vars:
             t, py = p.vars[name]
             return Op(py, t)
-        self.err(node.child_by_field_name("field"), f"undefined: {pkg.name}.{name}")
+        self.err(node.child_by_field_name("field"), missing_member(pkg.path, pkg.name, name))
 
     # ---- indexing ----
     def x_index_expression(self, node):

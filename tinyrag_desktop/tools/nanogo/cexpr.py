@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from . import types as T
 from .errors import CompileError
+from .goapi import undefined
 from .scope import Op, Var
 
 _INT_LIMITS = {}
@@ -398,7 +399,7 @@ class ExprMixin:
             self.err(node, "cannot use _ as value")
         o = self.scope.lookup(name)
         if o is None:
-            self.err(node, f"undefined: {name}")
+            self.err(node, undefined(name))
         k = o.kind
         if k == "var":
             o.used = True

@@ -195,7 +195,11 @@ class FlowMixin:
         elif isinstance(u, T.Chan):
             kt, vt = u.elem, None
         elif isinstance(u, T.Basic) and u.kind == "int":
-            self.err(rn, f"cannot range over {describe(x, self)}")
+            self.err(rn, f"cannot range over {describe(x, self)} (nanoGo follows Go 1.19; ranging over an "
+                         "integer came in Go 1.22)")
+        elif isinstance(u, T.Func):
+            self.err(rn, f"cannot range over {describe(x, self)} (nanoGo follows Go 1.19; ranging over a "
+                         "function came in Go 1.23)")
         else:
             self.err(rn, f"cannot range over {describe(x, self)}")
         kvar = self.uid("k")

@@ -12,6 +12,7 @@ from .cexpr import ExprMixin
 from .cflow import FlowMixin
 from .cstmt import StmtMixin
 from .errors import CompileError
+from .goapi import forbidden_import, missing_member
 from .parse import ALLOWED_PATHS, Source, _used_packages, parse
 from .scope import Const, FuncObj, PkgObj, Scope, TypeName, Var, universe
 from .stdlib import PACKAGES
@@ -127,7 +128,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
                 self.err(node, f"undefined: {pkg}")
             t = PACKAGES[p.path].types.get(name)
             if t is None:
-                self.err(node, f"undefined: {pkg}.{name}")
+                self.err(node, missing_member(p.path, pkg, name))
             return t
         if k == "pointer_type":
             return T.pointer_to(self.resolve_type(node.named_children[0]))
@@ -390,8 +391,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
             path = self.text(pnode).strip('"`')
             if path not in ALLOWED_PATHS:
                 row, col = self.src.pos(pnode)
-                raise CompileError(row, col, f"package {path} is not allowed in nanoGo "
-                                   f"(allowed: {', '.join(sorted(ALLOWED_PATHS))})")
+                raise CompileError(row, col, forbidden_import(path, ALLOWED_PATHS))
             alias = spec.child_by_field_name("name")
             name = self.text(alias) if alias is not None else path.rsplit("/", 1)[-1]
             if name == "_":
