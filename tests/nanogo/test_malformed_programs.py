@@ -42,7 +42,19 @@ CASES = [
      "2:10: invalid operation: cannot receive from non-channel f() (value of type (int, error))"),
     ("var f float64 = 1e400\n_ = f", "as float64 value in variable declaration (overflows)"),
     ('fmt.Printf("%v\\n", 11e21005)', "as float64 value in argument to fmt.Printf (overflows)"),
+    # These hung the compiler (A's underlying type was B's, B's A's) or ran until the stack overflowed.
+    ("type A B\ntype B A\nvar a A\n_ = a",
+     "1:6: invalid recursive type A\n\tprog.go:1:6: A refers to\n\tprog.go:2:6: B refers to\n\tprog.go:1:6: A"),
+    ("type T struct{ x T }\nvar t T\n_ = t", "1:6: invalid recursive type T\n\tprog.go:1:6: T refers to\n\tprog.go:1:6: T"),
+    ("func f() {\n\ttype L [2]L\n\tvar l L\n\t_ = l\n}\nf()", "2:7: invalid recursive type L"),
 ]
+
+
+def test_a_type_may_refer_to_itself_through_pointers_slices_maps_and_funcs():
+    src = "type N struct {\n\tv    int\n\tnext *N\n\tkids []N\n\tm    map[string]N\n\tf    func(N) N\n}\n" \
+          "n := N{v: 1, kids: []N{{v: 2}}}\nfmt.Println(n.v, n.kids[0].v, n.next == nil)"
+    out, status, err = run_inprocess(src)
+    assert (out, status, err) == ("1 2 true\n", "ok", "")
 
 
 @pytest.mark.parametrize("source,message", CASES)
