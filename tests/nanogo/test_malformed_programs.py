@@ -23,6 +23,8 @@ CASES = [
      "1:38: syntax error: mixed named and unnamed parameters"),
     ("func f(a int, string) {}\nf(1, \"\")", "1:15: syntax error: mixed named and unnamed parameters"),
     (_PROGRAM % "\tfmt.(x)", "11:2: use of package fmt not in selector"),
+    # The package is used nowhere else: Go's first error would be `"fmt" imported and not used`.
+    ('package main\n\nimport "fmt"\n\nfunc main() {\n\tx := 3\n\tfmt.(x)\n}\n', "7:2: use of package fmt not in selector"),
     (_PROGRAM % '\tfmt.Println(strings[1:].ToUpper("a"))', "11:14: use of package strings not in selector"),
     ("x := len\n_ = x", "1:6: len (built-in function len) must be called"),
     ("s := []int{1}\nfmt.Println(len[0], s)", "2:13: len (built-in function len) must be called"),

@@ -374,7 +374,11 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
         except Exception as exc:
             self.err_internal(root, exc)
         if self.errors:
-            raise min(self.errors, key=lambda e: getattr(e, "order", (e.line, e.col)))
+            # Go reports both `"fmt" imported and not used` and, below it, `use of package fmt not in
+            # selector` for `fmt.(x)`; nanoGo shows one error, so the one that says what is wrong.
+            misused = {e.message.split()[3] for e in self.errors if e.message.startswith("use of package ")}
+            errors = [e for e in self.errors if getattr(e, "unused_import", None) not in misused]
+            raise min(errors, key=lambda e: getattr(e, "order", (e.line, e.col)))
         return self.assemble()
 
     def imports(self, node, used) -> None:
@@ -403,6 +407,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
                 row, col = self.src.pos(spec)
                 e = CompileError(row, col, f'imported and not used: "{path}"')
                 e.order = tuple(spec.start_point)
+                e.unused_import = name
                 self.errors.append(e)
 
     def collect(self, decls) -> None:
