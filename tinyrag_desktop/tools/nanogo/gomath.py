@@ -15,6 +15,7 @@ reduction).
 from __future__ import annotations
 
 import math
+import struct
 
 _INF = math.inf
 _NAN = math.nan
@@ -376,19 +377,13 @@ def atan2(y: float, x: float) -> float:
     return q
 
 
+_DOUBLE = struct.Struct("<d")
+_UINT64 = struct.Struct("<Q")
+
+
 def _bits(x: float) -> int:
-    return int.from_bytes(_pack(x), "little")
+    return _UINT64.unpack(_DOUBLE.pack(x))[0]
 
 
 def _from_bits(b: int) -> float:
-    return _unpack(b.to_bytes(8, "little"))
-
-
-def _pack(x: float) -> bytes:
-    import struct
-    return struct.pack("<d", x)
-
-
-def _unpack(b: bytes) -> float:
-    import struct
-    return struct.unpack("<d", b)[0]
+    return _DOUBLE.unpack(_UINT64.pack(b))[0]
