@@ -79,8 +79,10 @@ TOOLS = [
     ToolSpec(
         name="nanogo",
         element="source",
-        description="Run Go code (a full program or bare statements) in a sandbox and return its output. "
-                    "Packages: fmt, strings, strconv, math, sort, errors, unicode, unicode/utf8, sync.",
+        description="Run Go 1.19 code (a full program or bare statements) in a sandbox and return its output. "
+                    "Go 1.19: no min/max/clear built-ins, no range over an integer, loop variables shared "
+                    "across iterations. Packages: fmt, strings, strconv, math, sort, errors, unicode, "
+                    "unicode/utf8, sync (no os, time, io, math/rand, slices or maps).",
         run=run,
         example='nums := []int{3, 1, 2}\nsort.Ints(nums)\nfmt.Println(nums)',
         enabled=lambda s: bool(s.get("allow_nanogo")),

@@ -78,7 +78,7 @@ class BuiltinMixin:
 
     def call_args(self, sig, args, spread, node, fn) -> str:
         params = list(sig.params)
-        name = self.text(fn)
+        name = self.short(fn)
         ctx = f"argument to {name}"
         if len(args) == 1 and not spread:
             op = self.expr(args[0], params[0] if params else None)

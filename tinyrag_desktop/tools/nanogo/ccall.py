@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from . import types as T
 from .cexpr import describe
+from .goapi import missing_member
 from .scope import Op, Var
 
 _SIMPLE_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
@@ -217,7 +218,7 @@ class CallMixin:
         if name in p.vars:
             t, py = p.vars[name]
             return Op(py, t)
-        self.err(node.child_by_field_name("field"), f"undefined: {pkg.name}.{name}")
+        self.err(node.child_by_field_name("field"), missing_member(pkg.path, pkg.name, name))
 
     # ---- indexing ----
     def x_index_expression(self, node):
@@ -238,6 +239,8 @@ class CallMixin:
             x.node = node
             return self.index_with(x, idx_nodes[1:], node)
         t = x.type
+        if t is None:  # `panic(err)[0]`
+            self.err(node, f"{self.text(x.node or node)} (no value) used as value")
         u = t.u
         if isinstance(u, T.Pointer) and isinstance(u.elem.u, T.Array):
             u = u.elem.u
@@ -249,6 +252,8 @@ class CallMixin:
             return Op(f"_mget({x.code}, {k}, {self.zero_factory(u.elem)})", u.elem, kind="value",
                       addr=isinstance(u.elem.u, (T.Struct, T.Array)))
         i = self.expr(inode)
+        if i.kind not in ("value", "nil"):  # `s[int]`
+            self.value(inode, T.INT, "index")
         if not (T.is_integer(i.type) or i.const is not None and self.represent_ok(i, T.INT)):
             self.err(inode, f"invalid argument: index {describe(i, self)} must be integer")
         if i.const is not None:
@@ -278,6 +283,22 @@ class CallMixin:
                 return Op(f"({s}.a[{s}.o + {ic}] if 0 <= {ic} < {s}.n else _oob({ic}, {s}.n))", u.elem, addr=True)
             return Op(f"_sget({s}, {ic})", u.elem, addr=True)
         self.err(node, f"invalid operation: cannot index {describe(x, self)}")
+
+    def literal_index(self, kn, items) -> int:
+        """The index in `[]T{2: x}`: a constant, non-negative integer not given before."""
+        k = self.expr(kn)
+        if k.kind not in ("value", "nil"):
+            self.value(kn, T.INT, "index")
+        if not (T.is_integer(k.type) or k.const is not None and self.represent_ok(k, T.INT)):
+            self.err(kn, f"invalid argument: index {describe(k, self)} must be integer")
+        if k.const is None:
+            self.err(kn, f"index {self.text(kn)} must be integer constant")
+        if k.const < 0:
+            self.err(kn, f"invalid argument: index {self.text(kn)} (constant of type int) must not be negative")
+        i = int(k.const)
+        if i in items:
+            self.err(kn, f"duplicate index {i} in array or slice literal")
+        return i
 
     def map_key(self, code: str, kt) -> str:
         u = kt.u
@@ -410,8 +431,7 @@ class CallMixin:
             i = 0
             for el in elems:
                 if el.type == "keyed_element":
-                    k = self.expr(el.named_children[0].named_children[0])
-                    i = int(k.const)
+                    i = self.literal_index(el.named_children[0].named_children[0], items)
                     items[i] = self.elem_value(el.named_children[1], u.elem)
                 else:
                     items[i] = self.elem_value(el, u.elem)

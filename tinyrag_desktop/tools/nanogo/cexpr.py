@@ -6,6 +6,8 @@ import math
 from fractions import Fraction
 
 from . import types as T
+from .errors import CompileError
+from .goapi import undefined
 from .scope import Op, Var
 
 _INT_LIMITS = {}
@@ -41,6 +43,8 @@ def const_str(v) -> str:
         from .gofmt import quote
         return quote(v)
     if isinstance(v, Fraction):
+        if v and (abs(v) >= _HUGE or v.denominator != 1 and abs(v) >= _FLOAT_OVERFLOW[64]):
+            return _approximate(v)
         if v.denominator == 1:
             return str(v.numerator)
         from .gofmt import format_float
@@ -48,8 +52,48 @@ def const_str(v) -> str:
     return str(v)
 
 
+_HUGE = Fraction(2 ** 4096)  # go/constant keeps larger values as floats, and prints them approximately
+
+
+def _approximate(v: Fraction) -> str:
+    """go/constant's String() of a value beyond float64: 6 significant digits, like 1.1e+21006."""
+    a = abs(v)
+    e = math.floor((a.numerator.bit_length() - a.denominator.bit_length()) * math.log10(2))
+    m = float(a / Fraction(10) ** e)
+    while m >= 10:
+        m, e = m / 10, e + 1
+    while m < 1 - 0.5e-6:
+        m, e = m * 10, e - 1
+    from .gofmt import format_float
+    return f"{'-' if v < 0 else ''}{format_float(m, 'g', 6)}e{e:+d}"
+
+
 _BINOPS = {"+", "-", "*", "/", "%", "&", "|", "^", "&^", "<<", ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||"}
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
+# Expressions and statements whose operand must have a value: `-f()`, `f()[1:]` where f returns nothing.
+_OPERAND_OF = {"unary_expression", "binary_expression", "slice_expression", "index_expression",
+               "selector_expression", "type_assertion_expression", "inc_statement", "dec_statement",
+               "send_statement", "range_clause", "expression_switch_statement", "type_switch_statement"}
+
+
+def _parent_past_parens(node):
+    parent = node.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent.parent
+    return parent if parent is not None else node
+
+
+# Where a name that denotes no value may stand: (parent node type, the parent's field it fills).
+_ONLY_IN = {
+    "pkg": (("selector_expression", "operand"),),
+    "builtin": (("call_expression", "function"),),
+    "generic": (("call_expression", "function"), ("index_expression", "operand"), ("generic_type", "type"),
+                ("type_instantiation_expression", "type")),
+}
+
+
+# The smallest magnitudes that round to infinity: MaxFloat + half an ulp.
+_FLOAT_OVERFLOW = {64: Fraction(2 ** 1024 - 2 ** 970), 32: Fraction(2 ** 128 - 2 ** 103)}
 
 
 class ExprMixin:
@@ -97,6 +141,10 @@ class ExprMixin:
             if u.kind == "float":
                 if isinstance(v, (bool, str)):
                     return None
+                if not isinstance(v, float) and not u.untyped and abs(Fraction(v)) >= _FLOAT_OVERFLOW[u.size]:
+                    if op.type.untyped:
+                        self.err(node, f"cannot use {describe(op, self)} as {t} value in {context} (overflows)")
+                    self.err(node, f"constant {self.text(node)} overflows {t}")
                 return Fraction(v) if not isinstance(v, float) else v
             if u.kind == "complex":
                 return v
@@ -178,6 +226,7 @@ class ExprMixin:
         self._context = context
         if op.kind in ("type", "pkg", "builtin", "void"):
             self.err(node, f"{self.text(node)} (no value) used as value" if op.kind == "void"
+                     else f"{self.text(node)} (type) is not an expression" if op.kind == "type"
                      else f"{self.text(node)} is not an expression")
         if isinstance(op.type, T.Tuple):
             self.err(node, f"multiple-value {self.text(node)} (value of type {op.type}) in single-value context")
@@ -259,8 +308,29 @@ class ExprMixin:
         if m is None:
             self.err(node, f"unsupported expression: {k}")
         op = m(node, hint) if k in ("composite_literal", "func_literal", "literal_value") else m(node)
+        if op.type is None and op.kind in _ONLY_IN:
+            self._check_only_in(node, op)
+        elif op.kind == "void" and _parent_past_parens(node).type in _OPERAND_OF:
+            self.err(node, f"{self.short(node)} (no value) used as value")
         op.node = node
         return op
+
+    def _check_only_in(self, node, op) -> None:
+        """A package, a built-in or a generic function is no value: `fmt.(x)`, `len[1]`, `f := Map`."""
+        child, parent = node, node.parent
+        while parent is not None and parent.type == "parenthesized_expression":
+            child, parent = parent, parent.parent
+        for parent_type, field in _ONLY_IN[op.kind]:
+            if parent is not None and parent.type == parent_type:
+                f = parent.child_by_field_name(field)
+                if f is not None and f.id == child.id:
+                    return
+        name = op.obj.name
+        if op.kind == "pkg":
+            self.err(node, f"use of package {name} not in selector")
+        if op.kind == "builtin":
+            self.err(node, f"{name} (built-in function {name}) must be called")
+        self.err(node, f"cannot use generic function {name} without instantiation")
 
     def x_parenthesized_expression(self, node):
         op = self.expr(node.named_children[0])
@@ -287,12 +357,24 @@ class ExprMixin:
         return Op(None, T.COMPLEX128, complex(0, float(txt)))
 
     def x_rune_literal(self, node):
-        from .lexutil import unquote_rune
-        return Op(None, T.U_RUNE, unquote_rune(self.text(node)))
+        from .lexutil import EscapeError, unquote_rune
+        try:
+            return Op(None, T.U_RUNE, unquote_rune(self.text(node)))
+        except EscapeError as e:
+            self._escape_error(node, e)
 
     def x_interpreted_string_literal(self, node):
-        from .lexutil import unquote
-        return Op(None, T.U_STRING, unquote(self.text(node)))
+        from .lexutil import EscapeError, unquote
+        try:
+            return Op(None, T.U_STRING, unquote(self.text(node)))
+        except EscapeError as e:
+            self._escape_error(node, e)
+
+    def _escape_error(self, node, e) -> None:
+        row, col = self.src.pos(node)
+        err = CompileError(row, col + 1 + e.offset, str(e))
+        err.order = (node.start_point[0], node.start_point[1] + 1 + e.offset)
+        raise err
 
     def x_raw_string_literal(self, node):
         return Op(None, T.U_STRING, self.text(node)[1:-1].replace("\r", ""))
@@ -317,7 +399,7 @@ class ExprMixin:
             self.err(node, "cannot use _ as value")
         o = self.scope.lookup(name)
         if o is None:
-            self.err(node, f"undefined: {name}")
+            self.err(node, undefined(name))
         k = o.kind
         if k == "var":
             o.used = True

@@ -195,7 +195,11 @@ class FlowMixin:
         elif isinstance(u, T.Chan):
             kt, vt = u.elem, None
         elif isinstance(u, T.Basic) and u.kind == "int":
-            self.err(rn, f"cannot range over {describe(x, self)}")
+            self.err(rn, f"cannot range over {describe(x, self)} (nanoGo follows Go 1.19; ranging over an "
+                         "integer came in Go 1.22)")
+        elif isinstance(u, T.Func):
+            self.err(rn, f"cannot range over {describe(x, self)} (nanoGo follows Go 1.19; ranging over a "
+                         "function came in Go 1.23)")
         else:
             self.err(rn, f"cannot range over {describe(x, self)}")
         kvar = self.uid("k")
@@ -262,7 +266,9 @@ class FlowMixin:
                     self.emit(f"{v.py} = {code}")
             else:
                 self.store(n, code)
-        start = self.with_targets(t, lambda: self.block(body, new_scope=False))
+        # The loop variables belong to the for statement; the body is a block of its own (Go spec, "Blocks"),
+        # so `n := n` or `var n int` in it declares a new variable.
+        start = self.with_targets(t, lambda: self.block(body))
         self.pop()
         if t.cont_exc:
             self.wrap_try(start, t.cont_exc, ["pass"], self.ind)
@@ -496,6 +502,9 @@ class FlowMixin:
                     right = comm.named_children[-1]
                 while right.type == "parenthesized_expression":
                     right = right.named_children[0]
+                op_node = right.child_by_field_name("operator") if right.type == "unary_expression" else None
+                if op_node is None or self.text(op_node) != "<-":
+                    self.err(comm, "select case must be receive, send or assign recv")
                 chn = right.child_by_field_name("operand")
                 ch = self.expr(chn)
                 specs.append(("recv", f"(False, {ch.code}, None)", (comm, ch.type.u.elem)))
@@ -543,7 +552,8 @@ class FlowMixin:
         fn = call.child_by_field_name("function")
         if fn.type == "func_literal" and not call.child_by_field_name("arguments").named_children:
             lit = self.expr(fn)
-            return lit.code, ""
+            if not lit.type.u.params:  # `go func() {...}()`: the literal itself is the callee
+                return lit.code, ""
         self.last_call = None
         op = self.expr(call)
         if self.last_call is not None and op.code.endswith(")"):

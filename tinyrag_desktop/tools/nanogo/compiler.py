@@ -12,6 +12,7 @@ from .cexpr import ExprMixin
 from .cflow import FlowMixin
 from .cstmt import StmtMixin
 from .errors import CompileError
+from .goapi import forbidden_import, missing_member
 from .parse import ALLOWED_PATHS, Source, _used_packages, parse
 from .scope import Const, FuncObj, PkgObj, Scope, TypeName, Var, universe
 from .stdlib import PACKAGES
@@ -62,6 +63,15 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
         e = CompileError(row, col, msg)
         e.order = (node.start_point[0], node.start_point[1])
         raise e
+
+    def err_internal(self, node, exc: Exception):
+        """A Python error inside nanoGo's compiler, reported as a compile error where it happened (the
+        exception chained for debugging), never as a Python traceback or message to the program's author."""
+        row, col = self.src.pos(node)
+        e = CompileError(row, col, "nanoGo could not check this code (a fault in nanoGo, not necessarily in "
+                                   "the program); rewriting this statement differently may avoid it")
+        e.order = (node.start_point[0], node.start_point[1])
+        raise e from exc
 
     def text(self, node) -> str:
         return self.src.text_of(node)
@@ -118,7 +128,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
                 self.err(node, f"undefined: {pkg}")
             t = PACKAGES[p.path].types.get(name)
             if t is None:
-                self.err(node, f"undefined: {pkg}.{name}")
+                self.err(node, missing_member(p.path, pkg, name))
             return t
         if k == "pointer_type":
             return T.pointer_to(self.resolve_type(node.named_children[0]))
@@ -262,6 +272,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
         """(Func type, [(name, type, node)] params, [(name, type)] results) of a function-like node."""
         params, variadic = [], False
         pl = node.child_by_field_name("parameters")
+        self._all_or_none_named(pl)
         for p in pl.named_children if pl is not None else []:
             if p.type not in ("parameter_declaration", "variadic_parameter_declaration"):
                 continue
@@ -279,6 +290,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
         r = node.child_by_field_name("result")
         if r is not None:
             if r.type == "parameter_list":
+                self._all_or_none_named(r)
                 for p in r.named_children:
                     if p.type != "parameter_declaration":
                         continue
@@ -293,6 +305,14 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
                 results.append((None, self.resolve_type(r)))
         sig = T.Func([t for _, t, _ in params], [t for _, t in results], variadic)
         return sig, params, results
+
+    def _all_or_none_named(self, plist) -> None:
+        """`func f() (sum int, error)`: Go's parser wants every parameter named or none."""
+        decls = [p for p in (plist.named_children if plist is not None else ())
+                 if p.type in ("parameter_declaration", "variadic_parameter_declaration")]
+        unnamed = [p for p in decls if p.child_by_field_name("name") is None]
+        if unnamed and len(unnamed) < len(decls):
+            self.err(unnamed[0], "syntax error: mixed named and unnamed parameters")
 
     # ---- zero values and copies ----
     def zero_code(self, t: T.Type) -> str:
@@ -347,9 +367,18 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
             elif node.type in ("function_declaration", "method_declaration", "type_declaration",
                                "var_declaration", "const_declaration"):
                 decls.append(node)
-        self.collect(decls)
+        try:
+            self.collect(decls)
+        except (CompileError, RecursionError):
+            raise
+        except Exception as exc:
+            self.err_internal(root, exc)
         if self.errors:
-            raise min(self.errors, key=lambda e: getattr(e, "order", (e.line, e.col)))
+            # Go reports both `"fmt" imported and not used` and, below it, `use of package fmt not in
+            # selector` for `fmt.(x)`; nanoGo shows one error, so the one that says what is wrong.
+            misused = {e.message.split()[3] for e in self.errors if e.message.startswith("use of package ")}
+            errors = [e for e in self.errors if getattr(e, "unused_import", None) not in misused]
+            raise min(errors, key=lambda e: getattr(e, "order", (e.line, e.col)))
         return self.assemble()
 
     def imports(self, node, used) -> None:
@@ -366,8 +395,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
             path = self.text(pnode).strip('"`')
             if path not in ALLOWED_PATHS:
                 row, col = self.src.pos(pnode)
-                raise CompileError(row, col, f"package {path} is not allowed in nanoGo "
-                                   f"(allowed: {', '.join(sorted(ALLOWED_PATHS))})")
+                raise CompileError(row, col, forbidden_import(path, ALLOWED_PATHS))
             alias = spec.child_by_field_name("name")
             name = self.text(alias) if alias is not None else path.rsplit("/", 1)[-1]
             if name == "_":
@@ -379,6 +407,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
                 row, col = self.src.pos(spec)
                 e = CompileError(row, col, f'imported and not used: "{path}"')
                 e.order = tuple(spec.start_point)
+                e.unused_import = name
                 self.errors.append(e)
 
     def collect(self, decls) -> None:

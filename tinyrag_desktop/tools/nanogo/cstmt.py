@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import types as T
 from .ccall import simple
 from .cexpr import describe
+from .errors import CompileError
 from .scope import Op, Scope, Var
 
 
@@ -100,7 +101,12 @@ class StmtMixin:
         m = getattr(self, "s_" + node.type, None)
         if m is None:
             self.err(node, f"unsupported statement: {node.type}")
-        m(node)
+        try:
+            m(node)
+        except (CompileError, RecursionError):
+            raise
+        except Exception as exc:  # a bug in nanoGo: still a compile error, at the statement it could not check
+            self.err_internal(node, exc)
 
     def s_empty_statement(self, node):
         pass
@@ -219,6 +225,8 @@ class StmtMixin:
                     return [f"_mget2({m.code}, {k}, {self.zero_factory(mu.elem)})"], [mu.elem, T.BOOL]
             if v.type == "unary_expression" and self.text(v.child_by_field_name("operator")) == "<-" and nlhs == 2:
                 c = self.expr(v.child_by_field_name("operand"))
+                if not isinstance(c.type, T.Type) or not isinstance(c.type.u, T.Chan):
+                    self.expr(v)  # not a channel: the receive's own error
                 return [f"_chan_recv2({c.code})"], [c.type.u.elem, T.BOOL]
             op = self.expr(v)
             if not isinstance(op.type, T.Tuple):

@@ -62,6 +62,42 @@ def type_shells(c, node) -> list:
 def resolve_shells(c, shells) -> None:
     for s, nt in shells:
         nt._u = c.resolve_type(s.child_by_field_name("type"))
+    _no_infinite_types(c, shells)
+
+
+def _no_infinite_types(c, shells) -> None:
+    """`type T struct{ next T }`, `type A B; type B A`: a type that contains itself by value has no size."""
+    where = {nt: s for s, nt in shells}
+
+    def contained(t):  # the defined types t holds by value (not through a pointer, slice, map, ...)
+        if isinstance(t, T.Named):
+            return [t]
+        if isinstance(t, T.Array):
+            return contained(t.elem)
+        if isinstance(t, T.Struct):
+            return [n for f in t.fields for n in contained(f.type)]
+        return []
+
+    def visit(nt, path):
+        if nt in path:
+            cycle = path[path.index(nt):]
+            first = min(cycle, key=lambda n: where[n].start_byte)
+            i = cycle.index(first)
+            cycle = cycle[i:] + cycle[:i]
+            lines = [f"invalid recursive type {first.name}"]
+            for n in cycle + [first]:
+                row, col = c.src.pos(where[n].child_by_field_name("name"))
+                lines.append(f"\tprog.go:{row}:{col}: {n.name}{' refers to' if len(lines) <= len(cycle) else ''}")
+            c.err(where[first].child_by_field_name("name"), "\n".join(lines))
+        if nt in done or nt not in where:
+            return
+        for inner in contained(nt._u):
+            visit(inner, path + [nt])
+        done.add(nt)
+
+    done = set()
+    for _, nt in shells:
+        visit(nt, [])
 
 
 def type_decl(c, node, local=False):

@@ -1,4 +1,5 @@
-"""Go 1.19's pdqsort over less/swap callbacks, so sort.Slice orders equal elements exactly as Go does."""
+"""Go 1.19's sorting over less/swap callbacks (pdqsort, and insertion sort + SymMerge for the stable sorts),
+so sort.Slice orders equal elements exactly as Go does."""
 
 from __future__ import annotations
 
@@ -11,13 +12,91 @@ def pdqsort_func(less, swap, n: int) -> None:
     _pdq(less, swap, 0, n, n.bit_length())
 
 
-def insertion_stable(less, swap, n: int) -> None:
-    """A stable sort through swaps (the stable order is unique, so any stable algorithm matches Go)."""
-    for i in range(1, n):
-        j = i
-        while j > 0 and less(j, j - 1):
-            swap(j, j - 1)
-            j -= 1
+def stable_func(less, swap, n: int) -> None:
+    """Go 1.19's sort.Stable and sort.SliceStable: insertion sort on blocks of 20, then SymMerge rounds.
+    O(n*log(n)) calls to less and O(n*log(n)*log(n)) swaps, made in Go's order, so even an inconsistent
+    less or a Swap with side effects gives Go's result."""
+    block = 20
+    a, b = 0, block
+    while b <= n:
+        _insertion(less, swap, a, b)
+        a = b
+        b += block
+    _insertion(less, swap, a, n)
+    while block < n:
+        a, b = 0, 2 * block
+        while b <= n:
+            _sym_merge(less, swap, a, a + block, b)
+            a = b
+            b += 2 * block
+        m = a + block
+        if m < n:
+            _sym_merge(less, swap, a, m, n)
+        block *= 2
+
+
+def _sym_merge(less, swap, a, m, b):
+    """Merges the sorted data[a:m] and data[m:b] in place (Kim and Kutzner's SymMerge, as Go has it)."""
+    if m - a == 1:  # insert data[a] into data[m:b]: the lowest i with data[i] >= data[a]
+        i, j = m, b
+        while i < j:
+            h = (i + j) >> 1
+            if less(h, a):
+                i = h + 1
+            else:
+                j = h
+        for k in range(a, i - 1):
+            swap(k, k + 1)
+        return
+    if b - m == 1:  # insert data[m] into data[a:m]: the lowest i with data[i] > data[m]
+        i, j = a, m
+        while i < j:
+            h = (i + j) >> 1
+            if not less(m, h):
+                i = h + 1
+            else:
+                j = h
+        for k in range(m, i, -1):
+            swap(k, k - 1)
+        return
+    mid = (a + b) >> 1
+    n = mid + m
+    if m > mid:
+        start, r = n - b, mid
+    else:
+        start, r = a, m
+    p = n - 1
+    while start < r:
+        c = (start + r) >> 1
+        if not less(p - c, c):
+            start = c + 1
+        else:
+            r = c
+    end = n - start
+    if start < m < end:
+        _rotate(swap, start, m, end)
+    if a < start < mid:
+        _sym_merge(less, swap, a, start, mid)
+    if mid < end < b:
+        _sym_merge(less, swap, mid, end, b)
+
+
+def _rotate(swap, a, m, b):
+    """Swaps the blocks data[a:m] and data[m:b] by block swaps."""
+    i, j = m - a, b - m
+    while i != j:
+        if i > j:
+            _swap_range(swap, m - i, m, j)
+            i -= j
+        else:
+            _swap_range(swap, m - i, m + j - i, i)
+            j -= i
+    _swap_range(swap, m - i, m, i)
+
+
+def _swap_range(swap, a, b, n):
+    for i in range(n):
+        swap(a + i, b + i)
 
 
 def _insertion(less, swap, a, b):

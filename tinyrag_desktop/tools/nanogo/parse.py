@@ -7,6 +7,7 @@ import re
 import sys
 
 from .errors import CompileError
+from .goapi import forbidden_import
 
 ALLOWED = {"fmt": "fmt", "strings": "strings", "strconv": "strconv", "math": "math", "sort": "sort",
            "errors": "errors", "unicode": "unicode", "utf8": "unicode/utf8", "sync": "sync"}
@@ -171,8 +172,7 @@ def _forbidden_imports(text: str) -> None:
             if path not in ALLOWED_PATHS:
                 src = Source(text, data, tree)
                 row, col = src.pos(p)
-                raise CompileError(row, col, f"package {path} is not allowed in nanoGo "
-                                   f"(allowed: {', '.join(sorted(ALLOWED_PATHS))})")
+                raise CompileError(row, col, forbidden_import(path, ALLOWED_PATHS))
         stack.extend(reversed(n.children))
 
 

@@ -237,7 +237,7 @@ def _float_key(x):
 
 
 def sort_slice_func(x, less, stable=False):
-    from .gosort import pdqsort_func, insertion_stable
+    from .gosort import pdqsort_func, stable_func
     s = x.v if x is not None else None
     if s is None or s.n < 2:
         return
@@ -248,7 +248,7 @@ def sort_slice_func(x, less, stable=False):
         a[base + i], a[base + j] = a[base + j], a[base + i]
 
     if stable:
-        insertion_stable(less, swap, s.n)
+        stable_func(less, swap, s.n)
     else:
         pdqsort_func(less, swap, s.n)
 
@@ -258,7 +258,7 @@ def sort_ints(s):
 
 
 def sort_iface(data, stable=False):
-    from .gosort import insertion_stable, pdqsort_func
+    from .gosort import pdqsort_func, stable_func
     from .runtime import icall
     n = icall(data, "Len")
 
@@ -269,7 +269,7 @@ def sort_iface(data, stable=False):
         icall(data, "Swap", i, j)
 
     if stable:
-        insertion_stable(less, swap, n)
+        stable_func(less, swap, n)
     else:
         pdqsort_func(less, swap, n)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from . import gomath
 from . import types as T
 from .stdlib import B, F, I, PACKAGES, _pkg, fn
 
@@ -11,17 +12,6 @@ from .stdlib import B, F, I, PACKAGES, _pkg, fn
 # ---- math -----------------------------------------------------------------------------------------------
 
 P = _pkg("math")
-
-
-def _m_pow(x, y):
-    try:
-        return math.pow(x, y)
-    except OverflowError:
-        return math.inf
-    except ValueError:
-        if x == 0 and y < 0:
-            return math.inf
-        return math.nan
 
 
 def _safe(f):
@@ -33,14 +23,6 @@ def _safe(f):
         except OverflowError:
             return math.inf
     return g
-
-
-def _m_log(x):
-    if x == 0:
-        return -math.inf
-    if x < 0 or x != x:
-        return math.nan
-    return math.log(x) if x != math.inf else math.inf
 
 
 def _m_round(x):
@@ -76,16 +58,15 @@ for _name, _f in {"Sqrt": _safe(math.sqrt), "Abs": abs,
                   "Floor": _safe(lambda x: math.copysign(float(math.floor(x)), x) if math.isfinite(x) else x),
                   "Ceil": _safe(lambda x: math.copysign(float(math.ceil(x)), x) if math.isfinite(x) else x),
                   "Trunc": _safe(lambda x: math.copysign(float(math.trunc(x)), x) if math.isfinite(x) else x),
-                  "Round": _m_round, "Log": _m_log, "Log2": lambda x: _m_log(x) / math.log(2) if x > 0 and x != math.inf else _m_log(x),
-                  "Log10": lambda x: math.log10(x) if x > 0 and x != math.inf else _m_log(x), "Exp": _safe(math.exp),
-                  "Sin": _safe(math.sin), "Cos": _safe(math.cos), "Tan": _safe(math.tan), "Asin": _safe(math.asin),
-                  "Acos": _safe(math.acos), "Atan": math.atan, "Sinh": _safe(math.sinh), "Cosh": _safe(math.cosh),
-                  "Tanh": math.tanh, "Cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x) if math.isfinite(x) else x,
+                  "Round": _m_round, "Log": gomath.log, "Log2": gomath.log2, "Log10": gomath.log10,
+                  "Exp": _safe(math.exp), "Sin": gomath.sin, "Cos": gomath.cos, "Tan": gomath.tan,
+                  "Asin": gomath.asin, "Acos": gomath.acos, "Atan": gomath.atan, "Sinh": _safe(math.sinh),
+                  "Cosh": _safe(math.cosh), "Tanh": math.tanh, "Cbrt": gomath.cbrt,
                   "Log1p": _safe(math.log1p), "Expm1": _safe(math.expm1), "Exp2": _safe(lambda x: 2.0 ** x)}.items():
     P.add(_name, fn([F], [F]), _f)
-P.add("Pow", fn([F, F], [F]), _m_pow)
-P.add("Atan2", fn([F, F], [F]), math.atan2)
-P.add("Hypot", fn([F, F], [F]), math.hypot)
+P.add("Pow", fn([F, F], [F]), gomath.pow)
+P.add("Atan2", fn([F, F], [F]), gomath.atan2)
+P.add("Hypot", fn([F, F], [F]), gomath.hypot)
 P.add("Max", fn([F, F], [F]), _m_minmax(True))
 P.add("Min", fn([F, F], [F]), _m_minmax(False))
 P.add("Mod", fn([F, F], [F]), _m_mod)
@@ -95,7 +76,7 @@ P.add("NaN", fn([], [F]), lambda: math.nan)
 P.add("IsNaN", fn([F], [B]), lambda x: x != x)
 P.add("IsInf", fn([F, I], [B]), lambda x, s: (x == math.inf and s >= 0) or (x == -math.inf and s <= 0))
 P.add("Signbit", fn([F], [B]), lambda x: math.copysign(1, x) < 0)
-P.add("Modf", fn([F], [F, F]), lambda x: (float(math.trunc(x)), x - math.trunc(x)))
+P.add("Modf", fn([F], [F, F]), gomath.modf)
 P.add("Float64bits", fn([F], [T.UINT64]), lambda x: __import__("struct").unpack("<Q", __import__("struct").pack("<d", x))[0])
 P.add("Float64frombits", fn([T.UINT64], [F]), lambda b: __import__("struct").unpack("<d", __import__("struct").pack("<Q", b))[0])
 from fractions import Fraction as _Fr  # noqa: E402
@@ -126,8 +107,8 @@ P.add("Remainder", fn([F, F], [F]), _safe(math.remainder))
 P.add("Dim", fn([F, F], [F]), lambda x, y: max(x - y, 0.0))
 P.add("Float32bits", fn([T.FLOAT32], [T.UINT32]),
       lambda x: __import__("struct").unpack("<I", __import__("struct").pack("<f", x))[0])
-P.add("Frexp", fn([F], [F, I]), math.frexp)
-P.add("Ldexp", fn([F, I], [F]), math.ldexp)
+P.add("Frexp", fn([F], [F, I]), gomath.frexp)
+P.add("Ldexp", fn([F, I], [F]), gomath.ldexp)
 P.add("IsInf", fn([F, I], [B]), lambda x, s: (x == math.inf and s >= 0) or (x == -math.inf and s <= 0))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from . import gounicode as U
 from . import types as T
 from .runtime import GoPanic, Iface, Slice, gbytes, gstr, sitems, slice_of, slen
 from .stdlib import (ANYS, B, BY, F, I, I64, OPAQUE, PACKAGES, R, S, _fmt, _opaque, _pkg, error_text, fn,
@@ -46,26 +47,23 @@ def s_splitn(s, sep, n):
     return slice_of(s.split(sep, n - 1) if n > 0 else s.split(sep))
 
 
-_GO_SPACE = " \t\n\v\f\r\x85\xa0"
-
-
 def s_fields(s):
-    return slice_of(s.split())
+    return slice_of(U.fields(s))
 
 
 def _is_separator(ch: str) -> bool:
     if ord(ch) <= 0x7F:
         return not (ch.isalnum() or ch == "_")
-    if ch.isalpha() or ch.isdigit():
+    if ch.isalpha() or ch.isdecimal():
         return False
-    return ch.isspace()
+    return U.is_space(ch)
 
 
 def s_title(s):
+    """Go's (deprecated) strings.Title: the first letter of each word to title case (ǆ -> ǅ)."""
     out, prev = [], " "
-    for ch in s:
-        up = ch.upper()
-        out.append(up if _is_separator(prev) and len(up) == 1 else ch)
+    for ch in U.map_runes(s, str):
+        out.append(U.to_title(ch) if _is_separator(prev) else ch)
         prev = ch
     return "".join(out)
 
@@ -176,17 +174,13 @@ P.add("ReplaceAll", fn([S, S, S], [S]), lambda s, o, n: s.replace(o, n))
 def _case_map(s, upper):
     if s.isascii():
         return s.upper() if upper else s.lower()
-    out = []
-    for ch in s:
-        m = ch.upper() if upper else ch.lower()
-        out.append(m if len(m) == 1 else ch)
-    return "".join(out)
+    return U.map_runes(s, U.to_upper if upper else U.to_lower)
 
 
 P.add("ToUpper", fn([S], [S]), lambda s: _case_map(s, True))
 P.add("ToLower", fn([S], [S]), lambda s: _case_map(s, False))
 P.add("Title", fn([S], [S]), s_title)
-P.add("TrimSpace", fn([S], [S]), lambda s: s.strip(_GO_SPACE))
+P.add("TrimSpace", fn([S], [S]), U.trim_space)
 P.add("Trim", fn([S, S], [S]), lambda s, c: s.strip(c))
 P.add("TrimLeft", fn([S, S], [S]), lambda s, c: s.lstrip(c))
 P.add("TrimRight", fn([S, S], [S]), lambda s, c: s.rstrip(c))
@@ -439,8 +433,8 @@ def _ch(r):
 
 
 def _u_is_space(r):
-    return r in (0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F,
-                 0x3000) or 0x2000 <= r <= 0x200A
+    c = _ch(r)
+    return bool(c) and U.is_space(c)
 
 
 def _u_is_punct(r):
@@ -455,31 +449,26 @@ def _u_is_symbol(r):
     return bool(c) and unicodedata.category(c).startswith("S")
 
 
-def _u_upper(r):
-    c = _ch(r)
-    u = c.upper()
-    return ord(u) if len(u) == 1 else r
+def _u_case(f):
+    def mapped(r):
+        c = _ch(r)
+        return ord(f(c)) if c else r
+    return mapped
 
 
-def _u_lower(r):
-    c = _ch(r)
-    u = c.lower()
-    return ord(u) if len(u) == 1 else r
-
-
-P.add("IsUpper", fn([R], [B]), lambda r: _ch(r).isupper())
-P.add("IsLower", fn([R], [B]), lambda r: _ch(r).islower())
+P.add("IsUpper", fn([R], [B]), lambda r: bool(_ch(r)) and U.is_upper(_ch(r)))
+P.add("IsLower", fn([R], [B]), lambda r: bool(_ch(r)) and U.is_lower(_ch(r)))
 P.add("IsDigit", fn([R], [B]), lambda r: _ch(r).isdecimal())
-P.add("IsNumber", fn([R], [B]), lambda r: _ch(r).isnumeric())
+P.add("IsNumber", fn([R], [B]), lambda r: bool(_ch(r)) and U.is_number(_ch(r)))
 P.add("IsLetter", fn([R], [B]), lambda r: _ch(r).isalpha())
 P.add("IsSpace", fn([R], [B]), _u_is_space)
 P.add("IsPunct", fn([R], [B]), _u_is_punct)
 P.add("IsSymbol", fn([R], [B]), _u_is_symbol)
 P.add("IsPrint", fn([R], [B]), lambda r: _fmt()._is_print(r))
 P.add("IsControl", fn([R], [B]), lambda r: r < 0x20 or 0x7F <= r < 0xA0)
-P.add("ToUpper", fn([R], [R]), _u_upper)
-P.add("ToLower", fn([R], [R]), _u_lower)
-P.add("ToTitle", fn([R], [R]), _u_upper)
+P.add("ToUpper", fn([R], [R]), _u_case(U.to_upper))
+P.add("ToLower", fn([R], [R]), _u_case(U.to_lower))
+P.add("ToTitle", fn([R], [R]), _u_case(U.to_title))
 P.consts["MaxRune"] = (T.U_RUNE, 0x10FFFF)
 P.consts["ReplacementChar"] = (T.U_RUNE, 0xFFFD)
 
@@ -667,7 +656,7 @@ P.add("IndexFunc", fn([S, fn([R], [B])], [I]), _index_func)
 P.add("LastIndexFunc", fn([S, fn([R], [B])], [I]), lambda s, f: _index_func(s, f, True))
 P.add("LastIndexByte", fn([S, BY], [I]), lambda s, b: s_last_index(s, chr(b)))
 P.add("LastIndexAny", fn([S, S], [I]), lambda s, chars: max((s_last_index(s, c) for c in chars), default=-1))
-P.add("ToTitle", fn([S], [S]), lambda s: s.upper())
+P.add("ToTitle", fn([S], [S]), lambda s: U.map_runes(s, U.to_title))
 P.add("ContainsFunc", fn([S, fn([R], [B])], [B]), lambda s, f: _index_func(s, f) >= 0)
 
 
@@ -791,7 +780,7 @@ def _store(target, token: str):
 def _sscan(s, args, lines=False):
     targets = sitems(args)
     text = s.split("\n", 1)[0] if lines else s
-    tokens = text.split()
+    tokens = U.fields(text)
     n = 0
     for target in targets:
         if n >= len(tokens):
@@ -819,7 +808,7 @@ def _sscanf(s, fmt_, args):
             pattern.append(r"\s*(\S+)" if verb in "sv" else r"\s*([-+]?[0-9a-fA-FxXoObB_.eE+]+)" if verb in "dfgexXob"
                            else r"(.)")
             kinds.append(verb)
-        elif ch.isspace():
+        elif U.is_space(ch):
             pattern.append(r"\s*")
             i += 1
         else:
