@@ -100,7 +100,7 @@ def test_a_card_waiting_for_the_users_answer_says_so(qtbot):
 def test_a_calculation_shows_its_value_on_the_closed_card(qtbot):
     card = _card(qtbot, "calculate", "3 * (17 + 5) / 2")
     card.finish("ok", source="calculator", result="3 * (17 + 5) / 2 = 33", elapsed_ms=0)
-    assert "Result: = 33" in card.accessibleDescription()
+    assert "Result: 33" in card.accessibleDescription()  # it read "Result: = 33" (a11y33)
     big = _card(qtbot, "calculate", "1000!")
     big.finish("ok", source="calculator", result="1000! ≈ 4.02387260077094e+2567 (a whole number of 2,568 digits)")
     # its size in digits is left to the opened card

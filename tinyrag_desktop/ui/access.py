@@ -4,6 +4,10 @@ is a button with an open or closed state, and a change away from the focus (a to
 Qt describes a QFrame as a frame ("Border") with only a "SetFocus" action, whatever it does on Space. The
 accessibility factory below gives the classes registered with :func:`expander` a button's role, the
 expandable and expanded states, and Press and Toggle actions that open or close them as Space does.
+
+Orca 43 takes no announcements, and Qt's AT-SPI bridge passes no expanded or collapsed change on: what the user
+waits for where the focus is goes into the focused widget's description too (:func:`tell`), which Orca says as
+it changes.
 """
 
 from __future__ import annotations
@@ -78,6 +82,17 @@ def expanded_changed(widget: QWidget) -> None:
     changed.expanded = True
     changed.collapsed = True
     _send(QAccessibleStateChangeEvent(widget, changed))
+
+
+def tell(widget: QWidget, text: str) -> None:
+    """Have a screen reader say ``text``, news for the user working in ``widget`` (a count as they search): as
+    its description, which Orca says as it changes on the focus (Orca 43 takes no announcements), and, with the
+    focus elsewhere (on a button beside it), as an announcement. Said once either way."""
+    if widget.accessibleDescription() == text:
+        return
+    widget.setAccessibleDescription(text)
+    if text and not widget.hasFocus():
+        announce(widget, text)
 
 
 def announce(widget: QWidget, text: str) -> None:

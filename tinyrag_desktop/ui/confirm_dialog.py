@@ -33,6 +33,7 @@ class ConfirmDialog(QDialog):
         self.command = QPlainTextEdit(text, self)
         self.command.setObjectName("confirmCommand")
         self.command.setReadOnly(True)
+        self.command.setTabChangesFocus(True)  # as read-only text does already: said, not left to chance
         self.command.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.command.setAccessibleName("Command to run")
         self.command.setMaximumHeight(_COMMAND_MOST)

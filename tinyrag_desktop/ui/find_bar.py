@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor, QKeyEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QTextEdit, QToolButton, QWidget
 
 from ..chats import StoredMessage
+from . import access
 from .markdown_render import BREAK_POINT
 from .theme import colors
 
@@ -90,7 +91,7 @@ class FindBar(QFrame):
         self._refresh = QTimer(self)
         self._refresh.setSingleShot(True)
         self._refresh.setInterval(REFRESH_AFTER)
-        self._refresh.timeout.connect(lambda: self._search(show=False))
+        self._refresh.timeout.connect(lambda: self._search(show=False, tell=False))  # (not said: it streams)
         self._view.verticalScrollBar().rangeChanged.connect(lambda *_: self._changed())  # a page built
         self._view.answerAdded.connect(lambda answer: answer.rendered.connect(self._changed))  # more text
         # Only the text on screen, and a screen above and below, is marked: 50,000 matches marked at once
@@ -216,7 +217,7 @@ class FindBar(QFrame):
                 block = block.next()
         return found
 
-    def _search(self, *, show: bool) -> None:
+    def _search(self, *, show: bool, tell: bool = True) -> None:
         """Find the words in the text shown and stay on the match gone to, or the next one (more letters
         typed; an answer streaming moved it); with none, and ``show``, go to the first one on screen, or the
         last above it. With ``show``, scroll to it."""
@@ -225,7 +226,7 @@ class FindBar(QFrame):
         self._mark(found, _same(found, old) if old is not None or not show else self._first_in_view(found))
         if show:
             self._show_current()
-        self._say()
+        self._say(tell)
 
     def _place(self, index: int) -> tuple[QTextEdit, int, int] | None:
         """Where match ``index`` is: its text view, its start, and the view's order among those shown."""
@@ -398,7 +399,9 @@ class FindBar(QFrame):
             _n, _o, view, start, _end = self._matches[self._current]
             self._view.reveal(view.viewport(), lambda: _match_rect(view, start))
 
-    def _say(self) -> None:
+    def _say(self, tell: bool = True) -> None:
+        """Show how many matches there are and which one is gone to ("2 of 5"), and, ``tell``, have a screen
+        reader say it: it was never said (see access.tell)."""
         if self._loading:
             text = "Looking in earlier messages…"
         elif not self.words():
@@ -411,6 +414,8 @@ class FindBar(QFrame):
             else:
                 text = "Earlier in this chat: press Enter" if more else "Not found"
         self.count.setText(text)
+        if tell:
+            access.tell(self.box, text)
         self.count.setToolTip("Earlier messages of this chat, not shown yet, hold these words too: going up "
                               "past the first match shows them." if "above" in text else "")
 

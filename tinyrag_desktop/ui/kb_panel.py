@@ -40,6 +40,7 @@ from ..kb.embed import Embedder, query_vector
 from ..kb.readers import SUPPORTED
 from ..kb.store import db_path, needs_rebuild
 from ..kb.unfinished import stopped_by_closing
+from .access import announce
 from .kb_address import web_address_problem, with_scheme
 from ..settings import Settings
 from .kb_results import ANCHOR_ROLE, HitDelegate, preview, shown_heading, syntax_note
@@ -250,7 +251,7 @@ class KnowledgePanel(QWidget):
         self.results.setAlternatingRowColors(True)
         self.results.setItemDelegate(HitDelegate(self.results))
         self.results.setResizeMode(QListWidget.ResizeMode.Adjust)  # wrap again when the panel is resized
-        self.results.setAccessibleName("Matching passages")
+        self.results.setAccessibleName("Matching passages")  # and how many, in its description (see _on_searched)
         self.results.itemActivated.connect(  # at the passage's place in its page (an HTML id), if it has one
             lambda item: self._open(item.data(Qt.ItemDataRole.UserRole), item.data(ANCHOR_ROLE)))
         scol.addWidget(self.results, 1)
@@ -897,6 +898,14 @@ class KnowledgePanel(QWidget):
             self.results.addItem(self._note_item(note))
         if syntax_note(self._query) and query_terms(self._query):  # -zebrafish found zebrafish, unsaid
             self.results.addItem(self._note_item(syntax_note(self._query)))
+        # No current row until the first Down: made current as the list took the focus, [1] was passed by
+        # unsaid, and the first Down read [2].
+        self.results.setCurrentIndex(QModelIndex())
+        # How many, said: Orca read "Matching passages, list with 2 items" (notes counted) and no more.
+        count = _passages(len(hits)) + " found" if hits else self.results.item(0).text() if self.results.count() else ""
+        self.results.setAccessibleDescription(count)
+        if count:
+            announce(self.results, count)
         self.searchFinished.emit(len(hits))
 
     def _on_tab(self, index: int) -> None:
@@ -930,6 +939,10 @@ class KnowledgePanel(QWidget):
                 self._searcher.submit(_quietly, warm_vectors, self.data_dir, model)
             except RuntimeError:  # the panel is shutting down
                 pass
+
+
+def _passages(count: int) -> str:
+    return f"{count:,} passage" + ("" if count == 1 else "s")
 
 
 def _sources(count: int) -> str:

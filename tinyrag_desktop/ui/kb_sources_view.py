@@ -169,6 +169,9 @@ class SourcesModel(QAbstractTableModel):
                     shown = self._times[source.imported_at] = short_time(source.imported_at, today)
                 return shown
             return self.NO_VECTORS if source.id in self._unembedded else "yes"
+        if role == Qt.ItemDataRole.AccessibleTextRole and column:
+            # a cell as a screen reader says it: "Passages: 1", not a bare "1" (nor "15:59" for Imported)
+            return f"{self.HEADERS[column]}: {self.data(index, Qt.ItemDataRole.DisplayRole)}"
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == 0:
                 return f"{source.title}\n{source.location}"

@@ -71,6 +71,10 @@ class SummaryBox(QFrame):
         self.area.setWidgetResizable(True)
         self.area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.area.setWidget(label)
+        # A Tab stop only while the summary scrolls (its arrows scroll it), named: it was an unnamed stop
+        # ("filler") that Tab passed through under the drop hint too.
+        self.area.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.area.setAccessibleName("Import summary")
         self.area.viewport().setAutoFillBackground(False)
         label.setAutoFillBackground(False)
         label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -134,6 +138,8 @@ class SummaryBox(QFrame):
             needed = self._height_for(width - bar)
         self.area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if needed > height
                                              else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.area.setFocusPolicy(Qt.FocusPolicy.StrongFocus if needed > height else Qt.FocusPolicy.NoFocus)
+        self.area.setAccessibleDescription(self.label.text() if needed > height else "")
         if self.area.minimumHeight() != height or self.area.maximumHeight() != height:
             self.area.setFixedHeight(height)
             self.layout().invalidate()

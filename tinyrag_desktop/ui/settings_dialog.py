@@ -472,6 +472,9 @@ class SettingsDialog(QDialog):
         self.persona_prompt.setObjectName("personaPrompt")
         self.persona_prompt.setAccessibleName("Persona system prompt")
         self.persona_prompt.setPlaceholderText("The system prompt of the selected persona")
+        # Tab and Shift+Tab move the focus, as in every field of the dialog: they typed a tab into the prompt,
+        # and a keyboard user could not leave it without changing it (a prompt needs no tab)
+        self.persona_prompt.setTabChangesFocus(True)
         row.addWidget(self.persona_prompt, 2)
         self.persona_list.currentTextChanged.connect(self._show_persona)
         self.persona_prompt.textChanged.connect(self._persona_edited)

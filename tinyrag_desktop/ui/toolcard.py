@@ -169,6 +169,7 @@ class _Details(QTextBrowser):
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self.setObjectName("toolDetails")
+        self.setAccessibleName("Details")  # a label with no name, to a screen reader
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -223,6 +224,7 @@ class ToolCard(QFrame):
         self._elapsed_ms = 0
         self._waiting = False
         self._expanded = False
+        self._toggled = False  # just opened or closed: its description says so first (see set_expanded)
         self._details: _Details | None = None  # built on first expand: 1,000 cards should stay light
         # Calls skipped right after this one for the same reason: this card stands for them (see fold).
         self._folded: list[ToolCard] = []
@@ -518,8 +520,9 @@ class ToolCard(QFrame):
         elif self._source:
             detail += f". Source: {self._source}"
         if self._value():
-            detail += f". Result: {self._value().strip()}"
-        self.setAccessibleDescription(f"{words}. {detail.rstrip('.')}. Press Space to "
+            detail += f". Result: {self._value().strip().removeprefix('= ')}"  # "Result: = 42" was read
+        toggled = ("Expanded. " if self._expanded else "Collapsed. ") if self._toggled else ""
+        self.setAccessibleDescription(f"{toggled}{words}. {detail.rstrip('.')}. Press Space to "
                                       f"{'hide' if self._expanded else 'show'} details.")
         tip = f"{self._names()}: {words}"
         if self._own_names():  # the name the model wrote in its tool block, as in the answer's raw text
@@ -539,8 +542,12 @@ class ToolCard(QFrame):
             self._details.setVisible(on)
         self._relayout()
         self.update()  # the header's note comes or goes
+        # Qt's AT-SPI bridge passes no expanded or collapsed change on (only checked, active, enabled and
+        # focused ones): Orca 43 never said "expanded". It says the focused card's description as it changes:
+        # that begins with the new state, until the card next takes the focus (see focusInEvent).
+        self._toggled = True
         self._describe()
-        expanded_changed(self)
+        expanded_changed(self)  # for the bridges that pass it on
         self.expandedChanged.emit(on)
 
     def details_text(self) -> str:
@@ -677,6 +684,9 @@ class ToolCard(QFrame):
         super().showEvent(event)
 
     def focusInEvent(self, event) -> None:  # noqa: N802
+        if self._toggled:  # before the focus is told: its states say expanded or collapsed on their own
+            self._toggled = False
+            self._describe()
         super().focusInEvent(event)
         self.update()
 
