@@ -23,12 +23,6 @@ def contrast(a: QColor, b: QColor) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-async def _pressed(qtbot, button) -> None:
-    """Space on ``button`` while the event loop runs: pressed between two runs of the loop, the answer's task
-    was started where Qt could step it with no asyncio loop running ("no running event loop", now and then)."""
-    qtbot.keyClick(button, Qt.Key.Key_Space)
-
-
 def test_space_on_send_then_on_stop_leaves_the_focus_on_the_button_in_their_place(make_window, server, qloop,
                                                                                     qtbot):
     # Send hid itself with the focus on it, and Qt gave the focus to the status bar's model button: the
@@ -40,12 +34,12 @@ def test_space_on_send_then_on_stop_leaves_the_focus_on_the_button_in_their_plac
     win.composer.setPlainText("Talk")
     win.send_button.setFocus()
     qloop.run(wait_until(win.send_button.hasFocus))
-    qloop.run(_pressed(qtbot, win.send_button))  # in the running loop, as a key the window gets is
+    qtbot.keyClick(win.send_button, Qt.Key.Key_Space)
     qloop.run(wait_until(lambda: win.stop_button.isVisible()))
     assert QApplication.focusWidget() is win.stop_button
     outcomes: list[str] = []
     win.answerFinished.connect(outcomes.append)
-    qloop.run(_pressed(qtbot, win.stop_button))
+    qtbot.keyClick(win.stop_button, Qt.Key.Key_Space)
     qloop.run(wait_until(lambda: outcomes))
     assert outcomes == ["stopped"]
     assert QApplication.focusWidget() is win.send_button
