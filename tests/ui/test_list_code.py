@@ -11,10 +11,9 @@ from tinyrag_desktop.chats import ChatInfo, StoredMessage, export_html
 from tinyrag_desktop.engine.events import Done
 from tinyrag_desktop.markdown_prep import lift_fences
 from tinyrag_desktop.settings import defaults
-from tinyrag_desktop.ui.answer import AnswerWidget
 from tinyrag_desktop.ui.markdown_render import render
 
-from .conftest import tokens
+from .test_long_code_joined import streamed
 
 STEPS = ("To set it up:\n\n"
          "1. Install it:\n\n"
@@ -46,13 +45,7 @@ def test_a_block_being_streamed_in_a_list_item_is_shown_open_with_no_run_link():
 
 def test_the_window_streams_steps_with_code_as_code_blocks(qtbot):
     chosen = defaults().replace(allow_nanogo=True)
-    answer = AnswerWidget(settings=lambda: chosen)
-    qtbot.add_widget(answer)
-    answer.resize(600, 800)
-    answer.begin()
-    for piece in tokens(STEPS, 7):
-        answer.append_text(piece)
-        answer.flush()
+    answer = streamed(qtbot, STEPS, 7, settings=lambda: chosen)
     answer.finish(Done(1, 0, 10))
     assert tuple(code for seg in answer.segments() for code in seg.code_blocks()) == CODES
 

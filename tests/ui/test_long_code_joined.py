@@ -17,12 +17,13 @@ CODE = "".join(f"    result_{i} = compute(argument_one_{i}, argument_two_{i}, ar
 TEXT = f"Here it is:\n\n```python\n{CODE}```\n\nThat is all.\n"
 
 
-def streamed(qtbot, text: str = TEXT, **kwargs) -> AnswerWidget:
+def streamed(qtbot, text: str = TEXT, size: int = 80, **kwargs) -> AnswerWidget:
+    """An AnswerWidget that was given ``text`` in pieces of ``size`` characters, each rendered."""
     answer = AnswerWidget(**kwargs)
     qtbot.add_widget(answer)
     answer.resize(600, 800)
     answer.begin()
-    for piece in tokens(text, 80):
+    for piece in tokens(text, size):
         answer.append_text(piece)
         answer.flush()
     return answer
