@@ -16,7 +16,7 @@ from tinyrag_desktop.tools.fetch import BlockedAddress, FetchError, FetchLimits,
 from tinyrag_desktop.tools.registry import ToolContext, default_registry
 from tinyrag_desktop.tools.web import url_fetch
 
-from .conftest import LoopbackServer, RequestHandler
+from .conftest import Handler, LoopbackServer, RequestHandler
 from .pages import (ARTICLE_HTML, ARTICLE_SENTENCES, CYRILLIC_TEXT, FRENCH_TEXT, PNG_BYTES, cyrillic_page,
                     minimal_pdf)
 
@@ -156,19 +156,60 @@ async def test_closed_port_fails_fast(data_dir: Path) -> None:
 
 
 async def test_slow_server_is_given_up_on_total_timeout(server: LoopbackServer) -> None:
-    def trickle(h: RequestHandler) -> None:
+    def late(h: RequestHandler) -> None:  # each wait under the read timeout, the whole over the total
+        h.server.owner.release.wait(0.9)
         h.send_response(200)
         h.send_header("Content-Type", "text/plain")
         h.end_headers()
-        while not h.server.owner.release.wait(0.1):  # a byte every 0.1 s: never a read timeout
-            h.wfile.write(b"x")
-            h.wfile.flush()
+        h.wfile.flush()
+        h.server.owner.release.wait(0.9)
 
-    server.add("/slow", trickle)
+    server.add("/slow", late)
     started = time.monotonic()
     with pytest.raises(FetchError, match="took longer than 1.5 s"):
         await fetch(server.url("/slow"), policy=LOCAL_ONLY, limits=FetchLimits(connect=1, read=1, total=1.5))
     assert 1.4 < time.monotonic() - started < 3
+
+
+def _trickle(h: RequestHandler) -> None:
+    h.send_response(200)
+    h.send_header("Content-Type", "text/plain")
+    h.end_headers()
+    while not h.server.owner.release.wait(0.1):  # a line every 0.1 s: never a read timeout, never an end
+        h.wfile.write(b"tick\n")
+        h.wfile.flush()
+
+
+async def test_a_page_that_never_ends_is_kept_as_far_as_it_came(server: LoopbackServer) -> None:
+    # It was given up at the total time, and the lines already read were lost.
+    started = time.monotonic()
+    fetched = await fetch(server.add("/feed", _trickle), policy=LOCAL_ONLY,
+                          limits=FetchLimits(connect=1, read=1, total=1.5))
+    assert time.monotonic() - started < 1.5  # before the total time: the rest is left for reading it
+    assert (fetched.truncated, fetched.cut) == (True, "time")
+    assert fetched.body.startswith(b"tick\ntick\n") and set(fetched.body.split()) == {b"tick"}
+
+
+def _stalls_after(first: bytes, *, close: bool) -> Handler:
+    def handler(h: RequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html; charset=utf-8")
+        h.send_header("Content-Length", str(len(first) * 10))
+        h.end_headers()
+        h.wfile.write(first)
+        h.wfile.flush()
+        if not close:
+            h.server.owner.release.wait(5)
+        h.close_connection = True
+    return handler
+
+
+@pytest.mark.parametrize(("close", "cut"), [(False, "stalled"), (True, "closed")])
+async def test_a_page_that_stops_arriving_keeps_what_came(server: LoopbackServer, close: bool, cut: str) -> None:
+    first = b"<html><title>Half</title><body><p>The first paragraph arrived whole.</p>"
+    fetched = await fetch(server.add("/half", _stalls_after(first, close=close)), policy=LOCAL_ONLY,
+                          limits=FetchLimits(connect=1, read=0.5, total=5))
+    assert (fetched.body, fetched.truncated, fetched.cut) == (first, True, cut)
 
 
 async def test_silent_server_is_given_up_on_read_timeout(server: LoopbackServer) -> None:

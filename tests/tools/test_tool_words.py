@@ -4,6 +4,7 @@ user set; long outputs keep their end; pages keep their joiners; the calculator'
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from pathlib import Path
 
@@ -120,17 +121,32 @@ async def test_an_error_status_says_the_reason_first_and_the_address_after(serve
 
 async def test_a_slow_page_names_the_tool_timeout_the_user_set(server: LoopbackServer, data_dir: Path) -> None:
     # "Fetching http://… took longer than 9 s and was given up." with the setting at 10 s
-    def trickle(h: RequestHandler) -> None:
+    def late(h: RequestHandler) -> None:  # headers, then nothing, each wait under the read timeout
+        h.server.owner.release.wait(0.6)
         h.send_response(200)
         h.send_header("Content-Type", "text/plain")
         h.end_headers()
-        while not h.server.owner.release.wait(0.1):
-            h.wfile.write(b"x")
-            h.wfile.flush()
+        h.wfile.flush()
+        h.server.owner.release.wait(0.6)
 
-    url = server.add("/slow", trickle)
+    url = server.add("/slow", late)
     message = await _failure(url_fetch(url, ctx(data_dir, tool_timeout=1.0)))
     assert message == f"The page did not finish loading within the 1-second tool timeout: {url}"
+
+
+async def test_a_page_still_loading_gives_what_came_and_says_so(server: LoopbackServer, data_dir: Path) -> None:
+    def feed(h: RequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/plain")
+        h.end_headers()
+        while not h.server.owner.release.wait(0.05):
+            h.wfile.write(b"score update\n")
+            h.wfile.flush()
+
+    result = await url_fetch(server.add("/live", feed), ctx(data_dir, tool_timeout=1.0))
+    assert "score update\nscore update" in result.text
+    assert re.search(r"\[The page was still loading near the 1-second tool timeout; only its first "
+                     r"\d+ bytes were read\.\]$", result.text), result.text[-200:]
 
 
 @pytest.mark.parametrize(("body", "kind"), [
@@ -229,3 +245,36 @@ def test_a_name_the_calculator_does_not_know_is_refused_in_a_whole_sentence() ->
     assert message.startswith("“what” is not allowed: the calculator takes numbers, the operators "
                               "+ - * / // % ** ! and the functions abs, acos,")
     assert message.endswith(", tan, with the constants pi, e and tau.")
+
+
+async def test_a_page_cut_off_by_its_site_keeps_its_text_and_says_where_it_stopped(server: LoopbackServer,
+                                                                                   data_dir: Path) -> None:
+    # The connection closed before the promised length: "closed the connection …", and nothing read.
+    first = b"<html><title>Half</title><body><p>The first paragraph arrived whole.</p>"
+
+    def half(h: RequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html; charset=utf-8")
+        h.send_header("Content-Length", "5000")
+        h.end_headers()
+        h.wfile.write(first)
+        h.close_connection = True
+
+    result = await url_fetch(server.add("/half", half), ctx(data_dir))
+    assert "The first paragraph arrived whole." in result.text
+    assert result.text.endswith(f"[The site closed the connection after {len(first)} bytes, before the page "
+                                "ended; the rest was not read.]")
+
+
+async def test_a_pdf_cut_off_says_it_did_not_arrive_whole(server: LoopbackServer, data_dir: Path) -> None:
+    def half(h: RequestHandler) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "application/pdf")
+        h.send_header("Content-Length", "5000")
+        h.end_headers()
+        h.wfile.write(b"%PDF-1.4\n" + b"0" * 100)
+        h.close_connection = True
+
+    url = server.add("/doc.pdf", half)
+    message = await _failure(url_fetch(url, ctx(data_dir)))
+    assert message == f"This PDF did not arrive whole, and a PDF cannot be read in part: {url}"

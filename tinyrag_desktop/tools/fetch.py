@@ -15,7 +15,9 @@ A model that has read a hostile page may ask for any URL, so this module treats 
   IPv6 forms such as ``::ffff:127.0.0.1``) are refused unless the policy allows private addresses.
 - Redirects are followed by hand, at most ``max_redirects``; each hop goes through the same checks.
 - Connect, read and total timeouts; the body is read up to ``max_bytes`` (after decompression, so a
-  small gzip bomb is cut too), then reading stops and the result says so.
+  small gzip bomb is cut too), then reading stops and the result says so. A body that is still arriving
+  near the end of the total time (a live feed, a page that never ends), that stalls, or whose connection
+  closes early is kept as far as it came, and ``Fetched.cut`` says why; only an empty one is an error.
 """
 
 from __future__ import annotations
@@ -97,7 +99,9 @@ class FetchPolicy:
 
 @dataclass(frozen=True, slots=True)
 class Fetched:
-    """A downloaded body: ``url`` is the final URL after redirects; ``truncated`` if the cap stopped it."""
+    """A downloaded body: ``url`` is the final URL after redirects; ``truncated`` if it is not whole, and
+    ``cut`` why: "size" (the cap), "time" (still arriving when time ran out), "stalled" (nothing more came
+    within the read timeout) or "closed" (the server closed the connection before the end)."""
 
     url: str
     status: int
@@ -105,6 +109,7 @@ class Fetched:
     body: bytes
     truncated: bool
     redirects: tuple[str, ...] = field(default=())
+    cut: str = ""
 
 
 _BAD_PORT = "The URL's port is not a number between 1 and 65535."
@@ -270,21 +275,39 @@ def _pinned_request(url: httpx.URL, ip: IPAddress, limits: FetchLimits, accept_l
     return httpx.Request("GET", url.copy_with(host=str(ip)), headers=headers, extensions=extensions)
 
 
-async def _read_capped(response: httpx.Response, max_bytes: int) -> tuple[bytes, bool]:
+# The share of the total time after which a body still arriving is kept as it is: the rest is left for
+# reading it into text within the tool's timeout.
+_BODY_SHARE = 0.85
+
+
+async def _read_capped(response: httpx.Response, max_bytes: int, deadline: float) -> tuple[bytes, str]:
+    """The body up to ``max_bytes`` and, once some of it came, until ``deadline`` (loop time), and why it was
+    cut ("" if whole). Before its first byte only the total time limits it: there is nothing to keep."""
     parts: list[bytes] = []
     size = 0
-    async for chunk in response.aiter_bytes():
-        room = max_bytes - size
-        if len(chunk) > room:
-            parts.append(chunk[:room])
-            return b"".join(parts), True
-        parts.append(chunk)
-        size += len(chunk)
-    return b"".join(parts), False
+    try:
+        async with asyncio.timeout(None) as limit:
+            async for chunk in response.aiter_bytes():
+                if not size and chunk:
+                    limit.reschedule(deadline)
+                room = max_bytes - size
+                if len(chunk) > room:
+                    parts.append(chunk[:room])
+                    return b"".join(parts), "size"
+                parts.append(chunk)
+                size += len(chunk)
+    except (TimeoutError, httpx.ReadTimeout, httpx.RemoteProtocolError, httpx.ReadError) as exc:
+        if not size:
+            raise
+        cut = ("time" if isinstance(exc, TimeoutError) else "stalled" if isinstance(exc, httpx.ReadTimeout)
+               else "closed")
+        return b"".join(parts), cut
+    return b"".join(parts), ""
 
 
 async def _fetch_hops(client: httpx.AsyncClient, url: httpx.URL, policy: FetchPolicy, limits: FetchLimits,
                       resolver: Resolver, accept_language: str) -> Fetched:
+    body_deadline = asyncio.get_running_loop().time() + limits.total * _BODY_SHARE
     hops: list[str] = []
     for _ in range(limits.max_redirects + 1):
         ip = await resolve_checked(url, policy, resolver)
@@ -308,7 +331,7 @@ async def _fetch_hops(client: httpx.AsyncClient, url: httpx.URL, policy: FetchPo
                 continue
             if response.status_code >= 400:  # the reason first, the address after it (the card cut it off)
                 raise FetchError(f"{status_words(response.status_code, response.reason_phrase)}: {url}")
-            body, truncated = await _read_capped(response, limits.max_bytes)
+            body, cut = await _read_capped(response, limits.max_bytes, body_deadline)
         except httpx.HTTPError as exc:
             raise FetchError(describe_http_error(exc, url.host)) from None
         except ExceptionGroup as group:
@@ -316,7 +339,7 @@ async def _fetch_hops(client: httpx.AsyncClient, url: httpx.URL, policy: FetchPo
         finally:
             await response.aclose()
         return Fetched(str(url), response.status_code, response.headers.get("content-type", ""),
-                       body, truncated, tuple(hops))
+                       body, bool(cut), tuple(hops), cut)
     raise FetchError(f"Too many redirects (more than {limits.max_redirects}); the last one led to {url}.")
 
 

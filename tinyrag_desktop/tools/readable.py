@@ -362,8 +362,10 @@ def pdf_to_text(body: bytes, max_chars: int) -> tuple[str, str]:
     return title, "\n\n".join(pages)
 
 
-def to_readable(body: bytes, content_type: str, url: str, *, truncated: bool, max_chars: int) -> Readable:
-    """The body as text for the model, or UnreadableContent saying why it is not text."""
+def to_readable(body: bytes, content_type: str, url: str, *, truncated: bool, max_chars: int,
+                cut: str = "size") -> Readable:
+    """The body as text for the model, or UnreadableContent saying why it is not text; ``cut`` says why a
+    truncated body stopped (see fetch.Fetched)."""
     ctype = parse_content_type(content_type)
     kind = classify(ctype, body)
     if kind == "binary":
@@ -378,8 +380,8 @@ def to_readable(body: bytes, content_type: str, url: str, *, truncated: bool, ma
             f"PDFs only: {url}")
     if kind == "pdf":
         if truncated:
-            raise UnreadableContent(f"This PDF is larger than the download limit, and a PDF cannot be read in "
-                                    f"part: {url}")
+            why = "is larger than the download limit" if cut == "size" else "did not arrive whole"
+            raise UnreadableContent(f"This PDF {why}, and a PDF cannot be read in part: {url}")
         title, text = pdf_to_text(body, max_chars)
         return Readable(title, text, kind)
     if kind == "xml":

@@ -17,6 +17,18 @@ from .wikipedia_api import Disambiguation, edition, get_article
 _FETCH_LIMITS = FetchLimits()
 
 
+# Why a page was read only in part, other than its size (see fetch.Fetched.cut).
+_CUT_NOTES = {
+    "time": "[The page was still loading near {time}; only its first {size} were read.]",
+    "stalled": "[The page stopped arriving after {size} and was not waited for; the rest was not read.]",
+    "closed": "[The site closed the connection after {size}, before the page ended; the rest was not read.]",
+}
+
+
+def _size_words(size: int) -> str:
+    return f"{size:,} bytes" if size < 10_000 else f"{size / 1024:,.0f} KB"
+
+
 def _require_network(ctx: ToolContext) -> None:
     # The engine does not offer these tools offline; this guards a block the model writes anyway.
     if not network_enabled(ctx.settings):
@@ -66,13 +78,16 @@ async def url_fetch(content: str, ctx: ToolContext) -> ToolResult:
         raise FetchError(f"The page did not finish loading within {timeout_words(_tool_timeout(ctx.settings))}"
                          f": {exc.url}") from None
     readable = await asyncio.to_thread(to_readable, fetched.body, fetched.content_type, fetched.url,
-                                       truncated=fetched.truncated, max_chars=max_chars)
+                                       truncated=fetched.truncated, max_chars=max_chars, cut=fetched.cut)
     header = []
     if readable.title:
         header.append(f"Title: {readable.title}")
     header.append(f"URL: {fetched.url}")
     notes = [readable.note] if readable.note else []
-    if fetched.truncated:
+    if fetched.cut in _CUT_NOTES:  # what came is kept, and said to be only part of the page
+        notes.append(_CUT_NOTES[fetched.cut].format(size=_size_words(len(fetched.body)),
+                                                    time=timeout_words(_tool_timeout(ctx.settings))))
+    elif fetched.truncated:
         mb = f"{_FETCH_LIMITS.max_bytes / (1024 * 1024):g} MB"
         if readable.note:  # one note, not two that read as a contradiction (1 MB read, 5 MB downloaded)
             notes = [f"[The page is larger than {mb}; only its start was read: the first "
