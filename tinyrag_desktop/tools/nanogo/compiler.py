@@ -70,6 +70,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
         row, col = self.src.pos(node)
         e = CompileError(row, col, "nanoGo could not check this code (a fault in nanoGo, not necessarily in "
                                    "the program); rewriting this statement differently may avoid it")
+        e.internal = True
         e.order = (node.start_point[0], node.start_point[1])
         raise e from exc
 
@@ -378,7 +379,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
             # selector` for `fmt.(x)`; nanoGo shows one error, so the one that says what is wrong.
             misused = {e.message.split()[3] for e in self.errors if e.message.startswith("use of package ")}
             errors = [e for e in self.errors if getattr(e, "unused_import", None) not in misused]
-            raise min(errors, key=lambda e: getattr(e, "order", (e.line, e.col)))
+            raise first_of(errors)
         return self.assemble()
 
     def imports(self, node, used) -> None:
@@ -419,6 +420,25 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
 
 
 PACKAGE_STRUCTS: dict = {}
+
+# As go build: at most ten errors are listed, then "too many errors".
+MAX_ERRORS = 10
+
+
+def first_of(errors: list[CompileError]) -> CompileError:
+    """The first error in the source, carrying the next ones (``more``, at most MAX_ERRORS in all, one a
+    line) as Go lists them. A function with an error is left at its first one, so what follows in other
+    functions is checked on its own; a fault in nanoGo itself is listed only when nothing else is."""
+    ordered = sorted(errors, key=lambda e: getattr(e, "order", (e.line, e.col)))
+    real = [e for e in ordered if not getattr(e, "internal", False)] or ordered
+    shown: list[CompileError] = []
+    for e in real:
+        if all((e.line, e.message) != (s.line, s.message) for s in shown):
+            shown.append(e)
+    first = shown[0]
+    first.more = shown[1:MAX_ERRORS]
+    first.too_many = len(shown) > MAX_ERRORS
+    return first
 
 
 def compile_source(text: str):

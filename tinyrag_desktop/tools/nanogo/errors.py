@@ -16,6 +16,15 @@ class CompileError(Error):
     def __init__(self, line: int, col: int, message: str):
         super().__init__(f"{line}:{col}: {message}")
         self.line, self.col, self.message = line, col, message
+        self.more: list[CompileError] = []  # the errors after this one in the source, as Go lists them
+        self.too_many = False  # more than Go's ten were found
+
+    def report(self, file: str) -> str:
+        """Every error, one a line, as go build writes them: ``prog.go:7:18: undefined: y``."""
+        lines = [f"{file}:{e.line}:{e.col}: {e.message}" for e in (self, *self.more)]
+        if self.too_many:
+            lines.append(f"{file}:{self.more[-1].line}:{self.more[-1].col}: too many errors")
+        return "\n".join(lines) + "\n"
 
 
 class SandboxError(Error):

@@ -356,7 +356,7 @@ def run_inprocess(source: str, stack_mb: int = 256):
         try:
             code, ns = compile_source(source)
         except CompileError as e:
-            result["r"] = ("", "compile_error", f"prog.go:{e.line}:{e.col}: {e.message}\n")
+            result["r"] = ("", "compile_error", e.report("prog.go"))
             return
         sched.SCHED.__init__()
         old = sys.getrecursionlimit()

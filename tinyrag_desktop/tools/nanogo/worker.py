@@ -114,7 +114,7 @@ def _run(source: str, max_output: int, memory_mb: int) -> None:
     try:
         code, ns = compile_source(source)
     except CompileError as e:
-        _die(EXIT_COMPILE, f"prog.go:{e.line}:{e.col}: {e.message}\n")
+        _die(EXIT_COMPILE, e.report("prog.go"))
     except RecursionError:
         _die(EXIT_COMPILE, "prog.go:1:1: program too deeply nested\n")
     if os.environ.get("NANOGO_DUMP"):
