@@ -163,3 +163,31 @@ def test_the_find_bars_count_is_said_as_it_changes(make_window, server, qloop, q
     bar.next_button.setFocus()
     qtbot.keyClick(bar.next_button, Qt.Key.Key_Space)
     assert bar.count.text() == "1 of 2" and announced == ["1 of 2"]
+
+
+def test_the_first_down_in_the_knowledge_panels_sources_reads_the_first_row(make_window, server, qloop, qtbot,
+                                                                            tmp_path):
+    # Tab into the sources list made the first row current, unsaid, and the first Down read the second.
+    from .conftest import wait_until
+    from .test_kb_panel_window import _add_elsewhere, _write
+
+    data = tmp_path / "data"
+    _add_elsewhere(data, _write(tmp_path / "docs", ["alpha", "beta", "gamma"]))
+    win = make_window(server.base_url, data_dir=data)
+    win.kb_dock.show()
+    panel = win.kb_dock.widget()
+    qloop.run(wait_until(lambda: panel.isVisible() and panel.source_count() == 3))
+    _active(qtbot, win)
+    view = panel.sources_view
+    view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    view.setFocus(Qt.FocusReason.TabFocusReason)
+    qloop.run(wait_until(view.hasFocus))
+    assert not view.currentIndex().isValid()
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    assert view.currentIndex().data() == "alpha" and view.selectionModel().isRowSelected(0)
+    # Once a row is current, leaving and coming back keeps it (Qt's own behaviour, not undone here).
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    panel.query_edit.setFocus(Qt.FocusReason.TabFocusReason)
+    view.setFocus(Qt.FocusReason.BacktabFocusReason)
+    qloop.run(wait_until(view.hasFocus))
+    assert view.currentIndex().data() == "beta"

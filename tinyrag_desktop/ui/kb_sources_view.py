@@ -328,6 +328,15 @@ class SourcesView(QTreeView):
             return
         super().keyPressEvent(event)
 
+    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        # Qt makes the first row current as the list takes the focus, unsaid: the first Down then read the
+        # second row. With no row chosen yet, none is current until Down or Up picks the first (as in the
+        # search results).
+        fresh = not self.currentIndex().isValid()
+        super().focusInEvent(event)
+        if fresh and self.currentIndex().isValid() and not self.selectionModel().hasSelection():
+            self.selectionModel().setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.NoUpdate)
+
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().paintEvent(event)
         if self.model() is not None and self.model().rowCount() == 0:
