@@ -462,12 +462,6 @@ def _inner_anchor(el: Element) -> str | None:
     return None
 
 
-import os as _os
-_TOC_KNOB = _os.environ.get("KB_TOC", "")
-_TOC_PREFIX = _os.environ.get("KB_TOC_PREFIX", "Contents: ")
-_TOC_NUMBER = re.compile(r"^([A-Z]|\d+)(\.\d+)*\.\s+")
-
-
 class _Walker:
     """Blocks and links of the elements walked, in order. Each block carries the anchor in effect where it
     starts (Block.anchor): the last id met before it, on a section, a heading (or inside it), a
@@ -517,23 +511,6 @@ class _Walker:
                 self.blocks.append(Block("text", text, 0, True, self._anchor))
                 self._add_links(list(li.iter("a")), text)
 
-    def _toc_titles(self, toc: Element) -> None:
-        # EXPERIMENT (recall34): the titles of the pages a table of contents lists, as a block.
-        titles = []
-        for a in toc.iter("a"):
-            href = a.get("href") or ""
-            if not href or href.startswith("#") or "#" in href and _TOC_KNOB != "all":
-                continue
-            if _TOC_KNOB == "1":
-                dl = next(a.iterancestors("dl"), None)
-                if dl is None or any(anc.tag == "dl" for anc in dl.iterancestors("dl")):
-                    continue
-            title = _TOC_NUMBER.sub("", _norm(_text(a)))
-            if title:
-                titles.append(title)
-        if titles:
-            self.blocks.append(Block("text", _TOC_PREFIX + "; ".join(titles) + ".", 0, True, self._anchor))
-
     def _loose_text(self, text: str | None) -> None:
         if text:  # a space between two inline elements is kept: "<b>x</b> <i>y</i>" is two words
             self._loose.append(text)
@@ -559,9 +536,6 @@ class _Walker:
             else:
                 skip = False
             if skip:
-                if _TOC_KNOB and (child.get("class") or "").split() == ["toc"]:
-                    self._flush_loose()
-                    self._toc_titles(child)
                 if tag in ("ul", "ol") and not _is_furniture(child):
                     self._flush_loose()
                     self._described_items(child)
@@ -710,13 +684,6 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     walker.walk(main if main is not None else root)
     walker._flush_loose()
     blocks = walker.blocks
-    if _os.environ.get("KB_PURPOSE"):  # EXPERIMENT (recall34): a reference page's purpose line as its title
-        for div in root.iter("div"):
-            if div.get("class") == "refnamediv":
-                p = next(div.iter("p"), None)
-                if p is not None and _norm(_text(p)):
-                    title = _norm(_text(p))
-                break
     if not title:
         title = next((b.text for b in blocks if b.kind == "heading"), "") or fallback_title
     if not blocks:

@@ -196,7 +196,6 @@ from typing import Callable, Iterable, Sequence
 
 from .errors import StoreError
 from .models import Hit
-from . import _sections_exp as _sx
 from .nearest import nearest_ids
 from .spelling import absent_words, corrections, distance, stems
 from .store import DB_NAME, readonly_uri, refuse_unusable, store_error
@@ -735,7 +734,6 @@ def _by_source(
     k: int,
     links: dict[int, float] | None = None,
     page_hit: Callable[[int], Hit | None] | None = None,
-    sec_source: dict[int, float] | None = None,
 ) -> list[Hit]:
     """The best chunk of each of the ``k`` best sources, then the next best chunks if sources run out.
 
@@ -754,8 +752,6 @@ def _by_source(
     score = {key: value / top for key, value in own.items()}
     for key, group in per_source.items():
         score[key] += W_LINKS * max(links.get(sid, 0.0) for sid in {h.source_id for h in group})
-        if sec_source:
-            score[key] += _sx.WEIGHT * max(sec_source.get(sid, 0.0) for sid in {h.source_id for h in group})
     known = {h.source_id for h in hits}
     # Pages that only links found: worth a look when their link score alone could earn a place (at
     # most k of them are read, each place they take raising the bar for the next).
@@ -916,31 +912,6 @@ def _relevance(conn: sqlite3.Connection, weighed: dict[str, float], roots: dict[
         / concepts.total
 
 
-import os as _os
-_ALIASES: dict[str, list[str]] = {}
-_ALIAS_MODE = _os.environ.get("KB_ALIAS_MODE", "cover")
-if _os.environ.get("KB_ALIASES"):
-    for _line in open(_os.environ["KB_ALIASES"], encoding="utf-8"):
-        _term, _target = _line.rstrip("\n").split("\t")[:2]
-        _ALIASES.setdefault(_term, []).append(_target)
-
-
-def _alias_terms(words: list[str]) -> list[tuple[str, int]]:
-    """EXPERIMENT (recall34): index "see" entries' targets for the question's words (word or its plural)."""
-    out = []
-    joined = " ".join(words)
-    for term, targets in _ALIASES.items():
-        parts = term.split()
-        if len(parts) == 1:
-            hits = [n for n, w in enumerate(words) if w == term or w in (term + "s", term + "es")]
-        else:
-            hits = [words.index(parts[0])] if re.search(rf"\b{re.escape(term)}s?\b", joined) else []
-        for n in hits:
-            for target in targets:
-                out.append((" ".join(_WORD.findall(target)), n))
-    return out
-
-
 def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str, str], k: int,
             query_vector: Sequence[float] | None, vector_model: str) -> tuple[list[Hit], float | None]:
     """search()'s steps 1 to 6 for the question's terms and their weights (``weighed``), the misspelt
@@ -952,26 +923,15 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     pruned = _without_common_terms(conn, terms)
     terms = pruned.kept
     concepts = _concepts(words, list(weighed.values()), roots)
-    if _ALIASES:
-        extra = _alias_terms(words)
-        if extra:
-            terms = terms + [t for t, _ in extra if t not in terms]
-            if concepts is not None and _ALIAS_MODE == "cover":
-                more = tuple((f"c{n}", re.compile(rf"\b{re.escape(t)}")) for t, n in extra)
-                concepts = _Concepts(concepts.patterns + more, concepts.runs, concepts.weights, concepts.total,
-                                     concepts.overlapping)
     fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
     links = _link_scores(conn, terms)
-    sec_source: dict[int, float] = {}
-    if _sx.MODE and terms and concepts is not None:
-        fts, sec_source = _section_fusion(conn, terms, concepts, fts)
 
     def page_hit(source_id: int) -> Hit | None:
         return _page_hit(conn, source_id, concepts)
 
     if query_vector is None or not vector_model:
-        hits = _by_source(fts, k, links, page_hit, sec_source)
+        hits = _by_source(fts, k, links, page_hit)
         return hits, _relevance(conn, weighed, roots, hits, pruned)
     vec_ids = nearest_ids(conn, vector_model, query_vector, pool)
     by_id = {h.chunk_id: h for h in fts}
@@ -983,56 +943,6 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     hits = [_with_score(by_id[cid], fused[cid])
             for cid in sorted(fused, key=fused.__getitem__, reverse=True) if cid in by_id]
     return _by_source(hits, k, links, page_hit), None
-
-
-def _section_fusion(conn, terms, concepts, fts):
-    """EXPERIMENT (recall34): section pseudo-documents' BM25 fused with the chunks' (see _sections_exp)."""
-    found = _sx.hits(conn, match_expression(terms), (W_TITLE, W_HEADING, W_TEXT))
-    ids_of = {h.chunk_id: ids for h, ids in found}
-    secs = [h for h, _ in found]
-    if _sx.COVER:
-        secs = _rerank_by_coverage(secs, concepts)
-    if not secs:
-        return fts, {}
-    top = secs[0].score or 1.0
-    if _sx.FUSE == "src":
-        per: dict[int, list[float]] = {}
-        for h in secs:
-            per.setdefault(h.source_id, []).append(h.score / top)
-        scores = {sid: _decayed(v) for sid, v in per.items()}
-        best = max(scores.values())
-        return fts, {sid: v / best for sid, v in scores.items()}
-    sec_of_chunk: dict[int, float] = {}
-    for h in secs:
-        for cid in ids_of[h.chunk_id]:
-            sec_of_chunk[cid] = max(sec_of_chunk.get(cid, 0.0), h.score / top)
-    if _sx.FUSE in ("chunk", "chunkadd"):
-        ctop = max((h.score for h in fts), default=1.0) or 1.0
-        out = [_with_score(h, h.score / ctop + _sx.WEIGHT * sec_of_chunk.get(h.chunk_id, 0.0)) for h in fts]
-        if _sx.FUSE == "chunkadd":
-            have = {h.chunk_id for h in fts}
-            new = {ids_of[h.chunk_id][0]: h.score / top for h in secs
-                   if not any(c in have for c in ids_of[h.chunk_id])}
-            got = _chunks(conn, list(new))
-            out += [_with_score(got[c], _sx.WEIGHT * v) for c, v in new.items() if c in got]
-        out.sort(key=lambda h: h.score, reverse=True)
-        return out, {}
-    # rrf: chunk ranking and section ranking (a section stands for its best candidate chunk, else its first)
-    by_id = {h.chunk_id: h for h in fts}
-    fused: dict[int, float] = {}
-    for rank, h in enumerate(fts):
-        fused[h.chunk_id] = 1.0 / (RRF_K + rank + 1)
-    missing = []
-    for rank, h in enumerate(secs):
-        ids = ids_of[h.chunk_id]
-        cid = next((c for c in ids if c in by_id), ids[0])
-        if cid not in by_id:
-            missing.append(cid)
-        fused[cid] = fused.get(cid, 0.0) + _sx.WEIGHT / (RRF_K + rank + 1)
-    by_id.update(_chunks(conn, missing))
-    out = [_with_score(by_id[c], v) for c, v in fused.items() if c in by_id]
-    out.sort(key=lambda h: h.score, reverse=True)
-    return out, {}
 
 
 def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:
