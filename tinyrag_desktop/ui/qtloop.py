@@ -11,6 +11,13 @@ came: httpx sets a read timeout around every network read and cancels it when th
 streamed answer left one Qt timer (with its callback's task and closures) per network piece for the
 length of the timeout: 776 of them after ten short answers, each kept alive for up to two minutes.
 
+A callback Qt runs outside the loop's run finds the loop running, as asyncio's own callbacks always do.
+qasync's ``run_until_complete`` has Qt process its events one last time after ``run_forever`` has unset
+the running loop, and a task step that came due then (an answer's, when the run waited for something
+else) could not start a task: "no running event loop", the answer ended in an error, and its unawaited
+coroutine was reported in the next test. ``processEvents`` and a modal dialog's ``exec`` outside the run
+(tests between two runs, the start-up error box) ran callbacks the same way.
+
 It also lets Python's signal handlers run: Qt's loop waits in C++, where Python never looks at the signals
 that arrived, so Ctrl+C in the terminal did nothing and ``kill`` ended the window without saving it.
 """
@@ -51,7 +58,7 @@ class _Timers(QObject):
         self.killTimer(timer_id)
         handle = self._handles.pop(timer_id, None)
         if handle is not None and not self._stopped and not handle.cancelled():
-            handle._run()
+            _run_as_running(handle)
 
     def stop(self) -> None:
         """The loop is closing: no callback runs any more (as qasync's timer does)."""
@@ -59,6 +66,19 @@ class _Timers(QObject):
 
     def set_debug(self, enabled: bool) -> None:
         pass  # qasync's timer logs each callback in debug mode; asyncio's own debug checks still run
+
+
+def _run_as_running(handle: asyncio.Handle) -> None:
+    """Run ``handle`` with its loop as the thread's running loop, as it is inside ``run_forever``; Qt also
+    fires the loop's timers where it processes events outside the run (see the module's docstring)."""
+    if asyncio.events._get_running_loop() is not None:  # inside the run, or a nested Qt loop within it
+        handle._run()
+        return
+    asyncio.events._set_running_loop(handle._loop)
+    try:
+        handle._run()
+    finally:
+        asyncio.events._set_running_loop(None)
 
 
 class _Handle(asyncio.Handle):
@@ -71,7 +91,8 @@ class _Handle(asyncio.Handle):
 
 
 class TidyEventLoop(qasync.QEventLoop):
-    """qasync's loop, whose cancelled timed callbacks let go of their Qt timers at once (see above)."""
+    """qasync's loop, whose cancelled timed callbacks let go of their Qt timers at once, and whose callbacks
+    find the loop running wherever Qt runs them (see above)."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
