@@ -88,6 +88,8 @@ def test_ask_screenshot_saves_the_window_and_exits_0(tmp_path):
     image = QImage(str(shot))
     assert (image.width(), image.height()) == (900, 600)
     assert len(srv.requests) == 2
+    # The next start by hand reopened the scripted run's chat at its 900×600: window.ini was written.
+    assert not (tmp_path / "d" / "window.ini").exists()
 
 
 def test_ask_screenshot_exits_1_when_the_server_is_down(tmp_path):

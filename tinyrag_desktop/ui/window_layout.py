@@ -63,6 +63,8 @@ def restore(win: MainWindow) -> None:
 
 
 def save(win: MainWindow) -> None:
+    if win.scripted:  # an --ask run (its --size, its new chat) leaves the next start by hand as it was
+        return
     qs = layout_settings(win.data_dir)
     qs.setValue("geometry", win.saveGeometry())
     qs.setValue("splitter", win.splitter.saveState())
