@@ -113,3 +113,16 @@ def test_japanese_endings_shared_by_every_passage_do_not_make_them_used():
                 _hit(3, "バックアップは毎晩とります。必要なときは管理者に連絡してください。")]
     answer = "fonts-noto-cjk を入れてください。画面の表示が整います。"
     assert _numbers(used_passages("日本語のフォントをきれいに表示したい", answer, passages)) == [1]
+
+
+def test_one_everyday_word_shared_is_no_sign_of_a_passage():
+    # "The result is 33." after a calculation listed the user guide's tools page (it says "result").
+    guide = [_hit(1, "Each tool's result appears in its card, and the model reads the result."),
+             _hit(2, "Backups are kept 30 days; the final copy is written at midnight.")]
+    question = "Use a tool to compute (17 + 5) * 3 / 2\n(17 + 5) * 3 / 2 = 33"  # and what the tool said
+    assert used_passages(question, "The result is 33.", guide) == []
+    assert used_passages("What is 2 + 3?", "The final answer is 5.", guide) == []
+    # a figure or a word of the passage's own is a sign, even alone, as are two everyday words
+    assert _numbers(used_passages("How long are backups kept?", "For 30 days.", guide)) == [2]
+    assert _numbers(used_passages("Who looks at it?", "The model reads it.", guide)) == [1]  # "reads"
+    assert _numbers(used_passages("When is it done?", "The final copy is written then.", guide)) == [2]

@@ -21,6 +21,7 @@ from ..kb import search as kb_search
 from ..kb.embed import query_vector
 from ..kb.search import STOP_WORDS, _in_a_word
 from ..kb.textform import is_cjk, nfkc
+from .common_words import COMMON_WORDS
 from .errors import ToolError
 from .registry import ToolContext, ToolResult, ToolSpec
 
@@ -154,7 +155,8 @@ _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 # Code in an answer: "sys.argv[1]" there is an index, not a citation.
 _CODE = re.compile(r"(```|~~~).*?(?:\1|\Z)|`[^`\n]+`", re.S)
 # An uncited passage was drawn on when the answer shares with it this share of its own words that are not
-# the question's, at least one word and at most three (a long answer takes a few words from each passage).
+# the question's, at least one word and at most three (a long answer takes a few words from each passage);
+# one word alone must not be one of everyday English's most common (common_words.py).
 SHARED_PART, SHARED_MAX = 0.2, 3
 
 
@@ -179,11 +181,20 @@ def used_passages(question: str, answer: str, hits: Sequence[Hit]) -> list[Hit]:
     if named:
         return named
     # Tags are no words taken from a passage: a block the engine did not run is shown as written
-    said = _words(_TAG.sub(" ", answer)) - _words(question)
+    text = _TAG.sub(" ", answer)
+    said = _words(text) - _words(question)
     if not said:
         return []
     enough = min(SHARED_MAX, math.ceil(SHARED_PART * len(said)))
-    return [hit for hit in hits if len(said & _words(f"{hit.heading} {hit.text}")) >= enough]
+    # One shared word that everyday English uses all the time ("The result is 33.", "The final answer is
+    # 5.") is no sign of a passage: the user guide was listed under such answers
+    common = {_root(word) for word in _WORD.findall(nfkc(text).lower()) if word in COMMON_WORDS}
+    used = []
+    for hit in hits:
+        shared = said & _words(f"{hit.heading} {hit.text}")
+        if len(shared) >= enough and (len(shared) > 1 or not shared <= common):
+            used.append(hit)
+    return used
 
 
 def _words(text: str) -> set[str]:
