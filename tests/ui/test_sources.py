@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 from PySide6.QtGui import QDesktopServices
 
-from tests.sse_server import Stream
+from tests.sse_server import Status, Stream
 from tests.url_handler import OpenedUrls
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.engine.events import Done, Route, ToolFinished
@@ -153,6 +153,23 @@ def test_a_stopped_answer_lists_what_it_was_given_under_its_own_caption(make_win
     assert qloop.run(ask_and_wait(win, "Why do kittens purr?")) == "done"
     done = win.view.answers()[-1].sources_row
     assert done.findChild(QLabel, "sourcesCaption").text() == "Sources"
+
+
+@pytest.mark.parametrize("refusal", [Status(404, {"error": {"message": "model 'qwen' not found"}}), Status(500)])
+def test_a_question_the_server_refused_lists_no_passages_as_given(make_window, server, qloop, tmp_path, refusal):
+    # A wrong model (404) or a server error before any word: "Given to the model [1]…" though no model read them.
+    data, docs = _knowledge(tmp_path)
+    server.queue(refusal)
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "Why do kittens purr?")) == "error"
+    answer = win.view.answers()[-1]
+    assert answer.sources() == [] and answer.sources_row.isHidden()
+    # A stream that breaks halfway was read by the model: all it was given is listed, so captioned.
+    server.queue(Stream(tokens("Kittens purr for many reasons, some of them"), cut_after=3))
+    assert qloop.run(ask_and_wait(win, "Why do kittens purr?")) == "error"
+    broken = win.view.answers()[-1]
+    assert str(docs / "pets.txt") in broken.sources()
+    assert broken.sources_row.findChild(QLabel, "sourcesCaption").text() == "Given to the model"
 
 
 def test_answers_stored_before_sources_existed_still_open(qapp, tmp_path):

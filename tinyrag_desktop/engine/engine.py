@@ -172,6 +172,7 @@ class Engine:
         shown: list[str] = []  # the answer as the user reads it: no tool blocks
         heard: list[str] = []  # what the tools returned: words the answer may have taken from them
         failed = False
+        heard_from_model = False  # the server took the request and the model wrote something
         try:
             model = await client.resolve_model(str(settings.get("chat_model", "") or ""))
             fitting.ask = lambda: self._window(client, model, cfg)
@@ -186,6 +187,7 @@ class Engine:
                     rnd.text.append(gap)
                 try:
                     async for event in self._fitted_round(client, model, fitting, rnd, req, ctx):
+                        heard_from_model = True
                         reasoned = reasoned or isinstance(event, Reasoning)
                         if isinstance(event, Text):
                             shown.append(event.text)
@@ -228,9 +230,12 @@ class Engine:
             log.info("request failed: %s", exc)
             yield EngineError(str(exc), exc.kind)
             failed = True
-        # A failed answer cannot say what it would have drawn on: all that was offered, as the window shows.
+        # A failed answer cannot say what it would have drawn on: all that was offered, as the window shows;
+        # none when the server refused the request (a wrong model, an error page): no model read them.
         # Words the answer shares with a tool's result prove nothing about the prompt's passages, as the
         # question's do not ("The program printed three lines" after a nanoGo run listed the tools guide)
+        if failed:
+            offered = offered if heard_from_model else []
         used = _locations(offered if failed or not offered else _used_passages(
             "\n".join([question, *heard]), "".join(shown), offered))
         window = fitting.window.tokens if fitting.window and fitting.window.sure and fitting.left_out else 0

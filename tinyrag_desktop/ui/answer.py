@@ -479,7 +479,8 @@ class AnswerWidget(QFrame):
         self.flush()
         self._join_cut_blocks()
         self._streaming = False
-        if self._error is None and self._route is not None and self._route.get("sources"):
+        # Failed, it keeps all it was given, or none when the server refused the question (Done.sources)
+        if self._route is not None and self._route.get("sources"):
             offered = dict(zip(self._route["sources"], self._route.get("numbers") or ()))
             self._route["sources"] = list(ev.sources)
             self._route["numbers"] = [offered.get(loc, 0) for loc in ev.sources]
