@@ -76,3 +76,18 @@ def test_one_rule_tells_embedding_models_from_chat_models() -> None:
 
     assert firstrun.is_chat_model is is_chat_model  # the first run, Settings and the status bar share it
     assert not is_chat_model("nomic-embed-text") and not is_chat_model("bge-m3") and is_chat_model("llama3.2")
+
+
+async def test_a_wrong_model_name_offers_only_models_that_chat() -> None:
+    # "It has: qwen2.5-7b-instruct, text-embedding-nomic-embed-text-v1.5": an embedding model cannot answer
+    from tests.sse_server import Status
+
+    with ScriptedLLMServer(models=("qwen2.5-7b-instruct", "text-embedding-nomic-embed-text-v1.5")) as server:
+        server.queue(Status(404, {"error": {"message": "model 'qwen' not found"}}))
+        async with httpx.AsyncClient() as http:
+            with pytest.raises(ModelNotFound) as caught:
+                async for _ in LLMClient(http, server.base_url).stream_chat([{"role": "user", "content": "Hi"}],
+                                                                             model="qwen"):
+                    pass
+    assert str(caught.value) == ("The server has no model called “qwen”. It has: qwen2.5-7b-instruct. "
+                                 "Choose one in Settings (or pass --model).")

@@ -347,7 +347,9 @@ class LLMClient:
             except LLMError:
                 models = []
             if models and not has_model(models, model):
-                listed = ", ".join(models[:20]) + (" …" if len(models) > 20 else "")
+                # the ones that chat, as the model menu offers them: not nomic-embed-text, which cannot answer
+                chatting = [m for m in models if is_chat_model(m)] or models
+                listed = ", ".join(chatting[:20]) + (" …" if len(chatting) > 20 else "")
                 return ModelNotFound(
                     f"The server has no model called “{model}”. It has: {listed}. "
                     "Choose one in Settings (or pass --model).",
