@@ -26,6 +26,10 @@ async def _first_error(base_url: str, **client: object) -> Exception:
 @pytest.mark.parametrize(("reply", "kind"), [
     (Status(404, {"error": {"message": "not found"}}), ServerFailed),
     (Raw(["<html><body>Welcome to nginx</body></html>"], content_type="text/html"), BadResponse),
+    # python -m http.server: "The model server failed (501) and could not answer. The server said: Error response"
+    (Raw(["<!DOCTYPE HTML><html><head><title>Error response</title></head><body><p>Error code: 501</p>"
+          "<p>Message: Unsupported method ('POST').</p></body></html>"], content_type="text/html", status=501),
+     ServerFailed),
 ])
 async def test_a_wrong_server_url_is_said_in_plain_words_with_the_settings_name(reply, kind) -> None:
     # "has no such endpoint (404) … Check that the base URL is the API root, usually ending with /v1"
@@ -37,8 +41,11 @@ async def test_a_wrong_server_url_is_said_in_plain_words_with_the_settings_name(
     assert not any(word in said for word in JARGON), said
     assert "Check the Server URL in Settings: it usually ends with /v1, like http://127.0.0.1:11434/v1." in said
     assert "--base-url" in str(exc) and "--base-url" not in said  # the command line is told its flag
-    if kind is ServerFailed:
+    if isinstance(reply, Status):
         assert said.startswith(f"The server at {server.base_url} found nothing at that address (404)")
+    elif kind is ServerFailed:
+        assert said.startswith(f"The server at {server.base_url} does not take questions (501): it is not an "
+                               "OpenAI-compatible model server, or not at this address.")
 
 
 async def test_the_first_token_timeout_is_named_with_its_tab() -> None:

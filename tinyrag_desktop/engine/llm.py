@@ -392,6 +392,11 @@ class LLMClient:
                 f"The server at {self.base_url} found nothing at that address (404) and could not {what}. "
                 f"{URL_HINT}{said}"
             )
+        if status in (405, 501):  # a plain web server (python -m http.server) takes no questions (POST)
+            return ServerFailed(
+                f"The server at {self.base_url} does not take questions ({status}): it is not an "
+                f"OpenAI-compatible model server, or not at this address. {URL_HINT}{said}"
+            )
         if status >= 500:
             return ServerFailed(f"The model server failed ({status}) and could not {what}.{said}")
         return ServerFailed(f"The model server refused the request ({status}).{said}")
