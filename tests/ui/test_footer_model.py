@@ -25,6 +25,17 @@ def test_a_chat_answered_by_two_models_says_which_wrote_each_answer_also_when_op
         assert [a.footer() for a in win.view.answers()] == footers  # stored with the answer
 
 
+def test_with_no_model_chosen_the_footer_names_the_one_the_server_gave(make_window, qloop):
+    # "Server default" in Settings: the footer read "0.3 s" alone, though the app asked the server's first
+    # chat model (not its embedding model) by name.
+    with ScriptedLLMServer(models=("nomic-embed-text", "qwen2.5-7b-instruct")) as server:
+        server.queue(Stream(tokens("Hello.")))
+        win = make_window(server.base_url, chat_model="")
+        assert qloop.run(ask_and_wait(win, "Hi")) == "done"
+        assert server.requests[-1]["model"] == "qwen2.5-7b-instruct"
+        assert win.view.answers()[-1].footer().endswith(" s · qwen2.5-7b-instruct")
+
+
 def test_a_model_file_is_said_by_its_name_as_the_status_bar_says_it():
     stats = {"rounds": 1, "tools_run": 0, "elapsed_ms": 1200, "outcome": "stopped",
              "model": "/home/me/models/qwen2.5-7b-instruct-q4_k_m.gguf"}

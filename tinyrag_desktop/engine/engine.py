@@ -173,6 +173,7 @@ class Engine:
         heard: list[str] = []  # what the tools returned: words the answer may have taken from them
         failed = False
         heard_from_model = False  # the server took the request and the model wrote something
+        model = ""
         try:
             model = await client.resolve_model(str(settings.get("chat_model", "") or ""))
             fitting.ask = lambda: self._window(client, model, cfg)
@@ -240,7 +241,7 @@ class Engine:
             "\n".join([question, *heard]), "".join(shown), offered))
         window = fitting.window.tokens if fitting.window and fitting.window.sure and fitting.left_out else 0
         yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used, fitting.left_out, window,
-                   _anchors(offered, used))
+                   _anchors(offered, used), model)
 
     async def _route(self, question: str, enabled: set[str]) -> Decision:
         has_kb, problem = (await asyncio.to_thread(_has_documents, self.data_dir) if "rag_knowledge" in enabled

@@ -137,6 +137,7 @@ class Done(_Event):
     left_out: int = 0
     window: int = 0
     anchors: tuple[str | None, ...] = ()  # one per source, as Route's
+    model: str = ""  # the model that answered: the server's first chat model when none was chosen
 
     def payload(self) -> dict[str, Any]:
         out = {**asdict(self), "sources": list(self.sources)}

@@ -489,6 +489,7 @@ class AnswerWidget(QFrame):
             else:
                 self._route.pop("anchors", None)
         self.show_route_sources()
+        self._model = ev.model or self._model  # with no model chosen, the one the server gave
         # Done.tools_run counts the calls that ran; the stats count every call started, denied commands too
         # (as answers stored before did, and a stopped answer does), and the footer takes those out itself.
         denied = sum(1 for c in self._cards.values() if c.denied)
