@@ -389,6 +389,7 @@ class _TextPrinter:
             self.tty = False
         self.at_line_start = True
         self.answered = False  # any of the answer's text shown
+        self.opening = True  # before the answer's first words: its blank lines are not printed
         self.sources: dict[str, None] = {}  # in order, each once
         self.numbers: dict[str, int] = {}  # the number the model was given for each document (see tools.rag)
 
@@ -407,7 +408,10 @@ class _TextPrinter:
     def show(self, event: Any) -> None:
         name = event.event
         if name == "text":
-            self._write(event.text)
+            # the blank lines a reply starts with, or has after its reasoning's </think>, are no answer
+            text = event.text.lstrip("\r\n") if self.opening else event.text
+            self.opening = self.opening and not text
+            self._write(text)
             self.answered = self.answered or bool(event.text.strip())
         elif name == "route":
             # the prompt's passages are numbered by document, in this order (tools.rag.format_hits)
@@ -417,6 +421,7 @@ class _TextPrinter:
         elif name == "retract" and event.channel == "text":  # printed already: say what it was
             self._status("(the text above was the model's reasoning; its answer follows)")
             self.answered = False
+            self.opening = True
         elif name == "tool_start":
             self._status(f"⟳ {event.tool}: {_preview(event.query)}")
         elif name == "tool_result":

@@ -204,12 +204,13 @@ def test_reasoning_the_chat_template_opened_is_said_to_be_reasoning(tmp_path: Pa
         llm.queue(Stream(["Six sevens", ".\n</th", "ink>\n\n", "It is 42."]))
         again = ask(llm.base_url, tmp_path)  # the data folder remembers: it starts as reasoning
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == "Six sevens.\n\n\nIt is 42.\n" and "</think>" not in proc.stdout
+    # the blank lines after </think> are not printed: two came before the answer
+    assert proc.stdout == "Six sevens.\nIt is 42.\n" and "</think>" not in proc.stdout
     assert "(the text above was the model's reasoning; its answer follows)" in proc.stderr
     events = [json.loads(line) for line in jsonl.stdout.splitlines()]
     assert {"event": "retract", "text": "Six sevens.\n", "channel": "text"} in events
     assert "".join(e["text"] for e in events if e["event"] == "reasoning") == "Six sevens.\n"
-    assert again.stdout == "\n\nIt is 42.\n" and "the text above" not in again.stderr
+    assert again.stdout == "It is 42.\n" and "the text above" not in again.stderr
 
 
 def test_a_damaged_knowledge_base_is_said_on_stderr_and_the_answer_comes(tmp_path: Path) -> None:
