@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from . import gomath
+from . import gomath, gomath_exp
 from . import types as T
 from .stdlib import B, F, I, PACKAGES, _pkg, fn
 
@@ -36,7 +36,11 @@ def _m_round(x):
 
 
 def _m_minmax(big):
+    inf = math.inf if big else -math.inf
+
     def f(a, b):
+        if a == inf or b == inf:  # Go: Max(x, +Inf) is +Inf even for a NaN x, Min(x, -Inf) is -Inf
+            return inf
         if a != a or b != b:
             return math.nan
         if a == b == 0:
@@ -46,6 +50,11 @@ def _m_minmax(big):
             return a if neg_a else b
         return max(a, b) if big else min(a, b)
     return f
+
+
+def _m_dim(x, y):
+    v = x - y
+    return 0.0 if v <= 0 else v  # Go: Dim(-0, 0) is +0; a NaN difference stays NaN
 
 
 def _m_mod(x, y):
@@ -59,10 +68,10 @@ for _name, _f in {"Sqrt": _safe(math.sqrt), "Abs": abs,
                   "Ceil": _safe(lambda x: math.copysign(float(math.ceil(x)), x) if math.isfinite(x) else x),
                   "Trunc": _safe(lambda x: math.copysign(float(math.trunc(x)), x) if math.isfinite(x) else x),
                   "Round": _m_round, "Log": gomath.log, "Log2": gomath.log2, "Log10": gomath.log10,
-                  "Exp": _safe(math.exp), "Sin": gomath.sin, "Cos": gomath.cos, "Tan": gomath.tan,
-                  "Asin": gomath.asin, "Acos": gomath.acos, "Atan": gomath.atan, "Sinh": _safe(math.sinh),
-                  "Cosh": _safe(math.cosh), "Tanh": math.tanh, "Cbrt": gomath.cbrt,
-                  "Log1p": _safe(math.log1p), "Expm1": _safe(math.expm1), "Exp2": _safe(lambda x: 2.0 ** x)}.items():
+                  "Exp": gomath_exp.exp, "Sin": gomath.sin, "Cos": gomath.cos, "Tan": gomath.tan,
+                  "Asin": gomath.asin, "Acos": gomath.acos, "Atan": gomath.atan, "Sinh": gomath_exp.sinh,
+                  "Cosh": gomath_exp.cosh, "Tanh": gomath_exp.tanh, "Cbrt": gomath.cbrt,
+                  "Log1p": gomath_exp.log1p, "Expm1": gomath_exp.expm1, "Exp2": gomath_exp.exp2}.items():
     P.add(_name, fn([F], [F]), _f)
 P.add("Pow", fn([F, F], [F]), gomath.pow)
 P.add("Atan2", fn([F, F], [F]), gomath.atan2)
@@ -104,7 +113,7 @@ def _round_even(x):
 P = PACKAGES["math"]
 P.add("RoundToEven", fn([F], [F]), _round_even)
 P.add("Remainder", fn([F, F], [F]), _safe(math.remainder))
-P.add("Dim", fn([F, F], [F]), lambda x, y: max(x - y, 0.0))
+P.add("Dim", fn([F, F], [F]), _m_dim)
 P.add("Float32bits", fn([T.FLOAT32], [T.UINT32]),
       lambda x: __import__("struct").unpack("<I", __import__("struct").pack("<f", x))[0])
 P.add("Frexp", fn([F], [F, I]), gomath.frexp)
