@@ -213,7 +213,7 @@ class BuiltinMixin:
                 if isinstance(v, (str, bool)):
                     self.err(node, f"cannot convert {describe(x, self)} to type {t}")
                 if tu.size == 32:
-                    from .gofmt import _f32
+                    from .goftoa import f32 as _f32
                     return Op(None, t, Fraction(_f32(float(v))))
                 return Op(None, t, Fraction(v) if not isinstance(v, float) else v)
             if tu.kind == "bool" and isinstance(v, bool):

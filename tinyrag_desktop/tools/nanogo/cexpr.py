@@ -107,7 +107,7 @@ class ExprMixin:
         if u is not None and isinstance(u, T.Basic) and u.kind == "float":
             f = float(v)
             if u.size == 32:
-                from .gofmt import _f32
+                from .goftoa import f32 as _f32
                 f = _f32(f)
             return repr(f) if f == f and f not in (math.inf, -math.inf) else f"float('{f}')"
         if u is not None and isinstance(u, T.Basic) and u.kind == "complex":

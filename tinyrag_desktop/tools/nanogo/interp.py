@@ -188,7 +188,7 @@ ERR: list = []
 
 
 def build_namespace(ns: dict) -> dict:
-    from .gofmt import _f32
+    from .goftoa import f32 as _f32
     env = {
         "__builtins__": {"len": len, "range": range, "list": list, "float": float, "complex": complex,
                          "enumerate": enumerate, "type": type, "hash": hash, "tuple": tuple, "getattr": getattr,

@@ -116,6 +116,8 @@ P.add("Remainder", fn([F, F], [F]), _safe(math.remainder))
 P.add("Dim", fn([F, F], [F]), _m_dim)
 P.add("Float32bits", fn([T.FLOAT32], [T.UINT32]),
       lambda x: __import__("struct").unpack("<I", __import__("struct").pack("<f", x))[0])
+P.add("Float32frombits", fn([T.UINT32], [T.FLOAT32]),
+      lambda b: __import__("struct").unpack("<f", __import__("struct").pack("<I", b))[0])
 P.add("Frexp", fn([F], [F, I]), gomath.frexp)
 P.add("Ldexp", fn([F, I], [F]), gomath.ldexp)
 P.add("IsInf", fn([F, I], [B]), lambda x, s: (x == math.inf and s >= 0) or (x == -math.inf and s <= 0))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import math
 
+from . import goatof
 from . import gounicode as U
 from . import types as T
 from .runtime import GoPanic, Iface, Slice, gbytes, gstr, sitems, slice_of, slen
@@ -302,78 +302,32 @@ def _numerr(f, s, e):
     return Iface(NUMERR_P, _NumErr(f, s, e))
 
 
-def _parse_int(s, base, bits, fname="ParseInt", signed=True):
-    orig = s
-    if base != 0 and not 2 <= base <= 36:
-        return 0, _numerr(fname, orig, new_error(f"invalid base {base}"))
-    if not 0 <= bits <= 64:
-        return 0, _numerr(fname, orig, new_error(f"invalid bit size {bits}"))
-    if not s:
-        return 0, _numerr(fname, orig, ERR_SYNTAX)
-    neg = False
-    if s[0] in "+-":
-        if not signed:
-            return 0, _numerr(fname, orig, ERR_SYNTAX)
-        neg = s[0] == "-"
-        s = s[1:]
-    b = base
-    if base == 0:
-        b = 10
-        low = s.lower()
-        if low.startswith("0x"):
-            b, s = 16, s[2:]
-        elif low.startswith("0b"):
-            b, s = 2, s[2:]
-        elif low.startswith("0o"):
-            b, s = 8, s[2:]
-        elif len(s) > 1 and s[0] == "0":
-            b, s = 8, s[1:]
-        s = s.replace("_", "")
-    if not s or not all(c.isascii() and c.isalnum() and int(c, 36) < b for c in s):
-        return 0, _numerr(fname, orig, ERR_SYNTAX)
-    try:
-        v = int(s, b)
-    except ValueError:
-        return 0, _numerr(fname, orig, ERR_SYNTAX)
-    if neg:
-        v = -v
-    if bits == 0:
-        bits = 64
-    if signed:
-        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+def _go_result(s, r):
+    """A goatof parser's (value, failure, func) as Go's (value, error)."""
+    v, failure, fname = r
+    if failure is None:
+        return v, None
+    if failure == "syntax":
+        err = ERR_SYNTAX
+    elif failure == "range":
+        err = ERR_RANGE
     else:
-        lo, hi = 0, (1 << bits) - 1
-    if v < lo:
-        return lo, _numerr(fname, orig, ERR_RANGE)
-    if v > hi:
-        return hi, _numerr(fname, orig, ERR_RANGE)
-    return v, None
+        err = new_error(f"invalid base {failure[1]}" if failure[0] == "base" else f"invalid bit size {failure[1]}")
+    return v, _numerr(fname, s, err)
+
+
+def _parse_int(s, base, bits, signed=True):
+    if signed:
+        return _go_result(s, goatof.parse_int(s, base, bits))
+    return _go_result(s, goatof.parse_uint(s, base, bits))
 
 
 def sc_atoi(s):
-    v, e = _parse_int(s, 10, 64, "Atoi")
-    return (v if e is None else (v if e.v.Err is ERR_RANGE else 0)), e
+    return _go_result(s, goatof.atoi(s))
 
 
 def sc_parse_float(s, bits):
-    t = s.replace("_", "") if "_" in s else s
-    low = t.lower().lstrip("+-")
-    if low in ("inf", "infinity", "nan"):
-        return float(t), None
-    if not t or any(c not in "0123456789+-.eExXpPabcdefABCDEF" for c in t) or "infinity" in low:
-        return 0.0, _numerr("ParseFloat", s, ERR_SYNTAX)
-    try:
-        if low.startswith("0x") and "p" not in low:
-            raise ValueError("hex float without exponent")
-        v = float.fromhex(t) if low.startswith("0x") else float(t)
-    except ValueError:
-        return 0.0, _numerr("ParseFloat", s, ERR_SYNTAX)
-    if math.isinf(v):
-        return v, _numerr("ParseFloat", s, ERR_RANGE)
-    if bits == 32:
-        from .gofmt import _f32
-        v = _f32(v)
-    return v, None
+    return _go_result(s, goatof.parse_float(s, bits))
 
 
 def sc_parse_bool(s):
@@ -400,7 +354,7 @@ def _fmt_int(v, base):
 
 def sc_format_float(f, fmtc, prec, bits):
     if bits == 32:
-        from .gofmt import _f32
+        from .goftoa import f32 as _f32
         f = _f32(f)
     return _fmt().format_float(f, chr(fmtc), prec, bits)
 
@@ -408,7 +362,7 @@ def sc_format_float(f, fmtc, prec, bits):
 P.add("Itoa", fn([I], [S]), str)
 P.add("Atoi", fn([S], [I, T.ERROR]), sc_atoi)
 P.add("ParseInt", fn([S, I, I], [I64, T.ERROR]), lambda s, b, bits: _parse_int(s, b, bits))
-P.add("ParseUint", fn([S, I, I], [T.UINT64, T.ERROR]), lambda s, b, bits: _parse_int(s, b, bits, "ParseUint", False))
+P.add("ParseUint", fn([S, I, I], [T.UINT64, T.ERROR]), lambda s, b, bits: _parse_int(s, b, bits, False))
 P.add("ParseFloat", fn([S, I], [F, T.ERROR]), sc_parse_float)
 P.add("ParseBool", fn([S], [B, T.ERROR]), sc_parse_bool)
 P.add("FormatInt", fn([I64, I], [S]), _fmt_int)
