@@ -304,3 +304,12 @@ def _atof_hex(digits: str, dp: int, exp: int, neg: bool, bit_size: int):
     if bit_size == 32:
         return struct.unpack("<f", struct.pack("<I", b))[0], err
     return struct.unpack("<d", struct.pack("<Q", b))[0], err
+
+
+def round_to_float32(v: Fraction) -> float:
+    """The float32 nearest to v, ties to even (±Inf past MaxFloat32), as Go rounds a constant."""
+    if v == 0:
+        return 0.0
+    m, e = _round_binary(abs(v.numerator), v.denominator, 23, -126)
+    r = math.inf if (m >> 23 and e > 104) else math.ldexp(m, e)
+    return -r if v < 0 else r
