@@ -732,6 +732,8 @@ class ExprMixin:
                          (T.Pointer, "pointer"), (T.Chan, "chan"), (T.Func, "func"), (T.Interface, "interface"))
                 what = next((k for cls, k in kinds if isinstance(u, cls)), str(t))
                 self.err(node, f"invalid operation: {self.short(node)} (operator {o} not defined on {what})")
+            if u.kind == "string":  # Go orders strings by bytes
+                return Op(f"(_scmp({ac}, {bc}) {o} 0)", T.U_BOOL)
             return Op(f"({ac} {o} {bc})", T.U_BOOL)
         if not isinstance(u, T.Basic) or u.kind in ("bool",) or (u.kind == "string" and o != "+"):
             self.err(node, f"invalid operation: operator {o} not defined on {describe(a, self)}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from . import gounicode as U
 from . import types as T
 from .goftoa import format_float
 from .runtime import Iface, NilMap, Ref, gbytes, sitems
@@ -48,14 +49,13 @@ def format_complex(c: complex, verb: str = "g", prec: int = -1, bits: int = 64) 
 # ---- quoting ----------------------------------------------------------------------------------------------
 
 def _is_print(r: int) -> bool:
-    import unicodedata
     if r < 0x20 or r == 0x7F:
         return False
     if r < 0x7F:
         return True
     if 0xD800 <= r <= 0xDFFF or r > 0x10FFFF:
         return False
-    cat = unicodedata.category(chr(r))
+    cat = U.category(chr(r))
     return not (cat[0] in "CZ" and r != 0x20)
 
 
@@ -395,12 +395,14 @@ class Printer:
         if verb == "q":
             self.buf.append(f.pad(quote_rune(v, f.plus)))
             return
-        if verb == "U":
-            s = f"U+{v:04X}"
-            if f.sharp:
-                from .runtime import rune_str
-                s += " '" + rune_str(v) + "'"
+        if verb == "U":  # Go's fmtUnicode: the value as a uint64, at least 4 (or the precision) hex digits
+            u64 = v & 0xFFFFFFFFFFFFFFFF
+            s = "U+" + format(u64, "X").rjust(max(4, f.prec or 0), "0")
+            if f.sharp and u64 <= 0x10FFFF and _is_print(u64):
+                s += " '" + chr(u64) + "'"
+            saved, f.zero = f.zero, False
             self.buf.append(f.pad(s))
+            f.zero = saved
             return
         base = {"d": 10, "b": 2, "o": 8, "O": 8, "x": 16, "X": 16}.get(verb)
         if base is None:

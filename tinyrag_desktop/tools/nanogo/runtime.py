@@ -457,6 +457,14 @@ def gbytes(s: str) -> bytes:
     return s.encode("utf-8", "surrogateescape")
 
 
+def scmp(a: str, b: str) -> int:
+    """Go's string order, by bytes: Python's order of code points is the same unless both strings hold
+    non-ASCII text and one holds a byte that is not UTF-8 (a lone surrogate here)."""
+    if not (a.isascii() or b.isascii()):
+        a, b = gbytes(a), gbytes(b)
+    return (a > b) - (a < b)
+
+
 def gstr(b) -> str:
     return bytes(b).decode("utf-8", "surrogateescape")
 
