@@ -59,12 +59,20 @@ def _is_print(r: int) -> bool:
     return not (cat[0] in "CZ" and r != 0x20)
 
 
-def quote_rune_body(r: int, q: str, ascii_only: bool = False) -> str:
+# strconv.IsGraphic adds the spaces of category Zs (other than U+0020) to IsPrint's runes.
+_GRAPHIC_SPACES = frozenset([0xA0, 0x1680, 0x202F, 0x205F, 0x3000, *range(0x2000, 0x200B)])
+
+
+def is_graphic(r: int) -> bool:
+    return _is_print(r) or r in _GRAPHIC_SPACES
+
+
+def quote_rune_body(r: int, q: str, ascii_only: bool = False, graphic: bool = False) -> str:
     if r == ord(q) or r == 0x5C:
         return "\\" + chr(r)
     if ascii_only and r >= 0x80:
         pass
-    elif _is_print(r):
+    elif _is_print(r) or graphic and r in _GRAPHIC_SPACES:
         return chr(r)
     esc = {7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v"}
     if r in esc:
@@ -78,22 +86,22 @@ def quote_rune_body(r: int, q: str, ascii_only: bool = False) -> str:
     return f"\\U{r:08x}"
 
 
-def quote(s: str, ascii_only: bool = False) -> str:
+def quote(s: str, ascii_only: bool = False, graphic: bool = False) -> str:
     out = ['"']
     for ch in s:
         o = ord(ch)
         if 0xDC80 <= o <= 0xDCFF:  # an invalid byte
             out.append(f"\\x{o - 0xDC00:02x}")
         else:
-            out.append(quote_rune_body(o, '"', ascii_only))
+            out.append(quote_rune_body(o, '"', ascii_only, graphic))
     out.append('"')
     return "".join(out)
 
 
-def quote_rune(r: int, ascii_only: bool = False) -> str:
+def quote_rune(r: int, ascii_only: bool = False, graphic: bool = False) -> str:
     if r > 0x10FFFF or 0xD800 <= r <= 0xDFFF or r < 0:
         r = 0xFFFD
-    return "'" + quote_rune_body(r, "'", ascii_only) + "'"
+    return "'" + quote_rune_body(r, "'", ascii_only, graphic) + "'"
 
 
 # ---- values -----------------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ def _fma_exact(a: float, b: float, c: float) -> float:
     try:
         return n / d  # int / int is correctly rounded in Python
     except OverflowError:
-        return math.copysign(_INF, n)
+        return _INF if n > 0 else -_INF
 
 
 # exp_amd64.s

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from . import gomath, gomath_exp
+from . import gomath, gomath_exp, gomath_more
 from . import types as T
 from .stdlib import B, F, I, PACKAGES, _pkg, fn
 
@@ -119,6 +119,15 @@ P.add("Float32bits", fn([T.FLOAT32], [T.UINT32]),
 P.add("Float32frombits", fn([T.UINT32], [T.FLOAT32]),
       lambda b: __import__("struct").unpack("<f", __import__("struct").pack("<I", b))[0])
 P.add("Frexp", fn([F], [F, I]), gomath.frexp)
+for _name, _f in {"Acosh": gomath_more.acosh, "Asinh": gomath_more.asinh, "Atanh": gomath_more.atanh,
+                  "Logb": gomath_more.logb}.items():
+    P.add(_name, fn([F], [F]), _f)
+P.add("Sincos", fn([F], [F, F]), gomath_more.sincos)
+P.add("Nextafter", fn([F, F], [F]), gomath_more.nextafter)
+P.add("Nextafter32", fn([T.FLOAT32, T.FLOAT32], [T.FLOAT32]), gomath_more.nextafter32)
+P.add("Pow10", fn([I], [F]), gomath_more.pow10)
+P.add("Ilogb", fn([F], [I]), gomath_more.ilogb)
+P.add("FMA", fn([F, F, F], [F]), gomath_more.fma)
 P.add("Ldexp", fn([F, I], [F]), gomath.ldexp)
 P.add("IsInf", fn([F, I], [B]), lambda x, s: (x == math.inf and s >= 0) or (x == -math.inf and s <= 0))
 

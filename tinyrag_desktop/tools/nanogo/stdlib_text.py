@@ -447,6 +447,9 @@ P.add("ToUpper", fn([R], [R]), _u_case(U.to_upper))
 P.add("ToLower", fn([R], [R]), _u_case(U.to_lower))
 P.add("ToTitle", fn([R], [R]), _u_case(U.to_title))
 P.add("SimpleFold", fn([R], [R]), U.simple_fold)
+P.add("IsGraphic", fn([R], [B]), lambda r: _fmt().is_graphic(r))
+P.add("IsMark", fn([R], [B]), lambda r: bool(_ch(r)) and U.category(_ch(r)).startswith("M"))
+P.add("IsTitle", fn([R], [B]), lambda r: bool(_ch(r)) and U.category(_ch(r)) == "Lt")
 P.consts["MaxRune"] = (T.U_RUNE, 0x10FFFF)
 P.consts["ReplacementChar"] = (T.U_RUNE, 0xFFFD)
 
@@ -669,6 +672,10 @@ P = PACKAGES["strconv"]
 P.add("Unquote", fn([S], [S, T.ERROR]), _unquote)
 P.add("AppendInt", fn([T.Slice(BY), I64, I], [T.Slice(BY)]), _append_int)
 P.add("QuoteToASCII", fn([S], [S]), lambda s: _fmt().quote(s, True))
+P.add("QuoteToGraphic", fn([S], [S]), lambda s: _fmt().quote(s, graphic=True))
+P.add("QuoteRuneToGraphic", fn([R], [S]), lambda r: _fmt().quote_rune(r, graphic=True))
+P.add("IsPrint", fn([R], [B]), lambda r: _fmt()._is_print(r))
+P.add("IsGraphic", fn([R], [B]), lambda r: _fmt().is_graphic(r))
 P.add("QuoteRuneToASCII", fn([R], [S]), lambda r: _fmt().quote_rune(r, True))
 P.add("AppendQuote", fn([T.Slice(BY), S], [T.Slice(BY)]),
       lambda dst, s: __import__(__name__.rsplit(".", 1)[0] + ".runtime", fromlist=["append"]).append(
