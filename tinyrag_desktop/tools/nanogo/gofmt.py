@@ -257,10 +257,15 @@ class Printer:
                 else:
                     self.bad_verb(Iface(t, v), verb)
             elif k == "complex":
-                if verb in "vbgGxXfFeE":
-                    vb = "g" if verb == "v" else verb
-                    self.buf.append(self.f.pad(format_complex(v, vb, -1 if self.f.prec is None else self.f.prec,
-                                                              64 if u.size == 128 else 32)))
+                if verb in "vbgGxXfFeE":  # Go's fmtComplex: each part as a float, the imaginary one signed
+                    c = complex(v)
+                    saved = self.f.plus
+                    self.buf.append("(")
+                    self.fmt_float(c.real, u.size // 2, verb)
+                    self.f.plus = True
+                    self.fmt_float(c.imag, u.size // 2, verb)
+                    self.buf.append("i)")
+                    self.f.plus = saved
                 else:
                     self.bad_verb(Iface(t, v), verb)
             else:

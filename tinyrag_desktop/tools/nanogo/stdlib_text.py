@@ -673,6 +673,8 @@ P.add("Unquote", fn([S], [S, T.ERROR]), _unquote)
 P.add("AppendInt", fn([T.Slice(BY), I64, I], [T.Slice(BY)]), _append_int)
 P.add("QuoteToASCII", fn([S], [S]), lambda s: _fmt().quote(s, True))
 P.add("QuoteToGraphic", fn([S], [S]), lambda s: _fmt().quote(s, graphic=True))
+P.add("FormatComplex", fn([T.COMPLEX128, BY, I, I], [S]),
+      lambda c, f, prec, bits: _fmt().format_complex(c, chr(f), prec, 32 if bits == 64 else 64))
 P.add("QuoteRuneToGraphic", fn([R], [S]), lambda r: _fmt().quote_rune(r, graphic=True))
 P.add("IsPrint", fn([R], [B]), lambda r: _fmt()._is_print(r))
 P.add("IsGraphic", fn([R], [B]), lambda r: _fmt().is_graphic(r))
