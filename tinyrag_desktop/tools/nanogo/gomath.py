@@ -7,19 +7,31 @@ Go's source for linux/amd64 (its assembly where amd64 has one: Log, Hypot; Exp a
 gomath_exp.py). Plain float operations are IEEE double operations in both languages, and Go does not fuse
 multiply-adds on amd64 (only Exp's assembly does, explicitly), so the same sequence of operations gives the
 same bits. Checked against go1.19.8 linux/amd64 on about 1.7 million inputs (random bit patterns, special
-values, subnormals, near multiples of Pi/4), every result the same to the bit; only NaN payloads, visible
-through Float64bits alone, may differ.
+values, subnormals, near multiples of Pi/4), every result the same to the bit. Even a NaN's bits (seen only
+through Float64bits) are Go's: NaN() is 0x7FF8000000000001, an instruction's own NaN 0xFFF8000000000000;
+only a signaling NaN handed to a few functions (RoundToEven, Asin, Atan, Pow) may come back otherwise.
 """
 
 from __future__ import annotations
 
 import math
 
-from .gomath_exp import _bits, _from_bits, exp, ldexp
+from .gomath_exp import _NAN, _bits, _from_bits, exp, ldexp
 
 _INF = math.inf
-_NAN = math.nan
 _PI = math.pi
+
+
+_DEFAULT_NAN = _from_bits(0xFFF8000000000000)  # the NaN an SSE instruction makes (SQRTSD of a negative)
+
+
+def sqrt(x: float) -> float:
+    """Go's Sqrt is the SQRTSD instruction: a NaN comes back as given, a negative gives the default NaN."""
+    if x != x:
+        return x + x  # quieted, as an instruction does
+    if x < 0:
+        return _DEFAULT_NAN
+    return math.sqrt(x)
 
 
 def frexp(x: float) -> tuple[float, int]:
@@ -38,8 +50,8 @@ def modf(f: float) -> tuple[float, float]:
         if f == 0:
             return f, f
         return 0.0, f
-    if f != f or f == _INF:  # Go: the bit masking leaves Inf and NaN whole; Inf - Inf is NaN
-        return f, _NAN
+    if f != f or f == _INF:  # Go: the bit masking leaves Inf and NaN whole; the fraction is f - f
+        return f, f - f
     i = float(math.trunc(f))
     return i, f - i
 
@@ -47,7 +59,9 @@ def modf(f: float) -> tuple[float, float]:
 def log(x: float) -> float:
     """Go's Log on amd64 (log_amd64.s): FreeBSD's e_log.c. Like Go 1.19 there, a subnormal x is read as
     if its exponent were -1022 (golang/go#56600, fixed after 1.19)."""
-    if x != x or x == _INF:
+    if x != x:  # the assembly returns a NaN as given, but NaN() for one with the sign bit set
+        return x if math.copysign(1.0, x) > 0 else _NAN
+    if x == _INF:
         return x
     if x < 0:
         return _NAN
@@ -143,9 +157,9 @@ def pow(x: float, y: float) -> float:
             return pow(1 / x, -y)  # Pow(-0, -y)
         return 0.0 if y < 0 else _INF
     if y == 0.5:
-        return math.sqrt(x) if x >= 0 else _NAN
+        return sqrt(x)
     if y == -0.5:
-        return 1 / math.sqrt(x) if x >= 0 else _NAN
+        return 1 / sqrt(x)
     yi, yf = modf(abs(y))
     if yf != 0 and x < 0:
         return _NAN

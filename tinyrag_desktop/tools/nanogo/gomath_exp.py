@@ -15,7 +15,7 @@ import math
 import struct
 
 _INF = math.inf
-_NAN = math.nan
+_NAN = struct.unpack("<d", struct.pack("<Q", 0x7FF8000000000001))[0]  # math.NaN()'s bits
 _DOUBLE = struct.Struct("<d")
 _UINT64 = struct.Struct("<Q")
 _U64 = (1 << 64) - 1

@@ -7,10 +7,9 @@ import math
 import struct
 
 from . import gomath
-from .gomath_exp import _bits, _fma_exact, _from_bits, log1p
+from .gomath_exp import _NAN, _bits, _fma_exact, _from_bits, log1p
 
 _INF = math.inf
-_NAN = math.nan
 _LN2 = 6.93147180559945286227e-01
 
 

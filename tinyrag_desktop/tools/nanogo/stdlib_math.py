@@ -42,7 +42,7 @@ def _m_minmax(big):
         if a == inf or b == inf:  # Go: Max(x, +Inf) is +Inf even for a NaN x, Min(x, -Inf) is -Inf
             return inf
         if a != a or b != b:
-            return math.nan
+            return gomath_exp._NAN
         if a == b == 0:
             neg_a = math.copysign(1, a) < 0  # Max(+0, -0) is +0, Min(+0, -0) is -0
             if big:
@@ -59,14 +59,14 @@ def _m_dim(x, y):
 
 def _m_mod(x, y):
     if y == 0 or x in (math.inf, -math.inf) or x != x or y != y:
-        return math.nan
+        return gomath_exp._NAN
     return math.fmod(x, y)
 
 
-for _name, _f in {"Sqrt": _safe(math.sqrt), "Abs": abs,
-                  "Floor": _safe(lambda x: math.copysign(float(math.floor(x)), x) if math.isfinite(x) else x),
-                  "Ceil": _safe(lambda x: math.copysign(float(math.ceil(x)), x) if math.isfinite(x) else x),
-                  "Trunc": _safe(lambda x: math.copysign(float(math.trunc(x)), x) if math.isfinite(x) else x),
+for _name, _f in {"Sqrt": gomath.sqrt, "Abs": abs,
+                  "Floor": _safe(lambda x: math.copysign(float(math.floor(x)), x) if math.isfinite(x) else x + x),
+                  "Ceil": _safe(lambda x: math.copysign(float(math.ceil(x)), x) if math.isfinite(x) else x + x),
+                  "Trunc": _safe(lambda x: math.copysign(float(math.trunc(x)), x) if math.isfinite(x) else x + x),
                   "Round": _m_round, "Log": gomath.log, "Log2": gomath.log2, "Log10": gomath.log10,
                   "Exp": gomath_exp.exp, "Sin": gomath.sin, "Cos": gomath.cos, "Tan": gomath.tan,
                   "Asin": gomath.asin, "Acos": gomath.acos, "Atan": gomath.atan, "Sinh": gomath_exp.sinh,
@@ -81,7 +81,7 @@ P.add("Min", fn([F, F], [F]), _m_minmax(False))
 P.add("Mod", fn([F, F], [F]), _m_mod)
 P.add("Copysign", fn([F, F], [F]), math.copysign)
 P.add("Inf", fn([I], [F]), lambda s: math.inf if s >= 0 else -math.inf)
-P.add("NaN", fn([], [F]), lambda: math.nan)
+P.add("NaN", fn([], [F]), lambda: gomath_exp._NAN)  # Go's NaN() has the bits 0x7FF8000000000001
 P.add("IsNaN", fn([F], [B]), lambda x: x != x)
 P.add("IsInf", fn([F, I], [B]), lambda x, s: (x == math.inf and s >= 0) or (x == -math.inf and s <= 0))
 P.add("Signbit", fn([F], [B]), lambda x: math.copysign(1, x) < 0)
@@ -112,7 +112,8 @@ def _round_even(x):
 
 P = PACKAGES["math"]
 P.add("RoundToEven", fn([F], [F]), _round_even)
-P.add("Remainder", fn([F, F], [F]), _safe(math.remainder))
+P.add("Remainder", fn([F, F], [F]), lambda x, y: gomath_exp._NAN if x != x or y != y or x in (math.inf, -math.inf)
+      or y == 0 else x if y in (math.inf, -math.inf) else math.remainder(x, y))
 P.add("Dim", fn([F, F], [F]), _m_dim)
 P.add("Float32bits", fn([T.FLOAT32], [T.UINT32]),
       lambda x: __import__("struct").unpack("<I", __import__("struct").pack("<f", x))[0])
