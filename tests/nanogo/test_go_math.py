@@ -138,3 +138,14 @@ def test_fma_rounds_once(a, b):
     p = a * b
     assume(abs(p) > 1e-250 or a == 0 or b == 0)  # a tinier product's error is below the subnormals
     assert Fraction(a) * Fraction(b) == Fraction(p) + Fraction(gomath_exp.fma(a, b, -p))
+
+
+_FINITE = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_FINITE, _FINITE, _FINITE)
+def test_fast_fma_agrees_with_the_exact_one(a, b, c):
+    """The Dekker-product fast path rounds exactly as the big-integer computation does."""
+    if a and b and c:
+        assert gomath_exp.fma(a, b, c) == gomath_exp._fma_exact(a, b, c)

@@ -31,12 +31,26 @@ def _from_bits(b: int) -> float:
     return _DOUBLE.unpack(_UINT64.pack(b & _U64))[0]
 
 
+_SPLIT = 134217729.0  # 2**27 + 1, Veltkamp's splitter
+
+
 def fma(a: float, b: float, c: float) -> float:
     """a*b + c rounded once (an FMA instruction), for finite a, b, c."""
     if a == 0 or b == 0:
         return a * b + c  # the product is an exact zero
     if c == 0:
         return a * b
+    p = a * b
+    if 1e-280 < abs(p) < 1e280 and abs(a) < 1e290 and abs(b) < 1e290 and abs(c) < 1e300:
+        # Dekker's product: p + e is a*b exactly; fsum rounds p + e + c once, exactly
+        t = _SPLIT * a
+        ah = t - (t - a)
+        al = a - ah
+        t = _SPLIT * b
+        bh = t - (t - b)
+        bl = b - bh
+        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        return math.fsum((p, e, c))
     return _fma_exact(a, b, c)
 
 
@@ -89,12 +103,23 @@ def exp(x: float) -> float:
         return _INF
     fk = float(k)
     if USE_FMA:
-        x = fma(-fk, _LN2U, x)
+        x -= fk * _LN2U  # exact product (41-bit LN2U times an 11-bit k): the FMA's single rounding
         x = fma(-fk, _LN2L, x)
         x *= 0.0625
         p = _TAYLOR[0]
-        for c in _TAYLOR[1:]:
-            p = fma(p, x, c)
+        if x == 0 or 1e-250 < abs(x):  # fma(p, x, c) inlined, x split once (|x| < 0.03, p near 1)
+            t = _SPLIT * x
+            xh = t - (t - x)
+            xl = x - xh
+            for c in _TAYLOR[1:]:
+                q = p * x
+                t = _SPLIT * p
+                ph = t - (t - p)
+                pl = p - ph
+                p = math.fsum((q, ((ph * xh - q) + ph * xl + pl * xh) + pl * xl, c))
+        else:
+            for c in _TAYLOR[1:]:
+                p = fma(p, x, c)
         x *= p
         for _ in range(3):
             x *= x + 2.0
