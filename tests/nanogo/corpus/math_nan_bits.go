@@ -22,4 +22,10 @@ func main() {
 		fmt.Printf("%x ", math.Float64bits(x))
 	}
 	fmt.Println()
+	zero := 0.0
+	weird := math.Float64frombits(0x7FF8000000000123)
+	for _, x := range []float64{zero / zero, weird / zero, -weird / zero, nan / zero, 1 / zero, -1 / zero} {
+		fmt.Printf("%x ", math.Float64bits(x))
+	}
+	fmt.Println()
 }
