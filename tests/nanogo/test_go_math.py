@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import decimal
 import math
+from fractions import Fraction
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tinyrag_desktop.tools.nanogo import gomath
+from tinyrag_desktop.tools.nanogo import gomath, gomath_exp
 from tinyrag_desktop.tools.nanogo.interp import run_inprocess
 
 
@@ -100,3 +101,51 @@ def test_ported_trigonometry_is_close_to_the_c_library(x):
 def test_ported_pow_and_hypot_are_close_to_the_c_library(x, y):
     assert math.isclose(gomath.pow(x, y), math.pow(x, y), rel_tol=1e-14)
     assert math.isclose(gomath.hypot(x, y), math.hypot(x, y), rel_tol=1e-15)
+
+
+# Go 1.19.8's math.Exp on linux/amd64, recorded with the CPU's FMA used (the default) and with
+# GODEBUG=cpu.fma=off: its assembly rounds differently in the two cases.
+_GO_EXP = [  # x, Exp(x) with FMA, Exp(x) without
+    (-0.2, 0.8187307530779818, 0.8187307530779819),
+    (-0.99, 0.37157669102204566, 0.3715766910220457),
+    (22.0, 3584912846.1315913, 3584912846.131592),
+    (3.141592653589793, 23.140692632779267, 23.14069263277927),
+    (-2.356194490192345, 0.09478022484215486, 0.09478022484215487),
+    (0.49999999999999994, 1.648721270700128, 1.6487212707001282),
+]
+
+
+def test_exp_is_gos_amd64_assembly_with_and_without_fma(monkeypatch):
+    for x, with_fma, _ in _GO_EXP:
+        assert gomath_exp.exp(x) == with_fma, x
+    monkeypatch.setattr(gomath_exp, "USE_FMA", False)
+    for x, _, without in _GO_EXP:
+        assert gomath_exp.exp(x) == without, x
+
+
+def test_exp_range_is_gos_not_the_true_ones():
+    # Go's assembly gives +Inf from about 709.44 on (the true Exp(709.78) is 1.79e308); output of real Go.
+    src = ("fmt.Println(math.Exp(709.78), math.Exp(709.7), math.Exp(709.4), math.Exp(-745.1332191019411), "
+           "math.Exp(-746))\n"
+           "fmt.Println(math.Sinh(-1000), math.Cosh(-709.78), math.Expm1(709.782712893384), math.Log1p(-1))")
+    assert _run(src) == "+Inf +Inf 1.2260423226426727e+308 5e-324 0\n-Inf +Inf +Inf -Inf\n"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.floats(min_value=-1e100, max_value=1e100), st.floats(min_value=-1e100, max_value=1e100))
+def test_fma_rounds_once(a, b):
+    """fma(a, b, -a*b) is the product's rounding error exactly, which only a single rounding gives."""
+    p = a * b
+    assume(abs(p) > 1e-250 or a == 0 or b == 0)  # a tinier product's error is below the subnormals
+    assert Fraction(a) * Fraction(b) == Fraction(p) + Fraction(gomath_exp.fma(a, b, -p))
+
+
+_FINITE = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_FINITE, _FINITE, _FINITE)
+def test_fast_fma_agrees_with_the_exact_one(a, b, c):
+    """The Dekker-product fast path rounds exactly as the big-integer computation does."""
+    if a and b and c:
+        assert gomath_exp.fma(a, b, c) == gomath_exp._fma_exact(a, b, c)

@@ -44,3 +44,17 @@ def test_matches_go(name):
     out, status, err = run_inprocess(source)
     assert (status, err) == ("ok", ""), err
     assert out == want
+
+
+def test_runes_new_in_unicode_14_are_unassigned_as_in_go_1_19():
+    """Go 1.19 has Unicode 13.0's tables; the runes 14.0 added (assigned in Python's tables) are not letters,
+    not printable and have no case for nanoGo. The list was taken against Python's Unicode 14.0.0: a Python
+    with newer tables needs it extended (run every rune through Go and nanoGo)."""
+    import unicodedata
+
+    from tinyrag_desktop.tools.nanogo import gounicode as U
+
+    assert unicodedata.unidata_version == "14.0.0"
+    assert len(U.NEW_IN_14) == 836
+    assert all(unicodedata.category(ch) != "Cn" for ch in U.NEW_IN_14)
+    assert all(U.category(ch) == "Cn" and U.to_upper(ch) == ch and not U.is_letter(ch) for ch in U.NEW_IN_14)

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 from . import types as T
 from .ccall import esize, simple
-from .cexpr import describe
+from .cexpr import _FLOAT_OVERFLOW, describe
+from .goatof import round_to_float32
 from .scope import Op
 
 
@@ -199,23 +200,25 @@ class BuiltinMixin:
                 if isinstance(v, (str, bool)):
                     self.err(node, f"cannot convert {describe(x, self)} to type {t}")
                 if isinstance(v, Fraction) and v.denominator != 1:
-                    if T.is_untyped(x.type):
-                        self.err(node, f"cannot convert {describe(x, self)} to type {t}")
-                    v = int(v)
+                    self.err(an, f"cannot convert {describe(x, self)} to type {t}")
                 v = int(v)
                 lo, hi = (-(1 << (tu.size - 1)), (1 << (tu.size - 1)) - 1) if tu.signed else (0, (1 << tu.size) - 1)
                 if not lo <= v <= hi:
-                    if T.is_untyped(x.type) or True:
-                        self.err(node, f"cannot convert {describe(x, self)} to type {t}" if T.is_untyped(x.type)
-                                 else f"constant {v} overflows {t}")
+                    self.err(an, f"cannot convert {describe(x, self, as_int=True)} to type {t}")
                 return Op(None, t, v)
             if tu.kind == "float":
                 if isinstance(v, (str, bool)):
                     self.err(node, f"cannot convert {describe(x, self)} to type {t}")
+                if not isinstance(v, float):
+                    if abs(Fraction(v)) >= _FLOAT_OVERFLOW[tu.size]:  # rounds to ±Inf
+                        self.err(an, f"cannot convert {describe(x, self)} to type {t}")
+                    if tu.size == 32:  # rounded once, from the exact value (never through a float64)
+                        return Op(None, t, Fraction(round_to_float32(Fraction(v))))
+                    return Op(None, t, Fraction(v))
                 if tu.size == 32:
-                    from .gofmt import _f32
-                    return Op(None, t, Fraction(_f32(float(v))))
-                return Op(None, t, Fraction(v) if not isinstance(v, float) else v)
+                    from .goftoa import f32 as _f32
+                    return Op(None, t, Fraction(_f32(v)))
+                return Op(None, t, v)
             if tu.kind == "bool" and isinstance(v, bool):
                 return Op(None, t, v)
             if tu.kind == "string" and isinstance(v, str):

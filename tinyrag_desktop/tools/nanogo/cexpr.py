@@ -20,16 +20,20 @@ def int_range(t) -> tuple[int, int]:
     return 0, (1 << u.size) - 1
 
 
-def describe(op: Op, c) -> str:
-    """Go's operand description in messages: `x (variable of type int)`, `5 (untyped int constant)`."""
+def describe(op: Op, c, as_int: bool = False) -> str:
+    """Go's operand description in messages: `x (variable of type int)`, `5 (untyped int constant)`.
+
+    A float constant shows as go/constant prints floats (1e+39), unless a conversion to an integer type
+    has already made it an integer (as_int: `int64(1e19)` shows 10000000000000000000)."""
     txt = c.short(op.node) if op.node is not None else op.code
-    if op.const is not None and T.is_untyped(op.type):
-        cv = const_str(op.const)
+    if op.const is not None:
+        as_float = T.is_float(op.type) and not as_int and not isinstance(op.const, (bool, str))
+        cv = float_const_str(op.const) if as_float else const_str(op.const)
+        if not T.is_untyped(op.type):
+            return f"{txt} (constant {cv} of type {op.type})"
         if cv == txt:
             return f"{txt} ({op.type} constant)"
         return f"{txt} ({op.type} constant {cv})"
-    if op.const is not None:
-        return f"{txt} (constant {const_str(op.const)} of type {op.type})"
     if op.kind == "nil":
         return "nil"
     what = "variable" if (op.addr and op.obj is not None) else "value"
@@ -50,6 +54,15 @@ def const_str(v) -> str:
         from .gofmt import format_float
         return format_float(float(v), "g", -1)
     return str(v)
+
+
+def float_const_str(v) -> str:
+    """go/constant's String() of a float constant in Go 1.19: %.6g (1e+39, 0.333333, 1000)."""
+    v = Fraction(v)
+    if v and (abs(v) >= _FLOAT_OVERFLOW[64] or float(v) == 0):
+        return _approximate(v)
+    from .goftoa import format_float
+    return format_float(float(v), "g", 6)
 
 
 _HUGE = Fraction(2 ** 4096)  # go/constant keeps larger values as floats, and prints them approximately
@@ -105,10 +118,14 @@ class ExprMixin:
         if isinstance(v, str):
             return repr(v)
         if u is not None and isinstance(u, T.Basic) and u.kind == "float":
-            f = float(v)
-            if u.size == 32:
-                from .gofmt import _f32
-                f = _f32(f)
+            if u.size == 32 and not isinstance(v, float):  # rounded once from the exact value
+                from .goatof import round_to_float32
+                f = round_to_float32(Fraction(v))
+            elif u.size == 32:
+                from .goftoa import f32 as _f32
+                f = _f32(v)
+            else:
+                f = float(v)
             return repr(f) if f == f and f not in (math.inf, -math.inf) else f"float('{f}')"
         if u is not None and isinstance(u, T.Basic) and u.kind == "complex":
             return repr(complex(v))
@@ -126,6 +143,11 @@ class ExprMixin:
         u = t.u
         if isinstance(u, T.Basic):
             if u.kind == "int":
+                if op.type.untyped and T.is_float(op.type) and isinstance(v, (int, Fraction)):
+                    lo, hi = int_range(t) if not u.untyped else (-(1 << 200), 1 << 200)
+                    if not (Fraction(v).denominator == 1 and lo <= v <= hi):
+                        # Go: an untyped float constant that does not fit an integer type is "truncated"
+                        self.err(node, f"cannot use {describe(op, self)} as {t} value in {context} (truncated)")
                 if isinstance(v, Fraction):
                     if v.denominator != 1:
                         self.err(node, f"cannot use {describe(op, self)} as {t} value in {context} (truncated)")
@@ -145,7 +167,11 @@ class ExprMixin:
                     if op.type.untyped:
                         self.err(node, f"cannot use {describe(op, self)} as {t} value in {context} (overflows)")
                     self.err(node, f"constant {self.text(node)} overflows {t}")
-                return Fraction(v) if not isinstance(v, float) else v
+                if isinstance(v, float) or u.untyped:
+                    return v if isinstance(v, float) else Fraction(v)
+                # a typed float constant holds its type's nearest value, rounded once from the exact one
+                from .goatof import round_to_float32
+                return Fraction(round_to_float32(Fraction(v)) if u.size == 32 else float(Fraction(v)))
             if u.kind == "complex":
                 return v
             if u.kind == "string" and isinstance(v, str):
@@ -706,6 +732,8 @@ class ExprMixin:
                          (T.Pointer, "pointer"), (T.Chan, "chan"), (T.Func, "func"), (T.Interface, "interface"))
                 what = next((k for cls, k in kinds if isinstance(u, cls)), str(t))
                 self.err(node, f"invalid operation: {self.short(node)} (operator {o} not defined on {what})")
+            if u.kind == "string":  # Go orders strings by bytes
+                return Op(f"(_scmp({ac}, {bc}) {o} 0)", T.U_BOOL)
             return Op(f"({ac} {o} {bc})", T.U_BOOL)
         if not isinstance(u, T.Basic) or u.kind in ("bool",) or (u.kind == "string" and o != "+"):
             self.err(node, f"invalid operation: operator {o} not defined on {describe(a, self)}")

@@ -3,138 +3,39 @@
 from __future__ import annotations
 
 import math
-import struct
 
+from . import gounicode as U
 from . import types as T
+from .goftoa import format_float
 from .runtime import Iface, NilMap, Ref, gbytes, sitems
 
 # ---- floats -----------------------------------------------------------------------------------------------
 
 
-def _f32(x: float) -> float:
-    return struct.unpack("f", struct.pack("f", x))[0]
-
-
-def shortest_digits(x: float, bits: int = 64) -> tuple[str, int]:
-    """Shortest decimal digits that round-trip, and the decimal point position (0.d1d2... x 10^dp)."""
-    if bits == 32:
-        for p in range(1, 10):
-            s = "%.*e" % (p - 1, x)
-            if _f32(float(s)) == x:
-                break
-    else:
-        s = repr(x)
-    s = s.lstrip("-")
-    if "e" in s:
-        mant, exp = s.split("e")
-        exp = int(exp)
-    else:
-        mant, exp = s, 0
-    if "." in mant:
-        ip, fp = mant.split(".")
-    else:
-        ip, fp = mant, ""
-    digits = (ip + fp).lstrip("0")
-    lead = len(ip + fp) - len((ip + fp).lstrip("0"))
-    dp = len(ip) + exp - lead
-    digits = digits.rstrip("0")
-    if not digits:
-        return "0", 1
-    return digits, dp
-
-
-def format_float(x: float, fmt: str = "g", prec: int = -1, bits: int = 64) -> str:
-    """strconv.FormatFloat."""
-    if x != x:
-        return "NaN"
-    if x in (math.inf, -math.inf):
-        return "+Inf" if x > 0 else "-Inf"
-    neg = x < 0 or (x == 0 and math.copysign(1, x) < 0)
-    sign = "-" if neg else ""
-    if prec < 0:
-        digits, dp = shortest_digits(abs(x), bits) if x != 0 else ("0", 1)
-        if fmt in "gG":
-            exp = dp - 1
-            if exp < -4 or exp >= 6:
-                return sign + _fmt_e(digits, exp, len(digits) - 1, "e" if fmt == "g" else "E")
-            return sign + _fmt_f(digits, dp, max(len(digits) - dp, 0))
-        if fmt in "eE":
-            return sign + _fmt_e(digits, dp - 1, len(digits) - 1, fmt)
-        if fmt == "f":
-            return sign + _fmt_f(digits, dp, max(len(digits) - dp, 0))
-    if fmt in "eE":
-        return ("%." + str(prec) + fmt) % x
-    if fmt == "f":
-        return ("%." + str(prec) + "f") % x
-    if fmt in "gG":
-        return _fmt_g_prec(x, prec, fmt)
-    return repr(x)
-
-
-def _fmt_e(digits: str, exp: int, prec: int, e: str) -> str:
-    s = digits[0]
-    if prec > 0:
-        s += "." + (digits[1:] + "0" * prec)[:prec]
-    es = "-" if exp < 0 else "+"
-    exp = abs(exp)
-    return s + e + es + (f"{exp:02d}")
-
-
-def _fmt_f(digits: str, dp: int, prec: int) -> str:
-    if dp > 0:
-        ip = digits[:dp] + "0" * max(0, dp - len(digits))
-        fp = digits[dp:]
-    else:
-        ip = "0"
-        fp = "0" * (-dp) + digits
-    fp = (fp + "0" * prec)[:prec]
-    return ip + ("." + fp if prec > 0 else "")
-
-
-def _fmt_g_prec(x: float, prec: int, fmt: str) -> str:
-    if prec == 0:
-        prec = 1
-    s = ("%." + str(prec) + "e") % abs(x)
-    mant, exp = s.split("e")
-    digits = mant.replace(".", "").rstrip("0") or "0"
-    exp = int(exp)
-    eprec = prec
-    if eprec > len(digits) and len(digits) >= exp + 1:
-        eprec = len(digits)
-    sign = "-" if (x < 0 or (x == 0 and math.copysign(1, x) < 0)) else ""
-    # %e is used if the exponent from the conversion is less than -4 or greater than or equal to the precision.
-    if exp < -4 or exp >= eprec:
-        # Go rounds to prec digits, then drops trailing zeros (as %g does).
-        s = ("%." + str(prec - 1) + "e") % abs(x)
-        mant, e2 = s.split("e")
-        digits = mant.replace(".", "").rstrip("0") or "0"
-        return sign + _fmt_e(digits, int(e2), len(digits) - 1, "e" if fmt == "g" else "E")
-    s = ("%." + str(prec - 1) + "e") % abs(x)
-    mant, e2 = s.split("e")
-    digits = mant.replace(".", "").rstrip("0") or "0"
-    dp = int(e2) + 1
-    return sign + _fmt_f(digits, dp, max(len(digits) - dp, 0))
-
-
-def _hex_float(x: float, prec: int, verb: str) -> str:
-    """%x of a float: Go's hexadecimal mantissa and a decimal power-of-two exponent of at least two digits."""
-    h = x.hex()  # e.g. -0x1.c000000000000p+1
-    sign = "-" if h.startswith("-") else ""
-    mant, exp = h.lstrip("-")[2:].split("p")
-    ip, _, fp = mant.partition(".")
-    fp = fp.rstrip("0")
-    if prec >= 0:
-        if len(fp) > prec:
-            v = int(ip + fp, 16)
-            shift = 4 * (len(fp) - prec)
-            v = (v + (1 << (shift - 1))) >> shift  # round half up (ties are rare enough here)
-            digits = format(v, "x").rjust(prec + 1, "0")
-            ip, fp = digits[:-prec] if prec else digits, digits[-prec:] if prec else ""
+def _sharp_float(num: str, verb: str, prec: int) -> str:
+    """The '#' flag: always a decimal point, and %g's trailing zeros kept (up to the precision, 6 by default)."""
+    digits = (6 if prec == -1 else prec) if verb in "vgGx" else 0
+    tail = ""
+    has_point = saw_nonzero = False
+    i = 1
+    while i < len(num):
+        c = num[i]
+        if c == ".":
+            has_point = True
+        elif c in "pP" or (c in "eE" and verb not in "xX"):
+            num, tail = num[:i], num[i:]
+            break
         else:
-            fp = fp.ljust(prec, "0")
-    e = int(exp)
-    s = f"{sign}0x{ip}" + (f".{fp}" if fp else "") + f"p{'+' if e >= 0 else '-'}{abs(e):02d}"
-    return s.upper().replace("0X", "0X") if verb == "X" else s
+            if c != "0":
+                saw_nonzero = True
+            if saw_nonzero:  # count significant digits after the first non-zero one
+                digits -= 1
+        i += 1
+    if not has_point:
+        if len(num) == 2 and num[1] == "0":  # a leading 0 counts once
+            digits -= 1
+        num += "."
+    return num + "0" * max(digits, 0) + tail
 
 
 def format_complex(c: complex, verb: str = "g", prec: int = -1, bits: int = 64) -> str:
@@ -148,23 +49,30 @@ def format_complex(c: complex, verb: str = "g", prec: int = -1, bits: int = 64) 
 # ---- quoting ----------------------------------------------------------------------------------------------
 
 def _is_print(r: int) -> bool:
-    import unicodedata
     if r < 0x20 or r == 0x7F:
         return False
     if r < 0x7F:
         return True
     if 0xD800 <= r <= 0xDFFF or r > 0x10FFFF:
         return False
-    cat = unicodedata.category(chr(r))
+    cat = U.category(chr(r))
     return not (cat[0] in "CZ" and r != 0x20)
 
 
-def quote_rune_body(r: int, q: str, ascii_only: bool = False) -> str:
+# strconv.IsGraphic adds the spaces of category Zs (other than U+0020) to IsPrint's runes.
+_GRAPHIC_SPACES = frozenset([0xA0, 0x1680, 0x202F, 0x205F, 0x3000, *range(0x2000, 0x200B)])
+
+
+def is_graphic(r: int) -> bool:
+    return _is_print(r) or r in _GRAPHIC_SPACES
+
+
+def quote_rune_body(r: int, q: str, ascii_only: bool = False, graphic: bool = False) -> str:
     if r == ord(q) or r == 0x5C:
         return "\\" + chr(r)
     if ascii_only and r >= 0x80:
         pass
-    elif _is_print(r):
+    elif _is_print(r) or graphic and r in _GRAPHIC_SPACES:
         return chr(r)
     esc = {7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v"}
     if r in esc:
@@ -178,22 +86,22 @@ def quote_rune_body(r: int, q: str, ascii_only: bool = False) -> str:
     return f"\\U{r:08x}"
 
 
-def quote(s: str, ascii_only: bool = False) -> str:
+def quote(s: str, ascii_only: bool = False, graphic: bool = False) -> str:
     out = ['"']
     for ch in s:
         o = ord(ch)
         if 0xDC80 <= o <= 0xDCFF:  # an invalid byte
             out.append(f"\\x{o - 0xDC00:02x}")
         else:
-            out.append(quote_rune_body(o, '"', ascii_only))
+            out.append(quote_rune_body(o, '"', ascii_only, graphic))
     out.append('"')
     return "".join(out)
 
 
-def quote_rune(r: int, ascii_only: bool = False) -> str:
+def quote_rune(r: int, ascii_only: bool = False, graphic: bool = False) -> str:
     if r > 0x10FFFF or 0xD800 <= r <= 0xDFFF or r < 0:
         r = 0xFFFD
-    return "'" + quote_rune_body(r, "'", ascii_only) + "'"
+    return "'" + quote_rune_body(r, "'", ascii_only, graphic) + "'"
 
 
 # ---- values -----------------------------------------------------------------------------------------------
@@ -349,10 +257,15 @@ class Printer:
                 else:
                     self.bad_verb(Iface(t, v), verb)
             elif k == "complex":
-                if verb in "vbgGxXfFeE":
-                    vb = "g" if verb == "v" else verb
-                    self.buf.append(self.f.pad(format_complex(v, vb, -1 if self.f.prec is None else self.f.prec,
-                                                              64 if u.size == 128 else 32)))
+                if verb in "vbgGxXfFeE":  # Go's fmtComplex: each part as a float, the imaginary one signed
+                    c = complex(v)
+                    saved = self.f.plus
+                    self.buf.append("(")
+                    self.fmt_float(c.real, u.size // 2, verb)
+                    self.f.plus = True
+                    self.fmt_float(c.imag, u.size // 2, verb)
+                    self.buf.append("i)")
+                    self.f.plus = saved
                 else:
                     self.bad_verb(Iface(t, v), verb)
             else:
@@ -495,12 +408,14 @@ class Printer:
         if verb == "q":
             self.buf.append(f.pad(quote_rune(v, f.plus)))
             return
-        if verb == "U":
-            s = f"U+{v:04X}"
-            if f.sharp:
-                from .runtime import rune_str
-                s += " '" + rune_str(v) + "'"
+        if verb == "U":  # Go's fmtUnicode: the value as a uint64, at least 4 (or the precision) hex digits
+            u64 = v & 0xFFFFFFFFFFFFFFFF
+            s = "U+" + format(u64, "X").rjust(max(4, f.prec or 0), "0")
+            if f.sharp and u64 <= 0x10FFFF and _is_print(u64):
+                s += " '" + chr(u64) + "'"
+            saved, f.zero = f.zero, False
             self.buf.append(f.pad(s))
+            f.zero = saved
             return
         base = {"d": 10, "b": 2, "o": 8, "O": 8, "x": 16, "X": 16}.get(verb)
         if base is None:
@@ -540,48 +455,35 @@ class Printer:
             self.buf.append(f.pad_num(s))
 
     def fmt_float(self, v: float, size: int, verb: str) -> None:
+        """Go's pp.fmtFloat and fmt.fmtFloat: strconv's digits, then sign, '#' and padding."""
         f = self.f
-        if verb == "v":
-            verb = "g"
-        if verb not in "eEfFgGbxX":
+        if verb not in "vbgGxXfFeE":
             self.bad_verb(Iface(T.FLOAT64 if size == 64 else T.FLOAT32, v), verb)
             return
-        prec = -1 if f.prec is None else f.prec
-        if verb in "fF":
-            if prec < 0:
-                prec = 6
-            verb = "f"
-        elif verb in "eE" and prec < 0:
-            prec = 6
-        if v != v or v in (math.inf, -math.inf):
-            s = "NaN" if v != v else ("+Inf" if v > 0 else "-Inf")
-            if s == "+Inf" and f.space and not f.plus:
-                s = " Inf"
-            elif s == "NaN" and (f.plus or f.space):
-                s = ("+" if f.plus else " ") + s
-            saved = f.zero
-            f.zero = False
-            self.buf.append(f.pad(s))
+        prec = 6 if verb in "fFeE" else -1
+        verb = {"v": "g", "F": "f"}.get(verb, verb)
+        if f.prec is not None:
+            prec = f.prec
+        num = format_float(v, verb, prec, size)
+        num = num if num[0] in "+-" else "+" + num
+        if f.space and num[0] == "+" and not f.plus:
+            num = " " + num[1:]
+        if num[1] in "IN":  # infinities and NaN are not padded with zeros
+            if num[1] == "N" and not f.space and not f.plus:
+                num = num[1:]
+            saved, f.zero = f.zero, False
+            self.buf.append(f.pad(num))
             f.zero = saved
             return
-        if verb in "xX":
-            s = _hex_float(v, prec, verb)
-            if f.plus and not s.startswith("-"):
-                s = "+" + s
-            self.buf.append(f.pad_num(s))
+        if f.sharp and verb != "b":
+            num = _sharp_float(num, verb, prec)
+        if f.plus or num[0] != "+":
+            if f.zero and not f.minus and f.wid is not None and f.wid > len(num):
+                self.buf.append(num[0] + "0" * (f.wid - len(num)) + num[1:])
+                return
+            self.buf.append(f.pad(num))
             return
-        s = format_float(v, verb if verb != "G" else "G", prec, size)
-        if verb == "G" and prec < 0:
-            s = s.replace("e", "E")
-        if f.sharp and verb in "gG" and "." not in s:
-            # %#g keeps trailing zeros and the point
-            digits = prec if prec > 0 else 6
-            s = ("%#." + str(digits) + "g") % v
-        if f.plus and not s.startswith("-"):
-            s = "+" + s
-        elif f.space and not s.startswith("-"):
-            s = " " + s
-        self.buf.append(f.pad_num(s))
+        self.buf.append(f.pad(num[1:]))
 
     def fmt_str_verb(self, v: str, t, verb: str) -> None:
         if verb == "v" and self.f.sharpv:

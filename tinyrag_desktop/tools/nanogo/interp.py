@@ -188,7 +188,7 @@ ERR: list = []
 
 
 def build_namespace(ns: dict) -> dict:
-    from .gofmt import _f32
+    from .goftoa import f32 as _f32
     env = {
         "__builtins__": {"len": len, "range": range, "list": list, "float": float, "complex": complex,
                          "enumerate": enumerate, "type": type, "hash": hash, "tuple": tuple, "getattr": getattr,
@@ -203,7 +203,7 @@ def build_namespace(ns: dict) -> dict:
         "_append1": R.append1, "_reslice": R.reslice, "_slice_array": R.slice_array,
         "_make_slice": R.make_slice, "_copy": R.copy, "_sitems": R.sitems, "_wrap": R.wrap, "_w64": R.w64,
         "_idiv": R.idiv, "_imod": R.imod, "_fdiv": R.fdiv, "_shl": R.shl, "_shr": R.shr, "_f2i": R.f2i,
-        "_f32": _f32, "_gbytes": R.gbytes, "_slen": R.slen, "_sidx": R.sidx, "_ssub": R.ssub,
+        "_f32": _f32, "_gbytes": R.gbytes, "_scmp": R.scmp, "_slen": R.slen, "_sidx": R.sidx, "_ssub": R.ssub,
         "_srange": R.srange, "_rune_str": R.rune_str, "_runes_to_str": R.runes_to_str,
         "_bytes_to_str": R.bytes_to_str, "_str_to_bytes": R.str_to_bytes, "_str_to_runes": R.str_to_runes,
         "_mget": _mget, "_mget2": _mget2, "_tuple_key": _tuple_key, "_assert_type": R.assert_type,

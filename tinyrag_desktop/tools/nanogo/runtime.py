@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+
 from . import types as T
 
 
@@ -423,10 +425,15 @@ def imod(a: int, b: int) -> int:
 def fdiv(a: float, b: float) -> float:
     try:
         return a / b
-    except ZeroDivisionError:
-        if a != a or a == 0:
-            return float("nan")
+    except ZeroDivisionError:  # as DIVSD: a NaN comes through (quieted), 0/0 is the default NaN
+        if a != a:
+            return a + b
+        if a == 0:
+            return _DEFAULT_NAN
         return float("inf") if (a > 0) == (str(b)[0] != "-") else float("-inf")
+
+
+_DEFAULT_NAN = struct.unpack("<d", struct.pack("<Q", 0xFFF8000000000000))[0]
 
 
 def shl(a: int, b: int, bits: int, signed: bool) -> int:
@@ -455,6 +462,14 @@ def f2i(f: float, bits: int, signed: bool) -> int:
 
 def gbytes(s: str) -> bytes:
     return s.encode("utf-8", "surrogateescape")
+
+
+def scmp(a: str, b: str) -> int:
+    """Go's string order, by bytes: Python's order of code points is the same unless both strings hold
+    non-ASCII text and one holds a byte that is not UTF-8 (a lone surrogate here)."""
+    if not (a.isascii() or b.isascii()):
+        a, b = gbytes(a), gbytes(b)
+    return (a > b) - (a < b)
 
 
 def gstr(b) -> str:

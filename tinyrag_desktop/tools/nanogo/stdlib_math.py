@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from . import gomath
+from . import gomath, gomath_exp, gomath_more
 from . import types as T
 from .stdlib import B, F, I, PACKAGES, _pkg, fn
 
@@ -36,9 +36,13 @@ def _m_round(x):
 
 
 def _m_minmax(big):
+    inf = math.inf if big else -math.inf
+
     def f(a, b):
+        if a == inf or b == inf:  # Go: Max(x, +Inf) is +Inf even for a NaN x, Min(x, -Inf) is -Inf
+            return inf
         if a != a or b != b:
-            return math.nan
+            return gomath_exp._NAN
         if a == b == 0:
             neg_a = math.copysign(1, a) < 0  # Max(+0, -0) is +0, Min(+0, -0) is -0
             if big:
@@ -48,21 +52,26 @@ def _m_minmax(big):
     return f
 
 
+def _m_dim(x, y):
+    v = x - y
+    return 0.0 if v <= 0 else v  # Go: Dim(-0, 0) is +0; a NaN difference stays NaN
+
+
 def _m_mod(x, y):
     if y == 0 or x in (math.inf, -math.inf) or x != x or y != y:
-        return math.nan
+        return gomath_exp._NAN
     return math.fmod(x, y)
 
 
-for _name, _f in {"Sqrt": _safe(math.sqrt), "Abs": abs,
-                  "Floor": _safe(lambda x: math.copysign(float(math.floor(x)), x) if math.isfinite(x) else x),
-                  "Ceil": _safe(lambda x: math.copysign(float(math.ceil(x)), x) if math.isfinite(x) else x),
-                  "Trunc": _safe(lambda x: math.copysign(float(math.trunc(x)), x) if math.isfinite(x) else x),
+for _name, _f in {"Sqrt": gomath.sqrt, "Abs": abs,
+                  "Floor": _safe(lambda x: math.copysign(float(math.floor(x)), x) if math.isfinite(x) else x + x),
+                  "Ceil": _safe(lambda x: math.copysign(float(math.ceil(x)), x) if math.isfinite(x) else x + x),
+                  "Trunc": _safe(lambda x: math.copysign(float(math.trunc(x)), x) if math.isfinite(x) else x + x),
                   "Round": _m_round, "Log": gomath.log, "Log2": gomath.log2, "Log10": gomath.log10,
-                  "Exp": _safe(math.exp), "Sin": gomath.sin, "Cos": gomath.cos, "Tan": gomath.tan,
-                  "Asin": gomath.asin, "Acos": gomath.acos, "Atan": gomath.atan, "Sinh": _safe(math.sinh),
-                  "Cosh": _safe(math.cosh), "Tanh": math.tanh, "Cbrt": gomath.cbrt,
-                  "Log1p": _safe(math.log1p), "Expm1": _safe(math.expm1), "Exp2": _safe(lambda x: 2.0 ** x)}.items():
+                  "Exp": gomath_exp.exp, "Sin": gomath.sin, "Cos": gomath.cos, "Tan": gomath.tan,
+                  "Asin": gomath.asin, "Acos": gomath.acos, "Atan": gomath.atan, "Sinh": gomath_exp.sinh,
+                  "Cosh": gomath_exp.cosh, "Tanh": gomath_exp.tanh, "Cbrt": gomath.cbrt,
+                  "Log1p": gomath_exp.log1p, "Expm1": gomath_exp.expm1, "Exp2": gomath_exp.exp2}.items():
     P.add(_name, fn([F], [F]), _f)
 P.add("Pow", fn([F, F], [F]), gomath.pow)
 P.add("Atan2", fn([F, F], [F]), gomath.atan2)
@@ -72,7 +81,7 @@ P.add("Min", fn([F, F], [F]), _m_minmax(False))
 P.add("Mod", fn([F, F], [F]), _m_mod)
 P.add("Copysign", fn([F, F], [F]), math.copysign)
 P.add("Inf", fn([I], [F]), lambda s: math.inf if s >= 0 else -math.inf)
-P.add("NaN", fn([], [F]), lambda: math.nan)
+P.add("NaN", fn([], [F]), lambda: gomath_exp._NAN)  # Go's NaN() has the bits 0x7FF8000000000001
 P.add("IsNaN", fn([F], [B]), lambda x: x != x)
 P.add("IsInf", fn([F, I], [B]), lambda x, s: (x == math.inf and s >= 0) or (x == -math.inf and s <= 0))
 P.add("Signbit", fn([F], [B]), lambda x: math.copysign(1, x) < 0)
@@ -103,11 +112,23 @@ def _round_even(x):
 
 P = PACKAGES["math"]
 P.add("RoundToEven", fn([F], [F]), _round_even)
-P.add("Remainder", fn([F, F], [F]), _safe(math.remainder))
-P.add("Dim", fn([F, F], [F]), lambda x, y: max(x - y, 0.0))
+P.add("Remainder", fn([F, F], [F]), lambda x, y: gomath_exp._NAN if x != x or y != y or x in (math.inf, -math.inf)
+      or y == 0 else x if y in (math.inf, -math.inf) else math.remainder(x, y))
+P.add("Dim", fn([F, F], [F]), _m_dim)
 P.add("Float32bits", fn([T.FLOAT32], [T.UINT32]),
       lambda x: __import__("struct").unpack("<I", __import__("struct").pack("<f", x))[0])
+P.add("Float32frombits", fn([T.UINT32], [T.FLOAT32]),
+      lambda b: __import__("struct").unpack("<f", __import__("struct").pack("<I", b))[0])
 P.add("Frexp", fn([F], [F, I]), gomath.frexp)
+for _name, _f in {"Acosh": gomath_more.acosh, "Asinh": gomath_more.asinh, "Atanh": gomath_more.atanh,
+                  "Logb": gomath_more.logb}.items():
+    P.add(_name, fn([F], [F]), _f)
+P.add("Sincos", fn([F], [F, F]), gomath_more.sincos)
+P.add("Nextafter", fn([F, F], [F]), gomath_more.nextafter)
+P.add("Nextafter32", fn([T.FLOAT32, T.FLOAT32], [T.FLOAT32]), gomath_more.nextafter32)
+P.add("Pow10", fn([I], [F]), gomath_more.pow10)
+P.add("Ilogb", fn([F], [I]), gomath_more.ilogb)
+P.add("FMA", fn([F, F, F], [F]), gomath_more.fma)
 P.add("Ldexp", fn([F, I], [F]), gomath.ldexp)
 P.add("IsInf", fn([F, I], [B]), lambda x, s: (x == math.inf and s >= 0) or (x == -math.inf and s <= 0))
 

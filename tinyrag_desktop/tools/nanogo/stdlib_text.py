@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import math
 
+from . import goatof
 from . import gounicode as U
 from . import types as T
-from .runtime import GoPanic, Iface, Slice, gbytes, gstr, sitems, slice_of, slen
+from .runtime import GoPanic, Iface, Slice, gbytes, gstr, scmp, sitems, slice_of, slen
 from .stdlib import (ANYS, B, BY, F, I, I64, OPAQUE, PACKAGES, R, S, _fmt, _opaque, _pkg, error_text, fn,
                      new_error)
 
@@ -30,9 +30,19 @@ def s_last_index(s, sub):
     return _byte_index(s, s.rfind(sub))
 
 
+def _explode(s, n):
+    """Go's explode: one string per rune (a byte that is not UTF-8 becomes U+FFFD), the last one the rest."""
+    if n < 0 or n > len(s):
+        n = len(s)
+    parts = [U.rune_str_of(ch) for ch in s[:max(n - 1, 0)]]
+    if n > 0:
+        parts.append(s[n - 1:])
+    return slice_of(parts)
+
+
 def s_split(s, sep):
     if sep == "":
-        return slice_of(list(s))
+        return _explode(s, -1)
     return slice_of(s.split(sep))
 
 
@@ -40,10 +50,7 @@ def s_splitn(s, sep, n):
     if n == 0:
         return Slice(None, 0, 0, 0)
     if sep == "":
-        parts = list(s)
-        if n > 0 and len(parts) > n:
-            parts = parts[:n - 1] + ["".join(parts[n - 1:])]
-        return slice_of(parts)
+        return _explode(s, n)
     return slice_of(s.split(sep, n - 1) if n > 0 else s.split(sep))
 
 
@@ -54,7 +61,7 @@ def s_fields(s):
 def _is_separator(ch: str) -> bool:
     if ord(ch) <= 0x7F:
         return not (ch.isalnum() or ch == "_")
-    if ch.isalpha() or ch.isdecimal():
+    if U.is_letter(ch) or U.is_digit(ch):
         return False
     return U.is_space(ch)
 
@@ -101,10 +108,43 @@ def s_count(s, sub):
 
 
 def s_index_any(s, chars):
+    cs = U.rune_set(chars)
     for i, ch in enumerate(s):
-        if ch in chars:
+        if U.rune_of(ch) in cs:
             return _byte_index(s, i)
     return -1
+
+
+def _last_index_any(s, chars):
+    cs = U.rune_set(chars)
+    for i in range(len(s) - 1, -1, -1):
+        if U.rune_of(s[i]) in cs:
+            return _byte_index(s, i)
+    return -1
+
+
+def _index_rune(s, r):
+    """strings.IndexRune: U+FFFD also finds a byte that is not UTF-8; an invalid rune finds nothing."""
+    if r == 0xFFFD:
+        return s_index_any(s, "\ufffd")
+    if not 0 <= r <= 0x10FFFF or 0xD800 <= r <= 0xDFFF:
+        return -1
+    return s_index(s, chr(r))
+
+
+def _trim(s, cutset, left=True, right=True):
+    """strings.Trim, TrimLeft, TrimRight: by runes, U+FFFD in the cutset standing for any invalid byte."""
+    if s == "" or cutset == "":
+        return s
+    if cutset.isascii():
+        return s.strip(cutset) if left and right else s.lstrip(cutset) if left else s.rstrip(cutset)
+    cs = U.rune_set(cutset)
+    i, j = 0, len(s)
+    while left and i < j and U.rune_of(s[i]) in cs:
+        i += 1
+    while right and j > i and U.rune_of(s[j - 1]) in cs:
+        j -= 1
+    return s[i:j]
 
 
 def s_cut(s, sep):
@@ -136,31 +176,14 @@ def s_repeat(s, n):
     return s * n
 
 
-def s_equal_fold(a, b):
-    """Simple (rune by rune) case folding, as Go does: "ß" does not fold to "SS"."""
-    if len(a) != len(b):
-        return False
-    for x, y in zip(a, b):
-        if x == y:
-            continue
-        lx, ly = x.lower(), y.lower()
-        if len(lx) == 1 and lx == ly:
-            continue
-        ux, uy = x.upper(), y.upper()
-        if len(ux) == 1 and ux == uy:
-            continue
-        return False
-    return True
-
-
 P.add("Contains", fn([S, S], [B]), lambda s, sub: sub in s)
-P.add("ContainsRune", fn([S, R], [B]), lambda s, r: chr(r) in s if 0 <= r <= 0x10FFFF else False)
-P.add("ContainsAny", fn([S, S], [B]), lambda s, chars: any(c in s for c in chars))
+P.add("ContainsRune", fn([S, R], [B]), lambda s, r: _index_rune(s, r) >= 0)
+P.add("ContainsAny", fn([S, S], [B]), lambda s, chars: s_index_any(s, chars) >= 0)
 P.add("HasPrefix", fn([S, S], [B]), lambda s, p: s.startswith(p))
 P.add("HasSuffix", fn([S, S], [B]), lambda s, p: s.endswith(p))
 P.add("Index", fn([S, S], [I]), s_index)
 P.add("IndexByte", fn([S, BY], [I]), lambda s, b: s_index(s, chr(b)))
-P.add("IndexRune", fn([S, R], [I]), lambda s, r: s_index(s, chr(r)))
+P.add("IndexRune", fn([S, R], [I]), _index_rune)
 P.add("IndexAny", fn([S, S], [I]), s_index_any)
 P.add("LastIndex", fn([S, S], [I]), s_last_index)
 P.add("Split", fn([S, S], [T.Slice(S)]), s_split)
@@ -181,22 +204,24 @@ P.add("ToUpper", fn([S], [S]), lambda s: _case_map(s, True))
 P.add("ToLower", fn([S], [S]), lambda s: _case_map(s, False))
 P.add("Title", fn([S], [S]), s_title)
 P.add("TrimSpace", fn([S], [S]), U.trim_space)
-P.add("Trim", fn([S, S], [S]), lambda s, c: s.strip(c))
-P.add("TrimLeft", fn([S, S], [S]), lambda s, c: s.lstrip(c))
-P.add("TrimRight", fn([S, S], [S]), lambda s, c: s.rstrip(c))
+P.add("Trim", fn([S, S], [S]), _trim)
+P.add("TrimLeft", fn([S, S], [S]), lambda s, c: _trim(s, c, right=False))
+P.add("TrimRight", fn([S, S], [S]), lambda s, c: _trim(s, c, left=False))
 P.add("TrimPrefix", fn([S, S], [S]), lambda s, p: s[len(p):] if p and s.startswith(p) else s)
 P.add("TrimSuffix", fn([S, S], [S]), lambda s, p: s[:-len(p)] if p and s.endswith(p) else s)
 P.add("TrimFunc", fn([S, fn([R], [B])], [S]), s_trim_func)
 P.add("TrimLeftFunc", fn([S, fn([R], [B])], [S]), lambda s, f: s_trim_func(s, f, True, False))
 P.add("TrimRightFunc", fn([S, fn([R], [B])], [S]), lambda s, f: s_trim_func(s, f, False, True))
 P.add("Count", fn([S, S], [I]), s_count)
-P.add("EqualFold", fn([S, S], [B]), s_equal_fold)
+P.add("EqualFold", fn([S, S], [B]), U.equal_fold)
 P.add("Map", fn([fn([R], [R]), S], [S]), s_map)
-P.add("Compare", fn([S, S], [I]), lambda a, b: (a > b) - (a < b))
+P.add("Compare", fn([S, S], [I]), scmp)
 P.add("Cut", fn([S, S], [S, S, B]), s_cut)
 def _split_after_n(s, sep, n):
     if n == 0:
         return Slice(None, 0, 0, 0)
+    if sep == "":
+        return _explode(s, n)
     parts = []
     while n < 0 or len(parts) < n - 1:
         i = s.find(sep) if sep else (1 if len(s) > 1 else -1)
@@ -302,78 +327,32 @@ def _numerr(f, s, e):
     return Iface(NUMERR_P, _NumErr(f, s, e))
 
 
-def _parse_int(s, base, bits, fname="ParseInt", signed=True):
-    orig = s
-    if base != 0 and not 2 <= base <= 36:
-        return 0, _numerr(fname, orig, new_error(f"invalid base {base}"))
-    if not 0 <= bits <= 64:
-        return 0, _numerr(fname, orig, new_error(f"invalid bit size {bits}"))
-    if not s:
-        return 0, _numerr(fname, orig, ERR_SYNTAX)
-    neg = False
-    if s[0] in "+-":
-        if not signed:
-            return 0, _numerr(fname, orig, ERR_SYNTAX)
-        neg = s[0] == "-"
-        s = s[1:]
-    b = base
-    if base == 0:
-        b = 10
-        low = s.lower()
-        if low.startswith("0x"):
-            b, s = 16, s[2:]
-        elif low.startswith("0b"):
-            b, s = 2, s[2:]
-        elif low.startswith("0o"):
-            b, s = 8, s[2:]
-        elif len(s) > 1 and s[0] == "0":
-            b, s = 8, s[1:]
-        s = s.replace("_", "")
-    if not s or not all(c.isascii() and c.isalnum() and int(c, 36) < b for c in s):
-        return 0, _numerr(fname, orig, ERR_SYNTAX)
-    try:
-        v = int(s, b)
-    except ValueError:
-        return 0, _numerr(fname, orig, ERR_SYNTAX)
-    if neg:
-        v = -v
-    if bits == 0:
-        bits = 64
-    if signed:
-        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+def _go_result(s, r):
+    """A goatof parser's (value, failure, func) as Go's (value, error)."""
+    v, failure, fname = r
+    if failure is None:
+        return v, None
+    if failure == "syntax":
+        err = ERR_SYNTAX
+    elif failure == "range":
+        err = ERR_RANGE
     else:
-        lo, hi = 0, (1 << bits) - 1
-    if v < lo:
-        return lo, _numerr(fname, orig, ERR_RANGE)
-    if v > hi:
-        return hi, _numerr(fname, orig, ERR_RANGE)
-    return v, None
+        err = new_error(f"invalid base {failure[1]}" if failure[0] == "base" else f"invalid bit size {failure[1]}")
+    return v, _numerr(fname, s, err)
+
+
+def _parse_int(s, base, bits, signed=True):
+    if signed:
+        return _go_result(s, goatof.parse_int(s, base, bits))
+    return _go_result(s, goatof.parse_uint(s, base, bits))
 
 
 def sc_atoi(s):
-    v, e = _parse_int(s, 10, 64, "Atoi")
-    return (v if e is None else (v if e.v.Err is ERR_RANGE else 0)), e
+    return _go_result(s, goatof.atoi(s))
 
 
 def sc_parse_float(s, bits):
-    t = s.replace("_", "") if "_" in s else s
-    low = t.lower().lstrip("+-")
-    if low in ("inf", "infinity", "nan"):
-        return float(t), None
-    if not t or any(c not in "0123456789+-.eExXpPabcdefABCDEF" for c in t) or "infinity" in low:
-        return 0.0, _numerr("ParseFloat", s, ERR_SYNTAX)
-    try:
-        if low.startswith("0x") and "p" not in low:
-            raise ValueError("hex float without exponent")
-        v = float.fromhex(t) if low.startswith("0x") else float(t)
-    except ValueError:
-        return 0.0, _numerr("ParseFloat", s, ERR_SYNTAX)
-    if math.isinf(v):
-        return v, _numerr("ParseFloat", s, ERR_RANGE)
-    if bits == 32:
-        from .gofmt import _f32
-        v = _f32(v)
-    return v, None
+    return _go_result(s, goatof.parse_float(s, bits))
 
 
 def sc_parse_bool(s):
@@ -400,7 +379,7 @@ def _fmt_int(v, base):
 
 def sc_format_float(f, fmtc, prec, bits):
     if bits == 32:
-        from .gofmt import _f32
+        from .goftoa import f32 as _f32
         f = _f32(f)
     return _fmt().format_float(f, chr(fmtc), prec, bits)
 
@@ -408,7 +387,7 @@ def sc_format_float(f, fmtc, prec, bits):
 P.add("Itoa", fn([I], [S]), str)
 P.add("Atoi", fn([S], [I, T.ERROR]), sc_atoi)
 P.add("ParseInt", fn([S, I, I], [I64, T.ERROR]), lambda s, b, bits: _parse_int(s, b, bits))
-P.add("ParseUint", fn([S, I, I], [T.UINT64, T.ERROR]), lambda s, b, bits: _parse_int(s, b, bits, "ParseUint", False))
+P.add("ParseUint", fn([S, I, I], [T.UINT64, T.ERROR]), lambda s, b, bits: _parse_int(s, b, bits, False))
 P.add("ParseFloat", fn([S, I], [F, T.ERROR]), sc_parse_float)
 P.add("ParseBool", fn([S], [B, T.ERROR]), sc_parse_bool)
 P.add("FormatInt", fn([I64, I], [S]), _fmt_int)
@@ -438,15 +417,13 @@ def _u_is_space(r):
 
 
 def _u_is_punct(r):
-    import unicodedata
     c = _ch(r)
-    return bool(c) and unicodedata.category(c).startswith("P")
+    return bool(c) and U.category(c).startswith("P")
 
 
 def _u_is_symbol(r):
-    import unicodedata
     c = _ch(r)
-    return bool(c) and unicodedata.category(c).startswith("S")
+    return bool(c) and U.category(c).startswith("S")
 
 
 def _u_case(f):
@@ -458,9 +435,9 @@ def _u_case(f):
 
 P.add("IsUpper", fn([R], [B]), lambda r: bool(_ch(r)) and U.is_upper(_ch(r)))
 P.add("IsLower", fn([R], [B]), lambda r: bool(_ch(r)) and U.is_lower(_ch(r)))
-P.add("IsDigit", fn([R], [B]), lambda r: _ch(r).isdecimal())
+P.add("IsDigit", fn([R], [B]), lambda r: U.is_digit(_ch(r)))
 P.add("IsNumber", fn([R], [B]), lambda r: bool(_ch(r)) and U.is_number(_ch(r)))
-P.add("IsLetter", fn([R], [B]), lambda r: _ch(r).isalpha())
+P.add("IsLetter", fn([R], [B]), lambda r: U.is_letter(_ch(r)))
 P.add("IsSpace", fn([R], [B]), _u_is_space)
 P.add("IsPunct", fn([R], [B]), _u_is_punct)
 P.add("IsSymbol", fn([R], [B]), _u_is_symbol)
@@ -469,6 +446,10 @@ P.add("IsControl", fn([R], [B]), lambda r: r < 0x20 or 0x7F <= r < 0xA0)
 P.add("ToUpper", fn([R], [R]), _u_case(U.to_upper))
 P.add("ToLower", fn([R], [R]), _u_case(U.to_lower))
 P.add("ToTitle", fn([R], [R]), _u_case(U.to_title))
+P.add("SimpleFold", fn([R], [R]), U.simple_fold)
+P.add("IsGraphic", fn([R], [B]), lambda r: _fmt().is_graphic(r))
+P.add("IsMark", fn([R], [B]), lambda r: bool(_ch(r)) and U.category(_ch(r)).startswith("M"))
+P.add("IsTitle", fn([R], [B]), lambda r: bool(_ch(r)) and U.category(_ch(r)) == "Lt")
 P.consts["MaxRune"] = (T.U_RUNE, 0x10FFFF)
 P.consts["ReplacementChar"] = (T.U_RUNE, 0xFFFD)
 
@@ -655,7 +636,7 @@ P.add("NewReplacer", fn([T.Slice(S)], [T.pointer_to(_rt)], True), _new_replacer)
 P.add("IndexFunc", fn([S, fn([R], [B])], [I]), _index_func)
 P.add("LastIndexFunc", fn([S, fn([R], [B])], [I]), lambda s, f: _index_func(s, f, True))
 P.add("LastIndexByte", fn([S, BY], [I]), lambda s, b: s_last_index(s, chr(b)))
-P.add("LastIndexAny", fn([S, S], [I]), lambda s, chars: max((s_last_index(s, c) for c in chars), default=-1))
+P.add("LastIndexAny", fn([S, S], [I]), _last_index_any)
 P.add("ToTitle", fn([S], [S]), lambda s: U.map_runes(s, U.to_title))
 P.add("ContainsFunc", fn([S, fn([R], [B])], [B]), lambda s, f: _index_func(s, f) >= 0)
 
@@ -667,6 +648,8 @@ def _unquote(s):
             if "`" in s[1:-1]:
                 raise ValueError
             return s[1:-1].replace("\r", ""), None
+        if len(s) >= 2 and s[0] in "\"'" and not s.isascii():
+            s = "".join(map(U.rune_str_of, s))  # Go reads a byte that is not UTF-8 as U+FFFD here
         if len(s) >= 2 and s[0] == s[-1] == '"':
             body = s[1:-1]
             if "\n" in body or any(body[i] == '"' and (i == 0 or body[i - 1] != "\\") for i in range(len(body))):
@@ -689,6 +672,12 @@ P = PACKAGES["strconv"]
 P.add("Unquote", fn([S], [S, T.ERROR]), _unquote)
 P.add("AppendInt", fn([T.Slice(BY), I64, I], [T.Slice(BY)]), _append_int)
 P.add("QuoteToASCII", fn([S], [S]), lambda s: _fmt().quote(s, True))
+P.add("QuoteToGraphic", fn([S], [S]), lambda s: _fmt().quote(s, graphic=True))
+P.add("FormatComplex", fn([T.COMPLEX128, BY, I, I], [S]),
+      lambda c, f, prec, bits: _fmt().format_complex(c, chr(f), prec, 32 if bits == 64 else 64))
+P.add("QuoteRuneToGraphic", fn([R], [S]), lambda r: _fmt().quote_rune(r, graphic=True))
+P.add("IsPrint", fn([R], [B]), lambda r: _fmt()._is_print(r))
+P.add("IsGraphic", fn([R], [B]), lambda r: _fmt().is_graphic(r))
 P.add("QuoteRuneToASCII", fn([R], [S]), lambda r: _fmt().quote_rune(r, True))
 P.add("AppendQuote", fn([T.Slice(BY), S], [T.Slice(BY)]),
       lambda dst, s: __import__(__name__.rsplit(".", 1)[0] + ".runtime", fromlist=["append"]).append(
