@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .markdown_prep import blocks_apart, lift_fences, nest_lists, put_back_fences, register_task_boxes
 from .sqlitefiles import missing_columns, table_columns
+from .titles import plain_title, title_from
 from .tool_words import DENIED_NOTE, for_a_person, off_note
 from .tools.shell import DENIED
 
@@ -39,7 +40,6 @@ DB_FILE = "chats.sqlite3"
 # The history's layout, kept in SQLite's user_version: a file from a newer tinyRAG is refused, not misread.
 # 0 is a file written before the number was kept; its layout is version 1's.
 SCHEMA_VERSION = 1
-_TITLE_MAX = 60
 # A search in a worker thread (ChatSearcher) waits this long (s) for a lock another program holds on the file,
 # then says it could not search: in WAL mode a reader waits for no writer, so this is a rare, short wait.
 SEARCH_LOCK_WAIT = 1.0
@@ -181,15 +181,6 @@ class ChatInfo:
 
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def title_from(text: str) -> str:
-    """A chat title from its first question: the first line, cut at a word near 60 characters."""
-    line = " ".join(text.strip().split())
-    if len(line) <= _TITLE_MAX:
-        return line or "New chat"
-    cut = line[:_TITLE_MAX].rsplit(" ", 1)[0] or line[:_TITLE_MAX]
-    return cut + "…"
 
 
 class ChatStore:
@@ -407,8 +398,8 @@ class ChatStore:
                                (chat_id,)).fetchone()
             db.execute("DELETE FROM messages WHERE chat_id=? AND id>=?", (chat_id, message_id))
             if first is not None and first["id"] >= message_id:
-                db.execute("UPDATE chats SET title='New chat' WHERE id=? AND title=?",
-                           (chat_id, title_from(first["content"])))
+                db.execute("UPDATE chats SET title='New chat' WHERE id=? AND title IN (?, ?)",  # or as named before
+                           (chat_id, title_from(first["content"]), plain_title(first["content"])))
 
     def messages(self, chat_id: str, *, first: int = 0, before: int | None = None) -> list[StoredMessage]:
         """The chat's messages in order; with ``first`` and ``before``, those whose ids are in that range
