@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .markdown_prep import blocks_apart, lift_fences, nest_lists, put_back_fences, register_task_boxes
 from .sqlitefiles import missing_columns, table_columns
+from .titles import plain_title, title_from
 from .tool_words import DENIED_NOTE, for_a_person, off_note
 from .tools.shell import DENIED
 
@@ -39,7 +40,6 @@ DB_FILE = "chats.sqlite3"
 # The history's layout, kept in SQLite's user_version: a file from a newer tinyRAG is refused, not misread.
 # 0 is a file written before the number was kept; its layout is version 1's.
 SCHEMA_VERSION = 1
-_TITLE_MAX = 60
 # A search in a worker thread (ChatSearcher) waits this long (s) for a lock another program holds on the file,
 # then says it could not search: in WAL mode a reader waits for no writer, so this is a rare, short wait.
 SEARCH_LOCK_WAIT = 1.0
@@ -181,15 +181,6 @@ class ChatInfo:
 
 def _escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def title_from(text: str) -> str:
-    """A chat title from its first question: the first line, cut at a word near 60 characters."""
-    line = " ".join(text.strip().split())
-    if len(line) <= _TITLE_MAX:
-        return line or "New chat"
-    cut = line[:_TITLE_MAX].rsplit(" ", 1)[0] or line[:_TITLE_MAX]
-    return cut + "…"
 
 
 class ChatStore:
@@ -407,8 +398,8 @@ class ChatStore:
                                (chat_id,)).fetchone()
             db.execute("DELETE FROM messages WHERE chat_id=? AND id>=?", (chat_id, message_id))
             if first is not None and first["id"] >= message_id:
-                db.execute("UPDATE chats SET title='New chat' WHERE id=? AND title=?",
-                           (chat_id, title_from(first["content"])))
+                db.execute("UPDATE chats SET title='New chat' WHERE id=? AND title IN (?, ?)",  # or as named before
+                           (chat_id, title_from(first["content"]), plain_title(first["content"])))
 
     def messages(self, chat_id: str, *, first: int = 0, before: int | None = None) -> list[StoredMessage]:
         """The chat's messages in order; with ``first`` and ``before``, those whose ids are in that range
@@ -845,11 +836,40 @@ def marks_attached(segments: list[str | StoredTool]) -> list[str | StoredTool]:
     return out
 
 
+# An answer the app's closing cut (a crash, a kill) is stored with an error that starts with these words
+# (ui.answer_saving.INTERRUPTED): the window shows it with Retry, which a file has not.
+APP_CLOSED = "The app closed before this answer was finished"
+ANSWER_STOPPED = "Answer stopped"
+STOPPED_EARLY = "Stopped before the model answered"
+CUT_BY_CLOSING = "The answer was cut off: the app closed"
+
+
+def answer_end(message: StoredMessage) -> tuple[str, str]:
+    """How an answer ended, in words that fit a file: ``("note", words)`` for one stopped or cut off by the
+    app's closing, ``("error", its error)`` for one that failed, ``("", "")`` for one that finished. The window
+    says it with the footer's "stopped", the line in place of an answer that never came, or the error."""
+    if message.error and message.error.startswith(APP_CLOSED):
+        return "note", CUT_BY_CLOSING
+    if message.error:
+        return "error", message.error
+    if message.status == "stopped" or (message.stats or {}).get("outcome") == "stopped":
+        empty = not message.content.strip() and not message.tools and not message.reasoning
+        return "note", STOPPED_EARLY if empty else ANSWER_STOPPED
+    return "", ""
+
+
+def end_markdown(message: StoredMessage) -> str:
+    """The line under an answer that did not finish ("*[Answer stopped]*", its error); "" under one that did."""
+    kind, words = answer_end(message)
+    return f"> **Error:** {words}" if kind == "error" else f"*[{words}]*" if kind else ""
+
+
 def answer_markdown(message: StoredMessage) -> str:
-    """An answer as Markdown, tool calls as quote lines where they were (Copy answer uses this)."""
+    """An answer as Markdown, tool calls as quote lines where they were, and how it ended when it did not
+    finish (Copy answer uses this)."""
     parts = [seg.strip() if isinstance(seg, str) else tool_markdown(seg)
              for seg in skipped_runs(marks_attached(message.segments()))]
-    return "\n\n".join(p for p in parts if p) + "\n"
+    return "\n\n".join(p for p in parts + [end_markdown(message)] if p) + "\n"
 
 
 def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
@@ -865,8 +885,8 @@ def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
         for seg in skipped_runs(marks_attached(m.segments())):
             if not isinstance(seg, str) or seg.strip():
                 out += [seg.strip() if isinstance(seg, str) else tool_markdown(seg), ""]
-        if m.error:
-            out += [f"> **Error:** {m.error}", ""]
+        if end := end_markdown(m):
+            out += [end, ""]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -880,7 +900,7 @@ pre{background:#f6f8fa;padding:.7rem;border-radius:6px;overflow:auto}code{font-f
 table{border-collapse:collapse}td,th{border:1px solid #d1d5db;padding:.25rem .5rem}
 .tool{border:1px solid #d1d5db;border-radius:8px;padding:.4rem .7rem;margin:.5rem 0;font-size:.9rem}
 .tool.error{border-color:#dc2626}.tool .q{font-family:monospace;color:#4b5563}.err{color:#b91c1c}
-.tool pre.out{margin:.3rem 0 0;padding:.4rem .6rem;font-size:.85rem}
+.tool pre.out{margin:.3rem 0 0;padding:.4rem .6rem;font-size:.85rem}.end{color:#6b7280}
 """
 
 
@@ -938,8 +958,11 @@ def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
                     f'<div class="why">({more:,} more characters of the result left out)</div>' if more else "")
             parts.append(f'<div class="{"tool error" if failed else "tool"}">{mark} <b>{esc(seg.tool)}</b> '
                          f'<span class="q">{esc(seg.query)}</span> ({esc(words)}){detail}</div>')
-        if m.error:
-            parts.append(f'<p class="err"><b>Error:</b> {esc(m.error)}</p>')
+        kind, words = answer_end(m)
+        if kind == "error":
+            parts.append(f'<p class="err"><b>Error:</b> {esc(words)}</p>')
+        elif kind:
+            parts.append(f'<p class="end"><em>[{esc(words)}]</em></p>')
         body.append(f'<div class="msg assistant"><div class="who">Assistant</div>{"".join(parts)}</div>')
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{esc(chat.title)}</title><style>{_HTML_CSS}</style></head><body>\n"

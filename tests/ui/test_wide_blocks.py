@@ -3,13 +3,14 @@ the answer scrolls sideways on its own (shift+wheel, a sideways wheel, its bar),
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QTextCursor, QTextOption, QTextTable, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFrame, QTextBrowser
 
 from tests.sse_server import Stream
-from tinyrag_desktop.ui.markdown_render import BREAK_POINT, DARK, render
+from tinyrag_desktop.ui.markdown_render import BREAK_POINT, DARK, LIGHT, render
 from tinyrag_desktop.ui.segments import MarkdownSegment
 
 from .conftest import ask_and_wait, tokens, wait_until
@@ -276,3 +277,59 @@ def test_a_long_word_of_running_text_goes_whole_to_the_next_line_and_a_path_brea
         else:  # cut, it is cut after one of its slashes or dots
             [start] = [line for line in lines if "/home" in line]
             assert path in start or start.rstrip().endswith(("/", ".")), lines
+
+
+def _top_of_block_at(segment, text: str) -> float:
+    """Where what starts with ``text`` is painted from: a paragraph's first line, or a table's top border."""
+    doc = segment.document()
+    cursor = QTextCursor(doc)
+    cursor.setPosition(segment.toPlainText().index(text))
+    top = segment.cursorRect(cursor).top()
+    table = doc.frameAt(cursor.position())
+    if isinstance(table, QTextTable):
+        fmt = table.format()
+        top -= fmt.cellPadding() + fmt.border() + fmt.cellSpacing()
+    return top
+
+
+def _bottom_of_line(segment, text: str) -> float:
+    cursor = QTextCursor(segment.document())
+    cursor.setPosition(segment.toPlainText().index(text))
+    return segment.cursorRect(cursor).bottom()
+
+
+_WIDE_CODE = "```bash\necho " + "very-long-argument " * 12 + "\n```\n"
+
+
+@pytest.mark.parametrize("palette", [LIGHT, DARK], ids=["light", "dark"])
+@pytest.mark.parametrize("after", ["This paragraph follows the code block directly.\n",
+                                   "\n| Alpha | Beta |\n|---|---|\n| 1 | 2 |\n"], ids=["paragraph", "table"])
+def test_a_wide_code_blocks_bar_is_inside_its_box_clear_of_the_block_after_it(qtbot, palette, after):
+    # The bar was drawn 12 px under the code box, outside it: it crossed the top border of the table after it,
+    # and touched the paragraph after it.
+    seg = _segment(qtbot, 450, "Look:\n\n" + _WIDE_CODE + after, palette=palette)
+    [_block] = seg.wide_blocks()
+    track, thumb = seg._bar_rects(0)
+    code_bottom = _bottom_of_line(seg, "echo very")
+    box = seg.document().frameAt(seg.toPlainText().index("echo very")).format()
+    box_bottom = code_bottom + box.cellPadding() + box.border()
+    assert code_bottom < track.top() and track.bottom() <= box_bottom - box.border()  # in the box, under the code
+    assert track.left() > box.border() and track.right() < seg.viewport().width() - box.border()
+    assert thumb.right() <= track.right() + 0.5
+    assert track.bottom() < _top_of_block_at(seg, after.strip(" |\n")[:5])
+    assert seg._wide[0].bottom >= box_bottom  # the band that scrolls holds the whole box
+
+
+@pytest.mark.parametrize("palette", [LIGHT, DARK], ids=["light", "dark"])
+def test_a_wide_tables_bar_is_right_under_its_border_clear_of_the_paragraph_after_it(qtbot, palette):
+    # The bar was drawn 15 px under the table's border, touching the paragraph after it.
+    table = ("| " + " | ".join(f"Column{i}-longword" for i in range(12)) + " |\n|" + "---|" * 12 + "\n| "
+             + " | ".join("x" * 12 for _ in range(12)) + " |\n")
+    seg = _segment(qtbot, 450, "Wide table:\n\n" + table + "\nAfter the table a paragraph.", palette=palette)
+    [_block] = seg.wide_blocks()
+    track, thumb = seg._bar_rects(0)
+    fmt = seg.document().frameAt(seg.toPlainText().index("xxxx")).format()
+    border = _bottom_of_line(seg, "xxxx") + fmt.cellPadding() + fmt.border()
+    assert border < track.top() <= border + 3
+    assert track.bottom() < _top_of_block_at(seg, "After the table")
+    assert thumb.right() <= track.right() + 0.5

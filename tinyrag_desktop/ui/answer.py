@@ -24,7 +24,8 @@ from ..tools.rag import cited_numbers
 from ..tool_words import window_words
 from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
 from .segments import MarkdownSegment, Seam, SettingsSource, ThinkingSection
-from .sources import SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, cited_as, split_sources
+from .sources import (OFFERED_CAPTION, SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, cited_as,
+                      split_sources)
 from .status import model_label
 from .theme import colors, paint_focus_ring
 from .toolcard import STOPPED, ToolCard
@@ -470,8 +471,10 @@ class AnswerWidget(QFrame):
         drew on: "Given to the model", not "Sources" (a stopped answer's four unrelated guide pages read as
         the files it came from)."""
         if self._sources is not None:
-            offered = self._state in ("stopped", "failed", "ended") and bool((self._route or {}).get("sources"))
-            self.sources_row.set_offered(offered)
+            self.sources_row.set_offered(self._sources_offered())
+
+    def _sources_offered(self) -> bool:
+        return self._state in ("stopped", "failed", "ended") and bool((self._route or {}).get("sources"))
 
     def finish(self, ev: Done) -> None:
         self._arrived()
@@ -866,10 +869,14 @@ class AnswerWidget(QFrame):
         return "".join(out)
 
     def to_markdown(self) -> str:
-        text = answer_markdown(StoredMessage(0, "assistant", self.content(), tools=tuple(self.stored_tools())))
+        # with how it ended, as the window shows it ("stopped", its error): a stopped answer's text just ended
+        status = {"stopped": "stopped", "failed": "error"}.get(self._state, "done")
+        text = answer_markdown(StoredMessage(0, "assistant", self.content(), reasoning=self.reasoning(),
+                                             stats=self._stats, status=status, error=self._error,
+                                             tools=tuple(self.stored_tools())))
         entries = self.source_entries()
         if entries:  # a copied answer keeps what it was based on, with the numbers its text cites
-            text += "\nSources:\n"
+            text += f"\n{OFFERED_CAPTION if self._sources_offered() else 'Sources'}:\n"  # the row's caption
             group = None
             for entry in entries:
                 if entry.group != group or group is None:

@@ -22,6 +22,7 @@ from .theme import colors
 
 _SLACK = 3  # pixels a block may stand out on the right (a table's border) before it scrolls sideways
 _BAR = 5  # the height of the bar under a block that scrolls sideways
+_INSET = 4  # pixels between the bar's ends and the answer's edges (inside a code box's border)
 _END = 1 << 30  # scrolled as far as it goes (a right-to-left table, shown from its right end)
 
 
@@ -30,12 +31,43 @@ class _Wide:
     """A block wider than the answer, in the segment's pixels and text positions."""
 
     top: float  # from its top (below a code block's header, which stays)...
-    bottom: float  # ...to under its bar: the band it is painted in, scrolled
-    box: float  # where its box ends (its bar goes under it)
+    bottom: float  # ...to under its box and its bar: the band it is painted in, scrolled
+    bar: float  # where its bar's top is: inside a code box, under its last line; under a table's border
     right: float  # how wide it is
     first: int
     last: int
     rtl: bool = False  # a right-to-left table: its first column on the right, where it starts scrolled
+
+
+def _edge(frame) -> float:
+    """The room between a table's border and its cells' text (its padding, border and spacing); 0 for a frame
+    that is no table."""
+    if not isinstance(frame, QTextTable):
+        return 0.0
+    fmt = frame.format()
+    return fmt.cellPadding() + fmt.border() + fmt.cellSpacing()
+
+
+def _box_bottom(frame) -> float:
+    """Where the box of a top-level frame (a code block, a table, a quote) ends on screen: under its lowest
+    line, the padding and border of each table that holds that line. Qt's frameBoundingRect is off by the
+    first cell's place and holds the margins: the bar put under it crossed the block that follows."""
+    doc = frame.document()
+    layout = doc.documentLayout()
+    start = frame.firstPosition()
+    if isinstance(frame, QTextTable):  # its lowest line is in its last row (not always in its last cell)
+        start = min(frame.cellAt(frame.rows() - 1, column).firstPosition() for column in range(frame.columns()))
+    lowest = 0.0
+    block = doc.findBlock(start)
+    while block.isValid() and block.position() <= frame.lastPosition():
+        below, holder = layout.blockBoundingRect(block).bottom(), doc.frameAt(block.position())
+        while holder is not None and holder is not frame:  # a code block in a quote: the inner box's room too
+            below += _edge(holder) + holder.frameFormat().bottomMargin()
+            holder = holder.parentFrame()
+        if holder is frame:
+            lowest = max(lowest, below + _edge(frame))
+        block = block.next()
+    return lowest
 
 
 class SidewaysBlocks:
@@ -72,7 +104,8 @@ class SidewaysBlocks:
                                  for i in range(lines.lineCount())), default=0.0)
                     if right > width + _SLACK:
                         end = block.position() + block.length() - 1
-                        self._wide.append(_Wide(rect.top(), rect.bottom(), rect.bottom(), right, block.position(), end))
+                        self._wide.append(_Wide(rect.top(), rect.bottom(), rect.bottom() + 2, right, block.position(),
+                                                end))
                     block = block.next()
                     continue
                 while frame.parentFrame().parentFrame() is not None:
@@ -81,19 +114,21 @@ class SidewaysBlocks:
                 right = layout.frameBoundingRect(frame).width()
                 if right > width + _SLACK:
                     first = doc.findBlock(frame.firstPosition())
-                    last = doc.findBlock(max(frame.firstPosition(), frame.lastPosition() - 1))
                     fmt = frame.format() if isinstance(frame, QTextTable) else None
-                    edge = fmt.cellPadding() + fmt.border() + fmt.cellSpacing() if fmt else 0
-                    top = layout.blockBoundingRect(first).top() - edge - 1
+                    top = layout.blockBoundingRect(first).top() - _edge(frame) - 1
                     header = first.text()  # "Copied ✓" for two seconds after a copy
+                    box = _box_bottom(frame)
                     if (COPY_CODE in header or COPIED in header) and first.next().blockFormat().nonBreakableLines():
                         top = layout.blockBoundingRect(first.next()).top()  # its header stays: Copy code, Run
-                    # under the whole table: its last cell is not always its tallest one
-                    outer = layout.frameBoundingRect(frame).bottom() - frame.frameFormat().bottomMargin()
-                    box = max(layout.blockBoundingRect(last).bottom() + edge, outer)
+                        # The bar inside the box, in the room under the code's last line (and above a Go
+                        # block's output): drawn under the box, it crossed the table or the words after it.
+                        code = doc.findBlock(frame.cellAt(0, 0).lastPosition())
+                        bar, bottom = layout.blockBoundingRect(code).bottom() + 2, box + 1
+                    else:  # under the table's border, in its margin: clear of the next block
+                        bar, bottom = box + 1, box + _BAR + 2
                     rtl = fmt is not None and fmt.layoutDirection() == Qt.LayoutDirection.RightToLeft
-                    self._wide.append(_Wide(top, box + _BAR + 3, box, right, frame.firstPosition(),
-                                            frame.lastPosition(), rtl))
+                    self._wide.append(_Wide(top, bottom, bar, right, frame.firstPosition(), frame.lastPosition(),
+                                            rtl))
                 if not after.isValid():
                     break
                 block = after
@@ -242,9 +277,9 @@ class SidewaysBlocks:
     def _bar_rects(self, index: int) -> tuple[QRectF, QRectF]:
         """Wide block ``index``'s scroll bar under it: its track and its thumb."""
         wide, width = self._wide[index], self.viewport().width()
-        track = QRectF(1, wide.box + 2, width - 2, _BAR)
-        part = width / max(wide.right, 1.0)
-        thumb = QRectF(1 + self._at(index) * part, track.top(), max(24.0, (width - 2) * part), _BAR)
+        track = QRectF(_INSET, wide.bar, width - 2 * _INSET, _BAR)  # within a code box's border
+        part = track.width() / max(wide.right, 1.0)  # of the track, for each pixel of the block
+        thumb = QRectF(_INSET + self._at(index) * part, track.top(), max(24.0, width * part), _BAR)
         return track, thumb
 
     def _paint_bars(self) -> None:
@@ -420,7 +455,8 @@ class SidewaysBlocks:
             index, x, shift = self._bar_drag
             wide = self._wide[index] if index < len(self._wide) else None
             if wide is not None:
-                self.scroll_wide(index, shift + (event.position().x() - x) * wide.right / self.viewport().width())
+                track = self._bar_rects(index)[0]
+                self.scroll_wide(index, shift + (event.position().x() - x) * wide.right / track.width())
             event.accept()
             return
         over = not event.buttons() and any(self._bar_rects(i)[0].adjusted(0, -3, 0, 3).contains(event.position())
