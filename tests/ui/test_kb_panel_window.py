@@ -3,6 +3,7 @@ Re-import, Cancel, the columns, the title sort, Ctrl+Shift+K and names for scree
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -192,10 +193,19 @@ def test_cancelling_stays_in_sight_until_the_import_ends(kb_window, qtbot, tmp_p
     _write(folder, [f"file{n:04d}" for n in range(400)])
     seen = []
     panel._relay.progress.connect(lambda progress: seen.append(panel.status_label.text()))
+    # the worker waits at its third file until Cancel is clicked: on a fast machine it read all 400 first
+    clicked = threading.Event()
+
+    def hold(progress) -> None:
+        if threading.current_thread() is not threading.main_thread() and progress.done >= 3:
+            clicked.wait(30)
+
+    panel._relay.progress.connect(hold, Qt.ConnectionType.DirectConnection)
     with qtbot.waitSignal(panel.importFinished, timeout=60_000):
         panel.import_items([str(folder)])
         qtbot.waitUntil(lambda: panel.progress_bar.value() >= 3, timeout=30_000)
         qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+        clicked.set()
         cancelled = len(seen)
         assert panel.status_label.text().startswith("Cancelling… (")
         # the worker's next line, as it arrives after Cancel: it replaced "Cancelling…" within 10 ms
