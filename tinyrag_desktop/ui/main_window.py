@@ -46,6 +46,7 @@ from .screen_fit import fitted
 from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
 from .status import ServerStatus
+from .status_bar import ElidingStatusBar
 from .theme import apply_theme, colors, style_sheet
 from .welcome import WelcomeController
 
@@ -167,6 +168,7 @@ class MainWindow(QMainWindow):
     # building -------------------------------------------------------------------------------------
     def _build(self) -> None:
         self.setMinimumWidth(MIN_WIDTH)
+        self.setStatusBar(ElidingStatusBar(self))  # a long message shortened with "…", not cut off
         self.sidebar = ChatsSidebar(self)
         # Narrow enough that, shown by the user in the narrowest window, it leaves the chat its minimum width.
         self.sidebar.setMinimumWidth(170)
