@@ -39,7 +39,7 @@ from .find_bar import FindBar
 from .focus_ring import FocusRing
 from .icons import app_icon
 from ..tool_words import window_words
-from .header import edit_personas_button, persona_box
+from .header import edit_personas_button, fill_personas, persona_box, persona_removed_words
 from .menus import build_menus
 from .notice_bar import NoticeBar
 from .screen_fit import fitted
@@ -624,13 +624,9 @@ class MainWindow(QMainWindow):
         self._refresh_chats()
         self.open_chat(chat_id)
 
-    def _fill_personas(self) -> None:
-        current = self.persona.currentText()
-        self.persona.blockSignals(True)
-        self.persona.clear()
-        self.persona.addItems(list(self.settings["personas"]))
-        self.persona.blockSignals(False)
-        self._select_persona(current)
+    def _fill_personas(self) -> str:
+        """The personas of the settings in the header's box; the chosen one's name if it was removed."""
+        return fill_personas(self.persona, self.settings["personas"])
 
     def _personas_renamed(self, renamed: dict[str, str]) -> None:
         """Chats follow their persona's new name, and so does the header's choice."""
@@ -941,10 +937,11 @@ class MainWindow(QMainWindow):
             self._retheme()
         if runs_changed:
             self.view.refresh_run_links()  # Run links on Go blocks come or go at once
-        self._fill_personas()
+        removed = persona_removed_words(self._fill_personas(), self.persona.currentText())
         self.check_server()
         if save or said:
-            self.statusBar().showMessage("Settings saved; they apply to the next question.", 5000)
+            self.statusBar().showMessage(f"Settings saved; they apply to the next question.{removed}",
+                                         10000 if removed else 5000)
         self.settingsApplied.emit(settings)
 
     async def export_chat(self, path: Path, fmt: str, chat_id: str | None = None) -> Path:
