@@ -15,7 +15,7 @@ from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui.waiting import WAITED
 
-from .conftest import ask_and_wait, tokens, wait_signal, wait_until
+from .conftest import tokens, wait_signal, wait_until
 
 LONG = " ".join(f"word{n}" for n in range(1500))
 
