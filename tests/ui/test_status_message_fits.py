@@ -25,8 +25,11 @@ def test_a_long_message_in_a_narrow_window_is_shortened_with_an_ellipsis(make_wi
     win.resize(784, 600)
     bar = win.statusBar()
     qloop.run(wait_until(lambda: win.width() == 784))
+    said = []
+    bar.messageChanged.connect(said.append)
     bar.showMessage(FOUND, 8000)
     qloop.run(wait_until(lambda: _drawn(bar).endswith("…")))
+    assert said == [FOUND]  # said whole, once: not each shortened form
     drawn = _drawn(bar)
     assert FOUND.startswith(drawn[:-1]) and len(drawn) < len(FOUND)
     assert bar.fontMetrics().horizontalAdvance(drawn) <= bar.message_room()

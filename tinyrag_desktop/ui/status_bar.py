@@ -3,8 +3,8 @@
 QStatusBar draws a message on one line and cuts it off at the first permanent widget, mid-word and with
 nothing to say it was cut: in the 784 px first window, "Found Ollama at http://127.0.0.1:11434/v1 with the
 model llama…" ended in "llam". The message shown is shortened to the room Qt draws it in (left of the first
-permanent widget shown), again whenever that room changes; ``currentMessage`` stays the whole text, and
-the tooltip and the accessible description hold it whole while it is shortened.
+permanent widget shown), again whenever that room changes; ``currentMessage`` and ``messageChanged`` stay
+the whole text, and the tooltip and the accessible description hold it whole while it is shortened.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ class ElidingStatusBar(QStatusBar):
         self._shown = ""  # as drawn: the whole message or its shortened form
         self._until: float | None = None  # when the message goes (monotonic), None: until replaced
         self._permanent: list[QWidget] = []
+        self._showing = False  # within QStatusBar.showMessage
         self.messageChanged.connect(lambda message: message or self._uncut())
 
     # the permanent widgets, watched: their moves change the message's room
@@ -47,7 +48,13 @@ class ElidingStatusBar(QStatusBar):
     def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 - Qt's name
         self._full = self._shown = text
         self._until = time.monotonic() + timeout / 1000 if timeout > 0 else None
-        super().showMessage(text, timeout)
+        # Not shortened while Qt says it: its listeners hide the server's label, whose Hide would fit the
+        # message again within the emit, and the listeners after them got the shortened text.
+        self._showing = True
+        try:
+            super().showMessage(text, timeout)
+        finally:
+            self._showing = False
         self._fit()
 
     def currentMessage(self) -> str:  # noqa: N802 - Qt's name
@@ -73,7 +80,7 @@ class ElidingStatusBar(QStatusBar):
     def _fit(self) -> None:
         """Draw the message whole if it fits, else shortened with "…"; the timeout it was given runs on."""
         shown = super().currentMessage()
-        if not shown or shown != self._shown or not self.isVisible():
+        if self._showing or not shown or shown != self._shown or not self.isVisible():
             return  # no message, or one Qt showed itself (an action's status tip): left as it is
         room = self.message_room()
         fitted = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, room - _GAP) \
@@ -89,4 +96,9 @@ class ElidingStatusBar(QStatusBar):
             if left <= 0:
                 return  # about to go anyway
         self._shown = fitted
-        super().showMessage(fitted, left)
+        # said once, whole: messageChanged carries what was given (the listeners read it), not each cut
+        blocked = self.blockSignals(True)
+        try:
+            super().showMessage(fitted, left)
+        finally:
+            self.blockSignals(blocked)
