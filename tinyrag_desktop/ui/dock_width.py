@@ -43,7 +43,9 @@ class DockWidth(QObject):
     def fit(self) -> None:
         """Size the docked panel to its preferred width, as far as the window has room for it."""
         dock = self._dock
-        if not dock.isVisible() or dock.isFloating() or self._pressed is not None:
+        sides = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
+        if not dock.isVisible() or dock.isFloating() or self._pressed is not None \
+                or self._win.dockWidgetArea(dock) not in sides:  # above or below the chat: as wide as it
             return
         want = self.preferred()
         # a chosen width is only given back (the window squeezed it), never forced on a narrower window
