@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QStatusBar
 
 from tests.sse_server import Stream
 
@@ -44,7 +44,10 @@ def test_removing_the_open_chats_persona_in_settings_says_what_the_chat_now_answ
     personas = {"Assistant": "x"}
     win.apply_settings(win.settings.replace(personas=personas), save=False, said=True)  # as Settings' Save
     assert win.persona.currentText() == "Assistant"
-    assert win.statusBar().currentMessage() == ("Settings saved; they apply to the next question. The persona "
-                                                "“Pirate” was removed: this chat now answers as “Assistant”.")
+    # said first: a narrow window shortens the end of a long message
+    assert win.statusBar().currentMessage() == ("The persona “Pirate” was removed: this chat now answers as "
+                                                "“Assistant”. Settings saved; they apply to the next question.")
+    qloop.run(wait_until(lambda: "“Assistant”." in QStatusBar.currentMessage(win.statusBar())))  # as drawn
+    win.grab().save("/tmp/ui34/persona_removed.png")
     win.apply_settings(win.settings.replace(personas={**personas, "Poet": "y"}), save=False, said=True)
     assert win.statusBar().currentMessage() == "Settings saved; they apply to the next question."

@@ -79,7 +79,7 @@ def fill_personas(box: QComboBox, names: Iterable[str]) -> str:
 
 def persona_removed_words(removed: str, now: str) -> str:
     """Said when Settings removed the open chat's persona: the header switched to another, said so."""
-    return f" The persona “{removed}” was removed: this chat now answers as “{now}”." if removed and now else ""
+    return f"The persona “{removed}” was removed: this chat now answers as “{now}”. " if removed and now else ""
 
 
 def edit_personas_button(parent: QWidget) -> QToolButton:

@@ -940,7 +940,7 @@ class MainWindow(QMainWindow):
         removed = persona_removed_words(self._fill_personas(), self.persona.currentText())
         self.check_server()
         if save or said:
-            self.statusBar().showMessage(f"Settings saved; they apply to the next question.{removed}",
+            self.statusBar().showMessage(f"{removed}Settings saved; they apply to the next question.",
                                          10000 if removed else 5000)
         self.settingsApplied.emit(settings)
 
