@@ -136,3 +136,25 @@ def block_directions(document) -> dict[str, object]:
         directions[block.text()] = block.textDirection()
         block = block.next()
     return directions
+
+
+async def drag_dock_edge(win, dock, dx: int) -> None:
+    """Drag the edge of ``dock`` (docked on the right) by ``dx`` px with the mouse, as a user does: the
+    window's separator moves on a timer, so the loop runs between the moves."""
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    left, none = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
+    at = QPointF(dock.x() - 3, dock.y() + dock.height() / 2)  # on the separator, left of the panel
+
+    def send(kind, pos, button, buttons):
+        QApplication.sendEvent(win, QMouseEvent(kind, pos, win.mapToGlobal(pos), button, buttons,
+                                                Qt.KeyboardModifier.NoModifier))
+
+    send(QEvent.Type.MouseButtonPress, at, left, left)
+    for step in range(1, 4):
+        send(QEvent.Type.MouseMove, at + QPointF(dx * step / 3, 0), none, left)
+        await asyncio.sleep(0.01)
+    send(QEvent.Type.MouseButtonRelease, at + QPointF(dx, 0), left, none)
+    await asyncio.sleep(0.01)

@@ -84,30 +84,31 @@ def test_an_answer_whose_chat_is_opened_again_while_it_streams_is_shown_and_goes
     assert [m.role for m in stored] == ["user", "assistant"] and stored[-1].content == LONG
 
 
-def test_stopping_an_answer_from_another_chat_says_which_and_keeps_what_came(make_window, server, qloop):
+def test_an_answer_is_stopped_in_its_own_chat_not_from_another_and_keeps_what_came(make_window, server, qloop):
+    # Another chat showed a red Stop button in place of Send, which stopped this answer from there.
     win, apples = _apples_then_a_long_story(make_window, server, qloop)
 
     async def scenario():
         finished = await _start_long_answer(win, "Tell me a long story")
         story = win.chat_id
-        win.new_chat()
-        win.composer.setPlainText("Something else")
-        assert not win.send()  # one answer at a time: said, and the draft kept
-        assert win.statusBar().currentMessage() == "Another chat is still answering: press Esc to stop it."
-        assert win.composer.toPlainText() == "Something else"
-        win.composer.clear()
         win.open_chat(apples)
         await wait_until(lambda: not win.loading)
+        assert win.send_button.isVisible() and not win.stop_button.isVisible()
+        assert not win.menus.stop.isEnabled()  # Esc here stops nothing
         for refused in (win.regenerate, win.edit_last_question):  # Ctrl+R, ↑: said, not silently nothing
             win.statusBar().clearMessage()
             assert not refused()
-            assert win.statusBar().currentMessage() == "Another chat is still answering: press Esc to stop it."
+            assert win.statusBar().currentMessage() == ("Another chat is still answering: open it and press Esc "
+                                                        "to stop it, or wait until it is done.")
+        assert not win.stop() and win.bridge.is_running()
+        win.open_chat(story)
+        await wait_until(lambda: not win.loading)
+        assert win.stop_button.isVisible() and win.menus.stop.isEnabled()
         win.stop()
         return story, await finished
 
     story, outcome = qloop.run(scenario(), timeout=60)
     assert outcome == "stopped"
-    assert win.statusBar().currentMessage() == "The answer in “Tell me a long story” was stopped."
     stored = ChatStore(win.data_dir).messages(story)[-1]
     assert stored.status == "stopped" and 100 < len(stored.content) < len(LONG)
     assert LONG.startswith(stored.content.rstrip())

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QApplication
 
 from tests.sse_server import Stream
 
-from .conftest import ask_and_wait, tokens, wait_until
+from .conftest import ask_and_wait, drag_dock_edge, tokens, wait_until
 
 ANSWER = ("Here is a fairly long answer that must wrap within the visible width of the conversation, however "
           "narrow the window is made.\n\n- a list item with several words in it\n\n"
@@ -129,9 +129,7 @@ def test_a_question_with_a_long_unbroken_word_wraps_in_its_bubble_and_lets_the_w
 def test_the_knowledge_panel_opened_in_a_wide_window_takes_a_share_of_it_until_the_user_sizes_it(
         make_window, server, qloop):
     # at 384 px in a 1,920 px window its titles were cut to "tinyRAG Desk…ubleshooting" beside an empty chat
-    from PySide6.QtCore import Qt
-
-    from tinyrag_desktop.ui.window_layout import DOCK_MOST, DOCK_SHARE
+    from tinyrag_desktop.ui.dock_width import DOCK_MOST, DOCK_SHARE
 
     win = make_window(server.base_url)
     win.resize(1920, 900)
@@ -140,8 +138,8 @@ def test_the_knowledge_panel_opened_in_a_wide_window_takes_a_share_of_it_until_t
     dock.show()
     wanted = min(DOCK_MOST, int(1920 * DOCK_SHARE))
     qloop.run(wait_until(lambda: abs(dock.width() - wanted) <= 4))
-    win.resizeDocks([dock], [450], Qt.Orientation.Horizontal)  # as the user drags it
-    qloop.run(wait_until(lambda: abs(dock.width() - 450) <= 4))
+    qloop.run(drag_dock_edge(win, dock, wanted - 450))  # the user drags it to 450 px
+    qloop.run(wait_until(lambda: abs(dock.width() - 450) <= 4 and dock.width_keeper.chosen))
     dock.hide()
     dock.show()
     qloop.run(wait_until(lambda: dock.isVisible()))

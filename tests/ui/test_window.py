@@ -15,7 +15,7 @@ from tests.sse_server import Raw, Status, Stream, free_port
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui.toolcard import ToolCard
 
-from .conftest import ask_and_wait, ask_then_stop, tokens, wait_signal, wait_until
+from .conftest import ask_and_wait, ask_then_stop, drag_dock_edge, tokens, wait_signal, wait_until
 
 TWO_TOOLS = ('Let me compute both.\n<tool name="calculate"><query>6 * 7</query></tool>\n'
              '<tool name="calculate"><query>2 + 2</query></tool>\n')
@@ -467,7 +467,9 @@ def test_the_knowledge_panel_and_a_hidden_chat_list_come_back_on_the_next_start(
     data = tmp_path / "docks"
     win = make_window(server.base_url, data_dir=data)
     win.kb_dock.show()
-    win.resizeDocks([win.kb_dock], [330], Qt.Orientation.Horizontal)
+    qloop.run(wait_until(lambda: win.kb_dock.isVisible()))
+    qloop.run(asyncio.sleep(0.05))  # at its first width
+    qloop.run(drag_dock_edge(win, win.kb_dock, win.kb_dock.width() - 330))  # the user makes it 330 px wide
     win.menus.show_sidebar.trigger()
     qloop.run(wait_until(lambda: win.kb_dock.width() == 330 and not win.sidebar.isVisible()))
     win.close()

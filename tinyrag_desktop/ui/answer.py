@@ -727,12 +727,15 @@ class AnswerWidget(QFrame):
         self._order_tabs()
 
     def _order_tabs(self) -> None:
-        """Tab walks the answer top to bottom: cards and code links, Retry, sources, then Copy, Regenerate.
+        """Tab walks the answer top to bottom: Thinking (and its text, shown), cards and code links, Retry,
+        sources, then Copy, Regenerate.
 
         The footer's buttons are made with the answer, before any card, and Qt tabs in the order widgets
-        were made: Tab went from Send to Copy and Regenerate, and only then up to the answer's cards.
+        were made: Tab went from Send to Copy and Regenerate, and only then up to the answer's cards; and
+        from Copy to the Thinking toggle above it, made when the reasoning came.
         """
-        chain = [w for w in self.parts() if w.focusPolicy() & Qt.FocusPolicy.TabFocus]
+        top = [self._thinking.toggle, self._thinking.body] if self._thinking is not None else []
+        chain = [w for w in (*top, *self.parts()) if w.focusPolicy() & Qt.FocusPolicy.TabFocus]
         if self._error is not None:
             chain.append(self.retry_button)
         if self._sources is not None:

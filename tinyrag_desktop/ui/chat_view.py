@@ -332,11 +332,22 @@ class ChatView(QScrollArea):
             self.scroll_to_bottom()
         return bubble
 
-    def add_answer(self) -> AnswerWidget:
+    def add_answer(self, shown: bool = True) -> AnswerWidget:
+        """A new answer at the end; or, not ``shown``, one of a chat not open, kept out of sight (as
+        :meth:`clear` keeps one) until its chat is opened (:meth:`attach`)."""
         answer = AnswerWidget(self._column, self.palette_colours, self.show_route, self.settings_source)
-        self._insert(answer)
+        if shown:
+            self._insert(answer)
+        else:
+            answer.hide()
         self.answerAdded.emit(answer)
         return answer
+
+    def add_note(self, note: QWidget) -> None:
+        """A line about the conversation (a question waiting its turn) at its end."""
+        self._insert(note)
+        note.show()
+        self.scroll_to_bottom()
 
     def add_stored(self, message: StoredMessage, at: int | None = None) -> QWidget:
         """Show a stored message at the end, or as message number ``at`` from the top (an earlier one)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QStyle, QStyleOptionComboBox, QSizePolicy, QStylePainter, QToolButton, QWidget
 
@@ -59,6 +61,25 @@ def persona_box(parent: QWidget) -> tuple[QLabel, QComboBox]:
     label = QLabel("&Persona", parent)
     label.setBuddy(box)
     return label, box
+
+
+def fill_personas(box: QComboBox, names: Iterable[str]) -> str:
+    """Offer ``names`` in the persona box, keeping its choice; the name of the chosen persona when it is no
+    longer among them (the box then shows the first, as the chat now answers), else ""."""
+    current = box.currentText()
+    box.blockSignals(True)
+    box.clear()
+    box.addItems(list(names))
+    box.blockSignals(False)
+    if current and box.findText(current) >= 0:
+        box.setCurrentText(current)
+        return ""
+    return current
+
+
+def persona_removed_words(removed: str, now: str) -> str:
+    """Said when Settings removed the open chat's persona: the header switched to another, said so."""
+    return f"The persona “{removed}” was removed: this chat now answers as “{now}”. " if removed and now else ""
 
 
 def edit_personas_button(parent: QWidget) -> QToolButton:

@@ -39,14 +39,16 @@ from .find_bar import FindBar
 from .focus_ring import FocusRing
 from .icons import app_icon
 from ..tool_words import window_words
-from .header import edit_personas_button, persona_box
+from .header import edit_personas_button, fill_personas, persona_box, persona_removed_words
 from .menus import build_menus
 from .notice_bar import NoticeBar
 from .screen_fit import fitted
 from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
 from .status import ServerStatus
+from .status_bar import ElidingStatusBar
 from .theme import apply_theme, colors, style_sheet
+from .waiting import WaitingQuestions
 from .welcome import WelcomeController
 
 log = logging.getLogger(__name__)
@@ -116,6 +118,7 @@ class MainWindow(QMainWindow):
         self._build()
         self.welcome = WelcomeController(self, self.pages, probe)
         self.menus = build_menus(self)
+        self.waiting = WaitingQuestions(self)  # questions sent while another chat's answer is written
         self._narrow = False  # narrower than SIDEBAR_FOLDS_BELOW at the last resize
         self._sidebar_folded = False  # the chats list was folded away by the width, not by the user
         self.splitter.installEventFilter(self)  # its width, not the window's: a docked panel takes its share
@@ -167,6 +170,7 @@ class MainWindow(QMainWindow):
     # building -------------------------------------------------------------------------------------
     def _build(self) -> None:
         self.setMinimumWidth(MIN_WIDTH)
+        self.setStatusBar(ElidingStatusBar(self))  # a long message shortened with "…", not cut off
         self.sidebar = ChatsSidebar(self)
         # Narrow enough that, shown by the user in the narrowest window, it leaves the chat its minimum width.
         self.sidebar.setMinimumWidth(170)
@@ -512,7 +516,7 @@ class MainWindow(QMainWindow):
                                                  f"answers as “{self.persona.currentText()}”.", 8000)
             start, earlier = self.store.page_start(chat_id, HISTORY_PAGE)
             messages = self.store.messages(chat_id, first=start)
-            self._live_rows = self._saver.live_ids()  # as read now: the answer may end while they are built
+            self._live_rows = self._saver.live_ids() | self.waiting.stand_ins()  # as read now (see waiting)
             self._earlier, self._insert_at = start if earlier else None, None
             self.view.set_has_earlier(earlier)
             self._loading = iter(messages)
@@ -622,13 +626,9 @@ class MainWindow(QMainWindow):
         self._refresh_chats()
         self.open_chat(chat_id)
 
-    def _fill_personas(self) -> None:
-        current = self.persona.currentText()
-        self.persona.blockSignals(True)
-        self.persona.clear()
-        self.persona.addItems(list(self.settings["personas"]))
-        self.persona.blockSignals(False)
-        self._select_persona(current)
+    def _fill_personas(self) -> str:
+        """The personas of the settings in the header's box; the chosen one's name if it was removed."""
+        return fill_personas(self.persona, self.settings["personas"])
 
     def _personas_renamed(self, renamed: dict[str, str]) -> None:
         """Chats follow their persona's new name, and so does the header's choice."""
@@ -662,8 +662,12 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(str(exc), 10000)
             return False
 
-    def system_prompt(self) -> str:
-        return str(self.settings["personas"].get(self.persona.currentText(), ""))
+    def system_prompt(self, chat_id: str | None = None) -> str:
+        """The open chat's persona's prompt, or another chat's (its persona removed: the first one's)."""
+        personas = self.settings["personas"]
+        chat = self.store.get_chat(chat_id) if chat_id and chat_id != self.chat_id else None
+        name = self.persona.currentText() if chat is None else chat.persona
+        return str(personas.get(name, "" if chat is None else next(iter(personas.values()), "")))
 
     # asking ---------------------------------------------------------------------------------------
     def edit_last_question(self) -> bool:
@@ -711,14 +715,13 @@ class MainWindow(QMainWindow):
 
     def send(self, text: str | None = None) -> bool:
         """Send the composer's text (or ``text``) as a new question; False if nothing was sent. While the
-        last question is being edited, the text replaces it and its answer."""
-        if self.bridge.is_running():
-            if (self.composer.toPlainText() if text is None else text).strip():
-                self._say_busy()
-            return False
+        last question is being edited, the text replaces it and its answer. While another chat's answer is
+        written, it waits for it (see waiting.py)."""
         text = self.composer.toPlainText() if text is None else text
         if not text.strip():
             return False
+        if self.bridge.is_running():
+            return self.waiting.send(text)
         self.finish_loading()
         if self._editing and self.chat_id is not None and not self._drop_last_exchange():
             return False
@@ -743,22 +746,24 @@ class MainWindow(QMainWindow):
         self.composer.setPlainText(question)
         return self.send()
 
-    def _start_answer(self, replacing: int | None = None) -> None:
-        assert self.chat_id is not None
-        messages = self.store.history(self.chat_id, leave_out=replacing)
-        answer = self.view.add_answer()
+    def _start_answer(self, replacing: int | None = None, chat_id: str | None = None) -> None:
+        """Answer ``chat_id``'s last question (the open chat's, or out of sight, as one left while it streams)."""
+        chat_id = chat_id or self.chat_id
+        assert chat_id is not None
+        messages = self.store.history(chat_id, leave_out=replacing)
+        answer = self.view.add_answer(shown=chat_id == self.chat_id)
         self.wire_answer(answer)
         answer.begin()
-        self._answer, self._stream_chat, self._done = answer, self.chat_id, None
+        self._answer, self._stream_chat, self._done = answer, chat_id, None
         self._raw = {}
-        self._saver.begin(answer, self.chat_id, self._raw, replacing)
+        self._saver.begin(answer, chat_id, self._raw, replacing)
         self._stream_started = time.monotonic()
         self._set_streaming(True)
-        self.sidebar.set_answering(self.chat_id)
+        self.sidebar.set_answering(chat_id)
         self._update_last_answer()
         try:
-            engine = self._engine_factory(self.settings, self.confirmer.for_chat(self.chat_id))
-            events = engine.run(messages, system=self.system_prompt(), chat_id=self.chat_id)
+            engine = self._engine_factory(self.settings, self.confirmer.for_chat(chat_id))
+            events = engine.run(messages, system=self.system_prompt(chat_id), chat_id=chat_id)
         except Exception as exc:  # e.g. the engine could not be built from these settings
             log.exception("could not start the engine")
             self._on_failed(EngineError(f"Could not start answering: {exc}", kind="internal"))
@@ -858,14 +863,15 @@ class MainWindow(QMainWindow):
         self.notice_bar.withdraw(NOT_SAVED, starting=True)  # saved now: the notice no longer holds
         return True
 
-    def stop(self) -> bool:
-        return self.bridge.stop()
+    def stop(self) -> bool:  # Esc, Stop or Cancel: the open chat's answer, or its waiting question
+        return self.waiting.stop()
 
     def _say_busy(self) -> None:
         """One answer at a time: why Enter, Ctrl+R or ↑ did nothing (said nowhere, they seemed broken)."""
         self.statusBar().showMessage("Still answering: press Esc to stop, or wait until it is done."
                                      if self._stream_chat == self.chat_id else
-                                     "Another chat is still answering: press Esc to stop it.", 6000)
+                                     "Another chat is still answering: open it and press Esc to stop it, or "
+                                     "wait until it is done.", 6000)
 
     def regenerate(self, answer: AnswerWidget | None = None) -> bool:
         """Drop the last answer and ask the same question again (Retry on an error does the same)."""
@@ -897,15 +903,7 @@ class MainWindow(QMainWindow):
                 a.set_regenerate_visible(a is last)
 
     def _set_streaming(self, on: bool) -> None:
-        # The focus goes to the button taking the pressed one's place: hidden with the focus on it, Qt gave
-        # the focus to the status bar's model button, where the next Space opened the model menu.
-        gone, shown = (self.send_button, self.stop_button) if on else (self.stop_button, self.send_button)
-        had_focus = gone.hasFocus() or self.focusWidget() is gone  # the window's focus, active or not
-        shown.setVisible(True)
-        if had_focus:
-            shown.setFocus(Qt.FocusReason.OtherFocusReason)
-        gone.setVisible(False)
-        self.menus.stop.setEnabled(on)
+        self.waiting.update_buttons()  # Stop in the answering chat only
         self.status.set_busy(on)
 
     # settings and export --------------------------------------------------------------------------
@@ -939,10 +937,11 @@ class MainWindow(QMainWindow):
             self._retheme()
         if runs_changed:
             self.view.refresh_run_links()  # Run links on Go blocks come or go at once
-        self._fill_personas()
+        removed = persona_removed_words(self._fill_personas(), self.persona.currentText())
         self.check_server()
         if save or said:
-            self.statusBar().showMessage("Settings saved; they apply to the next question.", 5000)
+            self.statusBar().showMessage(f"{removed}Settings saved; they apply to the next question.",
+                                         10000 if removed else 5000)
         self.settingsApplied.emit(settings)
 
     async def export_chat(self, path: Path, fmt: str, chat_id: str | None = None) -> Path:
@@ -961,6 +960,7 @@ class MainWindow(QMainWindow):
         window_layout.save(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.waiting.closing = True  # a waiting question stays stored as not asked, with Retry
         self.bridge.stop()
         self.chat_search.cancel()  # a search under way is given up at once (aclose ends its thread)
         self.view.cancel_runs()
@@ -972,6 +972,7 @@ class MainWindow(QMainWindow):
 
     async def aclose(self) -> None:
         """Stop streaming, forget deleted chats, close the HTTP client and the store (app and tests call this)."""
+        self.waiting.closing = True
         if self.bridge.stop():
             await self.bridge.wait()
         runs = self.view.cancel_runs()

@@ -8,10 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QKeyEvent
 
 from ..chats import ChatStore, ChatStoreError
+from .dock_width import DockWidth
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
@@ -54,6 +55,9 @@ def restore(win: MainWindow) -> None:
         win.splitter.restoreState(split)
     if docks is not None:  # the knowledge panel: open or not, its side and width, or floating
         win.restoreState(docks)
+    keeper = getattr(win.kb_dock, "width_keeper", None)
+    if keeper is not None:  # a width the user dragged it to; else it takes its share of the window again
+        keeper.chosen = max(0, qs.value("kb_width", 0, type=int))
     if qs.value("show_routing", False, type=bool):
         win.menus.show_routing.setChecked(True)
         win.set_show_route(True)
@@ -69,6 +73,8 @@ def save(win: MainWindow) -> None:
     qs.setValue("geometry", win.saveGeometry())
     qs.setValue("splitter", win.splitter.saveState())
     qs.setValue("docks", win.saveState())
+    keeper = getattr(win.kb_dock, "width_keeper", None)
+    qs.setValue("kb_width", keeper.chosen if keeper is not None else 0)
     qs.setValue("show_routing", win.menus.show_routing.isChecked())
     # Folded by a narrow window, the list is still wanted: it shows at the next start in a wider one.
     qs.setValue("show_chats", win.menus.show_sidebar.isChecked() or win._sidebar_folded)
@@ -97,17 +103,9 @@ def typed_key(event: QKeyEvent) -> bool:
     return not mods and bool(text) and text.isprintable() and not text.isspace()
 
 
-DOCK_SHARE, DOCK_MOST = 0.3, 640  # the knowledge panel's width, as a share of a wide window, and at most
-
-
-def widen_dock_when_shown(win: MainWindow, dock) -> None:
-    """Give the knowledge panel, when it opens at its first width in a wide window, a share of the window:
-    at 384 px in a 1,920 px window its titles were cut to "tinyRAG Desk…ubleshooting" beside an empty chat.
-    A width the user chose (dragged away from the first) is kept."""
-    def widen() -> None:  # once laid out: as the signal comes, the dock has no width yet
-        share = min(DOCK_MOST, int(win.width() * DOCK_SHARE))
-        first = dock.sizeHint().width()  # the width Qt gives it, with the theme's fonts
-        if dock.isVisible() and not dock.isFloating() and abs(dock.width() - first) <= 2 and share > dock.width():
-            win.resizeDocks([dock], [share], Qt.Orientation.Horizontal)
-
-    dock.visibilityChanged.connect(lambda visible: visible and QTimer.singleShot(0, dock, widen))
+def widen_dock_when_shown(win: MainWindow, dock) -> DockWidth:
+    """Keep the knowledge panel at a share of the window until the user drags its edge (see DockWidth): at
+    384 px in a 1,920 px window its titles were cut to "tinyRAG Desk…ubleshooting" beside an empty chat."""
+    keeper = DockWidth(win, dock)
+    dock.width_keeper = keeper
+    return keeper

@@ -1,0 +1,216 @@
+"""Questions sent in one chat while another chat's answer is being written: they wait their turn.
+
+One answer is written at a time. A question sent in a second chat meanwhile was refused: it stayed in the
+box, the status bar said "Another chat is still answering: press Esc to stop it", and the idle chat showed a
+red Stop button that stopped the other chat's answer. Now it waits in its own chat, shown there as the
+question with a note under it ("Waits for the answer in “…”…"), and is asked by itself when that answer
+ends (done, stopped or failed); several wait in the order they were sent. Esc, or the Cancel button that
+takes Send's place in that chat only, takes it back into the message box; the Stop button shows only in the
+chat whose answer is being written.
+
+A waiting question is stored at once, as sent questions are, with a stand-in answer saying it was not asked
+(WAITED, with Retry): if the app is closed or crashes before its turn (or the chat is deleted, then brought
+back with Undo), the chat shows it so, and Retry asks it. Kept as a draft instead, it would have been lost in a crash (drafts are only written in the app's own
+runs, once a second), gone from the chat it was asked in, and sent again only by hand. When its turn comes,
+the stand-in is deleted and the answer is written as any other.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QLabel
+
+from ..chats import ChatStoreError
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+WAITED = ("This question waited for the answer in another chat and was not asked (the app closed, or this "
+          "chat was deleted meanwhile). Press Retry to ask it.")
+
+
+@dataclass
+class _Waiting:
+    chat_id: str
+    question_id: int
+    stand_in_id: int
+    text: str
+
+
+class WaitingQuestions(QObject):
+    """The questions waiting for the answer being written, first sent first; the window's Send/Stop/Cancel."""
+
+    def __init__(self, win: "MainWindow") -> None:
+        super().__init__(win)
+        self._win = win
+        self._queue: list[_Waiting] = []
+        self._note: QLabel | None = None  # under the open chat's waiting question
+        self.closing = False  # the window is closing: nothing more is asked
+        win.view.cleared.connect(self._chat_left)
+        win.chatOpened.connect(lambda _chat: self._chat_shown())
+        # after the window's own handlers: the next question is asked once the last answer is stored
+        win.answerFinished.connect(lambda _outcome: QTimer.singleShot(0, self, self.ask_next))
+
+    # state ----------------------------------------------------------------------------------------
+    def chats(self) -> list[str]:
+        """The chats with a question waiting, in the order they will be answered."""
+        return [w.chat_id for w in self._queue]
+
+    def has(self, chat_id: str | None) -> bool:
+        return chat_id is not None and any(w.chat_id == chat_id for w in self._queue)
+
+    def stand_ins(self) -> set[int]:
+        """The stored rows standing for the waiting questions' answers (not shown while they wait)."""
+        return {w.stand_in_id for w in self._queue}
+
+    def _answering_title(self) -> str:
+        chat = self._win.store.get_chat(self._win._stream_chat) if self._win._stream_chat else None
+        return chat.title if chat and chat.title else "another chat"
+
+    # asking -----------------------------------------------------------------------------------------
+    def send(self, text: str) -> bool:
+        """The message box's ``text`` was sent while an answer is written: refused, with the reason in the
+        status bar, in the chat of that answer or one with a question waiting; else stored to wait."""
+        win = self._win
+        if win._stream_chat == win.chat_id or win._editing:
+            win._say_busy()
+            return False
+        if self.has(win.chat_id):
+            win.statusBar().showMessage("A question of this chat is already waiting its turn: press Esc to "
+                                        "take it back.", 6000)
+            return False
+        win.finish_loading()
+        try:
+            if win.chat_id is None:
+                win.chat_id = win.store.new_chat(persona=win.persona.currentText()).id
+            question = win.store.add_user_message(win.chat_id, text)
+            stand_in = win.store.add_assistant_message(win.chat_id, "", status="stopped", error=WAITED,
+                                                       stats={"outcome": "stopped"})
+        except ChatStoreError as exc:  # the question stays in the box, to send again
+            win.problem("Chat history", f"{exc}\n\nYour question is still in the message box.")
+            return False
+        self._queue.append(_Waiting(win.chat_id, question.id, stand_in.id, text))
+        win.composer.clear()
+        win.composer.sent(win.chat_id)
+        win.welcome.hide()
+        chat = win.store.get_chat(win.chat_id)
+        win.title_label.setText(chat.title if chat else "")
+        win.view.add_question(text)
+        win._chat_used(chat)
+        self._chat_shown()
+        win.statusBar().showMessage(f"Your question will be asked when the answer in “{self._answering_title()}” "
+                                    "is done.", 6000)
+        return True
+
+    def ask_next(self) -> None:
+        """Ask the first waiting question whose chat is still there, once no answer is being written."""
+        win = self._win
+        while self._queue and not (self.closing or win.store.closed or win.bridge.is_running()):
+            waiting = self._queue.pop(0)
+            if win.store.get_chat(waiting.chat_id) is None:  # deleted meanwhile (Undo shows it with Retry)
+                continue
+            replacing = None
+            try:
+                win.store.delete_message(waiting.stand_in_id)
+            except ChatStoreError as exc:  # replaced by the answer instead, as a Regenerate replaces one
+                log.warning("could not remove a waiting question's stand-in: %s", exc)
+                replacing = waiting.stand_in_id
+            if waiting.chat_id == win.chat_id:
+                win.finish_loading()
+                self._drop_note()
+            win._start_answer(replacing, chat_id=waiting.chat_id)
+            self._chat_shown()  # the next one waits for this answer now
+            return
+
+    def cancel(self, chat_id: str) -> bool:
+        """Take back ``chat_id``'s waiting question: out of the chat, and into the message box."""
+        win = self._win
+        waiting = next((w for w in self._queue if w.chat_id == chat_id), None)
+        if waiting is None or not win._stored(win.store.delete_from, chat_id, waiting.question_id):
+            return False
+        self._queue.remove(waiting)
+        if chat_id == win.chat_id:
+            questions = win.view.questions()
+            if questions:
+                win.view.remove_from(questions[-1])
+            self._drop_note()
+            typed = win.composer.toPlainText()
+            win.composer.setPlainText(waiting.text + (f"\n{typed}" if typed.strip() else ""))
+            win.composer.setFocus()
+            chat = win.store.get_chat(chat_id)
+            win.title_label.setText(chat.title if chat else "New chat")
+        win._refresh_chats()
+        win.statusBar().showMessage("The waiting question was taken back into the message box.", 6000)
+        self.update_buttons()
+        return True
+
+    def stop(self) -> bool:
+        """Esc, Stop or Cancel in the open chat: its waiting question is taken back, or its answer stopped.
+        Another chat's answer is not stopped from here (its button showed Stop and stopped it)."""
+        win = self._win
+        if self.has(win.chat_id):
+            return self.cancel(win.chat_id)  # type: ignore[arg-type]
+        if win._stream_chat is not None and win._stream_chat == win.chat_id:
+            return win.bridge.stop()
+        return False
+
+    # showing ----------------------------------------------------------------------------------------
+    def _chat_left(self) -> None:
+        self._note = None  # the view deletes it with the chat's other widgets
+        self.update_buttons()
+
+    def _drop_note(self) -> None:
+        if self._note is not None:
+            self._win.view.remove(self._note)
+            self._note = None
+
+    def _chat_shown(self) -> None:
+        """The open chat shown whole (or its question just sent): its waiting note, and the buttons."""
+        win = self._win
+        if self.has(win.chat_id):
+            text = f"Waits for the answer in “{self._answering_title()}”… · Esc takes it back"
+            if self._note is None:
+                self._note = QLabel(text)
+                self._note.setObjectName("waitingNote")
+                self._note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+                self._note.setAlignment(Qt.AlignmentFlag.AlignRight)
+                self._note.setWordWrap(True)
+                win.view.add_note(self._note)
+            self._note.setText(text)
+            self._note.setAccessibleName(f"Your question {text[0].lower()}{text[1:]}")
+        else:
+            self._drop_note()
+        self.update_buttons()
+
+    def update_buttons(self) -> None:
+        """Send, or in its place Stop (this chat's answer is being written) or Cancel (its question waits);
+        Esc (Edit → Stop answer) acts on this chat only."""
+        win = self._win
+        answering = win._stream_chat is not None and win._stream_chat == win.chat_id  # set before it starts
+        waiting = self.has(win.chat_id)
+        button, menu = win.stop_button, win.menus.stop
+        if waiting:
+            button.setText("Cancel")
+            button.setAccessibleName("Cancel waiting question")
+            button.setToolTip("Take the waiting question back into the message box (Esc)")
+        else:
+            button.setText("Stop")
+            button.setAccessibleName("Stop answer")
+            button.setToolTip("Stop the answer and running tools (Esc)")
+        on = answering or waiting
+        # The focus goes to the button taking the pressed one's place: hidden with the focus on it, Qt gave
+        # the focus to the status bar's model button, where the next Space opened the model menu.
+        gone, shown = (win.send_button, button) if on else (button, win.send_button)
+        had_focus = gone.hasFocus() or win.focusWidget() is gone  # the window's focus, active or not
+        shown.setVisible(True)
+        if had_focus:
+            shown.setFocus(Qt.FocusReason.OtherFocusReason)
+        gone.setVisible(False)
+        menu.setEnabled(on)
