@@ -61,7 +61,7 @@ def test_tab_comes_to_each_messages_words_once_and_the_caret_reads_every_line(ma
         win.activateWindow()
     answer = win.view.answers()[-1]
     first, last = answer.segments()[0], answer.segments()[-1]
-    assert len(answer.segments()) == 2  # cut in two as it streamed: still one stop
+    assert len(answer.segments()) >= 2  # cut as it streamed (where depends on the pieces' timing): still one stop
     question = win.view.questions()[-1].text_view
     stops = win.tab_stops()
     assert question in stops and [s for s in answer.segments() if s in stops] == [first]
@@ -74,16 +74,19 @@ def test_tab_comes_to_each_messages_words_once_and_the_caret_reads_every_line(ma
     role, name, text, line = _said()
     assert (role, name, line) == (QAccessible.Role.StaticText, "Answer text", "Alpha line of the answer.")
     assert text.startswith("Alpha line of the answer.\nBeta second paragraph.\n")
-    lines = [line]
+    read = [(first, line)]  # each line Down comes to, and the segment it is in
     for _ in range(100):  # Down reads each line, and goes on in the next segment at the end of one
-        if _key(Qt.Key.Key_Down) is last and len(lines) > 1 and lines[-1] == _said()[3]:
+        focus = _key(Qt.Key.Key_Down)
+        if focus is last and read[-1] == (last, _said()[3]):
             break  # the answer's last line: Down stays there
-        lines.append(_said()[3])
+        read.append((focus, _said()[3]))
+    lines = [line for _seg, line in read]
     assert lines[1] == "Beta second paragraph." and lines[-1] == "Omega last words."
     assert all(f"Paragraph {n} says" in " ".join(lines) for n in range(3, 16))
     assert " ".join(lines).replace("  ", " ").count("so that it wraps.") == 13  # each line once
-    assert _key(Qt.Key.Key_Up) is first  # back up into the segment before, on its last line
-    assert first.toPlainText().endswith(_said()[3]) and _said()[3]
+    assert [seg for seg, _line in read if seg is not read[0][0]][0] is answer.segments()[1]  # went on into it
+    back = [(_key(Qt.Key.Key_Up), _said()[3]) for _ in range(len(read) - 1)]
+    assert back == read[-2::-1]  # Up reads them again backwards, back into the segments before
     assert _key(Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier) is first
     assert first.textCursor().position() == 0
     assert _key(Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier) is last
