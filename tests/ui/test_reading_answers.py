@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from tests.sse_server import Stream
 from tinyrag_desktop.ui.answer import AnswerWidget
 
-from .conftest import ask_and_wait, tokens
+from .conftest import ask_and_wait, tokens, wait_until
 
 PARAGRAPH = ("Paragraph {n} says something useful about the subject, in words a reader can follow line by line. "
              "It goes on for a while so that it wraps.")
@@ -134,3 +134,16 @@ def test_the_keyboard_caret_s_line_is_marked(qtbot):
     seg.setFocus(Qt.FocusReason.TabFocusReason)
     focused = seg.grab().toImage().pixelColor(seg.width() - 4, y)
     assert focused != unfocused  # where the keyboard reads shows, not only a one-pixel caret
+
+
+def test_tab_comes_to_earlier_messages_shown_later_before_the_newer_ones(make_window, server, qloop):
+    # An earlier page of a long chat ("Show earlier messages") is made after the messages below it, and Tab,
+    # which follows the order widgets were made in within the conversation, came to it after them.
+    server.queue(Stream(tokens("The answer.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Later question")) == "done"
+    earlier = win.view.add_question("Earlier question", at=0)
+    qloop.run(wait_until(earlier.text_view.isVisible))
+    texts = [w for w in win.tab_stops() if w.objectName() in ("userText", "answerText")]
+    later, answer = win.view.questions()[-1].text_view, win.view.answers()[-1].segments()[0]
+    assert texts == [earlier.text_view, later, answer]
