@@ -147,3 +147,20 @@ def test_tab_comes_to_earlier_messages_shown_later_before_the_newer_ones(make_wi
     texts = [w for w in win.tab_stops() if w.objectName() in ("userText", "answerText")]
     later, answer = win.view.questions()[-1].text_view, win.view.answers()[-1].segments()[0]
     assert texts == [earlier.text_view, later, answer]
+
+
+def test_a_question_the_keyboard_is_in_is_ringed(qtbot):
+    from tinyrag_desktop.ui.chat_view import UserBubble
+
+    bubble = UserBubble("What is a heron?")
+    qtbot.add_widget(bubble)
+    bubble.show()
+    with qtbot.waitActive(bubble):
+        bubble.activateWindow()
+    bubble.text_view.clearFocus()
+    edge = bubble.grab().toImage().pixelColor(1, bubble.height() // 2)
+    bubble.text_view.setFocus(Qt.FocusReason.TabFocusReason)
+    assert bubble.grab().toImage().pixelColor(1, bubble.height() // 2) != edge
+    bubble.text_view.clearFocus()
+    bubble.text_view.setFocus(Qt.FocusReason.MouseFocusReason)  # a click to select: no ring
+    assert bubble.grab().toImage().pixelColor(1, bubble.height() // 2) == edge

@@ -46,6 +46,8 @@ def step_caret(segments: list[MarkdownSegment], seg: MarkdownSegment, way: str) 
 def stop_beside(chain: list[QWidget], seg: MarkdownSegment, forward: bool) -> QWidget | None:
     """The Tab stop after (before) ``seg`` in the answer's ``chain`` (``seg`` is in it, though no stop itself: the
     caret went on into it), shown and enabled; None when there is none in the answer."""
+    if seg not in chain:
+        return None
     at = chain.index(seg)
     around = chain[at + 1:] if forward else reversed(chain[:at])
     return next((w for w in around if w.isVisible() and w.isEnabled()), None)
