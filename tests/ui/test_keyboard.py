@@ -29,7 +29,7 @@ def _tab_chain(win, start, limit=2000):
     return seen
 
 
-def test_tab_reaches_cards_and_answer_actions_but_not_every_paragraph(make_window, server, qloop):
+def test_tab_reaches_cards_answer_actions_and_the_text_once_but_not_every_paragraph(make_window, server, qloop):
     server.queue(Stream(tokens(TWO_TOOLS)), Stream(tokens("Done.\n\nSecond paragraph.")))
     win = make_window(server.base_url)
     assert qloop.run(ask_and_wait(win, "Two sums")) == "done"
@@ -38,7 +38,8 @@ def test_tab_reaches_cards_and_answer_actions_but_not_every_paragraph(make_windo
     cards = answer.cards()
     assert win.send_button in chain and all(c in chain for c in cards)
     assert answer.copy_button in chain and answer.regenerate_button in chain
-    assert not any(s in chain for s in answer.segments())  # text is reachable by mouse/screen reader only
+    # the text is one stop, where the arrows read it (see test_reading_answers), not one per paragraph
+    assert [s for s in answer.segments() if s in chain] == answer.segments()[:1]
 
 
 def test_space_on_a_focused_card_toggles_it(make_window, server, qloop, qtbot):
@@ -263,6 +264,9 @@ def test_tab_walks_an_answer_top_to_bottom_and_stops_on_its_code_link(make_windo
     answer.cards()[-1].setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.keyClick(answer.cards()[-1], Qt.Key.Key_Tab)
     assert code.hasFocus() and code.textCursor().selectedText() == "Copy code"  # not an invisible stop
+    # the text before the cards ("Let me compute both.") is the answer's one stop for its words, before them
+    first = answer.segments()[0]
+    assert first.is_reading_stop() and not code.is_reading_stop() and chain.index(first) < order[0]
 
 
 def test_a_click_on_the_chat_the_focus_made_current_opens_it(make_window, server, qloop, qtbot, tmp_path):

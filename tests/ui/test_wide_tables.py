@@ -108,6 +108,11 @@ def _tab_to_table_and_scroll(qloop, win) -> int:
     win.view.setFocus()
     qloop.run(wait_until(win.view.hasFocus))
     QTest.keyClick(win.view, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is win.view.questions()[-1].text_view  # the question's words
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    # the answer's words (its caret at their start, see test_reading_answers), then the table in them
+    assert QApplication.focusWidget() is seg and seg.key_wide() is None and seg.textCursor().position() == 0
+    QTest.keyClick(seg, Qt.Key.Key_Tab)
     assert QApplication.focusWidget() is seg and seg.key_wide() == 0  # the table, before Copy and Regenerate
     for _ in range(5):
         QTest.keyClick(seg, Qt.Key.Key_Right)

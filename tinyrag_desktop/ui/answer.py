@@ -23,6 +23,7 @@ from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from ..tools.rag import cited_numbers
 from ..tool_words import window_words
 from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
+from .reading import mark_reading_stop, step_caret, stop_beside, text_segments
 from .segments import MarkdownSegment, Seam, SettingsSource, ThinkingSection
 from .sources import (OFFERED_CAPTION, SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, cited_as,
                       split_sources)
@@ -670,6 +671,7 @@ class AnswerWidget(QFrame):
         seg.setVisible(bool(text.strip()))
         if seg in self._seams:
             self._seams[seg].fit()
+        mark_reading_stop(text_segments(self.parts()), self._segments)  # Tab reads the answer from its first
 
     def _new_segment(self, prefix: str, after: MarkdownSegment | None = None) -> MarkdownSegment:
         seg = MarkdownSegment(self, self._palette, self._settings)
@@ -677,6 +679,8 @@ class AnswerWidget(QFrame):
         seg.codeCopied.connect(lambda code: self.copied.emit(code))
         seg.linkHovered.connect(self.linkHovered)  # the status bar shows where a link goes while the mouse is on it
         seg.tabStopChanged.connect(self._order_tabs)  # a table wider than the answer is a Tab stop, in its place
+        seg.caretOut.connect(lambda way, seg=seg: step_caret(text_segments(self.parts()), seg, way))
+        seg.stop_beside = lambda forward, seg=seg: stop_beside(self._tab_chain(seg), seg, forward)
         if after is None:
             self._segments.append(seg)
             self._body.addWidget(seg)
@@ -734,15 +738,19 @@ class AnswerWidget(QFrame):
         were made: Tab went from Send to Copy and Regenerate, and only then up to the answer's cards; and
         from Copy to the Thinking toggle above it, made when the reasoning came.
         """
+        chain = self._tab_chain()
+        for first, second in zip(chain, chain[1:]):
+            QWidget.setTabOrder(first, second)
+
+    def _tab_chain(self, also: QWidget | None = None) -> list[QWidget]:
+        """The answer's Tab stops in order (with ``also``, a segment the caret is in, in its place)."""
         top = [self._thinking.toggle, self._thinking.body] if self._thinking is not None else []
-        chain = [w for w in (*top, *self.parts()) if w.focusPolicy() & Qt.FocusPolicy.TabFocus]
+        chain = [w for w in (*top, *self.parts()) if w.focusPolicy() & Qt.FocusPolicy.TabFocus or w is also]
         if self._error is not None:
             chain.append(self.retry_button)
         if self._sources is not None:
             chain += self._sources.links()
-        chain += [self.copy_button, self.regenerate_button]
-        for first, second in zip(chain, chain[1:]):
-            QWidget.setTabOrder(first, second)
+        return chain + [self.copy_button, self.regenerate_button]
 
     # state ----------------------------------------------------------------------------------------
     @property

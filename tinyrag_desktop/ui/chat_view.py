@@ -7,7 +7,7 @@ from typing import Callable
 
 import shiboken6
 from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter, QPalette, QTextOption
+from PySide6.QtGui import QPainter, QPalette, QPen, QTextOption
 from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QTextBrowser,
                                QTextEdit, QToolButton, QVBoxLayout, QWidget)
 
@@ -15,7 +15,7 @@ from ..chats import StoredMessage
 from .answer import AnswerWidget
 from .focus_ring import FocusRing
 from .markdown_render import LIGHT, Palette, warm_up
-from .segments import SettingsSource
+from .segments import SettingsSource, reveal_caret
 from .theme import colors
 
 COLUMN_MAX = 860  # px: lines longer than this are hard to read
@@ -41,7 +41,10 @@ class _BubbleText(QTextBrowser):
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
                                      | Qt.TextInteractionFlag.TextSelectableByKeyboard)
-        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # as the label: Tab does not stop at every question
+        # One Tab stop: the arrows move a caret in it, and a screen reader reads each line it comes to.
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.cursorPositionChanged.connect(lambda: self.hasFocus() and reveal_caret(self))
+        self.keyboard_focus = False  # the focus came by the keyboard (the bubble shows a ring)
         self.viewport().setAutoFillBackground(False)  # the bubble paints the background
         pal = self.palette()
         pal.setColor(QPalette.ColorRole.Base, Qt.GlobalColor.transparent)
@@ -53,6 +56,16 @@ class _BubbleText(QTextBrowser):
 
     def text(self) -> str:
         return self._text
+
+    def focusInEvent(self, event) -> None:  # noqa: N802
+        super().focusInEvent(event)
+        if event.reason() != Qt.FocusReason.ActiveWindowFocusReason:
+            self.keyboard_focus = event.reason() != Qt.FocusReason.MouseFocusReason
+        self.parentWidget().update()  # the bubble rings its text while the keyboard is in it
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        self.parentWidget().update()
 
     def _fit(self, size) -> None:
         height = int(size.height() + 0.999)
@@ -77,6 +90,10 @@ class UserBubble(QFrame):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(colors().bubble)
         painter.drawRoundedRect(QRectF(self.rect()), 12, 12)
+        if self.text_view.hasFocus() and self.text_view.keyboard_focus:
+            painter.setPen(QPen(colors().accent, 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), 11, 11)
         painter.end()
 
     def __init__(self, text: str, parent: QWidget | None = None) -> None:
@@ -87,7 +104,7 @@ class UserBubble(QFrame):
         row.setContentsMargins(12, 8, 12, 8)
         self.text_view = _BubbleText(text, self)
         self.text_view.setObjectName("userText")
-        self.text_view.setAccessibleName("Question text")
+        # no name: a screen reader says the question itself when Tab comes to it (inside "Your question")
         row.addWidget(self.text_view)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 

@@ -182,7 +182,8 @@ _GROUPS: dict[str, tuple[str, ...]] = {
               "Bring back the chat just deleted, in the chats list", "Export chat as Markdown", "Show chats"),
     "Finding": ("Find in chat", "Find next", "Find previous", "Next / previous match, in the find bar",
                 "Close the find bar"),
-    "Moving around": ("Move between cards and buttons", "Open or close a tool card",
+    "Moving around": ("Move between cards and buttons", "Read a message line by line, after Tab to its words",
+                      "Go to the start / end of an answer's words", "Open or close a tool card",
                       "Go to the start / end of the conversation", "Select all of a passage you clicked in"),
     "Window": (),
 }
@@ -190,7 +191,10 @@ _GROUPS: dict[str, tuple[str, ...]] = {
 _PLACE_KEYS = [("Send the question", "Enter"), ("New line in the question", "Shift+Enter"),
                ("Edit your last question (Esc cancels)", "↑ in the empty message box"),
                ("Next / previous match, in the find bar", "Enter / Shift+Enter"), ("Close the find bar", "Esc"),
-               ("Move between cards and buttons", "Tab / Shift+Tab"), ("Open or close a tool card", "Space"),
+               ("Move between cards and buttons", "Tab / Shift+Tab"),
+               ("Read a message line by line, after Tab to its words", "↓ / ↑"),
+               ("Go to the start / end of an answer's words", "Ctrl+Home / Ctrl+End"),
+               ("Open or close a tool card", "Space"),
                # F2 renames whichever chat is current (the Edit menu's Rename chat): one row says so
                ("Delete the chat selected in the chats list", "Delete"),
                ("Bring back the chat just deleted, in the chats list", "Ctrl+Z"),

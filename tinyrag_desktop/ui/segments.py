@@ -10,9 +10,10 @@ from typing import Any, Callable, Mapping
 
 import shiboken6
 from PySide6.QtCore import QEvent, QMimeData, QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QFontMetrics, QGuiApplication, QPalette, QTextCursor, QTextOption
-from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QSizePolicy, QSpacerItem, QTextBrowser,
-                               QToolButton, QToolTip, QVBoxLayout, QWidget)
+from PySide6.QtGui import (QColor, QDesktopServices, QFontMetrics, QGuiApplication, QPainter, QPalette, QTextCursor,
+                           QTextOption)
+from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QScrollArea, QSizePolicy, QSpacerItem,
+                               QTextBrowser, QTextEdit, QToolButton, QToolTip, QVBoxLayout, QWidget)
 
 from .gorun import GoRuns, run_limits
 from .markdown_render import BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, RunView, code_left_open, render
@@ -76,6 +77,19 @@ def plain_words(shown: str, most: int = 500) -> str:
     return words[:cut if cut > most // 2 else most] + "…"
 
 
+def reveal_caret(view: QTextEdit) -> None:
+    """The conversation scrolls the caret's line of ``view`` into view (a message's text never scrolls itself:
+    it is as tall as its text)."""
+    area = view.parentWidget()
+    while area is not None and not isinstance(area, QScrollArea):
+        area = area.parentWidget()
+    if area is None or area.widget() is None:
+        return
+    rect = view.cursorRect()
+    where = view.viewport().mapTo(area.widget(), rect.center())
+    area.ensureVisible(where.x(), where.y(), 0, rect.height() + 8)
+
+
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
@@ -114,6 +128,9 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
     runChanged = Signal(int)  # a Go block's run started or ended (its number in this segment)
     linkHovered = Signal(str)  # the address of the link under the mouse, shortened; "" when it leaves it
     tabStopChanged = Signal()  # Tab now stops here, or no longer does (a table became wider than the answer)
+    # The caret is to go on in another segment of the answer (see reading.py): "down" (Down on the last line),
+    # "up" (Up on the first), "start" (Ctrl+Home), "end" (Ctrl+End)
+    caretOut = Signal(str)
 
     def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT,
                  settings: SettingsSource | None = None) -> None:
@@ -138,6 +155,16 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # Tab goes to cards and buttons, not every paragraph
+        # A caret the arrows move, as in a read-only document: a screen reader reads the line it goes to
+        # (Qt's own text accessibility tells where it is). Tab stops at the answer's first segment only (see
+        # set_reading_stop); Down at the end of a segment goes on in the next one (caretOut).
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction
+                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self._reading_stop = False
+        # the answer's Tab stop after (True) or before (False) this segment (see reading.stop_beside)
+        self.stop_beside: Callable[[bool], QWidget | None] | None = None
+        self._keyboard_focus = False  # the focus came by the keyboard: the caret's line is marked
+        self.cursorPositionChanged.connect(self._caret_moved)
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.viewport().setAutoFillBackground(False)
         pal = self.palette()
@@ -145,6 +172,8 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self.setPalette(pal)
         self.document().setDocumentMargin(0)
         self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        # A short name: unnamed, its whole text was said by Orca 43 each time the focus came into the answer (on
+        # Regenerate, on a card), as words about the answer. Tab to it says "Answer text"; the arrows read it.
         self.setAccessibleName("Answer text")
         self.setFixedHeight(1)
         # Code keeps its lines and a table its words: a block wider than the answer scrolls sideways on its
@@ -162,15 +191,83 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         height = max(self.document().size().height(), self.bars_bottom()) + ROOM_BELOW
         if int(height + 0.999) != self.height():
             self.setFixedHeight(int(height + 0.999))
+        self._update_tab_stop()
+
+    def _update_tab_stop(self) -> None:
         # Code blocks carry links (Copy code, Run), a wide table scrolls: then Tab reaches this segment and
-        # walks its links and wide blocks (Left and Right scroll one).
-        policy = Qt.FocusPolicy.StrongFocus if self._codes or self._wide else Qt.FocusPolicy.ClickFocus
+        # walks its links and wide blocks (Left and Right scroll one). The answer's first segment is where
+        # Tab comes to read it.
+        stop = self._codes or self._wide or self._reading_stop
+        policy = Qt.FocusPolicy.StrongFocus if stop else Qt.FocusPolicy.ClickFocus
         if policy != self.focusPolicy():
             self.setFocusPolicy(policy)
             self.tabStopChanged.emit()
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(400, self.height())
+
+    def set_reading_stop(self, on: bool) -> None:
+        """Make this the answer's one Tab stop for its text (its first segment), or no longer."""
+        if on != self._reading_stop:
+            self._reading_stop = on
+            self._update_tab_stop()
+
+    def is_reading_stop(self) -> bool:
+        return self._reading_stop
+
+    def enter_caret(self, where: str) -> None:
+        """Take the focus with the caret at the ``start``, at the start of the ``last`` line (Up from the
+        segment below: the line a screen reader then reads whole) or at the ``end``."""
+        cursor = QTextCursor(self.document())
+        if where != "start":
+            cursor.movePosition(QTextCursor.MoveOperation.End)  # (at the end Orca 43 says "blank", as in an editor)
+        self._quietly(cursor)
+        if where == "last":
+            self.moveCursor(QTextCursor.MoveOperation.StartOfLine)  # a line as laid out, not the paragraph
+        self.setFocus(Qt.FocusReason.OtherFocusReason)
+        self._show_caret()
+
+    def _caret_moved(self) -> None:
+        if self.hasFocus() and not self._rendering:
+            self.viewport().update()  # the marked line follows the caret
+            self._show_caret()
+
+    def _show_caret(self) -> None:
+        reveal_caret(self)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802
+        self._keyboard_focus = True
+        key, mods = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        control = Qt.KeyboardModifier.ControlModifier
+        if mods == control and key in (Qt.Key.Key_Home, Qt.Key.Key_End):
+            self.caretOut.emit("start" if key == Qt.Key.Key_Home else "end")  # of the whole answer
+            event.accept()
+            return
+        arrow = {Qt.Key.Key_Down: "down", Qt.Key.Key_Up: "up"}.get(key) if mods == Qt.KeyboardModifier.NoModifier \
+            else None
+        before = self.textCursor().position()
+        super().keyPressEvent(event)
+        if arrow and self.textCursor().position() == before and not self.textCursor().hasSelection():
+            self.caretOut.emit(arrow)  # on the last (first) line already: the next (previous) segment
+            event.accept()
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        if self._keyboard_focus and self.hasFocus():
+            # The caret's line, marked under the text (the view's background is transparent): where the
+            # keyboard reads is plain to see, not only a thin caret.
+            rect = self.cursorRect()
+            band = QColor(colors().accent)
+            band.setAlpha(46)
+            painter = QPainter(self.viewport())
+            painter.fillRect(0, rect.top() - 1, self.viewport().width(), rect.height() + 2, band)
+            painter.end()
+        super().paintEvent(event)
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        if self._keyboard_focus and event.reason() != Qt.FocusReason.ActiveWindowFocusReason:
+            self._keyboard_focus = False
+            self.viewport().update()
 
     def markdown(self) -> str:
         """The Markdown source of this segment exactly as streamed."""
@@ -207,7 +304,12 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
                           carried=self._carried() if run_go else "")
         self._codes = rendered.code_blocks
         self._rendering = True  # the text cursor goes back to the start: no wide block follows it there
+        caret = self.textCursor().position() if self.hasFocus() else -1
         self.setHtml(rendered.html)
+        if caret > 0:  # a reader's caret in the text still streaming stays where it was
+            cursor = QTextCursor(self.document())
+            cursor.setPosition(min(caret, self.document().characterCount() - 1))
+            self.setTextCursor(cursor)
         self._rendering = False
         self.setAccessibleDescription(plain_words(self.toPlainText()))
         self._fit()
@@ -371,10 +473,46 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         super().focusInEvent(event)
         # Tab lands on the first link (Shift+Tab on the last), not on the text around it: that first stop
         # showed nothing at all, and a keyboard user could not tell where the focus had gone.
+        # The answer's reading stop takes Tab on its caret, to read from there; Shift+Tab from below lands on
+        # its last link first.
         reason = event.reason()
-        if reason in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason) and \
-                not self.textCursor().hasSelection():
-            super().focusNextPrevChild(reason == Qt.FocusReason.TabFocusReason)
+        if reason != Qt.FocusReason.MouseFocusReason and reason != Qt.FocusReason.ActiveWindowFocusReason:
+            self._keyboard_focus = True
+            self.viewport().update()
+        forward = reason == Qt.FocusReason.TabFocusReason
+        if (forward or reason == Qt.FocusReason.BacktabFocusReason) and not self.textCursor().hasSelection() \
+                and not (self._reading_stop and (forward or not self._links())):
+            super().focusNextPrevChild(forward)
+
+    def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802
+        if self.hasFocus() and not self.focusPolicy() & Qt.FocusPolicy.TabFocus and self.stop_beside is not None \
+                and not self._link_beyond(forward):
+            # the caret went on into this segment, no Tab stop: Tab goes on from its place in the answer (it
+            # went to the window's first stop, out of the answer)
+            stop = self.stop_beside(forward)
+            if stop is not None:
+                stop.setFocus(Qt.FocusReason.TabFocusReason if forward else Qt.FocusReason.BacktabFocusReason)
+                return True
+        # Shift+Tab from the reading stop's first link comes back to its caret at the start, where Tab left it
+        if not forward and self._reading_stop and self.hasFocus() and self.textCursor().hasSelection() \
+                and self.key_wide() is None and self._first_stop():
+            self._quietly(QTextCursor(self.document()))
+            self.viewport().update()
+            return True
+        return super().focusNextPrevChild(forward)
+
+    def _link_beyond(self, forward: bool) -> bool:
+        """Whether a link follows the caret (precedes it): Tab (Shift+Tab) goes to it first."""
+        cursor = self.textCursor()
+        if forward:
+            return any(at >= cursor.selectionEnd() for at in self._links())
+        return any(at < cursor.selectionStart() for at in self._links())
+
+    def _first_stop(self) -> bool:
+        """Whether the link selected is the first place Tab stops at in this segment (no link nor wide block
+        before it)."""
+        start = self.textCursor().selectionStart()
+        return not any(at < start for at in self._links()) and not any(w[0] < start for w in self.wide_blocks())
 
     def loadResource(self, kind: int, url: QUrl):  # noqa: N802
         # Answers are model output: never let them make the view read local files or images.

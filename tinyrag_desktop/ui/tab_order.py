@@ -29,4 +29,24 @@ def tab_stops(window: QMainWindow, regions: list[QWidget], dock: QDockWidget | N
                     group.append(widget)
                     break
         widget = widget.nextInFocusChain()
-    return [w for group in groups for w in group]
+    return [w for group in groups for w in _by_message(group)]
+
+
+def _by_message(stops: list[QWidget]) -> list[QWidget]:
+    """``stops`` with those in the conversation in the order of its messages, each message's own kept as they
+    are: earlier messages shown later ("Show earlier messages") were made last, and Tab came to them after the
+    newer ones below."""
+    places = [(i, _message_of(w)) for i, w in enumerate(stops)]
+    inside = [(i, at) for i, at in places if at is not None]
+    out = list(stops)
+    for slot, (i, _at) in zip([i for i, _at in inside], sorted(inside, key=lambda place: place[1])):
+        out[slot] = stops[i]
+    return out
+
+
+def _message_of(widget: QWidget) -> int | None:
+    """The place in the conversation's column of the message ``widget`` is in (None: it is in none)."""
+    child, parent = widget, widget.parentWidget()
+    while parent is not None and parent.objectName() != "chatColumn":
+        child, parent = parent, parent.parentWidget()
+    return parent.layout().indexOf(child) if parent is not None and parent.layout() is not None else None
