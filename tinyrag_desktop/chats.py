@@ -443,11 +443,17 @@ class ChatStore:
         message ``leave_out`` (the answer Regenerate is replacing, kept until the new one has come)."""
         rows = self._db.execute("SELECT role, content, transcript FROM messages WHERE chat_id=? AND id IS NOT ? "
                                 "ORDER BY id", (chat_id, leave_out))
-        out = []
+        out: list[dict[str, str]] = []
         for role, content, transcript in rows:  # only the columns history_content reads
             text = _history_text(role, content, transcript)
-            if role == "user" or text:
-                out.append({"role": role, "content": text})
+            if role == "assistant" and not text:  # failed or stopped before a word: nothing was said
+                continue
+            if role == "user" and out and out[-1]["role"] == "user":
+                if _same_words(out[-1]["content"], text):  # asked again as it was: once is enough
+                    out.pop()
+                else:
+                    out.append({"role": "assistant", "content": UNANSWERED})
+            out.append({"role": role, "content": text})
         return out
 
     # export --------------------------------------------------------------------------------------
@@ -628,6 +634,17 @@ def _anchors(stored: str | None) -> tuple[str | None, ...]:
     except ValueError:
         return ()
     return tuple(a if isinstance(a, str) else None for a in value) if isinstance(value, list) else ()
+
+
+# What stands for the answer a question never got (the server failed, the app closed, the user stopped it
+# before a word), between it and the next question. Two questions in a row broke every later turn of the
+# chat on servers whose chat template wants user and assistant turns in turn (llama.cpp's and vLLM's
+# Jinja templates for Mistral or Gemma: "Conversation roles must alternate user/assistant/user/...").
+UNANSWERED = "(This question was not answered.)"
+
+
+def _same_words(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
 def _history_text(role: str, content: str, transcript: str) -> str:
