@@ -908,7 +908,7 @@ class MainWindow(QMainWindow):
 
     # settings and export --------------------------------------------------------------------------
     def open_settings(self) -> SettingsDialog:
-        dialog = SettingsDialog(self.settings, self._list_models, self)
+        dialog = SettingsDialog(self.settings, self._list_models, self, self.status.listed())
         dialog.setStyleSheet(style_sheet(colors().dark))
         dialog.personasRenamed.connect(self._personas_renamed)
         # written on Save: a failed write keeps the dialog open, with the edits
