@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QTextCursor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -167,9 +167,15 @@ def test_ctrl_a_selects_the_whole_answer_and_ctrl_c_copies_it_as_the_copy_button
     copied = QApplication.clipboard().text()
     assert copied == answer.to_markdown()  # the card as Copy writes it, where it stands
     assert copied.index("Second paragraph") < copied.index("calculate") < copied.index("Last line.")
-    # a key that moves the caret ends the selection, in every segment
+    # a key that moves the caret ends the selection, in every segment; and so does a click
     _key(Qt.Key.Key_Up)
     assert not any(seg.textCursor().hasSelection() for seg in (first, second))
+    _key(Qt.Key.Key_A, CTRL)
+    start = first.cursorRect(QTextCursor(first.document())).center()
+    QTest.mouseClick(first.viewport(), Qt.MouseButton.LeftButton, pos=start)
+    assert not any(seg.textCursor().hasSelection() for seg in (first, second))
+    _key(Qt.Key.Key_C, CTRL)  # nothing selected: the clipboard keeps what it had
+    assert QApplication.clipboard().text() == copied
 
 
 def test_shift_down_selects_on_across_the_card_and_shift_up_back(make_window, server, qloop, qtbot):
