@@ -608,23 +608,61 @@ def _list_chats(db: sqlite3.Connection) -> list[ChatInfo]:
 
 
 def _search(db: sqlite3.Connection, text: str) -> list[ChatInfo]:
-    """Chats whose title or any message contains ``text`` (literally, letter case and accents aside: see
-    search_text), newest first; every chat for empty ``text``. Each carries the first matching words of its
-    messages as its snippet."""
-    needle = text.strip()
+    """Chats whose title or messages hold ``text``'s words, letter case and accents aside (see search_text),
+    newest first; every chat for empty ``text``. Each word may be anywhere in the chat: "capital France" finds
+    "the capital of France" (only the words as one phrase did). Each chat carries as its snippet the words
+    around the first message holding them as typed, else around its longest word (see search_words)."""
+    needle = " ".join(text.split())
     if not needle:
         return _list_chats(db)
+    words = search_words(needle)
+    if len(words) == 1:  # "capital capital" too
+        needle = words[0]
     folded = search_text.fold(needle)
-    rows = db.execute(_SEARCH.format(content=search_text.holds("m.content", folded),
-                                     title=search_text.holds("title", folded)), search_text.holds_args(folded, needle))
-    return [_chat(r, _snippet(r["hit"], needle)) for r in rows]
+    args = search_text.holds_args(folded, needle)
+    if len(words) == 1:
+        rows = db.execute(_SEARCH.format(content=search_text.holds("m.content", folded),
+                                         title=search_text.holds("title", folded)), args)
+        return [_chat(r, _snippet(r["hit"], needle)) for r in rows]
+    each = []
+    for key, word in enumerate(words):
+        folded_word = search_text.fold(word)
+        args |= search_text.holds_args(folded_word, word, str(key))
+        each.append(f"({search_text.holds('c.title', folded_word, str(key))} OR EXISTS (SELECT 1 FROM messages m "
+                    f"WHERE m.chat_id = c.id AND {search_text.holds('m.content', folded_word, str(key))}))")
+    longest = max(words, key=len)
+    rows = db.execute(_SEARCH_WORDS.format(
+        phrase=search_text.holds("m.content", folded),
+        longest=search_text.holds("m.content", search_text.fold(longest), str(words.index(longest))),
+        each=" AND ".join(each)), args)
+    return [_chat(r, _snippet(r["hit"], needle) if r["hit"] is not None else _snippet(r["near"], longest))
+            for r in rows]
 
+
+def search_words(text: str) -> list[str]:
+    """The words a chats search looks for each of: ``text``'s, once each (as folded), the first
+    _MOST_WORDS of them (each costs a look through every message; more add little)."""
+    seen: dict[str, str] = {}
+    for word in text.split():
+        seen.setdefault(search_text.fold(word), word)
+    return list(seen.values())[:_MOST_WORDS]
+
+
+_MOST_WORDS = 6
 
 # Each message is folded once: its chat's first one holding the words is the snippet's, and says the chat does.
 _SEARCH = """SELECT * FROM (SELECT c.*, c.rowid AS n, (SELECT m.content FROM messages m WHERE m.chat_id = c.id
                              AND {content} ORDER BY m.id LIMIT 1) AS hit
                            FROM chats c WHERE c.deleted IS NULL)
              WHERE hit IS NOT NULL OR {title} ORDER BY updated DESC, n DESC"""
+# Several words: each somewhere in the chat; the snippet from the first message holding them as typed, else
+# from the first holding the longest (looked for only in the chats found).
+_SEARCH_WORDS = """SELECT c.*, c.rowid AS n,
+                          (SELECT m.content FROM messages m WHERE m.chat_id = c.id AND {phrase}
+                           ORDER BY m.id LIMIT 1) AS hit,
+                          (SELECT m.content FROM messages m WHERE m.chat_id = c.id AND {longest}
+                           ORDER BY m.id LIMIT 1) AS near
+                   FROM chats c WHERE c.deleted IS NULL AND {each} ORDER BY updated DESC, n DESC"""
 _NO_END = 2**63 - 1  # above every message id: "before" no message
 
 
