@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import json
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +90,7 @@ class _Round:
     advice: list[str] = field(default_factory=list)  # our own corrections: trusted, sent outside the results
     outstanding: int = 0  # started calls whose result has not been yielded yet
     after_call: str | None = None  # the text since the round's last valid block; None before the first
+    invalid_at_end: str = ""  # why the invalid block the round's text ends with (but spaces) was not run
 
     def waiting(self) -> bool:
         """The model stopped right after a tool block: it wrote no answer, it waits for the results."""
@@ -200,8 +202,12 @@ class Engine:
                 heard += [text for *_, text in rnd.results]
                 ran = any(status != "skipped" for _, _, status, _, _ in rnd.results)
                 if not rnd.waiting():
-                    if not ran:  # the model answered (or wrote on after a refused call): the answer is complete
+                    miswritten = (_miswritten_call("".join(rnd.text), rnd.invalid_at_end)
+                                  if not ran and not rnd.results and number <= cfg.max_continuations else "")
+                    if not ran and not miswritten:  # the model answered (or wrote on after a refused call)
                         break
+                    if miswritten:  # it waits for the result of a call it wrote so that it is no call
+                        rnd.advice.append(miswritten)
                 elif number > cfg.max_continuations:
                     # The last round ended on a call whose result the model can never read: without a word,
                     # the answer would end on its cards, with no text after them.
@@ -436,16 +442,20 @@ class Engine:
     ) -> list[EngineEvent]:
         if isinstance(event, TextChunk):
             rnd.text.append(event.text)
+            if event.text.strip():
+                rnd.invalid_at_end = ""
             if rnd.after_call is not None:
                 rnd.after_call += event.text
             return [Text(event.text, rnd.number)]
         rnd.text.append(event.raw)
         if isinstance(event, InvalidBlock):
             log.warning("invalid tool block shown as text (%s): %.200r", event.reason, event.raw)
+            rnd.invalid_at_end = event.reason
             if rnd.after_call is not None:
                 rnd.after_call += event.raw
             return [Text(event.raw, rnd.number)]
         rnd.after_call = ""
+        rnd.invalid_at_end = ""
         return [self._admit(event, rnd, req, ctx, queue)]
 
     def _admit(
@@ -560,6 +570,29 @@ class Engine:
             call_id, spec.name, call.content, source, error, len(text.encode("utf-8", "surrogatepass")), status,
             elapsed, text, call.param, rnd.number, call.raw, anchors,
         )))
+
+
+# A tool call at the very end of the model's message (where it stopped to wait for its result) that is no
+# block: in a code fence or span (spec rule 5), or "<tool\nname=", "<TOOL " (rule 1). Small models often write one
+# so; the answer ended on it, the user shown a code block and no result.
+_MISWRITTEN = re.compile(r"<tool\s[^>]*>.*?</tool\s*>\s*(?:`+|~{3,})?\s*\Z", re.IGNORECASE | re.DOTALL)
+_MISWRITTEN_TAIL = 4000  # characters of the message looked at: a call is short
+
+
+def _miswritten_call(text: str, invalid: str) -> str:
+    """The note telling the model why the call its message ends with was not run ("" when it ends otherwise)."""
+    if invalid.startswith(("the block was not closed", "no </tool> within")):
+        return ""  # cut off by the end of the stream, not written wrong: the answer ends there
+    if invalid:
+        why = f"it is not a valid block ({invalid})"
+    elif _MISWRITTEN.search(text[-_MISWRITTEN_TAIL:]):
+        why = ("tool calls inside a code block, or written other than exactly <tool name=\"…\"> (lower case, one "
+               "space), are not run")
+    else:
+        return ""
+    return (f"The tool call your last message ends with was not run: {why}. If you need the tool, write the call "
+            "again as plain text, exactly like <tool name=\"calculate\"><query>2 + 2</query></tool>; otherwise "
+            "answer the question now.")
 
 
 _REFUSED_ONLY = ("None of your calls in your last message was run (see the results above for why), and a "
