@@ -353,7 +353,7 @@ def test_search_finds_each_word_anywhere_in_the_chat(store):
 
 
 def test_search_words_are_the_texts_own_once_each():
-    from tinyrag_desktop.chats import search_words
+    from tinyrag_desktop.chat_find import search_words
 
     assert search_words("capital  of France") == ["capital", "of", "France"]
     assert search_words("Café cafe CAFÉ") == ["Café"]

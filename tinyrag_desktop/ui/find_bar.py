@@ -18,7 +18,8 @@ from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QKeyEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QTextEdit, QToolButton, QWidget
 
-from ..chats import StoredMessage, search_words
+from ..chat_find import search_words
+from ..chats import StoredMessage
 from ..search_text import fold, fold_map, span_of
 from . import access
 from .markdown_render import BREAK_POINT
