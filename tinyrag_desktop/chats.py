@@ -396,6 +396,10 @@ class ChatStore:
                 db.execute("UPDATE chats SET title='New chat' WHERE id=? AND title IN (?, ?)",  # or as named before
                            (chat_id, title_from(first["content"]), plain_title(first["content"])))
 
+    def is_empty(self, chat_id: str) -> bool:
+        """True when the chat holds no message."""
+        return self._db.execute("SELECT 1 FROM messages WHERE chat_id=? LIMIT 1", (chat_id,)).fetchone() is None
+
     def messages(self, chat_id: str, *, first: int = 0, before: int | None = None) -> list[StoredMessage]:
         """The chat's messages in order; with ``first`` and ``before``, those whose ids are in that range
         (a page: see ``page_start``)."""

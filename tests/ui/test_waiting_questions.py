@@ -128,13 +128,38 @@ def test_esc_in_its_chat_takes_the_waiting_question_back_and_leaves_the_other_an
         assert win.send_button.isVisible() and not win.stop_button.isVisible()
         assert not win.menus.stop.isEnabled() and not win.stop()  # Esc again: nothing to stop here
         assert win.statusBar().currentMessage() == "The waiting question was taken back into the message box."
+        # the chat it began goes with it: it stayed in the list as an empty "New chat", after a restart too
+        assert win.chat_id is None and win.title_label.text() == "New chat"
+        assert bananas not in win.sidebar.ids() and win.store.get_chat(bananas) is None
         await wait_until(lambda: outcomes == ["done"], timeout=30)
         await asyncio.sleep(0.05)
+        assert win.composer.toPlainText() == "What colour are bananas?\nand lemons"  # still there when it ends
         return bananas
 
     bananas = qloop.run(scenario(), timeout=60)
     assert outcomes == ["done"] and len(server.requests) == 1  # nothing else was asked
-    assert ChatStore(win.data_dir).messages(bananas) == []
+    assert ChatStore(win.data_dir).messages(bananas) == [] and ChatStore(win.data_dir).get_chat(bananas) is None
+
+
+def test_taking_back_a_waiting_question_keeps_its_chats_earlier_messages(make_window, server, qloop):
+    server.queue(Stream(tokens("Yellow.")), _slow())
+    win = make_window(server.base_url)
+
+    async def scenario():
+        assert win.ask("What colour are bananas?")
+        await wait_until(lambda: not win.bridge.is_running() and win.view.answers())
+        bananas = win.chat_id
+        await _start_story(win)
+        win.open_chat(bananas)
+        await wait_until(lambda: not win.loading)
+        assert win.ask("And lemons?")
+        assert win.stop()  # taken back: the chat and its first exchange stay
+        assert win.chat_id == bananas and bananas in win.sidebar.ids()
+        assert win.composer.toPlainText() == "And lemons?"
+        return bananas
+
+    bananas = qloop.run(scenario(), timeout=60)
+    assert [m.content for m in ChatStore(win.data_dir).messages(bananas)] == ["What colour are bananas?", "Yellow."]
 
 
 def test_the_waiting_question_is_asked_when_the_other_answer_is_stopped_or_fails(make_window, server, qloop):

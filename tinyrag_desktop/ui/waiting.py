@@ -185,21 +185,33 @@ class WaitingQuestions(QObject):
         if waiting.question_id is None or not win._stored(win.store.delete_from, chat_id, waiting.question_id):
             return False
         self._queue.remove(waiting)
+        # A chat this question began is forgotten with it, as a new chat is until its first question is sent:
+        # it stayed in the list as an empty "New chat", also after a restart.
+        begun = win.store.is_empty(chat_id) and win._stored(self._forget, chat_id)
         if chat_id == win.chat_id:
             questions = win.view.questions()
             if questions:
                 win.view.remove_from(questions[-1])
             self._drop_note()
             typed = win.composer.toPlainText()
+            if begun:  # the window is at a new chat again, the question in its box
+                win.composer.clear()
+                win.composer.switch_draft(chat_id, None)
+                win.chat_id = None
+                win.sidebar.mark_current(None)
             win.composer.setPlainText(waiting.text + (f"\n{typed}" if typed.strip() else ""))
             win.composer.setFocus()
-            chat = win.store.get_chat(chat_id)
+            chat = win.store.get_chat(chat_id) if not begun else None
             win.title_label.setText(chat.title if chat else "New chat")
         win._refresh_chats()
         win._update_last_answer()
         win.statusBar().showMessage("The waiting question was taken back into the message box.", 6000)
         self.update_buttons()
         return True
+
+    def _forget(self, chat_id: str) -> None:
+        self._win.store.delete(chat_id)
+        self._win.store.purge_deleted(chats=[chat_id])
 
     def _show_again(self, message_id: int | None) -> None:
         """The open chat's last answer, out of sight while its Regenerate waited, shown again from the store."""
