@@ -312,3 +312,22 @@ def test_one_question_at_a_time_in_the_answering_chat_itself(make_window, server
         win.stop()
 
     qloop.run(scenario(), timeout=60)
+
+
+def test_a_chat_exported_while_its_question_waits_shows_no_failure(make_window, server, qloop, tmp_path):
+    # The export said "**Error:** This question waited for the answer in another chat and was not asked…
+    # Press Retry", of a question asked moments later.
+    server.queue(_slow(), Stream(tokens("Yellow.")))
+    win = make_window(server.base_url)
+
+    async def scenario():
+        await _start_story(win)
+        win.new_chat()
+        assert win.ask("What colour are bananas?")
+        exported = await win.export_chat(tmp_path / "waiting.md", "md")
+        await wait_until(lambda: win.view.answers() and win.view.answers()[-1].state == "done", timeout=30)
+        return exported.read_text(encoding="utf-8")
+
+    text = qloop.run(scenario(), timeout=60)
+    assert "What colour are bananas?" in text
+    assert WAITED not in text and "Error" not in text and "Retry" not in text

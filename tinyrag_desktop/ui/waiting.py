@@ -79,6 +79,11 @@ class WaitingQuestions(QObject):
         """The stored rows standing for the waiting questions' answers (not shown while they wait)."""
         return {w.stand_in_id for w in self._queue}
 
+    def unasked(self) -> set[int]:
+        """The WAITED stand-ins of the questions waiting now: no answer yet, and none failed (an export said
+        "Error: … was not asked… Press Retry" of a question asked moments later)."""
+        return {w.stand_in_id for w in self._queue if not w.again and w.stand_in_id is not None}
+
     def _answering_title(self) -> str:
         chat = self._win.store.get_chat(self._win._stream_chat) if self._win._stream_chat else None
         return chat.title if chat and chat.title else "another chat"
