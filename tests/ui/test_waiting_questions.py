@@ -204,6 +204,11 @@ def test_two_chats_wait_their_turn_in_the_order_they_were_sent(make_window, serv
         assert win.ask("Two?")
         two = win.chat_id
         assert win.waiting.chats() == [one, two]
+        # it says the question ahead of it too: it said it waited for the story alone
+        assert _note(win).text().startswith("Waits for the answer in “Tell me a long story” and the one waiting "
+                                            "in “One?”…")
+        assert win.statusBar().currentMessage() == ("Your question will be asked after the answer in “Tell me a "
+                                                    "long story” and the one waiting in “One?”.")
         await wait_until(lambda: outcomes == ["done"], timeout=30)
         # the second now waits for the first's answer, and says so
         await wait_until(lambda: _note(win) is not None and "“One?”" in _note(win).text())
@@ -227,6 +232,9 @@ def test_deleting_either_chat_while_a_question_waits(make_window, server, qloop)
         assert win.ask("Bananas?")
         bananas = win.chat_id
         win.delete_chat(bananas)
+        # it said "Your question will be asked when…" still
+        assert win.statusBar().currentMessage() == ("Its waiting question will not be asked (Undo before its "
+                                                    "turn, and it still is).")
         await wait_until(lambda: outcomes == ["done"], timeout=30)
         await asyncio.sleep(0.05)
         assert len(server.requests) == 1 and not win.bridge.is_running()
