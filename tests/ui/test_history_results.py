@@ -10,7 +10,8 @@ import sqlite3
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tinyrag_desktop.chats import UNANSWERED, ChatStore, StoredTool
+from tinyrag_desktop.chat_history import UNANSWERED
+from tinyrag_desktop.chats import ChatStore, StoredTool
 
 BIG = str(2**200)
 CALL_A = '<tool name="calculate"><query>2**200</query></tool>'
@@ -47,7 +48,8 @@ def _calc(round_: int = 1, **kw) -> StoredTool:
 
 def _fetch(round_: int = 1, **kw) -> StoredTool:
     return StoredTool(kw.pop("call_id", "call_2"), "url_fetch", "http://example.org/lens", kw.pop("status", "done"),
-                      "url", source="http://example.org/lens", result=kw.pop("result", "The lens was invented in 1822."),
+                      "url", source="http://example.org/lens",
+                      result=kw.pop("result", "The lens was invented in 1822."),
                       round=round_, **kw)
 
 
@@ -113,9 +115,10 @@ def test_failed_skipped_and_stopped_calls_come_back_with_their_status_and_reason
     assert [m["role"] for m in history] == ["user", "assistant", "user", "assistant", "user", "assistant", "user"]
     first = history[2]["content"]
     assert '<result id="call_1" tool="calculate" status="error">\nError: division by zero\n</result>' in first
-    assert '<result id="call_2" tool="nosuch" status="error">\nThere is no tool called “nosuch”.\n</result>' in first
+    assert ('<result id="call_2" tool="nosuch" status="error">\nThere is no tool called “nosuch”.\n</result>'
+            in first)
     assert '<result id="call_3" tool="calculate" status="skipped">\nduplicate call:' in first
-    assert 'status="stopped"' in history[4]["content"] and "http://slow.example" in history[4]["content"]
+    assert '<result id="call_4" tool="url_fetch" status="stopped">' in history[4]["content"]
     # nothing was written after the last results: the turns still alternate, and no result is the model's
     assert history[5]["role"] == "assistant" and "<result" not in history[5]["content"]
     assert history[6] == {"role": "user", "content": "Why did it fail?"}
@@ -227,7 +230,8 @@ def test_history_alternates_and_keeps_every_result_out_of_the_models_words(store
                 transcript += f'<tool name="calculate"><query>{n}+0</query></tool>{after}'
                 tools.append(StoredTool(f"call_{n}", "calculate", f"{n}+0", tool_status, result=f"R{n}R",
                                         error=None if tool_status == "done" else f"E{n}E", round=number))
-                expected_results.append(f"R{n}R" if tool_status == "done" else f"E{n}E")
+                expected_results.append(f"R{n}R" if tool_status == "done" else f"E{n}E" if tool_status != "running"
+                                        else f'<result id="call_{n}" tool="calculate" status="stopped">')
             transcript += "\n\n"
         transcript += closing
         if transcript.strip():
