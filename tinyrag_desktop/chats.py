@@ -3,8 +3,9 @@
 The database is ``chats.sqlite3`` in the data folder, in WAL mode, so a crash or a kill loses at most the
 answer that was being streamed. An assistant message stores the visible Markdown (``content``), the
 transcript sent back to the model (raw tool XML included), its reasoning, route and footer figures, and one
-row per tool block with the character offset in ``content`` where its card sits; that is enough to show the
-answer again exactly as it was. Deleting a chat only marks it, so the window can offer Undo; marked chats
+row per tool block with the character offset in ``content`` where its card sits and the round it was called
+in; that is enough to show the answer again exactly as it was, and to give it back to the model with its
+tools' results (chat_history.py). Deleting a chat only marks it, so the window can offer Undo; marked chats
 are purged for good by :meth:`ChatStore.purge_deleted`.
 
 A file that SQLite finds damaged is kept aside (``chats.sqlite3.damaged``) by :func:`open_chat_store` and a new
@@ -169,7 +170,8 @@ class StoredMessage:
         return out
 
     def history_content(self) -> str:
-        """What the model sees of this message next time: the transcript for answers, else the text."""
+        """This message's own text as the model reads it again: the transcript for answers, else the text
+        (ChatStore.history gives an answer that called tools back with their results too: see chat_history)."""
         return _history_text(self.role, self.content, self.transcript)
 
 
