@@ -3,8 +3,9 @@
 The database is ``chats.sqlite3`` in the data folder, in WAL mode, so a crash or a kill loses at most the
 answer that was being streamed. An assistant message stores the visible Markdown (``content``), the
 transcript sent back to the model (raw tool XML included), its reasoning, route and footer figures, and one
-row per tool block with the character offset in ``content`` where its card sits; that is enough to show the
-answer again exactly as it was. Deleting a chat only marks it, so the window can offer Undo; marked chats
+row per tool block with the character offset in ``content`` where its card sits and the round it was called
+in; that is enough to show the answer again exactly as it was, and to give it back to the model with its
+tools' results (chat_history.py). Deleting a chat only marks it, so the window can offer Undo; marked chats
 are purged for good by :meth:`ChatStore.purge_deleted`.
 
 A file that SQLite finds damaged is kept aside (``chats.sqlite3.damaged``) by :func:`open_chat_store` and a new
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from . import search_text
+from .chat_history import history_messages
 from .markdown_prep import blocks_apart, lift_fences, nest_lists, put_back_fences, register_task_boxes
 from .sqlitefiles import missing_columns, table_columns
 from .titles import plain_title, title_from
@@ -84,6 +86,7 @@ CREATE TABLE IF NOT EXISTS tool_calls (
     result_bytes INTEGER NOT NULL DEFAULT 0,
     elapsed_ms INTEGER NOT NULL DEFAULT 0,
     anchors TEXT,
+    round INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (message_id, seq)
 );
 """
@@ -128,6 +131,7 @@ class StoredTool:
     elapsed_ms: int = 0  # -1: the call was refused before it ran (an unknown tool, a limit)
     position: int = 0
     anchors: tuple[str | None, ...] = ()  # one per line of source: where its page opens (see ToolResult)
+    round: int = 0  # the engine's round it was called in, from 1; 0: not known (stored before it was kept)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +165,8 @@ class StoredMessage:
         return out
 
     def history_content(self) -> str:
-        """What the model sees of this message next time: the transcript for answers, else the text."""
+        """This message's own text as the model reads it again: the transcript for answers, else the text
+        (ChatStore.history gives an answer that called tools back with their results too: see chat_history)."""
         return _history_text(self.role, self.content, self.transcript)
 
 
@@ -207,8 +212,11 @@ class ChatStore:
             db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, no torn DB
             db.execute("PRAGMA foreign_keys=ON")
             db.executescript(_SCHEMA)
-            if "anchors" not in table_columns(db).get("tool_calls", set()):  # a file made before them
+            kept = table_columns(db).get("tool_calls", set())
+            if "anchors" not in kept:  # a file made before them
                 db.execute("ALTER TABLE tool_calls ADD COLUMN anchors TEXT")
+            if "round" not in kept:  # a file made before rounds were kept: its calls' rounds are not known
+                db.execute("ALTER TABLE tool_calls ADD COLUMN round INTEGER NOT NULL DEFAULT 0")
             if version < SCHEMA_VERSION:
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except (sqlite3.Error, OSError, ChatStoreError) as exc:
@@ -371,10 +379,10 @@ class ChatStore:
                 message_id = int(cur.lastrowid)
             db.executemany(
                 "INSERT INTO tool_calls(message_id, seq, position, call_id, tool, param, query, status, source, "
-                "error, result, result_bytes, elapsed_ms, anchors) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "error, result, result_bytes, elapsed_ms, anchors, round) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [(message_id, seq, t.position, t.call_id, t.tool, t.param, t.query, t.status, t.source, t.error,
-                  t.result, t.result_bytes, t.elapsed_ms, _dumps(list(t.anchors)) if any(t.anchors) else None)
-                 for seq, t in enumerate(tools)])
+                  t.result, t.result_bytes, t.elapsed_ms, _dumps(list(t.anchors)) if any(t.anchors) else None,
+                  t.round) for seq, t in enumerate(tools)])
             db.execute("UPDATE chats SET updated=? WHERE id=?", (now, chat_id))
         return StoredMessage(message_id, "assistant", content, transcript, reasoning, route, stats, status,
                              error, tools, created)
@@ -412,7 +420,7 @@ class ChatStore:
                 "WHERE m.chat_id=? AND m.id>=? AND m.id<? ORDER BY t.message_id, t.seq", (chat_id, first, end)):
             tools.setdefault(t["message_id"], []).append(StoredTool(
                 t["call_id"], t["tool"], t["query"], t["status"], t["param"], t["source"], t["error"],
-                t["result"], t["result_bytes"], t["elapsed_ms"], t["position"], _anchors(t["anchors"])))
+                t["result"], t["result_bytes"], t["elapsed_ms"], t["position"], _anchors(t["anchors"]), t["round"]))
         return [StoredMessage(r["id"], r["role"], r["content"], r["transcript"], r["reasoning"],
                               _loads(r["route"]), _loads(r["stats"]), r["status"], r["error"],
                               tuple(tools.get(r["id"], ())), r["created"]) for r in rows]
@@ -438,22 +446,21 @@ class ChatStore:
         return question, earlier.fetchone() is not None
 
     def history(self, chat_id: str, *, leave_out: int | None = None) -> list[dict[str, str]]:
-        """The chat as the engine takes it: OpenAI-style messages, answers as their transcripts; without the
-        message ``leave_out`` (the answer Regenerate is replacing, kept until the new one has come)."""
-        rows = self._db.execute("SELECT role, content, transcript FROM messages WHERE chat_id=? AND id IS NOT ? "
-                                "ORDER BY id", (chat_id, leave_out))
-        out: list[dict[str, str]] = []
-        for role, content, transcript in rows:  # only the columns history_content reads
-            text = _history_text(role, content, transcript)
-            if role == "assistant" and not text:  # failed or stopped before a word: nothing was said
-                continue
-            if role == "user" and out and out[-1]["role"] == "user":
-                if _same_words(out[-1]["content"], text):  # asked again as it was: once is enough
-                    out.pop()
-                else:
-                    out.append({"role": "assistant", "content": UNANSWERED})
-            out.append({"role": role, "content": text})
-        return out
+        """The chat as the engine takes it: OpenAI-style messages, answers as the model saw them, their tools'
+        results included (see chat_history); without the message ``leave_out`` (the answer Regenerate is
+        replacing, kept until the new one has come)."""
+        rows = self._db.execute("SELECT id, role, content, transcript FROM messages WHERE chat_id=? AND id IS NOT ? "
+                                "ORDER BY id", (chat_id, leave_out)).fetchall()
+        tools: dict[int, list[StoredTool]] = {}
+        for t in self._db.execute(  # only the columns a results message reads
+                "SELECT t.message_id, t.call_id, t.tool, t.param, t.query, t.status, t.source, t.error, t.result, "
+                "t.elapsed_ms, t.position, t.round FROM tool_calls t JOIN messages m ON m.id = t.message_id "
+                "WHERE m.chat_id=? ORDER BY t.message_id, t.seq", (chat_id,)):
+            tools.setdefault(t["message_id"], []).append(StoredTool(
+                t["call_id"], t["tool"], t["query"], t["status"], t["param"], t["source"], t["error"], t["result"],
+                elapsed_ms=t["elapsed_ms"], position=t["position"], round=t["round"]))
+        return history_messages((role, content, transcript, tools.get(message_id, ()))
+                                for message_id, role, content, transcript in rows)
 
     # export --------------------------------------------------------------------------------------
     def to_markdown(self, chat_id: str) -> str:
@@ -575,17 +582,6 @@ def _anchors(stored: str | None) -> tuple[str | None, ...]:
     except ValueError:
         return ()
     return tuple(a if isinstance(a, str) else None for a in value) if isinstance(value, list) else ()
-
-
-# What stands for the answer a question never got (the server failed, the app closed, the user stopped it
-# before a word), between it and the next question. Two questions in a row broke every later turn of the
-# chat on servers whose chat template wants user and assistant turns in turn (llama.cpp's and vLLM's
-# Jinja templates for Mistral or Gemma: "Conversation roles must alternate user/assistant/user/...").
-UNANSWERED = "(This question was not answered.)"
-
-
-def _same_words(a: str, b: str) -> bool:
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
 def _history_text(role: str, content: str, transcript: str) -> str:

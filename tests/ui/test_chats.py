@@ -295,7 +295,7 @@ def test_history_gives_the_engine_questions_and_answers_transcripts(store):
 def test_a_question_that_got_no_answer_keeps_the_turns_in_turn(store):
     # After one failed answer, every later request had two user turns in a row: servers whose chat template
     # wants user and assistant in turn (llama.cpp's, vLLM's Jinja templates) refused the rest of the chat.
-    from tinyrag_desktop.chats import UNANSWERED
+    from tinyrag_desktop.chat_history import UNANSWERED
 
     chat = store.new_chat()
     store.add_user_message(chat.id, "What is the capital of France?")

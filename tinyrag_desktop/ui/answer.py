@@ -166,6 +166,7 @@ class AnswerWidget(QFrame):
         self._positions: dict[str, int] = {}
         self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts
         self._anchors: dict[str, tuple[str | None, ...]] = {}  # a call's anchors, by its id (see ToolResult)
+        self._call_rounds: dict[str, int] = {}  # the engine's round each call came in: history splits the answer by it
         self._after_card = False  # no text since the last card: marks that come now attach before it
         self._before_card: _Run | None = None  # the text just before the last card (None: nothing to attach to)
         self._marks_attach: bool | None = None  # whether the marks after the last card go before it
@@ -398,10 +399,12 @@ class AnswerWidget(QFrame):
 
     def tool_started(self, ev: ToolStarted) -> ToolCard:
         self._started.add(ev.id)
+        self._call_rounds[ev.id] = ev.round
         return self._add_card(ev.id, ev.tool, ev.query, ev.param)
 
     def tool_finished(self, ev: ToolFinished) -> ToolCard:
         card = self._cards.get(ev.id) or self._add_card(ev.id, ev.tool, ev.query, ev.param)
+        self._call_rounds.setdefault(ev.id, ev.round)
         card.finish(ev.status, source=ev.source, error=ev.error, result=ev.result,
                     result_bytes=ev.result_bytes, elapsed_ms=ev.elapsed_ms, ran=ev.id in self._started)
         if any(ev.anchors):
@@ -868,7 +871,7 @@ class AnswerWidget(QFrame):
             elapsed = card._elapsed_ms if call_id in self._started or card.status == "running" else -1
             out.append(StoredTool(call_id, card.tool_name, card.query, status, card._param, card._source,
                                   card.error, card._result, card._result_bytes, elapsed, self._positions[call_id],
-                                  self._anchors.get(call_id, ())))
+                                  self._anchors.get(call_id, ()), self._call_rounds.get(call_id, 0)))
         return out
 
     def transcript(self, raws: dict[str, str]) -> str:
@@ -942,6 +945,7 @@ class AnswerWidget(QFrame):
                 self._started.add(seg.call_id)
             if any(seg.anchors):
                 self._anchors[seg.call_id] = seg.anchors
+            self._call_rounds[seg.call_id] = seg.round
             card.finish(status, source=seg.source, error=seg.error or (
                 STOPPED if seg.status == "running" else None), result=seg.result,
                 result_bytes=seg.result_bytes, elapsed_ms=max(0, seg.elapsed_ms), ran=seg.elapsed_ms >= 0)
