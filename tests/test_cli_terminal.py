@@ -137,4 +137,6 @@ def test_a_program_stopped_at_its_output_limit_says_so_to_the_model_and_on_its_l
         lines = on_a_terminal(llm, tmp_path, "--allow-nanogo", columns=60)
     at = next(n for n, line in enumerate(lines) if line.startswith("✓"))
     assert _cells(lines[at]) <= 60 and "→ line 0" in lines[at]
+    (started,) = [line for line in lines if line.startswith("⟳")]
+    assert started.startswith("⟳ nanogo: for i := 0;") and _cells(started) <= 60
     assert lines[at + 1] == f"  {OUTPUT_CUT}"  # too long for the line: on its own, whole

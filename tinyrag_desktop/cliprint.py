@@ -177,7 +177,8 @@ class TextPrinter:
             self._block()
             self.started.add(event.id)
             self.running.add(event.id)
-            self._status(f"⟳ {event.tool}: {_preview(event.query)}")
+            line = f"⟳ {event.tool}: {_preview(event.query)}"
+            self._status(_cut_cells(line, self.width) if self.width else line)
         elif name == "tool_result":
             if event.id not in self.started:  # refused: its block is where its line goes
                 self._block()
