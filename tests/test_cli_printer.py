@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tinyrag_desktop.cliprint import TextPrinter
@@ -78,3 +78,24 @@ def test_a_block_leaves_one_space_and_none_before_a_closing_mark() -> None:
     for event in events:
         printer.show(event)
     assert out.getvalue() == "It is two,.  Then\n  indented\n"
+
+
+@settings(max_examples=200, deadline=None)
+@example(width=30, query="ab" * 40, body="x" * 50, note=False, took=2500)
+@example(width=36, query="ab" * 40, body="x" * 50, note=True, took=2500)
+@given(width=st.integers(30, 140), query=st.text(alphabet="ab 漢", min_size=1, max_size=90),
+       body=st.text(alphabet="xy 字\n", max_size=300), note=st.booleans(), took=st.sampled_from([0, 2500]))
+def test_a_result_line_fits_the_terminal_and_keeps_its_value_and_note(width, query, body, note, took) -> None:
+    from tinyrag_desktop.cliprint import _cells
+
+    closing = "[The output was cut at 64 KB: the program printed more, and was stopped there.]"
+    result = f"{body}\n\n{closing}" if note else body
+    err = io.StringIO()
+    printer = TextPrinter(io.StringIO(), err)
+    printer.width = width  # as a terminal that wide
+    printer.show(ToolStarted("c1", "nanogo", query))
+    printer.show(ToolFinished("c1", "nanogo", query, "nanoGo", None, 1, "ok", took, result))
+    started, done, *more = err.getvalue().splitlines()
+    assert _cells(started) <= width and _cells(done) <= width
+    assert done.startswith("✓ nanogo “") and "→ " in done  # the call's input, then its result's start
+    assert more == ([f"  {closing}"] if note and closing not in done else [])

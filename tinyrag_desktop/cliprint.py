@@ -16,7 +16,7 @@ _HOLD = None  # in the held text: a tool block was taken out here
 _CLOSING = tuple(".,;:!?)]\n")
 _VALUE_CHARS = 80  # the most of a result a ✓ line shows when it goes to no terminal
 _VALUE_CELLS = 12  # on a narrow terminal: the least of it kept before the call's input is cut
-_QUERY_CHARS, _QUERY_CELLS = 60, 10  # the most of a call's input a status line shows; the least, when narrow
+_QUERY_CHARS, _QUERY_CELLS = 60, 6  # the most of a call's input a status line shows; the least, when narrow
 
 
 class JsonPrinter:
@@ -139,17 +139,18 @@ class TextPrinter:
         if not self.width:
             return f"{head} “{query}” {_cut_cells(value, _VALUE_CHARS)}{tail}"
         line = self._fitted(head, query, value, tail)
-        if line is None:
-            line = self._fitted(head, query, value, took) or _cut_cells(f"{head} “{query}” {value}{took}", self.width)
-            line += "\n  " + " ".join(notes)
-        return line
+        if line is None and notes:
+            line = self._fitted(head, query, value, took)
+            if line is not None:
+                line += "\n  " + " ".join(notes)
+        return line or _cut_cells(f"{head} “{query}” {value}{tail}", self.width)
 
     def _fitted(self, head: str, query: str, value: str, tail: str) -> str | None:
         room = self.width - _cells(f"{head} “” ") - _cells(tail)
-        least = min(_VALUE_CELLS, _cells(value))
+        if room < _QUERY_CELLS + 3:  # not even "→ x…" beside the input's first letters
+            return None
+        least = min(_VALUE_CELLS, _cells(value), room - _QUERY_CELLS)
         if room - _cells(query) < least:
-            if room < _QUERY_CELLS + least:
-                return None
             query = _cut_cells(query, room - least)
         return f"{head} “{query}” {_cut_cells(value, room - _cells(query))}{tail}"
 
