@@ -129,8 +129,13 @@ class Engine:
         req = _Request(cfg)
         enabled = self.registry.enabled(settings)
         question = str(messages[-1].get("content", "")) if messages else ""
+        # With no call allowed to run (a limit of 0), no tool is offered: taught the blocks, the model called
+        # them, and each call was skipped. The knowledge base's passages still go into the prompt.
+        calls = cfg.max_tools_total > 0 and cfg.max_tools_per_round > 0
+        names = {t.name for t in enabled} if calls else {t.name for t in enabled} & {"rag_knowledge"}
+        offered_tools = enabled if calls else []
 
-        decision = await self._route(question, {t.name for t in enabled})
+        decision = await self._route(question, names)
         offered = await self._rag_passages(question) if decision.mode == "rag" or decision.documents_first else ()
         if decision.documents_first and offered:  # the user's documents before the encyclopedia or the web
             kept = tuple(h for h in decision.hints if h not in decision.weak)
@@ -142,6 +147,8 @@ class Engine:
                         if offered else
                         Decision("direct", "nothing in the knowledge base is about the question's words "
                                            "(the model can still search it)"))
+        if not calls:
+            decision = dataclasses.replace(decision, hints=(), weak=())
         context = _context(question, offered)
         yield Route(decision.mode, decision.reason, decision.hints, _locations(offered), decision.problem,
                     _anchors(offered, _locations(offered)))
@@ -149,8 +156,8 @@ class Engine:
         def head_with(passage_chars: int = PASSAGE_CHARS) -> list[dict[str, str]]:
             passages = _context(question, offered, passage_chars) if passage_chars != PASSAGE_CHARS else context
             return [{"role": "system", "content": prompts.system_prompt(
-                persona=system, tools=enabled, lang=str(settings.get("lang", "en")), context=passages)},
-                *prompts.example_turns(enabled)]
+                persona=system, tools=offered_tools, lang=str(settings.get("lang", "en")), context=passages)},
+                *prompts.example_turns(offered_tools)]
 
         head = head_with()
         chat = [{"role": str(m["role"]), "content": str(m["content"])} for m in messages]
