@@ -1,7 +1,7 @@
 """Markdown as models write it, made ready for Python-Markdown, which the window and the HTML export both
 render with: a list or table right under a line of text set apart from it, nested lists re-indented
 by the 4 spaces Python-Markdown nests by, code fenced in a list item lifted out for the converter and put
-back as a code block, and task list items ("- [ ] a task") shown with their box. No Qt here: chats.py's
+back as a code block, and task list items ("- [ ] a task") shown with their box. No Qt here: chat_export.py's
 export uses it too."""
 
 from __future__ import annotations

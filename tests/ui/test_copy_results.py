@@ -3,7 +3,8 @@ a calculation gave, a program's output. A failed or skipped call shows its reaso
 
 from __future__ import annotations
 
-from tinyrag_desktop.chats import ChatInfo, StoredMessage, StoredTool, answer_markdown, export_html, export_markdown
+from tinyrag_desktop.chat_export import answer_markdown, export_html, export_markdown
+from tinyrag_desktop.chats import ChatInfo, StoredMessage, StoredTool
 
 
 def _answer(*tools: StoredTool) -> StoredMessage:

@@ -17,7 +17,8 @@ from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QGuiApplication, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
-from ..chats import StoredMessage, StoredTool, answer_markdown
+from ..chat_export import answer_markdown
+from ..chats import StoredMessage, StoredTool
 from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from ..tools.rag import cited_numbers

@@ -18,7 +18,8 @@ from typing import Callable, Iterable
 
 from PySide6.QtWidgets import QWidget
 
-from ..chats import StoredTool, tool_markdown
+from ..chat_export import tool_markdown
+from ..chats import StoredTool
 from .segments import MarkdownSegment
 
 
