@@ -162,7 +162,8 @@ class AnswerWidget(QFrame):
         self._active_text = ""
         self._segments: list[MarkdownSegment] = []
         self._seams: dict[MarkdownSegment, Seam] = {}  # by the segment below each cut (see Seam)
-        self._span = Span(self.parts, lambda card: card_markdown(card, self.stored_tools()))  # Ctrl+A, Shift+Down
+        self._span = Span(self.parts, lambda card: card_markdown(  # Ctrl+A, Shift+Down
+            card, self.stored_tools(), live=self._state == "answering"))
         self._cards: dict[str, ToolCard] = {}
         self._positions: dict[str, int] = {}
         self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts
@@ -884,8 +885,9 @@ class AnswerWidget(QFrame):
         return "".join(out)
 
     def to_markdown(self) -> str:
-        # with how it ended, as the window shows it ("stopped", its error): a stopped answer's text just ended
-        status = {"stopped": "stopped", "failed": "error"}.get(self._state, "done")
+        # with how it ended, as the window shows it ("stopped", its error): a stopped answer's text just ended;
+        # or that it is still being written, its calls without an end running
+        status = {"stopped": "stopped", "failed": "error", "answering": "answering"}.get(self._state, "done")
         text = answer_markdown(StoredMessage(0, "assistant", self.content(), reasoning=self.reasoning(),
                                              stats=self._stats, status=status, error=self._error,
                                              tools=tuple(self.stored_tools())))

@@ -59,11 +59,12 @@ def stop_beside(chain: list[QWidget], seg: MarkdownSegment, forward: bool) -> QW
     return next((w for w in around if w.isVisible() and w.isEnabled()), None)
 
 
-def card_markdown(card, tools: Iterable[StoredTool]) -> str:
-    """A tool card as the answer's Copy button writes it (a quote line), with the skipped calls folded into it."""
+def card_markdown(card, tools: Iterable[StoredTool], live: bool = False) -> str:
+    """A tool card as the answer's Copy button writes it (a quote), with the skipped calls folded into it;
+    ``live``: the answer is still being written (its card without an end runs)."""
     by_id = {tool.call_id: tool for tool in tools}
     run = [by_id[c.call_id] for c in (card, *card.folded()) if c.call_id in by_id]
-    return tool_markdown(run if len(run) > 1 else run[0]) if run else ""
+    return tool_markdown(run if len(run) > 1 else run[0], live=live) if run else ""
 
 
 class Span:
