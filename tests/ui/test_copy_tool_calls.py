@@ -179,3 +179,27 @@ def test_copy_last_answer_while_a_program_runs_says_it_runs(make_window, server,
     assert qloop.run(finished, timeout=30) == "stopped"
     copied = win.copy_last_answer()
     assert "(stopped)" in copied and "(running)" not in copied and copied.rstrip().endswith("*[Answer stopped]*")
+
+
+def test_ctrl_a_and_ctrl_c_copy_blocks_not_run_as_the_copy_button_does(qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from tinyrag_desktop.ui.answer import AnswerWidget
+
+    answer = AnswerWidget()
+    qtbot.add_widget(answer)
+    answer.resize(700, 400)
+    answer.append_text(BROKEN)
+    answer.flush()
+    answer.show()
+    with qtbot.waitActive(answer):
+        answer.activateWindow()
+    answer.segments()[0].enter_caret("start")
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QApplication.clipboard().clear()
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    copied = QApplication.clipboard().text()
+    assert copied == answer.to_markdown()
+    assert "(a tool call not run: nested `<tool>` blocks are not supported)" in copied
