@@ -361,10 +361,13 @@ def _tool_html(tool: StoredTool | list[StoredTool]) -> str:
     """A tool call (or a run of calls skipped for one reason) as a box, with what tool_markdown writes."""
     esc = html.escape
     if isinstance(tool, list):
-        inputs = ("".join(_input_html(t) for t in tool) if any(_in_block(t) for t in tool)
-                  else " · ".join(f'<span class="q">{esc(t.query)}</span>' for t in tool) + " ")
-        return (f'<div class="tool">{_STATUS_MARK["skipped"]} <b>{esc(", ".join(dict.fromkeys(t.tool for t in tool)))}'
-                f'</b> {inputs}({len(tool)} skipped)<div class="why">{esc(_reason(tool[0]))}</div></div>')
+        head = f'{_STATUS_MARK["skipped"]} <b>{esc(", ".join(dict.fromkeys(t.tool for t in tool)))}</b>'
+        if any(_in_block(t) for t in tool):
+            head += f" ({len(tool)} skipped)" + "".join(_input_html(t) for t in tool)
+        else:
+            queries = " · ".join(f'<span class="q">{esc(t.query)}</span>' for t in tool)
+            head += f" {queries} ({len(tool)} skipped)"
+        return f'<div class="tool">{head}<div class="why">{esc(_reason(tool[0]))}</div></div>'
     mark, words = _status(tool)
     failed = tool.status == "error" and words not in ("denied", "off")
     if _in_block(tool):

@@ -8,13 +8,17 @@ import html
 import re
 
 import markdown
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from tests.sse_server import Stream
 from tinyrag_desktop.chat_export import answer_markdown, export_html, export_markdown
 from tinyrag_desktop.chats import ChatInfo, StoredMessage, StoredTool
 from tinyrag_desktop.protocol import InvalidBlock, XMLParseState
 from tinyrag_desktop.tools.nanogo_tool import OUTPUT_BEFORE
+from tinyrag_desktop.ui.answer import AnswerWidget
 
 from .conftest import tokens, wait_signal, wait_until
 
@@ -25,7 +29,8 @@ QUESTION = StoredMessage(1, "user", "Check it with a program")
 PROGRAM = ("package main\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\n"
            + "".join(f"// helper{n} adds up xs times {n}\nfunc helper{n}(xs []int) int {{\n\ts := 0\n"
                      f"\tfor _, x := range xs {{\n\t\ts += x * {n}\n\t}}\n\treturn s\n}}\n\n" for n in range(8))
-           + "func main() {\n\tfence := `````\n\tfmt.Println(strings.Repeat(\"=\", 3), fence, helper3([]int{1, 3, 5}))\n}")
+           + "func main() {\n\tfence := `````\n"
+           + "\tfmt.Println(strings.Repeat(\"=\", 3), fence, helper3([]int{1, 3, 5}))\n}")
 RAN = StoredTool("call_1", "nanogo", PROGRAM, "ok", "source", source="nanoGo", result="=== ````` 27\n",
                  elapsed_ms=245, position=11)
 FAILED = StoredTool("call_2", "nanogo", "x := 1\nfmt.Println(y)", "error", "source",
@@ -160,7 +165,7 @@ def test_a_call_still_running_is_copied_as_running() -> None:
     assert "(stopped)" in md and "running" not in md and md.rstrip().endswith("*[Answer stopped]*")
 
 
-def test_copy_last_answer_while_a_program_runs_says_it_runs(make_window, server, qloop):
+def test_copy_last_answer_while_a_program_runs_says_it_runs(make_window, server, qloop, qtbot):
     # Ctrl+Shift+C while `for {}` ran wrote "■ **nanogo** `for {}` (stopped)"
     server.queue(Stream(tokens('Long go <tool name="nanogo"><source>for {}\n</source></tool> more')),
                  Stream(tokens("It did not end.")))
@@ -175,6 +180,14 @@ def test_copy_last_answer_while_a_program_runs_says_it_runs(make_window, server,
     assert "**nanogo**" in copied and "(running)" in copied and "stopped" not in copied.lower()
     assert _code(_quotes(copied)[0], "go") == ["for {}\n"]
     assert copied.rstrip().endswith("*[The answer is still being written]*")
+    # Ctrl+A, Ctrl+C in its text writes the card as Copy does
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    answer = win.view.answers()[-1]
+    answer.segments()[0].enter_caret("start")
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert "> ⟳ **nanogo** (running)" in QGuiApplication.clipboard().text()
     win.stop()
     assert qloop.run(finished, timeout=30) == "stopped"
     copied = win.copy_last_answer()
@@ -182,12 +195,6 @@ def test_copy_last_answer_while_a_program_runs_says_it_runs(make_window, server,
 
 
 def test_ctrl_a_and_ctrl_c_copy_blocks_not_run_as_the_copy_button_does(qtbot):
-    from PySide6.QtCore import Qt
-    from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QApplication
-
-    from tinyrag_desktop.ui.answer import AnswerWidget
-
     answer = AnswerWidget()
     qtbot.add_widget(answer)
     answer.resize(700, 400)
@@ -203,3 +210,17 @@ def test_ctrl_a_and_ctrl_c_copy_blocks_not_run_as_the_copy_button_does(qtbot):
     copied = QApplication.clipboard().text()
     assert copied == answer.to_markdown()
     assert "(a tool call not run: nested `<tool>` blocks are not supported)" in copied
+
+
+def test_go_programs_skipped_for_one_reason_are_each_copied_whole() -> None:
+    again = "duplicate call: this exact call was already made in this answer"
+    skipped = tuple(StoredTool(f"call_{n}", "nanogo", f"x := {n}\nfmt.Println(x)", "skipped", "source", error=again,
+                               position=5) for n in (1, 2))
+    message = StoredMessage(2, "assistant", "Runs: done.", tools=skipped)
+    md = answer_markdown(message)
+    [run] = [q for q in _quotes(md) if "**nanogo**" in q]
+    assert run.startswith("– **nanogo** (2 skipped)")
+    assert _code(run, "go") == ["x := 1\nfmt.Println(x)\n", "x := 2\nfmt.Println(x)\n"]
+    page = export_html(CHAT, [QUESTION, message])
+    pres = [_page_text(f"<body>{pre}") for pre in re.findall(r"<pre\b.*?</pre>", page, re.S)]
+    assert pres == ["x := 1\nfmt.Println(x)", "x := 2\nfmt.Println(x)"] and "(2 skipped)" in page
