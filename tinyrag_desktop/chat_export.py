@@ -273,7 +273,6 @@ def text_markdown(text: str) -> str:
     text, found = invalid_blocks(text.strip())
     if not found:
         return text
-
     pieces = INVALID_MARK_RE.split(text)  # text, a block's number, text, …
     out = pieces[0]
     for number, after in zip(pieces[1::2], pieces[2::2]):
@@ -287,7 +286,7 @@ def text_markdown(text: str) -> str:
 
 
 def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
-    """The chat as Markdown: questions, answers, and each tool call as a one-line quote."""
+    """The chat as Markdown: questions, answers, and each tool call as a quote (see tool_markdown)."""
     out = [f"# {chat.title}", ""]
     if chat.persona:
         out += [f"*Persona: {chat.persona}*", ""]
