@@ -7,8 +7,8 @@ import sqlite3
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tinyrag_desktop.chats import (LOCK_WAIT, ChatInfo, ChatStore, ChatStoreError, StoredMessage, StoredTool, answer_markdown,
-                                   export_html, title_from)
+from tinyrag_desktop.chat_export import answer_markdown, export_html
+from tinyrag_desktop.chats import LOCK_WAIT, ChatInfo, ChatStore, ChatStoreError, StoredMessage, StoredTool, title_from
 
 
 @pytest.fixture

@@ -17,7 +17,8 @@ from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QGuiApplication, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
-from ..chats import StoredMessage, StoredTool, answer_markdown
+from ..chat_export import answer_markdown
+from ..chats import StoredMessage, StoredTool
 from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from ..tools.rag import cited_numbers
@@ -161,7 +162,8 @@ class AnswerWidget(QFrame):
         self._active_text = ""
         self._segments: list[MarkdownSegment] = []
         self._seams: dict[MarkdownSegment, Seam] = {}  # by the segment below each cut (see Seam)
-        self._span = Span(self.parts, lambda card: card_markdown(card, self.stored_tools()))  # Ctrl+A, Shift+Down
+        self._span = Span(self.parts, lambda card: card_markdown(  # Ctrl+A, Shift+Down
+            card, self.stored_tools(), live=self._state == "answering"))
         self._cards: dict[str, ToolCard] = {}
         self._positions: dict[str, int] = {}
         self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts
@@ -886,8 +888,9 @@ class AnswerWidget(QFrame):
         return "".join(out)
 
     def to_markdown(self) -> str:
-        # with how it ended, as the window shows it ("stopped", its error): a stopped answer's text just ended
-        status = {"stopped": "stopped", "failed": "error"}.get(self._state, "done")
+        # with how it ended, as the window shows it ("stopped", its error): a stopped answer's text just ended;
+        # or that it is still being written, its calls without an end running
+        status = {"stopped": "stopped", "failed": "error", "answering": "answering"}.get(self._state, "done")
         text = answer_markdown(StoredMessage(0, "assistant", self.content(), reasoning=self.reasoning(),
                                              stats=self._stats, status=status, error=self._error,
                                              tools=tuple(self.stored_tools())))

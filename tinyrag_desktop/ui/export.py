@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog
 
-from ..chats import ChatStoreError, export_html, export_markdown
+from ..chat_export import export_html, export_markdown
+from ..chats import ChatStoreError
 from ..files import write_whole
 
 if TYPE_CHECKING:
