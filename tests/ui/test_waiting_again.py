@@ -10,30 +10,12 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtWidgets import QLabel
-
 from tests.sse_server import Status, Stream
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui.waiting import WAITED
 
 from .conftest import ask_and_wait, tokens, wait_signal, wait_until
-
-LONG = " ".join(f"word{n}" for n in range(1500))
-
-
-def _slow(text: str = LONG, **kw) -> Stream:
-    return Stream(tokens(text, 16), delay=0.004, **kw)
-
-
-def _note(win) -> QLabel | None:
-    notes = [n for n in win.view.findChildren(QLabel, "waitingNote") if not n.isHidden()]
-    return notes[0] if notes else None
-
-
-def _outcomes(win) -> list[str]:
-    seen: list[str] = []
-    win.answerFinished.connect(seen.append)
-    return seen
+from .test_waiting_questions import LONG, _note, _outcomes, _slow
 
 
 def _apples(win, qloop, answer: str = "done") -> str:

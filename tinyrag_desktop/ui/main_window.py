@@ -732,15 +732,19 @@ class MainWindow(QMainWindow):
         except ChatStoreError as exc:  # the question stays in the box, to send again
             self.problem("Chat history", f"{exc}\n\nYour question is still in the message box.")
             return False
-        self.composer.clear()  # only now that it is kept
+        self.question_sent(text)  # only now that it is kept
+        self._start_answer()
+        return True
+
+    def question_sent(self, text: str) -> None:
+        """The open chat's question ``text``, stored: out of the box, into the conversation and the title."""
+        self.composer.clear()
         self.composer.sent(self.chat_id)
         self.welcome.hide()
         chat = self.store.get_chat(self.chat_id)
         self.title_label.setText(chat.title if chat else "")
         self.view.add_question(text)
         self._chat_used(chat)
-        self._start_answer()
-        return True
 
     def ask(self, question: str) -> bool:
         self.composer.setPlainText(question)

@@ -144,13 +144,7 @@ class WaitingQuestions(QObject):
             win.problem("Chat history", f"{exc}\n\nYour question is still in the message box.")
             return False
         self._queue.append(_Waiting(win.chat_id, question.id, stand_in.id, text))
-        win.composer.clear()
-        win.composer.sent(win.chat_id)
-        win.welcome.hide()
-        chat = win.store.get_chat(win.chat_id)
-        win.title_label.setText(chat.title if chat else "")
-        win.view.add_question(text)
-        win._chat_used(chat)
+        win.question_sent(text)
         self._chat_shown()
         win._update_last_answer()  # the answer above it is no longer the last one
         win.statusBar().showMessage(f"Your question will be asked after {self._turn_words(win.chat_id)}.", 6000)
