@@ -274,3 +274,27 @@ def test_still_refused_in_the_answering_chat_and_once_per_chat(make_window, serv
         await wait_until(lambda: outcomes == ["done", "stopped", "done"], timeout=30)
 
     qloop.run(scenario(), timeout=60)
+
+
+def test_taking_back_an_edited_question_keeps_its_chat(make_window, server, qloop):
+    server.queue(Stream(tokens("Red.")), _slow())
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "What colour are apples?")) == "done"
+    apples = win.chat_id
+    win.store.rename(apples, "My fruit notes")
+
+    async def scenario():
+        win.new_chat()
+        assert win.ask("Tell me a long story")
+        await wait_until(lambda: win.view.answers() and len(win.view.answers()[-1].content()) > 100)
+        win.open_chat(apples)
+        await wait_until(lambda: not win.loading)
+        assert win.edit_last_question()
+        win.composer.setPlainText("What colour are bananas?")
+        assert win.send()
+        win.stop_button.click()  # Cancel: take the edit back
+        # the chat it emptied was forgotten for good with its name (the edit had taken its one exchange out)
+        assert ChatStore(win.data_dir).get_chat(apples) is not None
+        assert win.chat_id == apples and win.composer.toPlainText() == "What colour are bananas?"
+
+    qloop.run(scenario(), timeout=60)

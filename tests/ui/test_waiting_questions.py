@@ -339,3 +339,36 @@ def test_a_chat_exported_while_its_question_waits_shows_no_failure(make_window, 
     text = qloop.run(scenario(), timeout=60)
     assert "What colour are bananas?" in text
     assert WAITED not in text and "Error" not in text and "Retry" not in text
+
+
+def test_a_waiting_question_that_could_not_be_stored_whole_is_not_stored_twice(make_window, server, qloop,
+                                                                               monkeypatch):
+    # Its stand-in not stored (a locked file), the question row stayed, and the user was told it was still
+    # in the box: sent again, it was in the chat twice.
+    from tinyrag_desktop.chats import ChatStoreError
+
+    server.queue(_slow())
+    win = make_window(server.base_url)
+    said: list[str] = []
+    monkeypatch.setattr(win, "problem", lambda title, text: said.append(text))
+
+    async def scenario():
+        await _start_story(win)
+        win.new_chat()
+        real = win.store.add_assistant_message
+
+        def locked(*args, **kw):
+            raise ChatStoreError("The chat history is locked by another program.")
+
+        monkeypatch.setattr(win.store, "add_assistant_message", locked)
+        win.composer.setPlainText("What colour are bananas?")
+        before = set(win.sidebar.ids())
+        assert not win.send()
+        monkeypatch.setattr(win.store, "add_assistant_message", real)
+        return before
+
+    before = qloop.run(scenario(), timeout=60)
+    assert said and "still in the message box" in said[0]
+    assert win.composer.toPlainText() == "What colour are bananas?" and win.chat_id is None
+    store = ChatStore(win.data_dir)
+    assert len(store.list_chats()) == len(before) == 1  # the story's alone: no empty chat, no lone question

@@ -51,6 +51,7 @@ class _Waiting:
     stand_in_id: int | None  # the stored row in the new answer's place: a WAITED stand-in, or the old answer
     text: str  # the question, back into the message box on Cancel ("" for a Regenerate)
     again: bool = False  # a Regenerate or Retry: the old answer (stand_in_id) is replaced when the new one comes
+    began: bool = False  # the question made its chat: taken back, the chat goes with it
 
 
 class WaitingQuestions(QObject):
@@ -134,6 +135,7 @@ class WaitingQuestions(QObject):
         win.finish_loading()
         if win._editing and win.chat_id is not None and not win._drop_last_exchange():
             return False
+        began, question = win.chat_id is None, None
         try:
             if win.chat_id is None:
                 win.chat_id = win.store.new_chat(persona=win.persona.currentText()).id
@@ -141,9 +143,14 @@ class WaitingQuestions(QObject):
             stand_in = win.store.add_assistant_message(win.chat_id, "", status="stopped", error=WAITED,
                                                        stats={"outcome": "stopped"})
         except ChatStoreError as exc:  # the question stays in the box, to send again
+            if question is not None:  # not stored twice when it is sent again
+                win._stored(win.store.delete_message, question.id)
+            if began and win.chat_id is not None:  # nor an empty chat left in the list
+                win._stored(self._forget, win.chat_id)
+                win.chat_id = None
             win.problem("Chat history", f"{exc}\n\nYour question is still in the message box.")
             return False
-        self._queue.append(_Waiting(win.chat_id, question.id, stand_in.id, text))
+        self._queue.append(_Waiting(win.chat_id, question.id, stand_in.id, text, began=began))
         win.question_sent(text)
         self._chat_shown()
         win._update_last_answer()  # the answer above it is no longer the last one
@@ -203,7 +210,8 @@ class WaitingQuestions(QObject):
         self._queue.remove(waiting)
         # A chat this question began is forgotten with it, as a new chat is until its first question is sent:
         # it stayed in the list as an empty "New chat", also after a restart.
-        begun = win.store.is_empty(chat_id) and win._stored(self._forget, chat_id)
+        # (An edited question emptied its chat too, of the exchange it replaced: that chat stays.)
+        begun = waiting.began and win.store.is_empty(chat_id) and win._stored(self._forget, chat_id)
         if chat_id == win.chat_id:
             questions = win.view.questions()
             if questions:
