@@ -13,7 +13,10 @@ then starts as a person's does, reopening the long chat left open, and the scrip
 * opening a small chat, a chat of 250 questions and the long one again;
 * deleting 100 chats one after the other (each refreshes the list);
 * the cycle collector, run as in the app (ui/collector.py): the full collections that came due, and how
-  long one takes at the end.
+  long one takes at the end;
+* the search itself, as the worker thread runs it (letter case and accents set aside: search_text.py), on
+  this history and on the same one with every "e" written "é" (all of its text beyond ASCII, folded in
+  Python): the first search, and the next ones, which read the folds kept.
 
 ``--chats N`` and ``--pairs N`` change the 3,000 and the 1,000.
 """
@@ -26,6 +29,7 @@ import gc
 import os
 import shutil
 import socket
+import sqlite3
 import sys
 import tempfile
 import time
@@ -39,6 +43,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from history_data import fill  # noqa: E402
+from tinyrag_desktop.chats import ChatSearcher  # noqa: E402
 from tinyrag_desktop.settings import defaults  # noqa: E402
 from tinyrag_desktop.ui.collector import gui_thread_gc  # noqa: E402
 from tinyrag_desktop.ui.main_window import MainWindow  # noqa: E402
@@ -109,6 +114,28 @@ def typed(win: MainWindow, loop: TidyEventLoop, text: str) -> tuple[float, float
     return at - started, stalls.longest, chats
 
 
+def searches(data: Path) -> None:
+    """How long the search takes in the worker thread (no 150 ms wait for the typing, no list filled)."""
+    path = data / "chats.sqlite3"
+    with sqlite3.connect(path) as db:
+        count, chars = db.execute("SELECT count(*), sum(length(content)) FROM messages").fetchone()
+    print(f"the search itself ({count:,} messages, {chars / 1e6:.1f} million characters):")
+    for label in ("ASCII only", "every e an é"):
+        if label != "ASCII only":
+            with sqlite3.connect(path) as db:
+                db.execute("UPDATE messages SET content = replace(content, 'e', 'é')")
+        searcher = ChatSearcher(path)
+        for query in ("no such words", "compute", "Question 12"):
+            took = []
+            for _ in range(3):
+                t0 = time.perf_counter()
+                hits = searcher.search(query)
+                took.append(time.perf_counter() - t0)
+            print(f"  {label}, {query!r}: {took[0] * 1e3:.0f} ms first, {min(took[1:]) * 1e3:.0f} ms again, "
+                  f"{len(hits or ()):,} chats")
+        searcher.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--chats", type=int, default=3000)
@@ -172,7 +199,7 @@ def main() -> int:
     win._chat_used(win.store.get_chat(middle))
     print(f"  a chat half-way down moved first, as a question or an answer does: "
           f"{(time.perf_counter() - t0) * 1e3:.1f} ms")
-    for query in ("compute", "Question 12", "no such words", ""):
+    for query in ("compute", "Question 12", "no such words", "cömpute", ""):
         shown, stall, chats = typed(win, loop, query)
         what = f"search {query!r}" if query else "clear the box"
         print(f"  {what}: list shown {shown * 1e3:.0f} ms after the typing, GUI thread's longest stall "
@@ -224,6 +251,7 @@ def main() -> int:
     win.close()
     collecting.__exit__(None, None, None)
     loop.close()  # and its worker threads, which Qt would otherwise report as destroyed while running
+    searches(data)
     shutil.rmtree(data, ignore_errors=True)  # about 25 MB of chats
     return 0
 

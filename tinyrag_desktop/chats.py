@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from . import search_text
 from .markdown_prep import blocks_apart, lift_fences, nest_lists, put_back_fences, register_task_boxes
 from .sqlitefiles import missing_columns, table_columns
 from .titles import plain_title, title_from
@@ -179,10 +180,6 @@ class ChatInfo:
     snippet: str = field(default="", compare=False)
 
 
-def _escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
 class ChatStore:
     """The chat history of one data folder. Not thread-safe: use it from one thread (the GUI's)."""
 
@@ -195,6 +192,7 @@ class ChatStore:
             self._refuse_unwritable()
             self._db = db = sqlite3.connect(self.path, isolation_level=None, timeout=LOCK_WAIT)
             db.row_factory = sqlite3.Row
+            search_text.register(db)
             # Before anything is written into it (switching it to WAL is a write): another program's file,
             # or one from a newer tinyRAG, whose layout may have changed what this version reads.
             version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -329,7 +327,7 @@ class ChatStore:
                               f"({','.join('?' * len(named))}))", (before or 0, *named)).rowcount
 
     def search(self, text: str) -> list[ChatInfo]:
-        """Chats whose title or any message contains ``text`` (case-insensitive), newest first.
+        """Chats whose title or any message contains ``text`` (letter case and accents aside), newest first.
 
         This runs on the store's own connection, in the caller's thread; the window searches with a
         :class:`ChatSearcher` in a worker thread instead (3,000 chats take 30–110 ms)."""
@@ -443,11 +441,17 @@ class ChatStore:
         message ``leave_out`` (the answer Regenerate is replacing, kept until the new one has come)."""
         rows = self._db.execute("SELECT role, content, transcript FROM messages WHERE chat_id=? AND id IS NOT ? "
                                 "ORDER BY id", (chat_id, leave_out))
-        out = []
+        out: list[dict[str, str]] = []
         for role, content, transcript in rows:  # only the columns history_content reads
             text = _history_text(role, content, transcript)
-            if role == "user" or text:
-                out.append({"role": role, "content": text})
+            if role == "assistant" and not text:  # failed or stopped before a word: nothing was said
+                continue
+            if role == "user" and out and out[-1]["role"] == "user":
+                if _same_words(out[-1]["content"], text):  # asked again as it was: once is enough
+                    out.pop()
+                else:
+                    out.append({"role": "assistant", "content": UNANSWERED})
+            out.append({"role": role, "content": text})
         return out
 
     # export --------------------------------------------------------------------------------------
@@ -497,6 +501,7 @@ class ChatSearcher:
         db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
                              timeout=SEARCH_LOCK_WAIT, check_same_thread=False)
         db.row_factory = sqlite3.Row
+        search_text.register(db)
         db.set_progress_handler(lambda: bool(self._stop()), _STOP_CHECK_STEPS)
         return db
 
@@ -603,21 +608,23 @@ def _list_chats(db: sqlite3.Connection) -> list[ChatInfo]:
 
 
 def _search(db: sqlite3.Connection, text: str) -> list[ChatInfo]:
-    """Chats whose title or any message contains ``text`` (case-insensitive, literally), newest first;
-    every chat for empty ``text``. Each carries the first matching words of its messages as its snippet."""
+    """Chats whose title or any message contains ``text`` (literally, letter case and accents aside: see
+    search_text), newest first; every chat for empty ``text``. Each carries the first matching words of its
+    messages as its snippet."""
     needle = text.strip()
     if not needle:
         return _list_chats(db)
-    pattern = f"%{_escape_like(needle)}%"
-    rows = db.execute(
-        """SELECT c.*, (SELECT m.content FROM messages m WHERE m.chat_id = c.id
-                          AND m.content LIKE :p ESCAPE '\\' ORDER BY m.id LIMIT 1) AS hit
-           FROM chats c WHERE c.deleted IS NULL AND (c.title LIKE :p ESCAPE '\\' OR EXISTS
-               (SELECT 1 FROM messages m WHERE m.chat_id = c.id AND m.content LIKE :p ESCAPE '\\'))
-           ORDER BY c.updated DESC, c.rowid DESC""", {"p": pattern}).fetchall()
+    folded = search_text.fold(needle)
+    rows = db.execute(_SEARCH.format(content=search_text.holds("m.content", folded),
+                                     title=search_text.holds("title", folded)), search_text.holds_args(folded, needle))
     return [_chat(r, _snippet(r["hit"], needle)) for r in rows]
 
 
+# Each message is folded once: its chat's first one holding the words is the snippet's, and says the chat does.
+_SEARCH = """SELECT * FROM (SELECT c.*, c.rowid AS n, (SELECT m.content FROM messages m WHERE m.chat_id = c.id
+                             AND {content} ORDER BY m.id LIMIT 1) AS hit
+                           FROM chats c WHERE c.deleted IS NULL)
+             WHERE hit IS NOT NULL OR {title} ORDER BY updated DESC, n DESC"""
 _NO_END = 2**63 - 1  # above every message id: "before" no message
 
 
@@ -628,6 +635,17 @@ def _anchors(stored: str | None) -> tuple[str | None, ...]:
     except ValueError:
         return ()
     return tuple(a if isinstance(a, str) else None for a in value) if isinstance(value, list) else ()
+
+
+# What stands for the answer a question never got (the server failed, the app closed, the user stopped it
+# before a word), between it and the next question. Two questions in a row broke every later turn of the
+# chat on servers whose chat template wants user and assistant turns in turn (llama.cpp's and vLLM's
+# Jinja templates for Mistral or Gemma: "Conversation roles must alternate user/assistant/user/...").
+UNANSWERED = "(This question was not answered.)"
+
+
+def _same_words(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
 def _history_text(role: str, content: str, transcript: str) -> str:
@@ -648,17 +666,17 @@ def _snippet(text: str | None, needle: str) -> str:
     the answer reads (Markdown's marks taken out, so a link's address takes none of the room)."""
     if not text:
         return ""
-    found = max(0, text.lower().find(needle.lower()))
-    lo, hi = max(0, found - 200), found + len(needle) + 400
+    found, found_end = search_text.find(text, needle) or (0, len(needle))  # case and accents aside
+    lo, hi = max(0, found - 200), found_end + 400
     part = _MARKUP.sub(_unmarked, text[lo:hi])
-    at = part.lower().find(needle.lower())
+    at, at_end = search_text.find(part, needle) or (-1, -1)
     if at < 0:  # the words are in what the marks took out (a link's address): shown as written
-        part, at = text[lo:hi], found - lo
+        part, at, at_end = text[lo:hi], found - lo, found_end - lo
     start = max(0, at - _SNIPPET_BEFORE)
     if start and not part[start - 1].isspace():  # not from the middle of a word
         space = part.find(" ", start, at)
         start = space + 1 if space >= 0 else at
-    end = at + len(needle) + _SNIPPET_AFTER
+    end = at_end + _SNIPPET_AFTER
     piece = " ".join(part[start:end].split())
     return ("…" if start or lo else "") + piece + ("…" if end < len(part) or hi < len(text) else "")
 

@@ -105,6 +105,9 @@ def test_kb_add_dev_stdin_says_it_is_a_pipe(tmp_path: Path) -> None:
     ("example.org", "; to import a web page, write https://example.org"),
     ("www.example.org/docs/", "; to import a web page, write https://www.example.org/docs"),
     ("notes.txt", ""),
+    ("127.0.0.1:18501/index.html", "; to import a web page, write http://127.0.0.1:18501/index.html"),
+    ("localhost:8000/notes.html", "; to import a web page, write http://localhost:8000/notes.html"),
+    ("192.168.1.5/wiki", "; to import a web page, write http://192.168.1.5/wiki"),
 ])
 def test_a_missing_path_that_looks_like_a_web_address_gets_a_hint(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

@@ -95,3 +95,21 @@ def test_an_index_being_rebuilt_is_not_called_an_import(qtbot, panel, monkeypatc
     assert panel.sources_view.empty_text.startswith("Updating the search index…")
     qtbot.waitUntil(lambda: not panel._busy, timeout=60_000)
     assert panel.sources_view.empty_text == panel.sources_view.EMPTY_TEXT
+
+
+def test_a_local_address_typed_without_http_is_read_from_the_local_server(qtbot, panel, site, monkeypatch):
+    # "127.0.0.1:18501/index.html" was taken as https:// and failed "could not be reached" though the server
+    # was up on http; "localhost:18501/…" was refused as no web address.
+    host = site.removeprefix("http://")
+    port = host.rsplit(":", 1)[1]
+    real = panel.import_items
+    for typed in (f"{host}/herons", f"localhost:{port}/herons"):
+        refused = []  # what the dialog would have said under the box
+        monkeypatch.setattr(panel, "_ask", lambda *args, check, typed=typed: refused.append(check(typed)) or typed)
+        started = []
+        monkeypatch.setattr(panel, "import_items", lambda items, force=False: started.append(items) or real(items))
+        with qtbot.waitSignal(panel.importFinished, timeout=30_000) as done:
+            panel.ask_url()
+        assert refused == [""] and [item.value for item in started[0]] == [f"http://{typed}"]
+        report = done.args[0]
+        assert not report.failed and len(report.added) + len(report.unchanged) == 1

@@ -31,19 +31,36 @@ def qloop(qapp):
         asyncio.set_event_loop(None)
 
 
-async def wait_signal(signal, timeout: float = 10.0):
-    """Await one emission of a Qt signal; returns its arguments (one value, or a tuple)."""
-    fut = asyncio.get_running_loop().create_future()
+def wait_signal(signal, timeout: float = 10.0):
+    """Await one emission of a Qt signal; returns its arguments (one value, or a tuple).
+
+    Connected at the call, not at the first await: ``found = wait_signal(s); start(); qloop.run(found)``
+    missed an emission that a worker thread's queued signal delivered before the coroutine first ran (the
+    knowledge panel's search, about one run in two).
+    """
+    caught: list = []
+    woken: list[asyncio.Future] = []
 
     def fire(*args):
-        if not fut.done():
-            fut.set_result(args[0] if len(args) == 1 else args)
+        if caught:
+            return
+        caught.append(args[0] if len(args) == 1 else args)
+        for fut in woken:
+            if not fut.done():
+                fut.set_result(None)
 
     signal.connect(fire)
-    try:
-        return await asyncio.wait_for(fut, timeout)
-    finally:
-        signal.disconnect(fire)
+
+    async def emitted():
+        try:
+            if not caught:
+                woken.append(asyncio.get_running_loop().create_future())
+                await asyncio.wait_for(woken[-1], timeout)
+            return caught[0]
+        finally:
+            signal.disconnect(fire)
+
+    return emitted()
 
 
 async def wait_until(predicate, timeout: float = 10.0, step: float = 0.01):

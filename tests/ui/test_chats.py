@@ -292,6 +292,44 @@ def test_history_gives_the_engine_questions_and_answers_transcripts(store):
                                       for m in store.messages(chat.id) if m.role == "user" or m.history_content()]
 
 
+def test_a_question_that_got_no_answer_keeps_the_turns_in_turn(store):
+    # After one failed answer, every later request had two user turns in a row: servers whose chat template
+    # wants user and assistant in turn (llama.cpp's, vLLM's Jinja templates) refused the rest of the chat.
+    from tinyrag_desktop.chats import UNANSWERED
+
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "What is the capital of France?")
+    store.add_assistant_message(chat.id, "", status="error", error="The model server failed (500).")
+    store.add_user_message(chat.id, "What is the capital of  france?")  # typed again
+    assert store.history(chat.id) == [{"role": "user", "content": "What is the capital of  france?"}]
+    _answer(store, chat.id, "Paris.")
+    store.add_user_message(chat.id, "And of Spain?")
+    store.add_assistant_message(chat.id, "", status="stopped")  # stopped before a word
+    store.add_user_message(chat.id, "And of Italy?")
+    assert [m["role"] for m in store.history(chat.id)] == ["user", "assistant", "user", "assistant", "user"]
+    assert store.history(chat.id)[2:] == [{"role": "user", "content": "And of Spain?"},
+                                          {"role": "assistant", "content": UNANSWERED},
+                                          {"role": "user", "content": "And of Italy?"}]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["user", "answered", "failed"]), st.sampled_from(["a", "A ", "b"])),
+                min_size=1, max_size=12))
+def test_history_always_takes_turns_and_ends_with_the_last_question(store, steps):
+    chat = store.new_chat()
+    for kind, text in steps:
+        if kind == "user":
+            store.add_user_message(chat.id, text)
+        else:
+            store.add_assistant_message(chat.id, "yes" if kind == "answered" else "", status="done" if
+                                        kind == "answered" else "error")
+    roles = [m["role"] for m in store.history(chat.id)]
+    assert all(a != b or a == "assistant" for a, b in zip(roles, roles[1:]))  # never two questions in a row
+    questions = [text for kind, text in steps if kind == "user"]
+    if questions and steps[-1][0] == "user":
+        assert store.history(chat.id)[-1] == {"role": "user", "content": questions[-1]}
+
+
 def test_a_search_hit_shows_the_words_found_near_its_start(store):
     chat = store.new_chat()
     store.add_user_message(chat.id, "Tax return deadlines 2026")

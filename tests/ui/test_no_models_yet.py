@@ -94,3 +94,30 @@ def test_a_model_named_without_ollamas_latest_tag_is_not_said_missing(make_windo
         assert win.status.state == "ok" and win.status.reach.text() == "reachable · 2 chat models"
         win = make_window(server.base_url, chat_model="qwen2.5")  # another tag than latest is another model
         assert win.status.state == "warn" and win.status.reach.text() == "model missing"
+
+
+def test_settings_list_the_models_the_status_bar_found_and_say_the_saved_one_is_missing(make_window, qtbot):
+    # With chat_model "nosuch:7b", the Chat model list held only "nosuch:7b" until "Test connection" was
+    # pressed, though the status bar had the server's models already.
+    with ScriptedLLMServer(models=("llama3.2:latest", "qwen2.5:7b", "nomic-embed-text")) as server:
+        win = make_window(server.base_url, chat_model="nosuch:7b")
+        assert win.status.reach.text() == "model missing"
+        dialog = win.open_settings()
+        assert dialog.models() == ["llama3.2:latest", "qwen2.5:7b"]
+        assert dialog.field("chat_model").currentText() == "nosuch:7b"  # as saved, until the user chooses
+        embed = dialog.field("embed_model")
+        assert [embed.itemText(i) for i in range(embed.count())][0] == "nomic-embed-text"
+        assert dialog.test_result.isVisibleTo(dialog) and dialog.test_result.property("failed")
+        assert "has no model called “nosuch:7b”: choose one of llama3.2:latest, qwen2.5:7b" in dialog.test_result.text()
+        dialog.field("chat_model").setCurrentText("qwen2.5:7b")  # the reason goes with the name it was about
+        assert not dialog.test_result.isVisibleTo(dialog)
+        dialog.reject()
+
+
+def test_settings_with_the_server_default_model_keep_it_with_the_list_filled(make_window):
+    with ScriptedLLMServer(models=("llama3.2:latest",)) as server:
+        win = make_window(server.base_url, chat_model="")
+        dialog = win.open_settings()
+        assert dialog.models() == ["llama3.2:latest"] and dialog.field("chat_model").currentText() == ""
+        assert not dialog.test_result.isVisibleTo(dialog)
+        dialog.reject()

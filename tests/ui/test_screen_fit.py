@@ -53,7 +53,7 @@ def test_the_shortcuts_list_scrolls_and_its_close_button_is_on_the_screen(make_w
     rows = dict(shortcut_rows(win.menus.all))
     assert rows["Bring back the chat just deleted, in the chats list"] == "Ctrl+Z"
     assert rows["Go to the start / end of the conversation"] == "Home / End"
-    assert rows["Select all of a passage you clicked in"] == "Ctrl+A"
+    assert rows["Select all of the message you are reading"] == "Ctrl+A"
     dialog.reject()
 
 

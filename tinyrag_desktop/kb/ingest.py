@@ -283,21 +283,19 @@ def _deleted(location: str) -> bool:
     return False
 
 
-# A web address typed without its https:// ("example.org", "www.example.org/docs"): a host name of two or
-# more labels, the last one letters only.
-_HOST = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}(?::\d+)?", re.IGNORECASE)
-
-
 def _missing(value: str) -> str:
     """Why the path ``value``, which names nothing here, was not imported: with a hint when it looks like
     standard input ("-") or a web address without its scheme (a document's name, "notes.txt", does not)."""
+    from .web import typed_address  # httpx and lxml load with it: only for a path that names nothing
+
     if value == "-":
         return ("\"-\" (standard input) is not read by kb add: save what a command prints to a file "
                 "(… > notes.txt) and import that")
     host = value.split("/", 1)[0]
-    if _HOST.fullmatch(host) and (host.lower().startswith("www.") or "/" in value
-                                  or Path(host).suffix.lower() not in SUPPORTED):
-        return f"no such file or folder; to import a web page, write https://{value}"
+    address = typed_address(value)
+    if address and (host.lower().startswith(("www.", "localhost")) or "/" in value or ":" in host
+                    or Path(host).suffix.lower() not in SUPPORTED):
+        return f"no such file or folder; to import a web page, write {address}"
     return "no such file or folder"
 
 

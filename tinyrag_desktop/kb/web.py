@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import re
 import time
@@ -40,6 +41,40 @@ TRAFILATURA_MOST_BYTES = 2 * 1024 * 1024
 # The charset a Content-Type names: ``text/html; charset=windows-1251``, ``charset="Shift_JIS"``.
 _CHARSET_PARAM = re.compile(r";\s*charset\s*=\s*[\"']?\s*([^\s;\"']+)", re.I)
 _T = TypeVar("_T")
+
+
+# A server named without the address's scheme: a name of two or more labels ("example.org"), "localhost",
+# an IPv4 address or an IPv6 one in brackets, a port perhaps; or any one-label name with a port ("nas:8080").
+_TYPED_HOST = re.compile(r"(?:(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9-]{2,63}|\[[0-9a-f:.]+\])"
+                         r"(?::\d{1,5})?|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?:\d{1,5})", re.I)
+# Names only this machine or its network answers to: such servers (a folder served with python -m
+# http.server, a wiki on the NAS) speak plain http, where https:// found "could not be reached".
+_LOCAL_SUFFIXES = (".localhost", ".local", ".lan", ".home.arpa", ".internal")
+
+
+def typed_address(text: str) -> str | None:
+    """The web address ``text`` means when typed without its scheme (``example.org/guide`` is
+    https://example.org/guide, ``localhost:8000/notes.html`` and ``192.168.1.5/wiki`` are http://…), ``text``
+    itself when it has one, None when it names no server."""
+    text = text.strip()
+    if "://" in text:
+        return text
+    host = re.split(r"[/?#]", text, maxsplit=1)[0]
+    if not _TYPED_HOST.fullmatch(host):
+        return None
+    return f"{'http' if _is_local(host) else 'https'}://{text}"
+
+
+def _is_local(host: str) -> bool:
+    name = host[1:host.index("]")] if host.startswith("[") else host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    name = name.lower()
+    if name == "localhost" or name.endswith(_LOCAL_SUFFIXES) or "." not in name and ":" not in name:
+        return True
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return address.is_private or address.is_loopback or address.is_link_local
 
 
 def normalize_url(url: str) -> str:

@@ -23,7 +23,7 @@ from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from ..tools.rag import cited_numbers
 from ..tool_words import window_words
 from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
-from .reading import mark_reading_stop, step_caret, stop_beside, text_segments
+from .reading import Span, card_markdown, mark_reading_stop, step_caret, stop_beside, text_segments
 from .segments import MarkdownSegment, Seam, SettingsSource, ThinkingSection
 from .sources import (OFFERED_CAPTION, SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, cited_as,
                       split_sources)
@@ -161,6 +161,7 @@ class AnswerWidget(QFrame):
         self._active_text = ""
         self._segments: list[MarkdownSegment] = []
         self._seams: dict[MarkdownSegment, Seam] = {}  # by the segment below each cut (see Seam)
+        self._span = Span(self.parts, lambda card: card_markdown(card, self.stored_tools()))  # Ctrl+A, Shift+Down
         self._cards: dict[str, ToolCard] = {}
         self._positions: dict[str, int] = {}
         self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts
@@ -687,6 +688,8 @@ class AnswerWidget(QFrame):
         seg.tabStopChanged.connect(self._order_tabs)  # a table wider than the answer is a Tab stop, in its place
         seg.caretOut.connect(lambda way, seg=seg: step_caret(text_segments(self.parts()), seg, way))
         seg.stop_beside = lambda forward, seg=seg: stop_beside(self._tab_chain(seg), seg, forward)
+        seg.selectOut.connect(lambda way, seg=seg: self._span.on_key(seg, way))
+        seg.span_text = lambda seg=seg: self._span.text(seg)
         if after is None:
             self._segments.append(seg)
             self._body.addWidget(seg)

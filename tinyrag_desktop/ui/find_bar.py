@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor, QKeyEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QTextEdit, QToolButton, QWidget
 
 from ..chats import StoredMessage
+from ..search_text import fold, fold_map, span_of
 from . import access
 from .markdown_render import BREAK_POINT
 from .theme import colors
@@ -85,7 +86,7 @@ class FindBar(QFrame):
         self._current = -1
         self._groups: list[tuple[QTextEdit, int, int]] = []  # each view's matches: from, to (one past)
         self._marked: list[QTextEdit] = []  # the text views that carry marks
-        self._stored: tuple[str, list[tuple[int, str]]] | None = None  # a chat's messages: id, lower-case text
+        self._stored: tuple[str, list[tuple[int, str]]] | None = None  # a chat's messages: id, folded text
         self._turn = 0  # bumped when the bar closes or the chat goes: a page load under way gives up
         self._loading = False
         self._refresh = QTimer(self)
@@ -203,14 +204,16 @@ class FindBar(QFrame):
         words, found = self.words(), []
         if not words:
             return found
-        pattern = _pattern(words)
+        folding = bool(fold(words))  # case and accents aside, as the chats search (words of marks only: as typed)
+        pattern = _pattern(fold(words) if folding else words)
         for order, (number, view) in enumerate(self._view.message_texts()):
             block = view.document().begin()
             while block.isValid():
                 text, at = block.text(), block.position()
                 wide = _WIDE.search(text) is not None
-                for match in pattern.finditer(text):
-                    start, end = match.span()
+                folded, where = fold_map(text) if folding else (text, range(len(text)))
+                for match in pattern.finditer(folded):
+                    start, end = span_of(text, where, *match.span()) if folding else match.span()
                     if wide:
                         start, end = _utf16(text, start), _utf16(text, end)
                     found.append((number, order, view, at + start, at + end))
@@ -298,7 +301,7 @@ class FindBar(QFrame):
             return
         self._let_go()
         self._stored = None  # read again: the chat may have been open, and asked in, since it was read
-        ids = [i for i, text in self._stored_messages() if words.lower() in text]
+        ids = [i for i, text in self._stored_messages() if _holds(text, words)]
         if not ids:
             return  # only its title holds the words: it opens as any chat does
         self.box.blockSignals(True)  # no search of a page half built
@@ -318,13 +321,13 @@ class FindBar(QFrame):
 
     # the pages not built yet ----------------------------------------------------------------------------
     def _stored_messages(self) -> list[tuple[int, str]]:
-        """The open chat's stored messages (id, text in lower case), read once per chat opened."""
+        """The open chat's stored messages (id, text folded: see search_text), read once per chat opened."""
         chat_id = self._win.chat_id
         if chat_id is None:
             return []
         if self._stored is None or self._stored[0] != chat_id:
             messages: list[StoredMessage] = self._win.store.messages(chat_id)
-            self._stored = (chat_id, [(m.id, m.content.lower()) for m in messages])
+            self._stored = (chat_id, [(m.id, fold(m.content)) for m in messages])
         return self._stored[1]
 
     def _stored_above(self) -> list[int]:
@@ -332,8 +335,8 @@ class FindBar(QFrame):
         first = self._win.first_shown
         if first is None:
             return []
-        words = self.words().lower()
-        return [i for i, text in self._stored_messages() if i < first and words in text]
+        words = self.words()
+        return [i for i, text in self._stored_messages() if i < first and _holds(text, words)]
 
     def _load_down_to(self, message_id: int | None, then: Callable[[], None]) -> None:
         """Build the pages above until message ``message_id`` is shown (the chat being opened first), a
@@ -461,6 +464,12 @@ def _same(found: list[_Match], place: tuple[QTextEdit, int, int] | None) -> int:
         if other is view and at >= start:
             return i
     return next((i for i, match in enumerate(found) if match[1] >= order), len(found) - 1)
+
+
+def _holds(folded: str, words: str) -> bool:
+    """Whether a stored message's ``folded`` text holds ``words`` (words of marks only: as typed; they are
+    then looked for in the folded text, which has none, so only the text shown can hold them)."""
+    return bool(fold(words)) and fold(words) in folded
 
 
 def _pattern(words: str) -> re.Pattern[str]:

@@ -671,10 +671,9 @@ class MainWindow(QMainWindow):
 
     # asking ---------------------------------------------------------------------------------------
     def edit_last_question(self) -> bool:
-        """Put the chat's last question in the message box; sending it replaces that question and its answer."""
-        if self.bridge.is_running() and self.chat_id is not None:
-            self._say_busy()
-        if self.bridge.is_running() or self.chat_id is None:
+        """Put the chat's last question in the message box; sending it replaces that question and its answer
+        (while another chat's answer is written, once that one ends: see waiting.py)."""
+        if self.chat_id is None or self.waiting.refused():
             return False
         self.finish_loading()
         questions = self.view.questions()
@@ -866,26 +865,20 @@ class MainWindow(QMainWindow):
     def stop(self) -> bool:  # Esc, Stop or Cancel: the open chat's answer, or its waiting question
         return self.waiting.stop()
 
-    def _say_busy(self) -> None:
-        """One answer at a time: why Enter, Ctrl+R or ↑ did nothing (said nowhere, they seemed broken)."""
-        self.statusBar().showMessage("Still answering: press Esc to stop, or wait until it is done."
-                                     if self._stream_chat == self.chat_id else
-                                     "Another chat is still answering: open it and press Esc to stop it, or "
-                                     "wait until it is done.", 6000)
-
     def regenerate(self, answer: AnswerWidget | None = None) -> bool:
-        """Drop the last answer and ask the same question again (Retry on an error does the same)."""
+        """Drop the last answer and ask the same question again (Retry on an error does the same); while
+        another chat's answer is written, once that one ends (see waiting.py)."""
         self.finish_loading()
         answers = self.view.answers()
-        if self.bridge.is_running() and answers and self.chat_id is not None:
-            self._say_busy()
-        if self.bridge.is_running() or not answers or self.chat_id is None:
+        if self.chat_id is None or self.waiting.refused() or not answers:
             return False
         answer = answer or answers[-1]
         if answer is not answers[-1]:
             return False
         message_id = self.message_ids.pop(id(answer), None)  # stays stored until the new answer replaces it
         self.view.remove(answer)
+        if self.bridge.is_running():
+            return self.waiting.again(message_id)
         self._start_answer(replacing=message_id)
         return True
 
@@ -897,7 +890,9 @@ class MainWindow(QMainWindow):
     def _update_last_answer(self) -> None:
         # only the last answer has Regenerate (set on every answer, it cost more as the chat grew)
         answers = self.view.answers()
-        last = answers[-1] if answers and not self.bridge.is_running() else None
+        # offered while another chat's answer is written: it then waits its turn (see waiting.py)
+        busy = (self._stream_chat is not None and self._stream_chat == self.chat_id) or self.waiting.has(self.chat_id)
+        last = answers[-1] if answers and not busy else None
         for a in answers:
             if a is last or a.regenerate_offered():
                 a.set_regenerate_visible(a is last)
@@ -908,7 +903,7 @@ class MainWindow(QMainWindow):
 
     # settings and export --------------------------------------------------------------------------
     def open_settings(self) -> SettingsDialog:
-        dialog = SettingsDialog(self.settings, self._list_models, self)
+        dialog = SettingsDialog(self.settings, self._list_models, self, self.status.listed())
         dialog.setStyleSheet(style_sheet(colors().dark))
         dialog.personasRenamed.connect(self._personas_renamed)
         # written on Save: a failed write keeps the dialog open, with the edits

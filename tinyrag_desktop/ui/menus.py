@@ -184,7 +184,8 @@ _GROUPS: dict[str, tuple[str, ...]] = {
                 "Close the find bar"),
     "Moving around": ("Move between cards and buttons", "Read a message line by line, after Tab to its words",
                       "Go to the start / end of an answer's words", "Open or close a tool card",
-                      "Go to the start / end of the conversation", "Select all of a passage you clicked in"),
+                      "Go to the start / end of the conversation", "Select line by line, on across an answer",
+                      "Select all of the message you are reading"),
     "Window": (),
 }
 # Keys that belong to a place, not to a menu item: said in the list beside the menus' own.
@@ -199,7 +200,8 @@ _PLACE_KEYS = [("Send the question", "Enter"), ("New line in the question", "Shi
                ("Delete the chat selected in the chats list", "Delete"),
                ("Bring back the chat just deleted, in the chats list", "Ctrl+Z"),
                ("Go to the start / end of the conversation", "Home / End"),
-               ("Select all of a passage you clicked in", "Ctrl+A")]
+               ("Select line by line, on across an answer", "Shift+↓ / Shift+↑"),
+               ("Select all of the message you are reading", "Ctrl+A")]
 
 
 def _follow_the_chat(win: "MainWindow", menus: tuple[QMenu, ...], *, answered: list[QAction],

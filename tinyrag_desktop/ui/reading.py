@@ -6,14 +6,19 @@ message one stop and its lines a matter of the arrows, not of Tab); the arrows m
 read-only document, and Down on the last line of a segment goes on at the start of the next one (Up on the
 first line, to the last line of the one before; Ctrl+Home and Ctrl+End to the answer's start and end). Qt's
 own text accessibility says each line the caret comes to; nothing here talks to a screen reader itself.
+
+A selection goes on across the segments as the caret does (:class:`Span`): Ctrl+A selects the whole answer, and
+Shift+Down at a segment's end selects on into the next; Copy copies all of it, a card between as the answer's
+Copy button writes it.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from PySide6.QtWidgets import QWidget
 
+from ..chats import StoredTool, tool_markdown
 from .segments import MarkdownSegment
 
 
@@ -51,3 +56,99 @@ def stop_beside(chain: list[QWidget], seg: MarkdownSegment, forward: bool) -> QW
     at = chain.index(seg)
     around = chain[at + 1:] if forward else reversed(chain[:at])
     return next((w for w in around if w.isVisible() and w.isEnabled()), None)
+
+
+def card_markdown(card, tools: Iterable[StoredTool]) -> str:
+    """A tool card as the answer's Copy button writes it (a quote line), with the skipped calls folded into it."""
+    by_id = {tool.call_id: tool for tool in tools}
+    run = [by_id[c.call_id] for c in (card, *card.folded()) if c.call_id in by_id]
+    return tool_markdown(run if len(run) > 1 else run[0]) if run else ""
+
+
+class Span:
+    """A selection across an answer's segments. The segment it began in keeps its anchor, the focused one has
+    the caret, and those between are selected whole; each shows its own part, and Copy in any of them copies
+    all of it (see text). ``parts``: the answer's column in display order; ``card_text``: a card as copied."""
+
+    def __init__(self, parts: Callable[[], list[QWidget]], card_text: Callable[[QWidget], str]) -> None:
+        self._parts, self._card_text = parts, card_text
+        self._anchor: tuple[MarkdownSegment, int] | None = None  # where it began: a segment, a position in it
+
+    def on_key(self, seg: MarkdownSegment, way: str) -> None:
+        """``seg`` asked (see MarkdownSegment.selectOut): "all", "down", "up" or "drop"."""
+        if way == "drop":
+            self.drop(seg)
+        elif way == "all":
+            self.select_all()
+        else:
+            self.extend(seg, way)
+
+    def select_all(self) -> None:
+        segments = text_segments(self._parts())
+        if segments:
+            self._anchor = (segments[0], 0)
+            self._place(segments, segments[-1], segments[-1].document().characterCount() - 1)
+
+    def extend(self, seg: MarkdownSegment, way: str) -> None:
+        """Shift+Down at the end of ``seg`` (Shift+Up at its start): the caret goes on in the next segment at its
+        start (the previous one, at the start of its last line), the selection with it."""
+        segments = text_segments(self._parts())
+        at = segments.index(seg) + (1 if way == "down" else -1) if seg in segments else -1
+        if not 0 <= at < len(segments):
+            return
+        if self._anchor is None or self._anchor[0] not in segments:
+            self._anchor = (seg, seg.textCursor().anchor())
+        target = segments[at]
+        self._place(segments, target, 0 if way == "down" else target.last_line_start())
+        if self._anchor[0] is target:
+            self._anchor = None  # back in one segment: its own selection, as any other
+
+    def drop(self, seg: MarkdownSegment) -> None:
+        """The caret moves on its own in ``seg``: the other segments' parts of the selection go."""
+        if self._anchor is None:
+            return
+        self._anchor = None
+        for other in text_segments(self._parts()):
+            if other is not seg and other.textCursor().hasSelection():
+                where = other.textCursor().position()
+                other.place_selection(where, where)
+
+    def _place(self, segments: list[MarkdownSegment], focus: MarkdownSegment, caret: int) -> None:
+        began, anchor = self._anchor
+        a, f = segments.index(began), segments.index(focus)
+        for i, seg in enumerate(segments):
+            end = seg.document().characterCount() - 1
+            if i == f:
+                seg.place_selection(anchor if a == f else 0 if a < f else end, caret)
+            elif i == a:
+                seg.place_selection(anchor, end if a < f else 0)
+            elif min(a, f) < i < max(a, f):
+                seg.place_selection(0, end)
+            elif seg.textCursor().hasSelection():
+                seg.place_selection(seg.textCursor().position(), seg.textCursor().position())
+        focus.place_selection(focus.textCursor().anchor(), caret, focus=True)
+
+    def text(self, seg: MarkdownSegment) -> str | None:
+        """What Copy in ``seg`` copies: the selected text of each segment in order, a card between them as the
+        Copy button writes it; all of the answer (every segment selected whole) as Copy writes its text. None
+        when ``seg`` is in no selection across segments (it copies its own)."""
+        parts = self._parts()
+        segments = text_segments(parts)
+        if self._anchor is None or seg not in segments:
+            return None
+        chosen = [i for i, part in enumerate(parts) if part in segments and part.textCursor().hasSelection()]
+        if parts.index(seg) not in chosen:
+            return None
+        runs, run = [], ""  # the text between two cards, one segment after the other
+        for part in parts[chosen[0]:chosen[-1] + 1]:
+            if part in segments:
+                # a segment selected whole as the answer wrote it (a code block cut in two joins up again)
+                words = part.markdown() if part.selected_whole() else part.selected_words() \
+                    if part.textCursor().hasSelection() else ""
+                run += ("\n" if run and not run.endswith("\n") else "") + words
+            else:
+                runs += [run.strip(), self._card_text(part)]
+                run = ""
+        runs.append(run.strip())
+        whole = all(s.selected_whole() for s in segments)
+        return "\n\n".join(r for r in runs if r) + ("\n" if whole else "")

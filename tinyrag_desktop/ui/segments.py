@@ -10,8 +10,8 @@ from typing import Any, Callable, Mapping
 
 import shiboken6
 from PySide6.QtCore import QEvent, QMimeData, QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import (QColor, QDesktopServices, QFontMetrics, QGuiApplication, QPainter, QPalette, QTextCursor,
-                           QTextDocument, QTextOption, QTextTable)
+from PySide6.QtGui import (QColor, QDesktopServices, QFontMetrics, QGuiApplication, QKeySequence, QPainter, QPalette,
+                           QTextCursor, QTextDocument, QTextOption, QTextTable)
 from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QScrollArea, QSizePolicy, QSpacerItem,
                                QTextBrowser, QTextEdit, QToolButton, QToolTip, QVBoxLayout, QWidget)
 
@@ -35,6 +35,9 @@ CANNOT_OPEN = "(this location cannot be opened)"
 COPIED_MS = 2000  # how long a code block's link says "Copied ✓" after a click
 TIP_WIDTH = 560  # pixels: a longer address is shortened in its middle
 ROOM_BELOW = 2  # pixels under a segment's text (see MarkdownSegment._measure)
+# keys that leave a selection across an answer's segments as it is (see MarkdownSegment.selectOut)
+_KEEP_SELECTION = frozenset({Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta, Qt.Key.Key_Tab,
+                             Qt.Key.Key_Backtab, Qt.Key.Key_AltGr})
 
 
 def local_picture(url: QUrl) -> Path | None:
@@ -141,6 +144,9 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
     # The caret is to go on in another segment of the answer (see reading.py): "down" (Down on the last line),
     # "up" (Up on the first), "start" (Ctrl+Home), "end" (Ctrl+End)
     caretOut = Signal(str)
+    # A selection across the answer's segments (see reading.Span): "all" (Ctrl+A), "down" (Shift+Down at the
+    # segment's end), "up" (Shift+Up at its start), "drop" (a key or a click that moves the caret: it ends)
+    selectOut = Signal(str)
 
     def __init__(self, parent: QWidget | None = None, palette: Palette = LIGHT,
                  settings: SettingsSource | None = None) -> None:
@@ -176,6 +182,8 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         # the answer's Tab stop after (True) or before (False) this segment (see reading.stop_beside)
         self.stop_beside: Callable[[bool], QWidget | None] | None = None
         self._keyboard_focus = False  # the focus came by the keyboard: the caret's line is marked
+        # what Copy copies while a selection goes on across the answer's segments (None: this one's own)
+        self.span_text: Callable[[], str | None] | None = None
         self.cursorPositionChanged.connect(self._caret_moved)
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.viewport().setAutoFillBackground(False)
@@ -250,30 +258,78 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
     def keyPressEvent(self, event) -> None:  # noqa: N802
         self._keyboard_focus = True
         key, mods = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        control = Qt.KeyboardModifier.ControlModifier
+        control, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+        if self.span_text is not None and event.matches(QKeySequence.StandardKey.SelectAll):
+            self.selectOut.emit("all")  # the whole answer, as Down and Up read it as one text
+            event.accept()
+            return
+        if not mods & shift and key not in _KEEP_SELECTION and not event.matches(QKeySequence.StandardKey.Copy):
+            self.selectOut.emit("drop")
         if mods == control and key in (Qt.Key.Key_Home, Qt.Key.Key_End):
             self.caretOut.emit("start" if key == Qt.Key.Key_Home else "end")  # of the whole answer
             event.accept()
             return
         arrow = {Qt.Key.Key_Down: "down", Qt.Key.Key_Up: "up"}.get(key) if mods == Qt.KeyboardModifier.NoModifier \
             else None
+        selecting = {Qt.Key.Key_Down: "down", Qt.Key.Key_Up: "up"}.get(key) if mods == shift else None
         before = self.textCursor().position()
         super().keyPressEvent(event)
         if arrow and self.textCursor().position() == before and not self.textCursor().hasSelection():
             self.caretOut.emit(arrow)  # on the last (first) line already: the next (previous) segment
             event.accept()
+        elif selecting and self.textCursor().position() == before:
+            self.selectOut.emit(selecting)  # at the end (start) already: the selection goes on in the next one
+            event.accept()
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.selectOut.emit("drop")
+        super().mousePressEvent(event)
+
+    def place_selection(self, anchor: int, position: int, focus: bool = False) -> None:
+        """Select from ``anchor`` to ``position``, the caret there (part of a selection across the answer's
+        segments, see reading.Span); ``focus``: this segment takes the focus, its caret shown."""
+        last = self.document().characterCount() - 1
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(max(0, min(anchor, last)))
+        cursor.setPosition(max(0, min(position, last)), QTextCursor.MoveMode.KeepAnchor)
+        self._quietly(cursor)
+        self.viewport().update()
+        if focus:
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
+            self._cursor_moved()  # a wide block scrolls to the caret
+            self._caret_moved()
+
+    def last_line_start(self) -> int:
+        """Where the segment's last line (as laid out) starts."""
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        layout, block = cursor.block().layout(), cursor.block()
+        line = layout.lineForTextPosition(cursor.positionInBlock()) if layout is not None else None
+        return block.position() + (line.textStart() if line is not None and line.isValid() else 0)
+
+    def selected_whole(self) -> bool:
+        cursor = self.textCursor()
+        return cursor.selectionStart() == 0 and cursor.selectionEnd() >= self.document().characterCount() - 1
+
+    def selected_words(self) -> str:
+        """The selection as copied: whole, the Markdown the answer wrote; else its words as shown (see
+        createMimeDataFromSelection)."""
+        if self.selected_whole():
+            return self._render_prefix + self._markdown + self._render_suffix
+        return _CODE_HEADER.sub("", self.textCursor().selection().toPlainText().replace(BREAK_POINT, ""))
 
     def paintEvent(self, event) -> None:  # noqa: N802
+        super().paintEvent(event)
         if self._keyboard_focus and self.hasFocus():
-            # The caret's line, marked under the text (the view's background is transparent): where the
-            # keyboard reads is plain to see, not only a thin caret.
+            # The caret's line, marked: where the keyboard reads is plain to see, not only a thin caret. A
+            # faint tint over the text, not under it: a code block's or a table header's background hid it.
             rect = self.cursorRect()
             band = QColor(colors().accent)
             band.setAlpha(46)
             painter = QPainter(self.viewport())
             painter.fillRect(0, rect.top() - 1, self.viewport().width(), rect.height() + 2, band)
             painter.end()
-        super().paintEvent(event)
 
     def focusOutEvent(self, event) -> None:  # noqa: N802
         super().focusOutEvent(event)
@@ -559,15 +615,16 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         (a hash or a base64 blob selected and copied must be the one the answer wrote), nor a code block's
         "python  Copy code" line. All of it (Ctrl+A) is copied as text in the Markdown it was written in: a
         table's cells came one a line ("a", "b", "1", "2")."""
+        span = self.span_text() if self.span_text is not None else None
+        if span is not None:  # a selection across the answer's segments (and the cards between): all of it
+            data = QMimeData()
+            data.setText(span)
+            return data
         data = super().createMimeDataFromSelection()
         if data.hasHtml():
             data.setHtml(data.html().replace(BREAK_POINT, ""))
         if data.hasText():
-            cursor = self.textCursor()
-            if cursor.selectionStart() == 0 and cursor.selectionEnd() >= self.document().characterCount() - 1:
-                data.setText(self._render_prefix + self._markdown + self._render_suffix)
-            else:
-                data.setText(_CODE_HEADER.sub("", data.text().replace(BREAK_POINT, "")))
+            data.setText(self.selected_words())
         return data
 
 

@@ -295,7 +295,9 @@ class SettingsDialog(QDialog):
     personasRenamed = Signal(dict)  # {old name: new name}, sent just before ``saved``
 
     def __init__(self, settings: Settings, list_models: ListModels | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, known: tuple[list[str], list[str]] = ([], [])) -> None:
+        """``known``: the chat and embedding models the window's last check found on the server, listed
+        at once (the list held only the saved name until "Test connection" was pressed)."""
         super().__init__(parent)
         self.setObjectName("settingsDialog")
         self.setWindowTitle("Settings")
@@ -354,6 +356,9 @@ class SettingsDialog(QDialog):
         self.field("api_key").textChanged.connect(self._forget_test)
         self.field("chat_model").currentTextChanged.connect(self._forget_test)
         tabs.currentChanged.connect(lambda _index: self._fit_timer.start())
+        if any(known):
+            self._list(*known)
+            self._say_missing(known[0] + known[1])
         # The dialog opens on its first field, not on the tab bar (Qt's first widget in the chain).
         self._fields[_TABS[0][1][0]].widget.setFocus(Qt.FocusReason.OtherFocusReason)
 
@@ -695,30 +700,40 @@ class SettingsDialog(QDialog):
         # the Chat model list, and puts them first in the Embedding model list.
         chat = [m for m in models if is_chat_model(m)]
         other = [m for m in models if m not in chat]
-        combo = self._fields["chat_model"].widget
-        assert isinstance(combo, QComboBox)
-        current = combo.currentText()
-        combo.clear()
-        combo.addItems(chat)
-        combo.setCurrentText(current if current else (chat[0] if chat else ""))
-        embed = self._fields["embed_model"].widget
-        assert isinstance(embed, QComboBox)
-        current_embed = embed.currentText()
-        embed.clear()
-        embed.addItems(other + chat)
-        embed.setCurrentText(current_embed)
+        current = self._fields["chat_model"].widget.currentText()
+        self._list(chat, other, first=True)
         if not models:
             self._say_test("Connected, but the server lists no models.")
         elif current and chat and current not in models:
-            # As the status bar's "model missing": saved like this, every question failed on the server.
-            self._say_test(f"Connected, but the server has no model called “{current}”: choose one of "
-                           f"{_some(chat)}.", failed=True)
+            self._say_missing(models, "Connected, but the")
         elif not chat:
             self._say_test(f"Connected, but the server lists only embedding models ({_some(other)}): none to "
                            "chat with.", failed=True)
         else:
             self._say_test(f"Connected. {_count(chat, 'chat model')}: {_some(chat)}"
                            + (f" (and {_count(other, 'embedding model')}: {_some(other)})" if other else ""))
+
+    def _list(self, chat: list[str], other: list[str], *, first: bool = False) -> None:
+        """The server's chat models in the Chat model list, its others first in the Embedding model list
+        (the typed names stay; with ``first``, an empty Chat model takes the first listed)."""
+        combo, embed = self._fields["chat_model"].widget, self._fields["embed_model"].widget
+        assert isinstance(combo, QComboBox) and isinstance(embed, QComboBox)
+        current, current_embed = combo.currentText(), embed.currentText()
+        combo.clear()
+        combo.addItems(chat)
+        combo.setCurrentText(current if current or not first else (chat[0] if chat else ""))
+        embed.clear()
+        embed.addItems(other + chat)
+        embed.setCurrentText(current_embed)
+
+    def _say_missing(self, models: list[str], start: str = "The") -> None:
+        """As the status bar's "model missing": saved like this, every question failed on the server."""
+        current = self._fields["chat_model"].widget.currentText()
+        chat = [m for m in models if is_chat_model(m)]
+        if current and chat and current not in models:
+            self.test_result.show()
+            self._say_test(f"{start} server has no model called “{current}”: choose one of {_some(chat)}.",
+                           failed=True)
 
     def _say_test(self, text: str, *, failed: bool = False) -> None:
         """The test's outcome under the model field; a failure in the error colour (it was as grey as

@@ -121,6 +121,10 @@ class ServerStatus:
                 self._bar.showMessage(self._covered, 8000) if self._covered else self._bar.clearMessage()
             self._link = None
 
+    def listed(self) -> tuple[list[str], list[str]]:
+        """The chat models and the other models the server listed at the last check (none when it failed)."""
+        return list(self.models), list(self.embedding_models)
+
     def show_settings(self, settings: Mapping[str, Any]) -> None:
         self.server.setText(f"Server: {settings['base_url']}")
         self.chosen = str(settings["chat_model"] or "")

@@ -13,6 +13,14 @@ A waiting question is stored at once, as sent questions are, with a stand-in ans
 back with Undo), the chat shows it so, and Retry asks it. Kept as a draft instead, it would have been lost in a crash (drafts are only written in the app's own
 runs, once a second), gone from the chat it was asked in, and sent again only by hand. When its turn comes,
 the stand-in is deleted and the answer is written as any other.
+
+Retry, Regenerate and an edited question sent again (↑, then Enter) were refused the same way ("Another chat is
+still answering"), and the last answer offered no Regenerate or Retry while any chat answered. They wait as a
+question does, one thing per chat. An edited question is a question: the old one and its answer go at once, as
+when it is sent with no other answer being written, and it waits stored with its stand-in. A Regenerate (or
+Retry) takes the last answer out of sight and waits with the same note and Cancel; the answer stays stored
+until the new one replaces it (see answer_saving), so closing the app before its turn leaves the chat as it
+was, with Regenerate, and Cancel shows the answer again.
 """
 
 from __future__ import annotations
@@ -39,9 +47,10 @@ WAITED = ("This question waited for the answer in another chat and was not asked
 @dataclass
 class _Waiting:
     chat_id: str
-    question_id: int
-    stand_in_id: int
-    text: str
+    question_id: int | None  # the question stored to wait; None for a Regenerate (its question is there)
+    stand_in_id: int | None  # the stored row in the new answer's place: a WAITED stand-in, or the old answer
+    text: str  # the question, back into the message box on Cancel ("" for a Regenerate)
+    again: bool = False  # a Regenerate or Retry: the old answer (stand_in_id) is replaced when the new one comes
 
 
 class WaitingQuestions(QObject):
@@ -74,19 +83,33 @@ class WaitingQuestions(QObject):
         chat = self._win.store.get_chat(self._win._stream_chat) if self._win._stream_chat else None
         return chat.title if chat and chat.title else "another chat"
 
+    def _of(self, chat_id: str | None) -> _Waiting | None:
+        return next((w for w in self._queue if w.chat_id == chat_id), None)
+
     # asking -----------------------------------------------------------------------------------------
-    def send(self, text: str) -> bool:
-        """The message box's ``text`` was sent while an answer is written: refused, with the reason in the
-        status bar, in the chat of that answer or one with a question waiting; else stored to wait."""
+    def refused(self) -> bool:
+        """Whether the open chat can ask nothing now (its answer is being written, or something of it waits
+        its turn); the status bar then says why: Enter, Ctrl+R or ↑ seemed broken when nothing was said."""
         win = self._win
-        if win._stream_chat == win.chat_id or win._editing:
-            win._say_busy()
-            return False
+        if win._stream_chat is not None and win._stream_chat == win.chat_id:
+            win.statusBar().showMessage("Still answering: press Esc to stop, or wait until it is done.", 6000)
+            return True
         if self.has(win.chat_id):
             win.statusBar().showMessage("A question of this chat is already waiting its turn: press Esc to "
                                         "take it back.", 6000)
+            return True
+        return False
+
+    def send(self, text: str) -> bool:
+        """The message box's ``text`` was sent while an answer is written: refused, with the reason in the
+        status bar, in the chat of that answer or one with a question waiting; else stored to wait (an edited
+        last question in place of the old one and its answer)."""
+        win = self._win
+        if self.refused():
             return False
         win.finish_loading()
+        if win._editing and win.chat_id is not None and not win._drop_last_exchange():
+            return False
         try:
             if win.chat_id is None:
                 win.chat_id = win.store.new_chat(persona=win.persona.currentText()).id
@@ -105,7 +128,21 @@ class WaitingQuestions(QObject):
         win.view.add_question(text)
         win._chat_used(chat)
         self._chat_shown()
+        win._update_last_answer()  # the answer above it is no longer the last one
         win.statusBar().showMessage(f"Your question will be asked when the answer in “{self._answering_title()}” "
+                                    "is done.", 6000)
+        return True
+
+    def again(self, message_id: int | None) -> bool:
+        """Regenerate or Retry of the open chat's last answer (stored as ``message_id``, taken out of sight
+        by the window) while another chat's answer is written: it waits, and the answer is asked again when
+        that one ends. The window has checked ``refused`` first."""
+        win = self._win
+        assert win.chat_id is not None
+        self._queue.append(_Waiting(win.chat_id, None, message_id, "", again=True))
+        self._chat_shown()
+        win._update_last_answer()
+        win.statusBar().showMessage(f"A new answer will be written when the answer in “{self._answering_title()}” "
                                     "is done.", 6000)
         return True
 
@@ -116,9 +153,10 @@ class WaitingQuestions(QObject):
             waiting = self._queue.pop(0)
             if win.store.get_chat(waiting.chat_id) is None:  # deleted meanwhile (Undo shows it with Retry)
                 continue
-            replacing = None
+            replacing = waiting.stand_in_id if waiting.again else None
             try:
-                win.store.delete_message(waiting.stand_in_id)
+                if not waiting.again and waiting.stand_in_id is not None:
+                    win.store.delete_message(waiting.stand_in_id)
             except ChatStoreError as exc:  # replaced by the answer instead, as a Regenerate replaces one
                 log.warning("could not remove a waiting question's stand-in: %s", exc)
                 replacing = waiting.stand_in_id
@@ -130,10 +168,21 @@ class WaitingQuestions(QObject):
             return
 
     def cancel(self, chat_id: str) -> bool:
-        """Take back ``chat_id``'s waiting question: out of the chat, and into the message box."""
+        """Take back ``chat_id``'s waiting question: out of the chat, and into the message box; or its
+        waiting Regenerate: the answer it was to replace shown again."""
         win = self._win
-        waiting = next((w for w in self._queue if w.chat_id == chat_id), None)
-        if waiting is None or not win._stored(win.store.delete_from, chat_id, waiting.question_id):
+        waiting = self._of(chat_id)
+        if waiting is None:
+            return False
+        if waiting.again:
+            self._queue.remove(waiting)
+            if chat_id == win.chat_id:
+                self._drop_note()
+                self._show_again(waiting.stand_in_id)
+            win.statusBar().showMessage("The answer was not written again: it stays as it was.", 6000)
+            self.update_buttons()
+            return True
+        if waiting.question_id is None or not win._stored(win.store.delete_from, chat_id, waiting.question_id):
             return False
         self._queue.remove(waiting)
         if chat_id == win.chat_id:
@@ -147,9 +196,22 @@ class WaitingQuestions(QObject):
             chat = win.store.get_chat(chat_id)
             win.title_label.setText(chat.title if chat else "New chat")
         win._refresh_chats()
+        win._update_last_answer()
         win.statusBar().showMessage("The waiting question was taken back into the message box.", 6000)
         self.update_buttons()
         return True
+
+    def _show_again(self, message_id: int | None) -> None:
+        """The open chat's last answer, out of sight while its Regenerate waited, shown again from the store."""
+        win = self._win
+        win.finish_loading()  # (it skips that answer: it was left out when the chat was opened)
+        rows = win.store.messages(win.chat_id, first=message_id, before=message_id + 1) \
+            if message_id is not None and win.chat_id is not None else []
+        if rows:
+            answer = win.view.add_stored(rows[0])
+            win.wire_answer(answer)  # type: ignore[arg-type]
+            win.message_ids[id(answer)] = rows[0].id
+        win._update_last_answer()
 
     def stop(self) -> bool:
         """Esc, Stop or Cancel in the open chat: its waiting question is taken back, or its answer stopped.
@@ -174,8 +236,10 @@ class WaitingQuestions(QObject):
     def _chat_shown(self) -> None:
         """The open chat shown whole (or its question just sent): its waiting note, and the buttons."""
         win = self._win
-        if self.has(win.chat_id):
-            text = f"Waits for the answer in “{self._answering_title()}”… · Esc takes it back"
+        waiting = self._of(win.chat_id)
+        if waiting is not None:
+            text = (f"Waits for the answer in “{self._answering_title()}”… · "
+                    + ("Esc cancels" if waiting.again else "Esc takes it back"))
             if self._note is None:
                 self._note = QLabel(text)
                 self._note.setObjectName("waitingNote")
@@ -184,7 +248,8 @@ class WaitingQuestions(QObject):
                 self._note.setWordWrap(True)
                 win.view.add_note(self._note)
             self._note.setText(text)
-            self._note.setAccessibleName(f"Your question {text[0].lower()}{text[1:]}")
+            self._note.setAccessibleName(("A new answer " if waiting.again else "Your question ")
+                                         + text[0].lower() + text[1:])
         else:
             self._drop_note()
         self.update_buttons()
@@ -197,9 +262,11 @@ class WaitingQuestions(QObject):
         waiting = self.has(win.chat_id)
         button, menu = win.stop_button, win.menus.stop
         if waiting:
+            again = self._of(win.chat_id).again  # type: ignore[union-attr]
             button.setText("Cancel")
-            button.setAccessibleName("Cancel waiting question")
-            button.setToolTip("Take the waiting question back into the message box (Esc)")
+            button.setAccessibleName("Cancel waiting answer" if again else "Cancel waiting question")
+            button.setToolTip("Keep the answer as it is: do not write it again (Esc)" if again else
+                              "Take the waiting question back into the message box (Esc)")
         else:
             button.setText("Stop")
             button.setAccessibleName("Stop answer")

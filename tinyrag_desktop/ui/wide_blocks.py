@@ -208,9 +208,26 @@ class SidewaysBlocks:
         self.viewport().update()  # never moves the painted text as a whole
 
     def _cursor_moved(self) -> None:
-        """Keyboard link navigation or a selection dragged past the edge: the wide block scrolls to show it."""
+        """The caret moved by the keyboard (a link Tab went to, the reader's arrows) or a selection was dragged
+        past the edge: the wide block scrolls to show it. The block Tab stopped on is left for the caret."""
         if self._wide and not self._rendering and self.hasFocus():
+            if self._key_wide is not None:
+                self._set_key_wide(None)
             self._reveal(self.textCursor().position(), self.textCursor().position())
+
+    def _on_link(self) -> bool:
+        """Whether the cursor is on a link (Tab selected its words), not the reader's caret between letters."""
+        cursor, probe = self.textCursor(), QTextCursor(self.document())
+
+        def linked(position: int) -> bool:  # the letter at ``position`` is a link's
+            if not 0 <= position < self.document().characterCount() - 1:
+                return False
+            probe.setPosition(position + 1)
+            return probe.charFormat().isAnchor()
+
+        if cursor.hasSelection():
+            return linked(cursor.selectionStart()) and linked(cursor.selectionEnd() - 1)
+        return cursor.position() > 0 and linked(cursor.position() - 1) and linked(cursor.position())
 
     def _reveal(self, start: int, end: int) -> None:
         index = self._wide_holding(start)
@@ -324,8 +341,10 @@ class SidewaysBlocks:
             event.accept()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
+        # Left and Right scroll the block Tab stopped on, or the code under the Copy code link Tab is on; the
+        # reading caret they move along a wide line as along any other, and the block follows it (_reveal).
         index = self._key_wide
-        if index is None and self._wide:
+        if index is None and self._wide and self._on_link():
             index = self._wide_holding(self.textCursor().position())
         keys = {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}
         if index is not None and event.key() in keys and not event.modifiers():

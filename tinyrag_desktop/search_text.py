@@ -1,0 +1,178 @@
+"""Words searched for as a person reads them: letter case and accents set aside, in any script; no Qt.
+
+"cafe" finds "Café", "ÉTÉ" finds "été", "strasse" finds "Straße", "first" finds "ﬁrst". SQLite's LIKE, which
+the chats search used, folds the 26 ASCII letters only. Both the words and the text are folded the same way:
+compatibility-decomposed (NFKD), case-folded (``str.casefold``, so "ß" is "ss"), decomposed again, and
+stripped of their combining marks (the accents, written apart by NFKD). The folding is done a character at
+a time, so :func:`find` can tell where in the text as written the words it found are (a snippet's start, the
+marks of Find in chat), even where a letter folds to two ("ß") or a mark to none.
+
+:func:`register` gives an SQLite connection the function ``tinyrag_fold`` for its queries.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+import unicodedata
+from functools import lru_cache
+from typing import Sequence
+
+SQL_FOLD = "tinyrag_fold"
+
+
+@lru_cache(maxsize=1)
+def _marks() -> re.Pattern[str]:
+    """The characters of the Basic Multilingual Plane with a combining class (accents, cedillas, tonos,
+    vowel points), as one character class: made once, when the first text beyond ASCII is folded (~10 ms).
+    The few beyond it are looked at one by one (_ASTRAL): in the class, they made every text 20 times
+    slower to fold."""
+    marks = "".join(chr(code) for code in range(0x300, 0x10000) if unicodedata.combining(chr(code)))
+    return re.compile(f"[{re.escape(marks)}]+")
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # emoji, old scripts, mathematical letters, their marks
+
+
+def _astral_mark(match: re.Match[str]) -> str:
+    return "" if unicodedata.combining(match.group()) else match.group()
+
+
+def fold(text: str) -> str:
+    """``text`` folded for searching (see the module's docstring): ``fold(words) in fold(text)``."""
+    if text.isascii():  # most text: as fast as SQLite's own LIKE
+        return text.lower()
+    folded = _marks().sub("", unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold()))
+    return _ASTRAL.sub(_astral_mark, folded) if folded and max(folded) > "\uffff" else folded
+
+
+@lru_cache(maxsize=8192)
+def _fold_char(ch: str) -> str:
+    return fold(ch)
+
+
+def fold_map(text: str) -> tuple[str, Sequence[int]]:
+    """``fold(text)``, and for each of its characters the index in ``text`` of the character it comes from."""
+    if text.isascii():
+        return text.lower(), range(len(text))
+    pieces, where = [], []
+    for i, ch in enumerate(text):
+        piece = _fold_char(ch)
+        pieces.append(piece)
+        where.extend([i] * len(piece))
+    return "".join(pieces), where
+
+
+def span_of(text: str, where: Sequence[int], start: int, end: int) -> tuple[int, int]:
+    """The part of ``text`` that folds to ``fold(text)[start:end]`` (``where`` from :func:`fold_map`): from
+    the character its first folded one comes from to the one its last comes from, with the marks after it
+    (an accent written as a mark of its own is marked with its letter)."""
+    first, last = where[start], where[end - 1] + 1
+    while last < len(text) and not text[last].isascii() and not _fold_char(text[last]):
+        last += 1
+    return first, last
+
+
+def find(text: str, words: str) -> tuple[int, int] | None:
+    """Where ``words`` first are in ``text``, case and accents aside: the part of ``text`` as written that
+    holds them, or None. Words that fold to nothing (only marks) are looked for as they are."""
+    needle = fold(words)
+    if not needle:
+        at = text.find(words) if words else -1
+        return (at, at + len(words)) if at >= 0 else None
+    at = _kept_fold(text).find(needle)
+    if at < 0:
+        return None
+    if text.isascii():
+        return at, at + len(needle)
+    first, length = _source(text, at)  # length: what text[:first] folds to
+    last, end = first, at + len(needle)
+    while length < end and last < len(text):  # on to the needle's end, a character at a time
+        length += len(_fold_char(text[last]))
+        last += 1
+    while last < len(text) and not text[last].isascii() and not _fold_char(text[last]):
+        last += 1  # an accent written as a mark of its own goes with its letter
+    return first, last
+
+
+def _source(text: str, place: int) -> tuple[int, int]:
+    """The index of the character of ``text`` that ``fold(text)[place]`` comes from, and the length of what
+    the text before it folds to. The folds of the text's prefixes are the folded text's prefixes, so a guess
+    is folded at C's speed and moved by what it is off (a character at a time, the snippets of 2,500 hits took
+    a second)."""
+    i = min(place, len(text) - 1)
+    for _ in range(6):  # most text folds a character to one: the first guess, or the second, is right
+        length = len(fold(text[:i]))
+        if length <= place < length + len(_fold_char(text[i])):
+            return i, length
+        i = max(0, min(len(text) - 1, i + (place - length or 1)))
+    length = 0
+    for i, ch in enumerate(text):
+        if length + len(_fold_char(ch)) > place:
+            return i, length
+        length += len(_fold_char(ch))
+    return len(text), length  # not reached: place is in fold(text)
+
+
+def holds(column: str, folded: str) -> str:
+    """An SQL condition: ``column`` holds the words that fold to ``folded`` (with :func:`holds_args`' values).
+
+    A text of ASCII letters only (most text) is looked in by SQLite's LIKE, which folds those letters the same
+    way: folding it in Python too, the benchmark's search of 3,000 chats took 40 ms, not 20 (LIKE alone, which
+    found no accents: 15). Words that fold to nothing
+    (marks alone: folded, every text would hold them) are looked for as they are."""
+    if not folded:
+        return f"instr({column}, :n) > 0"
+    plain = f"{column} LIKE :p ESCAPE '\\'" if folded.isascii() else "0"  # letters beyond ASCII: not there
+    return (f"CASE WHEN length({column}) = length(CAST({column} AS BLOB)) THEN {plain} "
+            f"ELSE instr({SQL_FOLD}({column}), :n) > 0 END")
+
+
+def holds_args(folded: str, words: str) -> dict[str, str]:
+    """The values of :func:`holds`' condition for ``words`` (``folded``: their fold)."""
+    escaped = folded.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return {"n": folded or words, "p": f"%{escaped}%"}
+
+
+class _Folds:
+    """The folds of the texts beyond ASCII that were searched, kept for the next search: folding them took
+    0.5 s a search of a history of 7.3 million characters all beyond ASCII (French, say), 60 ms once kept.
+    Known by length and hash, not by the text itself (that would keep the history twice); FOLDS_KEPT
+    characters at most, the first folded first kept (a search reads the messages in the same order each
+    time: putting the oldest out, every text would be put out before it was read again)."""
+
+    def __init__(self, most: int) -> None:
+        self._most = most
+        self._kept: dict[tuple[int, int], str] = {}
+        self._size = 0
+        self._lock = threading.Lock()  # the search thread's connection and the store's may both fold
+
+    def fold(self, text: str) -> str:
+        key = (len(text), hash(text))
+        folded = self._kept.get(key)
+        if folded is None:
+            folded = fold(text)
+            with self._lock:
+                if self._size + len(folded) <= self._most:
+                    self._kept[key] = folded
+                    self._size += len(folded)
+        return folded
+
+
+FOLDS_KEPT = 16_000_000
+_folds = _Folds(FOLDS_KEPT)
+
+
+def _kept_fold(text: str) -> str:
+    return text.lower() if text.isascii() else _folds.fold(text)
+
+
+def _sql_fold(value: object) -> str | None:
+    """``fold`` for SQLite: a value that is not text (NULL, or a blob in a damaged file) is not folded."""
+    return _kept_fold(value) if isinstance(value, str) else None
+
+
+def register(db: sqlite3.Connection) -> None:
+    """Give ``db`` the SQL function ``tinyrag_fold(text)``."""
+    db.create_function(SQL_FOLD, 1, _sql_fold, deterministic=True)
