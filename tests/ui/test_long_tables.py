@@ -136,7 +136,8 @@ def test_while_it_streams_no_segment_holds_more_than_a_piece_of_the_table(qtbot)
     pieces = shown(answer)
     assert len(pieces) >= 4
     for seg in pieces:
-        assert len(table_rows(seg)) * 4 <= TABLE_CELLS + 4 * 2  # its rows (and the header, in the first)
+        # its rows, the header in the first, and the rows that came since the render before the cut
+        assert len(table_rows(seg)) * 4 <= TABLE_CELLS + 4 * 4
     # one after another, in order, each row once; the header only on the first piece
     got = [row for seg in pieces for row in table_rows(seg)]
     assert got[0] == ["id", "name", "city", "score"] and got[1:] == expected(0, 400)
@@ -235,3 +236,23 @@ def test_copying_all_of_a_finished_long_table_gives_its_markdown(qtbot):
     seg.selectAll()
     assert seg.createMimeDataFromSelection().text() == seg.markdown()
     assert seg.markdown().startswith(TABLE.rstrip("\n"))
+
+
+def test_a_segment_is_not_rendered_again_for_the_same_text_but_is_for_new_settings(qtbot, monkeypatch):
+    # where the view cuts a long table, the rows frozen are the ones shown already: rendered again, the cut
+    # cost a second render of the piece in the same step
+    seg = MarkdownSegment()
+    qtbot.add_widget(seg)
+    seg.set_markdown(HEADER + rows(0, 30))
+    seg.selectAll()
+    calls = []
+    real = seg.setHtml
+    monkeypatch.setattr(seg, "setHtml", lambda html: (calls.append(html), real(html)))
+    seg.set_markdown(HEADER + rows(0, 30))
+    assert calls == [] and seg.textCursor().hasSelection()  # as it was, the reader's selection too
+    seg.refresh()  # asked for (allow_nanogo, a Go run's output): rendered again
+    from tinyrag_desktop.ui.markdown_render import DARK
+
+    seg.set_palette_colours(DARK)
+    seg.set_markdown(HEADER + rows(0, 31))
+    assert len(calls) == 3

@@ -564,8 +564,8 @@ def _cut_at_line(text: str, limit: int) -> str:
 
 
 # Cells of a table the streaming view renders in one segment at most (see table_cut): a render costs about
-# 0.06 ms a cell (Markdown, then Qt's layout of the whole table), so a segment of a long table costs some 15 ms.
-TABLE_CELLS = 250
+# 0.06 ms a cell (Markdown, then Qt's layout of the whole table), so a piece of a long table costs some 10 ms.
+TABLE_CELLS = 150
 
 
 @dataclass(frozen=True, slots=True)

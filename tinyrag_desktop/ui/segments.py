@@ -156,6 +156,7 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self._markdown = ""
         self._holding = False  # table rows of its text wait to be shown (see holds_back)
         self._blank = False  # see shows_nothing
+        self._shown_key: tuple | None = None  # what the text shown was rendered from (see set_markdown)
         self._render_prefix = ""
         self._render_suffix = ""
         self._codes: tuple[str, ...] = ()
@@ -390,10 +391,16 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
             shown = settled(shown)  # with a table's header in front: its rows are held back as in one text
         self._holding = len(shown) != len(prefix) + len(text)
         self._blank = table and len(shown) <= len(prefix)  # no row of the table yet: nothing to show
-        rendered = render("" if self._blank else shown + self._render_suffix, self._palette, run_go=run_go,
-                          runs=self._runs.views() if self._runs else None,
-                          partial=(bool(prefix) and not table, bool(self._render_suffix)),
-                          carried=self._carried() if run_go else "", headless=table)
+        source = "" if self._blank else shown + self._render_suffix
+        runs = self._runs.views() if self._runs else None
+        partial = (bool(prefix) and not table, bool(self._render_suffix))
+        carried = self._carried() if run_go else ""
+        key = (source, self._palette, run_go, runs, partial, carried, table)
+        if key == self._shown_key:
+            return  # as shown already: the rows of a long table frozen where the streaming view cuts it
+        self._shown_key = key
+        rendered = render(source, self._palette, run_go=run_go, runs=runs, partial=partial, carried=carried,
+                          headless=table)
         self._codes = rendered.code_blocks
         self._rendering = True  # the text cursor goes back to the start: no wide block follows it there
         caret = self.textCursor().position() if self.hasFocus() else -1
@@ -428,6 +435,7 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
     def refresh(self) -> None:
         """Render again with the current settings (``allow_nanogo`` may have changed)."""
         if self._markdown:
+            self._shown_key = None
             self.set_markdown(self._markdown)
 
     # running Go blocks -------------------------------------------------------------------------------
