@@ -157,6 +157,7 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self._holding = False  # table rows of its text wait to be shown (see holds_back)
         self._blank = False  # see shows_nothing
         self._shown_key: tuple | None = None  # what the text shown was rendered from (see set_markdown)
+        self._rows_gap_for: tuple[MarkdownSegment, float] | None = None  # see _rows_gap
         self._render_prefix = ""
         self._render_suffix = ""
         self._codes: tuple[str, ...] = ()
@@ -355,7 +356,12 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
 
     def _rows_gap(self, above: "MarkdownSegment") -> float:
         """The gap under the piece of a long table above whose rows go on here (see freeze_point): none, the
-        two borders drawn as one, as in one table; room for its bar under a piece that scrolls sideways."""
+        two borders drawn as one, as in one table; room for its bar under a piece that scrolls sideways.
+
+        Measured once for ``above`` (a piece is frozen before the next begins, and the top of this one's table
+        does not move as its rows come): each table Python looks at keeps an object alive with its document."""
+        if self._rows_gap_for is not None and self._rows_gap_for[0] is above:
+            return self._rows_gap_for[1]
         doc, mine = above.document(), self.document()
         last, first = _table_at(doc, -1), _table_at(mine, 0)
         if last is None or first is None:
@@ -363,7 +369,9 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         under = doc.size().height() - box_bottom(doc, last)  # its margin and the line after it
         block = mine.findBlock(first.firstPosition())
         top = mine.documentLayout().blockBoundingRect(block).top() - frame_edge(first)
-        return (BAR + 2 if above.wide_blocks() else -1) - under - top
+        gap = (BAR + 2 if above.wide_blocks() else -1) - under - top
+        self._rows_gap_for = (above, gap)
+        return gap
 
     def holds_back(self) -> bool:
         """Whether table rows of its text wait to be shown (see settled)."""
