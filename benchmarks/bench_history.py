@@ -43,7 +43,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from history_data import fill  # noqa: E402
-from tinyrag_desktop.chats import ChatSearcher  # noqa: E402
+from tinyrag_desktop.chat_find import ChatSearcher  # noqa: E402
 from tinyrag_desktop.settings import defaults  # noqa: E402
 from tinyrag_desktop.ui.collector import gui_thread_gc  # noqa: E402
 from tinyrag_desktop.ui.main_window import MainWindow  # noqa: E402

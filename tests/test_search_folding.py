@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tinyrag_desktop.chats import ChatSearcher, ChatStore
+from tinyrag_desktop.chat_find import ChatSearcher
+from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop import search_text
 from tinyrag_desktop.search_text import find, fold
 

@@ -5,20 +5,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import errno
-import json
 import os
 import sys
-import unicodedata
-from typing import Any, TextIO
+from typing import Any
 
 from . import __version__
 from .cliargs import add_shared_flags, context_from_args
 from .paths import DataDirError, resolve_data_dir
 from .settings import SettingsError
-from .tools.registry import SOURCE_TOOLS
-
-_ICONS = {"ok": "✓", "error": "✗", "skipped": "⤼"}
-
 
 # The verbs whose parsers live in modules of their own, imported to register them.
 _VERB_MODULES = {"kb": "tinyrag_desktop.kb.cli", "nanogo": "tinyrag_desktop.tools.nanogo.cli"}
@@ -307,6 +301,7 @@ def _ask(args: argparse.Namespace) -> int:
 async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = False) -> int:
     import httpx
 
+    from .cliprint import JsonPrinter, TextPrinter
     from .engine import Engine
     from .tools import default_registry
 
@@ -321,7 +316,7 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
     failed = False
     async with httpx.AsyncClient() as http:
         engine = Engine(settings=ctx.settings, data_dir=ctx.data_dir, http=http, registry=registry)
-        printer = _JsonPrinter(sys.stdout) if args.jsonl else _TextPrinter(sys.stdout, sys.stderr)
+        printer = JsonPrinter(sys.stdout) if args.jsonl else TextPrinter(sys.stdout, sys.stderr)
         messages = [{"role": "user", "content": args.question}]
         async for event in engine.run(messages, system=args.system):
             failed = failed or event.event == "error"
@@ -345,124 +340,3 @@ def _without_surrogates(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     except UnicodeEncodeError:
         return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
-
-
-def _same_file(a: TextIO, b: TextIO) -> bool:
-    """Whether two streams write to one place (a terminal, or ``> log 2>&1``)."""
-    try:
-        return os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno()))
-    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's capture)
-        return False
-
-
-def _terminal_safe(text: str) -> str:
-    """The model's text with its control characters shown escaped (\\x1b), so that it cannot drive the
-    terminal (set its title, clear it, move the cursor); line breaks and tabs are kept, as kb search
-    shows a passage's."""
-    if text.isprintable():
-        return text
-    text = text.replace("\r\n", "\n")
-    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" and ch not in "\n\t" else ch
-                   for ch in text)
-
-
-class _JsonPrinter:
-    def __init__(self, out: TextIO) -> None:
-        self.out = out
-
-    def show(self, event: Any) -> None:
-        self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
-        self.out.flush()
-
-
-class _TextPrinter:
-    """The answer as it streams on stdout; one short status line per tool call on stderr."""
-
-    def __init__(self, out: TextIO, err: TextIO) -> None:
-        self.out, self.err = out, err
-        # The break before a status line is for the eye: only when both reach the same place; the answer
-        # written to a file (> out 2>/dev/null) stays as the model wrote it.
-        self.shared = _same_file(out, err)
-        try:
-            self.tty = out.isatty()
-        except (OSError, ValueError):
-            self.tty = False
-        self.at_line_start = True
-        self.answered = False  # any of the answer's text shown
-        self.opening = True  # before the answer's first words: its blank lines are not printed
-        self.sources: dict[str, None] = {}  # in order, each once
-        self.numbers: dict[str, int] = {}  # the number the model was given for each document (see tools.rag)
-
-    def _write(self, text: str) -> None:
-        if text:
-            self.out.write(_terminal_safe(text) if self.tty else text)
-            self.out.flush()
-            self.at_line_start = text.endswith("\n")
-
-    def _status(self, line: str) -> None:
-        if not self.at_line_start and self.shared:
-            self._write("\n")
-        self.err.write(line + "\n")
-        self.err.flush()
-
-    def show(self, event: Any) -> None:
-        name = event.event
-        if name == "text":
-            # the blank lines a reply starts with, or has after its reasoning's </think>, are no answer
-            text = event.text.lstrip("\r\n") if self.opening else event.text
-            self.opening = self.opening and not text
-            self._write(text)
-            self.answered = self.answered or bool(event.text.strip())
-        elif name == "route":
-            # the prompt's passages are numbered by document, in this order (tools.rag.format_hits)
-            self.numbers.update({location: n for n, location in enumerate(event.sources, start=1)})
-            if event.problem:
-                self._status(f"warning: {event.problem} Answering without it.")
-        elif name == "retract" and event.channel == "text":  # printed already: say what it was
-            self._status("(the text above was the model's reasoning; its answer follows)")
-            self.answered = False
-            self.opening = True
-        elif name == "tool_start":
-            self._status(f"⟳ {event.tool}: {_preview(event.query)}")
-        elif name == "tool_result":
-            from .tool_words import DISABLED
-
-            # Results come as calls end, not in the order they started: each line names its call's input.
-            detail = f"{event.elapsed_ms} ms" if event.status == "ok" else (event.error or "")
-            if event.tool == "shell" and event.status == "ok":  # exit status 3 is said, as the card says it
-                from .tools.shell import status_note
-
-                detail = " ".join(filter(None, (detail, status_note(event.query, event.result))))
-            status = event.status
-            if status == "error" and detail.startswith(DISABLED.format(tool=event.tool)):
-                status, detail = "off", detail[len(DISABLED.format(tool=event.tool)):]  # as the window says it
-            icon = _ICONS.get("skipped" if status == "off" else status, "?")
-            self._status(f"{icon} {event.tool} “{_preview(event.query, 60)}” {status}: {_preview(detail, 160)}")
-            if event.tool in SOURCE_TOOLS and event.status == "ok":
-                locations = [line.strip() for line in event.source.splitlines() if line.strip()]
-                self.sources.update(dict.fromkeys(locations))
-                if event.tool == "rag_knowledge":
-                    from .tools.rag import cited_numbers
-
-                    for location, numbers in cited_numbers(event.result, locations).items():
-                        self.numbers.setdefault(location, numbers[0])
-        elif name == "error":
-            self._status(f"error: {event.message}")
-        elif name == "done":
-            if not self.at_line_start:
-                self._write("\n")
-            # As the window's Sources line: the knowledge-base passages the answer drew on first, on stderr
-            # with the status lines, so that stdout stays the answer alone.
-            # No answer (the server down, the model missing): nothing drew on them.
-            found = {**dict.fromkeys(event.sources), **self.sources}
-            if found and self.answered:
-                # with the number the answer cites each by, as the window's line shows it: "[1] guide.md"
-                numbered = sorted(found, key=lambda loc: self.numbers.get(loc, len(self.numbers) + 1))
-                self.err.write("Sources:\n" + "".join(
-                    f"  [{self.numbers[loc]}] {loc}\n" if loc in self.numbers else f"  {loc}\n" for loc in numbered))
-                self.err.flush()
-
-
-def _preview(text: str, limit: int = 80) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

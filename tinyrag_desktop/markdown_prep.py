@@ -1,8 +1,8 @@
 """Markdown as models write it, made ready for Python-Markdown, which the window and the HTML export both
 render with: a list or table right under a line of text set apart from it, nested lists re-indented
 by the 4 spaces Python-Markdown nests by, code fenced in a list item lifted out for the converter and put
-back as a code block, and task list items ("- [ ] a task") shown with their box. No Qt here: chats.py's
-export uses it too."""
+back as a code block, task list items ("- [ ] a task") shown with their box, and the tool blocks the engine
+did not run found with why (invalid_blocks). No Qt here: chat_export.py's Copy and Export use it too."""
 
 from __future__ import annotations
 
@@ -222,3 +222,32 @@ def register_task_boxes(md) -> None:
             task_boxes(root)
 
     md.treeprocessors.register(TaskItems(md), "task_items", 16)
+
+
+_INVALID_MARK = "TINYRAGINVALIDBLOCK{}X"  # stands for an invalid tool block while Markdown is converted
+INVALID_MARK_RE = re.compile(r"TINYRAGINVALIDBLOCK(\d+)X")
+# What is said after such a block, in the window and in a copy or an export of the answer.
+NOT_RUN = "(a tool call not run: {reason})"
+
+
+def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` with each complete invalid tool block (shown as text, as the spec says) replaced by a mark,
+    and the blocks with the parser's reason. The model's broken call read as stray markup in the sentence
+    (``<tool name="shell_exec"><command>ls</command></tool>``), with nothing to say it was a call not run."""
+    if "<tool" not in text:
+        return text, []
+    from .protocol import InvalidBlock, XMLParseState
+
+    state = XMLParseState()
+    out: list[str] = []
+    found: list[tuple[str, str]] = []
+    events = [*state.feed(text), *state.finish()]
+    for n, event in enumerate(events):
+        # a block never closed counts at the text's end only: the model stopped in it (a reply cut at its
+        # length limit); the engine holds a block being written until it is whole
+        if isinstance(event, InvalidBlock) and (event.raw.rstrip().endswith("</tool>") or n == len(events) - 1):
+            out.append(_INVALID_MARK.format(len(found)))
+            found.append((event.raw.strip(), event.reason))
+        else:
+            out.append(getattr(event, "text", None) or getattr(event, "raw", ""))
+    return "".join(out), found

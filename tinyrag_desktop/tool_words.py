@@ -1,5 +1,5 @@
 """What a person is told of a tool call that did not run as asked, in the window's words: the card says it,
-and so do a copied answer and an exported chat (chats.py). The engine's reasons are written for the model
+and so do a copied answer and an exported chat (chat_export.py). The engine's reasons are written for the model
 and the command line; these turn them into sentences for the window. No Qt."""
 
 from __future__ import annotations

@@ -169,11 +169,49 @@ async def test_failing_unknown_disabled_and_wrong_element_tools_are_error_result
 async def test_invalid_nested_and_fenced_blocks_are_text(llm, make_engine) -> None:
     nested = '<tool name="a"><query>' + block("echo", "inner") + "</query></tool>"
     text = f'Bad: <tool name=""><query>x</query></tool> nested: {nested}\n```\n{block("echo", "fenced")}\n```\n'
-    llm.queue(Stream(tokens(text, 2)))
+    llm.queue(Stream(tokens(text, 2)), Stream(["Sorry: no tool then."]))
     events = await collect(make_engine())
     assert of(events, ToolStarted) == [] and of(events, ToolFinished) == []
-    assert visible(events) == text
+    assert visible(events) == text + "\nSorry: no tool then."
+    # The message ended on the fenced call, waiting for its result: the model is told why none came.
+    assert events[-1].rounds == 2 and len(llm.requests) == 2
+    note = llm.requests[1]["messages"][-1]["content"]
+    assert note.startswith("Note: The tool call your last message ends with was not run: tool calls inside a code "
+                           "block") and "<tool_results>" not in note
+
+
+@pytest.mark.parametrize("written", [
+    "```xml\n" + block("echo", "hi") + "\n```",  # in a fence
+    "`" + block("echo", "hi") + "`",  # in a code span
+    '<tool\nname="echo"><query>hi</query></tool>',  # no space after <tool
+    '<TOOL name="echo"><query>hi</query></TOOL>',
+    '<tool name=""><query>hi</query></tool>',  # invalid: the note gives the parser's reason
+])
+async def test_a_call_written_wrong_at_the_end_gets_one_more_round_to_write_it_right(llm, make_engine,
+                                                                                     written) -> None:
+    # The answer ended on the code block, with no result and no word why (small models write calls so).
+    llm.queue(Stream(tokens("Let me check.\n" + written + "\n")), Stream(tokens(block("echo", "hi"))),
+              Stream(["It says hi."]))
+    events = await collect(make_engine())
+    assert [(r.tool, r.status) for r in of(events, ToolFinished)] == [("echo", "ok")]
+    assert visible(events).endswith("It says hi.") and events[-1].rounds == 3
+    note = llm.requests[1]["messages"][-1]["content"]
+    assert "was not run" in note and '<tool name="calculate"><query>2 + 2</query></tool>' in note
+    if 'name=""' in written:
+        assert "it is not a valid block (the block has no name" in note
+
+
+async def test_a_call_shown_as_an_example_before_more_words_ends_the_answer(llm, make_engine) -> None:
+    llm.queue(Stream(tokens("Write it so:\n```\n" + block("echo", "hi") + "\n```\nThat is all.")))
+    events = await collect(make_engine())
     assert events[-1].rounds == 1 and len(llm.requests) == 1
+
+
+async def test_a_call_written_wrong_again_and_again_stops_at_the_rounds_limit(llm, make_engine) -> None:
+    fenced = "```\n" + block("echo", "hi") + "\n```"
+    llm.queue(*[Stream(tokens(fenced)) for _ in range(6)])
+    events = await collect(make_engine())
+    assert of(events, ToolStarted) == [] and len(llm.requests) == 4  # max_continuations 3: four rounds
 
 
 async def test_a_tool_block_inside_a_tool_result_is_never_run(llm, make_engine) -> None:

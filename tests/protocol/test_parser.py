@@ -119,6 +119,23 @@ def test_nested_block_does_not_run_the_inner_one() -> None:
     assert events[-1] == TextChunk(" after")
 
 
+def test_the_words_tool_in_a_programs_text_are_no_nested_block() -> None:
+    # 'fmt.Println("ok <tool ")' counted as a nested block: the Go call and the one after it never ran, and
+    # the rest of the answer was one block "not closed with </tool>".
+    text = ('<tool name="nanogo"><source>fmt.Println("ok <tool ")\nfmt.Println("<tool  \n(")</source></tool> then '
+            '<tool name="calculate"><query>2+2</query></tool> end')
+    events = parse_every_way(text)
+    assert calls(events) == [("nanogo", "source", 'fmt.Println("ok <tool ")\nfmt.Println("<tool  \n(")'),
+                             ("calculate", "query", "2+2")]
+    assert events[-1] == TextChunk(" end")
+    # a tag after it still is one, however it is spaced, and only the block holding it is refused
+    for inner in ('<tool  name="b">', '<tool \n>', "<tool />"):
+        text = f'<tool name="a"><query>x {inner}<query>y</query></tool> z</query></tool> <tool name="c"><query>1</query></tool>'
+        events = parse_every_way(text)
+        assert invalid(events) == ["nested <tool> blocks are not supported"], inner
+        assert calls(events) == [("c", "query", "1")], inner
+
+
 def test_unterminated_block_is_invalid_at_end_of_stream() -> None:
     text = 'Result: <tool name="calculate"><query>1 + 1</query>'
     events = parse_every_way(text)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from tinyrag_desktop.chats import ChatInfo, ChatStore, StoredMessage, export_html, export_markdown
+from tinyrag_desktop.chat_export import export_html, export_markdown
+from tinyrag_desktop.chats import ChatInfo, ChatStore, StoredMessage
 from tinyrag_desktop.engine.events import Route
 from tinyrag_desktop.ui.answer import AnswerWidget
 from tinyrag_desktop.ui.answer_saving import INTERRUPTED

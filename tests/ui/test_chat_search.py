@@ -9,8 +9,9 @@ import threading
 import pytest
 
 from tests.sse_server import Stream
-from tinyrag_desktop import chats
-from tinyrag_desktop.chats import ChatSearcher, ChatStore, ChatStoreError
+from tinyrag_desktop import chat_find
+from tinyrag_desktop.chat_find import ChatSearcher
+from tinyrag_desktop.chats import ChatStore, ChatStoreError
 
 from .conftest import ask_and_wait, tokens, wait_until
 
@@ -34,7 +35,7 @@ def history(tmp_path):
 def _searching(monkeypatch, word: str) -> threading.Event:
     """Make the search for ``word`` endless (an SQL query that only the search's own stop can end); the
     event is set once it runs."""
-    started, real = threading.Event(), chats._search
+    started, real = threading.Event(), chat_find.find_chats
 
     def search(db, text):
         if text == word:
@@ -42,7 +43,7 @@ def _searching(monkeypatch, word: str) -> threading.Event:
             db.execute(ENDLESS).fetchone()
         return real(db, text)
 
-    monkeypatch.setattr(chats, "_search", search)
+    monkeypatch.setattr(chat_find, "find_chats", search)
     return started
 
 
@@ -165,7 +166,7 @@ def test_a_search_that_fails_lists_every_chat_and_says_why(make_window, server, 
     def locked(db, text):
         raise sqlite3.OperationalError("database is locked")
 
-    monkeypatch.setattr(chats, "_search", locked)
+    monkeypatch.setattr(chat_find, "find_chats", locked)
     with caplog.at_level(logging.WARNING), qtbot.waitSignal(win.chat_search.failed, timeout=10000):
         win.sidebar.search.setText("bread")
     assert len(win.sidebar.ids()) == 3  # unfiltered, rather than an empty list or the stale one

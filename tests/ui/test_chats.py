@@ -7,8 +7,8 @@ import sqlite3
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tinyrag_desktop.chats import (LOCK_WAIT, ChatInfo, ChatStore, ChatStoreError, StoredMessage, StoredTool, answer_markdown,
-                                   export_html, title_from)
+from tinyrag_desktop.chat_export import answer_markdown, export_html
+from tinyrag_desktop.chats import LOCK_WAIT, ChatInfo, ChatStore, ChatStoreError, StoredMessage, StoredTool, title_from
 
 
 @pytest.fixture
@@ -295,7 +295,7 @@ def test_history_gives_the_engine_questions_and_answers_transcripts(store):
 def test_a_question_that_got_no_answer_keeps_the_turns_in_turn(store):
     # After one failed answer, every later request had two user turns in a row: servers whose chat template
     # wants user and assistant in turn (llama.cpp's, vLLM's Jinja templates) refused the rest of the chat.
-    from tinyrag_desktop.chats import UNANSWERED
+    from tinyrag_desktop.chat_history import UNANSWERED
 
     chat = store.new_chat()
     store.add_user_message(chat.id, "What is the capital of France?")
@@ -328,6 +328,36 @@ def test_history_always_takes_turns_and_ends_with_the_last_question(store, steps
     questions = [text for kind, text in steps if kind == "user"]
     if questions and steps[-1][0] == "user":
         assert store.history(chat.id)[-1] == {"role": "user", "content": questions[-1]}
+
+
+def test_search_finds_each_word_anywhere_in_the_chat(store):
+    # "capital France" found nothing in a chat saying "the capital of France": the words were one phrase.
+    paris = store.new_chat()
+    store.add_user_message(paris.id, "What is the capital of France?")
+    store.add_assistant_message(paris.id, "Paris, on the Seine.")
+    cafe = store.new_chat()
+    store.add_user_message(cafe.id, "Über Café")
+    store.add_assistant_message(cafe.id, "A café in the capital: Zürich is not one.")
+    assert [c.id for c in store.search("capital France")] == [paris.id]
+    assert [c.id for c in store.search("FRANCE  capital")] == [paris.id]
+    assert [c.id for c in store.search("seine france")] == [paris.id]  # in two messages of one chat
+    assert [c.id for c in store.search("cafe zurich")] == [cafe.id]  # accents aside, word by word
+    assert [c.id for c in store.search("capital")] == [cafe.id, paris.id]
+    assert store.search("capital Madrid") == []  # every word, not any
+    assert [c.id for c in store.search("capital capital")] == [cafe.id, paris.id]
+    # the snippet: at the words as typed where a message holds them so, else at the longest word
+    assert store.search("capital of France")[0].snippet == "What is the capital of France?"
+    assert store.search("seine france")[0].snippet == "…capital of France?"  # "france", the longer
+    cafe_hit = store.search("Zürich café")[0].snippet
+    assert "Zürich" in cafe_hit
+
+
+def test_search_words_are_the_texts_own_once_each():
+    from tinyrag_desktop.chat_find import search_words
+
+    assert search_words("capital  of France") == ["capital", "of", "France"]
+    assert search_words("Café cafe CAFÉ") == ["Café"]
+    assert search_words("a b c d e f g h") == ["a", "b", "c", "d", "e", "f"]
 
 
 def test_a_search_hit_shows_the_words_found_near_its_start(store):

@@ -9,7 +9,7 @@ import markdown
 import pytest
 
 from tests.sse_server import Stream
-from tinyrag_desktop.chats import markdown_safe
+from tinyrag_desktop.chat_export import markdown_safe
 
 from .conftest import ask_and_wait, tokens
 

@@ -3,7 +3,8 @@ a calculation gave, a program's output. A failed or skipped call shows its reaso
 
 from __future__ import annotations
 
-from tinyrag_desktop.chats import ChatInfo, StoredMessage, StoredTool, answer_markdown, export_html, export_markdown
+from tinyrag_desktop.chat_export import answer_markdown, export_html, export_markdown
+from tinyrag_desktop.chats import ChatInfo, StoredMessage, StoredTool
 
 
 def _answer(*tools: StoredTool) -> StoredMessage:
@@ -47,6 +48,6 @@ def test_a_tool_that_is_off_is_copied_as_off_with_its_setting() -> None:
     off = StoredTool("c5", "nanogo", "package main", "error", "source", error=(
         "The tool nanogo is disabled: enable 'Allow Go code (nanoGo)' in Settings or pass --allow-nanogo."))
     text = answer_markdown(_answer(off))
-    assert "> – **nanogo** `package main` (off)" in text
+    assert "> – **nanogo** (off)\n> ```go\n> package main\n> ```" in text  # the program in a go block
     assert "> This tool is off. Turn on “Allow Go code (nanoGo)” in Settings to use it." in text
     assert "--allow-nanogo" not in text

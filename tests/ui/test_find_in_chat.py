@@ -291,3 +291,24 @@ def test_a_search_hit_on_the_open_chat_finds_a_question_asked_since_it_was_opene
     qloop.run(wait_until(lambda: bar.isVisible() and bar.current >= 0))
     assert bar.count.text() == "1 of 1"
     assert _current_view(win) is _question(win, "What is a zebra crossing?").text_view
+
+
+def test_a_search_hit_of_words_apart_opens_on_the_longest_of_them(make_window, server, qloop, tmp_path):
+    # "crossing zebra" found the chat (each word somewhere in it), and the find bar opens on "crossing":
+    # on the words as typed it would say "Not found".
+    data = tmp_path / "apart"
+    store = ChatStore(data)
+    chat = store.new_chat()
+    store.add_user_message(chat.id, "What is a zebra crossing?")
+    store.add_assistant_message(chat.id, "A place to cross the road.")
+    other = store.new_chat()
+    store.add_user_message(other.id, "Tell me about zebras only")
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+    win.sidebar.search.setText("crossing  Zebra")
+    qloop.run(wait_until(lambda: win.sidebar.ids() == [chat.id]))
+    win.open_chat(chat.id)
+    win.sidebar.chatSelected.emit(chat.id)
+    bar = win.find_bar
+    qloop.run(wait_until(lambda: bar.isVisible() and bar.current >= 0))
+    assert bar.box.text() == "crossing" and bar.count.text() == "1 of 1"

@@ -7,7 +7,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tinyrag_desktop.chats import ChatInfo, StoredMessage, export_html
+from tinyrag_desktop.chat_export import export_html
+from tinyrag_desktop.chats import ChatInfo, StoredMessage
 from tinyrag_desktop.engine.events import Done
 from tinyrag_desktop.markdown_prep import lift_fences
 from tinyrag_desktop.settings import defaults

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tinyrag_desktop.chats import ChatStore, StoredTool, export_markdown, tool_markdown
+from tinyrag_desktop.chat_export import export_markdown, tool_markdown
+from tinyrag_desktop.chats import ChatStore, StoredTool
 from tinyrag_desktop.engine.events import Done, ToolFinished, ToolStarted
 from tinyrag_desktop.tools.shell import DENIED
 from tinyrag_desktop.ui.answer import AnswerWidget
@@ -42,7 +43,7 @@ def test_other_skipped_calls_still_say_skipped():
 
 
 def test_an_html_export_says_denied_and_not_in_the_error_colour(tmp_path):
-    from tinyrag_desktop.chats import export_html
+    from tinyrag_desktop.chat_export import export_html
 
     store = ChatStore(tmp_path)
     chat = store.new_chat("Cleaning")

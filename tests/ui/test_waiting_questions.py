@@ -128,13 +128,38 @@ def test_esc_in_its_chat_takes_the_waiting_question_back_and_leaves_the_other_an
         assert win.send_button.isVisible() and not win.stop_button.isVisible()
         assert not win.menus.stop.isEnabled() and not win.stop()  # Esc again: nothing to stop here
         assert win.statusBar().currentMessage() == "The waiting question was taken back into the message box."
+        # the chat it began goes with it: it stayed in the list as an empty "New chat", after a restart too
+        assert win.chat_id is None and win.title_label.text() == "New chat"
+        assert bananas not in win.sidebar.ids() and win.store.get_chat(bananas) is None
         await wait_until(lambda: outcomes == ["done"], timeout=30)
         await asyncio.sleep(0.05)
+        assert win.composer.toPlainText() == "What colour are bananas?\nand lemons"  # still there when it ends
         return bananas
 
     bananas = qloop.run(scenario(), timeout=60)
     assert outcomes == ["done"] and len(server.requests) == 1  # nothing else was asked
-    assert ChatStore(win.data_dir).messages(bananas) == []
+    assert ChatStore(win.data_dir).messages(bananas) == [] and ChatStore(win.data_dir).get_chat(bananas) is None
+
+
+def test_taking_back_a_waiting_question_keeps_its_chats_earlier_messages(make_window, server, qloop):
+    server.queue(Stream(tokens("Yellow.")), _slow())
+    win = make_window(server.base_url)
+
+    async def scenario():
+        assert win.ask("What colour are bananas?")
+        await wait_until(lambda: not win.bridge.is_running() and win.view.answers())
+        bananas = win.chat_id
+        await _start_story(win)
+        win.open_chat(bananas)
+        await wait_until(lambda: not win.loading)
+        assert win.ask("And lemons?")
+        assert win.stop()  # taken back: the chat and its first exchange stay
+        assert win.chat_id == bananas and bananas in win.sidebar.ids()
+        assert win.composer.toPlainText() == "And lemons?"
+        return bananas
+
+    bananas = qloop.run(scenario(), timeout=60)
+    assert [m.content for m in ChatStore(win.data_dir).messages(bananas)] == ["What colour are bananas?", "Yellow."]
 
 
 def test_the_waiting_question_is_asked_when_the_other_answer_is_stopped_or_fails(make_window, server, qloop):
@@ -179,6 +204,11 @@ def test_two_chats_wait_their_turn_in_the_order_they_were_sent(make_window, serv
         assert win.ask("Two?")
         two = win.chat_id
         assert win.waiting.chats() == [one, two]
+        # it says the question ahead of it too: it said it waited for the story alone
+        assert _note(win).text().startswith("Waits for the answer in “Tell me a long story” and the one waiting "
+                                            "in “One?”…")
+        assert win.statusBar().currentMessage() == ("Your question will be asked after the answer in “Tell me a "
+                                                    "long story” and the one waiting in “One?”.")
         await wait_until(lambda: outcomes == ["done"], timeout=30)
         # the second now waits for the first's answer, and says so
         await wait_until(lambda: _note(win) is not None and "“One?”" in _note(win).text())
@@ -202,6 +232,9 @@ def test_deleting_either_chat_while_a_question_waits(make_window, server, qloop)
         assert win.ask("Bananas?")
         bananas = win.chat_id
         win.delete_chat(bananas)
+        # it said "Your question will be asked when…" still
+        assert win.statusBar().currentMessage() == ("Its waiting question will not be asked (Undo before its "
+                                                    "turn, and it still is).")
         await wait_until(lambda: outcomes == ["done"], timeout=30)
         await asyncio.sleep(0.05)
         assert len(server.requests) == 1 and not win.bridge.is_running()
@@ -287,3 +320,22 @@ def test_one_question_at_a_time_in_the_answering_chat_itself(make_window, server
         win.stop()
 
     qloop.run(scenario(), timeout=60)
+
+
+def test_a_chat_exported_while_its_question_waits_shows_no_failure(make_window, server, qloop, tmp_path):
+    # The export said "**Error:** This question waited for the answer in another chat and was not asked…
+    # Press Retry", of a question asked moments later.
+    server.queue(_slow(), Stream(tokens("Yellow.")))
+    win = make_window(server.base_url)
+
+    async def scenario():
+        await _start_story(win)
+        win.new_chat()
+        assert win.ask("What colour are bananas?")
+        exported = await win.export_chat(tmp_path / "waiting.md", "md")
+        await wait_until(lambda: win.view.answers() and win.view.answers()[-1].state == "done", timeout=30)
+        return exported.read_text(encoding="utf-8")
+
+    text = qloop.run(scenario(), timeout=60)
+    assert "What colour are bananas?" in text
+    assert WAITED not in text and "Error" not in text and "Retry" not in text

@@ -12,7 +12,8 @@ using its tools. So the engine cuts the chat itself, before the server has to:
 - the estimate: tokens are not counted (no tokenizer here), only estimated from characters, on the high
   side (:func:`estimate`);
 - what is kept (:func:`fit`): the system prompt and its examples, the question and this answer's rounds, and
-  as many of the latest earlier messages as fit, whole, starting with a question.
+  as many of the latest earlier messages as fit, whole, starting with a question (an earlier answer's
+  results message, a user-role message too, is part of its answer: see :func:`is_question`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 import httpx
 
 from .errors import ContextTooLong
+from .prompts import RESULTS_OPEN
 
 log = logging.getLogger(__name__)
 
@@ -124,15 +126,22 @@ def fit(head: Sequence[Message], history: Sequence[Message], tail: Sequence[Mess
     """``head`` (the system prompt and its examples), the latest of ``history`` that fit within ``budget``
     tokens beside them, and ``tail`` (the question and this answer's rounds); and how many messages of
     ``history`` were left out. What is kept starts with a question: an answer whose question was left out
-    reads as the model's own words from nowhere."""
+    reads as the model's own words from nowhere, and so do its results (see is_question)."""
     room = budget - sum(map(cost, head)) - sum(map(cost, tail))
     start = len(history)
     while start and cost(history[start - 1]) <= room:
         start -= 1
         room -= cost(history[start])
-    while start < len(history) and history[start].get("role") != "user":
+    while start < len(history) and not is_question(history[start]):
         start += 1
     return [*head, *history[start:], *tail], start
+
+
+def is_question(message: Message) -> bool:
+    """Whether ``message`` is the user's: a question, not the results an earlier answer's tools gave it
+    (ChatStore.history gives those back as user-role messages). A kept part of the chat that began with them
+    would hand the model results for calls it never sees, with the question they answer left out."""
+    return message.get("role") == "user" and not str(message.get("content", "")).startswith(RESULTS_OPEN)
 
 
 # -- what the server says -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import json
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +90,7 @@ class _Round:
     advice: list[str] = field(default_factory=list)  # our own corrections: trusted, sent outside the results
     outstanding: int = 0  # started calls whose result has not been yielded yet
     after_call: str | None = None  # the text since the round's last valid block; None before the first
+    invalid_at_end: str = ""  # why the invalid block the round's text ends with (but spaces) was not run
 
     def waiting(self) -> bool:
         """The model stopped right after a tool block: it wrote no answer, it waits for the results."""
@@ -127,8 +129,13 @@ class Engine:
         req = _Request(cfg)
         enabled = self.registry.enabled(settings)
         question = str(messages[-1].get("content", "")) if messages else ""
+        # With no call allowed to run (a limit of 0), no tool is offered: taught the blocks, the model called
+        # them, and each call was skipped. The knowledge base's passages still go into the prompt.
+        calls = cfg.max_tools_total > 0 and cfg.max_tools_per_round > 0
+        names = {t.name for t in enabled} if calls else {t.name for t in enabled} & {"rag_knowledge"}
+        offered_tools = enabled if calls else []
 
-        decision = await self._route(question, {t.name for t in enabled})
+        decision = await self._route(question, names)
         offered = await self._rag_passages(question) if decision.mode == "rag" or decision.documents_first else ()
         if decision.documents_first and offered:  # the user's documents before the encyclopedia or the web
             kept = tuple(h for h in decision.hints if h not in decision.weak)
@@ -140,6 +147,8 @@ class Engine:
                         if offered else
                         Decision("direct", "nothing in the knowledge base is about the question's words "
                                            "(the model can still search it)"))
+        if not calls:
+            decision = dataclasses.replace(decision, hints=(), weak=())
         context = _context(question, offered)
         yield Route(decision.mode, decision.reason, decision.hints, _locations(offered), decision.problem,
                     _anchors(offered, _locations(offered)))
@@ -147,8 +156,8 @@ class Engine:
         def head_with(passage_chars: int = PASSAGE_CHARS) -> list[dict[str, str]]:
             passages = _context(question, offered, passage_chars) if passage_chars != PASSAGE_CHARS else context
             return [{"role": "system", "content": prompts.system_prompt(
-                persona=system, tools=enabled, lang=str(settings.get("lang", "en")), context=passages)},
-                *prompts.example_turns(enabled)]
+                persona=system, tools=offered_tools, lang=str(settings.get("lang", "en")), context=passages)},
+                *prompts.example_turns(offered_tools)]
 
         head = head_with()
         chat = [{"role": str(m["role"]), "content": str(m["content"])} for m in messages]
@@ -200,8 +209,12 @@ class Engine:
                 heard += [text for *_, text in rnd.results]
                 ran = any(status != "skipped" for _, _, status, _, _ in rnd.results)
                 if not rnd.waiting():
-                    if not ran:  # the model answered (or wrote on after a refused call): the answer is complete
+                    miswritten = (_miswritten_call("".join(rnd.text), rnd.invalid_at_end)
+                                  if not ran and not rnd.results and number <= cfg.max_continuations else "")
+                    if not ran and not miswritten:  # the model answered (or wrote on after a refused call)
                         break
+                    if miswritten:  # it waits for the result of a call it wrote so that it is no call
+                        rnd.advice.append(miswritten)
                 elif number > cfg.max_continuations:
                     # The last round ended on a call whose result the model can never read: without a word,
                     # the answer would end on its cards, with no text after them.
@@ -436,16 +449,20 @@ class Engine:
     ) -> list[EngineEvent]:
         if isinstance(event, TextChunk):
             rnd.text.append(event.text)
+            if event.text.strip():
+                rnd.invalid_at_end = ""
             if rnd.after_call is not None:
                 rnd.after_call += event.text
             return [Text(event.text, rnd.number)]
         rnd.text.append(event.raw)
         if isinstance(event, InvalidBlock):
             log.warning("invalid tool block shown as text (%s): %.200r", event.reason, event.raw)
+            rnd.invalid_at_end = event.reason
             if rnd.after_call is not None:
                 rnd.after_call += event.raw
             return [Text(event.raw, rnd.number)]
         rnd.after_call = ""
+        rnd.invalid_at_end = ""
         return [self._admit(event, rnd, req, ctx, queue)]
 
     def _admit(
@@ -560,6 +577,29 @@ class Engine:
             call_id, spec.name, call.content, source, error, len(text.encode("utf-8", "surrogatepass")), status,
             elapsed, text, call.param, rnd.number, call.raw, anchors,
         )))
+
+
+# A tool call at the very end of the model's message (where it stopped to wait for its result) that is no
+# block: in a code fence or span (spec rule 5), or "<tool\nname=", "<TOOL " (rule 1). Small models often write one
+# so; the answer ended on it, the user shown a code block and no result.
+_MISWRITTEN = re.compile(r"<tool\s[^>]*>.*?</tool\s*>\s*(?:`+|~{3,})?\s*\Z", re.IGNORECASE | re.DOTALL)
+_MISWRITTEN_TAIL = 4000  # characters of the message looked at: a call is short
+
+
+def _miswritten_call(text: str, invalid: str) -> str:
+    """The note telling the model why the call its message ends with was not run ("" when it ends otherwise)."""
+    if invalid.startswith(("the block was not closed", "no </tool> within")):
+        return ""  # cut off by the end of the stream, not written wrong: the answer ends there
+    if invalid:
+        why = f"it is not a valid block ({invalid})"
+    elif _MISWRITTEN.search(text[-_MISWRITTEN_TAIL:]):
+        why = ("tool calls inside a code block, or written other than exactly <tool name=\"…\"> (lower case, one "
+               "space), are not run")
+    else:
+        return ""
+    return (f"The tool call your last message ends with was not run: {why}. If you need the tool, write the call "
+            "again as plain text, exactly like <tool name=\"calculate\"><query>2 + 2</query></tool>; otherwise "
+            "answer the question now.")
 
 
 _REFUSED_ONLY = ("None of your calls in your last message was run (see the results above for why), and a "

@@ -82,6 +82,9 @@ _NAME_CHARS = re.compile(r"[A-Za-z_:][-\w.:]*")
 _INNER_OPEN = re.compile(r"<([A-Za-z_][-\w.]*)\s*(/?)>")
 _INNER_OPEN_PREFIX = re.compile(r"<(?:[A-Za-z_][-\w.]*\s*/?)?\Z")
 _WS = " \t\r\n"
+# The first character after "<tool " and its spaces, of which no tag holds more than _MOST_SPACES.
+_MOST_SPACES = 64
+_AFTER_OPEN = re.compile(rf"[ \t\r\n]{{0,{_MOST_SPACES}}}([^ \t\r\n])")
 
 
 class XMLParseState:
@@ -478,7 +481,9 @@ class XMLParseState:
                 if rest == CLOSE:
                     self._error = self._error or "the block has no content element"
                     return pos + len(CLOSE)
-                if buf.startswith(OPEN, pos):
+                if buf.startswith(OPEN, pos) and (tag := _opens_tag(buf, pos)) is not False:
+                    if tag is None:
+                        return -1
                     self._depth = 2
                     self._pos = pos + len(OPEN)
                     self._skip("nested <tool> blocks are not supported")
@@ -517,9 +522,14 @@ class XMLParseState:
                     self._pos = hit + len(close_inner)
                     self._phase = _P_AFTER
                 elif which == 1:
-                    self._depth = 2
+                    tag = _opens_tag(buf, hit)
+                    if tag is None:  # what follows "<tool " says whether a tag starts there
+                        self._pos = hit
+                        return -1
                     self._pos = hit + len(OPEN)
-                    self._skip("nested <tool> blocks are not supported")
+                    if tag:
+                        self._depth = 2
+                        self._skip("nested <tool> blocks are not supported")
                 else:
                     self._error = self._error or f"the <{self._param}> element is not closed"
                     return hit + len(CLOSE)
@@ -551,7 +561,11 @@ class XMLParseState:
                     self._pos = max(pos, n - len(CLOSE))
                     return -1
                 if which == 0:
-                    self._depth += 1
+                    tag = _opens_tag(buf, hit)
+                    if tag is None:
+                        self._pos = hit
+                        return -1
+                    self._depth += tag
                     self._pos = hit + len(OPEN)
                 else:
                     self._depth -= 1
@@ -582,6 +596,16 @@ class _Literal(str):
     """CDATA text: taken as it is, without entity decoding."""
 
     __slots__ = ()
+
+
+def _opens_tag(buf: str, at: int) -> bool | None:
+    """Whether the "<tool " at ``at``, inside a block, opens a nested tag (a name, ">" or "/" after it) or is
+    the block's text ('fmt.Println("<tool ")' in a Go program: counted as a nested block, it made the rest of
+    the answer, later calls and all, one block never closed); None while only spaces follow it."""
+    m = _AFTER_OPEN.match(buf, at + len(OPEN))
+    if m is None:  # no tag holds more spaces than that: waiting on, each chunk looked through them again
+        return None if len(buf) - at - len(OPEN) < _MOST_SPACES else False
+    return m.group(1).isalpha() or m.group(1) in "_:>/"
 
 
 def _find_first(buf: str, pos: int, needles: tuple[str, ...]) -> tuple[int, int]:

@@ -17,7 +17,8 @@ from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QGuiApplication, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
-from ..chats import StoredMessage, StoredTool, answer_markdown
+from ..chat_export import answer_markdown
+from ..chats import StoredMessage, StoredTool
 from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from ..tools.rag import cited_numbers
@@ -161,11 +162,13 @@ class AnswerWidget(QFrame):
         self._active_text = ""
         self._segments: list[MarkdownSegment] = []
         self._seams: dict[MarkdownSegment, Seam] = {}  # by the segment below each cut (see Seam)
-        self._span = Span(self.parts, lambda card: card_markdown(card, self.stored_tools()))  # Ctrl+A, Shift+Down
+        self._span = Span(self.parts, lambda card: card_markdown(  # Ctrl+A, Shift+Down
+            card, self.stored_tools(), live=self._state == "answering"))
         self._cards: dict[str, ToolCard] = {}
         self._positions: dict[str, int] = {}
         self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts
         self._anchors: dict[str, tuple[str | None, ...]] = {}  # a call's anchors, by its id (see ToolResult)
+        self._call_rounds: dict[str, int] = {}  # the engine's round each call came in: history splits the answer by it
         self._after_card = False  # no text since the last card: marks that come now attach before it
         self._before_card: _Run | None = None  # the text just before the last card (None: nothing to attach to)
         self._marks_attach: bool | None = None  # whether the marks after the last card go before it
@@ -398,10 +401,12 @@ class AnswerWidget(QFrame):
 
     def tool_started(self, ev: ToolStarted) -> ToolCard:
         self._started.add(ev.id)
+        self._call_rounds[ev.id] = ev.round
         return self._add_card(ev.id, ev.tool, ev.query, ev.param)
 
     def tool_finished(self, ev: ToolFinished) -> ToolCard:
         card = self._cards.get(ev.id) or self._add_card(ev.id, ev.tool, ev.query, ev.param)
+        self._call_rounds.setdefault(ev.id, ev.round)
         card.finish(ev.status, source=ev.source, error=ev.error, result=ev.result,
                     result_bytes=ev.result_bytes, elapsed_ms=ev.elapsed_ms, ran=ev.id in self._started)
         if any(ev.anchors):
@@ -876,7 +881,7 @@ class AnswerWidget(QFrame):
             elapsed = card._elapsed_ms if call_id in self._started or card.status == "running" else -1
             out.append(StoredTool(call_id, card.tool_name, card.query, status, card._param, card._source,
                                   card.error, card._result, card._result_bytes, elapsed, self._positions[call_id],
-                                  self._anchors.get(call_id, ())))
+                                  self._anchors.get(call_id, ()), self._call_rounds.get(call_id, 0)))
         return out
 
     def transcript(self, raws: dict[str, str]) -> str:
@@ -891,8 +896,9 @@ class AnswerWidget(QFrame):
         return "".join(out)
 
     def to_markdown(self) -> str:
-        # with how it ended, as the window shows it ("stopped", its error): a stopped answer's text just ended
-        status = {"stopped": "stopped", "failed": "error"}.get(self._state, "done")
+        # with how it ended, as the window shows it ("stopped", its error): a stopped answer's text just ended;
+        # or that it is still being written, its calls without an end running
+        status = {"stopped": "stopped", "failed": "error", "answering": "answering"}.get(self._state, "done")
         text = answer_markdown(StoredMessage(0, "assistant", self.content(), reasoning=self.reasoning(),
                                              stats=self._stats, status=status, error=self._error,
                                              tools=tuple(self.stored_tools())))
@@ -950,6 +956,7 @@ class AnswerWidget(QFrame):
                 self._started.add(seg.call_id)
             if any(seg.anchors):
                 self._anchors[seg.call_id] = seg.anchors
+            self._call_rounds[seg.call_id] = seg.round
             card.finish(status, source=seg.source, error=seg.error or (
                 STOPPED if seg.status == "running" else None), result=seg.result,
                 result_bytes=seg.result_bytes, elapsed_ms=max(0, seg.elapsed_ms), ran=seg.elapsed_ms >= 0)

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from ..chats import ChatInfo, ChatSearcher, ChatStoreError
+from ..chat_find import ChatSearcher
+from ..chats import ChatInfo, ChatStoreError
 
 log = logging.getLogger(__name__)
 

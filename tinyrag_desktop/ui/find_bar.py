@@ -18,6 +18,7 @@ from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QKeyEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLineEdit, QTextEdit, QToolButton, QWidget
 
+from ..chat_find import search_words
 from ..chats import StoredMessage
 from ..search_text import fold, fold_map, span_of
 from . import access
@@ -302,6 +303,9 @@ class FindBar(QFrame):
         self._let_go()
         self._stored = None  # read again: the chat may have been open, and asked in, since it was read
         ids = [i for i, text in self._stored_messages() if _holds(text, words)]
+        if not ids and len(search_words(words)) > 1:  # its words apart ("capital France"): at the longest
+            words = max(search_words(words), key=len)
+            ids = [i for i, text in self._stored_messages() if _holds(text, words)]
         if not ids:
             return  # only its title holds the words: it opens as any chat does
         self.box.blockSignals(True)  # no search of a page half built

@@ -608,6 +608,7 @@ class MainWindow(QMainWindow):
             self._deleted.add(chat_id)
             self.sidebar.remove(chat_id)  # at once: the search hits are only refreshed once searched again
             self.sidebar.show_undo(chat_id, chat.title)
+            self.waiting.chat_deleted(chat_id)
             if chat_id == self.chat_id:
                 self.chat_id = None
                 self.new_chat()

@@ -31,8 +31,8 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from ..markdown_prep import FENCE_RE as _FENCE_RE
-from ..markdown_prep import TABLE_DELIMITER_RE
-from ..markdown_prep import blocks_apart, lift_fences, nest_lists, put_back_fences, register_task_boxes
+from ..markdown_prep import (INVALID_MARK_RE, NOT_RUN, TABLE_DELIMITER_RE, blocks_apart, invalid_blocks, lift_fences,
+                             nest_lists, put_back_fences, register_task_boxes)
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])")
@@ -210,7 +210,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
     if still_open:  # the block goes on (it is being streamed): no Run link on half a program
         partial = (partial[0], True)
     text = _tabs_marked(text)
-    text, invalid = _invalid_blocks(text)
+    text, invalid = invalid_blocks(text)
     text, lifted, lifted_open = lift_fences(text)  # code fenced in a list item
     if lifted_open:
         partial = (partial[0], True)
@@ -265,35 +265,8 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
     return Rendered(_breakable(_rtl_blocks(body)), tuple(blocks))
 
 
-_BLOCK_MARK = "TINYRAGINVALIDBLOCK{}X"  # stands for an invalid tool block while Markdown is converted
-_BLOCK_MARK_RE = re.compile(r"TINYRAGINVALIDBLOCK(\d+)X")
-
-
-def _invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
-    """``text`` with each complete invalid tool block (shown as text, as the spec says) replaced by a mark,
-    and the blocks with the parser's reason. The model's broken call read as stray markup in the sentence
-    (``<tool name="shell_exec"><command>ls</command></tool>``), with nothing to say it was a call not run."""
-    if "<tool" not in text:
-        return text, []
-    from ..protocol import InvalidBlock, XMLParseState
-
-    state = XMLParseState()
-    out: list[str] = []
-    found: list[tuple[str, str]] = []
-    events = [*state.feed(text), *state.finish()]
-    for n, event in enumerate(events):
-        # a block never closed counts at the text's end only: the model stopped in it (a reply cut at its
-        # length limit); the engine holds a block being written until it is whole
-        if isinstance(event, InvalidBlock) and (event.raw.rstrip().endswith("</tool>") or n == len(events) - 1):
-            out.append(_BLOCK_MARK.format(len(found)))
-            found.append((event.raw.strip(), event.reason))
-        else:
-            out.append(getattr(event, "text", None) or getattr(event, "raw", ""))
-    return "".join(out), found
-
-
 def _show_invalid_blocks(body: str, found: list[tuple[str, str]], palette: Palette) -> str:
-    """Each mark of _invalid_blocks as its block, in code, with why it was not run.
+    """Each mark of invalid_blocks as its block, in code, with why it was not run.
 
     In a heading they are set at the body's size and weight, as elsewhere: in the heading's, the block
     filled three lines of large bold code ("# Heading with <tool …></tool> inside")."""
@@ -303,13 +276,13 @@ def _show_invalid_blocks(body: str, found: list[tuple[str, str]], palette: Palet
     def shown(match: re.Match[str]) -> str:
         raw, reason = found[int(match.group(1))]
         return (f"<code>{html.escape(raw, quote=False)}</code> <span style=\"color:{palette.muted}; font-size:small\">"
-                f"(a tool call not run: {html.escape(reason, quote=False)})</span>")
+                f"{html.escape(NOT_RUN.format(reason=reason), quote=False)}</span>")
 
     def in_heading(match: re.Match[str]) -> str:
         return f'<span style="font-size:medium; font-weight:normal">{shown(match)}</span>'
 
-    body = _HEADING_RE.sub(lambda heading: _BLOCK_MARK_RE.sub(in_heading, heading.group(0)), body)
-    return _BLOCK_MARK_RE.sub(shown, body)
+    body = _HEADING_RE.sub(lambda heading: INVALID_MARK_RE.sub(in_heading, heading.group(0)), body)
+    return INVALID_MARK_RE.sub(shown, body)
 
 
 _HEADING_RE = re.compile(r"<h([1-6])[ >].*?</h\1>", re.S)

@@ -18,7 +18,8 @@ from typing import Callable, Iterable
 
 from PySide6.QtWidgets import QWidget
 
-from ..chats import StoredTool, tool_markdown
+from ..chat_export import text_markdown, tool_markdown
+from ..chats import StoredTool
 from .segments import MarkdownSegment
 
 
@@ -58,11 +59,18 @@ def stop_beside(chain: list[QWidget], seg: MarkdownSegment, forward: bool) -> QW
     return next((w for w in around if w.isVisible() and w.isEnabled()), None)
 
 
-def card_markdown(card, tools: Iterable[StoredTool]) -> str:
-    """A tool card as the answer's Copy button writes it (a quote line), with the skipped calls folded into it."""
+def card_markdown(card, tools: Iterable[StoredTool], live: bool = False) -> str:
+    """A tool card as the answer's Copy button writes it (a quote), with the skipped calls folded into it;
+    ``live``: the answer is still being written (its card without an end runs)."""
     by_id = {tool.call_id: tool for tool in tools}
     run = [by_id[c.call_id] for c in (card, *card.folded()) if c.call_id in by_id]
-    return tool_markdown(run if len(run) > 1 else run[0]) if run else ""
+    return tool_markdown(run if len(run) > 1 else run[0], live=live) if run else ""
+
+
+def _run_text(run: str, written: bool) -> str:
+    """A run of text between cards as copied: Markdown as Copy writes it (the tool blocks not run in code, with
+    why) when it is as the answer wrote it; the words as shown (those blocks with why already) when not."""
+    return text_markdown(run) if written else run.strip()
 
 
 class Span:
@@ -140,15 +148,17 @@ class Span:
         if parts.index(seg) not in chosen:
             return None
         runs, run = [], ""  # the text between two cards, one segment after the other
+        written = True  # every segment of the run selected whole: it is Markdown as the answer wrote it
         for part in parts[chosen[0]:chosen[-1] + 1]:
             if part in segments:
                 # a segment selected whole as the answer wrote it (a code block cut in two joins up again)
                 words = part.markdown() if part.selected_whole() else part.selected_words() \
                     if part.textCursor().hasSelection() else ""
+                written = written and part.selected_whole()
                 run += ("\n" if run and not run.endswith("\n") else "") + words
             else:
-                runs += [run.strip(), self._card_text(part)]
-                run = ""
-        runs.append(run.strip())
+                runs += [_run_text(run, written), self._card_text(part)]
+                run, written = "", True
+        runs.append(_run_text(run, written))
         whole = all(s.selected_whole() for s in segments)
         return "\n\n".join(r for r in runs if r) + ("\n" if whole else "")

@@ -79,9 +79,33 @@ class WaitingQuestions(QObject):
         """The stored rows standing for the waiting questions' answers (not shown while they wait)."""
         return {w.stand_in_id for w in self._queue}
 
+    def unasked(self) -> set[int]:
+        """The WAITED stand-ins of the questions waiting now: no answer yet, and none failed (an export said
+        "Error: … was not asked… Press Retry" of a question asked moments later)."""
+        return {w.stand_in_id for w in self._queue if not w.again and w.stand_in_id is not None}
+
     def _answering_title(self) -> str:
         chat = self._win.store.get_chat(self._win._stream_chat) if self._win._stream_chat else None
         return chat.title if chat and chat.title else "another chat"
+
+    def _turn_words(self, chat_id: str | None) -> str:
+        """After what ``chat_id``'s question is asked: "the answer in “Story”", and the questions ahead of it
+        (the second of two waiting chats said it waited for the answer in “Story” alone)."""
+        words = f"the answer in “{self._answering_title()}”"
+        ahead = [w.chat_id for w in self._queue[:next((i for i, w in enumerate(self._queue)
+                                                       if w.chat_id == chat_id), len(self._queue))]]
+        if len(ahead) == 1:
+            chat = self._win.store.get_chat(ahead[0])
+            words += f" and the one waiting in “{chat.title if chat else 'another chat'}”"
+        elif ahead:
+            words += f" and {len(ahead)} waiting before it"
+        return words
+
+    def chat_deleted(self, chat_id: str) -> None:
+        """A chat deleted: what the status bar said of its waiting question holds no more."""
+        if self.has(chat_id):
+            self._win.statusBar().showMessage("Its waiting question will not be asked (Undo before its turn, "
+                                              "and it still is).", 6000)
 
     def _of(self, chat_id: str | None) -> _Waiting | None:
         return next((w for w in self._queue if w.chat_id == chat_id), None)
@@ -129,8 +153,7 @@ class WaitingQuestions(QObject):
         win._chat_used(chat)
         self._chat_shown()
         win._update_last_answer()  # the answer above it is no longer the last one
-        win.statusBar().showMessage(f"Your question will be asked when the answer in “{self._answering_title()}” "
-                                    "is done.", 6000)
+        win.statusBar().showMessage(f"Your question will be asked after {self._turn_words(win.chat_id)}.", 6000)
         return True
 
     def again(self, message_id: int | None) -> bool:
@@ -142,8 +165,7 @@ class WaitingQuestions(QObject):
         self._queue.append(_Waiting(win.chat_id, None, message_id, "", again=True))
         self._chat_shown()
         win._update_last_answer()
-        win.statusBar().showMessage(f"A new answer will be written when the answer in “{self._answering_title()}” "
-                                    "is done.", 6000)
+        win.statusBar().showMessage(f"A new answer will be written after {self._turn_words(win.chat_id)}.", 6000)
         return True
 
     def ask_next(self) -> None:
@@ -185,21 +207,33 @@ class WaitingQuestions(QObject):
         if waiting.question_id is None or not win._stored(win.store.delete_from, chat_id, waiting.question_id):
             return False
         self._queue.remove(waiting)
+        # A chat this question began is forgotten with it, as a new chat is until its first question is sent:
+        # it stayed in the list as an empty "New chat", also after a restart.
+        begun = win.store.is_empty(chat_id) and win._stored(self._forget, chat_id)
         if chat_id == win.chat_id:
             questions = win.view.questions()
             if questions:
                 win.view.remove_from(questions[-1])
             self._drop_note()
             typed = win.composer.toPlainText()
+            if begun:  # the window is at a new chat again, the question in its box
+                win.composer.clear()
+                win.composer.switch_draft(chat_id, None)
+                win.chat_id = None
+                win.sidebar.mark_current(None)
             win.composer.setPlainText(waiting.text + (f"\n{typed}" if typed.strip() else ""))
             win.composer.setFocus()
-            chat = win.store.get_chat(chat_id)
+            chat = win.store.get_chat(chat_id) if not begun else None
             win.title_label.setText(chat.title if chat else "New chat")
         win._refresh_chats()
         win._update_last_answer()
         win.statusBar().showMessage("The waiting question was taken back into the message box.", 6000)
         self.update_buttons()
         return True
+
+    def _forget(self, chat_id: str) -> None:
+        self._win.store.delete(chat_id)
+        self._win.store.purge_deleted(chats=[chat_id])
 
     def _show_again(self, message_id: int | None) -> None:
         """The open chat's last answer, out of sight while its Regenerate waited, shown again from the store."""
@@ -238,7 +272,7 @@ class WaitingQuestions(QObject):
         win = self._win
         waiting = self._of(win.chat_id)
         if waiting is not None:
-            text = (f"Waits for the answer in “{self._answering_title()}”… · "
+            text = (f"Waits for {self._turn_words(win.chat_id)}… · "
                     + ("Esc cancels" if waiting.again else "Esc takes it back"))
             if self._note is None:
                 self._note = QLabel(text)

@@ -1,0 +1,419 @@
+"""A chat written out: an answer as the Copy button and Copy last answer put it on the clipboard, a whole chat
+exported as Markdown or as one standalone HTML page. Each tool call is written where it was, as its card
+shows it: mark, tool, input, how it ended, why, and the start of its result. No Qt."""
+
+from __future__ import annotations
+
+import html
+import re
+import threading
+from typing import Iterable, Sequence
+
+from .chats import ChatInfo, StoredMessage, StoredTool
+from .markdown_prep import (INVALID_MARK_RE, NOT_RUN, blocks_apart, invalid_blocks, lift_fences, nest_lists,
+                            put_back_fences, register_task_boxes)
+from .tool_words import DENIED_NOTE, for_a_person, off_note
+from .tools.nanogo_tool import split_output
+from .tools.shell import DENIED
+
+# A call stored as "running" was stopped while it ran (an answer is stored once it has ended); only a copy of
+# an answer still being written (StoredMessage.status "answering") has calls that run.
+_STATUS_WORDS = {"ok": "done", "done": "done", "error": "failed", "skipped": "skipped", "running": "stopped"}
+_STATUS_MARK = {"ok": "✓", "done": "✓", "error": "✗", "skipped": "–", "running": "■"}
+_RUNNING_MARK = "⟳"
+# The language of a call's input written as a code block, by its element or its tool (else "text").
+_INPUT_LANGS = {"source": "go", "nanogo": "go", "shell": "sh"}
+
+
+_CODE_SPAN_RE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+_TAG_LIKE_RE = re.compile(r"<tool\b.*?</tool\s*>|</?[A-Za-z][^<>]*>", re.S)
+
+
+def markdown_safe(text: str) -> str:
+    """Plain words put into a Markdown document, with each tag-like run (a ``<tool …>…</tool>`` example,
+    ``<query>``) in a code span: a Markdown renderer reads those as HTML and shows nothing of them.
+    Code spans already in the text are kept as they are."""
+    out, at = [], 0
+    for span in _CODE_SPAN_RE.finditer(text):
+        out += [_TAG_LIKE_RE.sub(_code_span, text[at:span.start()]), span.group(0)]
+        at = span.end()
+    out.append(_TAG_LIKE_RE.sub(_code_span, text[at:]))
+    return "".join(out)
+
+
+def _code_span(match: re.Match[str]) -> str:
+    return code_span(match.group(0))
+
+
+def code_span(code: str) -> str:
+    """``code`` as a Markdown code span, its backticks longer than any run of them in it."""
+    ticks = "`" * (max((len(run) for run in re.findall("`+", code)), default=0) + 1)
+    pad = " " if code.startswith("`") or code.endswith("`") else ""
+    return f"{ticks}{pad}{code}{pad}{ticks}"
+
+
+def _status(tool: StoredTool, live: bool = False) -> tuple[str, str]:
+    """The mark and the word for how a call ended, or that it runs (``live``: its answer is still being
+    written). A command the user denied was their choice: "denied", as its card says, not "skipped" (nor
+    "failed", the engine's status for it)."""
+    if live and tool.status == "running" and not tool.error:
+        return _RUNNING_MARK, "running"
+    if tool.error == DENIED:
+        return _STATUS_MARK["skipped"], "denied"
+    if off_note(tool.error, tool.tool) is not None:  # the user's setting, as the card says it: not a failure
+        return _STATUS_MARK["skipped"], "off"
+    return _STATUS_MARK.get(tool.status, "?"), _STATUS_WORDS.get(tool.status, tool.status)
+
+
+def _reason(tool: StoredTool) -> str:
+    """Why a call did not run as asked, as its card says it: the user's words for a denied command, the
+    setting for a tool that is off, no advice meant for the model ("Available tools: …")."""
+    if tool.error == DENIED:
+        return DENIED_NOTE
+    return off_note(tool.error, tool.tool) or for_a_person(_error_words(tool), tool.tool)
+
+
+def _error_words(tool: StoredTool) -> str:
+    """A call's error without the output a failed Go program printed before it (see _printed)."""
+    return split_output(tool.error or "")[0] if tool.tool == "nanogo" else tool.error or ""
+
+
+def _printed(tool: StoredTool) -> str:
+    """What a failed Go program printed before its error, which its card shows under a heading of its own."""
+    return split_output(tool.error or "")[1].strip("\n") if tool.tool == "nanogo" else ""
+
+
+def _in_block(tool: StoredTool) -> bool:
+    """True for an input written whole in a code block: a Go program (on one line, cut at 120 characters,
+    its first // comment took the rest with it), or any input of several lines."""
+    return tool.param == "source" or tool.tool == "nanogo" or "\n" in tool.query.strip()
+
+
+def _input_lang(tool: StoredTool) -> str:
+    return _INPUT_LANGS.get(tool.param) or _INPUT_LANGS.get(tool.tool, "text")
+
+
+def skipped_runs(segments: Sequence[str | StoredTool]) -> list[str | StoredTool | list[StoredTool]]:
+    """``segments`` with each run of calls the engine skipped for one reason (nothing but blank text between
+    them) as one list: eight calculations with a limit of three read as five identical lines, as the window
+    showed five cards before it grouped them (ui/answer.py)."""
+    out: list[str | StoredTool | list[StoredTool]] = []
+    for seg in segments:
+        if isinstance(seg, StoredTool) and seg.status == "skipped" and seg.error:
+            at = len(out) - 1
+            while at >= 0 and isinstance(out[at], str) and not str(out[at]).strip():
+                at -= 1
+            before = out[at] if at >= 0 else None
+            last = before[-1] if isinstance(before, list) else before
+            if isinstance(last, StoredTool) and last.status == "skipped" and last.error == seg.error:
+                del out[at + 1:]  # the blank text between them
+                out[at] = [*before, seg] if isinstance(before, list) else [last, seg]
+                continue
+        out.append(seg)
+    return out
+
+
+def tool_markdown(tool: StoredTool | list[StoredTool], *, live: bool = False) -> str:
+    """One tool call (or a run of skipped ones, see skipped_runs) as a Markdown quote: mark, tool, input and
+    status in words on its first line, a Go program or an input of several lines whole in a code block under
+    it, then why it did not run as asked, or where its result came from and the start of it. Every line is
+    in the quote. ``live``: its answer is still being written, so a call without an end is running."""
+    if isinstance(tool, list):
+        names = ", ".join(dict.fromkeys(t.tool for t in tool))
+        if not any(_in_block(t) for t in tool):
+            queries = " · ".join(f"`{_quoted_query(t.query, 40)}`" for t in tool)
+            return (f"> {_STATUS_MARK['skipped']} **{names}** {queries} ({len(tool)} skipped)\n"
+                    f"> {markdown_safe(_reason(tool[0]))}")
+        lines = [f"> {_STATUS_MARK['skipped']} **{names}** ({len(tool)} skipped)"]
+        for t in tool:
+            lines += _quoted(fenced(t.query.strip("\n"), _input_lang(t)))
+        return "\n".join([*lines, f"> {markdown_safe(_reason(tool[0]))}"])
+    mark, words = _status(tool, live)
+    if _in_block(tool):
+        lines = [f"> {mark} **{tool.tool}** ({words})", *_quoted(fenced(tool.query.strip("\n"), _input_lang(tool)))]
+    else:
+        lines = [f"> {mark} **{tool.tool}** `{_quoted_query(tool.query, 120)}` ({words})"]
+    if tool.error:
+        # the app's plain sentence, which may quote XML ("calculate takes <query>"): a Markdown renderer
+        # would read that as HTML and show nothing of it. Its lines after the first (a compiler's, one an
+        # error) in a code block: joined, they ran into one; unquoted, they left the quote.
+        first, _, rest = _reason(tool).partition("\n")
+        lines.append(f"> {markdown_safe(first)}")
+        lines += _quoted_excerpt(rest, "of the error")
+        if _printed(tool):
+            lines += ["> Output before the error:", *_quoted_excerpt(_printed(tool), "of the output")]
+    elif tool.source:
+        lines.append(f"> source: {tool.source}")
+    if tool.status in ("ok", "done"):  # as it came: a page's Markdown or a program's output is not this document's
+        lines += _quoted_excerpt(tool.result, "of the result")
+    return "\n".join(lines)
+
+
+def fenced(text: str, lang: str = "text") -> list[str]:
+    """``text`` as the lines of a fenced code block, its fence longer than any run of backticks in it."""
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", text)), default=0))
+    return [f"{fence}{lang}", *text.split("\n"), fence]
+
+
+def _quoted(lines: list[str]) -> list[str]:
+    return [f"> {line}" for line in lines]
+
+
+def _quoted_excerpt(text: str, what: str) -> list[str]:
+    """The start of ``text`` (see excerpt) as quoted lines of a code block, and how much was left out."""
+    shown, more = excerpt(text)
+    if not shown:
+        return []
+    return _quoted(fenced("\n".join(shown))) + ([f"> *({more:,} more characters {what} left out)*"] if more else [])
+
+
+RESULT_LINES, RESULT_CHARS = 8, 600  # how much of a call's result a copy or an export shows
+
+
+def excerpt(text: str) -> tuple[list[str], int]:
+    """The start of ``text`` (a result, the lines of an error), at most RESULT_LINES lines and RESULT_CHARS
+    characters; and how many characters were left out."""
+    if not text.strip():
+        return [], 0
+    text = text.strip("\n")
+    shown: list[str] = []
+    used = 0
+    for line in text.split("\n")[:RESULT_LINES]:
+        line = line.rstrip()[: RESULT_CHARS - used]
+        shown.append(line)
+        used += len(line) + 1
+        if used >= RESULT_CHARS:
+            break
+    return shown, max(0, len(text) - sum(len(line) + 1 for line in shown) + 1)
+
+
+def _quoted_query(query: str, most: int) -> str:
+    """A call's query on one line, at most ``most`` characters, fit for a Markdown code span."""
+    query = query.replace("\n", " ")
+    if len(query) > most:
+        query = query[:most - 1] + "…"
+    return query.replace("`", "ˋ")
+
+
+# Marks that end or break a sentence: written right after a tool block ("see <tool …>…</tool>. Then"),
+# they belong to the text before the call, as the window shows them (ui/answer.py).
+TRAILING_MARKS = ".,;:!?…)]»”’"
+
+
+def marks_attached(segments: list[str | StoredTool]) -> list[str | StoredTool]:
+    """``segments`` with the marks that open a text after a tool call moved to the end of the text before
+    it; where that text ends a line or a sentence already, or there is none, they are dropped."""
+    out: list[str | StoredTool] = []
+    before: int | None = None  # where in ``out`` the text before the last call is
+    after_call = False
+    for seg in segments:
+        if not isinstance(seg, str):
+            if not after_call:
+                before = len(out) - 1 if out and isinstance(out[-1], str) else None
+            after_call = True
+            out.append(seg)
+            continue
+        if after_call:
+            rest = seg.lstrip(TRAILING_MARKS)
+            marks = seg[:len(seg) - len(rest)]
+            if marks and before is not None:
+                kept = str(out[before]).rstrip(" \t")
+                if kept and kept[-1] not in "\n.,;:!?…":
+                    out[before] = kept + marks
+            seg, after_call = rest, not rest
+        out.append(seg)
+    return out
+
+
+# An answer the app's closing cut (a crash, a kill) is stored with an error that starts with these words
+# (ui.answer_saving.INTERRUPTED): the window shows it with Retry, which a file has not.
+APP_CLOSED = "The app closed before this answer was finished"
+ANSWER_STOPPED = "Answer stopped"
+STOPPED_EARLY = "Stopped before the model answered"
+CUT_BY_CLOSING = "The answer was cut off: the app closed"
+STILL_WRITING = "The answer is still being written"  # under a copy of an answer that streams (see answer_markdown)
+
+
+def answer_end(message: StoredMessage) -> tuple[str, str]:
+    """How an answer ended, in words that fit a file: ``("note", words)`` for one stopped or cut off by the
+    app's closing, ``("error", its error)`` for one that failed, ``("", "")`` for one that finished. The window
+    says it with the footer's "stopped", the line in place of an answer that never came, or the error."""
+    if message.status == "answering":
+        return "note", STILL_WRITING
+    if message.error and message.error.startswith(APP_CLOSED):
+        return "note", CUT_BY_CLOSING
+    if message.error:
+        return "error", message.error
+    if message.status == "stopped" or (message.stats or {}).get("outcome") == "stopped":
+        empty = not message.content.strip() and not message.tools and not message.reasoning
+        return "note", STOPPED_EARLY if empty else ANSWER_STOPPED
+    return "", ""
+
+
+def end_markdown(message: StoredMessage) -> str:
+    """The line under an answer that did not finish ("*[Answer stopped]*", its error); "" under one that did."""
+    kind, words = answer_end(message)
+    return f"> **Error:** {words}" if kind == "error" else f"*[{words}]*" if kind else ""
+
+
+def answer_markdown(message: StoredMessage) -> str:
+    """An answer as Markdown, tool calls as quotes where they were, and how it ended when it did not
+    finish (Copy answer uses this). A message with the status "answering" is one still being written (the
+    window's copy of it, never a stored one): its calls that have not ended run, and its end line says so."""
+    live = message.status == "answering"
+    parts = [text_markdown(seg) if isinstance(seg, str) else tool_markdown(seg, live=live)
+             for seg in skipped_runs(marks_attached(message.segments()))]
+    return "\n\n".join(p for p in parts + [end_markdown(message)] if p) + "\n"
+
+
+def text_markdown(text: str) -> str:
+    """An answer's text as Markdown, with each tool block the engine did not run (spec rule 3: shown as text)
+    as the window shows it: in code, then why. Written raw, a viewer took its tags for HTML and showed only
+    the words between them ("Bad ones: 1+1 and and ls")."""
+    text, found = invalid_blocks(text.strip())
+    if not found:
+        return text
+    pieces = INVALID_MARK_RE.split(text)  # text, a block's number, text, …
+    out = pieces[0]
+    for number, after in zip(pieces[1::2], pieces[2::2]):
+        raw, reason = found[int(number)]
+        why = f"*{markdown_safe(NOT_RUN.format(reason=reason))}*"
+        if "\n" in raw:  # a block of its own, its lines kept: a "# x" line in it is no heading
+            out = f"{out.rstrip()}\n\n" + "\n".join(fenced(raw)) + f"\n\n{why}\n\n{after.lstrip()}"
+        else:
+            out += f"{code_span(raw)} {why}{after}"
+    return out.strip()
+
+
+def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
+    """The chat as Markdown: questions, answers, and each tool call as a quote (see tool_markdown)."""
+    out = [f"# {chat.title}", ""]
+    if chat.persona:
+        out += [f"*Persona: {chat.persona}*", ""]
+    for m in messages:
+        if m.role == "user":
+            out += ["## You", "", m.content.strip(), ""]
+            continue
+        out += ["## Assistant", ""]
+        for seg in skipped_runs(marks_attached(m.segments())):
+            if not isinstance(seg, str) or seg.strip():
+                out += [text_markdown(seg) if isinstance(seg, str) else tool_markdown(seg), ""]
+        if end := end_markdown(m):
+            out += [end, ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+_HTML_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;max-width:50rem;
+margin:2rem auto;padding:0 1rem;line-height:1.55;color:#1d2330;background:#fff}
+h1{font-size:1.5rem}.msg{margin:1.2rem 0;padding:.8rem 1rem;border-radius:10px}
+.user{background:#eef3ff}.assistant{background:#fafafa;border:1px solid #e5e7eb}
+.who{font-size:.8rem;font-weight:600;color:#6b7280;text-transform:uppercase;letter-spacing:.05em}
+pre{background:#f6f8fa;padding:.7rem;border-radius:6px;overflow:auto}code{font-family:"DejaVu Sans Mono",monospace}
+table{border-collapse:collapse}td,th{border:1px solid #d1d5db;padding:.25rem .5rem}
+.tool{border:1px solid #d1d5db;border-radius:8px;padding:.4rem .7rem;margin:.5rem 0;font-size:.9rem}
+.tool.error{border-color:#dc2626}.tool .q{font-family:monospace;color:#4b5563}.err{color:#b91c1c}
+.tool pre.out,.tool pre.src{margin:.3rem 0 0;padding:.4rem .6rem;font-size:.85rem}.end{color:#6b7280}
+pre{tab-size:4}code.raw{white-space:pre-wrap}.why{color:#4b5563}.not-run{color:#6b7280;font-size:.85rem}
+"""
+
+
+_URL_ATTR = re.compile(r'\b(href|src)="(?!https?:|mailto:|#)[^"]*"', re.I)
+
+
+_converters = threading.local()  # one Markdown converter a thread: making one cost 1.2 ms a message
+
+
+def _markdown_html(text: str) -> str:
+    """Markdown → HTML for the export: raw HTML in messages stays text, links only http(s)/mailto."""
+    md = getattr(_converters, "md", None)
+    if md is None:
+        import markdown
+
+        md = markdown.Markdown(extensions=["fenced_code", "tables", "sane_lists", "codehilite"],
+                               extension_configs={"codehilite": {"noclasses": True, "guess_lang": False}})
+        md.preprocessors.deregister("html_block")
+        md.inlinePatterns.deregister("html")
+        register_task_boxes(md)  # "- [ ] a task" as ☐, as the window shows it
+        _converters.md = md
+    md.reset()
+    # as the window shows it: a list or table right under a line of text is not run into that line
+    text, lifted, _ = lift_fences(text)  # code fenced in a list item, which fenced_code leaves as text
+    body = put_back_fences(md.convert(nest_lists(blocks_apart(text))), lifted)
+    return _URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', body)
+
+
+def _text_html(text: str) -> str:
+    """An answer's text as HTML, each tool block the engine did not run in code with why, as the window
+    shows it (see text_markdown)."""
+    text, found = invalid_blocks(text)
+
+    def shown(match: re.Match[str]) -> str:
+        raw, reason = found[int(match.group(1))]
+        return (f'<code class="raw">{html.escape(raw)}</code> '
+                f'<span class="not-run">{html.escape(NOT_RUN.format(reason=reason))}</span>')
+
+    return INVALID_MARK_RE.sub(shown, _markdown_html(text))
+
+
+def _tool_html(tool: StoredTool | list[StoredTool]) -> str:
+    """A tool call (or a run of calls skipped for one reason) as a box, with what tool_markdown writes."""
+    esc = html.escape
+    if isinstance(tool, list):
+        head = f'{_STATUS_MARK["skipped"]} <b>{esc(", ".join(dict.fromkeys(t.tool for t in tool)))}</b>'
+        if any(_in_block(t) for t in tool):
+            head += f" ({len(tool)} skipped)" + "".join(_input_html(t) for t in tool)
+        else:
+            queries = " · ".join(f'<span class="q">{esc(t.query)}</span>' for t in tool)
+            head += f" {queries} ({len(tool)} skipped)"
+        return f'<div class="tool">{head}<div class="why">{esc(_reason(tool[0]))}</div></div>'
+    mark, words = _status(tool)
+    failed = tool.status == "error" and words not in ("denied", "off")
+    if _in_block(tool):
+        head, detail = f"({esc(words)})", _input_html(tool)
+    else:
+        head, detail = f'<span class="q">{esc(tool.query)}</span> ({esc(words)})', ""
+    if tool.error:
+        first, _, rest = _reason(tool).partition("\n")
+        detail += f'<div class="{"err" if failed else "why"}">{esc(first)}</div>' + _excerpt_html(rest, "of the error")
+        if _printed(tool):
+            detail += '<div class="why">Output before the error:</div>' + _excerpt_html(_printed(tool), "of the output")
+    elif tool.source:
+        detail += f"<div>source: {esc(tool.source)}</div>"
+    if tool.status in ("ok", "done"):
+        detail += _excerpt_html(tool.result, "of the result")
+    return f'<div class="{"tool error" if failed else "tool"}">{mark} <b>{esc(tool.tool)}</b> {head}{detail}</div>'
+
+
+def _input_html(tool: StoredTool) -> str:
+    """A Go program (or an input of several lines) whole, its lines and tabs as written."""
+    return (f'<pre class="src"><code class="language-{_input_lang(tool)}">'
+            f"{html.escape(tool.query.strip(chr(10)))}</code></pre>")
+
+
+def _excerpt_html(text: str, what: str) -> str:
+    shown, more = excerpt(text)
+    if not shown:
+        return ""
+    return f'<pre class="out">{html.escape(chr(10).join(shown))}</pre>' + (
+        f'<div class="why">({more:,} more characters {what} left out)</div>' if more else "")
+
+
+def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
+    """The chat as one standalone HTML file (inline styles, no scripts, no external files)."""
+    esc = html.escape
+    body = [f"<h1>{esc(chat.title)}</h1>"]
+    for m in messages:
+        if m.role == "user":
+            body.append(f'<div class="msg user"><div class="who">You</div>{_markdown_html(m.content)}</div>')
+            continue
+        parts = [_text_html(seg) if isinstance(seg, str) else _tool_html(seg) for seg in skipped_runs(m.segments())]
+        kind, words = answer_end(m)
+        if kind == "error":
+            parts.append(f'<p class="err"><b>Error:</b> {esc(words)}</p>')
+        elif kind:
+            parts.append(f'<p class="end"><em>[{esc(words)}]</em></p>')
+        body.append(f'<div class="msg assistant"><div class="who">Assistant</div>{"".join(parts)}</div>')
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{esc(chat.title)}</title><style>{_HTML_CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")

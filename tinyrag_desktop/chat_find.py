@@ -1,0 +1,151 @@
+"""Finding chats by their words: the chats list's search (ChatSearcher, in a worker thread, and
+ChatStore.search), each word anywhere in a chat, letter case and accents aside (see search_text)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+from typing import Callable
+
+from . import search_text
+from .chats import ChatInfo, ChatStoreError, _chat, _list_chats
+
+# A search in a worker thread (ChatSearcher) waits this long (s) for a lock another program holds on the file,
+# then says it could not search: in WAL mode a reader waits for no writer, so this is a rare, short wait.
+SEARCH_LOCK_WAIT = 1.0
+# Every so many steps of a search's query, whether to give it up is asked: 2–4 ms apart on 3,000 chats.
+_STOP_CHECK_STEPS = 10_000
+
+
+class ChatSearcher:
+    """Searches a chat history on a read-only connection of its own, for a worker thread beside the
+    :class:`ChatStore` that writes: in WAL mode a reader sees every chat committed before its search began,
+    and neither waits for the other.
+
+    The connection is opened by the first search, in the thread that searches, and is used by that thread
+    alone; :meth:`close` may come from another thread once that one has ended. ``stop`` is asked, from the
+    searching thread, every few milliseconds of a query: when it answers True the search is given up halfway
+    and :meth:`search` returns None (the window says so when newer words are typed, or as it closes).
+    """
+
+    def __init__(self, path: Path | str, stop: Callable[[], bool] = lambda: False) -> None:
+        self.path = Path(path)
+        self._stop = stop
+        self._db: sqlite3.Connection | None = None
+
+    def search(self, text: str) -> list[ChatInfo] | None:
+        """As :meth:`ChatStore.search`, or None when ``stop`` gave the search up. Raises ChatStoreError, in
+        words, when the history cannot be read (locked by another program, removed, damaged)."""
+        try:
+            if self._db is None:
+                self._db = self._open()
+            return find_chats(self._db, text)
+        except sqlite3.Error as exc:
+            if getattr(exc, "sqlite_errorname", "") == "SQLITE_INTERRUPT":
+                return None  # stop said so
+            raise ChatStoreError(f"Could not search the chat history {self.path}: {exc}") from exc
+
+    def _open(self) -> sqlite3.Connection:
+        # check_same_thread off only so that close() can come from the thread that waited for this one.
+        db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                             timeout=SEARCH_LOCK_WAIT, check_same_thread=False)
+        db.row_factory = sqlite3.Row
+        search_text.register(db)
+        db.set_progress_handler(lambda: bool(self._stop()), _STOP_CHECK_STEPS)
+        return db
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+def find_chats(db: sqlite3.Connection, text: str) -> list[ChatInfo]:
+    """Chats whose title or messages hold ``text``'s words, letter case and accents aside (see search_text),
+    newest first; every chat for empty ``text``. Each word may be anywhere in the chat: "capital France" finds
+    "the capital of France" (only the words as one phrase did). Each chat carries as its snippet the words
+    around the first message holding them as typed, else around its longest word (see search_words)."""
+    needle = " ".join(text.split())
+    if not needle:
+        return _list_chats(db)
+    words = search_words(needle)
+    if len(words) == 1:  # "capital capital" too
+        needle = words[0]
+    folded = search_text.fold(needle)
+    args = search_text.holds_args(folded, needle)
+    if len(words) == 1:
+        rows = db.execute(_SEARCH.format(content=search_text.holds("m.content", folded),
+                                         title=search_text.holds("title", folded)), args)
+        return [_chat(r, _snippet(r["hit"], needle)) for r in rows]
+    each = []
+    for key, word in enumerate(words):
+        folded_word = search_text.fold(word)
+        args |= search_text.holds_args(folded_word, word, str(key))
+        each.append(f"({search_text.holds('c.title', folded_word, str(key))} OR EXISTS (SELECT 1 FROM messages m "
+                    f"WHERE m.chat_id = c.id AND {search_text.holds('m.content', folded_word, str(key))}))")
+    longest = max(words, key=len)
+    rows = db.execute(_SEARCH_WORDS.format(
+        phrase=search_text.holds("m.content", folded),
+        longest=search_text.holds("m.content", search_text.fold(longest), str(words.index(longest))),
+        each=" AND ".join(each)), args)
+    return [_chat(r, _snippet(r["hit"], needle) if r["hit"] is not None else _snippet(r["near"], longest))
+            for r in rows]
+
+
+def search_words(text: str) -> list[str]:
+    """The words a chats search looks for each of: ``text``'s, once each (as folded), the first
+    _MOST_WORDS of them (each costs a look through every message; more add little)."""
+    seen: dict[str, str] = {}
+    for word in text.split():
+        seen.setdefault(search_text.fold(word), word)
+    return list(seen.values())[:_MOST_WORDS]
+
+
+_MOST_WORDS = 6
+
+# Each message is folded once: its chat's first one holding the words is the snippet's, and says the chat does.
+_SEARCH = """SELECT * FROM (SELECT c.*, c.rowid AS n, (SELECT m.content FROM messages m WHERE m.chat_id = c.id
+                             AND {content} ORDER BY m.id LIMIT 1) AS hit
+                           FROM chats c WHERE c.deleted IS NULL)
+             WHERE hit IS NOT NULL OR {title} ORDER BY updated DESC, n DESC"""
+# Several words: each somewhere in the chat; the snippet from the first message holding them as typed, else
+# from the first holding the longest (looked for only in the chats found).
+_SEARCH_WORDS = """SELECT c.*, c.rowid AS n,
+                          (SELECT m.content FROM messages m WHERE m.chat_id = c.id AND {phrase}
+                           ORDER BY m.id LIMIT 1) AS hit,
+                          (SELECT m.content FROM messages m WHERE m.chat_id = c.id AND {longest}
+                           ORDER BY m.id LIMIT 1) AS near
+                   FROM chats c WHERE c.deleted IS NULL AND {each} ORDER BY updated DESC, n DESC"""
+# How much of a message a search hit shows before the words found, and after them. The list shows about
+# 30 characters of it: with 40 before, the words found were cut off ("Answer about Tax return deadlin…").
+_SNIPPET_BEFORE, _SNIPPET_AFTER = 12, 60
+
+
+def _snippet(text: str | None, needle: str) -> str:
+    """The words around ``needle`` in ``text``: a few before it (from the start of a word), more after, as
+    the answer reads (Markdown's marks taken out, so a link's address takes none of the room)."""
+    if not text:
+        return ""
+    found, found_end = search_text.find(text, needle) or (0, len(needle))  # case and accents aside
+    lo, hi = max(0, found - 200), found_end + 400
+    part = _MARKUP.sub(_unmarked, text[lo:hi])
+    at, at_end = search_text.find(part, needle) or (-1, -1)
+    if at < 0:  # the words are in what the marks took out (a link's address): shown as written
+        part, at, at_end = text[lo:hi], found - lo, found_end - lo
+    start = max(0, at - _SNIPPET_BEFORE)
+    if start and not part[start - 1].isspace():  # not from the middle of a word
+        space = part.find(" ", start, at)
+        start = space + 1 if space >= 0 else at
+    end = at_end + _SNIPPET_AFTER
+    piece = " ".join(part[start:end].split())
+    return ("…" if start or lo else "") + piece + ("…" if end < len(part) or hi < len(text) else "")
+
+
+# Markdown's marks, which a snippet shows as the answer reads, not as it was written: a link's words, no
+# "**", "~~" or backticks, no "#" of a heading nor ">" of a quote at a line's start.
+_MARKUP = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*\)|\*\*|~~|`+|^[ \t]*(?:#{1,6}|>+)[ \t]+", re.M)
+
+
+def _unmarked(m: re.Match[str]) -> str:
+    return m.group(1) or ""

@@ -1,0 +1,310 @@
+"""How `ask` prints its events: the answer and a status line per tool call for a person, or JSON lines."""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from typing import Any, TextIO
+
+from .engine.prompts import closing_note
+from .tools.registry import SOURCE_TOOLS
+
+_ICONS = {"ok": "✓", "error": "✗", "skipped": "⤼"}
+_HOLD = None  # in the held text: a tool block was taken out here
+# After a tool block, text that starts so needs no space before it ("is <block>." reads "is.", not "is .").
+_CLOSING = tuple(".,;:!?)]\n")
+_VALUE_CHARS = 80  # the most of a result a ✓ line shows when it goes to no terminal
+_VALUE_CELLS = 12  # on a narrow terminal: the least of it kept before the call's input is cut
+_QUERY_CHARS, _QUERY_CELLS = 60, 6  # the most of a call's input a status line shows; the least, when narrow
+
+
+class JsonPrinter:
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def show(self, event: Any) -> None:
+        self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+        self.out.flush()
+
+
+class TextPrinter:
+    """The answer as it streams on stdout; one short status line per tool call on stderr.
+
+    Where both reach one place (a terminal, ``> log 2>&1``) they share its lines: a status line starts a line
+    of its own, and what the model writes on while its calls run is held until their results are in (printed
+    as it came, it put "⟳" and "✓" lines inside its words), then resumes at the start of a line. Anywhere, a
+    block taken out of the text leaves one space, not the two around it."""
+
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self.out, self.err = out, err
+        # The break before a status line is for the eye: only when both reach the same place; the answer
+        # written to a file (> out 2>/dev/null) stays as the model wrote it.
+        self.shared = _same_file(out, err)
+        self.tty = _isatty(out)
+        self.width = _columns(err) if _isatty(err) else 0  # a ✓ line's preview is cut to fit it
+        self.at_line_start = True
+        self.pending = ""  # the spaces the text so far ends with, written when more text follows
+        self.joined = False  # a tool block was taken out just before the text that comes next
+        self.resume = False  # status lines were written since the answer's last text (to the same place)
+        self.gap = False  # the text resumed after them began with a line break
+        self.started: set[str] = set()
+        self.running: set[str] = set()
+        self.held: list[str | None] = []  # the text written while calls run, and where their blocks were
+        self.answered = False  # any of the answer's text shown
+        self.opening = True  # before the answer's first words: its blank lines are not printed
+        self.sources: dict[str, None] = {}  # in order, each once
+        self.numbers: dict[str, int] = {}  # the number the model was given for each document (see tools.rag)
+
+    # -- the answer ---------------------------------------------------------------------------------
+
+    def _write(self, text: str) -> None:
+        if text:
+            self.out.write(_terminal_safe(text) if self.tty else text)
+            self.out.flush()
+            self.at_line_start = text.endswith("\n")
+
+    def _text(self, text: str) -> None:
+        if self.held or (self.shared and self.running):
+            self.held.append(text)
+        else:
+            self._answer(text)
+
+    def _block(self) -> None:
+        """A tool block was taken out of the text here."""
+        if self.held or (self.shared and self.running):
+            self.held.append(_HOLD)
+        else:
+            self.joined = True
+
+    def _release(self) -> None:
+        held, self.held = self.held, []
+        for item in held:
+            if item is _HOLD:
+                self.joined = True
+            else:
+                self._answer(item)
+
+    def _answer(self, text: str) -> None:
+        if self.resume:  # at the start of a line, after status lines: no space, at most one blank line
+            body = text.lstrip()
+            self.gap = self.gap or "\n" in text[: len(text) - len(body)]
+            if not body:
+                return
+            text, self.resume, self.gap = ("\n" if self.gap else "") + body, False, False
+        elif self.joined:
+            if text.startswith((" ", "\t")) and (self.pending or self.at_line_start):
+                text = text.lstrip(" \t")
+            elif text.startswith(_CLOSING):
+                self.pending = ""
+            if not text:
+                return
+        whole = self.pending + text
+        body = whole.rstrip(" \t")
+        self.pending = whole[len(body):]
+        if body:
+            self._write(body)
+            self.joined = False
+
+    # -- the status lines ---------------------------------------------------------------------------
+
+    def _status(self, line: str) -> None:
+        if self.shared:
+            if not self.at_line_start:
+                self._write("\n")
+            self.pending = ""
+            self.resume = True
+        self.err.write(line + "\n")
+        self.err.flush()
+
+    def _result_line(self, event: Any) -> str:
+        from .tool_words import DISABLED
+
+        # Results come as calls end, not in the order they started: each line names its call's input.
+        if event.status == "ok":
+            value, notes = _outcome(event)
+            took = f" ({event.elapsed_ms / 1000:.1f} s)" if event.elapsed_ms >= 1000 else ""
+            return self._fit(f"✓ {event.tool}", _one_line(event.query), value, took, [_one_line(n) for n in notes])
+        status, detail = event.status, event.error or ""
+        if status == "error" and detail.startswith(DISABLED.format(tool=event.tool)):
+            status, detail = "off", detail[len(DISABLED.format(tool=event.tool)):]  # as the window says it
+        icon = _ICONS.get("skipped" if status == "off" else status, "?")
+        return f"{icon} {event.tool} “{_preview(event.query, 60)}” {status}: {_preview(detail, 160)}"
+
+    def _fit(self, head: str, query: str, value: str, took: str, notes: list[str]) -> str:
+        """``head “query” value took notes`` on one line: the value cut to the terminal's width (else to
+        _VALUE_CHARS), then the query; notes that leave no room go on a line of their own below."""
+        value, query = _one_line(value), _cut_cells(query, _QUERY_CHARS)
+        tail = took + "".join(f" {note}" for note in notes)
+        if not self.width:
+            return f"{head} “{query}” {_cut_cells(value, _VALUE_CHARS)}{tail}"
+        line = self._fitted(head, query, value, tail)
+        if line is None and notes:
+            line = self._fitted(head, query, value, took)
+            if line is not None:
+                line += "\n  " + " ".join(notes)
+        return line or _cut_cells(f"{head} “{query}” {value}{tail}", self.width)
+
+    def _fitted(self, head: str, query: str, value: str, tail: str) -> str | None:
+        room = self.width - _cells(f"{head} “” ") - _cells(tail)
+        if room < _QUERY_CELLS + 3:  # not even "→ x…" beside the input's first letters
+            return None
+        least = min(_VALUE_CELLS, _cells(value), room - _QUERY_CELLS)
+        if room - _cells(query) < least:
+            query = _cut_cells(query, room - least)
+        return f"{head} “{query}” {_cut_cells(value, room - _cells(query))}{tail}"
+
+    # -- the events ---------------------------------------------------------------------------------
+
+    def show(self, event: Any) -> None:
+        name = event.event
+        if name == "text":
+            # the blank lines a reply starts with, or has after its reasoning's </think>, are no answer
+            text = event.text.lstrip("\r\n") if self.opening else event.text
+            self.opening = self.opening and not text
+            self._text(text)
+            self.answered = self.answered or bool(event.text.strip())
+        elif name == "route":
+            # the prompt's passages are numbered by document, in this order (tools.rag.format_hits)
+            self.numbers.update({location: n for n, location in enumerate(event.sources, start=1)})
+            if event.problem:
+                self._status(f"warning: {event.problem} Answering without it.")
+        elif name == "retract" and event.channel == "text":  # printed already: say what it was
+            self._release()
+            self._status("(the text above was the model's reasoning; its answer follows)")
+            self.answered = False
+            self.opening = True
+        elif name == "tool_start":
+            self._block()
+            self.started.add(event.id)
+            self.running.add(event.id)
+            line = f"⟳ {event.tool}: {_preview(event.query)}"
+            self._status(_cut_cells(line, self.width) if self.width else line)
+        elif name == "tool_result":
+            if event.id not in self.started:  # refused: its block is where its line goes
+                self._block()
+            self.running.discard(event.id)
+            self._status(self._result_line(event))
+            if event.tool in SOURCE_TOOLS and event.status == "ok":
+                locations = [line.strip() for line in event.source.splitlines() if line.strip()]
+                self.sources.update(dict.fromkeys(locations))
+                if event.tool == "rag_knowledge":
+                    from .tools.rag import cited_numbers
+
+                    for location, numbers in cited_numbers(event.result, locations).items():
+                        self.numbers.setdefault(location, numbers[0])
+            if not self.running:
+                self._release()
+        elif name == "error":
+            self._release()
+            self._status(f"error: {event.message}")
+        elif name == "done":
+            self._release()
+            if not self.at_line_start:
+                self._write("\n")
+            self._sources(event)
+
+    def _sources(self, event: Any) -> None:
+        # As the window's Sources line: the knowledge-base passages the answer drew on first, on stderr
+        # with the status lines, so that stdout stays the answer alone.
+        # No answer (the server down, the model missing): nothing drew on them.
+        found = {**dict.fromkeys(event.sources), **self.sources}
+        if found and self.answered:
+            # with the number the answer cites each by, as the window's line shows it: "[1] guide.md"
+            numbered = sorted(found, key=lambda loc: self.numbers.get(loc, len(self.numbers) + 1))
+            self.err.write("Sources:\n" + "".join(
+                f"  [{self.numbers[loc]}] {loc}\n" if loc in self.numbers else f"  {loc}\n" for loc in numbered))
+            self.err.flush()
+
+
+def _outcome(event: Any) -> tuple[str, list[str]]:
+    """What a call's ✓ line says of its result: its value ("= 42", "→ the page's first words"), and the
+    notes that say how it ended (a command's exit status, a program's output cut at its limit)."""
+    result, query = event.result, event.query.strip()
+    if event.tool == "shell":
+        from .tools.shell import status_note
+
+        note = status_note(event.query, result)
+        head = f"$ {query}\n"
+        body = result.split("\n", 2)[2] if result.startswith(head) and result.count("\n") >= 2 else result
+        body = "\n".join(line for line in body.split("\n") if line not in ("--- stdout ---", "--- stderr ---"))
+    else:
+        note = closing_note(result)
+        body = result.rstrip()[: -len(note)] if note else result
+    if event.tool == "calculate" and body.startswith(query + " "):
+        return body[len(query) + 1:], [note] if note else []  # "= 42", "≈ 4.02…e+2567"
+    return "→ " + (_one_line(body) or "(nothing)"), [note] if note else []
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _columns(stream: Any) -> int:
+    """How many columns the terminal ``stream`` writes to has (COLUMNS first, as shutil reads it), else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+        if columns > 0:
+            return columns
+    except ValueError:
+        pass
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or 80
+    except (OSError, ValueError, AttributeError):
+        return 80
+
+
+def _same_file(a: TextIO, b: TextIO) -> bool:
+    """Whether two streams write to one place (a terminal, or ``> log 2>&1``)."""
+    try:
+        return os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno()))
+    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's capture)
+        return False
+
+
+def _terminal_safe(text: str) -> str:
+    """The model's text with its control characters shown escaped (\\x1b), so that it cannot drive the
+    terminal (set its title, clear it, move the cursor); line breaks and tabs are kept, as kb search
+    shows a passage's."""
+    if text.isprintable():
+        return text
+    text = text.replace("\r\n", "\n")
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" and ch not in "\n\t" else ch
+                   for ch in text)
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one line, its control characters shown escaped: a status line never drives the terminal."""
+    return _terminal_safe(" ".join(text.split()))
+
+
+def _cell(ch: str) -> int:
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def _cells(text: str) -> int:
+    """How many terminal columns ``text`` takes (a CJK character two, a combining mark none)."""
+    return sum(_cell(ch) for ch in text)
+
+
+def _cut_cells(text: str, cells: int) -> str:
+    """``text`` in at most ``cells`` columns, ending in "…" when cut."""
+    if _cells(text) <= cells:
+        return text
+    kept, used = [], 0
+    for ch in text:
+        used += _cell(ch)
+        if used > cells - 1:
+            break
+        kept.append(ch)
+    return "".join(kept).rstrip() + "…"
+
+
+def _preview(text: str, limit: int = 80) -> str:
+    text = _one_line(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
