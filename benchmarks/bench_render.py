@@ -17,6 +17,12 @@ and prints:
 Last, one more answer is streamed in 4-character tokens at the end of that long chat, to show that the
 cost of an update does not depend on what is above it either.
 
+Then a Markdown table of 1,000 rows (``--table-rows``) is streamed at 400 tokens of 8 characters a second, as a
+fast local model writes, in a view of its own, the event loop running between tokens as in the app: the
+longest event-loop step while it streams (target <= 50 ms; a table is one block the view cannot freeze until it
+ends, and drawn whole at each frame it stalled the window about 0.2 s again and again), the steps over 50 ms,
+the longest render, and the one-off cost of Done, which joins the table's pieces into one table.
+
 ``--answers N`` changes the 50; ``--quick`` runs one answer and 5 for memory.
 """
 
@@ -140,10 +146,48 @@ def feed(view: ChatView, pieces: list[str], token: int, steps: list[float] | Non
     return time.perf_counter() - started
 
 
+def table_answer(rows: int) -> str:
+    return ("Here is the data:\n\n| id | name | city | score |\n|---|---|---|---|\n"
+            + "".join(f"| {i} | person {i} | town {i % 37} | {i * 7 % 100} |\n" for i in range(rows)) + "\nDone.\n")
+
+
+def stream_paced(text: str, rate: float = 400, token: int = 8) -> tuple[list[float], list[float], float]:
+    """Stream ``text`` into a view of its own at ``rate`` tokens a second, Qt's events handled while it waits
+    for the next token (each handling one step); the steps, the renders and the time Done took (seconds)."""
+    process = QCoreApplication.processEvents
+    view = ChatView()
+    view.resize(1000, 800)
+    view.show()
+    answer = view.add_answer()
+    renders: list[float] = []
+    steps: list[float] = []
+    answer.render_times = renders
+    answer.begin()
+    due = time.perf_counter()
+    for i in range(0, len(text), token):
+        while time.perf_counter() < due:
+            t0 = time.perf_counter()
+            process(QEventLoop.ProcessEventsFlag.AllEvents, 1)
+            steps.append(time.perf_counter() - t0)
+        due += 1 / rate
+        t0 = time.perf_counter()
+        answer.append_text(text[i:i + token])
+        process(QEventLoop.ProcessEventsFlag.AllEvents)
+        steps.append(time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    answer.finish(Done(1, 0, 0))
+    process(QEventLoop.ProcessEventsFlag.AllEvents)
+    done = time.perf_counter() - t0
+    view.close()
+    view.deleteLater()
+    return steps, renders, done
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--answers", type=int, default=50, help="answers for the memory figure (default 50)")
     parser.add_argument("--quick", action="store_true", help="one timed answer, 5 for memory")
+    parser.add_argument("--table-rows", type=int, default=1000, help="rows of the streamed table (default 1000)")
     args = parser.parse_args()
     app = QApplication.instance() or QApplication([sys.argv[0]])
     apply_theme(app, "light")
@@ -193,7 +237,12 @@ def main() -> int:
     feed(view, make_answer(seed=1000), 4, late)
     print(f"the same stream as answer {count + 1} of the chat: mean cost per update "
           f"{statistics.fmean(late) * 1e3:.3f} ms, longest stall {max(late) * 1e3:.1f} ms")
-    ok = last <= 1.5 * first and stall <= 0.050 and max(late) <= 0.050
+    table_steps, table_renders, done = stream_paced(table_answer(args.table_rows))
+    print(f"a table of {args.table_rows:,} rows at 400 tokens a second: longest step "
+          f"{max(table_steps) * 1e3:.1f} ms (target <= 50 ms), {sum(s > 0.050 for s in table_steps)} steps over "
+          f"50 ms; {len(table_renders)} renders, the longest {max(table_renders) * 1e3:.1f} ms; Done (the table's "
+          f"pieces joined, once) {done * 1e3:.0f} ms")
+    ok = last <= 1.5 * first and stall <= 0.050 and max(late) <= 0.050 and max(table_steps) <= 0.050
     print("targets met" if ok else "TARGET MISSED")
     return 0
 

@@ -17,7 +17,7 @@ _LIST_ITEM_RE = re.compile(r"^( *)([-*+]|\d{1,9}[.)])( +|$)")
 
 # What CommonMark lets start right under a line of text: a bullet item, or an ordered list from 1.
 _INTERRUPTS_RE = re.compile(r"^([-*+]|1[.)]) +\S")
-_TABLE_DELIMITER_RE = re.compile(r"^ {0,3}\|? *:?-+:? *(\| *:?-+:? *)*\|? *$")
+TABLE_DELIMITER_RE = re.compile(r"^ {0,3}\|? *:?-+:? *(\| *:?-+:? *)*\|? *$")
 
 
 # A fence at the left margin, which Python-Markdown's fenced_code reads; and one it does not: indented, or
@@ -130,7 +130,7 @@ def _table_starts(lines: list[str], i: int, in_list: bool) -> bool:
     the table may be indented under its item's text, by as much as the item's text is."""
     if "|" not in lines[i] or i + 1 >= len(lines) or "|" not in lines[i + 1]:
         return False
-    return bool(_TABLE_DELIMITER_RE.match(lines[i + 1].lstrip(" ") if in_list else lines[i + 1]))
+    return bool(TABLE_DELIMITER_RE.match(lines[i + 1].lstrip(" ") if in_list else lines[i + 1]))
 
 
 def nest_lists(text: str) -> str:

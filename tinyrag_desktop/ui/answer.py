@@ -637,9 +637,11 @@ class AnswerWidget(QFrame):
             self._show_segment(run.seg, run.text[:cut.at])
             previous = run.seg
             run.seg, run.text = self._new_segment(cut.reopen, after=previous), run.text[cut.at:]
-            if cut.reopen:  # a long code block goes on in the new segment: Run there runs all of it
+            if cut.reopen:  # a long code block (Run there runs all of it) or table goes on in the new segment
                 run.seg.continues = previous
-            else:  # as far from the text above as in one document (a long list's items stay evenly apart)
+            if not cut.reopen or cut.reopen.startswith("|"):
+                # as far from the text above as in one document (a long list's items stay evenly apart, a
+                # long table's rows go on under its border)
                 self._seams[run.seg] = Seam(self._body, run.seg)
             cuts += 1
             cut = freeze_point(run.text, opener=run.seg._render_prefix)
@@ -659,12 +661,16 @@ class AnswerWidget(QFrame):
             else:
                 chains.append([seg])
         for first, *rest in chains:
-            if not rest or any(s.has_runs() for s in (first, *rest)) or (
-                    sum(len(s.markdown()) for s in (first, *rest)) > JOIN_MOST):
+            # a long table is always joined: its pieces, each sized to its own rows, were not one table
+            if not rest or any(s.has_runs() for s in (first, *rest)) or (not any(
+                    s._render_prefix.startswith("|") for s in rest) and sum(len(s.markdown()) for s in (first, *rest))
+                    > JOIN_MOST):
                 continue
             first.set_frame(first._render_prefix, rest[-1]._render_suffix)
             self._show_segment(first, "".join(s.markdown() for s in (first, *rest)))
             for seg in rest:
+                if seg in self._seams:
+                    self._seams.pop(seg).remove()
                 self._segments.remove(seg)
                 self._body.removeWidget(seg)
                 if self._active is seg:
@@ -674,7 +680,7 @@ class AnswerWidget(QFrame):
 
     def _show_segment(self, seg: MarkdownSegment, text: str, growing: bool = False) -> None:
         seg.set_markdown(text, growing)
-        seg.setVisible(bool(text.strip()))
+        seg.setVisible(bool(text.strip()) and not seg.shows_nothing())
         if seg in self._seams:
             self._seams[seg].fit()
         mark_reading_stop(text_segments(self.parts()), self._segments)  # Tab reads the answer from its first
@@ -770,6 +776,8 @@ class AnswerWidget(QFrame):
     def streaming(self, on: bool) -> None:
         ended = self._streaming and not on
         self._streaming = on
+        if ended:
+            self._join_cut_blocks()
         if ended and self._state == "answering":  # the stream ended without Done or an error (the window)
             self._set_state("ended", announce=True)
 

@@ -7,7 +7,8 @@ Two jobs, both pure Python (no Qt), so they are cheap to test:
   ``copy-code:N`` address indexes :attr:`Rendered.code_blocks`; a Go block also gets a "Run" link
   (``run-go:N``) when running is allowed, and the outcome of its last run (a :class:`RunView`) under it.
 * :func:`freeze_point` tells the streaming view where the active segment can be closed so that the next
-  tokens re-render only a small tail: the cost of an update stays flat however long the answer grows.
+  tokens re-render only a small tail: the cost of an update stays flat however long the answer grows. A long
+  code block or table is cut too, and goes on in the next segment (its fence, or its header, reopened).
 """
 
 from __future__ import annotations
@@ -30,11 +31,12 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from ..markdown_prep import FENCE_RE as _FENCE_RE
-from ..markdown_prep import (INVALID_MARK_RE, NOT_RUN, blocks_apart, invalid_blocks, lift_fences, nest_lists,
-                             put_back_fences, register_task_boxes)
+from ..markdown_prep import (INVALID_MARK_RE, NOT_RUN, TABLE_DELIMITER_RE, blocks_apart, invalid_blocks, lift_fences,
+                             nest_lists, put_back_fences, register_task_boxes)
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])")
+_THEAD_RE = re.compile(r"<thead>.*?</thead>\n?", re.S)
 # A fence the renderer opens a code block with: at the start of a line, then at most a language or {attrs}
 # (Python-Markdown's fenced_code); its block ends at a line of the same fence.
 _OPENER_RE = re.compile(r"^(`{3,}|~{3,})[ ]*(\{[^\n]*\}|\.?[\w#.+-]*[ ]*)$")
@@ -194,13 +196,15 @@ def _upright_if_no_italic(span: re.Match[str]) -> str:
 
 def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, run_go: bool = False,
            runs: Mapping[int, RunView] | None = None, partial: tuple[bool, bool] = (False, False),
-           carried: str = "") -> Rendered:
+           carried: str = "", headless: bool = False) -> Rendered:
     """Markdown → HTML for QTextBrowser; code blocks numbered from ``first_code_index``.
 
     With ``run_go``, each ```go block gets a Run link. The streaming view cuts a very long block in pieces
     (``partial``: the first block continues the previous segment, the last one goes on in the next); only
     the last piece gets the link, and ``carried`` is the code of the pieces before it, so Run runs the
-    whole program. ``runs`` holds the outcome to show under a block, by its number.
+    whole program. ``runs`` holds the outcome to show under a block, by its number. ``headless``: the text
+    starts with a table's header row and rule that a previous segment showed (the streaming view cut a long
+    table, see freeze_point); the table is drawn without them, as the rows that go on from there.
     """
     text, still_open = _closed(text)
     if still_open:  # the block goes on (it is being streamed): no Run link on half a program
@@ -213,6 +217,8 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
     md = _md()
     md.reset()
     body = put_back_fences(md.convert(nest_lists(blocks_apart(text))), lifted)
+    if headless and body.startswith("<table>"):  # (a header Python-Markdown did not take as one stays)
+        body = _THEAD_RE.sub("", body, count=1)
     body = body.replace('<a href="', f'<a style="color:{palette.link}" href="')
     body = _show_invalid_blocks(body, invalid, palette)
     blocks: list[str] = []
@@ -530,6 +536,11 @@ def _cut_at_line(text: str, limit: int) -> str:
     return text[:end] if end > 0 else text[:limit]
 
 
+# Cells of a table the streaming view renders in one segment at most (see table_cut): a render costs about
+# 0.06 ms a cell (Markdown, then Qt's layout of the whole table), so a piece of a long table costs some 10 ms.
+TABLE_CELLS = 150
+
+
 @dataclass(frozen=True, slots=True)
 class Cut:
     """Where to close the active segment: ``text[:at]`` is frozen (with ``close`` appended for rendering)
@@ -574,19 +585,30 @@ def _offsets(lines: list[str], indexes: list[int], least: int) -> list[int]:
     return offsets
 
 
-def freeze_point(text: str, *, opener: str = "", soft: int = 1500, hard: int = 4000) -> Cut | None:
+def freeze_point(text: str, *, opener: str = "", soft: int = 1500, hard: int = 4000,
+                 cells: int = TABLE_CELLS) -> Cut | None:
     """A place to cut ``text`` (the active segment, whose render starts with ``opener``) or None.
 
     Past ``soft`` characters the last blank line before an ordinary paragraph is chosen (outside code).
     Past ``hard`` characters inside one long code block, the block is cut at its last full line and
-    reopened with the same fence, so even a 30,000-character program streams at a flat cost.
+    reopened with the same fence, so even a 30,000-character program streams at a flat cost. A table at the
+    end of the text with ``cells`` cells or more (or past ``hard`` characters) is cut before the row being
+    written, and reopened with its header row and rule (see table_cut).
     """
-    if len(text) < soft:
+    table = table_cut(text, opener, hard, cells)
+    if len(text) < soft and table is None:
         return None
     lines = text.split("\n")
-    open_fence_at_start = _FENCE_RE.match(opener.split("\n", 1)[0]).group(1) if opener else ""
-    fence, safe, items = _fence_state(lines[:-1], open_fence_at_start)  # the last line may still be growing
+    opener_line = opener.split("\n", 1)[0]
+    fence_opener = _FENCE_RE.match(opener_line)  # a code block goes on from the segment before (not a table)
+    fence, safe, items = _fence_state(lines[:-1], fence_opener.group(1) if fence_opener else "")
+    if fence:  # bars in a code block are code
+        table = None
+    if len(text) < soft:
+        return table
     offsets = _offsets(lines, safe, soft // 3)
+    if not offsets and table is not None:
+        return table
     if not offsets and not fence and len(text) >= hard:
         # One long list (a blank line between items makes a list go on): cut before an item, which renders
         # as the same list going on (an ordered one's next segment starts at its number). Uncut, each render
@@ -600,9 +622,41 @@ def freeze_point(text: str, *, opener: str = "", soft: int = 1500, hard: int = 4
     if fence and len(text) >= hard:
         at = len(text) - len(lines[-1])  # keep the growing line in the new segment
         if at > 0:
-            opener_line = _last_opener(lines[:-1], opener.split("\n", 1)[0] if opener else "")
-            return Cut(at, close=("" if text[:at].endswith("\n") else "\n") + fence, reopen=opener_line + "\n")
+            reopen = _last_opener(lines[:-1], opener_line if fence_opener else "")
+            return Cut(at, close=("" if text[:at].endswith("\n") else "\n") + fence, reopen=reopen + "\n")
     return None
+
+
+def table_cut(text: str, opener: str = "", hard: int = 4000, cells: int = TABLE_CELLS) -> Cut | None:
+    """Where to cut a long table that ends ``text`` while it streams (None if none ends it, or it is short).
+
+    A table is one block that cannot be frozen until it ends, and Qt lays out every cell of a table again at
+    each change: a table of a thousand rows took a fifth of a second a render, the window stalled at each
+    frame. Its rows written so far are frozen instead, and the row being written goes on in a new segment
+    that renders with the header row and rule in front (``reopen``), drawn without them (render's
+    ``headless``). Only a table at the left margin whose rows start with a bar is cut (the usual kind); the
+    answer joins the pieces into one table when it ends (AnswerWidget._join_cut_blocks).
+    """
+    lines = text.split("\n")
+    end = len(lines) - 1  # the last line may still be growing: the cut goes before it
+    start = end
+    while start > 0 and lines[start - 1].startswith("|"):
+        start -= 1
+    if start == end:
+        return None
+    if start == 0 and opener.startswith("|"):  # the rows go on from a table cut before
+        header = opener.split("\n")[:2]
+        rows = end
+    elif end - start >= 3 and TABLE_DELIMITER_RE.match(lines[start + 1]) and "|" in lines[start + 1]:
+        header = lines[start:start + 2]
+        rows = end - start - 2
+    else:
+        return None
+    at = len(text) - len(lines[-1])
+    # its cells so far (a bar in a cell's code or escaped counts too: the count only says when to cut)
+    if at < hard and rows * (header[0].strip().strip("|").count("|") + 1) < cells:
+        return None
+    return Cut(at, reopen="\n".join(header) + "\n")
 
 
 def _last_opener(lines: list[str], default: str) -> str:

@@ -11,14 +11,14 @@ from typing import Any, Callable, Mapping
 import shiboken6
 from PySide6.QtCore import QEvent, QMimeData, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (QColor, QDesktopServices, QFontMetrics, QGuiApplication, QKeySequence, QPainter, QPalette,
-                           QTextCursor, QTextOption)
+                           QTextCursor, QTextDocument, QTextOption, QTextTable)
 from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QScrollArea, QSizePolicy, QSpacerItem,
                                QTextBrowser, QTextEdit, QToolButton, QToolTip, QVBoxLayout, QWidget)
 
 from .gorun import GoRuns, run_limits
 from .markdown_render import BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, RunView, code_left_open, render
 from .theme import colors, paint_focus_ring
-from .wide_blocks import SidewaysBlocks
+from .wide_blocks import BAR, SidewaysBlocks, box_bottom, frame_edge
 
 SettingsSource = Callable[[], Mapping[str, Any]]
 # A code block's header as selected text: its language (or "code") and its links
@@ -118,6 +118,16 @@ def settled(text: str) -> str:
     return "\n".join(lines[:cut]) + ("\n" if cut else "")
 
 
+def _table_at(doc: QTextDocument, end: int) -> QTextTable | None:
+    """The table the document starts (``end`` 0) or ends (-1) with, if it does (Qt puts an empty line before a
+    table at its start and after one at its end)."""
+    block = doc.firstBlock().next() if end == 0 else doc.lastBlock().previous()
+    frame = doc.frameAt(block.position()) if block.isValid() else None
+    while frame is not None and frame.parentFrame() is not None and frame.parentFrame().parentFrame() is not None:
+        frame = frame.parentFrame()
+    return frame if isinstance(frame, QTextTable) else None
+
+
 class MarkdownSegment(SidewaysBlocks, QTextBrowser):
     """A run of answer text rendered from Markdown; as tall as its content, never scrolling itself.
 
@@ -144,6 +154,10 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self._palette = palette
         self._settings = settings
         self._markdown = ""
+        self._holding = False  # table rows of its text wait to be shown (see holds_back)
+        self._blank = False  # see shows_nothing
+        self._shown_key: tuple | None = None  # what the text shown was rendered from (see set_markdown)
+        self._rows_gap_for: tuple[MarkdownSegment, float] | None = None  # see _rows_gap
         self._render_prefix = ""
         self._render_suffix = ""
         self._codes: tuple[str, ...] = ()
@@ -333,14 +347,40 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         """The space one document would leave between the end of ``above``'s text and the start of this
         segment's, which the streaming view cut apart (see freeze_point): none between two items of a tight
         list (no blank line between them), else the larger of the two blocks' margins, as Qt leaves."""
+        if self._render_prefix.startswith("|"):
+            return self._rows_gap(above)
         last, first = above.document().lastBlock(), self.document().firstBlock()
         if last.textList() is not None and first.textList() is not None and not above.markdown().endswith("\n\n"):
             return 0.0
         return max(last.blockFormat().bottomMargin(), first.blockFormat().topMargin())
 
+    def _rows_gap(self, above: "MarkdownSegment") -> float:
+        """The gap under the piece of a long table above whose rows go on here (see freeze_point): none, the
+        two borders drawn as one, as in one table; room for its bar under a piece that scrolls sideways.
+
+        Measured once for ``above`` (a piece is frozen before the next begins, and the top of this one's table
+        does not move as its rows come): each table Python looks at keeps an object alive with its document."""
+        if self._rows_gap_for is not None and self._rows_gap_for[0] is above:
+            return self._rows_gap_for[1]
+        doc, mine = above.document(), self.document()
+        last, first = _table_at(doc, -1), _table_at(mine, 0)
+        if last is None or first is None:
+            return 0.0
+        under = doc.size().height() - box_bottom(doc, last)  # its margin and the line after it
+        block = mine.findBlock(first.firstPosition())
+        top = mine.documentLayout().blockBoundingRect(block).top() - frame_edge(first)
+        gap = (BAR + 2 if above.wide_blocks() else -1) - under - top
+        self._rows_gap_for = (above, gap)
+        return gap
+
     def holds_back(self) -> bool:
         """Whether table rows of its text wait to be shown (see settled)."""
-        return getattr(self, "_holding", False)
+        return self._holding
+
+    def shows_nothing(self) -> bool:
+        """Whether it shows no text although it has some: the piece of a long table cut while it streams, before
+        its first row is whole (its header is drawn by the piece above)."""
+        return self._blank
 
     def set_frame(self, prefix: str, suffix: str) -> None:
         """Text rendered around the source: a code fence carried over from the previous segment."""
@@ -351,13 +391,24 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         half written (see settled)."""
         self._markdown = text
         run_go = self._run_allowed(text)
+        prefix = self._render_prefix
+        table = prefix.startswith("|")  # the rows of a long table go on here, under its header (freeze_point)
+        shown = prefix + text
         # in a code block still open, a line starting with "|" is code (a shell pipe, Elixir's |>): all shown
-        shown = settled(text) if growing and not code_left_open(self._render_prefix + text) else text
-        self._holding = len(shown) != len(text)
-        rendered = render(self._render_prefix + shown + self._render_suffix, self._palette, run_go=run_go,
-                          runs=self._runs.views() if self._runs else None,
-                          partial=(bool(self._render_prefix), bool(self._render_suffix)),
-                          carried=self._carried() if run_go else "")
+        if growing and not code_left_open(shown):
+            shown = settled(shown)  # with a table's header in front: its rows are held back as in one text
+        self._holding = len(shown) != len(prefix) + len(text)
+        self._blank = table and len(shown) <= len(prefix)  # no row of the table yet: nothing to show
+        source = "" if self._blank else shown + self._render_suffix
+        runs = self._runs.views() if self._runs else None
+        partial = (bool(prefix) and not table, bool(self._render_suffix))
+        carried = self._carried() if run_go else ""
+        key = (source, self._palette, run_go, runs, partial, carried, table)
+        if key == self._shown_key:
+            return  # as shown already: the rows of a long table frozen where the streaming view cuts it
+        self._shown_key = key
+        rendered = render(source, self._palette, run_go=run_go, runs=runs, partial=partial, carried=carried,
+                          headless=table)
         self._codes = rendered.code_blocks
         self._rendering = True  # the text cursor goes back to the start: no wide block follows it there
         caret = self.textCursor().position() if self.hasFocus() else -1
@@ -392,6 +443,7 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
     def refresh(self) -> None:
         """Render again with the current settings (``allow_nanogo`` may have changed)."""
         if self._markdown:
+            self._shown_key = None
             self.set_markdown(self._markdown)
 
     # running Go blocks -------------------------------------------------------------------------------
@@ -605,6 +657,10 @@ class Seam:
         self._layout, self._below = layout, below
         self._spacer = QSpacerItem(0, 0, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
         layout.insertItem(layout.indexOf(below), self._spacer)
+
+    def remove(self) -> None:
+        """Take the spacer away (the segment below was joined into the one above it)."""
+        self._layout.removeItem(self._spacer)
 
     def fit(self) -> None:
         """Size the spacer to the gap (call it when the segment below has been rendered)."""

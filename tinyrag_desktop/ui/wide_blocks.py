@@ -21,7 +21,7 @@ from .markdown_render import COPIED, COPY_CODE
 from .theme import colors
 
 _SLACK = 3  # pixels a block may stand out on the right (a table's border) before it scrolls sideways
-_BAR = 5  # the height of the bar under a block that scrolls sideways
+BAR = 5  # the height of the bar under a block that scrolls sideways
 _INSET = 4  # pixels between the bar's ends and the answer's edges (inside a code box's border)
 _END = 1 << 30  # scrolled as far as it goes (a right-to-left table, shown from its right end)
 
@@ -39,7 +39,7 @@ class _Wide:
     rtl: bool = False  # a right-to-left table: its first column on the right, where it starts scrolled
 
 
-def _edge(frame) -> float:
+def frame_edge(frame) -> float:
     """The room between a table's border and its cells' text (its padding, border and spacing); 0 for a frame
     that is no table."""
     if not isinstance(frame, QTextTable):
@@ -48,11 +48,13 @@ def _edge(frame) -> float:
     return fmt.cellPadding() + fmt.border() + fmt.cellSpacing()
 
 
-def _box_bottom(frame) -> float:
+def box_bottom(doc, frame) -> float:
     """Where the box of a top-level frame (a code block, a table, a quote) ends on screen: under its lowest
     line, the padding and border of each table that holds that line. Qt's frameBoundingRect is off by the
-    first cell's place and holds the margins: the bar put under it crossed the block that follows."""
-    doc = frame.document()
+    first cell's place and holds the margins: the bar put under it crossed the block that follows.
+
+    ``doc`` is the frame's document, held by the caller: taken from ``frame.document()`` while no Python object
+    of it was alive, the next use of the document crashed the window (PySide 6.11, a table cut while streaming)."""
     layout = doc.documentLayout()
     start = frame.firstPosition()
     if isinstance(frame, QTextTable):  # its lowest line is in its last row (not always in its last cell)
@@ -62,10 +64,10 @@ def _box_bottom(frame) -> float:
     while block.isValid() and block.position() <= frame.lastPosition():
         below, holder = layout.blockBoundingRect(block).bottom(), doc.frameAt(block.position())
         while holder is not None and holder is not frame:  # a code block in a quote: the inner box's room too
-            below += _edge(holder) + holder.frameFormat().bottomMargin()
+            below += frame_edge(holder) + holder.frameFormat().bottomMargin()
             holder = holder.parentFrame()
         if holder is frame:
-            lowest = max(lowest, below + _edge(frame))
+            lowest = max(lowest, below + frame_edge(frame))
         block = block.next()
     return lowest
 
@@ -115,9 +117,9 @@ class SidewaysBlocks:
                 if right > width + _SLACK:
                     first = doc.findBlock(frame.firstPosition())
                     fmt = frame.format() if isinstance(frame, QTextTable) else None
-                    top = layout.blockBoundingRect(first).top() - _edge(frame) - 1
+                    top = layout.blockBoundingRect(first).top() - frame_edge(frame) - 1
                     header = first.text()  # "Copied ✓" for two seconds after a copy
-                    box = _box_bottom(frame)
+                    box = box_bottom(doc, frame)
                     if (COPY_CODE in header or COPIED in header) and first.next().blockFormat().nonBreakableLines():
                         top = layout.blockBoundingRect(first.next()).top()  # its header stays: Copy code, Run
                         # The bar inside the box, in the room under the code's last line (and above a Go
@@ -125,7 +127,7 @@ class SidewaysBlocks:
                         code = doc.findBlock(frame.cellAt(0, 0).lastPosition())
                         bar, bottom = layout.blockBoundingRect(code).bottom() + 2, box + 1
                     else:  # under the table's border, in its margin: clear of the next block
-                        bar, bottom = box + 1, box + _BAR + 2
+                        bar, bottom = box + 1, box + BAR + 2
                     rtl = fmt is not None and fmt.layoutDirection() == Qt.LayoutDirection.RightToLeft
                     self._wide.append(_Wide(top, bottom, bar, right, frame.firstPosition(), frame.lastPosition(),
                                             rtl))
@@ -294,9 +296,9 @@ class SidewaysBlocks:
     def _bar_rects(self, index: int) -> tuple[QRectF, QRectF]:
         """Wide block ``index``'s scroll bar under it: its track and its thumb."""
         wide, width = self._wide[index], self.viewport().width()
-        track = QRectF(_INSET, wide.bar, width - 2 * _INSET, _BAR)  # within a code box's border
+        track = QRectF(_INSET, wide.bar, width - 2 * _INSET, BAR)  # within a code box's border
         part = track.width() / max(wide.right, 1.0)  # of the track, for each pixel of the block
-        thumb = QRectF(_INSET + self._at(index) * part, track.top(), max(24.0, width * part), _BAR)
+        thumb = QRectF(_INSET + self._at(index) * part, track.top(), max(24.0, width * part), BAR)
         return track, thumb
 
     def _paint_bars(self) -> None:
@@ -308,10 +310,10 @@ class SidewaysBlocks:
             track, thumb = self._bar_rects(i)
             colour.setAlpha(40)
             painter.setBrush(colour)
-            painter.drawRoundedRect(track, _BAR / 2, _BAR / 2)
+            painter.drawRoundedRect(track, BAR / 2, BAR / 2)
             colour.setAlpha(150)
             painter.setBrush(colour)
-            painter.drawRoundedRect(thumb, _BAR / 2, _BAR / 2)
+            painter.drawRoundedRect(thumb, BAR / 2, BAR / 2)
         painter.end()
 
     def wheelEvent(self, event) -> None:  # noqa: N802
