@@ -136,6 +136,15 @@ def test_the_words_tool_in_a_programs_text_are_no_nested_block() -> None:
         assert calls(events) == [("c", "query", "1")], inner
 
 
+def test_spaces_after_an_inner_tool_are_read_the_same_however_the_stream_is_cut() -> None:
+    # Cut right after exactly 64 spaces, a nested tag was taken for text (a call ran that whole was refused).
+    for spaces in (63, 64, 65):
+        text = (f'<tool name="a"><query>x <tool {" " * spaces}name="b"><query>y</query></tool> z</query></tool> '
+                '<tool name="c"><query>1</query></tool>')
+        events = parse_every_way(text)
+        assert calls(events) == [("c", "query", "1")] or spaces > 64, spaces
+
+
 def test_unterminated_block_is_invalid_at_end_of_stream() -> None:
     text = 'Result: <tool name="calculate"><query>1 + 1</query>'
     events = parse_every_way(text)

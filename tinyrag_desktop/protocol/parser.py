@@ -604,7 +604,7 @@ def _opens_tag(buf: str, at: int) -> bool | None:
     the answer, later calls and all, one block never closed); None while only spaces follow it."""
     m = _AFTER_OPEN.match(buf, at + len(OPEN))
     if m is None:  # no tag holds more spaces than that: waiting on, each chunk looked through them again
-        return None if len(buf) - at - len(OPEN) < _MOST_SPACES else False
+        return None if len(buf) - at - len(OPEN) <= _MOST_SPACES else False
     return m.group(1).isalpha() or m.group(1) in "_:>/"
 
 
