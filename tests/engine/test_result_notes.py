@@ -50,6 +50,16 @@ def test_cut_keeps_a_closing_note_and_leaves_other_text_as_it_was() -> None:
     noted = cut(_printed(500) + "\n[The page was still loading; only its start was read.]", 300)
     assert noted.endswith("more characters cut]\n[The page was still loading; only its start was read.]")
     assert closing_note("body\n\n[The note.]\n") == "[The note.]"
+    # a text that fits but for its blank lines came back whole, 10,000 characters at a limit of 1,500
+    spaced = cut("hello\n" + " \n" * 5000 + "[The note.]", 1500)
+    assert spaced == "hello\n[The note.]"
+    from hypothesis import given, strategies as st
+
+    @given(st.text(alphabet="ab \n[].", max_size=400), st.integers(min_value=20, max_value=300))
+    def never_longer(text, limit):
+        assert len(cut(text, limit)) <= limit + len(f"\n[… {len(text)} more characters cut]")
+
+    never_longer()
     assert closing_note("body\n[1] a citation, not a note") == ""
 
 

@@ -126,8 +126,8 @@ def cut(text: str, limit: int) -> str:
         return text[:limit] + f"\n[… {len(text) - limit} more characters cut]"
     body = text.rstrip()[: -len(note)].rstrip()
     keep = limit - len(note) - 1
-    if len(body) <= keep:
-        return text
+    if len(body) <= keep:  # it fits but for the blank lines before its note
+        return f"{body}\n{note}"
     end = body.rfind("\n", 0, keep + 1)
     kept = body[:end] if end >= keep * 0.8 else body[:keep]
     return f"{kept}\n[… {len(body) - len(kept)} more characters cut]\n{note}"
