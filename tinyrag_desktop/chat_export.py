@@ -276,6 +276,9 @@ def text_markdown(text: str) -> str:
     pieces = INVALID_MARK_RE.split(text)  # text, a block's number, text, …
     out = pieces[0]
     for number, after in zip(pieces[1::2], pieces[2::2]):
+        if int(number) >= len(found):  # the model's own text, not a mark of ours: as written
+            out += f"TINYRAGINVALIDBLOCK{number}X{after}"
+            continue
         raw, reason = found[int(number)]
         why = f"*{markdown_safe(NOT_RUN.format(reason=reason))}*"
         if "\n" in raw:  # a block of its own, its lines kept: a "# x" line in it is no heading
@@ -349,6 +352,8 @@ def _text_html(text: str) -> str:
     text, found = invalid_blocks(text)
 
     def shown(match: re.Match[str]) -> str:
+        if int(match.group(1)) >= len(found):  # the model's own text, not a mark of ours
+            return match.group(0)
         raw, reason = found[int(match.group(1))]
         return (f'<code class="raw">{html.escape(raw)}</code> '
                 f'<span class="not-run">{html.escape(NOT_RUN.format(reason=reason))}</span>')

@@ -74,6 +74,8 @@ def put_back_fences(body: str, found: list[tuple[str, str]]) -> str:
         return body
 
     def block(match: re.Match[str]) -> str:
+        if int(match.group(1)) >= len(found):  # the model's own text, not a mark of ours
+            return match.group(0)
         language, code = found[int(match.group(1))]
         named = f' class="language-{language}"' if language else ""
         return f"<pre><code{named}>{html.escape(code, quote=False)}\n</code></pre>"

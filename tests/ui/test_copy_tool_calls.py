@@ -224,3 +224,19 @@ def test_go_programs_skipped_for_one_reason_are_each_copied_whole() -> None:
     page = export_html(CHAT, [QUESTION, message])
     pres = [_page_text(f"<body>{pre}") for pre in re.findall(r"<pre\b.*?</pre>", page, re.S)]
     assert pres == ["x := 1\nfmt.Println(x)", "x := 2\nfmt.Println(x)"] and "(2 skipped)" in page
+
+
+def test_the_models_own_mark_like_words_are_written_as_they_are():
+    # "TINYRAGINVALIDBLOCK7X" in an answer (our mark's shape) raised IndexError in the HTML export, and in
+    # Copy when the answer also held a block not run: nothing was copied, a traceback on the console.
+    from tinyrag_desktop.chat_export import _text_html, text_markdown
+    from tinyrag_desktop.ui.markdown_render import LIGHT, render
+
+    text = ('Say TINYRAGINVALIDBLOCK7X and TINYRAGFENCE9X please. <tool name="calculate"></tool> then\n\n'
+            '```\ncode\n```\n')
+    copied = text_markdown(text)
+    assert "TINYRAGINVALIDBLOCK7X" in copied and "TINYRAGFENCE9X" in copied and "not run" in copied
+    page = _text_html(text)
+    assert "TINYRAGINVALIDBLOCK7X" in page and "not run" in page
+    shown = render(text, LIGHT).html
+    assert "TINYRAGINVALIDBLOCK7X" in shown and "TINYRAGFENCE9X" in shown and "code" in shown

@@ -274,6 +274,8 @@ def _show_invalid_blocks(body: str, found: list[tuple[str, str]], palette: Palet
         return body
 
     def shown(match: re.Match[str]) -> str:
+        if int(match.group(1)) >= len(found):  # the model's own text, not a mark of ours
+            return match.group(0)
         raw, reason = found[int(match.group(1))]
         return (f"<code>{html.escape(raw, quote=False)}</code> <span style=\"color:{palette.muted}; font-size:small\">"
                 f"{html.escape(NOT_RUN.format(reason=reason), quote=False)}</span>")
