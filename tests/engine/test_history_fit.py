@@ -55,3 +55,21 @@ def test_what_is_kept_starts_with_a_question_and_holds_whole_answers(answers, bu
     assert left == len(history) or is_question(history[left])
     if left and left < len(history):  # what was kept fits
         assert sum(map(ctxmod.cost, convo)) <= budget
+
+
+def test_the_messages_left_out_are_counted_as_the_window_shows_them():
+    # A question and its two-round answer left out were "6 earlier messages not read", of a chat of 4.
+    from tinyrag_desktop.chat_history import UNANSWERED
+    from tinyrag_desktop.engine.context import Fitting, messages_shown
+
+    two_rounds = [*_answer_with_tools(1)[:3], {"role": "assistant", "content": "again <tool name=\"x\">"},
+                  _results("more"), {"role": "assistant", "content": "done"}]
+    assert messages_shown(two_rounds) == 2
+    assert messages_shown([{"role": "user", "content": "a?"}, {"role": "assistant", "content": UNANSWERED},
+                           {"role": "user", "content": "b?"}, {"role": "assistant", "content": "B."}]) == 4
+    history = [*two_rounds, {"role": "user", "content": "Second?"}, {"role": "assistant", "content": "Yes."}]
+    room = sum(map(ctxmod.cost, [SYSTEM, *TAIL, *history[-2:]])) + 5
+    fitting = Fitting([SYSTEM], history, list(TAIL), max_tokens=0, setting=0)
+    fitting.budget = room
+    fitting._shortest()
+    assert fitting.left_out == 2

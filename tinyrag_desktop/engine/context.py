@@ -144,6 +144,19 @@ def is_question(message: Message) -> bool:
     return message.get("role") == "user" and not str(message.get("content", "")).startswith(RESULTS_OPEN)
 
 
+def messages_shown(history: Sequence[Message]) -> int:
+    """How many of the chat's messages ``history`` stands for, as the window shows them: each question, and
+    each answer however many messages it is given back as (its rounds and their results): "6 earlier messages
+    not read" was said of two left out."""
+    count, answered = 0, False
+    for message in history:
+        if is_question(message):
+            count, answered = count + 1, False
+        elif message.get("role") == "assistant" and not answered:
+            count, answered = count + 1, True
+    return count
+
+
 # -- what the server says -------------------------------------------------------------------------
 
 def _root(base_url: str) -> str:
@@ -327,7 +340,7 @@ class Fitting:
         earlier messages that fit again beside what was cut are taken back."""
         convo, left = fit(self.head, self.history, self.tail, self.budget)
         if left < len(self.history) or tokens(convo) <= self.budget:
-            self.left_out = max(self.left_out, left)
+            self.left_out = max(self.left_out, messages_shown(self.history[:left]))
             return convo
         while tokens(convo) > self.budget and self.smaller_head is not None and self._passage_chars > MIN_PASSAGES:
             self._passage_chars //= 2
@@ -342,7 +355,7 @@ class Fitting:
                 self.tail[at] = {**self.tail[at], "content": rewrite(limit)}
                 convo = [*self.head, *self.tail]
         convo, left = fit(self.head, self.history, self.tail, self.budget)
-        self.left_out = max(self.left_out, left)
+        self.left_out = max(self.left_out, messages_shown(self.history[:left]))
         return convo
 
     def add_results(self, message: Message, rewrite, limit: int) -> None:
