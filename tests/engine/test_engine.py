@@ -201,6 +201,13 @@ async def test_a_call_written_wrong_at_the_end_gets_one_more_round_to_write_it_r
         assert "it is not a valid block (the block has no name" in note
 
 
+async def test_no_round_more_for_a_call_written_wrong_when_no_call_may_run(llm, make_engine) -> None:
+    # With --max-tools-total 0 the note still asked for a calculate call.
+    llm.queue(Stream(tokens("```\n" + block("echo", "hi") + "\n```")), Stream(["never"]))
+    events = await collect(make_engine(max_tools_total=0))
+    assert events[-1].rounds == 1 and len(llm.requests) == 1
+
+
 async def test_a_call_shown_as_an_example_before_more_words_ends_the_answer(llm, make_engine) -> None:
     llm.queue(Stream(tokens("Write it so:\n```\n" + block("echo", "hi") + "\n```\nThat is all.")))
     events = await collect(make_engine())

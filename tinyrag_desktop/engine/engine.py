@@ -209,8 +209,9 @@ class Engine:
                 heard += [text for *_, text in rnd.results]
                 ran = any(status != "skipped" for _, _, status, _, _ in rnd.results)
                 if not rnd.waiting():
-                    miswritten = (_miswritten_call("".join(rnd.text), rnd.invalid_at_end)
-                                  if not ran and not rnd.results and number <= cfg.max_continuations else "")
+                    can_call = cfg.max_tools_per_round > 0 and req.tools_run < cfg.max_tools_total
+                    miswritten = (_miswritten_call("".join(rnd.text), rnd.invalid_at_end) if can_call and not ran
+                                  and not rnd.results and number <= cfg.max_continuations else "")
                     if not ran and not miswritten:  # the model answered (or wrote on after a refused call)
                         break
                     if miswritten:  # it waits for the result of a call it wrote so that it is no call
