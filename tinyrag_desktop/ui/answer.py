@@ -29,6 +29,7 @@ from .segments import MarkdownSegment, Seam, SettingsSource, ThinkingSection
 from .sources import (OFFERED_CAPTION, SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, cited_as,
                       split_sources)
 from .status import model_label
+from .table_pieces import Join, link_pieces
 from .theme import colors, paint_focus_ring
 from .toolcard import STOPPED, ToolCard
 
@@ -643,6 +644,8 @@ class AnswerWidget(QFrame):
                 # as far from the text above as in one document (a long list's items stay evenly apart, a
                 # long table's rows go on under its border)
                 self._seams[run.seg] = Seam(self._body, run.seg)
+                if cut.reopen:  # its columns as wide as the rows above's, scrolled with them
+                    link_pieces(previous, run.seg)
             cuts += 1
             cut = freeze_point(run.text, opener=run.seg._render_prefix)
         if cut is not None:
@@ -666,8 +669,10 @@ class AnswerWidget(QFrame):
                     s._render_prefix.startswith("|") for s in rest) and sum(len(s.markdown()) for s in (first, *rest))
                     > JOIN_MOST):
                 continue
+            join = Join(first, rest)  # the keyboard's place in a piece goes over to the first
             first.set_frame(first._render_prefix, rest[-1]._render_suffix)
             self._show_segment(first, "".join(s.markdown() for s in (first, *rest)))
+            join.done()
             for seg in rest:
                 if seg in self._seams:
                     self._seams.pop(seg).remove()

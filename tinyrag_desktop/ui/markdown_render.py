@@ -661,6 +661,28 @@ def table_cut(text: str, opener: str = "", hard: int = 4000, cells: int = TABLE_
     return Cut(at, reopen="\n".join(header) + "\n")
 
 
+_ROW_CELL = re.compile(r"<t[hd](?=[ >])")
+
+
+def fix_columns(html: str, widths: tuple[float, ...], last: bool = False) -> str:
+    """``html`` with the columns of its first Markdown table (``last``: its last) as wide as ``widths`` (pixels,
+    one for each column, in the order Qt lays them out: a right-to-left table's cells are in the opposite order
+    already). Qt takes a cell's width as its column's (at least as wide as its longest word); the widths go on
+    the cells of the table's first row."""
+    start = html.rfind('<table border="1"') if last else html.find('<table border="1"')
+    if start < 0:
+        return html
+    row = html.find("<tr>", start)
+    end = html.find("</tr>", row)
+    if row < 0 or end < 0:
+        return html
+    if len(_ROW_CELL.findall(html, row, end)) != len(widths):
+        return html
+    cells = iter(widths)
+    marked = _ROW_CELL.sub(lambda m: f'{m.group(0)} width="{next(cells):.2f}"', html[row:end])
+    return html[:row] + marked + html[end:]
+
+
 def _last_opener(lines: list[str], default: str) -> str:
     opener = default
     fence = _FENCE_RE.match(default).group(1) if default else ""

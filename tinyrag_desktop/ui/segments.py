@@ -11,14 +11,15 @@ from typing import Any, Callable, Mapping
 import shiboken6
 from PySide6.QtCore import QEvent, QMimeData, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (QColor, QDesktopServices, QFontMetrics, QGuiApplication, QKeySequence, QPainter, QPalette,
-                           QTextCursor, QTextDocument, QTextOption, QTextTable)
+                           QTextCursor, QTextLength, QTextOption)
 from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QScrollArea, QSizePolicy, QSpacerItem,
                                QTextBrowser, QTextEdit, QToolButton, QToolTip, QVBoxLayout, QWidget)
 
 from .gorun import GoRuns, run_limits
-from .markdown_render import BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, RunView, code_left_open, render
+from .markdown_render import (BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, RunView, code_left_open,
+                              fix_columns, render)
 from .theme import colors, paint_focus_ring
-from .wide_blocks import BAR, SidewaysBlocks, box_bottom, frame_edge
+from .wide_blocks import BAR, SidewaysBlocks, box_bottom, edge_table, frame_edge
 
 SettingsSource = Callable[[], Mapping[str, Any]]
 # A code block's header as selected text: its language (or "code") and its links
@@ -118,14 +119,7 @@ def settled(text: str) -> str:
     return "\n".join(lines[:cut]) + ("\n" if cut else "")
 
 
-def _table_at(doc: QTextDocument, end: int) -> QTextTable | None:
-    """The table the document starts (``end`` 0) or ends (-1) with, if it does (Qt puts an empty line before a
-    table at its start and after one at its end)."""
-    block = doc.firstBlock().next() if end == 0 else doc.lastBlock().previous()
-    frame = doc.frameAt(block.position()) if block.isValid() else None
-    while frame is not None and frame.parentFrame() is not None and frame.parentFrame().parentFrame() is not None:
-        frame = frame.parentFrame()
-    return frame if isinstance(frame, QTextTable) else None
+_table_at = edge_table
 
 
 class MarkdownSegment(SidewaysBlocks, QTextBrowser):
@@ -158,6 +152,7 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self._blank = False  # see shows_nothing
         self._shown_key: tuple | None = None  # what the text shown was rendered from (see set_markdown)
         self._rows_gap_for: tuple[MarkdownSegment, float] | None = None  # see _rows_gap
+        self._columns: dict[bool, tuple[float, ...]] = {}  # see fit_columns
         self._render_prefix = ""
         self._render_suffix = ""
         self._codes: tuple[str, ...] = ()
@@ -360,8 +355,10 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
 
         Measured once for ``above`` (a piece is frozen before the next begins, and the top of this one's table
         does not move as its rows come): each table Python looks at keeps an object alive with its document."""
+        # the piece above has a bar under its table while this one shows no row yet (see CutTable.add)
+        bar = BAR + 2 if above._bars() and above._bars()[-1] == len(above._wide) - 1 else -1
         if self._rows_gap_for is not None and self._rows_gap_for[0] is above:
-            return self._rows_gap_for[1]
+            return self._rows_gap_for[1] + bar
         doc, mine = above.document(), self.document()
         last, first = _table_at(doc, -1), _table_at(mine, 0)
         if last is None or first is None:
@@ -369,9 +366,8 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         under = doc.size().height() - box_bottom(doc, last)  # its margin and the line after it
         block = mine.findBlock(first.firstPosition())
         top = mine.documentLayout().blockBoundingRect(block).top() - frame_edge(first)
-        gap = (BAR + 2 if above.wide_blocks() else -1) - under - top
-        self._rows_gap_for = (above, gap)
-        return gap
+        self._rows_gap_for = (above, -under - top)
+        return self._rows_gap_for[1] + bar
 
     def holds_back(self) -> bool:
         """Whether table rows of its text wait to be shown (see settled)."""
@@ -381,6 +377,30 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         """Whether it shows no text although it has some: the piece of a long table cut while it streams, before
         its first row is whole (its header is drawn by the piece above)."""
         return self._blank
+
+    def fit_columns(self, widths: tuple[float, ...] | None, last: bool) -> None:
+        """Size the columns of this piece of a long table (see table_pieces.py), its first table or its ``last``,
+        to ``widths`` (pixels, each column's from its left border to the next's), as one table's; None: to its
+        own rows. Kept for the renders to come; the table shown gets them at once (its layout only: a selection
+        in it stays)."""
+        if widths == self._columns.get(last):
+            return
+        if widths is None:
+            self._columns.pop(last)
+        else:
+            self._columns[last] = widths
+        doc = self.document()  # held: see wide_blocks.box_bottom
+        table = edge_table(doc, -1 if last else 0)
+        if table is None or widths is not None and table.columns() != len(widths):
+            return
+        fmt = table.format()
+        fmt.setColumnWidthConstraints([QTextLength(QTextLength.Type.FixedLength, w) for w in widths or ()])
+        table.setFormat(fmt)
+        self._fit()
+
+    def fitted_columns(self, last: bool) -> tuple[float, ...] | None:
+        """The widths its first (``last``) table's columns are kept at (see fit_columns)."""
+        return self._columns.get(last)
 
     def set_frame(self, prefix: str, suffix: str) -> None:
         """Text rendered around the source: a code fence carried over from the previous segment."""
@@ -412,7 +432,10 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self._codes = rendered.code_blocks
         self._rendering = True  # the text cursor goes back to the start: no wide block follows it there
         caret = self.textCursor().position() if self.hasFocus() else -1
-        self.setHtml(rendered.html)
+        html = rendered.html
+        for last, widths in self._columns.items():  # a piece of a long table: as wide as the table so far
+            html = fix_columns(html, widths, last)
+        self.setHtml(html)
         if caret > 0:  # a reader's caret in the text still streaming stays where it was
             cursor = QTextCursor(self.document())
             cursor.setPosition(min(caret, self.document().characterCount() - 1))
@@ -420,6 +443,8 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self._rendering = False
         self.setAccessibleDescription(plain_words(self.toPlainText()))
         self._fit()
+        for link in {self.link_above, self.link_below} - {None}:
+            link.measured(self)
         if self._copied >= 0:  # rendered again within its moment: the link still says so (measured as Copy code)
             self._relabel(self._copied, COPIED)
 

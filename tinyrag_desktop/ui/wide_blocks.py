@@ -6,6 +6,9 @@ thin bar painted under it, and Left and Right; the wheel itself still scrolls th
 scrolls all of its text or none, so each wide block is painted, and handles the mouse, with the view's
 sideways offset set to that block's own for the while (its scroll bar kept hidden and at 0): one block moves,
 the paragraphs around it stay where they are. :class:`SidewaysBlocks` is mixed into ``MarkdownSegment``.
+
+The pieces of a long table the streaming view cut (see table_pieces.py) scroll as one: they share one offset
+(their CutTable's ``shift``), and only the last piece draws a bar, under the table's last rows.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ class _Wide:
     first: int
     last: int
     rtl: bool = False  # a right-to-left table: its first column on the right, where it starts scrolled
+    link: object = None  # the piece of a long table cut while it streams: its CutTable (scrolled as one)
+    barless: bool = False  # ...whose rows go on in the next piece: the bar is drawn under the last piece only
 
 
 def frame_edge(frame) -> float:
@@ -46,6 +51,16 @@ def frame_edge(frame) -> float:
         return 0.0
     fmt = frame.format()
     return fmt.cellPadding() + fmt.border() + fmt.cellSpacing()
+
+
+def edge_table(doc, end: int) -> QTextTable | None:
+    """The table the document starts (``end`` 0) or ends (-1) with, if it does (Qt puts an empty line before a
+    table at its start and after one at its end)."""
+    block = doc.firstBlock().next() if end == 0 else doc.lastBlock().previous()
+    frame = doc.frameAt(block.position()) if block.isValid() else None
+    while frame is not None and frame.parentFrame() is not None and frame.parentFrame().parentFrame() is not None:
+        frame = frame.parentFrame()
+    return frame if isinstance(frame, QTextTable) else None
 
 
 def box_bottom(doc, frame) -> float:
@@ -85,6 +100,10 @@ class SidewaysBlocks:
         self._rendering = False  # set_markdown is rendering: the text cursor's move is no reader's
         self._over_bar = False
         self._key_wide: int | None = None  # the wide block Tab stopped on (one without a link to stop on)
+        # The long table cut while it streams whose rows go on from the segment above (below) in this one's first
+        # (last) table: a table_pieces.CutTable (its ``shift``, None before any scroll; its ``pieces`` in order)
+        self.link_above = None
+        self.link_below = None
         self.horizontalScrollBar().valueChanged.connect(self._hbar_moved)
         self.cursorPositionChanged.connect(self._cursor_moved)
 
@@ -96,6 +115,7 @@ class SidewaysBlocks:
         self._wide = []
         if doc.size().width() > width + _SLACK:
             layout = doc.documentLayout()
+            linked = self._linked_tables(doc)
             block = doc.begin()
             while block.isValid():
                 frame = doc.frameAt(block.position())
@@ -129,8 +149,12 @@ class SidewaysBlocks:
                     else:  # under the table's border, in its margin: clear of the next block
                         bar, bottom = box + 1, box + BAR + 2
                     rtl = fmt is not None and fmt.layoutDirection() == Qt.LayoutDirection.RightToLeft
+                    link = linked.get(frame.firstPosition())
+                    barless = link is not None and link is self.link_below and not link.draws_bar(self)
+                    if barless:  # its bar is under the last piece: no room for one here
+                        bottom = box + 1
                     self._wide.append(_Wide(top, bottom, bar, right, frame.firstPosition(), frame.lastPosition(),
-                                            rtl))
+                                            rtl, link, barless))
                 if not after.isValid():
                     break
                 block = after
@@ -142,6 +166,16 @@ class SidewaysBlocks:
         if old or self._wide:
             self.viewport().update()
 
+    def _linked_tables(self, doc) -> dict[int, object]:
+        """The tables of this piece of a long table whose rows go on from the piece above (its first) or in the
+        piece below (its last), by their first position: their CutTable."""
+        out = {}
+        if self.link_above is not None and (table := edge_table(doc, 0)) is not None:
+            out[table.firstPosition()] = self.link_above
+        if self.link_below is not None and (table := edge_table(doc, -1)) is not None:
+            out[table.firstPosition()] = self.link_below
+        return out
+
     def bars_bottom(self) -> float:
         """Where the lowest bar under a wide block ends (0 without one): the segment is at least this tall."""
         return max((w.bottom for w in self._wide), default=0.0)
@@ -151,7 +185,10 @@ class SidewaysBlocks:
 
     def _at(self, index: int) -> int:
         """How far wide block ``index`` is scrolled now (no further than its end at this width)."""
-        return min(self._shift[index], self._most(self._wide[index]))
+        wide = self._wide[index]
+        if wide.link is not None and wide.link.shift is not None:
+            return min(wide.link.shift, self._most(wide))
+        return min(self._shift[index], self._most(wide))
 
     def wide_blocks(self) -> list[tuple[int, int, int]]:
         """The blocks that scroll sideways: their first and last positions in the text, and how far each is
@@ -161,6 +198,13 @@ class SidewaysBlocks:
     def scroll_wide(self, index: int, pixels: int) -> int:
         """Scroll wide block ``index`` to ``pixels`` from its start (kept within it); where it is now."""
         shift = max(0, min(int(pixels), self._most(self._wide[index])))
+        link = self._wide[index].link
+        if link is not None:
+            if shift != self._at(index):  # every piece of the table moves with it
+                link.shift = shift
+                for piece in link.pieces:
+                    piece.viewport().update()
+            return shift
         if shift != self._shift[index]:
             changed = shift != self._at(index)
             self._shift[index] = shift
@@ -301,12 +345,16 @@ class SidewaysBlocks:
         thumb = QRectF(_INSET + self._at(index) * part, track.top(), max(24.0, width * part), BAR)
         return track, thumb
 
+    def _bars(self) -> list[int]:
+        """The wide blocks that have a bar under them (the pieces of a long table but the last have none)."""
+        return [i for i, wide in enumerate(self._wide) if not wide.barless]
+
     def _paint_bars(self) -> None:
         painter = QPainter(self.viewport())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)
         colour = QColor(self._palette.muted)
-        for i in range(len(self._wide)):
+        for i in self._bars():
             track, thumb = self._bar_rects(i)
             colour.setAlpha(40)
             painter.setBrush(colour)
@@ -458,7 +506,7 @@ class SidewaysBlocks:
     def mousePressEvent(self, event) -> None:  # noqa: N802
         y = event.position().y()
         self._set_key_wide(None)
-        for i in range(len(self._wide)):
+        for i in self._bars():
             track, thumb = self._bar_rects(i)
             if event.button() == Qt.MouseButton.LeftButton and track.adjusted(0, -3, 0, 3).contains(event.position()):
                 if not thumb.adjusted(0, -3, 0, 3).contains(event.position()):  # the track: a page that way
@@ -481,7 +529,7 @@ class SidewaysBlocks:
             event.accept()
             return
         over = not event.buttons() and any(self._bar_rects(i)[0].adjusted(0, -3, 0, 3).contains(event.position())
-                                           for i in range(len(self._wide)))
+                                           for i in self._bars())
         if over != self._over_bar:  # an arrow over a bar, as over any scroll bar; the text's own cursor off it
             self._over_bar = over
             self.viewport().setCursor(Qt.CursorShape.ArrowCursor if over else Qt.CursorShape.IBeamCursor)
