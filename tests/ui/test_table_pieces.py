@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication
 
 from tinyrag_desktop.engine.events import Done
 from tinyrag_desktop.ui.answer import AnswerWidget
-from tinyrag_desktop.ui.markdown_render import fix_columns, render
+from tinyrag_desktop.ui.markdown_render import fix_columns, joined_table, render
 from tinyrag_desktop.ui.wide_blocks import box_bottom, edge_table, frame_edge
 
 from .test_long_tables import shown, streamed, table_rows
@@ -150,3 +150,41 @@ def test_a_wide_table_tab_stopped_on_in_a_piece_keeps_the_tab_stop_when_the_piec
     answer.finish(Done(1, 0, 10))
     whole = shown(answer)[0]
     assert QApplication.focusWidget() is whole and whole.key_wide() == 0
+
+
+def test_the_joined_table_is_made_of_the_pieces_html_as_the_whole_text_renders(qtbot, monkeypatch):
+    # Markdown's conversion of the whole table again was some 70 ms of the join of a thousand rows
+    text = TABLE + "\nAfter it, **bold** and a [link](https://example.org).\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    answer = streamed(qtbot, text)
+    answer.flush()
+    converted = []
+    import tinyrag_desktop.ui.segments as segments
+
+    real = segments.render
+    monkeypatch.setattr(segments, "render", lambda source, *a, **k: (converted.append(source), real(source, *a, **k))[1])
+    answer.finish(Done(1, 0, 10))
+    whole = shown(answer)[0]
+    assert not any("| 299 |" in source for source in converted)
+    assert whole.markdown().startswith(TABLE) and len(table_rows(whole)) == 301
+    assert whole.toHtml() == _shown_as(qtbot, whole.markdown(), whole.width())  # as its whole text renders
+
+
+def _shown_as(qtbot, text: str, width: int) -> str:
+    from tinyrag_desktop.ui.segments import MarkdownSegment
+
+    seg = MarkdownSegment()
+    qtbot.add_widget(seg)
+    seg.setFixedWidth(width)
+    seg.set_markdown(text)
+    return seg.toHtml()
+
+
+def test_pieces_that_may_render_otherwise_alone_are_joined_from_the_whole_text():
+    html = [render(HEADER + row(0)).html, render(HEADER + row(1), headless=True).html]
+    assert joined_table(html, HEADER + row(0) + row(1)) == render(HEADER + row(0) + row(1)).html
+    # a link defined in another piece, right-to-left text (a table's direction is its first cell's), a code block
+    assert joined_table(html, HEADER + row(0) + row(1) + "\n[1]: https://example.org\n") is None
+    arabic = [html[0], render(HEADER + "| 1 | مرحبا | a | b |\n", headless=True).html]
+    assert joined_table(arabic, "") is None
+    code = [render("```go\nx\n```\n\n" + HEADER + row(0)).html, html[1]]
+    assert joined_table(code, "") is None

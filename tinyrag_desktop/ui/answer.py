@@ -671,7 +671,7 @@ class AnswerWidget(QFrame):
                 continue
             join = Join(first, rest)  # the keyboard's place in a piece goes over to the first
             first.set_frame(first._render_prefix, rest[-1]._render_suffix)
-            self._show_segment(first, "".join(s.markdown() for s in (first, *rest)))
+            self._show_segment(first, "".join(s.markdown() for s in (first, *rest)), html=join.html)
             join.done()
             for seg in rest:
                 if seg in self._seams:
@@ -683,8 +683,8 @@ class AnswerWidget(QFrame):
                 seg.hide()
                 seg.deleteLater()
 
-    def _show_segment(self, seg: MarkdownSegment, text: str, growing: bool = False) -> None:
-        seg.set_markdown(text, growing)
+    def _show_segment(self, seg: MarkdownSegment, text: str, growing: bool = False, html: str | None = None) -> None:
+        seg.set_markdown(text, growing, html)
         seg.setVisible(bool(text.strip()) and not seg.shows_nothing())
         if seg in self._seams:
             self._seams[seg].fit()

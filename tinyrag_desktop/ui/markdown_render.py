@@ -683,6 +683,31 @@ def fix_columns(html: str, widths: tuple[float, ...], last: bool = False) -> str
     return html[:row] + marked + html[end:]
 
 
+# A link reference definition ("[1]: https://…"): a link in one piece may be defined in another
+_REFERENCE_RE = re.compile(r"^ {0,3}\[[^\]]+\]:", re.M)
+
+
+def joined_table(pieces: list[str], text: str) -> str | None:
+    """The HTML of a long table cut while it streamed, from its pieces' HTML (each rendered on its own, see
+    table_cut): the first piece's up to the end of its last table's rows, the rows of the pieces between, then the
+    last piece's from the end of its rows. Markdown's conversion of a thousand rows again cost 70 ms of the join
+    at the end of the answer. None where the pieces may render otherwise than the whole ``text`` (its Markdown):
+    a code block (numbered from 0 in each piece), right-to-left text (a table's direction is its first cell's),
+    a link reference (defined in another piece), or a piece that is not rows of the one table."""
+    if any(_RTL_CHAR.search(part) or "copy-code:" in part for part in pieces) or _REFERENCE_RE.search(text):
+        return None
+    end = pieces[0].rfind("</tbody>")
+    out = [pieces[0][:end]]
+    for i, part in enumerate(pieces[1:], 1):
+        start, stop = part.find("<tbody>\n"), part.find("</tbody>")
+        if not part.startswith('<table border="1"') or "<thead>" in part[:stop] or start < 0 or end < 0 or (
+                i < len(pieces) - 1 and part.count("<table") != 1):
+            return None
+        out.append(part[start + len("<tbody>\n"):stop])
+    out.append(pieces[-1][pieces[-1].find("</tbody>"):])
+    return "".join(out)
+
+
 def _last_opener(lines: list[str], default: str) -> str:
     opener = default
     fence = _FENCE_RE.match(default).group(1) if default else ""

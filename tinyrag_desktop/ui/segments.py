@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QScrollArea, 
                                QTextBrowser, QTextEdit, QToolButton, QToolTip, QVBoxLayout, QWidget)
 
 from .gorun import GoRuns, run_limits
-from .markdown_render import (BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, RunView, code_left_open,
-                              fix_columns, render)
+from .markdown_render import (BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, RunView,
+                              code_left_open, fix_columns, render)
 from .theme import colors, paint_focus_ring
 from .wide_blocks import BAR, SidewaysBlocks, box_bottom, edge_table, frame_edge
 
@@ -153,6 +153,7 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         self._shown_key: tuple | None = None  # what the text shown was rendered from (see set_markdown)
         self._rows_gap_for: tuple[MarkdownSegment, float] | None = None  # see _rows_gap
         self._columns: dict[bool, tuple[float, ...]] = {}  # see fit_columns
+        self._html = ""  # its text as last rendered (see table_pieces.Join)
         self._render_prefix = ""
         self._render_suffix = ""
         self._codes: tuple[str, ...] = ()
@@ -406,9 +407,9 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         """Text rendered around the source: a code fence carried over from the previous segment."""
         self._render_prefix, self._render_suffix = prefix, suffix
 
-    def set_markdown(self, text: str, growing: bool = False) -> None:
+    def set_markdown(self, text: str, growing: bool = False, html: str | None = None) -> None:
         """Show ``text``; ``growing``: it is the end of an answer still streaming, whose last table row may be
-        half written (see settled)."""
+        half written (see settled); ``html``: its rendering, made already (see table_pieces.Join)."""
         self._markdown = text
         run_go = self._run_allowed(text)
         prefix = self._render_prefix
@@ -427,15 +428,16 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         if key == self._shown_key:
             return  # as shown already: the rows of a long table frozen where the streaming view cuts it
         self._shown_key = key
-        rendered = render(source, self._palette, run_go=run_go, runs=runs, partial=partial, carried=carried,
-                          headless=table)
+        rendered = Rendered(html, ()) if html is not None else render(
+            source, self._palette, run_go=run_go, runs=runs, partial=partial, carried=carried, headless=table)
+        self._html = "" if self._holding else rendered.html  # (held back: not all of its text)
         self._codes = rendered.code_blocks
         self._rendering = True  # the text cursor goes back to the start: no wide block follows it there
         caret = self.textCursor().position() if self.hasFocus() else -1
-        html = rendered.html
+        shown_html = rendered.html
         for last, widths in self._columns.items():  # a piece of a long table: as wide as the table so far
-            html = fix_columns(html, widths, last)
-        self.setHtml(html)
+            shown_html = fix_columns(shown_html, widths, last)
+        self.setHtml(shown_html)
         if caret > 0:  # a reader's caret in the text still streaming stays where it was
             cursor = QTextCursor(self.document())
             cursor.setPosition(min(caret, self.document().characterCount() - 1))

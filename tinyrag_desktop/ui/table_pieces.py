@@ -23,6 +23,7 @@ from PySide6.QtCore import QTimer, Qt
 from PySide6.QtGui import QTextCursor, QTextDocument, QTextDocumentFragment, QTextTable, QTextTableFormat
 from PySide6.QtWidgets import QApplication
 
+from .markdown_render import joined_table
 from .wide_blocks import edge_table
 
 
@@ -200,6 +201,10 @@ class Join:
     def __init__(self, first, rest: list) -> None:
         self._first = first
         table = first.link_below
+        # the whole HTML from the pieces' own, for one long table (see markdown_render.joined_table)
+        one = table is not None and all(piece.link_above is table for piece in rest)
+        self.html = joined_table([p._html for p in (first, *rest)], "".join(p.markdown() for p in (first, *rest))) \
+            if one else None
         self._shift = table.shift if table is not None else None
         doc = first.document()
         edge = edge_table(doc, -1) if table is not None else None
