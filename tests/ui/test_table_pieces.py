@@ -188,3 +188,17 @@ def test_pieces_that_may_render_otherwise_alone_are_joined_from_the_whole_text()
     assert joined_table(arabic, "") is None
     code = [render("```go\nx\n```\n\n" + HEADER + row(0)).html, html[1]]
     assert joined_table(code, "") is None
+
+
+def test_in_a_narrower_window_the_pieces_columns_narrow_together_as_the_whole_table_s(qtbot):
+    answer = streamed(qtbot, TABLE)
+    settle(qtbot, answer)
+    answer.setFixedWidth(420)  # the table's rows wrap: it is no longer as wide as its longest names
+    qtbot.waitUntil(lambda: shown(answer)[0].viewport().width() <= 420)
+    settle(qtbot, answer)
+    pieces = shown(answer)
+    first = columns_x(pieces[0], last=True)
+    assert first[-1] <= 420 and not any(seg.wide_blocks() for seg in pieces)
+    assert [columns_x(seg) for seg in pieces[1:]] == [first] * (len(pieces) - 1)
+    answer.finish(Done(1, 0, 10))
+    assert columns_x(shown(answer)[0], last=True) == first

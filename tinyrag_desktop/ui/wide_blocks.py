@@ -564,3 +564,5 @@ class SidewaysBlocks:
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         self._measure()
+        for link in {self.link_above, self.link_below} - {None}:  # a long table's columns, at the new width
+            link.measured(self)
