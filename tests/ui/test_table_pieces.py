@@ -4,11 +4,12 @@ pieces are joined at the end the columns stay where they were and the keyboard s
 
 from __future__ import annotations
 
+from hypothesis import given, settings, strategies as st
 from PySide6.QtWidgets import QApplication
 
 from tinyrag_desktop.engine.events import Done
 from tinyrag_desktop.ui.answer import AnswerWidget
-from tinyrag_desktop.ui.markdown_render import fix_columns, joined_table, render
+from tinyrag_desktop.ui.markdown_render import fix_columns, freeze_point, joined_table, render
 from tinyrag_desktop.ui.wide_blocks import box_bottom, edge_table, frame_edge
 
 from .test_long_tables import shown, streamed, table_rows
@@ -181,13 +182,17 @@ def _shown_as(qtbot, text: str, width: int) -> str:
 
 def test_pieces_that_may_render_otherwise_alone_are_joined_from_the_whole_text():
     html = [render(HEADER + row(0)).html, render(HEADER + row(1), headless=True).html]
-    assert joined_table(html, HEADER + row(0) + row(1)) == render(HEADER + row(0) + row(1)).html
+    assert joined_table(html, [HEADER + row(0), row(1)]) == render(HEADER + row(0) + row(1)).html
+    # the table ended where it was cut: the last piece has no row (Python-Markdown gives it an empty one)
+    after = "\nAfter it.\n"
+    ended = [html[0], render(HEADER + after, headless=True).html]
+    assert joined_table(ended, [HEADER + row(0), after]) == render(HEADER + row(0) + after).html
     # a link defined in another piece, right-to-left text (a table's direction is its first cell's), a code block
-    assert joined_table(html, HEADER + row(0) + row(1) + "\n[1]: https://example.org\n") is None
+    assert joined_table(html, [HEADER + row(0), row(1) + "\n[1]: https://example.org\n"]) is None
     arabic = [html[0], render(HEADER + "| 1 | مرحبا | a | b |\n", headless=True).html]
-    assert joined_table(arabic, "") is None
+    assert joined_table(arabic, ["", ""]) is None
     code = [render("```go\nx\n```\n\n" + HEADER + row(0)).html, html[1]]
-    assert joined_table(code, "") is None
+    assert joined_table(code, ["", ""]) is None
 
 
 def test_in_a_narrower_window_the_pieces_columns_narrow_together_as_the_whole_table_s(qtbot):
@@ -202,3 +207,38 @@ def test_in_a_narrower_window_the_pieces_columns_narrow_together_as_the_whole_ta
     assert [columns_x(seg) for seg in pieces[1:]] == [first] * (len(pieces) - 1)
     answer.finish(Done(1, 0, 10))
     assert columns_x(shown(answer)[0], last=True) == first
+
+
+
+_TEXT = st.sampled_from(["", "Some text.", "- item", "1. first", "> quote", "# Title", "After *it*.", "`code` here",
+                         "| k | v |\n|---|---|\n| 1 | 2 |", "a [link](https://example.org)"])
+_CELL = st.sampled_from(["", "x", "**bold** word", "`a | b`", "3.5", "long words in a cell", "a \\| b", "_i_"])
+
+
+@st.composite
+def _answers(draw) -> str:
+    """Text, a long table (its rows of any cells, some with a cell too many or too few), then text."""
+    columns = draw(st.integers(1, 4))
+    head = "| " + " | ".join(f"h{c}" for c in range(columns)) + " |\n|" + "|".join(
+        draw(st.sampled_from(["---", ":--", ":-:", "--:"])) for _ in range(columns)) + "|\n"
+    rows = draw(st.lists(st.lists(_CELL, min_size=max(1, columns - 1), max_size=columns + 1), min_size=1,
+                         max_size=30))
+    before = "\n\n".join(draw(st.lists(_TEXT, max_size=3)))
+    after = "\n".join(draw(st.lists(_TEXT, max_size=4)))
+    return (before + "\n\n" if before else "") + head + "".join("| " + " | ".join(r) + " |\n" for r in rows) \
+        + draw(st.sampled_from(["", "\n"])) + after
+
+
+@settings(max_examples=300, deadline=None)
+@given(_answers(), st.integers(2, 12))
+def test_a_table_joined_from_its_pieces_html_is_the_whole_text_s(text, cells):
+    sources, prefix, rest = [], "", text
+    while (cut := freeze_point(rest, opener=prefix, soft=10_000, hard=20_000, cells=cells)) is not None and cut.at:
+        sources.append(rest[:cut.at])
+        rest, prefix = rest[cut.at:], cut.reopen
+    if not sources:
+        return
+    sources.append(rest)
+    html = [render(sources[0]).html] + [render(prefix + s, headless=True).html for s in sources[1:]]
+    joined = joined_table(html, sources)
+    assert joined is None or joined == render("".join(sources)).html

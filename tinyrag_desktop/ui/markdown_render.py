@@ -687,14 +687,15 @@ def fix_columns(html: str, widths: tuple[float, ...], last: bool = False) -> str
 _REFERENCE_RE = re.compile(r"^ {0,3}\[[^\]]+\]:", re.M)
 
 
-def joined_table(pieces: list[str], text: str) -> str | None:
+def joined_table(pieces: list[str], sources: list[str]) -> str | None:
     """The HTML of a long table cut while it streamed, from its pieces' HTML (each rendered on its own, see
-    table_cut): the first piece's up to the end of its last table's rows, the rows of the pieces between, then the
-    last piece's from the end of its rows. Markdown's conversion of a thousand rows again cost 70 ms of the join
-    at the end of the answer. None where the pieces may render otherwise than the whole ``text`` (its Markdown):
-    a code block (numbered from 0 in each piece), right-to-left text (a table's direction is its first cell's),
-    a link reference (defined in another piece), or a piece that is not rows of the one table."""
-    if any(_RTL_CHAR.search(part) or "copy-code:" in part for part in pieces) or _REFERENCE_RE.search(text):
+    table_cut) and Markdown (``sources``): the first piece's up to the end of its last table's rows, the rows of
+    the pieces between, then the last piece's from the end of its rows. Markdown's conversion of a thousand rows
+    again cost 70 ms of the join at the end of the answer. None where the pieces may render otherwise than their
+    whole text: a code block (numbered from 0 in each piece), right-to-left text (a table's direction is its
+    first cell's), a link reference (defined in another piece), or a piece that is not rows of the one table."""
+    if any(_RTL_CHAR.search(part) or "copy-code:" in part for part in pieces) or _REFERENCE_RE.search(
+            "".join(sources)):
         return None
     end = pieces[0].rfind("</tbody>")
     out = [pieces[0][:end]]
@@ -703,7 +704,12 @@ def joined_table(pieces: list[str], text: str) -> str | None:
         if not part.startswith('<table border="1"') or "<thead>" in part[:stop] or start < 0 or end < 0 or (
                 i < len(pieces) - 1 and part.count("<table") != 1):
             return None
-        out.append(part[start + len("<tbody>\n"):stop])
+        # The last piece may hold no row: the table ended where it was cut, with a blank line, and Python-Markdown
+        # put in an empty one. A piece that starts with another line than a row's may be read otherwise alone.
+        if sources[i].startswith("|"):
+            out.append(part[start + len("<tbody>\n"):stop])
+        elif i < len(pieces) - 1 or sources[i].split("\n", 1)[0].strip():
+            return None
     out.append(pieces[-1][pieces[-1].find("</tbody>"):])
     return "".join(out)
 
