@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent, QTextCursor
 from PySide6.QtTest import QTest
@@ -96,6 +98,10 @@ def test_a_drag_from_prose_into_the_code_block_below_copies_all_of_it_in_order(q
     assert not first.selected_whole() and not second.selected_whole()  # partly, each from or to the mouse
     assert QApplication.focusWidget() is second  # the caret where the drag ended
     assert _copy() == DRAGGED
+    # the keyboard goes on with it from there, as after Shift+Down
+    QTest.keyClick(second, Qt.Key.Key_Left, Qt.KeyboardModifier.ShiftModifier)
+    assert _copy() == DRAGGED[:-1]
+    QTest.keyClick(second, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
     # the text menu's Copy, on the part of it in the first segment, copies all of it too
     QApplication.clipboard().clear()
     _trigger(_menu(first, _spot(first, "Paragraph 7", 3)), "edit-copy")
@@ -148,10 +154,16 @@ def test_the_text_menus_select_all_selects_the_whole_answer(qtbot):
     assert _copy() == answer.to_markdown()
 
 
-def test_a_drag_past_the_bottom_of_the_chat_scrolls_it_and_selects_on(qtbot):
+@pytest.mark.parametrize("edge", ["next segment", "gap"])
+def test_a_drag_past_the_bottom_of_the_chat_scrolls_it_and_selects_on(qtbot, edge):
+    # the bottom edge of the view over the segment after the one pressed in, or over the gap between them
+    # (below the text of the one pressed in: Qt's own drag does not scroll there, the caret at its end in view)
     area, answer, (first, second) = _code_answer(qtbot, height=300)
     bar = area.verticalScrollBar()
-    bar.setValue(second.mapTo(answer, QPoint(0, 0)).y() - 260)  # the code block's segment starts near the bottom
+    top = second.mapTo(answer, QPoint(0, 0)).y()
+    bottom = first.mapTo(answer, QPoint(0, first.height())).y()
+    assert top - bottom >= 4
+    bar.setValue(top - 260 if edge == "next segment" else bottom + 2 - area.viewport().height())
     before = bar.value()
     view = first.viewport()
     start = _spot(first, "Paragraph 7")
@@ -186,3 +198,43 @@ def test_a_drag_over_a_tool_card_selects_it_whole_with_the_text_around(make_wind
     # a click outside the answer's text (the question box) ends it
     QTest.mouseClick(win.composer.viewport(), LEFT, pos=QPoint(10, 10))
     assert not first.textCursor().hasSelection() and not second.textCursor().hasSelection()
+
+
+LINKED = ("| " + " | ".join(f"Column {i}" for i in range(20)) + " |\n|" + "---|" * 20 + "\n| "
+          + " | ".join(f"c{i}" for i in range(19)) + " | [far](https://example.com/far) |\n\nSee [near](https://example.com/near).\n")
+
+
+def test_the_text_menu_copies_a_links_address_also_in_a_table_scrolled_sideways(qtbot):
+    # the menu is made by the segment now (for its Select All): a link right-clicked is still the one it offers
+    answer = AnswerWidget()
+    qtbot.add_widget(answer)
+    answer.resize(450, 500)
+    answer.append_text(LINKED)
+    answer.flush()
+    answer.show()
+    seg = answer.segments()[0]
+    assert seg.wide_blocks()
+    shift = seg.scroll_wide(0, 10_000)  # to its right end, where the link is
+    assert shift > 0
+    for words, address in (("near", "https://example.com/near"), ("far", "https://example.com/far")):
+        at = _spot(seg, words, 1)
+        if words == "far":
+            at.setX(at.x() - shift)  # where it is on screen
+        QApplication.clipboard().clear()
+        _trigger(_menu(seg, at), "link-copy")
+        assert QApplication.clipboard().text() == address
+
+
+def test_a_drag_past_the_top_of_the_chat_scrolls_it_up_and_selects_on(qtbot):
+    area, answer, (first, second) = _code_answer(qtbot, height=300)
+    bar = area.verticalScrollBar()
+    bar.setValue(second.mapTo(answer, QPoint(0, 0)).y() - 40)  # the first segment's end above the view's top
+    before = bar.value()
+    view = second.viewport()
+    above = view.mapFromGlobal(area.viewport().mapToGlobal(QPoint(40, -30)))
+    QTest.mousePress(view, LEFT, pos=_spot(second, "Here is", 7))
+    QTest.mouseMove(view, above)
+    assert bar.value() < before
+    assert first.textCursor().hasSelection() and not first.selected_whole()
+    QTest.mouseRelease(view, LEFT, pos=above)
+    assert QApplication.focusWidget() is first and _copy().endswith("word\nHere is")

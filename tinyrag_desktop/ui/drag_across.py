@@ -125,21 +125,25 @@ class DragAcross:
     def _drag_step(self) -> bool:
         """Select from the press to the mouse; whether the mouse is over another segment (then this did it)."""
         where, past = self._edge(self._drag_at)
-        if not past:
-            self._stop_edge()
         found = point_at(self.span.segments(), where)
-        if found is not None and found[0] is not self and past:
+        # past the edge over this segment's own text, Qt's own drag scrolls to its caret; over anything else
+        # (another segment, a card, the gap between), the view scrolls on here
+        if past and not (found is not None and found[0] is self and self._over_text(where)):
             self._scroll_on(past)  # the text under the edge moves in: select to it
             found = point_at(self.span.segments(), where)
+        else:
+            self._stop_edge()
         if found is None or found[0] is self:
             if self._drag_to is not None:  # back in the segment it began in: Qt's own selection again
                 self._drag_to = None
                 self.span.drop(self)
-            self._stop_edge()
             return False
         self._drag_to = found[0]
         self.span.drag(self, self._drag_from, *found)
         return True
+
+    def _over_text(self, where: QPointF) -> bool:
+        return 0 <= self.viewport().mapFromGlobal(where).y() < self.viewport().height()
 
     def _edge(self, where: QPointF) -> tuple[QPointF, float]:
         """``where`` kept within the conversation's view, and how far past its top (< 0) or bottom (> 0) it is."""
