@@ -115,7 +115,8 @@ class DragAcross:
         """Qt's text menu for the point ``pos`` (in the segment), its Select All selecting the whole answer."""
         wide = self._wide_at(pos.y())
         shift = self._at(wide) if wide is not None and wide < len(self._wide) else 0
-        menu = self.createStandardContextMenu(pos + QPoint(shift, 0))  # a point in the text: a link's, or not
+        # the point in the text (a wide block scrolled sideways counted): the link there is the one Qt offers
+        menu = self.createStandardContextMenu(pos + QPoint(shift, 0))
         every = next((action for action in menu.actions() if action.objectName() == "select-all"), None)
         if every is not None and self.span is not None:
             every.triggered.disconnect()  # Qt's: this segment's text only
