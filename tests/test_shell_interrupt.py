@@ -100,3 +100,30 @@ def test_ctrl_c_during_a_shell_command_prints_no_asyncio_noise(tmp_path: Path) -
     assert "Stopped." in err
     assert "never retrieved" not in err and "GatheringFuture" not in err and "Traceback" not in err, err
     assert asyncio.run(wait_until(lambda: process_gone(pid), 10)), f"the command {pid} survived Ctrl+C"
+
+
+def test_ctrl_c_while_a_call_runs_still_prints_the_words_written_after_it(tmp_path: Path) -> None:
+    # On one terminal the words the model writes while its call runs wait for the call's status line; Ctrl+C
+    # at that moment printed "Stopped." and dropped them.
+    data = tmp_path / "data"
+    block = f'<tool name="shell"><query>{SLEEPER}</query></tool>'
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["Let me look. ", block + " These words came while it ran."]))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tinyrag_desktop", "ask", "run it", "--base-url", llm.base_url, "--model",
+             "scripted", "--data-dir", str(data), "--allow-shell-exec"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            pid_file = data / "work" / "sleeper.pid"
+            assert asyncio.run(wait_until(lambda: _pid(pid_file) is not None, 30)), "the command never started"
+            pid = _pid(pid_file)
+            proc.send_signal(signal.SIGINT)
+            out, _ = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    assert proc.returncode == 130
+    assert "These words came while it ran." in out, out
+    assert out.index("These words came") < out.index("Stopped."), out
+    assert pid is not None and asyncio.run(wait_until(lambda: process_gone(pid), 10))

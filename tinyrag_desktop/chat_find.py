@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import search_text
-from .chats import ChatInfo, ChatStoreError, _chat, _list_chats
+from .chats import ChatInfo, ChatStoreError, chat_from_row, chats_in
 
 # A search in a worker thread (ChatSearcher) waits this long (s) for a lock another program holds on the file,
 # then says it could not search: in WAL mode a reader waits for no writer, so this is a rare, short wait.
@@ -68,7 +68,7 @@ def find_chats(db: sqlite3.Connection, text: str) -> list[ChatInfo]:
     around the first message holding them as typed, else around its longest word (see search_words)."""
     needle = " ".join(text.split())
     if not needle:
-        return _list_chats(db)
+        return chats_in(db)
     words = search_words(needle)
     if len(words) == 1:  # "capital capital" too
         needle = words[0]
@@ -77,7 +77,7 @@ def find_chats(db: sqlite3.Connection, text: str) -> list[ChatInfo]:
     if len(words) == 1:
         rows = db.execute(_SEARCH.format(content=search_text.holds("m.content", folded),
                                          title=search_text.holds("title", folded)), args)
-        return [_chat(r, _snippet(r["hit"], needle)) for r in rows]
+        return [chat_from_row(r, _snippet(r["hit"], needle)) for r in rows]
     each = []
     for key, word in enumerate(words):
         folded_word = search_text.fold(word)
@@ -89,7 +89,7 @@ def find_chats(db: sqlite3.Connection, text: str) -> list[ChatInfo]:
         phrase=search_text.holds("m.content", folded),
         longest=search_text.holds("m.content", search_text.fold(longest), str(words.index(longest))),
         each=" AND ".join(each)), args)
-    return [_chat(r, _snippet(r["hit"], needle) if r["hit"] is not None else _snippet(r["near"], longest))
+    return [chat_from_row(r, _snippet(r["hit"], needle) if r["hit"] is not None else _snippet(r["near"], longest))
             for r in rows]
 
 

@@ -270,11 +270,11 @@ class ChatStore:
 
     def get_chat(self, chat_id: str) -> ChatInfo | None:
         row = self._db.execute("SELECT * FROM chats WHERE id=? AND deleted IS NULL", (chat_id,)).fetchone()
-        return _chat(row) if row else None
+        return chat_from_row(row) if row else None
 
     def list_chats(self) -> list[ChatInfo]:
         """Every chat not deleted, the most recently used first."""
-        return _list_chats(self._db)
+        return chats_in(self._db)
 
     def rename(self, chat_id: str, title: str) -> None:
         title = " ".join(title.split())
@@ -567,9 +567,10 @@ class _Transaction:
             self._db.execute("ROLLBACK")
 
 
-def _list_chats(db: sqlite3.Connection) -> list[ChatInfo]:
+def chats_in(db: sqlite3.Connection) -> list[ChatInfo]:
+    """The chats not deleted, the latest first (also for chat_find.py, on its own connection)."""
     rows = db.execute("SELECT * FROM chats WHERE deleted IS NULL ORDER BY updated DESC, rowid DESC").fetchall()
-    return [_chat(r) for r in rows]
+    return [chat_from_row(r) for r in rows]
 
 
 _NO_END = 2**63 - 1  # above every message id: "before" no message
@@ -588,7 +589,7 @@ def _history_text(role: str, content: str, transcript: str) -> str:
     return (transcript or content) if role == "assistant" else content
 
 
-def _chat(row: sqlite3.Row, snippet: str = "") -> ChatInfo:
+def chat_from_row(row: sqlite3.Row, snippet: str = "") -> ChatInfo:
     return ChatInfo(row["id"], row["title"], row["persona"], row["created"], row["updated"], snippet)
 
 

@@ -318,14 +318,17 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
         engine = Engine(settings=ctx.settings, data_dir=ctx.data_dir, http=http, registry=registry)
         printer = JsonPrinter(sys.stdout) if args.jsonl else TextPrinter(sys.stdout, sys.stderr)
         messages = [{"role": "user", "content": args.question}]
-        async for event in engine.run(messages, system=args.system):
-            failed = failed or event.event == "error"
-            if shell_held and args.jsonl and event.event == "tool_result" and event.tool == "shell":
-                # Said once, when the model asks for a command, not on every question; without --jsonl the
-                # command's own status line says it ("⤼ shell “ls” off: `ask` cannot ask you …").
-                shell_held = False
-                print(SHELL_HELD_NOTE, file=sys.stderr)
-            printer.show(event)
+        try:
+            async for event in engine.run(messages, system=args.system):
+                failed = failed or event.event == "error"
+                if shell_held and args.jsonl and event.event == "tool_result" and event.tool == "shell":
+                    # Said once, when the model asks for a command, not on every question; without --jsonl
+                    # the command's own status line says it ("⤼ shell “ls” off: `ask` cannot ask you …").
+                    shell_held = False
+                    print(SHELL_HELD_NOTE, file=sys.stderr)
+                printer.show(event)
+        finally:
+            printer.close()
     return 1 if failed else 0
 
 

@@ -27,6 +27,9 @@ class JsonPrinter:
         self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
         self.out.flush()
 
+    def close(self) -> None:
+        """Each event is written whole as it comes: nothing waits."""
+
 
 class TextPrinter:
     """The answer as it streams on stdout; one short status line per tool call on stderr.
@@ -76,6 +79,11 @@ class TextPrinter:
             self.held.append(_HOLD)
         else:
             self.joined = True
+
+    def close(self) -> None:
+        """The answer stops here (Ctrl+C while a call runs): the words held back for its status line are
+        the model's too, so they are printed, not dropped."""
+        self._release()
 
     def _release(self) -> None:
         held, self.held = self.held, []

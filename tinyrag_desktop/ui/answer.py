@@ -700,6 +700,7 @@ class AnswerWidget(QFrame):
         seg.stop_beside = lambda forward, seg=seg: stop_beside(self._tab_chain(seg), seg, forward)
         seg.selectOut.connect(lambda way, seg=seg: self._span.on_key(seg, way))
         seg.span_text = lambda seg=seg: self._span.text(seg)
+        seg.span = self._span  # a mouse drag into another segment selects on (drag_across.py)
         if after is None:
             self._segments.append(seg)
             self._body.addWidget(seg)

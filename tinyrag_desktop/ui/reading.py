@@ -8,8 +8,8 @@ first line, to the last line of the one before; Ctrl+Home and Ctrl+End to the an
 own text accessibility says each line the caret comes to; nothing here talks to a screen reader itself.
 
 A selection goes on across the segments as the caret does (:class:`Span`): Ctrl+A selects the whole answer, and
-Shift+Down at a segment's end selects on into the next; Copy copies all of it, a card between as the answer's
-Copy button writes it.
+Shift+Down at a segment's end selects on into the next, and so does a mouse drag into another segment (see
+drag_across.py); Copy copies all of it, a card between as the answer's Copy button writes it.
 """
 
 from __future__ import annotations
@@ -91,6 +91,13 @@ class Span:
         else:
             self.extend(seg, way)
 
+    def segments(self) -> list[MarkdownSegment]:
+        return text_segments(self._parts())
+
+    def active(self) -> bool:
+        """Whether a selection goes on across segments now."""
+        return self._anchor is not None
+
     def select_all(self) -> None:
         segments = text_segments(self._parts())
         if segments:
@@ -111,6 +118,24 @@ class Span:
         if self._anchor[0] is target:
             self._anchor = None  # back in one segment: its own selection, as any other
 
+    def drag(self, began: MarkdownSegment, anchor: int, seg: MarkdownSegment, position: int) -> None:
+        """A mouse drag pressed at ``anchor`` in ``began`` is at ``position`` in ``seg``, another segment (see
+        drag_across.py): the selection goes from one to the other. The focus stays where the mouse is held."""
+        segments = text_segments(self._parts())
+        if began in segments and seg in segments and seg is not began:
+            self._anchor = (began, anchor)
+            self._place(segments, seg, position, focused=False)
+
+    def clear(self) -> None:
+        """A click elsewhere: no segment keeps a part of the selection."""
+        if self._anchor is None:
+            return
+        self._anchor = None
+        for seg in text_segments(self._parts()):
+            if seg.textCursor().hasSelection():
+                where = seg.textCursor().position()
+                seg.place_selection(where, where)
+
     def drop(self, seg: MarkdownSegment) -> None:
         """The caret moves on its own in ``seg``: the other segments' parts of the selection go."""
         if self._anchor is None:
@@ -121,7 +146,8 @@ class Span:
                 where = other.textCursor().position()
                 other.place_selection(where, where)
 
-    def _place(self, segments: list[MarkdownSegment], focus: MarkdownSegment, caret: int) -> None:
+    def _place(self, segments: list[MarkdownSegment], focus: MarkdownSegment, caret: int, *,
+               focused: bool = True) -> None:
         began, anchor = self._anchor
         a, f = segments.index(began), segments.index(focus)
         for i, seg in enumerate(segments):
@@ -134,7 +160,8 @@ class Span:
                 seg.place_selection(0, end)
             elif seg.textCursor().hasSelection():
                 seg.place_selection(seg.textCursor().position(), seg.textCursor().position())
-        focus.place_selection(focus.textCursor().anchor(), caret, focus=True)
+        if focused:
+            focus.place_selection(focus.textCursor().anchor(), caret, focus=True)
 
     def text(self, seg: MarkdownSegment) -> str | None:
         """What Copy in ``seg`` copies: the selected text of each segment in order, a card between them as the

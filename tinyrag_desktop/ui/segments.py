@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import shiboken6
-from PySide6.QtCore import QEvent, QMimeData, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QMimeData, QPoint, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (QColor, QDesktopServices, QFontMetrics, QGuiApplication, QKeySequence, QPainter, QPalette,
                            QTextCursor, QTextLength, QTextOption)
 from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QScrollArea, QSizePolicy, QSpacerItem,
                                QTextBrowser, QTextEdit, QToolButton, QToolTip, QVBoxLayout, QWidget)
 
+from .drag_across import DragAcross
 from .gorun import GoRuns, run_limits
 from .markdown_render import (BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, RunView,
                               code_left_open, fix_columns, render)
@@ -122,7 +123,7 @@ def settled(text: str) -> str:
 _table_at = edge_table
 
 
-class MarkdownSegment(SidewaysBlocks, QTextBrowser):
+class MarkdownSegment(DragAcross, SidewaysBlocks, QTextBrowser):
     """A run of answer text rendered from Markdown; as tall as its content, never scrolling itself.
 
     ``set_markdown`` re-renders only this segment. The streaming view keeps segments short (see
@@ -198,6 +199,7 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
         # own (shift+wheel, a sideways wheel or swipe, its bar, Left and Right), the rest stays put.
         self.setWordWrapMode(QTextOption.WrapMode.WordWrap)
         self._init_sideways()
+        self._init_drag()
 
     def _fit(self, size=None) -> None:
         self._measure()
@@ -297,6 +299,11 @@ class MarkdownSegment(SidewaysBlocks, QTextBrowser):
             self.setFocus(Qt.FocusReason.OtherFocusReason)
             self._cursor_moved()  # a wide block scrolls to the caret
             self._caret_moved()
+
+    def place_at(self, point: QPoint) -> int:
+        """The place in the text at ``point`` (in the segment), a wide block's sideways scroll counted."""
+        with self._shifted(self._wide_at(point.y())):
+            return self.cursorForPosition(point).position()
 
     def last_line_start(self) -> int:
         """Where the segment's last line (as laid out) starts."""

@@ -553,10 +553,6 @@ class SidewaysBlocks:
         with self._shifted(self._wide_at(event.position().y())):
             super().mouseDoubleClickEvent(event)
 
-    def contextMenuEvent(self, event) -> None:  # noqa: N802
-        with self._shifted(self._wide_at(event.pos().y())):
-            super().contextMenuEvent(event)
-
     def timerEvent(self, event) -> None:  # noqa: N802
         with self._shifted(self._held):  # a selection dragged past the edge goes on by itself
             super().timerEvent(event)
