@@ -258,11 +258,13 @@ class Join:
         end = doc.characterCount() - 1
         at = []
         for place in self._places:
-            if place[0] == "cell" and table is not None and place[1] < table.rows():
+            if place[0] == "end":
+                at.append(max(0, min(end, doc.characterCount() - place[1])))
+            elif table is not None and place[1] < table.rows() and place[2] < table.columns():
                 cell = table.cellAt(place[1], place[2])
                 at.append(min(cell.firstPosition() + place[3], cell.lastPosition()))
-            else:
-                at.append(max(0, min(end, doc.characterCount() - place[-1])))
+            else:  # (no such cell: the end of the table)
+                at.append(table.lastPosition() if table is not None else end)
         cursor.setPosition(at[0])
         cursor.setPosition(at[1], QTextCursor.MoveMode.KeepAnchor)
         first.setFocus(Qt.FocusReason.OtherFocusReason)
