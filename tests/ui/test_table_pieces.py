@@ -182,17 +182,21 @@ def _shown_as(qtbot, text: str, width: int) -> str:
 
 def test_pieces_that_may_render_otherwise_alone_are_joined_from_the_whole_text():
     html = [render(HEADER + row(0)).html, render(HEADER + row(1), headless=True).html]
-    assert joined_table(html, [HEADER + row(0), row(1)]) == render(HEADER + row(0) + row(1)).html
+    assert joined_table(html, [HEADER + row(0), row(1)], ["", HEADER]) == render(HEADER + row(0) + row(1)).html
     # the table ended where it was cut: the last piece has no row (Python-Markdown gives it an empty one)
     after = "\nAfter it.\n"
     ended = [html[0], render(HEADER + after, headless=True).html]
-    assert joined_table(ended, [HEADER + row(0), after]) == render(HEADER + row(0) + after).html
+    assert joined_table(ended, [HEADER + row(0), after], ["", HEADER]) == render(HEADER + row(0) + after).html
     # a link defined in another piece, right-to-left text (a table's direction is its first cell's), a code block
-    assert joined_table(html, [HEADER + row(0), row(1) + "\n[1]: https://example.org\n"]) is None
+    assert joined_table(html, [HEADER + row(0), row(1) + "\n[1]: https://example.org\n"], ["", HEADER]) is None
     arabic = [html[0], render(HEADER + "| 1 | مرحبا | a | b |\n", headless=True).html]
-    assert joined_table(arabic, ["", ""]) is None
+    assert joined_table(arabic, [HEADER + row(0), row(1)], ["", HEADER]) is None
     code = [render("```go\nx\n```\n\n" + HEADER + row(0)).html, html[1]]
-    assert joined_table(code, ["", ""]) is None
+    assert joined_table(code, [HEADER + row(0), row(1)], ["", HEADER]) is None
+    # a line of text right under a row is one more row, and the rows under it were cut as a table of their own
+    lazy = HEADER + row(0) + "Some text.\n| k | v |\n|---|---|\n"
+    assert joined_table([render(lazy).html, render("| k | v |\n|---|---|\n" + row(1), headless=True).html],
+                        [lazy, row(1)], ["", "| k | v |\n|---|---|\n"]) is None
 
 
 def test_in_a_narrower_window_the_pieces_columns_narrow_together_as_the_whole_table_s(qtbot):
@@ -232,13 +236,15 @@ def _answers(draw) -> str:
 @settings(max_examples=300, deadline=None)
 @given(_answers(), st.integers(2, 12))
 def test_a_table_joined_from_its_pieces_html_is_the_whole_text_s(text, cells):
-    sources, prefix, rest = [], "", text
-    while (cut := freeze_point(rest, opener=prefix, soft=10_000, hard=20_000, cells=cells)) is not None and cut.at:
+    sources, headers, rest = [], [""], text
+    while (cut := freeze_point(rest, opener=headers[-1], soft=10_000, hard=20_000, cells=cells)) is not None \
+            and cut.at:
         sources.append(rest[:cut.at])
-        rest, prefix = rest[cut.at:], cut.reopen
+        rest = rest[cut.at:]
+        headers.append(cut.reopen)
     if not sources:
         return
     sources.append(rest)
-    html = [render(sources[0]).html] + [render(prefix + s, headless=True).html for s in sources[1:]]
-    joined = joined_table(html, sources)
+    html = [render(h + s, headless=bool(h)).html for h, s in zip(headers, sources)]
+    joined = joined_table(html, sources, headers)
     assert joined is None or joined == render("".join(sources)).html

@@ -687,15 +687,20 @@ def fix_columns(html: str, widths: tuple[float, ...], last: bool = False) -> str
 _REFERENCE_RE = re.compile(r"^ {0,3}\[[^\]]+\]:", re.M)
 
 
-def joined_table(pieces: list[str], sources: list[str]) -> str | None:
+def joined_table(pieces: list[str], sources: list[str], headers: list[str]) -> str | None:
     """The HTML of a long table cut while it streamed, from its pieces' HTML (each rendered on its own, see
-    table_cut) and Markdown (``sources``): the first piece's up to the end of its last table's rows, the rows of
-    the pieces between, then the last piece's from the end of its rows. Markdown's conversion of a thousand rows
-    again cost 70 ms of the join at the end of the answer. None where the pieces may render otherwise than their
-    whole text: a code block (numbered from 0 in each piece), right-to-left text (a table's direction is its
-    first cell's), a link reference (defined in another piece), or a piece that is not rows of the one table."""
+    table_cut), Markdown (``sources``) and the header each but the first was rendered under (``headers``): the
+    first piece's up to the end of its last table's rows, the rows of the pieces between, then the last piece's
+    from the end of its rows. Markdown's conversion of a thousand rows again cost 70 ms of the join at the end of
+    the answer. None where the pieces may render otherwise than their whole text: a code block (numbered from 0
+    in each piece), right-to-left text (a table's direction is its first cell's), a link reference (defined in
+    another piece), a piece that is not rows of the one table, or a table that is not only rows under its
+    header (a line of text right under a row is one more row; under it, rows cut as a table of their own)."""
     if any(_RTL_CHAR.search(part) or "copy-code:" in part for part in pieces) or _REFERENCE_RE.search(
-            "".join(sources)):
+            "".join(sources)) or len(set(headers[1:])) != 1:
+        return None
+    block = ("\n" + sources[0]).rstrip("\n").rsplit("\n\n", 1)[-1].lstrip("\n")  # the first piece's table
+    if not block.startswith(headers[1]) or not all(line.startswith("|") for line in block.split("\n")):
         return None
     end = pieces[0].rfind("</tbody>")
     out = [pieces[0][:end]]

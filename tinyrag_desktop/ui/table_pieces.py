@@ -203,8 +203,9 @@ class Join:
         table = first.link_below
         # the whole HTML from the pieces' own, for one long table (see markdown_render.joined_table)
         one = table is not None and all(piece.link_above is table for piece in rest)
-        self.html = joined_table([p._html for p in (first, *rest)], [p.markdown() for p in (first, *rest)]) \
-            if one else None
+        pieces = (first, *rest)
+        self.html = joined_table([p._html for p in pieces], [p.markdown() for p in pieces],
+                                 [p._render_prefix for p in pieces]) if one else None
         self._shift = table.shift if table is not None else None
         doc = first.document()
         edge = edge_table(doc, -1) if table is not None else None
