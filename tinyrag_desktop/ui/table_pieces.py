@@ -169,7 +169,6 @@ class CutTable:
         if len(stale) > 1:
             self._timer.start(0)
 
-
     def close(self) -> None:
         """The pieces are one table again (joined): nothing more to size or scroll together."""
         self._timer.stop()
