@@ -10,7 +10,7 @@ import pytest
 
 from tests.engine.conftest import collect
 from tests.engine.test_engine import of, visible
-from tests.sse_server import Raw, Status
+from tests.sse_server import Raw, Status, Stream
 from tinyrag_desktop.engine.errors import ServerUnreachable
 from tinyrag_desktop.engine.events import Done, EngineError, ToolFinished
 from tinyrag_desktop.engine.llm import LLMClient
@@ -55,6 +55,31 @@ async def test_keep_alives_do_not_keep_the_first_token_wait_open(llm, make_engin
     llm.queue(Raw([": keep-alive\n\n"] * 40, gap=0.1))  # 4 s of keep-alives, then the server hangs up
     (err,) = of(await run(make_engine(first_token_timeout=1.0)), EngineError)
     assert err.kind == "timeout"  # not "stream_interrupted": the wait ended before the server did
+
+
+async def test_keep_alives_after_the_first_words_do_not_keep_a_stopped_answer_waiting(llm, make_engine) -> None:
+    # The first-token timeout is also the longest pause between two later tokens; each keep-alive comment
+    # or empty delta reset httpx's read timeout, so such an answer waited for ever (the server's hang-up
+    # after 4 s ends it here, as "stream_interrupted", when the wait was not ended first).
+    for filler in (": keep-alive\n\n", chunk({"content": ""})):
+        llm.queue(Raw([chunk({"content": "Some words"})] + [filler] * 40, gap=0.1))
+        events = await run(make_engine(first_token_timeout=1.0))
+        (err,) = of(events, EngineError)
+        assert visible(events) == "Some words"
+        assert err.kind == "stream_interrupted" and "read timeout" in err.message, err.message
+
+
+async def test_a_slow_native_call_keeps_the_answer_going(llm, make_engine) -> None:
+    # A native call's arguments streaming slowly are progress, as words are: no timeout while they come.
+    pieces = [chunk({"tool_calls": [{"index": 0, "id": "c1", "function": {"name": "calculate", "arguments": ""}}]})]
+    pieces += [chunk({"tool_calls": [{"index": 0, "function": {"arguments": part}}]})
+               for part in ['{"', 'query', '": "', '6', ' * ', '7', '"}']]
+    finish = {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}
+    llm.queue(Raw(pieces + [f"data: {json.dumps(finish)}\n\n", "data: [DONE]\n\n"], gap=0.4),
+              Stream(["It is 42."]))
+    events = await run(make_engine(first_token_timeout=1.0))
+    assert not of(events, EngineError)
+    assert "It is 42." in visible(events)
 
 
 async def test_a_whole_json_reply_instead_of_a_stream_is_used(llm, make_engine) -> None:

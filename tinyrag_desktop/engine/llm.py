@@ -263,18 +263,18 @@ class LLMClient:
         finished = False
         got_any = False
         chunks = resp.aiter_text()
-        # One deadline for the first token, however many keep-alive comments the server sends meanwhile.
-        first_token_by = asyncio.get_running_loop().time() + self.first_token_timeout
+        loop = asyncio.get_running_loop()
+        # One deadline for the first token, and then for each next one, however many keep-alive comments or
+        # empty deltas the server sends meanwhile (each of them reset httpx's read timeout: an answer that
+        # stopped after its first words, its server still sending keep-alives, waited for ever).
+        next_by = loop.time() + self.first_token_timeout
         try:
             while True:
                 try:
-                    if got_any:
-                        text = await chunks.__anext__()
-                    else:
-                        left = first_token_by - asyncio.get_running_loop().time()
-                        text = await asyncio.wait_for(chunks.__anext__(), max(left, 0.0))
+                    text = await asyncio.wait_for(chunks.__anext__(), max(next_by - loop.time(), 0.0))
                 except StopAsyncIteration:
                     break
+                written = calls.size()
                 if not labelled and not got_any and text.strip():
                     labelled = True
                     if text.lstrip().startswith("{"):  # a whole JSON reply after all
@@ -286,12 +286,15 @@ class LLMClient:
                         if delta is None:
                             finished = True
                             break
-                        got_any = got_any or bool(delta.content or delta.reasoning)
+                        if delta.content or delta.reasoning:
+                            got_any, next_by = True, loop.time() + self.first_token_timeout
                         if delta.finish_reason:
                             finished = True
                         yield delta
                     if finished:
                         break
+                if calls.size() > written:  # a native call's name or arguments, streaming: words too
+                    got_any, next_by = True, loop.time() + self.first_token_timeout
                 if finished:
                     # [DONE], or the reply's finish_reason: the answer is whole, whenever the server closes
                     # the connection; what it sends after it (a usage chunk, [DONE]) is read, not shown
@@ -520,6 +523,10 @@ class _NativeCalls:
 
     def __bool__(self) -> bool:
         return bool(self._calls)
+
+    def size(self) -> int:
+        """How much of the calls has come so far (names and arguments): it grows while one streams."""
+        return sum(len(name) + len(arguments) for _id, name, arguments in self._calls)
 
     def as_blocks(self) -> str:
         """The calls gathered so far as tool blocks (and forgets them)."""
