@@ -41,6 +41,7 @@ from ..kb.readers import SUPPORTED
 from ..kb.store import db_path, needs_rebuild
 from ..kb.unfinished import stopped_by_closing
 from .access import announce
+from .item_menu import keyboard_menu_at_current_row
 from .kb_address import web_address_problem, with_scheme
 from ..settings import Settings
 from .kb_results import ANCHOR_ROLE, HitDelegate, preview, shown_heading, syntax_note
@@ -211,6 +212,7 @@ class KnowledgePanel(QWidget):
         self.sources_view.activated.connect(lambda index: self._open(index.data(LOCATION_ROLE)))
         self.sources_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # a right click did nothing
         self.sources_view.customContextMenuRequested.connect(self._source_menu)
+        keyboard_menu_at_current_row(self.sources_view)  # the Menu key's menu was for the row below
         col.addWidget(self.sources_view, 1)
 
         progress_row = QHBoxLayout()
