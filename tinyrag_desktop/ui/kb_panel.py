@@ -257,6 +257,11 @@ class KnowledgePanel(QWidget):
         self.results.itemActivated.connect(  # at the passage's place in its page (an HTML id), if it has one
             lambda item: self._open(item.data(Qt.ItemDataRole.UserRole), item.data(ANCHOR_ROLE)))
         scol.addWidget(self.results, 1)
+        self.search_note = StatusLabel("")  # why a result did not open: on the Sources tab's line it went unseen
+        self.search_note.setObjectName("kbSearchNote")
+        self.search_note.setWordWrap(True)
+        self.search_note.hide()
+        scol.addWidget(self.search_note)
         self.tabs.addTab(search_tab, "Search")
         self.tabs.currentChanged.connect(self._on_tab)
         self.setFocusProxy(self.tabs)  # focusing the panel (Ctrl+Shift+K) lands on its tabs
@@ -554,8 +559,11 @@ class KnowledgePanel(QWidget):
         if not location:
             return
         problem = open_source(location, anchor)
-        if problem:
-            self.status_label.setText(problem)
+        if problem:  # said on the tab it was opened from (from the Search tab, it went to the hidden Sources tab)
+            label = self.search_note if self.tabs.currentIndex() == 1 else self.status_label
+            label.setText(problem)
+            label.setVisible(True)
+            announce(label, problem)
 
     # ---- importing ---------------------------------------------------------------------------------
 
@@ -852,6 +860,7 @@ class KnowledgePanel(QWidget):
         self._stale = False
         # what the results are for, though the box be edited meanwhile
         self._query = self.query_edit.text() if text is None else text
+        self.search_note.hide()
         self.results.clear()
         self.results.addItem("Searching…")
         settings = self.settings_provider()
