@@ -780,6 +780,8 @@ class KnowledgePanel(QWidget):
         self.sources_view.empty_text = self.sources_view.BUSY_TEXT if busy else self.sources_view.EMPTY_TEXT
         self.sources_view.viewport().update()
         self.progress_bar.setVisible(busy)
+        if not busy and self.cancel_button.hasFocus():  # hidden, it gave the focus out of the panel (the status bar)
+            self.add_button.setFocus(Qt.FocusReason.OtherFocusReason)
         self.cancel_button.setVisible(busy)
         self.summary.set_busy(busy)
         self._update_buttons()
