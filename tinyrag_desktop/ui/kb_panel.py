@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 from PySide6.QtCore import (
     QCoreApplication, QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths,
-    Qt, QTimer, QUrl, Signal,
+    Qt, QTimer, Signal,
 )
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPalette
 from PySide6.QtWidgets import (
@@ -43,11 +43,12 @@ from ..kb.unfinished import stopped_by_closing
 from .access import announce
 from .item_menu import keyboard_menu_at_current_row
 from .kb_address import web_address_problem, with_scheme
+from .kb_drop import items_from_urls, left_out
 from ..settings import Settings
 from .kb_results import ANCHOR_ROLE, HitDelegate, preview, shown_heading, syntax_note
 from .kb_summary import (
     StatusLabel, SummaryBox, elided as _elided, failure as _failure, in_window,
-    joined as _joined, short_location as _short_location, showable as _showable, summary,
+    joined as _joined, short_location as _short_location, summary,
 )
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
 from .sources import open_source, wikipedia_article
@@ -969,27 +970,3 @@ def _quietly(load: Callable[..., object], *args: object) -> None:
         load(*args)
     except (Error, OSError, sqlite3.Error, MemoryError):
         pass
-
-
-def left_out(urls: Sequence[QUrl], text: str = "") -> list[str]:
-    """What a drop holds that items_from_urls does not import: links of other kinds (ftp://, mailto:), or
-    text that is no link at all."""
-    left = [_elided(_showable(url.toString())) for url in urls
-            if not url.isLocalFile() and url.scheme() not in ("http", "https")]
-    if not urls and text.strip() and not text.strip().lower().startswith(("http://", "https://")):
-        words = " ".join(text.split())
-        left.append(f"the text “{words[:40]}{'…' if len(words) > 40 else ''}”")
-    return left
-
-
-def items_from_urls(urls: Sequence[QUrl], text: str = "") -> list[ImportItem]:
-    """What a drop means: local files and folders by path, web links as URLs."""
-    items = []
-    for url in urls:
-        if url.isLocalFile():
-            items.append(ImportItem("path", url.toLocalFile()))
-        elif url.scheme() in ("http", "https"):
-            items.append(ImportItem("url", url.toString()))
-    if not items and text.strip().lower().startswith(("http://", "https://")):
-        items.append(ImportItem("url", text.strip().split()[0]))
-    return items
