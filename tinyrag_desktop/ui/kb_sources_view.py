@@ -223,6 +223,9 @@ class SourcesModel(QAbstractTableModel):
         rows.sort(key=key, reverse=order == Qt.SortOrder.DescendingOrder)
 
 
+_STEM_LETTERS = 4  # a column's name is cut to no fewer letters than this, and "…"
+
+
 class SortedHeader(QHeaderView):
     """A header that keeps room for the sort arrow only in the column the list is sorted by, and that gives
     the narrow columns (Type, Passages, Imported, Vectors) no more room for their names than the titles spare.
@@ -262,6 +265,13 @@ class SortedHeader(QHeaderView):
     def forget_fit(self) -> None:
         self._fit = None
 
+    def _stem(self, logical: int, whole: int) -> int:
+        """The room for a column's name cut to its first letters ("Pass…"), or ``whole`` if that is less."""
+        name = str(self.model().headerData(logical, Qt.Orientation.Horizontal) or "") if self.model() else ""
+        metrics = self.fontMetrics()
+        stem = whole - metrics.horizontalAdvance(name) + metrics.horizontalAdvance(name[:_STEM_LETTERS] + "…")
+        return min(whole, stem)
+
     def _fitted(self) -> dict[int, int]:
         """The narrow columns' widths when their names do not all fit beside the titles: each as wide as its
         cells (the one sorted by as its name and arrow), then widened toward its name with the room the titles
@@ -294,7 +304,8 @@ class SortedHeader(QHeaderView):
             fitted = {}
             for column in shown:
                 grow = max(0, min(spare, labels[column].width() - widths[column]))
-                fitted[column] = widths[column] + grow
+                # a name cut to its first letter ("P…" at the default window) said nothing: its start at least
+                fitted[column] = max(widths[column] + grow, self._stem(column, labels[column].width()))
                 spare -= grow
         self._fit = (key, fitted)
         return fitted
