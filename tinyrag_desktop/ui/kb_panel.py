@@ -48,7 +48,7 @@ from ..settings import Settings
 from .kb_results import ANCHOR_ROLE, HitDelegate, preview, shown_heading, syntax_note
 from .kb_summary import (
     StatusLabel, SummaryBox, elided as _elided, failure as _failure, in_window,
-    joined as _joined, short_location as _short_location, summary,
+    joined as _joined, short_location as _short_location, summary, whole_summary,
 )
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
 from .sources import open_source, wikipedia_article
@@ -823,9 +823,10 @@ class KnowledgePanel(QWidget):
             return
         self._waiting.clear()
         text, tip = summary(report, self._dropped_note)
-        self._dropped_note = ""
         self.status_label.setText(text)
         self.status_label.setToolTip(tip)
+        self.summary.set_whole(whole_summary(report, self._dropped_note))
+        self._dropped_note = ""
         self._stale = True
         self.refresh()
         self._warm_vectors()
