@@ -224,6 +224,7 @@ class SourcesModel(QAbstractTableModel):
 
 
 _STEM_LETTERS = 4  # a column's name is cut to no fewer letters than this, and "…"
+TITLES_LEAST = 5 / 12  # of the list: the titles give no more to the other columns' names (150 of 360 px)
 
 
 class SortedHeader(QHeaderView):
@@ -265,12 +266,13 @@ class SortedHeader(QHeaderView):
     def forget_fit(self) -> None:
         self._fit = None
 
-    def _stem(self, logical: int, whole: int) -> int:
-        """The room for a column's name cut to its first letters ("Pass…"), or ``whole`` if that is less."""
+    def least_room(self, logical: int) -> int:
+        """The room for a column's name cut to its first letters ("Pass…"), or whole if that is less: the
+        label's margins (the header's, and 1 px of each section's edge) and the letters."""
+        whole = self._label_size(logical).width()
         name = str(self.model().headerData(logical, Qt.Orientation.Horizontal) or "") if self.model() else ""
-        metrics = self.fontMetrics()
-        stem = whole - metrics.horizontalAdvance(name) + metrics.horizontalAdvance(name[:_STEM_LETTERS] + "…")
-        return min(whole, stem)
+        margin = self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
+        return min(whole, self.fontMetrics().horizontalAdvance(name[:_STEM_LETTERS] + "…") + 2 * margin + 2)
 
     def _fitted(self) -> dict[int, int]:
         """The narrow columns' widths when their names do not all fit beside the titles: each as wide as its
@@ -304,9 +306,15 @@ class SortedHeader(QHeaderView):
             fitted = {}
             for column in shown:
                 grow = max(0, min(spare, labels[column].width() - widths[column]))
-                # a name cut to its first letter ("P…" at the default window) said nothing: its start at least
-                fitted[column] = max(widths[column] + grow, self._stem(column, labels[column].width()))
+                fitted[column] = widths[column] + grow
                 spare -= grow
+            # A name cut to its first letter ("P…" of Passages at the default window) said nothing: each keeps
+            # its first letters, from the titles' room while they keep TITLES_LEAST of the list.
+            room = view.viewport().width() - int(view.viewport().width() * TITLES_LEAST) - sum(fitted.values())
+            for column in shown:
+                grow = max(0, min(room, self.least_room(column) - fitted[column]))
+                fitted[column] += grow
+                room -= grow
         self._fit = (key, fitted)
         return fitted
 
