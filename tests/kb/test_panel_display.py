@@ -78,7 +78,7 @@ def test_failures_come_before_skipped_files_and_every_reason_is_in_the_tooltip(q
     assert lines[0].startswith("1 added") and "1 failed, 10 skipped" in lines[0]
     assert lines[1].startswith("✗ fake.docx: ")
     assert lines[2].startswith("– picture0.png: .png is not a supported type")
-    assert len(lines) == 10 and lines[-1] == "… and 3 more (hover to see them all)"
+    assert len(lines) == 10 and lines[-1] == "… and 3 more (Show all lists them)"
     tip = panel.status_label.toolTip()
     assert f"{folder / 'fake.docx'}: " in tip
     assert all(f"{folder / f'picture{n}.png'}: .png is not a supported type" in tip for n in range(10))
@@ -210,5 +210,5 @@ def test_a_summary_of_many_reasons_keeps_its_tooltip_to_the_first_thirty():
     report = ImportReport()
     report.skipped = [Failure(f"/docs/picture{n}.png", ".png is not a supported type") for n in range(134)]
     shown, tip = summary(report)
-    assert shown.split("\n")[-1] == f"… and {134 - 8} more (hover to see the first {TIP_MOST})"
+    assert shown.split("\n")[-1] == f"… and {134 - 8} more (Show all lists them)"
     assert len(tip.split("\n")) == TIP_MOST + 1 and tip.split("\n")[-1] == f"… and {134 - TIP_MOST} more"

@@ -88,8 +88,10 @@ def test_a_search_result_opens_its_page_at_the_passage(qtbot, tmp_path, opened):
         page.rename(docs / "moved.html")
         panel.results.itemActivated.emit(first)
         assert len(opened.urls) == 2
-        assert panel.status_label.text() == ("“runtime-config-resource.html” is not there any more: it was moved "
-                                             "or deleted since it was imported.")
+        # on the Search tab it was opened from (it went to the hidden Sources tab's line)
+        assert panel.search_note.isVisible()
+        assert panel.search_note.text() == ("“runtime-config-resource.html” is not there any more: it was moved "
+                                            "or deleted since it was imported.")
     finally:
         panel.shutdown()
 

@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 from PySide6.QtCore import (
     QCoreApplication, QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths,
-    Qt, QTimer, QUrl, Signal,
+    Qt, QTimer, Signal,
 )
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPalette
 from PySide6.QtWidgets import (
@@ -41,12 +41,14 @@ from ..kb.readers import SUPPORTED
 from ..kb.store import db_path, needs_rebuild
 from ..kb.unfinished import stopped_by_closing
 from .access import announce
+from .item_menu import keyboard_menu_at_current_row
 from .kb_address import web_address_problem, with_scheme
+from .kb_drop import items_from_urls, left_out
 from ..settings import Settings
 from .kb_results import ANCHOR_ROLE, HitDelegate, preview, shown_heading, syntax_note
 from .kb_summary import (
     StatusLabel, SummaryBox, elided as _elided, failure as _failure, in_window,
-    joined as _joined, short_location as _short_location, showable as _showable, summary,
+    joined as _joined, short_location as _short_location, summary, whole_summary,
 )
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
 from .sources import open_source, wikipedia_article
@@ -211,6 +213,7 @@ class KnowledgePanel(QWidget):
         self.sources_view.activated.connect(lambda index: self._open(index.data(LOCATION_ROLE)))
         self.sources_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # a right click did nothing
         self.sources_view.customContextMenuRequested.connect(self._source_menu)
+        keyboard_menu_at_current_row(self.sources_view)  # the Menu key's menu was for the row below
         col.addWidget(self.sources_view, 1)
 
         progress_row = QHBoxLayout()
@@ -255,6 +258,11 @@ class KnowledgePanel(QWidget):
         self.results.itemActivated.connect(  # at the passage's place in its page (an HTML id), if it has one
             lambda item: self._open(item.data(Qt.ItemDataRole.UserRole), item.data(ANCHOR_ROLE)))
         scol.addWidget(self.results, 1)
+        self.search_note = StatusLabel("")  # why a result did not open: on the Sources tab's line it went unseen
+        self.search_note.setObjectName("kbSearchNote")
+        self.search_note.setWordWrap(True)
+        self.search_note.hide()
+        scol.addWidget(self.search_note)
         self.tabs.addTab(search_tab, "Search")
         self.tabs.currentChanged.connect(self._on_tab)
         self.setFocusProxy(self.tabs)  # focusing the panel (Ctrl+Shift+K) lands on its tabs
@@ -552,8 +560,11 @@ class KnowledgePanel(QWidget):
         if not location:
             return
         problem = open_source(location, anchor)
-        if problem:
-            self.status_label.setText(problem)
+        if problem:  # said on the tab it was opened from (from the Search tab, it went to the hidden Sources tab)
+            label = self.search_note if self.tabs.currentIndex() == 1 else self.status_label
+            label.setText(problem)
+            label.setVisible(True)
+            announce(label, problem)
 
     # ---- importing ---------------------------------------------------------------------------------
 
@@ -770,6 +781,8 @@ class KnowledgePanel(QWidget):
         self.sources_view.empty_text = self.sources_view.BUSY_TEXT if busy else self.sources_view.EMPTY_TEXT
         self.sources_view.viewport().update()
         self.progress_bar.setVisible(busy)
+        if not busy and self.cancel_button.hasFocus():  # hidden, it gave the focus out of the panel (the status bar)
+            self.add_button.setFocus(Qt.FocusReason.OtherFocusReason)
         self.cancel_button.setVisible(busy)
         self.summary.set_busy(busy)
         self._update_buttons()
@@ -810,9 +823,10 @@ class KnowledgePanel(QWidget):
             return
         self._waiting.clear()
         text, tip = summary(report, self._dropped_note)
-        self._dropped_note = ""
         self.status_label.setText(text)
         self.status_label.setToolTip(tip)
+        self.summary.set_whole(whole_summary(report, self._dropped_note))
+        self._dropped_note = ""
         self._stale = True
         self.refresh()
         self._warm_vectors()
@@ -850,6 +864,7 @@ class KnowledgePanel(QWidget):
         self._stale = False
         # what the results are for, though the box be edited meanwhile
         self._query = self.query_edit.text() if text is None else text
+        self.search_note.hide()
         self.results.clear()
         self.results.addItem("Searching…")
         settings = self.settings_provider()
@@ -956,27 +971,3 @@ def _quietly(load: Callable[..., object], *args: object) -> None:
         load(*args)
     except (Error, OSError, sqlite3.Error, MemoryError):
         pass
-
-
-def left_out(urls: Sequence[QUrl], text: str = "") -> list[str]:
-    """What a drop holds that items_from_urls does not import: links of other kinds (ftp://, mailto:), or
-    text that is no link at all."""
-    left = [_elided(_showable(url.toString())) for url in urls
-            if not url.isLocalFile() and url.scheme() not in ("http", "https")]
-    if not urls and text.strip() and not text.strip().lower().startswith(("http://", "https://")):
-        words = " ".join(text.split())
-        left.append(f"the text “{words[:40]}{'…' if len(words) > 40 else ''}”")
-    return left
-
-
-def items_from_urls(urls: Sequence[QUrl], text: str = "") -> list[ImportItem]:
-    """What a drop means: local files and folders by path, web links as URLs."""
-    items = []
-    for url in urls:
-        if url.isLocalFile():
-            items.append(ImportItem("path", url.toLocalFile()))
-        elif url.scheme() in ("http", "https"):
-            items.append(ImportItem("url", url.toString()))
-    if not items and text.strip().lower().startswith(("http://", "https://")):
-        items.append(ImportItem("url", text.strip().split()[0]))
-    return items

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from PySide6.QtCore import QModelIndex, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QAbstractTextDocumentLayout, QBrush, QColor, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from ..kb.textform import has_cjk
@@ -28,7 +28,9 @@ class HitDelegate(QStyledItemDelegate):
 
     def _document(self, option: QStyleOptionViewItem, index: QModelIndex) -> QTextDocument:
         heading, location, passage = (str(index.data()).split("\n", 2) + ["", ""])[:3]
-        muted = option.palette.color(QPalette.ColorRole.PlaceholderText).name()
+        # A selected result in the selection's own text colour, as the sources list draws its rows: the grey
+        # location, and the text in the palette's, were hard to read on the blue.
+        muted = _ink(option, QPalette.ColorRole.PlaceholderText).name()
         document = QTextDocument()
         document.setDefaultFont(option.font)
         document.setDocumentMargin(4)
@@ -69,7 +71,9 @@ class HitDelegate(QStyledItemDelegate):
         document = self._document(option, index)
         painter.save()
         painter.translate(option.rect.topLeft())
-        document.drawContents(painter)
+        context = QAbstractTextDocumentLayout.PaintContext()  # drawContents took the app's text colour
+        context.palette.setColor(QPalette.ColorRole.Text, _ink(option, QPalette.ColorRole.Text))
+        document.documentLayout().draw(painter, context)
         painter.restore()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:  # noqa: N802 - Qt's name
@@ -79,6 +83,17 @@ class HitDelegate(QStyledItemDelegate):
         note = index.data(Qt.ItemDataRole.UserRole) is None
         document = self._note(option, index) if note else self._document(option, index)
         return QSize(int(document.idealWidth()), int(document.size().height()))
+
+
+def _ink(option: QStyleOptionViewItem, role: QPalette.ColorRole) -> QColor:
+    """The colour of ``role`` on the row ``option`` draws: the highlighted text's on a selected row (of the
+    palette's group the style draws the selection in: inactive when the list has not the focus)."""
+    state = option.state
+    group = (QPalette.ColorGroup.Disabled if not state & QStyle.StateFlag.State_Enabled
+             else QPalette.ColorGroup.Active if state & QStyle.StateFlag.State_Active
+             else QPalette.ColorGroup.Inactive)
+    selected = bool(state & QStyle.StateFlag.State_Selected)
+    return option.palette.color(group, QPalette.ColorRole.HighlightedText if selected else role)
 
 
 def preview(text: str, limit: int = 300, most_lines: int = 8, words: Sequence[str] = ()) -> str:

@@ -223,6 +223,10 @@ class SourcesModel(QAbstractTableModel):
         rows.sort(key=key, reverse=order == Qt.SortOrder.DescendingOrder)
 
 
+_STEM_LETTERS = 4  # a column's name is cut to no fewer letters than this, and "…"
+TITLES_LEAST = 5 / 12  # of the list: the titles give no more to the other columns' names (150 of 360 px)
+
+
 class SortedHeader(QHeaderView):
     """A header that keeps room for the sort arrow only in the column the list is sorted by, and that gives
     the narrow columns (Type, Passages, Imported, Vectors) no more room for their names than the titles spare.
@@ -262,6 +266,14 @@ class SortedHeader(QHeaderView):
     def forget_fit(self) -> None:
         self._fit = None
 
+    def least_room(self, logical: int) -> int:
+        """The room for a column's name cut to its first letters ("Pass…"), or whole if that is less: the
+        label's margins (the header's, and 1 px of each section's edge) and the letters."""
+        whole = self._label_size(logical).width()
+        name = str(self.model().headerData(logical, Qt.Orientation.Horizontal) or "") if self.model() else ""
+        margin = self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
+        return min(whole, self.fontMetrics().horizontalAdvance(name[:_STEM_LETTERS] + "…") + 2 * margin + 2)
+
     def _fitted(self) -> dict[int, int]:
         """The narrow columns' widths when their names do not all fit beside the titles: each as wide as its
         cells (the one sorted by as its name and arrow), then widened toward its name with the room the titles
@@ -296,6 +308,13 @@ class SortedHeader(QHeaderView):
                 grow = max(0, min(spare, labels[column].width() - widths[column]))
                 fitted[column] = widths[column] + grow
                 spare -= grow
+            # A name cut to its first letter ("P…" of Passages at the default window) said nothing: each keeps
+            # its first letters, from the titles' room while they keep TITLES_LEAST of the list.
+            room = view.viewport().width() - int(view.viewport().width() * TITLES_LEAST) - sum(fitted.values())
+            for column in shown:
+                grow = max(0, min(room, self.least_room(column) - fitted[column]))
+                fitted[column] += grow
+                room -= grow
         self._fit = (key, fitted)
         return fitted
 

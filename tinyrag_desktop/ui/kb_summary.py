@@ -16,6 +16,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QStyle, QToolButton, QVBoxLayout, QWidget
 
 from ..kb import ImportReport
+from ..kb.import_report import Failure
 from ..kb.models import hide_password
 from ..tool_words import window_words
 from .sources import source_label
@@ -86,12 +87,21 @@ class SummaryBox(QFrame):
         self.close_button.setAccessibleName("Close the summary")
         self.close_button.clicked.connect(self.dismiss)
         self.close_button.hide()
+        # The reasons past the first eight were only in the tooltip, which the keyboard cannot open.
+        self.more_button = QToolButton()
+        self.more_button.setObjectName("kbSummaryAll")
+        self.more_button.setText("Show all")
+        self.more_button.setAccessibleName("Show every file's reason")
+        self.more_button.clicked.connect(self.show_whole)
+        self.more_button.hide()
+        self._whole: tuple[str, str] | None = None  # (the summary as shown, with every reason)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(2)
         row.addWidget(self.area, 1)
         side = QVBoxLayout()
-        side.addWidget(self.close_button)
+        side.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignRight)
+        side.addWidget(self.more_button)
         side.addStretch(1)
         row.addLayout(side)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
@@ -117,8 +127,23 @@ class SummaryBox(QFrame):
         self.label.setText("")
         self.dismissed.emit()
 
+    def set_whole(self, text: str) -> None:
+        """The summary shown with every reason (see whole_summary): Show all puts it in the box."""
+        self._whole = (self.label.text(), text) if text and text != self.label.text() else None
+        self._changed()
+
+    def show_whole(self) -> None:
+        if self._whole is None:
+            return
+        had_focus = self.more_button.hasFocus()
+        self.label.setText(self._whole[1])  # hides the button: the summary shown is another now
+        if had_focus:  # hidden, it gave the focus out of the panel: to the reasons (they scroll), or to ×
+            scrolls = self.area.focusPolicy() != Qt.FocusPolicy.NoFocus
+            (self.area if scrolls else self.close_button).setFocus(Qt.FocusReason.OtherFocusReason)
+
     def _changed(self) -> None:
         self.close_button.setVisible(not self.busy and self.label.text() not in ("", self.label.IDLE))
+        self.more_button.setVisible(not self.busy and self._whole is not None and self.label.text() == self._whole[0])
         self._fit()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
@@ -129,8 +154,9 @@ class SummaryBox(QFrame):
         # From the box's own width, less the × when it shows: the scroll area's is the old one until the
         # layout runs, and a line that the × made wrap was cut in half at 300 pixels tall.
         width = self.width()
-        if not self.close_button.isHidden():
-            width -= self.close_button.sizeHint().width() + self.layout().spacing()
+        if not self.close_button.isHidden() or not self.more_button.isHidden():
+            side = max(b.sizeHint().width() for b in (self.close_button, self.more_button) if not b.isHidden())
+            width -= side + self.layout().spacing()
         needed = self._height_for(width)
         height = min(needed, self._cap)
         if needed > height:  # it scrolls: its lines wrap beside the scroll bar
@@ -166,29 +192,48 @@ OFFLINE_NOTE = ("Web pages and Wikipedia articles need the network, which is off
 TIP_MOST = 30  # lines of a summary's tooltip
 
 
+ALL_MOST = 500  # reasons Show all lists (the box scrolls; a label of 10,000 wrapped lines is slow to lay out)
+
+
 def summary(report: ImportReport, dropped_note: str = "") -> tuple[str, str]:
     """An import's summary as the panel shows it, and its tooltip: what it did, then the failures, what
     was skipped and why (a scanned PDF has no text; a folder's pictures are no documents: "1 skipped" alone
     left a person guessing), the sources removed as their files were deleted from the folder imported
     again (kb add names them), and the notes on sources imported (an encoding guessed). The first eight
-    beneath it, all of them in the tooltip."""
+    beneath it, all of them in the tooltip, and with Show all (whole_summary)."""
+    reasons = _reasons(report)
+    tip = [f"{showable(f.location)}: {in_window(f.reason)}" for _, f in reasons[:TIP_MOST]]
+    if len(reasons) > TIP_MOST:  # 134 lines made a tooltip 5,606 px tall, most of it off the screen
+        tip.append(f"… and {len(reasons) - TIP_MOST} more")
+    return _summary_text(report, reasons, REASONS_SHOWN, dropped_note), "\n".join(tip)
+
+
+def whole_summary(report: ImportReport, dropped_note: str = "") -> str:
+    """The summary with every reason (the first ALL_MOST): what Show all shows, "" when summary() shows
+    them all already."""
+    reasons = _reasons(report)
+    return _summary_text(report, reasons, ALL_MOST, dropped_note) if len(reasons) > REASONS_SHOWN else ""
+
+
+def _reasons(report: ImportReport) -> list[tuple[str, Failure]]:
     reasons = [("✗", f) for f in report.failed] + [("–", f) for f in report.skipped]
     gone = "removed, as it was deleted from its folder"
     reasons += [("−", failure(location, gone)) for location in report.removed]
     reasons += [("!", f) for f in report.notes]  # imported, with a caveat (an encoding guessed, a line passed over)
+    return reasons
+
+
+def _summary_text(report: ImportReport, reasons: list[tuple[str, Failure]], most: int, dropped_note: str) -> str:
     lines = [report.in_words()]
-    lines += [f"{mark} {short_location(f.location)}: {in_window(f.reason)}" for mark, f in reasons[:REASONS_SHOWN]]
-    if len(reasons) > REASONS_SHOWN:
-        seen = "them all" if len(reasons) <= TIP_MOST else f"the first {TIP_MOST}"
-        lines.append(f"… and {len(reasons) - REASONS_SHOWN} more (hover to see {seen})")
+    lines += [f"{mark} {short_location(f.location)}: {in_window(f.reason)}" for mark, f in reasons[:most]]
+    if len(reasons) > most:  # "(hover to see them all)" was said to the keyboard too: Show all is a button
+        listed = "them" if len(reasons) <= ALL_MOST else f"the first {ALL_MOST}"
+        lines.append(f"… and {len(reasons) - most} more" + (f" (Show all lists {listed})" if most < ALL_MOST else ""))
     if report.offline:  # the window's own setting forbade it: say where to allow it
         lines.append(OFFLINE_NOTE)
     if dropped_note:
         lines.append(dropped_note)
-    tip = [f"{showable(f.location)}: {in_window(f.reason)}" for _, f in reasons[:TIP_MOST]]
-    if len(reasons) > TIP_MOST:  # 134 lines made a tooltip 5,606 px tall, most of it off the screen
-        tip.append(f"… and {len(reasons) - TIP_MOST} more")
-    return "\n".join(lines), "\n".join(tip)
+    return "\n".join(lines)
 
 
 def joined(first: ImportReport, then: ImportReport) -> ImportReport:

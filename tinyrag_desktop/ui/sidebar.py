@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLay
 
 from ..chats import ChatInfo
 from .icons import status_pixmap
+from .item_menu import keyboard_menu_at_current_row
 from .theme import colors
 
 UNDO_SECONDS = 10
@@ -218,6 +219,7 @@ class ChatsSidebar(QFrame):
         self.list.setAccessibleName("Chat list, newest first")
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._menu)
+        keyboard_menu_at_current_row(self.list)
         self.list.currentItemChanged.connect(self._on_current)
         self.list.itemActivated.connect(self._open)  # Enter (or a double click) on the current chat
         # A click on the row the focus made current (but did not open) opens it: it is no change of row.

@@ -1,0 +1,55 @@
+"""A list's context menu opened from the keyboard (the Menu key, Shift+F10) is for its current row.
+
+Qt hands the Menu key's context-menu event to the focused view itself, at the centre of the view's cursor
+rectangle in the view's own coordinates; a right click reaches the view through its viewport, in the
+viewport's. ``customContextMenuRequested`` passes both on as they are, and its slots read a viewport point:
+below the sources list's header (19 px) the keyboard's menu was for the row under the current one, and
+none for the last row. Here the keyboard's menu is asked at the current row's place in the viewport.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtWidgets import QAbstractItemView
+
+
+class _KeyboardMenu(QObject):
+    """An event filter on the view: the keyboard's context-menu event, and Shift+F10 (the key many Linux
+    programs and Windows open a menu with; Qt's X11 and Wayland backends leave it a plain key), become a
+    ``customContextMenuRequested`` at the current row, in viewport coordinates as a right click's are."""
+
+    def __init__(self, view: QAbstractItemView) -> None:
+        super().__init__(view)
+        self._view = view
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if watched is not self._view:
+            return False
+        kind = event.type()
+        if kind == QEvent.Type.ContextMenu and event.reason() == QContextMenuEvent.Reason.Keyboard:
+            self._ask()
+            event.accept()
+            return True
+        if (kind == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_F10
+                and event.modifiers() == Qt.KeyboardModifier.ShiftModifier):
+            self._ask()
+            event.accept()
+            return True
+        return False
+
+    def _ask(self) -> None:
+        view = self._view
+        index = view.currentIndex()
+        if not index.isValid():
+            return
+        view.scrollTo(index)  # a current row scrolled out of sight: its menu opens where it is seen
+        rect = view.visualRect(index)
+        # A wide cell's centre can lie past the viewport's right edge: the menu stays over the list.
+        x = min(max(rect.center().x(), 0), max(0, view.viewport().width() - 1))
+        view.customContextMenuRequested.emit(QPoint(x, rect.center().y()))
+
+
+def keyboard_menu_at_current_row(view: QAbstractItemView) -> None:
+    """Make ``view`` (with a custom context menu) open its menu from the keyboard for its current row."""
+    view.installEventFilter(_KeyboardMenu(view))

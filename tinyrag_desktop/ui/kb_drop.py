@@ -1,0 +1,100 @@
+"""What a drop on the Knowledge panel means: the files, folders and web pages to import, and what is not.
+
+Links and files dragged from a file manager or a browser come as URLs. Text dragged from an editor or a
+terminal comes as text: each of its lines may be a link, an address typed without http:// (as the URL dialog
+takes them: see kb.web.typed_address), or the path of a file or folder. Of text with a link on each line,
+only the first link was imported and the rest dropped unsaid; an address without http:// and a path were
+refused.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Sequence
+
+from PySide6.QtCore import QUrl
+
+from ..kb import ImportItem
+from ..kb.readers import SUPPORTED
+from .kb_address import web_address_problem, with_scheme
+from .kb_summary import elided, showable
+
+_LINK = re.compile(r"https?://\S+", re.I)
+_PATH_START = ("/", "~", "./", "../", "\\\\")  # and a drive: C:\ (see _looks_like_path)
+
+
+def items_from_urls(urls: Sequence[QUrl], text: str = "") -> list[ImportItem]:
+    """What a drop means: local files and folders by path, web links as URLs; without URLs, what its text
+    names (see the module's docstring)."""
+    return _read(urls, text)[0]
+
+
+def left_out(urls: Sequence[QUrl], text: str = "") -> list[str]:
+    """What a drop holds that items_from_urls does not import, as the panel names it: links of other kinds
+    (ftp://, mailto:), a path of no file or folder, or text that is no link at all."""
+    return _read(urls, text)[1]
+
+
+def _read(urls: Sequence[QUrl], text: str) -> tuple[list[ImportItem], list[str]]:
+    items: list[ImportItem] = []
+    left: list[str] = []
+    if urls:
+        for url in urls:
+            if url.isLocalFile():
+                items.append(ImportItem("path", url.toLocalFile()))
+            elif url.scheme() in ("http", "https"):
+                items.append(ImportItem("url", url.toString()))
+            else:
+                left.append(elided(showable(url.toString())))
+        return items, left
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    words: list[str] = []  # lines with nothing to import in them
+    for line in lines:
+        found = _line_items(line)
+        if found is None:
+            left.append(f"“{elided(showable(line))}” (no such file or folder)")
+        elif found:
+            items += found
+        else:
+            words.append(line)
+    if words and not items and len(words) == len(lines):  # prose, no link in it
+        joined = " ".join(" ".join(words).split())
+        left.append(f"the text “{joined[:40]}{'…' if len(joined) > 40 else ''}”")
+    elif words:
+        left += [f"“{elided(showable(line), 40)}”" for line in words]
+    return _unique(items), left
+
+
+def _line_items(line: str) -> list[ImportItem] | None:
+    """What one line of dropped text names: a file or folder (its whole line, which may hold spaces), a
+    ``file://`` link, an address on its own (with or without http://), or the web links in a sentence; []
+    for none of these, None for a path of nothing there."""
+    if line.lower().startswith("file://"):
+        url = QUrl(line)
+        return [ImportItem("path", url.toLocalFile())] if url.isLocalFile() and Path(url.toLocalFile()).exists() \
+            else None
+    if _looks_like_path(line):
+        path = Path(line).expanduser()
+        return [ImportItem("path", str(path))] if path.exists() else None
+    if "/" not in line and Path(line).suffix.lower() in SUPPORTED:  # notes.txt: a file's name, no server's
+        return None
+    if not any(c.isspace() for c in line) and "://" not in line and not web_address_problem(line):
+        return [ImportItem("url", with_scheme(line))]  # 127.0.0.1:18601/page.html, example.org/guide
+    # a sentence, "see https://example.org/guide (the part on tools)": its links, without the brackets and
+    # full stop around them
+    return [ImportItem("url", link.rstrip(".,;:!?)]}>'\"”’")) for link in _LINK.findall(line)]
+
+
+def _looks_like_path(line: str) -> bool:
+    return line.startswith(_PATH_START) or bool(re.match(r"[A-Za-z]:[\\/]", line))
+
+
+def _unique(items: list[ImportItem]) -> list[ImportItem]:
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for item in items:
+        if (item.kind, item.value) not in seen:
+            seen.add((item.kind, item.value))
+            kept.append(item)
+    return kept
