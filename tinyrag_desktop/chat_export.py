@@ -164,7 +164,7 @@ def _quoted_excerpt(text: str, what: str) -> list[str]:
     shown, more = excerpt(text)
     if not shown:
         return []
-    return _quoted(fenced("\n".join(shown))) + ([f"> *({more:,} more characters {what} left out)*"] if more else [])
+    return _quoted(fenced("\n".join(shown))) + ([f"> *({left_out(more, what)})*"] if more else [])
 
 
 RESULT_LINES, RESULT_CHARS = 8, 600  # how much of a call's result a copy or an export shows
@@ -175,16 +175,23 @@ def excerpt(text: str) -> tuple[list[str], int]:
     characters; and how many characters were left out."""
     if not text.strip():
         return [], 0
-    text = text.strip("\n")
+    # Lines are shown without the spaces they end with (a program's padded columns), so those are not
+    # counted as left out either: "(27 more characters left out)" was said of a whole result.
+    text = "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
     shown: list[str] = []
     used = 0
     for line in text.split("\n")[:RESULT_LINES]:
-        line = line.rstrip()[: RESULT_CHARS - used]
+        line = line[: RESULT_CHARS - used]
         shown.append(line)
         used += len(line) + 1
         if used >= RESULT_CHARS:
             break
     return shown, max(0, len(text) - sum(len(line) + 1 for line in shown) + 1)
+
+
+def left_out(more: int, what: str) -> str:
+    """"12 more characters of the result left out", "1 more character …": the note under an excerpt."""
+    return f"{more:,} more character{'' if more == 1 else 's'} {what} left out"
 
 
 def _quoted_query(query: str, most: int) -> str:
@@ -401,7 +408,7 @@ def _excerpt_html(text: str, what: str) -> str:
     if not shown:
         return ""
     return f'<pre class="out">{html.escape(chr(10).join(shown))}</pre>' + (
-        f'<div class="why">({more:,} more characters {what} left out)</div>' if more else "")
+        f'<div class="why">({left_out(more, what)})</div>' if more else "")
 
 
 def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:

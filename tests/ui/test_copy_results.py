@@ -51,3 +51,25 @@ def test_a_tool_that_is_off_is_copied_as_off_with_its_setting() -> None:
     assert "> – **nanogo** (off)\n> ```go\n> package main\n> ```" in text  # the program in a go block
     assert "> This tool is off. Turn on “Allow Go code (nanoGo)” in Settings to use it." in text
     assert "--allow-nanogo" not in text
+
+
+def test_spaces_a_result_ends_its_lines_with_are_not_said_to_be_left_out() -> None:
+    # A program printing padded columns ("%-10s"): all of it is shown, so nothing is said to be left out.
+    padded = StoredTool("c6", "nanogo", "package main…", "ok", "source", source="nanoGo",
+                        result="a         \nb         \nc         \n")
+    text = answer_markdown(_answer(padded))
+    assert "> a\n> b\n> c\n" in text and "left out" not in text
+    one_more = StoredTool("c7", "nanogo", "package main…", "ok", "source", source="nanoGo",
+                          result="".join(f"line {n}   \n" for n in range(8)) + "x  \n")
+    text = answer_markdown(_answer(one_more))
+    assert "> *(2 more characters of the result left out)*" in text  # the line break and "x"
+    last = StoredTool("c8", "nanogo", "package main…", "ok", "source", source="nanoGo",
+                      result="".join(f"line {n}\n" for n in range(8)) + "\n")
+    assert "left out" not in answer_markdown(_answer(last))
+
+
+def test_one_character_left_out_is_said_in_the_singular() -> None:
+    from tinyrag_desktop.chat_export import left_out
+
+    assert left_out(1, "of the result") == "1 more character of the result left out"
+    assert left_out(1234, "of the error") == "1,234 more characters of the error left out"

@@ -175,6 +175,9 @@ def test_copy_last_answer_while_a_program_runs_says_it_runs(make_window, server,
     assert win.send()
     qloop.run(wait_until(lambda: bool(win.view.answers()) and bool(win.view.answers()[-1].cards())
                          and win.view.answers()[-1].cards()[0].status == "running", timeout=15))
+    # and the words around the card rendered (a frame after the card shows): Ctrl+A below selects them all
+    qloop.run(wait_until(lambda: [s.toPlainText().strip() for s in win.view.answers()[-1].segments()]
+                         == ["Long go", "more"], timeout=15))
     copied = win.copy_last_answer()
     assert QGuiApplication.clipboard().text() == copied
     assert "**nanogo**" in copied and "(running)" in copied and "stopped" not in copied.lower()
