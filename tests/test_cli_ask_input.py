@@ -86,7 +86,7 @@ def test_ask_dash_with_empty_standard_input_is_an_empty_question(tmp_path: Path)
         proc = ask(llm, tmp_path, "-", stdin=b"\n")
         assert llm.requests == []
     assert proc.returncode == 2
-    assert proc.stderr.decode() == "The question is empty.\n"
+    assert proc.stderr.decode() == "error: the question is empty.\n"
 
 
 def test_ask_help_says_dash_reads_standard_input() -> None:

@@ -283,7 +283,7 @@ def _ask(args: argparse.Namespace) -> int:
             print(f"warning: {what} has bytes that are not UTF-8 text; each was replaced with \ufffd.",
                   file=sys.stderr)
     if not args.question.strip():  # as the window's --ask: the model would answer a question nobody asked
-        print("The question is empty.", file=sys.stderr)
+        print("error: the question is empty.", file=sys.stderr)  # as every other error of `ask` is said
         return 2
     ctx = context_from_args(args)  # logging goes to the data folder's log from here on
     for warning in ctx.warnings:

@@ -23,6 +23,7 @@ _FLAG_KEYS = {
     "first_token_timeout": "first_token_timeout",
     "max_continuations": "max_continuations",
     "tool_timeout": "tool_timeout",
+    "max_tokens": "max_tokens",
     "offline": "network_tools",
 }
 
@@ -41,6 +42,8 @@ def add_shared_flags(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--max-tools-per-round", type=int, metavar="N")
     g.add_argument("--max-continuations", type=int, metavar="N")
     g.add_argument("--tool-timeout", type=float, metavar="SECONDS")
+    g.add_argument("--max-tokens", type=int, metavar="N",
+                   help="longest reply per round, in tokens (0: the server's own limit)")
     g.add_argument("--first-token-timeout", type=float, metavar="SECONDS",
                    help="how long to wait for the model's first words (a model the server loads first is slow)")
     g.add_argument("--offline", action="store_false", default=None,

@@ -189,7 +189,7 @@ def test_an_empty_question_is_refused_before_the_server_is_asked(tmp_path: Path)
                 [sys.executable, "-m", "tinyrag_desktop", "ask", question, "--base-url", llm.base_url,
                  "--data-dir", str(tmp_path)], capture_output=True, text=True, timeout=60)
             assert proc.returncode == 2, proc.stdout
-            assert "The question is empty" in proc.stderr and proc.stdout == ""
+            assert "error: the question is empty" in proc.stderr and proc.stdout == ""
         assert llm.requests == []
 
 
@@ -274,3 +274,14 @@ def test_offline_names_the_flag_not_a_setting_that_is_on(tmp_path: Path) -> None
                   if json.loads(line)["event"] == "tool_result")
     assert result["error"] == ("The tool websearch is disabled: network tools are off for this question "
                                "(--offline); leave out --offline to use them.")
+
+
+def test_max_tokens_flag_limits_the_reply_and_a_reasoning_only_reply_names_it(tmp_path: Path) -> None:
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream([], reasoning=["Thinking ", "on and on."]))
+        proc = ask(llm.base_url, tmp_path, "--max-tokens", "64")
+        body = llm.requests[-1]
+    assert body["max_tokens"] == 64
+    assert proc.returncode == 1
+    assert "only reasoned" in proc.stderr and "64 tokens" in proc.stderr and "--max-tokens" in proc.stderr
+    assert "Traceback" not in proc.stderr

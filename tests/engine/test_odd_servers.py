@@ -124,7 +124,7 @@ async def test_https_to_a_plain_http_server_suggests_http(llm, make_engine) -> N
 
 @pytest.mark.parametrize("pieces, words", [
     ([chunk({"role": "assistant"}), 'data: {"choices": []}\n\n'], "empty answer"),
-    ([chunk({"reasoning_content": "Let me think about greetings."})], "only thought"),
+    ([chunk({"reasoning_content": "Let me think about greetings."})], "only reasoned"),
 ])
 async def test_an_answer_with_nothing_in_it_says_so(llm, make_engine, pieces, words) -> None:
     llm.queue(Raw(pieces + [f"data: {json.dumps({'choices': [{'delta': {}, 'finish_reason': 'stop'}]})}\n\n",
@@ -219,3 +219,14 @@ async def test_a_json_reply_without_end_is_read_no_further(llm, make_engine, mon
     llm.queue(Raw(['{"choices": [{"message": {"content": "' + "a" * 1000] * 200, content_type="application/json"))
     (err,) = of(await run(make_engine()), EngineError)
     assert "went on past" in err.message
+
+
+@pytest.mark.parametrize("max_tokens, says", [(0, "num_predict"), (256, "256 tokens")])
+async def test_an_answer_of_reasoning_alone_names_a_limit_that_is_there(llm, make_engine, max_tokens, says) -> None:
+    # It said "(see Thinking) … Raise Max tokens in Settings": `ask` shows no Thinking, no setting has that
+    # name, and at 0 (the default) there was nothing to raise.
+    llm.queue(Raw([chunk({"reasoning_content": "Let me think."}),
+                   f"data: {json.dumps({'choices': [{'delta': {}, 'finish_reason': 'stop'}]})}\n\n"]))
+    (err,) = of(await run(make_engine(max_tokens=max_tokens)), EngineError)
+    assert "only reasoned" in err.message and says in err.message
+    assert "Thinking" not in err.message and "Max tokens" not in err.message

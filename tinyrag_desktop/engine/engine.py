@@ -237,10 +237,8 @@ class Engine:
 
                 fitting.add_results({"role": "user", "content": rewrite(limit)}, rewrite, limit)
             if not "".join(req.transcript).strip() and not req.tools_run:  # "done", with nothing to show
-                raise BadResponse(
-                    "The model only thought (see Thinking) and gave no answer: it may have run out of tokens. "
-                    "Raise Max tokens in Settings, or try again." if reasoned else
-                    "The model sent an empty answer. Try again, or choose another model in Settings.")
+                raise BadResponse(_only_thought_words(cfg.max_tokens) if reasoned else
+                                  "The model sent an empty answer. Try again, or choose another model in Settings.")
         except LLMError as exc:
             log.info("request failed: %s", exc)
             yield EngineError(str(exc), exc.kind)
@@ -709,6 +707,18 @@ def _cut_short_words(max_tokens: int) -> str:
         fix = "raise the limit on the server (Ollama: num_predict; llama.cpp: -n)"
     return (f"The answer was cut short: the model reached {limit}. The text so far is kept; ask it to go on, "
             f"or {fix} and try again.")
+
+
+def _only_thought_words(max_tokens: int) -> str:
+    """Why a reply of reasoning alone gave no answer, and what to do (in the window, and from `ask`, which
+    shows no reasoning: it names no Thinking section, and no setting that is not there to raise)."""
+    if max_tokens:
+        return ("The model only reasoned and gave no answer: its reasoning may have used up the longest reply "
+                f"allowed, {max_tokens:,} tokens (“Longest reply (tokens)” in Settings → Advanced, or "
+                "--max-tokens). Raise it, or try again.")
+    return ("The model only reasoned and gave no answer: its reasoning may have used up the server's limit on "
+            "the length of a reply. Try again, or raise that limit on the server (Ollama: num_predict; "
+            "llama.cpp: -n).")
 
 
 def _without_end(text: str, end: str) -> str:
