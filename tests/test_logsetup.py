@@ -45,3 +45,28 @@ def test_console_lines_go_to_standard_error_as_it_is_now_not_as_it_was(tmp_path:
             root.removeHandler(handler)
             handler.close()
     assert now.getvalue() == "tinyrag: the server stopped answering\n"
+
+
+def test_a_librarys_error_records_go_to_the_log_file_not_the_console(tmp_path: Path, monkeypatch) -> None:
+    # Fetching an empty page printed trafilatura's and htmldate's "lxml parsing failed: Document is empty"
+    # between `ask`'s status lines; the app says what happened in its own words.
+    import io
+    import logging
+
+    from tinyrag_desktop import logsetup
+
+    now = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", now)
+    logsetup.configure(tmp_path)
+    try:
+        logging.getLogger("trafilatura.utils").error("lxml parsing failed: Document is empty")
+        logging.getLogger("htmldate.utils").error("empty HTML tree")
+        logging.getLogger("tinyrag_desktop.kb.web").error("the app's own error")
+    finally:
+        root = logging.getLogger()
+        for handler in [h for h in root.handlers if getattr(h, "_tinyrag", False)]:
+            root.removeHandler(handler)
+            handler.close()
+    assert now.getvalue() == "tinyrag: the app's own error\n"
+    kept = (tmp_path / "logs" / "tinyrag.log").read_text()
+    assert "lxml parsing failed: Document is empty" in kept and "empty HTML tree" in kept

@@ -70,6 +70,9 @@ def configure(data_dir: Path, *, console_level: int = logging.ERROR) -> Path | N
     root.setLevel(logging.INFO)
     console = _Console()
     console.setLevel(console_level)
+    # The app's own records only: a library's errors (trafilatura's "lxml parsing failed: Document is empty"
+    # for an empty page the app already reports in words) go to the log file, not between `ask`'s lines.
+    console.addFilter(lambda record: record.name.startswith("tinyrag"))
     console.setFormatter(_NoTraceback("tinyrag: %(message)s"))
     console._tinyrag = True  # type: ignore[attr-defined]
     root.addHandler(console)
