@@ -473,6 +473,10 @@ async def test_script_only_page_says_there_is_no_text(server: LoopbackServer, da
     result = await url_fetch(server.static("/app", page), ctx(data_dir))
     assert result.text.endswith("(No readable text found; the page may build its content with JavaScript.)")
     assert "render()" not in result.text
+    assert result.source == ""  # it gave the answer nothing: not listed among its sources
+    readable = await url_fetch(server.static("/text", "<html><body><p>The lamp was lit.</p></body></html>"),
+                               ctx(data_dir))
+    assert readable.source.endswith("/text")
 
 
 async def test_very_large_page_is_read_in_part_and_says_so(server: LoopbackServer, data_dir: Path) -> None:

@@ -98,7 +98,8 @@ async def url_fetch(content: str, ctx: ToolContext) -> ToolResult:
     head = "\n".join(header) + "\n\n"
     tail = ("\n\n" + "\n".join(notes)) if notes else ""
     text = head + cut_text(body, max(0, max_chars - len(head) - len(tail))) + tail
-    return ToolResult(text, source=fetched.url)
+    # A page with no text to read gave the answer nothing: it is not listed among the answer's sources.
+    return ToolResult(text, source=fetched.url if readable.text else "")
 
 
 async def websearch(content: str, ctx: ToolContext) -> ToolResult:
