@@ -251,3 +251,15 @@ def test_a_code_blocks_tabs_are_kept_for_copy_and_run_and_shown_as_spaces():
     assert "\ue0f1" not in r.html and "\t" not in r.html.split("<pre", 1)[1].split("</pre>", 1)[0]
     go = render("```go\nfunc main() {\n\tfmt.Println(1)\n}\n```\n", run_go=True)
     assert go.code_blocks == ("func main() {\n\tfmt.Println(1)\n}\n",)
+
+
+def test_struck_out_text_is_drawn_struck_out_not_with_its_tildes(qapp):
+    from PySide6.QtGui import QTextDocument
+
+    html = render("It was ~~wrong~~ right, `~~kept~~` in code.\n\n~~~\nfenced\n~~~\n").html
+    assert "<s>wrong</s>" in html and "~~wrong~~" not in html and "~~kept~~" in html
+    doc = QTextDocument()
+    doc.setHtml(html)
+    assert doc.find("wrong").charFormat().fontStrikeOut() and not doc.find("right").charFormat().fontStrikeOut()
+    assert "fenced" in doc.toPlainText()
+    assert "~~ spaced ~~" in render("~~ spaced ~~").html  # as GitHub: no space inside the tildes

@@ -23,7 +23,7 @@ from typing import Mapping
 from urllib.parse import unquote, urlsplit
 
 import markdown
-from markdown.inlinepatterns import InlineProcessor
+from markdown.inlinepatterns import InlineProcessor, SimpleTagInlineProcessor
 from markdown.treeprocessors import Treeprocessor
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -103,6 +103,7 @@ class _BareUrl(InlineProcessor):
         return link, m.start(0), m.end(0)
 
 
+_STRIKE_RE = r"(~~)(?=[^\s~])(.+?)(?<=[^\s~])~~"
 _BARE_URL_RE = r"\bhttps?://[^\s<>\[\]()\"'`]+[^\s<>\[\]()\"'`.,;:!?]"
 
 
@@ -155,6 +156,8 @@ def _md() -> markdown.Markdown:
     md.inlinePatterns.deregister("html")
     # After code spans, links and <autolinks> (which stash what they match), so a URL inside them is left be.
     md.inlinePatterns.register(_BareUrl(_BARE_URL_RE, md), "bare_url", 100)
+    # ~~struck out~~ (GitHub's Markdown, which models write): Qt's rich text draws <s>, not <del>.
+    md.inlinePatterns.register(SimpleTagInlineProcessor(_STRIKE_RE, "s"), "strike", 70)
     md.treeprocessors.register(_ImagesAsLinks(md), "images_as_links", 15)  # after "inline" (20) made them
     register_task_boxes(md)  # after "inline" too: code keeps "[ ]"
     return md
