@@ -246,3 +246,15 @@ async def test_the_events_carry_the_spec_payloads(llm, make_engine) -> None:
     assert (result["tool"], result["query"], result["source"], result["error"]) == (
         "echo", "ünï 😀", "echo-source", None)
     assert result["result_bytes"] == len("echo: ünï 😀".encode()) == 16  # bytes, not characters
+
+
+async def test_a_tool_that_keeps_time_gets_the_whole_timeout_and_says_so_itself(llm, settings, http, tmp_path) -> None:
+    # nanoGo stopped itself at 95% of the timeout: its card said "4.8 s" beside "within the 5-second tool
+    # timeout". It now runs for the whole timeout, and the engine's own stop waits a moment longer.
+    llm.queue(Stream(tokens(block("nanogo", "for {\n}", "source"))), Stream(["It looped."]))
+    engine = Engine(settings=settings.replace(allow_nanogo=True, tool_timeout=1.0), data_dir=tmp_path, http=http,
+                    registry=default_registry())
+    (result,) = of(await collect(engine), ToolFinished)
+    assert result.error == "The program did not finish within the 1-second tool timeout and was stopped."
+    assert result.elapsed_ms >= 1000
+

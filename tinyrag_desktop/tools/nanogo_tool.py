@@ -54,8 +54,9 @@ async def run(source: str, ctx: ToolContext) -> ToolResult:
         raise ToolError("nanogo needs Go source code inside <source>.")
     timeout = _number(ctx.settings, "tool_timeout", DEFAULT_TIMEOUT, float)
     memory = _number(ctx.settings, "nanogo_memory_mb", DEFAULT_MEMORY_MB, int)
-    # The sandbox's own wall clock stops just before the engine's, so the model gets Go's message.
-    res = await run_sandboxed_async(source, timeout=max(0.5, timeout * 0.95), memory_mb=memory,
+    # The sandbox's own wall clock stops at the timeout, before the engine's (see engine.tool_grace), so the
+    # model gets Go's message.
+    res = await run_sandboxed_async(source, timeout=timeout, memory_mb=memory,
                                     max_output=MAX_OUTPUT)
     if res.status == "ok":
         return ToolResult(res.stdout if res.stdout else "(no output)", "nanoGo")
@@ -89,5 +90,6 @@ TOOLS = [
         # Follows "The tool nanogo is disabled: ", and names the check box as Settings labels it.
         disabled_reason="enable 'Allow Go code (nanoGo)' in Settings or pass --allow-nanogo",
         icon="🐹",
+        keeps_time=True,
     )
 ]

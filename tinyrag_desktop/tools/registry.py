@@ -74,6 +74,10 @@ class ToolSpec:
     enabled: Callable[[Mapping[str, object]], bool] = _always
     disabled_reason: str = ""
     icon: str = "🔧"
+    # The tool stops itself at the tool timeout and says so in its own words (nanoGo, the shell, url_fetch):
+    # the engine's stop then comes a moment later (engine.tool_grace), as a safety net. Other tools are
+    # stopped by the engine at the timeout itself.
+    keeps_time: bool = False
 
     def __post_init__(self) -> None:
         if self.element not in ELEMENTS:

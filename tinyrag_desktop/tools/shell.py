@@ -120,9 +120,8 @@ def _tool_timeout(settings: Mapping[str, object]) -> float:
 
 
 def shell_timeout(settings: Mapping[str, object]) -> float:
-    """A little under the tool timeout, so our kill (and its message) comes before the engine's."""
-    limit = _tool_timeout(settings)
-    return max(0.1, limit - min(1.0, limit * 0.1))
+    """The tool timeout: our kill (and its message) comes before the engine's (see engine.tool_grace)."""
+    return max(0.1, _tool_timeout(settings))
 
 
 async def _spawn(command: str, cwd: Path) -> asyncio.subprocess.Process:
@@ -346,7 +345,7 @@ def _shell_on(settings: Mapping[str, object]) -> bool:
 
 TOOLS = [
     ToolSpec(
-        name="shell", element="query", icon="⌨️", run=shell,
+        name="shell", element="query", icon="⌨️", run=shell, keeps_time=True,
         description=("Run one shell command in the app's work folder (the user approves each one); "
                      "returns its exit status, stdout and stderr."),
         example="ls -la",

@@ -43,10 +43,9 @@ def _tool_timeout(settings: Mapping[str, Any]) -> float:
 
 
 def fetch_limits(settings: Mapping[str, Any]) -> FetchLimits:
-    """The fetch limits, the total time kept under the tool timeout so the user reads our message, not
-    the engine's bare "timed out"."""
-    tool_timeout = _tool_timeout(settings)
-    total = max(0.5, min(_FETCH_LIMITS.total, tool_timeout - min(2.0, tool_timeout * 0.1)))
+    """The fetch limits, the total time the tool timeout, which the engine's stop follows (engine.tool_grace),
+    so the user reads our message, not the engine's bare "timed out"."""
+    total = max(0.5, min(_FETCH_LIMITS.total, _tool_timeout(settings)))
     connect = min(_FETCH_LIMITS.connect, total)
     return FetchLimits(connect=connect, read=min(_FETCH_LIMITS.read, total), total=total,
                        max_bytes=_FETCH_LIMITS.max_bytes, max_redirects=_FETCH_LIMITS.max_redirects)
@@ -140,7 +139,7 @@ def _network_on(settings: Mapping[str, object]) -> bool:
 
 TOOLS = [
     ToolSpec(
-        name="url_fetch", element="url", icon="🌐", run=url_fetch,
+        name="url_fetch", element="url", icon="🌐", run=url_fetch, keeps_time=True,
         description="Fetch a web page (or a text, JSON or PDF file) by URL and read it as plain text.",
         example="https://example.com/docs/api",
         enabled=_network_on, disabled_reason=OFFLINE_REASON,
