@@ -40,10 +40,7 @@ def test_console_lines_go_to_standard_error_as_it_is_now_not_as_it_was(tmp_path:
     try:
         logging.getLogger("tinyrag.test").error("the server stopped answering")
     finally:
-        root = logging.getLogger()
-        for handler in [h for h in root.handlers if getattr(h, "_tinyrag", False)]:
-            root.removeHandler(handler)
-            handler.close()
+        _unconfigure()
     assert now.getvalue() == "tinyrag: the server stopped answering\n"
 
 
@@ -63,10 +60,17 @@ def test_a_librarys_error_records_go_to_the_log_file_not_the_console(tmp_path: P
         logging.getLogger("htmldate.utils").error("empty HTML tree")
         logging.getLogger("tinyrag_desktop.kb.web").error("the app's own error")
     finally:
-        root = logging.getLogger()
-        for handler in [h for h in root.handlers if getattr(h, "_tinyrag", False)]:
-            root.removeHandler(handler)
-            handler.close()
+        _unconfigure()
     assert now.getvalue() == "tinyrag: the app's own error\n"
     kept = (tmp_path / "logs" / "tinyrag.log").read_text()
     assert "lxml parsing failed: Document is empty" in kept and "empty HTML tree" in kept
+
+
+def _unconfigure() -> None:
+    """Take the app's handlers off the root logger again, as the next test expects it."""
+    import logging
+
+    root = logging.getLogger()
+    for handler in [h for h in root.handlers if getattr(h, "_tinyrag", False)]:
+        root.removeHandler(handler)
+        handler.close()

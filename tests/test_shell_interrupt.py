@@ -77,14 +77,16 @@ async def test_held_pipes_after_a_timeout_report_nothing(tmp_path: Path) -> None
             os.kill(held, signal.SIGKILL)
 
 
-def test_ctrl_c_during_a_shell_command_prints_no_asyncio_noise(tmp_path: Path) -> None:
+def _ctrl_c_while_the_sleeper_runs(tmp_path: Path, pieces: list[str], stderr: int) -> tuple[int, str, str, int]:
+    """`ask` over a stream of ``pieces`` that starts SLEEPER, Ctrl+C once it runs: exit status, standard
+    output, standard error (None when sent to standard output) and the command's pid."""
     data = tmp_path / "data"
     with ScriptedLLMServer() as llm:
-        llm.queue(Stream([f'<tool name="shell"><query>{SLEEPER}</query></tool>']), Stream(["after"]))
+        llm.queue(Stream(pieces), Stream(["after"]))
         proc = subprocess.Popen(
             [sys.executable, "-m", "tinyrag_desktop", "ask", "run it", "--base-url", llm.base_url, "--model",
              "scripted", "--data-dir", str(data), "--allow-shell-exec"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, stderr=stderr, text=True)
         try:
             pid_file = data / "work" / "sleeper.pid"
             assert asyncio.run(wait_until(lambda: _pid(pid_file) is not None, 30)), "the command never started"
@@ -96,7 +98,13 @@ def test_ctrl_c_during_a_shell_command_prints_no_asyncio_noise(tmp_path: Path) -
             if proc.poll() is None:
                 proc.kill()
                 proc.communicate()
-    assert proc.returncode == 130
+    return proc.returncode, out, err, pid
+
+
+def test_ctrl_c_during_a_shell_command_prints_no_asyncio_noise(tmp_path: Path) -> None:
+    status, _, err, pid = _ctrl_c_while_the_sleeper_runs(
+        tmp_path, [f'<tool name="shell"><query>{SLEEPER}</query></tool>'], subprocess.PIPE)
+    assert status == 130
     assert "Stopped." in err
     assert "never retrieved" not in err and "GatheringFuture" not in err and "Traceback" not in err, err
     assert asyncio.run(wait_until(lambda: process_gone(pid), 10)), f"the command {pid} survived Ctrl+C"
@@ -105,25 +113,10 @@ def test_ctrl_c_during_a_shell_command_prints_no_asyncio_noise(tmp_path: Path) -
 def test_ctrl_c_while_a_call_runs_still_prints_the_words_written_after_it(tmp_path: Path) -> None:
     # On one terminal the words the model writes while its call runs wait for the call's status line; Ctrl+C
     # at that moment printed "Stopped." and dropped them.
-    data = tmp_path / "data"
     block = f'<tool name="shell"><query>{SLEEPER}</query></tool>'
-    with ScriptedLLMServer() as llm:
-        llm.queue(Stream(["Let me look. ", block + " These words came while it ran."]))
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tinyrag_desktop", "ask", "run it", "--base-url", llm.base_url, "--model",
-             "scripted", "--data-dir", str(data), "--allow-shell-exec"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        try:
-            pid_file = data / "work" / "sleeper.pid"
-            assert asyncio.run(wait_until(lambda: _pid(pid_file) is not None, 30)), "the command never started"
-            pid = _pid(pid_file)
-            proc.send_signal(signal.SIGINT)
-            out, _ = proc.communicate(timeout=30)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
-    assert proc.returncode == 130
+    status, out, _, pid = _ctrl_c_while_the_sleeper_runs(
+        tmp_path, ["Let me look. ", block + " These words came while it ran."], subprocess.STDOUT)
+    assert status == 130
     assert "These words came while it ran." in out, out
     assert out.index("These words came") < out.index("Stopped."), out
-    assert pid is not None and asyncio.run(wait_until(lambda: process_gone(pid), 10))
+    assert asyncio.run(wait_until(lambda: process_gone(pid), 10))
