@@ -136,8 +136,13 @@ def _is_hidden(path: Path) -> bool:
     return path.name.startswith(".")
 
 
-def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] | None = None) -> list[ImportItem]:
+def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] | None = None,
+           own: str = "") -> list[ImportItem]:
     """Folders become the supported files they hold (recursively); hidden and unsupported ones are skipped.
+
+    ``own``: tinyRAG's own data folder (where the knowledge base being imported into is), skipped with what
+    it holds wherever a folder's walk meets it: importing a home folder that held it imported settings.json
+    (its API key made searchable), the app's log and its databases.
 
     Linked folders are followed, each real folder once (a link back up the tree ends there). Whatever a
     folder holds that is not imported is listed in ``report.skipped`` with the reason. ``walked`` is given
@@ -171,6 +176,9 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
             add(str(path.resolve()) if path.is_file() else str(path), path.name)
             continue
         path = Path(os.path.normpath(path.absolute()))  # named as the files imported are: from the root, no ".."
+        if _inside(os.path.realpath(path), own):
+            report.skipped.append(Failure(_shown(str(path)), OWN_FOLDER))
+            continue
         seen: set[str] = set()
         before = len(out)
 
@@ -190,7 +198,8 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                 report.skipped.append(Failure(_shown(str(Path(root, name))), "hidden folder"))
             kept = []
             for name in sorted(d for d in dirs if not d.startswith(".")):
-                reason = _tool_folder(root, name)
+                reason = OWN_FOLDER if own and _inside(os.path.realpath(os.path.join(root, name)), own) \
+                    else _tool_folder(root, name)
                 if reason:
                     report.skipped.append(Failure(_shown(str(Path(root, name))), reason))
                 else:
@@ -212,6 +221,15 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
         if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
             report.skipped.append(Failure(str(path), "no supported files found in this folder"))
     return out
+
+
+# Why a folder's walk leaves out the data folder the knowledge base is in (see expand).
+OWN_FOLDER = "tinyRAG's own data folder (its settings, log and knowledge base), not documents"
+
+
+def _inside(real: str, folder: str) -> bool:
+    """Whether the real path ``real`` is the real folder ``folder`` or inside it ("" holds nothing)."""
+    return bool(folder) and (real == folder or real.startswith(os.path.join(folder, "")))
 
 
 # Folders a program fills, not a person: what a project installed or built, whose thousands of READMEs,
@@ -493,7 +511,7 @@ class Importer:
             return report
         parsed = [i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items]
         walked: set[str] = set()
-        todo = expand(parsed, report, walked)
+        todo = expand(parsed, report, walked, os.path.realpath(self.kb.path.parent))
         folders = _folders(parsed)  # and the linked folders outside them (each of their subfolders is in walked)
         folders += sorted(w for w in walked if not any(w.startswith(folder) for folder in folders))
         load_id = new_load_id()
