@@ -518,7 +518,8 @@ class Importer:
         readers = _readers_for(todo)
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
         # a kill or a crash leaves this mark: the next start says the import was cut short (unfinished.py)
-        self._marker = Marker(self.kb.path, [i.value for i in parsed], len(todo)) if len(todo) > 1 else None
+        self._marker = Marker(self.kb.path, [i.value for i in parsed], len(todo), load_id) \
+            if len(todo) > 1 else None
         try:
             # many sources, in many commits: the full-text index merges once, at the end
             with self.kb.importing(self.cancel) if len(todo) > 1 else nullcontext():
