@@ -56,6 +56,10 @@ class ImportReport:
     # What a cancelled import left out: the sources read and not yet stored, the one it was reading, and
     # those it had not reached, in order.
     left_out: list[str] = field(default_factory=list)
+    # Sources stored though the import was cancelled: read before the cancel came, and stored within its
+    # moment of grace (ingest.STOP_GRACE); a cancelled import said only what it left out, so a file the
+    # cancel came too late for read as "1 added", as if the cancel had been missed.
+    late: list[str] = field(default_factory=list)
     # Sources stored with something to say of how they were read (an encoding guessed), and what.
     notes: list[Failure] = field(default_factory=list)
 
@@ -110,4 +114,10 @@ class ImportReport:
             first = Path(self.left_out[0]).name or self.left_out[0]
             more = f" and {number.format(len(self.left_out) - 1)} more" if len(self.left_out) > 1 else ""
             return text + f" — cancelled: {first}{more} not imported"
+        if self.cancelled and self.late:  # nothing left out: the cancel came after the last was read
+            first = Path(self.late[0]).name or self.late[0]
+            more = f" and {number.format(len(self.late) - 1)} more" if len(self.late) > 1 else ""
+            one = len(self.late) == 1
+            return text + (f" — cancelled too late: {first}{more} had been read, and {'is' if one else 'are'} "
+                           f"stored (Delete removes {'it' if one else 'them'})")
         return text + (" — cancelled" if self.cancelled else "")

@@ -92,6 +92,9 @@ STORE_EVERY = 0.25
 # Seconds a store may go on after Cancel: the few files read just before it are kept, a 60 MB log's
 # 53,000 passages (seconds of storing) are not waited for (see _store_read).
 STOP_GRACE = 0.5
+# Sources holding this much text get no grace: a 60 MB log, read before Cancel and storing for 0.7 s, was
+# stored whole within the grace after a Cancel 0.2 s into its store (see _store_read).
+_GRACE_CHARS = 1_000_000
 _STORE_CHARS = 8_000_000
 # A file this large (a PDF or Word file a quarter of it) takes more than STORE_EVERY to read: the sources
 # read before it are stored first, not kept waiting for it (see Importer._store_now).
@@ -599,6 +602,8 @@ class Importer:
             return
         except Cancelled:
             report.cancelled = True
+        if report.late:  # the cancel came after the last source was read: it is stored, and said so
+            report.cancelled = True
         if report.cancelled:
             report.left_out += [_shown(i.value) for i in todo[done:]]
         else:
@@ -631,15 +636,17 @@ class Importer:
         import stops there, as at a file it read itself, rather than say the same of every one.
 
         Those read before Cancel are still stored, but a store that goes on for more than STOP_GRACE seconds
-        after it is stopped (KnowledgeBase.stoppable: storing a 60 MB log took seconds, and Cancel waited for
-        them). None of these sources is then stored, and Cancelled is raised."""
-        read, self._read, self._read_chars = self._read, [], 0
+        after it is stopped, or that holds _GRACE_CHARS of text or more, is stopped (KnowledgeBase.stoppable:
+        storing a 60 MB log took seconds, and Cancel waited for them). None of these sources is then stored,
+        and Cancelled is raised. Those stored with Cancel set are listed in ``report.late``."""
+        read, chars, self._read, self._read_chars = self._read, self._read_chars, [], 0
         if not read:
             return
+        grace = STOP_GRACE if chars < _GRACE_CHARS else 0.0  # a few notes are kept; a huge file is stopped
         stored: list[tuple[_Read, bool, bool]] = []
         try:
             try:
-                with self.kb.stoppable(self.cancel.is_set, STOP_GRACE), self.kb.together():
+                with self.kb.stoppable(self.cancel.is_set, grace), self.kb.together():
                     together = [(source, *self._save(source, load_id)) for source in read]
                 stored = together
             except (CannotWrite, Cancelled):  # Cancel while storing: none of them is stored
@@ -647,7 +654,7 @@ class Importer:
             except Exception:  # said below, of the source it belongs to
                 for source in read:
                     try:
-                        with self.kb.stoppable(self.cancel.is_set, STOP_GRACE):
+                        with self.kb.stoppable(self.cancel.is_set, grace):
                             stored.append((source, *self._save(source, load_id)))
                     except (CannotWrite, Cancelled):
                         raise
@@ -667,6 +674,8 @@ class Importer:
             report.failed.append(Failure(unsaved[0], str(exc) + self._kept(unsaved[0])))
             raise _NotStored(exc.stopped, len(unsaved) - 1) from exc
         finally:
+            if self.cancel.is_set():  # stored within the grace: said, or a cancel seemed missed
+                report.late += [source.location for source, _, _ in stored]
             for source, updated, reread in stored:
                 (report.updated if updated else report.added).append(source.location)
                 report.notes += [Failure(source.location, note) for note in source.doc.notes]
