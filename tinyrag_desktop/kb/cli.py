@@ -22,6 +22,7 @@ import unicodedata
 from pathlib import Path
 from typing import Callable, TextIO
 
+from .import_report import WAITING
 from .models import hide_password
 
 log = logging.getLogger(__name__)
@@ -223,7 +224,8 @@ class _ProgressLine:
             self.stream.write("\r\033[K" + line)
         else:
             now = self.clock()
-            if not self.every_source and self.printed_at is not None and now - self.printed_at < self.every:
+            if not self.every_source and self.printed_at is not None and now - self.printed_at < self.every \
+                    and progress.current != WAITING:  # a wait is said at once, in a log too
                 return
             self.printed_at = now
             self.stream.write(count + _printable(hide_password(progress.current)) + "\n")

@@ -13,9 +13,13 @@ from pathlib import Path
 _NOTES_SAID = 2
 
 
+# Progress's ``current`` while a store waits for another program's write lock (see store.WAIT_SAID).
+WAITING = "waiting for another program that is writing to the knowledge base…"
+
+
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """Where an import is: ``done`` of ``total`` sources, the one being read now, failures so far."""
+    """Where an import is: ``done`` of ``total`` sources, the one being read now (or WAITING), failures so far."""
 
     done: int
     total: int

@@ -32,14 +32,14 @@ import stat
 import threading
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from .chunking import chunk_document
-from .import_report import Failure, ImportReport, Progress
+from .import_report import WAITING, Failure, ImportReport, Progress
 from .errors import (
     Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
 )
@@ -502,6 +502,7 @@ class Importer:
         self._read_since = 0.0
         self._read_chars = 0
         self._marker: Marker | None = None
+        self._said: Progress | None = None  # the last progress given to on_progress
 
     def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
         # also kept as self.report: a Ctrl+C that ends run() can still tell what was stored before it
@@ -523,11 +524,14 @@ class Importer:
         # a kill or a crash leaves this mark: the next start says the import was cut short (unfinished.py)
         self._marker = Marker(self.kb.path, [i.value for i in parsed], len(todo), load_id) \
             if len(todo) > 1 else None
+        self._said = Progress(0, len(todo), "", 0)
+        self.kb.on_wait = self._waiting
         try:
             # many sources, in many commits: the full-text index merges once, at the end
             with self.kb.importing(self.cancel) if len(todo) > 1 else nullcontext():
                 self._import_all(todo, folders, load_id, report, readers, ahead)
         finally:
+            self.kb.on_wait = None
             if readers is not None:
                 readers.close()
             if self._marker is not None:
@@ -725,8 +729,16 @@ class Importer:
     def _progress(self, done: int, total: int, current: str, report: ImportReport) -> None:
         if self._marker is not None:
             self._marker.progressed(done)
+        self._said = Progress(done, total, current, len(report.failed))
         if self.on_progress is not None:
-            self.on_progress(Progress(done, total, current, len(report.failed)))
+            self.on_progress(self._said)
+
+    def _waiting(self, waiting: bool) -> None:
+        """A store has waited store.WAIT_SAID seconds for another program's lock (``waiting``), or that wait
+        is over: the progress says so, then the file again (called on a timer's thread)."""
+        said = self._said
+        if self.on_progress is not None and said is not None:
+            self.on_progress(replace(said, current=WAITING) if waiting else said)
 
     def _import_one(self, item: ImportItem, report: ImportReport,
                     readers: Readers | None = None) -> _Reading | None:
