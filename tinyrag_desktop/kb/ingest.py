@@ -40,6 +40,7 @@ from urllib.request import url2pathname
 
 from .chunking import chunk_document
 from .import_report import WAITING, Failure, ImportReport, Progress
+from .link_pages import is_navigation
 from .errors import (
     Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
 )
@@ -116,6 +117,8 @@ class ImportItem:
     # A Wikipedia article's edition ("de"), as a re-import of one stored from de.wikipedia.org asks for it;
     # empty: the settings' language.
     lang: str = ""
+    # Found in a folder the user named, not named itself: a page of links there is navigation (link_pages.py).
+    in_folder: bool = False
 
     @staticmethod
     def parse(text: str) -> "ImportItem":
@@ -156,12 +159,12 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
     out: list[ImportItem] = []
     taken: set[str] = set()  # each file once, however many links or folders lead to it
 
-    def add(file: str, name: str) -> None:
+    def add(file: str, name: str, in_folder: bool = True) -> None:
         if file in taken:
             report.skipped.append(Failure(_shown(file), "already in this import (through a link or twice named)"))
         else:
             taken.add(file)
-            out.append(ImportItem("path", file, name if name != Path(file).name else ""))
+            out.append(ImportItem("path", file, name if name != Path(file).name else "", in_folder=in_folder))
 
     for item in items:
         if item.kind != "path":
@@ -176,7 +179,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
         path = Path(item.value).expanduser()
         if not path.is_dir():
             # a pipe (/dev/stdin, <(…)) is named as given: resolved, it is /proc/PID/fd/pipe:[N], "no such file"
-            add(str(path.resolve()) if path.is_file() else str(path), path.name)
+            add(str(path.resolve()) if path.is_file() else str(path), path.name, in_folder=False)
             continue
         path = Path(os.path.normpath(path.absolute()))  # named as the files imported are: from the root, no ".."
         if _inside(os.path.realpath(path), own):
@@ -503,6 +506,7 @@ class Importer:
         self._read_chars = 0
         self._marker: Marker | None = None
         self._said: Progress | None = None  # the last progress given to on_progress
+        self._paths: frozenset[str] = frozenset()  # the files of the import running
 
     def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
         # also kept as self.report: a Ctrl+C that ends run() can still tell what was stored before it
@@ -516,6 +520,7 @@ class Importer:
         parsed = [i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items]
         walked: set[str] = set()
         todo = expand(parsed, report, walked, os.path.realpath(self.kb.path.parent))
+        self._paths = frozenset(item.value for item in todo if item.kind == "path")
         folders = _folders(parsed)  # and the linked folders outside them (each of their subfolders is in walked)
         folders += sorted(w for w in walked if not any(w.startswith(folder) for folder in folders))
         load_id = new_load_id()
@@ -773,7 +778,7 @@ class Importer:
                 report.unchanged.append(location)
                 return None
             name = named.name[:-3] if is_compressed(named) else named.name  # "guide.md.gz" is titled as guide.md
-            job = ReadJob(data, kind, name, self.chunk_size)
+            job = ReadJob(data, kind, name, self.chunk_size, link_pages=not item.in_folder)
             if readers is not None:
                 return _Reading(location, size, digest, readers.read(job))
             doc, chunks = job.run(self.cancel.is_set)
@@ -882,6 +887,8 @@ class Importer:
         ``location`` (a source stored under it before is this page, now updated under ``location``)."""
         if not chunks:
             raise NoText("no readable text found")
+        if doc.link_targets and is_navigation(doc.link_targets, location, self._paths):
+            raise NoText("no readable text found (only navigation or markup)")
         vectors, model = None, ""
         if self.embedder is not None:
             try:

@@ -24,7 +24,7 @@ import lxml.etree
 import lxml.html
 
 from .decoding import collecting_notes
-from .errors import Cancelled, FetchError, ReadError
+from .errors import Cancelled, FetchError, NoText, ReadError
 from .html_reader import parse_html, parse_within_limits, served_as_utf8, utf8_page
 from .links import MAX_LINKS, Link, context
 from .models import Block, Document
@@ -158,7 +158,16 @@ class Fetched:
             raise ReadError(f"the page is {found} data, not text, though the server calls it {ctype or 'nothing'}")
         if kind == "html" or kind not in ("pdf", "docx", "xml") and is_html_page(data) \
                 or kind == "xml" and data.lstrip()[:200].lower().find(b"<html") >= 0:  # XHTML
-            return html_document(data, self.url, self.charset)
+            try:
+                return html_document(data, self.url, self.charset)
+            except NoText:  # a page of links (a reading list), named by its address: read as its links
+                from .link_pages import link_page
+
+                try:
+                    return link_page(served_as_utf8(data, self.charset) or data, self.url, "url")
+                except NoText:
+                    pass
+                raise
         if kind in ("pdf", "docx"):
             return read_bytes(data, kind, name)
         # Text in the encoding its server names, which the readers read as UTF-8; else as a file's bytes are
