@@ -105,7 +105,7 @@ class ImportReport:
         failures and skips), sources stored without embeddings, a stop, a cancel (``number`` formats a count)."""
         text = ""
         for said in self.notes[:_NOTES_SAID] if notes else ():
-            text += f"; {Path(said.location).name or said.location}: {said.reason}"
+            text += f"; {_named(said.location, [n.location for n in self.notes])}: {said.reason}"
         if notes and len(self.notes) > _NOTES_SAID:
             text += f"; {number.format(len(self.notes) - _NOTES_SAID)} more notes"
         if self.unembedded:
@@ -125,3 +125,18 @@ class ImportReport:
             return text + (f" — cancelled too late: {first}{more} had been read, and {'is' if one else 'are'} "
                            f"stored (Delete removes {'it' if one else 'them'})")
         return text + (" — cancelled" if self.cancelled else "")
+
+
+def _named(location: str, among: list[str]) -> str:
+    """``location`` as a summary names it: by its file's name, with its folder's when another of ``among``
+    has the same name (two NEWS.gz files: "its encoding was guessed" was said of "NEWS.gz" twice), and in
+    full when that is not enough either; a web address as it is."""
+    path = Path(location)
+    if not path.name:
+        return location
+    same = [Path(other) for other in set(among) if Path(other).name == path.name]
+    if len(same) < 2:
+        return path.name
+    if sum(1 for other in same if other.parent.name == path.parent.name) < 2:
+        return f"{path.parent.name}/{path.name}"
+    return location
