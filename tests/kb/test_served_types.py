@@ -122,3 +122,17 @@ def test_any_served_page_is_read_or_refused_with_a_reason(mime, path, start, res
         assert str(exc)
     else:
         assert doc.blocks
+
+
+def test_a_web_page_is_a_web_page_whatever_its_server_calls_it(data_dir):
+    # with no Content-Type it was typed "HTML", with text/html "Web page"
+    page = (b"<!DOCTYPE html><html><head><title>Lighthouse keeping</title></head><body><article><h1>Duties</h1>"
+            b"<p>The keeper trimmed the wick every four hours, and polished the Fresnel lens each morning.</p>"
+            b"</article></body></html>")
+    pages = {"/typed": ("text/html; charset=utf-8", page), "/untyped": (None, page), "/plain": ("text/plain", page)}
+    with serving(_serve(pages)) as base:
+        with open_store(data_dir) as kb:
+            report = Importer(kb).run([base + path for path in pages])
+            assert len(report.added) == 3, report.failed
+            assert {s.location.rsplit("/", 1)[1]: s.type for s in kb.sources()} == {
+                "typed": "url", "untyped": "url", "plain": "url"}
