@@ -73,8 +73,9 @@ _DATA_KINDS = {"log": "log", "csv": "CSV file", "json": "JSON file", "xml": "XML
 # lists read as terms and their text, not as code. 3: an HTML page's passages keep the id they sit under,
 # where the page opens. 4: text and HTML pages in a legacy encoding other than Windows-1252 (Windows-1251,
 # Shift-JIS, GBK …) are read in it, not as Windows-1252 garble; a Word document's headers and footers are
-# read.)
-READER_VERSION = 4
+# read. 5: a CSV file whose delimiter csv.Sniffer could not tell is read in its columns; a web page served
+# without a Content-Type is a web page, not HTML.)
+READER_VERSION = 5
 
 # The sources read are stored together, in one transaction, once STORE_EVERY seconds have passed since the
 # first of them was read, or _STORE_CHARS of their text wait; and before a web page, a Wikipedia article or
