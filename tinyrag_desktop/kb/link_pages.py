@@ -20,8 +20,9 @@ from .errors import NoText
 from .html_reader import page_encoding
 from .models import Block, Document
 
-# Elements whose text is no part of what the page shows.
-_UNSHOWN = ("script", "style", "head", "template", "noscript")
+# Elements whose text is no part of what the page shows, and its navigation by HTML's own mark (<nav>: a
+# site's menu, "Home | About", is no list of links a user keeps).
+_UNSHOWN = ("script", "style", "head", "template", "noscript", "nav")
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 # Control characters, which no page shows: in ASCII-based bytes (page_encoding's), never part of a character.
 _CONTROLS = bytes(b for b in range(32) if b not in b"\t\n\r")
