@@ -98,3 +98,40 @@ def test_cancel_while_a_large_file_is_chunked_stops_it(tmp_path, data_dir):
     finally:
         chunking.Chunk = real
     assert len(made) < 4000  # stopped at the next look, not at the end (about 5,700 passages)
+
+
+def test_a_large_file_gets_no_grace_however_long_the_grace(tmp_path, data_dir, monkeypatch):
+    # A 60 MB log read before Cancel was stored whole within the grace when Cancel came 0.2 s into its
+    # store: a few notes are kept within it, a file this large is stopped at once.
+    from tinyrag_desktop.kb import ingest
+
+    monkeypatch.setattr(ingest, "STOP_GRACE", 600.0)
+    log = _big_log(tmp_path / "server.log")
+    cancel = threading.Event()
+    with open_store(data_dir) as kb:
+        _CancelOnStore(kb, cancel)
+        report = Importer(kb, cancel=cancel).run([str(log)])
+        assert report.cancelled and not report.added and kb.sources() == [], report
+    assert report.in_words() == "Nothing was imported — cancelled: server.log not imported"
+
+
+class _CancelAfterStore(_CancelOnStore):
+    """Presses Cancel once the import has written its last file, before it is committed."""
+
+    def __call__(self, **kwargs):
+        source_id = self.real(**kwargs)
+        self.cancel.set()
+        return source_id
+
+
+def test_a_cancel_too_late_to_stop_the_last_file_says_so(tmp_path, data_dir):
+    # "Cancelling… (0 of 1 done)", then "1 added (55,775 passages)": nothing said the cancel came too late
+    (tmp_path / "note.md").write_text("# Note\n\nThe gannet colony nests on the stack.\n", encoding="utf-8")
+    cancel = threading.Event()
+    with open_store(data_dir) as kb:
+        _CancelAfterStore(kb, cancel)
+        report = Importer(kb, cancel=cancel).run([str(tmp_path / "note.md")])
+        assert [s.location for s in kb.sources()] == [str(tmp_path / "note.md")]  # within the grace: kept
+    assert report.cancelled and report.late == [str(tmp_path / "note.md")]
+    assert report.in_words() == ("1 added (1 passage) — cancelled too late: note.md had been read, and is "
+                                 "stored (Delete removes it)")

@@ -153,15 +153,16 @@ def test_when_merging_cannot_be_set_the_import_goes_on(tmp_path, data_dir, caplo
         original = store_module._transaction
         calls = {"n": 0}
 
-        def failing_first(conn):  # the first write (setting the merging) fails, as a locked file would
+        def failing_first(conn, *args):  # the first write (setting the merging) fails, as a locked file would
             calls["n"] += 1
             if calls["n"] == 1:
                 raise sqlite3.OperationalError("database is locked")
-            return original(conn)
+            return original(conn, *args)
 
         monkeypatch.setattr(store_module, "_transaction", failing_first)
         with caplog.at_level("WARNING", logger=store_module.__name__):
             report = Importer(kb).run([str(folder)])
         assert len(report.added) == 15 and not report.failed
         assert "the index's merging could not be set: database is locked" in caplog.text
-        assert _merging(kb.conn) == {"automerge": 4, "crisismerge": 16}
+        # never set, so never set back either: SQLite's own merging (automerge 4, crisismerge 16) stays
+        assert _merging(kb.conn) == {}

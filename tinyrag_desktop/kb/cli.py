@@ -22,6 +22,7 @@ import unicodedata
 from pathlib import Path
 from typing import Callable, TextIO
 
+from .import_report import WAITING
 from .models import hide_password
 
 log = logging.getLogger(__name__)
@@ -223,7 +224,8 @@ class _ProgressLine:
             self.stream.write("\r\033[K" + line)
         else:
             now = self.clock()
-            if not self.every_source and self.printed_at is not None and now - self.printed_at < self.every:
+            if not self.every_source and self.printed_at is not None and now - self.printed_at < self.every \
+                    and progress.current != WAITING:  # a wait is said at once, in a log too
                 return
             self.printed_at = now
             self.stream.write(count + _printable(hide_password(progress.current)) + "\n")
@@ -391,6 +393,7 @@ def _search(args: argparse.Namespace) -> int:
 
     from . import Error, db_path, has_documents, query_terms, search
     from .embed import query_vector
+    from .excerpt import preview
 
     if not args.text.strip():  # as ``ask ""``: a wrong command line (an unset shell variable), not "no matches"
         print("The search text is empty: give the words to look for.", file=sys.stderr)
@@ -414,6 +417,7 @@ def _search(args: argparse.Namespace) -> int:
               file=sys.stderr)
     for word in hits.missing:
         print(f"no passage mentions {_printable(word)!r}: these match the other words", file=sys.stderr)
+    words = [hits.corrected.get(word, word) for word in query_terms(args.text)] if hits else []
     for n, hit in enumerate(hits, start=1):
         if args.jsonl:
             row = {"source_id": hit.source_id, "title": hit.title, "location": hit.location,
@@ -425,7 +429,9 @@ def _search(args: argparse.Namespace) -> int:
             print(f"    {_printable(hit.location)}")
             # a passage is the document's text: its escape sequences (a log file's colours, a hostile
             # page's "set the window title") are shown, not sent to the terminal
-            print("    " + "\n    ".join(_printable(line.expandtabs(4)) for line in hit.text[:400].split("\n")))
+            # from where the words are, as the Search tab shows it: a log's matching line was cut off
+            shown = preview(hit.text, limit=400, words=words, keep_lines=True)
+            print("    " + "\n    ".join(_printable(line.expandtabs(4)) for line in shown.split("\n")))
             print()
     if not hits and not args.jsonl:
         if vector is None and not query_terms(args.text):

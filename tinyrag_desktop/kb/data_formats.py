@@ -38,8 +38,8 @@ def read_csv(data: bytes, name: str) -> Document:
     else:
         try:
             dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|")
-        except csv.Error:
-            dialect = csv.excel
+        except csv.Error:  # a quote inside a field ("likes "quoted; semicolons"") defeats it
+            dialect = type("_Guessed", (csv.excel,), {"delimiter": _delimiter(text[:8192])})
     try:
         # universal newlines: a classic Mac export ends its lines with CR alone
         rows = list(csv.reader(io.StringIO(text, newline=None), dialect))
@@ -53,12 +53,43 @@ def read_csv(data: bytes, name: str) -> Document:
     header = [h.strip() for h in rows[0]]
     blocks = []
     for row in rows[1:]:
+        if len(row) > len(header):
+            row = _requoted(row, dialect.delimiter, len(header))
         # a row longer than the header keeps its extra cells, as "column 5: …"
         names = header + [""] * (len(row) - len(header))
         cells = [f"{h or f'column {n + 1}'}: {c.strip()}" for n, (h, c) in enumerate(zip(names, row)) if c.strip()]
         if cells:
             blocks.append(Block("text", "; ".join(cells)))
     return Document(name, "csv", tuple(blocks))
+
+
+def _delimiter(sample: str) -> str:
+    """The delimiter of the CSV text ``sample`` when csv.Sniffer cannot tell: the one found the same number
+    of times (and at least once) on the most of its first lines; a comma when none is."""
+    lines = [line for line in sample.splitlines()[:20] if line.strip()]
+    best, most = ",", 0
+    for candidate in ",;\t|":
+        counts = [line.count(candidate) for line in lines]
+        usual = max(set(counts), key=counts.count) if counts else 0
+        steady = counts.count(usual) if usual else 0
+        if steady > most:
+            best, most = candidate, steady
+    return best
+
+
+def _requoted(row: list[str], delimiter: str, width: int) -> list[str]:
+    """``row``, longer than its header (``width`` cells), with the cells a quote inside a field split
+    joined again: ``likes "quoted; semicolons"`` is one field to whoever wrote it, two to the csv module
+    (a quote that does not open the field is a plain character)."""
+    out: list[str] = []
+    extra = len(row) - width  # cells to join at most: a row with cells of its own beyond the header keeps them
+    for cell in row:
+        if extra > 0 and out and out[-1].count('"') % 2:
+            out[-1] += delimiter + cell
+            extra -= 1
+        else:
+            out.append(cell)
+    return out
 
 
 # Excel's first line in a CSV file it writes for another locale: the delimiter, "sep=;".

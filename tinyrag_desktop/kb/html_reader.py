@@ -649,9 +649,10 @@ _DOCTYPE = re.compile(rb"<!DOCTYPE[^>\[]*\[", re.I)
 _SUBSET_END = re.compile(rb"\]\s*>")
 
 
-def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
-    """Read an HTML page into blocks and links; raises ReadError when it holds no readable text."""
-    encoding = None  # left to libxml2 (byte order mark, <meta charset>, else a guess) for bytes
+def page_encoding(data: bytes | str) -> tuple[bytes, str | None]:
+    """A page's bytes as libxml2 is to read them, and the encoding to read them in (None: left to libxml2:
+    a byte order mark, a <meta charset>, else a guess)."""
+    encoding = None
     if isinstance(data, bytes) and bom_codec(data) in ("utf-16", "utf-32"):
         # decoded here, so that what is done to its bytes below (a DTD dropped, a nest flattened) works
         # on ASCII-based bytes
@@ -668,6 +669,12 @@ def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
         encoding = "utf-8"
     elif _undeclared_legacy(data):
         data, encoding = utf8_page(data)
+    return data, encoding
+
+
+def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
+    """Read an HTML page into blocks and links; raises ReadError when it holds no readable text."""
+    data, encoding = page_encoding(data)
     parsed = _without_dtd(data)
     root, whole = _parse(parsed, encoding)
     lowered = data.lower() if whole and _literal(data, parsed, encoding) else None

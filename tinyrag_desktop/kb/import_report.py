@@ -13,9 +13,13 @@ from pathlib import Path
 _NOTES_SAID = 2
 
 
+# Progress's ``current`` while a store waits for another program's write lock (see store.WAIT_SAID).
+WAITING = "waiting for another program that is writing to the knowledge base…"
+
+
 @dataclass(frozen=True, slots=True)
 class Progress:
-    """Where an import is: ``done`` of ``total`` sources, the one being read now, failures so far."""
+    """Where an import is: ``done`` of ``total`` sources, the one being read now (or WAITING), failures so far."""
 
     done: int
     total: int
@@ -56,6 +60,10 @@ class ImportReport:
     # What a cancelled import left out: the sources read and not yet stored, the one it was reading, and
     # those it had not reached, in order.
     left_out: list[str] = field(default_factory=list)
+    # Sources stored though the import was cancelled: read before the cancel came, and stored within its
+    # moment of grace (ingest.STOP_GRACE); a cancelled import said only what it left out, so a file the
+    # cancel came too late for read as "1 added", as if the cancel had been missed.
+    late: list[str] = field(default_factory=list)
     # Sources stored with something to say of how they were read (an encoding guessed), and what.
     notes: list[Failure] = field(default_factory=list)
 
@@ -97,7 +105,7 @@ class ImportReport:
         failures and skips), sources stored without embeddings, a stop, a cancel (``number`` formats a count)."""
         text = ""
         for said in self.notes[:_NOTES_SAID] if notes else ():
-            text += f"; {Path(said.location).name or said.location}: {said.reason}"
+            text += f"; {_named(said.location, [n.location for n in self.notes])}: {said.reason}"
         if notes and len(self.notes) > _NOTES_SAID:
             text += f"; {number.format(len(self.notes) - _NOTES_SAID)} more notes"
         if self.unembedded:
@@ -110,4 +118,25 @@ class ImportReport:
             first = Path(self.left_out[0]).name or self.left_out[0]
             more = f" and {number.format(len(self.left_out) - 1)} more" if len(self.left_out) > 1 else ""
             return text + f" — cancelled: {first}{more} not imported"
+        if self.cancelled and self.late:  # nothing left out: the cancel came after the last was read
+            first = Path(self.late[0]).name or self.late[0]
+            more = f" and {number.format(len(self.late) - 1)} more" if len(self.late) > 1 else ""
+            one = len(self.late) == 1
+            return text + (f" — cancelled too late: {first}{more} had been read, and {'is' if one else 'are'} "
+                           f"stored (Delete removes {'it' if one else 'them'})")
         return text + (" — cancelled" if self.cancelled else "")
+
+
+def _named(location: str, among: list[str]) -> str:
+    """``location`` as a summary names it: by its file's name, with its folder's when another of ``among``
+    has the same name (two NEWS.gz files: "its encoding was guessed" was said of "NEWS.gz" twice), and in
+    full when that is not enough either; a web address as it is."""
+    path = Path(location)
+    if not path.name:
+        return location
+    same = [Path(other) for other in set(among) if Path(other).name == path.name]
+    if len(same) < 2:
+        return path.name
+    if sum(1 for other in same if other.parent.name == path.parent.name) < 2:
+        return f"{path.parent.name}/{path.name}"
+    return location

@@ -32,14 +32,15 @@ import stat
 import threading
 import time
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from .chunking import chunk_document
-from .import_report import Failure, ImportReport, Progress
+from .import_report import WAITING, Failure, ImportReport, Progress
+from .link_pages import is_navigation
 from .errors import (
     Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
 )
@@ -72,8 +73,9 @@ _DATA_KINDS = {"log": "log", "csv": "CSV file", "json": "JSON file", "xml": "XML
 # lists read as terms and their text, not as code. 3: an HTML page's passages keep the id they sit under,
 # where the page opens. 4: text and HTML pages in a legacy encoding other than Windows-1252 (Windows-1251,
 # Shift-JIS, GBK …) are read in it, not as Windows-1252 garble; a Word document's headers and footers are
-# read.)
-READER_VERSION = 4
+# read. 5: a CSV file whose delimiter csv.Sniffer could not tell is read in its columns; a web page served
+# without a Content-Type is a web page, not HTML.)
+READER_VERSION = 5
 
 # The sources read are stored together, in one transaction, once STORE_EVERY seconds have passed since the
 # first of them was read, or _STORE_CHARS of their text wait; and before a web page, a Wikipedia article or
@@ -92,6 +94,9 @@ STORE_EVERY = 0.25
 # Seconds a store may go on after Cancel: the few files read just before it are kept, a 60 MB log's
 # 53,000 passages (seconds of storing) are not waited for (see _store_read).
 STOP_GRACE = 0.5
+# Sources holding this much text get no grace: a 60 MB log, read before Cancel and storing for 0.7 s, was
+# stored whole within the grace after a Cancel 0.2 s into its store (see _store_read).
+_GRACE_CHARS = 1_000_000
 _STORE_CHARS = 8_000_000
 # A file this large (a PDF or Word file a quarter of it) takes more than STORE_EVERY to read: the sources
 # read before it are stored first, not kept waiting for it (see Importer._store_now).
@@ -113,6 +118,8 @@ class ImportItem:
     # A Wikipedia article's edition ("de"), as a re-import of one stored from de.wikipedia.org asks for it;
     # empty: the settings' language.
     lang: str = ""
+    # Found in a folder the user named, not named itself: a page of links there is navigation (link_pages.py).
+    in_folder: bool = False
 
     @staticmethod
     def parse(text: str) -> "ImportItem":
@@ -136,8 +143,13 @@ def _is_hidden(path: Path) -> bool:
     return path.name.startswith(".")
 
 
-def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] | None = None) -> list[ImportItem]:
+def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] | None = None,
+           own: str = "") -> list[ImportItem]:
     """Folders become the supported files they hold (recursively); hidden and unsupported ones are skipped.
+
+    ``own``: tinyRAG's own data folder (where the knowledge base being imported into is), skipped with what
+    it holds wherever a folder's walk meets it: importing a home folder that held it imported settings.json
+    (its API key made searchable), the app's log and its databases.
 
     Linked folders are followed, each real folder once (a link back up the tree ends there). Whatever a
     folder holds that is not imported is listed in ``report.skipped`` with the reason. ``walked`` is given
@@ -148,12 +160,12 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
     out: list[ImportItem] = []
     taken: set[str] = set()  # each file once, however many links or folders lead to it
 
-    def add(file: str, name: str) -> None:
+    def add(file: str, name: str, in_folder: bool = True) -> None:
         if file in taken:
             report.skipped.append(Failure(_shown(file), "already in this import (through a link or twice named)"))
         else:
             taken.add(file)
-            out.append(ImportItem("path", file, name if name != Path(file).name else ""))
+            out.append(ImportItem("path", file, name if name != Path(file).name else "", in_folder=in_folder))
 
     for item in items:
         if item.kind != "path":
@@ -168,9 +180,12 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
         path = Path(item.value).expanduser()
         if not path.is_dir():
             # a pipe (/dev/stdin, <(…)) is named as given: resolved, it is /proc/PID/fd/pipe:[N], "no such file"
-            add(str(path.resolve()) if path.is_file() else str(path), path.name)
+            add(str(path.resolve()) if path.is_file() else str(path), path.name, in_folder=False)
             continue
         path = Path(os.path.normpath(path.absolute()))  # named as the files imported are: from the root, no ".."
+        if _inside(os.path.realpath(path), own):
+            report.skipped.append(Failure(_shown(str(path)), OWN_FOLDER))
+            continue
         seen: set[str] = set()
         before = len(out)
 
@@ -190,7 +205,8 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                 report.skipped.append(Failure(_shown(str(Path(root, name))), "hidden folder"))
             kept = []
             for name in sorted(d for d in dirs if not d.startswith(".")):
-                reason = _tool_folder(root, name)
+                reason = OWN_FOLDER if own and _inside(os.path.realpath(os.path.join(root, name)), own) \
+                    else _tool_folder(root, name)
                 if reason:
                     report.skipped.append(Failure(_shown(str(Path(root, name))), reason))
                 else:
@@ -212,6 +228,15 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
         if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
             report.skipped.append(Failure(str(path), "no supported files found in this folder"))
     return out
+
+
+# Why a folder's walk leaves out the data folder the knowledge base is in (see expand).
+OWN_FOLDER = "tinyRAG's own data folder (its settings, log and knowledge base), not documents"
+
+
+def _inside(real: str, folder: str) -> bool:
+    """Whether the real path ``real`` is the real folder ``folder`` or inside it ("" holds nothing)."""
+    return bool(folder) and (real == folder or real.startswith(os.path.join(folder, "")))
 
 
 # Folders a program fills, not a person: what a project installed or built, whose thousands of READMEs,
@@ -481,6 +506,8 @@ class Importer:
         self._read_since = 0.0
         self._read_chars = 0
         self._marker: Marker | None = None
+        self._said: Progress | None = None  # the last progress given to on_progress
+        self._paths: frozenset[str] = frozenset()  # the files of the import running
 
     def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
         # also kept as self.report: a Ctrl+C that ends run() can still tell what was stored before it
@@ -493,19 +520,24 @@ class Importer:
             return report
         parsed = [i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items]
         walked: set[str] = set()
-        todo = expand(parsed, report, walked)
+        todo = expand(parsed, report, walked, os.path.realpath(self.kb.path.parent))
+        self._paths = frozenset(item.value for item in todo if item.kind == "path")
         folders = _folders(parsed)  # and the linked folders outside them (each of their subfolders is in walked)
         folders += sorted(w for w in walked if not any(w.startswith(folder) for folder in folders))
         load_id = new_load_id()
         readers = _readers_for(todo)
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
         # a kill or a crash leaves this mark: the next start says the import was cut short (unfinished.py)
-        self._marker = Marker(self.kb.path, [i.value for i in parsed], len(todo)) if len(todo) > 1 else None
+        self._marker = Marker(self.kb.path, [i.value for i in parsed], len(todo), load_id) \
+            if len(todo) > 1 else None
+        self._said = Progress(0, len(todo), "", 0)
+        self.kb.on_wait = self._waiting
         try:
             # many sources, in many commits: the full-text index merges once, at the end
             with self.kb.importing(self.cancel) if len(todo) > 1 else nullcontext():
                 self._import_all(todo, folders, load_id, report, readers, ahead)
         finally:
+            self.kb.on_wait = None
             if readers is not None:
                 readers.close()
             if self._marker is not None:
@@ -580,6 +612,8 @@ class Importer:
             return
         except Cancelled:
             report.cancelled = True
+        if report.late:  # the cancel came after the last source was read: it is stored, and said so
+            report.cancelled = True
         if report.cancelled:
             report.left_out += [_shown(i.value) for i in todo[done:]]
         else:
@@ -612,15 +646,17 @@ class Importer:
         import stops there, as at a file it read itself, rather than say the same of every one.
 
         Those read before Cancel are still stored, but a store that goes on for more than STOP_GRACE seconds
-        after it is stopped (KnowledgeBase.stoppable: storing a 60 MB log took seconds, and Cancel waited for
-        them). None of these sources is then stored, and Cancelled is raised."""
-        read, self._read, self._read_chars = self._read, [], 0
+        after it is stopped, or that holds _GRACE_CHARS of text or more, is stopped (KnowledgeBase.stoppable:
+        storing a 60 MB log took seconds, and Cancel waited for them). None of these sources is then stored,
+        and Cancelled is raised. Those stored with Cancel set are listed in ``report.late``."""
+        read, chars, self._read, self._read_chars = self._read, self._read_chars, [], 0
         if not read:
             return
+        grace = STOP_GRACE if chars < _GRACE_CHARS else 0.0  # a few notes are kept; a huge file is stopped
         stored: list[tuple[_Read, bool, bool]] = []
         try:
             try:
-                with self.kb.stoppable(self.cancel.is_set, STOP_GRACE), self.kb.together():
+                with self.kb.stoppable(self.cancel.is_set, grace), self.kb.together():
                     together = [(source, *self._save(source, load_id)) for source in read]
                 stored = together
             except (CannotWrite, Cancelled):  # Cancel while storing: none of them is stored
@@ -628,7 +664,7 @@ class Importer:
             except Exception:  # said below, of the source it belongs to
                 for source in read:
                     try:
-                        with self.kb.stoppable(self.cancel.is_set, STOP_GRACE):
+                        with self.kb.stoppable(self.cancel.is_set, grace):
                             stored.append((source, *self._save(source, load_id)))
                     except (CannotWrite, Cancelled):
                         raise
@@ -648,6 +684,8 @@ class Importer:
             report.failed.append(Failure(unsaved[0], str(exc) + self._kept(unsaved[0])))
             raise _NotStored(exc.stopped, len(unsaved) - 1) from exc
         finally:
+            if self.cancel.is_set():  # stored within the grace: said, or a cancel seemed missed
+                report.late += [source.location for source, _, _ in stored]
             for source, updated, reread in stored:
                 (report.updated if updated else report.added).append(source.location)
                 report.notes += [Failure(source.location, note) for note in source.doc.notes]
@@ -697,8 +735,16 @@ class Importer:
     def _progress(self, done: int, total: int, current: str, report: ImportReport) -> None:
         if self._marker is not None:
             self._marker.progressed(done)
+        self._said = Progress(done, total, current, len(report.failed))
         if self.on_progress is not None:
-            self.on_progress(Progress(done, total, current, len(report.failed)))
+            self.on_progress(self._said)
+
+    def _waiting(self, waiting: bool) -> None:
+        """A store has waited store.WAIT_SAID seconds for another program's lock (``waiting``), or that wait
+        is over: the progress says so, then the file again (called on a timer's thread)."""
+        said = self._said
+        if self.on_progress is not None and said is not None:
+            self.on_progress(replace(said, current=WAITING) if waiting else said)
 
     def _import_one(self, item: ImportItem, report: ImportReport,
                     readers: Readers | None = None) -> _Reading | None:
@@ -733,7 +779,7 @@ class Importer:
                 report.unchanged.append(location)
                 return None
             name = named.name[:-3] if is_compressed(named) else named.name  # "guide.md.gz" is titled as guide.md
-            job = ReadJob(data, kind, name, self.chunk_size)
+            job = ReadJob(data, kind, name, self.chunk_size, link_pages=not item.in_folder)
             if readers is not None:
                 return _Reading(location, size, digest, readers.read(job))
             doc, chunks = job.run(self.cancel.is_set)
@@ -842,6 +888,8 @@ class Importer:
         ``location`` (a source stored under it before is this page, now updated under ``location``)."""
         if not chunks:
             raise NoText("no readable text found")
+        if doc.link_targets and is_navigation(doc.link_targets, location, self._paths):
+            raise NoText("no readable text found (only navigation or markup)")
         vectors, model = None, ""
         if self.embedder is not None:
             try:

@@ -35,6 +35,9 @@ class Document:
     links: tuple[Link, ...] = ()
     # What the import is to say of how it was read, beside "added": an encoding guessed (decoding.py).
     notes: tuple[str, ...] = field(default=(), compare=False)
+    # A page read as its links (link_pages.py): where they lead. Leading to the pages imported with it, it
+    # is their navigation (a manual's table of contents), and left out (see ingest).
+    link_targets: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,10 +77,13 @@ class ReadJob:
     name: str  # the file's name; a web page's address
     chunk_size: int
     content_type: str = ""  # a web page's, as its server said it
+    # An HTML page with no text but its links is read as its links (link_pages.py): a file the user named
+    # by itself; in a folder such a page is navigation (a manual's table of contents), and left out.
+    link_pages: bool = False
 
     def run(self, cancelled: Callable[[], bool] | None = None) -> tuple[Document, list[Chunk]]:
         from .decoding import collecting_notes  # when first needed: they load lxml and every reader
-        from .readers import read_bytes, without_invisible
+        from .readers import without_invisible
 
         with collecting_notes() as notes:
             if self.kind == "url":
@@ -88,10 +91,27 @@ class ReadJob:
 
                 doc = without_invisible(Fetched(self.name, self.content_type, self.data).document())
             else:
-                doc = without_invisible(read_bytes(self.data, self.kind, self.name, cancelled))
+                doc = without_invisible(self._read(cancelled))
         if notes:
             doc = replace(doc, notes=tuple(notes))
         return doc, chunk_document(doc, self.chunk_size, cancelled)
+
+    def _read(self, cancelled: Callable[[], bool] | None) -> Document:
+        from .errors import NoText
+        from .readers import is_html_page, read_bytes
+
+        try:
+            return read_bytes(self.data, self.kind, self.name, cancelled)
+        except NoText:
+            if not self.link_pages or not (self.kind == "html" or is_html_page(self.data)):
+                raise
+            from .link_pages import link_page
+
+            try:
+                return link_page(self.data, self.name)
+            except NoText:
+                pass
+            raise
 
 
 def _send(stream: BinaryIO, value: object) -> None:
@@ -114,20 +134,21 @@ def _receive(stream: BinaryIO) -> object:
     return pickle.loads(payload)
 
 
-# What travels back: the document's title, type, links and notes, and the chunks as (heading, text, anchor)
-# triples. Its blocks are not needed once it is chunked, and tuples pickle several times faster than
-# dataclasses.
-_Packed = tuple[str, str, tuple[tuple[str, str], ...], tuple[str, ...], list[tuple[str, str, str | None]]]
+# What travels back: the document's title, type, links, notes and link targets (a page read as its links),
+# and the chunks as (heading, text, anchor) triples. Its blocks are not needed once it is chunked, and
+# tuples pickle several times faster than dataclasses.
+_Packed = tuple[str, str, tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...],
+                list[tuple[str, str, str | None]]]
 
 
 def _packed(doc: Document, chunks: list[Chunk]) -> _Packed:
-    return (doc.title, doc.type, tuple(tuple(link) for link in doc.links), doc.notes,
+    return (doc.title, doc.type, tuple(tuple(link) for link in doc.links), doc.notes, doc.link_targets,
             [(c.heading, c.text, c.anchor) for c in chunks])
 
 
 def _unpacked(packed: _Packed) -> tuple[Document, list[Chunk]]:
-    title, type_, links, notes, triples = packed
-    doc = Document(title, type_, (), tuple(Link(*link) for link in links), notes)
+    title, type_, links, notes, targets, triples = packed
+    doc = Document(title, type_, (), tuple(Link(*link) for link in links), notes, targets)
     return doc, [Chunk(*triple) for triple in triples]
 
 

@@ -243,7 +243,7 @@ def _zip_kind(names: set[str]) -> str:
 _HTML_PAGE_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S)
 
 
-def _is_html_page(data: bytes) -> bool:
+def is_html_page(data: bytes) -> bool:
     """Whether ``data`` (text) is a whole HTML page: it opens with <!DOCTYPE html> or <html>."""
     head = data[:2048].decode(bom_codec(data) or "utf-8", errors="ignore").lstrip("\ufeff")
     return _HTML_PAGE_START.match(head) is not None
@@ -267,7 +267,7 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
         if "word/document.xml" not in names:
             raise ReadError(_zip_kind(names) + (", not a Word document" if kind == "docx" else ", not a document"))
         kind = "docx"
-    elif kind in ("pdf", "docx") and actual is None and _is_html_page(data):
+    elif kind in ("pdf", "docx") and actual is None and is_html_page(data):
         # a link that gave a sign-in or error page, saved under the document's name
         raise ReadError(f"an HTML page (perhaps a web page saved in place of the document), not a {kind.upper()} file")
     elif actual in ("Office 97-2003", "RTF"):
@@ -281,7 +281,7 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
         raise ReadError(f"looks like {actual} data, not a {kind.upper()} file")
     elif actual is not None:
         raise ReadError(f"looks like {actual} data, not {_KIND_NAMES.get(kind, kind)}")
-    elif kind not in ("html", "xml") and _is_html_page(data):
+    elif kind not in ("html", "xml") and is_html_page(data):
         kind = "html"  # a web page saved as "page.txt" or "notes.md": read as the page it is, not as its tags
     if kind in ("html", "xml") and b"\x00" in data and bom_codec(data) not in ("utf-16", "utf-32"):
         # Read by lxml from their bytes: a NUL is dropped here as decode_text drops it from text (HTML

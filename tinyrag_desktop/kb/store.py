@@ -227,6 +227,13 @@ def refuse_unusable(path: Path, conn: sqlite3.Connection | None = None) -> None:
 # with unsaved changes, a process that hung) will not let go soon: after this wait the import stops and
 # says so, rather than wait on in silence (SQLite's own 30 s, once per file, looked like a hang).
 BUSY_TIMEOUT = 5.0
+# Seconds a write waits for another program's lock before the wait is said (KnowledgeBase.on_wait): kb add
+# sat silent on "[1/3] …" for all of it.
+WAIT_SAID = 1.5
+# The import's own bookkeeping (its indexes' merging, see importing) waits this long at most: it is worth
+# no wait of its own beside the BUSY_TIMEOUT the first store then waits (15 s in all were waited, three times
+# 5, before an import said another program was writing).
+_TUNING_WAIT = 0.5
 
 # Below this much free space a failed write is put down to a full disk.
 _LOW_SPACE = 4 << 20
@@ -370,13 +377,33 @@ def _wal_mode(conn: sqlite3.Connection, timeout: float = BUSY_TIMEOUT) -> None:
 
 
 @contextmanager
-def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+def _transaction(conn: sqlite3.Connection, on_wait: Callable[[bool], None] | None = None) -> Iterator[None]:
     """BEGIN IMMEDIATE … COMMIT, rolled back on any error.
 
     After some errors (a full disk) SQLite has already rolled back by itself; a second ROLLBACK would then
     fail with "no transaction is active" and hide the real reason, so it is only sent when still needed.
+    ``on_wait(True)`` is called (on a timer's thread) when BEGIN has waited WAIT_SAID seconds for another
+    program's lock, and ``on_wait(False)`` once the wait is over, however it ended.
     """
-    conn.execute("BEGIN IMMEDIATE")
+    if on_wait is None:
+        conn.execute("BEGIN IMMEDIATE")
+    else:
+        said = threading.Event()
+
+        def say() -> None:
+            said.set()
+            on_wait(True)
+
+        timer = threading.Timer(WAIT_SAID, say)
+        timer.daemon = True
+        timer.start()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        finally:
+            timer.cancel()
+            timer.join()
+            if said.is_set():
+                on_wait(False)
     try:
         yield
         conn.execute("COMMIT")
@@ -391,6 +418,9 @@ class KnowledgeBase:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        # Called with True when a write has waited WAIT_SAID seconds for another program's lock, with False
+        # when that wait is over (on another thread: see _transaction). An import says it in its progress.
+        self.on_wait: Callable[[bool], None] | None = None
         # In a folder this user cannot write, an existing knowledge base is opened to read: its sources can
         # be listed and searched; what would change it fails, saying so.
         self.readonly = self.path.is_file() and not os.access(self.path.parent, os.W_OK)
@@ -613,10 +643,9 @@ class KnowledgeBase:
         import's end merges. One killed on the way leaves the setting behind, which bounds the segments all
         the same (32 a level), and the next import's end sets it back. Not undone when the knowledge base is
         opened: that would undo it under an import running in another process (the app's and ``kb add``'s)."""
-        if self.readonly:
-            yield
+        if self.readonly or not self._set_merging(_MERGING_WHILE_IMPORTING, _TUNING_WAIT):
+            yield  # another program is writing: the import's first store waits for it, or says so
             return
-        self._set_merging(_MERGING_WHILE_IMPORTING)
         try:
             yield
         except BaseException:  # Ctrl+C, or a failure no file could be stored after: no waiting for a merge
@@ -624,15 +653,22 @@ class KnowledgeBase:
             raise
         self._finish_merging(merge=cancel is None or not cancel.is_set())
 
-    def _set_merging(self, values: Mapping[str, int]) -> bool:
+    def _set_merging(self, values: Mapping[str, int], wait: float = BUSY_TIMEOUT) -> bool:
+        """Set the indexes' merging to ``values``, waiting ``wait`` seconds at most for another program's
+        lock; whether it was set."""
+        if wait != BUSY_TIMEOUT:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
         try:
-            with _transaction(self.conn):
+            with _transaction(self.conn, self.on_wait):
                 for table in _FTS_TABLES:
                     for key, value in values.items():
                         self.conn.execute(f"INSERT INTO {table}({table}, rank) VALUES(?, ?)", (key, value))
         except sqlite3.Error as exc:  # the import goes on all the same, merging as usual
             log.warning("%s: the index's merging could not be set: %s", self.path, exc)
             return False
+        finally:
+            if wait != BUSY_TIMEOUT:
+                self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
         return True
 
     def _finish_merging(self, merge: bool = True) -> None:
@@ -696,7 +732,7 @@ class KnowledgeBase:
         self._check_writable()
         conn = self.conn
         try:
-            with _transaction(conn):
+            with _transaction(conn, self.on_wait):
                 self._together = True
                 try:
                     yield
@@ -710,7 +746,7 @@ class KnowledgeBase:
 
     def _writing(self) -> AbstractContextManager[None]:
         """The transaction one write is made in: its own, or within together() that one."""
-        return nullcontext() if self._together else _transaction(self.conn)
+        return nullcontext() if self._together else _transaction(self.conn, self.on_wait)
 
     def replace_source(
         self,

@@ -15,19 +15,22 @@ import logging
 import re
 import time
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import httpx
 import lxml.etree
 import lxml.html
 
 from .decoding import collecting_notes
-from .errors import Cancelled, FetchError, ReadError
+from .errors import Cancelled, FetchError, NoText, ReadError
 from .html_reader import parse_html, parse_within_limits, served_as_utf8, utf8_page
 from .links import MAX_LINKS, Link, context
 from .models import Block, Document
-from .readers import looks_binary, read_bytes
+from .readers import (
+    GZIP_MAGIC, SUPPORTED, is_html_page, file_type, gunzip, is_compressed, read_bytes, sniff, with_utf16_bom,
+)
 from .waiting import POLL, cancellable
 
 USER_AGENT = "tinyRAG-Desktop knowledge import (+https://github.com/tinyrag)"
@@ -140,21 +143,83 @@ class Fetched:
         name = self.url.rstrip("/").rsplit("/", 1)[-1] or self.url
         if not self.data.strip():
             raise ReadError("the page is empty: the server sent no text")
-        if "pdf" in ctype or self.data.startswith(b"%PDF-"):
-            return read_bytes(self.data, "pdf", name)
-        if looks_binary(self.data):  # a server's content type is a claim, not a fact
-            raise ReadError(f"the page is binary data, not text, though the server calls it {ctype or 'nothing'}")
-        if "html" in ctype or "xml" in ctype and self.data.lstrip()[:200].lower().find(b"<html") >= 0:
-            return html_document(self.data, self.url, self.charset)
+        data, path = self.data, Path(unquote(urlsplit(self.url).path).rstrip("/"))
+        if data.startswith(GZIP_MAGIC):  # a .txt.gz served as it is (application/gzip), not unpacked by httpx
+            from .ingest import MAX_FILE_BYTES
+
+            data = gunzip(data, MAX_FILE_BYTES)
+            path = Path(path.name[:-3]) if is_compressed(path) else path
+            name = name[:-3] if name.lower().endswith(".gz") else name
+        found = sniff(with_utf16_bom(data))
+        # a PDF's or a Word file's own signature wins, as in a file: served as text/html, a PDF was read as tags
+        kind = "pdf" if found == "pdf" else "docx" if found == "zip" else served_kind(ctype, path, data)
+        if kind not in ("pdf", "docx") and found is not None:
+            # a server's content type and an address's name are claims, not facts
+            raise ReadError(f"the page is {found} data, not text, though the server calls it {ctype or 'nothing'}")
+        if kind == "html" or kind not in ("pdf", "docx", "xml") and is_html_page(data) \
+                or kind == "xml" and data.lstrip()[:200].lower().find(b"<html") >= 0:  # XHTML
+            try:
+                return html_document(data, self.url, self.charset)
+            except NoText:  # a page of links (a reading list), named by its address: read as its links
+                from .link_pages import link_page
+
+                try:
+                    return link_page(served_as_utf8(data, self.charset) or data, self.url, "url")
+                except NoText:
+                    pass
+                raise
+        if kind in ("pdf", "docx"):
+            return read_bytes(data, kind, name)
         # Text in the encoding its server names, which the readers read as UTF-8; else as a file's bytes are
-        text = served_as_utf8(self.data, self.charset) or self.data
-        if "json" in ctype:
-            return read_bytes(text, "json", name)
-        if ctype.startswith("text/") or not ctype:
-            if ctype == "text/markdown" or name.endswith((".md", ".markdown")):
-                return read_bytes(text, "markdown", name)
-            return read_bytes(text, "text", name)
-        raise ReadError(f"the page is {ctype}, not text, HTML or PDF")
+        return read_bytes(served_as_utf8(data, self.charset) or data, kind, name)
+
+
+# Content types that name the reader of a page whatever its address says.
+_SERVED_KINDS = {"application/pdf": "pdf", "application/x-pdf": "pdf",
+                 "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+                 "text/html": "html", "application/xhtml+xml": "html",
+                 "text/xml": "xml", "application/xml": "xml", "application/rss+xml": "xml",
+                 "application/atom+xml": "xml", "application/json": "json", "application/x-ndjson": "json",
+                 "application/jsonl": "json", "application/ld+json": "json", "text/csv": "csv",
+                 "application/csv": "csv", "text/markdown": "markdown", "text/x-markdown": "markdown",
+                 "text/x-rst": "rst", "text/x-log": "log"}
+
+
+def served_kind(mime: str, path: Path, data: bytes) -> str:
+    """The reader for a page served as ``mime`` (no parameters, lower case) from an address whose path is
+    ``path``, ``data`` its bytes (unpacked): what kb add reads from disk is read from a URL too. The content
+    type decides when it names a format (text/csv, application/pdf); a vague one (text/plain,
+    application/octet-stream, application/vnd.ms-excel, as servers call a .csv; none) leaves it to the
+    address's extension, then to the bytes. read_bytes still lets a PDF's or a Word file's bytes win."""
+    kind = _SERVED_KINDS.get(mime)
+    if kind is None and mime.endswith("+xml"):
+        kind = "xml"
+    elif kind is None and mime.endswith("+json"):
+        kind = "json"
+    if kind is not None:
+        return kind
+    if path.suffix.lower() in SUPPORTED or is_compressed(path) and Path(path.name[:-3]).suffix.lower() in SUPPORTED:
+        return file_type(path)
+    found = sniff(with_utf16_bom(data))
+    if found == "pdf":
+        return "pdf"
+    if found == "zip":
+        return "docx"  # read_bytes says what other ZIP archive it is
+    if found is not None:
+        return "text"  # refused as the binary data it is (Fetched._document)
+    if is_html_page(data):
+        return "html"
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:5] == b"<?xml":
+        return "xml"
+    if mime.startswith("text/") or not mime or mime in _VAGUE:
+        return "text"
+    raise ReadError(f"the page is {mime}, not a document tinyRAG reads (text, HTML, PDF, Word, CSV, JSON or XML)")
+
+
+# Content types that say nothing of a page's format: its address, then its bytes, tell it.
+_VAGUE = frozenset({"application/octet-stream", "binary/octet-stream", "application/unknown",
+                    "application/x-download", "application/force-download", "application/download",
+                    "application/gzip", "application/x-gzip", "application/vnd.ms-excel"})
 
 
 def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None,

@@ -37,6 +37,7 @@ from ..kb import (
     warm_vectors,
 )
 from ..kb.embed import Embedder, query_vector
+from ..kb.import_report import WAITING
 from ..kb.readers import SUPPORTED
 from ..kb.store import db_path, needs_rebuild
 from ..kb.unfinished import stopped_by_closing
@@ -804,8 +805,8 @@ class KnowledgePanel(QWidget):
             waiting = f" ({self._waiting_note()})" if self._waiting else ""
             # The file's name, not its whole path: a folder's long path wrapped over three lines, and the
             # panel jumped as they went from file to file.
-            self.status_label.setText(f"{progress.done + 1} of {progress.total}{failed}{waiting}: "
-                                      f"{_short_location(progress.current)}")
+            current = progress.current if progress.current == WAITING else _short_location(progress.current)
+            self.status_label.setText(f"{progress.done + 1} of {progress.total}{failed}{waiting}: {current}")
 
     def _on_finished(self, report: ImportReport) -> None:
         if self._worker is not None:
