@@ -39,6 +39,25 @@ def best(text: str, chunk: int, repeat: int = 5) -> tuple[float, int]:
     return min(run(text, chunk) for _ in range(repeat))
 
 
+def go_blocks(count: int) -> str:
+    """Answers that write Go programs of about 1 KB, as a model writing nanogo calls does."""
+    program = "package main\n\nimport \"fmt\"\n\nfunc main() {\n" + "\tfmt.Println(\"line\", 1 < 2)\n" * 34 + "}\n"
+    return ("Let me check. " + f'<tool name="nanogo"><source>{program}</source></tool>' + " Done.\n\n") * count
+
+
+def run_polled(text: str, chunk: int, poll: bool) -> float:
+    """Feed ``text`` in ``chunk``-character pieces; ``poll``: ask open_block after each, as the engine does."""
+    state = XMLParseState()
+    t0 = time.process_time()
+    feed = state.feed
+    for i in range(0, len(text), chunk):
+        feed(text[i : i + chunk])
+        if poll:
+            state.open_block
+    state.finish()
+    return time.process_time() - t0
+
+
 def main() -> None:
     rates = []
     for size in (1_000_000, 4_000_000):
@@ -61,6 +80,15 @@ def main() -> None:
         odd.append(len(text) / 1e6 / seconds)
     print(f"an unclosed fence of 0.1 and 0.4 MB of short runs, whole: {odd[0]:.1f} and {odd[1]:.1f} MB/s "
           f"(ratio {odd[1] / odd[0]:.2f}; 1.00 is linear)")
+
+
+    # The engine asks the parser after each piece whether a call is being written (the window's card).
+    text = go_blocks(1000)
+    mb = len(text) / 1e6
+    fed = min(run_polled(text, 4, False) for _ in range(5))
+    polled = min(run_polled(text, 4, True) for _ in range(5))
+    print(f"1 KB Go blocks ({mb:.1f} MB), 4-char chunks: {mb / fed:.2f} MB/s fed, {mb / polled:.2f} MB/s with "
+          f"open_block asked after each chunk")
 
 
 if __name__ == "__main__":

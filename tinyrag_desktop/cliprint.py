@@ -24,6 +24,8 @@ class JsonPrinter:
         self.out = out
 
     def show(self, event: Any) -> None:
+        if getattr(event, "progress", False):  # not one of DESIGN's events (tool_writing): its outcome follows
+            return
         self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
         self.out.flush()
 
@@ -52,6 +54,10 @@ class TextPrinter:
         self.resume = False  # status lines were written since the answer's last text (to the same place)
         self.gap = False  # the text resumed after them began with a line break
         self.started: set[str] = set()
+        # A line while a tool block is being written, on a terminal only: a slow model took tens of seconds
+        # over a Go program with nothing on the screen (logs and files stay as they were).
+        self.say_writing = _isatty(err)
+        self.writing: set[str] = set()  # the calls said as being written
         self.running: set[str] = set()
         self.held: list[str | None] = []  # the text written while calls run, and where their blocks were
         self.answered = False  # any of the answer's text shown
@@ -182,6 +188,12 @@ class TextPrinter:
             self._status("(the text above was the model's reasoning; its answer follows)")
             self.answered = False
             self.opening = True
+        elif name == "tool_writing":
+            if event.dropped:  # shown as text: the next block may be written under its id
+                self.writing.discard(event.id)
+            elif self.say_writing and event.id not in self.writing:
+                self.writing.add(event.id)
+                self._status(f"⟳ writing {_one_line(event.tool)[:60]} call…")
         elif name == "tool_start":
             self._block()
             self.started.add(event.id)

@@ -20,6 +20,7 @@ class EngineConfig:
     temperature: float = 0.7
     max_tokens: int = 0  # 0: the server decides; small local models otherwise may ramble to their context's end
     context_tokens: int = 0  # the model's context window; 0: ask the server (see context.py)
+    writing_interval: float = 0.25  # seconds between two tool_writing events of one block, the least
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> "EngineConfig":

@@ -16,12 +16,12 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 
 import httpx
 
 from ..files import write_whole
-from ..protocol import InvalidBlock, TextChunk, ThinkSplitter, ToolCall, XMLParseState, parse_all
+from ..protocol import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ThinkSplitter, ToolCall, XMLParseState, parse_all
 from ..protocol.think import CLOSED, REASONING
 from ..tool_words import DISABLED
 from ..tools.errors import ToolError
@@ -30,7 +30,8 @@ from . import prompts
 from .config import EngineConfig
 from .context import MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window
 from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort
-from .events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted
+from .events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted,
+                     ToolWriting)
 from .llm import LLMClient
 from .router import Decision, route
 
@@ -79,6 +80,10 @@ class _Request:
         self.next_id += 1
         return f"call_{self.next_id}"
 
+    def upcoming_id(self) -> str:
+        """The id ``new_id`` gives next: the block being written gets it when it is whole."""
+        return f"call_{self.next_id + 1}"
+
 
 @dataclass
 class _Round:
@@ -91,6 +96,8 @@ class _Round:
     outstanding: int = 0  # started calls whose result has not been yielded yet
     after_call: str | None = None  # the text since the round's last valid block; None before the first
     invalid_at_end: str = ""  # why the invalid block the round's text ends with (but spaces) was not run
+    writing: ToolWriting | None = None  # the last tool_writing sent of the block being written
+    writing_at: float = 0.0  # when (time.monotonic)
 
     def waiting(self) -> bool:
         """The model stopped right after a tool block: it wrote no answer, it waits for the results."""
@@ -398,9 +405,8 @@ class Engine:
                         continue
                     if channel == CLOSED:  # the reply began inside its reasoning: what came so far was that
                         _learn(self.data_dir, habit, True)
-                        for event in parser.finish():
-                            for out in self._on_parse_event(event, rnd, req, ctx, queue):
-                                yield out
+                        for out in self._parsed(parser.finish(), parser, rnd, req, ctx, queue):
+                            yield out
                         parser = XMLParseState()
                         thought = "".join(rnd.text[own:])
                         # Taken back only before any call: a card already shown stays, and so does the text
@@ -410,9 +416,8 @@ class Engine:
                             yield Retract(thought, "text", rnd.number)
                             yield Reasoning(thought, rnd.number)
                         continue
-                    for event in parser.feed(text):
-                        for out in self._on_parse_event(event, rnd, req, ctx, queue):
-                            yield out
+                    for out in self._parsed(parser.feed(text), parser, rnd, req, ctx, queue):
+                        yield out
                 if not streaming and think.presumed and think.in_reasoning and failure is None and (
                         finish_reason != "length") and not _thought_past_a_call("".join(presumed)):
                     # Presumed to start inside its reasoning, the reply never left it: it was the answer.
@@ -420,13 +425,11 @@ class Engine:
                     answer = "".join(presumed)
                     if answer:
                         yield Retract(answer, "reasoning", rnd.number)
-                        for event in parser.feed(answer):
-                            for out in self._on_parse_event(event, rnd, req, ctx, queue):
-                                yield out
-                if not streaming:
-                    for event in parser.finish():
-                        for out in self._on_parse_event(event, rnd, req, ctx, queue):
+                        for out in self._parsed(parser.feed(answer), parser, rnd, req, ctx, queue):
                             yield out
+                if not streaming:
+                    for out in self._parsed(parser.finish(), parser, rnd, req, ctx, queue):
+                        yield out
         finally:
             pump_task.cancel()
             for task in rnd.running:
@@ -437,6 +440,45 @@ class Engine:
             raise failure
         if finish_reason == "length":  # the stream ended well, the answer did not: it stops mid-sentence
             raise ReplyCutShort(_cut_short_words(max_tokens))
+
+    def _parsed(
+        self,
+        events: Iterable[ParseEvent],
+        parser: XMLParseState,
+        rnd: _Round,
+        req: _Request,
+        ctx: ToolContext,
+        queue: asyncio.Queue[tuple[str, Any]],
+    ) -> Iterator[EngineEvent]:
+        """The engine's events for what the parser gave, then for the block it is in the middle of, if any."""
+        for event in events:
+            yield from self._on_parse_event(event, rnd, req, ctx, queue)
+        yield from self._writing(parser.open_block, rnd, req)
+
+    def _writing(self, block: OpenBlock | None, rnd: _Round, req: _Request) -> list[EngineEvent]:
+        """Say that a block is being written: as its start tag comes, then as it grows (at most every
+        writing_interval seconds), and that it was dropped when it can no longer be a call. A block that
+        ends (a call or text) was settled already by _on_parse_event, before the next one opens."""
+        shown = rnd.writing
+        if block is None:
+            return self._dropped(rnd) if shown is not None else []
+        now = time.monotonic()
+        if shown is not None and (block.chars == shown.chars or now - rnd.writing_at < req.config.writing_interval):
+            return []
+        if shown is None:
+            spec = self.registry.get(block.name) or self._by_folded_name(block.name)
+            call_id, tool = req.upcoming_id(), spec.name if spec is not None else block.name
+        else:
+            call_id, tool = shown.id, shown.tool
+        rnd.writing = ToolWriting(call_id, tool, block.param, block.chars, block.lines, False, rnd.number)
+        rnd.writing_at = now
+        return [rnd.writing]
+
+    @staticmethod
+    def _dropped(rnd: _Round) -> list[EngineEvent]:
+        """The block being written turned out no call: its card goes (its text comes next, as text)."""
+        shown, rnd.writing = rnd.writing, None
+        return [dataclasses.replace(shown, dropped=True)] if shown is not None else []
 
     def _on_parse_event(
         self,
@@ -459,7 +501,8 @@ class Engine:
             rnd.invalid_at_end = event.reason
             if rnd.after_call is not None:
                 rnd.after_call += event.raw
-            return [Text(event.raw, rnd.number)]
+            return [*self._dropped(rnd), Text(event.raw, rnd.number)]
+        rnd.writing = None  # its tool_start or tool_result, with the id it was written under, follows
         rnd.after_call = ""
         rnd.invalid_at_end = ""
         return [self._admit(event, rnd, req, ctx, queue)]

@@ -9,6 +9,9 @@ from typing import Any, ClassVar
 @dataclass(frozen=True, slots=True)
 class _Event:
     event: ClassVar[str] = ""
+    # Says how far something has come, and is followed by the events that say how it ended: one that a
+    # consumer may pass over loses nothing (`ask --jsonl` leaves such events out).
+    progress: ClassVar[bool] = False
 
     def payload(self) -> dict[str, Any]:
         return asdict(self)
@@ -97,6 +100,28 @@ class ToolStarted(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ToolWriting(_Event):
+    """The model is writing a tool block: its start tag ``<tool name="…">`` has come, its ``</tool>`` not yet
+    (see protocol.XMLParseState.open_block). Sent when the tag comes, then as the block grows, at most every
+    ``EngineConfig.writing_interval`` seconds; ``chars`` and ``lines`` count its raw text so far.
+
+    It ends in one of two ways: whole and valid, the block's own ``tool_start`` (or ``tool_result``, when it is
+    not run) comes with this ``id``; turned out no call (invalid, or the stream ended inside it), one more
+    comes with ``dropped`` set, and the block's raw text follows as ``text``. A stopped answer ends it with
+    no event. Not one of DESIGN's events: a progress event (see _Event.progress)."""
+
+    event: ClassVar[str] = "tool_writing"
+    progress: ClassVar[bool] = True
+    id: str
+    tool: str  # as the card and tool_start name it (the registry's spelling), else as the model wrote it
+    param: str = ""  # the inner element, once it has come
+    chars: int = 0
+    lines: int = 1
+    dropped: bool = False
+    round: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class ToolFinished(_Event):
     """The one result of a valid block: status ``ok``, ``error`` or ``skipped`` (error holds the reason)."""
 
@@ -157,6 +182,7 @@ class EngineError(_Event):
     kind: str = "error"
 
 
-EngineEvent = Route | Text | Reasoning | Retract | ToolStarted | ToolFinished | Done | EngineError
+EngineEvent = Route | Text | Reasoning | Retract | ToolWriting | ToolStarted | ToolFinished | Done | EngineError
 
-__all__ = ["Route", "Text", "Reasoning", "Retract", "ToolStarted", "ToolFinished", "Done", "EngineError", "EngineEvent"]
+__all__ = ["Route", "Text", "Reasoning", "Retract", "ToolWriting", "ToolStarted", "ToolFinished", "Done", "EngineError",
+           "EngineEvent"]

@@ -1,11 +1,11 @@
 """The inline XML tool protocol: a pure, streaming parser (stdlib only)."""
 
 from .errors import Error, ParserFinished
-from .events import InvalidBlock, ParseEvent, TextChunk, ToolCall
+from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
 from .parser import PARAMS, XMLParseState, parse_all
 from .think import ThinkSplitter
 
 __all__ = [
-    "Error", "InvalidBlock", "PARAMS", "ParseEvent", "ParserFinished", "TextChunk", "ThinkSplitter",
+    "Error", "InvalidBlock", "OpenBlock", "PARAMS", "ParseEvent", "ParserFinished", "TextChunk", "ThinkSplitter",
     "ToolCall", "XMLParseState", "parse_all",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,3 +41,16 @@ class InvalidBlock:
 
 
 ParseEvent = TextChunk | ToolCall | InvalidBlock
+
+
+class OpenBlock(NamedTuple):
+    """No event but the parser's view of the block it is collecting (``XMLParseState.open_block``): its start
+    tag ``<tool name="…">`` has come, its ``</tool>`` not yet, and nothing in it so far makes it invalid.
+    ``param`` is the inner element's name ("" before it comes); ``chars`` counts the block's raw text so far,
+    ``lines`` the lines it has begun (1 + its line breaks). A named tuple, not a frozen dataclass: it is
+    made each time it is asked for, after each chunk, at half the cost."""
+
+    name: str
+    param: str
+    chars: int
+    lines: int

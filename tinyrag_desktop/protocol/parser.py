@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 
 from .errors import ParserFinished
-from .events import InvalidBlock, ParseEvent, TextChunk, ToolCall
+from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
 from .xmltext import decode_content, parse_start_tag
 
 OPEN = "<tool "
@@ -120,6 +120,7 @@ class XMLParseState:
         self._content_parts: list[str] = []
         self._error = ""
         self._depth = 0
+        self._newlines = 0  # line breaks in the block so far (see open_block)
 
     # -- public API -------------------------------------------------------------------------------
 
@@ -158,6 +159,16 @@ class XMLParseState:
             out.append(TextChunk(self._hold))
             self._hold = ""
         return _merge_text(out)
+
+    @property
+    def open_block(self) -> OpenBlock | None:
+        """The block being collected: its start tag ``<tool name="…">`` has come, its ``</tool>`` not yet, and
+        nothing in it so far makes it invalid. None otherwise: in text, before the start tag is whole, or in
+        a block that will be shown as text. It changes only inside ``feed`` and ``finish``, and is cheap to
+        ask after each chunk: the engine shows a call as being written with it."""
+        if self._mode is not _BLOCK or self._phase == _P_TAG or self._error:
+            return None
+        return OpenBlock(self._name, self._param, self._base + len(self._buf), self._newlines + 1)
 
     # -- the main loop ----------------------------------------------------------------------------
 
@@ -374,6 +385,7 @@ class XMLParseState:
         self._content_parts = []
         self._error = ""
         self._depth = 1
+        self._newlines = 0
 
     def _reset_block(self) -> None:
         self._mode = _TEXT
@@ -390,6 +402,7 @@ class XMLParseState:
         """
         old = len(self._buf)
         self._buf += s[i:k]
+        self._newlines += s.count("\n", i, k)
         end = self._scan_block()  # index in _buf just past the block, -1 (need more), or -(k+2) failed
         base, limit = self._base, self.max_block_chars
         if end == -1:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 from ..chat_export import answer_markdown
 from ..chats import StoredMessage, StoredTool
 from ..engine.context import left_out_words
-from ..engine.events import Done, Route, ToolFinished, ToolStarted
+from ..engine.events import Done, Route, ToolFinished, ToolStarted, ToolWriting
 from ..tools.rag import cited_numbers
 from ..tool_words import window_words
 from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
@@ -31,7 +31,7 @@ from .sources import (OFFERED_CAPTION, SOURCE_TOOLS, SourceEntry, SourceSet, Sou
 from .status import model_label
 from .table_pieces import Join, link_pieces
 from .theme import colors, paint_focus_ring
-from .toolcard import STOPPED, ToolCard
+from .toolcard import STOPPED, ToolCard, WritingSlot
 
 FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the CPU
 # After a render that took long (a table of a thousand rows is drawn whole each time), the next waits this
@@ -211,6 +211,7 @@ class AnswerWidget(QFrame):
         self._body = QVBoxLayout()
         self._body.setSpacing(6)
         self._layout.addLayout(self._body)
+        self._writing = WritingSlot(self._body, self)  # the card of a call still being written
 
         self._error_box = _ErrorBox(self)
         self._error_box.setObjectName("answerError")
@@ -400,6 +401,11 @@ class AnswerWidget(QFrame):
         if self._thinking is not None:
             self._thinking.settle()
 
+    def tool_writing(self, ev: ToolWriting) -> None:
+        """A call the model is writing: its card shows so until it is whole (see _add_card) or dropped."""
+        if self._writing.show(ev):
+            self._arrived()
+
     def tool_started(self, ev: ToolStarted) -> ToolCard:
         self._started.add(ev.id)
         self._call_rounds[ev.id] = ev.round
@@ -485,6 +491,7 @@ class AnswerWidget(QFrame):
         return self._state in ("stopped", "failed", "ended") and bool((self._route or {}).get("sources"))
 
     def finish(self, ev: Done) -> None:
+        self._writing.drop()
         self._arrived()
         self._settle_thinking()
         self.flush()
@@ -518,7 +525,7 @@ class AnswerWidget(QFrame):
 
     def stop(self, elapsed_ms: int = 0) -> None:
         """The user stopped the answer: keep what arrived, mark running tools as stopped."""
-        if self._waiting is not None and self._empty():
+        if (self._writing.drop() or self._waiting is not None) and self._empty():
             self._say_stopped_early()
         self._arrived()
         self._settle_thinking()
@@ -570,6 +577,7 @@ class AnswerWidget(QFrame):
     def fail(self, message: str) -> None:
         """Show an error inline, in plain words, with a Retry button."""
         message = window_words(message)  # "Set it in Settings", without "(or pass --api-key)"
+        self._writing.drop()
         self._arrived()
         self._settle_thinking()
         self.flush()
@@ -701,9 +709,9 @@ class AnswerWidget(QFrame):
         seg.selectOut.connect(lambda way, seg=seg: self._span.on_key(seg, way))
         seg.span_text = lambda seg=seg: self._span.text(seg)
         seg.span = self._span  # a mouse drag into another segment selects on (drag_across.py)
-        if after is None:
+        if after is None:  # at the end, but before the card of a call being written
             self._segments.append(seg)
-            self._body.addWidget(seg)
+            self._body.insertWidget(self._writing.index(), seg)
         else:  # a segment split off a run that a card already follows: it goes before that card
             self._segments.insert(self._segments.index(after) + 1, seg)
             self._body.insertWidget(self._body.indexOf(after) + 1, seg)
@@ -726,10 +734,12 @@ class AnswerWidget(QFrame):
         self._after_card = True
         self._marks_attach = None  # decided at the first mark after the card
         self._active, self._active_text = None, ""  # text after the card starts a new segment
-        card = ToolCard(call_id, tool, query, param, self)
+        card = self._writing.take(call_id, query, param)  # the card it was written in goes on running it
+        if card is None:
+            card = ToolCard(call_id, tool, query, param, self)
+            self._body.addWidget(card)
         self._cards[call_id] = card
         self._positions[call_id] = self._content_len
-        self._body.addWidget(card)
         return card
 
     def _show_footer(self) -> None:

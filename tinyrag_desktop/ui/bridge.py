@@ -13,7 +13,8 @@ from typing import AsyncIterator
 
 from PySide6.QtCore import QObject, Signal
 
-from ..engine.events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted
+from ..engine.events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted,
+                             ToolWriting)
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +27,7 @@ class EngineBridge(QObject):
     text = Signal(str)
     reasoning = Signal(str)
     retracted = Signal(str, str)     # text, channel: taken back from that channel (see engine.events.Retract)
+    toolWriting = Signal(object)     # ToolWriting: a call the model is still writing
     toolStarted = Signal(object)     # ToolStarted
     toolFinished = Signal(object)    # ToolFinished
     done = Signal(object)            # Done
@@ -95,6 +97,8 @@ class EngineBridge(QObject):
             self.reasoning.emit(ev.text)
         elif isinstance(ev, Retract):
             self.retracted.emit(ev.text, ev.channel)
+        elif isinstance(ev, ToolWriting):
+            self.toolWriting.emit(ev)
         elif isinstance(ev, ToolStarted):
             self.toolStarted.emit(ev)
         elif isinstance(ev, ToolFinished):

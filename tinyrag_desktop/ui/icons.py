@@ -24,8 +24,10 @@ STATUS_COLOURS = {
     "done": QColor("#16a34a"),
     "error": QColor("#dc2626"),
     "skipped": QColor("#8a8f98"),
+    "writing": QColor("#8a8f98"),  # a call the model is still writing: not running yet
 }
-STATUS_WORDS = {"running": "running", "done": "done", "error": "failed", "skipped": "skipped"}
+STATUS_WORDS = {"running": "running", "done": "done", "error": "failed", "skipped": "skipped",
+                "writing": "being written"}
 
 
 def resource(*parts: str) -> Path:
@@ -78,7 +80,7 @@ def paint_badge(painter: QPainter, rect: QRectF, status: str, angle: float = 0.0
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     side = min(rect.width(), rect.height())
     r = QRectF(rect.center().x() - side / 2, rect.center().y() - side / 2, side, side)
-    if status == "running":
+    if status in ("running", "writing"):
         pen = QPen(colour, max(2.0, side / 8), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
         painter.setPen(pen)
         inner = r.adjusted(side * 0.15, side * 0.15, -side * 0.15, -side * 0.15)

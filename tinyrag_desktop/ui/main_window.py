@@ -412,6 +412,7 @@ class MainWindow(QMainWindow):
         b.reasoning.connect(lambda t: self._answer and self._answer.append_reasoning(t))
         b.retracted.connect(lambda t, channel: self._answer and self._answer.retract(t, channel))
         b.roundStarted.connect(lambda n: self._answer and self._answer.set_round(n))
+        b.toolWriting.connect(lambda ev: self._answer and self._answer.tool_writing(ev))  # its card, being written
         b.toolStarted.connect(self._on_tool_started)
         b.toolFinished.connect(self._on_tool_finished)
         b.done.connect(self._on_done)
@@ -786,8 +787,7 @@ class MainWindow(QMainWindow):
 
     def _on_tool_started(self, ev: ToolStarted) -> None:
         self._raw[ev.id] = ev.raw
-        if self._answer:
-            self._answer.tool_started(ev)
+        self._answer and self._answer.tool_started(ev)
 
     def _on_tool_finished(self, ev: ToolFinished) -> None:
         self._raw.setdefault(ev.id, ev.raw)

@@ -158,6 +158,11 @@ def _lines(heading: str, text: str, direction: str = "", *, end_too: bool = Fals
     return _section(heading, pre.format(esc(shown)), direction) + tail
 
 
+def writing_words(chars: int, lines: int) -> str:
+    """How much of a call being written has come: "12 lines so far", or "345 characters so far" on one line."""
+    return f"{lines:,} lines so far" if lines > 1 else f"{chars:,} characters so far"
+
+
 def _seconds(ms: int) -> str:
     return f"{ms / 1000:.1f} s" if ms >= 100 else f"{ms} ms"
 
@@ -210,13 +215,13 @@ class ToolCard(QFrame):
     expandedChanged = Signal(bool)
 
     def __init__(self, call_id: str, tool: str, query: str, param: str = "query",
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, status: str = "running") -> None:
         super().__init__(parent)
         self.call_id = call_id
         self._tool = tool
         self._query = query
         self._param = param
-        self._status = "running"
+        self._status = status  # running, done, error, skipped; or "writing": the model is writing the call
         self._source = ""
         self._error: str | None = None
         self._result = ""
@@ -300,7 +305,7 @@ class ToolCard(QFrame):
         return self._status
 
     tool_name = Property(str, _get_tool_name, constant=True)
-    query_preview = Property(str, _get_query_preview, constant=True)
+    query_preview = Property(str, _get_query_preview, notify=statusChanged)  # "" while the call is written
     status = Property(str, _get_status, notify=statusChanged)
 
     @property
@@ -421,6 +426,21 @@ class ToolCard(QFrame):
         self.update()
         self._describe()
 
+    def set_writing(self, param: str, chars: int, lines: int) -> None:
+        """How much of the call the model has written so far (the card of a call being written)."""
+        self._param = param or self._param
+        self._meta_text = writing_words(chars, lines)
+        self.update()
+        self._describe()
+
+    def begin_run(self, query: str, param: str) -> None:
+        """The call being written is whole and runs: the card becomes its running card."""
+        self._query, self._param, self._status, self._meta_text = query, param, "running", ""
+        self._relayout()
+        self.update()
+        self._describe()
+        self.statusChanged.emit(self._status)
+
     def _error_words(self) -> str:
         """The error without what came with it: the output a failed Go program printed (shown apart, as
         lines), and for url_fetch the address the header shows already (the reason came after it, cut off)."""
@@ -509,6 +529,9 @@ class ToolCard(QFrame):
         if self._folded:
             self.setAccessibleName(f"Tools: {self._names()}, {words}, {len(self._folded) + 1} calls")
             detail = f"{self._inputs_heading()}: {'; '.join(_one_line(q) for q in self._inputs())[:400]}"
+        elif self._status == "writing":
+            self.setAccessibleName(f"Tool: {self._names()}, {words}")
+            detail = f"{self._writing_line()} {self._meta_text}"
         else:
             self.setAccessibleName(f"Tool: {self._names()}, {words}")
             detail = f"{self._input_heading()}: {_one_line(self._query)[:200]}"
@@ -564,7 +587,12 @@ class ToolCard(QFrame):
             parts.append(f"Result:\n{self._result}")
         elif self._status == "running":
             parts.append("Running…")
+        elif self._status == "writing":
+            parts = [f"{self._writing_line()} {self._meta_text}"]
         return "\n\n".join(parts)
+
+    def _writing_line(self) -> str:
+        return f"Writing a {self._tool} call…"
 
     def _input_heading(self) -> str:
         if self._param == "query" and self._tool in _TOOL_HEADINGS:
@@ -608,6 +636,8 @@ class ToolCard(QFrame):
                               mono=self._tool in _PROGRAM_TOOLS))
         elif self._status == "running":
             out.append("<p><i>Running…</i></p>")
+        elif self._status == "writing":
+            out = [f"<p><i>{esc(self._writing_line())} {esc(self._meta_text)}</i></p>"]
         return "".join(out)
 
     def paintEvent(self, event) -> None:  # noqa: N802
@@ -617,7 +647,7 @@ class ToolCard(QFrame):
         # Focus wins over the red of a failed card: the ✗ badge and the red note still say it failed.
         border = c.accent if self.hasFocus() else c.error if self._status == "error" else c.line
         pen = QPen(border, 2 if self.hasFocus() else 1)
-        if self._status == "skipped" and not self.hasFocus():
+        if self._status in ("skipped", "writing") and not self.hasFocus():
             pen.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(pen)
         painter.setBrush(c.card)
@@ -655,6 +685,9 @@ class ToolCard(QFrame):
             painter.setFont(self._mono)
             painter.setPen(c.muted)
             shown = " · ".join(_one_line(card._query) for card in self._calls())  # every input, while it fits
+            if self._status == "writing":
+                painter.setFont(self.font())
+                shown = self._writing_line()
             value = _one_line(self._value())
             room = int(right - x) - (painter.fontMetrics().horizontalAdvance(" " + value) if value else 0)
             if value and room > 40:  # the expression gives way to its value, which is what was asked
@@ -679,7 +712,7 @@ class ToolCard(QFrame):
         super().hideEvent(event)
 
     def showEvent(self, event) -> None:  # noqa: N802
-        if self._status == "running":
+        if self._status in ("running", "writing"):
             shared_spinner().add(self)
         super().showEvent(event)
 
@@ -708,3 +741,51 @@ class ToolCard(QFrame):
             event.accept()
             return
         super().keyPressEvent(event)
+
+
+class WritingSlot:
+    """The card of the call the model is writing (engine.events.ToolWriting), last in an answer's column
+    until the block is whole: then it becomes that call's card (``take``), or it goes (``drop``) when the
+    block turns out no call, its text coming instead, or when the answer ends inside it."""
+
+    def __init__(self, body: QVBoxLayout, parent: QWidget) -> None:
+        self._body, self._parent = body, parent
+        self.card: ToolCard | None = None
+
+    def show(self, ev) -> bool:
+        """Show or update the card ``ev`` says; True when a card was made."""
+        if ev.dropped or (self.card is not None and self.card.call_id != ev.id):
+            self.drop()
+            if ev.dropped:
+                return False
+        made = self.card is None
+        if made:
+            self.card = ToolCard(ev.id, ev.tool, "", ev.param, self._parent, status="writing")
+            self._body.addWidget(self.card)
+        self.card.set_writing(ev.param, ev.chars, ev.lines)
+        return made
+
+    def index(self) -> int:
+        """Where text shown now goes in the column: before the card (-1, the end, when there is none)."""
+        return self._body.indexOf(self.card) if self.card is not None else -1
+
+    def take(self, call_id: str, query: str, param: str) -> ToolCard | None:
+        """The card, now running call ``call_id`` (None if that call was not the one being written)."""
+        card, self.card = self.card, None
+        if card is not None and card.call_id != call_id:
+            self.card = card
+            self.drop()
+            return None
+        if card is not None:
+            card.begin_run(query, param)
+        return card
+
+    def drop(self) -> bool:
+        """Take the card away; True if there was one."""
+        card, self.card = self.card, None
+        if card is None:
+            return False
+        self._body.removeWidget(card)
+        card.hide()
+        card.deleteLater()
+        return True

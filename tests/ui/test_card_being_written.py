@@ -1,0 +1,95 @@
+"""A tool call the model is still writing shows its card at once, "being written", not only when </tool> comes."""
+
+from __future__ import annotations
+
+import os
+
+from tests.sse_server import Stream
+from tests.ui.conftest import ask_then_stop, tokens, wait_signal, wait_until
+from tinyrag_desktop.ui.toolcard import ToolCard
+
+SHOTS = "/tmp/pending36"
+PROGRAM = "package main\n\nimport \"fmt\"\n\nfunc main() {\n" + "".join(
+    f"\tfmt.Println(\"step {i}:\", {i} * {i})\n" for i in range(30)) + "}\n"
+CALL = f'<tool name="nanogo"><source>{PROGRAM}</source></tool>'
+
+
+def writing_card(answer) -> ToolCard | None:
+    found = [c for c in answer.findChildren(ToolCard) if c.status == "writing" and c.isVisible()]
+    return found[0] if found else None
+
+
+def shoot(widget, name: str) -> None:
+    os.makedirs(SHOTS, exist_ok=True)
+    widget.grab().save(f"{SHOTS}/{name}.png")
+
+
+def test_the_card_shows_while_the_call_is_written_and_becomes_the_running_card(make_window, server, qloop):
+    server.queue(Stream(tokens("I will write a program to check this. " + CALL + " That is the result.", 8),
+                        delay=0.02), Stream(["Done."]))
+    win = make_window(server.base_url, allow_nanogo=True)
+    seen: dict = {}
+
+    async def ask():
+        answered = wait_signal(win.answerFinished, timeout=30)
+        win.composer.setPlainText("slowprog please")
+        assert win.send()
+        await wait_until(lambda: win.view.answers() and writing_card(win.view.answers()[-1]) is not None)
+        answer = win.view.answers()[-1]
+        card = seen["card"] = writing_card(answer)
+        seen["cards"] = answer.cards()  # no running card yet: its </tool> has not come
+        seen["first"] = (card.tool_name, card.title, card.meta, card.accessibleName(), card.accessibleDescription())
+        seen["text_above"] = [p for p in answer.parts() if p is not card]
+        await wait_until(lambda: "lines so far" in card.meta and card.meta != seen["first"][2])
+        seen["later"] = card.meta
+        shoot(win, "writing_card")
+        return await answered
+
+    assert qloop.run(ask()) == "done"
+    card = seen["card"]
+    assert seen["cards"] == []
+    tool, title, meta, name, description = seen["first"]
+    assert (tool, title) == ("nanogo", "Go program") and "so far" in meta
+    assert name == "Tool: Go program, being written"  # read as the other cards are, in words
+    assert description.startswith("being written. Writing a nanogo call…") and "so far" in description
+    assert [p.markdown() for p in seen["text_above"]] == ["I will write a program to check this. "]
+    assert int(seen["later"].split()[0]) > 1
+    # the same card, now the call's: it ran, and its result is in
+    answer = win.view.answers()[-1]
+    assert answer.cards() == [card] and card.status == "done" and card.query == PROGRAM.strip()
+    assert card.accessibleName() == "Tool: Go program, done" and card.meta != seen["later"]
+    assert writing_card(answer) is None and "step 29: 841" in card.result
+    parts = answer.parts()
+    assert parts.index(card) == 1 and "That is the result." in parts[2].markdown()
+    shoot(win, "written_card_done")
+
+
+def test_a_call_that_turns_out_invalid_goes_and_its_text_shows(make_window, server, qloop):
+    bad = '<tool name="calculate"><expr>' + "1 + " * 60 + "1</expr></tool>"
+    server.queue(Stream(tokens("Let me add. " + bad + " Hm.", 6), delay=0.02))
+    win = make_window(server.base_url)
+    seen = []
+
+    async def ask():
+        answered = wait_signal(win.answerFinished, timeout=30)
+        win.composer.setPlainText("add these")
+        assert win.send()
+        await wait_until(lambda: win.view.answers() and writing_card(win.view.answers()[-1]) is not None)
+        seen.append(writing_card(win.view.answers()[-1]).title)
+        return await answered
+
+    assert qloop.run(ask()) == "done"
+    answer = win.view.answers()[-1]
+    assert seen == ["Calculator"]
+    assert writing_card(answer) is None and answer.cards() == [] and not answer.findChildren(ToolCard)
+    assert bad in answer.content()  # shown as text, as an invalid block is
+
+
+def test_a_stopped_answer_takes_the_card_of_the_call_being_written_away(make_window, server, qloop):
+    server.queue(Stream(tokens("Here. " + CALL, 4), delay=0.05))
+    win = make_window(server.base_url, allow_nanogo=True)
+    outcome = qloop.run(ask_then_stop(win, "slowprog", lambda a: writing_card(a) is not None))
+    assert outcome == "stopped"
+    answer = win.view.answers()[-1]
+    qloop.run(wait_until(lambda: not answer.findChildren(ToolCard)))
+    assert answer.cards() == [] and answer.state == "stopped"
