@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from hypothesis import given, settings as examples, strategies as st
 
 from tests.loopback import serving
 from tinyrag_desktop.kb import ImportItem, Importer, open_store, search
@@ -64,6 +65,11 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(200, "application/json", json.dumps({"query": {"search": []}}).encode())
                 return
             self._send(200, "application/json", json.dumps({"query": {"pages": [page]}}).encode())
+        elif url.path == "/moved":  # a site that moved: the browser is sent on by a meta refresh
+            self._send(200, "text/html", b'<html><head><title>Moved</title><meta http-equiv="refresh" '
+                                         b'content="0; url=page.html"></head><body>Redirecting...</body></html>')
+        elif url.path == "/loop":  # a refresh to itself is no page to follow
+            self._send(200, "text/html", b'<meta http-equiv="refresh" content="0;url=/loop"><p>Loop page.</p>')
         elif url.path == "/trickle":  # a byte every 50 ms: never idle long enough for the read time-out
             self.send_response(200)
             self.send_header("Content-Type", "text/plain")
@@ -202,3 +208,25 @@ def test_url_errors_a_user_can_cause_are_said_without_programmer_words(data_dir)
     for reason in reasons:
         for programmer_words in ("Error", "Errno", "Request URL", "Protocol:", "Invalid", "Port out of range"):
             assert programmer_words not in reason, reason
+
+
+def test_a_page_that_only_sends_the_browser_on_is_followed(server, data_dir):
+    # It was stored as a source titled "Moved" whose text was "Redirecting...".
+    report = _import(data_dir, [f"{server}/moved"])
+    assert not report.failed, report.failed
+    hit = search(data_dir, "how high do spring tides rise", 1)[0]
+    assert hit.title == "Harbour Guide" and hit.location == f"{server}/page.html"
+    assert search(data_dir, "Redirecting", 5) == []
+    looped = _import(data_dir, [f"{server}/loop"])  # read as the page it is, once
+    assert not looped.failed and search(data_dir, "loop page", 1)[0].location == f"{server}/loop"
+
+
+@examples(max_examples=300, deadline=None)
+@given(st.binary(max_size=300), st.sampled_from(["text/html", "", "text/plain"]))
+def test_any_page_gives_a_web_address_or_none_to_follow(data, content_type):
+    from tinyrag_desktop.kb.web import Fetched, meta_refresh_target
+
+    page = b'<meta http-equiv="refresh" content="' + data + b'">'
+    for body in (data, page):
+        target = meta_refresh_target(Fetched("http://127.0.0.1:8/dir/a.html", content_type, body))
+        assert target is None or target.startswith(("http://", "https://"))

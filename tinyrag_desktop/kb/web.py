@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping, TypeVar
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 import httpx
 import lxml.etree
@@ -230,8 +230,51 @@ def fetch_url(url: str, max_bytes: int, *, client: httpx.Client | None = None,
     With ``cancelled``, the request runs on a thread of its own (see waiting.py); on Cancel that thread
     stops reading as soon as the answer starts, and ends within the time-out if none comes."""
     if cancelled is None:
-        return _fetch(url, max_bytes, client, None, deadline)
-    return cancellable(lambda: _fetch(url, max_bytes, client, cancelled, deadline), cancelled, "kb-fetch")
+        return _fetch_following(url, max_bytes, client, None, deadline)
+    return cancellable(lambda: _fetch_following(url, max_bytes, client, cancelled, deadline), cancelled, "kb-fetch")
+
+
+def _fetch_following(url: str, max_bytes: int, client: httpx.Client | None, cancelled: Callable[[], bool] | None,
+                     deadline: float) -> Fetched:
+    """_fetch, and a page that only sends the browser on (``<meta http-equiv="refresh" content="0;
+    url=…">``, as moved sites and documentation roots do) followed as a redirect is: it was stored as a
+    source titled "Moved" whose text was "Redirecting…"."""
+    fetched = _fetch(url, max_bytes, client, cancelled, deadline)
+    seen = {fetched.url}
+    for _ in range(_META_HOPS):
+        target = meta_refresh_target(fetched)
+        if target is None or target in seen:
+            break
+        seen.add(target)
+        fetched = _fetch(target, max_bytes, client, cancelled, deadline)
+    return fetched
+
+
+_META_HOPS = 3
+_META_MOST_BYTES = 16_384  # a page that only sends the browser on is small; a real page with a refresh is not
+_META_REFRESH = re.compile(
+    rb"""<meta\s[^>]*?http-equiv\s*=\s*["']?refresh["']?[^>]*>""", re.IGNORECASE)
+_META_CONTENT = re.compile(rb"""content\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
+_REFRESH_VALUE = re.compile(r"""^\s*(\d+(?:\.\d*)?)?\s*[;,]?\s*(?:url\s*=\s*)?["']?([^"']*)["']?\s*$""",
+                            re.IGNORECASE)
+
+
+def meta_refresh_target(fetched: Fetched) -> str | None:
+    """Where a small HTML page's refresh sends the browser at once (within 10 s): an http(s) address, or
+    None for any other page."""
+    data = fetched.data
+    if len(data) > _META_MOST_BYTES or "html" not in fetched.content_type.lower() and not is_html_page(data):
+        return None
+    tag = _META_REFRESH.search(data)
+    content = _META_CONTENT.search(tag.group(0)) if tag else None
+    if content is None:
+        return None
+    value = next(v for v in content.groups() if v is not None).decode("latin-1")
+    match = _REFRESH_VALUE.match(value)
+    if match is None or not match.group(2).strip() or float(match.group(1) or 0) > 10:
+        return None
+    target = urljoin(fetched.url, match.group(2).strip())
+    return target if urlsplit(target).scheme in ("http", "https") else None
 
 
 def _fetch(url: str, max_bytes: int, client: httpx.Client | None, cancelled: Callable[[], bool] | None,
