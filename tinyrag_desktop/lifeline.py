@@ -29,6 +29,7 @@ only what it needs when it needs it: the guard's start-up is added to every shel
 
 from __future__ import annotations
 
+import _thread
 import os
 import sys
 
@@ -47,6 +48,10 @@ WATCHDOG_POLL = 0.2
 _ENDS: tuple[int, int] | None = None  # (read, write), made at the first child
 
 
+# _thread, not threading: the guard runs this file, and its start needs no threading module
+_MADE = _thread.allocate_lock()
+
+
 def _read_end() -> int | None:
     """The lifeline's read end, the pipe made on first use; None where children cannot be given it."""
     global _ENDS
@@ -56,26 +61,6 @@ def _read_end() -> int | None:
         if _ENDS is None:
             _ENDS = os.pipe()  # both ends close-on-exec: only pass_fds hands the read end on
         return _ENDS[0]
-
-
-class _Once:
-    """A lock made at first use: the guard, which runs this file, never needs one (nor threading)."""
-
-    def __init__(self) -> None:
-        self._lock = None
-
-    def __enter__(self) -> None:
-        if self._lock is None:
-            import threading
-
-            self._lock = threading.Lock()
-        self._lock.acquire()
-
-    def __exit__(self, *exc: object) -> None:
-        self._lock.release()
-
-
-_MADE = _Once()
 
 
 def child_options(env: dict[str, str] | None = None) -> dict:
