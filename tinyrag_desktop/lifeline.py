@@ -200,12 +200,14 @@ def _watchdog(fd: int, leader: int) -> None:
     poller = select.poll()
     poller.register(fd, select.POLLIN)
     while True:
-        if poller.poll(WATCHDOG_POLL * 1000):
-            if _ended(fd, None):  # readable: end of file (nobody writes), the app has gone
-                os.killpg(0, _SIGKILL)  # the group: the program, its children, and this watchdog
-        elif os.getppid() != leader:  # the program has ended (this process was re-parented): nothing to guard
+        if poller.poll(WATCHDOG_POLL * 1000) and _ended(fd, None):  # readable: end of file, the app has gone
+            if os.getpgrp() == leader:  # the program's own group: it (unless PDEATHSIG was first), what it
+                os.killpg(leader, _SIGKILL)  # started, and this watchdog, which keeps the group's id from reuse
+            elif os.getppid() == leader:  # started in the app's group, not a session of its own: the program alone
+                os.kill(leader, _SIGKILL)
             return
-
+        if os.getppid() != leader:  # the program has ended (this process was re-parented): nothing to guard
+            return
 
 if __name__ == "__main__":
     sys.exit(guard_main(sys.argv[1:]))
