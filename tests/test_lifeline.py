@@ -60,3 +60,10 @@ def test_the_frozen_flag_runs_the_guard():
 def test_a_child_without_a_lifeline_watches_nothing(monkeypatch):
     monkeypatch.delenv(lifeline.ENV, raising=False)
     assert lifeline.watch() is False
+
+
+def test_a_variable_naming_no_pipe_is_no_lifeline(monkeypatch, tmp_path):
+    # an open file, not the pipe: reading it to its end must not be taken for the app having gone
+    with open(tmp_path / "file.txt", "w+") as f:
+        monkeypatch.setenv(lifeline.ENV, f"{f.fileno()},0")
+        assert lifeline.watch() is False

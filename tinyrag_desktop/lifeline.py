@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import _thread
 import os
+import stat
 import sys
 
 ENV = "TINYRAG_LIFELINE"  # "FD,MAIN": the read end's number, and 1 when started from the app's main thread
@@ -96,6 +97,8 @@ def _taken() -> tuple[int, bool] | None:
     value = os.environ.pop(ENV, "")
     try:
         fd, main = (int(part) for part in value.split(","))
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):  # not the pipe: watching it would end this process at once
+            return None
         os.set_inheritable(fd, False)  # its own children do not hold it either
     except (ValueError, OSError):  # none, or not open here: a variable set by hand, say
         return None
