@@ -263,6 +263,18 @@ def check_kb_reader(exe: Path, tmp: Path) -> str:
     return f"an HTML page read into {read}, an empty file's error sent back ({error}), exit 0"
 
 
+def check_child_guard(exe: Path, tmp: Path) -> str:
+    """The executable as the guard (``--child-guard``) that shell commands and llama-server start through
+    (lifeline.py): it runs the program, whose output and exit status are the program's own."""
+    if os.name != "posix":
+        return "not used on Windows"
+    done = run(exe, ["--child-guard", "/bin/sh", "-c", "echo guarded; exit 3"], tmp)
+    expect(done, 3, "the guard running /bin/sh")
+    if done.stdout != "guarded\n":
+        raise SmokeFailure(f"the guard did not pass the program's output on: {done.stdout!r} {done.stderr[-2000:]}")
+    return "ran /bin/sh: its output and its exit status 3"
+
+
 def check_kb_vectors(exe: Path, tmp: Path) -> str:
     data = tmp / "kb-vectors"
     data.mkdir()
@@ -335,6 +347,7 @@ CHECKS: list[tuple[str, Callable[[Path, Path], str]]] = [
     ("nanogo verb", check_nanogo_verb),
     ("kb add/search/list", check_kb),
     ("kb reader process (--kb-reader)", check_kb_reader),
+    ("child guard (--child-guard)", check_child_guard),
     ("kb with vectors (numpy)", check_kb_vectors),
     ("first start (user guide, one window)", check_first_run),
 ]

@@ -56,6 +56,10 @@ def _run(argv: list[str] | None) -> int:
         from .tools.nanogo.worker import main as worker_main
 
         return worker_main(argv[1:])
+    if argv and argv[0] == "--child-guard":  # a frozen build starts shell commands and llama-server through it
+        from .lifeline import guard_main
+
+        return guard_main(argv[1:])
     if argv and argv[0] == "--kb-reader":  # a frozen build starts its import's readers as its own executable
         from .kb.reader_worker import main as reader_main
 

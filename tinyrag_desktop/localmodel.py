@@ -34,6 +34,7 @@ from typing import Mapping, Sequence
 
 import httpx
 
+from .lifeline import child_options, guard_command
 from .resources import resource_path
 
 __all__ = [
@@ -237,9 +238,12 @@ class LocalModelServer:
             self.log_path = Path(name)
         self._log = open(self.log_path, "wb")  # a file, not a pipe: llama.cpp logs a lot and must never block
         flags = subprocess.CREATE_NEW_PROCESS_GROUP if os.name == "nt" else 0  # type: ignore[attr-defined]
-        self._proc = subprocess.Popen(launcher.command(self.gguf, self.port, self.alias, self.n_ctx, self.host),
-                                      stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
-                                      start_new_session=(os.name == "posix"), creationflags=flags)
+        # Through the guard: when the app dies (killed, crashed; atexit does not run then) the server's whole
+        # group dies with it, where it ran on, holding its model in memory, until stopped by hand.
+        command = launcher.command(self.gguf, self.port, self.alias, self.n_ctx, self.host)
+        self._proc = subprocess.Popen(guard_command(command), stdin=subprocess.DEVNULL, stdout=self._log,
+                                      stderr=subprocess.STDOUT, start_new_session=(os.name == "posix"),
+                                      creationflags=flags, **child_options())
         _RUNNING.add(self)
 
     def _exited_error(self) -> LocalModelError:

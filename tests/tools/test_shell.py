@@ -124,6 +124,21 @@ async def test_missing_program(data_dir: Path) -> None:
         await shell("definitely-not-a-program --help", ctx(data_dir))
 
 
+async def test_program_in_the_work_folder(data_dir: Path) -> None:
+    # Looked for as exec looks: a name with a slash in the work folder; one that is not executable is said so.
+    work = data_dir / "work"
+    work.mkdir()
+    (work / "hello.sh").write_text("#!/bin/sh\necho hello from $0\n")
+    (work / "hello.sh").chmod(0o755)
+    (work / "notes.txt").write_text("not a program\n")
+    result = await shell("./hello.sh", ctx(data_dir))
+    assert result.text.endswith("--- stdout ---\nhello from ./hello.sh")
+    with pytest.raises(ToolError, match=r"'./notes.txt' cannot be run \(permission denied\)"):
+        await shell("./notes.txt", ctx(data_dir))
+    with pytest.raises(ToolError, match="no program called './missing.sh'"):
+        await shell("./missing.sh", ctx(data_dir))
+
+
 async def test_timeout_kills_the_whole_tree(data_dir: Path) -> None:
     started = time.monotonic()
     with pytest.raises(ShellTimeout, match=r"(?s)did not finish within the 1.5-second tool timeout.*started") as info:

@@ -30,6 +30,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO, Callable
 
+from .. import lifeline
+from ..lifeline import child_options
 from .chunking import chunk_document
 from .errors import Cancelled, ReadError
 from .links import Link
@@ -153,7 +155,9 @@ def _unpacked(packed: _Packed) -> tuple[Document, list[Chunk]]:
 
 
 def main() -> int:
-    """A reader: jobs in, (True, packed document and chunks) or (False, exception) out, until the input ends."""
+    """A reader: jobs in, (True, packed document and chunks) or (False, exception) out, until the input ends,
+    or the app that started it has gone."""
+    lifeline.watch()
     # The results go out on a copy of standard output, and standard output becomes standard error: what a
     # library prints, with print() or from C below Python, goes to the log and cannot break their stream.
     source, sink = sys.stdin.buffer, os.fdopen(os.dup(sys.stdout.fileno()), "wb")
@@ -207,9 +211,12 @@ class _Reader:
     def __init__(self) -> None:
         # In a session of its own: Ctrl+C in a terminal stops the import (which then stops its readers), not
         # a reader halfway through a file, which would look like a file that killed it.
+        # Given the lifeline: it ends when this process does, also halfway through a file (a killed app's
+        # readers read on to the end of a long PDF, and only then saw their input end).
         self.process = subprocess.Popen(reader_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, env=_environment(), start_new_session=True,
-                                        creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0))
+                                        stderr=subprocess.PIPE, start_new_session=True,
+                                        creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0),
+                                        **child_options(_environment()))
         self._lock = threading.Lock()
         self.given: deque[Reading] = deque()  # in the order given, which is the order it answers in
         self.ended = False  # it stopped answering: it is given nothing more

@@ -5,7 +5,8 @@ the command line passes no confirm and runs only with ``--allow-shell-exec``. A 
 shell interpreter when it can (``shlex.split`` + exec: no globbing, no expansion, nothing to inject); one
 that uses shell syntax (pipes, redirects, ``&&``, ``;``, globs, ``$VAR``, backquotes) runs under
 ``/bin/sh -c`` (``cmd.exe /c`` on Windows). The child gets its own session (process group), so on
-timeout or cancellation the whole tree is killed, not just the first process.
+timeout or cancellation the whole tree is killed, not just the first process; when the app itself dies, the
+guard's watchdog in that group kills it (see lifeline.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
+from ..lifeline import child_options, guard_command
 from .errors import ToolError
 from .netutil import cut_middle, result_limit, setting, timeout_words
 from .registry import ToolContext, ToolResult, ToolSpec
@@ -126,19 +128,29 @@ def shell_timeout(settings: Mapping[str, object]) -> float:
 
 async def _spawn(command: str, cwd: Path) -> asyncio.subprocess.Process:
     env = {**os.environ, **_QUIET_ENV}
-    common = dict(stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=env)
+    common = dict(stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
     if _IS_WINDOWS:
         return await asyncio.create_subprocess_shell(
-            command, creationflags=subprocess.CREATE_NEW_PROCESS_GROUP, **common)
+            command, creationflags=subprocess.CREATE_NEW_PROCESS_GROUP, env=env, **common)
     if needs_shell(command):
-        return await asyncio.create_subprocess_exec("/bin/sh", "-c", command, start_new_session=True, **common)
-    argv = shlex.split(command)
-    try:
-        return await asyncio.create_subprocess_exec(*argv, start_new_session=True, **common)
-    except FileNotFoundError:
-        raise ToolError(f"There is no program called {argv[0]!r} (not found on PATH).") from None
-    except PermissionError:
-        raise ToolError(f"{argv[0]!r} cannot be run (permission denied).") from None
+        argv = ["/bin/sh", "-c", command]
+    else:
+        argv = shlex.split(command)
+        _check_program(argv[0], cwd, env)
+    # Through the guard: when the app dies (killed, crashed) the command's whole group dies with it.
+    return await asyncio.create_subprocess_exec(*guard_command(argv), start_new_session=True, **common,
+                                                **child_options(env))
+
+
+def _check_program(name: str, cwd: Path, env: Mapping[str, str]) -> None:
+    """ToolError when ``name`` is no program that can run, looked for as exec looks (on the PATH, or
+    relative to ``cwd`` when it names a folder): the guard would only find out after it had started."""
+    places = [name] if "/" in name else [os.path.join(folder, name) for folder in os.get_exec_path(dict(env))]
+    found = [path for path in (os.path.join(cwd, place) for place in places) if os.path.exists(path)]
+    if not found:
+        raise ToolError(f"There is no program called {name!r} (not found on PATH).")
+    if not any(os.path.isfile(path) and os.access(path, os.X_OK) for path in found):
+        raise ToolError(f"{name!r} cannot be run (permission denied).")
 
 
 def kill_tree(proc: asyncio.subprocess.Process) -> None:

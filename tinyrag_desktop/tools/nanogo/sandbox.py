@@ -11,6 +11,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+from ...lifeline import child_options
+
 # Set by a frozen build (PyInstaller): the worker is the app's own executable with this flag first.
 WORKER_FLAG = "--nanogo-worker"
 _STATUS = {0: "ok", 1: "panic", 2: "compile_error", 3: "limit"}
@@ -45,7 +47,7 @@ def cpu_limit(timeout: float) -> int:
     """The worker's CPU time limit, in whole seconds, for a wall-clock ``timeout``: a second more than it. A
     busy program uses its CPU time as fast as the wall clock runs, and with the same limit the two raced:
     the same program was stopped at "time limit" one run and at "CPU time limit" the next. The wall clock,
-    watched here, now ends it first; the CPU limit still ends a worker whose parent has gone."""
+    watched here, now ends it first. (A worker whose parent has gone ends at once: see lifeline.py.)"""
     return max(1, math.ceil(timeout)) + 1
 
 
@@ -134,8 +136,8 @@ def run_sandboxed(source: str, *, timeout: float, memory_mb: int = 512, max_outp
 
     started = time.monotonic()
     proc = subprocess.Popen(worker_command(max_output, memory_mb, cpu_limit(timeout)), stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(),
-                            start_new_session=(os.name == "posix"))
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=(os.name == "posix"),
+                            **child_options(_env()))
     deadline = time.monotonic() + timeout
     why = None
     interrupted = False
@@ -230,8 +232,8 @@ async def run_sandboxed_async(source: str, *, timeout: float, memory_mb: int = 5
     started = time.monotonic()
     proc = await asyncio.create_subprocess_exec(
         *worker_command(max_output, memory_mb, cpu_limit(timeout)), stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=_env(),
-        start_new_session=(os.name == "posix"))
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=(os.name == "posix"),
+        **child_options(_env()))
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     why = None
     out, err = (bytearray() if output is None else output), bytearray()

@@ -11,6 +11,8 @@ import sys
 import threading
 import time
 
+from ... import lifeline
+
 EXIT_OK, EXIT_PANIC, EXIT_COMPILE, EXIT_LIMIT = 0, 1, 2, 3
 MAIN_STACK = 512 * 1024 * 1024
 FLUSH_EVERY = 0.02  # seconds: at most this much of the output is lost when a limit kills the process
@@ -148,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         if a in opts:
             opts[a] = type(opts[a])(next(it))
     _limits(opts["--cpu-seconds"], opts["--memory-mb"])
+    lifeline.watch()  # ends this process when the app has gone (a `for {}` would run to its CPU limit)
     source = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
     sys.stdin.close()
     threading.Thread(target=_flusher, name="nanogo-flusher", daemon=True).start()  # with the usual stack
