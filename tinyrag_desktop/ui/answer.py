@@ -23,7 +23,7 @@ from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolStarted
 from ..tools.rag import cited_numbers
 from ..tool_words import window_words
-from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
+from .markdown_render import LIGHT, Cut, Palette, freeze_point, inline_code_html
 from .reading import Span, card_markdown, mark_reading_stop, step_caret, stop_beside, text_segments
 from .segments import MarkdownSegment, Seam, SettingsSource, ThinkingSection
 from .sources import (OFFERED_CAPTION, SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, cited_as,
@@ -45,6 +45,9 @@ MAX_CUTS = 1   # segments closed per render step: bounds the work one step may d
 # costs about a millisecond per 80 to 300 characters (Go's highlighting the dearest; see _join_cut_blocks):
 # at most about 150 ms, once, at the end.
 JOIN_MOST = 12_000
+# Characters of a long run of text the cutting reads at a time (see _cut): a stored answer of a 1.2 MB list was
+# read whole for each of its 300 cuts, 8 s before the chat showed.
+LOOK_AHEAD = 16_000
 STOPPED_EARLY = "Stopped before the model answered."  # where the answer would be, when nothing came
 WAIT_SAID_AFTER = 5  # seconds of waiting for the first words before the line says how long
 # The answer's state in its accessible name: a screen reader told a running answer from a finished one by
@@ -106,6 +109,19 @@ class _Run:
 
     seg: MarkdownSegment
     text: str
+
+
+def _cut(run: _Run) -> Cut | None:
+    """Where to cut ``run`` (see freeze_point), reading only its first LOOK_AHEAD characters when a cut is
+    there: the run's text read as far as a stream would have brought it. A run cut this way renders in
+    segments of the same few thousand characters as while streaming, and each cut costs the same, however
+    long the text after it (a stored answer's whole text is one run)."""
+    opener = run.seg._render_prefix
+    if len(run.text) > LOOK_AHEAD:
+        cut = freeze_point(run.text[:LOOK_AHEAD], opener=opener)
+        if cut is not None:
+            return cut
+    return freeze_point(run.text, opener=opener)
 
 
 class _ErrorBox(QFrame):
@@ -631,7 +647,7 @@ class AnswerWidget(QFrame):
     def _render_run(self, run: "_Run", growing: bool = False) -> bool:
         """Render ``run`` with at most MAX_CUTS cuts; True when all of its text is on screen (``growing``:
         the stream's active text, whose unsettled table rows wait, see segments.settled)."""
-        cut = freeze_point(run.text, opener=run.seg._render_prefix)
+        cut = _cut(run)
         cuts = 0
         while cut is not None and cuts < MAX_CUTS:
             run.seg.set_frame(run.seg._render_prefix, cut.close)
@@ -647,7 +663,7 @@ class AnswerWidget(QFrame):
                 if cut.reopen:  # its columns as wide as the rows above's, scrolled with them
                     link_pieces(previous, run.seg)
             cuts += 1
-            cut = freeze_point(run.text, opener=run.seg._render_prefix)
+            cut = _cut(run)
         if cut is not None:
             return False
         self._show_segment(run.seg, run.text, growing=growing)
