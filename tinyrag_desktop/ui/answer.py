@@ -45,9 +45,13 @@ MAX_CUTS = 1   # segments closed per render step: bounds the work one step may d
 # costs about a millisecond per 80 to 300 characters (Go's highlighting the dearest; see _join_cut_blocks):
 # at most about 150 ms, once, at the end.
 JOIN_MOST = 12_000
-# Characters of a long run of text the cutting reads at a time (see _cut): a stored answer of a 1.2 MB list was
-# read whole for each of its 300 cuts, 8 s before the chat showed.
-LOOK_AHEAD = 16_000
+# The most cells of a long table whose pieces are joined into one table (see _too_long): Qt lays one out whole,
+# about 0.04 ms a cell; a stored table of 3,000 rows took 0.6 s, the window stalled, each time its chat opened.
+# Longer, its pieces stay, their columns lined up (see table_pieces.CutTable).
+JOIN_CELLS = 6_000
+# Characters of a long run of text the cutting reads first (see _cut): a little more than freeze_point's
+# ``hard``. A stored answer of a 1.2 MB list was read whole for each of its 300 cuts, 8 s before the chat showed.
+LOOK_AHEAD = 6_000
 STOPPED_EARLY = "Stopped before the model answered."  # where the answer would be, when nothing came
 WAIT_SAID_AFTER = 5  # seconds of waiting for the first words before the line says how long
 # The answer's state in its accessible name: a screen reader told a running answer from a finished one by
@@ -116,12 +120,24 @@ def _cut(run: _Run) -> Cut | None:
     there: the run's text read as far as a stream would have brought it. A run cut this way renders in
     segments of the same few thousand characters as while streaming, and each cut costs the same, however
     long the text after it (a stored answer's whole text is one run)."""
-    opener = run.seg._render_prefix
-    if len(run.text) > LOOK_AHEAD:
-        cut = freeze_point(run.text[:LOOK_AHEAD], opener=opener)
+    opener, look = run.seg._render_prefix, LOOK_AHEAD
+    while len(run.text) > look:  # (no cut in the first characters: four times as many)
+        cut = freeze_point(run.text[:look], opener=opener)
         if cut is not None:
             return cut
+        look *= 4
     return freeze_point(run.text, opener=opener)
+
+
+def _too_long(first: MarkdownSegment, rest: list[MarkdownSegment]) -> bool:
+    """Whether the pieces of a cut block are too long to render again as one (see _join_cut_blocks): a code
+    block of more than JOIN_MOST characters, a table of more than JOIN_CELLS cells. A long table's pieces
+    are otherwise always joined: each sized to its own rows, they were not one table."""
+    if any(s._render_prefix.startswith("|") for s in rest):
+        header = rest[0]._render_prefix.split("\n", 1)[0]
+        rows = sum(s.markdown().count("\n") for s in (first, *rest))  # (and the lines above it: a count)
+        return rows * (header.strip().strip("|").count("|") + 1) > JOIN_CELLS
+    return sum(len(s.markdown()) for s in (first, *rest)) > JOIN_MOST
 
 
 class _ErrorBox(QFrame):
@@ -208,6 +224,7 @@ class AnswerWidget(QFrame):
         self._waiting: QLabel | None = None
         self._note: QLabel | None = None  # STOPPED_EARLY, in the waiting label's place
         self._streaming = False
+        self._building = False  # a stored answer's text waits for build_step
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -538,8 +555,9 @@ class AnswerWidget(QFrame):
             self._say_stopped_early()
         self._arrived()
         self._settle_thinking()
-        self.flush()
-        self._join_cut_blocks()
+        if not self._building:  # (a stored answer's text comes by build_step)
+            self.flush()
+            self._join_cut_blocks()
         self._streaming = False
         for card in self._cards.values():
             card.mark_stopped()
@@ -611,6 +629,26 @@ class AnswerWidget(QFrame):
             self._render_step()
         if self._active is not None and self._active.holds_back():  # its last table rows, held while it grew
             self._show_segment(self._active, self._active.markdown())
+        if self._building:
+            self._building = False
+            self._join_cut_blocks()
+
+    @property
+    def building(self) -> bool:
+        """True while a stored answer made with ``later`` has text still to render (see build_step)."""
+        return self._building
+
+    def build_step(self, budget: float) -> bool:
+        """Render a stored answer's text for about ``budget`` seconds (one segment at least, a few thousand
+        characters); True once all of it is shown. The window calls it once a turn of the event loop: a
+        stored list of 10,000 items, rendered at once, froze the window for 2 s each time its chat opened."""
+        deadline = time.perf_counter() + budget
+        while self._closed or self._pending:
+            self._render_step()
+            if time.perf_counter() >= deadline:
+                return False
+        self.flush()  # what ends a render: the held rows, the cut blocks joined
+        return True
 
     def _on_frame(self) -> None:
         self._render_step()
@@ -680,10 +718,7 @@ class AnswerWidget(QFrame):
             else:
                 chains.append([seg])
         for first, *rest in chains:
-            # a long table is always joined: its pieces, each sized to its own rows, were not one table
-            if not rest or any(s.has_runs() for s in (first, *rest)) or (not any(
-                    s._render_prefix.startswith("|") for s in rest) and sum(len(s.markdown()) for s in (first, *rest))
-                    > JOIN_MOST):
+            if not rest or any(s.has_runs() for s in (first, *rest)) or _too_long(first, rest):
                 continue
             join = Join(first, rest)  # the keyboard's place in a piece goes over to the first
             first.set_frame(first._render_prefix, rest[-1]._render_suffix)
@@ -951,9 +986,13 @@ class AnswerWidget(QFrame):
 
     @classmethod
     def from_stored(cls, message: StoredMessage, parent: QWidget | None = None, palette: Palette = LIGHT,
-                    show_route: bool = False, settings: SettingsSource | None = None) -> "AnswerWidget":
-        """Rebuild an answer as it was: text, cards with their final state, reasoning, route, sources, footer."""
+                    show_route: bool = False, settings: SettingsSource | None = None,
+                    later: bool = False) -> "AnswerWidget":
+        """Rebuild an answer as it was: text, cards with their final state, reasoning, route, sources, footer.
+        With ``later`` its text is only cut and rendered by ``build_step`` (or ``flush``): its cards, footer and
+        state are there at once, its text segments come in its place a few at a time."""
         self = cls(parent, palette, show_route, settings)
+        self._building = later
         if message.route:
             sources = message.route.get("sources") or ()  # absent in answers stored before sources existed
             self.on_route(Route(str(message.route.get("mode", "")), str(message.route.get("reason", "")),
@@ -971,7 +1010,8 @@ class AnswerWidget(QFrame):
             if isinstance(seg, str):
                 self.append_text(seg)
                 continue
-            self.flush()
+            if not later:  # (later, the text before the card renders before it: see _add_card)
+                self.flush()
             card = self._add_card(seg.call_id, seg.tool, seg.query, seg.param)
             status = "skipped" if seg.status == "running" else seg.status  # stored mid-run: it was stopped
             if seg.elapsed_ms >= 0:  # stored as -1: refused before it ran (an unknown tool), no time shown
@@ -984,8 +1024,12 @@ class AnswerWidget(QFrame):
                 result_bytes=seg.result_bytes, elapsed_ms=max(0, seg.elapsed_ms), ran=seg.elapsed_ms >= 0)
             self._fold(card)  # as it was shown
         self._update_sources()
-        self.flush()
-        self._join_cut_blocks()
+        if later:
+            self._timer.stop()  # the window calls build_step
+            self._building = self.has_pending()
+        else:
+            self.flush()
+            self._join_cut_blocks()
         if message.error:
             self.fail(message.error)
         if message.stats:

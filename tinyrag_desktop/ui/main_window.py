@@ -108,6 +108,8 @@ class MainWindow(QMainWindow):
         self._live_rows: set[int] = set()  # stored rows of the answer streaming when its chat was opened
         self._deleted: set[str] = set()  # chats deleted in this window: purged when it closes
         self._loading: Iterator[StoredMessage] | None = None
+        self._placed: str | None = None  # see _all_placed: what the messages being loaded were, once all placed
+        self._unbuilt: list[AnswerWidget] = []  # answers loaded whose text is still to render (see _load_step)
         # The id of the first message shown when the open chat has earlier ones, not built yet, above it.
         self._earlier: int | None = None
         self._insert_at: int | None = None  # where the page being built goes: None, the end; else above
@@ -489,6 +491,7 @@ class MainWindow(QMainWindow):
         self.composer.switch_draft(self.chat_id, None)
         self.chat_id = None
         self._loading, self._earlier, self._insert_at = None, None, None
+        self._placed, self._unbuilt = None, []
         self.view.clear(keep=self._answer)
         self.title_label.setText("New chat")
         self.sidebar.mark_current(None)
@@ -519,6 +522,7 @@ class MainWindow(QMainWindow):
             self._live_rows = self._saver.live_ids() | self.waiting.stand_ins()  # as read now (see waiting)
             self._earlier, self._insert_at = start if earlier else None, None
             self.view.set_has_earlier(earlier)
+            self._placed, self._unbuilt = None, []
             self._loading = iter(messages)
             self._load_step(self._loading)
         if rebuild or chat_id != self.chat_id or not self.view.answers():
@@ -528,7 +532,10 @@ class MainWindow(QMainWindow):
         """Show stored messages for up to ``budget`` seconds, then continue on the next loop turn.
 
         A long 30,000-character answer takes ~50 ms to lay out; a chat of fifty of them would freeze the
-        window for seconds if built at once, so it is built in slices and the window keeps responding.
+        window for seconds if built at once, so it is built in slices and the window keeps responding. The
+        messages are placed first, each answer with its cards and footer but not its text; then the answers'
+        text is rendered, the lowest answer first (the one in view: the chat opens at its end, and a page
+        built above keeps its last answer next to what the user reads), a few segments a slice.
         """
         if batch is not self._loading:
             return  # another chat was opened meanwhile
@@ -537,28 +544,47 @@ class MainWindow(QMainWindow):
         for message in batch:
             if message.id in self._live_rows:
                 continue  # the answer streaming (attached below), or the one it replaces
-            widget = self.view.add_stored(message, self._insert_at)
+            widget = self.view.add_stored(message, self._insert_at, later=True)
             if self._insert_at is not None:
                 self._insert_at += 1
             if isinstance(widget, AnswerWidget):
                 self.wire_answer(widget)
                 self.message_ids[id(widget)] = message.id
+                if widget.building:
+                    self._unbuilt.append(widget)
             if time.perf_counter() > deadline:
-                # a timer, not singleShot(0)'s queued call, which Qt would run before the timers and
-                # input waiting: the next slice waits its turn behind them
-                QTimer.singleShot(1, self, lambda: self._load_step(batch, budget))
+                self._next_slice(batch, budget)
                 return
-        self._loading = None
+        if self._placed is None:
+            self._placed = self._all_placed()
+        while self._unbuilt:
+            if time.perf_counter() > deadline:
+                self._next_slice(batch, budget)
+                return
+            if self._unbuilt[-1].build_step(deadline - time.perf_counter()):
+                self._unbuilt.pop()
+        placed, self._loading, self._placed = self._placed, None, None
+        if placed == "chat":
+            self.chatOpened.emit(self.chat_id)
+
+    def _next_slice(self, batch: Iterator[StoredMessage], budget: float) -> None:
+        # a timer, not singleShot(0)'s queued call, which Qt would run before the timers and input waiting:
+        # the next slice waits its turn behind them
+        QTimer.singleShot(1, self, lambda: self._load_step(batch, budget))
+
+    def _all_placed(self) -> str:
+        """Every message being loaded is in the conversation (answers' text maybe still to render): "page"
+        for an earlier page, above what the user is reading, "chat" for a chat opened."""
         if self._insert_at is not None:  # an earlier page, above what the user is reading
             self._insert_at = None
             self.view.set_has_earlier(self._earlier is not None)
             self._update_last_answer()  # its answers offer no Regenerate: only the last one can be asked again
-            return
+            return "page"
         if self._answer is not None and self._stream_chat == self.chat_id:
             self.view.attach(self._answer)  # the answer went on streaming while another chat was open
         self._update_last_answer()
         self.view.scroll_to_bottom()
-        self.chatOpened.emit(self.chat_id)
+        return "chat"
 
     def show_earlier(self) -> int:
         """Build the page of messages above the first one shown (the conversation was scrolled to its top,
@@ -570,6 +596,7 @@ class MainWindow(QMainWindow):
         self._earlier = start if earlier else None
         self.view.hold_position()
         self._insert_at = 0
+        self._placed, self._unbuilt = None, []
         self._loading = iter(page)
         self._load_step(self._loading)
         return len(page)
