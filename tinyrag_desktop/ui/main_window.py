@@ -29,6 +29,7 @@ from . import export, tab_order, window_layout
 from .answer import AnswerWidget
 from .answer_saving import NOT_SAVED, AnswerSaver, not_saved_words, show_earlier_answer
 from .bridge import EngineBridge
+from .chat_loading import load_slice
 from .chat_search import ChatSearch
 from .chat_trim import trim_live_chat
 from .chat_view import COLUMN_MAX, ChatView
@@ -529,62 +530,9 @@ class MainWindow(QMainWindow):
             go()
 
     def _load_step(self, batch: Iterator[StoredMessage], budget: float | None = None) -> None:
-        """Show stored messages for up to ``budget`` seconds, then continue on the next loop turn.
-
-        A long 30,000-character answer takes ~50 ms to lay out; a chat of fifty of them would freeze the
-        window for seconds if built at once, so it is built in slices and the window keeps responding. The
-        messages are placed first, each answer with its cards and footer but not its text; then the answers'
-        text is rendered, the lowest answer first (the one in view: the chat opens at its end, and a page
-        built above keeps its last answer next to what the user reads), a few segments a slice.
-        """
-        if batch is not self._loading:
-            return  # another chat was opened meanwhile
-        budget = LOAD_BUDGET if budget is None else budget
-        deadline = time.perf_counter() + budget
-        for message in batch:
-            if message.id in self._live_rows:
-                continue  # the answer streaming (attached below), or the one it replaces
-            widget = self.view.add_stored(message, self._insert_at, later=True)
-            if self._insert_at is not None:
-                self._insert_at += 1
-            if isinstance(widget, AnswerWidget):
-                self.wire_answer(widget)
-                self.message_ids[id(widget)] = message.id
-                if widget.building:
-                    self._unbuilt.append(widget)
-            if time.perf_counter() > deadline:
-                self._next_slice(batch, budget)
-                return
-        if self._placed is None:
-            self._placed = self._all_placed()
-        while self._unbuilt:
-            if time.perf_counter() > deadline:
-                self._next_slice(batch, budget)
-                return
-            if self._unbuilt[-1].build_step(deadline - time.perf_counter()):
-                self._unbuilt.pop()
-        placed, self._loading, self._placed = self._placed, None, None
-        if placed == "chat":
-            self.chatOpened.emit(self.chat_id)
-
-    def _next_slice(self, batch: Iterator[StoredMessage], budget: float) -> None:
-        # a timer, not singleShot(0)'s queued call, which Qt would run before the timers and input waiting:
-        # the next slice waits its turn behind them
-        QTimer.singleShot(1, self, lambda: self._load_step(batch, budget))
-
-    def _all_placed(self) -> str:
-        """Every message being loaded is in the conversation (answers' text maybe still to render): "page"
-        for an earlier page, above what the user is reading, "chat" for a chat opened."""
-        if self._insert_at is not None:  # an earlier page, above what the user is reading
-            self._insert_at = None
-            self.view.set_has_earlier(self._earlier is not None)
-            self._update_last_answer()  # its answers offer no Regenerate: only the last one can be asked again
-            return "page"
-        if self._answer is not None and self._stream_chat == self.chat_id:
-            self.view.attach(self._answer)  # the answer went on streaming while another chat was open
-        self._update_last_answer()
-        self.view.scroll_to_bottom()
-        return "chat"
+        """Show stored messages for up to ``budget`` seconds, then continue on the next loop turn (see
+        chat_loading.load_slice)."""
+        load_slice(self, batch, LOAD_BUDGET if budget is None else budget)
 
     def show_earlier(self) -> int:
         """Build the page of messages above the first one shown (the conversation was scrolled to its top,
