@@ -638,7 +638,7 @@ class AnswerWidget(QFrame):
             previous = run.seg
             run.seg, run.text = self._new_segment(cut.reopen, after=previous), run.text[cut.at:]
             if cut.reopen:  # a long code block (Run there runs all of it) or table goes on in the new segment
-                run.seg.continues = previous
+                run.seg.continues, previous.continued_by = previous, run.seg
             if not cut.reopen or cut.reopen.startswith("|"):
                 # as far from the text above as in one document (a long list's items stay evenly apart, a
                 # long table's rows go on under its border)
@@ -666,6 +666,7 @@ class AnswerWidget(QFrame):
             if not rest or any(s.has_runs() for s in (first, *rest)) or _too_long(first, rest):
                 continue
             join = Join(first, rest)  # the keyboard's place in a piece goes over to the first
+            first.continued_by = None  # (its code is whole)
             first.set_frame(first._render_prefix, rest[-1]._render_suffix)
             self._show_segment(first, "".join(s.markdown() for s in (first, *rest)), html=join.html)
             join.done()
