@@ -8,11 +8,12 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
 
+from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui import main_window as mw
 from tinyrag_desktop.ui.answer import AnswerWidget
 
-from .conftest import wait_until
+from .conftest import tokens, wait_signal, wait_until
 
 LIST = "".join(f"- item {i} with **bold** and `code`\n" for i in range(3000))
 TABLE = "Rows:\n\n| id | name | city |\n|---|---|---|\n" + "".join(
@@ -145,3 +146,24 @@ def test_a_chat_of_long_answers_builds_the_lowest_first_and_an_earlier_page_from
     assert page[0][-1] > 0 and page[0][0] < len(texts[0])  # the page from its end, next to what was read
     assert all(_shown(a) == len(a.content()) for a in answers)
     assert bar.maximum() - bar.value() == below  # what was on the screen stayed there
+
+
+def test_a_question_asked_while_a_long_answer_is_built_leaves_it_rendering_a_few_segments_a_turn(
+        qloop, make_window, server, tmp_path):
+    data, chat_id, messages = _chat(tmp_path, [LIST])
+    server.queue(Stream(tokens("A short answer.")))
+    win = make_window(server.base_url, data_dir=data)
+    win.open_chat(chat_id)
+    answer = win.view.answers()[-1]
+    assert win.loading and answer.building
+    seen: list[int] = []
+    QTimer.singleShot(0, lambda: seen.append(_shown(answer)))
+    finished = wait_signal(win.answerFinished, timeout=30)
+    assert win.ask("And then?")  # the chat is placed whole at once; the list's text is not rendered at once
+    assert not win.loading and _shown(answer) < len(LIST)
+    assert qloop.run(finished, timeout=60) == "done"
+    qloop.run(wait_until(lambda: not answer.building, timeout=60))
+    assert seen[0] < len(LIST)
+    _same_as_whole(answer, messages[1])
+    assert win.view.answers()[-1].content() == "A short answer."
+    assert [w.text() for w in win.view.questions()] == ["Question 0", "And then?"]

@@ -599,6 +599,14 @@ class AnswerWidget(QFrame):
         self._render_step()
         if self._closed or self._pending:  # a burst left work over: continue on the next loop turn (after a
             self._timer.start(0 if self._frame_ms == FRAME_MS else self._frame_ms)  # slow render, later)
+        elif self._building:
+            self.flush()  # a stored answer's text is all shown (see build_alone)
+
+    def build_alone(self) -> None:
+        """Render a stored answer's text on by itself, a segment a turn of the event loop, no longer a slice
+        of the window's loading (a question was asked below it: see MainWindow.finish_loading)."""
+        if self._building and not self._timer.isActive():
+            self._timer.start(0)
 
     def _render_step(self) -> None:
         """One bounded piece of rendering, so a burst of text or of cards never stalls the window.

@@ -7,8 +7,9 @@ answer first (the one in view: the chat opens at its end, and a page built above
 what the user reads), a few segments a slice (AnswerWidget.build_step). A stored list of 10,000 items rendered
 at once froze the window for 2 to 3 s each time its chat was opened, a 1.2 MB one for 9 s.
 
-The window's ``loading`` stays true until the last answer's text is shown: Find in chat and a question asked
-meanwhile (``finish_loading``, which builds the rest at once) see the whole chat.
+The window's ``loading`` stays true until the last answer's text is shown, or until a question is asked
+meanwhile (``finish_loading``): then the messages left are placed at once, and each answer's text goes on
+rendering by itself, a segment a turn (see AnswerWidget.build_alone).
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ def load_slice(win: "MainWindow", batch: Iterator[StoredMessage], budget: float)
             return
     if win._placed is None:
         win._placed = _all_placed(win)
+    if budget == float("inf"):  # finish_loading: a question goes below; the answers render on by themselves
+        for answer in reversed(win._unbuilt):
+            answer.build_alone()
+        win._unbuilt = []
     while win._unbuilt:
         if time.perf_counter() > deadline:
             _next_slice(win, batch, budget)

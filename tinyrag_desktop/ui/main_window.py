@@ -550,7 +550,8 @@ class MainWindow(QMainWindow):
         return len(page)
 
     def finish_loading(self) -> None:
-        """Show the rest of the chat being opened now (before a new question is added below it)."""
+        """Show the rest of the chat being opened now (before a new question is added below it); its answers'
+        text may go on rendering a few segments a turn."""
         if self._loading is not None:
             self._load_step(self._loading, budget=float("inf"))
 
