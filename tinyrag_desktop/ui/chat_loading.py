@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Iterator
 
+import shiboken6
 from PySide6.QtCore import QTimer
 
 from ..chats import StoredMessage
@@ -50,14 +51,16 @@ def load_slice(win: "MainWindow", batch: Iterator[StoredMessage], budget: float)
         win._placed = _all_placed(win)
     if budget == float("inf"):  # finish_loading: a question goes below; the answers render on by themselves
         for answer in reversed(win._unbuilt):
-            answer.build_alone()
+            if shiboken6.isValid(answer):
+                answer.build_alone()
         win._unbuilt = []
     while win._unbuilt:
         if time.perf_counter() > deadline:
             _next_slice(win, batch, budget)
             return
-        if win._unbuilt[-1].build_step(deadline - time.perf_counter()):
-            win._unbuilt.pop()
+        answer = win._unbuilt[-1]
+        if not shiboken6.isValid(answer) or answer.build_step(deadline - time.perf_counter()):
+            win._unbuilt.pop()  # (an answer deleted meanwhile is not built)
     placed, win._loading, win._placed = win._placed, None, None
     if placed == "chat":
         win.chatOpened.emit(win.chat_id)
