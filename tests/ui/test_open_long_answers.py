@@ -119,31 +119,45 @@ def test_a_long_code_block_opens_in_pieces_and_copy_code_copies_all_of_it(qloop,
         assert QGuiApplication.clipboard().text() == code
 
 
+def _watch(win, answers) -> tuple[QTimer, list[list[int]]]:
+    """What ``answers()`` show at each turn of the event loop, from now on."""
+    turns: list[list[int]] = []
+    ticker = QTimer()
+    ticker.setInterval(0)
+    ticker.timeout.connect(lambda: turns.append([_shown(a) for a in answers()]))
+    ticker.start()
+    return ticker, turns
+
+
 def test_a_chat_of_long_answers_builds_the_lowest_first_and_an_earlier_page_from_its_end(
         qloop, make_window, server, tmp_path, monkeypatch):
     monkeypatch.setattr(mw, "HISTORY_PAGE", 8)  # four exchanges a page
     texts = [f"Answer {n}:\n\n" + "".join(f"- point {n}.{i} of this answer\n" for i in range(400)) for n in range(8)]
     data, chat_id, _messages = _chat(tmp_path, texts)
     win = make_window(server.base_url, data_dir=data)
-    seen = _open_watched(win, qloop, chat_id)
+    ticker, turns = _watch(win, win.view.answers)
+    win.open_chat(chat_id)
+    qloop.run(wait_until(lambda: not win.loading, timeout=60))
+    ticker.stop()
     answers = win.view.answers()
     assert [a.content() for a in answers] == texts[4:]
     # the lowest answer, the one in view, was rendered first: the ones above it waited
-    first_turn = seen[0]
-    assert first_turn[-1] > 0 and first_turn[0] < len(texts[4])
+    first = next(shown for shown in turns if len(shown) == 4 and any(shown))
+    assert first[-1] > 0 and first[:-1] == [0, 0, 0]
     assert all(_shown(a) == len(a.content()) for a in answers)
     bar = win.view.verticalScrollBar()
     assert bar.value() == bar.maximum()
 
     bar.setValue(bar.maximum() // 2)  # the user reads in the middle; then the page above is built
     below = bar.maximum() - bar.value()
-    page: list[list[int]] = []
-    QTimer.singleShot(0, lambda: page.append([_shown(a) for a in win.view.answers()[:4]]))
+    ticker, turns = _watch(win, lambda: win.view.answers()[:-4])
     assert win.show_earlier() == 8
-    qloop.run(wait_until(lambda: not win.loading and page, timeout=60))
+    qloop.run(wait_until(lambda: not win.loading, timeout=60))
+    ticker.stop()
     answers = win.view.answers()
     assert [a.content() for a in answers] == texts
-    assert page[0][-1] > 0 and page[0][0] < len(texts[0])  # the page from its end, next to what was read
+    first = next(shown for shown in turns if len(shown) == 4 and any(shown))
+    assert first[-1] > 0 and first[:-1] == [0, 0, 0]  # the page from its end, next to what was read
     assert all(_shown(a) == len(a.content()) for a in answers)
     assert bar.maximum() - bar.value() == below  # what was on the screen stayed there
 

@@ -33,7 +33,9 @@ def load_slice(win: "MainWindow", batch: Iterator[StoredMessage], budget: float)
     if batch is not win._loading:
         return  # another chat was opened meanwhile
     deadline = time.perf_counter() + budget
+    placing = False  # (each slice places a message or renders a segment at least, however short its budget)
     for message in batch:
+        placing = True
         if message.id in win._live_rows:
             continue  # the answer streaming (attached below), or the one it replaces
         widget = win.view.add_stored(message, win._insert_at, later=True)
@@ -54,13 +56,16 @@ def load_slice(win: "MainWindow", batch: Iterator[StoredMessage], budget: float)
             if shiboken6.isValid(answer):
                 answer.build_alone()
         win._unbuilt = []
+    if placing and win._unbuilt and time.perf_counter() > deadline:
+        _next_slice(win, batch, budget)  # their text from the next turn on
+        return
     while win._unbuilt:
-        if time.perf_counter() > deadline:
-            _next_slice(win, batch, budget)
-            return
         answer = win._unbuilt[-1]
         if not shiboken6.isValid(answer) or answer.build_step(deadline - time.perf_counter()):
             win._unbuilt.pop()  # (an answer deleted meanwhile is not built)
+        if win._unbuilt and time.perf_counter() > deadline:
+            _next_slice(win, batch, budget)
+            return
     placed, win._loading, win._placed = win._placed, None, None
     if placed == "chat":
         win.chatOpened.emit(win.chat_id)
