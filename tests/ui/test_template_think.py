@@ -104,7 +104,8 @@ def test_an_empty_reasoning_block_shows_no_thinking_section(make_window, server,
 def test_the_wait_for_the_first_words_says_how_long_after_a_few_seconds(qtbot):
     from PySide6.QtWidgets import QLabel
 
-    from tinyrag_desktop.ui.answer import WAIT_SAID_AFTER, AnswerWidget, waiting_words
+    from tinyrag_desktop.ui.answer import AnswerWidget
+    from tinyrag_desktop.ui.answer_footer import WAIT_SAID_AFTER, waiting_words
 
     answer = AnswerWidget()
     qtbot.add_widget(answer)

@@ -23,12 +23,12 @@ from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolStarted, ToolWriting
 from ..tools.rag import cited_numbers
 from ..tool_words import window_words
-from .markdown_render import LIGHT, Palette, freeze_point, inline_code_html
+from .answer_footer import footer_text, spoken, waiting_words
+from .markdown_render import LIGHT, Cut, Palette, freeze_point, inline_code_html
 from .reading import Span, card_markdown, mark_reading_stop, step_caret, stop_beside, text_segments
 from .segments import MarkdownSegment, Seam, SettingsSource, ThinkingSection
 from .sources import (OFFERED_CAPTION, SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, cited_as,
                       split_sources)
-from .status import model_label
 from .table_pieces import Join, link_pieces
 from .theme import colors, paint_focus_ring
 from .toolcard import STOPPED, ToolCard, WritingSlot
@@ -45,59 +45,18 @@ MAX_CUTS = 1   # segments closed per render step: bounds the work one step may d
 # costs about a millisecond per 80 to 300 characters (Go's highlighting the dearest; see _join_cut_blocks):
 # at most about 150 ms, once, at the end.
 JOIN_MOST = 12_000
+# The most cells of a long table whose pieces are joined into one table (see _too_long): Qt lays one out whole,
+# about 0.04 ms a cell; a stored table of 3,000 rows took 0.6 s, the window stalled, each time its chat opened.
+# Longer, its pieces stay, their columns lined up (see table_pieces.CutTable).
+JOIN_CELLS = 6_000
+# Characters of a long run of text the cutting reads first (see _cut): a little more than freeze_point's
+# ``hard``. A stored answer of a 1.2 MB list was read whole for each of its 300 cuts, 8 s before the chat showed.
+LOOK_AHEAD = 6_000
 STOPPED_EARLY = "Stopped before the model answered."  # where the answer would be, when nothing came
-WAIT_SAID_AFTER = 5  # seconds of waiting for the first words before the line says how long
 # The answer's state in its accessible name: a screen reader told a running answer from a finished one by
 # nothing ("Assistant answer" both).
 STATE_WORDS = {"answering": "still answering", "done": "finished", "stopped": "stopped", "failed": "failed",
                "ended": "ended"}
-
-
-def footer_text(stats: dict[str, Any]) -> str:
-    """The line under an answer: its rounds and tools when it used any, its time, whether it was stopped, and
-    the model asked for it.
-
-    A plain answer says only its time: "1 round · 0 tools run" under every one of them was noise."""
-    rounds = int(stats.get("rounds", 0))
-    secs = int(stats.get("elapsed_ms", 0)) / 1000
-    parts = [f"{secs:.1f} s"]
-    if rounds > 1 or int(stats.get("tools_run", 0)):
-        parts[:0] = [f"{rounds} round{'s' if rounds != 1 else ''}", _tools_text(stats)]
-    if model := str(stats.get("model") or ""):
-        parts.append(model_label(model))
-    if stats.get("outcome") == "stopped":
-        parts.append("stopped")
-    if left_out := int(stats.get("left_out", 0)):
-        parts.append(f"{left_out} earlier message{'s' if left_out != 1 else ''} not read")
-    return " · ".join(parts)
-
-
-
-def spoken(footer: str) -> str:
-    """The footer's figures as a screen reader should say them: "2 rounds, 1 tool run, 0.1 seconds"."""
-    parts = footer.replace("\u00a0", " ").split(" · ")
-    return ", ".join(part[:-2] + " seconds" if part.endswith(" s") and part[:-2].replace(".", "").isdigit()
-                     else part for part in parts if part)
-
-
-def _tools_text(stats: dict[str, Any]) -> str:
-    """``tools_run`` counts every call that was started (``Done.tools_run`` plus the denied commands, see
-    ``finish``); ``tools_denied`` says how many of them were commands the user denied (they never ran),
-    ``tools_stopped`` how many of the others the user's Stop (or a failed stream) ended before they finished."""
-    tools = int(stats.get("tools_run", 0))
-    denied = min(tools, int(stats.get("tools_denied", 0)))
-    ran = tools - denied
-    stopped = min(ran, int(stats.get("tools_stopped", 0)))
-    plural = "s" if ran != 1 else ""
-    if stopped and stopped == ran:
-        text = f"{ran} tool{plural} stopped"
-    else:
-        text = f"{ran} tool{plural} run" + (f" ({stopped} stopped)" if stopped else "")
-    if not denied:
-        return text
-    said = f"{denied} command{'s' if denied != 1 else ''} denied"
-    # "1 tool run" for a command the user denied read as if it had run; "0 tools run" beside it is noise
-    return said if not ran else f"{text} · {said}"
 
 
 @dataclass(slots=True)
@@ -106,6 +65,31 @@ class _Run:
 
     seg: MarkdownSegment
     text: str
+
+
+def _cut(run: _Run) -> Cut | None:
+    """Where to cut ``run`` (see freeze_point), reading only its first LOOK_AHEAD characters when a cut is
+    there: the run's text read as far as a stream would have brought it. A run cut this way renders in
+    segments of the same few thousand characters as while streaming, and each cut costs the same, however
+    long the text after it (a stored answer's whole text is one run)."""
+    opener, look = run.seg._render_prefix, LOOK_AHEAD
+    while len(run.text) > look:  # (no cut in the first characters: four times as many)
+        cut = freeze_point(run.text[:look], opener=opener)
+        if cut is not None:
+            return cut
+        look *= 4
+    return freeze_point(run.text, opener=opener)
+
+
+def _too_long(first: MarkdownSegment, rest: list[MarkdownSegment]) -> bool:
+    """Whether the pieces of a cut block are too long to render again as one (see _join_cut_blocks): a code
+    block of more than JOIN_MOST characters, a table of more than JOIN_CELLS cells. A long table's pieces
+    are otherwise always joined: each sized to its own rows, they were not one table."""
+    if any(s._render_prefix.startswith("|") for s in rest):
+        header = rest[0]._render_prefix.split("\n", 1)[0]
+        rows = sum(s.markdown().count("\n") for s in (first, *rest))  # (and the lines above it: a count)
+        return rows * (header.strip().strip("|").count("|") + 1) > JOIN_CELLS
+    return sum(len(s.markdown()) for s in (first, *rest)) > JOIN_MOST
 
 
 class _ErrorBox(QFrame):
@@ -127,13 +111,6 @@ class _ActionButton(QToolButton):
     def paintEvent(self, event) -> None:  # noqa: N802
         super().paintEvent(event)
         paint_focus_ring(self)
-
-
-def waiting_words(seconds: float) -> str:
-    """The line shown until the model's first words: after a few seconds, how long, and why it may last."""
-    if seconds < WAIT_SAID_AFTER:
-        return "Waiting for the model…"
-    return f"Waiting for the model… {int(seconds)} s (a model the server has to load first can take a minute)"
 
 
 class AnswerWidget(QFrame):
@@ -192,6 +169,7 @@ class AnswerWidget(QFrame):
         self._waiting: QLabel | None = None
         self._note: QLabel | None = None  # STOPPED_EARLY, in the waiting label's place
         self._streaming = False
+        self._building = False  # a stored answer's text waits for build_step
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -529,8 +507,9 @@ class AnswerWidget(QFrame):
             self._say_stopped_early()
         self._arrived()
         self._settle_thinking()
-        self.flush()
-        self._join_cut_blocks()
+        if not self._building:  # (a stored answer's text comes by build_step)
+            self.flush()
+            self._join_cut_blocks()
         self._streaming = False
         for card in self._cards.values():
             card.mark_stopped()
@@ -603,11 +582,39 @@ class AnswerWidget(QFrame):
             self._render_step()
         if self._active is not None and self._active.holds_back():  # its last table rows, held while it grew
             self._show_segment(self._active, self._active.markdown())
+        if self._building:
+            self._building = False
+            self._join_cut_blocks()
+
+    @property
+    def building(self) -> bool:
+        """True while a stored answer made with ``later`` has text still to render (see build_step)."""
+        return self._building
+
+    def build_step(self, budget: float) -> bool:
+        """Render a stored answer's text for about ``budget`` seconds (one segment at least, a few thousand
+        characters); True once all of it is shown. The window calls it once a turn of the event loop: a
+        stored list of 10,000 items, rendered at once, froze the window for 2 s each time its chat opened."""
+        deadline = time.perf_counter() + budget
+        while self._closed or self._pending:
+            self._render_step()
+            if time.perf_counter() >= deadline:
+                return False
+        self.flush()  # what ends a render: the held rows, the cut blocks joined
+        return True
 
     def _on_frame(self) -> None:
         self._render_step()
         if self._closed or self._pending:  # a burst left work over: continue on the next loop turn (after a
             self._timer.start(0 if self._frame_ms == FRAME_MS else self._frame_ms)  # slow render, later)
+        elif self._building:
+            self.flush()  # a stored answer's text is all shown (see build_alone)
+
+    def build_alone(self) -> None:
+        """Render a stored answer's text on by itself, a segment a turn of the event loop, no longer a slice
+        of the window's loading (a question was asked below it: see MainWindow.finish_loading)."""
+        if self._building and not self._timer.isActive():
+            self._timer.start(0)
 
     def _render_step(self) -> None:
         """One bounded piece of rendering, so a burst of text or of cards never stalls the window.
@@ -639,7 +646,7 @@ class AnswerWidget(QFrame):
     def _render_run(self, run: "_Run", growing: bool = False) -> bool:
         """Render ``run`` with at most MAX_CUTS cuts; True when all of its text is on screen (``growing``:
         the stream's active text, whose unsettled table rows wait, see segments.settled)."""
-        cut = freeze_point(run.text, opener=run.seg._render_prefix)
+        cut = _cut(run)
         cuts = 0
         while cut is not None and cuts < MAX_CUTS:
             run.seg.set_frame(run.seg._render_prefix, cut.close)
@@ -647,7 +654,7 @@ class AnswerWidget(QFrame):
             previous = run.seg
             run.seg, run.text = self._new_segment(cut.reopen, after=previous), run.text[cut.at:]
             if cut.reopen:  # a long code block (Run there runs all of it) or table goes on in the new segment
-                run.seg.continues = previous
+                run.seg.continues, previous.continued_by = previous, run.seg
             if not cut.reopen or cut.reopen.startswith("|"):
                 # as far from the text above as in one document (a long list's items stay evenly apart, a
                 # long table's rows go on under its border)
@@ -655,7 +662,7 @@ class AnswerWidget(QFrame):
                 if cut.reopen:  # its columns as wide as the rows above's, scrolled with them
                     link_pieces(previous, run.seg)
             cuts += 1
-            cut = freeze_point(run.text, opener=run.seg._render_prefix)
+            cut = _cut(run)
         if cut is not None:
             return False
         self._show_segment(run.seg, run.text, growing=growing)
@@ -672,12 +679,10 @@ class AnswerWidget(QFrame):
             else:
                 chains.append([seg])
         for first, *rest in chains:
-            # a long table is always joined: its pieces, each sized to its own rows, were not one table
-            if not rest or any(s.has_runs() for s in (first, *rest)) or (not any(
-                    s._render_prefix.startswith("|") for s in rest) and sum(len(s.markdown()) for s in (first, *rest))
-                    > JOIN_MOST):
+            if not rest or any(s.has_runs() for s in (first, *rest)) or _too_long(first, rest):
                 continue
             join = Join(first, rest)  # the keyboard's place in a piece goes over to the first
+            first.continued_by = None  # (its code is whole)
             first.set_frame(first._render_prefix, rest[-1]._render_suffix)
             self._show_segment(first, "".join(s.markdown() for s in (first, *rest)), html=join.html)
             join.done()
@@ -945,9 +950,13 @@ class AnswerWidget(QFrame):
 
     @classmethod
     def from_stored(cls, message: StoredMessage, parent: QWidget | None = None, palette: Palette = LIGHT,
-                    show_route: bool = False, settings: SettingsSource | None = None) -> "AnswerWidget":
-        """Rebuild an answer as it was: text, cards with their final state, reasoning, route, sources, footer."""
+                    show_route: bool = False, settings: SettingsSource | None = None,
+                    later: bool = False) -> "AnswerWidget":
+        """Rebuild an answer as it was: text, cards with their final state, reasoning, route, sources, footer.
+        With ``later`` its text is only cut and rendered by ``build_step`` (or ``flush``): its cards, footer and
+        state are there at once, its text segments come in its place a few at a time."""
         self = cls(parent, palette, show_route, settings)
+        self._building = later
         if message.route:
             sources = message.route.get("sources") or ()  # absent in answers stored before sources existed
             self.on_route(Route(str(message.route.get("mode", "")), str(message.route.get("reason", "")),
@@ -965,7 +974,8 @@ class AnswerWidget(QFrame):
             if isinstance(seg, str):
                 self.append_text(seg)
                 continue
-            self.flush()
+            if not later:  # (later, the text before the card renders before it: see _add_card)
+                self.flush()
             card = self._add_card(seg.call_id, seg.tool, seg.query, seg.param)
             status = "skipped" if seg.status == "running" else seg.status  # stored mid-run: it was stopped
             if seg.elapsed_ms >= 0:  # stored as -1: refused before it ran (an unknown tool), no time shown
@@ -978,8 +988,12 @@ class AnswerWidget(QFrame):
                 result_bytes=seg.result_bytes, elapsed_ms=max(0, seg.elapsed_ms), ran=seg.elapsed_ms >= 0)
             self._fold(card)  # as it was shown
         self._update_sources()
-        self.flush()
-        self._join_cut_blocks()
+        if later:
+            self._timer.stop()  # the window calls build_step
+            self._building = self.has_pending()
+        else:
+            self.flush()
+            self._join_cut_blocks()
         if message.error:
             self.fail(message.error)
         if message.stats:

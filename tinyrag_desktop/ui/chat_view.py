@@ -366,12 +366,13 @@ class ChatView(QScrollArea):
         note.show()
         self.scroll_to_bottom()
 
-    def add_stored(self, message: StoredMessage, at: int | None = None) -> QWidget:
-        """Show a stored message at the end, or as message number ``at`` from the top (an earlier one)."""
+    def add_stored(self, message: StoredMessage, at: int | None = None, later: bool = False) -> QWidget:
+        """Show a stored message at the end, or as message number ``at`` from the top (an earlier one); with
+        ``later``, an answer's text is left for its ``build_step``."""
         if message.role == "user":
             return self.add_question(message.content, at)
         answer = AnswerWidget.from_stored(message, self._column, self.palette_colours, self.show_route,
-                                          self.settings_source)
+                                          self.settings_source, later=later)
         self._insert(answer, at)
         self.answerAdded.emit(answer)
         return answer

@@ -29,6 +29,7 @@ from . import export, tab_order, window_layout
 from .answer import AnswerWidget
 from .answer_saving import NOT_SAVED, AnswerSaver, not_saved_words, show_earlier_answer
 from .bridge import EngineBridge
+from .chat_loading import load_slice
 from .chat_search import ChatSearch
 from .chat_trim import trim_live_chat
 from .chat_view import COLUMN_MAX, ChatView
@@ -108,6 +109,8 @@ class MainWindow(QMainWindow):
         self._live_rows: set[int] = set()  # stored rows of the answer streaming when its chat was opened
         self._deleted: set[str] = set()  # chats deleted in this window: purged when it closes
         self._loading: Iterator[StoredMessage] | None = None
+        self._placed: str | None = None  # see _all_placed: what the messages being loaded were, once all placed
+        self._unbuilt: list[AnswerWidget] = []  # answers loaded whose text is still to render (see _load_step)
         # The id of the first message shown when the open chat has earlier ones, not built yet, above it.
         self._earlier: int | None = None
         self._insert_at: int | None = None  # where the page being built goes: None, the end; else above
@@ -490,6 +493,7 @@ class MainWindow(QMainWindow):
         self.composer.switch_draft(self.chat_id, None)
         self.chat_id = None
         self._loading, self._earlier, self._insert_at = None, None, None
+        self._placed, self._unbuilt = None, []
         self.view.clear(keep=self._answer)
         self.title_label.setText("New chat")
         self.sidebar.mark_current(None)
@@ -520,46 +524,16 @@ class MainWindow(QMainWindow):
             self._live_rows = self._saver.live_ids() | self.waiting.stand_ins()  # as read now (see waiting)
             self._earlier, self._insert_at = start if earlier else None, None
             self.view.set_has_earlier(earlier)
+            self._placed, self._unbuilt = None, []
             self._loading = iter(messages)
             self._load_step(self._loading)
         if rebuild or chat_id != self.chat_id or not self.view.answers():
             go()
 
     def _load_step(self, batch: Iterator[StoredMessage], budget: float | None = None) -> None:
-        """Show stored messages for up to ``budget`` seconds, then continue on the next loop turn.
-
-        A long 30,000-character answer takes ~50 ms to lay out; a chat of fifty of them would freeze the
-        window for seconds if built at once, so it is built in slices and the window keeps responding.
-        """
-        if batch is not self._loading:
-            return  # another chat was opened meanwhile
-        budget = LOAD_BUDGET if budget is None else budget
-        deadline = time.perf_counter() + budget
-        for message in batch:
-            if message.id in self._live_rows:
-                continue  # the answer streaming (attached below), or the one it replaces
-            widget = self.view.add_stored(message, self._insert_at)
-            if self._insert_at is not None:
-                self._insert_at += 1
-            if isinstance(widget, AnswerWidget):
-                self.wire_answer(widget)
-                self.message_ids[id(widget)] = message.id
-            if time.perf_counter() > deadline:
-                # a timer, not singleShot(0)'s queued call, which Qt would run before the timers and
-                # input waiting: the next slice waits its turn behind them
-                QTimer.singleShot(1, self, lambda: self._load_step(batch, budget))
-                return
-        self._loading = None
-        if self._insert_at is not None:  # an earlier page, above what the user is reading
-            self._insert_at = None
-            self.view.set_has_earlier(self._earlier is not None)
-            self._update_last_answer()  # its answers offer no Regenerate: only the last one can be asked again
-            return
-        if self._answer is not None and self._stream_chat == self.chat_id:
-            self.view.attach(self._answer)  # the answer went on streaming while another chat was open
-        self._update_last_answer()
-        self.view.scroll_to_bottom()
-        self.chatOpened.emit(self.chat_id)
+        """Show stored messages for up to ``budget`` seconds, then continue on the next loop turn (see
+        chat_loading.load_slice)."""
+        load_slice(self, batch, LOAD_BUDGET if budget is None else budget)
 
     def show_earlier(self) -> int:
         """Build the page of messages above the first one shown (the conversation was scrolled to its top,
@@ -571,12 +545,14 @@ class MainWindow(QMainWindow):
         self._earlier = start if earlier else None
         self.view.hold_position()
         self._insert_at = 0
+        self._placed, self._unbuilt = None, []
         self._loading = iter(page)
         self._load_step(self._loading)
         return len(page)
 
     def finish_loading(self) -> None:
-        """Show the rest of the chat being opened now (before a new question is added below it)."""
+        """Show the rest of the chat being opened now (before a new question is added below it); its answers'
+        text may go on rendering a few segments a turn."""
         if self._loading is not None:
             self._load_step(self._loading, budget=float("inf"))
 

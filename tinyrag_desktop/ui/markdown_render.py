@@ -659,8 +659,18 @@ def table_cut(text: str, opener: str = "", hard: int = 4000, cells: int = TABLE_
         return None
     at = len(text) - len(lines[-1])
     # its cells so far (a bar in a cell's code or escaped counts too: the count only says when to cut)
-    if at < hard and rows * (header[0].strip().strip("|").count("|") + 1) < cells:
+    columns = header[0].strip().strip("|").count("|") + 1
+    if at < hard and rows * columns < cells:
         return None
+    # Many rows at once (a stored answer, a burst): the cut goes where a stream would have made it, after the
+    # row that reached ``cells`` or ``hard``; drawn whole, 200 rows took 80 ms.
+    first = end - rows
+    offset = len(text) - len("\n".join(lines[first:]))
+    for i in range(first, end - 1):
+        offset += len(lines[i]) + 1
+        if (i - first + 1) * columns >= cells or offset >= hard:
+            at = offset
+            break
     return Cut(at, reopen="\n".join(header) + "\n")
 
 

@@ -162,6 +162,7 @@ class MarkdownSegment(DragAcross, SidewaysBlocks, QTextBrowser):
         self._copied_timer: QTimer | None = None  # made at the first copy: most segments never have one
         self._runs: GoRuns | None = None  # made at the first Run: most segments never have one
         self.continues: MarkdownSegment | None = None  # the segment whose last code block goes on here
+        self.continued_by: MarkdownSegment | None = None  # the segment its last block goes on in (see continues)
         self.setObjectName("answerText")
         self.setOpenLinks(False)
         self.anchorClicked.connect(self._on_anchor)
@@ -522,8 +523,21 @@ class MarkdownSegment(DragAcross, SidewaysBlocks, QTextBrowser):
     def code_blocks(self) -> tuple[str, ...]:
         return self._codes
 
+    def whole_code(self, index: int) -> str:
+        """Block ``index``'s code, with the rest of a block the view cut into pieces, before and after it (a
+        block too long to join again: see AnswerWidget._join_cut_blocks)."""
+        code, seg = self.run_source(index), self
+        while index == len(seg._codes) - 1 and seg.continued_by is not None:
+            after = seg.continued_by
+            if (not shiboken6.isValid(after) or after.continues is not seg or not after._codes
+                    or after._render_prefix.lstrip().startswith("|")):
+                break
+            seg, index = after, 0
+            code += seg._codes[0]
+        return code
+
     def copy_code(self, index: int) -> str:
-        code = self._codes[index]
+        code = self.whole_code(index)  # Copy code in any piece of a cut block copies all of it
         QGuiApplication.clipboard().setText(code)
         # The link says it was done, where the eye is: the status bar's words alone went unseen.
         if self._copied not in (-1, index):
