@@ -7,7 +7,7 @@ from __future__ import annotations
 from tinyrag_desktop.chats import StoredMessage
 from tinyrag_desktop.engine.events import Done
 from tinyrag_desktop.settings import defaults
-from tinyrag_desktop.ui import answer as answer_module
+from tinyrag_desktop.ui import answer_cuts
 from tinyrag_desktop.ui.answer import AnswerWidget
 
 from .conftest import tokens
@@ -58,7 +58,7 @@ def test_a_stopped_answer_and_a_stored_one_join_too(qtbot) -> None:
 
 
 def test_a_block_with_a_go_run_or_too_long_to_render_again_stays_cut(qtbot, monkeypatch) -> None:
-    monkeypatch.setattr(answer_module, "JOIN_MOST", 5000)
+    monkeypatch.setattr(answer_cuts, "JOIN_MOST", 5000)
     answer = streamed(qtbot)
     pieces = len(code_segments(answer))
     answer.finish(Done(1, 0, 10))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
@@ -23,8 +22,10 @@ from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolStarted, ToolWriting
 from ..tools.rag import cited_numbers
 from ..tool_words import window_words
+from . import answer_cuts
+from .answer_cuts import Run, too_long
 from .answer_footer import footer_text, spoken, waiting_words
-from .markdown_render import LIGHT, Cut, Palette, freeze_point, inline_code_html
+from .markdown_render import LIGHT, Palette, inline_code_html
 from .reading import Span, card_markdown, mark_reading_stop, step_caret, stop_beside, text_segments
 from .segments import MarkdownSegment, Seam, SettingsSource, ThinkingSection
 from .sources import (OFFERED_CAPTION, SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, cited_as,
@@ -41,55 +42,11 @@ SLOW_RENDER_GAP = 4
 # belong to the text before the card, not at the start of a line after it.
 _TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
 MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
-# The longest code block (in characters) joined into one box when the answer is whole: one render of it
-# costs about a millisecond per 80 to 300 characters (Go's highlighting the dearest; see _join_cut_blocks):
-# at most about 150 ms, once, at the end.
-JOIN_MOST = 12_000
-# The most cells of a long table whose pieces are joined into one table (see _too_long): Qt lays one out whole,
-# about 0.04 ms a cell; a stored table of 3,000 rows took 0.6 s, the window stalled, each time its chat opened.
-# Longer, its pieces stay, their columns lined up (see table_pieces.CutTable).
-JOIN_CELLS = 6_000
-# Characters of a long run of text the cutting reads first (see _cut): a little more than freeze_point's
-# ``hard``. A stored answer of a 1.2 MB list was read whole for each of its 300 cuts, 8 s before the chat showed.
-LOOK_AHEAD = 6_000
 STOPPED_EARLY = "Stopped before the model answered."  # where the answer would be, when nothing came
 # The answer's state in its accessible name: a screen reader told a running answer from a finished one by
 # nothing ("Assistant answer" both).
 STATE_WORDS = {"answering": "still answering", "done": "finished", "stopped": "stopped", "failed": "failed",
                "ended": "ended"}
-
-
-@dataclass(slots=True)
-class _Run:
-    """Text still to render and the segment it goes into (split segments are inserted after it)."""
-
-    seg: MarkdownSegment
-    text: str
-
-
-def _cut(run: _Run) -> Cut | None:
-    """Where to cut ``run`` (see freeze_point), reading only its first LOOK_AHEAD characters when a cut is
-    there: the run's text read as far as a stream would have brought it. A run cut this way renders in
-    segments of the same few thousand characters as while streaming, and each cut costs the same, however
-    long the text after it (a stored answer's whole text is one run)."""
-    opener, look = run.seg._render_prefix, LOOK_AHEAD
-    while len(run.text) > look:  # (no cut in the first characters: four times as many)
-        cut = freeze_point(run.text[:look], opener=opener)
-        if cut is not None:
-            return cut
-        look *= 4
-    return freeze_point(run.text, opener=opener)
-
-
-def _too_long(first: MarkdownSegment, rest: list[MarkdownSegment]) -> bool:
-    """Whether the pieces of a cut block are too long to render again as one (see _join_cut_blocks): a code
-    block of more than JOIN_MOST characters, a table of more than JOIN_CELLS cells. A long table's pieces
-    are otherwise always joined: each sized to its own rows, they were not one table."""
-    if any(s._render_prefix.startswith("|") for s in rest):
-        header = rest[0]._render_prefix.split("\n", 1)[0]
-        rows = sum(s.markdown().count("\n") for s in (first, *rest))  # (and the lines above it: a count)
-        return rows * (header.strip().strip("|").count("|") + 1) > JOIN_CELLS
-    return sum(len(s.markdown()) for s in (first, *rest)) > JOIN_MOST
 
 
 class _ErrorBox(QFrame):
@@ -135,7 +92,7 @@ class AnswerWidget(QFrame):
         self._content: list[str] = []      # every visible text delta, joined on demand
         self._content_len = 0
         self._pending: list[str] = []      # deltas not yet rendered
-        self._closed: list[_Run] = []      # text that a card closed, still to be rendered before it
+        self._closed: list[Run] = []      # text that a card closed, still to be rendered before it
         self._active: MarkdownSegment | None = None
         self._active_text = ""
         self._segments: list[MarkdownSegment] = []
@@ -148,7 +105,7 @@ class AnswerWidget(QFrame):
         self._anchors: dict[str, tuple[str | None, ...]] = {}  # a call's anchors, by its id (see ToolResult)
         self._call_rounds: dict[str, int] = {}  # the engine's round each call came in: history splits the answer by it
         self._after_card = False  # no text since the last card: marks that come now attach before it
-        self._before_card: _Run | None = None  # the text just before the last card (None: nothing to attach to)
+        self._before_card: Run | None = None  # the text just before the last card (None: nothing to attach to)
         self._marks_attach: bool | None = None  # whether the marks after the last card go before it
         self._route: dict[str, Any] | None = None
         self._route_shown = False  # the route's sources are on the Sources line (see show_route_sources)
@@ -628,7 +585,7 @@ class AnswerWidget(QFrame):
             if self._render_run(self._closed[0]):
                 self._closed.pop(0)
         elif self._pending:
-            run = _Run(self._active or self._new_segment(""), self._active_text + "".join(self._pending))
+            run = Run(self._active or self._new_segment(""), self._active_text + "".join(self._pending))
             self._pending.clear()
             finished = self._render_run(run, growing=self._streaming)
             self._active, self._active_text = run.seg, run.text if finished else ""
@@ -643,10 +600,10 @@ class AnswerWidget(QFrame):
             self.render_times.append(cost)
         self.rendered.emit()
 
-    def _render_run(self, run: "_Run", growing: bool = False) -> bool:
+    def _render_run(self, run: Run, growing: bool = False) -> bool:
         """Render ``run`` with at most MAX_CUTS cuts; True when all of its text is on screen (``growing``:
         the stream's active text, whose unsettled table rows wait, see segments.settled)."""
-        cut = _cut(run)
+        cut = answer_cuts.cut(run)
         cuts = 0
         while cut is not None and cuts < MAX_CUTS:
             run.seg.set_frame(run.seg._render_prefix, cut.close)
@@ -662,7 +619,7 @@ class AnswerWidget(QFrame):
                 if cut.reopen:  # its columns as wide as the rows above's, scrolled with them
                     link_pieces(previous, run.seg)
             cuts += 1
-            cut = _cut(run)
+            cut = answer_cuts.cut(run)
         if cut is not None:
             return False
         self._show_segment(run.seg, run.text, growing=growing)
@@ -679,7 +636,7 @@ class AnswerWidget(QFrame):
             else:
                 chains.append([seg])
         for first, *rest in chains:
-            if not rest or any(s.has_runs() for s in (first, *rest)) or _too_long(first, rest):
+            if not rest or any(s.has_runs() for s in (first, *rest)) or too_long(first, rest):
                 continue
             join = Join(first, rest)  # the keyboard's place in a piece goes over to the first
             first.continued_by = None  # (its code is whole)
@@ -725,14 +682,14 @@ class AnswerWidget(QFrame):
     def _add_card(self, call_id: str, tool: str, query: str, param: str) -> ToolCard:
         self._arrived()
         if self._pending:  # the text before the card is rendered in later steps, in its place
-            self._before_card = _Run(self._active or self._new_segment(""),
+            self._before_card = Run(self._active or self._new_segment(""),
                                      self._active_text + "".join(self._pending))
             self._closed.append(self._before_card)
             self._pending.clear()
             if not self._timer.isActive():
                 self._timer.start(0)
         elif self._active is not None:  # on screen already
-            self._before_card = _Run(self._active, self._active_text)
+            self._before_card = Run(self._active, self._active_text)
         elif not self._after_card:  # the first part of the answer
             self._before_card = None
         # (cards one after another: a mark after the last goes where one after the first would have)
