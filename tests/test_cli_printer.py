@@ -83,6 +83,8 @@ def test_a_block_leaves_one_space_and_none_before_a_closing_mark() -> None:
 @settings(max_examples=200, deadline=None)
 @example(width=30, query="ab" * 40, body="x" * 50, note=False, took=2500)
 @example(width=36, query="ab" * 40, body="x" * 50, note=True, took=2500)
+@example(width=109, query="aaaaaa", body="", note=True, took=2500)  # "→…": its value cut to 3 cells
+@example(width=30, query="aaaaaa", body="字x", note=False, took=2500)  # "→…": no room for a wide character
 @given(width=st.integers(30, 140), query=st.text(alphabet="ab 漢", min_size=1, max_size=90),
        body=st.text(alphabet="xy 字\n", max_size=300), note=st.booleans(), took=st.sampled_from([0, 2500]))
 def test_a_result_line_fits_the_terminal_and_keeps_its_value_and_note(width, query, body, note, took) -> None:

@@ -161,12 +161,12 @@ class TextPrinter:
 
     def _fitted(self, head: str, query: str, value: str, tail: str) -> str | None:
         room = self.width - _cells(f"{head} “” ") - _cells(tail)
-        if room < _QUERY_CELLS + 3:  # not even "→ x…" beside the input's first letters
+        if room < _QUERY_CELLS + 4:  # not even "→ x…" (4 cells) beside the input's first letters
             return None
         least = min(_VALUE_CELLS, _cells(value), room - _QUERY_CELLS)
         if room - _cells(query) < least:
             query = _cut_cells(query, room - least)
-        return f"{head} “{query}” {_cut_cells(value, room - _cells(query))}{tail}"
+        return f"{head} “{query}” {_cut_value(value, room - _cells(query))}{tail}"
 
     # -- the events ---------------------------------------------------------------------------------
 
@@ -323,6 +323,14 @@ def _cut_cells(text: str, cells: int) -> str:
             break
         kept.append(ch)
     return "".join(kept).rstrip() + "…"
+
+
+def _cut_value(value: str, cells: int) -> str:
+    """A result's value ("→ the output", "= 42") in at most ``cells`` columns, its mark and space kept: cut
+    as any text, "→ 字x" in four columns was "→…", as if nothing came."""
+    if _cells(value) <= cells or value[1:2] != " " or cells < 3:
+        return _cut_cells(value, cells)
+    return value[:2] + _cut_cells(value[2:], cells - _cells(value[:2]))
 
 
 def _preview(text: str, limit: int = 80) -> str:

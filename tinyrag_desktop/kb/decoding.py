@@ -82,11 +82,12 @@ _LETTER_ODDS = {codec: [{letter: math.log(1 / (rank + 1) / sum(1 / (n + 1) for n
                          for rank, letter in enumerate(letters)} for letters in alphabets]
                 for codec, alphabets in _ALPHABETS.items()}
 # How many letters beyond ASCII tell a Latin code page from Windows-1252 (a paragraph has 20 or more), and
-# how much likelier (per letter, in nats: e ** 0.3 is 1.35 times) its reading's letters must be than
+# how much likelier (per letter, in nats: e ** 0.35 is 1.42 times) its reading's letters must be than
 # Windows-1252's: German reads the same in Windows-1250, Finnish in 1257, nearly as likely in Hungarian or
-# Estonian. Czech paragraphs came out 0.6 to 2 likelier, Baltic ones 1.4 to 3, Western ones 0.2 to 2.8 less.
+# Estonian. Czech paragraphs came out 0.6 to 2 likelier, Baltic ones 1.4 to 3, Western ones 0.2 to 2.8 less;
+# Portuguese with no letter but "ã" 0.31 likelier as Romanian ("năo"), so the margin is over that.
 _ENOUGH_LETTERS = 8
-_LIKELIER = 0.3
+_LIKELIER = 0.35
 # How much of the sample the letters are weighed by: 16 KB hold thousands, weighed in a few milliseconds.
 _LETTERS_SAMPLE = 16384
 _JAPANESE = ["shift_jis", "shift_jis_2004", "shift_jisx0213", "cp932", "euc_jp", "euc_jis_2004", "euc_jisx0213"]
