@@ -39,10 +39,11 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from PySide6.QtCore import QSettings, Qt, QTimer  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from history_data import fill  # noqa: E402
+from stalls import Stalls  # noqa: E402
 from tinyrag_desktop.chat_find import ChatSearcher  # noqa: E402
 from tinyrag_desktop.settings import defaults  # noqa: E402
 from tinyrag_desktop.ui.collector import gui_thread_gc  # noqa: E402
@@ -59,33 +60,6 @@ def _closed_port() -> int:
     with socket.socket() as s:  # nothing listens once it is closed: the server check fails at once
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-class Stalls:
-    """The longest the GUI thread goes without running a 2 ms timer while this is entered (seconds): the
-    longest the window could not answer a click or a key. (One turn of the asyncio loop can run several of
-    Qt's events, with input handled between them, so the length of a turn would overstate it.)"""
-
-    def __init__(self) -> None:
-        self.longest = 0.0
-        self._last = 0.0
-        self._timer = QTimer()
-        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self._timer.setInterval(2)
-        self._timer.timeout.connect(self._tick)
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        self.longest, self._last = max(self.longest, now - self._last), now
-
-    def __enter__(self) -> "Stalls":
-        self._timer.start()
-        self._last = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._tick()  # a stall that lasted to the end counts too
-        self._timer.stop()
 
 
 def typed(win: MainWindow, loop: TidyEventLoop, text: str) -> tuple[float, float, int]:

@@ -27,10 +27,11 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from PySide6.QtCore import Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from stalls import Stalls  # noqa: E402
 from tinyrag_desktop.chats import ChatStore  # noqa: E402
 from tinyrag_desktop.settings import defaults  # noqa: E402
 from tinyrag_desktop.ui.main_window import MainWindow  # noqa: E402
@@ -57,31 +58,6 @@ def _closed_port() -> int:
     with socket.socket() as s:  # nothing listens once it is closed: the server check fails at once
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-class Stalls:
-    """The longest the GUI thread goes without running a 2 ms timer while this is entered (seconds)."""
-
-    def __init__(self) -> None:
-        self.longest = 0.0
-        self._last = 0.0
-        self._timer = QTimer()
-        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self._timer.setInterval(2)
-        self._timer.timeout.connect(self._tick)
-
-    def _tick(self) -> None:
-        now = time.perf_counter()
-        self.longest, self._last = max(self.longest, now - self._last), now
-
-    def __enter__(self) -> "Stalls":
-        self._timer.start()
-        self._last = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._tick()
-        self._timer.stop()
 
 
 def fill(data: Path, quick: bool) -> dict[str, str]:
