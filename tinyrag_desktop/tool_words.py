@@ -18,7 +18,7 @@ _SETTING_NAMED = re.compile(r"(?:enable|turn on) '([^']+)' in Settings")
 # person is told stops there (the open card shows all of it).
 _TO_THE_MODEL = (" Available tools:", " Write for example:", " Write:")
 # The engine's reason for a call over a limit, and the setting that raises it.
-LIMIT = re.compile(r"limit reached: at most .* per (round|answer)\b")
+LIMIT = re.compile(r"limit reached: (at most .*|no tool calls) per (round|answer)\b")
 # A hint for the command line in a message the window shows: "(or pass --api-key)", "(or --base-url)",
 # "or pass --allow-nanogo". The engine's messages serve both; the window has no flags to pass.
 _FLAG_HINT_RE = re.compile(r" \((?:or )?(?:pass )?--[a-z][a-z-]*\)| or pass --[a-z][a-z-]*")
@@ -54,7 +54,10 @@ def split_advice(reason: str) -> tuple[str, str]:
 def limit_setting(reason: str | None) -> str:
     """The setting that raises the limit a reason names: the engine said only the limit."""
     m = LIMIT.match(reason or "")
-    return f". To allow more, raise “Tool calls per {m.group(1)}” in Settings → Limits." if m else ""
+    if m is None:
+        return ""
+    some = "them" if m.group(1) == "no tool calls" else "more"  # at a limit of 0, none ran
+    return f". To allow {some}, raise “Tool calls per {m.group(2)}” in Settings → Limits."
 
 
 def for_a_person(reason: str, tool: str) -> str:

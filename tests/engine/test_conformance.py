@@ -258,3 +258,9 @@ async def test_a_tool_that_keeps_time_gets_the_whole_timeout_and_says_so_itself(
     assert result.error == "The program did not finish within the 1-second tool timeout and was stopped."
     assert result.elapsed_ms >= 1000
 
+
+
+async def test_at_a_limit_of_zero_a_call_is_skipped_as_no_calls_allowed(llm, make_engine) -> None:
+    llm.queue(Stream(tokens(block("echo", "x"))), Stream(["fin"]))
+    (result,) = of(await collect(make_engine(EngineConfig(max_tools_total=0))), ToolFinished)
+    assert (result.status, result.error) == ("skipped", "limit reached: no tool calls per answer")

@@ -109,3 +109,16 @@ def test_open_the_card_sets_the_advice_to_the_model_apart_and_lists_sources_one_
     text = rag._details.toPlainText()
     assert "Sources\n/notes/pancakes.md\n/notes/meeting.txt\nResult\n[1] Pancake recipe" in text
     assert "bytes" not in text
+
+
+def test_a_limit_of_zero_says_no_calls_may_run_not_at_most_zero() -> None:
+    # "Limit reached: at most 0 tool calls per answer. To allow more, raise …" (found by review)
+    from tinyrag_desktop.tool_words import for_a_person
+    from tinyrag_desktop.ui.toolcard import _group_note
+
+    reason = "limit reached: no tool calls per answer"
+    said = for_a_person(reason, "calculate")
+    assert said == "Limit reached: no tool calls per answer. To allow them, raise “Tool calls per answer” in Settings → Limits."
+    assert _group_note(4, reason, "calculate").startswith("4 calls skipped: no tool calls per answer. To allow them")
+    assert _group_note(4, "limit reached: at most 3 tool calls per round", "calculate").startswith(
+        "4 more calls skipped: at most 3 tool calls per round. To allow more")

@@ -542,9 +542,9 @@ class Engine:
                 f"{prompts.block_example(spec)}"
             )
         elif req.tools_run >= cfg.max_tools_total:
-            status, reason = "skipped", f"limit reached: at most {_calls(cfg.max_tools_total)} per answer"
+            status, reason = "skipped", f"limit reached: {_calls(cfg.max_tools_total)} per answer"
         elif rnd.run >= cfg.max_tools_per_round:
-            status, reason = "skipped", f"limit reached: at most {_calls(cfg.max_tools_per_round)} per round"
+            status, reason = "skipped", f"limit reached: {_calls(cfg.max_tools_per_round)} per round"
         else:
             req.seen.add(key)
             req.tools_run += 1
@@ -710,7 +710,8 @@ def tool_grace(timeout: float) -> float:
 
 
 def _calls(count: int) -> str:
-    return f"{count} tool call{'' if count == 1 else 's'}"
+    """"at most 3 tool calls", "at most 1 tool call"; at a limit of 0, "no tool calls": none may run."""
+    return "no tool calls" if count == 0 else f"at most {count} tool call{'' if count == 1 else 's'}"
 
 
 def _thought_past_a_call(text: str) -> bool:

@@ -106,8 +106,9 @@ _PLURAL_HEADINGS = {"Query": "Queries", "Expression": "Expressions", "Command": 
 def _group_note(count: int, reason: str, tool: str) -> str:
     """What a card standing for ``count`` calls skipped for one ``reason`` says: "5 more calls skipped: at
     most 3 tool calls per round. To allow more, raise …" (more: calls beyond the ones that ran)."""
-    if LIMIT.match(reason):
-        return f"{count} more calls skipped: {reason.split(': ', 1)[1].rstrip('.')}{limit_setting(reason)}"
+    if found := LIMIT.match(reason):
+        more = "" if found.group(1) == "no tool calls" else " more"  # at a limit of 0, none ran
+        return f"{count}{more} calls skipped: {reason.split(': ', 1)[1].rstrip('.')}{limit_setting(reason)}"
     if reason.startswith(_DUPLICATE):
         return f"{count} calls skipped: {window_words(reason[len(_DUPLICATE):]).rstrip('.')}."
     return f"{count} calls skipped. {for_a_person(reason, tool).rstrip('.')}."
