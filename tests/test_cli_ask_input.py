@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.sse_server import ScriptedLLMServer, Stream
+from tests.terminal import read_to_end
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(REPO)}
@@ -128,18 +129,9 @@ def _on_a_terminal(llm: ScriptedLLMServer, data_dir: Path) -> str:
         proc = ask(llm, data_dir, "hi", stdout=slave)
     finally:
         os.close(slave)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # EIO: the terminal's other side is closed and all of it read
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(master)
+    written = read_to_end(master)
     assert proc.returncode == 0, proc.stderr
-    return b"".join(chunks).decode()
+    return written.decode()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.sse_server import ScriptedLLMServer, Stream
+from tests.terminal import read_to_end
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(REPO)}
@@ -46,18 +47,9 @@ def on_a_terminal(llm: ScriptedLLMServer, data_dir: Path, *more: str, columns: i
         proc = run_ask(llm, data_dir, *more, stdout=slave, stderr=slave)
     finally:
         os.close(slave)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # EIO: the other side is closed and all of it read
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(master)
+    written = read_to_end(master)
     assert proc.returncode == 0
-    return b"".join(chunks).decode().replace("\r\n", "\n").split("\n")
+    return written.decode().replace("\r\n", "\n").split("\n")
 
 
 STATUS = ("⟳", "✓", "✗", "⤼")

@@ -236,6 +236,17 @@ def _search(qtbot, panel, text: str) -> int:
     return searched.args[0]
 
 
+def _searched_on_screen(qtbot, panel, text: str, size: tuple[int, int]) -> int:
+    """The panel shown ``size`` large on its Search tab, ``text`` searched there; how many passages it shows."""
+    panel.resize(*size)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.tabs.setCurrentIndex(1)
+    with qtbot.waitSignal(panel.searchFinished) as found:
+        panel.run_search(text)
+    return found.args[0]
+
+
 def test_empty_panel(qtbot, panel):
     assert panel.source_count() == 0
     assert _search(qtbot, panel, "anything") == 0

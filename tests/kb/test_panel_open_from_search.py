@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel
 
-from tests.kb.test_panel import _import
+from tests.kb.test_panel import _import, _searched_on_screen
 
 
 def _shown_words(tab) -> list[str]:
@@ -19,13 +19,7 @@ def test_a_result_whose_file_is_gone_says_so_on_the_search_tab(qtbot, panel, tmp
     (folder / "a.md").write_text("# Owls\nOwls hunt at night.\n", encoding="utf-8")
     (folder / "b.md").write_text("# Ferrets\nCubic droppings are a wombat's mark.\n", encoding="utf-8")
     _import(qtbot, panel, [str(folder)])
-    panel.resize(480, 600)
-    panel.show()
-    qtbot.waitExposed(panel)
-    panel.tabs.setCurrentIndex(1)
-    with qtbot.waitSignal(panel.searchFinished) as found:
-        panel.run_search("cubic droppings")
-    assert found.args[0] >= 1
+    assert _searched_on_screen(qtbot, panel, "cubic droppings", (480, 600)) >= 1
     (folder / "b.md").unlink()
     item = next(panel.results.item(i) for i in range(panel.results.count())
                 if str(panel.results.item(i).data(Qt.ItemDataRole.UserRole) or "").endswith("b.md"))

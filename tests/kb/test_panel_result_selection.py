@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
-from tests.kb.test_panel import _import
+from tests.kb.test_panel import _import, _searched_on_screen
 from tinyrag_desktop.ui import theme as theme_module
 from tinyrag_desktop.ui.theme import apply_theme
 
@@ -55,13 +55,7 @@ def test_a_selected_result_is_drawn_in_the_highlighted_text_colour(qtbot, panel,
                                                                    focused):
     themed(theme)
     _import(qtbot, panel, [str(sample_dir / "guide.md")])
-    panel.resize(420, 500)
-    panel.show()
-    qtbot.waitExposed(panel)
-    panel.tabs.setCurrentIndex(1)
-    with qtbot.waitSignal(panel.searchFinished) as found:
-        panel.run_search("bread")
-    assert found.args[0] >= 1
+    assert _searched_on_screen(qtbot, panel, "bread", (420, 500)) >= 1
     results = panel.results
     item = next(results.item(i) for i in range(results.count()) if results.item(i).data(Qt.ItemDataRole.UserRole))
     with qtbot.waitActive(panel):
