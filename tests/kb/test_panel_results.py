@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QModelIndex, QPoint, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QStyleOptionViewItem
 

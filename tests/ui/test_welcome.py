@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from PySide6.QtWidgets import QDialog
 
 from tests.sse_server import ScriptedLLMServer, Stream, free_port
@@ -160,14 +162,25 @@ def test_try_again_says_the_server_in_the_settings_was_tried_first(make_window, 
     assert win.settings["base_url"] == mine
 
 
-def test_try_again_names_the_default_address_as_ollamas_not_as_the_users_server(make_window, qloop):
-    # "Your server (http://127.0.0.1:11434/v1): nothing is listening" to a user who never entered a server
+@pytest.fixture
+def default_address(monkeypatch) -> str:
+    """The default server address, moved to a port where nothing listens: a developer's own Ollama on its
+    usual port answered these tests' window, which then never showed the welcome panel."""
     from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui import welcome
 
+    usual = f"http://127.0.0.1:{free_port()}/v1"
+    monkeypatch.setattr(welcome, "defaults", lambda: defaults().replace(base_url=usual))
+    return usual
+
+
+def test_try_again_names_the_default_address_as_ollamas_not_as_the_users_server(make_window, qloop,
+                                                                                default_address):
+    # "Your server (http://127.0.0.1:11434/v1): nothing is listening" to a user who never entered a server
     async def probe():
         return ProbeResult(None, (Attempt("LM Studio", "http://127.0.0.1:1234/v1", False, "nothing answers there"),))
 
-    usual = str(defaults()["base_url"])
+    usual = default_address
     win = make_window(usual, probe=probe)
     qloop.run(wait_until(win.welcome.visible))
     panel = win.welcome.panel
@@ -177,14 +190,13 @@ def test_try_again_names_the_default_address_as_ollamas_not_as_the_users_server(
     assert "Your server" not in panel.status.text()
 
 
-def test_a_server_found_in_place_of_the_default_address_needs_no_notice(make_window, server, qloop):
+def test_a_server_found_in_place_of_the_default_address_needs_no_notice(make_window, server, qloop,
+                                                                         default_address):
     # On a first start the settings hold the default address, which nobody chose: nothing was replaced.
-    from tinyrag_desktop.settings import defaults
-
     async def probe():
         return ProbeResult(Found(server.base_url, "scripted", "Test server"), ())
 
-    win = make_window(str(defaults()["base_url"]), probe=probe)
+    win = make_window(default_address, probe=probe)
     qloop.run(wait_until(win.welcome.visible))
 
     async def found_and_checked():
