@@ -299,10 +299,9 @@ def _ask(args: argparse.Namespace) -> int:
 
 
 async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = False) -> int:
-    import httpx
-
     from .cliprint import JsonPrinter, TextPrinter
     from .engine import Engine
+    from .http_clients import async_client
     from .tools import default_registry
 
     registry = default_registry()
@@ -314,7 +313,7 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
             if (tool := registry.get(name)) is not None:
                 registry.register(dataclasses.replace(tool, disabled_reason=OFFLINE_FLAG_REASON))
     failed = False
-    async with httpx.AsyncClient() as http:
+    async with async_client() as http:
         engine = Engine(settings=ctx.settings, data_dir=ctx.data_dir, http=http, registry=registry)
         printer = JsonPrinter(sys.stdout) if args.jsonl else TextPrinter(sys.stdout, sys.stderr)
         messages = [{"role": "user", "content": args.question}]

@@ -17,6 +17,7 @@ from typing import Any, Mapping, Sequence
 import httpx
 
 from .engine.llm import is_chat_model
+from .http_clients import async_client
 from .resources import resource_path
 from .settings import SETTINGS_FILE, Settings, load_settings, save_settings
 
@@ -174,7 +175,7 @@ async def probe_url(base_url: str, *, name: str = "Your server", api_key: str = 
     """Ask one server, at any address (the one in the settings), for its models, as the probe asks each usual
     one; ``ok`` when it lists a chat model."""
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else None
-    async with httpx.AsyncClient(timeout=httpx.Timeout(timeout), transport=transport, follow_redirects=False) as http:
+    async with async_client(timeout=httpx.Timeout(timeout), transport=transport, follow_redirects=False) as http:
         return await _probe_base(http, name, base_url.rstrip("/"), headers)
 
 

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..http_clients import async_client, sync_client
 from .errors import Cancelled, FetchError, Unreachable
 from .waiting import cancellable
 
@@ -110,7 +111,7 @@ class Embedder:
         self.model = str(settings.get("embed_model", "") or "")
         self.url, self.headers = _request(settings)
         self._owns_client = client is None
-        self.client = client or httpx.Client(timeout=TIMEOUT)
+        self.client = client or sync_client(timeout=TIMEOUT)
 
     def close(self) -> None:
         """Close the connection it opened (a client passed in belongs to the caller)."""
@@ -155,7 +156,7 @@ async def embed_query(settings: Mapping[str, Any], query: str,
     url, headers = _request(settings)
     try:
         if http is None:
-            async with httpx.AsyncClient(timeout=TIMEOUT) as own:
+            async with async_client(timeout=TIMEOUT) as own:
                 response = await own.post(url, json={"model": model, "input": [query]}, headers=headers)
         else:
             response = await http.post(url, json={"model": model, "input": [query]}, headers=headers)

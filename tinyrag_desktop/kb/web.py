@@ -23,6 +23,7 @@ import httpx
 import lxml.etree
 import lxml.html
 
+from ..http_clients import sync_client
 from .decoding import collecting_notes
 from .errors import Cancelled, FetchError, NoText, ReadError
 from .html_reader import parse_html, parse_within_limits, served_as_utf8, utf8_page
@@ -280,7 +281,7 @@ def meta_refresh_target(fetched: Fetched) -> str | None:
 def _fetch(url: str, max_bytes: int, client: httpx.Client | None, cancelled: Callable[[], bool] | None,
            deadline: float) -> Fetched:
     own = client is None
-    http = client or httpx.Client(timeout=TIMEOUT, follow_redirects=True, headers={"User-Agent": USER_AGENT})
+    http = client or sync_client(timeout=TIMEOUT, follow_redirects=True, headers={"User-Agent": USER_AGENT})
     give_up = time.monotonic() + deadline
     try:
         with http.stream("GET", url) as response:

@@ -9,6 +9,7 @@ from typing import Any, AsyncIterator, Mapping
 import httpx
 
 from .. import __version__
+from ..http_clients import async_client
 
 # Wikipedia asks API clients for a descriptive User-Agent; sites answer browsers-only pages less often to it.
 USER_AGENT = f"tinyRAG-Desktop/{__version__} (local desktop assistant; +https://github.com/tinyrag)"
@@ -105,7 +106,7 @@ async def client_for(http: httpx.AsyncClient | None, timeout: httpx.Timeout) -> 
     if http is not None:
         yield http
         return
-    async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as own:
+    async with async_client(timeout=timeout, follow_redirects=False) as own:
         yield own
 
 

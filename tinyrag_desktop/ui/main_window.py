@@ -426,8 +426,10 @@ class MainWindow(QMainWindow):
     def http(self) -> Any:
         import httpx
 
+        from ..http_clients import async_client
+
         if self._http is None:
-            self._http = httpx.AsyncClient(timeout=httpx.Timeout(None, connect=10.0))
+            self._http = async_client(timeout=httpx.Timeout(None, connect=10.0))
         return self._http
 
     def _default_engine(self, settings: Settings, confirm: Callable[[str, str], Any]) -> Any:
