@@ -42,7 +42,7 @@ from .chunking import chunk_document
 from .import_report import WAITING, Failure, ImportReport, Progress
 from .link_pages import is_navigation
 from .errors import (
-    Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
+    BlockedPage, Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
 )
 from .models import Block, Chunk, Document
 from .unfinished import Marker
@@ -583,6 +583,9 @@ class Importer:
                 break
             except NoText as exc:
                 report.skipped.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
+            except BlockedPage as exc:  # named by itself, a failure; in a folder, a page like the folder's menus
+                (report.skipped if item.in_folder else report.failed).append(
+                    Failure(_shown(item.value), str(exc) + self._kept(item.value)))
             except NetworkOff as exc:
                 report.failed.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
                 report.offline.append(item.value)
