@@ -116,3 +116,18 @@ def test_the_panel_says_it_as_it_lists_the_sources(qtbot, home):
         assert panel.status_label.text().startswith("Removed 2 sources that an earlier version imported")
     finally:
         panel.shutdown()
+
+
+def test_a_file_of_the_data_folder_named_by_itself_or_linked_is_not_imported(tmp_path, capsys):
+    # kb add DATA/settings.json imported it, and the next open would have removed it as an older version's
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.json").write_text(json.dumps({"api_key": "sk-zebrasecret123"}))
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "plan.md").write_text("# Plan\n\nPlant the tulips.\n")
+    os.symlink(data / "settings.json", folder / "app-settings.json")
+    code, out, err = run_main(capsys, "--data-dir", str(data), "add", str(data / "settings.json"), str(folder))
+    assert out.startswith("1 added")
+    assert f"skipped: {data / 'settings.json'}: {ingest.OWN_FOLDER}" in err
+    assert _locations(data) == [str(folder / "plan.md")]

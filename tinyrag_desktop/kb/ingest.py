@@ -161,7 +161,10 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
     taken: set[str] = set()  # each file once, however many links or folders lead to it
 
     def add(file: str, name: str, in_folder: bool = True) -> None:
-        if file in taken:
+        # a file of the data folder named by itself, or linked to from a folder (a folder's are real paths)
+        if own and _inside(file if in_folder else os.path.realpath(file), own):
+            report.skipped.append(Failure(_shown(file), OWN_FOLDER))
+        elif file in taken:
             report.skipped.append(Failure(_shown(file), "already in this import (through a link or twice named)"))
         else:
             taken.add(file)
