@@ -444,6 +444,8 @@ def _search(args: argparse.Namespace) -> int:
                   "punctuation are left out); search with words your documents use", file=sys.stderr)
         elif not has_documents(ctx.data_dir):  # all removed since: nothing was searched
             print(_no_knowledge_base(ctx.data_dir), file=sys.stderr)
+        elif hits.common:  # "what is it": not searched, as every passage has such words
+            print(f"no matches: {hits.note()}", file=sys.stderr)
         else:
             print("no matches", file=sys.stderr)
     return 0
