@@ -1,7 +1,8 @@
 """Sources an older version imported from tinyRAG's own data folder (settings.json with its API key, the
 log) are removed once, and said once: as the knowledge base is opened to write (``kb add``, ``kb list``,
-the panel), at the window's start and before ``kb search`` (own_data.sweep). The user's own files, a
-folder whose name merely starts the same and files of the same name elsewhere, stay."""
+the panel), at the window's start and before ``kb search`` (own_data.sweep). The user's own files stay:
+files of the same name elsewhere, in a folder whose name merely starts the same, or their own notes kept
+in the data folder."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tinyrag_desktop.kb import Importer, ingest, open_store, search
-from tinyrag_desktop.kb.own_data import said, sweep
+from tinyrag_desktop.kb.own_data import OWN_FILES, said, sweep
 
 from .cli_run import run_main
 
@@ -27,6 +28,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (data / "logs").mkdir(parents=True)
     (data / "settings.json").write_text(json.dumps({"api_key": "sk-zebrasecret123"}))
     (data / "logs" / "tinyrag.log").write_text("INFO started with key zebrasecret123\n")
+    (data / "okapi.md").write_text("# Okapi\n\nA note of the user's own, kept in the data folder.\n")
     (home / "project").mkdir()
     (home / "project" / "settings.json").write_text(json.dumps({"theme": "okapi-green"}))
     (home / "tinyrag-old").mkdir()
@@ -36,7 +38,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     with open_store(data) as kb:
         report = Importer(kb).run([str(home)])
     monkeypatch.setattr(ingest, "expand", real_expand)
-    assert len(report.added) == 4  # as an older version stored them
+    assert len(report.added) == 5  # as an older version stored them
     return home
 
 
@@ -49,8 +51,8 @@ def test_opening_to_write_removes_them_once_and_keeps_the_users_files(home):
     data = home / "tinyrag"
     with open_store(data) as kb:
         assert kb.removed_own == [str(data / "logs" / "tinyrag.log"), str(data / "settings.json")]
-        assert sorted(s.location for s in kb.sources()) == [
-            str(home / "project" / "settings.json"), str(home / "tinyrag-old" / "notes.md")]
+        assert sorted(s.location for s in kb.sources()) == sorted([
+            str(home / "project" / "settings.json"), str(data / "okapi.md"), str(home / "tinyrag-old" / "notes.md")])
     assert search(data, "zebrasecret123", 5) == []
     assert search(data, "okapi", 5)  # the user's own files are still found
     with open_store(data) as kb:
@@ -71,7 +73,8 @@ def test_the_windows_start_sweeps_before_anything_searches(home):
     assert notes[0].startswith("Removed 2 sources that an earlier version imported from tinyRAG's own data "
                                "folder (tinyrag.log, settings.json)")
     assert sweep(data) == []
-    assert _locations(data) == [str(home / "project" / "settings.json"), str(home / "tinyrag-old" / "notes.md")]
+    assert _locations(data) == sorted([str(home / "project" / "settings.json"), str(data / "okapi.md"),
+                                       str(home / "tinyrag-old" / "notes.md")])
 
 
 def test_a_normal_start_opens_nothing_to_write(tmp_path, monkeypatch):
@@ -112,7 +115,7 @@ def test_the_panel_says_it_as_it_lists_the_sources(qtbot, home):
     panel = KnowledgePanel(home / "tinyrag", lambda: defaults())
     qtbot.add_widget(panel)
     try:
-        assert panel.source_count() == 2
+        assert panel.source_count() == 3
         assert panel.status_label.text().startswith("Removed 2 sources that an earlier version imported")
     finally:
         panel.shutdown()
@@ -131,3 +134,19 @@ def test_a_file_of_the_data_folder_named_by_itself_or_linked_is_not_imported(tmp
     assert out.startswith("1 added")
     assert f"skipped: {data / 'settings.json'}: {ingest.OWN_FOLDER}" in err
     assert _locations(data) == [str(folder / "plan.md")]
+
+
+def test_every_file_the_readme_lists_in_the_data_folder_is_the_apps(tmp_path):
+    # the README's table of the data folder is the list of what the app writes there
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Your data folder", 1)[1].split("\n\n**", 1)[0]
+    names = [line.split("`")[1] for line in table.splitlines() if line.startswith("| `")]
+    assert len(names) >= 10
+    for name in names:
+        path = f"{name}x.txt" if name.endswith("/") else name  # a file in a folder the app fills
+        assert OWN_FILES.fullmatch(path), name
+    for own in ["settings.json.bad-2", "chats.sqlite3-wal", "chats.sqlite3.damaged", "logs/tinyrag.log.1",
+                "import-4242.unfinished", "work/out/result.csv"]:
+        assert OWN_FILES.fullmatch(own), own
+    for users in ["notes.md", "my settings.json", "settings.md", "logs.txt", "project/settings.json"]:
+        assert not OWN_FILES.fullmatch(users), users

@@ -6,10 +6,11 @@ Imports now leave that folder out (ingest.expand, OWN_FOLDER); the sources an ol
 are removed the first time the knowledge base is opened to write (:class:`~.store.KnowledgeBase`), or at
 the window's start and before ``kb search`` (:func:`sweep`), and said once: after that there are none.
 
-A source is the data folder's when its location is inside the folder, by its real path or the path it is
-named by (files are stored under their real paths): a folder whose name merely starts the same
-("tinyrag-desktop-old"), a file of the same name elsewhere (``~/project/settings.json``) and web pages are
-not. Looking costs one range search of the sources' unique index on location per form of the path: at a
+A source is removed when it is one of the files the app itself writes in its data folder (OWN_FILES: the
+README's table of them), by its real path or the path it is named by (files are stored under their real
+paths). A file of the same name elsewhere (``~/project/settings.json``), one in a folder whose name merely
+starts the same ("tinyrag-desktop-old"), web pages, and the user's own notes kept in a data folder of their
+choosing (``--data-dir ~/notes``, which imports now leave out, but which are theirs) stay. Looking costs one range search of the sources' unique index on location per form of the path: at a
 normal start (none found), 0.16 ms for the read-only look, 11 µs for the search itself, among 1,686
 sources (the PostgreSQL and git manuals; medians of 200 and 2,000 runs).
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,6 +32,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# The files the app writes in its data folder (settings.SETTINGS_FILE, store.DB_NAME, chats.DB_FILE,
+# window.ini, ui.composer.DRAFTS_FILE, ui.single.LOCK_NAME, firstrun.GUIDE_MARKER, engine.THINKING_MODELS,
+# unfinished.py's marks), with what SQLite and a damaged file's renaming put beside them ("-wal",
+# ".bad-2"), and all of its folders logs/ (logsetup.LOG_FILE, rotated) and work/ (the shell tool's), as a path
+# from the data folder with "/" between its parts.
+OWN_FILES = re.compile(r"(?:settings\.json|knowledge\.db|chats\.sqlite3|window\.ini|drafts\.json|window\.lock|"
+                       r"\.guide-imported|thinking-models\.json)(?:[.-][^/]*)?|import-\d+\.unfinished|(?:logs|work)/.+")
 _IN_RANGE = "SELECT id, location FROM sources WHERE location >= ? AND location < ? ORDER BY location"
 
 
@@ -40,12 +49,14 @@ def _prefixes(data_dir: Path) -> list[str]:
 
 
 def own_sources(conn: sqlite3.Connection, data_dir: Path) -> dict[int, str]:
-    """The sources stored from inside ``data_dir``, by id: their locations."""
+    """The sources stored from the app's own files in ``data_dir`` (OWN_FILES), by id: their locations."""
     found: dict[int, str] = {}
     for prefix in _prefixes(data_dir):
         # every string that starts with the prefix sorts between it and the prefix with its last character
         # (the separator) one higher: an index range, not a scan of every location
-        found.update(conn.execute(_IN_RANGE, (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))).fetchall())
+        for source_id, location in conn.execute(_IN_RANGE, (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))):
+            if OWN_FILES.fullmatch(location[len(prefix):].replace(os.sep, "/")):
+                found[source_id] = location
     return found
 
 
@@ -68,8 +79,9 @@ def said(removed: list[str]) -> str:
     """What to tell the user of the sources removed: how many, and why."""
     count = f"{len(removed)} source{'' if len(removed) == 1 else 's'}"
     names = ", ".join(Path(location).name for location in removed[:3]) + (" …" if len(removed) > 3 else "")
+    key = any(Path(location).name.startswith("settings.json") for location in removed)
     return (f"Removed {count} that an earlier version imported from tinyRAG's own data folder ({names}): its "
-            "settings, log and databases are not documents, and settings.json holds your API key.")
+            f"settings, log and databases are not documents{', and settings.json holds your API key' if key else ''}.")
 
 
 def sweep(data_dir: Path) -> list[str]:
