@@ -45,6 +45,7 @@ from .errors import (
     BlockedPage, Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
 )
 from .models import Block, Chunk, Document
+from .own_data import is_own_file
 from .unfinished import Marker
 from .readers import (
     GZIP_MAGIC, SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, sniff, with_utf16_bom, without_invisible,
@@ -161,8 +162,9 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
     taken: set[str] = set()  # each file once, however many links or folders lead to it
 
     def add(file: str, name: str, in_folder: bool = True) -> None:
-        # a file of the data folder named by itself, or linked to from a folder (a folder's are real paths)
-        if own and _inside(file if in_folder else os.path.realpath(file), own):
+        # one of the app's own files (settings.json) named by itself, or linked to from a folder (whose files
+        # come as real paths): as in the data folder, left out (and it would be removed as an old import)
+        if own and is_own_file(file if in_folder else os.path.realpath(file), own):
             report.skipped.append(Failure(_shown(file), OWN_FOLDER))
         elif file in taken:
             report.skipped.append(Failure(_shown(file), "already in this import (through a link or twice named)"))

@@ -48,6 +48,13 @@ def _prefixes(data_dir: Path) -> list[str]:
     return list(dict.fromkeys(os.path.join(form, "") for form in forms))
 
 
+def is_own_file(real: str, folder: str) -> bool:
+    """Whether the real path ``real`` is one of the app's own files (OWN_FILES) in its real data folder
+    ``folder`` ("" holds none)."""
+    prefix = os.path.join(folder, "")
+    return bool(folder) and real.startswith(prefix) and bool(OWN_FILES.fullmatch(real[len(prefix):].replace(os.sep, "/")))
+
+
 def own_sources(conn: sqlite3.Connection, data_dir: Path) -> dict[int, str]:
     """The sources stored from the app's own files in ``data_dir`` (OWN_FILES), by id: their locations."""
     found: dict[int, str] = {}
