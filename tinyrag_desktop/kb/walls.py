@@ -15,6 +15,7 @@ signs must be plain: scripts and an empty mount point or a note asking for JavaS
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Callable
 
@@ -22,6 +23,8 @@ import lxml.etree
 
 from .errors import BlockedPage, NoText, ReadError
 from .models import Document
+
+log = logging.getLogger(__name__)
 
 # Why a page is refused (what wall() tells), and what to do instead: for a web page, and for a saved file.
 SCRIPT_ONLY = "this page shows its text only with JavaScript, which tinyRAG does not run"
@@ -94,16 +97,18 @@ def wall(data: bytes | str) -> str | None:
         return None
     try:
         root = _tree(data)
-    except (ReadError, lxml.etree.LxmlError, ValueError, TypeError, UnicodeError, RecursionError, MemoryError):
+        if root is None:
+            return None
+        body = next(root.iter("body"), None)
+        body = root if body is None else body
+        if _is_sign_in(root, body):
+            return SIGN_IN
+        if _is_script_shell(root, body):
+            return SCRIPT_ONLY
+    except ReadError:  # no document to lxml (only comments): no wall either
         return None
-    if root is None:
-        return None
-    body = next(root.iter("body"), None)
-    body = root if body is None else body
-    if _is_sign_in(root, body):
-        return SIGN_IN
-    if _is_script_shell(root, body):
-        return SCRIPT_ONLY
+    except Exception as exc:  # noqa: BLE001 - a page that cannot be judged is read as it reads, not refused
+        log.debug("a page could not be judged for a JavaScript or sign-in wall: %r", exc)
     return None
 
 
