@@ -11,6 +11,7 @@ A search, step by step:
    pairs of neighbours, see :func:`query_terms`), a word found in no chunk replaced by its most frequent
    neighbour one or two edits away (a typo: see spelling.py); in a large index, words found in more
    than a tenth of the chunks are left out of the SQL query (they cost the most and weigh the least);
+   a question of stop words only ("what is it") is not searched (``Hits.common`` says so);
 2. candidates: the best 100 chunks by BM25 over title, heading path and text (one OR query); when
    common words were left out, the best 300, each given back those words' BM25 share in Python;
 3. coverage: each candidate's score is scaled by the share of the question's words it mentions;
@@ -812,7 +813,8 @@ class Hits(list):
 
     def note(self, missing: bool = True) -> str:
         """ "Searched for “permissions” instead of “permisions”, which no passage uses." and (with
-        ``missing``) "No passage mentions “99817”: these match the other words." ("" if neither)."""
+        ``missing``) "No passage mentions “99817”: these match the other words." ("" if neither); for a
+        question not searched, "Only common words (“what”, “is”, “it”): add a word that …"."""
         said = []
         if self.common:
             said.append(f"Only common words ({', '.join(f'“{word}”' for word in self.common)}): add a word that "
