@@ -182,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .ui.collector import gui_thread_gc
     from .ui.qtloop import TidyEventLoop, asyncgen_hooks, on_signals, signals_noted
+    from .kb.own_data import sweep
     from .kb.unfinished import cut_short
     from .ui.main_window import MainWindow
     from .ui.platform_start import platform_guard
@@ -213,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
             # A scripted --ask run asks in a new chat; a start by hand reopens the chat left open.
             # an import cut short by a crash is said at a start by hand (an --ask run would use the note up)
             cut = () if args.ask else tuple(cut_short(ctx.data_dir))
+            # sources an older version imported from the data folder (settings.json): removed, and said once
+            cut += tuple(sweep(ctx.data_dir))
             window = MainWindow(ctx.data_dir, ctx.settings, warnings=(*ctx.warnings, *cut), first_run=first_run,
                                 reopen_last=not args.ask)
         except ChatStoreError as exc:  # the chat history cannot be opened: say why, and change nothing

@@ -58,7 +58,7 @@ def test_empty_or_meaningless_queries_return_nothing(filled):
     assert search(filled, "returns", 0) == []
 
 
-def test_stop_words_only_query_still_searches(filled):
+def test_stop_words_are_dropped_unless_nothing_else_is_left(filled):
     assert query_terms("what is the") == ["what", "is", "the"]
     assert query_terms("How do I return IT?") == ["return"]
 

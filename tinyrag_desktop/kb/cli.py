@@ -299,6 +299,7 @@ def _add(args: argparse.Namespace) -> int:
         log.warning("kb add: %s", exc, exc_info=True)  # the data folder's log: SQLite's own error included
         return 1
     assert kb is not None
+    _say_removed_own(kb)
     for note in cut_short(ctx.data_dir):  # killed mid-import: said once, with what to do
         print(f"note: {note}", file=sys.stderr)
     embedder = Embedder.from_settings(ctx.settings)
@@ -402,6 +403,10 @@ def _search(args: argparse.Namespace) -> int:
     if not db_path(ctx.data_dir).exists():
         print(_no_knowledge_base(ctx.data_dir), file=sys.stderr)
         return 0
+    from .own_data import sweep
+
+    for note in sweep(ctx.data_dir):  # settings.json imported by an older version: removed before searching
+        print(f"note: {note}", file=sys.stderr)
     k = args.k if args.k is not None else int(ctx.settings["k"])
     model = str(ctx.settings["embed_model"] or "")
     vector, problem = asyncio.run(query_vector(ctx.settings, args.text))
@@ -439,6 +444,8 @@ def _search(args: argparse.Namespace) -> int:
                   "punctuation are left out); search with words your documents use", file=sys.stderr)
         elif not has_documents(ctx.data_dir):  # all removed since: nothing was searched
             print(_no_knowledge_base(ctx.data_dir), file=sys.stderr)
+        elif hits.common:  # "what is it": not searched, as every passage has such words
+            print(f"no matches: {hits.note()}", file=sys.stderr)
         else:
             print("no matches", file=sys.stderr)
     return 0
@@ -473,7 +480,17 @@ def _existing_store(args: argparse.Namespace):
         return _FAILED
     if kb is None:
         print(_no_knowledge_base(data_dir), file=sys.stderr)
+    else:
+        _say_removed_own(kb)
     return kb
+
+
+def _say_removed_own(kb) -> None:  # kb: store.KnowledgeBase
+    """Say the sources an older version imported from the data folder, which opening ``kb`` removed."""
+    from .own_data import said
+
+    if kb.removed_own:
+        print(f"note: {said(kb.removed_own)}", file=sys.stderr)
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -9,7 +9,8 @@
     │       └── StoreLocked another program is writing to it and did not finish within store.BUSY_TIMEOUT
     ├── ReadError           one file or page could not be read (the import goes on with the next)
     │   ├── UnsupportedFile a file type the knowledge base does not read
-    │   └── NoText          readable, but holds nothing to index (a page that is only navigation)
+    │   ├── NoText          readable, but holds nothing to index (a page that is only navigation)
+    │   └── BlockedPage     a page whose text stands behind JavaScript or a sign-in (see walls.py)
     ├── FetchError          a URL, Wikipedia article or embedding could not be fetched
     │   ├── Unreachable     the server could not be reached at all (no answer, not an error answer)
     │   └── NetworkOff      not asked at all: the network is off (``--offline``, Network tools unticked)
@@ -60,6 +61,11 @@ class UnsupportedFile(ReadError):
 
 class NoText(ReadError):
     """The file was read but holds no text worth indexing; imports list it as skipped, not failed."""
+
+
+class BlockedPage(ReadError):
+    """An HTML page that holds no text of its own: a JavaScript app's empty shell, a sign-in form. Named by
+    itself (a URL, a file) it fails; in a folder it is skipped. The message says what to do instead."""
 
 
 class FetchError(Error):

@@ -42,9 +42,10 @@ from .chunking import chunk_document
 from .import_report import WAITING, Failure, ImportReport, Progress
 from .link_pages import is_navigation
 from .errors import (
-    Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
+    BlockedPage, Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
 )
 from .models import Block, Chunk, Document
+from .own_data import is_own_file
 from .unfinished import Marker
 from .readers import (
     GZIP_MAGIC, SAMPLE_BYTES, SUPPORTED, file_type, gunzip, is_compressed, sniff, with_utf16_bom, without_invisible,
@@ -161,7 +162,11 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
     taken: set[str] = set()  # each file once, however many links or folders lead to it
 
     def add(file: str, name: str, in_folder: bool = True) -> None:
-        if file in taken:
+        # one of the app's own files (settings.json) named by itself, or linked to from a folder (whose files
+        # come as real paths): as in the data folder, left out (and it would be removed as an old import)
+        if own and is_own_file(file if in_folder else os.path.realpath(file), own):
+            report.skipped.append(Failure(_shown(file), OWN_FOLDER))
+        elif file in taken:
             report.skipped.append(Failure(_shown(file), "already in this import (through a link or twice named)"))
         else:
             taken.add(file)
@@ -583,6 +588,9 @@ class Importer:
                 break
             except NoText as exc:
                 report.skipped.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
+            except BlockedPage as exc:  # named by itself, a failure; in a folder, a page like the folder's menus
+                (report.skipped if item.in_folder else report.failed).append(
+                    Failure(_shown(item.value), str(exc) + self._kept(item.value)))
             except NetworkOff as exc:
                 report.failed.append(Failure(_shown(item.value), str(exc) + self._kept(item.value)))
                 report.offline.append(item.value)

@@ -99,6 +99,13 @@ class ReadJob:
         return doc, chunk_document(doc, self.chunk_size, cancelled)
 
     def _read(self, cancelled: Callable[[], bool] | None) -> Document:
+        if self.kind == "html":  # a JavaScript app's empty page, a sign-in form: refused (walls.py)
+            from .walls import refuse_walls
+
+            return refuse_walls(self.data, lambda: self._read_any(cancelled), web=False)
+        return self._read_any(cancelled)
+
+    def _read_any(self, cancelled: Callable[[], bool] | None) -> Document:
         from .errors import NoText
         from .readers import is_html_page, read_bytes
 

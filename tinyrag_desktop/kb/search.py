@@ -11,6 +11,7 @@ A search, step by step:
    pairs of neighbours, see :func:`query_terms`), a word found in no chunk replaced by its most frequent
    neighbour one or two edits away (a typo: see spelling.py); in a large index, words found in more
    than a tenth of the chunks are left out of the SQL query (they cost the most and weigh the least);
+   a question of stop words only ("what is it") is not searched (``Hits.common`` says so);
 2. candidates: the best 100 chunks by BM25 over title, heading path and text (one OR query); when
    common words were left out, the best 300, each given back those words' BM25 share in Python;
 3. coverage: each candidate's score is scaled by the share of the question's words it mentions;
@@ -240,7 +241,8 @@ W_LINKS = 0.3
 _LINK_POOL = 100
 _PAGE_CHUNKS = 200
 
-# Words that carry no meaning in a question ("how do I …", "what is the …"); dropped unless nothing is left.
+# Words that carry no meaning in a question ("how do I …", "what is the …"); a question of only these is
+# not searched (search, Hits.common).
 STOP_WORDS = frozenset(
     """a about above after again against all am an and any are aren as at be because been before being
     below between both but by can cannot could couldn d did didn do does doesn doing don down during each
@@ -796,8 +798,10 @@ class Hits(list):
     say so ("searched for “permissions” instead of “permisions”"); and ``relevance``."""
 
     def __init__(self, hits: Sequence[Hit] = (), corrected: dict[str, str] | None = None,
-                 relevance: float | None = None, missing: Sequence[str] = ()) -> None:
+                 relevance: float | None = None, missing: Sequence[str] = (), common: Sequence[str] = ()) -> None:
         super().__init__(hits)
+        # A question of common words only ("what is it"): its words, which were not searched (see search).
+        self.common: tuple[str, ...] = tuple(common)
         self.corrected: dict[str, str] = dict(corrected or {})
         # The question's words that no passage holds (a number, a name the documents never use): the hits
         # match its other words only, and "invoice 99817" must not look found.
@@ -809,8 +813,12 @@ class Hits(list):
 
     def note(self, missing: bool = True) -> str:
         """ "Searched for “permissions” instead of “permisions”, which no passage uses." and (with
-        ``missing``) "No passage mentions “99817”: these match the other words." ("" if neither)."""
+        ``missing``) "No passage mentions “99817”: these match the other words." ("" if neither); for a
+        question not searched, "Only common words (“what”, “is”, “it”): add a word that …"."""
         said = []
+        if self.common:
+            said.append(f"Only common words ({', '.join(f'“{word}”' for word in self.common)}): add a word that "
+                        "says what you are looking for.")
         if self.corrected:
             pairs = ", ".join(f"“{new}” instead of “{old}”" for old, new in self.corrected.items())
             said.append(f"Searched for {pairs}, which no passage uses.")
@@ -835,6 +843,8 @@ def search(
     weighed = _weighed_terms(query)
     if k <= 0 or (not weighed and query_vector is None):
         return Hits()
+    if all(word in STOP_WORDS for word in weighed) and weighed:  # "what is it": its words are in every passage,
+        return Hits(common=list(weighed))  # and the passages with most of them are about nothing asked
     fixed: dict[str, str] = {}
     try:
         if SPELLING and spelling and weighed:

@@ -425,6 +425,7 @@ class KnowledgeBase:
         # be listed and searched; what would change it fails, saying so.
         self.readonly = self.path.is_file() and not os.access(self.path.parent, os.W_OK)
         self._together = False  # within together(): writes join its transaction
+        self.removed_own: list[str] = []  # sources an older version imported from the data folder (own_data.py)
         refuse_unusable(self.path)
         if self.readonly:
             self.conn = None
@@ -460,6 +461,9 @@ class KnowledgeBase:
             self.conn.executescript(_SCHEMA)
             self._migrate()
             self._add_columns()
+            from .own_data import remove_own_sources  # settings.json, the log: removed once, and said
+
+            self.removed_own = remove_own_sources(self)
         except (sqlite3.DatabaseError, StoreError) as exc:
             self.conn.close()  # not left open on a file it cannot use
             if isinstance(exc, StoreError):

@@ -159,20 +159,26 @@ class Fetched:
             raise ReadError(f"the page is {found} data, not text, though the server calls it {ctype or 'nothing'}")
         if kind == "html" or kind not in ("pdf", "docx", "xml") and is_html_page(data) \
                 or kind == "xml" and data.lstrip()[:200].lower().find(b"<html") >= 0:  # XHTML
-            try:
-                return html_document(data, self.url, self.charset)
-            except NoText:  # a page of links (a reading list), named by its address: read as its links
-                from .link_pages import link_page
+            from .walls import refuse_walls
 
-                try:
-                    return link_page(served_as_utf8(data, self.charset) or data, self.url, "url")
-                except NoText:
-                    pass
-                raise
+            # a JavaScript app's empty page, a sign-in form: refused, saying how to import the page after all
+            return refuse_walls(data, lambda: self._html(data), web=True)
         if kind in ("pdf", "docx"):
             return read_bytes(data, kind, name)
         # Text in the encoding its server names, which the readers read as UTF-8; else as a file's bytes are
         return read_bytes(served_as_utf8(data, self.charset) or data, kind, name)
+
+    def _html(self, data: bytes) -> Document:
+        try:
+            return html_document(data, self.url, self.charset)
+        except NoText:  # a page of links (a reading list), named by its address: read as its links
+            from .link_pages import link_page
+
+            try:
+                return link_page(served_as_utf8(data, self.charset) or data, self.url, "url")
+            except NoText:
+                pass
+            raise
 
 
 # Content types that name the reader of a page whatever its address says.

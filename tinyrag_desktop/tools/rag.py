@@ -72,7 +72,12 @@ def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000,
     that word, which may not be the one meant. So are, with ``missing``, the query's words that no passage
     holds (``Hits.missing``: an invoice number, a name), and a search whose best passage is not about the
     query (``Hits.relevance`` below RELEVANT_SHARE), so that the model does not answer from near misses.
+    A query of only common words (``Hits.common``) was not searched: the model is asked for specific words.
     """
+    if not hits and isinstance(hits, Hits) and hits.common:  # "what is it": not searched (see kb.search)
+        return (f"Not searched: “{query}” holds only common words ({', '.join(hits.common)}), which nearly every "
+                "passage has. Search again with the specific words of what you need: a name, a technical term or "
+                "the subject, as the documents would write it.")
     near = bool(hits) and isinstance(hits, Hits) and hits.relevance is not None and hits.relevance < RELEVANT_SHARE
     note = hits.note(missing and not near) if isinstance(hits, Hits) else ""  # near: its words are said below
     said = note + "\n\n" if note else ""

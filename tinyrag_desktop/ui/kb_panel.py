@@ -38,6 +38,7 @@ from ..kb import (
 )
 from ..kb.embed import Embedder, query_vector
 from ..kb.import_report import WAITING
+from ..kb.own_data import said
 from ..kb.readers import SUPPORTED
 from ..kb.store import db_path, needs_rebuild
 from ..kb.unfinished import stopped_by_closing
@@ -326,6 +327,8 @@ class KnowledgePanel(QWidget):
             unembedded = kb.unembedded(model) if model else set()
         self.sources_model.set_sources(sources, unembedded, model)
         self.status_label.show_idle(bool(sources))
+        if kb.removed_own:  # sources an older version imported from the data folder: removed as it opened
+            self.status_label.setText(said(kb.removed_own))
         self._restore_place(*place)
 
     def catch_up(self) -> bool:
