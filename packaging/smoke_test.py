@@ -313,6 +313,13 @@ def _descendants(root: int) -> dict[int, str]:
     return found
 
 
+def _started_as(args: str, flag: str) -> bool:
+    """Whether a command line is the executable started with ``flag`` first. Not by the executable's path:
+    the app starts itself by its real path (sys.executable), which is not the path of a link to it (the
+    launcher install-linux.sh puts on the PATH)."""
+    return f" {flag} " in f"{args} "
+
+
 GONE_WITHIN = 10.0  # seconds the children may take to end after the app is killed (they take well under one)
 
 
@@ -331,15 +338,16 @@ def _killed_app_leaves_none(exe: Path, tmp: Path, name: str, reply: Stream, flag
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             deadline = time.monotonic() + TIMEOUT
-            children = _descendants(app.pid)
+            children = seen = _descendants(app.pid)
             while not started(children) and app.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.05)
                 children = _descendants(app.pid)
+                seen = {**seen, **children}
             if not started(children):
                 app.kill()
                 out, err = app.communicate()
-                raise SmokeFailure(f"the {name} tool's process did not start (exit {app.returncode}): seen "
-                                   f"{sorted(children.values())}\nstdout: {out.decode()[-1000:]}\n"
+                raise SmokeFailure(f"the {name} tool's processes were not all seen (exit {app.returncode}); "
+                                   f"seen: {sorted(set(seen.values()))}\nstdout: {out.decode()[-1000:]}\n"
                                    f"stderr: {err.decode()[-2000:]}")
             os.kill(app.pid, signal.SIGKILL)  # as the OOM killer or a crash ends it: no atexit, no clean-up
             app.communicate()
@@ -371,18 +379,16 @@ def check_children_end_with_app(exe: Path, tmp: Path) -> str:
     which would otherwise run to its CPU limit."""
     if os.name != "posix":
         return "not used on Windows"
-    guard = f"{exe} --child-guard"
 
     def sleeping(children: dict[int, str]) -> bool:  # both commands run, and the guard's watchdog beside them
         args = set(children.values())
-        return {"sleep 300", "sleep 301"} <= args and any(a.startswith(guard) for a in args)
+        return {"sleep 300", "sleep 301"} <= args and any(_started_as(a, "--child-guard") for a in args)
 
     shell = tool_reply("shell", "query", "sleep 300 &amp; sleep 301")
     seen = _killed_app_leaves_none(exe, tmp, "shell", shell, "--allow-shell-exec", sleeping)
     loop = "package main\nfunc main() {\n\tn := 0\n\tfor {\n\t\tn++\n\t}\n}\n"
-    worker = f"{exe} --nanogo-worker"
     _killed_app_leaves_none(exe, tmp, "nanogo", tool_reply("nanogo", "source", loop), "--allow-nanogo",
-                            lambda children: any(a.startswith(worker) for a in children.values()))
+                            lambda children: any(_started_as(a, "--nanogo-worker") for a in children.values()))
     return (f"a shell command's {len(seen)} processes (the guard's watchdog, a background job) and a nanoGo "
             "worker in `for {}` ended with the killed app")
 
