@@ -128,6 +128,27 @@ def check_ask_jsonl(exe: Path, tmp: Path) -> str:
     return f"{len(events)} events, calculate {results[0]['status']}"
 
 
+def check_every_tool(exe: Path, tmp: Path) -> str:
+    """Every built-in tool is in the bundle. Their modules are imported by name, and one that is missing is
+    left out without a word (tools/registry.py: a build without that tool), so only the list the model is
+    given shows it: the system prompt of ``ask`` with every tool allowed must name all of this tree's."""
+    from tinyrag_desktop.tools import default_registry
+
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["Hello."]))
+        proc = run(exe, ["ask", "Hello", "--allow-nanogo", "--allow-shell-exec", "--base-url", llm.base_url,
+                         "--model", "scripted", "--data-dir", str(tmp / "tools")], tmp)
+        requests = list(llm.requests)
+    expect(proc, 0, "ask with every tool allowed")
+    system = " ".join(m["content"] for m in requests[0]["messages"] if m["role"] == "system") if requests else ""
+    listed = re.findall(r"^- ([a-z_]+):", system, re.M)  # the prompt's "Tools:" list, one "- name: …" a line
+    wanted = default_registry().names()
+    missing = [name for name in wanted if name not in listed]
+    if missing:
+        raise SmokeFailure(f"tools missing from the bundle (or disabled in it): {missing}; its prompt lists {listed}")
+    return f"the model is offered all {len(wanted)} tools: {', '.join(listed)}"
+
+
 def check_ask_nanogo_tool(exe: Path, tmp: Path) -> str:
     source = 'package main\nimport "fmt"\nfunc main() { fmt.Println("hello from", 6*7) }'
     with ScriptedLLMServer() as llm:
@@ -461,6 +482,7 @@ CHECKS: list[tuple[str, Callable[[Path, Path], str]]] = [
     ("version", check_version),
     ("window --ask --screenshot", check_window_screenshot),
     ("ask --jsonl (calculate)", check_ask_jsonl),
+    ("every built-in tool", check_every_tool),
     ("ask (nanogo tool)", check_ask_nanogo_tool),
     ("nanogo verb", check_nanogo_verb),
     ("kb add/search/list", check_kb),
