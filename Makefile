@@ -28,7 +28,8 @@ bundle: $(STAMP)
 	$(PY) -m PyInstaller --noconfirm --clean --log-level WARN packaging/tinyrag-desktop.spec
 	@du -sh dist/tinyrag-desktop
 
-# Checks the BUILT bundle (run `make bundle` first): window screenshot, ask, kb and nanogo, all offline.
+# Checks the BUILT bundle (run `make bundle` first): window screenshot, ask, every tool, kb, nanogo and the
+# children of a killed app, all offline (packaging/README.md, "The smoke test").
 .PHONY: smoke
 smoke: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) packaging/smoke_test.py

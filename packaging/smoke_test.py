@@ -128,6 +128,27 @@ def check_ask_jsonl(exe: Path, tmp: Path) -> str:
     return f"{len(events)} events, calculate {results[0]['status']}"
 
 
+def check_every_tool(exe: Path, tmp: Path) -> str:
+    """Every built-in tool is in the bundle. Their modules are imported by name, and one that is missing is
+    left out without a word (tools/registry.py: a build without that tool), so only the list the model is
+    given shows it: the system prompt of ``ask`` with every tool allowed must name all of this tree's."""
+    from tinyrag_desktop.tools import default_registry
+
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["Hello."]))
+        proc = run(exe, ["ask", "Hello", "--allow-nanogo", "--allow-shell-exec", "--base-url", llm.base_url,
+                         "--model", "scripted", "--data-dir", str(tmp / "tools")], tmp)
+        requests = list(llm.requests)
+    expect(proc, 0, "ask with every tool allowed")
+    system = " ".join(m["content"] for m in requests[0]["messages"] if m["role"] == "system") if requests else ""
+    listed = re.findall(r"^- ([a-z_]+):", system, re.M)  # the prompt's "Tools:" list, one "- name: …" a line
+    wanted = default_registry().names()
+    missing = [name for name in wanted if name not in listed]
+    if missing:
+        raise SmokeFailure(f"tools missing from the bundle (or disabled in it): {missing}; its prompt lists {listed}")
+    return f"the model is offered all {len(wanted)} tools: {', '.join(listed)}"
+
+
 def check_ask_nanogo_tool(exe: Path, tmp: Path) -> str:
     source = 'package main\nimport "fmt"\nfunc main() { fmt.Println("hello from", 6*7) }'
     with ScriptedLLMServer() as llm:
@@ -275,6 +296,124 @@ def check_child_guard(exe: Path, tmp: Path) -> str:
     return "ran /bin/sh: its output and its exit status 3"
 
 
+def _processes() -> dict[int, tuple[int, bool, str]]:
+    """Every process: pid -> (parent's pid, still running (not a zombie), command line). From /proc on Linux
+    (a slim container may have no ps), from ps on macOS."""
+    table: dict[int, tuple[int, bool, str]] = {}
+    if sys.platform.startswith("linux"):
+        for name in os.listdir("/proc"):
+            if not name.isdigit():
+                continue
+            try:
+                stat = Path(f"/proc/{name}/stat").read_text(encoding="utf-8", errors="replace")
+                args = Path(f"/proc/{name}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+            except OSError:  # it ended meanwhile
+                continue
+            state, ppid = stat[stat.rindex(")") + 2:].split()[:2]  # after "(comm)", which may hold spaces
+            table[int(name)] = (int(ppid), state not in ("Z", "X"), args.strip())
+        return table
+    out = subprocess.run(["ps", "-A", "-o", "pid=,ppid=,stat=,args="], capture_output=True, text=True,
+                         timeout=TIMEOUT).stdout
+    for line in out.splitlines():
+        pid, ppid, state, *args = line.split(None, 3)
+        table[int(pid)] = (int(ppid), not state.startswith("Z"), " ".join(args))
+    return table
+
+
+def _descendants(root: int) -> dict[int, str]:
+    """The running processes below ``root``: pid -> command line."""
+    table = _processes()
+    found: dict[int, str] = {}
+    todo = [root]
+    while todo:
+        parent = todo.pop()
+        for pid, (ppid, running, args) in table.items():
+            if ppid == parent and running and pid not in found:
+                found[pid] = args
+                todo.append(pid)
+    return found
+
+
+def _started_as(args: str, flag: str) -> bool:
+    """Whether a command line is the executable started with ``flag`` first. Not by the executable's path:
+    the app starts itself by its real path (sys.executable), which is not the path of a link to it (the
+    launcher install-linux.sh puts on the PATH)."""
+    return f" {flag} " in f"{args} "
+
+
+GONE_WITHIN = 10.0  # seconds the children may take to end after the app is killed (they take well under one)
+
+
+def _killed_app_leaves_none(exe: Path, tmp: Path, name: str, reply: Stream, flag: str,
+                            started: Callable[[dict[int, str]], bool]) -> dict[int, str]:
+    """Run ``ask`` with ``reply`` (a tool call); once ``started`` says its children run, SIGKILL the app and
+    wait for them to end. Returns the children seen; SmokeFailure names those still running."""
+    import signal
+
+    data = tmp / f"killed-{name}"
+    data.mkdir()
+    with ScriptedLLMServer() as llm:
+        llm.queue(reply, Stream(["Done."]))
+        app = subprocess.Popen([str(exe), "ask", "Run it", "--jsonl", flag, "--base-url", llm.base_url, "--model",
+                                "scripted", "--data-dir", str(data)], env=_env(data), cwd=data,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + TIMEOUT
+            children = seen = _descendants(app.pid)
+            while not started(children) and app.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+                children = _descendants(app.pid)
+                seen = {**seen, **children}
+            if not started(children):
+                app.kill()
+                out, err = app.communicate()
+                raise SmokeFailure(f"the {name} tool's processes were not all seen (exit {app.returncode}); "
+                                   f"seen: {sorted(set(seen.values()))}\nstdout: {out.decode()[-1000:]}\n"
+                                   f"stderr: {err.decode()[-2000:]}")
+            os.kill(app.pid, signal.SIGKILL)  # as the OOM killer or a crash ends it: no atexit, no clean-up
+            app.communicate()
+        finally:
+            if app.poll() is None:
+                app.kill()
+                app.communicate()
+    deadline = time.monotonic() + GONE_WITHIN
+    while True:
+        table = _processes()
+        left = {pid: args for pid, args in children.items() if pid in table and table[pid][1]
+                and table[pid][2] == args}  # the same command line: not a pid used again meanwhile
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    for pid in left:  # a failing check leaves no `sleep` or `for {}` running
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    if left:
+        raise SmokeFailure(f"after the app was killed, its {name} children ran on: {sorted(left.values())}")
+    return children
+
+
+def check_children_end_with_app(exe: Path, tmp: Path) -> str:
+    """The app killed with SIGKILL takes its children with it (lifeline.py): a shell command, started through
+    the executable as the guard, with the job it put in the background; and a nanoGo worker in ``for {}``,
+    which would otherwise run to its CPU limit."""
+    if os.name != "posix":
+        return "not used on Windows"
+
+    def sleeping(children: dict[int, str]) -> bool:  # both commands run, and the guard's watchdog beside them
+        args = set(children.values())
+        return {"sleep 300", "sleep 301"} <= args and any(_started_as(a, "--child-guard") for a in args)
+
+    shell = tool_reply("shell", "query", "sleep 300 &amp; sleep 301")
+    seen = _killed_app_leaves_none(exe, tmp, "shell", shell, "--allow-shell-exec", sleeping)
+    loop = "package main\nfunc main() {\n\tn := 0\n\tfor {\n\t\tn++\n\t}\n}\n"
+    _killed_app_leaves_none(exe, tmp, "nanogo", tool_reply("nanogo", "source", loop), "--allow-nanogo",
+                            lambda children: any(_started_as(a, "--nanogo-worker") for a in children.values()))
+    return (f"a shell command's {len(seen)} processes (the guard's watchdog, a background job) and a nanoGo "
+            "worker in `for {}` ended with the killed app")
+
+
 def check_kb_vectors(exe: Path, tmp: Path) -> str:
     data = tmp / "kb-vectors"
     data.mkdir()
@@ -343,11 +482,13 @@ CHECKS: list[tuple[str, Callable[[Path, Path], str]]] = [
     ("version", check_version),
     ("window --ask --screenshot", check_window_screenshot),
     ("ask --jsonl (calculate)", check_ask_jsonl),
+    ("every built-in tool", check_every_tool),
     ("ask (nanogo tool)", check_ask_nanogo_tool),
     ("nanogo verb", check_nanogo_verb),
     ("kb add/search/list", check_kb),
     ("kb reader process (--kb-reader)", check_kb_reader),
     ("child guard (--child-guard)", check_child_guard),
+    ("children end with the killed app (SIGKILL)", check_children_end_with_app),
     ("kb with vectors (numpy)", check_kb_vectors),
     ("first start (user guide, one window)", check_first_run),
 ]
