@@ -187,6 +187,7 @@ class MainWindow(QMainWindow):
         self.sidebar.escaped.connect(lambda: self.composer.setFocus())
 
         main = QWidget(self)
+        self.chat_column = main  # the open chat: header, conversation, message box (where Esc is Stop)
         col = QVBoxLayout(main)
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(0)
