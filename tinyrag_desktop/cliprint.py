@@ -185,6 +185,9 @@ class TextPrinter:
                 self._status(f"warning: {event.problem} Answering without it.")
         elif name == "retract" and event.channel == "text":  # printed already: say what it was
             self._release()
+            if not self.at_line_start:  # a </think> mid-line ("…is 42.</think>It is 42."): the answer's own line
+                self._write("\n")
+            self.pending = ""
             self._status("(the text above was the model's reasoning; its answer follows)")
             self.answered = False
             self.opening = True

@@ -74,3 +74,27 @@ def off_note(error: str | None, tool: str) -> str | None:
     if named is None:
         return "This tool is off. Turn it on in Settings to use it."
     return f"This tool is off. Turn on “{named.group(1)}” in Settings to use it."
+
+
+# What a tool is doing, in a person's words: while it runs (the status bar), and while the model writes a call
+# of it (the status bar, and the card being written, beside its title). The model's names ("nanogo",
+# "rag_knowledge") are code to a reader; a tool this version does not know is named as the model wrote it.
+_DOING = {
+    "rag_knowledge": ("Searching the knowledge base…", "Writing a knowledge base search…"),
+    "websearch": ("Searching the web…", "Writing a web search…"),
+    "wikipedia": ("Looking it up in Wikipedia…", "Writing a Wikipedia lookup…"),
+    "url_fetch": ("Reading a web page…", "Writing a web address…"),
+    "calculate": ("Calculating…", "Writing a calculation…"),
+    "nanogo": ("Running Go code…", "Writing Go code…"),
+    "shell": ("Running a shell command…", "Writing a shell command…"),
+}
+
+
+def running_words(tool: str) -> str:
+    """What is said while a call of ``tool`` runs: "Searching the knowledge base…"."""
+    return _DOING[tool][0] if tool in _DOING else f"Running {tool}…"
+
+
+def writing_call_words(tool: str) -> str:
+    """What is said while the model writes a call of ``tool``: "Writing Go code…"."""
+    return _DOING[tool][1] if tool in _DOING else f"Writing a {tool} call…"

@@ -213,6 +213,24 @@ def test_reasoning_the_chat_template_opened_is_said_to_be_reasoning(tmp_path: Pa
     assert again.stdout == "It is 42.\n" and "the text above" not in again.stderr
 
 
+def test_reasoning_closed_in_the_middle_of_a_line_is_said_to_be_reasoning(tmp_path: Path) -> None:
+    # "…is 42.</think>It is 42.", the tag cut between two pieces: printed as one line "…is 42.It is 42.",
+    # with "</think>" in it before the splitter read a close anywhere but at a line's start
+    pieces = ["Six sevens is 42.</th", "ink>It is ", "**42**."]
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(pieces))
+        proc = ask(llm.base_url, tmp_path)
+        llm.queue(Stream(pieces))
+        jsonl = ask(llm.base_url, tmp_path / "another", "--jsonl")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "Six sevens is 42.\nIt is **42**.\n"  # the answer on a line of its own
+    assert "(the text above was the model's reasoning; its answer follows)" in proc.stderr
+    events = [json.loads(line) for line in jsonl.stdout.splitlines()]
+    assert {"event": "retract", "text": "Six sevens is 42.", "channel": "text"} in events
+    assert "".join(e["text"] for e in events if e["event"] == "reasoning") == "Six sevens is 42."
+    assert events[-1]["event"] == "done" and events[-1]["transcript"] == "It is **42**."
+
+
 def test_a_damaged_knowledge_base_is_said_on_stderr_and_the_answer_comes(tmp_path: Path) -> None:
     (tmp_path / "knowledge.db").write_bytes(b"SQLite format 3\x00" + b"\x00garbage" * 600)
     with ScriptedLLMServer() as llm:

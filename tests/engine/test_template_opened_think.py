@@ -64,6 +64,18 @@ async def test_the_text_before_a_bare_close_is_taken_back_as_reasoning(llm, make
     assert isinstance(done, Done) and done.transcript == "\n\nIt is **4**."  # what is kept and sent back
 
 
+@pytest.mark.parametrize("streamed", [["So the answer is 4.</think>The answer is **4**."],
+                                    ["So the answer is 4.</th", "ink>The answer is **4**."],
+                                    pieces("So the answer is 4.</think>The answer is **4**.", 7)])
+async def test_a_close_in_the_middle_of_a_line_ends_the_reasoning_too(llm, make_engine, streamed) -> None:
+    # some models close their reasoning right after its last word: the whole reply was shown as the answer,
+    # "</think>" and all
+    llm.queue(Stream(streamed))
+    events = await collect(make_engine())
+    assert reasoning(events) == "So the answer is 4." and answer(events) == "The answer is **4**."
+    assert events[-1].transcript == "The answer is **4**."
+
+
 async def test_the_next_replies_start_as_reasoning_and_run_no_block_in_it(llm, make_engine) -> None:
     llm.queue(Stream(pieces("Easy.\n</think>\nHello!")),
               Stream(pieces("I could call " + block("echo", "thought") + " but no.\n</think>\n\nIt is "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -36,7 +38,10 @@ def test_a_block_is_open_from_its_whole_start_tag_until_its_close() -> None:
             continue
         written = text[start:at]
         param = "source" if "<source>" in written else ""
-        assert block == OpenBlock("nanogo", param, len(written), written.count("\n") + 1), at
+        program = written.split("<source>", 1)[1].split("</source>")[0] if param else ""  # the call's input so far
+        program = program[: program.rfind("<")] if "</source>".startswith(program[program.rfind("<"):]) else program
+        lines = program.count("\n") + (program[:1] != "\n") if program else 0
+        assert block == OpenBlock("nanogo", param, len(written), written.count("\n") + 1, len(program), lines), at
     assert seen[-1] is None
 
 
@@ -48,6 +53,8 @@ def test_a_program_of_many_lines_is_counted_as_it_comes() -> None:
     state.feed(GO[30:])
     assert state.open_block.lines == GO.count("\n") + 1
     assert state.open_block.chars == len('<tool name="nanogo"><source>') + len(GO)
+    # the program alone: what the card says has been written (it counted the tags too)
+    assert (state.open_block.input_chars, state.open_block.input_lines) == (len(GO), GO.count("\n") + 1)
     (call,) = state.feed("</source></tool>")
     assert isinstance(call, ToolCall) and call.name == "nanogo" and state.open_block is None
 
@@ -114,6 +121,14 @@ def test_the_open_block_does_not_depend_on_how_the_stream_is_cut(parts: list[str
         if block is not None:
             start = len(fed) - block.chars
             assert fed.startswith("<tool ", start) and block.lines == fed[start:].count("\n") + 1
+            inner = re.search(r"<[A-Za-z_][-\w.]*\s*>", fed[start:].split(">", 1)[1]) if block.param else None
+            given = fed[start:].split(">", 1)[1][inner.end():] if inner else ""  # the input so far, to its close
+            close = f"</{block.param}>"
+            given = given.split(close, 1)[0] if "<![CDATA[" not in given else given
+            if "<" in given and close.startswith(given[given.rfind("<"):]) and close not in given:
+                given = given[: given.rfind("<")]  # its close begun, perhaps
+            assert (block.input_chars, block.input_lines) == (
+                len(given), given.count("\n") + (given[:1] != "\n") if given else 0)
             assert block.name and block.param in ("", *PARAMS)
             seen[start] = block
     events += state.finish()

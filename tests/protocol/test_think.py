@@ -51,9 +51,19 @@ def test_only_a_think_that_opens_the_reply_is_reasoning(text: str, expected: lis
         # The chat template opened <think>: the reply starts inside it, and its </think> ends a line.
         ("Let me see.\n</think>\n\nIt is 4.", [("text", "Let me see.\n"), ("closed", ""), ("text", "\n\nIt is 4.")]),
         ("</think>Hi", [("closed", ""), ("text", "Hi")]),
-        ("a\n  </think>b\n</think>c", [("text", "a\n"), ("closed", ""), ("text", "b\n</think>c")]),
-        # Not at a line's start, or in a fenced code block: the answer showing the tag.
-        ("Use </think> to close.\n", [("text", "Use </think> to close.\n")]),
+        ("a\n  </think>b\n</think>c", [("text", "a\n  "), ("closed", ""), ("text", "b\n</think>c")]),
+        # or in the middle of a line (some models close their reasoning right after its last word)
+        ("so the answer is 4.</think>The answer is 4.",
+         [("text", "so the answer is 4."), ("closed", ""), ("text", "The answer is 4.")]),
+        ("Hm, `x` is 4. </think> It is 4.", [("text", "Hm, `x` is 4. "), ("closed", ""), ("text", " It is 4.")]),
+        # In an inline code span, a fenced code block or a tool block: the answer showing the tag.
+        ("Use `</think>` to close.\n", [("text", "Use `</think>` to close.\n")]),
+        ("Use ``a ` </think>`` or ` </think>", [("text", "Use ``a ` </think>`` or ` </think>")]),
+        ('<tool name="nanogo"><source>fmt.Println("</think>")\n</source></tool> Printed.',
+         [("text", '<tool name="nanogo"><source>fmt.Println("</think>")\n</source></tool> Printed.')]),
+        ('Run <tool name="nanogo"><source>x</source></tool> then.</think>Done.',
+         [("text", 'Run <tool name="nanogo"><source>x</source></tool> then.'), ("closed", ""), ("text", "Done.")]),
+        ("```x\n</think>```\n", [("text", "```x\n</think>```\n")]),
         ("```xml\n</think>\n```\n", [("text", "```xml\n</think>\n```\n")]),
         ("~~~\nx\n~~~\n</think>y", [("text", "~~~\nx\n~~~\n"), ("closed", ""), ("text", "y")]),
         ("<think>a</think>b\n</think>c", [("reasoning", "a"), ("text", "b\n</think>c")]),
@@ -65,7 +75,7 @@ def test_only_a_think_that_opens_the_reply_is_reasoning(text: str, expected: lis
         ("```\n~~~\n</think>\n```\nok", [("text", "```\n~~~\n</think>\n```\nok")]),
         ("``` x\n```python\n</think>b", [("text", "``` x\n```python\n</think>b")]),  # "```python" closes none
         ("``` x\n```\n</think>b", [("text", "``` x\n```\n"), ("closed", ""), ("text", "b")]),
-        ("a\n   </think>x", [("text", "a\n"), ("closed", ""), ("text", "x")]),
+        ("a\n   </think>x", [("text", "a\n   "), ("closed", ""), ("text", "x")]),
     ],
 )
 def test_a_close_at_a_line_start_ends_reasoning_the_reply_never_opened(text: str, expected: list) -> None:
@@ -88,39 +98,70 @@ def test_a_reply_presumed_to_start_in_its_reasoning(text: str, expected: list) -
 
 
 def _bare_close(text: str) -> int | None:
-    """Where the first bare </think> of ``text`` starts (its line's start), read line by line as CommonMark
-    reads fences: at most three spaces before a run or the tag; a fence closed by a run of its character at
-    least as long, with nothing after it; a backtick fence's info string holds no backtick."""
-    fence, at = "", 0
+    """Where the first bare </think> of ``text`` starts, read line by line and character by character: on a
+    line of ordinary text, outside inline code spans (a run of backticks closed by the next run as long, on
+    its line) and tool blocks ("<tool " to "</tool>", across lines); no line that starts with a fence run
+    (at most three spaces before it), or is in a fenced block, or indented four columns, holds one."""
+    fence, tool, at = "", False, 0
     for line in text.splitlines(keepends=True):
-        head = line[len(line) - len(line.lstrip(" ")):] if len(line) - len(line.lstrip(" ")) <= 3 else ""
-        run = re.match(r"`{3,}|~{3,}", head)
-        rest = head[run.end():].rstrip("\n") if run else ""
-        if run and line.endswith("\n"):
-            if fence:
+        ended, body = line.endswith("\n"), line.rstrip("\n")
+        spaces = len(body) - len(body.lstrip(" "))
+        run = re.match(r"`{3,}|~{3,}", body[spaces:]) if spaces <= 3 and not tool else None
+        if run:
+            rest = body[spaces + run.end():]
+            if ended and fence:
                 if run.group()[0] == fence[0] and len(run.group()) >= len(fence) and not rest.strip():
                     fence = ""
-            elif run.group()[0] == "~" or "`" not in rest:
+            elif ended and (run.group()[0] == "~" or "`" not in rest):
                 fence = run.group()
-        elif head.startswith("</think>") and not fence:
-            return at
+            at += len(line)
+            continue
+        if not tool and (fence or body[:4] == "    " or body[spaces:spaces + 1] == "\t"):
+            at += len(line)
+            continue
+        k, span = 0, 0
+        while k < len(body):
+            if tool:
+                if body.startswith("</tool>", k):
+                    tool, k = False, k + 7
+                else:
+                    k += 1
+            elif body[k] == "`":
+                n = len(body[k:]) - len(body[k:].lstrip("`"))
+                span = 0 if span == n else span or n
+                k += n
+            elif not span and body.startswith("</think>", k):
+                return at + k
+            elif not span and body.startswith("<tool ", k):
+                tool, k = True, k + 6
+            else:
+                k += 1
         at += len(line)
     return None
 
 
-@settings(max_examples=400, deadline=None)
-@given(text=st.text(alphabet=" \n<>/thinkab`~", max_size=50), points=st.lists(st.integers(0, 1000), max_size=8),
+# Random characters, and pieces of what is read (tags, runs, indents), so that each rule is met often.
+_PIECES = ("</think>", "<think>", "<tool ", "</tool>", "`", "``", "```", "~~~", "\n", "    ", "\t", " ", "a", "b.",
+           "</th", "ink>", "<to", "ol ")
+_replies = st.one_of(st.text(alphabet=" \n<>/thinkabol`~", max_size=60),
+                     st.lists(st.sampled_from(_PIECES), max_size=24).map("".join))
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=_replies, points=st.lists(st.integers(0, 1000), max_size=8),
        presumed=st.booleans())
 def test_lossless_and_independent_of_cutting(text: str, points: list[int], presumed: bool) -> None:
     whole = split([text], presumed)
     assert split(cut(text, points), presumed) == whole
     rebuilt = "".join(t for _, t in whole)
-    opened = text.lstrip(" \n").startswith("<think>")
+    lead = len(text) - len(text.lstrip(" \t\r\n"))  # the reply's blank start: its first line starts after it
+    opened = text[lead:].startswith("<think>")
     if opened or presumed:
         expected = text.replace("<think>", "", 1) if opened else text
         assert rebuilt == expected.replace("</think>", "", 1)
-    elif (at := _bare_close(text)) is not None:
-        end = text.index("</think>", at) + len("</think>")
+    elif (at := _bare_close(text[lead:])) is not None:
+        at += lead
+        end = at + len("</think>")
         assert rebuilt == text[:at] + text[end:] and (CLOSED, "") in whole
         assert "".join(t for c, t in whole[: whole.index((CLOSED, ""))]) == text[:at]
     else:

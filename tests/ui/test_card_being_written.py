@@ -42,6 +42,7 @@ def test_the_card_shows_while_the_call_is_written_and_becomes_the_running_card(m
         seen["text_above"] = [p for p in answer.parts() if p is not card]
         await wait_until(lambda: "lines so far" in card.meta and card.meta != seen["first"][2])
         seen["later"] = card.meta
+        seen["later_description"] = card.accessibleDescription()
         shoot(win, "writing_card")
         return await answered
 
@@ -49,9 +50,13 @@ def test_the_card_shows_while_the_call_is_written_and_becomes_the_running_card(m
     card = seen["card"]
     assert seen["cards"] == []
     tool, title, meta, name, description = seen["first"]
-    assert (tool, title) == ("nanogo", "Go program") and "so far" in meta
+    # in a person's words: it said "Writing a nanogo call… 34 characters so far" (the tags counted) before a
+    # line of the program had come
+    assert (tool, title) == ("nanogo", "Go program") and (meta == "" or meta.endswith(" so far"))
     assert name == "Tool: Go program, being written"  # read as the other cards are, in words
-    assert description.startswith("being written. Writing a nanogo call…") and "so far" in description
+    assert description.startswith("being written. Writing Go code…") and "nanogo" not in description
+    assert seen["later_description"].startswith("being written. Writing Go code… ")
+    assert seen["later_description"].split("Writing Go code… ")[1].startswith(seen["later"])
     assert [p.markdown() for p in seen["text_above"]] == ["I will write a program to check this. "]
     assert int(seen["later"].split()[0]) > 1
     # the same card, now the call's: it ran, and its result is in
@@ -93,3 +98,26 @@ def test_a_stopped_answer_takes_the_card_of_the_call_being_written_away(make_win
     answer = win.view.answers()[-1]
     qloop.run(wait_until(lambda: not answer.findChildren(ToolCard)))
     assert answer.cards() == [] and answer.state == "stopped"
+
+
+def test_a_card_being_written_says_what_is_written_in_words_and_counts_only_the_input(qtbot):
+    # It said "Writing a rag_knowledge call… 34 characters so far" as soon as the tags had come: the model's
+    # name for the tool, and the tags counted as if the search had begun
+    from tinyrag_desktop.engine.events import ToolWriting
+    from tinyrag_desktop.ui.answer import AnswerWidget
+
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.begin()
+    answer.tool_writing(ToolWriting("call_1", "rag_knowledge", "query", 0, 0))
+    card = writing_card(answer) or answer.findChildren(ToolCard)[0]
+    assert card.meta == "" and card.details_text() == "Writing a knowledge base search…"
+    answer.tool_writing(ToolWriting("call_1", "rag_knowledge", "query", 1234, 1))
+    assert card.meta == "1,234 characters so far"
+    assert card.accessibleDescription().startswith("being written. Writing a knowledge base search… 1,234 characters")
+    other = AnswerWidget()
+    qtbot.addWidget(other)
+    other.begin()
+    other.tool_writing(ToolWriting("call_1", "frobnicate", "query", 80, 3))  # a tool this version does not know
+    card = other.findChildren(ToolCard)[0]
+    assert card.details_text() == "Writing a frobnicate call… 3 lines so far"

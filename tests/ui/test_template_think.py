@@ -48,6 +48,18 @@ def test_the_reasoning_before_a_bare_close_moves_into_thinking(make_window, serv
     assert shown_text(answer) == "Just an answer."
 
 
+def test_a_close_in_the_middle_of_a_line_moves_the_reasoning_into_thinking(make_window, server, qloop):
+    # "…is 4.</th" + "ink>The answer…": the whole reply stayed in the answer, "</think>" shown in it
+    server.queue(Stream(["Two and two make four, so the answer is 4.</th", "ink>The answer is **4**."]))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "2+2?")) == "done"
+    answer = win.view.answers()[-1]
+    assert answer.reasoning() == "Two and two make four, so the answer is 4." and answer._thinking.isVisible()
+    assert answer.content() == "The answer is **4**." and shown_text(answer) == "The answer is **4**."
+    stored = ChatStore(win.data_dir).messages(win.chat_id)[-1]
+    assert (stored.content, stored.reasoning) == ("The answer is **4**.", "Two and two make four, so the answer is 4.")
+
+
 def test_reasoning_taken_back_from_the_answer_is_timed_from_its_first_words(qtbot, monkeypatch):
     # It said "Thought for a moment": the clock started when the text was taken back, at the </think>
     from types import SimpleNamespace

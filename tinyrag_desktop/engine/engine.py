@@ -463,14 +463,15 @@ class Engine:
         if block is None:
             return self._dropped(rnd) if shown is not None else []
         now = time.monotonic()
-        if shown is not None and (block.chars == shown.chars or now - rnd.writing_at < req.config.writing_interval):
+        if shown is not None and ((block.input_chars, block.param) == (shown.chars, shown.param)
+                                  or now - rnd.writing_at < req.config.writing_interval):
             return []
         if shown is None:
             spec = self.registry.get(block.name) or self._by_folded_name(block.name)
             call_id, tool = req.upcoming_id(), spec.name if spec is not None else block.name
         else:
             call_id, tool = shown.id, shown.tool
-        rnd.writing = ToolWriting(call_id, tool, block.param, block.chars, block.lines, False, rnd.number)
+        rnd.writing = ToolWriting(call_id, tool, block.param, block.input_chars, block.input_lines, False, rnd.number)
         rnd.writing_at = now
         return [rnd.writing]
 

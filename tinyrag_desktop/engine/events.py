@@ -103,7 +103,8 @@ class ToolStarted(_Event):
 class ToolWriting(_Event):
     """The model is writing a tool block: its start tag ``<tool name="…">`` has come, its ``</tool>`` not yet
     (see protocol.XMLParseState.open_block). Sent when the tag comes, then as the block grows, at most every
-    ``EngineConfig.writing_interval`` seconds; ``chars`` and ``lines`` count its raw text so far.
+    ``EngineConfig.writing_interval`` seconds; ``chars`` and ``lines`` count its input so far (the program,
+    the query: what a person would read; not the tags around it), 0 before the input begins.
 
     It ends in one of two ways: whole and valid, the block's own ``tool_start`` (or ``tool_result``, when it is
     not run) comes with this ``id``; turned out no call (invalid, or the stream ended inside it), one more
@@ -116,7 +117,7 @@ class ToolWriting(_Event):
     tool: str  # as the card and tool_start name it (the registry's spelling), else as the model wrote it
     param: str = ""  # the inner element, once it has come
     chars: int = 0
-    lines: int = 1
+    lines: int = 0
     dropped: bool = False
     round: int = 1
 

@@ -54,3 +54,7 @@ class OpenBlock(NamedTuple):
     param: str
     chars: int
     lines: int
+    # Of the call's input (the inner element's content, what a person reads: the program, the query) so
+    # far: its characters, and its lines (a line break it starts with makes none); 0 before it comes.
+    input_chars: int = 0
+    input_lines: int = 0

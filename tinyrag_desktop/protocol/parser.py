@@ -168,7 +168,22 @@ class XMLParseState:
         ask after each chunk: the engine shows a call as being written with it."""
         if self._mode is not _BLOCK or self._phase == _P_TAG or self._error:
             return None
-        return OpenBlock(self._name, self._param, self._base + len(self._buf), self._newlines + 1)
+        chars = self._base + len(self._buf)
+        end, newlines = (self._input_end, self._input_end_newlines) if self._input_end >= 0 else (chars, self._newlines)
+        if self._phase == _P_CONTENT:  # a "</sou" it ends in may be its close: not counted yet (nor ever, then)
+            close = f"</{self._param}>"
+            k = self._buf.rfind("<", max(0, len(self._buf) - len(close) + 1))
+            if k >= 0 and close.startswith(self._buf[k:]):
+                end -= len(self._buf) - k
+        written = lines = 0
+        if self._input_at >= 0 and end > self._input_at:
+            written = end - self._input_at
+            if not self._input_first:  # read once: it may have moved out of the working buffer since
+                at = self._input_at - self._base
+                self._input_first = self._buf[at] if at >= 0 else "".join(self._parts)[self._input_at]
+            # a program written from the line after <source> starts with a line break: no line of its own
+            lines = newlines - self._input_newlines + (self._input_first != "\n")
+        return OpenBlock(self._name, self._param, chars, self._newlines + 1, written, lines)
 
     # -- the main loop ----------------------------------------------------------------------------
 
@@ -386,6 +401,11 @@ class XMLParseState:
         self._error = ""
         self._depth = 1
         self._newlines = 0
+        self._input_at = -1  # where the inner element's content starts in the raw block (-1: not yet)
+        self._input_newlines = 0  # the block's line breaks before it
+        self._input_first = ""  # its first character, once it has come
+        self._input_end = -1  # where it ends (its element closed), and the line breaks before that
+        self._input_end_newlines = 0
 
     def _reset_block(self) -> None:
         self._mode = _TEXT
@@ -518,6 +538,8 @@ class XMLParseState:
                 else:
                     self._content_start = m.end()
                     self._phase = _P_CONTENT
+                    self._input_at = self._base + m.end()
+                    self._input_newlines = sum(p.count("\n") for p in self._parts) + buf.count("\n", 0, m.end())
             elif phase == _P_CONTENT:
                 close_inner = f"</{self._param}>"
                 hit, which = _find_first(buf, pos, (close_inner, OPEN, CLOSE, "<![CDATA["))
@@ -534,6 +556,8 @@ class XMLParseState:
                     self._content_parts.append(buf[self._content_start : hit])
                     self._pos = hit + len(close_inner)
                     self._phase = _P_AFTER
+                    self._input_end = self._base + hit
+                    self._input_end_newlines = self._newlines - buf.count("\n", hit)
                 elif which == 1:
                     tag = _opens_tag(buf, hit)
                     if tag is None:  # what follows "<tool " says whether a tag starts there

@@ -9,9 +9,11 @@ would hide the rest of the answer and silence its tool blocks. Sans-I/O like the
 
 Some chat templates write the opening ``<think>`` into the prompt themselves (DeepSeek-R1's distills,
 QwQ, Qwen3's thinking models): the reply starts inside its reasoning, and only its ``</think>`` shows
-that. A ``</think>`` at the start of a line of a reply that opened none is read as that end ("a bare
-close"): it is dropped, and ``(CLOSED, "")`` says that the text before it was reasoning, which the
-caller already passed on as text. A splitter made with ``presumed_open`` (the caller has seen this model
+that. A ``</think>`` in a reply that opened none is read as that end ("a bare close"), at a line's start
+or in its middle ("…so it is 4.</think>It is 4."), but not where an answer shows the tag: an inline code
+span, a fenced or indented code block, a tool block. It is dropped, and ``(CLOSED, "")`` says that the text
+before it was reasoning, which the caller already passed on as text. What decides it is read from the text
+before it alone, so any cut of the stream finds it at the same place. A splitter made with ``presumed_open`` (the caller has seen this model
 do so) starts in the reasoning instead; a ``<think>`` the reply opens with anyway is dropped as usual.
 """
 
@@ -27,13 +29,29 @@ REASONING = "reasoning"
 CLOSED = "closed"  # a bare </think>: the text passed on before it was the model's reasoning
 
 _SPACE = " \t\r\n"
-# What a line of a reply that opened no reasoning may start with: a fence run, or a bare close, after at most
-# three spaces (four make an indented code block, as in CommonMark).
-_LINE_HEAD = re.compile(r"^ {0,3}(`{3,}|~{3,}|</think>)", re.M)
-# A last line still open that may become one of them: a start of a fence run or of the tag, or a fence
-# line whose end has not come (its info string, or a longer run, may follow).
-_MAY_BECOME = re.compile(r" {0,3}(?:`{0,2}|~{0,2}|`{3,}[^\n]*|~{3,}[^\n]*|" + "|".join(
-    re.escape(CLOSE_TAG[:n]) for n in range(1, len(CLOSE_TAG))) + ")")
+# A fence run opening or closing a fenced code block: at most three spaces before it (four make an indented
+# code block, as in CommonMark). A line that starts so holds no bare close, whatever follows on it.
+_FENCE_HEAD = re.compile(r" {0,3}(`{3,}|~{3,})")
+# A line's start that may still become a fence run, or an indented code line, when more comes.
+_MAY_BECOME = re.compile(r" {0,3}(?:`{0,2}|~{0,2})")
+_INDENTED = re.compile(r" {0,3}\t| {4}")
+TOOL_OPEN, TOOL_CLOSE = "<tool ", "</tool>"  # as the parser reads a block (protocol/parser.py)
+# What a line of ordinary text is read for: code spans' backtick runs, the bare close, a tool block's start.
+_TEXT_TOKEN = re.compile(r"`+|" + re.escape(CLOSE_TAG) + "|" + re.escape(TOOL_OPEN))
+# What may still become one of those tags when more comes (each has one "<", its first character).
+_TAGS = (CLOSE_TAG, TOOL_OPEN, TOOL_CLOSE)
+_HEAD, _TEXT, _SKIP = "head", "text", "skip"  # what the current line is, once its head is read
+
+
+def _undecided(text: str, start: int) -> int:
+    """Where the end of ``text[start:]`` that may still grow into a token begins (a backtick run, a tag
+    begun); ``len(text)`` if none."""
+    if text.endswith("`"):
+        return max(start, len(text.rstrip("`")))
+    k = text.rfind("<", max(start, len(text) - len(CLOSE_TAG) + 1))
+    if k >= 0 and any(len(text) - k < len(tag) and tag.startswith(text[k:]) for tag in _TAGS):
+        return k
+    return len(text)
 
 
 class ThinkSplitter:
@@ -45,8 +63,12 @@ class ThinkSplitter:
         self.presumed = presumed_open  # started inside the reasoning, without a <think> of its own
         self._opening = True  # nothing but blank space so far: a <think> here opens the reasoning
         self._bare_close = not presumed_open  # a bare </think> may still end reasoning the reply never opened
-        self._line_start = True  # the text passed on so far ends a line (or there is none)
+        # While a bare close may come, what the text passed on so far is in (each known from the text before
+        # it alone, so that no cut of the stream changes where the close is found):
         self._fence = ""  # the run that opened the fenced code block the text is in ("" outside one)
+        self._line = _HEAD  # the current line: its head not read yet, ordinary text, or code (_SKIP)
+        self._span = 0  # the length of the backtick run that opened the inline code span it is in (0: none)
+        self._tool = False  # inside a tool block (a Go program may hold "</think>" in a string)
         self._hold = ""
 
     @property
@@ -98,38 +120,66 @@ class ThinkSplitter:
         return out
 
     def _text(self, s: str, i: int) -> list[tuple[str, str]]:
-        """Text of a reply that opened no reasoning, with a bare close looked for at each line's start (not
-        inside a fenced or indented code block: an answer may show a model's raw output)."""
-        text = s[i:]
-        line_start = self._line_start or (i > 0 and s[i - 1] == "\n")
-        newline = text.find("\n")
-        first = 0 if line_start else (newline + 1 if newline >= 0 else len(text))
-        for m in _LINE_HEAD.finditer(text, first):
-            run = m.group(1)
-            if run == CLOSE_TAG:
-                if not self._fence:
-                    self._bare_close = False
-                    out = [(TEXT, text[: m.start()])] if m.start() else []
-                    out.append((CLOSED, ""))
-                    return out + ([(TEXT, text[m.end():])] if m.end() < len(text) else [])
+        """Text of a reply that opened no reasoning, read for a bare close: a ``</think>`` anywhere on a line
+        of ordinary text ("so it is 4.</think>It is 4."), but not in a fenced or indented code block, an
+        inline code span, a line starting with a fence run, or a tool block: there an answer shows the tag
+        (a model's raw output, `</think>`, a Go string). Holds back only an end that may still grow into
+        something read (a line's head, a backtick run, a tag begun)."""
+        pos = i
+        while pos < len(s):
+            if self._tool:
+                end = s.find(TOOL_CLOSE, pos)
+                if end < 0:
+                    pos = _undecided(s, pos)
+                    break
+                pos, self._tool, self._line, self._span = end + len(TOOL_CLOSE), False, _TEXT, 0
                 continue
-            end = text.find("\n", m.end())
-            if end < 0:
-                break  # a fence line not ended yet: held below, and read whole when it is
-            rest = text[m.end():end]
-            if self._fence:  # closed by a run of its character, at least as long, and nothing after it
-                if run[0] == self._fence[0] and len(run) >= len(self._fence) and not rest.strip():
-                    self._fence = ""
-            elif run[0] == "~" or "`" not in rest:  # a backtick fence's info string holds no backtick
-                self._fence = run
-        # Hold a last line that may still become a fence or a bare close (its line is looked at again then).
-        last = text.rfind("\n") + 1
-        if (last or line_start) and _MAY_BECOME.fullmatch(text, last):
-            self._hold, text = text[last:], text[:last]
-        if text:
-            self._line_start = text.endswith("\n")
-            return [(TEXT, text)]
-        return []
+            newline = s.find("\n", pos)
+            if self._line == _HEAD:
+                head = _FENCE_HEAD.match(s, pos, newline if newline >= 0 else len(s))
+                if head or (newline < 0 and _MAY_BECOME.fullmatch(s, pos)):
+                    if newline < 0:
+                        break  # a fence line not ended yet, or a head not read yet: held, read whole when it is
+                    self._fence_line(head.group(1), s[head.end() : newline])  # type: ignore[union-attr]
+                    pos = newline + 1
+                    continue
+                self._line = _SKIP if self._fence or _INDENTED.match(s, pos) else _TEXT
+            if self._line == _TEXT:
+                stop = newline if newline >= 0 else _undecided(s, pos)
+                for m in _TEXT_TOKEN.finditer(s, pos, stop):
+                    token = m.group()
+                    if token[0] == "`":  # a run opens a code span, and the next run as long closes it
+                        self._span = 0 if self._span == len(token) else self._span or len(token)
+                    elif self._span:
+                        continue
+                    elif token == CLOSE_TAG:
+                        self._bare_close = False
+                        out = [(TEXT, s[i : m.start()])] if m.start() > i else []
+                        out.append((CLOSED, ""))
+                        return out + ([(TEXT, s[m.end() :])] if m.end() < len(s) else [])
+                    else:
+                        self._tool, stop = True, m.end()
+                        break
+                pos = stop
+                if self._tool:
+                    continue
+                if newline < 0 or pos < newline:
+                    break  # an end that may still grow into a run or a tag: held
+            elif newline < 0:
+                pos = len(s)
+                break
+            # (a code span ends with its line: a backtick left open does not hide the lines after it)
+            pos, self._line, self._span = newline + 1, _HEAD, 0
+        self._hold = s[pos:]
+        return [(TEXT, s[i:pos])] if pos > i else []
+
+    def _fence_line(self, run: str, rest: str) -> None:
+        """A whole line that starts with a fence run: it opens or closes a fenced code block, or neither."""
+        if self._fence:  # closed by a run of its character, at least as long, and nothing after it
+            if run[0] == self._fence[0] and len(run) >= len(self._fence) and not rest.strip():
+                self._fence = ""
+        elif run[0] == "~" or "`" not in rest:  # a backtick fence's info string holds no backtick
+            self._fence = run
 
     def finish(self) -> list[tuple[str, str]]:
         held, self._hold = self._hold, ""

@@ -25,7 +25,7 @@ from PySide6.QtCore import (
     QCoreApplication, QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths,
     Qt, QTimer, Signal,
 )
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QPalette
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog,
     QLineEdit, QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QTabWidget, QVBoxLayout,
@@ -246,6 +246,11 @@ class KnowledgePanel(QWidget):
         self.query_edit.setPlaceholderText("Ask in your own words")
         self.query_edit.setToolTip("Ask as you would ask a person, e.g. how do I reset my password")
         self.query_edit.returnPressed.connect(self.run_search)
+        empty = QAction(self.query_edit)  # Esc empties the box, as the chats list's does (not the window's Stop)
+        empty.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        empty.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        empty.triggered.connect(self.query_edit.clear)
+        self.query_edit.addAction(empty)
         row.addWidget(self.query_edit, 1)
         self._button("Search", "kbSearch", self.run_search, row)
         scol.addLayout(row)

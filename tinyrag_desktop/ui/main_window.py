@@ -187,6 +187,7 @@ class MainWindow(QMainWindow):
         self.sidebar.escaped.connect(lambda: self.composer.setFocus())
 
         main = QWidget(self)
+        self.chat_column = main  # the open chat: header, conversation, message box (where Esc is Stop)
         col = QVBoxLayout(main)
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(0)
@@ -407,6 +408,7 @@ class MainWindow(QMainWindow):
 
     def _connect_bridge(self) -> None:
         b = self.bridge
+        self.status.follow(b)  # what the answer is doing, in the status bar
         b.routed.connect(lambda ev: self._answer and self._answer.on_route(ev))
         # a damaged or locked knowledge base is left out of the answer: said, not passed over in silence
         b.routed.connect(lambda ev: ev.problem and self.statusBar().showMessage(

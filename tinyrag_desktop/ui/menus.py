@@ -117,6 +117,12 @@ def build_menus(win: "MainWindow") -> Menus:
     e = bar.addMenu("&Edit")
     stop = _action(win, e, "&Stop answer", win.stop, "Esc", "actionStop")
     stop.setEnabled(False)
+    # Esc is the chat's: in its conversation, its message box and their buttons. As a window shortcut it
+    # took a waiting question back (or stopped the answer) when pressed in the knowledge panel's search box
+    # or the chats list, where Esc means something else or nothing.
+    stop.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+    win.removeAction(stop)
+    win.chat_column.addAction(stop)
     regenerate = _action(win, e, "&Regenerate last answer", lambda: win.regenerate(), "Ctrl+R")
     # ↑ shown as its key, not made one: as a shortcut it would take ↑ from the message box and every list
     edit_last = _action(win, e, "&Edit last question\t↑", win.edit_last_question, name="actionEditLast")

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any, Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
 
 from PySide6.QtGui import QActionGroup, QColor
 from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton
 
 from ..engine.errors import AuthenticationFailed, BadResponse, RateLimited, ServerFailed
 from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, has_model, is_chat_model
+from .activity import ANSWERING, AnswerActivity
 from .elided_label import ElidedLabel
 from .icons import dot_pixmap
 from ..tool_words import window_words
 from .markdown_render import inline_code_html
+
+if TYPE_CHECKING:
+    from .bridge import EngineBridge
 
 _COLOURS = {"unknown": "#9ca3af", "checking": "#9ca3af", "ok": "#16a34a", "warn": "#d97706", "down": "#dc2626"}
 CHECK_TIMEOUT = 8.0
@@ -91,9 +95,12 @@ class ServerStatus:
         self.dot = QLabel(bar)
         self.reach = QLabel(bar)
         self.reach.setObjectName("statusReach")
-        self.busy = QLabel("", bar)
+        # What the answer being written is doing ("Searching the knowledge base…"): cut with "…" where the
+        # bar has no room for it, down to "Answering…", or it widened the narrowest window
+        self.busy = ElidedLabel("", bar)
         self.busy.setObjectName("statusBusy")
         self.busy.setContentsMargins(12, 0, 0, 0)  # apart from a message on its left ("…writte Answering…")
+        self.busy.setMinimumWidth(0)  # no room taken while no answer is written (see set_busy)
         for w in (self.busy, self.server, self.model, self.dot, self.reach):
             bar.addPermanentWidget(w)
         # A passing message (why Enter sent nothing, "Settings saved") is read now; the server's address
@@ -105,6 +112,7 @@ class ServerStatus:
         self.state = "unknown"
         self.reason = ""
         self._set("unknown", "not checked yet")
+        self._activity = AnswerActivity()
         self._check: asyncio.Task[None] | None = None
         self._ending: set[asyncio.Task[None]] = set()  # checks replaced by a newer one, not yet ended
 
@@ -167,7 +175,23 @@ class ServerStatus:
             self._choose(name)
 
     def set_busy(self, on: bool) -> None:
-        self.busy.setText("Answering…" if on else "")
+        """An answer is being written (or no longer): said as "Answering…" until its events say more."""
+        self._activity = AnswerActivity()
+        # room for "Answering…" at the least while an answer is written (as a plain label had); none after
+        self.busy.setMinimumWidth(12 + self.busy.fontMetrics().horizontalAdvance(ANSWERING) + 2 if on else 0)
+        self.busy.setText(self._activity.words() if on else "")
+
+    def follow(self, bridge: "EngineBridge") -> None:
+        """Say what the answer being written is doing as its events come (see activity.py)."""
+        bridge.text.connect(lambda text: self._say(self._activity.text(text)))
+        bridge.reasoning.connect(lambda text: self._say(self._activity.reasoning(text)))
+        bridge.toolWriting.connect(lambda ev: self._say(self._activity.tool_writing(ev.id, ev.tool, ev.dropped)))
+        bridge.toolStarted.connect(lambda ev: self._say(self._activity.tool_started(ev.id, ev.tool)))
+        bridge.toolFinished.connect(lambda ev: self._say(self._activity.tool_finished(ev.id)))
+
+    def _say(self, words: str) -> None:
+        if self.busy.text():  # while an answer is being written only (set_busy)
+            self.busy.setText(words)
 
     def _set(self, state: str, words: str, why: str = "") -> None:
         self.state = state

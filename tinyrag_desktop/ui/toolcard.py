@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QW
 
 from ..tools.nanogo_tool import OUTPUT_CUT, split_output
 from ..tools.rag import EMPTY_MESSAGE, NO_MATCH
-from ..tool_words import DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_note, sentence, split_advice, window_words
+from ..tool_words import (DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_note, sentence, split_advice, window_words,
+                          writing_call_words)
 from ..tools.shell import DENIED, status_note
 from .access import announce, expanded_changed, expander
 from .bidi import set_text_direction
@@ -160,8 +161,9 @@ def _lines(heading: str, text: str, direction: str = "", *, end_too: bool = Fals
 
 
 def writing_words(chars: int, lines: int) -> str:
-    """How much of a call being written has come: "12 lines so far", or "345 characters so far" on one line."""
-    return f"{lines:,} lines so far" if lines > 1 else f"{chars:,} characters so far"
+    """How much of a call's input has come: "12 lines so far", or "345 characters so far" on one line; ""
+    before any (it said "34 characters so far" of a search's tags before a word of it had come)."""
+    return f"{lines:,} lines so far" if lines > 1 else f"{chars:,} characters so far" if chars else ""
 
 
 def _seconds(ms: int) -> str:
@@ -532,7 +534,7 @@ class ToolCard(QFrame):
             detail = f"{self._inputs_heading()}: {'; '.join(_one_line(q) for q in self._inputs())[:400]}"
         elif self._status == "writing":
             self.setAccessibleName(f"Tool: {self._names()}, {words}")
-            detail = f"{self._writing_line()} {self._meta_text}"
+            detail = f"{self._writing_line()} {self._meta_text}".strip()
         else:
             self.setAccessibleName(f"Tool: {self._names()}, {words}")
             detail = f"{self._input_heading()}: {_one_line(self._query)[:200]}"
@@ -589,11 +591,11 @@ class ToolCard(QFrame):
         elif self._status == "running":
             parts.append("Running…")
         elif self._status == "writing":
-            parts = [f"{self._writing_line()} {self._meta_text}"]
+            parts = [f"{self._writing_line()} {self._meta_text}".strip()]
         return "\n\n".join(parts)
 
     def _writing_line(self) -> str:
-        return f"Writing a {self._tool} call…"
+        return writing_call_words(self._tool)  # "Writing Go code…": it said "Writing a nanogo call…"
 
     def _input_heading(self) -> str:
         if self._param == "query" and self._tool in _TOOL_HEADINGS:

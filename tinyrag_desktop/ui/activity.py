@@ -1,0 +1,61 @@
+"""What the answer being written is doing, in the status bar's words, followed from the engine's events.
+
+The status bar said "Answering…" from the question to the end of the answer, also while a search ran for
+seconds or the model wrote a Go program for a minute. It now says what is happening: "Thinking…" while the
+model reasons, "Writing Go code…" while it writes a call, "Searching the knowledge base…" while a call runs,
+and "Answering…" while it writes its answer. A call running is said before a call being written, which is
+said before the text: a search goes on while the model writes on. No Qt (status.py shows the words), and no
+timers: each event says the words at once.
+"""
+
+from __future__ import annotations
+
+from ..tool_words import running_words, writing_call_words
+
+ANSWERING = "Answering…"
+THINKING = "Thinking…"
+
+
+class AnswerActivity:
+    """The words for the answer being written, after each of its events (see ``words``)."""
+
+    def __init__(self) -> None:
+        self._writing: dict[str, str] = {}  # the calls being written: id → tool, in the order they began
+        self._running: dict[str, str] = {}  # the calls running: id → tool
+        self._writes = ANSWERING  # what the model itself writes: its answer, or its reasoning
+
+    def words(self) -> str:
+        if self._running:
+            tools = set(self._running.values())
+            if len(tools) == 1:
+                return running_words(next(iter(tools)))
+            return f"Running {len(self._running)} tools…"
+        if self._writing:
+            return writing_call_words(list(self._writing.values())[-1])
+        return self._writes
+
+    def text(self, text: str) -> str:
+        if text.strip():  # the line breaks after a reasoning's </think> are not the answer begun
+            self._writes = ANSWERING
+        return self.words()
+
+    def reasoning(self, _text: str) -> str:
+        self._writes = THINKING
+        return self.words()
+
+    def tool_writing(self, call_id: str, tool: str, dropped: bool) -> str:
+        if dropped:  # no call after all: its text follows
+            self._writing.pop(call_id, None)
+        else:
+            self._writing[call_id] = tool
+        return self.words()
+
+    def tool_started(self, call_id: str, tool: str) -> str:
+        self._writing.pop(call_id, None)
+        self._running[call_id] = tool
+        return self.words()
+
+    def tool_finished(self, call_id: str) -> str:
+        self._writing.pop(call_id, None)
+        self._running.pop(call_id, None)
+        return self.words()
