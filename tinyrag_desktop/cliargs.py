@@ -24,6 +24,7 @@ _FLAG_KEYS = {
     "max_continuations": "max_continuations",
     "tool_timeout": "tool_timeout",
     "max_tokens": "max_tokens",
+    "context_tokens": "context_tokens",
     "offline": "network_tools",
 }
 
@@ -44,6 +45,9 @@ def add_shared_flags(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--tool-timeout", type=float, metavar="SECONDS")
     g.add_argument("--max-tokens", type=int, metavar="N",
                    help="longest reply per round, in tokens (0: the server's own limit)")
+    g.add_argument("--context-tokens", type=int, metavar="N",
+                   help="how much of a chat to send at once, in tokens (0: as much as the server says the model "
+                        "holds)")
     g.add_argument("--first-token-timeout", type=float, metavar="SECONDS",
                    help="how long to wait for the model's first words (a model the server loads first is slow)")
     g.add_argument("--offline", action="store_false", default=None,

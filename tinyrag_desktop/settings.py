@@ -50,6 +50,10 @@ class Option:
     # Longest text (characters) a text option takes: a URL, a model name, a key or a path is never near it,
     # and a file pasted into the field by mistake is refused in words rather than sent with every request.
     max_length: int = 8192
+    # A number's value that means "not set" and is taken outside its range (context_tokens' 0: as the
+    # server says), and why the range starts where it does, said when a number is below it.
+    unset: Any = None
+    minimum_why: str = ""
 
     def check(self, value: Any) -> Any:
         """Return ``value`` converted to this option's type, or raise SettingsError saying why not."""
@@ -67,8 +71,11 @@ class Option:
                 value = kind(value)
             except OverflowError:
                 raise SettingsError(f"{self.name} is far too large.") from None
+            if self.unset is not None and value == self.unset:
+                return value
             if self.minimum is not None and value < self.minimum:
-                raise SettingsError(f"{self.name} must be at least {_num(self.minimum)}, not {_num(value)}.")
+                raise SettingsError(f"{self.name} must be at least {_num(self.minimum)}, not {_num(value)}"
+                                    + (f": {self.minimum_why}" if self.minimum_why else "."))
             if self.maximum is not None and value > self.maximum:
                 raise SettingsError(f"{self.name} must be at most {_num(self.maximum)}, not {_num(value)}.")
             return value
@@ -156,6 +163,11 @@ def _num(value: float) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+# The smallest context_tokens taken (0 aside): the app's instructions with every tool on are estimated at
+# about 970 tokens, a short question and the least reply (context.MIN_REPLY) need some 150 more, and the
+# knowledge base's passages, cut to their least, 250. A setting of 10 made every question fail.
+MIN_CONTEXT_TOKENS = 1536
+
 DEFAULT_PERSONAS = {
     "Assistant": "You are a helpful, precise assistant. Answer clearly and say when you are unsure.",
     "Concise": "You are a terse expert. Answer in as few words as the question allows.",
@@ -191,8 +203,11 @@ SCHEMA: tuple[Option, ...] = (
     Option("max_tokens", int, 0, "Longest reply per round, in tokens (0: the server's default).",
            minimum=0, maximum=131072),
     Option("context_tokens", int, 0, "How much of a chat to send at once, in tokens: no more than the model's "
-           "context, which the server says (0: as the server says; a larger number than it says is not used; "
-           "below 512, 512).", minimum=0, maximum=1048576),
+           "context, which the server says (0: as the server says; a larger number than it says is not used).",
+           minimum=MIN_CONTEXT_TOKENS, maximum=1048576, unset=0, minimum_why=(
+               "the app's instructions alone take up to about 1,000 tokens (with every tool on), and the "
+               "question, the passages found and the reply need room beside them. Set 0 (or leave the box "
+               "empty) to use what the server says.")),
     Option("result_max_chars", int, 8000, "Longest tool result handed back to the model, in characters.",
            minimum=200, maximum=200000),
     Option("searxng_url", str, "", "A SearXNG instance for websearch (empty: DuckDuckGo).", form="url or empty",

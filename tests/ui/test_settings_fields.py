@@ -432,3 +432,18 @@ def test_the_answer_language_is_chosen_by_name_and_stored_as_its_code(qtbot):
     other = SettingsDialog(defaults().replace(lang="eo"))  # one not listed, from the settings file
     qtbot.addWidget(other)
     assert other.field("lang").currentText() == "eo" and other.values()["lang"] == "eo"
+
+
+def test_a_context_too_small_for_the_apps_instructions_is_refused_with_why(dialog):
+    """"Context to use" took 10, and every question then failed, the server blamed: it is refused now, with
+    the reason (the app's instructions alone take about 1,000 tokens); empty and 0 are "as the server says"."""
+    box = dialog.field("context_tokens")
+    for typed in ("10", "600"):
+        box.setText(typed)
+        reason = dialog._fields["context_tokens"].validate() or ""
+        assert reason.startswith(f"Context to use must be at least 1536, not {typed}: the app's instructions "
+                                 "alone take up to about 1,000 tokens"), reason
+        assert not dialog.save_button.isEnabled()
+    for typed, saved in (("", 0), ("0", 0), ("1536", 1536), ("32768", 32768)):
+        box.setText(typed)
+        assert dialog.revalidate() == [] and dialog.values()["context_tokens"] == saved

@@ -229,7 +229,8 @@ def _range(opt: Option) -> str:
     if opt.type not in (int, float) or opt.minimum is None or opt.maximum is None:
         return ""
     if opt.type is int:  # "to 4,194,304", not "to 4.1943e+06"
-        return f" (from {opt.minimum:,} to {opt.maximum:,})"
+        unset = f"{opt.unset}, or " if opt.unset is not None else ""
+        return f" ({unset}from {opt.minimum:,} to {opt.maximum:,})"
     return f" (from {_show(float(opt.minimum))} to {_show(float(opt.maximum))})"
 
 
