@@ -241,3 +241,39 @@ def test_a_first_start_that_finds_a_server_says_it_and_that_the_guide_was_added(
     qloop.run(first_start())
     assert win.statusBar().currentMessage() == f"Found Ollama at {server.base_url} with the model scripted."
     assert win.notice_bar.isVisible() and GUIDE_ADDED in win.notice_bar.label.text().split("\n")
+
+
+def test_the_buttons_are_in_sight_at_800_by_600_on_a_first_start(make_window, qloop):
+    """First start, no server, an 800×600 window: the guide's notice and the built-in model's install
+    commands pushed "Try again" and "Enter a server address…" below the visible part of the panel."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QScrollArea
+
+    from tinyrag_desktop.localmodel import LocalModelStatus
+    from tinyrag_desktop.ui.welcome import GUIDE_ADDED, add_notice, builtin_needs
+
+    note = builtin_needs(LocalModelStatus(False, "", None, None), python="/work/main/.venv/bin/python",
+                         frozen=False)  # nothing installed: the longest note
+
+    async def probe():
+        return ProbeResult(None, ())
+
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=probe)
+    qloop.run(wait_until(win.welcome.visible))
+    add_notice(win, GUIDE_ADDED)
+    panel = win.welcome.panel
+    panel.set_builtin_available(False, note)
+    win.resize(800, 600)
+    scroll = panel.findChild(QScrollArea)
+    qloop.run(wait_until(lambda: win.width() == 800 and win.height() == 600))
+    qloop.run(wait_until(lambda: scroll.viewport().height() < 500))
+    view = scroll.viewport()
+    for button in (panel.retry_button, panel.settings_button):
+        seen = QRect(button.mapTo(view, button.rect().topLeft()), button.size())
+        assert view.rect().contains(seen), (button.text(), seen, view.rect())
+    assert scroll.verticalScrollBar().value() == 0
+    # the install commands are there, a click away
+    assert not panel.builtin_label.isVisible() and panel.builtin_more.isVisible()
+    panel.builtin_more.click()
+    qloop.run(wait_until(panel.builtin_label.isVisible))
+    assert "pip install" in panel.builtin_label.text()
