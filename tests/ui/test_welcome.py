@@ -277,3 +277,20 @@ def test_the_buttons_are_in_sight_at_800_by_600_on_a_first_start(make_window, ql
     panel.builtin_more.click()
     qloop.run(wait_until(panel.builtin_label.isVisible))
     assert "pip install" in panel.builtin_label.text()
+
+
+def test_an_address_saved_from_the_welcome_page_is_asked_at_once_and_said(make_window, qloop):
+    """Enter a server address… → an address where nothing listens → Save: the page said nothing of it (still
+    "No model server has answered yet…") until Try again was pressed."""
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1")
+    qloop.run(wait_until(win.welcome.visible))
+    panel = win.welcome.panel
+    panel.settings_button.click()
+    dialog = win.findChild(QDialog, "settingsDialog")
+    dead = f"http://127.0.0.1:{free_port()}/v1"
+    dialog.field("base_url").setText(dead)
+    dialog.save_button.click()
+    qloop.run(wait_until(lambda: "did not answer" in panel.status.text()))
+    said = panel.status.text()
+    assert said.startswith("Asked just now, and the address you saved did not answer. ") and dead in said, said
+    assert panel.status.isVisible() and win.welcome.visible()

@@ -211,6 +211,19 @@ class WelcomePanel(QFrame):
         self._say(f"Still no model server. What was tried:<ul>{lines}</ul>" if lines else
                             "Still no model server.")
 
+    def say_asking(self, base_url: str) -> None:
+        """An address was saved in Settings: it is being asked."""
+        self._say(_esc(f"Asking the server at {base_url}…"))
+
+    def say_checked(self, base_url: str, state: str, reason: str) -> None:
+        """What came of asking the address saved in Settings (``state`` the status bar's: "down" when
+        nothing answered; otherwise the window leaves this page, or says what the server lacks)."""
+        if state == "down":  # the reason names the address, and what to do, as the status bar's tooltip does
+            said = reason if base_url in reason else f"{base_url}: {reason or 'no answer.'}"
+            self._say(inline_code_html(f"Asked just now, and the address you saved did not answer. {said}"))
+        else:
+            self._say(_esc(f"The server at {base_url} answers."))
+
     def set_busy(self, words: str | None) -> None:
         """While a probe or the built-in model's start runs: buttons off, ``words`` shown; None ends it."""
         busy = words is not None
