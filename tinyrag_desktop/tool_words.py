@@ -74,3 +74,17 @@ def off_note(error: str | None, tool: str) -> str | None:
     if named is None:
         return "This tool is off. Turn it on in Settings to use it."
     return f"This tool is off. Turn on “{named.group(1)}” in Settings to use it."
+
+
+# "… in Settings", "… in Settings → Limits": the tab an error's remedy is on (the Model tab unless named).
+_IN_SETTINGS = re.compile(r"\bin Settings(?: → (Model|Tools|Limits|General|Advanced|Personas)\b)?")
+
+
+def settings_tab(message: str) -> str | None:
+    """The Settings tab whose change an error's words ask for ("check the Server URL in Settings": Model),
+    or None when they name no setting: the error card offers "Open Settings" then, as after a first
+    question with no server only Retry was offered, and the welcome page's way to Settings had gone."""
+    found = _IN_SETTINGS.search(message)
+    if found is None:
+        return None
+    return found.group(1) or "Model"

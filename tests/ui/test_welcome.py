@@ -294,3 +294,40 @@ def test_an_address_saved_from_the_welcome_page_is_asked_at_once_and_said(make_w
     said = panel.status.text()
     assert said.startswith("Asked just now, and the address you saved did not answer. ") and dead in said, said
     assert panel.status.isVisible() and win.welcome.visible()
+
+
+def test_the_error_after_a_first_question_with_no_server_opens_the_settings(make_window, qloop):
+    """After the first question failed with no server, the card offered only Retry, and the welcome page
+    with its "Enter a server address…" had gone: the card has "Open Settings" when its words name a setting."""
+    from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1")
+    qloop.run(wait_until(win.welcome.visible))
+    assert qloop.run(ask_and_wait(win, "Hello?")) == "error"
+    answer = win.view.answers()[-1]
+    assert "Server URL in Settings" in answer.error and answer.settings_button.isVisible()
+    answer.settings_button.click()
+    dialog = win.findChild(SettingsDialog, "settingsDialog")
+    assert dialog is not None and dialog.isVisible()
+    assert dialog._tabs.tabText(dialog._tabs.currentIndex()).replace("&", "") == "Model"
+    dialog.reject()
+
+
+def test_the_open_settings_button_goes_to_the_tab_the_error_names_and_only_then(qtbot):
+    from tinyrag_desktop.tool_words import settings_tab
+    from tinyrag_desktop.ui.answer import AnswerWidget
+
+    assert settings_tab("It may still be loading; raise the First-token timeout in Settings → Limits.") == "Limits"
+    assert settings_tab("Context to use in Settings → Limits is 1,536 tokens (or pass --context-tokens)") == "Limits"
+    assert settings_tab("The API key is missing or wrong. Set it in Settings (or pass --api-key).") == "Model"
+    assert settings_tab("The server failed (500): out of memory.") is None
+    answer = AnswerWidget()
+    qtbot.add_widget(answer)
+    answer.show()
+    answer.fail("The server failed (500): out of memory.")
+    assert answer.retry_button.isVisible() and not answer.settings_button.isVisible()
+    with qtbot.waitSignal(answer.settingsRequested) as asked:
+        answer.fail("The model took too long. Raise the First-token timeout in Settings → Limits.")
+        assert answer.settings_button.isVisible()
+        answer.settings_button.click()
+    assert asked.args == ["Limits"]

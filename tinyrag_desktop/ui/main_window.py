@@ -755,6 +755,7 @@ class MainWindow(QMainWindow):
     def wire_answer(self, answer: AnswerWidget) -> None:
         """Connect an answer shown in the chat view to the window (Retry, Regenerate, Copy, links)."""
         answer.retryRequested.connect(lambda a=answer: self.regenerate(a))
+        answer.settingsRequested.connect(lambda tab: self.open_settings().show_tab(tab))
         answer.regenerateRequested.connect(lambda a=answer: self.regenerate(a))
         answer.copied.connect(lambda _t: self.statusBar().showMessage("Copied to the clipboard", 3000))
         answer.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
