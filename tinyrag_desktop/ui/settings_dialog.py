@@ -21,10 +21,12 @@ from PySide6.QtWidgets import (QBoxLayout, QCheckBox, QComboBox, QDialog, QDialo
                                QPushButton, QSizePolicy, QTabWidget, QVBoxLayout, QWidget)
 
 from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed
+from ..engine.llm import has_model
 from ..firstrun import is_chat_model
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
 from ..tool_words import window_words
 from .markdown_render import inline_code_html
+from .status import answers_any_name
 from .theme import colors
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
@@ -356,6 +358,9 @@ class SettingsDialog(QDialog):
         self.field("base_url").textChanged.connect(self._forget_test)
         self.field("api_key").textChanged.connect(self._forget_test)
         self.field("chat_model").currentTextChanged.connect(self._forget_test)
+        self._listed: list[str] = []  # the models the server listed (the window's last check, or the test)
+        self.field("chat_model").currentTextChanged.connect(lambda _name: self._warn_model())
+        self.field("base_url").textChanged.connect(self._other_server)
         tabs.currentChanged.connect(lambda _index: self._fit_timer.start())
         if any(known):
             self._list(*known)
@@ -391,6 +396,11 @@ class SettingsDialog(QDialog):
                 self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self.test_result.hide()  # until there is a result: no gap under the model field
                 box.addWidget(self.test_result)
+                self.model_warning = QLabel("", page)  # a name the server does not list (Save is not held)
+                self.model_warning.setObjectName("fieldWarning")
+                self.model_warning.setWordWrap(True)
+                self.model_warning.hide()
+                box.addWidget(self.model_warning)
             elif name == "local_model":  # a path: typed, pasted, or chosen in a file dialog
                 row = QHBoxLayout()
                 row.addWidget(field.widget, 1)
@@ -680,6 +690,26 @@ class SettingsDialog(QDialog):
         if self._test_task is None or self._test_task.done():  # a test under way fills the model list itself
             self.test_result.hide()
             self.test_result.clear()
+        self._warn_model()
+
+    def _other_server(self) -> None:
+        """Another address: what the last one listed says nothing of its models."""
+        self._listed = []
+        self._warn_model()
+
+    def _warn_model(self) -> None:
+        """A Chat model typed that the server's list (fetched already) lacks is said under the field, as the
+        status bar's "model missing" would say after Save: it was not, and every question then failed. Save
+        is not held back: the server may be offline now, or still pulling the model."""
+        name = self._fields["chat_model"].widget.currentText().strip()
+        listed = getattr(self, "_listed", [])
+        missing = (bool(name and listed) and not has_model(listed, name) and not answers_any_name(listed)
+                   and self.test_result.isHidden())  # a test's own "has no model called …" says it there
+        chat = [m for m in listed if is_chat_model(m)] or listed
+        self.model_warning.setText(f"The server does not list a model called “{name}”; it has {_some(chat)}. "
+                                   "Saved like this, questions fail until the server has it." if missing else "")
+        self.model_warning.setVisible(missing)
+        self._fit_timer.start()
 
     def _stop_test(self) -> None:
         """The dialog is closing: a test still waiting for the server ends now. Left running, it wrote its
@@ -720,6 +750,7 @@ class SettingsDialog(QDialog):
         combo, embed = self._fields["chat_model"].widget, self._fields["embed_model"].widget
         assert isinstance(combo, QComboBox) and isinstance(embed, QComboBox)
         current, current_embed = combo.currentText(), embed.currentText()
+        self._listed = [*chat, *other]
         combo.clear()
         combo.addItems(chat)
         combo.setCurrentText(current if current or not first else (chat[0] if chat else ""))
@@ -744,6 +775,7 @@ class SettingsDialog(QDialog):
         self.test_result.style().unpolish(self.test_result)
         self.test_result.style().polish(self.test_result)
         self._fit_timer.start()  # a long server error takes several lines
+        self._warn_model()
 
     def models(self) -> list[str]:
         combo = self._fields["chat_model"].widget

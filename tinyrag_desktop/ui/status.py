@@ -58,7 +58,7 @@ def _state_for(exc: Exception) -> tuple[str, str]:
     return "down", "unreachable"
 
 
-def _answers_any_name(models: list[str]) -> bool:
+def answers_any_name(models: list[str]) -> bool:
     """Whether the server is llama.cpp's, which lists the one model file it loaded and answers whatever name
     a request gives: "model missing" in amber beside its answers was wrong."""
     return len(models) == 1 and models[0].lower().endswith(".gguf")
@@ -219,7 +219,7 @@ class ServerStatus:
         self.embedding_models = [m for m in models if m not in self.models]
         if not models:  # it answers, but nothing can answer a question yet
             self._set("warn", "no models", NO_MODELS.format(where=settings["base_url"]))
-        elif wanted and not has_model(models, wanted) and not _answers_any_name(models):
+        elif wanted and not has_model(models, wanted) and not answers_any_name(models):
             self._set("warn", "model missing", f"The server is reachable, but has no model called “{wanted}”.")
         elif not self.models:  # only nomic-embed-text, pulled for the knowledge base
             self._set("warn", "no chat models", NO_CHAT_MODELS.format(where=settings["base_url"],
