@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .paths import DataDirError, resolve_data_dir
-from .settings import Settings, SettingsError, load_settings
+from .settings import Settings, SettingsError, load_settings, port_problem
 
 # flag → settings key; each overrides the settings file for this run only.
 _FLAG_KEYS = {
@@ -92,13 +91,9 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True) -> Conte
     return Context(data_dir, settings, tuple(warnings))
 
 
-_PORT = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*):(\d+)(?:[/?#]|$)", re.IGNORECASE)
-
-
 def _check_port(base_url: str | None) -> None:
     """Refuse a --base-url whose port no server can have (http://127.0.0.1:99999/v1), saying so: the
     settings' check said only that it was no http:// address."""
-    match = _PORT.match(base_url or "")
-    if match and not 1 <= int(match.group(1)) <= 65535:
-        raise SettingsError(f"--base-url {base_url}: the port {int(match.group(1))} is out of range; a port is "
-                            "a number from 1 to 65535, like 11434 in http://127.0.0.1:11434/v1.")
+    problem = port_problem(base_url or "")
+    if problem:
+        raise SettingsError(f"--base-url {base_url}: {problem}")

@@ -99,6 +99,8 @@ class Option:
                 gap = "a space" if " " in value else "a tab or line break"
                 raise SettingsError(f"{self.name} has {gap} in it, and an address has none: {shown(value)}. "
                                     "Remove it (a space that belongs in the address is written %20).")
+            if self.form in ("url", "url or empty") and (bad := port_problem(value, self.example)):
+                raise SettingsError(f"{self.name}: {bad}")
             if self.form in ("url", "url or empty") and (value or self.form == "url") and not _is_http_url(value):
                 raise SettingsError(f"{self.name} must be an http:// or https:// address, like "
                                     f"{self.example}, not {value!r}.")
@@ -130,6 +132,20 @@ class Option:
 
 _LANG = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$", re.I)
 _TOKEN = re.compile(r"[!-~]+")  # printable ASCII, no space
+
+
+_PORT = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*):(\d+)(?:[/?#]|$)", re.IGNORECASE)
+
+
+def port_problem(address: str, example: str = "http://127.0.0.1:11434/v1") -> str | None:
+    """Why ``address``'s port can be no server's (http://127.0.0.1:99999/v1), in words; None when it has none
+    such. The dialog and the command line say the same (the dialog said only "must be an http:// address")."""
+    match = _PORT.match(address or "")
+    if match is None or 1 <= int(match.group(1)) <= 65535:
+        return None
+    like = urlsplit(example).port
+    where = f", like {like} in {example}" if like else ""
+    return f"the port {int(match.group(1))} is out of range; a port is a number from 1 to 65535{where}."
 
 
 def _is_http_url(value: str) -> bool:

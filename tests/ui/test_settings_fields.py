@@ -447,3 +447,24 @@ def test_a_context_too_small_for_the_apps_instructions_is_refused_with_why(dialo
     for typed, saved in (("", 0), ("0", 0), ("1536", 1536), ("32768", 32768)):
         box.setText(typed)
         assert dialog.revalidate() == [] and dialog.values()["context_tokens"] == saved
+
+
+def test_a_port_out_of_range_is_said_as_the_command_line_says_it(dialog, tmp_path):
+    """Port 99999: the dialog said "must be an http:// or https:// address…", of an address that was one but
+    for its port; the command line said what was wrong. Both say it in the same words now."""
+    from tinyrag_desktop.cli import build_parser
+    from tinyrag_desktop.cliargs import context_from_args
+
+    address = "http://127.0.0.1:99999/v1"
+    dialog.field("base_url").setText(address)
+    said = dialog._fields["base_url"].validate()
+    assert said == ("Server URL: the port 99999 is out of range; a port is a number from 1 to 65535, like 11434 in "
+                    "http://127.0.0.1:11434/v1."), said
+    args = build_parser().parse_args(["ask", "hi", "--base-url", address, "--data-dir", str(tmp_path)])
+    with pytest.raises(SettingsError) as cli:
+        context_from_args(args)
+    assert str(cli.value) == f"--base-url {address}: " + said.removeprefix("Server URL: ")
+    dialog.field("searxng_url").setText("http://localhost:70000")
+    assert dialog._fields["searxng_url"].validate() == (
+        "SearXNG URL: the port 70000 is out of range; a port is a number from 1 to 65535, like 8888 in "
+        "http://localhost:8888.")
