@@ -281,6 +281,8 @@ def test_the_built_in_model_file_has_a_browse_button_that_fills_the_field(qtbot,
     old = tmp_path / "old" / "SmolLM2-135M.gguf"
     old.parent.mkdir()
     chosen = tmp_path / "models" / "qwen2.5-0.5b-instruct-q4_k_m.gguf"
+    chosen.parent.mkdir()
+    chosen.write_bytes(b"GGUF\x03\x00\x00\x00")  # a GGUF file's start is all the dialog reads
     asked = []
 
     def pick(parent, caption, folder, filters):
@@ -468,3 +470,25 @@ def test_a_port_out_of_range_is_said_as_the_command_line_says_it(dialog, tmp_pat
     assert dialog._fields["searxng_url"].validate() == (
         "SearXNG URL: the port 70000 is out of range; a port is a number from 1 to 65535, like 8888 in "
         "http://localhost:8888.")
+
+
+def test_the_built_in_model_file_must_be_there_and_a_gguf_file(dialog, tmp_path):
+    """/etc/passwd, or a path to nothing, was taken without a word; the built-in model then failed to start."""
+    text = tmp_path / "passwd"
+    text.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    model = tmp_path / "tiny.gguf"
+    model.write_bytes(b"GGUF\x03\x00\x00\x00" + bytes(64))
+    box, field = dialog.field("local_model"), dialog._fields["local_model"]
+    box.setText(str(tmp_path / "gone.gguf"))
+    assert field.validate() == f"Built-in model file: there is no file at {tmp_path / 'gone.gguf'}."
+    assert not dialog.save_button.isEnabled()
+    box.setText(str(text))
+    said = field.validate() or ""
+    assert said.startswith(f"Built-in model file: {text} is no GGUF model file (a GGUF file starts with the "
+                           "letters GGUF"), said
+    box.setText(str(tmp_path))
+    assert field.validate() == f"Built-in model file: {tmp_path} is a folder: choose the .gguf file in it."
+    box.setText(str(model))
+    assert field.validate() is None and dialog.values()["local_model"] == str(model)
+    box.setText("")  # none: SmolLM2, if installed
+    assert dialog.revalidate() == [] and dialog.save_button.isEnabled()

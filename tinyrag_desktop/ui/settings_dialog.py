@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (QBoxLayout, QCheckBox, QComboBox, QDialog, QDialo
 from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed
 from ..engine.llm import has_model
 from ..firstrun import is_chat_model
+from ..localmodel import gguf_problem
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
 from ..tool_words import window_words
 from .markdown_render import inline_code_html
@@ -197,6 +198,10 @@ class _Field:
             value = self.opt.check(raw)
         except SettingsError as exc:
             raise SettingsError(str(exc).replace(self.opt.name, self.named(), 1)) from None
+        if self.opt.name == "local_model" and value:  # checked here, not in the schema: a settings file
+            problem = gguf_problem(Path(value).expanduser())  # naming a drive not mounted keeps its value
+            if problem:
+                raise SettingsError(f"{self.named()}: {problem}")
         return value
 
     def validate(self) -> str | None:
