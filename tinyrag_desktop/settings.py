@@ -184,6 +184,11 @@ def _num(value: float) -> str:
 # knowledge base's passages, cut to their least, 250. A setting of 10 made every question fail.
 MIN_CONTEXT_TOKENS = 1536
 
+# What an empty chat_model means, in the words the status bar ("Model: server default"), its model menu and
+# the settings dialog all use: the dialog said "(the server's first chat model)" beside "server default".
+SERVER_DEFAULT = "server default"
+SERVER_DEFAULT_MODEL = f"{SERVER_DEFAULT}: the first chat model it lists"
+
 DEFAULT_PERSONAS = {
     "Assistant": "You are a helpful, precise assistant. Answer clearly and say when you are unsure.",
     "Concise": "You are a terse expert. Answer in as few words as the question allows.",
@@ -193,7 +198,7 @@ DEFAULT_PERSONAS = {
 SCHEMA: tuple[Option, ...] = (
     Option("base_url", str, "http://127.0.0.1:11434/v1",
            "Root of the OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM).", form="url"),
-    Option("chat_model", str, "", "The chat model to answer with (empty: the server's first chat model)."),
+    Option("chat_model", str, "", f"The chat model to answer with (empty: {SERVER_DEFAULT_MODEL})."),
     Option("embed_model", str, "", "Embedding model for the knowledge base (empty: keyword search only)."),
     Option("api_key", str, "", "API key sent as a Bearer token, if the server needs one.", secret=True,
            form="token"),

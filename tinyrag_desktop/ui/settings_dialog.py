@@ -24,7 +24,8 @@ from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, Ra
 from ..engine.llm import has_model
 from ..firstrun import is_chat_model
 from ..localmodel import gguf_problem
-from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
+from ..settings import (MAX_PERSONA_NAME, OPTIONS, SCHEMA, SERVER_DEFAULT_MODEL, Option, Settings, SettingsError,
+                        shown)
 from ..tool_words import window_words
 from .markdown_render import inline_code_html
 from .status import answers_any_name
@@ -137,7 +138,7 @@ class _Field:
             if value:
                 self.widget.addItem(str(value))
             self.widget.setCurrentText(str(value))
-            self.widget.lineEdit().setPlaceholderText("(the server's first chat model)" if opt.name == "chat_model"
+            self.widget.lineEdit().setPlaceholderText(f"({SERVER_DEFAULT_MODEL})" if opt.name == "chat_model"
                                                       else "(none: keyword search only)")
             # A name longer than the box shows its start ("hf.co/bartowski/Meta-Llama-3.1-70B…"), as a
             # name is read; Qt leaves the cursor after the last letter, which showed only its end

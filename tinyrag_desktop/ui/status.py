@@ -19,6 +19,7 @@ from ..engine.errors import AuthenticationFailed, BadResponse, RateLimited, Serv
 from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, has_model, is_chat_model
 from .elided_label import ElidedLabel
 from .icons import dot_pixmap
+from ..settings import SERVER_DEFAULT, SERVER_DEFAULT_MODEL
 from ..tool_words import window_words
 from .markdown_render import inline_code_html
 
@@ -128,10 +129,11 @@ class ServerStatus:
     def show_settings(self, settings: Mapping[str, Any]) -> None:
         self.server.setText(f"Server: {settings['base_url']}")
         self.chosen = str(settings["chat_model"] or "")
-        shown = model_label(self.chosen) if self.chosen else "server default"
+        shown = model_label(self.chosen) if self.chosen else SERVER_DEFAULT
         self.model.setText(f"Model: {shown} ▾")
         self.model.setAccessibleName(f"Model: {shown}")  # a screen reader said only "Model"
         self.model.setToolTip(f"{self.chosen}\nChoose the model for the next answers" if self.chosen else
+                              f"{SERVER_DEFAULT_MODEL[:1].upper()}{SERVER_DEFAULT_MODEL[1:]}\n"
                               "Choose the model for the next answers")
 
     def _fill_model_menu(self) -> None:
@@ -139,7 +141,7 @@ class ServerStatus:
         menu.clear()
         group = QActionGroup(menu)
         names = list(dict.fromkeys(self.models + ([self.chosen] if self.chosen else [])))
-        for name, label in [("", "Server default"), *((n, model_label(n)) for n in names)]:
+        for name, label in [("", SERVER_DEFAULT.capitalize()), *((n, model_label(n)) for n in names)]:
             action = menu.addAction(label)
             action.setCheckable(True)
             action.setChecked(name == self.chosen)
