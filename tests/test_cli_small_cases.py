@@ -104,3 +104,20 @@ def test_the_first_token_timeout_has_a_flag(tmp_path):
 
     args = build_parser().parse_args(["ask", "hi", "--first-token-timeout", "300", "--data-dir", str(tmp_path)])
     assert context_from_args(args).settings["first_token_timeout"] == 300.0
+
+
+def test_the_context_to_use_has_a_flag_and_the_settings_rule(tmp_path):
+    """--context-tokens sets Settings → Limits' "Context to use" for one run; a value that cannot hold the
+    app's instructions is refused with that reason (10 was used as 512, and every question failed)."""
+    import pytest
+
+    from tinyrag_desktop.cli import build_parser
+    from tinyrag_desktop.cliargs import context_from_args
+    from tinyrag_desktop.settings import SettingsError
+
+    args = build_parser().parse_args(["ask", "hi", "--context-tokens", "8192", "--data-dir", str(tmp_path)])
+    assert context_from_args(args).settings["context_tokens"] == 8192
+    args = build_parser().parse_args(["ask", "hi", "--context-tokens", "10", "--data-dir", str(tmp_path)])
+    with pytest.raises(SettingsError, match=r"^--context-tokens must be at least 1536, not 10: the app's "
+                                            r"instructions alone take"):
+        context_from_args(args)

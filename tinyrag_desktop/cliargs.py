@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .paths import DataDirError, resolve_data_dir
-from .settings import Settings, SettingsError, load_settings
+from .settings import Settings, SettingsError, load_settings, port_problem
 
 # flag → settings key; each overrides the settings file for this run only.
 _FLAG_KEYS = {
@@ -24,6 +23,7 @@ _FLAG_KEYS = {
     "max_continuations": "max_continuations",
     "tool_timeout": "tool_timeout",
     "max_tokens": "max_tokens",
+    "context_tokens": "context_tokens",
     "offline": "network_tools",
 }
 
@@ -44,6 +44,9 @@ def add_shared_flags(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--tool-timeout", type=float, metavar="SECONDS")
     g.add_argument("--max-tokens", type=int, metavar="N",
                    help="longest reply per round, in tokens (0: the server's own limit)")
+    g.add_argument("--context-tokens", type=int, metavar="N",
+                   help="how much of a chat to send at once, in tokens (0: as much as the server says the model "
+                        "holds)")
     g.add_argument("--first-token-timeout", type=float, metavar="SECONDS",
                    help="how long to wait for the model's first words (a model the server loads first is slow)")
     g.add_argument("--offline", action="store_false", default=None,
@@ -88,13 +91,9 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True) -> Conte
     return Context(data_dir, settings, tuple(warnings))
 
 
-_PORT = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*):(\d+)(?:[/?#]|$)", re.IGNORECASE)
-
-
 def _check_port(base_url: str | None) -> None:
     """Refuse a --base-url whose port no server can have (http://127.0.0.1:99999/v1), saying so: the
     settings' check said only that it was no http:// address."""
-    match = _PORT.match(base_url or "")
-    if match and not 1 <= int(match.group(1)) <= 65535:
-        raise SettingsError(f"--base-url {base_url}: the port {int(match.group(1))} is out of range; a port is "
-                            "a number from 1 to 65535, like 11434 in http://127.0.0.1:11434/v1.")
+    problem = port_problem(base_url or "")
+    if problem:
+        raise SettingsError(f"--base-url {base_url}: {problem}")

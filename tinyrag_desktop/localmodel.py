@@ -135,6 +135,28 @@ def _gguf_of(python: str) -> Path | None:
     return Path(path) if out.returncode == 0 and path and Path(path).is_file() else None
 
 
+GGUF_MAGIC = b"GGUF"  # the first four bytes of every GGUF file (llama.cpp's gguf.h)
+
+
+def gguf_problem(path: Path) -> str | None:
+    """Why ``path`` is no GGUF model file that llama.cpp can load, in words; None when it starts as one.
+    The settings dialog took /etc/passwd, or a path to nothing, without a word: the built-in model then
+    failed to start, far from where the file was chosen."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(len(GGUF_MAGIC))
+    except FileNotFoundError:
+        return f"there is no file at {path}."
+    except IsADirectoryError:
+        return f"{path} is a folder: choose the .gguf file in it."
+    except OSError as exc:
+        return f"{path} cannot be read ({(exc.strerror or str(exc)).rstrip('.').lower()})."
+    if start != GGUF_MAGIC:
+        return (f"{path} is no GGUF model file (a GGUF file starts with the letters GGUF, and this one does not). "
+                "Choose a .gguf file, such as one made for llama.cpp or Ollama.")
+    return None
+
+
 def local_model_status(settings: Mapping[str, object] | None = None,
                        environ: Mapping[str, str] | None = None) -> LocalModelStatus:
     """Can the built-in model run? Checks the model file and a way to serve it; starts nothing."""

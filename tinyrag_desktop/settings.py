@@ -50,6 +50,10 @@ class Option:
     # Longest text (characters) a text option takes: a URL, a model name, a key or a path is never near it,
     # and a file pasted into the field by mistake is refused in words rather than sent with every request.
     max_length: int = 8192
+    # A number's value that means "not set" and is taken outside its range (context_tokens' 0: as the
+    # server says), and why the range starts where it does, said when a number is below it.
+    unset: Any = None
+    minimum_why: str = ""
 
     def check(self, value: Any) -> Any:
         """Return ``value`` converted to this option's type, or raise SettingsError saying why not."""
@@ -67,8 +71,11 @@ class Option:
                 value = kind(value)
             except OverflowError:
                 raise SettingsError(f"{self.name} is far too large.") from None
+            if self.unset is not None and value == self.unset:
+                return value
             if self.minimum is not None and value < self.minimum:
-                raise SettingsError(f"{self.name} must be at least {_num(self.minimum)}, not {_num(value)}.")
+                raise SettingsError(f"{self.name} must be at least {_num(self.minimum)}, not {_num(value)}"
+                                    + (f": {self.minimum_why}" if self.minimum_why else "."))
             if self.maximum is not None and value > self.maximum:
                 raise SettingsError(f"{self.name} must be at most {_num(self.maximum)}, not {_num(value)}.")
             return value
@@ -92,6 +99,8 @@ class Option:
                 gap = "a space" if " " in value else "a tab or line break"
                 raise SettingsError(f"{self.name} has {gap} in it, and an address has none: {shown(value)}. "
                                     "Remove it (a space that belongs in the address is written %20).")
+            if self.form in ("url", "url or empty") and (bad := port_problem(value, self.example)):
+                raise SettingsError(f"{self.name}: {bad}")
             if self.form in ("url", "url or empty") and (value or self.form == "url") and not _is_http_url(value):
                 raise SettingsError(f"{self.name} must be an http:// or https:// address, like "
                                     f"{self.example}, not {value!r}.")
@@ -125,6 +134,20 @@ _LANG = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$", re.I)
 _TOKEN = re.compile(r"[!-~]+")  # printable ASCII, no space
 
 
+_PORT = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*):(\d+)(?:[/?#]|$)", re.IGNORECASE)
+
+
+def port_problem(address: str, example: str = "http://127.0.0.1:11434/v1") -> str | None:
+    """Why ``address``'s port can be no server's (http://127.0.0.1:99999/v1), in words; None when it has none
+    such. The dialog and the command line say the same (the dialog said only "must be an http:// address")."""
+    match = _PORT.match(address or "")
+    if match is None or 1 <= int(match.group(1)) <= 65535:
+        return None
+    like = urlsplit(example).port
+    where = f", like {like} in {example}" if like else ""
+    return f"the port {int(match.group(1))} is out of range; a port is a number from 1 to 65535{where}."
+
+
 def _is_http_url(value: str) -> bool:
     """An http or https address with a host and, if any, a port from 1 to 65535."""
     try:
@@ -156,6 +179,16 @@ def _num(value: float) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+# The smallest context_tokens taken (0 aside): the app's instructions with every tool on are estimated at
+# about 970 tokens, a short question and the least reply (context.MIN_REPLY) need some 150 more, and the
+# knowledge base's passages, cut to their least, 250. A setting of 10 made every question fail.
+MIN_CONTEXT_TOKENS = 1536
+
+# What an empty chat_model means, in the words the status bar ("Model: server default"), its model menu and
+# the settings dialog all use: the dialog said "(the server's first chat model)" beside "server default".
+SERVER_DEFAULT = "server default"
+SERVER_DEFAULT_MODEL = f"{SERVER_DEFAULT}: the first chat model it lists"
+
 DEFAULT_PERSONAS = {
     "Assistant": "You are a helpful, precise assistant. Answer clearly and say when you are unsure.",
     "Concise": "You are a terse expert. Answer in as few words as the question allows.",
@@ -165,7 +198,7 @@ DEFAULT_PERSONAS = {
 SCHEMA: tuple[Option, ...] = (
     Option("base_url", str, "http://127.0.0.1:11434/v1",
            "Root of the OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM).", form="url"),
-    Option("chat_model", str, "", "The chat model to answer with (empty: the server's first chat model)."),
+    Option("chat_model", str, "", f"The chat model to answer with (empty: {SERVER_DEFAULT_MODEL})."),
     Option("embed_model", str, "", "Embedding model for the knowledge base (empty: keyword search only)."),
     Option("api_key", str, "", "API key sent as a Bearer token, if the server needs one.", secret=True,
            form="token"),
@@ -191,8 +224,11 @@ SCHEMA: tuple[Option, ...] = (
     Option("max_tokens", int, 0, "Longest reply per round, in tokens (0: the server's default).",
            minimum=0, maximum=131072),
     Option("context_tokens", int, 0, "How much of a chat to send at once, in tokens: no more than the model's "
-           "context, which the server says (0: as the server says; a larger number than it says is not used; "
-           "below 512, 512).", minimum=0, maximum=1048576),
+           "context, which the server says (0: as the server says; a larger number than it says is not used).",
+           minimum=MIN_CONTEXT_TOKENS, maximum=1048576, unset=0, minimum_why=(
+               "the app's instructions alone take up to about 1,000 tokens (with every tool on), and the "
+               "question, the passages found and the reply need room beside them. Set 0 (or leave the box "
+               "empty) to use what the server says.")),
     Option("result_max_chars", int, 8000, "Longest tool result handed back to the model, in characters.",
            minimum=200, maximum=200000),
     Option("searxng_url", str, "", "A SearXNG instance for websearch (empty: DuckDuckGo).", form="url or empty",

@@ -98,3 +98,17 @@ def running_words(tool: str) -> str:
 def writing_call_words(tool: str) -> str:
     """What is said while the model writes a call of ``tool``: "Writing Go code…"."""
     return _DOING[tool][1] if tool in _DOING else f"Writing a {tool} call…"
+
+
+# "… in Settings", "… in Settings → Limits": the tab an error's remedy is on (the Model tab unless named).
+_IN_SETTINGS = re.compile(r"\bin Settings(?: → (Model|Tools|Limits|General|Advanced|Personas)\b)?")
+
+
+def settings_tab(message: str) -> str | None:
+    """The Settings tab whose change an error's words ask for ("check the Server URL in Settings": Model),
+    or None when they name no setting. With a tab, the error card offers "Open Settings" beside Retry
+    (after a first question with no server, only Retry was offered, and the welcome page had gone)."""
+    found = _IN_SETTINGS.search(message)
+    if found is None:
+        return None
+    return found.group(1) or "Model"

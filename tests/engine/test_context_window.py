@@ -487,3 +487,30 @@ def test_earlier_messages_come_back_when_the_results_were_cut_enough() -> None:
     fitting.budget = 2500
     convo = fitting._shortest()
     assert ctxmod.tokens(convo) <= 2500 and len(convo) > 4  # some of the chat is sent beside the cut results
+
+
+def test_the_least_context_setting_holds_the_instructions_with_every_tool(settings) -> None:
+    """The schema's least "Context to use" holds the app's instructions with every tool on, the passages cut
+    to their least, a short question and the least reply: below it (10, 600) every question failed."""
+    from tinyrag_desktop.engine import prompts
+    from tinyrag_desktop.settings import MIN_CONTEXT_TOKENS
+    from tinyrag_desktop.tools import default_registry
+
+    every = settings.replace(allow_shell_exec=True, allow_nanogo=True, network_tools=True)
+    tools = default_registry().enabled(every)
+    head = [{"role": "system", "content": prompts.system_prompt(persona="You are helpful.", tools=tools,
+                                                                 context="A passage. " * (ctxmod.MIN_PASSAGES // 11))},
+            *prompts.example_turns(tools)]
+    question = {"role": "user", "content": "What does the report say about the roses sold this spring?"}
+    assert ctxmod.tokens([*head, question]) + ctxmod.MIN_REPLY <= MIN_CONTEXT_TOKENS
+
+
+async def test_a_question_over_the_context_setting_names_the_setting_not_the_server(llm, make_engine) -> None:
+    """The server's model holds 100,000 tokens; "Context to use" is what refused the question, and it is
+    named (the error said "the model's context holds 1,536 tokens" and told the user to change the server)."""
+    llm.pages["/props"] = {"default_generation_settings": {"n_ctx": 100000}}
+    events = await run(make_engine(context_tokens=1536), chat(0, question="Summarise this: " + "word " * 3000))
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.kind == "context_too_long"
+    assert error.message.startswith("Context to use in Settings → Limits is 1,536 tokens"), error.message
+    assert "OLLAMA_CONTEXT_LENGTH" not in error.message and llm.requests == []

@@ -96,3 +96,16 @@ def test_a_server_with_only_embedding_models_has_none_to_chat_with(make_window, 
         assert qloop.run(ask_and_wait(win, "Hello?")) == "error"
         assert "has only embedding models (nomic-embed-text)" in win.view.answers()[-1].error
         assert server.requests == []
+
+
+def test_the_status_bar_and_the_settings_say_an_empty_model_in_the_same_words(make_window, server, qloop):
+    """"Model: server default" in the status bar, "(the server's first chat model)" in Settings: one thing
+    said two ways. Both say "server default", and what it is."""
+    win = make_window(server.base_url, chat_model="")
+    assert win.status.model.text() == "Model: server default ▾"
+    assert win.status.model.toolTip().startswith("Server default: the first chat model it lists")
+    dialog = win.open_settings()
+    placeholder = dialog.field("chat_model").lineEdit().placeholderText()
+    assert placeholder == "(server default: the first chat model it lists)"
+    assert "Server default" in _menu(win)
+    dialog.reject()

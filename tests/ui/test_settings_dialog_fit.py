@@ -175,3 +175,23 @@ def test_no_label_loses_the_edge_of_its_last_letter(qtbot):
     for name, label in dialog._labels.items():
         ink = QFontMetricsF(label.font()).tightBoundingRect(label.text().replace("&", ""))
         assert label.contentsRect().width() >= math.ceil(ink.right()) + 1, name
+
+
+def test_a_chat_model_the_server_does_not_list_is_said_under_the_field_before_save(make_window, server, qloop):
+    # The models were listed already (the window's check, or Test connection); "nosuch-model" typed over the
+    # name was said nowhere until every question failed after Save. Said, and Save is not held back.
+    win = make_window(server.base_url)
+    qloop.run(win.status._check)
+    dialog = win.open_settings()
+    model = dialog.field("chat_model")
+    model.setCurrentText("nosuch-model")
+    warning = dialog.model_warning
+    assert warning.isVisible() and warning.text().startswith(
+        "The server does not list a model called “nosuch-model”; it has scripted, other-model."), warning.text()
+    assert dialog.save_button.isEnabled()  # a server offline now, or still pulling it: its name is kept
+    model.setCurrentText("other-model")
+    assert not warning.isVisible()
+    model.setCurrentText("nosuch-model")
+    dialog.field("base_url").setText(f"{server.base_url}/x")  # another server: its models are not known
+    assert not warning.isVisible()
+    dialog.reject()

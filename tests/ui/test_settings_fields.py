@@ -281,6 +281,8 @@ def test_the_built_in_model_file_has_a_browse_button_that_fills_the_field(qtbot,
     old = tmp_path / "old" / "SmolLM2-135M.gguf"
     old.parent.mkdir()
     chosen = tmp_path / "models" / "qwen2.5-0.5b-instruct-q4_k_m.gguf"
+    chosen.parent.mkdir()
+    chosen.write_bytes(b"GGUF\x03\x00\x00\x00")  # a GGUF file's start is all the dialog reads
     asked = []
 
     def pick(parent, caption, folder, filters):
@@ -432,3 +434,61 @@ def test_the_answer_language_is_chosen_by_name_and_stored_as_its_code(qtbot):
     other = SettingsDialog(defaults().replace(lang="eo"))  # one not listed, from the settings file
     qtbot.addWidget(other)
     assert other.field("lang").currentText() == "eo" and other.values()["lang"] == "eo"
+
+
+def test_a_context_too_small_for_the_apps_instructions_is_refused_with_why(dialog):
+    """"Context to use" took 10, and every question then failed, the server blamed: it is refused now, with
+    the reason (the app's instructions alone take about 1,000 tokens); empty and 0 are "as the server says"."""
+    box = dialog.field("context_tokens")
+    for typed in ("10", "600"):
+        box.setText(typed)
+        reason = dialog._fields["context_tokens"].validate() or ""
+        assert reason.startswith(f"Context to use must be at least 1536, not {typed}: the app's instructions "
+                                 "alone take up to about 1,000 tokens"), reason
+        assert not dialog.save_button.isEnabled()
+    for typed, saved in (("", 0), ("0", 0), ("1536", 1536), ("32768", 32768)):
+        box.setText(typed)
+        assert dialog.revalidate() == [] and dialog.values()["context_tokens"] == saved
+
+
+def test_a_port_out_of_range_is_said_as_the_command_line_says_it(dialog, tmp_path):
+    """Port 99999: the dialog said "must be an http:// or https:// address…", of an address that was one but
+    for its port; the command line said what was wrong. Both say it in the same words now."""
+    from tinyrag_desktop.cli import build_parser
+    from tinyrag_desktop.cliargs import context_from_args
+
+    address = "http://127.0.0.1:99999/v1"
+    dialog.field("base_url").setText(address)
+    said = dialog._fields["base_url"].validate()
+    assert said == ("Server URL: the port 99999 is out of range; a port is a number from 1 to 65535, like 11434 in "
+                    "http://127.0.0.1:11434/v1."), said
+    args = build_parser().parse_args(["ask", "hi", "--base-url", address, "--data-dir", str(tmp_path)])
+    with pytest.raises(SettingsError) as cli:
+        context_from_args(args)
+    assert str(cli.value) == f"--base-url {address}: " + said.removeprefix("Server URL: ")
+    dialog.field("searxng_url").setText("http://localhost:70000")
+    assert dialog._fields["searxng_url"].validate() == (
+        "SearXNG URL: the port 70000 is out of range; a port is a number from 1 to 65535, like 8888 in "
+        "http://localhost:8888.")
+
+
+def test_the_built_in_model_file_must_be_there_and_a_gguf_file(dialog, tmp_path):
+    """/etc/passwd, or a path to nothing, was taken without a word; the built-in model then failed to start."""
+    text = tmp_path / "passwd"
+    text.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    model = tmp_path / "tiny.gguf"
+    model.write_bytes(b"GGUF\x03\x00\x00\x00" + bytes(64))
+    box, field = dialog.field("local_model"), dialog._fields["local_model"]
+    box.setText(str(tmp_path / "gone.gguf"))
+    assert field.validate() == f"Built-in model file: there is no file at {tmp_path / 'gone.gguf'}."
+    assert not dialog.save_button.isEnabled()
+    box.setText(str(text))
+    said = field.validate() or ""
+    assert said.startswith(f"Built-in model file: {text} is no GGUF model file (a GGUF file starts with the "
+                           "letters GGUF"), said
+    box.setText(str(tmp_path))
+    assert field.validate() == f"Built-in model file: {tmp_path} is a folder: choose the .gguf file in it."
+    box.setText(str(model))
+    assert field.validate() is None and dialog.values()["local_model"] == str(model)
+    box.setText("")  # none: SmolLM2, if installed
+    assert dialog.revalidate() == [] and dialog.save_button.isEnabled()

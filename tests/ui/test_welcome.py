@@ -241,3 +241,93 @@ def test_a_first_start_that_finds_a_server_says_it_and_that_the_guide_was_added(
     qloop.run(first_start())
     assert win.statusBar().currentMessage() == f"Found Ollama at {server.base_url} with the model scripted."
     assert win.notice_bar.isVisible() and GUIDE_ADDED in win.notice_bar.label.text().split("\n")
+
+
+def test_the_buttons_are_in_sight_at_800_by_600_on_a_first_start(make_window, qloop):
+    """First start, no server, an 800×600 window: the guide's notice and the built-in model's install
+    commands pushed "Try again" and "Enter a server address…" below the visible part of the panel."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QScrollArea
+
+    from tinyrag_desktop.localmodel import LocalModelStatus
+    from tinyrag_desktop.ui.welcome import GUIDE_ADDED, add_notice, builtin_needs
+
+    note = builtin_needs(LocalModelStatus(False, "", None, None), python="/work/main/.venv/bin/python",
+                         frozen=False)  # nothing installed: the longest note
+
+    async def probe():
+        return ProbeResult(None, ())
+
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=probe)
+    qloop.run(wait_until(win.welcome.visible))
+    add_notice(win, GUIDE_ADDED)
+    panel = win.welcome.panel
+    panel.set_builtin_available(False, note)
+    win.resize(800, 600)
+    scroll = panel.findChild(QScrollArea)
+    qloop.run(wait_until(lambda: win.width() == 800 and win.height() == 600))
+    qloop.run(wait_until(lambda: scroll.viewport().height() < 500))
+    view = scroll.viewport()
+    for button in (panel.retry_button, panel.settings_button):
+        seen = QRect(button.mapTo(view, button.rect().topLeft()), button.size())
+        assert view.rect().contains(seen), (button.text(), seen, view.rect())
+    assert scroll.verticalScrollBar().value() == 0
+    # the install commands are there, a click away
+    assert not panel.builtin_label.isVisible() and panel.builtin_more.isVisible()
+    panel.builtin_more.click()
+    qloop.run(wait_until(panel.builtin_label.isVisible))
+    assert "pip install" in panel.builtin_label.text()
+
+
+def test_an_address_saved_from_the_welcome_page_is_asked_at_once_and_said(make_window, qloop):
+    """Enter a server address… → an address where nothing listens → Save: the page said nothing of it (still
+    "No model server has answered yet…") until Try again was pressed."""
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1")
+    qloop.run(wait_until(win.welcome.visible))
+    panel = win.welcome.panel
+    panel.settings_button.click()
+    dialog = win.findChild(QDialog, "settingsDialog")
+    dead = f"http://127.0.0.1:{free_port()}/v1"
+    dialog.field("base_url").setText(dead)
+    dialog.save_button.click()
+    qloop.run(wait_until(lambda: "did not answer" in panel.status.text()))
+    said = panel.status.text()
+    assert said.startswith("Asked just now, and the address you saved did not answer. ") and dead in said, said
+    assert panel.status.isVisible() and win.welcome.visible()
+
+
+def test_the_error_after_a_first_question_with_no_server_opens_the_settings(make_window, qloop):
+    """After the first question failed with no server, the card offered only Retry, and the welcome page
+    with its "Enter a server address…" had gone: the card has "Open Settings" when its words name a setting."""
+    from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1")
+    qloop.run(wait_until(win.welcome.visible))
+    assert qloop.run(ask_and_wait(win, "Hello?")) == "error"
+    answer = win.view.answers()[-1]
+    assert "Server URL in Settings" in answer.error and answer.settings_button.isVisible()
+    answer.settings_button.click()
+    dialog = win.findChild(SettingsDialog, "settingsDialog")
+    assert dialog is not None and dialog.isVisible()
+    assert dialog._tabs.tabText(dialog._tabs.currentIndex()).replace("&", "") == "Model"
+    dialog.reject()
+
+
+def test_the_open_settings_button_goes_to_the_tab_the_error_names_and_only_then(qtbot):
+    from tinyrag_desktop.tool_words import settings_tab
+    from tinyrag_desktop.ui.answer import AnswerWidget
+
+    assert settings_tab("It may still be loading; raise the First-token timeout in Settings → Limits.") == "Limits"
+    assert settings_tab("Context to use in Settings → Limits is 1,536 tokens (or pass --context-tokens)") == "Limits"
+    assert settings_tab("The API key is missing or wrong. Set it in Settings (or pass --api-key).") == "Model"
+    assert settings_tab("The server failed (500): out of memory.") is None
+    answer = AnswerWidget()
+    qtbot.add_widget(answer)
+    answer.show()
+    answer.fail("The server failed (500): out of memory.")
+    assert answer.retry_button.isVisible() and not answer.settings_button.isVisible()
+    with qtbot.waitSignal(answer.settingsRequested) as asked:
+        answer.fail("The model took too long. Raise the First-token timeout in Settings → Limits.")
+        assert answer.settings_button.isVisible()
+        answer.settings_button.click()
+    assert asked.args == ["Limits"]

@@ -51,10 +51,12 @@ MIN_PASSAGES = 1000  # ...halved, when the question leaves no room for them, dow
 
 @dataclass(frozen=True, slots=True)
 class Window:
-    """A model's context in tokens; ``sure`` when the server or the user said it, not a guess."""
+    """A model's context in tokens; ``sure`` when the server or the user said it, not a guess;
+    ``setting`` when it is the user's context_tokens (the server said more, or nothing)."""
 
     tokens: int
     sure: bool = True
+    setting: bool = False
 
 
 # What a tokenizer makes a token of, about (checked against OpenAI's cl100k): an ASCII word of up to eight
@@ -308,7 +310,7 @@ class Fitting:
                  max_tokens: int = 0, setting: int = 0, ask=None, smaller_head=None) -> None:
         self.head, self.history, self.tail = list(head), list(history), tail
         self.max_tokens = max_tokens
-        self.window = Window(setting) if setting else None
+        self.window = Window(setting, setting=True) if setting else None
         self.budget = self._budget(self.window.tokens) if self.window else None
         self.ask = ask
         self.smaller_head = smaller_head
@@ -331,7 +333,8 @@ class Fitting:
         convo = self._shortest()
         if self.window.sure and tokens(convo) + MIN_REPLY > self.window.tokens:
             # Sent, Ollama would cut its front (these instructions first) without a word; others refuse it.
-            raise ContextTooLong(too_long_words(self.window.tokens, tokens(convo)), self.window.tokens)
+            raise ContextTooLong(too_long_words(self.window.tokens, tokens(convo), setting=self.window.setting),
+                                 self.window.tokens)
         return convo
 
     def _shortest(self) -> list[Message]:
@@ -427,10 +430,15 @@ def tokens(messages: Sequence[Message]) -> int:
     return sum(map(cost, messages))
 
 
-def too_long_words(window: int, size: int = 0) -> str:
+def too_long_words(window: int, size: int = 0, *, setting: bool = False) -> str:
     """Why a request cannot be sent at all: the question (with its passages, or a round's results) is
-    longer than the model's whole context."""
+    longer than the model's whole context, or than the user's context_tokens (``setting``) when that is
+    what limits it: the server was blamed for a limit the user had set."""
     about = f" (about {size:,} tokens with the app's instructions)" if size else ""
+    if setting:
+        return (f"Context to use in Settings → Limits is {window:,} tokens (or pass --context-tokens), and this "
+                f"question is longer than that{about}. Raise it, or leave it empty to use as much as the "
+                "server says the model holds; or shorten the question.")
     holds = f"; the model's context holds {window:,} tokens" if window else ""
     return (f"This question is longer than the model can read at once{about}{holds}. Shorten it, or give the "
             "model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the "

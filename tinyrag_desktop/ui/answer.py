@@ -21,7 +21,7 @@ from ..chats import StoredMessage, StoredTool
 from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolStarted, ToolWriting
 from ..tools.rag import cited_numbers
-from ..tool_words import window_words
+from ..tool_words import settings_tab, window_words
 from . import answer_cuts
 from .answer_cuts import Run, too_long
 from .answer_footer import footer_text, spoken, waiting_words
@@ -74,6 +74,7 @@ class AnswerWidget(QFrame):
     """Renders one answer from engine events, or from a stored message when a chat is reopened."""
 
     retryRequested = Signal()
+    settingsRequested = Signal(str)  # the Settings tab an error's remedy is on
     regenerateRequested = Signal()
     copied = Signal(str)
     notice = Signal(str)  # a short message for the status bar (a source that could not be opened)
@@ -163,7 +164,12 @@ class AnswerWidget(QFrame):
         self.retry_button.setObjectName("retry")
         self.retry_button.setAccessibleName("Retry this question")
         self.retry_button.clicked.connect(self.retryRequested)
+        self.settings_button = QPushButton("Open Settings", self._error_box)  # when the error names one
+        self.settings_button.setObjectName("errorOpenSettings")
+        self.settings_button.clicked.connect(lambda: self.settingsRequested.emit(self._settings_tab or "Model"))
+        self._settings_tab: str | None = None
         err_row.addWidget(self._error_label, 1)
+        err_row.addWidget(self.settings_button, 0, Qt.AlignmentFlag.AlignTop)
         err_row.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignTop)
         self._error_box.hide()
         self._layout.addWidget(self._error_box)
@@ -526,6 +532,8 @@ class AnswerWidget(QFrame):
         self._error_label.setText(inline_code_html(message))
         self._error_box.setAccessibleName("Error")
         self._error_box.setAccessibleDescription(message)
+        self._settings_tab = settings_tab(message)  # "check the Server URL in Settings": a button to go there
+        self.settings_button.setVisible(self._settings_tab is not None)
         self._error_box.show()
         self.regenerate_button.hide()  # Retry says the same thing here
         self._show_footer()
@@ -739,6 +747,7 @@ class AnswerWidget(QFrame):
         top = [self._thinking.toggle, self._thinking.body] if self._thinking is not None else []
         chain = [w for w in (*top, *self.parts()) if w.focusPolicy() & Qt.FocusPolicy.TabFocus or w is also]
         if self._error is not None:
+            chain += [self.settings_button] if self._settings_tab else []
             chain.append(self.retry_button)
         if self._sources is not None:
             chain += self._sources.links()

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (QApplication, QDockWidget, QFrame, QHBoxLayout, Q
 
 from ..chats import ChatInfo, ChatStoreError, StoredMessage, open_chat_store
 from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
-from ..settings import Settings, try_save_settings
+from ..settings import SERVER_DEFAULT_MODEL, Settings, try_save_settings
 from . import export, tab_order, window_layout
 from .answer import AnswerWidget
 from .answer_saving import NOT_SAVED, AnswerSaver, not_saved_words, show_earlier_answer
@@ -759,6 +759,7 @@ class MainWindow(QMainWindow):
     def wire_answer(self, answer: AnswerWidget) -> None:
         """Connect an answer shown in the chat view to the window (Retry, Regenerate, Copy, links)."""
         answer.retryRequested.connect(lambda a=answer: self.regenerate(a))
+        answer.settingsRequested.connect(lambda tab: self.open_settings().show_tab(tab))
         answer.regenerateRequested.connect(lambda a=answer: self.regenerate(a))
         answer.copied.connect(lambda _t: self.statusBar().showMessage("Copied to the clipboard", 3000))
         answer.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
@@ -902,7 +903,7 @@ class MainWindow(QMainWindow):
         """The status bar's model menu: answer with ``name`` from the next question on ("" lets the server
         choose), saved as the Chat model setting."""
         self.apply_settings(self.settings.replace(chat_model=name))
-        self.statusBar().showMessage(f"Answers now come from {name or 'the server default model'}.", 5000)
+        self.statusBar().showMessage(f"Answers now come from {name or SERVER_DEFAULT_MODEL}.", 5000)
 
     def apply_settings(self, settings: Settings, *, save: bool = True, said: bool = False) -> None:
         """Save to settings.json (unless ``save`` is False) and use from the next request on (no restart)."""

@@ -21,10 +21,14 @@ from PySide6.QtWidgets import (QBoxLayout, QCheckBox, QComboBox, QDialog, QDialo
                                QPushButton, QSizePolicy, QTabWidget, QVBoxLayout, QWidget)
 
 from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed
+from ..engine.llm import has_model
 from ..firstrun import is_chat_model
-from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Option, Settings, SettingsError, shown
+from ..localmodel import gguf_problem
+from ..settings import (MAX_PERSONA_NAME, OPTIONS, SCHEMA, SERVER_DEFAULT_MODEL, Option, Settings, SettingsError,
+                        shown)
 from ..tool_words import window_words
 from .markdown_render import inline_code_html
+from .status import answers_any_name
 from .theme import colors
 
 ListModels = Callable[[str, str], Awaitable[list[str]]]
@@ -134,7 +138,7 @@ class _Field:
             if value:
                 self.widget.addItem(str(value))
             self.widget.setCurrentText(str(value))
-            self.widget.lineEdit().setPlaceholderText("(the server's first chat model)" if opt.name == "chat_model"
+            self.widget.lineEdit().setPlaceholderText(f"({SERVER_DEFAULT_MODEL})" if opt.name == "chat_model"
                                                       else "(none: keyword search only)")
             # A name longer than the box shows its start ("hf.co/bartowski/Meta-Llama-3.1-70B…"), as a
             # name is read; Qt leaves the cursor after the last letter, which showed only its end
@@ -195,6 +199,10 @@ class _Field:
             value = self.opt.check(raw)
         except SettingsError as exc:
             raise SettingsError(str(exc).replace(self.opt.name, self.named(), 1)) from None
+        if self.opt.name == "local_model" and value:  # checked here, not in the schema: a settings file
+            problem = gguf_problem(Path(value).expanduser())  # naming a drive not mounted keeps its value
+            if problem:
+                raise SettingsError(f"{self.named()}: {problem}")
         return value
 
     def validate(self) -> str | None:
@@ -229,7 +237,8 @@ def _range(opt: Option) -> str:
     if opt.type not in (int, float) or opt.minimum is None or opt.maximum is None:
         return ""
     if opt.type is int:  # "to 4,194,304", not "to 4.1943e+06"
-        return f" (from {opt.minimum:,} to {opt.maximum:,})"
+        unset = f"{opt.unset}, or " if opt.unset is not None else ""
+        return f" ({unset}from {opt.minimum:,} to {opt.maximum:,})"
     return f" (from {_show(float(opt.minimum))} to {_show(float(opt.maximum))})"
 
 
@@ -355,6 +364,9 @@ class SettingsDialog(QDialog):
         self.field("base_url").textChanged.connect(self._forget_test)
         self.field("api_key").textChanged.connect(self._forget_test)
         self.field("chat_model").currentTextChanged.connect(self._forget_test)
+        self._listed: list[str] = []  # the models the server listed (the window's last check, or the test)
+        self.field("chat_model").currentTextChanged.connect(lambda _name: self._warn_model())
+        self.field("base_url").textChanged.connect(self._other_server)
         tabs.currentChanged.connect(lambda _index: self._fit_timer.start())
         if any(known):
             self._list(*known)
@@ -390,6 +402,11 @@ class SettingsDialog(QDialog):
                 self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self.test_result.hide()  # until there is a result: no gap under the model field
                 box.addWidget(self.test_result)
+                self.model_warning = QLabel("", page)  # a name the server does not list (Save is not held)
+                self.model_warning.setObjectName("fieldWarning")
+                self.model_warning.setWordWrap(True)
+                self.model_warning.hide()
+                box.addWidget(self.model_warning)
             elif name == "local_model":  # a path: typed, pasted, or chosen in a file dialog
                 row = QHBoxLayout()
                 row.addWidget(field.widget, 1)
@@ -679,6 +696,26 @@ class SettingsDialog(QDialog):
         if self._test_task is None or self._test_task.done():  # a test under way fills the model list itself
             self.test_result.hide()
             self.test_result.clear()
+        self._warn_model()
+
+    def _other_server(self) -> None:
+        """Another address: what the last one listed says nothing of its models."""
+        self._listed = []
+        self._warn_model()
+
+    def _warn_model(self) -> None:
+        """A Chat model typed that the server's list (fetched already) lacks is said under the field, as the
+        status bar's "model missing" would say after Save: it was not, and every question then failed. Save
+        is not held back: the server may be offline now, or still pulling the model."""
+        name = self._fields["chat_model"].widget.currentText().strip()
+        listed = getattr(self, "_listed", [])
+        missing = (bool(name and listed) and not has_model(listed, name) and not answers_any_name(listed)
+                   and self.test_result.isHidden())  # a test's own "has no model called …" says it there
+        chat = [m for m in listed if is_chat_model(m)] or listed
+        self.model_warning.setText(f"The server does not list a model called “{name}”; it has {_some(chat)}. "
+                                   "Saved like this, questions fail until the server has it." if missing else "")
+        self.model_warning.setVisible(missing)
+        self._fit_timer.start()
 
     def _stop_test(self) -> None:
         """The dialog is closing: a test still waiting for the server ends now. Left running, it wrote its
@@ -719,6 +756,7 @@ class SettingsDialog(QDialog):
         combo, embed = self._fields["chat_model"].widget, self._fields["embed_model"].widget
         assert isinstance(combo, QComboBox) and isinstance(embed, QComboBox)
         current, current_embed = combo.currentText(), embed.currentText()
+        self._listed = [*chat, *other]
         combo.clear()
         combo.addItems(chat)
         combo.setCurrentText(current if current or not first else (chat[0] if chat else ""))
@@ -743,6 +781,7 @@ class SettingsDialog(QDialog):
         self.test_result.style().unpolish(self.test_result)
         self.test_result.style().polish(self.test_result)
         self._fit_timer.start()  # a long server error takes several lines
+        self._warn_model()
 
     def models(self) -> list[str]:
         combo = self._fields["chat_model"].widget

@@ -20,6 +20,7 @@ from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, has_model, is_chat_model
 from .activity import ANSWERING, AnswerActivity
 from .elided_label import ElidedLabel
 from .icons import dot_pixmap
+from ..settings import SERVER_DEFAULT, SERVER_DEFAULT_MODEL
 from ..tool_words import window_words
 from .markdown_render import inline_code_html
 
@@ -62,7 +63,7 @@ def _state_for(exc: Exception) -> tuple[str, str]:
     return "down", "unreachable"
 
 
-def _answers_any_name(models: list[str]) -> bool:
+def answers_any_name(models: list[str]) -> bool:
     """Whether the server is llama.cpp's, which lists the one model file it loaded and answers whatever name
     a request gives: "model missing" in amber beside its answers was wrong."""
     return len(models) == 1 and models[0].lower().endswith(".gguf")
@@ -136,10 +137,11 @@ class ServerStatus:
     def show_settings(self, settings: Mapping[str, Any]) -> None:
         self.server.setText(f"Server: {settings['base_url']}")
         self.chosen = str(settings["chat_model"] or "")
-        shown = model_label(self.chosen) if self.chosen else "server default"
+        shown = model_label(self.chosen) if self.chosen else SERVER_DEFAULT
         self.model.setText(f"Model: {shown} ▾")
         self.model.setAccessibleName(f"Model: {shown}")  # a screen reader said only "Model"
         self.model.setToolTip(f"{self.chosen}\nChoose the model for the next answers" if self.chosen else
+                              f"{SERVER_DEFAULT_MODEL[:1].upper()}{SERVER_DEFAULT_MODEL[1:]}\n"
                               "Choose the model for the next answers")
 
     def _fill_model_menu(self) -> None:
@@ -147,7 +149,7 @@ class ServerStatus:
         menu.clear()
         group = QActionGroup(menu)
         names = list(dict.fromkeys(self.models + ([self.chosen] if self.chosen else [])))
-        for name, label in [("", "Server default"), *((n, model_label(n)) for n in names)]:
+        for name, label in [("", SERVER_DEFAULT.capitalize()), *((n, model_label(n)) for n in names)]:
             action = menu.addAction(label)
             action.setCheckable(True)
             action.setChecked(name == self.chosen)
@@ -243,7 +245,7 @@ class ServerStatus:
         self.embedding_models = [m for m in models if m not in self.models]
         if not models:  # it answers, but nothing can answer a question yet
             self._set("warn", "no models", NO_MODELS.format(where=settings["base_url"]))
-        elif wanted and not has_model(models, wanted) and not _answers_any_name(models):
+        elif wanted and not has_model(models, wanted) and not answers_any_name(models):
             self._set("warn", "model missing", f"The server is reachable, but has no model called “{wanted}”.")
         elif not self.models:  # only nomic-embed-text, pulled for the knowledge base
             self._set("warn", "no chat models", NO_CHAT_MODELS.format(where=settings["base_url"],

@@ -52,6 +52,8 @@ class WelcomeController:
         # the window (`ollama serve` in a terminal) turned the red "unreachable" green only at the next question.
         self._again = QTimer(win, interval=RECHECK_MS, singleShot=True)
         self._again.timeout.connect(self._check_again)
+        self._asked: str | None = None  # an address saved while the page showed, until its check has ended
+        win.settingsApplied.connect(self._settings_applied)
 
     @property
     def panel(self) -> QWidget | None:
@@ -60,9 +62,20 @@ class WelcomeController:
     def visible(self) -> bool:
         return self._panel is not None and self._pages.currentWidget() is self._panel
 
+    def _settings_applied(self, settings: Any) -> None:
+        """An address saved in Settings while the page shows is asked at once (apply_settings started the
+        check), and the page says so, then what came of it: it went on saying "No model server has answered
+        yet…", and nothing said the address typed did not answer until Try again was pressed."""
+        if self.visible() and hasattr(self._panel, "say_asking"):
+            self._asked = str(settings["base_url"])
+            self._panel.say_asking(self._asked)
+
     def server_checked(self, state: str) -> None:
         """After each server check: welcome when unreachable and nothing is open, the chat otherwise."""
         win = self._win
+        asked, self._asked = self._asked, None
+        if asked is not None and asked == str(win.settings["base_url"]) and self._panel is not None:
+            self._panel.say_checked(asked, state, win.status.reason)
         if state == "down" and win.chat_id is None and not win.bridge.is_running():
             self.show()
         elif state in ("ok", "warn"):

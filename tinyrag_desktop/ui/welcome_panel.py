@@ -16,7 +16,7 @@ import asyncio
 import html
 from typing import Any, Awaitable, Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
@@ -76,8 +76,8 @@ class WelcomePanel(QFrame):
         self.title.setWordWrap(True)  # beside the knowledge panel the chat is a third of the window
         self.intro = QLabel(
             "tinyRAG Desktop answers with a model that runs on your own computer, so nothing you ask leaves "
-            "it. No model server has answered yet. Start one of these, then press "
-            "<b>Try again</b>:", self)
+            "it. No model server has answered yet. Start one of those below, then press "
+            "<b>Try again</b>; or enter the address of one you have.", self)
         self.intro.setWordWrap(True)
 
         steps = QVBoxLayout()
@@ -89,6 +89,15 @@ class WelcomePanel(QFrame):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             steps.addWidget(label)
 
+        # How to install the built-in model: its commands took a paragraph, and with the user guide's notice
+        # above they pushed the buttons below an 800×600 window. Folded behind this until asked for.
+        self.builtin_more = QPushButton("How to install the built-in model…", self)
+        self.builtin_more.setObjectName("welcomeBuiltinMore")
+        self.builtin_more.setCheckable(True)
+        self.builtin_more.setFlat(True)
+        self.builtin_more.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.builtin_more.setStyleSheet("QPushButton { text-align: left; text-decoration: underline; }")
+        self.builtin_more.toggled.connect(self._show_install)
         self.builtin_label = QLabel(self)
         self.builtin_label.setObjectName("welcomeBuiltinNote")
         self.builtin_label.setWordWrap(True)
@@ -98,6 +107,7 @@ class WelcomePanel(QFrame):
         self.status.setObjectName("welcomeStatus")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status.hide()  # until there is something to say: no gap under the buttons
 
         self.retry_button = QPushButton("Try again", self)
         self.retry_button.setObjectName("welcomeRetry")
@@ -117,12 +127,15 @@ class WelcomePanel(QFrame):
         column = QVBoxLayout(body)
         column.setContentsMargins(32, 28, 32, 28)
         column.setSpacing(14)
+        # The buttons and what they found come first, the ways to start a server after them: below them,
+        # the buttons were out of sight in an 800×600 window.
         column.addWidget(self.title)
         column.addWidget(self.intro)
-        column.addLayout(steps)
-        column.addWidget(self.builtin_label)
         column.addLayout(buttons)
         column.addWidget(self.status)
+        column.addLayout(steps)
+        column.addWidget(self.builtin_more, 0, Qt.AlignmentFlag.AlignLeft)
+        column.addWidget(self.builtin_label)
         column.addStretch(1)
         body.setMaximumWidth(760)
         self._column = column
@@ -168,18 +181,48 @@ class WelcomePanel(QFrame):
             note = inline_code_html(note).replace("\n", "<br>")
             text = f"{text} ({note})" if text else note
         self.builtin_label.setText(text)
-        self.builtin_label.setVisible(bool(text))
+        # A model that can run is said in a line; how to install one is folded until asked for.
+        self._folded = bool(text) and not available
+        self.builtin_more.setVisible(self._folded)
+        self.builtin_more.setChecked(False)
+        self._show_install(False)
         self._fit_buttons(self.width())
+
+    def _say(self, text: str) -> None:
+        """``text`` (rich text) under the buttons."""
+        self.status.setText(text)
+        self.status.setVisible(bool(text))
+
+    def _show_install(self, shown: bool) -> None:
+        self.builtin_label.setVisible(bool(self.builtin_label.text()) and (shown or not self._folded))
+        scroll = self.findChild(QScrollArea)
+        if shown and scroll is not None:  # the commands opened below the fold are brought into sight
+            QTimer.singleShot(0, lambda: scroll.ensureWidgetVisible(self.builtin_label, 0, 0))
+        self.builtin_more.setText("Hide how to install the built-in model" if shown else
+                                  "How to install the built-in model…")
 
     def set_probe_result(self, result: ProbeResult) -> None:
         """Say what the last probe tried, one line per server."""
         if result.found is not None:
-            self.status.setText(_esc(result.summary()))
+            self._say(_esc(result.summary()))
             return
         lines = "".join(f"<li>{_esc(a.server_name)} ({_esc(a.base_url)}): {_esc(a.reason)}"
                         "</li>" for a in result.tried)
-        self.status.setText(f"Still no model server. What was tried:<ul>{lines}</ul>" if lines else
+        self._say(f"Still no model server. What was tried:<ul>{lines}</ul>" if lines else
                             "Still no model server.")
+
+    def say_asking(self, base_url: str) -> None:
+        """An address was saved in Settings: it is being asked."""
+        self._say(_esc(f"Asking the server at {base_url}…"))
+
+    def say_checked(self, base_url: str, state: str, reason: str) -> None:
+        """What came of asking the address saved in Settings (``state`` the status bar's: "down" when
+        nothing answered; otherwise the window leaves this page, or says what the server lacks)."""
+        if state == "down":  # the reason names the address, and what to do, as the status bar's tooltip does
+            said = reason if base_url in reason else f"{base_url}: {reason or 'no answer.'}"
+            self._say(inline_code_html(f"Asked just now, and the address you saved did not answer. {said}"))
+        else:
+            self._say(_esc(f"The server at {base_url} answers."))
 
     def set_busy(self, words: str | None) -> None:
         """While a probe or the built-in model's start runs: buttons off, ``words`` shown; None ends it."""
@@ -187,7 +230,7 @@ class WelcomePanel(QFrame):
         for b in (self.retry_button, self.builtin_button):
             b.setEnabled(not busy)
         if busy:
-            self.status.setText(_esc(words))
+            self._say(_esc(words))
 
     @property
     def busy(self) -> bool:
@@ -232,12 +275,12 @@ class WelcomePanel(QFrame):
             raise
         except Exception as exc:  # the starter's own error says what is missing; show it, keep the panel usable
             message = str(exc) or exc.__class__.__name__
-            self.status.setText(inline_code_html(f"The built-in model could not start: {message}"))
+            self._say(inline_code_html(f"The built-in model could not start: {message}"))
             self.builtinFailed.emit(message)
             return None
         finally:
             self.set_busy(None)
-        self.status.setText(_esc(f"The built-in model {model} is running."))
+        self._say(_esc(f"The built-in model {model} is running."))
         self.builtinReady.emit(base_url, model)
         return base_url, model
 
