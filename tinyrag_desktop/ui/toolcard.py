@@ -16,7 +16,7 @@ from ..tool_words import (DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_n
 from ..tools.shell import DENIED, status_note
 from .access import announce, expanded_changed, expander
 from .bidi import set_text_direction
-from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
+from .icons import GENERIC_TOOL, STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
 from .sources import SOURCE_TOOLS, open_source, source_url, split_sources
 from .theme import colors
 
@@ -392,6 +392,12 @@ class ToolCard(QFrame):
         """The tool's title; the titles of all, for a card standing for calls of several tools."""
         return ", ".join(dict.fromkeys(tool_title(card._tool) for card in self._calls()))
 
+    def _icon_tool(self) -> str:
+        """Whose icon the header shows: the tool's, or the generic tool's for a card standing for calls of
+        several ("Calculator, Web page" showed the calculator's alone, as if both calls were calculations)."""
+        tools = {card._tool for card in self._calls()}
+        return self._tool if len(tools) == 1 else GENERIC_TOOL
+
     def _own_names(self) -> str:
         """The names the model called the tools by ("rag_knowledge"), where they differ from the titles."""
         names = [tool for tool in dict.fromkeys(card._tool for card in self._calls()) if tool_title(tool) != tool]
@@ -693,7 +699,7 @@ class ToolCard(QFrame):
         width = self.width()
         top, x, row = _PAD, 12, self._row()
         mid = top + row / 2
-        painter.drawPixmap(x, int(mid - 8), tool_pixmap(self._tool, c.text, 16, self.devicePixelRatioF()))
+        painter.drawPixmap(x, int(mid - 8), tool_pixmap(self._icon_tool(), c.text, 16, self.devicePixelRatioF()))
         x += 16 + 8
         painter.setFont(self._bold)
         painter.setPen(c.text)
