@@ -296,3 +296,14 @@ def test_many_unknown_settings_are_one_notice_and_overrides_read_elsewhere_none(
     assert from_mapping({"wikipedia_api_url": "http://127.0.0.1:9/w"})[1] == []
     long_key = "x" * 5000
     assert len(from_mapping({long_key: 1})[1][0]) < 200
+
+
+def test_the_readme_says_what_each_key_read_from_the_file_does() -> None:
+    # `wikipedia_api_url` was read (and not said to be unknown) but written of nowhere: a power user could not
+    # learn of it, nor of `url_fetch_trusted_networks`, short of the source.
+    from tinyrag_desktop.settings import READ_AS_EXTRA
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    settings_part = readme.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
+    for key in [option.name for option in SCHEMA] + sorted(READ_AS_EXTRA):  # the whole schema is there too
+        assert f"`{key}`" in settings_part, key

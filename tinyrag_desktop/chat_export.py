@@ -142,11 +142,18 @@ def tool_markdown(tool: StoredTool | list[StoredTool], *, live: bool = False) ->
         lines += _quoted_excerpt(rest, "of the error")
         if _printed(tool):
             lines += ["> Output before the error:", *_quoted_excerpt(_printed(tool), "of the output")]
-    elif tool.source:
-        lines.append(f"> source: {tool.source}")
+    elif len(_sources(tool)) == 1:
+        lines.append(f"> source: {_sources(tool)[0]}")
+    elif _sources(tool):  # a search's passages from several documents: one a line, each in the quote
+        lines += ["> sources:", *(f"> - {where}" for where in _sources(tool))]
     if tool.status in ("ok", "done"):  # as it came: a page's Markdown or a program's output is not this document's
         lines += _quoted_excerpt(tool.result, "of the result")
     return "\n".join(lines)
+
+
+def _sources(tool: StoredTool) -> list[str]:
+    """Where a call's result came from, one location a line (a knowledge base search may name several)."""
+    return [line.strip() for line in tool.source.splitlines() if line.strip()]
 
 
 def fenced(text: str, lang: str = "text") -> list[str]:
@@ -390,8 +397,9 @@ def _tool_html(tool: StoredTool | list[StoredTool]) -> str:
         detail += f'<div class="{"err" if failed else "why"}">{esc(first)}</div>' + _excerpt_html(rest, "of the error")
         if _printed(tool):
             detail += '<div class="why">Output before the error:</div>' + _excerpt_html(_printed(tool), "of the output")
-    elif tool.source:
-        detail += f"<div>source: {esc(tool.source)}</div>"
+    elif _sources(tool):
+        many = len(_sources(tool)) > 1
+        detail += f"<div>source{'s' if many else ''}: {'<br>'.join(esc(where) for where in _sources(tool))}</div>"
     if tool.status in ("ok", "done"):
         detail += _excerpt_html(tool.result, "of the result")
     return f'<div class="{"tool error" if failed else "tool"}">{mark} <b>{esc(tool.tool)}</b> {head}{detail}</div>'

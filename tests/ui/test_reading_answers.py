@@ -164,3 +164,15 @@ def test_a_question_the_keyboard_is_in_is_ringed(qtbot):
     bubble.text_view.clearFocus()
     bubble.text_view.setFocus(Qt.FocusReason.MouseFocusReason)  # a click to select: no ring
     assert bubble.grab().toImage().pixelColor(1, bubble.height() // 2) == edge
+
+
+def test_a_questions_words_are_named_as_an_answers_are(qtbot):
+    # `_BubbleText:userText name=''`: the one nameless text of the conversation, beside "Answer text".
+    from tinyrag_desktop.ui.chat_view import UserBubble
+
+    bubble = UserBubble("What is a heron?")
+    qtbot.add_widget(bubble)
+    face = QAccessible.queryAccessibleInterface(bubble.text_view)
+    assert face.text(QAccessible.Text.Name) == "Question text"
+    assert face.textInterface().text(0, face.textInterface().characterCount()) == "What is a heron?"
+    assert QAccessible.queryAccessibleInterface(bubble).text(QAccessible.Text.Name) == "Your question"

@@ -84,3 +84,31 @@ def test_only_neighbours_skipped_for_the_same_reason_go_together(qtbot):
     assert cards[2].note.startswith("2 more calls skipped: at most 3 tool calls per round. To allow more")
     assert cards[2].details_text().startswith("Calls:\nCalculator: 2+2\nWeb page: https://example.org\n\n")
     assert cards[0].note.startswith("Limit reached: at most 3")  # alone, it reads as it did
+
+
+AGAIN = "duplicate call: the same tool with the same input already ran in this answer"
+
+
+def _icon(qtbot, calls: list[tuple[str, str]]):
+    """The header's icon of a card standing for ``calls`` (tool, input), all skipped as repeats."""
+    cards = []
+    for n, (tool, query) in enumerate(calls):
+        card = ToolCard(f"c{n}", tool, query)
+        card.finish("skipped", error=AGAIN)
+        qtbot.addWidget(card)
+        cards.append(card)
+    for card in cards[1:]:
+        cards[0].fold(card)
+    group = cards[0]
+    group.resize(520, group.sizeHint().height())
+    group.show()
+    qtbot.waitExposed(group)
+    return group.grab().toImage().copy(10, 4, 20, 26)  # left of the title: the icon alone
+
+
+def test_a_card_for_calls_of_two_tools_shows_no_one_tools_icon(qtbot):
+    # "Calculator, Web page · 2 skipped" showed the calculator alone, as if both had been calculations.
+    mixed = _icon(qtbot, [("calculate", "2+2"), ("url_fetch", "http://127.0.0.1:18770/page.html")])
+    assert mixed != _icon(qtbot, [("calculate", "2+2"), ("calculate", "3+3")])
+    assert mixed != _icon(qtbot, [("url_fetch", "http://a.example"), ("url_fetch", "http://b.example")])
+    assert mixed == _icon(qtbot, [("some_new_tool", "x"), ("some_new_tool", "y")])  # the generic one

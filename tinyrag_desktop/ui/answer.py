@@ -708,6 +708,7 @@ class AnswerWidget(QFrame):
         if card is None:
             card = ToolCard(call_id, tool, query, param, self)
             self._body.addWidget(card)
+        card.openFailed.connect(self.notice)  # a source in its details that could not be opened
         self._cards[call_id] = card
         self._positions[call_id] = self._content_len
         return card

@@ -104,7 +104,9 @@ class UserBubble(QFrame):
         row.setContentsMargins(12, 8, 12, 8)
         self.text_view = _BubbleText(text, self)
         self.text_view.setObjectName("userText")
-        # no name: a screen reader says the question itself when Tab comes to it (inside "Your question")
+        # A short name, as the answer's words have ("Answer text"): unnamed, it was the one nameless text of
+        # the conversation to an accessibility checker. Its words are read as its text, inside "Your question".
+        self.text_view.setAccessibleName("Question text")
         row.addWidget(self.text_view)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 

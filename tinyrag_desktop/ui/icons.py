@@ -54,11 +54,14 @@ def _tinted(path: str, colour: str, size: int, ratio: float) -> QPixmap:
     return px
 
 
+GENERIC_TOOL = "generic"  # the icon of a tool this version does not know, and of a card for several tools
+
+
 def tool_pixmap(tool: str, colour: QColor, size: int = 18, ratio: float = 1.0) -> QPixmap:
     """The tool's icon, tinted; unknown tools get the generic one."""
     path = resource("icons", f"tool-{tool}.svg")
     if not path.is_file():
-        path = resource("icons", "tool-generic.svg")
+        path = resource("icons", f"tool-{GENERIC_TOOL}.svg")
     return _tinted(str(path), colour.name(), size, ratio)
 
 

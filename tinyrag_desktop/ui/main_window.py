@@ -35,6 +35,7 @@ from .chat_trim import trim_live_chat
 from .chat_view import COLUMN_MAX, ChatView
 from .composer import DRAFTS_FILE, Composer
 from .confirm_dialog import Confirmer
+from .dialog_focus import give_focus_back_after_dialogs
 from .elided_label import ElidedLabel
 from .find_bar import FindBar
 from .focus_ring import FocusRing
@@ -95,6 +96,7 @@ class MainWindow(QMainWindow):
         self.chat_search.found.connect(lambda text, chats: self.sidebar.set_chats(chats, self.chat_id, text))
         self.chat_search.failed.connect(self._chat_search_failed)
         self.confirmer = Confirmer(self)
+        give_focus_back_after_dialogs(QApplication.instance())  # Esc and Ctrl+R work again once one closes
         self._engine_factory = engine_factory or self._default_engine
         self._list_models = list_models or self._default_list_models
         self._http: Any = None

@@ -16,7 +16,8 @@ from ..tool_words import (DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_n
 from ..tools.shell import DENIED, status_note
 from .access import announce, expanded_changed, expander
 from .bidi import set_text_direction
-from .icons import STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
+from .icons import GENERIC_TOOL, STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
+from .sources import SOURCE_TOOLS, open_source, source_url, split_sources
 from .theme import colors
 
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
@@ -184,7 +185,11 @@ class _Details(QTextBrowser):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # selectable by mouse; Tab goes from card to card
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.setOpenExternalLinks(True)
+        # A link is one of the call's sources, opened as the Sources line under the answer opens them: a file
+        # moved since it was imported is said in the status bar (see ToolCard.openFailed), and only http(s)
+        # and file locations are opened.
+        self.setOpenLinks(False)
+        self.anchorClicked.connect(self._open)
         self.viewport().setAutoFillBackground(False)
         self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
         pal = self.palette()
@@ -193,6 +198,11 @@ class _Details(QTextBrowser):
         self.document().setDocumentMargin(0)
         self.document().documentLayout().documentSizeChanged.connect(self._fit)
         self.setFixedHeight(1)
+
+    def _open(self, url: QUrl) -> None:
+        card = self.parentWidget()
+        if isinstance(card, ToolCard):
+            card.open_source_at(url.toString())
 
     def _fit(self, size: QSizeF) -> None:
         height = int(size.height() + 0.999) + 2
@@ -216,6 +226,7 @@ class ToolCard(QFrame):
 
     statusChanged = Signal(str)
     expandedChanged = Signal(bool)
+    openFailed = Signal(str)  # why a source linked in the details could not be opened, in words
 
     def __init__(self, call_id: str, tool: str, query: str, param: str = "query",
                  parent: QWidget | None = None, status: str = "running") -> None:
@@ -381,6 +392,12 @@ class ToolCard(QFrame):
         """The tool's title; the titles of all, for a card standing for calls of several tools."""
         return ", ".join(dict.fromkeys(tool_title(card._tool) for card in self._calls()))
 
+    def _icon_tool(self) -> str:
+        """Whose icon the header shows: the tool's, or the generic tool's for a card standing for calls of
+        several ("Calculator, Web page" showed the calculator's alone, as if both calls were calculations)."""
+        tools = {card._tool for card in self._calls()}
+        return self._tool if len(tools) == 1 else GENERIC_TOOL
+
     def _own_names(self) -> str:
         """The names the model called the tools by ("rag_knowledge"), where they differ from the titles."""
         names = [tool for tool in dict.fromkeys(card._tool for card in self._calls()) if tool_title(tool) != tool]
@@ -543,8 +560,9 @@ class ToolCard(QFrame):
             # aloud, markup and all.
             reason = self._reason() if self.denied or self.off else split_advice(self._reason())[0]
             detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {reason}"
-        elif self._source:
-            detail += f". Source: {self._source}"
+        elif self._source:  # several, one a line: said as a list, not with a line break in the middle
+            many = len(split_sources(self._source)) > 1
+            detail += f". Source{'s' if many else ''}: {'; '.join(split_sources(self._source))}"
         if self._value():
             detail += f". Result: {self._value().strip().removeprefix('= ')}"  # "Result: = 42" was read
         toggled = ("Expanded. " if self._expanded else "Collapsed. ") if self._toggled else ""
@@ -581,7 +599,8 @@ class ToolCard(QFrame):
         parts = ([f"{self._inputs_heading()}:\n" + "\n".join(self._inputs())] if self._folded else
                  [f"{self._input_heading()}:\n{self._query}"])
         if self._source:
-            parts.append(f"Source: {self._source}")
+            many = len(split_sources(self._source)) > 1
+            parts.append(f"Sources:\n{self._source.strip()}" if many else f"Source: {self._source.strip()}")
         if self._error:
             parts.append(f"{'Reason' if self._status == 'skipped' else 'Error'}: {self._reason()}")
             if self._printed():
@@ -593,6 +612,24 @@ class ToolCard(QFrame):
         elif self._status == "writing":
             parts = [f"{self._writing_line()} {self._meta_text}".strip()]
         return "\n\n".join(parts)
+
+    def _source_links(self) -> dict[str, str]:
+        """Each source the details show as a link, and the address of its link: files, pages and articles
+        of a tool that reads documents (a calculation's "calculator" is no place)."""
+        if self._tool not in SOURCE_TOOLS:
+            return {}
+        return {line: url.toString() for line in split_sources(self._source) if (url := source_url(line)) is not None}
+
+    def open_source_at(self, address: str) -> bool:
+        """Open the source whose link in the details goes to ``address``, as the Sources line under the answer
+        does; when it cannot be opened (a file moved since), say why with ``openFailed``."""
+        location = next((loc for loc, link in self._source_links().items() if link == address), None)
+        if location is None:  # no link of ours (the details hold no other)
+            return False
+        problem = open_source(location)
+        if problem:
+            self.openFailed.emit(problem)
+        return problem is None
 
     def _writing_line(self) -> str:
         return writing_call_words(self._tool)  # "Writing Go code…": it said "Writing a nanogo call…"
@@ -615,11 +652,11 @@ class ToolCard(QFrame):
             out = [_section(esc(self._input_heading()),
                             f"<code style='white-space:pre-wrap'>{esc(self._query)}</code>")]
         if self._source:
-            # one per line: a search's passages came from several documents ("a.md b.txt" ran together)
-            lines = [line.strip() for line in self._source.splitlines() if line.strip()]
+            # one per line: a search's passages came from several documents ("a.md b.txt" ran together). A
+            # file, a page or an article is a link that opens it; "calculator" or "nanoGo" says what ran.
+            lines, links = split_sources(self._source), self._source_links()
             out.append(_section("Source" if len(lines) == 1 else "Sources", "<br>".join(
-                f"<a href='{esc(line)}'>{esc(line)}</a>" if line.startswith(("http://", "https://")) else esc(line)
-                for line in lines)))
+                f"<a href='{esc(links[line])}'>{esc(line)}</a>" if line in links else esc(line) for line in lines)))
         if self._error:
             # The error is the app's own sentence: it reads in the window's direction even when it starts
             # with the model's Hebrew or Arabic ("“ש” is not something the calculator understands). The
@@ -662,7 +699,7 @@ class ToolCard(QFrame):
         width = self.width()
         top, x, row = _PAD, 12, self._row()
         mid = top + row / 2
-        painter.drawPixmap(x, int(mid - 8), tool_pixmap(self._tool, c.text, 16, self.devicePixelRatioF()))
+        painter.drawPixmap(x, int(mid - 8), tool_pixmap(self._icon_tool(), c.text, 16, self.devicePixelRatioF()))
         x += 16 + 8
         painter.setFont(self._bold)
         painter.setPen(c.text)
