@@ -299,6 +299,8 @@ def _ask(args: argparse.Namespace) -> int:
 
 
 async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = False) -> int:
+    import asyncio
+
     from .cliprint import JsonPrinter, TextPrinter
     from .engine import Engine
     from .http_clients import async_client
@@ -317,6 +319,7 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
         engine = Engine(settings=ctx.settings, data_dir=ctx.data_dir, http=http, registry=registry)
         printer = JsonPrinter(sys.stdout) if args.jsonl else TextPrinter(sys.stdout, sys.stderr)
         messages = [{"role": "user", "content": args.question}]
+        waiting = None if args.jsonl else asyncio.create_task(_say_waiting(printer))
         try:
             async for event in engine.run(messages, system=args.system):
                 failed = failed or event.event == "error"
@@ -327,8 +330,18 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
                     print(SHELL_HELD_NOTE, file=sys.stderr)
                 printer.show(event)
         finally:
+            if waiting is not None:
+                waiting.cancel()
             printer.close()
     return 1 if failed else 0
+
+
+async def _say_waiting(printer: Any) -> None:
+    """While `ask` runs: the line that says the model is being waited for, when it is (TextPrinter.tick)."""
+    import asyncio
+
+    while True:
+        await asyncio.sleep(printer.tick())
 
 
 def _has_surrogates(text: str) -> bool:
