@@ -93,6 +93,22 @@ def test_search_results_have_no_day_headings(make_window, server, qloop, tmp_pat
     assert win.sidebar.headings() == []
 
 
+def test_a_hit_by_its_title_alone_has_no_day_heading_either(make_window, server, qloop, qtbot, tmp_path):
+    # Its row has no snippet (no message holds the word): it was put under a "Today" heading, which in a
+    # list ranked by how well each chat matches says nothing.
+    data = tmp_path / "chats"
+    store = ChatStore(data)
+    store.add_user_message(store.new_chat(title="Pumpkin soup").id, "hello")
+    store.add_user_message(store.new_chat(title="Dessert").id, "pumpkin pie")
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+    qloop.run(wait_until(lambda: win.status.state in ("ok", "warn", "down")))
+    with qtbot.waitSignal(win.chat_search.found, timeout=10000):
+        win.sidebar.search.setText("pumpkin")
+    assert win.sidebar.titles() == ["Pumpkin soup", "Dessert"]  # the title holds the word: first
+    assert win.sidebar.headings() == []
+
+
 def test_the_undo_bar_shows_a_long_title_cut_to_fit_with_undo_beside_it(make_window, qtbot):
     win = make_window("http://127.0.0.1:9/v1")
     title = "Renamed" + "L" * 300  # one word: it cannot wrap

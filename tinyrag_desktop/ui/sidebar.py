@@ -96,8 +96,9 @@ FILL_SLICE = 200
 class _Fill:
     """The chats being put in the list: ``done`` of them are in, ``current`` is marked when it comes."""
 
-    def __init__(self, chats: list[ChatInfo], current: str | None) -> None:
+    def __init__(self, chats: list[ChatInfo], current: str | None, searched: bool = False) -> None:
         self.chats, self.current = chats, current
+        self.searched = searched  # search hits, the best first: no day headings
         self.done = 0
         self.group: str | None = None  # the day heading the last row went under
 
@@ -307,7 +308,7 @@ class ChatsSidebar(QFrame):
         # scrolled into view when its row comes in a later slice (batches are not yet laid out then).
         self.list.setLayoutMode(QListView.LayoutMode.Batched if hits else QListView.LayoutMode.SinglePass)
         self._filled_on = None if hits or self.search.text().strip() else datetime.date.today()
-        self._fill = _Fill(list(chats), current)
+        self._fill = _Fill(list(chats), current, searched=bool(words.strip()))
         self._add_rows(self._fill, FILL_AT_ONCE)
         self.empty_hint.setText(self._empty_text())
         self.empty_hint.setVisible(not chats)
@@ -377,8 +378,8 @@ class ChatsSidebar(QFrame):
             self._fill = None
 
     def _add_row(self, fill: "_Fill", chat: ChatInfo) -> None:
-        # Grouped by when last used (the list is newest first); search results are grouped by match.
-        if not chat.snippet and (heading := day_group(chat.updated)) != fill.group:
+        # Grouped by when last used (the list is newest first); search results are ranked, not grouped.
+        if not fill.searched and not chat.snippet and (heading := day_group(chat.updated)) != fill.group:
             fill.group = heading
             self.list.addItem(self._heading(heading))
         item = self._chat_item(chat)
