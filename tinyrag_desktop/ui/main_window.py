@@ -591,11 +591,16 @@ class MainWindow(QMainWindow):
             self.sidebar.show_undo(chat_id, chat.title)
             self.waiting.chat_deleted(chat_id)
             if chat_id == self.chat_id:
-                self.chat_id = None
-                self.new_chat()
+                # Deleted with Delete in the list, the open chat gives way to the one that takes its row (as
+                # a mail program opens the next message), so the list's current row is the chat shown.
+                if (near := self.sidebar.taking_place_of(chat_id)) is not None:
+                    self.open_chat(near)
+                else:
+                    self.chat_id = None
+                    self.new_chat()
             if not self.sidebar.lists_all_chats():  # search hits are searched again; else the row is gone
                 self._refresh_chats()
-            self.sidebar.chat_deleted(chat_id)  # a Delete in the list keeps the focus there
+            self.sidebar.chat_deleted(chat_id, self.chat_id)  # a Delete in the list keeps the focus there
         if chat_id == self._stream_chat:
             self._when_idle(go)  # stop and store the answer first, then delete its chat
         else:

@@ -592,28 +592,42 @@ class ChatsSidebar(QFrame):
         chat_id = self.current_id()
         if not chat_id:
             return
-        # Deleted from the list, the keyboard stays there, on the chat that took its place (shown, not opened):
-        # the window had moved it to the message box, where a second Delete erased text. A chat still being
-        # answered is deleted later, once its answer is stopped and stored: chat_deleted says when.
+        # Deleted from the list, the keyboard stays there, on the chat that took its place: the window had
+        # moved it to the message box, where a second Delete erased text. A chat still being answered is
+        # deleted later, once its answer is stopped and stored: chat_deleted says when.
         self._refocus = (chat_id, self.list.currentRow()) if self.list.hasFocus() else None
         self.deleteRequested.emit(chat_id)
 
-    def chat_deleted(self, chat_id: str) -> None:
+    def taking_place_of(self, chat_id: str) -> str | None:
+        """The chat whose row took the place of ``chat_id``'s, when that was deleted with Delete in the list
+        (the window opens it, if the deleted chat was the open one); None otherwise, or when none is left."""
+        refocus = self._refocus
+        if refocus is None or refocus[0] != chat_id or self.item_for(chat_id) is not None:
+            return None
+        row = self._row_near(refocus[1])
+        return None if row is None else self.list.item(row).data(Qt.ItemDataRole.UserRole)
+
+    def chat_deleted(self, chat_id: str, open_id: str | None = None) -> None:
         """The window deleted ``chat_id`` and refilled the list: if the Delete came from the list, the focus
-        goes back there."""
+        goes back there, on the chat that took its place: the open one (``open_id``) when the window opened
+        it, else ringed, not opened."""
         refocus, self._refocus = self._refocus, None
         if refocus is not None and refocus[0] == chat_id and self.item_for(chat_id) is None:
-            self._show_near(refocus[1])
+            if open_id is None or self.current_id() != open_id:
+                self._show_near(refocus[1])
             self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _row_near(self, row: int) -> int | None:
+        """The row of the chat at ``row``, or of the nearest one above it; None when no chat is listed."""
+        rows = [r for r in range(self.list.count()) if self.list.item(r).data(Qt.ItemDataRole.UserRole)]
+        return next((r for r in rows if r >= row), rows[-1]) if rows else None
 
     def _show_near(self, row: int) -> None:
         """Make the chat at ``row`` (or the nearest one above it) current, as the focus does: not opened, and
-        so ringed but not highlighted (the highlight marks the open chat; it was on this one while the
-        conversation showed a new chat)."""
-        rows = [r for r in range(self.list.count()) if self.list.item(r).data(Qt.ItemDataRole.UserRole)]
-        if not rows:
+        so ringed but not highlighted (the highlight marks the open chat)."""
+        target = self._row_near(row)
+        if target is None:
             return
-        target = next((r for r in rows if r >= row), rows[-1])
         self.list.focusing = True
         try:
             self.list.clearSelection()
