@@ -211,7 +211,7 @@ class MainWindow(QMainWindow):
         hrow.addWidget(persona_label)
         hrow.addWidget(self.persona)
         edit_personas = edit_personas_button(header)
-        edit_personas.clicked.connect(lambda: self.open_settings().show_tab("Personas"))
+        edit_personas.clicked.connect(lambda: self.open_settings().show_persona(self.persona.currentText()))
         hrow.addWidget(edit_personas)
         col.addWidget(header)
 
