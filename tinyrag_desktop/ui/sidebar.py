@@ -110,11 +110,56 @@ class _FocusRing(QStyledItemDelegate):
     which left a keyboard user no sign of being in the list at all.
     """
 
+    # Titles cut at their end that would read the same ("Summarise the report for Q1" and "… for Q2", both
+    # "Summarise the report f…") are cut in their middle instead, so that their ends tell them apart; the
+    # others keep their beginning, which says most of a question.
+    _clashes: tuple[tuple, frozenset[str]] = ((), frozenset())
+
+    def _elide_mode(self, option, title: str) -> Qt.TextElideMode:
+        metrics, width = option.fontMetrics, self._text_width(option)
+        cut = metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
+        return Qt.TextElideMode.ElideMiddle if cut != title and cut in self._clashing(metrics, width) \
+            else Qt.TextElideMode.ElideRight
+
+    def _clashing(self, metrics, width: int) -> frozenset[str]:
+        """The titles cut at their end that more than one row in sight shows (those out of sight are not
+        compared: the 3,000 rows of a long history would be cut at every width the list is dragged to)."""
+        view = self.parent()
+        if not isinstance(view, QListWidget):
+            return frozenset()
+        first = view.indexAt(QPoint(0, 0)).row()
+        last = view.indexAt(QPoint(0, view.viewport().height() - 1)).row()
+        last = view.count() - 1 if last < 0 else last
+        rows = range(max(0, first), last + 1)
+        titles = tuple((view.item(r).text() if view.item(r) is not None else "").partition("\n")[0] for r in rows)
+        key = (width, metrics.height(), titles)
+        if key != self._clashes[0]:
+            seen: dict[str, int] = {}
+            for title in titles:
+                cut = metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
+                if cut != title:
+                    seen[cut] = seen.get(cut, 0) + 1
+            self._clashes = (key, frozenset(cut for cut, count in seen.items() if count > 1))
+        return self._clashes[1]
+
+    @staticmethod
+    def _text_width(option) -> int:
+        """The width a row's text is cut to, as Qt's own item drawing has it."""
+        style = option.widget.style() if option.widget is not None else QApplication.style()
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, option.widget)
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, option, option.widget) + 1
+        return rect.width() - 2 * margin
+
     def paint(self, painter: QPainter, option, index) -> None:
         title, _, snippet = (index.data(Qt.ItemDataRole.DisplayRole) or "").partition("\n")
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        mode = self._elide_mode(opt, title)
         if snippet:
-            self._paint_hit(painter, option, index, title, snippet)
+            self._paint_hit(painter, option, index, title, snippet, mode)
         else:
+            option = QStyleOptionViewItem(option)
+            option.textElideMode = mode
             super().paint(painter, option, index)
         view = self.parent()
         if option.state & QStyle.StateFlag.State_HasFocus and view is not None and view.hasFocus():
@@ -130,7 +175,8 @@ class _FocusRing(QStyledItemDelegate):
         editor.setAccessibleName("Chat title")  # F2's box had no name: a screen reader said only "edit"
         return editor
 
-    def _paint_hit(self, painter: QPainter, option, index, title: str, snippet: str) -> None:
+    def _paint_hit(self, painter: QPainter, option, index, title: str, snippet: str,
+                   mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> None:
         """A search hit: its title, and under it the words found in the muted colour, each line cut short
         with "…" (the words found looked like a second title)."""
         opt = QStyleOptionViewItem(option)
@@ -144,11 +190,11 @@ class _FocusRing(QStyledItemDelegate):
         metrics, line = opt.fontMetrics, opt.fontMetrics.height()
         top = rect.top() + max(0, (rect.height() - 2 * line) // 2)
         painter.save()
-        for text, colour, y in ((title, colors().text, top), (snippet, colors().muted, top + line)):
+        for text, colour, y, cut in ((title, colors().text, top, mode),
+                                     (snippet, colors().muted, top + line, Qt.TextElideMode.ElideRight)):
             painter.setPen(colour)
             painter.drawText(QRectF(rect.left(), y, rect.width(), line), Qt.AlignmentFlag.AlignLeft
-                             | Qt.AlignmentFlag.AlignVCenter, metrics.elidedText(text, Qt.TextElideMode.ElideRight,
-                                                                                 rect.width()))
+                             | Qt.AlignmentFlag.AlignVCenter, metrics.elidedText(text, cut, rect.width()))
         painter.restore()
 
 
