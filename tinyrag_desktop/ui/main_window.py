@@ -108,6 +108,7 @@ class MainWindow(QMainWindow):
         self.message_ids: dict[int, int] = {}  # id(answer widget) -> stored message id
         self._live_rows: set[int] = set()  # stored rows of the answer streaming when its chat was opened
         self._deleted: set[str] = set()  # chats deleted in this window: purged when it closes
+        self._failed = ""  # why the last change to the chat history that failed did (see _stored)
         self._loading: Iterator[StoredMessage] | None = None
         self._placed: str | None = None  # see _all_placed: what the messages being loaded were, once all placed
         self._unbuilt: list[AnswerWidget] = []  # answers loaded whose text is still to render (see _load_step)
@@ -570,13 +571,8 @@ class MainWindow(QMainWindow):
         return self._earlier
 
     def rename_chat(self, chat_id: str, title: str) -> None:
-        try:
-            self.store.rename(chat_id, title)
-        except ChatStoreError as exc:
-            self.statusBar().showMessage(str(exc), 8000)
-        else:
-            if chat_id == self.chat_id:
-                self.title_label.setText(" ".join(title.split()))
+        if self._stored(self.store.rename, chat_id, title) and chat_id == self.chat_id:
+            self.title_label.setText(" ".join(title.split()))
         QTimer.singleShot(0, self._refresh_chats)  # not inside the list's own itemChanged handler
 
     def delete_chat(self, chat_id: str) -> None:
@@ -644,10 +640,13 @@ class MainWindow(QMainWindow):
         """Make a change to the chat history; False, and the status bar says why, when it could not be."""
         try:
             change(*args)
-            return True
         except ChatStoreError as exc:
-            self.statusBar().showMessage(str(exc), 10000)
+            self._failed = str(exc)
+            self.statusBar().showMessage(self._failed, 10000)
             return False
+        if self._failed and self.statusBar().currentMessage() == self._failed:  # said of an earlier change
+            self.statusBar().clearMessage()  # ("A chat needs a title"): out of date once one has worked
+        return True
 
     def system_prompt(self, chat_id: str | None = None) -> str:
         """The open chat's persona's prompt, or another chat's (its persona removed: the first one's)."""
