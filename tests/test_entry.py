@@ -106,3 +106,46 @@ def test_a_verb_loads_only_its_own_command_line(tmp_path: Path) -> None:
     helped = subprocess.run([sys.executable, "-m", "tinyrag_desktop", "--help"], capture_output=True,
                             text=True, timeout=60)
     assert helped.returncode == 0 and all(v in helped.stdout for v in ("ask", "kb", "nanogo"))
+
+
+def test_help_without_a_verb_lists_the_windows_options_and_each_verb(capsys: pytest.CaptureFixture[str]) -> None:
+    # It listed "[-h] [--version] VERB" only: nothing said how to open the window at a size, with a data
+    # folder, or to take a picture of it.
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    for flag in ("--ask QUESTION", "--screenshot FILE.png", "--size WxH", "--data-dir DIR", "--base-url URL"):
+        assert f"\n  {flag}" in out, flag
+    for verb in ("ask", "kb", "nanogo"):
+        assert any(line.split()[:1] == [verb] and len(line.split()) > 1 for line in out.splitlines()), verb
+    assert out.startswith("usage: tinyrag-desktop [window options]") and "tinyrag-desktop VERB" in out
+
+
+@pytest.mark.parametrize(("flag", "key"), [("--temperature", "temperature"), ("--max-tools-total", "max_tools_total"),
+                                           ("--max-tools-per-round", "max_tools_per_round"),
+                                           ("--max-continuations", "max_continuations"),
+                                           ("--tool-timeout", "tool_timeout")])
+def test_ask_help_says_each_limits_range_and_default(capsys: pytest.CaptureFixture[str], flag: str, key: str) -> None:
+    from tinyrag_desktop.settings import OPTIONS
+
+    with pytest.raises(SystemExit):
+        main(["ask", "--help"])
+    out = " ".join(capsys.readouterr().out.split())  # its help's lines joined
+    opt = OPTIONS[key]
+    said = out.split(f" {flag} ", 1)[1].split(" --", 1)[0]
+    assert f"{opt.minimum:g} to {opt.maximum:g}" in said and f"at first {opt.default:g}" in said, said
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["ask", "--max-tool-calls", "abc", "hi"], "unrecognized arguments: --max-tool-calls hi "
+                                               "(did you mean --max-tools-total?)"),
+    (["ask", "hi", "--temprature", "0.2"], "(did you mean --temperature?)"),
+    (["--sise", "800x600"], "unrecognized arguments: --sise 800x600 (did you mean --size?)"),  # the window's
+])
+def test_a_mistyped_flag_gets_the_flag_it_looks_like(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     argv: list[str], words: str) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main([*argv, "--data-dir", str(tmp_path)])
+    assert exited.value.code == 2
+    assert words in capsys.readouterr().err

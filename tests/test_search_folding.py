@@ -109,7 +109,7 @@ def test_any_words_are_searched_without_error_and_found_where_they_are(tmp_path_
     s = ChatStore(tmp_path_factory.mktemp("chats"))
     try:
         chat = s.new_chat()
-        s.add_user_message(chat.id, f"{before}{needle}{after}")
+        s.add_user_message(chat.id, f"{before} {needle}{after}")  # at a word's start, where words are looked for
         hits = s.search(needle)  # never raises, whatever the words
         if needle.strip():
             assert chat.id in [c.id for c in hits]

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from .chats import ChatStoreError
-from .cliargs import add_shared_flags, context_from_args
+from .cliargs import add_shared_flags, add_window_flags, close_flags, context_from_args
 from .paths import command
 from .settings import SettingsError
 
@@ -27,11 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="Open the tinyRAG Desktop window (verbs ask, kb, nanogo run "
                                                  f"headless; see `{command()} --help`).")
     add_shared_flags(parser)
-    parser.add_argument("--ask", metavar="QUESTION", help="send this question once the window is open")
-    parser.add_argument("--screenshot", metavar="FILE.png",
-                        help="with --ask: save a picture of the window when the answer is done, then exit "
-                             "(.png, .jpg or .bmp, by the file name)")
-    parser.add_argument("--size", metavar="WxH", help="window size, e.g. 1180x780 (default: as last time)")
+    add_window_flags(parser)
     return parser
 
 
@@ -101,7 +97,9 @@ def _unknown_words(parser: argparse.ArgumentParser, extra: list[str], *, first: 
 
     word = extra[0]
     if word.startswith("-") or not first:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        meant = close_flags(parser, extra)
+        parser.error(f"unrecognized arguments: {' '.join(extra)}"
+                     + (f" (did you mean {', '.join(meant)}?)" if meant else ""))
     close = difflib.get_close_matches(word, VERBS, n=1, cutoff=0.5)
     if word in ("add", "search", "list", "remove"):  # the knowledge base's own commands
         close = [f"kb {word}"]

@@ -302,14 +302,55 @@ def text_markdown(text: str) -> str:
     return out.strip()
 
 
+def question_text(text: str) -> str:
+    """A question as the window shows it: as typed (plain text, not Markdown), without the blank lines and
+    spaces around it; the first line's indentation kept."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    return "\n".join(lines).rstrip()
+
+
+# In a line of a question: what Markdown would take for its marks (emphasis, code, links, HTML, an entity),
+# and, at the line's start, for a block (heading, quote, list, fence, table, a heading's underline).
+_MD_INLINE = re.compile(r"[\\`*_\[\]<>]|&(?=#?\w+;)")
+_MD_BLOCK = re.compile(r"^(?:[#>+=|~-]|\d{1,9}(?=[.)]))")
+
+
+def plain_markdown(text: str) -> str:
+    """A question (plain text) written as Markdown that shows it as typed: its marks escaped, each line
+    break kept (a backslash at a line's end: CommonMark's hard break), a line's leading spaces as no-break
+    spaces (four ordinary ones made it code). Paragraphs stay apart by one blank line."""
+    out: list[str] = []
+    for line in question_text(text).split("\n"):
+        body = line.lstrip(" \t")
+        if not body.strip():
+            if out and out[-1]:
+                out[-1] = out[-1].removesuffix("\\")
+                out.append("")
+            continue
+        indent = line[:len(line) - len(body)].replace("\t", "    ").replace(" ", "\u00a0")
+        body = _MD_INLINE.sub(lambda m: "\\" + m.group(0), body.rstrip())
+        number = _MD_BLOCK.match(body)
+        if number and number.group(0)[:1].isdigit():  # "1." starts a list: "1\." does not
+            body = f"{number.group(0)}\\{body[number.end():]}"
+        elif number:
+            body = "\\" + body
+        out.append(f"{indent}{body}\\")
+    if out:
+        out[-1] = out[-1].removesuffix("\\")
+    return "\n".join(out)
+
+
 def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
-    """The chat as Markdown: questions, answers, and each tool call as a quote (see tool_markdown)."""
+    """The chat as Markdown: questions (as typed, see plain_markdown), answers, and each tool call as a
+    quote (see tool_markdown)."""
     out = [f"# {chat.title}", ""]
     if chat.persona:
         out += [f"*Persona: {chat.persona}*", ""]
     for m in messages:
         if m.role == "user":
-            out += ["## You", "", m.content.strip(), ""]
+            out += ["## You", "", plain_markdown(m.content), ""]
             continue
         out += ["## Assistant", ""]
         for seg in skipped_runs(marks_attached(m.segments())):
@@ -332,6 +373,7 @@ table{border-collapse:collapse}td,th{border:1px solid #d1d5db;padding:.25rem .5r
 .tool.error{border-color:#dc2626}.tool .q{font-family:monospace;color:#4b5563}.err{color:#b91c1c}
 .tool pre.out,.tool pre.src{margin:.3rem 0 0;padding:.4rem .6rem;font-size:.85rem}.end{color:#6b7280}
 pre{tab-size:4}code.raw{white-space:pre-wrap}.why{color:#4b5563}.not-run{color:#6b7280;font-size:.85rem}
+.asked{white-space:pre-wrap;overflow-wrap:anywhere;tab-size:4;margin:.3rem 0 0}
 """
 
 
@@ -425,7 +467,9 @@ def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
     body = [f"<h1>{esc(chat.title)}</h1>"]
     for m in messages:
         if m.role == "user":
-            body.append(f'<div class="msg user"><div class="who">You</div>{_markdown_html(m.content)}</div>')
+            # as typed, as the window shows it: its lines and indentation kept, its marks no Markdown
+            body.append(f'<div class="msg user"><div class="who">You</div>'
+                        f'<p class="asked">{esc(question_text(m.content))}</p></div>')
             continue
         parts = [_text_html(seg) if isinstance(seg, str) else _tool_html(seg) for seg in skipped_runs(m.segments())]
         kind, words = answer_end(m)

@@ -1,5 +1,6 @@
 """Finding chats by their words: the chats list's search (ChatSearcher, in a worker thread, and
-ChatStore.search), each word anywhere in a chat, letter case and accents aside (see search_text)."""
+ChatStore.search), each word anywhere in a chat at the start of a word, letter case and accents aside (see
+search_text), the best matches first."""
 
 from __future__ import annotations
 
@@ -62,9 +63,13 @@ class ChatSearcher:
 
 
 def find_chats(db: sqlite3.Connection, text: str) -> list[ChatInfo]:
-    """Chats whose title or messages hold ``text``'s words, letter case and accents aside (see search_text),
-    newest first; every chat for empty ``text``. Each word may be anywhere in the chat: "capital France" finds
-    "the capital of France" (only the words as one phrase did). Each chat carries as its snippet the words
+    """Chats whose title or messages hold ``text``'s words, each at the start of a word, letter case and
+    accents aside (see search_text); every chat for empty ``text``, newest first. Each word may be anywhere in
+    the chat: "capital France" finds "the capital of France" (only the words as one phrase did).
+
+    The best first: the chats whose title holds the words as typed, then those whose title holds each of
+    them, then those with a message holding them as typed, then the rest; newest first among equals ("topic
+    C" listed the chat titled "… about topic C" below 20 others). Each chat carries as its snippet the words
     around the first message holding them as typed, else around its longest word (see search_words)."""
     needle = " ".join(text.split())
     if not needle:
@@ -75,22 +80,45 @@ def find_chats(db: sqlite3.Connection, text: str) -> list[ChatInfo]:
     folded = search_text.fold(needle)
     args = search_text.holds_args(folded, needle)
     if len(words) == 1:
-        rows = db.execute(_SEARCH.format(content=search_text.holds("m.content", folded),
-                                         title=search_text.holds("title", folded)), args)
-        return [chat_from_row(r, _snippet(r["hit"], needle)) for r in rows]
+        rows = db.execute(_SEARCH.format(content=_holds("m.content", folded), title=_holds("title", folded)),
+                          args)
+        found = [(chat_from_row(r, _snippet(r["hit"], needle)), r["hit"] is not None) for r in rows]
+        return _best_first(found, needle, words)
     each = []
     for key, word in enumerate(words):
         folded_word = search_text.fold(word)
         args |= search_text.holds_args(folded_word, word, str(key))
-        each.append(f"({search_text.holds('c.title', folded_word, str(key))} OR EXISTS (SELECT 1 FROM messages m "
-                    f"WHERE m.chat_id = c.id AND {search_text.holds('m.content', folded_word, str(key))}))")
+        each.append(f"({_holds('c.title', folded_word, str(key))} OR EXISTS (SELECT 1 FROM messages m "
+                    f"WHERE m.chat_id = c.id AND {_holds('m.content', folded_word, str(key))}))")
     longest = max(words, key=len)
     rows = db.execute(_SEARCH_WORDS.format(
-        phrase=search_text.holds("m.content", folded),
-        longest=search_text.holds("m.content", search_text.fold(longest), str(words.index(longest))),
+        phrase=_holds("m.content", folded),
+        longest=_holds("m.content", search_text.fold(longest), str(words.index(longest))),
         each=" AND ".join(each)), args)
-    return [chat_from_row(r, _snippet(r["hit"], needle) if r["hit"] is not None else _snippet(r["near"], longest))
-            for r in rows]
+    found = [(chat_from_row(r, _snippet(r["hit"], needle) if r["hit"] is not None else _snippet(r["near"], longest)),
+              r["hit"] is not None) for r in rows]
+    return _best_first(found, needle, words)
+
+
+def _holds(column: str, folded: str, key: str = "") -> str:
+    return search_text.holds(column, folded, key, word_start=True)
+
+
+def _best_first(found: list[tuple[ChatInfo, bool]], needle: str, words: list[str]) -> list[ChatInfo]:
+    """The chats ``found`` (newest first, each with whether a message holds the words as typed), the best
+    matches first and newest first among equals: the title holds the words as typed, as whole words ("number
+    2", not "number 24"); the title holds them as typed; the title holds each; a message holds them as
+    typed; the rest (the words spread over the chat)."""
+    def rank(item: tuple[ChatInfo, bool]) -> int:
+        chat, in_message = item
+        at = search_text.find(chat.title, needle, word_start=True)
+        if at is not None:
+            return 0 if search_text.ends_word(chat.title, at[1]) else 1
+        if len(words) > 1 and all(search_text.find(chat.title, word, word_start=True) for word in words):
+            return 2
+        return 3 if in_message else 4
+
+    return [chat for chat, _ in sorted(found, key=rank)]  # sorted() keeps the order of equals
 
 
 def search_words(text: str) -> list[str]:
@@ -127,10 +155,10 @@ def _snippet(text: str | None, needle: str) -> str:
     the answer reads (Markdown's marks taken out, so a link's address takes none of the room)."""
     if not text:
         return ""
-    found, found_end = search_text.find(text, needle) or (0, len(needle))  # case and accents aside
+    found, found_end = search_text.find(text, needle, word_start=True) or (0, len(needle))  # case, accents aside
     lo, hi = max(0, found - 200), found_end + 400
     part = _MARKUP.sub(_unmarked, text[lo:hi])
-    at, at_end = search_text.find(part, needle) or (-1, -1)
+    at, at_end = search_text.find(part, needle, word_start=True) or (-1, -1)
     if at < 0:  # the words are in what the marks took out (a link's address): shown as written
         part, at, at_end = text[lo:hi], found - lo, found_end - lo
     start = max(0, at - _SNIPPET_BEFORE)

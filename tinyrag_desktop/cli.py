@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from . import __version__
-from .cliargs import add_shared_flags, context_from_args
+from .cliargs import add_shared_flags, add_window_flags, close_flags, context_from_args
 from .paths import DataDirError, resolve_data_dir
 from .settings import SettingsError
 
@@ -24,10 +24,16 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     every verb's is, so that ``--help`` lists them all."""
     parser = argparse.ArgumentParser(
         prog="tinyrag-desktop",
+        usage="%(prog)s [window options] [shared options]\n       %(prog)s VERB [options] ...",
         description="tinyRAG Desktop. Without a verb, opens the window; with one, runs headless.",
+        epilog="Each verb says its own options: %(prog)s VERB --help.",
     )
     parser.add_argument("--version", action="version", version=f"tinyrag-desktop {__version__}")
-    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", title="verbs (run headless)", prog=parser.prog)
+    # Listed here for --help (the window's own parser, in app.py, reads them); the shared options go with
+    # the window or after a verb.
+    add_window_flags(parser, "window options (without a verb)")
+    add_shared_flags(parser, "shared options (the window's and every verb's)")
     ask = verbs.add_parser("ask", help="ask one question and stream the answer")
     ask.add_argument("question", help="the question, or - to read it from standard input "
                                       "(echo \"Summarise this\" | tinyrag-desktop ask -)")
@@ -228,10 +234,12 @@ def _verb_parser(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.A
 
 
 def _unrecognized(parser: argparse.ArgumentParser, extra: list[str]) -> None:
-    """Exit 2 naming what the verb does not take, and the flag meant when one dash was typed for two."""
+    """Exit 2 naming what the verb does not take, and the flag meant when one dash was typed for two, or when
+    one was mistyped."""
     known = {option for action in parser._actions for option in action.option_strings}
     meant = [f"--{word.lstrip('-')}" for word in extra
              if word.startswith("-") and not word.startswith("--") and f"--{word.lstrip('-')}" in known]
+    meant += [flag for flag in close_flags(parser, extra) if flag not in meant]  # --max-tool-calls
     hint = f" (did you mean {', '.join(meant)}?)" if meant else ""
     parser.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
 
@@ -299,6 +307,8 @@ def _ask(args: argparse.Namespace) -> int:
 
 
 async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = False) -> int:
+    import asyncio
+
     from .cliprint import JsonPrinter, TextPrinter
     from .engine import Engine
     from .http_clients import async_client
@@ -317,6 +327,7 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
         engine = Engine(settings=ctx.settings, data_dir=ctx.data_dir, http=http, registry=registry)
         printer = JsonPrinter(sys.stdout) if args.jsonl else TextPrinter(sys.stdout, sys.stderr)
         messages = [{"role": "user", "content": args.question}]
+        waiting = None if args.jsonl else asyncio.create_task(_say_waiting(printer))
         try:
             async for event in engine.run(messages, system=args.system):
                 failed = failed or event.event == "error"
@@ -327,8 +338,18 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
                     print(SHELL_HELD_NOTE, file=sys.stderr)
                 printer.show(event)
         finally:
+            if waiting is not None:
+                waiting.cancel()
             printer.close()
     return 1 if failed else 0
+
+
+async def _say_waiting(printer: Any) -> None:
+    """While `ask` runs: the line that says the model is being waited for, when it is (TextPrinter.tick)."""
+    import asyncio
+
+    while True:
+        await asyncio.sleep(printer.tick())
 
 
 def _has_surrogates(text: str) -> bool:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .paths import DataDirError, resolve_data_dir
-from .settings import Settings, SettingsError, load_settings, port_problem
+from .settings import OPTIONS, Settings, SettingsError, load_settings, port_problem
 
 # flag → settings key; each overrides the settings file for this run only.
 _FLAG_KEYS = {
@@ -28,20 +28,32 @@ _FLAG_KEYS = {
 }
 
 
-def add_shared_flags(parser: argparse.ArgumentParser) -> None:
+def _limit(what: str, key: str) -> str:
+    """A limit's help: what it is, its range and its default, as the settings' schema has them."""
+    opt = OPTIONS[key]
+    return (f"{what}, {opt.minimum:g} to {opt.maximum:g} (default: as saved in Settings, at first "
+            f"{opt.default:g})")
+
+
+def add_shared_flags(parser: argparse.ArgumentParser, title: str = "shared options") -> None:
     """The flags every verb takes (DESIGN: Headless command line)."""
-    g = parser.add_argument_group("shared options")
+    g = parser.add_argument_group(title)
     g.add_argument("--base-url", metavar="URL", help="OpenAI-compatible root, e.g. http://127.0.0.1:11434/v1")
     g.add_argument("--model", metavar="NAME", help="chat model name")
     g.add_argument("--api-key", metavar="KEY", help="API key sent as a Bearer token")
-    g.add_argument("--temperature", type=float, metavar="T")
+    g.add_argument("--temperature", type=float, metavar="T", help=_limit("sampling temperature", "temperature"))
     g.add_argument("--data-dir", metavar="DIR", help="settings, knowledge base and chats live here")
     g.add_argument("--allow-nanogo", action="store_true", default=None, help="let the model run Go code")
     g.add_argument("--allow-shell-exec", action="store_true", default=None, help="let the model run commands")
-    g.add_argument("--max-tools-total", type=int, metavar="N")
-    g.add_argument("--max-tools-per-round", type=int, metavar="N")
-    g.add_argument("--max-continuations", type=int, metavar="N")
-    g.add_argument("--tool-timeout", type=float, metavar="SECONDS")
+    g.add_argument("--max-tools-total", type=int, metavar="N",
+                   help=_limit("most tool calls in one answer", "max_tools_total"))
+    g.add_argument("--max-tools-per-round", type=int, metavar="N",
+                   help=_limit("most tool calls in one round (one reply of the model)", "max_tools_per_round"))
+    g.add_argument("--max-continuations", type=int, metavar="N",
+                   help=_limit("most rounds after the first, each answering the tools' results",
+                               "max_continuations"))
+    g.add_argument("--tool-timeout", type=float, metavar="SECONDS",
+                   help=_limit("seconds a tool may run before it is stopped", "tool_timeout"))
     g.add_argument("--max-tokens", type=int, metavar="N",
                    help="longest reply per round, in tokens (0: the server's own limit)")
     g.add_argument("--context-tokens", type=int, metavar="N",
@@ -52,6 +64,30 @@ def add_shared_flags(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--offline", action="store_false", default=None,
                    help="network off: the network tools (url_fetch, websearch, wikipedia) are not offered, "
                         "and kb add downloads no web page or article")
+
+
+def add_window_flags(parser: argparse.ArgumentParser, title: str | None = None) -> None:
+    """The window's own flags (without a verb): in its parser, and listed by the top ``--help``."""
+    g = parser.add_argument_group(title) if title else parser
+    g.add_argument("--ask", metavar="QUESTION", help="send this question once the window is open")
+    g.add_argument("--screenshot", metavar="FILE.png",
+                   help="with --ask: save a picture of the window when the answer is done, then exit "
+                        "(.png, .jpg or .bmp, by the file name)")
+    g.add_argument("--size", metavar="WxH", help="window size, e.g. 1180x780 (default: as last time)")
+
+
+def close_flags(parser: argparse.ArgumentParser, words: list[str]) -> list[str]:
+    """The flags ``parser`` has that look like the mistyped ``words`` (--max-tool-calls: --max-tools-total),
+    for an "unrecognized arguments" message."""
+    import difflib
+
+    known = [option for action in parser._actions for option in action.option_strings if option.startswith("--")]
+    meant: list[str] = []
+    for word in words:
+        if word.startswith("--") and len(word) > 3:
+            meant += [m for m in difflib.get_close_matches(word.partition("=")[0], known, n=1, cutoff=0.6)
+                      if m not in meant]
+    return meant
 
 
 @dataclass(frozen=True)

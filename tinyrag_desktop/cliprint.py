@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import unicodedata
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from .engine.prompts import closing_note
 from .tools.registry import SOURCE_TOOLS
@@ -17,6 +18,9 @@ _CLOSING = tuple(".,;:!?)]\n")
 _VALUE_CHARS = 80  # the most of a result a ✓ line shows when it goes to no terminal
 _VALUE_CELLS = 12  # on a narrow terminal: the least of it kept before the call's input is cut
 _QUERY_CHARS, _QUERY_CELLS = 60, 6  # the most of a call's input a status line shows; the least, when narrow
+# Seconds with no word from the model (a server that loads it first, one that took the request and hangs)
+# before a terminal is told that the model is being waited for: until then, nothing at all was on it.
+WAIT_NOTE_AFTER = 5.0
 
 
 class JsonPrinter:
@@ -41,7 +45,7 @@ class TextPrinter:
     as it came, it put "⟳" and "✓" lines inside its words), then resumes at the start of a line. Anywhere, a
     block taken out of the text leaves one space, not the two around it."""
 
-    def __init__(self, out: TextIO, err: TextIO) -> None:
+    def __init__(self, out: TextIO, err: TextIO, clock: Callable[[], float] = time.monotonic) -> None:
         self.out, self.err = out, err
         # The break before a status line is for the eye: only when both reach the same place; the answer
         # written to a file (> out 2>/dev/null) stays as the model wrote it.
@@ -58,6 +62,14 @@ class TextPrinter:
         # over a Go program with nothing on the screen (logs and files stay as they were).
         self.say_writing = _isatty(err)
         self.writing: set[str] = set()  # the calls said as being written
+        # On a terminal only, as the line above: a person waits in front of it and can press Ctrl+C; a log
+        # or a script reading stderr gets no line that tells it which keys to press.
+        self.say_waiting = _isatty(err)
+        self.clock = clock
+        self.waiting_since: float | None = clock()  # since when nothing came from the model (None: it writes)
+        self.waiting_said = False
+        self.after_tools = False  # the model is waited for to go on after its calls' results
+        self.thinking = False  # it sent reasoning, which `ask` does not print
         self.running: set[str] = set()
         self.held: list[str | None] = []  # the text written while calls run, and where their blocks were
         self.answered = False  # any of the answer's text shown
@@ -168,16 +180,45 @@ class TextPrinter:
             query = _cut_cells(query, room - least)
         return f"{head} “{query}” {_cut_value(value, room - _cells(query))}{tail}"
 
+    # -- waiting for the model ----------------------------------------------------------------------
+
+    def tick(self) -> float:
+        """Say once, on its own line, that the model is being waited for, when nothing came from it for
+        WAIT_NOTE_AFTER seconds (before its first words, or after its calls' results); the seconds until
+        this is worth asking again."""
+        if self.waiting_since is None or self.waiting_said or not self.say_waiting:
+            return WAIT_NOTE_AFTER
+        left = self.waiting_since + WAIT_NOTE_AFTER - self.clock()
+        if left > 0:
+            return left
+        self.waiting_said = True
+        if self.thinking:
+            what = "the model is thinking before it answers…"
+        else:
+            what = f"waiting for the model to {'go on' if self.after_tools else 'start answering'}…"
+        self._status(f"{what} (Ctrl+C to stop)")  # a line of its own: the words that follow start the next
+        return WAIT_NOTE_AFTER
+
+    def _wait(self) -> None:
+        self.waiting_since, self.waiting_said, self.after_tools = self.clock(), False, True
+
+    def _heard(self) -> None:
+        self.waiting_since = None
+
     # -- the events ---------------------------------------------------------------------------------
 
     def show(self, event: Any) -> None:
         name = event.event
+        if name in ("tool_writing", "tool_start", "error", "done") or (name == "text" and event.text.strip()):
+            self._heard()
         if name == "text":
             # the blank lines a reply starts with, or has after its reasoning's </think>, are no answer
             text = event.text.lstrip("\r\n") if self.opening else event.text
             self.opening = self.opening and not text
             self._text(text)
             self.answered = self.answered or bool(event.text.strip())
+        elif name == "reasoning":  # not printed: the wait's line says the model is thinking
+            self.thinking = True
         elif name == "route":
             # the prompt's passages are numbered by document, in this order (tools.rag.format_hits)
             self.numbers.update({location: n for n, location in enumerate(event.sources, start=1)})
@@ -218,6 +259,7 @@ class TextPrinter:
                         self.numbers.setdefault(location, numbers[0])
             if not self.running:
                 self._release()
+                self._wait()  # the model is asked again with the results
         elif name == "error":
             self._release()
             self._status(f"error: {event.message}")

@@ -147,7 +147,7 @@ def test_chats_made_deleted_or_renamed_during_a_search_keep_the_list_right(make_
     # renamed: the search finds it under its new title (it still holds the words)
     with qtbot.waitSignal(win.chat_search.found, timeout=10000):
         win.rename_chat(ids["sourdough"], "Starter notes")
-    assert win.sidebar.titles() == ["Starter notes", "How to bake banana bread"]
+    assert win.sidebar.titles() == ["How to bake banana bread", "Starter notes"]  # its title holds the word
     # a new chat whose question holds the words: listed first, as the open chat
     win.new_chat()
     assert qloop.run(ask_and_wait(win, "Is rye bread good?")) == "done"

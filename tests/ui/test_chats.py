@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import sqlite3
 
 import pytest
@@ -164,18 +165,63 @@ def test_each_exported_message_is_converted_on_its_own_though_one_converter_serv
     # one Markdown converter for the whole export (a new one per message cost 1.2 ms each): nothing of one
     # message may carry into the next, as a link reference defined in the first
     chat = store.new_chat()
-    store.add_user_message(chat.id, "See [the guide][g].\n\n[g]: https://example.org/guide")
-    store.add_user_message(chat.id, "And [the guide][g] again?")
+    store.add_user_message(chat.id, "Where is the guide?")
+    _answer(store, chat.id, "See [the guide][g].\n\n[g]: https://example.org/guide", error=None)
+    store.add_user_message(chat.id, "Where again?")
+    _answer(store, chat.id, "And [the guide][g] again?", error=None)
     page = store.to_html(chat.id)
     assert page.count('href="https://example.org/guide"') == 1 and "[the guide][g] again?" in page
 
 
 def test_exported_html_shows_task_lists_with_their_boxes_as_the_window_does(store):
     chat = store.new_chat()
-    store.add_user_message(chat.id, "Plan:\n\n- [ ] pack\n- [x] book the train\n\n`- [ ] as code`")
+    store.add_user_message(chat.id, "A plan?")
+    _answer(store, chat.id, "Plan:\n\n- [ ] pack\n- [x] book the train\n\n`- [ ] as code`", error=None)
     page = store.to_html(chat.id)
     assert "☐ pack" in page and "☑ book the train" in page and "- [ ] as code" in page
     assert "- [ ] pack" in store.to_markdown(chat.id)  # Markdown keeps what was written
+
+
+@pytest.mark.parametrize("question", [
+    "   leading spaces and\nmultiple\nlines in question",
+    "# not a heading\n- nor a list\n1. nor this\n\n\n2*3*4 = 24, <b>as typed</b> &amp; [a](b) `x`\n    indented\t",
+    "\n\nends in a backslash \\\nthen <script>alert(1)</script>\r\nand > that\n---\n\n",
+])
+def test_an_exported_question_keeps_its_lines_and_shows_as_typed(store, question):
+    # "leading spaces and\nmultiple\nlines" was exported as one paragraph, its lines run together, in both
+    # formats. A question is plain text in the window (not Markdown), and so in the exports.
+    import markdown
+
+    chat = store.new_chat()
+    store.add_user_message(chat.id, question)
+    typed = question.replace("\r\n", "\n").strip("\n").rstrip()
+    page = store.to_html(chat.id)
+    asked = page.split('<p class="asked">', 1)[1].split("</p>", 1)[0]
+    assert html.unescape(asked) == typed and "<script" not in page  # escaped, lines and spaces as typed
+    assert ".asked{white-space:pre-wrap" in page  # and shown so
+    md = store.to_markdown(chat.id).split("## You\n\n", 1)[1].rstrip("\n")
+    lines = md.split("\n")
+    typed_lines = [line for n, line in enumerate(typed.split("\n")) if line.strip() or
+                   (n and typed.split("\n")[n - 1].strip())]  # blank lines: one between paragraphs
+    assert len(lines) == len(typed_lines)
+    # each line ends in CommonMark's hard break (an odd number of backslashes: two are one that was typed) where
+    # another line of its paragraph follows
+    breaks = [(len(line) - len(line.rstrip("\\"))) % 2 == 1 for line in lines]
+    assert breaks == [bool(typed_lines[n].strip()) and n + 1 < len(typed_lines) and bool(typed_lines[n + 1].strip())
+                      for n in range(len(lines))]
+    # read as Markdown, no line makes a heading, list, quote or code block, no emphasis, no tag
+    rendered = markdown.markdown(md.replace("\\\n", "  \n"))
+    assert not any(tag in rendered for tag in ("<h1", "<h2", "<ul", "<ol", "<blockquote", "<pre", "<em",
+                                                "<b>", "<script", "<hr"))
+
+
+def test_an_exported_questions_lines_and_indentation_in_markdown():
+    from tinyrag_desktop.chat_export import plain_markdown
+
+    assert plain_markdown("   leading spaces and\nmultiple\nlines in question") == (
+        "\u00a0\u00a0\u00a0leading spaces and\\\nmultiple\\\nlines in question")
+    assert plain_markdown("# a\n1. b\n\n\n\tc *d* <e>") == (
+        "\\# a\\\n1\\. b\n\n\u00a0\u00a0\u00a0\u00a0c \\*d\\* \\<e\\>")
 
 
 def test_exported_html_shows_lists_and_tables_written_under_a_line_as_the_window_does(store):
@@ -342,9 +388,9 @@ def test_search_finds_each_word_anywhere_in_the_chat(store):
     assert [c.id for c in store.search("FRANCE  capital")] == [paris.id]
     assert [c.id for c in store.search("seine france")] == [paris.id]  # in two messages of one chat
     assert [c.id for c in store.search("cafe zurich")] == [cafe.id]  # accents aside, word by word
-    assert [c.id for c in store.search("capital")] == [cafe.id, paris.id]
+    assert [c.id for c in store.search("capital")] == [paris.id, cafe.id]  # its title holds the word: first
     assert store.search("capital Madrid") == []  # every word, not any
-    assert [c.id for c in store.search("capital capital")] == [cafe.id, paris.id]
+    assert [c.id for c in store.search("capital capital")] == [paris.id, cafe.id]
     # the snippet: at the words as typed where a message holds them so, else at the longest word
     assert store.search("capital of France")[0].snippet == "What is the capital of France?"
     assert store.search("seine france")[0].snippet == "…capital of France?"  # "france", the longer

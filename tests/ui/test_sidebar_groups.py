@@ -93,6 +93,22 @@ def test_search_results_have_no_day_headings(make_window, server, qloop, tmp_pat
     assert win.sidebar.headings() == []
 
 
+def test_a_hit_by_its_title_alone_has_no_day_heading_either(make_window, server, qloop, qtbot, tmp_path):
+    # Its row has no snippet (no message holds the word): it was put under a "Today" heading, which in a
+    # list ranked by how well each chat matches says nothing.
+    data = tmp_path / "chats"
+    store = ChatStore(data)
+    store.add_user_message(store.new_chat(title="Pumpkin soup").id, "hello")
+    store.add_user_message(store.new_chat(title="Dessert").id, "pumpkin pie")
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+    qloop.run(wait_until(lambda: win.status.state in ("ok", "warn", "down")))
+    with qtbot.waitSignal(win.chat_search.found, timeout=10000):
+        win.sidebar.search.setText("pumpkin")
+    assert win.sidebar.titles() == ["Pumpkin soup", "Dessert"]  # the title holds the word: first
+    assert win.sidebar.headings() == []
+
+
 def test_the_undo_bar_shows_a_long_title_cut_to_fit_with_undo_beside_it(make_window, qtbot):
     win = make_window("http://127.0.0.1:9/v1")
     title = "Renamed" + "L" * 300  # one word: it cannot wrap
@@ -112,24 +128,47 @@ def test_delete_in_the_list_keeps_the_keyboard_in_the_list(make_window, qloop, q
     for title in ("Oldest", "Middle", "Newest"):
         win.store.new_chat(title=title)
     win._refresh_chats()
-    win.open_chat(win.sidebar.ids()[1])  # Middle
+    ids = dict(zip(win.sidebar.titles(), win.sidebar.ids()))
+    win.open_chat(ids["Middle"])
     win.composer.setPlainText("a draft")
     win.activateWindow()
     win.sidebar.list.setFocus()
     qtbot.waitUntil(win.sidebar.list.hasFocus)
     qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)
     assert win.sidebar.titles() == ["Newest", "Oldest"]
-    # The focus stays in the list, on the chat now in its place, shown but not opened.
+    # The focus stays in the list, on the chat now in its place, which is opened: the conversation showed
+    # "New chat" while the list's ring sat on "Oldest" (as a mail program opens the next message).
     assert win.sidebar.list.hasFocus() and win.sidebar.list.currentItem().text() == "Oldest"
-    assert win.chat_id is None
-    # Ringed, not highlighted: the highlight marks the open chat, and the conversation shows a new one.
-    assert win.sidebar.list.selectedItems() == []
+    assert win.chat_id == ids["Oldest"] and win.title_label.text() == "Oldest"
+    assert [item.text() for item in win.sidebar.list.selectedItems()] == ["Oldest"]  # highlighted: it is open
+    win.composer.setPlainText("another draft")
     qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)  # it erased a letter of the draft instead
-    assert win.sidebar.titles() == ["Newest"] and win.composer.toPlainText() == "a draft"
-    assert win.sidebar.list.hasFocus()
-    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Return)  # opens the ringed chat, which is then highlighted
-    qtbot.waitUntil(lambda: win.chat_id == win.sidebar.ids()[0])
+    assert win.sidebar.titles() == ["Newest"] and win.sidebar.list.hasFocus()
+    assert win.store.get_chat(ids["Oldest"]) is None  # deleted, as the draft was left as it was
+    assert win.chat_id == ids["Newest"] == win.sidebar.current_id()  # the nearest above, at the list's end
     assert [item.text() for item in win.sidebar.list.selectedItems()] == ["Newest"]
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)  # the last one: a new chat, and no row current
+    assert win.sidebar.titles() == [] and win.chat_id is None and win.sidebar.current_id() is None
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # undo: it comes back
+    qtbot.waitUntil(lambda: win.sidebar.titles() == ["Newest"])
+    assert win.chat_id == ids["Newest"] == win.sidebar.current_id()
+
+
+def test_delete_in_the_list_of_a_chat_not_open_opens_none(make_window, qloop, qtbot):
+    win = make_window("http://127.0.0.1:9/v1")
+    for title in ("Oldest", "Middle", "Newest"):
+        win.store.new_chat(title=title)
+    win._refresh_chats()
+    ids = dict(zip(win.sidebar.titles(), win.sidebar.ids()))
+    win.new_chat()
+    win.activateWindow()
+    win.sidebar.list.setFocus()  # Tab into the list: its first chat ringed, not opened
+    qtbot.waitUntil(win.sidebar.list.hasFocus)
+    assert win.sidebar.current_id() == ids["Newest"] and win.chat_id is None
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)
+    assert win.sidebar.titles() == ["Middle", "Oldest"] and win.chat_id is None
+    assert win.sidebar.current_id() == ids["Middle"] and win.sidebar.list.hasFocus()
+    assert win.sidebar.list.selectedItems() == []  # ringed as before, not highlighted: not open
 
 
 def test_delete_in_the_list_of_a_chat_still_streaming_keeps_the_keyboard_in_the_list(make_window, server, qloop,
@@ -157,12 +196,12 @@ def test_delete_in_the_list_of_a_chat_still_streaming_keeps_the_keyboard_in_the_
 
     qloop.run(scenario())
     assert win.sidebar.titles() == ["Middle", "Oldest"]
-    # As a normal Delete: the keyboard stays in the list, on the chat now in its place, shown but not opened.
+    # As a normal Delete: the keyboard stays in the list, on the chat now in its place, which is opened.
     assert win.sidebar.list.hasFocus() and win.sidebar.list.currentItem().text() == "Middle"
-    assert win.chat_id is None and win.composer.toPlainText() == "a draft"
-    assert win.sidebar.list.selectedItems() == []
-    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)
-    assert win.sidebar.titles() == ["Oldest"] and win.composer.toPlainText() == "a draft"
+    assert win.chat_id == win.sidebar.current_id() and win.title_label.text() == "Middle"
+    assert [item.text() for item in win.sidebar.list.selectedItems()] == ["Middle"]
+    qtbot.keyClick(win.sidebar.list, Qt.Key.Key_Delete)  # the chat in the list, not a letter of a draft
+    assert win.sidebar.titles() == ["Oldest"] and win.chat_id == win.sidebar.current_id()
 
 
 def _aged_chats(tmp_path, ages: dict[str, int]):

@@ -47,3 +47,23 @@ def test_edit_beside_the_persona_box_opens_settings_at_the_personas(make_window,
     [dialog] = [d for d in win.findChildren(SettingsDialog) if d.isVisible()]
     assert dialog._tabs.tabText(dialog._tabs.currentIndex()).replace("&", "") == "Personas"
     dialog.reject()
+
+
+def test_edit_beside_the_persona_box_selects_the_persona_in_use(make_window, server, qtbot, tmp_path):
+    # It opened Settings on the first persona ("Assistant") whichever was in use.
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QToolButton
+
+    from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+
+    win = make_window(server.base_url)
+    names = [win.persona.itemText(i) for i in range(win.persona.count())]
+    assert len(names) >= 2
+    win.persona.setCurrentText(names[1])
+    qtbot.mouseClick(win.findChild(QToolButton, "editPersonas"), Qt.MouseButton.LeftButton)
+    [dialog] = [d for d in win.findChildren(SettingsDialog) if d.isVisible()]
+    assert dialog.persona_list.currentItem().text() == names[1]
+    assert dialog.persona_prompt.toPlainText() == win.settings["personas"][names[1]]
+    qtbot.waitUntil(dialog.persona_list.hasFocus)  # the keyboard on it, not on a field of a hidden tab
+    dialog.grab().save(str(tmp_path / "personas.png"))
+    dialog.reject()

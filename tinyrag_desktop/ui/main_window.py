@@ -110,6 +110,7 @@ class MainWindow(QMainWindow):
         self.message_ids: dict[int, int] = {}  # id(answer widget) -> stored message id
         self._live_rows: set[int] = set()  # stored rows of the answer streaming when its chat was opened
         self._deleted: set[str] = set()  # chats deleted in this window: purged when it closes
+        self._failed = ""  # why the last change to the chat history that failed did (see _stored)
         self._loading: Iterator[StoredMessage] | None = None
         self._placed: str | None = None  # see _all_placed: what the messages being loaded were, once all placed
         self._unbuilt: list[AnswerWidget] = []  # answers loaded whose text is still to render (see _load_step)
@@ -213,7 +214,7 @@ class MainWindow(QMainWindow):
         hrow.addWidget(persona_label)
         hrow.addWidget(self.persona)
         edit_personas = edit_personas_button(header)
-        edit_personas.clicked.connect(lambda: self.open_settings().show_tab("Personas"))
+        edit_personas.clicked.connect(lambda: self.open_settings().show_persona(self.persona.currentText()))
         hrow.addWidget(edit_personas)
         col.addWidget(header)
 
@@ -572,13 +573,8 @@ class MainWindow(QMainWindow):
         return self._earlier
 
     def rename_chat(self, chat_id: str, title: str) -> None:
-        try:
-            self.store.rename(chat_id, title)
-        except ChatStoreError as exc:
-            self.statusBar().showMessage(str(exc), 8000)
-        else:
-            if chat_id == self.chat_id:
-                self.title_label.setText(" ".join(title.split()))
+        if self._stored(self.store.rename, chat_id, title) and chat_id == self.chat_id:
+            self.title_label.setText(" ".join(title.split()))
         QTimer.singleShot(0, self._refresh_chats)  # not inside the list's own itemChanged handler
 
     def delete_chat(self, chat_id: str) -> None:
@@ -593,11 +589,16 @@ class MainWindow(QMainWindow):
             self.sidebar.show_undo(chat_id, chat.title)
             self.waiting.chat_deleted(chat_id)
             if chat_id == self.chat_id:
-                self.chat_id = None
-                self.new_chat()
+                # Deleted with Delete in the list, the open chat gives way to the one that takes its row (as
+                # a mail program opens the next message), so the list's current row is the chat shown.
+                if (near := self.sidebar.taking_place_of(chat_id)) is not None:
+                    self.open_chat(near)
+                else:
+                    self.chat_id = None
+                    self.new_chat()
             if not self.sidebar.lists_all_chats():  # search hits are searched again; else the row is gone
                 self._refresh_chats()
-            self.sidebar.chat_deleted(chat_id)  # a Delete in the list keeps the focus there
+            self.sidebar.chat_deleted(chat_id, self.chat_id)  # a Delete in the list keeps the focus there
         if chat_id == self._stream_chat:
             self._when_idle(go)  # stop and store the answer first, then delete its chat
         else:
@@ -641,10 +642,13 @@ class MainWindow(QMainWindow):
         """Make a change to the chat history; False, and the status bar says why, when it could not be."""
         try:
             change(*args)
-            return True
         except ChatStoreError as exc:
-            self.statusBar().showMessage(str(exc), 10000)
+            self._failed = str(exc)
+            self.statusBar().showMessage(self._failed, 10000)
             return False
+        if self._failed and self.statusBar().currentMessage() == self._failed:  # said of an earlier change
+            self.statusBar().clearMessage()  # ("A chat needs a title"): out of date once one has worked
+        return True
 
     def system_prompt(self, chat_id: str | None = None) -> str:
         """The open chat's persona's prompt, or another chat's (its persona removed: the first one's)."""

@@ -600,6 +600,14 @@ class SettingsDialog(QDialog):
                 tabs.setCurrentIndex(index)
                 return
 
+    def show_persona(self, name: str) -> None:
+        """Bring the Personas tab to the front with ``name`` (the persona in use) selected and the keyboard on
+        the list: it opened on the first persona, whichever was in use."""
+        self.show_tab("Personas")
+        if name in self._personas:
+            self.persona_list.setCurrentRow(list(self._personas).index(name))
+        self.persona_list.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def field(self, name: str) -> QWidget:
         return self._fields[name].widget
 

@@ -96,8 +96,9 @@ FILL_SLICE = 200
 class _Fill:
     """The chats being put in the list: ``done`` of them are in, ``current`` is marked when it comes."""
 
-    def __init__(self, chats: list[ChatInfo], current: str | None) -> None:
+    def __init__(self, chats: list[ChatInfo], current: str | None, searched: bool = False) -> None:
         self.chats, self.current = chats, current
+        self.searched = searched  # search hits, the best first: no day headings
         self.done = 0
         self.group: str | None = None  # the day heading the last row went under
 
@@ -109,11 +110,56 @@ class _FocusRing(QStyledItemDelegate):
     which left a keyboard user no sign of being in the list at all.
     """
 
+    # Titles cut at their end that would read the same ("Summarise the report for Q1" and "… for Q2", both
+    # "Summarise the report f…") are cut in their middle instead, so that their ends tell them apart; the
+    # others keep their beginning, which says most of a question.
+    _clashes: tuple[tuple, frozenset[str]] = ((), frozenset())
+
+    def _elide_mode(self, option, title: str) -> Qt.TextElideMode:
+        metrics, width = option.fontMetrics, self._text_width(option)
+        cut = metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
+        return Qt.TextElideMode.ElideMiddle if cut != title and cut in self._clashing(metrics, width) \
+            else Qt.TextElideMode.ElideRight
+
+    def _clashing(self, metrics, width: int) -> frozenset[str]:
+        """The titles cut at their end that more than one row in sight shows (those out of sight are not
+        compared: the 3,000 rows of a long history would be cut at every width the list is dragged to)."""
+        view = self.parent()
+        if not isinstance(view, QListWidget):
+            return frozenset()
+        first = view.indexAt(QPoint(0, 0)).row()
+        last = view.indexAt(QPoint(0, view.viewport().height() - 1)).row()
+        last = view.count() - 1 if last < 0 else last
+        rows = range(max(0, first), last + 1)
+        titles = tuple((view.item(r).text() if view.item(r) is not None else "").partition("\n")[0] for r in rows)
+        key = (width, metrics.height(), titles)
+        if key != self._clashes[0]:
+            seen: dict[str, int] = {}
+            for title in titles:
+                cut = metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
+                if cut != title:
+                    seen[cut] = seen.get(cut, 0) + 1
+            self._clashes = (key, frozenset(cut for cut, count in seen.items() if count > 1))
+        return self._clashes[1]
+
+    @staticmethod
+    def _text_width(option) -> int:
+        """The width a row's text is cut to, as Qt's own item drawing has it."""
+        style = option.widget.style() if option.widget is not None else QApplication.style()
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, option.widget)
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, option, option.widget) + 1
+        return rect.width() - 2 * margin
+
     def paint(self, painter: QPainter, option, index) -> None:
         title, _, snippet = (index.data(Qt.ItemDataRole.DisplayRole) or "").partition("\n")
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        mode = self._elide_mode(opt, title)
         if snippet:
-            self._paint_hit(painter, option, index, title, snippet)
+            self._paint_hit(painter, option, index, title, snippet, mode)
         else:
+            option = QStyleOptionViewItem(option)
+            option.textElideMode = mode
             super().paint(painter, option, index)
         view = self.parent()
         if option.state & QStyle.StateFlag.State_HasFocus and view is not None and view.hasFocus():
@@ -129,7 +175,8 @@ class _FocusRing(QStyledItemDelegate):
         editor.setAccessibleName("Chat title")  # F2's box had no name: a screen reader said only "edit"
         return editor
 
-    def _paint_hit(self, painter: QPainter, option, index, title: str, snippet: str) -> None:
+    def _paint_hit(self, painter: QPainter, option, index, title: str, snippet: str,
+                   mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> None:
         """A search hit: its title, and under it the words found in the muted colour, each line cut short
         with "…" (the words found looked like a second title)."""
         opt = QStyleOptionViewItem(option)
@@ -143,11 +190,11 @@ class _FocusRing(QStyledItemDelegate):
         metrics, line = opt.fontMetrics, opt.fontMetrics.height()
         top = rect.top() + max(0, (rect.height() - 2 * line) // 2)
         painter.save()
-        for text, colour, y in ((title, colors().text, top), (snippet, colors().muted, top + line)):
+        for text, colour, y, cut in ((title, colors().text, top, mode),
+                                     (snippet, colors().muted, top + line, Qt.TextElideMode.ElideRight)):
             painter.setPen(colour)
             painter.drawText(QRectF(rect.left(), y, rect.width(), line), Qt.AlignmentFlag.AlignLeft
-                             | Qt.AlignmentFlag.AlignVCenter, metrics.elidedText(text, Qt.TextElideMode.ElideRight,
-                                                                                 rect.width()))
+                             | Qt.AlignmentFlag.AlignVCenter, metrics.elidedText(text, cut, rect.width()))
         painter.restore()
 
 
@@ -307,7 +354,7 @@ class ChatsSidebar(QFrame):
         # scrolled into view when its row comes in a later slice (batches are not yet laid out then).
         self.list.setLayoutMode(QListView.LayoutMode.Batched if hits else QListView.LayoutMode.SinglePass)
         self._filled_on = None if hits or self.search.text().strip() else datetime.date.today()
-        self._fill = _Fill(list(chats), current)
+        self._fill = _Fill(list(chats), current, searched=bool(words.strip()))
         self._add_rows(self._fill, FILL_AT_ONCE)
         self.empty_hint.setText(self._empty_text())
         self.empty_hint.setVisible(not chats)
@@ -377,8 +424,8 @@ class ChatsSidebar(QFrame):
             self._fill = None
 
     def _add_row(self, fill: "_Fill", chat: ChatInfo) -> None:
-        # Grouped by when last used (the list is newest first); search results are grouped by match.
-        if not chat.snippet and (heading := day_group(chat.updated)) != fill.group:
+        # Grouped by when last used (the list is newest first); search results are ranked, not grouped.
+        if not fill.searched and not chat.snippet and (heading := day_group(chat.updated)) != fill.group:
             fill.group = heading
             self.list.addItem(self._heading(heading))
         item = self._chat_item(chat)
@@ -591,28 +638,42 @@ class ChatsSidebar(QFrame):
         chat_id = self.current_id()
         if not chat_id:
             return
-        # Deleted from the list, the keyboard stays there, on the chat that took its place (shown, not opened):
-        # the window had moved it to the message box, where a second Delete erased text. A chat still being
-        # answered is deleted later, once its answer is stopped and stored: chat_deleted says when.
+        # Deleted from the list, the keyboard stays there, on the chat that took its place: the window had
+        # moved it to the message box, where a second Delete erased text. A chat still being answered is
+        # deleted later, once its answer is stopped and stored: chat_deleted says when.
         self._refocus = (chat_id, self.list.currentRow()) if self.list.hasFocus() else None
         self.deleteRequested.emit(chat_id)
 
-    def chat_deleted(self, chat_id: str) -> None:
+    def taking_place_of(self, chat_id: str) -> str | None:
+        """The chat whose row took the place of ``chat_id``'s, when that was deleted with Delete in the list
+        (the window opens it, if the deleted chat was the open one); None otherwise, or when none is left."""
+        refocus = self._refocus
+        if refocus is None or refocus[0] != chat_id or self.item_for(chat_id) is not None:
+            return None
+        row = self._row_near(refocus[1])
+        return None if row is None else self.list.item(row).data(Qt.ItemDataRole.UserRole)
+
+    def chat_deleted(self, chat_id: str, open_id: str | None = None) -> None:
         """The window deleted ``chat_id`` and refilled the list: if the Delete came from the list, the focus
-        goes back there."""
+        goes back there, on the chat that took its place: the open one (``open_id``) when the window opened
+        it, else ringed, not opened."""
         refocus, self._refocus = self._refocus, None
         if refocus is not None and refocus[0] == chat_id and self.item_for(chat_id) is None:
-            self._show_near(refocus[1])
+            if open_id is None or self.current_id() != open_id:
+                self._show_near(refocus[1])
             self.list.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _row_near(self, row: int) -> int | None:
+        """The row of the chat at ``row``, or of the nearest one above it; None when no chat is listed."""
+        rows = [r for r in range(self.list.count()) if self.list.item(r).data(Qt.ItemDataRole.UserRole)]
+        return next((r for r in rows if r >= row), rows[-1]) if rows else None
 
     def _show_near(self, row: int) -> None:
         """Make the chat at ``row`` (or the nearest one above it) current, as the focus does: not opened, and
-        so ringed but not highlighted (the highlight marks the open chat; it was on this one while the
-        conversation showed a new chat)."""
-        rows = [r for r in range(self.list.count()) if self.list.item(r).data(Qt.ItemDataRole.UserRole)]
-        if not rows:
+        so ringed but not highlighted (the highlight marks the open chat)."""
+        target = self._row_near(row)
+        if target is None:
             return
-        target = next((r for r in rows if r >= row), rows[-1])
         self.list.focusing = True
         try:
             self.list.clearSelection()
