@@ -28,9 +28,10 @@ class _DialogFocus(QObject):
         parent = dialog.parentWidget()
         if parent is None:  # a main window whose focus went to another application
             return
+        window = parent.window()  # now: by the next turn of the loop the parent may be deleted
         # The focus leaves as the dialog hides (it still counts as shown then); after this turn of the loop,
         # a dialog still open lost it to another application, and a window manager has activated the parent.
-        QTimer.singleShot(0, self, lambda: self._activate(dialog, parent.window()))
+        QTimer.singleShot(0, self, lambda: self._activate(dialog, window))
 
     @staticmethod
     def _activate(dialog: QWidget, window: QWidget) -> None:
