@@ -107,3 +107,28 @@ def test_a_client_given_its_own_transport_uses_it():
     transport = httpx.MockTransport(lambda request: httpx.Response(204))
     with sync_client(transport=transport) as client:
         assert client.get("http://127.0.0.1:1/").status_code == 204
+
+
+def test_a_server_asked_through_the_proxy_that_fails_says_so_and_what_to_do(monkeypatch, tmp_path):
+    # "gpu-box" (a server on the network, or this machine's own name) went to the session's proxy and was
+    # said only to be unreachable; the machine's own addresses are asked directly and get no such note.
+    port = free_port()
+    monkeypatch.setenv("HTTP_PROXY", f"http://user:secret@127.0.0.1:{port}")
+    assert http_clients.proxy_note("http://gpu-box:8000/v1") == (
+        f" Requests to it go through the proxy http://127.0.0.1:{port} (HTTP_PROXY and the like): if the server is "
+        "on this machine or your network, add gpu-box to NO_PROXY.")  # and the proxy's password is not said
+    assert http_clients.proxy_note("http://127.0.0.1:8000/v1") == http_clients.proxy_note("http://localhost/v1") == ""
+    monkeypatch.setenv("NO_PROXY", "gpu-box")
+    assert http_clients.proxy_note("http://gpu-box:8000/v1") == ""
+
+
+def test_ask_names_the_proxy_a_server_on_the_network_was_asked_through(tmp_path):
+    closed = f"http://127.0.0.1:{free_port()}"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TINYRAG_DATA_DIR": str(tmp_path / "data"), "HTTP_PROXY": closed}
+    for name in ("NO_PROXY", "no_proxy", "http_proxy"):
+        env.pop(name, None)
+    proc = subprocess.run([sys.executable, "-m", "tinyrag_desktop", "ask", "--base-url", "http://gpu-box.invalid:8000/v1",
+                           "--model", "m", "hi"], capture_output=True, text=True, env=env, cwd=REPO, timeout=120)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert f"Requests to it go through the proxy {closed} (HTTP_PROXY and the like)" in proc.stderr
+    assert "add gpu-box.invalid to NO_PROXY." in proc.stderr

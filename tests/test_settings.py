@@ -113,6 +113,10 @@ def test_the_longest_values_taken_are_kept() -> None:
         ("api_key", "sk-abc def", "with no spaces"),
         ("base_url", "http://[::1", "must be an http:// or https:// address"),
         ("base_url", "http://[zz]/v1", "must be an http:// or https:// address"),
+        # the app adds /chat/completions: "/v1#frag/chat/completions" was asked, and failed as a 404
+        ("base_url", "http://127.0.0.1:11434/v1#frag", "base_url ends in “#frag”, which a server address has no use"),
+        ("base_url", "http://127.0.0.1:11434/v1?x=1", "ends in “\\?x=1”, which a server address has no use"),
+        ("searxng_url", "http://127.0.0.1:8888/?q=", "searxng_url ends in “\\?q=”"),
         ("personas", {"Long": "x" * 100_001}, "'Long' is 100,001 characters long; at most 100,000"),
         ("personas", {"n" * 201: "short"}, "a name is 201 characters long; at most 200"),
         ("personas", {f"p{n}": "" for n in range(501)}, "501 entries; at most 500"),

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import logging
 import os
+import urllib.request
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -36,6 +38,31 @@ def async_client(**options: Any) -> httpx.AsyncClient:
 def sync_client(**options: Any) -> httpx.Client:
     """An ``httpx.Client`` with ``options``, whose requests to this machine never go through a proxy."""
     return _made(httpx.Client, options)
+
+
+def proxy_note(url: str) -> str:
+    """" Requests to it go through the proxy …" when the environment sends ``url`` to a proxy ("" when not).
+
+    A model server on this network named by a host name ("http://gpu-box:8000/v1", or this machine's own
+    name) went through the session's proxy, and failing, was said only to be unreachable."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:
+        return ""
+    if not host or host in ("localhost", "127.0.0.1", "::1"):
+        return ""  # always asked directly (LOOPBACK)
+    proxies = urllib.request.getproxies_environment()
+    proxy = proxies.get(parts.scheme.lower()) or proxies.get("all")
+    if not proxy or urllib.request.proxy_bypass_environment(host, proxies):
+        return ""
+    try:
+        shown = urlsplit(proxy)
+        where = f"{shown.scheme}://{shown.hostname}" + (f":{shown.port}" if shown.port else "")
+    except ValueError:
+        where = "set in the environment"
+    return (f" Requests to it go through the proxy {where} (HTTP_PROXY and the like): if the server is on "
+            f"this machine or your network, add {host} to NO_PROXY.")
 
 
 def _made(kind: Any, options: dict[str, Any]) -> Any:

@@ -104,6 +104,11 @@ class Option:
             if self.form in ("url", "url or empty") and (value or self.form == "url") and not _is_http_url(value):
                 raise SettingsError(f"{self.name} must be an http:// or https:// address, like "
                                     f"{self.example}, not {value!r}.")
+            if self.form in ("url", "url or empty") and (extra := _after_path(value)):
+                # "http://127.0.0.1:11434/v1#frag" or "?x=1": the app adds /chat/completions to the address,
+                # so the request went to "/v1#frag/chat/completions" and failed as "found nothing (404)"
+                raise SettingsError(f"{self.name} ends in “{extra}”, which a server address has no use for: "
+                                    f"remove it (like {self.example}).")
             if self.form == "token" and value and not _TOKEN.fullmatch(value):
                 # Sent in the Authorization header, which holds only ASCII: a key pasted with “smart quotes”
                 # or a stray letter failed every request as "unreachable", and searches hung. Never quoted.
@@ -146,6 +151,14 @@ def port_problem(address: str, example: str = "http://127.0.0.1:11434/v1") -> st
     like = urlsplit(example).port
     where = f", like {like} in {example}" if like else ""
     return f"the port {int(match.group(1))} is out of range; a port is a number from 1 to 65535{where}."
+
+
+def _after_path(value: str) -> str:
+    """The "?query" or "#fragment" that follows an address's path ("" when there is none)."""
+    for mark in ("?", "#"):
+        if mark in value:
+            return value[value.index(mark):]
+    return ""
 
 
 def _is_http_url(value: str) -> bool:

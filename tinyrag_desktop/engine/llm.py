@@ -16,6 +16,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
+from ..http_clients import proxy_note
 from .errors import (
     AuthenticationFailed,
     BadResponse,
@@ -118,7 +119,7 @@ class LLMClient:
                 f"The model server at {self.base_url} did not start a secure (https) connection. Local servers "
                 "usually speak plain http: try the same address with http:// instead.")
         what = "did not accept a connection in time" if isinstance(exc, httpx.ConnectTimeout) else "cannot be reached"
-        return ServerUnreachable(f"The model server at {self.base_url} {what}. {START_HINT}")
+        return ServerUnreachable(f"The model server at {self.base_url} {what}. {START_HINT}{proxy_note(self.base_url)}")
 
     def _check_address(self) -> None:
         """Refuse a base URL no request can go to (a hand-edited settings file, ``--base-url``) in words:
@@ -131,7 +132,8 @@ class LLMClient:
 
     def _broken(self, exc: httpx.HTTPError) -> ServerUnreachable:
         why = str(exc).rstrip(".") or exc.__class__.__name__  # some errors carry no text at all
-        return ServerUnreachable(f"Could not talk to the model server at {self.base_url}: {why}.")
+        return ServerUnreachable(f"Could not talk to the model server at {self.base_url}: {why}."
+                                 f"{proxy_note(self.base_url)}")
 
     # -- models -----------------------------------------------------------------------------------
 
