@@ -62,5 +62,9 @@ def _refuse_files_on_the_way(path: Path) -> None:
             if part.exists():
                 where = "it is" if part == path else f"{part} is"
                 raise DataDirError(f"cannot use {path} as the data folder: {where} a file, not a folder")
+            if part.is_symlink():  # to nothing: mkdir said "File exists"
+                where = "it is" if part == path else f"{part} is"
+                raise DataDirError(f"cannot use {path} as the data folder: {where} a link to "
+                                   f"{os.readlink(part)}, which does not exist")
         except OSError as exc:  # e.g. no permission to look inside a parent
             raise DataDirError(f"cannot use {path} as the data folder: {exc.strerror or exc}") from None
