@@ -41,3 +41,26 @@ def test_ask_on_a_dangling_link_says_so_in_words(tmp_path):
                           env={**os.environ, "PYTHONPATH": str(REPO)})
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"it is a link to {tmp_path / 'unplugged-drive' / 'tinyrag'}, which does not exist" in proc.stderr
+
+
+def test_a_data_folder_name_too_long_for_sqlite_is_said_to_be_so(tmp_path):
+    # "Could not open the chat history …: unable to open database file", "check that you may read and write it"
+    from tinyrag_desktop.chats import ChatStore
+    from tinyrag_desktop.kb import open_store
+    from tinyrag_desktop.paths import MAX_FOLDER_BYTES
+
+    def named(size: int) -> Path:
+        """A folder below tmp_path whose absolute name is ``size`` bytes long."""
+        path, left = tmp_path, size - len(os.fsencode(tmp_path))
+        while left > 101:
+            path, left = path / ("d" * 100), left - 101
+        return path / ("e" * (left - 1))
+
+    longest = named(MAX_FOLDER_BYTES)
+    assert len(os.fsencode(longest)) == MAX_FOLDER_BYTES
+    ChatStore(resolve_data_dir(longest) / "chats.sqlite3").close()  # the longest name taken works
+    open_store(longest / "knowledge.db").close()
+    longer = named(MAX_FOLDER_BYTES + 1)
+    with pytest.raises(DataDirError, match=f"its name is {MAX_FOLDER_BYTES + 1} bytes long, and the databases in it "
+                                           f"can be opened only when it is at most {MAX_FOLDER_BYTES}"):
+        resolve_data_dir(longer)

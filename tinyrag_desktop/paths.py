@@ -23,6 +23,12 @@ class DataDirError(ValueError):
     """A data folder that cannot be used (a file, an empty name, no permission); the message says why."""
 
 
+# The longest data folder name (in bytes) taken: SQLite opens no file whose path is over about 508 bytes,
+# and the chat history ("chats.sqlite3" and its "-journal") opened in folders of up to 476 (measured on
+# Linux); 6 are spare for the longer names of files kept beside them.
+MAX_FOLDER_BYTES = 470
+
+
 def default_data_dir() -> Path:
     """The platform's user data folder, or ``$TINYRAG_DATA_DIR`` when set."""
     env = os.environ.get("TINYRAG_DATA_DIR")
@@ -45,6 +51,12 @@ def resolve_data_dir(arg: str | os.PathLike[str] | None, *, create: bool = True)
     # show an empty knowledge base
     path = Path(arg).expanduser().absolute() if arg is not None else default_data_dir()
     _refuse_files_on_the_way(path)
+    size = len(os.fsencode(path))
+    if size > MAX_FOLDER_BYTES and os.name != "nt":
+        # "unable to open database file", and the user was sent to check permissions
+        raise DataDirError(f"cannot use {path} as the data folder: its name is {size:,} bytes long, and the "
+                           f"databases in it can be opened only when it is at most {MAX_FOLDER_BYTES}; choose "
+                           "a folder with a shorter name")
     if create:
         try:
             path.mkdir(parents=True, exist_ok=True)
