@@ -136,9 +136,10 @@ class Engine:
         req = _Request(cfg)
         enabled = self.registry.enabled(settings)
         question = str(messages[-1].get("content", "")) if messages else ""
-        # With no call allowed to run (a limit of 0), no tool is offered: taught the blocks, the model called
-        # them, and each call was skipped. The knowledge base's passages still go into the prompt.
-        calls = cfg.max_tools_total > 0 and cfg.max_tools_per_round > 0
+        # With no call allowed to run (a limit of 0, or no round after the first to read a result in), no tool
+        # is offered: taught the blocks, the model called them, and each call was skipped. The knowledge base's
+        # passages still go into the prompt.
+        calls = cfg.max_tools_total > 0 and cfg.max_tools_per_round > 0 and cfg.max_continuations > 0
         names = {t.name for t in enabled} if calls else {t.name for t in enabled} & {"rag_knowledge"}
         offered_tools = enabled if calls else []
 
@@ -234,6 +235,8 @@ class Engine:
                     # Only refused calls (a repeat, a limit): the model waits for results that will not come.
                     # One more round, within max_continuations, tells it to answer from what it already has.
                     rnd.advice.append(_REFUSED_ONLY)
+                if number == cfg.max_continuations:  # the next round is the last: a call in it will not run
+                    rnd.advice.append(_LAST_ROUND)
                 reply = "".join(rnd.text)
                 limit = await fitting.result_chars(reply, [text for *_, text in rnd.results], cfg.result_max_chars)
                 tail.append({"role": "assistant", "content": reply})
@@ -542,8 +545,10 @@ class Engine:
                 f"{spec.name} takes <{spec.element}>, not <{call.param}>. Write: "
                 f"{prompts.block_example(spec)}"
             )
-        elif req.tools_run >= cfg.max_tools_total:
+        elif req.tools_run >= cfg.max_tools_total:  # more rounds would not let it run
             status, reason = "skipped", f"limit reached: {_calls(cfg.max_tools_total)} per answer"
+        elif rnd.number > cfg.max_continuations:  # its result could never be read: nothing is run (or asked)
+            status, reason = "skipped", _no_round_left(cfg)
         elif rnd.run >= cfg.max_tools_per_round:
             status, reason = "skipped", f"limit reached: {_calls(cfg.max_tools_per_round)} per round"
         else:
@@ -653,12 +658,34 @@ _REFUSED_ONLY = ("None of your calls in your last message was run (see the resul
                  "question now from the results you already have.")
 
 
+# Told with the results that start the last round (the model was never told, called a tool, and the answer
+# ended on its card); a call it writes all the same is not run (_no_round_left).
+_LAST_ROUND = ("This is your last round: no tool call you write now will run, and no result would come back. "
+               "Answer the question now from the results you already have.")
+# The setting (and `ask`'s flag) that allows more rounds, as the other limits' notes name theirs.
+_ROUNDS_SETTING = "“Rounds after the first” in Settings → Limits (or --max-continuations)"
+_NO_ROUND_LEFT = "no round left to read its result"
+
+
+def _rounds(cfg: EngineConfig) -> str:
+    """"4 rounds per answer": the first and the max_continuations after it."""
+    most = cfg.max_continuations + 1
+    return f"{most} round{'s' if most != 1 else ''} per answer"
+
+
+def _no_round_left(cfg: EngineConfig) -> str:
+    """Why a call written in the last round was not run (the card's reason; the model never reads it)."""
+    return f"{_NO_ROUND_LEFT} (at most {_rounds(cfg)}). To allow more, raise {_ROUNDS_SETTING}."
+
+
 def _ended_waiting_note(rnd: _Round, cfg: EngineConfig) -> str:
     """Why the answer ends on tool cards with no text after them, in the answer's own words (Markdown)."""
-    most = cfg.max_continuations + 1
-    rounds = f"{most} round{'s' if most != 1 else ''} per answer"
+    rounds = _rounds(cfg)
     refused = [reason for _, _, status, _, reason in rnd.results if status == "skipped"]
-    if refused and len(refused) == len(rnd.results):
+    if any(reason.startswith(_NO_ROUND_LEFT) for reason in refused):
+        note = (f"The answer ends here: the model was still calling tools in its last round (at most {rounds}), "
+                "and a call written then is not run, as no round is left to answer from its result.")
+    elif refused and len(refused) == len(rnd.results):
         last = refused[-1]
         if last.startswith("duplicate call: the same call was refused"):
             why = "the model only repeated a tool call that had been refused"
@@ -670,7 +697,7 @@ def _ended_waiting_note(rnd: _Round, cfg: EngineConfig) -> str:
     else:
         note = (f"The answer ends here: the model was still calling tools at the limit of {rounds}, so it could "
                 "not answer from the last results.")
-    return f"\n\n*{note} Ask again to go on.*\n"
+    return f"\n\n*{note} Ask again to go on, or raise {_ROUNDS_SETTING} to allow more rounds.*\n"
 
 
 @dataclass
