@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Itera
 import httpx
 
 from ..files import write_whole
-from ..protocol import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ThinkSplitter, ToolCall, XMLParseState, parse_all
+from ..protocol import InvalidBlock, ParseEvent, TextChunk, ThinkSplitter, ToolCall, XMLParseState, parse_all
 from ..protocol.think import CLOSED, REASONING
 from ..tool_words import DISABLED
 from ..tools.errors import ToolError
@@ -456,13 +456,13 @@ class Engine:
         """The engine's events for what the parser gave, then for the block it is in the middle of, if any."""
         for event in events:
             yield from self._on_parse_event(event, rnd, req, ctx, queue)
-        yield from self._writing(parser.open_block, rnd, req)
+        yield from self._writing(parser, rnd, req)
 
-    def _writing(self, block: OpenBlock | None, rnd: _Round, req: _Request) -> list[EngineEvent]:
+    def _writing(self, parser: XMLParseState, rnd: _Round, req: _Request) -> list[EngineEvent]:
         """Say that a block is being written: as its start tag comes, then as it grows (at most every
         writing_interval seconds), and that it was dropped when it can no longer be a call. A block that
         ends (a call or text) was settled already by _on_parse_event, before the next one opens."""
-        shown = rnd.writing
+        shown, block = rnd.writing, parser.open_block
         if block is None:
             return self._dropped(rnd) if shown is not None else []
         now = time.monotonic()
@@ -474,7 +474,8 @@ class Engine:
             call_id, tool = req.upcoming_id(), spec.name if spec is not None else block.name
         else:
             call_id, tool = shown.id, shown.tool
-        rnd.writing = ToolWriting(call_id, tool, block.param, block.input_chars, block.input_lines, False, rnd.number)
+        rnd.writing = ToolWriting(call_id, tool, block.param, block.input_chars, block.input_lines, False, rnd.number,
+                                  parser.open_raw())
         rnd.writing_at = now
         return [rnd.writing]
 

@@ -460,8 +460,12 @@ class AnswerWidget(QFrame):
 
     def stop(self, elapsed_ms: int = 0) -> None:
         """The user stopped the answer: keep what arrived, mark running tools as stopped."""
-        if (self._writing.drop() or self._waiting is not None) and self._empty():
+        # A call still being written is kept as the text it is so far, shown as a block never closed (as when
+        # a stream ends inside one): its card, the answer's last text and the stored message lost it.
+        written = self._writing.raw
+        if (self._writing.drop() or self._waiting is not None) and not written and self._empty():
             self._say_stopped_early()
+        self.append_text(written)
         self._arrived()
         self._settle_thinking()
         if not self._building:  # (a stored answer's text comes by build_step)

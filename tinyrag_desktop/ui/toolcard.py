@@ -754,6 +754,7 @@ class WritingSlot:
     def __init__(self, body: QVBoxLayout, parent: QWidget) -> None:
         self._body, self._parent = body, parent
         self.card: ToolCard | None = None
+        self.raw = ""  # the block's text as the card last counted it: kept as text when the answer is stopped
 
     def show(self, ev) -> bool:
         """Show or update the card ``ev`` says; True when a card was made."""
@@ -766,6 +767,7 @@ class WritingSlot:
             self.card = ToolCard(ev.id, ev.tool, "", ev.param, self._parent, status="writing")
             self._body.addWidget(self.card)
         self.card.set_writing(ev.param, ev.chars, ev.lines)
+        self.raw = ev.raw
         return made
 
     def index(self) -> int:
@@ -774,7 +776,7 @@ class WritingSlot:
 
     def take(self, call_id: str, query: str, param: str) -> ToolCard | None:
         """The card, now running call ``call_id`` (None if that call was not the one being written)."""
-        card, self.card = self.card, None
+        card, self.card, self.raw = self.card, None, ""
         if card is not None and card.call_id != call_id:
             self.card = card
             self.drop()
@@ -785,7 +787,7 @@ class WritingSlot:
 
     def drop(self) -> bool:
         """Take the card away; True if there was one."""
-        card, self.card = self.card, None
+        card, self.card, self.raw = self.card, None, ""
         if card is None:
             return False
         self._body.removeWidget(card)
