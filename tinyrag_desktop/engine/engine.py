@@ -30,8 +30,8 @@ from . import prompts
 from .config import EngineConfig
 from .context import MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window
 from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort
-from .events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted,
-                     ToolWriting)
+from .events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolOutput,
+                     ToolStarted, ToolWriting)
 from .llm import LLMClient
 from .router import Decision, route
 
@@ -388,6 +388,9 @@ class Engine:
                     rnd.outstanding -= 1
                     yield item
                     continue
+                if kind == "output":  # what a running tool printed: its result follows
+                    yield item
+                    continue
                 if kind == "delta":
                     finish_reason = item.finish_reason or finish_reason
                     if item.reasoning:
@@ -597,6 +600,12 @@ class Engine:
         started = time.monotonic()
         asked = _Asked()
         text, source, error, anchors = "", "", None, ()
+
+        def printed(more: str) -> None:
+            if more:
+                queue.put_nowait(("output", ToolOutput(call_id, spec.name, more, rnd.number)))
+
+        ctx = dataclasses.replace(ctx, output=printed)
         try:
             # The tools that keep time themselves (nanoGo, the shell, url_fetch) stop at the timeout the user
             # set and say so in their own words; the engine's stop, a little later, is for those that do not.

@@ -129,6 +129,20 @@ class ToolWriting(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ToolOutput(_Event):
+    """More of what a running call has printed (a Go program's output): ``text`` follows the text of the
+    call's earlier tool_output events. Its tool_result holds all of it; a stopped answer, which ends the call
+    with no result, keeps it from these (its card: the output before it was stopped). A progress event."""
+
+    event: ClassVar[str] = "tool_output"
+    progress: ClassVar[bool] = True
+    id: str
+    tool: str
+    text: str
+    round: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class ToolFinished(_Event):
     """The one result of a valid block: status ``ok``, ``error`` or ``skipped`` (error holds the reason)."""
 
@@ -189,7 +203,8 @@ class EngineError(_Event):
     kind: str = "error"
 
 
-EngineEvent = Route | Text | Reasoning | Retract | ToolWriting | ToolStarted | ToolFinished | Done | EngineError
+EngineEvent = (Route | Text | Reasoning | Retract | ToolWriting | ToolStarted | ToolOutput | ToolFinished | Done
+               | EngineError)
 
-__all__ = ["Route", "Text", "Reasoning", "Retract", "ToolWriting", "ToolStarted", "ToolFinished", "Done", "EngineError",
+__all__ = ["Route", "Text", "Reasoning", "Retract", "ToolWriting", "ToolStarted", "ToolOutput", "ToolFinished", "Done", "EngineError",
            "EngineEvent"]

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 from ..chat_export import answer_markdown
 from ..chats import StoredMessage, StoredTool
 from ..engine.context import left_out_words
-from ..engine.events import Done, Route, ToolFinished, ToolStarted, ToolWriting
+from ..engine.events import Done, Route, ToolFinished, ToolOutput, ToolStarted, ToolWriting
 from ..tools.rag import cited_numbers
 from ..tool_words import window_words
 from . import answer_cuts
@@ -345,6 +345,12 @@ class AnswerWidget(QFrame):
         self._started.add(ev.id)
         self._call_rounds[ev.id] = ev.round
         return self._add_card(ev.id, ev.tool, ev.query, ev.param)
+
+    def tool_output(self, ev: ToolOutput) -> None:
+        """More of what a running call printed: its card keeps it, for a stop before its result."""
+        card = self._cards.get(ev.id)
+        if card is not None:
+            card.add_output(ev.text)
 
     def tool_finished(self, ev: ToolFinished) -> ToolCard:
         card = self._cards.get(ev.id) or self._add_card(ev.id, ev.tool, ev.query, ev.param)
