@@ -693,8 +693,8 @@ def _ended_waiting_note(rnd: _Round, cfg: EngineConfig) -> str:
     rounds = _rounds(cfg)
     refused = [reason for _, _, status, _, reason in rnd.results if status == "skipped"]
     if any(reason.startswith(_NO_ROUND_LEFT) for reason in refused):
-        note = (f"The answer ends here: the model was still calling tools in its last round (at most {rounds}), "
-                "and a call written then is not run, as no round is left to answer from its result.")
+        # its card says why the call was not run
+        note = f"The answer ends here: the model was still calling tools in its last round (at most {rounds})."
     elif refused and len(refused) == len(rnd.results):
         last = refused[-1]
         if last.startswith("duplicate call: the same call was refused"):
