@@ -13,7 +13,7 @@ from .chats import ChatInfo, StoredMessage, StoredTool
 from .markdown_prep import (INVALID_MARK_RE, NOT_RUN, blocks_apart, invalid_blocks, lift_fences, nest_lists,
                             put_back_fences, register_task_boxes)
 from .tool_words import DENIED_NOTE, for_a_person, off_note
-from .tools.nanogo_tool import split_output
+from .tools.nanogo_tool import output_heading, split_output
 from .tools.shell import DENIED
 
 # A call stored as "running" was stopped while it ran (an answer is stored once it has ended); only a copy of
@@ -141,7 +141,7 @@ def tool_markdown(tool: StoredTool | list[StoredTool], *, live: bool = False) ->
         lines.append(f"> {markdown_safe(first)}")
         lines += _quoted_excerpt(rest, "of the error")
         if _printed(tool):
-            lines += ["> Output before the error:", *_quoted_excerpt(_printed(tool), "of the output")]
+            lines += [f"> {output_heading(tool.error)}:", *_quoted_excerpt(_printed(tool), "of the output")]
     elif len(_sources(tool)) == 1:
         lines.append(f"> source: {_sources(tool)[0]}")
     elif _sources(tool):  # a search's passages from several documents: one a line, each in the quote
@@ -438,7 +438,8 @@ def _tool_html(tool: StoredTool | list[StoredTool]) -> str:
         first, _, rest = _reason(tool).partition("\n")
         detail += f'<div class="{"err" if failed else "why"}">{esc(first)}</div>' + _excerpt_html(rest, "of the error")
         if _printed(tool):
-            detail += '<div class="why">Output before the error:</div>' + _excerpt_html(_printed(tool), "of the output")
+            detail += (f'<div class="why">{output_heading(tool.error)}:</div>'
+                       + _excerpt_html(_printed(tool), "of the output"))
     elif _sources(tool):
         many = len(_sources(tool)) > 1
         detail += f"<div>source{'s' if many else ''}: {'<br>'.join(esc(where) for where in _sources(tool))}</div>"

@@ -51,6 +51,16 @@ async def test_a_long_block_is_said_as_being_written_before_its_card(llm, make_e
     assert LONG not in "".join(e.text for e in of(events, Text))
 
 
+async def test_each_update_carries_the_block_so_far_for_a_stopped_answer_to_keep(llm, make_engine) -> None:
+    # A stopped answer ends the block with no event: the window keeps the block from its last update.
+    llm.queue(Stream(tokens("I will check. " + LONG + " Done.")), Stream(["fin"]))
+    writing = of(await collect(make_engine(every_change())), ToolWriting)
+    assert all(LONG.startswith(w.raw) and w.raw.startswith('<tool name="echo">') for w in writing)
+    assert [len(w.raw) for w in writing] == sorted(len(w.raw) for w in writing)
+    assert writing[-1].raw.startswith(f'<tool name="echo"><query>{PROGRAM}')
+    assert "raw" not in writing[-1].payload()  # `ask --jsonl` says its size, not the block again and again
+
+
 async def test_updates_come_at_most_every_writing_interval(llm, make_engine) -> None:
     llm.queue(Stream(tokens(LONG)), Stream(["fin"]))
     events = await collect(make_engine(EngineConfig(writing_interval=3600.0)))

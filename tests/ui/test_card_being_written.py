@@ -100,6 +100,43 @@ def test_a_stopped_answer_takes_the_card_of_the_call_being_written_away(make_win
     assert answer.cards() == [] and answer.state == "stopped"
 
 
+def test_a_call_stopped_while_written_is_kept_as_a_block_never_closed(make_window, server, qloop):
+    # Stop threw it away: the card went, the answer was only "Here. ", and the stored message lacked it.
+    from tinyrag_desktop.chats import ChatStore
+
+    server.queue(Stream(tokens("Here. " + CALL, 4), delay=0.05))
+    win = make_window(server.base_url, allow_nanogo=True)
+    said = {}
+
+    def far_enough(answer) -> bool:
+        card = writing_card(answer)
+        said["meta"] = card.meta if card is not None else ""
+        return said["meta"].endswith("lines so far") and int(said["meta"].split()[0]) >= 5
+
+    assert qloop.run(ask_then_stop(win, "slowprog", far_enough)) == "stopped"
+    answer = win.view.answers()[-1]
+    kept = answer.content()[len("Here. "):]
+    # the block as far as the card had counted it, its lines and all
+    assert answer.content().startswith("Here. ") and CALL.startswith(kept) and "</tool>" not in kept
+    assert kept.split("<source>", 1)[1].count("\n") + 1 >= int(said["meta"].split()[0])  # the lines it began
+    assert answer.cards() == [] and writing_card(answer) is None and answer.state == "stopped"
+    not_run = "(a tool call not run: the block was not closed with </tool> before the end)"
+    shown = "\n".join(p.toPlainText() for p in answer.parts())
+    assert "package main" in shown and not_run in shown
+    copied = answer.copy_markdown()
+    assert '```text\n<tool name="nanogo"><source>package main\n' in copied
+    assert "*(a tool call not run: the block was not closed with `</tool>` before the end)*" in copied
+    shoot(win, "stopped_while_written")
+    stored = ChatStore(win.data_dir).messages(win.chat_id)[-1]
+    assert stored.content == answer.content() and stored.transcript.endswith(kept)
+    win.open_chat(win.chat_id, rebuild=True)  # opened again, it shows the same
+    win.finish_loading()
+    again = win.view.answers()[-1]
+    assert again.content() == answer.content() and not_run in "\n".join(p.toPlainText() for p in again.parts())
+    qloop.run(wait_until(again.isVisible))
+    shoot(win, "stopped_while_written_reopened")
+
+
 def test_a_card_being_written_says_what_is_written_in_words_and_counts_only_the_input(qtbot):
     # It said "Writing a rag_knowledge call… 34 characters so far" as soon as the tags had come: the model's
     # name for the tool, and the tags counted as if the search had begun

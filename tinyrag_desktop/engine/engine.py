@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Itera
 import httpx
 
 from ..files import write_whole
-from ..protocol import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ThinkSplitter, ToolCall, XMLParseState, parse_all
+from ..protocol import InvalidBlock, ParseEvent, TextChunk, ThinkSplitter, ToolCall, XMLParseState, parse_all
 from ..protocol.think import CLOSED, REASONING
 from ..tool_words import DISABLED
 from ..tools.errors import ToolError
@@ -30,8 +30,8 @@ from . import prompts
 from .config import EngineConfig
 from .context import MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window
 from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort
-from .events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted,
-                     ToolWriting)
+from .events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolOutput,
+                     ToolStarted, ToolWriting)
 from .llm import LLMClient
 from .router import Decision, route
 
@@ -136,9 +136,10 @@ class Engine:
         req = _Request(cfg)
         enabled = self.registry.enabled(settings)
         question = str(messages[-1].get("content", "")) if messages else ""
-        # With no call allowed to run (a limit of 0), no tool is offered: taught the blocks, the model called
-        # them, and each call was skipped. The knowledge base's passages still go into the prompt.
-        calls = cfg.max_tools_total > 0 and cfg.max_tools_per_round > 0
+        # With no call allowed to run (a limit of 0, or no round after the first to read a result in), no tool
+        # is offered: taught the blocks, the model called them, and each call was skipped. The knowledge base's
+        # passages still go into the prompt.
+        calls = cfg.max_tools_total > 0 and cfg.max_tools_per_round > 0 and cfg.max_continuations > 0
         names = {t.name for t in enabled} if calls else {t.name for t in enabled} & {"rag_knowledge"}
         offered_tools = enabled if calls else []
 
@@ -234,6 +235,8 @@ class Engine:
                     # Only refused calls (a repeat, a limit): the model waits for results that will not come.
                     # One more round, within max_continuations, tells it to answer from what it already has.
                     rnd.advice.append(_REFUSED_ONLY)
+                if number == cfg.max_continuations:  # the next round is the last: a call in it will not run
+                    rnd.advice.append(_LAST_ROUND)
                 reply = "".join(rnd.text)
                 limit = await fitting.result_chars(reply, [text for *_, text in rnd.results], cfg.result_max_chars)
                 tail.append({"role": "assistant", "content": reply})
@@ -385,6 +388,9 @@ class Engine:
                     rnd.outstanding -= 1
                     yield item
                     continue
+                if kind == "output":  # what a running tool printed: its result follows
+                    yield item
+                    continue
                 if kind == "delta":
                     finish_reason = item.finish_reason or finish_reason
                     if item.reasoning:
@@ -453,13 +459,13 @@ class Engine:
         """The engine's events for what the parser gave, then for the block it is in the middle of, if any."""
         for event in events:
             yield from self._on_parse_event(event, rnd, req, ctx, queue)
-        yield from self._writing(parser.open_block, rnd, req)
+        yield from self._writing(parser, rnd, req)
 
-    def _writing(self, block: OpenBlock | None, rnd: _Round, req: _Request) -> list[EngineEvent]:
+    def _writing(self, parser: XMLParseState, rnd: _Round, req: _Request) -> list[EngineEvent]:
         """Say that a block is being written: as its start tag comes, then as it grows (at most every
         writing_interval seconds), and that it was dropped when it can no longer be a call. A block that
         ends (a call or text) was settled already by _on_parse_event, before the next one opens."""
-        shown = rnd.writing
+        shown, block = rnd.writing, parser.open_block
         if block is None:
             return self._dropped(rnd) if shown is not None else []
         now = time.monotonic()
@@ -471,7 +477,8 @@ class Engine:
             call_id, tool = req.upcoming_id(), spec.name if spec is not None else block.name
         else:
             call_id, tool = shown.id, shown.tool
-        rnd.writing = ToolWriting(call_id, tool, block.param, block.input_chars, block.input_lines, False, rnd.number)
+        rnd.writing = ToolWriting(call_id, tool, block.param, block.input_chars, block.input_lines, False, rnd.number,
+                                  parser.open_raw())
         rnd.writing_at = now
         return [rnd.writing]
 
@@ -542,8 +549,10 @@ class Engine:
                 f"{spec.name} takes <{spec.element}>, not <{call.param}>. Write: "
                 f"{prompts.block_example(spec)}"
             )
-        elif req.tools_run >= cfg.max_tools_total:
+        elif req.tools_run >= cfg.max_tools_total:  # more rounds would not let it run
             status, reason = "skipped", f"limit reached: {_calls(cfg.max_tools_total)} per answer"
+        elif rnd.number > cfg.max_continuations:  # its result could never be read: nothing is run (or asked)
+            status, reason = "skipped", _no_round_left(cfg)
         elif rnd.run >= cfg.max_tools_per_round:
             status, reason = "skipped", f"limit reached: {_calls(cfg.max_tools_per_round)} per round"
         else:
@@ -591,6 +600,12 @@ class Engine:
         started = time.monotonic()
         asked = _Asked()
         text, source, error, anchors = "", "", None, ()
+
+        def printed(more: str) -> None:
+            if more:
+                queue.put_nowait(("output", ToolOutput(call_id, spec.name, more, rnd.number)))
+
+        ctx = dataclasses.replace(ctx, output=printed)
         try:
             # The tools that keep time themselves (nanoGo, the shell, url_fetch) stop at the timeout the user
             # set and say so in their own words; the engine's stop, a little later, is for those that do not.
@@ -653,12 +668,34 @@ _REFUSED_ONLY = ("None of your calls in your last message was run (see the resul
                  "question now from the results you already have.")
 
 
+# Told with the results that start the last round (the model was never told, called a tool, and the answer
+# ended on its card); a call it writes all the same is not run (_no_round_left).
+_LAST_ROUND = ("This is your last round: no tool call you write now will run, and no result would come back. "
+               "Answer the question now from the results you already have.")
+# The setting (and `ask`'s flag) that allows more rounds, as the other limits' notes name theirs.
+_ROUNDS_SETTING = "“Rounds after the first” in Settings → Limits (or --max-continuations)"
+_NO_ROUND_LEFT = "no round left to read its result"
+
+
+def _rounds(cfg: EngineConfig) -> str:
+    """"4 rounds per answer": the first and the max_continuations after it."""
+    most = cfg.max_continuations + 1
+    return f"{most} round{'s' if most != 1 else ''} per answer"
+
+
+def _no_round_left(cfg: EngineConfig) -> str:
+    """Why a call written in the last round was not run (the card's reason; the model never reads it)."""
+    return f"{_NO_ROUND_LEFT} (at most {_rounds(cfg)}). To allow more, raise {_ROUNDS_SETTING}."
+
+
 def _ended_waiting_note(rnd: _Round, cfg: EngineConfig) -> str:
     """Why the answer ends on tool cards with no text after them, in the answer's own words (Markdown)."""
-    most = cfg.max_continuations + 1
-    rounds = f"{most} round{'s' if most != 1 else ''} per answer"
+    rounds = _rounds(cfg)
     refused = [reason for _, _, status, _, reason in rnd.results if status == "skipped"]
-    if refused and len(refused) == len(rnd.results):
+    if any(reason.startswith(_NO_ROUND_LEFT) for reason in refused):
+        # its card says why the call was not run
+        note = f"The answer ends here: the model was still calling tools in its last round (at most {rounds})."
+    elif refused and len(refused) == len(rnd.results):
         last = refused[-1]
         if last.startswith("duplicate call: the same call was refused"):
             why = "the model only repeated a tool call that had been refused"
@@ -670,7 +707,7 @@ def _ended_waiting_note(rnd: _Round, cfg: EngineConfig) -> str:
     else:
         note = (f"The answer ends here: the model was still calling tools at the limit of {rounds}, so it could "
                 "not answer from the last results.")
-    return f"\n\n*{note} Ask again to go on.*\n"
+    return f"\n\n*{note} Ask again to go on, or raise {_ROUNDS_SETTING} to allow more rounds.*\n"
 
 
 @dataclass

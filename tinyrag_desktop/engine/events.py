@@ -109,7 +109,8 @@ class ToolWriting(_Event):
     It ends in one of two ways: whole and valid, the block's own ``tool_start`` (or ``tool_result``, when it is
     not run) comes with this ``id``; turned out no call (invalid, or the stream ended inside it), one more
     comes with ``dropped`` set, and the block's raw text follows as ``text``. A stopped answer ends it with
-    no event. Not one of DESIGN's events: a progress event (see _Event.progress)."""
+    no event: ``raw``, the block's text as this event was sent, is what a window keeps of it then (shown as
+    a block never closed). Not one of DESIGN's events: a progress event (see _Event.progress)."""
 
     event: ClassVar[str] = "tool_writing"
     progress: ClassVar[bool] = True
@@ -119,6 +120,25 @@ class ToolWriting(_Event):
     chars: int = 0
     lines: int = 0
     dropped: bool = False
+    round: int = 1
+    # the block's raw text so far (start tag and all); not in the payload, where chars and lines say it
+    raw: str = field(default="", compare=False)
+
+    def payload(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if k != "raw"}
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutput(_Event):
+    """More of what a running call has printed (a Go program's output): ``text`` follows the text of the
+    call's earlier tool_output events. Its tool_result holds all of it; a stopped answer, which ends the call
+    with no result, keeps it from these (its card: the output before it was stopped). A progress event."""
+
+    event: ClassVar[str] = "tool_output"
+    progress: ClassVar[bool] = True
+    id: str
+    tool: str
+    text: str
     round: int = 1
 
 
@@ -183,7 +203,8 @@ class EngineError(_Event):
     kind: str = "error"
 
 
-EngineEvent = Route | Text | Reasoning | Retract | ToolWriting | ToolStarted | ToolFinished | Done | EngineError
+EngineEvent = (Route | Text | Reasoning | Retract | ToolWriting | ToolStarted | ToolOutput | ToolFinished | Done
+               | EngineError)
 
-__all__ = ["Route", "Text", "Reasoning", "Retract", "ToolWriting", "ToolStarted", "ToolFinished", "Done", "EngineError",
+__all__ = ["Route", "Text", "Reasoning", "Retract", "ToolWriting", "ToolStarted", "ToolOutput", "ToolFinished", "Done", "EngineError",
            "EngineEvent"]

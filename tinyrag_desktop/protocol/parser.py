@@ -185,6 +185,11 @@ class XMLParseState:
             lines = newlines - self._input_newlines + (self._input_first != "\n")
         return OpenBlock(self._name, self._param, chars, self._newlines + 1, written, lines)
 
+    def open_raw(self) -> str:
+        """The raw text of the block being collected so far, start tag and all ("" in text): what would be
+        shown as text if the stream ended here. Joined each time it is asked for: ask when it is needed."""
+        return self._raw(len(self._buf)) if self._mode is _BLOCK else ""
+
     # -- the main loop ----------------------------------------------------------------------------
 
     def _process(self, s: str, out: list[ParseEvent]) -> None:

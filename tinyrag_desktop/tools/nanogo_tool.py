@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import codecs
+from typing import Callable
+
 from .errors import ToolError
 from .netutil import timeout_words
 from .registry import ToolContext, ToolResult, ToolSpec
@@ -45,6 +48,30 @@ def split_output(error: str) -> tuple[str, str]:
     return (words, output) if found else (error, "")
 
 
+def output_heading(error: str) -> str:
+    """The heading of the output split_output finds: a program the user stopped (the window's "Stopped
+    before the tool finished.") met no error."""
+    return "Output before it was stopped" if error.startswith("Stopped before") else "Output before the error"
+
+
+def _teller(output: Callable[[str], None] | None) -> Callable[[bytes], None] | None:
+    """What passes the program's output on to ``output`` as it comes, as text, up to MAX_OUTPUT bytes (what
+    its result keeps): an answer stopped while it runs keeps it."""
+    if output is None:
+        return None
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")  # a character may come in two pieces
+    told = 0
+
+    def tell(block: bytes) -> None:
+        nonlocal told
+        if told < MAX_OUTPUT:
+            block = block[:MAX_OUTPUT - told]
+            told += len(block)
+            output(decoder.decode(block, final=told >= MAX_OUTPUT))
+
+    return tell
+
+
 async def run(source: str, ctx: ToolContext) -> ToolResult:
     """Compile and run the source; the output is the result, a compile error or panic is a ToolError."""
     from .nanogo import run_sandboxed_async
@@ -56,8 +83,8 @@ async def run(source: str, ctx: ToolContext) -> ToolResult:
     memory = _number(ctx.settings, "nanogo_memory_mb", DEFAULT_MEMORY_MB, int)
     # The sandbox's own wall clock stops at the timeout, before the engine's (see engine.tool_grace), so the
     # model gets Go's message.
-    res = await run_sandboxed_async(source, timeout=timeout, memory_mb=memory,
-                                    max_output=MAX_OUTPUT)
+    res = await run_sandboxed_async(source, timeout=timeout, memory_mb=memory, max_output=MAX_OUTPUT,
+                                    on_output=_teller(ctx.output))
     if res.status == "ok":
         return ToolResult(res.stdout if res.stdout else "(no output)", "nanoGo")
     if res.status == "compile_error":

@@ -53,6 +53,9 @@ class ToolContext:
     # The numbers the answer's documents were given so far (location → number), shared by its calls: the
     # knowledge search numbers a new document on from them, so the answer's [2] is one file. None: from 1.
     citations: dict[str, int] | None = None
+    # Says each new piece of what the tool prints as it runs (nanoGo): an answer stopped before the tool
+    # finished keeps it. None: no one listens.
+    output: Callable[[str], None] | None = None
 
 
 def _always(settings: Mapping[str, object]) -> bool:

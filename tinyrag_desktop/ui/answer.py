@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolBut
 from ..chat_export import answer_markdown
 from ..chats import StoredMessage, StoredTool
 from ..engine.context import left_out_words
-from ..engine.events import Done, Route, ToolFinished, ToolStarted, ToolWriting
+from ..engine.events import Done, Route, ToolFinished, ToolOutput, ToolStarted, ToolWriting
 from ..tools.rag import cited_numbers
 from ..tool_words import settings_tab, window_words
 from . import answer_cuts
@@ -352,6 +352,12 @@ class AnswerWidget(QFrame):
         self._call_rounds[ev.id] = ev.round
         return self._add_card(ev.id, ev.tool, ev.query, ev.param)
 
+    def tool_output(self, ev: ToolOutput) -> None:
+        """More of what a running call printed: its card keeps it, for a stop before its result."""
+        card = self._cards.get(ev.id)
+        if card is not None:
+            card.add_output(ev.text)
+
     def tool_finished(self, ev: ToolFinished) -> ToolCard:
         card = self._cards.get(ev.id) or self._add_card(ev.id, ev.tool, ev.query, ev.param)
         self._call_rounds.setdefault(ev.id, ev.round)
@@ -466,8 +472,12 @@ class AnswerWidget(QFrame):
 
     def stop(self, elapsed_ms: int = 0) -> None:
         """The user stopped the answer: keep what arrived, mark running tools as stopped."""
-        if (self._writing.drop() or self._waiting is not None) and self._empty():
+        # A call still being written is kept as the text it is so far, shown as a block never closed (as when
+        # a stream ends inside one): its card, the answer's last text and the stored message lost it.
+        written = self._writing.raw
+        if (self._writing.drop() or self._waiting is not None) and not written and self._empty():
             self._say_stopped_early()
+        self.append_text(written)
         self._arrived()
         self._settle_thinking()
         if not self._building:  # (a stored answer's text comes by build_step)

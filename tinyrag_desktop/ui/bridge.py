@@ -13,8 +13,8 @@ from typing import AsyncIterator
 
 from PySide6.QtCore import QObject, Signal
 
-from ..engine.events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolStarted,
-                             ToolWriting)
+from ..engine.events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolOutput,
+                             ToolStarted, ToolWriting)
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +29,7 @@ class EngineBridge(QObject):
     retracted = Signal(str, str)     # text, channel: taken back from that channel (see engine.events.Retract)
     toolWriting = Signal(object)     # ToolWriting: a call the model is still writing
     toolStarted = Signal(object)     # ToolStarted
+    toolOutput = Signal(object)      # ToolOutput: more of what a running tool printed
     toolFinished = Signal(object)    # ToolFinished
     done = Signal(object)            # Done
     failed = Signal(object)          # EngineError
@@ -101,6 +102,8 @@ class EngineBridge(QObject):
             self.toolWriting.emit(ev)
         elif isinstance(ev, ToolStarted):
             self.toolStarted.emit(ev)
+        elif isinstance(ev, ToolOutput):
+            self.toolOutput.emit(ev)
         elif isinstance(ev, ToolFinished):
             self.toolFinished.emit(ev)
         elif isinstance(ev, Route):

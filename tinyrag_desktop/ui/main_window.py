@@ -422,6 +422,7 @@ class MainWindow(QMainWindow):
         b.roundStarted.connect(lambda n: self._answer and self._answer.set_round(n))
         b.toolWriting.connect(lambda ev: self._answer and self._answer.tool_writing(ev))  # its card, being written
         b.toolStarted.connect(self._on_tool_started)
+        b.toolOutput.connect(lambda ev: self._answer and self._answer.tool_output(ev))  # kept if it is stopped
         b.toolFinished.connect(self._on_tool_finished)
         b.done.connect(self._on_done)
         b.failed.connect(self._on_failed)

@@ -9,7 +9,7 @@ from PySide6.QtGui import (QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouse
                            QTextOption)
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
-from ..tools.nanogo_tool import OUTPUT_CUT, split_output
+from ..tools.nanogo_tool import OUTPUT_BEFORE, OUTPUT_CUT, output_heading, split_output
 from ..tools.rag import EMPTY_MESSAGE, NO_MATCH
 from ..tool_words import (DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_note, sentence, split_advice, window_words,
                           writing_call_words)
@@ -241,6 +241,7 @@ class ToolCard(QFrame):
         self._result = ""
         self._result_bytes = 0
         self._elapsed_ms = 0
+        self._printed_so_far: list[str] = []  # what the running tool printed (tool_output): kept if stopped
         self._waiting = False
         self._expanded = False
         self._toggled = False  # just opened or closed: its description says so first (see set_expanded)
@@ -348,7 +349,7 @@ class ToolCard(QFrame):
     @property
     def stopped(self) -> bool:
         """True when the answer was stopped while this tool ran (see ``mark_stopped``)."""
-        return self._status == "skipped" and self._error == STOPPED
+        return self._status == "skipped" and self._error is not None and self._error_words() == STOPPED
 
     @property
     def denied(self) -> bool:
@@ -504,7 +505,8 @@ class ToolCard(QFrame):
         if self._status != "running":
             shared_spinner().discard(self)
         if self._status == "skipped":
-            self._meta_text = "off" if off else {STOPPED: "stopped", DENIED: "denied"}.get(error or "", "skipped")
+            said = split_output(error or "")[0] if self._tool == "nanogo" else error or ""  # with its output
+            self._meta_text = "off" if off else {STOPPED: "stopped", DENIED: "denied"}.get(said, "skipped")
         elif self._status != "running":  # done or failed: how long it took, either way
             # no time beside a call refused before it ran (an unknown tool): "<1 ms" said it had run
             self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
@@ -530,10 +532,19 @@ class ToolCard(QFrame):
             widget = widget.parentWidget()
         return bool(widget is not None and widget.streaming)
 
+    def add_output(self, text: str) -> None:
+        """More of what the running tool printed (a Go program's output): kept should the answer be stopped."""
+        self._printed_so_far.append(text)
+
+    def printed_so_far(self) -> str:
+        return "".join(self._printed_so_far)
+
     def mark_stopped(self) -> None:
-        """The answer was stopped while this tool ran: not a failure of the tool, so the neutral state."""
+        """The answer was stopped while this tool ran: not a failure of the tool, so the neutral state. What it
+        printed so far is kept, as a program stopped at the time limit keeps it."""
         if self._status == "running":
-            self.finish("skipped", error=STOPPED)
+            printed = self.printed_so_far() if self._tool == "nanogo" else ""
+            self.finish("skipped", error=STOPPED + (f"{OUTPUT_BEFORE}{printed}" if printed else ""))
 
     def _reason(self) -> str:
         """The error or reason as the open card shows it: whole, as a sentence."""
@@ -604,7 +615,7 @@ class ToolCard(QFrame):
         if self._error:
             parts.append(f"{'Reason' if self._status == 'skipped' else 'Error'}: {self._reason()}")
             if self._printed():
-                parts.append(f"Output before the error:\n{self._printed()}")
+                parts.append(f"{output_heading(self._error)}:\n{self._printed()}")
         elif self._result:
             parts.append(f"Result:\n{self._result}")
         elif self._status == "running":
@@ -670,7 +681,7 @@ class ToolCard(QFrame):
                 out.append(_section("The model was told", f"<span style='color:{colors().muted.name()}'>"
                                                           f"{esc(advice)}</span>", direction))
             if self._printed():  # what the program printed before it failed: as lines, under its own heading
-                out.append(_lines("Output before the error", self._printed(), mono=True))
+                out.append(_lines(output_heading(self._error), self._printed(), mono=True))
         elif self._result:
             out.append(_lines("Result", self._result, end_too=self._tool == "shell",
                               mono=self._tool in _PROGRAM_TOOLS))
@@ -791,6 +802,7 @@ class WritingSlot:
     def __init__(self, body: QVBoxLayout, parent: QWidget) -> None:
         self._body, self._parent = body, parent
         self.card: ToolCard | None = None
+        self.raw = ""  # the block's text as the card last counted it: kept as text when the answer is stopped
 
     def show(self, ev) -> bool:
         """Show or update the card ``ev`` says; True when a card was made."""
@@ -803,6 +815,7 @@ class WritingSlot:
             self.card = ToolCard(ev.id, ev.tool, "", ev.param, self._parent, status="writing")
             self._body.addWidget(self.card)
         self.card.set_writing(ev.param, ev.chars, ev.lines)
+        self.raw = ev.raw
         return made
 
     def index(self) -> int:
@@ -811,7 +824,7 @@ class WritingSlot:
 
     def take(self, call_id: str, query: str, param: str) -> ToolCard | None:
         """The card, now running call ``call_id`` (None if that call was not the one being written)."""
-        card, self.card = self.card, None
+        card, self.card, self.raw = self.card, None, ""
         if card is not None and card.call_id != call_id:
             self.card = card
             self.drop()
@@ -822,7 +835,7 @@ class WritingSlot:
 
     def drop(self) -> bool:
         """Take the card away; True if there was one."""
-        card, self.card = self.card, None
+        card, self.card, self.raw = self.card, None, ""
         if card is None:
             return False
         self._body.removeWidget(card)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from ...lifeline import child_options
 
@@ -223,10 +224,12 @@ def _reap(proc) -> None:
 
 
 async def run_sandboxed_async(source: str, *, timeout: float, memory_mb: int = 512,
-                              max_output: int = 65536, output: bytearray | None = None) -> RunResult:
+                              max_output: int = 65536, output: bytearray | None = None,
+                              on_output: Callable[[bytes], None] | None = None) -> RunResult:
     """The same as run_sandboxed, without blocking the event loop; cancelling kills the child at once.
     ``output``, when given, holds the program's standard output as it comes: what it had printed when the
-    run was cancelled (the window's Stop) is there to show."""
+    run was cancelled (the window's Stop) is there to show. ``on_output`` is given each piece of it as it
+    comes (the answer's tool, whose run is cancelled with the answer)."""
     import asyncio
 
     started = time.monotonic()
@@ -238,11 +241,13 @@ async def run_sandboxed_async(source: str, *, timeout: float, memory_mb: int = 5
     why = None
     out, err = (bytearray() if output is None else output), bytearray()
 
-    async def drain(stream: asyncio.StreamReader, keep: bytearray) -> None:
+    async def drain(stream: asyncio.StreamReader, keep: bytearray, told: Callable[[bytes], None] | None) -> None:
         # Kept as it comes (communicate() kept it in a coroutine the time limit cancelled: a program stopped
         # at a limit showed none of the output it had printed before it).
         while block := await stream.read(65536):
             keep += block
+            if told is not None:
+                told(block)
 
     async def feed() -> None:
         try:
@@ -262,7 +267,8 @@ async def run_sandboxed_async(source: str, *, timeout: float, memory_mb: int = 5
                 return
             await asyncio.sleep(_POLL * 2)
 
-    readers = [asyncio.ensure_future(drain(proc.stdout, out)), asyncio.ensure_future(drain(proc.stderr, err))]
+    readers = [asyncio.ensure_future(drain(proc.stdout, out, on_output)),
+               asyncio.ensure_future(drain(proc.stderr, err, None))]
     for reader in readers:  # a pipe that failed is said by the result; asyncio would print its error at exit
         reader.add_done_callback(lambda task: task.cancelled() or task.exception())
     watcher = asyncio.ensure_future(watch())
