@@ -53,9 +53,8 @@ async def test_by_default_a_request_has_at_most_four_rounds(llm, make_engine) ->
     llm.queue(*[Stream(tokens(f"Round {i}: " + block("echo", f"r{i}"))) for i in range(8)])
     events = await collect(make_engine())  # no EngineConfig: the defaults, from the settings
     assert len(llm.requests) == 4 and events[-1].rounds == 4
-    # the fourth round's call is not run: no round is left to read its result
-    assert [e.query for e in of(events, ToolStarted)] == ["r0", "r1", "r2"]
-    assert [(r.query, r.status) for r in of(events, ToolFinished)][-1] == ("r3", "skipped")
+    # the fourth round's call runs (its card shows the result) though the model reads it no more
+    assert [e.query for e in of(events, ToolStarted)] == ["r0", "r1", "r2", "r3"]
 
 
 async def test_by_default_the_tool_timeout_is_thirty_seconds(llm, make_engine, monkeypatch) -> None:
@@ -154,23 +153,23 @@ async def test_the_spec_nanogo_example_runs_when_allowed(llm, settings, http, tm
 
 async def test_a_block_split_at_every_position_runs_exactly_once(llm, make_engine) -> None:
     text = "Voilà: " + block("echo", "ünï 😀 &amp; <![CDATA[<b>]]>") + " fin"
-    engine = make_engine(EngineConfig(max_continuations=1))  # a call in the last round is not run
+    engine = make_engine(EngineConfig(max_continuations=0))
     for k in range(len(text) + 1):
-        llm.queue(Stream([text[:k], text[k:]]), Stream(["ok"]))
+        llm.queue(Stream([text[:k], text[k:]]))
         events = await collect(engine)
         assert [s.query for s in of(events, ToolStarted)] == ["ünï 😀 & <b>"], k
         assert [r.status for r in of(events, ToolFinished)] == ["ok"], k
-        assert visible(events) == "Voilà:  fin\n\nok", k
+        assert visible(events) == "Voilà:  fin", k
 
 
-async def test_with_no_round_after_the_first_no_tool_is_offered_and_none_runs(llm, make_engine) -> None:
-    # The only round is the last: a result could never be read, so no call may run (nor is one taught).
+async def test_with_no_round_after_the_first_tools_are_offered_and_a_call_runs(llm, make_engine) -> None:
+    # DESIGN: at most 1 + max_continuations rounds, and the limits skip calls by count. A call in the only
+    # round runs, and the user reads its result on its card; the model is told no result will come back.
     llm.queue(Stream(tokens("Let me see. " + block("echo", "x"))))
     events = await collect(make_engine(EngineConfig(max_continuations=0)))
-    (result,) = of(events, ToolFinished)
-    assert of(events, ToolStarted) == [] and result.status == "skipped"
-    assert result.error.startswith("no round left to read its result (at most 1 round per answer)")
-    assert "You can call tools" not in llm.requests[0]["messages"][0]["content"] and len(llm.requests) == 1
+    assert [(r.query, r.status) for r in of(events, ToolFinished)] == [("x", "ok")] and len(llm.requests) == 1
+    assert "echo" in llm.requests[0]["messages"][0]["content"]
+    assert "raise “Rounds after the first” in Settings → Limits" in visible(events)
 
 
 @pytest.mark.parametrize("cut_after", [None, 4, 5, 12, 14])  # None: the stream ends normally, mid-block

@@ -151,20 +151,15 @@ def test_an_answer_that_ends_on_a_refused_repeat_says_why_under_its_cards(make_w
     assert "The answer ends here" in stored.content and "The answer ends here" not in stored.transcript
 
 
-def test_a_call_in_the_last_round_is_a_skipped_card_that_names_the_rounds_setting(make_window, server, qloop):
-    # It ran (a shell command was even put to the user), its result was never read, and neither the card
-    # nor the note said what allows more rounds.
+def test_an_answer_ending_on_a_call_in_the_last_round_names_the_rounds_setting(make_window, server, qloop):
+    # The note said the limit, not what allows more rounds.
     server.queue(Stream(tokens('<tool name="calculate"><query>6*7</query></tool>')),
                  Stream(tokens('<tool name="calculate"><query>6*8</query></tool>')))
     win = make_window(server.base_url, max_continuations=1)
     assert qloop.run(ask_and_wait(win, "What is 6*7?")) == "done"
     answer = win.view.answers()[-1]
-    first, last = answer.cards()
-    assert (first.status, last.status) == ("done", "skipped")
-    assert last.note == ("No round left to read its result (at most 2 rounds per answer). To allow more, raise "
-                         "“Rounds after the first” in Settings → Limits.")
+    assert [card.status for card in answer.cards()] == ["done", "done"]  # the user reads its result
     said = answer.parts()[-1].toPlainText()
-    assert said.startswith("The answer ends here: the model was still calling tools in its last round")
+    assert said.startswith("The answer ends here: the model was still calling tools at the limit of 2 rounds")
     assert "raise “Rounds after the first” in Settings → Limits" in said
-    assert answer.footer().startswith("2 rounds · 1 tool run")
-    assert "No round left to read its result" in answer.copy_markdown()
+    assert answer.footer().startswith("2 rounds · 2 tools run")

@@ -136,10 +136,10 @@ class Engine:
         req = _Request(cfg)
         enabled = self.registry.enabled(settings)
         question = str(messages[-1].get("content", "")) if messages else ""
-        # With no call allowed to run (a limit of 0, or no round after the first to read a result in), no tool
-        # is offered: taught the blocks, the model called them, and each call was skipped. The knowledge base's
-        # passages still go into the prompt.
-        calls = cfg.max_tools_total > 0 and cfg.max_tools_per_round > 0 and cfg.max_continuations > 0
+        # With no call allowed to run (a limit of 0), no tool is offered: taught the blocks, the model called
+        # them, and each call was skipped. The knowledge base's passages still go into the prompt. (With no
+        # round after the first, calls still run: the user reads their results on the cards.)
+        calls = cfg.max_tools_total > 0 and cfg.max_tools_per_round > 0
         names = {t.name for t in enabled} if calls else {t.name for t in enabled} & {"rag_knowledge"}
         offered_tools = enabled if calls else []
 
@@ -549,10 +549,8 @@ class Engine:
                 f"{spec.name} takes <{spec.element}>, not <{call.param}>. Write: "
                 f"{prompts.block_example(spec)}"
             )
-        elif req.tools_run >= cfg.max_tools_total:  # more rounds would not let it run
+        elif req.tools_run >= cfg.max_tools_total:
             status, reason = "skipped", f"limit reached: {_calls(cfg.max_tools_total)} per answer"
-        elif rnd.number > cfg.max_continuations:  # its result could never be read: nothing is run (or asked)
-            status, reason = "skipped", _no_round_left(cfg)
         elif rnd.run >= cfg.max_tools_per_round:
             status, reason = "skipped", f"limit reached: {_calls(cfg.max_tools_per_round)} per round"
         else:
@@ -668,13 +666,13 @@ _REFUSED_ONLY = ("None of your calls in your last message was run (see the resul
                  "question now from the results you already have.")
 
 
-# Told with the results that start the last round (the model was never told, called a tool, and the answer
-# ended on its card); a call it writes all the same is not run (_no_round_left).
-_LAST_ROUND = ("This is your last round: no tool call you write now will run, and no result would come back. "
+# Told with the results that start the last round: the model was never told, called a tool, and the answer
+# ended on its card. A call it writes all the same still runs (DESIGN: a request has at most 1 +
+# max_continuations rounds; the limits skip calls by count), and the user reads its result on the card.
+_LAST_ROUND = ("This is your last round: the result of any tool call you write now would not come back to you. "
                "Answer the question now from the results you already have.")
 # The setting (and `ask`'s flag) that allows more rounds, as the other limits' notes name theirs.
 _ROUNDS_SETTING = "“Rounds after the first” in Settings → Limits (or --max-continuations)"
-_NO_ROUND_LEFT = "no round left to read its result"
 
 
 def _rounds(cfg: EngineConfig) -> str:
@@ -683,19 +681,11 @@ def _rounds(cfg: EngineConfig) -> str:
     return f"{most} round{'s' if most != 1 else ''} per answer"
 
 
-def _no_round_left(cfg: EngineConfig) -> str:
-    """Why a call written in the last round was not run (the card's reason; the model never reads it)."""
-    return f"{_NO_ROUND_LEFT} (at most {_rounds(cfg)}). To allow more, raise {_ROUNDS_SETTING}."
-
-
 def _ended_waiting_note(rnd: _Round, cfg: EngineConfig) -> str:
     """Why the answer ends on tool cards with no text after them, in the answer's own words (Markdown)."""
     rounds = _rounds(cfg)
     refused = [reason for _, _, status, _, reason in rnd.results if status == "skipped"]
-    if any(reason.startswith(_NO_ROUND_LEFT) for reason in refused):
-        # its card says why the call was not run
-        note = f"The answer ends here: the model was still calling tools in its last round (at most {rounds})."
-    elif refused and len(refused) == len(rnd.results):
+    if refused and len(refused) == len(rnd.results):
         last = refused[-1]
         if last.startswith("duplicate call: the same call was refused"):
             why = "the model only repeated a tool call that had been refused"
