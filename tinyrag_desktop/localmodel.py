@@ -151,6 +151,8 @@ def gguf_problem(path: Path) -> str | None:
         return f"{path} is a folder: choose the .gguf file in it."
     except OSError as exc:
         return f"{path} cannot be read ({(exc.strerror or str(exc)).rstrip('.').lower()})."
+    except ValueError:  # a NUL in the name typed (open() refuses it before asking the system)
+        return "a file name has no NUL character in it: choose the .gguf file again."
     if start != GGUF_MAGIC:
         return (f"{path} is no GGUF model file (a GGUF file starts with the letters GGUF, and this one does not). "
                 "Choose a .gguf file, such as one made for llama.cpp or Ollama.")
