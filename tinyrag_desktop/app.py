@@ -164,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         print("--screenshot needs --ask QUESTION.", file=sys.stderr)
         return 2
     try:
-        ctx = context_from_args(args)
+        # A window started by hand may save the settings: a damaged settings file is moved aside first, and said
+        ctx = context_from_args(args, keep_aside=not args.ask)
         size = _size(args.size) if args.size else None
         if args.screenshot:
             args.screenshot = str(_screenshot_path(args.screenshot))

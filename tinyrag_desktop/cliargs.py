@@ -99,9 +99,10 @@ class Context:
     warnings: tuple[str, ...]
 
 
-def context_from_args(args: argparse.Namespace, *, create: bool = True) -> Context:
+def context_from_args(args: argparse.Namespace, *, create: bool = True, keep_aside: bool = False) -> Context:
     """Load the settings file from the data folder and apply the flags; raises SettingsError on bad flags
-    (an unusable --data-dir included). With ``create`` False a missing data folder is not created."""
+    (an unusable --data-dir included). With ``create`` False a missing data folder is not created.
+    ``keep_aside``: for the window, which saves the settings: a damaged file is moved aside (load_settings)."""
     given = getattr(args, "data_dir", None)
     try:
         data_dir = resolve_data_dir(given, create=create)
@@ -113,7 +114,7 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True) -> Conte
         from .logsetup import configure
 
         configure(data_dir)
-    settings, warnings = load_settings(data_dir)
+    settings, warnings = load_settings(data_dir, keep_aside=keep_aside)
     _check_port(getattr(args, "base_url", None))
     for flag, key in _FLAG_KEYS.items():
         value = getattr(args, flag, None)
