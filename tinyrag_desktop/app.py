@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from .chats import ChatStoreError
-from .cliargs import add_shared_flags, add_window_flags, close_flags, context_from_args
+from .cliargs import DataFolderError, add_shared_flags, add_window_flags, close_flags, context_from_args
 from .paths import command
 from .settings import SettingsError
 
@@ -170,7 +170,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.screenshot:
             args.screenshot = str(_screenshot_path(args.screenshot))
     except SettingsError as exc:
-        print(exc, file=sys.stderr)
+        if isinstance(exc, DataFolderError) and not args.ask and not no_display():
+            _data_folder_box(str(exc))  # a start from a menu or an icon sees no console: a box says it too
+        else:
+            print(exc, file=sys.stderr)
         return 2
     # context_from_args has sent logging to the data folder's log file
     if no_display():
@@ -259,11 +262,31 @@ def no_display() -> bool:
     return not (runtime and os.path.exists(os.path.join(runtime, "wayland-0")))
 
 
-def _cannot_open(message: str, *, show: bool, stopped: bool = False) -> None:
+def _data_folder_box(message: str) -> None:
+    """Say why the window cannot start with its data folder on stderr and in a box: started from a desktop
+    icon, nothing appeared (the console only had it)."""
+    from PySide6.QtWidgets import QApplication
+
+    from .ui.platform_start import platform_guard
+
+    with platform_guard(first=message):  # a display Qt cannot use: both said, and exit 2
+        QApplication.instance() or QApplication([sys.argv[0]])
+    _cannot_open(data_folder_words(message), show=True, said=message)
+
+
+def data_folder_words(message: str) -> str:
+    """What the box says of a data folder that cannot be used: the console's ``message`` in a sentence."""
+    words = dialog_words(message.removeprefix("--data-dir: "))
+    return f"tinyRAG Desktop cannot open its window. {words[:1].upper()}{words[1:]}."
+
+
+def _cannot_open(message: str, *, show: bool, stopped: bool = False, said: str | None = None) -> None:
     """Say why the window cannot open: on stderr, and in a message box for someone who started it from a menu.
-    ``stopped``: Ctrl+C or SIGTERM came already; the box is not shown."""
+    ``stopped``: Ctrl+C or SIGTERM came already; the box is not shown. ``said``: the line stderr gets, if it
+    is not "error: " and the message."""
+    said = f"error: {message}" if said is None else said
     if not show:
-        print(f"error: {message}", file=sys.stderr, flush=True)
+        print(said, file=sys.stderr, flush=True)
         return
     from PySide6.QtWidgets import QMessageBox
 
@@ -274,7 +297,7 @@ def _cannot_open(message: str, *, show: bool, stopped: bool = False) -> None:
     # Ctrl+C in the terminal and kill close the box, and so the app, as they close the window; the box
     # used to ignore them and wait, and where no one sees it (no screen) it waited for ever.
     with on_signals(box.reject):
-        print(f"error: {message}", file=sys.stderr, flush=True)
+        print(said, file=sys.stderr, flush=True)
         if not stopped:  # one that came while the window was being built: no box to wait on
             box.exec()
 

@@ -90,6 +90,11 @@ def close_flags(parser: argparse.ArgumentParser, words: list[str]) -> list[str]:
     return meant
 
 
+class DataFolderError(SettingsError):
+    """The data folder cannot be used (a file in its place, a folder that cannot be made): the window says it
+    in a box as well, for someone who started it from a menu and sees no console."""
+
+
 @dataclass(frozen=True)
 class Context:
     """What a verb runs with: the data folder, the effective settings, and warnings to show."""
@@ -107,7 +112,7 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True, keep_asi
     try:
         data_dir = resolve_data_dir(given, create=create)
     except DataDirError as exc:
-        raise SettingsError(f"--data-dir: {exc}" if given is not None else str(exc)) from None
+        raise DataFolderError(f"--data-dir: {exc}" if given is not None else str(exc)) from None
     if create:
         # Before the settings are read, so what reading them logs (a damaged file) reaches the log file.
         # Reading verbs (create False) write nothing in the data folder, a log included.

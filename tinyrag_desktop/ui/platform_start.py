@@ -77,10 +77,10 @@ def _log_file() -> str:
 
 
 @contextmanager
-def platform_guard() -> Iterator[list[str]]:
+def platform_guard(first: str = "") -> Iterator[list[str]]:
     """While the block makes the QApplication, Qt's messages go to the log, and its fatal one (no platform
     plugin could start) ends the process with words and exit status 2 instead of an abort. Yields the
-    messages seen."""
+    messages seen. ``first``: a line said before those words (why the window was to say something)."""
     seen: list[str] = []
 
     def handler(kind: QtMsgType, context, message: str) -> None:
@@ -91,7 +91,7 @@ def platform_guard() -> Iterator[list[str]]:
             return
         log.warning("Qt cannot start: %s: %s", category, message)  # the console gets words below
         words = platform_words(seen, display=os.environ.get("DISPLAY"), missing=missing_x11_libraries())
-        print(words, file=sys.stderr, flush=True)
+        print(f"{first}\n{words}" if first else words, file=sys.stderr, flush=True)
         logging.shutdown()
         os._exit(2)  # Qt aborts when this returns; nothing else is open yet to close
 
