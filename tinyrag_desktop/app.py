@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     from .kb.own_data import sweep
     from .kb.unfinished import cut_short
     from .ui.main_window import MainWindow
-    from .ui.platform_start import platform_guard
+    from .ui.platform_start import DISPLAY_LOST, display_watch, platform_guard
 
     with platform_guard():  # a display Qt cannot use is said in words, not with Qt's abort
         app = QApplication.instance() or QApplication([sys.argv[0]])
@@ -234,10 +234,19 @@ def main(argv: list[str] | None = None) -> int:
     window.scripted = bool(args.ask)
     if guard is not None:
         guard.raiseRequested.connect(window.bring_to_front)
+    lost: list[str] = []  # what Qt said when the display went away, if it did
     try:
         # Ctrl+C in the terminal and SIGTERM close the window as its Quit does, saving its state
-        with loop, gui_thread_gc(app), asyncgen_hooks(loop), on_signals(window.close):
+        with display_watch(lost), loop, gui_thread_gc(app), asyncgen_hooks(loop), on_signals(window.close):
             return loop.run_until_complete(_run(window, args, app, stopped=bool(early)))
+    except RuntimeError:  # "Event loop stopped before Future completed": Qt ended its loop itself, and again
+        if not lost:      # each time the loop is run to close what is open
+            raise
+        # The display is gone: nothing can be drawn or closed as Quit does. What the window saves as it goes
+        # (the chats, an answer as far as it came, drafts) is saved; one line says why it ended.
+        log.warning("the window ended with its display", exc_info=True)
+        print(DISPLAY_LOST, file=sys.stderr, flush=True)
+        return 1
     finally:
         asyncio.set_event_loop(None)
         if guard is not None:

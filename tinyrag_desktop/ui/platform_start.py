@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import QtMsgType, qFormatLogMessage, qInstallMessageHandler
 
 from ..paths import command
 
@@ -100,3 +100,35 @@ def platform_guard(first: str = "") -> Iterator[list[str]]:
         yield seen
     finally:
         qInstallMessageHandler(previous)
+
+
+# What Qt says when the display goes away under a running window (the X server ended, an ssh session's
+# forwarding closed, the Wayland compositor stopped); it says it once per event, then ends its event loop.
+_CONNECTION_BROKE = ("The X11 connection broke", "The Wayland connection broke")
+DISPLAY_LOST = ("tinyRAG Desktop closed: its connection to the display was lost (the X server or the desktop "
+                "session ended). What was saved is kept; start it again from a desktop session.")
+
+
+@contextmanager
+def display_watch(lost: list[str]) -> Iterator[None]:
+    """While the window runs, Qt's words that its display connection broke are logged once and kept in
+    ``lost``, not printed once per event; the app says it in one line of its own. Qt's other messages are
+    printed as before. Once the display is lost, the handler stays to the end: Qt says it again while the
+    app closes."""
+
+    def handler(kind: QtMsgType, context, message: str) -> None:
+        if message.startswith(_CONNECTION_BROKE):
+            if not lost:
+                log.warning("the display went away: %s", message)
+            lost.append(message)
+        elif previous is not None:
+            previous(kind, context, message)
+        else:  # Qt's own handler: the same words, in its format (QT_MESSAGE_PATTERN)
+            print(qFormatLogMessage(kind, context, message), file=sys.stderr, flush=True)
+
+    previous = qInstallMessageHandler(handler)
+    try:
+        yield
+    finally:
+        if not lost:
+            qInstallMessageHandler(previous)
