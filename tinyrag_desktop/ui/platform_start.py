@@ -111,16 +111,16 @@ DISPLAY_LOST = ("tinyRAG Desktop closed: its connection to the display was lost 
 
 @contextmanager
 def display_watch(lost: list[str]) -> Iterator[None]:
-    """While the window runs, Qt's words that its display connection broke are logged once and kept in
-    ``lost``, not printed once per event; the app says it in one line of its own. Qt's other messages are
-    printed as before. Once the display is lost, the handler stays to the end: Qt says it again while the
-    app closes."""
+    """While the window runs, Qt's words that its display connection broke (said once per event) are not
+    printed: the first are logged and kept in ``lost``, and the app says it in one line of its own. Qt's other
+    messages are printed as before. Once the display is lost, the handler stays to the end: Qt says it again
+    while the app closes."""
 
     def handler(kind: QtMsgType, context, message: str) -> None:
         if message.startswith(_CONNECTION_BROKE):
             if not lost:
                 log.warning("the display went away: %s", message)
-            lost.append(message)
+                lost.append(message)
         elif previous is not None:
             previous(kind, context, message)
         else:  # Qt's own handler: the same words, in its format (QT_MESSAGE_PATTERN)
