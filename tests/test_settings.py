@@ -41,7 +41,7 @@ def test_missing_file_gives_defaults(tmp_path: Path) -> None:
 @pytest.mark.parametrize("content", ["{not json", "[1, 2]", "", "\x00\x01"])
 def test_damaged_file_is_kept_aside_with_a_warning(tmp_path: Path, content: str) -> None:
     (tmp_path / "settings.json").write_text(content)
-    s, warnings = load_settings(tmp_path)
+    s, warnings = load_settings(tmp_path, keep_aside=True)
     assert s == defaults()
     assert len(warnings) == 1 and "damaged" in warnings[0] and "settings.json.bad" in warnings[0]
     assert (tmp_path / "settings.json.bad").read_text() == content
@@ -161,7 +161,11 @@ def test_a_damaged_file_is_said_once_in_words_and_logged_in_full(tmp_path: Path,
     proc = subprocess.run([sys.executable, "-m", "tinyrag_desktop", *verb, "--data-dir", str(tmp_path)],
                           capture_output=True, text=True, timeout=60)
     said = [line for line in proc.stderr.splitlines() if "damaged" in line]
-    assert said == [said[0]] and said[0].startswith("warning: The settings file was damaged")  # no raw log line
+    assert said == [said[0]] and said[0].startswith("warning: The settings file ")  # no raw log line
+    assert "is damaged (not valid JSON" in said[0] and "It is left as it is" in said[0], said
+    # a verb that saves no settings leaves the file where it is, for the window to say (it keeps it aside)
+    assert (tmp_path / "settings.json").read_text(encoding="utf-8") == "{broken"
+    assert not (tmp_path / "settings.json.bad").exists()
     if verb[0] == "ask":  # a reading verb (kb list) writes no log in the data folder
         assert "settings file" in (tmp_path / "logs" / "tinyrag.log").read_text(encoding="utf-8")
 
@@ -170,7 +174,7 @@ def test_a_damaged_file_is_said_once_in_words_and_logged_in_full(tmp_path: Path,
                                      b'{"a": ' * 50_000 + b"1" + b"}" * 50_000])
 def test_a_file_not_in_utf8_or_nested_too_deep_is_kept_aside_too(tmp_path: Path, content: bytes) -> None:
     (tmp_path / "settings.json").write_bytes(content)
-    s, warnings = load_settings(tmp_path)
+    s, warnings = load_settings(tmp_path, keep_aside=True)
     assert s == defaults()
     assert len(warnings) == 1 and "damaged" in warnings[0] and "settings.json.bad" in warnings[0]
     assert (tmp_path / "settings.json.bad").read_bytes() == content
@@ -185,14 +189,14 @@ def test_a_settings_file_not_in_utf8_is_a_warning_on_the_command_line_not_a_trac
     proc = subprocess.run([sys.executable, "-m", "tinyrag_desktop", "kb", "list", "--data-dir", str(tmp_path)],
                           capture_output=True, text=True, timeout=60, env=env)
     assert "Traceback" not in proc.stderr and proc.returncode == 0, proc.stderr
-    assert "warning: The settings file was damaged" in proc.stderr
+    assert "is damaged (not UTF-8 text)" in proc.stderr and (tmp_path / "settings.json").exists()
 
 
 def test_a_second_damaged_file_does_not_overwrite_the_first_one_kept(tmp_path: Path) -> None:
     (tmp_path / "settings.json").write_text("{first")
-    load_settings(tmp_path)
+    load_settings(tmp_path, keep_aside=True)
     (tmp_path / "settings.json").write_text("{second")
-    _s, warnings = load_settings(tmp_path)
+    _s, warnings = load_settings(tmp_path, keep_aside=True)
     assert (tmp_path / "settings.json.bad").read_text() == "{first"
     assert (tmp_path / "settings.json.bad-2").read_text() == "{second" and "settings.json.bad-2" in warnings[0]
 
@@ -239,10 +243,10 @@ def test_a_file_with_a_byte_order_mark_is_read_and_damage_is_said_in_words(tmp_p
     s, warnings = load_settings(tmp_path)
     assert (s["chat_model"], s["k"], warnings) == ("qwen", 7, [])
     (tmp_path / "settings.json").write_text('{"k": 7,\n "chat_model": }')
-    [said] = load_settings(tmp_path)[1]
+    [said] = load_settings(tmp_path, keep_aside=True)[1]
     assert said.startswith("The settings file was damaged (not valid JSON: expecting value at line 2, column 16)")
     (tmp_path / "settings.json").write_text('{"k": 1' + "0" * 5000 + "}")
-    [said] = load_settings(tmp_path)[1]
+    [said] = load_settings(tmp_path, keep_aside=True)[1]
     assert said.startswith("The settings file was damaged (a number in it is too long)") and "sys." not in said
 
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from .chats import ChatStoreError
-from .cliargs import add_shared_flags, add_window_flags, close_flags, context_from_args
+from .cliargs import DataFolderError, add_shared_flags, add_window_flags, close_flags, context_from_args
 from .paths import command
 from .settings import SettingsError
 
@@ -164,12 +164,16 @@ def main(argv: list[str] | None = None) -> int:
         print("--screenshot needs --ask QUESTION.", file=sys.stderr)
         return 2
     try:
-        ctx = context_from_args(args)
+        # A window started by hand may save the settings: a damaged settings file is moved aside first, and said
+        ctx = context_from_args(args, keep_aside=not args.ask)
         size = _size(args.size) if args.size else None
         if args.screenshot:
             args.screenshot = str(_screenshot_path(args.screenshot))
     except SettingsError as exc:
-        print(exc, file=sys.stderr)
+        if isinstance(exc, DataFolderError) and not args.ask and not no_display():
+            _data_folder_box(str(exc))  # a start from a menu or an icon sees no console: a box says it too
+        else:
+            print(exc, file=sys.stderr)
         return 2
     # context_from_args has sent logging to the data folder's log file
     if no_display():
@@ -183,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     from .kb.own_data import sweep
     from .kb.unfinished import cut_short
     from .ui.main_window import MainWindow
-    from .ui.platform_start import platform_guard
+    from .ui.platform_start import DISPLAY_LOST, display_watch, platform_guard
 
     with platform_guard():  # a display Qt cannot use is said in words, not with Qt's abort
         app = QApplication.instance() or QApplication([sys.argv[0]])
@@ -230,10 +234,19 @@ def main(argv: list[str] | None = None) -> int:
     window.scripted = bool(args.ask)
     if guard is not None:
         guard.raiseRequested.connect(window.bring_to_front)
+    lost: list[str] = []  # what Qt said when the display went away, if it did
     try:
         # Ctrl+C in the terminal and SIGTERM close the window as its Quit does, saving its state
-        with loop, gui_thread_gc(app), asyncgen_hooks(loop), on_signals(window.close):
+        with display_watch(lost), loop, gui_thread_gc(app), asyncgen_hooks(loop), on_signals(window.close):
             return loop.run_until_complete(_run(window, args, app, stopped=bool(early)))
+    except RuntimeError:  # "Event loop stopped before Future completed": Qt ended its loop itself, and again
+        if not lost:      # each time the loop is run to close what is open
+            raise
+        # The display is gone: nothing can be drawn or closed as Quit does. What the window saves as it goes
+        # (the chats, an answer as far as it came, drafts) is saved; one line says why it ended.
+        log.warning("the window ended with its display", exc_info=True)
+        print(DISPLAY_LOST, file=sys.stderr, flush=True)
+        return 1
     finally:
         asyncio.set_event_loop(None)
         if guard is not None:
@@ -258,11 +271,31 @@ def no_display() -> bool:
     return not (runtime and os.path.exists(os.path.join(runtime, "wayland-0")))
 
 
-def _cannot_open(message: str, *, show: bool, stopped: bool = False) -> None:
+def _data_folder_box(message: str) -> None:
+    """Say why the window cannot start with its data folder on stderr and in a box: started from a desktop
+    icon, nothing appeared (the console only had it)."""
+    from PySide6.QtWidgets import QApplication
+
+    from .ui.platform_start import platform_guard
+
+    with platform_guard(first=message):  # a display Qt cannot use: both said, and exit 2
+        QApplication.instance() or QApplication([sys.argv[0]])
+    _cannot_open(data_folder_words(message), show=True, said=message)
+
+
+def data_folder_words(message: str) -> str:
+    """What the box says of a data folder that cannot be used: the console's ``message`` in a sentence."""
+    words = dialog_words(message.removeprefix("--data-dir: "))
+    return f"tinyRAG Desktop cannot open its window. {words[:1].upper()}{words[1:]}."
+
+
+def _cannot_open(message: str, *, show: bool, stopped: bool = False, said: str | None = None) -> None:
     """Say why the window cannot open: on stderr, and in a message box for someone who started it from a menu.
-    ``stopped``: Ctrl+C or SIGTERM came already; the box is not shown."""
+    ``stopped``: Ctrl+C or SIGTERM came already; the box is not shown. ``said``: the line stderr gets, if it
+    is not "error: " and the message."""
+    said = f"error: {message}" if said is None else said
     if not show:
-        print(f"error: {message}", file=sys.stderr, flush=True)
+        print(said, file=sys.stderr, flush=True)
         return
     from PySide6.QtWidgets import QMessageBox
 
@@ -273,7 +306,7 @@ def _cannot_open(message: str, *, show: bool, stopped: bool = False) -> None:
     # Ctrl+C in the terminal and kill close the box, and so the app, as they close the window; the box
     # used to ignore them and wait, and where no one sees it (no screen) it waited for ever.
     with on_signals(box.reject):
-        print(f"error: {message}", file=sys.stderr, flush=True)
+        print(said, file=sys.stderr, flush=True)
         if not stopped:  # one that came while the window was being built: no box to wait on
             box.exec()
 

@@ -90,6 +90,11 @@ def close_flags(parser: argparse.ArgumentParser, words: list[str]) -> list[str]:
     return meant
 
 
+class DataFolderError(SettingsError):
+    """The data folder cannot be used (a file in its place, a folder that cannot be made): the window says it
+    in a box as well, for someone who started it from a menu and sees no console."""
+
+
 @dataclass(frozen=True)
 class Context:
     """What a verb runs with: the data folder, the effective settings, and warnings to show."""
@@ -99,21 +104,22 @@ class Context:
     warnings: tuple[str, ...]
 
 
-def context_from_args(args: argparse.Namespace, *, create: bool = True) -> Context:
+def context_from_args(args: argparse.Namespace, *, create: bool = True, keep_aside: bool = False) -> Context:
     """Load the settings file from the data folder and apply the flags; raises SettingsError on bad flags
-    (an unusable --data-dir included). With ``create`` False a missing data folder is not created."""
+    (an unusable --data-dir included). With ``create`` False a missing data folder is not created.
+    ``keep_aside``: for the window, which saves the settings: a damaged file is moved aside (load_settings)."""
     given = getattr(args, "data_dir", None)
     try:
         data_dir = resolve_data_dir(given, create=create)
     except DataDirError as exc:
-        raise SettingsError(f"--data-dir: {exc}" if given is not None else str(exc)) from None
+        raise DataFolderError(f"--data-dir: {exc}" if given is not None else str(exc)) from None
     if create:
         # Before the settings are read, so what reading them logs (a damaged file) reaches the log file.
         # Reading verbs (create False) write nothing in the data folder, a log included.
         from .logsetup import configure
 
         configure(data_dir)
-    settings, warnings = load_settings(data_dir)
+    settings, warnings = load_settings(data_dir, keep_aside=keep_aside)
     _check_port(getattr(args, "base_url", None))
     for flag, key in _FLAG_KEYS.items():
         value = getattr(args, flag, None)

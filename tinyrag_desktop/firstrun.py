@@ -194,7 +194,7 @@ def apply_probe(data_dir: Path, result: ProbeResult, settings: Settings | None =
     written even when nothing was found, which makes the next start no longer a first run. (The window
     saves a server it finds itself, and nothing when none is found, so that the next start looks again.)"""
     if settings is None:
-        settings, _ = load_settings(data_dir)
+        settings, _ = load_settings(data_dir, keep_aside=True)  # saved next: a damaged file is kept
     if result.found is not None:
         settings = settings.replace(base_url=result.found.base_url, chat_model=result.found.model)
     save_settings(data_dir, settings)

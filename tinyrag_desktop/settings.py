@@ -1,8 +1,8 @@
 """The settings schema and the settings file: one place for every option, its type, default and range.
 
-The file is ``settings.json`` in the data folder, written atomically (temp file, fsync, rename). A file that
-cannot be read is moved aside to ``settings.json.bad`` and defaults are used, with a warning the window and
-the command line show. Keys this version does not know are kept as they are, so an older app does not drop
+The file is ``settings.json`` in the data folder, written atomically (temp file, fsync, rename). Comments and
+trailing commas, which people write in a file they edit, are read. A file that cannot be read all the same
+gives defaults, with a warning; the window, which may save, first moves it aside to ``settings.json.bad``. Keys this version does not know are kept as they are, so an older app does not drop
 what a newer one wrote.
 """
 
@@ -390,8 +390,32 @@ def json_mistake(exc: json.JSONDecodeError) -> str:
     return f"{what[0].lower()}{what[1:]} at line {exc.lineno}, column {exc.colno}"
 
 
-def load_settings(data_dir: Path) -> tuple[Settings, list[str]]:
-    """Read ``settings.json``; a missing file gives defaults, a damaged one is kept aside with a warning."""
+# What people write in a file they edit by hand that JSON does not allow: comments (// to the end of the line,
+# /* … */) and a comma before a closing bracket. Strings are matched first so that "http://…" is no comment.
+# Each is replaced by spaces of its own length (line breaks kept), so a mistake left is said where it is.
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_COMMENTS = re.compile(_STRING + r"|//[^\n]*|/\*.*?\*/", re.S)
+_TRAILING_COMMA = re.compile(_STRING + r"|,(?=\s*[}\]])", re.S)
+LENIENT_NOTE = (f"{SETTINGS_FILE} has comments or a comma before a closing bracket, which JSON does not allow; "
+                "they were read all the same. Saving the settings writes plain JSON, without the comments.")
+
+
+def _blank(match: re.Match) -> str:
+    text = match.group()
+    return text if text.startswith('"') else re.sub(r"[^\n]", " ", text)
+
+
+def lenient_json(text: str) -> Any:
+    """Decode JSON that may hold comments and trailing commas outside its strings; any valid JSON reads as
+    json.loads reads it. Raises what json.loads raises, at the place the mistake is in ``text``."""
+    return json.loads(_TRAILING_COMMA.sub(_blank, _COMMENTS.sub(_blank, text)))
+
+
+def load_settings(data_dir: Path, *, keep_aside: bool = False) -> tuple[Settings, list[str]]:
+    """Read ``settings.json``; a missing file gives defaults, and so does one that cannot be read, with a
+    warning. ``keep_aside`` (the window, which will save): such a file is moved to ``settings.json.bad`` first,
+    so saving does not overwrite it; else (the command line's verbs, which save nothing) it is left in place,
+    and is no less there for the window's next start."""
     path = Path(data_dir) / SETTINGS_FILE
     try:
         data = path.read_bytes()
@@ -399,27 +423,38 @@ def load_settings(data_dir: Path) -> tuple[Settings, list[str]]:
         return defaults(), []
     except OSError as exc:
         return defaults(), [f"Could not read {path} ({exc.strerror}); using default settings."]
+    notes: list[str] = []
     try:
         # "utf-8-sig": a byte order mark at the start (Windows Notepad writes one) is no damage; it cost every
         # setting. A UnicodeDecodeError is a ValueError too.
-        raw = json.loads(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError:
+            raw = lenient_json(text)  # a hand-edited file's comments: no reason to set every setting aside
+            notes.append(LENIENT_NOTE)
         if not isinstance(raw, dict):
             raise ValueError("not a JSON object")
     except (ValueError, RecursionError) as exc:  # RecursionError: brackets nested thousands deep
-        bad = _unused(path.with_name(SETTINGS_FILE + ".bad"))  # an earlier damaged file stays as it was kept
-        try:
-            os.rename(path, bad)
-            kept = f" It was kept as {bad}."
-        except OSError:
-            kept = ""
         log.warning("settings file %s is damaged: %s", path, exc)
         why = ("not UTF-8 text" if isinstance(exc, UnicodeDecodeError)
                else "nested too deeply" if isinstance(exc, RecursionError)
                else f"not valid JSON: {json_mistake(exc)}" if isinstance(exc, json.JSONDecodeError)
                # Python's own words ("Exceeds the limit (4300 digits) for integer string conversion …")
                else "a number in it is too long" if "digits" in str(exc) else str(exc))
+        if not keep_aside:
+            return defaults(), [f"The settings file {path} is damaged ({why}); default settings are used for now. "
+                                "It is left as it is: correct it, or start the window, which keeps it aside and "
+                                "starts with default settings."]
+        bad = _unused(path.with_name(SETTINGS_FILE + ".bad"))  # an earlier damaged file stays as it was kept
+        try:
+            os.rename(path, bad)
+            kept = f" It was kept as {bad}."
+        except OSError:
+            kept = ""
         return defaults(), [f"The settings file was damaged ({why}) and default settings are used.{kept}"]
-    return from_mapping(raw)
+    settings, warnings = from_mapping(raw)
+    return settings, notes + warnings
 
 
 def _unused(path: Path) -> Path:

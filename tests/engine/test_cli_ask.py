@@ -77,7 +77,8 @@ def test_damaged_settings_warn_and_continue(tmp_path: Path) -> None:
         proc = ask(llm.base_url, tmp_path)
     assert proc.returncode == 0 and "fine" in proc.stdout
     assert "warning:" in proc.stderr and "damaged" in proc.stderr
-    assert (tmp_path / "settings.json.bad").exists()
+    # ask saves no settings: the file is left for the user to correct, or for the window to keep aside
+    assert (tmp_path / "settings.json").read_text() == "{broken" and not (tmp_path / "settings.json.bad").exists()
 
 
 def test_ctrl_c_stops_the_answer_and_says_so(tmp_path: Path) -> None:

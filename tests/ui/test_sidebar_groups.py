@@ -349,3 +349,29 @@ def test_a_rows_tooltip_says_when_it_was_used_as_of_when_it_shows(qtbot, monkeyp
     monkeypatch.undo()
     side.set_answering(None)
     assert hovered() == "Green tea\njust now · Friendly"
+
+
+def test_chats_stored_with_times_beyond_the_calendar_are_listed_under_later(make_window, server, tmp_path,
+                                                                          monkeypatch):
+    # 253402300799 is the last second of 9999 in UTC, and in the year 10000 in the Chatham Islands (UTC+13:45):
+    # the window failed at every start ("year 10000 is out of range"), as it did for 1e12 and 1e300.
+    if hasattr(time, "tzset"):
+        monkeypatch.setenv("TZ", "Pacific/Chatham")
+        time.tzset()
+    try:
+        data, ids = _aged_chats(tmp_path, {"end of 9999": 0, "1e12": 0, "1e300": 0, "today": 0})
+        with sqlite3.connect(data / "chats.sqlite3") as db:
+            for title, at in {"end of 9999": 253402300799, "1e12": 1e12, "1e300": 1e300}.items():
+                db.execute("UPDATE chats SET updated=? WHERE id=?", (at, ids[title]))
+        win = make_window(server.base_url, data_dir=data)
+        side = win.sidebar
+        assert side.titles() == ["1e300", "1e12", "end of 9999", "today"]
+        assert side.headings() == ["Later", "Today"]
+        from tinyrag_desktop.ui.sidebar import _TIP, _chat_tip
+
+        tips = [_chat_tip(side.list.item(row)) for row in range(side.list.count()) if side.list.item(row).data(_TIP)]
+        assert [tip.splitlines()[1] for tip in tips][:2] == ["later", "later"], tips  # 1e300, 1e12 (each its tooltip)
+    finally:
+        monkeypatch.undo()
+        if hasattr(time, "tzset"):
+            time.tzset()

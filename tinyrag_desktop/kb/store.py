@@ -338,11 +338,11 @@ def local_moment(stamp: str) -> datetime | None:
     clocks (kb list, the sources list, a report's "the version imported …"); None when it is not a time."""
     try:
         moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        return moment.astimezone()
+    except (ValueError, OverflowError):  # OverflowError: 9999-12-31T23:59Z is in the year 10000 east of UTC
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone()
 
 
 def local_time(stamp: str) -> str:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..files import write_whole
+from ..times import local_clock
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +87,9 @@ def cut_short(data_dir: Path) -> list[str]:
         try:
             mark = json.loads(path.read_text(encoding="utf-8"))
             pid, total, done = int(mark["pid"]), int(mark["total"]), int(mark["done"])
-            at = time.localtime(float(mark["started"]))
-            when = f"on {at.tm_mday} {time.strftime('%b', at)} at {time.strftime('%H:%M', at)}"
+            at = local_clock(mark["started"])  # None: a time no calendar holds (1e300)
+            when = (f"on {at.tm_mday} {time.strftime('%b', at)} at {time.strftime('%H:%M', at)}" if at is not None
+                    else "earlier")
             asked = [str(a) for a in mark.get("asked", [])]
             waiting = [str(w) for w in mark.get("waiting", [])]
             closed = bool(mark.get("closed"))

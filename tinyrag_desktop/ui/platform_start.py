@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import QtMsgType, qFormatLogMessage, qInstallMessageHandler
 
 from ..paths import command
 
@@ -77,10 +77,10 @@ def _log_file() -> str:
 
 
 @contextmanager
-def platform_guard() -> Iterator[list[str]]:
+def platform_guard(first: str = "") -> Iterator[list[str]]:
     """While the block makes the QApplication, Qt's messages go to the log, and its fatal one (no platform
     plugin could start) ends the process with words and exit status 2 instead of an abort. Yields the
-    messages seen."""
+    messages seen. ``first``: a line said before those words (why the window was to say something)."""
     seen: list[str] = []
 
     def handler(kind: QtMsgType, context, message: str) -> None:
@@ -91,7 +91,7 @@ def platform_guard() -> Iterator[list[str]]:
             return
         log.warning("Qt cannot start: %s: %s", category, message)  # the console gets words below
         words = platform_words(seen, display=os.environ.get("DISPLAY"), missing=missing_x11_libraries())
-        print(words, file=sys.stderr, flush=True)
+        print(f"{first}\n{words}" if first else words, file=sys.stderr, flush=True)
         logging.shutdown()
         os._exit(2)  # Qt aborts when this returns; nothing else is open yet to close
 
@@ -100,3 +100,35 @@ def platform_guard() -> Iterator[list[str]]:
         yield seen
     finally:
         qInstallMessageHandler(previous)
+
+
+# What Qt says when the display goes away under a running window (the X server ended, an ssh session's
+# forwarding closed, the Wayland compositor stopped); it says it once per event, then ends its event loop.
+_CONNECTION_BROKE = ("The X11 connection broke", "The Wayland connection broke")
+DISPLAY_LOST = ("tinyRAG Desktop closed: its connection to the display was lost (the X server or the desktop "
+                "session ended). What was saved is kept; start it again from a desktop session.")
+
+
+@contextmanager
+def display_watch(lost: list[str]) -> Iterator[None]:
+    """While the window runs, Qt's words that its display connection broke (said once per event) are not
+    printed: the first are logged and kept in ``lost``, and the app says it in one line of its own. Qt's other
+    messages are printed as before. Once the display is lost, the handler stays to the end: Qt says it again
+    while the app closes."""
+
+    def handler(kind: QtMsgType, context, message: str) -> None:
+        if message.startswith(_CONNECTION_BROKE):
+            if not lost:
+                log.warning("the display went away: %s", message)
+                lost.append(message)
+        elif previous is not None:
+            previous(kind, context, message)
+        else:  # Qt's own handler: the same words, in its format (QT_MESSAGE_PATTERN)
+            print(qFormatLogMessage(kind, context, message), file=sys.stderr, flush=True)
+
+    previous = qInstallMessageHandler(handler)
+    try:
+        yield
+    finally:
+        if not lost:
+            qInstallMessageHandler(previous)

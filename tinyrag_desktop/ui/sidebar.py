@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import math
 import time
 from collections.abc import Callable
 
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLay
                                QStyleOptionViewItem, QVBoxLayout, QWidget)
 
 from ..chats import ChatInfo
+from ..times import local_clock, local_date, seconds
 from .icons import status_pixmap
 from .item_menu import keyboard_menu_at_current_row
 from .theme import colors
@@ -21,23 +23,47 @@ from .theme import colors
 UNDO_SECONDS = 10
 
 
+# The headings of chats whose stored time is days ahead (a clock or a file gone wrong; after the year 9999 no
+# calendar holds it, see times.py), or before the year 1 or no number at all.
+LATER = "Later"
+LONG_AGO = "Long ago"
+
+
+def _ahead(ts: object, now: float) -> bool:
+    """Whether ``ts`` is a time after ``now``: a number, 10**400 and infinity included."""
+    return isinstance(ts, (int, float)) and not isinstance(ts, bool) and ts > now
+
+
 def _when(ts: float) -> str:
-    age = time.time() - ts
+    now = time.time()
+    number = seconds(ts)
+    age = now - number if number is not None else -math.inf if _ahead(ts, now) else math.inf
+    if age < -86400:  # more than a clock set back a little: the heading says Later
+        return "later"
     if age < 60:
         return "just now"
     if age < 3600:
         return f"{int(age // 60)} min ago"
+    clock = local_clock(number)
+    if clock is None:
+        return "long ago"
     if age < 86400:
-        return time.strftime("%H:%M", time.localtime(ts))
-    return time.strftime("%d %b", time.localtime(ts))
+        return time.strftime("%H:%M", clock)
+    return time.strftime("%d %b", clock)
 
 
 def day_group(ts: float, now: float | None = None) -> str:
     """The heading a chat last used at ``ts`` is listed under: Today, Yesterday, Previous 7 days,
-    Previous 30 days, then its month ("March 2026"), by the local calendar."""
-    today = datetime.date.fromtimestamp(time.time() if now is None else now)
-    day = datetime.date.fromtimestamp(ts)
+    Previous 30 days, then its month ("March 2026"), by the local calendar; Later for a day after tomorrow
+    (a clock set back a little is still Today), Long ago for no time at all."""
+    now = time.time() if now is None else now
+    today = local_date(now) or datetime.date.today()
+    day = local_date(ts)
+    if day is None:  # beyond the calendar, or no number
+        return LATER if _ahead(ts, now) else LONG_AGO
     days = (today - day).days
+    if days < -1:
+        return LATER
     if days <= 0:
         return "Today"
     if days == 1:
@@ -67,7 +93,8 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 
 
 # What a screen reader says of a day heading: "Chats from today, heading" (a month: "Chats from March 2026").
-_HEARD = {"Today": "Chats from today", "Yesterday": "Chats from yesterday",
+_HEARD = {LATER: "Chats from later dates", LONG_AGO: "Chats from long ago",
+          "Today": "Chats from today", "Yesterday": "Chats from yesterday",
           "Previous 7 days": "Chats from the previous 7 days", "Previous 30 days": "Chats from the previous 30 days"}
 
 
