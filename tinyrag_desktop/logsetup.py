@@ -11,6 +11,8 @@ import logging.handlers
 import sys
 from pathlib import Path
 
+from .files import make_private_folder, open_private_append
+
 LOG_FILE = Path("logs") / "tinyrag.log"
 
 
@@ -47,6 +49,11 @@ class _LogFile(logging.handlers.RotatingFileHandler):
 
     _failed = False
 
+    def _open(self):  # type: ignore[override]
+        # made for the user alone, whatever the umask (its records quote questions, addresses and errors);
+        # the file rotation starts anew is made so too
+        return open_private_append(Path(self.baseFilename), encoding=self.encoding, errors=self.errors)
+
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
         if self._failed:
             return
@@ -78,7 +85,7 @@ def configure(data_dir: Path, *, console_level: int = logging.ERROR) -> Path | N
     root.addHandler(console)
     path = Path(data_dir) / LOG_FILE
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_folder(path.parent)
         # a file name that is not UTF-8 (its odd bytes as surrogates) is logged with them escaped
         file_handler = _LogFile(path, maxBytes=2_000_000, backupCount=3, encoding="utf-8", errors="backslashreplace")
     except OSError:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 from urllib.parse import urlsplit
 
-from .files import write_whole
+from .files import make_private_folder, write_whole
 
 log = logging.getLogger(__name__)
 
@@ -443,7 +443,7 @@ def _write_problem(data_dir: Path, exc: OSError) -> str:
 def save_settings(data_dir: Path, settings: Settings) -> Path:
     """Write ``settings.json`` atomically: a crash leaves the old file or the new one, never half of one."""
     data_dir = Path(data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    make_private_folder(data_dir)
     path = data_dir / SETTINGS_FILE
     write_whole(path, json.dumps(settings.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n",
                 private=True)
