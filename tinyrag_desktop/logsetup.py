@@ -12,11 +12,20 @@ import sys
 from pathlib import Path
 
 from .files import make_private_folder, open_private_append
+from .hidden_passwords import hide_passwords
 
 LOG_FILE = Path("logs") / "tinyrag.log"
 
 
-class _NoTraceback(logging.Formatter):
+class _HidingPasswords(logging.Formatter):
+    """Records as written, an address's password replaced with "•••" (``--base-url http://alice:pw@…``
+    named in an error, a traceback, a library's message)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return hide_passwords(super().format(record))
+
+
+class _NoTraceback(_HidingPasswords):
     def formatException(self, ei) -> str:  # noqa: N802
         return ""
 
@@ -91,7 +100,7 @@ def configure(data_dir: Path, *, console_level: int = logging.ERROR) -> Path | N
     except OSError:
         return None
     file_handler.setLevel(logging.INFO)
-    file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    file_handler.setFormatter(_HidingPasswords("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     file_handler._tinyrag = True  # type: ignore[attr-defined]
     root.addHandler(file_handler)
     for noisy in ("httpx", "httpcore", "trafilatura", "htmldate", "courlandre"):

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 from urllib.parse import urlsplit
 
+from .hidden_passwords import hide_passwords
 from .files import make_private_folder, write_whole
 
 log = logging.getLogger(__name__)
@@ -26,7 +27,11 @@ SETTINGS_FILE = "settings.json"
 
 
 class SettingsError(ValueError):
-    """A value that the schema refuses; the message says which key and why, in plain words."""
+    """A value that the schema refuses; the message says which key and why, in plain words (an address's
+    password hidden)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(hide_passwords(message))
 
 
 @dataclass(frozen=True, slots=True)
