@@ -1,12 +1,12 @@
 """Addresses as they are shown and logged: a password written in one (``http://alice:s3cret@host/v1``) is
-replaced with "•••", so the status bar, an error, the command line's messages and the log never show it.
+replaced with "***", so the status bar, an error, the command line's messages and the log never show it.
 Requests still use the address as written. Pure: no imports beyond the standard library."""
 
 from __future__ import annotations
 
 import re
 
-MASK = "•••"
+MASK = "***"  # as the knowledge base shows a web address's (kb.models)
 
 # scheme://user:password@ — the user info runs to the last "@" before the host's path (a password typed with
 # a raw "@" in it is hidden whole); what has no ":" in it is a user name only, shown as it is.

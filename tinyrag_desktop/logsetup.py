@@ -18,7 +18,7 @@ LOG_FILE = Path("logs") / "tinyrag.log"
 
 
 class _HidingPasswords(logging.Formatter):
-    """Records as written, an address's password replaced with "•••" (``--base-url http://alice:pw@…``
+    """Records as written, an address's password replaced with "***" (``--base-url http://alice:pw@…``
     named in an error, a traceback, a library's message)."""
 
     def format(self, record: logging.LogRecord) -> str:
