@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+import os
 import sys
 
 VERBS = ("ask", "kb", "nanogo")
@@ -41,6 +43,8 @@ def verb_first(argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        _restart_in_utf8_mode()
     try:
         return _run(argv)
     except KeyboardInterrupt:
@@ -48,6 +52,41 @@ def main(argv: list[str] | None = None) -> int:
         # parser): said as one pressed later is, not as a traceback
         print("\nStopped.", file=sys.stderr)
         return 130
+
+
+# Set in the environment of the process started again in UTF-8 mode: it is not started a third time.
+_RESTARTED = "TINYRAG_DESKTOP_UTF8_RESTARTED"
+
+
+def _restart_in_utf8_mode() -> None:
+    """Start the program again in Python's UTF-8 mode when it runs in an ASCII locale without it
+    (``LC_ALL=C`` with ``PYTHONUTF8=0``: Python turns the mode on by itself in the C locale otherwise).
+
+    In that locale every name and word outside ASCII reaches Python as bytes it cannot decode: a file named
+    "été" is not valid text, "café" typed on the command line matches nothing, SQLite refuses the data
+    folder /home/josé, and a name Qt gives back (Qt 6 takes file names as UTF-8) cannot be opened at all.
+    No conversion here and there fixes all of that; the UTF-8 mode does, for this process and the ones it
+    starts (the environment says PYTHONUTF8=1). Returns (and goes on as before) when not needed, on
+    Windows, or when the new process cannot be started."""
+    if os.name != "posix" or sys.flags.utf8_mode or os.environ.get(_RESTARTED):
+        return
+    try:
+        if codecs.lookup(sys.getfilesystemencoding()).name != "ascii":
+            return
+    except LookupError:
+        return
+    os.environ["PYTHONUTF8"] = "1"
+    os.environ[_RESTARTED] = "1"
+    if getattr(sys, "frozen", False):  # the bootloader reads PYTHONUTF8 (PyInstaller 5 and later)
+        command = [sys.executable, *sys.argv[1:]]
+    else:  # -X utf8 too: PYTHONUTF8 is ignored under -E or -I
+        command = [sys.executable, "-X", "utf8", *sys.orig_argv[1:]]
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execv(command[0], command)
+    except (OSError, ValueError, AttributeError):
+        return
 
 
 def _run(argv: list[str] | None) -> int:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from . import search_text
+from .files import keep_private, make_private_folder
 from .chat_history import history_messages
 from .sqlitefiles import missing_columns, table_columns
 from .titles import plain_title, title_from
@@ -184,9 +185,11 @@ class ChatStore:
         self.closed = False
         db = None
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_folder(self.path.parent)
             self._refuse_unwritable()
+            existed = self.path.exists()
             self._db = db = sqlite3.connect(self.path, isolation_level=None, timeout=LOCK_WAIT)
+            keep_private(self.path, existed=existed)  # the user's own words: as drafts.json is
             db.row_factory = sqlite3.Row
             search_text.register(db)
             # Before anything is written into it (switching it to WAL is a write): another program's file,

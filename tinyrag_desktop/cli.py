@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import dataclasses
 import errno
 import os
@@ -84,7 +85,7 @@ class _GuardedOutput:
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
-        self.strict = False  # its errors were "strict" before main made them "replace"
+        self.errors_before: str | None = None  # its errors before main made them "replace"
 
     def write(self, data: Any) -> int:
         try:
@@ -145,6 +146,8 @@ def _hold_fd(fd: int) -> bool:
 def _guard_output() -> None:
     """Before a verb runs: stdout's failures said in words, not as tracebacks; text the output's encoding
     cannot write (PYTHONIOENCODING=ascii, a lone surrogate) written as "?" rather than failing."""
+    if sys.stdin is None:  # closed (<&-): no file opened later is numbered 0, and read as a child's stdin
+        _hold_fd(0)
     if sys.stderr is None and _hold_fd(2):
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the whole run)
     if sys.stdout is None:
@@ -152,21 +155,34 @@ def _guard_output() -> None:
         sys.stdout = _ClosedOutput()
         return
     guarded = _GuardedOutput(sys.stdout)
-    if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
+    if _cannot_write_all(sys.stdout) and hasattr(sys.stdout, "reconfigure"):
+        errors = sys.stdout.errors
         try:
             sys.stdout.reconfigure(errors="replace")
-            guarded.strict = True  # given back as it was, for a caller that goes on writing (a test)
+            guarded.errors_before = errors  # given back as it was, for a caller that goes on writing (a test)
         except (OSError, ValueError):
             pass
     sys.stdout = guarded
 
 
+def _cannot_write_all(stream: Any) -> bool:
+    """Whether a character ``stream`` cannot encode would fail the write: its errors are "strict", or its
+    encoding is not UTF-8 (an ASCII locale's "surrogateescape" fails on "é" as "strict" does)."""
+    errors = getattr(stream, "errors", None)
+    if errors == "strict":
+        return True
+    try:
+        return errors == "surrogateescape" and codecs.lookup(stream.encoding).name != "utf-8"
+    except (LookupError, TypeError, AttributeError):
+        return False
+
+
 def _unguard_output(stdout: Any, stderr: Any) -> None:
     if isinstance(sys.stdout, _GuardedOutput):
         guarded, sys.stdout = sys.stdout, sys.stdout._stream
-        if guarded.strict:
+        if guarded.errors_before is not None:
             try:
-                sys.stdout.reconfigure(errors="strict")
+                sys.stdout.reconfigure(errors=guarded.errors_before)
             except (OSError, ValueError):
                 pass
     elif isinstance(sys.stdout, _ClosedOutput):
@@ -287,7 +303,9 @@ def _ask(args: argparse.Namespace) -> int:
     for what, name in (("the question", "question"), ("--system", "system")):
         text = getattr(args, name)
         if text is not None and _has_surrogates(text):
-            setattr(args, name, _without_surrogates(text))
+            setattr(args, name, fixed := _without_surrogates(text))
+            if fixed.count("\ufffd") == text.count("\ufffd"):  # UTF-8 all along (an ASCII locale's argv)
+                continue
             print(f"warning: {what} has bytes that are not UTF-8 text; each was replaced with \ufffd.",
                   file=sys.stderr)
     if not args.question.strip():  # as the window's --ask: the model would answer a question nobody asked

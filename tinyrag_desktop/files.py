@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TextIO
 
 
 def write_whole(path: Path, text: str, *, private: bool = False) -> None:
@@ -47,3 +48,55 @@ def _umask() -> int:
     except (OSError, ValueError, IndexError):
         pass
     return 0o022
+
+
+def make_private_folder(path: Path) -> None:
+    """Create the folder ``path``, and the folders on its way that are missing, for the user alone (0700 on
+    POSIX, whatever the umask: the data folder holds the chat history and the log, the user's own words).
+    A folder that exists is left as it is: one the user chose keeps the permissions they gave it. Raises
+    OSError as ``Path.mkdir`` does (FileExistsError when ``path`` is a file)."""
+    path = Path(path)
+    if path.is_dir():
+        return
+    missing = []
+    for part in (path, *path.parents):
+        if part.is_dir():
+            break
+        missing.append(part)
+    for part in reversed(missing):
+        try:
+            os.mkdir(part, 0o700)
+        except FileExistsError:
+            if part.is_dir():  # made meanwhile, by another process of the app
+                continue
+            raise
+        if os.name == "posix":
+            os.chmod(part, 0o700)  # the umask (000) cannot have widened it, nor narrowed it for the user
+
+
+def keep_private(path: Path, *, existed: bool) -> None:
+    """Make the file ``path`` the app has just created (``existed`` False) readable by the user alone (0600
+    on POSIX, whatever the umask); one that existed before keeps its permissions. SQLite gives the files it
+    puts beside a database (-wal, -shm) the database's own permissions."""
+    if existed or os.name != "posix":
+        return
+    try:
+        os.chmod(path, 0o600)
+    except OSError:  # gone meanwhile, or not ours: the app goes on
+        pass
+
+
+def open_private_append(path: Path, **text: str | None) -> TextIO:
+    """``open(path, "a", **text)``, a file it creates readable by the user alone (0600 on POSIX, whatever
+    the umask); one that exists keeps its permissions."""
+    if os.name != "posix":
+        return open(path, "a", **text)  # noqa: SIM115 (the caller closes it)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        try:
+            os.fchmod(fd, 0o600)
+        except OSError:
+            pass
+    except FileExistsError:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+    return open(fd, "a", **text)  # noqa: SIM115

@@ -60,8 +60,25 @@ def _read_end() -> int | None:
         return None
     with _MADE:
         if _ENDS is None:
-            _ENDS = os.pipe()  # both ends close-on-exec: only pass_fds hands the read end on
+            ends = os.pipe()  # both ends close-on-exec: only pass_fds hands the read end on
+            _ENDS = (_above_stdio(ends[0]), _above_stdio(ends[1]))
         return _ENDS[0]
+
+
+def _above_stdio(fd: int) -> int:
+    """``fd``, or a copy of it numbered 3 or more when it is 0, 1 or 2 (the app started with its stdin
+    closed, ``<&-``): as 0 the read end was the child's stdin too, which the child's own pipe replaced, and
+    a nanoGo worker took its source for the lifeline (a run ended as "panic", with no output)."""
+    if fd > 2:
+        return fd
+    import fcntl
+
+    try:
+        moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+    except OSError:
+        return fd
+    os.close(fd)
+    return moved
 
 
 def child_options(env: dict[str, str] | None = None) -> dict:

@@ -11,10 +11,21 @@ import logging.handlers
 import sys
 from pathlib import Path
 
+from .files import make_private_folder, open_private_append
+from .hidden_passwords import hide_passwords
+
 LOG_FILE = Path("logs") / "tinyrag.log"
 
 
-class _NoTraceback(logging.Formatter):
+class _HidingPasswords(logging.Formatter):
+    """Records as written, an address's password replaced with "***" (``--base-url http://alice:pw@…``
+    named in an error, a traceback, a library's message)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return hide_passwords(super().format(record))
+
+
+class _NoTraceback(_HidingPasswords):
     def formatException(self, ei) -> str:  # noqa: N802
         return ""
 
@@ -47,6 +58,11 @@ class _LogFile(logging.handlers.RotatingFileHandler):
 
     _failed = False
 
+    def _open(self):  # type: ignore[override]
+        # made for the user alone, whatever the umask (its records quote questions, addresses and errors);
+        # the file rotation starts anew is made so too
+        return open_private_append(Path(self.baseFilename), encoding=self.encoding, errors=self.errors)
+
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
         if self._failed:
             return
@@ -78,13 +94,13 @@ def configure(data_dir: Path, *, console_level: int = logging.ERROR) -> Path | N
     root.addHandler(console)
     path = Path(data_dir) / LOG_FILE
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_folder(path.parent)
         # a file name that is not UTF-8 (its odd bytes as surrogates) is logged with them escaped
         file_handler = _LogFile(path, maxBytes=2_000_000, backupCount=3, encoding="utf-8", errors="backslashreplace")
     except OSError:
         return None
     file_handler.setLevel(logging.INFO)
-    file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    file_handler.setFormatter(_HidingPasswords("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     file_handler._tinyrag = True  # type: ignore[attr-defined]
     root.addHandler(file_handler)
     for noisy in ("httpx", "httpcore", "trafilatura", "htmldate", "courlandre"):

@@ -6,6 +6,8 @@ import os
 import sys
 from pathlib import Path
 
+from .files import make_private_folder
+
 APP_NAME = "tinyrag-desktop"
 
 
@@ -59,7 +61,7 @@ def resolve_data_dir(arg: str | os.PathLike[str] | None, *, create: bool = True)
                            "a folder with a shorter name")
     if create:
         try:
-            path.mkdir(parents=True, exist_ok=True)
+            make_private_folder(path)  # for the user alone when made here; one that exists is left as it is
         except OSError as exc:
             raise DataDirError(f"cannot create the data folder {path}: {exc.strerror or exc}") from None
     return path

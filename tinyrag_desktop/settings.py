@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 from urllib.parse import urlsplit
 
-from .files import write_whole
+from .hidden_passwords import hide_passwords
+from .files import make_private_folder, write_whole
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +27,11 @@ SETTINGS_FILE = "settings.json"
 
 
 class SettingsError(ValueError):
-    """A value that the schema refuses; the message says which key and why, in plain words."""
+    """A value that the schema refuses; the message says which key and why, in plain words (an address's
+    password hidden)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(hide_passwords(message))
 
 
 @dataclass(frozen=True, slots=True)
@@ -491,7 +496,7 @@ def _write_problem(data_dir: Path, exc: OSError) -> str:
 def save_settings(data_dir: Path, settings: Settings) -> Path:
     """Write ``settings.json`` atomically: a crash leaves the old file or the new one, never half of one."""
     data_dir = Path(data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    make_private_folder(data_dir)
     path = data_dir / SETTINGS_FILE
     write_whole(path, json.dumps(settings.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n",
                 private=True)

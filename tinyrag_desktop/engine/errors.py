@@ -18,6 +18,8 @@ httpx's exceptions are translated once, in the LLM client, with ``raise … from
 
 from __future__ import annotations
 
+from ..hidden_passwords import hide_passwords
+
 
 class Error(Exception):
     """Base of the engine's errors."""
@@ -29,6 +31,7 @@ class LLMError(Error):
     kind = "llm"
 
     def __init__(self, message: str) -> None:
+        message = hide_passwords(message)  # the base URL's password, which messages name the server by
         super().__init__(message)
         self.message = message
 

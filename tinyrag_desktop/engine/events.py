@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
+from ..hidden_passwords import hide_passwords
+
 
 @dataclass(frozen=True, slots=True)
 class _Event:
@@ -201,6 +203,9 @@ class EngineError(_Event):
     event: ClassVar[str] = "error"
     message: str
     kind: str = "error"
+
+    def __post_init__(self) -> None:  # an address's password is never shown, whatever error names it
+        object.__setattr__(self, "message", hide_passwords(self.message))
 
 
 EngineEvent = (Route | Text | Reasoning | Retract | ToolWriting | ToolStarted | ToolOutput | ToolFinished | Done

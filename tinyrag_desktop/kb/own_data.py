@@ -59,12 +59,22 @@ def own_sources(conn: sqlite3.Connection, data_dir: Path) -> dict[int, str]:
     """The sources stored from the app's own files in ``data_dir`` (OWN_FILES), by id: their locations."""
     found: dict[int, str] = {}
     for prefix in _prefixes(data_dir):
+        if not _is_text(prefix):  # a folder named in bytes that are not UTF-8: no source is stored under it
+            continue
         # every string that starts with the prefix sorts between it and the prefix with its last character
         # (the separator) one higher: an index range, not a scan of every location
         for source_id, location in conn.execute(_IN_RANGE, (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))):
             if OWN_FILES.fullmatch(location[len(prefix):].replace(os.sep, "/")):
                 found[source_id] = location
     return found
+
+
+def _is_text(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def remove_own_sources(kb: KnowledgeBase) -> list[str]:

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
+from ..files import keep_private, make_private_folder
 from ..sqlitefiles import missing_columns, table_columns
 from .errors import Cancelled, CannotWrite, DiskFull, Error, ReadOnlyStore, StoreError, StoreLocked
 from .models import Chunk, SourceInfo
@@ -444,10 +445,12 @@ class KnowledgeBase:
                     raise
                 raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_folder(self.path.parent)
+        existed = self.path.exists()
         try:
             # autocommit mode: transactions are explicit (BEGIN IMMEDIATE … COMMIT) below.
             self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT)
+            keep_private(self.path, existed=existed)  # the user's documents, for the user alone
         except sqlite3.DatabaseError as exc:
             raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
         try:

@@ -75,6 +75,7 @@ def _teller(output: Callable[[str], None] | None) -> Callable[[bytes], None] | N
 async def run(source: str, ctx: ToolContext) -> ToolResult:
     """Compile and run the source; the output is the result, a compile error or panic is a ToolError."""
     from .nanogo import run_sandboxed_async
+    from .nanogo.errors import SandboxError
 
     source = _unfence(source)
     if not source.strip():
@@ -83,8 +84,11 @@ async def run(source: str, ctx: ToolContext) -> ToolResult:
     memory = _number(ctx.settings, "nanogo_memory_mb", DEFAULT_MEMORY_MB, int)
     # The sandbox's own wall clock stops at the timeout, before the engine's (see engine.tool_grace), so the
     # model gets Go's message.
-    res = await run_sandboxed_async(source, timeout=timeout, memory_mb=memory, max_output=MAX_OUTPUT,
-                                    on_output=_teller(ctx.output))
+    try:
+        res = await run_sandboxed_async(source, timeout=timeout, memory_mb=memory, max_output=MAX_OUTPUT,
+                                        on_output=_teller(ctx.output))
+    except SandboxError as exc:  # the worker did not start: the model and the card read why
+        raise ToolError(f"The nanoGo sandbox could not start: {exc}.") from exc
     if res.status == "ok":
         return ToolResult(res.stdout if res.stdout else "(no output)", "nanoGo")
     if res.status == "compile_error":

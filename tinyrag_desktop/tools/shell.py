@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
+from ..files import make_private_folder
 from ..lifeline import child_options, guard_command
 from .errors import ToolError
 from .netutil import cut_middle, result_limit, setting, timeout_words
@@ -105,7 +106,7 @@ def work_dir(data_dir: Path) -> Path:
     """The folder commands run in (``work`` in the data folder), created when missing; ToolError when not usable."""
     path = Path(data_dir) / "work"
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        make_private_folder(path)
     except FileExistsError:
         raise ToolError(f"Commands run in the work folder {path}, but {path} is a file, not a folder.") from None
     except OSError as exc:

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 import httpx
 
+from ..hidden_passwords import hide_passwords
 from .errors import ToolError
 from .netutil import USER_AGENT, as_list, client_for, describe_http_error, plain_get, setting
 
@@ -53,7 +54,7 @@ async def searxng_search(http: httpx.AsyncClient | None, base_url: str, query: s
             response = await plain_get(client, url, params=params, timeout=_SEARXNG_TIMEOUT,
                                        headers={"User-Agent": USER_AGENT, "Accept": "application/json"})
         except httpx.HTTPError as exc:
-            raise SearchError(describe_http_error(exc, f"the SearXNG instance at {base_url}")) from None
+            raise SearchError(describe_http_error(exc, f"the SearXNG instance at {hide_passwords(base_url)}")) from None
     if response.status_code == 429:
         raise SearchError("The SearXNG instance is rate-limiting searches (429 Too Many Requests); "
                           "wait a minute and try again.")

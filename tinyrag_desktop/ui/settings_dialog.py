@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QBoxLayout, QCheckBox, QComboBox, QDialog, QDialo
                                QPushButton, QSizePolicy, QTabWidget, QVBoxLayout, QWidget)
 
 from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed
+from ..hidden_passwords import hide_passwords
 from ..engine.llm import has_model
 from ..firstrun import is_chat_model
 from ..localmodel import gguf_problem
@@ -696,7 +697,7 @@ class SettingsDialog(QDialog):
             return None
         key = str(self._fields["api_key"].raw())
         self.test_button.setEnabled(False)
-        self._say_test(f"Connecting to {url}…")
+        self._say_test(f"Connecting to {hide_passwords(url)}…")
         self._test_task = asyncio.ensure_future(self._test(url, key))
         return self._test_task
 

@@ -20,6 +20,7 @@ from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, has_model, is_chat_model
 from .activity import ANSWERING, AnswerActivity
 from .elided_label import ElidedLabel
 from .icons import dot_pixmap
+from ..hidden_passwords import hide_passwords
 from ..settings import SERVER_DEFAULT, SERVER_DEFAULT_MODEL
 from ..tool_words import window_words
 from .markdown_render import inline_code_html
@@ -135,7 +136,7 @@ class ServerStatus:
         return list(self.models), list(self.embedding_models)
 
     def show_settings(self, settings: Mapping[str, Any]) -> None:
-        self.server.setText(f"Server: {settings['base_url']}")
+        self.server.setText(f"Server: {hide_passwords(str(settings['base_url']))}")
         self.chosen = str(settings["chat_model"] or "")
         shown = model_label(self.chosen) if self.chosen else SERVER_DEFAULT
         self.model.setText(f"Model: {shown} ▾")
@@ -244,11 +245,11 @@ class ServerStatus:
         self.models = [m for m in models if is_chat_model(m) or m == wanted]
         self.embedding_models = [m for m in models if m not in self.models]
         if not models:  # it answers, but nothing can answer a question yet
-            self._set("warn", "no models", NO_MODELS.format(where=settings["base_url"]))
+            self._set("warn", "no models", NO_MODELS.format(where=hide_passwords(settings["base_url"])))
         elif wanted and not has_model(models, wanted) and not answers_any_name(models):
             self._set("warn", "model missing", f"The server is reachable, but has no model called “{wanted}”.")
         elif not self.models:  # only nomic-embed-text, pulled for the knowledge base
-            self._set("warn", "no chat models", NO_CHAT_MODELS.format(where=settings["base_url"],
+            self._set("warn", "no chat models", NO_CHAT_MODELS.format(where=hide_passwords(settings["base_url"]),
                                                                       names=_some(self.embedding_models, 3)))
         else:
             others = (f" (and {_count(self.embedding_models, 'embedding model')}: {_some(self.embedding_models)})"

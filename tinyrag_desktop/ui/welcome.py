@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
+from ..hidden_passwords import hide_passwords
 from ..settings import defaults, save_settings
 
 if TYPE_CHECKING:
@@ -177,7 +178,7 @@ class WelcomeController:
         if before != found.base_url.rstrip("/") and before != str(defaults()["base_url"]).rstrip("/"):
             # An address the user chose (or a server found before) did not answer, and another server took
             # its place in the settings: said where it stays, with the way back, not only in the status bar.
-            win.show_notices([f"Your server at {before} did not answer, so tinyRAG now uses {found.server_name} "
+            win.show_notices([f"Your server at {hide_passwords(before)} did not answer, so tinyRAG now uses {found.server_name} "
                               f"at {found.base_url}. To go back, change Server URL in Settings."])
         try:
             save_settings(win.data_dir, settings)

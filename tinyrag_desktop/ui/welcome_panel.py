@@ -21,6 +21,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from ..firstrun import ProbeResult
+from ..hidden_passwords import hide_passwords
 from .markdown_render import inline_code_html
 
 Probe = Callable[[], Awaitable[ProbeResult]]
@@ -206,18 +207,19 @@ class WelcomePanel(QFrame):
         if result.found is not None:
             self._say(_esc(result.summary()))
             return
-        lines = "".join(f"<li>{_esc(a.server_name)} ({_esc(a.base_url)}): {_esc(a.reason)}"
+        lines = "".join(f"<li>{_esc(a.server_name)} ({_esc(hide_passwords(a.base_url))}): {_esc(a.reason)}"
                         "</li>" for a in result.tried)
         self._say(f"Still no model server. What was tried:<ul>{lines}</ul>" if lines else
                             "Still no model server.")
 
     def say_asking(self, base_url: str) -> None:
         """An address was saved in Settings: it is being asked."""
-        self._say(_esc(f"Asking the server at {base_url}…"))
+        self._say(_esc(f"Asking the server at {hide_passwords(base_url)}…"))
 
     def say_checked(self, base_url: str, state: str, reason: str) -> None:
         """What came of asking the address saved in Settings (``state`` the status bar's: "down" when
         nothing answered; otherwise the window leaves this page, or says what the server lacks)."""
+        base_url = hide_passwords(base_url)  # as the reason names it (the engine's errors hide it)
         if state == "down":  # the reason names the address, and what to do, as the status bar's tooltip does
             said = reason if base_url in reason else f"{base_url}: {reason or 'no answer.'}"
             self._say(inline_code_html(f"Asked just now, and the address you saved did not answer. {said}"))

@@ -20,7 +20,8 @@ def register(subparsers) -> argparse.ArgumentParser:
 
 def _read(path: str) -> str:
     if path == "-":
-        return sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        return data.decode("utf-8", "surrogateescape")
     with open(path, "rb") as f:
         return f.read().decode("utf-8", "surrogateescape")
 
@@ -38,8 +39,12 @@ def _limits(args) -> tuple[float, int]:
 
 
 def run(args) -> int:
+    from .errors import SandboxError
     from .sandbox import Interrupted, run_sandboxed
 
+    if args.file == "-" and sys.stdin is None:  # started with stdin closed (<&-), as `ask -` says it
+        print("The program cannot be read: standard input is closed.", file=sys.stderr)
+        return 2
     try:
         source = _read(args.file)
     except OSError as e:
@@ -48,6 +53,9 @@ def run(args) -> int:
     timeout, memory = _limits(args)
     try:
         res = run_sandboxed(source, timeout=timeout, memory_mb=memory)
+    except SandboxError as exc:
+        print(f"nanogo: the sandbox cannot start: {exc}", file=sys.stderr)
+        return 1
     except Interrupted as stop:  # Ctrl+C: what the program printed until then, then the usual "Stopped."
         _print_output(stop.result.stdout)
         raise

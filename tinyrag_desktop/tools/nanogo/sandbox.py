@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...lifeline import child_options
+from .errors import SandboxError
 
 # Set by a frozen build (PyInstaller): the worker is the app's own executable with this flag first.
 WORKER_FLAG = "--nanogo-worker"
@@ -132,13 +133,17 @@ def _result(code: int | None, out: bytes, err: bytes, why: str | None, timeout: 
 
 def run_sandboxed(source: str, *, timeout: float, memory_mb: int = 512, max_output: int = 65536) -> RunResult:
     """Compile and run Go source in a separate process; blocks until it ends or a limit kills it. Ctrl+C
-    kills it too, and raises :class:`Interrupted` with what the program printed until then."""
+    kills it too, and raises :class:`Interrupted` with what the program printed until then. Raises
+    SandboxError when the worker cannot be started."""
     import threading
 
     started = time.monotonic()
-    proc = subprocess.Popen(worker_command(max_output, memory_mb, cpu_limit(timeout)), stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=(os.name == "posix"),
-                            **child_options(_env()))
+    command = worker_command(max_output, memory_mb, cpu_limit(timeout))
+    try:
+        proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=(os.name == "posix"), **child_options(_env()))
+    except OSError as exc:
+        raise _cannot_start(command, exc) from exc
     deadline = time.monotonic() + timeout
     why = None
     interrupted = False
@@ -188,6 +193,12 @@ def run_sandboxed(source: str, *, timeout: float, memory_mb: int = 512, max_outp
     return _result(proc.returncode, out, err, why, timeout, memory_mb, max_output, time.monotonic() - started)
 
 
+def _cannot_start(command: list[str], exc: OSError) -> SandboxError:
+    """The worker could not be started (its interpreter not allowed to run, missing, too many processes):
+    why, in words, with the program that was to run."""
+    return SandboxError(f"{(exc.strerror or str(exc)).lower()}: {command[0]}")
+
+
 def _kill(proc) -> None:
     try:
         if os.name == "posix":
@@ -229,14 +240,18 @@ async def run_sandboxed_async(source: str, *, timeout: float, memory_mb: int = 5
     """The same as run_sandboxed, without blocking the event loop; cancelling kills the child at once.
     ``output``, when given, holds the program's standard output as it comes: what it had printed when the
     run was cancelled (the window's Stop) is there to show. ``on_output`` is given each piece of it as it
-    comes (the answer's tool, whose run is cancelled with the answer)."""
+    comes (the answer's tool, whose run is cancelled with the answer). Raises SandboxError when the worker
+    cannot be started."""
     import asyncio
 
     started = time.monotonic()
-    proc = await asyncio.create_subprocess_exec(
-        *worker_command(max_output, memory_mb, cpu_limit(timeout)), stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=(os.name == "posix"),
-        **child_options(_env()))
+    command = worker_command(max_output, memory_mb, cpu_limit(timeout))
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, start_new_session=(os.name == "posix"), **child_options(_env()))
+    except OSError as exc:
+        raise _cannot_start(command, exc) from exc
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     why = None
     out, err = (bytearray() if output is None else output), bytearray()
