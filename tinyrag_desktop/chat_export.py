@@ -13,7 +13,7 @@ from .chats import ChatInfo, StoredMessage, StoredTool
 from .markdown_prep import (INVALID_MARK_RE, NOT_RUN, blocks_apart, invalid_blocks, lift_fences, nest_lists,
                             put_back_fences, register_task_boxes)
 from .tool_words import DENIED_NOTE, for_a_person, off_note
-from .tools.nanogo_tool import output_heading, split_output
+from .tools.nanogo_tool import KEEPS_OUTPUT, output_heading, split_output
 from .tools.shell import DENIED
 
 # A call stored as "running" was stopped while it ran (an answer is stored once it has ended); only a copy of
@@ -75,12 +75,12 @@ def _reason(tool: StoredTool) -> str:
 
 def _error_words(tool: StoredTool) -> str:
     """A call's error without the output a failed Go program printed before it (see _printed)."""
-    return split_output(tool.error or "")[0] if tool.tool == "nanogo" else tool.error or ""
+    return split_output(tool.error or "")[0] if tool.tool in KEEPS_OUTPUT else tool.error or ""
 
 
 def _printed(tool: StoredTool) -> str:
     """What a failed Go program printed before its error, which its card shows under a heading of its own."""
-    return split_output(tool.error or "")[1].strip("\n") if tool.tool == "nanogo" else ""
+    return split_output(tool.error or "")[1].strip("\n") if tool.tool in KEEPS_OUTPUT else ""
 
 
 def _in_block(tool: StoredTool) -> bool:

@@ -106,6 +106,20 @@ async def test_exit_status_stdout_and_stderr(data_dir: Path) -> None:
     assert result.text == "$ echo out; echo err >&2; exit 3\nexit status: 3\n--- stdout ---\nout\n--- stderr ---\nerr"
 
 
+async def test_what_a_command_prints_is_told_as_it_comes(data_dir: Path) -> None:
+    # An answer stopped while the command ran lost all it had printed (ToolContext.output keeps it).
+    told: list[str] = []
+    context = ToolContext(settings={"allow_shell_exec": True, "tool_timeout": 10.0}, data_dir=data_dir,
+                          output=told.append)
+    task = asyncio.ensure_future(shell("printf 'caf\\303'; sleep 0.2; printf '\\251 out\\n'; echo err >&2; sleep 60",
+                                       context))
+    assert await wait_until(lambda: "café out\n" in "".join(told) and "err\n" in "".join(told))
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert sorted("".join(told).splitlines()) == ["café out", "err"]  # é came in two pieces, told whole
+
+
 async def test_plain_command_runs_without_a_shell(data_dir: Path) -> None:
     # Quoted shell characters stay literal: exec gets them as arguments, nothing is interpreted.
     result = await shell("""printf '%s|' 'a;b' "c && d" '$HOME' '*'""", ctx(data_dir))

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import codecs
 from typing import Callable
 
 from .errors import ToolError
 from .netutil import timeout_words
-from .registry import ToolContext, ToolResult, ToolSpec
+from .registry import ToolContext, ToolResult, ToolSpec, output_teller
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MEMORY_MB = 512
@@ -42,6 +41,11 @@ def _unfence(source: str) -> str:
     return source
 
 
+# The tools whose output printed before an error or a Stop is kept after OUTPUT_BEFORE in their error, and
+# shown under a heading of its own: a Go program, and a shell command stopped with its answer.
+KEEPS_OUTPUT = frozenset({"nanogo", "shell"})
+
+
 def split_output(error: str) -> tuple[str, str]:
     """A failed run's error as (what went wrong, the output printed before it; "" when none)."""
     words, found, output = error.partition(OUTPUT_BEFORE)
@@ -55,21 +59,8 @@ def output_heading(error: str) -> str:
 
 
 def _teller(output: Callable[[str], None] | None) -> Callable[[bytes], None] | None:
-    """What passes the program's output on to ``output`` as it comes, as text, up to MAX_OUTPUT bytes (what
-    its result keeps): an answer stopped while it runs keeps it."""
-    if output is None:
-        return None
-    decoder = codecs.getincrementaldecoder("utf-8")("replace")  # a character may come in two pieces
-    told = 0
-
-    def tell(block: bytes) -> None:
-        nonlocal told
-        if told < MAX_OUTPUT:
-            block = block[:MAX_OUTPUT - told]
-            told += len(block)
-            output(decoder.decode(block, final=told >= MAX_OUTPUT))
-
-    return tell
+    """The program's output passed on as it comes, up to MAX_OUTPUT bytes (see registry.output_teller)."""
+    return output_teller(output, MAX_OUTPUT)
 
 
 async def run(source: str, ctx: ToolContext) -> ToolResult:

@@ -7,6 +7,7 @@ each call a :class:`ToolContext` (settings, data folder, shared HTTP client, a w
 
 from __future__ import annotations
 
+import codecs
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,25 @@ class ToolContext:
     # Says each new piece of what the tool prints as it runs (nanoGo): an answer stopped before the tool
     # finished keeps it. None: no one listens.
     output: Callable[[str], None] | None = None
+
+
+def output_teller(output: Callable[[str], None] | None, limit: int) -> Callable[[bytes], None] | None:
+    """What passes a running tool's output on to ``output`` (ToolContext.output) as it comes, as text, up to
+    ``limit`` bytes (what its result keeps): an answer stopped while the tool runs keeps it. None when no
+    one listens."""
+    if output is None:
+        return None
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")  # a character may come in two pieces
+    told = 0
+
+    def tell(block: bytes) -> None:
+        nonlocal told
+        if told < limit:
+            block = block[:limit - told]
+            told += len(block)
+            output(decoder.decode(block, final=told >= limit))
+
+    return tell
 
 
 def _always(settings: Mapping[str, object]) -> bool:

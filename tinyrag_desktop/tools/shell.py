@@ -20,17 +20,18 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
 
 from ..files import make_private_folder
 from ..lifeline import child_options, guard_command
 from .errors import ToolError
 from .netutil import cut_middle, result_limit, setting, timeout_words
-from .registry import ToolContext, ToolResult, ToolSpec
+from .registry import ToolContext, ToolResult, ToolSpec, output_teller
 
 # Follows "The tool shell is disabled: " (or "The shell tool is off: "): it says how, not again that.
 DISABLED_REASON = "enable 'Allow shell commands' in Settings or pass --allow-shell-exec"
 HARD_OUTPUT_CAP = 2 * 1024 * 1024  # bytes per stream; a command printing more is stopped
+SHOWN_OUTPUT = 64 * 1024  # bytes per stream told as they come (ToolContext.output), as a Go program's are
 BACKGROUND_GRACE = 1.0  # seconds background children may keep the output open after the command ends
 MAX_COMMAND_CHARS = 8000
 # What the model reads when the user says Deny; the window knows a denied call by it (a choice, not a failure).
@@ -181,10 +182,13 @@ async def _leader_exit(proc: asyncio.subprocess.Process) -> None:
         await asyncio.sleep(0.05)
 
 
-async def _drain(stream: asyncio.StreamReader, keep: bytearray, overflow: asyncio.Event) -> None:
+async def _drain(stream: asyncio.StreamReader, keep: bytearray, overflow: asyncio.Event,
+                 tell: Callable[[bytes], None] | None = None) -> None:
     # Read to the end even past the cap (discarding): a pipe left unread would keep the child blocked
     # and its transport open; the overflow event gets the tree killed, which ends the stream.
     while chunk := await stream.read(65536):
+        if tell is not None:  # what it printed so far, kept by an answer stopped while it runs
+            tell(chunk)
         room = HARD_OUTPUT_CAP - len(keep)
         if room > 0:
             keep += chunk[:room]
@@ -199,14 +203,17 @@ def _close_pipes(proc: asyncio.subprocess.Process) -> None:
         transport.close()
 
 
-async def run_command(command: str, cwd: Path, timeout: float, limit_words: str = "") -> Completed:
+async def run_command(command: str, cwd: Path, timeout: float, limit_words: str = "",
+                      output: Callable[[str], None] | None = None) -> Completed:
     """Run ``command`` in ``cwd``; kill its tree after ``timeout`` s (ShellTimeout) or when cancelled.
-    ``limit_words`` names the limit in the message ("the 10-second tool timeout"; else the seconds)."""
+    ``limit_words`` names the limit in the message ("the 10-second tool timeout"; else the seconds).
+    ``output`` is told what the command prints as it comes (standard output and error, in the order read)."""
     proc = await _spawn(command, cwd)
     out, err = bytearray(), bytearray()
     overflow = asyncio.Event()
     assert proc.stdout is not None and proc.stderr is not None
-    readers = asyncio.gather(_drain(proc.stdout, out, overflow), _drain(proc.stderr, err, overflow))
+    readers = asyncio.gather(_drain(proc.stdout, out, overflow, output_teller(output, SHOWN_OUTPUT)),
+                             _drain(proc.stderr, err, overflow, output_teller(output, SHOWN_OUTPUT)))
     stopper = asyncio.ensure_future(overflow.wait())
     exited = asyncio.ensure_future(_leader_exit(proc))
     background = False
@@ -348,7 +355,8 @@ async def shell(content: str, ctx: ToolContext) -> ToolResult:
     if ctx.confirm is not None and not await ctx.confirm("shell", command):
         raise ToolError(DENIED)
     cwd = work_dir(ctx.data_dir)
-    done = await run_command(command, cwd, shell_timeout(ctx.settings), timeout_words(_tool_timeout(ctx.settings)))
+    done = await run_command(command, cwd, shell_timeout(ctx.settings), timeout_words(_tool_timeout(ctx.settings)),
+                             ctx.output)
     return ToolResult(format_completed(command, done, result_limit(ctx.settings)), source=str(cwd))
 
 

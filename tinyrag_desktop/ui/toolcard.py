@@ -9,7 +9,7 @@ from PySide6.QtGui import (QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouse
                            QTextOption)
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
-from ..tools.nanogo_tool import OUTPUT_BEFORE, OUTPUT_CUT, output_heading, split_output
+from ..tools.nanogo_tool import KEEPS_OUTPUT, OUTPUT_BEFORE, OUTPUT_CUT, output_heading, split_output
 from ..tools.rag import EMPTY_MESSAGE, NO_MATCH
 from ..tool_words import (DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_note, sentence, split_advice, window_words,
                           writing_call_words)
@@ -466,7 +466,7 @@ class ToolCard(QFrame):
         """The error without what came with it: the output a failed Go program printed (shown apart, as
         lines), and for url_fetch the address the header shows already (the reason came after it, cut off)."""
         error = self._error or ""
-        if self._tool == "nanogo":
+        if self._tool in KEEPS_OUTPUT:
             return split_output(error)[0]
         own = f": {self._query.strip()}"
         if self._tool == "url_fetch" and self._query.strip() and error.endswith(own) and len(error) > len(own):
@@ -474,8 +474,8 @@ class ToolCard(QFrame):
         return error
 
     def _printed(self) -> str:
-        """The output a failed Go program printed before its error ("" for anything else)."""
-        return split_output(self._error or "")[1] if self._tool == "nanogo" else ""
+        """The output a Go program or a command printed before its error or a Stop ("" for anything else)."""
+        return split_output(self._error or "")[1] if self._tool in KEEPS_OUTPUT else ""
 
     def _value(self) -> str:
         """A calculation's result after its expression (" = 33"), when short: shown on the closed card."""
@@ -505,7 +505,7 @@ class ToolCard(QFrame):
         if self._status != "running":
             shared_spinner().discard(self)
         if self._status == "skipped":
-            said = split_output(error or "")[0] if self._tool == "nanogo" else error or ""  # with its output
+            said = split_output(error or "")[0] if self._tool in KEEPS_OUTPUT else error or ""  # with its output
             self._meta_text = "off" if off else {STOPPED: "stopped", DENIED: "denied"}.get(said, "skipped")
         elif self._status != "running":  # done or failed: how long it took, either way
             # no time beside a call refused before it ran (an unknown tool): "<1 ms" said it had run
@@ -533,7 +533,7 @@ class ToolCard(QFrame):
         return bool(widget is not None and widget.streaming)
 
     def add_output(self, text: str) -> None:
-        """More of what the running tool printed (a Go program's output): kept should the answer be stopped."""
+        """More of what the running tool printed (a Go program's or a command's): kept should the answer be stopped."""
         self._printed_so_far.append(text)
 
     def printed_so_far(self) -> str:
@@ -543,7 +543,7 @@ class ToolCard(QFrame):
         """The answer was stopped while this tool ran: not a failure of the tool, so the neutral state. What it
         printed so far is kept, as a program stopped at the time limit keeps it."""
         if self._status == "running":
-            printed = self.printed_so_far() if self._tool == "nanogo" else ""
+            printed = self.printed_so_far() if self._tool in KEEPS_OUTPUT else ""
             self.finish("skipped", error=STOPPED + (f"{OUTPUT_BEFORE}{printed}" if printed else ""))
 
     def _reason(self) -> str:
