@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
+from ..hidden_passwords import hide_passwords
 from .links import Link
 
 
@@ -91,13 +91,6 @@ class Hit:
         }
 
 
-_USER_INFO = re.compile(r"^([a-z][a-z0-9+.-]*://)([^/?#]*)@", re.IGNORECASE)
-
-
 def hide_password(location: str) -> str:
     """``location`` with the password of a URL that holds one (https://me:secret@host/) shown as ***."""
-    match = _USER_INFO.match(location)
-    if not match or ":" not in match.group(2):
-        return location
-    user = match.group(2).split(":", 1)[0]
-    return f"{match.group(1)}{user}:***@{location[match.end():]}"
+    return hide_passwords(location)

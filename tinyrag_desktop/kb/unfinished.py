@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..files import write_whole
+from ..hidden_passwords import hide_passwords
 from ..times import local_clock
 
 log = logging.getLogger(__name__)
@@ -154,15 +155,7 @@ def _listed(names: Sequence[str]) -> str:
 
 def _without_password(asked: str) -> str:
     """An address's password is not written down (it is refused anyway; the mark outlives the refusal)."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    try:
-        parts = urlsplit(asked)
-        if parts.password is None:
-            return asked
-        return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{parts.netloc.rpartition('@')[2]}"))
-    except ValueError:
-        return asked
+    return hide_passwords(asked)
 
 
 def _alive(pid: int) -> bool:
