@@ -161,5 +161,8 @@ def test_an_answer_ending_on_a_call_in_the_last_round_names_the_rounds_setting(m
     assert [card.status for card in answer.cards()] == ["done", "done"]  # the user reads its result
     said = answer.parts()[-1].toPlainText()
     assert said.startswith("The answer ends here: the model was still calling tools at the limit of 2 rounds")
-    assert "raise “Rounds after the first” in Settings → Limits" in said
+    assert "raise “Rounds after the first” in Settings → Limits to allow more rounds." in said
+    # The window names the setting only: the flag is for `ask` (the note said "(or --max-continuations)").
+    stored = ChatStore(win.data_dir).messages(win.chat_id)[-1]
+    assert "--max-continuations" not in said and "--max-continuations" not in stored.content
     assert answer.footer().startswith("2 rounds · 2 tools run")

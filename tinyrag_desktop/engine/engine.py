@@ -228,7 +228,7 @@ class Engine:
                     # The last round ended on a call whose result the model can never read: without a word,
                     # the answer would end on its cards, with no text after them.
                     note = _ended_waiting_note(rnd, cfg)
-                    yield Text(note, number)
+                    yield Text(note, number, note=True)
                     shown.append(note)
                     break
                 elif not ran:

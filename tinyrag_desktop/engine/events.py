@@ -52,6 +52,9 @@ class Text(_Event):
     # The round it came in, for a stopped answer's footer: cancelled, the request yields no Done to count
     # them. Not part of the payload (DESIGN fixes it as {text}), nor of equality.
     round: int = field(default=1, compare=False)
+    # The engine's own words (the note on an answer that ends at the round limit), not the model's: the
+    # window says them without their command-line hint. Not part of the payload either.
+    note: bool = field(default=False, compare=False)
 
     def payload(self) -> dict[str, Any]:
         return {"text": self.text}

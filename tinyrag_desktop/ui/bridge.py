@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ..engine.events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolOutput,
                              ToolStarted, ToolWriting)
+from ..tool_words import window_words
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ class EngineBridge(QObject):
             self._round = number
             self.roundStarted.emit(number)
         if isinstance(ev, Text):
-            self.text.emit(ev.text)
+            self.text.emit(window_words(ev.text) if ev.note else ev.text)
         elif isinstance(ev, Reasoning):
             self.reasoning.emit(ev.text)
         elif isinstance(ev, Retract):

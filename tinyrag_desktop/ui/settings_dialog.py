@@ -17,8 +17,8 @@ from typing import Any, Awaitable, Callable
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QBoxLayout, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
-                               QFormLayout, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QPlainTextEdit,
-                               QPushButton, QSizePolicy, QTabWidget, QVBoxLayout, QWidget)
+                               QFormLayout, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QListWidget, QMessageBox,
+                               QPlainTextEdit, QPushButton, QSizePolicy, QTabWidget, QVBoxLayout, QWidget)
 
 from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, RateLimited, ServerFailed
 from ..hidden_passwords import hide_passwords
@@ -374,6 +374,8 @@ class SettingsDialog(QDialog):
             self._say_missing(known[0] + known[1])
         # The dialog opens on its first field, not on the tab bar (Qt's first widget in the chain).
         self._fields[_TABS[0][1][0]].widget.setFocus(Qt.FocusReason.OtherFocusReason)
+        self._opened = self._state()  # what Esc or Cancel would lose is what differs from this
+        self.discard_question: QMessageBox | None = None
 
     def _set_usable(self, name: str, usable: bool) -> None:
         self._fields[name].widget.setEnabled(usable)
@@ -683,6 +685,48 @@ class SettingsDialog(QDialog):
             self.personasRenamed.emit(renamed)
         self.saved.emit(self.result_settings)
         self.accept()
+
+    # leaving without saving -----------------------------------------------------------------------------
+    def _state(self) -> tuple[dict[str, Any], dict[str, str], dict[str, str]]:
+        """The fields as typed and the personas: what Save would write."""
+        return ({name: f.raw() for name, f in self._fields.items()}, dict(self._personas),
+                {old: new for old, new in self.renamed_personas.items() if old != new})
+
+    def edited(self) -> bool:
+        """Whether anything was changed since the dialog opened (a change typed back counts as none)."""
+        return self._state() != self._opened
+
+    def reject(self) -> None:
+        """Esc, Cancel or the close button: with edits, asks first whether to save, discard or keep editing.
+        They went at once, a persona's prompt written over ten minutes with them."""
+        if self.discard_question is not None:
+            return
+        if not self.edited():
+            super().reject()
+            return
+        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved settings",
+                          "Your changes to Settings are not saved.", QMessageBox.StandardButton.NoButton, self)
+        box.setObjectName("discardSettings")
+        save = box.addButton(QMessageBox.StandardButton.Save)
+        box.addButton(QMessageBox.StandardButton.Discard)
+        keep = box.addButton("&Keep editing", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(save)
+        box.setEscapeButton(keep)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.finished.connect(lambda _result: self._left(box))
+        self.discard_question = box
+        box.open()
+
+    def _left(self, box: QMessageBox) -> None:
+        """The answer to the question asked by :meth:`reject`: Save checks and saves as the Save button
+        does (a field with a problem keeps the dialog open, and says so), Discard closes, Keep editing stays."""
+        self.discard_question = None
+        box.deleteLater()
+        chosen = box.standardButton(box.clickedButton()) if box.clickedButton() is not None else None
+        if chosen == QMessageBox.StandardButton.Save:
+            self._on_save()
+        elif chosen == QMessageBox.StandardButton.Discard:
+            super().reject()
 
     # test connection ------------------------------------------------------------------------------
     def test_connection(self) -> asyncio.Task[None] | None:

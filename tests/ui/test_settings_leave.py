@@ -1,0 +1,87 @@
+"""Leaving Settings without saving: Esc, Cancel and the close button ask first when something was edited."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+
+from tinyrag_desktop.settings import defaults
+from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+
+
+@pytest.fixture
+def dialog(qtbot):
+    d = SettingsDialog(defaults())
+    qtbot.addWidget(d)
+    d.open()
+    qtbot.waitExposed(d)
+    saved = []
+    d.saved.connect(saved.append)
+    d.saved_settings = saved
+    return d
+
+
+def _question(qtbot, dialog) -> QMessageBox:
+    qtbot.waitUntil(lambda: dialog.discard_question is not None and dialog.discard_question.isVisible())
+    return dialog.discard_question
+
+
+def _answer(qtbot, dialog, button) -> None:
+    box = _question(qtbot, dialog)
+    with qtbot.waitSignal(box.finished):
+        box.button(button).click() if isinstance(button, QMessageBox.StandardButton) else button.click()
+
+
+def test_esc_with_nothing_edited_closes_at_once(qtbot, dialog):
+    with qtbot.waitSignal(dialog.rejected):
+        qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert dialog.discard_question is None and not dialog.isVisible()
+
+
+def test_esc_after_an_edit_asks_and_keep_editing_keeps_the_edit(qtbot, dialog):
+    dialog.field("chat_model").setCurrentText("qwen2.5:7b")
+    left = []
+    dialog.rejected.connect(lambda: left.append(True))
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    box = _question(qtbot, dialog)
+    assert box.text() == "Your changes to Settings are not saved."
+    assert box.escapeButton() is not box.button(QMessageBox.StandardButton.Discard)
+    with qtbot.waitSignal(box.finished):
+        box.escapeButton().click()  # "Keep editing", also what Esc on the question does
+    assert dialog.isVisible() and left == []
+    assert dialog.field("chat_model").currentText() == "qwen2.5:7b" and dialog.saved_settings == []
+
+
+def test_discard_closes_without_saving(qtbot, dialog):
+    dialog.field("max_tools_total").setText("9")
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel).click()
+    with qtbot.waitSignal(dialog.rejected):
+        _answer(qtbot, dialog, QMessageBox.StandardButton.Discard)
+    assert not dialog.isVisible() and dialog.saved_settings == []
+
+
+def test_save_in_the_question_saves_the_edits(qtbot, dialog):
+    dialog.field("max_tools_total").setText("9")
+    dialog.close()  # the window's close button
+    with qtbot.waitSignal(dialog.accepted):
+        _answer(qtbot, dialog, QMessageBox.StandardButton.Save)
+    assert [s["max_tools_total"] for s in dialog.saved_settings] == [9]
+
+
+def test_save_in_the_question_with_a_bad_field_stays_and_says_why(qtbot, dialog):
+    dialog.field("max_tools_total").setText("many")
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    _answer(qtbot, dialog, QMessageBox.StandardButton.Save)
+    assert dialog.isVisible() and dialog.saved_settings == []
+    assert dialog.problem.isVisible() and "Tool calls per answer" in dialog.problem_text
+
+
+def test_a_persona_prompt_edit_counts_and_an_edit_typed_back_does_not(qtbot, dialog):
+    before = dialog.persona_prompt.toPlainText()
+    dialog.persona_prompt.setPlainText("You answer in haiku.")
+    assert dialog.edited()
+    dialog.persona_prompt.setPlainText(before)
+    assert not dialog.edited()
+    with qtbot.waitSignal(dialog.rejected):
+        qtbot.keyClick(dialog, Qt.Key.Key_Escape)
