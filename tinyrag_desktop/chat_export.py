@@ -210,7 +210,7 @@ def _quoted_query(query: str, most: int) -> str:
 
 
 # Marks that end or break a sentence: written right after a tool block ("see <tool …>…</tool>. Then"),
-# they belong to the text before the call, as the window shows them (ui/answer.py).
+# they belong to the text before the call, as the window shows them (ui/answer_rendering.py).
 TRAILING_MARKS = ".,;:!?…)]»”’"
 
 

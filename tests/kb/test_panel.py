@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QStyleOptionViewItem
 from tests.embed_server import EmbeddingServer
 from tinyrag_desktop.kb import open_store
 from tinyrag_desktop.settings import defaults
-from tinyrag_desktop.ui.kb_panel import KnowledgePanel, items_from_urls
+from tinyrag_desktop.ui.kb_drop import items_from_urls
+from tinyrag_desktop.ui.kb_panel import KnowledgePanel
 
 # The search module itself (the package's ``search`` is the function): it keeps the vectors in memory.
 vector_internals = importlib.import_module("tinyrag_desktop.kb.nearest")
@@ -344,12 +345,12 @@ def test_sources_without_vectors_of_the_embedding_model_are_marked_until_re_impo
 
 
 def test_a_search_that_fails_unexpectedly_says_so_instead_of_searching_forever(qtbot, panel, monkeypatch):
-    import tinyrag_desktop.ui.kb_panel as kb_panel
+    from tinyrag_desktop.ui import kb_search_tab
 
     def broken(*args, **kwargs):
         raise ValueError("index in a state nobody expected")
 
-    monkeypatch.setattr(kb_panel, "search", broken)
+    monkeypatch.setattr(kb_search_tab, "search", broken)
     assert _search(qtbot, panel, "anything") == 0
     assert panel.results.item(0).text() == "The search failed: ValueError: index in a state nobody expected"
 

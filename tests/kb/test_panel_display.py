@@ -146,7 +146,7 @@ def test_import_times_are_listed_as_a_file_manager_lists_them():
 
 
 def test_a_passage_s_table_rows_are_listed_a_row_a_line_and_its_prose_as_one_paragraph():
-    from tinyrag_desktop.ui.kb_panel import preview
+    from tinyrag_desktop.ui.kb_results import preview
 
     text = ("The server reads its options\nfrom server.toml at start-up.\n\n"
             "Option | Default\n`port` | 8080\n`workers` | 4\n\n"

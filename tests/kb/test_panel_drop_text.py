@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt
 from PySide6.QtGui import QDropEvent
 
-from tinyrag_desktop.ui.kb_panel import items_from_urls, left_out
+from tinyrag_desktop.ui.kb_drop import items_from_urls, left_out
 
 
 def _pairs(text: str) -> list[tuple[str, str]]:

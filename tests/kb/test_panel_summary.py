@@ -7,8 +7,8 @@ from pathlib import Path
 from PySide6.QtCore import QUrl
 
 from tests.kb.test_panel import _import
+from tinyrag_desktop.ui.kb_drop import items_from_urls, left_out
 from tinyrag_desktop.ui.kb_summary import StatusLabel
-from tinyrag_desktop.ui.kb_panel import items_from_urls, left_out
 
 SHOTS = Path("/tmp/kb32b")
 

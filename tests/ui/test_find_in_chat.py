@@ -50,9 +50,9 @@ def _in_view(win, widget) -> bool:
 
 def _long_chat(tmp_path, monkeypatch, pairs: dict[int, str], total: int = 20):
     """A chat of ``total`` questions (the page shown holds 3 of them); question i says ``pairs[i]`` too."""
-    import tinyrag_desktop.ui.main_window as mw
+    from tinyrag_desktop.ui import window_chats
 
-    monkeypatch.setattr(mw, "HISTORY_PAGE", 6)
+    monkeypatch.setattr(window_chats, "HISTORY_PAGE", 6)
     data = tmp_path / "long"
     store = ChatStore(data)
     chat = store.new_chat()

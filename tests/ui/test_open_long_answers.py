@@ -10,7 +10,7 @@ from PySide6.QtGui import QGuiApplication
 
 from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore
-from tinyrag_desktop.ui import main_window as mw
+from tinyrag_desktop.ui import window_chats
 from tinyrag_desktop.ui.answer import AnswerWidget
 
 from .conftest import tokens, wait_signal, wait_until
@@ -131,7 +131,7 @@ def _watch(win, answers) -> tuple[QTimer, list[list[int]]]:
 
 def test_a_chat_of_long_answers_builds_the_lowest_first_and_an_earlier_page_from_its_end(
         qloop, make_window, server, tmp_path, monkeypatch):
-    monkeypatch.setattr(mw, "HISTORY_PAGE", 8)  # four exchanges a page
+    monkeypatch.setattr(window_chats, "HISTORY_PAGE", 8)  # four exchanges a page
     texts = [f"Answer {n}:\n\n" + "".join(f"- point {n}.{i} of this answer\n" for i in range(400)) for n in range(8)]
     data, chat_id, _messages = _chat(tmp_path, texts)
     win = make_window(server.base_url, data_dir=data)

@@ -77,7 +77,7 @@ def test_the_knowledge_panels_results_count_drop_hint_and_cells_say_what_they_ar
     from .test_kb_panel_window import _add_elsewhere, _write
 
     said: list[str] = []
-    monkeypatch.setattr("tinyrag_desktop.ui.kb_panel.announce", lambda widget, text: said.append(text), raising=False)
+    monkeypatch.setattr("tinyrag_desktop.ui.kb_search_tab.announce", lambda widget, text: said.append(text), raising=False)
     data = tmp_path / "data"
     _add_elsewhere(data, _write(tmp_path / "docs", ["herons", "egrets"]))
     win = make_window(server.base_url, data_dir=data)

@@ -51,7 +51,7 @@ def test_after_a_slow_render_the_next_waits_so_the_window_keeps_answering(qtbot,
     # a table of thousands of rows is drawn whole at each render: 2.7 s each, 30 times a second if let
     import time
 
-    from tinyrag_desktop.ui import answer as answer_module
+    from tinyrag_desktop.ui import answer_rendering
 
     answer = AnswerWidget()
     qtbot.add_widget(answer)
@@ -65,8 +65,8 @@ def test_after_a_slow_render_the_next_waits_so_the_window_keeps_answering(qtbot,
     monkeypatch.setattr(answer, "_render_run", slow)
     answer.append_text("| a | b |\n|---|---|\n| 1 | 2 |\n")
     answer._render_step()
-    assert answer._frame_ms >= 60 * answer_module.SLOW_RENDER_GAP
+    assert answer._frame_ms >= 60 * answer_rendering.SLOW_RENDER_GAP
     monkeypatch.setattr(answer, "_render_run", real)
     answer.append_text("| 3 | 4 |\n")
     answer._render_step()  # a cheap one: back to the usual pace
-    assert answer._frame_ms == answer_module.FRAME_MS
+    assert answer._frame_ms == answer_rendering.FRAME_MS

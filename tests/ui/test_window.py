@@ -330,7 +330,7 @@ def test_test_connection_reports_a_dead_server(make_window, server, qloop):
 
 
 def test_a_long_chat_opens_in_slices_without_freezing(make_window, server, qloop, tmp_path, monkeypatch):
-    import tinyrag_desktop.ui.main_window as mw
+    from tinyrag_desktop.ui import window_chats
     from tinyrag_desktop.chats import StoredTool
 
     data = tmp_path / "long"
@@ -341,7 +341,7 @@ def test_a_long_chat_opens_in_slices_without_freezing(make_window, server, qloop
         store.add_assistant_message(chat.id, f"Answer {i}\n\n" + "word " * 3000,
                                     tools=[StoredTool(f"c{i}", "calculate", "1+1", "done", result="2", position=9)])
     store.close()
-    monkeypatch.setattr(mw, "LOAD_BUDGET", 0.0)  # one message per event-loop turn
+    monkeypatch.setattr(window_chats, "LOAD_BUDGET", 0.0)  # one message per event-loop turn
     win = make_window(server.base_url, data_dir=data)
     # Between two slices the window answers: a waiting timer gets its turn, as input does. Each slice was
     # a queued call, which Qt runs before the timers due; the first two then ran back to back.
@@ -372,9 +372,9 @@ def test_a_very_long_chat_shows_its_last_page_and_earlier_pages_as_it_is_scrolle
                                                                                        tmp_path, monkeypatch):
     """A chat of months is not built whole on opening (1,000 questions took 15 s and 28,000 widgets): its
     last page is, and scrolling to the top builds the page before, keeping in view what was on screen."""
-    import tinyrag_desktop.ui.main_window as mw
+    from tinyrag_desktop.ui import window_chats
 
-    monkeypatch.setattr(mw, "HISTORY_PAGE", 6)
+    monkeypatch.setattr(window_chats, "HISTORY_PAGE", 6)
     data = tmp_path / "months"
     store = ChatStore(data)
     chat = store.new_chat()

@@ -1,9 +1,8 @@
 """AnswerWidget: one assistant answer as a column of Markdown segments and tool cards, in stream order.
 
-Streaming cost stays flat: text deltas are only appended to a list, and a single-shot timer renders them
-at most ~30 times a second into the *active* segment only. When the active segment grows past a soft
-limit it is closed at a paragraph boundary (or inside a long code block, see ``freeze_point``) and a new
-one starts, so each render touches at most a few thousand characters, at the first token and the last.
+Here are its widgets, the engine's events it takes and the states it goes through. How its text is rendered
+as it streams is in answer_rendering.py, its Sources line in answer_sources.py, and how it is rebuilt from
+the chat history and copied in answer_stored.py: AnswerWidget mixes the three in.
 """
 
 from __future__ import annotations
@@ -13,35 +12,24 @@ import time
 from typing import Any
 
 from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QGuiApplication, QPainter, QPalette, QPen
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
-from ..chat_export import answer_markdown
-from ..chats import StoredMessage, StoredTool
 from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolOutput, ToolStarted, ToolWriting
-from ..tools.rag import cited_numbers
 from ..tool_words import settings_tab, window_words
-from . import answer_cuts
-from .answer_cuts import Run, too_long
+from .answer_cuts import Run
 from .answer_footer import footer_text, spoken, waiting_words
+from .answer_rendering import FRAME_MS, RenderingMixin
+from .answer_sources import SourcesMixin
+from .answer_stored import StoredFormMixin
 from .markdown_render import LIGHT, Palette, inline_code_html
-from .reading import Span, card_markdown, mark_reading_stop, step_caret, stop_beside, text_segments
+from .reading import Span, card_markdown
 from .segments import MarkdownSegment, Seam, SettingsSource, ThinkingSection
-from .sources import (OFFERED_CAPTION, SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, cited_as,
-                      split_sources)
-from .table_pieces import Join, link_pieces
+from .sources import SourcesRow
 from .theme import colors, paint_focus_ring
-from .toolcard import STOPPED, ToolCard, WritingSlot
+from .toolcard import ToolCard, WritingSlot
 
-FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the CPU
-# After a render that took long (a table of a thousand rows is drawn whole each time), the next waits this
-# many times as long: the window answers the user at least four fifths of the time, whatever the text.
-SLOW_RENDER_GAP = 4
-# Marks that end or break a sentence: written right after a tool block ("see <tool …>…</tool>. Then"), they
-# belong to the text before the card, not at the start of a line after it.
-_TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
-MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
 STOPPED_EARLY = "Stopped before the model answered."  # where the answer would be, when nothing came
 # The answer's state in its accessible name: a screen reader told a running answer from a finished one by
 # nothing ("Assistant answer" both).
@@ -70,7 +58,7 @@ class _ActionButton(QToolButton):
         paint_focus_ring(self)
 
 
-class AnswerWidget(QFrame):
+class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
     """Renders one answer from engine events, or from a stored message when a chat is reopened."""
 
     retryRequested = Signal()
@@ -279,27 +267,6 @@ class AnswerWidget(QFrame):
         if not self._timer.isActive():
             self._timer.start(max(0, self._frame_ms - self._last_render.elapsed()))
 
-    def _attach_marks(self, text: str) -> str:
-        """Show the sentence marks that open the text after a card at the end of the text before it
-        ("see" ⟨card⟩ ". Then" reads "see." ⟨card⟩ "Then"); returns the rest of ``text``. The answer's
-        content keeps them where they were streamed: only where they are shown changes."""
-        lead = len(text) - len(text.lstrip("".join(_TRAILING_MARKS)))
-        if lead < len(text):
-            self._after_card = False  # the text after the card has begun
-        if lead:
-            before = self._before_card
-            kept = before.text.rstrip(" \t") if before is not None else ""
-            if self._marks_attach is None:
-                # After a line break, a list, a colon or nothing at all, a mark has no sentence to end: the
-                # card ended it. Shown alone at the start of the next line, it only looked like a stray.
-                self._marks_attach = bool(kept) and kept[-1] not in "\n.,;:!?…"
-            if self._marks_attach:
-                assert before is not None
-                before.text = kept + text[:lead]
-                if not any(run is before for run in self._closed):  # on screen already: show it again
-                    self._show_segment(before.seg, before.text)
-        return text[lead:]
-
     def append_reasoning(self, text: str, live: bool = True) -> None:
         self._arrived()
         if self._thinking is None:
@@ -383,60 +350,6 @@ class AnswerWidget(QFrame):
         if before.foldable and before.error == card.error and not between.strip():
             head.fold(card)
 
-    def _source_sets(self) -> list[SourceSet]:
-        """The sources, as the route and each reading tool gave them (see sources.arrange): the route's
-        first (they were in the prompt before any tool ran), then the cards' in the answer's order."""
-        sets: list[SourceSet] = []
-        route = self._route or {}
-        if self._route_shown and route.get("sources"):
-            numbers = route.get("numbers")
-            if not (isinstance(numbers, list) and len(numbers) == len(route["sources"])
-                    and all(isinstance(n, int) for n in numbers)):
-                numbers = [None] * len(route["sources"])  # stored before the numbers were: not known
-            pairs = [(str(loc), (n,) if n else ()) for loc, n in zip(route["sources"], numbers)]
-            sets.append(("Found for your question:", pairs))  # before the model answered, in the prompt
-        for card in self._cards.values():
-            # Only tools that read documents name sources worth opening; a failed call read nothing.
-            if card.tool_name not in SOURCE_TOOLS or card.status != "done" or not card.source:
-                continue
-            locations = split_sources(card.source)
-            if card.tool_name == "rag_knowledge":
-                numbers = cited_numbers(card.result, locations)
-                query = card.query_preview
-                query = query if len(query) <= 30 else query[:29] + "…"
-                sets.append((f"Search “{query}”:", [(loc, numbers.get(loc, ())) for loc in locations]))
-            else:
-                sets.append(("", [(loc, ()) for loc in locations]))
-        return sets
-
-    def _source_anchors(self) -> dict[str, str | None]:
-        """Where each source's page opens: at the best passage the route or a search found in it."""
-        route = self._route or {}
-        found: dict[str, str | None] = {}
-        pairs = [zip(route.get("sources") or (), route.get("anchors") or ())]
-        pairs += [zip(split_sources(self._cards[call_id].source), anchors)
-                  for call_id, anchors in self._anchors.items() if call_id in self._cards]
-        for location, anchor in (pair for group in pairs for pair in group):
-            if isinstance(anchor, str) and anchor:
-                found.setdefault(str(location), anchor)
-        return found
-
-    def _update_sources(self) -> None:
-        entries = arrange(self._source_sets(), self._source_anchors())
-        if entries or self._sources is not None:  # many answers have none: no row for them
-            self.sources_row.set_entries(entries)
-            self._caption_sources()
-
-    def _caption_sources(self) -> None:
-        """An answer that did not finish lists every passage put into its prompt, as it cannot say which it
-        drew on: "Given to the model", not "Sources" (a stopped answer's four unrelated guide pages read as
-        the files it came from)."""
-        if self._sources is not None:
-            self.sources_row.set_offered(self._sources_offered())
-
-    def _sources_offered(self) -> bool:
-        return self._state in ("stopped", "failed", "ended") and bool((self._route or {}).get("sources"))
-
     def finish(self, ev: Done) -> None:
         self._writing.drop()
         self._arrived()
@@ -464,11 +377,6 @@ class AnswerWidget(QFrame):
         self._show_footer()
         if self._error is None:  # a failed one said so already
             self._set_state("done", announce=True)
-
-    def show_route_sources(self) -> None:
-        """Show the rag route's sources: after Done, those the answer used; else all that were offered."""
-        self._route_shown = True
-        self._update_sources()
 
     def stop(self, elapsed_ms: int = 0) -> None:
         """The user stopped the answer: keep what arrived, mark running tools as stopped."""
@@ -548,180 +456,6 @@ class AnswerWidget(QFrame):
         self.regenerate_button.hide()  # Retry says the same thing here
         self._show_footer()
         self._set_state("failed", announce=True)
-
-    # rendering ------------------------------------------------------------------------------------
-    def flush(self) -> None:
-        """Render all waiting text now (the end of the answer, a stored answer, or a test needs it)."""
-        self._timer.stop()
-        while self._closed or self._pending:
-            self._render_step()
-        if self._active is not None and self._active.holds_back():  # its last table rows, held while it grew
-            self._show_segment(self._active, self._active.markdown())
-        if self._building:
-            self._building = False
-            self._join_cut_blocks()
-
-    @property
-    def building(self) -> bool:
-        """True while a stored answer made with ``later`` has text still to render (see build_step)."""
-        return self._building
-
-    def build_step(self, budget: float) -> bool:
-        """Render a stored answer's text for about ``budget`` seconds (one segment at least, a few thousand
-        characters); True once all of it is shown. The window calls it once a turn of the event loop: a
-        stored list of 10,000 items, rendered at once, froze the window for 2 s each time its chat opened."""
-        deadline = time.perf_counter() + budget
-        while self._closed or self._pending:
-            self._render_step()
-            if time.perf_counter() >= deadline:
-                return False
-        self.flush()  # what ends a render: the held rows, the cut blocks joined
-        return True
-
-    def _on_frame(self) -> None:
-        self._render_step()
-        if self._closed or self._pending:  # a burst left work over: continue on the next loop turn (after a
-            self._timer.start(0 if self._frame_ms == FRAME_MS else self._frame_ms)  # slow render, later)
-        elif self._building:
-            self.flush()  # a stored answer's text is all shown (see build_alone)
-
-    def build_alone(self) -> None:
-        """Render a stored answer's text on by itself, a segment a turn of the event loop, no longer a slice
-        of the window's loading (a question was asked below it: see MainWindow.finish_loading)."""
-        if self._building and not self._timer.isActive():
-            self._timer.start(0)
-
-    def _render_step(self) -> None:
-        """One bounded piece of rendering, so a burst of text or of cards never stalls the window.
-
-        Text closed by a card is rendered first (its segments sit before that card), then the stream's
-        active segment. Each step closes at most MAX_CUTS segments; the rest waits for the next step,
-        and between steps Qt handles input and painting.
-        """
-        started = time.perf_counter()
-        if self._closed:
-            if self._render_run(self._closed[0]):
-                self._closed.pop(0)
-        elif self._pending:
-            run = Run(self._active or self._new_segment(""), self._active_text + "".join(self._pending))
-            self._pending.clear()
-            finished = self._render_run(run, growing=self._streaming)
-            self._active, self._active_text = run.seg, run.text if finished else ""
-            if not finished:
-                self._pending.append(run.text)
-        else:
-            return
-        self._last_render.restart()
-        cost = time.perf_counter() - started
-        self._frame_ms = max(FRAME_MS, int(cost * 1000 * SLOW_RENDER_GAP)) if self._streaming else FRAME_MS
-        if self.render_times is not None:
-            self.render_times.append(cost)
-        self.rendered.emit()
-
-    def _render_run(self, run: Run, growing: bool = False) -> bool:
-        """Render ``run`` with at most MAX_CUTS cuts; True when all of its text is on screen (``growing``:
-        the stream's active text, whose unsettled table rows wait, see segments.settled)."""
-        cut = answer_cuts.cut(run)
-        cuts = 0
-        while cut is not None and cuts < MAX_CUTS:
-            run.seg.set_frame(run.seg._render_prefix, cut.close)
-            self._show_segment(run.seg, run.text[:cut.at])
-            previous = run.seg
-            run.seg, run.text = self._new_segment(cut.reopen, after=previous), run.text[cut.at:]
-            if cut.reopen:  # a long code block (Run there runs all of it) or table goes on in the new segment
-                run.seg.continues, previous.continued_by = previous, run.seg
-            if not cut.reopen or cut.reopen.startswith("|"):
-                # as far from the text above as in one document (a long list's items stay evenly apart, a
-                # long table's rows go on under its border)
-                self._seams[run.seg] = Seam(self._body, run.seg)
-                if cut.reopen:  # its columns as wide as the rows above's, scrolled with them
-                    link_pieces(previous, run.seg)
-            cuts += 1
-            cut = answer_cuts.cut(run)
-        if cut is not None:
-            return False
-        self._show_segment(run.seg, run.text, growing=growing)
-        return True
-
-    def _join_cut_blocks(self) -> None:
-        """One box for each long code block the streaming view cut into pieces (see freeze_point), once the
-        answer is whole: the pieces each had their own header and gap, and scrolled sideways apart. A block
-        with a Go run in one of its pieces, or too long to render again at once (JOIN_MOST), stays cut."""
-        chains: list[list[MarkdownSegment]] = []
-        for seg in self._segments:
-            if seg.continues is not None and chains and seg.continues is chains[-1][-1]:
-                chains[-1].append(seg)
-            else:
-                chains.append([seg])
-        for first, *rest in chains:
-            if not rest or any(s.has_runs() for s in (first, *rest)) or too_long(first, rest):
-                continue
-            join = Join(first, rest)  # the keyboard's place in a piece goes over to the first
-            first.continued_by = None  # (its code is whole)
-            first.set_frame(first._render_prefix, rest[-1]._render_suffix)
-            self._show_segment(first, "".join(s.markdown() for s in (first, *rest)), html=join.html)
-            join.done()
-            for seg in rest:
-                if seg in self._seams:
-                    self._seams.pop(seg).remove()
-                self._segments.remove(seg)
-                self._body.removeWidget(seg)
-                if self._active is seg:
-                    self._active = first
-                seg.hide()
-                seg.deleteLater()
-
-    def _show_segment(self, seg: MarkdownSegment, text: str, growing: bool = False, html: str | None = None) -> None:
-        seg.set_markdown(text, growing, html)
-        seg.setVisible(bool(text.strip()) and not seg.shows_nothing())
-        if seg in self._seams:
-            self._seams[seg].fit()
-        mark_reading_stop(text_segments(self.parts()), self._segments)  # Tab reads the answer from its first
-
-    def _new_segment(self, prefix: str, after: MarkdownSegment | None = None) -> MarkdownSegment:
-        seg = MarkdownSegment(self, self._palette, self._settings)
-        seg.set_frame(prefix, "")
-        seg.codeCopied.connect(lambda code: self.copied.emit(code))
-        seg.linkHovered.connect(self.linkHovered)  # the status bar shows where a link goes while the mouse is on it
-        seg.tabStopChanged.connect(self._order_tabs)  # a table wider than the answer is a Tab stop, in its place
-        seg.caretOut.connect(lambda way, seg=seg: step_caret(text_segments(self.parts()), seg, way))
-        seg.stop_beside = lambda forward, seg=seg: stop_beside(self._tab_chain(seg), seg, forward)
-        seg.selectOut.connect(lambda way, seg=seg: self._span.on_key(seg, way))
-        seg.span_text = lambda seg=seg: self._span.text(seg)
-        seg.span = self._span  # a mouse drag into another segment selects on (drag_across.py)
-        if after is None:  # at the end, but before the card of a call being written
-            self._segments.append(seg)
-            self._body.insertWidget(self._writing.index(), seg)
-        else:  # a segment split off a run that a card already follows: it goes before that card
-            self._segments.insert(self._segments.index(after) + 1, seg)
-            self._body.insertWidget(self._body.indexOf(after) + 1, seg)
-        return seg
-
-    def _add_card(self, call_id: str, tool: str, query: str, param: str) -> ToolCard:
-        self._arrived()
-        if self._pending:  # the text before the card is rendered in later steps, in its place
-            self._before_card = Run(self._active or self._new_segment(""),
-                                     self._active_text + "".join(self._pending))
-            self._closed.append(self._before_card)
-            self._pending.clear()
-            if not self._timer.isActive():
-                self._timer.start(0)
-        elif self._active is not None:  # on screen already
-            self._before_card = Run(self._active, self._active_text)
-        elif not self._after_card:  # the first part of the answer
-            self._before_card = None
-        # (cards one after another: a mark after the last goes where one after the first would have)
-        self._after_card = True
-        self._marks_attach = None  # decided at the first mark after the card
-        self._active, self._active_text = None, ""  # text after the card starts a new segment
-        card = self._writing.take(call_id, query, param)  # the card it was written in goes on running it
-        if card is None:
-            card = ToolCard(call_id, tool, query, param, self)
-            self._body.addWidget(card)
-        card.openFailed.connect(self.notice)  # a source in its details that could not be opened
-        self._cards[call_id] = card
-        self._positions[call_id] = self._content_len
-        return card
 
     def _show_footer(self) -> None:
         # An answer that is only an error has no rounds to count and nothing to copy: Retry is enough.
@@ -804,10 +538,6 @@ class AnswerWidget(QFrame):
             event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
         QAccessible.updateAccessibility(event)
 
-    def has_pending(self) -> bool:
-        """True while streamed text waits to be rendered."""
-        return bool(self._pending or self._closed)
-
     def content(self) -> str:
         if len(self._content) > 1:
             self._content[:] = ["".join(self._content)]
@@ -824,23 +554,6 @@ class AnswerWidget(QFrame):
 
     def segments(self) -> list[MarkdownSegment]:
         return list(self._segments)
-
-    def sources(self) -> list[str]:
-        """The locations this answer used, in the order they came (the "Sources" line's links)."""
-        return self._sources.locations() if self._sources else []
-
-    def source_entries(self) -> list[SourceEntry]:
-        """The "Sources" line's entries: each location with the numbers the model cited it by."""
-        return self._sources.entries() if self._sources else []
-
-    @property
-    def sources_row(self) -> SourcesRow:
-        """The "Sources" line above the footer (hidden while it has no link)."""
-        if self._sources is None:
-            self._sources = SourcesRow(self, self._palette.link)
-            self._sources.openFailed.connect(self.notice)
-            self._layout.insertWidget(self._layout.indexOf(self._footer_row), self._sources)
-        return self._sources
 
     def refresh_run_links(self) -> None:
         """Render the segments with code again: ``allow_nanogo`` changed, so Run links come or go."""
@@ -870,53 +583,6 @@ class AnswerWidget(QFrame):
     def footer(self) -> str:
         return self._footer.text().replace("\u00a0", " ")
 
-    def stored_tools(self) -> list[StoredTool]:
-        out = []
-        for call_id, card in self._cards.items():
-            # A tool stopped mid-run is stored as it was left, "running" (chats reads that as stopped).
-            status = "running" if card.stopped else card.status
-            # a call refused before it ran is stored with the time -1, so that it shows none when reopened
-            elapsed = card._elapsed_ms if call_id in self._started or card.status == "running" else -1
-            out.append(StoredTool(call_id, card.tool_name, card.query, status, card._param, card._source,
-                                  card.error, card._result, card._result_bytes, elapsed, self._positions[call_id],
-                                  self._anchors.get(call_id, ()), self._call_rounds.get(call_id, 0)))
-        return out
-
-    def transcript(self, raws: dict[str, str]) -> str:
-        """The text the model wrote, rebuilt when no Done came: the text shown with each tool block's raw
-        XML (``raws``, by call id) put back where it was."""
-        content, out, at = self.content(), [], 0
-        for tool in sorted(self.stored_tools(), key=lambda t: t.position):
-            out.append(content[at:tool.position])
-            out.append(raws.get(tool.call_id, ""))
-            at = tool.position
-        out.append(content[at:])
-        return "".join(out)
-
-    def to_markdown(self) -> str:
-        # with how it ended, as the window shows it ("stopped", its error): a stopped answer's text just ended;
-        # or that it is still being written, its calls without an end running
-        status = {"stopped": "stopped", "failed": "error", "answering": "answering"}.get(self._state, "done")
-        text = answer_markdown(StoredMessage(0, "assistant", self.content(), reasoning=self.reasoning(),
-                                             stats=self._stats, status=status, error=self._error,
-                                             tools=tuple(self.stored_tools())))
-        entries = self.source_entries()
-        if entries:  # a copied answer keeps what it was based on, with the numbers its text cites
-            text += f"\n{OFFERED_CAPTION if self._sources_offered() else 'Sources'}:\n"  # the row's caption
-            group = None
-            for entry in entries:
-                if entry.group != group or group is None:
-                    group = entry.group
-                    text += f"\n{group}\n\n" if group else "\n"
-                text += f"- {cited_as(entry.numbers)} {entry.location}".replace("-  ", "- ") + "\n"
-        return text
-
-    def copy_markdown(self) -> str:
-        text = self.to_markdown()
-        QGuiApplication.clipboard().setText(text)
-        self.copied.emit(text)
-        return text
-
     def set_regenerate_visible(self, on: bool) -> None:
         self.regenerate_button.setVisible(on and self._error is None)
         self.retry_button.setVisible(on)
@@ -925,60 +591,3 @@ class AnswerWidget(QFrame):
         """Whether Regenerate or Retry is shown (not hidden by set_regenerate_visible)."""
         return not self.regenerate_button.isHidden() or not self.retry_button.isHidden()
 
-    @classmethod
-    def from_stored(cls, message: StoredMessage, parent: QWidget | None = None, palette: Palette = LIGHT,
-                    show_route: bool = False, settings: SettingsSource | None = None,
-                    later: bool = False) -> "AnswerWidget":
-        """Rebuild an answer as it was: text, cards with their final state, reasoning, route, sources, footer.
-        With ``later`` its text is only cut and rendered by ``build_step`` (or ``flush``): its cards, footer and
-        state are there at once, its text segments come in its place a few at a time."""
-        self = cls(parent, palette, show_route, settings)
-        self._building = later
-        if message.route:
-            sources = message.route.get("sources") or ()  # absent in answers stored before sources existed
-            self.on_route(Route(str(message.route.get("mode", "")), str(message.route.get("reason", "")),
-                                tuple(message.route.get("hints", ())),
-                                tuple(str(s) for s in sources) if isinstance(sources, list) else ()))
-            if self._route is not None and "sources" in self._route:
-                # as stored: the used ones' numbers, or none in answers stored before they were
-                self._route["numbers"] = message.route.get("numbers") or []
-                if isinstance(message.route.get("anchors"), list):
-                    self._route["anchors"] = message.route["anchors"]
-            self._route_shown = True  # stored as they were shown
-        if message.reasoning:
-            self.append_reasoning(message.reasoning, live=False)
-        for seg in message.segments():
-            if isinstance(seg, str):
-                self.append_text(seg)
-                continue
-            if not later:  # (later, the text before the card renders before it: see _add_card)
-                self.flush()
-            card = self._add_card(seg.call_id, seg.tool, seg.query, seg.param)
-            status = "skipped" if seg.status == "running" else seg.status  # stored mid-run: it was stopped
-            if seg.elapsed_ms >= 0:  # stored as -1: refused before it ran (an unknown tool), no time shown
-                self._started.add(seg.call_id)
-            if any(seg.anchors):
-                self._anchors[seg.call_id] = seg.anchors
-            self._call_rounds[seg.call_id] = seg.round
-            card.finish(status, source=seg.source, error=seg.error or (
-                STOPPED if seg.status == "running" else None), result=seg.result,
-                result_bytes=seg.result_bytes, elapsed_ms=max(0, seg.elapsed_ms), ran=seg.elapsed_ms >= 0)
-            self._fold(card)  # as it was shown
-        self._update_sources()
-        if later:
-            self._timer.stop()  # the window calls build_step
-            self._building = self.has_pending()
-        else:
-            self.flush()
-            self._join_cut_blocks()
-        if message.error:
-            self.fail(message.error)
-        if message.stats:
-            self._stats = dict(message.stats)
-            self._count_stopped()  # answers stored before denied commands were counted apart
-            if self._stats.get("outcome") == "stopped" and self._empty() and not message.error:
-                self._say_stopped_early()
-        self._show_footer()
-        stopped = bool(self._stats and self._stats.get("outcome") == "stopped")
-        self._set_state("failed" if message.error else "stopped" if stopped else "done")
-        return self

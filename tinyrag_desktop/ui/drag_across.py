@@ -1,7 +1,7 @@
 """A selection dragged with the mouse across an answer's segments, and the text menu's Select All of the answer.
 
 Qt's text view selects in its own text only: a drag from a paragraph down into a code block the streaming view
-had cut into the next segment (see answer.py) stopped at the paragraph's end. The segment a drag began in keeps
+had cut into the next segment (answer_rendering.py) stopped at the paragraph's end. The segment a drag began in keeps
 the mouse (as Qt gives it) and, while the mouse is over another segment of the answer, hands the selection to the
 answer's :class:`reading.Span`, the one the keyboard's Shift+Down and Ctrl+A use: the segments between are
 selected whole, a card between them with them, and Copy copies all of it in order. Back over the segment it

@@ -1,78 +1,37 @@
 """The knowledge panel: the sources list, imports (files, folder, drag and drop, URL, Wikipedia) and a search tab.
 
-Imports run on a worker thread with their own database connection; a small relay QObject carries their
-progress and report back to the GUI thread as queued signals. Cancel stops the import between sources,
-so the list never shows a half-imported source.
-
-The search tab searches exactly as the model's ``rag_knowledge`` tool does: with an embedding model set,
-the question is embedded and vector ranks are fused with BM25. That takes a request to the server, so
-searches run on their own worker thread too, which also loads the stored vectors into memory ahead of the
-first search (at start and after each import).
+The panel lists the sources, re-imports and deletes them, and mixes in its imports (kb_importing.py) and its
+Search tab (kb_search_tab.py). Imports, deletes and searches run on worker threads; a small relay QObject
+carries their progress and results back to the GUI thread as queued signals.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import sqlite3
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Sequence
 
 from PySide6.QtCore import (
-    QCoreApplication, QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, QStandardPaths,
-    Qt, QTimer, Signal,
+    QCoreApplication, QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, Qt, Signal,
 )
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import (
-    QAbstractItemView, QApplication, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QInputDialog,
-    QLineEdit, QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QTabWidget, QVBoxLayout,
-    QWidget,
+    QAbstractItemView, QApplication, QHBoxLayout, QHeaderView, QMenu, QMessageBox, QProgressBar, QPushButton,
+    QTabWidget, QVBoxLayout, QWidget,
 )
 
-from ..kb import (
-    Error, Hit, Hits, ImportItem, Importer, ImportReport, Progress, open_store, query_terms, search,
-    warm_vectors,
-)
-from ..kb.embed import Embedder, query_vector
-from ..kb.import_report import WAITING
+from ..kb import Error, ImportItem, ImportReport, Progress, open_store
 from ..kb.own_data import said
-from ..kb.readers import SUPPORTED
 from ..kb.store import db_path, needs_rebuild
-from ..kb.unfinished import stopped_by_closing
+from ..settings import Settings
 from .access import announce
 from .item_menu import keyboard_menu_at_current_row
-from .kb_address import web_address_problem, with_scheme
-from .kb_drop import items_from_urls, left_out
-from ..settings import Settings
-from .kb_results import ANCHOR_ROLE, HitDelegate, preview, shown_heading, syntax_note
-from .kb_summary import (
-    StatusLabel, SummaryBox, elided as _elided, failure as _failure, in_window,
-    joined as _joined, short_location as _short_location, summary, whole_summary,
-)
+from .kb_importing import ImportingMixin, RunningImport
+from .kb_search_tab import SearchTabMixin
+from .kb_summary import StatusLabel, SummaryBox, elided as _elided, in_window
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
 from .sources import open_source, wikipedia_article
-
-log = logging.getLogger(__name__)
-
-class _OnShow(QObject):
-    """Calls ``then`` when its watched widget is shown, and once more after the show has run to its end
-    (installed as its event filter): QInputDialog enables its OK button again as it shows."""
-
-    def __init__(self, parent: QObject, then: Callable[[], None]) -> None:
-        super().__init__(parent)
-        self._then = then
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.Show:
-            self._then()
-            QTimer.singleShot(0, self._then)
-        return False
-
-
-_FILE_FILTER = "Documents ({});;All files (*)".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
 
 
 class _Relay(QObject):
@@ -85,25 +44,7 @@ class _Relay(QObject):
     removed = Signal(int, str)  # sources removed, and "" or the reason none were
 
 
-class _Running:
-    """The import running: what was asked and when, how many sources it found (from its worker thread),
-    and its report once it ends; kept to leave a note when the app closes during it."""
-
-    def __init__(self, items: Sequence[ImportItem | str]) -> None:
-        self.asked = [str(getattr(item, "value", item)) for item in items]
-        self.started = time.time()
-        self.total = 0
-        self.report: ImportReport | None = None
-
-    def progressed(self, then: Callable[[Progress], object]) -> Callable[[Progress], None]:
-        def on_progress(progress: Progress) -> None:
-            self.total = progress.total
-            then(progress)
-
-        return on_progress
-
-
-class KnowledgePanel(QWidget):
+class KnowledgePanel(ImportingMixin, SearchTabMixin, QWidget):
     """Manage and try the knowledge base in ``data_dir``; ``settings_provider`` gives the current settings."""
 
     importFinished = Signal(object)  # ImportReport (once for an import and those that waited for it)
@@ -149,7 +90,7 @@ class KnowledgePanel(QWidget):
         self._read_version: object = None
         self._after_delete: str | None = None  # the source made current once a Delete is done
         self._progress: Progress | None = None  # the running import's last progress
-        self._import = _Running([])
+        self._import = RunningImport([])
         self._build()
         if list_now:
             self.refresh()
@@ -235,42 +176,7 @@ class KnowledgePanel(QWidget):
         self._set_busy(False)
         self.tabs.addTab(sources_tab, "Sources")
 
-        search_tab = QWidget()
-        scol = QVBoxLayout(search_tab)
-        row = QHBoxLayout()
-        self.query_edit = QLineEdit()
-        self.query_edit.setObjectName("kbQuery")
-        self.query_edit.setAccessibleName("Search the knowledge base")  # the placeholder is no name to a screen reader
-        self.query_edit.setAccessibleDescription("Ask in your own words, then press Enter")
-        # short enough for the dock's default width ("… e.g. how do I res" was cut); the example in the tooltip
-        self.query_edit.setPlaceholderText("Ask in your own words")
-        self.query_edit.setToolTip("Ask as you would ask a person, e.g. how do I reset my password")
-        self.query_edit.returnPressed.connect(self.run_search)
-        empty = QAction(self.query_edit)  # Esc empties the box, as the chats list's does (not the window's Stop)
-        empty.setShortcut(QKeySequence(Qt.Key.Key_Escape))
-        empty.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        empty.triggered.connect(self.query_edit.clear)
-        self.query_edit.addAction(empty)
-        row.addWidget(self.query_edit, 1)
-        self._button("Search", "kbSearch", self.run_search, row)
-        scol.addLayout(row)
-        self.results = QListWidget()
-        self.results.setObjectName("kbResults")
-        self.results.setWordWrap(True)
-        self.results.setSpacing(4)
-        self.results.setAlternatingRowColors(True)
-        self.results.setItemDelegate(HitDelegate(self.results))
-        self.results.setResizeMode(QListWidget.ResizeMode.Adjust)  # wrap again when the panel is resized
-        self.results.setAccessibleName("Matching passages")  # and how many, in its description (see _on_searched)
-        self.results.itemActivated.connect(  # at the passage's place in its page (an HTML id), if it has one
-            lambda item: self._open(item.data(Qt.ItemDataRole.UserRole), item.data(ANCHOR_ROLE)))
-        scol.addWidget(self.results, 1)
-        self.search_note = StatusLabel("")  # why a result did not open: on the Sources tab's line it went unseen
-        self.search_note.setObjectName("kbSearchNote")
-        self.search_note.setWordWrap(True)
-        self.search_note.hide()
-        scol.addWidget(self.search_note)
-        self.tabs.addTab(search_tab, "Search")
+        self.tabs.addTab(self._build_search_tab(), "Search")
         self.tabs.currentChanged.connect(self._on_tab)
         self.setFocusProxy(self.tabs)  # focusing the panel (Ctrl+Shift+K) lands on its tabs
 
@@ -575,74 +481,6 @@ class KnowledgePanel(QWidget):
             label.setVisible(True)
             announce(label, problem)
 
-    # ---- importing ---------------------------------------------------------------------------------
-
-    def choose_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Add files to the knowledge base", self._start_folder(),
-                                                _FILE_FILTER)
-        if paths:
-            self._last_folder = str(Path(paths[0]).parent)
-            self.import_items(paths)
-
-    def choose_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Add a folder to the knowledge base", self._start_folder())
-        if path:
-            self._last_folder = path
-            self.import_items([path])
-
-    def _start_folder(self) -> str:
-        """Where the file and folder dialogs open: where the last choice was, else the Documents folder (or
-        home). They opened in the folder the app was started from: "/" from a desktop launcher."""
-        if self._last_folder and Path(self._last_folder).is_dir():
-            return self._last_folder
-        documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        return documents if documents and Path(documents).is_dir() else str(Path.home())
-
-    def ask_url(self) -> None:
-        text = self._ask("Add a web page", "URL (http or https):", "https://example.org/guide.html",
-                         check=web_address_problem)
-        if text:
-            self.import_items([ImportItem("url", with_scheme(text))])
-
-    def ask_wikipedia(self) -> None:
-        text = self._ask("Add a Wikipedia article", "Article title:", "e.g. Alan Turing")
-        if text:
-            self.import_items([ImportItem("wikipedia", text)])
-
-    def _ask(self, title: str, label: str, example: str,
-             check: Callable[[str], str] | None = None) -> str:
-        """A line of text from a small dialog, stripped ("" when cancelled); its box is wide enough for an
-        address (QInputDialog's own showed a dozen characters of one) and shows an example of what to type.
-        With ``check`` (the text → what is wrong with it, or ""), OK waits for a text it accepts, and the
-        reason shows in the dialog: "not a url" was taken, and refused only after the import began."""
-        dialog = QInputDialog(self)
-        dialog.setObjectName("kbAskDialog")
-        dialog.setWindowTitle(title)
-        dialog.setLabelText(label)
-        dialog.setInputMode(QInputDialog.InputMode.TextInput)
-        edit = dialog.findChild(QLineEdit)
-        if edit is not None:
-            edit.setPlaceholderText(example)
-            edit.setMinimumWidth(edit.fontMetrics().averageCharWidth() * 60)
-        if check is not None:
-            def judge(text: str) -> None:
-                problem = check(text.strip()) if text.strip() else ""
-                box = dialog.findChild(QDialogButtonBox)  # made when the dialog is first laid out
-                if box is not None:
-                    box.button(QDialogButtonBox.StandardButton.Ok).setEnabled(bool(text.strip()) and not problem)
-                dialog.setLabelText(f"{label}\n{problem}" if problem else label)
-
-            dialog.textValueChanged.connect(judge)
-            hook = _OnShow(dialog, lambda: judge(dialog.textValue()))  # showing enables OK again
-            dialog.installEventFilter(hook)
-        accepted = dialog.exec() == QInputDialog.DialogCode.Accepted
-        text = dialog.textValue().strip()
-        dialog.deleteLater()
-        return text if accepted else ""
-
-    def is_importing(self) -> bool:
-        return self._worker is not None and self._worker.is_alive()
-
     def _rebuild_index(self) -> None:
         """Bring a knowledge base written by an older version up to date off the GUI thread: rebuilding
         its search index takes about a second per 25,000 passages. Searching works meanwhile; imports
@@ -680,73 +518,6 @@ class KnowledgePanel(QWidget):
         else:
             self._waiting.clear()
 
-    def import_items(self, items: Sequence[ImportItem | str], force: bool = False) -> bool:
-        """Start importing ``items`` off the GUI thread. While an import (or a Delete) runs they wait, and
-        start when it is done: files dropped meanwhile are not lost. False when there is nothing to import."""
-        if not items:
-            return False
-        if self._busy:
-            self._waiting.append((list(items), force))
-            self.status_label.setText(f"{self._waiting_note()} (they start when this is done)")
-            return True
-        settings = self.settings_provider()
-        self._cancel = threading.Event()
-        self._set_busy(True)
-        self.progress_bar.setAccessibleName("Import progress")
-        self.progress_bar.setRange(0, 0)  # until the files are listed and counted
-        self.status_label.setText("Listing what to import…")
-        self._progress = None
-        self._import = _Running(list(items))
-        self._worker = threading.Thread(target=self._work, args=(list(items), settings, force, self._cancel),
-                                        name="kb-import", daemon=True)
-        self._worker.start()
-        return True
-
-    def _work(self, items: list, settings: Settings, force: bool, cancel: threading.Event) -> None:
-        embedder = Embedder.from_settings(settings)
-        try:
-            kb = open_store(self.data_dir)
-            assert kb is not None
-            with kb:
-                importer = Importer(kb, chunk_size=int(settings["chunk_size"]), settings=settings,
-                                    on_progress=self._import.progressed(self._relay.progress.emit), cancel=cancel,
-                                    embedder=embedder, force=force)
-                report = importer.run(items)
-        except Exception as exc:  # reported in the panel; the worker thread must never die silently
-            report = ImportReport()
-            report.failed.append(_failure("knowledge base", in_window(str(exc))))
-        finally:
-            if embedder is not None:
-                embedder.close()
-        self._import.report = report  # read by _on_quit: the queued signal is not delivered once the app quits
-        self._relay.finished.emit(report)
-
-    def cancel_import(self) -> None:
-        if not self._busy:  # ended meanwhile (a click as it ended): nothing to cancel, nothing to say
-            return
-        self._cancel.set()
-        self._waiting.clear()  # Cancel stops what was asked for, not only the part that has started
-        self.status_label.setText(self._cancelling_text())  # stops inside a long file too: see ingest
-
-    def _cancelling_text(self) -> str:
-        """What the panel says from Cancel until the import ends, with how far it got."""
-        progress = self._progress
-        if progress is None or not progress.total:
-            return "Cancelling…"
-        return f"Cancelling… ({progress.done} of {progress.total} done)"  # as the progress line counts
-
-    def _waiting_note(self) -> str:
-        count = sum(len(items) for items, _ in self._waiting)
-        return f"{count} more waiting" if count != 1 else "1 more waiting"
-
-    def _start_waiting(self) -> bool:
-        """Start the imports asked for while the panel was busy, all in one; False when there are none."""
-        if not self._waiting:
-            return False
-        batches, self._waiting = self._waiting, []
-        items = [item for batch, _ in batches for item in batch]
-        return self.import_items(items, force=any(force for _, force in batches))
-
     def shutdown(self, timeout: float = 30.0) -> None:
         """Cancel a running import and wait for it, and end the search thread (the window calls this on
         close)."""
@@ -759,30 +530,6 @@ class KnowledgePanel(QWidget):
         a read-only connection closed last cannot tidy the -wal and -shm files away, and they were left."""
         self._quitting = True
         self._close_watch()
-
-    def _stop_importing(self, timeout: float) -> None:
-        self._waiting.clear()
-        self._cancel.set()
-        if self._worker is not None:
-            self._worker.join(timeout)
-
-    def _on_quit(self) -> None:
-        # Every source is its own transaction, so even a thread cut off here leaves no half source;
-        # waiting a little lets the current one finish instead of being rolled back. The search thread
-        # stays: Qt says "about to quit" whenever its event loop ends, and a script that runs the loop
-        # again (qasync's run_until_complete does, each time) found its searches dropped without a word.
-        running = self._import if self.is_importing() and not self._cancel.is_set() else None
-        waiting = [str(getattr(item, "value", item)) for items, _ in self._waiting for item in items]
-        self._stop_importing(timeout=5.0)
-        # Stopped by Quit, by closing the window or by SIGTERM, it ended in silence, and a folder half imported
-        # looked imported: the next start says so, as it does after a crash (a note rather than a question
-        # before quitting: SIGTERM and logging out cannot be asked, and adding the files again finishes it).
-        # A thread still running now is cut off with the process, and the import's own mark says it.
-        if running is not None and running.report is not None and running.report.cancelled:
-            report = running.report
-            stored = len(report.added) + len(report.updated) + len(report.unchanged)
-            stopped_by_closing(db_path(self.data_dir), running.asked, running.total, stored, running.started,
-                               waiting)
 
     def _set_busy(self, busy: bool) -> None:
         self._busy = busy
@@ -802,181 +549,6 @@ class KnowledgePanel(QWidget):
         for button in (self.reimport_button, self.delete_button):
             button.setEnabled(usable)
 
-    def _on_progress(self, progress: Progress) -> None:
-        self.progress_bar.setRange(0, max(progress.total, 1))
-        self.progress_bar.setValue(progress.done)
-        self._progress = progress
-        if self._cancel.is_set():  # the next file's line replaced "Cancelling…" at once: Cancel seemed to do nothing
-            self.status_label.setText(self._cancelling_text())
-        elif progress.current:
-            failed = f", {progress.failed} failed" if progress.failed else ""
-            waiting = f" ({self._waiting_note()})" if self._waiting else ""
-            # The file's name, not its whole path: a folder's long path wrapped over three lines, and the
-            # panel jumped as they went from file to file.
-            current = progress.current if progress.current == WAITING else _short_location(progress.current)
-            self.status_label.setText(f"{progress.done + 1} of {progress.total}{failed}{waiting}: {current}")
-
-    def _on_finished(self, report: ImportReport) -> None:
-        if self._worker is not None:
-            self._worker.join()
-            self._worker = None
-        self._set_busy(False)
-        if self._earlier is not None:  # the imports that waited for this one: one summary for them all
-            report = _joined(self._earlier, report)
-            self._earlier = None
-        if self._waiting and not report.cancelled and not report.stopped:
-            self._earlier = report
-            self.refresh()
-            self.sourcesChanged.emit()
-            self._start_waiting()
-            return
-        self._waiting.clear()
-        text, tip = summary(report, self._dropped_note)
-        self.status_label.setText(text)
-        self.status_label.setToolTip(tip)
-        self.summary.set_whole(whole_summary(report, self._dropped_note))
-        self._dropped_note = ""
-        self._stale = True
-        self.refresh()
-        self._warm_vectors()
-        self.sourcesChanged.emit()
-        self.importFinished.emit(report)
-
-    # ---- drag and drop -----------------------------------------------------------------------------
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt's name)
-        if event.mimeData().hasUrls() or event.mimeData().hasText():
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
-        urls, text = event.mimeData().urls(), event.mimeData().text()
-        items = items_from_urls(urls, text)
-        self.tabs.setCurrentIndex(0)  # dropped on the Search tab, the import ran out of sight
-        if items:
-            self.import_items(items)
-            event.acceptProposedAction()
-        left = left_out(urls, text)
-        if left:  # said after the import starts, so that its progress does not cover it at once
-            note = (f"Not imported: {', '.join(left[:3])}{' …' if len(left) > 3 else ''}. Only files, folders and "
-                    "http:// or https:// links can be dropped here.")
-            self.status_label.setText(note)
-            if self._busy:  # and again beneath the summary: the progress replaces it at once
-                self._dropped_note = note
-
-    # ---- search ------------------------------------------------------------------------------------
-
-    def run_search(self, text: str | None = None) -> int:
-        """Start searching for ``text`` (default: the query box's words); ``searchFinished`` tells when the
-        results are shown. Returns this search's number (a newer search makes an older one's results be
-        dropped)."""
-        self._searches += 1
-        self._stale = False
-        # what the results are for, though the box be edited meanwhile
-        self._query = self.query_edit.text() if text is None else text
-        self.search_note.hide()
-        self.results.clear()
-        self.results.addItem("Searching…")
-        settings = self.settings_provider()
-        try:
-            self._searcher.submit(self._search_work, self._searches, self._query, settings)
-        except RuntimeError:  # the panel is shutting down
-            pass
-        return self._searches
-
-    def _search_work(self, number: int, text: str, settings: Settings) -> None:
-        model = str(settings.get("embed_model", "") or "")
-        vector, problem = asyncio.run(query_vector(settings, text))  # None, and why, when the server fails
-        note = f"Keyword search only: {problem}." if problem else ""
-        try:
-            hits: list[Hit] | str = search(self.data_dir, text, int(settings["k"]), query_vector=vector,
-                                           vector_model=model)
-        except Error as exc:
-            hits = in_window(str(exc))
-        except Exception as exc:  # shown in the list: the tab must never be left at "Searching…"
-            log.exception("knowledge-base search failed")
-            hits = f"The search failed: {exc.__class__.__name__}: {exc}"
-        self._relay.searched.emit(number, hits, note)
-
-    def _on_searched(self, number: int, hits: list[Hit] | str, note: str) -> None:
-        if number != self._searches:
-            return  # a newer search is on its way
-        self.results.clear()
-        if isinstance(hits, str):
-            self.results.addItem(hits)
-            hits = []
-        corrected = hits.note() if isinstance(hits, Hits) else ""
-        if corrected:  # said first, as a search engine says "showing results for"
-            self.results.addItem(self._note_item(corrected))
-        corrections = getattr(hits, "corrected", {})
-        words = [corrections.get(word, word) for word in query_terms(self._query)] if hits else []
-        for n, hit in enumerate(hits, start=1):  # each passage from where the words are (kb_results.preview)
-            item = QListWidgetItem(f"[{n}] {shown_heading(hit.heading, hit.title)}\n{hit.location}\n"
-                                   f"{preview(hit.text, words=words)}")
-            item.setData(Qt.ItemDataRole.UserRole, hit.location)
-            item.setData(ANCHOR_ROLE, hit.anchor)
-            item.setToolTip(hit.text[:2000])
-            self.results.addItem(item)
-        if not hits and not self.results.count():
-            self.results.addItem(self._nothing_found(self._query))
-        if note:  # said beneath the results, in grey: they are still good, just keyword-only
-            self.results.addItem(self._note_item(note))
-        if syntax_note(self._query) and query_terms(self._query):  # -zebrafish found zebrafish, unsaid
-            self.results.addItem(self._note_item(syntax_note(self._query)))
-        # No current row until the first Down: made current as the list took the focus, [1] was passed by
-        # unsaid, and the first Down read [2].
-        self.results.setCurrentIndex(QModelIndex())
-        # How many, said: Orca read "Matching passages, list with 2 items" (notes counted) and no more.
-        count = _passages(len(hits)) + " found" if hits else self.results.item(0).text() if self.results.count() else ""
-        self.results.setAccessibleDescription(count)
-        if count:
-            announce(self.results, count)
-        self.searchFinished.emit(len(hits))
-
-    def _on_tab(self, index: int) -> None:
-        """The Search tab shown after an import or a Delete: its results are searched again, so that they
-        list no deleted source (which opened from the list as if still there) and find what was imported."""
-        if index == 1 and self._stale and self._query.strip():
-            self.run_search(self._query)
-
-    def _nothing_found(self, text: str) -> str:
-        """Why a search found nothing, as kb search says it: "No passages match." alone was also said of a
-        knowledge base with no documents, and of a question with no words in it ("*", an emoji)."""
-        if not text.strip():
-            return "Type a question above."
-        if not self._busy and self.source_count() == 0:
-            return "Nothing to search yet: add files, folders or web pages in the Sources tab."
-        if not query_terms(text):
-            return (f"“{_elided(' '.join(text.split()), 40)}” has no words to search for (symbols, emoji and "
-                    "punctuation are left out): ask with words your documents use.")
-        return "No passages match."
-
-    def _note_item(self, text: str) -> QListWidgetItem:
-        item = QListWidgetItem(text)
-        item.setFlags(Qt.ItemFlag.NoItemFlags)
-        item.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
-        return item
-
-    def _warm_vectors(self) -> None:
-        model = str(self.settings_provider().get("embed_model", "") or "")
-        if model:
-            try:
-                self._searcher.submit(_quietly, warm_vectors, self.data_dir, model)
-            except RuntimeError:  # the panel is shutting down
-                pass
-
-
-def _passages(count: int) -> str:
-    return f"{count:,} passage" + ("" if count == 1 else "s")
-
 
 def _sources(count: int) -> str:
     return f"{count:,} source" + ("" if count == 1 else "s")
-
-
-def _quietly(load: Callable[..., object], *args: object) -> None:
-    # Loading ahead is only a head start: on any failure the first search reads the vectors itself
-    # (and reports what is wrong in words).
-    try:
-        load(*args)
-    except (Error, OSError, sqlite3.Error, MemoryError):
-        pass

@@ -4,34 +4,34 @@ The window asks an engine factory for a fresh engine per request, with the setti
 change in the settings dialog applies to the next question without a restart. The engine's events come in
 through :class:`EngineBridge` only. Each question and each answer is stored as it completes
 (``chats.ChatStore``: one transaction per message), so a crash loses at most the answer being streamed.
+
+The window's chats (the list, opening a chat a page at a time, rename, delete, personas) are in
+window_chats.py; its questions and the answer being streamed, in window_asking.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from PySide6.QtCore import QEvent, QObject, QSettings, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QPalette, QTextCursor
+from PySide6.QtGui import QCloseEvent, QPalette
 from PySide6.QtWidgets import (QApplication, QDockWidget, QFrame, QHBoxLayout, QLabel,
                                QMainWindow, QMessageBox, QPushButton, QSplitter, QStackedWidget, QVBoxLayout,
                                QWidget)
 
-from ..chats import ChatInfo, ChatStoreError, StoredMessage, open_chat_store
-from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
+from ..chats import ChatStoreError, StoredMessage, open_chat_store
+from ..engine.events import Done
 from ..settings import SERVER_DEFAULT_MODEL, Settings, try_save_settings
 from . import export, tab_order, window_layout
 from .answer import AnswerWidget
-from .answer_saving import NOT_SAVED, AnswerSaver, not_saved_words, show_earlier_answer
+from .answer_saving import NOT_SAVED, AnswerSaver
 from .bridge import EngineBridge
-from .chat_loading import load_slice
 from .chat_search import ChatSearch
-from .chat_trim import trim_live_chat
 from .chat_view import COLUMN_MAX, ChatView
 from .composer import DRAFTS_FILE, Composer
 from .confirm_dialog import Confirmer
@@ -40,8 +40,7 @@ from .elided_label import ElidedLabel
 from .find_bar import FindBar
 from .focus_ring import FocusRing
 from .icons import app_icon
-from ..tool_words import window_words
-from .header import edit_personas_button, fill_personas, persona_box, persona_removed_words
+from .header import edit_personas_button, persona_box, persona_removed_words
 from .menus import build_menus
 from .notice_bar import NoticeBar
 from .screen_fit import fitted
@@ -52,23 +51,21 @@ from .status_bar import ElidingStatusBar
 from .theme import apply_theme, colors, style_sheet
 from .waiting import WaitingQuestions
 from .welcome import WelcomeController
+from .window_asking import AskingMixin
+from .window_chats import ChatsMixin
 
 log = logging.getLogger(__name__)
 
-LOAD_BUDGET = 0.015  # seconds of chat building per event-loop turn when a chat is opened
 # Narrower than this (px), the window folds the chats list away and gives the conversation its room: beside
 # the list, the answers, the question and Regenerate were cut off on the right. It comes back when wider.
 SIDEBAR_FOLDS_BELOW = 560
 MIN_WIDTH = 420  # px: the narrowest window, with the chats list folded
-# Messages built when a chat is opened, and then per page scrolled up: a chat of 1,000 questions, built
-# whole, took 15 s or more and 300 MB for 28,000 widgets.
-HISTORY_PAGE = 40
 PURGE_AFTER = 86_400  # s: chats deleted this long ago are purged by any window closing, not only their own
 EngineFactory = Callable[[Settings, Callable[[str, str], Any]], Any]
 ListModels = Callable[[str, str], Any]
 
 
-class MainWindow(QMainWindow):
+class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
     """The app's one window. ``answerFinished`` carries ``done``, ``error`` or ``stopped``."""
 
     answerFinished = Signal(str)
@@ -409,25 +406,6 @@ class MainWindow(QMainWindow):
         window_layout.widen_dock_when_shown(self, dock)
         return dock
 
-    def _connect_bridge(self) -> None:
-        b = self.bridge
-        self.status.follow(b)  # what the answer is doing, in the status bar
-        b.routed.connect(lambda ev: self._answer and self._answer.on_route(ev))
-        # a damaged or locked knowledge base is left out of the answer: said, not passed over in silence
-        b.routed.connect(lambda ev: ev.problem and self.statusBar().showMessage(
-            f"{window_words(ev.problem)} Answering without it.", 15000))
-        b.text.connect(lambda t: self._answer and self._answer.append_text(t))
-        b.reasoning.connect(lambda t: self._answer and self._answer.append_reasoning(t))
-        b.retracted.connect(lambda t, channel: self._answer and self._answer.retract(t, channel))
-        b.roundStarted.connect(lambda n: self._answer and self._answer.set_round(n))
-        b.toolWriting.connect(lambda ev: self._answer and self._answer.tool_writing(ev))  # its card, being written
-        b.toolStarted.connect(self._on_tool_started)
-        b.toolOutput.connect(lambda ev: self._answer and self._answer.tool_output(ev))  # kept if it is stopped
-        b.toolFinished.connect(self._on_tool_finished)
-        b.done.connect(self._on_done)
-        b.failed.connect(self._on_failed)
-        b.finished.connect(self._on_finished)
-
     # engine ---------------------------------------------------------------------------------------
     def http(self) -> Any:
         import httpx
@@ -457,442 +435,6 @@ class MainWindow(QMainWindow):
         self.status.show_settings(self.settings)
         task = self.status.start_check(self._list_models, self.settings)
         task.add_done_callback(lambda t: t.cancelled() or self.welcome.server_checked(self.status.state))
-
-    # chats ----------------------------------------------------------------------------------------
-    def _refresh_chats(self) -> None:
-        """Fill the chats list: every chat at once, or, with words in the search box, the chats holding
-        them once the search (in a worker thread) has found them; until then the list stays as it was."""
-        if self.sidebar.search.text().strip():
-            self.chat_search.search(self.sidebar.search.text())
-            return
-        self.chat_search.cancel()  # a search still on its way would replace the whole list with its hits
-        self.sidebar.set_chats(self.store.list_chats(), self.chat_id)
-
-    def _chat_used(self, chat: ChatInfo | None) -> None:
-        """A question or an answer was just stored in ``chat``: its row goes first in the list, or, when the
-        list cannot be kept right so (a search's hits are shown), the list is filled again."""
-        if chat is None or not self.sidebar.touch(chat):
-            self._refresh_chats()
-        elif chat.id == self.chat_id:
-            self.sidebar.mark_current(chat.id)
-
-    def _chat_search_failed(self, _text: str, reason: str) -> None:
-        """A search could not be made (logged already): every chat is listed, and the status bar says why."""
-        try:
-            chats = self.store.list_chats()
-        except sqlite3.Error as exc:  # the same lock or damage as the search met
-            log.warning("could not list the chats either: %s", exc)
-            chats = []
-        self.sidebar.set_chats(chats, self.chat_id)
-        self.statusBar().showMessage(f"{reason.rstrip('.')}. Every chat is listed instead.", 10000)
-
-    def _when_idle(self, action: Callable[[], None]) -> None:
-        """Run ``action`` now, or once the answer being streamed has been stopped and stored."""
-        if self.bridge.is_running():
-            self._after_stream.append(action)
-            self.bridge.stop()
-        else:
-            action()
-
-    # An answer still streaming goes on when its chat is left for another (ChatView.clear keeps it, out of
-    # sight): it is shown again when its chat is opened, and stored when it ends, as if it had stayed.
-    def new_chat(self) -> None:
-        self.cancel_edit()
-        self.composer.switch_draft(self.chat_id, None)
-        self.chat_id = None
-        self._loading, self._earlier, self._insert_at = None, None, None
-        self._placed, self._unbuilt = None, []
-        self.view.clear(keep=self._answer)
-        self.title_label.setText("New chat")
-        self.sidebar.mark_current(None)
-        self.composer.setFocus()
-
-    def open_chat(self, chat_id: str, rebuild: bool = False) -> None:
-        def go() -> None:
-            chat = self.store.get_chat(chat_id)
-            if chat is None:
-                return
-            self.cancel_edit()
-            self.composer.switch_draft(self.chat_id, chat_id)
-            self.chat_id = chat_id
-            self.sidebar.mark_current(chat_id)  # opened from elsewhere too (Undo): the list says which
-            self.welcome.hide()
-            self.view.clear(keep=self._answer)
-            self.message_ids.clear()
-            self.title_label.setText(chat.title)
-            # A persona removed in Settings since: the chat answers as the first one, and says so, rather
-            # than as whichever persona the chat open before it had.
-            if not self._select_persona(chat.persona) and self.persona.count():
-                self.persona.setCurrentIndex(0)
-                if chat.persona:
-                    self.statusBar().showMessage(f"This chat's persona “{chat.persona}” was removed; it now "
-                                                 f"answers as “{self.persona.currentText()}”.", 8000)
-            start, earlier = self.store.page_start(chat_id, HISTORY_PAGE)
-            messages = self.store.messages(chat_id, first=start)
-            self._live_rows = self._saver.live_ids() | self.waiting.stand_ins()  # as read now (see waiting)
-            self._earlier, self._insert_at = start if earlier else None, None
-            self.view.set_has_earlier(earlier)
-            self._placed, self._unbuilt = None, []
-            self._loading = iter(messages)
-            self._load_step(self._loading)
-        if rebuild or chat_id != self.chat_id or not self.view.answers():
-            go()
-
-    def _load_step(self, batch: Iterator[StoredMessage], budget: float | None = None) -> None:
-        """Show stored messages for up to ``budget`` seconds, then continue on the next loop turn (see
-        chat_loading.load_slice)."""
-        load_slice(self, batch, LOAD_BUDGET if budget is None else budget)
-
-    def show_earlier(self) -> int:
-        """Build the page of messages above the first one shown (the conversation was scrolled to its top,
-        or "Show earlier messages" pressed); how many messages it starts building."""
-        if self._loading is not None or self._earlier is None or self.chat_id is None:
-            return 0
-        start, earlier = self.store.page_start(self.chat_id, HISTORY_PAGE, before=self._earlier)
-        page = self.store.messages(self.chat_id, first=start, before=self._earlier)
-        self._earlier = start if earlier else None
-        self.view.hold_position()
-        self._insert_at = 0
-        self._placed, self._unbuilt = None, []
-        self._loading = iter(page)
-        self._load_step(self._loading)
-        return len(page)
-
-    def finish_loading(self) -> None:
-        """Show the rest of the chat being opened now (before a new question is added below it); its answers'
-        text may go on rendering a few segments a turn."""
-        if self._loading is not None:
-            self._load_step(self._loading, budget=float("inf"))
-
-    @property
-    def loading(self) -> bool:
-        return self._loading is not None
-
-    @property
-    def first_shown(self) -> int | None:
-        """The id of the first message shown while earlier ones are not built yet; None when all are."""
-        return self._earlier
-
-    def rename_chat(self, chat_id: str, title: str) -> None:
-        if self._stored(self.store.rename, chat_id, title) and chat_id == self.chat_id:
-            self.title_label.setText(" ".join(title.split()))
-        QTimer.singleShot(0, self._refresh_chats)  # not inside the list's own itemChanged handler
-
-    def delete_chat(self, chat_id: str) -> None:
-        chat = self.store.get_chat(chat_id)
-        if chat is None:
-            return
-        def go() -> None:
-            if not self._stored(self.store.delete, chat_id):
-                return
-            self._deleted.add(chat_id)
-            self.sidebar.remove(chat_id)  # at once: the search hits are only refreshed once searched again
-            self.sidebar.show_undo(chat_id, chat.title)
-            self.waiting.chat_deleted(chat_id)
-            if chat_id == self.chat_id:
-                # Deleted with Delete in the list, the open chat gives way to the one that takes its row (as
-                # a mail program opens the next message), so the list's current row is the chat shown.
-                if (near := self.sidebar.taking_place_of(chat_id)) is not None:
-                    self.open_chat(near)
-                else:
-                    self.chat_id = None
-                    self.new_chat()
-            if not self.sidebar.lists_all_chats():  # search hits are searched again; else the row is gone
-                self._refresh_chats()
-            self.sidebar.chat_deleted(chat_id, self.chat_id)  # a Delete in the list keeps the focus there
-        if chat_id == self._stream_chat:
-            self._when_idle(go)  # stop and store the answer first, then delete its chat
-        else:
-            go()
-
-    def undo_delete(self, chat_id: str) -> None:
-        if not self._stored(self.store.undelete, chat_id):
-            return
-        self._deleted.discard(chat_id)
-        self._refresh_chats()
-        self.open_chat(chat_id)
-
-    def _fill_personas(self) -> str:
-        """The personas of the settings in the header's box; the chosen one's name if it was removed."""
-        return fill_personas(self.persona, self.settings["personas"])
-
-    def _personas_renamed(self, renamed: dict[str, str]) -> None:
-        """Chats follow their persona's new name, and so does the header's choice."""
-        renames = list(renamed.items())
-        for old, new in renames:  # through a free name first, so swapping two names works
-            self._stored(self.store.rename_persona, old, f"\x1frenamed:{new}")
-        for _old, new in renames:
-            self._stored(self.store.rename_persona, f"\x1frenamed:{new}", new)
-        index = self.persona.findText(self.persona.currentText())
-        if self.persona.currentText() in renamed and index >= 0:
-            self.persona.blockSignals(True)
-            self.persona.setItemText(index, renamed[self.persona.currentText()])
-            self.persona.blockSignals(False)
-
-    def _select_persona(self, name: str) -> bool:
-        if name and self.persona.findText(name) >= 0:
-            self.persona.setCurrentText(name)
-            return True
-        return False
-
-    def _persona_changed(self, name: str) -> None:
-        if self.chat_id and name:
-            self._stored(self.store.set_persona, self.chat_id, name)
-
-    def _stored(self, change: Callable[..., object], *args: object) -> bool:
-        """Make a change to the chat history; False, and the status bar says why, when it could not be."""
-        try:
-            change(*args)
-        except ChatStoreError as exc:
-            self._failed = str(exc)
-            self.statusBar().showMessage(self._failed, 10000)
-            return False
-        if self._failed and self.statusBar().currentMessage() == self._failed:  # said of an earlier change
-            self.statusBar().clearMessage()  # ("A chat needs a title"): out of date once one has worked
-        return True
-
-    def system_prompt(self, chat_id: str | None = None) -> str:
-        """The open chat's persona's prompt, or another chat's (its persona removed: the first one's)."""
-        personas = self.settings["personas"]
-        chat = self.store.get_chat(chat_id) if chat_id and chat_id != self.chat_id else None
-        name = self.persona.currentText() if chat is None else chat.persona
-        return str(personas.get(name, "" if chat is None else next(iter(personas.values()), "")))
-
-    # asking ---------------------------------------------------------------------------------------
-    def edit_last_question(self) -> bool:
-        """Put the chat's last question in the message box; sending it replaces that question and its answer
-        (while another chat's answer is written, once that one ends: see waiting.py)."""
-        if self.chat_id is None or self.waiting.refused():
-            return False
-        self.finish_loading()
-        questions = self.view.questions()
-        if not questions:
-            return False
-        self._editing = True
-        self.composer.setPlainText(questions[-1].text())
-        self.composer.moveCursor(QTextCursor.MoveOperation.End)
-        self.composer.setFocus()
-        self.edit_hint.show()
-        return True
-
-    def cancel_edit(self) -> bool:
-        """Leave editing the last question: the box is emptied, the question and its answer stay."""
-        if not self._editing:
-            return False
-        self._editing = False
-        self.edit_hint.hide()
-        self.composer.clear()
-        return True
-
-    def _drop_last_exchange(self) -> bool:
-        """Remove the last question and what came after it, from the chat and the conversation."""
-        self._editing = False
-        self.edit_hint.hide()
-        questions = self.view.questions()
-        last = next((m for m in reversed(self.store.messages(self.chat_id)) if m.role == "user"), None)
-        if not questions or last is None:
-            return False
-        try:
-            self.store.delete_from(self.chat_id, last.id)
-        except ChatStoreError as exc:
-            self.problem("Chat history", str(exc))
-            return False
-        for widget in self.view.remove_from(questions[-1]):
-            self.message_ids.pop(id(widget), None)
-        return True
-
-    def send(self, text: str | None = None) -> bool:
-        """Send the composer's text (or ``text``) as a new question; False if nothing was sent. While the
-        last question is being edited, the text replaces it and its answer. While another chat's answer is
-        written, it waits for it (see waiting.py)."""
-        text = self.composer.toPlainText() if text is None else text
-        if not text.strip():
-            return False
-        if self.bridge.is_running():
-            return self.waiting.send(text)
-        self.finish_loading()
-        if self._editing and self.chat_id is not None and not self._drop_last_exchange():
-            return False
-        try:
-            if self.chat_id is None:
-                self.chat_id = self.store.new_chat(persona=self.persona.currentText()).id
-            self.store.add_user_message(self.chat_id, text)
-        except ChatStoreError as exc:  # the question stays in the box, to send again
-            self.problem("Chat history", f"{exc}\n\nYour question is still in the message box.")
-            return False
-        self.question_sent(text)  # only now that it is kept
-        self._start_answer()
-        return True
-
-    def question_sent(self, text: str) -> None:
-        """The open chat's question ``text``, stored: out of the box, into the conversation and the title."""
-        self.composer.clear()
-        self.composer.sent(self.chat_id)
-        self.welcome.hide()
-        chat = self.store.get_chat(self.chat_id)
-        self.title_label.setText(chat.title if chat else "")
-        self.view.add_question(text)
-        self._chat_used(chat)
-
-    def ask(self, question: str) -> bool:
-        self.composer.setPlainText(question)
-        return self.send()
-
-    def _start_answer(self, replacing: int | None = None, chat_id: str | None = None) -> None:
-        """Answer ``chat_id``'s last question (the open chat's, or out of sight, as one left while it streams)."""
-        chat_id = chat_id or self.chat_id
-        assert chat_id is not None
-        messages = self.store.history(chat_id, leave_out=replacing)
-        answer = self.view.add_answer(shown=chat_id == self.chat_id)
-        self.wire_answer(answer)
-        answer.begin()
-        self._answer, self._stream_chat, self._done = answer, chat_id, None
-        self._raw = {}
-        self._saver.begin(answer, chat_id, self._raw, replacing)
-        self._stream_started = time.monotonic()
-        self._set_streaming(True)
-        self.sidebar.set_answering(chat_id)
-        self._update_last_answer()
-        try:
-            engine = self._engine_factory(self.settings, self.confirmer.for_chat(chat_id))
-            events = engine.run(messages, system=self.system_prompt(chat_id), chat_id=chat_id)
-        except Exception as exc:  # e.g. the engine could not be built from these settings
-            log.exception("could not start the engine")
-            self._on_failed(EngineError(f"Could not start answering: {exc}", kind="internal"))
-            self._on_finished("error")
-            return
-        self.bridge.start(events)
-
-    def wire_answer(self, answer: AnswerWidget) -> None:
-        """Connect an answer shown in the chat view to the window (Retry, Regenerate, Copy, links)."""
-        answer.retryRequested.connect(lambda a=answer: self.regenerate(a))
-        answer.settingsRequested.connect(lambda tab: self.open_settings().show_tab(tab))
-        answer.regenerateRequested.connect(lambda a=answer: self.regenerate(a))
-        answer.copied.connect(lambda _t: self.statusBar().showMessage("Copied to the clipboard", 3000))
-        answer.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        # a lambda: a plain object's method connected leaves PySide a weak reference per answer, for good
-        answer.linkHovered.connect(lambda url: self.status.show_link(url))
-
-    def _on_tool_started(self, ev: ToolStarted) -> None:
-        self._raw[ev.id] = ev.raw
-        self._answer and self._answer.tool_started(ev)
-
-    def _on_tool_finished(self, ev: ToolFinished) -> None:
-        self._raw.setdefault(ev.id, ev.raw)
-        if self._answer:
-            self._answer.tool_finished(ev)
-
-    def _on_done(self, ev: Done) -> None:
-        self._done = ev
-        if self._answer:
-            self._answer.finish(ev)
-
-    def _on_failed(self, ev: EngineError) -> None:
-        if self._answer:
-            self._answer.fail(ev.message)
-
-    def _on_finished(self, outcome: str) -> None:
-        answer, chat_id = self._answer, self._stream_chat
-        self._answer = self._stream_chat = None
-        self._set_streaming(False)
-        self.sidebar.set_answering(None)
-        self.last_outcome = outcome
-        if answer is not None and chat_id is not None:
-            if outcome == "stopped":
-                answer.stop(int((time.monotonic() - self._stream_started) * 1000))
-            elif answer.streaming:  # the stream ended without done or error
-                answer.flush()
-                answer.streaming = False
-                answer.show_route_sources()
-            if self._store_answer(answer, chat_id, outcome):  # else the chat, and so its row, is unchanged
-                self._chat_used(self.store.get_chat(chat_id))
-            if chat_id != self.chat_id:  # it ended out of sight, its chat left for another
-                self._answered_elsewhere(answer, chat_id, outcome)
-            elif answer not in self.view.answers() and not answer.property("replaced"):
-                # as its chat was being opened again: shown after it (not one the earlier answer replaced)
-                self.finish_loading()
-                self.view.attach(answer)
-        self._update_last_answer()
-        trim_live_chat(self)
-        self._recheck_server(outcome)
-        pending, self._after_stream = self._after_stream, []
-        for action in pending:
-            action()
-        if not self.isActiveWindow():  # the taskbar entry asks for attention: the answer is ready
-            QApplication.alert(self)
-        self.answerFinished.emit(outcome)
-
-    def _answered_elsewhere(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:
-        """The answer of a chat left while it streamed has ended: stored (or not) already, it is deleted, and
-        the status bar says so; its chat shows it from the history when opened again."""
-        self.message_ids.pop(id(answer), None)
-        answer.deleteLater()
-        chat = self.store.get_chat(chat_id)
-        title = f"“{chat.title}”" if chat and chat.title else "the other chat"
-        done = {"done": "is ready", "stopped": "was stopped"}.get(outcome, "could not be finished")
-        self.statusBar().showMessage(f"The answer in {title} {done}.", 8000)
-
-    def _recheck_server(self, outcome: str) -> None:
-        """Check the server again when the answer contradicts the status bar ("unreachable" beside a good
-        answer, "reachable" beside a failed one): it was only checked at the start and after Settings."""
-        state = self.status.state
-        if (outcome == "done" and state in ("down", "warn")) or (outcome == "error" and state in ("ok", "warn")):
-            self.check_server()
-
-    def _store_answer(self, answer: AnswerWidget, chat_id: str, outcome: str) -> bool:
-        """Store the answer as it ended; False (and a message says why) when it could not be."""
-        transcript = self._done.transcript if self._done and self._done.transcript else answer.transcript(self._raw)
-        try:
-            message = self._saver.finish(answer, chat_id, outcome, transcript)
-        except ChatStoreError as exc:  # said until dismissed, not in a box that stops the window
-            self.statusBar().showMessage(str(exc), 10000)
-            self.show_notices([not_saved_words(exc)])
-            self.message_ids[id(answer)] = self._saver.kept_id  # what Regenerate replaces: the row kept meanwhile
-            return False
-        self.message_ids[id(answer)] = message.id
-        if self._saver.kept_earlier:
-            show_earlier_answer(self, answer, chat_id, message.id, outcome)
-        self.notice_bar.withdraw(NOT_SAVED, starting=True)  # saved now: the notice no longer holds
-        return True
-
-    def stop(self) -> bool:  # Esc, Stop or Cancel: the open chat's answer, or its waiting question
-        return self.waiting.stop()
-
-    def regenerate(self, answer: AnswerWidget | None = None) -> bool:
-        """Drop the last answer and ask the same question again (Retry on an error does the same); while
-        another chat's answer is written, once that one ends (see waiting.py)."""
-        self.finish_loading()
-        answers = self.view.answers()
-        if self.chat_id is None or self.waiting.refused() or not answers:
-            return False
-        answer = answer or answers[-1]
-        if answer is not answers[-1]:
-            return False
-        message_id = self.message_ids.pop(id(answer), None)  # stays stored until the new answer replaces it
-        self.view.remove(answer)
-        if self.bridge.is_running():
-            return self.waiting.again(message_id)
-        self._start_answer(replacing=message_id)
-        return True
-
-    def copy_last_answer(self) -> str:
-        self.finish_loading()
-        answers = self.view.answers()
-        return answers[-1].copy_markdown() if answers else ""
-
-    def _update_last_answer(self) -> None:
-        # only the last answer has Regenerate (set on every answer, it cost more as the chat grew)
-        answers = self.view.answers()
-        # offered while another chat's answer is written: it then waits its turn (see waiting.py)
-        busy = (self._stream_chat is not None and self._stream_chat == self.chat_id) or self.waiting.has(self.chat_id)
-        last = answers[-1] if answers and not busy else None
-        for a in answers:
-            if a is last or a.regenerate_offered():
-                a.set_regenerate_visible(a is last)
-
-    def _set_streaming(self, on: bool) -> None:
-        self.waiting.update_buttons()  # Stop in the answering chat only
-        self.status.set_busy(on)
 
     # settings and export --------------------------------------------------------------------------
     def open_settings(self) -> SettingsDialog:

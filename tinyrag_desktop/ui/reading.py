@@ -1,6 +1,6 @@
 """An answer's text read by keyboard as one read-only document: one Tab stop, a caret that walks every line.
 
-The streaming view cuts a long answer into segments (see answer.py), and tool cards stand between them. Tab
+The streaming view cuts a long answer into segments (see answer_rendering.py), and tool cards stand between them. Tab
 stops once in an answer's text, at its first segment (as chat apps that a screen reader reads well make each
 message one stop and its lines a matter of the arrows, not of Tab); the arrows move a caret there as in a
 read-only document, and Down on the last line of a segment goes on at the start of the next one (Up on the

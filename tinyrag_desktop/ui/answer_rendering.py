@@ -1,0 +1,229 @@
+"""How an answer's streamed text reaches the screen: segments rendered a frame at a time, cut and joined again.
+
+Streaming cost stays flat: text deltas are only appended to a list, and a single-shot timer renders them
+at most ~30 times a second into the *active* segment only. When the active segment grows past a soft
+limit it is closed at a paragraph boundary (or inside a long code block, see ``freeze_point``) and a new
+one starts, so each render touches at most a few thousand characters, at the first token and the last.
+"""
+
+from __future__ import annotations
+
+import time
+
+from . import answer_cuts
+from .answer_cuts import Run, too_long
+from .reading import mark_reading_stop, step_caret, stop_beside, text_segments
+from .segments import MarkdownSegment, Seam
+from .table_pieces import Join, link_pieces
+from .toolcard import ToolCard
+
+FRAME_MS = 33  # at most ~30 renders a second: smooth to the eye, cheap for the CPU
+# After a render that took long (a table of a thousand rows is drawn whole each time), the next waits this
+# many times as long: the window answers the user at least four fifths of the time, whatever the text.
+SLOW_RENDER_GAP = 4
+# Marks that end or break a sentence: written right after a tool block ("see <tool …>…</tool>. Then"), they
+# belong to the text before the card, not at the start of a line after it.
+_TRAILING_MARKS = frozenset(".,;:!?…)]»”’")
+MAX_CUTS = 1   # segments closed per render step: bounds the work one step may do
+
+
+class RenderingMixin:
+    """AnswerWidget's column of text segments and the cards between them (mixed into it, see answer.py)."""
+
+    def flush(self) -> None:
+        """Render all waiting text now (the end of the answer, a stored answer, or a test needs it)."""
+        self._timer.stop()
+        while self._closed or self._pending:
+            self._render_step()
+        if self._active is not None and self._active.holds_back():  # its last table rows, held while it grew
+            self._show_segment(self._active, self._active.markdown())
+        if self._building:
+            self._building = False
+            self._join_cut_blocks()
+
+    @property
+    def building(self) -> bool:
+        """True while a stored answer made with ``later`` has text still to render (see build_step)."""
+        return self._building
+
+    def build_step(self, budget: float) -> bool:
+        """Render a stored answer's text for about ``budget`` seconds (one segment at least, a few thousand
+        characters); True once all of it is shown. The window calls it once a turn of the event loop: a
+        stored list of 10,000 items, rendered at once, froze the window for 2 s each time its chat opened."""
+        deadline = time.perf_counter() + budget
+        while self._closed or self._pending:
+            self._render_step()
+            if time.perf_counter() >= deadline:
+                return False
+        self.flush()  # what ends a render: the held rows, the cut blocks joined
+        return True
+
+    def _on_frame(self) -> None:
+        self._render_step()
+        if self._closed or self._pending:  # a burst left work over: continue on the next loop turn (after a
+            self._timer.start(0 if self._frame_ms == FRAME_MS else self._frame_ms)  # slow render, later)
+        elif self._building:
+            self.flush()  # a stored answer's text is all shown (see build_alone)
+
+    def build_alone(self) -> None:
+        """Render a stored answer's text on by itself, a segment a turn of the event loop, no longer a slice
+        of the window's loading (a question was asked below it: see MainWindow.finish_loading)."""
+        if self._building and not self._timer.isActive():
+            self._timer.start(0)
+
+    def _render_step(self) -> None:
+        """One bounded piece of rendering, so a burst of text or of cards never stalls the window.
+
+        Text closed by a card is rendered first (its segments sit before that card), then the stream's
+        active segment. Each step closes at most MAX_CUTS segments; the rest waits for the next step,
+        and between steps Qt handles input and painting.
+        """
+        started = time.perf_counter()
+        if self._closed:
+            if self._render_run(self._closed[0]):
+                self._closed.pop(0)
+        elif self._pending:
+            run = Run(self._active or self._new_segment(""), self._active_text + "".join(self._pending))
+            self._pending.clear()
+            finished = self._render_run(run, growing=self._streaming)
+            self._active, self._active_text = run.seg, run.text if finished else ""
+            if not finished:
+                self._pending.append(run.text)
+        else:
+            return
+        self._last_render.restart()
+        cost = time.perf_counter() - started
+        self._frame_ms = max(FRAME_MS, int(cost * 1000 * SLOW_RENDER_GAP)) if self._streaming else FRAME_MS
+        if self.render_times is not None:
+            self.render_times.append(cost)
+        self.rendered.emit()
+
+    def _render_run(self, run: Run, growing: bool = False) -> bool:
+        """Render ``run`` with at most MAX_CUTS cuts; True when all of its text is on screen (``growing``:
+        the stream's active text, whose unsettled table rows wait, see segments.settled)."""
+        cut = answer_cuts.cut(run)
+        cuts = 0
+        while cut is not None and cuts < MAX_CUTS:
+            run.seg.set_frame(run.seg._render_prefix, cut.close)
+            self._show_segment(run.seg, run.text[:cut.at])
+            previous = run.seg
+            run.seg, run.text = self._new_segment(cut.reopen, after=previous), run.text[cut.at:]
+            if cut.reopen:  # a long code block (Run there runs all of it) or table goes on in the new segment
+                run.seg.continues, previous.continued_by = previous, run.seg
+            if not cut.reopen or cut.reopen.startswith("|"):
+                # as far from the text above as in one document (a long list's items stay evenly apart, a
+                # long table's rows go on under its border)
+                self._seams[run.seg] = Seam(self._body, run.seg)
+                if cut.reopen:  # its columns as wide as the rows above's, scrolled with them
+                    link_pieces(previous, run.seg)
+            cuts += 1
+            cut = answer_cuts.cut(run)
+        if cut is not None:
+            return False
+        self._show_segment(run.seg, run.text, growing=growing)
+        return True
+
+    def _join_cut_blocks(self) -> None:
+        """One box for each long code block the streaming view cut into pieces (see freeze_point), once the
+        answer is whole: the pieces each had their own header and gap, and scrolled sideways apart. A block
+        with a Go run in one of its pieces, or too long to render again at once (JOIN_MOST), stays cut."""
+        chains: list[list[MarkdownSegment]] = []
+        for seg in self._segments:
+            if seg.continues is not None and chains and seg.continues is chains[-1][-1]:
+                chains[-1].append(seg)
+            else:
+                chains.append([seg])
+        for first, *rest in chains:
+            if not rest or any(s.has_runs() for s in (first, *rest)) or too_long(first, rest):
+                continue
+            join = Join(first, rest)  # the keyboard's place in a piece goes over to the first
+            first.continued_by = None  # (its code is whole)
+            first.set_frame(first._render_prefix, rest[-1]._render_suffix)
+            self._show_segment(first, "".join(s.markdown() for s in (first, *rest)), html=join.html)
+            join.done()
+            for seg in rest:
+                if seg in self._seams:
+                    self._seams.pop(seg).remove()
+                self._segments.remove(seg)
+                self._body.removeWidget(seg)
+                if self._active is seg:
+                    self._active = first
+                seg.hide()
+                seg.deleteLater()
+
+    def _show_segment(self, seg: MarkdownSegment, text: str, growing: bool = False, html: str | None = None) -> None:
+        seg.set_markdown(text, growing, html)
+        seg.setVisible(bool(text.strip()) and not seg.shows_nothing())
+        if seg in self._seams:
+            self._seams[seg].fit()
+        mark_reading_stop(text_segments(self.parts()), self._segments)  # Tab reads the answer from its first
+
+    def _new_segment(self, prefix: str, after: MarkdownSegment | None = None) -> MarkdownSegment:
+        seg = MarkdownSegment(self, self._palette, self._settings)
+        seg.set_frame(prefix, "")
+        seg.codeCopied.connect(lambda code: self.copied.emit(code))
+        seg.linkHovered.connect(self.linkHovered)  # the status bar shows where a link goes while the mouse is on it
+        seg.tabStopChanged.connect(self._order_tabs)  # a table wider than the answer is a Tab stop, in its place
+        seg.caretOut.connect(lambda way, seg=seg: step_caret(text_segments(self.parts()), seg, way))
+        seg.stop_beside = lambda forward, seg=seg: stop_beside(self._tab_chain(seg), seg, forward)
+        seg.selectOut.connect(lambda way, seg=seg: self._span.on_key(seg, way))
+        seg.span_text = lambda seg=seg: self._span.text(seg)
+        seg.span = self._span  # a mouse drag into another segment selects on (drag_across.py)
+        if after is None:  # at the end, but before the card of a call being written
+            self._segments.append(seg)
+            self._body.insertWidget(self._writing.index(), seg)
+        else:  # a segment split off a run that a card already follows: it goes before that card
+            self._segments.insert(self._segments.index(after) + 1, seg)
+            self._body.insertWidget(self._body.indexOf(after) + 1, seg)
+        return seg
+
+    def _add_card(self, call_id: str, tool: str, query: str, param: str) -> ToolCard:
+        self._arrived()
+        if self._pending:  # the text before the card is rendered in later steps, in its place
+            self._before_card = Run(self._active or self._new_segment(""),
+                                     self._active_text + "".join(self._pending))
+            self._closed.append(self._before_card)
+            self._pending.clear()
+            if not self._timer.isActive():
+                self._timer.start(0)
+        elif self._active is not None:  # on screen already
+            self._before_card = Run(self._active, self._active_text)
+        elif not self._after_card:  # the first part of the answer
+            self._before_card = None
+        # (cards one after another: a mark after the last goes where one after the first would have)
+        self._after_card = True
+        self._marks_attach = None  # decided at the first mark after the card
+        self._active, self._active_text = None, ""  # text after the card starts a new segment
+        card = self._writing.take(call_id, query, param)  # the card it was written in goes on running it
+        if card is None:
+            card = ToolCard(call_id, tool, query, param, self)
+            self._body.addWidget(card)
+        card.openFailed.connect(self.notice)  # a source in its details that could not be opened
+        self._cards[call_id] = card
+        self._positions[call_id] = self._content_len
+        return card
+
+    def _attach_marks(self, text: str) -> str:
+        """Show the sentence marks that open the text after a card at the end of the text before it
+        ("see" ⟨card⟩ ". Then" reads "see." ⟨card⟩ "Then"); returns the rest of ``text``. The answer's
+        content keeps them where they were streamed: only where they are shown changes."""
+        lead = len(text) - len(text.lstrip("".join(_TRAILING_MARKS)))
+        if lead < len(text):
+            self._after_card = False  # the text after the card has begun
+        if lead:
+            before = self._before_card
+            kept = before.text.rstrip(" \t") if before is not None else ""
+            if self._marks_attach is None:
+                # After a line break, a list, a colon or nothing at all, a mark has no sentence to end: the
+                # card ended it. Shown alone at the start of the next line, it only looked like a stray.
+                self._marks_attach = bool(kept) and kept[-1] not in "\n.,;:!?…"
+            if self._marks_attach:
+                assert before is not None
+                before.text = kept + text[:lead]
+                if not any(run is before for run in self._closed):  # on screen already: show it again
+                    self._show_segment(before.seg, before.text)
+        return text[lead:]
+
+    def has_pending(self) -> bool:
+        """True while streamed text waits to be rendered."""
+        return bool(self._pending or self._closed)

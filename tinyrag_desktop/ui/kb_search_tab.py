@@ -1,0 +1,182 @@
+"""The knowledge panel's Search tab: a question searched as the model's rag_knowledge tool searches it.
+
+The search tab searches exactly as the model's ``rag_knowledge`` tool does: with an embedding model set,
+the question is embedded and vector ranks are fused with BM25. That takes a request to the server, so
+searches run on their own worker thread too, which also loads the stored vectors into memory ahead of the
+first search (at start and after each import).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from typing import Callable
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QAction, QKeySequence, QPalette
+from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from ..kb import Error, Hit, Hits, query_terms, search, warm_vectors
+from ..kb.embed import query_vector
+from ..settings import Settings
+from .access import announce
+from .kb_results import ANCHOR_ROLE, HitDelegate, preview, shown_heading, syntax_note
+from .kb_summary import StatusLabel, elided as _elided, in_window
+
+log = logging.getLogger(__name__)
+
+
+class SearchTabMixin:
+    """KnowledgePanel's Search tab (mixed into it, see kb_panel.py)."""
+
+    def _build_search_tab(self) -> QWidget:
+        """The tab's question box and Search button, the list of passages found, and a line for notes."""
+        search_tab = QWidget()
+        scol = QVBoxLayout(search_tab)
+        row = QHBoxLayout()
+        self.query_edit = QLineEdit()
+        self.query_edit.setObjectName("kbQuery")
+        self.query_edit.setAccessibleName("Search the knowledge base")  # the placeholder is no name to a screen reader
+        self.query_edit.setAccessibleDescription("Ask in your own words, then press Enter")
+        # short enough for the dock's default width ("… e.g. how do I res" was cut); the example in the tooltip
+        self.query_edit.setPlaceholderText("Ask in your own words")
+        self.query_edit.setToolTip("Ask as you would ask a person, e.g. how do I reset my password")
+        self.query_edit.returnPressed.connect(self.run_search)
+        empty = QAction(self.query_edit)  # Esc empties the box, as the chats list's does (not the window's Stop)
+        empty.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        empty.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        empty.triggered.connect(self.query_edit.clear)
+        self.query_edit.addAction(empty)
+        row.addWidget(self.query_edit, 1)
+        self._button("Search", "kbSearch", self.run_search, row)
+        scol.addLayout(row)
+        self.results = QListWidget()
+        self.results.setObjectName("kbResults")
+        self.results.setWordWrap(True)
+        self.results.setSpacing(4)
+        self.results.setAlternatingRowColors(True)
+        self.results.setItemDelegate(HitDelegate(self.results))
+        self.results.setResizeMode(QListWidget.ResizeMode.Adjust)  # wrap again when the panel is resized
+        self.results.setAccessibleName("Matching passages")  # and how many, in its description (see _on_searched)
+        self.results.itemActivated.connect(  # at the passage's place in its page (an HTML id), if it has one
+            lambda item: self._open(item.data(Qt.ItemDataRole.UserRole), item.data(ANCHOR_ROLE)))
+        scol.addWidget(self.results, 1)
+        self.search_note = StatusLabel("")  # why a result did not open: on the Sources tab's line it went unseen
+        self.search_note.setObjectName("kbSearchNote")
+        self.search_note.setWordWrap(True)
+        self.search_note.hide()
+        scol.addWidget(self.search_note)
+        return search_tab
+
+    def run_search(self, text: str | None = None) -> int:
+        """Start searching for ``text`` (default: the query box's words); ``searchFinished`` tells when the
+        results are shown. Returns this search's number (a newer search makes an older one's results be
+        dropped)."""
+        self._searches += 1
+        self._stale = False
+        # what the results are for, though the box be edited meanwhile
+        self._query = self.query_edit.text() if text is None else text
+        self.search_note.hide()
+        self.results.clear()
+        self.results.addItem("Searching…")
+        settings = self.settings_provider()
+        try:
+            self._searcher.submit(self._search_work, self._searches, self._query, settings)
+        except RuntimeError:  # the panel is shutting down
+            pass
+        return self._searches
+
+    def _search_work(self, number: int, text: str, settings: Settings) -> None:
+        model = str(settings.get("embed_model", "") or "")
+        vector, problem = asyncio.run(query_vector(settings, text))  # None, and why, when the server fails
+        note = f"Keyword search only: {problem}." if problem else ""
+        try:
+            hits: list[Hit] | str = search(self.data_dir, text, int(settings["k"]), query_vector=vector,
+                                           vector_model=model)
+        except Error as exc:
+            hits = in_window(str(exc))
+        except Exception as exc:  # shown in the list: the tab must never be left at "Searching…"
+            log.exception("knowledge-base search failed")
+            hits = f"The search failed: {exc.__class__.__name__}: {exc}"
+        self._relay.searched.emit(number, hits, note)
+
+    def _on_searched(self, number: int, hits: list[Hit] | str, note: str) -> None:
+        if number != self._searches:
+            return  # a newer search is on its way
+        self.results.clear()
+        if isinstance(hits, str):
+            self.results.addItem(hits)
+            hits = []
+        corrected = hits.note() if isinstance(hits, Hits) else ""
+        if corrected:  # said first, as a search engine says "showing results for"
+            self.results.addItem(self._note_item(corrected))
+        corrections = getattr(hits, "corrected", {})
+        words = [corrections.get(word, word) for word in query_terms(self._query)] if hits else []
+        for n, hit in enumerate(hits, start=1):  # each passage from where the words are (kb_results.preview)
+            item = QListWidgetItem(f"[{n}] {shown_heading(hit.heading, hit.title)}\n{hit.location}\n"
+                                   f"{preview(hit.text, words=words)}")
+            item.setData(Qt.ItemDataRole.UserRole, hit.location)
+            item.setData(ANCHOR_ROLE, hit.anchor)
+            item.setToolTip(hit.text[:2000])
+            self.results.addItem(item)
+        if not hits and not self.results.count():
+            self.results.addItem(self._nothing_found(self._query))
+        if note:  # said beneath the results, in grey: they are still good, just keyword-only
+            self.results.addItem(self._note_item(note))
+        if syntax_note(self._query) and query_terms(self._query):  # -zebrafish found zebrafish, unsaid
+            self.results.addItem(self._note_item(syntax_note(self._query)))
+        # No current row until the first Down: made current as the list took the focus, [1] was passed by
+        # unsaid, and the first Down read [2].
+        self.results.setCurrentIndex(QModelIndex())
+        # How many, said: Orca read "Matching passages, list with 2 items" (notes counted) and no more.
+        count = _passages(len(hits)) + " found" if hits else self.results.item(0).text() if self.results.count() else ""
+        self.results.setAccessibleDescription(count)
+        if count:
+            announce(self.results, count)
+        self.searchFinished.emit(len(hits))
+
+    def _on_tab(self, index: int) -> None:
+        """The Search tab shown after an import or a Delete: its results are searched again, so that they
+        list no deleted source (which opened from the list as if still there) and find what was imported."""
+        if index == 1 and self._stale and self._query.strip():
+            self.run_search(self._query)
+
+    def _nothing_found(self, text: str) -> str:
+        """Why a search found nothing, as kb search says it: "No passages match." alone was also said of a
+        knowledge base with no documents, and of a question with no words in it ("*", an emoji)."""
+        if not text.strip():
+            return "Type a question above."
+        if not self._busy and self.source_count() == 0:
+            return "Nothing to search yet: add files, folders or web pages in the Sources tab."
+        if not query_terms(text):
+            return (f"“{_elided(' '.join(text.split()), 40)}” has no words to search for (symbols, emoji and "
+                    "punctuation are left out): ask with words your documents use.")
+        return "No passages match."
+
+    def _note_item(self, text: str) -> QListWidgetItem:
+        item = QListWidgetItem(text)
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        item.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        return item
+
+    def _warm_vectors(self) -> None:
+        model = str(self.settings_provider().get("embed_model", "") or "")
+        if model:
+            try:
+                self._searcher.submit(_quietly, warm_vectors, self.data_dir, model)
+            except RuntimeError:  # the panel is shutting down
+                pass
+
+
+def _passages(count: int) -> str:
+    return f"{count:,} passage" + ("" if count == 1 else "s")
+
+
+def _quietly(load: Callable[..., object], *args: object) -> None:
+    # Loading ahead is only a head start: on any failure the first search reads the vectors itself
+    # (and reports what is wrong in words).
+    try:
+        load(*args)
+    except (Error, OSError, sqlite3.Error, MemoryError):
+        pass

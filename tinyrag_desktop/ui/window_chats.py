@@ -1,0 +1,224 @@
+"""The window's chats: the list filled and searched, a chat opened a page at a time, renamed, deleted, its persona."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Callable, Iterator
+
+from PySide6.QtCore import QTimer
+
+from ..chats import ChatInfo, ChatStoreError, StoredMessage
+from .chat_loading import load_slice
+from .header import fill_personas
+
+log = logging.getLogger(__name__)
+
+LOAD_BUDGET = 0.015  # seconds of chat building per event-loop turn when a chat is opened
+# Messages built when a chat is opened, and then per page scrolled up: a chat of 1,000 questions, built
+# whole, took 15 s or more and 300 MB for 28,000 widgets.
+HISTORY_PAGE = 40
+
+
+class ChatsMixin:
+    """MainWindow's chats (mixed into it, see main_window.py: it uses the window's store, sidebar, view and
+    composer)."""
+
+    def _refresh_chats(self) -> None:
+        """Fill the chats list: every chat at once, or, with words in the search box, the chats holding
+        them once the search (in a worker thread) has found them; until then the list stays as it was."""
+        if self.sidebar.search.text().strip():
+            self.chat_search.search(self.sidebar.search.text())
+            return
+        self.chat_search.cancel()  # a search still on its way would replace the whole list with its hits
+        self.sidebar.set_chats(self.store.list_chats(), self.chat_id)
+
+    def _chat_used(self, chat: ChatInfo | None) -> None:
+        """A question or an answer was just stored in ``chat``: its row goes first in the list, or, when the
+        list cannot be kept right so (a search's hits are shown), the list is filled again."""
+        if chat is None or not self.sidebar.touch(chat):
+            self._refresh_chats()
+        elif chat.id == self.chat_id:
+            self.sidebar.mark_current(chat.id)
+
+    def _chat_search_failed(self, _text: str, reason: str) -> None:
+        """A search could not be made (logged already): every chat is listed, and the status bar says why."""
+        try:
+            chats = self.store.list_chats()
+        except sqlite3.Error as exc:  # the same lock or damage as the search met
+            log.warning("could not list the chats either: %s", exc)
+            chats = []
+        self.sidebar.set_chats(chats, self.chat_id)
+        self.statusBar().showMessage(f"{reason.rstrip('.')}. Every chat is listed instead.", 10000)
+
+    def _when_idle(self, action: Callable[[], None]) -> None:
+        """Run ``action`` now, or once the answer being streamed has been stopped and stored."""
+        if self.bridge.is_running():
+            self._after_stream.append(action)
+            self.bridge.stop()
+        else:
+            action()
+
+    # An answer still streaming goes on when its chat is left for another (ChatView.clear keeps it, out of
+    # sight): it is shown again when its chat is opened, and stored when it ends, as if it had stayed.
+    def new_chat(self) -> None:
+        self.cancel_edit()
+        self.composer.switch_draft(self.chat_id, None)
+        self.chat_id = None
+        self._loading, self._earlier, self._insert_at = None, None, None
+        self._placed, self._unbuilt = None, []
+        self.view.clear(keep=self._answer)
+        self.title_label.setText("New chat")
+        self.sidebar.mark_current(None)
+        self.composer.setFocus()
+
+    def open_chat(self, chat_id: str, rebuild: bool = False) -> None:
+        def go() -> None:
+            chat = self.store.get_chat(chat_id)
+            if chat is None:
+                return
+            self.cancel_edit()
+            self.composer.switch_draft(self.chat_id, chat_id)
+            self.chat_id = chat_id
+            self.sidebar.mark_current(chat_id)  # opened from elsewhere too (Undo): the list says which
+            self.welcome.hide()
+            self.view.clear(keep=self._answer)
+            self.message_ids.clear()
+            self.title_label.setText(chat.title)
+            # A persona removed in Settings since: the chat answers as the first one, and says so, rather
+            # than as whichever persona the chat open before it had.
+            if not self._select_persona(chat.persona) and self.persona.count():
+                self.persona.setCurrentIndex(0)
+                if chat.persona:
+                    self.statusBar().showMessage(f"This chat's persona “{chat.persona}” was removed; it now "
+                                                 f"answers as “{self.persona.currentText()}”.", 8000)
+            start, earlier = self.store.page_start(chat_id, HISTORY_PAGE)
+            messages = self.store.messages(chat_id, first=start)
+            self._live_rows = self._saver.live_ids() | self.waiting.stand_ins()  # as read now (see waiting)
+            self._earlier, self._insert_at = start if earlier else None, None
+            self.view.set_has_earlier(earlier)
+            self._placed, self._unbuilt = None, []
+            self._loading = iter(messages)
+            self._load_step(self._loading)
+        if rebuild or chat_id != self.chat_id or not self.view.answers():
+            go()
+
+    def _load_step(self, batch: Iterator[StoredMessage], budget: float | None = None) -> None:
+        """Show stored messages for up to ``budget`` seconds, then continue on the next loop turn (see
+        chat_loading.load_slice)."""
+        load_slice(self, batch, LOAD_BUDGET if budget is None else budget)
+
+    def show_earlier(self) -> int:
+        """Build the page of messages above the first one shown (the conversation was scrolled to its top,
+        or "Show earlier messages" pressed); how many messages it starts building."""
+        if self._loading is not None or self._earlier is None or self.chat_id is None:
+            return 0
+        start, earlier = self.store.page_start(self.chat_id, HISTORY_PAGE, before=self._earlier)
+        page = self.store.messages(self.chat_id, first=start, before=self._earlier)
+        self._earlier = start if earlier else None
+        self.view.hold_position()
+        self._insert_at = 0
+        self._placed, self._unbuilt = None, []
+        self._loading = iter(page)
+        self._load_step(self._loading)
+        return len(page)
+
+    def finish_loading(self) -> None:
+        """Show the rest of the chat being opened now (before a new question is added below it); its answers'
+        text may go on rendering a few segments a turn."""
+        if self._loading is not None:
+            self._load_step(self._loading, budget=float("inf"))
+
+    @property
+    def loading(self) -> bool:
+        return self._loading is not None
+
+    @property
+    def first_shown(self) -> int | None:
+        """The id of the first message shown while earlier ones are not built yet; None when all are."""
+        return self._earlier
+
+    def rename_chat(self, chat_id: str, title: str) -> None:
+        if self._stored(self.store.rename, chat_id, title) and chat_id == self.chat_id:
+            self.title_label.setText(" ".join(title.split()))
+        QTimer.singleShot(0, self._refresh_chats)  # not inside the list's own itemChanged handler
+
+    def delete_chat(self, chat_id: str) -> None:
+        chat = self.store.get_chat(chat_id)
+        if chat is None:
+            return
+        def go() -> None:
+            if not self._stored(self.store.delete, chat_id):
+                return
+            self._deleted.add(chat_id)
+            self.sidebar.remove(chat_id)  # at once: the search hits are only refreshed once searched again
+            self.sidebar.show_undo(chat_id, chat.title)
+            self.waiting.chat_deleted(chat_id)
+            if chat_id == self.chat_id:
+                # Deleted with Delete in the list, the open chat gives way to the one that takes its row (as
+                # a mail program opens the next message), so the list's current row is the chat shown.
+                if (near := self.sidebar.taking_place_of(chat_id)) is not None:
+                    self.open_chat(near)
+                else:
+                    self.chat_id = None
+                    self.new_chat()
+            if not self.sidebar.lists_all_chats():  # search hits are searched again; else the row is gone
+                self._refresh_chats()
+            self.sidebar.chat_deleted(chat_id, self.chat_id)  # a Delete in the list keeps the focus there
+        if chat_id == self._stream_chat:
+            self._when_idle(go)  # stop and store the answer first, then delete its chat
+        else:
+            go()
+
+    def undo_delete(self, chat_id: str) -> None:
+        if not self._stored(self.store.undelete, chat_id):
+            return
+        self._deleted.discard(chat_id)
+        self._refresh_chats()
+        self.open_chat(chat_id)
+
+    def _fill_personas(self) -> str:
+        """The personas of the settings in the header's box; the chosen one's name if it was removed."""
+        return fill_personas(self.persona, self.settings["personas"])
+
+    def _personas_renamed(self, renamed: dict[str, str]) -> None:
+        """Chats follow their persona's new name, and so does the header's choice."""
+        renames = list(renamed.items())
+        for old, new in renames:  # through a free name first, so swapping two names works
+            self._stored(self.store.rename_persona, old, f"\x1frenamed:{new}")
+        for _old, new in renames:
+            self._stored(self.store.rename_persona, f"\x1frenamed:{new}", new)
+        index = self.persona.findText(self.persona.currentText())
+        if self.persona.currentText() in renamed and index >= 0:
+            self.persona.blockSignals(True)
+            self.persona.setItemText(index, renamed[self.persona.currentText()])
+            self.persona.blockSignals(False)
+
+    def _select_persona(self, name: str) -> bool:
+        if name and self.persona.findText(name) >= 0:
+            self.persona.setCurrentText(name)
+            return True
+        return False
+
+    def _persona_changed(self, name: str) -> None:
+        if self.chat_id and name:
+            self._stored(self.store.set_persona, self.chat_id, name)
+
+    def _stored(self, change: Callable[..., object], *args: object) -> bool:
+        """Make a change to the chat history; False, and the status bar says why, when it could not be."""
+        try:
+            change(*args)
+        except ChatStoreError as exc:
+            self._failed = str(exc)
+            self.statusBar().showMessage(self._failed, 10000)
+            return False
+        if self._failed and self.statusBar().currentMessage() == self._failed:  # said of an earlier change
+            self.statusBar().clearMessage()  # ("A chat needs a title"): out of date once one has worked
+        return True
+
+    def system_prompt(self, chat_id: str | None = None) -> str:
+        """The open chat's persona's prompt, or another chat's (its persona removed: the first one's)."""
+        personas = self.settings["personas"]
+        chat = self.store.get_chat(chat_id) if chat_id and chat_id != self.chat_id else None
+        name = self.persona.currentText() if chat is None else chat.persona
+        return str(personas.get(name, "" if chat is None else next(iter(personas.values()), "")))
