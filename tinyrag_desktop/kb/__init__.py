@@ -18,7 +18,8 @@ from .errors import (
     CannotWrite, DiskFull, Error, FetchError, ReadError, ReadOnlyStore, StoreError, StoreLocked, UnsupportedFile,
 )
 from .models import Chunk, Hit, SourceInfo
-from .search import Hits, open_readonly, query_terms
+from .query_words import query_terms
+from .search import Hits, open_readonly
 from .search import search as search_connection
 from .nearest import warm_vectors as _warm_vectors
 from .store import DB_NAME, KnowledgeBase, db_path, store_error, tidy

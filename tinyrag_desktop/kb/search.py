@@ -2,8 +2,9 @@
 
 ``kb search``, the ``rag_knowledge`` tool and the engine's ``rag`` route all call :func:`search` on a
 read-only connection from :func:`open_readonly`. The user's or model's words never reach SQL as syntax:
-:func:`query_terms` keeps only words, drops stop words, and the FTS5 expression quotes every one of them,
-so quotes, ``*``, ``NEAR``, ``-``, ``:`` or parentheses can neither fail nor change the meaning.
+:func:`query_terms` (query_words.py) keeps only words, drops stop words, and the FTS5 expression quotes
+every one of them, so quotes, ``*``, ``NEAR``, ``-``, ``:`` or parentheses can neither fail nor change
+the meaning. How a passage's coverage of the question is measured: coverage.py.
 
 A search, step by step:
 
@@ -37,16 +38,16 @@ import sqlite3
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
+from .coverage import _comparable, _concepts, _Concepts, _rerank_by_coverage, _with_score
 from .errors import StoreError
 from .models import Hit
 from .nearest import nearest_ids
+from .query_words import STOP_WORDS, _weighed_terms, match_expression
 from .spelling import absent_words, corrections, distance, stems
 from .store import DB_NAME, readonly_uri, refuse_unusable, store_error
-from .textform import CJK_CHARACTERS, has_cjk, is_cjk, nfkc
-
-MAX_TERMS = 24
+from .textform import is_cjk
 
 # Words found in no chunk are searched as their nearest indexed neighbour (see spelling.py).
 SPELLING = True
@@ -74,25 +75,6 @@ W_LINKS = 0.3
 # through links are read to pick the passage to show.
 _LINK_POOL = 100
 _PAGE_CHUNKS = 200
-
-# Words that carry no meaning in a question ("how do I …", "what is the …"); a question of only these is
-# not searched (search, Hits.common).
-STOP_WORDS = frozenset(
-    """a about above after again against all am an and any are aren as at be because been before being
-    below between both but by can cannot could couldn d did didn do does doesn doing don down during each
-    few for from further get gets got had hadn has hasn have haven having he her here hers herself him
-    himself his how i if in into is isn it its itself just ll m me might more most must mustn my myself
-    need no nor not now o of off on once only or other ought our ours ourselves out over own re s same
-    shall shan she should shouldn so some such t than that the their theirs them themselves then there
-    these they this those through to too under until up use used using very was wasn way we were weren
-    what when where which while who whom why will with won would wouldn y you your yours yourself
-    yourselves tell explain show want wants know please thing things something anything one ones also
-    make makes give gives take find see write sure new another ways lot lots long quickly""".split()
-)
-
-# A word: a run of CJK characters, or of other word characters (a CJK character ends a word, as in the
-# index: "MySQL的配置" is "mysql" and "的配置").
-_WORD = re.compile(f"[{CJK_CHARACTERS}]+|[^\\W{CJK_CHARACTERS}]+")
 
 # The only statements the read-only connection runs; the model's text is always a bound parameter.
 _FTS_QUERY = f"""
@@ -215,88 +197,6 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
     return conn
 
 
-def query_terms(text: str) -> list[str]:
-    """The words of ``text`` worth searching for, lower-cased, without repeats and stop words.
-
-    Words are read from the text's NFKC form, as the index holds it (``textform``). A run of Chinese,
-    Japanese or Korean characters gives one phrase of its characters ("数据库" → "数 据 库", matched
-    in order and side by side) and, when longer than two, each pair of neighbours too: questions in those
-    languages come without spaces ("如何备份数据库"), so the whole run is seldom in a passage as it is,
-    but its words are; the pairs find them (as the bigrams of Lucene's CJK analyser do), and a passage
-    holding the whole run still ranks first. In Japanese, a pair that cannot be in a word is left out
-    (see :func:`_in_a_word`). The pairs go after the other words, so that a long run cannot crowd those
-    out of the MAX_TERMS kept.
-    """
-    return list(_weighed_terms(text))
-
-
-def _weighed_terms(text: str) -> dict[str, float]:
-    """query_terms' terms, each with what it counts for in the coverage re-rank: 1 for a word. A CJK run
-    of three or more characters counts 1 in all, half for the whole run and half shared by its pairs, so
-    a long word counts no more than a short one, and a passage with some of a run's words covers part
-    of it (a pair left out by ``_in_a_word`` takes its share with it)."""
-    words: dict[str, float] = {}
-    pairs: dict[str, float] = {}
-    runs: list[list[str]] = []
-    for raw in _WORD.findall(nfkc(text).lower()):
-        if is_cjk(raw[0]):
-            chars = [ch for ch in raw if ch.isalnum()]  # not its punctuation ("・"): the index skips it
-            if len(chars) > 2:
-                _weigh(words, " ".join(chars), 0.5)
-                runs.append(chars)
-                for a, b in zip(chars, chars[1:]):
-                    if _in_a_word(a, b):
-                        _weigh(pairs, f"{a} {b}", 0.5 / (len(chars) - 1))
-            elif chars:
-                _weigh(words, " ".join(chars), 1.0)
-            continue
-        word = raw.strip("_")
-        if word and any(ch.isalnum() for ch in word):
-            _weigh(words, word, 1.0)
-    if runs and not pairs and len(words) == len({" ".join(chars) for chars in runs}):
-        # Only runs none of whose pairs can be in a word (a question all in hiragana, "おいしいすし"): its
-        # words are written so, and the runs alone, as written, would find next to nothing.
-        for chars in runs:
-            for a, b in zip(chars, chars[1:]):
-                _weigh(pairs, f"{a} {b}", 0.5 / (len(chars) - 1))
-    kept = {w: weight for w, weight in words.items() if w not in STOP_WORDS} or words
-    for pair, weight in pairs.items():
-        _weigh(kept, pair, weight)
-    return dict(list(kept.items())[:MAX_TERMS])
-
-
-_HIRAGANA = re.compile("[\u3041-\u309f]")
-_KATAKANA = re.compile("[\u30a0-\u30ff\u31f0-\u31ff]")
-_IDEOGRAPH = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
-
-
-def _in_a_word(a: str, b: str) -> bool:
-    """Whether two neighbouring characters of a question may belong to one word.
-
-    Japanese writes its words in kanji and katakana and its particles and endings in hiragana, so a
-    pair is seldom in a word when both are hiragana ("をき", "した", "たい"), when it runs from hiragana
-    into a kanji (a particle, then a word: "を調"), or when only one is katakana (a loanword ends or
-    begins: "トを", "語フ"). Such pairs match nearly every Japanese passage, crowd the question's words
-    out of the MAX_TERMS kept and dilute its coverage. The cost: a word written in hiragana ("きれい")
-    is searched only as part of the whole run. Measured on the Debian Reference in Japanese
-    (benchmarks/bench_kb_quality.py, section-level recall@5): 17 → 19 of 24 development questions,
-    17 → 20 and 21 → 21 on two held-out sets; Chinese, written in ideographs only, is unchanged.
-    """
-    if _HIRAGANA.match(a):
-        return not (_HIRAGANA.match(b) or _IDEOGRAPH.match(b) or _KATAKANA.match(b))
-    return (_KATAKANA.match(a) is None) == (_KATAKANA.match(b) is None)
-
-
-def _weigh(terms: dict[str, float], term: str, weight: float) -> None:
-    # A term asked twice (a word repeated, a pair in two runs) counts once, at its larger weight.
-    terms[term] = max(terms.get(term, 0.0), weight)
-
-
-def match_expression(terms: Sequence[str]) -> str:
-    """An FTS5 expression matching any of ``terms``; each is a quoted string, never an operator."""
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-
-
 @dataclass(frozen=True, slots=True)
 class _Pruned:
     """The terms the index is searched for, those left out as too common, and what that means for IDF."""
@@ -358,8 +258,6 @@ def _term_counts(conn: sqlite3.Connection, terms: Sequence[str], cap: int) -> di
 
 # When common terms were left out, this many times more candidates are rescored with them.
 _COMMON_POOL = 3
-# BM25's constants, as FTS5's bm25() uses them.
-_K1, _B = 1.2, 0.75
 
 
 def _common_groups(pruned: _Pruned, words: Sequence[str]) -> dict[str, float]:
@@ -375,164 +273,6 @@ def _fts_hits(conn: sqlite3.Connection, terms: Sequence[str], limit: int) -> lis
     rows = conn.execute(_anchored(conn, _FTS_QUERY), (match_expression(terms), limit)).fetchall()
     return [Hit(cid, sid, title, loc, heading, text, -score, anchor)
             for cid, sid, title, loc, heading, text, score, anchor in rows]
-
-
-def _stem(word: str) -> str:
-    # A crude prefix stem, enough to tell whether a passage mentions a query word in some form
-    # ("indexes" / "indexing" / "indexed" share "inde…"); FTS5's porter stemmer is not reachable here.
-    return word[: max(4, len(word) - 3)] if len(word) > 4 else word
-
-
-@dataclass(frozen=True, slots=True)
-class _Concepts:
-    """The question's words as named groups (``c0``, ``c1``, … in query order), each with what it counts
-    for when a passage mentions it (see ``_weighed_terms``).
-
-    Words in letters are found by a pattern each, in the forms that start like them (their ``_stem`` is
-    the same); CJK terms, which have no endings, by a plain search for their characters, so that the pairs
-    inside a run are found even where the whole run is.
-
-    Each pattern begins with its word's stem as plain letters, which re finds with a fast substring scan,
-    and checks the word boundary before it only there: one pattern of all the words, tried at every
-    position, cost three times as much, and scanning the candidates was half the time of a search. Two
-    words' patterns find the same written word only when one of them is a typo's index stem
-    (``roots``); then, as in one pattern of alternatives, the word counts for the earlier of the two.
-    """
-
-    patterns: tuple[tuple[str, re.Pattern[str]], ...]  # (group, pattern) of the words in letters
-    runs: tuple[tuple[str, str], ...]  # (group, characters) of the CJK terms
-    weights: dict[str, float]
-    total: float
-    overlapping: bool  # whether two patterns can find the same written word
-
-    def seen(self, text: str) -> set[str]:
-        if self.overlapping:
-            return set(self.counts(text))
-        groups = {group for group, chars in self.runs if chars in text}
-        groups.update(group for group, pattern in self.patterns if pattern.search(text))
-        return groups
-
-    def counts(self, text: str) -> dict[str, int]:
-        counts = {group: n for group, chars in self.runs if (n := text.count(chars))}
-        if not self.overlapping:
-            counts.update((group, n) for group, pattern in self.patterns if (n := len(pattern.findall(text))))
-            return counts
-        first: dict[int, str] = {}  # where a written word starts → the first group that finds it
-        for group, pattern in self.patterns:
-            for match in pattern.finditer(text):
-                first.setdefault(match.start(), group)
-        for group in first.values():
-            counts[group] = counts.get(group, 0) + 1
-        return counts
-
-    def covered(self, groups: Iterable[str]) -> float:
-        return sum(self.weights[g] for g in groups)
-
-
-def _concepts(terms: Sequence[str], weights: Sequence[float] | None = None,
-              roots: dict[int, str] | None = None, plurals: bool = False) -> _Concepts | None:
-    """The question's words as concept groups; None for a one-word question. ``weights`` default to 1
-    for every word. A word put in place of a typo is found by the words that start with its index stem
-    (``roots``, by the word's place; the word was guessed from the stem, and "searche" is as likely as
-    "searches", so only the stem is sure). A word with the same stem as an earlier one finds nothing, as
-    the earlier one takes its forms."""
-    if len(terms) < 2:
-        return None
-    roots = roots or {}
-    patterns: dict[str, tuple[str, re.Pattern[str]]] = {}
-    runs = []
-    for n, term in enumerate(terms):
-        if is_cjk(term[0]):
-            runs.append((f"c{n}", term.replace(" ", "")))
-            continue
-        stem = roots[n] if n in roots else _stem(term)
-        rest = r"\w*" if n in roots else _after_stem(stem)
-        # the stem, then a look back past it: the letter before the stem must not be part of a word
-        source = rf"{re.escape(stem)}(?<!\w.{{{len(stem)}}}){rest}\b"
-        if plurals and n not in roots:
-            source = rf"{source}|\b(?:{'|'.join(map(re.escape, _singulars(term)))})(?:s|es)?\b"
-        if source not in patterns:
-            patterns[source] = (f"c{n}", re.compile(source))
-    weights = [1.0] * len(terms) if weights is None else list(weights)
-    return _Concepts(tuple(patterns.values()), tuple(runs), {f"c{n}": w for n, w in enumerate(weights)},
-                     sum(weights), bool(roots) and len(patterns) > 1)
-
-
-def _singulars(word: str) -> list[str]:
-    """``word`` and what it may be the plural of ("pancakes": "pancake"; "classes": "class"; "queries":
-    "query"): _stem's prefix counts letters, so "pancakes" (stem "panca", three letters more) does not
-    find "pancake" (stem "panc"). English's rules, not any "s" cut off: "notes" is no plural of "not",
-    nor "uses" of "us"; a singular has four letters at least ("news" is not "new")."""
-    if not word.endswith("s") or word.endswith(("ss", "us", "is")):
-        return [word]
-    # "-es" may be the plural's or the word's ("classes": "class", "databases": "database"): both are
-    # tried; one that is no word ("databas") finds nothing, and a short one is left out.
-    singulars = [word[:-1], *([word[:-2]] if word.endswith("es") else []),
-                 *([word[:-3] + "y"] if word.endswith("ies") else [])]
-    return [word, *(form for form in singulars if len(form) >= 4)]
-
-
-def _after_stem(stem: str) -> str:
-    # What follows ``stem`` in the words whose _stem() it is: a C-level scan per passage finds them all,
-    # where stemming every word of a hundred passages in Python would cost more than the SQL query.
-    if len(stem) > 4:
-        return r"\w{3}"
-    if len(stem) == 4:
-        return r"\w{0,3}"
-    return ""
-
-
-def _comparable(text: str) -> str:
-    # A passage as the question's words are matched against it: in NFKC, as the index and query_terms
-    # read it (full-width letters as ordinary ones), lower-cased, as query_terms gives the words, and
-    # with a word in letters set apart from CJK characters beside it ("mysql的配置"), as the index sets
-    # it apart (the question's pattern cannot say so itself: a character class of the CJK ranges costs
-    # a millisecond to compile, and the pattern is compiled for every question).
-    if text.isascii():
-        return text.lower()
-    text = nfkc(text).lower()
-    return _LETTER_RUN.sub(_spaced, text) if has_cjk(text) else text
-
-
-_LETTER_RUN = re.compile(f"[^\\W{CJK_CHARACTERS}]+")
-
-
-def _spaced(match: re.Match[str]) -> str:
-    return f" {match.group()} "
-
-
-def _rerank_by_coverage(
-    hits: Sequence[Hit], concepts: _Concepts | None, common: dict[str, float] | None = None
-) -> list[Hit]:
-    """BM25 scaled by how many of the question's words a passage covers (½ + share covered, each word
-    counted at its weight).
-
-    An OR query lets a passage that repeats one rare word outrank one that answers the whole question;
-    preferring passages that mention more of the distinct things asked about fixes most of those.
-
-    ``common`` names the concept groups of words left out of the SQL query as too common (with their
-    IDF): leaving "table" or "commit" out keeps searching a big index fast, but those words still tell
-    two candidates apart (without them held-out recall at scale fell by 11 points). Their BM25 share is
-    added here, from the same scan, with the candidates' mean length for the length normalisation.
-    """
-    if concepts is None:
-        return list(hits)
-    mean = (sum(len(h.text) for h in hits) / len(hits) or 1.0) if common and hits else 1.0
-    rescored = []
-    for hit in hits:
-        text = _comparable(f"{hit.title}\n{hit.heading}\n{hit.text}")
-        score = hit.score
-        if common:
-            counts = concepts.counts(text)
-            found = concepts.covered(counts)
-            norm = _K1 * (1 - _B + _B * len(hit.text) / mean)
-            score += sum(idf * tf * (_K1 + 1) / (tf + norm) for group, idf in common.items()
-                         if (tf := counts.get(group, 0)))
-        else:
-            found = concepts.covered(concepts.seen(text))
-        rescored.append(_with_score(hit, score * (0.5 + found / concepts.total)))
-    rescored.sort(key=lambda h: h.score, reverse=True)
-    return rescored
 
 
 def _document_key(hit: Hit) -> tuple[str, str]:
@@ -808,7 +548,3 @@ def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:
         for row in conn.execute(query, batch + [-1] * (_CHUNK_BATCH - len(batch))):
             found[row[0]] = Hit(*row)
     return found
-
-
-def _with_score(hit: Hit, score: float) -> Hit:
-    return Hit(hit.chunk_id, hit.source_id, hit.title, hit.location, hit.heading, hit.text, score, hit.anchor)
