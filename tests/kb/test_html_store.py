@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Importer, chunking, ingest, open_store, store
 from tinyrag_desktop.kb.chunking import chunk_blocks
-from tinyrag_desktop.kb.ingest import ImportItem, ImportReport, expand
+from tinyrag_desktop.kb.import_items import ImportItem, expand
+from tinyrag_desktop.kb.import_report import ImportReport
 from tinyrag_desktop.kb.models import Block, Chunk
 from tinyrag_desktop.kb.store import resolve_link
 

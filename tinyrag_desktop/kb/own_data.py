@@ -2,7 +2,7 @@
 
 Importing a folder that held the data folder (a home folder) imported ``settings.json`` (its API key made
 searchable, and readable by the model through ``rag_knowledge``), the app's log and its other files.
-Imports now leave that folder out (ingest.expand, OWN_FOLDER); the sources an older version stored from it
+Imports now leave that folder out (import_items.expand, OWN_FOLDER); the sources an older version stored from it
 are removed the first time the knowledge base is opened to write (:class:`~.store.KnowledgeBase`), or at
 the window's start and before ``kb search`` (:func:`sweep`), and said once: after that there are none.
 
