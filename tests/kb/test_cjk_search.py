@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Chunk, Importer, StoreError, open_store, query_terms, search
-from tinyrag_desktop.kb.store import SCHEMA_VERSION, TOKENIZER
+from tinyrag_desktop.kb.store_file import SCHEMA_VERSION, TOKENIZER
 from tinyrag_desktop.kb.query_words import STOP_WORDS
 from tinyrag_desktop.kb.textform import index_form
 

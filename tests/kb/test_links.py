@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from tinyrag_desktop.kb import Chunk, Importer, open_readonly, open_store, search
 from tinyrag_desktop.kb.errors import NoText
 from tinyrag_desktop.kb.html_reader import parse_html
-from tinyrag_desktop.kb.store import SCHEMA_VERSION, resolve_link
+from tinyrag_desktop.kb.links import resolve_link
+from tinyrag_desktop.kb.store_file import SCHEMA_VERSION
 
 PAGE = """<html><head><title>Deleting rows</title></head><body>
 <div class="navheader"><a href="next.html">Next page in a sentence long enough to count</a></div>

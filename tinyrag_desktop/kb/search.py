@@ -46,7 +46,7 @@ from .models import Hit
 from .nearest import nearest_ids
 from .query_words import STOP_WORDS, _weighed_terms, match_expression
 from .spelling import absent_words, corrections, distance, stems
-from .store import DB_NAME, readonly_uri, refuse_unusable, store_error
+from .store_file import DB_NAME, readonly_uri, refuse_unusable, store_error
 from .textform import is_cjk
 
 # Words found in no chunk are searched as their nearest indexed neighbour (see spelling.py).
