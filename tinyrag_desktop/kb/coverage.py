@@ -9,7 +9,6 @@ from typing import Iterable, Sequence
 from .models import Hit
 from .textform import CJK_CHARACTERS, has_cjk, is_cjk, nfkc
 
-
 # BM25's constants, as FTS5's bm25() uses them.
 _K1, _B = 1.2, 0.75
 
@@ -173,4 +172,5 @@ def _rerank_by_coverage(
 
 
 def _with_score(hit: Hit, score: float) -> Hit:
+    # ``hit`` with another score (search.py uses it too)
     return Hit(hit.chunk_id, hit.source_id, hit.title, hit.location, hit.heading, hit.text, score, hit.anchor)
