@@ -24,9 +24,9 @@ A search, step by step:
    long page cannot fill every place.
 
 What was measured and kept, and the ~400 ranking experiments tried and left out (other BM25 variants,
-synonyms, learned rankers, priors …), with their figures: docs/kb-ranking.md. In short, the settings
-kept give 85/103 development and 142/159 held-out questions (recall@5, benchmarks/bench_kb_quality.py);
-a change has to win by more than a question or two before it can be believed.
+synonyms, learned rankers, priors …), with their figures (recall@5, benchmarks/bench_kb_quality.py):
+docs/kb-ranking.md. The settings kept were chosen by those held-out figures, so a change has to win by
+more than a question or two before it can be believed.
 """
 
 from __future__ import annotations
