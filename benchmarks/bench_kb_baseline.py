@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_kb_quality import CORPORA, QUESTIONS, load_questions  # noqa: E402
 from tinyrag_desktop.kb.errors import ReadError  # noqa: E402
 from tinyrag_desktop.kb.html_reader import parse_html  # noqa: E402
-from tinyrag_desktop.kb.search import match_expression, query_terms  # noqa: E402
-from tinyrag_desktop.kb.store import TOKENIZER  # noqa: E402
+from tinyrag_desktop.kb.query_words import match_expression, query_terms  # noqa: E402
+from tinyrag_desktop.kb.store_file import TOKENIZER  # noqa: E402
 from tinyrag_desktop.kb.textform import index_form  # noqa: E402
 
 SIZE = 800

@@ -29,7 +29,7 @@ Reference, one HTML page per chapter (14 pages a language, the table of contents
 before anything was measured, and ``debref_ja_heldout2.tsv`` (28), written afterwards to check the one
 change kept. With 14 pages a top 5 nearly always holds the right chapter, so each question also names
 the section (x.y) that answers it, and the figure that decides is recall@5 by section: a hit counts when
-its heading path is in that section. ``CJK runs`` below: how ``search._weighed_terms`` turns a run of
+its heading path is in that section. ``CJK runs`` below: how ``query_words._weighed_terms`` turns a run of
 characters written without spaces into terms. Measured, as section-level recall@5, Chinese dev / held-out,
 Japanese dev / held-out; then page-level recall@5, both languages, dev / held-out (of 49 / 48):
 
@@ -47,7 +47,7 @@ Japanese dev / held-out; then page-level recall@5, both languages, dev / held-ou
   22/19, 19/19; 47/47; and one-character segments dropped too (the variant chosen on dev before the
   held-out figures were seen): 22/20, 19/21; 48/47, a loss of one page-level question, so not kept
 - kept: the pairs that cannot be in a word left out (two hiragana, hiragana into a kanji, katakana
-  beside another script; see ``search._in_a_word``): 21/21, 19/20; 47/48. Chinese is unchanged by
+  beside another script; see ``query_words._in_a_word``): 21/21, 19/20; 47/48. Chinese is unchanged by
   construction. Held-out, both languages: 38 → 41 by section at 5, 33 → 35 at 1, pages 48 → 48 at 5 and
   40 → 40 at 1. As it was the best of the 15 tried on the held-out figures, it was checked on the second
   Japanese held-out set, written after that: 21 → 21 of 28 at 5 (27 → 27 by page), 16 → 18 at 1.

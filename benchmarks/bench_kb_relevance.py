@@ -16,7 +16,7 @@ Measured when the gate was added (threshold 0.4; before it, every question got i
 - PostgreSQL: on-topic 85/85 dev, 43/43 held-out, 24/25 random-page; off-topic 10/40 everyday, 14/40
   near (39 and 36 without the gate)
 - git: on-topic 43/43 held-out, 30/31 random-page; off-topic 10/40 everyday, 11/40 near (38 and 36)
-- with a word's plural or singular counted as the word (``kb.search._singulars``: a question's "pancakes"
+- with a word's plural or singular counted as the word (``kb.coverage._singulars``: a question's "pancakes"
   found a note titled "Pancake recipe" a third relevant), added later: on-topic 85/42/24 and 43/31 kept (was
   30 of the git random-page set's 31), the typo sets 81, 85, 80, 85 (were 80, 84, 80, 85); off-topic 10/40 and
   14/40, 10/40 and 11/40, as before. Any "s" or "es" cut off (so "notes" was also "not"): off-topic 11/40

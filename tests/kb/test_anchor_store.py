@@ -9,7 +9,8 @@ from pathlib import Path
 
 from tinyrag_desktop.kb import Importer, KnowledgeBase, open_store, release, search
 from tinyrag_desktop.kb import store as store_module
-from tinyrag_desktop.kb.store import SCHEMA_VERSION, db_path, needs_rebuild
+from tinyrag_desktop.kb.store import needs_rebuild
+from tinyrag_desktop.kb.store_file import SCHEMA_VERSION, db_path
 
 _LONG = " ".join(["The server keeps this much memory for each sort before it writes to temporary files."] * 12)
 

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Chunk, Importer, StoreError, open_store, query_terms, search
-from tinyrag_desktop.kb.store import SCHEMA_VERSION, TOKENIZER
-from tinyrag_desktop.kb.search import STOP_WORDS
+from tinyrag_desktop.kb.store_file import SCHEMA_VERSION, TOKENIZER
+from tinyrag_desktop.kb.query_words import STOP_WORDS
 from tinyrag_desktop.kb.textform import index_form
 
 DOCUMENTS = {
@@ -195,7 +195,8 @@ def test_passages_are_compared_with_the_question_in_the_index_form(question, rep
     # The coverage re-rank counts the question's words in each passage: a CJK or full-width passage
     # must count as covering them, as the index matched it.
     from tinyrag_desktop.kb.models import Hit
-    from tinyrag_desktop.kb.search import _concepts, _rerank_by_coverage, _weighed_terms
+    from tinyrag_desktop.kb.coverage import _concepts, _rerank_by_coverage
+    from tinyrag_desktop.kb.query_words import _weighed_terms
 
     one = Hit(1, 1, "", "/a", "", repeats_one, 2.0)
     both = Hit(2, 2, "", "/b", "", has_both, 1.5)

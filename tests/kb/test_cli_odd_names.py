@@ -50,7 +50,7 @@ def test_a_name_that_is_not_utf8_is_said_with_its_bad_bytes_as_replacement_chara
 @settings(max_examples=200, deadline=None)
 @given(st.binary(min_size=1, max_size=40).filter(lambda b: b"/" not in b and b"\x00" not in b))
 def test_any_file_name_is_shown_as_valid_text(raw: bytes) -> None:
-    from tinyrag_desktop.kb.ingest import _shown
+    from tinyrag_desktop.kb.import_items import _shown
 
     name = os.fsdecode(raw)
     shown = _shown(name)

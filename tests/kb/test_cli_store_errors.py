@@ -20,7 +20,7 @@ from tests.permissions import as_a_user
 from tests.kb.cli_run import run_main
 from tests.kb.damage import HOW, damage as damage_database
 from tinyrag_desktop.kb import Chunk, DiskFull, Importer, StoreError, open_store
-from tinyrag_desktop.kb import store as store_module
+from tinyrag_desktop.kb import store_file
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -128,7 +128,7 @@ def test_a_full_temporary_folder_is_not_blamed_on_the_knowledge_base(data, monke
     temp = _other_disk(data)
     monkeypatch.setenv("SQLITE_TMPDIR", str(temp))
     # the temporary folder's disk has no room left, the knowledge base's has plenty
-    monkeypatch.setattr(store_module, "_free_bytes", lambda folder: 0 if Path(folder) == temp else 10**12)
+    monkeypatch.setattr(store_file, "_free_bytes", lambda folder: 0 if Path(folder) == temp else 10**12)
     with open_store(data) as kb:
         _fill_up(kb)
         with pytest.raises(DiskFull) as failure:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Chunk, open_store, search
-from tinyrag_desktop.kb.search import STOP_WORDS
+from tinyrag_desktop.kb.query_words import STOP_WORDS
 from tinyrag_desktop.settings import defaults
 from tinyrag_desktop.tools.rag import run
 from tinyrag_desktop.tools.registry import ToolContext

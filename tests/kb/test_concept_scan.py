@@ -1,4 +1,4 @@
-"""The coverage re-rank's scan of a passage for the question's words (search._concepts): one pattern per
+"""The coverage re-rank's scan of a passage for the question's words (coverage._concepts): one pattern per
 word, checked against the plain reading it replaced, one pattern of all the words as alternatives, in
 which a written word counts for the first word whose forms it is."""
 
@@ -9,7 +9,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tinyrag_desktop.kb.search import _concepts, _stem
+from tinyrag_desktop.kb.coverage import _concepts, _stem
 
 # Few letters, so that words share stems and passages hold the question's words often.
 _LETTERS = "abcde"

@@ -136,7 +136,7 @@ def test_tidy_leaves_another_programs_wal_files_alone(tmp_path):
     # in the -wal file; tidy must not fold them in (nor delete the file), as opening ours would
     import shutil
 
-    from tinyrag_desktop.kb.store import tidy
+    from tinyrag_desktop.kb.store_file import tidy
 
     running = tmp_path / "running"
     running.mkdir()

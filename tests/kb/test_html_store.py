@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tinyrag_desktop.kb import Importer, chunking, ingest, open_store, store
+from tinyrag_desktop.kb import Importer, chunking, ingest, links as links_module, open_store
 from tinyrag_desktop.kb.chunking import chunk_blocks
-from tinyrag_desktop.kb.ingest import ImportItem, ImportReport, expand
+from tinyrag_desktop.kb.import_items import ImportItem, expand
+from tinyrag_desktop.kb.import_report import ImportReport
 from tinyrag_desktop.kb.models import Block, Chunk
-from tinyrag_desktop.kb.store import resolve_link
+from tinyrag_desktop.kb.links import resolve_link
 
 needs_symlinks = pytest.mark.skipif(os.name != "posix", reason="symlinks made freely on POSIX only")
 
@@ -55,7 +56,7 @@ _HREF_PARTS = st.sampled_from(["a.html", "../b.html", "sub/", "#x", "?q=1", "%20
 @given(st.lists(_HREF_PARTS, max_size=4).map("".join),
        st.sampled_from(["/docs/manual/a.html", "https://example.org/x/", "relative/a.html", "C:\\docs\\a.html"]))
 def test_a_link_points_where_the_long_way_said(href: str, location: str) -> None:
-    store._real_folder.cache_clear()
+    links_module._real_folder.cache_clear()
     assert resolve_link(location, href) == _resolved_the_long_way(location, href)
 
 
@@ -71,15 +72,15 @@ def test_links_through_linked_folders_and_files_name_the_real_pages(tmp_path: Pa
     location = str(tmp_path / "site" / "from.html")
     for href in ("folder/page.html", "page.html", "loop.html", "missing.html", "folder/../page.html",
                  "folder/missing.html"):
-        store._real_folder.cache_clear()
-        store._real_path.cache_clear()
+        links_module._real_folder.cache_clear()
+        links_module._real_path.cache_clear()
         assert resolve_link(location, href) == _resolved_the_long_way(location, href), href
     assert resolve_link(location, "folder/page.html") == str((real / "deep" / "page.html").resolve())
 
 
 def test_a_plain_link_is_not_taken_apart_as_an_address(monkeypatch) -> None:
     asked = []
-    monkeypatch.setattr(store, "urlsplit", lambda url, *args: asked.append(url) or urlsplit(url, *args))
+    monkeypatch.setattr(links_module, "urlsplit", lambda url, *args: asked.append(url) or urlsplit(url, *args))
     assert resolve_link("/docs/manual/a.html", "sql-select.html#x") == os.path.normpath("/docs/manual/sql-select.html")
     assert asked == ["/docs/manual/a.html"]  # where the link is, not the link
 

@@ -8,7 +8,7 @@ import sqlite3
 from tests.kb.cli_run import run_main
 from tests.kb.damage import damage
 from tinyrag_desktop.kb import Importer, open_store
-from tinyrag_desktop.kb.store import store_error
+from tinyrag_desktop.kb.store_file import store_error
 
 
 def _note(tmp_path):

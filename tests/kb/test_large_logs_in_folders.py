@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from tinyrag_desktop.kb import Importer, open_store
-from tinyrag_desktop.kb import ingest
+from tinyrag_desktop.kb import import_items
 
 
 def test_a_large_log_in_a_folder_is_left_out_with_its_reason_and_imported_by_itself(tmp_path, monkeypatch):
-    monkeypatch.setattr(ingest, "FOLDER_DATA_BYTES", 20_000)
+    monkeypatch.setattr(import_items, "FOLDER_DATA_BYTES", 20_000)
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "guide.md").write_text("# Guide\n\nHow to rotate the server's logs.\n", encoding="utf-8")

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from tinyrag_desktop.kb import Chunk, Importer, open_readonly, open_store, search
 from tinyrag_desktop.kb.errors import NoText
 from tinyrag_desktop.kb.html_reader import parse_html
-from tinyrag_desktop.kb.store import SCHEMA_VERSION, resolve_link
+from tinyrag_desktop.kb.links import resolve_link
+from tinyrag_desktop.kb.store_file import SCHEMA_VERSION
 
 PAGE = """<html><head><title>Deleting rows</title></head><body>
 <div class="navheader"><a href="next.html">Next page in a sentence long enough to count</a></div>
@@ -209,7 +210,8 @@ def test_a_newer_schema_is_refused_not_damaged(data_dir):
 
 def test_common_words_left_out_of_the_query_still_count():
     from tinyrag_desktop.kb.models import Hit
-    from tinyrag_desktop.kb.search import _common_groups, _concepts, _Pruned, _rerank_by_coverage
+    from tinyrag_desktop.kb.coverage import _concepts, _rerank_by_coverage
+    from tinyrag_desktop.kb.search import _common_groups, _Pruned
 
     plain = Hit(1, 1, "Zebras", "/z1", "Zebras", "A zebra has stripes and a table.", 2.0)
     tabled = Hit(2, 2, "Zebras", "/z2", "Zebras", "A zebra table lists zebras and their tables.", 1.9)

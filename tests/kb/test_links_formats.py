@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Importer, open_store, search
 from tinyrag_desktop.kb.readers import read_markdown, read_rst
-from tinyrag_desktop.kb.store import resolve_link
+from tinyrag_desktop.kb.links import resolve_link
 from tinyrag_desktop.kb.web import html_document
 
 MARKDOWN = """# Guide

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from tinyrag_desktop.kb import Importer, open_store, search
-from tinyrag_desktop.kb.ingest import OWN_FOLDER
+from tinyrag_desktop.kb.import_items import OWN_FOLDER
 
 from .cli_run import run_main
 

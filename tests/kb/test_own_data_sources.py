@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tinyrag_desktop.kb import Importer, ingest, open_store, search
+from tinyrag_desktop.kb import Importer, import_items, ingest, open_store, search
 from tinyrag_desktop.kb.own_data import OWN_FILES, said, sweep
 
 from .cli_run import run_main
@@ -132,7 +132,7 @@ def test_a_file_of_the_data_folder_named_by_itself_or_linked_is_not_imported(tmp
     os.symlink(data / "settings.json", folder / "app-settings.json")
     code, out, err = run_main(capsys, "--data-dir", str(data), "add", str(data / "settings.json"), str(folder))
     assert out.startswith("1 added")
-    assert f"skipped: {data / 'settings.json'}: {ingest.OWN_FOLDER}" in err
+    assert f"skipped: {data / 'settings.json'}: {import_items.OWN_FOLDER}" in err
     assert _locations(data) == [str(folder / "plan.md")]
 
 

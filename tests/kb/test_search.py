@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Chunk, has_documents, open_readonly, open_store, query_terms, search
-from tinyrag_desktop.kb.search import match_expression
+from tinyrag_desktop.kb.query_words import match_expression
 
 search_module = sys.modules["tinyrag_desktop.kb.search"]
 

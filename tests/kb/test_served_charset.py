@@ -125,7 +125,7 @@ _LABELS = st.sampled_from(["windows-1251", "shift_jis", "iso-8859-2", "utf-8", "
 @settings(max_examples=200, deadline=None)
 @given(data=st.binary(max_size=300), charset=_LABELS | st.text(max_size=20))
 def test_any_bytes_in_any_named_charset_give_utf8_or_are_left_alone(data, charset):
-    from tinyrag_desktop.kb.html_reader import served_as_utf8
+    from tinyrag_desktop.kb.html_encoding import served_as_utf8
 
     served = served_as_utf8(data, charset)
     assert served is None or isinstance(served.decode("utf-8"), str)

@@ -9,7 +9,7 @@ from contextlib import closing
 from pathlib import Path
 
 from tinyrag_desktop.kb import Importer, open_store
-from tinyrag_desktop.kb.store import DB_NAME
+from tinyrag_desktop.kb.store_file import DB_NAME
 
 
 def _committed(data_dir: Path) -> list[str]:

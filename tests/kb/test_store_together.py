@@ -17,7 +17,7 @@ from tests.loopback import serving
 from tinyrag_desktop.kb import Importer, open_store, search
 from tinyrag_desktop.kb import ingest as ingest_module
 from tinyrag_desktop.kb import store as store_module
-from tinyrag_desktop.kb.store import DB_NAME
+from tinyrag_desktop.kb.store_file import DB_NAME
 
 
 def _notes(folder: Path, count: int, words: int = 12) -> Path:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tinyrag_desktop.kb import Importer, open_store, search
-from tinyrag_desktop.kb.store import DB_NAME, WAL_AUTOCHECKPOINT
+from tinyrag_desktop.kb.store import WAL_AUTOCHECKPOINT
+from tinyrag_desktop.kb.store_file import DB_NAME
 
 
 def _folder(tmp_path: Path, files: int) -> Path:

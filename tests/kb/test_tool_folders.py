@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tinyrag_desktop.kb import Importer, open_store, search
-from tinyrag_desktop.kb.ingest import ImportItem, ImportReport, expand
+from tinyrag_desktop.kb.import_items import ImportItem, expand
+from tinyrag_desktop.kb.import_report import ImportReport
 
 
 def _write(path: Path, text: str) -> None:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Importer, open_readonly, open_store, search
-from tinyrag_desktop.kb.search import STOP_WORDS, query_terms
+from tinyrag_desktop.kb.query_words import STOP_WORDS, query_terms
 from tinyrag_desktop.kb.spelling import corrections, edits, stems
 
 search_module = sys.modules["tinyrag_desktop.kb.search"]

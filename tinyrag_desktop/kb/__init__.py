@@ -18,10 +18,12 @@ from .errors import (
     CannotWrite, DiskFull, Error, FetchError, ReadError, ReadOnlyStore, StoreError, StoreLocked, UnsupportedFile,
 )
 from .models import Chunk, Hit, SourceInfo
-from .search import Hits, open_readonly, query_terms
+from .query_words import query_terms
+from .search import Hits, open_readonly
 from .search import search as search_connection
 from .nearest import warm_vectors as _warm_vectors
-from .store import DB_NAME, KnowledgeBase, db_path, store_error, tidy
+from .store import KnowledgeBase
+from .store_file import DB_NAME, db_path, store_error, tidy
 
 __all__ = [
     "CannotWrite", "DB_NAME", "Chunk", "DiskFull", "Error", "FetchError", "Hit", "ImportItem", "ImportReport",
@@ -97,7 +99,7 @@ def _forget(conn: sqlite3.Connection) -> bool:
 
 
 def release(data_dir: Path | None = None) -> None:
-    """Close every kept read-only connection, then tidy ``data_dir``'s knowledge base (see store.tidy).
+    """Close every kept read-only connection, then tidy ``data_dir``'s knowledge base (see store_file.tidy).
 
     For the end of a run: a read-only connection cannot fold the -wal file back into the database, so when
     one is the last to close, the -wal and -shm files stay beside it. A search after this opens afresh.

@@ -457,7 +457,7 @@ def _read_error(exc: Exception, path: Path) -> str:
     import sqlite3
 
     from .errors import StoreError
-    from .store import store_error
+    from .store_file import store_error
 
     if type(exc) is StoreError and isinstance(exc.__cause__, sqlite3.Error):
         return str(store_error(path, exc.__cause__, f"The knowledge base {path} cannot be read"))

@@ -17,7 +17,7 @@ from collections import Counter
 from contextvars import ContextVar
 from typing import Iterator, TypeVar
 
-from .html_reader import bom_codec
+from .html_encoding import bom_codec
 
 _Text = TypeVar("_Text", str, bytes)
 

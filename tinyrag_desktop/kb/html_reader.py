@@ -3,11 +3,12 @@ code and tables, without navigation, scripts or page furniture; plus the links i
 
 trafilatura reads arbitrary web pages well but manages about 0.16 MB/s on local documentation; walking
 the lxml tree ourselves keeps the section and definition structure that chunking needs, at several MB/s.
+Which encoding a page is read in: html_encoding.py; how it is parsed whole, past libxml2's limits:
+html_parsing.py.
 """
 
 from __future__ import annotations
 
-import codecs
 import functools
 import re
 from itertools import islice
@@ -15,7 +16,9 @@ from itertools import islice
 import lxml.etree
 import lxml.html
 
-from .errors import NoText, ReadError
+from .errors import NoText
+from .html_encoding import page_encoding
+from .html_parsing import _parse, _without_dtd
 from .links import LINK_CONTEXT, MAX_LINKS, Link, context
 from .models import Block, Document
 
@@ -622,56 +625,6 @@ def _page_headers(main: Element) -> list[Element]:
     return found[::-1]
 
 
-# Byte order marks, longest first: UTF-32-LE's mark begins with UTF-16-LE's. Python's "utf-16" and
-# "utf-32" codecs read the mark to learn the byte order, and drop it. (The readers use them too.)
-_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xef\xbb\xbf", "utf-8-sig"),
-         (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
-
-
-def bom_codec(data: bytes) -> str | None:
-    """The codec a byte order mark at the start of ``data`` names, or None without one."""
-    for bom, codec in _BOMS:
-        if data.startswith(bom):
-            return codec
-    return None
-
-
-# The nesting the walker reads, below <html>: what libxml2 allows by default (256 with <html>). A page
-# nested deeper (sloppy HTML that never closes its <div>s or <font>s: a forum page, one post inside the
-# last) is flattened to _FLAT_DEPTH: every level of a nest tests the link density of all it holds, so
-# 32 levels cost about as much as reading the page once more (200 levels: 30 s for a 22 MB page).
-_MAX_DEPTH = 255
-_FLAT_DEPTH = 32
-_BELOW_MAX_DEPTH = "/".join(["*"] * (_MAX_DEPTH + 1))  # XPath: the elements nested deeper than allowed
-# An internal DTD subset: ``<!DOCTYPE html [ <!ENTITY lol "lol"> … ]>``. HTML has none, and the HTML
-# parser, which does not know them, shows the declarations as text; its entities are never expanded.
-_DOCTYPE = re.compile(rb"<!DOCTYPE[^>\[]*\[", re.I)
-_SUBSET_END = re.compile(rb"\]\s*>")
-
-
-def page_encoding(data: bytes | str) -> tuple[bytes, str | None]:
-    """A page's bytes as libxml2 is to read them, and the encoding to read them in (None: left to libxml2:
-    a byte order mark, a <meta charset>, else a guess)."""
-    encoding = None
-    if isinstance(data, bytes) and bom_codec(data) in ("utf-16", "utf-32"):
-        # decoded here, so that what is done to its bytes below (a DTD dropped, a nest flattened) works
-        # on ASCII-based bytes
-        data = data.decode(bom_codec(data), errors="replace")
-    if isinstance(data, str):
-        # Text already decoded: its <meta charset> no longer applies.
-        data, encoding = data.replace("\x00", "").encode("utf-8"), "utf-8"
-    elif (declared := _declared_encoding(data)) == "utf-8" and b"\x00" not in data and _is_utf8(data):
-        encoding = "utf-8"  # as it is: decoded and encoded again, it would be the same bytes
-    elif declared is not None:
-        # decoded here, by Python's codecs: libxml2 (through iconv) does not know every name Python does
-        data, encoding = _decoded(data, declared).replace("\x00", "").encode("utf-8"), "utf-8"
-    elif _undeclared_utf8(data):
-        encoding = "utf-8"
-    elif _undeclared_legacy(data):
-        data, encoding = utf8_page(data)
-    return data, encoding
-
-
 def parse_html(data: bytes | str, fallback_title: str) -> HtmlDocument:
     """Read an HTML page into blocks and links; raises ReadError when it holds no readable text."""
     data, encoding = page_encoding(data)
@@ -716,267 +669,9 @@ def _only_headings(data: bytes, encoding: str | None, headings: list[Block]) -> 
 _FEW_OTHER_WORDS = 3
 
 
-# Where a page names its encoding: <meta charset="…">, <meta http-equiv="Content-Type" content="…;
-# charset=…">, or an XML declaration's encoding="…" (XHTML).
-_CHARSET_REACH = 65536
-_CHARSET_NAME = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([\w.:-]+)|<\?xml[^>]*?encoding\s*=\s*["']([\w.:-]+)""",
-                           re.I)
-# What browsers read a page in when it names one of these (the WHATWG Encoding Standard): Windows-1252,
-# which gives the bytes 0x80–0x9F their letters ("€", curly quotes) where Latin-1 has control codes.
-_AS_WINDOWS_1252 = frozenset({"iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "us-ascii", "ascii",
-                              "cp819", "ibm819", "iso_8859-1", "windows-1252", "cp1252", "x-cp1252"})
-
-
-def _declared_encoding(data: bytes) -> str | None:
-    """The encoding a page without a byte order mark names in a <meta> or an XML declaration, when
-    Python knows it; None otherwise.
-
-    libxml2 finds a <meta charset> itself, but not always: after an XML declaration naming ISO-8859-1 it
-    read libxslt's news page's "Pokorný" as "Pokorn�". Named here, the encoding is always used, unless the
-    page's bytes are UTF-8 and it names another."""
-    if bom_codec(data) is not None or data.isascii():
-        return None
-    declared = _named_encoding(data)
-    if declared is None:
-        return None
-    if declared != "utf-8" and _is_utf8(data):
-        # The page names another encoding, but its bytes are UTF-8 beyond ASCII, which text in a legacy
-        # encoding almost never is by chance ("Ã©" for every "é"): a page converted to UTF-8 by an editor
-        # that left its <meta> as it was. Read as declared, "café" would be stored as "cafÃ©".
-        return "utf-8"
-    return declared
-
-
-# Codecs Python finds by a name that are no encoding a page can be in: they turn its text into something else
-# (escapes, IDNA), or refuse everything; UTF-7 is an old trick to hide a script from filters (browsers
-# dropped it). Bytes-to-bytes codecs ("base64", "hex") are told apart by Python itself.
-_NOT_PAGE_ENCODINGS = frozenset({"undefined", "idna", "punycode", "unicode-escape", "raw-unicode-escape", "utf-7",
-                                 "mbcs", "oem"})
-
-
-def _codec_named(name: str) -> str | None:
-    """Python's codec for the encoding a page or its server names ("windows-1251", "Shift_JIS"; ISO-8859-1
-    as Windows-1252, as browsers read it); None for a name Python does not know, or for an encoding whose
-    page would not read its own ASCII markup as ASCII (UTF-16 without its byte order mark, EBCDIC)."""
-    name = name.strip().strip("\"'").lower()
-    if name in _AS_WINDOWS_1252:
-        return "cp1252"
-    try:
-        info = codecs.lookup(name)
-    except (LookupError, ValueError):  # not a codec's name ("x-bogus"), or one with a NUL in it
-        return None
-    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_PAGE_ENCODINGS:
-        return None
-    try:
-        ascii_based = b"<meta charset=a>".decode(info.name) == "<meta charset=a>"
-    except UnicodeDecodeError:
-        return None
-    return info.name if ascii_based else None
-
-
-def served_as_utf8(data: bytes, charset: str | None) -> bytes | None:
-    """``data``, a page or a text its server says is in ``charset`` (its Content-Type's), in UTF-8; None when
-    that does not decide how it reads: no charset, one Python does not know (see _codec_named), a byte
-    order mark (which outranks it), bytes all ASCII.
-
-    The server's charset outranks a <meta charset> in the page, as in browsers. A page whose bytes are
-    UTF-8 beyond ASCII is read as UTF-8 though its server names another encoding: a server's default
-    (Apache's ISO-8859-1) sent with a page saved as UTF-8, which read so would store "cafÃ©" for "café"."""
-    codec = _codec_named(charset) if charset else None
-    if codec is None or bom_codec(data) is not None or data.isascii():
-        return None
-    if _is_utf8(data):
-        return data
-    return _decoded(data, codec).encode("utf-8")
-
-
-def _named_encoding(data: bytes) -> str | None:
-    """The codec for the encoding ``data`` names in a <meta> or an XML declaration; None when it names none
-    a page can be in (see _codec_named): such a page ("x-bogus", "utf-16" without its byte order mark) is
-    read as one that names none."""
-    found = _CHARSET_NAME.search(data, 0, _CHARSET_REACH)
-    return None if found is None else _codec_named((found.group(1) or found.group(2)).decode("ascii"))
-
-
-def _decoded(data: bytes, codec: str) -> str:
-    """``data`` decoded as ``codec``. A page that says it is UTF-8 but is not throughout (saved from an
-    older editor in Windows-1252, or pasted together) is read as plain text files are, line by line
-    (decoding.decode_text): "Café", not "Caf�", which no search finds."""
-    try:
-        return data.decode(codec)
-    except UnicodeDecodeError:
-        if codec != "utf-8":
-            return data.decode(codec, errors="replace")
-    from .decoding import decode_text  # decoding imports this module
-
-    return decode_text(data)
-
-
-def _is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _undeclared_utf8(data: bytes) -> bool:
-    """Whether ``data`` is UTF-8 beyond ASCII without a byte order mark or a declared encoding.
-
-    libxml2 reads a page that names no encoding as Latin-1, so "café — menu" saved by any editor of
-    today shows "cafÃ© â€” menu"; browsers look at the bytes, and so does this. A page that declares its
-    encoding is read by _declared_encoding."""
-    if bom_codec(data) is not None or data.isascii() or _named_encoding(data) is not None:
-        return False
-    return _is_utf8(data)
-
-
-def _undeclared_legacy(data: bytes) -> bool:
-    """Whether ``data`` is in a legacy encoding it does not name: not ASCII, no byte order mark, no declared
-    encoding (see _named_encoding), not UTF-8."""
-    return not data.isascii() and bom_codec(data) is None and _named_encoding(data) is None and not _is_utf8(data)
-
-
-def utf8_page(data: bytes) -> tuple[bytes, str | None]:
-    """A page's bytes, and the encoding to parse them in (None: the page's own, which libxml2 finds by its
-    byte order mark or <meta charset>): a page in a legacy encoding that it does not name is given in
-    UTF-8 (see decoding.decode_legacy), one in UTF-8 that does not say so is parsed as UTF-8.
-
-    Neither declared nor UTF-8, a page is read in the encoding its bytes look like, as browsers guess it;
-    in Windows-1252 when they read as well in it as in any (libxml2 would read Latin-1, where a curly quote
-    or a dash of Windows-1252 is an invisible control code, and a Russian or Japanese page as Latin-1
-    garble)."""
-    if _undeclared_legacy(data):
-        from .decoding import decode_legacy  # decoding imports this module
-
-        return decode_legacy(data).replace("\x00", "").encode("utf-8"), "utf-8"
-    return data, "utf-8" if _undeclared_utf8(data) else None
-
-
 def _literal(data: bytes, parsed: bytes, encoding: str | None) -> bool:
     """Whether the page's attributes are written in its bytes as they are read: ``parsed``, the bytes libxml2
     read, are ``data`` (no DTD was taken out), UTF-8 read as UTF-8, without NULs. An ASCII character
     of a value is then that byte, or a character or entity reference (which begins with "&"), and a
     value can be looked for in the bytes before the tree is asked for it."""
     return parsed is data and encoding == "utf-8" and b"\x00" not in data
-
-
-def _parse(data: bytes, encoding: str | None) -> tuple[Element, bool]:
-    """The page's tree with all of its text, nested no deeper than _MAX_DEPTH below <html>; and whether it
-    was read from ``data`` as it is (not flattened, see below).
-
-    libxml2 stops reading, without failing, at a text over 10 MB or an element nested 256 deep, and keeps
-    only what came before. Such a page is read again with huge_tree, which lifts the first limit and
-    raises the second to 2,048; nested deeper than _MAX_DEPTH, it is flattened (_flatten) first, and if
-    the flattening's guesses still leave it too deep, read once more with no nesting tags at all.
-    """
-    root = parse_within_limits(data, encoding, huge_tree=False, parser=lxml.etree.HTMLParser)
-    if root is not None:  # within libxml2's default limits: the nesting is under _MAX_DEPTH
-        return root, True
-    for depth in (None, _FLAT_DEPTH, 0):
-        root = parse_within_limits(data if depth is None else _flatten(data, depth), encoding, huge_tree=True,
-                                   parser=lxml.etree.HTMLParser)
-        if root is not None and not root.xpath(_BELOW_MAX_DEPTH):
-            return root, depth is None
-    raise ReadError("not readable as HTML (its elements are nested too deeply)")
-
-
-def parse_within_limits(data: bytes, encoding: str | None = None, huge_tree: bool = False,
-                        parser: type[lxml.etree.HTMLParser] = lxml.html.HTMLParser) -> Element | None:
-    """The page's tree, or None when libxml2 stopped early at one of its limits (then only parse_html
-    reads it whole). Its elements are lxml.html's (``text_content()``, ``drop_tree()``), or with
-    ``parser=lxml.etree.HTMLParser`` lxml.etree's, as parse_html reads them."""
-    # With huge_tree the page is still at most the file size limit (ingest.MAX_FILE_BYTES) or the
-    # download limit: memory stays bounded by what was let in. The ids are not gathered into a table of
-    # their own (getElementById's), which lxml.etree's trees are never asked for here: 2 % of the parsing.
-    reader = parser(huge_tree=huge_tree, encoding=encoding, collect_ids=parser is not lxml.etree.HTMLParser)
-    try:
-        root = lxml.etree.fromstring(data, reader)
-    except (lxml.etree.ParserError, ValueError) as exc:
-        raise ReadError(f"not readable as HTML ({exc})") from exc
-    if root is None:  # only comments, blanks or an XML declaration (lxml.html's message)
-        raise ReadError("not readable as HTML (Document is empty)")
-    return None if reader.error_log.filter_types([lxml.etree.ErrorTypes.ERR_RESOURCE_LIMIT]) else root
-
-
-def _without_dtd(data: bytes) -> bytes:
-    """``data`` without an internal DTD subset at its start (see _DOCTYPE)."""
-    start = _DOCTYPE.search(data, 0, 4096)
-    if start is None:
-        return data
-    end = _SUBSET_END.search(data, start.end())
-    return data if end is None else data[: start.start()] + data[end.end():]
-
-
-# ---- flattening a page nested too deep ----------------------------------------------------------------
-
-# A start tag, an end tag or a comment; a tag's attributes run to the first ">" (good enough to count).
-_TAG = re.compile(rb"<!--.*?(?:-->|\Z)|<(/?)([A-Za-z][A-Za-z0-9:_-]*)[^>]*(>|\Z)", re.S)
-_VOID = frozenset(b"area base basefont br col embed frame hr img input isindex keygen link meta param source "
-                  b"track wbr".split())
-# Elements whose content is text up to their end tag, not markup.
-_RAW = frozenset({b"script", b"style"})
-# Start tags that end an open element as the parser does: a list item ends the item before it, …
-_ENDS = {b"li": {b"li"}, b"dt": {b"dt", b"dd"}, b"dd": {b"dt", b"dd"}, b"tr": {b"tr", b"td", b"th"},
-         b"td": {b"td", b"th"}, b"th": {b"td", b"th"}, b"option": {b"option"}}
-# … and a block ends a paragraph.
-_ENDS_P = frozenset(b"p div ul ol dl table pre blockquote section article aside nav header footer form "
-                    b"h1 h2 h3 h4 h5 h6 address fieldset figure details main".split())
-# How far up the open elements an end tag looks for its start tag (further is taken as a stray end tag).
-_END_TAG_REACH = 64
-# Blocks kept a few levels past the depth: they hold no blocks, so a paragraph stays a paragraph.
-_KEPT_DEEPER = frozenset(b"p pre h1 h2 h3 h4 h5 h6 dt caption figcaption address summary".split())
-_DEEPER = 8
-# Inline elements: a dropped tag of one of these joins the text around it; any other parts it with a space.
-_INLINE = frozenset(b"a abbr b bdi bdo big cite code data dfn em font i kbd mark q s samp small span strike "
-                    b"strong sub sup time tt u var".split())
-
-
-def _flatten(data: bytes, depth: int) -> bytes:
-    """``data`` without the start and end tags of the elements nested deeper than ``depth``: their text
-    stays where it is, inside the element at that depth.
-
-    The nesting is counted from the tags as libxml2 would build it, roughly: void elements, elements
-    ended by their next sibling's start tag (list items, paragraphs) and stray end tags are allowed for;
-    a wrong guess errs towards dropping more tags. Paragraphs, headings and the like (_KEPT_DEEPER) keep
-    their tags a few levels further. The content of a dropped script or style is dropped with it. With
-    ``depth`` 0 the page is its text, in paragraphs where it had them.
-    """
-    out: list[bytes] = []
-    opened: list[tuple[bytes, bool]] = []  # the open elements, innermost last: name, whether kept
-    kept = 0  # how many of them are kept: the depth in the output
-    at = 0  # the end of what was copied to ``out``
-    pos = 0
-    while (tag := _TAG.search(data, pos)) is not None:
-        pos = tag.end()
-        closing, name = tag.group(1), tag.group(2)
-        if name is None:  # a comment
-            continue
-        name = name.lower()
-        drop = False
-        if closing:
-            for i in range(len(opened) - 1, max(len(opened) - 1 - _END_TAG_REACH, -1), -1):
-                if opened[i][0] == name:
-                    drop = not opened[i][1]
-                    kept -= sum(1 for _, keep in opened[i:] if keep)
-                    del opened[i:]
-                    break
-        elif name not in _VOID and not tag.group(0).endswith(b"/>"):
-            ends = _ENDS.get(name, frozenset())
-            while opened and (opened[-1][0] in ends or (opened[-1][0] == b"p" and name in _ENDS_P)):
-                kept -= opened.pop()[1]
-            drop = kept >= depth and not (name in _KEPT_DEEPER and kept < depth + _DEEPER)
-            opened.append((name, not drop))
-            kept += not drop
-            if name in _RAW:  # its content is text up to its end tag: skip it, dropping it too if dropped
-                end = re.compile(rb"</" + name + rb"\s*>", re.I).search(data, pos)
-                pos = len(data) if end is None else end.start()
-                if drop:
-                    out.append(data[at: tag.start()])
-                    at = pos
-                continue
-        if drop:
-            out += (data[at: tag.start()], b"" if name in _INLINE else b" ")
-            at = tag.end()
-    out.append(data[at:])
-    return b"".join(out)

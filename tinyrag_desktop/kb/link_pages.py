@@ -17,7 +17,7 @@ import lxml.etree
 import lxml.html
 
 from .errors import NoText
-from .html_reader import page_encoding
+from .html_encoding import page_encoding
 from .models import Block, Document
 
 # Elements whose text is no part of what the page shows, and its navigation by HTML's own mark (<nav>: a

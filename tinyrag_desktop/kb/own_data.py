@@ -2,7 +2,7 @@
 
 Importing a folder that held the data folder (a home folder) imported ``settings.json`` (its API key made
 searchable, and readable by the model through ``rag_knowledge``), the app's log and its other files.
-Imports now leave that folder out (ingest.expand, OWN_FOLDER); the sources an older version stored from it
+Imports now leave that folder out (import_items.expand, OWN_FOLDER); the sources an older version stored from it
 are removed the first time the knowledge base is opened to write (:class:`~.store.KnowledgeBase`), or at
 the window's start and before ``kb search`` (:func:`sweep`), and said once: after that there are none.
 
@@ -25,14 +25,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import Error
-from .store import db_path, readonly_uri
+from .store_file import db_path, readonly_uri
 
 if TYPE_CHECKING:
     from .store import KnowledgeBase
 
 log = logging.getLogger(__name__)
 
-# The files the app writes in its data folder (settings.SETTINGS_FILE, store.DB_NAME, chats.DB_FILE,
+# The files the app writes in its data folder (settings.SETTINGS_FILE, store_file.DB_NAME, chats.DB_FILE,
 # window.ini, ui.composer.DRAFTS_FILE, ui.single.LOCK_NAME, firstrun.GUIDE_MARKER, engine.THINKING_MODELS,
 # unfinished.py's marks), with what SQLite and a damaged file's renaming put beside them ("-wal",
 # ".bad-2"), and all of its folders logs/ (logsetup.LOG_FILE, rotated) and work/ (the shell tool's), as a path

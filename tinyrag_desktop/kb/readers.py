@@ -25,7 +25,8 @@ from typing import Callable
 from .data_formats import read_csv, read_json, read_xml
 from .decoding import decode_text, without_nul
 from .errors import NoText, ReadError, UnsupportedFile
-from .html_reader import bom_codec, parse_html
+from .html_encoding import bom_codec
+from .html_reader import parse_html
 from .markdown import read_markdown
 from .models import Block, Document
 from .pdf import read_pdf

@@ -2,8 +2,9 @@
 
 ``kb search``, the ``rag_knowledge`` tool and the engine's ``rag`` route all call :func:`search` on a
 read-only connection from :func:`open_readonly`. The user's or model's words never reach SQL as syntax:
-:func:`query_terms` keeps only words, drops stop words, and the FTS5 expression quotes every one of them,
-so quotes, ``*``, ``NEAR``, ``-``, ``:`` or parentheses can neither fail nor change the meaning.
+:func:`query_terms` (query_words.py) keeps only words, drops stop words, and the FTS5 expression quotes
+every one of them, so quotes, ``*``, ``NEAR``, ``-``, ``:`` or parentheses can neither fail nor change
+the meaning. How a passage's coverage of the question is measured: coverage.py.
 
 A search, step by step:
 
@@ -22,176 +23,10 @@ A search, step by step:
    (both scaled to the best source's), and the result takes each top source's best chunk first, so one
    long page cannot fill every place.
 
-What was measured (``benchmarks/bench_kb_quality.py``, recall@5 over 159 held-out questions) and kept:
-the link index (about +6 points), man pages' header line, no everyday-word table (a hand-made table of
-expansions lifted the questions it was written against by 11 points and cost 1 to 2 on held-out ones).
-Tried and left out: whole-page BM25 (alone or fused), pseudo-relevance feedback from the top chunks
-(RM3-style), a bonus for adjacent query words, IDF-weighted coverage, a prior for much-linked pages,
-other column weights, chunk sizes and link weights: each moved the held-out figure by noise or down.
-
-Also tried and left out, as dev / held-out against 85/103 and 142/159 here (81 and 137 with
-``--as-large``): a summary of each page (title, lead sentence, section headings) in its own FTS5 table,
-added to a source's score as links are: 86/141 at weight 0.1, 85/138 at 0.2, 86/136 at 0.3, no better
-fused by rank or kept to pages already found; word associations learned from the knowledge base (PMI
-within sentences, heading words against the body under them, a Qiu-Frei-style similarity to the whole
-question), their best words searched as a second, low-weight query or counted in coverage: 137 to 142;
-Porter stems (as FTS5 uses them) instead of ``_stem`` in the coverage re-rank: 85/141 (82/137 as large);
-coverage counted over two adjacent chunks, over a page's best chunks, or within one sentence: 136 to 141;
-definition-list terms in the heading path: 85/139; a heading-only ranking fused in: 134 to 139; a page
-length prior, other source decays (1, ½, ¼ is best), link contexts of 80 or 250 characters: all lower.
-Synonym expansion from WordNet 3.0 (a generated table; synonyms searched as a second query at a lower
-weight and counted as covering their word; the code was not kept): expanding every word gave
-84-87/103 but 136-141/159; expanding only words absent or rare in the index, 85/103 and 141-142/159;
-only towards synonyms the documents use over 3 times as often, 85-87/103 and never more than 142/159.
-General English's common senses are rarely a manual's ("server" → "waiter", "query" → "question"), and
-each synonym costs an index look-up (p95 114-136 ms at 300,000 chunks with synonyms for every word).
-A distributional thesaurus, learned from 15.3 million words of Debian's software manuals (Python, Perl,
-bash, Apache, Node.js, the Linux kernel's documentation, man pages; none about databases or git), each
-question word's nearest neighbours searched and counted the same way (the code was not kept): word2vec
-(window 5 or 2) and PPMI + SVD, 1 to 3 neighbours, similarity thresholds 0.45 to 0.7, weights 0.15 to
-0.5, the ratio rule, mutual neighbours only, absent or rare words only: 82-87/103 and 138-142/159 over
-40 variants; the best, one neighbour at 0.15 not counted as covering its word, 86/103 and 142/159 (82
-and 137 as large; p50 6.1 ms at 15,000 chunks, p95 34 ms at 300,000). Words that share contexts are
-related, not the same ("faster" → "slower", "stop" → "start", and in manuals "rights" → "licensed");
-the few true bridges ("permission" → "privileges") are outweighed by that noise.
-A back-of-book index's entries (DocBook's bookindex: "autocommit, bulk-loading data") filed as link
-contexts under the pages they point to: 85/103 and 141/159.
-Link-neighbour propagation and other BM25 constants (63 variants; the code, with its knobs, is in commit
-63548b5, reverted): the top sources passing alpha times their score, one step, along their links to the
-pages they point to (pages new to the candidates shown as links-only pages are, when they mention a
-question word), from the top 5 divided by out-degree: 85/142 at 0.1, 84/141 at 0.3; incoming links
-84/139-140; both 85/139-141; divided by √degree 85/140-141; undivided 86/131-140; only links whose
-context holds a question word 85-87/131-141; from the top 1, 3 or 10 85-86/140-142; boosting only pages
-already found 83-86/123-140; as large 116-138. The right page is among the top 5's out-links for 7 of
-the dev set's 18 misses, but so are dozens of wrong ones. BM25 re-scored exactly in Python over the 100
-candidates (term counts per column from an in-memory FTS5 table with the same tokenizer and fts5vocab,
-lengths from chunks_fts_docsize, N and mean length from the index's averages record; at 1.2 and 0.75 it
-gives bm25()'s scores to 1e-6): k1 0.6 to 2.0 by b 0.2 to 1.0, 30 pairs, 84-85/138-142 with FTS5's
-1.2 and 0.75 the best (80-83/133-138 as large); over 300 candidates 83-85/139-140. It also cost p50
-22.6 ms at 15,000 chunks (6.1 without). Recall at 10 and 20 is 145 and 149/159: the right page is
-usually not just below the top 5, though one of its chunks is often among the 100 candidates (for 13 of
-the 18 dev misses), outranked by pages that use the question's words more.
-The remaining misses are mostly words the right page never uses ("rights" for privileges, "list" for
-arrays): a ranking tweak cannot close that gap. An embedding model (optional vectors, below) closes
-part of it: with all-MiniLM-L6-v2, fused recall at 5 stayed 142/159 (it won three PostgreSQL questions
-and lost three git ones) while recall at 10 rose from 145 to 151 (benchmarks/bench_kb_quality.py
---embed-url, figures in its docstring).
-Learning to rank (the code and benchmarks/learn_source_ranker.py, which fits it, are in commit 903bacd,
-reverted): a linear score for each candidate source, its weights learned from the development set alone
-over 14 generic features (the current score; the 1st to 3rd chunks' BM25 against the question's best;
-links; the share of the question's words in the best chunk, in the page's matched chunks, in the title
-and in the best chunk's heading path; the share of the title's and last heading's words that are
-question words; matched chunks; page length; the best chunk's rank). Pairwise logistic regression, a
-softmax (listwise) loss, shrunk towards zero or towards the current ranking, and
-coordinate ascent on recall@5, over pools of 100 to 300 chunks, each chosen by 5-fold cross-validation
-within the development set (10 shuffles): 84-87/103 fitted, 84-87 cross-validated, against 85 now. The
-best two by cross-validation (current score, page coverage, title and heading shares; 87 and 86 fitted,
-86.9 and 86.0 cross-validated) gave 137/159 held-out over 200 and over 100 chunks (83/133 as large; p50
-8-10 ms at 15,000 chunks); the current ranking over 200 chunks gave 140. A hundred questions over one
-manual move the weights by what suits its titles and headings; the gain does not carry to other pages.
-Read off the index's own vocabulary (``chunks_fts_vocab``, fts5vocab; the code of each is in the
-commits named, reverted), as dev / held-out: a retrievability prior (commit a7e03a7), pages damped by
-how often they are in the top 10 of generic pseudo-queries, computed once per content version (300
-sources' own titles, or 300 or 1,000 random pairs of terms in 0.1-2% of the chunks), by 1/(1 + w
-log(1 + count)), 1/(1 + w count/mean) or only the top 5%: 76-87/103 over 15 variants, 136-139/159 for
-the 10 measured held out (the best, pairs at w 0.1, 87/139, 84/136 as large). Half the dev misses (9 of 18) have the right page
-at 6 to 20; release notes and long reference pages do take places, but damping them costs the
-questions those pages answer. Compounds and abbreviations (commit 307983a): two adjacent words
-searched joined when the joined form is in at least half (or more) as many chunks as the phrase ("roll
-back" → "rollback"), a word split where the phrase is as common, a word's stem expanded to a longer
-indexed stem at least twice as frequent and sharing 30% of its chunks ("recover" → "recovery"),
-searched in the OR query or as a second query at 0.5 or 1.0, counted in coverage or not: 85-86/103 and
-141-142/159 (81-83/136-137 as large); these questions rarely write a word in two ways. Near-duplicate
-pages (the Jaccard of their best passages' words over 0.3 to 0.8, as versioned release notes are) pushed
-below the top k: 85-86/141-142 (82/137 as large; 2 dev questions have two release notes in their top
-5). Coverage weighted by each word's burstiness (occurrences per chunk that has it, from fts5vocab;
-linear, square root or log): 84-86/103 and 139/159 (82/137 as large, commit f5de989).
-Other term-weighting models over the same candidates (commit e40bb47, reverted; env-var knobs), scored
-in Python from each column's term counts (the in-memory FTS5 table of 63548b5), the index's column
-lengths and, for the language model and DFR, each word's count in the whole index (fts5vocab); the
-coverage re-rank and source scoring as now. FTS5's bm25() already adds the columns' weighted counts
-before the saturation, over the whole row's length; BM25F proper (Robertson and Zaragoza) divides each
-column's count by its own length norm first: weights 4, 2, 1 with b 0.75 in all three, 0.5/0.5/0.75 or
-0/0/0.75 (title/heading/text), 85/139 each (83/137 as large); k1 2.0, 85/140 (81/136). BM25+ with delta 1
-and 0.5, 85/138 and 84/140 (81/138, 81/137 as large); BM25L with delta 0.5 and k1 1.2 or 1.5, 84/140
-(81/138). Dirichlet query likelihood (as Lucene scores it: the words found, none below 0) with mu the
-mean chunk length (columns weighted) and twice that, 84/139 and 85/138 (82/132, 80/132 as large); DPH
-85/139 (80/136); PL2 (c 1) 85/140 (80/135). Without the coverage re-rank, BM25, BM25+ and BM25L give
-83/138-139. The Python BM25 itself gives 85/142 (82/137 as large), also with a stem counted once where
-two question words give it ("delete", "deleted": FTS5 counts it twice). Over 300 or 500 candidates
-(in both modes) BM25, BM25F, BM25+ and BM25L give 83-85/138-139 (80-83/137-139 as large), at 39 and 63
-ms a question in this benchmark against 15 over 100 (6 now); recall at 20 stays 149/159 over 500. On
-the dev set the right page has a chunk among the 100 candidates for 13 of the 18 misses (17 among
-500): it is found but outranked, and weighing the same words differently does not lift it.
-Spelling tolerance (spelling.py) is kept as a feature for questions with typos, not for these figures:
-it changes no word of a question the index knows, so dev and held-out stay 85/103 and 142/159 (81 and
-137 as large). With one seeded random edit per dev question (``--typos``, four seeds) it finds 83, 86,
-81 and 85 where plain search finds 80, 79, 73 and 70 (as large, first seed: 73 → 81).
-Variants: correcting three-letter words too, 84, 85, 82, 85 (kept at four: short absent words are more
-often abbreviations than typos); keeping the typo beside its correction, 83; requiring the first
-letter to match (as Lucene's spell checker does), 83; the longest neighbour as the replacement instead
-of the shortest one starting with its stem, 83 (and "rowes" for "rowns" fails the coverage scan); a
-stop word's stem allowed, "orws" → "ores" (stem "or"). Two edits in words of 8+ letters, 44 → 46 of
-56 dev questions (52 without the typos); stems with the typo's first two letters instead of three,
-47, at twice the cost (about 25 ms per word at 9,000 chunks). Search p50 at 15,000 chunks 5.7-6.4 ms
-(7.2 without), p95 at 300,000 chunks 31-50 ms (42 without; noise of a shared machine); with a typo in
-every question 8.2-9.5 ms and 33-55 ms. The vocabulary is a view of the index: ingest is unchanged.
-The settings kept were chosen by these held-out figures, so 142 flatters them: a change has to win by
+What was measured and kept, and the ~400 ranking experiments tried and left out (other BM25 variants,
+synonyms, learned rankers, priors …), with their figures (recall@5, benchmarks/bench_kb_quality.py):
+docs/kb-ranking.md. The settings kept were chosen by those held-out figures, so a change has to win by
 more than a question or two before it can be believed.
-Six more, as dev / held-out (as large; 81/137 now), each in its own commit with env-var knobs, reverted
-together in c292b9b. A lead prior (f2a2a13): a page's first chunk scaled by 1.2, 1.5 or 2, 85-86/137-141
-(81/136 at 2); the first chunk under each heading by 1.1 to 1.5, 85-86/136-139; the share of the
-question a page's first chunk covers added to its source score at 0.1 to 0.3 (or as a multiplier, 0.2 or
-0.5; or only when it covers half), 86-88/137-142 (83/137 at 0.1, 85/134 at 0.3). Topic words (0bbe65b):
-each question word weighed in coverage by the share of the chunks holding it that hold it in their
-heading (or title, or both; or heading over text count), from fts5vocab's col view, relative to the
-question's most topical word, x(1 + 0.5 to 2): 84-85/140-142 (82/137); the reverse, 85/140; the topical
-words repeated in the OR query (FTS5's bm25() counts a repeated phrase twice), 81-82/136-138. Anchor
-text alone (822af06), the link's own words in a table of their own, its BM25 per target page (1, ½, ¼,
-max or sum) added as links are at 0.1 to 0.5: 82-85/134-141 (81/137 at 0.1); only anchors whose words
-the question covers by half or wholly, 84-85/140-142. Anchors here are mostly "Section 5.14", command
-names and catalog names: the target's own title or nothing. Query clauses (a505e73): a linear weight
-ramp over the question's words (first or last weighing up to 1.3), 84-85/139-141 (82/137 at -0.15); the
-main clause (words before the first preposition or subordinator after a content word) x1.25 to x2 in
-coverage, 85/141 (82/137), x0.7 85/139, repeated in the OR query 82-83/136. Link contexts scaled by
-their own coverage of the question as chunks are (d093cb4): (½ + share) 86/141, squared 88/140, share
-alone 88/140 (81-82/135-136 as large); with W_LINKS 0.5 86-87/141-143 (83/136), 0.2 or 0.4 85/136-141;
-over 300 contexts 86-87/139-140; a linking page's best context only, 85/142; link pools of 50 to 400,
-84-86/140-141. A prose prior (4177d38): chunks scaled by the share of their tokens that are plain words
-(tables and code weigh less), 83-84/139-140 (81/137). Several lift dev by 1 to 3 and none lifts held-out
-by more than one question: with recall at 10 at 145/159, a re-ranking of the present top 10 cannot reach
-147. Keyness (the experiment's script only, not committed): each question word weighed by how much more often
-the index uses it than everyday English does (its stem's count over the index's words against
-pyspellchecker's English frequency, the list words.py reads), words the manual uses less than English
-does scaled by max(floor, 1 + alpha log ratio), in BM25 (the OR query's sum re-scored term by term over
-the 100 candidates) and in coverage: alpha 0.1 to 0.4, 85/142 (unchanged: the words it lowers are the
-question's generic ones, which already weigh little); alpha 1 to 2, 84-85/140-141.
-Nine more (branch kbexp, each reverted; as dev / held-out): a source's file-name words as a bonus to its
-score, added or multiplied, 85-86/139-142 (3a64253), or indexed with its title or every heading path,
-85/141 (ba4cd78); a glossary from definition lists, terms whose definitions mention the question's words
-searched in the OR query or as a second query, 83-86/138-142 (84909f1), or searched in titles and
-heading paths only, 85-86/140-142 (c2863f6); the coverage re-rank as score x (floor + share ** power),
-floors 0.1 to 1, the share squared, 85/139-141 (da7501f); IDF flattened (a power of IDF, or a floor on
-the document frequency) in the Python BM25, 85/138-142 (29e8cb0); link contexts that say little ("For
-more information, see Section 5.4.") replaced by the term and definition they sit in or the paragraph
-before, 85-86/139-142 (5326837); leave-one-out sub-queries fused by reciprocal rank with the whole
-question's, 84/136-138 (90b3cda); WordNet synonyms kept only where the index holds them beside another
-question word at several times chance, 85/141-142 (c1030a0). None wins a held-out question.
-A page's place in its manual (the code was not kept): the title of its "Up" link (DocBook's
-``accesskey="u"``, or ``<link rel="up">``: "Chapter 22. Database Roles" above "22.3. Role Membership")
-put before the page's title, 85/140; as the first heading of every heading path, 85/141, unchanged.
-The heading column indexed without the page's title (which the title column holds already), 85/141,
-unchanged; with only the last heading of the path, 85/140.
-Sections as pseudo-documents (commit 2b5cb54 on branch recall34, reverted): all chunks under one heading
-path, a chunk with its neighbours, or the path cut to 2 or 3 levels, each in its own FTS5 table, fused into
-the page's score, into each chunk's or by rank, at 0.15 to 2.5: 84-88/103; the two best, 88/136 and
-87/134 (both manuals lose; the dev gain comes from long sections). Aliases the corpus states: "also
-called" and acronym patterns (258 pairs, mostly noise), the back-of-book index's "see" entries
-("permission (see privilege)", 36 in PostgreSQL, none in git) searched and counted as covering their word,
-86/103 (81 as large); the glossary's "See" entries ("Row: See Tuple"), 83-84. A page's child pages'
-titles at its head, 85/103; a reference page's purpose line as its title, 85/103. Derivational suffixes
-gain no dev question (no word's base is over 3 times as frequent in the index). Of the 18 dev misses,
-8 have the right page at ranks 7 to 15, covering the question about as fully as pages with common words.
 """
 
 from __future__ import annotations
@@ -203,16 +38,16 @@ import sqlite3
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
+from .coverage import _comparable, _concepts, _Concepts, _rerank_by_coverage, _with_score
 from .errors import StoreError
 from .models import Hit
 from .nearest import nearest_ids
+from .query_words import STOP_WORDS, _weighed_terms, match_expression
 from .spelling import absent_words, corrections, distance, stems
-from .store import DB_NAME, readonly_uri, refuse_unusable, store_error
-from .textform import CJK_CHARACTERS, has_cjk, is_cjk, nfkc
-
-MAX_TERMS = 24
+from .store_file import DB_NAME, readonly_uri, refuse_unusable, store_error
+from .textform import is_cjk
 
 # Words found in no chunk are searched as their nearest indexed neighbour (see spelling.py).
 SPELLING = True
@@ -234,31 +69,12 @@ RRF_K = 60
 _SOURCE_DECAY = (1.0, 0.5, 0.25)
 
 # The weight of what other pages' links say about a page, against its own chunks (both scaled to 1 for
-# the best source). Held-out recall@5 is flat from 0.3 to 0.6 and falls without the links (see above).
+# the best source). Held-out recall@5 is flat from 0.3 to 0.6 and falls without the links (docs/kb-ranking.md).
 W_LINKS = 0.3
 # How many link contexts (best BM25 first) a search looks at, and how many chunks of a page found only
 # through links are read to pick the passage to show.
 _LINK_POOL = 100
 _PAGE_CHUNKS = 200
-
-# Words that carry no meaning in a question ("how do I …", "what is the …"); a question of only these is
-# not searched (search, Hits.common).
-STOP_WORDS = frozenset(
-    """a about above after again against all am an and any are aren as at be because been before being
-    below between both but by can cannot could couldn d did didn do does doesn doing don down during each
-    few for from further get gets got had hadn has hasn have haven having he her here hers herself him
-    himself his how i if in into is isn it its itself just ll m me might more most must mustn my myself
-    need no nor not now o of off on once only or other ought our ours ourselves out over own re s same
-    shall shan she should shouldn so some such t than that the their theirs them themselves then there
-    these they this those through to too under until up use used using very was wasn way we were weren
-    what when where which while who whom why will with won would wouldn y you your yours yourself
-    yourselves tell explain show want wants know please thing things something anything one ones also
-    make makes give gives take find see write sure new another ways lot lots long quickly""".split()
-)
-
-# A word: a run of CJK characters, or of other word characters (a CJK character ends a word, as in the
-# index: "MySQL的配置" is "mysql" and "的配置").
-_WORD = re.compile(f"[{CJK_CHARACTERS}]+|[^\\W{CJK_CHARACTERS}]+")
 
 # The only statements the read-only connection runs; the model's text is always a bound parameter.
 _FTS_QUERY = f"""
@@ -381,88 +197,6 @@ def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
     return conn
 
 
-def query_terms(text: str) -> list[str]:
-    """The words of ``text`` worth searching for, lower-cased, without repeats and stop words.
-
-    Words are read from the text's NFKC form, as the index holds it (``textform``). A run of Chinese,
-    Japanese or Korean characters gives one phrase of its characters ("数据库" → "数 据 库", matched
-    in order and side by side) and, when longer than two, each pair of neighbours too: questions in those
-    languages come without spaces ("如何备份数据库"), so the whole run is seldom in a passage as it is,
-    but its words are; the pairs find them (as the bigrams of Lucene's CJK analyser do), and a passage
-    holding the whole run still ranks first. In Japanese, a pair that cannot be in a word is left out
-    (see :func:`_in_a_word`). The pairs go after the other words, so that a long run cannot crowd those
-    out of the MAX_TERMS kept.
-    """
-    return list(_weighed_terms(text))
-
-
-def _weighed_terms(text: str) -> dict[str, float]:
-    """query_terms' terms, each with what it counts for in the coverage re-rank: 1 for a word. A CJK run
-    of three or more characters counts 1 in all, half for the whole run and half shared by its pairs, so
-    a long word counts no more than a short one, and a passage with some of a run's words covers part
-    of it (a pair left out by ``_in_a_word`` takes its share with it)."""
-    words: dict[str, float] = {}
-    pairs: dict[str, float] = {}
-    runs: list[list[str]] = []
-    for raw in _WORD.findall(nfkc(text).lower()):
-        if is_cjk(raw[0]):
-            chars = [ch for ch in raw if ch.isalnum()]  # not its punctuation ("・"): the index skips it
-            if len(chars) > 2:
-                _weigh(words, " ".join(chars), 0.5)
-                runs.append(chars)
-                for a, b in zip(chars, chars[1:]):
-                    if _in_a_word(a, b):
-                        _weigh(pairs, f"{a} {b}", 0.5 / (len(chars) - 1))
-            elif chars:
-                _weigh(words, " ".join(chars), 1.0)
-            continue
-        word = raw.strip("_")
-        if word and any(ch.isalnum() for ch in word):
-            _weigh(words, word, 1.0)
-    if runs and not pairs and len(words) == len({" ".join(chars) for chars in runs}):
-        # Only runs none of whose pairs can be in a word (a question all in hiragana, "おいしいすし"): its
-        # words are written so, and the runs alone, as written, would find next to nothing.
-        for chars in runs:
-            for a, b in zip(chars, chars[1:]):
-                _weigh(pairs, f"{a} {b}", 0.5 / (len(chars) - 1))
-    kept = {w: weight for w, weight in words.items() if w not in STOP_WORDS} or words
-    for pair, weight in pairs.items():
-        _weigh(kept, pair, weight)
-    return dict(list(kept.items())[:MAX_TERMS])
-
-
-_HIRAGANA = re.compile("[\u3041-\u309f]")
-_KATAKANA = re.compile("[\u30a0-\u30ff\u31f0-\u31ff]")
-_IDEOGRAPH = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
-
-
-def _in_a_word(a: str, b: str) -> bool:
-    """Whether two neighbouring characters of a question may belong to one word.
-
-    Japanese writes its words in kanji and katakana and its particles and endings in hiragana, so a
-    pair is seldom in a word when both are hiragana ("をき", "した", "たい"), when it runs from hiragana
-    into a kanji (a particle, then a word: "を調"), or when only one is katakana (a loanword ends or
-    begins: "トを", "語フ"). Such pairs match nearly every Japanese passage, crowd the question's words
-    out of the MAX_TERMS kept and dilute its coverage. The cost: a word written in hiragana ("きれい")
-    is searched only as part of the whole run. Measured on the Debian Reference in Japanese
-    (benchmarks/bench_kb_quality.py, section-level recall@5): 17 → 19 of 24 development questions,
-    17 → 20 and 21 → 21 on two held-out sets; Chinese, written in ideographs only, is unchanged.
-    """
-    if _HIRAGANA.match(a):
-        return not (_HIRAGANA.match(b) or _IDEOGRAPH.match(b) or _KATAKANA.match(b))
-    return (_KATAKANA.match(a) is None) == (_KATAKANA.match(b) is None)
-
-
-def _weigh(terms: dict[str, float], term: str, weight: float) -> None:
-    # A term asked twice (a word repeated, a pair in two runs) counts once, at its larger weight.
-    terms[term] = max(terms.get(term, 0.0), weight)
-
-
-def match_expression(terms: Sequence[str]) -> str:
-    """An FTS5 expression matching any of ``terms``; each is a quoted string, never an operator."""
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-
-
 @dataclass(frozen=True, slots=True)
 class _Pruned:
     """The terms the index is searched for, those left out as too common, and what that means for IDF."""
@@ -524,8 +258,6 @@ def _term_counts(conn: sqlite3.Connection, terms: Sequence[str], cap: int) -> di
 
 # When common terms were left out, this many times more candidates are rescored with them.
 _COMMON_POOL = 3
-# BM25's constants, as FTS5's bm25() uses them.
-_K1, _B = 1.2, 0.75
 
 
 def _common_groups(pruned: _Pruned, words: Sequence[str]) -> dict[str, float]:
@@ -541,164 +273,6 @@ def _fts_hits(conn: sqlite3.Connection, terms: Sequence[str], limit: int) -> lis
     rows = conn.execute(_anchored(conn, _FTS_QUERY), (match_expression(terms), limit)).fetchall()
     return [Hit(cid, sid, title, loc, heading, text, -score, anchor)
             for cid, sid, title, loc, heading, text, score, anchor in rows]
-
-
-def _stem(word: str) -> str:
-    # A crude prefix stem, enough to tell whether a passage mentions a query word in some form
-    # ("indexes" / "indexing" / "indexed" share "inde…"); FTS5's porter stemmer is not reachable here.
-    return word[: max(4, len(word) - 3)] if len(word) > 4 else word
-
-
-@dataclass(frozen=True, slots=True)
-class _Concepts:
-    """The question's words as named groups (``c0``, ``c1``, … in query order), each with what it counts
-    for when a passage mentions it (see ``_weighed_terms``).
-
-    Words in letters are found by a pattern each, in the forms that start like them (their ``_stem`` is
-    the same); CJK terms, which have no endings, by a plain search for their characters, so that the pairs
-    inside a run are found even where the whole run is.
-
-    Each pattern begins with its word's stem as plain letters, which re finds with a fast substring scan,
-    and checks the word boundary before it only there: one pattern of all the words, tried at every
-    position, cost three times as much, and scanning the candidates was half the time of a search. Two
-    words' patterns find the same written word only when one of them is a typo's index stem
-    (``roots``); then, as in one pattern of alternatives, the word counts for the earlier of the two.
-    """
-
-    patterns: tuple[tuple[str, re.Pattern[str]], ...]  # (group, pattern) of the words in letters
-    runs: tuple[tuple[str, str], ...]  # (group, characters) of the CJK terms
-    weights: dict[str, float]
-    total: float
-    overlapping: bool  # whether two patterns can find the same written word
-
-    def seen(self, text: str) -> set[str]:
-        if self.overlapping:
-            return set(self.counts(text))
-        groups = {group for group, chars in self.runs if chars in text}
-        groups.update(group for group, pattern in self.patterns if pattern.search(text))
-        return groups
-
-    def counts(self, text: str) -> dict[str, int]:
-        counts = {group: n for group, chars in self.runs if (n := text.count(chars))}
-        if not self.overlapping:
-            counts.update((group, n) for group, pattern in self.patterns if (n := len(pattern.findall(text))))
-            return counts
-        first: dict[int, str] = {}  # where a written word starts → the first group that finds it
-        for group, pattern in self.patterns:
-            for match in pattern.finditer(text):
-                first.setdefault(match.start(), group)
-        for group in first.values():
-            counts[group] = counts.get(group, 0) + 1
-        return counts
-
-    def covered(self, groups: Iterable[str]) -> float:
-        return sum(self.weights[g] for g in groups)
-
-
-def _concepts(terms: Sequence[str], weights: Sequence[float] | None = None,
-              roots: dict[int, str] | None = None, plurals: bool = False) -> _Concepts | None:
-    """The question's words as concept groups; None for a one-word question. ``weights`` default to 1
-    for every word. A word put in place of a typo is found by the words that start with its index stem
-    (``roots``, by the word's place; the word was guessed from the stem, and "searche" is as likely as
-    "searches", so only the stem is sure). A word with the same stem as an earlier one finds nothing, as
-    the earlier one takes its forms."""
-    if len(terms) < 2:
-        return None
-    roots = roots or {}
-    patterns: dict[str, tuple[str, re.Pattern[str]]] = {}
-    runs = []
-    for n, term in enumerate(terms):
-        if is_cjk(term[0]):
-            runs.append((f"c{n}", term.replace(" ", "")))
-            continue
-        stem = roots[n] if n in roots else _stem(term)
-        rest = r"\w*" if n in roots else _after_stem(stem)
-        # the stem, then a look back past it: the letter before the stem must not be part of a word
-        source = rf"{re.escape(stem)}(?<!\w.{{{len(stem)}}}){rest}\b"
-        if plurals and n not in roots:
-            source = rf"{source}|\b(?:{'|'.join(map(re.escape, _singulars(term)))})(?:s|es)?\b"
-        if source not in patterns:
-            patterns[source] = (f"c{n}", re.compile(source))
-    weights = [1.0] * len(terms) if weights is None else list(weights)
-    return _Concepts(tuple(patterns.values()), tuple(runs), {f"c{n}": w for n, w in enumerate(weights)},
-                     sum(weights), bool(roots) and len(patterns) > 1)
-
-
-def _singulars(word: str) -> list[str]:
-    """``word`` and what it may be the plural of ("pancakes": "pancake"; "classes": "class"; "queries":
-    "query"): _stem's prefix counts letters, so "pancakes" (stem "panca", three letters more) does not
-    find "pancake" (stem "panc"). English's rules, not any "s" cut off: "notes" is no plural of "not",
-    nor "uses" of "us"; a singular has four letters at least ("news" is not "new")."""
-    if not word.endswith("s") or word.endswith(("ss", "us", "is")):
-        return [word]
-    # "-es" may be the plural's or the word's ("classes": "class", "databases": "database"): both are
-    # tried; one that is no word ("databas") finds nothing, and a short one is left out.
-    singulars = [word[:-1], *([word[:-2]] if word.endswith("es") else []),
-                 *([word[:-3] + "y"] if word.endswith("ies") else [])]
-    return [word, *(form for form in singulars if len(form) >= 4)]
-
-
-def _after_stem(stem: str) -> str:
-    # What follows ``stem`` in the words whose _stem() it is: a C-level scan per passage finds them all,
-    # where stemming every word of a hundred passages in Python would cost more than the SQL query.
-    if len(stem) > 4:
-        return r"\w{3}"
-    if len(stem) == 4:
-        return r"\w{0,3}"
-    return ""
-
-
-def _comparable(text: str) -> str:
-    # A passage as the question's words are matched against it: in NFKC, as the index and query_terms
-    # read it (full-width letters as ordinary ones), lower-cased, as query_terms gives the words, and
-    # with a word in letters set apart from CJK characters beside it ("mysql的配置"), as the index sets
-    # it apart (the question's pattern cannot say so itself: a character class of the CJK ranges costs
-    # a millisecond to compile, and the pattern is compiled for every question).
-    if text.isascii():
-        return text.lower()
-    text = nfkc(text).lower()
-    return _LETTER_RUN.sub(_spaced, text) if has_cjk(text) else text
-
-
-_LETTER_RUN = re.compile(f"[^\\W{CJK_CHARACTERS}]+")
-
-
-def _spaced(match: re.Match[str]) -> str:
-    return f" {match.group()} "
-
-
-def _rerank_by_coverage(
-    hits: Sequence[Hit], concepts: _Concepts | None, common: dict[str, float] | None = None
-) -> list[Hit]:
-    """BM25 scaled by how many of the question's words a passage covers (½ + share covered, each word
-    counted at its weight).
-
-    An OR query lets a passage that repeats one rare word outrank one that answers the whole question;
-    preferring passages that mention more of the distinct things asked about fixes most of those.
-
-    ``common`` names the concept groups of words left out of the SQL query as too common (with their
-    IDF): leaving "table" or "commit" out keeps searching a big index fast, but those words still tell
-    two candidates apart (without them held-out recall at scale fell by 11 points). Their BM25 share is
-    added here, from the same scan, with the candidates' mean length for the length normalisation.
-    """
-    if concepts is None:
-        return list(hits)
-    mean = (sum(len(h.text) for h in hits) / len(hits) or 1.0) if common and hits else 1.0
-    rescored = []
-    for hit in hits:
-        text = _comparable(f"{hit.title}\n{hit.heading}\n{hit.text}")
-        score = hit.score
-        if common:
-            counts = concepts.counts(text)
-            found = concepts.covered(counts)
-            norm = _K1 * (1 - _B + _B * len(hit.text) / mean)
-            score += sum(idf * tf * (_K1 + 1) / (tf + norm) for group, idf in common.items()
-                         if (tf := counts.get(group, 0)))
-        else:
-            found = concepts.covered(concepts.seen(text))
-        rescored.append(_with_score(hit, score * (0.5 + found / concepts.total)))
-    rescored.sort(key=lambda h: h.score, reverse=True)
-    return rescored
 
 
 def _document_key(hit: Hit) -> tuple[str, str]:
@@ -974,7 +548,3 @@ def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:
         for row in conn.execute(query, batch + [-1] * (_CHUNK_BATCH - len(batch))):
             found[row[0]] = Hit(*row)
     return found
-
-
-def _with_score(hit: Hit, score: float) -> Hit:
-    return Hit(hit.chunk_id, hit.source_id, hit.title, hit.location, hit.heading, hit.text, score, hit.anchor)

@@ -30,7 +30,7 @@ from contextlib import closing
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from .store import TOKENIZER
+from .store_file import TOKENIZER
 from .words import is_word
 
 # Shorter words have too many neighbours one edit away ("cat" → "car", "cut", "hat"…) to guess from.

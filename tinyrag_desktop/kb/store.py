@@ -6,7 +6,9 @@ the window's searches read while an import writes.
 
 Links between pages are indexed too: for every link inside a page's running text, the words around it
 (``links``, ``links_fts``), filed under the page it points to. How other pages describe a page is often
-closer to how people ask than the page's own wording (anchor text, as web search engines use it).
+closer to how people ask than the page's own wording (anchor text, as web search engines use it). Where
+a link points: links.resolve_link. The file itself (its tables, opening it to read, SQLite's failures
+in words): store_file.py.
 
 The full-text index is contentless (``content=''``): it holds only the index, the text lives once in
 ``chunks``. The index is given each text in ``textform.index_form`` (NFKC, CJK characters spaced apart),
@@ -19,8 +21,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
-import shutil
 import sqlite3
 import struct
 import threading
@@ -30,29 +30,18 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, closing, contextmanager, nullcontext
 from datetime import datetime, timezone
-from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, Sequence
-from urllib.parse import unquote, urljoin, urlsplit
 
 from ..files import keep_private, make_private_folder
-from ..sqlitefiles import missing_columns, table_columns
-from .errors import Cancelled, CannotWrite, DiskFull, Error, ReadOnlyStore, StoreError, StoreLocked
+from ..sqlitefiles import table_columns
+from .errors import Cancelled, CannotWrite, Error, ReadOnlyStore, StoreError
+from .links import _real_folder, resolve_link
 from .models import Chunk, SourceInfo
+from .store_file import SCHEMA, SCHEMA_VERSION, db_path, readonly_uri, refuse_unusable, store_error
 from .textform import index_form
 
 log = logging.getLogger(__name__)
-
-DB_NAME = "knowledge.db"
-# 1: sources, chunks, vectors, chunks_fts. 2: links and links_fts (added in place; see _migrate).
-# 3: the same tables; links are now read from Markdown, reStructuredText, text files and web pages too.
-# 4: the same tables; the full-text indexes hold index_form's text (full-width letters, CJK words).
-# Any version: sources.reader_version may be missing (added in place, not a new schema version, so that an
-# older tinyRAG still opens the file: sources it adds get the column's default 0, "read by an older reader";
-# one it imports again keeps the number it had, which only a downgrade and upgrade again can make wrong).
-# So may chunks.anchor, the id in an HTML page a passage starts under (added in place the same way: older
-# passages, and those an older tinyRAG adds, get NULL and open at the top of their page).
-SCHEMA_VERSION = 4
 
 # Pages the write-ahead log may hold before a commit copies them into the database (SQLite's default is
 # 1,000, 4 MB). Each copy syncs the log and the database to disk and copies every page changed since the
@@ -82,93 +71,9 @@ STOP_CHECK = 100_000  # steps of SQLite's engine between two looks at Cancel whi
 _MERGING_WHILE_IMPORTING = {"automerge": 0, "crisismerge": 32}
 _FTS_TABLES = ("chunks_fts", "links_fts")
 
-# unicode61 folds case and (with remove_diacritics 2) accents; porter makes "indexes" find "index".
-TOKENIZER = "porter unicode61 remove_diacritics 2"
-
-_SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS sources(
-    id INTEGER PRIMARY KEY,
-    title TEXT NOT NULL,
-    location TEXT NOT NULL UNIQUE,
-    type TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    content_hash TEXT NOT NULL,
-    imported_at TEXT NOT NULL,
-    load_id TEXT NOT NULL,
-    chunk_count INTEGER NOT NULL DEFAULT 0,
-    -- ingest.READER_VERSION when the source was read (0: before there was one); see KnowledgeBase.reader_version
-    reader_version INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS chunks(
-    id INTEGER PRIMARY KEY,
-    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
-    ordinal INTEGER NOT NULL,
-    heading TEXT NOT NULL,
-    text TEXT NOT NULL,
-    -- the id in its HTML page the passage starts under (opened at it); NULL without one
-    anchor TEXT
-);
-CREATE INDEX IF NOT EXISTS chunks_source ON chunks(source_id, ordinal);
-CREATE TABLE IF NOT EXISTS vectors(
-    chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
-    model TEXT NOT NULL,
-    vec BLOB NOT NULL
-);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
-    title, heading, text, content='', tokenize='{TOKENIZER}'
-);
--- The index's terms and how many chunks hold each (read by the search's spelling tolerance). A view
--- computed from chunks_fts, not stored: it costs nothing to keep and any writer adds it to an older file.
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, row);
-CREATE TABLE IF NOT EXISTS links(
-    id INTEGER PRIMARY KEY,
-    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
-    target TEXT NOT NULL,
-    text TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS links_source ON links(source_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS links_fts USING fts5(text, content='', tokenize='{TOKENIZER}');
-"""
-
 # Pages imported before links were indexed get this mark on their content hash, so importing them
 # again re-reads them (and indexes their links) instead of skipping them as unchanged.
 _RELINK_MARK = "relink:"
-
-
-def db_path(data_dir: Path) -> Path:
-    return Path(data_dir) / DB_NAME
-
-
-def readonly_uri(path: Path) -> str:
-    """The URI that opens ``path`` for reading only. In a folder this user cannot write (a read-only share,
-    a backup), SQLite cannot make the ``-shm`` file a WAL database is read through, so the file is opened
-    as immutable: read as it is, without that file. A writer's last changes still in its ``-wal`` file are
-    then not seen; a writer that closed cleanly left none."""
-    uri = f"{Path(path).resolve().as_uri()}?mode=ro"
-    if not os.access(Path(path).resolve().parent, os.W_OK):
-        wal = Path(f"{path}-wal")
-        if wal.is_file() and wal.stat().st_size:
-            log.warning("%s is in a read-only folder beside a non-empty %s: its last changes are not read",
-                        path, wal.name)
-        uri += "&immutable=1"
-    return uri
-
-
-def tidy(data_dir: Path) -> None:
-    """Fold a knowledge base's -wal file back in and remove it and the -shm file, when nothing else has the
-    database open: the last connection able to write does that as it closes. Readers cannot, so after a
-    run that only searched, the two files would stay. Quick; never fails (a busy or unusable file is left)."""
-    path = db_path(data_dir)
-    if not Path(f"{path}-wal").is_file() or not path.is_file() or not os.access(path.parent, os.W_OK):
-        return
-    try:
-        with closing(sqlite3.connect(readonly_uri(path), uri=True)) as reader:
-            refuse_unusable(path, reader)  # another program's database is left as it is, -wal and all
-        with closing(sqlite3.connect(path, timeout=0.1)) as conn:
-            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except (sqlite3.Error, StoreError) as exc:
-        log.debug("left %s's -wal file: %s", path, exc)
 
 
 def needs_rebuild(data_dir: Path) -> bool:
@@ -190,37 +95,6 @@ def needs_rebuild(data_dir: Path) -> bool:
     return version < SCHEMA_VERSION or meta.get("index_unicode") != unicodedata.unidata_version
 
 
-# The tables any version has made (FTS5 adds its own: chunks_fts_data, _idx, _docsize, _config).
-_OURS = re.compile(r"^(meta|sources|chunks|vectors|links|(chunks|links)_fts(_\w+)?|sqlite_\w+)$")
-# The columns this version reads, table by table: a database whose tables lack them is another program's.
-_COLUMNS = {
-    "meta": {"key", "value"},
-    "sources": {"id", "title", "location", "type", "size", "content_hash", "imported_at", "load_id"},
-    "chunks": {"id", "source_id", "ordinal", "heading", "text"},
-}
-
-
-def refuse_unusable(path: Path, conn: sqlite3.Connection | None = None) -> None:
-    """Raise StoreError, in words, when ``path`` is no knowledge base to open: a folder in its place, or
-    (read through ``conn``, before anything is written) another program's SQLite database, which is left
-    as it is rather than given tinyRAG's tables."""
-    if Path(path).is_dir():
-        raise StoreError(f"The knowledge base {path} is a folder, not a file. It was left as it is; move it "
-                         "elsewhere, or use another data folder (--data-dir).")
-    if conn is None:
-        return
-    tables = table_columns(conn)
-    # A table named as ours must have our columns (another program may call its tables "sources" too);
-    # a table of ours that is absent only counts beside tables that are not ours (a new file has none).
-    missing = missing_columns(tables, _COLUMNS)
-    if not all(_OURS.match(name) for name in tables):
-        missing += [table for table in _COLUMNS if table not in tables and table != "meta"]
-    if missing:
-        raise StoreError(f"The knowledge base {path} is not tinyRAG's: it is a database without "
-                         f"{', '.join(missing[:3])}. It was left as it is; move it elsewhere, or use another data "
-                         "folder (--data-dir).")
-
-
 # How long a write waits for another program's write to the same knowledge base to end, in seconds.
 # The window and ``kb add`` store what they read in the last quarter of a second in one transaction (see
 # ingest.STORE_EVERY), over in well under a second, and hold no lock while they read: two imports take
@@ -235,92 +109,6 @@ WAIT_SAID = 1.5
 # no wait of its own beside the BUSY_TIMEOUT the first store then waits (15 s in all were waited, three times
 # 5, before an import said another program was writing).
 _TUNING_WAIT = 0.5
-
-# Below this much free space a failed write is put down to a full disk.
-_LOW_SPACE = 4 << 20
-
-
-def _free_bytes(folder: Path) -> int:
-    try:
-        return shutil.disk_usage(folder).free
-    except OSError:
-        return _LOW_SPACE  # not known: do not blame the disk
-
-
-def sqlite_temp_dir() -> Path | None:
-    """The folder SQLite puts its temporary files in (big sorts, statement journals): on Unix the first
-    usable one of $SQLITE_TMPDIR, $TMPDIR, /var/tmp, /usr/tmp and /tmp, as os_unix.c looks for them; on
-    Windows the system's temporary folder. None when there is none."""
-    if os.name == "nt":
-        import tempfile
-
-        return Path(tempfile.gettempdir())
-    for folder in (os.environ.get("SQLITE_TMPDIR"), os.environ.get("TMPDIR"), "/var/tmp", "/usr/tmp", "/tmp"):
-        if folder and os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK):
-            return Path(folder)
-    return None
-
-
-def _same_disk(a: Path, b: Path) -> bool:
-    try:
-        return os.stat(a).st_dev == os.stat(b).st_dev
-    except OSError:
-        return True  # not known: blame the knowledge base's own disk, as before
-
-
-def _full_disk(path: Path) -> str:
-    """Which disk SQLite found full, in words ending in what to do. SQLITE_FULL does not say whether the
-    knowledge base's disk or the one of SQLite's temporary files ran out. A failed write to the database
-    leaves its -wal file grown to the last free byte, so a data folder with room left was not the one that
-    filled up; a temporary file is deleted as the statement fails, so a temporary folder with room left
-    may still have been."""
-    folder, temp = Path(path).parent, sqlite_temp_dir()
-    if temp is None or _same_disk(folder, temp) or _free_bytes(folder) < _LOW_SPACE:
-        return f"the disk it is on is full. Free some space there ({folder}), then try again."
-    if _free_bytes(temp) < _LOW_SPACE:
-        return (f"the disk holding SQLite's temporary files ({temp}) is full; the knowledge base's own disk "
-                f"has room. Free some space in {temp}, or name a folder on a disk with room in the "
-                "SQLITE_TMPDIR environment variable, then try again.")
-    return (f"SQLite ran out of disk space: the disk it is on ({folder}) is full, or the one holding "
-            f"SQLite's temporary files ({temp}) is. Free some space on them (or name a folder on a disk "
-            "with room in the SQLITE_TMPDIR environment variable), then try again.")
-
-
-def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
-    """The error to raise when SQLite failed on the knowledge base at ``path``: ``doing`` ("Could not save
-    … in the knowledge base") followed by why, in words, and what to do. DiskFull when a disk is full,
-    ReadOnlyStore when the file is read-only, StoreLocked when another program holds it: an import stops
-    at those (see errors.CannotWrite).
-
-    Told apart by SQLite's error name (SQLITE_CORRUPT, SQLITE_BUSY …), which is fixed; its message may
-    change between versions, so it is only quoted."""
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    file = "the file" if str(path) in doing else f"the knowledge base file {path}"
-    # SQLite says SQLITE_FULL when it sees the disk is full; a write that fails midway is often only an
-    # I/O error, which a disk with no room left explains.
-    if name == "SQLITE_FULL" or (name.startswith("SQLITE_IOERR") and _free_bytes(Path(path).parent) < _LOW_SPACE):
-        return DiskFull(f"{doing}: {_full_disk(path)}")
-    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
-        return StoreError(f"{doing}: {file} is damaged or is not a database (SQLite says: {exc}). It was left "
-                          "as it is; move it elsewhere (or put back a backup) and import your documents again, "
-                          "or use another data folder (--data-dir).")
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return StoreLocked(f"{doing}: another program is writing to the knowledge base (the tinyRAG window "
-                           "importing or deleting, perhaps) and did not finish in time. Try again when it "
-                           "is done.")
-    if name.startswith("SQLITE_CANTOPEN"):
-        folder = Path(path).parent
-        if folder.is_dir() and not os.access(folder, os.W_OK) and not Path(path).exists():
-            return StoreError(f"{doing}: the folder {folder} cannot be written to, so no knowledge base can "
-                              "be made in it. Use another data folder (--data-dir), or make the folder "
-                              "writable for you.")
-        return StoreError(f"{doing}: SQLite could not open {file} (it says: {exc}). Check that you may read "
-                          f"and write it and the folder {folder}, or use another data folder (--data-dir).")
-    if name.startswith("SQLITE_READONLY"):
-        return ReadOnlyStore(f"{doing}: {file} (or its -wal or -shm file beside it) is read-only. Make it "
-                             "writable for you, then try again.")
-    return StoreError(f"{doing}: {exc}.")
-
 
 def pack_vector(values: Sequence[float]) -> bytes:
     return struct.pack(f"<{len(values)}f", *values)
@@ -461,7 +249,7 @@ class KnowledgeBase:
             self.conn.execute(f"PRAGMA secure_delete={SECURE_DELETE}")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.create_function("index_form", 1, index_form, deterministic=True)
-            self.conn.executescript(_SCHEMA)
+            self.conn.executescript(SCHEMA)
             self._migrate()
             self._add_columns()
             from .own_data import remove_own_sources  # settings.json, the log: removed once, and said
@@ -908,62 +696,6 @@ class KnowledgeBase:
             return
         self.conn.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
         self.conn.execute("INSERT INTO links_fts(links_fts) VALUES('optimize')")
-
-
-def resolve_link(location: str, href: str) -> str:
-    """Where ``href``, found in the source at ``location`` (a file path or URL), points: the location
-    that source would have in the store ('' for links to nowhere we could import, such as mailto:)."""
-    try:
-        return _resolve(location, href.strip())
-    except ValueError:  # a malformed URL ("//[", a bad port): a page's typo must not fail its import
-        return ""
-
-
-def _resolve(location: str, href: str) -> str:
-    if ":" not in href and "[" not in href and "]" not in href and href.isascii() and (
-            urlsplit(location).scheme.lower() not in ("http", "https")):
-        # A page's link to a file beside it ("sql-select.html#x", most links of a manual): without a colon
-        # it names no scheme, and urlsplit finds nothing it refuses (brackets, a host beyond ASCII), so
-        # it is the file path below (asking urlsplit took half of the time a link's target takes)
-        path = unquote(href.split("#", 1)[0].split("?", 1)[0])
-        if not path:
-            return ""
-        return _real_path(os.path.normpath(os.path.join(os.path.dirname(location), path)))
-    scheme = urlsplit(href).scheme.lower()
-    if urlsplit(location).scheme.lower() in ("http", "https"):
-        target = urljoin(location, href)
-        return target.split("#", 1)[0] if urlsplit(target).scheme in ("http", "https") else ""
-    if scheme in ("http", "https"):
-        return href.split("#", 1)[0]
-    if scheme == "file":
-        path = unquote(urlsplit(href).path)
-    elif scheme and len(scheme) > 1:  # mailto:, javascript:, ftp: … (one letter is a Windows drive)
-        return ""
-    else:
-        path = unquote(href.split("#", 1)[0].split("?", 1)[0])
-        if not path:
-            return ""
-        path = os.path.join(os.path.dirname(location), path)
-    return _real_path(os.path.normpath(path))
-
-
-@lru_cache(maxsize=16384)
-def _real_path(path: str) -> str:
-    # Imported files are stored under their real path (folders are walked with symlinks resolved), so a
-    # link to a symlinked page must name the page's real path too, or its words are filed under nothing.
-    if not os.path.isabs(path):
-        return path
-    folder, name = os.path.split(path)
-    if not name or not folder:
-        return os.path.realpath(path)
-    # realpath looks at each folder of the path in turn, then at the name: the folder's real path is
-    # remembered (a manual page's links all lead into a few folders; see replace_source), and only the
-    # name looked at here, as realpath would look at it last. A name that is a link is left to realpath.
-    real = os.path.join(_real_folder(folder), name)
-    return os.path.realpath(path) if os.path.islink(real) else real
-
-
-_real_folder = lru_cache(maxsize=1024)(os.path.realpath)
 
 
 def iter_vectors(conn: sqlite3.Connection, model: str) -> sqlite3.Cursor:

@@ -9,7 +9,7 @@ things escape it:
 - Chinese and Japanese are written without spaces, and Korean ties particles to its words: unicode61
   keeps a whole run of such characters as one token, so a word inside a sentence cannot be found. Here
   every ideograph, kana and hangul syllable is set apart by spaces and becomes a token of its own; a
-  search asks for a word's characters as a phrase (in order, side by side, see ``search.query_terms``).
+  search asks for a word's characters as a phrase (in order, side by side, see ``query_words.query_terms``).
 
 Only the index sees this form: the text stored in ``chunks`` and shown to people stays as imported. The
 index is contentless, so forgetting a row means giving it the very values it was indexed with: the

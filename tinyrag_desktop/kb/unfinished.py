@@ -123,7 +123,7 @@ def _stored_by(db: Path, load_id: str) -> int | None:
     read (it is then said from the mark's own count)."""
     import sqlite3
 
-    from .store import readonly_uri
+    from .store_file import readonly_uri
 
     if not db.is_file():
         return None

@@ -113,7 +113,8 @@ def wall(data: bytes | str) -> str | None:
 
 
 def _tree(data: bytes | str):  # -> lxml element or None
-    from .html_reader import page_encoding, parse_within_limits
+    from .html_encoding import page_encoding
+    from .html_parsing import parse_within_limits
 
     page, encoding = page_encoding(data)
     return parse_within_limits(page, encoding, parser=lxml.etree.HTMLParser)

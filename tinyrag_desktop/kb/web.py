@@ -26,7 +26,9 @@ import lxml.html
 from ..http_clients import sync_client
 from .decoding import collecting_notes
 from .errors import Cancelled, FetchError, NoText, ReadError
-from .html_reader import parse_html, parse_within_limits, served_as_utf8, utf8_page
+from .html_encoding import served_as_utf8, utf8_page
+from .html_parsing import parse_within_limits
+from .html_reader import parse_html
 from .links import MAX_LINKS, Link, context
 from .models import Block, Document
 from .readers import (

@@ -19,7 +19,7 @@ import httpx
 from ..kb import Hit, Hits, StoreError, has_documents
 from ..kb import search as kb_search
 from ..kb.embed import query_vector
-from ..kb.search import STOP_WORDS, _in_a_word
+from ..kb.query_words import STOP_WORDS, _in_a_word
 from ..kb.textform import is_cjk, nfkc
 from .common_words import COMMON_WORDS
 from .errors import ToolError

@@ -1,0 +1,365 @@
+"""What an import reads: the items named (paths, web addresses, Wikipedia titles), folders expanded into
+the files they hold, and why a path is left out of a folder's import or cannot be read."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
+
+from .errors import UnsupportedFile
+from .import_report import Failure, ImportReport
+from .own_data import is_own_file
+from .readers import SAMPLE_BYTES, SUPPORTED, file_type, is_compressed, sniff, with_utf16_bom
+
+# A log or data file larger than this, found in a folder, is skipped with its reason: a 60 MB log beside a
+# manual made 70% of the knowledge base's passages, and took places in searches about the manual. Named by
+# itself (a file dialog, `kb add FILE`), it is imported up to ingest.MAX_FILE_BYTES.
+FOLDER_DATA_BYTES = 16 * 1024 * 1024
+_DATA_KINDS = {"log": "log", "csv": "CSV file", "json": "JSON file", "xml": "XML file"}
+
+
+@dataclass(frozen=True, slots=True)
+class ImportItem:
+    """One thing to import: a path (file or folder), a URL, or a Wikipedia title."""
+
+    kind: str  # "path", "url" or "wikipedia"
+    value: str
+    # The name a path was found under, when a link's own name differs from its target's: "LICENSE" linked to
+    # "Apache-2.0" is read as the text its name says it is.
+    name: str = ""
+    # A Wikipedia article's edition ("de"), as a re-import of one stored from de.wikipedia.org asks for it;
+    # empty: the settings' language.
+    lang: str = ""
+    # Found in a folder the user named, not named itself: a page of links there is navigation (link_pages.py).
+    in_folder: bool = False
+
+    @staticmethod
+    def parse(text: str) -> "ImportItem":
+        """``http(s)://…`` is a URL, ``wikipedia:Title`` an article, ``file://…`` and anything else a path."""
+        low = text.strip().lower()
+        if low.startswith(("http://", "https://")):
+            return ImportItem("url", text.strip())
+        if low.startswith("wikipedia:"):
+            return ImportItem("wikipedia", text.strip()[len("wikipedia:"):].strip())
+        if low.startswith("file:"):  # a link copied from a browser's address bar or a file manager
+            parts = urlsplit(text.strip())
+            if parts.netloc.lower() in ("", "localhost"):
+                return ImportItem("path", url2pathname(parts.path))
+            if os.name == "nt":  # file://server/share/x: a Windows share's UNC path, \\server\share\x
+                return ImportItem("path", url2pathname(f"//{parts.netloc}{parts.path}"))
+            # another computer's file: kept as written, so the import can say why it cannot be read
+        return ImportItem("path", text)
+
+
+def _is_hidden(path: Path) -> bool:
+    return path.name.startswith(".")
+
+
+def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] | None = None,
+           own: str = "") -> list[ImportItem]:
+    """Folders become the supported files they hold (recursively); hidden and unsupported ones are skipped.
+
+    ``own``: tinyRAG's own data folder (where the knowledge base being imported into is), skipped with what
+    it holds wherever a folder's walk meets it: importing a home folder that held it imported settings.json
+    (its API key made searchable), the app's log and its databases.
+
+    Linked folders are followed, each real folder once (a link back up the tree ends there). Whatever a
+    folder holds that is not imported is listed in ``report.skipped`` with the reason. ``walked`` is given
+    the real path (ending in a separator) of each folder looked into, and of what each broken link in them
+    led to: the files found there are stored under those paths, which a linked folder's are not below the
+    folder's own (see ingest.Importer._remove_deleted).
+    """
+    out: list[ImportItem] = []
+    taken: set[str] = set()  # each file once, however many links or folders lead to it
+
+    def add(file: str, name: str, in_folder: bool = True) -> None:
+        # one of the app's own files (settings.json) named by itself, or linked to from a folder (whose files
+        # come as real paths): as in the data folder, left out (and it would be removed as an old import)
+        if own and is_own_file(file if in_folder else os.path.realpath(file), own):
+            report.skipped.append(Failure(_shown(file), OWN_FOLDER))
+        elif file in taken:
+            report.skipped.append(Failure(_shown(file), "already in this import (through a link or twice named)"))
+        else:
+            taken.add(file)
+            out.append(ImportItem("path", file, name if name != Path(file).name else "", in_folder=in_folder))
+
+    for item in items:
+        if item.kind != "path":
+            out.append(item)
+            continue
+        if not item.value.strip():  # an empty shell variable must not mean "the current folder"
+            report.failed.append(Failure("(empty)", "an empty path: name a file or a folder"))
+            continue
+        if _other_host(item.value):  # as written: a path made of it ("file:/otherhost/x") means nothing
+            out.append(item)
+            continue
+        path = Path(item.value).expanduser()
+        if not path.is_dir():
+            # a pipe (/dev/stdin, <(…)) is named as given: resolved, it is /proc/PID/fd/pipe:[N], "no such file"
+            add(str(path.resolve()) if path.is_file() else str(path), path.name, in_folder=False)
+            continue
+        path = Path(os.path.normpath(path.absolute()))  # named as the files imported are: from the root, no ".."
+        if _inside(os.path.realpath(path), own):
+            report.skipped.append(Failure(_shown(str(path)), OWN_FOLDER))
+            continue
+        seen: set[str] = set()
+        before = len(out)
+
+        def unreadable(exc: OSError) -> None:
+            report.skipped.append(Failure(exc.filename or str(path), f"could not be read ({exc.strerror})"))
+
+        for root, dirs, files in os.walk(path, onerror=unreadable, followlinks=True):
+            real = os.path.realpath(root)
+            if real in seen:
+                report.skipped.append(Failure(root, "a link to a folder already imported"))
+                dirs[:] = []
+                continue
+            seen.add(real)
+            if walked is not None:
+                walked.add(os.path.join(real, ""))
+            for name in sorted(d for d in dirs if d.startswith(".")):
+                report.skipped.append(Failure(_shown(str(Path(root, name))), "hidden folder"))
+            kept = []
+            for name in sorted(d for d in dirs if not d.startswith(".")):
+                reason = OWN_FOLDER if own and _inside(os.path.realpath(os.path.join(root, name)), own) \
+                    else _tool_folder(root, name)
+                if reason:
+                    report.skipped.append(Failure(_shown(str(Path(root, name))), reason))
+                else:
+                    kept.append(name)
+            dirs[:] = kept
+            for name in sorted(files):
+                file = Path(root, name)
+                reason = _not_importable(file)
+                if not reason:
+                    resolved = _real_file(file, real, name)
+                    reason = _hidden_target(file, path, resolved)
+                if reason:
+                    report.skipped.append(Failure(_shown(str(file)), reason))
+                    if walked is not None and os.path.islink(file) and not file.exists():
+                        # a link to a folder deleted since: the files imported through it are gone too
+                        walked.add(os.path.join(os.path.realpath(file), ""))
+                else:
+                    add(resolved if resolved is not None else str(file.resolve()), file.name)
+        if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
+            report.skipped.append(Failure(str(path), "no supported files found in this folder"))
+    return out
+
+
+# Why a folder's walk leaves out the data folder the knowledge base is in (see expand).
+OWN_FOLDER = "tinyRAG's own data folder (its settings, log and knowledge base), not documents"
+
+
+def _inside(real: str, folder: str) -> bool:
+    """Whether the real path ``real`` is the real folder ``folder`` or inside it ("" holds nothing)."""
+    return bool(folder) and (real == folder or real.startswith(os.path.join(folder, "")))
+
+
+# Folders a program fills, not a person: what a project installed or built, whose thousands of READMEs,
+# licences and package.json files would crowd the user's own notes out of every search. By name, only
+# where the name says it ("node_modules"); a name people give their own folders too ("target", "build",
+# "vendor") only with the tool's own mark beside it or in it.
+_TOOL_FOLDERS = {"node_modules": "installed JavaScript packages (node_modules)",
+                 "bower_components": "installed JavaScript packages (bower_components)",
+                 "__pycache__": "Python's compiled files (__pycache__)",
+                 "site-packages": "installed Python packages (site-packages)",
+                 "dist-packages": "installed Python packages (dist-packages)"}
+# A build folder named "target" is Rust's (Cargo.toml beside it) or Maven's (pom.xml beside it).
+_BUILD_MARKS = ("Cargo.toml", "pom.xml")
+# The Cache Directory Tagging Specification's mark, which Cargo, Bazel and others put in their caches.
+_CACHE_TAG = b"Signature: 8a477f597d28d172789f06886806bc55"
+
+
+def _tool_folder(parent: str, name: str) -> str:
+    """Why the folder ``name`` in ``parent`` is left out of a folder's import, as a program's (installed
+    packages, a virtual environment, a build or cache folder: see _TOOL_FOLDERS); "" when it is not."""
+    if name in _TOOL_FOLDERS:
+        return f"{_TOOL_FOLDERS[name]}: a program's files, not documents"
+    folder = os.path.join(parent, name)
+    if os.path.isfile(os.path.join(folder, "pyvenv.cfg")):
+        return "a Python virtual environment (pyvenv.cfg): a program's files, not documents"
+    if name == "target" and any(os.path.isfile(os.path.join(parent, mark)) for mark in _BUILD_MARKS):
+        return "a build folder (target, beside Cargo.toml or pom.xml): a program's files, not documents"
+    try:
+        with open(os.path.join(folder, "CACHEDIR.TAG"), "rb") as tag:
+            if tag.read(len(_CACHE_TAG)) == _CACHE_TAG:
+                return "a cache folder (CACHEDIR.TAG): a program's files, not documents"
+    except OSError:
+        pass
+    return ""
+
+
+def _other_host(text: str) -> str:
+    """The computer a ``file://HOST/…`` address names when it is not this one, else "" (see ImportItem.parse)."""
+    if not text.lstrip().lower().startswith("file:"):
+        return ""
+    try:
+        host = urlsplit(text.strip()).netloc
+    except ValueError:
+        return ""
+    return "" if host.lower() in ("", "localhost") else host
+
+
+def _folders(items: Sequence[ImportItem]) -> list[str]:
+    """The folders among ``items``, resolved as the files found in them are, each ending in a separator
+    (so "notes" does not take in "notes-old")."""
+    out = []
+    for item in items:
+        if item.kind == "path" and item.value.strip():
+            path = Path(item.value).expanduser()
+            if path.is_dir():
+                out.append(os.path.join(str(path.resolve()), ""))
+    return out
+
+
+def _deleted(location: str) -> bool:
+    """True only when ``location`` is certainly gone: a folder that cannot be read hides files, not
+    deletes them, and those stay."""
+    try:
+        os.lstat(location)
+    except (FileNotFoundError, NotADirectoryError):
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
+
+
+def _missing(value: str) -> str:
+    """Why the path ``value``, which names nothing here, was not imported: with a hint when it looks like
+    standard input ("-") or a web address without its scheme (a document's name, "notes.txt", does not)."""
+    from .web import typed_address  # httpx and lxml load with it: only for a path that names nothing
+
+    if value == "-":
+        return ("\"-\" (standard input) is not read by kb add: save what a command prints to a file "
+                "(… > notes.txt) and import that")
+    host = value.split("/", 1)[0]
+    address = typed_address(value)
+    if address and (host.lower().startswith(("www.", "localhost")) or "/" in value or ":" in host
+                    or Path(host).suffix.lower() not in SUPPORTED):
+        return f"no such file or folder; to import a web page, write {address}"
+    return "no such file or folder"
+
+
+def _not_a_file(path: Path) -> str:
+    """Why ``path``, which is there, is not read: what it is instead of a file. A shell's pipe (/dev/stdin,
+    <(…)) leads to no name on disk ("pipe:[N]"), and is said so rather than by its /proc path."""
+    try:
+        anonymous_pipe = stat.S_ISFIFO(os.stat(path).st_mode) and not os.path.lexists(os.path.realpath(path))
+    except OSError:
+        anonymous_pipe = False
+    if anonymous_pipe:
+        return "a pipe, not a file: save what it gives to a file (… > notes.txt) and import that"
+    return "not a regular file (a pipe, device or socket)"
+
+
+def _broken_link(link: Path) -> str:
+    """Why the link ``link``, which leads to no file, cannot be read: it points at itself, or at a link that
+    leads back to it ("a link to something that does not exist" was said of those too, as if it pointed
+    to nothing), or at something gone."""
+    try:
+        os.stat(link)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            try:
+                target = os.path.join(os.path.dirname(link), os.readlink(link))
+            except OSError:
+                target = ""
+            if target and os.path.normpath(target) == os.path.normpath(link):
+                return "a link to itself, not to a file"
+            return "a link in a loop of links that leads back to itself, never to a file"
+    return "a link to something that does not exist"
+
+
+def _not_importable(file: Path) -> str:
+    """Why a file found in a folder is not imported, or "" when it is."""
+    if _is_hidden(file):
+        return "hidden file"
+    try:
+        kind = file_type(file)
+    except UnsupportedFile as exc:
+        return str(exc)
+    if file.is_symlink() and not file.exists():
+        return _broken_link(file)
+    if not file.is_file():  # a named pipe would wait for a writer forever; devices and sockets are no text
+        return "not a regular file (a pipe, device or socket)"
+    if kind in _DATA_KINDS and (size := file.stat().st_size) > FOLDER_DATA_BYTES:
+        return (f"a {size / 2**20:.0f} MB {_DATA_KINDS[kind]}: logs and data files over "
+                f"{FOLDER_DATA_BYTES // 2**20} MB are left out of a folder's import (they would fill most of the "
+                "search with their lines); add the file by itself to import it")
+    if kind == "text" and file.suffix.lower() not in SUPPORTED and not is_compressed(file):
+        # Without an extension a folder's programs and data files look like "README": only text is taken.
+        try:
+            with open(file, "rb") as handle:
+                found = sniff(with_utf16_bom(handle.read(SAMPLE_BYTES)))
+        except OSError as exc:
+            return f"could not be read ({exc.strerror or exc.__class__.__name__})"
+        if found not in (None, "pdf"):
+            return f"{file.suffix} is not a supported type ({found})" if file.suffix else \
+                f"no extension, and not text ({found})"
+    return ""
+
+
+def _real_file(file: Path, real_folder: str, name: str) -> str | None:
+    """On POSIX, os.path.realpath(file) for ``file``, the file ``name`` in a folder whose real path is
+    ``real_folder``, and so ``str(file.resolve())`` too for a file _not_importable took (resolve() is
+    realpath, then a stat that fails only in a loop of links, which it turns away, and the Path it makes
+    reads as realpath's answer). realpath looks at each folder of the path in turn, then at the name;
+    the folder's answer is known already, so only the name is looked at here, as realpath would (a name
+    that is a link is left to realpath): the PostgreSQL manual's folder was listed in 0.06-0.08 s of processor
+    time instead of 0.13-0.17 (three runs each).
+    None elsewhere (Windows's realpath asks the system for the whole path)."""
+    if os.name != "posix":
+        return None
+    candidate = os.path.join(real_folder, name)
+    return os.path.realpath(file) if os.path.islink(candidate) else candidate
+
+
+def _hidden_target(file: Path, folder: Path, real: str | None = None) -> str:
+    """Why a file found in ``folder`` through a link is not imported: it is hidden, or in a hidden folder, that
+    the folder itself is not in, and only a name makes it text (a link's, or none: "id_rsa", ".aws/credentials").
+    Hidden folders are skipped in a folder; a link must not bring in what they hold. ``real``: the file's
+    real path (os.path.realpath), when known."""
+    if real is None:
+        real = os.path.realpath(file)
+    if _typed_by_name(Path(real)) or real == os.path.abspath(file):
+        return ""
+    try:
+        inside = os.path.relpath(real, os.path.commonpath([real, os.path.realpath(folder)]))
+    except ValueError:  # another drive
+        inside = real
+    return "a link into a hidden file or folder" if any(_is_hidden(Path(p)) for p in Path(inside).parts) else ""
+
+
+def _typed_by_name(path: Path) -> bool:
+    """Whether ``path``'s own extension names its reader ("guide.md", "guide.html.gz"), not just "text"."""
+    inner = Path(path.name[:-3]) if is_compressed(path) else path
+    return inner.suffix.lower() in SUPPORTED
+
+
+def _shown(location: str) -> str:
+    """``location`` as a report says it: the bytes of a file name that is not UTF-8 (kept by Python as
+    lone surrogates, which no UTF-8 console or log can write, and were shown as "bad\\udcffname.txt")
+    as � (as UTF-8 decoding replaces them: one for each byte that starts no character), as a file
+    manager shows them. Such a file is still refused (see ingest.Importer._import_one): its location could
+    not be stored as it is, and one stored by a name with � would be no file's, and taken for deleted."""
+    if _utf8(location):
+        return location
+    try:
+        return location.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a lone surrogate that stands for no byte
+        return re.sub("[\ud800-\udfff]", "\ufffd", location)
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a file name's undecodable bytes, kept by Python as lone surrogates
+        return False
+    return True
