@@ -304,3 +304,16 @@ def test_max_tokens_flag_limits_the_reply_and_a_reasoning_only_reply_names_it(tm
     assert proc.returncode == 1
     assert "only reasoned" in proc.stderr and "64 tokens" in proc.stderr and "--max-tokens" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_the_readme_names_every_event_ask_jsonl_prints() -> None:
+    # `retract` came in --jsonl unexplained: a consumer showed as answer the reasoning it takes back
+    import typing
+
+    from tinyrag_desktop.engine import events
+
+    printed = {kind.event for kind in typing.get_args(events.EngineEvent) if not getattr(kind, "progress", False)}
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    listed = re.search(r'line `\{"event": NAME, \.\.\.\}`: ((?:`\w+`, )+`\w+`)', readme)
+    assert listed is not None
+    assert set(re.findall(r"`(\w+)`", listed.group(1))) == printed

@@ -352,12 +352,16 @@ async def test_longest_reply_set_to_the_whole_window_still_answers(llm, make_eng
     assert 64 <= llm.requests[0]["max_tokens"] <= 4096 - served_tokens(llm.requests[0])
 
 
-async def test_a_refusal_inside_the_stream_is_met_by_a_shorter_request(llm, make_engine) -> None:
+@pytest.mark.parametrize("field", ["data", "error"])
+async def test_a_refusal_inside_the_stream_is_met_by_a_shorter_request(llm, make_engine, field) -> None:
+    # "error": llama.cpp's server writes it as a field of its own, `error: {"code": 400, …}`, then [DONE]; it
+    # was dropped, and the user was told "The model sent an empty answer", with no shorter request sent
     from tests.sse_server import Raw
 
-    error = {"error": {"code": 400, "message": "the request exceeds the available context size, try increasing it",
-                       "type": "exceed_context_size_error", "n_ctx": 2500}}
-    llm.queue(Raw([f"data: {json.dumps(error)}\n\n"]), Stream(["shorter"]))
+    error = {"code": 400, "message": "the request exceeds the available context size, try increasing it",
+             "type": "exceed_context_size_error", "n_prompt_tokens": 5000, "n_ctx": 2500}
+    sent = f"data: {json.dumps({'error': error})}\n\n" if field == "data" else f"error: {json.dumps(error)}\n\n"
+    llm.queue(Raw([sent, "data: [DONE]\n\n"]), Stream(["shorter"]))
     events = await run(make_engine(), chat(40))
     assert answer(events) == "shorter" and len(llm.requests) == 2
     assert events[-1].window == 2500 and served_tokens(llm.requests[1]) <= 2500
@@ -413,6 +417,23 @@ async def test_a_refusal_in_the_stream_after_text_is_not_sent_again(llm, make_en
     events = await run(make_engine(), chat(1))
     assert answer(events) == "Here is the first part. " and len(llm.requests) == 1
     assert [e.kind for e in events if isinstance(e, EngineError)] == ["context_too_long"]
+
+
+async def test_a_context_filled_as_the_model_wrote_says_so_and_keeps_the_text(llm, make_engine) -> None:
+    # llama.cpp's server, when the answer fills the context: `error: {…"Context size has been exceeded."…}`,
+    # then [DONE]. The error was dropped: the answer stopped mid-way, with exit status 0 and nothing said.
+    from tests.sse_server import Raw, sse_events
+
+    started = sse_events(Stream(["The first part ", "of a long answer"]))[:4]
+    error = {"code": 500, "message": "Context size has been exceeded.", "type": "server_error"}
+    llm.queue(Raw([*started, f"error: {json.dumps(error)}\n\n", "data: [DONE]\n\n"]))
+    events = await run(make_engine(), chat(1))
+    assert answer(events) == "The first part of a long answer" and len(llm.requests) == 1
+    (err,) = [e for e in events if isinstance(e, EngineError)]
+    assert err.kind == "context_too_long" and "filled up as it wrote" in err.message
+    assert "The text so far is kept" in err.message and "Context size has been exceeded." in err.message
+    assert "did not fit" not in err.message  # the question did fit: it was answered in part
+    assert isinstance(events[-1], Done) and events[-1].transcript == "The first part of a long answer"
 
 
 @pytest.mark.parametrize("text, tokens", [  # counted with OpenAI's cl100k tokenizer

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import httpx
 import pytest
@@ -96,6 +97,16 @@ async def test_a_web_page_instead_of_a_stream_says_to_check_the_url(llm, make_en
     assert err.kind == "bad_response" and "web page" in err.message and "/v1" in err.message
 
 
+@pytest.mark.parametrize("content_type", ["text/plain", "", "text/event-stream"])
+async def test_a_web_page_labelled_otherwise_says_to_check_the_url_too(llm, make_engine, content_type) -> None:
+    # A captive portal's page as text/plain, or with no type: it said "The answer was cut off: the server
+    # closed the stream before the model finished"
+    llm.queue(Raw(["\n<html><head><title>Captive portal login</title></head>", "<body>Sign in</body></html>"],
+                  content_type=content_type))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert err.kind == "bad_response" and "web page" in err.message and "/v1" in err.message
+
+
 async def test_an_html_error_page_is_shown_as_its_title(llm, make_engine) -> None:
     llm.queue(Status(502, "<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>x{}</style></head>"
                           "<body><h1>502 Bad Gateway</h1><hr>nginx</body></html>"))
@@ -115,6 +126,38 @@ async def test_rate_limit_says_how_long_the_server_asks_to_wait(llm, make_engine
                   headers={"Retry-After": "20"}))
     (err,) = of(await run(make_engine()), EngineError)
     assert err.kind == "rate_limited" and "20 s" in err.message and "slow down" in err.message
+
+
+async def test_rate_limit_says_how_long_when_the_server_gives_a_date(llm, make_engine) -> None:
+    # Retry-After may be an HTTP date (RFC 9110) as well as seconds: it was not mentioned at all
+    from datetime import datetime, timedelta, timezone
+    from email.utils import format_datetime
+
+    soon = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=90), usegmt=True)
+    llm.queue(Raw(["Too Many Requests"], status=429, content_type="text/plain", headers={"Retry-After": soon}))
+    (err,) = of(await run(make_engine()), EngineError)
+    waited = re.search(r"\(it asks to wait (\d+) s\)", err.message)
+    assert err.kind == "rate_limited" and waited and 0 < int(waited.group(1)) <= 90, err.message
+    assert "Too Many Requests" in err.message
+
+
+@pytest.mark.parametrize("value", ["Wed, 21 Oct 2015 07:28:00 GMT", "soon", "Wed, 99 Foo 2026 77:00:00 GMT"])
+async def test_a_retry_after_gone_by_or_unreadable_is_left_out(llm, make_engine, value) -> None:
+    llm.queue(Raw(["Too Many Requests"], status=429, content_type="text/plain", headers={"Retry-After": value}))
+    (err,) = of(await run(make_engine()), EngineError)
+    assert err.kind == "rate_limited" and err.message.endswith("The server said: Too Many Requests"), err.message
+
+
+async def test_an_empty_delta_beside_a_whole_message_does_not_say_the_answer_twice(llm, make_engine) -> None:
+    # A last chunk of "delta": {} and the whole reply as "message": the message was taken for the delta,
+    # and the answer read "Hello world.Hello world."
+    last = {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": "Hello world."}}]}
+    llm.queue(Raw([chunk({"content": "Hello "}), chunk({"content": "world."}), f"data: {json.dumps(last)}\n\n",
+                   "data: [DONE]\n\n"]))
+    events = await run(make_engine())
+    assert visible(events) == "Hello world." and events[-1].transcript == "Hello world."
+    assert not of(events, EngineError)
 
 
 async def test_https_to_a_plain_http_server_suggests_http(llm, make_engine) -> None:

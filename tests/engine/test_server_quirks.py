@@ -84,6 +84,26 @@ async def test_an_error_event_says_the_servers_words(llm, make_engine) -> None:
     assert "The model crashed (exit code 139)" in err.message
 
 
+@pytest.mark.parametrize("error", [
+    # vLLM (some versions): its error object as a data message, mid-stream, then [DONE]
+    'data: {"object": "error", "message": "CUDA error: an illegal memory access was encountered", '
+    '"type": "InternalServerError", "param": null, "code": 500}\n\n',
+    # llama.cpp's server: a field of its own, `error:`, not `data:`
+    'error: {"code": 500, "message": "CUDA error: an illegal memory access was encountered", '
+    '"type": "server_error"}\n\n',
+])
+async def test_an_error_in_the_stream_after_words_says_the_servers_words_and_keeps_them(llm, make_engine,
+                                                                                        error) -> None:
+    # Both were dropped: the answer ended at "Partial answer", exit status 0, nothing said.
+    llm.queue(Raw([chunk({"content": "Partial "}), chunk({"content": "answer"}), error, "data: [DONE]\n\n"]))
+    events = await run(make_engine())
+    (err,) = of(events, EngineError)
+    assert err.kind == "server_error"
+    assert err.message == ("The model server reported an error during the answer: CUDA error: an illegal memory "
+                           "access was encountered. The text so far is kept.")
+    assert visible(events) == "Partial answer" and events[-1].transcript == "Partial answer"
+
+
 async def test_an_unexpected_endpoint_reply_hints_at_the_v1(llm, make_engine) -> None:
     llm.queue(Raw([json.dumps({"error": "Unexpected endpoint or method. (POST /chat/completions)"})],
                   content_type="application/json"))

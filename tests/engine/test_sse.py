@@ -56,3 +56,13 @@ def test_a_line_or_a_message_that_never_ends_is_refused_not_held(monkeypatch) ->
         for _ in range(200):
             message.feed("data: " + "z" * 10 + "\n")
     assert [m.data for m in decode(["data: " + "w" * 900 + "\n\n"])] == ["w" * 900]  # under it: as before
+
+
+def test_llama_cpps_error_field_is_a_message_of_event_error() -> None:
+    # llama.cpp's server writes `error: {json}` (a field the format does not have, which it drops): the
+    # answer was cut with nothing said. Its data, if any, comes first; other unknown fields stay dropped.
+    msgs = decode(["data: a\n\n", 'error: {"code": 500,', ' "message": "x"}\n', "\n", "data: b\nerror: e\n\n",
+                   "retry: 5\nid: 1\nfoo: bar\n\n", "data: [DONE]\n\n"])
+    assert [(m.event, m.data) for m in msgs] == [
+        ("message", "a"), ("error", '{"code": 500, "message": "x"}'), ("message", "b"), ("error", "e"),
+        ("message", "[DONE]")]

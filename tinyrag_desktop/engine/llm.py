@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from html import unescape
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
@@ -204,8 +207,9 @@ class LLMClient:
                 except httpx.HTTPError:  # the error page itself broke off: the status still says enough
                     text = ""
                 message = _server_message(text)
-                if resp.status_code == 429 and resp.headers.get("retry-after", "").strip().isdigit():
-                    message = f"{message} (it asks to wait {resp.headers['retry-after'].strip()} s)".strip()
+                wait = _retry_after(resp.headers.get("retry-after", "")) if resp.status_code == 429 else None
+                if wait is not None:
+                    message = f"{message} (it asks to wait {wait} s)".strip()
                 if 300 <= resp.status_code < 400:
                     raise self._status_error(resp.status_code, message, what="answer",
                                              location=resp.headers.get("location", ""))
@@ -216,8 +220,7 @@ class LLMClient:
                     yield delta
                 return
             if ctype in ("text/html", "application/xhtml+xml"):
-                raise BadResponse(
-                    f"The server at {self.base_url} answered with a web page, not the model's answer. " + URL_HINT)
+                raise self._web_page()
             async for delta in _paired(self._read_stream(resp, labelled=ctype == "text/event-stream")):
                 yield delta
         finally:
@@ -249,6 +252,10 @@ class LLMClient:
         for delta in deltas:
             yield delta
 
+    def _web_page(self) -> BadResponse:
+        return BadResponse(
+            f"The server at {self.base_url} answered with a web page, not the model's answer. " + URL_HINT)
+
     def _first_token_message(self) -> str:
         return (
             f"The model did not start answering within {self.first_token_timeout:g} "
@@ -263,7 +270,8 @@ class LLMClient:
         decoder = SSEDecoder()
         calls = _NativeCalls()
         finished = False
-        got_any = False
+        got_any = False  # words (or a native call) have come
+        started = False  # anything but blanks has come
         chunks = resp.aiter_text()
         loop = asyncio.get_running_loop()
         # One deadline for the first token, and then for each next one, however many keep-alive comments or
@@ -277,14 +285,20 @@ class LLMClient:
                 except StopAsyncIteration:
                     break
                 written = calls.size()
-                if not labelled and not got_any and text.strip():
-                    labelled = True
-                    if text.lstrip().startswith("{"):  # a whole JSON reply after all
+                if not started and text.strip():
+                    started = True
+                    start = text.lstrip().lstrip("\ufeff")
+                    # A web page (a captive portal, a proxy's error page) labelled text/plain, or not at all,
+                    # or even as a stream: no event stream starts with "<". It was read as one, found no
+                    # events, and said "the server closed the stream before the model finished".
+                    if start.startswith("<"):
+                        raise self._web_page()
+                    if not labelled and start.startswith("{"):  # a whole JSON reply after all
                         async for delta in self._read_whole(resp, text, chunks):
                             yield delta
                         return
                 for msg in decoder.feed(text):
-                    for delta in _deltas(msg.data, msg.event, calls):
+                    for delta in _deltas(msg.data, msg.event, calls, begun=got_any):
                         if delta is None:
                             finished = True
                             break
@@ -303,7 +317,7 @@ class LLMClient:
                     await _read_to_end(chunks)
                     return
             for msg in decoder.finish():
-                for delta in _deltas(msg.data, msg.event, calls):
+                for delta in _deltas(msg.data, msg.event, calls, begun=got_any):
                     if delta is None or delta.finish_reason:
                         finished = True
                     if delta is not None:
@@ -436,9 +450,11 @@ async def _paired(deltas: AsyncIterator[Delta]) -> AsyncIterator[Delta]:
         yield Delta("\ufffd" if held["content"] else "", "\ufffd" if held["reasoning"] else "")
 
 
-def _deltas(data: str, event: str = "message", calls: "_NativeCalls | None" = None) -> list[Delta | None]:
+def _deltas(data: str, event: str = "message", calls: "_NativeCalls | None" = None, *,
+            begun: bool = False) -> list[Delta | None]:
     """Deltas in one SSE message (``event``: its event field); ``None`` stands for ``[DONE]``. ``calls``
-    gathers native function calls, given back as tool blocks when their reply finishes."""
+    gathers native function calls, given back as tool blocks when their reply finishes. ``begun``: the
+    answer's words have come already (an error then says that they are kept)."""
     data = data.strip()
     if data == "[DONE]":  # the calls of a server that ends with no finish_reason are given back first
         pending = calls.as_blocks() if calls else ""
@@ -449,24 +465,30 @@ def _deltas(data: str, event: str = "message", calls: "_NativeCalls | None" = No
         obj = json.loads(data)
     except ValueError as exc:
         if event == "error":
-            raise ServerFailed(f"The model server reported an error during the answer: {data[:300]}") from exc
+            raise _stream_error(data[:300], begun) from exc
         raise BadResponse(f"The server sent something that is not JSON in its stream: {data[:80]!r}") from exc
     if not isinstance(obj, dict):
         return []
-    err = obj.get("error") or (event == "error" and (obj.get("message") or obj.get("detail") or data))
+    # {"error": …}; an error event's object (llama.cpp's ``error:`` line is one); or vLLM's error object,
+    # {"object": "error", "message": …}, which some of its versions send in the stream
+    err = obj.get("error") or (event == "error" and (obj.get("message") or obj.get("detail") or data)) or (
+        obj.get("object") == "error" and obj.get("message"))
     if err:  # some proxies send "error": null in every chunk
         message = err.get("message", err) if isinstance(err, dict) else err
         if is_refusal(data):  # llama.cpp and LM Studio may refuse a too long request in the stream itself
-            raise context_refusal(str(message), data)
-        hint = (" Check that the Server URL ends with /v1." if "endpoint" in str(message).lower() else "")
-        raise ServerFailed(f"The model server reported an error during the answer: {message}{hint}")
+            raise context_refusal(str(message), data, answering=begun)
+        raise _stream_error(str(message), begun)
     choices = obj.get("choices")
     out: list[Delta | None] = []
     calls = calls if calls is not None else _NativeCalls()
     for choice in choices if isinstance(choices, list) else []:
         if not isinstance(choice, dict):
             continue
-        delta = choice.get("delta") or choice.get("message") or {}
+        # "delta": {} beside a whole "message" (a server's last chunk) is a delta with nothing in it: the
+        # message, all the text streamed already, came again after it ("Hello world.Hello world.")
+        delta = choice.get("delta")
+        if delta is None:  # a whole reply's choice
+            delta = choice.get("message") or {}
         if not isinstance(delta, dict):  # not the format's shape ("delta": "Hello"): nothing to read
             continue
         content = _text_of(delta.get("content"))
@@ -561,17 +583,49 @@ def _plain(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def context_refusal(message: str, body: str = "") -> ContextTooLong:
+def _stream_error(message: str, begun: bool) -> ServerFailed:
+    """An error the server sent in its stream, in words (``begun``: after the answer's first words)."""
+    message = message.strip()
+    hint = " Check that the Server URL ends with /v1." if "endpoint" in message.lower() else ""
+    kept = ""
+    if begun:
+        kept = ("" if message.endswith((".", "!", "?")) else ".") + " The text so far is kept."
+    return ServerFailed(f"The model server reported an error during the answer: {message}{kept}{hint}")
+
+
+def context_refusal(message: str, body: str = "", *, answering: bool = False) -> ContextTooLong:
     """The server's refusal of a request longer than the model's context, in words (``body``: the whole
-    error, which may name the window where its message does not)."""
+    error, which may name the window where its message does not; ``answering``: it came after the answer's
+    first words, so the context filled up as the model wrote, llama.cpp's "Context size has been exceeded")."""
     window = refused_window(body or message)
     holds = f" (its context holds {window:,} tokens)" if window else ""
     said = f" The server said: {message}" if message else ""
+    if answering:
+        return ContextTooLong(
+            f"The answer was cut off: the model's context filled up as it wrote{holds}. The text so far is kept. "
+            "Start a new chat, or give the model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the "
+            f"context length it loads the model with; llama.cpp: -c).{said}", window)
     return ContextTooLong(
         f"The model's context is full{holds}: the question with the chat's latest messages did not fit in it, "
         "even cut short. Ask for less at a time or start a new chat, or give the model a "
         "larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the model "
         f"with; llama.cpp: -c).{said}", window)
+
+
+def _retry_after(value: str) -> int | None:
+    """The seconds a Retry-After header asks to wait: a number of seconds, or an HTTP date (``Wed, 21 Oct
+    2026 07:28:00 GMT``; it was not mentioned). None for a date gone by, or words that are neither."""
+    value = value.strip()
+    if value.isascii() and value.isdigit():
+        return int(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if when.tzinfo is None:  # "-0000": UTC, as HTTP dates are
+        when = when.replace(tzinfo=timezone.utc)
+    seconds = math.ceil((when - datetime.now(timezone.utc)).total_seconds())
+    return seconds if seconds > 0 else None
 
 
 def _server_message(text: str) -> str:

@@ -26,7 +26,12 @@ class SSEMessage:
 
 class SSEDecoder:
     """Feed text as it arrives; get whole messages. Handles CRLF, comments (keep-alives) and
-    multi-line data, per the WHATWG event-stream format."""
+    multi-line data, per the WHATWG event-stream format.
+
+    One field the format does not have is read too: llama.cpp's server writes an error in the stream as
+    ``error: {"code": 500, "message": …}`` (its own field, not ``data``). It comes as a message of event
+    ``error``, after the message's data if it had any; the format would drop it, and the answer was cut
+    short with nothing said."""
 
     def __init__(self) -> None:
         self._partial = ""
@@ -35,6 +40,7 @@ class SSEDecoder:
         self._data: list[str] = []
         self._data_size = 0
         self._event = ""
+        self._error: list[str] = []  # the message's ``error`` lines (llama.cpp's)
 
     def feed(self, text: str) -> list[SSEMessage]:
         if "\n" not in text and "\r" not in text:
@@ -75,15 +81,17 @@ class SSEDecoder:
         if not line:
             if self._data:
                 out.append(SSEMessage("\n".join(self._data), self._event or "message"))
-            self._data, self._data_size, self._event = [], 0, ""
+            if self._error:
+                out.append(SSEMessage("\n".join(self._error), "error"))
+            self._data, self._data_size, self._event, self._error = [], 0, "", []
             return
         if line.startswith(":"):
             return  # a comment, used as keep-alive
         field, _, value = line.partition(":")
         if value.startswith(" "):
             value = value[1:]
-        if field == "data":
-            self._data.append(value)
+        if field in ("data", "error"):
+            (self._data if field == "data" else self._error).append(value)
             self._data_size += len(value) + 1
             if self._data_size > MAX_HELD:
                 raise TooLong(f"a message of over {MAX_HELD // (1024 * 1024)} MB")
