@@ -376,6 +376,29 @@ pre{tab-size:4}code.raw{white-space:pre-wrap}.why{color:#4b5563}.not-run{color:#
 .asked{white-space:pre-wrap;overflow-wrap:anywhere;tab-size:4;margin:.3rem 0 0}
 """
 
+# Arabic, Hebrew or Persian read right to left. Each paragraph, heading, list item and table cell takes the
+# direction of its first letter (unicode-bidi: plaintext; a paragraph is aligned on that side), and a list,
+# a table or a quote as a whole the direction of its first words (dir="auto": its markers, columns and
+# indent on that side, and its items and cells aligned with it, whatever their own direction). Without them
+# a browser laid them out left to right, the words of a sentence in the wrong order. Code stays left to
+# right wherever it is (dir="ltr" also keeps its words from deciding a list's direction); a tool's output
+# takes each line's own (an article quoted, or a program's output). The items and cells are not given
+# dir="auto" themselves: a list's own "auto" skips what has a dir, and came out left to right.
+_BIDI_CSS = """
+h1,h2,h3,h4,h5,h6,p,li,dt,dd,th,td,caption{unicode-bidi:plaintext;text-align:start}
+li:dir(ltr),li:dir(ltr)>p,dt:dir(ltr),dd:dir(ltr),td:dir(ltr){text-align:left}
+li:dir(rtl),li:dir(rtl)>p,dt:dir(rtl),dd:dir(rtl),td:dir(rtl){text-align:right}
+th,caption{text-align:center}pre{text-align:left}
+"""
+_BLOCKS = re.compile(r"<(ul|ol|dl|table|blockquote)(?=[\s>])(?![^>]*\sdir=)")
+_CODE = re.compile(r"<(pre|code)(?=[\s>])(?![^>]*\sdir=)")
+
+
+def _directions(body: str) -> str:
+    """``body`` (HTML the export made: every text in it escaped) with the reading directions of its lists,
+    tables and quotes, and of its code."""
+    return _CODE.sub(r'<\1 dir="ltr"', _BLOCKS.sub(r'<\1 dir="auto"', body))
+
 
 _URL_ATTR = re.compile(r'\b(href|src)="(?!https?:|mailto:|#)[^"]*"', re.I)
 
@@ -399,7 +422,7 @@ def _markdown_html(text: str) -> str:
     # as the window shows it: a list or table right under a line of text is not run into that line
     text, lifted, _ = lift_fences(text)  # code fenced in a list item, which fenced_code leaves as text
     body = put_back_fences(md.convert(nest_lists(blocks_apart(text))), lifted)
-    return _URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', body)
+    return _directions(_URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', body))
 
 
 def _text_html(text: str) -> str:
@@ -411,7 +434,7 @@ def _text_html(text: str) -> str:
         if int(match.group(1)) >= len(found):  # the model's own text, not a mark of ours
             return match.group(0)
         raw, reason = found[int(match.group(1))]
-        return (f'<code class="raw">{html.escape(raw)}</code> '
+        return (f'<code class="raw" dir="ltr">{html.escape(raw)}</code> '
                 f'<span class="not-run">{html.escape(NOT_RUN.format(reason=reason))}</span>')
 
     return INVALID_MARK_RE.sub(shown, _markdown_html(text))
@@ -425,7 +448,7 @@ def _tool_html(tool: StoredTool | list[StoredTool]) -> str:
         if any(_in_block(t) for t in tool):
             head += f" ({len(tool)} skipped)" + "".join(_input_html(t) for t in tool)
         else:
-            queries = " · ".join(f'<span class="q">{esc(t.query)}</span>' for t in tool)
+            queries = " · ".join(f'<span class="q" dir="auto">{esc(t.query)}</span>' for t in tool)
             head += f" {queries} ({len(tool)} skipped)"
         return f'<div class="tool">{head}<div class="why">{esc(_reason(tool[0]))}</div></div>'
     mark, words = _status(tool)
@@ -433,7 +456,7 @@ def _tool_html(tool: StoredTool | list[StoredTool]) -> str:
     if _in_block(tool):
         head, detail = f"({esc(words)})", _input_html(tool)
     else:
-        head, detail = f'<span class="q">{esc(tool.query)}</span> ({esc(words)})', ""
+        head, detail = f'<span class="q" dir="auto">{esc(tool.query)}</span> ({esc(words)})', ""
     if tool.error:
         first, _, rest = _reason(tool).partition("\n")
         detail += f'<div class="{"err" if failed else "why"}">{esc(first)}</div>' + _excerpt_html(rest, "of the error")
@@ -450,7 +473,7 @@ def _tool_html(tool: StoredTool | list[StoredTool]) -> str:
 
 def _input_html(tool: StoredTool) -> str:
     """A Go program (or an input of several lines) whole, its lines and tabs as written."""
-    return (f'<pre class="src"><code class="language-{_input_lang(tool)}">'
+    return (f'<pre class="src" dir="ltr"><code class="language-{_input_lang(tool)}">'
             f"{html.escape(tool.query.strip(chr(10)))}</code></pre>")
 
 
@@ -458,7 +481,7 @@ def _excerpt_html(text: str, what: str) -> str:
     shown, more = excerpt(text)
     if not shown:
         return ""
-    return f'<pre class="out">{html.escape(chr(10).join(shown))}</pre>' + (
+    return f'<pre class="out" dir="auto">{html.escape(chr(10).join(shown))}</pre>' + (
         f'<div class="why">({left_out(more, what)})</div>' if more else "")
 
 
@@ -475,10 +498,10 @@ def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
         parts = [_text_html(seg) if isinstance(seg, str) else _tool_html(seg) for seg in skipped_runs(m.segments())]
         kind, words = answer_end(m)
         if kind == "error":
-            parts.append(f'<p class="err"><b>Error:</b> {esc(words)}</p>')
+            parts.append(f'<p class="err"><b>Error:</b> <span dir="auto">{esc(words)}</span></p>')
         elif kind:
             parts.append(f'<p class="end"><em>[{esc(words)}]</em></p>')
         body.append(f'<div class="msg assistant"><div class="who">Assistant</div>{"".join(parts)}</div>')
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{esc(chat.title)}</title><style>{_HTML_CSS}</style></head><body>\n"
+            f"<title>{esc(chat.title)}</title><style>{_HTML_CSS}{_BIDI_CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")

@@ -6,7 +6,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from .paths import DataDirError, resolve_data_dir
+from .paths import DataDirError, resolve_data_dir, tighten_old_modes
 from .settings import OPTIONS, Settings, SettingsError, load_settings, port_problem
 
 # flag → settings key; each overrides the settings file for this run only.
@@ -119,6 +119,7 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True, keep_asi
         from .logsetup import configure
 
         configure(data_dir)
+        tighten_old_modes(data_dir)  # an older version's files, readable by all: once, said in the log
     settings, warnings = load_settings(data_dir, keep_aside=keep_aside)
     _check_port(getattr(args, "base_url", None))
     for flag, key in _FLAG_KEYS.items():

@@ -1,5 +1,9 @@
 """First run: find a local LLM server on loopback, and put the shipped user guide into the knowledge base.
 
+The guide's marker file records which guide was imported (each page's place in the knowledge base and its
+SHA-256). At a later start a guide the new version ships changed or in another place (an upgrade, a new
+install folder) replaces the pages still in the knowledge base; pages the user removed stay removed.
+
 With no settings file yet, the app probes the usual local servers at once, each with a short timeout, and
 takes the first one (in the order of ``KNOWN_SERVERS``) whose model list holds a chat model. The probe only
 ever talks to loopback; the ports are a parameter so tests run their own servers on free ports. Every
@@ -9,10 +13,13 @@ server tried is reported with the reason it was not chosen, so the window can sa
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
+import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 import httpx
 
@@ -24,10 +31,12 @@ from .settings import SETTINGS_FILE, Settings, load_settings, save_settings
 __all__ = [
     "Attempt", "Found", "KNOWN_SERVERS", "KnownServer", "ProbeResult", "chat_models", "guide_files",
     "import_user_guide", "is_chat_model", "is_first_run", "probe_servers", "probe_servers_sync", "probe_url",
-    "apply_probe",
+    "apply_probe", "refresh_user_guide",
 ]
 
-GUIDE_MARKER = ".guide-imported"  # written once: a guide the user removed is not imported again
+log = logging.getLogger(__name__)
+
+GUIDE_MARKER = ".guide-imported"  # which guide was imported: a guide the user removed is not imported again
 PROBE_TIMEOUT = 1.5  # seconds per server; all are probed at once, so the whole probe takes about this long
 
 
@@ -227,8 +236,127 @@ def import_user_guide(data_dir: Path, *, chunk_size: int = 1200, guide_dir: Path
     finally:
         store.close()
     if not report.failed and not report.cancelled:
-        marker.write_text("\n".join(str(f) for f in files) + "\n", encoding="utf-8")
+        places = _stored_places(report)
+        _write_marker(marker, {f.name: _Page(str(f), places.get(f.name, _place(f)), _digest(f)) for f in files})
     return report
+
+
+def refresh_user_guide(data_dir: Path, *, chunk_size: int = 1200, guide_dir: Path | None = None):
+    """After an upgrade: replace the guide pages still in the knowledge base with the ones this version
+    ships, when those say other things, or the files they were imported from are gone or changed (an old
+    install's folder). Pages the user removed are not added back (none kept: nothing is added). Returns the
+    kb ImportReport, or None when nothing was imported: no guide was imported here before (see
+    import_user_guide), the user removed it, or the pages are this version's (told from the marker and the
+    files, without opening the knowledge base)."""
+    data_dir = Path(data_dir)
+    marker = data_dir / GUIDE_MARKER
+    files = guide_files(guide_dir)
+    if not files:
+        return None
+    try:
+        recorded = _read_marker(marker)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        log.info("the user guide's marker %s cannot be read (%s): the guide is left as it is", marker, exc)
+        return None
+    shipped = {f.name: (f, _digest(f)) for f in files}
+    current = {name for name, (f, digest) in shipped.items()
+               if name in recorded and _same(recorded[name], f, digest)}  # nothing to do for these
+    if current == shipped.keys() == recorded.keys():
+        return None
+    from .kb import Importer, open_store
+
+    report, places = None, {}
+    store = open_store(data_dir)
+    try:
+        kept = {}  # name: the source stored from the page imported before
+        for name, page in recorded.items():
+            source = store.source_by_location(page.location) or store.source_by_location(_place(page.location))
+            if source is not None:
+                kept[name] = source
+        todo = [f for name, (f, _) in shipped.items()
+                if name not in current and (name in kept or name not in recorded)]  # a new page comes too
+        if kept:  # else the user removed the guide: it stays removed
+            if todo:
+                report = Importer(store, chunk_size=chunk_size).run([str(f) for f in todo])
+                if report.failed or report.cancelled:  # the old pages stay, and the marker: tried at the next start
+                    log.warning("the user guide in the knowledge base could not be replaced: %s",
+                                "; ".join(f"{f.location}: {f.reason}" for f in report.failed) or "cancelled")
+                    return report
+                places = _stored_places(report)
+            gone = [source.id for name, source in kept.items()
+                    if name not in shipped or places.get(name, source.location) != source.location]
+            store.remove_sources(gone)
+            if gone or (report is not None and (report.added or report.updated)):
+                log.info("the user guide in the knowledge base was replaced by the one in %s (%d pages read, %d "
+                         "removed; it was imported from %s)", files[0].parent, len(todo), len(gone),
+                         Path(next(iter(kept.values())).location).parent)
+    finally:
+        store.close()
+    pages = {}
+    for name, (f, digest) in shipped.items():
+        if name in current and name in kept:  # kept where it was, with this version's words
+            pages[name] = recorded[name]
+        else:
+            pages[name] = _Page(str(f), places.get(name, _place(f)), digest)
+    _write_marker(marker, pages)
+    return report
+
+
+def _same(page: "_Page", shipped: Path, digest: str) -> bool:
+    """Whether the page imported before says what ``shipped`` says, and its file is still there: the same
+    file, or one of another install left with the same words. A marker from before SHA-256 was recorded
+    cannot tell: the knowledge base is asked (once; the marker then records it)."""
+    if page.sha256 != digest:
+        return False
+    if page.file == str(shipped):
+        return True
+    try:
+        return _digest(Path(page.file)) == digest
+    except OSError:
+        return False
+
+
+class _Page(NamedTuple):
+    """A guide page as the marker records it."""
+
+    file: str  # the shipped file it was imported from
+    location: str  # its source's place in the knowledge base
+    sha256: str  # "" when not recorded (a marker from before)
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _place(path: str | Path) -> str:
+    """Where the knowledge base files the page ``path`` when the importer did not say (its real path)."""
+    return os.path.realpath(path)
+
+
+def _stored_places(report) -> dict[str, str]:
+    """Each page's place in the knowledge base, by file name, from an import's report."""
+    return {Path(place).name: place for place in (*report.added, *report.updated, *report.unchanged)}
+
+
+def _write_marker(marker: Path, pages: Mapping[str, "_Page"]) -> None:
+    """Record the guide imported: each page's file, its place in the knowledge base and its SHA-256."""
+    from .files import write_whole
+
+    text = json.dumps({"pages": {name: page._asdict() for name, page in pages.items()}}, indent=1, ensure_ascii=False)
+    write_whole(marker, text + "\n", private=True)
+
+
+def _read_marker(marker: Path) -> dict[str, _Page]:
+    """The pages the marker records, by file name. A marker written before it recorded more lists the
+    files imported, one a line."""
+    text = marker.read_text(encoding="utf-8")
+    if not text.lstrip().startswith("{"):
+        return {Path(line).name: _Page(line, line, "") for line in text.splitlines() if line.strip()}
+    pages = json.loads(text)["pages"]
+    return {str(name): _Page(str(page["file"]), str(page["location"]), str(page["sha256"]))
+            for name, page in pages.items()}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import stat
 import sys
 from pathlib import Path
 
-from .files import make_private_folder
+from .files import make_private_folder, write_whole
+
+log = logging.getLogger(__name__)
 
 APP_NAME = "tinyrag-desktop"
 
@@ -82,3 +86,69 @@ def _refuse_files_on_the_way(path: Path) -> None:
                                    f"{os.readlink(part)}, which does not exist")
         except OSError as exc:  # e.g. no permission to look inside a parent
             raise DataDirError(f"cannot use {path} as the data folder: {exc.strerror or exc}") from None
+
+
+# Written in logs/ (an own folder: kb.own_data.OWN_FILES has it) once the data folder's modes were looked at.
+MODES_CHECKED = Path("logs") / "modes-checked"
+_OLD_FOLDER, _OLD_FILE = 0o755, 0o644  # what versions before the data folder was private made (umask 022)
+
+
+def tighten_old_modes(data_dir: Path) -> list[str]:
+    """Once per data folder, on POSIX: the app's own files and folders in it that an older version made
+    readable by every account (0644 files, 0755 folders: it did not choose, the umask did) made the user's
+    alone (0600, 0700), as the app makes them now. Returns what was changed (paths from the data folder),
+    and logs them in one line.
+
+    Only exactly those modes change (a user who chose 0750 or 0640 keeps it), only the files the app itself
+    writes (kb.own_data.OWN_FILES; not what shell commands left in work/, not the user's own files beside
+    them), never through a link. The data folder itself only when something in it was an older version's
+    and it holds the app's files alone: a folder the user chose, with their own files in it, keeps its mode.
+    """
+    data_dir = Path(data_dir)
+    marker = data_dir / MODES_CHECKED
+    if os.name != "posix" or marker.exists() or not data_dir.is_dir():
+        return []
+    from .kb.own_data import OWN_FILES  # the list of the app's files; here once per data folder
+
+    changed: list[str] = []
+    try:
+        entries = list(os.scandir(data_dir))
+    except OSError:
+        return []
+    own = [e for e in entries if OWN_FILES.fullmatch(e.name) or e.name in ("logs", "work")]
+    for entry in own:
+        if entry.name in ("logs", "work"):
+            if _tighten(entry.path, _OLD_FOLDER, 0o700, folder=True):
+                changed.append(entry.name)
+            if entry.name == "logs" and entry.is_dir(follow_symlinks=False):
+                try:
+                    logs = list(os.scandir(entry.path))
+                except OSError:
+                    logs = []
+                changed += [f"logs/{e.name}" for e in logs if _tighten(e.path, _OLD_FILE, 0o600)]
+        elif _tighten(entry.path, _OLD_FILE, 0o600):
+            changed.append(entry.name)
+    if changed and len(own) == len(entries) and _tighten(str(data_dir), _OLD_FOLDER, 0o700, folder=True):
+        changed.insert(0, ".")
+    if changed:
+        log.info("made the data folder's own files readable by this user alone (an older version left them "
+                 "readable by all): %s", ", ".join("the folder itself" if c == "." else c for c in changed))
+    try:
+        write_whole(marker, "The modes of the data folder's own files were looked at; not again.\n", private=True)
+    except OSError:  # no logs/ folder, or a read-only data folder: looked at again at the next start
+        pass
+    return changed
+
+
+def _tighten(path: str, old: int, new: int, *, folder: bool = False) -> bool:
+    """chmod ``path`` from exactly ``old`` to ``new``, when it is a folder (``folder``) or a regular file
+    (a link is not followed); True when changed."""
+    try:
+        st = os.lstat(path)
+        kind = stat.S_ISDIR(st.st_mode) if folder else stat.S_ISREG(st.st_mode)
+        if not kind or stat.S_IMODE(st.st_mode) != old or st.st_uid != os.getuid():
+            return False
+        os.chmod(path, new)
+        return True
+    except OSError:  # gone meanwhile, or not ours to change
+        return False

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import threading
 import time
 from http.server import BaseHTTPRequestHandler
@@ -17,7 +19,8 @@ from tests.loopback import QuietHTTPServer
 from tests.sse_server import ScriptedLLMServer, free_port
 from tinyrag_desktop import kb
 from tinyrag_desktop.firstrun import (
-    KnownServer, apply_probe, chat_models, guide_files, import_user_guide, is_first_run, probe_servers,
+    GUIDE_MARKER, KnownServer, apply_probe, chat_models, guide_files, import_user_guide, is_first_run, probe_servers,
+    refresh_user_guide,
 )
 from tinyrag_desktop.settings import load_settings
 
@@ -141,6 +144,127 @@ def test_the_shipped_guide_is_imported_once_and_stays_removed(tmp_path: Path) ->
 def test_no_guide_folder_imports_nothing(tmp_path: Path) -> None:
     assert import_user_guide(tmp_path / "data", guide_dir=tmp_path / "missing") is None
     assert not (tmp_path / "data" / ".guide-imported").exists()
+
+
+def _old_install(tmp_path: Path) -> Path:
+    """The guide an older version shipped, in its own install folder: three of its four pages said other things."""
+    old = tmp_path / "old" / "resources" / "guide"
+    shutil.copytree(guide_files()[0].parent, old)
+    for page in sorted(old.glob("*.md"))[:3]:
+        page.write_text(page.read_text(encoding="utf-8") + "\nThe old version said OLDWORDING here.\n",
+                        encoding="utf-8")
+    return old
+
+
+def _imported_by_an_older_version(data: Path, old: Path) -> None:
+    """The guide imported at the first start of a version before the marker recorded which guide it was."""
+    files = guide_files(old)
+    store = kb.open_store(data)
+    try:
+        assert not kb.Importer(store).run([str(f) for f in files]).failed
+    finally:
+        store.close()
+    (data / GUIDE_MARKER).write_text("\n".join(str(f) for f in files) + "\n", encoding="utf-8")
+
+
+def _guide_sources(data: Path) -> dict[str, tuple[str, str]]:
+    """{title: (the folder its file is in, its text)} of the knowledge base's sources."""
+    store = kb.open_store(data)
+    try:
+        return {s.title: (str(Path(s.location).parent), " ".join(c.text for c in store.chunks(s.id)))
+                for s in store.sources()}
+    finally:
+        store.close()
+
+
+def test_after_an_upgrade_the_guide_in_the_knowledge_base_is_the_new_versions(tmp_path: Path) -> None:
+    # A data folder used since an older version kept that version's guide: its pages, from the old install's
+    # folder, with the old text (`kb list` showed 4 sources in a folder the upgrade had removed).
+    data, old = tmp_path / "data", _old_install(tmp_path)
+    _imported_by_an_older_version(data, old)
+    before = _guide_sources(data)
+    assert {folder for folder, _ in before.values()} == {str(old.resolve())}
+    assert sum("OLDWORDING" in text for _, text in before.values()) == 3
+    report = refresh_user_guide(data)
+    assert report is not None and not report.failed
+    after = _guide_sources(data)
+    assert after.keys() == before.keys()  # the same titles, no more sources
+    shipped = guide_files()[0].parent
+    assert {folder for folder, _ in after.values()} == {os.path.realpath(shipped)}
+    assert not any("OLDWORDING" in text for _, text in after.values())
+    marker = json.loads((data / GUIDE_MARKER).read_text(encoding="utf-8"))
+    assert sorted(marker["pages"]) == [f.name for f in guide_files()]
+    # the next start: the same guide, nothing is imported (the sources keep their time of import)
+    times = {s.title: s.imported_at for s in kb.open_store(data).sources()}
+    assert refresh_user_guide(data) is None
+    assert {s.title: s.imported_at for s in kb.open_store(data).sources()} == times
+
+
+def test_a_guide_changed_in_the_same_place_is_read_again(tmp_path: Path) -> None:
+    # an upgrade in place (the same install folder, new files): a marker of this version records the pages'
+    # SHA-256, and a changed page is read again where it is
+    data, guide = tmp_path / "data", _old_install(tmp_path)
+    assert import_user_guide(data, guide_dir=guide) is not None
+    assert refresh_user_guide(data, guide_dir=guide) is None  # unchanged
+    page = sorted(guide.glob("*.md"))[-1]
+    page.write_text(page.read_text(encoding="utf-8") + "\nNEWWORDING in this version.\n", encoding="utf-8")
+    report = refresh_user_guide(data, guide_dir=guide)
+    assert report is not None and [Path(p).name for p in report.updated] == [page.name]
+    sources = _guide_sources(data)
+    assert len(sources) == 4 and sum("NEWWORDING" in text for _, text in sources.values()) == 1
+
+
+def test_a_guide_that_moved_is_replaced_once_its_old_folder_is_gone(tmp_path: Path) -> None:
+    # Two installs with the same guide, used in turn: nothing to replace while the old one is there (the
+    # sources' files still say the same); once it is removed, the sources go with the install left.
+    data, first, second = tmp_path / "data", tmp_path / "one" / "guide", tmp_path / "two" / "guide"
+    shutil.copytree(guide_files()[0].parent, first)
+    shutil.copytree(guide_files()[0].parent, second)
+    assert import_user_guide(data, guide_dir=first) is not None
+    times = {s.title: (s.location, s.imported_at) for s in kb.open_store(data).sources()}
+    assert refresh_user_guide(data, guide_dir=second) is None
+    assert {s.title: (s.location, s.imported_at) for s in kb.open_store(data).sources()} == times
+    shutil.rmtree(first)
+    report = refresh_user_guide(data, guide_dir=second)
+    assert report is not None and len(report.added) == 4
+    assert {str(Path(s.location).parent) for s in kb.open_store(data).sources()} == {str(second.resolve())}
+    assert refresh_user_guide(data, guide_dir=second) is None
+
+
+def test_a_page_the_new_version_no_longer_ships_is_removed_and_a_new_one_added(tmp_path: Path) -> None:
+    data, guide = tmp_path / "data", _old_install(tmp_path)
+    assert import_user_guide(data, guide_dir=guide) is not None
+    (guide / "02-tools.md").unlink()
+    (guide / "05-new.md").write_text("# tinyRAG Desktop user guide: new things\n\nNEWPAGE words.\n", encoding="utf-8")
+    assert refresh_user_guide(data, guide_dir=guide) is not None
+    titles = sorted(_guide_sources(data))
+    assert len(titles) == 4 and titles[-2:] == ["tinyRAG Desktop user guide: settings and troubleshooting",
+                                                "tinyRAG Desktop user guide: the knowledge base"]
+    assert "tinyRAG Desktop user guide: new things" in titles and not any(t.endswith("tools") for t in titles)
+
+
+def test_guide_pages_the_user_removed_are_not_added_back_at_an_upgrade(tmp_path: Path) -> None:
+    data, old = tmp_path / "data", _old_install(tmp_path)
+    _imported_by_an_older_version(data, old)
+    store = kb.open_store(data)
+    try:
+        tools = next(s for s in store.sources() if s.location.endswith("02-tools.md"))
+        assert store.remove_source(tools.id)  # one page removed
+    finally:
+        store.close()
+    assert refresh_user_guide(data) is not None
+    after = _guide_sources(data)
+    assert len(after) == 3 and not any(title.endswith("tools") for title in after)
+    assert {folder for folder, _ in after.values()} == {os.path.realpath(guide_files()[0].parent)}
+    store = kb.open_store(data)
+    try:
+        for source in store.sources():  # and then the whole guide
+            assert store.remove_source(source.id)
+    finally:
+        store.close()
+    (data / GUIDE_MARKER).write_text("\n".join(str(f) for f in guide_files(old)) + "\n", encoding="utf-8")
+    assert refresh_user_guide(data) is None  # the old guide's marker, and none of its pages kept
+    assert not kb.has_documents(data)
 
 
 @pytest.mark.parametrize("first", [True, False])

@@ -33,7 +33,7 @@ def _chat(answer: StoredMessage) -> list[StoredMessage]:
     (EARLY, "## Assistant\n\n*[Stopped before the model answered]*\n",
      '<p class="end"><em>[Stopped before the model answered]</em></p>'),
     (FAILED, "## Assistant\n\n> **Error:** The model server failed (500).\n",
-     '<p class="err"><b>Error:</b> The model server failed (500).</p>'),
+     '<p class="err"><b>Error:</b> <span dir="auto">The model server failed (500).</span></p>'),
 ], ids=["stopped", "cut", "stopped-early", "failed"])
 def test_an_exported_answer_that_did_not_finish_says_how_it_ended(answer, markdown_end, html_end):
     # A stopped answer's text just ended; one the app's closing cut said "Press Retry to ask again.", which

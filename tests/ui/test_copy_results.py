@@ -40,7 +40,7 @@ def test_export_shows_the_results_too() -> None:
     md = export_markdown(chat, [question, _answer(CALC, GO)])
     assert "> 3 * (17 + 5) / 2 = 33" in md and "> line 7" in md and "> line 8" not in md
     page = export_html(chat, [question, _answer(CALC, GO)])
-    assert '<pre class="out">3 * (17 + 5) / 2 = 33</pre>' in page
+    assert '<pre class="out" dir="auto">3 * (17 + 5) / 2 = 33</pre>' in page
     assert "line 7\n</pre>" not in page and "line 7</pre>" in page and "more characters of the result left out" in page
 
 

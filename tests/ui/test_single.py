@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 
 import pytest
+from PySide6.QtCore import QLockFile
 
 from tinyrag_desktop.ui.single import LOCK_NAME, WindowGuard, server_name
 
@@ -185,3 +188,128 @@ def test_a_second_start_waits_for_a_first_window_that_is_not_listening_yet(qapp,
     finally:
         first.kill()
         first.communicate(timeout=10)
+
+
+def _aged(path, seconds=60):
+    old = time.time() - seconds
+    os.utime(path, (old, old))
+
+
+def test_a_copied_data_folder_opens_beside_the_window_on_the_original(qapp, tmp_path):
+    # `cp -a data copy` with a window open on data: the copy's window.lock names that live window's process,
+    # which is a window on the other folder. The copy said "already open ... and that window does not answer".
+    original, copy = tmp_path / "data", tmp_path / "copy"
+    original.mkdir()
+    first = WindowGuard(original)
+    try:
+        assert first.claim()
+        shutil.copytree(original, copy)  # copies the lock file with its time, as cp -a does
+        assert (copy / LOCK_NAME).read_bytes() == (original / LOCK_NAME).read_bytes()
+        guard = WindowGuard(copy)
+        try:
+            assert guard.claim()
+            assert guard.holder() == os.getpid()
+        finally:
+            guard.release()
+        assert first.holder() == os.getpid() and (original / LOCK_NAME).exists()  # the original's is its own
+        again = WindowGuard(original)  # and it is still open
+        try:
+            assert not again.claim()
+        finally:
+            again.release()
+    finally:
+        first.release()
+
+
+def _lock_naming(tmp_path, pid):
+    """The lock file a crashed window on this machine would leave, naming ``pid`` (QLockFile's own lines)."""
+    probe = QLockFile(str(tmp_path / "probe.lock"))
+    assert probe.tryLock(0)
+    lines = (tmp_path / "probe.lock").read_bytes().split(b"\n")
+    probe.unlock()
+    return b"\n".join([str(pid).encode(), *lines[1:]])
+
+
+def test_a_crashed_windows_lock_whose_process_id_is_used_again_is_taken_over(qapp, tmp_path):
+    # After a crash the lock's process id can be another program's, here a python process as the app's own
+    # is: it has no window on this folder, so nothing listens on the folder's socket.
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (tmp_path / LOCK_NAME).write_bytes(_lock_naming(tmp_path, other.pid))
+        fresh = WindowGuard(tmp_path)
+        assert not fresh.claim() and fresh.holder() == other.pid  # just written: a starting window's, maybe
+        _aged(tmp_path / LOCK_NAME)
+        guard = WindowGuard(tmp_path)
+        try:
+            assert guard.claim()
+            assert guard.holder() == os.getpid()
+        finally:
+            guard.release()
+    finally:
+        other.kill()
+        other.wait()
+
+
+_BUSY_WINDOW = r"""
+import sys, time
+from pathlib import Path
+from PySide6.QtCore import QCoreApplication, QLockFile
+from PySide6.QtNetwork import QLocalServer
+from tinyrag_desktop.ui.single import LOCK_NAME, server_name
+
+app = QCoreApplication([])
+folder = Path(sys.argv[1])
+lock = QLockFile(str(folder / LOCK_NAME))
+lock.setStaleLockTime(0)
+assert lock.tryLock(0)
+server = QLocalServer()
+assert server.listen(server_name(folder))
+print("listening", flush=True)
+time.sleep(60)  # busy: it accepts nothing, but its socket is there
+"""
+
+
+def test_a_window_open_for_long_and_busy_keeps_its_folder(qapp, tmp_path):
+    first = subprocess.Popen([sys.executable, "-c", _BUSY_WINDOW, str(tmp_path)], stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "QT_QPA_PLATFORM": "offscreen",
+                                  "PYTHONPATH": os.pathsep.join(sys.path)})
+    try:
+        assert first.stdout.readline().strip() == "listening"
+        _aged(tmp_path / LOCK_NAME)
+        second = WindowGuard(tmp_path)
+        assert not second.claim()
+        assert second.holder() == first.pid
+        assert (tmp_path / LOCK_NAME).exists()
+    finally:
+        first.kill()
+        first.communicate(timeout=10)
+
+
+def test_a_window_open_for_long_keeps_its_folder_and_is_brought_forward(qapp, qtbot, tmp_path):
+    first = WindowGuard(tmp_path)
+    try:
+        assert first.claim()
+        _aged(tmp_path / LOCK_NAME)
+        second = WindowGuard(tmp_path)
+        assert not second.claim()
+        with qtbot.waitSignal(first.raiseRequested, timeout=5000):
+            assert second.knock()
+    finally:
+        first.release()
+
+
+def test_the_lock_file_records_its_folder_once(qapp, tmp_path):
+    for old in (False, True):  # claimed afresh, and taken over from a lock left behind
+        if old:
+            (tmp_path / LOCK_NAME).write_bytes(b"")
+            _aged(tmp_path / LOCK_NAME)
+        guard = WindowGuard(tmp_path)
+        try:
+            assert guard.claim()
+            lines = (tmp_path / LOCK_NAME).read_text().splitlines()
+            assert lines[0] == str(os.getpid())
+            assert [line for line in lines if line.startswith("tinyrag ")] == [
+                f'tinyrag {{"folder": {json.dumps(str(tmp_path.resolve()))}, "id": '
+                f'"{tmp_path.stat().st_dev}:{tmp_path.stat().st_ino}"}}']
+        finally:
+            guard.release()

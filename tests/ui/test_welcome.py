@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -331,3 +332,33 @@ def test_the_open_settings_button_goes_to_the_tab_the_error_names_and_only_then(
         assert answer.settings_button.isVisible()
         answer.settings_button.click()
     assert asked.args == ["Limits"]
+
+
+def test_a_start_after_an_upgrade_puts_the_new_guide_in_place_of_the_old(make_window, server, qloop, tmp_path):
+    # The guide was imported at the first start of an older version, from its install folder, and stayed
+    # there through upgrades (3 of its 4 pages said other things than the guide shipped now).
+    import shutil
+
+    from tinyrag_desktop import kb
+    from tinyrag_desktop.firstrun import GUIDE_MARKER, guide_files
+
+    shipped = guide_files()
+    old = tmp_path / "old-install" / "guide"
+    shutil.copytree(shipped[0].parent, old)
+    for page in sorted(old.glob("*.md"))[:3]:
+        page.write_text(page.read_text(encoding="utf-8") + "\nOLDWORDING\n", encoding="utf-8")
+    data = tmp_path / "data"
+    with kb.open_store(data) as store:
+        assert not kb.Importer(store).run([str(f) for f in guide_files(old)]).failed
+        titles = sorted(s.title for s in store.sources())
+    (data / GUIDE_MARKER).write_text("".join(f"{f}\n" for f in guide_files(old)), encoding="utf-8")
+
+    def guide_now():
+        with kb.open_store(data) as store:
+            return sorted((s.title, str(Path(s.location).parent)) for s in store.sources())
+
+    win = make_window(server.base_url, data_dir=data)
+    new_folder = str(Path(shipped[0]).parent.resolve())
+    qloop.run(wait_until(lambda: guide_now() == [(title, new_folder) for title in titles], timeout=20))
+    assert not kb.search(data, "OLDWORDING", k=3)
+    assert not win.notice_bar.isVisible()  # quietly: the log says it

@@ -5,12 +5,20 @@ the settings file and import into one knowledge base at once. The first window h
 data folder (``window.lock``, QLockFile: left by a crashed window, it is stale and taken over) and listens
 on a local socket named after the folder; a second start finds the lock taken, asks that window to come
 forward, and exits. Only the window takes part: the headless verbs and ``--ask`` runs work beside it.
+
+A lock file can name a live process that holds no window on this folder: a copied data folder carries the
+lock of the window open on the original, and after a crash the lock's process id can be another program's.
+The lock records the folder it was written for, and a lock that was written for another folder, or whose
+holder has no socket at all on this folder's name (a busy window still has one), is taken over once it is
+older than a starting window needs to write it. On POSIX a window's own lock file also holds a file lock
+that QLockFile checks before removing it: a live window's lock is never taken from it.
 """
 
 from __future__ import annotations
 
 import getpass
 import hashlib
+import json
 import logging
 import time
 from pathlib import Path
@@ -55,12 +63,13 @@ class WindowGuard(QObject):
     def claim(self) -> bool:
         """True when this process may open the window (it now holds the folder); False when another
         window has it. A folder where no lock can be written (read-only) is not guarded: True."""
-        if not self._lock.tryLock(0) and not self._take_over_unreadable():
+        if not self._lock.tryLock(0) and not self._take_over():
             if self._lock.error() == QLockFile.LockError.LockFailedError:
                 return False
             log.warning("no window lock in %s (%s): a second window would not be noticed",
                         self.data_dir, self._lock.error().name)
             return True
+        self._note_folder()
         server = QLocalServer(self)
         server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)  # no other user may knock
         QLocalServer.removeServer(self.name)  # a crashed window's socket; the lock says none is running
@@ -71,10 +80,11 @@ class WindowGuard(QObject):
         self._server = server
         return True
 
-    def _take_over_unreadable(self) -> bool:
-        """Take the lock over when its file names no process (left empty by a power cut, or garbled), is not
-        being written just now, and no window answers on the folder's socket: no open window holds it then.
-        True when this process holds the lock now."""
+    def _take_over(self) -> bool:
+        """Take the lock over when no open window on this folder holds it: the lock file was written for
+        another folder (copied with it), or it is not being written just now and nothing listens on the
+        folder's socket (its process, if any, is not a window on this folder: a crashed window's process id
+        used again, or a file left empty by a power cut). True when this process holds the lock now."""
         if self._lock.error() != QLockFile.LockError.LockFailedError:
             return False
         path = self.data_dir / LOCK_NAME
@@ -82,17 +92,55 @@ class WindowGuard(QObject):
             age = time.time() - path.stat().st_mtime
         except OSError:
             return False
-        if self.holder() or abs(age) < _WRITING_SECONDS or self._answers():
+        if self._written_for_another_folder(path):
+            why = "was written for another data folder (copied with it)"
+        elif abs(age) < _WRITING_SECONDS or not self._nobody_listens():
             return False
-        log.warning("window lock %s names no process; taking it over", path)
+        elif self.holder():
+            why = f"names process {self.holder()}, which has no window on this folder"
+        else:
+            why = "names no process"
+        log.warning("window lock %s %s; taking it over", path, why)
         return self._lock.removeStaleLockFile() and self._lock.tryLock(0)
 
-    def _answers(self) -> bool:
+    def _folder_identity(self) -> dict:
+        folder = self.data_dir.resolve()
+        st = folder.stat()
+        return {"folder": str(folder), "id": f"{st.st_dev}:{st.st_ino}"}
+
+    def _note_folder(self) -> None:
+        """Add the folder this lock is for to the lock file, after QLockFile's lines (it reads only those)."""
+        try:
+            line = json.dumps(self._folder_identity(), ensure_ascii=True)
+            with open(self.data_dir / LOCK_NAME, "a", encoding="ascii") as fh:  # Windows: shared for reading only
+                fh.write(f"tinyrag {line}\n")
+        except (OSError, ValueError) as exc:
+            log.info("the window lock does not record its folder (%s)", exc)
+
+    def _written_for_another_folder(self, path: Path) -> bool:
+        """True when the lock file records a folder other than this one both by place and by identity (a
+        folder renamed under its window keeps its identity; a copy has a new one, and another place)."""
+        try:
+            with open(path, "rb") as fh:
+                lines = fh.read(64 * 1024).splitlines()
+            recorded = next((json.loads(line[len(b"tinyrag "):]) for line in lines if line.startswith(b"tinyrag {")),
+                            None)
+            if not isinstance(recorded, dict):
+                return False
+            here = self._folder_identity()
+        except (OSError, ValueError):
+            return False
+        return recorded.get("folder") != here["folder"] and recorded.get("id") != here["id"]
+
+    def _nobody_listens(self) -> bool:
+        """True when no server has this folder's socket name (none, or one left by a crash); a window that
+        is busy still has one, and the connection is queued or times out."""
         socket = QLocalSocket()
         socket.connectToServer(self.name)
         connected = socket.waitForConnected(1000)
+        error = socket.error()
         socket.abort()
-        return connected
+        return not connected and error in _NOT_LISTENING_YET
 
     def holder(self) -> int:
         """The process id of the window that holds the folder, or 0 when unknown."""

@@ -4,7 +4,8 @@ The window shows :class:`~tinyrag_desktop.ui.welcome_panel.WelcomePanel` (writte
 server check says "unreachable" and no chat is open. "Try again" probes the usual local servers; a server
 found is saved as the settings. "Use the built-in model" starts ``localmodel``'s llama.cpp server for this
 session only (its port changes every time, so it is not saved). On the very first start the probe runs by
-itself, and the shipped user guide is imported into the knowledge base, both in the background.
+itself, and the shipped user guide is imported into the knowledge base, both in the background; at a later
+start after an upgrade, the guide's pages still in the knowledge base are replaced by the version's own.
 
 A server that answers but has no chat model yet is said in the window's notice bar, with how to get one,
 until a check finds one (it was only the tooltip of an amber "no models" in the status bar).
@@ -55,6 +56,7 @@ class WelcomeController:
         self._again.timeout.connect(self._check_again)
         self._asked: str | None = None  # an address saved while the page showed, until its check has ended
         win.settingsApplied.connect(self._settings_applied)
+        QTimer.singleShot(0, win, self._check_guide)  # once the loop runs (the first run imports it instead)
 
     @property
     def panel(self) -> QWidget | None:
@@ -240,6 +242,25 @@ class WelcomeController:
             # to see them and that they can go. In the notice bar: in the status bar, "Found Ollama at …"
             # (the probe, ending at the same time) replaced it before it was read.
             add_notice(self._win, GUIDE_ADDED)
+
+    def _check_guide(self) -> None:
+        """A guide imported at an earlier start: replaced in the background when this version ships another
+        (firstrun.refresh_user_guide tells from the marker, and does nothing when it is the same)."""
+        try:
+            from ..firstrun import GUIDE_MARKER
+        except ImportError:
+            return
+        if (self._win.data_dir / GUIDE_MARKER).is_file():
+            self._spawn(self._refresh_guide())
+
+    async def _refresh_guide(self) -> None:
+        try:
+            from ..firstrun import refresh_user_guide
+
+            await asyncio.to_thread(refresh_user_guide, self._win.data_dir,
+                                    chunk_size=int(self._win.settings["chunk_size"]))
+        except Exception:  # the old guide stays: a convenience, not worth a word in the window
+            log.exception("replacing the user guide in the knowledge base failed")
 
     async def aclose(self) -> None:
         self._again.stop()
