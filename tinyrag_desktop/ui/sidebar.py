@@ -75,6 +75,16 @@ def day_group(ts: float, now: float | None = None) -> str:
     return f"{_MONTHS[day.month - 1]} {day.year}"
 
 
+def _order(ts: object) -> tuple:
+    """A last-used time as the list is sorted by it (SQLite's order of the column, newest first): no time,
+    then numbers, then text; any two compare without error."""
+    if isinstance(ts, (int, float)) and not isinstance(ts, bool):
+        return (1, ts)
+    if isinstance(ts, str):
+        return (2, ts)
+    return (0, 0)
+
+
 def _repeats(title: str, snippet: str) -> bool:
     """True when a search snippet only says the chat's title again: the first question names the chat, and
     its words found show a part of it, from a word or two before them. Both may be cut short with "…"."""
@@ -512,12 +522,8 @@ class ChatsSidebar(QFrame):
             current = old is not None and old is self.list.currentItem()
             if old is not None:
                 self._take(self.list.row(old))
-            heading = day_group(chat.updated)
-            top = self.list.item(0)
-            if top is None or top.data(Qt.ItemDataRole.UserRole) or top.text() != heading:
-                self.list.insertItem(0, self._heading(heading))
             item = self._chat_item(chat)
-            self.list.insertItem(1, item)
+            self.list.insertItem(self._place_for(chat), item)
             self._rows[chat.id] = item
             if current:
                 self.list.setCurrentItem(item, QItemSelectionModel.SelectionFlag.ClearAndSelect)
@@ -525,6 +531,29 @@ class ChatsSidebar(QFrame):
             self._filling = False
         self.empty_hint.hide()
         return True
+
+    def _place_for(self, chat: ChatInfo) -> int:
+        """The row ``chat`` goes in, as filling the list again would put it: below the chats used after it (a
+        clock gone wrong left some under Later, at the top), under its own day heading, put in if missing.
+
+        Usually the first row under Today: only the rows above it are looked at."""
+        heading, key = day_group(chat.updated), _order(chat.updated)
+        row, count = 0, self.list.count()
+        while row < count:  # the first chat not listed above it, and the heading over that chat
+            item = self.list.item(row)
+            if item.data(_TIP) is not None and not _order(item.data(_TIP)[1]) > key:
+                if day_group(item.data(_TIP)[1]) == heading:
+                    return row  # among its own day's chats, the heading above it already
+                above = self.list.item(row - 1) if row else None
+                if above is not None and not above.data(Qt.ItemDataRole.UserRole):
+                    row -= 1  # that chat's heading: another day's
+                break
+            row += 1
+        above = self.list.item(row - 1) if row else None
+        if above is not None and above.data(_TIP) is not None and day_group(above.data(_TIP)[1]) == heading:
+            return row  # last of its day's chats
+        self.list.insertItem(row, self._heading(heading))
+        return row + 1
 
     def remove(self, chat_id: str) -> None:
         """Take ``chat_id``'s row out of the list now (it was deleted), with its day heading if no other chat
