@@ -24,14 +24,35 @@ class ChatsMixin:
     """MainWindow's chats (mixed into it, see main_window.py: it uses the window's store, sidebar, view and
     composer)."""
 
-    def _refresh_chats(self) -> None:
+    def _refresh_chats(self, keep_place: bool = False) -> None:
         """Fill the chats list: every chat at once, or, with words in the search box, the chats holding
-        them once the search (in a worker thread) has found them; until then the list stays as it was."""
+        them once the search (in a worker thread) has found them; until then the list stays as it was.
+        ``keep_place``: the list is read again as it is (see catch_up_chats), kept where it was scrolled."""
+        self._listed_version = self.store.changes_elsewhere()  # before reading: a change meanwhile reads again
         if self.sidebar.search.text().strip():
+            self._catching_up = self.sidebar.search.text() if keep_place else None
             self.chat_search.search(self.sidebar.search.text())
             return
         self.chat_search.cancel()  # a search still on its way would replace the whole list with its hits
-        self.sidebar.set_chats(self.store.list_chats(), self.chat_id)
+        self.sidebar.set_chats(self.store.list_chats(), self.chat_id, keep_place=keep_place)
+
+    def _chats_found(self, words: str, chats: list[ChatInfo]) -> None:
+        keep, self._catching_up = words == self._catching_up, None
+        self.sidebar.set_chats(chats, self.chat_id, words, keep_place=keep)
+
+    def catch_up_chats(self) -> bool:
+        """Read the chats list again if another program changed the history since it was read (``ask`` in a
+        terminal, another window): called as the window is activated again and as a new chat is started.
+        One PRAGMA when nothing changed; the window's own questions and answers leave that number as it is
+        (they keep the list right as they are stored). The list keeps its search words, the open chat's row
+        and where it was scrolled to. True when it was read again."""
+        if self.store.closed or self.sidebar.renaming:  # a title being edited would be lost
+            return False
+        version = self.store.changes_elsewhere()
+        if version is not None and version == self._listed_version:
+            return False
+        self._refresh_chats(keep_place=True)
+        return True
 
     def _chat_used(self, chat: ChatInfo | None) -> None:
         """A question or an answer was just stored in ``chat``: its row goes first in the list, or, when the
@@ -62,6 +83,7 @@ class ChatsMixin:
     # An answer still streaming goes on when its chat is left for another (ChatView.clear keeps it, out of
     # sight): it is shown again when its chat is opened, and stored when it ends, as if it had stayed.
     def new_chat(self) -> None:
+        self.catch_up_chats()  # chats asked in a terminal since are listed above it (Ctrl+N after `ask`)
         self.cancel_edit()
         self.composer.switch_draft(self.chat_id, None)
         self.chat_id = None
