@@ -110,6 +110,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self._live_rows: set[int] = set()  # stored rows of the answer streaming when its chat was opened
         self._deleted: set[str] = set()  # chats deleted in this window: purged when it closes
         self._failed = ""  # why the last change to the chat history that failed did (see _stored)
+        self._said_about_chat = ""  # what the status bar says of the chat shown (see say_about_chat)
         self._loading: Iterator[StoredMessage] | None = None
         self._placed: str | None = None  # see _all_placed: what the messages being loaded were, once all placed
         self._unbuilt: list[AnswerWidget] = []  # answers loaded whose text is still to render (see _load_step)

@@ -72,6 +72,19 @@ class ChatsMixin:
         self.sidebar.set_chats(chats, self.chat_id)
         self.statusBar().showMessage(f"{reason.rstrip('.')}. Every chat is listed instead.", 10000)
 
+    def say_about_chat(self, text: str, timeout: int) -> None:
+        """Say ``text`` in the status bar until ``timeout`` ms have passed or another chat is shown: it is
+        about this one (a source of its answers that could not be opened, its persona removed)."""
+        self._said_about_chat = text
+        self.statusBar().showMessage(text, timeout)
+
+    def _chat_left(self) -> None:
+        """Another chat is shown: what the status bar said of the one before goes (a source of an answer
+        there that moved stayed 8 s over the new chat, as if of it)."""
+        said, self._said_about_chat = self._said_about_chat, ""
+        if said and self.statusBar().currentMessage() == said:
+            self.statusBar().clearMessage()
+
     def _when_idle(self, action: Callable[[], None]) -> None:
         """Run ``action`` now, or once the answer being streamed has been stopped and stored."""
         if self.bridge.is_running():
@@ -86,6 +99,7 @@ class ChatsMixin:
         self.catch_up_chats()  # chats asked in a terminal since are listed above it (Ctrl+N after `ask`)
         self.cancel_edit()
         self.composer.switch_draft(self.chat_id, None)
+        self._chat_left()
         self.chat_id = None
         self._loading, self._earlier, self._insert_at = None, None, None
         self._placed, self._unbuilt = None, []
@@ -101,6 +115,8 @@ class ChatsMixin:
                 return
             self.cancel_edit()
             self.composer.switch_draft(self.chat_id, chat_id)
+            if chat_id != self.chat_id:
+                self._chat_left()
             self.chat_id = chat_id
             self.sidebar.mark_current(chat_id)  # opened from elsewhere too (Undo): the list says which
             self.welcome.hide()
@@ -112,8 +128,8 @@ class ChatsMixin:
             if not self._select_persona(chat.persona) and self.persona.count():
                 self.persona.setCurrentIndex(0)
                 if chat.persona:
-                    self.statusBar().showMessage(f"This chat's persona “{chat.persona}” was removed; it now "
-                                                 f"answers as “{self.persona.currentText()}”.", 8000)
+                    self.say_about_chat(f"This chat's persona “{chat.persona}” was removed; it now "
+                                        f"answers as “{self.persona.currentText()}”.", 8000)
             start, earlier = self.store.page_start(chat_id, HISTORY_PAGE)
             messages = self.store.messages(chat_id, first=start)
             self._live_rows = self._saver.live_ids() | self.waiting.stand_ins()  # as read now (see waiting)
