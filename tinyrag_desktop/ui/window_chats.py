@@ -10,7 +10,7 @@ from PySide6.QtCore import QTimer
 
 from ..chats import ChatInfo, ChatStoreError, StoredMessage
 from .chat_loading import load_slice
-from .header import fill_personas
+from .header import fill_personas, persona_gone_words
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +128,7 @@ class ChatsMixin:
             if not self._select_persona(chat.persona) and self.persona.count():
                 self.persona.setCurrentIndex(0)
                 if chat.persona:
-                    self.say_about_chat(f"This chat's persona “{chat.persona}” was removed; it now "
-                                        f"answers as “{self.persona.currentText()}”.", 8000)
+                    self.say_about_chat(persona_gone_words(chat.persona, self.persona.currentText()), 8000)
             start, earlier = self.store.page_start(chat_id, HISTORY_PAGE)
             messages = self.store.messages(chat_id, first=start)
             self._live_rows = self._saver.live_ids() | self.waiting.stand_ins()  # as read now (see waiting)
