@@ -279,6 +279,15 @@ class ChatStore:
         """Every chat not deleted, the most recently used first."""
         return chats_in(self._db)
 
+    def changes_elsewhere(self) -> int | None:
+        """A number that changes whenever another connection (another window, an ``ask`` in a terminal)
+        commits a change to the history: SQLite's data_version, which this store's own writes leave as it
+        is. None when it cannot be asked (the file gone or locked)."""
+        try:
+            return self._db.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            return None
+
     def rename(self, chat_id: str, title: str) -> None:
         title = " ".join(title.split())
         if not title:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QStatusBar
+from PySide6.QtWidgets import QApplication, QStatusBar, QToolButton
 
 from tests.sse_server import Stream
+from tinyrag_desktop.ui.main_window import MIN_WIDTH
 
 from .conftest import ask_and_wait, tokens, wait_until
 
@@ -51,3 +53,49 @@ def test_removing_the_open_chats_persona_in_settings_says_what_the_chat_now_answ
     win.grab().save("/tmp/ui34/persona_removed.png")
     win.apply_settings(win.settings.replace(personas={**personas, "Poet": "y"}), save=False, said=True)
     assert win.statusBar().currentMessage() == "Settings saved; they apply to the next question."
+
+
+def _chat_whose_persona_goes(win, qloop, persona: str) -> str:
+    """A chat answered as ``persona``, which Settings then removes; a new chat is shown."""
+    win._select_persona(persona)
+    assert qloop.run(ask_and_wait(win, "Explain RAG")) == "done"
+    chat = win.chat_id
+    win.new_chat()
+    personas = {name: prompt for name, prompt in win.settings["personas"].items() if name != persona}
+    win.apply_settings(win.settings.replace(personas=personas), save=False)
+    qloop.run(wait_until(lambda: win.status._check is not None and win.status._check.done()))  # reachable
+    win.statusBar().clearMessage()
+    return chat
+
+
+@pytest.mark.parametrize("names", [("Assistant", "Teacher"), (LONG, "Teacher of mathematics and physics")])
+def test_opening_a_chat_whose_persona_was_removed_says_so_whole_in_an_800_px_window(make_window, server, qloop,
+                                                                                   names, tmp_path):
+    # At 800 × 600 it read "This chat's persona “Teacher” was removed; it now answers as “Assista…", and the
+    # Edit… button beside the persona box was hidden (shown from a 560 px header; this one is 546).
+    first, gone = names
+    server.queue(Stream(tokens("Step one…")))
+    win = make_window(server.base_url, personas={first: "x", gone: "Explain step by step."})
+    win.resize(800, 600)
+    chat = _chat_whose_persona_goes(win, qloop, gone)
+    win.open_chat(chat)
+    bar = win.statusBar()
+    assert gone[:10] in bar.currentMessage() and first[:10] in bar.currentMessage()
+    qloop.run(wait_until(lambda: not win.loading and not bar.isHidden()))
+    win.grab().save(str(tmp_path / "persona_gone_800.png"))
+    assert QStatusBar.currentMessage(bar) == bar.currentMessage()  # drawn whole, not cut with "…"
+    assert bar.fontMetrics().horizontalAdvance(bar.currentMessage()) <= bar.message_room()
+    edit = win.findChild(QToolButton, "editPersonas")
+    assert edit.isVisible() and win.title_label.width() >= 150
+    assert edit.geometry().right() <= edit.parentWidget().width()  # whole, inside the header
+
+
+def test_the_edit_button_gives_way_to_the_title_in_the_narrowest_window(make_window, server, qloop):
+    win = make_window(server.base_url)
+    edit = win.findChild(QToolButton, "editPersonas")
+    for width, shown in ((800, True), (MIN_WIDTH, False), (1000, True)):
+        win.resize(width, 600)  # narrowed, the chats list folds away, and then the window narrows further
+        qloop.run(wait_until(lambda: win.minimumWidth() <= width))
+        win.resize(width, 600)
+        qloop.run(wait_until(lambda: win.width() == width and edit.isVisible() == shown))
+        assert win.title_label.width() >= 150

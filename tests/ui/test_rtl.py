@@ -3,13 +3,19 @@ typed in the message box sits at its right edge."""
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QKeyEvent, QTextCursor
+from PySide6.QtGui import QColor, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QApplication
 
 from tinyrag_desktop.ui.composer import Composer
-from tinyrag_desktop.ui.markdown_render import render
+from tests.sse_server import Stream
+from tinyrag_desktop.ui.markdown_render import DARK, LIGHT, render
 from tinyrag_desktop.ui.segments import MarkdownSegment
+
+from .conftest import ask_and_wait, tokens
 
 ARABIC = "النتيجة هي كما يلي:\n\n| العمود | القيمة |\n|---|---|\n| أ | 1 |\n| ب | 2 |\n\nتم.\n"
 LATIN = "The result:\n\n| Column | Value |\n|---|---|\n| a | 1 |\n"
@@ -92,3 +98,38 @@ def test_an_arabic_comment_in_code_is_drawn_upright_an_english_one_still_in_ital
                           "```c\n/* 注释 */\nint x; // a C comment\n```\n")
     assert not _italic(seg, "تعليق") and not _italic(seg, "النتيجة") and not _italic(seg, "注释")
     assert _italic(seg, "an English comment") and _italic(seg, "a C comment")
+
+
+def _quote_bar_and_text(seg: MarkdownSegment, words: str) -> tuple[list[int], int, int]:
+    """Where a quote's bar is drawn on the row of ``words`` (the x of each pixel of its colour), and the
+    left and right ends of its text."""
+    found = seg.document().find(words)
+    assert not found.isNull(), words
+    left, right = QTextCursor(found), QTextCursor(found)
+    left.setPosition(found.selectionStart())
+    right.setPosition(found.selectionEnd())
+    ends = sorted((seg.cursorRect(left).x(), seg.cursorRect(right).x()))
+    image = seg.viewport().grab().toImage()
+    y = seg.cursorRect(left).center().y()
+    bars = {QColor(LIGHT.quote_bar).rgb(), QColor(DARK.quote_bar).rgb()}
+    return [x for x in range(image.width()) if image.pixelColor(x, y).rgb() in bars], *ends
+
+
+def test_an_arabic_quote_has_its_bar_on_the_right_beside_its_text(make_window, server, qloop):
+    # The bar was drawn at the left edge, the quote's text at the right edge.
+    win = make_window(server.base_url)
+    win.resize(900, 600)
+    server.queue(Stream(tokens("مرحبا!\n\n> ملاحظة: نسخة Python 3.11 مطلوبة.\n\nEnglish.\n\n"
+                               "> An English quote\n>\n> > ملاحظة داخلية\n")))
+    assert qloop.run(ask_and_wait(win, "سؤال")) == "done"
+    [seg] = win.view.answers()[-1].segments()
+    seg.grab().save(str(Path(tempfile.gettempdir()) / "rtl_quote.png"))  # to look at by hand
+    bar, start, end = _quote_bar_and_text(seg, "ملاحظة: نسخة")
+    assert bar and min(bar) > end and max(bar) - end < 30  # right of its text, close by
+    assert end > seg.viewport().width() - 40  # at the answer's right edge
+    bar, start, end = _quote_bar_and_text(seg, "An English quote")
+    assert bar and max(bar) < start and start - max(bar) < 30  # an English quote's on its left, as before
+    english = _quote_bar_and_text(seg, "English.")  # the paragraph under it: left to right, at the left
+    assert not english[0] and english[1] < 10 and english[2] < seg.viewport().width() // 2
+    nested = _quote_bar_and_text(seg, "ملاحظة داخلية")
+    assert max(nested[0]) > nested[2] and min(nested[0]) < start  # its own bar on its right, the outer one left

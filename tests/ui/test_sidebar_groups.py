@@ -12,7 +12,7 @@ from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore, ChatStoreError
 from tinyrag_desktop.ui.sidebar import day_group
 
-from .conftest import tokens, wait_signal, wait_until
+from .conftest import ask_and_wait, tokens, wait_signal, wait_until
 
 
 def _at(days_ago: int, hour: int = 12) -> float:
@@ -375,3 +375,32 @@ def test_chats_stored_with_times_beyond_the_calendar_are_listed_under_later(make
         monkeypatch.undo()
         if hasattr(time, "tzset"):
             time.tzset()
+
+
+def test_a_new_chat_goes_under_today_below_a_chat_stored_with_a_clock_years_ahead(make_window, server, qloop,
+                                                                                 tmp_path):
+    # It was put first, above Later's: "Today / Later / Today / December 2001".
+    data, ids = _aged_chats(tmp_path, {"clock ahead": 0, "old one": 0})
+    with sqlite3.connect(data / "chats.sqlite3") as db:
+        db.execute("UPDATE chats SET updated=? WHERE id=?", (time.time() + 5 * 365 * 86400, ids["clock ahead"]))
+        db.execute("UPDATE chats SET updated=? WHERE id=?",
+                   (datetime.datetime(2001, 12, 14, 12).timestamp(), ids["old one"]))
+    win = make_window(server.base_url, data_dir=data)
+    side = win.sidebar
+    assert _rows(side) == ["Later", "clock ahead", "December 2001", "old one"]
+    server.queue(Stream(tokens("An answer.")))
+    assert qloop.run(ask_and_wait(win, "a question")) == "done"
+    assert _rows(side) == ["Later", "clock ahead", "Today", "a question", "December 2001", "old one"]
+    win.new_chat()
+    server.queue(Stream(tokens("Another answer.")))
+    assert qloop.run(ask_and_wait(win, "another question")) == "done"
+    rows = ["Later", "clock ahead", "Today", "another question", "a question", "December 2001", "old one"]
+    assert _rows(side) == rows
+    win.open_chat(ids["old one"])  # asked again, it leaves its month, whose heading goes with it
+    qloop.run(wait_until(lambda: win.chat_id == ids["old one"] and not win.loading))
+    server.queue(Stream(tokens("A third answer.")))
+    assert qloop.run(ask_and_wait(win, "once more")) == "done"
+    rows = ["Later", "clock ahead", "Today", "old one", "another question", "a question"]
+    assert _rows(side) == rows
+    win._refresh_chats()  # as listing every chat again has it
+    assert _rows(side) == rows

@@ -287,3 +287,31 @@ def test_the_sources_line_wraps_to_the_answer_width(qapp, qtbot):
 ])
 def test_a_wikipedia_article_is_known_by_its_title_or_its_address(location, article):
     assert wikipedia_article(location) == article
+
+
+def test_a_source_that_moved_is_no_longer_said_once_another_chat_is_shown(make_window, server, qloop, qtbot,
+                                                                          tmp_path):
+    # It stayed its 8 s over the next chat, new or opened, as if said of it.
+    data, docs = _knowledge(tmp_path)
+    store = ChatStore(data)
+    other = store.new_chat(title="Another chat").id
+    store.add_user_message(other, "Another question")
+    store.close()
+    server.queue(Stream(tokens(RAG_CALL)), Stream(tokens("Kittens purr [1]; the car needs oil [2].")))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "What is 2 + 2, and what do my notes say about kittens and oil?")) == "done"
+    chat = win.chat_id
+    link = win.view.answers()[-1].sources_row.links()[0]
+    Path(link.location).unlink()
+    moved = f"“{Path(link.location).name}” is not there any more: it was moved or deleted since it was imported."
+    for leave in (win.new_chat, lambda: win.open_chat(other)):
+        win.open_chat(chat)
+        qloop.run(wait_until(lambda: win.chat_id == chat and not win.loading and win.view.answers()))
+        link = win.view.answers()[-1].sources_row.links()[0]
+        qtbot.mouseClick(link, Qt.MouseButton.LeftButton)
+        assert win.statusBar().currentMessage() == moved
+        leave()
+        assert win.statusBar().currentMessage() == ""
+    win.statusBar().showMessage("Copied to the clipboard", 3000)  # what is not about the chat stays
+    win.new_chat()
+    assert win.statusBar().currentMessage() == "Copied to the clipboard"

@@ -240,7 +240,7 @@ def test_a_chat_whose_persona_was_removed_answers_as_the_first_one_and_says_so(m
     win.apply_settings(win.settings.replace(personas=personas))
     win.open_chat(teacher_chat)  # it showed Concise, the persona of the chat open before, and answered so
     assert win.persona.currentText() == "Assistant"
-    assert "“Teacher” was removed" in win.statusBar().currentMessage()
+    assert "Persona “Teacher” removed: this chat uses “Assistant”" in win.statusBar().currentMessage()
     assert qloop.run(ask_and_wait(win, "Once more")) == "done"
     assert server.requests[-1]["messages"][0]["content"].startswith(personas["Assistant"])
 

@@ -77,6 +77,16 @@ def fill_personas(box: QComboBox, names: Iterable[str]) -> str:
     return current
 
 
+def persona_gone_words(removed: str, now: str) -> str:
+    """Said as a chat whose persona was removed is opened: short, the names cut, to be read whole in the
+    status bar of an 800 px window (the longer words ended in "answers as “Assista…")."""
+    return f"Persona “{_short(removed)}” removed: this chat uses “{_short(now)}”."
+
+
+def _short(name: str, most: int = 16) -> str:
+    return name if len(name) <= most else name[:most - 1].rstrip() + "…"
+
+
 def persona_removed_words(removed: str, now: str) -> str:
     """Said when Settings removed the open chat's persona: the header switched to another, said so."""
     return f"The persona “{removed}” was removed: this chat now answers as “{now}”. " if removed and now else ""
@@ -93,12 +103,14 @@ def edit_personas_button(parent: QWidget) -> QToolButton:
     button.setToolTip("Edit personas (Settings → Personas)")
     button.setAccessibleName("Edit personas")
     # shown where there is room for it: in the narrowest window it asked 50 px more of its least width
-    fits = _ShownFrom(button, EDIT_SHOWN_FROM)
+    fits = _ShownBesideTitle(button, EDIT_TITLE_ROOM)
     parent.installEventFilter(fits)
     return button
 
 
-EDIT_SHOWN_FROM = 560  # px of header from which the Edit… button is shown
+# px the chat's title keeps beside the Edit… button, or the button is hidden. A header of 560 px or more
+# showed it: in an 800 px window, with the chats list, the header is 546 px and the title had 300 to spare.
+EDIT_TITLE_ROOM = 200
 
 
 class _Squeezable(QToolButton):
@@ -109,14 +121,34 @@ class _Squeezable(QToolButton):
         return QSize(0, super().minimumSizeHint().height())
 
 
-class _ShownFrom(QObject):
-    """Shows ``widget`` only while the widget it watches is at least ``width`` wide."""
+class _ShownBesideTitle(QObject):
+    """Shows ``widget`` only while the row it is in leaves the row's stretching widget (the chat's title) at
+    least ``room`` px beside it and the row's other widgets at their preferred widths (a long persona's name
+    widens its box)."""
 
-    def __init__(self, widget: QWidget, width: int) -> None:
+    def __init__(self, widget: QWidget, room: int) -> None:
         super().__init__(widget)
-        self._widget, self._width = widget, width
+        self._widget, self._room = widget, room
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.Resize and isinstance(watched, QWidget):
-            self._widget.setVisible(watched.width() >= self._width)
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest) and isinstance(watched, QWidget):
+            fits = self._fits(watched)
+            if fits is not None and fits != self._widget.isVisibleTo(watched):
+                self._widget.setVisible(fits)
         return False
+
+    def _fits(self, row: QWidget) -> bool | None:
+        layout = row.layout()
+        if layout is None:
+            return None
+        margins = layout.contentsMargins()
+        used, shown = margins.left() + margins.right(), 0
+        for index in range(layout.count()):
+            widget = layout.itemAt(index).widget()
+            if widget is None or widget is not self._widget and widget.isHidden():
+                continue
+            shown += 1
+            if layout.stretch(index) == 0:
+                used += widget.sizeHint().width()
+        used += max(0, layout.spacing()) * max(0, shown - 1)
+        return row.width() - used >= self._room

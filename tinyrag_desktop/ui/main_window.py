@@ -90,7 +90,9 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self._saver = AnswerSaver(lambda: self.store, self, enabled=lambda: not self.scripted)  # kept as it comes
         self._saver.storedLate.connect(lambda: self.notice_bar.withdraw(NOT_SAVED, starting=True))
         self.chat_search = ChatSearch(self.store.path, self)  # the chats list's search, in a worker thread
-        self.chat_search.found.connect(lambda text, chats: self.sidebar.set_chats(chats, self.chat_id, text))
+        self.chat_search.found.connect(self._chats_found)
+        self._listed_version: int | None = None  # the history's changes_elsewhere() as the chats list was read
+        self._catching_up: str | None = None  # the words searched for again to catch up (see catch_up_chats)
         self.chat_search.failed.connect(self._chat_search_failed)
         self.confirmer = Confirmer(self)
         give_focus_back_after_dialogs(QApplication.instance())  # Esc and Ctrl+R work again once one closes
@@ -108,6 +110,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self._live_rows: set[int] = set()  # stored rows of the answer streaming when its chat was opened
         self._deleted: set[str] = set()  # chats deleted in this window: purged when it closes
         self._failed = ""  # why the last change to the chat history that failed did (see _stored)
+        self._said_about_chat = ""  # what the status bar says of the chat shown (see say_about_chat)
         self._loading: Iterator[StoredMessage] | None = None
         self._placed: str | None = None  # see _all_placed: what the messages being loaded were, once all placed
         self._unbuilt: list[AnswerWidget] = []  # answers loaded whose text is still to render (see _load_step)
@@ -292,6 +295,9 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self._style_chrome()
 
     def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.WindowActivate and hasattr(self, "menus"):
+            # back from the terminal where `ask` saved chats, or from another window: they are listed
+            self.catch_up_chats()
         handled = super().event(event)
         if event.type() == QEvent.Type.LayoutRequest and self.layout() is not None:
             # Never narrower than MIN_WIDTH (the status bar's model and state stay whole), and never narrower

@@ -294,22 +294,50 @@ _HEADING_RE = re.compile(r"<h([1-6])[ >].*?</h\1>", re.S)
 
 
 def _quotes(body: str, palette: Palette) -> str:
-    """Block quotes drawn as chat apps draw them: a coloured bar down their left side, the text beside it.
+    """Block quotes drawn as chat apps draw them: a coloured bar down the side their text starts from (the
+    left, or the right for a quote in Arabic or Hebrew), the text beside it.
 
     Qt's rich text only indents a <blockquote> (no border on a block), so a quote read as a stray indented
-    paragraph. A table of two cells, the first a narrow bar, draws one, nested quotes each their own."""
+    paragraph. A table of two cells, one a narrow bar, draws one, nested quotes each their own. Qt lays a
+    table's cells out left to right whatever its direction: a right-to-left quote's bar is its last cell (it
+    was drawn on the left, away from the text at the right edge)."""
     if "<blockquote>" not in body:
         return body
-    opening = ('<table width="100%" cellspacing="0" cellpadding="0" border="0" style="margin-top:{}px; '
-               f'margin-bottom:2px"><tr><td width="3" bgcolor="{palette.quote_bar}"></td>'
-               f'<td style="padding-left:10px; color:{palette.muted}">')
-    # Right under a list, a paragraph's gap: a list's last item has no margin below it, and the quote's own
-    # 6 pixels left it touching the list.
-    body = _QUOTE_AFTER_LIST.sub(lambda m: m.group(1) + opening.format(12), body)
-    return body.replace("<blockquote>", opening.format(6)).replace("</blockquote>", "</td></tr></table>")
+    bar = f'<td width="3" bgcolor="{palette.quote_bar}"></td>'
+    tags = list(_QUOTE_TAG.finditer(body))
+    rtl: dict[int, bool] = {}  # each opening tag's position: whether its quote's text runs right to left
+    opened: list[re.Match[str]] = []
+    for tag in tags:
+        if not tag.group(1):
+            opened.append(tag)
+        elif opened:
+            start = opened.pop()
+            rtl[start.start()] = is_right_to_left(html.unescape(_TAG.sub(" ", body[start.end():tag.start()])))
+    out: list[str] = []
+    at, directions = 0, []
+    for tag in tags:
+        out.append(body[at:tag.start()])
+        at = tag.end()
+        if tag.group(1):  # </blockquote>
+            # The bar last, empty, Qt lost the gap below the quote (the next paragraph touched it): a space too
+            # small to widen the bar keeps it.
+            out.append(f'</td>{bar[:-5]}<span style="font-size:1px">&nbsp;</span></td></tr></table>'
+                       if directions and directions.pop() else "</td></tr></table>")
+            continue
+        right = rtl.get(tag.start(), False)
+        directions.append(right)
+        # Right under a list, a paragraph's gap: a list's last item has no margin below it, and the quote's own
+        # 6 pixels left it touching the list.
+        gap = 12 if _AFTER_LIST.search(body, max(0, tag.start() - 64), tag.start()) else 6
+        out.append(f'<table width="100%" cellspacing="0" cellpadding="0" border="0" style="margin-top:{gap}px; '
+                   f'margin-bottom:2px"><tr>{"" if right else bar}'
+                   f'<td style="padding-{"right" if right else "left"}:10px; color:{palette.muted}">')
+    out.append(body[at:])
+    return "".join(out)
 
 
-_QUOTE_AFTER_LIST = re.compile(r"(</[ou]l>\s*)<blockquote>")
+_QUOTE_TAG = re.compile(r"<(/?)blockquote>")
+_AFTER_LIST = re.compile(r"</[ou]l>\s*$")
 
 
 # A tab inside a fenced code block, kept from Markdown, which turns every tab into spaces before it reads the
@@ -374,6 +402,17 @@ def is_right_to_left(text: str) -> bool:
     return False
 
 
+def _starts_left_to_right(text: str) -> bool:
+    """True when the first strong character of ``text`` is of a left-to-right script (Latin, Greek, CJK…)."""
+    for char in text[:2000]:
+        kind = unicodedata.bidirectional(char)
+        if kind in ("R", "AL"):
+            return False
+        if kind == "L":
+            return True
+    return False
+
+
 def _rtl_blocks(body: str) -> str:
     """Mark each paragraph, heading, list item and cell whose text starts in Arabic or Hebrew ``dir="rtl"``.
 
@@ -388,7 +427,11 @@ def _rtl_blocks(body: str) -> str:
         end = body.find(f"</{tag}>", match.end())
         inner = body[match.end():end if end >= 0 else match.end() + 2000]
         text = html.unescape(_TAG.sub("", inner.split(">", 1)[1] if ">" in inner else inner))
-        return match.group(0) + ' dir="rtl"' if is_right_to_left(text) else match.group(0)
+        if is_right_to_left(text):
+            return match.group(0) + ' dir="rtl"'
+        # A paragraph in English right after a right-to-left table or quote: Qt ran it right to left too
+        # (".English" at the right edge) unless told otherwise.
+        return match.group(0) + ' dir="ltr"' if tag[0] in "ph" and _starts_left_to_right(text) else match.group(0)
 
     return _rtl_tables(_BLOCK_OPEN.sub(mark, body))
 

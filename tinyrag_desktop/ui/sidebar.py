@@ -75,6 +75,16 @@ def day_group(ts: float, now: float | None = None) -> str:
     return f"{_MONTHS[day.month - 1]} {day.year}"
 
 
+def _order(ts: object) -> tuple:
+    """A last-used time as the list is sorted by it (SQLite's order of the column, newest first): no time,
+    then numbers, then text; any two compare without error."""
+    if isinstance(ts, (int, float)) and not isinstance(ts, bool):
+        return (1, ts)
+    if isinstance(ts, str):
+        return (2, ts)
+    return (0, 0)
+
+
 def _repeats(title: str, snippet: str) -> bool:
     """True when a search snippet only says the chat's title again: the first question names the chat, and
     its words found show a part of it, from a word or two before them. Both may be cut short with "…"."""
@@ -128,6 +138,15 @@ class _Fill:
         self.searched = searched  # search hits, the best first: no day headings
         self.done = 0
         self.group: str | None = None  # the day heading the last row went under
+        self.keep_place = False  # read again to catch up: the open chat's row is marked without scrolling to it
+
+
+class _Place:
+    """Where the list was scrolled to and which row the keyboard was on (see ChatsSidebar._place)."""
+
+    top: str | None = None  # the first chat in sight (None: the list was at its top)
+    offset = 0  # how far below the list's top that chat's row was (a heading above it was in sight)
+    ringed: str | None = None  # the row the focus made current, not opened
 
 
 class _FocusRing(QStyledItemDelegate):
@@ -360,12 +379,15 @@ class ChatsSidebar(QFrame):
         self.list.addAction(undo)
 
     # content --------------------------------------------------------------------------------------
-    def set_chats(self, chats: list[ChatInfo], current: str | None, words: str = "") -> None:
+    def set_chats(self, chats: list[ChatInfo], current: str | None, words: str = "", *,
+                  keep_place: bool = False) -> None:
         """List ``chats`` (newest first, or the search hits for ``words``), with ``current`` as the open chat.
 
         The first FILL_AT_ONCE rows are there when this returns, the rest follow FILL_SLICE rows per
         event-loop turn: building 3,000 rows at once held the window 130–240 ms (at every search typed
-        and every chat deleted), long enough to feel."""
+        and every chat deleted), long enough to feel. With ``keep_place`` (the same list read again, changed
+        by another program), the chats in sight stay where they were, and the row the keyboard is on."""
+        place = self._place() if keep_place else None
         self._filling = True
         try:
             self.list.setCurrentItem(None)  # cleared around a current row, 2,500 rows took 70–120 ms
@@ -382,7 +404,13 @@ class ChatsSidebar(QFrame):
         self.list.setLayoutMode(QListView.LayoutMode.Batched if hits else QListView.LayoutMode.SinglePass)
         self._filled_on = None if hits or self.search.text().strip() else datetime.date.today()
         self._fill = _Fill(list(chats), current, searched=bool(words.strip()))
-        self._add_rows(self._fill, FILL_AT_ONCE)
+        at_once = FILL_AT_ONCE
+        if place is not None:
+            self._fill.keep_place = True
+            at_once = max(at_once, next((n for n, chat in enumerate(chats) if chat.id == place.top), 0) + FILL_SLICE)
+        self._add_rows(self._fill, at_once)
+        if place is not None:
+            self._restore_place(place)
         self.empty_hint.setText(self._empty_text())
         self.empty_hint.setVisible(not chats)
         self._listed_for = words.strip()
@@ -459,7 +487,48 @@ class ChatsSidebar(QFrame):
         self.list.addItem(item)
         self._rows[chat.id] = item
         if chat.id == fill.current:
+            # read again to catch up, the list stays where it was scrolled to, not at the open chat
+            scrolls = self.list.hasAutoScroll()
+            self.list.setAutoScroll(scrolls and not fill.keep_place)
             self.list.setCurrentItem(item)
+            self.list.setAutoScroll(scrolls)
+
+    def _place(self) -> "_Place":
+        """Where the list is: the first chat in sight and its distance from the top (none at the very top),
+        and the row the keyboard is on when that is not the open chat's (ringed, not highlighted)."""
+        place = _Place()
+        if self.list.verticalScrollBar().value() > 0:
+            first = max(0, self.list.indexAt(QPoint(1, 1)).row())
+            for row in range(first, self.list.count()):
+                item = self.list.item(row)
+                if item.data(Qt.ItemDataRole.UserRole):
+                    place.top, place.offset = item.data(Qt.ItemDataRole.UserRole), self.list.visualItemRect(item).top()
+                    break
+        current = self.list.currentItem()
+        if current is not None and not current.isSelected():
+            place.ringed = current.data(Qt.ItemDataRole.UserRole)
+        return place
+
+    def _restore_place(self, place: "_Place") -> None:
+        ringed = self.item_for(place.ringed) if place.ringed else None
+        if ringed is not None and self.list.currentItem() is None:
+            self.list.focusing = True  # made current again as the focus made it: not opened
+            try:
+                self.list.setCurrentItem(ringed, QItemSelectionModel.SelectionFlag.NoUpdate)
+            finally:
+                self.list.focusing = False
+        top = self.item_for(place.top) if place.top else None
+        if top is None:
+            self.list.scrollToTop()
+            return
+        self.list.scrollToItem(top, QAbstractItemView.ScrollHint.PositionAtTop)
+        bar = self.list.verticalScrollBar()
+        for _ in range(self.list.count()):  # a heading above it was in sight: back by a row (or the pixels)
+            shown_at = self.list.visualItemRect(top).top()
+            if shown_at >= place.offset or bar.value() == bar.minimum():
+                break
+            per_item = self.list.verticalScrollMode() == QAbstractItemView.ScrollMode.ScrollPerItem
+            bar.setValue(bar.value() - (1 if per_item else place.offset - shown_at))
 
     def _chat_item(self, chat: ChatInfo) -> QListWidgetItem:
         # While searching, the matching words show under the title, unless they are the title again
@@ -512,12 +581,8 @@ class ChatsSidebar(QFrame):
             current = old is not None and old is self.list.currentItem()
             if old is not None:
                 self._take(self.list.row(old))
-            heading = day_group(chat.updated)
-            top = self.list.item(0)
-            if top is None or top.data(Qt.ItemDataRole.UserRole) or top.text() != heading:
-                self.list.insertItem(0, self._heading(heading))
             item = self._chat_item(chat)
-            self.list.insertItem(1, item)
+            self.list.insertItem(self._place_for(chat), item)
             self._rows[chat.id] = item
             if current:
                 self.list.setCurrentItem(item, QItemSelectionModel.SelectionFlag.ClearAndSelect)
@@ -525,6 +590,29 @@ class ChatsSidebar(QFrame):
             self._filling = False
         self.empty_hint.hide()
         return True
+
+    def _place_for(self, chat: ChatInfo) -> int:
+        """The row ``chat`` goes in, as filling the list again would put it: below the chats used after it (a
+        clock gone wrong left some under Later, at the top), under its own day heading, put in if missing.
+
+        Usually the first row under Today: only the rows above it are looked at."""
+        heading, key = day_group(chat.updated), _order(chat.updated)
+        row, count = 0, self.list.count()
+        while row < count:  # the first chat not listed above it, and the heading over that chat
+            item = self.list.item(row)
+            if item.data(_TIP) is not None and not _order(item.data(_TIP)[1]) > key:
+                if day_group(item.data(_TIP)[1]) == heading:
+                    return row  # among its own day's chats, the heading above it already
+                above = self.list.item(row - 1) if row else None
+                if above is not None and not above.data(Qt.ItemDataRole.UserRole):
+                    row -= 1  # that chat's heading: another day's
+                break
+            row += 1
+        above = self.list.item(row - 1) if row else None
+        if above is not None and above.data(_TIP) is not None and day_group(above.data(_TIP)[1]) == heading:
+            return row  # last of its day's chats
+        self.list.insertItem(row, self._heading(heading))
+        return row + 1
 
     def remove(self, chat_id: str) -> None:
         """Take ``chat_id``'s row out of the list now (it was deleted), with its day heading if no other chat

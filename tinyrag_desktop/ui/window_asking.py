@@ -151,7 +151,7 @@ class AskingMixin:
         answer.settingsRequested.connect(lambda tab: self.open_settings().show_tab(tab))
         answer.regenerateRequested.connect(lambda a=answer: self.regenerate(a))
         answer.copied.connect(lambda _t: self.statusBar().showMessage("Copied to the clipboard", 3000))
-        answer.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        answer.notice.connect(lambda text: self.say_about_chat(text, 8000))
         # a lambda: a plain object's method connected leaves PySide a weak reference per answer, for good
         answer.linkHovered.connect(lambda url: self.status.show_link(url))
 

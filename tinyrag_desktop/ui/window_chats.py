@@ -10,7 +10,7 @@ from PySide6.QtCore import QTimer
 
 from ..chats import ChatInfo, ChatStoreError, StoredMessage
 from .chat_loading import load_slice
-from .header import fill_personas
+from .header import fill_personas, persona_gone_words
 
 log = logging.getLogger(__name__)
 
@@ -24,14 +24,35 @@ class ChatsMixin:
     """MainWindow's chats (mixed into it, see main_window.py: it uses the window's store, sidebar, view and
     composer)."""
 
-    def _refresh_chats(self) -> None:
+    def _refresh_chats(self, keep_place: bool = False) -> None:
         """Fill the chats list: every chat at once, or, with words in the search box, the chats holding
-        them once the search (in a worker thread) has found them; until then the list stays as it was."""
+        them once the search (in a worker thread) has found them; until then the list stays as it was.
+        ``keep_place``: the list is read again as it is (see catch_up_chats), kept where it was scrolled."""
+        self._listed_version = self.store.changes_elsewhere()  # before reading: a change meanwhile reads again
         if self.sidebar.search.text().strip():
+            self._catching_up = self.sidebar.search.text() if keep_place else None
             self.chat_search.search(self.sidebar.search.text())
             return
         self.chat_search.cancel()  # a search still on its way would replace the whole list with its hits
-        self.sidebar.set_chats(self.store.list_chats(), self.chat_id)
+        self.sidebar.set_chats(self.store.list_chats(), self.chat_id, keep_place=keep_place)
+
+    def _chats_found(self, words: str, chats: list[ChatInfo]) -> None:
+        keep, self._catching_up = words == self._catching_up, None
+        self.sidebar.set_chats(chats, self.chat_id, words, keep_place=keep)
+
+    def catch_up_chats(self) -> bool:
+        """Read the chats list again if another program changed the history since it was read (``ask`` in a
+        terminal, another window): called as the window is activated again and as a new chat is started.
+        One PRAGMA when nothing changed; the window's own questions and answers leave that number as it is
+        (they keep the list right as they are stored). The list keeps its search words, the open chat's row
+        and where it was scrolled to. True when it was read again."""
+        if self.store.closed or self.sidebar.renaming:  # a title being edited would be lost
+            return False
+        version = self.store.changes_elsewhere()
+        if version is not None and version == self._listed_version:
+            return False
+        self._refresh_chats(keep_place=True)
+        return True
 
     def _chat_used(self, chat: ChatInfo | None) -> None:
         """A question or an answer was just stored in ``chat``: its row goes first in the list, or, when the
@@ -51,6 +72,19 @@ class ChatsMixin:
         self.sidebar.set_chats(chats, self.chat_id)
         self.statusBar().showMessage(f"{reason.rstrip('.')}. Every chat is listed instead.", 10000)
 
+    def say_about_chat(self, text: str, timeout: int) -> None:
+        """Say ``text`` in the status bar until ``timeout`` ms have passed or another chat is shown: it is
+        about this one (a source of its answers that could not be opened, its persona removed)."""
+        self._said_about_chat = text
+        self.statusBar().showMessage(text, timeout)
+
+    def _chat_left(self) -> None:
+        """Another chat is shown: what the status bar said of the one before goes (a source of an answer
+        there that moved stayed 8 s over the new chat, as if of it)."""
+        said, self._said_about_chat = self._said_about_chat, ""
+        if said and self.statusBar().currentMessage() == said:
+            self.statusBar().clearMessage()
+
     def _when_idle(self, action: Callable[[], None]) -> None:
         """Run ``action`` now, or once the answer being streamed has been stopped and stored."""
         if self.bridge.is_running():
@@ -62,8 +96,10 @@ class ChatsMixin:
     # An answer still streaming goes on when its chat is left for another (ChatView.clear keeps it, out of
     # sight): it is shown again when its chat is opened, and stored when it ends, as if it had stayed.
     def new_chat(self) -> None:
+        self.catch_up_chats()  # chats asked in a terminal since are listed above it (Ctrl+N after `ask`)
         self.cancel_edit()
         self.composer.switch_draft(self.chat_id, None)
+        self._chat_left()
         self.chat_id = None
         self._loading, self._earlier, self._insert_at = None, None, None
         self._placed, self._unbuilt = None, []
@@ -79,6 +115,8 @@ class ChatsMixin:
                 return
             self.cancel_edit()
             self.composer.switch_draft(self.chat_id, chat_id)
+            if chat_id != self.chat_id:
+                self._chat_left()
             self.chat_id = chat_id
             self.sidebar.mark_current(chat_id)  # opened from elsewhere too (Undo): the list says which
             self.welcome.hide()
@@ -90,8 +128,7 @@ class ChatsMixin:
             if not self._select_persona(chat.persona) and self.persona.count():
                 self.persona.setCurrentIndex(0)
                 if chat.persona:
-                    self.statusBar().showMessage(f"This chat's persona “{chat.persona}” was removed; it now "
-                                                 f"answers as “{self.persona.currentText()}”.", 8000)
+                    self.say_about_chat(persona_gone_words(chat.persona, self.persona.currentText()), 8000)
             start, earlier = self.store.page_start(chat_id, HISTORY_PAGE)
             messages = self.store.messages(chat_id, first=start)
             self._live_rows = self._saver.live_ids() | self.waiting.stand_ins()  # as read now (see waiting)
