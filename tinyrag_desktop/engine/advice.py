@@ -23,10 +23,8 @@ if TYPE_CHECKING:
 # one taken ("search": the web when it is on, else the user's documents). The case, "_", "-" and spaces are
 # folded first, so "web_search" is "websearch" already.
 ALIASES: dict[str, tuple[str, ...]] = {
-    "calculator": ("calculate",), "calc": ("calculate",), "math": ("calculate",),
-    "search": ("websearch", "rag_knowledge"), "websearchtool": ("websearch",), "web": ("websearch",),
-    "wiki": ("wikipedia",), "fetch": ("url_fetch",), "urlfetch": ("url_fetch",), "browse": ("url_fetch",),
-    "knowledge": ("rag_knowledge",), "rag": ("rag_knowledge",), "go": ("nanogo",), "golang": ("nanogo",),
+    "calculator": ("calculate",), "calc": ("calculate",), "search": ("websearch", "rag_knowledge"),
+    "wiki": ("wikipedia",), "fetch": ("url_fetch",),
 }
 
 
