@@ -139,9 +139,11 @@ async def test_a_block_written_wrong_is_not_run_and_the_model_is_told_the_real_r
     note = told(llm, 1)
     assert "was not run: it is not a valid block (" in note and why in note
     assert "written other than exactly" not in note
-    # the window marks the block as a call not run, with the same reason
-    _, found = invalid_blocks(written + "\n\nIt is 4.")
-    assert [reason for _, reason in found] and why in found[0][1]
+    # The window marks the block as a call not run, with the same reason; the next round's words, in the same
+    # text, are not taken into a block never closed (they showed as code, in the block).
+    shown, found = invalid_blocks(written + "\n\nIt is 4.")
+    assert len(found) == 1 and why in found[0][1] and "It is 4." not in found[0][0]
+    assert shown.endswith("\n\nIt is 4.")
 
 
 async def test_a_block_cut_at_the_length_limit_gets_no_round_more(llm, make_engine) -> None:
