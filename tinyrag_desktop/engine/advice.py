@@ -167,8 +167,10 @@ def calls(count: int) -> str:
     return "no tool calls" if count == 0 else f"at most {count} tool call{'' if count == 1 else 's'}"
 
 
-def ended_waiting_note(results: Sequence[tuple[str, str, str, str, str]], cfg: EngineConfig) -> str:
-    """Why the answer ends on tool cards with no text after them, in the answer's own words (Markdown)."""
+def ended_waiting_note(results: Sequence[tuple[str, str, str, str, str]], cfg: EngineConfig,
+                       told: bool = False) -> str:
+    """Why the answer ends on tool cards with no text after them, in the answer's own words (Markdown).
+    ``told``: the model was told (REFUSED_ONLY) that its repeated calls do not run, and repeated one again."""
     most = rounds(cfg)
     refused = [reason for _, _, status, _, reason in results if status == "skipped"]
     more = f"Ask again to go on, or raise {ROUNDS_SETTING} to allow more rounds."
@@ -176,11 +178,13 @@ def ended_waiting_note(results: Sequence[tuple[str, str, str, str, str]], cfg: E
         last = refused[-1]
         if last.startswith("duplicate call: the same call was refused"):
             why = "the model only repeated a tool call that had been refused"
-        elif last.startswith("duplicate"):
+        elif last.startswith("duplicate") and told:
             # more rounds would have been more repeats: the model reads the result, and does not use it
             return ("\n\n*The answer ends here: the model only repeated a tool call that had already run, instead "
                     "of answering from its result (see the card above). Ask again, perhaps in other words, or "
                     "choose another model in Settings.*\n")
+        elif last.startswith("duplicate"):  # in its last round, never told: one round more may have helped
+            why = "the model only repeated a tool call that had already run"
         else:
             why = f"the model's last tool call was not run ({last.rstrip('.')})"
         note = f"The answer ends here: {why}, and no round was left for it to answer from the results (at most {most})."

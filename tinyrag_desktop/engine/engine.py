@@ -77,6 +77,7 @@ class _Request:
     tools_run: int = 0  # calls that ran: a command the user denied is given back (see _run_tool)
     next_id: int = 0
     transcript: list[str] = field(default_factory=list)
+    told: set[str] = field(default_factory=set)  # the notes given the model in this answer
 
     def new_id(self) -> str:
         self.next_id += 1
@@ -253,7 +254,7 @@ class Engine:
                 elif not more:
                     # The last round ended on a call whose result the model can never read: without a word,
                     # the answer would end on its cards, with no text after them.
-                    note = advice.ended_waiting_note(rnd.results, cfg)
+                    note = advice.ended_waiting_note(rnd.results, cfg, told=advice.REFUSED_ONLY in req.told)
                     yield Text(note, number, note=True)
                     shown.append(note)
                     break
@@ -261,6 +262,7 @@ class Engine:
                     # Only refused calls (a repeat, a limit): the model waits for results that will not come.
                     # One more round, within max_continuations, tells it to answer from what it already has.
                     rnd.advice.append(advice.REFUSED_ONLY)
+                    req.told.add(advice.REFUSED_ONLY)
                 if number == cfg.max_continuations:  # the next round is the last: a call in it will not run
                     rnd.advice.append(advice.LAST_ROUND)
                 reply = "".join(rnd.text)
