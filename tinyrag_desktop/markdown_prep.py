@@ -238,18 +238,53 @@ def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
     (``<tool name="shell_exec"><command>ls</command></tool>``), with nothing to say it was a call not run."""
     if "<tool" not in text:
         return text, []
-    from .protocol import InvalidBlock, XMLParseState
+    from .protocol import InvalidBlock, XMLParseState, parse_all
 
     state = XMLParseState()
     out: list[str] = []
     found: list[tuple[str, str]] = []
     events = [*state.feed(text), *state.finish()]
+    ended: list[object] = []  # blocks never closed that the answer went on after
+    while events and isinstance(events[-1], InvalidBlock) and events[-1].reason.startswith(_NOT_CLOSED):
+        last = events[-1]
+        cut = _unclosed_end(last.raw)
+        if cut >= len(last.raw):
+            break
+        head = InvalidBlock(last.raw[:cut], last.reason)
+        ended.append(head)
+        events[-1:] = [head, *parse_all(last.raw[cut:])]
     for n, event in enumerate(events):
         # a block never closed counts at the text's end only: the model stopped in it (a reply cut at its
         # length limit); the engine holds a block being written until it is whole
-        if isinstance(event, InvalidBlock) and (event.raw.rstrip().endswith("</tool>") or n == len(events) - 1):
+        if isinstance(event, InvalidBlock) and (event.raw.rstrip().endswith("</tool>") or n == len(events) - 1
+                                                or any(event is e for e in ended)):
             out.append(_INVALID_MARK.format(len(found)))
             found.append((event.raw.strip(), event.reason))
         else:
             out.append(getattr(event, "text", None) or getattr(event, "raw", ""))
     return "".join(out), found
+
+
+_NOT_CLOSED = "the block was not closed"
+_INNER_OPEN_RE = re.compile(r"<tool\s[^>]*>\s*<(query|url|source)>")
+_SPACED_CLOSE_RE = re.compile(r"[ \t]*</tool\s*>")
+
+
+def _unclosed_end(raw: str) -> int:
+    """Where a block never closed ends when the answer went on after it (the engine gave the model a round
+    more, whose text joined it): after its inner element and an end tag written wrong ("</tool >"), or in a
+    <query> or <url> never closed (one line of words), at a blank line. ``len(raw)`` when there is no such
+    place: a program cut off in its <source> is all block."""
+    m = _INNER_OPEN_RE.match(raw)
+    if m is None:
+        return len(raw)
+    param = m.group(1)
+    close = raw.find(f"</{param}>", m.end())
+    if close >= 0:
+        end = close + len(param) + 3
+        if (spaced := _SPACED_CLOSE_RE.match(raw, end)) is not None:
+            end = spaced.end()
+        return end if raw[end:].strip() else len(raw)
+    if param != "source" and (blank := raw.find("\n\n", m.end())) >= 0:
+        return blank
+    return len(raw)

@@ -297,7 +297,7 @@ def test_offline_names_the_flag_not_a_setting_that_is_on(tmp_path: Path) -> None
 
 def test_max_tokens_flag_limits_the_reply_and_a_reasoning_only_reply_names_it(tmp_path: Path) -> None:
     with ScriptedLLMServer() as llm:
-        llm.queue(Stream([], reasoning=["Thinking ", "on and on."]))
+        llm.queue(Stream([], reasoning=["Thinking ", "on and on."], finish="length"))
         proc = ask(llm.base_url, tmp_path, "--max-tokens", "64")
         body = llm.requests[-1]
     assert body["max_tokens"] == 64

@@ -52,7 +52,7 @@ async def test_one_tool_and_a_continuation(llm, make_engine) -> None:
     assert "= 33" in second[-1]["content"] and "untrusted" in second[-1]["content"]
     assert llm.requests[0]["stream"] is True and llm.requests[0]["model"] == "scripted"
     # Every round asks the server to stop where a model starts inventing its tools' results.
-    assert all(r["stop"] == ["<tool_results>"] for r in llm.requests)
+    assert all(r["stop"] == ["<tool_res", '<result id="call_'] for r in llm.requests)
 
 
 async def test_tool_starts_while_the_stream_goes_on(llm, make_engine) -> None:
@@ -142,7 +142,19 @@ async def test_a_repeated_call_in_the_last_round_ends_the_answer_with_why(llm, m
     text = visible(events)
     assert "the model only repeated a tool call that had already run" in text
     assert "at most 2 rounds per answer" in text and "not asked for" not in text
-    assert "raise “Rounds after the first” in Settings → Limits" in text
+    assert "raise “Rounds after the first” in Settings → Limits" in text  # never told: a round more may help
+
+
+async def test_a_call_repeated_after_the_model_was_told_ends_the_answer_with_advice_that_fits(llm, make_engine) -> None:
+    # Told that a repeated call does not run, it repeated it to the last round; the note said to raise
+    # “Rounds after the first”, which would only have given it more rounds to repeat it in.
+    llm.queue(*[Stream(tokens(block("calculate", "6*7"))) for _ in range(5)])
+    events = await collect(make_engine(), "What is 6*7?")
+    assert len(llm.requests) == 4 and [r.status for r in of(events, ToolFinished)] == ["ok"] + ["skipped"] * 3
+    text = visible(events)
+    assert "the model only repeated a tool call that had already run, instead of answering from its result" in text
+    assert "Ask again, perhaps in other words, or choose another model in Settings." in text
+    assert "Rounds after the first" not in text
 
 
 async def test_a_repeated_call_the_model_writes_on_after_ends_the_answer_as_before(llm, make_engine) -> None:

@@ -269,7 +269,18 @@ async def test_an_answer_of_reasoning_alone_names_a_limit_that_is_there(llm, mak
     # It said "(see Thinking) … Raise Max tokens in Settings": `ask` shows no Thinking, no setting has that
     # name, and at 0 (the default) there was nothing to raise.
     llm.queue(Raw([chunk({"reasoning_content": "Let me think."}),
-                   f"data: {json.dumps({'choices': [{'delta': {}, 'finish_reason': 'stop'}]})}\n\n"]))
+                   f"data: {json.dumps({'choices': [{'delta': {}, 'finish_reason': 'length'}]})}\n\n"]))
     (err,) = of(await run(make_engine(max_tokens=max_tokens)), EngineError)
     assert "only reasoned" in err.message and says in err.message
     assert "Thinking" not in err.message and "Max tokens" not in err.message
+
+
+@pytest.mark.parametrize("max_tokens", [0, 256])
+async def test_an_answer_of_reasoning_alone_that_the_model_ended_blames_no_limit(llm, make_engine, max_tokens) -> None:
+    # finish_reason "stop": the model ended its reply, no limit cut it; it was told "its reasoning may have
+    # used up the server's limit", and to raise num_predict.
+    llm.queue(Raw([chunk({"reasoning_content": "Let me think."}),
+                   f"data: {json.dumps({'choices': [{'delta': {}, 'finish_reason': 'stop'}]})}\n\n"]))
+    (err,) = of(await run(make_engine(max_tokens=max_tokens)), EngineError)
+    assert "only reasoned" in err.message and "ended its reply without writing one" in err.message
+    assert "limit" not in err.message and "num_predict" not in err.message and "tokens" not in err.message

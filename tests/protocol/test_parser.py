@@ -163,8 +163,12 @@ def test_partial_block_never_executes_before_its_close() -> None:
 def test_prose_that_mentions_tool_is_released_without_waiting() -> None:
     state = XMLParseState()
     out = state.feed('Use the <tool name="x"> element, then write ')
-    assert "".join(e.raw for e in out) == 'Use the <tool name="x"> element, then write '
-    assert invalid(out)
+    # a start tag with no <query> after it may still be a call written wrong, up to its </tool>: it waits
+    # only to the end of its paragraph
+    out += state.feed("it.\n\nNext")
+    assert "".join(e.raw for e in out) == 'Use the <tool name="x"> element, then write it.\n\nNext'
+    assert invalid(out) == ["the block has no content element: its text must be inside <query>, <url> or <source>"]
+    assert [e.raw for e in out if isinstance(e, InvalidBlock)] == ['<tool name="x"> ']
     state = XMLParseState()
     assert "".join(e.raw for e in state.feed("a <toolbox and <tools")) == "a <toolbox and <tools"
 
@@ -277,3 +281,35 @@ def test_a_fence_is_searched_for_its_closing_line_once_per_piece_of_text(text, m
     events = parse_all(text)
     assert "".join(e.raw for e in events) == text and not any(isinstance(e, ToolCall) for e in events)
     assert sum(p.scanned for p in counting.values()) <= 2 * len(text)
+
+
+@pytest.mark.parametrize("text, reason", [
+    ('<tool name="calculate">2+2</tool>', "the block has no content element"),
+    ('<tool name=calculate><query>2+2</query></tool>', "attribute values must be quoted"),
+])
+def test_a_call_written_wrong_is_one_invalid_block_to_its_close_with_the_real_reason(text, reason) -> None:
+    # It ended at its start tag, the rest was text, and the model was told it wrote "other than exactly
+    # <tool name=…>" (for the stray </tool>): the real reason was lost, and the window said none.
+    for size in (1, 3, len(text) + 8):
+        events = feed_in(f"Let me see. {text}\n\nThen more.", size)
+        (block,) = [e for e in events if isinstance(e, InvalidBlock)]
+        assert block.raw == text and block.reason.startswith(reason)
+        assert "".join(e.raw for e in events) == f"Let me see. {text}\n\nThen more."
+
+
+def test_a_call_written_wrong_does_not_take_in_a_valid_call_after_it() -> None:
+    text = '<tool name=x> or rather <tool name="calculate"><query>1+1</query></tool>'
+    for size in (1, 2, 5, len(text)):
+        events = feed_in(text, size)
+        assert [e.raw for e in events if isinstance(e, InvalidBlock)] == ["<tool name="]
+        assert calls(events) == [("calculate", "query", "1+1")]
+
+
+def test_an_end_tag_with_a_space_is_no_close_and_says_so() -> None:
+    # the spec runs a block only once "</tool>" is seen; "</tool >" is not it
+    text = '<tool name="calculate"><query>2+2</query></tool >'
+    for size in (1, 4, len(text)):
+        events = feed_in(text, size)
+        assert calls(events) == []
+        assert invalid(events) == ["the block was not closed with </tool> before the end: its end tag has a space "
+                                   "in it; it must be exactly </tool>"]

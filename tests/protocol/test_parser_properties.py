@@ -40,6 +40,10 @@ BROKEN = st.sampled_from([
     "<tool <tool ",
     '<tool name="a">text',
     '<tool name="a"/>',
+    '<tool name="a">2+2</tool>',  # no element: the invalid block runs to its </tool>
+    '<tool name=a><query>x</query></tool>',  # unquoted: the same
+    '<tool name="a">x\n\ny</tool>',  # but not past a blank line
+    '<tool name="a"><query>x</query></tool >',
 ])
 
 

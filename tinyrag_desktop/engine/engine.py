@@ -12,7 +12,6 @@ import asyncio
 import dataclasses
 import json
 import logging
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +25,7 @@ from ..protocol.think import CLOSED, REASONING
 from ..tool_words import DISABLED
 from ..tools.errors import ToolError
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
-from . import prompts
+from . import advice, prompts
 from .config import EngineConfig
 from .context import MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window
 from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort
@@ -45,7 +44,10 @@ KnowledgeLookup = Callable[[str, int], Awaitable[str]]
 # Where the server stops a reply: results come back in our own <tool_results> message, so a model that
 # starts writing one is making its tools' results up (small models copy the format), and what it would
 # invent must neither be shown nor read as an answer.
-STOP_SEQUENCES = ("<tool_results>",)
+# "<tool_res" stops <tool_results>, <tool_result …> and Hermes' <tool_response> alike; '<result id="call_' a
+# model that copies our results without their wrapper. OpenAI takes at most 4 stop sequences. A model writing
+# about these tags (in a code block) is stopped too: rare, and far less harm than a made-up result.
+STOP_SEQUENCES = ("<tool_res", '<result id="call_')
 # The models (server address, model name) seen starting their replies inside their reasoning, their chat
 # template having opened its <think> (see protocol/think.py): their next replies start as reasoning. Kept in
 # the data folder's THINKING_MODELS too, so that the next start knows them from its first reply.
@@ -75,6 +77,7 @@ class _Request:
     tools_run: int = 0  # calls that ran: a command the user denied is given back (see _run_tool)
     next_id: int = 0
     transcript: list[str] = field(default_factory=list)
+    told: set[str] = field(default_factory=set)  # the notes given the model in this answer
 
     def new_id(self) -> str:
         self.next_id += 1
@@ -98,6 +101,8 @@ class _Round:
     invalid_at_end: str = ""  # why the invalid block the round's text ends with (but spaces) was not run
     writing: ToolWriting | None = None  # the last tool_writing sent of the block being written
     writing_at: float = 0.0  # when (time.monotonic)
+    reasoning: list[str] = field(default_factory=list)  # what the model reasoned in this round
+    finish_reason: str | None = None  # how the server said the reply ended
 
     def waiting(self) -> bool:
         """The model stopped right after a tool block: it wrote no answer, it waits for the results."""
@@ -190,7 +195,13 @@ class Engine:
         heard: list[str] = []  # what the tools returned: words the answer may have taken from them
         failed = False
         heard_from_model = False  # the server took the request and the model wrote something
+        nudged = False  # a round more was given for a reply with nothing to read: once per answer
         model = ""
+
+        def offered_tool(name: str) -> ToolSpec | None:
+            spec = self.registry.get(name) or self._by_folded_name(name)
+            return spec if spec is not None and spec.name in names else None
+
         try:
             model = await client.resolve_model(str(settings.get("chat_model", "") or ""))
             fitting.ask = lambda: self._window(client, model, cfg)
@@ -206,7 +217,9 @@ class Engine:
                 try:
                     async for event in self._fitted_round(client, model, fitting, rnd, req, ctx):
                         heard_from_model = True
-                        reasoned = reasoned or isinstance(event, Reasoning)
+                        if isinstance(event, Reasoning):
+                            reasoned = True
+                            rnd.reasoning.append(event.text)
                         if isinstance(event, Text):
                             shown.append(event.text)
                         elif isinstance(event, Retract) and event.channel == "text":
@@ -216,38 +229,53 @@ class Engine:
                     req.transcript.append("".join(rnd.text))
                 heard += [text for *_, text in rnd.results]
                 ran = any(status != "skipped" for _, _, status, _, _ in rnd.results)
+                more = number <= cfg.max_continuations  # a round is left
                 if not rnd.waiting():
                     can_call = cfg.max_tools_per_round > 0 and req.tools_run < cfg.max_tools_total
-                    miswritten = (_miswritten_call("".join(rnd.text), rnd.invalid_at_end) if can_call and not ran
-                                  and not rnd.results and number <= cfg.max_continuations else "")
+                    miswritten = (advice.miswritten_call("".join(rnd.text), rnd.invalid_at_end, offered_tool)
+                                  if can_call and not ran and not rnd.results and more else "")
+                    blank = not "".join(rnd.text).strip() and not rnd.results
+                    if blank and not miswritten and more and not nudged:
+                        # Nothing to read: after its calls, the model began by copying the results message
+                        # (stopped at once) or only reasoned; or it wrote its call in its reasoning only.
+                        if req.next_id:
+                            miswritten = advice.ANSWER_NOW
+                        elif can_call and advice.call_in_reasoning("".join(rnd.reasoning)):
+                            miswritten = advice.CALL_IN_REASONING
+                        nudged = bool(miswritten)
                     if not ran and not miswritten:  # the model answered (or wrote on after a refused call)
+                        if blank and req.next_id:  # and the answer would end on its cards, without a word
+                            note = advice.blank_after_tools_note(bool(rnd.reasoning))
+                            yield Text(note, number, note=True)
+                            shown.append(note)
                         break
                     if miswritten:  # it waits for the result of a call it wrote so that it is no call
                         rnd.advice.append(miswritten)
-                elif number > cfg.max_continuations:
+                elif not more:
                     # The last round ended on a call whose result the model can never read: without a word,
                     # the answer would end on its cards, with no text after them.
-                    note = _ended_waiting_note(rnd, cfg)
+                    note = advice.ended_waiting_note(rnd.results, cfg, told=advice.REFUSED_ONLY in req.told)
                     yield Text(note, number, note=True)
                     shown.append(note)
                     break
                 elif not ran:
                     # Only refused calls (a repeat, a limit): the model waits for results that will not come.
                     # One more round, within max_continuations, tells it to answer from what it already has.
-                    rnd.advice.append(_REFUSED_ONLY)
+                    rnd.advice.append(advice.REFUSED_ONLY)
+                    req.told.add(advice.REFUSED_ONLY)
                 if number == cfg.max_continuations:  # the next round is the last: a call in it will not run
-                    rnd.advice.append(_LAST_ROUND)
+                    rnd.advice.append(advice.LAST_ROUND)
                 reply = "".join(rnd.text)
                 limit = await fitting.result_chars(reply, [text for *_, text in rnd.results], cfg.result_max_chars)
                 tail.append({"role": "assistant", "content": reply})
-                results, advice = list(rnd.results), list(rnd.advice)
+                results, notes = list(rnd.results), list(rnd.advice)
 
-                def rewrite(most: int, results=results, advice=advice) -> str:
-                    return prompts.results_message(results, most, question, advice)
+                def rewrite(most: int, results=results, notes=notes) -> str:
+                    return prompts.results_message(results, most, question, notes)
 
                 fitting.add_results({"role": "user", "content": rewrite(limit)}, rewrite, limit)
             if not "".join(req.transcript).strip() and not req.tools_run:  # "done", with nothing to show
-                raise BadResponse(_only_thought_words(cfg.max_tokens) if reasoned else
+                raise BadResponse(advice.only_thought_words(cfg.max_tokens, rnd.finish_reason) if reasoned else
                                   "The model sent an empty answer. Try again, or choose another model in Settings.")
         except LLMError as exc:
             log.info("request failed: %s", exc)
@@ -360,6 +388,8 @@ class Engine:
         presumed: list[str] = []  # the reasoning sent while the reply was presumed to start in it
         own = len(rnd.text)  # where this reply's own text starts (after the gap a later round begins with)
         finish_reason: str | None = None
+        stop = _StopAt(STOP_SEQUENCES)
+        thought = False  # the model reasoned in this reply
 
         async def pump() -> None:
             try:
@@ -384,6 +414,8 @@ class Engine:
         try:
             while streaming or rnd.outstanding:
                 kind, item = await queue.get()
+                if not streaming and kind in ("delta", "end", "error"):  # after the engine stopped the reply
+                    continue
                 if kind == "result":
                     rnd.outstanding -= 1
                     yield item
@@ -397,16 +429,24 @@ class Engine:
                         if think.presumed and not presumed:  # the server parts the reasoning out itself
                             _learn(self.data_dir, habit, False)
                             think = ThinkSplitter()
+                        thought = True
                         yield Reasoning(item.reasoning, rnd.number)
-                    pieces = think.feed(item.content) if item.content else []
+                    content = stop.feed(item.content) if item.content else ""
+                    pieces = think.feed(content) if content else []
+                    if stop.hit:  # the server went on past a stop sequence: the reply ends there all the same
+                        streaming, finish_reason = False, "stop"
+                        pump_task.cancel()
+                        pieces += think.finish()
                 else:  # end of stream, or a failure: flush what is held
                     streaming = False
                     failure = item
-                    pieces = think.finish()
+                    held = stop.finish()
+                    pieces = [*(think.feed(held) if held else []), *think.finish()]
                 for channel, text in pieces:
                     if channel == REASONING:
                         if think.presumed:
                             presumed.append(text)
+                        thought = True
                         yield Reasoning(text, rnd.number)
                         continue
                     if channel == CLOSED:  # the reply began inside its reasoning: what came so far was that
@@ -442,10 +482,13 @@ class Engine:
                 task.cancel()
             pending = [pump_task, *rnd.running]
             await asyncio.wait(pending, timeout=0.15)
+        rnd.finish_reason = finish_reason
         if failure is not None:
             raise failure
         if finish_reason == "length":  # the stream ended well, the answer did not: it stops mid-sentence
-            raise ReplyCutShort(_cut_short_words(max_tokens))
+            if thought and not "".join(rnd.text[own:]).strip():  # or never began: the reasoning took it all
+                raise ReplyCutShort(advice.only_thought_words(max_tokens, finish_reason))
+            raise ReplyCutShort(advice.cut_short_words(max_tokens))
 
     def _parsed(
         self,
@@ -531,6 +574,8 @@ class Engine:
         # The element is part of the call: <url> after a refused <query> is the correction the note asked for.
         tool = spec.name if spec is not None else call.name
         key = (tool, call.param, call.content)
+        if spec is not None and advice.folded(spec.name) != advice.folded(call.name):  # "calculator"
+            rnd.advice.append(advice.renamed(call.name, spec))
         status, reason = "error", ""
         if key in req.seen:
             if key in req.refused:  # it never ran: say why it was refused, not that it "already ran"
@@ -550,9 +595,9 @@ class Engine:
                 f"{prompts.block_example(spec)}"
             )
         elif req.tools_run >= cfg.max_tools_total:
-            status, reason = "skipped", f"limit reached: {_calls(cfg.max_tools_total)} per answer"
+            status, reason = "skipped", f"limit reached: {advice.calls(cfg.max_tools_total)} per answer"
         elif rnd.run >= cfg.max_tools_per_round:
-            status, reason = "skipped", f"limit reached: {_calls(cfg.max_tools_per_round)} per round"
+            status, reason = "skipped", f"limit reached: {advice.calls(cfg.max_tools_per_round)} per round"
         else:
             req.seen.add(key)
             req.tools_run += 1
@@ -570,12 +615,14 @@ class Engine:
                             call.raw)
 
     def _by_folded_name(self, name: str) -> ToolSpec | None:
-        """``Wikipedia`` or ``web-search`` for ``wikipedia``/``websearch``: models vary the case and dashes."""
-        folded = name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+        """``Wikipedia`` or ``web-search`` for ``wikipedia``/``websearch``: models vary the case and dashes;
+        ``calculator`` or ``wiki`` (advice.ALIASES) for the tool other apps give that name, an enabled one first."""
+        key = advice.folded(name)
         for spec in self.registry.all():
-            if spec.name.replace("_", "") == folded:
+            if spec.name.replace("_", "") == key:
                 return spec
-        return None
+        meant = [spec for target in advice.ALIASES.get(key, ()) if (spec := self.registry.get(target)) is not None]
+        return next((spec for spec in meant if spec.enabled(self.settings)), meant[0] if meant else None)
 
     def _unknown_tool(self, name: str) -> str:
         enabled = self.registry.enabled(self.settings)
@@ -638,68 +685,6 @@ class Engine:
         )))
 
 
-# A tool call at the very end of the model's message (where it stopped to wait for its result) that is no
-# block: in a code fence or span (spec rule 5), or "<tool\nname=", "<TOOL " (rule 1). Small models often write one
-# so; the answer ended on it, the user shown a code block and no result.
-_MISWRITTEN = re.compile(r"<tool\s[^>]*>.*?</tool\s*>\s*(?:`+|~{3,})?\s*\Z", re.IGNORECASE | re.DOTALL)
-_MISWRITTEN_TAIL = 4000  # characters of the message looked at: a call is short
-
-
-def _miswritten_call(text: str, invalid: str) -> str:
-    """The note telling the model why the call its message ends with was not run ("" when it ends otherwise)."""
-    if invalid.startswith(("the block was not closed", "no </tool> within")):
-        return ""  # cut off by the end of the stream, not written wrong: the answer ends there
-    if invalid:
-        why = f"it is not a valid block ({invalid})"
-    elif _MISWRITTEN.search(text[-_MISWRITTEN_TAIL:]):
-        why = ("tool calls inside a code block, or written other than exactly <tool name=\"…\"> (lower case, one "
-               "space), are not run")
-    else:
-        return ""
-    return (f"The tool call your last message ends with was not run: {why}. If you need the tool, write the call "
-            "again as plain text, exactly like <tool name=\"calculate\"><query>2 + 2</query></tool>; otherwise "
-            "answer the question now.")
-
-
-_REFUSED_ONLY = ("None of your calls in your last message was run (see the results above for why), and a "
-                 "repeated call will not run either. Do not call a tool again for the same thing: answer the "
-                 "question now from the results you already have.")
-
-
-# Told with the results that start the last round: the model was never told, called a tool, and the answer
-# ended on its card. A call it writes all the same still runs (DESIGN: a request has at most 1 +
-# max_continuations rounds; the limits skip calls by count), and the user reads its result on the card.
-_LAST_ROUND = ("This is your last round: the result of any tool call you write now would not come back to you. "
-               "Answer the question now from the results you already have.")
-# The setting (and `ask`'s flag) that allows more rounds, as the other limits' notes name theirs.
-_ROUNDS_SETTING = "“Rounds after the first” in Settings → Limits (or --max-continuations)"
-
-
-def _rounds(cfg: EngineConfig) -> str:
-    """"4 rounds per answer": the first and the max_continuations after it."""
-    most = cfg.max_continuations + 1
-    return f"{most} round{'s' if most != 1 else ''} per answer"
-
-
-def _ended_waiting_note(rnd: _Round, cfg: EngineConfig) -> str:
-    """Why the answer ends on tool cards with no text after them, in the answer's own words (Markdown)."""
-    rounds = _rounds(cfg)
-    refused = [reason for _, _, status, _, reason in rnd.results if status == "skipped"]
-    if refused and len(refused) == len(rnd.results):
-        last = refused[-1]
-        if last.startswith("duplicate call: the same call was refused"):
-            why = "the model only repeated a tool call that had been refused"
-        elif last.startswith("duplicate"):
-            why = "the model only repeated a tool call that had already run"
-        else:
-            why = f"the model's last tool call was not run ({last.rstrip('.')})"
-        note = f"The answer ends here: {why}, and no round was left for it to answer from the results (at most {rounds})."
-    else:
-        note = (f"The answer ends here: the model was still calling tools at the limit of {rounds}, so it could "
-                "not answer from the last results.")
-    return f"\n\n*{note} Ask again to go on, or raise {_ROUNDS_SETTING} to allow more rounds.*\n"
-
-
 @dataclass
 class _Asked:
     """What asking the user cost one call: how long the question was open, and whether they said no."""
@@ -737,11 +722,6 @@ def tool_grace(timeout: float) -> float:
     return min(2.0, max(0.5, timeout * 0.1))
 
 
-def _calls(count: int) -> str:
-    """"at most 3 tool calls", "at most 1 tool call"; at a limit of 0, "no tool calls": none may run."""
-    return "no tool calls" if count == 0 else f"at most {count} tool call{'' if count == 1 else 's'}"
-
-
 def _thought_past_a_call(text: str) -> bool:
     """Whether ``text`` goes on after its last tool block: reasoning that imagined the call's results (the
     server stopped it at STOP_SEQUENCES, with no </think>), not an answer that ends on its call and waits."""
@@ -776,29 +756,32 @@ def _learn(data_dir: Path, habit: tuple[str, str], opens: bool) -> None:
         log.warning("could not write %s: %s", path, exc)
 
 
-def _cut_short_words(max_tokens: int) -> str:
-    """Why an answer stopped at the server's length limit, and what to do."""
-    if max_tokens:
-        limit = (f"the longest reply allowed, {max_tokens:,} tokens (“Longest reply (tokens)” in Settings → "
-                 "Advanced)")
-        fix = "raise that setting"
-    else:
-        limit = "the server's limit on the length of a reply, or filled its context"
-        fix = "raise the limit on the server (Ollama: num_predict; llama.cpp: -n)"
-    return (f"The answer was cut short: the model reached {limit}. The text so far is kept; ask it to go on, "
-            f"or {fix} and try again.")
+class _StopAt:
+    """The stop sequences, kept by the engine too: a server that ignores them (or misses one split across
+    tokens) would show the results the model makes up after its call as the answer."""
 
+    def __init__(self, stops: Sequence[str]) -> None:
+        self.stops = stops
+        self.held = ""  # a suffix that may still become a stop sequence
+        self.hit = False
 
-def _only_thought_words(max_tokens: int) -> str:
-    """Why a reply of reasoning alone gave no answer, and what to do (in the window, and from `ask`, which
-    shows no reasoning: it names no Thinking section, and no setting that is not there to raise)."""
-    if max_tokens:
-        return ("The model only reasoned and gave no answer: its reasoning may have used up the longest reply "
-                f"allowed, {max_tokens:,} tokens (“Longest reply (tokens)” in Settings → Advanced, or "
-                "--max-tokens). Raise it, or try again.")
-    return ("The model only reasoned and gave no answer: its reasoning may have used up the server's limit on "
-            "the length of a reply. Try again, or raise that limit on the server (Ollama: num_predict; "
-            "llama.cpp: -n).")
+    def feed(self, text: str) -> str:
+        """What of ``text`` comes before a stop sequence and cannot begin one; nothing once one was seen."""
+        if self.hit:
+            return ""
+        text, self.held = self.held + text, ""
+        found = [at for at in (text.find(s) for s in self.stops) if at >= 0]
+        if found:
+            self.hit = True
+            return text[: min(found)]
+        keep = max((k for s in self.stops for k in range(1, len(s)) if text.endswith(s[:k])), default=0)
+        if keep:
+            text, self.held = text[:-keep], text[-keep:]
+        return text
+
+    def finish(self) -> str:
+        held, self.held = self.held, ""
+        return held
 
 
 def _without_end(text: str, end: str) -> str:

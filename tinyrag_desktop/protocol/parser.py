@@ -54,8 +54,18 @@ _TEXT, _FENCE, _INLINE, _BLOCK = "TEXT", "FENCE", "INLINE", "BLOCK"
 # a run that closes it if nothing but spaces follows.
 _F_BODY, _F_INFO, _F_CLOSING = "BODY", "INFO", "CLOSING"
 
-# Block phases.
-_P_TAG, _P_BEFORE, _P_CONTENT, _P_CDATA, _P_AFTER, _P_SKIP = range(6)
+# Block phases. _P_FAILED: a block known invalid early (an unquoted name=, text with no <query> around it)
+# that runs on to its </tool> if one follows within _FAILED_REACH characters of its start, with no other
+# "<tool " and no blank line before it; else it ends where it failed, and the rest is text again. (Prose that
+# mentions <tool name="x"> waits so until its paragraph ends; the model and the window are told the real
+# reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.)
+_P_TAG, _P_BEFORE, _P_CONTENT, _P_CDATA, _P_AFTER, _P_SKIP, _P_FAILED = range(7)
+_FAILED_REACH = 2000
+_UNQUOTED = "attribute values must be quoted"
+_NO_ELEMENT = "the block has no content element: its text must be inside <query>, <url> or <source>"
+_NOT_CLOSED = "the block was not closed with </tool> before the end"
+_SPACED_CLOSE = "its end tag has a space in it; it must be exactly </tool>"
+_SPACED_CLOSE_TAG = re.compile(r"</tool[ \t\r\n]+(>)?")
 
 # Where scanning must stop in each mode. A newline matters only when the next line may start a fence
 # (spaces or tabs, then ` or ~), or when the chunk ends before that can be known.
@@ -151,9 +161,14 @@ class XMLParseState:
             return []
         self._finished = True
         out: list[ParseEvent] = []
-        if self._mode is _BLOCK:
+        if self._mode is _BLOCK and self._phase == _P_FAILED:  # no </tool> came: it ends where it failed
+            out.append(InvalidBlock(self._raw(self._fail_at), self._error))
+            out.append(TextChunk(self._buf[self._fail_at :]))
+            self._reset_block()
+        elif self._mode is _BLOCK:
             raw = self._raw(len(self._buf))
-            out.append(InvalidBlock(raw, "the block was not closed with </tool> before the end"))
+            spaced = f": {_SPACED_CLOSE}" if self._error == _SPACED_CLOSE else ""
+            out.append(InvalidBlock(raw, _NOT_CLOSED + spaced))
             self._reset_block()
         if self._hold:
             out.append(TextChunk(self._hold))
@@ -404,6 +419,7 @@ class XMLParseState:
         self._param = ""
         self._content_parts = []
         self._error = ""
+        self._fail_at = 0  # in _P_FAILED: where in _buf the block ends if no </tool> follows
         self._depth = 1
         self._newlines = 0
         self._input_at = -1  # where the inner element's content starts in the raw block (-1: not yet)
@@ -445,7 +461,7 @@ class XMLParseState:
         else:
             event = self._finish_block(self._raw(end))
         out.append(event)
-        carried = self._buf[end:old] if end < old else ""
+        carried = self._buf[end:] if end < old else ""  # from an earlier chunk, then all of this one's
         self._reset_block()
         self._line_blank = False
         if carried:
@@ -457,8 +473,8 @@ class XMLParseState:
 
     def _compact(self) -> None:
         """Move the scanned part of the block out of the working buffer, so appends stay cheap."""
-        if self._phase == _P_TAG:
-            return  # the start tag is re-read whole; it is short
+        if self._phase in (_P_TAG, _P_FAILED):
+            return  # the start tag is re-read whole, it is short; a failed block is read to a short reach
         cut = self._pos
         if self._phase in (_P_CONTENT, _P_CDATA) and cut > self._content_start:
             text = self._buf[self._content_start : cut]
@@ -476,6 +492,12 @@ class XMLParseState:
         self._error = reason
         return -(at + 2)
 
+    def _pend(self, at: int, reason: str) -> None:
+        """Failed at ``at``: look on for its </tool> (see _P_FAILED)."""
+        self._error = reason
+        self._fail_at = self._pos = at
+        self._phase = _P_FAILED
+
     def _skip(self, reason: str) -> None:
         if not self._error:
             self._error = reason
@@ -491,6 +513,9 @@ class XMLParseState:
                 gt = buf.find(">", pos, _MAX_START_TAG)
                 stop = min(n, _MAX_START_TAG) if gt < 0 else gt + 1
                 tag = parse_start_tag(buf[:stop], complete=gt >= 0)
+                if tag.error == _UNQUOTED:  # <tool name=calculate>: a call, written wrong
+                    self._pend(tag.error_at, tag.error)
+                    continue
                 if tag.error:
                     return self._fail(tag.error_at, tag.error)
                 if gt < 0:
@@ -513,8 +538,9 @@ class XMLParseState:
                 self._pos = pos
                 if pos == n:
                     return -1
-                if buf[pos] != "<":
-                    return self._fail(pos, "a <tool> block must contain an element such as <query>")
+                if buf[pos] != "<":  # <tool name="calculate">2+2</tool>
+                    self._pend(pos, _NO_ELEMENT)
+                    continue
                 rest = buf[pos : pos + len(CLOSE)]
                 if rest == CLOSE:
                     self._error = self._error or "the block has no content element"
@@ -596,7 +622,20 @@ class XMLParseState:
                     return pos + len(CLOSE)
                 if CLOSE.startswith(rest):
                     return -1
-                self._skip(f"unexpected text after </{self._param}>; a block holds one element")
+                spaced = _SPACED_CLOSE_TAG.match(buf, pos)
+                if spaced is not None and spaced.group(1) is None and spaced.end() == n and n - pos < _MOST_SPACES:
+                    return -1  # "</tool  ": a ">" may follow
+                self._skip(_SPACED_CLOSE if spaced is not None and spaced.group(1) else
+                           f"unexpected text after </{self._param}>; a block holds one element")
+            elif phase == _P_FAILED:
+                reach = min(_FAILED_REACH, self.max_block_chars) - self._base
+                hit, which = _find_first(buf, pos, (OPEN, CLOSE, "\n\n"))
+                if which == 1 and hit + len(CLOSE) <= reach:
+                    return hit + len(CLOSE)
+                if hit >= 0 or n >= reach:
+                    return self._fail(self._fail_at, self._error)
+                self._pos = max(pos, n - len(CLOSE))
+                return -1
             else:  # _P_SKIP: find the matching </tool>, counting nested openings
                 hit, which = _find_first(buf, pos, (OPEN, CLOSE))
                 if hit < 0:

@@ -1,0 +1,230 @@
+"""The engine's own words: notes that correct the model between rounds, and notes that end an answer.
+
+Also where a call the model wrote so that it is no call is recognised: a <tool> block in a code fence, one
+not closed, or a call in the format another chat template teaches (Hermes' <tool_call>, Llama's JSON,
+Mistral's [TOOL_CALLS], Phi's <|tool_call|>, Gemma's tool_code). None of these is ever run (the spec runs
+only valid <tool> blocks): the model is told how to write it, and gets one more round.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Callable, Sequence
+from xml.sax.saxutils import escape as xml_escape
+
+from ..protocol import ToolCall, parse_all
+
+if TYPE_CHECKING:
+    from ..tools.registry import ToolSpec
+    from .config import EngineConfig
+
+# Names small models give the tools, from other apps' tool sets, and the tools they mean, the first enabled
+# one taken ("search": the web when it is on, else the user's documents). The case, "_", "-" and spaces are
+# folded first, so "web_search" is "websearch" already.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "calculator": ("calculate",), "calc": ("calculate",), "search": ("websearch", "rag_knowledge"),
+    "wiki": ("wikipedia",), "fetch": ("url_fetch",),
+}
+
+
+def folded(name: str) -> str:
+    """``Web-Search`` → ``websearch``: how a model's spelling of a tool's name is compared."""
+    return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+
+
+# -- calls written so that they are no call ------------------------------------------------------------
+
+# A tool call at the very end of the model's message (where it stopped to wait for its result) that is no
+# block: in a code fence or span (spec rule 5), or "<tool\nname=", "<TOOL " (rule 1). Small models often write one
+# so; the answer ended on it, the user shown a code block and no result.
+_MISWRITTEN = re.compile(r"<tool\s[^>]*>.*?</tool\s*>\s*(?:`+|~{3,})?\s*\Z", re.IGNORECASE | re.DOTALL)
+_MISWRITTEN_TAIL = 4000  # characters of the message looked at: a call is short
+
+# What may end a call of another template: its own end tags, the end-of-turn tokens a server passed through.
+_END = r"(?:\s*(?:</tool_call>|<\|/tool_call\|>|</function_call>|</function>|<\|eom_id\|>|<\|eot_id\|>|```))*\s*\Z"
+# {"name": "calculate", "arguments": {...}}: Hermes and Qwen 2.5 (<tool_call>), Llama 3.x (bare, or after
+# <|python_tag|>), Mistral ([TOOL_CALLS] [...]), Phi-4 (<|tool_call|>[...]), in a ```json fence or not.
+_JSON_CALL = re.compile(
+    r"(?:<tool_call>|<\|tool_call\|>|<\|python_tag\|>|\[TOOL_CALLS\]|<function_call>|```(?:json)?)?\s*\[?\s*"
+    r'\{\s*"name"\s*:\s*"([^"\n]{1,64})"\s*,\s*"(?:arguments|parameters)"\s*:\s*(\{.*\})\s*\}\s*\]?' + _END,
+    re.DOTALL,
+)
+# Mistral's newer [TOOL_CALLS]calculate[ARGS]{...}, and Llama 3.1's <function=calculate>{...}</function>.
+_NAMED_JSON_CALL = re.compile(r"(?:\[TOOL_CALLS\]\s*([\w.-]{1,64})\s*\[ARGS\]|<function=([\w.-]{1,64})>)\s*(\{.*\})" + _END,
+                              re.DOTALL)
+# calculate(query="2+2") alone: Gemma's ```tool_code fence, Llama's <|python_tag|>calculate.call(...), and the
+# pythonic [calculate(query="2+2")] of Llama 3.2.
+_PYTHON_CALL = re.compile(
+    r"(?:```(?:tool_code|python|py)?[ \t]*\n|<\|python_tag\|>|\[)[ \t]*(?:print\()?([A-Za-z_][\w]{0,63})(?:\.call)?"
+    r"\(([^\n]*)\)\)?[ \t]*\]?" + _END,
+)
+_PYTHON_ARG = re.compile(r"""\w+\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
+
+
+def foreign_call(text: str, resolve: Callable[[str], ToolSpec | None]) -> str:
+    """The note for a message that ends with a call to an available tool written as another chat template
+    writes one ("" when it does not): what to write instead, that very call as a <tool> block."""
+    tail = text[-_MISWRITTEN_TAIL:]
+    found: tuple[str, str | None] | None = None
+    if (m := _JSON_CALL.search(tail)) is not None:
+        found = m.group(1), _first_string(m.group(2))
+    elif (m := _NAMED_JSON_CALL.search(tail)) is not None:
+        found = m.group(1) or m.group(2), _first_string(m.group(3))
+    elif (m := _PYTHON_CALL.search(tail)) is not None:
+        arg = _PYTHON_ARG.search(m.group(2))
+        found = m.group(1), (arg.group(1) if arg.group(1) is not None else arg.group(2)) if arg else None
+    if found is None:
+        return ""
+    spec = resolve(found[0])
+    if spec is None:  # JSON or code that names no tool of ours: an answer, not a call
+        return ""
+    value = found[1].strip() if found[1] and found[1].strip() else spec.example
+    block = f'<tool name="{spec.name}"><{spec.element}>{xml_escape(value)}</{spec.element}></tool>'
+    return ("The tool call your last message ends with was not run: it is written in another format, and here "
+            f"only a block like this one, written as plain text, calls a tool: {block} If you need the tool, "
+            "write the call so; otherwise answer the question now.")
+
+
+def _first_string(arguments: str) -> str | None:
+    """The first string value of a call's JSON arguments, or None when they are no JSON object."""
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return None
+    if isinstance(value, dict):
+        for item in value.values():
+            if isinstance(item, (str, int, float)) and not isinstance(item, bool):
+                return str(item)
+    return None
+
+
+def miswritten_call(text: str, invalid: str, resolve: Callable[[str], ToolSpec | None]) -> str:
+    """The note telling the model why the call its message ends with was not run ("" when it ends otherwise).
+    Asked only of a round that ended normally: a block left open there was not cut by a limit."""
+    if invalid.startswith("no </tool> within"):
+        return ""  # a block too long to be a call: the answer ends there
+    if invalid:
+        why = f"it is not a valid block ({invalid})"
+    elif _MISWRITTEN.search(text[-_MISWRITTEN_TAIL:]):
+        why = ("tool calls inside a code block, or written other than exactly <tool name=\"…\"> (lower case, one "
+               "space), are not run")
+    else:
+        return foreign_call(text, resolve)
+    return (f"The tool call your last message ends with was not run: {why}. If you need the tool, write the call "
+            "again as plain text, exactly like <tool name=\"calculate\"><query>2 + 2</query></tool>; otherwise "
+            "answer the question now.")
+
+
+def call_in_reasoning(reasoning: str) -> bool:
+    """Whether the model's reasoning holds a whole, valid tool block (which never runs there)."""
+    return "<tool" in reasoning and any(isinstance(e, ToolCall) for e in parse_all(reasoning))
+
+
+CALL_IN_REASONING = ("A tool call in your reasoning is not run, and your last message had no answer. If you need "
+                     "the tool, write the call in your answer, after your reasoning, as plain text exactly like "
+                     "<tool name=\"calculate\"><query>2 + 2</query></tool>; otherwise answer the question now.")
+
+# -- notes between rounds --------------------------------------------------------------------------------
+
+REFUSED_ONLY = ("None of your calls in your last message was run (see the results above for why), and a "
+                "repeated call will not run either. Do not call a tool again for the same thing: answer the "
+                "question now from the results you already have.")
+
+# Told with the results that start the last round: the model was never told, called a tool, and the answer
+# ended on its card. A call it writes all the same still runs (DESIGN: a request has at most 1 +
+# max_continuations rounds; the limits skip calls by count), and the user reads its result on the card.
+LAST_ROUND = ("This is your last round: the result of any tool call you write now would not come back to you. "
+              "Answer the question now from the results you already have.")
+
+# After its tools ran, the model wrote nothing: it began by copying the results message (the server stopped
+# it at STOP_SEQUENCES at once), or it only reasoned.
+ANSWER_NOW = ("Your last message was empty: the tools' results are in the message before it. Answer the question "
+              "now, in plain words, from those results. Do not write <tool_results> or <result> tags, and do not "
+              "repeat the results' markup.")
+
+
+def renamed(called: str, spec: ToolSpec) -> str:
+    """The note for a call to "calculator" run as calculate."""
+    return (f"There is no tool called “{called[:100]}”; your call ran as {spec.name}. Call it by that name: "
+            f"<tool name=\"{spec.name}\"><{spec.element}>…</{spec.element}></tool>")
+
+
+# -- notes that end an answer -----------------------------------------------------------------------------
+
+# The setting (and `ask`'s flag) that allows more rounds, as the other limits' notes name theirs.
+ROUNDS_SETTING = "“Rounds after the first” in Settings → Limits (or --max-continuations)"
+
+
+def rounds(cfg: EngineConfig) -> str:
+    """"4 rounds per answer": the first and the max_continuations after it."""
+    most = cfg.max_continuations + 1
+    return f"{most} round{'s' if most != 1 else ''} per answer"
+
+
+def calls(count: int) -> str:
+    """"at most 3 tool calls", "at most 1 tool call"; at a limit of 0, "no tool calls": none may run."""
+    return "no tool calls" if count == 0 else f"at most {count} tool call{'' if count == 1 else 's'}"
+
+
+def ended_waiting_note(results: Sequence[tuple[str, str, str, str, str]], cfg: EngineConfig,
+                       told: bool = False) -> str:
+    """Why the answer ends on tool cards with no text after them, in the answer's own words (Markdown).
+    ``told``: the model was told (REFUSED_ONLY) that its repeated calls do not run, and repeated one again."""
+    most = rounds(cfg)
+    refused = [reason for _, _, status, _, reason in results if status == "skipped"]
+    more = f"Ask again to go on, or raise {ROUNDS_SETTING} to allow more rounds."
+    if refused and len(refused) == len(results):
+        last = refused[-1]
+        if last.startswith("duplicate call: the same call was refused"):
+            why = "the model only repeated a tool call that had been refused"
+        elif last.startswith("duplicate") and told:
+            # more rounds would have been more repeats: the model reads the result, and does not use it
+            return ("\n\n*The answer ends here: the model only repeated a tool call that had already run, instead "
+                    "of answering from its result (see the card above). Ask again, perhaps in other words, or "
+                    "choose another model in Settings.*\n")
+        elif last.startswith("duplicate"):  # in its last round, never told: one round more may have helped
+            why = "the model only repeated a tool call that had already run"
+        else:
+            why = f"the model's last tool call was not run ({last.rstrip('.')})"
+        note = f"The answer ends here: {why}, and no round was left for it to answer from the results (at most {most})."
+    else:
+        note = (f"The answer ends here: the model was still calling tools at the limit of {most}, so it could "
+                "not answer from the last results.")
+    return f"\n\n*{note} {more}*\n"
+
+
+def blank_after_tools_note(reasoned: bool) -> str:
+    """Why the answer ends on its tool cards: after the tools ran, the model wrote no answer (Markdown)."""
+    what = "only reasoned and wrote no answer" if reasoned else "wrote no answer"
+    return (f"\n\n*The answer ends here: after its tools ran, the model {what} from their results (see the cards "
+            "above). Ask again, or choose another model in Settings.*\n")
+
+
+def cut_short_words(max_tokens: int) -> str:
+    """Why an answer stopped at the server's length limit, and what to do."""
+    if max_tokens:
+        limit = (f"the longest reply allowed, {max_tokens:,} tokens (“Longest reply (tokens)” in Settings → "
+                 "Advanced)")
+        fix = "raise that setting"
+    else:
+        limit = "the server's limit on the length of a reply, or filled its context"
+        fix = "raise the limit on the server (Ollama: num_predict; llama.cpp: -n)"
+    return (f"The answer was cut short: the model reached {limit}. The text so far is kept; ask it to go on, "
+            f"or {fix} and try again.")
+
+
+def only_thought_words(max_tokens: int, finish_reason: str | None = "length") -> str:
+    """Why a reply of reasoning alone gave no answer, and what to do (in the window, and from `ask`, which
+    shows no reasoning: it names no Thinking section, and no setting that is not there to raise). A reply
+    the model ended itself (finish_reason "stop") used up no limit."""
+    if finish_reason not in (None, "length"):
+        return ("The model only reasoned and gave no answer: it ended its reply without writing one. Try again, "
+                "or choose another model in Settings.")
+    if max_tokens:
+        return ("The model only reasoned and gave no answer: its reasoning may have used up the longest reply "
+                f"allowed, {max_tokens:,} tokens (“Longest reply (tokens)” in Settings → Advanced, or "
+                "--max-tokens). Raise it, or try again.")
+    return ("The model only reasoned and gave no answer: its reasoning may have used up the server's limit on "
+            "the length of a reply. Try again, or raise that limit on the server (Ollama: num_predict; "
+            "llama.cpp: -n).")
