@@ -55,7 +55,8 @@ WAL_AUTOCHECKPOINT = 8192
 # (secure_delete ON); SQLite's own default leaves them (OFF). The full-text index frees
 # pages all the time (each merge replaces segments), and zeroing them wrote a fifth more to disk: a 20 MB
 # Markdown folder imported in 4.1 s against 4.7 s on average over eight alternating pairs of runs here.
-# FAST zeroes what is deleted within pages written anyway, and leaves a freed page as it is until reused.
+# FAST zeroes what is deleted within pages written anyway, and leaves a freed page as it is until reused:
+# removals set it ON while they run (scrubbing; compact.py), so a removed source's text is not left behind.
 SECURE_DELETE = "FAST"
 
 # How the full-text indexes merge their segments (FTS5 writes one segment per commit, and one per MB of
@@ -634,11 +635,20 @@ class KnowledgeBase:
             raise self._write_error(f"Could not save {location} in the knowledge base", exc) from exc
         return source_id
 
+    @contextmanager
+    def scrubbing(self) -> Iterator[None]:
+        """Within the block, what is deleted is overwritten with zeros, freed pages too (see compact.py)."""
+        self.conn.execute("PRAGMA secure_delete=ON")
+        try:
+            yield
+        finally:
+            self.conn.execute(f"PRAGMA secure_delete={SECURE_DELETE}")
+
     def remove_source(self, source_id: int) -> bool:
         """Delete a source, its chunks, index entries and vectors; False when there was no such source."""
         self._check_writable()
         try:
-            with self._writing():
+            with self.scrubbing(), self._writing():
                 deleted = self._delete(source_id)
         except sqlite3.DatabaseError as exc:
             raise self._write_error(f"Could not remove source {source_id}", exc) from exc
@@ -649,7 +659,7 @@ class KnowledgeBase:
         there were. A thousand removed one transaction each rewrite the same index pages a thousand times."""
         self._check_writable()
         try:
-            with self._writing():
+            with self.scrubbing(), self._writing():
                 deleted = 0
                 for source_id in dict.fromkeys(source_ids):
                     deleted += self._delete(source_id)
