@@ -45,6 +45,7 @@ from .errors import (
     BlockedPage, Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
 )
 from .models import Block, Chunk, Document
+from .moves import move_source, moved_source, retarget_links
 from .unfinished import Marker
 from .readers import GZIP_MAGIC, SUPPORTED, file_type, gunzip, is_compressed, without_invisible
 from .reader_worker import Reading, Readers, ReadJob, read_apart
@@ -186,6 +187,8 @@ class Importer:
         self._marker: Marker | None = None
         self._said: Progress | None = None  # the last progress given to on_progress
         self._paths: frozenset[str] = frozenset()  # the files of the import running
+        self._load_id = ""  # the import running's
+        self._moves: dict[str, str] = {}  # the sources it moved (moves.py): old location → new
 
     def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
         # also kept as self.report: a Ctrl+C that ends run() can still tell what was stored before it
@@ -202,7 +205,8 @@ class Importer:
         self._paths = frozenset(item.value for item in todo if item.kind == "path")
         folders = _folders(parsed)  # and the linked folders outside them (each of their subfolders is in walked)
         folders += sorted(w for w in walked if not any(w.startswith(folder) for folder in folders))
-        load_id = new_load_id()
+        load_id = self._load_id = new_load_id()
+        self._moves = {}
         readers = _readers_for(todo)
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
         # a kill or a crash leaves this mark: the next start says the import was cut short (unfinished.py)
@@ -214,6 +218,7 @@ class Importer:
             # many sources, in many commits: the full-text index merges once, at the end
             with self.kb.importing(self.cancel) if len(todo) > 1 else nullcontext():
                 self._import_all(todo, folders, load_id, report, readers, ahead)
+            self._retarget()
         finally:
             self.kb.on_wait = None
             if readers is not None:
@@ -459,6 +464,8 @@ class Importer:
                     return _Reading(location, size, digest, None)
                 report.unchanged.append(location)
                 return None
+            if self._moved(location, digest, report) and self._unchanged(location, digest):
+                return None  # else read again under its new path: by older readers, or without vectors
             name = named.name[:-3] if is_compressed(named) else named.name  # "guide.md.gz" is titled as guide.md
             job = ReadJob(data, kind, name, self.chunk_size, link_pages=not item.in_folder)
             if readers is not None:
@@ -549,6 +556,23 @@ class Importer:
         if self._embeds() and not self.kb.is_embedded(existing.id, self.embedder.model):
             return False  # the same text, but without vectors of the model now set: read it to embed it
         return True
+
+    def _moved(self, location: str, digest: str, report: ImportReport) -> bool:
+        """Whether the file at ``location`` was stored under a path now gone, and that source was moved to
+        ``location`` (moves.py) rather than the file stored twice."""
+        if self.force or (source := moved_source(self.kb, location, digest)) is None:
+            return False
+        move_source(self.kb, source, location, self._load_id)
+        self._moves[source.location] = location
+        report.moved.append(location)
+        return True
+
+    def _retarget(self) -> None:
+        """File the links to the sources moved under their new paths (moves.py); never fails the import."""
+        try:
+            retarget_links(self.kb, self._moves)
+        except Error as exc:  # links found by their old path until the next import moves them
+            log.warning("links to %d moved files were not updated: %s", len(self._moves), exc)
 
     def _embeds(self) -> bool:
         return self.embedder is not None and not self._embedding_off

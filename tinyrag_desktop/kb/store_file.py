@@ -56,6 +56,8 @@ CREATE TABLE IF NOT EXISTS chunks(
     anchor TEXT
 );
 CREATE INDEX IF NOT EXISTS chunks_source ON chunks(source_id, ordinal);
+-- a file moved since its import is found by its bytes' hash (moves.py)
+CREATE INDEX IF NOT EXISTS sources_hash ON sources(content_hash);
 CREATE TABLE IF NOT EXISTS vectors(
     chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
     model TEXT NOT NULL,
