@@ -71,6 +71,7 @@ def test_a_search_gives_one_place_to_one_text_the_copy_whose_file_is_there(tmp_p
     # as an older version stored a moved folder: every file twice, the old copies' files gone
     data, docs_a = tmp_path / "data", _docs(tmp_path / "docsA", 3)
     monkeypatch.setattr(ingest, "moved_source", lambda kb, location, digest: None)
+    monkeypatch.setattr(ingest, "left_behind", lambda kb, location, digest: [])
     with open_store(data) as kb:
         Importer(kb).run([str(docs_a)])
         docs_b = tmp_path / "docsB"
@@ -82,3 +83,19 @@ def test_a_search_gives_one_place_to_one_text_the_copy_whose_file_is_there(tmp_p
     assert sorted(hit.location for hit in hits) == [str(docs_b / f"n{n}.md") for n in range(3)]
     [hit] = search(data, "kumquat note 1", 1)
     assert hit.location == str(docs_b / "n1.md")
+
+
+def test_the_copies_an_older_version_left_behind_are_removed_at_the_next_import(tmp_path, monkeypatch):
+    data, docs_a = tmp_path / "data", _docs(tmp_path / "docsA", 3)
+    docs_b = tmp_path / "docsB"
+    with open_store(data) as kb:
+        with monkeypatch.context() as older:
+            older.setattr(ingest, "moved_source", lambda kb, location, digest: None)
+            older.setattr(ingest, "left_behind", lambda kb, location, digest: [])
+            Importer(kb).run([str(docs_a)])
+            docs_a.rename(docs_b)
+            Importer(kb).run([str(docs_b)])
+        assert len(kb.sources()) == 6
+        report = Importer(kb).run([str(docs_b)])
+    assert len(report.unchanged) == 3 and sorted(report.removed) == [str(docs_a / f"n{n}.md") for n in range(3)]
+    assert [location for _, location in _sources(data)] == [str(docs_b / f"n{n}.md") for n in range(3)]

@@ -87,7 +87,8 @@ def test_the_panels_delete_compacts_off_the_gui_thread_while_searches_read(qtbot
                                              | view.selectionModel().SelectionFlag.Rows)
         assert panel.delete_selected(confirm=False) == 50
     assert deleted.args == [50]
-    assert shown == ["50 sources removed; compacting the knowledge base to give the space they took back to the disk…"]
+    assert shown == ["50 sources removed; compacting the knowledge base to give the space they took back to the "
+                     "disk…"]
     assert panel.status_label.text().startswith("50 sources removed; knowledge.db compacted from ")
     assert (panel.data_dir / "knowledge.db").stat().st_size < before / 3
     assert [h for h in search(panel.data_dir, "note59", 5)]

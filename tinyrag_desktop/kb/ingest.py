@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from .chunking import chunk_document
+from .compact import compact_if_worth
 from .import_items import (
     ImportItem, _broken_link, _deleted, _folders, _missing, _not_a_file, _other_host, _shown, _typed_by_name, _utf8,
     expand,
@@ -45,7 +46,7 @@ from .errors import (
     BlockedPage, Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
 )
 from .models import Block, Chunk, Document
-from .moves import move_source, moved_source, retarget_links
+from .moves import left_behind, move_source, moved_source, retarget_links
 from .unfinished import Marker
 from .readers import GZIP_MAGIC, SUPPORTED, file_type, gunzip, is_compressed, without_invisible
 from .reader_worker import Reading, Readers, ReadJob, read_apart
@@ -219,6 +220,8 @@ class Importer:
             with self.kb.importing(self.cancel) if len(todo) > 1 else nullcontext():
                 self._import_all(todo, folders, load_id, report, readers, ahead)
             self._retarget()
+            if report.removed:  # files deleted from their folders: their pages given back to the disk
+                compact_if_worth(self.kb)
         finally:
             self.kb.on_wait = None
             if readers is not None:
@@ -460,12 +463,15 @@ class Importer:
                 data = gunzip(data, self.max_file_bytes)
             location, digest = str(path), hashlib.sha256(data).hexdigest()
             if self._unchanged(location, digest):
+                self._drop_left_behind(location, digest, report)
                 if readers is not None:  # said in its turn
                     return _Reading(location, size, digest, None)
                 report.unchanged.append(location)
                 return None
-            if self._moved(location, digest, report) and self._unchanged(location, digest):
-                return None  # else read again under its new path: by older readers, or without vectors
+            if self._moved(location, digest, report):
+                self._drop_left_behind(location, digest, report)
+                if self._unchanged(location, digest):
+                    return None  # else read again under its new path: by older readers, or without vectors
             name = named.name[:-3] if is_compressed(named) else named.name  # "guide.md.gz" is titled as guide.md
             job = ReadJob(data, kind, name, self.chunk_size, link_pages=not item.in_folder)
             if readers is not None:
@@ -566,6 +572,17 @@ class Importer:
         self._moves[source.location] = location
         report.moved.append(location)
         return True
+
+    def _drop_left_behind(self, location: str, digest: str, report: ImportReport) -> None:
+        """Remove the sources the file at ``location`` left behind under paths now gone (moves.py)."""
+        if self.force or not (stale := left_behind(self.kb, location, digest)):
+            return
+        try:
+            self.kb.remove_sources([source.id for source in stale])
+        except Error as exc:  # found as copies in searches (one place for one text) until the next import
+            log.warning("%d stale copies of %s were not removed: %s", len(stale), location, exc)
+            return
+        report.removed += [source.location for source in stale]
 
     def _retarget(self) -> None:
         """File the links to the sources moved under their new paths (moves.py); never fails the import."""
