@@ -10,7 +10,9 @@ Copies of a data folder (a backup made by copying the whole folder, as the READM
 what they hold (is_data_folder: settings.json beside knowledge.db or chats.sqlite3) and left out of imports
 too; the app's own files an older version imported from a copy still on disk are removed the same way (a
 scan of the sources' locations for settings.json and logs/, then a look at those few folders on disk). A
-copy deleted since cannot be told from a project's own settings.json, and its sources stay.
+copy deleted since cannot be told from a project's own settings.json, and its sources stay. That scan
+costs 0.9 ms at each start among 5,800 sources (against 0.015 ms for the data folder's own range search;
+medians of 200 runs).
 
 A source is removed when it is one of the files the app itself writes in its data folder (OWN_FILES: the
 README's table of them), by its real path or the path it is named by (files are stored under their real
