@@ -71,7 +71,7 @@ def test_a_search_gives_one_place_to_one_text_the_copy_whose_file_is_there(tmp_p
     # as an older version stored a moved folder: every file twice, the old copies' files gone
     data, docs_a = tmp_path / "data", _docs(tmp_path / "docsA", 3)
     monkeypatch.setattr(ingest, "moved_source", lambda kb, location, digest: None)
-    monkeypatch.setattr(ingest, "left_behind", lambda kb, location, digest: [])
+    monkeypatch.setattr(ingest, "left_behind", lambda kb, location, digest, folder_gone=False: [])
     with open_store(data) as kb:
         Importer(kb).run([str(docs_a)])
         docs_b = tmp_path / "docsB"
@@ -91,7 +91,7 @@ def test_the_copies_an_older_version_left_behind_are_removed_at_the_next_import(
     with open_store(data) as kb:
         with monkeypatch.context() as older:
             older.setattr(ingest, "moved_source", lambda kb, location, digest: None)
-            older.setattr(ingest, "left_behind", lambda kb, location, digest: [])
+            older.setattr(ingest, "left_behind", lambda kb, location, digest, folder_gone=False: [])
             Importer(kb).run([str(docs_a)])
             docs_a.rename(docs_b)
             Importer(kb).run([str(docs_b)])

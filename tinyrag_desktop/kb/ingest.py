@@ -574,8 +574,8 @@ class Importer:
         return True
 
     def _drop_left_behind(self, location: str, digest: str, report: ImportReport) -> None:
-        """Remove the sources the file at ``location`` left behind under paths now gone (moves.py)."""
-        if self.force or not (stale := left_behind(self.kb, location, digest)):
+        """Remove the sources the file at ``location`` left behind in folders now gone (moves.py)."""
+        if self.force or not (stale := left_behind(self.kb, location, digest, folder_gone=True)):
             return
         try:
             self.kb.remove_sources([source.id for source in stale])

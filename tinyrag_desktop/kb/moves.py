@@ -5,8 +5,8 @@ moved (its location changed, its passages, index entries and vectors kept), not 
 search found each passage twice, the copy whose file is gone first. An import now looks, for a file not
 stored under its own path, for a source with the same content hash whose file is gone from the disk and
 whose name is the file's (the title may come from the name; the passages from the bytes): that source is
-moved. Other sources it left behind (an older version stored a moved folder again, each file twice) are
-removed as the file is imported again (the summary counts them as removed). The links other pages make to
+moved. Other sources it left behind in folders now gone (an older version stored a moved folder again, each
+file twice) are removed as the file is imported again (the summary counts them as removed). The links other pages make to
 it are filed under its new path at the import's end (retarget_links), in one pass over the links, rather
 than one per file moved.
 """
@@ -23,13 +23,15 @@ _SAME_BYTES = ("SELECT id, title, location, type, size, content_hash, imported_a
                " FROM sources WHERE content_hash = ? ORDER BY imported_at DESC, id DESC")
 
 
-def left_behind(kb: KnowledgeBase, location: str, digest: str) -> list[SourceInfo]:
+def left_behind(kb: KnowledgeBase, location: str, digest: str, folder_gone: bool = False) -> list[SourceInfo]:
     """The sources stored from the file at ``location`` (its bytes hash to ``digest``) under a path it has
-    left: the same bytes and name, another path, gone from the disk; the newest first."""
+    left: the same bytes and name, another path, gone from the disk (with ``folder_gone``, its whole folder
+    gone: a file deleted from a folder still there is that folder's import's to remove); the newest first."""
     name = os.path.basename(location)
     found = [SourceInfo(*row) for row in kb.conn.execute(_SAME_BYTES, (digest,)).fetchall()]
     return [source for source in found if source.location != location and os.path.isabs(source.location)
-            and os.path.basename(source.location) == name and _deleted(source.location)]
+            and os.path.basename(source.location) == name and _deleted(source.location)
+            and (not folder_gone or _deleted(os.path.dirname(source.location)))]
 
 
 def moved_source(kb: KnowledgeBase, location: str, digest: str) -> SourceInfo | None:
