@@ -65,6 +65,8 @@ def test_a_copy_beside_the_original_is_a_source_of_its_own(tmp_path):
         report = Importer(kb).run([str(tmp_path / "copy")])
     assert len(report.added) == 2 and report.moved == []
     assert len(_sources(data)) == 4
+    hits = search(data, "kumquat", 5)  # both files are there: one place for each text all the same
+    assert len(hits) == 2 and len({hit.text for hit in hits}) == 2
 
 
 def test_a_search_gives_one_place_to_one_text_the_copy_whose_file_is_there(tmp_path, monkeypatch):
