@@ -93,3 +93,26 @@ def test_the_panels_delete_compacts_off_the_gui_thread_while_searches_read(qtbot
     assert (panel.data_dir / "knowledge.db").stat().st_size < before / 3
     assert [h for h in search(panel.data_dir, "note59", 5)]
     assert search(panel.data_dir, "note5", 5) == []
+
+
+def test_what_older_removals_left_in_free_pages_is_cleared_by_the_next_removal(tmp_path, capsys, monkeypatch):
+    from contextlib import nullcontext
+
+    from tinyrag_desktop.kb import KnowledgeBase
+
+    data = tmp_path / "data"
+    ids = _fill(data, tmp_path, 12)
+    with monkeypatch.context() as older:  # removed as an older version removed (secure_delete FAST)
+        older.setattr(KnowledgeBase, "scrubbing", lambda self: nullcontext())
+        with open_store(data) as kb:
+            kb.remove_sources([ids[0]])
+            free, pages = (kb.conn.execute(f"PRAGMA {name}").fetchone()[0] for name in ("freelist_count", "page_count"))
+    assert 0 < free < pages / 4  # a few free pages, far below the share worth compacting for
+    assert b"note0 part" in _files(data)
+    code, out, err = run_main(capsys, "--data-dir", str(data), "remove", str(ids[1]))
+    assert out == "1 source removed\n"  # said as ever
+    assert b"note0 part" not in _files(data) and b"note1 part" not in _files(data)
+    code, out, err = run_main(capsys, "--data-dir", str(data), "remove", str(ids[2]))
+    with open_store(data) as kb:  # once: later small removals leave the file as it is (their pages zeroed)
+        assert kb.conn.execute("PRAGMA freelist_count").fetchone()[0] > 0
+    assert b"note2 part" not in _files(data) and search(data, "note11", 5)
