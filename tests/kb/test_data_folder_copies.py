@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tinyrag_desktop.kb import Importer, import_items, ingest, open_store, search
+from tinyrag_desktop.kb import Importer, import_items, open_store, search
 from tinyrag_desktop.kb.import_items import DATA_COPY, DATA_COPY_FILE
 from tinyrag_desktop.kb.own_data import sweep
 
