@@ -98,12 +98,12 @@ def test_the_panels_delete_compacts_off_the_gui_thread_while_searches_read(qtbot
 def test_what_older_removals_left_in_free_pages_is_cleared_by_the_next_removal(tmp_path, capsys, monkeypatch):
     from contextlib import nullcontext
 
-    from tinyrag_desktop.kb import KnowledgeBase
+    from tinyrag_desktop.kb import store
 
     data = tmp_path / "data"
     ids = _fill(data, tmp_path, 12)
     with monkeypatch.context() as older:  # removed as an older version removed (secure_delete FAST)
-        older.setattr(KnowledgeBase, "scrubbing", lambda self: nullcontext())
+        older.setattr(store, "scrubbing", lambda conn, after: nullcontext())
         with open_store(data) as kb:
             kb.remove_sources([ids[0]])
             free, pages = (kb.conn.execute(f"PRAGMA {name}").fetchone()[0] for name in ("freelist_count", "page_count"))

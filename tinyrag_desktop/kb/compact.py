@@ -1,6 +1,6 @@
 """A removed source leaves no readable trace in ``knowledge.db``, and the file shrinks once much of it is free.
 
-Removals run with SQLite's secure_delete ON (KnowledgeBase.scrubbing): the bytes of the rows deleted, and
+Removals run with SQLite's secure_delete ON (store_file.scrubbing): the bytes of the rows deleted, and
 the pages freed, are overwritten with zeros. Imports keep secure_delete FAST (store.SECURE_DELETE), which
 leaves freed pages as they were until reused: a removed source's private text was still found in the file
 128 times. The full-text index forgets a removed passage by a mark, not by rewriting the segments that hold
