@@ -29,6 +29,7 @@ def missing_columns(tables: Mapping[str, set[str]], expected: Mapping[str, set[s
 # and a chat history stayed 64 MB with 58 MB free once 550 of its 602 chats were deleted.
 COMPACT_SHARE = 0.25
 COMPACT_LEAST = 8 * 2**20
+CHECKPOINT_WAIT_MS = 200  # how long compact's checkpoint waits for a reader to finish its read
 
 
 def free_space(conn: sqlite3.Connection) -> tuple[int, int]:
@@ -52,8 +53,14 @@ def compact(conn: sqlite3.Connection) -> tuple[int, int]:
     The database's size before and after."""
     before = free_space(conn)[0]
     conn.execute("VACUUM")
+    # A reader in the middle of a read would hold the checkpoint for the whole busy timeout (5 s for the
+    # knowledge base): it is not waited for long; the file shrinks at a later checkpoint then.
+    waits = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
     try:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
     except sqlite3.OperationalError:  # another program reading or writing: the next checkpoint folds it in
         pass
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {waits}")
     return before, free_space(conn)[0]

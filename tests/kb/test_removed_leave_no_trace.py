@@ -116,3 +116,22 @@ def test_what_older_removals_left_in_free_pages_is_cleared_by_the_next_removal(t
     with open_store(data) as kb:  # once: later small removals leave the file as it is (their pages zeroed)
         assert kb.conn.execute("PRAGMA freelist_count").fetchone()[0] > 0
     assert b"note2 part" not in _files(data) and search(data, "note11", 5)
+
+
+def test_a_search_in_the_middle_of_a_read_goes_on_while_the_file_is_compacted(tmp_path, capsys, small_threshold):
+    import sqlite3
+
+    data = tmp_path / "data"
+    ids = _fill(data, tmp_path)
+    reader = sqlite3.connect(data / "knowledge.db", isolation_level=None)
+    reader.execute("BEGIN")
+    assert reader.execute("SELECT count(*) FROM sources").fetchone() == (60,)
+    code, out, err = run_main(capsys, "--data-dir", str(data), "remove", *map(str, ids[:50]))
+    assert code == 0 and "knowledge.db compacted from " in out
+    assert reader.execute("SELECT count(*) FROM chunks").fetchone() == (1200,)  # its snapshot, whole
+    reader.execute("COMMIT")
+    assert reader.execute("SELECT count(*) FROM chunks").fetchone() == (200,)
+    reader.close()
+    assert search(data, "note55", 5)
+    with open_store(data) as kb:
+        assert kb.check_integrity() == []
