@@ -31,7 +31,7 @@ from typing import Any, Iterable, Iterator
 from . import search_text
 from .files import keep_private, make_private_folder
 from .chat_history import history_messages
-from .sqlitefiles import missing_columns, table_columns
+from .sqlitefiles import compact, missing_columns, table_columns, worth_compacting
 from .titles import plain_title, title_from
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,8 @@ SCHEMA_VERSION = 1
 # thread waits meanwhile (it was 5 s, a frozen window). tinyRAG's own writes (an --ask run beside the window)
 # take milliseconds; a program that holds the lock longer (a database browser) will not let go in 5 s either.
 LOCK_WAIT = 1.0
+# How long closing waits for another program's lock to compact the history (then left for a later close).
+COMPACT_WAIT = 0.2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS chats (
@@ -210,6 +212,9 @@ class ChatStore:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable at each checkpoint, no torn DB
             db.execute("PRAGMA foreign_keys=ON")
+            # A deleted chat's words are overwritten, not left in freed pages (python.org's SQLite leaves
+            # them: its secure_delete is OFF, Debian's ON); compacted away at close (see close).
+            db.execute("PRAGMA secure_delete=ON")
             db.executescript(_SCHEMA)
             kept = table_columns(db).get("tool_calls", set())
             if "anchors" not in kept:  # a file made before them
@@ -256,6 +261,15 @@ class ChatStore:
                 "(--data-dir).")
 
     def close(self) -> None:
+        """Close the history, compacting it first when much of it is free (deleted chats' pages: see
+        sqlitefiles.COMPACT_SHARE), waiting at most COMPACT_WAIT for another program's lock."""
+        try:
+            with self._waiting(COMPACT_WAIT):
+                if worth_compacting(self._db):
+                    before, after = compact(self._db)
+                    log.info("chat history %s compacted from %d to %d bytes", self.path, before, after)
+        except sqlite3.Error as exc:  # another window writing, a full disk: compacted at a later close
+            log.info("chat history %s not compacted: %s", self.path, exc)
         self._db.close()
         self.closed = True
 

@@ -21,3 +21,46 @@ def missing_columns(tables: Mapping[str, set[str]], expected: Mapping[str, set[s
     """"table.column" for each expected column a table present lacks (tables absent are not counted)."""
     return [f"{table}.{column}" for table, columns in expected.items() if table in tables
             for column in sorted(columns - tables[table])]
+
+
+# A database is compacted (rewritten without its free pages: VACUUM) once its free pages make at least this
+# share of the file and this many bytes. SQLite keeps a freed page for reuse and never gives it back to the
+# disk by itself: a knowledge base that had 4,601 of its 5,828 sources removed stayed 465 MB with 408 MB free,
+# and a chat history stayed 64 MB with 58 MB free once 550 of its 602 chats were deleted.
+COMPACT_SHARE = 0.25
+COMPACT_LEAST = 8 * 2**20
+CHECKPOINT_WAIT_MS = 200  # how long compact's checkpoint waits for a reader to finish its read
+
+
+def free_space(conn: sqlite3.Connection) -> tuple[int, int]:
+    """The database's size and the bytes of its free pages, as this connection sees it."""
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+    return pages * page, free * page
+
+
+def worth_compacting(conn: sqlite3.Connection) -> bool:
+    """Whether enough of the database is free (COMPACT_SHARE, COMPACT_LEAST) to rewrite it smaller."""
+    size, free = free_space(conn)
+    return free >= COMPACT_LEAST and free >= COMPACT_SHARE * size
+
+
+def compact(conn: sqlite3.Connection) -> tuple[int, int]:
+    """Rewrite the database without its free pages (VACUUM, outside any transaction), then fold the
+    write-ahead log back into the file so that it shrinks on disk (at once when no other connection is
+    reading; else at the next checkpoint). Other connections read on meanwhile (WAL); a writer waits for it.
+    The database's size before and after."""
+    before = free_space(conn)[0]
+    conn.execute("VACUUM")
+    # A reader in the middle of a read would hold the checkpoint for the whole busy timeout (5 s for the
+    # knowledge base): it is not waited for long; the file shrinks at a later checkpoint then.
+    waits = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    except sqlite3.OperationalError:  # another program reading or writing: the next checkpoint folds it in
+        pass
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {waits}")
+    return before, free_space(conn)[0]

@@ -34,10 +34,12 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (home / "tinyrag-old").mkdir()
     (home / "tinyrag-old" / "notes.md").write_text("# Old notes\n\nThe okapi lives in the Ituri forest.\n")
     real_expand = ingest.expand
-    monkeypatch.setattr(ingest, "expand", lambda items, report, walked=None, own="": real_expand(items, report, walked))
-    with open_store(data) as kb:
-        report = Importer(kb).run([str(home)])
-    monkeypatch.setattr(ingest, "expand", real_expand)
+    with monkeypatch.context() as older:  # an older version's walk: no data folder of any kind left out
+        older.setattr(ingest, "expand", lambda items, report, walked=None, own="": real_expand(items, report, walked))
+        older.setattr(import_items, "is_data_folder", lambda folder: False)
+        older.setattr(import_items, "data_folder_around", lambda path: "")
+        with open_store(data) as kb:
+            report = Importer(kb).run([str(home)])
     assert len(report.added) == 5  # as an older version stored them
     return home
 
@@ -71,7 +73,7 @@ def test_the_windows_start_sweeps_before_anything_searches(home):
     notes = sweep(data)
     assert notes == [said([str(data / "logs" / "tinyrag.log"), str(data / "settings.json")])]
     assert notes[0].startswith("Removed 2 sources that an earlier version imported from tinyRAG's own data "
-                               "folder (tinyrag.log, settings.json)")
+                               "folder or a copy of it (tinyrag.log, settings.json)")
     assert sweep(data) == []
     assert _locations(data) == sorted([str(home / "project" / "settings.json"), str(data / "okapi.md"),
                                        str(home / "tinyrag-old" / "notes.md")])

@@ -525,7 +525,7 @@ def _remove(args: argparse.Namespace) -> int:
         return 1
     from . import Error
 
-    missing, removed, failed = list(args.source_ids), 0, False
+    missing, removed, failed, compacted = list(args.source_ids), 0, False, ""
     if kb is not None:
         with kb:
             missing = []
@@ -539,7 +539,13 @@ def _remove(args: argparse.Namespace) -> int:
                     print(f"error: {exc}", file=sys.stderr)
                     failed = True
                     break
+            if removed:  # the free pages of a large removal given back to the disk (compact.py)
+                from .compact import compact_if_worth
+
+                compacted = compact_if_worth(kb, lambda: print("compacting the knowledge base…", file=sys.stderr))
     for sid in missing:
         print(f"no source with id {sid}", file=sys.stderr)
     print(f"{removed} source removed" if removed == 1 else f"{removed} sources removed")
+    if compacted:
+        print(compacted)
     return 1 if missing or failed else 0

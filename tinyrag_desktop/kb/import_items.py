@@ -15,7 +15,7 @@ from urllib.request import url2pathname
 
 from .errors import UnsupportedFile
 from .import_report import Failure, ImportReport
-from .own_data import is_own_file
+from .own_data import OWN_FILES, data_folder_around, is_data_folder, is_own_file
 from .readers import SAMPLE_BYTES, SUPPORTED, file_type, is_compressed, sniff, with_utf16_bom
 
 # A log or data file larger than this, found in a folder, is skipped with its reason: a 60 MB log beside a
@@ -82,8 +82,11 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
     def add(file: str, name: str, in_folder: bool = True) -> None:
         # one of the app's own files (settings.json) named by itself, or linked to from a folder (whose files
         # come as real paths): as in the data folder, left out (and it would be removed as an old import)
-        if own and is_own_file(file if in_folder else os.path.realpath(file), own):
+        real = file if in_folder else os.path.realpath(file)
+        if own and is_own_file(real, own):
             report.skipped.append(Failure(_shown(file), OWN_FOLDER))
+        elif _may_be_apps(real) and data_folder_around(real):
+            report.skipped.append(Failure(_shown(file), DATA_COPY_FILE))
         elif file in taken:
             report.skipped.append(Failure(_shown(file), "already in this import (through a link or twice named)"))
         else:
@@ -109,6 +112,9 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
         if _inside(os.path.realpath(path), own):
             report.skipped.append(Failure(_shown(str(path)), OWN_FOLDER))
             continue
+        if data_folder_around(os.path.realpath(path)):  # a copy of it named, or its logs/ in a copy
+            report.skipped.append(Failure(_shown(str(path)), DATA_COPY))
+            continue
         seen: set[str] = set()
         before = len(out)
 
@@ -128,8 +134,9 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                 report.skipped.append(Failure(_shown(str(Path(root, name))), "hidden folder"))
             kept = []
             for name in sorted(d for d in dirs if not d.startswith(".")):
-                reason = OWN_FOLDER if own and _inside(os.path.realpath(os.path.join(root, name)), own) \
-                    else _tool_folder(root, name)
+                folder = os.path.join(root, name)
+                reason = OWN_FOLDER if own and _inside(os.path.realpath(folder), own) \
+                    else DATA_COPY if is_data_folder(folder) else _tool_folder(root, name)
                 if reason:
                     report.skipped.append(Failure(_shown(str(Path(root, name))), reason))
                 else:
@@ -155,6 +162,18 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
 
 # Why a folder's walk leaves out the data folder the knowledge base is in (see expand).
 OWN_FOLDER = "tinyRAG's own data folder (its settings, log and knowledge base), not documents"
+# Why it leaves out another data folder (own_data.is_data_folder): a copy of it, as the README's backup advice
+# ("copy the whole folder") makes, put in a folder that is imported made its API key searchable.
+DATA_COPY = "a tinyRAG data folder (a copy or backup): it holds settings with the API key, not documents"
+DATA_COPY_FILE = ("one of a tinyRAG data folder's own files (a copy or backup of the data folder, whose settings "
+                  "hold the API key), not a document")
+
+
+def _may_be_apps(real: str) -> bool:
+    """Whether the real path ``real`` could be one of the app's own files in a data folder (by its name, or
+    a logs/ or work/ folder on its way): the few that could are looked at on disk (data_folder_around)."""
+    return bool(OWN_FILES.fullmatch(os.path.basename(real))) or any(
+        f"{os.sep}{name}{os.sep}" in real for name in ("logs", "work"))
 
 
 def _inside(real: str, folder: str) -> bool:

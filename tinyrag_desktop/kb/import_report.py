@@ -47,6 +47,8 @@ class ImportReport:
     # Stored without vectors because the embedding server failed, and its first complaint.
     unembedded: list[str] = field(default_factory=list)
     embedding_problem: str = ""
+    # Sources whose file was found under a new path (the same bytes, its old path gone): moved, not stored twice.
+    moved: list[str] = field(default_factory=list)
     # Sources removed because the file is no longer in the folder imported again.
     removed: list[str] = field(default_factory=list)
     # Unchanged sources read again because an older version read them (see READER_VERSION); in ``updated`` too.
@@ -80,6 +82,8 @@ class ImportReport:
         if self.reread:
             parts[[words for words, _ in said].index("updated")] += (
                 " (read again: an older version of tinyRAG imported them)")
+        if self.moved:
+            parts.append(f"{len(self.moved):,} moved (found under a new path)")
         if self.removed:
             parts.append(f"{len(self.removed):,} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
                          "folder)")
@@ -95,6 +99,8 @@ class ImportReport:
             parts.append(f"{len(self.failed)} failed")
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
+        if self.moved:
+            parts.append(f"{len(self.moved)} moved")
         if self.removed:
             parts.append(f"{len(self.removed)} removed (deleted from {'its' if len(self.removed) == 1 else 'their'} "
                          "folder)")

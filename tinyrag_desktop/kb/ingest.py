@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from .chunking import chunk_document
+from .compact import compact_if_worth
 from .import_items import (
     ImportItem, _broken_link, _deleted, _folders, _missing, _not_a_file, _other_host, _shown, _typed_by_name, _utf8,
     expand,
@@ -45,6 +46,7 @@ from .errors import (
     BlockedPage, Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable, UnsupportedFile,
 )
 from .models import Block, Chunk, Document
+from .moves import left_behind, move_source, moved_source, retarget_links
 from .unfinished import Marker
 from .readers import GZIP_MAGIC, SUPPORTED, file_type, gunzip, is_compressed, without_invisible
 from .reader_worker import Reading, Readers, ReadJob, read_apart
@@ -186,6 +188,8 @@ class Importer:
         self._marker: Marker | None = None
         self._said: Progress | None = None  # the last progress given to on_progress
         self._paths: frozenset[str] = frozenset()  # the files of the import running
+        self._load_id = ""  # the import running's
+        self._moves: dict[str, str] = {}  # the sources it moved (moves.py): old location → new
 
     def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
         # also kept as self.report: a Ctrl+C that ends run() can still tell what was stored before it
@@ -202,7 +206,8 @@ class Importer:
         self._paths = frozenset(item.value for item in todo if item.kind == "path")
         folders = _folders(parsed)  # and the linked folders outside them (each of their subfolders is in walked)
         folders += sorted(w for w in walked if not any(w.startswith(folder) for folder in folders))
-        load_id = new_load_id()
+        load_id = self._load_id = new_load_id()
+        self._moves = {}
         readers = _readers_for(todo)
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
         # a kill or a crash leaves this mark: the next start says the import was cut short (unfinished.py)
@@ -214,6 +219,9 @@ class Importer:
             # many sources, in many commits: the full-text index merges once, at the end
             with self.kb.importing(self.cancel) if len(todo) > 1 else nullcontext():
                 self._import_all(todo, folders, load_id, report, readers, ahead)
+            self._retarget()
+            if report.removed:  # files deleted from their folders: their pages given back to the disk
+                compact_if_worth(self.kb)
         finally:
             self.kb.on_wait = None
             if readers is not None:
@@ -455,10 +463,15 @@ class Importer:
                 data = gunzip(data, self.max_file_bytes)
             location, digest = str(path), hashlib.sha256(data).hexdigest()
             if self._unchanged(location, digest):
+                self._drop_left_behind(location, digest, report)
                 if readers is not None:  # said in its turn
                     return _Reading(location, size, digest, None)
                 report.unchanged.append(location)
                 return None
+            if self._moved(location, digest, report):
+                self._drop_left_behind(location, digest, report)
+                if self._unchanged(location, digest):
+                    return None  # else read again under its new path: by older readers, or without vectors
             name = named.name[:-3] if is_compressed(named) else named.name  # "guide.md.gz" is titled as guide.md
             job = ReadJob(data, kind, name, self.chunk_size, link_pages=not item.in_folder)
             if readers is not None:
@@ -549,6 +562,34 @@ class Importer:
         if self._embeds() and not self.kb.is_embedded(existing.id, self.embedder.model):
             return False  # the same text, but without vectors of the model now set: read it to embed it
         return True
+
+    def _moved(self, location: str, digest: str, report: ImportReport) -> bool:
+        """Whether the file at ``location`` was stored under a path now gone, and that source was moved to
+        ``location`` (moves.py) rather than the file stored twice."""
+        if self.force or (source := moved_source(self.kb, location, digest)) is None:
+            return False
+        move_source(self.kb, source, location, self._load_id)
+        self._moves[source.location] = location
+        report.moved.append(location)
+        return True
+
+    def _drop_left_behind(self, location: str, digest: str, report: ImportReport) -> None:
+        """Remove the sources the file at ``location`` left behind in folders now gone (moves.py)."""
+        if self.force or not (stale := left_behind(self.kb, location, digest, folder_gone=True)):
+            return
+        try:
+            self.kb.remove_sources([source.id for source in stale])
+        except Error as exc:  # found as copies in searches (one place for one text) until the next import
+            log.warning("%d stale copies of %s were not removed: %s", len(stale), location, exc)
+            return
+        report.removed += [source.location for source in stale]
+
+    def _retarget(self) -> None:
+        """File the links to the sources moved under their new paths (moves.py); never fails the import."""
+        try:
+            retarget_links(self.kb, self._moves)
+        except Error as exc:  # links found by their old path until the next import moves them
+            log.warning("links to %d moved files were not updated: %s", len(self._moves), exc)
 
     def _embeds(self) -> bool:
         return self.embedder is not None and not self._embedding_off

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import os
 import re
 import sqlite3
 from collections import Counter, OrderedDict
@@ -359,11 +360,40 @@ def _by_source(
         score[key] = W_LINKS * value
         added += 1
     order = sorted(per_source, key=score.__getitem__, reverse=True)
-    chosen = [_with_score(per_source[key][0], score[key]) for key in order[:k]]
+    chosen: list[Hit] = []
+    texts: set[str] = set()  # one place for one passage's text, however many sources hold it
+    for key in order:
+        if len(chosen) == k:
+            break
+        hit = _kept_copy(per_source[key][0], per_source[key])
+        if hit.text not in texts:
+            texts.add(hit.text)
+            chosen.append(_with_score(hit, score[key]))
     if len(chosen) < k:
         rest = sorted((h for key in order for h in per_source[key][1:]), key=lambda h: h.score, reverse=True)
-        chosen += [_with_score(h, h.score / top) for h in rest[: k - len(chosen)]]
+        for hit in rest:
+            if len(chosen) == k:
+                break
+            if hit.text not in texts:
+                texts.add(hit.text)
+                chosen.append(_with_score(hit, hit.score / top))
     return chosen
+
+
+def _kept_copy(best: Hit, group: Sequence[Hit]) -> Hit:
+    """Of the passages in ``group`` with ``best``'s text (a file stored twice: under a path it has left, and
+    under its new one), the one to show: ``best`` when its file is there (or it is no file), else the best
+    copy whose file is there, else the newest (moves.py stores a moved file once; older imports did not)."""
+    copies = [hit for hit in group if hit.text == best.text]
+    if len(copies) == 1 or not _gone(best.location):
+        return best
+    there = [hit for hit in copies if not _gone(hit.location)]
+    return there[0] if there else max(copies, key=lambda hit: hit.source_id)
+
+
+def _gone(location: str) -> bool:
+    """Whether ``location`` is a file path that names nothing on the disk (a web address is never gone)."""
+    return os.path.isabs(location) and not os.path.lexists(location)
 
 
 class Hits(list):

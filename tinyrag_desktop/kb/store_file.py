@@ -9,7 +9,8 @@ import os
 import re
 import shutil
 import sqlite3
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from ..sqlitefiles import missing_columns, table_columns
@@ -56,6 +57,8 @@ CREATE TABLE IF NOT EXISTS chunks(
     anchor TEXT
 );
 CREATE INDEX IF NOT EXISTS chunks_source ON chunks(source_id, ordinal);
+-- a file moved since its import is found by its bytes' hash (moves.py)
+CREATE INDEX IF NOT EXISTS sources_hash ON sources(content_hash);
 CREATE TABLE IF NOT EXISTS vectors(
     chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
     model TEXT NOT NULL,
@@ -228,3 +231,14 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
         return ReadOnlyStore(f"{doing}: {file} (or its -wal or -shm file beside it) is read-only. Make it "
                              "writable for you, then try again.")
     return StoreError(f"{doing}: {exc}.")
+
+
+@contextmanager
+def scrubbing(conn: sqlite3.Connection, after: str) -> Iterator[None]:
+    """Within the block, what ``conn`` deletes is overwritten with zeros, the pages it frees too (secure_delete
+    ON: see compact.py); ``after``: the secure_delete set back at its end."""
+    conn.execute("PRAGMA secure_delete=ON")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA secure_delete={after}")

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..kb import Error, ImportItem, ImportReport, Progress, open_store
+from ..kb.compact import compact_if_worth
 from ..kb.own_data import said
 from ..kb.store import db_path, needs_rebuild
 from ..settings import Settings
@@ -41,7 +42,8 @@ class _Relay(QObject):
     finished = Signal(object)
     rebuilt = Signal(str)  # the search index was rebuilt for this version: "" or the reason it failed
     searched = Signal(int, object, str)  # search number, hits (or the error's words), a note
-    removed = Signal(int, str)  # sources removed, and "" or the reason none were
+    removed = Signal(int, str, str)  # sources removed, "" or the reason none were, and "" or the compaction
+    compacting = Signal(int)  # sources removed, and the file is being compacted (kb.compact)
 
 
 class KnowledgePanel(ImportingMixin, SearchTabMixin, QWidget):
@@ -74,6 +76,7 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, QWidget):
         self._relay.searched.connect(self._on_searched)
         self._relay.rebuilt.connect(self._on_rebuilt)
         self._relay.removed.connect(self._on_removed)
+        self._relay.compacting.connect(self._on_compacting)
         # One thread for searches and vector loading, so they keep one database connection between them.
         self._searcher = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-search")
         self._searches = 0
@@ -406,11 +409,18 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, QWidget):
             kb = open_store(self.data_dir)
             assert kb is not None
             with kb:
-                self._relay.removed.emit(kb.remove_sources(source_ids), "")
+                removed = kb.remove_sources(source_ids)
+                # here, off the GUI thread: the free pages of a large removal given back to the disk
+                compacted = compact_if_worth(kb, lambda: self._relay.compacting.emit(removed))
+            self._relay.removed.emit(removed, "", compacted)
         except Exception as exc:  # said in the panel; the thread must never die silently
-            self._relay.removed.emit(0, in_window(str(exc)))
+            self._relay.removed.emit(0, in_window(str(exc)), "")
 
-    def _on_removed(self, removed: int, problem: str) -> None:
+    def _on_compacting(self, removed: int) -> None:
+        self.status_label.setText(f"{_sources(removed)} removed; compacting the knowledge base to give the "
+                                  "space they took back to the disk…")
+
+    def _on_removed(self, removed: int, problem: str, compacted: str = "") -> None:
         if self._worker is not None:
             self._worker.join()
             self._worker = None
@@ -422,7 +432,8 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, QWidget):
             self._restore_place([self._after_delete], self._after_delete, scrolled)
         self._after_delete = None
         self.sourcesChanged.emit()
-        self.status_label.setText(f"Nothing was removed: {problem}" if problem else f"{_sources(removed)} removed.")
+        self.status_label.setText(f"Nothing was removed: {problem}" if problem else
+                                  f"{_sources(removed)} removed{'; ' + compacted if compacted else ''}.")
         if self._dropped_note and not self._waiting:  # dropped during the Delete, with nothing to import
             self.status_label.setText(f"{self.status_label.text()}\n{self._dropped_note}")
             self._dropped_note = ""
