@@ -318,12 +318,14 @@ def _latin_code_page(sample: bytes, turkish: bool) -> str:
 
 
 def _letter_odds(sample: bytes, codec: str) -> tuple[int, float]:
-    """How many characters beyond ASCII the words ``sample`` makes in ``codec`` hold, and how likely they
-    are (the logarithm, see _LETTER_ODDS) in the language of ``codec`` they are likeliest in. A sign inside
-    a word ("Gr˝ße"), a byte the code page leaves undefined, a letter of no language of it, one of a language
-    that writes it at a word's end only (_AT_WORDS_END) elsewhere are slips."""
+    """How many characters beyond ASCII the words ``sample`` makes in ``codec`` hold, each word once (a word
+    said again tells nothing new of the language: "naïve" six times and "façade" twice read as Latvian's
+    "naļve faēade", found by hypothesis), and how likely they are (the logarithm, see _LETTER_ODDS) in the
+    language of ``codec`` they are likeliest in. A sign inside a word ("Gr˝ße"), a byte the code page leaves
+    undefined, a letter of no language of it, one of a language that writes it at a word's end only
+    (_AT_WORDS_END) elsewhere are slips."""
     text = sample[:_LETTERS_SAMPLE].decode(codec, errors="replace")
-    words = (word.lower() for word in _words_beyond_ascii(text))
+    words = {word.lower() for word in _words_beyond_ascii(text)}
     chars = Counter((c, i == len(word) - 1) for word in words for i, c in enumerate(word) if not c.isascii())
     return chars.total(), max(sum(n * (odds.get(c, _SLIP) if at_end or not ends_only else _SLIP)
                                   for (c, at_end), n in chars.items())
