@@ -13,6 +13,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from .chats import ChatStoreError
 from .cliargs import DataFolderError, add_shared_flags, add_window_flags, close_flags, context_from_args
@@ -245,12 +246,28 @@ def main(argv: list[str] | None = None) -> int:
         # The display is gone: nothing can be drawn or closed as Quit does. What the window saves as it goes
         # (the chats, an answer as far as it came, drafts) is saved; one line says why it ended.
         log.warning("the window ended with its display", exc_info=True)
-        print(DISPLAY_LOST, file=sys.stderr, flush=True)
-        return 1
     finally:
         asyncio.set_event_loop(None)
         if guard is not None:
             guard.release()
+    _end_without_display(DISPLAY_LOST)
+
+
+def _end_without_display(words: str) -> NoReturn:
+    """Say ``words`` and end the process at once, exit status 1: the display went away under the window.
+
+    Not by returning: the answer being written is left unfinished (its task, its stream, its timers), and
+    Python's own ending collected its coroutines after Qt had deleted the objects they name, each printing
+    a traceback ("Signal source has been deleted", "Internal C++ object (_Timers) already deleted"). What
+    the window saves as it goes is saved already; the log is flushed here, and children (a model server, a
+    shell command) end with the app's lifeline (lifeline.py)."""
+    try:
+        print(words, file=sys.stderr, flush=True)
+        sys.stdout.flush()
+    except (OSError, ValueError):  # no console either: the session that held it ended with the display
+        pass
+    logging.shutdown()
+    os._exit(1)
 
 
 def no_display_words() -> str:

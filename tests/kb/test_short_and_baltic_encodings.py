@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Importer, open_store, search
@@ -135,10 +135,22 @@ def _words(text: str) -> list[str]:
     return sorted({word for word in re.findall(r"\w+", text) if not word.isascii() and len(word) > 1})
 
 
+def _read_otherwise_in_windows_1252(words: list[str], codec: str) -> int:
+    """How many of ``words`` Windows-1252 reads otherwise than ``codec`` ("vařím" as "vaøím"; not "Dobrý")."""
+    return sum(1 for word in words if word.encode(codec).decode("cp1252", errors="replace") != word)
+
+
+# Eight words or more of one language, two or more of them read otherwise in Windows-1252. Not one alone:
+# "Dobrý blízko bydlím chodím jezdíme práce ráno vařím." is the same bytes in Windows-1252 but for "vaøím",
+# as Faroese writes it, and so stays Windows-1252 (which wins ties as ever): one letter tells too little.
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(list(_PARAGRAPHS)).flatmap(
     lambda language: st.tuples(st.lists(st.sampled_from(_words(_PARAGRAPHS[language][0])), min_size=8, unique=True),
-                               st.just(_PARAGRAPHS[language][1]))))
+                               st.just(_PARAGRAPHS[language][1]))).filter(
+    lambda drawn: _read_otherwise_in_windows_1252(*drawn) >= 2))
+# Czech whose "ě", "ů", "č" Windows-1252 reads as Italian's "ì", "ù", "è" ("lìtì", "Karlùv", "èasto"), found by
+# hypothesis: read so, as Italian's letters wherever they stood, it was nearly as likely as in Windows-1250
+@example((["Karlův", "hlavní", "létě", "města", "město", "přes", "zimě", "často"], "cp1250"))
 def test_a_paragraph_of_words_of_one_baltic_or_central_language_reads_in_its_code_page(drawn):
     words, codec = drawn
     text = " ".join(words) + ".\n"

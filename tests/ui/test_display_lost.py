@@ -47,7 +47,10 @@ def test_the_x_server_ending_is_said_in_one_line_and_the_app_ends(tmp_path: Path
     data = tmp_path / "data"
     xvfb, display = _xvfb()
     with ScriptedLLMServer() as srv:
-        srv.queue(Stream([f"word{i} " for i in range(400)], delay=0.05))  # 20 s: still being written
+        # 20 s: still being written, a word every 2 ms, so that the window is busy showing them when the X
+        # server ends. Killed so, the window's unfinished answer printed tracebacks as Python ended, now and
+        # then ("Signal source has been deleted": 6 runs in 73 on a quiet machine, none with a word every 50 ms)
+        srv.queue(Stream([f"word{i} " for i in range(10000)], delay=0.002))
         # the window's first look at the server: it runs once the window is up and its event loop runs
         srv.pages["/v1/models"] = {"object": "list", "data": [{"id": "scripted", "object": "model"}]}
         env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY")}
@@ -70,7 +73,7 @@ def test_the_x_server_ending_is_said_in_one_line_and_the_app_ends(tmp_path: Path
                     proc.kill()
                     proc.wait()
             app.stderr.close()
-    assert "Traceback" not in err and "Event loop stopped" not in err, err
+    assert "Traceback" not in err and "Event loop stopped" not in err and "Exception ignored" not in err, err
     assert "X11 connection broke" not in err, err
     assert err.count(DISPLAY_LOST) == 1, err
     assert code == 1, err
