@@ -68,8 +68,8 @@ def typed(win: MainWindow, loop: TidyEventLoop, text: str) -> tuple[float, float
     shown: asyncio.Future[tuple[float, int]] = loop.create_future()
     fill = win.sidebar.set_chats
 
-    def set_chats(chats, current, words="") -> None:
-        fill(chats, current, words)
+    def set_chats(chats, current, words="", **how) -> None:
+        fill(chats, current, words, **how)
         if not shown.done():
             shown.set_result((time.perf_counter(), len(chats)))
 
