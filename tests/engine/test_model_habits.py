@@ -6,24 +6,13 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.conftest import collect
+from tests.engine.test_engine import of, tokens, visible
 from tests.sse_server import Stream
 from tinyrag_desktop.engine import EngineConfig
 from tinyrag_desktop.engine.events import EngineError, Text, ToolFinished, ToolStarted
 from tinyrag_desktop.markdown_prep import invalid_blocks
 
 CALL = '<tool name="calculate"><query>2+2</query></tool>'
-
-
-def tokens(text: str, size: int = 3) -> list[str]:
-    return [text[i : i + size] for i in range(0, len(text), size)]
-
-
-def of(events: list, kind: type) -> list:
-    return [e for e in events if isinstance(e, kind)]
-
-
-def visible(events: list) -> str:
-    return "".join(e.text for e in of(events, Text))
 
 
 def told(llm, request: int) -> str:
