@@ -87,9 +87,12 @@ def _short(name: str, most: int = 16) -> str:
     return name if len(name) <= most else name[:most - 1].rstrip() + "…"
 
 
-def persona_removed_words(removed: str, now: str) -> str:
-    """Said when Settings removed the open chat's persona: the header switched to another, said so."""
-    return f"The persona “{removed}” was removed: this chat now answers as “{now}”. " if removed and now else ""
+def settings_saved_words(removed: str, now: str) -> str:
+    """What Save in Settings did; with the open chat's persona ``removed``, that the header switched to another,
+    in words short enough for the status bar of an 800-pixel window (it was cut there)."""
+    if removed and now:
+        return f"{persona_gone_words(removed, now)} Settings saved."
+    return "Settings saved; they apply to the next question."
 
 
 def edit_personas_button(parent: QWidget) -> QToolButton:

@@ -40,7 +40,7 @@ from .elided_label import ElidedLabel
 from .find_bar import FindBar
 from .focus_ring import FocusRing
 from .icons import app_icon
-from .header import edit_personas_button, persona_box, persona_removed_words
+from .header import edit_personas_button, persona_box, settings_saved_words
 from .menus import build_menus
 from .notice_bar import NoticeBar
 from .screen_fit import fitted
@@ -473,11 +473,10 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             self._retheme()
         if runs_changed:
             self.view.refresh_run_links()  # Run links on Go blocks come or go at once
-        removed = persona_removed_words(self._fill_personas(), self.persona.currentText())
+        removed, now = self._fill_personas(), self.persona.currentText()
         self.check_server()
         if save or said:
-            self.statusBar().showMessage(f"{removed}Settings saved; they apply to the next question.",
-                                         10000 if removed else 5000)
+            self.statusBar().showMessage(settings_saved_words(removed, now), 10000 if removed and now else 5000)
         self.settingsApplied.emit(settings)
 
     async def export_chat(self, path: Path, fmt: str, chat_id: str | None = None) -> Path:
