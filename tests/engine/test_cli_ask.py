@@ -317,3 +317,15 @@ def test_the_readme_names_every_event_ask_jsonl_prints() -> None:
     listed = re.search(r'line `\{"event": NAME, \.\.\.\}`: ((?:`\w+`, )+`\w+`)', readme)
     assert listed is not None
     assert set(re.findall(r"`(\w+)`", listed.group(1))) == printed
+
+
+def test_a_tool_call_shown_as_text_is_said_not_run_with_its_reason(tmp_path: Path) -> None:
+    # The window says "(a tool call not run: …)" after such a block; `ask` printed it with no word.
+    broken = '<tool name=""><query>6*7</query></tool>'
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["Let me see: ", broken[:9], broken[9:], " It is 42."]), Stream(["It is 42."]))
+        proc = ask(llm.base_url, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert broken in proc.stdout and "not run" not in proc.stdout  # stdout stays the answer as written
+    said = [line for line in proc.stderr.splitlines() if line.startswith("(a tool call not run: ")]
+    assert len(said) == 1 and "name" in said[0], proc.stderr
