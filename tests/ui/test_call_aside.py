@@ -20,3 +20,16 @@ def test_the_reader_is_told_why_a_call_in_another_format_did_not_run(make_window
     # Before, the JSON stood in the answer with no word, above the card.
     assert advice.FOREIGN_ASIDE in shown and "*(" not in shown  # set in italics, not with its stars
     assert shown.index('"name": "calculate"') < shown.index(advice.FOREIGN_ASIDE) < shown.index("It is 42.")
+
+
+def test_a_wrapper_around_a_call_and_a_second_end_tag_leave_no_loose_markup(make_window, server, qloop):
+    # Some models wrap their calls in <tools>…</tools>, or close one twice: the tags stood around the card.
+    call = '<tool name="calculate"><query>6*7</query></tool>'
+    server.queue(Stream(tokens(f"Let me compute.\n<tools>\n{call}</tool>\n</tools>", 4)),
+                 Stream(tokens("It is 42.\n```xml\n<tools>\n</tool>\n```\nDone.", 3)))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "what is 6*7?")) == "done"
+    first, second = [seg.toPlainText() for seg in win.view.answers()[-1].segments()]
+    assert first == "Let me compute."
+    assert second.startswith("It is 42.") and second.rstrip().endswith("Done.")
+    assert "<tools>\n</tool>" in second  # in code, as written
