@@ -209,6 +209,10 @@ class TextPrinter:
 
     def show(self, event: Any) -> None:
         name = event.event
+        if name == "text" and getattr(event, "aside", False):  # the engine's word on the text above: stdout
+            self._release()                                     # stays the answer (as the window marks it)
+            self._status(event.text.strip().strip("*"))
+            return
         if name in ("tool_writing", "tool_start", "error", "done") or (name == "text" and event.text.strip()):
             self._heard()
         if name == "text":

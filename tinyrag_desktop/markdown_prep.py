@@ -235,9 +235,12 @@ NOT_RUN = "(a tool call not run: {reason})"
 def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
     """``text`` with each complete invalid tool block (shown as text, as the spec says) replaced by a mark,
     and the blocks with the parser's reason. The model's broken call read as stray markup in the sentence
-    (``<tool name="shell_exec"><command>ls</command></tool>``), with nothing to say it was a call not run."""
-    if "<tool" not in text:
+    (``<tool name="shell_exec"><command>ls</command></tool>``), with nothing to say it was a call not run.
+    Lines that only wrap or close a call ("<tools>", a second "</tool>") are left out."""
+    if "<tool" not in text and "</tool" not in text:
         return text, []
+    if "<tool" not in text:
+        return _without_call_wrappers(text), []
     from .protocol import InvalidBlock, XMLParseState, parse_all
 
     state = XMLParseState()
@@ -262,7 +265,33 @@ def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
             found.append((event.raw.strip(), event.reason))
         else:
             out.append(getattr(event, "text", None) or getattr(event, "raw", ""))
-    return "".join(out), found
+    return _without_call_wrappers("".join(out)), found
+
+
+# A line of only "<tools>", "</tools>" or "</tool>": the wrapper some models put around their calls, or a
+# second end tag after one, left as loose markup around the call's card when the call is taken out.
+_WRAPPER_LINE_RE = re.compile(r"^[ \t]*(?:</?tools|</tool)[ \t]*>[ \t]*(?:\n|\Z)", re.MULTILINE)
+
+
+def _without_call_wrappers(text: str) -> str:
+    """``text`` without the lines that only wrap or close a tool call (outside fenced code: a program or an
+    example may print them). A model's text after a block, not part of its answer; `ask` prints it as written."""
+    if not _WRAPPER_LINE_RE.search(text):
+        return text
+    out: list[str] = []
+    fence = ""
+    for line in text.splitlines(keepends=True):
+        marker = FENCE_RE.match(line)
+        if fence:
+            if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence) \
+                    and not marker.group(2).strip():
+                fence = ""
+        elif marker:
+            fence = marker.group(1)
+        elif _WRAPPER_LINE_RE.match(line):
+            continue
+        out.append(line)
+    return "".join(out)
 
 
 _NOT_CLOSED = "the block was not closed"

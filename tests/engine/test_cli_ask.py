@@ -329,3 +329,18 @@ def test_a_tool_call_shown_as_text_is_said_not_run_with_its_reason(tmp_path: Pat
     assert broken in proc.stdout and "not run" not in proc.stdout  # stdout stays the answer as written
     said = [line for line in proc.stderr.splitlines() if line.startswith("(a tool call not run: ")]
     assert len(said) == 1 and "name" in said[0], proc.stderr
+
+
+def test_a_call_in_another_format_is_said_not_run_on_stderr_and_stdout_stays_the_answer(tmp_path: Path) -> None:
+    # The window says why after the call; `ask` writes it with its status lines, between the two rounds.
+    written = '<tool_call>\n{"name": "calculate", "arguments": {"query": "6*7"}}\n</tool_call>'
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream([written[:20], written[20:]]), Stream(['<tool name="calculate"><query>6*7</query></tool>']),
+                  Stream(["It is 42."]))
+        proc = ask(llm.base_url, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(written) and proc.stdout.rstrip().endswith("It is 42.")
+    assert "not run" not in proc.stdout and "*(" not in proc.stdout
+    said = [line for line in proc.stderr.splitlines() if "not run" in line]
+    assert said == ["(the tool call above was not run: it is written in another app's format; the model was asked "
+                    "again)"], proc.stderr

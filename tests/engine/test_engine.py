@@ -8,7 +8,7 @@ import pytest
 
 from tests.engine.conftest import collect
 from tests.sse_server import Hang, Status, Stream, free_port
-from tinyrag_desktop.engine import EngineConfig
+from tinyrag_desktop.engine import EngineConfig, advice
 from tinyrag_desktop.engine.events import Done, EngineError, Reasoning, Route, Text, ToolFinished, ToolStarted
 
 
@@ -26,6 +26,11 @@ def of(events: list, kind: type) -> list:
 
 def visible(events: list) -> str:
     return "".join(e.text for e in of(events, Text))
+
+
+def answer(events: list) -> list:
+    """The events without the engine's asides on the text (why a call shown as code did not run)."""
+    return [e for e in events if not (isinstance(e, Text) and e.aside)]
 
 
 async def test_one_tool_and_a_continuation(llm, make_engine) -> None:
@@ -198,7 +203,9 @@ async def test_invalid_nested_and_fenced_blocks_are_text(llm, make_engine) -> No
     llm.queue(Stream(tokens(text, 2)), Stream(["Sorry: no tool then."]))
     events = await collect(make_engine())
     assert of(events, ToolStarted) == [] and of(events, ToolFinished) == []
-    assert visible(events) == text + "\nSorry: no tool then."
+    assert visible(answer(events)) == text + "\nSorry: no tool then."
+    # The reader is told why the call shown as code did not run (the invalid blocks are marked where shown).
+    assert [e.text for e in events if isinstance(e, Text) and e.aside] == [f"\n\n*{advice.MISWRITTEN_ASIDE}*\n\n"]
     # The message ended on the fenced call, waiting for its result: the model is told why none came.
     assert events[-1].rounds == 2 and len(llm.requests) == 2
     note = llm.requests[1]["messages"][-1]["content"]
@@ -223,8 +230,13 @@ async def test_a_call_written_wrong_at_the_end_gets_one_more_round_to_write_it_r
     assert visible(events).endswith("It says hi.") and events[-1].rounds == 3
     note = llm.requests[1]["messages"][-1]["content"]
     assert "was not run" in note and '<tool name="calculate"><query>2 + 2</query></tool>' in note
+    asides = [e.text.strip() for e in events if isinstance(e, Text) and e.aside]
     if 'name=""' in written:
         assert "it is not a valid block (the block has no name" in note
+        assert asides == []  # the window marks an invalid block where it is shown, `ask` at the end
+    else:  # shown as code: the reader is told why it did not run, once, after it
+        assert asides == [f"*{advice.MISWRITTEN_ASIDE}*"]
+        assert visible(events).index(asides[0]) > visible(events).index(written)
 
 
 async def test_no_round_more_for_a_call_written_wrong_when_no_call_may_run(llm, make_engine) -> None:

@@ -8,7 +8,7 @@ import pytest
 from tests.engine.conftest import collect
 from tests.engine.test_engine import of, tokens, visible
 from tests.sse_server import Stream
-from tinyrag_desktop.engine import EngineConfig
+from tinyrag_desktop.engine import EngineConfig, advice
 from tinyrag_desktop.engine.events import EngineError, Text, ToolFinished, ToolStarted
 from tinyrag_desktop.markdown_prep import invalid_blocks
 
@@ -85,6 +85,8 @@ async def test_a_call_in_another_templates_format_is_not_run_and_gets_one_round_
     (start,) = of(events, ToolStarted)
     assert start.round == 2 and (start.tool, start.query) == ("calculate", "2+2")  # only the block ran
     assert visible(events).startswith(written) and visible(events).endswith("It is 4.")
+    # The reader sees the call as written, then why it did not run (it was raw JSON and no word).
+    assert visible(events)[len(written):].startswith(f"\n\n*{advice.FOREIGN_ASIDE}*\n\n")
     note = told(llm, 1)
     assert "was not run: it is written in another format" in note
     assert f"only a block like this one, written as plain text, calls a tool: {CALL}" in note
@@ -99,7 +101,7 @@ async def test_a_call_in_another_templates_format_is_not_run_and_gets_one_round_
 async def test_json_or_code_that_calls_no_tool_of_ours_is_an_answer(llm, make_engine, answer) -> None:
     llm.queue(Stream(tokens(answer)), Stream(["never asked"]))
     events = await collect(make_engine())
-    assert len(llm.requests) == 1 and visible(events) == answer
+    assert len(llm.requests) == 1 and visible(events) == answer  # and no aside on it
 
 
 async def test_a_call_in_another_format_to_a_tool_that_is_off_is_an_answer(llm, make_engine) -> None:

@@ -99,21 +99,32 @@ def _first_string(arguments: str) -> str | None:
     return None
 
 
-def miswritten_call(text: str, invalid: str, resolve: Callable[[str], ToolSpec | None]) -> str:
-    """The note telling the model why the call its message ends with was not run ("" when it ends otherwise).
+# What the reader is told after such a call, which the answer shows as the model wrote it (code, or another
+# template's JSON) and the model is asked to write again: the window says it there, `ask` on stderr. An
+# invalid <tool> block needs none: the window marks it ("(a tool call not run: …)") and `ask` says it at the end.
+FOREIGN_ASIDE = "(the tool call above was not run: it is written in another app's format; the model was asked again)"
+MISWRITTEN_ASIDE = ("(the tool call above was not run: it is in a code block, or its tag is not written exactly; "
+                    "the model was asked again)")
+
+
+def miswritten_call(text: str, invalid: str, resolve: Callable[[str], ToolSpec | None]) -> tuple[str, str]:
+    """The note telling the model why the call its message ends with was not run, and the aside telling the
+    reader (both "" when it ends otherwise; the aside also for an invalid block, which is marked already).
     Asked only of a round that ended normally: a block left open there was not cut by a limit."""
     if invalid.startswith("no </tool> within"):
-        return ""  # a block too long to be a call: the answer ends there
+        return "", ""  # a block too long to be a call: the answer ends there
     if invalid:
-        why = f"it is not a valid block ({invalid})"
+        why, aside = f"it is not a valid block ({invalid})", ""
     elif _MISWRITTEN.search(text[-_MISWRITTEN_TAIL:]):
         why = ("tool calls inside a code block, or written other than exactly <tool name=\"…\"> (lower case, one "
                "space), are not run")
+        aside = MISWRITTEN_ASIDE
     else:
-        return foreign_call(text, resolve)
+        note = foreign_call(text, resolve)
+        return note, FOREIGN_ASIDE if note else ""
     return (f"The tool call your last message ends with was not run: {why}. If you need the tool, write the call "
             "again as plain text, exactly like <tool name=\"calculate\"><query>2 + 2</query></tool>; otherwise "
-            "answer the question now.")
+            "answer the question now."), aside
 
 
 def call_in_reasoning(reasoning: str) -> bool:

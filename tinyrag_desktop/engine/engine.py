@@ -232,8 +232,8 @@ class Engine:
                 more = number <= cfg.max_continuations  # a round is left
                 if not rnd.waiting():
                     can_call = cfg.max_tools_per_round > 0 and req.tools_run < cfg.max_tools_total
-                    miswritten = (advice.miswritten_call("".join(rnd.text), rnd.invalid_at_end, offered_tool)
-                                  if can_call and not ran and not rnd.results and more else "")
+                    miswritten, aside = (advice.miswritten_call("".join(rnd.text), rnd.invalid_at_end, offered_tool)
+                                         if can_call and not ran and not rnd.results and more else ("", ""))
                     blank = not "".join(rnd.text).strip() and not rnd.results
                     if blank and not miswritten and more and not nudged:
                         # Nothing to read: after its calls, the model began by copying the results message
@@ -251,6 +251,10 @@ class Engine:
                         break
                     if miswritten:  # it waits for the result of a call it wrote so that it is no call
                         rnd.advice.append(miswritten)
+                    if aside:  # which the answer shows as written: the reader is told why nothing ran
+                        words = f"\n\n*{aside}*\n\n"
+                        yield Text(words, number, note=True, aside=True)
+                        shown.append(words)
                 elif not more:
                     # The last round ended on a call whose result the model can never read: without a word,
                     # the answer would end on its cards, with no text after them.

@@ -55,6 +55,9 @@ class Text(_Event):
     # The engine's own words (the note on an answer that ends at the round limit), not the model's: the
     # window says them without their command-line hint. Not part of the payload either.
     note: bool = field(default=False, compare=False)
+    # A note about the text before it, not a part of the answer (why a call shown there did not run): `ask`
+    # writes it on stderr with its status lines, so that stdout stays the answer. Not in the payload.
+    aside: bool = field(default=False, compare=False)
 
     def payload(self) -> dict[str, Any]:
         return {"text": self.text}
