@@ -19,6 +19,7 @@ from .drag_across import DragAcross
 from .gorun import GoRuns, run_limits
 from .markdown_render import (BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, RunView,
                               code_left_open, fix_columns, render)
+from .plain_text import plain_tip
 from .theme import colors, paint_focus_ring
 from .wide_blocks import BAR, SidewaysBlocks, box_bottom, edge_table, frame_edge
 
@@ -614,7 +615,7 @@ class MarkdownSegment(DragAcross, SidewaysBlocks, QTextBrowser):
             with self._shifted(self._wide_at(event.pos().y())):
                 tip = link_tip(self.anchorAt(event.pos()))
             if tip:
-                QToolTip.showText(event.globalPos(), tip, self.viewport())
+                QToolTip.showText(event.globalPos(), plain_tip(tip), self.viewport())
             else:
                 QToolTip.hideText()
                 event.ignore()

@@ -17,6 +17,7 @@ from ..tools.shell import DENIED, status_note
 from .access import announce, expanded_changed, expander
 from .bidi import set_text_direction
 from .icons import GENERIC_TOOL, STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
+from .plain_text import plain_tip
 from .sources import SOURCE_TOOLS, open_source, source_url, split_sources
 from .theme import colors
 
@@ -582,7 +583,7 @@ class ToolCard(QFrame):
         tip = f"{self._names()}: {words}"
         if self._own_names():  # the name the model wrote in its tool block, as in the answer's raw text
             tip += f"\nTool name: {self._own_names()}"
-        self.setToolTip(f"{tip}\n{self._note_text}" if self._note_text else tip)
+        self.setToolTip(plain_tip(f"{tip}\n{self._note_text}" if self._note_text else tip))
 
     # expanding ------------------------------------------------------------------------------------
     def set_expanded(self, on: bool) -> None:
