@@ -22,7 +22,8 @@ class _PersonaBox(QComboBox):
         super().__init__(parent)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.view().setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.currentTextChanged.connect(lambda name: self.setToolTip(plain_tip(f"{name}\n{_ABOUT}") if name else _ABOUT))
+        self.currentTextChanged.connect(
+            lambda name: self.setToolTip(plain_tip(f"{name}\n{_ABOUT}") if name else _ABOUT))
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         # as wide as the longest name, up to about PERSONA_SHOWN letters
