@@ -133,6 +133,24 @@ class _ImagesAsLinks(Treeprocessor):
             parent[list(parent).index(img)] = shown
 
 
+# The window's own links, made by render (a code block's Copy code, Run and Stop): a segment acts on them
+ACTION_SCHEMES = ("copy-code", "run-go", "stop-go")
+_SCHEME_RE = re.compile(r"[\x00-\x20]*([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+class _NoActionLinks(Treeprocessor):
+    """A link the model writes to one of the window's own actions ("[the install guide](copy-code:0)") is its
+    words only: clicked, it copied a code block that was never chosen (a command planted for a later paste),
+    or ran a Go block; its tooltip said nothing of where it went. Only render's own links may act."""
+
+    def run(self, root: etree.Element) -> None:
+        for link in root.iter("a"):
+            scheme = _SCHEME_RE.match(html.unescape(link.get("href") or ""))
+            if scheme is not None and scheme.group(1).lower() in ACTION_SCHEMES:
+                link.tag = "span"
+                link.attrib.clear()
+
+
 def image_label(alt: str, src: str) -> str:
     """The words an image is shown as: its alt text, or else the name of its file."""
     name = " ".join(alt.split())
@@ -159,6 +177,7 @@ def _md() -> markdown.Markdown:
     # ~~struck out~~ (GitHub's Markdown, which models write): Qt's rich text draws <s>, not <del>.
     md.inlinePatterns.register(SimpleTagInlineProcessor(_STRIKE_RE, "s"), "strike", 70)
     md.treeprocessors.register(_ImagesAsLinks(md), "images_as_links", 15)  # after "inline" (20) made them
+    md.treeprocessors.register(_NoActionLinks(md), "no_action_links", 14)  # after images became links
     register_task_boxes(md)  # after "inline" too: code keeps "[ ]"
     return md
 

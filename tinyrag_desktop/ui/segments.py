@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QScrollArea, 
 
 from .drag_across import DragAcross
 from .gorun import GoRuns, run_limits
-from .markdown_render import (BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, RunView,
+from .markdown_render import (ACTION_SCHEMES, BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, RunView,
                               code_left_open, fix_columns, render)
 from .plain_text import plain_tip
 from .theme import colors, paint_focus_ring
@@ -29,7 +29,7 @@ _CODE_HEADER = re.compile(r"^\S{1,40}[ \xa0]{2}(?:%s|%s)(?:[ \xa0]{2}(?:Run|Stop
                           % (COPY_CODE, COPIED), re.M)
 
 WEB_SCHEMES = ("http", "https", "mailto")  # the links of an answer that open (in the browser or mail app)
-ACTIONS = ("copy-code", "run-go", "stop-go")  # the links a segment handles itself
+ACTIONS = ACTION_SCHEMES  # the links a segment handles itself (render's own only: see _NoActionLinks)
 # A picture on this computer (an image the answer shows, by its path) opens in the desktop's viewer; no
 # other local file does: a link the model wrote must not start a program or a script.
 PICTURE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg", ".tif", ".tiff", ".ico",
