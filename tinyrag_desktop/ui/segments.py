@@ -15,6 +15,7 @@ from PySide6.QtGui import (QColor, QDesktopServices, QFontMetrics, QGuiApplicati
 from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QScrollArea, QSizePolicy, QSpacerItem,
                                QTextBrowser, QTextEdit, QToolButton, QToolTip, QVBoxLayout, QWidget)
 
+from ..mail_links import safe_mailto
 from .drag_across import DragAcross
 from .gorun import GoRuns, run_limits
 from .markdown_render import (ACTION_SCHEMES, BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, RunView,
@@ -600,6 +601,8 @@ class MarkdownSegment(DragAcross, SidewaysBlocks, QTextBrowser):
         picture = local_picture(url)
         if picture is not None:
             QDesktopServices.openUrl(QUrl.fromLocalFile(str(picture)))
+        elif url.scheme().lower() == "mailto":  # without attach= and other fields a mail program may act on
+            QDesktopServices.openUrl(QUrl.fromEncoded(safe_mailto(bytes(url.toEncoded()).decode()).encode()))
         elif url.scheme().lower() in WEB_SCHEMES:
             QDesktopServices.openUrl(url)
 
