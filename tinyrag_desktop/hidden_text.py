@@ -26,6 +26,11 @@ def mark(ch: str) -> str:
     return f"‹U+{ord(ch):04X}›"
 
 
+def marked(text: str) -> str:
+    """``text`` with each character that does not show as itself as a mark (line breaks and tabs kept)."""
+    return "".join(mark(ch) if ch not in "\n\t" and unicodedata.category(ch) in _HIDDEN else ch for ch in text)
+
+
 def _blank(count: int) -> str:
     return f"‹{count} blank line{'s' if count != 1 else ''}›"
 
@@ -34,12 +39,10 @@ def visible_command(text: str) -> str:
     """``text`` with its hidden characters as marks, a long run of spaces as ‹N spaces›, and blank lines before
     its first words, or more than BLANK_LINES_KEPT in a row, as ‹N blank lines› (a few at its end are left out:
     they hide nothing)."""
-    marked = "".join(mark(ch) if ch not in "\n\t" and unicodedata.category(ch) in _HIDDEN else ch
-                     for ch in text)
-    marked = _SPACES.sub(lambda m: f"‹{len(m.group())} spaces›", marked)
+    shown_chars = _SPACES.sub(lambda m: f"‹{len(m.group())} spaces›", marked(text))
     shown: list[str] = []
     run = 0  # blank lines met since the last line with words
-    lines = marked.split("\n")
+    lines = shown_chars.split("\n")
     if len(lines) > 1 and not lines[-1]:
         lines.pop()  # the line break that ends the last line: no line of its own
     for line in lines:

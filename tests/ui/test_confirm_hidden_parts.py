@@ -51,3 +51,14 @@ def test_a_command_longer_than_its_box_says_how_many_lines_it_has(qtbot):
     short = _shown(qtbot, "cd build\nmake -j4")
     qtbot.waitUntil(lambda: short.command.verticalScrollBar().maximum() == 0)
     assert short.scroll_note.isHidden()
+
+
+def test_a_tool_cards_input_shows_the_same_marks(qtbot):
+    from tinyrag_desktop.ui.toolcard import ToolCard
+
+    card = ToolCard("c1", "shell", f"echo done # \u202e{CURL[::-1]}\rls")
+    qtbot.add_widget(card)
+    assert card.query_preview == f"echo done # ‹U+202E›{CURL[::-1]}‹U+000D›ls"
+    card.set_expanded(True)
+    shown = card._details.toPlainText()
+    assert f"‹U+202E›{CURL[::-1]}‹U+000D›ls" in shown and "\u202e" not in shown
