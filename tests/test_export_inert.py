@@ -1,6 +1,6 @@
-"""An exported or copied chat loads nothing and acts on nothing when it is viewed: a remote image the model
-wrote (its address can carry the chat's words to a stranger's server) becomes a link, raw HTML stays text,
-and a mailto: link loses attach=. Code keeps what it holds."""
+"""An exported chat loads nothing and acts on nothing when it is viewed: a remote image the model wrote (its
+address can carry the chat's words to a stranger's server) becomes a link, raw HTML stays text, and a mailto:
+link loses attach=. Code keeps what it holds. Copy gives the Markdown as the model wrote it."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ def test_the_html_export_shows_images_as_links_and_loads_none():
     assert "attach" not in page and 'href="mailto:help@example.org?subject=Logs"' in page
 
 
-def test_the_markdown_export_and_copy_load_nothing_when_viewed():
-    for text in (export_markdown(*_chat()), answer_markdown(_chat()[1][1])):
+def test_the_markdown_export_loads_nothing_when_viewed():
+    for text in (export_markdown(*_chat()),):
         viewed = markdown.markdown(text, extensions=["fenced_code"])  # a viewer that renders raw HTML
         assert _elements(viewed, "img") == [] and _elements(viewed, "script") == []
         assert _elements(viewed, "span") == []
@@ -46,3 +46,8 @@ def test_the_markdown_export_and_copy_load_nothing_when_viewed():
         # code as written: a fenced block's lines, a code span, an autolink
         assert "```html\n<script>kept()</script>\n![in code](http://in.code/x.png)\n```" in text
         assert "`<img src=x>`" in text and "<https://example.org/>" in text and "\\![not an image](u)" in text
+
+
+def test_copy_gives_the_answers_markdown_as_written():
+    # pasted where its text is seen (a note, a message): the model's Markdown, images and all
+    assert answer_markdown(_chat()[1][1]) == HOSTILE + "\n"

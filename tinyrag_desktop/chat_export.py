@@ -286,7 +286,6 @@ def text_markdown(text: str) -> str:
     as the window shows it: in code, then why. Written raw, a viewer took its tags for HTML and showed only
     the words between them ("Bad ones: 1+1 and and ls")."""
     text, found = invalid_blocks(text.strip())
-    text = inert_markdown(text)
     if not found:
         return text
     pieces = INVALID_MARK_RE.split(text)  # text, a block's number, text, …
@@ -411,7 +410,8 @@ def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
         out += ["## Assistant", ""]
         for seg in skipped_runs(marks_attached(m.segments())):
             if not isinstance(seg, str) or seg.strip():
-                out += [text_markdown(seg) if isinstance(seg, str) else tool_markdown(seg), ""]
+                # a file is viewed, its images loaded: inert (Copy gives the Markdown as written)
+                out += [inert_markdown(text_markdown(seg)) if isinstance(seg, str) else tool_markdown(seg), ""]
         if end := end_markdown(m):
             out += [end, ""]
     return "\n".join(out).rstrip() + "\n"
@@ -481,7 +481,8 @@ def _markdown_html(text: str) -> str:
     text, lifted, _ = lift_fences(text)  # code fenced in a list item, which fenced_code leaves as text
     body = put_back_fences(md.convert(nest_lists(blocks_apart(text))), lifted)
     body = _URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', body)
-    return _directions(_MAILTO_ATTR.sub(lambda m: f'href="{html.escape(safe_mailto(html.unescape(m.group(1))))}"', body))
+    body = _MAILTO_ATTR.sub(lambda m: f'href="{html.escape(safe_mailto(html.unescape(m.group(1))))}"', body)
+    return _directions(body)
 
 
 def _text_html(text: str) -> str:

@@ -22,7 +22,8 @@ def test_hidden_characters_and_runs_of_blank_lines_are_marked():
     assert visible_command("\n\n" + CURL) == f"‹2 blank lines›\n{CURL}"  # above it, even a few push it down
     assert visible_command("echo done # \u202e hs | x ;\u202c") == "echo done # ‹U+202E› hs | x ;‹U+202C›"
     assert visible_command(f"{CURL}\rls -la") == f"{CURL}‹U+000D›ls -la"
-    assert visible_command("rm\u200b -rf\u2066 x\u2028y\x1b[2J") == "rm‹U+200B› -rf‹U+2066› x‹U+2028›y‹U+001B›[2J"
+    assert visible_command("rm\u200b -rf\u2066 x\u2028y\x1b[2J") \
+        == "rm‹U+200B› -rf‹U+2066› x‹U+2028›y‹U+001B›[2J"
     assert visible_command("ls" + " " * 300 + CURL) == f"ls‹300 spaces›{CURL}"
     # a command as people write them stays as it is
     for plain in ("ls -la", "cd build\nmake -j4\n\nmake test", "for f in *; do\n    echo \"$f\"\ndone", "ls\n"):
