@@ -316,9 +316,10 @@ def _cannot_open(message: str, *, show: bool, stopped: bool = False, said: str |
         return
     from PySide6.QtWidgets import QMessageBox
 
+    from .ui.plain_text import plain_tip
     from .ui.qtloop import on_signals
 
-    box = QMessageBox(QMessageBox.Icon.Critical, "tinyRAG Desktop", dialog_words(message),
+    box = QMessageBox(QMessageBox.Icon.Critical, "tinyRAG Desktop", plain_tip(dialog_words(message)),
                       QMessageBox.StandardButton.Ok)
     # Ctrl+C in the terminal and kill close the box, and so the app, as they close the window; the box
     # used to ignore them and wait, and where no one sees it (no screen) it waited for ever.

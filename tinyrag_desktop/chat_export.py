@@ -10,8 +10,9 @@ import threading
 from typing import Iterable, Sequence
 
 from .chats import ChatInfo, StoredMessage, StoredTool
-from .markdown_prep import (INVALID_MARK_RE, NOT_RUN, blocks_apart, invalid_blocks, lift_fences, nest_lists,
-                            put_back_fences, register_task_boxes)
+from .mail_links import safe_mailto
+from .markdown_prep import (FENCE_RE, INVALID_MARK_RE, NOT_RUN, blocks_apart, invalid_blocks, lift_fences, nest_lists,
+                            put_back_fences, register_images_as_links, register_task_boxes)
 from .tool_words import DENIED_NOTE, for_a_person, off_note
 from .tools.nanogo_tool import KEEPS_OUTPUT, output_heading, split_output
 from .tools.shell import DENIED
@@ -302,6 +303,60 @@ def text_markdown(text: str) -> str:
     return out.strip()
 
 
+# Outside code: an HTML tag the model wrote (<img src=…>, <script>, <iframe>, <style>…: a name, then its
+# attributes), the "!" that makes a link an image (not one escaped: after an even run of backslashes), a
+# mailto: address.
+_RAW_TAG_RE = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)+")  # tags side by side: one span
+_IMAGE_RE = re.compile(r"(?<!\\)((?:\\\\)*)!\[")
+_MAILTO_RE = re.compile(r"mailto:[^\s()<>\[\]\"'`]*", re.I)
+
+
+def inert_markdown(text: str) -> str:
+    """The model's Markdown as a file keeps it, without what would load or act when the file is viewed (an
+    editor's preview, a Markdown viewer): each raw HTML tag in a code span (the window shows it as text too),
+    each image as a link to its address (``\\![chart](https://…)``: a remote image told its server that the
+    file was read, with whatever the model put in its address), a mailto: address without attach= and the
+    like (see mail_links). Code blocks (fenced at the top level) and code spans are kept as written."""
+    out: list[str] = []
+    fence = ""  # the marker of the code block the lines are in ("" outside one)
+    plain: list[str] = []
+    for line in text.split("\n"):
+        # (one in a list or a quote is not taken for one: its lines are made inert too, which costs a code span
+        # in the code at worst; taken for one, the lines after the list or quote would not be)
+        marker = FENCE_RE.match(line)
+        if fence:
+            out.append(line)
+            if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence) \
+                    and not marker.group(2).strip():
+                fence = ""
+        elif marker and not (marker.group(1)[0] == "`" and "`" in marker.group(2)):  # ```x``` is a code span
+            out.append(_inert("\n".join(plain))) if plain else None
+            plain = []
+            out.append(line)
+            fence = marker.group(1)
+        else:
+            plain.append(line)
+    if plain:
+        out.append(_inert("\n".join(plain)))
+    return "\n".join(out)
+
+
+def _inert(text: str) -> str:
+    """Markdown text outside code blocks made inert (see inert_markdown); its code spans are kept."""
+    pieces, at = [], 0
+    for span in _CODE_SPAN_RE.finditer(text):
+        pieces += [_inert_words(text[at:span.start()]), span.group(0)]
+        at = span.end()
+    pieces.append(_inert_words(text[at:]))
+    return "".join(pieces)
+
+
+def _inert_words(text: str) -> str:
+    text = _RAW_TAG_RE.sub(_code_span, text)
+    text = _IMAGE_RE.sub(lambda m: f"{m.group(1)}\\![", text)  # "!" then a link
+    return _MAILTO_RE.sub(lambda m: safe_mailto(m.group(0)), text)
+
+
 def question_text(text: str) -> str:
     """A question as the window shows it: as typed (plain text, not Markdown), without the blank lines and
     spaces around it; the first line's indentation kept."""
@@ -355,7 +410,8 @@ def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
         out += ["## Assistant", ""]
         for seg in skipped_runs(marks_attached(m.segments())):
             if not isinstance(seg, str) or seg.strip():
-                out += [text_markdown(seg) if isinstance(seg, str) else tool_markdown(seg), ""]
+                # a file is viewed, its images loaded: inert (Copy gives the Markdown as written)
+                out += [inert_markdown(text_markdown(seg)) if isinstance(seg, str) else tool_markdown(seg), ""]
         if end := end_markdown(m):
             out += [end, ""]
     return "\n".join(out).rstrip() + "\n"
@@ -401,6 +457,7 @@ def _directions(body: str) -> str:
 
 
 _URL_ATTR = re.compile(r'\b(href|src)="(?!https?:|mailto:|#)[^"]*"', re.I)
+_MAILTO_ATTR = re.compile(r'\bhref="(mailto:[^"]*)"', re.I)
 
 
 _converters = threading.local()  # one Markdown converter a thread: making one cost 1.2 ms a message
@@ -417,12 +474,15 @@ def _markdown_html(text: str) -> str:
         md.preprocessors.deregister("html_block")
         md.inlinePatterns.deregister("html")
         register_task_boxes(md)  # "- [ ] a task" as ☐, as the window shows it
+        register_images_as_links(md)  # a link to it, never loaded when the file is opened (as the window)
         _converters.md = md
     md.reset()
     # as the window shows it: a list or table right under a line of text is not run into that line
     text, lifted, _ = lift_fences(text)  # code fenced in a list item, which fenced_code leaves as text
     body = put_back_fences(md.convert(nest_lists(blocks_apart(text))), lifted)
-    return _directions(_URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', body))
+    body = _URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', body)
+    body = _MAILTO_ATTR.sub(lambda m: f'href="{html.escape(safe_mailto(html.unescape(m.group(1))))}"', body)
+    return _directions(body)
 
 
 def _text_html(text: str) -> str:

@@ -150,12 +150,14 @@ class TextPrinter:
         if event.status == "ok":
             value, notes = _outcome(event)
             took = f" ({event.elapsed_ms / 1000:.1f} s)" if event.elapsed_ms >= 1000 else ""
-            return self._fit(f"✓ {event.tool}", _one_line(event.query), value, took, [_one_line(n) for n in notes])
+            return self._fit(f"✓ {_one_line(event.tool)}", _one_line(event.query), value, took,
+                             [_one_line(n) for n in notes])
         status, detail = event.status, event.error or ""
         if status == "error" and detail.startswith(DISABLED.format(tool=event.tool)):
             status, detail = "off", detail[len(DISABLED.format(tool=event.tool)):]  # as the window says it
         icon = _ICONS.get("skipped" if status == "off" else status, "?")
-        return f"{icon} {event.tool} “{_preview(event.query, 60)}” {status}: {_preview(detail, 160)}"
+        # the name as the model wrote it (an unknown tool's): "\x1b]0;…" in it set the terminal's title
+        return f"{icon} {_one_line(event.tool)} “{_preview(event.query, 60)}” {status}: {_preview(detail, 160)}"
 
     def _fit(self, head: str, query: str, value: str, took: str, notes: list[str]) -> str:
         """``head “query” value took notes`` on one line: the value cut to the terminal's width (else to
@@ -266,7 +268,7 @@ class TextPrinter:
                 self._wait()  # the model is asked again with the results
         elif name == "error":
             self._release()
-            self._status(f"error: {event.message}")
+            self._status(f"error: {_terminal_safe(event.message)}")  # the server's words in it: escaped
         elif name == "done":
             self._release()
             if not self.at_line_start:
@@ -292,8 +294,10 @@ class TextPrinter:
         if found and self.answered:
             # with the number the answer cites each by, as the window's line shows it: "[1] guide.md"
             numbered = sorted(found, key=lambda loc: self.numbers.get(loc, len(self.numbers) + 1))
+            # a file's name can hold escape codes or bidi controls: escaped, as the answer's are
             self.err.write("Sources:\n" + "".join(
-                f"  [{self.numbers[loc]}] {loc}\n" if loc in self.numbers else f"  {loc}\n" for loc in numbered))
+                f"  [{self.numbers[loc]}] {_one_line(loc)}\n" if loc in self.numbers else f"  {_one_line(loc)}\n"
+                for loc in numbered))
             self.err.flush()
 
 
@@ -345,15 +349,20 @@ def _same_file(a: TextIO, b: TextIO) -> bool:
         return False
 
 
+# Bidi embeddings, overrides and isolates (LRE…RLO, LRI…PDI): they reorder the text after them, so that a
+# name or a line reads otherwise than its characters run ("Trojan Source"); shown escaped (\u202e).
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def _terminal_safe(text: str) -> str:
     """The model's text with its control characters shown escaped (\\x1b), so that it cannot drive the
-    terminal (set its title, clear it, move the cursor); line breaks and tabs are kept, as kb search
-    shows a passage's."""
+    terminal (set its title, clear it, move the cursor) nor reorder what follows (bidi controls, \\u202e);
+    line breaks and tabs are kept, as kb search shows a passage's."""
     if text.isprintable():
         return text
     text = text.replace("\r\n", "\n")
-    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" and ch not in "\n\t" else ch
-                   for ch in text)
+    return "".join(repr(ch)[1:-1] if (unicodedata.category(ch) == "Cc" and ch not in "\n\t")
+                   or ch in _BIDI_CONTROLS else ch for ch in text)
 
 
 def _one_line(text: str) -> str:

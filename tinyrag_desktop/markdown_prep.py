@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as etree
+from urllib.parse import unquote, urlsplit
 
 # A fenced code block's opening or closing line: its marker, and what follows it (the language).
 FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
@@ -212,6 +213,54 @@ def _box(item: etree.Element) -> bool:
         return False
     holder.text = f"{TASK_BOXES[m.group(1)]} {holder.text[m.end():]}"
     return True
+
+
+def images_as_links(root: etree.Element) -> None:
+    """Each image in ``root`` (a Python-Markdown tree) as a link named by its alt text ("Image: architecture
+    diagram"), to its address; inside a link (a badge), as that link's words. Neither the window nor an
+    exported chat loads what an answer points at: a remote image would tell its server that the answer was
+    read, with whatever the model put in its address."""
+    if next(root.iter("img"), None) is None:
+        return  # the usual case: one scan at C speed
+    parents = {child: parent for parent in root.iter() for child in parent}
+    for img in list(root.iter("img")):
+        parent = parents[img]
+        src = (img.get("src") or "").strip()
+        in_link, up = False, parent
+        while up is not None and not in_link:
+            in_link, up = up.tag == "a", parents.get(up)
+        shown = etree.Element("a" if src and not in_link else "span")
+        if shown.tag == "a":
+            shown.set("href", src)
+        shown.text = image_label(img.get("alt") or "", src)
+        shown.tail = img.tail
+        parent[list(parent).index(img)] = shown
+
+
+def image_label(alt: str, src: str) -> str:
+    """The words an image is shown as: its alt text, or else the name of its file."""
+    name = " ".join(alt.split())
+    if not name:
+        try:
+            parts = urlsplit(src)
+        except ValueError:
+            parts = None
+        # A path or a web or file address has a file name; a data: or other address has none worth showing.
+        if parts is not None and (parts.scheme.lower() in ("", "http", "https", "file") or len(parts.scheme) == 1):
+            name = unquote(re.split(r"[/\\]", src if len(parts.scheme) == 1 else parts.path)[-1]).strip()
+    return f"Image: {name}" if name else "Image"
+
+
+def register_images_as_links(md) -> None:
+    """Have the Python-Markdown converter ``md`` write each image as a link (images_as_links), after its
+    inline patterns (priority 20) made them."""
+    from markdown.treeprocessors import Treeprocessor
+
+    class ImagesAsLinks(Treeprocessor):
+        def run(self, root: etree.Element) -> None:
+            images_as_links(root)
+
+    md.treeprocessors.register(ImagesAsLinks(md), "images_as_links", 15)
 
 
 def register_task_boxes(md) -> None:

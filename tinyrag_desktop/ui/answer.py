@@ -24,6 +24,7 @@ from .answer_rendering import FRAME_MS, RenderingMixin
 from .answer_sources import SourcesMixin
 from .answer_stored import StoredFormMixin
 from .markdown_render import LIGHT, Palette, inline_code_html
+from .plain_text import plain_label
 from .reading import Span, card_markdown
 from .segments import MarkdownSegment, Seam, SettingsSource, ThinkingSection
 from .sources import SourcesRow
@@ -124,7 +125,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(6)
-        self._route_label = QLabel(self)
+        self._route_label = plain_label(QLabel(self))  # the question's words are in it
         self._route_label.setObjectName("routeInfo")
         self._route_label.setWordWrap(True)
         self._route_label.hide()
@@ -166,7 +167,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
 
         foot = QHBoxLayout()
         foot.setSpacing(4)
-        self._footer = QLabel(self)
+        self._footer = plain_label(QLabel(self))  # the model's name (the server's word) is in it
         self._footer.setObjectName("answerFooter")
         self._footer.setAccessibleName("Answer statistics")
         self._footer.setForegroundRole(QPalette.ColorRole.PlaceholderText)

@@ -11,6 +11,8 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QPushButton,
                                QSizePolicy, QVBoxLayout, QWidget)
 
+from ..hidden_text import visible_command
+
 
 _COMMAND_MOST = 140  # pixels: a longer command scrolls in its box
 
@@ -30,7 +32,9 @@ class ConfirmDialog(QDialog):
         intro = QLabel(f"The model wants the <b>{html.escape(tool)}</b> tool to run this command on your "
                        f"computer{where}:", self)
         intro.setWordWrap(True)
-        self.command = QPlainTextEdit(text, self)
+        # What could hide a part of it (blank lines, a bidi override, a carriage return) shown as marks: the
+        # dangerous part of a command must not sit out of sight while the rest is read (hidden_text)
+        self.command = QPlainTextEdit(visible_command(text), self)
         self.command.setObjectName("confirmCommand")
         self.command.setReadOnly(True)
         self.command.setTabChangesFocus(True)  # as read-only text does already: said, not left to chance
@@ -39,6 +43,14 @@ class ConfirmDialog(QDialog):
         self.command.setMaximumHeight(_COMMAND_MOST)
         self.command.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.command.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        lines = len(text.splitlines())
+        # Said when the box scrolls (see _fit_command): a thin scroll bar alone hid the lines below
+        self.scroll_note = QLabel(f"The command has {lines} lines: scroll the box to read all of it before you "
+                                  "run it." if lines > 1 else "The command is long: scroll the box to read all of "
+                                  "it before you run it.", self)
+        self.scroll_note.setObjectName("confirmScrollNote")
+        self.scroll_note.setWordWrap(True)
+        self.scroll_note.hide()
         self.allow_chat = QCheckBox("&Allow commands without asking for the rest of "
                                     + (f"“{elsewhere.replace('&', '&&')}”" if elsewhere else "this chat"), self)
         self.allow_chat.setObjectName("allowForChat")
@@ -56,6 +68,7 @@ class ConfirmDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(intro)
+        layout.addWidget(self.scroll_note)
         layout.addWidget(self.command)
         layout.addWidget(self.allow_chat)
         layout.addWidget(buttons)
@@ -89,6 +102,11 @@ class ConfirmDialog(QDialog):
         lines = sum(max(1, -(-fm.horizontalAdvance(line) // width)) for line in text.split("\n"))
         height = fm.lineSpacing() * max(2, lines) + 2 * (margin + box.frameWidth()) + 2
         box.setFixedHeight(min(_COMMAND_MOST, height))
+        scrolls = height > _COMMAND_MOST
+        if self.scroll_note.isHidden() == scrolls:
+            self.scroll_note.setVisible(scrolls)
+            if self.isVisible():  # the window fitted again, without the note's room or with it
+                QTimer.singleShot(0, self, self._fit_height)
 
 
 class Confirmer:

@@ -7,6 +7,7 @@ from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 from .bidi import set_text_direction
+from .plain_text import plain_tip
 
 
 class ElidedLabel(QLabel):
@@ -17,7 +18,11 @@ class ElidedLabel(QLabel):
     """
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
-        super().__init__(text, parent)
+        super().__init__(parent)
+        # As written: the text (a chat's title, a model's or a server's name) is painted plainly, but Qt's size
+        # hint read it as rich text, and <img src=…> in it was loaded as a picture (plain_text).
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setText(text)
         self.setMinimumWidth(40)
 
     def minimumSizeHint(self) -> QSize:
@@ -40,7 +45,7 @@ class ElidedLabel(QLabel):
         self._update_tooltip()
 
     def _update_tooltip(self) -> None:
-        self.setToolTip(self.text() if self.is_elided() else "")
+        self.setToolTip(plain_tip(self.text()) if self.is_elided() else "")
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
         rect = self.contentsRect()

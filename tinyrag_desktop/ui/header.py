@@ -7,6 +7,8 @@ from typing import Iterable
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QStyle, QStyleOptionComboBox, QSizePolicy, QStylePainter, QToolButton, QWidget
 
+from .plain_text import plain_tip
+
 # Characters of a persona's name the box shows; a longer one is cut with "…" (the open list shows it whole).
 # An 80-character name made the box 525 px wide and cut the chat's title to "Please explain in …".
 PERSONA_SHOWN = 22
@@ -20,7 +22,8 @@ class _PersonaBox(QComboBox):
         super().__init__(parent)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.view().setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.currentTextChanged.connect(lambda name: self.setToolTip(f"{name}\n{_ABOUT}" if name else _ABOUT))
+        self.currentTextChanged.connect(
+            lambda name: self.setToolTip(plain_tip(f"{name}\n{_ABOUT}") if name else _ABOUT))
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         # as wide as the longest name, up to about PERSONA_SHOWN letters

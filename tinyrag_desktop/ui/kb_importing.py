@@ -28,6 +28,7 @@ from .kb_drop import items_from_urls, left_out
 from .kb_summary import (
     failure as _failure, in_window, joined as _joined, short_location as _short_location, summary, whole_summary,
 )
+from .plain_text import plain_tip
 
 
 class _OnShow(QObject):
@@ -257,7 +258,7 @@ class ImportingMixin:
         self._waiting.clear()
         text, tip = summary(report, self._dropped_note)
         self.status_label.setText(text)
-        self.status_label.setToolTip(tip)
+        self.status_label.setToolTip(plain_tip(tip))  # file names: as written
         self.summary.set_whole(whole_summary(report, self._dropped_note))
         self._dropped_note = ""
         self._stale = True

@@ -32,6 +32,7 @@ from .kb_importing import ImportingMixin, RunningImport
 from .kb_search_tab import SearchTabMixin
 from .kb_summary import StatusLabel, SummaryBox, elided as _elided, in_window
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
+from .plain_text import plain_tip
 from .sources import open_source, wikipedia_article
 
 
@@ -366,7 +367,7 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, QWidget):
         selected = self._selected()
         if not selected or self._busy:
             return 0
-        if confirm and QMessageBox.question(self, "Delete sources", self._delete_question(selected)) \
+        if confirm and QMessageBox.question(self, "Delete sources", plain_tip(self._delete_question(selected))) \
                 != QMessageBox.StandardButton.Yes:
             return 0
         self._after_delete = self._next_after(selected)

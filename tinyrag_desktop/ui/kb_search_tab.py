@@ -23,6 +23,7 @@ from ..settings import Settings
 from .access import announce
 from .kb_results import ANCHOR_ROLE, HitDelegate, preview, shown_heading, syntax_note
 from .kb_summary import StatusLabel, elided as _elided, in_window
+from .plain_text import plain_tip
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +119,7 @@ class SearchTabMixin:
                                    f"{preview(hit.text, words=words)}")
             item.setData(Qt.ItemDataRole.UserRole, hit.location)
             item.setData(ANCHOR_ROLE, hit.anchor)
-            item.setToolTip(hit.text[:2000])
+            item.setToolTip(plain_tip(hit.text[:2000]))
             self.results.addItem(item)
         if not hits and not self.results.count():
             self.results.addItem(self._nothing_found(self._query))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QStyleOp
 from ..kb import SourceInfo
 from ..kb.readers import type_name
 from ..kb.store import local_moment, local_time
+from .plain_text import plain_tip
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -174,12 +175,12 @@ class SourcesModel(QAbstractTableModel):
             return f"{self.HEADERS[column]}: {self.data(index, Qt.ItemDataRole.DisplayRole)}"
         if role == Qt.ItemDataRole.ToolTipRole:
             if column == 0:
-                return f"{source.title}\n{source.location}"
+                return plain_tip(f"{source.title}\n{source.location}")  # a page's title can hold <img src=…>
             if column == 3:
                 return f"Imported {local_time(source.imported_at)}"
             if column == 4 and source.id in self._unembedded:
-                return (f"No vectors of {self._model_name}: keyword search finds this source, search by "
-                        "meaning does not. Select it and Re-import to embed it.")
+                return plain_tip(f"No vectors of {self._model_name}: keyword search finds this source, search by "
+                                 "meaning does not. Select it and Re-import to embed it.")
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole and column == 2:
             return Qt.AlignmentFlag.AlignCenter

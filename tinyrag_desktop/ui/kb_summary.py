@@ -35,6 +35,11 @@ class StatusLabel(QLabel):
     textChanged = Signal()
     IDLE = "Drop files, folders or links here to import them."
 
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)  # file names and errors as written (plain_text), set first
+        self.setText(text)
+
     def show_idle(self, listed: bool) -> None:
         """Unless it says what an import or a Delete did: the drop hint under a list of sources, nothing under
         an empty one, whose own text says it with Add (both said "drop files, folders or links here")."""

@@ -43,6 +43,7 @@ from .icons import app_icon
 from .header import edit_personas_button, persona_box, settings_saved_words
 from .menus import build_menus
 from .notice_bar import NoticeBar
+from .plain_text import plain_tip
 from .screen_fit import fitted
 from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
@@ -352,7 +353,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             print(f"{title}: {text}", file=sys.stderr)
             self.show_notices([text])
         else:
-            QMessageBox.warning(self, title, text)
+            QMessageBox.warning(self, title, plain_tip(text))  # a path in it is no markup (plain_text)
 
     def show_notices(self, notices: Iterable[str]) -> None:
         """Show ``notices`` above the conversation, one per line, until the user dismisses them."""

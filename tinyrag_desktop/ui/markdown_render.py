@@ -20,7 +20,6 @@ import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Mapping
-from urllib.parse import unquote, urlsplit
 
 import markdown
 from markdown.inlinepatterns import InlineProcessor, SimpleTagInlineProcessor
@@ -31,8 +30,8 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from ..markdown_prep import FENCE_RE as _FENCE_RE
-from ..markdown_prep import (INVALID_MARK_RE, NOT_RUN, TABLE_DELIMITER_RE, blocks_apart, invalid_blocks, lift_fences,
-                             nest_lists, put_back_fences, register_task_boxes)
+from ..markdown_prep import (INVALID_MARK_RE, NOT_RUN, TABLE_DELIMITER_RE, blocks_apart, images_as_links,
+                             invalid_blocks, lift_fences, nest_lists, put_back_fences, register_task_boxes)
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
 _TH_RE = re.compile(r"<th(?=[ >])")
@@ -116,35 +115,25 @@ class _ImagesAsLinks(Treeprocessor):
     """
 
     def run(self, root: etree.Element) -> None:
-        if next(root.iter("img"), None) is None:
-            return  # the usual case: one scan at C speed
-        parents = {child: parent for parent in root.iter() for child in parent}
-        for img in list(root.iter("img")):
-            parent = parents[img]
-            src = (img.get("src") or "").strip()
-            in_link, up = False, parent
-            while up is not None and not in_link:
-                in_link, up = up.tag == "a", parents.get(up)
-            shown = etree.Element("a" if src and not in_link else "span")
-            if shown.tag == "a":
-                shown.set("href", src)
-            shown.text = image_label(img.get("alt") or "", src)
-            shown.tail = img.tail
-            parent[list(parent).index(img)] = shown
+        images_as_links(root)
 
 
-def image_label(alt: str, src: str) -> str:
-    """The words an image is shown as: its alt text, or else the name of its file."""
-    name = " ".join(alt.split())
-    if not name:
-        try:
-            parts = urlsplit(src)
-        except ValueError:
-            parts = None
-        # A path or a web or file address has a file name; a data: or other address has none worth showing.
-        if parts is not None and (parts.scheme.lower() in ("", "http", "https", "file") or len(parts.scheme) == 1):
-            name = unquote(re.split(r"[/\\]", src if len(parts.scheme) == 1 else parts.path)[-1]).strip()
-    return f"Image: {name}" if name else "Image"
+# The window's own links, made by render (a code block's Copy code, Run and Stop): a segment acts on them
+ACTION_SCHEMES = ("copy-code", "run-go", "stop-go")
+_SCHEME_RE = re.compile(r"[\x00-\x20]*([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+class _NoActionLinks(Treeprocessor):
+    """A link the model writes to one of the window's own actions ("[the install guide](copy-code:0)") is its
+    words only: clicked, it copied a code block that was never chosen (a command planted for a later paste),
+    or ran a Go block; its tooltip said nothing of where it went. Only render's own links may act."""
+
+    def run(self, root: etree.Element) -> None:
+        for link in root.iter("a"):
+            scheme = _SCHEME_RE.match(html.unescape(link.get("href") or ""))
+            if scheme is not None and scheme.group(1).lower() in ACTION_SCHEMES:
+                link.tag = "span"
+                link.attrib.clear()
 
 
 @lru_cache(maxsize=4)
@@ -159,6 +148,7 @@ def _md() -> markdown.Markdown:
     # ~~struck out~~ (GitHub's Markdown, which models write): Qt's rich text draws <s>, not <del>.
     md.inlinePatterns.register(SimpleTagInlineProcessor(_STRIKE_RE, "s"), "strike", 70)
     md.treeprocessors.register(_ImagesAsLinks(md), "images_as_links", 15)  # after "inline" (20) made them
+    md.treeprocessors.register(_NoActionLinks(md), "no_action_links", 14)  # after images became links
     register_task_boxes(md)  # after "inline" too: code keeps "[ ]"
     return md
 

@@ -15,10 +15,12 @@ from PySide6.QtGui import (QColor, QDesktopServices, QFontMetrics, QGuiApplicati
 from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QScrollArea, QSizePolicy, QSpacerItem,
                                QTextBrowser, QTextEdit, QToolButton, QToolTip, QVBoxLayout, QWidget)
 
+from ..mail_links import safe_mailto
 from .drag_across import DragAcross
 from .gorun import GoRuns, run_limits
-from .markdown_render import (BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, RunView,
+from .markdown_render import (ACTION_SCHEMES, BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, RunView,
                               code_left_open, fix_columns, render)
+from .plain_text import plain_tip
 from .theme import colors, paint_focus_ring
 from .wide_blocks import BAR, SidewaysBlocks, box_bottom, edge_table, frame_edge
 
@@ -28,7 +30,7 @@ _CODE_HEADER = re.compile(r"^\S{1,40}[ \xa0]{2}(?:%s|%s)(?:[ \xa0]{2}(?:Run|Stop
                           % (COPY_CODE, COPIED), re.M)
 
 WEB_SCHEMES = ("http", "https", "mailto")  # the links of an answer that open (in the browser or mail app)
-ACTIONS = ("copy-code", "run-go", "stop-go")  # the links a segment handles itself
+ACTIONS = ACTION_SCHEMES  # the links a segment handles itself (render's own only: see _NoActionLinks)
 # A picture on this computer (an image the answer shows, by its path) opens in the desktop's viewer; no
 # other local file does: a link the model wrote must not start a program or a script.
 PICTURE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svg", ".tif", ".tiff", ".ico",
@@ -599,6 +601,8 @@ class MarkdownSegment(DragAcross, SidewaysBlocks, QTextBrowser):
         picture = local_picture(url)
         if picture is not None:
             QDesktopServices.openUrl(QUrl.fromLocalFile(str(picture)))
+        elif url.scheme().lower() == "mailto":  # without attach= and other fields a mail program may act on
+            QDesktopServices.openUrl(QUrl.fromEncoded(safe_mailto(bytes(url.toEncoded()).decode()).encode()))
         elif url.scheme().lower() in WEB_SCHEMES:
             QDesktopServices.openUrl(url)
 
@@ -614,7 +618,7 @@ class MarkdownSegment(DragAcross, SidewaysBlocks, QTextBrowser):
             with self._shifted(self._wide_at(event.pos().y())):
                 tip = link_tip(self.anchorAt(event.pos()))
             if tip:
-                QToolTip.showText(event.globalPos(), tip, self.viewport())
+                QToolTip.showText(event.globalPos(), plain_tip(tip), self.viewport())
             else:
                 QToolTip.hideText()
                 event.ignore()

@@ -29,6 +29,7 @@ from ..settings import (MAX_PERSONA_NAME, OPTIONS, SCHEMA, SERVER_DEFAULT_MODEL,
                         shown)
 from ..tool_words import window_words
 from .markdown_render import inline_code_html
+from .plain_text import plain_label
 from .status import answers_any_name
 from .theme import colors
 
@@ -405,7 +406,8 @@ class SettingsDialog(QDialog):
                 self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self.test_result.hide()  # until there is a result: no gap under the model field
                 box.addWidget(self.test_result)
-                self.model_warning = QLabel("", page)  # a name the server does not list (Save is not held)
+                # a name the server does not list (Save is not held); the names are the server's: as written
+                self.model_warning = plain_label(QLabel("", page))
                 self.model_warning.setObjectName("fieldWarning")
                 self.model_warning.setWordWrap(True)
                 self.model_warning.hide()
@@ -487,7 +489,7 @@ class SettingsDialog(QDialog):
         buttons.addWidget(rename)
         buttons.addWidget(remove)
         left.addLayout(buttons)
-        self.persona_note = QLabel("", page)  # why a name was not taken
+        self.persona_note = plain_label(QLabel("", page))  # why a name was not taken (the name as typed)
         self.persona_note.setObjectName("fieldError")
         self.persona_note.setWordWrap(True)
         self.persona_note.hide()

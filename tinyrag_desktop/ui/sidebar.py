@@ -12,12 +12,13 @@ from PySide6.QtCore import QEvent, QItemSelectionModel, QPoint, QRectF, Qt, QTim
 from PySide6.QtGui import QAction, QIcon, QKeySequence, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLayout, QLabel, QLineEdit, QListView,
                                QListWidget, QListWidgetItem, QMenu, QPushButton, QStyle, QStyledItemDelegate,
-                               QStyleOptionViewItem, QVBoxLayout, QWidget)
+                               QStyleOptionViewItem, QToolTip, QVBoxLayout, QWidget)
 
 from ..chats import ChatInfo
 from ..times import local_clock, local_date, seconds
 from .icons import status_pixmap
 from .item_menu import keyboard_menu_at_current_row
+from .plain_text import plain_label, plain_tip
 from .theme import colors
 
 UNDO_SECONDS = 10
@@ -267,6 +268,10 @@ class _ChatList(QListWidget):
         if event.type() == QEvent.Type.ToolTip and (item := self.itemAt(event.pos())) is not None:
             if item.data(_TIP) is not None:
                 item.setToolTip(_chat_tip(item))
+            if item.toolTip():  # shown escaped: a title or a found snippet can hold <img src=…> (plain_text)
+                QToolTip.showText(event.globalPos(), plain_tip(item.toolTip()), self.viewport(),
+                                  self.visualItemRect(item))
+                return True
         return super().viewportEvent(event)
 
 
@@ -329,7 +334,7 @@ class ChatsSidebar(QFrame):
         self.undo_bar.setObjectName("undoBar")
         undo_row = QHBoxLayout(self.undo_bar)
         undo_row.setContentsMargins(8, 4, 4, 4)
-        self.undo_label = QLabel("", self.undo_bar)
+        self.undo_label = plain_label(QLabel("", self.undo_bar))  # it shows a chat's title
         self.undo_label.setWordWrap(True)
         self.undo_button = QPushButton("Undo", self.undo_bar)
         self.undo_button.setObjectName("undoDelete")
@@ -803,7 +808,7 @@ class ChatsSidebar(QFrame):
         room = max(60, self.width() - self.undo_button.sizeHint().width() - 48)
         short = self.undo_label.fontMetrics().elidedText(title, Qt.TextElideMode.ElideRight, room)
         self.undo_label.setText(f"Deleted “{short}”.")
-        self.undo_label.setToolTip(title)
+        self.undo_label.setToolTip(plain_tip(title))
         self.undo_bar.show()
         self._undo_timer.start(UNDO_SECONDS * 1000)
 

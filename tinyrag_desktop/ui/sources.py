@@ -40,6 +40,7 @@ from PySide6.QtGui import QColor, QDesktopServices, QPalette
 from PySide6.QtWidgets import QLabel, QLayout, QLayoutItem, QSizePolicy, QToolButton, QWidget, QWidgetItem
 
 from ..tools.registry import SOURCE_TOOLS
+from .plain_text import plain_label, plain_tip
 from .theme import paint_focus_ring
 
 OFFERED_CAPTION = "Given to the model"
@@ -461,7 +462,7 @@ class SourceLink(QToolButton):
         openable = source_url(location) is not None
         self.setEnabled(openable)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setToolTip(location if openable else f"{location}\n(this location cannot be opened)")
+        self.setToolTip(plain_tip(location if openable else f"{location}\n(this location cannot be opened)"))
         self.setAccessibleDescription(location)
         pal = self.palette()
         pal.setColor(QPalette.ColorRole.ButtonText, QColor(link_colour))
@@ -524,7 +525,8 @@ class SourcesRow(QWidget):
         self.setAccessibleName("Sources given to the model" if offered else "Sources this answer used")
 
     def _quiet_label(self, text: str, name: str) -> QLabel:
-        label = QLabel(text, self)
+        label = plain_label(QLabel(self))  # the format first: a query's <img src=…> was read at once
+        label.setText(text)
         label.setObjectName(name)
         label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         font = label.font()

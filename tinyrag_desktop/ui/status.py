@@ -24,6 +24,7 @@ from ..hidden_passwords import hide_passwords
 from ..settings import SERVER_DEFAULT, SERVER_DEFAULT_MODEL
 from ..tool_words import window_words
 from .markdown_render import inline_code_html
+from .plain_text import plain_label, plain_tip
 
 if TYPE_CHECKING:
     from .bridge import EngineBridge
@@ -95,7 +96,7 @@ class ServerStatus:
         self.chosen = ""  # the chat_model setting ("" lets the server choose)
         self._choose = choose_model
         self.dot = QLabel(bar)
-        self.reach = QLabel(bar)
+        self.reach = plain_label(QLabel(bar))  # words of the server's error
         self.reach.setObjectName("statusReach")
         # What the answer being written is doing ("Searching the knowledge base…"): cut with "…" where the
         # bar has no room for it, down to "Answering…", or it widened the narrowest window
@@ -141,7 +142,8 @@ class ServerStatus:
         shown = model_label(self.chosen) if self.chosen else SERVER_DEFAULT
         self.model.setText(f"Model: {shown} ▾")
         self.model.setAccessibleName(f"Model: {shown}")  # a screen reader said only "Model"
-        self.model.setToolTip(f"{self.chosen}\nChoose the model for the next answers" if self.chosen else
+        # a model's name is the server's word: shown as written (plain_text)
+        self.model.setToolTip(plain_tip(f"{self.chosen}\nChoose the model for the next answers") if self.chosen else
                               f"{SERVER_DEFAULT_MODEL[:1].upper()}{SERVER_DEFAULT_MODEL[1:]}\n"
                               "Choose the model for the next answers")
 
@@ -157,11 +159,11 @@ class ServerStatus:
             action.setData(name)
             group.addAction(action)
             if name and name not in self.models:
-                action.setToolTip(f"{name}\nThe server did not list this model at the last check.")
+                action.setToolTip(plain_tip(f"{name}\nThe server did not list this model at the last check."))
             elif name and not is_chat_model(name):  # chosen by hand: kept, though its name says it embeds
-                action.setToolTip(f"{name}\nBy its name, an embedding model rather than a chat model.")
+                action.setToolTip(plain_tip(f"{name}\nBy its name, an embedding model rather than a chat model."))
             elif label != name:
-                action.setToolTip(name)
+                action.setToolTip(plain_tip(name))
             action.triggered.connect(lambda _on=False, n=name: self._picked(n))
         if not self.models:
             menu.addSeparator()
@@ -202,7 +204,7 @@ class ServerStatus:
         self.reach.setText(words)
         self.reason = why
         # "`ollama serve`" in a server's error shows in code type, as in the answer's error, not with backticks
-        self.reach.setToolTip(f"<p>{inline_code_html(why)}</p>" if "`" in why else why or words)
+        self.reach.setToolTip(f"<p>{inline_code_html(why)}</p>" if "`" in why else plain_tip(why or words))
         self.reach.setAccessibleName(f"Server {words}")
         self.reach.setAccessibleDescription(why)
 

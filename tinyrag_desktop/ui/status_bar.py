@@ -14,6 +14,8 @@ import time
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QStatusBar, QWidget
 
+from .plain_text import plain_tip
+
 # QStatusBar's own margins around a message (qstatusbar.cpp, messageRect), and a little air before the "…"
 _LEFT, _RIGHT, _GAP = 6, 12, 2
 
@@ -86,7 +88,7 @@ class ElidingStatusBar(QStatusBar):
         fitted = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, room - _GAP) \
             if room > 0 else self._full
         cut = fitted != self._full
-        self.setToolTip(self._full if cut else "")
+        self.setToolTip(plain_tip(self._full) if cut else "")  # a link's address, a file's name: as written
         self.setAccessibleDescription(self._full if cut else "")
         if fitted == shown:
             return

@@ -9,6 +9,7 @@ from PySide6.QtGui import (QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouse
                            QTextOption)
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
+from ..hidden_text import marked
 from ..tools.nanogo_tool import KEEPS_OUTPUT, OUTPUT_BEFORE, OUTPUT_CUT, output_heading, split_output
 from ..tools.rag import EMPTY_MESSAGE, NO_MATCH
 from ..tool_words import (DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_note, sentence, split_advice, window_words,
@@ -17,6 +18,7 @@ from ..tools.shell import DENIED, status_note
 from .access import announce, expanded_changed, expander
 from .bidi import set_text_direction
 from .icons import GENERIC_TOOL, STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
+from .plain_text import plain_tip
 from .sources import SOURCE_TOOLS, open_source, source_url, split_sources
 from .theme import colors
 
@@ -72,6 +74,12 @@ _WAITING_NOTE = "Waiting for you to allow or deny this command."
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def _input_line(text: str) -> str:
+    """A call's input on one line, a bidi override or a carriage return in it as a mark (‹U+202E›): a command
+    read otherwise than it runs."""
+    return _one_line(marked(text))
 
 
 def _two_lines(fm: QFontMetrics, text: str, room: int) -> list[str]:
@@ -314,7 +322,7 @@ class ToolCard(QFrame):
         return self._tool
 
     def _get_query_preview(self) -> str:
-        return _one_line(self._query)
+        return _input_line(self._query)
 
     def _get_status(self) -> str:
         return self._status
@@ -559,13 +567,13 @@ class ToolCard(QFrame):
         words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self._status, self._status)
         if self._folded:
             self.setAccessibleName(f"Tools: {self._names()}, {words}, {len(self._folded) + 1} calls")
-            detail = f"{self._inputs_heading()}: {'; '.join(_one_line(q) for q in self._inputs())[:400]}"
+            detail = f"{self._inputs_heading()}: {'; '.join(_input_line(q) for q in self._inputs())[:400]}"
         elif self._status == "writing":
             self.setAccessibleName(f"Tool: {self._names()}, {words}")
             detail = f"{self._writing_line()} {self._meta_text}".strip()
         else:
             self.setAccessibleName(f"Tool: {self._names()}, {words}")
-            detail = f"{self._input_heading()}: {_one_line(self._query)[:200]}"
+            detail = f"{self._input_heading()}: {_input_line(self._query)[:200]}"
         if self._error:
             # Only the reason: what the model was told after it ("Write for example: <tool name=…>") was read
             # aloud, markup and all.
@@ -582,7 +590,7 @@ class ToolCard(QFrame):
         tip = f"{self._names()}: {words}"
         if self._own_names():  # the name the model wrote in its tool block, as in the answer's raw text
             tip += f"\nTool name: {self._own_names()}"
-        self.setToolTip(f"{tip}\n{self._note_text}" if self._note_text else tip)
+        self.setToolTip(plain_tip(f"{tip}\n{self._note_text}" if self._note_text else tip))
 
     # expanding ------------------------------------------------------------------------------------
     def set_expanded(self, on: bool) -> None:
@@ -657,11 +665,11 @@ class ToolCard(QFrame):
         esc = html.escape
         if self._folded:  # each call's input, one paragraph each (a Go program has several lines)
             out = [f"<p style='margin-bottom:0'><b>{esc(self._inputs_heading())}</b></p>" + "".join(
-                f"<p style='margin-top:0;margin-bottom:0'><code style='white-space:pre-wrap'>{esc(q)}</code></p>"
-                for q in self._inputs()) + "<p style='margin-top:0'></p>"]
+                "<p style='margin-top:0;margin-bottom:0'><code style='white-space:pre-wrap'>"
+                f"{esc(marked(q))}</code></p>" for q in self._inputs()) + "<p style='margin-top:0'></p>"]
         else:
             out = [_section(esc(self._input_heading()),
-                            f"<code style='white-space:pre-wrap'>{esc(self._query)}</code>")]
+                            f"<code style='white-space:pre-wrap'>{esc(marked(self._query))}</code>")]
         if self._source:
             # one per line: a search's passages came from several documents ("a.md b.txt" ran together). A
             # file, a page or an article is a link that opens it; "calculator" or "nanoGo" says what ran.
@@ -735,7 +743,7 @@ class ToolCard(QFrame):
         if right - x > 20:
             painter.setFont(self._mono)
             painter.setPen(c.muted)
-            shown = " · ".join(_one_line(card._query) for card in self._calls())  # every input, while it fits
+            shown = " · ".join(_input_line(card._query) for card in self._calls())  # every input, while it fits
             if self._status == "writing":
                 painter.setFont(self.font())
                 shown = self._writing_line()

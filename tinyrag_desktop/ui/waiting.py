@@ -34,6 +34,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel
 
 from ..chats import ChatStoreError
+from .plain_text import plain_label
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -277,7 +278,7 @@ class WaitingQuestions(QObject):
             text = (f"Waits for {self._turn_words(win.chat_id)}… · "
                     + ("Esc cancels" if waiting.again else "Esc takes it back"))
             if self._note is None:
-                self._note = QLabel(text)
+                self._note = plain_label(QLabel())  # chats' titles are in it: as written (plain_text)
                 self._note.setObjectName("waitingNote")
                 self._note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
                 self._note.setAlignment(Qt.AlignmentFlag.AlignRight)

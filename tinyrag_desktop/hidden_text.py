@@ -1,0 +1,58 @@
+"""A command as the person asked to run it should see it: what would hide a part of it made visible.
+
+A model (steered by a page or a document) can write a command whose dangerous part does not show where it is
+asked about: 40 blank lines after ``ls -la`` put ``curl … | sh`` out of the box's sight, a right-to-left
+override (U+202E) shows the characters after it in another order than they run, a carriage return or a
+zero-width space hides itself. Here each such character is shown as a mark (``‹U+202E›``), and a run of
+blank lines or spaces as its count (``‹40 blank lines›``); the command run is the one written.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+BLANK_LINES_KEPT = 2  # blank lines in a row inside a command shown as they are; more are said by their count
+SPACES_KEPT = 16  # spaces or tabs in a row shown as they are (an indented script); more are counted
+
+# control characters, format characters (bidi controls, zero-width spaces, soft hyphen), line and paragraph
+# separators (Qt breaks the line at them), surrogates: none of them shows as itself
+_HIDDEN = ("Cc", "Cf", "Zl", "Zp", "Cs")
+_SPACES = re.compile(r"[ \t]{%d,}" % (SPACES_KEPT + 1))
+
+
+def mark(ch: str) -> str:
+    """``ch`` as a visible mark: ‹U+202E›."""
+    return f"‹U+{ord(ch):04X}›"
+
+
+def marked(text: str) -> str:
+    """``text`` with each character that does not show as itself as a mark (line breaks and tabs kept)."""
+    return "".join(mark(ch) if ch not in "\n\t" and unicodedata.category(ch) in _HIDDEN else ch for ch in text)
+
+
+def _blank(count: int) -> str:
+    return f"‹{count} blank line{'s' if count != 1 else ''}›"
+
+
+def visible_command(text: str) -> str:
+    """``text`` with its hidden characters as marks, a long run of spaces as ‹N spaces›, and blank lines before
+    its first words, or more than BLANK_LINES_KEPT in a row, as ‹N blank lines› (a few at its end are left out:
+    they hide nothing)."""
+    shown_chars = _SPACES.sub(lambda m: f"‹{len(m.group())} spaces›", marked(text))
+    shown: list[str] = []
+    run = 0  # blank lines met since the last line with words
+    lines = shown_chars.split("\n")
+    if len(lines) > 1 and not lines[-1]:
+        lines.pop()  # the line break that ends the last line: no line of its own
+    for line in lines:
+        if not line.strip():
+            run += 1
+            continue
+        if run:  # above the first words, any blank line pushes them down: counted
+            shown += [_blank(run)] if not shown or run > BLANK_LINES_KEPT else [""] * run
+        shown.append(line)
+        run = 0
+    if run > BLANK_LINES_KEPT or (run and not shown and text):  # at the end: only many (one is "\n")
+        shown.append(_blank(run))
+    return "\n".join(shown)
