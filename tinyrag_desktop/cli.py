@@ -6,6 +6,7 @@ import argparse
 import codecs
 import dataclasses
 import errno
+import logging
 import os
 import sys
 from typing import Any
@@ -14,6 +15,8 @@ from . import __version__
 from .cliargs import add_shared_flags, add_window_flags, close_flags, context_from_args
 from .paths import DataDirError, resolve_data_dir
 from .settings import SettingsError
+
+log = logging.getLogger(__name__)
 
 # The verbs whose parsers live in modules of their own, imported to register them.
 _VERB_MODULES = {"kb": "tinyrag_desktop.kb.cli", "nanogo": "tinyrag_desktop.tools.nanogo.cli"}
@@ -107,6 +110,52 @@ class _GuardedOutput:
         return getattr(self._stream, name)
 
 
+class _GuardedStatus:
+    """stderr as the verbs write it: progress, status lines, warnings. When a write fails (``2>/dev/full``, a
+    reader gone: ``kb add --progress 2>&1 >out | head -2``), what is left to say there is dropped and the verb
+    goes on, its result and exit status as they would have been: stderr carries no result. Before, the
+    OSError ended the verb (an import cut off, an answer stopped at its first tool call) with a traceback
+    written to that same broken stderr, so nothing said why."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.failed = False
+
+    def write(self, data: Any) -> int:
+        if not self.failed:
+            try:
+                return self._stream.write(data)
+            except OSError as exc:
+                self._give_up(exc)
+        return len(data)
+
+    def flush(self) -> None:
+        if not self.failed:
+            try:
+                self._stream.flush()
+            except OSError as exc:
+                self._give_up(exc)
+
+    def _give_up(self, exc: OSError) -> None:
+        """From now on nothing is written to stderr: /dev/null put on its descriptor, so that what its buffer
+        holds, a child process's messages and the interpreter's last flush (which would turn the exit status
+        into 120) have nowhere to fail."""
+        self.failed = True
+        try:
+            fd = self._stream.fileno()
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+            self._stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+        log.warning("standard error cannot be written (%s): status lines are left out",
+                    (exc.strerror or str(exc) or "it failed").lower())
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 class _ClosedOutput:
     """stdout when the shell closed it (``>&-``): each write says so."""
 
@@ -144,12 +193,14 @@ def _hold_fd(fd: int) -> bool:
 
 
 def _guard_output() -> None:
-    """Before a verb runs: stdout's failures said in words, not as tracebacks; text the output's encoding
-    cannot write (PYTHONIOENCODING=ascii, a lone surrogate) written as "?" rather than failing."""
+    """Before a verb runs: stdout's failures said in words, not as tracebacks; stderr's end nothing
+    (_GuardedStatus); text the output's encoding cannot write (PYTHONIOENCODING=ascii, a lone surrogate) written as "?" rather than failing."""
     if sys.stdin is None:  # closed (<&-): no file opened later is numbered 0, and read as a child's stdin
         _hold_fd(0)
     if sys.stderr is None and _hold_fd(2):
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the whole run)
+    if sys.stderr is not None and not isinstance(sys.stderr, _GuardedStatus):
+        sys.stderr = _GuardedStatus(sys.stderr)
     if sys.stdout is None:
         _hold_fd(1)
         sys.stdout = _ClosedOutput()
@@ -187,6 +238,8 @@ def _unguard_output(stdout: Any, stderr: Any) -> None:
                 pass
     elif isinstance(sys.stdout, _ClosedOutput):
         sys.stdout = stdout
+    if isinstance(sys.stderr, _GuardedStatus):
+        sys.stderr = sys.stderr._stream
     if stderr is None:
         sys.stderr = stderr
 
