@@ -9,13 +9,11 @@ its reader (``| head -1``) ends the verb quietly, and other output failures are 
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import logging
 import os
 import re
 import shlex
-import shutil
 import sys
 import time
 import unicodedata
@@ -202,8 +200,13 @@ class _ProgressLine:
     every = 10.0
 
     def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic, every_source: bool = False) -> None:
+        from ..cliterm import isatty, takes_cursor_codes
+
         self.stream = stream
-        self.tty = stream.isatty()
+        self.tty = isatty(stream)
+        # TERM=dumb shows "\033[K" as "^[[K": the line before is covered with spaces instead
+        self.erase = "\033[K" if takes_cursor_codes() else ""
+        self.shown = 0  # the columns the line on the terminal takes
         self.clock = clock
         self.every_source = every_source  # kb add --progress: a line per source in a log too
         self.printed_at: float | None = None
@@ -213,15 +216,17 @@ class _ProgressLine:
         self.last = progress
         if not progress.current:
             if self.tty:
-                self.stream.write("\r\033[K")
+                self._overwrite("")
+                if not self.erase:  # back to the start of the blanked line, where the summary goes
+                    self.stream.write("\r")
             return
         count = f"[{progress.done + 1}/{progress.total}] "
         if self.tty:
             # One row, or "\r" rewinds only the last of those it wrapped onto: one column short of the
             # terminal's width (a full row wraps on some terminals), the path shortened in its middle so
             # the file's name shows.
-            line = count + _shortened(_printable(hide_password(progress.current)), self._columns() - 1 - _width(count))
-            self.stream.write("\r\033[K" + line)
+            self._overwrite(count + _shortened(_printable(hide_password(progress.current)),
+                                               self._columns() - 1 - _width(count)))
         else:
             now = self.clock()
             if not self.every_source and self.printed_at is not None and now - self.printed_at < self.every \
@@ -231,17 +236,18 @@ class _ProgressLine:
             self.stream.write(count + _printable(hide_password(progress.current)) + "\n")
         self.stream.flush()
 
+    def _overwrite(self, line: str) -> None:
+        width = _width(line)
+        cover = "" if self.erase else " " * (self.shown - width)
+        self.stream.write("\r" + self.erase + line + cover)
+        self.shown = width
+
     def _columns(self) -> int:
-        """The terminal's width now (it may have been resized): $COLUMNS when set, as shutil reads it,
-        else the terminal stderr is on, else 80."""
-        try:
-            return max(int(os.environ["COLUMNS"]), 20)
-        except (KeyError, ValueError):
-            pass
-        try:
-            return max(os.get_terminal_size(self.stream.fileno()).columns, 20)
-        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-            return max(shutil.get_terminal_size().columns, 20)
+        """The terminal's width now (it may have been resized), as ``ask`` reads it (cliterm.columns: a
+        terminal that says 0 columns has 80), and at least 20."""
+        from ..cliterm import columns
+
+        return max(columns(self.stream), 20)
 
 
 def _char_width(ch: str) -> int:
