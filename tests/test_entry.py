@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tinyrag_desktop.__main__ import main, verb_first
+from tinyrag_desktop.paths import command
 
 
 @pytest.mark.parametrize(
@@ -149,3 +150,48 @@ def test_a_mistyped_flag_gets_the_flag_it_looks_like(tmp_path: Path, capsys: pyt
         main([*argv, "--data-dir", str(tmp_path)])
     assert exited.value.code == 2
     assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "moved"), [
+    (["ask", "--", "-v", "--base-url", "http://127.0.0.1:9/v1"], "ask --base-url http://127.0.0.1:9/v1 -- -v"),
+    (["ask", "--", "hi", "--jsonl"], "ask --jsonl -- hi"),
+    (["kb", "search", "--", "-zebra", "--k", "3"], "kb search --k 3 -- -zebra"),
+])
+def test_an_option_after_double_dash_is_said_to_go_before_it(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                             moved: str) -> None:
+    # "--jsonl (did you mean --jsonl?)" named the very flag typed; "--k 3" got no hint at all
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "did you mean" not in err
+    assert err.splitlines()[-1].endswith(f"(options go before --, which makes every word after it text: "
+                                         f"{command()} {moved})"), err
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["kb", "serach", "heron"], "tinyrag-desktop kb: error: unknown command 'serach' (did you mean kb search?); "
+                                "the kb commands are add, search, list, remove"),
+    (["kb", "lst"], "unknown command 'lst' (did you mean kb list?)"),
+    (["kb", "zebra"], "tinyrag-desktop kb: error: unknown command 'zebra'; the kb commands are"),
+])
+def test_a_mistyped_kb_command_gets_the_command_it_looks_like(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                              words: str) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err.splitlines()[-1]
+
+
+@pytest.mark.parametrize("argv", [["kb", "serach", "x"], ["kb", "search", "x", "--bogus"], ["ask", "hi", "--bogus"],
+                                  ["kb", "add", "--chunk-size", "x", "a.txt"], ["asks", "hi"]])
+def test_a_command_line_error_is_not_buried_under_the_list_of_every_flag(capsys: pytest.CaptureFixture[str],
+                                                                        argv: list[str]) -> None:
+    # 8 to 11 lines of "[--max-tools-per-round N] [--max-continuations N] …" came first; --help lists them
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("usage: tinyrag-desktop") and len(err) <= 3, err
+    assert "error: " in err[-1]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from .chats import ChatStoreError
-from .cliargs import DataFolderError, add_shared_flags, add_window_flags, close_flags, context_from_args
+from .cliargs import TOP_USAGE, DataFolderError, add_shared_flags, add_window_flags, close_flags, context_from_args
 from .paths import command
 from .settings import SettingsError
 
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tinyrag-desktop",
+    parser = argparse.ArgumentParser(prog="tinyrag-desktop", usage=TOP_USAGE,
                                      description="Open the tinyRAG Desktop window (verbs ask, kb, nanogo run "
                                                  f"headless; see `{command()} --help`).")
     add_shared_flags(parser)

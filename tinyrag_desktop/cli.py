@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from . import __version__
-from .cliargs import add_shared_flags, add_window_flags, close_flags, context_from_args
+from .cliargs import TOP_USAGE, CommandParser, add_shared_flags, add_window_flags, close_flags, context_from_args
 from .paths import DataDirError, resolve_data_dir
 from .settings import SettingsError
 
@@ -26,9 +26,9 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser. Given the ``verb`` being run, only that verb's module is imported to
     register it (``nanogo`` and ``ask`` start without the knowledge base's command line); otherwise
     every verb's is, so that ``--help`` lists them all."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="tinyrag-desktop",
-        usage="%(prog)s [window options] [shared options]\n       %(prog)s VERB [options] ...",
+        usage=TOP_USAGE,
         description="tinyRAG Desktop. Without a verb, opens the window; with one, runs headless.",
         epilog="Each verb says its own options: %(prog)s VERB --help.",
     )
@@ -38,7 +38,7 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     # the window or after a verb.
     add_window_flags(parser, "window options (without a verb)")
     add_shared_flags(parser, "shared options (the window's and every verb's)")
-    ask = verbs.add_parser("ask", help="ask one question and stream the answer")
+    ask = verbs.add_parser("ask", help="ask one question and stream the answer", usage="%(prog)s [options] question")
     ask.add_argument("question", help="the question, or - to read it from standard input "
                                       "(echo \"Summarise this\" | tinyrag-desktop ask -)")
     ask.add_argument("--jsonl", action="store_true", help="print one JSON object per event")
@@ -274,7 +274,7 @@ def _run(argv: list[str] | None) -> int:
     parser = build_parser(argv[0] if argv else None)  # __main__ puts the verb first
     args, extra = parser.parse_known_args(argv)
     if extra:  # said by the verb's own parser, with its usage: the top one's "VERB ..." helps nobody
-        _unrecognized(_verb_parser(parser, argv), extra)
+        _unrecognized(_verb_parser(parser, argv), extra, argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -302,15 +302,36 @@ def _verb_parser(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.A
     return parser
 
 
-def _unrecognized(parser: argparse.ArgumentParser, extra: list[str]) -> None:
+def _unrecognized(parser: argparse.ArgumentParser, extra: list[str], argv: list[str]) -> None:
     """Exit 2 naming what the verb does not take, and the flag meant when one dash was typed for two, or when
-    one was mistyped."""
+    one was mistyped; or, for options written after ``--`` (which makes every word after it text), the
+    command with them before it."""
     known = {option for action in parser._actions for option in action.option_strings}
+    moved = _options_first(argv, extra) if any(word.partition("=")[0] in known for word in extra) else None
+    if moved:  # "did you mean --jsonl?" of the --jsonl typed after "--"
+        parser.error(f"unrecognized arguments: {' '.join(extra)} (options go before --, which makes every word "
+                     f"after it text: {moved})")
     meant = [f"--{word.lstrip('-')}" for word in extra
              if word.startswith("-") and not word.startswith("--") and f"--{word.lstrip('-')}" in known]
     meant += [flag for flag in close_flags(parser, extra) if flag not in meant]  # --max-tool-calls
     hint = f" (did you mean {', '.join(meant)}?)" if meant else ""
     parser.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
+
+
+def _options_first(argv: list[str], extra: list[str]) -> str | None:
+    """The command ``argv`` with the words ``extra`` it ends with (options typed after its ``--``) moved
+    before the ``--``: ``ask -- -v --jsonl`` → ``ask --jsonl -- -v``; None when they are elsewhere."""
+    import shlex
+
+    from .paths import command
+
+    if "--" not in argv or not extra:
+        return None
+    at = argv.index("--")
+    text = argv[at + 1:]
+    if len(text) <= len(extra) or text[-len(extra):] != extra:
+        return None
+    return f"{command()} {shlex.join([*argv[:at], *extra, '--', *text[:-len(extra)]])}"
 
 
 def _release_knowledge_base(args: argparse.Namespace) -> None:

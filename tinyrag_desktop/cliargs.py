@@ -66,6 +66,28 @@ def add_shared_flags(parser: argparse.ArgumentParser, title: str = "shared optio
                         "and kb add downloads no web page or article")
 
 
+# The top line of the window's and the command line's usage: the whole list of flags (10 lines) buried the
+# error under it; --help lists them.
+TOP_USAGE = "%(prog)s [window options] [shared options]\n       %(prog)s VERB [options] ..."
+
+
+class CommandParser(argparse.ArgumentParser):
+    """The parsers of the verbs and of ``kb``: a mistyped command (``kb serach``) is said with the one it looks
+    like, as a mistyped verb is ("aks": did you mean ask?); argparse said "invalid choice: 'serach' (choose
+    from 'add', 'search', 'list', 'remove')"."""
+
+    def _check_value(self, action: argparse.Action, value: object) -> None:
+        if isinstance(action, argparse._SubParsersAction) and value not in action.choices:
+            import difflib
+
+            named = self.prog.partition(" ")[2] + " " if " " in self.prog else ""  # "kb " in "tinyrag-desktop kb"
+            close = difflib.get_close_matches(str(value), list(action.choices), n=1, cutoff=0.5)
+            hint = f" (did you mean {named}{close[0]}?)" if close else ""
+            raise argparse.ArgumentError(None, f"unknown command {value!r}{hint}; the {named}commands are "
+                                               f"{', '.join(action.choices)}")
+        super()._check_value(action, value)
+
+
 def add_window_flags(parser: argparse.ArgumentParser, title: str | None = None) -> None:
     """The window's own flags (without a verb): in its parser, and listed by the top ``--help``."""
     g = parser.add_argument_group(title) if title else parser
@@ -78,13 +100,14 @@ def add_window_flags(parser: argparse.ArgumentParser, title: str | None = None) 
 
 def close_flags(parser: argparse.ArgumentParser, words: list[str]) -> list[str]:
     """The flags ``parser`` has that look like the mistyped ``words`` (--max-tool-calls: --max-tools-total),
-    for an "unrecognized arguments" message."""
+    for an "unrecognized arguments" message; never a word's own flag (one typed after "--", where it is
+    text): "did you mean --jsonl?" of --jsonl told nothing."""
     import difflib
 
     known = [option for action in parser._actions for option in action.option_strings if option.startswith("--")]
     meant: list[str] = []
     for word in words:
-        if word.startswith("--") and len(word) > 3:
+        if word.startswith("--") and len(word) > 3 and word.partition("=")[0] not in known:
             meant += [m for m in difflib.get_close_matches(word.partition("=")[0], known, n=1, cutoff=0.6)
                       if m not in meant]
     return meant

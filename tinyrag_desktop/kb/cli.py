@@ -37,12 +37,15 @@ _EXIT_STATUS = ("Exit status: 0 done (a search that finds nothing included, and 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from ..cliargs import add_shared_flags
 
-    kb = subparsers.add_parser("kb", help="build and search the local knowledge base",
+    # Short usage lines: the whole list of flags (11 lines) buried an error's one line under it; --help lists them.
+    kb = subparsers.add_parser("kb", help="build and search the local knowledge base", usage="%(prog)s [options] COMMAND ...",
                                description="Build and search the local knowledge base.", epilog=_EXIT_STATUS)
     add_shared_flags(kb)
-    verbs = kb.add_subparsers(dest="kb_command", metavar="COMMAND", required=True, parser_class=_VerbParser)
+    verbs = kb.add_subparsers(dest="kb_command", metavar="COMMAND", required=True, parser_class=_VerbParser,
+                              prog=kb.prog)  # else argparse makes it of kb's usage ("kb [options] COMMAND ...")
 
-    add = verbs.add_parser("add", help="import files, folders, URLs or Wikipedia articles", epilog=_EXIT_STATUS)
+    add = verbs.add_parser("add", help="import files, folders, URLs or Wikipedia articles", epilog=_EXIT_STATUS,
+                           usage="%(prog)s [options] PATH|URL ...")
     add.add_argument("items", nargs="*", type=_not_empty("path"), metavar="PATH|URL",
                      help="files, folders (read recursively), http(s) URLs, or wikipedia:TITLE")
     add.add_argument("--wikipedia", action="append", default=[], type=_not_empty("title"), metavar="TITLE",
@@ -57,7 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _leaf_flags(add)
     add.set_defaults(func=_add)
 
-    find = verbs.add_parser("search", help="search the knowledge base", epilog=_EXIT_STATUS)
+    find = verbs.add_parser("search", help="search the knowledge base", epilog=_EXIT_STATUS,
+                            usage="%(prog)s [options] [--] TEXT")
     find.add_argument("text", metavar="TEXT", help="what to look for, in everyday words (after -- if it "
                                                     "starts with a dash)")
     k = _SettingRange("k")
@@ -67,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _leaf_flags(find)
     find.set_defaults(func=_search)
 
-    lst = verbs.add_parser("list", help="list the imported sources", epilog=_EXIT_STATUS)
+    lst = verbs.add_parser("list", help="list the imported sources", epilog=_EXIT_STATUS, usage="%(prog)s [options]")
     lst.add_argument("--jsonl", action="store_true",
                      help="one JSON object per source (type as stored, \"url\" for a web page; imported_at in "
                           "UTC, as 2026-11-30T08:52:44Z; without --jsonl, the type and the local time are "
@@ -75,7 +79,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _leaf_flags(lst)
     lst.set_defaults(func=_list)
 
-    rm = verbs.add_parser("remove", help="remove sources by id (see kb list)", epilog=_EXIT_STATUS)
+    rm = verbs.add_parser("remove", help="remove sources by id (see kb list)", epilog=_EXIT_STATUS,
+                         usage="%(prog)s [options] SOURCE_ID ...")
     rm.add_argument("source_ids", nargs="+", type=_source_id, metavar="SOURCE_ID",
                     help="the id kb list shows in its first column")
     _leaf_flags(rm)
