@@ -360,7 +360,7 @@ SHELL_HELD_NOTE = ("note: shell commands are off for `ask`, which cannot ask you
 def _ask(args: argparse.Namespace) -> int:
     if args.question == "-":  # as nanogo -: the question from a pipe or a file (ask - < question.txt)
         if sys.stdin is None:
-            print("The question cannot be read: standard input is closed.", file=sys.stderr)
+            print("error: the question cannot be read: standard input is closed.", file=sys.stderr)
             return 2
         if sys.stdin.isatty():  # typed, not piped: how to say it is all there
             end = "Ctrl+Z, then Enter," if os.name == "nt" else "Ctrl+D"
@@ -368,7 +368,7 @@ def _ask(args: argparse.Namespace) -> int:
         try:
             data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
         except OSError as exc:
-            print(f"The question cannot be read from standard input: {(exc.strerror or str(exc)).lower()}.",
+            print(f"error: the question cannot be read from standard input: {(exc.strerror or str(exc)).lower()}.",
                   file=sys.stderr)
             return 2
         args.question = data.decode("utf-8", "surrogateescape")

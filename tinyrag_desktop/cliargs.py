@@ -151,9 +151,11 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True, keep_asi
             try:
                 settings = settings.replace(**{key: value})
             except SettingsError as exc:  # said as the flag that was typed: "--base-url must be …"
-                name = "--" + flag.replace("_", "-")
-                raise SettingsError(str(exc).replace(key, name, 1) if str(exc).startswith(key) else
-                                    f"{name}: {exc}") from None
+                from .tool_words import command_line_words
+
+                name, said = "--" + flag.replace("_", "-"), command_line_words(str(exc))
+                raise SettingsError(said.replace(key, name, 1) if said.startswith(key) else
+                                    f"{name}: {said}") from None
     return Context(data_dir, settings, tuple(warnings))
 
 

@@ -63,6 +63,16 @@ def test_kb_add_says_it_waits_then_stops_saying_why(tmp_path, data_dir, capsys, 
     assert len(waited) == 1, err  # one wait, the store's: not one for the indexes' merging before it too
 
 
+def test_a_stop_at_the_last_source_says_no_count_of_the_rest(tmp_path, data_dir, capsys, quick_waits):
+    note = tmp_path / "note.md"
+    note.write_text("# Note\n\nThe heron fishes at dawn.\n", encoding="utf-8")
+    with closing(_locked(data_dir)):
+        code, out, _ = run_main(capsys, "--data-dir", str(data_dir), "add", str(note))
+    assert code == 1
+    # "…: 0 more not imported" said nothing
+    assert out.strip().endswith("(0 chunks stored) — stopped, another program is writing to the knowledge base")
+
+
 def test_the_wait_ends_when_the_other_program_lets_go(tmp_path, data_dir, monkeypatch):
     monkeypatch.setattr(store, "WAIT_SAID", 0.2)
     other = _locked(data_dir)
