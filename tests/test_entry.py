@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -126,7 +127,8 @@ def test_help_without_a_verb_lists_the_windows_options_and_each_verb(capsys: pyt
 @pytest.mark.parametrize(("flag", "key"), [("--temperature", "temperature"), ("--max-tools-total", "max_tools_total"),
                                            ("--max-tools-per-round", "max_tools_per_round"),
                                            ("--max-continuations", "max_continuations"),
-                                           ("--tool-timeout", "tool_timeout")])
+                                           ("--tool-timeout", "tool_timeout"), ("--max-tokens", "max_tokens"),
+                                           ("--first-token-timeout", "first_token_timeout")])
 def test_ask_help_says_each_limits_range_and_default(capsys: pytest.CaptureFixture[str], flag: str, key: str) -> None:
     from tinyrag_desktop.settings import OPTIONS
 
@@ -195,3 +197,30 @@ def test_a_command_line_error_is_not_buried_under_the_list_of_every_flag(capsys:
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("usage: tinyrag-desktop") and len(err) <= 3, err
     assert "error: " in err[-1]
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_the_readme_lists_every_option_every_verb_takes() -> None:
+    # --context-tokens was in --help but not in README's table
+    import argparse
+
+    from tinyrag_desktop.cliargs import add_shared_flags
+
+    parser = argparse.ArgumentParser(add_help=False)
+    add_shared_flags(parser)
+    table = README.read_text(encoding="utf-8").split("Options every verb takes", 1)[1].split("\n\n", 2)[1]
+    flags = {option for action in parser._actions for option in action.option_strings}
+    assert flags <= set(re.findall(r"`(--[a-z-]+)", table)), flags
+
+
+def test_ask_help_and_the_readme_give_the_same_exit_statuses(capsys: pytest.CaptureFixture[str]) -> None:
+    # 130 (Ctrl+C) was in neither, and `ask --help` said none, though `kb --help` and `nanogo --help` did
+    with pytest.raises(SystemExit):
+        main(["ask", "--help"])
+    helped = " ".join(capsys.readouterr().out.split()).split("Exit status: ", 1)[1]
+    said = " ".join(README.read_text(encoding="utf-8").split("\nThe exit status is ", 1)[1].split("\n\n")[0].split())
+    codes = ["0", "1", "2", "130"]
+    assert re.findall(r"\b(\d+) (?:the|failed|wrong|stopped)\b", helped) == codes, helped
+    assert re.findall(r"\b(\d+) (?:when|for)\b", said) == codes, said

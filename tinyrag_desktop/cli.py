@@ -22,6 +22,12 @@ log = logging.getLogger(__name__)
 _VERB_MODULES = {"kb": "tinyrag_desktop.kb.cli", "nanogo": "tinyrag_desktop.tools.nanogo.cli"}
 
 
+ASK_EXIT_STATUS = ("Exit status: 0 the answer finished, 1 failed (the server down or refusing, the model missing, the "
+                   "answer cut off: said on standard error, or as an error event with --jsonl; or the answer could "
+                   "not be written), 2 wrong command line (a bad option, an empty question), 130 stopped with "
+                   "Ctrl+C. The question and its answer are not kept in the window's chat history.")
+
+
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser. Given the ``verb`` being run, only that verb's module is imported to
     register it (``nanogo`` and ``ask`` start without the knowledge base's command line); otherwise
@@ -38,7 +44,8 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     # the window or after a verb.
     add_window_flags(parser, "window options (without a verb)")
     add_shared_flags(parser, "shared options (the window's and every verb's)")
-    ask = verbs.add_parser("ask", help="ask one question and stream the answer", usage="%(prog)s [options] question")
+    ask = verbs.add_parser("ask", help="ask one question and stream the answer", usage="%(prog)s [options] question",
+                           epilog=ASK_EXIT_STATUS)
     ask.add_argument("question", help="the question, or - to read it from standard input "
                                       "(echo \"Summarise this\" | tinyrag-desktop ask -)")
     ask.add_argument("--jsonl", action="store_true", help="print one JSON object per event")

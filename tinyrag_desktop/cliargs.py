@@ -55,12 +55,13 @@ def add_shared_flags(parser: argparse.ArgumentParser, title: str = "shared optio
     g.add_argument("--tool-timeout", type=float, metavar="SECONDS",
                    help=_limit("seconds a tool may run before it is stopped", "tool_timeout"))
     g.add_argument("--max-tokens", type=int, metavar="N",
-                   help="longest reply per round, in tokens (0: the server's own limit)")
+                   help=_limit("longest reply per round, in tokens (0: the server's own limit)", "max_tokens"))
     g.add_argument("--context-tokens", type=int, metavar="N",
                    help="how much of a chat to send at once, in tokens (0: as much as the server says the model "
                         "holds)")
     g.add_argument("--first-token-timeout", type=float, metavar="SECONDS",
-                   help="how long to wait for the model's first words (a model the server loads first is slow)")
+                   help=_limit("seconds to wait for the model's first words (a model the server loads first is "
+                               "slow)", "first_token_timeout"))
     g.add_argument("--offline", action="store_false", default=None,
                    help="network off: the network tools (url_fetch, websearch, wikipedia) are not offered, "
                         "and kb add downloads no web page or article")
