@@ -28,6 +28,7 @@ def run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
                      "one, python -m tinyrag_desktop opens the window"),
     (["kv", "list"], "unknown command 'kv' (did you mean kb?)"),
     (["search", "espresso"], "unknown command 'search' (did you mean kb search?)"),
+    (["help"], "unknown command 'help' (did you mean --help?)"),
     (["--ask", "hi", "extra"], "unrecognized arguments: extra"),
 ])
 def test_a_mistyped_command_is_said_to_be_unknown(tmp_path: Path, args: list[str], words: str) -> None:

@@ -104,6 +104,8 @@ def _unknown_words(parser: argparse.ArgumentParser, extra: list[str], *, first: 
     close = difflib.get_close_matches(word, VERBS, n=1, cutoff=0.5)
     if word in ("add", "search", "list", "remove"):  # the knowledge base's own commands
         close = [f"kb {word}"]
+    elif word.lower() == "help":  # as git's: "help" is no command here
+        close = ["--help"]
     hint = f" (did you mean {close[0]}?)" if close else ""
     parser.error(f"unknown command {word!r}{hint}; the commands are {', '.join(VERBS)}; without one, "
                  f"{command()} opens the window")
