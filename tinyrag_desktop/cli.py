@@ -201,7 +201,8 @@ def _hold_fd(fd: int) -> bool:
 
 def _guard_output() -> None:
     """Before a verb runs: stdout's failures said in words, not as tracebacks; stderr's end nothing
-    (_GuardedStatus); text the output's encoding cannot write (PYTHONIOENCODING=ascii, a lone surrogate) written as "?" rather than failing."""
+    (_GuardedStatus); text the output's encoding cannot write (PYTHONIOENCODING=ascii, a lone surrogate)
+    written as "?" rather than failing."""
     if sys.stdin is None:  # closed (<&-): no file opened later is numbered 0, and read as a child's stdin
         _hold_fd(0)
     if sys.stderr is None and _hold_fd(2):

@@ -38,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from ..cliargs import add_shared_flags
 
     # Short usage lines: the whole list of flags (11 lines) buried an error's one line under it; --help lists them.
-    kb = subparsers.add_parser("kb", help="build and search the local knowledge base", usage="%(prog)s [options] COMMAND ...",
+    kb = subparsers.add_parser("kb", help="build and search the local knowledge base",
+                               usage="%(prog)s [options] COMMAND ...",
                                description="Build and search the local knowledge base.", epilog=_EXIT_STATUS)
     add_shared_flags(kb)
     verbs = kb.add_subparsers(dest="kb_command", metavar="COMMAND", required=True, parser_class=_VerbParser,
