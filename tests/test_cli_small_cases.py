@@ -28,6 +28,7 @@ def run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
                      "one, python -m tinyrag_desktop opens the window"),
     (["kv", "list"], "unknown command 'kv' (did you mean kb?)"),
     (["search", "espresso"], "unknown command 'search' (did you mean kb search?)"),
+    (["help"], "unknown command 'help' (did you mean --help?)"),
     (["--ask", "hi", "extra"], "unrecognized arguments: extra"),
 ])
 def test_a_mistyped_command_is_said_to_be_unknown(tmp_path: Path, args: list[str], words: str) -> None:
@@ -121,3 +122,34 @@ def test_the_context_to_use_has_a_flag_and_the_settings_rule(tmp_path):
     with pytest.raises(SettingsError, match=r"^--context-tokens must be at least 1536, not 10: the app's "
                                             r"instructions alone take"):
         context_from_args(args)
+
+
+def test_ask_with_standard_input_closed_says_it_as_an_error(tmp_path: Path) -> None:
+    # "The question cannot be read: …" was the only error of `ask` without "error:"
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-m", "tinyrag_desktop", "ask", "-", "--data-dir", str(tmp_path)],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                          cwd=REPO, timeout=120, preexec_fn=lambda: os.close(0))  # ask - <&-
+    assert (proc.returncode, proc.stderr) == (2, "error: the question cannot be read: standard input is closed.\n")
+
+
+def test_an_empty_answer_names_the_flag_that_picks_another_model(tmp_path: Path) -> None:
+    from tinyrag_desktop.tool_words import window_words
+
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream([]))
+        proc = run(["ask", "hi", "--base-url", llm.base_url, "--model", "scripted"], tmp_path)
+    said = "The model sent an empty answer. Try again, or choose another model in Settings (or pass --model)."
+    assert proc.returncode == 1 and f"error: {said}" in proc.stderr.splitlines(), proc.stderr
+    assert window_words(said).endswith("choose another model in Settings.")  # the window has no flags
+
+
+def test_a_context_too_small_is_refused_in_the_command_lines_words(tmp_path: Path) -> None:
+    from tinyrag_desktop.settings import OPTIONS, SettingsError
+
+    proc = run(["ask", "hi", "--context-tokens", "-5", "--base-url", "http://127.0.0.1:9/v1"], tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: --context-tokens must be at least")
+    assert proc.stderr.endswith("Set 0 to use what the server says.\n") and "box" not in proc.stderr
+    with pytest.raises(SettingsError, match=r"Set 0 \(or leave the box empty\)"):  # the Settings window's words
+        OPTIONS["context_tokens"].check(-5)

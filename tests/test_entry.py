@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from tinyrag_desktop.__main__ import main, verb_first
+from tinyrag_desktop.paths import command
 
 
 @pytest.mark.parametrize(
@@ -125,7 +127,8 @@ def test_help_without_a_verb_lists_the_windows_options_and_each_verb(capsys: pyt
 @pytest.mark.parametrize(("flag", "key"), [("--temperature", "temperature"), ("--max-tools-total", "max_tools_total"),
                                            ("--max-tools-per-round", "max_tools_per_round"),
                                            ("--max-continuations", "max_continuations"),
-                                           ("--tool-timeout", "tool_timeout")])
+                                           ("--tool-timeout", "tool_timeout"), ("--max-tokens", "max_tokens"),
+                                           ("--first-token-timeout", "first_token_timeout")])
 def test_ask_help_says_each_limits_range_and_default(capsys: pytest.CaptureFixture[str], flag: str, key: str) -> None:
     from tinyrag_desktop.settings import OPTIONS
 
@@ -149,3 +152,75 @@ def test_a_mistyped_flag_gets_the_flag_it_looks_like(tmp_path: Path, capsys: pyt
         main([*argv, "--data-dir", str(tmp_path)])
     assert exited.value.code == 2
     assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "moved"), [
+    (["ask", "--", "-v", "--base-url", "http://127.0.0.1:9/v1"], "ask --base-url http://127.0.0.1:9/v1 -- -v"),
+    (["ask", "--", "hi", "--jsonl"], "ask --jsonl -- hi"),
+    (["kb", "search", "--", "-zebra", "--k", "3"], "kb search --k 3 -- -zebra"),
+])
+def test_an_option_after_double_dash_is_said_to_go_before_it(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                             moved: str) -> None:
+    # "--jsonl (did you mean --jsonl?)" named the very flag typed; "--k 3" got no hint at all
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "did you mean" not in err
+    assert err.splitlines()[-1].endswith(f"(options go before --, which makes every word after it text: "
+                                         f"{command()} {moved})"), err
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["kb", "serach", "heron"], "tinyrag-desktop kb: error: unknown command 'serach' (did you mean kb search?); "
+                                "the kb commands are add, search, list, remove"),
+    (["kb", "lst"], "unknown command 'lst' (did you mean kb list?)"),
+    (["kb", "zebra"], "tinyrag-desktop kb: error: unknown command 'zebra'; the kb commands are"),
+])
+def test_a_mistyped_kb_command_gets_the_command_it_looks_like(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                              words: str) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err.splitlines()[-1]
+
+
+@pytest.mark.parametrize("argv", [["kb", "serach", "x"], ["kb", "search", "x", "--bogus"], ["ask", "hi", "--bogus"],
+                                  ["kb", "add", "--chunk-size", "x", "a.txt"], ["asks", "hi"]])
+def test_a_command_line_error_is_not_buried_under_the_list_of_every_flag(capsys: pytest.CaptureFixture[str],
+                                                                        argv: list[str]) -> None:
+    # 8 to 11 lines of "[--max-tools-per-round N] [--max-continuations N] …" came first; --help lists them
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("usage: tinyrag-desktop") and len(err) <= 3, err
+    assert "error: " in err[-1]
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_the_readme_lists_every_option_every_verb_takes() -> None:
+    # --context-tokens was in --help but not in README's table
+    import argparse
+
+    from tinyrag_desktop.cliargs import add_shared_flags
+
+    parser = argparse.ArgumentParser(add_help=False)
+    add_shared_flags(parser)
+    table = README.read_text(encoding="utf-8").split("Options every verb takes", 1)[1].split("\n\n", 2)[1]
+    flags = {option for action in parser._actions for option in action.option_strings}
+    assert flags <= set(re.findall(r"`(--[a-z-]+)", table)), flags
+
+
+def test_ask_help_and_the_readme_give_the_same_exit_statuses(capsys: pytest.CaptureFixture[str]) -> None:
+    # 130 (Ctrl+C) was in neither, and `ask --help` said none, though `kb --help` and `nanogo --help` did
+    with pytest.raises(SystemExit):
+        main(["ask", "--help"])
+    helped = " ".join(capsys.readouterr().out.split()).split("Exit status: ", 1)[1]
+    said = " ".join(README.read_text(encoding="utf-8").split("\nThe exit status is ", 1)[1].split("\n\n")[0].split())
+    codes = ["0", "1", "2", "130"]
+    assert re.findall(r"\b(\d+) (?:the|failed|wrong|stopped)\b", helped) == codes, helped
+    assert re.findall(r"\b(\d+) (?:when|for)\b", said) == codes, said

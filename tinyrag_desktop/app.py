@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from .chats import ChatStoreError
-from .cliargs import DataFolderError, add_shared_flags, add_window_flags, close_flags, context_from_args
+from .cliargs import TOP_USAGE, DataFolderError, add_shared_flags, add_window_flags, close_flags, context_from_args
 from .paths import command
 from .settings import SettingsError
 
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tinyrag-desktop",
+    parser = argparse.ArgumentParser(prog="tinyrag-desktop", usage=TOP_USAGE,
                                      description="Open the tinyRAG Desktop window (verbs ask, kb, nanogo run "
                                                  f"headless; see `{command()} --help`).")
     add_shared_flags(parser)
@@ -104,6 +104,8 @@ def _unknown_words(parser: argparse.ArgumentParser, extra: list[str], *, first: 
     close = difflib.get_close_matches(word, VERBS, n=1, cutoff=0.5)
     if word in ("add", "search", "list", "remove"):  # the knowledge base's own commands
         close = [f"kb {word}"]
+    elif word.lower() == "help":  # as git's: "help" is no command here
+        close = ["--help"]
     hint = f" (did you mean {close[0]}?)" if close else ""
     parser.error(f"unknown command {word!r}{hint}; the commands are {', '.join(VERBS)}; without one, "
                  f"{command()} opens the window")

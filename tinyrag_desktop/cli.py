@@ -6,26 +6,35 @@ import argparse
 import codecs
 import dataclasses
 import errno
+import logging
 import os
 import sys
 from typing import Any
 
 from . import __version__
-from .cliargs import add_shared_flags, add_window_flags, close_flags, context_from_args
+from .cliargs import TOP_USAGE, CommandParser, add_shared_flags, add_window_flags, close_flags, context_from_args
 from .paths import DataDirError, resolve_data_dir
 from .settings import SettingsError
 
+log = logging.getLogger(__name__)
+
 # The verbs whose parsers live in modules of their own, imported to register them.
 _VERB_MODULES = {"kb": "tinyrag_desktop.kb.cli", "nanogo": "tinyrag_desktop.tools.nanogo.cli"}
+
+
+ASK_EXIT_STATUS = ("Exit status: 0 the answer finished, 1 failed (the server down or refusing, the model missing, the "
+                   "answer cut off: said on standard error, or as an error event with --jsonl; or the answer could "
+                   "not be written), 2 wrong command line (a bad option, an empty question), 130 stopped with "
+                   "Ctrl+C. The question and its answer are not kept in the window's chat history.")
 
 
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser. Given the ``verb`` being run, only that verb's module is imported to
     register it (``nanogo`` and ``ask`` start without the knowledge base's command line); otherwise
     every verb's is, so that ``--help`` lists them all."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="tinyrag-desktop",
-        usage="%(prog)s [window options] [shared options]\n       %(prog)s VERB [options] ...",
+        usage=TOP_USAGE,
         description="tinyRAG Desktop. Without a verb, opens the window; with one, runs headless.",
         epilog="Each verb says its own options: %(prog)s VERB --help.",
     )
@@ -35,7 +44,8 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     # the window or after a verb.
     add_window_flags(parser, "window options (without a verb)")
     add_shared_flags(parser, "shared options (the window's and every verb's)")
-    ask = verbs.add_parser("ask", help="ask one question and stream the answer")
+    ask = verbs.add_parser("ask", help="ask one question and stream the answer", usage="%(prog)s [options] question",
+                           epilog=ASK_EXIT_STATUS)
     ask.add_argument("question", help="the question, or - to read it from standard input "
                                       "(echo \"Summarise this\" | tinyrag-desktop ask -)")
     ask.add_argument("--jsonl", action="store_true", help="print one JSON object per event")
@@ -107,6 +117,52 @@ class _GuardedOutput:
         return getattr(self._stream, name)
 
 
+class _GuardedStatus:
+    """stderr as the verbs write it: progress, status lines, warnings. When a write fails (``2>/dev/full``, a
+    reader gone: ``kb add --progress 2>&1 >out | head -2``), what is left to say there is dropped and the verb
+    goes on, its result and exit status as they would have been: stderr carries no result. Before, the
+    OSError ended the verb (an import cut off, an answer stopped at its first tool call) with a traceback
+    written to that same broken stderr, so nothing said why."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.failed = False
+
+    def write(self, data: Any) -> int:
+        if not self.failed:
+            try:
+                return self._stream.write(data)
+            except OSError as exc:
+                self._give_up(exc)
+        return len(data)
+
+    def flush(self) -> None:
+        if not self.failed:
+            try:
+                self._stream.flush()
+            except OSError as exc:
+                self._give_up(exc)
+
+    def _give_up(self, exc: OSError) -> None:
+        """From now on nothing is written to stderr: /dev/null put on its descriptor, so that what its buffer
+        holds, a child process's messages and the interpreter's last flush (which would turn the exit status
+        into 120) have nowhere to fail."""
+        self.failed = True
+        try:
+            fd = self._stream.fileno()
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+            self._stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+        log.warning("standard error cannot be written (%s): status lines are left out",
+                    (exc.strerror or str(exc) or "it failed").lower())
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 class _ClosedOutput:
     """stdout when the shell closed it (``>&-``): each write says so."""
 
@@ -144,12 +200,15 @@ def _hold_fd(fd: int) -> bool:
 
 
 def _guard_output() -> None:
-    """Before a verb runs: stdout's failures said in words, not as tracebacks; text the output's encoding
-    cannot write (PYTHONIOENCODING=ascii, a lone surrogate) written as "?" rather than failing."""
+    """Before a verb runs: stdout's failures said in words, not as tracebacks; stderr's end nothing
+    (_GuardedStatus); text the output's encoding cannot write (PYTHONIOENCODING=ascii, a lone surrogate)
+    written as "?" rather than failing."""
     if sys.stdin is None:  # closed (<&-): no file opened later is numbered 0, and read as a child's stdin
         _hold_fd(0)
     if sys.stderr is None and _hold_fd(2):
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the whole run)
+    if sys.stderr is not None and not isinstance(sys.stderr, _GuardedStatus):
+        sys.stderr = _GuardedStatus(sys.stderr)
     if sys.stdout is None:
         _hold_fd(1)
         sys.stdout = _ClosedOutput()
@@ -187,6 +246,8 @@ def _unguard_output(stdout: Any, stderr: Any) -> None:
                 pass
     elif isinstance(sys.stdout, _ClosedOutput):
         sys.stdout = stdout
+    if isinstance(sys.stderr, _GuardedStatus):
+        sys.stderr = sys.stderr._stream
     if stderr is None:
         sys.stderr = stderr
 
@@ -221,7 +282,7 @@ def _run(argv: list[str] | None) -> int:
     parser = build_parser(argv[0] if argv else None)  # __main__ puts the verb first
     args, extra = parser.parse_known_args(argv)
     if extra:  # said by the verb's own parser, with its usage: the top one's "VERB ..." helps nobody
-        _unrecognized(_verb_parser(parser, argv), extra)
+        _unrecognized(_verb_parser(parser, argv), extra, argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -249,15 +310,36 @@ def _verb_parser(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.A
     return parser
 
 
-def _unrecognized(parser: argparse.ArgumentParser, extra: list[str]) -> None:
+def _unrecognized(parser: argparse.ArgumentParser, extra: list[str], argv: list[str]) -> None:
     """Exit 2 naming what the verb does not take, and the flag meant when one dash was typed for two, or when
-    one was mistyped."""
+    one was mistyped; or, for options written after ``--`` (which makes every word after it text), the
+    command with them before it."""
     known = {option for action in parser._actions for option in action.option_strings}
+    moved = _options_first(argv, extra) if any(word.partition("=")[0] in known for word in extra) else None
+    if moved:  # "did you mean --jsonl?" of the --jsonl typed after "--"
+        parser.error(f"unrecognized arguments: {' '.join(extra)} (options go before --, which makes every word "
+                     f"after it text: {moved})")
     meant = [f"--{word.lstrip('-')}" for word in extra
              if word.startswith("-") and not word.startswith("--") and f"--{word.lstrip('-')}" in known]
     meant += [flag for flag in close_flags(parser, extra) if flag not in meant]  # --max-tool-calls
     hint = f" (did you mean {', '.join(meant)}?)" if meant else ""
     parser.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
+
+
+def _options_first(argv: list[str], extra: list[str]) -> str | None:
+    """The command ``argv`` with the words ``extra`` it ends with (options typed after its ``--``) moved
+    before the ``--``: ``ask -- -v --jsonl`` → ``ask --jsonl -- -v``; None when they are elsewhere."""
+    import shlex
+
+    from .paths import command
+
+    if "--" not in argv or not extra:
+        return None
+    at = argv.index("--")
+    text = argv[at + 1:]
+    if len(text) <= len(extra) or text[-len(extra):] != extra:
+        return None
+    return f"{command()} {shlex.join([*argv[:at], *extra, '--', *text[:-len(extra)]])}"
 
 
 def _release_knowledge_base(args: argparse.Namespace) -> None:
@@ -286,7 +368,7 @@ SHELL_HELD_NOTE = ("note: shell commands are off for `ask`, which cannot ask you
 def _ask(args: argparse.Namespace) -> int:
     if args.question == "-":  # as nanogo -: the question from a pipe or a file (ask - < question.txt)
         if sys.stdin is None:
-            print("The question cannot be read: standard input is closed.", file=sys.stderr)
+            print("error: the question cannot be read: standard input is closed.", file=sys.stderr)
             return 2
         if sys.stdin.isatty():  # typed, not piped: how to say it is all there
             end = "Ctrl+Z, then Enter," if os.name == "nt" else "Ctrl+D"
@@ -294,7 +376,7 @@ def _ask(args: argparse.Namespace) -> int:
         try:
             data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
         except OSError as exc:
-            print(f"The question cannot be read from standard input: {(exc.strerror or str(exc)).lower()}.",
+            print(f"error: the question cannot be read from standard input: {(exc.strerror or str(exc)).lower()}.",
                   file=sys.stderr)
             return 2
         args.question = data.decode("utf-8", "surrogateescape")

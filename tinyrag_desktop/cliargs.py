@@ -55,15 +55,38 @@ def add_shared_flags(parser: argparse.ArgumentParser, title: str = "shared optio
     g.add_argument("--tool-timeout", type=float, metavar="SECONDS",
                    help=_limit("seconds a tool may run before it is stopped", "tool_timeout"))
     g.add_argument("--max-tokens", type=int, metavar="N",
-                   help="longest reply per round, in tokens (0: the server's own limit)")
+                   help=_limit("longest reply per round, in tokens (0: the server's own limit)", "max_tokens"))
     g.add_argument("--context-tokens", type=int, metavar="N",
                    help="how much of a chat to send at once, in tokens (0: as much as the server says the model "
                         "holds)")
     g.add_argument("--first-token-timeout", type=float, metavar="SECONDS",
-                   help="how long to wait for the model's first words (a model the server loads first is slow)")
+                   help=_limit("seconds to wait for the model's first words (a model the server loads first is "
+                               "slow)", "first_token_timeout"))
     g.add_argument("--offline", action="store_false", default=None,
                    help="network off: the network tools (url_fetch, websearch, wikipedia) are not offered, "
                         "and kb add downloads no web page or article")
+
+
+# The top line of the window's and the command line's usage: the whole list of flags (10 lines) buried the
+# error under it; --help lists them.
+TOP_USAGE = "%(prog)s [window options] [shared options]\n       %(prog)s VERB [options] ..."
+
+
+class CommandParser(argparse.ArgumentParser):
+    """The parsers of the verbs and of ``kb``: a mistyped command (``kb serach``) is said with the one it looks
+    like, as a mistyped verb is ("aks": did you mean ask?); argparse said "invalid choice: 'serach' (choose
+    from 'add', 'search', 'list', 'remove')"."""
+
+    def _check_value(self, action: argparse.Action, value: object) -> None:
+        if isinstance(action, argparse._SubParsersAction) and value not in action.choices:
+            import difflib
+
+            named = self.prog.partition(" ")[2] + " " if " " in self.prog else ""  # "kb " in "tinyrag-desktop kb"
+            close = difflib.get_close_matches(str(value), list(action.choices), n=1, cutoff=0.5)
+            hint = f" (did you mean {named}{close[0]}?)" if close else ""
+            raise argparse.ArgumentError(None, f"unknown command {value!r}{hint}; the {named}commands are "
+                                               f"{', '.join(action.choices)}")
+        super()._check_value(action, value)
 
 
 def add_window_flags(parser: argparse.ArgumentParser, title: str | None = None) -> None:
@@ -78,13 +101,14 @@ def add_window_flags(parser: argparse.ArgumentParser, title: str | None = None) 
 
 def close_flags(parser: argparse.ArgumentParser, words: list[str]) -> list[str]:
     """The flags ``parser`` has that look like the mistyped ``words`` (--max-tool-calls: --max-tools-total),
-    for an "unrecognized arguments" message."""
+    for an "unrecognized arguments" message; never a word's own flag (one typed after "--", where it is
+    text): "did you mean --jsonl?" of --jsonl told nothing."""
     import difflib
 
     known = [option for action in parser._actions for option in action.option_strings if option.startswith("--")]
     meant: list[str] = []
     for word in words:
-        if word.startswith("--") and len(word) > 3:
+        if word.startswith("--") and len(word) > 3 and word.partition("=")[0] not in known:
             meant += [m for m in difflib.get_close_matches(word.partition("=")[0], known, n=1, cutoff=0.6)
                       if m not in meant]
     return meant
@@ -128,9 +152,11 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True, keep_asi
             try:
                 settings = settings.replace(**{key: value})
             except SettingsError as exc:  # said as the flag that was typed: "--base-url must be …"
-                name = "--" + flag.replace("_", "-")
-                raise SettingsError(str(exc).replace(key, name, 1) if str(exc).startswith(key) else
-                                    f"{name}: {exc}") from None
+                from .tool_words import command_line_words
+
+                name, said = "--" + flag.replace("_", "-"), command_line_words(str(exc))
+                raise SettingsError(said.replace(key, name, 1) if said.startswith(key) else
+                                    f"{name}: {said}") from None
     return Context(data_dir, settings, tuple(warnings))
 
 

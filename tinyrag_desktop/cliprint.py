@@ -8,6 +8,8 @@ import time
 import unicodedata
 from typing import Any, Callable, TextIO
 
+from .cliterm import columns as _columns
+from .cliterm import isatty as _isatty
 from .engine.prompts import closing_note
 from .tools.registry import SOURCE_TOOLS
 
@@ -318,27 +320,6 @@ def _outcome(event: Any) -> tuple[str, list[str]]:
     if event.tool == "calculate" and body.startswith(query + " "):
         return body[len(query) + 1:], [note] if note else []  # "= 42", "≈ 4.02…e+2567"
     return "→ " + (_one_line(body) or "(nothing)"), [note] if note else []
-
-
-def _isatty(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (OSError, ValueError, AttributeError):
-        return False
-
-
-def _columns(stream: Any) -> int:
-    """How many columns the terminal ``stream`` writes to has (COLUMNS first, as shutil reads it), else 80."""
-    try:
-        columns = int(os.environ.get("COLUMNS", ""))
-        if columns > 0:
-            return columns
-    except ValueError:
-        pass
-    try:
-        return os.get_terminal_size(stream.fileno()).columns or 80
-    except (OSError, ValueError, AttributeError):
-        return 80
 
 
 def _same_file(a: TextIO, b: TextIO) -> bool:

@@ -246,7 +246,7 @@ SCHEMA: tuple[Option, ...] = (
            minimum=MIN_CONTEXT_TOKENS, maximum=1048576, unset=0, minimum_why=(
                "the app's instructions alone take up to about 1,000 tokens (with every tool on), and the "
                "question, the passages found and the reply need room beside them. Set 0 (or leave the box "
-               "empty) to use what the server says.")),
+               "empty) to use what the server says.")),  # the command line leaves the box out (tool_words)
     Option("result_max_chars", int, 8000, "Longest tool result handed back to the model, in characters.",
            minimum=200, maximum=200000),
     Option("searxng_url", str, "", "A SearXNG instance for websearch (empty: DuckDuckGo).", form="url or empty",

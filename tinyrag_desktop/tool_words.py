@@ -27,6 +27,16 @@ _FLAG_HINT_RE = re.compile(r" \((?:or )?(?:pass )?--[a-z][a-z-]*\)| or pass --[a
 _DATA_DIR_FLAG = re.compile(r"\b([Uu])se another data folder \(--data-dir\)")
 
 
+# A hint for the window in a message the command line shows too (the settings' own checks serve both): the
+# command line has no box to leave empty.
+_BOX_HINT = " (or leave the box empty)"
+
+
+def command_line_words(text: str) -> str:
+    """``text`` as the command line says it: without the window's hints (window_words's other half)."""
+    return text.replace(_BOX_HINT, "")
+
+
 def window_words(text: str) -> str:
     """``text`` as the window says it: without its command-line hints, so it names only what a user can do
     in the app (the setting to change in Settings, which the message names beside the flag; quitting and

@@ -344,3 +344,15 @@ def test_a_call_in_another_format_is_said_not_run_on_stderr_and_stdout_stays_the
     said = [line for line in proc.stderr.splitlines() if "not run" in line]
     assert said == ["(the tool call above was not run: it is written in another app's format; the model was asked "
                     "again)"], proc.stderr
+
+
+def test_the_readme_names_every_kind_of_error_ask_jsonl_prints() -> None:
+    # `kind` was documented nowhere: a consumer of --jsonl could only guess "server_error" from a run
+    from tinyrag_desktop.engine import errors
+
+    def kinds(cls: type) -> set[str]:
+        return {sub.kind for sub in cls.__subclasses__()} | {k for sub in cls.__subclasses__() for k in kinds(sub)}
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    said = readme.split("`error` has `message`", 1)[1].split("\n\n", 1)[0]
+    assert kinds(errors.LLMError) <= set(re.findall(r"`(\w+)`", said)), said

@@ -60,6 +60,7 @@ def test_a_file_name_wider_than_the_terminal_shows_its_end(monkeypatch: pytest.M
 
 def test_a_short_path_is_shown_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("TERM", "xterm")
     stream = _Terminal()
     _ProgressLine(stream, clock=lambda: 0.0)(Progress(0, 2, "/home/me/plan.md", 0))
     assert stream.getvalue() == "\r\x1b[K[1/2] /home/me/plan.md"

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import io
+import os
+import sys
 from pathlib import Path
 
+import pytest
+
 from tests.kb.cli_run import run_main
+from tests.terminal import read_to_end
 from tinyrag_desktop.kb import Progress
 from tinyrag_desktop.kb.cli import _ProgressLine
 
@@ -30,13 +35,40 @@ def test_in_a_log_the_first_source_is_shown_then_one_line_every_ten_seconds() ->
     assert line.last == Progress(5, 6, "file5.txt", 0)  # where an interrupted import was, printed or not
 
 
-def test_on_a_terminal_every_source_overwrites_the_line() -> None:
+def test_on_a_terminal_every_source_overwrites_the_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TERM", "xterm-256color")
     stream = _Terminal()
     line = _ProgressLine(stream, clock=lambda: 0.0)
     _feed(line, [0.0] * 3)
     line(Progress(3, 3, "", 0))
     assert stream.getvalue() == ("\r\x1b[K[1/3] file0.txt\r\x1b[K[2/3] file1.txt\r\x1b[K[3/3] file2.txt"
                                  "\r\x1b[K")
+
+
+def test_a_dumb_terminal_gets_no_cursor_codes_the_line_before_covered_with_spaces(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TERM", "dumb")  # Emacs's shell: "\033[K" showed as "^[[K" before each path
+    stream = _Terminal()
+    line = _ProgressLine(stream, clock=lambda: 0.0)
+    for done, name in enumerate(["a-long-name.txt", "b.txt", "c.txt"]):
+        line(Progress(done, 3, name, 0))
+    line(Progress(3, 3, "", 0))
+    assert stream.getvalue() == ("\r[1/3] a-long-name.txt\r[2/3] b.txt" + " " * 10 + "\r[3/3] c.txt"
+                                 "\r" + " " * 11 + "\r")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")
+def test_a_terminal_that_says_it_has_no_columns_is_taken_as_80_wide(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A pseudo-terminal nobody sized (`script`, `docker exec -t`, CI) says 0 columns: the paths were cut to
+    # 20 ("[1/9] /t…/backup.md"); `ask` takes it as 80 wide.
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    master, slave = os.openpty()
+    assert os.get_terminal_size(slave).columns == 0
+    path = "/home/someone/documents/notes/2026/plan.md"  # 42 columns
+    with open(slave, "w", encoding="utf-8", closefd=True) as terminal:
+        _ProgressLine(terminal, clock=lambda: 0.0)(Progress(0, 9, path, 0))
+    assert read_to_end(master).decode("utf-8") == f"\r\x1b[K[1/9] {path}"
 
 
 def test_kb_add_of_a_folder_writes_no_line_per_file_to_a_log(tmp_path: Path, capsys) -> None:

@@ -4,7 +4,13 @@ on "[1/3] …" for 15 s: three waits of 5 s, one to set the indexes' merging, on
 
 from __future__ import annotations
 
+import os
+import select
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from contextlib import closing
 from pathlib import Path
 
@@ -14,6 +20,8 @@ from tinyrag_desktop.kb import open_store, store
 from tinyrag_desktop.kb.import_report import WAITING
 
 from .cli_run import run_main
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -55,6 +63,16 @@ def test_kb_add_says_it_waits_then_stops_saying_why(tmp_path, data_dir, capsys, 
     assert len(waited) == 1, err  # one wait, the store's: not one for the indexes' merging before it too
 
 
+def test_a_stop_at_the_last_source_says_no_count_of_the_rest(tmp_path, data_dir, capsys, quick_waits):
+    note = tmp_path / "note.md"
+    note.write_text("# Note\n\nThe heron fishes at dawn.\n", encoding="utf-8")
+    with closing(_locked(data_dir)):
+        code, out, _ = run_main(capsys, "--data-dir", str(data_dir), "add", str(note))
+    assert code == 1
+    # "…: 0 more not imported" said nothing
+    assert out.strip().endswith("(0 chunks stored) — stopped, another program is writing to the knowledge base")
+
+
 def test_the_wait_ends_when_the_other_program_lets_go(tmp_path, data_dir, monkeypatch):
     monkeypatch.setattr(store, "WAIT_SAID", 0.2)
     other = _locked(data_dir)
@@ -80,3 +98,46 @@ def test_the_panel_says_it_waits(qtbot, panel, tmp_path, data_dir, quick_waits):
             assert panel.import_items([str(folder)])
             qtbot.waitUntil(lambda: panel.status_label.text().endswith(f": {WAITING}"), timeout=20_000)
     assert "another program is writing" in panel.status_label.text()
+
+
+# kb add with every wait made ten minutes long: only a wait that looks up for Ctrl+C ends before that.
+_LONG_WAITS = ("import sys; from tinyrag_desktop.kb import store; store.BUSY_TIMEOUT = 600.0; "
+               "from tinyrag_desktop.__main__ import main; sys.exit(main(sys.argv[1:]))")
+
+
+def _said_within(proc: subprocess.Popen[str], words: str, seconds: float = 60.0) -> list[str]:
+    """The lines ``proc`` wrote to stderr until one ends with ``words`` (a guard against a hang, not a timing)."""
+    lines: list[str] = []
+    deadline = time.monotonic() + seconds
+    while not (lines and lines[-1].endswith(words)):
+        ready, _, _ = select.select([proc.stderr], [], [], max(0.0, deadline - time.monotonic()))
+        line = proc.stderr.readline() if ready else ""
+        assert line, f"never said {words!r}: {lines}"
+        lines.append(line.rstrip("\n"))
+    return lines
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT and select on a pipe")
+def test_ctrl_c_stops_kb_add_while_it_waits_for_another_programs_lock(tmp_path, data_dir):
+    # SQLite's wait for the lock does not return to Python: Ctrl+C acted only when it was over (5 s later;
+    # here, with the waits ten minutes long, it would not act at all). kb remove waits in the same place.
+    note = tmp_path / "note.md"
+    note.write_text("# Note\n\nThe heron fishes at dawn.\n", encoding="utf-8")
+    with closing(_locked(data_dir)):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _LONG_WAITS, "kb", "add", str(note), "--data-dir", str(data_dir)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"},
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal's foreground job
+        try:
+            _said_within(proc, WAITING)  # the store waits for the lock
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    assert proc.returncode == 130, err
+    assert "interrupted after 0 of 1 sources stored" in err and out == ""
+    with open_store(data_dir) as kb:
+        assert kb.sources() == []

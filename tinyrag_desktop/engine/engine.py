@@ -280,7 +280,8 @@ class Engine:
                 fitting.add_results({"role": "user", "content": rewrite(limit)}, rewrite, limit)
             if not "".join(req.transcript).strip() and not req.tools_run:  # "done", with nothing to show
                 raise BadResponse(advice.only_thought_words(cfg.max_tokens, rnd.finish_reason) if reasoned else
-                                  "The model sent an empty answer. Try again, or choose another model in Settings.")
+                                  "The model sent an empty answer. Try again, or choose another model in Settings "
+                                  "(or pass --model).")
         except LLMError as exc:
             log.info("request failed: %s", exc)
             yield EngineError(str(exc), exc.kind)

@@ -9,13 +9,11 @@ its reader (``| head -1``) ends the verb quietly, and other output failures are 
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import logging
 import os
 import re
 import shlex
-import shutil
 import sys
 import time
 import unicodedata
@@ -39,12 +37,16 @@ _EXIT_STATUS = ("Exit status: 0 done (a search that finds nothing included, and 
 def register(subparsers: argparse._SubParsersAction) -> None:
     from ..cliargs import add_shared_flags
 
+    # Short usage lines: the whole list of flags (11 lines) buried an error's one line under it; --help lists them.
     kb = subparsers.add_parser("kb", help="build and search the local knowledge base",
+                               usage="%(prog)s [options] COMMAND ...",
                                description="Build and search the local knowledge base.", epilog=_EXIT_STATUS)
     add_shared_flags(kb)
-    verbs = kb.add_subparsers(dest="kb_command", metavar="COMMAND", required=True, parser_class=_VerbParser)
+    verbs = kb.add_subparsers(dest="kb_command", metavar="COMMAND", required=True, parser_class=_VerbParser,
+                              prog=kb.prog)  # else argparse makes it of kb's usage ("kb [options] COMMAND ...")
 
-    add = verbs.add_parser("add", help="import files, folders, URLs or Wikipedia articles", epilog=_EXIT_STATUS)
+    add = verbs.add_parser("add", help="import files, folders, URLs or Wikipedia articles", epilog=_EXIT_STATUS,
+                           usage="%(prog)s [options] PATH|URL ...")
     add.add_argument("items", nargs="*", type=_not_empty("path"), metavar="PATH|URL",
                      help="files, folders (read recursively), http(s) URLs, or wikipedia:TITLE")
     add.add_argument("--wikipedia", action="append", default=[], type=_not_empty("title"), metavar="TITLE",
@@ -59,7 +61,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _leaf_flags(add)
     add.set_defaults(func=_add)
 
-    find = verbs.add_parser("search", help="search the knowledge base", epilog=_EXIT_STATUS)
+    find = verbs.add_parser("search", help="search the knowledge base", epilog=_EXIT_STATUS,
+                            usage="%(prog)s [options] [--] TEXT")
     find.add_argument("text", metavar="TEXT", help="what to look for, in everyday words (after -- if it "
                                                     "starts with a dash)")
     k = _SettingRange("k")
@@ -69,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _leaf_flags(find)
     find.set_defaults(func=_search)
 
-    lst = verbs.add_parser("list", help="list the imported sources", epilog=_EXIT_STATUS)
+    lst = verbs.add_parser("list", help="list the imported sources", epilog=_EXIT_STATUS, usage="%(prog)s [options]")
     lst.add_argument("--jsonl", action="store_true",
                      help="one JSON object per source (type as stored, \"url\" for a web page; imported_at in "
                           "UTC, as 2026-11-30T08:52:44Z; without --jsonl, the type and the local time are "
@@ -77,7 +80,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _leaf_flags(lst)
     lst.set_defaults(func=_list)
 
-    rm = verbs.add_parser("remove", help="remove sources by id (see kb list)", epilog=_EXIT_STATUS)
+    rm = verbs.add_parser("remove", help="remove sources by id (see kb list)", epilog=_EXIT_STATUS,
+                         usage="%(prog)s [options] SOURCE_ID ...")
     rm.add_argument("source_ids", nargs="+", type=_source_id, metavar="SOURCE_ID",
                     help="the id kb list shows in its first column")
     _leaf_flags(rm)
@@ -202,8 +206,13 @@ class _ProgressLine:
     every = 10.0
 
     def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic, every_source: bool = False) -> None:
+        from ..cliterm import isatty, takes_cursor_codes
+
         self.stream = stream
-        self.tty = stream.isatty()
+        self.tty = isatty(stream)
+        # TERM=dumb shows "\033[K" as "^[[K": the line before is covered with spaces instead
+        self.erase = "\033[K" if takes_cursor_codes() else ""
+        self.shown = 0  # the columns the line on the terminal takes
         self.clock = clock
         self.every_source = every_source  # kb add --progress: a line per source in a log too
         self.printed_at: float | None = None
@@ -213,15 +222,17 @@ class _ProgressLine:
         self.last = progress
         if not progress.current:
             if self.tty:
-                self.stream.write("\r\033[K")
+                self._overwrite("")
+                if not self.erase:  # back to the start of the blanked line, where the summary goes
+                    self.stream.write("\r")
             return
         count = f"[{progress.done + 1}/{progress.total}] "
         if self.tty:
             # One row, or "\r" rewinds only the last of those it wrapped onto: one column short of the
             # terminal's width (a full row wraps on some terminals), the path shortened in its middle so
             # the file's name shows.
-            line = count + _shortened(_printable(hide_password(progress.current)), self._columns() - 1 - _width(count))
-            self.stream.write("\r\033[K" + line)
+            self._overwrite(count + _shortened(_printable(hide_password(progress.current)),
+                                               self._columns() - 1 - _width(count)))
         else:
             now = self.clock()
             if not self.every_source and self.printed_at is not None and now - self.printed_at < self.every \
@@ -231,17 +242,18 @@ class _ProgressLine:
             self.stream.write(count + _printable(hide_password(progress.current)) + "\n")
         self.stream.flush()
 
+    def _overwrite(self, line: str) -> None:
+        width = _width(line)
+        cover = "" if self.erase else " " * (self.shown - width)
+        self.stream.write("\r" + self.erase + line + cover)
+        self.shown = width
+
     def _columns(self) -> int:
-        """The terminal's width now (it may have been resized): $COLUMNS when set, as shutil reads it,
-        else the terminal stderr is on, else 80."""
-        try:
-            return max(int(os.environ["COLUMNS"]), 20)
-        except (KeyError, ValueError):
-            pass
-        try:
-            return max(os.get_terminal_size(self.stream.fileno()).columns, 20)
-        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-            return max(shutil.get_terminal_size().columns, 20)
+        """The terminal's width now (it may have been resized), as ``ask`` reads it (cliterm.columns: a
+        terminal that says 0 columns has 80), and at least 20."""
+        from ..cliterm import columns
+
+        return max(columns(self.stream), 20)
 
 
 def _char_width(ch: str) -> int:

@@ -118,8 +118,9 @@ class ImportReport:
             text += (f"; {number.format(len(self.unembedded))} stored without embeddings, as "
                      f"{self.embedding_problem}: keyword search finds them, and importing them again once the "
                      "server works embeds them")
-        if self.stopped:
-            text += f" — stopped, {self.stopped}: {number.format(self.not_tried)} more not imported"
+        if self.stopped:  # "0 more not imported" of a stop at the last source said nothing
+            text += f" — stopped, {self.stopped}" + (
+                f": {number.format(self.not_tried)} more not imported" if self.not_tried else "")
         if self.cancelled and self.left_out:
             first = Path(self.left_out[0]).name or self.left_out[0]
             more = f" and {number.format(len(self.left_out) - 1)} more" if len(self.left_out) > 1 else ""

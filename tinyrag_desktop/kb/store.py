@@ -110,6 +110,10 @@ WAIT_SAID = 1.5
 # no wait of its own beside the BUSY_TIMEOUT the first store then waits (15 s in all were waited, three times
 # 5, before an import said another program was writing).
 _TUNING_WAIT = 0.5
+# How long SQLite waits for another program's lock before Python runs again: its own wait (the busy handler)
+# does not return to Python, so a Ctrl+C pressed during it acted only once it was over, up to BUSY_TIMEOUT
+# (5 s) later. A longer wait is made of such steps (_begin).
+_WAIT_STEP_MS = 100
 
 def pack_vector(values: Sequence[float]) -> bytes:
     return struct.pack(f"<{len(values)}f", *values)
@@ -175,32 +179,64 @@ def _transaction(conn: sqlite3.Connection, on_wait: Callable[[bool], None] | Non
     ``on_wait(True)`` is called (on a timer's thread) when BEGIN has waited WAIT_SAID seconds for another
     program's lock, and ``on_wait(False)`` once the wait is over, however it ended.
     """
-    if on_wait is None:
-        conn.execute("BEGIN IMMEDIATE")
-    else:
-        said = threading.Event()
-
-        def say() -> None:
-            said.set()
-            on_wait(True)
-
-        timer = threading.Timer(WAIT_SAID, say)
-        timer.daemon = True
-        timer.start()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        finally:
-            timer.cancel()
-            timer.join()
-            if said.is_set():
-                on_wait(False)
+    outside = not conn.in_transaction  # a BEGIN refused within another transaction does not roll that one back
     try:
+        if on_wait is None:
+            _begin(conn)
+        else:
+            _begin_saying_waits(conn, on_wait)
         yield
         conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
+    except BaseException:  # a Ctrl+C just after BEGIN included: the lock is not kept
+        if outside and conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+def _begin_saying_waits(conn: sqlite3.Connection, on_wait: Callable[[bool], None]) -> None:
+    """_begin, with ``on_wait`` told when it has waited WAIT_SAID seconds and when that wait is over."""
+    said = threading.Event()
+
+    def say() -> None:
+        said.set()
+        on_wait(True)
+
+    timer = threading.Timer(WAIT_SAID, say)
+    timer.daemon = True
+    timer.start()
+    try:
+        _begin(conn)
+    finally:
+        timer.cancel()
+        timer.join()
+        if said.is_set():
+            on_wait(False)
+
+
+def _begin(conn: sqlite3.Connection) -> None:
+    """BEGIN IMMEDIATE, waiting for another program's write lock as long as the connection's busy timeout
+    says, in steps of _WAIT_STEP_MS: Python runs between them, so a Ctrl+C (KeyboardInterrupt) stops the wait
+    within a step. Uncontended, the first step takes the lock at once; a lock never let go fails as before,
+    "database is locked", once the whole wait is over."""
+    waits = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    if waits <= _WAIT_STEP_MS:
+        conn.execute("BEGIN IMMEDIATE")
+        return
+    deadline = time.monotonic() + waits / 1000
+    step = _WAIT_STEP_MS
+    try:
+        while True:
+            conn.execute(f"PRAGMA busy_timeout = {step}")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                left = int((deadline - time.monotonic()) * 1000)
+                if "locked" not in str(exc) or left <= 0:
+                    raise
+                step = min(_WAIT_STEP_MS, left)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {waits}")
 
 
 class KnowledgeBase:
@@ -444,7 +480,10 @@ class KnowledgeBase:
             return
         try:
             yield
-        except BaseException:  # Ctrl+C, or a failure no file could be stored after: no waiting for a merge
+        except KeyboardInterrupt:  # Ctrl+C: no waiting, not even for another program's lock (it waited 5 s)
+            self._finish_merging(merge=False, wait=0)
+            raise
+        except BaseException:  # a failure no file could be stored after: no waiting for a merge
             self._finish_merging(merge=False)
             raise
         self._finish_merging(merge=cancel is None or not cancel.is_set())
@@ -467,10 +506,11 @@ class KnowledgeBase:
                 self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
         return True
 
-    def _finish_merging(self, merge: bool = True) -> None:
-        """Set the indexes' usual merging back and (with ``merge``) merge what the import left. Never fails:
-        an index not merged is searched as well, a little slower."""
-        if not self._set_merging(_MERGING) or not merge:
+    def _finish_merging(self, merge: bool = True, wait: float = BUSY_TIMEOUT) -> None:
+        """Set the indexes' usual merging back (waiting ``wait`` seconds at most for another program's lock)
+        and (with ``merge``) merge what the import left. Never fails: an index not merged is searched as
+        well, a little slower."""
+        if not self._set_merging(_MERGING, wait) or not merge:
             return
         try:
             for table in _FTS_TABLES:

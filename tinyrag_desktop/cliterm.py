@@ -1,0 +1,41 @@
+"""What the command line knows of the terminal it writes to: how wide it is, and whether it takes cursor codes.
+
+``ask``'s status lines (cliprint) and ``kb add``'s progress line (kb.cli) both read it here, so that a
+terminal is measured one way: they once differed on a terminal that reports 0 columns."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+# The width of a terminal that does not say its own: one that reports 0 columns (a pseudo-terminal nobody
+# sized: `script`, `docker exec -t`, a CI runner), or a stream that is no terminal at all.
+DEFAULT_COLUMNS = 80
+
+
+def isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def columns(stream: Any) -> int:
+    """How many columns the terminal ``stream`` writes to has now: $COLUMNS when set (as shutil reads it),
+    else what the terminal says, else DEFAULT_COLUMNS."""
+    try:
+        given = int(os.environ.get("COLUMNS", ""))
+        if given > 0:
+            return given
+    except ValueError:
+        pass
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or DEFAULT_COLUMNS
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both of the first two
+        return DEFAULT_COLUMNS
+
+
+def takes_cursor_codes() -> bool:
+    """Whether the terminal acts on ANSI cursor codes ("\\033[K", erase to the end of the line). TERM=dumb
+    (Emacs's shell, some CI logs) says it does not: it shows them as "^[[K"; "\\r" works everywhere."""
+    return os.environ.get("TERM", "") != "dumb"
