@@ -8,6 +8,7 @@ import time
 import unicodedata
 from typing import Any, Callable, TextIO
 
+from .cliterm import BIDI_CONTROLS
 from .cliterm import columns as _columns
 from .cliterm import isatty as _isatty
 from .engine.prompts import closing_note
@@ -250,7 +251,7 @@ class TextPrinter:
             self._block()
             self.started.add(event.id)
             self.running.add(event.id)
-            line = f"⟳ {event.tool}: {_preview(event.query)}"
+            line = f"⟳ {_one_line(event.tool)}: {_preview(event.query)}"
             self._status(_cut_cells(line, self.width) if self.width else line)
         elif name == "tool_result":
             if event.id not in self.started:  # refused: its block is where its line goes
@@ -332,9 +333,6 @@ def _same_file(a: TextIO, b: TextIO) -> bool:
 
 # Bidi embeddings, overrides and isolates (LRE…RLO, LRI…PDI): they reorder the text after them, so that a
 # name or a line reads otherwise than its characters run ("Trojan Source"); shown escaped (\u202e).
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
 def _terminal_safe(text: str) -> str:
     """The model's text with its control characters shown escaped (\\x1b), so that it cannot drive the
     terminal (set its title, clear it, move the cursor) nor reorder what follows (bidi controls, \\u202e);
@@ -343,7 +341,7 @@ def _terminal_safe(text: str) -> str:
         return text
     text = text.replace("\r\n", "\n")
     return "".join(repr(ch)[1:-1] if (unicodedata.category(ch) == "Cc" and ch not in "\n\t")
-                   or ch in _BIDI_CONTROLS else ch for ch in text)
+                   or ch in BIDI_CONTROLS else ch for ch in text)
 
 
 def _one_line(text: str) -> str:

@@ -8,6 +8,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
+# The characters that reorder the text after them (LRE, RLE, PDF, LRO, RLO; LRI, RLI, FSI, PDI): printed, a
+# file name or a model's words could show reversed ("‮txt.exe" as "exe.txt"). Shown escaped, as controls are.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
 # The width of a terminal that does not say its own: one that reports 0 columns (a pseudo-terminal nobody
 # sized: `script`, `docker exec -t`, a CI runner), or a stream that is no terminal at all.
 DEFAULT_COLUMNS = 80

@@ -246,6 +246,21 @@ def test_list_shows_control_characters_escaped(tmp_path: Path, capsys: pytest.Ca
     assert code == 0 and "\x1b" not in out and "bad\\nname" in out
 
 
+def test_a_name_with_a_bidi_override_is_shown_escaped_not_reversed(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # "report\u202etxt.exe" printed raw showed as "reportexe.txt" on a terminal that follows the override.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "report\u202etxt.md").write_text("quarterly figures\n", encoding="utf-8")
+    data = tmp_path / "data"
+    code, out, err = run_main(capsys, "add", "--data-dir", str(data), str(docs))
+    assert code == 0 and "\u202e" not in err, err
+    code, out, _ = run_main(capsys, "list", "--data-dir", str(data))
+    assert code == 0 and "\u202e" not in out and "report\\u202etxt.md" in out
+    code, out, _ = run_main(capsys, "search", "--data-dir", str(data), "quarterly figures")
+    assert code == 0 and "\u202e" not in out and "report\\u202etxt.md" in out
+
+
 # An empty folder imports nothing: say why.
 
 def test_add_of_a_folder_without_supported_files_says_so(tmp_path: Path,

@@ -20,6 +20,7 @@ import unicodedata
 from pathlib import Path
 from typing import Callable, TextIO
 
+from ..cliterm import BIDI_CONTROLS
 from .import_report import WAITING
 from .models import hide_password
 
@@ -182,10 +183,11 @@ def _not_empty(what: str) -> Callable[[str], str]:
 def _printable(text: str) -> str:
     """``text`` on one line: control characters shown escaped (\\n, \\x1b), so a file name cannot break
     the layout or drive the terminal; so are the bytes of a file name that is not UTF-8 (\\udcff), which
-    no UTF-8 stream or log file can write as they are."""
+    no UTF-8 stream or log file can write as they are; and the bidi controls that would show it reversed."""
     if text.isprintable():
         return text
-    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs") else ch for ch in text)
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Cs") or ch in BIDI_CONTROLS
+                   else ch for ch in text)
 
 
 def _context(args: argparse.Namespace, *, create: bool = True):  # -> cliargs.Context
