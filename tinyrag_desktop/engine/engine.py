@@ -293,9 +293,10 @@ class Engine:
             offered = offered if heard_from_model else []
         used = _locations(offered if failed or not offered else _used_passages(
             "\n".join([question, *heard]), "".join(shown), offered))
-        window = fitting.window.tokens if fitting.window and fitting.window.sure and fitting.left_out else 0
+        cut = fitting.left_out or fitting.shortened
+        window = fitting.window.tokens if fitting.window and fitting.window.sure and cut else 0
         yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used, fitting.left_out, window,
-                   _anchors(offered, used), model)
+                   _anchors(offered, used), model, fitting.shortened)
 
     async def _route(self, question: str, enabled: set[str]) -> Decision:
         has_kb, problem = (await asyncio.to_thread(_has_documents, self.data_dir) if "rag_knowledge" in enabled
