@@ -535,3 +535,62 @@ async def test_a_question_over_the_context_setting_names_the_setting_not_the_ser
     assert error.kind == "context_too_long"
     assert error.message.startswith("Context to use in Settings → Limits is 1,536 tokens"), error.message
     assert "OLLAMA_CONTEXT_LENGTH" not in error.message and llm.requests == []
+
+
+# -- what is named when nothing is left to cut ------------------------------------------------------------------
+
+LLAMA_CPP_OLD = {"error": {"code": 400, "message": "the request exceeds the available context size. try increasing "
+                                                   "the context size or enable context shift"}}
+OLLAMA_REFUSAL = {"error": "the input length exceeds the context length"}
+
+
+@pytest.mark.parametrize("words", [LLAMA_CPP_OLD, OLLAMA_REFUSAL,
+                                   {"error": {"message": "the request exceeds the available context size",
+                                              "n_ctx": 4096}}])
+async def test_a_first_question_too_long_for_a_server_that_only_refuses_blames_the_question(
+        llm, make_engine, words) -> None:
+    # a new chat, a pasted report, a server that cannot say its window: "the question with the chat's latest
+    # messages did not fit … even cut short … start a new chat" was said of a chat of one question
+    llm.refuse = refusing(4096, words)
+    events = await run(make_engine(), chat(0, question="Summarise this report:\n" + "Revenue rose 4%. " * 1500))
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.kind == "context_too_long" and len(llm.requests) == 1
+    assert error.message.startswith("This question is longer than the model can read at once (about "), error.message
+    assert "new chat" not in error.message and "latest messages" not in error.message
+    assert ("the model's context holds 4,096 tokens" in error.message) == ("n_ctx" in str(words))
+
+
+PERSONA = "You are Captain Hook, a pirate. " + "Always speak like a pirate, mention the sea, and end with Arrr. " * 230
+
+
+async def test_a_persona_too_long_for_the_window_is_named_not_the_question(llm, make_engine) -> None:
+    llm.pages["/props"] = {"default_generation_settings": {"n_ctx": 4096}}
+    events = [e async for e in make_engine().run([{"role": "user", "content": "hi"}], system=PERSONA)]
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.kind == "context_too_long" and llm.requests == []
+    assert error.message.startswith("The persona is longer than the model can read at once (about 3,"), error.message
+    assert " with the app's instructions and the question); the model's context holds 4,096 tokens. " in (
+        error.message)
+    assert "Settings → Personas" in error.message and "question is longer" not in error.message
+    # a server that cannot say its window, and refuses without naming it
+    del llm.pages["/props"]
+    forget_told()
+    llm.refuse = refusing(2048, OLLAMA_REFUSAL)
+    events = [e async for e in make_engine().run([{"role": "user", "content": "hi"}], system=PERSONA)]
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.message.startswith("The persona is longer than the model can read at once (about 3,")
+    assert "context holds" not in error.message
+    # and beside a question longer than it, the question is named
+    events = [e async for e in make_engine().run([{"role": "user", "content": "Read: " + "word " * 5000}],
+                                                 system=PERSONA)]
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.message.startswith("This question is longer"), error.message
+
+
+async def test_a_persona_over_the_context_setting_names_both(llm, make_engine) -> None:
+    events = [e async for e in make_engine(context_tokens=2048).run([{"role": "user", "content": "hi"}],
+                                                                    system=PERSONA)]
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.message.startswith("Context to use in Settings → Limits is 2,048 tokens (or pass --context-tokens), "
+                                    "and the persona is too long for it (about 3,"), error.message
+    assert "raise Context to use" in error.message

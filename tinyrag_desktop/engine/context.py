@@ -389,10 +389,11 @@ class Fitting:
     ``setting`` is the user's ``context_tokens`` (0: none). ``ask`` finds the server's window, once, when the
     request first grows past SMALL_REQUEST; the smaller of the two is used, or the setting when the server
     can only guess. ``smaller_head`` makes the system prompt again with its knowledge-base passages cut to
-    a number of characters (None: it has none)."""
+    a number of characters (None: it has none). ``persona``: the tokens the user's persona takes in the system
+    prompt (0: the app's own), to blame it, not the question, when it is what does not fit."""
 
     def __init__(self, head: Sequence[Message], history: Sequence[Message], tail: list[Message], *,
-                 max_tokens: int = 0, setting: int = 0, ask=None, smaller_head=None) -> None:
+                 max_tokens: int = 0, setting: int = 0, ask=None, smaller_head=None, persona: int = 0) -> None:
         self.head, self.history, self.tail = list(head), list(history), tail
         self.max_tokens = max_tokens
         self.window = Window(setting, setting=True) if setting else None
@@ -404,6 +405,8 @@ class Fitting:
         self._result_limits: dict[int, int] = {}
         self.left_out = 0  # the most messages of the chat left out of one round
         self.shortened = 0  # the most earlier answers sent shorter in one round (see fit_chat)
+        self.kept = 0  # the messages of the chat in the last conversation made
+        self.persona = persona
 
     def _budget(self, window: int) -> int:
         return window - reserve(window, self.max_tokens)
@@ -415,13 +418,22 @@ class Fitting:
     async def convo(self) -> list[Message]:
         await self._know()
         if self.budget is None:
+            self.kept = len(self.history)
             return [*self.head, *self.history, *self.tail]
         convo = self._shortest()
         if self.window.sure and tokens(convo) + MIN_REPLY > self.window.tokens:
             # Sent, Ollama would cut its front (these instructions first) without a word; others refuse it.
-            raise ContextTooLong(too_long_words(self.window.tokens, tokens(convo), setting=self.window.setting),
-                                 self.window.tokens)
+            raise self.too_long(self.window.tokens, convo, setting=self.window.setting)
         return convo
+
+    def too_long(self, window: int, convo: Sequence[Message], *, setting: bool = False) -> ContextTooLong:
+        """Why ``convo``, cut as far as it can be, cannot be sent (``window``: the model's context, 0 when not
+        known): the question is too long, or the persona, when it takes more than the question does (a
+        pasted character card and "hi" were told to shorten the question)."""
+        size = tokens(convo)
+        if self.persona > tokens(self.tail):
+            return ContextTooLong(persona_too_long_words(window, self.persona, size, setting=setting), window)
+        return ContextTooLong(too_long_words(window, size, setting=setting), window)
 
     def _shortest(self) -> list[Message]:
         """The conversation cut to the budget as far as it can be: earlier messages shortened and left out
@@ -448,6 +460,7 @@ class Fitting:
     def _took(self, fitted: Fitted) -> list[Message]:
         self.left_out = max(self.left_out, messages_shown(self.history[:fitted.left]))
         self.shortened = max(self.shortened, fitted.shortened)
+        self.kept = len(fitted.convo) - len(self.head) - len(self.tail)
         return fitted.convo
 
     def add_results(self, message: Message, rewrite, limit: int) -> None:
@@ -532,6 +545,22 @@ def too_long_words(window: int, size: int = 0, *, setting: bool = False) -> str:
     return (f"This question is longer than the model can read at once{about}{holds}. Shorten it, or give the "
             "model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the "
             "model with; llama.cpp: -c).")
+
+
+def persona_too_long_words(window: int, persona: int, size: int, *, setting: bool = False) -> str:
+    """Why a request cannot be sent at all when the persona is what takes the room (``persona`` tokens of
+    ``size``): the question is not the one to shorten."""
+    about = f"about {persona:,} tokens; {size:,} with the app's instructions and the question"
+    if setting:
+        limit = (f"Context to use in Settings → Limits is {window:,} tokens (or pass --context-tokens), and the "
+                 f"persona is too long for it ({about})")
+        larger = "raise Context to use, or leave it empty to use as much as the server says the model holds"
+    else:
+        holds = f"; the model's context holds {window:,} tokens" if window else ""
+        limit = f"The persona is longer than the model can read at once ({about}){holds}"
+        larger = ("give the model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length "
+                  "it loads the model with; llama.cpp: -c)")
+    return f"{limit}. Shorten the persona (Settings → Personas; for ask, --system), choose another, or {larger}."
 
 
 def left_out_words(left_out: int, window: int, shortened: int = 0) -> str:

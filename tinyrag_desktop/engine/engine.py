@@ -27,7 +27,7 @@ from ..tools.errors import ToolError
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
 from . import advice, prompts
 from .config import EngineConfig
-from .context import MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window
+from .context import MIN_REPLY, MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window, estimate, tokens
 from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort
 from .events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolOutput,
                      ToolStarted, ToolWriting)
@@ -180,7 +180,8 @@ class Engine:
             chat[-1] = {"role": "user", "content": f"{chat[-1]['content']}\n{prompts.hint_line(decision.hints[:1])}"}
         tail = chat[-1:]  # the question, then each round's reply and results: never left out
         fitting = Fitting(head, chat[:-1], tail, max_tokens=cfg.max_tokens, setting=max(cfg.context_tokens, MIN_WINDOW) if cfg.context_tokens else 0,
-                          smaller_head=head_with if offered else None)
+                          smaller_head=head_with if offered else None,
+                          persona=estimate(system) if system and system.strip() else 0)
         client = LLMClient(
             self.http, str(settings.get("base_url", "")), str(settings.get("api_key", "") or ""),
             connect_timeout=cfg.connect_timeout, first_token_timeout=cfg.first_token_timeout,
@@ -357,6 +358,7 @@ class Engine:
         any text: nothing was shown twice)."""
         while True:
             convo = await fitting.convo()
+            kept = fitting.kept  # of the chat's messages, sent with the question
             shown = False
             try:
                 async for event in self._round(client, model, convo, rnd, req, ctx, fitting.reply_tokens(convo)):
@@ -366,8 +368,14 @@ class Engine:
             except ContextTooLong as exc:
                 # a refusal after text had come (in the stream) is no refusal of the request's length: sent
                 # again, the answer would be on screen twice
-                if shown or not fitting.refused(exc.window, convo):
+                if shown:
                     raise
+                if not fitting.refused(exc.window, convo):
+                    if kept or exc.window and tokens(convo) + MIN_REPLY <= exc.window:
+                        raise  # the chat's latest messages went too, or the estimate was far too low: its words
+                    # The question alone (or the persona) did not fit: "the question with the chat's latest
+                    # messages … start a new chat" was said of a first question, in a new chat.
+                    raise fitting.too_long(exc.window or 0, convo) from exc
                 log.info("the server refused %d messages as too long; sending them again cut to %d tokens",
                          len(convo), fitting.budget)
                 if exc.window:  # said by the server: for the next question too
