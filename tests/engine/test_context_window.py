@@ -22,6 +22,7 @@ SYSTEM = {"role": "system", "content": "You are helpful. " * 20}
 def _nothing_learned(monkeypatch):
     monkeypatch.setattr("tinyrag_desktop.engine.engine._REFUSED_AT", {})
     monkeypatch.setattr("tinyrag_desktop.engine.engine._TOLD", {})
+    monkeypatch.setattr("tinyrag_desktop.engine.engine._TAKEN_AFTER", {})
 
 
 def forget_told():
@@ -219,6 +220,26 @@ async def test_a_refusal_that_names_no_window_is_met_by_shorter_requests(llm, ma
     sizes = [served_tokens(r) for r in llm.requests]
     assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == len(sizes)
     assert sizes[-1] <= 2500 and events[-1].left_out > 0
+
+
+@pytest.mark.parametrize("max_tokens", [0, 700])
+async def test_the_size_taken_after_refusals_that_name_no_window_is_where_the_next_question_starts(
+        llm, make_engine, max_tokens) -> None:
+    # Ollama's and llama.cpp's older words name no window: every question of a long chat went through the
+    # same refusals again (8,492, 6,340, 4,726 tokens refused before 3,381 was taken, at each question)
+    llm.refuse = refusing(2500, {"error": "the input length exceeds the context length"})
+    llm.queue(Stream(["fits now"]), Stream(["at once"]), Stream(["again"]))
+    events = await run(make_engine(max_tokens=max_tokens), chat(40))
+    assert answer(events) == "fits now" and len(llm.requests) >= 3
+    taken = served_tokens(llm.requests[-1])
+    asked = len(llm.requests)
+    events = await run(make_engine(max_tokens=max_tokens), chat(41))
+    assert answer(events) == "at once" and len(llm.requests) == asked + 1
+    assert served_tokens(llm.requests[-1]) >= taken * 0.9  # as much of the chat as before, not less
+    assert events[-1].window == 0  # a guess, never said as the model's context
+    # another model on the same server learns its own
+    events = await run(make_engine(max_tokens=max_tokens, chat_model="other"), chat(41))
+    assert len(llm.requests) >= asked + 3
 
 
 async def test_a_question_longer_than_the_window_is_said_in_words(llm, make_engine) -> None:

@@ -127,6 +127,16 @@ def reserve(window: int, max_tokens: int) -> int:
     return max(256, min(2048, window // 4))
 
 
+def window_for(budget: int, max_tokens: int) -> int:
+    """The smallest window whose budget (what it leaves beside the reply's reserve) is ``budget``, or more:
+    a window's budget grows with it, so it is searched for by halves."""
+    low, high = budget, 2 * budget + max(max_tokens, 2048)
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (middle + 1, high) if middle - reserve(middle, max_tokens) < budget else (low, middle)
+    return low
+
+
 def fit(head: Sequence[Message], history: Sequence[Message], tail: Sequence[Message],
         budget: int) -> tuple[list[Message], int]:
     """``head`` (the system prompt and its examples), the latest of ``history`` that fit within ``budget``

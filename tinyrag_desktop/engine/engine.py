@@ -27,7 +27,8 @@ from ..tools.errors import ToolError
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
 from . import advice, prompts
 from .config import EngineConfig
-from .context import MIN_REPLY, MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window, estimate, tokens
+from .context import (MIN_REPLY, MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window, estimate, tokens,
+                      window_for)
 from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort
 from .events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolOutput,
                      ToolStarted, ToolWriting)
@@ -58,6 +59,9 @@ THINKING_MODELS = "thinking-models.json"
 # cannot say it; forgotten after REFUSAL_KEPT seconds (the server may have been started with a larger one)
 _REFUSED_AT: dict[tuple[str, str], tuple[int, float]] = {}
 REFUSAL_KEPT = 600.0
+# (base URL, model) → the budget a request was taken with after refusals that named no window, and when: the
+# next question starts from it (each went through the same three refusals again), for REFUSAL_KEPT seconds
+_TAKEN_AFTER: dict[tuple[str, str], tuple[int, float]] = {}
 # (base URL, model) → the window the server told, and when; asked again after WINDOW_KEPT seconds (a model
 # loaded again may have been given another)
 _TOLD: dict[tuple[str, str], tuple[Window, float]] = {}
@@ -346,6 +350,9 @@ class Engine:
         learned = _REFUSED_AT.get(key)
         if learned is not None and time.monotonic() - learned[1] < REFUSAL_KEPT:
             return Window(learned[0])
+        taken = _TAKEN_AFTER.get(key)
+        if taken is not None and time.monotonic() - taken[1] < REFUSAL_KEPT:  # a guess, as the server's own
+            return Window(window_for(taken[0], cfg.max_tokens), sure=False)
         return told
 
     # -- one round --------------------------------------------------------------------------------
@@ -356,6 +363,7 @@ class Engine:
         """One round with the conversation cut to the model's context; a request the server refuses as too
         long is sent again shorter, while earlier messages are left to leave out (a refusal comes before
         any text: nothing was shown twice)."""
+        guessed = False  # refused, in words that named no window
         while True:
             convo = await fitting.convo()
             kept = fitting.kept  # of the chat's messages, sent with the question
@@ -363,6 +371,9 @@ class Engine:
             try:
                 async for event in self._round(client, model, convo, rnd, req, ctx, fitting.reply_tokens(convo)):
                     shown = True
+                    if guessed:  # taken: the next question starts from this budget
+                        _TAKEN_AFTER[(client.base_url, model)] = (fitting.budget, time.monotonic())
+                        guessed = False
                     yield event
                 return
             except ContextTooLong as exc:
@@ -380,6 +391,8 @@ class Engine:
                          len(convo), fitting.budget)
                 if exc.window:  # said by the server: for the next question too
                     _REFUSED_AT[(client.base_url, model)] = (exc.window, time.monotonic())
+                else:
+                    guessed = True
 
     # -- one round --------------------------------------------------------------------------------
 
