@@ -193,8 +193,8 @@ def fit_chat(head: Sequence[Message], history: Sequence[Message], tail: Sequence
 
 def _forms(exchange: list[Message], room: int, *, latest: bool):
     """An exchange as it may be sent, longest first: whole; its tools' results cut to MIN_RESULT characters
-    each; left out (their tags kept); and, for the latest one, its answer's last words with their middle
-    left out to fit ``room``. Each has the same messages, in the same roles."""
+    each; left out (their tags kept); and, for the latest exchange, that with its answer's last message cut
+    to fit ``room``, its beginning and its end kept. Each has the same messages, in the same roles."""
     yield exchange
     results = [n for n, m in enumerate(exchange) if n and m.get("role") == "user"]
     for limit in (MIN_RESULT, None) if results else ():
