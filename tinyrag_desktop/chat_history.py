@@ -31,6 +31,9 @@ ENDED_ON_CALLS = "(The answer ended here.)"
 # chat on servers whose chat template wants user and assistant turns in turn (llama.cpp's and vLLM's
 # Jinja templates for Mistral or Gemma: "Conversation roles must alternate user/assistant/user/...").
 UNANSWERED = "(This question was not answered.)"
+# What follows an answer stopped before it was finished (by the user, or the app closing): given back as it
+# was, half a sentence read as the model's settled answer, and a model may go on from its last word.
+STOPPED_HERE = "(The answer was stopped here, unfinished.)"
 _STOPPED = "Stopped before the tool finished: the answer was stopped."
 
 
@@ -50,17 +53,23 @@ class Tool(Protocol):
     round: int
 
 
-def history_messages(rows: Iterable[tuple[str, str, str, Sequence[Tool]]]) -> list[dict[str, str]]:
-    """The engine's messages for a chat's stored ``rows`` (role, content, transcript, tool calls), in order:
-    questions as asked, answers as the model saw them (see answer_turns), and user and assistant in turn."""
+def history_messages(rows: Iterable[tuple[str, str, str, Sequence[Tool], str]]) -> list[dict[str, str]]:
+    """The engine's messages for a chat's stored ``rows`` (role, content, transcript, tool calls, status), in
+    order: questions as asked, answers as the model saw them (see answer_turns), and user and assistant in
+    turn; a stopped answer marked so at its end."""
     out: list[dict[str, str]] = []
     question = ""
-    for role, content, transcript, tools in rows:
+    for role, content, transcript, tools, status in rows:
         if role == "assistant":
             text = transcript or content
-            if not text:  # failed or stopped before a word: nothing was said
-                continue
-            out += answer_turns(text, tools, question) or [{"role": "assistant", "content": text}]
+            if not text.strip():  # failed or stopped before a word, or blank: nothing was said (an empty
+                continue  # assistant turn is refused by strict chat templates, and teaches saying nothing)
+            turns = answer_turns(text, tools, question) or [{"role": "assistant", "content": text}]
+            if status == "stopped":
+                last = turns[-1]["content"]
+                turns[-1] = {"role": "assistant", "content": STOPPED_HERE if last == ENDED_ON_CALLS else
+                             f"{last.rstrip()}\n\n{STOPPED_HERE}"}
+            out += turns
             continue
         if out and out[-1]["role"] == "user":
             if _same_words(out[-1]["content"], content):  # asked again as it was: once is enough

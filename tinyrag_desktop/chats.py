@@ -471,8 +471,8 @@ class ChatStore:
         """The chat as the engine takes it: OpenAI-style messages, answers as the model saw them, their tools'
         results included (see chat_history); without the message ``leave_out`` (the answer Regenerate is
         replacing, kept until the new one has come)."""
-        rows = self._db.execute("SELECT id, role, content, transcript FROM messages WHERE chat_id=? AND id IS NOT ? "
-                                "ORDER BY id", (chat_id, leave_out)).fetchall()
+        rows = self._db.execute("SELECT id, role, content, transcript, status FROM messages WHERE chat_id=? AND id "
+                                "IS NOT ? ORDER BY id", (chat_id, leave_out)).fetchall()
         tools: dict[int, list[StoredTool]] = {}
         for t in self._db.execute(  # only the columns a results message reads
                 "SELECT t.message_id, t.call_id, t.tool, t.param, t.query, t.status, t.source, t.error, t.result, "
@@ -481,8 +481,8 @@ class ChatStore:
             tools.setdefault(t["message_id"], []).append(StoredTool(
                 t["call_id"], t["tool"], t["query"], t["status"], t["param"], t["source"], t["error"], t["result"],
                 elapsed_ms=t["elapsed_ms"], position=t["position"], round=t["round"]))
-        return history_messages((role, content, transcript, tools.get(message_id, ()))
-                                for message_id, role, content, transcript in rows)
+        return history_messages((role, content, transcript, tools.get(message_id, ()), status)
+                                for message_id, role, content, transcript, status in rows)
 
     # export --------------------------------------------------------------------------------------
     def to_markdown(self, chat_id: str) -> str:

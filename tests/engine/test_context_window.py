@@ -22,6 +22,7 @@ SYSTEM = {"role": "system", "content": "You are helpful. " * 20}
 def _nothing_learned(monkeypatch):
     monkeypatch.setattr("tinyrag_desktop.engine.engine._REFUSED_AT", {})
     monkeypatch.setattr("tinyrag_desktop.engine.engine._TOLD", {})
+    monkeypatch.setattr("tinyrag_desktop.engine.engine._TAKEN_AFTER", {})
 
 
 def forget_told():
@@ -219,6 +220,26 @@ async def test_a_refusal_that_names_no_window_is_met_by_shorter_requests(llm, ma
     sizes = [served_tokens(r) for r in llm.requests]
     assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == len(sizes)
     assert sizes[-1] <= 2500 and events[-1].left_out > 0
+
+
+@pytest.mark.parametrize("max_tokens", [0, 700])
+async def test_the_size_taken_after_refusals_that_name_no_window_is_where_the_next_question_starts(
+        llm, make_engine, max_tokens) -> None:
+    # Ollama's and llama.cpp's older words name no window: every question of a long chat went through the
+    # same refusals again (8,492, 6,340, 4,726 tokens refused before 3,381 was taken, at each question)
+    llm.refuse = refusing(2500, {"error": "the input length exceeds the context length"})
+    llm.queue(Stream(["fits now"]), Stream(["at once"]), Stream(["again"]))
+    events = await run(make_engine(max_tokens=max_tokens), chat(40))
+    assert answer(events) == "fits now" and len(llm.requests) >= 3
+    taken = served_tokens(llm.requests[-1])
+    asked = len(llm.requests)
+    events = await run(make_engine(max_tokens=max_tokens), chat(41))
+    assert answer(events) == "at once" and len(llm.requests) == asked + 1
+    assert served_tokens(llm.requests[-1]) >= taken * 0.9  # as much of the chat as before, not less
+    assert events[-1].window == 0  # a guess, never said as the model's context
+    # another model on the same server learns its own
+    events = await run(make_engine(max_tokens=max_tokens, chat_model="other"), chat(41))
+    assert len(llm.requests) >= asked + 3
 
 
 async def test_a_question_longer_than_the_window_is_said_in_words(llm, make_engine) -> None:
@@ -535,3 +556,62 @@ async def test_a_question_over_the_context_setting_names_the_setting_not_the_ser
     assert error.kind == "context_too_long"
     assert error.message.startswith("Context to use in Settings → Limits is 1,536 tokens"), error.message
     assert "OLLAMA_CONTEXT_LENGTH" not in error.message and llm.requests == []
+
+
+# -- what is named when nothing is left to cut ------------------------------------------------------------------
+
+LLAMA_CPP_OLD = {"error": {"code": 400, "message": "the request exceeds the available context size. try increasing "
+                                                   "the context size or enable context shift"}}
+OLLAMA_REFUSAL = {"error": "the input length exceeds the context length"}
+
+
+@pytest.mark.parametrize("words", [LLAMA_CPP_OLD, OLLAMA_REFUSAL,
+                                   {"error": {"message": "the request exceeds the available context size",
+                                              "n_ctx": 4096}}])
+async def test_a_first_question_too_long_for_a_server_that_only_refuses_blames_the_question(
+        llm, make_engine, words) -> None:
+    # a new chat, a pasted report, a server that cannot say its window: "the question with the chat's latest
+    # messages did not fit … even cut short … start a new chat" was said of a chat of one question
+    llm.refuse = refusing(4096, words)
+    events = await run(make_engine(), chat(0, question="Summarise this report:\n" + "Revenue rose 4%. " * 1500))
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.kind == "context_too_long" and len(llm.requests) == 1
+    assert error.message.startswith("This question is longer than the model can read at once (about "), error.message
+    assert "new chat" not in error.message and "latest messages" not in error.message
+    assert ("the model's context holds 4,096 tokens" in error.message) == ("n_ctx" in str(words))
+
+
+PERSONA = "You are Captain Hook, a pirate. " + "Always speak like a pirate, mention the sea, and end with Arrr. " * 230
+
+
+async def test_a_persona_too_long_for_the_window_is_named_not_the_question(llm, make_engine) -> None:
+    llm.pages["/props"] = {"default_generation_settings": {"n_ctx": 4096}}
+    events = [e async for e in make_engine().run([{"role": "user", "content": "hi"}], system=PERSONA)]
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.kind == "context_too_long" and llm.requests == []
+    assert error.message.startswith("The persona is longer than the model can read at once (about 3,"), error.message
+    assert " with the app's instructions and the question); the model's context holds 4,096 tokens. " in (
+        error.message)
+    assert "Settings → Personas" in error.message and "question is longer" not in error.message
+    # a server that cannot say its window, and refuses without naming it
+    del llm.pages["/props"]
+    forget_told()
+    llm.refuse = refusing(2048, OLLAMA_REFUSAL)
+    events = [e async for e in make_engine().run([{"role": "user", "content": "hi"}], system=PERSONA)]
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.message.startswith("The persona is longer than the model can read at once (about 3,")
+    assert "context holds" not in error.message
+    # and beside a question longer than it, the question is named
+    events = [e async for e in make_engine().run([{"role": "user", "content": "Read: " + "word " * 5000}],
+                                                 system=PERSONA)]
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.message.startswith("This question is longer"), error.message
+
+
+async def test_a_persona_over_the_context_setting_names_both(llm, make_engine) -> None:
+    events = [e async for e in make_engine(context_tokens=2048).run([{"role": "user", "content": "hi"}],
+                                                                    system=PERSONA)]
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.message.startswith("Context to use in Settings → Limits is 2,048 tokens (or pass --context-tokens), "
+                                    "and the persona is too long for it (about 3,"), error.message
+    assert "raise Context to use" in error.message

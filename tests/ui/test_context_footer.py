@@ -44,3 +44,43 @@ def test_footer_words_for_one_and_for_none():
     stats = {"rounds": 1, "tools_run": 0, "elapsed_ms": 1500}
     assert footer_text(stats) == "1.5 s"
     assert footer_text({**stats, "left_out": 1, "window": 4096}) == "1.5 s · 1 earlier message not read"
+
+
+def test_a_follow_up_gets_the_earlier_answer_without_all_its_pages_and_the_footer_says_so(make_window, qloop):
+    # "and in euros?" on a 4k model went with none of the chat, "2 earlier messages not read" said of a chat
+    # of two: the answer was left out with its tools' pages, though its words alone fitted
+    from tinyrag_desktop.chats import StoredTool
+
+    page = "The Rhine cruise from Basel to Amsterdam costs 1,890 dollars per person, meals included. " * 60
+    calls = "".join(f'<tool name="fetch_url"><url>https://cruises.example/{n}</url></tool>' for n in range(3))
+    words = ("The Rhine cruise costs **1,890 dollars** per person. " + "The cabins are comfortable. " * 200).strip()
+    with ScriptedLLMServer(models=("scripted",)) as server:
+        server.pages["/props"] = {"default_generation_settings": {"n_ctx": 4096}}
+        win = make_window(server.base_url)
+        chat = win.store.new_chat()
+        win.store.add_user_message(chat.id, "Compare these three cruise pages for me.")
+        tools = [StoredTool(f"call_{n}", "fetch_url", f"https://cruises.example/{n}", "done", param="url",
+                            source=f"https://cruises.example/{n}", result=page, position=n, round=1)
+                 for n in range(3)]
+        win.store.add_assistant_message(chat.id, words, transcript=calls + words, tools=tools)
+        win._refresh_chats()
+        win.open_chat(chat.id)
+        qloop.run(wait_until(lambda: not win.loading))
+        server.queue(Stream(tokens("About 1,740 euros.")))
+        assert qloop.run(ask_and_wait(win, "and in euros?")) == "done"
+        sent = [m["content"] for m in server.requests[-1]["messages"]]
+        assert sent[-3:-1] == [sent[-3], words] and sent[-3].startswith("<tool_results>")
+        assert "Compare these three cruise pages for me." in sent
+        answer = win.view.answers()[-1]
+        assert answer.footer().endswith("1 earlier answer read in part")
+        assert "not read" not in answer.footer()
+        tip = answer._footer.toolTip()
+        assert "about 4,096 tokens" in tip and "an earlier answer was sent shorter" in tip and "first" not in tip
+        assert answer._footer.accessibleDescription() == tip
+
+
+def test_footer_words_for_answers_read_in_part():
+    stats = {"rounds": 1, "tools_run": 0, "elapsed_ms": 1500}
+    assert footer_text({**stats, "shortened": 2, "window": 4096}) == "1.5 s · 2 earlier answers read in part"
+    assert footer_text({**stats, "left_out": 4, "shortened": 1}) == (
+        "1.5 s · 4 earlier messages not read · 1 earlier answer read in part")

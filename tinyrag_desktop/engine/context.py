@@ -11,9 +11,12 @@ using its tools. So the engine cuts the chat itself, before the server has to:
   refuses, and then the request is cut by a quarter and sent again;
 - the estimate: tokens are not counted (no tokenizer here), only estimated from characters, on the high
   side (:func:`estimate`);
-- what is kept (:func:`fit`): the system prompt and its examples, the question and this answer's rounds, and
-  as many of the latest earlier messages as fit, whole, starting with a question (an earlier answer's
-  results message, a user-role message too, is part of its answer: see :func:`is_question`).
+- what is kept (:func:`fit_chat`): the system prompt and its examples, the question and this answer's
+  rounds, and as many of the latest earlier exchanges (a question and its answer) as fit, starting with a
+  question (an earlier answer's results message, a user-role message too, is part of its answer: see
+  :func:`is_question`). An exchange that does not fit whole goes with its tools' results cut, then left out,
+  before it is left out itself; the latest answer, the one a follow-up ("and in euros?", "make it shorter")
+  is about, last of all with its middle left out.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from typing import Any
 import httpx
 
 from .errors import ContextTooLong
-from .prompts import RESULTS_OPEN
+from .prompts import RESULTS_OPEN, cut
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +48,7 @@ PER_MESSAGE = 4  # the template's marks around each message
 MIN_WINDOW = 512  # the smallest context_tokens setting used: less holds not even the app's instructions
 MIN_REPLY = 128  # tokens a request must leave for the reply, or it is not sent
 MIN_RESULT = 400  # characters of a tool result kept however small the window: less says nothing
+MIN_ANSWER = 200  # tokens of the latest earlier answer worth sending with its middle left out: less, none
 PASSAGE_CHARS = 8000  # the knowledge-base passages' characters in the prompt (format_hits' max_chars)...
 MIN_PASSAGES = 1000  # ...halved, when the question leaves no room for them, down to this
 
@@ -123,6 +127,16 @@ def reserve(window: int, max_tokens: int) -> int:
     return max(256, min(2048, window // 4))
 
 
+def window_for(budget: int, max_tokens: int) -> int:
+    """The smallest window whose budget (what it leaves beside the reply's reserve) is ``budget``, or more:
+    a window's budget grows with it, so it is searched for by halves."""
+    low, high = budget, 2 * budget + max(max_tokens, 2048)
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (middle + 1, high) if middle - reserve(middle, max_tokens) < budget else (low, middle)
+    return low
+
+
 def fit(head: Sequence[Message], history: Sequence[Message], tail: Sequence[Message],
         budget: int) -> tuple[list[Message], int]:
     """``head`` (the system prompt and its examples), the latest of ``history`` that fit within ``budget``
@@ -137,6 +151,87 @@ def fit(head: Sequence[Message], history: Sequence[Message], tail: Sequence[Mess
     while start < len(history) and not is_question(history[start]):
         start += 1
     return [*head, *history[start:], *tail], start
+
+
+@dataclass(frozen=True, slots=True)
+class Fitted:
+    """What :func:`fit_chat` sends: ``convo``; ``left``, how many of the history's first messages were left
+    out; ``shortened``, how many of the earlier answers kept went shorter than stored (their tools' results
+    cut or left out, or the latest one's middle)."""
+
+    convo: list[Message]
+    left: int
+    shortened: int
+
+
+# What stands for an earlier answer's tool result left out to fit the model's context: its tags stay (the
+# tool, the page's address), so the calls above it still read as answered.
+RESULT_LEFT_OUT = "(left out here: the chat is longer than the model can read at once)"
+_RESULT_BODY = re.compile(r"(<result [^>]*>\n)(.*?)(\n</result>)", re.S)
+
+
+def fit_chat(head: Sequence[Message], history: Sequence[Message], tail: Sequence[Message],
+             budget: int) -> Fitted:
+    """As :func:`fit`, exchange by exchange from the latest back, each in the first of its forms that fits
+    the room left (see :func:`_forms`): an earlier answer whose results were too long was left out with its
+    question, and a follow-up ("and in euros?") went with none of the chat, though the answer's words
+    alone fitted."""
+    room = budget - tokens(head) - tokens(tail)
+    kept: list[Message] = []
+    left, shortened = len(history), 0
+    starts = [n for n, message in enumerate(history) if is_question(message)]
+    for start, end in reversed(list(zip(starts, [*starts[1:], len(history)]))):
+        exchange = list(history[start:end])
+        form = next((f for f in _forms(exchange, room, latest=end == len(history)) if tokens(f) <= room), None)
+        if form is None:
+            break
+        kept[:0] = form
+        room -= tokens(form)
+        left, shortened = start, shortened + (form != exchange)
+    return Fitted([*head, *kept, *tail], left, shortened)
+
+
+def _forms(exchange: list[Message], room: int, *, latest: bool):
+    """An exchange as it may be sent, longest first: whole; its tools' results cut to MIN_RESULT characters
+    each; left out (their tags kept); and, for the latest exchange, that with its answer's last message cut
+    to fit ``room``, its beginning and its end kept. Each has the same messages, in the same roles."""
+    yield exchange
+    results = [n for n, m in enumerate(exchange) if n and m.get("role") == "user"]
+    for limit in (MIN_RESULT, None) if results else ():
+        exchange = [{**m, "content": _results_cut(str(m["content"]), limit)} if n in results else m
+                    for n, m in enumerate(exchange)]
+        yield exchange
+    if latest and len(exchange) > 1 and exchange[-1].get("role") == "assistant":
+        allowed = room - tokens(exchange[:-1]) - PER_MESSAGE
+        text = str(exchange[-1].get("content", ""))
+        chars = len(text) * allowed // max(1, estimate(text))
+        while allowed >= MIN_ANSWER and chars > 0:
+            shorter = _middle_out(text, chars)
+            if estimate(shorter) <= allowed:
+                yield [*exchange[:-1], {**exchange[-1], "content": shorter}]
+                return
+            chars = chars * 9 // 10
+
+
+def _results_cut(content: str, limit: int | None) -> str:
+    """An earlier answer's results message with each result cut to ``limit`` characters, or left out (None)."""
+    def shorter(found: re.Match) -> str:
+        body = found[2]
+        if limit is not None:
+            body = cut(body, limit)
+        elif len(body) > len(RESULT_LEFT_OUT):  # a calculation's "4" stays: the note would be longer
+            body = RESULT_LEFT_OUT
+        return found[1] + body + found[3]
+
+    return _RESULT_BODY.sub(shorter, content)
+
+
+def _middle_out(text: str, chars: int) -> str:
+    """``text`` in about ``chars`` characters: its beginning and its end, and a note where its middle was."""
+    keep = max(0, chars - 90)  # the note's length
+    start, end = text[: keep * 2 // 3].rstrip(), text[len(text) - keep // 3:].lstrip() if keep // 3 else ""
+    gone = len(text) - len(start) - len(end)
+    return f"{start}\n\n[… {gone:,} characters of this answer left out here to fit the model's context …]\n\n{end}"
 
 
 def is_question(message: Message) -> bool:
@@ -304,10 +399,11 @@ class Fitting:
     ``setting`` is the user's ``context_tokens`` (0: none). ``ask`` finds the server's window, once, when the
     request first grows past SMALL_REQUEST; the smaller of the two is used, or the setting when the server
     can only guess. ``smaller_head`` makes the system prompt again with its knowledge-base passages cut to
-    a number of characters (None: it has none)."""
+    a number of characters (None: it has none). ``persona``: the tokens the user's persona takes in the system
+    prompt (0: the app's own), to blame it, not the question, when it is what does not fit."""
 
     def __init__(self, head: Sequence[Message], history: Sequence[Message], tail: list[Message], *,
-                 max_tokens: int = 0, setting: int = 0, ask=None, smaller_head=None) -> None:
+                 max_tokens: int = 0, setting: int = 0, ask=None, smaller_head=None, persona: int = 0) -> None:
         self.head, self.history, self.tail = list(head), list(history), tail
         self.max_tokens = max_tokens
         self.window = Window(setting, setting=True) if setting else None
@@ -318,6 +414,9 @@ class Fitting:
         self.results: dict[int, Any] = {}  # a results message's place in the tail → how to write it shorter
         self._result_limits: dict[int, int] = {}
         self.left_out = 0  # the most messages of the chat left out of one round
+        self.shortened = 0  # the most earlier answers sent shorter in one round (see fit_chat)
+        self.kept = 0  # the messages of the chat in the last conversation made
+        self.persona = persona
 
     def _budget(self, window: int) -> int:
         return window - reserve(window, self.max_tokens)
@@ -329,22 +428,31 @@ class Fitting:
     async def convo(self) -> list[Message]:
         await self._know()
         if self.budget is None:
+            self.kept = len(self.history)
             return [*self.head, *self.history, *self.tail]
         convo = self._shortest()
         if self.window.sure and tokens(convo) + MIN_REPLY > self.window.tokens:
             # Sent, Ollama would cut its front (these instructions first) without a word; others refuse it.
-            raise ContextTooLong(too_long_words(self.window.tokens, tokens(convo), setting=self.window.setting),
-                                 self.window.tokens)
+            raise self.too_long(self.window.tokens, convo, setting=self.window.setting)
         return convo
 
+    def too_long(self, window: int, convo: Sequence[Message], *, setting: bool = False) -> ContextTooLong:
+        """Why ``convo``, cut as far as it can be, cannot be sent (``window``: the model's context, 0 when not
+        known): the question is too long, or the persona, when it takes more than the question does (a
+        pasted character card and "hi" were told to shorten the question)."""
+        size = tokens(convo)
+        if self.persona > tokens(self.tail):
+            return ContextTooLong(persona_too_long_words(window, self.persona, size, setting=setting), window)
+        return ContextTooLong(too_long_words(window, size, setting=setting), window)
+
     def _shortest(self) -> list[Message]:
-        """The conversation cut to the budget as far as it can be: earlier messages left out, then the
-        passages in the prompt cut, then the results of earlier rounds, then the last round's; then the
-        earlier messages that fit again beside what was cut are taken back."""
-        convo, left = fit(self.head, self.history, self.tail, self.budget)
-        if left < len(self.history) or tokens(convo) <= self.budget:
-            self.left_out = max(self.left_out, messages_shown(self.history[:left]))
-            return convo
+        """The conversation cut to the budget as far as it can be: earlier messages shortened and left out
+        (see fit_chat), then the passages in the prompt cut, then the results of earlier rounds, then the
+        last round's; then the earlier messages that fit again beside what was cut are taken back."""
+        fitted = fit_chat(self.head, self.history, self.tail, self.budget)
+        if fitted.left < len(self.history) or tokens(fitted.convo) <= self.budget:
+            return self._took(fitted)
+        convo = fitted.convo  # the head and the tail alone: nothing of the chat fitted beside them
         while tokens(convo) > self.budget and self.smaller_head is not None and self._passage_chars > MIN_PASSAGES:
             self._passage_chars //= 2
             self.head = list(self.smaller_head(self._passage_chars))
@@ -357,9 +465,13 @@ class Fitting:
                 self._result_limits[at] = limit
                 self.tail[at] = {**self.tail[at], "content": rewrite(limit)}
                 convo = [*self.head, *self.tail]
-        convo, left = fit(self.head, self.history, self.tail, self.budget)
-        self.left_out = max(self.left_out, messages_shown(self.history[:left]))
-        return convo
+        return self._took(fit_chat(self.head, self.history, self.tail, self.budget))
+
+    def _took(self, fitted: Fitted) -> list[Message]:
+        self.left_out = max(self.left_out, messages_shown(self.history[:fitted.left]))
+        self.shortened = max(self.shortened, fitted.shortened)
+        self.kept = len(fitted.convo) - len(self.head) - len(self.tail)
+        return fitted.convo
 
     def add_results(self, message: Message, rewrite, limit: int) -> None:
         """Append a round's results ``message`` (each result cut to ``limit`` characters) to the tail;
@@ -445,11 +557,38 @@ def too_long_words(window: int, size: int = 0, *, setting: bool = False) -> str:
             "model with; llama.cpp: -c).")
 
 
-def left_out_words(left_out: int, window: int) -> str:
-    """The footer's tooltip: what was left out, and what to do about it."""
-    messages = f"first {left_out} messages" if left_out != 1 else "first message"
+def persona_too_long_words(window: int, persona: int, size: int, *, setting: bool = False) -> str:
+    """Why a request cannot be sent at all when the persona is what takes the room (``persona`` tokens of
+    ``size``): the question is not the one to shorten."""
+    about = f"about {persona:,} tokens; {size:,} with the app's instructions and the question"
+    if setting:
+        limit = (f"Context to use in Settings → Limits is {window:,} tokens (or pass --context-tokens), and the "
+                 f"persona is too long for it ({about})")
+        larger = "raise Context to use, or leave it empty to use as much as the server says the model holds"
+    else:
+        holds = f"; the model's context holds {window:,} tokens" if window else ""
+        limit = f"The persona is longer than the model can read at once ({about}){holds}"
+        larger = ("give the model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length "
+                  "it loads the model with; llama.cpp: -c)")
+    return f"{limit}. Shorten the persona (Settings → Personas; for ask, --system), choose another, or {larger}."
+
+
+def left_out_words(left_out: int, window: int, shortened: int = 0) -> str:
+    """The footer's tooltip: what was left out (``left_out`` of the chat's first messages; of ``shortened``
+    earlier answers, some of what their tools returned, or a long one's middle), and what to do about it."""
     holds = f" (its context holds about {window:,} tokens)" if window else ""
-    return (f"This chat is longer than the model can read at once{holds}, so the {messages} of this chat "
-            "were not sent with this question: the model answered without them. Start a new chat for a new "
-            "topic, or give the model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the "
-            "context length it loads the model with; llama.cpp: -c).")
+    said = [f"This chat is longer than the model can read at once{holds}, so"]
+    if left_out:
+        messages = f"first {left_out} messages" if left_out != 1 else "first message"
+        were, them = ("were", "them") if left_out != 1 else ("was", "it")
+        said.append(f"the {messages} of this chat {were} not sent with this question: the model answered "
+                    f"without {them}.")
+    if shortened:
+        one = shortened == 1
+        answers = "an earlier answer was" if one else f"{shortened} earlier answers were"
+        its = "its" if one else "their"
+        said.append(f"{'And ' if left_out else ''}{answers} sent shorter than shown here: what {its} tools "
+                    "returned was cut or left out (or, for a long answer, its middle).")
+    said.append("Start a new chat for a new topic, or give the model a larger context (Ollama: "
+                "OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the model with; llama.cpp: -c).")
+    return " ".join(said)

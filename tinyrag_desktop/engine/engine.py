@@ -27,7 +27,8 @@ from ..tools.errors import ToolError
 from ..tools.registry import ToolContext, ToolRegistry, ToolSpec, default_registry
 from . import advice, prompts
 from .config import EngineConfig
-from .context import MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window
+from .context import (MIN_REPLY, MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window, estimate, tokens,
+                      window_for)
 from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort
 from .events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolOutput,
                      ToolStarted, ToolWriting)
@@ -58,6 +59,9 @@ THINKING_MODELS = "thinking-models.json"
 # cannot say it; forgotten after REFUSAL_KEPT seconds (the server may have been started with a larger one)
 _REFUSED_AT: dict[tuple[str, str], tuple[int, float]] = {}
 REFUSAL_KEPT = 600.0
+# (base URL, model) → the budget a request was taken with after refusals that named no window, and when: the
+# next question starts from it (each went through the same three refusals again), for REFUSAL_KEPT seconds
+_TAKEN_AFTER: dict[tuple[str, str], tuple[int, float]] = {}
 # (base URL, model) → the window the server told, and when; asked again after WINDOW_KEPT seconds (a model
 # loaded again may have been given another)
 _TOLD: dict[tuple[str, str], tuple[Window, float]] = {}
@@ -180,7 +184,8 @@ class Engine:
             chat[-1] = {"role": "user", "content": f"{chat[-1]['content']}\n{prompts.hint_line(decision.hints[:1])}"}
         tail = chat[-1:]  # the question, then each round's reply and results: never left out
         fitting = Fitting(head, chat[:-1], tail, max_tokens=cfg.max_tokens, setting=max(cfg.context_tokens, MIN_WINDOW) if cfg.context_tokens else 0,
-                          smaller_head=head_with if offered else None)
+                          smaller_head=head_with if offered else None,
+                          persona=estimate(system) if system and system.strip() else 0)
         client = LLMClient(
             self.http, str(settings.get("base_url", "")), str(settings.get("api_key", "") or ""),
             connect_timeout=cfg.connect_timeout, first_token_timeout=cfg.first_token_timeout,
@@ -294,9 +299,10 @@ class Engine:
             offered = offered if heard_from_model else []
         used = _locations(offered if failed or not offered else _used_passages(
             "\n".join([question, *heard]), "".join(shown), offered))
-        window = fitting.window.tokens if fitting.window and fitting.window.sure and fitting.left_out else 0
+        cut = fitting.left_out or fitting.shortened
+        window = fitting.window.tokens if fitting.window and fitting.window.sure and cut else 0
         yield Done(rounds, req.tools_run, _ms(started), "".join(req.transcript), used, fitting.left_out, window,
-                   _anchors(offered, used), model)
+                   _anchors(offered, used), model, fitting.shortened)
 
     async def _route(self, question: str, enabled: set[str]) -> Decision:
         has_kb, problem = (await asyncio.to_thread(_has_documents, self.data_dir) if "rag_knowledge" in enabled
@@ -345,6 +351,9 @@ class Engine:
         learned = _REFUSED_AT.get(key)
         if learned is not None and time.monotonic() - learned[1] < REFUSAL_KEPT:
             return Window(learned[0])
+        taken = _TAKEN_AFTER.get(key)
+        if taken is not None and time.monotonic() - taken[1] < REFUSAL_KEPT:  # a guess, as the server's own
+            return Window(window_for(taken[0], cfg.max_tokens), sure=False)
         return told
 
     # -- one round --------------------------------------------------------------------------------
@@ -355,23 +364,36 @@ class Engine:
         """One round with the conversation cut to the model's context; a request the server refuses as too
         long is sent again shorter, while earlier messages are left to leave out (a refusal comes before
         any text: nothing was shown twice)."""
+        guessed = False  # refused, in words that named no window
         while True:
             convo = await fitting.convo()
+            kept = fitting.kept  # of the chat's messages, sent with the question
             shown = False
             try:
                 async for event in self._round(client, model, convo, rnd, req, ctx, fitting.reply_tokens(convo)):
                     shown = True
+                    if guessed:  # taken: the next question starts from this budget
+                        _TAKEN_AFTER[(client.base_url, model)] = (fitting.budget, time.monotonic())
+                        guessed = False
                     yield event
                 return
             except ContextTooLong as exc:
                 # a refusal after text had come (in the stream) is no refusal of the request's length: sent
                 # again, the answer would be on screen twice
-                if shown or not fitting.refused(exc.window, convo):
+                if shown:
                     raise
+                if not fitting.refused(exc.window, convo):
+                    if kept or exc.window and tokens(convo) + MIN_REPLY <= exc.window:
+                        raise  # the chat's latest messages went too, or the estimate was far too low: its words
+                    # The question alone (or the persona) did not fit: "the question with the chat's latest
+                    # messages … start a new chat" was said of a first question, in a new chat.
+                    raise fitting.too_long(exc.window or 0, convo) from exc
                 log.info("the server refused %d messages as too long; sending them again cut to %d tokens",
                          len(convo), fitting.budget)
                 if exc.window:  # said by the server: for the next question too
                     _REFUSED_AT[(client.base_url, model)] = (exc.window, time.monotonic())
+                else:
+                    guessed = True
 
     # -- one round --------------------------------------------------------------------------------
 

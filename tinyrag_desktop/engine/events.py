@@ -192,6 +192,7 @@ class Done(_Event):
     window: int = 0
     anchors: tuple[str | None, ...] = ()  # one per source, as Route's
     model: str = ""  # the model that answered: the server's first chat model when none was chosen
+    shortened: int = 0  # of the earlier answers sent, how many went shorter than stored (context.fit_chat)
 
     def payload(self) -> dict[str, Any]:
         out = {**asdict(self), "sources": list(self.sources)}

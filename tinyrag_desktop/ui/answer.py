@@ -373,7 +373,8 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         # (as answers stored before did, and a stopped answer does), and the footer takes those out itself.
         denied = sum(1 for c in self._cards.values() if c.denied)
         self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run + denied, "elapsed_ms": ev.elapsed_ms,
-                       **self._model_stat(), **({"left_out": ev.left_out, "window": ev.window} if ev.left_out else {})}
+                       **self._model_stat(), **({"left_out": ev.left_out, "window": ev.window} if ev.left_out else {}),
+                       **({"shortened": ev.shortened, "window": ev.window} if ev.shortened else {})}
         self._count_stopped()
         self._show_footer()
         if self._error is None:  # a failed one said so already
@@ -464,8 +465,8 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         text = "" if only_error or not self._stats else footer_text(self._stats)
         # In a narrow window the line wraps between its parts, never inside one ("0.1" / "s").
         self._footer.setText(" · ".join(part.replace(" ", "\u00a0") for part in text.split(" · ")) if text else "")
-        left_out = int(self._stats.get("left_out", 0)) if self._stats else 0
-        why = left_out_words(left_out, int(self._stats.get("window", 0))) if left_out else ""
+        left_out, shortened = (int(self._stats.get(k, 0)) for k in ("left_out", "shortened")) if self._stats else (0, 0)
+        why = left_out_words(left_out, int(self._stats.get("window", 0)), shortened) if left_out or shortened else ""
         self._footer.setToolTip(why)
         self._footer.setAccessibleDescription(why)  # a screen reader says it too, not only a mouse hover
         # its figures, said as words: the name alone ("Answer statistics") hid them from a screen reader

@@ -26,6 +26,8 @@ def footer_text(stats: dict[str, Any]) -> str:
         parts.append("stopped")
     if left_out := int(stats.get("left_out", 0)):
         parts.append(f"{left_out} earlier message{'s' if left_out != 1 else ''} not read")
+    if shortened := int(stats.get("shortened", 0)):  # sent without all its tools' results, or its middle
+        parts.append(f"{shortened} earlier answer{'s' if shortened != 1 else ''} read in part")
     return " · ".join(parts)
 
 

@@ -40,6 +40,7 @@ class EngineBridge(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._task: asyncio.Task[None] | None = None
+        self._pumped = False  # the current task's _pump has begun (it emits ``finished`` itself)
         self._round = 0
 
     def is_running(self) -> bool:
@@ -49,8 +50,10 @@ class EngineBridge(QObject):
         """Iterate ``events`` on the running asyncio loop (qasync's), emitting a signal per event."""
         if self.is_running():
             raise RuntimeError("an answer is already streaming; stop it first")
-        self._task = asyncio.ensure_future(self._pump(events))
-        return self._task
+        self._task = task = asyncio.ensure_future(self._pump(events))
+        self._pumped = False
+        task.add_done_callback(lambda _task: self._never_pumped(task))
+        return task
 
     def stop(self) -> bool:
         """Cancel the answer being streamed; what arrived so far stays. False if nothing was running."""
@@ -68,7 +71,16 @@ class EngineBridge(QObject):
             except asyncio.CancelledError:
                 pass
 
+    def _never_pumped(self, task: asyncio.Task[None]) -> None:
+        """A task stopped before its first step never runs _pump, nor so its ``finished``: Enter then Esc in
+        one batch of key events left the window "Answering…", with Stop and a waiting line, for good."""
+        if self._pumped or self._task is not task:
+            return
+        self._task = None
+        self.finished.emit("stopped")
+
     async def _pump(self, events: AsyncIterator[EngineEvent]) -> None:
+        self._pumped = True
         outcome = "done"
         self._round = 0
         self.started.emit()
