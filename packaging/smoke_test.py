@@ -339,6 +339,34 @@ def check_child_environment(exe: Path, tmp: Path) -> str:
     return "a shell command sees the LD_LIBRARY_PATH and QT_PLUGIN_PATH the app was started with, no _PYI_"
 
 
+def check_installer(exe: Path, tmp: Path) -> str:
+    """The bundle folder (the archive people download) can install itself: its own install-linux.sh puts a
+    launcher, the menu entry and the icons (from _internal/resources) under a prefix, and takes them away."""
+    if not sys.platform.startswith("linux"):
+        return "Linux only"
+    bundle = exe.resolve().parent
+    script = bundle / "install-linux.sh"
+    if not script.is_file() or not (bundle / "tinyrag-desktop.desktop").is_file():
+        raise SmokeFailure(f"the bundle folder has no install-linux.sh or tinyrag-desktop.desktop: "
+                           f"{sorted(p.name for p in bundle.iterdir())}")
+    prefix = tmp / "install prefix"
+    env = {k: v for k, v in os.environ.items() if k != "DIST"}
+    env["PREFIX"] = str(prefix)
+    done = subprocess.run(["sh", str(script)], env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    if done.returncode != 0:
+        raise SmokeFailure(f"the bundle's install-linux.sh failed (exit {done.returncode}): {done.stderr[-2000:]}")
+    try:
+        icons = list((prefix / "share" / "icons").glob("hicolor/*/apps/tinyrag-desktop.png"))
+        version = run(prefix / "bin" / "tinyrag-desktop", ["--version"], tmp)
+        expect(version, 0, "the installed launcher's --version")
+        if len(icons) < 8 or not (prefix / "share" / "applications" / "tinyrag-desktop.desktop").is_file():
+            raise SmokeFailure(f"the installer left {len(icons)} icons and the menu entry "
+                               f"{'in place' if (prefix / 'share' / 'applications').is_dir() else 'missing'}")
+    finally:
+        subprocess.run(["sh", str(script), "--uninstall"], env=env, capture_output=True, timeout=TIMEOUT)
+    return f"./install-linux.sh installed a launcher that runs, the menu entry and {len(icons)} icons"
+
+
 def check_logs(exe: Path, tmp: Path) -> str:
     """No run wrote a traceback or a missing module to its data folder's log (every run's stderr is read by
     :func:`run`)."""
@@ -545,6 +573,7 @@ CHECKS: list[tuple[str, Callable[[Path, Path], str]]] = [
     ("children end with the killed app (SIGKILL)", check_children_end_with_app),
     ("kb with vectors (numpy)", check_kb_vectors),
     ("first start (user guide, one window)", check_first_run),
+    ("the bundle installs itself (install-linux.sh)", check_installer),
     ("no traceback in the logs", check_logs),
 ]
 
