@@ -47,9 +47,25 @@ def _env(data_dir: Path) -> dict[str, str]:
     return env
 
 
-def run(exe: Path, args: list[str], data_dir: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([str(exe), *args], input=stdin, capture_output=True, text=True, encoding="utf-8",
-                          timeout=TIMEOUT, env=_env(data_dir), cwd=data_dir)
+def run(exe: Path, args: list[str], data_dir: Path, stdin: str | None = None,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    proc = subprocess.run([str(exe), *args], input=stdin, capture_output=True, text=True, encoding="utf-8",
+                          timeout=TIMEOUT, env={**_env(data_dir), **(env or {})}, cwd=data_dir)
+    no_traceback(proc.stderr, " ".join(args[:2]))
+    return proc
+
+
+# A module left out of the bundle, or an error nobody caught: a failing check, even when the run went on and
+# exited 0 (an import that fails only on a path that catches it, and prints it).
+BROKEN = re.compile(r"Traceback \(most recent call last\)|No module named|ModuleNotFoundError")
+
+
+def no_traceback(text: str, what: str) -> None:
+    """SmokeFailure when ``text`` (a run's standard error, a log) holds a Python traceback or a missing module."""
+    found = BROKEN.search(text)
+    if found:
+        start = max(0, text.rfind("\n", 0, max(0, found.start() - 200)) + 1)
+        raise SmokeFailure(f"{what}: Python printed an error it should not have:\n{text[start:start + 3000]}")
 
 
 def expect(proc: subprocess.CompletedProcess, code: int, what: str) -> None:
@@ -271,6 +287,7 @@ def check_kb_reader(exe: Path, tmp: Path) -> str:
         stderr = proc.stderr.read().decode("utf-8", "replace")
         proc.stdout.close()
         proc.stderr.close()
+    no_traceback(stderr, "--kb-reader")
     if not ok:
         raise SmokeFailure(f"the reader could not read an HTML page: {packed!r}\nstderr: {stderr[-2000:]}")
     doc, chunks = reader_worker._unpacked(packed)
@@ -294,6 +311,69 @@ def check_child_guard(exe: Path, tmp: Path) -> str:
     if done.stdout != "guarded\n":
         raise SmokeFailure(f"the guard did not pass the program's output on: {done.stdout!r} {done.stderr[-2000:]}")
     return "ran /bin/sh: its output and its exit status 3"
+
+
+def check_child_environment(exe: Path, tmp: Path) -> str:
+    """A program the app starts (here a shell command, through the guard) gets the environment the app was
+    started with: not the bundle's LD_LIBRARY_PATH and QT_PLUGIN_PATH, with which ``curl`` or a browser
+    loaded the bundle's (the build machine's) libssl and Qt plugins instead of their own."""
+    if os.name != "posix":
+        return "not used on Windows"
+    own = {"LD_LIBRARY_PATH": str(tmp / "own-lib"), "QT_PLUGIN_PATH": str(tmp / "own-qt-plugins")}
+    show = "printf 'LD=%s;QT=%s;PYI=%s;END' \"$LD_LIBRARY_PATH\" \"$QT_PLUGIN_PATH\" \"$_PYI_ARCHIVE_FILE\""
+    with ScriptedLLMServer() as llm:
+        llm.queue(tool_reply("shell", "query", show), Stream(["Done."]))
+        proc = run(exe, ["ask", "Show the environment", "--allow-shell-exec", "--base-url", llm.base_url, "--model",
+                         "scripted", "--data-dir", str(tmp / "child-env")], tmp, env=own)
+        requests = list(llm.requests)
+    expect(proc, 0, "ask with a shell command")
+    # the command's output, not the command itself (which the request holds too, with its "%s")
+    seen = [found for found in re.findall(r"LD=[^;]*;QT=[^;]*;PYI=[^;]*;END", json.dumps(requests[-1:]))
+            if "%s" not in found]
+    if not seen:
+        raise SmokeFailure(f"the shell command's output did not reach the model: {proc.stderr[-2000:]}")
+    wanted = f"LD={own['LD_LIBRARY_PATH']};QT={own['QT_PLUGIN_PATH']};PYI=;END"
+    if seen[-1] != wanted:
+        raise SmokeFailure(f"a shell command saw the bundle's environment: {seen[-1]!r}, expected "
+                           f"{wanted!r} (bundle {exe.resolve().parent})")
+    return "a shell command sees the LD_LIBRARY_PATH and QT_PLUGIN_PATH the app was started with, no _PYI_"
+
+
+def check_installer(exe: Path, tmp: Path) -> str:
+    """The bundle folder (the archive people download) can install itself: its own install-linux.sh puts a
+    launcher, the menu entry and the icons (from _internal/resources) under a prefix, and takes them away."""
+    if not sys.platform.startswith("linux"):
+        return "Linux only"
+    bundle = exe.resolve().parent
+    script = bundle / "install-linux.sh"
+    if not script.is_file() or not (bundle / "tinyrag-desktop.desktop").is_file():
+        raise SmokeFailure(f"the bundle folder has no install-linux.sh or tinyrag-desktop.desktop: "
+                           f"{sorted(p.name for p in bundle.iterdir())}")
+    prefix = tmp / "install prefix"
+    env = {k: v for k, v in os.environ.items() if k != "DIST"}
+    env["PREFIX"] = str(prefix)
+    done = subprocess.run(["sh", str(script)], env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    if done.returncode != 0:
+        raise SmokeFailure(f"the bundle's install-linux.sh failed (exit {done.returncode}): {done.stderr[-2000:]}")
+    try:
+        icons = list((prefix / "share" / "icons").glob("hicolor/*/apps/tinyrag-desktop.png"))
+        version = run(prefix / "bin" / "tinyrag-desktop", ["--version"], tmp)
+        expect(version, 0, "the installed launcher's --version")
+        if len(icons) < 8 or not (prefix / "share" / "applications" / "tinyrag-desktop.desktop").is_file():
+            raise SmokeFailure(f"the installer left {len(icons)} icons and the menu entry "
+                               f"{'in place' if (prefix / 'share' / 'applications').is_dir() else 'missing'}")
+    finally:
+        subprocess.run(["sh", str(script), "--uninstall"], env=env, capture_output=True, timeout=TIMEOUT)
+    return f"./install-linux.sh installed a launcher that runs, the menu entry and {len(icons)} icons"
+
+
+def check_logs(exe: Path, tmp: Path) -> str:
+    """No run wrote a traceback or a missing module to its data folder's log (every run's stderr is read by
+    :func:`run`)."""
+    logs = sorted(tmp.glob("**/logs/*.log"))
+    for log in logs:
+        no_traceback(log.read_text(encoding="utf-8", errors="replace"), str(log.relative_to(tmp)))
+    return f"{len(logs)} log files, none with a traceback or a missing module"
 
 
 def _processes() -> dict[int, tuple[int, bool, str]]:
@@ -462,6 +542,7 @@ def check_first_run(exe: Path, tmp: Path) -> str:
         except subprocess.TimeoutExpired:
             proc.kill()
             _, err = proc.communicate()
+    no_traceback(err.decode("utf-8", "replace"), "the window's first start")
     if not marker.exists():
         raise SmokeFailure(f"the first start imported no user guide (exit {proc.returncode}):\n"
                            f"{err.decode('utf-8', 'replace')[-3000:]}")
@@ -488,9 +569,12 @@ CHECKS: list[tuple[str, Callable[[Path, Path], str]]] = [
     ("kb add/search/list", check_kb),
     ("kb reader process (--kb-reader)", check_kb_reader),
     ("child guard (--child-guard)", check_child_guard),
+    ("a child's environment (no bundle paths)", check_child_environment),
     ("children end with the killed app (SIGKILL)", check_children_end_with_app),
     ("kb with vectors (numpy)", check_kb_vectors),
     ("first start (user guide, one window)", check_first_run),
+    ("the bundle installs itself (install-linux.sh)", check_installer),
+    ("no traceback in the logs", check_logs),
 ]
 
 

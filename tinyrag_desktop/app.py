@@ -189,11 +189,15 @@ def main(argv: list[str] | None = None) -> int:
     from .ui.qtloop import TidyEventLoop, asyncgen_hooks, on_signals, signals_noted
     from .kb.own_data import sweep
     from .kb.unfinished import cut_short
+    from .lifeline import leave_bundle_environment
     from .ui.main_window import MainWindow
     from .ui.platform_start import DISPLAY_LOST, display_watch, platform_guard
 
     with platform_guard():  # a display Qt cannot use is said in words, not with Qt's abort
         app = QApplication.instance() or QApplication([sys.argv[0]])
+    # Qt has read its plugin path: from here on, what the window starts (a link's browser through xdg-open)
+    # gets the environment without the bundle's library and plugin paths (lifeline.outside_environment)
+    leave_bundle_environment()
     app.setApplicationName("tinyRAG Desktop")
     app.setOrganizationName("tinyrag")
     app.setDesktopFileName("tinyrag-desktop")

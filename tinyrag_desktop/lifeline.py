@@ -81,11 +81,80 @@ def _above_stdio(fd: int) -> int:
     return moved
 
 
+# Set by the bundle's first runtime hook (packaging/rthook_environment.py): JSON of the variables PySide6's
+# runtime hook then changes (QT_PLUGIN_PATH …), each as it was before, or null when it was not set.
+SAVED_ENV = "TINYRAG_ENV_BEFORE_BUNDLE"
+# PyInstaller's bootloader puts its folder first in these, and the value before in NAME_ORIG when there was one.
+_LIBRARY_PATHS = ("LD_LIBRARY_PATH", "LIBPATH")
+
+
+def outside_environment(env=None) -> dict[str, str]:
+    """``env`` (by default this process's) as a program outside the bundle should get it. In a frozen build
+    PyInstaller's bootloader and PySide6's runtime hook point ``LD_LIBRARY_PATH`` and ``QT_PLUGIN_PATH`` into
+    the bundle: a shell command's ``curl``, llama-server or the browser behind a link then loaded the
+    bundle's copies of libssl or libstdc++ (the build machine's, older than a newer system's own) instead of
+    their own. Here they are as they were when the app started, and the bootloader's own variables
+    (``_PYI_…``) are left out. Outside a frozen build, a copy of ``env``."""
+    env = dict(os.environ if env is None else env)
+    bundle = getattr(sys, "_MEIPASS", None)
+    if not getattr(sys, "frozen", False) or not bundle:
+        return env
+    for name in _LIBRARY_PATHS:
+        before = env.pop(name + "_ORIG", None)
+        if before is not None:
+            env[name] = before
+        elif name in env:  # not set before the bootloader set it: what it added goes
+            _put(env, name, _outside(env[name], bundle))
+    saved = env.pop(SAVED_ENV, None)
+    if saved:
+        import json
+
+        try:
+            for name, value in json.loads(saved).items():
+                _put(env, name, value)
+        except (ValueError, AttributeError, TypeError):  # not ours after all: the fallback below
+            pass
+    for name in ("QT_PLUGIN_PATH", "QML2_IMPORT_PATH", "DYLD_LIBRARY_PATH", "PATH"):
+        if name in env:  # without the saved values (a bundle built without the hook): the bundle's folders go
+            _put(env, name, _outside(env[name], bundle))
+    for name in [name for name in env if name.startswith("_PYI_") or name == "_MEIPASS2"]:
+        del env[name]
+    return env
+
+
+def _outside(value: str, bundle: str) -> str | None:
+    """A list of folders (``a:b``) without those inside ``bundle``; None when none is left."""
+    inside = os.path.normcase(os.path.abspath(bundle))
+    kept = [part for part in value.split(os.pathsep) if part and not (
+        os.path.normcase(os.path.abspath(part)) + os.sep).startswith(inside + os.sep)]
+    return os.pathsep.join(kept) if kept else None
+
+
+def _put(env: dict[str, str], name: str, value: str | None) -> None:
+    if value is None:
+        env.pop(name, None)
+    else:
+        env[name] = value
+
+
+def leave_bundle_environment() -> None:
+    """Give this process's environment (:func:`outside_environment`) to what it starts without
+    :func:`child_options` from now on: the browser or file viewer ``QDesktopServices`` starts through
+    xdg-open, a ``subprocess.run``. Only once Qt has read its plugin path (after QApplication is made); the
+    process's own libraries are unaffected, since the loader reads ``LD_LIBRARY_PATH`` only when it starts."""
+    outside = outside_environment()
+    for name in [name for name in os.environ if name not in outside]:
+        del os.environ[name]
+    for name, value in outside.items():
+        if os.environ.get(name) != value:
+            os.environ[name] = value
+
+
 def child_options(env: dict[str, str] | None = None) -> dict:
     """Keyword arguments for ``subprocess.Popen`` (or asyncio's ``create_subprocess_exec``) that give a child
-    the lifeline: its environment (``env``, or this process's) with :data:`ENV` set, and ``pass_fds``. On
-    Windows only the environment, as it was."""
-    env = dict(os.environ if env is None else env)
+    the lifeline: its environment (``env``, or this process's, as :func:`outside_environment` gives it) with
+    :data:`ENV` set, and ``pass_fds``. On Windows only the environment."""
+    env = outside_environment(env)
     fd = _read_end()
     if fd is None:
         return {"env": env}
@@ -196,6 +265,9 @@ def guard_main(argv: list[str]) -> int:
     for name in ("SIGPIPE", "SIGXFSZ"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+    # A frozen guard is the bundle's executable, whose bootloader pointed LD_LIBRARY_PATH into the bundle
+    # again: the program gets the environment the app gave this guard.
+    leave_bundle_environment()
     try:
         os.execvp(argv[0], argv)
     except OSError as exc:

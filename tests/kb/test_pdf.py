@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tinyrag_desktop.kb import Importer, open_store, search
 from tinyrag_desktop.kb.chunking import chunk_document
@@ -43,6 +45,36 @@ def test_a_bookmark_whose_title_is_not_on_its_page_starts_at_the_top_of_the_page
     assert [(c.heading, c.text) for c in chunks] == [
         ("valves.pdf", "Intro words."),
         ("valves.pdf > Valves and seals", "Words about valves.\nMore valve words."),
+    ]
+
+
+ORCHARD = dict(
+    pages=[["Orchard Guide", "Apple trees are pruned in late winter, before the buds swell."],
+           ["Pears ripen off the tree: pick them when the stalk lifts with a gentle twist.",
+            "Codling moth traps are hung in May."],
+           ["Cherries need netting against starlings from June."],
+           ["3.1 Plums:", "Plums are thinned in June."]],
+    outline=[("Apples", 0, 0), ("Pears", 1, 0), ("Cherries", 2, 0), ("Plums", 3, 0)],
+)
+
+
+def test_a_line_that_only_mentions_a_bookmarks_title_stays_text():
+    # Before, the first line holding the title was taken for the title's own line and dropped: "Pears ripen
+    # …" and the whole third page were not in the knowledge base, and nothing said so.
+    chunks = chunk_document(read_pdf(make_pdf([], **ORCHARD), "orchard.pdf"), 1200)
+    text = "\n".join(c.text for c in chunks)
+    for page in ORCHARD["pages"][:3]:
+        for sentence in page:
+            assert sentence in text
+    assert "Plums are thinned in June." in text
+    assert [(c.heading, c.text) for c in chunks] == [
+        # "Apples" is not on its page ("Apple trees" is not the word): the section starts at the page's top
+        ("orchard.pdf > Apples", "Orchard Guide\nApple trees are pruned in late winter, before the buds swell."),
+        ("orchard.pdf > Pears", "Pears ripen off the tree: pick them when the stalk lifts with a gentle twist.\n"
+                                "Codling moth traps are hung in May."),
+        ("orchard.pdf > Cherries", "Cherries need netting against starlings from June."),
+        # the title's own line, with its number and a colon, is the heading, not text
+        ("orchard.pdf > Plums", "Plums are thinned in June."),
     ]
 
 
@@ -127,3 +159,23 @@ def test_words_hyphenated_at_a_line_end_are_whole_again(data_dir, tmp_path):
     with open_store(data_dir) as kb:
         Importer(kb).run([str(tmp_path / "pipes.pdf")])
     assert search(data_dir, "connection", 1)
+
+
+_TITLE_WORDS = ["pears", "Pears", "ripen", "apples", "trees"]
+_WORDS = [*_TITLE_WORDS, "1.2", "Chapter", "3", ":", "A."]  # and what may number a title
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=5).map(" ".join), max_size=8),
+       titles=st.lists(st.lists(st.sampled_from(_TITLE_WORDS), min_size=1, max_size=2).map(" ".join),
+                       min_size=1, max_size=3))
+def test_no_line_of_a_page_is_lost_under_its_bookmarks(lines, titles):
+    from tinyrag_desktop.kb.pdf import Section, _page_blocks
+
+    blocks = _page_blocks("\n".join(lines), [Section(0, 0, title) for title in titles], None, 0)
+    kept = [line for block in blocks if block.kind == "text" for line in block.text.split("\n")]
+    headings = [block.text for block in blocks if block.kind == "heading"]
+    assert headings == titles
+    for line in lines:
+        if line.strip() not in kept:  # only a title's own line may become its heading
+            assert any(line.casefold().rstrip(" .:").endswith(title.casefold()) for title in titles), line

@@ -113,3 +113,34 @@ def test_linux_installer_installs_and_uninstalls_a_bundle(tmp_path: Path) -> Non
     assert (prefix / "share" / "icons" / "hicolor" / "256x256" / "apps" / "tinyrag-desktop.png").is_file()
     subprocess.run(["sh", str(script), "--uninstall"], env=env, check=True, capture_output=True, timeout=60)
     assert not launcher.exists() and not (prefix / "lib" / "tinyrag-desktop").exists()
+
+
+@pytest.mark.skipif(os.name != "posix" or not shutil.which("sh"), reason="the Linux installer is a POSIX script")
+def test_the_unpacked_archive_installs_itself_with_the_bundles_icons(tmp_path: Path) -> None:
+    # As the spec leaves the bundle folder (and the archive made of it): the installer and the menu entry
+    # beside the executable, the icons only under _internal/resources; no source checkout anywhere.
+    bundle = tmp_path / "my downloads" / "tinyrag-desktop"
+    icons = bundle / "_internal" / "resources" / "icons" / "app"
+    icons.mkdir(parents=True)
+    for size in (16, 24, 32, 48, 64, 128, 256, 512):
+        (icons / f"tinyrag-desktop-{size}.png").write_bytes(b"bundle icon %d" % size)
+    exe = bundle / "tinyrag-desktop"
+    exe.write_text("#!/bin/sh\necho frozen\n", encoding="utf-8")
+    exe.chmod(0o755)
+    for name in ("install-linux.sh", "tinyrag-desktop.desktop"):
+        shutil.copy2(ROOT / "packaging" / name, bundle / name)
+    prefix = tmp_path / "home" / ".local"
+    env = {k: v for k, v in os.environ.items() if k != "DIST"}
+    env["PREFIX"] = str(prefix)
+    done = subprocess.run(["./install-linux.sh"], cwd=bundle, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    launcher = prefix / "bin" / "tinyrag-desktop"
+    assert subprocess.run([str(launcher)], capture_output=True, text=True, timeout=30).stdout == "frozen\n"
+    assert (prefix / "share" / "icons" / "hicolor" / "256x256" / "apps" / "tinyrag-desktop.png").read_bytes() \
+        == b"bundle icon 256"
+    desktop = (prefix / "share" / "applications" / "tinyrag-desktop.desktop").read_text(encoding="utf-8")
+    assert f"Exec={launcher}\n" in desktop and "Name=tinyRAG Desktop\n" in desktop
+    # run again from the installed copy, it would delete what it copies: it says so and changes nothing
+    again = subprocess.run(["sh", str(prefix / "lib" / "tinyrag-desktop" / "install-linux.sh")], env=env,
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 1 and "installed copy" in again.stderr and launcher.exists()

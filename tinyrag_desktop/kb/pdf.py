@@ -276,9 +276,12 @@ def _level(section: Section) -> int:
 
 def _page_blocks(text: str, sections: list[Section], page: str | None, level: int) -> list[Block]:
     """A page's text with the headings of the sections that start on it, each placed at the line that
-    shows its title ("1.2 What is a shell?" for the bookmark "What is a shell?"): the lines above it
-    still belong to the section before (at heading ``level``). A title not found on the page starts
-    where the search stands. With a ``page`` name, each part of the page's text is headed by it too."""
+    shows its title: the lines above it still belong to the section before (at heading ``level``). The
+    title's own line ("1.2 What is a shell?" for the bookmark "What is a shell?") is the heading now; a line
+    that only mentions the title ("Pears ripen off the tree" for "Pears") stays text, with the heading above
+    it. A title not on the page starts where the search stands. No line is lost: before, the first line that
+    held the title was taken for it, and a sentence, or a page of one line, was gone from the knowledge
+    base. With a ``page`` name, each part of the page's text is headed by it too."""
     lines = text.split("\n")
     blocks: list[Block] = []
 
@@ -290,15 +293,37 @@ def _page_blocks(text: str, sections: list[Section], page: str | None, level: in
 
     start = 0
     for section in sections:
-        wanted = section.title.casefold()
-        at = next((n for n in range(start, len(lines)) if wanted in " ".join(lines[n].split()).casefold()), None)
+        at, own = _title_line(lines, start, section.title)
         end = start if at is None else at
         part("\n".join(lines[start:end]), level)
         level = _level(section)
         blocks.append(Block("heading", section.title, level))
-        start = end if at is None else at + 1  # the title's own line is the heading now
+        start = end + 1 if own else end
     part("\n".join(lines[start:]), level)
     return blocks
+
+
+# What may stand before a title on its own line: a section's number or letter ("1.2", "A.", "IV"), perhaps
+# after a word that says what it numbers ("Chapter 6:"), and after it only a stop or a colon.
+_LABEL = re.compile(r"((chapter|section|part|appendix)\s+)?([0-9]+|[ivxlcdm]+|[a-z])([.\-][0-9]+)*[.:)]?\s*[-–—:]?")
+
+
+def _title_line(lines: list[str], start: int, title: str) -> tuple[int | None, bool]:
+    """Where ``title`` starts its section, from line ``start`` on: (the first line that is the title, True);
+    else (the first line that mentions it, False); else (None, False)."""
+    wanted = title.casefold()
+    mentioned = None
+    for n in range(start, len(lines)):
+        line = " ".join(lines[n].split()).casefold()
+        at = line.find(wanted)
+        if at < 0:
+            continue
+        before, after = line[:at].strip(), line[at + len(wanted):].strip()
+        if after in ("", ".", ":") and (not before or _LABEL.fullmatch(before)):
+            return n, True
+        if mentioned is None:
+            mentioned = n
+    return mentioned, False
 
 
 def _paragraphs(text: str) -> list[Block]:

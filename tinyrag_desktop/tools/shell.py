@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from ..files import make_private_folder
-from ..lifeline import child_options, guard_command
+from ..lifeline import child_options, guard_command, outside_environment
 from .errors import ToolError
 from .netutil import cut_middle, result_limit, setting, timeout_words
 from .registry import ToolContext, ToolResult, ToolSpec, output_teller
@@ -129,7 +129,9 @@ def shell_timeout(settings: Mapping[str, object]) -> float:
 
 
 async def _spawn(command: str, cwd: Path) -> asyncio.subprocess.Process:
-    env = {**os.environ, **_QUIET_ENV}
+    # as the app was started, not with the bundle's library paths (lifeline.outside_environment); on Windows
+    # too, where PySide6's runtime hook puts the bundle's folder first on the PATH
+    env = outside_environment({**os.environ, **_QUIET_ENV})
     common = dict(stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
     if _IS_WINDOWS:
         return await asyncio.create_subprocess_shell(

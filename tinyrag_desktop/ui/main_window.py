@@ -44,6 +44,7 @@ from .header import edit_personas_button, persona_box, settings_saved_words
 from .menus import build_menus
 from .notice_bar import NoticeBar
 from .plain_text import plain_tip
+from .platform_start import quiet_font_warnings
 from .screen_fit import fitted
 from .settings_dialog import SettingsDialog
 from .sidebar import ChatsSidebar
@@ -78,6 +79,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
                  probe: Callable[[], Any] | None = None, first_run: bool = False,
                  reopen_last: bool = False) -> None:
         super().__init__()
+        quiet_font_warnings()  # a language's name in a script no installed font has: not 7 lines of warnings
         self.setObjectName("mainWindow")
         self.setWindowTitle("tinyRAG Desktop")
         self.setWindowIcon(app_icon())

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QtMsgType, qFormatLogMessage, qInstallMessageHandler
+from PySide6.QtCore import QLoggingCategory, QtMsgType, qFormatLogMessage, qInstallMessageHandler
 
 from ..paths import command
 
@@ -132,3 +132,15 @@ def display_watch(lost: list[str]) -> Iterator[None]:
     finally:
         if not lost:
             qInstallMessageHandler(previous)
+
+
+# Qt's font database says, once per font it tries, that no installed font shapes a script ("OpenType support
+# missing for "DejaVu Sans", script 11": Devanagari, for Hindi's name in the Wikipedia languages of Settings):
+# seven lines on the terminal (info messages, which Qt prints by default) for a list entry drawn anyway. Only
+# that category is quieted; QT_LOGGING_RULES still wins over this (Qt applies it after the rules set here).
+_QUIET_CATEGORIES = "qt.text.font.db.info=false\nqt.text.font.db.warning=false"
+
+
+def quiet_font_warnings() -> None:
+    """Keep Qt's font database warnings (qt.text.font.db) off the terminal; every other message is as before."""
+    QLoggingCategory.setFilterRules(_QUIET_CATEGORIES)
