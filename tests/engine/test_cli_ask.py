@@ -356,3 +356,15 @@ def test_the_readme_names_every_kind_of_error_ask_jsonl_prints() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     said = readme.split("`error` has `message`", 1)[1].split("\n\n", 1)[0]
     assert kinds(errors.LLMError) <= set(re.findall(r"`(\w+)`", said)), said
+
+
+def test_the_readme_names_every_field_of_the_done_event() -> None:
+    from dataclasses import fields
+
+    from tinyrag_desktop.engine.events import Done
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"`done` comes last, after an `error` too: (.*?)`done` does not say", readme, re.S)
+    assert said is not None
+    named = set(re.findall(r"`(\w+)`", said.group(1)))
+    assert {f.name for f in fields(Done)} <= named  # a new field (shortened) went unsaid
