@@ -34,7 +34,7 @@ import httpx
 
 from ..content_coding import ACCEPT_ENCODING, BodyDecoder, DamagedBody, RefusedCoding
 from .errors import ToolError
-from .netutil import USER_AGENT, client_for, describe_http_error, ungrouped
+from .netutil import USER_AGENT, client_for, describe_http_error, send_web, ungrouped
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str, int], Awaitable[list[str]]]
@@ -330,7 +330,7 @@ async def _fetch_hops(client: httpx.AsyncClient, url: httpx.URL, policy: FetchPo
         ip = await resolve_checked(url, policy, resolver)
         request = _pinned_request(url, ip, limits, accept_language)
         try:
-            response = await client.send(request, stream=True, auth=None, follow_redirects=False)
+            response = await send_web(client, request, stream=True)
         except httpx.HTTPError as exc:
             raise FetchError(describe_http_error(exc, url.host)) from None
         except ExceptionGroup as group:  # a connect error the network library left wrapped (see ungrouped)

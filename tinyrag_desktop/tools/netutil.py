@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import http.cookiejar
 import logging
 from typing import Any, AsyncIterator, Mapping
 
@@ -110,13 +111,48 @@ async def client_for(http: httpx.AsyncClient | None, timeout: httpx.Timeout) -> 
         yield own
 
 
+# Marks the requests the web tools send (an extension, which httpx hands to no server): the cookies their
+# answers set are not kept (_WebToolCookies).
+_WEB_TOOL = "tinyrag_web_tool"
+_MOST_REDIRECTS = 10
+
+
+class _WebToolCookies(http.cookiejar.DefaultCookiePolicy):
+    """A client's cookie policy that keeps no cookie a site sets in answer to a web tool, and the others as
+    the default policy does. The web tools share the engine's client, whose jar the LLM server's requests
+    carry: a fetched page's cookie went to the LLM server when both were on one host."""
+
+    def set_ok(self, cookie: http.cookiejar.Cookie, request: Any) -> bool:
+        sent = getattr(request, "request", None)  # httpx's wrapper holds the httpx.Request
+        if sent is not None and sent.extensions.get(_WEB_TOOL):
+            return False
+        return super().set_ok(cookie, request)
+
+
+async def send_web(client: httpx.AsyncClient, request: httpx.Request, *, stream: bool = False) -> httpx.Response:
+    """``request`` (built from scratch, never from the client's defaults, which may carry the LLM server's
+    API key, cookies or base URL) sent through ``client`` as it is, no redirect followed; ``client``'s
+    cookie jar keeps no cookie the answer sets."""
+    request.extensions[_WEB_TOOL] = True
+    client.cookies.jar.set_policy(_WebToolCookies())
+    return await client.send(request, stream=stream, auth=None, follow_redirects=False)
+
+
 async def plain_get(client: httpx.AsyncClient, url: str, *, params: Mapping[str, str], headers: Mapping[str, str],
                     timeout: httpx.Timeout) -> httpx.Response:
-    """A GET built from scratch, not from the client's defaults: a shared client may carry the LLM server's
-    API key, cookies or a base URL, none of which may go to Wikipedia or a search engine."""
+    """A GET built from scratch, not from the client's defaults (see send_web), redirects followed here: httpx
+    puts the client's cookies on each hop it follows."""
     request = httpx.Request("GET", url, params=params, headers=headers, extensions={"timeout": timeout.as_dict()})
     try:
-        return await client.send(request, auth=None, follow_redirects=True)
+        for _ in range(_MOST_REDIRECTS + 1):
+            response = await send_web(client, request)
+            if not response.has_redirect_location:
+                return response
+            target = response.url.join(response.headers["location"])
+            if target.scheme not in ("http", "https"):
+                raise httpx.UnsupportedProtocol(f"a redirect to {target.scheme}: is not followed", request=request)
+            request = httpx.Request("GET", target, headers=headers, extensions={"timeout": timeout.as_dict()})
+        raise httpx.TooManyRedirects(f"more than {_MOST_REDIRECTS} redirects", request=request)
     except ExceptionGroup as group:
         raise ungrouped(group) from None
 
