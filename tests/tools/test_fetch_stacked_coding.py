@@ -9,10 +9,13 @@ import gzip
 import zlib
 from pathlib import Path
 
+import httpx
 import pytest
 
+from tinyrag_desktop.tools import netutil
 from tinyrag_desktop.tools.errors import ToolError
 from tinyrag_desktop.tools.fetch import FetchLimits, FetchPolicy, fetch
+from tinyrag_desktop.tools.netutil import describe_http_error, plain_get
 from tinyrag_desktop.tools.registry import ToolContext
 from tinyrag_desktop.tools.web import url_fetch
 
@@ -67,3 +70,34 @@ async def test_a_page_exactly_at_the_cap_is_whole(server: LoopbackServer) -> Non
     url = server.static("/exact", gzip.compress(PAGE), "text/html", headers={"Content-Encoding": "gzip"})
     got = await fetch(url, policy=LOOPBACK, limits=FetchLimits(max_bytes=len(PAGE)))
     assert (got.body, got.truncated, got.cut) == (PAGE, False, "")
+
+
+async def test_an_api_answer_gzipped_twice_is_refused(server: LoopbackServer) -> None:
+    """Wikipedia's and SearXNG's answers (plain_get) are unpacked here too, within a cap."""
+    body = gzip.compress(_zeros_gzipped(64))
+    url = server.static("/api.php", body, "application/json", headers={"Content-Encoding": "gzip, gzip"})
+    async with httpx.AsyncClient() as client:
+        with pytest.raises(httpx.HTTPError) as info:
+            await plain_get(client, url, params={}, headers={}, timeout=httpx.Timeout(5.0))
+    assert describe_http_error(info.value, "Wikipedia (en)") == (
+        "Wikipedia (en) sent an answer that is refused: the server packed the page twice (Content-Encoding: "
+        "gzip, gzip), which is refused: a small download could unpack to gigabytes.")
+
+
+async def test_an_api_answer_past_the_cap_is_refused(server: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(netutil, "MOST_ANSWER_BYTES", 1 << 20)
+    url = server.static("/big", _zeros_gzipped(8), "application/json", headers={"Content-Encoding": "gzip"})
+    async with httpx.AsyncClient() as client:
+        with pytest.raises(httpx.HTTPError) as info:
+            await plain_get(client, url, params={}, headers={}, timeout=httpx.Timeout(5.0))
+    assert describe_http_error(info.value, "The SearXNG instance") == (
+        "The SearXNG instance sent an answer that is refused: the answer is larger than 1 MB.")
+
+
+async def test_an_api_answer_gzipped_once_reads(server: LoopbackServer) -> None:
+    url = server.static("/ok", gzip.compress(b'{"query": {"pages": []}}'), "application/json",
+                        headers={"Content-Encoding": "gzip"})
+    async with httpx.AsyncClient() as client:
+        response = await plain_get(client, url, params={}, headers={}, timeout=httpx.Timeout(5.0))
+    assert response.json() == {"query": {"pages": []}}
+    assert server.seen[0].headers["accept-encoding"] == "gzip, deflate"
