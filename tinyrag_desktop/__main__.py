@@ -103,6 +103,10 @@ def _run(argv: list[str] | None) -> int:
         from .kb.reader_worker import main as reader_main
 
         return reader_main()
+    if argv and argv[0] == "--kb-pdf-reader":  # a frozen build reads PDFs in a helper of its own executable
+        from .kb.pdf_apart import main as pdf_main
+
+        return pdf_main(argv[1:])
     if argv and argv[0] == "--llama-server":  # a frozen build that carries llama-cpp-python runs it so
         from .localmodel import serve_main
 

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from .paths import DataDirError, resolve_data_dir, tighten_old_modes
 from .settings import OPTIONS, Settings, SettingsError, load_settings, port_problem
+
+# The API key from the environment, when --api-key is not given: a key on the command line is seen by every
+# user of the machine (ps, /proc/PID/cmdline) and kept in the shell's history.
+API_KEY_ENV = "TINYRAG_API_KEY"
 
 # flag → settings key; each overrides the settings file for this run only.
 _FLAG_KEYS = {
@@ -40,7 +45,10 @@ def add_shared_flags(parser: argparse.ArgumentParser, title: str = "shared optio
     g = parser.add_argument_group(title)
     g.add_argument("--base-url", metavar="URL", help="OpenAI-compatible root, e.g. http://127.0.0.1:11434/v1")
     g.add_argument("--model", metavar="NAME", help="chat model name")
-    g.add_argument("--api-key", metavar="KEY", help="API key sent as a Bearer token")
+    g.add_argument("--api-key", metavar="KEY",
+                   help=f"API key sent as a Bearer token (default: ${API_KEY_ENV}, else as saved in Settings); a "
+                        f"key on the command line shows in the process list and the shell's history, "
+                        f"${API_KEY_ENV} does not")
     g.add_argument("--temperature", type=float, metavar="T", help=_limit("sampling temperature", "temperature"))
     g.add_argument("--data-dir", metavar="DIR", help="settings, knowledge base and chats live here")
     g.add_argument("--allow-nanogo", action="store_true", default=None, help="let the model run Go code")
@@ -147,14 +155,16 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True, keep_asi
     settings, warnings = load_settings(data_dir, keep_aside=keep_aside)
     _check_port(getattr(args, "base_url", None))
     for flag, key in _FLAG_KEYS.items():
-        value = getattr(args, flag, None)
+        value, name = getattr(args, flag, None), "--" + flag.replace("_", "-")
+        if flag == "api_key" and value is None:
+            value, name = os.environ.get(API_KEY_ENV, "").strip() or None, API_KEY_ENV
         if value is not None:
             try:
                 settings = settings.replace(**{key: value})
             except SettingsError as exc:  # said as the flag that was typed: "--base-url must be …"
                 from .tool_words import command_line_words
 
-                name, said = "--" + flag.replace("_", "-"), command_line_words(str(exc))
+                said = command_line_words(str(exc))
                 raise SettingsError(said.replace(key, name, 1) if said.startswith(key) else
                                     f"{name}: {said}") from None
     return Context(data_dir, settings, tuple(warnings))

@@ -57,16 +57,15 @@ def test_a_copy_of_the_data_folder_in_an_imported_folder_is_skipped_with_its_rea
 
 def test_a_copys_files_named_by_themselves_or_the_copy_named_are_refused(tmp_path):
     data, docs, backup = _documents(tmp_path)
-    (tmp_path / "elsewhere").mkdir()
-    os.symlink(backup / "settings.json", tmp_path / "elsewhere" / "app.json")  # a link into a copy, in a folder
-    (tmp_path / "elsewhere" / "b.md").write_text("# B\n\nBeans.\n")
+    os.symlink(backup / "settings.json", docs / "app.json")  # a link into a copy, in a folder
     with open_store(data) as kb:
         report = Importer(kb).run([str(backup / "settings.json"), str(backup / "logs" / "tinyrag.log"),
-                                   str(backup), str(backup / "logs"), str(tmp_path / "elsewhere")])
-    assert [Path(p).name for p in report.added] == ["b.md"]
+                                   str(backup), str(backup / "logs"), str(docs)])
+    assert [Path(p).name for p in report.added] == ["plan.md"]
     assert sorted((Path(f.location).name, f.reason) for f in report.skipped) == sorted([
         ("settings.json", DATA_COPY_FILE), ("tinyrag.log", DATA_COPY_FILE), (backup.name, DATA_COPY),
-        ("logs", DATA_COPY), ("settings.json", DATA_COPY_FILE)])  # the link: by the file it leads to
+        ("logs", DATA_COPY), ("settings.json", DATA_COPY_FILE),  # the link: by the file it leads to
+        (backup.name, DATA_COPY)])  # met in the folder's walk
     assert search(data, KEY, 5) == []
 
 

@@ -113,10 +113,10 @@ def test_a_folder_linked_elsewhere_between_two_pages_is_seen_anew(tmp_path: Path
 
 @needs_symlinks
 def test_a_folder_s_files_are_named_by_their_real_paths(tmp_path: Path) -> None:
-    real = tmp_path / "real"
-    real.mkdir()
-    (real / "kept.md").write_text("# Kept\n\nwords")
     docs = tmp_path / "docs"
+    real = docs / "real"  # inside the folder imported: a link out of it is not followed
+    real.mkdir(parents=True)
+    (real / "kept.md").write_text("# Kept\n\nwords")
     (docs / "sub").mkdir(parents=True)
     (docs / "a.md").write_text("# A\n\nwords")
     (docs / "sub" / "b.md").write_text("# B\n\nwords")

@@ -54,11 +54,10 @@ def test_a_named_pipe_is_skipped_not_waited_on(data_dir, tmp_path):
 
 
 def test_links_broken_looping_and_to_folders(data_dir, tmp_path):
-    real = tmp_path / "real"
-    real.mkdir()
-    (real / "kettle.md").write_text(NOTE)
     folder = tmp_path / "docs"
-    folder.mkdir()
+    real = folder / "Archive"  # inside the folder (a link out of it is not followed); walked first (sorted)
+    real.mkdir(parents=True)
+    (real / "kettle.md").write_text(NOTE)
     (folder / "linked").symlink_to(real)              # a linked folder: followed
     (folder / "again").symlink_to(real)               # the same folder twice: read once
     (folder / "loop").symlink_to(folder)              # a link back up: ends there
@@ -68,7 +67,8 @@ def test_links_broken_looping_and_to_folders(data_dir, tmp_path):
     skipped = {Path(f.location).name: f.reason for f in report.skipped}
     assert skipped == {"gone.md": "a link to something that does not exist",  # the link's name, not its target
                        "loop": "a link to a folder already imported",
-                       "linked": "a link to a folder already imported"}  # "again" came first (sorted)
+                       "again": "a link to a folder already imported",
+                       "linked": "a link to a folder already imported"}
 
 
 def test_a_folder_that_cannot_be_listed_is_reported(data_dir, tmp_path, monkeypatch):

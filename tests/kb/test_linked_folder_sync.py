@@ -1,5 +1,6 @@
 """Importing a folder again removes the files deleted inside a linked subfolder too (they are stored under
-the link's target, outside the folder's own path), and only those."""
+the link's target, the real folder), and only those. A linked folder outside the folder imported is not
+followed (import_items.OUTSIDE), so it brings in nothing to remove later."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tinyrag_desktop.kb import Importer, open_store, search
+from tinyrag_desktop.kb.import_items import OUTSIDE
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="symbolic links")
 
@@ -25,7 +27,8 @@ def _names(data_dir: Path) -> set[str]:
 
 
 def _tree(tmp_path: Path) -> tuple[Path, Path]:
-    notes, elsewhere = tmp_path / "notes", tmp_path / "elsewhere"
+    notes = tmp_path / "notes"
+    elsewhere = notes / "Archive"  # walked first (sorted), the link to it is then a folder already imported
     (notes / "deep").mkdir(parents=True)
     (elsewhere / "sub").mkdir(parents=True)
     (notes / "own.txt").write_text("own note about the okapi\n")
@@ -66,3 +69,16 @@ def test_other_sources_outside_the_folder_are_left_alone(tmp_path, data_dir):
     report = _import(data_dir, [str(notes)])
     assert report.removed == []
     assert "gone.txt" in _names(data_dir)
+
+
+def test_a_linked_folder_outside_is_passed_by_with_its_reason(tmp_path, data_dir):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "own.txt").write_text("own note about the okapi\n")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "takin.txt").write_text("note about the takin\n")
+    os.symlink(tmp_path / "elsewhere", notes / "linked")
+    report = _import(data_dir, [str(notes)])
+    assert [Path(p).name for p in report.added] == ["own.txt"]
+    assert [(f.location, f.reason) for f in report.skipped] == [(str(notes / "linked"), OUTSIDE)]
+    assert _names(data_dir) == {"own.txt"}

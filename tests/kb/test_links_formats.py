@@ -143,13 +143,12 @@ def test_importing_a_markdown_folder_finds_a_page_by_what_links_to_it_say(tmp_pa
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks here")
 def test_a_link_to_a_symlinked_page_is_filed_under_its_real_path(tmp_path, data_dir):
-    real = tmp_path / "store"
-    real.mkdir()
+    real = tmp_path / "site" / "store"  # inside the folder imported: a link out of it is not followed
+    real.mkdir(parents=True)
     (real / "target.html").write_text(
         "<html><head><title>Target</title></head><body><main><p>Plain words about valves.</p></main></body></html>",
         encoding="utf-8")
     site = tmp_path / "site"
-    site.mkdir()
     try:
         (site / "target.html").symlink_to(real / "target.html")
     except OSError:

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from tinyrag_desktop.kb import Importer, open_store, search
-from tinyrag_desktop.kb.import_items import OWN_FOLDER
+from tinyrag_desktop.kb.import_items import OUTSIDE, OWN_FOLDER
 
 from .cli_run import run_main
 
@@ -37,14 +37,17 @@ def test_a_folder_holding_the_data_folder_imports_around_it(tmp_path):
 
 def test_the_data_folder_named_or_linked_is_skipped_too(tmp_path):
     home, data = _home(tmp_path)
-    (tmp_path / "other").mkdir()
-    os.symlink(data / "logs", tmp_path / "other" / "applogs")  # reached through a link, under another name
-    (tmp_path / "other" / "a.txt").write_text("apples\n")
+    (home / "other").mkdir()
+    os.symlink(data / "logs", home / "other" / "applogs")  # reached through a link, under another name
+    (home / "other" / "a.txt").write_text("apples\n")
     with open_store(data) as kb:
-        report = Importer(kb).run([str(data), str(data / "logs"), str(tmp_path / "other")])
-    assert [Path(p).name for p in report.added] == ["a.txt"]
+        report = Importer(kb).run([str(data), str(data / "logs"), str(home)])
+    assert sorted(Path(p).name for p in report.added) == ["a.txt", "plan.md"]
     assert sorted(f.location for f in report.skipped if f.reason == OWN_FOLDER) == sorted(
-        [str(data), str(data / "logs"), str(tmp_path / "other" / "applogs")])
+        [str(data), str(data / "logs"), str(data), str(home / "other" / "applogs")])
+    with open_store(data) as kb:  # imported by itself, "other" has a link out of it: not followed at all
+        report = Importer(kb).run([str(home / "other")])
+    assert [(f.location, f.reason) for f in report.skipped] == [(str(home / "other" / "applogs"), OUTSIDE)]
 
 
 def test_kb_add_says_why_on_the_command_line(tmp_path, capsys):

@@ -132,7 +132,7 @@ def test_a_link_is_read_by_its_own_name_and_its_source_imports_again(tmp_path, d
     project.mkdir()
     (licences / "Apache-2.0").write_text("Licensed under the Apache License, Version 2.0.", encoding="utf-8")
     (project / "LICENSE").symlink_to(licences / "Apache-2.0")
-    report = _import(data_dir, str(project))
+    report = _import(data_dir, str(project / "LICENSE"))  # named by itself (in the folder's walk: OUTSIDE)
     assert report.added == [str(licences / "Apache-2.0")] and not report.failed
     assert search(data_dir, "apache license", 1)[0].location == str(licences / "Apache-2.0")
     # importing the source again by its location (the panel's Re-import) reads it as it was read
@@ -183,6 +183,7 @@ def test_links_in_a_folder_do_not_bring_in_hidden_files_read_only_as_plain_text(
     # Extension-less files are read now, and a link by its own name: a folder from elsewhere (an unpacked
     # archive, a clone) with links into ~/.ssh or ~/.aws would put private keys and credentials into the
     # knowledge base, and from there into prompts. Hidden folders are skipped in a folder; through a link too.
+    # Imported as the home folder: a link out of the folder imported is not followed at all (OUTSIDE).
     home, project = tmp_path / "home", tmp_path / "home" / "project"
     (home / ".ssh").mkdir(parents=True)
     (home / ".ssh" / "id_rsa").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n")
@@ -196,10 +197,11 @@ def test_links_in_a_folder_do_not_bring_in_hidden_files_read_only_as_plain_text(
     (project / "NOTES").symlink_to(home / ".aws" / "credentials")
     (project / "key.txt").symlink_to(home / ".ssh" / "id_rsa")
     (project / "diary.md").symlink_to(home / ".notes" / "diary.md")  # named as a document: read, as before
-    report = _import(data_dir, str(project))
+    report = _import(data_dir, str(home))
     assert sorted(Path(p).name for p in report.added) == ["README", "diary.md"]
     skipped = {Path(f.location).name: f.reason for f in report.skipped}
-    assert skipped == {name: "a link into a hidden file or folder" for name in ("NOTES", "id_rsa", "key.txt")}
+    assert skipped == {**{name: "a link into a hidden file or folder" for name in ("NOTES", "id_rsa", "key.txt")},
+                       **{name: "hidden folder" for name in (".aws", ".notes", ".ssh")}}
     assert not search(data_dir, "private key", 3) and not search(data_dir, "aws secret", 3)
     # the user may still import a hidden folder itself, or a file by its name
     assert len(_import(data_dir, str(home / ".aws")).added) == 1

@@ -70,8 +70,10 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
     it holds wherever a folder's walk meets it: importing a home folder that held it imported settings.json
     (its API key made searchable), the app's log and its databases.
 
-    Linked folders are followed, each real folder once (a link back up the tree ends there). Whatever a
-    folder holds that is not imported is listed in ``report.skipped`` with the reason. ``walked`` is given
+    Links inside a folder named are followed, each real folder once (a link back up the tree ends there);
+    links that lead out of it are not (see _outside). A file or folder named by itself is taken wherever it
+    leads. Whatever a folder holds that is not imported is listed in ``report.skipped`` with the reason; one
+    that cannot even be looked at (a link into a folder this user may not read) too. ``walked`` is given
     the real path (ending in a separator) of each folder looked into, and of what each broken link in them
     led to: the files found there are stored under those paths, which a linked folder's are not below the
     folder's own (see ingest.Importer._remove_deleted).
@@ -104,11 +106,18 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
             out.append(item)
             continue
         path = Path(item.value).expanduser()
-        if not path.is_dir():
+        try:
+            folder = path.is_dir()
             # a pipe (/dev/stdin, <(…)) is named as given: resolved, it is /proc/PID/fd/pipe:[N], "no such file"
-            add(str(path.resolve()) if path.is_file() else str(path), path.name, in_folder=False)
+            named = None if folder else str(path.resolve()) if path.is_file() else str(path)
+        except OSError as exc:  # a link to a place this user may not look into, a name too long
+            report.failed.append(Failure(_shown(item.value), _unreadable(path, exc)))
+            continue
+        if named is not None:  # a file named by itself is taken, a link too, wherever it leads
+            add(named, path.name, in_folder=False)
             continue
         path = Path(os.path.normpath(path.absolute()))  # named as the files imported are: from the root, no ".."
+        top = os.path.realpath(path)  # what its links may lead into (see _outside)
         if _inside(os.path.realpath(path), own):
             report.skipped.append(Failure(_shown(str(path)), OWN_FOLDER))
             continue
@@ -135,8 +144,12 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
             kept = []
             for name in sorted(d for d in dirs if not d.startswith(".")):
                 folder = os.path.join(root, name)
-                reason = OWN_FOLDER if own and _inside(os.path.realpath(folder), own) \
-                    else DATA_COPY if is_data_folder(folder) else _tool_folder(root, name)
+                try:
+                    reason = _outside(folder, os.path.realpath(folder), top) or (
+                        OWN_FOLDER if own and _inside(os.path.realpath(folder), own)
+                        else DATA_COPY if is_data_folder(folder) else _tool_folder(root, name))
+                except OSError as exc:  # realpath reads links: one into /proc/1/ may not be read
+                    reason = _unreadable(Path(folder), exc)
                 if reason:
                     report.skipped.append(Failure(_shown(str(Path(root, name))), reason))
                 else:
@@ -144,17 +157,23 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
             dirs[:] = kept
             for name in sorted(files):
                 file = Path(root, name)
-                reason = _not_importable(file)
-                if not reason:
-                    resolved = _real_file(file, real, name)
-                    reason = _hidden_target(file, path, resolved)
+                resolved = None
+                try:
+                    reason = _not_importable(file)
+                    if not reason:
+                        resolved = _real_file(file, real, name)
+                        reason = _outside(file, resolved, top) or _hidden_target(file, path, resolved)
+                    if not reason and resolved is None:
+                        resolved = str(file.resolve())
+                except OSError as exc:  # one file, not the whole import: said with its reason, and passed by
+                    reason = _unreadable(file, exc)
                 if reason:
                     report.skipped.append(Failure(_shown(str(file)), reason))
-                    if walked is not None and os.path.islink(file) and not file.exists():
-                        # a link to a folder deleted since: the files imported through it are gone too
-                        walked.add(os.path.join(os.path.realpath(file), ""))
+                    gone = _gone_link(file) if walked is not None else None
+                    if gone is not None:  # a link to a folder deleted since: the files imported through it
+                        walked.add(os.path.join(gone, ""))  # are gone too
                 else:
-                    add(resolved if resolved is not None else str(file.resolve()), file.name)
+                    add(resolved, file.name)
         if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
             report.skipped.append(Failure(str(path), "no supported files found in this folder"))
     return out
@@ -233,7 +252,7 @@ def _folders(items: Sequence[ImportItem]) -> list[str]:
     for item in items:
         if item.kind == "path" and item.value.strip():
             path = Path(item.value).expanduser()
-            if path.is_dir():
+            if os.path.isdir(path):  # False for one that cannot be looked at (expand said why)
                 out.append(os.path.join(str(path.resolve()), ""))
     return out
 
@@ -276,6 +295,43 @@ def _not_a_file(path: Path) -> str:
     if anonymous_pipe:
         return "a pipe, not a file: save what it gives to a file (… > notes.txt) and import that"
     return "not a regular file (a pipe, device or socket)"
+
+
+# Why a folder's walk passes by a link that leads out of the folder named (see _outside).
+OUTSIDE = ("a link to a place outside the folder: not followed (a folder from elsewhere could bring in any "
+           "file on this computer); import that place by itself if you want it")
+
+
+def _outside(found: str | Path, real: str | None, top: str) -> str:
+    """Why ``found``, met in the walk of the folder whose real path is ``top``, is passed by: it is a link (or
+    in a linked folder) whose real path ``real`` is not inside ``top``. "" when it is inside.
+
+    A folder downloaded or received can hold ``docs -> /`` or ``taxes.csv -> ~/Documents/taxes.csv``; followed,
+    they brought every readable file on the disk, or /etc/passwd, into the knowledge base. Links that stay
+    inside the folder are followed; a file or folder named by itself is taken wherever it leads."""
+    if real is None:
+        real = os.path.realpath(found)
+    return "" if _inside(real, top) else OUTSIDE
+
+
+def _gone_link(file: Path) -> str | None:
+    """The real path the link ``file`` led to, when that is certainly gone (see _deleted); else None."""
+    try:
+        if not os.path.islink(file):
+            return None
+        target = os.path.realpath(file)
+    except OSError:  # a link into a folder this user may not look into: hidden, not gone
+        return None
+    return target if _deleted(target) else None
+
+
+def _unreadable(path: Path, exc: OSError) -> str:
+    """Why ``path``, which could not even be looked at (``exc``), is passed by: a link to a place this user
+    may not read (a link into another user's home folder), a name too long, …"""
+    why = exc.strerror or exc.__class__.__name__
+    if os.path.islink(path):
+        return f"a link to a place that cannot be read ({why})"
+    return f"could not be read ({why})"
 
 
 def _broken_link(link: Path) -> str:

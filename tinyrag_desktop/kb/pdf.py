@@ -188,6 +188,23 @@ def _without_pages(data: bytes) -> bool:
     return bool(counts) and all(c == b"0" for c in counts) and _PAGE_OBJECT.search(data) is None
 
 
+def pdf_pages(data: bytes, max_chars: int) -> tuple[str, list[str]]:
+    """A PDF's title and its pages' texts ("[page N]" and the text, pages without text left out), page by
+    page until ``max_chars`` characters are in hand (url_fetch's reading). Raises ReadError."""
+    pages: list[str] = []
+    total = 0
+    with PdfFile(data) as pdf:
+        title = pdf.title
+        for index in range(pdf.pages):
+            text = pdf.page_text(index).strip()
+            if text:
+                pages.append(f"[page {index + 1}]\n{text}")
+                total += len(text)
+            if total >= max_chars:
+                break
+    return title, pages
+
+
 # ---- a PDF's text as blocks -----------------------------------------------------------------------------
 
 # Fewer bookmarks than one for every this many pages (chapters only): each page's passages also say which

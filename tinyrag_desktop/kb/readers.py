@@ -29,7 +29,7 @@ from .html_encoding import bom_codec
 from .html_reader import parse_html
 from .markdown import read_markdown
 from .models import Block, Document
-from .pdf import read_pdf
+from .pdf_apart import read_pdf  # in a helper process whose memory is capped: its pages may unpack to gigabytes
 from .rst import read_rst, read_rst_or_text
 from .word import read_docx
 

@@ -23,6 +23,7 @@ import httpx
 import lxml.etree
 import lxml.html
 
+from ..content_coding import ACCEPT_ENCODING, BodyDecoder, DamagedBody, RefusedCoding
 from ..http_clients import sync_client
 from .decoding import collecting_notes
 from .errors import Cancelled, FetchError, NoText, ReadError
@@ -292,24 +293,37 @@ def _fetch(url: str, max_bytes: int, client: httpx.Client | None, cancelled: Cal
     http = client or sync_client(timeout=TIMEOUT, follow_redirects=True, headers={"User-Agent": USER_AGENT})
     give_up = time.monotonic() + deadline
     try:
-        with http.stream("GET", url) as response:
+        with http.stream("GET", url, headers={"Accept-Encoding": ACCEPT_ENCODING}) as response:
             if response.status_code != 200:
                 raise FetchError(f"the server answered {response.status_code} {response.reason_phrase}")
             limit = f"the limit is {max_bytes / 2**20:.0f} MB"
             announced = response.headers.get("content-length", "").strip()
             if announced.isdigit() and int(announced) > max_bytes:  # said before a byte is downloaded
                 raise FetchError(f"the page is too large ({int(announced) / 2**20:.0f} MB; {limit})")
+            try:
+                decoder = BodyDecoder(response.headers.get("content-encoding", ""))
+            except RefusedCoding as exc:
+                raise FetchError(str(exc)) from None
+            too_large = f"the page is too large (over {max_bytes / 2**20:.0f} MB; {limit})"
             chunks, size = [], 0
-            for part in response.iter_bytes():
+            # Raw, and unpacked here within the limit: httpx unpacks a piece whole (see content_coding.py).
+            for raw in response.iter_raw():
+                part = decoder.decode(raw, max_bytes - size + 1)
                 size += len(part)
                 if size > max_bytes:  # a page that did not say its size: how much more there was is unknown
-                    raise FetchError(f"the page is too large (over {max_bytes / 2**20:.0f} MB; {limit})")
+                    raise FetchError(too_large)
                 if cancelled is not None and cancelled():
                     raise Cancelled("the import was cancelled")
                 if time.monotonic() > give_up:
                     raise FetchError(f"the server sent the page too slowly (not finished after {deadline:.0f} s)")
                 chunks.append(part)
+            part = decoder.finish(max_bytes - size + 1)
+            if size + len(part) > max_bytes:
+                raise FetchError(too_large)
+            chunks.append(part)
             return Fetched(str(response.url), response.headers.get("content-type", "").strip(), b"".join(chunks))
+    except DamagedBody as exc:
+        raise FetchError(f"could not be downloaded: {_why_not(httpx.DecodingError(str(exc)), url)}") from None
     except httpx.InvalidURL as exc:
         raise FetchError("not a valid web address") from exc
     except httpx.TimeoutException as exc:

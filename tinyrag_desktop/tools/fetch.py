@@ -14,8 +14,9 @@ A model that has read a hostile page may ask for any URL, so this module treats 
 - Loopback, private, link-local, multicast, reserved and unspecified addresses (also when embedded in
   IPv6 forms such as ``::ffff:127.0.0.1``) are refused unless the policy allows private addresses.
 - Redirects are followed by hand, at most ``max_redirects``; each hop goes through the same checks.
-- Connect, read and total timeouts; the body is read up to ``max_bytes`` (after decompression, so a
-  small gzip bomb is cut too), then reading stops and the result says so. A body that is still arriving
+- Connect, read and total timeouts; the body is read up to ``max_bytes`` (unpacked here as it comes, so a
+  small gzip bomb is cut too; a body packed twice over is refused: content_coding.py), then reading stops
+  and the result says so. A body that is still arriving
   near the end of the total time (a live feed, a page that never ends), that stalls, or whose connection
   closes early is kept as far as it came, and ``Fetched.cut`` says why; only an empty one is an error.
 """
@@ -31,8 +32,9 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..content_coding import ACCEPT_ENCODING, BodyDecoder, DamagedBody, RefusedCoding
 from .errors import ToolError
-from .netutil import USER_AGENT, client_for, describe_http_error, ungrouped
+from .netutil import USER_AGENT, client_for, describe_http_error, send_web, ungrouped
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str, int], Awaitable[list[str]]]
@@ -265,7 +267,7 @@ def _pinned_request(url: httpx.URL, ip: IPAddress, limits: FetchLimits, accept_l
         "User-Agent": f"Mozilla/5.0 (compatible; {USER_AGENT})",
         "Accept": _ACCEPT,
         "Accept-Language": accept_language,
-        "Accept-Encoding": "gzip, deflate",
+        "Accept-Encoding": ACCEPT_ENCODING,
         # The pool knows the connection by IP only: never hand a TLS connection checked for one host name
         # to a request for another name on the same address.
         "Connection": "close",
@@ -283,19 +285,30 @@ _BODY_SHARE = 0.85
 async def _read_capped(response: httpx.Response, max_bytes: int, deadline: float) -> tuple[bytes, str]:
     """The body up to ``max_bytes`` and, once some of it came, until ``deadline`` (loop time), and why it was
     cut ("" if whole). Before its first byte only the total time limits it: there is nothing to keep."""
+    decoder = BodyDecoder(response.headers.get("content-encoding", ""))  # RefusedCoding: said by the caller
     parts: list[bytes] = []
     size = 0
     try:
         async with asyncio.timeout(None) as limit:
-            async for chunk in response.aiter_bytes():
-                if not size and chunk:
+            # Raw, and unpacked here: httpx unpacks a piece whole, past any cap (see content_coding.py).
+            async for raw in response.aiter_raw():
+                if not size and raw:
                     limit.reschedule(deadline)
                 room = max_bytes - size
+                chunk = decoder.decode(raw, room + 1)
                 if len(chunk) > room:
                     parts.append(chunk[:room])
                     return b"".join(parts), "size"
                 parts.append(chunk)
                 size += len(chunk)
+            room = max_bytes - size
+            chunk = decoder.finish(room + 1)
+            if len(chunk) > room:
+                parts.append(chunk[:room])
+                return b"".join(parts), "size"
+            parts.append(chunk)
+    except DamagedBody:
+        raise httpx.DecodingError("the page does not unpack") from None  # worded by describe_http_error
     except (TimeoutError, httpx.ReadTimeout, httpx.RemoteProtocolError, httpx.ReadError) as exc:
         if not size:
             raise
@@ -303,6 +316,10 @@ async def _read_capped(response: httpx.Response, max_bytes: int, deadline: float
                else "closed")
         return b"".join(parts), cut
     return b"".join(parts), ""
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 async def _fetch_hops(client: httpx.AsyncClient, url: httpx.URL, policy: FetchPolicy, limits: FetchLimits,
@@ -313,7 +330,7 @@ async def _fetch_hops(client: httpx.AsyncClient, url: httpx.URL, policy: FetchPo
         ip = await resolve_checked(url, policy, resolver)
         request = _pinned_request(url, ip, limits, accept_language)
         try:
-            response = await client.send(request, stream=True, auth=None, follow_redirects=False)
+            response = await send_web(client, request, stream=True)
         except httpx.HTTPError as exc:
             raise FetchError(describe_http_error(exc, url.host)) from None
         except ExceptionGroup as group:  # a connect error the network library left wrapped (see ungrouped)
@@ -332,6 +349,8 @@ async def _fetch_hops(client: httpx.AsyncClient, url: httpx.URL, policy: FetchPo
             if response.status_code >= 400:  # the reason first, the address after it (the card cut it off)
                 raise FetchError(f"{status_words(response.status_code, response.reason_phrase)}: {url}")
             body, cut = await _read_capped(response, limits.max_bytes, body_deadline)
+        except RefusedCoding as exc:  # the reason first, the address after it
+            raise FetchError(f"{_capital(str(exc))}: {url}") from None
         except httpx.HTTPError as exc:
             raise FetchError(describe_http_error(exc, url.host)) from None
         except ExceptionGroup as group:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import http.cookiejar
 import logging
 from typing import Any, AsyncIterator, Mapping
 
 import httpx
 
 from .. import __version__
+from ..content_coding import ACCEPT_ENCODING, BodyDecoder, DamagedBody, RefusedCoding
 from ..http_clients import async_client
 
 # Wikipedia asks API clients for a descriptive User-Agent; sites answer browsers-only pages less often to it.
@@ -110,13 +112,91 @@ async def client_for(http: httpx.AsyncClient | None, timeout: httpx.Timeout) -> 
         yield own
 
 
+# Marks the requests the web tools send (an extension, which httpx hands to no server): the cookies their
+# answers set are not kept (_WebToolCookies).
+_WEB_TOOL = "tinyrag_web_tool"
+_MOST_REDIRECTS = 10
+
+
+class _WebToolCookies(http.cookiejar.DefaultCookiePolicy):
+    """A client's cookie policy that keeps no cookie a site sets in answer to a web tool, and the others as
+    the default policy does. The web tools share the engine's client, whose jar the LLM server's requests
+    carry: a fetched page's cookie went to the LLM server when both were on one host."""
+
+    def set_ok(self, cookie: http.cookiejar.Cookie, request: Any) -> bool:
+        sent = getattr(request, "request", None)  # httpx's wrapper holds the httpx.Request
+        if sent is not None and sent.extensions.get(_WEB_TOOL):
+            return False
+        return super().set_ok(cookie, request)
+
+
+async def send_web(client: httpx.AsyncClient, request: httpx.Request, *, stream: bool = False) -> httpx.Response:
+    """``request`` (built from scratch, never from the client's defaults, which may carry the LLM server's
+    API key, cookies or base URL) sent through ``client`` as it is, no redirect followed; ``client``'s
+    cookie jar keeps no cookie the answer sets."""
+    request.extensions[_WEB_TOOL] = True
+    client.cookies.jar.set_policy(_WebToolCookies())
+    return await client.send(request, stream=stream, auth=None, follow_redirects=False)
+
+
+# The most an API's answer (Wikipedia's, a SearXNG instance's) may unpack to: the longest articles' extracts
+# are about 1 MB.
+MOST_ANSWER_BYTES = 16 * 1024 * 1024
+
+
+class AnswerRefused(httpx.TransportError):
+    """An answer not read: larger than MOST_ANSWER_BYTES unpacked, or packed in a way that is refused."""
+
+
+async def _read_answer(response: httpx.Response) -> httpx.Response:
+    """``response`` (streamed) read whole, unpacked here within MOST_ANSWER_BYTES (content_coding.py), as a
+    response of its own; raises AnswerRefused, or DecodingError for a body that does not unpack."""
+    if response.is_stream_consumed:  # made in this process with its content (a test's MockTransport): read
+        return response
+    try:
+        decoder = BodyDecoder(response.headers.get("content-encoding", ""))
+    except RefusedCoding as exc:
+        raise AnswerRefused(str(exc)) from None
+    parts: list[bytes] = []
+    size = 0
+    try:
+        async for raw in response.aiter_raw():
+            parts.append(decoder.decode(raw, MOST_ANSWER_BYTES - size + 1))
+            size += len(parts[-1])
+            if size > MOST_ANSWER_BYTES:
+                break
+        else:
+            parts.append(decoder.finish(MOST_ANSWER_BYTES - size + 1))
+            size += len(parts[-1])
+    except DamagedBody as exc:
+        raise httpx.DecodingError(str(exc)) from None
+    if size > MOST_ANSWER_BYTES:
+        raise AnswerRefused(f"the answer is larger than {MOST_ANSWER_BYTES // 2**20} MB")
+    headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in ("content-encoding",
+                                                                                    "content-length")]
+    return httpx.Response(response.status_code, headers=headers, content=b"".join(parts), request=response.request)
+
+
 async def plain_get(client: httpx.AsyncClient, url: str, *, params: Mapping[str, str], headers: Mapping[str, str],
                     timeout: httpx.Timeout) -> httpx.Response:
-    """A GET built from scratch, not from the client's defaults: a shared client may carry the LLM server's
-    API key, cookies or a base URL, none of which may go to Wikipedia or a search engine."""
+    """A GET built from scratch, not from the client's defaults (see send_web), redirects followed here (httpx
+    puts the client's cookies on each hop it follows), the answer read within MOST_ANSWER_BYTES."""
+    headers = {"Accept-Encoding": ACCEPT_ENCODING, **headers}
     request = httpx.Request("GET", url, params=params, headers=headers, extensions={"timeout": timeout.as_dict()})
     try:
-        return await client.send(request, auth=None, follow_redirects=True)
+        for _ in range(_MOST_REDIRECTS + 1):
+            streamed = await send_web(client, request, stream=True)
+            try:
+                response = await _read_answer(streamed)
+            finally:
+                await streamed.aclose()
+            if not response.has_redirect_location:
+                return response
+            target = response.url.join(response.headers["location"])
+            if target.scheme not in ("http", "https"):
+                raise httpx.UnsupportedProtocol(f"a redirect to {target.scheme}: is not followed", request=request)
+            request = httpx.Request("GET", target, headers=headers, extensions={"timeout": timeout.as_dict()})
+        raise httpx.TooManyRedirects(f"more than {_MOST_REDIRECTS} redirects", request=request)
     except ExceptionGroup as group:
         raise ungrouped(group) from None
 
@@ -175,6 +255,8 @@ def describe_http_error(exc: httpx.HTTPError, what: str) -> str:
         if why == "unreachable":
             return f"Could not connect to {what}: the network is unreachable. Check the network connection."
         return f"Could not connect to {what}. Check the network connection."
+    if isinstance(exc, AnswerRefused):
+        return f"{what} sent an answer that is refused: {exc}."
     if isinstance(exc, httpx.DecodingError):  # a gzip or deflate body that does not unpack
         return f"{what} sent a compressed page that could not be decompressed: the page it sent is damaged."
     if isinstance(exc, httpx.RemoteProtocolError):

@@ -341,20 +341,10 @@ def xml_to_text(body: bytes) -> tuple[str, str]:
 def pdf_to_text(body: bytes, max_chars: int) -> tuple[str, str]:
     """Title and text of a PDF, page by page, stopping once ``max_chars`` of text are in hand."""
     from ..kb.errors import ReadError
-    from ..kb.pdf import PdfFile
+    from ..kb.pdf_apart import pdf_pages  # in a helper process whose memory is capped: a PDF can be a bomb
 
-    pages: list[str] = []
-    total = 0
     try:
-        with PdfFile(body) as pdf:
-            title = pdf.title
-            for index in range(pdf.pages):
-                text = pdf.page_text(index).strip()
-                if text:
-                    pages.append(f"[page {index + 1}]\n{text}")
-                    total += len(text)
-                if total >= max_chars:
-                    break
+        title, pages = pdf_pages(body, max_chars)
     except ReadError as exc:
         raise UnreadableContent(f"The PDF could not be read: {exc}.") from None
     if not pages:
