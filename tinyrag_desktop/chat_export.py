@@ -306,7 +306,13 @@ def text_markdown(text: str) -> str:
 # Outside code: an HTML tag the model wrote (<img src=…>, <script>, <iframe>, <style>…: a name, then its
 # attributes), the "!" that makes a link an image (not one escaped: after an even run of backslashes), a
 # mailto: address.
-_RAW_TAG_RE = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>)+")  # tags side by side: one span
+# A tag runs to its first ">" ("<img src='?d=x&y=<'>" too: a "<" inside stopped the match, and the tag was
+# left to load); a "<" left that could still open one (a tag never closed, "<!--") is written &lt;.
+# (not an autolink's: <https://…> stays a link, a mailto: one losing its attach= below)
+_RAW_TAG_RE = re.compile(r"((?:</?[A-Za-z][A-Za-z0-9-]*(?:[\s/][^>]*)?>)+)"
+                         r"|<(?=[A-Za-z/!?])(?![A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>)")
+# A link's address, which a viewer decodes before it follows it: "mailto\:" and "mailto&#58;" are mailto:.
+_LINK_ADDRESS_RE = re.compile(r"(\]\(\s*<?)([^\s()<>]+)")
 _IMAGE_RE = re.compile(r"(?<!\\)((?:\\\\)*)!\[")
 _MAILTO_RE = re.compile(r"mailto:[^\s()<>\[\]\"'`]*", re.I)
 
@@ -352,9 +358,19 @@ def _inert(text: str) -> str:
 
 
 def _inert_words(text: str) -> str:
-    text = _RAW_TAG_RE.sub(_code_span, text)
+    text = _RAW_TAG_RE.sub(lambda m: code_span(m.group(1)) if m.group(1) else "&lt;", text)
     text = _IMAGE_RE.sub(lambda m: f"{m.group(1)}\\![", text)  # "!" then a link
+    text = _LINK_ADDRESS_RE.sub(_safe_address, text)
     return _MAILTO_RE.sub(lambda m: safe_mailto(m.group(0)), text)
+
+
+def _safe_address(match: re.Match[str]) -> str:
+    """A link's address as a viewer reads it (its entities and backslash escapes undone) when that is a
+    mailto: one, without the fields it should not carry; any other address as written."""
+    read = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", html.unescape(match.group(2)))
+    if not read[:7].lower() == "mailto:":
+        return match.group(0)
+    return match.group(1) + safe_mailto(read)
 
 
 def question_text(text: str) -> str:

