@@ -170,7 +170,7 @@ _CANCELLED = "the import was cancelled"
 _HELPER: _Helper | None = None
 _LOCK = threading.Lock()  # one PDF at a time: PDFium reads one at a time anyway (pdf._LOCK)
 _CANNOT: list[str] = []  # why no helper can be started here: PDFs are read in this process then
-_WORKED: list[bool] = []  # a helper was ready once here: helpers work, and none is ever replaced by this process
+_WORKED: list[bool] = []  # a helper was ready here once: helpers work here, and no PDF is read in this process
 
 
 def _check(cancelled: Callable[[], bool] | None) -> None:
