@@ -56,6 +56,7 @@ def test_an_import_goes_on_past_a_pdf_bomb(tmp_path: Path, data_dir: Path) -> No
 def test_where_no_helper_works_pdfs_are_read_here_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     pdf_apart._stop()
     monkeypatch.setattr(pdf_apart, "_CANNOT", [])
+    monkeypatch.setattr(pdf_apart, "_WORKED", [])  # no helper was ever ready in this process
     monkeypatch.setattr(pdf_apart, "_command", lambda: [sys.executable, "-c", "import sys; sys.exit(3)"])
     doc = read_bytes(make_pdf(["The lighthouse keeper lights the lamp at dusk."]), "pdf", "k.pdf")
     assert "lights the lamp at dusk" in doc.blocks[1].text

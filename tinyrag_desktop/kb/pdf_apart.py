@@ -5,17 +5,21 @@ A 1 MB PDF whose page is a Flate stream of 1 GB of spaces took url_fetch (in the
 unpacks to about 5 GB. So every PDF is read by a helper (this module run as a program; in a frozen build the
 app's executable with :data:`HELPER_FLAG` first) whose address space is limited (``RLIMIT_AS``) to what it
 used at its start plus :data:`MOST_MB`. A PDF that needs more ends the helper (PDFium aborts when memory runs
-out) or raises MemoryError in it; either way the file fails with :data:`TOO_LARGE`, and an import goes on
-with the next file. A PDF that crashes PDFium fails alone too, and no longer takes the window with it.
+out: it ends with SIGABRT, seen with the bomb of tests/pdf_bomb.py) or raises MemoryError in it; either way
+the file fails with :data:`TOO_LARGE`, and an import goes on with the next file. A PDF that crashes PDFium
+(another signal) fails alone too, with :data:`CRASHED`, and no longer takes the window with it; so does one
+that makes the helper exit. The next PDF gets a new helper.
 
 One helper per process, started at the first PDF (about 0.2 s) and kept for the next ones, so a folder of
 PDFs pays for it once; PDFium reads one PDF at a time anyway (kb/pdf.py), and so does the helper. It is given
-the lifeline (lifeline.py): it ends with the process that started it. Cancel kills it at once, between pages
-or in the middle of one. Where no helper can be started, or on Windows (no ``RLIMIT_AS``), PDFs are read in
-this process as before.
+the lifeline (lifeline.py): it ends with the process that started it. Cancel (an import's, or url_fetch's
+Stop and timeout) kills it at once, between pages or in the middle of one, and a caller waiting for another's
+PDF stops waiting on Cancel too. Where no helper can be started, or on Windows (no ``RLIMIT_AS``), PDFs are
+read in this process as before: only where no helper was ever ready, never after a helper ended on a PDF.
 
-The helper reads jobs ``(what, data, arg)`` from its standard input and answers ``(True, result)`` or
-``(False, exception)`` on its standard output, each a length and a pickle (reader_worker's framing).
+The helper first says :data:`_READY` once its memory is capped, then reads jobs ``(what, data, arg)`` from
+its standard input and answers ``(True, result)`` or ``(False, exception)`` on its standard output, each a
+length and a pickle (reader_worker's framing).
 """
 
 from __future__ import annotations
@@ -43,6 +47,10 @@ MOST_MB = 1024
 TOO_LARGE = ("the PDF unpacks to more than {mb} MB when read, and was not read (an ordinary PDF needs far "
              "less: this one may be made to use up memory)")
 CRASHED = "the PDF crashed the PDF reader (PDFium), and was not read"
+ENDED = "the PDF reader stopped while reading the PDF (exit status {code}), and it was not read"
+NOT_STARTED = "the PDF reader could not be started ({why}), and the PDF was not read"
+STOPPED = "the PDF reader was stopped (the app is closing), and the PDF was not read"
+_READY = "ready"  # the helper's first word: it runs, its memory is capped, it waits for a job
 _POLL = 0.05  # how often a wait for the helper looks at Cancel, in seconds
 
 log = logging.getLogger(__name__)
@@ -54,9 +62,10 @@ def read_pdf(data: bytes, name: str, cancelled: Callable[[], bool] | None = None
     return _ask(("document", data, name), cancelled, lambda: _pdf().read_pdf(data, name, cancelled))  # type: ignore[return-value]
 
 
-def pdf_pages(data: bytes, max_chars: int) -> tuple[str, list[str]]:
-    """pdf.pdf_pages, in the helper: the title and the pages' texts until ``max_chars`` are in hand."""
-    return _ask(("pages", data, max_chars), None, lambda: _pdf().pdf_pages(data, max_chars))  # type: ignore[return-value]
+def pdf_pages(data: bytes, max_chars: int, cancelled: Callable[[], bool] | None = None) -> tuple[str, list[str]]:
+    """pdf.pdf_pages, in the helper: the title and the pages' texts until ``max_chars`` are in hand;
+    Cancelled as soon as ``cancelled()`` turns true (url_fetch's Stop or timeout: the helper is killed)."""
+    return _ask(("pages", data, max_chars), cancelled, lambda: _pdf().pdf_pages(data, max_chars))  # type: ignore[return-value]
 
 
 def _pdf():
@@ -66,7 +75,8 @@ def _pdf():
 
 
 class _NoHelper(Exception):
-    """No helper can work here (a frozen build whose executable does not run one, say)."""
+    """The helper ended, or said something else, before it was ready: it never had a PDF. Where no helper
+    was ever ready, none can work here (a frozen build whose executable does not run one, say)."""
 
 
 class _Helper:
@@ -77,45 +87,70 @@ class _Helper:
         from .reader_worker import _environment
 
         self.most_mb = most_mb
-        self.answers = 0
+        self.ready = False
+        self.stopped = False  # by stop(): its end says nothing about the PDF, nor about helpers here
         # In a session of its own: Ctrl+C in a terminal stops the import, which then stops its helper.
         self.process = subprocess.Popen([*_command(), str(most_mb)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         start_new_session=True, **child_options(_environment()))
 
     def ask(self, job: tuple[str, bytes, object], cancelled: Callable[[], bool] | None) -> object:
-        from .reader_worker import _receive, _send
+        from .reader_worker import _send
 
-        stdin, stdout = self.process.stdin, self.process.stdout
-        assert stdin is not None and stdout is not None
-        if cancelled is not None and cancelled():  # as pdf.read_pdf looks before each page: the first too
-            raise Cancelled("the import was cancelled")
+        stdin = self.process.stdin
+        assert stdin is not None
+        _check(cancelled)  # as pdf.read_pdf looks before each page: the first too
+        if not self.ready:
+            try:
+                word = self._next(cancelled)
+            except Cancelled:
+                raise
+            except Exception:  # it ended, or its output is not a helper's (a program that does not run one)
+                word = None
+            if word != _READY:  # it has had no PDF yet: this says nothing about the PDF
+                if self.stopped:
+                    raise ReadError(STOPPED)
+                self.stop()
+                code = self.process.returncode
+                raise _NoHelper(f"it exited with status {code} before reading anything" if code is not None
+                                and code >= 0 else f"it ended with status {code} before it was ready")
+            self.ready = True
         try:
             _send(stdin, job)
-            while not select.select([stdout], [], [], _POLL)[0]:
-                if cancelled is not None and cancelled():
-                    self.stop()
-                    raise Cancelled("the import was cancelled")
-            ok, value = _receive(stdout)  # type: ignore[misc]
+            ok, value = self._next(cancelled)  # type: ignore[misc]
         except (OSError, EOFError, pickle.UnpicklingError, ValueError):  # it ended while reading the PDF
             raise ReadError(self._ended()) from None
-        self.answers += 1
         if not ok:
             if isinstance(value, MemoryError):
                 raise ReadError(TOO_LARGE.format(mb=self.most_mb))
             raise value  # type: ignore[misc]
         return value
 
+    def _next(self, cancelled: Callable[[], bool] | None) -> object:
+        """The helper's next message, or Cancelled (the helper killed) as soon as ``cancelled()`` is true."""
+        from .reader_worker import _receive
+
+        stdout = self.process.stdout
+        assert stdout is not None
+        while not select.select([stdout], [], [], _POLL)[0]:
+            if cancelled is not None and cancelled():
+                self.stop()
+                raise Cancelled(_CANCELLED)
+        return _receive(stdout)
+
     def _ended(self) -> str:
-        """Why the helper ended: out of memory (PDFium aborts then, or the system killed it), or a crash.
-        Raises _NoHelper for one that exited by itself before it ever answered: it does not work here."""
+        """Why the helper, ready, ended on a PDF: out of memory (PDFium aborts then, or the system killed it),
+        a crash (another signal), or an exit (a bug of this module's: the PDF is refused all the same)."""
+        if self.stopped:
+            return STOPPED
         self.stop()
         code = self.process.returncode
-        if code is not None and code >= 0 and not self.answers:
-            raise _NoHelper(f"it exited with status {code} before reading anything")
         log.warning("the PDF reader process %d ended while reading (exit status %s)", self.process.pid, code)
+        if code is not None and code >= 0:
+            return ENDED.format(code=code)
         return TOO_LARGE.format(mb=self.most_mb) if code in (-signal.SIGABRT, -signal.SIGKILL) else CRASHED
 
     def stop(self) -> None:
+        self.stopped = True
         try:
             self.process.kill()
         except OSError:
@@ -131,9 +166,25 @@ class _Helper:
         return self.process.poll() is None
 
 
+_CANCELLED = "the import was cancelled"
 _HELPER: _Helper | None = None
 _LOCK = threading.Lock()  # one PDF at a time: PDFium reads one at a time anyway (pdf._LOCK)
 _CANNOT: list[str] = []  # why no helper can be started here: PDFs are read in this process then
+_WORKED: list[bool] = []  # a helper was ready here once: helpers work here, and no PDF is read in this process
+
+
+def _check(cancelled: Callable[[], bool] | None) -> None:
+    if cancelled is not None and cancelled():
+        raise Cancelled(_CANCELLED)
+
+
+def _locked(cancelled: Callable[[], bool] | None) -> None:
+    """Take _LOCK, or Cancelled: another caller's PDF may hold it a while (a url_fetch Stop abandoned)."""
+    if cancelled is None:
+        _LOCK.acquire()
+        return
+    while not _LOCK.acquire(timeout=_POLL):
+        _check(cancelled)
 
 
 def _ask(job: tuple[str, bytes, object], cancelled: Callable[[], bool] | None,
@@ -141,7 +192,8 @@ def _ask(job: tuple[str, bytes, object], cancelled: Callable[[], bool] | None,
     global _HELPER
     if os.name != "posix" or _CANNOT:
         return here()
-    with _LOCK:
+    _locked(cancelled)
+    try:
         helper = _HELPER
         if helper is None or not helper.alive() or helper.most_mb != MOST_MB:
             if helper is not None:
@@ -155,13 +207,22 @@ def _ask(job: tuple[str, bytes, object], cancelled: Callable[[], bool] | None,
         except _NoHelper as exc:
             return _read_here(str(exc), here)
         finally:
+            if helper.ready:
+                _WORKED[:] = [True]
             if not helper.alive():
                 _HELPER = None
+    finally:
+        _LOCK.release()
 
 
 def _read_here(why: str, here: Callable[[], object]) -> object:
-    """Read in this process, as before there were helpers, from now on: no helper works here (``why``)."""
+    """Read in this process, as before there were helpers, from now on: no helper works here (``why``).
+    Where one did work, this PDF is refused instead: a PDF that needs no more memory than this process can
+    spare is not to be told from one that does (the next PDF tries a new helper)."""
     global _HELPER
+    if _WORKED:
+        log.warning("the PDF reader process could not be started (%s)", why)
+        raise ReadError(NOT_STARTED.format(why=why))
     log.warning("PDFs are read in this process, with no cap on their memory: no PDF reader process works here "
                 "(%s)", why)
     _CANNOT.append(why)
@@ -218,6 +279,10 @@ def main(argv: list[str] | None = None) -> int:
         _limit_memory(most_mb)
     except (ImportError, OSError, ValueError):  # not Linux (no /proc): the helper still keeps a crash out of the app
         pass
+    try:
+        _send(sink, _READY)
+    except BrokenPipeError:
+        return 0
     while True:
         try:
             what, data, arg = _receive(source)  # type: ignore[misc]
@@ -232,11 +297,18 @@ def main(argv: list[str] | None = None) -> int:
             result = (False, exc)
         except Exception as exc:  # a bug of PDFium's wrapper: the file fails, not the helper
             result = (False, ReadError(f"could not be read ({exc.__class__.__name__}: {exc})"))
+        if not result[0]:
+            try:  # one that pickles may still not unpickle (reader_worker.main): the parent would take its
+                pickle.loads(pickle.dumps(result[1], protocol=pickle.HIGHEST_PROTOCOL))  # stream for broken
+            except Exception as exc:
+                result = (False, ReadError(f"could not be read ({result[1].__class__.__name__}: {exc})"))
         del data
         try:
             _send(sink, result)
         except MemoryError:
             _send(sink, (False, MemoryError()))
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:  # a result that cannot travel
+            _send(sink, (False, ReadError(f"could not be read ({exc.__class__.__name__}: {exc})")))
         except BrokenPipeError:
             return 0
 

@@ -13,6 +13,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from html import unescape
+from typing import Callable
 
 from .errors import ToolError
 
@@ -338,13 +339,14 @@ def xml_to_text(body: bytes) -> tuple[str, str]:
     return title, _squeeze("\n".join(t for t in root.itertext()))
 
 
-def pdf_to_text(body: bytes, max_chars: int) -> tuple[str, str]:
-    """Title and text of a PDF, page by page, stopping once ``max_chars`` of text are in hand."""
+def pdf_to_text(body: bytes, max_chars: int, cancelled: Callable[[], bool] | None = None) -> tuple[str, str]:
+    """Title and text of a PDF, page by page, stopping once ``max_chars`` of text are in hand; kb's
+    Cancelled as soon as ``cancelled()`` turns true (the helper reading it is killed then)."""
     from ..kb.errors import ReadError
     from ..kb.pdf_apart import pdf_pages  # in a helper process whose memory is capped: a PDF can be a bomb
 
     try:
-        title, pages = pdf_pages(body, max_chars)
+        title, pages = pdf_pages(body, max_chars, cancelled)
     except ReadError as exc:
         raise UnreadableContent(f"The PDF could not be read: {exc}.") from None
     if not pages:
@@ -353,9 +355,10 @@ def pdf_to_text(body: bytes, max_chars: int) -> tuple[str, str]:
 
 
 def to_readable(body: bytes, content_type: str, url: str, *, truncated: bool, max_chars: int,
-                cut: str = "size") -> Readable:
+                cut: str = "size", cancelled: Callable[[], bool] | None = None) -> Readable:
     """The body as text for the model, or UnreadableContent saying why it is not text; ``cut`` says why a
-    truncated body stopped (see fetch.Fetched)."""
+    truncated body stopped (see fetch.Fetched). ``cancelled`` stops a PDF's reading (url_fetch runs this in
+    a thread, which its Stop or timeout does not end)."""
     ctype = parse_content_type(content_type)
     kind = classify(ctype, body)
     if kind == "binary":
@@ -372,7 +375,7 @@ def to_readable(body: bytes, content_type: str, url: str, *, truncated: bool, ma
         if truncated:
             why = "is larger than the download limit" if cut == "size" else "did not arrive whole"
             raise UnreadableContent(f"This PDF {why}, and a PDF cannot be read in part: {url}")
-        title, text = pdf_to_text(body, max_chars)
+        title, text = pdf_to_text(body, max_chars, cancelled)
         return Readable(title, text, kind)
     if kind == "xml":
         title, text = xml_to_text(body)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import threading
 from typing import Any, Mapping
 
 from .errors import ToolError
@@ -76,8 +77,15 @@ async def url_fetch(content: str, ctx: ToolContext) -> ToolResult:
         # The limit the user set, as every tool says it ("9 s" stood on a card whose setting was 10 s).
         raise FetchError(f"The page did not finish loading within {timeout_words(_tool_timeout(ctx.settings))}"
                          f": {exc.url}") from None
-    readable = await asyncio.to_thread(to_readable, fetched.body, fetched.content_type, fetched.url,
-                                       truncated=fetched.truncated, max_chars=max_chars, cut=fetched.cut)
+    # Stop or the tool's timeout cancels this coroutine, not the thread: the event tells a PDF's reading to
+    # end (its helper is killed), which would otherwise go on, holding the one PDF reader an import waits for.
+    stop = threading.Event()
+    try:
+        readable = await asyncio.to_thread(to_readable, fetched.body, fetched.content_type, fetched.url,
+                                           truncated=fetched.truncated, max_chars=max_chars, cut=fetched.cut,
+                                           cancelled=stop.is_set)
+    finally:
+        stop.set()
     header = []
     if readable.title:
         header.append(f"Title: {readable.title}")
