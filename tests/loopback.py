@@ -73,3 +73,22 @@ def silent_server() -> Iterator[tuple[str, type[Silent]]]:
             yield url, handler
         finally:
             handler.release.set()
+
+
+def coded_pages(bodies: dict[str, tuple[str, bytes]]) -> type[BaseHTTPRequestHandler]:
+    """A handler serving each path of ``bodies`` as an HTML page sent with that Content-Encoding, as is."""
+
+    class Coded(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            encoding, body = bodies[self.path]
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Encoding", encoding)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    return Coded

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import gzip
 import zlib
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
-from tests.loopback import serving
+from tests.loopback import coded_pages, serving
 from tinyrag_desktop.kb import ImportItem, Importer, open_store
 from tinyrag_desktop.kb.errors import FetchError
 from tinyrag_desktop.kb.web import fetch_url
@@ -33,23 +32,9 @@ _BODIES = {
 }
 
 
-class _Handler(BaseHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        encoding, body = _BODIES[self.path]
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Encoding", encoding)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-
 @pytest.fixture
 def server():
-    with serving(_Handler) as url:
+    with serving(coded_pages(_BODIES)) as url:
         yield url
 
 
