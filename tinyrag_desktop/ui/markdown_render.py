@@ -381,26 +381,24 @@ _TAG = re.compile(r"<[^>]*>")
 _RTL_CHAR = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|[\U00010800-\U00010fff\U0001e800-\U0001efff]")
 
 
-def is_right_to_left(text: str) -> bool:
-    """True when the first strong character of ``text`` is Arabic, Hebrew or another right-to-left script."""
+def _first_strong(text: str) -> str:
+    """The direction of the first strong character of ``text``: "R" (Arabic, Hebrew…), "L" (Latin, Greek,
+    CJK…), or "" when it has none (digits, punctuation, nothing)."""
     for char in text[:2000]:
         kind = unicodedata.bidirectional(char)
-        if kind in ("R", "AL"):
-            return True
-        if kind == "L":
-            return False
-    return False
+        if kind in ("R", "AL", "L"):
+            return "L" if kind == "L" else "R"
+    return ""
+
+
+def is_right_to_left(text: str) -> bool:
+    """True when the first strong character of ``text`` is Arabic, Hebrew or another right-to-left script."""
+    return _first_strong(text) == "R"
 
 
 def _starts_left_to_right(text: str) -> bool:
     """True when the first strong character of ``text`` is of a left-to-right script (Latin, Greek, CJK…)."""
-    for char in text[:2000]:
-        kind = unicodedata.bidirectional(char)
-        if kind in ("R", "AL"):
-            return False
-        if kind == "L":
-            return True
-    return False
+    return _first_strong(text) == "L"
 
 
 def _rtl_blocks(body: str) -> str:
