@@ -31,7 +31,7 @@ class BuiltinMixin:
                 return self.conversion(self.resolve_type(fn), args, node)
         f = self.expr(fn)
         if targs_node is not None and f.kind == "generic":
-            from .decls import instantiate_func
+            from .cgeneric import instantiate_func
             targs = [self.resolve_type(n) for n in targs_node.named_children]
             f = instantiate_func(self, f.obj, targs, node)
         if f.kind == "type":
@@ -39,7 +39,7 @@ class BuiltinMixin:
         if f.kind == "builtin":
             return self.builtin(f.obj.name, args, spread, node)
         if f.kind == "generic":
-            from .decls import infer_and_instantiate
+            from .cgeneric import infer_and_instantiate
             f = infer_and_instantiate(self, f.obj, args, node, spread)
         if f.kind != "value" or not isinstance(f.type.u, T.Func):
             self.err(node, f"invalid operation: cannot call non-function {describe(f, self)}")

@@ -229,7 +229,7 @@ class CallMixin:
 
     def index_with(self, x, idx_nodes, node):
         if x.kind == "generic":
-            from .decls import instantiate_func
+            from .cgeneric import instantiate_func
             targs = [self.resolve_type(n) for n in idx_nodes]
             return instantiate_func(self, x.obj, targs, node)
         if x.kind == "type" and getattr(x.obj, "generic", None) is not None:

@@ -454,7 +454,7 @@ class ExprMixin:
     x_type_identifier = x_identifier
 
     def x_func_literal(self, node, hint=None):
-        from .decls import compile_func_literal
+        from .cfunc import compile_func_literal
         return compile_func_literal(self, node)
 
     # ---- unary / binary ----

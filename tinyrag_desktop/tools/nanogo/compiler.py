@@ -247,7 +247,7 @@ class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
         st.cls = cls
 
     def instantiate_type(self, node):
-        from .decls import instantiate_type
+        from .cgeneric import instantiate_type
         return instantiate_type(self, node)
 
     def zero_code_lazy(self, t) -> str:
