@@ -8,8 +8,10 @@ from fractions import Fraction
 from . import types as T
 from .cbuiltin import BuiltinMixin
 from .ccall import CallMixin
+from .cconvert import ConvertMixin
 from .cexpr import ExprMixin
 from .cflow import FlowMixin
+from .coperator import OperatorMixin
 from .cstmt import StmtMixin
 from .errors import CompileError
 from .goapi import forbidden_import, missing_member
@@ -36,7 +38,7 @@ class FnCtx:
         self.py_loops = 0
 
 
-class Compiler(ExprMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
+class Compiler(ExprMixin, ConvertMixin, OperatorMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
     def __init__(self, src: Source):
         self.src = src
         self.universe = universe()
