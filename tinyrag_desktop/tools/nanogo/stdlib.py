@@ -380,4 +380,4 @@ P.add("SearchFloat64s", fn([T.Slice(F), F], [I]), _search_in)
 
 
 
-from . import stdlib_math, stdlib_text  # noqa: E402,F401  (they register their packages)
+from . import stdlib_math, stdlib_strings, stdlib_text, stdlib_unicode  # noqa: E402,F401  (they register their packages)
