@@ -18,6 +18,8 @@ from tinyrag_desktop.tools.calculate import MAX_LENGTH, MAX_NESTING, CalcError, 
         ("7 // 2", "3"),
         ("-7 // 2", "-4"),
         ("10 % 3", "1"),
+        ("min(5)", "5"),  # one value: Python's min() wanted an iterable (TypeError)
+        ("max(-2.5)", "-2.5"),
         ("12% of 250", "30"),
         ("12% * 250", "30"),
         ("50%", "0.5"),
@@ -63,6 +65,9 @@ def test_exact_results(expr: str, expected: str) -> None:
         ("3 +", "Expected a number"),
         ("sqrt(-1)", "not a real number"),
         ("log(0)", "positive"),
+        ("pi / 1e-400", "too small"),  # an exact divisor below a float's range: ZeroDivisionError
+        ("ln(7) mod 1e-400", "too small"),
+        ("sqrt(2) // 1e-400", "too small"),
         ("1" * 2000, "too long"),
     ],
 )
@@ -109,7 +114,7 @@ _TOKENS = [
     *"sqrt sin cos tan asin acos atan exp log ln log10 log2 abs round floor ceil min max factorial".split(),
     *"pi e tau PI of mod deg x km".split(),
     *"+ - * / // % ** ^ ! ( ) , × ÷ − – ° .".split(), " ",
-    *"0 1 2 3 9 10 2.5 .5 1e3 1e-3 1e308 1e-308 999 2000 99999 0.1 360 710 1_000 0x1F 0b101 1e30000".split(),
+    *"0 1 2 3 9 10 2.5 .5 1e3 1e-3 1e308 1e-308 1e-400 999 2000 99999 0.1 360 710 1_000 0x1F 0b101 1e30000".split(),
     "1 000", "1,000", "1.234,5",
 ]
 
@@ -130,7 +135,7 @@ def test_any_text_gives_a_value_or_a_calc_error(expr: str) -> None:
 
 
 # Runs of a few tokens, a run once or repeated up to 400 times: "(" * 170 went deeper than Python goes.
-_OPENINGS = ["(", "sqrt(", "-(", "2(", "2^", "-", "1% of ", "round(", "max(1,"]
+_OPENINGS = ["(", "sqrt(", "-(", "2(", "2^", "-", "1% of ", "round(", "max(1,", "min(", "max(", "ln(7) // "]
 _A_TOKEN = st.one_of(st.sampled_from(_TOKENS), st.sampled_from(_OPENINGS))
 _REPEATED_TOKENS = st.lists(st.tuples(st.lists(_A_TOKEN, min_size=1, max_size=3),
                                       st.one_of(st.just(1), st.integers(1, 400))), max_size=12)

@@ -176,8 +176,8 @@ FUNCTIONS: dict[str, tuple[Callable[..., Number], int, int]] = {
     "round": (_round, 1, 2),
     "floor": (lambda x: Fraction(math.floor(_not_exact(x))), 1, 1),
     "ceil": (lambda x: Fraction(math.ceil(_not_exact(x))), 1, 1),
-    "min": (min, 1, 100),
-    "max": (max, 1, 100),
+    "min": (lambda *values: min(values), 1, 100),  # min(5) is 5: the builtin wants an iterable of one
+    "max": (lambda *values: max(values), 1, 100),
     "factorial": (factorial, 1, 1),
 }
 CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau}
@@ -222,6 +222,10 @@ def arith(op: str, a: Number, b: Number) -> Number:
         raise CalcError(f"A number in that calculation (about {ten_to(_log10(abs(big)))}) is too large to "
                         f"combine with a value that is not exact (one from pi, e, a root, sin, log, exp, …): "
                         f"those go up to about {FLOAT_LIMIT}.") from None
+    except ZeroDivisionError:  # an exact divisor below a float's range (1e-400), met with a value that is not exact
+        raise CalcError(f"A divisor in that calculation (about {ten_to(_log10(abs(b)))}) is too small to use "
+                        f"with a value that is not exact (one from pi, e, a root, sin, log, exp, …): those go "
+                        f"down to about {FLOAT_SMALLEST}.") from None
 
 
 def raise_to_power(base: Number, exponent: Number) -> Number:
