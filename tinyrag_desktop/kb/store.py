@@ -75,6 +75,7 @@ _FTS_TABLES = ("chunks_fts", "links_fts")
 # Pages imported before links were indexed get this mark on their content hash, so importing them
 # again re-reads them (and indexes their links) instead of skipping them as unchanged.
 _RELINK_MARK = "relink:"
+_LAST_SOURCE_ID = "last_removed_source_id"  # meta: the highest id a removed source had (ids are never given again)
 
 
 def needs_rebuild(data_dir: Path) -> bool:
@@ -633,9 +634,10 @@ class KnowledgeBase:
                     )
                 else:
                     source_id = conn.execute(
-                        "INSERT INTO sources(title, location, type, size, content_hash, imported_at, load_id,"
-                        " chunk_count) VALUES(?,?,?,?,?,?,?,?)",
-                        (title, location, type, size, content_hash, _now(), load_id, len(chunks)),
+                        "INSERT INTO sources(id, title, location, type, size, content_hash, imported_at, load_id,"
+                        " chunk_count) VALUES(?,?,?,?,?,?,?,?,?)",
+                        (self._next_source_id(), title, location, type, size, content_hash, _now(), load_id,
+                         len(chunks)),
                     ).lastrowid
                 if self._reader_versions:
                     conn.execute("UPDATE sources SET reader_version = ? WHERE id = ?", (reader_version, source_id))
@@ -701,7 +703,22 @@ class KnowledgeBase:
     def _delete(self, source_id: int) -> int:
         """Delete a source and all it has (within the caller's transaction); 1, or 0 when there was none."""
         self._unindex(source_id)
-        return self.conn.execute("DELETE FROM sources WHERE id = ?", (source_id,)).rowcount
+        deleted = self.conn.execute("DELETE FROM sources WHERE id = ?", (source_id,)).rowcount
+        if deleted:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES(?, max(?, ?))",
+                (_LAST_SOURCE_ID, source_id, self._last_removed_id()))
+        return deleted
+
+    def _last_removed_id(self) -> int:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (_LAST_SOURCE_ID,)).fetchone()
+        return int(row[0]) if row is not None and str(row[0]).isdigit() else 0
+
+    def _next_source_id(self) -> int:
+        """An id no source has had since this was kept: a script holding the id of a source it removed (``kb
+        remove 2``) must not remove the next one imported. SQLite alone gives the highest id again."""
+        highest = self.conn.execute("SELECT coalesce(max(id), 0) FROM sources").fetchone()[0]
+        return max(highest, self._last_removed_id()) + 1
 
     def _unindex(self, source_id: int) -> None:
         # A contentless index forgets a row only when told the values it was indexed with: the stored
