@@ -359,9 +359,13 @@ def check_installer(exe: Path, tmp: Path) -> str:
         icons = list((prefix / "share" / "icons").glob("hicolor/*/apps/tinyrag-desktop.png"))
         version = run(prefix / "bin" / "tinyrag-desktop", ["--version"], tmp)
         expect(version, 0, "the installed launcher's --version")
-        if len(icons) < 8 or not (prefix / "share" / "applications" / "tinyrag-desktop.desktop").is_file():
+        entry = prefix / "share" / "applications" / "tinyrag-desktop.desktop"
+        if len(icons) < 8 or not entry.is_file():
             raise SmokeFailure(f"the installer left {len(icons)} icons and the menu entry "
                                f"{'in place' if (prefix / 'share' / 'applications').is_dir() else 'missing'}")
+        exec_line = f'Exec="{prefix / "bin" / "tinyrag-desktop"}"'  # the prefix has a space: quoted
+        if exec_line not in entry.read_text(encoding="utf-8").splitlines():
+            raise SmokeFailure(f"the menu entry does not start the launcher: no line {exec_line}")
     finally:
         subprocess.run(["sh", str(script), "--uninstall"], env=env, capture_output=True, timeout=TIMEOUT)
     return f"./install-linux.sh installed a launcher that runs, the menu entry and {len(icons)} icons"

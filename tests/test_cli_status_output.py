@@ -52,7 +52,7 @@ def test_kb_add_imports_everything_when_its_progress_cannot_be_written(tmp_path:
     (docs / "bad.pdf").write_bytes(b"%PDF-1.4 not really")  # a "failed:" line on stderr as well
     data = tmp_path / "data"
     proc = run(["kb", "add", str(docs), "--progress", "--data-dir", str(data)], broken_stderr)
-    assert proc.returncode == 0
+    assert proc.returncode == 1  # bad.pdf failed: the status is the one said with standard error written
     assert proc.stdout.startswith("3 added, 0 updated, 0 unchanged, 1 failed")
     assert sorted(line.split('"location": ')[1].split(",")[0] for line in listed(data).splitlines()) == [
         f'"{docs / f"d{n}.md"}"' for n in range(3)]

@@ -25,7 +25,7 @@ _VERB_MODULES = {"kb": "tinyrag_desktop.kb.cli", "nanogo": "tinyrag_desktop.tool
 ASK_EXIT_STATUS = ("Exit status: 0 the answer finished, 1 failed (the server down or refusing, the model missing, the "
                    "answer cut off: said on standard error, or as an error event with --jsonl; or the answer could "
                    "not be written), 2 wrong command line (a bad option, an empty question), 130 stopped with "
-                   "Ctrl+C. The question and its answer are not kept in the window's chat history.")
+                   "Ctrl+C (with --jsonl, an error event of kind interrupted is the last line). The question and its answer are not kept in the window's chat history.")
 
 
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
@@ -366,6 +366,21 @@ SHELL_HELD_NOTE = ("note: shell commands are off for `ask`, which cannot ask you
 
 
 def _ask(args: argparse.Namespace) -> int:
+    try:
+        return _ask_now(args)
+    except KeyboardInterrupt:  # Ctrl+C, or SIGINT from the program that runs `ask`
+        if not args.jsonl:
+            raise  # main says "Stopped." on standard error
+        from .cliprint import JsonPrinter
+
+        try:  # with --jsonl, said only there, as every error is
+            JsonPrinter(sys.stdout).interrupted()
+        except OutputFailed:  # the reader has gone (Ctrl+C in a shell's pipeline stops it too)
+            pass
+        return 130
+
+
+def _ask_now(args: argparse.Namespace) -> int:
     if args.question == "-":  # as nanogo -: the question from a pipe or a file (ask - < question.txt)
         if sys.stdin is None:
             print("error: the question cannot be read: standard input is closed.", file=sys.stderr)

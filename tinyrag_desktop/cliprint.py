@@ -26,6 +26,11 @@ _QUERY_CHARS, _QUERY_CELLS = 60, 6  # the most of a call's input a status line s
 WAIT_NOTE_AFTER = 5.0
 
 
+# The kind of the `error` event `ask --jsonl` ends with when stopped (Ctrl+C, SIGINT): no `done` follows.
+INTERRUPTED = "interrupted"
+STOPPED = "Stopped."  # what `ask` says on standard error when stopped, and that event's message
+
+
 class JsonPrinter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
@@ -35,6 +40,13 @@ class JsonPrinter:
             return
         self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
         self.out.flush()
+
+    def interrupted(self) -> None:
+        """The last line when `ask` is stopped: a consumer that only saw the lines end could not tell a stop
+        from a crash. The engine was cut off where it was, so there are no counts for a `done`."""
+        from .engine import EngineError
+
+        self.show(EngineError(STOPPED, INTERRUPTED))
 
     def close(self) -> None:
         """Each event is written whole as it comes: nothing waits."""

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from tests.sse_server import ScriptedLLMServer, Status, Stream, free_port
+from tinyrag_desktop.cliprint import INTERRUPTED
 
 BLOCK = '<tool name="calculate"><query>6 * 7</query></tool>'
 
@@ -98,6 +99,33 @@ def test_ctrl_c_stops_the_answer_and_says_so(tmp_path: Path) -> None:
     assert proc.returncode == 130
     assert "Stopped." in err and "Traceback" not in err
     assert out.count("word") < 400
+
+
+def test_ctrl_c_ends_ask_jsonl_with_an_interrupted_error_line(tmp_path: Path) -> None:
+    # The lines just stopped: a consumer could not tell a stop from a crash
+    import signal
+
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(["word "] * 400, delay=0.02))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tinyrag_desktop", "ask", "Tell me a story", "--jsonl", "--base-url",
+             llm.base_url, "--model", "scripted", "--data-dir", str(tmp_path)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
+        )
+        assert proc.stdout is not None
+        seen = []
+        while not seen or seen[-1]["event"] != "text":  # the answer is streaming
+            line = proc.stdout.readline()
+            assert line, proc.communicate(timeout=30)[1]
+            seen.append(json.loads(line))
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    events = seen + [json.loads(line) for line in out.splitlines()]
+    assert events[-1] == {"event": "error", "message": "Stopped.", "kind": "interrupted"}
+    assert [e["event"] for e in events].count("error") == 1 and "done" not in [e["event"] for e in events]
+    assert sum(e["event"] == "text" for e in events) < 400  # stopped, not answered whole
+    assert err == ""  # with --jsonl an error is said on standard output only
 
 
 def _ask_over_notes(tmp_path: Path, notes: dict[str, str], question: str,
@@ -355,7 +383,7 @@ def test_the_readme_names_every_kind_of_error_ask_jsonl_prints() -> None:
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     said = readme.split("`error` has `message`", 1)[1].split("\n\n", 1)[0]
-    assert kinds(errors.LLMError) <= set(re.findall(r"`(\w+)`", said)), said
+    assert kinds(errors.LLMError) | {INTERRUPTED} <= set(re.findall(r"`(\w+)`", said)), said
 
 
 def test_the_readme_names_every_field_of_the_done_event() -> None:

@@ -93,7 +93,7 @@ def test_a_page_of_nothing_but_a_comment_logs_nothing_on_the_console(server, tmp
 
 def test_a_pdf_by_url_is_imported_and_a_404_beside_it_is_listed(server, tmp_path, capsys):
     code, out, err = add(capsys, tmp_path / "data", f"{server}/report.pdf", f"{server}/gone")
-    assert code == 0 and out.startswith("1 added")
+    assert code == 1 and out.startswith("1 added")  # the 404 failed: a script can tell (it exited 0)
     assert failures(err) == [f"failed: {server}/gone: the server answered 404 Not Found"]
 
 

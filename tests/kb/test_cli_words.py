@@ -106,10 +106,11 @@ def test_each_verb_s_help_gives_its_exit_statuses(capsys, verb):
         main(["kb", *verb, "--help"])
     assert done.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert ("Exit status: 0 done (a search that finds nothing included, and an add that imported some of what "
-            "it was given: the files that failed are said on standard error), 1 failed (said on standard error; for "
-            "add, nothing was imported), 2 wrong command line (or, for add, web pages not downloaded as the network is off), 130 stopped with "
-            "Ctrl+C.") in text
+    assert ("Exit status: 0 done (a search that finds nothing included; for add, every source was imported or "
+            "found unchanged, and the files a folder holds that are not imported by design, as hidden ones, are said "
+            "as skipped), 1 failed (said on standard error; for add, any file, folder or page that failed, even when "
+            "the others were imported), 2 wrong command line (or, for add, web pages not downloaded as the network "
+            "is off, when nothing else failed), 130 stopped with Ctrl+C.") in text
 
 
 def test_a_relative_folder_names_skipped_and_failed_files_alike_from_the_root(tmp_path, monkeypatch, capsys):
@@ -120,10 +121,10 @@ def test_a_relative_folder_names_skipped_and_failed_files_alike_from_the_root(tm
     (folder / "bad.pdf").write_text("not a pdf at all")
     (folder / "good.txt").write_text("Harbour tide tables.")
     monkeypatch.chdir(tmp_path)
-    assert main(["kb", "--data-dir", str(tmp_path / "data"), "add", "mat"]) == 0
+    assert main(["kb", "--data-dir", str(tmp_path / "data"), "add", "mat"]) == 1  # bad.pdf failed
     err = capsys.readouterr().err
     assert f"skipped: {folder / '.hidden'}: hidden file" in err
     assert f"failed: {folder / 'bad.pdf'}: " in err
     monkeypatch.chdir(folder)  # "../mat" from inside it: named without the ".."
-    assert main(["kb", "--data-dir", str(tmp_path / "data"), "add", "../mat"]) == 0
+    assert main(["kb", "--data-dir", str(tmp_path / "data"), "add", "../mat"]) == 1
     assert f"skipped: {folder / '.hidden'}: hidden file" in capsys.readouterr().err

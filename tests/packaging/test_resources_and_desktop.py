@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import configparser
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -109,7 +112,7 @@ def test_linux_installer_installs_and_uninstalls_a_bundle(tmp_path: Path) -> Non
     launcher = prefix / "bin" / "tinyrag-desktop"
     assert subprocess.run([str(launcher)], capture_output=True, text=True, timeout=30).stdout == "frozen\n"
     desktop = (prefix / "share" / "applications" / "tinyrag-desktop.desktop").read_text(encoding="utf-8")
-    assert f"Exec={launcher}\n" in desktop
+    assert f'Exec="{launcher}"\n' in desktop  # quoted, whatever its folder is called (see below)
     assert (prefix / "share" / "icons" / "hicolor" / "256x256" / "apps" / "tinyrag-desktop.png").is_file()
     subprocess.run(["sh", str(script), "--uninstall"], env=env, check=True, capture_output=True, timeout=60)
     assert not launcher.exists() and not (prefix / "lib" / "tinyrag-desktop").exists()
@@ -139,8 +142,79 @@ def test_the_unpacked_archive_installs_itself_with_the_bundles_icons(tmp_path: P
     assert (prefix / "share" / "icons" / "hicolor" / "256x256" / "apps" / "tinyrag-desktop.png").read_bytes() \
         == b"bundle icon 256"
     desktop = (prefix / "share" / "applications" / "tinyrag-desktop.desktop").read_text(encoding="utf-8")
-    assert f"Exec={launcher}\n" in desktop and "Name=tinyRAG Desktop\n" in desktop
+    assert f'Exec="{launcher}"\n' in desktop and "Name=tinyRAG Desktop\n" in desktop
     # run again from the installed copy, it would delete what it copies: it says so and changes nothing
     again = subprocess.run(["sh", str(prefix / "lib" / "tinyrag-desktop" / "install-linux.sh")], env=env,
                            capture_output=True, text=True, timeout=60)
     assert again.returncode == 1 and "installed copy" in again.stderr and launcher.exists()
+
+
+def _exec_argv(desktop: str) -> list[str]:
+    """The command a menu runs for the entry's Exec= line, read as the Desktop Entry spec says: the string's
+    escapes first (\\s, \\n, \\t, \\r, \\\\), then its arguments, split at spaces outside double quotes, where
+    a backslash takes the ", `, $ or \\ after it as it is; %% is a %."""
+    value = next(line[len("Exec="):] for line in desktop.splitlines() if line.startswith("Exec="))
+    escapes = {"s": " ", "n": "\n", "t": "\t", "r": "\r", "\\": "\\"}
+    value = re.sub(r"\\([sntr\\])", lambda m: escapes[m.group(1)], value)
+    args = [m.group(1) if m.group(1) is not None else m.group(2)
+            for m in re.finditer(r'"((?:[^"\\]|\\["`$\\])*)"|([^ "]+)', value)]
+    return [re.sub(r'\\(["`$\\])', r"\1", arg).replace("%%", "%") for arg in args]
+
+
+def _install(tmp_path: Path, prefix: Path, path: str) -> subprocess.CompletedProcess[str]:
+    """The installer run into ``prefix`` with PATH ``path``, from a bundle whose program writes where it ran."""
+    dist = tmp_path / "dist" / "tinyrag-desktop"
+    dist.mkdir(parents=True, exist_ok=True)
+    exe = dist / "tinyrag-desktop"
+    exe.write_text(f"#!/bin/sh\necho frozen > {shlex.quote(str(tmp_path / 'ran'))}\n", encoding="utf-8")
+    exe.chmod(0o755)
+    env = {**os.environ, "DIST": str(dist), "PREFIX": str(prefix), "PATH": path}
+    return subprocess.run(["sh", str(ROOT / "packaging" / "install-linux.sh")], env=env, capture_output=True,
+                          text=True, timeout=60)
+
+
+@pytest.mark.skipif(os.name != "posix" or not shutil.which("sh"), reason="the Linux installer is a POSIX script")
+@pytest.mark.parametrize("folder", ["my apps", 'odd $HOME `x` "q" back\\slash it\'s 100%'])
+def test_the_menu_entry_names_a_launcher_in_a_folder_with_spaces_and_quotes(tmp_path: Path, folder: str) -> None:
+    # Exec=/home/me/my apps/.local/bin/tinyrag-desktop: the menu ran "/home/me/my" with an argument
+    prefix = tmp_path / folder / ".local"
+    done = _install(tmp_path, prefix, os.environ["PATH"])
+    assert done.returncode == 0, done.stderr
+    launcher = prefix / "bin" / "tinyrag-desktop"
+    desktop = (prefix / "share" / "applications" / "tinyrag-desktop.desktop").read_text(encoding="utf-8")
+    assert _exec_argv(desktop) == [str(launcher)], desktop
+    try_exec = next(line for line in desktop.splitlines() if line.startswith("TryExec="))
+    assert try_exec[len("TryExec="):].replace("\\\\", "\\") == str(launcher)
+    subprocess.run(_exec_argv(desktop), check=True, timeout=30)
+    assert (tmp_path / "ran").read_text(encoding="utf-8") == "frozen\n"
+    assert ("GNOME's menu does not start programs from a folder with %" in done.stderr) == ("%" in folder)
+
+
+@pytest.mark.skipif(os.name != "posix" or not shutil.which("sh") or not shutil.which("gio"),
+                    reason="GLib's gio launches a menu entry as GNOME's menu does")
+def test_glib_starts_the_menu_entry_of_a_folder_with_spaces_and_quotes(tmp_path: Path) -> None:
+    prefix = tmp_path / 'my apps $x "q" back\\slash' / ".local"
+    assert _install(tmp_path, prefix, os.environ["PATH"]).returncode == 0
+    entry = prefix / "share" / "applications" / "tinyrag-desktop.desktop"
+    launched = subprocess.run(["gio", "launch", str(entry)], capture_output=True, text=True, timeout=30)
+    assert launched.returncode == 0, launched.stderr  # was: "Unable to load application information"
+    ran = tmp_path / "ran"
+    deadline = time.monotonic() + 20  # gio starts it and returns: its file comes when it has run
+    while not ran.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert ran.read_text(encoding="utf-8") == "frozen\n"
+
+
+@pytest.mark.skipif(os.name != "posix" or not shutil.which("sh"), reason="the Linux installer is a POSIX script")
+def test_the_installer_says_when_its_bin_folder_is_not_on_path(tmp_path: Path) -> None:
+    prefix = tmp_path / "home" / ".local"
+    tools = os.pathsep.join(os.path.dirname(shutil.which(name) or "/bin") for name in ("sh", "sed", "awk", "cp"))
+    done = _install(tmp_path, prefix, tools)
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if "PATH" in line]
+    assert said == [f"Note: {prefix / 'bin'} is not on your PATH, so typing tinyrag-desktop in a terminal will not "
+                    "find it (the menu entry works): add that folder to PATH in your shell's profile."]
+    (tmp_path / "linked").symlink_to(prefix / "bin")  # on PATH through a link to it: found
+    for bin_folder in (prefix / "bin", tmp_path / "linked"):
+        done = _install(tmp_path, prefix, os.pathsep.join([tools, str(bin_folder)]))
+        assert done.returncode == 0 and "PATH" not in done.stderr, done.stderr

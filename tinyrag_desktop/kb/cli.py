@@ -29,10 +29,11 @@ log = logging.getLogger(__name__)
 _SQLITE_MAX_INT = 2**63 - 1  # source ids are SQLite INTEGERs: larger numbers cannot name a source
 
 
-_EXIT_STATUS = ("Exit status: 0 done (a search that finds nothing included, and an add that imported some of "
-                "what it was given: the files that failed are said on standard error), 1 failed (said on standard "
-                "error; for add, nothing was imported), 2 wrong command line (or, for add, web pages not downloaded as the network is off), "
-                "130 stopped with Ctrl+C.")
+_EXIT_STATUS = ("Exit status: 0 done (a search that finds nothing included; for add, every source was imported "
+                "or found unchanged, and the files a folder holds that are not imported by design, as hidden ones, "
+                "are said as skipped), 1 failed (said on standard error; for add, any file, folder or page that "
+                "failed, even when the others were imported), 2 wrong command line (or, for add, web pages not "
+                "downloaded as the network is off, when nothing else failed), 130 stopped with Ctrl+C.")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -356,12 +357,19 @@ def _add(args: argparse.Namespace) -> int:
         print(f"note: --chunk-size applies to what is read now; {len(report.unchanged):,} unchanged "
               f"source{'s keep their' if len(report.unchanged) != 1 else ' keeps its'} passages (add --force to "
               "cut them again).", file=sys.stderr)
+    return _add_status(report)
+
+
+def _add_status(report) -> int:  # report: kb.ImportReport
+    """``kb add``'s exit status: 1 when any source failed, even beside others imported (a script reading
+    only the status took a folder with one unreadable PDF for imported whole); when the import stopped (the
+    disk is full: what was not tried is not imported); or when what was named was all skipped (a scanned
+    PDF with no text), so that a script does not take it for imported. Files a folder holds that are not
+    imported by design (hidden, unsupported, too large) are skips, not failures. 2 when the network being
+    off was all that failed."""
     stored = report.added or report.updated or report.unchanged
     failed = [f for f in report.failed if f.location not in report.offline]
-    # stopped (the disk is full): what was not tried is not imported, whatever was stored before it
-    # Nothing stored when something was named: a failure, as is a skipped file (a scanned PDF with no text)
-    # that was all there was, so that a script does not take it for imported.
-    if report.stopped or ((failed or report.skipped) and not stored):
+    if report.stopped or failed or (report.skipped and not stored):
         return 1
     return 2 if report.offline else 0
 

@@ -6,7 +6,7 @@ import asyncio
 import html
 import sqlite3
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QPushButton,
                                QSizePolicy, QVBoxLayout, QWidget)
@@ -32,6 +32,11 @@ class ConfirmDialog(QDialog):
         intro = QLabel(f"The model wants the <b>{html.escape(tool)}</b> tool to run this command on your "
                        f"computer{where}:", self)
         intro.setWordWrap(True)
+        # A wrapped label is the one part of the dialog that grows in height, and centres its text in it: the
+        # height the window had over its content (when it opens, before _fit_height; made taller by hand)
+        # showed as an empty band above the question, 57 px of it. Its text stays at the top, and the room
+        # left over goes above the buttons (the stretch below).
+        intro.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         # What could hide a part of it (blank lines, a bidi override, a carriage return) shown as marks: the
         # dangerous part of a command must not sit out of sight while the rest is read (hidden_text)
         self.command = QPlainTextEdit(visible_command(text), self)
@@ -71,6 +76,7 @@ class ConfirmDialog(QDialog):
         layout.addWidget(self.scroll_note)
         layout.addWidget(self.command)
         layout.addWidget(self.allow_chat)
+        layout.addStretch(1)
         layout.addWidget(buttons)
         self.deny_button.setFocus()
 
@@ -80,7 +86,10 @@ class ConfirmDialog(QDialog):
 
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
-        QTimer.singleShot(0, self, self._fit_height)  # once Qt has given the window its first size
+        # Fitted now, before the window is put on the screen: it opened as tall as a command box of the most
+        # lines (Qt's first size takes the box's hint), and only then shrank, if the window system let it.
+        self._fit_height()
+        QTimer.singleShot(0, self, self._fit_height)  # and again once the window system has given it its size
 
     def _fit_height(self) -> None:
         """No gaps around a short command: the window as tall as its content at its width (Qt sized it by the
@@ -88,6 +97,7 @@ class ConfirmDialog(QDialog):
         self._fit_command()
         layout = self.layout()
         layout.invalidate()
+        layout.activate()  # now, not at the next event: the window's least height is still the box's old one
         if layout.hasHeightForWidth():
             self.resize(self.width(), layout.totalHeightForWidth(self.width()))
 
