@@ -372,7 +372,8 @@ class ToolCard(QFrame):
 
     @property
     def off(self) -> bool:
-        """True for a call to a tool switched off in Settings: it never ran, and nothing failed."""
+        """True for a call to a tool switched off in Settings: it never ran. Its status is error, as the engine
+        says; the card says "off" and which setting turns it on."""
         return off_note(self._error, self._tool) is not None
 
     @property
@@ -506,21 +507,24 @@ class ToolCard(QFrame):
     def finish(self, status: str, *, source: str = "", error: str | None = None, result: str = "",
                result_bytes: int = 0, elapsed_ms: int = 0, ran: bool = True) -> None:
         """Apply the block's one result; ``status`` may be the engine's (ok/error/skipped) or the card's.
-        A denied command, or a call to a tool that is off, comes as an error and shows as skipped: nothing
-        ran, and nothing failed. ``ran`` is
-        False for a call the engine refused before running it (an unknown or disabled tool): no time shown."""
+        A denied command comes as an error and shows as skipped: the user's choice, nothing failed. A call to a
+        tool that is off is an error, as the engine's tool_result says (✗), its words saying "off" and how to
+        turn it on (a chat stored when it showed as skipped reads the same). ``ran`` is False for a call the
+        engine refused before running it (an unknown or disabled tool): no time shown."""
         off = off_note(error, self._tool) is not None
         was_running = self._phase == "running"
-        self._phase = "skipped" if error == DENIED or off else _FROM_ENGINE.get(status, "error")
+        self._phase = "skipped" if error == DENIED else "error" if off else _FROM_ENGINE.get(status, "error")
         self._source, self._error, self._result = source, error, result
         self._result_bytes, self._elapsed_ms = result_bytes, elapsed_ms
         self._waiting = False
         self._note_text = ""
         if self._phase != "running":
             shared_spinner().discard(self)
-        if self._phase == "skipped":
+        if off:  # said beside the ✗, as "denied" and "stopped" are: it was no failure of the tool
+            self._meta_text = "off"
+        elif self._phase == "skipped":
             said = split_output(error or "")[0] if self._tool in KEEPS_OUTPUT else error or ""  # with its output
-            self._meta_text = "off" if off else {STOPPED: "stopped", DENIED: "denied"}.get(said, "skipped")
+            self._meta_text = {STOPPED: "stopped", DENIED: "denied"}.get(said, "skipped")
         elif self._phase != "running":  # done or failed: how long it took, either way
             # no time beside a call refused before it ran (an unknown tool): "<1 ms" said it had run
             self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
@@ -560,6 +564,11 @@ class ToolCard(QFrame):
             printed = self.printed_so_far() if self._tool in KEEPS_OUTPUT else ""
             self.finish("skipped", error=STOPPED + (f"{OUTPUT_BEFORE}{printed}" if printed else ""))
 
+    def _reason_heading(self) -> str:
+        """Over the reason in the open card: "Error" for a failure, "Reason" for a call not run by choice or
+        setting (skipped, denied, a tool that is off)."""
+        return "Reason" if self._phase == "skipped" or self.off else "Error"
+
     def _reason(self) -> str:
         """The error or reason as the open card shows it: whole, as a sentence."""
         if self._folded:
@@ -584,7 +593,7 @@ class ToolCard(QFrame):
             # Only the reason: what the model was told after it ("Write for example: <tool name=…>") was read
             # aloud, markup and all.
             reason = self._reason() if self.denied or self.off else split_advice(self._reason())[0]
-            detail += f". {'Reason' if self._phase == 'skipped' else 'Error'}: {reason}"
+            detail += f". {self._reason_heading()}: {reason}"
         elif self._source:  # several, one a line: said as a list, not with a line break in the middle
             many = len(split_sources(self._source)) > 1
             detail += f". Source{'s' if many else ''}: {'; '.join(split_sources(self._source))}"
@@ -627,7 +636,7 @@ class ToolCard(QFrame):
             many = len(split_sources(self._source)) > 1
             parts.append(f"Sources:\n{self._source.strip()}" if many else f"Source: {self._source.strip()}")
         if self._error:
-            parts.append(f"{'Reason' if self._phase == 'skipped' else 'Error'}: {self._reason()}")
+            parts.append(f"{self._reason_heading()}: {self._reason()}")
             if self._printed():
                 parts.append(f"{output_heading(self._error)}:\n{self._printed()}")
         elif self._result:
@@ -690,7 +699,7 @@ class ToolCard(QFrame):
             direction = "rtl" if self.layoutDirection() == Qt.LayoutDirection.RightToLeft else "ltr"
             reason, advice = (self._reason(), "") if self.denied or self.off else split_advice(self._reason())
             # its lines kept (a compile error lists one per line), and cut like a result
-            out.append(_lines("Reason" if self._phase == "skipped" else "Error", reason, direction))
+            out.append(_lines(self._reason_heading(), reason, direction))
             if advice:
                 out.append(_section("The model was told", f"<span style='color:{colors().muted.name()}'>"
                                                           f"{esc(advice)}</span>", direction))
