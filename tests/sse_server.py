@@ -16,9 +16,20 @@ from tests.loopback import QuietHTTPServer
 
 
 @dataclass
+class Gate:
+    """Holds a Stream open after its first content token until ``opened`` is set (at most ``seconds``): a
+    test sees what came through while the reply was still open. ``passed`` is set once the rest was sent."""
+
+    seconds: float = 30.0
+    opened: threading.Event = field(default_factory=threading.Event)
+    passed: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass
 class Stream:
     """Stream ``tokens`` as content deltas. ``cut_after`` closes the connection after that many tokens,
-    without finish_reason or [DONE]; ``reasoning`` tokens come first as ``reasoning_content``."""
+    without finish_reason or [DONE]; ``reasoning`` tokens come first as ``reasoning_content``; ``gate``
+    holds the reply open after its first content token (see Gate)."""
 
     tokens: list[str]
     reasoning: list[str] = field(default_factory=list)
@@ -27,6 +38,7 @@ class Stream:
     done: bool = True
     crlf: bool = False
     finish: str = "stop"  # the last chunk's finish_reason ("length": the reply ran out of tokens)
+    gate: Gate | None = None
 
 
 @dataclass
@@ -175,7 +187,9 @@ class ScriptedLLMServer:
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
                 try:
-                    for event in sse_events(reply):
+                    for n, event in enumerate(sse_events(reply)):
+                        if reply.gate is not None and n == 3 + len(reply.reasoning):  # the first token is out
+                            reply.gate.opened.wait(reply.gate.seconds)
                         text = event.encode()
                         i = 0
                         while i < len(text):  # small random pieces, each flushed on its own
@@ -194,6 +208,9 @@ class ScriptedLLMServer:
                     self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     self.close_connection = True
+                finally:
+                    if reply.gate is not None:
+                        reply.gate.passed.set()
 
         self._httpd = QuietHTTPServer(("127.0.0.1", port), Handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)

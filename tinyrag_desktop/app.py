@@ -1,7 +1,8 @@
 """The window's bootstrap: parse the window flags, start Qt on a qasync event loop, open MainWindow.
 
 ``--ask QUESTION --screenshot FILE.png`` opens the window, sends the question, waits for the answer,
-saves a PNG of the window and exits with 0, or 1 when the answer ended in an error.
+saves a PNG of the window and exits with 0, or 1 when the answer ended in an error. No one is asked in such
+a run: as in `ask`, the model's commands run only with --allow-shell-exec, unasked.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from pathlib import Path
 from typing import NoReturn
 
 from .chats import ChatStoreError
-from .cliargs import TOP_USAGE, DataFolderError, add_shared_flags, add_window_flags, close_flags, context_from_args
+from .cliargs import (TOP_USAGE, DataFolderError, add_shared_flags, add_window_flags, close_flags, context_from_args,
+                      unwatched)
 from .paths import command
 from .settings import SettingsError
 
@@ -126,6 +128,8 @@ async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) 
         await window.aclose()
         return 0
     finished: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    if window.shell_held:  # the card says why no command ran; a script reading stderr is told once, as by `ask`
+        window.bridge.toolFinished.connect(_note_held_shell())
     window.answerFinished.connect(lambda outcome: finished.done() or finished.set_result(outcome))
     if not args.ask.strip():
         print("The question is empty.", file=sys.stderr)
@@ -157,6 +161,20 @@ async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) 
     return code
 
 
+def _note_held_shell():
+    """What says once on stderr that the shell is off for --ask, when the model first asks for a command."""
+    from .tools.shell import UNWATCHED_NOTE
+
+    said: list[bool] = []
+
+    def note(ev) -> None:
+        if ev.tool == "shell" and not said:
+            said.append(True)
+            print(UNWATCHED_NOTE.format(run="--ask"), file=sys.stderr, flush=True)
+
+    return note
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
@@ -169,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # A window started by hand may save the settings: a damaged settings file is moved aside first, and said
         ctx = context_from_args(args, keep_aside=not args.ask)
+        # No one watches an --ask run: as in `ask`, commands run only with --allow-shell-exec, never asked
+        ctx, held = unwatched(args, ctx) if args.ask else (ctx, False)
         size = _size(args.size) if args.size else None
         if args.screenshot:
             args.screenshot = str(_screenshot_path(args.screenshot))
@@ -238,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     if size is not None:
         window.resize(*size)
-    window.scripted = bool(args.ask)
+    window.scripted, window.shell_held = bool(args.ask), held
     if guard is not None:
         guard.raiseRequested.connect(window.bring_to_front)
     lost: list[str] = []  # what Qt said when the display went away, if it did

@@ -61,8 +61,8 @@ def _status(tool: StoredTool, live: bool = False) -> tuple[str, str]:
         return _RUNNING_MARK, "running"
     if tool.error == DENIED:
         return _STATUS_MARK["skipped"], "denied"
-    if off_note(tool.error, tool.tool) is not None:  # the user's setting, as the card says it: not a failure
-        return _STATUS_MARK["skipped"], "off"
+    if off_note(tool.error, tool.tool) is not None:  # as the card says it: ✗, as the engine's error, and "off"
+        return _STATUS_MARK["error"], "off"
     return _STATUS_MARK.get(tool.status, "?"), _STATUS_WORDS.get(tool.status, tool.status)
 
 

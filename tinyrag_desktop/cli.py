@@ -12,7 +12,8 @@ import sys
 from typing import Any
 
 from . import __version__
-from .cliargs import TOP_USAGE, CommandParser, add_shared_flags, add_window_flags, close_flags, context_from_args
+from .cliargs import (TOP_USAGE, CommandParser, add_shared_flags, add_window_flags, close_flags, context_from_args,
+                      unwatched)
 from .paths import DataDirError, resolve_data_dir
 from .settings import SettingsError
 
@@ -355,14 +356,8 @@ def _release_knowledge_base(args: argparse.Namespace) -> None:
     kb.release(data_dir)
 
 
-# Why the shell is off in `ask` when the saved setting has it on (after "The tool shell is disabled: ").
-ASK_SHELL_REASON = "`ask` cannot ask you before each command, so it runs them only with --allow-shell-exec"
 # Why the network tools are off with --offline: the setting's reason sent the user to a setting that was on.
 OFFLINE_FLAG_REASON = "network tools are off for this question (--offline); leave out --offline to use them"
-
-
-SHELL_HELD_NOTE = ("note: shell commands are off for `ask`, which cannot ask you before each one; "
-                   "add --allow-shell-exec to let the model run them unasked.")
 
 
 def _ask(args: argparse.Namespace) -> int:
@@ -411,11 +406,7 @@ def _ask_now(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)  # logging goes to the data folder's log from here on
     for warning in ctx.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    held = bool(ctx.settings["allow_shell_exec"] and not args.allow_shell_exec)
-    if held:
-        # Saved from the window, where every command is shown first: here no one can be asked, so the
-        # model's commands would run unseen. Only this command line's own flag lets them.
-        ctx = dataclasses.replace(ctx, settings=ctx.settings.replace(allow_shell_exec=False))
+    ctx, held = unwatched(args, ctx)  # the saved setting alone runs no command: only --allow-shell-exec
     import asyncio  # here, not at the top: `nanogo` starts faster without it
 
     return asyncio.run(_ask_async(args, ctx, shell_held=held))
@@ -428,11 +419,11 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
     from .engine import Engine
     from .http_clients import async_client
     from .tools import default_registry
+    from .tools.shell import UNWATCHED_NOTE, hold_back
 
     registry = default_registry()
-    if shell_held and (shell := registry.get("shell")) is not None:
-        # The setting is on: its reason ("enable 'Allow shell commands'") would send the user to it again.
-        registry.register(dataclasses.replace(shell, disabled_reason=ASK_SHELL_REASON))
+    if shell_held:  # the setting is on: its reason ("enable 'Allow shell commands'") sent the user to it again
+        hold_back(registry, "`ask`")
     if getattr(args, "offline", None) is False:  # --offline given (it stores False into network_tools)
         for name in ("url_fetch", "websearch", "wikipedia"):
             if (tool := registry.get(name)) is not None:
@@ -450,7 +441,7 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
                     # Said once, when the model asks for a command, not on every question; without --jsonl
                     # the command's own status line says it ("⤼ shell “ls” off: `ask` cannot ask you …").
                     shell_held = False
-                    print(SHELL_HELD_NOTE, file=sys.stderr)
+                    print(UNWATCHED_NOTE.format(run="`ask`"), file=sys.stderr)
                 printer.show(event)
         finally:
             if waiting is not None:

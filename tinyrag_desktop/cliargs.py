@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,6 +169,17 @@ def context_from_args(args: argparse.Namespace, *, create: bool = True, keep_asi
                 raise SettingsError(said.replace(key, name, 1) if said.startswith(key) else
                                     f"{name}: {said}") from None
     return Context(data_dir, settings, tuple(warnings))
+
+
+def unwatched(args: argparse.Namespace, ctx: Context) -> tuple[Context, bool]:
+    """For a run no one watches (``ask``, the window's ``--ask``): ``ctx`` with the shell off unless this command
+    line says --allow-shell-exec, and whether a saved setting that had it on was held back. The setting was
+    saved in the window, where every command is shown first; here no one can be asked, so the model's commands
+    would run unseen."""
+    held = bool(ctx.settings["allow_shell_exec"] and not getattr(args, "allow_shell_exec", None))
+    if held:
+        ctx = dataclasses.replace(ctx, settings=ctx.settings.replace(allow_shell_exec=False))
+    return ctx, held
 
 
 def _check_port(base_url: str | None) -> None:

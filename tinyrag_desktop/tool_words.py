@@ -76,11 +76,14 @@ def for_a_person(reason: str, tool: str) -> str:
 
 
 def off_note(error: str | None, tool: str) -> str | None:
-    """What is said of a call to a tool switched off in Settings (None for any other reason): off is the
-    user's setting, not a failure, and the way to switch it on is a setting, not a flag."""
+    """What is said of a call to a tool switched off in Settings (None for any other reason, one switched off
+    for the run by its command line too): off is the user's setting, and the way to switch it on is a setting,
+    not a flag."""
     if not error or not error.startswith(DISABLED.format(tool=tool)):
         return None
     named = _SETTING_NAMED.search(error)
+    if named is None and "in Settings" not in error:  # off for this run (--ask holds the shell back): no setting
+        return None                                   # turns it on, and the reason says what does
     if named is None:
         return "This tool is off. Turn it on in Settings to use it."
     return f"This tool is off. Turn on “{named.group(1)}” in Settings to use it."

@@ -396,3 +396,16 @@ def test_the_readme_names_every_field_of_the_done_event() -> None:
     assert said is not None
     named = set(re.findall(r"`(\w+)`", said.group(1)))
     assert {f.name for f in fields(Done)} <= named  # a new field (shortened) went unsaid
+
+
+def test_the_readme_names_every_field_of_tool_start_and_tool_result() -> None:
+    # README named the events and done's fields, not param, round, raw or result, which --jsonl prints too
+    from dataclasses import fields
+
+    from tinyrag_desktop.engine.events import ToolFinished, ToolStarted
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for kind in (ToolStarted, ToolFinished):
+        said = re.search(rf"`{kind.event}` has (.*?)\.(?:\s|$)", readme, re.S)
+        assert said is not None, kind.event
+        assert {f.name for f in fields(kind)} <= set(re.findall(r"`(\w+)`", said.group(1))), kind.event

@@ -15,7 +15,7 @@ CALL = f'<tool name="nanogo"><source>{PROGRAM}</source></tool>'
 
 
 def writing_card(answer) -> ToolCard | None:
-    found = [c for c in answer.findChildren(ToolCard) if c.status == "writing" and c.isVisible()]
+    found = [c for c in answer.findChildren(ToolCard) if c.phase == "writing" and c.isVisible()]
     return found[0] if found else None
 
 
@@ -38,6 +38,9 @@ def test_the_card_shows_while_the_call_is_written_and_becomes_the_running_card(m
         answer = win.view.answers()[-1]
         card = seen["card"] = writing_card(answer)
         seen["cards"] = answer.cards()  # no running card yet: its </tool> has not come
+        # DESIGN's `status` is one of running, done, error, skipped: a call being written is running, and the
+        # card's finer state ("writing", read by its look) is its `phase`. `status` was "writing".
+        seen["states"] = (card.property("status"), card.property("phase"), card.status)
         seen["first"] = (card.tool_name, card.title, card.meta, card.accessibleName(), card.accessibleDescription())
         seen["text_above"] = [p for p in answer.parts() if p is not card]
         await wait_until(lambda: "lines so far" in card.meta and card.meta != seen["first"][2])
@@ -53,6 +56,7 @@ def test_the_card_shows_while_the_call_is_written_and_becomes_the_running_card(m
     # in a person's words: it said "Writing a nanogo call… 34 characters so far" (the tags counted) before a
     # line of the program had come
     assert (tool, title) == ("nanogo", "Go program") and (meta == "" or meta.endswith(" so far"))
+    assert seen["states"] == ("running", "writing", "running")
     assert name == "Tool: Go program, being written"  # read as the other cards are, in words
     assert description.startswith("being written. Writing Go code…") and "nanogo" not in description
     assert seen["later_description"].startswith("being written. Writing Go code… ")
@@ -62,6 +66,7 @@ def test_the_card_shows_while_the_call_is_written_and_becomes_the_running_card(m
     # the same card, now the call's: it ran, and its result is in
     answer = win.view.answers()[-1]
     assert answer.cards() == [card] and card.status == "done" and card.query == PROGRAM.strip()
+    assert card.property("phase") == card.property("status") == "done"
     assert card.accessibleName() == "Tool: Go program, done" and card.meta != seen["later"]
     assert writing_card(answer) is None and "step 29: 841" in card.result
     parts = answer.parts()

@@ -48,7 +48,7 @@ def test_a_tool_that_is_off_is_copied_as_off_with_its_setting() -> None:
     off = StoredTool("c5", "nanogo", "package main", "error", "source", error=(
         "The tool nanogo is disabled: enable 'Allow Go code (nanoGo)' in Settings or pass --allow-nanogo."))
     text = answer_markdown(_answer(off))
-    assert "> – **nanogo** (off)\n> ```go\n> package main\n> ```" in text  # the program in a go block
+    assert "> ✗ **nanogo** (off)\n> ```go\n> package main\n> ```" in text  # the program in a go block
     assert "> This tool is off. Turn on “Allow Go code (nanoGo)” in Settings to use it." in text
     assert "--allow-nanogo" not in text
 

@@ -18,7 +18,7 @@ import shlex
 import signal
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Mapping
 
@@ -26,7 +26,7 @@ from ..files import make_private_folder
 from ..lifeline import child_options, guard_command, outside_environment
 from .errors import ToolError
 from .netutil import cut_middle, result_limit, setting, timeout_words
-from .registry import ToolContext, ToolResult, ToolSpec, output_teller
+from .registry import ToolContext, ToolRegistry, ToolResult, ToolSpec, output_teller
 
 # Follows "The tool shell is disabled: " (or "The shell tool is off: "): it says how, not again that.
 DISABLED_REASON = "enable 'Allow shell commands' in Settings or pass --allow-shell-exec"
@@ -34,6 +34,12 @@ HARD_OUTPUT_CAP = 2 * 1024 * 1024  # bytes per stream; a command printing more i
 SHOWN_OUTPUT = 64 * 1024  # bytes per stream told as they come (ToolContext.output), as a Go program's are
 BACKGROUND_GRACE = 1.0  # seconds background children may keep the output open after the command ends
 MAX_COMMAND_CHARS = 8000
+# Why the shell is off in a run no one watches (``ask``, the window's ``--ask``; ``run`` names it) when the saved
+# setting has it on: no one can be asked before a command, so only that command line's own flag lets them run.
+UNWATCHED_REASON = "{run} cannot ask you before each command, so it runs them only with --allow-shell-exec"
+# Said once on standard error when the model asks for a command in such a run.
+UNWATCHED_NOTE = ("note: shell commands are off for {run}, which cannot ask you before each one; "
+                  "add --allow-shell-exec to let the model run them unasked.")
 # What the model reads when the user says Deny; the window knows a denied call by it (a choice, not a failure).
 DENIED = "The user denied running this command."
 _IS_WINDOWS = sys.platform == "win32"
@@ -360,6 +366,14 @@ async def shell(content: str, ctx: ToolContext) -> ToolResult:
     done = await run_command(command, cwd, shell_timeout(ctx.settings), timeout_words(_tool_timeout(ctx.settings)),
                              ctx.output)
     return ToolResult(format_completed(command, done, result_limit(ctx.settings)), source=str(cwd))
+
+
+def hold_back(registry: ToolRegistry, run: str) -> None:
+    """In a run no one watches (``run``: "`ask`", "--ask") whose saved setting allows commands: a call of the
+    shell says why it is off there (UNWATCHED_REASON), not to switch on the setting that is on already."""
+    spec = registry.get("shell")
+    if spec is not None:
+        registry.register(replace(spec, disabled_reason=UNWATCHED_REASON.format(run=run)))
 
 
 def _shell_on(settings: Mapping[str, object]) -> bool:

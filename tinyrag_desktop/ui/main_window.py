@@ -63,7 +63,7 @@ log = logging.getLogger(__name__)
 SIDEBAR_FOLDS_BELOW = 560
 MIN_WIDTH = 420  # px: the narrowest window, with the chats list folded
 PURGE_AFTER = 86_400  # s: chats deleted this long ago are purged by any window closing, not only their own
-EngineFactory = Callable[[Settings, Callable[[str, str], Any]], Any]
+EngineFactory = Callable[[Settings, Callable[[str, str], Any] | None], Any]  # confirm: None in an --ask run
 ListModels = Callable[[str, str], Any]
 
 
@@ -121,7 +121,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self._earlier: int | None = None
         self._insert_at: int | None = None  # where the page being built goes: None, the end; else above
         self.last_outcome = ""
-        self.scripted = False  # set by app.py for --ask runs: no modal boxes (see problem)
+        self.scripted = False  # set by app.py for --ask runs: no modal boxes (see problem), no command asked
+        self.shell_held = False  # set by app.py: an --ask run's saved setting allows commands, its flag does not
 
         self._app_palette = apply_theme(self._qapp(), settings["theme"])
         self._build()
@@ -425,11 +426,15 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             self._http = async_client(timeout=httpx.Timeout(None, connect=10.0))
         return self._http
 
-    def _default_engine(self, settings: Settings, confirm: Callable[[str, str], Any]) -> Any:
+    def _default_engine(self, settings: Settings, confirm: Callable[[str, str], Any] | None) -> Any:
         from ..engine import Engine
         from ..tools import default_registry
+        from ..tools.shell import hold_back
 
-        return Engine(settings=settings, data_dir=self.data_dir, http=self.http(), registry=default_registry(),
+        registry = default_registry()
+        if self.shell_held:  # said as `ask` says it: the setting is on, only --allow-shell-exec lets them run
+            hold_back(registry, "--ask")
+        return Engine(settings=settings, data_dir=self.data_dir, http=self.http(), registry=registry,
                       confirm=confirm)
 
     async def _default_list_models(self, base_url: str, api_key: str) -> list[str]:

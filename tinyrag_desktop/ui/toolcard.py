@@ -243,7 +243,7 @@ class ToolCard(QFrame):
         self._tool = tool
         self._query = query
         self._param = param
-        self._status = status  # running, done, error, skipped; or "writing": the model is writing the call
+        self._phase = status  # running, done, error, skipped; or "writing": the model is writing the call
         self._source = ""
         self._error: str | None = None
         self._result = ""
@@ -325,11 +325,17 @@ class ToolCard(QFrame):
         return _input_line(self._query)
 
     def _get_status(self) -> str:
-        return self._status
+        return "running" if self._phase == "writing" else self._phase  # DESIGN's four: a call written runs
+
+    def _get_phase(self) -> str:
+        return self._phase
 
     tool_name = Property(str, _get_tool_name, constant=True)
     query_preview = Property(str, _get_query_preview, notify=statusChanged)  # "" while the call is written
-    status = Property(str, _get_status, notify=statusChanged)
+    status = Property(str, _get_status, notify=statusChanged)  # running, done, error or skipped (DESIGN)
+    # The finer state the card shows: ``status``'s, or "writing" while the model is still writing the call
+    # (dashed, "being written"; its status is "running").
+    phase = Property(str, _get_phase, notify=statusChanged)
 
     @property
     def error(self) -> str | None:
@@ -357,7 +363,7 @@ class ToolCard(QFrame):
     @property
     def stopped(self) -> bool:
         """True when the answer was stopped while this tool ran (see ``mark_stopped``)."""
-        return self._status == "skipped" and self._error is not None and self._error_words() == STOPPED
+        return self._phase == "skipped" and self._error is not None and self._error_words() == STOPPED
 
     @property
     def denied(self) -> bool:
@@ -366,14 +372,15 @@ class ToolCard(QFrame):
 
     @property
     def off(self) -> bool:
-        """True for a call to a tool switched off in Settings: it never ran, and nothing failed."""
+        """True for a call to a tool switched off in Settings: it never ran. Its status is error, as the engine
+        says; the card says "off" and which setting turns it on."""
         return off_note(self._error, self._tool) is not None
 
     @property
     def foldable(self) -> bool:
         """True for a call the engine did not run (a limit, a repeat): a run of them with one reason is
         shown as one card. Not a stopped, denied or switched-off one: those are said one by one."""
-        return (self._status == "skipped" and bool(self._error) and not self.stopped and not self.denied
+        return (self._phase == "skipped" and bool(self._error) and not self.stopped and not self.denied
                 and not self.off)
 
     def folded(self) -> list["ToolCard"]:
@@ -445,7 +452,7 @@ class ToolCard(QFrame):
     def set_waiting(self, on: bool) -> None:
         """Say on the running card that it waits for the user's answer (the shell's Run / Deny question),
         not for the command: the spinner alone read as if the command were running."""
-        on = bool(on) and self._status == "running"
+        on = bool(on) and self._phase == "running"
         if on == self._waiting:
             return
         self._waiting = on
@@ -464,11 +471,11 @@ class ToolCard(QFrame):
 
     def begin_run(self, query: str, param: str) -> None:
         """The call being written is whole and runs: the card becomes its running card."""
-        self._query, self._param, self._status, self._meta_text = query, param, "running", ""
+        self._query, self._param, self._phase, self._meta_text = query, param, "running", ""
         self._relayout()
         self.update()
         self._describe()
-        self.statusChanged.emit(self._status)
+        self.statusChanged.emit(self.status)
 
     def _error_words(self) -> str:
         """The error without what came with it: the output a failed Go program printed (shown apart, as
@@ -487,7 +494,7 @@ class ToolCard(QFrame):
 
     def _value(self) -> str:
         """A calculation's result after its expression (" = 33"), when short: shown on the closed card."""
-        if self._tool != "calculate" or self._status != "done":
+        if self._tool != "calculate" or self._phase != "done":
             return ""
         expr = self._query.strip()
         if not self._result.startswith(expr + " "):
@@ -500,38 +507,41 @@ class ToolCard(QFrame):
     def finish(self, status: str, *, source: str = "", error: str | None = None, result: str = "",
                result_bytes: int = 0, elapsed_ms: int = 0, ran: bool = True) -> None:
         """Apply the block's one result; ``status`` may be the engine's (ok/error/skipped) or the card's.
-        A denied command, or a call to a tool that is off, comes as an error and shows as skipped: nothing
-        ran, and nothing failed. ``ran`` is
-        False for a call the engine refused before running it (an unknown or disabled tool): no time shown."""
+        A denied command comes as an error and shows as skipped: the user's choice, nothing failed. A call to a
+        tool that is off is an error, as the engine's tool_result says (✗), its words saying "off" and how to
+        turn it on (a chat stored when it showed as skipped reads the same). ``ran`` is False for a call the
+        engine refused before running it (an unknown or disabled tool): no time shown."""
         off = off_note(error, self._tool) is not None
-        was_running = self._status == "running"
-        self._status = "skipped" if error == DENIED or off else _FROM_ENGINE.get(status, "error")
+        was_running = self._phase == "running"
+        self._phase = "skipped" if error == DENIED else "error" if off else _FROM_ENGINE.get(status, "error")
         self._source, self._error, self._result = source, error, result
         self._result_bytes, self._elapsed_ms = result_bytes, elapsed_ms
         self._waiting = False
         self._note_text = ""
-        if self._status != "running":
+        if self._phase != "running":
             shared_spinner().discard(self)
-        if self._status == "skipped":
+        if off:  # said beside the ✗, as "denied" and "stopped" are: it was no failure of the tool
+            self._meta_text = "off"
+        elif self._phase == "skipped":
             said = split_output(error or "")[0] if self._tool in KEEPS_OUTPUT else error or ""  # with its output
-            self._meta_text = "off" if off else {STOPPED: "stopped", DENIED: "denied"}.get(said, "skipped")
-        elif self._status != "running":  # done or failed: how long it took, either way
+            self._meta_text = {STOPPED: "stopped", DENIED: "denied"}.get(said, "skipped")
+        elif self._phase != "running":  # done or failed: how long it took, either way
             # no time beside a call refused before it ran (an unknown tool): "<1 ms" said it had run
             self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
-        if error and self._status in ("error", "skipped"):
+        if error and self._phase in ("error", "skipped"):
             self._note_text = _one_line(self._reason() if self.denied or off
                                         else for_a_person(self._error_words(), self._tool))
-        elif self._status == "done":
+        elif self._phase == "done":
             self._note_text = _done_note(self._tool, self._query, result)
         self._relayout()
         self.update()
         self._describe()
         if self._details is not None:
             self._details.setHtml(self._details_html())
-        if was_running and self._status != "running" and self._live():
+        if was_running and self._phase != "running" and self._live():
             # ✓ or ✗ came while the focus was elsewhere (the message box, the answer): said, as it is seen
             announce(self, self.accessibleName() + (f". {self._note_text}" if self._note_text else ""))
-        self.statusChanged.emit(self._status)
+        self.statusChanged.emit(self.status)
 
     def _live(self) -> bool:
         """True while the answer holding this card streams (not rebuilt from the history)."""
@@ -550,9 +560,14 @@ class ToolCard(QFrame):
     def mark_stopped(self) -> None:
         """The answer was stopped while this tool ran: not a failure of the tool, so the neutral state. What it
         printed so far is kept, as a program stopped at the time limit keeps it."""
-        if self._status == "running":
+        if self._phase == "running":
             printed = self.printed_so_far() if self._tool in KEEPS_OUTPUT else ""
             self.finish("skipped", error=STOPPED + (f"{OUTPUT_BEFORE}{printed}" if printed else ""))
+
+    def _reason_heading(self) -> str:
+        """Over the reason in the open card: "Error" for a failure, "Reason" for a call not run by choice or
+        setting (skipped, denied, a tool that is off)."""
+        return "Reason" if self._phase == "skipped" or self.off else "Error"
 
     def _reason(self) -> str:
         """The error or reason as the open card shows it: whole, as a sentence."""
@@ -564,11 +579,11 @@ class ToolCard(QFrame):
                                                       + limit_setting(self._error))
 
     def _describe(self) -> None:
-        words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self._status, self._status)
+        words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self._phase, self._phase)
         if self._folded:
             self.setAccessibleName(f"Tools: {self._names()}, {words}, {len(self._folded) + 1} calls")
             detail = f"{self._inputs_heading()}: {'; '.join(_input_line(q) for q in self._inputs())[:400]}"
-        elif self._status == "writing":
+        elif self._phase == "writing":
             self.setAccessibleName(f"Tool: {self._names()}, {words}")
             detail = f"{self._writing_line()} {self._meta_text}".strip()
         else:
@@ -578,7 +593,7 @@ class ToolCard(QFrame):
             # Only the reason: what the model was told after it ("Write for example: <tool name=…>") was read
             # aloud, markup and all.
             reason = self._reason() if self.denied or self.off else split_advice(self._reason())[0]
-            detail += f". {'Reason' if self._status == 'skipped' else 'Error'}: {reason}"
+            detail += f". {self._reason_heading()}: {reason}"
         elif self._source:  # several, one a line: said as a list, not with a line break in the middle
             many = len(split_sources(self._source)) > 1
             detail += f". Source{'s' if many else ''}: {'; '.join(split_sources(self._source))}"
@@ -621,14 +636,14 @@ class ToolCard(QFrame):
             many = len(split_sources(self._source)) > 1
             parts.append(f"Sources:\n{self._source.strip()}" if many else f"Source: {self._source.strip()}")
         if self._error:
-            parts.append(f"{'Reason' if self._status == 'skipped' else 'Error'}: {self._reason()}")
+            parts.append(f"{self._reason_heading()}: {self._reason()}")
             if self._printed():
                 parts.append(f"{output_heading(self._error)}:\n{self._printed()}")
         elif self._result:
             parts.append(f"Result:\n{self._result}")
-        elif self._status == "running":
+        elif self._phase == "running":
             parts.append("Running…")
-        elif self._status == "writing":
+        elif self._phase == "writing":
             parts = [f"{self._writing_line()} {self._meta_text}".strip()]
         return "\n\n".join(parts)
 
@@ -684,7 +699,7 @@ class ToolCard(QFrame):
             direction = "rtl" if self.layoutDirection() == Qt.LayoutDirection.RightToLeft else "ltr"
             reason, advice = (self._reason(), "") if self.denied or self.off else split_advice(self._reason())
             # its lines kept (a compile error lists one per line), and cut like a result
-            out.append(_lines("Reason" if self._status == "skipped" else "Error", reason, direction))
+            out.append(_lines(self._reason_heading(), reason, direction))
             if advice:
                 out.append(_section("The model was told", f"<span style='color:{colors().muted.name()}'>"
                                                           f"{esc(advice)}</span>", direction))
@@ -693,9 +708,9 @@ class ToolCard(QFrame):
         elif self._result:
             out.append(_lines("Result", self._result, end_too=self._tool == "shell",
                               mono=self._tool in _PROGRAM_TOOLS))
-        elif self._status == "running":
+        elif self._phase == "running":
             out.append("<p><i>Running…</i></p>")
-        elif self._status == "writing":
+        elif self._phase == "writing":
             out = [f"<p><i>{esc(self._writing_line())} {esc(self._meta_text)}</i></p>"]
         return "".join(out)
 
@@ -704,9 +719,9 @@ class ToolCard(QFrame):
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         # Focus wins over the red of a failed card: the ✗ badge and the red note still say it failed.
-        border = c.accent if self.hasFocus() else c.error if self._status == "error" else c.line
+        border = c.accent if self.hasFocus() else c.error if self._phase == "error" else c.line
         pen = QPen(border, 2 if self.hasFocus() else 1)
-        if self._status in ("skipped", "writing") and not self.hasFocus():
+        if self._phase in ("skipped", "writing") and not self.hasFocus():
             pen.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(pen)
         painter.setBrush(c.card)
@@ -731,7 +746,7 @@ class ToolCard(QFrame):
         painter.drawText(QRectF(x, top, name_w + 2, row), Qt.AlignmentFlag.AlignVCenter, name)
         x += name_w + 10
         right = width - 12 - _BADGE
-        paint_badge(painter, QRectF(right, mid - _BADGE / 2, _BADGE, _BADGE), self._status, spinner_angle())
+        paint_badge(painter, QRectF(right, mid - _BADGE / 2, _BADGE, _BADGE), self._phase, spinner_angle())
         right -= 8
         if self._meta_text:
             painter.setFont(self._small)
@@ -744,7 +759,7 @@ class ToolCard(QFrame):
             painter.setFont(self._mono)
             painter.setPen(c.muted)
             shown = " · ".join(_input_line(card._query) for card in self._calls())  # every input, while it fits
-            if self._status == "writing":
+            if self._phase == "writing":
                 painter.setFont(self.font())
                 shown = self._writing_line()
             value = _one_line(self._value())
@@ -758,7 +773,7 @@ class ToolCard(QFrame):
             painter.drawText(QRectF(x, top, right - x, row), align, preview)
         if self._note_shown():
             painter.setFont(self.font())
-            painter.setPen(c.errortext if self._status == "error" else c.muted)
+            painter.setPen(c.errortext if self._phase == "error" else c.muted)
             fm = painter.fontMetrics()
             # The app's own sentence, in the window's direction (see _details_html), not its first letter's.
             painter.setLayoutDirection(self.layoutDirection())
@@ -771,7 +786,7 @@ class ToolCard(QFrame):
         super().hideEvent(event)
 
     def showEvent(self, event) -> None:  # noqa: N802
-        if self._status in ("running", "writing"):
+        if self._phase in ("running", "writing"):
             shared_spinner().add(self)
         super().showEvent(event)
 

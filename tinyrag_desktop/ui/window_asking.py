@@ -136,7 +136,10 @@ class AskingMixin:
         self.sidebar.set_answering(chat_id)
         self._update_last_answer()
         try:
-            engine = self._engine_factory(self.settings, self.confirmer.for_chat(chat_id))
+            # An --ask run asks no one (a question would wait for good): as `ask`, commands run only with
+            # --allow-shell-exec, unasked (app.py holds the saved setting back without it).
+            confirm = None if self.scripted else self.confirmer.for_chat(chat_id)
+            engine = self._engine_factory(self.settings, confirm)
             events = engine.run(messages, system=self.system_prompt(chat_id), chat_id=chat_id)
         except Exception as exc:  # e.g. the engine could not be built from these settings
             log.exception("could not start the engine")
