@@ -5,7 +5,8 @@ from __future__ import annotations
 from . import gounicode as U
 from . import types as T
 from .goftoa import format_float
-from .runtime import Iface, gbytes
+from .runtime import Iface
+from .runtime_basic import gbytes
 
 # ---- floats -----------------------------------------------------------------------------------------------
 
@@ -153,7 +154,7 @@ class VerbMixin:
                         return
             verb = "d"
         if verb == "c":
-            from .runtime import rune_str
+            from .runtime_basic import rune_str
             self.buf.append(f.pad(rune_str(v)))
             return
         if verb == "q":

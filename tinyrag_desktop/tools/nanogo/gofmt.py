@@ -6,7 +6,8 @@ import math
 
 from . import types as T
 from .fmtverbs import Fmt, VerbMixin
-from .runtime import Iface, NilMap, Ref, gbytes, sitems
+from .runtime import Iface, NilMap, Ref, sitems
+from .runtime_basic import gbytes
 
 # ---- values -----------------------------------------------------------------------------------------------
 

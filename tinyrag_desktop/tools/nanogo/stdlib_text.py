@@ -7,7 +7,8 @@ from . import gounicode as U
 from . import types as T
 from .fmtverbs import format_complex, is_graphic, is_print, quote, quote_rune
 from .goftoa import format_float
-from .runtime import GoPanic, Iface, gbytes, sitems, slen
+from .runtime import GoPanic, Iface, sitems
+from .runtime_basic import gbytes, slen
 from .stdlib import ANYS, B, BY, F, I, I64, PACKAGES, R, S, _fmt, _pkg, error_text, fn, new_error
 from .stdlib_strings import Builder
 
@@ -127,7 +128,7 @@ def _unquote(s):
                 raise ValueError
             return unquote(s), None
         if len(s) >= 3 and s[0] == s[-1] == "'":
-            from .runtime import rune_str
+            from .runtime_basic import rune_str
             return rune_str(unquote_rune(s)), None
     except (ValueError, IndexError):
         pass
@@ -161,7 +162,8 @@ del P.funcs["IntSize"]
 
 def _write_to(w, s: str) -> None:
     """fmt.Fprint* to an io.Writer: a *strings.Builder, or any value with a Write([]byte) method."""
-    from .runtime import icall, str_to_bytes
+    from .runtime import icall
+    from .runtime_basic import str_to_bytes
     if w is None:
         from .runtime import nil_deref
         raise nil_deref()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from . import gounicode as U
 from . import types as T
 from .fmtverbs import is_graphic, is_print
-from .runtime import gbytes, gstr, sitems
+from .runtime import sitems
+from .runtime_basic import gbytes, gstr
 from .stdlib import B, BY, I, R, S, _pkg, fn
 
 
@@ -131,7 +132,7 @@ P.consts["RuneSelf"] = (T.U_INT, 0x80)
 
 
 def _encode_rune(p, r):
-    from .runtime import rune_str
+    from .runtime_basic import rune_str
     b = gbytes(rune_str(r))
     for i, x in enumerate(b):
         from .runtime import sset
@@ -143,7 +144,8 @@ P.add("Valid", fn([T.Slice(BY)], [B]), lambda p: _valid(gstr(sitems(p))))
 
 
 def _append_rune(p, r):
-    from .runtime import append, rune_str
+    from .runtime import append
+    from .runtime_basic import rune_str
     return append(p, list(gbytes(rune_str(r))), 1)
 
 
