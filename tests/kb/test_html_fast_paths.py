@@ -12,7 +12,8 @@ from hypothesis import given, settings
 
 from tests.kb.html_markup import markup, tree
 from tinyrag_desktop.kb import html_reader
-from tinyrag_desktop.kb.html_reader import _main_element, _rows, _text, parse_html, separate_lines
+from tinyrag_desktop.kb.html_furniture import element_text as _text, table_rows as _rows
+from tinyrag_desktop.kb.html_reader import _main_element, parse_html, separate_lines
 
 _XPATH_TEXT = lxml.etree.XPath("string()", smart_strings=False)
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.kb.html_markup import markup, tree
-from tinyrag_desktop.kb import html_reader
+from tinyrag_desktop.kb import html_furniture, html_reader
 from tinyrag_desktop.kb.html_reader import parse_html, separate_lines
 from tinyrag_desktop.kb.links import MAX_LINKS
 
@@ -216,4 +216,4 @@ def test_a_menu_beside_the_text_is_a_layout_and_a_table_of_data_is_rows() -> Non
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("upnextrvlaguage >|»›→ xyz")), max_size=30))
 def test_a_pager_is_hinted_at_as_the_pattern_says(text: str) -> None:
-    assert html_reader._hints_a_pager(text) == bool(html_reader._PAGER_HINT.search(text))
+    assert html_furniture._hints_a_pager(text) == bool(html_furniture._PAGER_HINT.search(text))

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QPushButton
 
 from tests.permissions import as_a_user
 from tests.sse_server import ScriptedLLMServer, Stream
-from tinyrag_desktop.chats import DB_FILE, SCHEMA_VERSION, ChatStore, ChatStoreError
+from tinyrag_desktop.chat_file import SCHEMA_VERSION
+from tinyrag_desktop.chats import DB_FILE, ChatStore, ChatStoreError
 
 from .conftest import ask_and_wait, tokens
 

@@ -193,7 +193,7 @@ class BuiltinMixin:
             v = x.const
             if tu.kind == "string" and not isinstance(v, str):
                 if isinstance(v, (int,)) and not isinstance(v, bool) and T.is_integer(x.type):
-                    from .runtime import rune_str
+                    from .runtime_basic import rune_str
                     return Op(None, t, rune_str(v))
                 self.err(node, f"cannot convert {describe(x, self)} to type {t}")
             if tu.kind == "int":

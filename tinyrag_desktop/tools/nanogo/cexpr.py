@@ -42,14 +42,14 @@ def const_str(v) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):
-        from .gofmt import quote
+        from .fmtverbs import quote
         return quote(v)
     if isinstance(v, Fraction):
         if v and (abs(v) >= _HUGE or v.denominator != 1 and abs(v) >= _FLOAT_OVERFLOW[64]):
             return _approximate(v)
         if v.denominator == 1:
             return str(v.numerator)
-        from .gofmt import format_float
+        from .goftoa import format_float
         return format_float(float(v), "g", -1)
     return str(v)
 
@@ -75,7 +75,7 @@ def _approximate(v: Fraction) -> str:
         m, e = m / 10, e + 1
     while m < 1 - 0.5e-6:
         m, e = m * 10, e - 1
-    from .gofmt import format_float
+    from .goftoa import format_float
     return f"{'-' if v < 0 else ''}{format_float(m, 'g', 6)}e{e:+d}"
 
 

@@ -6,6 +6,7 @@ import keyword
 from fractions import Fraction
 
 from . import types as T
+from .cassign import AssignMixin
 from .cbuiltin import BuiltinMixin
 from .ccall import CallMixin
 from .cconvert import ConvertMixin
@@ -38,7 +39,7 @@ class FnCtx:
         self.py_loops = 0
 
 
-class Compiler(ExprMixin, ConvertMixin, OperatorMixin, CallMixin, BuiltinMixin, StmtMixin, FlowMixin):
+class Compiler(ExprMixin, ConvertMixin, OperatorMixin, CallMixin, BuiltinMixin, StmtMixin, AssignMixin, FlowMixin):
     def __init__(self, src: Source):
         self.src = src
         self.universe = universe()

@@ -6,6 +6,7 @@ import functools
 import sys
 
 from . import runtime as R
+from . import runtime_basic as RB
 from . import sched, stdlib
 from . import types as T
 from .runtime import GoExit, GoFatal, GoPanic, Iface, Slice
@@ -201,11 +202,11 @@ def build_namespace(ns: dict) -> dict:
         "_FieldPtr": R.FieldPtr, "_Ref": R.Ref, "_slice_of": R.slice_of, "_sget": R.sget, "_sset": R.sset,
         "_aget": R.aget, "_aset": R.aset, "_oob": _oob, "_idx_panic": R.idx_panic, "_append": R.append,
         "_append1": R.append1, "_reslice": R.reslice, "_slice_array": R.slice_array,
-        "_make_slice": R.make_slice, "_copy": R.copy, "_sitems": R.sitems, "_wrap": R.wrap, "_w64": R.w64,
-        "_idiv": R.idiv, "_imod": R.imod, "_fdiv": R.fdiv, "_shl": R.shl, "_shr": R.shr, "_f2i": R.f2i,
-        "_f32": _f32, "_gbytes": R.gbytes, "_scmp": R.scmp, "_slen": R.slen, "_sidx": R.sidx, "_ssub": R.ssub,
-        "_srange": R.srange, "_rune_str": R.rune_str, "_runes_to_str": R.runes_to_str,
-        "_bytes_to_str": R.bytes_to_str, "_str_to_bytes": R.str_to_bytes, "_str_to_runes": R.str_to_runes,
+        "_make_slice": R.make_slice, "_copy": R.copy, "_sitems": R.sitems, "_wrap": RB.wrap, "_w64": RB.w64,
+        "_idiv": RB.idiv, "_imod": RB.imod, "_fdiv": RB.fdiv, "_shl": RB.shl, "_shr": RB.shr, "_f2i": RB.f2i,
+        "_f32": _f32, "_gbytes": RB.gbytes, "_scmp": RB.scmp, "_slen": RB.slen, "_sidx": RB.sidx, "_ssub": RB.ssub,
+        "_srange": RB.srange, "_rune_str": RB.rune_str, "_runes_to_str": RB.runes_to_str,
+        "_bytes_to_str": RB.bytes_to_str, "_str_to_bytes": RB.str_to_bytes, "_str_to_runes": RB.str_to_runes,
         "_mget": _mget, "_mget2": _mget2, "_tuple_key": _tuple_key, "_assert_type": R.assert_type,
         "_assert_type2": _assert_type2, "_assert_iface": R.assert_iface, "_assert_iface2": _assert_iface2,
         "_implements_v": _implements_v, "_type_is": _type_is, "_method": R.method, "_icall": R.icall,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from . import types as T
-from .runtime import GoPanic, Iface, Slice, gbytes, sitems, slen
+from .runtime import GoPanic, Iface, Slice, sitems
+from .runtime_basic import gbytes, slen
 from . import sched
 
 S, I, F, B, R, BY = T.STRING, T.INT, T.FLOAT64, T.BOOL, T.RUNE, T.BYTE

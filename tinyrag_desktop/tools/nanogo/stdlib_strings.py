@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from . import gounicode as U
 from . import types as T
-from .runtime import GoPanic, Iface, Slice, gstr, scmp, sitems, slice_of, slen
+from .runtime import GoPanic, Iface, Slice, sitems, slice_of
+from .runtime_basic import gstr, scmp, slen
 from .stdlib import B, BY, I, OPAQUE, R, S, _opaque, _pkg, fn
 
 
@@ -89,7 +90,7 @@ def s_trim_func(s, f, left=True, right=True):
 
 
 def s_map(f, s):
-    from .runtime import rune_str
+    from .runtime_basic import rune_str
     out = []
     for ch in s:
         r = f(ord(ch))
@@ -267,7 +268,7 @@ class Builder:
         return None
 
     def WriteRune(self, r):
-        from .runtime import rune_str
+        from .runtime_basic import rune_str
         s = rune_str(r)
         self.parts.append(s)
         self.n += slen(s)

@@ -5,7 +5,10 @@ from __future__ import annotations
 from . import goatof
 from . import gounicode as U
 from . import types as T
-from .runtime import GoPanic, Iface, gbytes, sitems, slen
+from .fmtverbs import format_complex, is_graphic, is_print, quote, quote_rune
+from .goftoa import format_float
+from .runtime import GoPanic, Iface, sitems
+from .runtime_basic import gbytes, slen
 from .stdlib import ANYS, B, BY, F, I, I64, PACKAGES, R, S, _fmt, _pkg, error_text, fn, new_error
 from .stdlib_strings import Builder
 
@@ -26,7 +29,7 @@ class _NumErr:
         self.Func, self.Num, self.Err = f, n, e
 
 
-NUMERR_P.mtab = {"Error": lambda e: f"strconv.{e.Func}: parsing {_fmt().quote(e.Num)}: {error_text(e.Err)}",
+NUMERR_P.mtab = {"Error": lambda e: f"strconv.{e.Func}: parsing {quote(e.Num)}: {error_text(e.Err)}",
                  "Unwrap": lambda e: e.Err}
 
 
@@ -88,7 +91,7 @@ def sc_format_float(f, fmtc, prec, bits):
     if bits == 32:
         from .goftoa import f32 as _f32
         f = _f32(f)
-    return _fmt().format_float(f, chr(fmtc), prec, bits)
+    return format_float(f, chr(fmtc), prec, bits)
 
 
 P.add("Itoa", fn([I], [S]), str)
@@ -101,8 +104,8 @@ P.add("FormatInt", fn([I64, I], [S]), _fmt_int)
 P.add("FormatUint", fn([T.UINT64, I], [S]), _fmt_int)
 P.add("FormatFloat", fn([F, BY, I, I], [S]), sc_format_float)
 P.add("FormatBool", fn([B], [S]), lambda b: "true" if b else "false")
-P.add("Quote", fn([S], [S]), lambda s: _fmt().quote(s))
-P.add("QuoteRune", fn([R], [S]), lambda r: _fmt().quote_rune(r))
+P.add("Quote", fn([S], [S]), lambda s: quote(s))
+P.add("QuoteRune", fn([R], [S]), lambda r: quote_rune(r))
 P.types["NumError"] = NUMERR
 P.vars["ErrSyntax"] = (T.ERROR, "_std_strconv_ErrSyntax")
 P.vars["ErrRange"] = (T.ERROR, "_std_strconv_ErrRange")
@@ -125,7 +128,7 @@ def _unquote(s):
                 raise ValueError
             return unquote(s), None
         if len(s) >= 3 and s[0] == s[-1] == "'":
-            from .runtime import rune_str
+            from .runtime_basic import rune_str
             return rune_str(unquote_rune(s)), None
     except (ValueError, IndexError):
         pass
@@ -139,17 +142,17 @@ def _append_int(dst, i, base):
 
 P.add("Unquote", fn([S], [S, T.ERROR]), _unquote)
 P.add("AppendInt", fn([T.Slice(BY), I64, I], [T.Slice(BY)]), _append_int)
-P.add("QuoteToASCII", fn([S], [S]), lambda s: _fmt().quote(s, True))
-P.add("QuoteToGraphic", fn([S], [S]), lambda s: _fmt().quote(s, graphic=True))
+P.add("QuoteToASCII", fn([S], [S]), lambda s: quote(s, True))
+P.add("QuoteToGraphic", fn([S], [S]), lambda s: quote(s, graphic=True))
 P.add("FormatComplex", fn([T.COMPLEX128, BY, I, I], [S]),
-      lambda c, f, prec, bits: _fmt().format_complex(c, chr(f), prec, 32 if bits == 64 else 64))
-P.add("QuoteRuneToGraphic", fn([R], [S]), lambda r: _fmt().quote_rune(r, graphic=True))
-P.add("IsPrint", fn([R], [B]), lambda r: _fmt()._is_print(r))
-P.add("IsGraphic", fn([R], [B]), lambda r: _fmt().is_graphic(r))
-P.add("QuoteRuneToASCII", fn([R], [S]), lambda r: _fmt().quote_rune(r, True))
+      lambda c, f, prec, bits: format_complex(c, chr(f), prec, 32 if bits == 64 else 64))
+P.add("QuoteRuneToGraphic", fn([R], [S]), lambda r: quote_rune(r, graphic=True))
+P.add("IsPrint", fn([R], [B]), lambda r: is_print(r))
+P.add("IsGraphic", fn([R], [B]), lambda r: is_graphic(r))
+P.add("QuoteRuneToASCII", fn([R], [S]), lambda r: quote_rune(r, True))
 P.add("AppendQuote", fn([T.Slice(BY), S], [T.Slice(BY)]),
       lambda dst, s: __import__(__name__.rsplit(".", 1)[0] + ".runtime", fromlist=["append"]).append(
-          dst, list(gbytes(_fmt().quote(s))), 1))
+          dst, list(gbytes(quote(s))), 1))
 P.add("IntSize", fn([], [I]), lambda: 64)
 P.consts["IntSize"] = (T.U_INT, 64)
 del P.funcs["IntSize"]
@@ -159,7 +162,8 @@ del P.funcs["IntSize"]
 
 def _write_to(w, s: str) -> None:
     """fmt.Fprint* to an io.Writer: a *strings.Builder, or any value with a Write([]byte) method."""
-    from .runtime import icall, str_to_bytes
+    from .runtime import icall
+    from .runtime_basic import str_to_bytes
     if w is None:
         from .runtime import nil_deref
         raise nil_deref()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from . import gounicode as U
 from . import types as T
-from .runtime import gbytes, gstr, sitems
-from .stdlib import B, BY, I, R, S, _fmt, _pkg, fn
+from .fmtverbs import is_graphic, is_print
+from .runtime import sitems
+from .runtime_basic import gbytes, gstr
+from .stdlib import B, BY, I, R, S, _pkg, fn
 
 
 # ---- unicode, unicode/utf8 ------------------------------------------------------------------------------
@@ -47,13 +49,13 @@ P.add("IsLetter", fn([R], [B]), lambda r: U.is_letter(_ch(r)))
 P.add("IsSpace", fn([R], [B]), _u_is_space)
 P.add("IsPunct", fn([R], [B]), _u_is_punct)
 P.add("IsSymbol", fn([R], [B]), _u_is_symbol)
-P.add("IsPrint", fn([R], [B]), lambda r: _fmt()._is_print(r))
+P.add("IsPrint", fn([R], [B]), lambda r: is_print(r))
 P.add("IsControl", fn([R], [B]), lambda r: r < 0x20 or 0x7F <= r < 0xA0)
 P.add("ToUpper", fn([R], [R]), _u_case(U.to_upper))
 P.add("ToLower", fn([R], [R]), _u_case(U.to_lower))
 P.add("ToTitle", fn([R], [R]), _u_case(U.to_title))
 P.add("SimpleFold", fn([R], [R]), U.simple_fold)
-P.add("IsGraphic", fn([R], [B]), lambda r: _fmt().is_graphic(r))
+P.add("IsGraphic", fn([R], [B]), lambda r: is_graphic(r))
 P.add("IsMark", fn([R], [B]), lambda r: bool(_ch(r)) and U.category(_ch(r)).startswith("M"))
 P.add("IsTitle", fn([R], [B]), lambda r: bool(_ch(r)) and U.category(_ch(r)) == "Lt")
 P.consts["MaxRune"] = (T.U_RUNE, 0x10FFFF)
@@ -130,7 +132,7 @@ P.consts["RuneSelf"] = (T.U_INT, 0x80)
 
 
 def _encode_rune(p, r):
-    from .runtime import rune_str
+    from .runtime_basic import rune_str
     b = gbytes(rune_str(r))
     for i, x in enumerate(b):
         from .runtime import sset
@@ -142,7 +144,8 @@ P.add("Valid", fn([T.Slice(BY)], [B]), lambda p: _valid(gstr(sitems(p))))
 
 
 def _append_rune(p, r):
-    from .runtime import append, rune_str
+    from .runtime import append
+    from .runtime_basic import rune_str
     return append(p, list(gbytes(rune_str(r))), 1)
 
 

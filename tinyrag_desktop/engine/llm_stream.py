@@ -1,0 +1,211 @@
+"""What a chat completion's stream carries: text and reasoning deltas, native tool calls, errors in words."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, AsyncIterator
+
+from .context import is_refusal, refused_window
+from .errors import BadResponse, ContextTooLong, ServerFailed
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    """One streamed piece: visible content, reasoning (a separate channel), or the finish reason."""
+
+    content: str = ""
+    reasoning: str = ""
+    finish_reason: str | None = None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+async def paired(deltas: AsyncIterator[Delta]) -> AsyncIterator[Delta]:
+    """``deltas`` with no half characters in their text.
+
+    JSON writes a character beyond the first 65,536 (an emoji) as two escapes, "\\ud83d\\ude00"; a server that
+    sends them in two chunks gives two halves (surrogates), which Python does not join and cannot encode:
+    a tool's query holding one stopped the answer for good. A half at a delta's end waits for the next;
+    halves that are pairs are joined, and one without its pair becomes U+FFFD (shown as �)."""
+    held = {"content": "", "reasoning": ""}
+
+    def whole(channel: str, text: str) -> str:
+        text = held[channel] + text
+        held[channel] = ""
+        if _SURROGATE.search(text) is None:
+            return text
+        if "\ud800" <= text[-1] <= "\udbff":  # the first half of a pair: its second may come next
+            text, held[channel] = text[:-1], text[-1]
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+    async for delta in deltas:
+        content, reasoning = whole("content", delta.content), whole("reasoning", delta.reasoning)
+        if content or reasoning or delta.finish_reason:
+            yield Delta(content, reasoning, delta.finish_reason)
+    if held["content"] or held["reasoning"]:  # a first half that never got its second
+        yield Delta("\ufffd" if held["content"] else "", "\ufffd" if held["reasoning"] else "")
+
+
+def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None" = None, *,
+            begun: bool = False) -> list[Delta | None]:
+    """Deltas in one SSE message (``event``: its event field); ``None`` stands for ``[DONE]``. ``calls``
+    gathers native function calls, given back as tool blocks when their reply finishes. ``begun``: the
+    answer's words have come already (an error then says that they are kept)."""
+    data = data.strip()
+    if data == "[DONE]":  # the calls of a server that ends with no finish_reason are given back first
+        pending = calls.as_blocks() if calls else ""
+        return [*([Delta(pending)] if pending else []), None]
+    if not data:
+        return []
+    try:
+        obj = json.loads(data)
+    except ValueError as exc:
+        if event == "error":
+            raise _stream_error(data[:300], begun) from exc
+        raise BadResponse(f"The server sent something that is not JSON in its stream: {data[:80]!r}") from exc
+    if not isinstance(obj, dict):
+        return []
+    # {"error": …}; an error event's object (llama.cpp's ``error:`` line is one); or vLLM's error object,
+    # {"object": "error", "message": …}, which some of its versions send in the stream
+    err = obj.get("error") or (event == "error" and (obj.get("message") or obj.get("detail") or data)) or (
+        obj.get("object") == "error" and obj.get("message"))
+    if err:  # some proxies send "error": null in every chunk
+        message = err.get("message", err) if isinstance(err, dict) else err
+        if is_refusal(data):  # llama.cpp and LM Studio may refuse a too long request in the stream itself
+            raise context_refusal(str(message), data, answering=begun)
+        raise _stream_error(str(message), begun)
+    choices = obj.get("choices")
+    out: list[Delta | None] = []
+    calls = calls if calls is not None else NativeCalls()
+    for choice in choices if isinstance(choices, list) else []:
+        if not isinstance(choice, dict):
+            continue
+        # "delta": {} beside a whole "message" (a server's last chunk) is a delta with nothing in it: the
+        # message, all the text streamed already, came again after it ("Hello world.Hello world.")
+        delta = choice.get("delta")
+        if delta is None:  # a whole reply's choice
+            delta = choice.get("message") or {}
+        if not isinstance(delta, dict):  # not the format's shape ("delta": "Hello"): nothing to read
+            continue
+        content = _text_of(delta.get("content"))
+        reasoning = _text_of(delta.get("reasoning_content") or delta.get("reasoning"))
+        calls.add(delta.get("tool_calls"))
+        calls.add_legacy(delta.get("function_call"))
+        finish = choice.get("finish_reason")
+        if finish:
+            content += calls.as_blocks()
+        if content or reasoning or finish:
+            out.append(Delta(content, reasoning, str(finish) if finish else None))
+    return out
+
+
+def _text_of(value: Any) -> str:
+    """A content field's text: a string, or a list of parts (``[{"type": "text", "text": "Hi"}]``, as some
+    proxies send it; it was shown as Python's list)."""
+    if isinstance(value, list):
+        return "".join(str(part.get("text") or "") if isinstance(part, dict) else str(part) for part in value)
+    return str(value) if value else ""
+
+
+class NativeCalls:
+    """Function calls a server sent in the format's own ``tool_calls`` (a model or server that turns the
+    model's call into one): gathered as they stream, given back as the tool blocks this app runs. They were
+    dropped, and the answer ended at "Let me calculate that." or as "an empty answer"."""
+
+    def __init__(self) -> None:
+        self._calls: list[list[str]] = []  # [id, name, arguments so far], in the order they came
+        self._at: dict[int, int] = {}  # a call's index in the stream: its place in _calls
+
+    def add(self, calls: Any) -> None:
+        for n, call in enumerate(calls if isinstance(calls, list) else []):
+            if not isinstance(call, dict):
+                continue
+            function = call.get("function") if isinstance(call.get("function"), dict) else {}
+            index = call.get("index") if isinstance(call.get("index"), int) else n
+            ident = str(call.get("id") or "")
+            place = self._at.get(index)
+            # Ollama sends every call whole, each with index 0 (or none): a new id is a new call, where
+            # the two were run together as one ("calculatecalculate")
+            if place is None or (ident and self._calls[place][0] and ident != self._calls[place][0]) or (
+                    function.get("name") and self._calls[place][1] and not ident):
+                self._at[index] = place = len(self._calls)
+                self._calls.append([ident, "", ""])
+            entry = self._calls[place]
+            entry[0] = entry[0] or ident
+            entry[1] += str(function.get("name") or "")
+            arguments = function.get("arguments")
+            entry[2] += arguments if isinstance(arguments, str) else json.dumps(arguments) if arguments else ""
+
+    def add_legacy(self, call: Any) -> None:
+        """A ``function_call`` (the format's older single call), gathered as one call of tool_calls."""
+        if isinstance(call, dict):
+            self.add([{"index": -1, "function": call}])
+
+    def __bool__(self) -> bool:
+        return bool(self._calls)
+
+    def size(self) -> int:
+        """How much of the calls has come so far (names and arguments): it grows while one streams."""
+        return sum(len(name) + len(arguments) for _id, name, arguments in self._calls)
+
+    def as_blocks(self) -> str:
+        """The calls gathered so far as tool blocks (and forgets them)."""
+        blocks = [_block(name.strip(), arguments) for _id, name, arguments in self._calls if name.strip()]
+        self._calls.clear()
+        self._at.clear()
+        return "".join(blocks)
+
+
+def _block(name: str, arguments: str) -> str:
+    """``<tool name="calculate"><query>2+2</query></tool>`` for a call's name and its JSON arguments."""
+    try:
+        args = json.loads(arguments) if arguments.strip() else {}
+    except ValueError:
+        args = arguments
+    if isinstance(args, dict):
+        element = next((k for k in ("query", "url", "source") if isinstance(args.get(k), str)), "")
+        value = args[element] if element else next((v for v in args.values() if isinstance(v, str)), None)
+        if value is None:  # {"expression": 42}, {"a": 6, "b": 7}: the tool is given them, and says if it cannot
+            value = _plain(next(iter(args.values()))) if len(args) == 1 else json.dumps(args, ensure_ascii=False)
+        element = element or ("url" if "url" in name.lower() or "fetch" in name.lower() else
+                              "source" if "go" in name.lower() else "query")
+    else:
+        element, value = "query", str(args)
+    escaped = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return f'<tool name="{name.replace(chr(34), "")}"><{element}>{escaped}</{element}></tool>'
+
+
+def _plain(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _stream_error(message: str, begun: bool) -> ServerFailed:
+    """An error the server sent in its stream, in words (``begun``: after the answer's first words)."""
+    message = message.strip()
+    hint = " Check that the Server URL ends with /v1." if "endpoint" in message.lower() else ""
+    kept = ""
+    if begun:
+        kept = ("" if message.endswith((".", "!", "?")) else ".") + " The text so far is kept."
+    return ServerFailed(f"The model server reported an error during the answer: {message}{kept}{hint}")
+
+
+def context_refusal(message: str, body: str = "", *, answering: bool = False) -> ContextTooLong:
+    """The server's refusal of a request longer than the model's context, in words (``body``: the whole
+    error, which may name the window where its message does not; ``answering``: it came after the answer's
+    first words, so the context filled up as the model wrote, llama.cpp's "Context size has been exceeded")."""
+    window = refused_window(body or message)
+    holds = f" (its context holds {window:,} tokens)" if window else ""
+    said = f" The server said: {message}" if message else ""
+    if answering:
+        return ContextTooLong(
+            f"The answer was cut off: the model's context filled up as it wrote{holds}. The text so far is kept. "
+            "Start a new chat, or give the model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the "
+            f"context length it loads the model with; llama.cpp: -c).{said}", window)
+    return ContextTooLong(
+        f"The model's context is full{holds}: the question with the chat's latest messages did not fit in it, "
+        "even cut short. Ask for less at a time or start a new chat, or give the model a "
+        "larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the model "
+        f"with; llama.cpp: -c).{said}", window)
