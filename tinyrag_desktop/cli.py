@@ -439,7 +439,7 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
                 failed = failed or event.event == "error"
                 if shell_held and args.jsonl and event.event == "tool_result" and event.tool == "shell":
                     # Said once, when the model asks for a command, not on every question; without --jsonl
-                    # the command's own status line says it ("⤼ shell “ls” off: `ask` cannot ask you …").
+                    # the command's own status line says it ("✗ shell “ls” off: `ask` cannot ask you …").
                     shell_held = False
                     print(UNWATCHED_NOTE.format(run="`ask`"), file=sys.stderr)
                 printer.show(event)

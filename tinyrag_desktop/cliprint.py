@@ -170,7 +170,7 @@ class TextPrinter:
         status, detail = event.status, event.error or ""
         if status == "error" and detail.startswith(DISABLED.format(tool=event.tool)):
             status, detail = "off", detail[len(DISABLED.format(tool=event.tool)):]  # as the window says it
-        icon = _ICONS.get("skipped" if status == "off" else status, "?")
+        icon = _ICONS.get("error" if status == "off" else status, "?")  # ✗, as the window's card and --jsonl say
         # the name as the model wrote it (an unknown tool's): "\x1b]0;…" in it set the terminal's title
         return f"{icon} {_one_line(event.tool)} “{_preview(event.query, 60)}” {status}: {_preview(detail, 160)}"
 

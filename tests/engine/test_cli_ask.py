@@ -299,8 +299,8 @@ def test_each_result_line_names_its_call_and_a_tool_that_is_off_says_off(tmp_pat
     assert "✓ calculate “1+1” = 2" in lines
     skipped = [line for line in lines if "skipped" in line]
     assert [line.split("”")[0] for line in skipped] == ["⤼ calculate “4+4", "⤼ calculate “5+5"]
-    (off,) = [line for line in lines if line.startswith("⤼ shell")]
-    assert off.startswith("⤼ shell “ls” off: ") and "disabled" not in off.split(":", 1)[0]
+    (off,) = [line for line in lines if line.startswith("✗ shell")]  # an error, as the card and --jsonl say
+    assert off.startswith("✗ shell “ls” off: ") and "disabled" not in off.split(":", 1)[0]
 
 
 def test_a_command_that_failed_says_its_exit_status_on_its_line(tmp_path: Path) -> None:
