@@ -36,6 +36,7 @@ from .chat_view import COLUMN_MAX, ChatView
 from .composer import DRAFTS_FILE, Composer
 from .confirm_dialog import Confirmer
 from .dialog_focus import give_focus_back_after_dialogs
+from .dock_width import full_size_buttons
 from .elided_label import ElidedLabel
 from .find_bar import FindBar
 from .focus_ring import FocusRing
@@ -422,6 +423,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         dock.hide()
         window_layout.widen_dock_when_shown(self, dock)
+        full_size_buttons(dock)
         return dock
 
     # engine ---------------------------------------------------------------------------------------
