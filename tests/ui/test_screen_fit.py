@@ -57,6 +57,39 @@ def test_the_shortcuts_list_scrolls_and_its_close_button_is_on_the_screen(make_w
     dialog.reject()
 
 
+def _ink_right(widget) -> int:
+    """The x just right of the rightmost pixel drawn in ``widget`` other than its background colour."""
+    image = widget.grab().toImage()
+    background = image.pixel(0, 0)
+    return max((x + 1 for x in range(image.width()) for y in range(0, image.height(), 2)
+                if image.pixel(x, y) != background), default=0)
+
+
+def test_the_shortcuts_show_every_group_without_scrolling_on_a_laptop_screen(make_window, server, qtbot,
+                                                                             monkeypatch):
+    # One column of 37 rows made the dialog 571×901: its list scrolled on a 1366×768 screen (and on the
+    # 800-px review screen), the Window group out of sight, and "↑ in the empty message box" ended 7 px
+    # from the scroll bar.
+    win = make_window(server.base_url)
+    monkeypatch.setattr(screen_fit, "free_area", lambda _widget=None: QRect(0, 0, 1366, 728))
+    win.menus.shortcuts.trigger()
+    dialog = win.findChild(QDialog, "shortcutsDialog")
+    qtbot.waitExposed(dialog)
+    scroll = dialog.findChild(QScrollArea)
+    assert scroll.verticalScrollBar().maximum() == 0, dialog.size()  # every group in sight
+    assert dialog.height() <= 728 - 48 and dialog.width() <= 1366 - 16
+    assert scroll.widget().height() <= scroll.viewport().height()
+    dialog.reject()
+    monkeypatch.setattr(screen_fit, "free_area", lambda _widget=None: SMALL)  # too low: it scrolls
+    win.menus.shortcuts.trigger()
+    dialog = [d for d in win.findChildren(QDialog, "shortcutsDialog") if d.isVisible()][-1]
+    qtbot.waitExposed(dialog)
+    scroll = dialog.findChild(QScrollArea)
+    assert scroll.verticalScrollBar().maximum() > 0 and dialog.width() <= SMALL.width() - 16
+    assert _ink_right(scroll.widget()) <= scroll.viewport().width() - 12  # room before the scroll bar
+    dialog.reject()
+
+
 def test_test_connection_goes_under_the_model_box_rather_than_being_cut(make_window, server, qloop, qtbot):
     # With an 18 pt font on 1024×600 it was squeezed to "nnection & load r", cut on both sides.
     win = make_window(server.base_url)

@@ -195,3 +195,32 @@ def test_a_chat_model_the_server_does_not_list_is_said_under_the_field_before_sa
     dialog.field("base_url").setText(f"{server.base_url}/x")  # another server: its models are not known
     assert not warning.isVisible()
     dialog.reject()
+
+
+def test_fields_start_at_one_place_on_every_tab_and_number_boxes_are_one_width(qtbot):
+    # Each tab had its own label column: the fields started 127, 150, 206, 159 and 171 pixels in, and
+    # jumped left and right as the tabs changed; the number boxes were 112, 143 and 150 pixels wide.
+    from PySide6.QtWidgets import QApplication, QCheckBox
+
+    from tinyrag_desktop.settings import OPTIONS, defaults
+    from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(defaults())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    starts: dict[int, str] = {}
+    number_widths: dict[int, str] = {}
+    for index in range(dialog._tabs.count()):
+        dialog._tabs.setCurrentIndex(index)
+        QApplication.processEvents()  # laid out
+        page = dialog._tabs.widget(index)
+        for name, field in dialog._fields.items():
+            if dialog._tab_of[name] != index or isinstance(field.widget, QCheckBox):
+                continue
+            starts.setdefault(field.widget.mapTo(page, field.widget.rect().topLeft()).x(), name)
+            if OPTIONS[name].type in (int, float):
+                number_widths.setdefault(field.widget.width(), name)
+                assert field.widget.width() >= field.widget.fontMetrics().horizontalAdvance(
+                    field.widget.placeholderText()), name  # what an empty box means is shown whole
+    assert len(starts) == 1, starts
+    assert len(number_widths) == 1, number_widths

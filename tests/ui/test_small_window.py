@@ -146,3 +146,35 @@ def test_the_knowledge_panel_opened_in_a_wide_window_takes_a_share_of_it_until_t
     for _ in range(3):  # the widening, had it been due, comes at the next turn of the loop
         QApplication.processEvents()
     assert abs(dock.width() - 450) <= 4  # the width the user chose stays
+
+
+
+def test_a_window_made_800_wide_with_the_panel_open_is_800_wide(make_window, server, qloop, tmp_path):
+    # The chats list (170 px), the chat with a long source's link (351 px) and the panel (274 px) asked for
+    # 805 px together: made 800 px wide, the window came out 805, the list folded all the same, and the
+    # window stayed 805 once the panel was closed.
+    from tinyrag_desktop.kb import Importer, open_store
+
+    data, docs = tmp_path / "data", tmp_path / "docs"
+    docs.mkdir()
+    note = docs / "note-00-a-rather-long-file-name-for-the-list-topic.md"
+    note.write_text("# Note\n\nThe engine streams tokens. Tools run at once.\n", encoding="utf-8")
+    with open_store(data) as kb:
+        Importer(kb).run([str(note)])
+    server.queue(Stream(tokens('<tool name="rag_knowledge"><query>engine streams tokens</query></tool>\n')),
+                 Stream(tokens("All done. The engine streams tokens [1].")))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, "What does the engine stream, and how many tools run?")) == "done"
+    assert win.view.answers()[-1].sources_row.links()
+    win.resize(1200, 820)
+    win.kb_dock.show()
+    qloop.run(wait_until(lambda: win.kb_dock.isVisible() and win.sidebar.isVisible()))
+    beside = win.sidebar.minimumWidth() + win.view.minimumSizeHint().width() + win.kb_dock.minimumSizeHint().width()
+    assert beside > 790, "the three fit in 800 px anyway: the test shows nothing"
+    win.resize(800, 600)
+    qloop.run(wait_until(lambda: not win.sidebar.isVisible()))
+    assert win.width() == 800
+    assert win.view.width() >= win.view.minimumSizeHint().width()  # nothing of the chat cut off
+    win.kb_dock.hide()
+    qloop.run(wait_until(lambda: win.sidebar.isVisible()))
+    assert win.width() == 800

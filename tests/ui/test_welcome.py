@@ -362,3 +362,34 @@ def test_a_start_after_an_upgrade_puts_the_new_guide_in_place_of_the_old(make_wi
     qloop.run(wait_until(lambda: guide_now() == [(title, new_folder) for title in titles], timeout=20))
     assert not kb.search(data, "OLDWORDING", k=3)
     assert not win.notice_bar.isVisible()  # quietly: the log says it
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_panel_lines_up_with_the_message_box_and_try_again_is_the_blue_button(make_window, qloop, theme):
+    # Its left edge was 16 px left of the message box's; Try again and "Enter a server address…" were plain
+    # grey buttons beside the app's blue ones, and in dark the second one's outline was nearly invisible.
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QColor, QPalette
+
+    from .test_focus import contrast
+
+    async def probe():
+        return ProbeResult(None, ())
+
+    win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=probe, theme=theme)
+    qloop.run(wait_until(win.welcome.visible))
+    panel = win.welcome.panel
+    box = win.composer.parentWidget()
+    for width in (1200, 800):
+        win.resize(width, 700)
+        qloop.run(wait_until(lambda: win.width() == width and panel.title.isVisible()))
+        qloop.run(wait_until(lambda: panel.title.mapTo(win, QPoint(0, 0)).x() == box.mapTo(win, QPoint(0, 0)).x(),
+                             timeout=2))
+    retry, other = panel.retry_button.grab().toImage(), panel.settings_button.grab().toImage()
+    send = win.send_button.grab().toImage()
+    fill = retry.pixelColor(4, retry.height() // 2)
+    assert fill == send.pixelColor(4, send.height() // 2), (fill.name(), send.pixelColor(4, send.height() // 2).name())
+    assert contrast(QColor("white"), fill) >= 4.5
+    background = panel.palette().color(QPalette.ColorRole.Window)
+    edge = max(contrast(other.pixelColor(x, other.height() // 2), background) for x in range(3))
+    assert edge >= 3, edge  # the outline shows (WCAG's 3:1 for a control's boundary)

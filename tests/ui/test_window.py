@@ -564,7 +564,7 @@ def test_a_narrow_window_cuts_nothing_off_the_conversation(make_window, server, 
     assert right.x() < win.view.viewport().width()
     # and the footer wraps between its parts, never inside one ("0.1" on one line, "s" on the next)
     label = answer._footer.text()
-    assert all(" " not in part for part in label.split(" · "))
+    assert all(" " not in part for part in label.split("\u00a0· "))
     assert re.fullmatch(r"\d+\.\d s · scripted", answer.footer())  # a plain answer: its time and model
 
 

@@ -4,7 +4,8 @@ The status bar said "Answering…" from the question to the end of the answer, a
 seconds or the model wrote a Go program for a minute. It now says what is happening: "Thinking…" while the
 model reasons, "Writing Go code…" while it writes a call, "Searching the knowledge base…" while a call runs,
 and "Answering…" while it writes its answer. A call running is said before a call being written, which is
-said before the text: a search goes on while the model writes on. No Qt (status.py shows the words), and no
+said before the text: a search goes on while the model writes on; a question to the user (the shell's Run /
+Deny) before them all: nothing goes on until it is answered. No Qt (status.py shows the words), and no
 timers: each event says the words at once.
 """
 
@@ -14,6 +15,8 @@ from ..tool_words import running_words, writing_call_words
 
 ANSWERING = "Answering…"
 THINKING = "Thinking…"
+# The shell's question is open: it said "Running a shell command…" while the card said "waiting for you".
+ASKING = "Waiting for your answer…"
 
 
 class AnswerActivity:
@@ -23,8 +26,11 @@ class AnswerActivity:
         self._writing: dict[str, str] = {}  # the calls being written: id → tool, in the order they began
         self._running: dict[str, str] = {}  # the calls running: id → tool
         self._writes = ANSWERING  # what the model itself writes: its answer, or its reasoning
+        self._asking = 0  # questions to the user open (or waiting their turn)
 
     def words(self) -> str:
+        if self._asking:
+            return ASKING
         if self._running:
             tools = set(self._running.values())
             if len(tools) == 1:
@@ -58,4 +64,9 @@ class AnswerActivity:
     def tool_finished(self, call_id: str) -> str:
         self._writing.pop(call_id, None)
         self._running.pop(call_id, None)
+        return self.words()
+
+    def asking(self, on: bool) -> str:
+        """A question to the user opened (``on``) or answered."""
+        self._asking = max(0, self._asking + (1 if on else -1))
         return self.words()

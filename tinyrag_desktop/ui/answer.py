@@ -19,7 +19,7 @@ from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolOutput, ToolStarted, ToolWriting
 from ..tool_words import settings_tab, window_words
 from .answer_cuts import Run
-from .answer_footer import footer_text, spoken, waiting_words
+from .answer_footer import FooterLabel, footer_text, spoken, waiting_words
 from .answer_rendering import FRAME_MS, RenderingMixin
 from .answer_sources import SourcesMixin
 from .answer_stored import StoredFormMixin
@@ -167,13 +167,12 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
 
         foot = QHBoxLayout()
         foot.setSpacing(4)
-        self._footer = plain_label(QLabel(self))  # the model's name (the server's word) is in it
+        # Wraps in a narrow window: unwrapped, its one line set the answer's minimum width, wider than the
+        # conversation, which has no horizontal scroll bar, so text, questions and Regenerate were cut off.
+        self._footer = FooterLabel(self)
         self._footer.setObjectName("answerFooter")
         self._footer.setAccessibleName("Answer statistics")
         self._footer.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        # Wraps in a narrow window: unwrapped, its one line set the answer's minimum width, wider than the
-        # conversation, which has no horizontal scroll bar, so text, questions and Regenerate were cut off.
-        self._footer.setWordWrap(True)
         self.copy_button = _ActionButton(self)
         self.copy_button.setObjectName("copyAnswer")
         self.copy_button.setText("Copy")
@@ -464,7 +463,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         only_error = bool(self._error) and not self.content().strip() and not self._cards
         text = "" if only_error or not self._stats else footer_text(self._stats)
         # In a narrow window the line wraps between its parts, never inside one ("0.1" / "s").
-        self._footer.setText(" · ".join(part.replace(" ", "\u00a0") for part in text.split(" · ")) if text else "")
+        self._footer.set_footer(text)
         left_out, shortened = (int(self._stats.get(k, 0)) for k in ("left_out", "shortened")) if self._stats else (0, 0)
         why = left_out_words(left_out, int(self._stats.get("window", 0)), shortened) if left_out or shortened else ""
         self._footer.setToolTip(why)
@@ -583,7 +582,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         return self._error
 
     def footer(self) -> str:
-        return self._footer.text().replace("\u00a0", " ")
+        return self._footer.full_text()
 
     def set_regenerate_visible(self, on: bool) -> None:
         self.regenerate_button.setVisible(on and self._error is None)

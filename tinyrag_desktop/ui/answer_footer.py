@@ -1,10 +1,14 @@
 """The words under and in an answer: its footer line (rounds, tools, time, model), said aloud too, and the
-line shown while the model has not answered yet."""
+line shown while the model has not answered yet, and the label that shows the footer."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+from .plain_text import plain_label
 from .status import model_label
 
 WAIT_SAID_AFTER = 5  # seconds of waiting for the first words before the line says how long
@@ -64,3 +68,47 @@ def waiting_words(seconds: float) -> str:
     if seconds < WAIT_SAID_AFTER:
         return "Waiting for the model…"
     return f"Waiting for the model… {int(seconds)} s (a model the server has to load first can take a minute)"
+
+
+class FooterLabel(QLabel):
+    """The footer line: wraps between its parts, never inside one, and a part wider than the line (a long
+    model name in a narrow window) is shortened in its middle. Qt wrapped at a hyphen: "qwen2.5:7b-" on one
+    line, "instruct" on the next."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        plain_label(self)  # the model's name (the server's word) is in it
+        self.setWordWrap(True)
+        self._full = ""
+
+    def set_footer(self, text: str) -> None:
+        self._full = text
+        self._fit()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        # Its longest part (up to a 40-character model name) would otherwise set the conversation's minimum
+        # width; a part wider than the line is shortened instead (see _fit).
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), self.fontMetrics().horizontalAdvance("0" * 10)), hint.height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        metrics = self.fontMetrics()
+        room = self.contentsRect().width()
+        parts = [part if metrics.horizontalAdvance(part) <= room or room <= 0
+                 else metrics.elidedText(part, Qt.TextElideMode.ElideMiddle, room) for part in self._full.split(" · ")]
+        text = "\u00a0· ".join(_unbroken(part) for part in parts) if self._full else ""  # no line starts "·"
+        if text != self.text():
+            self.setText(text)
+
+
+def _unbroken(part: str) -> str:
+    """``part`` with no place to wrap in it: no-break spaces, and a word joiner after each sign Qt may break
+    after ("-", "/")."""
+    return "".join(c + ("" if c.isalnum() or c == " " else "\u2060") for c in part).replace(" ", "\u00a0")

@@ -4,7 +4,8 @@ The panel opened in a 700 px window gets about 300 px; widened to 1,280 px, the 
 to the chat and the panel stayed as narrow, its Title column cut to "tiny…ting", and so it came back at the
 next start: a width forced by a small window stuck as if chosen. Now only a drag of the panel's edge (the
 main window's separator) chooses a width; until then the panel takes its share again each time the window
-is resized, and a chosen width comes back when the window has room for it again.
+is resized, and a chosen width comes back when the window has room for it again. Also its title bar's
+float and close buttons, drawn at full size.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QProxyStyle, QStyle
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -73,3 +74,24 @@ class DockWidth(QObject):
                 and self._dock.width() != self._pressed:
             self.chosen = self._dock.width()  # its edge was dragged
         self._pressed = None
+
+
+class _FullSizeButtons(QProxyStyle):
+    """Fusion says its dock buttons have a frame, and Qt then draws their icons at 10 px at most: the float
+    and close buttons were 8 px marks, pale grey once scaled down. Without the frame (the style sheet gives
+    them a hover background instead) they get the small icon size, 16 px."""
+
+    def styleHint(self, hint, option=None, widget=None, data=None) -> int:  # noqa: N802 - Qt's name
+        if hint == QStyle.StyleHint.SH_DockWidget_ButtonsHaveFrame:
+            return 0
+        return super().styleHint(hint, option, widget, data)
+
+
+def full_size_buttons(dock: QDockWidget) -> None:
+    """Draw ``dock``'s float and close buttons with their whole icons (see _FullSizeButtons)."""
+    # A new style of the application's kind (Fusion, see apply_theme) underneath: a proxy owns its base style.
+    style = _FullSizeButtons(QApplication.style().name())
+    style.setParent(dock)  # kept as long as the dock; a widget does not own the style it is given
+    for button in dock.findChildren(QAbstractButton):
+        if button.objectName() in ("qt_dockwidget_closebutton", "qt_dockwidget_floatbutton"):
+            button.setStyle(style)

@@ -14,7 +14,7 @@ import sqlite3
 from typing import Callable
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QAction, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from ..kb import Error, Hit, Hits, query_terms, search, warm_vectors
@@ -52,7 +52,7 @@ class SearchTabMixin:
         row.addWidget(self.query_edit, 1)
         self._button("Search", "kbSearch", self.run_search, row)
         scol.addLayout(row)
-        self.results = QListWidget()
+        self.results = _ResultsList(self._search_hint)
         self.results.setObjectName("kbResults")
         self.results.setWordWrap(True)
         self.results.setSpacing(4)
@@ -155,6 +155,14 @@ class SearchTabMixin:
                     "punctuation are left out): ask with words your documents use.")
         return "No passages match."
 
+    def _search_hint(self) -> str:
+        """What the empty list says before the first search (it was a blank box; the Sources tab says how
+        to add sources)."""
+        if not self._busy and self._listed and self.source_count() == 0:
+            return "Nothing to search yet: add files, folders or web pages in the Sources tab."
+        return ("Type a question above and press Enter: the passages that answer it best are listed here, "
+                "as the model's own search would find them.")
+
     def _note_item(self, text: str) -> QListWidgetItem:
         item = QListWidgetItem(text)
         item.setFlags(Qt.ItemFlag.NoItemFlags)
@@ -168,6 +176,24 @@ class SearchTabMixin:
                 self._searcher.submit(_quietly, warm_vectors, self.data_dir, model)
             except RuntimeError:  # the panel is shutting down
                 pass
+
+
+class _ResultsList(QListWidget):
+    """The passages found; empty, it says what it is for, where the passages would be."""
+
+    def __init__(self, hint: Callable[[], str]) -> None:
+        super().__init__()
+        self._hint = hint
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().paintEvent(event)
+        if self.count() == 0:
+            painter = QPainter(self.viewport())
+            painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+            painter.drawText(self.viewport().rect().adjusted(12, 12, -12, -12),
+                             Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
+                             self._hint())
+            painter.end()
 
 
 def _passages(count: int) -> str:

@@ -8,6 +8,7 @@ text is made when the view paints it, and a sort is one ``list.sort`` (``benchma
 
 from __future__ import annotations
 
+import heapq
 import re
 from datetime import date
 from typing import Callable
@@ -49,7 +50,19 @@ def natural_key(text: str) -> tuple[list[object], str]:
     return parts, folded
 
 
-class ElideMiddle(QStyledItemDelegate):
+ROW_PADDING = 3  # px above and below a row's text: rows as tall as their letters (14 px) read as one block
+
+
+class RoomyRows(QStyledItemDelegate):
+    """A cell with ROW_PADDING above and below its text."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex):  # noqa: N802 - Qt's name
+        hint = super().sizeHint(option, index)
+        hint.setHeight(hint.height() + 2 * ROW_PADDING)
+        return hint
+
+
+class ElideMiddle(RoomyRows):
     """Cuts a cell's text in the middle, keeping its start and its end."""
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:  # noqa: N802 - Qt's name
@@ -91,6 +104,7 @@ class SourcesModel(QAbstractTableModel):
         self._today = date.today()  # the day the times shown are relative to
         self._sort = (3, Qt.SortOrder.DescendingOrder)  # newest first to begin with
         self._widest: dict[int, str] = {}  # column -> its longest text, for the column's width
+        self._titles: list[str] | None = None  # see longest_titles
         self.generation = 0  # changes with the rows or their order: what the header measured may be out of date
         for signal in (self.rowsInserted, self.rowsRemoved, self.layoutChanged, self.modelReset, self.dataChanged):
             signal.connect(self._changed)
@@ -106,6 +120,7 @@ class SourcesModel(QAbstractTableModel):
             self.endRemoveRows()
         self._unembedded, self._model_name = set(unembedded), model
         self._widest.clear()
+        self._titles = None
         self._times.clear()  # the time zone may have changed since (travel, daylight saving)
         rows = list(sources)
         self._sorted(rows, *self._sort)
@@ -126,6 +141,12 @@ class SourcesModel(QAbstractTableModel):
                      4: lambda: "yes"}  # wider than "no"
             self._widest[column] = texts[column]() if column in texts else ""
         return self._widest[column]
+
+    def longest_titles(self) -> list[str]:
+        """The titles with the most letters (20 of them: the widest drawn is among them, or near enough)."""
+        if self._titles is None:
+            self._titles = heapq.nlargest(20, {s.title for s in self._rows}, key=len)
+        return self._titles
 
     def _widest_time(self) -> str:
         """The Imported column's widest form in use, judged by the oldest source (ISO times sort as times)."""
@@ -297,7 +318,9 @@ class SortedHeader(QHeaderView):
         # would otherwise be cut for names that fit only beside short ones. But when every name fits in the
         # other half, the names are whole and a long title is cut in the middle: at 700 pixels one long
         # title left "Pas…" of Passages.
-        half = view.viewport().width() // 2
+        # Unless every title, those scrolled to too, needs less than half: "Note 1" to "Note 12" kept half the
+        # list, and Passages was cut to "Pass…" beside them.
+        half = min(view.viewport().width() // 2, view.widest_title() if isinstance(view, SourcesView) else 1 << 30)
         title = max(view.sizeHintForColumn(0), half)
         spare = view.viewport().width() - title - sum(widths.values())
         whole = sum(max(widths[c], labels[c].width()) for c in shown)
@@ -326,6 +349,7 @@ class SourcesView(QTreeView):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setHeader(SortedHeader(self))
+        self.setItemDelegate(RoomyRows(self))
         self._hints: tuple[object, dict[int, int]] = (None, {})  # the columns' widths for the rows in sight
         self.layouts = 0  # how many times the rows were laid out: what was measured before may be out of date
         self._measured_too_soon = False  # a column was measured before its rows were laid out
@@ -423,13 +447,23 @@ class SourcesView(QTreeView):
         model = self.model()
         widest = model.widest_text(column) if isinstance(model, SourcesModel) else ""
         if widest and model.rowCount():
-            index = model.index(0, column)
-            option = QStyleOptionViewItem()
-            self.initViewItemOption(option)
-            cell = self.itemDelegateForIndex(index).sizeHint(option, index).width()
-            metrics = self.fontMetrics()
-            hint = max(hint, cell - metrics.horizontalAdvance(str(index.data())) + metrics.horizontalAdvance(widest))
+            hint = max(hint, self._cell_width(column, widest))
         return hint
+
+    def widest_title(self) -> int:
+        """The room the widest title of all needs, in sight or not (0 with no sources)."""
+        model = self.model()
+        titles = model.longest_titles() if isinstance(model, SourcesModel) and model.rowCount() else []
+        return max((self._cell_width(0, title) for title in titles), default=0)
+
+    def _cell_width(self, column: int, text: str) -> int:
+        """The width of a cell of ``column`` showing ``text``: the first row's cell, its text swapped."""
+        index = self.model().index(0, column)
+        option = QStyleOptionViewItem()
+        self.initViewItemOption(option)
+        cell = self.itemDelegateForIndex(index).sizeHint(option, index).width()
+        metrics = self.fontMetrics()
+        return cell - metrics.horizontalAdvance(str(index.data())) + metrics.horizontalAdvance(text)
 
     # QTreeWidget's names, kept for code written against it (tests/ui/test_window.py).
     def topLevelItemCount(self) -> int:  # noqa: N802

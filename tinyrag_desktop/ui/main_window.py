@@ -36,6 +36,7 @@ from .chat_view import COLUMN_MAX, ChatView
 from .composer import DRAFTS_FILE, Composer
 from .confirm_dialog import Confirmer
 from .dialog_focus import give_focus_back_after_dialogs
+from .dock_width import full_size_buttons
 from .elided_label import ElidedLabel
 from .find_bar import FindBar
 from .focus_ring import FocusRing
@@ -307,8 +308,14 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             # Never narrower than MIN_WIDTH (the status bar's model and state stay whole), and never narrower
             # than the window's content needs: an explicit minimum width replaces the one Qt takes from the
             # layout, so the chats list shown by hand in the narrowest window would squeeze the chat below its
-            # own minimum and cut it off. The window widens instead.
-            self.setMinimumWidth(max(MIN_WIDTH, self.layout().minimumSize().width()))
+            # own minimum and cut it off. The window widens instead. A list the width shows (not the user, in a
+            # narrow window) folds before the chat is squeezed: its width is not asked for. It was, and a window
+            # made 800 px wide with the knowledge panel open came out 805, the list folded all the same.
+            need = self.layout().minimumSize().width()
+            if self.sidebar.isVisible() and not getattr(self, "_narrow", True):  # True: being built
+                need -= self.sidebar.minimumWidth() + self.splitter.handleWidth()
+            self.setMinimumWidth(max(MIN_WIDTH, need))
+            self._fit_sidebar()  # an answer wider than the chat's room beside the list folds it too
         return handled
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
@@ -333,7 +340,10 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         panel (about 620 px; with the list, 795)."""
         if not hasattr(self, "_narrow"):
             return  # still being built
-        narrow = self.splitter.width() < SIDEBAR_FOLDS_BELOW
+        # the list, its handle and the chat's minimum (a wide source link raises it) fold the list earlier too
+        beside = (self.sidebar.minimumWidth() + self.splitter.handleWidth()
+                  + self.splitter.widget(1).minimumSizeHint().width())
+        narrow = self.splitter.width() < max(SIDEBAR_FOLDS_BELOW, beside)
         if narrow == self._narrow:
             return
         self._narrow = narrow
@@ -414,6 +424,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         dock.hide()
         window_layout.widen_dock_when_shown(self, dock)
+        full_size_buttons(dock)
         return dock
 
     # engine ---------------------------------------------------------------------------------------

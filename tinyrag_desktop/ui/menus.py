@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QSize, Qt, QUrl
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QTextDocument
 from PySide6.QtWidgets import (
     QApplication, QDialog, QDialogButtonBox, QDockWidget, QFrame, QLabel, QMenu, QMessageBox, QScrollArea,
     QStyle, QVBoxLayout, QWidget,
@@ -253,19 +254,46 @@ def shortcut_groups(actions: list[QAction]) -> list[tuple[str, list[tuple[str, s
             for heading, rows in grouped.items() if rows]
 
 
+def _shortcuts_table(groups: list[tuple[str, list[tuple[str, str]]]]) -> str:
+    """The groups as one table: a heading, then a row per shortcut, its keys bold on the right (with room
+    before a scroll bar: "↑ in the empty message box" ended 7 px from it)."""
+    rows = "".join(
+        f"<tr><td colspan='2' style='padding:{12 if i else 0}px 0 4px 0'><span style='font-size:large'><b>"
+        f"{html.escape(heading)}</b></span></td></tr>"
+        + "".join(f"<tr><td style='padding:3px 18px 3px 12px'>{html.escape(name)}</td>"
+                  f"<td style='padding:3px 12px 3px 0'><b>{html.escape(keys)}"
+                  "</b></td></tr>" for name, keys in group)
+        for i, (heading, group) in enumerate(groups))
+    return f"<table>{rows}</table>"
+
+
+def _two_columns(groups: list[tuple[str, list[tuple[str, str]]]]) -> str:
+    """The groups side by side, split where each side has about half the rows: in one column, 37 rows made
+    the list 750 px tall, and "Window" was out of sight even on a 1080-px screen."""
+    sizes = [len(group) + 2 for _heading, group in groups]  # a heading takes about two rows' height
+    split = min(range(1, len(groups)), key=lambda n: abs(sum(sizes[:n]) - sum(sizes[n:])), default=len(groups))
+    return (f"<table><tr><td valign='top'>{_shortcuts_table(groups[:split])}</td>"
+            f"<td style='padding:0 0 0 24px' valign='top'>{_shortcuts_table(groups[split:])}</td></tr></table>")
+
+
+def _natural_size(text: str, label: QLabel) -> QSize:
+    """The size of ``text`` laid out in ``label``'s font with no line wrapped."""
+    doc = QTextDocument()
+    doc.setDefaultFont(label.font())
+    doc.setDocumentMargin(0)
+    doc.setHtml(text)
+    doc.setTextWidth(100_000)
+    doc.setTextWidth(doc.idealWidth())
+    return QSize(math.ceil(doc.idealWidth()), math.ceil(doc.size().height()))
+
+
 def show_shortcuts(win: "MainWindow", actions: list[QAction]) -> QDialog:
     dialog = QDialog(win)
     dialog.setObjectName("shortcutsDialog")
     dialog.setWindowTitle("Keyboard shortcuts")
     layout = QVBoxLayout(dialog)
-    rows = "".join(
-        f"<tr><td colspan='2' style='padding:{12 if i else 0}px 0 4px 0'><span style='font-size:large'><b>"
-        f"{html.escape(heading)}</b></span></td></tr>"
-        + "".join(f"<tr><td style='padding:3px 18px 3px 12px'>{html.escape(name)}</td>"
-                  f"<td style='padding:3px 0'><b>{html.escape(keys)}"
-                  "</b></td></tr>" for name, keys in group)
-        for i, (heading, group) in enumerate(shortcut_groups(actions)))
-    label = QLabel(f"<table>{rows}</table>", dialog)
+    groups = shortcut_groups(actions)
+    label = QLabel(dialog)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setWordWrap(True)  # on a narrow screen a long row wraps rather than hiding its keys on the right
     # The list scrolls, and the dialog is no larger than the screen: at 200 % on a 1080p screen, or with an
@@ -285,10 +313,20 @@ def show_shortcuts(win: "MainWindow", actions: list[QAction]) -> QDialog:
     layout.addWidget(buttons)
     bar = dialog.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, dialog)
     margins = layout.contentsMargins()
-    want = QSize(label.sizeHint().width() + bar + margins.left() + margins.right() + 4,
-                 label.sizeHint().height() + buttons.sizeHint().height() + layout.spacing()
-                 + margins.top() + margins.bottom() + 4)
-    dialog.resize(fitted(want, win))
+
+    def wanted(text: str) -> QSize:
+        size = _natural_size(text, label)
+        return QSize(size.width() + bar + margins.left() + margins.right() + 4,
+                     size.height() + buttons.sizeHint().height() + layout.spacing()
+                     + margins.top() + margins.bottom() + 4)
+
+    # Side by side where the screen is wide enough for both columns, else one column (it scrolls where the
+    # screen is too low for it).
+    text = _two_columns(groups)
+    if fitted(wanted(text), win).width() < wanted(text).width():
+        text = _shortcuts_table(groups)
+    label.setText(text)
+    dialog.resize(fitted(wanted(text), win))
     dialog.finished.connect(dialog.deleteLater)
     dialog.open()
     scroll.setFocus(Qt.FocusReason.OtherFocusReason)

@@ -155,10 +155,7 @@ class _Field:
             if opt.secret:
                 self.widget.setEchoMode(QLineEdit.EchoMode.Password)
             if opt.type in (int, float):  # a number needs a short box, not the dialog's whole width
-                metrics = self.widget.fontMetrics()
-                self.widget.setMaximumWidth(metrics.horizontalAdvance("0") * 14)
-                if self.widget.placeholderText():  # wide enough to show what an empty box means
-                    self.widget.setFixedWidth(metrics.horizontalAdvance(self.widget.placeholderText()) + 24)
+                self.widget.setFixedWidth(_number_width(self.widget))
         self.widget.setObjectName(_OBJECT_NAMES.get(opt.name, f"setting_{opt.name}"))
         self.widget.setToolTip(opt.description + _range(opt))
         self.widget.setAccessibleName(label_for(opt.name))
@@ -232,6 +229,15 @@ def _unbroken_addresses(reason: str) -> str:
                   html.escape(_JOINS.join(match.group(0)))]
         at = match.end()
     return "<p>" + "".join(parts) + html.escape(reason[at:]) + "</p>"
+
+
+def _number_width(box: QLineEdit) -> int:
+    """One width for every number box, on every tab: wide enough for the longest "what an empty box
+    means" text (boxes of 110, 143 and 150 pixels made the column of short fields ragged)."""
+    metrics = box.fontMetrics()
+    shown_empty = [metrics.horizontalAdvance(text) + 24 for name, text in _PLACEHOLDERS.items()
+                   if OPTIONS[name].type in (int, float)]
+    return max([metrics.horizontalAdvance("0") * 14, *shown_empty])
 
 
 def _range(opt: Option) -> str:
@@ -330,6 +336,11 @@ class SettingsDialog(QDialog):
         for title, names in (*_TABS, *((("Advanced", others),) if others else ())):
             index = tabs.addTab(self._build_tab(names), title)
             self._tab_of.update(dict.fromkeys(names, index))
+        # One label column for all tabs, as wide as the widest label: each tab's form sized its own, and the
+        # fields started at a different place on each tab (127 to 206 pixels in), jumping as tabs changed.
+        widest = max(label.minimumWidth() for label in self._labels.values())
+        for label in self._labels.values():
+            label.setMinimumWidth(widest)
         tabs.currentChanged.connect(lambda _index: self.revalidate())
         tabs.addTab(self._build_personas(), "Personas")
         server_url = self.field("base_url")

@@ -194,6 +194,10 @@ class ServerStatus:
         bridge.toolStarted.connect(lambda ev: self._say(self._activity.tool_started(ev.id, ev.tool)))
         bridge.toolFinished.connect(lambda ev: self._say(self._activity.tool_finished(ev.id)))
 
+    def asking(self, on: bool) -> None:
+        """The answer being written waits for the user's answer to a question (``on``), or no longer."""
+        self._say(self._activity.asking(on))
+
     def _say(self, words: str) -> None:
         if self.busy.text():  # while an answer is being written only (set_busy)
             self.busy.setText(words)

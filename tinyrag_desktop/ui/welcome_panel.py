@@ -16,13 +16,16 @@ import asyncio
 import html
 from typing import Any, Awaitable, Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout,
+                               QWidget)
 
 from ..firstrun import ProbeResult
 from ..hidden_passwords import hide_passwords
+from .chat_view import COLUMN_MAX
 from .markdown_render import inline_code_html
+from .theme import colors, style_sheet
 
 Probe = Callable[[], Awaitable[ProbeResult]]
 StartBuiltin = Callable[[], Awaitable[tuple[str, str]]]
@@ -124,9 +127,20 @@ class WelcomePanel(QFrame):
             buttons.addWidget(b)
         buttons.addStretch(1)
 
-        body = QWidget(self)
+        # In the message box's lane (main_window: 16 px in, at most COLUMN_MAX wide, centred), so the panel's
+        # left edge is the box's: it was 16 px left of it, 11 px right of the chat's title.
+        page = QWidget(self)
+        lane = QHBoxLayout(page)
+        lane.setContentsMargins(16, 0, 16, 0)
+        inner = QWidget(page)
+        inner.setMaximumWidth(COLUMN_MAX)
+        lane.addStretch(0), lane.addWidget(inner, 100), lane.addStretch(0)
+        row = QHBoxLayout(inner)
+        row.setContentsMargins(0, 0, 0, 0)
+        body = QWidget(inner)
+        row.addWidget(body, 1), row.addStretch(0)  # the text no wider than 760 px, from the lane's left edge
         column = QVBoxLayout(body)
-        column.setContentsMargins(32, 28, 32, 28)
+        column.setContentsMargins(0, 28, 0, 28)
         column.setSpacing(14)
         # The buttons and what they found come first, the ways to start a server after them: below them,
         # the buttons were out of sight in an 800×600 window.
@@ -140,10 +154,11 @@ class WelcomePanel(QFrame):
         column.addStretch(1)
         body.setMaximumWidth(760)
         self._column = column
+        self._lane = lane
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(body)
+        scroll.setWidget(page)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
@@ -152,6 +167,19 @@ class WelcomePanel(QFrame):
         self.builtin_button.clicked.connect(self._on_builtin)
         self.settings_button.clicked.connect(self.openSettingsRequested)
         self.set_builtin_available(start_builtin is not None, builtin_note)
+        self._style_buttons()
+
+    def _style_buttons(self) -> None:
+        """Try again in the app's blue, as Send and New chat; the others outlined (base.qss): plain grey,
+        they looked disabled, and the outline of "Enter a server address…" was lost on a dark background."""
+        sheet = style_sheet(colors().dark)
+        for button in (self.retry_button, self.builtin_button, self.settings_button):
+            button.setStyleSheet(sheet)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # the theme changed (apply_theme sets the palette)
+            self._style_buttons()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
@@ -161,7 +189,7 @@ class WelcomePanel(QFrame):
         """The buttons in a row when the panel is wide enough for them, else in a column: side by side
         they need about 500 pixels, and a row that does not fit pushed the panel into scrolling sideways."""
         shown = [b for b in (self.retry_button, self.builtin_button, self.settings_button) if not b.isHidden()]
-        margins = self._column.contentsMargins()
+        margins = self._lane.contentsMargins()
         row = (sum(b.sizeHint().width() for b in shown) + self._buttons.spacing() * max(len(shown) - 1, 0)
                + margins.left() + margins.right())
         wanted = QBoxLayout.Direction.LeftToRight if row <= width else QBoxLayout.Direction.TopToBottom

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Awaitable, Callable
 
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication
@@ -14,6 +15,8 @@ from ..tool_words import window_words
 from .answer import AnswerWidget
 from .answer_saving import NOT_SAVED, not_saved_words, show_earlier_answer
 from .chat_trim import trim_live_chat
+
+Confirm = Callable[[str, str], Awaitable[bool]]  # ToolContext.confirm: (tool, its text) -> allowed
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +141,7 @@ class AskingMixin:
         try:
             # An --ask run asks no one (a question would wait for good): as `ask`, commands run only with
             # --allow-shell-exec, unasked (app.py holds the saved setting back without it).
-            confirm = None if self.scripted else self.confirmer.for_chat(chat_id)
+            confirm = None if self.scripted else self._said_while_asking(self.confirmer.for_chat(chat_id))
             engine = self._engine_factory(self.settings, confirm)
             events = engine.run(messages, system=self.system_prompt(chat_id), chat_id=chat_id)
         except Exception as exc:  # e.g. the engine could not be built from these settings
@@ -147,6 +150,19 @@ class AskingMixin:
             self._on_finished("error")
             return
         self.bridge.start(events)
+
+    def _said_while_asking(self, confirm: Confirm) -> Confirm:
+        """``confirm``, with the status bar saying the answer waits for the user while it asks (it said
+        "Running a shell command…" beside the card's "waiting for you")."""
+
+        async def asking(tool: str, text: str) -> bool:
+            self.status.asking(True)
+            try:
+                return await confirm(tool, text)
+            finally:
+                self.status.asking(False)
+
+        return asking
 
     def wire_answer(self, answer: AnswerWidget) -> None:
         """Connect an answer shown in the chat view to the window (Retry, Regenerate, Copy, links)."""
