@@ -333,3 +333,29 @@ def test_a_wide_tables_bar_is_right_under_its_border_clear_of_the_paragraph_afte
     assert border < track.top() <= border + 3
     assert track.bottom() < _top_of_block_at(seg, "After the table")
     assert thumb.right() <= track.right() + 0.5
+
+
+@pytest.mark.parametrize("palette", [LIGHT, DARK], ids=["light", "dark"])
+def test_a_wide_code_box_keeps_its_borders_at_the_answers_edges_and_its_code_scrolls_inside(qtbot, palette):
+    # The box was painted as wide as its longest line: its right border was past the answer's edge and the code
+    # ended mid-letter there with nothing to mark it; scrolled, its left border went away with the code.
+    from PySide6.QtGui import QColor
+
+    seg = _segment(qtbot, 450, "Look:\n\n" + _WIDE_CODE + "\nAfter.", palette=palette)
+    [_block] = seg.wide_blocks()
+    box = seg.document().frameAt(seg.toPlainText().index("echo very")).format()
+    padding, border = int(box.cellPadding()), int(box.border())
+    cursor = QTextCursor(seg.document())
+    cursor.setPosition(seg.toPlainText().index("echo very"))
+    code_top, code_bottom = seg.cursorRect(cursor).top(), seg.cursorRect(cursor).bottom()
+    width = seg.viewport().width()
+    for shift in (0, 120, 10_000):  # at the start, partway, at its end
+        assert seg.scroll_wide(0, shift) > 0 or shift == 0
+        image = seg.viewport().grab().toImage()
+        for y in range(int(code_top) + 1, int(code_bottom)):
+            for edge, inside in ((width - 1, range(width - border - padding, width - border)),
+                                 (0, range(border, border + padding))):
+                assert QColor(image.pixel(edge, y)) == QColor(palette.code_border), (shift, edge, y)
+                assert {QColor(image.pixel(x, y)).name() for x in inside} == {palette.code_bg}, (shift, edge, y)
+        header = int(code_top) - 8  # the line of Copy code, which does not scroll: the border there too
+        assert QColor(image.pixel(width - 1, header)) == QColor(palette.code_border)

@@ -42,6 +42,7 @@ class _Wide:
     rtl: bool = False  # a right-to-left table: its first column on the right, where it starts scrolled
     link: object = None  # the piece of a long table cut while it streams: its CutTable (scrolled as one)
     barless: bool = False  # ...whose rows go on in the next piece: the bar is drawn under the last piece only
+    box: tuple[float, float, float, float] | None = None  # a code block's box: top, bottom, its border, padding
 
 
 def frame_edge(frame) -> float:
@@ -140,7 +141,10 @@ class SidewaysBlocks:
                     top = layout.blockBoundingRect(first).top() - frame_edge(frame) - 1
                     header = first.text()  # "Copied ✓" for two seconds after a copy
                     box = box_bottom(doc, frame)
+                    code_box = None
                     if (COPY_CODE in header or COPIED in header) and first.next().blockFormat().nonBreakableLines():
+                        border = fmt.border() if fmt is not None else 0.0
+                        code_box = (top + 1, box, border, frame_edge(frame) - border)
                         top = layout.blockBoundingRect(first.next()).top()  # its header stays: Copy code, Run
                         # The bar inside the box, in the room under the code's last line (and above a Go
                         # block's output): drawn under the box, it crossed the table or the words after it.
@@ -154,7 +158,7 @@ class SidewaysBlocks:
                     if barless:  # its bar is under the last piece: no room for one here
                         bottom = box + 1
                     self._wide.append(_Wide(top, bottom, bar, right, frame.firstPosition(), frame.lastPosition(),
-                                            rtl, link, barless))
+                                            rtl, link, barless, code_box))
                 if not after.isValid():
                     break
                 block = after
@@ -323,6 +327,7 @@ class SidewaysBlocks:
             if not rest.isEmpty():
                 super().paintEvent(QPaintEvent(rest))
         if self._wide:
+            self._paint_box_edges()
             self._paint_bars()
         if self._key_wide is not None and self.hasFocus():
             self._paint_key_ring(self._wide[self._key_wide])
@@ -348,6 +353,25 @@ class SidewaysBlocks:
     def _bars(self) -> list[int]:
         """The wide blocks that have a bar under them (the pieces of a long table but the last have none)."""
         return [i for i, wide in enumerate(self._wide) if not wide.barless]
+
+    def _paint_box_edges(self) -> None:
+        """A wide code block's box drawn to the answer's edges, its code scrolling inside it. Qt lays the box out
+        as wide as its longest line: its right border was past the edge, and the code ended mid-letter at the
+        edge with nothing to mark it (and, scrolled, its left border went with the code)."""
+        painter = QPainter(self.viewport())
+        width = self.viewport().width()
+        fill, line = QColor(self._palette.code_bg), QColor(self._palette.code_border)
+        for wide in self._wide:
+            if wide.box is None:
+                continue
+            top, bottom, border, padding = wide.box
+            code = QRectF(0, wide.top, width, wide.bar + BAR + 1 - wide.top)  # the lines that scroll, and the bar
+            painter.fillRect(QRectF(border, code.top(), padding, code.height()), fill)
+            painter.fillRect(QRectF(width - border - padding, code.top(), padding, code.height()), fill)
+            if border:
+                painter.fillRect(QRectF(0, top, border, bottom - top), line)
+                painter.fillRect(QRectF(width - border, top, border, bottom - top), line)
+        painter.end()
 
     def _paint_bars(self) -> None:
         painter = QPainter(self.viewport())
