@@ -34,7 +34,7 @@ from ..markdown_prep import (INVALID_MARK_RE, NOT_RUN, TABLE_DELIMITER_RE, block
                              invalid_blocks, lift_fences, nest_lists, put_back_fences, register_task_boxes)
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
-_TH_RE = re.compile(r"<th(?=[ >])")
+_TH_RE = re.compile(r"<th(?=[ >])([^>]*)>")
 _THEAD_RE = re.compile(r"<thead>.*?</thead>\n?", re.S)
 # A fence the renderer opens a code block with: at the start of a line, then at most a language or {attrs}
 # (Python-Markdown's fenced_code); its block ends at a line of the same fence.
@@ -256,9 +256,18 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
     body = body.replace("<table>", '<table border="1" cellspacing="0" cellpadding="5" '
                                    f'style="border-color:{palette.table_border}; border-style:solid; '
                                    f'border-collapse:collapse; margin-top:{BLOCK_GAP}px; margin-bottom:0px">')
-    body = _TH_RE.sub(f'<th bgcolor="{palette.code_bg}"', body)
+    body = _TH_RE.sub(lambda th: _header_cell(th, palette), body)
     body = _quotes(body, palette)
     return Rendered(_breakable(_rtl_blocks(body)), tuple(blocks))
+
+
+def _header_cell(th: re.Match[str], palette: Palette) -> str:
+    """A table's header cell, shaded, aligned as the cells of its column: Qt centres a <th>, its cells (and
+    Markdown) start on the left (a right-to-left table's on the right, see _rtl_tables); a column the alignment
+    row sets right or centre has its style already."""
+    attributes = th.group(1)
+    align = "" if "text-align" in attributes else ' align="left"'
+    return f'<th bgcolor="{palette.code_bg}"{align}{attributes}>'
 
 
 def _show_invalid_blocks(body: str, found: list[tuple[str, str]], palette: Palette) -> str:
@@ -430,6 +439,7 @@ def _rtl_blocks(body: str) -> str:
 _MD_TABLE = re.compile(r'<table border="1"(.*?)</table>', re.S)
 _ROW = re.compile(r"(<tr[^>]*>)(.*?)(</tr>)", re.S)
 _CELL = re.compile(r"<(t[hd])(?=[ >]).*?</\1>", re.S)
+_TH_LEFT = re.compile(r'(<th [^>]*?) align="left"')
 
 
 def _rtl_tables(body: str) -> str:
@@ -444,6 +454,7 @@ def _rtl_tables(body: str) -> str:
         rows = _ROW.sub(lambda row: row.group(1) + "".join(reversed([cell.group(0) for cell in
                                                                       _CELL.finditer(row.group(2))]))
                         + row.group(3), match.group(0))
+        rows = _TH_LEFT.sub(r'\1 align="right"', rows)  # its headers on the side its cells start from
         return rows.replace('<table border="1"', '<table border="1" dir="rtl" align="right"', 1)
 
     return _MD_TABLE.sub(table, body)
