@@ -359,3 +359,30 @@ def test_a_wide_code_box_keeps_its_borders_at_the_answers_edges_and_its_code_scr
                 assert {QColor(image.pixel(x, y)).name() for x in inside} == {palette.code_bg}, (shift, edge, y)
         header = int(code_top) - 8  # the line of Copy code, which does not scroll: the border there too
         assert QColor(image.pixel(width - 1, header)) == QColor(palette.code_border)
+
+
+def test_a_go_runs_outcome_under_a_wide_block_stays_in_sight_while_the_code_scrolls(qtbot):
+    # The outcome was in the band that scrolls: its lines (wrapped to the answer) went out of sight with the code.
+    from tinyrag_desktop.ui.markdown_render import RunView
+
+    code = 'package main\nfunc main() { println("' + "x" * 120 + '") }\n'
+    markdown = "Run it:\n\n```go\n" + code + "```\n\nAfter."
+    html = render(markdown, LIGHT, run_go=True, runs={0: RunView(code, status="exit 0", output="hello output\n")}).html
+    seg = MarkdownSegment()
+    qtbot.add_widget(seg)
+    seg.resize(450, 100)
+    seg.show()
+    seg.set_markdown(markdown, html=html)
+    cursor = QTextCursor(seg.document())
+    cursor.setPosition(seg.toPlainText().index("hello output"))
+    row = seg.cursorRect(cursor)
+    assert row.top() > seg._wide[0].bar  # under the code and its bar, in the box
+
+    top = int(seg._wide[0].bar) + 8  # under the bar (whose thumb moves): the outcome's status line and output
+
+    def outcome():
+        return seg.viewport().grab().toImage().copy(0, top, seg.viewport().width(), row.bottom() - top)
+
+    shown = outcome()
+    assert seg.scroll_wide(0, 300) == 300
+    assert outcome() == shown

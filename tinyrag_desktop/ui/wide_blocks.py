@@ -44,6 +44,11 @@ class _Wide:
     barless: bool = False  # ...whose rows go on in the next piece: the bar is drawn under the last piece only
     box: tuple[float, float, float, float] | None = None  # a code block's box: top, bottom, its border, padding
 
+    def scrolls_to(self) -> float:
+        """Where the band that scrolls sideways ends: a code box's lines and bar (a Go run's outcome under them
+        stays, its lines wrapped: scrolled with the code, it went out of sight)."""
+        return self.bar + BAR + 1 if self.box is not None else self.bottom
+
 
 def frame_edge(frame) -> float:
     """The room between a table's border and its cells' text (its padding, border and spacing); 0 for a frame
@@ -217,7 +222,7 @@ class SidewaysBlocks:
         return shift
 
     def _wide_at(self, y: float) -> int | None:
-        return next((i for i, w in enumerate(self._wide) if w.top <= y < w.bottom), None)
+        return next((i for i, w in enumerate(self._wide) if w.top <= y < w.scrolls_to()), None)
 
     def _wide_holding(self, position: int) -> int | None:
         return next((i for i, w in enumerate(self._wide) if w.first <= position <= w.last), None)
@@ -315,13 +320,14 @@ class SidewaysBlocks:
             area = event.rect()
             top = area.top()
             for wide, shift in moved:  # bands from top to bottom: between wide blocks, then one
-                for y0, y1, offset in ((top, int(wide.top), 0), (int(wide.top), int(wide.bottom + 0.999), shift)):
+                end = int(wide.scrolls_to() + 0.999)
+                for y0, y1, offset in ((top, int(wide.top), 0), (int(wide.top), end, shift)):
                     band = area.intersected(QRect(area.left(), y0, area.width(), y1 - y0))
                     if band.isEmpty():
                         continue
                     self._set_hbar(offset)
                     super().paintEvent(QPaintEvent(band))
-                top = max(top, int(wide.bottom + 0.999))
+                top = max(top, end)
             rest = area.intersected(QRect(area.left(), top, area.width(), area.bottom() + 1 - top))
             self._set_hbar(0)
             if not rest.isEmpty():
@@ -365,7 +371,7 @@ class SidewaysBlocks:
             if wide.box is None:
                 continue
             top, bottom, border, padding = wide.box
-            code = QRectF(0, wide.top, width, wide.bar + BAR + 1 - wide.top)  # the lines that scroll, and the bar
+            code = QRectF(0, wide.top, width, wide.scrolls_to() - wide.top)  # the lines that scroll, and the bar
             painter.fillRect(QRectF(border, code.top(), padding, code.height()), fill)
             painter.fillRect(QRectF(width - border - padding, code.top(), padding, code.height()), fill)
             if border:
