@@ -42,7 +42,7 @@ class _Wide:
     rtl: bool = False  # a right-to-left table: its first column on the right, where it starts scrolled
     link: object = None  # the piece of a long table cut while it streams: its CutTable (scrolled as one)
     barless: bool = False  # ...whose rows go on in the next piece: the bar is drawn under the last piece only
-    box: tuple[float, float, float, float] | None = None  # a code block's box: top, bottom, its border, padding
+    box: tuple[float, float, float, float, float] | None = None  # a code box: top, bottom, border, padding, left
 
     def scrolls_to(self) -> float:
         """Where the band that scrolls sideways ends: a code box's lines and bar (a Go run's outcome under them
@@ -149,7 +149,9 @@ class SidewaysBlocks:
                     code_box = None
                     if (COPY_CODE in header or COPIED in header) and first.next().blockFormat().nonBreakableLines():
                         border = fmt.border() if fmt is not None else 0.0
-                        code_box = (top + 1, box, border, frame_edge(frame) - border)
+                        # (Qt's rect of a cell's first line is one pixel right of where it is drawn)
+                        left = max(0.0, layout.blockBoundingRect(first).left() - frame_edge(frame) - 1)
+                        code_box = (top + 1, box, border, frame_edge(frame) - border, left)
                         top = layout.blockBoundingRect(first.next()).top()  # its header stays: Copy code, Run
                         # The bar inside the box, in the room under the code's last line (and above a Go
                         # block's output): drawn under the box, it crossed the table or the words after it.
@@ -321,8 +323,13 @@ class SidewaysBlocks:
             top = area.top()
             for wide, shift in moved:  # bands from top to bottom: between wide blocks, then one
                 end = int(wide.scrolls_to() + 0.999)
-                for y0, y1, offset in ((top, int(wide.top), 0), (int(wide.top), end, shift)):
-                    band = area.intersected(QRect(area.left(), y0, area.width(), y1 - y0))
+                # a code box's left border and padding (and a list's indent before it) stay where they are
+                inside = 0 if wide.box is None else int(wide.box[4] + wide.box[2] + wide.box[3])
+                for rect, offset in ((QRect(area.left(), top, area.width(), int(wide.top) - top), 0),
+                                     (QRect(0, int(wide.top), inside, end - int(wide.top)), 0),
+                                     (QRect(inside, int(wide.top), area.right() + 1 - inside, end - int(wide.top)),
+                                      shift)):
+                    band = area.intersected(rect)
                     if band.isEmpty():
                         continue
                     self._set_hbar(offset)
@@ -351,9 +358,10 @@ class SidewaysBlocks:
     def _bar_rects(self, index: int) -> tuple[QRectF, QRectF]:
         """Wide block ``index``'s scroll bar under it: its track and its thumb."""
         wide, width = self._wide[index], self.viewport().width()
-        track = QRectF(_INSET, wide.bar, width - 2 * _INSET, BAR)  # within a code box's border
+        left = _INSET + (wide.box[4] if wide.box is not None else 0.0)  # within a code box's border (in a list too)
+        track = QRectF(left, wide.bar, width - left - _INSET, BAR)
         part = track.width() / max(wide.right, 1.0)  # of the track, for each pixel of the block
-        thumb = QRectF(_INSET + self._at(index) * part, track.top(), max(24.0, width * part), BAR)
+        thumb = QRectF(left + self._at(index) * part, track.top(), max(24.0, width * part), BAR)
         return track, thumb
 
     def _bars(self) -> list[int]:
@@ -363,19 +371,17 @@ class SidewaysBlocks:
     def _paint_box_edges(self) -> None:
         """A wide code block's box drawn to the answer's edges, its code scrolling inside it. Qt lays the box out
         as wide as its longest line: its right border was past the edge, and the code ended mid-letter at the
-        edge with nothing to mark it (and, scrolled, its left border went with the code)."""
+        edge with nothing to mark it. (Its left border and padding are painted unscrolled, see paintEvent.)"""
         painter = QPainter(self.viewport())
         width = self.viewport().width()
         fill, line = QColor(self._palette.code_bg), QColor(self._palette.code_border)
         for wide in self._wide:
             if wide.box is None:
                 continue
-            top, bottom, border, padding = wide.box
+            top, bottom, border, padding, _left = wide.box
             code = QRectF(0, wide.top, width, wide.scrolls_to() - wide.top)  # the lines that scroll, and the bar
-            painter.fillRect(QRectF(border, code.top(), padding, code.height()), fill)
             painter.fillRect(QRectF(width - border - padding, code.top(), padding, code.height()), fill)
             if border:
-                painter.fillRect(QRectF(0, top, border, bottom - top), line)
                 painter.fillRect(QRectF(width - border, top, border, bottom - top), line)
         painter.end()
 
