@@ -78,18 +78,21 @@ def test_a_scroll_bars_handle_stands_out_from_its_track(qapp, qtbot, theme):
     from .test_focus import contrast
 
     apply_theme(qapp, theme)
-    area = QScrollArea()
-    qtbot.add_widget(area)
-    content = QWidget()
-    content.setMinimumSize(200, 1500)
-    area.setWidget(content)
-    area.resize(240, 400)
-    area.show()
-    bar = area.verticalScrollBar()
-    handle, track = _scroll_bar_colours(bar)
-    assert contrast(handle, track) >= 1.5, (handle.name(), track.name())
-    assert (handle.lightness() > track.lightness()) == (theme == "dark"), (handle.name(), track.name())
-    for state in (QStyle.StateFlag.State_MouseOver, QStyle.StateFlag.State_Sunken):
-        lit, lit_track = _scroll_bar_colours(bar, state)
-        assert lit_track == track
-        assert contrast(lit, track) > contrast(handle, track) + 0.5, (state, lit.name(), handle.name())
+    try:
+        area = QScrollArea()
+        qtbot.add_widget(area)
+        content = QWidget()
+        content.setMinimumSize(200, 1500)
+        area.setWidget(content)
+        area.resize(240, 400)
+        area.show()
+        bar = area.verticalScrollBar()
+        handle, track = _scroll_bar_colours(bar)
+        assert contrast(handle, track) >= 1.5, (handle.name(), track.name())
+        assert (handle.lightness() > track.lightness()) == (theme == "dark"), (handle.name(), track.name())
+        for state in (QStyle.StateFlag.State_MouseOver, QStyle.StateFlag.State_Sunken):
+            lit, lit_track = _scroll_bar_colours(bar, state)
+            assert lit_track == track
+            assert contrast(lit, track) > contrast(handle, track) + 0.5, (state, lit.name(), handle.name())
+    finally:
+        apply_theme(qapp, "light")  # as the tests after it expect
