@@ -133,3 +133,35 @@ def test_an_arabic_quote_has_its_bar_on_the_right_beside_its_text(make_window, s
     assert not english[0] and english[1] < 10 and english[2] < seg.viewport().width() // 2
     nested = _quote_bar_and_text(seg, "ملاحظة داخلية")
     assert max(nested[0]) > nested[2] and min(nested[0]) < start  # its own bar on its right, the outer one left
+
+
+def _cell_text_span(segment, words: str) -> tuple[int, int]:
+    """From where to where ``words`` (a cell's text) are drawn, in pixels across the segment."""
+    cursor = QTextCursor(segment.document())
+    at = segment.toPlainText().index(words)
+    cursor.setPosition(at)
+    start = segment.cursorRect(cursor).x()
+    cursor.setPosition(at + len(words))
+    end = segment.cursorRect(cursor).x()
+    return min(start, end), max(start, end)
+
+
+def test_table_headers_line_up_with_their_columns_and_mirror_in_a_right_to_left_table(qtbot):
+    # Qt centres a header cell while the cells under it start on the left (on the right in Hebrew or Arabic):
+    # "Note" stood in the middle of its column, over nothing in particular.
+    latin = ("| Id | Sum | Note | Mid |\n|---|--:|---|:-:|\n| a | 1 | short | x |\n"
+             "| first-row-id | 1234567890123 | a cell with quite a lot of text in it | a wide middle cell |\n")
+    hebrew = "| שם | ערך |\n|---|---|\n| תפוח עץ ירוק וגדול | שלוש מאות ועשרים |\n"
+    for markdown, columns in ((latin, [("Id", "first-row-id", 0), ("Sum", "1234567890123", 1), ("Note", "a cell with", 0),
+                                       ("Mid", "a wide middle cell", 0.5)]),
+                              (hebrew, [("שם", "תפוח עץ", 1), ("ערך", "שלוש מאות", 1)])):
+        seg = MarkdownSegment()
+        qtbot.add_widget(seg)
+        seg.resize(600, 200)
+        seg.show()
+        seg.set_markdown(markdown)
+        for header, cell, side in columns:  # 0: both start on the left, 1: both end on the right, 0.5: centred
+            (h0, h1), (c0, c1) = _cell_text_span(seg, header), _cell_text_span(seg, cell)
+            assert c1 - c0 > h1 - h0 + 20  # the cell is the wider: a centred header would stand apart
+            h, c = h0 + (h1 - h0) * side, c0 + (c1 - c0) * side
+            assert abs(h - c) <= 2, (header, (h0, h1), cell, (c0, c1))

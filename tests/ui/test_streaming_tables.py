@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, strategies as st
 
 from tinyrag_desktop.ui.answer import AnswerWidget
@@ -36,6 +38,28 @@ def test_a_row_shows_when_it_is_whole_and_everything_when_the_answer_ends(qtbot)
     answer.append_text(TABLE[cut:])
     answer.flush()  # the end of the answer: all of it
     assert "c" in answer.segments()[-1].toPlainText().split() and answer.content() == TABLE
+
+
+def test_a_list_items_number_or_dash_waits_for_its_words_instead_of_joining_the_item_above(qtbot):
+    # "2. second\n3." showed "2. second 3." on one line until the third item's words came; "- b\n-" made "b" a
+    # heading for a moment (Markdown reads a lone dash under a line as a heading's rule).
+    text = "Steps:\n\n1. first\n2. second\n3. third\n\nItems:\n\n- a\n- b\n- c\n\n10. ten\n11. eleven\n"
+    answer = AnswerWidget()
+    qtbot.add_widget(answer)
+    answer.begin()
+    for at, char in enumerate(text):  # a frame after every character the model sends
+        answer.append_text(char)
+        answer._render_step()
+        for segment in answer.segments():
+            block = segment.document().begin()
+            while block.isValid():
+                words = block.text().replace("\u00a0", " ")
+                assert not re.search(r"\w \d+[.)]?$|\w -$", words), (text[:at + 1], words)
+                assert block.blockFormat().headingLevel() == 0, (text[:at + 1], words)
+                block = block.next()
+    answer.flush()
+    shown = "\n".join(segment.toPlainText() for segment in answer.segments())
+    assert all(item in shown.splitlines() for item in ("first", "second", "third", "a", "b", "c", "ten", "eleven"))
 
 
 def test_lines_of_code_starting_with_a_bar_are_never_held_back(qtbot):

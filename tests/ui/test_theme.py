@@ -37,3 +37,62 @@ def test_the_scroll_bars_of_the_chat_list_and_the_message_box_have_no_black_trac
         x, y0 = top_left.x() + bar.width() // 2, top_left.y() + bar.height() // 2
         track = [QColor(image.pixel(x, y)) for y in range(y0, y0 + bar.height() // 3)]
         assert bar.isVisible() and all(c.lightness() > 20 for c in track), (area.objectName(), track[0].name())
+
+
+def _scroll_bar_colours(bar, state=None):
+    """The colour in the middle of ``bar``'s handle and of its track below the handle, as the style paints them
+    (on the bar itself, or with ``state`` added: the mouse over the handle, or the handle pressed)."""
+    from PySide6.QtGui import QColor, QImage, QPainter
+    from PySide6.QtWidgets import QStyle, QStyleOptionSlider
+
+    opt = QStyleOptionSlider()
+    opt.initFrom(bar)
+    opt.orientation, opt.minimum, opt.maximum = bar.orientation(), bar.minimum(), bar.maximum()
+    opt.sliderPosition = opt.sliderValue = bar.value()
+    opt.pageStep, opt.singleStep = bar.pageStep(), bar.singleStep()
+    opt.subControls = QStyle.SubControl.SC_All
+    control, style = QStyle.ComplexControl.CC_ScrollBar, bar.style()
+    handle = style.subControlRect(control, opt, QStyle.SubControl.SC_ScrollBarSlider, bar)
+    page = style.subControlRect(control, opt, QStyle.SubControl.SC_ScrollBarAddPage, bar)
+    if state is None:
+        image = bar.grab().toImage()
+    else:
+        opt.state |= state
+        opt.activeSubControls = QStyle.SubControl.SC_ScrollBarSlider
+        image = QImage(bar.size(), QImage.Format.Format_RGB32)
+        painter = QPainter(image)
+        style.drawComplexControl(control, opt, painter, bar)
+        painter.end()
+    assert handle.height() >= 20 and page.height() >= 20
+    return QColor(image.pixel(handle.center())), QColor(image.pixel(page.center()))
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_scroll_bars_handle_stands_out_from_its_track(qapp, qtbot, theme):
+    # Fusion drew the handle in the sidebar's colour, lighter than the track: in the light theme #fefefe on
+    # #ecedee (1.16:1), which read as the track; in the dark theme a handle hardly lighter than its track.
+    from PySide6.QtWidgets import QScrollArea, QStyle, QWidget
+
+    from tinyrag_desktop.ui.theme import apply_theme
+
+    from .test_focus import contrast
+
+    apply_theme(qapp, theme)
+    try:
+        area = QScrollArea()
+        qtbot.add_widget(area)
+        content = QWidget()
+        content.setMinimumSize(200, 1500)
+        area.setWidget(content)
+        area.resize(240, 400)
+        area.show()
+        bar = area.verticalScrollBar()
+        handle, track = _scroll_bar_colours(bar)
+        assert contrast(handle, track) >= 1.5, (handle.name(), track.name())
+        assert (handle.lightness() > track.lightness()) == (theme == "dark"), (handle.name(), track.name())
+        for state in (QStyle.StateFlag.State_MouseOver, QStyle.StateFlag.State_Sunken):
+            lit, lit_track = _scroll_bar_colours(bar, state)
+            assert lit_track == track
+            assert contrast(lit, track) > contrast(handle, track) + 0.5, (state, lit.name(), handle.name())
+    finally:
+        apply_theme(qapp, "light")  # as the tests after it expect

@@ -333,3 +333,66 @@ def test_a_wide_tables_bar_is_right_under_its_border_clear_of_the_paragraph_afte
     assert border < track.top() <= border + 3
     assert track.bottom() < _top_of_block_at(seg, "After the table")
     assert thumb.right() <= track.right() + 0.5
+
+
+@pytest.mark.parametrize("palette", [LIGHT, DARK], ids=["light", "dark"])
+@pytest.mark.parametrize("markdown", ["Look:\n\n" + _WIDE_CODE + "\nAfter.",
+                                      "1. In a list:\n\n   " + _WIDE_CODE.replace("\n", "\n   ") + "\n2. After."],
+                         ids=["answer", "list"])
+def test_a_wide_code_box_keeps_its_borders_at_the_answers_edges_and_its_code_scrolls_inside(qtbot, palette,
+                                                                                              markdown):
+    # The box was painted as wide as its longest line: its right border was past the answer's edge and the code
+    # ended mid-letter there with nothing to mark it; scrolled, its left border went away with the code (in a
+    # list, the code went on over the list's indent, and the bar under it started left of the box).
+    from PySide6.QtGui import QColor
+
+    seg = _segment(qtbot, 450, markdown, palette=palette)
+    [_block] = seg.wide_blocks()
+    box = seg.document().frameAt(seg.toPlainText().index("echo very")).format()
+    padding, border = int(box.cellPadding()), int(box.border())
+    cursor = QTextCursor(seg.document())
+    cursor.setPosition(seg.toPlainText().index("echo very"))
+    code_top, code_bottom = seg.cursorRect(cursor).top(), seg.cursorRect(cursor).bottom()
+    width = seg.viewport().width()
+    header = int(code_top) - 8  # the line of Copy code, which does not scroll
+    cursor.setPosition(seg.toPlainText().index("bash"))
+    left = seg.cursorRect(cursor).x() - padding - border - 1  # the box's left border: 0, or the list's indent
+    background = seg.viewport().grab().toImage().pixel(0, int(code_bottom) + 12)
+    assert seg._bar_rects(0)[0].left() > left + border
+    for shift in (0, 120, 10_000):  # at the start, partway, at its end
+        assert seg.scroll_wide(0, shift) > 0 or shift == 0
+        image = seg.viewport().grab().toImage()
+        for y in [header] + list(range(int(code_top) + 1, int(code_bottom))):
+            for edge, inside in ((width - 1, range(width - border - padding, width - border)),
+                                 (left, range(left + border + 1, left + border + padding))):  # (Qt: 2 px)
+                assert QColor(image.pixel(edge, y)) == QColor(palette.code_border), (shift, edge, y)
+                if y != header:
+                    assert {QColor(image.pixel(x, y)).name() for x in inside} == {palette.code_bg}, (shift, edge, y)
+            assert all(image.pixel(x, y) == background for x in range(left)), (shift, y)  # a list's bare indent
+
+
+def test_a_go_runs_outcome_under_a_wide_block_stays_in_sight_while_the_code_scrolls(qtbot):
+    # The outcome was in the band that scrolls: its lines (wrapped to the answer) went out of sight with the code.
+    from tinyrag_desktop.ui.markdown_render import RunView
+
+    code = 'package main\nfunc main() { println("' + "x" * 120 + '") }\n'
+    markdown = "Run it:\n\n```go\n" + code + "```\n\nAfter."
+    html = render(markdown, LIGHT, run_go=True, runs={0: RunView(code, status="exit 0", output="hello output\n")}).html
+    seg = MarkdownSegment()
+    qtbot.add_widget(seg)
+    seg.resize(450, 100)
+    seg.show()
+    seg.set_markdown(markdown, html=html)
+    cursor = QTextCursor(seg.document())
+    cursor.setPosition(seg.toPlainText().index("hello output"))
+    row = seg.cursorRect(cursor)
+    assert row.top() > seg._wide[0].bar  # under the code and its bar, in the box
+
+    top = int(seg._wide[0].bar) + 8  # under the bar (whose thumb moves): the outcome's status line and output
+
+    def outcome():
+        return seg.viewport().grab().toImage().copy(0, top, seg.viewport().width(), row.bottom() - top)
+
+    shown = outcome()
+    assert seg.scroll_wide(0, 300) == 300
+    assert outcome() == shown

@@ -8,6 +8,7 @@ import gc
 import json
 import sys
 
+import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QPushButton, QWidget
 
@@ -625,3 +626,27 @@ def test_in_a_very_wide_window_the_message_box_is_as_wide_as_the_conversation_an
     win.resize(700, 900)
     qloop.run(wait_until(lambda: box.width() < COLUMN_MAX))
     assert box.width() >= win.view.width() - 40  # a narrow window: the whole width, as before
+
+
+@pytest.mark.parametrize("width", [1000, 1001, 1919, 640])
+def test_the_conversation_stays_in_place_above_the_message_box_when_its_scroll_bar_shows(make_window, server, qloop,
+                                                                                           width):
+    # Centred beside the scroll bar, the column (and a streaming answer in it) jumped 7 px to the left the moment
+    # it grew past the window's height, out of line with the message box under it.
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QFrame
+
+    win = make_window(server.base_url)
+    win.resize(width, 700)
+    box = win.findChild(QFrame, "composerBox")
+    column = win.view.findChild(QWidget, "chatColumn")
+    bar = win.view.verticalScrollBar()
+    place = lambda w: (w.mapTo(win, QPoint(0, 0)).x(), w.width())  # noqa: E731
+    win.view.add_question("The first question")
+    qloop.run(wait_until(lambda: column.isVisible() and box.isVisible() and place(column) == place(box)))
+    before = place(column)
+    assert not bar.isVisible()
+    for _ in range(12):
+        win.view.add_question("Another question\n" * 8)
+    qloop.run(wait_until(lambda: bar.isVisible() and column.height() > win.view.viewport().height()))
+    assert place(column) == before == place(box), (place(column), before, place(box))

@@ -19,6 +19,7 @@ from .segments import SettingsSource, reveal_caret
 from .theme import colors
 
 COLUMN_MAX = 860  # px: lines longer than this are hard to read
+_SIDE = 16  # px between the column and the view's sides, as between the message box and the window's
 BURY_SLICE = 8  # messages of a cleared chat deleted per turn of the event loop
 
 
@@ -168,7 +169,8 @@ class ChatView(QScrollArea):
         outer.setObjectName("chatCanvas")
         outer.setAutoFillBackground(True)  # the palette's Window colour; no style sheet here (see theme.py)
         h = QHBoxLayout(outer)
-        h.setContentsMargins(16, 16, 16, 16)
+        h.setContentsMargins(_SIDE, 16, _SIDE, 16)  # the right one less the scroll bar's width: _keep_column_put
+        self._canvas_layout = h
         self._column = QWidget(outer)
         self._column.setObjectName("chatColumn")
         self._column.setMaximumWidth(COLUMN_MAX)
@@ -238,8 +240,22 @@ class ChatView(QScrollArea):
             # stopped at the old minimum.
             self.updateGeometry()
         elif watched is self.viewport() and event.type() == QEvent.Type.Resize:
+            self._keep_column_put()
             self._place_latest()
         return super().eventFilter(watched, event)
+
+    def _keep_column_put(self) -> None:
+        """The column where it is with the scroll bar or without, above the message box: centred in the whole
+        width, scroll bar included. Centred in the room beside the bar, the answer moved 7 px to the left when it
+        grew past the window's height, a streaming one while the user read it."""
+        bar = max(0, self.width() - 2 * self.frameWidth() - self.viewport().width())
+        right = max(0, _SIDE - bar)
+        wide = self.viewport().width() - 2 * _SIDE - COLUMN_MAX  # the room around a column at its widest
+        left = _SIDE + min(bar - (_SIDE - right), max(0, wide))  # a bar wider than the margin (large fonts)
+        margins = self._canvas_layout.contentsMargins()
+        if (margins.left(), margins.right()) != (left, right):
+            self._canvas_layout.setContentsMargins(left, 16, right, 16)
+            self._canvas_layout.activate()  # at once: no frame painted with the column moved
 
     def has_focus_ring(self) -> bool:
         """True while the conversation shows that it has the keyboard focus."""

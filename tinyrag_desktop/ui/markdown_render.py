@@ -34,7 +34,7 @@ from ..markdown_prep import (INVALID_MARK_RE, NOT_RUN, TABLE_DELIMITER_RE, block
                              invalid_blocks, lift_fences, nest_lists, put_back_fences, register_task_boxes)
 
 _CODE_RE = re.compile(r'<pre><code(?: class="language-([\w+#.-]+)")?>(.*?)</code></pre>', re.S)
-_TH_RE = re.compile(r"<th(?=[ >])")
+_TH_RE = re.compile(r"<th(?=[ >])([^>]*)>")
 _THEAD_RE = re.compile(r"<thead>.*?</thead>\n?", re.S)
 # A fence the renderer opens a code block with: at the start of a line, then at most a language or {attrs}
 # (Python-Markdown's fenced_code); its block ends at a line of the same fence.
@@ -71,6 +71,9 @@ DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#9aa3b2", "monokai", "#4a5160",
 GO_LANGS = frozenset({"go", "golang"})
 # A code block's link, and what it says for a moment once clicked (MarkdownSegment.copy_code)
 COPY_CODE, COPIED = "Copy code", "Copied ✓"
+# The room above a code block, a table or a quote, as between two paragraphs (Qt's 12 px); the 2 px under it
+# and the next paragraph's own 12 make the same gap below (a paragraph's line has a little room above its letters)
+BLOCK_GAP = 12
 OUTPUT_SHOWN = 10_000  # characters of a run's output shown under its block; a long flood is summarised
 
 
@@ -236,7 +239,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
                         else f'&nbsp;&nbsp;<a href="run-go:{index}" {link}>Run</a>')
         return (
             f'<table width="100%" cellspacing="0" cellpadding="8" border="0" bgcolor="{palette.code_bg}" '
-            f'style="margin-top:4px; margin-bottom:8px; border: 1px solid {palette.code_border}">'
+            f'style="margin-top:{BLOCK_GAP}px; margin-bottom:2px; border: 1px solid {palette.code_border}">'
             f'<tr><td><span style="color:{palette.muted}; font-size:small">{label}</span>&nbsp;&nbsp;{actions}'
             # dir="ltr": code runs left to right even when a line starts with an Arabic or Hebrew comment
             # or string (on the <pre>: on the table, Qt also turned the paragraph after it left to right).
@@ -252,10 +255,19 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
     body = body.replace("</code>", "</span></code>")
     body = body.replace("<table>", '<table border="1" cellspacing="0" cellpadding="5" '
                                    f'style="border-color:{palette.table_border}; border-style:solid; '
-                                   'border-collapse:collapse; margin-top:4px; margin-bottom:8px">')
-    body = _TH_RE.sub(f'<th bgcolor="{palette.code_bg}"', body)
+                                   f'border-collapse:collapse; margin-top:{BLOCK_GAP}px; margin-bottom:0px">')
+    body = _TH_RE.sub(lambda th: _header_cell(th, palette), body)
     body = _quotes(body, palette)
     return Rendered(_breakable(_rtl_blocks(body)), tuple(blocks))
+
+
+def _header_cell(th: re.Match[str], palette: Palette) -> str:
+    """A table's header cell, shaded, aligned as the cells of its column: Qt centres a <th>, its cells (and
+    Markdown) start on the left (a right-to-left table's on the right, see _rtl_tables); a column the alignment
+    row sets right or centre has its style already."""
+    attributes = th.group(1)
+    align = "" if "text-align" in attributes else ' align="left"'
+    return f'<th bgcolor="{palette.code_bg}"{align}{attributes}>'
 
 
 def _show_invalid_blocks(body: str, found: list[tuple[str, str]], palette: Palette) -> str:
@@ -316,9 +328,9 @@ def _quotes(body: str, palette: Palette) -> str:
             continue
         right = rtl.get(tag.start(), False)
         directions.append(right)
-        # Right under a list, a paragraph's gap: a list's last item has no margin below it, and the quote's own
-        # 6 pixels left it touching the list.
-        gap = 12 if _AFTER_LIST.search(body, max(0, tag.start() - 64), tag.start()) else 6
+        # A paragraph's gap above it, as above a code block or a table (Qt leaves out the margin under the
+        # paragraph or list before a table); a quote that opens another one's starts close under its top.
+        gap = 6 if _IN_QUOTE.search(body, max(0, tag.start() - 64), tag.start()) else BLOCK_GAP
         out.append(f'<table width="100%" cellspacing="0" cellpadding="0" border="0" style="margin-top:{gap}px; '
                    f'margin-bottom:2px"><tr>{"" if right else bar}'
                    f'<td style="padding-{"right" if right else "left"}:10px; color:{palette.muted}">')
@@ -327,7 +339,7 @@ def _quotes(body: str, palette: Palette) -> str:
 
 
 _QUOTE_TAG = re.compile(r"<(/?)blockquote>")
-_AFTER_LIST = re.compile(r"</[ou]l>\s*$")
+_IN_QUOTE = re.compile(r"<blockquote>\s*$")
 
 
 # A tab inside a fenced code block, kept from Markdown, which turns every tab into spaces before it reads the
@@ -427,6 +439,7 @@ def _rtl_blocks(body: str) -> str:
 _MD_TABLE = re.compile(r'<table border="1"(.*?)</table>', re.S)
 _ROW = re.compile(r"(<tr[^>]*>)(.*?)(</tr>)", re.S)
 _CELL = re.compile(r"<(t[hd])(?=[ >]).*?</\1>", re.S)
+_TH_LEFT = re.compile(r'(<th [^>]*?) align="left"')
 
 
 def _rtl_tables(body: str) -> str:
@@ -441,6 +454,7 @@ def _rtl_tables(body: str) -> str:
         rows = _ROW.sub(lambda row: row.group(1) + "".join(reversed([cell.group(0) for cell in
                                                                       _CELL.finditer(row.group(2))]))
                         + row.group(3), match.group(0))
+        rows = _TH_LEFT.sub(r'\1 align="right"', rows)  # its headers on the side its cells start from
         return rows.replace('<table border="1"', '<table border="1" dir="rtl" align="right"', 1)
 
     return _MD_TABLE.sub(table, body)

@@ -98,6 +98,7 @@ def reveal_caret(view: QTextEdit) -> None:
 
 
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
+_BARE_MARKER = re.compile(r"[ \t]*(?:\d{1,9}[.)]?|[-*+])[ \t]*")  # a list item's marker, its words to come
 
 
 def settled(text: str) -> str:
@@ -106,8 +107,14 @@ def settled(text: str) -> str:
     until the rule under it came. Rows held back show as soon as they are whole (and the rule has come).
 
     The line being written under a row is held back too: the next row of a table in a list item starts with
-    its indent ("   "), and the line after a table may be one more row ("2" before "2. next" ends it)."""
+    its indent ("   "), and the line after a table may be one more row ("2" before "2. next" ends it).
+
+    So is a list item's marker whose words have not come ("3.", "-"): Markdown reads it as more words of the
+    line above ("2. second 3.") or, a dash, as the rule that makes the line above a heading."""
     lines = text.split("\n")
+    if _BARE_MARKER.fullmatch(lines[-1]):
+        lines[-1] = ""
+        text = "\n".join(lines)
     after_row = len(lines) > 1 and lines[-2].lstrip().startswith("|")
     writing = lines[-1].lstrip().startswith("|") or after_row and lines[-1] != ""  # the line being written
     rows_end = len(lines) - 1 if writing or not lines[-1].strip() else len(lines)

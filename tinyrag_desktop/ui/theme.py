@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOptionSlider, QWidget
 
 from .icons import resource
 from .markdown_render import DARK, LIGHT, Palette
@@ -125,6 +125,55 @@ def _palette(dark: bool) -> QPalette:
     return pal
 
 
+class _Style(QProxyStyle):
+    """Fusion, with scroll bars whose handle stands out from its track.
+
+    Fusion draws the track a shade darker than the palette's Button colour (the sidebar's, for the buttons)
+    and the handle a shade lighter: in the light theme an almost white handle on a grey track (1.16:1), which
+    read as the other way round. The track and handle take the theme's @scroll colours instead; the arrows
+    stay Fusion's. A style, not a style sheet: see the module's docstring.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("Fusion")
+        self.scroll: dict[str, QColor] = {}
+
+    def drawComplexControl(self, control, option, painter, widget=None) -> None:  # noqa: N802
+        if control != QStyle.ComplexControl.CC_ScrollBar or not self.scroll:
+            super().drawComplexControl(control, option, painter, widget)
+            return
+        sub = QStyle.SubControl
+        painter.save()
+        painter.fillRect(option.rect, self.scroll["track"])
+        arrows = QStyleOptionSlider(option)
+        arrows.subControls = option.subControls & (sub.SC_ScrollBarAddLine | sub.SC_ScrollBarSubLine)
+        arrows.palette = QPalette(option.palette)
+        arrows.palette.setColor(QPalette.ColorRole.Button, self.scroll["track"])
+        super().drawComplexControl(control, arrows, painter, widget)
+        if option.subControls & sub.SC_ScrollBarSlider:
+            on = bool(option.activeSubControls & sub.SC_ScrollBarSlider)
+            state = option.state
+            name = ("pressed" if on and state & QStyle.StateFlag.State_Sunken else
+                    "hover" if on and state & QStyle.StateFlag.State_MouseOver else "handle")
+            handle = QRectF(self.subControlRect(control, option, sub.SC_ScrollBarSlider, widget))
+            across = option.orientation == Qt.Orientation.Horizontal
+            handle.adjust(1 if across else 3, 3 if across else 1, -1 if across else -3, -3 if across else -1)
+            radius = min(handle.width(), handle.height()) / 2
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self.scroll[name])
+            painter.drawRoundedRect(handle, radius, radius)
+        painter.restore()
+
+
+def _scroll_colours(dark: bool) -> dict[str, QColor]:
+    v = _variables("dark" if dark else "light")
+    fallback = (("#1c1e25", "#4b5160", "#646b7b", "#7c8496") if dark else
+                ("#f1f2f4", "#b4bac4", "#8f96a3", "#747b88"))
+    return {name: QColor(v.get(f"@scroll{name}", default)) for name, default in
+            zip(("track", "handle", "hover", "pressed"), fallback)}
+
+
 def apply_theme(app: QApplication, theme: str) -> Palette:
     """Apply ``light``, ``dark`` or ``system``; returns the colours rendered Markdown should use.
 
@@ -133,6 +182,10 @@ def apply_theme(app: QApplication, theme: str) -> Palette:
     global _current
     dark = is_dark(theme)
     _current = _colors(dark)
-    app.setStyle("Fusion")  # the same look on every platform, and it honours the palette fully
+    style = app.style()
+    if not isinstance(style, _Style):
+        style = _Style()  # Fusion: the same look on every platform, and it honours the palette fully
+        app.setStyle(style)
+    style.scroll = _scroll_colours(dark)
     app.setPalette(_palette(dark))
     return DARK if dark else LIGHT

@@ -42,6 +42,12 @@ class _Wide:
     rtl: bool = False  # a right-to-left table: its first column on the right, where it starts scrolled
     link: object = None  # the piece of a long table cut while it streams: its CutTable (scrolled as one)
     barless: bool = False  # ...whose rows go on in the next piece: the bar is drawn under the last piece only
+    box: tuple[float, float, float, float, float] | None = None  # a code box: top, bottom, border, padding, left
+
+    def scrolls_to(self) -> float:
+        """Where the band that scrolls sideways ends: a code box's lines and bar (a Go run's outcome under them
+        stays, its lines wrapped: scrolled with the code, it went out of sight)."""
+        return self.bar + BAR + 1 if self.box is not None else self.bottom
 
 
 def frame_edge(frame) -> float:
@@ -140,7 +146,12 @@ class SidewaysBlocks:
                     top = layout.blockBoundingRect(first).top() - frame_edge(frame) - 1
                     header = first.text()  # "Copied ✓" for two seconds after a copy
                     box = box_bottom(doc, frame)
+                    code_box = None
                     if (COPY_CODE in header or COPIED in header) and first.next().blockFormat().nonBreakableLines():
+                        border = fmt.border() if fmt is not None else 0.0
+                        # (Qt's rect of a cell's first line is one pixel right of where it is drawn)
+                        left = max(0.0, layout.blockBoundingRect(first).left() - frame_edge(frame) - 1)
+                        code_box = (top + 1, box, border, frame_edge(frame) - border, left)
                         top = layout.blockBoundingRect(first.next()).top()  # its header stays: Copy code, Run
                         # The bar inside the box, in the room under the code's last line (and above a Go
                         # block's output): drawn under the box, it crossed the table or the words after it.
@@ -154,7 +165,7 @@ class SidewaysBlocks:
                     if barless:  # its bar is under the last piece: no room for one here
                         bottom = box + 1
                     self._wide.append(_Wide(top, bottom, bar, right, frame.firstPosition(), frame.lastPosition(),
-                                            rtl, link, barless))
+                                            rtl, link, barless, code_box))
                 if not after.isValid():
                     break
                 block = after
@@ -213,7 +224,7 @@ class SidewaysBlocks:
         return shift
 
     def _wide_at(self, y: float) -> int | None:
-        return next((i for i, w in enumerate(self._wide) if w.top <= y < w.bottom), None)
+        return next((i for i, w in enumerate(self._wide) if w.top <= y < w.scrolls_to()), None)
 
     def _wide_holding(self, position: int) -> int | None:
         return next((i for i, w in enumerate(self._wide) if w.first <= position <= w.last), None)
@@ -311,18 +322,25 @@ class SidewaysBlocks:
             area = event.rect()
             top = area.top()
             for wide, shift in moved:  # bands from top to bottom: between wide blocks, then one
-                for y0, y1, offset in ((top, int(wide.top), 0), (int(wide.top), int(wide.bottom + 0.999), shift)):
-                    band = area.intersected(QRect(area.left(), y0, area.width(), y1 - y0))
+                end = int(wide.scrolls_to() + 0.999)
+                # a code box's left border and padding (and a list's indent before it) stay where they are
+                inside = 0 if wide.box is None else int(wide.box[4] + wide.box[2] + wide.box[3])
+                for rect, offset in ((QRect(area.left(), top, area.width(), int(wide.top) - top), 0),
+                                     (QRect(0, int(wide.top), inside, end - int(wide.top)), 0),
+                                     (QRect(inside, int(wide.top), area.right() + 1 - inside, end - int(wide.top)),
+                                      shift)):
+                    band = area.intersected(rect)
                     if band.isEmpty():
                         continue
                     self._set_hbar(offset)
                     super().paintEvent(QPaintEvent(band))
-                top = max(top, int(wide.bottom + 0.999))
+                top = max(top, end)
             rest = area.intersected(QRect(area.left(), top, area.width(), area.bottom() + 1 - top))
             self._set_hbar(0)
             if not rest.isEmpty():
                 super().paintEvent(QPaintEvent(rest))
         if self._wide:
+            self._paint_box_edges()
             self._paint_bars()
         if self._key_wide is not None and self.hasFocus():
             self._paint_key_ring(self._wide[self._key_wide])
@@ -340,14 +358,32 @@ class SidewaysBlocks:
     def _bar_rects(self, index: int) -> tuple[QRectF, QRectF]:
         """Wide block ``index``'s scroll bar under it: its track and its thumb."""
         wide, width = self._wide[index], self.viewport().width()
-        track = QRectF(_INSET, wide.bar, width - 2 * _INSET, BAR)  # within a code box's border
+        left = _INSET + (wide.box[4] if wide.box is not None else 0.0)  # within a code box's border (in a list too)
+        track = QRectF(left, wide.bar, width - left - _INSET, BAR)
         part = track.width() / max(wide.right, 1.0)  # of the track, for each pixel of the block
-        thumb = QRectF(_INSET + self._at(index) * part, track.top(), max(24.0, width * part), BAR)
+        thumb = QRectF(left + self._at(index) * part, track.top(), max(24.0, width * part), BAR)
         return track, thumb
 
     def _bars(self) -> list[int]:
         """The wide blocks that have a bar under them (the pieces of a long table but the last have none)."""
         return [i for i, wide in enumerate(self._wide) if not wide.barless]
+
+    def _paint_box_edges(self) -> None:
+        """A wide code block's box drawn to the answer's edges, its code scrolling inside it. Qt lays the box out
+        as wide as its longest line: its right border was past the edge, and the code ended mid-letter at the
+        edge with nothing to mark it. (Its left border and padding are painted unscrolled, see paintEvent.)"""
+        painter = QPainter(self.viewport())
+        width = self.viewport().width()
+        fill, line = QColor(self._palette.code_bg), QColor(self._palette.code_border)
+        for wide in self._wide:
+            if wide.box is None:
+                continue
+            top, bottom, border, padding, _left = wide.box
+            code = QRectF(0, wide.top, width, wide.scrolls_to() - wide.top)  # the lines that scroll, and the bar
+            painter.fillRect(QRectF(width - border - padding, code.top(), padding, code.height()), fill)
+            if border:
+                painter.fillRect(QRectF(width - border, top, border, bottom - top), line)
+        painter.end()
 
     def _paint_bars(self) -> None:
         painter = QPainter(self.viewport())
