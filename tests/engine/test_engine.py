@@ -205,23 +205,25 @@ async def test_invalid_nested_and_fenced_blocks_are_text(llm, make_engine) -> No
     assert of(events, ToolStarted) == [] and of(events, ToolFinished) == []
     assert visible(answer(events)) == text + "\nSorry: no tool then."
     # The reader is told why the call shown as code did not run (the invalid blocks are marked where shown).
-    assert [e.text for e in events if isinstance(e, Text) and e.aside] == [f"\n\n*{advice.MISWRITTEN_ASIDE}*\n\n"]
+    fenced = advice.code_aside("a fenced code block")
+    assert [e.text for e in events if isinstance(e, Text) and e.aside] == [f"\n\n*{fenced}*\n\n"]
     # The message ended on the fenced call, waiting for its result: the model is told why none came.
     assert events[-1].rounds == 2 and len(llm.requests) == 2
     note = llm.requests[1]["messages"][-1]["content"]
-    assert note.startswith("Note: The tool call your last message ends with was not run: tool calls inside a code "
+    assert note.startswith("Note: The tool call your last message ends with was not run: it is inside a fenced code "
                            "block") and "<tool_results>" not in note
 
 
-@pytest.mark.parametrize("written", [
-    "```xml\n" + block("echo", "hi") + "\n```",  # in a fence
-    "`" + block("echo", "hi") + "`",  # in a code span
-    '<tool\nname="echo"><query>hi</query></tool>',  # no space after <tool
-    '<TOOL name="echo"><query>hi</query></TOOL>',
-    '<tool name=""><query>hi</query></tool>',  # invalid: the note gives the parser's reason
+@pytest.mark.parametrize("written, where", [
+    ("```xml\n" + block("echo", "hi") + "\n```", "a fenced code block"),
+    ("`" + block("echo", "hi") + "`", "an inline code span (between backticks)"),
+    ("\n    " + block("echo", "hi"), "an indented code block (lines four spaces in)"),  # after a blank line
+    ('<tool\nname="echo"><query>hi</query></tool>', ""),  # no space after <tool
+    ('<TOOL name="echo"><query>hi</query></TOOL>', ""),
+    ('<tool name=""><query>hi</query></tool>', ""),  # invalid: the note gives the parser's reason
 ])
 async def test_a_call_written_wrong_at_the_end_gets_one_more_round_to_write_it_right(llm, make_engine,
-                                                                                     written) -> None:
+                                                                                     written, where) -> None:
     # The answer ended on the code block, with no result and no word why (small models write calls so).
     llm.queue(Stream(tokens("Let me check.\n" + written + "\n")), Stream(tokens(block("echo", "hi"))),
               Stream(["It says hi."]))
@@ -234,8 +236,10 @@ async def test_a_call_written_wrong_at_the_end_gets_one_more_round_to_write_it_r
     if 'name=""' in written:
         assert "it is not a valid block (the block has no name" in note
         assert asides == []  # the window marks an invalid block where it is shown, `ask` at the end
-    else:  # shown as code: the reader is told why it did not run, once, after it
-        assert asides == [f"*{advice.MISWRITTEN_ASIDE}*"]
+    else:  # shown as code: the reader is told why it did not run (the code named), once, after it
+        aside = advice.code_aside(where) if where else advice.MISWRITTEN_ASIDE
+        assert asides == [f"*{aside}*"]
+        assert (f"it is inside {where}, and a tool call there" if where else "its tag is written other than") in note
         assert visible(events).index(asides[0]) > visible(events).index(written)
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tinyrag_desktop.protocol import InvalidBlock, ParserFinished, TextChunk, ToolCall, XMLParseState, parse_all
+from tinyrag_desktop.protocol import (
+    InvalidBlock, ParserFinished, TextChunk, ToolCall, XMLParseState, inside_at, parse_all,
+)
 
 
 def feed_in(text: str, size: int) -> list:
@@ -218,6 +220,46 @@ def test_blocks_after_code_run_again() -> None:
     assert len(calls(parse_every_way(text))) == 2
     listed = f"1. Code:\n\n    ```\n    x\n\n    ```\n\nThen {block}"  # a list item's fence, closed
     assert calls(parse_every_way(listed)) == [("calculate", "query", "1+1")]
+
+
+@pytest.mark.parametrize("text", [
+    "Para.\n\n    {b}\n\nB",  # after a blank line
+    "    {b}",  # at the start
+    "\t{b}\n",  # a tab is four columns
+    "  \t{b}",
+    "Code:\n\n    x = 1\n\n    {b}\n",  # the block goes on over a blank line
+    "# Heading\n    {b}",  # a heading is no paragraph
+    "1. a\n\n       {b}",  # four columns past the item's text: code in the item
+    "- a\n\n      {b}",
+    "Code:\n\n    ```\n    {b}\n",  # a fence in indented code is code
+])
+def test_blocks_in_an_indented_code_block_are_text(text: str) -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    events = parse_every_way(text.format(b=block))
+    assert calls(events) == [] and invalid(events) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Para.\n    {b}",  # a paragraph's next line, however far in
+    "- a\n\n    {b}",  # the list item's second paragraph (CommonMark): no code
+    "1. a\n\n    {b}",
+    "- a\n  - b\n\n      {b}",  # in the nested item
+    "- a\nlazy\n\n    {b}",  # a lazy line is still the item's
+    "Code:\n\n    x\nback in text {b}",  # the first line less far in ends the code
+    "Code:\n\n    x\n\n   {b}",  # three spaces: no code
+])
+def test_blocks_indented_but_not_in_code_run(text: str) -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    assert calls(parse_every_way(text.format(b=block))) == [("calculate", "query", "1+1")]
+
+
+def test_an_indented_block_is_text_and_the_next_one_in_text_runs() -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    text = f"Para.\n\n    {block}\n\nThen {block}"
+    events = parse_every_way(text)
+    assert calls(events) == [("calculate", "query", "1+1")]
+    assert isinstance(events[0], TextChunk) and events[0].text == f"Para.\n\n    {block}\n\nThen "
+    assert [inside_at(text, k) for k in (0, 11, text.rindex("<"))] == ["", "an indented code block (lines four spaces in)", ""]
 
 
 def test_an_unclosed_backtick_ends_at_a_blank_line() -> None:

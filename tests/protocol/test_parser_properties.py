@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from tests.protocol.test_parser import normal
@@ -89,9 +90,14 @@ TEXT_LINE = st.lists(st.sampled_from([
     "a", " b ", "`", "``", "```", "`c`", "``d``", "<b>", "<to", "&lt;", "~",
     '<tool name="calculate"><query>1+1</query></tool>', "<tool ", "</tool>",
 ]), max_size=6).map("".join)
+# Lines four columns in or more (indented code, or a paragraph's or a list item's text), list items, headings.
+INDENTED_LINE = st.builds(lambda indent, line: indent + line,
+                          st.sampled_from(["    ", "\t", "  \t", "      ", "       ", "   "]), TEXT_LINE)
+ITEM_LINE = st.builds(lambda marker, line: marker + line, st.sampled_from(["- ", "  - ", "1. ", "10) ", "# "]), TEXT_LINE)
 MARKDOWN = st.builds(
     lambda lines, end: "\n".join(lines) + end,
-    st.lists(st.one_of(RUN_LINE, TEXT_LINE, st.just("")), max_size=14), st.sampled_from(["", "\n"]),
+    st.lists(st.one_of(RUN_LINE, TEXT_LINE, INDENTED_LINE, ITEM_LINE, st.just(""), st.just("  ")), max_size=14),
+    st.sampled_from(["", "\n"]),
 )
 
 
@@ -101,6 +107,8 @@ MARKDOWN = st.builds(
 @example(text=f"x\n    ```\n{CALC}\n```\n", points=[])  # four spaces: a fence too (as in a list item)
 @example(text=f"x\n```\na\n```\n`b\n````\nc`{CALC}", points=[])  # the first closing line closes it
 @example(text=f"x\n~~~~\n~~~\n{CALC}\n~~~~ \r\n{CALC}\n~~~~\n", points=[])  # too short; spaces after
+@example(text=f"x\n\n    ```\n{CALC}\n```\n", points=[])  # indented code, then a fence
+@example(text=f"- x\n\n    ```\n    {CALC}\n\n      {CALC}", points=[])  # the item's fence
 def test_markdown_reads_the_same_whole_cut_or_a_character_at_a_time(text: str, points: list[int]) -> None:
     # Fed whole, a span closed on its line or a fence closed in the text is passed over at once; a
     # character at a time, every line and run is read on its own. The events must be the same.
@@ -122,7 +130,8 @@ def test_markdown_reads_the_same_whole_cut_or_a_character_at_a_time(text: str, p
 def _where(state: XMLParseState) -> tuple:
     mode = state._mode
     fence = (state._fence_char, state._fence_len, state._fence_line) if mode == "FENCE" else ()
-    return mode, fence, state._inline_len if mode == "INLINE" else 0, state._run_char, state._run_len
+    code = state._code_cols if mode == "INDENT" else 0
+    return mode, fence, code, state._inline_len if mode == "INLINE" else 0, state._run_char, state._run_len
 
 
 @settings(max_examples=300, deadline=None)
@@ -130,6 +139,7 @@ def _where(state: XMLParseState) -> tuple:
        points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
 def test_valid_blocks_in_plain_text_are_found_exactly(segments, tail, points) -> None:
     text = "".join(pre + raw for pre, (raw, _) in segments) + tail
+    assume(not re.search(r"(?:^|\n)(?: {0,3}\t| {4})", text))  # a line four columns in may be indented code
     events = run(cut(text, points))
     found = [(e.name, e.param, e.content) for e in events if isinstance(e, ToolCall)]
     assert found == [expected for _, (_, expected) in segments]

@@ -1,7 +1,7 @@
 """The engine's own words: notes that correct the model between rounds, and notes that end an answer.
 
-Also where a call the model wrote so that it is no call is recognised: a <tool> block in a code fence, one
-not closed, or a call in the format another chat template teaches (Hermes' <tool_call>, Llama's JSON,
+Also where a call the model wrote so that it is no call is recognised: a <tool> block in code (a fence, an
+indented code block, a code span: the parser names it), one not closed, or a call in the format another chat template teaches (Hermes' <tool_call>, Llama's JSON,
 Mistral's [TOOL_CALLS], Phi's <|tool_call|>, Gemma's tool_code). None of these is ever run (the spec runs
 only valid <tool> blocks): the model is told how to write it, and gets one more round.
 """
@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING, Callable, Sequence
 from xml.sax.saxutils import escape as xml_escape
 
-from ..protocol import ToolCall, parse_all
+from ..protocol import ToolCall, inside_at, parse_all
 
 if TYPE_CHECKING:
     from ..tools.registry import ToolSpec
@@ -103,8 +103,12 @@ def _first_string(arguments: str) -> str | None:
 # template's JSON) and the model is asked to write again: the window says it there, `ask` on stderr. An
 # invalid <tool> block needs none: the window marks it ("(a tool call not run: …)") and `ask` says it at the end.
 FOREIGN_ASIDE = "(the tool call above was not run: it is written in another app's format; the model was asked again)"
-MISWRITTEN_ASIDE = ("(the tool call above was not run: it is in a code block, or its tag is not written exactly; "
-                    "the model was asked again)")
+MISWRITTEN_ASIDE = "(the tool call above was not run: its tag is not written exactly; the model was asked again)"
+
+
+def code_aside(where: str) -> str:
+    """The aside for a call shown as code: ``where`` names the code, as the parser reads it."""
+    return f"(the tool call above was not run: it is inside {where}; the model was asked again)"
 
 
 def miswritten_call(text: str, invalid: str, resolve: Callable[[str], ToolSpec | None]) -> tuple[str, str]:
@@ -115,10 +119,15 @@ def miswritten_call(text: str, invalid: str, resolve: Callable[[str], ToolSpec |
         return "", ""  # a block too long to be a call: the answer ends there
     if invalid:
         why, aside = f"it is not a valid block ({invalid})", ""
-    elif _MISWRITTEN.search(text[-_MISWRITTEN_TAIL:]):
-        why = ("tool calls inside a code block, or written other than exactly <tool name=\"…\"> (lower case, one "
-               "space), are not run")
-        aside = MISWRITTEN_ASIDE
+    elif _MISWRITTEN.search(tail := text[-_MISWRITTEN_TAIL:]):
+        folded_tail = tail.lower()
+        start = len(text) - len(tail) + folded_tail.rfind("<tool", 0, folded_tail.rfind("</tool"))
+        where = inside_at(text, start)
+        if where:
+            why, aside = f"it is inside {where}, and a tool call there is shown as text, not run", code_aside(where)
+        else:
+            why = "its tag is written other than exactly <tool name=\"…\"> (lower case, one space)"
+            aside = MISWRITTEN_ASIDE
     else:
         note = foreign_call(text, resolve)
         return note, FOREIGN_ASIDE if note else ""

@@ -18,6 +18,12 @@ The parser is in one of four modes:
     spaces), closes it, indented at most three columns more than the opening line (a fence line the code
     writes, further in, is code): `````go`` inside a fence is code, not its end. A backtick "fence"
     whose info string holds a backtick (```` ```x``` ````) is no fence but an inline code span.
+``INDENT``
+    Inside an indented code block (CommonMark: a line four columns in, after a blank line or at the start, or
+    four more than the content of the list item it continues; protocol/markdown_context.py decides, for the
+    think splitter too). Blocks here are text. It goes on over blank lines and lines as far in, and ends at
+    the first line that is not. A line four columns in that continues a paragraph, or a list item's text
+    ("- a", a blank line, "····<tool …>": the item's second paragraph), is no code: its blocks run.
 ``INLINE``
     Inside an inline code span (a run of N backticks, closed by the next run of exactly N). Blocks here are
     text. A blank line ends the span, as a paragraph break does in Markdown.
@@ -39,6 +45,8 @@ import re
 
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
+from .markdown_context import WINDOW, code_indent
+from .markdown_context import cols as _cols
 from .xmltext import decode_content, parse_start_tag
 
 OPEN = "<tool "
@@ -48,7 +56,9 @@ DEFAULT_MAX_BLOCK_CHARS = 200_000
 _MAX_START_TAG = 512
 _WINDOW = 8192  # a block is scanned in windows of this many characters, keeping the cost linear
 
-_TEXT, _FENCE, _INLINE, _BLOCK = "TEXT", "FENCE", "INLINE", "BLOCK"
+_TEXT, _FENCE, _INDENT, _INLINE, _BLOCK = "TEXT", "FENCE", "INDENT", "INLINE", "BLOCK"
+_INSIDE = {_FENCE: "a fenced code block", _INDENT: "an indented code block (lines four spaces in)",
+           _INLINE: "an inline code span (between backticks)"}
 
 # Where a FENCE is on its current line: in its body, on its opening line (the info string), or just past
 # a run that closes it if nothing but spaces follows.
@@ -68,9 +78,10 @@ _SPACED_CLOSE = "its end tag has a space in it; it must be exactly </tool>"
 _SPACED_CLOSE_TAG = re.compile(r"</tool[ \t\r\n]+(>)?")
 
 # Where scanning must stop in each mode. A newline matters only when the next line may start a fence
-# (spaces or tabs, then ` or ~), or when the chunk ends before that can be known.
+# (spaces or tabs, then ` or ~) or indented code (four columns in), or when the chunk ends before that can be known.
 # A "<" stops the scan only where "<tool " starts, or where the text ends in a part of it ("<to").
-_TEXT_STOP = re.compile(r"<(?=tool |(?:t|to|too|tool)?\Z)|`|\n(?=[ \t]*(?:[`~]|\Z))")
+_TEXT_STOP = re.compile(r"<(?=tool |(?:t|to|too|tool)?\Z)|`|\n(?=[ \t]*(?:[`~]|\Z)| {4}| {0,3}\t)")
+_NEWLINE = re.compile(r"\n")
 _FENCE_STOP_TICK = re.compile(r"\n(?=[ \t]*(?:`|\Z))")
 _FENCE_STOP_TILDE = re.compile(r"\n(?=[ \t]*(?:~|\Z))")
 _INFO_STOP = re.compile(r"[`\n]")  # on a backtick fence's opening line, a backtick unmakes the fence
@@ -120,6 +131,9 @@ class XMLParseState:
         self._fence_line = _F_BODY
         self._inline_len = 0
         self._line_blank = True  # the current line holds only whitespace so far
+        self._code_cols = 0  # in INDENT: the columns its lines are in by at least
+        self._recent = ""  # the last WINDOW characters of the input before the text being scanned
+        self._block_before = ""  # those before the block being collected
         # Block state.
         self._buf = ""
         self._pos = 0
@@ -147,9 +161,12 @@ class XMLParseState:
                 stop = _TEXT_STOP
             elif mode is _FENCE and self._fence_line is _F_BODY:
                 stop = _FENCE_STOP_TICK if self._fence_char == "`" else _FENCE_STOP_TILDE
+            elif mode is _INDENT:
+                stop = _NEWLINE
             else:
                 stop = None
             if stop is not None and stop.search(chunk) is None:
+                self._recent = (self._recent + chunk[-WINDOW:])[-WINDOW:]
                 return [TextChunk(chunk)]
         out: list[ParseEvent] = []
         self._process(self._hold + chunk, out)
@@ -200,6 +217,12 @@ class XMLParseState:
             lines = newlines - self._input_newlines + (self._input_first != "\n")
         return OpenBlock(self._name, self._param, chars, self._newlines + 1, written, lines)
 
+    @property
+    def inside(self) -> str:
+        """The code the text read so far ends in, in plain words ("" in text or in a block): where a block
+        would be shown as text, as the engine tells the model and the reader."""
+        return _INSIDE.get(self._mode, "")
+
     def open_raw(self) -> str:
         """The raw text of the block being collected so far, start tag and all ("" in text): what would be
         shown as text if the stream ended here. Joined each time it is asked for: ask when it is needed."""
@@ -234,6 +257,8 @@ class XMLParseState:
                 continue
             if mode is _TEXT:
                 m = _TEXT_STOP.search(s, i)
+            elif mode is _INDENT:
+                m = _NEWLINE.search(s, i)
             elif mode is _INLINE:
                 m = _INLINE_STOP.search(s, i)
             elif self._fence_line is _F_INFO:
@@ -263,9 +288,10 @@ class XMLParseState:
                 i = j
                 continue
             if c == "\n":
-                if mode is _TEXT and (fence := _FENCE_LINE.match(s, j)) is not None:
+                if mode is _TEXT and (fence := _FENCE_LINE.match(s, j)) is not None and not self._code_line(
+                        s, j + 1, indent := _cols(fence.group(1))):
                     # A whole fenced block: when its closing line is here too, skip to its end.
-                    run, indent = fence.group(2) or fence.group(3), _cols(fence.group(1))
+                    run = fence.group(2) or fence.group(3)
                     end = self._past_closing_line(s, fence.end(), run[0], len(run), indent)
                     if end >= 0:  # as reading it would leave them:
                         self._fence_char, self._fence_len, self._fence_indent = run[0], len(run), indent
@@ -298,17 +324,40 @@ class XMLParseState:
                     out.append(call)
                     i = flushed = j + len(call.raw)
                     continue
+                self._block_before = self._before(s, j)
                 self._start_block()
                 i = j
             elif n - j < len(OPEN) and OPEN.startswith(s[j:]):
                 if j > flushed:
                     out.append(TextChunk(s[flushed:j]))
                 self._hold = s[j:]
+                self._remember(s, j)
                 return
             else:
                 i = j + 1
         if n > flushed:
             out.append(TextChunk(s[flushed:]))
+        self._remember(s, n)
+
+    def _remember(self, s: str, end: int) -> None:
+        """The input up to ``s[end]`` has been read: keep its last WINDOW characters."""
+        self._recent = (self._recent + s[max(0, end - WINDOW) : end])[-WINDOW:]
+
+    def _before(self, s: str, j: int) -> str:
+        """The last WINDOW characters of the input before ``s[j]``."""
+        return (self._recent + s[max(0, j - WINDOW) : j])[-WINDOW:]
+
+    def _code_line(self, s: str, j: int, indent: int) -> bool:
+        """Whether the line starting ``indent`` columns before ``s[j]``, in text, is indented code (and then
+        the parser is in INDENT)."""
+        if indent < 4:
+            return False
+        before = self._before(s, j)
+        need = code_indent(before[: before.rfind("\n") + 1])
+        if need is None or indent < need:
+            return False
+        self._mode, self._code_cols = _INDENT, need
+        return True
 
     def _past_closing_line(self, s: str, i: int, char: str, length: int, indent: int) -> int:
         """In a fence of ``length`` ``char``s opened ``indent`` columns in, before the end of a line of its
@@ -367,6 +416,12 @@ class XMLParseState:
             return j
         self._line_start = False
         c = s[j]
+        if self._mode is _INDENT:
+            if c in "\r\n" or cols >= self._code_cols:
+                return j  # a blank line, or one as far in: still code
+            self._mode = _TEXT
+        if self._mode is _TEXT and c not in "\r\n" and self._code_line(s, j, cols):
+            return j
         if c in "`~" and self._mode is not _INLINE:
             if self._mode is _FENCE and c != self._fence_char:
                 return j
@@ -465,6 +520,7 @@ class XMLParseState:
         self._reset_block()
         self._line_blank = False
         if carried:
+            self._recent = (self._block_before + event.raw)[-WINDOW:]  # the input before the text it goes on with
             return carried + s[k:]
         return i + (end - old)
 
@@ -716,15 +772,15 @@ def _merge_text(events: list[ParseEvent]) -> list[ParseEvent]:
     return merged
 
 
+def inside_at(text: str, at: int) -> str:
+    """The code ``text[at]`` is in (``XMLParseState.inside``): "" when it is in text."""
+    state = XMLParseState()
+    state.feed(text[: at + 1])
+    return state.inside
+
+
 def parse_all(text: str, **kwargs: int) -> list[ParseEvent]:
     """Parse a whole text at once (for tests, stored transcripts and the CLI)."""
     state = XMLParseState(**kwargs)
     return _merge_text(state.feed(text) + state.finish())
 
-
-def _cols(indent: str) -> int:
-    """The columns a line's leading spaces and tabs take, a tab to the next stop of four."""
-    cols = 0
-    for c in indent:
-        cols = cols + 1 if c == " " else cols + 4 - cols % 4
-    return cols
