@@ -221,6 +221,12 @@ async def test_invalid_nested_and_fenced_blocks_are_text(llm, make_engine) -> No
     ('<tool\nname="echo"><query>hi</query></tool>', ""),  # no space after <tool
     ('<TOOL name="echo"><query>hi</query></TOOL>', ""),
     ('<tool name=""><query>hi</query></tool>', ""),  # invalid: the note gives the parser's reason
+    ("<!-- " + block("echo", "hi") + " -->", "an HTML comment (<!-- … -->)"),  # hidden from the reader
+    # in a Markdown construct (spec rule 5): invalid blocks that say where they are
+    ("> " + block("echo", "hi"), "a quote, its line starting with >"),
+    ("- " + block("echo", "hi"), "a list item, its line starting with a list marker such as - or 1."),
+    ("**" + block("echo", "hi") + "**", "emphasis, * or _ just before it"),
+    ("<details>" + block("echo", "hi") + "</details>", "an HTML element, <details> just before it"),
 ])
 async def test_a_call_written_wrong_at_the_end_gets_one_more_round_to_write_it_right(llm, make_engine,
                                                                                      written, where) -> None:
@@ -236,6 +242,9 @@ async def test_a_call_written_wrong_at_the_end_gets_one_more_round_to_write_it_r
     if 'name=""' in written:
         assert "it is not a valid block (the block has no name" in note
         assert asides == []  # the window marks an invalid block where it is shown, `ask` at the end
+    elif where.startswith(("a quote", "a list", "emphasis", "an HTML element")):  # marked where it is shown
+        assert f"was not run: it is inside {where}. If you need the tool" in note
+        assert asides == []
     else:  # shown as code: the reader is told why it did not run (the code named), once, after it
         aside = advice.code_aside(where) if where else advice.MISWRITTEN_ASIDE
         assert asides == [f"*{aside}*"]
@@ -408,3 +417,11 @@ async def test_the_text_after_a_tool_round_is_a_paragraph_of_its_own(llm, make_e
               Stream(tokens("It is 4.")))
     shown = visible(await collect(make_engine(), "What is 2 + 2?"))
     assert shown.endswith(f"{ending}\nIt is 4.")
+
+
+async def test_a_call_quoted_before_more_words_ends_the_answer(llm, make_engine) -> None:
+    # Not the message's end: a quote (or emphasis) around an example call, then words, asks the model nothing.
+    llm.queue(Stream(tokens("> " + block("echo", "hi") + "\n\nThat is how a call is written.")),
+              Stream(tokens("**" + block("echo", "hi") + "** and so on.")))
+    events = await collect(make_engine())
+    assert events[-1].rounds == 1 and len(llm.requests) == 1 and of(events, ToolStarted) == []

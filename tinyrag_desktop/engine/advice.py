@@ -1,7 +1,7 @@
 """The engine's own words: notes that correct the model between rounds, and notes that end an answer.
 
 Also where a call the model wrote so that it is no call is recognised: a <tool> block in code (a fence, an
-indented code block, a code span: the parser names it), one not closed, or a call in the format another chat template teaches (Hermes' <tool_call>, Llama's JSON,
+indented code block, a code span, a comment: the parser names it), one not closed, or a call in the format another chat template teaches (Hermes' <tool_call>, Llama's JSON,
 Mistral's [TOOL_CALLS], Phi's <|tool_call|>, Gemma's tool_code). None of these is ever run (the spec runs
 only valid <tool> blocks): the model is told how to write it, and gets one more round.
 """
@@ -38,7 +38,15 @@ def folded(name: str) -> str:
 # A tool call at the very end of the model's message (where it stopped to wait for its result) that is no
 # block: in a code fence or span (spec rule 5), or "<tool\nname=", "<TOOL " (rule 1). Small models often write one
 # so; the answer ended on it, the user shown a code block and no result.
-_MISWRITTEN = re.compile(r"<tool\s[^>]*>.*?</tool\s*>\s*(?:`+|~{3,})?\s*\Z", re.IGNORECASE | re.DOTALL)
+_MISWRITTEN = re.compile(r"<tool\s[^>]*>.*?</tool\s*>\s*(?:`+|~{3,}|-->)?\s*\Z", re.IGNORECASE | re.DOTALL)
+# What may follow a call in a Markdown construct (spec rule 5) at the end of a message: the construct's end.
+_CLOSES = re.compile(r"\s*(?:(?:[*_]{1,3}|</[A-Za-z][A-Za-z0-9-]*\s*>|-->)\s*)*\Z")
+CLOSING_CHARS = 200  # more text than that after an invalid block: the message goes on after it
+
+
+def closes_only(text: str) -> bool:
+    """Whether ``text``, after a call not run, only closes what the call was written inside (or is blank)."""
+    return len(text) <= CLOSING_CHARS and _CLOSES.match(text) is not None
 _MISWRITTEN_TAIL = 4000  # characters of the message looked at: a call is short
 
 # What may end a call of another template: its own end tags, the end-of-turn tokens a server passed through.
@@ -117,8 +125,8 @@ def miswritten_call(text: str, invalid: str, resolve: Callable[[str], ToolSpec |
     Asked only of a round that ended normally: a block left open there was not cut by a limit."""
     if invalid.startswith("no </tool> within"):
         return "", ""  # a block too long to be a call: the answer ends there
-    if invalid:
-        why, aside = f"it is not a valid block ({invalid})", ""
+    if invalid:  # "it is inside a quote, …" (rule 5), or why the block itself is wrong
+        why, aside = invalid if invalid.startswith("it is inside ") else f"it is not a valid block ({invalid})", ""
     elif _MISWRITTEN.search(tail := text[-_MISWRITTEN_TAIL:]):
         folded_tail = tail.lower()
         start = len(text) - len(tail) + folded_tail.rfind("<tool", 0, folded_tail.rfind("</tool"))

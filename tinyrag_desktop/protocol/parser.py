@@ -24,11 +24,16 @@ The parser is in one of four modes:
     think splitter too). Blocks here are text. It goes on over blank lines and lines as far in, and ends at
     the first line that is not. A line four columns in that continues a paragraph, or a list item's text
     ("- a", a blank line, "····<tool …>": the item's second paragraph), is no code: its blocks run.
+``COMMENT``
+    Inside an HTML comment, ``<!--`` to ``-->``: the reader never sees it (a Markdown viewer hides it), so
+    its blocks are text. One that does not start its line ends at a blank line too, as its paragraph does.
 ``INLINE``
     Inside an inline code span (a run of N backticks, closed by the next run of exactly N). Blocks here are
     text. A blank line ends the span, as a paragraph break does in Markdown.
 ``BLOCK``
-    Between ``<tool `` and its ``</tool>``. The block's own phases (start tag, inner element, content,
+    Between ``<tool `` and its ``</tool>``. A block written inside a Markdown construct (spec rule 5: a
+    quote, a list item, emphasis, an HTML element, as protocol/markdown_context.py reads the text before
+    it) is an ``InvalidBlock`` that says so, however well it is written. The block's own phases (start tag, inner element, content,
     closing tag) are checked as text arrives, so prose that merely mentions ``<tool `` is released as soon
     as it can no longer be a block, instead of being held until the end of the stream.
 
@@ -45,7 +50,7 @@ import re
 
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
-from .markdown_context import WINDOW, code_indent
+from .markdown_context import WINDOW, code_indent, construct
 from .markdown_context import cols as _cols
 from .xmltext import decode_content, parse_start_tag
 
@@ -56,9 +61,10 @@ DEFAULT_MAX_BLOCK_CHARS = 200_000
 _MAX_START_TAG = 512
 _WINDOW = 8192  # a block is scanned in windows of this many characters, keeping the cost linear
 
-_TEXT, _FENCE, _INDENT, _INLINE, _BLOCK = "TEXT", "FENCE", "INDENT", "INLINE", "BLOCK"
+_TEXT, _FENCE, _INDENT, _COMMENT, _INLINE, _BLOCK = "TEXT", "FENCE", "INDENT", "COMMENT", "INLINE", "BLOCK"
 _INSIDE = {_FENCE: "a fenced code block", _INDENT: "an indented code block (lines four spaces in)",
-           _INLINE: "an inline code span (between backticks)"}
+           _INLINE: "an inline code span (between backticks)", _COMMENT: "an HTML comment (<!-- … -->)"}
+COMMENT_OPEN, COMMENT_CLOSE = "<!--", "-->"
 
 # Where a FENCE is on its current line: in its body, on its opening line (the info string), or just past
 # a run that closes it if nothing but spaces follows.
@@ -80,8 +86,9 @@ _SPACED_CLOSE_TAG = re.compile(r"</tool[ \t\r\n]+(>)?")
 # Where scanning must stop in each mode. A newline matters only when the next line may start a fence
 # (spaces or tabs, then ` or ~) or indented code (four columns in), or when the chunk ends before that can be known.
 # A "<" stops the scan only where "<tool " starts, or where the text ends in a part of it ("<to").
-_TEXT_STOP = re.compile(r"<(?=tool |(?:t|to|too|tool)?\Z)|`|\n(?=[ \t]*(?:[`~]|\Z)| {4}| {0,3}\t)")
+_TEXT_STOP = re.compile(r"<(?=tool |!--|(?:t|to|too|tool|!|!-)?\Z)|`|\n(?=[ \t]*(?:[`~]|\Z)| {4}| {0,3}\t)")
 _NEWLINE = re.compile(r"\n")
+_COMMENT_STOP = re.compile(r"-->|\n|--?\Z")  # a "-" at the end may begin its close: held
 _FENCE_STOP_TICK = re.compile(r"\n(?=[ \t]*(?:`|\Z))")
 _FENCE_STOP_TILDE = re.compile(r"\n(?=[ \t]*(?:~|\Z))")
 _INFO_STOP = re.compile(r"[`\n]")  # on a backtick fence's opening line, a backtick unmakes the fence
@@ -132,6 +139,9 @@ class XMLParseState:
         self._inline_len = 0
         self._line_blank = True  # the current line holds only whitespace so far
         self._code_cols = 0  # in INDENT: the columns its lines are in by at least
+        self._comment_line = False  # in COMMENT: it started its line (so a blank line does not end it)
+        self._wrapped = ""  # the Markdown construct the block being collected is written inside
+        self._line_in_block = False  # the current line began inside a block: its start is no quote's or item's
         self._recent = ""  # the last WINDOW characters of the input before the text being scanned
         self._block_before = ""  # those before the block being collected
         # Block state.
@@ -163,6 +173,8 @@ class XMLParseState:
                 stop = _FENCE_STOP_TICK if self._fence_char == "`" else _FENCE_STOP_TILDE
             elif mode is _INDENT:
                 stop = _NEWLINE
+            elif mode is _COMMENT:
+                stop = _COMMENT_STOP
             else:
                 stop = None
             if stop is not None and stop.search(chunk) is None:
@@ -198,7 +210,7 @@ class XMLParseState:
         nothing in it so far makes it invalid. None otherwise: in text, before the start tag is whole, or in
         a block that will be shown as text. It changes only inside ``feed`` and ``finish``, and is cheap to
         ask after each chunk: the engine shows a call as being written with it."""
-        if self._mode is not _BLOCK or self._phase == _P_TAG or self._error:
+        if self._mode is not _BLOCK or self._phase == _P_TAG or self._error or self._wrapped:
             return None
         chars = self._base + len(self._buf)
         end, newlines = (self._input_end, self._input_end_newlines) if self._input_end >= 0 else (chars, self._newlines)
@@ -259,6 +271,8 @@ class XMLParseState:
                 m = _TEXT_STOP.search(s, i)
             elif mode is _INDENT:
                 m = _NEWLINE.search(s, i)
+            elif mode is _COMMENT:
+                m = _COMMENT_STOP.search(s, i)
             elif mode is _INLINE:
                 m = _INLINE_STOP.search(s, i)
             elif self._fence_line is _F_INFO:
@@ -272,13 +286,23 @@ class XMLParseState:
                     continue
                 m = (_FENCE_STOP_TICK if self._fence_char == "`" else _FENCE_STOP_TILDE).search(s, i)
             if m is None:
-                if mode is _INLINE:
+                if mode is _INLINE or mode is _COMMENT:
                     self._note_content(s, i, n)
                 break
             j = m.start()
             c = s[j]
-            if mode is _INLINE and j > i:
+            if (mode is _INLINE or mode is _COMMENT) and j > i:
                 self._note_content(s, i, j)
+            if mode is _COMMENT and c == "-":
+                if s.startswith(COMMENT_CLOSE, j):
+                    self._mode, self._line_blank = _TEXT, False
+                    i = j + len(COMMENT_CLOSE)
+                    continue
+                if j > flushed:
+                    out.append(TextChunk(s[flushed:j]))
+                self._hold = s[j:]  # "-" or "--": its close, perhaps, when more comes
+                self._remember(s, j)
+                return
             if mode is _FENCE and (self._fence_line is _F_CLOSING or self._fence_line is _F_INFO and c == "`"):
                 if self._fence_line is _F_INFO:  # ```x` : an inline span of three backticks after all
                     self._mode, self._inline_len = _INLINE, self._fence_len
@@ -317,17 +341,26 @@ class XMLParseState:
                     self._run_char, self._run_len, self._run_at_line_start = "`", 0, False
                     i = j
             elif s.startswith(OPEN, j):  # "<" in TEXT mode
+                before = self._before(s, j)
+                wrapped = construct(before, line=not self._line_in_block)
                 call = self._simple_block(s, j)
                 if call is not None:  # the common case, a whole block with no entities or CDATA
                     if j > flushed:
                         out.append(TextChunk(s[flushed:j]))
-                    out.append(call)
+                    out.append(InvalidBlock(call.raw, f"it is inside {wrapped}") if wrapped else call)
+                    self._line_in_block = self._line_in_block or "\n" in call.raw
                     i = flushed = j + len(call.raw)
                     continue
-                self._block_before = self._before(s, j)
+                self._block_before = before
                 self._start_block()
+                self._wrapped = wrapped
                 i = j
-            elif n - j < len(OPEN) and OPEN.startswith(s[j:]):
+            elif s.startswith(COMMENT_OPEN, j):
+                line = self._before(s, j)
+                self._comment_line = not line[line.rfind("\n") + 1 :].strip()
+                self._mode, self._line_blank = _COMMENT, False
+                i = j + len(COMMENT_OPEN)
+            elif OPEN.startswith(s[j:]) or COMMENT_OPEN.startswith(s[j:]):  # "<to", "<!-" at the end: held
                 if j > flushed:
                     out.append(TextChunk(s[flushed:j]))
                 self._hold = s[j:]
@@ -396,9 +429,10 @@ class XMLParseState:
             self._line_blank = False
 
     def _newline(self) -> None:
-        if self._mode is _INLINE and self._line_blank:
-            self._mode = _TEXT  # a blank line ends a paragraph, and with it an unclosed code span
+        if self._line_blank and (self._mode is _INLINE or self._mode is _COMMENT and not self._comment_line):
+            self._mode = _TEXT  # a blank line ends a paragraph, and with it an unclosed code span or comment
         self._line_start = True
+        self._line_in_block = False
         self._ls_cols = 0
         self._line_blank = True
         self._fence_line = _F_BODY
@@ -422,7 +456,7 @@ class XMLParseState:
             self._mode = _TEXT
         if self._mode is _TEXT and c not in "\r\n" and self._code_line(s, j, cols):
             return j
-        if c in "`~" and self._mode is not _INLINE:
+        if c in "`~" and (self._mode is _TEXT or self._mode is _FENCE):
             if self._mode is _FENCE and c != self._fence_char:
                 return j
             self._run_char, self._run_len, self._run_at_line_start = c, 0, True
@@ -474,6 +508,7 @@ class XMLParseState:
         self._param = ""
         self._content_parts = []
         self._error = ""
+        self._wrapped = ""
         self._fail_at = 0  # in _P_FAILED: where in _buf the block ends if no </tool> follows
         self._depth = 1
         self._newlines = 0
@@ -516,6 +551,7 @@ class XMLParseState:
         else:
             event = self._finish_block(self._raw(end))
         out.append(event)
+        self._line_in_block = self._line_in_block or "\n" in event.raw
         carried = self._buf[end:] if end < old else ""  # from an earlier chunk, then all of this one's
         self._reset_block()
         self._line_blank = False
@@ -713,6 +749,8 @@ class XMLParseState:
     def _finish_block(self, raw: str) -> ParseEvent:
         if self._error:
             return InvalidBlock(raw, self._error)
+        if self._wrapped:
+            return InvalidBlock(raw, f"it is inside {self._wrapped}")
         pieces: list[str] = []
         run: list[str] = []
         for part in self._content_parts:  # decode runs of ordinary text whole: entities may span parts
