@@ -425,3 +425,14 @@ async def test_a_call_quoted_before_more_words_ends_the_answer(llm, make_engine)
               Stream(tokens("**" + block("echo", "hi") + "** and so on.")))
     events = await collect(make_engine())
     assert events[-1].rounds == 1 and len(llm.requests) == 1 and of(events, ToolStarted) == []
+
+
+async def test_a_call_after_a_stray_backtick_runs_and_one_in_a_code_span_does_not(llm, make_engine) -> None:
+    # "Let`s": a backtick never closed is a character, not the start of code; the call after it ran not at all.
+    llm.queue(Stream(tokens("Let`s compute " + block("echo", "hi"))), Stream(["It says hi."]))
+    events = await collect(make_engine())
+    assert [(r.tool, r.status) for r in of(events, ToolFinished)] == [("echo", "ok")]
+    assert not [e for e in events if isinstance(e, Text) and e.aside]
+    llm.queue(Stream(tokens("Write `" + block("echo", "hi") + "` like that.")))
+    events = await collect(make_engine())
+    assert of(events, ToolStarted) == [] and events[-1].rounds == 1

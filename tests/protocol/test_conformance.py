@@ -107,13 +107,16 @@ def test_rule2_each_call_comes_out_of_the_very_chunk_that_completes_it(parts, po
         fed += len(piece)
         seen += [(fed, ev) for ev in state.feed(piece) if isinstance(ev, ToolCall)]
     seen += [(fed, ev) for ev in state.finish() if isinstance(ev, ToolCall)]
-    # A call is yielded by the feed that brought its last character: the first feed at or past its end.
+    # A call is yielded by the feed that brought its last character: the first feed at or past its end (unless
+    # it may be in a code span, see test_parser: then later, when the span is known to be none).
     assert [ev for _, ev in seen] == [ev for _, ev in expected]
     bounds = [0]
     for piece in cut(text, points):
         bounds.append(bounds[-1] + len(piece))
-    for (at, _), (end, _) in zip(seen, expected):
-        assert at == min(b for b in bounds if b >= end)
+    for (at, _), (end, call) in zip(seen, expected):
+        assert at >= end  # never before its </tool>
+        if "`" not in text[: end - len(call.raw)]:  # a backtick before it may open a code span: held till known
+            assert at == min(b for b in bounds if b >= end)
 
 
 # -- rule 3: strict validation ----------------------------------------------------------------------------

@@ -113,6 +113,9 @@ MARKDOWN = st.builds(
 @example(text=f"x\n~~~~\n~~~\n{CALC}\n~~~~ \r\n{CALC}\n~~~~\n", points=[])  # too short; spaces after
 @example(text=f"x\n\n    ```\n{CALC}\n```\n", points=[])  # indented code, then a fence
 @example(text=f"- x\n\n    ```\n    {CALC}\n\n      {CALC}", points=[])  # the item's fence
+@example(text=f"a ` b {CALC} c\n``d` e\n\n{CALC}`", points=[])  # a span never closed, then one closed
+@example(text=f"`{CALC}`", points=[])  # closed on its line, then by a run at the very end
+@example(text=f"- <tool \n~~\n- {CALC}", points=[])  # a list item's line after a block broken over lines
 def test_markdown_reads_the_same_whole_cut_or_a_character_at_a_time(text: str, points: list[int]) -> None:
     # Fed whole, a span closed on its line or a fence closed in the text is passed over at once; a
     # character at a time, every line and run is read on its own. The events must be the same.
@@ -135,7 +138,8 @@ def _where(state: XMLParseState) -> tuple:
     mode = state._mode
     fence = (state._fence_char, state._fence_len, state._fence_line) if mode == "FENCE" else ()
     code = state._code_cols if mode == "INDENT" else state._comment_line if mode == "COMMENT" else 0
-    return mode, fence, code, state._inline_len if mode == "INLINE" else 0, state._run_char, state._run_len
+    span = state._inline_len if mode == "INLINE" else 0
+    return mode, fence, code, span, state._pending_span, state._run_char, state._run_len
 
 
 @settings(max_examples=300, deadline=None)

@@ -29,7 +29,13 @@ The parser is in one of four modes:
     its blocks are text. One that does not start its line ends at a blank line too, as its paragraph does.
 ``INLINE``
     Inside an inline code span (a run of N backticks, closed by the next run of exactly N). Blocks here are
-    text. A blank line ends the span, as a paragraph break does in Markdown.
+    text. A blank line ends the span, as a paragraph break does in Markdown. But a run never closed is no
+    span at all (CommonMark: its backticks are literal, "Let`s compute <tool …>"), which only what comes
+    after it can tell: a "<tool " met in a span whose closing run has not come yet starts a block all the
+    same, held ("tentative") with the text after it. A run of exactly N backticks in it or after it shows it
+    was code: all held is text, and what follows that run is read again as text. A blank line or the end of
+    the stream first shows it was none: the block is released as it was read, and a valid call runs, late
+    but run (rule 2 holds: never before its </tool>). No block being written is shown meanwhile.
 ``BLOCK``
     Between ``<tool `` and its ``</tool>``. A block written inside a Markdown construct (spec rule 5: a
     quote, a list item, emphasis, an HTML element, as protocol/markdown_context.py reads the text before
@@ -96,7 +102,9 @@ _CLOSING_STOP = re.compile(r"[^ \t\r]")  # after a closing run, only spaces may 
 _SIMPLE_BLOCK = re.compile(
     r'<tool name="([^"<>&]*)">[ \t\r\n]*<(query|url|source)>([^<&]*)</\2>[ \t\r\n]*</tool>'
 )
-_INLINE_STOP = re.compile(r"[`\n]")
+_INLINE_STOP = re.compile(r"[`\n]|<(?=tool |(?:t|to|too|tool)?\Z)")
+_RUN = re.compile(r"`+")
+_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 # A run of backticks, then perhaps the rest of an inline code span on its line and the run that may
 # close it (with a character after that run, so that the run is known to be whole).
 _SPAN = re.compile(r"(`+)(?:[^`\n]*(`+)(?=[^`]))?")
@@ -141,7 +149,15 @@ class XMLParseState:
         self._code_cols = 0  # in INDENT: the columns its lines are in by at least
         self._comment_line = False  # in COMMENT: it started its line (so a blank line does not end it)
         self._wrapped = ""  # the Markdown construct the block being collected is written inside
-        self._line_in_block = False  # the current line began inside a block: its start is no quote's or item's
+        # The current line began inside a block: its start is no quote's or item's. Read from the text itself
+        # (a line break since the block's end), not from the newlines scanned, which depend on the cut.
+        self._line_in_block = False
+        # Held while a code span is not known to be one (see INLINE): the events since its first block, the
+        # length of its opening run, and, once known, whether it was "code" or "none".
+        self._pending: list[ParseEvent] = []
+        self._pending_span = 0
+        self._settle_as = ""
+        self._tentative = 0  # the block being collected is in such a span: its opening run's length
         self._recent = ""  # the last WINDOW characters of the input before the text being scanned
         self._block_before = ""  # those before the block being collected
         # Block state.
@@ -179,6 +195,7 @@ class XMLParseState:
                 stop = None
             if stop is not None and stop.search(chunk) is None:
                 self._recent = (self._recent + chunk[-WINDOW:])[-WINDOW:]
+                self._line_in_block = self._line_in_block and "\n" not in chunk
                 return [TextChunk(chunk)]
         out: list[ParseEvent] = []
         self._process(self._hold + chunk, out)
@@ -189,7 +206,20 @@ class XMLParseState:
         if self._finished:
             return []
         self._finished = True
-        out: list[ParseEvent] = []
+        result: list[ParseEvent] = []
+        while self._mode is _BLOCK and self._tentative:  # a block never closed, in a span closed inside it
+            raw = self._raw(len(self._buf))
+            closed = _span_close(raw, self._tentative)
+            if closed < 0:
+                break
+            self._pending.append(TextChunk(raw[:closed]))
+            self._reset_block()
+            self._settle_as, self._line_blank = "code", False
+            self._recent = (self._block_before + raw[:closed])[-WINDOW:]
+            self._process(raw[closed:], result)  # read again as text, as in a stream cut otherwise
+        if self._run_char:  # a run at the very end: it may close the span a block was held in
+            self._end_run()
+        out = result + (self._settle(self._settle_as or "none") if self._pending_span else [])
         if self._mode is _BLOCK and self._phase == _P_FAILED:  # no </tool> came: it ends where it failed
             out.append(InvalidBlock(self._raw(self._fail_at), self._error))
             out.append(TextChunk(self._buf[self._fail_at :]))
@@ -210,7 +240,7 @@ class XMLParseState:
         nothing in it so far makes it invalid. None otherwise: in text, before the start tag is whole, or in
         a block that will be shown as text. It changes only inside ``feed`` and ``finish``, and is cheap to
         ask after each chunk: the engine shows a call as being written with it."""
-        if self._mode is not _BLOCK or self._phase == _P_TAG or self._error or self._wrapped:
+        if self._mode is not _BLOCK or self._phase == _P_TAG or self._error or self._wrapped or self._tentative:
             return None
         chars = self._base + len(self._buf)
         end, newlines = (self._input_end, self._input_end_newlines) if self._input_end >= 0 else (chars, self._newlines)
@@ -242,14 +272,22 @@ class XMLParseState:
 
     # -- the main loop ----------------------------------------------------------------------------
 
-    def _process(self, s: str, out: list[ParseEvent]) -> None:
+    def _process(self, s: str, result: list[ParseEvent]) -> None:
         """Scan ``s``; text is emitted lazily as whole spans, only blocks interrupt it."""
         self._hold = ""
         self._unclosed = None
         i = 0
         n = len(s)
         flushed = 0  # s[flushed:i] is text not yet emitted
+        out = self._pending if self._pending_span else result  # where events go: held, while a span is unknown
+        since = 0  # where in s the last block ended (see _in_block_line)
         while i < n:
+            if self._settle_as:  # the span is known now: what was held goes out
+                if i > flushed:
+                    out.append(TextChunk(s[flushed:i]))
+                    flushed = i
+                result += self._settle(self._settle_as)
+                out = result
             mode = self._mode
             if mode is _BLOCK:
                 if i > flushed:
@@ -259,7 +297,7 @@ class XMLParseState:
                     s, i, n = resume, 0, len(resume)
                 else:
                     i = resume
-                flushed = i
+                flushed = since = i
                 continue
             if self._run_char:
                 i = self._continue_run(s, i)
@@ -301,8 +339,32 @@ class XMLParseState:
                 if j > flushed:
                     out.append(TextChunk(s[flushed:j]))
                 self._hold = s[j:]  # "-" or "--": its close, perhaps, when more comes
+                self._in_block_line(s, since, j)
                 self._remember(s, j)
                 return
+            if mode is _INLINE and c == "<":
+                if s.startswith(OPEN, j):  # a block in what may be a code span: held until that is known
+                    if not self._pending_span:
+                        if j > flushed:
+                            out.append(TextChunk(s[flushed:j]))
+                            flushed = j
+                        self._pending_span, out = self._inline_len, self._pending
+                    span = self._inline_len
+                    self._block_before = self._before(s, j)
+                    self._start_block()
+                    self._tentative = span
+                    self._wrapped = construct(self._block_before, line=not self._in_block_line(s, since, j))
+                    i = j
+                    continue
+                if OPEN.startswith(s[j:]):  # "<to" at the end
+                    if j > flushed:
+                        out.append(TextChunk(s[flushed:j]))
+                    self._hold = s[j:]
+                    self._in_block_line(s, since, j)
+                    self._remember(s, j)
+                    return
+                i = j + 1
+                continue
             if mode is _FENCE and (self._fence_line is _F_CLOSING or self._fence_line is _F_INFO and c == "`"):
                 if self._fence_line is _F_INFO:  # ```x` : an inline span of three backticks after all
                     self._mode, self._inline_len = _INLINE, self._fence_len
@@ -336,19 +398,21 @@ class XMLParseState:
                         self._mode, self._inline_len = _INLINE, e - j
                     elif e - j == self._inline_len:
                         self._mode = _TEXT
+                        self._settle_as = "code" if self._pending_span else ""
                     i = e
                 else:
                     self._run_char, self._run_len, self._run_at_line_start = "`", 0, False
                     i = j
             elif s.startswith(OPEN, j):  # "<" in TEXT mode
                 before = self._before(s, j)
-                wrapped = construct(before, line=not self._line_in_block)
+                wrapped = construct(before, line=not self._in_block_line(s, since, j))
                 call = self._simple_block(s, j)
                 if call is not None:  # the common case, a whole block with no entities or CDATA
                     if j > flushed:
                         out.append(TextChunk(s[flushed:j]))
                     out.append(InvalidBlock(call.raw, f"it is inside {wrapped}") if wrapped else call)
                     self._line_in_block = self._line_in_block or "\n" in call.raw
+                    since = i
                     i = flushed = j + len(call.raw)
                     continue
                 self._block_before = before
@@ -364,13 +428,29 @@ class XMLParseState:
                 if j > flushed:
                     out.append(TextChunk(s[flushed:j]))
                 self._hold = s[j:]
+                self._in_block_line(s, since, j)
                 self._remember(s, j)
                 return
             else:
                 i = j + 1
         if n > flushed:
             out.append(TextChunk(s[flushed:]))
+        if self._settle_as:
+            result += self._settle(self._settle_as)
+        self._in_block_line(s, since, n)
         self._remember(s, n)
+
+    def _settle(self, known: str) -> list[ParseEvent]:
+        """The held events, now that their span is known to be "code" (all text) or "none" (as read)."""
+        held = self._pending
+        self._pending, self._pending_span, self._settle_as = [], 0, ""
+        return [TextChunk(e.raw) for e in held] if known == "code" else held
+
+    def _in_block_line(self, s: str, since: int, j: int) -> bool:
+        """Whether the line ``s[j]`` is on began inside a block that ended at ``s[since]``, or earlier."""
+        if self._line_in_block and "\n" in s[since:j]:
+            self._line_in_block = False
+        return self._line_in_block
 
     def _remember(self, s: str, end: int) -> None:
         """The input up to ``s[end]`` has been read: keep its last WINDOW characters."""
@@ -430,9 +510,10 @@ class XMLParseState:
 
     def _newline(self) -> None:
         if self._line_blank and (self._mode is _INLINE or self._mode is _COMMENT and not self._comment_line):
+            if self._mode is _INLINE and self._pending_span:
+                self._settle_as = "none"  # the span was none: its backtick is a character
             self._mode = _TEXT  # a blank line ends a paragraph, and with it an unclosed code span or comment
         self._line_start = True
-        self._line_in_block = False
         self._ls_cols = 0
         self._line_blank = True
         self._fence_line = _F_BODY
@@ -494,6 +575,7 @@ class XMLParseState:
                 self._mode, self._inline_len = _INLINE, length
         elif mode is _INLINE and c == "`" and length == self._inline_len:
             self._mode = _TEXT
+            self._settle_as = "code" if self._pending_span else ""
 
     # -- blocks -----------------------------------------------------------------------------------
 
@@ -509,6 +591,7 @@ class XMLParseState:
         self._content_parts = []
         self._error = ""
         self._wrapped = ""
+        self._tentative = 0
         self._fail_at = 0  # in _P_FAILED: where in _buf the block ends if no </tool> follows
         self._depth = 1
         self._newlines = 0
@@ -550,11 +633,26 @@ class XMLParseState:
             event = InvalidBlock(self._raw(end), f"no </tool> within {limit} characters")
         else:
             event = self._finish_block(self._raw(end))
+        span = self._tentative
+        if span and (closed := _span_close(event.raw, span)) >= 0:
+            # the span closed inside the block: code up to its closing run, and what follows is read again
+            raw = event.raw
+            after = self._buf[end:] + s[k:] if end < old else s[i + end - old :]
+            out.append(TextChunk(raw[:closed]))
+            self._reset_block()
+            self._settle_as, self._line_blank = "code", False
+            self._recent = (self._block_before + raw[:closed])[-WINDOW:]
+            return raw[closed:] + after
         out.append(event)
         self._line_in_block = self._line_in_block or "\n" in event.raw
         carried = self._buf[end:] if end < old else ""  # from an earlier chunk, then all of this one's
         self._reset_block()
         self._line_blank = False
+        if span:  # still in what may be a span, unless a blank line in the block ended its paragraph
+            if _BLANK_LINE.search(event.raw):
+                self._settle_as = "none"
+            else:
+                self._mode, self._inline_len = _INLINE, span
         if carried:
             self._recent = (self._block_before + event.raw)[-WINDOW:]  # the input before the text it goes on with
             return carried + s[k:]
@@ -781,6 +879,16 @@ def _opens_tag(buf: str, at: int) -> bool | None:
     if m is None:  # no tag holds more spaces than that: waiting on, each chunk looked through them again
         return None if len(buf) - at - len(OPEN) <= _MOST_SPACES else False
     return m.group(1).isalpha() or m.group(1) in "_:>/"
+
+
+def _span_close(raw: str, length: int) -> int:
+    """Where in a block read in a possible code span of ``length`` backticks that span closes (just past the
+    first run of exactly that many), or -1: none does, or a blank line before it ended the paragraph."""
+    blank = _BLANK_LINE.search(raw)
+    for run in _RUN.finditer(raw, 0, blank.start() if blank else len(raw)):
+        if run.end() - run.start() == length:
+            return run.end()
+    return -1
 
 
 def _find_first(buf: str, pos: int, needles: tuple[str, ...]) -> tuple[int, int]:
