@@ -336,11 +336,7 @@ class XMLParseState:
                     self._mode, self._line_blank = _TEXT, False
                     i = j + len(COMMENT_CLOSE)
                     continue
-                if j > flushed:
-                    out.append(TextChunk(s[flushed:j]))
-                self._hold = s[j:]  # "-" or "--": its close, perhaps, when more comes
-                self._in_block_line(s, since, j)
-                self._remember(s, j)
+                self._keep(s, j, flushed, since, out)  # "-" or "--": its close, perhaps, when more comes
                 return
             if mode is _INLINE and c == "<":
                 if s.startswith(OPEN, j):  # a block in what may be a code span: held until that is known
@@ -357,11 +353,7 @@ class XMLParseState:
                     i = j
                     continue
                 if OPEN.startswith(s[j:]):  # "<to" at the end
-                    if j > flushed:
-                        out.append(TextChunk(s[flushed:j]))
-                    self._hold = s[j:]
-                    self._in_block_line(s, since, j)
-                    self._remember(s, j)
+                    self._keep(s, j, flushed, since, out)
                     return
                 i = j + 1
                 continue
@@ -412,8 +404,7 @@ class XMLParseState:
                         out.append(TextChunk(s[flushed:j]))
                     out.append(InvalidBlock(call.raw, f"it is inside {wrapped}") if wrapped else call)
                     self._line_in_block = self._line_in_block or "\n" in call.raw
-                    since = i
-                    i = flushed = j + len(call.raw)
+                    i = flushed = since = j + len(call.raw)
                     continue
                 self._block_before = before
                 self._start_block()
@@ -425,11 +416,7 @@ class XMLParseState:
                 self._mode, self._line_blank = _COMMENT, False
                 i = j + len(COMMENT_OPEN)
             elif OPEN.startswith(s[j:]) or COMMENT_OPEN.startswith(s[j:]):  # "<to", "<!-" at the end: held
-                if j > flushed:
-                    out.append(TextChunk(s[flushed:j]))
-                self._hold = s[j:]
-                self._in_block_line(s, since, j)
-                self._remember(s, j)
+                self._keep(s, j, flushed, since, out)
                 return
             else:
                 i = j + 1
@@ -445,6 +432,14 @@ class XMLParseState:
         held = self._pending
         self._pending, self._pending_span, self._settle_as = [], 0, ""
         return [TextChunk(e.raw) for e in held] if known == "code" else held
+
+    def _keep(self, s: str, j: int, flushed: int, since: int, out: list[ParseEvent]) -> None:
+        """Hold ``s[j:]``, which may begin "<tool ", "<!--" or "-->" when more comes, for the next chunk."""
+        if j > flushed:
+            out.append(TextChunk(s[flushed:j]))
+        self._hold = s[j:]
+        self._in_block_line(s, since, j)
+        self._remember(s, j)
 
     def _in_block_line(self, s: str, since: int, j: int) -> bool:
         """Whether the line ``s[j]`` is on began inside a block that ended at ``s[since]``, or earlier."""
