@@ -224,7 +224,7 @@ async def test_invalid_nested_and_fenced_blocks_are_text(llm, make_engine) -> No
     ("<!-- " + block("echo", "hi") + " -->", "an HTML comment (<!-- … -->)"),  # hidden from the reader
     # in a Markdown construct (spec rule 5): invalid blocks that say where they are
     ("> " + block("echo", "hi"), "a quote, its line starting with >"),
-    ("- " + block("echo", "hi"), "a list item, its line starting with a list marker such as - or 1."),
+    ("- " + block("echo", "hi"), "a list item, its line starting with a list marker (- or 1.)"),
     ("**" + block("echo", "hi") + "**", "emphasis, * or _ just before it"),
     ("<details>" + block("echo", "hi") + "</details>", "an HTML element, <details> just before it"),
 ])
@@ -243,7 +243,8 @@ async def test_a_call_written_wrong_at_the_end_gets_one_more_round_to_write_it_r
         assert "it is not a valid block (the block has no name" in note
         assert asides == []  # the window marks an invalid block where it is shown, `ask` at the end
     elif where.startswith(("a quote", "a list", "emphasis", "an HTML element")):  # marked where it is shown
-        assert f"was not run: it is inside {where}. If you need the tool" in note
+        assert f"was not run: it is inside {where}. If you need the tool, write the call again as plain text, on its " \
+               "own" in note
         assert asides == []
     else:  # shown as code: the reader is told why it did not run (the code named), once, after it
         aside = advice.code_aside(where) if where else advice.MISWRITTEN_ASIDE

@@ -282,9 +282,9 @@ def test_rule5_blocks_in_an_html_comment_are_text(text: str, runs: int) -> None:
 @pytest.mark.parametrize("text, where", [
     (f"Result:\n\n> {BLOCK}\n\nB", "a quote, its line starting with >"),
     (f"  > > {BLOCK}", "a quote, its line starting with >"),
-    (f"- {BLOCK}\n\nB", "a list item, its line starting with a list marker such as - or 1."),
-    (f"Steps:\n1. Add them: {BLOCK}", "a list item, its line starting with a list marker such as - or 1."),
-    (f"- a\n    * {BLOCK}", "a list item, its line starting with a list marker such as - or 1."),
+    (f"- {BLOCK}\n\nB", "a list item, its line starting with a list marker (- or 1.)"),
+    (f"Steps:\n1. Add them: {BLOCK}", "a list item, its line starting with a list marker (- or 1.)"),
+    (f"- a\n    * {BLOCK}", "a list item, its line starting with a list marker (- or 1.)"),
     (f"A **{BLOCK}** B", "emphasis, * or _ just before it"),
     (f"A _{BLOCK}_", "emphasis, * or _ just before it"),
     (f"**{BLOCK}", "emphasis, * or _ just before it"),

@@ -259,7 +259,8 @@ def test_an_indented_block_is_text_and_the_next_one_in_text_runs() -> None:
     events = parse_every_way(text)
     assert calls(events) == [("calculate", "query", "1+1")]
     assert isinstance(events[0], TextChunk) and events[0].text == f"Para.\n\n    {block}\n\nThen "
-    assert [inside_at(text, k) for k in (0, 11, text.rindex("<"))] == ["", "an indented code block (lines four spaces in)", ""]
+    indented = "an indented code block (lines four spaces in)"
+    assert [inside_at(text, k) for k in (0, 11, text.rindex("<"))] == ["", indented, ""]
 
 
 def test_an_unclosed_backtick_ends_at_a_blank_line() -> None:

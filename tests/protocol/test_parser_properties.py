@@ -97,7 +97,8 @@ TEXT_LINE = st.lists(st.sampled_from([
 # Lines four columns in or more (indented code, or a paragraph's or a list item's text), list items, headings.
 INDENTED_LINE = st.builds(lambda indent, line: indent + line,
                           st.sampled_from(["    ", "\t", "  \t", "      ", "       ", "   "]), TEXT_LINE)
-ITEM_LINE = st.builds(lambda marker, line: marker + line, st.sampled_from(["- ", "  - ", "1. ", "10) ", "# "]), TEXT_LINE)
+ITEM_LINE = st.builds(lambda marker, line: marker + line, st.sampled_from(["- ", "  - ", "1. ", "10) ", "# "]),
+                      TEXT_LINE)
 MARKDOWN = st.builds(
     lambda lines, end: "\n".join(lines) + end,
     st.lists(st.one_of(RUN_LINE, TEXT_LINE, INDENTED_LINE, ITEM_LINE, st.just(""), st.just("  ")), max_size=14),

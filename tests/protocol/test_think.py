@@ -181,7 +181,8 @@ def test_lossless_and_independent_of_cutting(text: str, points: list[int], presu
 
 
 @pytest.mark.parametrize("text", [
-    "Para.\n\n    {x}", "    {x}", "\t{x}", "Para.\n    {x}", "- a\n\n    {x}", "1. a\n\n       {x}", "- a\n\n      {x}",
+    "Para.\n\n    {x}", "    {x}", "\t{x}", "Para.\n    {x}", "- a\n\n    {x}", "1. a\n\n       {x}",
+    "- a\n\n      {x}",
     "- a\nlazy\n\n    {x}", "Code:\n\n    x\n\n    {x}", "Code:\n\n    x\nback {x}",
 ])
 def test_the_splitter_and_the_parser_read_indented_code_alike(text: str) -> None:

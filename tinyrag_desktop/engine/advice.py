@@ -1,8 +1,9 @@
 """The engine's own words: notes that correct the model between rounds, and notes that end an answer.
 
 Also where a call the model wrote so that it is no call is recognised: a <tool> block in code (a fence, an
-indented code block, a code span, a comment: the parser names it), one not closed, or a call in the format another chat template teaches (Hermes' <tool_call>, Llama's JSON,
-Mistral's [TOOL_CALLS], Phi's <|tool_call|>, Gemma's tool_code). None of these is ever run (the spec runs
+indented code block, a code span, a comment: the parser names it), one not closed, or a call in the format
+another chat template teaches (Hermes' <tool_call>, Llama's JSON, Mistral's [TOOL_CALLS], Phi's <|tool_call|>,
+Gemma's tool_code). None of these is ever run (the spec runs
 only valid <tool> blocks): the model is told how to write it, and gets one more round.
 """
 
@@ -140,8 +141,8 @@ def miswritten_call(text: str, invalid: str, resolve: Callable[[str], ToolSpec |
         note = foreign_call(text, resolve)
         return note, FOREIGN_ASIDE if note else ""
     return (f"The tool call your last message ends with was not run: {why}. If you need the tool, write the call "
-            "again as plain text, exactly like <tool name=\"calculate\"><query>2 + 2</query></tool>; otherwise "
-            "answer the question now."), aside
+            "again as plain text, on its own (not in code, a quote, a list or emphasis), exactly like "
+            "<tool name=\"calculate\"><query>2 + 2</query></tool>; otherwise answer the question now."), aside
 
 
 def call_in_reasoning(reasoning: str) -> bool:

@@ -42,7 +42,7 @@ main mark nav noscript ol p pre q s samp section small span strike strong sub su
 textarea tfoot th thead tr tt u ul var xmp""".split())
 
 QUOTE = "a quote, its line starting with >"
-ITEM = "a list item, its line starting with a list marker such as - or 1."
+ITEM = "a list item, its line starting with a list marker (- or 1.)"
 EMPHASIS = "emphasis, * or _ just before it"
 
 

@@ -37,11 +37,12 @@ The parser is in one of four modes:
     the stream first shows it was none: the block is released as it was read, and a valid call runs, late
     but run (rule 2 holds: never before its </tool>). No block being written is shown meanwhile.
 ``BLOCK``
-    Between ``<tool `` and its ``</tool>``. A block written inside a Markdown construct (spec rule 5: a
-    quote, a list item, emphasis, an HTML element, as protocol/markdown_context.py reads the text before
-    it) is an ``InvalidBlock`` that says so, however well it is written. The block's own phases (start tag, inner element, content,
+    Between ``<tool `` and its ``</tool>``. The block's own phases (start tag, inner element, content,
     closing tag) are checked as text arrives, so prose that merely mentions ``<tool `` is released as soon
-    as it can no longer be a block, instead of being held until the end of the stream.
+    as it can no longer be a block, instead of being held until the end of the stream. A block written
+    inside a Markdown construct (spec rule 5: a quote, a list item, emphasis, an HTML element, as
+    protocol/markdown_context.py reads the text before it, where "inside" is defined) is an ``InvalidBlock``
+    that says so ("it is inside a quote, …"), however well it is written.
 
 Markdown state (line starts, backtick runs) is tracked across chunk boundaries, so the events never depend
 on how the stream was cut, apart from where adjacent ``TextChunk``s split.
