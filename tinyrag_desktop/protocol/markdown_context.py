@@ -78,15 +78,17 @@ def code_indent(before: str) -> int | None:
 def construct(before: str, line: bool = True) -> str:
     """What a tool block starting right after ``before`` is written inside, in plain words ("" for none).
     Without ``line`` its line's start is not read (it is in another block's text, not the answer's)."""
-    start = before[before.rfind("\n") + 1 :]
-    if line and _QUOTE.match(start):
+    start = before.rfind("\n") + 1
+    if line and _QUOTE.match(before, start):
         return QUOTE
-    if line and _ITEM.match(start):
+    if line and _ITEM.match(before, start):
         return ITEM
     if _EMPHASIS.search(before, max(0, len(before) - 4)):
         return EMPHASIS
-    end = before.rstrip(" \t\r\n")
-    if end.endswith(">") and (tag := _START_TAG.search(before, max(0, len(end) - 300))) is not None:
+    end = len(before)
+    while end and before[end - 1] in " \t\r\n":
+        end -= 1
+    if end and before[end - 1] == ">" and (tag := _START_TAG.search(before, max(0, end - 300))) is not None:
         if tag.group(1).lower() in _HTML:
             return f"an HTML element, <{tag.group(1)}> just before it"
     return ""

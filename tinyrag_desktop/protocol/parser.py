@@ -37,7 +37,7 @@ The parser is in one of four modes:
     the stream first shows it was none: the block is released as it was read, and a valid call runs, late
     but run (rule 2 holds: never before its </tool>). No block being written is shown meanwhile.
 ``BLOCK``
-    Between ``<tool `` and its ``</tool>``. The block's own phases (start tag, inner element, content,
+    Between ``<tool `` and its ``</tool>``. The block's own phases (protocol/block.py: start tag, inner element, content,
     closing tag) are checked as text arrives, so prose that merely mentions ``<tool `` is released as soon
     as it can no longer be a block, instead of being held until the end of the stream. A block written
     inside a Markdown construct (spec rule 5: a quote, a list item, emphasis, an HTML element, as
@@ -57,15 +57,13 @@ import re
 
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
+from .block import CLOSE, NOT_CLOSED, OPEN, P_CONTENT, P_FAILED, P_TAG, PARAMS, SPACED_CLOSE, BlockPhases
 from .markdown_context import WINDOW, code_indent, construct
 from .markdown_context import cols as _cols
-from .xmltext import decode_content, parse_start_tag
 
-OPEN = "<tool "
-CLOSE = "</tool>"
-PARAMS = ("query", "url", "source")
+__all__ = ["CLOSE", "OPEN", "PARAMS", "XMLParseState", "inside_at", "parse_all"]
+
 DEFAULT_MAX_BLOCK_CHARS = 200_000
-_MAX_START_TAG = 512
 _WINDOW = 8192  # a block is scanned in windows of this many characters, keeping the cost linear
 
 _TEXT, _FENCE, _INDENT, _COMMENT, _INLINE, _BLOCK = "TEXT", "FENCE", "INDENT", "COMMENT", "INLINE", "BLOCK"
@@ -76,19 +74,6 @@ COMMENT_OPEN, COMMENT_CLOSE = "<!--", "-->"
 # Where a FENCE is on its current line: in its body, on its opening line (the info string), or just past
 # a run that closes it if nothing but spaces follows.
 _F_BODY, _F_INFO, _F_CLOSING = "BODY", "INFO", "CLOSING"
-
-# Block phases. _P_FAILED: a block known invalid early (an unquoted name=, text with no <query> around it)
-# that runs on to its </tool> if one follows within _FAILED_REACH characters of its start, with no other
-# "<tool " and no blank line before it; else it ends where it failed, and the rest is text again. (Prose that
-# mentions <tool name="x"> waits so until its paragraph ends; the model and the window are told the real
-# reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.)
-_P_TAG, _P_BEFORE, _P_CONTENT, _P_CDATA, _P_AFTER, _P_SKIP, _P_FAILED = range(7)
-_FAILED_REACH = 2000
-_UNQUOTED = "attribute values must be quoted"
-_NO_ELEMENT = "the block has no content element: its text must be inside <query>, <url> or <source>"
-_NOT_CLOSED = "the block was not closed with </tool> before the end"
-_SPACED_CLOSE = "its end tag has a space in it; it must be exactly </tool>"
-_SPACED_CLOSE_TAG = re.compile(r"</tool[ \t\r\n]+(>)?")
 
 # Where scanning must stop in each mode. A newline matters only when the next line may start a fence
 # (spaces or tabs, then ` or ~) or indented code (four columns in), or when the chunk ends before that can be known.
@@ -115,16 +100,11 @@ _FENCE_LINE = re.compile(r"\n([ \t]*)(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)(?=\n)")
 _CLOSING_LINE = {
     c: re.compile(rf"\n([ \t]*)({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
 }
-_NAME_CHARS = re.compile(r"[A-Za-z_:][-\w.:]*")
-_INNER_OPEN = re.compile(r"<([A-Za-z_][-\w.]*)\s*(/?)>")
-_INNER_OPEN_PREFIX = re.compile(r"<(?:[A-Za-z_][-\w.]*\s*/?)?\Z")
 _WS = " \t\r\n"
-# The first character after "<tool " and its spaces, of which no tag holds more than _MOST_SPACES.
-_MOST_SPACES = 64
-_AFTER_OPEN = re.compile(rf"[ \t\r\n]{{0,{_MOST_SPACES}}}([^ \t\r\n])")
+_RECENT_MOST = 4 * WINDOW  # characters kept in pieces before they are joined and cut to the window
 
 
-class XMLParseState:
+class XMLParseState(BlockPhases):
     """Incremental parser of one stream. ``feed`` returns the events each chunk completes."""
 
     def __init__(self, *, max_block_chars: int = DEFAULT_MAX_BLOCK_CHARS) -> None:
@@ -159,12 +139,15 @@ class XMLParseState:
         self._pending_span = 0
         self._settle_as = ""
         self._tentative = 0  # the block being collected is in such a span: its opening run's length
-        self._recent = ""  # the last WINDOW characters of the input before the text being scanned
+        # The input before the text being scanned, its last WINDOW characters at least, in pieces (joined only
+        # when read: a chunk of a few characters is not worth copying a window for).
+        self._recent: list[str] = []
+        self._recent_len = 0
         self._block_before = ""  # those before the block being collected
         # Block state.
         self._buf = ""
         self._pos = 0
-        self._phase = _P_TAG
+        self._phase = P_TAG
         self._name = ""
         self._param = ""
         self._content_start = 0
@@ -195,7 +178,10 @@ class XMLParseState:
             else:
                 stop = None
             if stop is not None and stop.search(chunk) is None:
-                self._recent = (self._recent + chunk[-WINDOW:])[-WINDOW:]
+                self._recent.append(chunk)  # (as _remember does)
+                self._recent_len += len(chunk)
+                if self._recent_len > _RECENT_MOST:
+                    self._recent, self._recent_len = ["".join(self._recent)[-WINDOW:]], WINDOW
                 self._line_in_block = self._line_in_block and "\n" not in chunk
                 return [TextChunk(chunk)]
         out: list[ParseEvent] = []
@@ -216,19 +202,19 @@ class XMLParseState:
             self._pending.append(TextChunk(raw[:closed]))
             self._reset_block()
             self._settle_as, self._line_blank = "code", False
-            self._recent = (self._block_before + raw[:closed])[-WINDOW:]
+            self._recent, self._recent_len = [self._block_before, raw[:closed]], WINDOW  # (see _remember)
             self._process(raw[closed:], result)  # read again as text, as in a stream cut otherwise
         if self._run_char:  # a run at the very end: it may close the span a block was held in
             self._end_run()
         out = result + (self._settle(self._settle_as or "none") if self._pending_span else [])
-        if self._mode is _BLOCK and self._phase == _P_FAILED:  # no </tool> came: it ends where it failed
+        if self._mode is _BLOCK and self._phase == P_FAILED:  # no </tool> came: it ends where it failed
             out.append(InvalidBlock(self._raw(self._fail_at), self._error))
             out.append(TextChunk(self._buf[self._fail_at :]))
             self._reset_block()
         elif self._mode is _BLOCK:
             raw = self._raw(len(self._buf))
-            spaced = f": {_SPACED_CLOSE}" if self._error == _SPACED_CLOSE else ""
-            out.append(InvalidBlock(raw, _NOT_CLOSED + spaced))
+            spaced = f": {SPACED_CLOSE}" if self._error == SPACED_CLOSE else ""
+            out.append(InvalidBlock(raw, NOT_CLOSED + spaced))
             self._reset_block()
         if self._hold:
             out.append(TextChunk(self._hold))
@@ -241,11 +227,11 @@ class XMLParseState:
         nothing in it so far makes it invalid. None otherwise: in text, before the start tag is whole, or in
         a block that will be shown as text. It changes only inside ``feed`` and ``finish``, and is cheap to
         ask after each chunk: the engine shows a call as being written with it."""
-        if self._mode is not _BLOCK or self._phase == _P_TAG or self._error or self._wrapped or self._tentative:
+        if self._mode is not _BLOCK or self._phase == P_TAG or self._error or self._wrapped or self._tentative:
             return None
         chars = self._base + len(self._buf)
         end, newlines = (self._input_end, self._input_end_newlines) if self._input_end >= 0 else (chars, self._newlines)
-        if self._phase == _P_CONTENT:  # a "</sou" it ends in may be its close: not counted yet (nor ever, then)
+        if self._phase == P_CONTENT:  # a "</sou" it ends in may be its close: not counted yet (nor ever, then)
             close = f"</{self._param}>"
             k = self._buf.rfind("<", max(0, len(self._buf) - len(close) + 1))
             if k >= 0 and close.startswith(self._buf[k:]):
@@ -450,11 +436,17 @@ class XMLParseState:
 
     def _remember(self, s: str, end: int) -> None:
         """The input up to ``s[end]`` has been read: keep its last WINDOW characters."""
-        self._recent = (self._recent + s[max(0, end - WINDOW) : end])[-WINDOW:]
+        piece = s[end - WINDOW : end] if end > WINDOW else s[:end]
+        self._recent.append(piece)
+        self._recent_len += len(piece)
+        if self._recent_len > _RECENT_MOST:
+            self._recent, self._recent_len = ["".join(self._recent)[-WINDOW:]], WINDOW
 
     def _before(self, s: str, j: int) -> str:
         """The last WINDOW characters of the input before ``s[j]``."""
-        return (self._recent + s[max(0, j - WINDOW) : j])[-WINDOW:]
+        if len(self._recent) > 1:
+            self._recent = ["".join(self._recent)[-WINDOW:]]
+        return ((self._recent[0] if self._recent else "") + s[max(0, j - WINDOW) : j])[-WINDOW:]
 
     def _code_line(self, s: str, j: int, indent: int) -> bool:
         """Whether the line starting ``indent`` columns before ``s[j]``, in text, is indented code (and then
@@ -581,14 +573,14 @@ class XMLParseState:
         self._parts: list[str] = []
         self._base = 0
         self._pos = len(OPEN)
-        self._phase = _P_TAG
+        self._phase = P_TAG
         self._name = ""
         self._param = ""
         self._content_parts = []
         self._error = ""
         self._wrapped = ""
         self._tentative = 0
-        self._fail_at = 0  # in _P_FAILED: where in _buf the block ends if no </tool> follows
+        self._fail_at = 0  # in P_FAILED: where in _buf the block ends if no </tool> follows
         self._depth = 1
         self._newlines = 0
         self._input_at = -1  # where the inner element's content starts in the raw block (-1: not yet)
@@ -637,7 +629,7 @@ class XMLParseState:
             out.append(TextChunk(raw[:closed]))
             self._reset_block()
             self._settle_as, self._line_blank = "code", False
-            self._recent = (self._block_before + raw[:closed])[-WINDOW:]
+            self._recent, self._recent_len = [self._block_before, raw[:closed]], WINDOW
             return raw[closed:] + after
         out.append(event)
         self._line_in_block = self._line_in_block or "\n" in event.raw
@@ -650,232 +642,9 @@ class XMLParseState:
             else:
                 self._mode, self._inline_len = _INLINE, span
         if carried:
-            self._recent = (self._block_before + event.raw)[-WINDOW:]  # the input before the text it goes on with
+            self._recent, self._recent_len = [self._block_before, event.raw], WINDOW  # the input before what follows
             return carried + s[k:]
         return i + (end - old)
-
-    def _raw(self, end: int) -> str:
-        return "".join(self._parts) + self._buf[:end]
-
-    def _compact(self) -> None:
-        """Move the scanned part of the block out of the working buffer, so appends stay cheap."""
-        if self._phase in (_P_TAG, _P_FAILED):
-            return  # the start tag is re-read whole, it is short; a failed block is read to a short reach
-        cut = self._pos
-        if self._phase in (_P_CONTENT, _P_CDATA) and cut > self._content_start:
-            text = self._buf[self._content_start : cut]
-            self._content_parts.append(_Literal(text) if self._phase == _P_CDATA else text)
-            self._content_start = cut
-        if cut <= 0:
-            return
-        self._parts.append(self._buf[:cut])
-        self._buf = self._buf[cut:]
-        self._base += cut
-        self._pos -= cut
-        self._content_start -= cut
-
-    def _fail(self, at: int, reason: str) -> int:
-        self._error = reason
-        return -(at + 2)
-
-    def _pend(self, at: int, reason: str) -> None:
-        """Failed at ``at``: look on for its </tool> (see _P_FAILED)."""
-        self._error = reason
-        self._fail_at = self._pos = at
-        self._phase = _P_FAILED
-
-    def _skip(self, reason: str) -> None:
-        if not self._error:
-            self._error = reason
-        self._phase = _P_SKIP
-
-    def _scan_block(self) -> int:
-        buf = self._buf
-        n = len(buf)
-        while True:
-            phase = self._phase
-            pos = self._pos
-            if phase == _P_TAG:
-                gt = buf.find(">", pos, _MAX_START_TAG)
-                stop = min(n, _MAX_START_TAG) if gt < 0 else gt + 1
-                tag = parse_start_tag(buf[:stop], complete=gt >= 0)
-                if tag.error == _UNQUOTED:  # <tool name=calculate>: a call, written wrong
-                    self._pend(tag.error_at, tag.error)
-                    continue
-                if tag.error:
-                    return self._fail(tag.error_at, tag.error)
-                if gt < 0:
-                    if n >= _MAX_START_TAG:
-                        return self._fail(_MAX_START_TAG, "the <tool ...> start tag is too long")
-                    self._pos = n
-                    return -1
-                self._name = tag.name
-                if not tag.name:
-                    self._error = 'the block has no name="…" attribute, or it is empty'
-                self._error = self._error or tag.problem
-                if tag.self_closing:
-                    self._error = self._error or "the block has no content element"
-                    return stop
-                self._pos = stop
-                self._phase = _P_BEFORE
-            elif phase == _P_BEFORE:
-                while pos < n and buf[pos] in _WS:
-                    pos += 1
-                self._pos = pos
-                if pos == n:
-                    return -1
-                if buf[pos] != "<":  # <tool name="calculate">2+2</tool>
-                    self._pend(pos, _NO_ELEMENT)
-                    continue
-                rest = buf[pos : pos + len(CLOSE)]
-                if rest == CLOSE:
-                    self._error = self._error or "the block has no content element"
-                    return pos + len(CLOSE)
-                if buf.startswith(OPEN, pos) and (tag := _opens_tag(buf, pos)) is not False:
-                    if tag is None:
-                        return -1
-                    self._depth = 2
-                    self._pos = pos + len(OPEN)
-                    self._skip("nested <tool> blocks are not supported")
-                    continue
-                m = _INNER_OPEN.match(buf, pos)
-                if m is None:
-                    if CLOSE.startswith(buf[pos:]) or _INNER_OPEN_PREFIX.match(buf, pos):
-                        return -1
-                    self._skip("expected <query>, <url> or <source> inside the block")
-                    continue
-                self._param = m.group(1)
-                if self._param not in PARAMS:
-                    self._error = self._error or (
-                        f"unknown inner element <{self._param}>; use <query>, <url> or <source>"
-                    )
-                self._pos = m.end()
-                if m.group(2):  # <query/>
-                    self._phase = _P_AFTER
-                else:
-                    self._content_start = m.end()
-                    self._phase = _P_CONTENT
-                    self._input_at = self._base + m.end()
-                    self._input_newlines = sum(p.count("\n") for p in self._parts) + buf.count("\n", 0, m.end())
-            elif phase == _P_CONTENT:
-                close_inner = f"</{self._param}>"
-                hit, which = _find_first(buf, pos, (close_inner, OPEN, CLOSE, "<![CDATA["))
-                if hit < 0:
-                    self._pos = max(pos, n - len(close_inner) - 8)
-                    return -1
-                if which == 3:
-                    self._content_parts.append(buf[self._content_start : hit])
-                    self._pos = hit + 9
-                    self._content_start = hit + 9
-                    self._phase = _P_CDATA
-                    continue
-                if which == 0:
-                    self._content_parts.append(buf[self._content_start : hit])
-                    self._pos = hit + len(close_inner)
-                    self._phase = _P_AFTER
-                    self._input_end = self._base + hit
-                    self._input_end_newlines = self._newlines - buf.count("\n", hit)
-                elif which == 1:
-                    tag = _opens_tag(buf, hit)
-                    if tag is None:  # what follows "<tool " says whether a tag starts there
-                        self._pos = hit
-                        return -1
-                    self._pos = hit + len(OPEN)
-                    if tag:
-                        self._depth = 2
-                        self._skip("nested <tool> blocks are not supported")
-                else:
-                    self._error = self._error or f"the <{self._param}> element is not closed"
-                    return hit + len(CLOSE)
-            elif phase == _P_CDATA:
-                hit = buf.find("]]>", pos)
-                if hit < 0:
-                    self._pos = max(pos, n - 2)
-                    return -1
-                # Keep CDATA literal: mark it so decoding leaves it alone.
-                self._content_parts.append(_Literal(buf[self._content_start : hit]))
-                self._pos = hit + 3
-                self._content_start = hit + 3
-                self._phase = _P_CONTENT
-            elif phase == _P_AFTER:
-                while pos < n and buf[pos] in _WS:
-                    pos += 1
-                self._pos = pos
-                if pos == n:
-                    return -1
-                rest = buf[pos : pos + len(CLOSE)]
-                if rest == CLOSE:
-                    return pos + len(CLOSE)
-                if CLOSE.startswith(rest):
-                    return -1
-                spaced = _SPACED_CLOSE_TAG.match(buf, pos)
-                if spaced is not None and spaced.group(1) is None and spaced.end() == n and n - pos < _MOST_SPACES:
-                    return -1  # "</tool  ": a ">" may follow
-                self._skip(_SPACED_CLOSE if spaced is not None and spaced.group(1) else
-                           f"unexpected text after </{self._param}>; a block holds one element")
-            elif phase == _P_FAILED:
-                reach = min(_FAILED_REACH, self.max_block_chars) - self._base
-                hit, which = _find_first(buf, pos, (OPEN, CLOSE, "\n\n"))
-                if which == 1 and hit + len(CLOSE) <= reach:
-                    return hit + len(CLOSE)
-                if hit >= 0 or n >= reach:
-                    return self._fail(self._fail_at, self._error)
-                self._pos = max(pos, n - len(CLOSE))
-                return -1
-            else:  # _P_SKIP: find the matching </tool>, counting nested openings
-                hit, which = _find_first(buf, pos, (OPEN, CLOSE))
-                if hit < 0:
-                    self._pos = max(pos, n - len(CLOSE))
-                    return -1
-                if which == 0:
-                    tag = _opens_tag(buf, hit)
-                    if tag is None:
-                        self._pos = hit
-                        return -1
-                    self._depth += tag
-                    self._pos = hit + len(OPEN)
-                else:
-                    self._depth -= 1
-                    self._pos = hit + len(CLOSE)
-                    if self._depth == 0:
-                        return self._pos
-
-    def _finish_block(self, raw: str) -> ParseEvent:
-        if self._error:
-            return InvalidBlock(raw, self._error)
-        if self._wrapped:
-            return InvalidBlock(raw, f"it is inside {self._wrapped}")
-        pieces: list[str] = []
-        run: list[str] = []
-        for part in self._content_parts:  # decode runs of ordinary text whole: entities may span parts
-            if isinstance(part, _Literal):
-                pieces.append(decode_content("".join(run)))
-                pieces.append(part)
-                run = []
-            else:
-                run.append(part)
-        pieces.append(decode_content("".join(run)))
-        content = "".join(pieces).strip()
-        if not content:
-            return InvalidBlock(raw, f"the <{self._param}> element is empty")
-        return ToolCall(self._name, self._param, content, raw)
-
-
-class _Literal(str):
-    """CDATA text: taken as it is, without entity decoding."""
-
-    __slots__ = ()
-
-
-def _opens_tag(buf: str, at: int) -> bool | None:
-    """Whether the "<tool " at ``at``, inside a block, opens a nested tag (a name, ">" or "/" after it) or is
-    the block's text ('fmt.Println("<tool ")' in a Go program: counted as a nested block, it made the rest of
-    the answer, later calls and all, one block never closed); None while only spaces follow it."""
-    m = _AFTER_OPEN.match(buf, at + len(OPEN))
-    if m is None:  # no tag holds more spaces than that: waiting on, each chunk looked through them again
-        return None if len(buf) - at - len(OPEN) <= _MOST_SPACES else False
-    return m.group(1).isalpha() or m.group(1) in "_:>/"
-
 
 def _span_close(raw: str, length: int) -> int:
     """Where in a block read in a possible code span of ``length`` backticks that span closes (just past the
@@ -885,15 +654,6 @@ def _span_close(raw: str, length: int) -> int:
         if run.end() - run.start() == length:
             return run.end()
     return -1
-
-
-def _find_first(buf: str, pos: int, needles: tuple[str, ...]) -> tuple[int, int]:
-    best, which = -1, -1
-    for k, needle in enumerate(needles):
-        hit = buf.find(needle, pos) if best < 0 else buf.find(needle, pos, best + len(needle) - 1)
-        if hit >= 0 and (best < 0 or hit < best):
-            best, which = hit, k
-    return best, which
 
 
 def _merge_text(events: list[ParseEvent]) -> list[ParseEvent]:
