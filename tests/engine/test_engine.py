@@ -205,23 +205,31 @@ async def test_invalid_nested_and_fenced_blocks_are_text(llm, make_engine) -> No
     assert of(events, ToolStarted) == [] and of(events, ToolFinished) == []
     assert visible(answer(events)) == text + "\nSorry: no tool then."
     # The reader is told why the call shown as code did not run (the invalid blocks are marked where shown).
-    assert [e.text for e in events if isinstance(e, Text) and e.aside] == [f"\n\n*{advice.MISWRITTEN_ASIDE}*\n\n"]
+    fenced = advice.code_aside("a fenced code block")
+    assert [e.text for e in events if isinstance(e, Text) and e.aside] == [f"\n\n*{fenced}*\n\n"]
     # The message ended on the fenced call, waiting for its result: the model is told why none came.
     assert events[-1].rounds == 2 and len(llm.requests) == 2
     note = llm.requests[1]["messages"][-1]["content"]
-    assert note.startswith("Note: The tool call your last message ends with was not run: tool calls inside a code "
+    assert note.startswith("Note: The tool call your last message ends with was not run: it is inside a fenced code "
                            "block") and "<tool_results>" not in note
 
 
-@pytest.mark.parametrize("written", [
-    "```xml\n" + block("echo", "hi") + "\n```",  # in a fence
-    "`" + block("echo", "hi") + "`",  # in a code span
-    '<tool\nname="echo"><query>hi</query></tool>',  # no space after <tool
-    '<TOOL name="echo"><query>hi</query></TOOL>',
-    '<tool name=""><query>hi</query></tool>',  # invalid: the note gives the parser's reason
+@pytest.mark.parametrize("written, where", [
+    ("```xml\n" + block("echo", "hi") + "\n```", "a fenced code block"),
+    ("`" + block("echo", "hi") + "`", "an inline code span (between backticks)"),
+    ("\n    " + block("echo", "hi"), "an indented code block (lines four spaces in)"),  # after a blank line
+    ('<tool\nname="echo"><query>hi</query></tool>', ""),  # no space after <tool
+    ('<TOOL name="echo"><query>hi</query></TOOL>', ""),
+    ('<tool name=""><query>hi</query></tool>', ""),  # invalid: the note gives the parser's reason
+    ("<!-- " + block("echo", "hi") + " -->", "an HTML comment (<!-- … -->)"),  # hidden from the reader
+    # in a Markdown construct (spec rule 5): invalid blocks that say where they are
+    ("> " + block("echo", "hi"), "a quote, its line starting with >"),
+    ("- " + block("echo", "hi"), "a list item, its line starting with a list marker (- or 1.)"),
+    ("**" + block("echo", "hi") + "**", "emphasis, * or _ just before it"),
+    ("<details>" + block("echo", "hi") + "</details>", "an HTML element, <details> just before it"),
 ])
 async def test_a_call_written_wrong_at_the_end_gets_one_more_round_to_write_it_right(llm, make_engine,
-                                                                                     written) -> None:
+                                                                                     written, where) -> None:
     # The answer ended on the code block, with no result and no word why (small models write calls so).
     llm.queue(Stream(tokens("Let me check.\n" + written + "\n")), Stream(tokens(block("echo", "hi"))),
               Stream(["It says hi."]))
@@ -234,8 +242,14 @@ async def test_a_call_written_wrong_at_the_end_gets_one_more_round_to_write_it_r
     if 'name=""' in written:
         assert "it is not a valid block (the block has no name" in note
         assert asides == []  # the window marks an invalid block where it is shown, `ask` at the end
-    else:  # shown as code: the reader is told why it did not run, once, after it
-        assert asides == [f"*{advice.MISWRITTEN_ASIDE}*"]
+    elif where.startswith(("a quote", "a list", "emphasis", "an HTML element")):  # marked where it is shown
+        assert f"was not run: it is inside {where}. If you need the tool, write the call again as plain text, on its " \
+               "own" in note
+        assert asides == []
+    else:  # shown as code: the reader is told why it did not run (the code named), once, after it
+        aside = advice.code_aside(where) if where else advice.MISWRITTEN_ASIDE
+        assert asides == [f"*{aside}*"]
+        assert (f"it is inside {where}, and a tool call there" if where else "its tag is written other than") in note
         assert visible(events).index(asides[0]) > visible(events).index(written)
 
 
@@ -404,3 +418,22 @@ async def test_the_text_after_a_tool_round_is_a_paragraph_of_its_own(llm, make_e
               Stream(tokens("It is 4.")))
     shown = visible(await collect(make_engine(), "What is 2 + 2?"))
     assert shown.endswith(f"{ending}\nIt is 4.")
+
+
+async def test_a_call_quoted_before_more_words_ends_the_answer(llm, make_engine) -> None:
+    # Not the message's end: a quote (or emphasis) around an example call, then words, asks the model nothing.
+    llm.queue(Stream(tokens("> " + block("echo", "hi") + "\n\nThat is how a call is written.")),
+              Stream(tokens("**" + block("echo", "hi") + "** and so on.")))
+    events = await collect(make_engine())
+    assert events[-1].rounds == 1 and len(llm.requests) == 1 and of(events, ToolStarted) == []
+
+
+async def test_a_call_after_a_stray_backtick_runs_and_one_in_a_code_span_does_not(llm, make_engine) -> None:
+    # "Let`s": a backtick never closed is a character, not the start of code; the call after it ran not at all.
+    llm.queue(Stream(tokens("Let`s compute " + block("echo", "hi"))), Stream(["It says hi."]))
+    events = await collect(make_engine())
+    assert [(r.tool, r.status) for r in of(events, ToolFinished)] == [("echo", "ok")]
+    assert not [e for e in events if isinstance(e, Text) and e.aside]
+    llm.queue(Stream(tokens("Write `" + block("echo", "hi") + "` like that.")))
+    events = await collect(make_engine())
+    assert of(events, ToolStarted) == [] and events[-1].rounds == 1

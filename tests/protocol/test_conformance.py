@@ -107,13 +107,16 @@ def test_rule2_each_call_comes_out_of_the_very_chunk_that_completes_it(parts, po
         fed += len(piece)
         seen += [(fed, ev) for ev in state.feed(piece) if isinstance(ev, ToolCall)]
     seen += [(fed, ev) for ev in state.finish() if isinstance(ev, ToolCall)]
-    # A call is yielded by the feed that brought its last character: the first feed at or past its end.
+    # A call is yielded by the feed that brought its last character: the first feed at or past its end (unless
+    # it may be in a code span, see test_parser: then later, when the span is known to be none).
     assert [ev for _, ev in seen] == [ev for _, ev in expected]
     bounds = [0]
     for piece in cut(text, points):
         bounds.append(bounds[-1] + len(piece))
-    for (at, _), (end, _) in zip(seen, expected):
-        assert at == min(b for b in bounds if b >= end)
+    for (at, _), (end, call) in zip(seen, expected):
+        assert at >= end  # never before its </tool>
+        if "`" not in text[: end - len(call.raw)]:  # a backtick before it may open a code span: held till known
+            assert at == min(b for b in bounds if b >= end)
 
 
 # -- rule 3: strict validation ----------------------------------------------------------------------------
@@ -258,6 +261,58 @@ def test_rule5_the_fence_decision_does_not_depend_on_the_cut() -> None:
             state = XMLParseState()
             events = state.feed(text[:k]) + state.feed(text[k:m]) + state.feed(text[m:]) + state.finish()
             assert calls(events) == [CALC, CALC], (k, m)
+
+
+@pytest.mark.parametrize("text, runs", [
+    (f"A <!-- {BLOCK} --> B", 0),
+    (f"<!--\n{BLOCK}\n\n{BLOCK}\n-->\n{BLOCK}", 1),  # a comment that starts its line goes on past a blank line
+    (f"A <!-- note\n\n{BLOCK}", 1),  # one in a paragraph ends with it
+    (f"A <!-- x --> {BLOCK} <!-- y -->", 1),
+    (f"A <!- {BLOCK} <! {BLOCK}", 2),  # no comment
+    (f"`<!--` {BLOCK}", 1),  # in code, no comment
+    (f"A <!-- {BLOCK} - -- ->", 0),
+])
+def test_rule5_blocks_in_an_html_comment_are_text(text: str, runs: int) -> None:
+    # The reader never sees a comment: a call in it must not run (nor be marked as a call not run).
+    events = parse_every_way(text)
+    assert calls(events) == [CALC] * runs
+    assert invalid(events) == []
+
+
+@pytest.mark.parametrize("text, where", [
+    (f"Result:\n\n> {BLOCK}\n\nB", "a quote, its line starting with >"),
+    (f"  > > {BLOCK}", "a quote, its line starting with >"),
+    (f"- {BLOCK}\n\nB", "a list item, its line starting with a list marker (- or 1.)"),
+    (f"Steps:\n1. Add them: {BLOCK}", "a list item, its line starting with a list marker (- or 1.)"),
+    (f"- a\n    * {BLOCK}", "a list item, its line starting with a list marker (- or 1.)"),
+    (f"A **{BLOCK}** B", "emphasis, * or _ just before it"),
+    (f"A _{BLOCK}_", "emphasis, * or _ just before it"),
+    (f"**{BLOCK}", "emphasis, * or _ just before it"),
+    (f"A <details>{BLOCK}</details> B", "an HTML element, <details> just before it"),
+    (f'<div class="call">\n  {BLOCK}\n</div>', "an HTML element, <div> just before it"),
+])
+def test_rule5_a_block_in_a_markdown_construct_is_not_run_and_says_where(text: str, where: str) -> None:
+    events = parse_every_way(text)
+    assert calls(events) == [] and invalid(events) == [f"it is inside {where}"]
+    assert "".join(e.raw for e in events) == text
+    state = XMLParseState()
+    state.feed(text[: text.index("<tool ") + 20])
+    assert state.open_block is None  # never shown as a call being written
+
+
+@pytest.mark.parametrize("text", [
+    f"a > b {BLOCK}",  # ">" not at the line's start
+    f"- item\n  {BLOCK}",  # on the item's next line (its own line: not "inside" by this rule)
+    f"Use **bold** then {BLOCK}",
+    f"2**{BLOCK}",  # no emphasis opens after a letter
+    f"Line<br>{BLOCK}",
+    f"<b>Calc</b> {BLOCK}",
+    f"1.5 {BLOCK}",
+    f"<tools>\n{BLOCK}\n</tools>",  # a wrapper some models write, no HTML: the call runs
+    f'<tool name="a"><query>x <tool \n><query>y</query></tool> z</query></tool> {BLOCK}',  # ">" in a block
+])
+def test_rule5_a_block_near_but_not_inside_a_construct_runs(text: str) -> None:
+    assert calls(parse_every_way(text))[-1:] == [CALC]
 
 
 # -- several blocks, text after blocks, whitespace ------------------------------------------------------

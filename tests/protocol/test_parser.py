@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tinyrag_desktop.protocol import InvalidBlock, ParserFinished, TextChunk, ToolCall, XMLParseState, parse_all
+from tinyrag_desktop.protocol import (
+    InvalidBlock, ParserFinished, TextChunk, ToolCall, XMLParseState, inside_at, parse_all,
+)
 
 
 def feed_in(text: str, size: int) -> list:
@@ -220,10 +222,87 @@ def test_blocks_after_code_run_again() -> None:
     assert calls(parse_every_way(listed)) == [("calculate", "query", "1+1")]
 
 
+@pytest.mark.parametrize("text", [
+    "Para.\n\n    {b}\n\nB",  # after a blank line
+    "    {b}",  # at the start
+    "\t{b}\n",  # a tab is four columns
+    "  \t{b}",
+    "Code:\n\n    x = 1\n\n    {b}\n",  # the block goes on over a blank line
+    "# Heading\n    {b}",  # a heading is no paragraph
+    "1. a\n\n       {b}",  # four columns past the item's text: code in the item
+    "- a\n\n      {b}",
+    "Code:\n\n    ```\n    {b}\n",  # a fence in indented code is code
+])
+def test_blocks_in_an_indented_code_block_are_text(text: str) -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    events = parse_every_way(text.format(b=block))
+    assert calls(events) == [] and invalid(events) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Para.\n    {b}",  # a paragraph's next line, however far in
+    "- a\n\n    {b}",  # the list item's second paragraph (CommonMark): no code
+    "1. a\n\n    {b}",
+    "- a\n  - b\n\n      {b}",  # in the nested item
+    "- a\nlazy\n\n    {b}",  # a lazy line is still the item's
+    "Code:\n\n    x\nback in text {b}",  # the first line less far in ends the code
+    "Code:\n\n    x\n\n   {b}",  # three spaces: no code
+])
+def test_blocks_indented_but_not_in_code_run(text: str) -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    assert calls(parse_every_way(text.format(b=block))) == [("calculate", "query", "1+1")]
+
+
+def test_an_indented_block_is_text_and_the_next_one_in_text_runs() -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    text = f"Para.\n\n    {block}\n\nThen {block}"
+    events = parse_every_way(text)
+    assert calls(events) == [("calculate", "query", "1+1")]
+    assert isinstance(events[0], TextChunk) and events[0].text == f"Para.\n\n    {block}\n\nThen "
+    indented = "an indented code block (lines four spaces in)"
+    assert [inside_at(text, k) for k in (0, 11, text.rindex("<"))] == ["", indented, ""]
+
+
 def test_an_unclosed_backtick_ends_at_a_blank_line() -> None:
     block = '<tool name="calculate"><query>1+1</query></tool>'
     assert calls(parse_every_way(f"it's a ` tick\n\n{block}")) == [("calculate", "query", "1+1")]
-    assert calls(parse_every_way(f"it's a ` tick\nstill code {block}")) == []
+    assert calls(parse_every_way(f"it's a ` tick\nstill code {block} until ` here")) == []
+
+
+@pytest.mark.parametrize("text, runs", [
+    ("Let`s compute {b}", 1),  # the reviewer's j1: never closed, so no span (CommonMark): the call runs
+    ("The key ` is unused. Now {b}\n\nDone.", 1),  # j2: its paragraph ends first
+    ("a ` b\n{b}\nc", 1),
+    ("a `` b {b} ` c", 1),  # a run of another length closes nothing
+    ("`{b}`", 0),  # closed after it: code
+    ("a ` b {b}\nc ` d", 0),  # closed on a later line of its paragraph
+    ("``{b}``", 0),
+    ("a ` {b} {b} `", 0),  # all held in it is code
+    ("a ` {b} {b}", 2),
+    ("a ` {b} ` then {b}", 1),  # closed: what follows is text again
+    ('a ` <tool name="nanogo"><source>s := `x`</source></tool>', 0),  # closed inside the block: no block
+    ('` <tool name="nanogo"><source>a\n\n`</source></tool>', 1),  # the block's blank line ended the paragraph
+    ("a ` <tool nam ` {b}", 1),  # a block that fails in the span is text with it
+])
+def test_a_backtick_never_closed_is_no_code_span_and_the_block_after_it_runs(text: str, runs: int) -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    events = parse_every_way(text.format(b=block))
+    assert len(calls(events)) == runs and invalid(events) == []
+
+
+def test_a_block_in_what_may_be_a_code_span_is_held_until_that_is_known() -> None:
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    state = XMLParseState()
+    assert state.feed("Let`s compute ") == [TextChunk("Let`s compute ")]
+    assert state.feed(block[:-1]) == [] and state.open_block is None  # not shown as a call being written
+    assert state.feed(block[-1] + " and more") == []  # whole, but maybe code: held with what follows
+    assert state.feed("\n\nNext") == [ToolCall("calculate", "query", "1+1", block), TextChunk(" and more\n\nNext")]
+    state = XMLParseState()
+    state.feed("Let`s " + block)
+    assert state.finish() == [ToolCall("calculate", "query", "1+1", block)]  # the stream's end: no span
+    state = XMLParseState()
+    state.feed("Let`s " + block)
+    assert state.feed("`") == [] and state.finish() == [TextChunk(block + "`")]  # a run at the end closes it
 
 
 def test_a_huge_unterminated_block_is_given_up_at_the_limit() -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from tests.protocol.test_parser import normal
@@ -15,6 +16,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"  # copied from share
 
 NOISE = st.text(alphabet="ab <>/=\"'`~\n&;tolqueryname![]CDAT", max_size=40)
 SAFE = st.text(alphabet=st.characters(blacklist_characters="<`~&\r", blacklist_categories=("Cs",)), max_size=30)
+# Text that writes no Markdown construct around a block after it (a quote, a list item, emphasis).
+PLAIN = st.text(alphabet=st.characters(blacklist_characters="<`~&\r>*_-+.)", blacklist_categories=("Cs",)),
+                max_size=30)
 NAMES = st.sampled_from(["calculate", "rag_knowledge", "url_fetch", "nanogo", "x_1"])
 PARAMS = st.sampled_from(["query", "url", "source"])
 CONTENT = st.text(alphabet=st.characters(blacklist_characters="<&\r", blacklist_categories=("Cs",)), max_size=25)
@@ -86,12 +90,19 @@ RUN_LINE = st.builds(
     st.sampled_from(["", " ", "\t", "\r", "go", " x", "`", "x`", "~"]),
 )
 TEXT_LINE = st.lists(st.sampled_from([
-    "a", " b ", "`", "``", "```", "`c`", "``d``", "<b>", "<to", "&lt;", "~",
+    "a", " b ", "`", "``", "```", "`c`", "``d``", "<b>", "<to", "&lt;", "~", "> ", "**", "_", "<details>", "<br>",
+    "<!-- ", " -->", "<!-", "-",
     '<tool name="calculate"><query>1+1</query></tool>', "<tool ", "</tool>",
 ]), max_size=6).map("".join)
+# Lines four columns in or more (indented code, or a paragraph's or a list item's text), list items, headings.
+INDENTED_LINE = st.builds(lambda indent, line: indent + line,
+                          st.sampled_from(["    ", "\t", "  \t", "      ", "       ", "   "]), TEXT_LINE)
+ITEM_LINE = st.builds(lambda marker, line: marker + line, st.sampled_from(["- ", "  - ", "1. ", "10) ", "# "]),
+                      TEXT_LINE)
 MARKDOWN = st.builds(
     lambda lines, end: "\n".join(lines) + end,
-    st.lists(st.one_of(RUN_LINE, TEXT_LINE, st.just("")), max_size=14), st.sampled_from(["", "\n"]),
+    st.lists(st.one_of(RUN_LINE, TEXT_LINE, INDENTED_LINE, ITEM_LINE, st.just(""), st.just("  ")), max_size=14),
+    st.sampled_from(["", "\n"]),
 )
 
 
@@ -101,6 +112,11 @@ MARKDOWN = st.builds(
 @example(text=f"x\n    ```\n{CALC}\n```\n", points=[])  # four spaces: a fence too (as in a list item)
 @example(text=f"x\n```\na\n```\n`b\n````\nc`{CALC}", points=[])  # the first closing line closes it
 @example(text=f"x\n~~~~\n~~~\n{CALC}\n~~~~ \r\n{CALC}\n~~~~\n", points=[])  # too short; spaces after
+@example(text=f"x\n\n    ```\n{CALC}\n```\n", points=[])  # indented code, then a fence
+@example(text=f"- x\n\n    ```\n    {CALC}\n\n      {CALC}", points=[])  # the item's fence
+@example(text=f"a ` b {CALC} c\n``d` e\n\n{CALC}`", points=[])  # a span never closed, then one closed
+@example(text=f"`{CALC}`", points=[])  # closed on its line, then by a run at the very end
+@example(text=f"- <tool \n~~\n- {CALC}", points=[])  # a list item's line after a block broken over lines
 def test_markdown_reads_the_same_whole_cut_or_a_character_at_a_time(text: str, points: list[int]) -> None:
     # Fed whole, a span closed on its line or a fence closed in the text is passed over at once; a
     # character at a time, every line and run is read on its own. The events must be the same.
@@ -122,14 +138,17 @@ def test_markdown_reads_the_same_whole_cut_or_a_character_at_a_time(text: str, p
 def _where(state: XMLParseState) -> tuple:
     mode = state._mode
     fence = (state._fence_char, state._fence_len, state._fence_line) if mode == "FENCE" else ()
-    return mode, fence, state._inline_len if mode == "INLINE" else 0, state._run_char, state._run_len
+    code = state._code_cols if mode == "INDENT" else state._comment_line if mode == "COMMENT" else 0
+    span = state._inline_len if mode == "INLINE" else 0
+    return mode, fence, code, span, state._pending_span, state._run_char, state._run_len
 
 
 @settings(max_examples=300, deadline=None)
-@given(segments=st.lists(st.tuples(SAFE, valid_block()), max_size=5), tail=SAFE,
+@given(segments=st.lists(st.tuples(PLAIN, valid_block()), max_size=5), tail=SAFE,
        points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
 def test_valid_blocks_in_plain_text_are_found_exactly(segments, tail, points) -> None:
     text = "".join(pre + raw for pre, (raw, _) in segments) + tail
+    assume(not re.search(r"(?:^|\n)(?: {0,3}\t| {4})", text))  # a line four columns in may be indented code
     events = run(cut(text, points))
     found = [(e.name, e.param, e.content) for e in events if isinstance(e, ToolCall)]
     assert found == [expected for _, (_, expected) in segments]

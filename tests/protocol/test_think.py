@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.protocol.test_parser_properties import cut
-from tinyrag_desktop.protocol import ThinkSplitter
+from tinyrag_desktop.protocol import ThinkSplitter, ToolCall, parse_all
+from tinyrag_desktop.protocol.markdown_context import code_indent, cols
 from tinyrag_desktop.protocol.think import CLOSED
 
 
@@ -97,15 +98,25 @@ def test_a_reply_presumed_to_start_in_its_reasoning(text: str, expected: list) -
         assert split([text[i : i + size] for i in range(0, len(text), size)], presumed_open=True) == expected
 
 
-def _bare_close(text: str) -> int | None:
+def _bare_close(text: str, lead: str = "") -> int | None:
     """Where the first bare </think> of ``text`` starts, read line by line and character by character: on a
     line of ordinary text, outside inline code spans (a run of backticks closed by the next run as long, on
     its line) and tool blocks ("<tool " to "</tool>", across lines); no line that starts with a fence run
-    (at most three spaces before it), or is in a fenced block, or indented four columns, holds one."""
-    fence, tool, at = "", False, 0
+    (at most three spaces before it), or is in a fenced block, or is indented code (markdown_context), holds one."""
+    fence, tool, at, code = "", False, 0, 0
     for line in text.splitlines(keepends=True):
         ended, body = line.endswith("\n"), line.rstrip("\n")
         spaces = len(body) - len(body.lstrip(" "))
+        indent = cols(body[: len(body) - len(body.lstrip(" \t"))])
+        if code and not tool and (not body.strip() or indent >= code):
+            at += len(line)
+            continue
+        code = 0 if not tool else code
+        if not tool and not fence and indent >= 4 and body.strip() and (
+                need := code_indent(lead + text[:at])) is not None and indent >= need:
+            code = need
+            at += len(line)
+            continue
         run = re.match(r"`{3,}|~{3,}", body[spaces:]) if spaces <= 3 and not tool else None
         if run:
             rest = body[spaces + run.end():]
@@ -115,8 +126,9 @@ def _bare_close(text: str) -> int | None:
             elif ended and (run.group()[0] == "~" or "`" not in rest):
                 fence = run.group()
             at += len(line)
+            code = 0
             continue
-        if not tool and (fence or body[:4] == "    " or body[spaces:spaces + 1] == "\t"):
+        if not tool and fence:
             at += len(line)
             continue
         k, span = 0, 0
@@ -142,7 +154,7 @@ def _bare_close(text: str) -> int | None:
 
 # Random characters, and pieces of what is read (tags, runs, indents), so that each rule is met often.
 _PIECES = ("</think>", "<think>", "<tool ", "</tool>", "`", "``", "```", "~~~", "\n", "    ", "\t", " ", "a", "b.",
-           "</th", "ink>", "<to", "ol ")
+           "</th", "ink>", "<to", "ol ", "\n\n", "- ", "1. ", "\n\n    ")
 _replies = st.one_of(st.text(alphabet=" \n<>/thinkabol`~", max_size=60),
                      st.lists(st.sampled_from(_PIECES), max_size=24).map("".join))
 
@@ -159,10 +171,23 @@ def test_lossless_and_independent_of_cutting(text: str, points: list[int], presu
     if opened or presumed:
         expected = text.replace("<think>", "", 1) if opened else text
         assert rebuilt == expected.replace("</think>", "", 1)
-    elif (at := _bare_close(text[lead:])) is not None:
+    elif (at := _bare_close(text[lead:], text[:lead])) is not None:
         at += lead
         end = at + len("</think>")
         assert rebuilt == text[:at] + text[end:] and (CLOSED, "") in whole
         assert "".join(t for c, t in whole[: whole.index((CLOSED, ""))]) == text[:at]
     else:
         assert rebuilt == text and (CLOSED, "") not in whole
+
+
+@pytest.mark.parametrize("text", [
+    "Para.\n\n    {x}", "    {x}", "\t{x}", "Para.\n    {x}", "- a\n\n    {x}", "1. a\n\n       {x}",
+    "- a\n\n      {x}",
+    "- a\nlazy\n\n    {x}", "Code:\n\n    x\n\n    {x}", "Code:\n\n    x\nback {x}",
+])
+def test_the_splitter_and_the_parser_read_indented_code_alike(text: str) -> None:
+    # One rule (markdown_context.code_indent) for both: a bare </think> is read where a tool block would run.
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    runs = any(isinstance(e, ToolCall) for e in parse_all("x\n" + text.format(x=block)))
+    closes = (CLOSED, "") in split(list("x\n" + text.format(x="so 4.</think>It is 4.")))
+    assert runs == closes

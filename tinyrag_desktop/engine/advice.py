@@ -1,8 +1,9 @@
 """The engine's own words: notes that correct the model between rounds, and notes that end an answer.
 
-Also where a call the model wrote so that it is no call is recognised: a <tool> block in a code fence, one
-not closed, or a call in the format another chat template teaches (Hermes' <tool_call>, Llama's JSON,
-Mistral's [TOOL_CALLS], Phi's <|tool_call|>, Gemma's tool_code). None of these is ever run (the spec runs
+Also where a call the model wrote so that it is no call is recognised: a <tool> block in code (a fence, an
+indented code block, a code span, a comment: the parser names it), one not closed, or a call in the format
+another chat template teaches (Hermes' <tool_call>, Llama's JSON, Mistral's [TOOL_CALLS], Phi's <|tool_call|>,
+Gemma's tool_code). None of these is ever run (the spec runs
 only valid <tool> blocks): the model is told how to write it, and gets one more round.
 """
 
@@ -13,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Callable, Sequence
 from xml.sax.saxutils import escape as xml_escape
 
-from ..protocol import ToolCall, parse_all
+from ..protocol import ToolCall, inside_at, parse_all
 
 if TYPE_CHECKING:
     from ..tools.registry import ToolSpec
@@ -38,7 +39,15 @@ def folded(name: str) -> str:
 # A tool call at the very end of the model's message (where it stopped to wait for its result) that is no
 # block: in a code fence or span (spec rule 5), or "<tool\nname=", "<TOOL " (rule 1). Small models often write one
 # so; the answer ended on it, the user shown a code block and no result.
-_MISWRITTEN = re.compile(r"<tool\s[^>]*>.*?</tool\s*>\s*(?:`+|~{3,})?\s*\Z", re.IGNORECASE | re.DOTALL)
+_MISWRITTEN = re.compile(r"<tool\s[^>]*>.*?</tool\s*>\s*(?:`+|~{3,}|-->)?\s*\Z", re.IGNORECASE | re.DOTALL)
+# What may follow a call in a Markdown construct (spec rule 5) at the end of a message: the construct's end.
+_CLOSES = re.compile(r"\s*(?:(?:[*_]{1,3}|</[A-Za-z][A-Za-z0-9-]*\s*>|-->)\s*)*\Z")
+CLOSING_CHARS = 200  # more text than that after an invalid block: the message goes on after it
+
+
+def closes_only(text: str) -> bool:
+    """Whether ``text``, after a call not run, only closes what the call was written inside (or is blank)."""
+    return len(text) <= CLOSING_CHARS and _CLOSES.match(text) is not None
 _MISWRITTEN_TAIL = 4000  # characters of the message looked at: a call is short
 
 # What may end a call of another template: its own end tags, the end-of-turn tokens a server passed through.
@@ -103,8 +112,12 @@ def _first_string(arguments: str) -> str | None:
 # template's JSON) and the model is asked to write again: the window says it there, `ask` on stderr. An
 # invalid <tool> block needs none: the window marks it ("(a tool call not run: …)") and `ask` says it at the end.
 FOREIGN_ASIDE = "(the tool call above was not run: it is written in another app's format; the model was asked again)"
-MISWRITTEN_ASIDE = ("(the tool call above was not run: it is in a code block, or its tag is not written exactly; "
-                    "the model was asked again)")
+MISWRITTEN_ASIDE = "(the tool call above was not run: its tag is not written exactly; the model was asked again)"
+
+
+def code_aside(where: str) -> str:
+    """The aside for a call shown as code: ``where`` names the code, as the parser reads it."""
+    return f"(the tool call above was not run: it is inside {where}; the model was asked again)"
 
 
 def miswritten_call(text: str, invalid: str, resolve: Callable[[str], ToolSpec | None]) -> tuple[str, str]:
@@ -113,18 +126,23 @@ def miswritten_call(text: str, invalid: str, resolve: Callable[[str], ToolSpec |
     Asked only of a round that ended normally: a block left open there was not cut by a limit."""
     if invalid.startswith("no </tool> within"):
         return "", ""  # a block too long to be a call: the answer ends there
-    if invalid:
-        why, aside = f"it is not a valid block ({invalid})", ""
-    elif _MISWRITTEN.search(text[-_MISWRITTEN_TAIL:]):
-        why = ("tool calls inside a code block, or written other than exactly <tool name=\"…\"> (lower case, one "
-               "space), are not run")
-        aside = MISWRITTEN_ASIDE
+    if invalid:  # "it is inside a quote, …" (rule 5), or why the block itself is wrong
+        why, aside = invalid if invalid.startswith("it is inside ") else f"it is not a valid block ({invalid})", ""
+    elif _MISWRITTEN.search(tail := text[-_MISWRITTEN_TAIL:]):
+        folded_tail = tail.lower()
+        start = len(text) - len(tail) + folded_tail.rfind("<tool", 0, folded_tail.rfind("</tool"))
+        where = inside_at(text, start)
+        if where:
+            why, aside = f"it is inside {where}, and a tool call there is shown as text, not run", code_aside(where)
+        else:
+            why = "its tag is written other than exactly <tool name=\"…\"> (lower case, one space)"
+            aside = MISWRITTEN_ASIDE
     else:
         note = foreign_call(text, resolve)
         return note, FOREIGN_ASIDE if note else ""
     return (f"The tool call your last message ends with was not run: {why}. If you need the tool, write the call "
-            "again as plain text, exactly like <tool name=\"calculate\"><query>2 + 2</query></tool>; otherwise "
-            "answer the question now."), aside
+            "again as plain text, on its own (not in code, a quote, a list or emphasis), exactly like "
+            "<tool name=\"calculate\"><query>2 + 2</query></tool>; otherwise answer the question now."), aside
 
 
 def call_in_reasoning(reasoning: str) -> bool:

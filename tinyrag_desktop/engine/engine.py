@@ -103,6 +103,7 @@ class _Round:
     outstanding: int = 0  # started calls whose result has not been yielded yet
     after_call: str | None = None  # the text since the round's last valid block; None before the first
     invalid_at_end: str = ""  # why the invalid block the round's text ends with (but spaces) was not run
+    after_invalid: str = ""  # the text after that block: spaces, or what closes a construct around it ("**")
     writing: ToolWriting | None = None  # the last tool_writing sent of the block being written
     writing_at: float = 0.0  # when (time.monotonic)
     reasoning: list[str] = field(default_factory=list)  # what the model reasoned in this round
@@ -237,7 +238,8 @@ class Engine:
                 more = number <= cfg.max_continuations  # a round is left
                 if not rnd.waiting():
                     can_call = cfg.max_tools_per_round > 0 and req.tools_run < cfg.max_tools_total
-                    miswritten, aside = (advice.miswritten_call("".join(rnd.text), rnd.invalid_at_end, offered_tool)
+                    invalid = rnd.invalid_at_end if advice.closes_only(rnd.after_invalid) else ""
+                    miswritten, aside = (advice.miswritten_call("".join(rnd.text), invalid, offered_tool)
                                          if can_call and not ran and not rnd.results and more else ("", ""))
                     blank = not "".join(rnd.text).strip() and not rnd.results
                     if blank and not miswritten and more and not nudged:
@@ -568,15 +570,17 @@ class Engine:
     ) -> list[EngineEvent]:
         if isinstance(event, TextChunk):
             rnd.text.append(event.text)
-            if event.text.strip():
-                rnd.invalid_at_end = ""
+            if rnd.invalid_at_end and event.text.strip():  # more words, or the end of a construct around it
+                rnd.after_invalid += event.text
+                if len(rnd.after_invalid) > advice.CLOSING_CHARS:
+                    rnd.invalid_at_end = ""
             if rnd.after_call is not None:
                 rnd.after_call += event.text
             return [Text(event.text, rnd.number)]
         rnd.text.append(event.raw)
         if isinstance(event, InvalidBlock):
             log.warning("invalid tool block shown as text (%s): %.200r", event.reason, event.raw)
-            rnd.invalid_at_end = event.reason
+            rnd.invalid_at_end, rnd.after_invalid = event.reason, ""
             if rnd.after_call is not None:
                 rnd.after_call += event.raw
             return [*self._dropped(rnd), Text(event.raw, rnd.number)]

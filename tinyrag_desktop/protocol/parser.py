@@ -18,13 +18,31 @@ The parser is in one of four modes:
     spaces), closes it, indented at most three columns more than the opening line (a fence line the code
     writes, further in, is code): `````go`` inside a fence is code, not its end. A backtick "fence"
     whose info string holds a backtick (```` ```x``` ````) is no fence but an inline code span.
+``INDENT``
+    Inside an indented code block (CommonMark: a line four columns in, after a blank line or at the start, or
+    four more than the content of the list item it continues; protocol/markdown_context.py decides, for the
+    think splitter too). Blocks here are text. It goes on over blank lines and lines as far in, and ends at
+    the first line that is not. A line four columns in that continues a paragraph, or a list item's text
+    ("- a", a blank line, "····<tool …>": the item's second paragraph), is no code: its blocks run.
+``COMMENT``
+    Inside an HTML comment, ``<!--`` to ``-->``: the reader never sees it (a Markdown viewer hides it), so
+    its blocks are text. One that does not start its line ends at a blank line too, as its paragraph does.
 ``INLINE``
     Inside an inline code span (a run of N backticks, closed by the next run of exactly N). Blocks here are
-    text. A blank line ends the span, as a paragraph break does in Markdown.
+    text. A blank line ends the span, as a paragraph break does in Markdown. But a run never closed is no
+    span at all (CommonMark: its backticks are literal, "Let`s compute <tool …>"), which only what comes
+    after it can tell: a "<tool " met in a span whose closing run has not come yet starts a block all the
+    same, held ("tentative") with the text after it. A run of exactly N backticks in it or after it shows it
+    was code: all held is text, and what follows that run is read again as text. A blank line or the end of
+    the stream first shows it was none: the block is released as it was read, and a valid call runs, late
+    but run (rule 2 holds: never before its </tool>). No block being written is shown meanwhile.
 ``BLOCK``
-    Between ``<tool `` and its ``</tool>``. The block's own phases (start tag, inner element, content,
+    Between ``<tool `` and its ``</tool>``. The block's own phases (protocol/block.py: start tag, inner element, content,
     closing tag) are checked as text arrives, so prose that merely mentions ``<tool `` is released as soon
-    as it can no longer be a block, instead of being held until the end of the stream.
+    as it can no longer be a block, instead of being held until the end of the stream. A block written
+    inside a Markdown construct (spec rule 5: a quote, a list item, emphasis, an HTML element, as
+    protocol/markdown_context.py reads the text before it, where "inside" is defined) is an ``InvalidBlock``
+    that says so ("it is inside a quote, …"), however well it is written.
 
 Markdown state (line starts, backtick runs) is tracked across chunk boundaries, so the events never depend
 on how the stream was cut, apart from where adjacent ``TextChunk``s split.
@@ -39,38 +57,30 @@ import re
 
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
-from .xmltext import decode_content, parse_start_tag
+from .block import CLOSE, NOT_CLOSED, OPEN, P_CONTENT, P_FAILED, P_TAG, PARAMS, SPACED_CLOSE, BlockPhases
+from .markdown_context import WINDOW, code_indent, construct
+from .markdown_context import cols as _cols
 
-OPEN = "<tool "
-CLOSE = "</tool>"
-PARAMS = ("query", "url", "source")
+__all__ = ["CLOSE", "OPEN", "PARAMS", "XMLParseState", "inside_at", "parse_all"]
+
 DEFAULT_MAX_BLOCK_CHARS = 200_000
-_MAX_START_TAG = 512
 _WINDOW = 8192  # a block is scanned in windows of this many characters, keeping the cost linear
 
-_TEXT, _FENCE, _INLINE, _BLOCK = "TEXT", "FENCE", "INLINE", "BLOCK"
+_TEXT, _FENCE, _INDENT, _COMMENT, _INLINE, _BLOCK = "TEXT", "FENCE", "INDENT", "COMMENT", "INLINE", "BLOCK"
+_INSIDE = {_FENCE: "a fenced code block", _INDENT: "an indented code block (lines four spaces in)",
+           _INLINE: "an inline code span (between backticks)", _COMMENT: "an HTML comment (<!-- … -->)"}
+COMMENT_OPEN, COMMENT_CLOSE = "<!--", "-->"
 
 # Where a FENCE is on its current line: in its body, on its opening line (the info string), or just past
 # a run that closes it if nothing but spaces follows.
 _F_BODY, _F_INFO, _F_CLOSING = "BODY", "INFO", "CLOSING"
 
-# Block phases. _P_FAILED: a block known invalid early (an unquoted name=, text with no <query> around it)
-# that runs on to its </tool> if one follows within _FAILED_REACH characters of its start, with no other
-# "<tool " and no blank line before it; else it ends where it failed, and the rest is text again. (Prose that
-# mentions <tool name="x"> waits so until its paragraph ends; the model and the window are told the real
-# reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.)
-_P_TAG, _P_BEFORE, _P_CONTENT, _P_CDATA, _P_AFTER, _P_SKIP, _P_FAILED = range(7)
-_FAILED_REACH = 2000
-_UNQUOTED = "attribute values must be quoted"
-_NO_ELEMENT = "the block has no content element: its text must be inside <query>, <url> or <source>"
-_NOT_CLOSED = "the block was not closed with </tool> before the end"
-_SPACED_CLOSE = "its end tag has a space in it; it must be exactly </tool>"
-_SPACED_CLOSE_TAG = re.compile(r"</tool[ \t\r\n]+(>)?")
-
 # Where scanning must stop in each mode. A newline matters only when the next line may start a fence
-# (spaces or tabs, then ` or ~), or when the chunk ends before that can be known.
+# (spaces or tabs, then ` or ~) or indented code (four columns in), or when the chunk ends before that can be known.
 # A "<" stops the scan only where "<tool " starts, or where the text ends in a part of it ("<to").
-_TEXT_STOP = re.compile(r"<(?=tool |(?:t|to|too|tool)?\Z)|`|\n(?=[ \t]*(?:[`~]|\Z))")
+_TEXT_STOP = re.compile(r"<(?=tool |!--|(?:t|to|too|tool|!|!-)?\Z)|`|\n(?=[ \t]*(?:[`~]|\Z)| {4}| {0,3}\t)")
+_NEWLINE = re.compile(r"\n")
+_COMMENT_STOP = re.compile(r"-->|\n|--?\Z")  # a "-" at the end may begin its close: held
 _FENCE_STOP_TICK = re.compile(r"\n(?=[ \t]*(?:`|\Z))")
 _FENCE_STOP_TILDE = re.compile(r"\n(?=[ \t]*(?:~|\Z))")
 _INFO_STOP = re.compile(r"[`\n]")  # on a backtick fence's opening line, a backtick unmakes the fence
@@ -78,7 +88,9 @@ _CLOSING_STOP = re.compile(r"[^ \t\r]")  # after a closing run, only spaces may 
 _SIMPLE_BLOCK = re.compile(
     r'<tool name="([^"<>&]*)">[ \t\r\n]*<(query|url|source)>([^<&]*)</\2>[ \t\r\n]*</tool>'
 )
-_INLINE_STOP = re.compile(r"[`\n]")
+_INLINE_STOP = re.compile(r"[`\n]|<(?=tool |(?:t|to|too|tool)?\Z)")
+_RUN = re.compile(r"`+")
+_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 # A run of backticks, then perhaps the rest of an inline code span on its line and the run that may
 # close it (with a character after that run, so that the run is known to be whole).
 _SPAN = re.compile(r"(`+)(?:[^`\n]*(`+)(?=[^`]))?")
@@ -88,16 +100,11 @@ _FENCE_LINE = re.compile(r"\n([ \t]*)(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)(?=\n)")
 _CLOSING_LINE = {
     c: re.compile(rf"\n([ \t]*)({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
 }
-_NAME_CHARS = re.compile(r"[A-Za-z_:][-\w.:]*")
-_INNER_OPEN = re.compile(r"<([A-Za-z_][-\w.]*)\s*(/?)>")
-_INNER_OPEN_PREFIX = re.compile(r"<(?:[A-Za-z_][-\w.]*\s*/?)?\Z")
 _WS = " \t\r\n"
-# The first character after "<tool " and its spaces, of which no tag holds more than _MOST_SPACES.
-_MOST_SPACES = 64
-_AFTER_OPEN = re.compile(rf"[ \t\r\n]{{0,{_MOST_SPACES}}}([^ \t\r\n])")
+_RECENT_MOST = 4 * WINDOW  # characters kept in pieces before they are joined and cut to the window
 
 
-class XMLParseState:
+class XMLParseState(BlockPhases):
     """Incremental parser of one stream. ``feed`` returns the events each chunk completes."""
 
     def __init__(self, *, max_block_chars: int = DEFAULT_MAX_BLOCK_CHARS) -> None:
@@ -120,10 +127,27 @@ class XMLParseState:
         self._fence_line = _F_BODY
         self._inline_len = 0
         self._line_blank = True  # the current line holds only whitespace so far
+        self._code_cols = 0  # in INDENT: the columns its lines are in by at least
+        self._comment_line = False  # in COMMENT: it started its line (so a blank line does not end it)
+        self._wrapped = ""  # the Markdown construct the block being collected is written inside
+        # The current line began inside a block: its start is no quote's or item's. Read from the text itself
+        # (a line break since the block's end), not from the newlines scanned, which depend on the cut.
+        self._line_in_block = False
+        # Held while a code span is not known to be one (see INLINE): the events since its first block, the
+        # length of its opening run, and, once known, whether it was "code" or "none".
+        self._pending: list[ParseEvent] = []
+        self._pending_span = 0
+        self._settle_as = ""
+        self._tentative = 0  # the block being collected is in such a span: its opening run's length
+        # The input before the text being scanned, its last WINDOW characters at least, in pieces (joined only
+        # when read: a chunk of a few characters is not worth copying a window for).
+        self._recent: list[str] = []
+        self._recent_len = 0
+        self._block_before = ""  # those before the block being collected
         # Block state.
         self._buf = ""
         self._pos = 0
-        self._phase = _P_TAG
+        self._phase = P_TAG
         self._name = ""
         self._param = ""
         self._content_start = 0
@@ -147,9 +171,18 @@ class XMLParseState:
                 stop = _TEXT_STOP
             elif mode is _FENCE and self._fence_line is _F_BODY:
                 stop = _FENCE_STOP_TICK if self._fence_char == "`" else _FENCE_STOP_TILDE
+            elif mode is _INDENT:
+                stop = _NEWLINE
+            elif mode is _COMMENT:
+                stop = _COMMENT_STOP
             else:
                 stop = None
             if stop is not None and stop.search(chunk) is None:
+                self._recent.append(chunk)  # (as _remember does)
+                self._recent_len += len(chunk)
+                if self._recent_len > _RECENT_MOST:
+                    self._recent, self._recent_len = ["".join(self._recent)[-WINDOW:]], WINDOW
+                self._line_in_block = self._line_in_block and "\n" not in chunk
                 return [TextChunk(chunk)]
         out: list[ParseEvent] = []
         self._process(self._hold + chunk, out)
@@ -160,15 +193,28 @@ class XMLParseState:
         if self._finished:
             return []
         self._finished = True
-        out: list[ParseEvent] = []
-        if self._mode is _BLOCK and self._phase == _P_FAILED:  # no </tool> came: it ends where it failed
+        result: list[ParseEvent] = []
+        while self._mode is _BLOCK and self._tentative:  # a block never closed, in a span closed inside it
+            raw = self._raw(len(self._buf))
+            closed = _span_close(raw, self._tentative)
+            if closed < 0:
+                break
+            self._pending.append(TextChunk(raw[:closed]))
+            self._reset_block()
+            self._settle_as, self._line_blank = "code", False
+            self._recent, self._recent_len = [self._block_before, raw[:closed]], WINDOW  # (see _remember)
+            self._process(raw[closed:], result)  # read again as text, as in a stream cut otherwise
+        if self._run_char:  # a run at the very end: it may close the span a block was held in
+            self._end_run()
+        out = result + (self._settle(self._settle_as or "none") if self._pending_span else [])
+        if self._mode is _BLOCK and self._phase == P_FAILED:  # no </tool> came: it ends where it failed
             out.append(InvalidBlock(self._raw(self._fail_at), self._error))
             out.append(TextChunk(self._buf[self._fail_at :]))
             self._reset_block()
         elif self._mode is _BLOCK:
             raw = self._raw(len(self._buf))
-            spaced = f": {_SPACED_CLOSE}" if self._error == _SPACED_CLOSE else ""
-            out.append(InvalidBlock(raw, _NOT_CLOSED + spaced))
+            spaced = f": {SPACED_CLOSE}" if self._error == SPACED_CLOSE else ""
+            out.append(InvalidBlock(raw, NOT_CLOSED + spaced))
             self._reset_block()
         if self._hold:
             out.append(TextChunk(self._hold))
@@ -181,11 +227,11 @@ class XMLParseState:
         nothing in it so far makes it invalid. None otherwise: in text, before the start tag is whole, or in
         a block that will be shown as text. It changes only inside ``feed`` and ``finish``, and is cheap to
         ask after each chunk: the engine shows a call as being written with it."""
-        if self._mode is not _BLOCK or self._phase == _P_TAG or self._error:
+        if self._mode is not _BLOCK or self._phase == P_TAG or self._error or self._wrapped or self._tentative:
             return None
         chars = self._base + len(self._buf)
         end, newlines = (self._input_end, self._input_end_newlines) if self._input_end >= 0 else (chars, self._newlines)
-        if self._phase == _P_CONTENT:  # a "</sou" it ends in may be its close: not counted yet (nor ever, then)
+        if self._phase == P_CONTENT:  # a "</sou" it ends in may be its close: not counted yet (nor ever, then)
             close = f"</{self._param}>"
             k = self._buf.rfind("<", max(0, len(self._buf) - len(close) + 1))
             if k >= 0 and close.startswith(self._buf[k:]):
@@ -200,6 +246,12 @@ class XMLParseState:
             lines = newlines - self._input_newlines + (self._input_first != "\n")
         return OpenBlock(self._name, self._param, chars, self._newlines + 1, written, lines)
 
+    @property
+    def inside(self) -> str:
+        """The code the text read so far ends in, in plain words ("" in text or in a block): where a block
+        would be shown as text, as the engine tells the model and the reader."""
+        return _INSIDE.get(self._mode, "")
+
     def open_raw(self) -> str:
         """The raw text of the block being collected so far, start tag and all ("" in text): what would be
         shown as text if the stream ended here. Joined each time it is asked for: ask when it is needed."""
@@ -207,14 +259,22 @@ class XMLParseState:
 
     # -- the main loop ----------------------------------------------------------------------------
 
-    def _process(self, s: str, out: list[ParseEvent]) -> None:
+    def _process(self, s: str, result: list[ParseEvent]) -> None:
         """Scan ``s``; text is emitted lazily as whole spans, only blocks interrupt it."""
         self._hold = ""
         self._unclosed = None
         i = 0
         n = len(s)
         flushed = 0  # s[flushed:i] is text not yet emitted
+        out = self._pending if self._pending_span else result  # where events go: held, while a span is unknown
+        since = 0  # where in s the last block ended (see _in_block_line)
         while i < n:
+            if self._settle_as:  # the span is known now: what was held goes out
+                if i > flushed:
+                    out.append(TextChunk(s[flushed:i]))
+                    flushed = i
+                result += self._settle(self._settle_as)
+                out = result
             mode = self._mode
             if mode is _BLOCK:
                 if i > flushed:
@@ -224,7 +284,7 @@ class XMLParseState:
                     s, i, n = resume, 0, len(resume)
                 else:
                     i = resume
-                flushed = i
+                flushed = since = i
                 continue
             if self._run_char:
                 i = self._continue_run(s, i)
@@ -234,6 +294,10 @@ class XMLParseState:
                 continue
             if mode is _TEXT:
                 m = _TEXT_STOP.search(s, i)
+            elif mode is _INDENT:
+                m = _NEWLINE.search(s, i)
+            elif mode is _COMMENT:
+                m = _COMMENT_STOP.search(s, i)
             elif mode is _INLINE:
                 m = _INLINE_STOP.search(s, i)
             elif self._fence_line is _F_INFO:
@@ -247,13 +311,39 @@ class XMLParseState:
                     continue
                 m = (_FENCE_STOP_TICK if self._fence_char == "`" else _FENCE_STOP_TILDE).search(s, i)
             if m is None:
-                if mode is _INLINE:
+                if mode is _INLINE or mode is _COMMENT:
                     self._note_content(s, i, n)
                 break
             j = m.start()
             c = s[j]
-            if mode is _INLINE and j > i:
+            if (mode is _INLINE or mode is _COMMENT) and j > i:
                 self._note_content(s, i, j)
+            if mode is _COMMENT and c == "-":
+                if s.startswith(COMMENT_CLOSE, j):
+                    self._mode, self._line_blank = _TEXT, False
+                    i = j + len(COMMENT_CLOSE)
+                    continue
+                self._keep(s, j, flushed, since, out)  # "-" or "--": its close, perhaps, when more comes
+                return
+            if mode is _INLINE and c == "<":
+                if s.startswith(OPEN, j):  # a block in what may be a code span: held until that is known
+                    if not self._pending_span:
+                        if j > flushed:
+                            out.append(TextChunk(s[flushed:j]))
+                            flushed = j
+                        self._pending_span, out = self._inline_len, self._pending
+                    span = self._inline_len
+                    self._block_before = self._before(s, j)
+                    self._start_block()
+                    self._tentative = span
+                    self._wrapped = construct(self._block_before, line=not self._in_block_line(s, since, j))
+                    i = j
+                    continue
+                if OPEN.startswith(s[j:]):  # "<to" at the end
+                    self._keep(s, j, flushed, since, out)
+                    return
+                i = j + 1
+                continue
             if mode is _FENCE and (self._fence_line is _F_CLOSING or self._fence_line is _F_INFO and c == "`"):
                 if self._fence_line is _F_INFO:  # ```x` : an inline span of three backticks after all
                     self._mode, self._inline_len = _INLINE, self._fence_len
@@ -263,9 +353,10 @@ class XMLParseState:
                 i = j
                 continue
             if c == "\n":
-                if mode is _TEXT and (fence := _FENCE_LINE.match(s, j)) is not None:
+                if mode is _TEXT and (fence := _FENCE_LINE.match(s, j)) is not None and not self._code_line(
+                        s, j + 1, indent := _cols(fence.group(1))):
                     # A whole fenced block: when its closing line is here too, skip to its end.
-                    run, indent = fence.group(2) or fence.group(3), _cols(fence.group(1))
+                    run = fence.group(2) or fence.group(3)
                     end = self._past_closing_line(s, fence.end(), run[0], len(run), indent)
                     if end >= 0:  # as reading it would leave them:
                         self._fence_char, self._fence_len, self._fence_indent = run[0], len(run), indent
@@ -286,29 +377,88 @@ class XMLParseState:
                         self._mode, self._inline_len = _INLINE, e - j
                     elif e - j == self._inline_len:
                         self._mode = _TEXT
+                        self._settle_as = "code" if self._pending_span else ""
                     i = e
                 else:
                     self._run_char, self._run_len, self._run_at_line_start = "`", 0, False
                     i = j
             elif s.startswith(OPEN, j):  # "<" in TEXT mode
+                before = self._before(s, j)
+                wrapped = construct(before, line=not self._in_block_line(s, since, j))
                 call = self._simple_block(s, j)
                 if call is not None:  # the common case, a whole block with no entities or CDATA
                     if j > flushed:
                         out.append(TextChunk(s[flushed:j]))
-                    out.append(call)
-                    i = flushed = j + len(call.raw)
+                    out.append(InvalidBlock(call.raw, f"it is inside {wrapped}") if wrapped else call)
+                    self._line_in_block = self._line_in_block or "\n" in call.raw
+                    i = flushed = since = j + len(call.raw)
                     continue
+                self._block_before = before
                 self._start_block()
+                self._wrapped = wrapped
                 i = j
-            elif n - j < len(OPEN) and OPEN.startswith(s[j:]):
-                if j > flushed:
-                    out.append(TextChunk(s[flushed:j]))
-                self._hold = s[j:]
+            elif s.startswith(COMMENT_OPEN, j):
+                line = self._before(s, j)
+                self._comment_line = not line[line.rfind("\n") + 1 :].strip()
+                self._mode, self._line_blank = _COMMENT, False
+                i = j + len(COMMENT_OPEN)
+            elif OPEN.startswith(s[j:]) or COMMENT_OPEN.startswith(s[j:]):  # "<to", "<!-" at the end: held
+                self._keep(s, j, flushed, since, out)
                 return
             else:
                 i = j + 1
         if n > flushed:
             out.append(TextChunk(s[flushed:]))
+        if self._settle_as:
+            result += self._settle(self._settle_as)
+        self._in_block_line(s, since, n)
+        self._remember(s, n)
+
+    def _settle(self, known: str) -> list[ParseEvent]:
+        """The held events, now that their span is known to be "code" (all text) or "none" (as read)."""
+        held = self._pending
+        self._pending, self._pending_span, self._settle_as = [], 0, ""
+        return [TextChunk(e.raw) for e in held] if known == "code" else held
+
+    def _keep(self, s: str, j: int, flushed: int, since: int, out: list[ParseEvent]) -> None:
+        """Hold ``s[j:]``, which may begin "<tool ", "<!--" or "-->" when more comes, for the next chunk."""
+        if j > flushed:
+            out.append(TextChunk(s[flushed:j]))
+        self._hold = s[j:]
+        self._in_block_line(s, since, j)
+        self._remember(s, j)
+
+    def _in_block_line(self, s: str, since: int, j: int) -> bool:
+        """Whether the line ``s[j]`` is on began inside a block that ended at ``s[since]``, or earlier."""
+        if self._line_in_block and "\n" in s[since:j]:
+            self._line_in_block = False
+        return self._line_in_block
+
+    def _remember(self, s: str, end: int) -> None:
+        """The input up to ``s[end]`` has been read: keep its last WINDOW characters."""
+        piece = s[end - WINDOW : end] if end > WINDOW else s[:end]
+        self._recent.append(piece)
+        self._recent_len += len(piece)
+        if self._recent_len > _RECENT_MOST:
+            self._recent, self._recent_len = ["".join(self._recent)[-WINDOW:]], WINDOW
+
+    def _before(self, s: str, j: int) -> str:
+        """The last WINDOW characters of the input before ``s[j]``."""
+        if len(self._recent) > 1:
+            self._recent = ["".join(self._recent)[-WINDOW:]]
+        return ((self._recent[0] if self._recent else "") + s[max(0, j - WINDOW) : j])[-WINDOW:]
+
+    def _code_line(self, s: str, j: int, indent: int) -> bool:
+        """Whether the line starting ``indent`` columns before ``s[j]``, in text, is indented code (and then
+        the parser is in INDENT)."""
+        if indent < 4:
+            return False
+        before = self._before(s, j)
+        need = code_indent(before[: before.rfind("\n") + 1])
+        if need is None or indent < need:
+            return False
+        self._mode, self._code_cols = _INDENT, need
+        return True
 
     def _past_closing_line(self, s: str, i: int, char: str, length: int, indent: int) -> int:
         """In a fence of ``length`` ``char``s opened ``indent`` columns in, before the end of a line of its
@@ -347,8 +497,10 @@ class XMLParseState:
             self._line_blank = False
 
     def _newline(self) -> None:
-        if self._mode is _INLINE and self._line_blank:
-            self._mode = _TEXT  # a blank line ends a paragraph, and with it an unclosed code span
+        if self._line_blank and (self._mode is _INLINE or self._mode is _COMMENT and not self._comment_line):
+            if self._mode is _INLINE and self._pending_span:
+                self._settle_as = "none"  # the span was none: its backtick is a character
+            self._mode = _TEXT  # a blank line ends a paragraph, and with it an unclosed code span or comment
         self._line_start = True
         self._ls_cols = 0
         self._line_blank = True
@@ -367,7 +519,13 @@ class XMLParseState:
             return j
         self._line_start = False
         c = s[j]
-        if c in "`~" and self._mode is not _INLINE:
+        if self._mode is _INDENT:
+            if c in "\r\n" or cols >= self._code_cols:
+                return j  # a blank line, or one as far in: still code
+            self._mode = _TEXT
+        if self._mode is _TEXT and c not in "\r\n" and self._code_line(s, j, cols):
+            return j
+        if c in "`~" and (self._mode is _TEXT or self._mode is _FENCE):
             if self._mode is _FENCE and c != self._fence_char:
                 return j
             self._run_char, self._run_len, self._run_at_line_start = c, 0, True
@@ -405,6 +563,7 @@ class XMLParseState:
                 self._mode, self._inline_len = _INLINE, length
         elif mode is _INLINE and c == "`" and length == self._inline_len:
             self._mode = _TEXT
+            self._settle_as = "code" if self._pending_span else ""
 
     # -- blocks -----------------------------------------------------------------------------------
 
@@ -414,12 +573,14 @@ class XMLParseState:
         self._parts: list[str] = []
         self._base = 0
         self._pos = len(OPEN)
-        self._phase = _P_TAG
+        self._phase = P_TAG
         self._name = ""
         self._param = ""
         self._content_parts = []
         self._error = ""
-        self._fail_at = 0  # in _P_FAILED: where in _buf the block ends if no </tool> follows
+        self._wrapped = ""
+        self._tentative = 0
+        self._fail_at = 0  # in P_FAILED: where in _buf the block ends if no </tool> follows
         self._depth = 1
         self._newlines = 0
         self._input_at = -1  # where the inner element's content starts in the raw block (-1: not yet)
@@ -460,242 +621,39 @@ class XMLParseState:
             event = InvalidBlock(self._raw(end), f"no </tool> within {limit} characters")
         else:
             event = self._finish_block(self._raw(end))
+        span = self._tentative
+        if span and (closed := _span_close(event.raw, span)) >= 0:
+            # the span closed inside the block: code up to its closing run, and what follows is read again
+            raw = event.raw
+            after = self._buf[end:] + s[k:] if end < old else s[i + end - old :]
+            out.append(TextChunk(raw[:closed]))
+            self._reset_block()
+            self._settle_as, self._line_blank = "code", False
+            self._recent, self._recent_len = [self._block_before, raw[:closed]], WINDOW
+            return raw[closed:] + after
         out.append(event)
+        self._line_in_block = self._line_in_block or "\n" in event.raw
         carried = self._buf[end:] if end < old else ""  # from an earlier chunk, then all of this one's
         self._reset_block()
         self._line_blank = False
+        if span:  # still in what may be a span, unless a blank line in the block ended its paragraph
+            if _BLANK_LINE.search(event.raw):
+                self._settle_as = "none"
+            else:
+                self._mode, self._inline_len = _INLINE, span
         if carried:
+            self._recent, self._recent_len = [self._block_before, event.raw], WINDOW  # the input before what follows
             return carried + s[k:]
         return i + (end - old)
 
-    def _raw(self, end: int) -> str:
-        return "".join(self._parts) + self._buf[:end]
-
-    def _compact(self) -> None:
-        """Move the scanned part of the block out of the working buffer, so appends stay cheap."""
-        if self._phase in (_P_TAG, _P_FAILED):
-            return  # the start tag is re-read whole, it is short; a failed block is read to a short reach
-        cut = self._pos
-        if self._phase in (_P_CONTENT, _P_CDATA) and cut > self._content_start:
-            text = self._buf[self._content_start : cut]
-            self._content_parts.append(_Literal(text) if self._phase == _P_CDATA else text)
-            self._content_start = cut
-        if cut <= 0:
-            return
-        self._parts.append(self._buf[:cut])
-        self._buf = self._buf[cut:]
-        self._base += cut
-        self._pos -= cut
-        self._content_start -= cut
-
-    def _fail(self, at: int, reason: str) -> int:
-        self._error = reason
-        return -(at + 2)
-
-    def _pend(self, at: int, reason: str) -> None:
-        """Failed at ``at``: look on for its </tool> (see _P_FAILED)."""
-        self._error = reason
-        self._fail_at = self._pos = at
-        self._phase = _P_FAILED
-
-    def _skip(self, reason: str) -> None:
-        if not self._error:
-            self._error = reason
-        self._phase = _P_SKIP
-
-    def _scan_block(self) -> int:
-        buf = self._buf
-        n = len(buf)
-        while True:
-            phase = self._phase
-            pos = self._pos
-            if phase == _P_TAG:
-                gt = buf.find(">", pos, _MAX_START_TAG)
-                stop = min(n, _MAX_START_TAG) if gt < 0 else gt + 1
-                tag = parse_start_tag(buf[:stop], complete=gt >= 0)
-                if tag.error == _UNQUOTED:  # <tool name=calculate>: a call, written wrong
-                    self._pend(tag.error_at, tag.error)
-                    continue
-                if tag.error:
-                    return self._fail(tag.error_at, tag.error)
-                if gt < 0:
-                    if n >= _MAX_START_TAG:
-                        return self._fail(_MAX_START_TAG, "the <tool ...> start tag is too long")
-                    self._pos = n
-                    return -1
-                self._name = tag.name
-                if not tag.name:
-                    self._error = 'the block has no name="…" attribute, or it is empty'
-                self._error = self._error or tag.problem
-                if tag.self_closing:
-                    self._error = self._error or "the block has no content element"
-                    return stop
-                self._pos = stop
-                self._phase = _P_BEFORE
-            elif phase == _P_BEFORE:
-                while pos < n and buf[pos] in _WS:
-                    pos += 1
-                self._pos = pos
-                if pos == n:
-                    return -1
-                if buf[pos] != "<":  # <tool name="calculate">2+2</tool>
-                    self._pend(pos, _NO_ELEMENT)
-                    continue
-                rest = buf[pos : pos + len(CLOSE)]
-                if rest == CLOSE:
-                    self._error = self._error or "the block has no content element"
-                    return pos + len(CLOSE)
-                if buf.startswith(OPEN, pos) and (tag := _opens_tag(buf, pos)) is not False:
-                    if tag is None:
-                        return -1
-                    self._depth = 2
-                    self._pos = pos + len(OPEN)
-                    self._skip("nested <tool> blocks are not supported")
-                    continue
-                m = _INNER_OPEN.match(buf, pos)
-                if m is None:
-                    if CLOSE.startswith(buf[pos:]) or _INNER_OPEN_PREFIX.match(buf, pos):
-                        return -1
-                    self._skip("expected <query>, <url> or <source> inside the block")
-                    continue
-                self._param = m.group(1)
-                if self._param not in PARAMS:
-                    self._error = self._error or (
-                        f"unknown inner element <{self._param}>; use <query>, <url> or <source>"
-                    )
-                self._pos = m.end()
-                if m.group(2):  # <query/>
-                    self._phase = _P_AFTER
-                else:
-                    self._content_start = m.end()
-                    self._phase = _P_CONTENT
-                    self._input_at = self._base + m.end()
-                    self._input_newlines = sum(p.count("\n") for p in self._parts) + buf.count("\n", 0, m.end())
-            elif phase == _P_CONTENT:
-                close_inner = f"</{self._param}>"
-                hit, which = _find_first(buf, pos, (close_inner, OPEN, CLOSE, "<![CDATA["))
-                if hit < 0:
-                    self._pos = max(pos, n - len(close_inner) - 8)
-                    return -1
-                if which == 3:
-                    self._content_parts.append(buf[self._content_start : hit])
-                    self._pos = hit + 9
-                    self._content_start = hit + 9
-                    self._phase = _P_CDATA
-                    continue
-                if which == 0:
-                    self._content_parts.append(buf[self._content_start : hit])
-                    self._pos = hit + len(close_inner)
-                    self._phase = _P_AFTER
-                    self._input_end = self._base + hit
-                    self._input_end_newlines = self._newlines - buf.count("\n", hit)
-                elif which == 1:
-                    tag = _opens_tag(buf, hit)
-                    if tag is None:  # what follows "<tool " says whether a tag starts there
-                        self._pos = hit
-                        return -1
-                    self._pos = hit + len(OPEN)
-                    if tag:
-                        self._depth = 2
-                        self._skip("nested <tool> blocks are not supported")
-                else:
-                    self._error = self._error or f"the <{self._param}> element is not closed"
-                    return hit + len(CLOSE)
-            elif phase == _P_CDATA:
-                hit = buf.find("]]>", pos)
-                if hit < 0:
-                    self._pos = max(pos, n - 2)
-                    return -1
-                # Keep CDATA literal: mark it so decoding leaves it alone.
-                self._content_parts.append(_Literal(buf[self._content_start : hit]))
-                self._pos = hit + 3
-                self._content_start = hit + 3
-                self._phase = _P_CONTENT
-            elif phase == _P_AFTER:
-                while pos < n and buf[pos] in _WS:
-                    pos += 1
-                self._pos = pos
-                if pos == n:
-                    return -1
-                rest = buf[pos : pos + len(CLOSE)]
-                if rest == CLOSE:
-                    return pos + len(CLOSE)
-                if CLOSE.startswith(rest):
-                    return -1
-                spaced = _SPACED_CLOSE_TAG.match(buf, pos)
-                if spaced is not None and spaced.group(1) is None and spaced.end() == n and n - pos < _MOST_SPACES:
-                    return -1  # "</tool  ": a ">" may follow
-                self._skip(_SPACED_CLOSE if spaced is not None and spaced.group(1) else
-                           f"unexpected text after </{self._param}>; a block holds one element")
-            elif phase == _P_FAILED:
-                reach = min(_FAILED_REACH, self.max_block_chars) - self._base
-                hit, which = _find_first(buf, pos, (OPEN, CLOSE, "\n\n"))
-                if which == 1 and hit + len(CLOSE) <= reach:
-                    return hit + len(CLOSE)
-                if hit >= 0 or n >= reach:
-                    return self._fail(self._fail_at, self._error)
-                self._pos = max(pos, n - len(CLOSE))
-                return -1
-            else:  # _P_SKIP: find the matching </tool>, counting nested openings
-                hit, which = _find_first(buf, pos, (OPEN, CLOSE))
-                if hit < 0:
-                    self._pos = max(pos, n - len(CLOSE))
-                    return -1
-                if which == 0:
-                    tag = _opens_tag(buf, hit)
-                    if tag is None:
-                        self._pos = hit
-                        return -1
-                    self._depth += tag
-                    self._pos = hit + len(OPEN)
-                else:
-                    self._depth -= 1
-                    self._pos = hit + len(CLOSE)
-                    if self._depth == 0:
-                        return self._pos
-
-    def _finish_block(self, raw: str) -> ParseEvent:
-        if self._error:
-            return InvalidBlock(raw, self._error)
-        pieces: list[str] = []
-        run: list[str] = []
-        for part in self._content_parts:  # decode runs of ordinary text whole: entities may span parts
-            if isinstance(part, _Literal):
-                pieces.append(decode_content("".join(run)))
-                pieces.append(part)
-                run = []
-            else:
-                run.append(part)
-        pieces.append(decode_content("".join(run)))
-        content = "".join(pieces).strip()
-        if not content:
-            return InvalidBlock(raw, f"the <{self._param}> element is empty")
-        return ToolCall(self._name, self._param, content, raw)
-
-
-class _Literal(str):
-    """CDATA text: taken as it is, without entity decoding."""
-
-    __slots__ = ()
-
-
-def _opens_tag(buf: str, at: int) -> bool | None:
-    """Whether the "<tool " at ``at``, inside a block, opens a nested tag (a name, ">" or "/" after it) or is
-    the block's text ('fmt.Println("<tool ")' in a Go program: counted as a nested block, it made the rest of
-    the answer, later calls and all, one block never closed); None while only spaces follow it."""
-    m = _AFTER_OPEN.match(buf, at + len(OPEN))
-    if m is None:  # no tag holds more spaces than that: waiting on, each chunk looked through them again
-        return None if len(buf) - at - len(OPEN) <= _MOST_SPACES else False
-    return m.group(1).isalpha() or m.group(1) in "_:>/"
-
-
-def _find_first(buf: str, pos: int, needles: tuple[str, ...]) -> tuple[int, int]:
-    best, which = -1, -1
-    for k, needle in enumerate(needles):
-        hit = buf.find(needle, pos) if best < 0 else buf.find(needle, pos, best + len(needle) - 1)
-        if hit >= 0 and (best < 0 or hit < best):
-            best, which = hit, k
-    return best, which
+def _span_close(raw: str, length: int) -> int:
+    """Where in a block read in a possible code span of ``length`` backticks that span closes (just past the
+    first run of exactly that many), or -1: none does, or a blank line before it ended the paragraph."""
+    blank = _BLANK_LINE.search(raw)
+    for run in _RUN.finditer(raw, 0, blank.start() if blank else len(raw)):
+        if run.end() - run.start() == length:
+            return run.end()
+    return -1
 
 
 def _merge_text(events: list[ParseEvent]) -> list[ParseEvent]:
@@ -716,15 +674,15 @@ def _merge_text(events: list[ParseEvent]) -> list[ParseEvent]:
     return merged
 
 
+def inside_at(text: str, at: int) -> str:
+    """The code ``text[at]`` is in (``XMLParseState.inside``): "" when it is in text."""
+    state = XMLParseState()
+    state.feed(text[: at + 1])
+    return state.inside
+
+
 def parse_all(text: str, **kwargs: int) -> list[ParseEvent]:
     """Parse a whole text at once (for tests, stored transcripts and the CLI)."""
     state = XMLParseState(**kwargs)
     return _merge_text(state.feed(text) + state.finish())
 
-
-def _cols(indent: str) -> int:
-    """The columns a line's leading spaces and tabs take, a tab to the next stop of four."""
-    cols = 0
-    for c in indent:
-        cols = cols + 1 if c == " " else cols + 4 - cols % 4
-    return cols

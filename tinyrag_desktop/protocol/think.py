@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from .markdown_context import WINDOW, code_indent, cols
+
 OPEN_TAG = "<think>"
 CLOSE_TAG = "</think>"
 
@@ -34,7 +36,7 @@ _SPACE = " \t\r\n"
 _FENCE_HEAD = re.compile(r" {0,3}(`{3,}|~{3,})")
 # A line's start that may still become a fence run, or an indented code line, when more comes.
 _MAY_BECOME = re.compile(r" {0,3}(?:`{0,2}|~{0,2})")
-_INDENTED = re.compile(r" {0,3}\t| {4}")
+_INDENT = re.compile(r"[ \t]*")
 TOOL_OPEN, TOOL_CLOSE = "<tool ", "</tool>"  # as the parser reads a block (protocol/parser.py)
 # What a line of ordinary text is read for: code spans' backtick runs, the bare close, a tool block's start.
 _TEXT_TOKEN = re.compile(r"`+|" + re.escape(CLOSE_TAG) + "|" + re.escape(TOOL_OPEN))
@@ -69,6 +71,8 @@ class ThinkSplitter:
         self._line = _HEAD  # the current line: its head not read yet, ordinary text, or code (_SKIP)
         self._span = 0  # the length of the backtick run that opened the inline code span it is in (0: none)
         self._tool = False  # inside a tool block (a Go program may hold "</think>" in a string)
+        self._code = 0  # in an indented code block: the columns its lines are in by at least (0: none)
+        self._recent = ""  # the last WINDOW characters of the text passed on (markdown_context reads them)
         self._hold = ""
 
     @property
@@ -141,9 +145,15 @@ class ThinkSplitter:
                     if newline < 0:
                         break  # a fence line not ended yet, or a head not read yet: held, read whole when it is
                     self._fence_line(head.group(1), s[head.end() : newline])  # type: ignore[union-attr]
-                    pos = newline + 1
+                    pos, self._code = newline + 1, 0
                     continue
-                self._line = _SKIP if self._fence or _INDENTED.match(s, pos) else _TEXT
+                indent = _INDENT.match(s, pos).end()  # type: ignore[union-attr]
+                if newline < 0 and indent == len(s):
+                    break  # spaces so far: a blank line (in code still) or one further in, when more comes
+                if self._fence:
+                    self._line = _SKIP
+                else:
+                    self._line = _SKIP if self._indented(s, pos, cols(s[pos:indent]), indent == newline) else _TEXT
             if self._line == _TEXT:
                 stop = newline if newline >= 0 else _undecided(s, pos)
                 for m in _TEXT_TOKEN.finditer(s, pos, stop):
@@ -171,7 +181,22 @@ class ThinkSplitter:
             # (a code span ends with its line: a backtick left open does not hide the lines after it)
             pos, self._line, self._span = newline + 1, _HEAD, 0
         self._hold = s[pos:]
+        self._recent = (self._recent + s[max(0, pos - WINDOW) : pos])[-WINDOW:]
         return [(TEXT, s[i:pos])] if pos > i else []
+
+    def _indented(self, s: str, pos: int, indent: int, blank: bool) -> bool:
+        """Whether the line starting at ``s[pos]``, ``indent`` columns in, is a line of indented code."""
+        if self._code and (blank or indent >= self._code):
+            return True
+        self._code = 0
+        if indent < 4 or blank:
+            return False
+        before = (self._recent + s[max(0, pos - WINDOW) : pos])[-WINDOW:]
+        need = code_indent(before)
+        if need is None or indent < need:
+            return False
+        self._code = need
+        return True
 
     def _fence_line(self, run: str, rest: str) -> None:
         """A whole line that starts with a fence run: it opens or closes a fenced code block, or neither."""

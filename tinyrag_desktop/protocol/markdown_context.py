@@ -1,0 +1,94 @@
+"""Where in Markdown a place of the text is, read from the text before it: shared by the parser and the think splitter.
+
+Both read a stream, so they decide from what came before alone (``WINDOW`` characters of it at most), and any
+cut of the stream decides the same. ``code_indent`` says, as CommonMark does, whether a line is a line of an
+indented code block: four columns in, after a blank line or at the start of the text (not a paragraph's next
+line), or four more than the content of the list item it continues ("- a", a blank line, then "····x" is the
+item's second paragraph, not code). ``construct`` says what a tool block starting at a place is written
+inside, which spec rule 5 forbids ("the XML must not be wrapped in … any Markdown construct"):
+
+- a quote: the block's line starts with ">" (after at most three spaces);
+- a list item: the block's line starts with a list marker ("-", "*", "+", "1.", "1)") and a space, however
+  far in; a block on a later line of the item, indented under it, is not in it by this rule, and runs;
+- emphasis: a run of one to three "*" or "_" just before "<tool ", at the start of the text or after a space
+  or a punctuation mark ("**<tool …", "_<tool …"), as Markdown opens emphasis; nothing is waited for after
+  "</tool>" (rule 2: the call's fate is known when it closes);
+- an HTML element: an HTML start tag just before "<tool ", spaces and line breaks aside ("<details><tool …",
+  "<div>" on the line before), of an element of HTML that holds text (not "<br>", "<img …>", nor "<tools>",
+  which HTML does not have: some models wrap their calls in it).
+
+A line whose start is in an earlier block's text (its "<tool \n>" broken over lines) is not read for a quote
+or a list marker. A comment, ``<!-- … -->``, and code are the parser's own modes: no block is read in them at all.
+"""
+
+from __future__ import annotations
+
+import re
+
+WINDOW = 1024  # characters before a place that are read to decide it
+
+# A list item's line: a bullet or a number, then a space (or nothing more on the line).
+_ITEM = re.compile(r"([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)")
+_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_QUOTE = re.compile(r" {0,3}>")
+# A run of * or _ that opens emphasis: at the start of the text, after a space or a punctuation mark.
+_EMPHASIS = re.compile(r"(?:\A|(?<=[\s!-/:-@\[-`{-~]))(?<![*_])[*_]{1,3}\Z")
+_START_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)(?:[ \t\r\n][^<>]*)?>[ \t\r\n]*\Z")
+# HTML's elements that hold text: not "<br>" or "<img>", and no tag HTML does not have ("<tools>", "<tool_call>":
+# what some models wrap their calls in, taken off around the call, which runs).
+_HTML = frozenset("""a abbr address article aside b big blockquote body button center cite code dd del details dfn
+div dl dt em fieldset figcaption figure font footer form h1 h2 h3 h4 h5 h6 header html i ins kbd label legend li
+main mark nav noscript ol p pre q s samp section small span strike strong sub summary sup table tbody td template
+textarea tfoot th thead tr tt u ul var xmp""".split())
+
+QUOTE = "a quote, its line starting with >"
+ITEM = "a list item, its line starting with a list marker (- or 1.)"
+EMPHASIS = "emphasis, * or _ just before it"
+
+
+def cols(indent: str) -> int:
+    """The columns a line's leading spaces and tabs take, a tab to the next stop of four."""
+    n = 0
+    for c in indent:
+        n = n + 1 if c == " " else n + 4 - n % 4
+    return n
+
+
+def code_indent(before: str) -> int | None:
+    """The columns a line after ``before`` (the text before it, up to and with its line break; "" at the start
+    of the text) must be indented by to be a line of indented code; None when it continues a paragraph."""
+    lines = before.split("\n")[:-1]
+    if not lines:
+        return 4
+    if lines[-1].strip() and not _HEADING.match(lines[-1]):
+        return None  # a paragraph's next line (a "lazy" one): never code
+    for k in range(len(lines) - 1, -1, -1):  # the list item it may continue: the nearest one above
+        line = lines[k]
+        if not line.strip():
+            continue
+        item = _ITEM.match(line)
+        if item is not None:
+            gap = len(item.group(3).expandtabs(4))
+            return cols(item.group(1)) + len(item.group(2)) + (gap if 1 <= gap <= 4 else 1) + 4
+        if line[0] not in " \t" and (k == 0 or not lines[k - 1].strip()):
+            return 4  # a paragraph at the margin, after a blank line: any list above ended there
+    return 4
+
+
+def construct(before: str, line: bool = True) -> str:
+    """What a tool block starting right after ``before`` is written inside, in plain words ("" for none).
+    Without ``line`` its line's start is not read (it is in another block's text, not the answer's)."""
+    start = before.rfind("\n") + 1
+    if line and _QUOTE.match(before, start):
+        return QUOTE
+    if line and _ITEM.match(before, start):
+        return ITEM
+    if _EMPHASIS.search(before, max(0, len(before) - 4)):
+        return EMPHASIS
+    end = len(before)
+    while end and before[end - 1] in " \t\r\n":
+        end -= 1
+    if end and before[end - 1] == ">" and (tag := _START_TAG.search(before, max(0, end - 300))) is not None:
+        if tag.group(1).lower() in _HTML:
+            return f"an HTML element, <{tag.group(1)}> just before it"
+    return ""
