@@ -339,7 +339,7 @@ class XMLParseState(BlockPhases):
                     self._wrapped = construct(self._block_before, line=not self._in_block_line(s, since, j))
                     i = j
                     continue
-                if OPEN.startswith(s[j:]):  # "<to" at the end
+                if n - j < len(OPEN) and OPEN.startswith(s[j:]):  # "<to" at the end (s[j:] alone copied the rest)
                     self._keep(s, j, flushed, since, out)
                     return
                 i = j + 1
@@ -402,7 +402,8 @@ class XMLParseState(BlockPhases):
                 self._comment_line = not line[line.rfind("\n") + 1 :].strip()
                 self._mode, self._line_blank = _COMMENT, False
                 i = j + len(COMMENT_OPEN)
-            elif OPEN.startswith(s[j:]) or COMMENT_OPEN.startswith(s[j:]):  # "<to", "<!-" at the end: held
+            elif n - j < len(OPEN) and (OPEN.startswith(s[j:]) or COMMENT_OPEN.startswith(s[j:])):
+                # "<to", "<!-" at the end: held (checked by length first: s[j:] copies the rest of s, at every "<")
                 self._keep(s, j, flushed, since, out)
                 return
             else:
