@@ -112,8 +112,8 @@ _MD_HTML = re.compile(
 _MD_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 # A MyST (Sphinx Markdown) role: {term}`source distribution <Source Distribution>` shows its text.
 _MYST_ROLE = re.compile(r"(?<!`)\{[\w:.+-]+\}`([^`<]*?)\s*(?:<[^`]*>)?`")
-# What is shown as written, marks and all, besides code spans (outside's code=True): an autolink (<https://…>), a bare address
-# ("https://x.org/my_page_name"), a link's target ("](docs/__init__.md)").
+# What is shown as written, marks and all, besides code spans (outside's code=True): an autolink
+# (<https://…>), a bare address ("https://x.org/my_page_name"), a link's target ("](docs/__init__.md)").
 _MD_VERBATIM = re.compile(r"<[A-Za-z][\w+.-]*:[^\s<>]*>|\b(?:[A-Za-z][\w+.-]*://|www\.)[^\s<>`*]+"
                           r"|\]\([^()\s]*", re.S)
 # Where emphasis could start, a quick test before the work of reading it (see EMPHASIS).

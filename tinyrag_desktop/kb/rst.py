@@ -346,7 +346,8 @@ _ASCIIDOC_BUILTIN = {"caret": "^", "litdd": "--", "asterisk": "*", "tilde": "~",
                      "two-colons": "::", "two-semicolons": ";;", "cpp": "C++", "zwsp": "\u200b", "deg": "°",
                      "pp": "++", "wj": "\u2060"}
 _ASCIIDOC_ATTRIBUTE = re.compile(r"\{([\w-]+)\}")
-# +literal+ and addresses, shown as written, as code is (`--jobs`: outside's code=True); an address's "[text]" is read as a link.
+# +literal+ and addresses, shown as written as code is (`--jobs`: outside's code=True); an address's
+# "[text]" is read as a link.
 _ASCIIDOC_VERBATIM = re.compile(r"(?<![\w+])\+[^+\s](?:[^+]*[^+\s])?\+(?![\w+])|"
                                 r"\b(?:https?|ftp|file|irc)://[^\s\[\]<>]+", re.S)
 # Links and the macros that show text: <<ref,text>>, link:target[text], linkgit:git-log[1],
