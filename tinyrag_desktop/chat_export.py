@@ -11,8 +11,8 @@ from typing import Iterable, Sequence
 
 from .chats import ChatInfo, StoredMessage, StoredTool
 from .mail_links import safe_mailto
-from .markdown_prep import (FENCE_RE, INVALID_MARK_RE, NOT_RUN, blocks_apart, invalid_blocks, lift_fences, nest_lists,
-                            put_back_fences, register_images_as_links, register_task_boxes)
+from .markdown_prep import (FENCE_RE, INVALID_MARK_RE, NOT_RUN, blocks_apart, code_spans, invalid_blocks, lift_fences,
+                            nest_lists, put_back_fences, register_images_as_links, register_task_boxes)
 from .tool_words import DENIED_NOTE, for_a_person, off_note
 from .tools.nanogo_tool import KEEPS_OUTPUT, output_heading, split_output
 from .tools.shell import DENIED
@@ -26,7 +26,6 @@ _RUNNING_MARK = "⟳"
 _INPUT_LANGS = {"source": "go", "nanogo": "go", "shell": "sh"}
 
 
-_CODE_SPAN_RE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
 _TAG_LIKE_RE = re.compile(r"<tool\b.*?</tool\s*>|</?[A-Za-z][^<>]*>", re.S)
 
 
@@ -35,9 +34,9 @@ def markdown_safe(text: str) -> str:
     ``<query>``) in a code span: a Markdown renderer reads those as HTML and shows nothing of them.
     Code spans already in the text are kept as they are."""
     out, at = [], 0
-    for span in _CODE_SPAN_RE.finditer(text):
-        out += [_TAG_LIKE_RE.sub(_code_span, text[at:span.start()]), span.group(0)]
-        at = span.end()
+    for start, end, _ticks in code_spans(text):
+        out += [_TAG_LIKE_RE.sub(_code_span, text[at:start]), text[start:end]]
+        at = end
     out.append(_TAG_LIKE_RE.sub(_code_span, text[at:]))
     return "".join(out)
 
@@ -350,9 +349,9 @@ def inert_markdown(text: str) -> str:
 def _inert(text: str) -> str:
     """Markdown text outside code blocks made inert (see inert_markdown); its code spans are kept."""
     pieces, at = [], 0
-    for span in _CODE_SPAN_RE.finditer(text):
-        pieces += [_inert_words(text[at:span.start()]), span.group(0)]
-        at = span.end()
+    for start, end, _ticks in code_spans(text):
+        pieces += [_inert_words(text[at:start]), text[start:end]]
+        at = end
     pieces.append(_inert_words(text[at:]))
     return "".join(pieces)
 

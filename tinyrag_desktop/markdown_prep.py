@@ -29,6 +29,30 @@ _FENCE_MARK = "TINYRAGFENCE{}X"
 _FENCE_MARK_RE = re.compile(r"(?:<p>)?TINYRAGFENCE(\d+)X(?:</p>)?")
 
 
+_TICK_RUN_RE = re.compile(r"`+")
+
+
+def code_spans(text: str) -> list[tuple[int, int, int]]:
+    """The code spans in Markdown ``text``, as (start, end, backticks): a run of backticks closed by the
+    next run of as many (CommonMark); a run that no such run follows is backticks as written. One pass
+    over the runs: the regular expression it replaces took 19 s on a run of 8,000 backticks."""
+    runs = [match.span() for match in _TICK_RUN_RE.finditer(text)] if "`" in text else []
+    closer = [-1] * len(runs)  # each run's next run of the same length
+    last: dict[int, int] = {}
+    for i in range(len(runs) - 1, -1, -1):
+        ticks = runs[i][1] - runs[i][0]
+        closer[i], last[ticks] = last.get(ticks, -1), i
+    spans, i = [], 0
+    while i < len(runs):
+        j = closer[i]
+        if j < 0:
+            i += 1
+            continue
+        spans.append((runs[i][0], runs[j][1], runs[i][1] - runs[i][0]))
+        i = j + 1
+    return spans
+
+
 def lift_fences(text: str) -> tuple[str, list[tuple[str, str]], bool]:
     """``text`` with each code block fenced in a list item (or indented) replaced by a mark in its place,
     the blocks (language, code) and whether the last one is still open at the end (being streamed).

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .markdown_prep import code_spans
+
 TITLE_MAX = 60  # characters; a longer title is cut at a word, with "…"
 _PROSE_READ = 1000  # characters of a question's prose read for its title
 UNTITLED = "New chat"
@@ -24,7 +26,6 @@ _TICKS = re.compile(r"(?<!`)(?P<fence>`{3,})(?P<info>[^`\n]*)\n(?P<code>.*?)(?<!
 # hold no backtick: "```python def f(x): …```" on one line is inline code.
 _FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}(?=[^`\n]*$)|~{3,})[^\n]*(?:\n|\Z)(?P<code>.*?)"
                     r"(?:^ {0,3}(?P=fence)[`~]*[ \t]*$|\Z)", re.M | re.S)
-_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)  # `x`, ``a ` b``
 _LINE_MARKS = [
     re.compile(r"^ {0,3}#{1,6}(?:[ \t]+|$)"),  # a heading's #s...
     re.compile(r"[ \t]+#+[ \t]*$"),  # ...and its closing ones
@@ -89,12 +90,11 @@ def _words(text: str) -> str:
         for mark in _LINE_MARKS:
             line = mark.sub("", line)
         lines.append(_TABLE_ROW.sub(r"\1", line))
-    pieces = _CODE_SPAN.split("\n".join(lines))  # prose, then each code span as its ticks and its words
-    out = []
-    for i in range(0, len(pieces), 3):
-        out.append(_unmarked(pieces[i]))
-        if i + 2 < len(pieces):
-            out.append(pieces[i + 2])  # inline code keeps its words as written
+    text, out, at = "\n".join(lines), [], 0
+    for start, end, ticks in code_spans(text):  # `x`, ``a ` b``
+        out += (_unmarked(text[at:start]), text[start + ticks : end - ticks])  # code keeps its words as written
+        at = end
+    out.append(_unmarked(text[at:]))
     return " ".join("".join(out).split())
 
 

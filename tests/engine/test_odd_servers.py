@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import re
 
@@ -15,6 +16,7 @@ from tests.sse_server import Raw, Status, Stream
 from tinyrag_desktop.engine.errors import ServerUnreachable
 from tinyrag_desktop.engine.events import Done, EngineError, ToolFinished
 from tinyrag_desktop.engine.llm import LLMClient
+from tinyrag_desktop.engine.llm_stream import NativeCalls
 from tinyrag_desktop.settings import Settings
 
 
@@ -262,6 +264,42 @@ async def test_a_json_reply_without_end_is_read_no_further(llm, make_engine, mon
     llm.queue(Raw(['{"choices": [{"message": {"content": "' + "a" * 1000] * 200, content_type="application/json"))
     (err,) = of(await run(make_engine()), EngineError)
     assert "went on past" in err.message
+
+
+async def test_a_native_call_that_never_ends_is_stopped_in_words(llm, make_engine) -> None:
+    # A server streaming a call's arguments a few characters at a time, for ever: 273 MB after a minute,
+    # and no event. Past what one tool block may hold (200,000 characters) the answer stops, in words.
+    call = {"index": 0, "id": "c1", "function": {"name": "calculate", "arguments": '{"query": "'}}
+    start = chunk({"tool_calls": [call]})
+    more = chunk({"tool_calls": [{"index": 0, "function": {"arguments": "1+" * 8}}]})
+    llm.queue(Raw(itertools.chain([chunk({"content": "Let me add. "}), start], itertools.repeat(more))))
+    events = await run(make_engine())
+    (err,) = of(events, EngineError)
+    assert err.kind == "bad_response", err
+    assert "'calculate' longer than 200,000 characters" in err.message
+    assert visible(events) == "Let me add. " and isinstance(events[-1], Done)
+
+
+class _Piece(str):
+    """A piece of a call's arguments that counts the characters copied to add it to what came before it."""
+
+    copied = 0
+
+    def __radd__(self, before: str) -> str:
+        _Piece.copied += len(before)
+        return str(before) + str(self)
+
+
+def test_a_native_call_in_many_pieces_is_joined_once() -> None:
+    # Each piece was added to all that had come: 12 MB in small pieces took 87 s (quadratic)
+    calls, _Piece.copied = NativeCalls(), 0
+    calls.add([{"index": 0, "id": "c1", "function": {"name": "calculate", "arguments": '{"query": "'}}])
+    for _ in range(20_000):
+        calls.add([{"index": 0, "function": {"arguments": _Piece("1+")}}])
+    calls.add([{"index": 0, "function": {"arguments": '1"}'}}])
+    assert calls.size() == len("calculate") + 11 + 40_000 + 3
+    assert calls.as_blocks() == '<tool name="calculate"><query>' + "1+" * 20_000 + "1</query></tool>"
+    assert _Piece.copied < 100_000  # was 400 million characters
 
 
 @pytest.mark.parametrize("max_tokens, says", [(0, "num_predict"), (256, "256 tokens")])

@@ -84,3 +84,13 @@ def test_a_fault_in_the_compiler_is_still_a_compile_error_at_its_statement(monke
     assert (info.value.line, info.value.col) == (3, 2)
     assert "nanoGo could not check this code" in info.value.message
     assert "NoneType" not in str(info.value)
+
+
+@pytest.mark.timeout(30)
+def test_an_expression_of_thousands_of_operators_left_open_is_a_syntax_error_at_once():
+    # Finding the error's parent node took tree-sitter time quadratic in the tree's depth: 6,000 operators
+    # took 21 s (past nanoGo's time limit, which was said in place of the error), these 15,000 minutes.
+    source = "package main\n\nfunc main() {\n\tr := f(1" + "&^" * 15_000 + "\n}\n"
+    with pytest.raises(CompileError) as info:
+        compile_source(source)
+    assert str(info.value) == "4:30010: syntax error: unexpected newline, expecting identifier"

@@ -539,3 +539,20 @@ def test_a_web_page_served_as_plain_text_is_read_as_a_page(mime: str) -> None:
     assert "The readable words." in text and "<script>" not in text and "var x" not in text
     # Text that only mentions markup stays text.
     assert classify(parse_content_type("text/plain"), b"Write <html> at the top of the file.") == "text"
+
+
+@pytest.mark.timeout(30)
+def test_an_xml_declaration_left_open_over_many_lines_is_read_at_once() -> None:
+    # lxml reads an XML declaration's encoding with a regular expression quadratic in its spaces, and the
+    # page was parsed three times: 60,000 line ends took 16 s, in a thread that cannot be stopped; these
+    # 200,000 took about three minutes. The declaration says nothing of a decoded page: it is dropped.
+    page = b'<?xml version="1' + b"\n" * 200_000 + b'.0" enc'
+    readable = to_readable(page, "text/html", "https://example.org/", truncated=False, max_chars=1000)
+    assert readable.text == ""
+
+
+def test_a_page_after_an_xml_declaration_is_read() -> None:
+    page = ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html><html><head><title>Otters</title></head>'
+            "<body><p>Otters hold hands while they sleep.</p></body></html>").encode()
+    readable = to_readable(page, "text/html", "https://example.org/", truncated=False, max_chars=1000)
+    assert readable.title == "Otters" and "Otters hold hands while they sleep." in readable.text

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
+from ..protocol.parser import DEFAULT_MAX_BLOCK_CHARS
 from .context import is_refusal, refused_window
 from .errors import BadResponse, ContextTooLong, ServerFailed
 
@@ -92,8 +93,11 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
             continue
         content = _text_of(delta.get("content"))
         reasoning = _text_of(delta.get("reasoning_content") or delta.get("reasoning"))
-        calls.add(delta.get("tool_calls"))
-        calls.add_legacy(delta.get("function_call"))
+        try:
+            calls.add(delta.get("tool_calls"))
+            calls.add_legacy(delta.get("function_call"))
+        except CallTooLong as exc:
+            raise _call_too_long(exc) from exc
         finish = choice.get("finish_reason")
         if finish:
             content += calls.as_blocks()
@@ -115,11 +119,15 @@ class NativeCalls:
     model's call into one): gathered as they stream, given back as the tool blocks this app runs. They were
     dropped, and the answer ended at "Let me calculate that." or as "an empty answer"."""
 
-    def __init__(self) -> None:
-        self._calls: list[list[str]] = []  # [id, name, arguments so far], in the order they came
+    def __init__(self, max_chars: int = DEFAULT_MAX_BLOCK_CHARS) -> None:
+        self.max_chars = max_chars  # one call's name and arguments: no more than one tool block may hold
+        self._calls: list[_Call] = []  # in the order they came
         self._at: dict[int, int] = {}  # a call's index in the stream: its place in _calls
+        self._size = 0
 
     def add(self, calls: Any) -> None:
+        """Gathers the pieces of ``calls`` (a delta's ``tool_calls``); raises CallTooLong when one call passes
+        ``max_chars``."""
         for n, call in enumerate(calls if isinstance(calls, list) else []):
             if not isinstance(call, dict):
                 continue
@@ -129,15 +137,20 @@ class NativeCalls:
             place = self._at.get(index)
             # Ollama sends every call whole, each with index 0 (or none): a new id is a new call, where
             # the two were run together as one ("calculatecalculate")
-            if place is None or (ident and self._calls[place][0] and ident != self._calls[place][0]) or (
-                    function.get("name") and self._calls[place][1] and not ident):
+            if place is None or (ident and self._calls[place].ident and ident != self._calls[place].ident) or (
+                    function.get("name") and self._calls[place].name and not ident):
                 self._at[index] = place = len(self._calls)
-                self._calls.append([ident, "", ""])
+                self._calls.append(_Call())
             entry = self._calls[place]
-            entry[0] = entry[0] or ident
-            entry[1] += str(function.get("name") or "")
+            entry.ident = entry.ident or ident
             arguments = function.get("arguments")
-            entry[2] += arguments if isinstance(arguments, str) else json.dumps(arguments) if arguments else ""
+            # Kept as pieces, joined once: a server streaming them a few characters at a time copied all
+            # that had come for each piece, and 12 MB of arguments took a minute and a half
+            grown = entry.add(str(function.get("name") or ""),
+                              arguments if isinstance(arguments, str) else json.dumps(arguments) if arguments else "")
+            self._size += grown
+            if entry.size > self.max_chars:
+                raise CallTooLong(entry.name.strip()[:80], self.max_chars)
 
     def add_legacy(self, call: Any) -> None:
         """A ``function_call`` (the format's older single call), gathered as one call of tool_calls."""
@@ -149,14 +162,53 @@ class NativeCalls:
 
     def size(self) -> int:
         """How much of the calls has come so far (names and arguments): it grows while one streams."""
-        return sum(len(name) + len(arguments) for _id, name, arguments in self._calls)
+        return self._size
 
     def as_blocks(self) -> str:
         """The calls gathered so far as tool blocks (and forgets them)."""
-        blocks = [_block(name.strip(), arguments) for _id, name, arguments in self._calls if name.strip()]
+        blocks = [_block(call.name.strip(), call.arguments()) for call in self._calls if call.name.strip()]
         self._calls.clear()
         self._at.clear()
+        self._size = 0
         return "".join(blocks)
+
+
+class CallTooLong(ValueError):
+    """A native call's name and arguments passed what one tool block may hold, and had not ended."""
+
+    def __init__(self, name: str, limit: int) -> None:
+        super().__init__(name, limit)
+        self.name, self.limit = name, limit
+
+
+class _Call:
+    """One native call as it streams: its id, its name, and its arguments' pieces."""
+
+    __slots__ = ("ident", "_names", "_pieces", "size")
+
+    def __init__(self) -> None:
+        self.ident = ""
+        self._names: list[str] = []
+        self._pieces: list[str] = []
+        self.size = 0  # characters of name and arguments so far
+
+    def add(self, name: str, arguments: str) -> int:
+        """Adds pieces of the name and the arguments; returns how many characters came."""
+        if name:
+            self._names.append(name)
+        if arguments:
+            self._pieces.append(arguments)
+        self.size += len(name) + len(arguments)
+        return len(name) + len(arguments)
+
+    @property
+    def name(self) -> str:
+        if len(self._names) > 1:
+            self._names[:] = ["".join(self._names)]
+        return self._names[0] if self._names else ""
+
+    def arguments(self) -> str:
+        return "".join(self._pieces)
 
 
 def _block(name: str, arguments: str) -> str:
@@ -180,6 +232,14 @@ def _block(name: str, arguments: str) -> str:
 
 def _plain(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _call_too_long(exc: CallTooLong) -> BadResponse:
+    """A native call longer than any tool takes, in words: the server was still sending it (one that never
+    stopped filled the memory, 273 MB a minute)."""
+    call = f"a call of {exc.name!r}" if exc.name else "a tool call"
+    return BadResponse(f"The model server sent {call} longer than {exc.limit:,} characters, more than a tool "
+                       "takes, and had not ended it: the answer was stopped there.")
 
 
 def _stream_error(message: str, begun: bool) -> ServerFailed:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
+from ..markdown_prep import code_spans
 from .links import MAX_LINKS, Link, context
 
 
@@ -20,8 +21,12 @@ def inside(spans: list[tuple[int, int]], at: int) -> bool:
     return n >= 0 and spans[n][0] < at < spans[n][1]
 
 
-# A code span, `x` or ``x`y``: shown as written, and no link or emphasis starts inside it.
-CODE_SPAN = re.compile(r"(`+)(?:.+?)\1", re.S)
+def code_bounds(text: str) -> list[tuple[int, int]]:
+    """Where ``text``'s code spans (`x`, ``x`y``) are: shown as written, and no link or emphasis starts
+    inside one."""
+    return [(start, end) for start, end, _ticks in code_spans(text)]
+
+
 # Emphasis: *it*, **bold**, ***both***, _it_, __bold__, its marks not shown. Not emphasis, and left as
 # written: a star or underscore inside a word or number ("snake_case_name", "2*3*4"), one with a space
 # after it ("a * b", a list's "* item"), a glob ("*.txt", "src/**/*.py"), a part of a path or a file's
@@ -50,23 +55,43 @@ _SLOT, _SLOTS = 0xF0000, 0xFFFE
 _SLOT_CHAR = re.compile(f"[{_KEPT}]")
 
 
-def outside(verbatim: re.Pattern[str], text: str, shown: Callable[[str], str]) -> str:
-    """``shown(text)`` but for the parts of ``text`` that ``verbatim`` matches (code, addresses), which stay
-    as written. Each of them waits as one character of a private-use plane while the rest is read, so
-    markup around it (emphasis over a code span: **`--force`**) is read whole."""
+def outside(verbatim: re.Pattern[str], text: str, shown: Callable[[str], str], *, code: bool = False) -> str:
+    """``shown(text)`` but for the parts of ``text`` that ``verbatim`` matches (addresses, code), and with
+    ``code`` its backtick code spans, which stay as written. Each of them waits as one character of a
+    private-use plane while the rest is read, so markup around it (emphasis over a code span:
+    **`--force`**) is read whole."""
     if _SLOT_CHAR.search(text) is not None:
         return text  # the plane is in use (a font's icons?): the text is left as written
     kept: list[str] = []
-
-    def keep(match: re.Match[str]) -> str:
-        kept.append(match.group(0))
-        return chr(_SLOT + len(kept) - 1)
-
-    plain = verbatim.sub(keep, text, count=_SLOTS)
-    if len(kept) == _SLOTS:
-        return text
-    plain = shown(plain)
+    pieces, at = [], 0
+    for start, end in _verbatim_parts(verbatim, text, code):
+        if len(kept) == _SLOTS - 1:
+            return text
+        pieces += (text[at:start], chr(_SLOT + len(kept)))
+        kept.append(text[start:end])
+        at = end
+    plain = shown("".join(pieces) + text[at:])
     return _SLOT_CHAR.sub(lambda m: kept[ord(m.group(0)) - _SLOT], plain) if kept else plain
+
+
+def _verbatim_parts(verbatim: re.Pattern[str], text: str, code: bool) -> Iterator[tuple[int, int]]:
+    """Where the parts of ``text`` that ``outside`` keeps are, in order: ``verbatim``'s matches and with
+    ``code`` the code spans, the first to start winning where they overlap."""
+    spans = code_bounds(text) if code else []
+    at, k, found = 0, 0, verbatim.search(text)
+    while True:
+        while k < len(spans) and spans[k][0] < at:
+            k += 1
+        if found is not None and found.start() < at:
+            found = verbatim.search(text, at)
+        if k < len(spans) and (found is None or spans[k][0] <= found.start()):
+            yield spans[k]
+            at = spans[k][1]
+        elif found is not None:
+            yield found.span()
+            at = max(found.end(), found.start() + 1)
+        else:
+            return
 
 
 def emphasis_off(emphasis: re.Pattern[str], text: str) -> str:

@@ -14,7 +14,7 @@ from typing import Iterator, Sequence
 from .decoding import decode_text
 from .errors import ReadError
 from .inline import (
-    CODE_SPAN, EMPHASIS, Found, emphasis_off, inside, links_in, norm_space, outside, spliced,
+    EMPHASIS, Found, code_bounds, emphasis_off, inside, links_in, norm_space, outside, spliced,
 )
 from .links import Link
 from .models import Block, Document
@@ -62,7 +62,7 @@ def _unlink_markdown(text: str, references: dict[str, str]) -> tuple[str, list[F
 
 def _markdown_links(text: str, references: dict[str, str]) -> Iterator[tuple[re.Match[str], str, str]]:
     # "[" and "]" inside a code span (`a[0](x)`) make no link
-    code = [span.span() for span in CODE_SPAN.finditer(text)] if "`" in text else []
+    code = code_bounds(text)
     for match in _MD_LINK.finditer(text) if "[" in text else ():
         if code and (inside(code, match.start()) or inside(code, match.end())):
             continue
@@ -91,9 +91,9 @@ def _md_unescape(text: str) -> str:
     if "\\" not in text:
         return text
     out, last = [], 0
-    for span in CODE_SPAN.finditer(text) if "`" in text else ():
-        out += (_MD_ESCAPE.sub(r"\1", text[last : span.start()]), span.group(0))
-        last = span.end()
+    for start, end in code_bounds(text):
+        out += (_MD_ESCAPE.sub(r"\1", text[last:start]), text[start:end])
+        last = end
     out.append(_MD_ESCAPE.sub(r"\1", text[last:]))
     return "".join(out)
 
@@ -112,9 +112,9 @@ _MD_HTML = re.compile(
 _MD_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 # A MyST (Sphinx Markdown) role: {term}`source distribution <Source Distribution>` shows its text.
 _MYST_ROLE = re.compile(r"(?<!`)\{[\w:.+-]+\}`([^`<]*?)\s*(?:<[^`]*>)?`")
-# What is shown as written, marks and all: a code span, an autolink (<https://…>), a bare address
-# ("https://x.org/my_page_name"), a link's target ("](docs/__init__.md)").
-_MD_VERBATIM = re.compile(r"(`+).+?\1|<[A-Za-z][\w+.-]*:[^\s<>]*>|\b(?:[A-Za-z][\w+.-]*://|www\.)[^\s<>`*]+"
+# What is shown as written, marks and all, besides code spans (outside's code=True): an autolink
+# (<https://…>), a bare address ("https://x.org/my_page_name"), a link's target ("](docs/__init__.md)").
+_MD_VERBATIM = re.compile(r"<[A-Za-z][\w+.-]*:[^\s<>]*>|\b(?:[A-Za-z][\w+.-]*://|www\.)[^\s<>`*]+"
                           r"|\]\([^()\s]*", re.S)
 # Where emphasis could start, a quick test before the work of reading it (see EMPHASIS).
 _MD_EMPHASIS_START = re.compile(r"(?<![A-Za-z0-9*\\/])\*{1,3}[^\s*./]|(?<![\w\\/])_{1,3}[^\s_]")
@@ -136,7 +136,7 @@ def _shown_markdown(text: str) -> str:
     if "<" not in text and "&" not in text and (
             ("*" not in text and "_" not in text) or _MD_EMPHASIS_START.search(text) is None):
         return text  # most paragraphs: no markup but links (or emphasis only in a code span, read as it is)
-    return outside(_MD_VERBATIM, text, _markdown_marks_off)
+    return outside(_MD_VERBATIM, text, _markdown_marks_off, code=True)
 
 
 def _markdown_marks_off(text: str) -> str:

@@ -18,7 +18,7 @@ import re
 from typing import Callable, Iterator
 
 from .decoding import decode_text
-from .inline import CODE_SPAN, EMPHASIS, Found, emphasis_off, inside, links_in, outside, spliced
+from .inline import EMPHASIS, Found, code_bounds, emphasis_off, inside, links_in, outside, spliced
 from .links import Link
 from .models import Block, Document
 from .rst_markup import (
@@ -346,8 +346,9 @@ _ASCIIDOC_BUILTIN = {"caret": "^", "litdd": "--", "asterisk": "*", "tilde": "~",
                      "two-colons": "::", "two-semicolons": ";;", "cpp": "C++", "zwsp": "\u200b", "deg": "°",
                      "pp": "++", "wj": "\u2060"}
 _ASCIIDOC_ATTRIBUTE = re.compile(r"\{([\w-]+)\}")
-# Code (`--jobs`, +literal+) and addresses, shown as written; an address's "[text]" is read as a link.
-_ASCIIDOC_VERBATIM = re.compile(r"(`+).+?\1|(?<![\w+])\+[^+\s](?:[^+]*[^+\s])?\+(?![\w+])|"
+# +literal+ and addresses, shown as written as code is (`--jobs`: outside's code=True); an address's
+# "[text]" is read as a link.
+_ASCIIDOC_VERBATIM = re.compile(r"(?<![\w+])\+[^+\s](?:[^+]*[^+\s])?\+(?![\w+])|"
                                 r"\b(?:https?|ftp|file|irc)://[^\s\[\]<>]+", re.S)
 # Links and the macros that show text: <<ref,text>>, link:target[text], linkgit:git-log[1],
 # https://x.org[text], kbd:[Ctrl+C], image:logo.png[alt], footnote:[text].
@@ -406,7 +407,7 @@ def _shown_asciidoc(text: str, attributes: dict[str, str]) -> tuple[str, list[Fo
     if "*" in text or "_" in text or "{" in text:
         text = outside(_ASCIIDOC_VERBATIM, text, lambda plain: _ASCIIDOC_ATTRIBUTE.sub(
             lambda m: attributes.get(m.group(1).lower(), _ASCIIDOC_BUILTIN.get(m.group(1), m.group(0))),
-            emphasis_off(EMPHASIS, plain)))
+            emphasis_off(EMPHASIS, plain)), code=True)
     if (admonition := _ASCIIDOC_ADMONITION.match(text)) is not None:
         text = admonition.group(1).capitalize() + text[len(admonition.group(1)) :]
     if "[" not in text and "<<" not in text:
@@ -415,7 +416,7 @@ def _shown_asciidoc(text: str, attributes: dict[str, str]) -> tuple[str, list[Fo
 
 
 def _asciidoc_links(text: str, attributes: dict[str, str]) -> Iterator[tuple[re.Match[str], str, str]]:
-    code = [span.span() for span in CODE_SPAN.finditer(text)] if "`" in text else []
+    code = code_bounds(text)
     for match in _ASCIIDOC_LINK.finditer(text):
         if code and inside(code, match.start()):
             continue

@@ -262,12 +262,23 @@ def _has_missing(node) -> bool:
 
 def _first_bad(node):
     """The first ERROR or MISSING node in source order."""
-    stack = [node]
+    found = _first_bad_and_above(node)
+    return found[0] if found is not None else None
+
+
+def _first_bad_and_above(node):
+    """The first ERROR or MISSING node in source order and its parent and grandparent (or None), found on
+    the way down: tree-sitter's Node.parent searches from the root, in time quadratic in the tree's depth
+    (6,000 nested operators, an expression left open, took past nanoGo's 10 s limit to say so)."""
+    stack = [(node, None)]  # each node with the (parent, its own link) above it
     while stack:
-        n = stack.pop()
+        n, above = stack.pop()
         if n.type == "ERROR" or n.is_missing:
-            return n
-        stack.extend(reversed(n.children))
+            parent = above[0] if above is not None else None
+            grandparent = above[1][0] if above is not None and above[1] is not None else None
+            return n, parent, grandparent
+        link = (n, above)
+        stack.extend((c, link) for c in reversed(n.children))
     return None
 
 
@@ -323,11 +334,10 @@ def _check_layout(src: Source, tree) -> None:
 
 
 def _syntax_error(src: Source, tree) -> CompileError:
-    bad = _first_bad(tree.root_node) or _first_error(tree.root_node)
+    bad, parent, bin_ = _first_bad_and_above(tree.root_node) or (_first_error(tree.root_node), None, None)
     if bad.type == "ERROR":
         bad = _innermost_error(bad)
-    if bad.is_missing and bad.parent is not None and bad.parent.type == "unary_expression":
-        bin_ = bad.parent.parent
+    if bad.is_missing and parent is not None and parent.type == "unary_expression":
         if bin_ is not None and bin_.type == "binary_expression":
             op = bin_.child_by_field_name("operator")
             two = src.data[op.start_byte:op.start_byte + 2].decode()
