@@ -3,9 +3,12 @@ first-token timeout), and the model a request takes when none is chosen: a chat 
 
 from __future__ import annotations
 
+from http.server import BaseHTTPRequestHandler
+
 import httpx
 import pytest
 
+from tests.loopback import serving
 from tests.sse_server import Hang, Raw, ScriptedLLMServer, Status, Stream
 from tinyrag_desktop.engine.errors import BadResponse, FirstTokenTimeout, ModelNotFound, ServerFailed
 from tinyrag_desktop.engine.llm import LLMClient, is_chat_model
@@ -98,3 +101,37 @@ async def test_a_wrong_model_name_offers_only_models_that_chat() -> None:
                     pass
     assert str(caught.value) == ("The server has no model called “qwen”. It has: qwen2.5-7b-instruct. "
                                  "Choose one in Settings (or pass --model).")
+
+
+def answering(body: str, content_type: str = "application/json", status: int = 200) -> type[BaseHTTPRequestHandler]:
+    """A server that answers every request (models, chat) with ``body``, as a broken or hostile one may."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def _answer(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            data = body.encode("utf-8")
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = _answer
+
+    return Handler
+
+
+@pytest.mark.parametrize("status", [200, 500])
+async def test_a_model_list_nested_past_reading_is_said_in_words(status) -> None:
+    # 100,000 "[" from /v1/models ended `ask` in a RecursionError traceback (the fuzzing review's case)
+    with serving(answering("[" * 100_000, status=status)) as root:
+        async with httpx.AsyncClient() as http:
+            with pytest.raises((BadResponse, ServerFailed)) as caught:
+                await LLMClient(http, root + "/v1").list_models()
+    said = str(caught.value)
+    assert "Recursion" not in said and "recursion" not in said
+    if status == 200:
+        assert said.startswith(f"The server at {root}/v1 did not answer /models as an OpenAI-compatible server does.")

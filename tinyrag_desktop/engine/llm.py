@@ -150,7 +150,7 @@ class LLMClient:
             data = resp.json()
             items = data["data"] if isinstance(data, dict) else data
             models = [str(item["id"]) for item in items]
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:  # RecursionError: nested past reading
             raise BadResponse(
                 f"The server at {self.base_url} did not answer /models as an OpenAI-compatible server does. "
                 + URL_HINT
@@ -433,7 +433,7 @@ def _server_message(text: str) -> str:
     text = text.strip()
     try:
         obj = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: brackets nested thousands deep
         if text[:200].lstrip().lower().startswith(("<!doctype", "<html")) or "<body" in text[:2000].lower():
             return _page_words(text)
         return text[:300]
