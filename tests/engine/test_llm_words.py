@@ -135,3 +135,38 @@ async def test_a_model_list_nested_past_reading_is_said_in_words(status) -> None
     assert "Recursion" not in said and "recursion" not in said
     if status == 200:
         assert said.startswith(f"The server at {root}/v1 did not answer /models as an OpenAI-compatible server does.")
+
+
+LONG_NUMBER = "&#" + "1" * 5000  # past Python's 4,300 digits for reading a number
+
+
+@pytest.mark.parametrize("page", [
+    f"<!DOCTYPE html><html><head><title>Gone {LONG_NUMBER}</title></head></html>",
+    f"<html><body><p>Gone {LONG_NUMBER}; for good</p></body></html>",
+])
+async def test_an_error_page_with_a_number_too_long_to_read_is_still_said_in_words(page) -> None:
+    # html.unescape raised "ValueError: Exceeds the limit (4300 digits) for integer string conversion": a
+    # traceback from `ask`, and "could not be read (ValueError: …)" with --model (the fuzzing review's case)
+    with serving(answering(page, "text/html", 404)) as root:
+        async with httpx.AsyncClient() as http:
+            with pytest.raises(ServerFailed) as listing:
+                await LLMClient(http, root + "/v1").list_models()
+            with pytest.raises(ServerFailed) as chatting:
+                async for _ in LLMClient(http, root + "/v1").stream_chat([{"role": "user", "content": "Hi"}],
+                                                                          model="m"):
+                    pass
+    for caught in (listing, chatting):
+        said = str(caught.value)
+        assert "found nothing at that address (404)" in said and "Gone \ufffd" in said and "digits" not in said
+
+
+@pytest.mark.timeout(10)  # the words were read in the event loop: a wait_for could not end them
+@pytest.mark.parametrize("markup", ["<title>", "<script>", "<", "<title>a</title"])
+async def test_an_error_page_of_markup_left_open_is_read_at_once(markup) -> None:
+    # Each unclosed "<title>" or "<script>" made the page's words scan to its end again: 140 KB took 29 s
+    page = "<html>" + markup * (200_000 // len(markup)) + " Nothing here"
+    with serving(answering(page, "text/html", 502)) as root:
+        async with httpx.AsyncClient() as http:
+            with pytest.raises(ServerFailed) as caught:
+                await LLMClient(http, root + "/v1").list_models()
+    assert "(502)" in str(caught.value)

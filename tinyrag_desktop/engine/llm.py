@@ -13,13 +13,14 @@ import math
 import re
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from html import unescape
 from typing import Any, AsyncIterator
 from urllib.parse import urljoin, urlsplit
 
 import httpx
 
+from ..entities import unescape
 from ..http_clients import proxy_note
+from ..tools.readable import strip_invisible
 from .errors import (
     AuthenticationFailed,
     BadResponse,
@@ -428,6 +429,10 @@ def _retry_after(value: str) -> int | None:
     return seconds if seconds > 0 else None
 
 
+_PAGE_READ = 100_000  # characters of an error page read for its words: its title is near the top
+_TAG = re.compile(r"<[^<>]*>")  # "<" before ">": a page of unclosed tags is read in one pass
+
+
 def _server_message(text: str) -> str:
     """The human part of an error body: OpenAI's ``{"error": {"message": …}}``, or the text itself."""
     text = text.strip()
@@ -447,10 +452,15 @@ def _server_message(text: str) -> str:
 
 
 def _page_words(html: str) -> str:
-    """An HTML error page in words: its title, else its text without the markup."""
-    title = re.search(r"<title[^>]*>(.*?)</title>", html, re.I | re.S)
-    words = title.group(1) if title else re.sub(r"<[^>]+>", " ", re.sub(r"(?is)<(script|style).*?</\1>", " ", html))
-    return " ".join(unescape(words).split())[:300]
+    """An HTML error page in words: its title, else its text without the markup. Never raises, and takes
+    time in step with the page: markup that never closes a tag, a title or a script cannot make it slow."""
+    page = html[:_PAGE_READ]
+    lower = page.lower()
+    start = lower.find("<title")
+    opened = lower.find(">", start) + 1 if start >= 0 else 0
+    closed = lower.find("</title", opened) if opened else -1
+    title = " ".join(unescape(page[opened:closed]).split()) if closed >= 0 else ""
+    return (title or " ".join(unescape(_TAG.sub(" ", strip_invisible(page))).split()))[:300]
 
 
 def _address_problem(address: str) -> str:
