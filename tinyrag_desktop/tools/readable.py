@@ -12,9 +12,9 @@ import codecs
 import json
 import re
 from dataclasses import dataclass, field
-from html import unescape
 from typing import Callable
 
+from ..entities import unescape
 from .errors import ToolError
 
 # WHATWG: these labels mean windows-1252 on the web, and pages labelled latin-1 often use its extra letters.
