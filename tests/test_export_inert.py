@@ -70,3 +70,11 @@ def test_a_mailto_address_spelt_as_a_viewer_decodes_it_loses_attach_too():
         text = export_markdown(ChatInfo("c", "Chat", "", 0, 0),
                                [StoredMessage(1, "user", "hi"), StoredMessage(2, "assistant", f"[us]({address})")])
         assert "attach" not in text and "help@example.org" in text, text
+
+
+def test_a_reply_holding_a_character_number_too_long_to_read_is_exported() -> None:
+    # html.unescape raised "ValueError: Exceeds the limit (4300 digits)" on a mailto: address or a link
+    number = "&#" + "1" * 5000 + ";"
+    reply = f"Write to [us](mailto:help@example.org?subject={number}) or [them](mailto:a{number}@b.org), `{number}`."
+    chat = ChatInfo("c", "Chat", "", 0, 0), [StoredMessage(1, "user", "hi"), StoredMessage(2, "assistant", reply)]
+    assert "help@example.org" in export_markdown(*chat) and "help@example.org" in export_html(*chat)
