@@ -103,7 +103,8 @@ async def test_a_wrong_model_name_offers_only_models_that_chat() -> None:
                                  "Choose one in Settings (or pass --model).")
 
 
-def answering(body: str, content_type: str = "application/json", status: int = 200) -> type[BaseHTTPRequestHandler]:
+def answering(body: str | bytes, content_type: str = "application/json", status: int = 200,
+              headers: dict[str, str] | None = None) -> type[BaseHTTPRequestHandler]:
     """A server that answers every request (models, chat) with ``body``, as a broken or hostile one may."""
 
     class Handler(BaseHTTPRequestHandler):
@@ -112,9 +113,11 @@ def answering(body: str, content_type: str = "application/json", status: int = 2
 
         def _answer(self) -> None:
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            data = body.encode("utf-8")
+            data = body.encode("utf-8") if isinstance(body, str) else body
             self.send_response(status)
             self.send_header("Content-Type", content_type)
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -170,3 +173,40 @@ async def test_an_error_page_of_markup_left_open_is_read_at_once(markup) -> None
             with pytest.raises(ServerFailed) as caught:
                 await LLMClient(http, root + "/v1").list_models()
     assert "(502)" in str(caught.value)
+
+
+async def _chat_error(handler: type[BaseHTTPRequestHandler]) -> tuple[str, Exception]:
+    with serving(handler) as root:
+        return root + "/v1", await _first_error(root + "/v1")
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    ("20", "(it asks to wait 20 s)"), ("0086400", "(it asks to wait 86400 s)"),
+    ("86401", "(it asks to wait more than a day)"),
+    ("9" * 26, "(it asks to wait more than a day)"),  # was said as it came, 26 digits of seconds
+    ("9" * 5000, "(it asks to wait more than a day)"),  # raised "ValueError: Exceeds the limit (4300 digits)"
+])
+async def test_a_wait_asked_for_is_said_as_a_person_would(value, said) -> None:
+    _root, exc = await _chat_error(answering('{"error": {"message": "slow down"}}', status=429,
+                                             headers={"Retry-After": value}))
+    assert str(exc).endswith(f"The server said: slow down {said}"), str(exc)
+
+
+@pytest.mark.parametrize("status", [204, 202])
+async def test_a_reply_with_nothing_in_it_is_not_called_a_refusal(status) -> None:
+    # "The model server refused the request (204)."
+    root, exc = await _chat_error(answering("", status=status))
+    assert isinstance(exc, BadResponse) and "refused" not in str(exc)
+    assert str(exc).startswith(f"The server at {root} replied with nothing ({status}) when asked to answer."), str(exc)
+
+
+async def test_an_error_body_that_is_not_text_is_left_out() -> None:
+    # a compressed page sent without its Content-Encoding was shown as rows of "\ufffd"
+    import gzip
+    import random
+
+    noise = gzip.compress(random.Random(4).randbytes(3000))
+    _root, exc = await _chat_error(answering(noise, "application/octet-stream", status=500))
+    assert str(exc) == "The model server failed (500) and could not answer.", str(exc)
+    _root, exc = await _chat_error(answering("Out of memory: \u00e9t\u00e9 \ufffd", "text/plain", status=500))
+    assert str(exc).endswith("The server said: Out of memory: \u00e9t\u00e9 \ufffd")  # text, with one odd sign

@@ -201,7 +201,8 @@ class LLMClient:
                 message = _server_message(text)
                 wait = _retry_after(resp.headers.get("retry-after", "")) if resp.status_code == 429 else None
                 if wait is not None:
-                    message = f"{message} (it asks to wait {wait} s)".strip()
+                    asked = f"{wait} s" if wait <= _DAY else "more than a day"
+                    message = f"{message} (it asks to wait {asked})".strip()
                 if 300 <= resp.status_code < 400:
                     raise self._status_error(resp.status_code, message, what="answer",
                                              location=resp.headers.get("location", ""))
@@ -387,6 +388,9 @@ class LLMClient:
 
     def _status_error(self, status: int, message: str, *, what: str, location: str = "") -> LLMError:
         said = f" The server said: {message}" if message else ""
+        if 200 <= status < 300:  # 204 No Content, 202 Accepted…: it was called refusing the request
+            return BadResponse(f"The server at {self.base_url} replied with nothing ({status}) when asked to "
+                               f"{what}. {URL_HINT}{said}")
         if 300 <= status < 400:  # an http → https proxy, a moved server: the request is not sent on
             return ServerFailed(self._redirect_words(status, location, what))
         if status == 503 and "loading" in message.lower():  # llama.cpp's server while it loads the model
@@ -413,12 +417,15 @@ class LLMClient:
         return ServerFailed(f"The model server refused the request ({status}).{said}")
 
 
+_DAY = 24 * 60 * 60  # a longer wait than this is said as "more than a day"
+
+
 def _retry_after(value: str) -> int | None:
     """The seconds a Retry-After header asks to wait: a number of seconds, or an HTTP date (``Wed, 21 Oct
     2026 07:28:00 GMT``; it was not mentioned). None for a date gone by, or words that are neither."""
     value = value.strip()
-    if value.isascii() and value.isdigit():
-        return int(value)
+    if value.isascii() and value.isdigit():  # 26 digits were said as they came; 5,000 raised a ValueError
+        return int(value) if len(value.lstrip("0")) <= 9 else _DAY + 1
     try:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError, OverflowError):
@@ -434,8 +441,11 @@ _TAG = re.compile(r"<[^<>]*>")  # "<" before ">": a page of unclosed tags is rea
 
 
 def _server_message(text: str) -> str:
-    """The human part of an error body: OpenAI's ``{"error": {"message": …}}``, or the text itself."""
+    """The human part of an error body: OpenAI's ``{"error": {"message": …}}``, or the text itself; nothing
+    for a body that is mostly not text (compressed or binary bytes were shown as rows of "�")."""
     text = text.strip()
+    if not _mostly_text(text[:1000]):
+        return ""
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: brackets nested thousands deep
@@ -449,6 +459,12 @@ def _server_message(text: str) -> str:
         if err:
             return str(err)[:300]
     return text[:300]
+
+
+def _mostly_text(text: str) -> bool:
+    """True unless more than a quarter of ``text`` is bytes that are no UTF-8 (U+FFFD) or zero bytes: compressed
+    or binary bytes. Control codes in a text are shown escaped, as they came."""
+    return (text.count("\ufffd") + text.count("\x00")) * 4 <= len(text)
 
 
 def _page_words(html: str) -> str:
