@@ -19,6 +19,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from ..entities import unescape
+from ..halves import mended
 from ..http_clients import proxy_note
 from ..tools.readable import strip_invisible
 from .errors import (
@@ -150,7 +151,7 @@ class LLMClient:
         try:
             data = resp.json()
             items = data["data"] if isinstance(data, dict) else data
-            models = [str(item["id"]) for item in items]
+            models = [mended(str(item["id"])) for item in items]  # a name holding half a character: shown, stored
         except (ValueError, KeyError, TypeError, RecursionError) as exc:  # RecursionError: nested past reading
             raise BadResponse(
                 f"The server at {self.base_url} did not answer /models as an OpenAI-compatible server does. "
