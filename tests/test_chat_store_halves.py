@@ -1,10 +1,11 @@
-"""Half characters (lone surrogates) from outside reach the chat history as U+FFFD, and never fail a save."""
+"""Text from outside in the chat history: half characters (lone surrogates) are stored as U+FFFD, and never fail
+a save; JSON another program stored nested past reading is read as none."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tinyrag_desktop.chats import ChatStore, StoredTool
+from tinyrag_desktop.chats import DB_FILE, ChatStore, StoredTool
 
 
 def test_an_answer_holding_half_a_character_anywhere_is_saved(tmp_path: Path) -> None:
@@ -28,4 +29,23 @@ def test_an_answer_holding_half_a_character_anywhere_is_saved(tmp_path: Path) ->
     assert answer.stats == {"model": "a\ufffd"} and answer.route == {"why\ufffd": ["x\ufffd"]}
     (saved,) = answer.tools
     assert (saved.query, saved.result, saved.anchors) == ("q\ufffd", "r\ufffd", ("a\ufffd", None))
+    store.close()
+
+
+def test_stored_json_nested_past_reading_is_read_as_none(tmp_path: Path) -> None:
+    # another program's write, 100,000 "[" deep: opening the chat ended in a RecursionError
+    import sqlite3
+
+    store = ChatStore(tmp_path)
+    chat = store.new_chat("Title")
+    store.add_assistant_message(chat.id, "Hi", stats={"model": "m"}, tools=[StoredTool("c1", "echo", "q", "ok",
+                                                                                        anchors=("a",))])
+    store.close()
+    with sqlite3.connect(tmp_path / DB_FILE) as db:
+        db.execute("UPDATE messages SET stats=?", ("[" * 100_000,))
+        db.execute("UPDATE tool_calls SET anchors=?", ("[" * 100_000,))
+    db.close()
+    store = ChatStore(tmp_path)
+    (answer,) = store.messages(chat.id)
+    assert answer.stats is None and answer.tools[0].anchors == ()
     store.close()

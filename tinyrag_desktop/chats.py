@@ -455,7 +455,7 @@ def _anchors(stored: str | None) -> tuple[str | None, ...]:
     """A call's anchors as stored (a JSON list; NULL for none, and in rows stored before them)."""
     try:
         value = json.loads(stored) if stored else None
-    except ValueError:
+    except (ValueError, RecursionError):  # damaged by another program
         return ()
     return tuple(a if isinstance(a, str) else None for a in value) if isinstance(value, list) else ()
 
@@ -487,6 +487,6 @@ def _loads(text: str | None) -> dict[str, Any] | None:
         return None
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # damaged by another program
         return None
     return value if isinstance(value, dict) else None
