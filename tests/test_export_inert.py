@@ -92,3 +92,11 @@ def test_a_long_run_of_backticks_in_an_answer_is_exported_at_once():
     ticks = "`" * 100_000
     assert markdown_safe(f"{ticks} <b> `<i>`") == f"{ticks} `<b>` `<i>`"
     assert inert_markdown(f"a {ticks} <b>") == f"a {ticks} `<b>`"
+
+
+def test_a_reply_holding_a_character_number_too_long_to_read_is_exported() -> None:
+    # html.unescape raised "ValueError: Exceeds the limit (4300 digits)" on a mailto: address or a link
+    number = "&#" + "1" * 5000 + ";"
+    reply = f"Write to [us](mailto:help@example.org?subject={number}) or [them](mailto:a{number}@b.org), `{number}`."
+    chat = ChatInfo("c", "Chat", "", 0, 0), [StoredMessage(1, "user", "hi"), StoredMessage(2, "assistant", reply)]
+    assert "help@example.org" in export_markdown(*chat) and "help@example.org" in export_html(*chat)

@@ -315,3 +315,19 @@ def test_the_readme_says_what_each_key_read_from_the_file_does() -> None:
     settings_part = readme.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
     for key in [option.name for option in SCHEMA] + sorted(READ_AS_EXTRA):  # the whole schema is there too
         assert f"`{key}`" in settings_part, key
+
+
+def test_half_a_character_in_a_setting_is_refused_like_any_bad_value(tmp_path: Path) -> None:
+    # JSON's "\ud800" without its other half: kept, it failed `ask --jsonl` and every save of an answer (the
+    # model's name is stored with it) with a UnicodeEncodeError (the fuzzing review's case)
+    (tmp_path / "settings.json").write_text('{"chat_model": "a\\ud800", "personas": {"Bad\\udc00": "x", "Ok": "y"},'
+                                           ' "future_option\\ud800": 1, "theme": "\\ud800"}', encoding="utf-8")
+    s, warnings = load_settings(tmp_path)
+    assert s.chat_model == "" and s.personas == {"Ok": "y"} and s.theme == defaults().theme
+    assert "future_option\ud800" not in s.to_json()
+    said = "\n".join(warnings)
+    assert "chat_model holds half of a character (written \\ud800 or the like), which cannot be saved" in said
+    assert "personas: 'Bad\\udc00' holds half of a character" in said and "left out" in said
+    said.encode("utf-8")  # the warnings themselves can be printed
+    save_settings(tmp_path, s)
+    assert json.loads((tmp_path / "settings.json").read_text(encoding="utf-8"))["personas"] == {"Ok": "y"}

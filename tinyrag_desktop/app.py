@@ -138,7 +138,18 @@ async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) 
     if not window.ask(args.ask):  # the window has said why (problem)
         await window.aclose()
         return 1
-    outcome = await finished
+    # Closed first (Ctrl+C, SIGTERM) with no outcome said: the answer's ending failed (a traceback on stderr,
+    # in the log), and waiting on for the outcome left a window that no signal could end, only SIGKILL
+    closing = asyncio.ensure_future(closed.wait())
+    try:
+        await asyncio.wait((finished, closing), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        closing.cancel()
+    if not finished.done():
+        print("error: the window was closed before the answer ended", file=sys.stderr)
+        await window.aclose()
+        return 1
+    outcome = finished.result()
     code = 1 if outcome == "error" else 0
     if outcome == "error":  # a script sees why, not only the exit status (the screenshot shows it too)
         answers = window.view.answers()

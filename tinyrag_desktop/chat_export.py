@@ -10,6 +10,7 @@ import threading
 from typing import Iterable, Sequence
 
 from .chats import ChatInfo, StoredMessage, StoredTool
+from .entities import unescape
 from .mail_links import safe_mailto
 from .markdown_prep import (FENCE_RE, INVALID_MARK_RE, NOT_RUN, blocks_apart, code_spans, invalid_blocks, lift_fences,
                             nest_lists, put_back_fences, register_images_as_links, register_task_boxes)
@@ -366,7 +367,7 @@ def _inert_words(text: str) -> str:
 def _safe_address(match: re.Match[str]) -> str:
     """A link's address as a viewer reads it (its entities and backslash escapes undone) when that is a
     mailto: one, without the fields it should not carry; any other address as written."""
-    read = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", html.unescape(match.group(2)))
+    read = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", unescape(match.group(2)))
     if not read[:7].lower() == "mailto:":
         return match.group(0)
     return match.group(1) + safe_mailto(read)
@@ -496,7 +497,7 @@ def _markdown_html(text: str) -> str:
     text, lifted, _ = lift_fences(text)  # code fenced in a list item, which fenced_code leaves as text
     body = put_back_fences(md.convert(nest_lists(blocks_apart(text))), lifted)
     body = _URL_ATTR.sub(lambda m: f'{m.group(1)}="#"', body)
-    body = _MAILTO_ATTR.sub(lambda m: f'href="{html.escape(safe_mailto(html.unescape(m.group(1))))}"', body)
+    body = _MAILTO_ATTR.sub(lambda m: f'href="{html.escape(safe_mailto(unescape(m.group(1))))}"', body)
     return _directions(body)
 
 

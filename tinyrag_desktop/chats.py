@@ -24,12 +24,13 @@ import sqlite3
 import time
 import uuid
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .chat_file import ChatHistoryDamaged, ChatStoreError, open_history, set_aside
 from .chat_history import history_messages
+from .halves import mended, mended_json
 from .sqlitefiles import compact, worth_compacting
 from .titles import plain_title, title_from
 
@@ -141,6 +142,7 @@ class ChatStore:
     def new_chat(self, title: str = "New chat", persona: str = "") -> ChatInfo:
         now = time.time()
         chat_id = uuid.uuid4().hex
+        title, persona = mended(title), mended(persona)
         with self._tx() as db:
             db.execute("INSERT INTO chats(id, title, persona, created, updated) VALUES (?,?,?,?,?)",
                        (chat_id, title, persona, now, now))
@@ -164,7 +166,7 @@ class ChatStore:
             return None
 
     def rename(self, chat_id: str, title: str) -> None:
-        title = " ".join(title.split())
+        title = " ".join(mended(title).split())
         if not title:
             raise ChatStoreError("A chat needs a title; an empty one was given.")
         with self._tx() as db:
@@ -172,12 +174,12 @@ class ChatStore:
 
     def set_persona(self, chat_id: str, persona: str) -> None:
         with self._tx() as db:
-            db.execute("UPDATE chats SET persona=? WHERE id=?", (persona, chat_id))
+            db.execute("UPDATE chats SET persona=? WHERE id=?", (mended(persona), chat_id))
 
     def rename_persona(self, old: str, new: str) -> None:
         """Every chat that answers as persona ``old`` answers as ``new`` (the persona was renamed)."""
         with self._tx() as db:
-            db.execute("UPDATE chats SET persona=? WHERE persona=?", (new, old))
+            db.execute("UPDATE chats SET persona=? WHERE persona=?", (mended(new), old))
 
     def delete(self, chat_id: str) -> None:
         """Hide a chat; :meth:`undelete` brings it back until :meth:`purge_deleted` runs."""
@@ -225,6 +227,7 @@ class ChatStore:
     def add_user_message(self, chat_id: str, text: str) -> StoredMessage:
         """Store a question; the first one names a chat that still has the default title."""
         now = time.time()
+        text = mended(text)  # half a character (a lone surrogate) from anywhere: SQLite cannot store it
         with self._tx() as db:
             cur = db.execute("INSERT INTO messages(chat_id, role, content, created) VALUES (?,?,?,?)",
                              (chat_id, "user", text, now))
@@ -244,7 +247,10 @@ class ChatStore:
         transaction, so that a crash leaves one answer or the other, never none. ``wait``: at most so many
         seconds for another program's lock (LOCK_WAIT otherwise)."""
         now = created = time.time()
-        tools = tuple(tools)
+        # half a character (a lone surrogate) from anywhere: a server's model name, an error, a tool's text
+        content, transcript, reasoning = mended(content), mended(transcript), mended(reasoning)
+        route, stats, error = mended_json(route), mended_json(stats), None if error is None else mended(error)
+        tools = tuple(_mended_tool(t) for t in tools)
         with self._waiting(wait), self._tx() as db:
             if replacing is not None and replacing != message_id:
                 db.execute("DELETE FROM messages WHERE id=? AND chat_id=?", (replacing, chat_id))
@@ -449,7 +455,7 @@ def _anchors(stored: str | None) -> tuple[str | None, ...]:
     """A call's anchors as stored (a JSON list; NULL for none, and in rows stored before them)."""
     try:
         value = json.loads(stored) if stored else None
-    except ValueError:
+    except (ValueError, RecursionError):  # damaged by another program
         return ()
     return tuple(a if isinstance(a, str) else None for a in value) if isinstance(value, list) else ()
 
@@ -462,6 +468,16 @@ def chat_from_row(row: sqlite3.Row, snippet: str = "") -> ChatInfo:
     return ChatInfo(row["id"], row["title"], row["persona"], row["created"], row["updated"], snippet)
 
 
+def _mended_tool(tool: StoredTool) -> StoredTool:
+    texts = (tool.call_id, tool.tool, tool.query, tool.status, tool.param, tool.source, tool.error or "", tool.result)
+    if all(mended(text) is text for text in texts) and all(mended(a) is a for a in tool.anchors if a):
+        return tool
+    return replace(tool, call_id=mended(tool.call_id), tool=mended(tool.tool), query=mended(tool.query),
+                   status=mended(tool.status), param=mended(tool.param), source=mended(tool.source),
+                   error=None if tool.error is None else mended(tool.error), result=mended(tool.result),
+                   anchors=tuple(None if a is None else mended(a) for a in tool.anchors))
+
+
 def _dumps(value: dict[str, Any] | None) -> str | None:
     return None if value is None else json.dumps(value, ensure_ascii=False)
 
@@ -471,6 +487,6 @@ def _loads(text: str | None) -> dict[str, Any] | None:
         return None
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # damaged by another program
         return None
     return value if isinstance(value, dict) else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import unicodedata
 from typing import Any, Callable, TextIO
@@ -15,6 +16,7 @@ from .engine.prompts import closing_note
 from .tools.registry import SOURCE_TOOLS
 
 _ICONS = {"ok": "✓", "error": "✗", "skipped": "⤼"}
+_HALF = re.compile("[\ud800-\udfff]")  # half a character (a lone surrogate), in a JSON line only in a string
 _HOLD = None  # in the held text: a tool block was taken out here
 # After a tool block, text that starts so needs no space before it ("is <block>." reads "is.", not "is .").
 _CLOSING = tuple(".,;:!?)]\n")
@@ -38,7 +40,9 @@ class JsonPrinter:
     def show(self, event: Any) -> None:
         if getattr(event, "progress", False):  # not one of DESIGN's events (tool_writing): its outcome follows
             return
-        self.out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+        line = json.dumps(event.to_json(), ensure_ascii=False)
+        # half a character (a lone surrogate) can be written in no encoding: JSON's own escape says it exactly
+        self.out.write(_HALF.sub(lambda half: f"\\u{ord(half.group()):04x}", line) + "\n")
         self.out.flush()
 
     def interrupted(self) -> None:

@@ -257,7 +257,7 @@ def refresh_user_guide(data_dir: Path, *, chunk_size: int = 1200, guide_dir: Pat
         recorded = _read_marker(marker)
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:  # or nested deep
         log.info("the user guide's marker %s cannot be read (%s): the guide is left as it is", marker, exc)
         return None
     shipped = {f.name: (f, _digest(f)) for f in files}

@@ -87,6 +87,8 @@ class Option:
         if kind is str:
             if not isinstance(value, str):
                 raise SettingsError(f"{self.name} must be text, not {shown(value)}.")
+            if not savable(value):
+                raise SettingsError(f"{self.name} {BROKEN_CHARACTER}: {shown(value)}.")
             if self.form in ("url", "url or empty", "token"):
                 # " http://127.0.0.1:11434/v1" typed or pasted into settings.json or --base-url: the space
                 # is no part of an address, and kept, every request failed with "cannot be reached".
@@ -130,6 +132,8 @@ class Option:
             if len(value) > MAX_PERSONAS:
                 raise SettingsError(f"{self.name} has {len(value):,} entries; at most {MAX_PERSONAS} are taken.")
             for name, text in value.items():
+                if not savable(name) or not savable(text):
+                    raise SettingsError(f"{self.name}: {shown(name)} {BROKEN_CHARACTER}.")
                 if len(name) > MAX_PERSONA_NAME:
                     raise SettingsError(f"{self.name}: a name is {len(name):,} characters long; at most "
                                         f"{MAX_PERSONA_NAME} are taken.")
@@ -181,6 +185,22 @@ def _is_http_url(value: str) -> bool:
 MAX_PERSONAS = 500
 MAX_PERSONA_NAME = 200
 MAX_PERSONA_TEXT = 100_000
+
+
+# A lone surrogate: JSON's "\ud800" without its second half is read as half a character, which no UTF-8
+# file can hold; kept, it failed every save of the settings and of the chats (the model's name is stored with
+# each answer), with a traceback.
+BROKEN_CHARACTER = "holds half of a character (written \\ud800 or the like), which cannot be saved"
+
+
+def savable(value: Any) -> bool:
+    """Whether ``value`` can be written out as JSON in UTF-8: no half characters in it, nor nesting past
+    what Python writes."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, ValueError, TypeError, RecursionError):
+        return False
+    return True
 
 
 def shown(value: Any, limit: int = 60) -> str:
@@ -322,7 +342,11 @@ def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
     for key, value in raw.items():
         opt = OPTIONS.get(key)
         if opt is None:
-            extra[key] = value
+            if savable({key: value}):
+                extra[key] = value
+            else:  # kept, it would fail every save of the settings
+                warnings.append(f"{SETTINGS_FILE}: the setting {shown(key, 40)} {BROKEN_CHARACTER}; it is "
+                                "left out.")
             continue
         try:
             values[key] = opt.check(value)
@@ -339,7 +363,7 @@ def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
                 continue
             default = "the default personas" if opt.type is dict else f"the default, {opt.default!r}"
             warnings.append(f"{SETTINGS_FILE}: {exc} Using {default}.")
-            if _same_kind(opt, value):  # a newer version's choice ("solarized"), not a mistake ("hot")
+            if _same_kind(opt, value) and savable(value):  # a newer version's choice ("solarized"), not a mistake
                 refused[key] = value
     unknown = [key for key in extra if key not in READ_AS_EXTRA]
     if unknown:

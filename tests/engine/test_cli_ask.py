@@ -409,3 +409,28 @@ def test_the_readme_names_every_field_of_tool_start_and_tool_result() -> None:
         said = re.search(rf"`{kind.event}` has (.*?)\.(?:\s|$)", readme, re.S)
         assert said is not None, kind.event
         assert {f.name for f in fields(kind)} <= set(re.findall(r"`(\w+)`", said.group(1))), kind.event
+
+
+def _ask_jsonl(server_url: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    """`ask --jsonl` with no --model, its output written as a C.UTF-8 locale writes it ("surrogateescape")."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:surrogateescape"}
+    return subprocess.run([sys.executable, "-m", "tinyrag_desktop", "ask", "Hi", "--jsonl", "--base-url", server_url,
+                           "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60, env=env)
+
+
+def test_half_a_character_from_the_settings_or_the_server_is_no_traceback(tmp_path: Path) -> None:
+    # {"chat_model": "a\ud800"} in settings.json: "UnicodeEncodeError: … surrogates not allowed" (the fuzzing
+    # review's case); a server's model name, error or reasoning holding "\ud800" are outside text as well
+    from tests.sse_server import Raw
+
+    (tmp_path / "settings.json").write_text('{"chat_model": "a\\ud800"}', encoding="utf-8")
+    with ScriptedLLMServer(models=("m\ud800",)) as llm:
+        llm.queue(Raw(['data: {"choices": [{"delta": {"reasoning_content": "hm \\ud800.", '
+                       '"content": "Hi \\ud800 there"}}]}\n\n', 'data: {"error": {"message": "broke \\ud800 here"}}\n\n']))
+        proc = _ask_jsonl(llm.base_url, tmp_path)
+    assert "Traceback" not in proc.stderr and "chat_model holds half of a character" in proc.stderr
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert "".join(e["text"] for e in events if e["event"] == "text") == "Hi \ufffd there"
+    assert "".join(e["text"] for e in events if e["event"] == "reasoning") == "hm \ufffd."
+    (error,) = [e for e in events if e["event"] == "error"]
+    assert "broke \ufffd here" in error["message"] and events[-1]["model"] == "m\ufffd"

@@ -3,9 +3,12 @@ first-token timeout), and the model a request takes when none is chosen: a chat 
 
 from __future__ import annotations
 
+from http.server import BaseHTTPRequestHandler
+
 import httpx
 import pytest
 
+from tests.loopback import serving
 from tests.sse_server import Hang, Raw, ScriptedLLMServer, Status, Stream
 from tinyrag_desktop.engine.errors import BadResponse, FirstTokenTimeout, ModelNotFound, ServerFailed
 from tinyrag_desktop.engine.llm import LLMClient, is_chat_model
@@ -98,3 +101,112 @@ async def test_a_wrong_model_name_offers_only_models_that_chat() -> None:
                     pass
     assert str(caught.value) == ("The server has no model called “qwen”. It has: qwen2.5-7b-instruct. "
                                  "Choose one in Settings (or pass --model).")
+
+
+def answering(body: str | bytes, content_type: str = "application/json", status: int = 200,
+              headers: dict[str, str] | None = None) -> type[BaseHTTPRequestHandler]:
+    """A server that answers every request (models, chat) with ``body``, as a broken or hostile one may."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def _answer(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            data = body.encode("utf-8") if isinstance(body, str) else body
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = _answer
+
+    return Handler
+
+
+@pytest.mark.parametrize("status", [200, 500])
+async def test_a_model_list_nested_past_reading_is_said_in_words(status) -> None:
+    # 100,000 "[" from /v1/models ended `ask` in a RecursionError traceback (the fuzzing review's case)
+    with serving(answering("[" * 100_000, status=status)) as root:
+        async with httpx.AsyncClient() as http:
+            with pytest.raises((BadResponse, ServerFailed)) as caught:
+                await LLMClient(http, root + "/v1").list_models()
+    said = str(caught.value)
+    assert "Recursion" not in said and "recursion" not in said
+    if status == 200:
+        assert said.startswith(f"The server at {root}/v1 did not answer /models as an OpenAI-compatible server does.")
+
+
+LONG_NUMBER = "&#" + "1" * 5000  # past Python's 4,300 digits for reading a number
+
+
+@pytest.mark.parametrize("page", [
+    f"<!DOCTYPE html><html><head><title>Gone {LONG_NUMBER}</title></head></html>",
+    f"<html><body><p>Gone {LONG_NUMBER}; for good</p></body></html>",
+])
+async def test_an_error_page_with_a_number_too_long_to_read_is_still_said_in_words(page) -> None:
+    # html.unescape raised "ValueError: Exceeds the limit (4300 digits) for integer string conversion": a
+    # traceback from `ask`, and "could not be read (ValueError: …)" with --model (the fuzzing review's case)
+    with serving(answering(page, "text/html", 404)) as root:
+        async with httpx.AsyncClient() as http:
+            with pytest.raises(ServerFailed) as listing:
+                await LLMClient(http, root + "/v1").list_models()
+            with pytest.raises(ServerFailed) as chatting:
+                async for _ in LLMClient(http, root + "/v1").stream_chat([{"role": "user", "content": "Hi"}],
+                                                                          model="m"):
+                    pass
+    for caught in (listing, chatting):
+        said = str(caught.value)
+        assert "found nothing at that address (404)" in said and "Gone \ufffd" in said and "digits" not in said
+
+
+@pytest.mark.timeout(10)  # the words were read in the event loop: a wait_for could not end them
+@pytest.mark.parametrize("markup", ["<title>", "<script>", "<", "<title>a</title"])
+async def test_an_error_page_of_markup_left_open_is_read_at_once(markup) -> None:
+    # Each unclosed "<title>" or "<script>" made the page's words scan to its end again: 140 KB took 29 s
+    page = "<html>" + markup * (200_000 // len(markup)) + " Nothing here"
+    with serving(answering(page, "text/html", 502)) as root:
+        async with httpx.AsyncClient() as http:
+            with pytest.raises(ServerFailed) as caught:
+                await LLMClient(http, root + "/v1").list_models()
+    assert "(502)" in str(caught.value)
+
+
+async def _chat_error(handler: type[BaseHTTPRequestHandler]) -> tuple[str, Exception]:
+    with serving(handler) as root:
+        return root + "/v1", await _first_error(root + "/v1")
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    ("20", "(it asks to wait 20 s)"), ("0086400", "(it asks to wait 86400 s)"),
+    ("86401", "(it asks to wait more than a day)"),
+    ("9" * 26, "(it asks to wait more than a day)"),  # was said as it came, 26 digits of seconds
+    ("9" * 5000, "(it asks to wait more than a day)"),  # raised "ValueError: Exceeds the limit (4300 digits)"
+])
+async def test_a_wait_asked_for_is_said_as_a_person_would(value, said) -> None:
+    _root, exc = await _chat_error(answering('{"error": {"message": "slow down"}}', status=429,
+                                             headers={"Retry-After": value}))
+    assert str(exc).endswith(f"The server said: slow down {said}"), str(exc)
+
+
+@pytest.mark.parametrize("status", [204, 202])
+async def test_a_reply_with_nothing_in_it_is_not_called_a_refusal(status) -> None:
+    # "The model server refused the request (204)."
+    root, exc = await _chat_error(answering("", status=status))
+    assert isinstance(exc, BadResponse) and "refused" not in str(exc)
+    assert str(exc).startswith(f"The server at {root} replied with nothing ({status}) when asked to answer."), str(exc)
+
+
+async def test_an_error_body_that_is_not_text_is_left_out() -> None:
+    # a compressed page sent without its Content-Encoding was shown as rows of "\ufffd"
+    import gzip
+    import random
+
+    noise = gzip.compress(random.Random(4).randbytes(3000))
+    _root, exc = await _chat_error(answering(noise, "application/octet-stream", status=500))
+    assert str(exc) == "The model server failed (500) and could not answer.", str(exc)
+    _root, exc = await _chat_error(answering("Out of memory: \u00e9t\u00e9 \ufffd", "text/plain", status=500))
+    assert str(exc).endswith("The server said: Out of memory: \u00e9t\u00e9 \ufffd")  # text, with one odd sign

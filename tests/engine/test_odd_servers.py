@@ -322,3 +322,29 @@ async def test_an_answer_of_reasoning_alone_that_the_model_ended_blames_no_limit
     (err,) = of(await run(make_engine(max_tokens=max_tokens)), EngineError)
     assert "only reasoned" in err.message and "ended its reply without writing one" in err.message
     assert "limit" not in err.message and "num_predict" not in err.message and "tokens" not in err.message
+
+
+DEEP = "[" * 100_000  # brackets inside brackets: Python's JSON reader stops at about a thousand
+
+
+@pytest.mark.parametrize("reply", [
+    Raw([chunk({"content": "Hi"}), f"data: {DEEP}\n\n"]),
+    Raw([chunk({"content": "Hi"}), 'data: {"choices": ' + DEEP + "\n\n"]),
+    Raw([DEEP], content_type="application/json"),
+])
+async def test_a_message_nested_past_reading_ends_the_answer_in_words(llm, make_engine, reply) -> None:
+    # "could not be read (RecursionError: maximum recursion depth exceeded …)", from the engine's catch-all
+    llm.queue(reply)
+    events = await run(make_engine())
+    (err,) = of(events, EngineError)
+    assert err.kind == "bad_response" and "nested too deeply to read" in err.message, err.message
+    assert "Recursion" not in err.message and isinstance(events[-1], Done)
+
+
+async def test_a_native_call_whose_arguments_are_nested_past_reading_is_given_to_the_tool(llm, make_engine) -> None:
+    call = {"index": 0, "id": "c1", "function": {"name": "calculate", "arguments": DEEP}}
+    finish = {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}
+    llm.queue(Raw([chunk({"tool_calls": [call]}), f"data: {json.dumps(finish)}\n\n", "data: [DONE]\n\n"]),
+              Stream(["It cannot be worked out."]))
+    events = await run(make_engine())
+    assert not of(events, EngineError) and [e.status for e in of(events, ToolFinished)] == ["error"]

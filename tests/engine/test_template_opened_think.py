@@ -179,8 +179,11 @@ async def test_the_next_start_knows_the_model_from_its_first_reply(llm, make_eng
     assert json.loads((tmp_path / engine_module.THINKING_MODELS).read_text()) == []
 
 
-async def test_a_damaged_file_of_models_is_learnt_again(llm, make_engine, tmp_path) -> None:
-    (tmp_path / engine_module.THINKING_MODELS).write_text("{not json")
+@pytest.mark.parametrize("damage", ["{not json", "[" * 100_000])
+async def test_a_damaged_file_of_models_is_learnt_again(llm, make_engine, tmp_path, damage, caplog) -> None:
+    # brackets nested 100,000 deep ended the answer in a RecursionError (the fuzzing review's case)
+    (tmp_path / engine_module.THINKING_MODELS).write_text(damage)
     llm.queue(Stream(pieces("Hm.\n</think>\nHi.")))
     events = await collect(make_engine())
     assert answer(events) == "\nHi." and (llm.base_url, "scripted") in engine_module._OPENS_THINKING
+    assert f"could not read {tmp_path / engine_module.THINKING_MODELS}" in caplog.text

@@ -80,3 +80,9 @@ def test_a_url_with_a_password_is_not_written_in_the_mark(tmp_path, data_dir):
     text = mark.path.read_text()
     mark.ended()
     assert "secret" not in text and "ann:***@example.org" in text
+
+
+def test_a_mark_nested_past_reading_is_passed_over(tmp_path):
+    # 100,000 "[" in a mark ended the window's start in a RecursionError, as in thinking-models.json
+    (tmp_path / f"import-1{SUFFIX}").write_text("[" * 100_000)
+    assert cut_short(tmp_path) == []

@@ -218,6 +218,30 @@ def test_a_docx_that_is_another_zip_says_what_it_is(names, reason):
     assert str(info.value) == reason
 
 
+def test_a_docx_whose_body_is_not_in_words_namespace_says_so():
+    # word/document.xml in a namespace Word never writes: "unexpected error: AttributeError: 'lxml.etree._Element'
+    # object has no attribute 'body'" (the fuzzing review's case)
+    import io
+    import zipfile
+
+    import docx
+
+    out = io.BytesIO()
+    made = docx.Document()
+    made.add_paragraph("Hello")
+    made.save(out)
+    mangled = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(out.getvalue())) as source, zipfile.ZipFile(mangled, "w") as target:
+        for item in source.infolist():
+            part = source.read(item)
+            if item.filename == "word/document.xml":
+                part = part.replace(b"openxmlformats.org/wordprocessingml", b"openxmlfoo.org/wordprocessingml")
+            target.writestr(item, part)
+    with pytest.raises(ReadError) as info:
+        read_bytes(mangled.getvalue(), "docx", "report.docx")
+    assert str(info.value) == "a damaged Word document (its main part is not a Word document body)"
+
+
 # ---- CSV -----------------------------------------------------------------------------------------------
 
 def test_excels_sep_line_names_the_delimiter_and_is_no_row():

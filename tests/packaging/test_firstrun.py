@@ -268,6 +268,12 @@ def test_guide_pages_the_user_removed_are_not_added_back_at_an_upgrade(tmp_path:
     assert not kb.has_documents(data)
 
 
+def test_a_guide_marker_nested_past_reading_leaves_the_guide_as_it_is(tmp_path: Path) -> None:
+    # 100,000 "[" after its "{" ended the check after an upgrade in a RecursionError, as in thinking-models.json
+    (tmp_path / GUIDE_MARKER).write_text('{"pages": ' + "[" * 100_000, encoding="utf-8")
+    assert refresh_user_guide(tmp_path) is None
+
+
 @pytest.mark.parametrize("first", [True, False])
 def test_is_first_run_follows_the_settings_file(tmp_path: Path, first: bool) -> None:
     if not first:

@@ -468,6 +468,26 @@ async def test_xml_feed_is_read_without_expanding_entities(server: LoopbackServe
     assert "root:" not in result.text and "<item>" not in result.text
 
 
+@pytest.mark.parametrize(("body", "title", "text"), [
+    ("<w:t>P", "", "P"),  # six bytes: "url_fetch failed unexpectedly: ValueError: Invalid tag name 'w:t'"
+    ('<doc><x:title>Minutes</x:title><x:p a="1">Hello</x:p></doc>', "Minutes", "Hello"),
+])
+async def test_xml_whose_prefixes_are_declared_nowhere_is_read(server: LoopbackServer, data_dir: Path, body: str,
+                                                              title: str, text: str) -> None:
+    url = server.static("/doc.xml", body, "application/xml")
+    result = await url_fetch(url, ctx(data_dir))
+    assert result.text.startswith(f"Title: {title}\n" if title else "URL: ")
+    assert text in result.text and "Error" not in result.text
+
+
+async def test_a_page_holding_a_number_too_long_to_read_is_read(server: LoopbackServer, data_dir: Path) -> None:
+    # "&#" and 5,000 digits: html.unescape raised "ValueError: Exceeds the limit (4300 digits) for integer
+    # string conversion" while the page's joiners were given stand-ins
+    url = server.static("/long", "<html><body><p>Hello \u200d there &#" + "1" * 5000 + "; friend.</p></body></html>")
+    result = await url_fetch(url, ctx(data_dir))
+    assert "Hello \u200d there \ufffd friend." in result.text
+
+
 async def test_script_only_page_says_there_is_no_text(server: LoopbackServer, data_dir: Path) -> None:
     page = "<html><head><title>App</title></head><body><div id=root></div><script>render()</script></body></html>"
     result = await url_fetch(server.static("/app", page), ctx(data_dir))

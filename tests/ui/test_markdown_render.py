@@ -264,3 +264,14 @@ def test_struck_out_text_is_drawn_struck_out_not_with_its_tildes(qapp):
     assert doc.find("wrong").charFormat().fontStrikeOut() and not doc.find("right").charFormat().fontStrikeOut()
     assert "fenced" in doc.toPlainText()
     assert "~~ spaced ~~" in render("~~ spaced ~~").html  # as GitHub: no space inside the tildes
+
+
+LONG_NUMBER = "&#" + "1" * 5000 + ";"  # past the 4,300 digits Python reads as a number
+
+
+def test_a_reply_holding_a_character_number_too_long_to_read_is_shown() -> None:
+    # html.unescape raised "ValueError: Exceeds the limit (4300 digits)" while a quote's or a right-to-left
+    # paragraph's direction was found: the answer was not shown
+    for text, word in ((f"> Quoted {LONG_NUMBER} words", "Quoted"), (f"السلام {LONG_NUMBER} عليكم", "عليكم"),
+                       (f"| x |\n|---|\n| {LONG_NUMBER} end |", "end")):
+        assert word in render(text).html

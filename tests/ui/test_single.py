@@ -313,3 +313,9 @@ def test_the_lock_file_records_its_folder_once(qapp, tmp_path):
                 f'"{tmp_path.stat().st_dev}:{tmp_path.stat().st_ino}"}}']
         finally:
             guard.release()
+
+
+def test_a_lock_line_nested_past_reading_is_no_other_folders(qapp, tmp_path):
+    # 100,000 "[" after "tinyrag {" ended the check in a RecursionError, as in thinking-models.json
+    (tmp_path / LOCK_NAME).write_text('1\ntinyrag {"folder": ' + "[" * 100_000 + "\n")
+    assert not WindowGuard(tmp_path)._written_for_another_folder(tmp_path / LOCK_NAME)

@@ -771,8 +771,9 @@ def _read_habits(data_dir: Path) -> None:
         _OPENS_THINKING.update((str(url), str(model)) for url, model in listed)
     except FileNotFoundError:
         pass
-    except (OSError, ValueError, TypeError) as exc:  # damaged: the models are learnt again from their replies
-        log.warning("could not read %s: %s", data_dir / THINKING_MODELS, exc)
+    except (OSError, ValueError, TypeError, RecursionError) as exc:  # damaged: learnt again from the replies
+        why = "brackets nested too deeply" if isinstance(exc, RecursionError) else exc
+        log.warning("could not read %s: %s", data_dir / THINKING_MODELS, why)
 
 
 def _learn(data_dir: Path, habit: tuple[str, str], opens: bool) -> None:

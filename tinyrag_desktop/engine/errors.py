@@ -18,6 +18,7 @@ httpx's exceptions are translated once, in the LLM client, with ``raise … from
 
 from __future__ import annotations
 
+from ..halves import mended
 from ..hidden_passwords import hide_passwords
 
 
@@ -31,7 +32,8 @@ class LLMError(Error):
     kind = "llm"
 
     def __init__(self, message: str) -> None:
-        message = hide_passwords(message)  # the base URL's password, which messages name the server by
+        # the base URL's password, which messages name the server by; half a character a server's words held
+        message = mended(hide_passwords(message))
         super().__init__(message)
         self.message = message
 

@@ -13,13 +13,15 @@ import math
 import re
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from html import unescape
 from typing import Any, AsyncIterator
 from urllib.parse import urljoin, urlsplit
 
 import httpx
 
+from ..entities import unescape
+from ..halves import mended
 from ..http_clients import proxy_note
+from ..tools.readable import strip_invisible
 from .errors import (
     AuthenticationFailed,
     BadResponse,
@@ -149,8 +151,8 @@ class LLMClient:
         try:
             data = resp.json()
             items = data["data"] if isinstance(data, dict) else data
-            models = [str(item["id"]) for item in items]
-        except (ValueError, KeyError, TypeError) as exc:
+            models = [mended(str(item["id"])) for item in items]  # a name holding half a character: shown, stored
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:  # RecursionError: nested past reading
             raise BadResponse(
                 f"The server at {self.base_url} did not answer /models as an OpenAI-compatible server does. "
                 + URL_HINT
@@ -200,7 +202,8 @@ class LLMClient:
                 message = _server_message(text)
                 wait = _retry_after(resp.headers.get("retry-after", "")) if resp.status_code == 429 else None
                 if wait is not None:
-                    message = f"{message} (it asks to wait {wait} s)".strip()
+                    asked = f"{wait} s" if wait <= _DAY else "more than a day"
+                    message = f"{message} (it asks to wait {asked})".strip()
                 if 300 <= resp.status_code < 400:
                     raise self._status_error(resp.status_code, message, what="answer",
                                              location=resp.headers.get("location", ""))
@@ -386,6 +389,9 @@ class LLMClient:
 
     def _status_error(self, status: int, message: str, *, what: str, location: str = "") -> LLMError:
         said = f" The server said: {message}" if message else ""
+        if 200 <= status < 300:  # 204 No Content, 202 Accepted…: it was called refusing the request
+            return BadResponse(f"The server at {self.base_url} replied with nothing ({status}) when asked to "
+                               f"{what}. {URL_HINT}{said}")
         if 300 <= status < 400:  # an http → https proxy, a moved server: the request is not sent on
             return ServerFailed(self._redirect_words(status, location, what))
         if status == 503 and "loading" in message.lower():  # llama.cpp's server while it loads the model
@@ -412,12 +418,15 @@ class LLMClient:
         return ServerFailed(f"The model server refused the request ({status}).{said}")
 
 
+_DAY = 24 * 60 * 60  # a longer wait than this is said as "more than a day"
+
+
 def _retry_after(value: str) -> int | None:
     """The seconds a Retry-After header asks to wait: a number of seconds, or an HTTP date (``Wed, 21 Oct
     2026 07:28:00 GMT``; it was not mentioned). None for a date gone by, or words that are neither."""
     value = value.strip()
-    if value.isascii() and value.isdigit():
-        return int(value)
+    if value.isascii() and value.isdigit():  # 26 digits were said as they came; 5,000 raised a ValueError
+        return int(value) if len(value.lstrip("0")) <= 9 else _DAY + 1
     try:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError, OverflowError):
@@ -428,12 +437,19 @@ def _retry_after(value: str) -> int | None:
     return seconds if seconds > 0 else None
 
 
+_PAGE_READ = 100_000  # characters of an error page read for its words: its title is near the top
+_TAG = re.compile(r"<[^<>]*>")  # "<" before ">": a page of unclosed tags is read in one pass
+
+
 def _server_message(text: str) -> str:
-    """The human part of an error body: OpenAI's ``{"error": {"message": …}}``, or the text itself."""
+    """The human part of an error body: OpenAI's ``{"error": {"message": …}}``, or the text itself; nothing
+    for a body that is mostly not text (compressed or binary bytes were shown as rows of "�")."""
     text = text.strip()
+    if not _mostly_text(text[:1000]):
+        return ""
     try:
         obj = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: brackets nested thousands deep
         if text[:200].lstrip().lower().startswith(("<!doctype", "<html")) or "<body" in text[:2000].lower():
             return _page_words(text)
         return text[:300]
@@ -446,11 +462,22 @@ def _server_message(text: str) -> str:
     return text[:300]
 
 
+def _mostly_text(text: str) -> bool:
+    """True unless more than a quarter of ``text`` is bytes that are no UTF-8 (U+FFFD) or zero bytes: compressed
+    or binary bytes. Control codes in a text are shown escaped, as they came."""
+    return (text.count("\ufffd") + text.count("\x00")) * 4 <= len(text)
+
+
 def _page_words(html: str) -> str:
-    """An HTML error page in words: its title, else its text without the markup."""
-    title = re.search(r"<title[^>]*>(.*?)</title>", html, re.I | re.S)
-    words = title.group(1) if title else re.sub(r"<[^>]+>", " ", re.sub(r"(?is)<(script|style).*?</\1>", " ", html))
-    return " ".join(unescape(words).split())[:300]
+    """An HTML error page in words: its title, else its text without the markup. Never raises, and takes
+    time in step with the page: markup that never closes a tag, a title or a script cannot make it slow."""
+    page = html[:_PAGE_READ]
+    lower = page.lower()
+    start = lower.find("<title")
+    opened = lower.find(">", start) + 1 if start >= 0 else 0
+    closed = lower.find("</title", opened) if opened else -1
+    title = " ".join(unescape(page[opened:closed]).split()) if closed >= 0 else ""
+    return (title or " ".join(unescape(_TAG.sub(" ", strip_invisible(page))).split()))[:300]
 
 
 def _address_problem(address: str) -> str:

@@ -63,6 +63,9 @@ def message_deltas(data: str, event: str = "message", calls: "NativeCalls | None
         return []
     try:
         obj = json.loads(data)
+    except RecursionError as exc:  # brackets inside brackets, thousands deep: Python reads no deeper
+        raise BadResponse("The server sent a message nested too deeply to read (brackets inside brackets, "
+                          "thousands deep), which is no answer.") from exc
     except ValueError as exc:
         if event == "error":
             raise _stream_error(data[:300], begun) from exc
@@ -215,7 +218,7 @@ def _block(name: str, arguments: str) -> str:
     """``<tool name="calculate"><query>2+2</query></tool>`` for a call's name and its JSON arguments."""
     try:
         args = json.loads(arguments) if arguments.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested thousands deep; the tool says what is wrong
         args = arguments
     if isinstance(args, dict):
         element = next((k for k in ("query", "url", "source") if isinstance(args.get(k), str)), "")

@@ -95,7 +95,7 @@ def cut_short(data_dir: Path) -> list[str]:
             waiting = [str(w) for w in mark.get("waiting", [])]
             closed = bool(mark.get("closed"))
             load_id, db = str(mark.get("load_id") or ""), Path(str(mark.get("db") or "knowledge.db")).name
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):  # damaged, or nested past reading
             continue
         if _alive(pid):
             continue  # still importing (the command line, beside the window)

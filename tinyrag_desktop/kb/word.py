@@ -239,6 +239,7 @@ def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = Non
     more than MAX_UNPACKED_BYTES is refused (ReadError) before any of it is."""
     import docx
     import lxml.etree
+    from docx.oxml.document import CT_Document
     from docx.table import Table
 
     _check_unpacked_size(data)
@@ -257,6 +258,8 @@ def read_docx(data: bytes, name: str, cancelled: Callable[[], bool] | None = Non
         raise ReadError(_xml_problem(exc)) from exc
     except Exception as exc:  # python-docx raises its own and lxml's errors on broken parts
         raise ReadError(f"a damaged or unreadable Word document ({exc.__class__.__name__}: {exc})") from exc
+    if not isinstance(document.element, CT_Document):  # its root is in no namespace Word writes: not Word's XML
+        raise ReadError("a damaged Word document (its main part is not a Word document body)")
     blocks: list[Block] = []
     title = (document.core_properties.title or "").strip()
     body = document.element.body

@@ -12,9 +12,9 @@ import codecs
 import json
 import re
 from dataclasses import dataclass, field
-from html import unescape
 from typing import TYPE_CHECKING, Callable
 
+from ..entities import unescape
 from .errors import ToolError
 
 if TYPE_CHECKING:
@@ -351,10 +351,16 @@ def xml_to_text(body: bytes) -> tuple[str, str]:
         raise UnreadableContent("The XML document could not be parsed.")
     title = ""
     for el in root.iter():
-        if isinstance(el.tag, str) and etree.QName(el).localname == "title" and (el.text or "").strip():
+        if isinstance(el.tag, str) and _local_name(el.tag) == "title" and (el.text or "").strip():
             title = el.text.strip()
             break
     return title, _squeeze("\n".join(t for t in root.itertext()))
+
+
+def _local_name(tag: str) -> str:
+    """An element's name without its namespace: "{http://…}title", and "w:title" whose prefix is declared
+    nowhere (lxml's recovering parser keeps it in the name, where etree.QName refuses it with a ValueError)."""
+    return tag.rpartition("}")[2].rpartition(":")[2]
 
 
 def pdf_to_text(body: bytes, max_chars: int, cancelled: Callable[[], bool] | None = None) -> tuple[str, str]:

@@ -29,6 +29,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from ..entities import unescape
 from ..markdown_prep import FENCE_RE as _FENCE_RE
 from ..markdown_prep import (INVALID_MARK_RE, NOT_RUN, TABLE_DELIMITER_RE, blocks_apart, images_as_links,
                              invalid_blocks, lift_fences, nest_lists, put_back_fences, register_task_boxes)
@@ -133,7 +134,7 @@ class _NoActionLinks(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         for link in root.iter("a"):
-            scheme = _SCHEME_RE.match(html.unescape(link.get("href") or ""))
+            scheme = _SCHEME_RE.match(unescape(link.get("href") or ""))
             if scheme is not None and scheme.group(1).lower() in ACTION_SCHEMES:
                 link.tag = "span"
                 link.attrib.clear()
@@ -222,7 +223,7 @@ def render(text: str, palette: Palette = LIGHT, first_code_index: int = 0, *, ru
 
     def code(match: re.Match[str]) -> str:
         lang = match.group(1) or ""
-        source = html.unescape(match.group(2)).replace(_TAB_MARK, "\t")
+        source = unescape(match.group(2)).replace(_TAB_MARK, "\t")
         index = first_code_index + len(blocks)
         blocks.append(source)  # Copy code and Run take its tabs (a Makefile's recipe lines need them)
         coloured = _highlight(source.expandtabs(4), lang, palette).rstrip("\n")
@@ -314,7 +315,7 @@ def _quotes(body: str, palette: Palette) -> str:
             opened.append(tag)
         elif opened:
             start = opened.pop()
-            rtl[start.start()] = is_right_to_left(html.unescape(_TAG.sub(" ", body[start.end():tag.start()])))
+            rtl[start.start()] = is_right_to_left(unescape(_TAG.sub(" ", body[start.end():tag.start()])))
     out: list[str] = []
     at, directions = 0, []
     for tag in tags:
@@ -426,7 +427,7 @@ def _rtl_blocks(body: str) -> str:
         tag = match.group(1)
         end = body.find(f"</{tag}>", match.end())
         inner = body[match.end():end if end >= 0 else match.end() + 2000]
-        text = html.unescape(_TAG.sub("", inner.split(">", 1)[1] if ">" in inner else inner))
+        text = unescape(_TAG.sub("", inner.split(">", 1)[1] if ">" in inner else inner))
         if is_right_to_left(text):
             return match.group(0) + ' dir="rtl"'
         # A paragraph in English right after a right-to-left table or quote: Qt ran it right to left too
@@ -449,7 +450,7 @@ def _rtl_tables(body: str) -> str:
     right end, see wide_blocks)."""
 
     def table(match: re.Match[str]) -> str:
-        if not is_right_to_left(html.unescape(_TAG.sub(" ", match.group(1).split(">", 1)[-1]))):
+        if not is_right_to_left(unescape(_TAG.sub(" ", match.group(1).split(">", 1)[-1]))):
             return match.group(0)
         rows = _ROW.sub(lambda row: row.group(1) + "".join(reversed([cell.group(0) for cell in
                                                                       _CELL.finditer(row.group(2))]))

@@ -128,7 +128,7 @@ class WindowGuard(QObject):
             if not isinstance(recorded, dict):
                 return False
             here = self._folder_identity()
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # RecursionError: a line nested thousands deep
             return False
         return recorded.get("folder") != here["folder"] and recorded.get("id") != here["id"]
 
