@@ -68,7 +68,7 @@ def test_test_connection_against_a_server_that_is_down_says_so(make_window, serv
 
 
 def test_the_limits_are_labelled_in_words_not_field_names():
-    from tinyrag_desktop.ui.settings_dialog import label_for
+    from tinyrag_desktop.ui.settings_fields import label_for
 
     # "Max tools total", "Max continuations": the engine's names, with no word for what they limit
     assert [label_for(n) for n in ("max_tools_total", "max_tools_per_round", "max_continuations", "max_tokens",

@@ -402,7 +402,7 @@ def test_an_example_address_in_a_reason_is_never_cut_across_two_lines(qtbot):
     ("ftp://127.0.0.1:21", "ftp://127.0.0.1:21"),  # refused as before, as typed
 ])
 def test_a_server_address_typed_without_its_obvious_parts_is_completed(typed, completed):
-    from tinyrag_desktop.ui.settings_dialog import completed_url
+    from tinyrag_desktop.ui.settings_fields import completed_url
 
     assert completed_url(typed) == completed
 

@@ -37,7 +37,7 @@ def test_an_answers_error_names_the_setting_not_the_flag(make_window, server, ql
 def test_the_status_bar_and_test_connection_name_the_setting_not_the_flag(qloop, qtbot):
     from PySide6.QtWidgets import QMainWindow
 
-    from tinyrag_desktop.ui.settings_dialog import _test_failure
+    from tinyrag_desktop.ui.settings_connection import _test_failure
     from tinyrag_desktop.ui.status import ServerStatus
 
     assert "(or pass --api-key)" in str(_refused())  # the command line keeps its flag
