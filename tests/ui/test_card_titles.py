@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tinyrag_desktop.tools.rag import EMPTY_MESSAGE
-from tinyrag_desktop.ui.toolcard import ToolCard, tool_title
+from tinyrag_desktop.ui.toolcard import ToolCard
+from tinyrag_desktop.ui.toolcard_header import tool_title
 
 TITLES = [("rag_knowledge", "query", "Knowledge base"), ("websearch", "query", "Web search"),
           ("wikipedia", "query", "Wikipedia"), ("url_fetch", "url", "Web page"), ("calculate", "query", "Calculator"),

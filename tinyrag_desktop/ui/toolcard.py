@@ -2,50 +2,24 @@
 
 from __future__ import annotations
 
-import html
+from PySide6.QtCore import Property, Qt, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QFrame, QSizePolicy, QVBoxLayout, QWidget
 
-from PySide6.QtCore import Property, QRectF, QSize, QSizeF, Qt, QUrl, Signal
-from PySide6.QtGui import (QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPalette, QPen,
-                           QTextOption)
-from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
-
-from ..hidden_text import marked
-from ..tools.nanogo_tool import KEEPS_OUTPUT, OUTPUT_BEFORE, OUTPUT_CUT, output_heading, split_output
+from ..tools.nanogo_tool import KEEPS_OUTPUT, OUTPUT_BEFORE, OUTPUT_CUT, split_output
 from ..tools.rag import EMPTY_MESSAGE, NO_MATCH
-from ..tool_words import (DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_note, sentence, split_advice, window_words,
-                          writing_call_words)
+from ..tool_words import DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_note, sentence, split_advice, window_words
 from ..tools.shell import DENIED, status_note
-from .access import announce, expanded_changed, expander
-from .bidi import set_text_direction
-from .icons import GENERIC_TOOL, STATUS_WORDS, paint_badge, shared_spinner, spinner_angle, tool_pixmap
+from .access import announce, expander
+from .icons import GENERIC_TOOL, STATUS_WORDS, shared_spinner
 from .plain_text import plain_tip
-from .sources import SOURCE_TOOLS, open_source, source_url, split_sources
-from .theme import colors
+from .sources import split_sources
+from .toolcard_details import DetailsMixin, ToolDetails
+from .toolcard_header import HEADER_ROW, HeaderMixin, input_line, one_line, tool_title
 
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
 _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running": "running", "done": "done"}
-_PROGRAM_TOOLS = frozenset({"shell", "nanogo"})  # their results are a program's output: shown in the code type
-_RESULT_SHOWN = 6000  # characters of a result shown in the expanded card; the rest is summarised
-_LINES_SHOWN = 120  # and lines: 6,000 characters of short lines made a card 3,000 pixels tall
 STOPPED = "Stopped before the tool finished."  # the reason on a card whose answer was stopped mid-run
-_PAD, _ROW, _BADGE = 7, 22, 18  # header geometry in pixels (the row grows with a large font)
-# The heading over the block's input, by its element: "Url" read oddly, and nanogo's <source> was headed
-# "Source" just above "Source: nanoGo", where the result came from.
-_INPUT_HEADINGS = {"query": "Query", "url": "URL", "source": "Code"}
-# A tool whose <query> is no search: the shell's is a command and the calculator's an expression.
-_TOOL_HEADINGS = {"shell": "Command", "calculate": "Expression"}
-_LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
-# What a card is titled: the tool in a person's words. The name the model calls it by ("rag_knowledge",
-# "nanogo") read as code, and the open card said "Source: nanoGo" under a title "nanogo". A tool this version
-# does not know keeps the name the model wrote. The model's name stays in the tooltip and `tool_name`.
-TOOL_TITLES = {"rag_knowledge": "Knowledge base", "websearch": "Web search", "wikipedia": "Wikipedia",
-               "url_fetch": "Web page", "calculate": "Calculator", "nanogo": "Go program",
-               "shell": "Shell command"}
-
-
-def tool_title(tool: str) -> str:
-    """The title of a card for a call of ``tool``: "Calculator" for calculate, an unknown name as it is."""
-    return TOOL_TITLES.get(tool, tool)
 
 
 def _done_note(tool: str, query: str, result: str) -> str:
@@ -72,45 +46,8 @@ WAITING = "waiting for you"
 _WAITING_NOTE = "Waiting for you to allow or deny this command."
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _input_line(text: str) -> str:
-    """A call's input on one line, a bidi override or a carriage return in it as a mark (‹U+202E›): a command
-    read otherwise than it runs."""
-    return _one_line(marked(text))
-
-
-def _two_lines(fm: QFontMetrics, text: str, room: int) -> list[str]:
-    """``text`` broken between words into at most two lines of ``room`` pixels. A second line too long is cut
-    at its start ("…raise “Tool calls per round” in Settings → Limits."): a note ends with what to do."""
-    if fm.horizontalAdvance(text) <= room:
-        return [text]
-    words, first = text.split(" "), ""
-    for i, word in enumerate(words):
-        longer = f"{first} {word}" if first else word
-        if fm.horizontalAdvance(longer) > room:
-            if not first:  # a first word wider than the card: cut anywhere
-                cut = len(word)
-                while cut > 1 and fm.horizontalAdvance(text[:cut]) > room:
-                    cut -= 1
-                first, rest = text[:cut], text[cut:]
-            else:
-                rest = " ".join(words[i:])
-            if fm.horizontalAdvance(rest) <= room:
-                return [first, rest]
-            tail = rest.split(" ")  # whole words dropped from its start, not letters
-            while len(tail) > 1 and fm.horizontalAdvance("…" + " ".join(tail)) > room:
-                tail.pop(0)
-            return [first, fm.elidedText("…" + " ".join(tail), Qt.TextElideMode.ElideLeft, room)]
-        first = longer
-    return [first]
-
-
 # The engine's reasons for not running a call that may come many times in a row: what the grouped card says.
 _DUPLICATE = "duplicate call: "
-_PLURAL_HEADINGS = {"Query": "Queries", "Expression": "Expressions", "Command": "Commands", "URL": "URLs"}
 
 
 def _group_note(count: int, reason: str, tool: str) -> str:
@@ -124,51 +61,6 @@ def _group_note(count: int, reason: str, tool: str) -> str:
     return f"{count} calls skipped. {for_a_person(reason, tool).rstrip('.')}."
 
 
-def _section(heading: str, body: str, direction: str = "") -> str:
-    stated = f" dir='{direction}'" if direction else ""
-    return f"<p style='margin-bottom:0'><b>{heading}</b></p><p{stated} style='margin-top:0'>{body}</p>"
-
-
-def _closing_note(text: str) -> str:
-    """The bracketed note a tool ends its result with ("[The output was cut at 64 KB …]"), or ""."""
-    last = text.rstrip().rsplit("\n", 1)[-1].strip()
-    return last if last.startswith("[") and last.endswith("]") and len(last) < 300 else ""
-
-
-def _cut(text: str, chars: int, lines: int, from_end: bool = False) -> str:
-    """At most ``chars`` characters and ``lines`` lines of ``text``, from its start (or its end)."""
-    if from_end:
-        shown = text[-chars:] if chars else ""
-        return "\n".join(shown.rsplit("\n", lines)[-lines:]) if shown.count("\n") >= lines else shown
-    shown = text[:chars]
-    return "\n".join(shown.split("\n", lines)[:lines]) if shown.count("\n") >= lines else shown
-
-
-def _lines(heading: str, text: str, direction: str = "", *, end_too: bool = False, mono: bool = False) -> str:
-    """``text`` under ``heading`` with its lines and tabs kept, cut at _RESULT_SHOWN characters or
-    _LINES_SHOWN lines like a result: a Go program's 64 KB of output ran on as one paragraph, 8,000 pixels
-    tall. The note a cut text ends with ("[The output was cut at 64 KB …]") stays in sight. ``end_too``:
-    a third from the start and the rest from the end, for a command, whose end (its error, its summary)
-    is what matters most. ``mono``: in the code type, as a program's output lines up (columns, tables)."""
-    esc = html.escape
-    pre = "<code style='white-space:pre-wrap'>{}</code>" if mono else "<span style='white-space:pre-wrap'>{}</span>"
-    shown = _cut(text, _RESULT_SHOWN, _LINES_SHOWN)
-    if len(shown) < len(text) and end_too:
-        head = _cut(text, _RESULT_SHOWN // 3, _LINES_SHOWN // 3)
-        end = _cut(text[len(head):], _RESULT_SHOWN - len(head), _LINES_SHOWN - _LINES_SHOWN // 3, from_end=True)
-        more = len(text) - len(head) - len(end)
-        body = (pre.format(esc(head.rstrip("\n"))) + f"<br><i>… {more:,} more characters</i><br>"
-                + pre.format(esc(end.lstrip("\n"))))
-        return _section(heading, body, direction)
-    more = len(text) - len(shown)
-    tail = ""
-    if more > 0:
-        note = _closing_note(text)
-        tail = (f"<p style='margin-top:0'><i>… {more:,} more characters"
-                f"{esc(' ' + note) if note and note not in shown else ''}</i></p>")
-    return _section(heading, pre.format(esc(shown)), direction) + tail
-
-
 def writing_words(chars: int, lines: int) -> str:
     """How much of a call's input has come: "12 lines so far", or "345 characters so far" on one line; ""
     before any (it said "34 characters so far" of a search's tags before a word of it had come)."""
@@ -179,57 +71,8 @@ def _seconds(ms: int) -> str:
     return f"{ms / 1000:.1f} s" if ms >= 100 else f"{ms} ms"
 
 
-class _Details(QTextBrowser):
-    """The expanded card's text, as tall as its content. It wraps anywhere: a label wraps only between
-    words, so a long URL, Go line or result with no space in it was cut off at the card's right edge."""
-
-    def __init__(self, parent: QWidget) -> None:
-        super().__init__(parent)
-        self.setObjectName("toolDetails")
-        self.setAccessibleName("Details")  # a label with no name, to a screen reader
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # selectable by mouse; Tab goes from card to card
-        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        # A link is one of the call's sources, opened as the Sources line under the answer opens them: a file
-        # moved since it was imported is said in the status bar (see ToolCard.openFailed), and only http(s)
-        # and file locations are opened.
-        self.setOpenLinks(False)
-        self.anchorClicked.connect(self._open)
-        self.viewport().setAutoFillBackground(False)
-        self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
-        pal = self.palette()
-        pal.setColor(QPalette.ColorRole.Base, Qt.GlobalColor.transparent)
-        self.setPalette(pal)
-        self.document().setDocumentMargin(0)
-        self.document().documentLayout().documentSizeChanged.connect(self._fit)
-        self.setFixedHeight(1)
-
-    def _open(self, url: QUrl) -> None:
-        card = self.parentWidget()
-        if isinstance(card, ToolCard):
-            card.open_source_at(url.toString())
-
-    def _fit(self, size: QSizeF) -> None:
-        height = int(size.height() + 0.999) + 2
-        if height != self.height():
-            self.setFixedHeight(height)
-
-    def sizeHint(self) -> QSize:  # noqa: N802
-        return QSize(200, self.height())
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802
-        return QSize(50, self.height())
-
-    def loadResource(self, kind: int, url: QUrl):  # noqa: N802
-        # A result is outside text: never let it make the card read local files or images.
-        return None
-
-
 @expander  # a screen reader hears a button that opens and closes, not a frame
-class ToolCard(QFrame):
+class ToolCard(HeaderMixin, DetailsMixin, QFrame):
     """A card whose badge turns from running to done, error or skipped; click or Space shows details."""
 
     statusChanged = Signal(str)
@@ -253,7 +96,7 @@ class ToolCard(QFrame):
         self._waiting = False
         self._expanded = False
         self._toggled = False  # just opened or closed: its description says so first (see set_expanded)
-        self._details: _Details | None = None  # built on first expand: 1,000 cards should stay light
+        self._details: ToolDetails | None = None  # built on first expand: 1,000 cards should stay light
         # Calls skipped right after this one for the same reason: this card stands for them (see fold).
         self._folded: list[ToolCard] = []
         self.folded_into: ToolCard | None = None
@@ -275,54 +118,20 @@ class ToolCard(QFrame):
         self._bold.setBold(True)
         self._small = QFont(self.font())
         self._small.setPointSizeF(max(7.0, self.font().pointSizeF() * 0.9))
-        self._row_height = max(_ROW, QFontMetrics(self._bold).height() + 4)
+        self._row_height = max(HEADER_ROW, QFontMetrics(self._bold).height() + 4)
         self._layout = QVBoxLayout(self)
         self._layout.setSpacing(0)
         self._relayout()
         shared_spinner().add(self)
         self._describe()
 
-    def _header_height(self) -> int:
-        lines = len(self._note_lines()) if self._note_shown() else 0
-        return _PAD + self._row() + (lines * self.fontMetrics().height() + 2 if lines else 0) + _PAD
-
-    def _note_lines(self, width: int | None = None) -> list[str]:
-        """The closed card's note in at most two lines of the card's width (see _two_lines): cut to one line,
-        the cut fell on what the note is for ("Turn on “Allow Go code (…", "in Settings → Lim…")."""
-        return _two_lines(self.fontMetrics(), self._note_text, max(40, (width or self.width()) - 24))
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        super().resizeEvent(event)
-        if self._note_shown() and self.contentsMargins().top() != self._header_height():
-            self._relayout()  # the note takes one line more, or one less, at the new width
-
-    def _note_shown(self) -> bool:
-        """The reason is under the header while the card is closed; open, the details say it in full under
-        "Error" or "Reason", and a second, cut-off copy above them was only noise."""
-        return bool(self._note_text) and not self._expanded
-
-    def _row(self) -> int:
-        """The header row's height: 22 pixels, or more with a large font (its letters were cut off)."""
-        return self._row_height
-
-    def _relayout(self) -> None:
-        self._layout.setContentsMargins(12, self._header_height(), 12, 8 if self._expanded else 0)
-        self.setMinimumHeight(self._header_height())
-        self.updateGeometry()
-
-    def sizeHint(self) -> QSize:  # noqa: N802
-        hint = super().sizeHint()
-        return QSize(max(hint.width(), 300), max(hint.height(), self._header_height()))
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802
-        return QSize(200, self._header_height())
 
     # DESIGN's properties --------------------------------------------------------------------------
     def _get_tool_name(self) -> str:
         return self._tool
 
     def _get_query_preview(self) -> str:
-        return _input_line(self._query)
+        return input_line(self._query)
 
     def _get_status(self) -> str:
         return "running" if self._phase == "writing" else self._phase  # DESIGN's four: a call written runs
@@ -424,16 +233,6 @@ class ToolCard(QFrame):
         """What the card's header says the tool is ("Calculator"; "Calculator, Web search" for a group)."""
         return self._names()
 
-    def _inputs_heading(self) -> str:
-        """The heading over the inputs of a grouped card: "Expressions", or "Calls" for several tools."""
-        if len({(card._tool, card._param) for card in self._calls()}) > 1:
-            return "Calls"
-        heading = self._input_heading()
-        return _PLURAL_HEADINGS.get(heading, heading)
-
-    def _inputs(self) -> list[str]:
-        several = self._inputs_heading() == "Calls"
-        return [f"{tool_title(card._tool)}: {card._query}" if several else card._query for card in self._calls()]
 
     @property
     def meta(self) -> str:
@@ -529,7 +328,7 @@ class ToolCard(QFrame):
             # no time beside a call refused before it ran (an unknown tool): "<1 ms" said it had run
             self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
         if error and self._phase in ("error", "skipped"):
-            self._note_text = _one_line(self._reason() if self.denied or off
+            self._note_text = one_line(self._reason() if self.denied or off
                                         else for_a_person(self._error_words(), self._tool))
         elif self._phase == "done":
             self._note_text = _done_note(self._tool, self._query, result)
@@ -582,13 +381,13 @@ class ToolCard(QFrame):
         words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self._phase, self._phase)
         if self._folded:
             self.setAccessibleName(f"Tools: {self._names()}, {words}, {len(self._folded) + 1} calls")
-            detail = f"{self._inputs_heading()}: {'; '.join(_input_line(q) for q in self._inputs())[:400]}"
+            detail = f"{self._inputs_heading()}: {'; '.join(input_line(q) for q in self._inputs())[:400]}"
         elif self._phase == "writing":
             self.setAccessibleName(f"Tool: {self._names()}, {words}")
             detail = f"{self._writing_line()} {self._meta_text}".strip()
         else:
             self.setAccessibleName(f"Tool: {self._names()}, {words}")
-            detail = f"{self._input_heading()}: {_input_line(self._query)[:200]}"
+            detail = f"{self._input_heading()}: {input_line(self._query)[:200]}"
         if self._error:
             # Only the reason: what the model was told after it ("Write for example: <tool name=…>") was read
             # aloud, markup and all.
@@ -607,179 +406,6 @@ class ToolCard(QFrame):
             tip += f"\nTool name: {self._own_names()}"
         self.setToolTip(plain_tip(f"{tip}\n{self._note_text}" if self._note_text else tip))
 
-    # expanding ------------------------------------------------------------------------------------
-    def set_expanded(self, on: bool) -> None:
-        if on == self._expanded:
-            return
-        self._expanded = on
-        if on and self._details is None:
-            self._details = _Details(self)
-            self._details.setHtml(self._details_html())
-            self._layout.addWidget(self._details)
-        if self._details is not None:
-            self._details.setVisible(on)
-        self._relayout()
-        self.update()  # the header's note comes or goes
-        # Qt's AT-SPI bridge passes no expanded or collapsed change on (only checked, active, enabled and
-        # focused ones): Orca 43 never said "expanded". It says the focused card's description as it changes:
-        # that begins with the new state, until the card next takes the focus (see focusInEvent).
-        self._toggled = True
-        self._describe()
-        expanded_changed(self)  # for the bridges that pass it on
-        self.expandedChanged.emit(on)
-
-    def details_text(self) -> str:
-        """What the expanded card shows, as plain text (tests and the clipboard use it)."""
-        parts = ([f"{self._inputs_heading()}:\n" + "\n".join(self._inputs())] if self._folded else
-                 [f"{self._input_heading()}:\n{self._query}"])
-        if self._source:
-            many = len(split_sources(self._source)) > 1
-            parts.append(f"Sources:\n{self._source.strip()}" if many else f"Source: {self._source.strip()}")
-        if self._error:
-            parts.append(f"{self._reason_heading()}: {self._reason()}")
-            if self._printed():
-                parts.append(f"{output_heading(self._error)}:\n{self._printed()}")
-        elif self._result:
-            parts.append(f"Result:\n{self._result}")
-        elif self._phase == "running":
-            parts.append("Running…")
-        elif self._phase == "writing":
-            parts = [f"{self._writing_line()} {self._meta_text}".strip()]
-        return "\n\n".join(parts)
-
-    def _source_links(self) -> dict[str, str]:
-        """Each source the details show as a link, and the address of its link: files, pages and articles
-        of a tool that reads documents (a calculation's "calculator" is no place)."""
-        if self._tool not in SOURCE_TOOLS:
-            return {}
-        return {line: url.toString() for line in split_sources(self._source) if (url := source_url(line)) is not None}
-
-    def open_source_at(self, address: str) -> bool:
-        """Open the source whose link in the details goes to ``address``, as the Sources line under the answer
-        does; when it cannot be opened (a file moved since), say why with ``openFailed``."""
-        location = next((loc for loc, link in self._source_links().items() if link == address), None)
-        if location is None:  # no link of ours (the details hold no other)
-            return False
-        problem = open_source(location)
-        if problem:
-            self.openFailed.emit(problem)
-        return problem is None
-
-    def _writing_line(self) -> str:
-        return writing_call_words(self._tool)  # "Writing Go code…": it said "Writing a nanogo call…"
-
-    def _input_heading(self) -> str:
-        if self._param == "query" and self._tool in _TOOL_HEADINGS:
-            return _TOOL_HEADINGS[self._tool]
-        return _INPUT_HEADINGS.get(self._param, self._param.capitalize())
-
-    def _details_html(self) -> str:
-        # Each heading is a paragraph of its own, and so is each value: Qt finds a paragraph's direction
-        # from its first letter, so a query or result in Arabic or Hebrew reads right to left, and the
-        # English heading above it no longer forces it left to right.
-        esc = html.escape
-        if self._folded:  # each call's input, one paragraph each (a Go program has several lines)
-            out = [f"<p style='margin-bottom:0'><b>{esc(self._inputs_heading())}</b></p>" + "".join(
-                "<p style='margin-top:0;margin-bottom:0'><code style='white-space:pre-wrap'>"
-                f"{esc(marked(q))}</code></p>" for q in self._inputs()) + "<p style='margin-top:0'></p>"]
-        else:
-            out = [_section(esc(self._input_heading()),
-                            f"<code style='white-space:pre-wrap'>{esc(marked(self._query))}</code>")]
-        if self._source:
-            # one per line: a search's passages came from several documents ("a.md b.txt" ran together). A
-            # file, a page or an article is a link that opens it; "calculator" or "nanoGo" says what ran.
-            lines, links = split_sources(self._source), self._source_links()
-            out.append(_section("Source" if len(lines) == 1 else "Sources", "<br>".join(
-                f"<a href='{esc(links[line])}'>{esc(line)}</a>" if line in links else esc(line) for line in lines)))
-        if self._error:
-            # The error is the app's own sentence: it reads in the window's direction even when it starts
-            # with the model's Hebrew or Arabic ("“ש” is not something the calculator understands). The
-            # advice given to the model after it ("Available tools: …", with a tool block to copy) is set
-            # apart: it is the model's reading, not the reason.
-            direction = "rtl" if self.layoutDirection() == Qt.LayoutDirection.RightToLeft else "ltr"
-            reason, advice = (self._reason(), "") if self.denied or self.off else split_advice(self._reason())
-            # its lines kept (a compile error lists one per line), and cut like a result
-            out.append(_lines(self._reason_heading(), reason, direction))
-            if advice:
-                out.append(_section("The model was told", f"<span style='color:{colors().muted.name()}'>"
-                                                          f"{esc(advice)}</span>", direction))
-            if self._printed():  # what the program printed before it failed: as lines, under its own heading
-                out.append(_lines(output_heading(self._error), self._printed(), mono=True))
-        elif self._result:
-            out.append(_lines("Result", self._result, end_too=self._tool == "shell",
-                              mono=self._tool in _PROGRAM_TOOLS))
-        elif self._phase == "running":
-            out.append("<p><i>Running…</i></p>")
-        elif self._phase == "writing":
-            out = [f"<p><i>{esc(self._writing_line())} {esc(self._meta_text)}</i></p>"]
-        return "".join(out)
-
-    def paintEvent(self, event) -> None:  # noqa: N802
-        c = colors()
-        painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        # Focus wins over the red of a failed card: the ✗ badge and the red note still say it failed.
-        border = c.accent if self.hasFocus() else c.error if self._phase == "error" else c.line
-        pen = QPen(border, 2 if self.hasFocus() else 1)
-        if self._phase in ("skipped", "writing") and not self.hasFocus():
-            pen.setStyle(Qt.PenStyle.DashLine)
-        painter.setPen(pen)
-        painter.setBrush(c.card)
-        painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), 8, 8)
-        self._paint_header(painter, c)
-        painter.end()
-
-    def _paint_header(self, painter: QPainter, c) -> None:
-        width = self.width()
-        top, x, row = _PAD, 12, self._row()
-        mid = top + row / 2
-        painter.drawPixmap(x, int(mid - 8), tool_pixmap(self._icon_tool(), c.text, 16, self.devicePixelRatioF()))
-        x += 16 + 8
-        painter.setFont(self._bold)
-        painter.setPen(c.text)
-        fm = painter.fontMetrics()
-        name = self._names()
-        name_w, most = fm.horizontalAdvance(name), max(40, (width - 24) // 3)  # several tools' names: cut
-        if name_w > most:
-            name = fm.elidedText(name, Qt.TextElideMode.ElideRight, most)
-            name_w = fm.horizontalAdvance(name)
-        painter.drawText(QRectF(x, top, name_w + 2, row), Qt.AlignmentFlag.AlignVCenter, name)
-        x += name_w + 10
-        right = width - 12 - _BADGE
-        paint_badge(painter, QRectF(right, mid - _BADGE / 2, _BADGE, _BADGE), self._phase, spinner_angle())
-        right -= 8
-        if self._meta_text:
-            painter.setFont(self._small)
-            painter.setPen(c.muted)
-            meta_w = painter.fontMetrics().horizontalAdvance(self._meta_text)
-            painter.drawText(QRectF(right - meta_w, top, meta_w, row),
-                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, self._meta_text)
-            right -= meta_w + 10
-        if right - x > 20:
-            painter.setFont(self._mono)
-            painter.setPen(c.muted)
-            shown = " · ".join(_input_line(card._query) for card in self._calls())  # every input, while it fits
-            if self._phase == "writing":
-                painter.setFont(self.font())
-                shown = self._writing_line()
-            value = _one_line(self._value())
-            room = int(right - x) - (painter.fontMetrics().horizontalAdvance(" " + value) if value else 0)
-            if value and room > 40:  # the expression gives way to its value, which is what was asked
-                preview = painter.fontMetrics().elidedText(shown, Qt.TextElideMode.ElideRight, room) + " " + value
-            else:
-                preview = painter.fontMetrics().elidedText(shown, Qt.TextElideMode.ElideRight, int(right - x))
-            # A query in Arabic or Hebrew keeps its word order; it stays where the layout puts it.
-            align = set_text_direction(painter, preview, _LEFT_MIDDLE, self.layoutDirection())
-            painter.drawText(QRectF(x, top, right - x, row), align, preview)
-        if self._note_shown():
-            painter.setFont(self.font())
-            painter.setPen(c.errortext if self._phase == "error" else c.muted)
-            fm = painter.fontMetrics()
-            # The app's own sentence, in the window's direction (see _details_html), not its first letter's.
-            painter.setLayoutDirection(self.layoutDirection())
-            for i, line in enumerate(self._note_lines(width)):
-                painter.drawText(QRectF(12, top + row + 1 + i * fm.height(), width - 24, fm.height()), _LEFT_MIDDLE,
-                                 line)
 
     def hideEvent(self, event) -> None:  # noqa: N802
         shared_spinner().discard(self)

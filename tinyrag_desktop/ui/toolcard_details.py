@@ -1,0 +1,244 @@
+"""A tool card's open part: the details view, their text and HTML, the sources linked in them."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QSize, QSizeF, Qt, QUrl
+from PySide6.QtGui import QPalette, QTextOption
+from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
+
+from ..hidden_text import marked
+from ..tool_words import split_advice, writing_call_words
+from ..tools.nanogo_tool import output_heading
+from .access import expanded_changed
+from .sources import SOURCE_TOOLS, open_source, source_url, split_sources
+from .theme import colors
+from .toolcard_header import tool_title
+
+_PROGRAM_TOOLS = frozenset({"shell", "nanogo"})  # their results are a program's output: shown in the code type
+_RESULT_SHOWN = 6000  # characters of a result shown in the expanded card; the rest is summarised
+_LINES_SHOWN = 120  # and lines: 6,000 characters of short lines made a card 3,000 pixels tall
+# The heading over the block's input, by its element: "Url" read oddly, and nanogo's <source> was headed
+# "Source" just above "Source: nanoGo", where the result came from.
+_INPUT_HEADINGS = {"query": "Query", "url": "URL", "source": "Code"}
+# A tool whose <query> is no search: the shell's is a command and the calculator's an expression.
+_TOOL_HEADINGS = {"shell": "Command", "calculate": "Expression"}
+# Over the inputs of a card standing for several calls of one tool.
+_PLURAL_HEADINGS = {"Query": "Queries", "Expression": "Expressions", "Command": "Commands", "URL": "URLs"}
+
+
+def _section(heading: str, body: str, direction: str = "") -> str:
+    stated = f" dir='{direction}'" if direction else ""
+    return f"<p style='margin-bottom:0'><b>{heading}</b></p><p{stated} style='margin-top:0'>{body}</p>"
+
+
+def _closing_note(text: str) -> str:
+    """The bracketed note a tool ends its result with ("[The output was cut at 64 KB …]"), or ""."""
+    last = text.rstrip().rsplit("\n", 1)[-1].strip()
+    return last if last.startswith("[") and last.endswith("]") and len(last) < 300 else ""
+
+
+def _cut(text: str, chars: int, lines: int, from_end: bool = False) -> str:
+    """At most ``chars`` characters and ``lines`` lines of ``text``, from its start (or its end)."""
+    if from_end:
+        shown = text[-chars:] if chars else ""
+        return "\n".join(shown.rsplit("\n", lines)[-lines:]) if shown.count("\n") >= lines else shown
+    shown = text[:chars]
+    return "\n".join(shown.split("\n", lines)[:lines]) if shown.count("\n") >= lines else shown
+
+
+def _lines(heading: str, text: str, direction: str = "", *, end_too: bool = False, mono: bool = False) -> str:
+    """``text`` under ``heading`` with its lines and tabs kept, cut at _RESULT_SHOWN characters or
+    _LINES_SHOWN lines like a result: a Go program's 64 KB of output ran on as one paragraph, 8,000 pixels
+    tall. The note a cut text ends with ("[The output was cut at 64 KB …]") stays in sight. ``end_too``:
+    a third from the start and the rest from the end, for a command, whose end (its error, its summary)
+    is what matters most. ``mono``: in the code type, as a program's output lines up (columns, tables)."""
+    esc = html.escape
+    pre = "<code style='white-space:pre-wrap'>{}</code>" if mono else "<span style='white-space:pre-wrap'>{}</span>"
+    shown = _cut(text, _RESULT_SHOWN, _LINES_SHOWN)
+    if len(shown) < len(text) and end_too:
+        head = _cut(text, _RESULT_SHOWN // 3, _LINES_SHOWN // 3)
+        end = _cut(text[len(head):], _RESULT_SHOWN - len(head), _LINES_SHOWN - _LINES_SHOWN // 3, from_end=True)
+        more = len(text) - len(head) - len(end)
+        body = (pre.format(esc(head.rstrip("\n"))) + f"<br><i>… {more:,} more characters</i><br>"
+                + pre.format(esc(end.lstrip("\n"))))
+        return _section(heading, body, direction)
+    more = len(text) - len(shown)
+    tail = ""
+    if more > 0:
+        note = _closing_note(text)
+        tail = (f"<p style='margin-top:0'><i>… {more:,} more characters"
+                f"{esc(' ' + note) if note and note not in shown else ''}</i></p>")
+    return _section(heading, pre.format(esc(shown)), direction) + tail
+
+
+class ToolDetails(QTextBrowser):
+    """The expanded card's text, as tall as its content. It wraps anywhere: a label wraps only between
+    words, so a long URL, Go line or result with no space in it was cut off at the card's right edge."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("toolDetails")
+        self.setAccessibleName("Details")  # a label with no name, to a screen reader
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # selectable by mouse; Tab goes from card to card
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        # A link is one of the call's sources, opened as the Sources line under the answer opens them: a file
+        # moved since it was imported is said in the status bar (see ToolCard.openFailed), and only http(s)
+        # and file locations are opened.
+        self.setOpenLinks(False)
+        self.anchorClicked.connect(self._open)
+        self.viewport().setAutoFillBackground(False)
+        self.viewport().setCursor(Qt.CursorShape.IBeamCursor)
+        pal = self.palette()
+        pal.setColor(QPalette.ColorRole.Base, Qt.GlobalColor.transparent)
+        self.setPalette(pal)
+        self.document().setDocumentMargin(0)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        self.setFixedHeight(1)
+
+    def _open(self, url: QUrl) -> None:
+        card = self.parentWidget()
+        if isinstance(card, DetailsMixin):  # the card it is in
+            card.open_source_at(url.toString())
+
+    def _fit(self, size: QSizeF) -> None:
+        height = int(size.height() + 0.999) + 2
+        if height != self.height():
+            self.setFixedHeight(height)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(200, self.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(50, self.height())
+
+    def loadResource(self, kind: int, url: QUrl):  # noqa: N802
+        # A result is outside text: never let it make the card read local files or images.
+        return None
+
+
+class DetailsMixin:
+    """ToolCard's details, shown when it is opened (mixed into it, see toolcard.py)."""
+
+    def _inputs_heading(self) -> str:
+        """The heading over the inputs of a grouped card: "Expressions", or "Calls" for several tools."""
+        if len({(card._tool, card._param) for card in self._calls()}) > 1:
+            return "Calls"
+        heading = self._input_heading()
+        return _PLURAL_HEADINGS.get(heading, heading)
+
+    def _inputs(self) -> list[str]:
+        several = self._inputs_heading() == "Calls"
+        return [f"{tool_title(card._tool)}: {card._query}" if several else card._query for card in self._calls()]
+
+    # expanding ------------------------------------------------------------------------------------
+    def set_expanded(self, on: bool) -> None:
+        if on == self._expanded:
+            return
+        self._expanded = on
+        if on and self._details is None:
+            self._details = ToolDetails(self)
+            self._details.setHtml(self._details_html())
+            self._layout.addWidget(self._details)
+        if self._details is not None:
+            self._details.setVisible(on)
+        self._relayout()
+        self.update()  # the header's note comes or goes
+        # Qt's AT-SPI bridge passes no expanded or collapsed change on (only checked, active, enabled and
+        # focused ones): Orca 43 never said "expanded". It says the focused card's description as it changes:
+        # that begins with the new state, until the card next takes the focus (see focusInEvent).
+        self._toggled = True
+        self._describe()
+        expanded_changed(self)  # for the bridges that pass it on
+        self.expandedChanged.emit(on)
+
+    def details_text(self) -> str:
+        """What the expanded card shows, as plain text (tests and the clipboard use it)."""
+        parts = ([f"{self._inputs_heading()}:\n" + "\n".join(self._inputs())] if self._folded else
+                 [f"{self._input_heading()}:\n{self._query}"])
+        if self._source:
+            many = len(split_sources(self._source)) > 1
+            parts.append(f"Sources:\n{self._source.strip()}" if many else f"Source: {self._source.strip()}")
+        if self._error:
+            parts.append(f"{self._reason_heading()}: {self._reason()}")
+            if self._printed():
+                parts.append(f"{output_heading(self._error)}:\n{self._printed()}")
+        elif self._result:
+            parts.append(f"Result:\n{self._result}")
+        elif self._phase == "running":
+            parts.append("Running…")
+        elif self._phase == "writing":
+            parts = [f"{self._writing_line()} {self._meta_text}".strip()]
+        return "\n\n".join(parts)
+
+    def _source_links(self) -> dict[str, str]:
+        """Each source the details show as a link, and the address of its link: files, pages and articles
+        of a tool that reads documents (a calculation's "calculator" is no place)."""
+        if self._tool not in SOURCE_TOOLS:
+            return {}
+        return {line: url.toString() for line in split_sources(self._source) if (url := source_url(line)) is not None}
+
+    def open_source_at(self, address: str) -> bool:
+        """Open the source whose link in the details goes to ``address``, as the Sources line under the answer
+        does; when it cannot be opened (a file moved since), say why with ``openFailed``."""
+        location = next((loc for loc, link in self._source_links().items() if link == address), None)
+        if location is None:  # no link of ours (the details hold no other)
+            return False
+        problem = open_source(location)
+        if problem:
+            self.openFailed.emit(problem)
+        return problem is None
+
+    def _writing_line(self) -> str:
+        return writing_call_words(self._tool)  # "Writing Go code…": it said "Writing a nanogo call…"
+
+    def _input_heading(self) -> str:
+        if self._param == "query" and self._tool in _TOOL_HEADINGS:
+            return _TOOL_HEADINGS[self._tool]
+        return _INPUT_HEADINGS.get(self._param, self._param.capitalize())
+
+    def _details_html(self) -> str:
+        # Each heading is a paragraph of its own, and so is each value: Qt finds a paragraph's direction
+        # from its first letter, so a query or result in Arabic or Hebrew reads right to left, and the
+        # English heading above it no longer forces it left to right.
+        esc = html.escape
+        if self._folded:  # each call's input, one paragraph each (a Go program has several lines)
+            out = [f"<p style='margin-bottom:0'><b>{esc(self._inputs_heading())}</b></p>" + "".join(
+                "<p style='margin-top:0;margin-bottom:0'><code style='white-space:pre-wrap'>"
+                f"{esc(marked(q))}</code></p>" for q in self._inputs()) + "<p style='margin-top:0'></p>"]
+        else:
+            out = [_section(esc(self._input_heading()),
+                            f"<code style='white-space:pre-wrap'>{esc(marked(self._query))}</code>")]
+        if self._source:
+            # one per line: a search's passages came from several documents ("a.md b.txt" ran together). A
+            # file, a page or an article is a link that opens it; "calculator" or "nanoGo" says what ran.
+            lines, links = split_sources(self._source), self._source_links()
+            out.append(_section("Source" if len(lines) == 1 else "Sources", "<br>".join(
+                f"<a href='{esc(links[line])}'>{esc(line)}</a>" if line in links else esc(line) for line in lines)))
+        if self._error:
+            # The error is the app's own sentence: it reads in the window's direction even when it starts
+            # with the model's Hebrew or Arabic ("“ש” is not something the calculator understands). The
+            # advice given to the model after it ("Available tools: …", with a tool block to copy) is set
+            # apart: it is the model's reading, not the reason.
+            direction = "rtl" if self.layoutDirection() == Qt.LayoutDirection.RightToLeft else "ltr"
+            reason, advice = (self._reason(), "") if self.denied or self.off else split_advice(self._reason())
+            # its lines kept (a compile error lists one per line), and cut like a result
+            out.append(_lines(self._reason_heading(), reason, direction))
+            if advice:
+                out.append(_section("The model was told", f"<span style='color:{colors().muted.name()}'>"
+                                                          f"{esc(advice)}</span>", direction))
+            if self._printed():  # what the program printed before it failed: as lines, under its own heading
+                out.append(_lines(output_heading(self._error), self._printed(), mono=True))
+        elif self._result:
+            out.append(_lines("Result", self._result, end_too=self._tool == "shell",
+                              mono=self._tool in _PROGRAM_TOOLS))
+        elif self._phase == "running":
+            out.append("<p><i>Running…</i></p>")
+        elif self._phase == "writing":
+            out = [f"<p><i>{esc(self._writing_line())} {esc(self._meta_text)}</i></p>"]
+        return "".join(out)

@@ -1,0 +1,169 @@
+"""A tool card's painted header: its title, icon, input, time, badge and the note under it, and their geometry."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QFontMetrics, QPainter, QPen
+
+from ..hidden_text import marked
+from .bidi import set_text_direction
+from .icons import paint_badge, spinner_angle, tool_pixmap
+from .theme import colors
+
+# What a card is titled: the tool in a person's words. The name the model calls it by ("rag_knowledge",
+# "nanogo") read as code, and the open card said "Source: nanoGo" under a title "nanogo". A tool this version
+# does not know keeps the name the model wrote. The model's name stays in the tooltip and `tool_name`.
+TOOL_TITLES = {"rag_knowledge": "Knowledge base", "websearch": "Web search", "wikipedia": "Wikipedia",
+               "url_fetch": "Web page", "calculate": "Calculator", "nanogo": "Go program",
+               "shell": "Shell command"}
+
+
+def tool_title(tool: str) -> str:
+    """The title of a card for a call of ``tool``: "Calculator" for calculate, an unknown name as it is."""
+    return TOOL_TITLES.get(tool, tool)
+
+
+_PAD, HEADER_ROW, _BADGE = 7, 22, 18  # header geometry in pixels (the row grows with a large font)
+_LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def input_line(text: str) -> str:
+    """A call's input on one line, a bidi override or a carriage return in it as a mark (‹U+202E›): a command
+    read otherwise than it runs."""
+    return one_line(marked(text))
+
+
+def two_lines(fm: QFontMetrics, text: str, room: int) -> list[str]:
+    """``text`` broken between words into at most two lines of ``room`` pixels. A second line too long is cut
+    at its start ("…raise “Tool calls per round” in Settings → Limits."): a note ends with what to do."""
+    if fm.horizontalAdvance(text) <= room:
+        return [text]
+    words, first = text.split(" "), ""
+    for i, word in enumerate(words):
+        longer = f"{first} {word}" if first else word
+        if fm.horizontalAdvance(longer) > room:
+            if not first:  # a first word wider than the card: cut anywhere
+                cut = len(word)
+                while cut > 1 and fm.horizontalAdvance(text[:cut]) > room:
+                    cut -= 1
+                first, rest = text[:cut], text[cut:]
+            else:
+                rest = " ".join(words[i:])
+            if fm.horizontalAdvance(rest) <= room:
+                return [first, rest]
+            tail = rest.split(" ")  # whole words dropped from its start, not letters
+            while len(tail) > 1 and fm.horizontalAdvance("…" + " ".join(tail)) > room:
+                tail.pop(0)
+            return [first, fm.elidedText("…" + " ".join(tail), Qt.TextElideMode.ElideLeft, room)]
+        first = longer
+    return [first]
+
+
+class HeaderMixin:
+    """ToolCard's header, painted rather than built from child labels (mixed into it, see toolcard.py)."""
+
+    def _header_height(self) -> int:
+        lines = len(self._note_lines()) if self._note_shown() else 0
+        return _PAD + self._row() + (lines * self.fontMetrics().height() + 2 if lines else 0) + _PAD
+
+    def _note_lines(self, width: int | None = None) -> list[str]:
+        """The closed card's note in at most two lines of the card's width (see two_lines): cut to one line,
+        the cut fell on what the note is for ("Turn on “Allow Go code (…", "in Settings → Lim…")."""
+        return two_lines(self.fontMetrics(), self._note_text, max(40, (width or self.width()) - 24))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self._note_shown() and self.contentsMargins().top() != self._header_height():
+            self._relayout()  # the note takes one line more, or one less, at the new width
+
+    def _note_shown(self) -> bool:
+        """The reason is under the header while the card is closed; open, the details say it in full under
+        "Error" or "Reason", and a second, cut-off copy above them was only noise."""
+        return bool(self._note_text) and not self._expanded
+
+    def _row(self) -> int:
+        """The header row's height: 22 pixels, or more with a large font (its letters were cut off)."""
+        return self._row_height
+
+    def _relayout(self) -> None:
+        self._layout.setContentsMargins(12, self._header_height(), 12, 8 if self._expanded else 0)
+        self.setMinimumHeight(self._header_height())
+        self.updateGeometry()
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), 300), max(hint.height(), self._header_height()))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(200, self._header_height())
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        c = colors()
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        # Focus wins over the red of a failed card: the ✗ badge and the red note still say it failed.
+        border = c.accent if self.hasFocus() else c.error if self._phase == "error" else c.line
+        pen = QPen(border, 2 if self.hasFocus() else 1)
+        if self._phase in ("skipped", "writing") and not self.hasFocus():
+            pen.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(c.card)
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), 8, 8)
+        self._paint_header(painter, c)
+        painter.end()
+
+    def _paint_header(self, painter: QPainter, c) -> None:
+        width = self.width()
+        top, x, row = _PAD, 12, self._row()
+        mid = top + row / 2
+        painter.drawPixmap(x, int(mid - 8), tool_pixmap(self._icon_tool(), c.text, 16, self.devicePixelRatioF()))
+        x += 16 + 8
+        painter.setFont(self._bold)
+        painter.setPen(c.text)
+        fm = painter.fontMetrics()
+        name = self._names()
+        name_w, most = fm.horizontalAdvance(name), max(40, (width - 24) // 3)  # several tools' names: cut
+        if name_w > most:
+            name = fm.elidedText(name, Qt.TextElideMode.ElideRight, most)
+            name_w = fm.horizontalAdvance(name)
+        painter.drawText(QRectF(x, top, name_w + 2, row), Qt.AlignmentFlag.AlignVCenter, name)
+        x += name_w + 10
+        right = width - 12 - _BADGE
+        paint_badge(painter, QRectF(right, mid - _BADGE / 2, _BADGE, _BADGE), self._phase, spinner_angle())
+        right -= 8
+        if self._meta_text:
+            painter.setFont(self._small)
+            painter.setPen(c.muted)
+            meta_w = painter.fontMetrics().horizontalAdvance(self._meta_text)
+            painter.drawText(QRectF(right - meta_w, top, meta_w, row),
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, self._meta_text)
+            right -= meta_w + 10
+        if right - x > 20:
+            painter.setFont(self._mono)
+            painter.setPen(c.muted)
+            shown = " · ".join(input_line(card._query) for card in self._calls())  # every input, while it fits
+            if self._phase == "writing":
+                painter.setFont(self.font())
+                shown = self._writing_line()
+            value = one_line(self._value())
+            room = int(right - x) - (painter.fontMetrics().horizontalAdvance(" " + value) if value else 0)
+            if value and room > 40:  # the expression gives way to its value, which is what was asked
+                preview = painter.fontMetrics().elidedText(shown, Qt.TextElideMode.ElideRight, room) + " " + value
+            else:
+                preview = painter.fontMetrics().elidedText(shown, Qt.TextElideMode.ElideRight, int(right - x))
+            # A query in Arabic or Hebrew keeps its word order; it stays where the layout puts it.
+            align = set_text_direction(painter, preview, _LEFT_MIDDLE, self.layoutDirection())
+            painter.drawText(QRectF(x, top, right - x, row), align, preview)
+        if self._note_shown():
+            painter.setFont(self.font())
+            painter.setPen(c.errortext if self._phase == "error" else c.muted)
+            fm = painter.fontMetrics()
+            # The app's own sentence, in the window's direction (see _details_html), not its first letter's.
+            painter.setLayoutDirection(self.layoutDirection())
+            for i, line in enumerate(self._note_lines(width)):
+                painter.drawText(QRectF(12, top + row + 1 + i * fm.height(), width - 24, fm.height()), _LEFT_MIDDLE,
+                                 line)
