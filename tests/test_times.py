@@ -39,7 +39,7 @@ _HEADING = re.compile(r"Later|Long ago|Today|Yesterday|Previous 7 days|Previous 
 @hsettings(max_examples=300, deadline=None)
 @given(_ANY_TIME)
 def test_any_stored_time_gives_a_day_or_none_and_a_heading(value) -> None:
-    from tinyrag_desktop.ui.sidebar import _when, day_group
+    from tinyrag_desktop.ui.chat_list import _when, day_group
 
     day = local_date(value)
     assert day is None or isinstance(day, datetime.date)
@@ -53,7 +53,7 @@ def test_any_stored_time_gives_a_day_or_none_and_a_heading(value) -> None:
     (-1e300, "Long ago"), (float("-inf"), "Long ago"), (float("nan"), "Long ago"), ("soon", "Long ago"),
     (None, "Long ago"), (b"x", "Long ago")])
 def test_times_beyond_the_calendar_are_headed_later_or_long_ago(zone, value, heading) -> None:
-    from tinyrag_desktop.ui.sidebar import day_group
+    from tinyrag_desktop.ui.chat_list import day_group
 
     assert day_group(value) == heading
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore, ChatStoreError
-from tinyrag_desktop.ui.sidebar import day_group
+from tinyrag_desktop.ui.chat_list import day_group
 
 from .conftest import ask_and_wait, tokens, wait_signal, wait_until
 
@@ -308,12 +308,12 @@ def test_an_answer_that_could_not_be_stored_leaves_its_chat_where_it_was(make_wi
 
 
 def test_a_snippet_that_only_says_the_title_again_is_not_shown():
-    from tinyrag_desktop.ui.sidebar import _repeats
+    from tinyrag_desktop.ui.chat_list import snippet_repeats_title
 
-    assert _repeats("How do I bake bread?", "…do I bake bread?")  # a snippet starts a word or two before
-    assert _repeats("A very long question title that g…", "…question title that goes on and on…")
-    assert not _repeats("How do I bake bread?", "…flour, water and salt. Knead the bread for ten…")
-    assert not _repeats("Garden planning", "…the tomatoes need six hours of sun…")
+    assert snippet_repeats_title("How do I bake bread?", "…do I bake bread?")  # a snippet starts a word or two before
+    assert snippet_repeats_title("A very long question title that g…", "…question title that goes on and on…")
+    assert not snippet_repeats_title("How do I bake bread?", "…flour, water and salt. Knead the bread for ten…")
+    assert not snippet_repeats_title("Garden planning", "…the tomatoes need six hours of sun…")
 
 
 def test_a_rows_tooltip_says_when_it_was_used_as_of_when_it_shows(qtbot, monkeypatch):
@@ -324,7 +324,7 @@ def test_a_rows_tooltip_says_when_it_was_used_as_of_when_it_shows(qtbot, monkeyp
     from PySide6.QtWidgets import QApplication
 
     from tinyrag_desktop.chats import ChatInfo
-    from tinyrag_desktop.ui import sidebar as sidebar_module
+    from tinyrag_desktop.ui import chat_list
     from tinyrag_desktop.ui.sidebar import ChatsSidebar
 
     side = ChatsSidebar()
@@ -344,7 +344,7 @@ def test_a_rows_tooltip_says_when_it_was_used_as_of_when_it_shows(qtbot, monkeyp
                                QHelpEvent(QEvent.Type.ToolTip, spot, side.list.viewport().mapToGlobal(spot)))
         return item.toolTip()
 
-    monkeypatch.setattr(sidebar_module.time, "time", lambda: now + 7 * 60)
+    monkeypatch.setattr(chat_list.time, "time", lambda: now + 7 * 60)
     assert hovered() == "Green tea\n7 min ago · Friendly\nStill answering"
     monkeypatch.undo()
     side.set_answering(None)
@@ -367,9 +367,9 @@ def test_chats_stored_with_times_beyond_the_calendar_are_listed_under_later(make
         side = win.sidebar
         assert side.titles() == ["1e300", "1e12", "end of 9999", "today"]
         assert side.headings() == ["Later", "Today"]
-        from tinyrag_desktop.ui.sidebar import _TIP, _chat_tip
+        from tinyrag_desktop.ui.chat_list import TIP_ROLE, chat_tip
 
-        tips = [_chat_tip(side.list.item(row)) for row in range(side.list.count()) if side.list.item(row).data(_TIP)]
+        tips = [chat_tip(side.list.item(row)) for row in range(side.list.count()) if side.list.item(row).data(TIP_ROLE)]
         assert [tip.splitlines()[1] for tip in tips][:2] == ["later", "later"], tips  # 1e300, 1e12 (each its tooltip)
     finally:
         monkeypatch.undo()

@@ -3,128 +3,23 @@
 from __future__ import annotations
 
 import datetime
-import math
-import time
 from collections.abc import Callable
 
 import shiboken6
-from PySide6.QtCore import QEvent, QItemSelectionModel, QPoint, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QIcon, QKeySequence, QPainter, QPalette, QPen
+from PySide6.QtCore import QEvent, QItemSelectionModel, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QIcon, QKeySequence, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLayout, QLabel, QLineEdit, QListView,
-                               QListWidget, QListWidgetItem, QMenu, QPushButton, QStyle, QStyledItemDelegate,
-                               QStyleOptionViewItem, QToolTip, QVBoxLayout, QWidget)
+                               QListWidgetItem, QMenu, QPushButton, QVBoxLayout, QWidget)
 
 from ..chats import ChatInfo
-from ..times import local_clock, local_date, seconds
+from .chat_list import (ANSWERING, TIP_ROLE, ChatList, chat_tip, day_group, day_heading, last_used_order,
+                        snippet_repeats_title)
 from .icons import status_pixmap
 from .item_menu import keyboard_menu_at_current_row
 from .plain_text import plain_label, plain_tip
-from .theme import colors
 
 UNDO_SECONDS = 10
 
-
-# The headings of chats whose stored time is days ahead (a clock or a file gone wrong; after the year 9999 no
-# calendar holds it, see times.py), or before the year 1 or no number at all.
-LATER = "Later"
-LONG_AGO = "Long ago"
-
-
-def _ahead(ts: object, now: float) -> bool:
-    """Whether ``ts`` is a time after ``now``: a number, 10**400 and infinity included."""
-    return isinstance(ts, (int, float)) and not isinstance(ts, bool) and ts > now
-
-
-def _when(ts: float) -> str:
-    now = time.time()
-    number = seconds(ts)
-    age = now - number if number is not None else -math.inf if _ahead(ts, now) else math.inf
-    if age < -86400:  # more than a clock set back a little: the heading says Later
-        return "later"
-    if age < 60:
-        return "just now"
-    if age < 3600:
-        return f"{int(age // 60)} min ago"
-    clock = local_clock(number)
-    if clock is None:
-        return "long ago"
-    if age < 86400:
-        return time.strftime("%H:%M", clock)
-    return time.strftime("%d %b", clock)
-
-
-def day_group(ts: float, now: float | None = None) -> str:
-    """The heading a chat last used at ``ts`` is listed under: Today, Yesterday, Previous 7 days,
-    Previous 30 days, then its month ("March 2026"), by the local calendar; Later for a day after tomorrow
-    (a clock set back a little is still Today), Long ago for no time at all."""
-    now = time.time() if now is None else now
-    today = local_date(now) or datetime.date.today()
-    day = local_date(ts)
-    if day is None:  # beyond the calendar, or no number
-        return LATER if _ahead(ts, now) else LONG_AGO
-    days = (today - day).days
-    if days < -1:
-        return LATER
-    if days <= 0:
-        return "Today"
-    if days == 1:
-        return "Yesterday"
-    if days < 7:
-        return "Previous 7 days"
-    if days < 30:
-        return "Previous 30 days"
-    return f"{_MONTHS[day.month - 1]} {day.year}"
-
-
-def _order(ts: object) -> tuple:
-    """A last-used time as the list is sorted by it (SQLite's order of the column, newest first): no time,
-    then numbers, then text; any two compare without error."""
-    if isinstance(ts, (int, float)) and not isinstance(ts, bool):
-        return (1, ts)
-    if isinstance(ts, str):
-        return (2, ts)
-    return (0, 0)
-
-
-def _repeats(title: str, snippet: str) -> bool:
-    """True when a search snippet only says the chat's title again: the first question names the chat, and
-    its words found show a part of it, from a word or two before them. Both may be cut short with "…"."""
-    a, b = (" ".join(t.strip("…").split()).casefold() for t in (title, snippet))
-    if not a:
-        return False
-    if b in a or a in b:
-        return True
-    # a title cut short ("… that g") whose end the snippet starts with ("that goes on …")
-    return any(a.endswith(b[:k]) for k in range(min(len(a), len(b)), 11, -1))
-
-
-# Month names in English, as the rest of the window is written (strftime's would follow the C locale).
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
-
-
-# What a screen reader says of a day heading: "Chats from today, heading" (a month: "Chats from March 2026").
-_HEARD = {LATER: "Chats from later dates", LONG_AGO: "Chats from long ago",
-          "Today": "Chats from today", "Yesterday": "Chats from yesterday",
-          "Previous 7 days": "Chats from the previous 7 days", "Previous 30 days": "Chats from the previous 30 days"}
-
-
-ANSWERING = "\nStill answering"  # the tooltip's last line while the chat's answer is being written
-_TIP = Qt.ItemDataRole.UserRole + 1  # a chat row's (title, last used, persona, search snippet), for its tooltip
-
-
-def _chat_tip(item: QListWidgetItem) -> str:
-    """A chat row's tooltip: its title, when it was last used ("5 min ago", as of now), its persona and the
-    words a search found. Made again each time it shows: one made with the row said "just now" all day."""
-    title, updated, persona, snippet = item.data(_TIP)
-    if item.flags() & Qt.ItemFlag.ItemIsEditable:
-        title = item.text()  # renamed in place
-    tip = f"{title}\n{_when(updated)}"
-    if persona:
-        tip += f" · {persona}"
-    if snippet:
-        tip += f"\n{snippet}"
-    return tip + ANSWERING if item.toolTip().endswith(ANSWERING) else tip
 
 # Rows added to the chats list at once when it is filled (more than a window shows), then per event-loop turn.
 FILL_AT_ONCE = 200
@@ -148,131 +43,6 @@ class _Place:
     top: str | None = None  # the first chat in sight (None: the list was at its top)
     offset = 0  # how far below the list's top that chat's row was (a heading above it was in sight)
     ringed: str | None = None  # the row the focus made current, not opened
-
-
-class _FocusRing(QStyledItemDelegate):
-    """Rings the current chat in the accent colour while the list has the keyboard focus.
-
-    The chrome's style sheet turns Qt's dotted focus rectangle off (it looked like a rendering glitch),
-    which left a keyboard user no sign of being in the list at all.
-    """
-
-    # Titles cut at their end that would read the same ("Summarise the report for Q1" and "… for Q2", both
-    # "Summarise the report f…") are cut in their middle instead, so that their ends tell them apart; the
-    # others keep their beginning, which says most of a question.
-    _clashes: tuple[tuple, frozenset[str]] = ((), frozenset())
-
-    def _elide_mode(self, option, title: str) -> Qt.TextElideMode:
-        metrics, width = option.fontMetrics, self._text_width(option)
-        cut = metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
-        return Qt.TextElideMode.ElideMiddle if cut != title and cut in self._clashing(metrics, width) \
-            else Qt.TextElideMode.ElideRight
-
-    def _clashing(self, metrics, width: int) -> frozenset[str]:
-        """The titles cut at their end that more than one row in sight shows (those out of sight are not
-        compared: the 3,000 rows of a long history would be cut at every width the list is dragged to)."""
-        view = self.parent()
-        if not isinstance(view, QListWidget):
-            return frozenset()
-        first = view.indexAt(QPoint(0, 0)).row()
-        last = view.indexAt(QPoint(0, view.viewport().height() - 1)).row()
-        last = view.count() - 1 if last < 0 else last
-        rows = range(max(0, first), last + 1)
-        titles = tuple((view.item(r).text() if view.item(r) is not None else "").partition("\n")[0] for r in rows)
-        key = (width, metrics.height(), titles)
-        if key != self._clashes[0]:
-            seen: dict[str, int] = {}
-            for title in titles:
-                cut = metrics.elidedText(title, Qt.TextElideMode.ElideRight, width)
-                if cut != title:
-                    seen[cut] = seen.get(cut, 0) + 1
-            self._clashes = (key, frozenset(cut for cut, count in seen.items() if count > 1))
-        return self._clashes[1]
-
-    @staticmethod
-    def _text_width(option) -> int:
-        """The width a row's text is cut to, as Qt's own item drawing has it."""
-        style = option.widget.style() if option.widget is not None else QApplication.style()
-        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, option.widget)
-        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, option, option.widget) + 1
-        return rect.width() - 2 * margin
-
-    def paint(self, painter: QPainter, option, index) -> None:
-        title, _, snippet = (index.data(Qt.ItemDataRole.DisplayRole) or "").partition("\n")
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        mode = self._elide_mode(opt, title)
-        if snippet:
-            self._paint_hit(painter, option, index, title, snippet, mode)
-        else:
-            option = QStyleOptionViewItem(option)
-            option.textElideMode = mode
-            super().paint(painter, option, index)
-        view = self.parent()
-        if option.state & QStyle.StateFlag.State_HasFocus and view is not None and view.hasFocus():
-            painter.save()
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            painter.setPen(QPen(colors().accent, 2))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRoundedRect(QRectF(option.rect).adjusted(1, 1, -1, -1), 6, 6)
-            painter.restore()
-
-    def createEditor(self, parent: QWidget, option, index) -> QWidget:  # noqa: N802 - Qt's name
-        editor = super().createEditor(parent, option, index)
-        editor.setAccessibleName("Chat title")  # F2's box had no name: a screen reader said only "edit"
-        return editor
-
-    def _paint_hit(self, painter: QPainter, option, index, title: str, snippet: str,
-                   mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> None:
-        """A search hit: its title, and under it the words found in the muted colour, each line cut short
-        with "…" (the words found looked like a second title)."""
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""
-        style = opt.widget.style() if opt.widget is not None else QApplication.style()
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
-        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, opt.widget)
-        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, opt, opt.widget) + 1  # as Qt's own
-        rect.adjust(margin, 0, -margin, 0)
-        metrics, line = opt.fontMetrics, opt.fontMetrics.height()
-        top = rect.top() + max(0, (rect.height() - 2 * line) // 2)
-        painter.save()
-        for text, colour, y, cut in ((title, colors().text, top, mode),
-                                     (snippet, colors().muted, top + line, Qt.TextElideMode.ElideRight)):
-            painter.setPen(colour)
-            painter.drawText(QRectF(rect.left(), y, rect.width(), line), Qt.AlignmentFlag.AlignLeft
-                             | Qt.AlignmentFlag.AlignVCenter, metrics.elidedText(text, cut, rect.width()))
-        painter.restore()
-
-
-class _ChatList(QListWidget):
-    """The list of chats; moving the keyboard into it shows where it is, without opening a chat.
-
-    Qt makes the first row current when the list gets the focus with none current (Tab from the search
-    box in a new chat): that opened the newest chat as if the user had chosen it. Arrows and Enter open.
-    """
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.focusing = False
-        self.setItemDelegate(_FocusRing(self))
-
-    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        self.focusing = self.currentItem() is None
-        try:
-            super().focusInEvent(event)
-        finally:
-            self.focusing = False
-
-    def viewportEvent(self, event) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.ToolTip and (item := self.itemAt(event.pos())) is not None:
-            if item.data(_TIP) is not None:
-                item.setToolTip(_chat_tip(item))
-            if item.toolTip():  # shown escaped: a title or a found snippet can hold <img src=…> (plain_text)
-                QToolTip.showText(event.globalPos(), plain_tip(item.toolTip()), self.viewport(),
-                                  self.visualItemRect(item))
-                return True
-        return super().viewportEvent(event)
 
 
 class ChatsSidebar(QFrame):
@@ -312,7 +82,7 @@ class ChatsSidebar(QFrame):
         self.search.installEventFilter(self)
         self._open_first = False  # Enter came before the search's hits: the first is opened when they come
         self._listed_for = ""  # the words whose hits the list shows ("" : every chat)
-        self.list = _ChatList(self)
+        self.list = ChatList(self)
         self.list.setObjectName("chatList")
         self.list.setAccessibleName("Chat list, newest first")
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -538,13 +308,13 @@ class ChatsSidebar(QFrame):
     def _chat_item(self, chat: ChatInfo) -> QListWidgetItem:
         # While searching, the matching words show under the title, unless they are the title again
         # (a word of the first question, which names the chat, showed every such hit twice).
-        extra = chat.snippet if chat.snippet and not _repeats(chat.title, chat.snippet) else ""
+        extra = chat.snippet if chat.snippet and not snippet_repeats_title(chat.title, chat.snippet) else ""
         item = QListWidgetItem(f"{chat.title}\n{extra}" if extra else chat.title)
         item.setData(Qt.ItemDataRole.UserRole, chat.id)
         if not chat.snippet:  # a search hit shows two lines; rename it from the full list
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
-        item.setData(_TIP, (chat.title, chat.updated, chat.persona, chat.snippet))
-        item.setToolTip(_chat_tip(item))
+        item.setData(TIP_ROLE, (chat.title, chat.updated, chat.persona, chat.snippet))
+        item.setToolTip(chat_tip(item))
         if chat.id == self._answering:
             self._mark_answering(item, True)
         return item
@@ -601,12 +371,12 @@ class ChatsSidebar(QFrame):
         clock gone wrong left some under Later, at the top), under its own day heading, put in if missing.
 
         Usually the first row under Today: only the rows above it are looked at."""
-        heading, key = day_group(chat.updated), _order(chat.updated)
+        heading, key = day_group(chat.updated), last_used_order(chat.updated)
         row, count = 0, self.list.count()
         while row < count:  # the first chat not listed above it, and the heading over that chat
             item = self.list.item(row)
-            if item.data(_TIP) is not None and not _order(item.data(_TIP)[1]) > key:
-                if day_group(item.data(_TIP)[1]) == heading:
+            if item.data(TIP_ROLE) is not None and not last_used_order(item.data(TIP_ROLE)[1]) > key:
+                if day_group(item.data(TIP_ROLE)[1]) == heading:
                     return row  # among its own day's chats, the heading above it already
                 above = self.list.item(row - 1) if row else None
                 if above is not None and not above.data(Qt.ItemDataRole.UserRole):
@@ -614,7 +384,7 @@ class ChatsSidebar(QFrame):
                 break
             row += 1
         above = self.list.item(row - 1) if row else None
-        if above is not None and above.data(_TIP) is not None and day_group(above.data(_TIP)[1]) == heading:
+        if above is not None and above.data(TIP_ROLE) is not None and day_group(above.data(TIP_ROLE)[1]) == heading:
             return row  # last of its day's chats
         self.list.insertItem(row, self._heading(heading))
         return row + 1
@@ -658,18 +428,7 @@ class ChatsSidebar(QFrame):
             self.searchChanged.emit(text)
 
     def _heading(self, text: str) -> QListWidgetItem:
-        """A day heading: not a chat, so the arrows, clicks and the focus pass it by."""
-        item = QListWidgetItem(text)
-        item.setFlags(Qt.ItemFlag.NoItemFlags)
-        font = self.list.font()
-        font.setBold(True)
-        font.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
-        item.setFont(font)
-        item.setForeground(self.palette().color(QPalette.ColorRole.PlaceholderText))
-        # Read as what it is, not as one more chat ("Today" among the titles): a list item has no heading role.
-        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{_HEARD.get(text, f'Chats from {text}')}, heading")
-        item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, "The chats below were last used then")
-        return item
+        return day_heading(text, self.list.font(), self.palette().color(QPalette.ColorRole.PlaceholderText))
 
     def _chat_items(self) -> list[QListWidgetItem]:
         items = (self.list.item(i) for i in range(self.list.count()))
