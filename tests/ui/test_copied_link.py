@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QTextCursor
 from PySide6.QtTest import QTest
 
-from tinyrag_desktop.ui import segments
+from tinyrag_desktop.ui import segment_links
 from tinyrag_desktop.ui.markdown_render import COPIED, COPY_CODE
 from tinyrag_desktop.ui.segments import MarkdownSegment
 
@@ -29,7 +29,7 @@ def _links(segment) -> list[str]:
 
 
 def test_a_click_on_copy_code_says_copied_then_copy_code_again(qtbot, monkeypatch):
-    monkeypatch.setattr(segments, "COPIED_MS", 100)
+    monkeypatch.setattr(segment_links, "COPIED_MS", 100)
     segment = _segment(qtbot)
     link = QTextCursor(segment.document())
     link.setPosition(segment.toPlainText().rindex(COPY_CODE) + 3)
