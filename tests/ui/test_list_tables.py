@@ -6,7 +6,8 @@ import pytest
 
 from tests.sse_server import Stream
 from tinyrag_desktop.ui.answer import AnswerWidget
-from tinyrag_desktop.ui.markdown_render import freeze_point, render
+from tinyrag_desktop.ui.markdown_cuts import freeze_point
+from tinyrag_desktop.ui.markdown_render import render
 
 from .conftest import tokens, wait_signal
 

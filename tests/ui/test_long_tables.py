@@ -10,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 from tinyrag_desktop.chats import StoredMessage
 from tinyrag_desktop.engine.events import Done
 from tinyrag_desktop.ui.answer import AnswerWidget
-from tinyrag_desktop.ui.markdown_render import TABLE_CELLS, freeze_point, render, table_cut
+from tinyrag_desktop.ui.markdown_cuts import TABLE_CELLS, freeze_point, table_cut
+from tinyrag_desktop.ui.markdown_render import render
 from tinyrag_desktop.ui.segments import MarkdownSegment, _table_at
 
 from .conftest import tokens

@@ -6,7 +6,8 @@ from hypothesis import given, settings, strategies as st
 
 from tinyrag_desktop.markdown_prep import blocks_apart as _blocks_apart
 from tinyrag_desktop.markdown_prep import nest_lists as _nest_lists
-from tinyrag_desktop.ui.markdown_render import DARK, LIGHT, freeze_point, render
+from tinyrag_desktop.ui.markdown_cuts import freeze_point
+from tinyrag_desktop.ui.markdown_render import DARK, LIGHT, render
 
 
 def test_code_blocks_are_highlighted_and_numbered_for_copying():

@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QApplication
 
 from tinyrag_desktop.engine.events import Done
 from tinyrag_desktop.ui.answer import AnswerWidget
-from tinyrag_desktop.ui.markdown_render import fix_columns, freeze_point, joined_table, render
+from tinyrag_desktop.ui.markdown_cuts import fix_columns, freeze_point, joined_table
+from tinyrag_desktop.ui.markdown_render import render
 from tinyrag_desktop.ui.wide_blocks import box_bottom, edge_table, frame_edge
 
 from .test_long_tables import shown, streamed, table_rows

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .markdown_render import Cut, freeze_point
+from .markdown_cuts import Cut, freeze_point
 from .segments import MarkdownSegment
 
 # The longest code block (in characters) joined into one box when the answer is whole: one render of it

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QScrollArea, 
 
 from .drag_across import DragAcross
 from .gorun import GoRuns
-from .markdown_render import (BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, code_left_open,
-                              fix_columns, render)
+from .markdown_cuts import fix_columns
+from .markdown_render import BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, code_left_open, render
 from .segment_links import CodeBlocksMixin, LinksMixin
 from .theme import colors, paint_focus_ring
 from .wide_blocks import BAR, SidewaysBlocks, box_bottom, edge_table, frame_edge

@@ -23,7 +23,7 @@ from PySide6.QtCore import QTimer, Qt
 from PySide6.QtGui import QTextCursor, QTextDocument, QTextDocumentFragment, QTextTable, QTextTableFormat
 from PySide6.QtWidgets import QApplication
 
-from .markdown_render import joined_table
+from .markdown_cuts import joined_table
 from .wide_blocks import edge_table
 
 
