@@ -15,7 +15,7 @@ _HALF = re.compile("[\ud800-\udfff]")
 
 def mended(text: str) -> str:
     """``text`` with each half character that has no other half beside it replaced by U+FFFD."""
-    if _HALF.search(text) is None:
+    if not isinstance(text, str) or _HALF.search(text) is None:  # a None (no reasoning) or a number as given
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
