@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
+from ..halves import mended
 from ..protocol.parser import DEFAULT_MAX_BLOCK_CHARS
 from .context import is_refusal, refused_window
 from .errors import BadResponse, ContextTooLong, ServerFailed
@@ -40,7 +41,7 @@ async def paired(deltas: AsyncIterator[Delta]) -> AsyncIterator[Delta]:
             return text
         if "\ud800" <= text[-1] <= "\udbff":  # the first half of a pair: its second may come next
             text, held[channel] = text[:-1], text[-1]
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+        return mended(text)
 
     async for delta in deltas:
         content, reasoning = whole("content", delta.content), whole("reasoning", delta.reasoning)
