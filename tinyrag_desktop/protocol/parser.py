@@ -35,7 +35,10 @@ The parser is in one of four modes:
     same, held ("tentative") with the text after it. A run of exactly N backticks in it or after it shows it
     was code: all held is text, and what follows that run is read again as text. A blank line or the end of
     the stream first shows it was none: the block is released as it was read, and a valid call runs, late
-    but run (rule 2 holds: never before its </tool>). No block being written is shown meanwhile.
+    but run (rule 2 holds: never before its </tool>). No block being written is shown meanwhile. Nor is
+    the text after it, so that is held no further than ``max_held_chars`` past the first held block's
+    end (see DEFAULT_MAX_HELD_CHARS): a span not closed by then was none, its call runs, and the text
+    streams again, read from there as text.
 ``BLOCK``
     Between ``<tool `` and its ``</tool>``. The block's own phases (protocol/block.py: start tag, inner element, content,
     closing tag) are checked as text arrives, so prose that merely mentions ``<tool `` is released as soon
@@ -64,6 +67,14 @@ from .markdown_context import cols as _cols
 __all__ = ["CLOSE", "OPEN", "PARAMS", "XMLParseState", "inside_at", "parse_all"]
 
 DEFAULT_MAX_BLOCK_CHARS = 200_000
+# How far past a call held in what may be an inline code span ("Let`s compute <tool …>…</tool> and …") the
+# span must close to make the call code. CommonMark bounds a span only by its paragraph, but a span is a
+# name, an expression, a command or a call's syntax shown as written: tens of characters, and a line break
+# in it is rendered as a space, so a span going on for lines past a call is no span a writer means. 400
+# characters is five lines of 80 columns, about 100 tokens: a few seconds of a local model's output,
+# well within the spec's 30-second tool timeout, against a paragraph that may go on for thousands.
+# A closing run must start before the bound; one at it or later opens a new span, read as text.
+DEFAULT_MAX_HELD_CHARS = 400
 _WINDOW = 8192  # a block is scanned in windows of this many characters, keeping the cost linear
 
 _TEXT, _FENCE, _INDENT, _COMMENT, _INLINE, _BLOCK = "TEXT", "FENCE", "INDENT", "COMMENT", "INLINE", "BLOCK"
@@ -107,8 +118,11 @@ _RECENT_MOST = 4 * WINDOW  # characters kept in pieces before they are joined an
 class XMLParseState(BlockPhases):
     """Incremental parser of one stream. ``feed`` returns the events each chunk completes."""
 
-    def __init__(self, *, max_block_chars: int = DEFAULT_MAX_BLOCK_CHARS) -> None:
+    def __init__(self, *, max_block_chars: int = DEFAULT_MAX_BLOCK_CHARS,
+                 max_held_chars: int = DEFAULT_MAX_HELD_CHARS) -> None:
         self.max_block_chars = max_block_chars
+        self.max_held_chars = max_held_chars
+        self._fed = 0  # characters fed so far: each text scanned ends there, so s[j] is at _fed - len(s) + j
         self._mode = _TEXT
         self._hold = ""  # unprocessed input: a suffix that may still become "<tool "
         # (text, position, fence character, run length, indent): no line closes that fence in the text after it
@@ -139,6 +153,8 @@ class XMLParseState(BlockPhases):
         self._pending_span = 0
         self._settle_as = ""
         self._tentative = 0  # the block being collected is in such a span: its opening run's length
+        self._block_at = 0  # where in the stream that block starts
+        self._held_until = -1  # where the held text ends at the latest (-1: until the first held block ends)
         # The input before the text being scanned, its last WINDOW characters at least, in pieces (joined only
         # when read: a chunk of a few characters is not worth copying a window for).
         self._recent: list[str] = []
@@ -164,6 +180,7 @@ class XMLParseState(BlockPhases):
             raise ParserFinished("feed() after finish()")
         if not chunk:
             return []
+        self._fed += len(chunk)
         if not self._hold and not self._line_start and not self._run_char:
             # The common cases: plain prose, or a code block's body, in the middle of a line.
             mode = self._mode
@@ -196,7 +213,7 @@ class XMLParseState(BlockPhases):
         result: list[ParseEvent] = []
         while self._mode is _BLOCK and self._tentative:  # a block never closed, in a span closed inside it
             raw = self._raw(len(self._buf))
-            closed = _span_close(raw, self._tentative)
+            closed = _span_close(raw, self._tentative, self._close_before(len(raw)))
             if closed < 0:
                 break
             self._pending.append(TextChunk(raw[:closed]))
@@ -285,6 +302,8 @@ class XMLParseState(BlockPhases):
                 else:
                     i = resume
                 flushed = since = i
+                if self._mode is _INLINE and self._pending_span and self._held_until < 0:
+                    self._held_until = self._fed - n + i + self.max_held_chars  # the first held block ended
                 continue
             if self._run_char:
                 i = self._continue_run(s, i)
@@ -300,6 +319,13 @@ class XMLParseState(BlockPhases):
                 m = _COMMENT_STOP.search(s, i)
             elif mode is _INLINE:
                 m = _INLINE_STOP.search(s, i)
+                cap = self._held_until - self._fed + n  # where in s the held text must end, if it is held
+                if self._held_until >= 0 and cap <= (n if m is None else m.start()):
+                    at = max(i, cap)  # held long enough, with no closing run: the span was none
+                    self._note_content(s, i, at)
+                    self._mode, self._settle_as = _TEXT, "none"
+                    i = at
+                    continue
             elif self._fence_line is _F_INFO:
                 m = _INFO_STOP.search(s, i)
             elif self._fence_line is _F_CLOSING:
@@ -335,7 +361,7 @@ class XMLParseState(BlockPhases):
                     span = self._inline_len
                     self._block_before = self._before(s, j)
                     self._start_block()
-                    self._tentative = span
+                    self._tentative, self._block_at = span, self._fed - n + j
                     self._wrapped = construct(self._block_before, line=not self._in_block_line(s, since, j))
                     i = j
                     continue
@@ -371,8 +397,8 @@ class XMLParseState(BlockPhases):
                     self._line_blank = False
                     if mode is _TEXT:
                         closing = span.group(2)
-                        if closing is not None and len(closing) == e - j:  # a span closed on its line
-                            i = span.end()
+                        if closing is not None and len(closing) == e - j and s.find(OPEN, e, span.start(2)) < 0:
+                            i = span.end()  # a span closed on its line (with a block in it, read on: held or not)
                             continue
                         self._mode, self._inline_len = _INLINE, e - j
                     elif e - j == self._inline_len:
@@ -418,7 +444,7 @@ class XMLParseState(BlockPhases):
     def _settle(self, known: str) -> list[ParseEvent]:
         """The held events, now that their span is known to be "code" (all text) or "none" (as read)."""
         held = self._pending
-        self._pending, self._pending_span, self._settle_as = [], 0, ""
+        self._pending, self._pending_span, self._settle_as, self._held_until = [], 0, "", -1
         return [TextChunk(e.raw) for e in held] if known == "code" else held
 
     def _keep(self, s: str, j: int, flushed: int, since: int, out: list[ParseEvent]) -> None:
@@ -590,6 +616,10 @@ class XMLParseState(BlockPhases):
         self._input_end = -1  # where it ends (its element closed), and the line breaks before that
         self._input_end_newlines = 0
 
+    def _close_before(self, size: int) -> int:
+        """How far into the held block being collected (``size`` characters so far) a run may close its span."""
+        return self._held_until - self._block_at if self._held_until >= 0 else size
+
     def _reset_block(self) -> None:
         self._mode = _TEXT
         self._buf = ""
@@ -623,7 +653,7 @@ class XMLParseState(BlockPhases):
         else:
             event = self._finish_block(self._raw(end))
         span = self._tentative
-        if span and (closed := _span_close(event.raw, span)) >= 0:
+        if span and (closed := _span_close(event.raw, span, self._close_before(len(event.raw)))) >= 0:
             # the span closed inside the block: code up to its closing run, and what follows is read again
             raw = event.raw
             after = self._buf[end:] + s[k:] if end < old else s[i + end - old :]
@@ -637,8 +667,9 @@ class XMLParseState(BlockPhases):
         carried = self._buf[end:] if end < old else ""  # from an earlier chunk, then all of this one's
         self._reset_block()
         self._line_blank = False
-        if span:  # still in what may be a span, unless a blank line in the block ended its paragraph
-            if _BLANK_LINE.search(event.raw):
+        if span:  # still in what may be a span, unless a blank line in the block ended its paragraph, or it
+            # ended where the held text must end
+            if _BLANK_LINE.search(event.raw) or 0 <= self._held_until <= self._block_at + len(event.raw):
                 self._settle_as = "none"
             else:
                 self._mode, self._inline_len = _INLINE, span
@@ -647,11 +678,14 @@ class XMLParseState(BlockPhases):
             return carried + s[k:]
         return i + (end - old)
 
-def _span_close(raw: str, length: int) -> int:
+def _span_close(raw: str, length: int, before: int) -> int:
     """Where in a block read in a possible code span of ``length`` backticks that span closes (just past the
-    first run of exactly that many), or -1: none does, or a blank line before it ended the paragraph."""
+    first run of exactly that many, starting before ``raw[before]``), or -1: none does, or a blank line before
+    it ended the paragraph."""
     blank = _BLANK_LINE.search(raw)
     for run in _RUN.finditer(raw, 0, blank.start() if blank else len(raw)):
+        if run.start() >= before:
+            break
         if run.end() - run.start() == length:
             return run.end()
     return -1
