@@ -395,10 +395,10 @@ class _CountingPattern:
 def test_a_fence_is_searched_for_its_closing_line_once_per_piece_of_text(text, monkeypatch):
     # Looking for the closing line again after every line that might have been it went over the rest of
     # the text each time: an answer of 3,000 such lines, given whole, took seconds instead of milliseconds.
-    import tinyrag_desktop.protocol.parser as parser_module
+    import tinyrag_desktop.protocol.markdown_lines as lines_module
 
-    counting = {c: _CountingPattern(p) for c, p in parser_module._CLOSING_LINE.items()}
-    monkeypatch.setattr(parser_module, "_CLOSING_LINE", counting)
+    counting = {c: _CountingPattern(p) for c, p in lines_module._CLOSING_LINE.items()}
+    monkeypatch.setattr(lines_module, "_CLOSING_LINE", counting)
     events = parse_all(text)
     assert "".join(e.raw for e in events) == text and not any(isinstance(e, ToolCall) for e in events)
     assert sum(p.scanned for p in counting.values()) <= 2 * len(text)

@@ -47,8 +47,8 @@ The parser is in one of four modes:
     protocol/markdown_context.py reads the text before it, where "inside" is defined) is an ``InvalidBlock``
     that says so ("it is inside a quote, …"), however well it is written.
 
-Markdown state (line starts, backtick runs) is tracked across chunk boundaries, so the events never depend
-on how the stream was cut, apart from where adjacent ``TextChunk``s split.
+Markdown state (line starts, backtick runs: protocol/markdown_lines.py) is tracked across chunk boundaries, so
+the events never depend on how the stream was cut, apart from where adjacent ``TextChunk``s split.
 
 Guarantees: joining ``raw`` of all events reproduces the input exactly; the parser never raises on model
 output (bad blocks become ``InvalidBlock``); cost is linear in the input.
@@ -61,8 +61,11 @@ import re
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
 from .block import CLOSE, NOT_CLOSED, OPEN, P_CONTENT, P_FAILED, P_TAG, PARAMS, SPACED_CLOSE, BlockPhases
-from .markdown_context import WINDOW, code_indent, construct
+from .markdown_context import WINDOW, construct
 from .markdown_context import cols as _cols
+from .markdown_lines import BLOCK as _BLOCK, COMMENT as _COMMENT, FENCE as _FENCE, INDENT as _INDENT
+from .markdown_lines import INLINE as _INLINE, TEXT as _TEXT, RECENT_MOST as _RECENT_MOST
+from .markdown_lines import F_BODY as _F_BODY, F_CLOSING as _F_CLOSING, F_INFO as _F_INFO, MarkdownLines
 
 __all__ = ["CLOSE", "OPEN", "PARAMS", "XMLParseState", "inside_at", "parse_all"]
 
@@ -77,14 +80,9 @@ DEFAULT_MAX_BLOCK_CHARS = 200_000
 DEFAULT_MAX_HELD_CHARS = 400
 _WINDOW = 8192  # a block is scanned in windows of this many characters, keeping the cost linear
 
-_TEXT, _FENCE, _INDENT, _COMMENT, _INLINE, _BLOCK = "TEXT", "FENCE", "INDENT", "COMMENT", "INLINE", "BLOCK"
 _INSIDE = {_FENCE: "a fenced code block", _INDENT: "an indented code block (lines four spaces in)",
            _INLINE: "an inline code span (between backticks)", _COMMENT: "an HTML comment (<!-- … -->)"}
 COMMENT_OPEN, COMMENT_CLOSE = "<!--", "-->"
-
-# Where a FENCE is on its current line: in its body, on its opening line (the info string), or just past
-# a run that closes it if nothing but spaces follows.
-_F_BODY, _F_INFO, _F_CLOSING = "BODY", "INFO", "CLOSING"
 
 # Where scanning must stop in each mode. A newline matters only when the next line may start a fence
 # (spaces or tabs, then ` or ~) or indented code (four columns in), or when the chunk ends before that can be known.
@@ -105,17 +103,11 @@ _BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 # A run of backticks, then perhaps the rest of an inline code span on its line and the run that may
 # close it (with a character after that run, so that the run is known to be whole).
 _SPAN = re.compile(r"(`+)(?:[^`\n]*(`+)(?=[^`]))?")
-# A line that opens a fence, whole (from the newline before it to the one ending it), and a fence's
-# closing line: a run of its character at least as long as the opening one, alone on its line.
+# A line that opens a fence, whole (from the newline before it to the one ending it).
 _FENCE_LINE = re.compile(r"\n([ \t]*)(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)(?=\n)")
-_CLOSING_LINE = {
-    c: re.compile(rf"\n([ \t]*)({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
-}
-_WS = " \t\r\n"
-_RECENT_MOST = 4 * WINDOW  # characters kept in pieces before they are joined and cut to the window
 
 
-class XMLParseState(BlockPhases):
+class XMLParseState(MarkdownLines, BlockPhases):
     """Incremental parser of one stream. ``feed`` returns the events each chunk completes."""
 
     def __init__(self, *, max_block_chars: int = DEFAULT_MAX_BLOCK_CHARS,
@@ -455,59 +447,6 @@ class XMLParseState(BlockPhases):
         self._in_block_line(s, since, j)
         self._remember(s, j)
 
-    def _in_block_line(self, s: str, since: int, j: int) -> bool:
-        """Whether the line ``s[j]`` is on began inside a block that ended at ``s[since]``, or earlier."""
-        if self._line_in_block and "\n" in s[since:j]:
-            self._line_in_block = False
-        return self._line_in_block
-
-    def _remember(self, s: str, end: int) -> None:
-        """The input up to ``s[end]`` has been read: keep its last WINDOW characters."""
-        piece = s[end - WINDOW : end] if end > WINDOW else s[:end]
-        self._recent.append(piece)
-        self._recent_len += len(piece)
-        if self._recent_len > _RECENT_MOST:
-            self._recent, self._recent_len = ["".join(self._recent)[-WINDOW:]], WINDOW
-
-    def _before(self, s: str, j: int) -> str:
-        """The last WINDOW characters of the input before ``s[j]``."""
-        if len(self._recent) > 1:
-            self._recent = ["".join(self._recent)[-WINDOW:]]
-        return ((self._recent[0] if self._recent else "") + s[max(0, j - WINDOW) : j])[-WINDOW:]
-
-    def _code_line(self, s: str, j: int, indent: int) -> bool:
-        """Whether the line starting ``indent`` columns before ``s[j]``, in text, is indented code (and then
-        the parser is in INDENT)."""
-        if indent < 4:
-            return False
-        before = self._before(s, j)
-        need = code_indent(before[: before.rfind("\n") + 1])
-        if need is None or indent < need:
-            return False
-        self._mode, self._code_cols = _INDENT, need
-        return True
-
-    def _past_closing_line(self, s: str, i: int, char: str, length: int, indent: int) -> int:
-        """In a fence of ``length`` ``char``s opened ``indent`` columns in, before the end of a line of its
-        body: where the line that closes it ends (its newline), if that is in ``s``, the parser then back
-        in text; else -1. A closing line is indented at most three columns more than the opening one (a
-        fence line written inside the code, further in, is code).
-
-        Lines before it change nothing (a shorter run, or a run with text after it, leaves the fence
-        open), so the scan goes there at once, leaving the state as reading each line would."""
-        unclosed = self._unclosed
-        if unclosed is not None and unclosed[0] is s and i >= unclosed[1] and unclosed[2:] == (char, length, indent):
-            return -1  # searched to the end of s already: looking again after each line would be quadratic
-        pattern = _CLOSING_LINE[char]
-        pos = i
-        while (m := pattern.search(s, pos)) is not None:
-            if m.end(2) - m.start(2) >= length and _cols(m.group(1)) <= indent + 3:
-                self._mode, self._fence_line, self._line_blank = _TEXT, _F_BODY, False
-                return m.end()
-            pos = m.end()
-        self._unclosed = (s, i, char, length, indent)
-        return -1
-
     def _simple_block(self, s: str, j: int) -> ToolCall | None:
         """The block starting at ``s[j]`` when it is whole and simple (no entities, CDATA or stray "<")."""
         m = _SIMPLE_BLOCK.match(s, j)
@@ -518,79 +457,6 @@ class XMLParseState(BlockPhases):
             return None
         self._line_blank = False
         return ToolCall(name, m.group(2), content, m.group(0))
-
-    def _note_content(self, s: str, i: int, j: int) -> None:
-        if self._line_blank and s[i:j].strip(_WS):
-            self._line_blank = False
-
-    def _newline(self) -> None:
-        if self._line_blank and (self._mode is _INLINE or self._mode is _COMMENT and not self._comment_line):
-            if self._mode is _INLINE and self._pending_span:
-                self._settle_as = "none"  # the span was none: its backtick is a character
-            self._mode = _TEXT  # a blank line ends a paragraph, and with it an unclosed code span or comment
-        self._line_start = True
-        self._ls_cols = 0
-        self._line_blank = True
-        self._fence_line = _F_BODY
-
-    def _line_prefix(self, s: str, i: int) -> int:
-        """At a line start: spaces or tabs, then perhaps a fence run."""
-        n = len(s)
-        j = i
-        cols = self._ls_cols
-        while j < n and s[j] in " \t":
-            cols = cols + 1 if s[j] == " " else cols + 4 - cols % 4  # a tab to the next stop of four
-            j += 1
-        self._ls_cols = cols
-        if j == n:
-            return j
-        self._line_start = False
-        c = s[j]
-        if self._mode is _INDENT:
-            if c in "\r\n" or cols >= self._code_cols:
-                return j  # a blank line, or one as far in: still code
-            self._mode = _TEXT
-        if self._mode is _TEXT and c not in "\r\n" and self._code_line(s, j, cols):
-            return j
-        if c in "`~" and (self._mode is _TEXT or self._mode is _FENCE):
-            if self._mode is _FENCE and c != self._fence_char:
-                return j
-            self._run_char, self._run_len, self._run_at_line_start = c, 0, True
-            self._run_cols = cols
-        return j
-
-    def _continue_run(self, s: str, i: int) -> int:
-        """Count a run of backticks or tildes; decide what it opens or closes when it ends."""
-        c = self._run_char
-        j = i
-        n = len(s)
-        while j < n and s[j] == c:
-            j += 1
-        if j > i:
-            self._run_len += j - i
-            self._line_blank = False
-        if j < n:
-            self._end_run()
-        return j
-
-    def _end_run(self) -> None:
-        c, length, at_start = self._run_char, self._run_len, self._run_at_line_start
-        self._run_char, self._run_len, self._run_at_line_start = "", 0, False
-        mode = self._mode
-        if mode is _FENCE:
-            if at_start and c == self._fence_char and length >= self._fence_len and (
-                    self._run_cols <= self._fence_indent + 3):
-                self._fence_line = _F_CLOSING  # closes it if the line holds nothing more
-        elif mode is _TEXT:
-            if at_start and length >= 3:
-                self._mode, self._fence_char, self._fence_len = _FENCE, c, length
-                self._fence_indent = self._run_cols
-                self._fence_line = _F_INFO if c == "`" else _F_BODY
-            elif c == "`":
-                self._mode, self._inline_len = _INLINE, length
-        elif mode is _INLINE and c == "`" and length == self._inline_len:
-            self._mode = _TEXT
-            self._settle_as = "code" if self._pending_span else ""
 
     # -- blocks -----------------------------------------------------------------------------------
 
