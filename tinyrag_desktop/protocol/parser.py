@@ -114,7 +114,10 @@ class XMLParseState(MarkdownLines, BlockPhases):
                  max_held_chars: int = DEFAULT_MAX_HELD_CHARS) -> None:
         self.max_block_chars = max_block_chars
         self.max_held_chars = max_held_chars
-        self._fed = 0  # characters fed so far: each text scanned ends there, so s[j] is at _fed - len(s) + j
+        # Characters fed by the chunks scanned (not those the fast path in feed passes, which it never does
+        # while text is held): where in the stream held text is, as a text scanned ends there (s[j] is at
+        # _fed - len(s) + j). Only the distances between such places are used.
+        self._fed = 0
         self._mode = _TEXT
         self._hold = ""  # unprocessed input: a suffix that may still become "<tool "
         # (text, position, fence character, run length, indent): no line closes that fence in the text after it
@@ -172,7 +175,6 @@ class XMLParseState(MarkdownLines, BlockPhases):
             raise ParserFinished("feed() after finish()")
         if not chunk:
             return []
-        self._fed += len(chunk)
         if not self._hold and not self._line_start and not self._run_char:
             # The common cases: plain prose, or a code block's body, in the middle of a line.
             mode = self._mode
@@ -194,6 +196,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
                 self._line_in_block = self._line_in_block and "\n" not in chunk
                 return [TextChunk(chunk)]
         out: list[ParseEvent] = []
+        self._fed += len(chunk)
         self._process(self._hold + chunk, out)
         return out if len(out) < 2 else _merge_text(out)
 
@@ -389,8 +392,11 @@ class XMLParseState(MarkdownLines, BlockPhases):
                     self._line_blank = False
                     if mode is _TEXT:
                         closing = span.group(2)
-                        if closing is not None and len(closing) == e - j and s.find(OPEN, e, span.start(2)) < 0:
-                            i = span.end()  # a span closed on its line (with a block in it, read on: held or not)
+                        # A span closed on its line, passed over (as reading it would) unless a block in it may
+                        # be held past the bound: only a span longer than it can close too late.
+                        if closing is not None and len(closing) == e - j and (
+                                span.start(2) - e <= self.max_held_chars or s.find(OPEN, e, span.start(2)) < 0):
+                            i = span.end()
                             continue
                         self._mode, self._inline_len = _INLINE, e - j
                     elif e - j == self._inline_len:
