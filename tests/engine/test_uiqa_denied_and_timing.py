@@ -9,6 +9,7 @@ import httpx
 
 from tests.sse_server import Stream
 from tinyrag_desktop.engine import Engine, EngineConfig
+from tinyrag_desktop.engine import calls as calls_module
 from tinyrag_desktop.engine import engine as engine_module
 from tinyrag_desktop.engine.events import Done, ToolFinished
 from tinyrag_desktop.tools import ToolRegistry
@@ -71,8 +72,9 @@ async def test_the_time_a_command_ran_leaves_out_the_time_the_question_was_open(
         llm, settings, tmp_path, monkeypatch) -> None:
     # The card read "60.0 s" for an echo: the minute the user looked at the command before pressing Run.
     thinking = [0.0]
-    monkeypatch.setattr(engine_module, "time",
-                        SimpleNamespace(monotonic=lambda: real_time.monotonic() + thinking[0]))
+    clock = SimpleNamespace(monotonic=lambda: real_time.monotonic() + thinking[0])
+    monkeypatch.setattr(engine_module, "time", clock)  # the answer's time
+    monkeypatch.setattr(calls_module, "time", clock)  # the tool's
 
     async def slow_yes(tool: str, text: str) -> bool:
         thinking[0] += 60.0  # the user read the command for a minute

@@ -283,6 +283,11 @@ def test_an_unclosed_backtick_ends_at_a_blank_line() -> None:
     ('a ` <tool name="nanogo"><source>s := `x`</source></tool>', 0),  # closed inside the block: no block
     ('` <tool name="nanogo"><source>a\n\n`</source></tool>', 1),  # the block's blank line ended the paragraph
     ("a ` <tool nam ` {b}", 1),  # a block that fails in the span is text with it
+    ("Let`s see {b} " + "word " * 70 + "` c", 0),  # closed 350 characters after the call: still code
+    ("Let`s see {b} " + "word " * 90 + "` c", 1),  # 450: too far, the span was none and the call runs
+    ("a ` {b} " + "word " * 90 + "` {b} `", 1),  # the late run opens a span of its own, closed: code
+    ("a ` {b} " + "word " * 60 + "{b} `", 0),  # a second call held, its span closed before the bound
+    ("a ` {b} " + "word " * 75 + "{b} `", 2),  # the second call ends past it: the run after it is too late
 ])
 def test_a_backtick_never_closed_is_no_code_span_and_the_block_after_it_runs(text: str, runs: int) -> None:
     block = '<tool name="calculate"><query>1+1</query></tool>'
@@ -303,6 +308,43 @@ def test_a_block_in_what_may_be_a_code_span_is_held_until_that_is_known() -> Non
     state = XMLParseState()
     state.feed("Let`s " + block)
     assert state.feed("`") == [] and state.finish() == [TextChunk(block + "`")]  # a run at the end closes it
+
+
+def test_text_held_after_a_call_in_what_may_be_a_code_span_streams_again_after_400_characters() -> None:
+    # It was held to the paragraph's end: a model writing one long paragraph after "Let`s compute <tool …>"
+    # showed nothing more for as long, and the call ran only then.
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    words = "and then some more words. " * 60
+    text = f"Let`s compute {block} {words}\n\nNext."
+    state = XMLParseState()
+    fed, events, ran_at, shown = 0, [], -1, []
+    for i in range(0, len(text), 4):
+        fed += len(text[i : i + 4])
+        got = state.feed(text[i : i + 4])
+        events += got
+        if ran_at < 0 and any(isinstance(e, ToolCall) for e in got):
+            ran_at = fed
+        if ran_at >= 0:
+            shown.append("".join(e.text for e in got if isinstance(e, TextChunk)))
+    events += state.finish()
+    after = len(f"Let`s compute {block}")
+    assert after + 400 <= ran_at <= after + 404  # run once 400 characters followed it, not at the blank line
+    assert all(shown[1:-1])  # and from then on each piece of text shows as it comes
+    assert normal(events) == parse_every_way(text)
+    assert normal(events) == [TextChunk("Let`s compute "), ToolCall("calculate", "query", "1+1", block),
+                              TextChunk(f" {words}\n\nNext.")]
+
+
+def test_a_second_call_held_past_the_bound_is_released_when_it_ends() -> None:
+    # The bound comes inside a second held block: it cannot run before its </tool>, so the held text waits
+    # for that; a backtick in it past the bound closes no span.
+    block = '<tool name="calculate"><query>1+1</query></tool>'
+    late = '<tool name="nanogo"><source>s := `x`</source></tool>'
+    for size in (1, 5, 1000):
+        events = feed_in(f"a ` {block} " + "w" * 380 + f" {late} c", size)
+        assert [type(e) for e in events if not isinstance(e, TextChunk)] == [ToolCall, ToolCall], size
+    events = parse_every_way(f"a ` {block} " + "w" * 340 + f" {late} c")  # its backtick before the bound
+    assert calls(events) == []
 
 
 def test_a_huge_unterminated_block_is_given_up_at_the_limit() -> None:
@@ -353,10 +395,10 @@ class _CountingPattern:
 def test_a_fence_is_searched_for_its_closing_line_once_per_piece_of_text(text, monkeypatch):
     # Looking for the closing line again after every line that might have been it went over the rest of
     # the text each time: an answer of 3,000 such lines, given whole, took seconds instead of milliseconds.
-    import tinyrag_desktop.protocol.parser as parser_module
+    import tinyrag_desktop.protocol.markdown_lines as lines_module
 
-    counting = {c: _CountingPattern(p) for c, p in parser_module._CLOSING_LINE.items()}
-    monkeypatch.setattr(parser_module, "_CLOSING_LINE", counting)
+    counting = {c: _CountingPattern(p) for c, p in lines_module._CLOSING_LINE.items()}
+    monkeypatch.setattr(lines_module, "_CLOSING_LINE", counting)
     events = parse_all(text)
     assert "".join(e.raw for e in events) == text and not any(isinstance(e, ToolCall) for e in events)
     assert sum(p.scanned for p in counting.values()) <= 2 * len(text)

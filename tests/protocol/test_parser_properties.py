@@ -198,3 +198,38 @@ def test_replay_of_the_real_smollm2_plain_stream() -> None:
     events = run(tokens)
     assert all(isinstance(e, TextChunk) for e in events)
     assert "".join(e.text for e in events) == "".join(tokens)
+
+
+# Held text: a backtick never closed, a call after it, and text after that going on past the bound the
+# held text is kept to (small here, so that random texts reach it, with blocks and runs around it).
+HELD_TEXT = st.builds(
+    lambda before, rest: before + "`" + rest,
+    TEXT_LINE, st.lists(st.one_of(TEXT_LINE, st.just("\n"), st.just(" x y"), st.just(CALC)), max_size=10).map("".join),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(text=st.one_of(HELD_TEXT, MARKDOWN), held=st.integers(0, 60),
+       points=st.lists(st.integers(min_value=0, max_value=10_000), max_size=12))
+@example(text=f"a ` {CALC} then ` and {CALC}", held=6, points=[])  # the run at the bound: a new span
+@example(text=f"a ` {CALC} t {CALC[:30]}`{CALC[30:]}", held=12, points=[])  # a run in a block past it
+@example(text=f"a ` {CALC} t {CALC[:30]}`{CALC[30:]}", held=40, points=[])  # the same, before it: code
+@example(text=f"a ` {CALC} t <tool name=\"x\"><query>`", held=9, points=[])  # a block past it never closed
+@example(text=f"a ` {CALC}\n   `` `", held=2, points=[])  # a line's spaces, then runs, over the bound
+def test_held_text_is_released_at_the_same_place_however_the_stream_is_cut(text, held, points) -> None:
+    whole = XMLParseState(max_held_chars=held)
+    events = whole.feed(text)
+    where = _where(whole), _held_for(whole)
+    events = normal(events + whole.finish())
+    for pieces in (list(text), cut(text, points)):
+        state = XMLParseState(max_held_chars=held)
+        parts = [event for piece in pieces for event in state.feed(piece)]
+        assert (_where(state), _held_for(state)) == where
+        parts += state.finish()
+        assert "".join(e.raw for e in parts) == text
+        assert normal(parts) == events
+
+
+def _held_for(state: XMLParseState) -> int:
+    """How many more characters the held text may take, past those read (-1: none held, or no bound yet)."""
+    return state._held_until - state._fed if state._held_until >= 0 else -1

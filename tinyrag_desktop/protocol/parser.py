@@ -35,7 +35,10 @@ The parser is in one of four modes:
     same, held ("tentative") with the text after it. A run of exactly N backticks in it or after it shows it
     was code: all held is text, and what follows that run is read again as text. A blank line or the end of
     the stream first shows it was none: the block is released as it was read, and a valid call runs, late
-    but run (rule 2 holds: never before its </tool>). No block being written is shown meanwhile.
+    but run (rule 2 holds: never before its </tool>). No block being written is shown meanwhile. Nor is
+    the text after it, so that is held no further than ``max_held_chars`` past the first held block's
+    end (see DEFAULT_MAX_HELD_CHARS): a span not closed by then was none, its call runs, and the text
+    streams again, read from there as text.
 ``BLOCK``
     Between ``<tool `` and its ``</tool>``. The block's own phases (protocol/block.py: start tag, inner element, content,
     closing tag) are checked as text arrives, so prose that merely mentions ``<tool `` is released as soon
@@ -44,8 +47,8 @@ The parser is in one of four modes:
     protocol/markdown_context.py reads the text before it, where "inside" is defined) is an ``InvalidBlock``
     that says so ("it is inside a quote, …"), however well it is written.
 
-Markdown state (line starts, backtick runs) is tracked across chunk boundaries, so the events never depend
-on how the stream was cut, apart from where adjacent ``TextChunk``s split.
+Markdown state (line starts, backtick runs: protocol/markdown_lines.py) is tracked across chunk boundaries, so
+the events never depend on how the stream was cut, apart from where adjacent ``TextChunk``s split.
 
 Guarantees: joining ``raw`` of all events reproduces the input exactly; the parser never raises on model
 output (bad blocks become ``InvalidBlock``); cost is linear in the input.
@@ -58,22 +61,28 @@ import re
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
 from .block import CLOSE, NOT_CLOSED, OPEN, P_CONTENT, P_FAILED, P_TAG, PARAMS, SPACED_CLOSE, BlockPhases
-from .markdown_context import WINDOW, code_indent, construct
+from .markdown_context import WINDOW, construct
 from .markdown_context import cols as _cols
+from .markdown_lines import BLOCK as _BLOCK, COMMENT as _COMMENT, FENCE as _FENCE, INDENT as _INDENT
+from .markdown_lines import INLINE as _INLINE, TEXT as _TEXT, RECENT_MOST as _RECENT_MOST
+from .markdown_lines import F_BODY as _F_BODY, F_CLOSING as _F_CLOSING, F_INFO as _F_INFO, MarkdownLines
 
 __all__ = ["CLOSE", "OPEN", "PARAMS", "XMLParseState", "inside_at", "parse_all"]
 
 DEFAULT_MAX_BLOCK_CHARS = 200_000
+# How far past a call held in what may be an inline code span ("Let`s compute <tool …>…</tool> and …") the
+# span must close to make the call code. CommonMark bounds a span only by its paragraph, but a span is a
+# name, an expression, a command or a call's syntax shown as written: tens of characters, and a line break
+# in it is rendered as a space, so a span going on for lines past a call is no span a writer means. 400
+# characters is five lines of 80 columns, about 100 tokens: a few seconds of a local model's output,
+# well within the spec's 30-second tool timeout, against a paragraph that may go on for thousands.
+# A closing run must start before the bound; one at it or later opens a new span, read as text.
+DEFAULT_MAX_HELD_CHARS = 400
 _WINDOW = 8192  # a block is scanned in windows of this many characters, keeping the cost linear
 
-_TEXT, _FENCE, _INDENT, _COMMENT, _INLINE, _BLOCK = "TEXT", "FENCE", "INDENT", "COMMENT", "INLINE", "BLOCK"
 _INSIDE = {_FENCE: "a fenced code block", _INDENT: "an indented code block (lines four spaces in)",
            _INLINE: "an inline code span (between backticks)", _COMMENT: "an HTML comment (<!-- … -->)"}
 COMMENT_OPEN, COMMENT_CLOSE = "<!--", "-->"
-
-# Where a FENCE is on its current line: in its body, on its opening line (the info string), or just past
-# a run that closes it if nothing but spaces follows.
-_F_BODY, _F_INFO, _F_CLOSING = "BODY", "INFO", "CLOSING"
 
 # Where scanning must stop in each mode. A newline matters only when the next line may start a fence
 # (spaces or tabs, then ` or ~) or indented code (four columns in), or when the chunk ends before that can be known.
@@ -94,21 +103,21 @@ _BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 # A run of backticks, then perhaps the rest of an inline code span on its line and the run that may
 # close it (with a character after that run, so that the run is known to be whole).
 _SPAN = re.compile(r"(`+)(?:[^`\n]*(`+)(?=[^`]))?")
-# A line that opens a fence, whole (from the newline before it to the one ending it), and a fence's
-# closing line: a run of its character at least as long as the opening one, alone on its line.
+# A line that opens a fence, whole (from the newline before it to the one ending it).
 _FENCE_LINE = re.compile(r"\n([ \t]*)(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)(?=\n)")
-_CLOSING_LINE = {
-    c: re.compile(rf"\n([ \t]*)({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
-}
-_WS = " \t\r\n"
-_RECENT_MOST = 4 * WINDOW  # characters kept in pieces before they are joined and cut to the window
 
 
-class XMLParseState(BlockPhases):
+class XMLParseState(MarkdownLines, BlockPhases):
     """Incremental parser of one stream. ``feed`` returns the events each chunk completes."""
 
-    def __init__(self, *, max_block_chars: int = DEFAULT_MAX_BLOCK_CHARS) -> None:
+    def __init__(self, *, max_block_chars: int = DEFAULT_MAX_BLOCK_CHARS,
+                 max_held_chars: int = DEFAULT_MAX_HELD_CHARS) -> None:
         self.max_block_chars = max_block_chars
+        self.max_held_chars = max_held_chars
+        # Characters fed by the chunks scanned (not those the fast path in feed passes, which it never does
+        # while text is held): where in the stream held text is, as a text scanned ends there (s[j] is at
+        # _fed - len(s) + j). Only the distances between such places are used.
+        self._fed = 0
         self._mode = _TEXT
         self._hold = ""  # unprocessed input: a suffix that may still become "<tool "
         # (text, position, fence character, run length, indent): no line closes that fence in the text after it
@@ -139,6 +148,8 @@ class XMLParseState(BlockPhases):
         self._pending_span = 0
         self._settle_as = ""
         self._tentative = 0  # the block being collected is in such a span: its opening run's length
+        self._block_at = 0  # where in the stream that block starts
+        self._held_until = -1  # where the held text ends at the latest (-1: until the first held block ends)
         # The input before the text being scanned, its last WINDOW characters at least, in pieces (joined only
         # when read: a chunk of a few characters is not worth copying a window for).
         self._recent: list[str] = []
@@ -185,6 +196,7 @@ class XMLParseState(BlockPhases):
                 self._line_in_block = self._line_in_block and "\n" not in chunk
                 return [TextChunk(chunk)]
         out: list[ParseEvent] = []
+        self._fed += len(chunk)
         self._process(self._hold + chunk, out)
         return out if len(out) < 2 else _merge_text(out)
 
@@ -196,7 +208,7 @@ class XMLParseState(BlockPhases):
         result: list[ParseEvent] = []
         while self._mode is _BLOCK and self._tentative:  # a block never closed, in a span closed inside it
             raw = self._raw(len(self._buf))
-            closed = _span_close(raw, self._tentative)
+            closed = _span_close(raw, self._tentative, self._close_before(len(raw)))
             if closed < 0:
                 break
             self._pending.append(TextChunk(raw[:closed]))
@@ -285,6 +297,8 @@ class XMLParseState(BlockPhases):
                 else:
                     i = resume
                 flushed = since = i
+                if self._mode is _INLINE and self._pending_span and self._held_until < 0:
+                    self._held_until = self._fed - n + i + self.max_held_chars  # the first held block ended
                 continue
             if self._run_char:
                 i = self._continue_run(s, i)
@@ -300,6 +314,13 @@ class XMLParseState(BlockPhases):
                 m = _COMMENT_STOP.search(s, i)
             elif mode is _INLINE:
                 m = _INLINE_STOP.search(s, i)
+                cap = self._held_until - self._fed + n  # where in s the held text must end, if it is held
+                if self._held_until >= 0 and cap <= (n if m is None else m.start()):
+                    at = max(i, cap)  # held long enough, with no closing run: the span was none
+                    self._note_content(s, i, at)
+                    self._mode, self._settle_as = _TEXT, "none"
+                    i = at
+                    continue
             elif self._fence_line is _F_INFO:
                 m = _INFO_STOP.search(s, i)
             elif self._fence_line is _F_CLOSING:
@@ -335,7 +356,7 @@ class XMLParseState(BlockPhases):
                     span = self._inline_len
                     self._block_before = self._before(s, j)
                     self._start_block()
-                    self._tentative = span
+                    self._tentative, self._block_at = span, self._fed - n + j
                     self._wrapped = construct(self._block_before, line=not self._in_block_line(s, since, j))
                     i = j
                     continue
@@ -371,7 +392,10 @@ class XMLParseState(BlockPhases):
                     self._line_blank = False
                     if mode is _TEXT:
                         closing = span.group(2)
-                        if closing is not None and len(closing) == e - j:  # a span closed on its line
+                        # A span closed on its line, passed over (as reading it would) unless a block in it may
+                        # be held past the bound: only a span longer than it can close too late.
+                        if closing is not None and len(closing) == e - j and (
+                                span.start(2) - e <= self.max_held_chars or s.find(OPEN, e, span.start(2)) < 0):
                             i = span.end()
                             continue
                         self._mode, self._inline_len = _INLINE, e - j
@@ -418,7 +442,7 @@ class XMLParseState(BlockPhases):
     def _settle(self, known: str) -> list[ParseEvent]:
         """The held events, now that their span is known to be "code" (all text) or "none" (as read)."""
         held = self._pending
-        self._pending, self._pending_span, self._settle_as = [], 0, ""
+        self._pending, self._pending_span, self._settle_as, self._held_until = [], 0, "", -1
         return [TextChunk(e.raw) for e in held] if known == "code" else held
 
     def _keep(self, s: str, j: int, flushed: int, since: int, out: list[ParseEvent]) -> None:
@@ -428,59 +452,6 @@ class XMLParseState(BlockPhases):
         self._hold = s[j:]
         self._in_block_line(s, since, j)
         self._remember(s, j)
-
-    def _in_block_line(self, s: str, since: int, j: int) -> bool:
-        """Whether the line ``s[j]`` is on began inside a block that ended at ``s[since]``, or earlier."""
-        if self._line_in_block and "\n" in s[since:j]:
-            self._line_in_block = False
-        return self._line_in_block
-
-    def _remember(self, s: str, end: int) -> None:
-        """The input up to ``s[end]`` has been read: keep its last WINDOW characters."""
-        piece = s[end - WINDOW : end] if end > WINDOW else s[:end]
-        self._recent.append(piece)
-        self._recent_len += len(piece)
-        if self._recent_len > _RECENT_MOST:
-            self._recent, self._recent_len = ["".join(self._recent)[-WINDOW:]], WINDOW
-
-    def _before(self, s: str, j: int) -> str:
-        """The last WINDOW characters of the input before ``s[j]``."""
-        if len(self._recent) > 1:
-            self._recent = ["".join(self._recent)[-WINDOW:]]
-        return ((self._recent[0] if self._recent else "") + s[max(0, j - WINDOW) : j])[-WINDOW:]
-
-    def _code_line(self, s: str, j: int, indent: int) -> bool:
-        """Whether the line starting ``indent`` columns before ``s[j]``, in text, is indented code (and then
-        the parser is in INDENT)."""
-        if indent < 4:
-            return False
-        before = self._before(s, j)
-        need = code_indent(before[: before.rfind("\n") + 1])
-        if need is None or indent < need:
-            return False
-        self._mode, self._code_cols = _INDENT, need
-        return True
-
-    def _past_closing_line(self, s: str, i: int, char: str, length: int, indent: int) -> int:
-        """In a fence of ``length`` ``char``s opened ``indent`` columns in, before the end of a line of its
-        body: where the line that closes it ends (its newline), if that is in ``s``, the parser then back
-        in text; else -1. A closing line is indented at most three columns more than the opening one (a
-        fence line written inside the code, further in, is code).
-
-        Lines before it change nothing (a shorter run, or a run with text after it, leaves the fence
-        open), so the scan goes there at once, leaving the state as reading each line would."""
-        unclosed = self._unclosed
-        if unclosed is not None and unclosed[0] is s and i >= unclosed[1] and unclosed[2:] == (char, length, indent):
-            return -1  # searched to the end of s already: looking again after each line would be quadratic
-        pattern = _CLOSING_LINE[char]
-        pos = i
-        while (m := pattern.search(s, pos)) is not None:
-            if m.end(2) - m.start(2) >= length and _cols(m.group(1)) <= indent + 3:
-                self._mode, self._fence_line, self._line_blank = _TEXT, _F_BODY, False
-                return m.end()
-            pos = m.end()
-        self._unclosed = (s, i, char, length, indent)
-        return -1
 
     def _simple_block(self, s: str, j: int) -> ToolCall | None:
         """The block starting at ``s[j]`` when it is whole and simple (no entities, CDATA or stray "<")."""
@@ -492,79 +463,6 @@ class XMLParseState(BlockPhases):
             return None
         self._line_blank = False
         return ToolCall(name, m.group(2), content, m.group(0))
-
-    def _note_content(self, s: str, i: int, j: int) -> None:
-        if self._line_blank and s[i:j].strip(_WS):
-            self._line_blank = False
-
-    def _newline(self) -> None:
-        if self._line_blank and (self._mode is _INLINE or self._mode is _COMMENT and not self._comment_line):
-            if self._mode is _INLINE and self._pending_span:
-                self._settle_as = "none"  # the span was none: its backtick is a character
-            self._mode = _TEXT  # a blank line ends a paragraph, and with it an unclosed code span or comment
-        self._line_start = True
-        self._ls_cols = 0
-        self._line_blank = True
-        self._fence_line = _F_BODY
-
-    def _line_prefix(self, s: str, i: int) -> int:
-        """At a line start: spaces or tabs, then perhaps a fence run."""
-        n = len(s)
-        j = i
-        cols = self._ls_cols
-        while j < n and s[j] in " \t":
-            cols = cols + 1 if s[j] == " " else cols + 4 - cols % 4  # a tab to the next stop of four
-            j += 1
-        self._ls_cols = cols
-        if j == n:
-            return j
-        self._line_start = False
-        c = s[j]
-        if self._mode is _INDENT:
-            if c in "\r\n" or cols >= self._code_cols:
-                return j  # a blank line, or one as far in: still code
-            self._mode = _TEXT
-        if self._mode is _TEXT and c not in "\r\n" and self._code_line(s, j, cols):
-            return j
-        if c in "`~" and (self._mode is _TEXT or self._mode is _FENCE):
-            if self._mode is _FENCE and c != self._fence_char:
-                return j
-            self._run_char, self._run_len, self._run_at_line_start = c, 0, True
-            self._run_cols = cols
-        return j
-
-    def _continue_run(self, s: str, i: int) -> int:
-        """Count a run of backticks or tildes; decide what it opens or closes when it ends."""
-        c = self._run_char
-        j = i
-        n = len(s)
-        while j < n and s[j] == c:
-            j += 1
-        if j > i:
-            self._run_len += j - i
-            self._line_blank = False
-        if j < n:
-            self._end_run()
-        return j
-
-    def _end_run(self) -> None:
-        c, length, at_start = self._run_char, self._run_len, self._run_at_line_start
-        self._run_char, self._run_len, self._run_at_line_start = "", 0, False
-        mode = self._mode
-        if mode is _FENCE:
-            if at_start and c == self._fence_char and length >= self._fence_len and (
-                    self._run_cols <= self._fence_indent + 3):
-                self._fence_line = _F_CLOSING  # closes it if the line holds nothing more
-        elif mode is _TEXT:
-            if at_start and length >= 3:
-                self._mode, self._fence_char, self._fence_len = _FENCE, c, length
-                self._fence_indent = self._run_cols
-                self._fence_line = _F_INFO if c == "`" else _F_BODY
-            elif c == "`":
-                self._mode, self._inline_len = _INLINE, length
-        elif mode is _INLINE and c == "`" and length == self._inline_len:
-            self._mode = _TEXT
-            self._settle_as = "code" if self._pending_span else ""
 
     # -- blocks -----------------------------------------------------------------------------------
 
@@ -589,6 +487,10 @@ class XMLParseState(BlockPhases):
         self._input_first = ""  # its first character, once it has come
         self._input_end = -1  # where it ends (its element closed), and the line breaks before that
         self._input_end_newlines = 0
+
+    def _close_before(self, size: int) -> int:
+        """How far into the held block being collected (``size`` characters so far) a run may close its span."""
+        return self._held_until - self._block_at if self._held_until >= 0 else size
 
     def _reset_block(self) -> None:
         self._mode = _TEXT
@@ -623,7 +525,7 @@ class XMLParseState(BlockPhases):
         else:
             event = self._finish_block(self._raw(end))
         span = self._tentative
-        if span and (closed := _span_close(event.raw, span)) >= 0:
+        if span and (closed := _span_close(event.raw, span, self._close_before(len(event.raw)))) >= 0:
             # the span closed inside the block: code up to its closing run, and what follows is read again
             raw = event.raw
             after = self._buf[end:] + s[k:] if end < old else s[i + end - old :]
@@ -637,8 +539,9 @@ class XMLParseState(BlockPhases):
         carried = self._buf[end:] if end < old else ""  # from an earlier chunk, then all of this one's
         self._reset_block()
         self._line_blank = False
-        if span:  # still in what may be a span, unless a blank line in the block ended its paragraph
-            if _BLANK_LINE.search(event.raw):
+        if span:  # still in what may be a span, unless a blank line in the block ended its paragraph, or it
+            # ended where the held text must end
+            if _BLANK_LINE.search(event.raw) or 0 <= self._held_until <= self._block_at + len(event.raw):
                 self._settle_as = "none"
             else:
                 self._mode, self._inline_len = _INLINE, span
@@ -647,11 +550,14 @@ class XMLParseState(BlockPhases):
             return carried + s[k:]
         return i + (end - old)
 
-def _span_close(raw: str, length: int) -> int:
+def _span_close(raw: str, length: int, before: int) -> int:
     """Where in a block read in a possible code span of ``length`` backticks that span closes (just past the
-    first run of exactly that many), or -1: none does, or a blank line before it ended the paragraph."""
+    first run of exactly that many, starting before ``raw[before]``), or -1: none does, or a blank line before
+    it ended the paragraph."""
     blank = _BLANK_LINE.search(raw)
     for run in _RUN.finditer(raw, 0, blank.start() if blank else len(raw)):
+        if run.start() >= before:
+            break
         if run.end() - run.start() == length:
             return run.end()
     return -1

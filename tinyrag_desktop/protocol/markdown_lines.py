@@ -1,0 +1,172 @@
+"""The Markdown the parser reads line by line: line starts, backtick and tilde runs, fences, indented code."""
+
+from __future__ import annotations
+
+import re
+
+from .markdown_context import WINDOW, code_indent
+from .markdown_context import cols as _cols
+
+# The parser's modes (explained in protocol/parser.py's header).
+TEXT, FENCE, INDENT, COMMENT, INLINE, BLOCK = "TEXT", "FENCE", "INDENT", "COMMENT", "INLINE", "BLOCK"
+# Where a FENCE is on its current line: in its body, on its opening line (the info string), or just past
+# a run that closes it if nothing but spaces follows.
+F_BODY, F_INFO, F_CLOSING = "BODY", "INFO", "CLOSING"
+# A fence's closing line: a run of its character at least as long as the opening one, alone on its line.
+_CLOSING_LINE = {
+    c: re.compile(rf"\n([ \t]*)({re.escape(c)}{{3,}})[ \t\r]*(?=\n)") for c in "`~"
+}
+_WS = " \t\r\n"
+RECENT_MOST = 4 * WINDOW  # characters kept in pieces before they are joined and cut to the window
+
+
+class MarkdownLines:
+    """The line-by-line Markdown state of ``XMLParseState``, for it to inherit; the state lives there."""
+
+    _mode: str
+    _line_start: bool
+    _line_blank: bool
+    _line_in_block: bool
+    _ls_cols: int
+    _run_char: str
+    _run_len: int
+    _run_at_line_start: bool
+    _run_cols: int
+    _fence_char: str
+    _fence_len: int
+    _fence_indent: int
+    _fence_line: str
+    _inline_len: int
+    _code_cols: int
+    _comment_line: bool
+    _unclosed: tuple[str, int, str, int, int] | None
+    _recent: list[str]
+    _recent_len: int
+    _pending_span: int
+    _settle_as: str
+
+    def _in_block_line(self, s: str, since: int, j: int) -> bool:
+        """Whether the line ``s[j]`` is on began inside a block that ended at ``s[since]``, or earlier."""
+        if self._line_in_block and "\n" in s[since:j]:
+            self._line_in_block = False
+        return self._line_in_block
+
+    def _remember(self, s: str, end: int) -> None:
+        """The input up to ``s[end]`` has been read: keep its last WINDOW characters."""
+        piece = s[end - WINDOW : end] if end > WINDOW else s[:end]
+        self._recent.append(piece)
+        self._recent_len += len(piece)
+        if self._recent_len > RECENT_MOST:
+            self._recent, self._recent_len = ["".join(self._recent)[-WINDOW:]], WINDOW
+
+    def _before(self, s: str, j: int) -> str:
+        """The last WINDOW characters of the input before ``s[j]``."""
+        if len(self._recent) > 1:
+            self._recent = ["".join(self._recent)[-WINDOW:]]
+        return ((self._recent[0] if self._recent else "") + s[max(0, j - WINDOW) : j])[-WINDOW:]
+
+    def _code_line(self, s: str, j: int, indent: int) -> bool:
+        """Whether the line starting ``indent`` columns before ``s[j]``, in text, is indented code (and then
+        the parser is in INDENT)."""
+        if indent < 4:
+            return False
+        before = self._before(s, j)
+        need = code_indent(before[: before.rfind("\n") + 1])
+        if need is None or indent < need:
+            return False
+        self._mode, self._code_cols = INDENT, need
+        return True
+
+    def _past_closing_line(self, s: str, i: int, char: str, length: int, indent: int) -> int:
+        """In a fence of ``length`` ``char``s opened ``indent`` columns in, before the end of a line of its
+        body: where the line that closes it ends (its newline), if that is in ``s``, the parser then back
+        in text; else -1. A closing line is indented at most three columns more than the opening one (a
+        fence line written inside the code, further in, is code).
+
+        Lines before it change nothing (a shorter run, or a run with text after it, leaves the fence
+        open), so the scan goes there at once, leaving the state as reading each line would."""
+        unclosed = self._unclosed
+        if unclosed is not None and unclosed[0] is s and i >= unclosed[1] and unclosed[2:] == (char, length, indent):
+            return -1  # searched to the end of s already: looking again after each line would be quadratic
+        pattern = _CLOSING_LINE[char]
+        pos = i
+        while (m := pattern.search(s, pos)) is not None:
+            if m.end(2) - m.start(2) >= length and _cols(m.group(1)) <= indent + 3:
+                self._mode, self._fence_line, self._line_blank = TEXT, F_BODY, False
+                return m.end()
+            pos = m.end()
+        self._unclosed = (s, i, char, length, indent)
+        return -1
+
+    def _note_content(self, s: str, i: int, j: int) -> None:
+        if self._line_blank and s[i:j].strip(_WS):
+            self._line_blank = False
+
+    def _newline(self) -> None:
+        if self._line_blank and (self._mode is INLINE or self._mode is COMMENT and not self._comment_line):
+            if self._mode is INLINE and self._pending_span:
+                self._settle_as = "none"  # the span was none: its backtick is a character
+            self._mode = TEXT  # a blank line ends a paragraph, and with it an unclosed code span or comment
+        self._line_start = True
+        self._ls_cols = 0
+        self._line_blank = True
+        self._fence_line = F_BODY
+
+    def _line_prefix(self, s: str, i: int) -> int:
+        """At a line start: spaces or tabs, then perhaps a fence run."""
+        n = len(s)
+        j = i
+        cols = self._ls_cols
+        while j < n and s[j] in " \t":
+            cols = cols + 1 if s[j] == " " else cols + 4 - cols % 4  # a tab to the next stop of four
+            j += 1
+        self._ls_cols = cols
+        if j == n:
+            return j
+        self._line_start = False
+        c = s[j]
+        if self._mode is INDENT:
+            if c in "\r\n" or cols >= self._code_cols:
+                return j  # a blank line, or one as far in: still code
+            self._mode = TEXT
+        if self._mode is TEXT and c not in "\r\n" and self._code_line(s, j, cols):
+            return j
+        if c in "`~" and (self._mode is TEXT or self._mode is FENCE):
+            if self._mode is FENCE and c != self._fence_char:
+                return j
+            self._run_char, self._run_len, self._run_at_line_start = c, 0, True
+            self._run_cols = cols
+        return j
+
+    def _continue_run(self, s: str, i: int) -> int:
+        """Count a run of backticks or tildes; decide what it opens or closes when it ends."""
+        c = self._run_char
+        j = i
+        n = len(s)
+        while j < n and s[j] == c:
+            j += 1
+        if j > i:
+            self._run_len += j - i
+            self._line_blank = False
+        if j < n:
+            self._end_run()
+        return j
+
+    def _end_run(self) -> None:
+        c, length, at_start = self._run_char, self._run_len, self._run_at_line_start
+        self._run_char, self._run_len, self._run_at_line_start = "", 0, False
+        mode = self._mode
+        if mode is FENCE:
+            if at_start and c == self._fence_char and length >= self._fence_len and (
+                    self._run_cols <= self._fence_indent + 3):
+                self._fence_line = F_CLOSING  # closes it if the line holds nothing more
+        elif mode is TEXT:
+            if at_start and length >= 3:
+                self._mode, self._fence_char, self._fence_len = FENCE, c, length
+                self._fence_indent = self._run_cols
+                self._fence_line = F_INFO if c == "`" else F_BODY
+            elif c == "`":
+                self._mode, self._inline_len = INLINE, length
+        elif mode is INLINE and c == "`" and length == self._inline_len:
+            self._mode = TEXT
+            self._settle_as = "code" if self._pending_span else ""
