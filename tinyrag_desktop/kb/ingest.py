@@ -429,7 +429,7 @@ class Importer:
             self.on_progress(self._said)
 
     def _waiting(self, waiting: bool) -> None:
-        """A store has waited store.WAIT_SAID seconds for another program's lock (``waiting``), or that wait
+        """A store has waited store_schema.WAIT_SAID seconds for another program's lock (``waiting``), or that wait
         is over: the progress says so, then the file again (called on a timer's thread)."""
         said = self._said
         if self.on_progress is not None and said is not None:
