@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tinyrag_desktop.kb import open_store, store
+from tinyrag_desktop.kb import open_store, store, store_schema
 from tinyrag_desktop.kb.import_report import WAITING
 
 from .cli_run import run_main
@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 def quick_waits(monkeypatch):
     """The waits of a real lock, shortened: said after 0.7 s (more than the indexes' merging waits, which
     then goes without), given up after 2 s."""
-    monkeypatch.setattr(store, "WAIT_SAID", 0.7)
+    monkeypatch.setattr(store_schema, "WAIT_SAID", 0.7)
     monkeypatch.setattr(store, "BUSY_TIMEOUT", 2.0)
 
 
@@ -74,7 +74,7 @@ def test_a_stop_at_the_last_source_says_no_count_of_the_rest(tmp_path, data_dir,
 
 
 def test_the_wait_ends_when_the_other_program_lets_go(tmp_path, data_dir, monkeypatch):
-    monkeypatch.setattr(store, "WAIT_SAID", 0.2)
+    monkeypatch.setattr(store_schema, "WAIT_SAID", 0.2)
     other = _locked(data_dir)
     said: list[bool] = []
 

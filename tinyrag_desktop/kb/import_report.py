@@ -13,7 +13,7 @@ from pathlib import Path
 _NOTES_SAID = 2
 
 
-# Progress's ``current`` while a store waits for another program's write lock (see store.WAIT_SAID).
+# Progress's ``current`` while a store waits for another program's write lock (see store_schema.WAIT_SAID).
 WAITING = "waiting for another program that is writing to the knowledge base…"
 
 

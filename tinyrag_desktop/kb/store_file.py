@@ -19,7 +19,7 @@ from .errors import DiskFull, ReadOnlyStore, StoreError, StoreLocked
 log = logging.getLogger(__name__)
 
 DB_NAME = "knowledge.db"
-# 1: sources, chunks, vectors, chunks_fts. 2: links and links_fts (added in place; see store's _migrate).
+# 1: sources, chunks, vectors, chunks_fts. 2: links and links_fts (added in place; see store_schema's _migrate).
 # 3: the same tables; links are now read from Markdown, reStructuredText, text files and web pages too.
 # 4: the same tables; the full-text indexes hold index_form's text (full-width letters, CJK words).
 # Any version: sources.reader_version may be missing (added in place, not a new schema version, so that an
