@@ -8,7 +8,7 @@ from pathlib import Path
 import shiboken6
 from PySide6.QtCore import QEvent, Qt, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices, QFontMetrics, QGuiApplication, QTextCursor
-from PySide6.QtWidgets import QToolTip
+from PySide6.QtWidgets import QToolTip, QWidget
 
 from ..mail_links import safe_mailto
 from .gorun import GoRuns, run_limits
@@ -123,6 +123,29 @@ class LinksMixin:
             self._quietly(QTextCursor(self.document()))
             self.viewport().update()
             return True
+        if self.hasFocus() and not self.textCursor().hasSelection() and self.key_wide() is None:
+            return self._from_caret(forward)
+        return super().focusNextPrevChild(forward)
+
+    def _from_caret(self, forward: bool) -> bool:
+        """Tab (Shift+Tab) from a caret with nothing selected: to the first link or wide block after it (the
+        last before it), else out of the segment. Qt looks from the text's start (end) then: Shift+Tab from the
+        caret at the start went round the links for ever, and the answer's card and question were unreachable."""
+        at = self.textCursor().position()
+        if forward:
+            beyond = any(s >= at for s in self._links()) or any(w[0] >= at for w in self.wide_blocks())
+        else:
+            beyond = any(s < at for s in self._links()) or any(w[1] < at for w in self.wide_blocks())
+        if not beyond:
+            return QWidget.focusNextPrevChild(self, forward)  # the window's next stop (see MainWindow)
+        edge = QTextCursor(self.document())  # one letter before (after) the caret: Qt looks on from there
+        if forward and at > 0:
+            edge.setPosition(at - 1)
+            edge.setPosition(at, QTextCursor.MoveMode.KeepAnchor)
+        elif not forward and at < self.document().characterCount() - 1:
+            edge.setPosition(at)
+            edge.setPosition(at + 1, QTextCursor.MoveMode.KeepAnchor)
+        self._quietly(edge)
         return super().focusNextPrevChild(forward)
 
     def _link_beyond(self, forward: bool) -> bool:
