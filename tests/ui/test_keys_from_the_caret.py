@@ -1,5 +1,6 @@
 """Tab and Shift+Tab from a caret in an answer's words (where Tab comes to read it, or where Down left it) go to
-the links beside it and then on out of the answer: a keyboard-only user is never kept going round its links."""
+the links beside it and then on out of the answer: a keyboard-only user is never kept going round its links. A
+screen reader says each link Tab comes to."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from tests.sse_server import Stream
+from tinyrag_desktop.ui import access
 
 from .conftest import ask_and_wait, tokens
 
@@ -68,3 +70,19 @@ def test_tab_and_shift_tab_from_a_caret_go_to_the_links_beside_it_then_out(make_
     assert _key(Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier) is text and _stop()[1] == "Copy code"
     text.moveCursor(QTextCursor.MoveOperation.End)
     assert _key(Qt.Key.Key_Tab) is answer.copy_button
+
+
+def test_each_link_tab_comes_to_is_said(make_window, server, qloop, qtbot, monkeypatch):
+    # Orca said "Answer text selected" for the first link and nothing for the next: a label's new name or
+    # selection is not news to it.
+    said: list[str] = []
+    monkeypatch.setattr(access, "_send", lambda event: said.append(event.message()))
+    win, answer, text = _answered(make_window, server, qloop, qtbot)
+    said.clear()  # the answer's own news
+    answer.copy_button.setFocus(Qt.FocusReason.TabFocusReason)
+    for _ in range(4):
+        _key(Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert said == ["Link: the guide", "Link: Copy code"]  # then the caret and the card: no link
+    _key(Qt.Key.Key_Tab)  # back to the words, at the caret
+    _key(Qt.Key.Key_Tab)
+    assert _stop() == (text, "Copy code") and said[-1] == "Link: Copy code" and len(said) == 3

@@ -11,6 +11,7 @@ from PySide6.QtGui import QDesktopServices, QFontMetrics, QGuiApplication, QText
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from ..mail_links import safe_mailto
+from .access import announce
 from .gorun import GoRuns, run_limits
 from .markdown_render import ACTION_SCHEMES, COPIED, COPY_CODE, RunView
 from .plain_text import plain_tip
@@ -57,6 +58,15 @@ def link_tip(href: str, metrics: QFontMetrics | None = None, width: int = TIP_WI
 
 class LinksMixin:
     """MarkdownSegment's links: clicked, hovered, and reached with Tab (mixed into it, see segments.py)."""
+
+    def say_link(self) -> None:
+        """Have a screen reader say the link Tab selected in the text, "Link: the guide": Orca said "Answer text
+        selected" for the first link and nothing for the others (it ignores a label's new name)."""
+        cursor = self.textCursor()
+        at = cursor.selectionStart() if self.hasFocus() and cursor.hasSelection() else -1
+        if at >= 0 and at in self._links() and at != getattr(self, "_link_said", -1):
+            announce(self, f"Link: {' '.join(cursor.selectedText().split())}")
+        self._link_said = at
 
     def _on_anchor(self, url: QUrl) -> None:
         action = {"copy-code": self.copy_code, "run-go": self.run_go, "stop-go": self.stop_go}.get(url.scheme())
@@ -107,8 +117,14 @@ class LinksMixin:
         if (forward or reason == Qt.FocusReason.BacktabFocusReason) and not self.textCursor().hasSelection() \
                 and not (self._reading_stop and (forward or not self._links())):
             super().focusNextPrevChild(forward)
+        self.say_link()
 
     def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802
+        moved = self._next_stop(forward)
+        self.say_link()  # Qt selects a link with no selectionChanged
+        return moved
+
+    def _next_stop(self, forward: bool) -> bool:
         if self.hasFocus() and not self.focusPolicy() & Qt.FocusPolicy.TabFocus and self.stop_beside is not None \
                 and not self._link_beyond(forward):
             # the caret went on into this segment, no Tab stop: Tab goes on from its place in the answer (it
