@@ -16,7 +16,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import (QAccessible, QAccessibleActionInterface, QAccessibleAnnouncementEvent,
                            QAccessibleEvent, QAccessibleStateChangeEvent)
-from PySide6.QtWidgets import QAccessibleWidget, QApplication, QWidget
+from PySide6.QtWidgets import QAccessibleWidget, QApplication, QLineEdit, QWidget
 
 _EXPANDERS: set[str] = set()  # class names (Qt's, as the factory is given them) of widgets that open and close
 _installed = False
@@ -99,6 +99,14 @@ def expander(cls: type[QWidget]) -> type[QWidget]:
     _EXPANDERS.add(cls.__name__)
     _install()
     return cls
+
+
+def caret_placed(edit: QLineEdit) -> QLineEdit:
+    """``edit`` with its caret placed now, before it first takes the focus: Qt places it there, and tells of it
+    before of the focus, and Orca 43 then took the box for the focus already and said nothing of it, neither its
+    name nor "text" (an empty box at its first focus: the find bar, the API key)."""
+    edit.setCursorPosition(edit.cursorPosition())
+    return edit
 
 
 def expanded_changed(widget: QWidget) -> None:
