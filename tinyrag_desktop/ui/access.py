@@ -135,7 +135,8 @@ def announce(widget: QWidget, text: str, *, urgent: bool = False) -> None:
         if QAccessible.isActive():  # a screen reader listens
             _install()
             window = widget.window()
-            for old in window.findChildren(_Notice, options=Qt.FindChildOption.FindDirectChildrenOnly)[:-_NOTICES_KEPT + 1]:
+            kept = window.findChildren(_Notice, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            for old in kept[:-_NOTICES_KEPT + 1]:
                 old.setParent(None)
                 old.deleteLater()
             _Notice(window, text)

@@ -48,8 +48,8 @@ class ConfirmDialog(QDialog):
         self.command.setAccessibleName("Command to run")
         # A screen reader reads the dialog's labels as it opens, then Deny: the command itself went unsaid
         said = self.command.toPlainText()
-        intro.setAccessibleName(f"{QTextDocumentFragment.fromHtml(intro.text()).toPlainText()} "
-                                f"{said if len(said) <= _SAID_MOST else said[:_SAID_MOST] + '… (the rest in the box)'}")
+        said = said if len(said) <= _SAID_MOST else said[:_SAID_MOST] + "… (the rest in the box)"
+        intro.setAccessibleName(f"{QTextDocumentFragment.fromHtml(intro.text()).toPlainText()} {said}")
         self.command.setMaximumHeight(_COMMAND_MOST)
         self.command.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.command.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
