@@ -12,12 +12,13 @@ import time
 from typing import Any
 
 from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QPainter, QPalette, QPen
+from PySide6.QtGui import QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolOutput, ToolStarted, ToolWriting
 from ..tool_words import settings_tab, window_words
+from .access import announce as tell_reader
 from .answer_cuts import Run
 from .answer_footer import FooterLabel, footer_text, spoken, waiting_words
 from .answer_rendering import FRAME_MS, RenderingMixin
@@ -534,10 +535,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         if state == "failed" and self._error:
             said += f": {self._error}"
         self.announced.append(said)
-        event = QAccessibleAnnouncementEvent(self, said)
-        if state == "failed":
-            event.setPoliteness(QAccessible.AnnouncementPoliteness.Assertive)
-        QAccessible.updateAccessibility(event)
+        tell_reader(self, said, urgent=state == "failed")
 
     def content(self) -> str:
         if len(self._content) > 1:

@@ -7,7 +7,7 @@ import html
 import sqlite3
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QTextDocumentFragment
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QPushButton,
                                QSizePolicy, QVBoxLayout, QWidget)
 
@@ -15,6 +15,7 @@ from ..hidden_text import visible_command
 
 
 _COMMAND_MOST = 140  # pixels: a longer command scrolls in its box
+_SAID_MOST = 300  # characters of the command a screen reader says as the dialog opens
 
 
 class ConfirmDialog(QDialog):
@@ -45,6 +46,10 @@ class ConfirmDialog(QDialog):
         self.command.setTabChangesFocus(True)  # as read-only text does already: said, not left to chance
         self.command.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.command.setAccessibleName("Command to run")
+        # A screen reader reads the dialog's labels as it opens, then Deny: the command itself went unsaid
+        said = self.command.toPlainText()
+        said = said if len(said) <= _SAID_MOST else said[:_SAID_MOST] + "… (the rest in the box)"
+        intro.setAccessibleName(f"{QTextDocumentFragment.fromHtml(intro.text()).toPlainText()} {said}")
         self.command.setMaximumHeight(_COMMAND_MOST)
         self.command.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.command.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)

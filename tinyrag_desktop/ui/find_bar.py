@@ -61,7 +61,7 @@ class FindBar(QFrame):
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 2)
         row.setSpacing(4)
-        self.box = _FindBox(self)
+        self.box = access.caret_placed(_FindBox(self))
         self.box.setObjectName("findText")
         self.box.setPlaceholderText("Find in chat")
         self.box.setAccessibleName("Find in chat")

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QListWidget, QListWidgetIt
 from ..kb import Error, Hit, Hits, query_terms, search, warm_vectors
 from ..kb.embed import query_vector
 from ..settings import Settings
-from .access import announce
+from .access import announce, caret_placed
 from .kb_results import ANCHOR_ROLE, HitDelegate, preview, shown_heading, syntax_note
 from .kb_summary import StatusLabel, elided as _elided, in_window
 from .plain_text import plain_tip
@@ -36,7 +36,7 @@ class SearchTabMixin:
         search_tab = QWidget()
         scol = QVBoxLayout(search_tab)
         row = QHBoxLayout()
-        self.query_edit = QLineEdit()
+        self.query_edit = caret_placed(QLineEdit())
         self.query_edit.setObjectName("kbQuery")
         self.query_edit.setAccessibleName("Search the knowledge base")  # the placeholder is no name to a screen reader
         self.query_edit.setAccessibleDescription("Ask in your own words, then press Enter")

@@ -8,9 +8,10 @@ from pathlib import Path
 import shiboken6
 from PySide6.QtCore import QEvent, Qt, QTimer, QUrl
 from PySide6.QtGui import QDesktopServices, QFontMetrics, QGuiApplication, QTextCursor
-from PySide6.QtWidgets import QToolTip
+from PySide6.QtWidgets import QToolTip, QWidget
 
 from ..mail_links import safe_mailto
+from .access import announce
 from .gorun import GoRuns, run_limits
 from .markdown_render import ACTION_SCHEMES, COPIED, COPY_CODE, RunView
 from .plain_text import plain_tip
@@ -57,6 +58,15 @@ def link_tip(href: str, metrics: QFontMetrics | None = None, width: int = TIP_WI
 
 class LinksMixin:
     """MarkdownSegment's links: clicked, hovered, and reached with Tab (mixed into it, see segments.py)."""
+
+    def say_link(self) -> None:
+        """Have a screen reader say the link Tab selected in the text, "Link: the guide": Orca said "Answer text
+        selected" for the first link and nothing for the others (it ignores a label's new name)."""
+        cursor = self.textCursor()
+        at = cursor.selectionStart() if self.hasFocus() and cursor.hasSelection() else -1
+        if at >= 0 and at in self._links() and at != getattr(self, "_link_said", -1):
+            announce(self, f"Link: {' '.join(cursor.selectedText().split())}")
+        self._link_said = at
 
     def _on_anchor(self, url: QUrl) -> None:
         action = {"copy-code": self.copy_code, "run-go": self.run_go, "stop-go": self.stop_go}.get(url.scheme())
@@ -107,8 +117,14 @@ class LinksMixin:
         if (forward or reason == Qt.FocusReason.BacktabFocusReason) and not self.textCursor().hasSelection() \
                 and not (self._reading_stop and (forward or not self._links())):
             super().focusNextPrevChild(forward)
+        self.say_link()
 
     def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802
+        moved = self._next_stop(forward)
+        self.say_link()  # Qt selects a link with no selectionChanged
+        return moved
+
+    def _next_stop(self, forward: bool) -> bool:
         if self.hasFocus() and not self.focusPolicy() & Qt.FocusPolicy.TabFocus and self.stop_beside is not None \
                 and not self._link_beyond(forward):
             # the caret went on into this segment, no Tab stop: Tab goes on from its place in the answer (it
@@ -123,6 +139,29 @@ class LinksMixin:
             self._quietly(QTextCursor(self.document()))
             self.viewport().update()
             return True
+        if self.hasFocus() and not self.textCursor().hasSelection() and self.key_wide() is None:
+            return self._from_caret(forward)
+        return super().focusNextPrevChild(forward)
+
+    def _from_caret(self, forward: bool) -> bool:
+        """Tab (Shift+Tab) from a caret with nothing selected: to the first link or wide block after it (the
+        last before it), else out of the segment. Qt looks from the text's start (end) then: Shift+Tab from the
+        caret at the start went round the links for ever, and the answer's card and question were unreachable."""
+        at = self.textCursor().position()
+        if forward:
+            beyond = any(s >= at for s in self._links()) or any(w[0] >= at for w in self.wide_blocks())
+        else:
+            beyond = any(s < at for s in self._links()) or any(w[1] < at for w in self.wide_blocks())
+        if not beyond:
+            return QWidget.focusNextPrevChild(self, forward)  # the window's next stop (see MainWindow)
+        edge = QTextCursor(self.document())  # one letter before (after) the caret: Qt looks on from there
+        if forward and at > 0:
+            edge.setPosition(at - 1)
+            edge.setPosition(at, QTextCursor.MoveMode.KeepAnchor)
+        elif not forward and at < self.document().characterCount() - 1:
+            edge.setPosition(at)
+            edge.setPosition(at + 1, QTextCursor.MoveMode.KeepAnchor)
+        self._quietly(edge)
         return super().focusNextPrevChild(forward)
 
     def _link_beyond(self, forward: bool) -> bool:

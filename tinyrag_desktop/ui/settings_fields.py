@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 
 from ..localmodel import gguf_problem
 from ..settings import OPTIONS, SERVER_DEFAULT_MODEL, Option, SettingsError, shown
+from .access import caret_placed
 
 
 _LABELS = {
@@ -113,7 +114,7 @@ class SettingField:
             edit.home(False)
         else:
             blank = opt.name in _BLANK and value == _BLANK[opt.name]
-            self.widget = QLineEdit("" if blank else _show(value), parent)
+            self.widget = caret_placed(QLineEdit("" if blank else _show(value), parent))
             self.widget.setPlaceholderText(_PLACEHOLDERS.get(opt.name, ""))
             if opt.secret:
                 self.widget.setEchoMode(QLineEdit.EchoMode.Password)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFrame, QHBoxLay
 from ..chats import ChatInfo
 from .chat_list import (ANSWERING, TIP_ROLE, ChatList, chat_tip, day_group, day_heading, last_used_order,
                         snippet_repeats_title)
+from .access import caret_placed
 from .icons import status_pixmap
 from .item_menu import keyboard_menu_at_current_row
 from .plain_text import plain_label, plain_tip
@@ -69,7 +70,7 @@ class ChatsSidebar(QFrame):
         self.new_button.setObjectName("newChat")
         self.new_button.setToolTip("Start a new chat (Ctrl+N)")
         self.new_button.clicked.connect(self.newRequested)
-        self.search = QLineEdit(self)
+        self.search = caret_placed(QLineEdit(self))
         self.search.setObjectName("chatSearch")
         self.search.setPlaceholderText("Search chats")
         self.search.setAccessibleName("Search chats")

@@ -126,10 +126,10 @@ class ServerStatus:
             if self._link is None:
                 self._covered = self._bar.currentMessage()
             self._link = address
-            self._bar.showMessage(address)
+            self._bar.show_quietly(address)  # a screen reader hears the link itself (segment_links)
         elif self._link is not None:
             if self._bar.currentMessage() == self._link:
-                self._bar.showMessage(self._covered, 8000) if self._covered else self._bar.clearMessage()
+                self._bar.show_quietly(self._covered, 8000) if self._covered else self._bar.clearMessage()
             self._link = None
 
     def listed(self) -> tuple[list[str], list[str]]:

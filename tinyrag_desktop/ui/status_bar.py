@@ -5,6 +5,9 @@ nothing to say it was cut: in the 784 px first window, "Found Ollama at http://1
 model llama…" ended in "llam". The message shown is shortened to the room Qt draws it in (left of the first
 permanent widget shown), again whenever that room changes; ``currentMessage`` and ``messageChanged`` stay
 the whole text, and the tooltip and the accessible description hold it whole while it is shortened.
+
+A message is said to a screen reader as it is shown ("Copied to the clipboard", "Still answering: press Esc…"):
+away from the focus, Orca said none of them. ``show_quietly`` shows one without (a link's address under the mouse).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import time
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QStatusBar, QWidget
 
+from .access import announce
 from .plain_text import plain_tip
 
 # QStatusBar's own margins around a message (qstatusbar.cpp, messageRect), and a little air before the "…"
@@ -48,6 +52,12 @@ class ElidingStatusBar(QStatusBar):
         self._fit()
 
     def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 - Qt's name
+        self.show_quietly(text, timeout)
+        if text:
+            announce(self, text)
+
+    def show_quietly(self, text: str, timeout: int = 0) -> None:
+        """``showMessage`` without saying it to a screen reader."""
         self._full = self._shown = text
         self._until = time.monotonic() + timeout / 1000 if timeout > 0 else None
         # Not shortened while Qt says it: its listeners hide the server's label, whose Hide would fit the

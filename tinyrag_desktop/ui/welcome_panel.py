@@ -156,6 +156,7 @@ class WelcomePanel(QFrame):
         self._column = column
         self._lane = lane
         scroll = QScrollArea(self)
+        scroll.setAccessibleName(self.accessibleName())  # a Tab stop of its own (it scrolls): it said nothing
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(page)
@@ -166,6 +167,8 @@ class WelcomePanel(QFrame):
         self.retry_button.clicked.connect(self._on_retry)
         self.builtin_button.clicked.connect(self._on_builtin)
         self.settings_button.clicked.connect(self.openSettingsRequested)
+        # Tab as the panel reads: the buttons, then the built-in model's fold below them (made first, it came first)
+        QWidget.setTabOrder(self.settings_button, self.builtin_more)
         self.set_builtin_available(start_builtin is not None, builtin_note)
         self._style_buttons()
 
