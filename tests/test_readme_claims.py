@@ -199,3 +199,19 @@ def test_what_make_clean_removes_is_what_the_readme_says() -> None:
 def test_the_nanogo_corpus_is_as_large_as_the_readme_says() -> None:
     said = re.search(r"a corpus of (\d+) programs", README)
     assert said and int(said[1]) == len(list((ROOT / "tests" / "nanogo" / "corpus").glob("*.go")))
+
+
+def test_the_file_types_the_readme_says_are_read_are_the_readers_own() -> None:
+    from tinyrag_desktop.kb.readers import SUPPORTED, TYPE_NAMES
+
+    listed = README.split("**What it reads:** `", 1)[1].split("`", 1)[0].split()
+    assert sorted(listed) == sorted(SUPPORTED)
+    said = README.split("The *Type* column says what each source is: ", 1)[1].split(".", 1)[0]
+    assert sorted(re.split(r", | or ", said)) == sorted(TYPE_NAMES.values())
+
+
+def test_every_environment_variable_of_the_app_the_readme_names_is_read_by_it() -> None:
+    code = "\n".join(path.read_text(encoding="utf-8") for path in (ROOT / "tinyrag_desktop").rglob("*.py"))
+    named = set(re.findall(r"\bTINYRAG_[A-Z_]+\b", README))
+    assert {"TINYRAG_DATA_DIR", "TINYRAG_API_KEY"} <= named
+    assert {name for name in named if f'"{name}"' not in code} == set()
