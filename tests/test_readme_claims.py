@@ -215,3 +215,23 @@ def test_every_environment_variable_of_the_app_the_readme_names_is_read_by_it() 
     named = set(re.findall(r"\bTINYRAG_[A-Z_]+\b", README))
     assert {"TINYRAG_DATA_DIR", "TINYRAG_API_KEY"} <= named
     assert {name for name in named if f'"{name}"' not in code} == set()
+
+
+def test_kb_jsonl_prints_the_fields_the_readme_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from tinyrag_desktop.__main__ import main
+
+    note = tmp_path / "note.md"
+    note.write_text("# Guide\n\n## Reset\n\nTo reset your password open the account page.\n", encoding="utf-8")
+    data = ["--data-dir", str(tmp_path / "data"), "--offline"]
+    assert main(["kb", "add", str(note), *data]) == 0
+    capsys.readouterr()
+    assert main(["kb", "search", "reset password", "--jsonl", *data]) == 0
+    hit = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert main(["kb", "list", "--jsonl", *data]) == 0
+    source = json.loads(capsys.readouterr().out.splitlines()[0])
+    said = README.split("With `--jsonl`, `kb search` prints one JSON object per passage found (", 1)[1]
+    search_said, list_said = said.split(" and `kb list` one per source (", 1)
+    assert set(re.findall(r"`(\w+)`", search_said)) - {"null"} == set(hit), hit
+    assert set(re.findall(r"`(\w+)`", list_said.split(")", 1)[0])) == set(source), source
