@@ -53,3 +53,46 @@ def test_every_menu_shortcut_is_in_the_readme(make_window, server):
     assert {"Ctrl+N", "Ctrl+Q", "F1"} <= menu_keys
     said = _readme_keys() | set(re.findall(r"\*\*(Esc)\*\*", README))
     assert menu_keys - said == set()
+
+
+def test_every_menu_item_the_readme_names_is_in_that_menu(make_window, server):
+    # "Edit → Edit last question", "Help → Open log folder", "File → Export chat as Markdown…"
+    win = make_window(server.base_url)
+    menus = {menu.text().replace("&", ""): {item.text().replace("&", "").split("\t")[0]
+                                            for item in menu.menu().actions()}
+             for menu in win.menuBar().actions()}
+    named = re.findall(r"\b(File|Edit|View|Help) → ([A-Z][^(),;*:\n]*?)(?=\s*[(),;*:\n]|\s+or\b|\s+\(|$)", README)
+    assert len(named) >= 6, named
+    missing = [f"{menu} → {item}" for menu, item in named
+               if not any(text.rstrip("…") == item.strip().rstrip("…") for text in menus[menu])]
+    assert missing == [], (missing, menus)
+
+
+def test_the_settings_tabs_and_fields_the_readme_names_are_the_dialogs(qapp):
+    # "Settings → Limits: Context to use", "Settings → Tools", "“Longest reply (tokens)” in Settings → Advanced"
+    from tinyrag_desktop.settings import defaults
+    from tinyrag_desktop.ui.settings_dialog import SettingsDialog
+    from tinyrag_desktop.ui.settings_fields import label_for
+
+    dialog = SettingsDialog(defaults())
+    try:
+        tabs = dialog._tabs
+        fields = {tabs.tabText(i).replace("&", ""): set() for i in range(tabs.count())}
+        advanced = sorted(name for name, index in dialog._tab_of.items() if tabs.tabText(index) == "Advanced")
+        for name, index in dialog._tab_of.items():
+            fields[tabs.tabText(index).replace("&", "")].add(label_for(name))
+    finally:
+        dialog.deleteLater()
+    said = re.findall(r"Settings → ([A-Z][a-z]+)(?:: ([^)|]*))?", README)
+    assert len(said) >= 6, said
+    for tab, labels in said:
+        assert tab in fields, (tab, list(fields))
+        for label in filter(None, labels.split(", ")):
+            assert any(field.startswith(label) for field in fields[tab]), (tab, label, fields[tab])
+    for label in re.findall(r"[*'“]+([A-Z][^*'”]+)[*'”]+ in Settings", README):
+        assert any(field.startswith(label) for labels in fields.values() for field in labels), label
+    listed = re.search(r"has the tabs (.*?) and (\w+)\.", " ".join(README.split()))
+    assert listed, "the Settings section no longer lists the tabs"
+    names = re.sub(r" \([^)]*\)", "", listed[1]).split(", ") + [listed[2]]
+    assert names == list(fields)
+    assert sorted(re.findall(r"`(\w+)`", listed[1].split("Advanced (", 1)[1])) == advanced
