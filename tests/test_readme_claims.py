@@ -235,3 +235,16 @@ def test_kb_jsonl_prints_the_fields_the_readme_names(tmp_path: Path, capsys: pyt
     search_said, list_said = said.split(" and `kb list` one per source (", 1)
     assert set(re.findall(r"`(\w+)`", search_said)) - {"null"} == set(hit), hit
     assert set(re.findall(r"`(\w+)`", list_said.split(")", 1)[0])) == set(source), source
+
+
+def test_every_file_of_the_project_the_readme_names_is_there() -> None:
+    # `tests/sse_server.py`, `benchmarks/bench_open.py`, `.ci/run`, docs/screenshot-light.png, `tinyrag_desktop/protocol/`
+    named = set(re.findall(r"`((?:\.ci|benchmarks|docs|packaging|tests|tinyrag_desktop)/[^`\s]*)`", README))
+    named |= set(re.findall(r"\]\(((?:docs|tests|packaging|benchmarks)/[^)\s]+)\)", README))
+    assert len(named) >= 10, named
+    # `python benchmarks/bench_kb_quality.py` and the like, in code spans with the command around them
+    named |= set(re.findall(r"(?:python\S*) ((?:benchmarks|tests|packaging)/\S+\.py)", README))
+    assert sorted(path for path in named if not (ROOT / path).exists()) == []
+    # `engine/`, `tools/`, `kb/`, `ui/`: the packages the Development section names
+    for package in re.findall(r"`(\w+)/`", README.split("\n## Development\n", 1)[1].split("\n## ", 1)[0]):
+        assert (ROOT / "tinyrag_desktop" / package).is_dir(), package
