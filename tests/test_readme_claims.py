@@ -248,3 +248,11 @@ def test_every_file_of_the_project_the_readme_names_is_there() -> None:
     # `engine/`, `tools/`, `kb/`, `ui/`: the packages the Development section names
     for package in re.findall(r"`(\w+)/`", README.split("\n## Development\n", 1)[1].split("\n## ", 1)[0]):
         assert (ROOT / "tinyrag_desktop" / package).is_dir(), package
+
+
+def test_the_go_packages_the_readme_lists_are_the_ones_nanogo_has() -> None:
+    from tinyrag_desktop.tools.nanogo.compiler import PACKAGES
+
+    said = README.split("Packages: ", 1)[1].split(". Importing anything else", 1)[0]
+    said = re.sub(r" \([^()]*(?:\([^()]*\)[^()]*)*\)", "", said)  # the notes in brackets: "(incl. Builder …)"
+    assert sorted(re.findall(r"`([\w/]+)`", said)) == sorted(PACKAGES)
