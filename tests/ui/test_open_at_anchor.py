@@ -16,7 +16,8 @@ from tests.url_handler import OpenedUrls
 from tinyrag_desktop.settings import defaults
 from tinyrag_desktop.ui import sources
 from tinyrag_desktop.ui.kb_panel import KnowledgePanel
-from tinyrag_desktop.ui.sources import SourceEntry, SourcesRow, arrange, open_source
+from tinyrag_desktop.ui.sources import SourceEntry, arrange, open_source
+from tinyrag_desktop.ui.sources_row import SourcesRow
 
 SHOTS = Path("/tmp/anchor30")
 _LONG = " ".join(["Each sort or hash table of a query may use this much memory before it writes to disk."] * 12)

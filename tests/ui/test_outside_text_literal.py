@@ -16,7 +16,7 @@ from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatInfo
 from tinyrag_desktop.ui.elided_label import ElidedLabel
 from tinyrag_desktop.ui.sidebar import ChatsSidebar
-from tinyrag_desktop.ui.sources import SourceLink, SourcesRow
+from tinyrag_desktop.ui.sources_row import SourceLink, SourcesRow
 from tinyrag_desktop.ui.status import ServerStatus
 from tinyrag_desktop.ui.status_bar import ElidingStatusBar
 from tinyrag_desktop.ui.toolcard import ToolCard

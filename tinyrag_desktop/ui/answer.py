@@ -28,7 +28,7 @@ from .markdown_render import LIGHT, Palette, inline_code_html
 from .plain_text import plain_label
 from .reading import Span, card_markdown
 from .segments import MarkdownSegment, Seam, SettingsSource, ThinkingSection
-from .sources import SourcesRow
+from .sources_row import SourcesRow
 from .theme import colors, paint_focus_ring
 from .toolcard import ToolCard, WritingSlot
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..tools.rag import cited_numbers
-from .sources import SOURCE_TOOLS, SourceEntry, SourceSet, SourcesRow, arrange, split_sources
+from .sources import SOURCE_TOOLS, SourceEntry, SourceSet, arrange, split_sources
+from .sources_row import SourcesRow
 
 
 class SourcesMixin:
