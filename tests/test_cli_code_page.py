@@ -53,3 +53,19 @@ def test_a_utf8_stream_or_a_text_buffer_gets_the_characters_themselves() -> None
     utf8 = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     assert json_line({"t": WORDS}, utf8) == json_line({"t": WORDS}, io.StringIO()) == '{"t": "日本 ✓ café"}'
     assert json_line({"t": WORDS}, io.TextIOWrapper(io.BytesIO(), encoding="cp1252")).isascii()
+
+
+def test_on_windows_a_piped_output_gets_utf8_and_is_given_back_as_it_was(tmp_path: Path, monkeypatch) -> None:
+    from tinyrag_desktop import cli
+
+    note = tmp_path / "日本.txt"
+    note.write_text("Доброе утро, 日本.\n", encoding="utf-8")
+    assert cli.main(["kb", "add", str(note), "--data-dir", str(tmp_path / "d")]) == 0
+    raw = io.BytesIO()
+    piped = io.TextIOWrapper(raw, encoding="cp1252")  # Windows' stdout sent to a file or a pipe
+    monkeypatch.setattr(sys, "stdout", piped)
+    monkeypatch.setattr(cli, "_WINDOWS", True)
+    assert cli.main(["kb", "search", "утро", "--data-dir", str(tmp_path / "d")]) == 0
+    piped.flush()
+    assert "Доброе утро, 日本." in raw.getvalue().decode("utf-8")
+    assert (piped.encoding, piped.errors) == ("cp1252", "strict")  # given back as it was
