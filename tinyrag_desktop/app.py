@@ -276,7 +276,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # Ctrl+C in the terminal and SIGTERM close the window as its Quit does, saving its state
         with display_watch(lost), loop, gui_thread_gc(app), asyncgen_hooks(loop), on_signals(window.close):
-            return loop.run_until_complete(_run(window, args, app, stopped=bool(early)))
+            running = loop.create_task(_run(window, args, app, stopped=bool(early)))
+            for _ in range(_QUIT_EVENTS):
+                try:
+                    return loop.run_until_complete(running)
+                except RuntimeError:
+                    if lost or running.done():
+                        raise
+                    # The system's Quit (macOS: the Dock's Quit, logging out; Windows: shutting down) closed the
+                    # window and ended Qt's loop with the window's closing left undone (a traceback, the chat
+                    # history not closed): the loop runs again until it is done.
+                    log.info("the system asked the app to quit: the window closes as its Quit does")
+            return loop.run_until_complete(running)
     except RuntimeError:  # "Event loop stopped before Future completed": Qt ended its loop itself, and again
         if not lost:      # each time the loop is run to close what is open
             raise
@@ -288,6 +299,11 @@ def main(argv: list[str] | None = None) -> int:
         if guard is not None:
             guard.release()
     _end_without_display(DISPLAY_LOST)
+
+
+# How many times the system's Quit may end Qt's loop before the window has closed (once is what a Quit does;
+# a user may ask again while the window closes): past that, it ends as an error would.
+_QUIT_EVENTS = 3
 
 
 def _end_without_display(words: str) -> NoReturn:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import search_text
+from .sqlitefiles import file_uri
 from .chats import ChatInfo, ChatStoreError, chat_from_row, chats_in
 
 # A search in a worker thread (ChatSearcher) waits this long (s) for a lock another program holds on the file,
@@ -49,7 +50,7 @@ class ChatSearcher:
 
     def _open(self) -> sqlite3.Connection:
         # check_same_thread off only so that close() can come from the thread that waited for this one.
-        db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+        db = sqlite3.connect(f"{file_uri(self.path.resolve())}?mode=ro", uri=True, isolation_level=None,
                              timeout=SEARCH_LOCK_WAIT, check_same_thread=False)
         db.row_factory = sqlite3.Row
         search_text.register(db)

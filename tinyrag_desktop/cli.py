@@ -14,10 +14,13 @@ from typing import Any
 from . import __version__
 from .cliargs import (TOP_USAGE, CommandParser, add_shared_flags, add_window_flags, close_flags, context_from_args,
                       unwatched)
+from .cliterm import isatty as _isatty
 from .paths import DataDirError, resolve_data_dir
 from .settings import SettingsError
 
 log = logging.getLogger(__name__)
+
+_WINDOWS = os.name == "nt"
 
 # The verbs whose parsers live in modules of their own, imported to register them.
 _VERB_MODULES = {"kb": "tinyrag_desktop.kb.cli", "nanogo": "tinyrag_desktop.tools.nanogo.cli"}
@@ -97,6 +100,7 @@ class _GuardedOutput:
     def __init__(self, stream: Any) -> None:
         self._stream = stream
         self.errors_before: str | None = None  # its errors before main made them "replace"
+        self.encoding_before: str | None = None  # its encoding before main made it UTF-8 (Windows, piped)
 
     def write(self, data: Any) -> int:
         try:
@@ -215,6 +219,17 @@ def _guard_output() -> None:
         sys.stdout = _ClosedOutput()
         return
     guarded = _GuardedOutput(sys.stdout)
+    if _WINDOWS and not _isatty(sys.stdout) and hasattr(sys.stdout, "reconfigure"):
+        # Piped or sent to a file, Windows writes its ANSI code page (cp1252): an answer or a title in
+        # Russian, Greek or Chinese came out as "????". A console gets every character anyway (Python
+        # writes to it in UTF-16); a file or a pipe gets UTF-8, as on Linux and macOS.
+        encoding = sys.stdout.encoding
+        try:
+            if codecs.lookup(encoding).name != "utf-8":
+                sys.stdout.reconfigure(encoding="utf-8", errors=sys.stdout.errors)
+                guarded.encoding_before = encoding
+        except (LookupError, OSError, TypeError, ValueError):
+            pass
     if _cannot_write_all(sys.stdout) and hasattr(sys.stdout, "reconfigure"):
         errors = sys.stdout.errors
         try:
@@ -240,9 +255,10 @@ def _cannot_write_all(stream: Any) -> bool:
 def _unguard_output(stdout: Any, stderr: Any) -> None:
     if isinstance(sys.stdout, _GuardedOutput):
         guarded, sys.stdout = sys.stdout, sys.stdout._stream
-        if guarded.errors_before is not None:
+        if guarded.errors_before is not None or guarded.encoding_before is not None:
             try:
-                sys.stdout.reconfigure(errors=guarded.errors_before)
+                sys.stdout.reconfigure(encoding=guarded.encoding_before or sys.stdout.encoding,
+                                       errors=guarded.errors_before or sys.stdout.errors)
             except (OSError, ValueError):
                 pass
     elif isinstance(sys.stdout, _ClosedOutput):

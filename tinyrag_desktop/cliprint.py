@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
@@ -12,6 +11,7 @@ from typing import Any, Callable, TextIO
 from .cliterm import BIDI_CONTROLS
 from .cliterm import columns as _columns
 from .cliterm import isatty as _isatty
+from .cliterm import json_line
 from .engine.prompts import closing_note
 from .tools.registry import SOURCE_TOOLS
 
@@ -40,7 +40,7 @@ class JsonPrinter:
     def show(self, event: Any) -> None:
         if getattr(event, "progress", False):  # not one of DESIGN's events (tool_writing): its outcome follows
             return
-        line = json.dumps(event.to_json(), ensure_ascii=False)
+        line = json_line(event.to_json(), self.out)
         # half a character (a lone surrogate) can be written in no encoding: JSON's own escape says it exactly
         self.out.write(_HALF.sub(lambda half: f"\\u{ord(half.group()):04x}", line) + "\n")
         self.out.flush()

@@ -43,3 +43,18 @@ def takes_cursor_codes() -> bool:
     """Whether the terminal acts on ANSI cursor codes ("\\033[K", erase to the end of the line). TERM=dumb
     (Emacs's shell, some CI logs) says it does not: it shows them as "^[[K"; "\\r" works everywhere."""
     return os.environ.get("TERM", "") != "dumb"
+
+
+def json_line(value: Any, stream: Any) -> str:
+    """``value`` as one JSON line for ``stream``: its characters as they are where the stream writes UTF-8,
+    else escaped (``\\u65e5``). Windows writes a piped stdout in its ANSI code page (cp1252), where "日本" or
+    "✓" became "?" in the JSON a program was reading; the escapes are the same JSON, and ASCII."""
+    import codecs
+    import json
+
+    encoding = getattr(stream, "encoding", None)  # None: a str buffer (io.StringIO), which holds any character
+    try:
+        whole = not encoding or codecs.lookup(encoding).name.startswith("utf-")
+    except LookupError:
+        whole = False
+    return json.dumps(value, ensure_ascii=not whole)

@@ -100,3 +100,20 @@ def open_private_append(path: Path, **text: str | None) -> TextIO:
     except FileExistsError:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
     return open(fd, "a", **text)  # noqa: SIM115
+
+
+# Names Windows keeps for devices, with any extension ("CON.md" is the console, "nul.html" nothing at all).
+_DEVICE_NAMES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"{port}{n}" for port in ("COM", "LPT")
+                                                             for n in (*"0123456789", "¹", "²", "³"))})
+FILE_NAME_CHARS = 100  # the most of a title a suggested file name takes: the folder's path needs room too
+
+
+def file_name_from(title: str, fallback: str = "chat") -> str:
+    """A file name (without its extension) made of ``title`` that every system can write: letters, digits,
+    spaces, ``-`` and ``_`` kept, anything else as ``_``; no leading or trailing dot or space (Windows drops
+    a trailing one); none of Windows' device names; at most FILE_NAME_CHARS; ``fallback`` when nothing is
+    left. A chat titled "CON" suggested CON.md, which Windows refuses to create."""
+    name = "".join(c if c.isalnum() or c in " -_" else "_" for c in title)[:FILE_NAME_CHARS].strip(" .")
+    if not name.strip("_"):
+        return fallback
+    return f"{name}_" if name.upper() in _DEVICE_NAMES else name

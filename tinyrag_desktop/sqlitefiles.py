@@ -7,6 +7,7 @@ rather than add theirs to it; this is the reading they share.
 from __future__ import annotations
 
 import sqlite3
+from pathlib import PurePath
 from typing import Mapping
 
 
@@ -64,3 +65,12 @@ def compact(conn: sqlite3.Connection) -> tuple[int, int]:
     finally:
         conn.execute(f"PRAGMA busy_timeout = {waits}")
     return before, free_space(conn)[0]
+
+
+def file_uri(path: PurePath) -> str:
+    """The ``file:`` URI SQLite opens ``path`` (absolute) by, to add ``?mode=ro`` to. A Windows share's path,
+    which a mapped network drive also resolves to (Z:\\x is \\\\server\\share\\x), is ``file://server/share/x`` as
+    pathlib writes it, and SQLite refuses every host but localhost ("invalid uri authority: server"): it
+    gets an empty host instead, its path starting with the two slashes of a share (``file:////server/…``)."""
+    uri = path.as_uri()
+    return uri if uri.startswith("file:///") else "file:////" + uri[len("file://"):]

@@ -261,3 +261,16 @@ def test_the_python_cache_setting_reaches_the_worker_as_the_user_set_it(monkeypa
     assert "PYTHONDONTWRITEBYTECODE" not in sandbox._env()
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     assert sandbox._env()["PYTHONDONTWRITEBYTECODE"] == "1"
+
+
+def test_the_worker_keeps_its_own_memory_cap_where_the_parent_cannot_watch(monkeypatch):
+    # The parent reads the worker's memory in /proc, which only Linux has (macOS: 0, as here): there the
+    # program grew unchecked until the tool timeout. The worker now watches its own (bounded here: 320 MB).
+    from tinyrag_desktop.tools.nanogo import sandbox
+
+    monkeypatch.setattr(sandbox, "_rss_mb", lambda pid: 0.0)
+    src = ("var all [][]int\nfor i := 0; i < 400; i++ {\n\tall = append(all, make([]int, 100000))\n}\n"
+           "for len(all) > 0 {\n}")
+    res = run_sandboxed(src, timeout=5, memory_mb=120)
+    assert (res.status, res.exit_code) == ("limit", 1), res
+    assert res.stderr.startswith("nanoGo: memory limit exceeded (120 MB;"), res.stderr

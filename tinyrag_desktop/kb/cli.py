@@ -9,7 +9,6 @@ its reader (``| head -1``) ends the verb quietly, and other output failures are 
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import re
@@ -20,7 +19,7 @@ import unicodedata
 from pathlib import Path
 from typing import Callable, TextIO
 
-from ..cliterm import BIDI_CONTROLS
+from ..cliterm import BIDI_CONTROLS, json_line
 from .import_report import WAITING
 from .models import hide_password
 
@@ -450,7 +449,7 @@ def _search(args: argparse.Namespace) -> int:
             row = {"source_id": hit.source_id, "title": hit.title, "location": hit.location,
                    "score": round(hit.score, 4), "text": hit.text, "heading": hit.heading,
                    "anchor": hit.anchor}  # the id in its HTML page the passage is under; null without one
-            print(json.dumps(row, ensure_ascii=False), flush=True)
+            print(json_line(row, sys.stdout), flush=True)
         else:
             print(f"[{n}] {_printable(hit.heading or hit.title)}  (score {hit.score:.2f}, source {hit.source_id})")
             print(f"    {_printable(hit.location)}")
@@ -531,9 +530,8 @@ def _list(args: argparse.Namespace) -> int:
             print("the knowledge base is empty", file=sys.stderr)
         for s in sources:
             if args.jsonl:
-                print(json.dumps({"source_id": s.id, "title": s.title, "location": s.location, "type": s.type,
-                                  "chunks": s.chunk_count, "size": s.size, "imported_at": s.imported_at},
-                                 ensure_ascii=False))
+                print(json_line({"source_id": s.id, "title": s.title, "location": s.location, "type": s.type,
+                                 "chunks": s.chunk_count, "size": s.size, "imported_at": s.imported_at}, sys.stdout))
             else:
                 chunks = "chunk " if s.chunk_count == 1 else "chunks"
                 print(f"{s.id:>5}  {type_name(s.type):<9} {s.chunk_count:>5} {chunks}  {local_time(s.imported_at)}  "

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from ..sqlitefiles import missing_columns, table_columns
+from ..sqlitefiles import file_uri, missing_columns, table_columns
 from .errors import DiskFull, ReadOnlyStore, StoreError, StoreLocked
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ def readonly_uri(path: Path) -> str:
     a backup), SQLite cannot make the ``-shm`` file a WAL database is read through, so the file is opened
     as immutable: read as it is, without that file. A writer's last changes still in its ``-wal`` file are
     then not seen; a writer that closed cleanly left none."""
-    uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+    uri = f"{file_uri(Path(path).resolve())}?mode=ro"
     if not os.access(Path(path).resolve().parent, os.W_OK):
         wal = Path(f"{path}-wal")
         if wal.is_file() and wal.stat().st_size:

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from ..chat_export import export_html, export_markdown
 from ..chats import ChatStoreError
-from ..files import write_whole
+from ..files import file_name_from, write_whole
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -55,7 +55,7 @@ def export_dialog(win: MainWindow, fmt: str, chat_id: str | None = None) -> None
         return
     chat = win.store.get_chat(chat_id)
     suffix, kind = (".html", "HTML (*.html)") if fmt == "html" else (".md", "Markdown (*.md)")
-    name = "".join(c if c.isalnum() or c in " -_" else "_" for c in (chat.title if chat else "chat"))
+    name = file_name_from(chat.title if chat else "")
     path, _ = QFileDialog.getSaveFileName(win, "Export chat", str(Path.home() / f"{name}{suffix}"), kind)
     if path:
         win.statusBar().showMessage(f"Exporting to {path}…")  # a long chat takes seconds

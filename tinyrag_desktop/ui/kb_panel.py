@@ -26,6 +26,7 @@ from ..kb.compact import compact_if_worth
 from ..kb.own_data import said
 from ..kb.store import db_path, needs_rebuild
 from ..settings import Settings
+from ..sqlitefiles import file_uri
 from .access import announce
 from .item_menu import keyboard_menu_at_current_row
 from .kb_importing import ImportingMixin, RunningImport
@@ -276,7 +277,7 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, QWidget):
             self._close_watch()
         try:
             if self._watch is None:
-                self._watch = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                self._watch = sqlite3.connect(f"{file_uri(path.absolute())}?mode=ro", uri=True, isolation_level=None,
                                               timeout=0.2)
                 self._watch_file = identity
             return identity, self._watch.execute("PRAGMA data_version").fetchone()[0]

@@ -18,6 +18,7 @@ from .errors import SandboxError
 # Set by a frozen build (PyInstaller): the worker is the app's own executable with this flag first.
 WORKER_FLAG = "--nanogo-worker"
 _STATUS = {0: "ok", 1: "panic", 2: "compile_error", 3: "limit"}
+_OVER_MEMORY = 4  # the worker's exit status when it saw itself over its memory cap (worker.EXIT_MEMORY)
 _POLL = 0.02
 
 
@@ -111,7 +112,7 @@ def _result(code: int | None, out: bytes, err: bytes, why: str | None, timeout: 
     if why == "timeout":
         return RunResult(stdout, f"nanoGo: time limit exceeded: killed after {timeout:g}s, the tool timeout "
                          f"({RAISE_TIMEOUT})\n", 1, "limit")
-    if why == "memory":
+    if why == "memory" or code == _OVER_MEMORY:
         return RunResult(stdout, f"nanoGo: memory limit exceeded ({memory_mb} MB; {RAISE_MEMORY})\n"
                          "fatal error: runtime: out of memory\n", 1, "limit")
     if code is not None and code < 0:

@@ -1,4 +1,5 @@
-"""The sandbox process: reads Go source on stdin, compiles and runs it, exits 0 ok, 1 panic, 2 compile, 3 limit.
+"""The sandbox process: reads Go source on stdin, compiles and runs it, exits 0 ok, 1 panic, 2 compile, 3 limit
+(4: its memory cap, said by the parent).
 
 Started as ``python -m tinyrag_desktop.tools.nanogo.worker`` (or, in a frozen build, as the executable with
 ``--nanogo-worker`` as first argument, which ``tinyrag_desktop.__main__`` hands to :func:`main`).
@@ -13,7 +14,7 @@ import time
 
 from ... import lifeline
 
-EXIT_OK, EXIT_PANIC, EXIT_COMPILE, EXIT_LIMIT = 0, 1, 2, 3
+EXIT_OK, EXIT_PANIC, EXIT_COMPILE, EXIT_LIMIT, EXIT_MEMORY = 0, 1, 2, 3, 4
 MAIN_STACK = 512 * 1024 * 1024
 FLUSH_EVERY = 0.02  # seconds: at most this much of the output is lost when a limit kills the process
 
@@ -63,10 +64,14 @@ def _write_all(fd: int, data: bytes) -> None:
 OUT: _Out | None = None
 
 
-def _flusher() -> None:
-    """Send what the program printed to the pipe every FLUSH_EVERY seconds (a thread of its own)."""
+def _flusher(memory_mb: int) -> None:
+    """Send what the program printed to the pipe every FLUSH_EVERY seconds (a thread of its own), and end the
+    program once this process has used more than ``memory_mb`` of memory."""
+    peak = _peak_reader()
     while True:
         time.sleep(FLUSH_EVERY)
+        if memory_mb and peak is not None and peak() > memory_mb:
+            _die(EXIT_MEMORY, "")
         out = OUT
         if out is not None and out.size:
             try:
@@ -88,6 +93,18 @@ def _die(code: int, message: str) -> None:
     if message:
         _write_all(2, message.encode("utf-8", "surrogateescape"))
     os._exit(code)
+
+
+def _peak_reader():
+    """What reads the most memory this process has held (MB), or None where that cannot be read (Windows).
+    The parent watches the worker's memory in /proc, which only Linux has: on macOS a program's memory grew
+    unchecked until the tool timeout. This watch, from within, works there too."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KB on Linux and the BSDs
+    return lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit / (1024 * 1024)
 
 
 def _limits(cpu_seconds: float, memory_mb: int) -> None:
@@ -153,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     lifeline.watch()  # ends this process when the app has gone (a `for {}` would run to its CPU limit)
     source = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
     sys.stdin.close()
-    threading.Thread(target=_flusher, name="nanogo-flusher", daemon=True).start()  # with the usual stack
+    threading.Thread(target=_flusher, args=(opts["--memory-mb"],), name="nanogo-flusher",
+                     daemon=True).start()  # with the usual stack
     threading.stack_size(MAIN_STACK)
     t = threading.Thread(target=_guarded, args=(source, opts["--max-output"], opts["--memory-mb"]), daemon=True)
     t.start()
