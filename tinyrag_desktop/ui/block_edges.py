@@ -8,7 +8,8 @@ from PySide6.QtWidgets import QWidget
 
 from .theme import colors
 
-FADE = 32  # pixels over which a table or a line cut at the answer's edge fades out there: more of it is beyond
+FADE = 24  # pixels over which a table or a line cut at the answer's edge fades out: more of it is beyond (a caret
+# or a match the block scrolls to is put at least as far from the edge: SidewaysBlocks._reveal)
 
 
 def frame_edge(frame) -> float:

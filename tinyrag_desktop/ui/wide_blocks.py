@@ -21,7 +21,7 @@ from PySide6.QtCore import QRect, QRectF, Qt, QTimer, QUrl
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QTextCursor, QTextFormat, QTextTable
 from PySide6.QtWidgets import QApplication, QScrollArea
 
-from .block_edges import box_bottom, edge_table, frame_edge, paint_fades
+from .block_edges import FADE, box_bottom, edge_table, frame_edge, paint_fades
 from .markdown_render import COPIED, COPY_CODE
 from .theme import colors
 
@@ -255,7 +255,7 @@ class SidewaysBlocks:
             if rect.center().y() < self._wide[index].top:
                 return  # a code block's header (Copy code, Run): it does not scroll
             xs.append(rect.x() + self._hbar_set)  # in the text, not on screen
-        shift, width, margin = self._at(index), self.viewport().width(), 24
+        shift, width, margin = self._at(index), self.viewport().width(), FADE  # clear of the fade
         if min(xs) - shift < 0:
             shift = min(xs) - margin
         elif max(xs) - shift > width - 4:
