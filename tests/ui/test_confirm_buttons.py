@@ -9,6 +9,8 @@ from PySide6.QtGui import QColor
 from tinyrag_desktop.ui.confirm_dialog import ConfirmDialog
 from tinyrag_desktop.ui.theme import _variables, apply_theme
 
+from .test_confirm_keys import _shown
+
 
 def _near(colour: QColor, name: str) -> bool:
     want = QColor(name)
@@ -31,10 +33,7 @@ def test_run_and_deny_are_the_apps_buttons_with_a_ring_where_the_focus_is(qapp, 
     apply_theme(qapp, theme)
     try:
         v = _variables(theme)
-        dialog = ConfirmDialog("shell", "rm -rf build && make -j4 all")
-        qtbot.addWidget(dialog)
-        dialog.show()
-        qtbot.waitExposed(dialog)
+        dialog = _shown(qtbot, "rm -rf build && make -j4 all")
         dialog.activateWindow()
         qtbot.waitUntil(dialog.isActiveWindow)
         assert dialog.focusWidget() is dialog.deny_button
