@@ -124,3 +124,27 @@ def test_a_history_file_replaced_while_open_is_not_written_into_unseen(tmp_path)
     with pytest.raises(ChatStoreError, match="another program replaced the file"):
         store.add_user_message(chat.id, "lost if written")
     store.close()
+
+
+def test_what_waits_for_the_answers_end_runs_each_on_its_own_and_the_end_still_comes(make_window, server, qloop,
+                                                                                        caplog):
+    # (Deleting a chat or changing settings while an answer streams waits for it: see _when_idle.)
+    win = make_window(server.base_url)
+    server.queue(Stream(tokens(STORY, 6), delay=0.01))
+    ran = []
+
+    def bug():
+        raise TypeError("a bug in an action waiting for the end")
+
+    async def scenario():
+        finished = wait_signal(win.answerFinished, timeout=30)
+        win.ask("Tell me a story")
+        await wait_until(lambda: len(win.view.answers()[-1].content()) > 60)
+        win._when_idle(bug)  # the answer is stopped for it
+        win._when_idle(lambda: ran.append("second"))
+        return await finished
+
+    with caplog.at_level(logging.WARNING):
+        assert qloop.run(scenario(), timeout=40) == "stopped"
+    assert ran == ["second"]
+    assert any(r.exc_info and "a bug in an action" in str(r.exc_info[1]) for r in caplog.records)

@@ -209,8 +209,11 @@ class AskingMixin:
         trim_live_chat(self)
         self._recheck_server(outcome)
         pending, self._after_stream = self._after_stream, []
-        for action in pending:
-            action()
+        for action in pending:  # each on its own: one that fails (a bug, logged) leaves the others and the end
+            try:
+                action()
+            except Exception:
+                log.exception("what was to follow the answer's end failed")
         if not self.isActiveWindow():  # the taskbar entry asks for attention: the answer is ready
             QApplication.alert(self)
         self.answerFinished.emit(outcome)
