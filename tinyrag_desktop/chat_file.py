@@ -165,6 +165,23 @@ def _refuse_other_apps_file(db: sqlite3.Connection, path: Path, *, newer: bool =
             "(--data-dir).")
 
 
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """The file at ``path`` (its device and inode), None when there is none: one removed or replaced while it
+    is open is not the one the open history writes to."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def gone_words(path: Path) -> str:
+    """Why the chat history cannot be written when its file is no longer the one opened."""
+    return (f"Could not write the chat history {path}: the file is no longer there (its data folder was deleted "
+            "or moved, or another program replaced the file). Put it back, or restart tinyRAG Desktop to begin a "
+            "new history there.")
+
+
 def set_aside(path: Path) -> Path:
     """Rename ``path`` (with its -wal and -shm files) to ``path.damaged``, or .damaged-2 … if that is taken."""
     n = 1

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from .chat_file import ChatHistoryDamaged, ChatStoreError, open_history, set_aside
+from .chat_file import ChatHistoryDamaged, ChatStoreError, file_identity, gone_words, open_history, set_aside
 from .chat_history import history_messages
 from .halves import mended, mended_json
 from .sqlitefiles import compact, worth_compacting
@@ -121,6 +121,9 @@ class ChatStore:
         except ChatStoreError:
             self.closed = True
             raise
+        # SQLite writes on into a file deleted while it is open (its data folder removed, a sync tool putting
+        # another file in its place): every answer after that "saved" and lost at the close, without a word
+        self._file = file_identity(self.path)
 
     def close(self) -> None:
         """Close the history, compacting it first when much of it is free (deleted chats' pages: see
@@ -136,7 +139,7 @@ class ChatStore:
         self.closed = True
 
     def _tx(self) -> "_Transaction":
-        return _Transaction(self._db, self.path)
+        return _Transaction(self._db, self.path, self._file)
 
     # chats ---------------------------------------------------------------------------------------
     def new_chat(self, title: str = "New chat", persona: str = "") -> ChatInfo:
@@ -414,10 +417,12 @@ def _cannot_write(path: Path, exc: sqlite3.Error) -> str:
 class _Transaction:
     """``with`` block = one SQLite transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on error)."""
 
-    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
-        self._db, self._path = db, path
+    def __init__(self, db: sqlite3.Connection, path: Path, file: tuple[int, int] | None = None) -> None:
+        self._db, self._path, self._file = db, path, file
 
     def __enter__(self) -> sqlite3.Connection:
+        if self._file is not None and file_identity(self._path) != self._file:
+            raise ChatStoreError(gone_words(self._path))
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:

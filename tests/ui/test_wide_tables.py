@@ -154,3 +154,41 @@ def test_an_answer_with_a_wide_table_asked_in_a_chat_tabs_to_it(make_window, ser
     win.resize(900, 700)
     assert qloop.run(ask_and_wait(win, "a wide table")) == "done"
     assert _tab_to_table_and_scroll(qloop, win) > 0
+
+
+def _far_from(colour, background) -> int:
+    return max(abs(colour.red() - background.red()), abs(colour.green() - background.green()),
+               abs(colour.blue() - background.blue()))
+
+
+def _edge_columns(seg: MarkdownSegment, xs) -> list[int]:
+    """How far from the conversation's background each pixel column ``xs`` of the wide table gets, at most."""
+    from tinyrag_desktop.ui.theme import colors
+
+    image, wide = seg.viewport().grab().toImage(), seg._wide[0]
+    rows = range(int(wide.top) + 1, int(wide.bar) - 1)  # the table, not its bar
+    return [max(_far_from(image.pixelColor(x, y), colors().bg) for y in rows) for x in xs]
+
+
+def test_a_table_cut_at_the_answers_edge_fades_out_where_more_of_it_is(qtbot, make_window, server, qloop):
+    # Its columns beyond the edge looked like none, the last one seen cut mid-letter at the edge
+    seg = MarkdownSegment()
+    qtbot.add_widget(seg)
+    seg.resize(614, 100)
+    seg.show()
+    seg.set_markdown("Here is a wide table:\n\n" + WIDE)
+    width = seg.viewport().width()
+    assert len(seg.wide_blocks()) == 1
+    assert max(_edge_columns(seg, [width - 1])) <= 12  # faded out at the right: more is there
+    assert max(_edge_columns(seg, range(0, 3))) >= 40  # its left border, where it starts, is not
+    seg.scroll_wide(0, 10_000)  # at its end: its right border shows, the columns it left fade at the left
+    assert max(_edge_columns(seg, range(width - 6, width))) >= 40
+    assert max(_edge_columns(seg, [0])) <= 12
+    seg.scroll_wide(0, 300)  # in the middle: both
+    assert max(_edge_columns(seg, [0, width - 1])) <= 12
+    # the whole table is still what Copy gives, its last column too
+    server.queue(Stream(tokens("Here:\n\n" + WIDE)))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "a wide table")) == "done"
+    copied = win.view.answers()[-1].copy_markdown()
+    assert "Column 29" in copied and "r4c29" in copied

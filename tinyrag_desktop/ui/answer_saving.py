@@ -36,8 +36,8 @@ PROGRESS_WAIT = 0.05
 NOT_SAVED = "The last answer could not be saved."
 
 
-def not_saved_words(exc: Exception) -> str:
-    return (f"{NOT_SAVED} {exc} It stays on screen until another chat is opened; copy it (Ctrl+Shift+C) to "
+def not_saved_words(why: Exception | str) -> str:
+    return (f"{NOT_SAVED} {why} It stays on screen until another chat is opened; copy it (Ctrl+Shift+C) to "
             "keep it.")
 
 

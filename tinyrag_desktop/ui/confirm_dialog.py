@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QLabel, QPl
                                QSizePolicy, QVBoxLayout, QWidget)
 
 from ..hidden_text import visible_command
+from .theme import colors, style_sheet
 
 
 _COMMAND_MOST = 140  # pixels: a longer command scrolls in its box
@@ -83,6 +84,7 @@ class ConfirmDialog(QDialog):
         layout.addWidget(self.allow_chat)
         layout.addStretch(1)
         layout.addWidget(buttons)
+        self.setStyleSheet(style_sheet(colors().dark))  # its buttons as the app's others (Qt's grey ones stood out)
         self.deny_button.setFocus()
 
     def resizeEvent(self, event) -> None:  # noqa: N802

@@ -2,7 +2,8 @@
 
 In a narrow window (a 700 px one has a 450 px answer column beside the chats list) code keeps its lines and a
 table its words: a block wider than the answer scrolls sideways by shift+wheel, a sideways wheel or swipe, the
-thin bar painted under it, and Left and Right; the wheel itself still scrolls the conversation. Qt's text view
+thin bar painted under it, and Left and Right, and fades out at the edge where more of it is (block_edges.py);
+the wheel itself still scrolls the conversation. Qt's text view
 scrolls all of its text or none, so each wide block is painted, and handles the mouse, with the view's
 sideways offset set to that block's own for the while (its scroll bar kept hidden and at 0): one block moves,
 the paragraphs around it stay where they are. :class:`SidewaysBlocks` is mixed into ``MarkdownSegment``.
@@ -20,6 +21,7 @@ from PySide6.QtCore import QRect, QRectF, Qt, QTimer, QUrl
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen, QTextCursor, QTextFormat, QTextTable
 from PySide6.QtWidgets import QApplication, QScrollArea
 
+from .block_edges import FADE, box_bottom, edge_table, frame_edge, paint_fades
 from .markdown_render import COPIED, COPY_CODE
 from .theme import colors
 
@@ -48,49 +50,6 @@ class _Wide:
         """Where the band that scrolls sideways ends: a code box's lines and bar (a Go run's outcome under them
         stays, its lines wrapped: scrolled with the code, it went out of sight)."""
         return self.bar + BAR + 1 if self.box is not None else self.bottom
-
-
-def frame_edge(frame) -> float:
-    """The room between a table's border and its cells' text (its padding, border and spacing); 0 for a frame
-    that is no table."""
-    if not isinstance(frame, QTextTable):
-        return 0.0
-    fmt = frame.format()
-    return fmt.cellPadding() + fmt.border() + fmt.cellSpacing()
-
-
-def edge_table(doc, end: int) -> QTextTable | None:
-    """The table the document starts (``end`` 0) or ends (-1) with, if it does (Qt puts an empty line before a
-    table at its start and after one at its end)."""
-    block = doc.firstBlock().next() if end == 0 else doc.lastBlock().previous()
-    frame = doc.frameAt(block.position()) if block.isValid() else None
-    while frame is not None and frame.parentFrame() is not None and frame.parentFrame().parentFrame() is not None:
-        frame = frame.parentFrame()
-    return frame if isinstance(frame, QTextTable) else None
-
-
-def box_bottom(doc, frame) -> float:
-    """Where the box of a top-level frame (a code block, a table, a quote) ends on screen: under its lowest
-    line, the padding and border of each table that holds that line. Qt's frameBoundingRect is off by the
-    first cell's place and holds the margins: the bar put under it crossed the block that follows.
-
-    ``doc`` is the frame's document, held by the caller: taken from ``frame.document()`` while no Python object
-    of it was alive, the next use of the document crashed the window (PySide 6.11, a table cut while streaming)."""
-    layout = doc.documentLayout()
-    start = frame.firstPosition()
-    if isinstance(frame, QTextTable):  # its lowest line is in its last row (not always in its last cell)
-        start = min(frame.cellAt(frame.rows() - 1, column).firstPosition() for column in range(frame.columns()))
-    lowest = 0.0
-    block = doc.findBlock(start)
-    while block.isValid() and block.position() <= frame.lastPosition():
-        below, holder = layout.blockBoundingRect(block).bottom(), doc.frameAt(block.position())
-        while holder is not None and holder is not frame:  # a code block in a quote: the inner box's room too
-            below += frame_edge(holder) + holder.frameFormat().bottomMargin()
-            holder = holder.parentFrame()
-        if holder is frame:
-            lowest = max(lowest, below + frame_edge(frame))
-        block = block.next()
-    return lowest
 
 
 class SidewaysBlocks:
@@ -296,7 +255,7 @@ class SidewaysBlocks:
             if rect.center().y() < self._wide[index].top:
                 return  # a code block's header (Copy code, Run): it does not scroll
             xs.append(rect.x() + self._hbar_set)  # in the text, not on screen
-        shift, width, margin = self._at(index), self.viewport().width(), 24
+        shift, width, margin = self._at(index), self.viewport().width(), FADE  # clear of the fade
         if min(xs) - shift < 0:
             shift = min(xs) - margin
         elif max(xs) - shift > width - 4:
@@ -341,6 +300,7 @@ class SidewaysBlocks:
                 super().paintEvent(QPaintEvent(rest))
         if self._wide:
             self._paint_box_edges()
+            self._paint_fades()
             self._paint_bars()
         if self._key_wide is not None and self.hasFocus():
             self._paint_key_ring(self._wide[self._key_wide])
@@ -384,6 +344,11 @@ class SidewaysBlocks:
             if border:
                 painter.fillRect(QRectF(width - border, top, border, bottom - top), line)
         painter.end()
+
+    def _paint_fades(self) -> None:
+        cuts = [(QRectF(0, w.top, 0, w.bar - w.top), self._at(i) > 0, self._at(i) < self._most(w))
+                for i, w in enumerate(self._wide) if w.box is None]  # a code box: its border at the edge instead
+        paint_fades(self.viewport(), cuts)
 
     def _paint_bars(self) -> None:
         painter = QPainter(self.viewport())

@@ -20,6 +20,8 @@ Confirm = Callable[[str, str], Awaitable[bool]]  # ToolContext.confirm: (tool, i
 
 log = logging.getLogger(__name__)
 
+UNEXPECTED = "Something unexpected went wrong while saving it; the details are in the log (Help → Open log folder)."
+
 
 class AskingMixin:
     """MainWindow's questions and answers (mixed into it, see main_window.py: it uses the window's store,
@@ -199,29 +201,41 @@ class AskingMixin:
         self.sidebar.set_answering(None)
         self.last_outcome = outcome
         if answer is not None and chat_id is not None:
-            if outcome == "stopped":
-                answer.stop(int((time.monotonic() - self._stream_started) * 1000))
-            elif answer.streaming:  # the stream ended without done or error
-                answer.flush()
-                answer.streaming = False
-                answer.show_route_sources()
-            if self._store_answer(answer, chat_id, outcome):  # else the chat, and so its row, is unchanged
-                self._chat_used(self.store.get_chat(chat_id))
-            if chat_id != self.chat_id:  # it ended out of sight, its chat left for another
-                self._answered_elsewhere(answer, chat_id, outcome)
-            elif answer not in self.view.answers() and not answer.property("replaced"):
-                # as its chat was being opened again: shown after it (not one the earlier answer replaced)
-                self.finish_loading()
-                self.view.attach(answer)
+            try:
+                self._end_answer(answer, chat_id, outcome)
+            except Exception:  # a bug: in the log with its traceback, and the end of the answer goes on
+                log.exception("the end of the answer was not wholly shown")
         self._update_last_answer()
         trim_live_chat(self)
         self._recheck_server(outcome)
         pending, self._after_stream = self._after_stream, []
-        for action in pending:
-            action()
+        for action in pending:  # each on its own: one that fails (a bug, logged) leaves the others and the end
+            try:
+                action()
+            except Exception:
+                log.exception("what was to follow the answer's end failed")
         if not self.isActiveWindow():  # the taskbar entry asks for attention: the answer is ready
             QApplication.alert(self)
         self.answerFinished.emit(outcome)
+
+    def _end_answer(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:
+        """The answer of ``chat_id`` has ended as ``outcome``: settled, stored (or said not to be), and shown
+        where it belongs."""
+        if outcome == "stopped":
+            answer.stop(int((time.monotonic() - self._stream_started) * 1000))
+        elif answer.streaming:  # the stream ended without done or error
+            answer.flush()
+            answer.streaming = False
+            answer.show_route_sources()
+        stored = self._store_answer(answer, chat_id, outcome)
+        if chat_id != self.chat_id:  # it ended out of sight, its chat left for another
+            self._answered_elsewhere(answer, chat_id, outcome)
+        elif answer not in self.view.answers() and not answer.property("replaced"):
+            # as its chat was being opened again: shown after it (not one the earlier answer replaced)
+            self.finish_loading()
+            self.view.attach(answer)
+        if stored:  # else the chat, and so its row, is unchanged
+            self._chat_used(self.store.get_chat(chat_id))
 
     def _answered_elsewhere(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:
         """The answer of a chat left while it streamed has ended: stored (or not) already, it is deleted, and
@@ -241,13 +255,21 @@ class AskingMixin:
             self.check_server()
 
     def _store_answer(self, answer: AnswerWidget, chat_id: str, outcome: str) -> bool:
-        """Store the answer as it ended; False (and a message says why) when it could not be."""
-        transcript = self._done.transcript if self._done and self._done.transcript else answer.transcript(self._raw)
+        """Store the answer as it ended; False (and a message says why) when it could not be. Never raises:
+        the answer stays on screen whatever went wrong."""
         try:
+            transcript = (self._done.transcript if self._done and self._done.transcript
+                          else answer.transcript(self._raw))
             message = self._saver.finish(answer, chat_id, outcome, transcript)
-        except ChatStoreError as exc:  # said until dismissed, not in a box that stops the window
-            self.statusBar().showMessage(str(exc), 10000)
-            self.show_notices([not_saved_words(exc)])
+        except Exception as exc:  # said until dismissed, not in a box that stops the window
+            if isinstance(exc, ChatStoreError):  # a full disk, a lock, a deleted folder: said in words already
+                log.warning("the answer could not be saved: %s", exc)
+                why = str(exc)
+            else:  # a bug, or a failure the history did not put in words: its traceback goes to the log
+                log.exception("the answer could not be saved")
+                why = UNEXPECTED
+            self.statusBar().showMessage(why, 10000)
+            self.show_notices([not_saved_words(why)])
             self.message_ids[id(answer)] = self._saver.kept_id  # what Regenerate replaces: the row kept meanwhile
             return False
         self.message_ids[id(answer)] = message.id
