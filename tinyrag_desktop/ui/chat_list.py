@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QApplication, QListWidget, QListWidgetItem, QStyl
 
 from ..times import local_clock, local_date, seconds
 from .plain_text import plain_tip
-from .theme import colors
+from .theme import colors, draw_ring
 
 # The headings of chats whose stored time is days ahead (a clock or a file gone wrong; after the year 9999 no
 # calendar holds it, see times.py), or before the year 1 or no number at all.
@@ -245,6 +245,18 @@ class ChatList(QListWidget):
             super().focusInEvent(event)
         finally:
             self.focusing = False
+        self.viewport().update()
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().focusOutEvent(event)
+        self.viewport().update()
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().paintEvent(event)
+        if self.hasFocus() and self.currentItem() is None:  # no row to ring (no chats yet): the list is ringed
+            painter = QPainter(self.viewport())
+            draw_ring(painter, self.viewport().rect(), 6.0)
+            painter.end()
 
     def viewportEvent(self, event) -> bool:  # noqa: N802 - Qt's name
         if event.type() == QEvent.Type.ToolTip and (item := self.itemAt(event.pos())) is not None:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import QEvent, QObject, QRect, QRectF, Qt
-from PySide6.QtGui import QPainter, QPen
+from PySide6.QtCore import QEvent, QObject, QRect, Qt
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QWidget
 
-from .theme import colors
+from .theme import draw_ring
 
 
 class FocusRing(QWidget):
@@ -49,7 +49,5 @@ class FocusRing(QWidget):
 
     def paintEvent(self, event) -> None:  # noqa: N802
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(QPen(colors().accent, 2))
-        painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), self._radius, self._radius)
+        draw_ring(painter, self.rect(), self._radius)
         painter.end()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QStyleOp
 from ..kb import SourceInfo
 from ..kb.readers import type_name
 from ..kb.store import local_moment, local_time
+from .focus_ring import FocusRing
 from .plain_text import plain_tip
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -353,6 +354,7 @@ class SourcesView(QTreeView):
         self._hints: tuple[object, dict[int, int]] = (None, {})  # the columns' widths for the rows in sight
         self.layouts = 0  # how many times the rows were laid out: what was measured before may be out of date
         self._measured_too_soon = False  # a column was measured before its rows were laid out
+        FocusRing(self, self, radius=3)  # with no rows (or none current) nothing showed the focus
 
     EMPTY_TEXT = "No sources yet.\nClick Add, or drop files, folders or web links here."
     # The list is read again when an import ends, not source by source ("as soon as this is done" said not what)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..logsetup import LOG_FILE
+from .focus_ring import FocusRing
 from .screen_fit import fitted
 
 if TYPE_CHECKING:
@@ -307,6 +308,7 @@ def show_shortcuts(win: "MainWindow", actions: list[QAction]) -> QDialog:
     scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     scroll.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
     scroll.setWidget(label)
+    FocusRing(scroll, scroll, radius=3)  # a frameless scroll area shows no focus of its own
     layout.addWidget(scroll)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
     buttons.rejected.connect(dialog.reject)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog
                                QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Settings, SettingsError
+from .focus_ring import FocusRing
 from .plain_text import plain_label
 from .settings_connection import ConnectionTestMixin, ListModels, ModelRow
 from .settings_fields import SettingField, completed_url, connect_changed, label_for, unbroken_addresses, with_mnemonic
@@ -248,6 +249,7 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         # Tab and Shift+Tab move the focus, as in every field of the dialog: they typed a tab into the prompt,
         # and a keyboard user could not leave it without changing it (a prompt needs no tab)
         self.persona_prompt.setTabChangesFocus(True)
+        FocusRing(self.persona_prompt, self.persona_prompt, radius=3)  # Fusion's frame showed only the caret
         row.addWidget(self.persona_prompt, 2)
         self.persona_list.currentTextChanged.connect(self._show_persona)
         self.persona_prompt.textChanged.connect(self._persona_edited)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushBut
 from ..firstrun import ProbeResult
 from ..hidden_passwords import hide_passwords
 from .chat_view import COLUMN_MAX
+from .focus_ring import FocusRing
 from .markdown_render import inline_code_html
 from .theme import colors, style_sheet
 
@@ -160,6 +161,7 @@ class WelcomePanel(QFrame):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(page)
+        FocusRing(scroll, scroll, radius=3)  # frameless, it showed no sign of the focus when Tab came to it
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
