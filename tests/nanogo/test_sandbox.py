@@ -269,8 +269,35 @@ def test_the_worker_keeps_its_own_memory_cap_where_the_parent_cannot_watch(monke
     from tinyrag_desktop.tools.nanogo import sandbox
 
     monkeypatch.setattr(sandbox, "_rss_mb", lambda pid: 0.0)
+    monkeypatch.setattr(sandbox, "app_watches_memory", lambda: False)
     src = ("var all [][]int\nfor i := 0; i < 400; i++ {\n\tall = append(all, make([]int, 100000))\n}\n"
            "for len(all) > 0 {\n}")
     res = run_sandboxed(src, timeout=5, memory_mb=120)
     assert (res.status, res.exit_code) == ("limit", 1), res
     assert res.stderr.startswith("nanoGo: memory limit exceeded (120 MB;"), res.stderr
+
+
+_BIG_APP = """
+import sys
+from tinyrag_desktop.tools.nanogo import sandbox
+if sys.argv[1] == "self":  # as on macOS: the worker watches its own memory
+    sandbox.app_watches_memory = lambda: False
+big = bytearray(200 * 1024 * 1024)
+for i in range(0, len(big), 4096):
+    big[i] = 1
+res = sandbox.run_sandboxed('package main\\nimport "fmt"\\nfunc main() { fmt.Println("hi") }\\n',
+                            timeout=10, memory_mb=128)
+print(res.status, repr(res.stdout), repr(res.stderr))
+"""
+
+
+@pytest.mark.parametrize("watch", ["app", "self"])
+def test_an_app_that_holds_more_than_the_cap_still_runs_programs(watch):
+    # The worker's own watch read the peak memory, which on Linux a process takes from its parent: once the
+    # app had held more than the cap (a big import, a 64 MB setting), every program was "out of memory".
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, "-c", _BIG_APP, watch], capture_output=True, text=True, timeout=60,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok 'hi\\n' ''", done.stdout

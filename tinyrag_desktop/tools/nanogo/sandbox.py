@@ -63,8 +63,16 @@ def worker_command(max_output: int, memory_mb: int, cpu_seconds: float) -> list[
         # install's import hook among them: a third of a hello-world's start-up); _env() names the
         # folders the worker imports from instead.
         cmd = [sys.executable, "-S", "-m", "tinyrag_desktop.tools.nanogo.worker"]
-    return cmd + ["--max-output", str(max_output), "--memory-mb", str(memory_mb),
-                  "--cpu-seconds", str(cpu_seconds)]
+    cmd += ["--max-output", str(max_output), "--memory-mb", str(memory_mb), "--cpu-seconds", str(cpu_seconds)]
+    if memory_mb and not app_watches_memory():
+        cmd += ["--watch-memory-mb", str(memory_mb)]  # the worker watches its own memory instead
+    return cmd
+
+
+def app_watches_memory() -> bool:
+    """Whether this process can read the worker's memory (:func:`_rss_mb`): only where there is /proc (Linux).
+    Elsewhere (macOS) the worker watches its own."""
+    return os.path.exists(f"/proc/{os.getpid()}/statm")
 
 
 @functools.lru_cache(maxsize=1)

@@ -65,12 +65,13 @@ OUT: _Out | None = None
 
 
 def _flusher(memory_mb: int) -> None:
-    """Send what the program printed to the pipe every FLUSH_EVERY seconds (a thread of its own), and end the
-    program once this process has used more than ``memory_mb`` of memory."""
-    peak = _peak_reader()
+    """Send what the program printed to the pipe every FLUSH_EVERY seconds (a thread of its own), and, when
+    ``memory_mb`` is set (the app cannot watch this process's memory itself), end the program once this
+    process holds more than that."""
+    over = _memory_watch(memory_mb) if memory_mb else None
     while True:
         time.sleep(FLUSH_EVERY)
-        if memory_mb and peak is not None and peak() > memory_mb:
+        if over is not None and over():
             _die(EXIT_MEMORY, "")
         out = OUT
         if out is not None and out.size:
@@ -95,16 +96,23 @@ def _die(code: int, message: str) -> None:
     os._exit(code)
 
 
-def _peak_reader():
-    """What reads the most memory this process has held (MB), or None where that cannot be read (Windows).
-    The parent watches the worker's memory in /proc, which only Linux has: on macOS a program's memory grew
-    unchecked until the tool timeout. This watch, from within, works there too."""
+def _memory_watch(memory_mb: int):
+    """What tells whether this process has held more than ``memory_mb`` MB, or None where that cannot be read
+    (Windows). Used where the app cannot read the worker's memory in /proc (macOS). It reads the peak
+    (ru_maxrss), and a process may start with its parent's peak (Linux counts the memory the app held when
+    it started the worker): only a peak that grew past the one at start is this program's, else an app
+    that once held more than the cap would have every program stopped at once."""
     try:
         import resource
     except ImportError:
         return None
     unit = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KB on Linux and the BSDs
-    return lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit / (1024 * 1024)
+
+    def peak() -> float:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit / (1024 * 1024)
+
+    limit = max(memory_mb, peak())
+    return lambda: peak() > limit
 
 
 def _limits(cpu_seconds: float, memory_mb: int) -> None:
@@ -161,7 +169,8 @@ def _guarded(source: str, max_output: int, memory_mb: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    opts = {"--max-output": 65536, "--memory-mb": 512, "--cpu-seconds": 0.0}
+    # --watch-memory-mb: the cap this process watches itself (0: the app watches it, in /proc)
+    opts = {"--max-output": 65536, "--memory-mb": 512, "--cpu-seconds": 0.0, "--watch-memory-mb": 0}
     it = iter(argv)
     for a in it:
         if a in opts:
@@ -170,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     lifeline.watch()  # ends this process when the app has gone (a `for {}` would run to its CPU limit)
     source = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
     sys.stdin.close()
-    threading.Thread(target=_flusher, args=(opts["--memory-mb"],), name="nanogo-flusher",
+    threading.Thread(target=_flusher, args=(opts["--watch-memory-mb"],), name="nanogo-flusher",
                      daemon=True).start()  # with the usual stack
     threading.stack_size(MAIN_STACK)
     t = threading.Thread(target=_guarded, args=(source, opts["--max-output"], opts["--memory-mb"]), daemon=True)
