@@ -106,14 +106,17 @@ def open_private_append(path: Path, **text: str | None) -> TextIO:
 _DEVICE_NAMES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"{port}{n}" for port in ("COM", "LPT")
                                                              for n in (*"0123456789", "¹", "²", "³"))})
 FILE_NAME_CHARS = 100  # the most of a title a suggested file name takes: the folder's path needs room too
+FILE_NAME_BYTES = 200  # and in UTF-8 bytes: Linux and macOS take 255 at most, its extension included
 
 
 def file_name_from(title: str, fallback: str = "chat") -> str:
     """A file name (without its extension) made of ``title`` that every system can write: letters, digits,
     spaces, ``-`` and ``_`` kept, anything else as ``_``; no leading or trailing dot or space (Windows drops
-    a trailing one); none of Windows' device names; at most FILE_NAME_CHARS; ``fallback`` when nothing is
-    left. A chat titled "CON" suggested CON.md, which Windows refuses to create."""
-    name = "".join(c if c.isalnum() or c in " -_" else "_" for c in title)[:FILE_NAME_CHARS].strip(" .")
+    a trailing one); none of Windows' device names; at most FILE_NAME_CHARS, and FILE_NAME_BYTES in UTF-8
+    (cut between characters); ``fallback`` when nothing is left. A chat titled "CON" suggested CON.md, which
+    Windows refuses to create; 100 Japanese characters made a name too long to create on Linux and macOS."""
+    name = "".join(c if c.isalnum() or c in " -_" else "_" for c in title)[:FILE_NAME_CHARS]
+    name = name.encode("utf-8")[:FILE_NAME_BYTES].decode("utf-8", "ignore").strip(" .")
     if not name.strip("_"):
         return fallback
     return f"{name}_" if name.upper() in _DEVICE_NAMES else name

@@ -35,6 +35,18 @@ def test_an_ordinary_title_is_kept_as_it_reads() -> None:
     assert file_name_from("") == file_name_from("...") == "chat"
 
 
+@pytest.mark.parametrize("title", ["日本語の長いチャットのタイトル" * 10, "Привет мир " * 20, "🙂 emoji 👍🏽 " * 40,
+                                   "ä" * 99 + "日本", "e\u0301" * 150])
+def test_a_long_title_in_any_script_makes_a_name_linux_and_macos_can_create(title: str, tmp_path: Path) -> None:
+    # Linux and macOS take a file name of 255 bytes at most: 100 Japanese characters and ".html" (305 bytes)
+    # were "File name too long" at export.
+    name = file_name_from(title) + ".html"
+    assert len(name.encode("utf-8")) <= 255
+    assert "\ufffd" not in name  # not cut inside a character
+    (tmp_path / name).write_text("ok", encoding="utf-8")
+    assert (tmp_path / name).read_text(encoding="utf-8") == "ok"
+
+
 def test_the_export_dialog_suggests_such_a_name(make_window, server, monkeypatch) -> None:
     from tinyrag_desktop.ui import export
 
