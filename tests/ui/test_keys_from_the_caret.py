@@ -86,3 +86,19 @@ def test_each_link_tab_comes_to_is_said(make_window, server, qloop, qtbot, monke
     _key(Qt.Key.Key_Tab)  # back to the words, at the caret
     _key(Qt.Key.Key_Tab)
     assert _stop() == (text, "Copy code") and said[-1] == "Link: Copy code" and len(said) == 3
+
+
+def test_a_link_is_said_again_when_the_focus_comes_back_to_it(make_window, server, qloop, qtbot, monkeypatch):
+    # A click elsewhere and back, or Tab back onto the link, said nothing: the text remembered the link as
+    # said until Tab itself left it.
+    said: list[str] = []
+    monkeypatch.setattr(access, "_send", lambda event: said.append(event.message()))
+    win, answer, text = _answered(make_window, server, qloop, qtbot)
+    answer.copy_button.setFocus(Qt.FocusReason.TabFocusReason)
+    _key(Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert _stop() == (text, "the guide") and said[-1] == "Link: the guide"
+    said.clear()
+    answer.copy_button.setFocus(Qt.FocusReason.MouseFocusReason)  # a click on Copy
+    text.setFocus(Qt.FocusReason.BacktabFocusReason)  # and Shift+Tab back: the link still selected
+    assert _stop() == (text, "the guide")
+    assert said == ["Link: the guide"]

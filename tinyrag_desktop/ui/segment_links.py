@@ -119,6 +119,11 @@ class LinksMixin:
             super().focusNextPrevChild(forward)
         self.say_link()
 
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        super().focusOutEvent(event)
+        if event.reason() != Qt.FocusReason.ActiveWindowFocusReason:
+            self._link_said = -1  # the focus went elsewhere (a click): coming back, the link is said again
+
     def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802
         moved = self._next_stop(forward)
         self.say_link()  # Qt selects a link with no selectionChanged
