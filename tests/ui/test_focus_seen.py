@@ -115,3 +115,18 @@ def test_the_welcome_panel_the_empty_chat_list_and_the_shortcuts_list_show_their
     visited, unseen = unseen_stops(qloop, qtbot, shortcuts, QApplication.focusWidget())
     shortcuts.reject()
     assert "QScrollArea shortcutsList" in visited and unseen == []
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_stop_of_the_command_question_shows_its_focus(make_window, server, qloop, qtbot, theme):
+    from tinyrag_desktop.ui.confirm_dialog import ConfirmDialog
+
+    win = make_window(server.base_url, theme=theme)
+    dialog = ConfirmDialog("shell", "ls -la", win)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    visited, unseen = unseen_stops(qloop, qtbot, dialog, dialog.deny_button)
+    dialog.reject()
+    # The command's box changed not one pixel with the focus.
+    assert "QPlainTextEdit confirmCommand" in visited, visited
+    assert unseen == []

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QLabel, QPl
                                QSizePolicy, QVBoxLayout, QWidget)
 
 from ..hidden_text import visible_command
+from .focus_ring import FocusRing
 from .theme import colors, style_sheet
 
 
@@ -47,6 +48,7 @@ class ConfirmDialog(QDialog):
         self.command.setTabChangesFocus(True)  # as read-only text does already: said, not left to chance
         self.command.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.command.setAccessibleName("Command to run")
+        FocusRing(self.command, self.command, radius=3)  # read-only, it showed no change at all with the focus
         # A screen reader reads the dialog's labels as it opens, then Deny: the command itself went unsaid
         said = self.command.toPlainText()
         said = said if len(said) <= _SAID_MOST else said[:_SAID_MOST] + "… (the rest in the box)"
