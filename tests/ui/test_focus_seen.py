@@ -16,8 +16,6 @@ from .conftest import ask_and_wait, tokens, wait_until
 from .test_window import TWO_TOOLS
 
 RINGED = 40  # pixels changed by 3:1 or more: a 2-px ring round the smallest button is over 150; a caret is 14
-# The answer's text is ui41's (segments.py): at its stop only the caret and a pale line band show (reported).
-NOT_HERE = ("MarkdownSegment",)
 
 
 def _luminance(image: QImage) -> np.ndarray:
@@ -56,7 +54,7 @@ def unseen_stops(qloop, qtbot, top: QWidget, first: QWidget) -> tuple[list[str],
         seen_widgets.append(widget)
         name = f"{type(widget).__name__} {widget.objectName() or widget.accessibleName()}"
         visited.append(name)
-        if type(widget).__name__ not in NOT_HERE and (shown := focus_shows(top, widget)) < RINGED:
+        if (shown := focus_shows(top, widget)) < RINGED:
             unseen.append(f"{name}: {shown}")
         qloop.run(wait_until(widget.hasFocus))
         qtbot.keyClick(widget, Qt.Key.Key_Tab)
@@ -130,3 +128,35 @@ def test_every_stop_of_the_command_question_shows_its_focus(make_window, server,
     # The command's box changed not one pixel with the focus.
     assert "QPlainTextEdit confirmCommand" in visited, visited
     assert unseen == []
+
+
+def test_the_answers_text_is_ringed_outside_its_letters_while_the_keyboard_is_in_it(make_window, server, qloop,
+                                                                                     qtbot):
+    # At the answer's Tab stop only the caret and a faint band (1.2:1) on its line showed. The ring goes round
+    # the text, outside it (nothing to read under it), with the keyboard's focus only: a click to select shows
+    # none.
+    from tinyrag_desktop.ui.focus_ring import RingAround
+
+    server.queue(Stream(tokens("Some words of the answer.\n\nAnd a second paragraph of them.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Tell me")) == "done"
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    [text] = [s for s in win.view.answers()[-1].segments() if s in win.tab_stops()]
+
+    def ring():
+        rings = [r for r in win.findChildren(RingAround) if r.isVisible()]
+        return rings[0] if rings else None
+
+    qtbot.mouseClick(text.viewport(), Qt.MouseButton.LeftButton, pos=text.viewport().rect().center())
+    qloop.run(wait_until(text.hasFocus))
+    assert ring() is None
+    win.view.answers()[-1].copy_button.setFocus(Qt.FocusReason.MouseFocusReason)
+    text.setFocus(Qt.FocusReason.TabFocusReason)
+    qloop.run(wait_until(lambda: ring() is not None))
+    around = QRect(text.mapTo(ring().parentWidget(), text.rect().topLeft()), text.size())
+    assert ring().geometry().contains(around.adjusted(-3, -3, 3, 3)), (ring().geometry(), around)
+    text.setFixedHeight(text.height() + 40)  # as while an answer streams in
+    qloop.run(wait_until(lambda: ring().height() == text.height() + 8))
+    win.sidebar.search.setFocus(Qt.FocusReason.TabFocusReason)
+    qloop.run(wait_until(lambda: ring() is None))

@@ -1,16 +1,17 @@
 """FocusRing: an accent-coloured frame drawn over a widget while it (or the widget it watches) has the focus.
 
 For widgets whose own look cannot show the focus: the conversation (a scroll area with no frame) and the
-message box (its rounded box is the chrome's style sheet, which has no "focus within" rule).
+message box (its rounded box is the chrome's style sheet, which has no "focus within" rule). RingAround: the
+same ring just outside a widget whose text runs to its edges (an answer's text), shown when its owner says.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QWidget
 
 from .theme import draw_ring
 
@@ -51,3 +52,56 @@ class FocusRing(QWidget):
         painter = QPainter(self)
         draw_ring(painter, self.rect(), self._radius)
         painter.end()
+
+
+class RingAround(QWidget):
+    """The focus ring ``room`` px outside ``widget``, drawn over the page it scrolls in (the conversation), so it
+    crosses none of its letters; lets the mouse through. Shown and hidden by :meth:`set_shown`."""
+
+    def __init__(self, widget: QWidget, room: int = 4, radius: float = 6.0) -> None:
+        super().__init__(_page_of(widget))
+        self._widget, self._room, self._radius = widget, room, radius
+        self.setObjectName("focusRing")
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.hide()
+        widget.installEventFilter(self)
+        if widget.parentWidget() is not None:
+            widget.parentWidget().installEventFilter(self)  # the answer moves in the conversation
+        widget.destroyed.connect(self.deleteLater)
+
+    def set_shown(self, on: bool) -> None:
+        if on:
+            self._place()
+            self.raise_()
+        self.setVisible(on)
+
+    def _place(self) -> None:
+        w = self._widget
+        if self.parentWidget() is not _page_of(w):  # the widget went to another page
+            self.setParent(_page_of(w))
+        r = self._room
+        self.setGeometry(QRect(w.mapTo(self.parentWidget(), QPoint(0, 0)), w.size()).adjusted(-r, -r, r, r))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        kind = event.type()
+        if kind == QEvent.Type.Hide and watched is self._widget:
+            self.hide()
+        elif kind in (QEvent.Type.Move, QEvent.Type.Resize) and self.isVisible():
+            self._place()
+        return False
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        painter = QPainter(self)
+        draw_ring(painter, self.rect(), self._radius)
+        painter.end()
+
+
+def _page_of(widget: QWidget) -> QWidget:
+    """The widget a scroll area scrolls that holds ``widget`` (else its window): room round it to draw in."""
+    page = widget.parentWidget() or widget
+    while page.parentWidget() is not None:
+        view = page.parentWidget().parentWidget()
+        if isinstance(view, QAbstractScrollArea) and view.viewport() is page.parentWidget():
+            return page
+        page = page.parentWidget()
+    return page

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QToolTip, QWidget
 
 from ..mail_links import safe_mailto
 from .access import announce
+from .focus_ring import RingAround
 from .gorun import GoRuns, run_limits
 from .markdown_render import ACTION_SCHEMES, COPIED, COPY_CODE, RunView
 from .plain_text import plain_tip
@@ -58,6 +59,26 @@ def link_tip(href: str, metrics: QFontMetrics | None = None, width: int = TIP_WI
 
 class LinksMixin:
     """MarkdownSegment's links: clicked, hovered, and reached with Tab (mixed into it, see segments.py)."""
+
+    @property
+    def _keyboard_focus(self) -> bool:
+        """The focus came by the keyboard: the caret's line is marked (see paintEvent), the text ringed."""
+        return getattr(self, "_by_keys", False)
+
+    @_keyboard_focus.setter
+    def _keyboard_focus(self, on: bool) -> None:
+        self._by_keys = on
+        self._mark_focus()
+
+    def _mark_focus(self) -> None:
+        """Ring the text while it has the keyboard's focus: the caret and the faint band on its line alone hardly
+        showed where Tab had gone (the ring is outside the text, over the page: nothing to read is covered)."""
+        on = self._keyboard_focus and self.hasFocus()
+        ring = getattr(self, "_ring", None)
+        if on and ring is None:
+            ring = self._ring = RingAround(self)
+        if ring is not None:
+            ring.set_shown(on)
 
     def say_link(self) -> None:
         """Have a screen reader say the link Tab selected in the text, "Link: the guide": Orca said "Answer text
@@ -117,12 +138,17 @@ class LinksMixin:
         if (forward or reason == Qt.FocusReason.BacktabFocusReason) and not self.textCursor().hasSelection() \
                 and not (self._reading_stop and (forward or not self._links())):
             super().focusNextPrevChild(forward)
+        self._mark_focus()
         self.say_link()
 
     def focusOutEvent(self, event) -> None:  # noqa: N802
         super().focusOutEvent(event)
         if event.reason() != Qt.FocusReason.ActiveWindowFocusReason:
             self._link_said = -1  # the focus went elsewhere (a click): coming back, the link is said again
+            if self._keyboard_focus:
+                self._keyboard_focus = False
+                self.viewport().update()
+        self._mark_focus()  # (gone with the window's focus, back with it)
 
     def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802
         moved = self._next_stop(forward)

@@ -303,12 +303,6 @@ class MarkdownSegment(LinksMixin, CodeBlocksMixin, DragAcross, SidewaysBlocks, Q
             painter.fillRect(0, rect.top() - 1, self.viewport().width(), rect.height() + 2, band)
             painter.end()
 
-    def focusOutEvent(self, event) -> None:  # noqa: N802
-        super().focusOutEvent(event)
-        if self._keyboard_focus and event.reason() != Qt.FocusReason.ActiveWindowFocusReason:
-            self._keyboard_focus = False
-            self.viewport().update()
-
     def markdown(self) -> str:
         """The Markdown source of this segment exactly as streamed."""
         return self._markdown
