@@ -68,7 +68,7 @@ def test_a_selected_result_is_drawn_in_the_highlighted_text_colour(qtbot, panel,
     group = QPalette.ColorGroup.Active if focused else QPalette.ColorGroup.Inactive
     background = results.palette().color(group, QPalette.ColorRole.Highlight)
     ink = results.palette().color(group, QPalette.ColorRole.HighlightedText)
-    rect = results.visualItemRect(item).adjusted(2, 2, -2, -2)
+    rect = results.visualItemRect(item).adjusted(5, 5, -5, -5)  # inside the focus ring, drawn at its edge
     image = results.viewport().grab(rect).toImage()
     inks = _lines_ink(image, background)
     # the heading, the location, and the passage's line(s)

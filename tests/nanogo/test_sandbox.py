@@ -263,18 +263,33 @@ def test_the_python_cache_setting_reaches_the_worker_as_the_user_set_it(monkeypa
     assert sandbox._env()["PYTHONDONTWRITEBYTECODE"] == "1"
 
 
-def test_the_worker_keeps_its_own_memory_cap_where_the_parent_cannot_watch(monkeypatch):
+_RUNAWAY_APP = """
+from tinyrag_desktop.tools.nanogo import sandbox
+sandbox._rss_mb = lambda pid: 0.0  # as on macOS: no /proc to read the worker's memory in
+sandbox.app_watches_memory = lambda: False
+src = ("var all [][]int\\nfor i := 0; i < 400; i++ {\\n\\tall = append(all, make([]int, 100000))\\n}\\n"
+       "for len(all) > 0 {\\n}")
+res = sandbox.run_sandboxed(src, timeout=5, memory_mb=120)
+print(res.status, res.exit_code)
+print(res.stderr)
+"""
+
+
+def test_the_worker_keeps_its_own_memory_cap_where_the_parent_cannot_watch():
     # The parent reads the worker's memory in /proc, which only Linux has (macOS: 0, as here): there the
     # program grew unchecked until the tool timeout. The worker now watches its own (bounded here: 320 MB).
-    from tinyrag_desktop.tools.nanogo import sandbox
+    # Run from a small process of its own: the worker counts only growth past the peak it starts with, which
+    # on Linux it takes from its parent (a test run that has held more than the cap would hide the cap).
+    done = subprocess.run([sys.executable, "-c", _RUNAWAY_APP], capture_output=True, text=True, timeout=60,
+                          env=_with_project_path())
+    status, _, stderr = done.stdout.partition("\n")
+    assert status == "limit 1", done.stdout + done.stderr
+    assert stderr.startswith("nanoGo: memory limit exceeded (120 MB;"), stderr
 
-    monkeypatch.setattr(sandbox, "_rss_mb", lambda pid: 0.0)
-    monkeypatch.setattr(sandbox, "app_watches_memory", lambda: False)
-    src = ("var all [][]int\nfor i := 0; i < 400; i++ {\n\tall = append(all, make([]int, 100000))\n}\n"
-           "for len(all) > 0 {\n}")
-    res = run_sandboxed(src, timeout=5, memory_mb=120)
-    assert (res.status, res.exit_code) == ("limit", 1), res
-    assert res.stderr.startswith("nanoGo: memory limit exceeded (120 MB;"), res.stderr
+
+def _with_project_path() -> dict[str, str]:
+    root = str(Path(__file__).resolve().parents[2])
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
 
 
 _BIG_APP = """
@@ -295,9 +310,7 @@ print(res.status, repr(res.stdout), repr(res.stderr))
 def test_an_app_that_holds_more_than_the_cap_still_runs_programs(watch):
     # The worker's own watch read the peak memory, which on Linux a process takes from its parent: once the
     # app had held more than the cap (a big import, a 64 MB setting), every program was "out of memory".
-    root = str(Path(__file__).resolve().parents[2])
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
     done = subprocess.run([sys.executable, "-c", _BIG_APP, watch], capture_output=True, text=True, timeout=60,
-                          env=env)
+                          env=_with_project_path())
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok 'hi\\n' ''", done.stdout
