@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -167,67 +166,9 @@ def _rerank_by_coverage(
                          if (tf := counts.get(group, 0)))
         else:
             found = concepts.covered(concepts.seen(text))
-        if PROX_W:
-            score += PROX_W * _proximity(text, concepts)
         rescored.append(_with_score(hit, score * (0.5 + found / concepts.total)))
     rescored.sort(key=lambda h: h.score, reverse=True)
     return rescored
-
-
-PROX_W = 0.0
-PROX_A = 0.3
-PROX_MODE = "mindist"
-PROX_CAP = 0
-_TOKEN = re.compile(r"\w+")
-
-
-def _proximity(text: str, concepts: _Concepts) -> float:
-    """Experiment: Tao & Zhai's proximity, log(a + exp(-d)) - log(a), d in words (mindist or span)."""
-    import bisect
-    starts = None
-    merged = []
-    for group, pattern in concepts.patterns:
-        found = [m.start() for m in pattern.finditer(text)]
-        if not found:
-            continue
-        if starts is None:
-            starts = [m.start() for m in _TOKEN.finditer(text)]
-        merged.extend((bisect.bisect_right(starts, at) - 1, group) for at in found)
-    groups = {g for _, g in merged}
-    if len(groups) < 2:
-        return 0.0
-    merged.sort()
-    if PROX_MODE == "tp":  # Rasolofo & Savoy: pairs of different words within 5 words, 1/d^2
-        acc: dict[str, float] = {}
-        for i, (pa, ga) in enumerate(merged):
-            for pb, gb in merged[i + 1:]:
-                if pb - pa > 5:
-                    break
-                if gb != ga and pb > pa:
-                    tpi = 1.0 / (pb - pa) ** 2
-                    acc[ga] = acc.get(ga, 0.0) + tpi
-                    acc[gb] = acc.get(gb, 0.0) + tpi
-        k = 1.2 * (0.25 + 0.75 * len(starts) / 150)
-        return sum(concepts.weights[g] * 2.2 * a / (k + a) for g, a in acc.items())
-    if PROX_MODE == "mindist":
-        d = min(b[0] - a[0] for a, b in zip(merged, merged[1:]) if a[1] != b[1]) - 1
-    else:  # span covering every group found, less the words they take
-        need = len(groups)
-        have: dict[str, int] = {}
-        best = None
-        left = 0
-        for right, (pos, g) in enumerate(merged):
-            have[g] = have.get(g, 0) + 1
-            while len(have) == need:
-                span = pos - merged[left][0] + 1
-                best = span if best is None or span < best else best
-                lg = merged[left][1]
-                have[lg] -= 1
-                if not have[lg]:
-                    del have[lg]
-                left += 1
-        d = (best - need) / (need - 1)
-    return math.log(PROX_A + math.exp(-max(d, 0))) - math.log(PROX_A)
 
 
 def _with_score(hit: Hit, score: float) -> Hit:
