@@ -32,7 +32,6 @@ more than a question or two before it can be believed.
 from __future__ import annotations
 
 import heapq
-import itertools
 import math
 import os
 import re
@@ -446,7 +445,6 @@ def search(
     """The ``k`` chunks that best answer ``query``; any string is a valid query (none match: []).
     ``spelling`` False searches misspelt words as they are (see SPELLING)."""
     weighed = _weighed_terms(query)
-    _SDM_Q[0] = query
     if k <= 0 or (not weighed and query_vector is None):
         return Hits()
     if all(word in STOP_WORDS for word in weighed) and weighed:  # "what is it": its words are in every passage,
@@ -550,12 +548,7 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     terms = pruned.kept
     concepts = _concepts(words, list(weighed.values()), roots)
     fts = _fts_hits(conn, terms, pool * _COMMON_POOL if pruned.common else pool) if terms else []
-    _SDM_TERMS[:] = [terms]
-    if not _SDM_AFTER:
-        fts = _with_proximity(conn, fts, words)
     fts = _rerank_by_coverage(fts, concepts, _common_groups(pruned, words))
-    if _SDM_AFTER:
-        fts = sorted(_with_proximity(conn, fts, words), key=lambda h: h.score, reverse=True)
     links = _link_scores(conn, terms)
 
     def page_hit(source_id: int) -> Hit | None:
@@ -574,69 +567,6 @@ def _search(conn: sqlite3.Connection, weighed: dict[str, float], fixed: dict[str
     hits = [_with_score(by_id[cid], fused[cid])
             for cid in sorted(fused, key=fused.__getitem__, reverse=True) if cid in by_id]
     return _by_source(hits, k, links, page_hit), None
-
-
-_SDM_O = float(os.environ.get("SDM_O", "0"))
-_SDM_U = float(os.environ.get("SDM_U", "0"))
-_SDM_N = int(os.environ.get("SDM_N", "8"))
-_SDM_MODE = os.environ.get("SDM_MODE", "")
-_SDM_ALL = False
-_SDM_AFTER = False
-_SDM_T = 0.0
-_SDM_TN = 12
-_SDM_WRITTEN = False
-_SDM_Q = [""]
-_SDM_UNION = 0
-_SDM_TERMS: list = []
-
-
-def _quoted(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
-
-
-def _with_proximity(conn: sqlite3.Connection, hits: list[Hit], words: Sequence[str]) -> list[Hit]:
-    """SDM experiment: adjacent pairs' phrase and unordered-window BM25 added to the candidates' scores."""
-    plain = [w for w in words if not is_cjk(w[0]) and " " not in w]
-    pairs = list(zip(plain, plain[1:]))
-    if _SDM_WRITTEN:
-        said = [w.strip("_") for w in re.findall(r"\w+", _SDM_Q[0].lower())]
-        pairs = [(a, b) for a, b in zip(said, said[1:]) if a in plain and b in plain]
-    if not pairs or not hits or (_SDM_O == 0 and _SDM_U == 0 and _SDM_T == 0):
-        return hits
-    ids = {h.chunk_id for h in hits}
-    extra: dict[int, float] = {}
-    queries = []
-    if _SDM_O:
-        queries.append((_SDM_O, " OR ".join(_quoted(f"{a} {b}") for a, b in pairs)))
-    if _SDM_U:
-        upairs = list(itertools.combinations(plain, 2)) if _SDM_ALL else pairs
-        queries.append((_SDM_U, " OR ".join(f"NEAR({_quoted(a)} {_quoted(b)}, {_SDM_N})" for a, b in upairs)))
-    triples = list(zip(plain, plain[1:], plain[2:]))
-    if _SDM_T and triples:
-        queries.append((_SDM_T, " OR ".join(f"NEAR({' '.join(map(_quoted, t))}, {_SDM_TN})" for t in triples)))
-    places = ", ".join("?" * len(ids))
-    for weight, expr in queries:
-        if _SDM_MODE == "in":
-            sql = (f"SELECT rowid, bm25(chunks_fts, {W_TITLE}, {W_HEADING}, {W_TEXT}) FROM chunks_fts "
-                   f"WHERE chunks_fts MATCH ? AND rowid IN ({places})")
-            rows = conn.execute(sql, (expr, *ids))
-        else:
-            rows = conn.execute(f"SELECT rowid, bm25(chunks_fts, {W_TITLE}, {W_HEADING}, {W_TEXT}) FROM chunks_fts "
-                                "WHERE chunks_fts MATCH ?", (expr,))
-        for rowid, score in rows:
-            if rowid in ids or _SDM_UNION:
-                extra[rowid] = extra.get(rowid, 0.0) - weight * score
-    if not extra:
-        return hits
-    if _SDM_UNION and _SDM_TERMS:
-        new = sorted((r for r in extra if r not in ids), key=extra.__getitem__, reverse=True)[:_SDM_UNION]
-        if new:
-            sql = (f"SELECT rowid, bm25(chunks_fts, {W_TITLE}, {W_HEADING}, {W_TEXT}) FROM chunks_fts "
-                   f"WHERE chunks_fts MATCH ? AND rowid IN ({', '.join('?' * len(new))})")
-            uni = dict(conn.execute(sql, (match_expression(_SDM_TERMS[0]), *new)))
-            more = _chunks(conn, new)
-            hits = list(hits) + [_with_score(more[r], -uni.get(r, 0.0)) for r in new if r in more]
-    return [_with_score(h, h.score + extra.get(h.chunk_id, 0.0)) for h in hits]
 
 
 def _chunks(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, Hit]:
