@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtGui import QKeySequence
 
 from tinyrag_desktop.ui.answer import AnswerWidget
@@ -23,27 +24,21 @@ def _as_on_macos(monkeypatch) -> None:
     monkeypatch.setattr(QKeySequence, "toString", native)
 
 
-def test_the_hints_name_the_ctrl_keys_as_before_on_linux(make_window, server, qtbot):
+@pytest.mark.parametrize("macos, keys", [
+    (False, ("Ctrl+R", "Ctrl+N", "Ctrl+Shift+C", "Ctrl+Home / Ctrl+End", "Ctrl+A")),  # as before, on Linux
+    (True, ("⌘R", "⌘N", "⌘Shift+C", "⌘Home / ⌘End", "⌘A")),
+])
+def test_the_hints_name_the_keys_as_qt_writes_them(make_window, server, qtbot, monkeypatch, macos, keys):
+    if macos:
+        _as_on_macos(monkeypatch)
     win = make_window(server.base_url)
     answer = AnswerWidget()
     qtbot.add_widget(answer)
-    assert answer.regenerate_button.toolTip() == "Ask again for a new answer (Ctrl+R)"
-    assert win.sidebar.new_button.toolTip() == "Start a new chat (Ctrl+N)"
-    assert "copy it (Ctrl+Shift+C) to keep it." in not_saved_words("Disk full.")
+    regenerate, new, copy, ends, select_all = keys
+    assert answer.regenerate_button.toolTip() == f"Ask again for a new answer ({regenerate})"
+    assert win.sidebar.new_button.toolTip() == f"Start a new chat ({new})"
+    assert f"copy it ({copy}) to keep it." in not_saved_words("Disk full.")
     rows = dict(shortcut_rows(win.menus.all))
-    assert rows["Go to the start / end of an answer's words"] == "Ctrl+Home / Ctrl+End"
-    assert rows["Bring back the chat just deleted, in the chats list"] == "Ctrl+Z"
-
-
-def test_the_hints_name_the_command_keys_where_qt_writes_them_so(make_window, server, qtbot, monkeypatch):
-    _as_on_macos(monkeypatch)
-    win = make_window(server.base_url)
-    answer = AnswerWidget()
-    qtbot.add_widget(answer)
-    assert answer.regenerate_button.toolTip() == "Ask again for a new answer (⌘R)"
-    assert win.sidebar.new_button.toolTip() == "Start a new chat (⌘N)"
-    assert "copy it (⌘Shift+C) to keep it." in not_saved_words("Disk full.")
-    rows = shortcut_rows(win.menus.all)
-    assert dict(rows)["Go to the start / end of an answer's words"] == "⌘Home / ⌘End"
-    assert dict(rows)["Select all of the message you are reading"] == "⌘A"
-    assert [row for row in rows if "Ctrl" in row[1]] == []  # the menus' own keys and the places' alike
+    assert rows["Go to the start / end of an answer's words"] == ends
+    assert rows["Select all of the message you are reading"] == select_all
+    assert macos == ("Ctrl" not in " ".join(rows.values()))  # the menus' own keys and the places' alike
