@@ -64,7 +64,7 @@ def job_limits() -> ExtendedLimits:
 
 
 def _kernel32() -> Any:
-    """kernel32, its functions given their types (handles as pointers: a 64-bit handle cut to an int failed)."""
+    """kernel32, its functions given their types: handles as pointers, so a 64-bit handle is not cut to 32 bits."""
     k32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
     handle, dword, ok = ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int
     for name, args, result in (("CreateJobObjectW", (handle, ctypes.c_wchar_p), handle),
