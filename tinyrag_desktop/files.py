@@ -13,19 +13,17 @@ def write_whole(path: Path, text: str, *, private: bool = False) -> None:
     """Write ``text`` (UTF-8) to ``path``; raises OSError, with no file left beside it.
 
     ``private``: readable by the user alone (settings hold an API key; drafts are the user's own words).
-    Otherwise the file keeps the permissions it had, or a new one gets those any new file gets (the temporary
-    file's own, for the user alone, made exports unreadable to a sync server or another account)."""
-    import tempfile  # here: the command line's verbs start faster without it
-
+    Otherwise the file keeps the permissions it had, or a new one gets those any new file gets: the umask's,
+    on every system (the temporary file's own, for the user alone, made exports unreadable to a sync server or
+    another account; and on macOS, which has no /proc to read the umask from, they were 0644 whatever it was)."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _new_beside(path, 0o600 if private else 0o666)
     try:
         if not private and hasattr(os, "fchmod"):
             try:
-                mode = path.stat().st_mode & 0o777
+                os.fchmod(fd, path.stat().st_mode & 0o777)
             except OSError:
-                mode = 0o666 & ~_umask()
-            os.fchmod(fd, mode)
+                pass  # a new file keeps the mode the system made it with (so does one on a disk without modes)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
@@ -39,15 +37,26 @@ def write_whole(path: Path, text: str, *, private: bool = False) -> None:
         raise
 
 
-def _umask() -> int:
-    """The process's umask, read without changing it (os.umask sets it, racing other threads' new files)."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0o022
+# The flags tempfile.mkstemp opens with: a new file (never one already there, nor a link), and on Windows in
+# binary mode (no "\r\n" for "\n") and not inherited by programs the app starts.
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+for _flag in ("O_NOFOLLOW", "O_NOINHERIT", "O_BINARY", "O_CLOEXEC"):
+    _NEW_FILE |= getattr(os, _flag, 0)
+
+
+def _new_beside(path: Path, mode: int) -> tuple[int, str]:
+    """A new temporary file in ``path``'s folder, opened for writing, made with ``mode`` as ``open`` makes a
+    file: the system takes the umask (and a folder's default ACL) from it, which Python cannot read on macOS.
+    ``tempfile.mkstemp`` always makes it 0600."""
+    import secrets  # here: the command line's verbs start faster without it
+
+    for _ in range(100):
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, _NEW_FILE, mode), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"No free name for a temporary file beside {path}")
 
 
 def make_private_folder(path: Path) -> None:

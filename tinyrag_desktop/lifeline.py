@@ -20,7 +20,8 @@ the built-in model server ran on until someone stopped them by hand. Now every c
   thread: the kernel sends it when the *thread* that started the child ends, which for a worker thread
   (``asyncio.to_thread``, an import's thread) is long before the app does.
 
-Windows has no ``pass_fds``: there children are started as before. macOS has no PDEATHSIG: the pipe does it.
+Windows has no ``pass_fds``: there each child is put in a job object that ends it with the app
+(winjob.py). macOS has no PDEATHSIG: the pipe does it.
 
 This file is also the guard's program (``python -S -I lifeline.py PROGRAM ARGS…``; in a frozen build the
 app's executable with :data:`GUARD_FLAG` first), so it imports nothing outside the standard library, and

@@ -36,6 +36,7 @@ import httpx
 
 from .lifeline import child_options, guard_command, outside_environment
 from .resources import resource_path
+from .winjob import adopted
 
 __all__ = [
     "LocalModelError", "LocalModelStatus", "LocalModelServer", "Launcher", "default_gguf", "find_launcher",
@@ -269,9 +270,9 @@ class LocalModelServer:
         # Through the guard: when the app dies (killed, crashed; atexit does not run then) the server's whole
         # group dies with it, where it ran on, holding its model in memory, until stopped by hand.
         command = launcher.command(self.gguf, self.port, self.alias, self.n_ctx, self.host)
-        self._proc = subprocess.Popen(guard_command(command), stdin=subprocess.DEVNULL, stdout=self._log,
-                                      stderr=subprocess.STDOUT, start_new_session=(os.name == "posix"),
-                                      creationflags=flags, **child_options())
+        self._proc = adopted(subprocess.Popen(guard_command(command), stdin=subprocess.DEVNULL, stdout=self._log,
+                                              stderr=subprocess.STDOUT, start_new_session=(os.name == "posix"),
+                                              creationflags=flags, **child_options()))
         _RUNNING.add(self)
 
     def _exited_error(self) -> LocalModelError:

@@ -93,3 +93,27 @@ def test_an_export_keeps_the_permissions_a_file_gets_and_settings_stay_private(t
     assert stat.S_IMODE(shared.stat().st_mode) == 0o664  # written over, it keeps its own
     save_settings(tmp_path, defaults())
     assert stat.S_IMODE((tmp_path / "settings.json").stat().st_mode) == 0o600  # it holds the API key
+
+
+@pytest.mark.parametrize("umask", [0o077, 0o002])
+def test_a_new_export_takes_the_umask_where_no_proc_tells_it(tmp_path, monkeypatch, umask):
+    # macOS has no /proc: the umask was taken to be 022 there, so exports were 0644 under a private 077
+    import os
+    import pathlib
+    import stat
+
+    read_text = pathlib.Path.read_text
+
+    def no_proc(self, *args, **kwargs):
+        if str(self).startswith("/proc/"):
+            raise FileNotFoundError(2, "No such file or directory", str(self))
+        return read_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "read_text", no_proc)
+    before = os.umask(umask)
+    try:
+        export.write_whole(tmp_path / "chat.md", "# Chat")
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE((tmp_path / "chat.md").stat().st_mode) == 0o666 & ~umask
+    assert [p.name for p in tmp_path.iterdir()] == ["chat.md"]

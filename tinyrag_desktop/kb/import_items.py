@@ -9,7 +9,7 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
@@ -63,7 +63,7 @@ def _is_hidden(path: Path) -> bool:
 
 
 def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] | None = None,
-           own: str = "") -> list[ImportItem]:
+           own: str = "", spelled: Callable[[str], str] | None = None) -> list[ImportItem]:
     """Folders become the supported files they hold (recursively); hidden and unsupported ones are skipped.
 
     ``own``: tinyRAG's own data folder (where the knowledge base being imported into is), skipped with what
@@ -76,12 +76,14 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
     that cannot even be looked at (a link into a folder this user may not read) too. ``walked`` is given
     the real path (ending in a separator) of each folder looked into, and of what each broken link in them
     led to: the files found there are stored under those paths, which a linked folder's are not below the
-    folder's own (see ingest.Importer._remove_deleted).
+    folder's own (see ingest.Importer._remove_deleted). ``spelled`` gives each file's path as it is known
+    already, in other letters on a case-insensitive disk (path_case.py).
     """
     out: list[ImportItem] = []
     taken: set[str] = set()  # each file once, however many links or folders lead to it
 
     def add(file: str, name: str, in_folder: bool = True) -> None:
+        file = spelled(file) if spelled is not None else file
         # one of the app's own files (settings.json) named by itself, or linked to from a folder (whose files
         # come as real paths): as in the data folder, left out (and it would be removed as an old import)
         real = file if in_folder else os.path.realpath(file)

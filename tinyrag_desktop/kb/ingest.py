@@ -42,6 +42,7 @@ from .errors import (  # noqa: F401  ReadError: read from here too
 )
 from .models import Chunk, Document
 from .moves import left_behind, move_source, moved_source, retarget_links
+from .path_case import Spellings
 from .unfinished import Marker
 from .reader_worker import Readers
 from .store import KnowledgeBase, local_moment, new_load_id
@@ -184,10 +185,13 @@ class Importer(ImportReadingMixin):
             return report
         parsed = [i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items]
         walked: set[str] = set()
-        todo = expand(parsed, report, walked, os.path.realpath(self.kb.path.parent))
+        # "~/docs" imported after "~/Docs" on a case-insensitive disk: its files are the sources stored
+        spellings = Spellings(source.location for source in self.kb.sources())
+        todo = expand(parsed, report, walked, os.path.realpath(self.kb.path.parent), spellings.spelled)
         self._paths = frozenset(item.value for item in todo if item.kind == "path")
         folders = _folders(parsed)  # and the linked folders outside them (each of their subfolders is in walked)
         folders += sorted(w for w in walked if not any(w.startswith(folder) for folder in folders))
+        folders = spellings.folders(folders)
         load_id = self._load_id = new_load_id()
         self._moves = {}
         readers = _readers_for(todo)

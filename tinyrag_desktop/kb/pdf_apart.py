@@ -84,14 +84,16 @@ class _Helper:
 
     def __init__(self, most_mb: int) -> None:
         from ..lifeline import child_options
+        from ..winjob import adopted
         from .reader_worker import _environment
 
         self.most_mb = most_mb
         self.ready = False
         self.stopped = False  # by stop(): its end says nothing about the PDF, nor about helpers here
         # In a session of its own: Ctrl+C in a terminal stops the import, which then stops its helper.
-        self.process = subprocess.Popen([*_command(), str(most_mb)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        start_new_session=True, **child_options(_environment()))
+        self.process = adopted(subprocess.Popen([*_command(), str(most_mb)], stdin=subprocess.PIPE,
+                                                stdout=subprocess.PIPE, start_new_session=True,
+                                                **child_options(_environment())))
 
     def ask(self, job: tuple[str, bytes, object], cancelled: Callable[[], bool] | None) -> object:
         from .reader_worker import _send

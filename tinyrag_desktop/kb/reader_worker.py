@@ -32,6 +32,7 @@ from typing import BinaryIO, Callable
 
 from .. import lifeline
 from ..lifeline import child_options
+from ..winjob import adopted
 from .chunking import chunk_document
 from .errors import Cancelled, ReadError
 from .links import Link
@@ -220,10 +221,10 @@ class _Reader:
         # a reader halfway through a file, which would look like a file that killed it.
         # Given the lifeline: it ends when this process does, also halfway through a file (a killed app's
         # readers read on to the end of a long PDF, and only then saw their input end).
-        self.process = subprocess.Popen(reader_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, start_new_session=True,
-                                        creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0),
-                                        **child_options(_environment()))
+        self.process = adopted(subprocess.Popen(reader_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                stderr=subprocess.PIPE, start_new_session=True,
+                                                creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0),
+                                                **child_options(_environment())))
         self._lock = threading.Lock()
         self.given: deque[Reading] = deque()  # in the order given, which is the order it answers in
         self.ended = False  # it stopped answering: it is given nothing more

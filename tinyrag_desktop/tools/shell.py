@@ -24,6 +24,7 @@ from typing import Callable, Mapping
 
 from ..files import make_private_folder
 from ..lifeline import child_options, guard_command, outside_environment
+from ..winjob import adopted
 from .errors import ToolError
 from .netutil import cut_middle, result_limit, setting, timeout_words
 from .registry import ToolContext, ToolRegistry, ToolResult, ToolSpec, output_teller
@@ -216,7 +217,7 @@ async def run_command(command: str, cwd: Path, timeout: float, limit_words: str 
     """Run ``command`` in ``cwd``; kill its tree after ``timeout`` s (ShellTimeout) or when cancelled.
     ``limit_words`` names the limit in the message ("the 10-second tool timeout"; else the seconds).
     ``output`` is told what the command prints as it comes (standard output and error, in the order read)."""
-    proc = await _spawn(command, cwd)
+    proc = adopted(await _spawn(command, cwd))  # on Windows: it ends with the app (winjob.py)
     out, err = bytearray(), bytearray()
     overflow = asyncio.Event()
     assert proc.stdout is not None and proc.stderr is not None

@@ -24,6 +24,7 @@ from .answer_footer import FooterLabel, footer_text, spoken, waiting_words
 from .answer_rendering import FRAME_MS, RenderingMixin
 from .answer_sources import SourcesMixin
 from .answer_stored import StoredFormMixin
+from .key_text import key_text
 from .markdown_render import LIGHT, Palette, inline_code_html
 from .plain_text import plain_label
 from .reading import Span, card_markdown
@@ -184,7 +185,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self.regenerate_button = _ActionButton(self)
         self.regenerate_button.setObjectName("regenerate")
         self.regenerate_button.setText("Regenerate")
-        self.regenerate_button.setToolTip("Ask again for a new answer (Ctrl+R)")
+        self.regenerate_button.setToolTip(f"Ask again for a new answer ({key_text('Ctrl+R')})")
         self.regenerate_button.setAccessibleName("Regenerate answer")
         self.regenerate_button.clicked.connect(self.regenerateRequested)
         self.regenerate_button.setAutoRaise(True)

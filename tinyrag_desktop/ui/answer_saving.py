@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..chats import ChatStore, ChatStoreError, StoredMessage
+from .key_text import key_text
 
 if TYPE_CHECKING:
     from .answer import AnswerWidget
@@ -37,8 +38,8 @@ NOT_SAVED = "The last answer could not be saved."
 
 
 def not_saved_words(why: Exception | str) -> str:
-    return (f"{NOT_SAVED} {why} It stays on screen until another chat is opened; copy it (Ctrl+Shift+C) to "
-            "keep it.")
+    return (f"{NOT_SAVED} {why} It stays on screen until another chat is opened; copy it "
+            f"({key_text('Ctrl+Shift+C')}) to keep it.")
 
 
 INTERRUPTED = ("The app closed before this answer was finished; what had arrived is kept. "

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from ..logsetup import LOG_FILE
 from .focus_ring import FocusRing
+from .key_text import key_text
 from .screen_fit import fitted
 
 if TYPE_CHECKING:
@@ -196,20 +197,22 @@ _GROUPS: dict[str, tuple[str, ...]] = {
                       "Select all of the message you are reading"),
     "Window": (),
 }
-# Keys that belong to a place, not to a menu item: said in the list beside the menus' own.
-_PLACE_KEYS = [("Send the question", "Enter"), ("New line in the question", "Shift+Enter"),
-               ("Edit your last question (Esc cancels)", "↑ in the empty message box"),
-               ("Next / previous match, in the find bar", "Enter / Shift+Enter"), ("Close the find bar", "Esc"),
-               ("Move between cards and buttons", "Tab / Shift+Tab"),
-               ("Read a message line by line, after Tab to its words", "↓ / ↑"),
-               ("Go to the start / end of an answer's words", "Ctrl+Home / Ctrl+End"),
-               ("Open or close a tool card", "Space"),
-               # F2 renames whichever chat is current (the Edit menu's Rename chat): one row says so
-               ("Delete the chat selected in the chats list", "Delete"),
-               ("Bring back the chat just deleted, in the chats list", "Ctrl+Z"),
-               ("Go to the start / end of the conversation", "Home / End"),
-               ("Select line by line, on across an answer", "Shift+↓ / Shift+↑"),
-               ("Select all of the message you are reading", "Ctrl+A")]
+# Keys that belong to a place, not to a menu item: said in the list beside the menus' own. The Ctrl keys are
+# asked of Qt (key_text), as the menus' are: on macOS they are ⌘ keys.
+def _place_keys() -> list[tuple[str, str]]:
+    return [("Send the question", "Enter"), ("New line in the question", "Shift+Enter"),
+            ("Edit your last question (Esc cancels)", "↑ in the empty message box"),
+            ("Next / previous match, in the find bar", "Enter / Shift+Enter"), ("Close the find bar", "Esc"),
+            ("Move between cards and buttons", "Tab / Shift+Tab"),
+            ("Read a message line by line, after Tab to its words", "↓ / ↑"),
+            ("Go to the start / end of an answer's words", key_text("Ctrl+Home", "Ctrl+End")),
+            ("Open or close a tool card", "Space"),
+            # F2 renames whichever chat is current (the Edit menu's Rename chat): one row says so
+            ("Delete the chat selected in the chats list", "Delete"),
+            ("Bring back the chat just deleted, in the chats list", key_text(QKeySequence.StandardKey.Undo)),
+            ("Go to the start / end of the conversation", "Home / End"),
+            ("Select line by line, on across an answer", "Shift+↓ / Shift+↑"),
+            ("Select all of the message you are reading", key_text(QKeySequence.StandardKey.SelectAll))]
 
 
 def _follow_the_chat(win: "MainWindow", menus: tuple[QMenu, ...], *, answered: list[QAction],
@@ -240,7 +243,7 @@ def shortcut_rows(actions: list[QAction]) -> list[tuple[str, str]]:
     rows = [(a.text().replace("&", "").split("\t", 1)[0].rstrip("…"),
              a.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
             for a in actions if not a.shortcut().isEmpty()]
-    return rows + _PLACE_KEYS
+    return rows + _place_keys()
 
 
 def shortcut_groups(actions: list[QAction]) -> list[tuple[str, list[tuple[str, str]]]]:

@@ -17,6 +17,7 @@ from .chat_list import (ANSWERING, TIP_ROLE, ChatList, chat_tip, day_group, day_
 from .access import caret_placed
 from .icons import status_pixmap
 from .item_menu import keyboard_menu_at_current_row
+from .key_text import key_text
 from .plain_text import plain_label, plain_tip
 
 UNDO_SECONDS = 10
@@ -68,7 +69,7 @@ class ChatsSidebar(QFrame):
         self.new_button = QPushButton("New chat", self)
         self.new_button.setAccessibleName("New chat")
         self.new_button.setObjectName("newChat")
-        self.new_button.setToolTip("Start a new chat (Ctrl+N)")
+        self.new_button.setToolTip(f"Start a new chat ({key_text('Ctrl+N')})")
         self.new_button.clicked.connect(self.newRequested)
         self.search = caret_placed(QLineEdit(self))
         self.search.setObjectName("chatSearch")

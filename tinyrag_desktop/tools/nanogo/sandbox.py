@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...lifeline import child_options
+from ...winjob import adopted
 from .errors import SandboxError
 
 # Set by a frozen build (PyInstaller): the worker is the app's own executable with this flag first.
@@ -149,8 +150,8 @@ def run_sandboxed(source: str, *, timeout: float, memory_mb: int = 512, max_outp
     started = time.monotonic()
     command = worker_command(max_output, memory_mb, cpu_limit(timeout))
     try:
-        proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=(os.name == "posix"), **child_options(_env()))
+        proc = adopted(subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        start_new_session=(os.name == "posix"), **child_options(_env())))
     except OSError as exc:
         raise _cannot_start(command, exc) from exc
     deadline = time.monotonic() + timeout
@@ -256,9 +257,9 @@ async def run_sandboxed_async(source: str, *, timeout: float, memory_mb: int = 5
     started = time.monotonic()
     command = worker_command(max_output, memory_mb, cpu_limit(timeout))
     try:
-        proc = await asyncio.create_subprocess_exec(
+        proc = adopted(await asyncio.create_subprocess_exec(
             *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, start_new_session=(os.name == "posix"), **child_options(_env()))
+            stderr=asyncio.subprocess.PIPE, start_new_session=(os.name == "posix"), **child_options(_env())))
     except OSError as exc:
         raise _cannot_start(command, exc) from exc
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None

@@ -1,0 +1,152 @@
+"""Windows' job object (winjob.py), which ends the app's children with it: the Windows calls are made through a
+stand-in for kernel32 here (these tests run on Linux; the real calls are not run by them), the structure is
+checked against the size the Windows SDK gives it, and off Windows nothing is called."""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import logging
+
+import pytest
+
+from tinyrag_desktop import winjob
+
+_POINTER_BITS = ctypes.sizeof(ctypes.c_void_p) * 8
+
+
+class _Kernel32:
+    """kernel32 as the job needs it: records each call, hands out handles; ``refuse`` names calls that fail."""
+
+    def __init__(self, refuse: tuple[str, ...] = ()) -> None:
+        self.calls: list[tuple] = []
+        self.refuse = refuse
+        self.limits: list[tuple[int, int]] = []  # (LimitFlags, size) each SetInformationJobObject was given
+
+    def _call(self, name: str, *args, handle: int = 1):
+        self.calls.append((name, *args))
+        return 0 if name in self.refuse else handle
+
+    def CreateJobObjectW(self, attributes, name):  # noqa: N802 (Windows' names)
+        return self._call("CreateJobObjectW", attributes, name, handle=0x70)
+
+    def SetInformationJobObject(self, job, kind, address, size):  # noqa: N802
+        self.limits.append((winjob.ExtendedLimits.from_address(address).BasicLimitInformation.LimitFlags, size))
+        return self._call("SetInformationJobObject", job, kind)
+
+    def OpenProcess(self, rights, inherit, pid):  # noqa: N802
+        return self._call("OpenProcess", rights, inherit, pid, handle=0x500 + pid)
+
+    def AssignProcessToJobObject(self, job, process):  # noqa: N802
+        return self._call("AssignProcessToJobObject", job, process)
+
+    def CloseHandle(self, handle):  # noqa: N802
+        return self._call("CloseHandle", handle)
+
+
+class _Child:
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+
+@pytest.fixture
+def on_windows(monkeypatch):
+    """winjob as on Windows, its kernel32 the stand-in, and no job made yet."""
+    kernel = _Kernel32()
+    monkeypatch.setattr(winjob, "_ON_WINDOWS", True)
+    monkeypatch.setattr(winjob, "_kernel32", lambda: kernel)
+    monkeypatch.setattr(winjob, "_JOB", None)
+    monkeypatch.setattr(winjob, "_last_error", lambda: OSError(5, "Access is denied"))
+    return kernel
+
+
+def test_off_windows_a_child_is_left_as_it_is(monkeypatch):
+    assert winjob._ON_WINDOWS is False  # these tests run on Linux
+    monkeypatch.setattr(winjob, "_kernel32", lambda: pytest.fail("kernel32 asked for off Windows"))
+    monkeypatch.setattr(winjob, "_JOB", None)
+    child = _Child(42)
+    assert winjob.adopted(child) is child
+    assert winjob._JOB is None  # no job made
+
+
+@pytest.mark.skipif(_POINTER_BITS not in (32, 64), reason="Windows runs 32- and 64-bit processes only")
+def test_the_limits_have_the_size_and_layout_the_windows_sdk_gives_them():
+    limits = winjob.job_limits()
+    size, io_at, flags_at = {64: (144, 64, 16), 32: (112, 48, 16)}[_POINTER_BITS]
+    assert ctypes.sizeof(limits) == size
+    assert winjob.ExtendedLimits.IoInfo.offset == io_at
+    assert winjob._BasicLimits.LimitFlags.offset == flags_at
+    assert limits.BasicLimitInformation.LimitFlags == 0x2000 | 0x0800  # kill on close; breakaway when asked
+
+
+def test_on_windows_each_child_is_put_in_one_job_that_kills_on_close(on_windows):
+    first, second = _Child(7), _Child(8)
+    assert winjob.adopted(first) is first and winjob.adopted(second) is second
+    job = 0x70
+    assert on_windows.calls == [
+        ("CreateJobObjectW", None, None), ("SetInformationJobObject", job, 9),  # JobObjectExtendedLimitInformation
+        ("OpenProcess", 0x0101, False, 7), ("AssignProcessToJobObject", job, 0x507), ("CloseHandle", 0x507),
+        ("OpenProcess", 0x0101, False, 8), ("AssignProcessToJobObject", job, 0x508), ("CloseHandle", 0x508)]
+    assert on_windows.limits == [(0x2000 | 0x0800, ctypes.sizeof(winjob.ExtendedLimits))]
+
+
+def test_a_job_windows_will_not_set_up_leaves_the_children_as_before(on_windows, caplog):
+    on_windows.refuse = ("SetInformationJobObject",)
+    child = _Child(7)
+    with caplog.at_level(logging.WARNING, logger="tinyrag_desktop.winjob"):
+        assert winjob.adopted(child) is child
+        assert winjob.adopted(_Child(8)) is not None
+    names = [call[0] for call in on_windows.calls]
+    assert names == ["CreateJobObjectW", "SetInformationJobObject", "CloseHandle"]  # tried once, then let be
+    assert "will not end with the app" in caplog.text and "Access is denied" in caplog.text
+
+
+def test_a_child_windows_will_not_put_in_the_job_is_returned_all_the_same(on_windows, caplog):
+    on_windows.refuse = ("AssignProcessToJobObject",)
+    child = _Child(7)
+    with caplog.at_level(logging.WARNING, logger="tinyrag_desktop.winjob"):
+        assert winjob.adopted(child) is child
+    assert on_windows.calls[-1] == ("CloseHandle", 0x507)  # its handle is not left open
+    assert "Process 7 will not end with the app" in caplog.text
+
+
+def test_a_failing_call_never_loses_the_started_child(on_windows):
+    def broken(*_args):
+        raise ctypes.ArgumentError("argument 3: wrong type")
+
+    on_windows.OpenProcess = broken
+    child = _Child(7)
+    assert winjob.adopted(child) is child
+
+
+def test_kernel32_functions_are_given_their_types(monkeypatch):
+    class _Function:
+        argtypes = restype = None
+
+    class _Dll:
+        def __init__(self, name, use_last_error=False):
+            assert (name, use_last_error) == ("kernel32", True)
+            self.functions = {}
+
+        def __getattr__(self, name):
+            return self.functions.setdefault(name, _Function())
+
+    monkeypatch.setattr(ctypes, "WinDLL", _Dll, raising=False)
+    k32 = winjob._kernel32()
+    assert set(k32.functions) == {"CreateJobObjectW", "SetInformationJobObject", "OpenProcess",
+                                  "AssignProcessToJobObject", "CloseHandle"}
+    for name in ("CreateJobObjectW", "OpenProcess"):
+        assert k32.functions[name].restype is ctypes.c_void_p  # a handle, whole on 64-bit Windows
+    assert k32.functions["AssignProcessToJobObject"].argtypes == (ctypes.c_void_p, ctypes.c_void_p)
+
+
+def test_the_nanogo_worker_and_a_shell_command_are_put_in_the_job(on_windows, tmp_path):
+    from tinyrag_desktop.tools.nanogo.sandbox import run_sandboxed
+    from tinyrag_desktop.tools.shell import run_command
+
+    done = run_sandboxed('package main\n\nfunc main() { println("hi") }\n', timeout=30)
+    assert done.exit_code == 0, done
+    asyncio.run(run_command("true", tmp_path, timeout=30))
+    opened = [call for call in on_windows.calls if call[0] == "OpenProcess"]
+    assigned = [call for call in on_windows.calls if call[0] == "AssignProcessToJobObject"]
+    assert len(opened) == len(assigned) == 2 and len({call[3] for call in opened}) == 2

@@ -1,0 +1,141 @@
+"""Windows: the app's children in a Job Object that ends them when the app ends, however it ends.
+
+On Linux and macOS the lifeline does this (lifeline.py). Windows has no ``pass_fds``, and there the nanoGo
+worker, an import's readers and PDF helper, a shell command and the built-in model server ran on after the
+app was killed or crashed. Now each is put, as soon as it has started (:func:`adopted`), in one job made with
+``JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE``. The job's only handle is the app's (never inherited), so Windows
+closes it when the app's process ends, and then ends every process in the job: the child, and what it has
+started since (a child's children are in its job). ``JOB_OBJECT_LIMIT_BREAKAWAY_OK`` lets a program that
+asks to leave the job leave it, rather than fail to start.
+
+The app itself is not in the job: a browser it opens for a link stays open when it quits.
+
+Everywhere else :func:`adopted` does nothing. The Windows calls are not run by the tests (they run on
+Linux): they are driven through a stand-in for kernel32, and the structure is checked against the size the
+Windows SDK gives it. Any call that fails leaves the child as it was before, running on its own.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import sys
+import threading
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+_ON_WINDOWS = sys.platform == "win32"
+# From the Windows SDK (winnt.h): the information class, the limit flags, the process rights asked for.
+_EXTENDED_LIMIT_INFORMATION = 9  # JobObjectExtendedLimitInformation
+KILL_ON_JOB_CLOSE = 0x2000  # JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+BREAKAWAY_OK = 0x0800  # JOB_OBJECT_LIMIT_BREAKAWAY_OK
+PROCESS_RIGHTS = 0x0100 | 0x0001  # PROCESS_SET_QUOTA | PROCESS_TERMINATE: what AssignProcessToJobObject needs
+
+
+class _BasicLimits(ctypes.Structure):
+    """JOBOBJECT_BASIC_LIMIT_INFORMATION (LARGE_INTEGER, DWORD, SIZE_T and ULONG_PTR, in that order)."""
+    _fields_ = [("PerProcessUserTimeLimit", ctypes.c_int64), ("PerJobUserTimeLimit", ctypes.c_int64),
+                ("LimitFlags", ctypes.c_uint32), ("MinimumWorkingSetSize", ctypes.c_size_t),
+                ("MaximumWorkingSetSize", ctypes.c_size_t), ("ActiveProcessLimit", ctypes.c_uint32),
+                ("Affinity", ctypes.c_size_t), ("PriorityClass", ctypes.c_uint32),
+                ("SchedulingClass", ctypes.c_uint32)]
+
+
+class _IoCounters(ctypes.Structure):
+    """IO_COUNTERS: six ULONGLONGs."""
+    _fields_ = [(name, ctypes.c_uint64) for name in ("ReadOperationCount", "WriteOperationCount",
+                                                     "OtherOperationCount", "ReadTransferCount",
+                                                     "WriteTransferCount", "OtherTransferCount")]
+
+
+class ExtendedLimits(ctypes.Structure):
+    """JOBOBJECT_EXTENDED_LIMIT_INFORMATION: 144 bytes in a 64-bit process, 112 in a 32-bit one."""
+    _fields_ = [("BasicLimitInformation", _BasicLimits), ("IoInfo", _IoCounters),
+                ("ProcessMemoryLimit", ctypes.c_size_t), ("JobMemoryLimit", ctypes.c_size_t),
+                ("PeakProcessMemoryUsed", ctypes.c_size_t), ("PeakJobMemoryUsed", ctypes.c_size_t)]
+
+
+def job_limits() -> ExtendedLimits:
+    """The job's limits: its processes end when its last handle closes; one may leave it if it asks to."""
+    limits = ExtendedLimits()
+    limits.BasicLimitInformation.LimitFlags = KILL_ON_JOB_CLOSE | BREAKAWAY_OK
+    return limits
+
+
+def _kernel32() -> Any:
+    """kernel32, its functions given their types: handles as pointers, so a 64-bit handle is not cut to 32 bits."""
+    k32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+    handle, dword, ok = ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int
+    for name, args, result in (("CreateJobObjectW", (handle, ctypes.c_wchar_p), handle),
+                               ("SetInformationJobObject", (handle, ctypes.c_int, handle, dword), ok),
+                               ("OpenProcess", (dword, ok, dword), handle),
+                               ("AssignProcessToJobObject", (handle, handle), ok),
+                               ("CloseHandle", (handle,), ok)):
+        function = getattr(k32, name)
+        function.argtypes, function.restype = args, result
+    return k32
+
+
+_MADE = threading.Lock()  # children are started from several threads (an import's, asyncio.to_thread)
+_JOB: tuple[Any, Any] | None = None  # (kernel32, the job's handle) once made; (None, None) when it could not be
+
+
+def _job() -> tuple[Any, Any]:
+    """kernel32 and the app's job, made at the first child; (None, None) when Windows would not make it."""
+    global _JOB
+    with _MADE:
+        if _JOB is None:
+            _JOB = _new_job()
+        return _JOB
+
+
+def _new_job() -> tuple[Any, Any]:
+    try:
+        k32 = _kernel32()
+        job = k32.CreateJobObjectW(None, None)
+        if not job:
+            raise _last_error()
+        limits = job_limits()
+        if not k32.SetInformationJobObject(job, _EXTENDED_LIMIT_INFORMATION, ctypes.addressof(limits),
+                                           ctypes.sizeof(limits)):
+            error = _last_error()
+            k32.CloseHandle(job)
+            raise error
+    except (OSError, AttributeError) as exc:
+        log.warning("Child processes will not end with the app if it is killed: no job object (%s)", exc)
+        return None, None
+    return k32, job
+
+
+def _last_error() -> OSError:
+    """The failure of the kernel32 call just made, in Windows' words."""
+    return ctypes.WinError(ctypes.get_last_error())  # type: ignore[attr-defined]
+
+
+_Child = TypeVar("_Child")
+
+
+def adopted(child: _Child) -> _Child:
+    """``child`` (a ``subprocess.Popen`` or an asyncio ``Process`` just started), put in the app's job on
+    Windows so that it ends with the app; elsewhere, and when Windows refuses, ``child`` as it was."""
+    if _ON_WINDOWS:
+        try:
+            _assign(child.pid)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 (the child has started: its caller must get it, to stop it later)
+            log.exception("Process %s will not end with the app if it is killed", child.pid)  # type: ignore
+    return child
+
+
+def _assign(pid: int) -> None:
+    k32, job = _job()
+    if job is None:
+        return
+    process = k32.OpenProcess(PROCESS_RIGHTS, False, pid)
+    if not process:  # it has ended already: nothing to end later
+        return
+    try:
+        if not k32.AssignProcessToJobObject(job, process):
+            log.warning("Process %s will not end with the app if it is killed: %s", pid, _last_error())
+    finally:
+        k32.CloseHandle(process)
