@@ -15,6 +15,7 @@ from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..tool_words import window_words
 from .answer import AnswerWidget
 from .answer_saving import NOT_SAVED, not_saved_words, show_earlier_answer
+from .chat_anew import saved_anew
 from .chat_trim import trim_live_chat
 
 Confirm = Callable[[str, str], Awaitable[bool]]  # ToolContext.confirm: (tool, its text) -> allowed
@@ -81,10 +82,11 @@ class AskingMixin:
         self.edit_hint.hide()
         questions = self.view.questions()
         last = next((m for m in reversed(self.store.messages(self.chat_id)) if m.role == "user"), None)
-        if not questions or last is None:
+        if not questions:
             return False
         try:
-            self.store.delete_from(self.chat_id, last.id)
+            if last is not None:  # (none: the chat was purged elsewhere, and is saved anew as it is sent)
+                self.store.delete_from(self.chat_id, last.id)
         except ChatStoreError as exc:
             self.problem("Chat history", str(exc))
             return False
@@ -107,7 +109,7 @@ class AskingMixin:
         try:
             if self.chat_id is None:
                 self.chat_id = self.store.new_chat(persona=self.persona.currentText()).id
-            self.store.add_user_message(self.chat_id, text)
+            saved_anew(self, lambda: self.store.add_user_message(self.chat_id, text))  # (purged: see chat_anew)
         except ChatStoreError as exc:  # the question stays in the box, to send again
             self.problem("Chat history", f"{exc}\n\nYour question is still in the message box.")
             return False
@@ -271,7 +273,7 @@ class AskingMixin:
         try:
             transcript = (self._done.transcript if self._done and self._done.transcript
                           else answer.transcript(self._raw))
-            message = self._saver.finish(answer, chat_id, outcome, transcript)
+            message = saved_anew(self, lambda: self._saver.finish(answer, chat_id, outcome, transcript), answer)
         except Exception as exc:  # said until dismissed, not in a box that stops the window
             if isinstance(exc, ChatStoreError):  # a full disk, a lock, a deleted folder: said in words already
                 log.warning("the answer could not be saved: %s", exc)
