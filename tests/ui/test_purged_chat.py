@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from tests.sse_server import Stream
-from tests.ui.conftest import ask_and_wait, tokens, wait_signal, wait_until
+from tests.ui.conftest import ask_and_wait, ask_then_stop, tokens, wait_signal
 from tinyrag_desktop.chats import ChatGone, ChatStore, StoredMessage, StoredTool
 
 STORY = " ".join(f"word{n}" for n in range(400))
@@ -105,14 +105,9 @@ def test_an_answer_whose_chat_is_purged_as_it_streams_is_saved_with_the_chat(mak
     win = make_window(server.base_url, data_dir=data)
     server.queue(Stream(tokens(STORY, 16), delay=0.004))
 
-    async def scenario():
-        finished = wait_signal(win.answerFinished, timeout=30)
-        assert win.ask("Tell me a long story")
-        await wait_until(lambda: len(win.view.answers()[-1].content()) > 100)
-        _purge_elsewhere(data, win.chat_id)
-        return await finished
-
-    assert qloop.run(scenario(), timeout=40) == "done"
+    purged = lambda: _purge_elsewhere(data, win.chat_id)  # noqa: E731 (once some of the answer is shown)
+    assert qloop.run(ask_then_stop(win, "Tell me a long story", lambda a: len(a.content()) > 100, stop=purged,
+                                   timeout=30), timeout=40) == "done"
     text = win.notice_label.text()
     assert "deleted for good" in text and "saved again" in text and "could not be saved" not in text
     assert _stored(data, win.chat_id) == [("user", "Tell me a long story", "done"), ("assistant", STORY, "done")]
