@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from tests.sse_server import Stream
-from tests.ui.conftest import ask_and_wait, ask_then_stop, tokens, wait_signal
+from tests.ui.conftest import ask_and_wait, ask_then_stop, tokens, wait_signal, wait_until
 from tinyrag_desktop.chats import ChatGone, ChatStore, StoredMessage, StoredTool
 
 STORY = " ".join(f"word{n}" for n in range(400))
@@ -126,3 +126,50 @@ def test_the_last_question_edited_in_a_chat_purged_meanwhile_is_sent_and_the_cha
     assert _stored(data, win.chat_id) == [("user", "What is the capital of Italy?", "done"),
                                           ("assistant", "Rome.", "done")]
     assert [a.content() for a in win.view.answers()] == ["Rome."] and boxes == []
+
+
+def test_an_answer_whose_chat_was_left_and_purged_as_it_streams_is_saved_under_its_title(
+        make_window, server, qloop, tmp_path, boxes):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    server.queue(Stream(tokens(STORY, 16), delay=0.004))
+    story = []
+
+    def away():  # another chat is opened, and the story's chat is purged elsewhere
+        story.append(win.chat_id)
+        win.new_chat()
+        _purge_elsewhere(data, story[0])
+
+    assert qloop.run(ask_then_stop(win, "Tell me a long story", lambda a: len(a.content()) > 100, stop=away,
+                                   timeout=30), timeout=40) == "done"
+    assert "The chat “Tell me a long story” was deleted for good" in win.notice_label.text()
+    assert "saved again with that answer" in win.notice_label.text()
+    assert _stored(data, story[0]) == [("assistant", STORY, "done")]
+    assert ChatStore(data).get_chat(story[0]).title == "Tell me a long story" and story[0] in win.sidebar.ids()
+    assert win.chat_id is None and boxes == []
+
+
+def test_a_question_that_waits_in_a_chat_purged_meanwhile_saves_the_chat_anew(make_window, server, qloop,
+                                                                              tmp_path, boxes):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    server.queue(Stream(tokens("Paris.")), Stream(tokens(STORY, 16), delay=0.004), Stream(tokens("Rome.")))
+    assert qloop.run(ask_and_wait(win, "What is the capital of France?")) == "done"
+    capitals = win.chat_id
+    outcomes: list[str] = []
+    win.answerFinished.connect(outcomes.append)
+
+    def back():  # the story streams in a new chat; the first chat, open again, is purged, then asked in
+        win.open_chat(capitals)
+        _purge_elsewhere(data, capitals)
+        assert win.ask("And of Italy?")  # waits for the story
+        assert win.waiting.chats() == [capitals]
+
+    win.new_chat()
+    assert qloop.run(ask_then_stop(win, "Tell me a long story", lambda a: len(a.content()) > 100, stop=back,
+                                   timeout=30), timeout=40) == "done"
+    qloop.run(wait_until(lambda: len(outcomes) == 2, timeout=30), timeout=40)
+    assert _stored(data, capitals) == [("user", "What is the capital of France?", "done"),
+                                       ("assistant", "Paris.", "done"), ("user", "And of Italy?", "done"),
+                                       ("assistant", "Rome.", "done")]
+    assert "saved again, as it is shown" in win.notice_label.text() and boxes == []

@@ -25,6 +25,9 @@ T = TypeVar("T")
 
 SAVED_ANEW = "It is saved again, as it is shown here."
 EARLIER_LOST = " The earlier messages not shown could not be kept: they were deleted with it."
+# a chat left while its answer was written: only that answer is in the window
+AWAY = ("The chat “{title}” was deleted for good from the chat history elsewhere (by another window or program) "
+        "while its answer was being written; it is saved again with that answer.")
 
 
 def saved_anew(win: "MainWindow", write: Callable[[], T], leave_out: QWidget | None = None) -> T:
@@ -34,14 +37,14 @@ def saved_anew(win: "MainWindow", write: Callable[[], T], leave_out: QWidget | N
     try:
         return write()
     except ChatGone as gone:
-        earlier = _save_anew(win, gone.chat_id, leave_out)
-        win.notice_bar.add(f"{gone} {SAVED_ANEW}{EARLIER_LOST if earlier else ''}")
+        win.notice_bar.add(_save_anew(win, gone, leave_out))
     return write()
 
 
-def _save_anew(win: "MainWindow", chat_id: str, leave_out: QWidget | None) -> bool:
-    """Store ``chat_id`` again with the questions and answers shown of it (none when another chat is open);
-    whether it had earlier messages not shown (gone)."""
+def _save_anew(win: "MainWindow", gone: ChatGone, leave_out: QWidget | None) -> str:
+    """Store the chat ``gone`` again with the questions and answers shown of it (none when another chat is
+    open); what the notice says of it."""
+    chat_id = gone.chat_id
     shown = chat_id == win.chat_id
     if shown:
         win.finish_loading()
@@ -49,18 +52,19 @@ def _save_anew(win: "MainWindow", chat_id: str, leave_out: QWidget | None) -> bo
         title, persona = win.title_label.text(), win.persona.currentText()
     else:  # an answer that ended out of sight: its row in the list still has the title
         row = win.sidebar.item_for(chat_id)
-        items, title, persona = [], row.text() if row is not None else "", ""
+        items, title, persona = [], row.text().split("\n")[0] if row is not None else "", ""
     kept = [(w, m) for w in items if (m := _as_stored(w)) is not None]
     ids = win.store.save_anew(chat_id, title, persona, [m for _w, m in kept])
     for (widget, _message), message_id in zip(kept, ids):
         if isinstance(widget, AnswerWidget):  # what Regenerate replaces
             win.message_ids[id(widget)] = message_id
-    earlier = shown and win.first_shown is not None
-    if shown:
-        win._earlier = None
-        win.view.set_has_earlier(False)
     win._refresh_chats()
-    return earlier
+    if not shown:
+        return AWAY.format(title=title or "New chat")
+    earlier = win.first_shown is not None
+    win._earlier = None
+    win.view.set_has_earlier(False)
+    return f"{gone} {SAVED_ANEW}{EARLIER_LOST if earlier else ''}"
 
 
 def _as_stored(item: QWidget) -> StoredMessage | None:
