@@ -232,6 +232,7 @@ class ChatStore:
         now = time.time()
         text = mended(text)  # half a character (a lone surrogate) from anywhere: SQLite cannot store it
         with self._tx() as db:
+            _require_chat(db, chat_id)
             cur = db.execute("INSERT INTO messages(chat_id, role, content, created) VALUES (?,?,?,?)",
                              (chat_id, "user", text, now))
             db.execute("UPDATE chats SET updated=?, title=CASE WHEN title='New chat' THEN ? ELSE title END "
@@ -255,6 +256,7 @@ class ChatStore:
         route, stats, error = mended_json(route), mended_json(stats), None if error is None else mended(error)
         tools = tuple(_mended_tool(t) for t in tools)
         with self._waiting(wait), self._tx() as db:
+            _require_chat(db, chat_id)
             if replacing is not None and replacing != message_id:
                 db.execute("DELETE FROM messages WHERE id=? AND chat_id=?", (replacing, chat_id))
             row = (content, transcript, reasoning, _dumps(route), _dumps(stats), status, error)
@@ -264,20 +266,28 @@ class ChatStore:
             if cur is not None and cur.rowcount:
                 db.execute("DELETE FROM tool_calls WHERE message_id=?", (message_id,))
                 created = db.execute("SELECT created FROM messages WHERE id=?", (message_id,)).fetchone()[0]
-            else:  # a new answer (or the one stored so far is gone: its chat was deleted and purged)
-                cur = db.execute(
-                    "INSERT INTO messages(chat_id, role, content, transcript, reasoning, route, stats, status, "
-                    "error, created) VALUES (?,?,?,?,?,?,?,?,?,?)", (chat_id, "assistant", *row, created))
-                message_id = int(cur.lastrowid)
-            db.executemany(
-                "INSERT INTO tool_calls(message_id, seq, position, call_id, tool, param, query, status, source, "
-                "error, result, result_bytes, elapsed_ms, anchors, round) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [(message_id, seq, t.position, t.call_id, t.tool, t.param, t.query, t.status, t.source, t.error,
-                  t.result, t.result_bytes, t.elapsed_ms, _dumps(list(t.anchors)) if any(t.anchors) else None,
-                  t.round) for seq, t in enumerate(tools)])
+            else:  # a new answer (or the one stored so far is gone: its chat was saved anew, see save_anew)
+                message_id = _insert_message(db, chat_id, "assistant", row, created)
+            _insert_tools(db, message_id, tools)
             db.execute("UPDATE chats SET updated=? WHERE id=?", (now, chat_id))
         return StoredMessage(message_id, "assistant", content, transcript, reasoning, route, stats, status,
                              error, tools, created)
+
+    def save_anew(self, chat_id: str, title: str, persona: str, messages: Iterable[StoredMessage]) -> list[int]:
+        """Store again, under its own id, a chat that was purged while it was open (see ChatGone), with
+        ``messages``: what the window shows of it. The window's ties to the chat (its draft, a question
+        waiting, "allow for this chat") hold as they were. The ids the messages have now, in their order."""
+        now = time.time()
+        ids = []
+        with self._tx() as db:
+            db.execute("INSERT OR IGNORE INTO chats(id, title, persona, created, updated) VALUES (?,?,?,?,?)",
+                       (chat_id, mended(title) or "New chat", mended(persona), now, now))
+            for m in messages:
+                row = (mended(m.content), mended(m.transcript), mended(m.reasoning), _dumps(mended_json(m.route)),
+                       _dumps(mended_json(m.stats)), m.status, None if m.error is None else mended(m.error))
+                ids.append(_insert_message(db, chat_id, m.role, row, now))
+                _insert_tools(db, ids[-1], tuple(_mended_tool(t) for t in m.tools))
+        return ids
 
     def delete_message(self, message_id: int) -> None:
         """Remove one message (regenerate replaces the last answer this way)."""
@@ -397,6 +407,39 @@ def open_chat_store(data_dir: Path | str) -> tuple[ChatStore, str | None]:
     return store, (f"The chat history file was damaged, and none of its chats could be read; a new one was "
                    f"started. The damaged file was kept as {kept}.")
 
+
+
+class ChatGone(ChatStoreError):
+    """A chat written to is no longer in the history: deleted for good elsewhere while it was open here
+    (another window's or an ``--ask`` run's closing purges chats deleted a day ago). SQLite said "FOREIGN KEY
+    constraint failed", and the window showed those words."""
+
+    def __init__(self, chat_id: str) -> None:
+        super().__init__("This chat was deleted for good from the chat history elsewhere (by another window "
+                         "or program) while it was open here.")
+        self.chat_id = chat_id
+
+
+def _require_chat(db: sqlite3.Connection, chat_id: str) -> None:
+    if db.execute("SELECT 1 FROM chats WHERE id=?", (chat_id,)).fetchone() is None:
+        raise ChatGone(chat_id)
+
+
+def _insert_message(db: sqlite3.Connection, chat_id: str, role: str, row: tuple, created: float) -> int:
+    """Insert a message of ``chat_id``; ``row``: its content, transcript, reasoning, route, stats, status and
+    error, as stored."""
+    cur = db.execute("INSERT INTO messages(chat_id, role, content, transcript, reasoning, route, stats, status, "
+                     "error, created) VALUES (?,?,?,?,?,?,?,?,?,?)", (chat_id, role, *row, created))
+    return int(cur.lastrowid)
+
+
+def _insert_tools(db: sqlite3.Connection, message_id: int, tools: Iterable[StoredTool]) -> None:
+    db.executemany(
+        "INSERT INTO tool_calls(message_id, seq, position, call_id, tool, param, query, status, source, "
+        "error, result, result_bytes, elapsed_ms, anchors, round) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [(message_id, seq, t.position, t.call_id, t.tool, t.param, t.query, t.status, t.source, t.error,
+          t.result, t.result_bytes, t.elapsed_ms, _dumps(list(t.anchors)) if any(t.anchors) else None,
+          t.round) for seq, t in enumerate(tools)])
 
 
 def _cannot_write(path: Path, exc: sqlite3.Error) -> str:

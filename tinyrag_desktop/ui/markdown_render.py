@@ -14,7 +14,7 @@ import unicodedata
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Mapping
+from typing import Callable, Mapping
 
 import markdown
 from markdown.inlinepatterns import InlineProcessor, SimpleTagInlineProcessor
@@ -453,13 +453,12 @@ def _rtl_tables(body: str) -> str:
 
 _TEXT_NODE = re.compile(r">([^<]{200,})<")
 _LONG_RUN = re.compile(r"[^\s<>&]{200,}")
-# Text outside code and tables: a word longer than this may not fit the narrowest answer (the view wraps
-# between words only, so that a table keeps its words), so it gets break points too: an address, a path, a hash.
+# Text outside code: a word longer than this may not fit the narrowest answer (the view wraps between words
+# only), so it gets break points too: an address, a path, a hash.
 _PROSE_WORD = 32
 _PROSE_NODE = re.compile(r">([^<]{%d,})<" % _PROSE_WORD)
 _PROSE_RUN = re.compile(r"[^\s<>&]{%d,}" % _PROSE_WORD)
-# Code and Markdown tables keep their words whole (they scroll sideways when too wide); only a run too long
-# for Qt to lay out quickly gets break points there.
+# Code keeps its words whole (it scrolls sideways), but runs too long to lay out quickly; tables: see _CELL_PIECE
 _KEEP_WORDS = re.compile(r'<pre[ >].*?</pre>|<table border="1".*?</table>', re.S)
 # Break points every so many characters: a line of such a word ends at most this many short of the edge.
 # Every 80 left lines of 52 and 28 characters in turn where 52 fit (each piece longer than the line was
@@ -482,14 +481,18 @@ def _breakable(body: str) -> str:
     def node(match: re.Match[str]) -> str:
         return ">" + _LONG_RUN.sub(_with_breaks, match.group(1)) + "<"
 
-    def prose(match: re.Match[str]) -> str:
-        return ">" + _PROSE_RUN.sub(_prose_breaks, match.group(1)) + "<"
+    def words(whole: int) -> Callable[[re.Match[str]], str]:  # running text's, or a table cell's
+        return lambda node: ">" + _PROSE_RUN.sub(lambda run: _prose_breaks(run, whole), node.group(1)) + "<"
+
+    prose, cell = words(_WHOLE_PIECE), words(_CELL_PIECE)
 
     if "<pre" not in body and "<table" not in body:
         return _PROSE_NODE.sub(prose, body)
     out, at = [], 0
     for kept in _KEEP_WORDS.finditer(body):
-        out += [_PROSE_NODE.sub(prose, body[at:kept.start()]), _TEXT_NODE.sub(node, kept.group(0))]
+        block = kept.group(0)
+        out += [_PROSE_NODE.sub(prose, body[at:kept.start()]),
+                _PROSE_NODE.sub(cell, block) if block.startswith("<table") else _TEXT_NODE.sub(node, block)]
         at = kept.end()
     out.append(_PROSE_NODE.sub(prose, body[at:]))
     return "".join(out)
@@ -500,17 +503,19 @@ _AFTER_SEPARATOR = re.compile(r"(?<=[/\\._\-?&=,;:#@+|])(?=.)")
 # A piece between them longer than this cannot fit a narrow answer's line whole: it gets break points every
 # _BREAK_EVERY. Shorter ones (a long German compound) go whole to the next line, unbroken.
 _WHOLE_PIECE = 48
+# A table's column is as wide as its longest piece when the table does not fit: a table with a dotted name
+# and a hash in its cells was 1,300 px wide (a SHA-1, 40 characters, is some 300 px).
+_CELL_PIECE = 24
 
 
-def _prose_breaks(run: re.Match[str]) -> str:
-    """Break points in a long word of running text (not code, not a table): after its separators, and in a
-    piece too long for any line every _BREAK_EVERY characters. Every _BREAK_EVERY characters throughout,
-    "/home/me/projects/c|onfiguration" broke inside a name that would have fitted on the next line."""
+def _prose_breaks(run: re.Match[str], whole: int = _WHOLE_PIECE) -> str:
+    """Break points in a long word of running text or a table's cell (not code): after its separators, and every
+    _BREAK_EVERY characters of a piece longer than ``whole`` (throughout, "/home/me/c|onfig" broke a name)."""
     word = run.group(0)
     if len(word) >= 200:  # the long runs Qt lays out slowly: as in code (see _breakable)
         return _with_breaks(run)
     pieces = _AFTER_SEPARATOR.split(word)
-    return BREAK_POINT.join(_broken(piece) if len(piece) > _WHOLE_PIECE else piece for piece in pieces)
+    return BREAK_POINT.join(_broken(piece) if len(piece) > whole else piece for piece in pieces)
 
 
 def _with_breaks(run: re.Match[str]) -> str:

@@ -24,6 +24,7 @@ from PySide6.QtGui import QTextCursor, QTextDocument, QTextDocumentFragment, QTe
 from PySide6.QtWidgets import QApplication
 
 from .markdown_cuts import joined_table
+from .markdown_render import BREAK_POINT
 from .wide_blocks import edge_table
 
 
@@ -37,13 +38,14 @@ def _fragment(doc: QTextDocument, table: QTextTable, row: int, column: int) -> Q
 
 def _wants(doc: QTextDocument, table: QTextTable, row: int, column: int) -> tuple[float, int]:
     """How wide a cell's text is on one line (its lines' widths added: a cell wrapped in a column too narrow
-    counts whole) and its longest word's length in characters."""
+    counts whole) and its longest word's length in characters (up to a break point)."""
     cell = table.cellAt(row, column)
     block, width, word = doc.findBlock(cell.firstPosition()), 0.0, 0
     while block.isValid() and block.position() <= cell.lastPosition():
         lines = block.layout()
         width = max(width, sum(lines.lineAt(i).naturalTextWidth() for i in range(lines.lineCount())))
-        word = max(word, max((len(w) for w in block.text().split()), default=0))
+        # a long word's break points end a word too (markdown_render._breakable): it wraps there
+        word = max(word, max((len(w) for w in block.text().replace(BREAK_POINT, " ").split()), default=0))
         block = block.next()
     return width, word
 

@@ -34,6 +34,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel
 
 from ..chats import ChatStoreError
+from .chat_anew import saved_anew
 from .plain_text import plain_label
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ class WaitingQuestions(QObject):
         try:
             if win.chat_id is None:
                 win.chat_id = win.store.new_chat(persona=win.persona.currentText()).id
-            question = win.store.add_user_message(win.chat_id, text)
+            question = saved_anew(win, lambda: win.store.add_user_message(win.chat_id, text))
             stand_in = win.store.add_assistant_message(win.chat_id, "", status="stopped", error=WAITED,
                                                        stats={"outcome": "stopped"})
         except ChatStoreError as exc:  # the question stays in the box, to send again

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 import time
 from typing import Awaitable, Callable
 
@@ -14,6 +15,7 @@ from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..tool_words import window_words
 from .answer import AnswerWidget
 from .answer_saving import NOT_SAVED, not_saved_words, show_earlier_answer
+from .chat_anew import saved_anew
 from .chat_trim import trim_live_chat
 
 Confirm = Callable[[str, str], Awaitable[bool]]  # ToolContext.confirm: (tool, its text) -> allowed
@@ -21,6 +23,9 @@ Confirm = Callable[[str, str], Awaitable[bool]]  # ToolContext.confirm: (tool, i
 log = logging.getLogger(__name__)
 
 UNEXPECTED = "Something unexpected went wrong while saving it; the details are in the log (Help → Open log folder)."
+# A step after an answer's end that failed (see _end_step): said once, whatever else the notice says
+END_FAILED = ("Something went wrong as the answer ended; the answer and the chat stay as they are on screen. "
+              "{why}The details are in the log (Help → Open log folder).")
 
 
 class AskingMixin:
@@ -77,10 +82,11 @@ class AskingMixin:
         self.edit_hint.hide()
         questions = self.view.questions()
         last = next((m for m in reversed(self.store.messages(self.chat_id)) if m.role == "user"), None)
-        if not questions or last is None:
+        if not questions:
             return False
         try:
-            self.store.delete_from(self.chat_id, last.id)
+            if last is not None:  # (none: the chat was purged elsewhere, and is saved anew as it is sent)
+                self.store.delete_from(self.chat_id, last.id)
         except ChatStoreError as exc:
             self.problem("Chat history", str(exc))
             return False
@@ -103,7 +109,7 @@ class AskingMixin:
         try:
             if self.chat_id is None:
                 self.chat_id = self.store.new_chat(persona=self.persona.currentText()).id
-            self.store.add_user_message(self.chat_id, text)
+            saved_anew(self, lambda: self.store.add_user_message(self.chat_id, text))  # (purged: see chat_anew)
         except ChatStoreError as exc:  # the question stays in the box, to send again
             self.problem("Chat history", f"{exc}\n\nYour question is still in the message box.")
             return False
@@ -201,22 +207,29 @@ class AskingMixin:
         self.sidebar.set_answering(None)
         self.last_outcome = outcome
         if answer is not None and chat_id is not None:
-            try:
-                self._end_answer(answer, chat_id, outcome)
-            except Exception:  # a bug: in the log with its traceback, and the end of the answer goes on
-                log.exception("the end of the answer was not wholly shown")
-        self._update_last_answer()
-        trim_live_chat(self)
-        self._recheck_server(outcome)
+            self._end_step(self._end_answer, answer, chat_id, outcome)
+        self._end_step(self._update_last_answer)
+        self._end_step(trim_live_chat, self)
+        self._end_step(self._recheck_server, outcome)
         pending, self._after_stream = self._after_stream, []
-        for action in pending:  # each on its own: one that fails (a bug, logged) leaves the others and the end
-            try:
-                action()
-            except Exception:
-                log.exception("what was to follow the answer's end failed")
+        for action in pending:  # each on its own too
+            self._end_step(action)
         if not self.isActiveWindow():  # the taskbar entry asks for attention: the answer is ready
             QApplication.alert(self)
         self.answerFinished.emit(outcome)
+
+    def _end_step(self, step: Callable[..., object], *args: object) -> None:
+        """Run one step of an answer's end on its own. One that fails (the chat history unreadable, a bug) is
+        logged with its traceback and said in the notice, and the others still run: an exception here went
+        to the console only (Qt prints a slot's and goes on), and the rest of the end was skipped: no
+        answerFinished, so a question waiting in another chat waited for good and an --ask run never ended."""
+        try:
+            step(*args)
+        except Exception as exc:
+            log.exception("a step of the answer's end failed: %s", getattr(step, "__name__", step))
+            why = (f"{exc} " if isinstance(exc, ChatStoreError) else  # in words already
+                   f"The chat history could not be read ({exc}). " if isinstance(exc, sqlite3.Error) else "")
+            self.notice_bar.add(END_FAILED.format(why=why))
 
     def _end_answer(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:
         """The answer of ``chat_id`` has ended as ``outcome``: settled, stored (or said not to be), and shown
@@ -260,7 +273,7 @@ class AskingMixin:
         try:
             transcript = (self._done.transcript if self._done and self._done.transcript
                           else answer.transcript(self._raw))
-            message = self._saver.finish(answer, chat_id, outcome, transcript)
+            message = saved_anew(self, lambda: self._saver.finish(answer, chat_id, outcome, transcript), answer)
         except Exception as exc:  # said until dismissed, not in a box that stops the window
             if isinstance(exc, ChatStoreError):  # a full disk, a lock, a deleted folder: said in words already
                 log.warning("the answer could not be saved: %s", exc)
