@@ -1,4 +1,4 @@
-"""What the command line knows of the terminal it writes to: how wide it is, and whether it takes cursor codes.
+"""What the command line knows of the terminal it writes to: how wide it is, and whether it is one.
 
 ``ask``'s status lines (cliprint) and ``kb add``'s progress line (kb.cli) both read it here, so that a
 terminal is measured one way: they once differed on a terminal that reports 0 columns."""
@@ -37,12 +37,6 @@ def columns(stream: Any) -> int:
         return os.get_terminal_size(stream.fileno()).columns or DEFAULT_COLUMNS
     except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both of the first two
         return DEFAULT_COLUMNS
-
-
-def takes_cursor_codes() -> bool:
-    """Whether the terminal acts on ANSI cursor codes ("\\033[K", erase to the end of the line). TERM=dumb
-    (Emacs's shell, some CI logs) says it does not: it shows them as "^[[K"; "\\r" works everywhere."""
-    return os.environ.get("TERM", "") != "dumb"
 
 
 def json_line(value: Any, stream: Any) -> str:

@@ -41,7 +41,7 @@ def test_the_progress_line_fits_the_terminal_and_keeps_the_file_name(
     names = ["plan.md", "notes about the garden.txt", "漢字のメモ.md"]
     for done, name in enumerate(names):
         line(Progress(done, 3, f"{deep}/{name}", 0))
-    shown = [part.removeprefix("\x1b[K") for part in stream.getvalue().split("\r") if part]
+    shown = [part.rstrip(" ") for part in stream.getvalue().split("\r") if part]
     assert len(shown) == 3
     for n, (text, name) in enumerate(zip(shown, names), start=1):
         assert _width(text) <= columns - 1, text  # a full row wraps on some terminals
@@ -53,7 +53,7 @@ def test_a_file_name_wider_than_the_terminal_shows_its_end(monkeypatch: pytest.M
     monkeypatch.setenv("COLUMNS", "30")
     stream = _Terminal()
     _ProgressLine(stream, clock=lambda: 0.0)(Progress(0, 1, "/d/" + "x" * 60 + "-final-version.md", 0))
-    text = stream.getvalue().removeprefix("\r\x1b[K")
+    text = stream.getvalue().removeprefix("\r")
     assert text == "[1/1] …" + ("x" * 60 + "-final-version.md")[-22:]
     assert _width(text) == 29
 
@@ -63,7 +63,7 @@ def test_a_short_path_is_shown_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TERM", "xterm")
     stream = _Terminal()
     _ProgressLine(stream, clock=lambda: 0.0)(Progress(0, 2, "/home/me/plan.md", 0))
-    assert stream.getvalue() == "\r\x1b[K[1/2] /home/me/plan.md"
+    assert stream.getvalue() == "\r[1/2] /home/me/plan.md"
 
 
 def test_in_a_log_the_path_is_written_whole(monkeypatch: pytest.MonkeyPatch) -> None:

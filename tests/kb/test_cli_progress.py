@@ -35,24 +35,39 @@ def test_in_a_log_the_first_source_is_shown_then_one_line_every_ten_seconds() ->
     assert line.last == Progress(5, 6, "file5.txt", 0)  # where an interrupted import was, printed or not
 
 
-def test_on_a_terminal_every_source_overwrites_the_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TERM", "xterm-256color")
-    stream = _Terminal()
-    line = _ProgressLine(stream, clock=lambda: 0.0)
-    _feed(line, [0.0] * 3)
-    line(Progress(3, 3, "", 0))
-    assert stream.getvalue() == ("\r\x1b[K[1/3] file0.txt\r\x1b[K[2/3] file1.txt\r\x1b[K[3/3] file2.txt"
-                                 "\r\x1b[K")
+def _screen(written: str) -> list[str]:
+    """The rows a terminal shows for ``written``: "\\r" goes back to the row's start, and what follows
+    is written over what was there."""
+    rows, row, at = [], [], 0
+    for ch in written:
+        if ch == "\r":
+            at = 0
+        elif ch == "\n":
+            rows.append("".join(row))
+            row, at = [], 0
+        else:
+            row[at:at + 1] = [ch]
+            at += 1
+    return rows + ["".join(row)]
 
 
-def test_a_dumb_terminal_gets_no_cursor_codes_the_line_before_covered_with_spaces(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TERM", "dumb")  # Emacs's shell: "\033[K" showed as "^[[K" before each path
+@pytest.mark.parametrize("term", ["xterm-256color", "dumb", None])  # None: Windows' console sets no TERM
+def test_on_a_terminal_each_source_overwrites_the_line_without_cursor_codes(
+        monkeypatch: pytest.MonkeyPatch, term: str | None) -> None:
+    # "\033[K" showed as "^[[K" in Emacs's shell (TERM=dumb), and as "←[K" before each path in Windows'
+    # console, which acts on cursor codes only when a program asks: the line before is covered with spaces
+    if term is None:
+        monkeypatch.delenv("TERM", raising=False)
+    else:
+        monkeypatch.setenv("TERM", term)
     stream = _Terminal()
     line = _ProgressLine(stream, clock=lambda: 0.0)
     for done, name in enumerate(["a-long-name.txt", "b.txt", "c.txt"]):
         line(Progress(done, 3, name, 0))
+        assert _screen(stream.getvalue())[-1].rstrip(" ") == f"[{done + 1}/3] {name}"
     line(Progress(3, 3, "", 0))
+    assert "\x1b" not in stream.getvalue()
+    assert [row.rstrip(" ") for row in _screen(stream.getvalue() + "added 3 sources")] == ["added 3 sources"]
     assert stream.getvalue() == ("\r[1/3] a-long-name.txt\r[2/3] b.txt" + " " * 10 + "\r[3/3] c.txt"
                                  "\r" + " " * 11 + "\r")
 
@@ -68,7 +83,7 @@ def test_a_terminal_that_says_it_has_no_columns_is_taken_as_80_wide(monkeypatch:
     path = "/home/someone/documents/notes/2026/plan.md"  # 42 columns
     with open(slave, "w", encoding="utf-8", closefd=True) as terminal:
         _ProgressLine(terminal, clock=lambda: 0.0)(Progress(0, 9, path, 0))
-    assert read_to_end(master).decode("utf-8") == f"\r\x1b[K[1/9] {path}"
+    assert read_to_end(master).decode("utf-8") == f"\r[1/9] {path}"
 
 
 def test_kb_add_of_a_folder_writes_no_line_per_file_to_a_log(tmp_path: Path, capsys) -> None:

@@ -208,13 +208,11 @@ class _ProgressLine:
     every = 10.0
 
     def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic, every_source: bool = False) -> None:
-        from ..cliterm import isatty, takes_cursor_codes
+        from ..cliterm import isatty
 
         self.stream = stream
         self.tty = isatty(stream)
-        # TERM=dumb shows "\033[K" as "^[[K": the line before is covered with spaces instead
-        self.erase = "\033[K" if takes_cursor_codes() else ""
-        self.shown = 0  # the columns the line on the terminal takes
+        self.shown = 0  # the columns the line on the terminal takes: what the next one covers with spaces
         self.clock = clock
         self.every_source = every_source  # kb add --progress: a line per source in a log too
         self.printed_at: float | None = None
@@ -225,8 +223,7 @@ class _ProgressLine:
         if not progress.current:
             if self.tty:
                 self._overwrite("")
-                if not self.erase:  # back to the start of the blanked line, where the summary goes
-                    self.stream.write("\r")
+                self.stream.write("\r")  # back to the start of the blanked line, where the summary goes
             return
         count = f"[{progress.done + 1}/{progress.total}] "
         if self.tty:
@@ -245,9 +242,11 @@ class _ProgressLine:
         self.stream.flush()
 
     def _overwrite(self, line: str) -> None:
+        """``line`` over the one before, whose end it covers with spaces. Not the ANSI erase ("\\033[K"):
+        TERM=dumb (Emacs's shell) showed it as "^[[K", and Windows' console, which acts on it only when a
+        program asks, as "←[K"; "\\r" and spaces work on every terminal."""
         width = _width(line)
-        cover = "" if self.erase else " " * (self.shown - width)
-        self.stream.write("\r" + self.erase + line + cover)
+        self.stream.write("\r" + line + " " * (self.shown - width))
         self.shown = width
 
     def _columns(self) -> int:
