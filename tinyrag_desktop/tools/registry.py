@@ -59,13 +59,16 @@ class ToolContext:
     output: Callable[[str], None] | None = None
 
 
-def output_teller(output: Callable[[str], None] | None, limit: int) -> Callable[[bytes], None] | None:
+def output_teller(output: Callable[[str], None] | None, limit: int,
+                  decoder: codecs.IncrementalDecoder | None = None) -> Callable[[bytes], None] | None:
     """What passes a running tool's output on to ``output`` (ToolContext.output) as it comes, as text, up to
     ``limit`` bytes (what its result keeps): an answer stopped while the tool runs keeps it. None when no
-    one listens."""
+    one listens. ``decoder``: an incremental one (a shell command's, in Windows' console code page), else
+    UTF-8."""
     if output is None:
         return None
-    decoder = codecs.getincrementaldecoder("utf-8")("replace")  # a character may come in two pieces
+    # incremental: a character may come in two pieces
+    decoder = decoder or codecs.getincrementaldecoder("utf-8")("replace")
     told = 0
 
     def tell(block: bytes) -> None:

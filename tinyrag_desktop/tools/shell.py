@@ -25,6 +25,7 @@ from typing import Callable, Mapping
 from ..files import make_private_folder
 from ..lifeline import child_options, guard_command, outside_environment
 from ..winjob import adopted
+from .console_text import output_decoder, output_text
 from .errors import ToolError
 from .netutil import cut_middle, result_limit, setting, timeout_words
 from .registry import ToolContext, ToolRegistry, ToolResult, ToolSpec, output_teller
@@ -221,8 +222,9 @@ async def run_command(command: str, cwd: Path, timeout: float, limit_words: str 
     out, err = bytearray(), bytearray()
     overflow = asyncio.Event()
     assert proc.stdout is not None and proc.stderr is not None
-    readers = asyncio.gather(_drain(proc.stdout, out, overflow, output_teller(output, SHOWN_OUTPUT)),
-                             _drain(proc.stderr, err, overflow, output_teller(output, SHOWN_OUTPUT)))
+    readers = asyncio.gather(  # on Windows each stream is read in the console's code page (console_text)
+        _drain(proc.stdout, out, overflow, output_teller(output, SHOWN_OUTPUT, output_decoder())),
+        _drain(proc.stderr, err, overflow, output_teller(output, SHOWN_OUTPUT, output_decoder())))
     stopper = asyncio.ensure_future(overflow.wait())
     exited = asyncio.ensure_future(_leader_exit(proc))
     background = False
@@ -285,18 +287,14 @@ def _retrieve(future: asyncio.Future[object]) -> None:
         future.exception()
 
 
-def _decode(data: bytes) -> str:
-    return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
-
-
 def _format_output(out: bytes | bytearray, err: bytes | bytearray, max_chars: int) -> str:
     # A long output keeps its start and its end, the lines in between left out: a command's end (its
     # error, its summary) is what matters most, and it was the part cut off.
     parts = []
     if out:
-        parts.append("\n--- stdout ---\n" + cut_middle(_decode(bytes(out)).rstrip("\n"), max_chars))
+        parts.append("\n--- stdout ---\n" + cut_middle(output_text(bytes(out)).rstrip("\n"), max_chars))
     if err:
-        parts.append("\n--- stderr ---\n" + cut_middle(_decode(bytes(err)).rstrip("\n"), max_chars))
+        parts.append("\n--- stderr ---\n" + cut_middle(output_text(bytes(err)).rstrip("\n"), max_chars))
     return "".join(parts)
 
 
