@@ -15,6 +15,7 @@ from typing import Callable
 from ...lifeline import child_options
 from ...winjob import adopted
 from .errors import SandboxError
+from .memory import resident_mb as _rss_mb
 
 # Set by a frozen build (PyInstaller): the worker is the app's own executable with this flag first.
 WORKER_FLAG = "--nanogo-worker"
@@ -72,7 +73,7 @@ def worker_command(max_output: int, memory_mb: int, cpu_seconds: float) -> list[
 
 def app_watches_memory() -> bool:
     """Whether this process can read the worker's memory (:func:`_rss_mb`): only where there is /proc (Linux).
-    Elsewhere (macOS) the worker watches its own."""
+    Elsewhere the worker watches its own (macOS), or its own job holds it to the cap (Windows)."""
     return os.path.exists(f"/proc/{os.getpid()}/statm")
 
 
@@ -104,14 +105,6 @@ def _env() -> dict:
     env["PYTHONIOENCODING"] = "utf-8"
     env["PYTHONHASHSEED"] = "0"
     return env
-
-
-def _rss_mb(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/statm", "rb") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
-    except (OSError, ValueError, IndexError):
-        return 0.0
 
 
 def _result(code: int | None, out: bytes, err: bytes, why: str | None, timeout: float, memory_mb: int,

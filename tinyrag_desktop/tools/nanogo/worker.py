@@ -97,11 +97,17 @@ def _die(code: int, message: str) -> None:
 
 
 def _memory_watch(memory_mb: int):
-    """What tells whether this process has held more than ``memory_mb`` MB, or None where that cannot be read
-    (Windows). Used where the app cannot read the worker's memory in /proc (macOS). It reads the peak
-    (ru_maxrss), and a process may start with its parent's peak (Linux counts the memory the app held when
-    it started the worker): only a peak that grew past the one at start is this program's, else an app
-    that once held more than the cap would have every program stopped at once."""
+    """What tells whether this process holds more than ``memory_mb`` MB, or None where that cannot be read
+    (Windows, where its own job holds it to the cap instead). Used where the app cannot read the worker's
+    memory in /proc (macOS). It reads the resident size now, as the app does in /proc on Linux: the cap is on
+    the worker's size. Not the peak (ru_maxrss), but where nothing else can be read: a process may start with
+    its parent's (Linux counts the memory the app held when it started the worker), and taken as the start,
+    a worker that began above the cap (an app that once held gigabytes) let a runaway grow up to it."""
+    from .memory import own_size_reader
+
+    size = own_size_reader()
+    if size is not None:
+        return lambda: size() > memory_mb
     try:
         import resource
     except ImportError:
@@ -111,7 +117,7 @@ def _memory_watch(memory_mb: int):
     def peak() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit / (1024 * 1024)
 
-    limit = max(memory_mb, peak())
+    limit = max(memory_mb, peak())  # a peak taken from the parent is not this program's
     return lambda: peak() > limit
 
 
