@@ -73,7 +73,7 @@ def worker_command(max_output: int, memory_mb: int, cpu_seconds: float) -> list[
 
 def app_watches_memory() -> bool:
     """Whether this process can read the worker's memory (:func:`_rss_mb`): only where there is /proc (Linux).
-    Elsewhere the worker watches its own (macOS), or its own job holds it to the cap (Windows)."""
+    Elsewhere (macOS, Windows) the worker watches its own."""
     return os.path.exists(f"/proc/{os.getpid()}/statm")
 
 

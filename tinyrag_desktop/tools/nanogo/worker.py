@@ -97,12 +97,12 @@ def _die(code: int, message: str) -> None:
 
 
 def _memory_watch(memory_mb: int):
-    """What tells whether this process holds more than ``memory_mb`` MB, or None where that cannot be read
-    (Windows, where its own job holds it to the cap instead). Used where the app cannot read the worker's
-    memory in /proc (macOS). It reads the resident size now, as the app does in /proc on Linux: the cap is on
-    the worker's size. Not the peak (ru_maxrss), but where nothing else can be read: a process may start with
-    its parent's (Linux counts the memory the app held when it started the worker), and taken as the start,
-    a worker that began above the cap (an app that once held gigabytes) let a runaway grow up to it."""
+    """What tells whether this process holds more than ``memory_mb`` MB, or None where that cannot be read.
+    Used where the app cannot read the worker's memory in /proc (macOS, Windows). It reads the resident size
+    now (memory.own_size_reader), as the app does in /proc on Linux: the cap is on the worker's size. Not the
+    peak (ru_maxrss), but where nothing else can be read: a process may start with its parent's (Linux counts
+    the memory the app held when it started the worker), and taken as the start, a worker that began above
+    the cap (an app that once held gigabytes) let a runaway grow up to it."""
     from .memory import own_size_reader
 
     size = own_size_reader()
