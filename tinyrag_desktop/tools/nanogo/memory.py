@@ -43,8 +43,8 @@ def _libc() -> Any:
 
 
 def own_size_reader() -> Callable[[], float] | None:
-    """What reads this process's resident size now, in MB: in /proc (Linux), from its Mach task (macOS); None
-    where neither can be read."""
+    """What reads this process's resident size now, in MB: in /proc (Linux), from its Mach task (macOS), its
+    working set (Windows); None where none of them can be read."""
     if os.path.exists(_OWN_STATM):
         pid = os.getpid()
         return lambda: resident_mb(pid)
