@@ -314,3 +314,24 @@ def test_an_app_that_holds_more_than_the_cap_still_runs_programs(watch):
                           env=_with_project_path())
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok 'hi\\n' ''", done.stdout
+
+
+def test_main_stack_is_one_windows_accepts():
+    # CPython on Windows (thread_nt.h) refuses a thread stack of 256 MiB or more with ValueError, which
+    # ended every nanoGo run there; the size must sit in its range [32 KiB, 256 MiB).
+    from tinyrag_desktop.tools.nanogo.worker import MAIN_STACK
+    assert 0x8000 <= MAIN_STACK < 0x10000000
+
+
+def test_recursion_through_methods_closures_and_defers_is_a_stack_overflow():
+    # The smaller main stack still outlasts the recursion limit when each Go call is several Python ones.
+    program = """type T struct{ n int }
+func (t *T) g(n int) int {
+\tdefer func() {}()
+\tf := func(k int) int { return t.g(k) }
+\treturn f(n+1) + 1
+}
+fmt.Println((&T{}).g(0))"""
+    res = run_sandboxed(program, timeout=20)
+    assert res.exit_code == 1
+    assert "fatal error: stack overflow" in res.stderr
