@@ -196,9 +196,9 @@ class Importer(ImportReadingMixin):
         self._moves = {}
         readers = _readers_for(todo)
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
-        # a kill or a crash leaves this mark: the next start says the import was cut short (unfinished.py)
-        self._marker = Marker(self.kb.path, [i.value for i in parsed], len(todo), load_id) \
-            if len(todo) > 1 else None
+        # a kill or a crash leaves this mark: the next start says the import was cut short (unfinished.py);
+        # meanwhile it tells another import waiting for the lock that this one will let go (even of one file)
+        self._marker = Marker(self.kb.path, [i.value for i in parsed], len(todo), load_id)
         self._said = Progress(0, len(todo), "", 0)
         self.kb.on_wait = self._waiting
         try:

@@ -43,6 +43,7 @@ from .store_schema import (  # noqa: F401  WAIT_SAID and needs_rebuild: read fro
     BUSY_TIMEOUT, WAIT_SAID, SchemaMixin, _transaction, _wal_mode, needs_rebuild,
 )
 from .textform import index_form
+from .unfinished import importing_elsewhere
 
 log = logging.getLogger(__name__)
 
@@ -379,7 +380,7 @@ class KnowledgeBase(SchemaMixin):
         self._check_writable()
         conn = self.conn
         try:
-            with _transaction(conn, self.on_wait):
+            with _transaction(conn, self.on_wait, self._importing_elsewhere):
                 self._together = True
                 try:
                     yield
@@ -393,7 +394,11 @@ class KnowledgeBase(SchemaMixin):
 
     def _writing(self) -> AbstractContextManager[None]:
         """The transaction one write is made in: its own, or within together() that one."""
-        return nullcontext() if self._together else _transaction(self.conn, self.on_wait)
+        return nullcontext() if self._together else _transaction(self.conn, self.on_wait, self._importing_elsewhere)
+
+    def _importing_elsewhere(self) -> bool:
+        """Whether the write lock waited for is another tinyRAG import's: a write waits on for it."""
+        return importing_elsewhere(self.path.parent)
 
     def replace_source(
         self,
