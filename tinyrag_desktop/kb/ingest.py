@@ -359,6 +359,8 @@ class Importer(ImportReadingMixin):
             report.failed.append(Failure(unsaved[0], str(exc) + self._kept(unsaved[0])))
             raise _NotStored(exc.stopped, len(unsaved) - 1) from exc
         finally:
+            report.unchanged += [source.location for source, updated, _ in stored if updated is None]
+            stored = [(source, updated, reread) for source, updated, reread in stored if updated is not None]
             if self.cancel.is_set():  # stored within the grace: said, or a cancel seemed missed
                 report.late += [source.location for source, _, _ in stored]
             for source, updated, reread in stored:
@@ -369,9 +371,14 @@ class Importer(ImportReadingMixin):
                 report.chunks += len(source.chunks)
 
 
-    def _save(self, source: _Read, load_id: str) -> tuple[bool, bool]:
-        """Write ``source`` (within KnowledgeBase.together); whether it updated one stored before, and
-        whether that one had the same bytes, read by older readers (see READER_VERSION)."""
+    def _save(self, source: _Read, load_id: str) -> tuple[bool | None, bool]:
+        """Write ``source`` (within KnowledgeBase.together); whether it updated one stored before (None: it
+        was not written, as another import stored these bytes since they were read), and whether that one had
+        the same bytes, read by older readers (see READER_VERSION)."""
+        if self._unchanged(source.location, source.digest):
+            # the window's import and kb add of one folder at once: each stored what both had read, and
+            # said "574 updated" of files that had not changed
+            return None, False
         existing = self.kb.source_by_location(source.location)
         if existing is None and source.also and source.also != source.location:
             existing = self.kb.source_by_location(source.also)

@@ -1,4 +1,5 @@
-"""The knowledge panel open while ``kb add`` and ``kb remove`` run in a terminal on the same data folder."""
+"""One knowledge base used from two places at once: the window's panel and ``kb add`` or ``kb remove`` in a
+terminal, or two ``kb add`` of overlapping folders."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel
 
-from tinyrag_desktop.kb import open_store
+from tinyrag_desktop.kb import Importer, open_store
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -70,3 +71,23 @@ def test_delete_removes_a_source_kb_imported_again_under_a_new_id(qtbot, panel, 
     assert str(notes[0]) not in _locations(panel)
     with open_store(panel.data_dir) as kb:
         assert sorted(s.location for s in kb.sources()) == [str(notes[1]), str(notes[2])]
+
+
+def test_files_another_import_stored_meanwhile_are_unchanged_not_stored_again(tmp_path, data_dir, monkeypatch):
+    # The panel's import of a folder and kb add of its parent at once: each stored the files both had read,
+    # and said "574 updated" (kb add "868 updated") of files that had not changed.
+    notes = _notes(tmp_path / "docs", ["alpha", "beta"])
+    store_read = Importer._store_read
+
+    def kb_add_first(self, load_id, report):  # kb add stores them after this import read them, before it stores
+        _kb(data_dir, "add", str(tmp_path / "docs"))
+        monkeypatch.setattr(Importer, "_store_read", store_read)
+        return store_read(self, load_id, report)
+
+    monkeypatch.setattr(Importer, "_store_read", kb_add_first)
+    with open_store(data_dir) as kb:
+        report = Importer(kb).run([str(tmp_path / "docs")])
+        stored = {s.location: s.load_id for s in kb.sources()}
+    assert sorted(report.unchanged) == [str(p) for p in notes] and not report.updated and not report.added
+    assert report.summary() == "0 added, 0 updated, 2 unchanged (0 chunks stored)"
+    assert len(stored) == 2 and len(set(stored.values())) == 1  # as kb add stored them, not written twice
