@@ -91,13 +91,14 @@ def _transaction(conn: sqlite3.Connection, on_wait: Callable[[bool], None] | Non
     After some errors (a full disk) SQLite has already rolled back by itself; a second ROLLBACK would then
     fail with "no transaction is active" and hide the real reason, so it is only sent when still needed.
     ``on_wait(True)`` is called (on a timer's thread) when BEGIN has waited WAIT_SAID seconds for another
-    program's lock, and ``on_wait(False)`` once the wait is over, however it ended. While ``longer()`` is
-    true at the end of the busy timeout, BEGIN waits on (see _begin).
+    program's lock, and ``on_wait(False)`` once the wait is over, however it ended. Such a wait, one that is
+    said (an import's, off the window's GUI thread), goes on past the busy timeout while ``longer()`` is true
+    (see _begin); one that is not said would look like a hang.
     """
     outside = not conn.in_transaction  # a BEGIN refused within another transaction does not roll that one back
     try:
         if on_wait is None:
-            _begin(conn, longer)
+            _begin(conn)
         else:
             _begin_saying_waits(conn, on_wait, longer)
         yield
