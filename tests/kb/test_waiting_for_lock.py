@@ -10,13 +10,14 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from tinyrag_desktop.kb import open_store, store, store_schema
+from tinyrag_desktop.kb import Importer, open_store, store, store_schema
 from tinyrag_desktop.kb.import_report import WAITING
 
 from .cli_run import run_main
@@ -190,3 +191,30 @@ def test_a_write_waits_on_while_another_tinyrag_import_stores_a_large_file(tmp_p
             other.wait(60)
     assert said == [True, False] and other.returncode == 0
     assert not list(data_dir.glob("import-*.unfinished"))
+
+
+def test_cancel_ends_the_wait_for_another_tinyrag_import(tmp_path, data_dir, monkeypatch):
+    # That wait can be long: Cancel (and the window closing, which cancels) must not wait for it.
+    monkeypatch.setattr(store, "BUSY_TIMEOUT", 0.3)
+    monkeypatch.setattr(store_schema, "WAIT_SAID", 0.6)  # said when the usual wait is over
+    big = tmp_path / "big.log"
+    big.write_text("2024-01-01 12:00 started\n", encoding="utf-8")
+    folder = _notes(tmp_path)
+    cancel = threading.Event()
+
+    def on_progress(progress) -> None:
+        if progress.current == WAITING:  # past the usual wait: the user clicks Cancel
+            cancel.set()
+
+    with subprocess.Popen([sys.executable, "-c", _IMPORTING, str(big), str(data_dir)], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}) as other:
+        try:
+            assert other.stdout.readline() == "storing\n"
+            with open_store(data_dir) as kb:
+                report = Importer(kb, on_progress=on_progress, cancel=cancel).run([str(folder)])
+        finally:
+            other.stdin.close()
+            other.wait(60)
+    assert report.cancelled and not report.stopped and not report.failed, report.summary()
+    assert not report.added and len(report.left_out) == 3

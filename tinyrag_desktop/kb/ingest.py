@@ -200,7 +200,7 @@ class Importer(ImportReadingMixin):
         # meanwhile it tells another import waiting for the lock that this one will let go (even of one file)
         self._marker = Marker(self.kb.path, [i.value for i in parsed], len(todo), load_id)
         self._said = Progress(0, len(todo), "", 0)
-        self.kb.on_wait = self._waiting
+        self.kb.on_wait, self.kb.stop = self._waiting, self.cancel.is_set
         try:
             # many sources, in many commits: the full-text index merges once, at the end
             with self.kb.importing(self.cancel) if len(todo) > 1 else nullcontext():
@@ -209,7 +209,7 @@ class Importer(ImportReadingMixin):
             if report.removed:  # files deleted from their folders: their pages given back to the disk
                 compact_if_worth(self.kb)
         finally:
-            self.kb.on_wait = None
+            self.kb.on_wait = self.kb.stop = None
             if readers is not None:
                 readers.close()
             if self._marker is not None:
@@ -401,6 +401,9 @@ class Importer(ImportReadingMixin):
             try:
                 if self.kb.remove_source(source.id):
                     report.removed.append(source.location)
+            except Cancelled:  # while it waited for another import's lock: the rest stay until the next import
+                report.cancelled = True
+                return
             except Error as exc:
                 report.failed.append(Failure(source.location, f"deleted from its folder; removing it failed: {exc}"))
 
