@@ -10,13 +10,14 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from tinyrag_desktop.kb import open_store, store, store_schema
+from tinyrag_desktop.kb import Importer, open_store, store, store_schema
 from tinyrag_desktop.kb.import_report import WAITING
 
 from .cli_run import run_main
@@ -141,3 +142,79 @@ def test_ctrl_c_stops_kb_add_while_it_waits_for_another_programs_lock(tmp_path, 
     assert "interrupted after 0 of 1 sources stored" in err and out == ""
     with open_store(data_dir) as kb:
         assert kb.sources() == []
+
+
+# Another tinyRAG import, kb add of one large file, storing it: the write lock is held until a line comes
+# on stdin (the file's 75,000 passages stored, 10 s here).
+_IMPORTING = """
+import sys
+from tinyrag_desktop.kb import store
+original = store.KnowledgeBase.replace_source
+def storing(self, **source):
+    stored = original(self, **source)
+    print("storing", flush=True)
+    sys.stdin.readline()
+    return stored
+store.KnowledgeBase.replace_source = storing
+from tinyrag_desktop.__main__ import main
+sys.exit(main(["kb", "add", sys.argv[1], "--data-dir", sys.argv[2]]))
+"""
+
+
+def test_a_write_waits_on_while_another_tinyrag_import_stores_a_large_file(tmp_path, data_dir, monkeypatch):
+    # Storing one 60 MB file took 10 s, and the window's import beside that kb add (or another kb add) gave
+    # up after 5 s, "another program is writing", on a lock that was about to be let go.
+    monkeypatch.setattr(store, "BUSY_TIMEOUT", 0.3)
+    monkeypatch.setattr(store_schema, "WAIT_SAID", 0.6)  # said when the usual wait is over
+    big = tmp_path / "big.log"
+    big.write_text("2024-01-01 12:00 started\n", encoding="utf-8")
+    said: list[bool] = []
+    with subprocess.Popen([sys.executable, "-c", _IMPORTING, str(big), str(data_dir)], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}) as other:
+
+        def on_wait(waiting: bool) -> None:
+            said.append(waiting)
+            if waiting:  # past the usual wait: the other import has stored its file
+                other.stdin.write("stored\n")
+                other.stdin.flush()
+
+        try:
+            assert other.stdout.readline() == "storing\n"
+            with open_store(data_dir) as kb:
+                kb.on_wait = on_wait
+                kb.replace_source(title="Note", location=str(tmp_path / "note.md"), type="markdown", size=1,
+                                  content_hash="h", chunks=[], load_id="x")
+                assert {s.location for s in kb.sources()} == {str(tmp_path / "note.md"), str(big)}
+        finally:
+            other.stdin.close()
+            other.wait(60)
+    assert said == [True, False] and other.returncode == 0
+    assert not list(data_dir.glob("import-*.unfinished"))
+
+
+def test_cancel_ends_the_wait_for_another_tinyrag_import(tmp_path, data_dir, monkeypatch):
+    # That wait can be long: Cancel (and the window closing, which cancels) must not wait for it.
+    monkeypatch.setattr(store, "BUSY_TIMEOUT", 0.3)
+    monkeypatch.setattr(store_schema, "WAIT_SAID", 0.6)  # said when the usual wait is over
+    big = tmp_path / "big.log"
+    big.write_text("2024-01-01 12:00 started\n", encoding="utf-8")
+    folder = _notes(tmp_path)
+    cancel = threading.Event()
+
+    def on_progress(progress) -> None:
+        if progress.current == WAITING:  # past the usual wait: the user clicks Cancel
+            cancel.set()
+
+    with subprocess.Popen([sys.executable, "-c", _IMPORTING, str(big), str(data_dir)], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}) as other:
+        try:
+            assert other.stdout.readline() == "storing\n"
+            with open_store(data_dir) as kb:
+                report = Importer(kb, on_progress=on_progress, cancel=cancel).run([str(folder)])
+        finally:
+            other.stdin.close()
+            other.wait(60)
+    assert report.cancelled and not report.stopped and not report.failed, report.summary()
+    assert not report.added and len(report.left_out) == 3

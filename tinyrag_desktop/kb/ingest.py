@@ -40,7 +40,7 @@ from .link_pages import is_navigation
 from .errors import (  # noqa: F401  ReadError: read from here too
     BlockedPage, Cancelled, CannotWrite, Error, FetchError, NetworkOff, NoText, ReadError, Unreachable,
 )
-from .models import Chunk, Document
+from .models import Chunk, Document, SourceInfo
 from .moves import left_behind, move_source, moved_source, retarget_links
 from .path_case import Spellings
 from .unfinished import Marker
@@ -173,6 +173,7 @@ class Importer(ImportReadingMixin):
         self._paths: frozenset[str] = frozenset()  # the files of the import running
         self._load_id = ""  # the import running's
         self._moves: dict[str, str] = {}  # the sources it moved (moves.py): old location → new
+        self._seen: dict[str, str | None] = {}  # location → the content hash stored there when it first looked
 
     def run(self, items: Iterable[ImportItem | str]) -> ImportReport:
         # also kept as self.report: a Ctrl+C that ends run() can still tell what was stored before it
@@ -193,14 +194,14 @@ class Importer(ImportReadingMixin):
         folders += sorted(w for w in walked if not any(w.startswith(folder) for folder in folders))
         folders = spellings.folders(folders)
         load_id = self._load_id = new_load_id()
-        self._moves = {}
+        self._moves, self._seen = {}, {}
         readers = _readers_for(todo)
         ahead: dict[int, _Reading | BaseException | None] = {}  # files being read, by their place in todo
-        # a kill or a crash leaves this mark: the next start says the import was cut short (unfinished.py)
-        self._marker = Marker(self.kb.path, [i.value for i in parsed], len(todo), load_id) \
-            if len(todo) > 1 else None
+        # a kill or a crash leaves this mark: the next start says the import was cut short (unfinished.py);
+        # meanwhile it tells another import waiting for the lock that this one will let go (even of one file)
+        self._marker = Marker(self.kb.path, [i.value for i in parsed], len(todo), load_id)
         self._said = Progress(0, len(todo), "", 0)
-        self.kb.on_wait = self._waiting
+        self.kb.on_wait, self.kb.stop = self._waiting, self.cancel.is_set
         try:
             # many sources, in many commits: the full-text index merges once, at the end
             with self.kb.importing(self.cancel) if len(todo) > 1 else nullcontext():
@@ -209,7 +210,7 @@ class Importer(ImportReadingMixin):
             if report.removed:  # files deleted from their folders: their pages given back to the disk
                 compact_if_worth(self.kb)
         finally:
-            self.kb.on_wait = None
+            self.kb.on_wait = self.kb.stop = None
             if readers is not None:
                 readers.close()
             if self._marker is not None:
@@ -359,6 +360,8 @@ class Importer(ImportReadingMixin):
             report.failed.append(Failure(unsaved[0], str(exc) + self._kept(unsaved[0])))
             raise _NotStored(exc.stopped, len(unsaved) - 1) from exc
         finally:
+            report.unchanged += [source.location for source, updated, _ in stored if updated is None]
+            stored = [(source, updated, reread) for source, updated, reread in stored if updated is not None]
             if self.cancel.is_set():  # stored within the grace: said, or a cancel seemed missed
                 report.late += [source.location for source, _, _ in stored]
             for source, updated, reread in stored:
@@ -369,10 +372,15 @@ class Importer(ImportReadingMixin):
                 report.chunks += len(source.chunks)
 
 
-    def _save(self, source: _Read, load_id: str) -> tuple[bool, bool]:
-        """Write ``source`` (within KnowledgeBase.together); whether it updated one stored before, and
-        whether that one had the same bytes, read by older readers (see READER_VERSION)."""
+    def _save(self, source: _Read, load_id: str) -> tuple[bool | None, bool]:
+        """Write ``source`` (within KnowledgeBase.together); whether it updated one stored before (None: it
+        was not written, as another import stored these bytes since they were read), and whether that one had
+        the same bytes, read by older readers (see READER_VERSION)."""
         existing = self.kb.source_by_location(source.location)
+        if self._seen.pop(source.location, source.digest) != source.digest and self._same(existing, source.digest):
+            # stored since this import looked, by another one (the window's and kb add of one folder at once):
+            # each stored what both had read, and said "574 updated" of files that had not changed
+            return None, False
         if existing is None and source.also and source.also != source.location:
             existing = self.kb.source_by_location(source.also)
         reread = existing is not None and existing.content_hash == source.digest \
@@ -394,6 +402,9 @@ class Importer(ImportReadingMixin):
             try:
                 if self.kb.remove_source(source.id):
                     report.removed.append(source.location)
+            except Cancelled:  # while it waited for another import's lock: the rest stay until the next import
+                report.cancelled = True
+                return
             except Error as exc:
                 report.failed.append(Failure(source.location, f"deleted from its folder; removing it failed: {exc}"))
 
@@ -422,8 +433,14 @@ class Importer(ImportReadingMixin):
             self.on_progress(replace(said, current=WAITING) if waiting else said)
 
     def _unchanged(self, location: str, digest: str) -> bool:
-        """Whether the source at ``location`` is stored already from these bytes, and needs no reading."""
+        """Whether the source at ``location`` is stored already from these bytes, and needs no reading. What
+        was stored there the first time this import looked is kept, for _save."""
         existing = self.kb.source_by_location(location)
+        self._seen.setdefault(location, existing.content_hash if existing is not None else None)
+        return self._same(existing, digest)
+
+    def _same(self, existing: SourceInfo | None, digest: str) -> bool:
+        """Whether ``existing`` is stored from these bytes, as this import would store them."""
         if existing is None or existing.content_hash != digest or self.force:
             return False
         if self.kb.reader_version(existing.id) < READER_VERSION:

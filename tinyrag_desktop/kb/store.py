@@ -43,6 +43,7 @@ from .store_schema import (  # noqa: F401  WAIT_SAID and needs_rebuild: read fro
     BUSY_TIMEOUT, WAIT_SAID, SchemaMixin, _transaction, _wal_mode, needs_rebuild,
 )
 from .textform import index_form
+from .unfinished import importing_elsewhere
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +129,7 @@ class KnowledgeBase(SchemaMixin):
         # Called with True when a write has waited WAIT_SAID seconds for another program's lock, with False
         # when that wait is over (on another thread: see _transaction). An import says it in its progress.
         self.on_wait: Callable[[bool], None] | None = None
+        self.stop: Callable[[], bool] | None = None  # an import's Cancel, which ends such a wait (set with on_wait)
         # In a folder this user cannot write, an existing knowledge base is opened to read: its sources can
         # be listed and searched; what would change it fails, saying so.
         self.readonly = self.path.is_file() and not os.access(self.path.parent, os.W_OK)
@@ -379,7 +381,7 @@ class KnowledgeBase(SchemaMixin):
         self._check_writable()
         conn = self.conn
         try:
-            with _transaction(conn, self.on_wait):
+            with _transaction(conn, self.on_wait, self._importing_elsewhere, self.stop):
                 self._together = True
                 try:
                     yield
@@ -393,7 +395,12 @@ class KnowledgeBase(SchemaMixin):
 
     def _writing(self) -> AbstractContextManager[None]:
         """The transaction one write is made in: its own, or within together() that one."""
-        return nullcontext() if self._together else _transaction(self.conn, self.on_wait)
+        return nullcontext() if self._together else _transaction(self.conn, self.on_wait, self._importing_elsewhere,
+                                                                 self.stop)
+
+    def _importing_elsewhere(self) -> bool:
+        """Whether the write lock waited for is another tinyRAG import's: a write waits on for it."""
+        return importing_elsewhere(self.path.parent)
 
     def replace_source(
         self,

@@ -14,7 +14,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 from ..sqlitefiles import table_columns
-from .errors import StoreError
+from .errors import Cancelled, StoreError
 from .store_file import SCHEMA_VERSION, db_path, readonly_uri
 
 log = logging.getLogger("tinyrag_desktop.kb.store")  # the name these log lines had before this module
@@ -27,6 +27,12 @@ log = logging.getLogger("tinyrag_desktop.kb.store")  # the name these log lines 
 # with unsaved changes, a process that hung) will not let go soon: after this wait the import stops and
 # says so, rather than wait on in silence (SQLite's own 30 s, once per file, looked like a hang).
 BUSY_TIMEOUT = 5.0
+# How long a write waits, in all, while the lock is held by another of tinyRAG's own imports (its mark is
+# beside the knowledge base and its process lives: unfinished.importing_elsewhere). Each source is stored
+# whole in one transaction, and a large one takes longer than BUSY_TIMEOUT: a 60 MB text file's 75,000
+# passages took 10 s here, and the import beside it in the window or another ``kb add`` gave up after 5 s,
+# "another program is writing", though that program was about to let go.
+OWN_IMPORT_WAIT = 120.0
 # Seconds a write waits for another program's lock before the wait is said (KnowledgeBase.on_wait): kb add
 # sat silent on "[1/3] …" for all of it.
 WAIT_SAID = 1.5
@@ -78,20 +84,23 @@ def _wal_mode(conn: sqlite3.Connection, timeout: float = BUSY_TIMEOUT) -> None:
 
 
 @contextmanager
-def _transaction(conn: sqlite3.Connection, on_wait: Callable[[bool], None] | None = None) -> Iterator[None]:
+def _transaction(conn: sqlite3.Connection, on_wait: Callable[[bool], None] | None = None,
+                 longer: Callable[[], bool] | None = None, stop: Callable[[], bool] | None = None) -> Iterator[None]:
     """BEGIN IMMEDIATE … COMMIT, rolled back on any error.
 
     After some errors (a full disk) SQLite has already rolled back by itself; a second ROLLBACK would then
     fail with "no transaction is active" and hide the real reason, so it is only sent when still needed.
     ``on_wait(True)`` is called (on a timer's thread) when BEGIN has waited WAIT_SAID seconds for another
-    program's lock, and ``on_wait(False)`` once the wait is over, however it ended.
+    program's lock, and ``on_wait(False)`` once the wait is over, however it ended. Such a wait, one that is
+    said (an import's, off the window's GUI thread), goes on past the busy timeout while ``longer()`` is true
+    (see _begin), and ends with Cancelled once ``stop()`` is true; one that is not said would look like a hang.
     """
     outside = not conn.in_transaction  # a BEGIN refused within another transaction does not roll that one back
     try:
         if on_wait is None:
             _begin(conn)
         else:
-            _begin_saying_waits(conn, on_wait)
+            _begin_saying_waits(conn, on_wait, longer, stop)
         yield
         conn.execute("COMMIT")
     except BaseException:  # a Ctrl+C just after BEGIN included: the lock is not kept
@@ -100,7 +109,8 @@ def _transaction(conn: sqlite3.Connection, on_wait: Callable[[bool], None] | Non
         raise
 
 
-def _begin_saying_waits(conn: sqlite3.Connection, on_wait: Callable[[bool], None]) -> None:
+def _begin_saying_waits(conn: sqlite3.Connection, on_wait: Callable[[bool], None],
+                        longer: Callable[[], bool] | None = None, stop: Callable[[], bool] | None = None) -> None:
     """_begin, with ``on_wait`` told when it has waited WAIT_SAID seconds and when that wait is over."""
     said = threading.Event()
 
@@ -112,7 +122,7 @@ def _begin_saying_waits(conn: sqlite3.Connection, on_wait: Callable[[bool], None
     timer.daemon = True
     timer.start()
     try:
-        _begin(conn)
+        _begin(conn, longer, stop)
     finally:
         timer.cancel()
         timer.join()
@@ -120,16 +130,20 @@ def _begin_saying_waits(conn: sqlite3.Connection, on_wait: Callable[[bool], None
             on_wait(False)
 
 
-def _begin(conn: sqlite3.Connection) -> None:
+def _begin(conn: sqlite3.Connection, longer: Callable[[], bool] | None = None,
+           stop: Callable[[], bool] | None = None) -> None:
     """BEGIN IMMEDIATE, waiting for another program's write lock as long as the connection's busy timeout
     says, in steps of _WAIT_STEP_MS: Python runs between them, so a Ctrl+C (KeyboardInterrupt) stops the wait
     within a step. Uncontended, the first step takes the lock at once; a lock never let go fails as before,
-    "database is locked", once the whole wait is over."""
+    "database is locked", once the whole wait is over. Past that wait, while ``longer()`` says the lock is
+    another tinyRAG import's, it waits on, OWN_IMPORT_WAIT seconds in all at most; ``stop()`` turning true
+    (the import's Cancel, the window closing) ends the wait within a step, raising Cancelled."""
     waits = conn.execute("PRAGMA busy_timeout").fetchone()[0]
     if waits <= _WAIT_STEP_MS:
         conn.execute("BEGIN IMMEDIATE")
         return
-    deadline = time.monotonic() + waits / 1000
+    started = time.monotonic()
+    deadline = started + waits / 1000
     step = _WAIT_STEP_MS
     try:
         while True:
@@ -138,7 +152,14 @@ def _begin(conn: sqlite3.Connection) -> None:
                 conn.execute("BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as exc:
-                left = int((deadline - time.monotonic()) * 1000)
+                if stop is not None and stop():
+                    raise Cancelled("the import was cancelled") from exc
+                now = time.monotonic()
+                left = int((deadline - now) * 1000)
+                if (left <= 0 and longer is not None and "locked" in str(exc)
+                        and now - started < OWN_IMPORT_WAIT and longer()):
+                    left = _WAIT_STEP_MS  # and asked again after this step
+                    deadline = now + left / 1000
                 if "locked" not in str(exc) or left <= 0:
                     raise
                 step = min(_WAIT_STEP_MS, left)

@@ -10,6 +10,9 @@ own count can be a second old, and an import stores hundreds of files a second (
 said of 172 stored). An import the window stops as it closes (Quit, the window closed, SIGTERM) ends in a way the
 process sees, so its mark would go: the window leaves one of its own instead (:func:`stopped_by_closing`),
 with the exact count, and it is said the same way.
+
+While the import runs, its mark also tells another one waiting for the write lock (the window's beside ``kb
+add``) that the lock is tinyRAG's own and will be let go: :func:`importing_elsewhere`.
 """
 
 from __future__ import annotations
@@ -99,6 +102,9 @@ def cut_short(data_dir: Path) -> list[str]:
             continue
         if _alive(pid):
             continue  # still importing (the command line, beside the window)
+        if total <= 1 and not closed:  # one source: nothing half done, and its failure was plain to see
+            _remove(path)
+            continue
         exact = closed
         if load_id and not closed:
             stored = _stored_by(path.parent / db, load_id)
@@ -111,11 +117,26 @@ def cut_short(data_dir: Path) -> list[str]:
         said.append(f"An import into the knowledge base {how}, started {when}: {_stored(done, total, exact)}, "
                     f"from {_listed(asked)}{also}. Every source is stored whole or not at all; add the same "
                     "files again to finish: those already stored are skipped.")
-        try:
-            path.unlink()
-        except OSError:
-            pass
+        _remove(path)
     return said
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+def importing_elsewhere(data_dir: Path) -> bool:
+    """Whether another process is importing into the knowledge base of ``data_dir`` now: its mark is there
+    and it lives. A write that waits for the lock then waits for one of tinyRAG's own imports, which lets
+    go once it has stored the source it is storing (store_schema.OWN_IMPORT_WAIT)."""
+    for path in Path(data_dir).glob(f"import-*{SUFFIX}"):
+        pid = path.name[len("import-"):-len(SUFFIX)]
+        if pid.isdigit() and _alive(int(pid)):
+            return True
+    return False
 
 
 def _stored_by(db: Path, load_id: str) -> int | None:
