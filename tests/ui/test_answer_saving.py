@@ -398,3 +398,41 @@ def test_an_answer_that_could_not_be_saved_is_saved_before_the_next_question(mak
     assert [r[2] for r in _stored(data, win.chat_id)] == ["A question", "Kept after all.", "A second question",
                                                           "The second answer."]
     assert not win.notice_bar.isVisible()
+
+
+def test_an_answer_that_could_not_be_saved_is_saved_when_the_window_closes(make_window, server, qloop, tmp_path,
+                                                                           monkeypatch):
+    # The space freed and no question asked after it: closing the window left the first words kept while it
+    # streamed, "The app closed before this answer was finished", and the rest was lost.
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    _full_at_the_end(win, monkeypatch)
+    server.queue(Stream(tokens("The whole answer, kept after all.")))
+    assert qloop.run(ask_and_wait(win, "A question")) == "done"
+    chat_id = win.chat_id
+    monkeypatch.undo()  # space freed
+    qloop.run(win.aclose())
+    assert [r[:3] for r in _stored(data, chat_id)] == [("user", "done", "A question"),
+                                                       ("assistant", "done", "The whole answer, kept after all.")]
+
+
+def test_an_answer_that_could_not_be_saved_is_saved_when_another_chat_is_opened(make_window, server, qloop,
+                                                                                tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    server.queue(Stream(tokens("An earlier answer.")))
+    assert qloop.run(ask_and_wait(win, "An earlier chat")) == "done"
+    earlier = win.chat_id
+    win.new_chat()
+    _full_at_the_end(win, monkeypatch)
+    server.queue(Stream(tokens("Saved once there was room.")))
+    assert qloop.run(ask_and_wait(win, "A question")) == "done"
+    chat_id = win.chat_id
+    assert win.notice_bar.isVisible()
+    monkeypatch.undo()  # space freed
+    win.open_chat(earlier)  # the answer leaves the screen: stored now, not left to a later question
+    assert [r[2] for r in _stored(data, chat_id)] == ["A question", "Saved once there was room."]
+    assert not win.notice_bar.isVisible()
+    win.open_chat(chat_id)
+    qloop.run(wait_until(lambda: not win.loading))
+    assert [a.content() for a in win.view.answers()] == ["Saved once there was room."]

@@ -539,6 +539,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             self._http = None
         self.chat_search.close()  # before the store: the last connection to close tidies the -wal file away
         if not self.store.closed:
+            # an answer a full disk kept out of the history, the space freed since: it was lost at the close
+            self._saver.retry_pending()
             try:
                 # this window's deletions, and those of a day ago (a window that crashed left them): not
                 # another window's, still offering Undo (an `--ask` run closing beside it purged them)

@@ -84,6 +84,7 @@ class ChatsMixin:
         said, self._said_about_chat = self._said_about_chat, ""
         if said and self.statusBar().currentMessage() == said:
             self.statusBar().clearMessage()
+        self._saver.retry_pending()  # the answer leaving the screen that a full disk kept out of the history
 
     def _when_idle(self, action: Callable[[], None]) -> None:
         """Run ``action`` now, or once the answer being streamed has been stopped and stored."""
