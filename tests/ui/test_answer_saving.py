@@ -402,6 +402,7 @@ def test_an_answer_that_could_not_be_saved_is_saved_before_the_next_question(mak
     assert [r[2] for r in _stored(data, win.chat_id)] == ["A question", "Kept after all.", "A second question",
                                                           "The second answer."]
     assert not win.notice_bar.isVisible()
+    assert "Could not write" not in win.statusBar().currentMessage()  # it said so for 10 s more
 
 
 def test_an_answer_that_could_not_be_saved_is_saved_when_the_window_closes(make_window, server, qloop, tmp_path,
@@ -425,9 +426,10 @@ def test_an_answer_that_could_not_be_saved_is_saved_when_another_chat_is_opened(
     earlier = win.chat_id
     win.new_chat()
     chat_id = _not_saved_then_room(win, server, qloop, monkeypatch, "Saved once there was room.")
+    assert "Could not write" in win.statusBar().currentMessage()
     win.open_chat(earlier)  # the answer leaves the screen: stored now, not left to a later question
     assert [r[2] for r in _stored(data, chat_id)] == ["A question", "Saved once there was room."]
-    assert not win.notice_bar.isVisible()
+    assert not win.notice_bar.isVisible() and "Could not write" not in win.statusBar().currentMessage()
     win.open_chat(chat_id)
     qloop.run(wait_until(lambda: not win.loading))
     assert [a.content() for a in win.view.answers()] == ["Saved once there was room."]

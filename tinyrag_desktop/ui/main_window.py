@@ -92,7 +92,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             warnings = (*warnings, damaged)
         self.bridge = EngineBridge(self)
         self._saver = AnswerSaver(lambda: self.store, self, enabled=lambda: not self.scripted)  # kept as it comes
-        self._saver.storedLate.connect(lambda: self.notice_bar.withdraw(NOT_SAVED, starting=True))
+        self._saver.storedLate.connect(lambda: (self.notice_bar.withdraw(NOT_SAVED, starting=True),
+                                                self.stored_again()))
         self.chat_search = ChatSearch(self.store.path, self)  # the chats list's search, in a worker thread
         self.chat_search.found.connect(self._chats_found)
         self._listed_version: int | None = None  # the history's changes_elsewhere() as the chats list was read
