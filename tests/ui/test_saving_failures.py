@@ -135,3 +135,31 @@ def test_a_new_export_takes_the_umask_where_no_proc_tells_it(tmp_path, monkeypat
         os.umask(before)
     assert stat.S_IMODE((tmp_path / "chat.md").stat().st_mode) == 0o666 & ~umask
     assert [p.name for p in tmp_path.iterdir()] == ["chat.md"]
+
+
+def test_a_screenshot_that_cannot_be_written_leaves_the_earlier_one_whole(qtbot, tmp_path, monkeypatch):
+    # Qt wrote the picture in place: on a full disk, `--screenshot` left half a PNG where a whole one had been.
+    import os
+
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QLabel
+
+    from tinyrag_desktop.app import save_screenshot
+
+    window = QLabel("The window as it was")
+    qtbot.add_widget(window)
+    window.resize(320, 200)
+    shot = tmp_path / "window.png"
+    assert save_screenshot(window, shot) == ""
+    earlier = shot.read_bytes()
+    assert QImage(str(shot)).size().toTuple() == (320, 200)
+
+    def full(_fd):
+        raise _FULL
+
+    monkeypatch.setattr(os, "fsync", full)
+    window.setText("The window now")
+    said = save_screenshot(window, shot)
+    assert shot.read_bytes() == earlier and list(tmp_path.iterdir()) == [shot]
+    assert said == (f"Could not write the screenshot {shot}: the disk is full. Free some space, or choose another "
+                    "place. A file already there was left as it was.")
