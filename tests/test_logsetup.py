@@ -74,3 +74,40 @@ def _unconfigure() -> None:
     for handler in [h for h in root.handlers if getattr(h, "_tinyrag", False)]:
         root.removeHandler(handler)
         handler.close()
+
+
+# Every write that grows a file fails past a file-size limit (EFBIG, as ENOSPC on a full disk), until the
+# limit is raised again: the space freed.
+_FILLS_AND_FREES = """
+import logging, resource, signal, sys
+from pathlib import Path
+from tinyrag_desktop import logsetup
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+path = logsetup.configure(Path(sys.argv[1]))
+log = logging.getLogger("tinyrag_desktop.test")
+_, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+for turn in (1, 2):
+    log.warning("before %d", turn)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (path.stat().st_size, hard))
+    for n in range(3):
+        log.warning("while full %d", n)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+    log.warning("after %d", turn)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file-size limits (RLIMIT_FSIZE) are POSIX")
+def test_a_log_written_again_once_there_is_room_says_what_is_missing_and_a_new_failure_is_said(tmp_path):
+    # The console said "going on without it" and the log went on as if whole; a second full disk was not said.
+    proc = subprocess.run([sys.executable, "-c", _FILLS_AND_FREES, str(tmp_path)], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    said = [line for line in proc.stderr.splitlines() if "cannot write the log file" in line]
+    assert len(said) == 2 and all(line.endswith("until it can be written again.") for line in said), proc.stderr
+    lines = (tmp_path / "logs" / "tinyrag.log").read_text(encoding="utf-8").splitlines()
+    messages = [line.split(": ", 1)[1] for line in lines]
+    # a record the failed write left in the file's buffer may still come through, once there is room
+    kept = [m for m in messages if not m.startswith("while full")]
+    assert [m for m in kept if not m.startswith("the log could not")] == ["before 1", "after 1", "before 2", "after 2"]
+    gaps = [n for n, m in enumerate(kept) if m.startswith("the log could not be written from ")]
+    assert gaps == [1, 4] and all("records of that time may be missing" in kept[n] for n in gaps), lines

@@ -161,8 +161,9 @@ async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) 
             path.parent.mkdir(parents=True, exist_ok=True)  # again, in case it was removed meanwhile
         except OSError:
             pass  # the save fails and says so
-        if not window.grab().save(str(path), screenshot_format(path)):
-            print(f"Could not write the screenshot {path}.", file=sys.stderr)
+        problem = save_screenshot(window, path)
+        if problem:
+            print(problem, file=sys.stderr)
             code = 1
         await window.aclose()
         window.close()
@@ -170,6 +171,24 @@ async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) 
     await closed.wait()
     await window.aclose()
     return code
+
+
+def save_screenshot(window, path: Path) -> str:
+    """Save a picture of ``window`` as ``path``, whole or not at all: "" when saved, else why not, in words.
+    Qt writes a picture in place, and a full disk left half of one where a whole earlier one had been."""
+    from PySide6.QtCore import QBuffer, QIODevice
+
+    from .files import write_failure, write_whole
+
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not window.grab().save(buffer, screenshot_format(path)):
+        return f"Could not write the screenshot {path}."
+    try:
+        write_whole(path, bytes(buffer.data()))
+    except OSError as exc:
+        return f"Could not write the screenshot {path}: {write_failure(exc)} A file already there was left as it was."
+    return ""
 
 
 def _note_held_shell():

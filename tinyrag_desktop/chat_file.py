@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import search_text
 from .files import keep_private, make_private_folder
-from .sqlitefiles import missing_columns, table_columns
+from .sqlitefiles import missing_columns, out_of_space, table_columns
 
 log = logging.getLogger("tinyrag_desktop.chats")  # the name the history's log lines had before this module
 
@@ -133,6 +133,10 @@ def open_history(path: Path, lock_wait: float) -> sqlite3.Connection:
             raise
         reason = (exc.strerror or exc) if isinstance(exc, OSError) else exc
         message = f"Could not open the chat history {path}: {reason}"
+        if out_of_space(exc, path.parent):  # SQLite's "database or disk is full", or "disk I/O error"
+            raise ChatStoreError(f"Could not open the chat history {path}: the disk it is on is full. Free some "
+                                 f"space there ({path.parent}), then try again, or use another data folder "
+                                 "(--data-dir).") from exc
         if getattr(exc, "sqlite_errorname", "") in _DAMAGED:
             raise ChatHistoryDamaged(message, str(reason)) from exc
         raise ChatStoreError(message) from exc

@@ -31,7 +31,7 @@ from typing import Any, Iterable, Iterator
 from .chat_file import ChatHistoryDamaged, ChatStoreError, file_identity, gone_words, open_history, set_aside
 from .chat_history import history_messages
 from .halves import mended, mended_json
-from .sqlitefiles import compact, worth_compacting
+from .sqlitefiles import compact, out_of_space, worth_compacting
 from .titles import plain_title, title_from
 
 log = logging.getLogger(__name__)
@@ -445,7 +445,7 @@ def _insert_tools(db: sqlite3.Connection, message_id: int, tools: Iterable[Store
 def _cannot_write(path: Path, exc: sqlite3.Error) -> str:
     """Why the chat history could not be written, in words that say what to do."""
     name = getattr(exc, "sqlite_errorname", "")
-    if name == "SQLITE_FULL":
+    if out_of_space(exc, path.parent):
         why = "the disk is full. Free some space, then try again."
     elif name.startswith("SQLITE_BUSY") or name.startswith("SQLITE_LOCKED"):
         why = ("another program is using it (another copy of tinyRAG Desktop, or a backup or sync tool). "

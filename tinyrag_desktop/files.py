@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TextIO
 
 
-def write_whole(path: Path, text: str, *, private: bool = False) -> None:
-    """Write ``text`` (UTF-8) to ``path``; raises OSError, with no file left beside it.
+def write_whole(path: Path, text: str | bytes, *, private: bool = False) -> None:
+    """Write ``text`` (UTF-8; bytes as they are) to ``path``; raises OSError, with no file left beside it.
 
     ``private``: readable by the user alone (settings hold an API key; drafts are the user's own words).
     Otherwise the file keeps the permissions it had, or a new one gets those any new file gets: the umask's,
@@ -24,7 +24,7 @@ def write_whole(path: Path, text: str, *, private: bool = False) -> None:
                 os.fchmod(fd, path.stat().st_mode & 0o777)
             except OSError:
                 pass  # a new file keeps the mode the system made it with (so does one on a disk without modes)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")) as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
@@ -57,6 +57,20 @@ def _new_beside(path: Path, mode: int) -> tuple[int, str]:
         except FileExistsError:
             continue
     raise FileExistsError(f"No free name for a temporary file beside {path}")
+
+
+def write_failure(exc: BaseException) -> str:
+    """Why a file could not be written where the user chose, in words ending in what to do."""
+    import errno
+
+    code = getattr(exc, "errno", None)
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        return "the disk is full. Free some space, or choose another place."
+    if code in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return "that folder cannot be written. Choose another place."
+    if isinstance(exc, OSError):
+        return f"{(exc.strerror or str(exc)).rstrip('.')}."
+    return str(exc)
 
 
 def make_private_folder(path: Path) -> None:

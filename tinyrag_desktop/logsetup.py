@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import sys
+import time
 from pathlib import Path
 
 from .files import make_private_folder, open_private_append
@@ -54,24 +55,47 @@ class _Console(logging.StreamHandler):
 
 class _LogFile(logging.handlers.RotatingFileHandler):
     """The log file; when it cannot be written (a full disk, a file made read-only), one short line says so
-    and the app goes on without its log: logging's default prints a traceback on the console per record."""
+    and the app goes on without its log: logging's default prints a traceback on the console per record.
+    Once it can be written again (space freed), it says first that records are missing, and since when: a
+    bug report's log looked whole across the gap, and the console's "going on without it" was the last word."""
 
-    _failed = False
+    _failed: str | None = None  # the reason the file could not be written, until it can be again
+    _since = 0.0
+    _erred = False
 
     def _open(self):  # type: ignore[override]
         # made for the user alone, whatever the umask (its records quote questions, addresses and errors);
         # the file rotation starts anew is made so too
         return open_private_append(Path(self.baseFilename), encoding=self.encoding, errors=self.errors)
 
+    def emit(self, record: logging.LogRecord) -> None:
+        if self._failed is not None:
+            if not self._written(self._gap(record)):
+                return
+            self._failed = None
+        self._written(record)
+
+    def _written(self, record: logging.LogRecord) -> bool:
+        self._erred = False
+        super().emit(record)
+        return not self._erred
+
+    def _gap(self, record: logging.LogRecord) -> logging.LogRecord:
+        since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self._since))
+        return logging.makeLogRecord({
+            "name": __name__, "levelno": logging.WARNING, "levelname": "WARNING", "created": record.created,
+            "msecs": record.msecs, "msg": "the log could not be written from %s (%s): records of that time "
+                                          "may be missing", "args": (since, self._failed)})
+
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
-        if self._failed:
+        self._erred = True
+        if self._failed is not None:
             return
-        self._failed = True
         exc = sys.exc_info()[1]
-        reason = getattr(exc, "strerror", None) or exc
+        self._failed, self._since = str(getattr(exc, "strerror", None) or exc), time.time()
         try:
-            sys.stderr.write(f"tinyrag: cannot write the log file {self.baseFilename} ({reason}); "
-                             "going on without it.\n")
+            sys.stderr.write(f"tinyrag: cannot write the log file {self.baseFilename} ({self._failed}); going "
+                             "on without it until it can be written again.\n")
         except (OSError, ValueError):  # no console either
             pass
 

@@ -509,7 +509,7 @@ def _write_problem(data_dir: Path, exc: OSError) -> str:
 
     where = Path(data_dir) / SETTINGS_FILE
     if exc.errno == errno.ENOSPC or exc.errno == errno.EDQUOT:
-        why = "the disk is full. Free some space, then save again."
+        why = "the disk is full. Free some space, then try again."
     elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         why = "its folder cannot be written (it is read-only, or belongs to another user)."
     else:

@@ -6,8 +6,10 @@ rather than add theirs to it; this is the reading they share.
 
 from __future__ import annotations
 
+import errno
+import shutil
 import sqlite3
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Mapping
 
 
@@ -65,6 +67,28 @@ def compact(conn: sqlite3.Connection) -> tuple[int, int]:
     finally:
         conn.execute(f"PRAGMA busy_timeout = {waits}")
     return before, free_space(conn)[0]
+
+
+# Below this much free space a failed write is put down to a full disk.
+LOW_SPACE = 4 << 20
+
+
+def free_bytes(folder: Path) -> int:
+    """The free space on the disk holding ``folder``; LOW_SPACE when it cannot be told (the disk not blamed)."""
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return LOW_SPACE
+
+
+def out_of_space(exc: BaseException, folder: Path) -> bool:
+    """Whether ``exc``, from writing a database in ``folder``, means its disk is full. SQLite says SQLITE_FULL
+    when it sees it; a write that fails midway (the -shm file grown when it opens) is often only an I/O
+    error, which a disk with no room left explains."""
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name == "SQLITE_FULL" or (name.startswith("SQLITE_IOERR") and free_bytes(folder) < LOW_SPACE)
 
 
 def file_uri(path: PurePath) -> str:

@@ -185,3 +185,27 @@ def test_a_first_import_into_a_folder_you_cannot_write_says_so(tmp_path):
                                             "(--data-dir), or make the folder writable for you."), done.stderr
     finally:
         shutil.rmtree(data, ignore_errors=True)
+
+
+# No file may grow (a file-size limit: EFBIG, where a full disk gives ENOSPC), and the disk has no room
+# left: SQLite cannot make the -shm file a WAL database is read through ("disk I/O error").
+_SEARCH_ON_A_FULL_DISK = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+from tinyrag_desktop.kb import store_file
+store_file._free_bytes = lambda folder: 0
+from tinyrag_desktop.cli import main
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))
+sys.exit(main(["kb", "search", "wombats burrows", "--k", "1", "--data-dir", sys.argv[1]]))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file-size limits (RLIMIT_FSIZE) are POSIX")
+def test_a_knowledge_base_on_a_full_disk_can_still_be_searched(data):
+    # It said "cannot be read: the disk it is on is full": a search writes nothing, and needs no room.
+    before = _digest(data / "knowledge.db")
+    done = subprocess.run([sys.executable, "-c", _SEARCH_ON_A_FULL_DISK, str(data)], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "Wombats dig long burrows" in done.stdout, done.stdout
+    assert _digest(data / "knowledge.db") == before

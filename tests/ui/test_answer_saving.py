@@ -42,6 +42,17 @@ def _full_at_the_end(win, monkeypatch) -> None:
     monkeypatch.setattr(win.store, "add_assistant_message", full_at_the_end)
 
 
+def _not_saved_then_room(win, server, qloop, monkeypatch, answer: str) -> str:
+    """Ask "A question" while the disk fills, so that ``answer`` ends unsaved and says so; then free the space.
+    The chat's id."""
+    _full_at_the_end(win, monkeypatch)
+    server.queue(Stream(tokens(answer)))
+    assert qloop.run(ask_and_wait(win, "A question")) == "done"
+    assert win.notice_bar.isVisible()
+    monkeypatch.undo()  # space freed
+    return win.chat_id
+
+
 def _story_window(make_window, server, tmp_path):
     """The data folder, and a window on it whose next question gets STORY slowly, in small pieces."""
     data = tmp_path / "data"
@@ -335,11 +346,7 @@ def test_an_answer_that_could_not_be_saved_is_replaced_by_regenerate(make_window
                                                                      monkeypatch):
     data = tmp_path / "data"
     win = make_window(server.base_url, data_dir=data)
-    _full_at_the_end(win, monkeypatch)
-    server.queue(Stream(tokens("Lost to a full disk.")))
-    assert qloop.run(ask_and_wait(win, "A question")) == "done"
-    assert win.notice_bar.isVisible()
-    monkeypatch.undo()  # space freed
+    _not_saved_then_room(win, server, qloop, monkeypatch, "Lost to a full disk.")
     server.queue(Stream(tokens("Saved this time.")))
     finished = wait_signal(win.answerFinished, timeout=15)
     assert win.regenerate()
@@ -389,12 +396,40 @@ def test_an_answer_that_could_not_be_saved_is_saved_before_the_next_question(mak
     # It was left as the empty row kept while it streamed: "The app closed before this answer was finished"
     data = tmp_path / "data"
     win = make_window(server.base_url, data_dir=data)
-    _full_at_the_end(win, monkeypatch)
-    server.queue(Stream(tokens("Kept after all.")))
-    assert qloop.run(ask_and_wait(win, "A question")) == "done"
-    monkeypatch.undo()  # space freed
+    _not_saved_then_room(win, server, qloop, monkeypatch, "Kept after all.")
     server.queue(Stream(tokens("The second answer.")))
     assert qloop.run(ask_and_wait(win, "A second question")) == "done"
     assert [r[2] for r in _stored(data, win.chat_id)] == ["A question", "Kept after all.", "A second question",
                                                           "The second answer."]
     assert not win.notice_bar.isVisible()
+    assert "Could not write" not in win.statusBar().currentMessage()  # it said so for 10 s more
+
+
+def test_an_answer_that_could_not_be_saved_is_saved_when_the_window_closes(make_window, server, qloop, tmp_path,
+                                                                           monkeypatch):
+    # The space freed and no question asked after it: closing the window left the first words kept while it
+    # streamed, "The app closed before this answer was finished", and the rest was lost.
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    chat_id = _not_saved_then_room(win, server, qloop, monkeypatch, "The whole answer, kept after all.")
+    qloop.run(win.aclose())
+    assert [r[:3] for r in _stored(data, chat_id)] == [("user", "done", "A question"),
+                                                       ("assistant", "done", "The whole answer, kept after all.")]
+
+
+def test_an_answer_that_could_not_be_saved_is_saved_when_another_chat_is_opened(make_window, server, qloop,
+                                                                                tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    server.queue(Stream(tokens("An earlier answer.")))
+    assert qloop.run(ask_and_wait(win, "An earlier chat")) == "done"
+    earlier = win.chat_id
+    win.new_chat()
+    chat_id = _not_saved_then_room(win, server, qloop, monkeypatch, "Saved once there was room.")
+    assert "Could not write" in win.statusBar().currentMessage()
+    win.open_chat(earlier)  # the answer leaves the screen: stored now, not left to a later question
+    assert [r[2] for r in _stored(data, chat_id)] == ["A question", "Saved once there was room."]
+    assert not win.notice_bar.isVisible() and "Could not write" not in win.statusBar().currentMessage()
+    win.open_chat(chat_id)
+    qloop.run(wait_until(lambda: not win.loading))
+    assert [a.content() for a in win.view.answers()] == ["Saved once there was room."]

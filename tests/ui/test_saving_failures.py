@@ -36,6 +36,24 @@ def test_settings_that_cannot_be_saved_keep_the_dialog_open_with_the_edits(make_
     assert win.settings["temperature"] == 0.3 and load_settings(win.data_dir)[0]["temperature"] == 0.3
 
 
+def test_a_model_chosen_in_the_status_bar_that_cannot_be_saved_is_not_said_to_answer(make_window, server, qloop,
+                                                                                     monkeypatch):
+    # The status bar said "Answers now come from other-model." under the box saying the settings were not
+    # saved, and the next answer came from the model before.
+    win = make_window(server.base_url)
+    said = []
+    monkeypatch.setattr(win, "problem", lambda title, text: said.append(text))
+    monkeypatch.setattr(settings_module, "save_settings", lambda *_a, **_k: (_ for _ in ()).throw(_FULL))
+    win.choose_model("other-model")
+    assert len(said) == 1 and "disk is full. Free some space, then try again" in said[0]
+    assert "other-model" not in win.statusBar().currentMessage()
+    assert win.settings["chat_model"] == "scripted"
+    monkeypatch.undo()  # space freed: chosen again, it is used and said
+    win.choose_model("other-model")
+    assert win.statusBar().currentMessage() == "Answers now come from other-model."
+    assert load_settings(win.data_dir)[0]["chat_model"] == "other-model"
+
+
 def test_a_persona_renamed_in_settings_that_cannot_be_saved_leaves_the_chats_as_they_were(
         make_window, server, qtbot, monkeypatch):
     win = make_window(server.base_url)
@@ -117,3 +135,31 @@ def test_a_new_export_takes_the_umask_where_no_proc_tells_it(tmp_path, monkeypat
         os.umask(before)
     assert stat.S_IMODE((tmp_path / "chat.md").stat().st_mode) == 0o666 & ~umask
     assert [p.name for p in tmp_path.iterdir()] == ["chat.md"]
+
+
+def test_a_screenshot_that_cannot_be_written_leaves_the_earlier_one_whole(qtbot, tmp_path, monkeypatch):
+    # Qt wrote the picture in place: on a full disk, `--screenshot` left half a PNG where a whole one had been.
+    import os
+
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QLabel
+
+    from tinyrag_desktop.app import save_screenshot
+
+    window = QLabel("The window as it was")
+    qtbot.add_widget(window)
+    window.resize(320, 200)
+    shot = tmp_path / "window.png"
+    assert save_screenshot(window, shot) == ""
+    earlier = shot.read_bytes()
+    assert QImage(str(shot)).size().toTuple() == (320, 200)
+
+    def full(_fd):
+        raise _FULL
+
+    monkeypatch.setattr(os, "fsync", full)
+    window.setText("The window now")
+    said = save_screenshot(window, shot)
+    assert shot.read_bytes() == earlier and list(tmp_path.iterdir()) == [shot]
+    assert said == (f"Could not write the screenshot {shot}: the disk is full. Free some space, or choose another "
+                    "place. A file already there was left as it was.")

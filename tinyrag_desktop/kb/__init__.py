@@ -65,6 +65,8 @@ def _readonly(data_dir: Path) -> sqlite3.Connection | None:
         if conn is None:
             return None
         conn.lock, conn.released = threading.Lock(), False
+        if conn.as_it_is:  # read without its -shm file (a full disk): for this search only, see _reading
+            return conn
         cache[key] = conn
         _kept.add(conn)
         while len(cache) > _CACHED_CONNECTIONS:
@@ -82,7 +84,11 @@ def _reading(data_dir: Path) -> Iterator[sqlite3.Connection | None]:
             break
         with conn.lock:
             if not conn.released:  # release() closed it after _readonly handed it out: open afresh
-                yield conn
+                try:
+                    yield conn
+                finally:
+                    if conn.as_it_is:
+                        conn.close()
                 return
     yield None
 

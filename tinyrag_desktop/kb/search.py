@@ -32,6 +32,7 @@ more than a question or two before it can be believed.
 from __future__ import annotations
 
 import heapq
+import logging
 import math
 import os
 import re
@@ -42,13 +43,15 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .coverage import _comparable, _concepts, _Concepts, _rerank_by_coverage, _with_score
-from .errors import StoreError
+from .errors import DiskFull, StoreError
 from .models import Hit
 from .nearest import nearest_ids
 from .query_words import STOP_WORDS, _weighed_terms, match_expression
 from .spelling import absent_words, corrections, distance, stems
 from .store_file import DB_NAME, readonly_uri, refuse_unusable, store_error
 from .textform import is_cjk
+
+log = logging.getLogger(__name__)
 
 # Words found in no chunk are searched as their nearest indexed neighbour (see spelling.py).
 SPELLING = True
@@ -155,20 +158,37 @@ class ReadOnlyConnection(sqlite3.Connection):
     has_vocab = False
     has_anchors = False  # chunks.anchor is there (see _anchored)
     db_key: tuple[str, int, int] | None = None
+    as_it_is = False  # read without its -shm file (see open_readonly)
     # How many chunks hold a term, counted up to a cap (see _term_counts), kept until the index changes.
     term_counts: "OrderedDict[tuple[str, int], int] | None" = None
     counts_version: int | None = None
 
 
 def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
-    """A read-only, authorizer-guarded connection to the knowledge base; None when there is none yet."""
+    """A read-only, authorizer-guarded connection to the knowledge base; None when there is none yet. On a
+    full disk, with no room for the -shm file a WAL database is read through (a search failed), and nothing
+    in the -wal file, it is read as it is (immutable), ``as_it_is``: for one search (see kb._reading)."""
     path = Path(data_dir) / DB_NAME
     refuse_unusable(path)
     if not path.is_file() or path.stat().st_size == 0:  # an empty file is an empty database: nothing imported
         return None
+    uri = readonly_uri(path)
+    try:
+        return _guarded(path, uri)
+    except DiskFull:
+        wal = Path(f"{path}-wal")
+        if "immutable=1" in uri or (wal.is_file() and wal.stat().st_size):
+            raise
+    log.info("%s read as it is: no room on its disk for the file SQLite reads a database through", path)
+    conn = _guarded(path, f"{uri}&immutable=1")
+    conn.as_it_is = True
+    return conn
+
+
+def _guarded(path: Path, uri: str) -> ReadOnlyConnection:
     conn = None
     try:
-        conn = sqlite3.connect(readonly_uri(path), uri=True, check_same_thread=False, factory=ReadOnlyConnection)
+        conn = sqlite3.connect(uri, uri=True, check_same_thread=False, factory=ReadOnlyConnection)
         refuse_unusable(path, conn)
         st = path.stat()
         conn.db_key = (str(path.resolve()), st.st_dev, st.st_ino)

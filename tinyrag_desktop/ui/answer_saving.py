@@ -38,8 +38,9 @@ NOT_SAVED = "The last answer could not be saved."
 
 
 def not_saved_words(why: Exception | str) -> str:
-    return (f"{NOT_SAVED} {why} It stays on screen until another chat is opened; copy it "
-            f"({key_text('Ctrl+Shift+C')}) to keep it.")
+    return (f"{NOT_SAVED} {why} It is saved at the next question, when another chat is opened or when the "
+            "window closes, if the history can be written by then; until another chat is opened it stays on "
+            f"screen: copy it ({key_text('Ctrl+Shift+C')}) to keep it.")
 
 
 INTERRUPTED = ("The app closed before this answer was finished; what had arrived is kept. "

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from ..chat_export import export_html, export_markdown
 from ..chats import ChatStoreError
-from ..files import file_name_from, write_whole
+from ..files import file_name_from, write_failure, write_whole
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -34,18 +34,7 @@ async def export_chat(win: MainWindow, path: Path, fmt: str, chat_id: str | None
 
 def failure_words(path: str, exc: BaseException) -> str:
     """Why an export failed, in words: what happened to the file, and what to do."""
-    import errno
-
-    code = getattr(exc, "errno", None)
-    if code in (errno.ENOSPC, errno.EDQUOT):
-        why = "the disk is full. Free some space, or choose another place."
-    elif code in (errno.EACCES, errno.EPERM, errno.EROFS):
-        why = "that folder cannot be written. Choose another place."
-    elif isinstance(exc, OSError):
-        why = f"{(exc.strerror or str(exc)).rstrip('.')}."
-    else:
-        why = str(exc)
-    return f"The chat was not exported to {path}: {why} A file already there was left as it was."
+    return f"The chat was not exported to {path}: {write_failure(exc)} A file already there was left as it was."
 
 
 def export_dialog(win: MainWindow, fmt: str, chat_id: str | None = None) -> None:

@@ -92,7 +92,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             warnings = (*warnings, damaged)
         self.bridge = EngineBridge(self)
         self._saver = AnswerSaver(lambda: self.store, self, enabled=lambda: not self.scripted)  # kept as it comes
-        self._saver.storedLate.connect(lambda: self.notice_bar.withdraw(NOT_SAVED, starting=True))
+        self._saver.storedLate.connect(lambda: (self.notice_bar.withdraw(NOT_SAVED, starting=True),
+                                                self.stored_again()))
         self.chat_search = ChatSearch(self.store.path, self)  # the chats list's search, in a worker thread
         self.chat_search.found.connect(self._chats_found)
         self._listed_version: int | None = None  # the history's changes_elsewhere() as the chats list was read
@@ -475,16 +476,18 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
 
     def choose_model(self, name: str) -> None:
         """The status bar's model menu: answer with ``name`` from the next question on ("" lets the server
-        choose), saved as the Chat model setting."""
-        self.apply_settings(self.settings.replace(chat_model=name))
-        self.statusBar().showMessage(f"Answers now come from {name or SERVER_DEFAULT_MODEL}.", 5000)
+        choose), saved as the Chat model setting. Not saved (a full disk), the model answering stays: the status
+        bar said "Answers now come from …" all the same."""
+        if self.apply_settings(self.settings.replace(chat_model=name)):
+            self.statusBar().showMessage(f"Answers now come from {name or SERVER_DEFAULT_MODEL}.", 5000)
 
-    def apply_settings(self, settings: Settings, *, save: bool = True, said: bool = False) -> None:
-        """Save to settings.json (unless ``save`` is False) and use from the next request on (no restart)."""
+    def apply_settings(self, settings: Settings, *, save: bool = True, said: bool = False) -> bool:
+        """Save to settings.json (unless ``save`` is False) and use from the next request on (no restart).
+        False when they could not be saved: nothing changes, and a message says why."""
         problem = try_save_settings(self.data_dir, settings) if save else None
         if problem:
             self.problem("Settings", problem)
-            return
+            return False
         theme_changed = settings["theme"] != self.settings["theme"]
         runs_changed = bool(settings["allow_nanogo"]) != bool(self.settings["allow_nanogo"])
         self.settings = settings
@@ -497,6 +500,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         if save or said:
             self.statusBar().showMessage(settings_saved_words(removed, now), 10000 if removed and now else 5000)
         self.settingsApplied.emit(settings)
+        return True
 
     async def export_chat(self, path: Path, fmt: str, chat_id: str | None = None) -> Path:
         return await export.export_chat(self, path, fmt, chat_id)
@@ -539,6 +543,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             self._http = None
         self.chat_search.close()  # before the store: the last connection to close tidies the -wal file away
         if not self.store.closed:
+            # an answer a full disk kept out of the history, the space freed since: it was lost at the close
+            self._saver.retry_pending()
             try:
                 # this window's deletions, and those of a day ago (a window that crashed left them): not
                 # another window's, still offering Undo (an `--ask` run closing beside it purged them)

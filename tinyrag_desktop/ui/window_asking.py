@@ -281,7 +281,7 @@ class AskingMixin:
             else:  # a bug, or a failure the history did not put in words: its traceback goes to the log
                 log.exception("the answer could not be saved")
                 why = UNEXPECTED
-            self.statusBar().showMessage(why, 10000)
+            self.say_unstored(why)
             self.show_notices([not_saved_words(why)])
             self.message_ids[id(answer)] = self._saver.kept_id  # what Regenerate replaces: the row kept meanwhile
             return False
@@ -289,6 +289,7 @@ class AskingMixin:
         if self._saver.kept_earlier:
             show_earlier_answer(self, answer, chat_id, message.id, outcome)
         self.notice_bar.withdraw(NOT_SAVED, starting=True)  # saved now: the notice no longer holds
+        self.stored_again()
         return True
 
     def stop(self) -> bool:  # Esc, Stop or Cancel: the open chat's answer, or its waiting question

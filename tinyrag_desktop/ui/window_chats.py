@@ -84,6 +84,7 @@ class ChatsMixin:
         said, self._said_about_chat = self._said_about_chat, ""
         if said and self.statusBar().currentMessage() == said:
             self.statusBar().clearMessage()
+        self._saver.retry_pending()  # the answer leaving the screen that a full disk kept out of the history
 
     def _when_idle(self, action: Callable[[], None]) -> None:
         """Run ``action`` now, or once the answer being streamed has been stopped and stored."""
@@ -246,12 +247,21 @@ class ChatsMixin:
         try:
             change(*args)
         except ChatStoreError as exc:
-            self._failed = str(exc)
-            self.statusBar().showMessage(self._failed, 10000)
+            self.say_unstored(str(exc))
             return False
-        if self._failed and self.statusBar().currentMessage() == self._failed:  # said of an earlier change
-            self.statusBar().clearMessage()  # ("A chat needs a title"): out of date once one has worked
+        self.stored_again()
         return True
+
+    def say_unstored(self, why: str) -> None:
+        """Say in the status bar why a change to the chat history failed, for 10 s or until one is stored."""
+        self._failed = why
+        self.statusBar().showMessage(why, 10000)
+
+    def stored_again(self) -> None:
+        """A change was stored: the status bar's words of an earlier one that failed ("A chat needs a title",
+        "the disk is full") go, out of date once one has worked."""
+        if self._failed and self.statusBar().currentMessage() == self._failed:
+            self.statusBar().clearMessage()
 
     def system_prompt(self, chat_id: str | None = None) -> str:
         """The open chat's persona's prompt, or another chat's (its persona removed: the first one's)."""
