@@ -360,3 +360,28 @@ def test_a_history_with_a_damaged_table_page_gives_back_every_row_it_still_can(t
             assert any(c.title.startswith("question ") for c in chats)
     finally:
         new.close()
+
+
+def test_a_damaged_history_in_a_folder_with_a_hash_in_its_name_is_read_back(tmp_path):
+    # The damaged file was opened as "file:" + its path: a "#" (or "?") ended the path there, nothing was
+    # opened, and every chat was given up for lost.
+    from tinyrag_desktop.chats import open_chat_store
+
+    data = tmp_path / "C# notes"
+    store = ChatStore(data)
+    for n in range(5):
+        chat = store.new_chat(title=f"chat {n}")
+        store.add_user_message(chat.id, f"question {n}")
+    root = store._db.execute("SELECT rootpage FROM sqlite_master WHERE name='messages_by_chat'").fetchone()[0]
+    page = store._db.execute("PRAGMA page_size").fetchone()[0]
+    store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    damaged = bytearray((data / DB_FILE).read_bytes())
+    damaged[(root - 1) * page:(root - 1) * page + 200] = bytes(range(200))
+    (data / DB_FILE).write_bytes(damaged)
+    new, notice = open_chat_store(data)
+    try:
+        assert notice is not None and "5 chats with 5 messages could still be read" in notice
+        assert sorted(c.title for c in new.list_chats()) == [f"chat {n}" for n in range(5)]
+    finally:
+        new.close()
