@@ -111,3 +111,30 @@ def test_a_log_written_again_once_there_is_room_says_what_is_missing_and_a_new_f
     assert [m for m in kept if not m.startswith("the log could not")] == ["before 1", "after 1", "before 2", "after 2"]
     gaps = [n for n, m in enumerate(kept) if m.startswith("the log could not be written from ")]
     assert gaps == [1, 4] and all("records of that time may be missing" in kept[n] for n in gaps), lines
+
+
+def test_a_log_that_cannot_be_renamed_goes_on_being_written(tmp_path: Path, monkeypatch) -> None:
+    # Windows renames no file another process has open (the window and `kb add` on one data folder both hold
+    # the log): the rotation failed, and every record after it was lost for the rest of the run.
+    import io
+    import logging
+    import logging.handlers
+
+    from tinyrag_desktop import logsetup
+
+    def held_elsewhere(src, dst):
+        raise PermissionError(32, "The process cannot access the file because it is being used by another process")
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    path = logsetup.configure(tmp_path)
+    try:
+        [handler] = [h for h in logging.getLogger().handlers if isinstance(h, logging.handlers.RotatingFileHandler)]
+        handler.maxBytes = 2000
+        monkeypatch.setattr(logging.handlers.os, "rename", held_elsewhere)
+        for n in range(40):
+            logging.getLogger("tinyrag.test").info("record %d %s", n, "x" * 80)
+    finally:
+        _unconfigure()
+    kept = path.read_text(encoding="utf-8")
+    assert [n for n in range(40) if f"record {n} " not in kept] == []
+    assert "log file" not in sys.stderr.getvalue()

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from .chats import ChatStore, ChatStoreError, title_from
-from .sqlitefiles import table_columns
+from .sqlitefiles import file_uri, table_columns
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,9 @@ def salvage(kept: Path, store: ChatStore) -> tuple[int, int]:
     their first question. Returns the chats and the messages copied."""
     beside = [Path(f"{kept}{end}") for end in ("-wal", "-shm") if not Path(f"{kept}{end}").exists()]
     try:
-        src = sqlite3.connect(f"file:{kept}?mode=ro", uri=True)
+        # a URI made as every read-only open makes it (file_uri): pasted as it was, a "#" or "?" in a folder's
+        # name ended the path there, and a Windows path went in with its backslashes, unescaped
+        src = sqlite3.connect(f"{file_uri(Path(kept).absolute())}?mode=ro", uri=True)
     except sqlite3.Error:
         return 0, 0
     copied: dict[str, set] = {"chats": set(), "messages": set()}

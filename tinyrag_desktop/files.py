@@ -24,7 +24,10 @@ def write_whole(path: Path, text: str | bytes, *, private: bool = False) -> None
                 os.fchmod(fd, path.stat().st_mode & 0o777)
             except OSError:
                 pass  # a new file keeps the mode the system made it with (so does one on a disk without modes)
-        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")) as fh:
+        # newline="": the text as given. Text mode writes each "\n" as os.linesep, "\r\n" on Windows, where
+        # a "\r\n" already in it (an answer's, a pasted text's) became "\r\r\n", a line more in an editor
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes)
+              else os.fdopen(fd, "w", encoding="utf-8", newline="")) as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

@@ -87,6 +87,18 @@ class _LogFile(logging.handlers.RotatingFileHandler):
             "msecs": record.msecs, "msg": "the log could not be written from %s (%s): records of that time "
                                           "may be missing", "args": (since, self._failed)})
 
+    def doRollover(self) -> None:  # noqa: N802 (logging's name)
+        """Rotate the log; when it cannot be renamed, go on writing to it, unrotated, for this run. Windows
+        renames no file another process has open, and the window and a command line on the same data folder
+        (``kb add`` while the window is open) both hold the log: every record after that failed rotation was
+        lost, for the rest of the run. The next start, or the other process, rotates it."""
+        try:
+            super().doRollover()
+        except OSError:
+            self.maxBytes = 0
+            if self.stream is None:
+                self.stream = self._open()
+
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
         self._erred = True
         if self._failed is not None:

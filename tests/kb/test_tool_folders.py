@@ -57,3 +57,25 @@ def test_a_tool_folder_named_itself_is_imported(tmp_path, data_dir):
     assert any(Path(p).name == "LICENSE" for p in report.added)
     assert search(data_dir, "deploy steps Fridays", 1)[0].location.endswith("NOTES.md")
     assert any("node_modules" in f.location and "JavaScript packages" in f.reason for f in report.skipped)
+
+
+def test_on_windows_folders_and_files_marked_hidden_are_left_out_as_dot_names_are(tmp_path, monkeypatch):
+    # Windows hides by an attribute, not a dot: a home folder's AppData (programs' settings and tokens, what
+    # ~/.config holds elsewhere) was imported with it. Here the attribute is read from a stand-in.
+    import stat
+
+    from tinyrag_desktop.kb import import_items
+
+    home = tmp_path / "me"
+    _write(home / "Documents" / "notes.md", "# Notes\n\nThe plan for Friday.\n")
+    _write(home / "AppData" / "Roaming" / "chat" / "settings.json", '{"token": "secret"}')
+    _write(home / "Documents" / "desktop.txt", "a file the system keeps hidden\n")
+    marked = {home / "AppData", home / "Documents" / "desktop.txt"}
+    monkeypatch.setattr(import_items, "_MARKED_HIDDEN_TOO", True)
+    monkeypatch.setattr(import_items, "_attributes",
+                        lambda entry: stat.FILE_ATTRIBUTE_HIDDEN if Path(entry.path) in marked else 0)
+    report = ImportReport()
+    items = expand([ImportItem("path", str(home))], report)
+    assert [Path(item.value).name for item in items] == ["notes.md"]
+    assert {(Path(f.location).name, f.reason) for f in report.skipped} == {
+        ("AppData", "hidden folder"), ("desktop.txt", "hidden file")}

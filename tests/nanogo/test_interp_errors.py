@@ -131,3 +131,19 @@ def test_int64_arithmetic_wraps_and_truncates_like_go(a, b):
 def test_a_parenthesized_call_is_a_statement() -> None:
     out, status, _err = run_inprocess('func f() int { fmt.Println("called"); return 1 }\n(f())\nfmt.Println("ok")')
     assert (out, status) == ("called\nok\n", "ok")
+
+
+def test_a_program_runs_in_process_where_threads_take_windows_stack_sizes(monkeypatch):
+    # CPython on Windows (thread_nt.h) takes a thread stack of 32 KiB up to, not including, 256 MiB, and raises
+    # ValueError otherwise: run_inprocess's 256 MiB raised before any program ran there.
+    import threading
+
+    real = threading.stack_size
+
+    def windows_stack_size(size=0):
+        if size and not 0x8000 <= size < 0x10000000:
+            raise ValueError("size not valid: %d bytes" % size)
+        return real(size)
+
+    monkeypatch.setattr(threading, "stack_size", windows_stack_size)
+    assert run_inprocess('fmt.Println("hi")') == ("hi\n", "ok", "")

@@ -301,15 +301,16 @@ def test_a_damaged_knowledge_base_left_out_of_an_answer_is_said(make_window, ser
                and "--data-dir" not in m for m in said), said
 
 
-def test_a_history_with_a_damaged_index_is_read_back_whole_into_the_new_one(make_window, server, tmp_path):
-    # One damaged page of an index hid every chat, though each could still be read from its table.
-    data = tmp_path / "data"
+def _history_with_a_damaged_index(data: Path, chats: int, *, answered: bool = False) -> tuple[list[str], bytes]:
+    """A chat history in ``data`` of ``chats`` chats (a question each, and its answer when ``answered``), one
+    page of its index overwritten: its chats' titles, and the damaged file's bytes."""
     store = ChatStore(data)
     titles = []
-    for n in range(20):
+    for n in range(chats):
         chat = store.new_chat(title=f"chat {n}")
         store.add_user_message(chat.id, f"question {n}")
-        store.add_assistant_message(chat.id, f"answer {n}", tools=())
+        if answered:
+            store.add_assistant_message(chat.id, f"answer {n}", tools=())
         titles.append(chat.title)
     root = store._db.execute("SELECT rootpage FROM sqlite_master WHERE name='messages_by_chat'").fetchone()[0]
     page = store._db.execute("PRAGMA page_size").fetchone()[0]
@@ -318,6 +319,13 @@ def test_a_history_with_a_damaged_index_is_read_back_whole_into_the_new_one(make
     damaged = bytearray((data / DB_FILE).read_bytes())
     damaged[(root - 1) * page:(root - 1) * page + 200] = bytes(range(200))
     (data / DB_FILE).write_bytes(damaged)
+    return titles, bytes(damaged)
+
+
+def test_a_history_with_a_damaged_index_is_read_back_whole_into_the_new_one(make_window, server, tmp_path):
+    # One damaged page of an index hid every chat, though each could still be read from its table.
+    data = tmp_path / "data"
+    titles, damaged = _history_with_a_damaged_index(data, 20, answered=True)
     win = make_window(server.base_url, data_dir=data)
     assert "20 chats with 40 messages could still be read" in win.notice_label.text()
     assert sorted(c.title for c in win.store.list_chats()) == sorted(titles)
@@ -358,5 +366,20 @@ def test_a_history_with_a_damaged_table_page_gives_back_every_row_it_still_can(t
         else:  # every message came back, those of the chats on the page under a chat named by its question
             assert messages == 400 and len(chats) == 200
             assert any(c.title.startswith("question ") for c in chats)
+    finally:
+        new.close()
+
+
+def test_a_damaged_history_in_a_folder_with_a_hash_in_its_name_is_read_back(tmp_path):
+    # The damaged file was opened as "file:" + its path: a "#" (or "?") ended the path there, nothing was
+    # opened, and every chat was given up for lost.
+    from tinyrag_desktop.chats import open_chat_store
+
+    data = tmp_path / "C# notes"
+    _history_with_a_damaged_index(data, 5)
+    new, notice = open_chat_store(data)
+    try:
+        assert notice is not None and "5 chats with 5 messages could still be read" in notice
+        assert sorted(c.title for c in new.list_chats()) == [f"chat {n}" for n in range(5)]
     finally:
         new.close()

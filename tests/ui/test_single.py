@@ -319,3 +319,13 @@ def test_a_lock_line_nested_past_reading_is_no_other_folders(qapp, tmp_path):
     # 100,000 "[" after "tinyrag {" ended the check in a RecursionError, as in thinking-models.json
     (tmp_path / LOCK_NAME).write_text('1\ntinyrag {"folder": ' + "[" * 100_000 + "\n")
     assert not WindowGuard(tmp_path)._written_for_another_folder(tmp_path / LOCK_NAME)
+
+
+def test_the_socket_is_named_without_a_user_name_anywhere(tmp_path, monkeypatch):
+    # Without LOGNAME, USER, LNAME and USERNAME, Python 3.11's getpass.getuser() imports pwd, which Windows
+    # does not have: the ImportError ended the window's start there.
+    for name in ("LOGNAME", "USER", "LNAME", "USERNAME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setitem(sys.modules, "pwd", None)  # as on Windows: "import pwd" raises ImportError
+    assert server_name(tmp_path) == server_name(tmp_path / ".")
+    assert server_name(tmp_path).startswith("tinyrag-desktop-")

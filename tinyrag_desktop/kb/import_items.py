@@ -62,6 +62,28 @@ def _is_hidden(path: Path) -> bool:
     return path.name.startswith(".")
 
 
+# Windows hides a file or folder by an attribute, not by a dot: AppData in a home folder, which holds what
+# ~/.config and ~/.ssh hold elsewhere (importing the home folder read programs' settings and tokens there).
+_MARKED_HIDDEN_TOO = os.name == "nt"
+
+
+def _marked_hidden(folder: str) -> frozenset[str]:
+    """On Windows, the names in ``folder`` marked hidden, from one listing of it (its entries carry their
+    attributes there: no look at each file); none elsewhere."""
+    if not _MARKED_HIDDEN_TOO:
+        return frozenset()
+    try:
+        with os.scandir(folder) as entries:
+            return frozenset(e.name for e in entries if _attributes(e) & stat.FILE_ATTRIBUTE_HIDDEN)
+    except OSError:  # the walk says why it cannot read the folder
+        return frozenset()
+
+
+def _attributes(entry: os.DirEntry) -> int:
+    """The file attributes Windows keeps for ``entry`` (a link's own, not those of where it leads)."""
+    return getattr(entry.stat(follow_symlinks=False), "st_file_attributes", 0)
+
+
 def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] | None = None,
            own: str = "", spelled: Callable[[str], str] | None = None) -> list[ImportItem]:
     """Folders become the supported files they hold (recursively); hidden and unsupported ones are skipped.
@@ -141,10 +163,12 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
             seen.add(real)
             if walked is not None:
                 walked.add(os.path.join(real, ""))
-            for name in sorted(d for d in dirs if d.startswith(".")):
+            marked = _marked_hidden(root)
+            hidden = {d for d in dirs if d.startswith(".") or d in marked}
+            for name in sorted(hidden):
                 report.skipped.append(Failure(_shown(str(Path(root, name))), "hidden folder"))
             kept = []
-            for name in sorted(d for d in dirs if not d.startswith(".")):
+            for name in sorted(d for d in dirs if d not in hidden):
                 folder = os.path.join(root, name)
                 try:
                     reason = _outside(folder, os.path.realpath(folder), top) or (
@@ -161,7 +185,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                 file = Path(root, name)
                 resolved = None
                 try:
-                    reason = _not_importable(file)
+                    reason = "hidden file" if name in marked else _not_importable(file)
                     if not reason:
                         resolved = _real_file(file, real, name)
                         reason = _outside(file, resolved, top) or _hidden_target(file, path, resolved)

@@ -39,7 +39,8 @@ def server_name(data_dir: Path) -> str:
     """The local socket's name: one per user and data folder, the same however the folder is written."""
     try:
         user = getpass.getuser()
-    except (KeyError, OSError):  # no user name in the environment or the password database
+    except (KeyError, OSError, ImportError):  # no user name in the environment, nor a password database
+        # (ImportError: Windows has no pwd module, which Python 3.11 turns to when %USERNAME% is not set)
         user = "user"
     folder = hashlib.sha256(str(Path(data_dir).resolve()).encode("utf-8", "surrogatepass")).hexdigest()
     return f"tinyrag-desktop-{hashlib.sha256(user.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}-{folder[:16]}"

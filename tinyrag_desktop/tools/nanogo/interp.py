@@ -336,10 +336,11 @@ def execute(code: str, ns: dict, write, on_fatal) -> None:
         raise ProgramExit("panic", crash_text("panic", p)) from None
 
 
-def run_inprocess(source: str, stack_mb: int = 256):
+def run_inprocess(source: str, stack_mb: int = 255):
     """Compile and run in this process (tests, benchmarks): returns (stdout, status, stderr text).
 
-    Runs on a fresh thread with a large stack; the program must not block forever (no wall clock here)."""
+    Runs on a fresh thread with a large stack, under 256 MiB: CPython on Windows refuses that much with
+    ValueError (as the worker's MAIN_STACK); the program must not block forever (no wall clock here)."""
     import threading
 
     from .compiler import compile_source
