@@ -155,6 +155,11 @@ class ChatStore:
         row = self._db.execute("SELECT * FROM chats WHERE id=? AND deleted IS NULL", (chat_id,)).fetchone()
         return chat_from_row(row) if row else None
 
+    def require_chat(self, chat_id: str) -> None:
+        """Raise ChatGone when ``chat_id`` is no longer in the history, deleted for good elsewhere while it
+        was open here (one deleted but not yet purged is still there)."""
+        _require_chat(self._db, chat_id)
+
     def list_chats(self) -> list[ChatInfo]:
         """Every chat not deleted, the most recently used first."""
         return chats_in(self._db)
@@ -251,15 +256,12 @@ class ChatStore:
         transaction, so that a crash leaves one answer or the other, never none. ``wait``: at most so many
         seconds for another program's lock (LOCK_WAIT otherwise)."""
         now = created = time.time()
-        # half a character (a lone surrogate) from anywhere: a server's model name, an error, a tool's text
-        content, transcript, reasoning = mended(content), mended(transcript), mended(reasoning)
-        route, stats, error = mended_json(route), mended_json(stats), None if error is None else mended(error)
-        tools = tuple(_mended_tool(t) for t in tools)
+        answer, row = _answer_row(StoredMessage(0, "assistant", content, transcript, reasoning, route, stats, status,
+                                                error, tuple(tools)))
         with self._waiting(wait), self._tx() as db:
             _require_chat(db, chat_id)
             if replacing is not None and replacing != message_id:
                 db.execute("DELETE FROM messages WHERE id=? AND chat_id=?", (replacing, chat_id))
-            row = (content, transcript, reasoning, _dumps(route), _dumps(stats), status, error)
             cur = db.execute(
                 "UPDATE messages SET content=?, transcript=?, reasoning=?, route=?, stats=?, status=?, error=? "
                 "WHERE id=? AND chat_id=?", (*row, message_id, chat_id)) if message_id is not None else None
@@ -268,10 +270,9 @@ class ChatStore:
                 created = db.execute("SELECT created FROM messages WHERE id=?", (message_id,)).fetchone()[0]
             else:  # a new answer (or the one stored so far is gone: its chat was saved anew, see save_anew)
                 message_id = _insert_message(db, chat_id, "assistant", row, created)
-            _insert_tools(db, message_id, tools)
+            _insert_tools(db, message_id, answer.tools)
             db.execute("UPDATE chats SET updated=? WHERE id=?", (now, chat_id))
-        return StoredMessage(message_id, "assistant", content, transcript, reasoning, route, stats, status,
-                             error, tools, created)
+        return replace(answer, id=message_id, created=created)
 
     def save_anew(self, chat_id: str, title: str, persona: str, messages: Iterable[StoredMessage]) -> list[int]:
         """Store again, under its own id, a chat that was purged while it was open (see ChatGone), with
@@ -283,10 +284,9 @@ class ChatStore:
             db.execute("INSERT OR IGNORE INTO chats(id, title, persona, created, updated) VALUES (?,?,?,?,?)",
                        (chat_id, mended(title) or "New chat", mended(persona), now, now))
             for m in messages:
-                row = (mended(m.content), mended(m.transcript), mended(m.reasoning), _dumps(mended_json(m.route)),
-                       _dumps(mended_json(m.stats)), m.status, None if m.error is None else mended(m.error))
+                m, row = _answer_row(m)
                 ids.append(_insert_message(db, chat_id, m.role, row, now))
-                _insert_tools(db, ids[-1], tuple(_mended_tool(t) for t in m.tools))
+                _insert_tools(db, ids[-1], m.tools)
         return ids
 
     def delete_message(self, message_id: int) -> None:
@@ -423,6 +423,16 @@ class ChatGone(ChatStoreError):
 def _require_chat(db: sqlite3.Connection, chat_id: str) -> None:
     if db.execute("SELECT 1 FROM chats WHERE id=?", (chat_id,)).fetchone() is None:
         raise ChatGone(chat_id)
+
+
+def _answer_row(message: StoredMessage) -> tuple[StoredMessage, tuple]:
+    """``message`` as it is stored, and its row for _insert_message: half a character (a lone surrogate) from
+    anywhere (a server's model name, an error, a tool's text) mended, as SQLite cannot store it."""
+    m = replace(message, content=mended(message.content), transcript=mended(message.transcript),
+                reasoning=mended(message.reasoning), route=mended_json(message.route),
+                stats=mended_json(message.stats), error=None if message.error is None else mended(message.error),
+                tools=tuple(_mended_tool(t) for t in message.tools))
+    return m, (m.content, m.transcript, m.reasoning, _dumps(m.route), _dumps(m.stats), m.status, m.error)
 
 
 def _insert_message(db: sqlite3.Connection, chat_id: str, role: str, row: tuple, created: float) -> int:

@@ -11,11 +11,13 @@ import sqlite3
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from tests.sse_server import Stream
+from tests.sse_server import Status, Stream
 from tests.ui.conftest import ask_and_wait, ask_then_stop, tokens, wait_signal, wait_until
-from tinyrag_desktop.chats import ChatGone, ChatStore, StoredMessage, StoredTool
+from tinyrag_desktop.chats import ChatGone, ChatStore, ChatStoreError, StoredMessage, StoredTool
 
 STORY = " ".join(f"word{n}" for n in range(400))
+CALL = '<tool name="calculate"><query>2**200</query></tool>'
+BIG = str(2**200)
 
 
 def _purge_elsewhere(data, chat_id: str) -> None:
@@ -173,3 +175,133 @@ def test_a_question_that_waits_in_a_chat_purged_meanwhile_saves_the_chat_anew(ma
                                        ("assistant", "Paris.", "done"), ("user", "And of Italy?", "done"),
                                        ("assistant", "Rome.", "done")]
     assert "saved again, as it is shown" in win.notice_label.text() and boxes == []
+
+
+def _asked(server, first: str) -> list[tuple[str, str]]:
+    """The conversation the last request to the model held, from the question ``first`` (the system prompt
+    and the examples of tool calls before it aside)."""
+    sent = [(m["role"], m["content"]) for m in server.requests[-1]["messages"]]
+    return sent[max((n for n, m in enumerate(sent) if m == ("user", first)), default=len(sent)):]
+
+
+@pytest.mark.parametrize("again", ["regenerate", "retry"])
+def test_an_answer_asked_again_in_a_chat_purged_meanwhile_is_asked_with_the_conversation(
+        make_window, server, qloop, tmp_path, boxes, again):
+    # (the history was read while the chat was gone: the model got the system prompt and nothing else)
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    last = Stream(tokens("About two million.")) if again == "regenerate" else Status(500, "model crashed")
+    server.queue(Stream(tokens("Paris.")), last, Stream(tokens("Some two million people.")))
+    assert qloop.run(ask_and_wait(win, "What is the capital of France?")) == "done"
+    assert qloop.run(ask_and_wait(win, "How many people live there?")) == ("done" if again == "regenerate"
+                                                                            else "error")
+    chat_id = win.chat_id
+    _purge_elsewhere(data, chat_id)
+
+    async def asked_again():
+        finished = wait_signal(win.answerFinished, timeout=15)
+        if again == "regenerate":
+            assert win.regenerate()
+        else:
+            await wait_until(win.view.answers()[-1].retry_button.isVisible)
+            win.view.answers()[-1].retry_button.click()
+        return await finished
+
+    assert qloop.run(asked_again()) == "done"
+    assert _asked(server, "What is the capital of France?") == [("user", "What is the capital of France?"), ("assistant", "Paris."),
+                              ("user", "How many people live there?")]
+    assert _stored(data, chat_id) == [("user", "What is the capital of France?", "done"),
+                                      ("assistant", "Paris.", "done"), ("user", "How many people live there?", "done"),
+                                      ("assistant", "Some two million people.", "done")]
+    assert "saved again, as it is shown" in win.notice_label.text() and boxes == []
+    assert chat_id in win.sidebar.ids()
+
+
+@pytest.mark.parametrize("shown", ["as answered", "opened again"])
+def test_a_chat_saved_anew_gives_the_model_its_earlier_tool_calls_with_their_results(
+        make_window, server, qloop, tmp_path, boxes, shown):
+    # (saved anew, each answer's tool blocks were left out of what it was stored with: its calls no longer
+    # matched its text, and the follow-up came to a model that saw neither the call nor its result)
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    server.queue(Stream(tokens(f"Let me compute. {CALL}")), Stream(tokens("It is a 61-digit number.")),
+                 Stream(tokens("It was the number above.")))
+    assert qloop.run(ask_and_wait(win, "What is 2**200?")) == "done"
+    chat_id = win.chat_id
+    if shown == "opened again":  # the answer is the one rebuilt from the history
+        win.new_chat()
+        win.open_chat(chat_id)
+        win.finish_loading()
+    answered = ChatStore(data).messages(chat_id)[1]
+    _purge_elsewhere(data, chat_id)
+    assert qloop.run(ask_and_wait(win, "What was 2**200 again?")) == "done"
+
+    assert "saved again, as it is shown" in win.notice_label.text() and boxes == []
+    asked = _asked(server, "What is 2**200?")
+    assert [role for role, _c in asked] == ["user", "assistant", "user", "assistant", "user"]
+    assert asked[1] == ("assistant", f"Let me compute. {CALL}")
+    assert asked[2][1].startswith("<tool_results>") and BIG in asked[2][1]
+    assert asked[3] == ("assistant", "It is a 61-digit number.")
+    assert asked[4][1].startswith("What was 2**200 again?")  # (with a hint of the tool to use)
+    saved = ChatStore(data).messages(chat_id)[1]  # stored again as it was
+    assert (saved.transcript, saved.status, saved.tools) == (answered.transcript, "done", answered.tools)
+    assert CALL in saved.transcript and [t.round for t in saved.tools] == [1]
+
+
+def test_an_answer_stored_stopped_with_a_note_is_saved_anew_as_stopped(make_window, server, qloop, tmp_path,
+                                                                        boxes):
+    # (shown failed, with the note "the app closed before it was finished", it was saved anew as an error)
+    data = tmp_path / "data"
+    store = ChatStore(data)
+    chat = store.new_chat("Story")
+    store.add_user_message(chat.id, "Tell me a story")
+    note = "The app closed before this answer was finished; what had arrived is kept. Press Retry to ask again."
+    store.add_assistant_message(chat.id, "Once upon", status="stopped", error=note, stats={"outcome": "stopped"})
+    store.close()
+    win = make_window(server.base_url, data_dir=data)
+    server.queue(Stream(tokens("The end.")))
+    win.open_chat(chat.id)
+    win.finish_loading()
+    _purge_elsewhere(data, chat.id)
+    assert qloop.run(ask_and_wait(win, "Go on")) == "done"
+    stored = ChatStore(data).messages(chat.id)
+    assert [(m.content, m.status, m.error) for m in stored[:2]] == [("Tell me a story", "done", None),
+                                                                  ("Once upon", "stopped", note)]
+    assert boxes == []
+
+
+def test_an_answer_asked_again_in_a_purged_chat_that_cannot_be_saved_anew_says_why_and_can_be_retried(
+        make_window, server, qloop, tmp_path, boxes, monkeypatch):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    server.queue(Stream(tokens("Paris.")), Stream(tokens("Paris, again.")))
+    assert qloop.run(ask_and_wait(win, "What is the capital of France?")) == "done"
+    _purge_elsewhere(data, win.chat_id)
+    full = "Could not write the chat history: the disk is full. Free some space, then try again."
+
+    def cannot(*_args):
+        raise ChatStoreError(full)
+    monkeypatch.setattr(win.store, "save_anew", cannot)
+    asked = len(server.requests)
+
+    async def regenerated():
+        finished = wait_signal(win.answerFinished, timeout=15)
+        assert win.regenerate()
+        return await finished
+
+    assert qloop.run(regenerated()) == "error"
+    assert len(server.requests) == asked  # the model was not asked without the conversation
+    answer = win.view.answers()[-1]
+    assert answer.error == full and boxes == []
+    monkeypatch.undo()  # space was freed: Retry saves the chat anew and asks with it
+
+    async def retried():
+        finished = wait_signal(win.answerFinished, timeout=15)
+        await wait_until(answer.retry_button.isVisible)
+        answer.retry_button.click()
+        return await finished
+
+    assert qloop.run(retried()) == "done"
+    assert _asked(server, "What is the capital of France?") == [("user", "What is the capital of France?")]
+    assert _stored(data, win.chat_id) == [("user", "What is the capital of France?", "done"),
+                                          ("assistant", "Paris, again.", "done")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QGuiApplication
@@ -21,6 +22,25 @@ if TYPE_CHECKING:
 
 class StoredFormMixin:
     """AnswerWidget as it is stored and copied (mixed into it, see answer.py)."""
+
+    # The transcript and status its row in the chat history holds (see keep_stored); "" until it is stored
+    _stored_as: tuple[str, str] = ("", "")
+
+    def keep_stored(self, transcript: str, status: str) -> None:
+        """Keep the transcript and status this answer is stored with: the tool blocks' raw XML is nowhere
+        else on it, and its status is how it ended, which the state shown does not tell (an answer stored
+        "stopped" with a note shows as failed). A chat purged while open is stored again with them."""
+        self._stored_as = (transcript, status)
+
+    def as_stored(self) -> StoredMessage:
+        """The answer as its row in the chat history holds it (a chat purged while open is stored again with
+        it: see chat_anew): the transcript and status it was stored with, its text, tools, reasoning, route,
+        footer and error as shown. One never stored has no transcript (its tool blocks are given back to the
+        model as text then), and the status its state shows."""
+        transcript, status = self._stored_as
+        return StoredMessage(0, "assistant", self.content(), transcript, self.reasoning(), self.route, self.stats,
+                             status or {"stopped": "stopped", "failed": "error"}.get(self._state, "done"),
+                             self.error, tuple(self.stored_tools()))
 
     def stored_tools(self) -> list[StoredTool]:
         out = []
@@ -48,10 +68,8 @@ class StoredFormMixin:
     def to_markdown(self) -> str:
         # with how it ended, as the window shows it ("stopped", its error): a stopped answer's text just ended;
         # or that it is still being written, its calls without an end running
-        status = {"stopped": "stopped", "failed": "error", "answering": "answering"}.get(self._state, "done")
-        text = answer_markdown(StoredMessage(0, "assistant", self.content(), reasoning=self.reasoning(),
-                                             stats=self._stats, status=status, error=self._error,
-                                             tools=tuple(self.stored_tools())))
+        stored = self.as_stored()
+        text = answer_markdown(replace(stored, status="answering") if self._state == "answering" else stored)
         entries = self.source_entries()
         if entries:  # a copied answer keeps what it was based on, with the numbers its text cites
             text += f"\n{OFFERED_CAPTION if self._sources_offered() else 'Sources'}:\n"  # the row's caption
@@ -78,6 +96,7 @@ class StoredFormMixin:
         state are there at once, its text segments come in its place a few at a time."""
         self = cls(parent, palette, show_route, settings)
         self._building = later
+        self.keep_stored(message.transcript, message.status)
         if message.route:
             sources = message.route.get("sources") or ()  # absent in answers stored before sources existed
             self.on_route(Route(str(message.route.get("mode", "")), str(message.route.get("reason", "")),

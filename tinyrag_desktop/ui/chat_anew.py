@@ -41,6 +41,18 @@ def saved_anew(win: "MainWindow", write: Callable[[], T], leave_out: QWidget | N
     return write()
 
 
+def kept_or_saved_anew(win: "MainWindow", chat_id: str) -> bool:
+    """Whether ``chat_id`` is still in the history; when it was purged, it is stored again first, as
+    saved_anew does, and False (an answer asked again then reads the chat from the history: read while it
+    was gone, the model got no conversation at all, only the system prompt)."""
+    try:
+        win.store.require_chat(chat_id)
+        return True
+    except ChatGone as gone:
+        win.notice_bar.add(_save_anew(win, gone, None))
+    return False
+
+
 def _save_anew(win: "MainWindow", gone: ChatGone, leave_out: QWidget | None) -> str:
     """Store the chat ``gone`` again with the questions and answers shown of it (none when another chat is
     open); what the notice says of it."""
@@ -69,9 +81,7 @@ def _save_anew(win: "MainWindow", gone: ChatGone, leave_out: QWidget | None) -> 
 
 def _as_stored(item: QWidget) -> StoredMessage | None:
     """A question or an answer of the conversation as it is stored (None for anything else shown there)."""
-    if isinstance(item, AnswerWidget):
-        status = {"stopped": "stopped", "failed": "error"}.get(item.state, "done")
-        return StoredMessage(0, "assistant", item.content(), item.transcript({}), item.reasoning(), item.route,
-                             item.stats, status, item.error, tuple(item.stored_tools()))
+    if isinstance(item, AnswerWidget):  # with its tool blocks as the model wrote them: given back with results
+        return item.as_stored()
     bubbles = item.findChildren(UserBubble)
     return StoredMessage(0, "user", bubbles[0].text()) if bubbles else None

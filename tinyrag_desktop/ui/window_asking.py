@@ -15,7 +15,7 @@ from ..engine.events import Done, EngineError, ToolFinished, ToolStarted
 from ..tool_words import window_words
 from .answer import AnswerWidget
 from .answer_saving import NOT_SAVED, not_saved_words, show_earlier_answer
-from .chat_anew import saved_anew
+from .chat_anew import kept_or_saved_anew, saved_anew
 from .chat_trim import trim_live_chat
 
 Confirm = Callable[[str, str], Awaitable[bool]]  # ToolContext.confirm: (tool, its text) -> allowed
@@ -135,6 +135,12 @@ class AskingMixin:
         """Answer ``chat_id``'s last question (the open chat's, or out of sight, as one left while it streams)."""
         chat_id = chat_id or self.chat_id
         assert chat_id is not None
+        unsaved = None
+        try:  # a chat purged while open is stored again first (Regenerate, Retry): else no conversation was sent
+            if not kept_or_saved_anew(self, chat_id):
+                replacing = None  # that row went with the chat (its id may now be one of the rows saved anew)
+        except ChatStoreError as exc:  # it could not be (a full disk): said on the answer, which has Retry
+            unsaved = exc
         messages = self.store.history(chat_id, leave_out=replacing)
         answer = self.view.add_answer(shown=chat_id == self.chat_id)
         self.wire_answer(answer)
@@ -146,6 +152,10 @@ class AskingMixin:
         self._set_streaming(True)
         self.sidebar.set_answering(chat_id)
         self._update_last_answer()
+        if unsaved is not None:
+            log.warning("the chat purged elsewhere could not be saved again: %s", unsaved)
+            self._cannot_start(str(unsaved))
+            return
         try:
             # An --ask run asks no one (a question would wait for good): as `ask`, commands run only with
             # --allow-shell-exec, unasked (app.py holds the saved setting back without it).
@@ -154,10 +164,14 @@ class AskingMixin:
             events = engine.run(messages, system=self.system_prompt(chat_id), chat_id=chat_id)
         except Exception as exc:  # e.g. the engine could not be built from these settings
             log.exception("could not start the engine")
-            self._on_failed(EngineError(f"Could not start answering: {exc}", kind="internal"))
-            self._on_finished("error")
+            self._cannot_start(f"Could not start answering: {exc}")
             return
         self.bridge.start(events)
+
+    def _cannot_start(self, why: str) -> None:
+        """The answer just begun fails at once, saying ``why``, and ends as an error (with Retry)."""
+        self._on_failed(EngineError(why, kind="internal"))
+        self._on_finished("error")
 
     def _said_while_asking(self, confirm: Confirm) -> Confirm:
         """``confirm``, with the status bar saying the answer waits for the user while it asks (it said
@@ -273,6 +287,7 @@ class AskingMixin:
         try:
             transcript = (self._done.transcript if self._done and self._done.transcript
                           else answer.transcript(self._raw))
+            answer.keep_stored(transcript, outcome)  # its raw tool blocks: a chat saved anew keeps them
             message = saved_anew(self, lambda: self._saver.finish(answer, chat_id, outcome, transcript), answer)
         except Exception as exc:  # said until dismissed, not in a box that stops the window
             if isinstance(exc, ChatStoreError):  # a full disk, a lock, a deleted folder: said in words already
