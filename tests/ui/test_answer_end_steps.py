@@ -16,9 +16,10 @@ import sqlite3
 import pytest
 
 from tests.sse_server import Stream
+from tinyrag_desktop.chats import ChatStoreError
 from tinyrag_desktop.ui import window_asking
 
-from .conftest import tokens, wait_until
+from .conftest import ask_and_wait, tokens, wait_until
 
 STORY = " ".join(f"word{n}" for n in range(400))
 
@@ -74,3 +75,27 @@ def test_a_step_after_the_answer_that_fails_is_said_and_the_waiting_question_is_
     win.open_chat(story)  # the story was stored and is shown whole
     win.finish_loading()
     assert [a.content() for a in win.view.answers()] == [STORY]
+
+
+def test_steps_that_fail_at_an_answers_end_are_said_in_one_line_with_each_reason(make_window, server, qloop,
+                                                                                 monkeypatch):
+    # (each failing step added its own "Something went wrong as the answer ended…" line, the same words
+    # again and again in the notice; and each later end added another)
+    server.queue(Stream(tokens("Bananas are yellow.")), Stream(tokens("Lemons too.")))
+    win = make_window(server.base_url)
+    _failing(win, monkeypatch, "trim_live_chat")
+    locked = "Could not write the chat history: another program is using it."
+
+    def recheck(_outcome):
+        raise ChatStoreError(locked)
+    monkeypatch.setattr(win, "_recheck_server", recheck)
+    assert qloop.run(ask_and_wait(win, "What colour are bananas?")) == "done"
+    text = win.notice_label.text()
+    assert text.count("Something went wrong as the answer ended") == 1 and text.count("details are in the log") == 1
+    assert "The chat history could not be read (database disk image is malformed)." in text and locked in text
+
+    monkeypatch.setattr(window_asking, "trim_live_chat", lambda _win: None)  # the next end: one step fails
+    assert qloop.run(ask_and_wait(win, "And lemons?")) == "done"
+    text = win.notice_label.text()
+    assert text.count("Something went wrong as the answer ended") == 1 and locked in text
+    assert "could not be read" not in text  # that was the end before

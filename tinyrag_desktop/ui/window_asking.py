@@ -23,7 +23,8 @@ Confirm = Callable[[str, str], Awaitable[bool]]  # ToolContext.confirm: (tool, i
 log = logging.getLogger(__name__)
 
 UNEXPECTED = "Something unexpected went wrong while saving it; the details are in the log (Help → Open log folder)."
-# A step after an answer's end that failed (see _end_step): said once, whatever else the notice says
+# The steps after an answer's end that failed (see _say_end_failed): said once, with each one's reason,
+# whatever else the notice says
 END_FAILED = ("Something went wrong as the answer ended; the answer and the chat stay as they are on screen. "
               "{why}The details are in the log (Help → Open log folder).")
 
@@ -220,30 +221,37 @@ class AskingMixin:
         self._set_streaming(False)
         self.sidebar.set_answering(None)
         self.last_outcome = outcome
-        if answer is not None and chat_id is not None:
-            self._end_step(self._end_answer, answer, chat_id, outcome)
-        self._end_step(self._update_last_answer)
-        self._end_step(trim_live_chat, self)
-        self._end_step(self._recheck_server, outcome)
+        ended = answer is not None and chat_id is not None
+        failed = [self._end_step(self._end_answer, answer, chat_id, outcome)] if ended else []
+        failed += [self._end_step(self._update_last_answer), self._end_step(trim_live_chat, self),
+                   self._end_step(self._recheck_server, outcome)]
         pending, self._after_stream = self._after_stream, []
-        for action in pending:  # each on its own too
-            self._end_step(action)
+        failed += [self._end_step(action) for action in pending]  # each on its own too
+        self._say_end_failed([why for why in failed if why is not None])
         if not self.isActiveWindow():  # the taskbar entry asks for attention: the answer is ready
             QApplication.alert(self)
         self.answerFinished.emit(outcome)
 
-    def _end_step(self, step: Callable[..., object], *args: object) -> None:
-        """Run one step of an answer's end on its own. One that fails (the chat history unreadable, a bug) is
-        logged with its traceback and said in the notice, and the others still run: an exception here went
-        to the console only (Qt prints a slot's and goes on), and the rest of the end was skipped: no
-        answerFinished, so a question waiting in another chat waited for good and an --ask run never ended."""
+    def _end_step(self, step: Callable[..., object], *args: object) -> str | None:
+        """Run one step of an answer's end on its own; None, or when it failed (the chat history unreadable,
+        a bug) why, in words for the notice ("" for a bug), its traceback in the log. The others still run:
+        an exception here went to the console only (Qt prints a slot's and goes on), and the rest of the end
+        was skipped: no answerFinished, so a question waiting in another chat waited for good and an --ask
+        run never ended."""
         try:
             step(*args)
         except Exception as exc:
             log.exception("a step of the answer's end failed: %s", getattr(step, "__name__", step))
-            why = (f"{exc} " if isinstance(exc, ChatStoreError) else  # in words already
-                   f"The chat history could not be read ({exc}). " if isinstance(exc, sqlite3.Error) else "")
-            self.notice_bar.add(END_FAILED.format(why=why))
+            return (f"{exc} " if isinstance(exc, ChatStoreError) else  # in words already
+                    f"The chat history could not be read ({exc}). " if isinstance(exc, sqlite3.Error) else "")
+        return None
+
+    def _say_end_failed(self, whys: list[str]) -> None:
+        """Say that steps of the answer's end failed (``whys``: what _end_step gave for each), in one line
+        with each reason once, in place of an earlier end's (two such lines read as one failure said twice)."""
+        if whys:
+            self.notice_bar.withdraw(END_FAILED[:END_FAILED.index(";")], starting=True)
+            self.notice_bar.add(END_FAILED.format(why="".join(dict.fromkeys(whys))))
 
     def _end_answer(self, answer: AnswerWidget, chat_id: str, outcome: str) -> None:
         """The answer of ``chat_id`` has ended as ``outcome``: settled, stored (or said not to be), and shown
