@@ -377,7 +377,7 @@ class Importer(ImportReadingMixin):
         was not written, as another import stored these bytes since they were read), and whether that one had
         the same bytes, read by older readers (see READER_VERSION)."""
         existing = self.kb.source_by_location(source.location)
-        if self._seen.pop(source.location, source.digest) != source.digest and self._same(existing, source.digest):
+        if self._seen.get(source.location, source.digest) != source.digest and self._same(existing, source.digest):
             # stored since this import looked, by another one (the window's and kb add of one folder at once):
             # each stored what both had read, and said "574 updated" of files that had not changed
             return None, False
