@@ -42,7 +42,7 @@ from .errors import (  # noqa: F401  ReadError: read from here too
 )
 from .models import Chunk, Document, SourceInfo
 from .moves import left_behind, move_source, moved_source, retarget_links
-from .path_case import Spellings
+from .path_case import Spellings, ignores_case
 from .unfinished import Marker
 from .reader_worker import Readers
 from .store import KnowledgeBase, local_moment, new_load_id
@@ -187,7 +187,8 @@ class Importer(ImportReadingMixin):
         parsed = [i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items]
         walked: set[str] = set()
         # "~/docs" imported after "~/Docs" on a case-insensitive disk: its files are the sources stored
-        spellings = Spellings(source.location for source in self.kb.sources())
+        spellings = Spellings(source.location for source in self.kb.sources()) \
+            if any(ignores_case(i.value) for i in parsed if i.kind == "path") else Spellings(())
         todo = expand(parsed, report, walked, os.path.realpath(self.kb.path.parent), spellings.spelled)
         self._paths = frozenset(item.value for item in todo if item.kind == "path")
         folders = _folders(parsed)  # and the linked folders outside them (each of their subfolders is in walked)
