@@ -139,7 +139,9 @@ class WatchingMixin:
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
         if event.type() == QEvent.Type.WindowStateChange and not self.window().isMinimized():
-            self._check_for_changes(ticked=False)  # restored: what the minimized window skipped
+            # restored: what the minimized window skipped (a panel that is a window of its own; the main
+            # window passes on no state change, but restoring it activates it: event())
+            self._check_for_changes(ticked=False)
         super().changeEvent(event)  # type: ignore[misc]
 
     def _database_version(self) -> object:
