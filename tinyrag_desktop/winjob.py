@@ -132,7 +132,8 @@ def _assign(pid: int) -> None:
     if job is None:
         return
     process = k32.OpenProcess(PROCESS_RIGHTS, False, pid)
-    if not process:  # it has ended already: nothing to end later
+    if not process:  # ended already (nothing to end later), or refused (access denied): the log says which
+        log.debug("Process %s could not be opened to put it in the app's job: %s", pid, _last_error())
         return
     try:
         if not k32.AssignProcessToJobObject(job, process):

@@ -72,6 +72,23 @@ def test_on_a_terminal_each_source_overwrites_the_line_without_cursor_codes(
                                  "\r" + " " * 11 + "\r")
 
 
+def test_after_the_terminal_is_made_narrower_the_covering_spaces_stay_on_one_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The spaces covering a long path went on past the new width: they wrapped onto a second row, and "\r"
+    # went back to the start of that one only, leaving the long line above.
+    monkeypatch.setenv("COLUMNS", "80")
+    stream = _Terminal()
+    line = _ProgressLine(stream, clock=lambda: 0.0)
+    line(Progress(0, 3, "documents/" * 6 + "plan.md", 0))  # 73 columns
+    assert len(stream.getvalue()) == 74
+    monkeypatch.setenv("COLUMNS", "30")
+    for done, name in ((1, "b.txt"), (3, "")):
+        written = len(stream.getvalue())
+        line(Progress(done, 3, name, 0))
+        assert len(stream.getvalue()[written:].rstrip("\r")) <= 30  # "\r" and at most 29 columns
+    assert stream.getvalue().endswith("\r[2/3] b.txt" + " " * 18 + "\r" + " " * 11 + "\r")  # then blanked
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="no pseudo-terminals")
 def test_a_terminal_that_says_it_has_no_columns_is_taken_as_80_wide(monkeypatch: pytest.MonkeyPatch) -> None:
     # A pseudo-terminal nobody sized (`script`, `docker exec -t`, CI) says 0 columns: the paths were cut to

@@ -91,3 +91,31 @@ def test_files_another_import_stored_meanwhile_are_unchanged_not_stored_again(tm
     assert sorted(report.unchanged) == [str(p) for p in notes] and not report.updated and not report.added
     assert report.summary() == "0 added, 0 updated, 2 unchanged (0 chunks stored)"
     assert len(stored) == 2 and len(set(stored.values())) == 1  # as kb add stored them, not written twice
+
+
+def test_a_source_that_fails_once_does_not_store_again_what_another_import_stored(tmp_path, data_dir, monkeypatch):
+    # The check "stored meanwhile by another import" was used up at the first store: when another source
+    # then failed, all were stored again one at a time, without it, and the first said "updated".
+    notes = _notes(tmp_path / "docs", ["alpha", "beta"])
+    store_read, save = Importer._store_read, Importer._save
+    calls = []
+
+    def kb_add_first(self, load_id, report):
+        _kb(data_dir, "add", str(tmp_path / "docs"))
+        monkeypatch.setattr(Importer, "_store_read", store_read)
+        return store_read(self, load_id, report)
+
+    def second_fails_once(self, source, load_id):  # the whole batch is rolled back, then stored one by one
+        calls.append(source.location)
+        if len(calls) == 2:
+            raise RuntimeError("a hiccup")
+        return save(self, source, load_id)
+
+    monkeypatch.setattr(Importer, "_store_read", kb_add_first)
+    monkeypatch.setattr(Importer, "_save", second_fails_once)
+    with open_store(data_dir) as kb:
+        report = Importer(kb).run([str(tmp_path / "docs")])
+        stored = {s.location: s.load_id for s in kb.sources()}
+    assert len(calls) == 4  # two in the batch, then each again
+    assert sorted(report.unchanged) == [str(p) for p in notes] and not report.updated and not report.failed
+    assert len(set(stored.values())) == 1  # as kb add stored them

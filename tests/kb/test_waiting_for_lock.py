@@ -218,3 +218,27 @@ def test_cancel_ends_the_wait_for_another_tinyrag_import(tmp_path, data_dir, mon
             other.wait(60)
     assert report.cancelled and not report.stopped and not report.failed, report.summary()
     assert not report.added and len(report.left_out) == 3
+
+
+class _FailingDisk:
+    """A connection whose BEGIN fails as a failing disk makes it fail, not for a lock."""
+
+    def __init__(self) -> None:
+        self.timeout = 5000
+
+    def execute(self, sql: str):
+        if sql == "BEGIN IMMEDIATE":
+            raise sqlite3.OperationalError("disk I/O error")
+        if sql.startswith("PRAGMA busy_timeout ="):
+            self.timeout = int(sql.rsplit("=", 1)[1])
+            return self
+        return self  # PRAGMA busy_timeout
+
+    def fetchone(self) -> tuple[int]:
+        return (self.timeout,)
+
+
+def test_a_disk_error_during_a_cancel_is_said_as_itself_not_as_the_cancel():
+    # With Cancel set, a disk I/O error was said as "the import was cancelled": the failing disk went unsaid.
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+        store_schema._begin(_FailingDisk(), stop=lambda: True)

@@ -246,7 +246,8 @@ class _ProgressLine:
         TERM=dumb (Emacs's shell) showed it as "^[[K", and Windows' console, which acts on it only when a
         program asks, as "←[K"; "\\r" and spaces work on every terminal."""
         width = _width(line)
-        self.stream.write("\r" + line + " " * (self.shown - width))
+        # no further than the terminal's width now: made narrower since, the spaces wrapped onto a second row
+        self.stream.write("\r" + line + " " * (min(self.shown, self._columns() - 1) - width))
         self.shown = width
 
     def _columns(self) -> int:

@@ -42,7 +42,7 @@ from .errors import (  # noqa: F401  ReadError: read from here too
 )
 from .models import Chunk, Document, SourceInfo
 from .moves import left_behind, move_source, moved_source, retarget_links
-from .path_case import Spellings
+from .path_case import Spellings, ignores_case
 from .unfinished import Marker
 from .reader_worker import Readers
 from .store import KnowledgeBase, local_moment, new_load_id
@@ -187,7 +187,8 @@ class Importer(ImportReadingMixin):
         parsed = [i if isinstance(i, ImportItem) else ImportItem.parse(i) for i in items]
         walked: set[str] = set()
         # "~/docs" imported after "~/Docs" on a case-insensitive disk: its files are the sources stored
-        spellings = Spellings(source.location for source in self.kb.sources())
+        spellings = Spellings(source.location for source in self.kb.sources()) \
+            if any(ignores_case(i.value) for i in parsed if i.kind == "path") else Spellings(())
         todo = expand(parsed, report, walked, os.path.realpath(self.kb.path.parent), spellings.spelled)
         self._paths = frozenset(item.value for item in todo if item.kind == "path")
         folders = _folders(parsed)  # and the linked folders outside them (each of their subfolders is in walked)
@@ -377,7 +378,7 @@ class Importer(ImportReadingMixin):
         was not written, as another import stored these bytes since they were read), and whether that one had
         the same bytes, read by older readers (see READER_VERSION)."""
         existing = self.kb.source_by_location(source.location)
-        if self._seen.pop(source.location, source.digest) != source.digest and self._same(existing, source.digest):
+        if self._seen.get(source.location, source.digest) != source.digest and self._same(existing, source.digest):
             # stored since this import looked, by another one (the window's and kb add of one folder at once):
             # each stored what both had read, and said "574 updated" of files that had not changed
             return None, False

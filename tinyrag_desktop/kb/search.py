@@ -165,9 +165,9 @@ class ReadOnlyConnection(sqlite3.Connection):
 
 
 def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
-    """A read-only, authorizer-guarded connection to the knowledge base; None when there is none yet. On a
-    full disk, with no room for the -shm file a WAL database is read through (a search failed), and nothing
-    in the -wal file, it is read as it is (immutable), ``as_it_is``: for one search (see kb._reading)."""
+    """A read-only, authorizer-guarded connection to the knowledge base; None when there is none yet. On a full
+    disk (no room for the -shm file WAL reads go through) with an empty -wal, read as it is (immutable, ``as_it_is``,
+    for one search: kb._reading): it takes no locks, so a checkpoint at once could in theory be read mid-page."""
     path = Path(data_dir) / DB_NAME
     refuse_unusable(path)
     if not path.is_file() or path.stat().st_size == 0:  # an empty file is an empty database: nothing imported

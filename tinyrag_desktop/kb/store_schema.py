@@ -152,7 +152,7 @@ def _begin(conn: sqlite3.Connection, longer: Callable[[], bool] | None = None,
                 conn.execute("BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as exc:
-                if stop is not None and stop():
+                if stop is not None and stop() and "locked" in str(exc):  # a disk I/O error is said as itself
                     raise Cancelled("the import was cancelled") from exc
                 now = time.monotonic()
                 left = int((deadline - now) * 1000)

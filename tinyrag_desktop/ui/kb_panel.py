@@ -7,41 +7,35 @@ carries their progress and results back to the GUI thread as queued signals.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Sequence
 
 from PySide6.QtCore import (
-    QCoreApplication, QEvent, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, Qt, QTimer,
-    Signal,
+    QCoreApplication, QItemSelection, QItemSelectionModel, QModelIndex, QObject, QPoint, QSize, Qt, Signal,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QHBoxLayout, QHeaderView, QMenu, QMessageBox, QProgressBar, QPushButton,
     QTabWidget, QVBoxLayout, QWidget,
 )
 
-from ..kb import Error, ImportItem, ImportReport, Progress, open_store
+from ..kb import ImportItem, ImportReport, Progress, open_store
 from ..kb.compact import compact_if_worth
 from ..kb.own_data import said
-from ..kb.store import KnowledgeBase, db_path, needs_rebuild
+from ..kb.store import KnowledgeBase, needs_rebuild
 from ..settings import Settings
-from ..sqlitefiles import file_uri
 from .access import announce
 from .item_menu import keyboard_menu_at_current_row
 from .kb_importing import ImportingMixin, RunningImport
 from .kb_search_tab import SearchTabMixin
 from .kb_summary import StatusLabel, SummaryBox, elided as _elided, in_window
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
+from .kb_watch import Listed, WatchingMixin, read_list
 from .plain_text import plain_tip
 from .sources import open_source, wikipedia_article
 
-
-# How often the shown list is checked against the knowledge base (catch_up): what ``kb add`` in a terminal
-# beside the window changes is listed without a click on the window (a panel whose own import ended first
-# went on listing 3,516 of the 5,000 sources both stored). One PRAGMA; 5,000 sources are read in 16 ms.
-CATCH_UP_EVERY_MS = 2000
 
 
 class _Relay(QObject):
@@ -53,9 +47,10 @@ class _Relay(QObject):
     searched = Signal(int, object, str)  # search number, hits (or the error's words), a note
     removed = Signal(int, str, str)  # sources removed, "" or the reason none were, and "" or the compaction
     compacting = Signal(int)  # sources removed, and the file is being compacted (kb.compact)
+    listed = Signal(int, object, str, object)  # the sources list read off the GUI thread (see kb_watch)
 
 
-class KnowledgePanel(ImportingMixin, SearchTabMixin, QWidget):
+class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
     """Manage and try the knowledge base in ``data_dir``; ``settings_provider`` gives the current settings."""
 
     importFinished = Signal(object)  # ImportReport (once for an import and those that waited for it)
@@ -94,19 +89,12 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, QWidget):
         self._busy = False
         self.setAcceptDrops(True)
         self._listed = False  # whether the sources list has been read yet
-        # What the database was when the list was last read, to read it again only when it changed since
-        # (sources added with kb add in a terminal): see _database_version.
-        self._watch: sqlite3.Connection | None = None
         self._quitting = False
-        self._watch_file: tuple[int, int] | None = None
-        self._read_version: object = None
         self._after_delete: str | None = None  # the source made current once a Delete is done
         self._progress: Progress | None = None  # the running import's last progress
         self._import = RunningImport([])
         self._build()
-        self._checking = QTimer(self)  # runs once the panel has been shown
-        self._checking.setInterval(CATCH_UP_EVERY_MS)
-        self._checking.timeout.connect(self._check_for_changes)
+        self._start_watching()  # sources added from a terminal meanwhile listed (kb_watch.py)
         if list_now:
             self.refresh()
         self._warm_vectors()
@@ -224,87 +212,40 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, QWidget):
         """Reload the sources list from the database, keeping the selected sources selected (by their
         location: a source imported again is stored anew) and the list where it was scrolled to."""
         self._listed = True
+        self._reads += 1  # a list still being read off the GUI thread is older: it is not shown (kb_watch)
+        # the version before reading: a change made meanwhile is seen next time
+        version, model = self._database_version(), self._embed_model()
+        if not self.is_importing() and needs_rebuild(self.data_dir):
+            self._show_list(version, model, None)
+            self._rebuild_index()
+            return
+        self._show_list(version, model, read_list(self.data_dir, model))
+
+    def _show_list(self, version: object, model: str, listed: Listed | str | None) -> None:
+        """Show what kb_watch.read_list found (on this thread or off it) in the database at ``version``."""
         place = self._place()
-        self._read_version = self._database_version()  # before reading: a change made meanwhile is seen next time
+        self._read_version, self._listed_at = version, time.monotonic()
         self.sources_model.set_sources([])
         self._update_buttons()  # a selection removed with its rows says nothing of it
         # With an embedding model set, say which sources lack its vectors (imported before it was set, or
         # while its server was down): selecting them and Re-import embeds them. Hidden without one, also
         # before the knowledge base exists (an empty panel showed a Vectors column).
-        model = str(self.settings_provider().get("embed_model", "") or "")
         self.sources_view.setColumnHidden(4, not model)
-        if not self.is_importing() and needs_rebuild(self.data_dir):
-            self._rebuild_index()
-            return
-        try:
-            kb = open_store(self.data_dir, create=False)
-        except Error as exc:
-            self.status_label.setText(in_window(str(exc)))
+        if isinstance(listed, str):  # the knowledge base cannot be opened: why
+            self.status_label.setText(in_window(listed))
             if not self._busy:  # "No sources yet. Click Add" would send the user to an import that fails
                 self.sources_view.empty_text = self.sources_view.UNREADABLE_TEXT
             return
         if not self._busy:
             self.sources_view.empty_text = self.sources_view.EMPTY_TEXT
-        if kb is None:
+        if listed is None:
             self.status_label.show_idle(False)
             return
-        with kb:
-            sources = kb.sources()
-            unembedded = kb.unembedded(model) if model else set()
-        self.sources_model.set_sources(sources, unembedded, model)
-        self.status_label.show_idle(bool(sources))
-        if kb.removed_own:  # sources an older version imported from the data folder: removed as it opened
-            self.status_label.setText(said(kb.removed_own))
+        self.sources_model.set_sources(listed.sources, listed.unembedded, model)
+        self.status_label.show_idle(bool(listed.sources))
+        if listed.removed_own:  # sources an older version imported from the data folder: removed as it opened
+            self.status_label.setText(said(listed.removed_own))
         self._restore_place(*place)
-
-    def catch_up(self) -> bool:
-        """Read the list again if the knowledge base changed since it was read (``kb add`` in a terminal,
-        another window): called as the panel is shown and as its window is activated again. Cheap when
-        nothing changed (one PRAGMA); never while an import or a Delete of the panel's own runs, which
-        reads the list again as it ends. True when the list was read again."""
-        if not self._listed or self._busy or self._database_version() == self._read_version:
-            return False
-        self._stale = True  # the Search tab's results too
-        self.refresh()
-        self.sourcesChanged.emit()
-        return True
-
-    def _database_version(self) -> object:
-        """A value that changes whenever the knowledge base changes: the database file's identity and
-        SQLite's data_version, asked of a connection kept open for it (it changes when any other connection,
-        in this process or another, commits). The files' sizes and times when that cannot be asked (no
-        database yet, a folder that cannot be written)."""
-        path = db_path(self.data_dir)
-        try:
-            info = path.stat()
-        except OSError:
-            self._close_watch()
-            return None
-        if self._quitting:  # its read-only connection, open at the end, left knowledge.db-wal and -shm behind
-            return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
-        identity = (info.st_dev, info.st_ino)
-        if self._watch is not None and self._watch_file != identity:  # replaced since: watch the new file
-            self._close_watch()
-        try:
-            if self._watch is None:
-                self._watch = sqlite3.connect(f"{file_uri(path.absolute())}?mode=ro", uri=True, isolation_level=None,
-                                              timeout=0.2)
-                self._watch_file = identity
-            return identity, self._watch.execute("PRAGMA data_version").fetchone()[0]
-        except sqlite3.Error:
-            self._close_watch()
-        stamps = [identity, info.st_size, info.st_mtime_ns]
-        try:
-            wal = Path(f"{path}-wal").stat()
-            stamps += [wal.st_size, wal.st_mtime_ns]
-        except OSError:
-            pass
-        return tuple(stamps)
-
-    def _close_watch(self) -> None:
-        if self._watch is not None:
-            self._watch.close()
-        self._watch, self._watch_file = None, None
 
     def _place(self) -> tuple[list[str], str | None, int]:
         """Where the list is: the selected sources' and the current one's locations, and its scroll."""
@@ -349,23 +290,11 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, QWidget):
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if not self._listed:
             self.refresh()
-        else:  # shown again: sources added from a terminal meanwhile are listed
+        else:  # shown again: sources added from a terminal meanwhile are listed as it opens, not after
             self.catch_up()
         if not self._quitting:
             self._checking.start()
         super().showEvent(event)
-
-    def _check_for_changes(self) -> None:
-        """The timer's look at the knowledge base: while shown, and not with the sources' menu open over them."""
-        if self.isVisible() and self._menu is None and not self._quitting:
-            self.catch_up()
-
-    def event(self, event: QEvent) -> bool:
-        # The window activated again (the user comes back from the terminal where they ran kb add): Qt
-        # passes the activation on to the window's visible widgets.
-        if event.type() == QEvent.Type.WindowActivate:
-            self.catch_up()
-        return super().event(event)
 
     def source_count(self) -> int:
         if not self._listed:
