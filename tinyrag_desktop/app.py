@@ -19,6 +19,7 @@ from typing import NoReturn
 from .chats import ChatStoreError
 from .cliargs import (TOP_USAGE, DataFolderError, add_shared_flags, add_window_flags, close_flags, context_from_args,
                       unwatched)
+from .files import folder_writable
 from .paths import UnknownHome, command, expand_home
 from .settings import SettingsError
 
@@ -89,7 +90,7 @@ def _screenshot_path(text: str) -> Path:
                             f"{existing}.") from None
     except OSError:
         raise SettingsError(f"--screenshot: the folder {folder} cannot be made in {existing}.") from None
-    if not os.access(folder, os.W_OK):
+    if not folder_writable(folder):
         raise SettingsError(f"--screenshot: you may not write in the folder {folder}.")
     return path
 
