@@ -19,7 +19,8 @@ from typing import NoReturn
 from .chats import ChatStoreError
 from .cliargs import (TOP_USAGE, DataFolderError, add_shared_flags, add_window_flags, close_flags, context_from_args,
                       unwatched)
-from .paths import command
+from .files import folder_writable
+from .paths import UnknownHome, command, expand_home
 from .settings import SettingsError
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,10 @@ def screenshot_format(path: Path) -> str:
 def _screenshot_path(text: str) -> Path:
     """Where --screenshot saves, its folder made now: a folder that cannot be made is said before the window
     opens and the question is sent, not as a traceback once the answer is done."""
-    path = Path(text).expanduser()
+    try:
+        path = expand_home(text)
+    except UnknownHome as exc:
+        raise SettingsError(f"--screenshot {text}: {exc}.") from None
     if path.is_dir():
         raise SettingsError(f"--screenshot {text} is a folder; give a file name, e.g. {path / 'window.png'}.")
     if path.suffix.lower() not in SCREENSHOT_FORMATS:  # a .jpg got PNG data: a viewer may refuse it
@@ -86,7 +90,7 @@ def _screenshot_path(text: str) -> Path:
                             f"{existing}.") from None
     except OSError:
         raise SettingsError(f"--screenshot: the folder {folder} cannot be made in {existing}.") from None
-    if not os.access(folder, os.W_OK):
+    if not folder_writable(folder):
         raise SettingsError(f"--screenshot: you may not write in the folder {folder}.")
     return path
 

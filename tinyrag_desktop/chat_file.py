@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from . import search_text
-from .files import keep_private, make_private_folder
+from .files import folder_writable, keep_private, make_private_folder
 from .sqlitefiles import missing_columns, out_of_space, table_columns
 
 log = logging.getLogger("tinyrag_desktop.chats")  # the name the history's log lines had before this module
@@ -149,10 +149,15 @@ def _refuse_unwritable(path: Path) -> None:
     if path.is_dir():
         raise ChatStoreError(f"The chat history {path} is a folder, not a file. It was left as it is; "
                              "move it elsewhere, or use another data folder (--data-dir).")
-    for what, place in (("file", path), ("folder", path.parent)):
-        if place.exists() and not os.access(place, os.W_OK):
-            raise ChatStoreError(f"The chat history {path} cannot be saved: its {what} is read-only. "
-                                 "Make it writable, or use another data folder (--data-dir).")
+    # a file's read-only attribute is what os.access looks at on Windows; a folder's it ignores
+    if path.exists() and not os.access(path, os.W_OK):
+        what = "file"
+    elif path.parent.exists() and not folder_writable(path.parent):
+        what = "folder"
+    else:
+        return
+    raise ChatStoreError(f"The chat history {path} cannot be saved: its {what} is read-only. "
+                         "Make it writable, or use another data folder (--data-dir).")
 
 
 def _refuse_other_apps_file(db: sqlite3.Connection, path: Path, *, newer: bool = False) -> None:

@@ -47,19 +47,46 @@ for _flag in ("O_NOFOLLOW", "O_NOINHERIT", "O_BINARY", "O_CLOEXEC"):
     _NEW_FILE |= getattr(os, _flag, 0)
 
 
-def _new_beside(path: Path, mode: int) -> tuple[int, str]:
-    """A new temporary file in ``path``'s folder, opened for writing, made with ``mode`` as ``open`` makes a
-    file: the system takes the umask (and a folder's default ACL) from it, which Python cannot read on macOS.
-    ``tempfile.mkstemp`` always makes it 0600."""
+def _new_beside(path: Path, mode: int, flags: int = 0) -> tuple[int, str]:
+    """A new temporary file in ``path``'s folder, opened for writing (with ``flags`` too), made with ``mode``
+    as ``open`` makes a file: the system takes the umask (and a folder's default ACL) from it, which Python
+    cannot read on macOS. ``tempfile.mkstemp`` always makes it 0600."""
     import secrets  # here: the command line's verbs start faster without it
 
     for _ in range(100):
         tmp = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
         try:
-            return os.open(tmp, _NEW_FILE, mode), tmp
+            return os.open(tmp, _NEW_FILE | flags, mode), tmp
         except FileExistsError:
             continue
     raise FileExistsError(f"No free name for a temporary file beside {path}")
+
+
+# Whether folder_writable makes a file to know: on Windows os.access answers yes for every folder (it looks
+# only at the read-only attribute, which Windows ignores on folders), whatever its permissions say. Tests set
+# it to try the probe elsewhere.
+_PROBE_FOLDERS = os.name == "nt"
+
+
+def folder_writable(folder: str | os.PathLike[str]) -> bool:
+    """Whether a file can be made in ``folder`` (False for one that is missing or no folder).
+
+    Elsewhere than on Windows the folder's permissions say, through os.access. On Windows a file is made
+    there and removed: a folder on a read-only share, or one whose permissions let this user only read, was
+    taken for writable, and the write then failed far from where it could be said."""
+    if not _PROBE_FOLDERS:
+        return os.access(folder, os.W_OK)
+    try:
+        # O_TEMPORARY: Windows removes the file as it is closed, so none is left even if removing fails
+        fd, probe = _new_beside(Path(folder) / "write-test", 0o600, getattr(os, "O_TEMPORARY", 0))
+    except (OSError, ValueError):  # ValueError: a NUL in the name
+        return False
+    os.close(fd)
+    try:
+        os.unlink(probe)
+    except OSError:  # removed as it closed (O_TEMPORARY)
+        pass
+    return True
 
 
 def write_failure(exc: BaseException) -> str:

@@ -35,6 +35,7 @@ from typing import Mapping, Sequence
 import httpx
 
 from .lifeline import child_options, guard_command, outside_environment
+from .paths import expand_home
 from .resources import resource_path
 from .winjob import adopted
 
@@ -170,7 +171,7 @@ def local_model_status(settings: Mapping[str, object] | None = None,
     launcher = find_launcher(environ)
     chosen = str((settings or {}).get("local_model", "") or "").strip()
     if chosen:
-        gguf: Path | None = Path(chosen).expanduser()
+        gguf: Path | None = expand_home(chosen, keep_unknown=True)
         if not gguf.is_file():
             return LocalModelStatus(False, f"The model file {gguf} does not exist; choose a .gguf file in "
                                            "Settings.", None, launcher)

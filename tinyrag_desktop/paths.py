@@ -25,6 +25,30 @@ def command() -> str:
     return "python -m tinyrag_desktop"
 
 
+class UnknownHome(ValueError):
+    """A path that starts with ``~name`` for a user this computer does not know (or ``~`` when no home folder
+    is known). The message says so, naming the user, without the path (the caller shows it where it fits);
+    Python's own RuntimeError ended the program in a traceback."""
+
+
+def expand_home(path: str | os.PathLike[str], *, keep_unknown: bool = False) -> Path:
+    """``path`` with its leading ``~`` or ``~name`` made that user's home folder, as a shell does.
+
+    For a user not known here, raises UnknownHome, or with ``keep_unknown`` gives the path as written (as a
+    shell leaves it): where a path is only looked for, "no such file" then says what went wrong."""
+    path = Path(path)
+    try:
+        return path.expanduser()
+    except RuntimeError:  # "Could not determine home directory"
+        if keep_unknown:
+            return path
+        first = path.parts[0]
+        if first == "~":
+            raise UnknownHome("the home folder ~ stands for is not known here; write the folder out in full") from None
+        raise UnknownHome(f"there is no user called {first[1:]} on this computer, so {first} names no home "
+                          "folder") from None
+
+
 class DataDirError(ValueError):
     """A data folder that cannot be used (a file, an empty name, no permission); the message says why."""
 
@@ -39,7 +63,10 @@ def default_data_dir() -> Path:
     """The platform's user data folder, or ``$TINYRAG_DATA_DIR`` when set."""
     env = os.environ.get("TINYRAG_DATA_DIR")
     if env:
-        return Path(env).expanduser()
+        try:
+            return expand_home(env)
+        except UnknownHome as exc:
+            raise DataDirError(f"cannot use {env} (TINYRAG_DATA_DIR) as the data folder: {exc}") from None
     from platformdirs import user_data_dir
 
     return Path(user_data_dir(APP_NAME, appauthor=False))
@@ -55,7 +82,10 @@ def resolve_data_dir(arg: str | os.PathLike[str] | None, *, create: bool = True)
         raise DataDirError("the data folder's name is empty; name a folder, or leave it out for the default one")
     # absolute: a relative --data-dir made the knowledge panel fail (a relative path has no file: URI) and
     # show an empty knowledge base
-    path = Path(arg).expanduser().absolute() if arg is not None else default_data_dir()
+    try:
+        path = expand_home(arg).absolute() if arg is not None else default_data_dir()
+    except UnknownHome as exc:
+        raise DataDirError(f"cannot use {arg} as the data folder: {exc}") from None
     _refuse_files_on_the_way(path)
     size = len(os.fsencode(path))
     if size > MAX_FOLDER_BYTES and os.name != "nt":

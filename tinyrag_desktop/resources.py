@@ -14,6 +14,8 @@ import sysconfig
 from functools import lru_cache
 from pathlib import Path
 
+from .paths import expand_home
+
 __all__ = ["ResourceNotFound", "resource_path", "resources_root", "candidate_roots"]
 
 APP_NAME = "tinyrag-desktop"
@@ -29,7 +31,7 @@ def candidate_roots() -> list[Path]:
     roots: list[Path] = []
     env = os.environ.get("TINYRAG_RESOURCES")
     if env:
-        roots.append(Path(env).expanduser())
+        roots.append(expand_home(env, keep_unknown=True))
     bundle = getattr(sys, "_MEIPASS", None)
     if getattr(sys, "frozen", False) and bundle:
         roots.append(Path(bundle) / "resources")

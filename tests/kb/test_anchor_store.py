@@ -8,7 +8,6 @@ import sqlite3
 from pathlib import Path
 
 from tinyrag_desktop.kb import Importer, KnowledgeBase, open_store, release, search
-from tinyrag_desktop.kb import store as store_module
 from tinyrag_desktop.kb.store import needs_rebuild
 from tinyrag_desktop.kb.store_file import SCHEMA_VERSION, db_path
 
@@ -71,8 +70,8 @@ def test_a_schema_4_knowledge_base_is_searched_then_migrated_in_place_keeping_ev
     old_hits = search(data, "work_mem memory for each sort", 3)
     assert old_hits[0].location.endswith("resource.html") and old_hits[0].anchor is None
     # a knowledge base in a folder this user cannot write is listed as it is, without the column
-    real_access = store_module.os.access
-    monkeypatch.setattr(store_module.os, "access", lambda path, mode: mode != os.W_OK and real_access(path, mode))
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: mode != os.W_OK and real_access(path, mode))
     with KnowledgeBase(db_path(data)) as readonly:
         assert readonly.readonly
         location = readonly.source(1).location

@@ -81,3 +81,13 @@ def test_a_drop_of_links_and_a_missing_file_imports_the_links_and_names_the_file
     assert [(i.kind, i.value) for i in asked[0]] == [("url", "http://127.0.0.1:18601/page.html"),
                                                       ("url", "http://127.0.0.1:18601/tiny")]
     assert "gone.rst" in panel.status_label.text() and panel.status_label.text().startswith("Not imported:")
+
+
+def test_a_dropped_path_of_a_user_this_computer_does_not_know_is_said_as_missing(panel, monkeypatch):
+    # Path.expanduser raised RuntimeError for "~name" of no user here: the drop ended in a traceback
+    asked = []
+    monkeypatch.setattr(panel, "import_items", lambda items, force=False: asked.append(items) or True)
+    _drop_text(panel, "~nosuchuser-tinyrag/notes.md")
+    assert asked == []
+    assert panel.status_label.text().startswith("Not imported:"), panel.status_label.text()
+    assert "~nosuchuser-tinyrag/notes.md" in panel.status_label.text()

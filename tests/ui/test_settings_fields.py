@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from PySide6.QtWidgets import QComboBox
 from hypothesis import HealthCheck, example, given, settings, strategies as st
@@ -493,3 +495,13 @@ def test_the_built_in_model_file_must_be_there_and_a_gguf_file(dialog, tmp_path)
     assert field.validate() is None and dialog.values()["local_model"] == str(model)
     box.setText("")  # none: SmolLM2, if installed
     assert dialog.revalidate() == [] and dialog.save_button.isEnabled()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows makes ~name the folder beside the user's own")
+def test_a_built_in_model_file_in_the_home_of_no_such_user_is_said_in_words(dialog):
+    # Path.expanduser raised RuntimeError for "~name" of a user this computer does not know
+    box, field = dialog.field("local_model"), dialog._fields["local_model"]
+    box.setText("~nosuchuser-tinyrag/tiny.gguf")
+    assert field.validate() == ("Built-in model file: ~nosuchuser-tinyrag/tiny.gguf: there is no user called "
+                                "nosuchuser-tinyrag on this computer, so ~nosuchuser-tinyrag names no home folder.")
+    assert not dialog.save_button.isEnabled()

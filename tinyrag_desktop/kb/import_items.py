@@ -13,6 +13,7 @@ from typing import Callable, Sequence
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
+from ..paths import UnknownHome, expand_home
 from .errors import UnsupportedFile
 from .import_report import Failure, ImportReport
 from .own_data import OWN_FILES, data_folder_around, is_data_folder, is_own_file
@@ -129,7 +130,11 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
         if _other_host(item.value):  # as written: a path made of it ("file:/otherhost/x") means nothing
             out.append(item)
             continue
-        path = Path(item.value).expanduser()
+        try:
+            path = expand_home(item.value)
+        except UnknownHome as exc:
+            report.failed.append(Failure(_shown(item.value), str(exc)))
+            continue
         try:
             folder = path.is_dir()
             # a pipe (/dev/stdin, <(…)) is named as given: resolved, it is /proc/PID/fd/pipe:[N], "no such file"
@@ -277,7 +282,7 @@ def _folders(items: Sequence[ImportItem]) -> list[str]:
     out = []
     for item in items:
         if item.kind == "path" and item.value.strip():
-            path = Path(item.value).expanduser()
+            path = expand_home(item.value, keep_unknown=True)
             if os.path.isdir(path):  # False for one that cannot be looked at (expand said why)
                 out.append(os.path.join(str(path.resolve()), ""))
     return out

@@ -21,7 +21,6 @@ form again (the SQL function ``index_form``).
 from __future__ import annotations
 
 import logging
-import os
 import sqlite3
 import struct
 import threading
@@ -33,7 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from ..files import keep_private, make_private_folder
+from ..files import folder_writable, keep_private, make_private_folder
 from ..sqlitefiles import table_columns
 from .errors import Cancelled, CannotWrite, Error, ReadOnlyStore, StoreError
 from .links import _real_folder, resolve_link
@@ -132,7 +131,7 @@ class KnowledgeBase(SchemaMixin):
         self.stop: Callable[[], bool] | None = None  # an import's Cancel, which ends such a wait (set with on_wait)
         # In a folder this user cannot write, an existing knowledge base is opened to read: its sources can
         # be listed and searched; what would change it fails, saying so.
-        self.readonly = self.path.is_file() and not os.access(self.path.parent, os.W_OK)
+        self.readonly = self.path.is_file() and not folder_writable(self.path.parent)
         self._together = False  # within together(): writes join its transaction
         self.removed_own: list[str] = []  # sources an older version imported from the data folder (own_data.py)
         refuse_unusable(self.path)

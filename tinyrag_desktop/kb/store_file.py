@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from ..files import folder_writable
 from ..sqlitefiles import LOW_SPACE, file_uri, free_bytes, missing_columns, table_columns
 from .errors import DiskFull, ReadOnlyStore, StoreError, StoreLocked
 
@@ -121,7 +122,7 @@ def readonly_uri(path: Path) -> str:
     as immutable: read as it is, without that file. A writer's last changes still in its ``-wal`` file are
     then not seen; a writer that closed cleanly left none."""
     uri = f"{file_uri(Path(path).resolve())}?mode=ro"
-    if not os.access(Path(path).resolve().parent, os.W_OK):
+    if not folder_writable(Path(path).resolve().parent):
         wal = Path(f"{path}-wal")
         if wal.is_file() and wal.stat().st_size:
             log.warning("%s is in a read-only folder beside a non-empty %s: its last changes are not read",
@@ -135,7 +136,7 @@ def tidy(data_dir: Path) -> None:
     database open: the last connection able to write does that as it closes. Readers cannot, so after a
     run that only searched, the two files would stay. Quick; never fails (a busy or unusable file is left)."""
     path = db_path(data_dir)
-    if not Path(f"{path}-wal").is_file() or not path.is_file() or not os.access(path.parent, os.W_OK):
+    if not Path(f"{path}-wal").is_file() or not path.is_file() or not folder_writable(path.parent):
         return
     try:
         with closing(sqlite3.connect(readonly_uri(path), uri=True)) as reader:
@@ -212,7 +213,7 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
                            "is done.")
     if name.startswith("SQLITE_CANTOPEN"):
         folder = Path(path).parent
-        if folder.is_dir() and not os.access(folder, os.W_OK) and not Path(path).exists():
+        if folder.is_dir() and not folder_writable(folder) and not Path(path).exists():
             return StoreError(f"{doing}: the folder {folder} cannot be written to, so no knowledge base can "
                               "be made in it. Use another data folder (--data-dir), or make the folder "
                               "writable for you.")

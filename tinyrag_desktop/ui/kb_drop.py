@@ -17,6 +17,7 @@ from PySide6.QtCore import QUrl
 
 from ..kb import ImportItem
 from ..kb.readers import SUPPORTED
+from ..paths import expand_home
 from .kb_address import web_address_problem, with_scheme
 from .kb_summary import elided, showable
 
@@ -75,7 +76,7 @@ def _line_items(line: str) -> list[ImportItem] | None:
         return [ImportItem("path", url.toLocalFile())] if url.isLocalFile() and Path(url.toLocalFile()).exists() \
             else None
     if _looks_like_path(line):
-        path = Path(line).expanduser()
+        path = expand_home(line, keep_unknown=True)
         return [ImportItem("path", str(path))] if path.exists() else None
     if "/" not in line and Path(line).suffix.lower() in SUPPORTED:  # notes.txt: a file's name, no server's
         return None

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog
                                QInputDialog, QLabel, QLineEdit, QListWidget, QMessageBox, QPlainTextEdit,
                                QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
+from ..paths import expand_home
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Settings, SettingsError
 from .focus_ring import FocusRing
 from .plain_text import plain_label
@@ -335,7 +336,7 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         The dialog opens where the current file is, else in the home folder."""
         field = self._fields["local_model"].widget
         assert isinstance(field, QLineEdit)
-        current = Path(field.text().strip()).expanduser() if field.text().strip() else None
+        current = expand_home(field.text().strip(), keep_unknown=True) if field.text().strip() else None
         start = current if current is not None and current.parent.is_dir() else Path.home()
         path, _ = QFileDialog.getOpenFileName(self, "Choose the built-in model file", str(start),
                                               "GGUF models (*.gguf);;All files (*)")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import html
 import math
 import re
-from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 
 from ..localmodel import gguf_problem
+from ..paths import UnknownHome, expand_home
 from ..settings import OPTIONS, SERVER_DEFAULT_MODEL, Option, SettingsError, shown
 from .access import caret_placed
 
@@ -163,7 +163,10 @@ class SettingField:
         except SettingsError as exc:
             raise SettingsError(str(exc).replace(self.opt.name, self.named(), 1)) from None
         if self.opt.name == "local_model" and value:  # checked here, not in the schema: a settings file
-            problem = gguf_problem(Path(value).expanduser())  # naming a drive not mounted keeps its value
+            try:
+                problem = gguf_problem(expand_home(value))  # naming a drive not mounted keeps its value
+            except UnknownHome as exc:
+                problem = f"{value}: {exc}."
             if problem:
                 raise SettingsError(f"{self.named()}: {problem}")
         return value

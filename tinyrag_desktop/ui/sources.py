@@ -40,6 +40,7 @@ from urllib.parse import SplitResult, unquote, urlsplit
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
+from ..paths import UnknownHome, expand_home
 from ..tools.registry import SOURCE_TOOLS
 
 OFFERED_CAPTION = "Given to the model"
@@ -183,8 +184,8 @@ def source_url(location: str) -> QUrl | None:
         path = location.strip()
         if path.startswith("~"):
             try:
-                path = str(Path(path).expanduser())
-            except RuntimeError:  # "~name" of a user this machine does not know
+                path = str(expand_home(path))
+            except UnknownHome:
                 return None
         return QUrl.fromLocalFile(path)
     if kind == "wikipedia":
@@ -362,4 +363,4 @@ def _browser_is_sandboxed() -> bool:
     except (OSError, subprocess.SubprocessError):  # no xdg-utils: xdg-open is not what opens files either
         return False
     return bool(found) and os.sep not in found and any(
-        (Path(folder).expanduser() / found).is_file() for folder in _SANDBOXED_APPS)
+        (expand_home(folder, keep_unknown=True) / found).is_file() for folder in _SANDBOXED_APPS)
