@@ -12,6 +12,7 @@ window_chats.py; its questions and the answer being streamed, in window_asking.p
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 import sys
 import time
@@ -97,6 +98,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self.chat_search = ChatSearch(self.store.path, self)  # the chats list's search, in a worker thread
         self.chat_search.found.connect(self._chats_found)
         self._listed_version: int | None = None  # the history's changes_elsewhere() as the chats list was read
+        self._listed_day: datetime.date | None = None  # the local day it was read on: "Today" is that day
         self._catching_up: str | None = None  # the words searched for again to catch up (see catch_up_chats)
         self.chat_search.failed.connect(self._chat_search_failed)
         self.confirmer = Confirmer(self)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import datetime
 import logging
 import sqlite3
+import time
 from typing import Callable, Iterator
 
 from PySide6.QtCore import QTimer
 
 from ..chats import ChatInfo, ChatStoreError, StoredMessage
+from ..times import local_date
 from .chat_loading import load_slice
 from .header import fill_personas, persona_gone_words
 
@@ -18,6 +21,16 @@ LOAD_BUDGET = 0.015  # seconds of chat building per event-loop turn when a chat 
 # Messages built when a chat is opened, and then per page scrolled up: a chat of 1,000 questions, built
 # whole, took 15 s or more and 300 MB for 28,000 widgets.
 HISTORY_PAGE = 40
+# The longest the list waits to look at the calendar again: a clock changed, a summer-time change or a machine
+# woken from sleep past midnight is caught up within this, not a day late.
+DAY_CHECK_MS = 15 * 60 * 1000
+
+
+def ms_to_next_day(now: float) -> int:
+    """Milliseconds from the Unix time ``now`` to a second past the next local midnight."""
+    today = datetime.datetime.fromtimestamp(now)
+    midnight = datetime.datetime.combine(today.date() + datetime.timedelta(days=1), datetime.time())
+    return max(1000, int((midnight - today).total_seconds() * 1000) + 1000)
 
 
 class ChatsMixin:
@@ -29,6 +42,8 @@ class ChatsMixin:
         them once the search (in a worker thread) has found them; until then the list stays as it was.
         ``keep_place``: the list is read again as it is (see catch_up_chats), kept where it was scrolled."""
         self._listed_version = self.store.changes_elsewhere()  # before reading: a change meanwhile reads again
+        self._listed_day = local_date(time.time())
+        self._watch_the_calendar()
         if self.sidebar.search.text().strip():
             self._catching_up = self.sidebar.search.text() if keep_place else None
             self.chat_search.search(self.sidebar.search.text())
@@ -42,17 +57,32 @@ class ChatsMixin:
 
     def catch_up_chats(self) -> bool:
         """Read the chats list again if another program changed the history since it was read (``ask`` in a
-        terminal, another window): called as the window is activated again and as a new chat is started.
+        terminal, another window) or the local day has changed since (the headings move on: "Today" becomes
+        "Yesterday"): called as the window is activated again, as a new chat is started and at midnight.
         One PRAGMA when nothing changed; the window's own questions and answers leave that number as it is
         (they keep the list right as they are stored). The list keeps its search words, the open chat's row
         and where it was scrolled to. True when it was read again."""
         if self.store.closed or self.sidebar.renaming:  # a title being edited would be lost
             return False
         version = self.store.changes_elsewhere()
-        if version is not None and version == self._listed_version:
+        if version is not None and version == self._listed_version and self._listed_day == local_date(time.time()):
             return False
         self._refresh_chats(keep_place=True)
         return True
+
+    def _watch_the_calendar(self) -> None:
+        """Read the list again at the next local midnight: in a window left open overnight, yesterday's
+        chats stayed under "Today", and a question asked then put its chat on top of them, under that heading."""
+        timer = getattr(self, "_day_timer", None)
+        if timer is None:
+            timer = self._day_timer = QTimer(self)
+            timer.setSingleShot(True)
+            timer.timeout.connect(self._new_day)
+        timer.start(min(ms_to_next_day(time.time()), DAY_CHECK_MS))
+
+    def _new_day(self) -> None:
+        if not self.catch_up_chats() and not self.store.closed:
+            self._watch_the_calendar()  # not midnight yet (or a title being edited): look again later
 
     def _chat_used(self, chat: ChatInfo | None) -> None:
         """A question or an answer was just stored in ``chat``: its row goes first in the list, or, when the
