@@ -36,6 +36,7 @@ with KnowledgeBase(os.path.join(read_only, "knowledge.db")) as kb:
 def as_on_windows(monkeypatch):
     """The probe taken, with os.access saying yes for every folder, as on Windows."""
     monkeypatch.setattr(files, "_PROBE_FOLDERS", True)
+    monkeypatch.setattr(files, "_PROBED", {})
     monkeypatch.setattr(os, "access", lambda path, mode, **kw: True)
 
 
@@ -89,3 +90,17 @@ def test_a_read_only_folder_is_found_out_by_the_probe_and_its_knowledge_base_ope
         read_only.chmod(0o755)
         shutil.rmtree(read_only, ignore_errors=True)
         shutil.rmtree(writable, ignore_errors=True)
+
+
+def test_a_probe_is_kept_a_little_not_made_again_at_every_look(as_on_windows, tmp_path, monkeypatch):
+    # Each search and each list of the sources looks at the knowledge base's folder: a file made every time.
+    made = []
+    new_beside = files._new_beside
+    monkeypatch.setattr(files, "_new_beside", lambda *args: (made.append(1), new_beside(*args))[1])
+    clock = [1000.0]
+    monkeypatch.setattr(files.time, "monotonic", lambda: clock[0])
+    assert folder_writable(tmp_path) and folder_writable(tmp_path)
+    assert len(made) == 1
+    clock[0] += files.PROBE_KEPT_S + 1  # a while later: looked at again (it may have been made read-only)
+    assert folder_writable(tmp_path)
+    assert len(made) == 2

@@ -138,3 +138,30 @@ def test_a_log_that_cannot_be_renamed_goes_on_being_written(tmp_path: Path, monk
     kept = path.read_text(encoding="utf-8")
     assert [n for n in range(40) if f"record {n} " not in kept] == []
     assert "log file" not in sys.stderr.getvalue()
+
+
+def test_a_log_renamed_but_not_opened_again_keeps_rotating(tmp_path: Path, monkeypatch) -> None:
+    # Only a rename refused turns rotation off for the run; a new file that could not be made (a full disk)
+    # is a failed write like any other, and the log rotates again once it can be written.
+    import io
+    import logging
+    import logging.handlers
+
+    from tinyrag_desktop import logsetup
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    logsetup.configure(tmp_path)
+    try:
+        [handler] = [h for h in logging.getLogger().handlers if isinstance(h, logging.handlers.RotatingFileHandler)]
+        handler.maxBytes = 2000
+
+        def no_room():
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(handler, "_open", no_room)
+        for n in range(40):
+            logging.getLogger("tinyrag.test").info("record %d %s", n, "x" * 80)
+        assert handler.maxBytes == 2000
+        assert "cannot write the log file" in sys.stderr.getvalue()
+    finally:
+        _unconfigure()

@@ -5,6 +5,7 @@ old file or the new one, never half of one (an export written in place left an e
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -76,6 +77,22 @@ def folder_writable(folder: str | os.PathLike[str]) -> bool:
     taken for writable, and the write then failed far from where it could be said."""
     if not _PROBE_FOLDERS:
         return os.access(folder, os.W_OK)
+    key, now = os.path.abspath(folder), time.monotonic()
+    known = _PROBED.get(key)
+    if known is not None and now - known[0] < PROBE_KEPT_S:
+        return known[1]
+    answer = _probe(folder)
+    _PROBED[key] = (now, answer)
+    return answer
+
+
+# Each probe's answer, kept a little: the knowledge base's folder is looked at as each search and each list
+# of its sources opens it, and on Windows a virus scanner looks at every file made.
+PROBE_KEPT_S = 30.0
+_PROBED: dict[str, tuple[float, bool]] = {}
+
+
+def _probe(folder: str | os.PathLike[str]) -> bool:
     try:
         # O_TEMPORARY: Windows removes the file as it is closed, so none is left even if removing fails
         fd, probe = _new_beside(Path(folder) / "write-test", 0o600, getattr(os, "O_TEMPORARY", 0))

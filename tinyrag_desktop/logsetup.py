@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import logging.handlers
+import os
 import sys
 import time
 from pathlib import Path
@@ -95,6 +96,8 @@ class _LogFile(logging.handlers.RotatingFileHandler):
         try:
             super().doRollover()
         except OSError:
+            if not os.path.exists(self.baseFilename):  # renamed, not opened again (a full disk): a failed write
+                raise
             self.maxBytes = 0
             if self.stream is None:
                 self.stream = self._open()

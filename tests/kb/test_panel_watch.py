@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
@@ -87,7 +88,8 @@ def test_while_another_program_imports_the_list_is_read_again_less_often(qtbot, 
     try:
         mark.write_text("", encoding="utf-8")  # as kb add's import marks the data folder while it runs
         _add_elsewhere(panel.data_dir, tmp_path / "more", ["delta"])
-        panel._check_for_changes()  # just after the list was read
+        panel._listed_at = time.monotonic()  # the list was just read (however long that import took)
+        panel._check_for_changes()
         _settled(panel)
         assert panel.sources_model.rowCount() == 3
     finally:
@@ -96,3 +98,24 @@ def test_while_another_program_imports_the_list_is_read_again_less_often(qtbot, 
         mark.unlink()
     panel._check_for_changes()  # that import is over
     qtbot.waitUntil(lambda: panel.sources_model.rowCount() == 4, timeout=20_000)
+
+
+def test_a_list_that_cannot_be_read_is_said_once_not_read_again_at_every_tick(qtbot, panel, tmp_path, monkeypatch):
+    # A read that failed was read again (its traceback logged again) every 2 seconds, and nothing was said.
+    from tinyrag_desktop.ui import kb_watch
+    _shown(qtbot, panel, tmp_path)
+    reads = []
+
+    def broken(data_dir, model):
+        reads.append(1)
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(kb_watch, "read_list", broken)
+    _add_elsewhere(panel.data_dir, tmp_path / "more", ["delta"])
+    panel._check_for_changes()
+    qtbot.waitUntil(lambda: panel.status_label.text() == kb_watch.NOT_LISTED, timeout=20_000)
+    for _ in range(3):  # the timer's next ticks: nothing changed since
+        panel._check_for_changes()
+        _settled(panel)
+    assert reads == [1]
+    assert panel.sources_model.rowCount() == 3  # the list as it was

@@ -50,3 +50,18 @@ def test_before_midnight_the_list_is_not_read_again(make_window, server, qloop, 
     win._day_timer.start()
     qloop.run(wait_until(lambda: win._day_timer.interval() > 1))  # fired, nothing changed: armed again
     assert reads == []
+
+
+def test_a_list_that_cannot_be_read_at_midnight_stays_as_it_was(make_window, server, qloop, tmp_path,
+                                                                 monkeypatch):
+    # The timer's read of the list raised SQLite's error out of the slot: a traceback on the console.
+    import sqlite3
+    win = make_window(server.base_url, data_dir=tmp_path / "data")
+
+    def locked():
+        raise sqlite3.OperationalError("database is locked")
+    monkeypatch.setattr(win.store, "list_chats", locked)
+    tomorrow = time.time() + 86400
+    monkeypatch.setattr(time, "time", lambda: tomorrow)
+    assert win.catch_up_chats() is False  # the day changed: read again, which failed, so it is not read
+    assert win._day_timer.isActive()  # looked at again later

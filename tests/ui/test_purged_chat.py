@@ -177,6 +177,13 @@ def test_a_question_that_waits_in_a_chat_purged_meanwhile_saves_the_chat_anew(ma
     assert "saved again, as it is shown" in win.notice_label.text() and boxes == []
 
 
+async def _regenerated(win) -> str:
+    """Regenerate pressed on the last answer: how that answer ended."""
+    finished = wait_signal(win.answerFinished, timeout=15)
+    assert win.regenerate()
+    return await finished
+
+
 def _asked(server, first: str) -> list[tuple[str, str]]:
     """The conversation the last request to the model held, from the question ``first`` (the system prompt
     and the examples of tool calls before it aside)."""
@@ -284,12 +291,7 @@ def test_an_answer_asked_again_in_a_purged_chat_that_cannot_be_saved_anew_says_w
     monkeypatch.setattr(win.store, "save_anew", cannot)
     asked = len(server.requests)
 
-    async def regenerated():
-        finished = wait_signal(win.answerFinished, timeout=15)
-        assert win.regenerate()
-        return await finished
-
-    assert qloop.run(regenerated()) == "error"
+    assert qloop.run(_regenerated(win)) == "error"
     assert len(server.requests) == asked  # the model was not asked without the conversation
     answer = win.view.answers()[-1]
     assert answer.error == full and boxes == []
@@ -305,3 +307,23 @@ def test_an_answer_asked_again_in_a_purged_chat_that_cannot_be_saved_anew_says_w
     assert _asked(server, "What is the capital of France?") == [("user", "What is the capital of France?")]
     assert _stored(data, win.chat_id) == [("user", "What is the capital of France?", "done"),
                                           ("assistant", "Paris, again.", "done")]
+
+
+def test_an_answer_asked_again_when_the_history_cannot_be_read_says_why_in_words(
+        make_window, server, qloop, tmp_path, boxes, monkeypatch):
+    # The history read for Regenerate raised SQLite's error out of the slot: a traceback, and no answer.
+    win = make_window(server.base_url, data_dir=tmp_path / "data")
+    server.queue(Stream(tokens("Paris.")))
+    assert qloop.run(ask_and_wait(win, "What is the capital of France?")) == "done"
+
+    def unreadable(*_args, **_kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+    monkeypatch.setattr(win.store, "history", unreadable)
+    asked = len(server.requests)
+
+    assert qloop.run(_regenerated(win)) == "error"
+    assert len(server.requests) == asked
+    # the earlier answer is kept (as for any Regenerate that fails), and the status bar says why in words
+    assert win.statusBar().currentMessage().startswith(
+        "Could not answer again: Could not read this chat from the chat history (disk I/O error).")
+    assert boxes == [] and len(win.view.answers()) == 1

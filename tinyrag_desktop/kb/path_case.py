@@ -18,6 +18,8 @@ import bisect
 import os
 from typing import Iterable
 
+from ..paths import expand_home
+
 
 def same_file(a: str, b: str) -> bool:
     """Whether the paths ``a`` and ``b`` name one file on the disk; False when either cannot be looked at."""
@@ -31,7 +33,7 @@ def ignores_case(path: str) -> bool:
     """Whether the disk ``path`` is on ignores letter case: the path with the letters of its last name that
     has any swapped ("~/Docs/2024" as "~/dOCS/2024") is the same file. On a case-sensitive disk that name is
     another file or none; False too when ``path`` cannot be looked at."""
-    head, tail = os.path.split(os.path.abspath(os.path.expanduser(path)))
+    head, tail = os.path.split(os.path.abspath(expand_home(path, keep_unknown=True)))
     rest: list[str] = []
     while tail and (tail.swapcase() == tail or tail.swapcase().swapcase() != tail):  # "2024", or "ß" → "SS"
         rest.insert(0, tail)

@@ -477,8 +477,8 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
             self._waiting.clear()
 
     def shutdown(self, timeout: float = 30.0) -> None:
-        """Cancel a running import and wait for it, and end the search thread (the window calls this on
-        close)."""
+        """Cancel a running import and wait for it, and end the search thread (tests; the window, on close,
+        calls release())."""
         self._stop_importing(timeout)
         self._searcher.shutdown(wait=False, cancel_futures=True)
         self._checking.stop()

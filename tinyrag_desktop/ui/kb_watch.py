@@ -41,6 +41,10 @@ class Listed(NamedTuple):
     removed_own: object
 
 
+NOT_LISTED = ("The sources could not be listed again; the list shows them as they were. The details are in the "
+              "log (Help → Open log folder).")
+
+
 def read_list(data_dir: Path, model: str) -> Listed | str | None:
     """The sources of the knowledge base in ``data_dir``, and those lacking ``model``'s vectors ("": none
     asked); the words of the error when it cannot be opened; None when there is none yet. Any thread."""
@@ -114,7 +118,7 @@ class WatchingMixin:
     def _list_work(self, number: int, version: object, model: str) -> None:
         try:
             listed: Listed | str | None | BaseException = read_list(self.data_dir, model)
-        except Exception as exc:  # read again at the next change; the thread must never die silently
+        except Exception as exc:  # said, and read again at the next change; the thread must never die silently
             log.exception("the sources list could not be read")
             listed = exc
         self._relay.listed.emit(number, version, model, listed)
@@ -124,7 +128,11 @@ class WatchingMixin:
         the sources' menu was opened or the embedding model changed; else it is read again at the next tick."""
         self._reading = False
         if number != self._reads or self._busy or self._menu is not None or self._quitting \
-                or model != self._embed_model() or isinstance(listed, BaseException):
+                or model != self._embed_model():
+            return
+        if isinstance(listed, BaseException):  # logged: not read again, and logged again, at every tick
+            self._read_version = version
+            self.status_label.setText(NOT_LISTED)
             return
         self._stale = True
         self._show_list(version, model, listed)  # type: ignore[arg-type]

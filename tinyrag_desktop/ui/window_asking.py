@@ -136,13 +136,15 @@ class AskingMixin:
         """Answer ``chat_id``'s last question (the open chat's, or out of sight, as one left while it streams)."""
         chat_id = chat_id or self.chat_id
         assert chat_id is not None
-        unsaved = None
+        unsaved, messages = None, []
         try:  # a chat purged while open is stored again first (Regenerate, Retry): else no conversation was sent
             if not kept_or_saved_anew(self, chat_id):
                 replacing = None  # that row went with the chat (its id may now be one of the rows saved anew)
+            messages = self.store.history(chat_id, leave_out=replacing)
         except ChatStoreError as exc:  # it could not be (a full disk): said on the answer, which has Retry
-            unsaved = exc
-        messages = self.store.history(chat_id, leave_out=replacing)
+            unsaved = str(exc)
+        except sqlite3.Error as exc:  # the history could not be read (a disk error, another program's lock)
+            unsaved = f"Could not read this chat from the chat history ({exc}). Try again in a moment."
         answer = self.view.add_answer(shown=chat_id == self.chat_id)
         self.wire_answer(answer)
         answer.begin()
@@ -154,8 +156,8 @@ class AskingMixin:
         self.sidebar.set_answering(chat_id)
         self._update_last_answer()
         if unsaved is not None:
-            log.warning("the chat purged elsewhere could not be saved again: %s", unsaved)
-            self._cannot_start(str(unsaved))
+            log.warning("the answer could not start: %s", unsaved)
+            self._cannot_start(unsaved)
             return
         try:
             # An --ask run asks no one (a question would wait for good): as `ask`, commands run only with

@@ -67,7 +67,12 @@ class ChatsMixin:
         version = self.store.changes_elsewhere()
         if version is not None and version == self._listed_version and self._listed_day == local_date(time.time()):
             return False
-        self._refresh_chats(keep_place=True)
+        try:
+            self._refresh_chats(keep_place=True)
+        except (ChatStoreError, sqlite3.Error) as exc:  # locked or unreadable now: the list stays as it was
+            log.warning("could not read the chats list again: %s", exc)
+            self._listed_day = None  # tried again at the calendar's next look (or the next activation)
+            return False
         return True
 
     def _watch_the_calendar(self) -> None:
