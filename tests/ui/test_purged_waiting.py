@@ -21,29 +21,35 @@ def boxes(monkeypatch):
     return said
 
 
-def _wait_in_purged_chat(win, server, qloop, data, *, leave: bool) -> str:
-    """"And of Italy?" waits in the chat about France for a story written in another chat; meanwhile that
-    chat (left for a new one when ``leave``) is purged elsewhere. Returns its id once both answers ended."""
+def _wait_in_purged_chat(win, server, qloop, data, *, leave: bool, began: bool = False) -> str:
+    """"And of Italy?" waits in the chat about France (a chat of its own when ``began``) for a story written
+    in another chat; meanwhile that chat (left for a new one when ``leave``) is purged elsewhere. Returns its
+    id once both answers ended."""
     server.queue(Stream(tokens("Paris.")), Stream(tokens(STORY, 16), delay=0.004), Stream(tokens("Rome.")))
     assert qloop.run(ask_and_wait(win, "What is the capital of France?")) == "done"
     capitals = win.chat_id
     outcomes: list[str] = []
+    waited: list[str] = []
     win.answerFinished.connect(outcomes.append)
 
     def meanwhile():
-        win.open_chat(capitals)
+        if began:
+            win.new_chat()
+        else:
+            win.open_chat(capitals)
         assert win.ask("And of Italy?")  # waits for the story
-        assert win.waiting.chats() == [capitals]
+        waited.append(win.chat_id)
+        assert win.waiting.chats() == waited
         if leave:
             win.new_chat()
-        _purge_elsewhere(data, capitals)
+        _purge_elsewhere(data, waited[0])
 
     win.new_chat()
     assert qloop.run(ask_then_stop(win, "Tell me a long story", lambda a: len(a.content()) > 100, stop=meanwhile,
                                    timeout=30), timeout=40) == "done"
     qloop.run(wait_until(lambda: len(outcomes) == 2, timeout=15), timeout=20)
     assert outcomes == ["done", "done"]
-    return capitals
+    return waited[0]
 
 
 def test_a_waiting_question_whose_open_chat_is_purged_is_asked_in_the_chat_saved_anew(
@@ -75,6 +81,16 @@ def test_a_waiting_question_whose_chat_was_left_and_purged_is_asked_in_a_chat_sa
     assert "saved again with that question" in text and "earlier messages" in text and boxes == []
     assert ChatStore(data).get_chat(capitals).title == "What is the capital of France?"
     assert capitals in win.sidebar.ids() and win.chat_id != capitals
+
+
+def test_a_waiting_question_that_began_its_chat_left_and_purged_says_no_earlier_messages_were_lost(
+        make_window, server, qloop, tmp_path, boxes):
+    data = tmp_path / "data"
+    win = make_window(server.base_url, data_dir=data)
+    italy = _wait_in_purged_chat(win, server, qloop, data, leave=True, began=True)
+    assert _stored(data, italy) == [("user", "And of Italy?", "done"), ("assistant", "Rome.", "done")]
+    text = win.notice_label.text()
+    assert "The chat “And of Italy?” was deleted for good" in text and "earlier messages" not in text
 
 
 def test_a_waiting_question_whose_chat_was_deleted_here_is_still_not_asked(make_window, server, qloop, tmp_path,

@@ -30,8 +30,7 @@ AWAY = ("The chat “{title}” was deleted for good from the chat history elsew
         "while its answer was being written; it is saved again with that answer.")
 # a chat left while its question waited for another chat's answer: only that question is known here
 WAITED_AWAY = ("The chat “{title}” was deleted for good from the chat history elsewhere (by another window or "
-               "program) while its question waited; it is saved again with that question, which is asked now."
-               + EARLIER_LOST)
+               "program) while its question waited; it is saved again with that question, which is asked now.")
 
 
 def saved_anew(win: "MainWindow", write: Callable[[], T], leave_out: QWidget | None = None) -> T:
@@ -57,13 +56,14 @@ def kept_or_saved_anew(win: "MainWindow", chat_id: str) -> bool:
     return False
 
 
-def question_saved_anew(win: "MainWindow", chat_id: str, title: str, persona: str, question: str) -> None:
+def question_saved_anew(win: "MainWindow", chat_id: str, title: str, persona: str, question: str,
+                        earlier: bool = True) -> None:
     """A question that waited, out of sight, for another chat's answer while its chat was purged: the chat is
     stored again under ``title`` with that question, all that is known of it here, and the notice says so.
-    Raises ChatStoreError as saving does (a full disk)."""
+    ``earlier``: it had messages before the question (lost with it). Raises ChatStoreError as saving does."""
     win.store.save_anew(chat_id, title, persona, [StoredMessage(0, "user", question)])
     win._refresh_chats()
-    win.notice_bar.add(WAITED_AWAY.format(title=title or "New chat"))
+    win.notice_bar.add(WAITED_AWAY.format(title=title or "New chat") + (EARLIER_LOST if earlier else ""))
 
 
 def _save_anew(win: "MainWindow", gone: ChatGone, leave_out: QWidget | None) -> str:

@@ -224,7 +224,7 @@ class WaitingQuestions(QObject):
             win.notice_bar.add(f"{said}; the new answer could not be written.")
             return False
         try:
-            question_saved_anew(win, chat_id, waiting.title, waiting.persona, waiting.text)
+            question_saved_anew(win, chat_id, waiting.title, waiting.persona, waiting.text, not waiting.began)
         except ChatStoreError as exc:
             win.notice_bar.add(f"{said}, and it could not be saved again: {exc} Your question was: "
                                f"“{waiting.text}”")
