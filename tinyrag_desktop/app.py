@@ -124,7 +124,7 @@ async def _run(window, args: argparse.Namespace, app, *, stopped: bool = False) 
     app.lastWindowClosed.connect(closed.set)
     window.show()
     if stopped:
-        window.close()
+        window.close_unasked()
         await window.aclose()
         return 0
     if not args.ask:
@@ -298,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     lost: list[str] = []  # what Qt said when the display went away, if it did
     try:
         # Ctrl+C in the terminal and SIGTERM close the window as its Quit does, saving its state
-        with display_watch(lost), loop, gui_thread_gc(app), asyncgen_hooks(loop), on_signals(window.close):
+        with display_watch(lost), loop, gui_thread_gc(app), asyncgen_hooks(loop), on_signals(window.close_unasked):
             running = loop.create_task(_run(window, args, app, stopped=bool(early)))
             for _ in range(_QUIT_EVENTS):
                 try:

@@ -28,6 +28,9 @@ EARLIER_LOST = " The earlier messages not shown could not be kept: they were del
 # a chat left while its answer was written: only that answer is in the window
 AWAY = ("The chat “{title}” was deleted for good from the chat history elsewhere (by another window or program) "
         "while its answer was being written; it is saved again with that answer.")
+# a chat left while its question waited for another chat's answer: only that question is known here
+WAITED_AWAY = ("The chat “{title}” was deleted for good from the chat history elsewhere (by another window or "
+               "program) while its question waited; it is saved again with that question, which is asked now.")
 
 
 def saved_anew(win: "MainWindow", write: Callable[[], T], leave_out: QWidget | None = None) -> T:
@@ -51,6 +54,16 @@ def kept_or_saved_anew(win: "MainWindow", chat_id: str) -> bool:
     except ChatGone as gone:
         win.notice_bar.add(_save_anew(win, gone, None))
     return False
+
+
+def question_saved_anew(win: "MainWindow", chat_id: str, title: str, persona: str, question: str,
+                        earlier: bool = True) -> None:
+    """A question that waited, out of sight, for another chat's answer while its chat was purged: the chat is
+    stored again under ``title`` with that question, all that is known of it here, and the notice says so.
+    ``earlier``: it had messages before the question (lost with it). Raises ChatStoreError as saving does."""
+    win.store.save_anew(chat_id, title, persona, [StoredMessage(0, "user", question)])
+    win._refresh_chats()
+    win.notice_bar.add(WAITED_AWAY.format(title=title or "New chat") + (EARLIER_LOST if earlier else ""))
 
 
 def _save_anew(win: "MainWindow", gone: ChatGone, leave_out: QWidget | None) -> str:

@@ -46,6 +46,7 @@ class Composer(QPlainTextEdit):
         self._drafts: dict[str | None, str] = {}  # by chat (None: a new chat), the words typed, not sent
         self._chat: str | None = None  # the chat whose draft is in the box
         self._drafts_file: Path | None = None
+        self._written: dict[str, str] = {}  # what the file holds: a draft not in it is lost at close
         self._remember: Callable[[str | None], None] | None = None
 
     def keep_drafts_in(self, path: Path, remember: Callable[[str | None], None] | None = None) -> None:
@@ -58,8 +59,9 @@ class Composer(QPlainTextEdit):
         except (OSError, ValueError, RecursionError):  # damaged, a folder, or nested past reading
             kept = {}
         if isinstance(kept, dict):
-            self._drafts.update({(chat or None): text for chat, text in kept.items()
-                                 if isinstance(chat, str) and isinstance(text, str) and text.strip()})
+            self._written = {chat: text for chat, text in kept.items()
+                             if isinstance(chat, str) and isinstance(text, str) and text.strip()}
+            self._drafts.update({(chat or None): text for chat, text in self._written.items()})
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(DRAFT_SAVE_MS)
@@ -78,17 +80,31 @@ class Composer(QPlainTextEdit):
         self._drafts.pop(None, None)
         self.save_drafts()
 
-    def save_drafts(self) -> None:
-        """Write the drafts (the box's own included) to the file ``keep_drafts_in`` named, whole or not at all."""
-        if self._drafts_file is None:
-            return
+    def _all_drafts(self) -> dict[str, str]:
         drafts = {chat or "": text for chat, text in self._drafts.items()}
         if self.toPlainText().strip():
             drafts[self._chat or ""] = self.toPlainText()
+        return drafts
+
+    def save_drafts(self) -> OSError | None:
+        """Write the drafts (the box's own included) to the file ``keep_drafts_in`` named, whole or not at all;
+        why it could not be, if it could not."""
+        if self._drafts_file is None:
+            return None
+        drafts = self._all_drafts()
         try:
             write_whole(self._drafts_file, json.dumps(drafts, ensure_ascii=False), private=True)
-        except OSError as exc:  # a full disk: the drafts are still in the window
+        except OSError as exc:  # a full disk: the drafts are still in the window (the window asks at close)
             log.warning("could not keep the drafts in %s: %s", self._drafts_file, exc)
+            return exc
+        self._written = drafts
+        return None
+
+    def unsaved(self) -> list[str | None]:
+        """The chats (None: a new chat) whose draft is not in the file as it is now: lost if the window closes."""
+        if self._drafts_file is None:
+            return []
+        return [chat or None for chat, text in self._all_drafts().items() if self._written.get(chat) != text]
 
     def switch_draft(self, leaving: str | None, opening: str | None) -> None:
         """Keep what was typed and not sent in the chat being left, and bring back the one opened's: a draft

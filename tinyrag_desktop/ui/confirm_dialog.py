@@ -1,15 +1,17 @@
-"""The shell tool's question: the exact command, Run or Deny, and "allow for this chat"."""
+"""The shell tool's question: the exact command, Run or Deny, and "allow for this chat"; and how the window's
+other questions open (open_question)."""
 
 from __future__ import annotations
 
 import asyncio
 import html
 import sqlite3
+from typing import Callable
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QTextDocumentFragment
-from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QPushButton,
-                               QSizePolicy, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractButton, QCheckBox, QDialog, QDialogButtonBox, QLabel, QMessageBox,
+                               QPlainTextEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget)
 
 from ..hidden_text import visible_command
 from .focus_ring import FocusRing
@@ -18,6 +20,17 @@ from .theme import colors, style_sheet
 
 _COMMAND_MOST = 140  # pixels: a longer command scrolls in its box
 _SAID_MOST = 300  # characters of the command a screen reader says as the dialog opens
+
+
+def open_question(box: QMessageBox, default: QPushButton, escape: QAbstractButton,
+                  answered: Callable[[QMessageBox], None]) -> None:
+    """Open ``box`` over its window without blocking it (answers go on streaming; a test answers it by its
+    buttons), with Enter on ``default`` and Esc on ``escape``; ``answered(box)`` once it is answered."""
+    box.setDefaultButton(default)
+    box.setEscapeButton(escape)
+    box.setWindowModality(Qt.WindowModality.WindowModal)
+    box.finished.connect(lambda _result: answered(box))
+    box.open()
 
 
 class ConfirmDialog(QDialog):

@@ -35,6 +35,7 @@ from .bridge import EngineBridge
 from .chat_search import ChatSearch
 from .chat_view import COLUMN_MAX, ChatView
 from .composer import DRAFTS_FILE, Composer
+from .draft_close import DraftsAtClose
 from .confirm_dialog import Confirmer
 from .dialog_focus import give_focus_back_after_dialogs
 from .dock_width import full_size_buttons
@@ -133,6 +134,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self.welcome = WelcomeController(self, self.pages, probe)
         self.menus = build_menus(self)
         self.waiting = WaitingQuestions(self)  # questions sent while another chat's answer is written
+        self.drafts_at_close = DraftsAtClose(self)
         self._narrow = False  # narrower than SIDEBAR_FOLDS_BELOW at the last resize
         self._sidebar_folded = False  # the chats list was folded away by the width, not by the user
         self.splitter.installEventFilter(self)  # its width, not the window's: a docked panel takes its share
@@ -516,10 +518,17 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
     def _layout_settings(self) -> QSettings:
         return window_layout.layout_settings(self.data_dir)
 
+    def close_unasked(self) -> None:
+        """Close as Quit does, without asking about unsent text that could not be saved (Ctrl+C, SIGTERM)."""
+        self.drafts_at_close.let_go = True
+        self.close()
+
     def save_layout(self) -> None:
         window_layout.save(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if self.drafts_at_close.holds(event):  # unsent text could not be saved: asked first
+            return
         self.waiting.closing = True  # a waiting question stays stored as not asked, with Retry
         self.bridge.stop()
         self.chat_search.cancel()  # a search under way is given up at once (aclose ends its thread)

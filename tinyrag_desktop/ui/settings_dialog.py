@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog
 
 from ..paths import expand_home
 from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Settings, SettingsError
+from .confirm_dialog import open_question
 from .focus_ring import FocusRing
 from .plain_text import plain_label
 from .settings_connection import ConnectionTestMixin, ListModels, ModelRow
@@ -461,12 +462,8 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         save = box.addButton(QMessageBox.StandardButton.Save)
         box.addButton(QMessageBox.StandardButton.Discard)
         keep = box.addButton("&Keep editing", QMessageBox.ButtonRole.RejectRole)
-        box.setDefaultButton(save)
-        box.setEscapeButton(keep)
-        box.setWindowModality(Qt.WindowModality.WindowModal)
-        box.finished.connect(lambda _result: self._left(box))
         self.discard_question = box
-        box.open()
+        open_question(box, save, keep, self._left)
 
     def _left(self, box: QMessageBox) -> None:
         """The answer to the question asked by :meth:`reject`: Save checks and saves as the Save button

@@ -33,8 +33,8 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel
 
-from ..chats import ChatStoreError
-from .chat_anew import saved_anew
+from ..chats import ChatGone, ChatStoreError
+from .chat_anew import question_saved_anew, saved_anew
 from .plain_text import plain_label
 
 if TYPE_CHECKING:
@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 
 WAITED = ("This question waited for the answer in another chat and was not asked (the app closed, or this "
           "chat was deleted meanwhile). Press Retry to ask it.")
+PURGED = ("The chat “{title}” was deleted for good from the chat history elsewhere (by another window or "
+          "program) while {what} waited in it")
 
 
 @dataclass
@@ -54,6 +56,8 @@ class _Waiting:
     text: str  # the question, back into the message box on Cancel ("" for a Regenerate)
     again: bool = False  # a Regenerate or Retry: the old answer (stand_in_id) is replaced when the new one comes
     began: bool = False  # the question made its chat: taken back, the chat goes with it
+    title: str = ""  # the chat's, and its persona: it is saved anew with them if purged meanwhile
+    persona: str = ""
 
 
 class WaitingQuestions(QObject):
@@ -152,7 +156,7 @@ class WaitingQuestions(QObject):
                 win.chat_id = None
             win.problem("Chat history", f"{exc}\n\nYour question is still in the message box.")
             return False
-        self._queue.append(_Waiting(win.chat_id, question.id, stand_in.id, text, began=began))
+        self._queue.append(_Waiting(win.chat_id, question.id, stand_in.id, text, began=began, **self._named()))
         win.question_sent(text)
         self._chat_shown()
         win._update_last_answer()  # the answer above it is no longer the last one
@@ -165,18 +169,22 @@ class WaitingQuestions(QObject):
         that one ends. The window has checked ``refused`` first."""
         win = self._win
         assert win.chat_id is not None
-        self._queue.append(_Waiting(win.chat_id, None, message_id, "", again=True))
+        self._queue.append(_Waiting(win.chat_id, None, message_id, "", again=True, **self._named()))
         self._chat_shown()
         win._update_last_answer()
         win.statusBar().showMessage(f"A new answer will be written after {self._turn_words(win.chat_id)}.", 6000)
         return True
+
+    def _named(self) -> dict[str, str]:
+        chat = self._win.store.get_chat(self._win.chat_id) if self._win.chat_id else None
+        return {"title": chat.title, "persona": chat.persona} if chat else {}
 
     def ask_next(self) -> None:
         """Ask the first waiting question whose chat is still there, once no answer is being written."""
         win = self._win
         while self._queue and not (self.closing or win.store.closed or win.bridge.is_running()):
             waiting = self._queue.pop(0)
-            if win.store.get_chat(waiting.chat_id) is None:  # deleted meanwhile (Undo shows it with Retry)
+            if not self._to_ask(waiting):
                 continue
             replacing = waiting.stand_in_id if waiting.again else None
             try:
@@ -191,6 +199,37 @@ class WaitingQuestions(QObject):
             win._start_answer(replacing, chat_id=waiting.chat_id)
             self._chat_shown()  # the next one waits for this answer now
             return
+
+    def _to_ask(self, waiting: _Waiting) -> bool:
+        """Whether ``waiting`` is asked now. Not when its chat was deleted, here or by another window (Undo
+        shows it with Retry). A chat purged elsewhere meanwhile is saved anew, as when a question is sent in
+        it: as shown (by _start_answer), or out of sight with the question (before, it was skipped as deleted,
+        and the question was lost without a word)."""
+        win, chat_id = self._win, waiting.chat_id
+        if win.store.get_chat(chat_id) is not None:
+            return True
+        try:
+            win.store.require_chat(chat_id)
+            return False  # deleted, not yet purged
+        except ChatGone:
+            if chat_id in win._deleted:  # deleted here, then purged: as the user chose
+                return False
+        if not waiting.again:
+            waiting.stand_in_id = None  # it went with the chat (its id may come to a row saved anew)
+        if chat_id == win.chat_id:
+            return True
+        said = PURGED.format(title=waiting.title or "New chat", what="a new answer" if waiting.again else
+                             "your question")
+        if waiting.again:  # nothing of the chat is known here to write it from
+            win.notice_bar.add(f"{said}; the new answer could not be written.")
+            return False
+        try:
+            question_saved_anew(win, chat_id, waiting.title, waiting.persona, waiting.text, not waiting.began)
+        except ChatStoreError as exc:
+            win.notice_bar.add(f"{said}, and it could not be saved again: {exc} Your question was: "
+                               f"“{waiting.text}”")
+            return False
+        return True
 
     def cancel(self, chat_id: str) -> bool:
         """Take back ``chat_id``'s waiting question: out of the chat, and into the message box; or its

@@ -1,0 +1,73 @@
+"""Unsent text typed while the disk is full is not lost without a word at close: the window asks first, Keep
+the window open the default. Before, the drafts' write failed into the log and the window closed."""
+
+from __future__ import annotations
+
+import errno
+import json
+
+import pytest
+
+import tinyrag_desktop.ui.composer as composer
+from tinyrag_desktop.ui.composer import DRAFTS_FILE
+
+
+def _full(*_args, **_kwargs):
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.fixture
+def typed_on_full_disk(make_window, server, qtbot, tmp_path, monkeypatch):
+    """A window on the chat “Plans”, the disk full (each write of the drafts fails), a question typed."""
+    win = make_window(server.base_url, data_dir=tmp_path / "data", reopen_last=True)
+    chat = win.store.new_chat("Plans")
+    win._refresh_chats()
+    win.open_chat(chat.id)
+    monkeypatch.setattr(composer, "write_whole", _full)
+    win.composer.setPlainText("a long question I was still writing")
+    win.composer.save_drafts()  # (the write a second after typing stops: it fails)
+    return win
+
+
+def _asked(win, qtbot):
+    win.close()
+    qtbot.waitUntil(lambda: win.drafts_at_close.box is not None and win.drafts_at_close.box.isVisible())
+    return win.drafts_at_close.box
+
+
+def test_closing_with_unsent_text_that_could_not_be_saved_asks_and_keep_keeps_the_window(
+        typed_on_full_disk, qtbot, tmp_path, monkeypatch):
+    win = typed_on_full_disk
+    box = _asked(win, qtbot)
+    assert box.text() == "Your unsent text in “Plans” could not be saved: the disk is full. Close anyway?"
+    assert box.defaultButton().text() == "&Keep the window open" and box.escapeButton() is box.defaultButton()
+    assert win.isVisible()
+    box.defaultButton().click()
+    qtbot.waitUntil(lambda: win.drafts_at_close.box is None)
+    assert win.isVisible() and win.composer.toPlainText() == "a long question I was still writing"
+    monkeypatch.undo()  # space freed: the next close saves the text, and asks nothing
+    win.close()
+    assert not win.isVisible() and win.drafts_at_close.box is None
+    drafts = json.loads((tmp_path / "data" / DRAFTS_FILE).read_text(encoding="utf-8"))
+    assert drafts == {win.chat_id: "a long question I was still writing"}
+
+
+def test_close_anyway_closes_the_window(typed_on_full_disk, qtbot, tmp_path):
+    win = typed_on_full_disk
+    win.composer.switch_draft(win.chat_id, None)  # a second draft, in a new chat
+    win.composer.setPlainText("and another one")
+    box = _asked(win, qtbot)
+    assert "in “Plans” and 1 other chat could not be saved" in box.text()
+    win.drafts_at_close.close_button.click()
+    qtbot.waitUntil(lambda: not win.isVisible())
+    assert not (tmp_path / "data" / DRAFTS_FILE).exists()
+
+
+def test_text_saved_before_the_disk_filled_closes_without_a_question(make_window, server, qtbot, tmp_path,
+                                                                     monkeypatch):
+    win = make_window(server.base_url, data_dir=tmp_path / "data", reopen_last=True)
+    win.composer.setPlainText("saved in time")
+    assert win.composer.save_drafts() is None
+    monkeypatch.setattr(composer, "write_whole", _full)
+    win.close()
+    assert not win.isVisible() and win.drafts_at_close.box is None
