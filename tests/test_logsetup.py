@@ -150,7 +150,7 @@ def test_a_log_renamed_but_not_opened_again_keeps_rotating(tmp_path: Path, monke
     from tinyrag_desktop import logsetup
 
     monkeypatch.setattr(sys, "stderr", io.StringIO())
-    logsetup.configure(tmp_path)
+    path = logsetup.configure(tmp_path)
     try:
         [handler] = [h for h in logging.getLogger().handlers if isinstance(h, logging.handlers.RotatingFileHandler)]
         handler.maxBytes = 2000
@@ -158,10 +158,15 @@ def test_a_log_renamed_but_not_opened_again_keeps_rotating(tmp_path: Path, monke
         def no_room():
             raise OSError(28, "No space left on device")
 
-        monkeypatch.setattr(handler, "_open", no_room)
-        for n in range(40):
-            logging.getLogger("tinyrag.test").info("record %d %s", n, "x" * 80)
+        with monkeypatch.context() as full:
+            full.setattr(handler, "_open", no_room)
+            for n in range(40):
+                logging.getLogger("tinyrag.test").info("record %d %s", n, "x" * 80)
         assert handler.maxBytes == 2000
         assert "cannot write the log file" in sys.stderr.getvalue()
+        for n in range(80):  # room again: written, and rotated again
+            logging.getLogger("tinyrag.test").info("later %d %s", n, "x" * 80)
+        assert "later 79 " in path.read_text(encoding="utf-8") and path.stat().st_size <= 2000
+        assert "later " in (path.parent / f"{path.name}.1").read_text(encoding="utf-8")  # rotated since
     finally:
         _unconfigure()

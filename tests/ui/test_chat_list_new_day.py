@@ -64,4 +64,4 @@ def test_a_list_that_cannot_be_read_at_midnight_stays_as_it_was(make_window, ser
     tomorrow = time.time() + 86400
     monkeypatch.setattr(time, "time", lambda: tomorrow)
     assert win.catch_up_chats() is False  # the day changed: read again, which failed, so it is not read
-    assert win._day_timer.isActive()  # looked at again later
+    assert win._listed_day is None  # so the calendar's next look reads it again

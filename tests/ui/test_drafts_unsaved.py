@@ -71,3 +71,48 @@ def test_text_saved_before_the_disk_filled_closes_without_a_question(make_window
     monkeypatch.setattr(composer, "write_whole", _full)
     win.close()
     assert not win.isVisible() and win.drafts_at_close.box is None
+
+
+def test_ctrl_c_or_sigterm_closes_without_asking(typed_on_full_disk, qtbot):
+    win = typed_on_full_disk
+    win.close_unasked()
+    assert not win.isVisible() and win.drafts_at_close.box is None
+
+
+def test_the_question_goes_with_the_window_closed_meanwhile(typed_on_full_disk, qtbot):
+    # The question stayed on screen, over nothing, until the process ended.
+    win = typed_on_full_disk
+    box = _asked(win, qtbot)
+    win.close_unasked()  # SIGTERM while it is asked
+    assert not win.isVisible() and not box.isVisible() and win.drafts_at_close.box is None
+
+
+def test_a_minimized_window_is_shown_again_with_its_question(typed_on_full_disk, qtbot):
+    # Asked on a minimized window, the question was out of sight, and a logout was held up with nothing shown.
+    win = typed_on_full_disk
+    win.showMinimized()
+    qtbot.waitUntil(win.isMinimized)
+    _asked(win, qtbot)
+    assert not win.isMinimized()
+
+
+def test_a_deleted_chats_unsent_text_is_not_asked_about(typed_on_full_disk, qtbot):
+    # Its draft goes with it: the question named "a new chat" for it, and held the close for nothing.
+    win = typed_on_full_disk
+    deleted = win.chat_id
+    win.new_chat()
+    win.delete_chat(deleted)
+    win.close()
+    assert not win.isVisible() and win.drafts_at_close.box is None
+
+
+def test_a_history_that_cannot_be_read_at_close_lets_the_window_close(typed_on_full_disk, qtbot, monkeypatch):
+    # Naming the chat raised SQLite's error in closeEvent: the window could no longer be closed at all.
+    import sqlite3
+    win = typed_on_full_disk
+
+    def unreadable(*_args):
+        raise sqlite3.OperationalError("disk I/O error")
+    monkeypatch.setattr(win.store, "get_chat", unreadable)
+    win.close()
+    assert not win.isVisible()

@@ -520,7 +520,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
 
     def close_unasked(self) -> None:
         """Close as Quit does, without asking about unsent text that could not be saved (Ctrl+C, SIGTERM)."""
-        self.drafts_at_close.let_go = True
+        self.drafts_at_close.let_close()
         self.close()
 
     def save_layout(self) -> None:
