@@ -116,3 +116,17 @@ def test_a_history_that_cannot_be_read_at_close_lets_the_window_close(typed_on_f
     monkeypatch.setattr(win.store, "get_chat", unreadable)
     win.close()
     assert not win.isVisible()
+
+
+def test_a_draft_kept_as_written_by_hand_is_not_taken_for_unsaved(make_window, server, tmp_path, monkeypatch):
+    # The box gives "\r\n" back as "\n" and a no-break space as a space: that draft, unchanged, was listed.
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / DRAFTS_FILE).write_text(json.dumps({"": "a\u00a0b\r\nc\u2028d"}), encoding="utf-8")
+    win = make_window(server.base_url, data_dir=data, reopen_last=True)
+    assert win.composer._chat is None
+    win.composer.setPlainText("a\u00a0b\r\nc\u2028d")  # the draft, shown in the box: as the box reads it
+    assert win.composer.toPlainText() == "a b\nc\nd"
+    assert win.composer.unsaved() == []
+    win.composer.setPlainText("a b\nc\nd, and more")
+    assert win.composer.unsaved() == [None]

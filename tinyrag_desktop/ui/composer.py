@@ -104,7 +104,8 @@ class Composer(QPlainTextEdit):
         """The chats (None: a new chat) whose draft is not in the file as it is now: lost if the window closes."""
         if self._drafts_file is None:
             return []
-        return [chat or None for chat, text in self._all_drafts().items() if self._written.get(chat) != text]
+        return [chat or None for chat, text in self._all_drafts().items()
+                if _as_the_box_reads(self._written.get(chat, "")) != _as_the_box_reads(text)]
 
     def switch_draft(self, leaving: str | None, opening: str | None) -> None:
         """Keep what was typed and not sent in the chat being left, and bring back the one opened's: a draft
@@ -166,3 +167,12 @@ class Composer(QPlainTextEdit):
                 event.accept()
                 return
         super().keyPressEvent(event)
+
+
+def _as_the_box_reads(text: str) -> str:
+    """``text`` as the box gives it back once shown (QPlainTextEdit.toPlainText): CR LF, CR and the Unicode
+    line and paragraph separators as a line end, a no-break space as a space. A drafts file written by hand
+    or by an older version holds them, and its drafts, unchanged, counted as not saved."""
+    for line_end in ("\r\n", "\r", "\u2028", "\u2029"):
+        text = text.replace(line_end, "\n")
+    return text.replace("\u00a0", " ")
