@@ -34,6 +34,7 @@ from typing import Mapping, Sequence
 
 import httpx
 
+from .crash_codes import exit_words
 from .lifeline import child_options, guard_command, outside_environment
 from .paths import expand_home
 from .resources import resource_path
@@ -48,6 +49,10 @@ SERVER_FLAG = "--llama-server"  # first argument of a frozen executable that sho
 DEFAULT_ALIAS = "smollm2-135m-instruct"
 STARTUP_TIMEOUT = 120.0  # seconds: loading a large GGUF from a slow disk takes a while
 N_CTX = 4096
+# A Windows server that cannot load a DLL it needs (crash_codes): for llama.cpp, the Visual C++ runtime.
+_MISSING_RUNTIME = (0xC0000135, 0xC0000139, 0xC000007B)
+_RUNTIME_HINT = (" Installing Microsoft's Visual C++ Redistributable (x64), then starting the app again, usually "
+                 "fixes this.")
 
 
 class LocalModelError(RuntimeError):
@@ -283,7 +288,8 @@ class LocalModelServer:
             tail = "\n".join(lines[-8:])
         code = self._proc.returncode if self._proc is not None else None
         self.stop_sync()
-        return LocalModelError(f"The built-in model server stopped while starting (exit {code}).\n{tail}".strip())
+        return LocalModelError(f"The built-in model server stopped while starting (exit {exit_words(code)})."
+                               f"{_RUNTIME_HINT if code in _MISSING_RUNTIME else ''}\n{tail}".strip())
 
     async def start(self) -> str:
         """Start the server and wait until it lists its model; returns the base URL."""

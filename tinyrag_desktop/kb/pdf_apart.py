@@ -36,6 +36,7 @@ import sys
 import threading
 from typing import Callable
 
+from ..crash_codes import crash_words
 from .errors import Cancelled, Error, ReadError
 from .models import Document
 
@@ -51,6 +52,7 @@ ENDED = "the PDF reader stopped while reading the PDF (exit status {code}), and 
 NOT_STARTED = "the PDF reader could not be started ({why}), and the PDF was not read"
 STOPPED = "the PDF reader was stopped (the app is closing), and the PDF was not read"
 _READY = "ready"  # the helper's first word: it runs, its memory is capped, it waits for a job
+_OUT_OF_MEMORY = 0xC0000017  # a Windows process's exit status when it ran out of memory (crash_codes)
 _POLL = 0.05  # how often a wait for the helper looks at Cancel, in seconds
 
 log = logging.getLogger(__name__)
@@ -147,6 +149,10 @@ class _Helper:
         self.stop()
         code = self.process.returncode
         log.warning("the PDF reader process %d ended while reading (exit status %s)", self.process.pid, code)
+        if code == _OUT_OF_MEMORY:
+            return TOO_LARGE.format(mb=self.most_mb)
+        if crash_words(code):
+            return CRASHED
         if code is not None and code >= 0:
             return ENDED.format(code=code)
         return TOO_LARGE.format(mb=self.most_mb) if code in (-signal.SIGABRT, -signal.SIGKILL) else CRASHED

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Mapping
 
+from ..crash_codes import crash_words, exit_words
 from ..files import make_private_folder
 from ..lifeline import child_options, guard_command, outside_environment
 from ..winjob import adopted
@@ -308,11 +309,12 @@ _PRINTED_TOO_MUCH = f"the command printed more than {HARD_OUTPUT_CAP // (1024 * 
 def describe_status(returncode: int, overflow: bool = False) -> str:
     """The line under the command in a result: "exit status: 3", "the command printed more than 2 MB and was
     stopped", or the signal that ended it, in words ("ended by signal SIGSEGV (it crashed)"; it said "killed
-    by SIGKILL", also for a command our cap had stopped)."""
+    by SIGKILL", also for a command our cap had stopped). A Windows crash is an exit status, with its code's
+    words ("exit status: 3221225477 (0xC0000005: it crashed: an access violation)")."""
     if overflow:
         return _PRINTED_TOO_MUCH
-    if returncode >= 0:
-        return f"exit status: {returncode}"
+    if returncode >= 0 or crash_words(returncode):
+        return f"exit status: {exit_words(returncode)}"
     try:
         name = signal.Signals(-returncode).name
     except ValueError:

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from ...crash_codes import crash_words
 from ...lifeline import child_options
 from ...winjob import adopted
 from .errors import SandboxError
@@ -22,6 +23,8 @@ WORKER_FLAG = "--nanogo-worker"
 _STATUS = {0: "ok", 1: "panic", 2: "compile_error", 3: "limit"}
 _OVER_MEMORY = 4  # the worker's exit status when it saw itself over its memory cap (worker.EXIT_MEMORY)
 _POLL = 0.02
+_STACK_OVERFLOW = 0xC00000FD  # a Windows process's exit status when its stack overflowed (see crash_codes)
+_OVERFLOWED = "runtime: goroutine stack exceeds 1000000000-byte limit\nfatal error: stack overflow\n"
 
 
 @dataclass(frozen=True)
@@ -126,9 +129,12 @@ def _result(code: int | None, out: bytes, err: bytes, why: str | None, timeout: 
             return RunResult(stdout, f"nanoGo: CPU time limit exceeded: killed after {cpu}s of CPU time, the "
                              f"limit that goes with the {timeout:g}s tool timeout ({RAISE_TIMEOUT})\n", 1, "limit")
         if sig == signal.SIGSEGV:
-            return RunResult(stdout, "runtime: goroutine stack exceeds 1000000000-byte limit\n"
-                             "fatal error: stack overflow\n", 1, "panic")
+            return RunResult(stdout, _OVERFLOWED, 1, "panic")
         return RunResult(stdout, f"nanoGo: the program was killed by signal {sig}\n", 1, "limit")
+    if code == _STACK_OVERFLOW:  # Windows' SIGSEGV of a too deep recursion
+        return RunResult(stdout, _OVERFLOWED, 1, "panic")
+    if crash := crash_words(code):
+        return RunResult(stdout, f"{stderr}nanoGo: the program's process crashed ({crash})\n", 1, "limit")
     status = _STATUS.get(code, "panic")
     exit_code = {"ok": 0, "compile_error": 2}.get(status, 1)
     return RunResult(stdout, stderr, exit_code, status)
