@@ -28,7 +28,8 @@ class _Kernel32:
         return 0 if name in self.refuse else handle
 
     def CreateJobObjectW(self, attributes, name):  # noqa: N802 (Windows' names)
-        return self._call("CreateJobObjectW", attributes, name, handle=0x70)
+        made = sum(call[0] == "CreateJobObjectW" for call in self.calls)
+        return self._call("CreateJobObjectW", attributes, name, handle=0x70 + made)  # 0x70, 0x71 …
 
     def SetInformationJobObject(self, job, kind, address, size):  # noqa: N802
         self.limits.append((winjob.ExtendedLimits.from_address(address).BasicLimitInformation.LimitFlags, size))
@@ -42,6 +43,9 @@ class _Kernel32:
 
     def CloseHandle(self, handle):  # noqa: N802
         return self._call("CloseHandle", handle)
+
+    def TerminateJobObject(self, job, code):  # noqa: N802
+        return self._call("TerminateJobObject", job, code)
 
 
 class _Child:
@@ -134,7 +138,7 @@ def test_kernel32_functions_are_given_their_types(monkeypatch):
     monkeypatch.setattr(ctypes, "WinDLL", _Dll, raising=False)
     k32 = winjob._kernel32()
     assert set(k32.functions) == {"CreateJobObjectW", "SetInformationJobObject", "OpenProcess",
-                                  "AssignProcessToJobObject", "CloseHandle"}
+                                  "AssignProcessToJobObject", "CloseHandle", "TerminateJobObject"}
     for name in ("CreateJobObjectW", "OpenProcess"):
         assert k32.functions[name].restype is ctypes.c_void_p  # a handle, whole on 64-bit Windows
     assert k32.functions["AssignProcessToJobObject"].argtypes == (ctypes.c_void_p, ctypes.c_void_p)
@@ -149,4 +153,64 @@ def test_the_nanogo_worker_and_a_shell_command_are_put_in_the_job(on_windows, tm
     asyncio.run(run_command("true", tmp_path, timeout=30))
     opened = [call for call in on_windows.calls if call[0] == "OpenProcess"]
     assigned = [call for call in on_windows.calls if call[0] == "AssignProcessToJobObject"]
-    assert len(opened) == len(assigned) == 2 and len({call[3] for call in opened}) == 2
+    # the worker in the app's job; the command in it and in a job of its own, let go when it has ended
+    assert len(opened) == len(assigned) == 3 and len({call[3] for call in opened}) == 2
+    own = assigned[-1][1]
+    assert own == 0x71 and on_windows.calls[-1] == ("CloseHandle", own)
+
+
+def test_a_shell_command_gets_a_job_of_its_own_nested_in_the_apps_that_does_not_kill_on_close(on_windows):
+    child = _Child(7)
+    winjob.adopted(child)
+    job = winjob.own_job(child)
+    assert job is not None
+    assert on_windows.calls[5:] == [
+        ("CreateJobObjectW", None, None), ("SetInformationJobObject", 0x71, 9),
+        ("OpenProcess", 0x0101, False, 7), ("AssignProcessToJobObject", 0x71, 0x507), ("CloseHandle", 0x507)]
+    # breakaway when asked, as the app's; not killed on close: what a command leaves running ends with the app
+    assert on_windows.limits[-1] == (0x0800, ctypes.sizeof(winjob.ExtendedLimits))
+    del on_windows.calls[:]
+    job.end()
+    job.end()  # once only
+    job.close()
+    assert on_windows.calls == [("TerminateJobObject", 0x71, 1), ("CloseHandle", 0x71)]
+
+
+def test_a_shell_commands_job_let_go_ends_nothing(on_windows):
+    job = winjob.own_job(_Child(7))
+    job.close()
+    assert [call[0] for call in on_windows.calls][-2:] == ["CloseHandle", "CloseHandle"]
+    assert "TerminateJobObject" not in [call[0] for call in on_windows.calls]
+
+
+def test_a_command_windows_will_not_give_a_job_runs_without_one(on_windows, caplog):
+    on_windows.refuse = ("AssignProcessToJobObject",)
+    with caplog.at_level(logging.WARNING, logger="tinyrag_desktop.winjob"):
+        assert winjob.own_job(_Child(7)) is None
+    assert on_windows.calls[-1] == ("CloseHandle", 0x71)  # the unused job let go
+    assert "background processes may outlive it" in caplog.text
+
+
+def test_off_windows_a_command_has_no_job_of_its_own(monkeypatch):
+    monkeypatch.setattr(winjob, "_kernel32", lambda: pytest.fail("kernel32 asked for off Windows"))
+    assert winjob.own_job(_Child(7)) is None
+
+
+def test_on_windows_what_a_command_left_running_is_ended_through_its_job_after_it_exited(monkeypatch):
+    from tinyrag_desktop.tools import shell
+
+    class _Exited:
+        returncode, pid = 0, 7
+
+    class _Job:
+        ended = 0
+
+        def end(self):
+            self.ended += 1
+
+    ran = []
+    monkeypatch.setattr(shell, "_IS_WINDOWS", True)
+    monkeypatch.setattr(shell.subprocess, "run", lambda *args, **kwargs: ran.append(args))
+    job = _Job()
+    shell.kill_tree(_Exited(), job)
+    assert job.ended == 1 and ran == []  # taskkill /T would find nothing under an exited process

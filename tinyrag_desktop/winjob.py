@@ -10,6 +10,10 @@ asks to leave the job leave it, rather than fail to start.
 
 The app itself is not in the job: a browser it opens for a link stays open when it quits.
 
+A shell command also gets a job of its own (:func:`own_job`), nested in the app's, to end it with everything
+it started: ``taskkill /T`` finds a process's children by their parent, and so misses those of a parent that
+has exited, such as what a command left running in the background ("start /b server") holding its output open.
+
 Everywhere else :func:`adopted` does nothing. The Windows calls are not run by the tests (they run on
 Linux): they are driven through a stand-in for kernel32, and the structure is checked against the size the
 Windows SDK gives it. Any call that fails leaves the child as it was before, running on its own.
@@ -56,10 +60,10 @@ class ExtendedLimits(ctypes.Structure):
                 ("PeakProcessMemoryUsed", ctypes.c_size_t), ("PeakJobMemoryUsed", ctypes.c_size_t)]
 
 
-def job_limits() -> ExtendedLimits:
+def job_limits(flags: int = KILL_ON_JOB_CLOSE | BREAKAWAY_OK) -> ExtendedLimits:
     """The job's limits: its processes end when its last handle closes; one may leave it if it asks to."""
     limits = ExtendedLimits()
-    limits.BasicLimitInformation.LimitFlags = KILL_ON_JOB_CLOSE | BREAKAWAY_OK
+    limits.BasicLimitInformation.LimitFlags = flags
     return limits
 
 
@@ -71,6 +75,7 @@ def _kernel32() -> Any:
                                ("SetInformationJobObject", (handle, ctypes.c_int, handle, dword), ok),
                                ("OpenProcess", (dword, ok, dword), handle),
                                ("AssignProcessToJobObject", (handle, handle), ok),
+                               ("TerminateJobObject", (handle, ctypes.c_uint), ok),
                                ("CloseHandle", (handle,), ok)):
         function = getattr(k32, name)
         function.argtypes, function.restype = args, result
@@ -93,19 +98,23 @@ def _job() -> tuple[Any, Any]:
 def _new_job() -> tuple[Any, Any]:
     try:
         k32 = _kernel32()
-        job = k32.CreateJobObjectW(None, None)
-        if not job:
-            raise _last_error()
-        limits = job_limits()
-        if not k32.SetInformationJobObject(job, _EXTENDED_LIMIT_INFORMATION, ctypes.addressof(limits),
-                                           ctypes.sizeof(limits)):
-            error = _last_error()
-            k32.CloseHandle(job)
-            raise error
+        return k32, _made_job(k32, job_limits())
     except (OSError, AttributeError) as exc:
         log.warning("Child processes will not end with the app if it is killed: no job object (%s)", exc)
         return None, None
-    return k32, job
+
+
+def _made_job(k32: Any, limits: ExtendedLimits) -> Any:
+    """A new job with ``limits``; OSError when Windows refuses."""
+    job = k32.CreateJobObjectW(None, None)
+    if not job:
+        raise _last_error()
+    if not k32.SetInformationJobObject(job, _EXTENDED_LIMIT_INFORMATION, ctypes.addressof(limits),
+                                       ctypes.sizeof(limits)):
+        error = _last_error()
+        k32.CloseHandle(job)
+        raise error
+    return job
 
 
 def _last_error() -> OSError:
@@ -129,14 +138,61 @@ def adopted(child: _Child) -> _Child:
 
 def _assign(pid: int) -> None:
     k32, job = _job()
-    if job is None:
-        return
+    if job is not None and not _put(k32, job, pid):
+        log.warning("Process %s will not end with the app if it is killed: %s", pid, _last_error())
+
+
+def _put(k32: Any, job: Any, pid: int) -> bool:
+    """Whether process ``pid`` could be put in ``job``; when it could not be opened (ended already, nothing to
+    end later; or refused), True, and the log says why."""
     process = k32.OpenProcess(PROCESS_RIGHTS, False, pid)
-    if not process:  # ended already (nothing to end later), or refused (access denied): the log says which
-        log.debug("Process %s could not be opened to put it in the app's job: %s", pid, _last_error())
-        return
+    if not process:
+        log.debug("Process %s could not be opened to put it in a job: %s", pid, _last_error())
+        return True
     try:
-        if not k32.AssignProcessToJobObject(job, process):
-            log.warning("Process %s will not end with the app if it is killed: %s", pid, _last_error())
+        return bool(k32.AssignProcessToJobObject(job, process))
     finally:
         k32.CloseHandle(process)
+
+
+class OwnJob:
+    """A shell command's own job (:func:`own_job`)."""
+
+    def __init__(self, k32: Any, handle: Any) -> None:
+        self._k32, self._handle = k32, handle
+
+    def end(self) -> None:
+        """End every process in the job, then let it go."""
+        if self._handle is not None and not self._k32.TerminateJobObject(self._handle, 1):
+            log.warning("A command's processes could not all be ended: %s", _last_error())
+        self.close()
+
+    def close(self) -> None:
+        """Let the job go; what still runs in it runs on, and ends with the app (the app's job holds it)."""
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            self._k32.CloseHandle(handle)
+
+
+def own_job(child: object) -> OwnJob | None:
+    """On Windows, a job of ``child``'s own (a shell command just started and :func:`adopted`), nested in the
+    app's job, whose :meth:`OwnJob.end` ends it and everything it has started since; None elsewhere, and
+    when Windows refuses (then ``taskkill /T`` is what is left). What the command started before it was put
+    in the job (in its first moments) is not in it."""
+    if not _ON_WINDOWS:
+        return None
+    try:
+        k32 = _job()[0] or _kernel32()
+        handle = _made_job(k32, job_limits(BREAKAWAY_OK))
+    except Exception as exc:  # noqa: BLE001 (as below)
+        log.warning("A command's background processes may outlive it: no job of its own (%s)", exc)
+        return None
+    job = OwnJob(k32, handle)
+    try:
+        if _put(k32, handle, child.pid):  # type: ignore[attr-defined]
+            return job
+        log.warning("A command's background processes may outlive it: %s", _last_error())
+    except Exception:  # noqa: BLE001 (the command has started: it must run, ended as before)
+        log.exception("A command's background processes may outlive it")
+    job.close()
+    return None

@@ -25,7 +25,7 @@ from typing import Callable, Mapping
 from ..crash_codes import crash_words, exit_words
 from ..files import make_private_folder
 from ..lifeline import child_options, guard_command, outside_environment
-from ..winjob import adopted
+from ..winjob import OwnJob, adopted, own_job
 from .console_text import output_decoder, output_text
 from .errors import ToolError
 from .netutil import cut_middle, result_limit, setting, timeout_words
@@ -166,14 +166,18 @@ def _check_program(name: str, cwd: Path, env: Mapping[str, str]) -> None:
         raise ToolError(f"{name!r} cannot be run (permission denied).")
 
 
-def kill_tree(proc: asyncio.subprocess.Process) -> None:
+def kill_tree(proc: asyncio.subprocess.Process, job: OwnJob | None = None) -> None:
     """Kill the child and everything in its process group (its session, started for this purpose).
 
     Also after the child itself has exited: what it left running in the background is still in the
-    group, which lives on under the child's pid (Linux does not reuse a pid while its group exists).
+    group, which lives on under the child's pid (Linux does not reuse a pid while its group exists). On
+    Windows the command's own job (winjob.own_job) is that group; without one, ``taskkill /T``, which only
+    finds the children of a child still running.
     """
     if _IS_WINDOWS:
-        if proc.returncode is None:
+        if job is not None:
+            job.end()
+        elif proc.returncode is None:
             subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)], capture_output=True, check=False)
         return
     try:
@@ -220,6 +224,7 @@ async def run_command(command: str, cwd: Path, timeout: float, limit_words: str 
     ``limit_words`` names the limit in the message ("the 10-second tool timeout"; else the seconds).
     ``output`` is told what the command prints as it comes (standard output and error, in the order read)."""
     proc = adopted(await _spawn(command, cwd))  # on Windows: it ends with the app (winjob.py)
+    job = own_job(proc)  # on Windows: it and what it starts can be ended together; None elsewhere
     out, err = bytearray(), bytearray()
     overflow = asyncio.Event()
     assert proc.stdout is not None and proc.stderr is not None
@@ -233,24 +238,24 @@ async def run_command(command: str, cwd: Path, timeout: float, limit_words: str 
         async with asyncio.timeout(timeout):
             done, _ = await asyncio.wait({readers, stopper, exited}, return_when=asyncio.FIRST_COMPLETED)
             if stopper in done:
-                kill_tree(proc)
+                kill_tree(proc, job)
             elif exited in done and not readers.done():
                 # The command has ended, yet something it left running in the background ("server &")
                 # still holds the output pipes: give it a moment to finish, then stop it too.
                 done, _ = await asyncio.wait({readers}, timeout=BACKGROUND_GRACE)
                 if not done:
                     background = True
-                    kill_tree(proc)
+                    kill_tree(proc, job)
             await readers
             await proc.wait()
     except TimeoutError:
-        kill_tree(proc)
+        kill_tree(proc, job)
         await _reap(proc, readers)
         partial = _format_output(out, err, 2000)
         raise ShellTimeout(f"The command did not finish within {limit_words or f'{timeout:g} seconds'} and was "
                            f"stopped (its processes were killed).{partial}") from None
     except BaseException:  # cancelled by the engine (or anything else): never leave the tree running
-        kill_tree(proc)
+        kill_tree(proc, job)
         _cancel_quietly(readers)
         try:  # reap it, so that a cancelled tool has really ended when its cancellation completes
             await asyncio.wait_for(asyncio.shield(proc.wait()), 2.0)
@@ -262,6 +267,8 @@ async def run_command(command: str, cwd: Path, timeout: float, limit_words: str 
     finally:
         stopper.cancel()
         exited.cancel()
+        if job is not None:
+            job.close()
     return Completed(proc.returncode or 0, bytes(out), bytes(err), overflow.is_set(), background)
 
 
