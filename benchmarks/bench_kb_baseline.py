@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_kb_quality import CORPORA, QUESTIONS, load_questions  # noqa: E402
+from bench_kb_quality import CORPORA, DEV_SETS, load_questions  # noqa: E402
 from tinyrag_desktop.kb.errors import ReadError  # noqa: E402
 from tinyrag_desktop.kb.html_reader import parse_html  # noqa: E402
 from tinyrag_desktop.kb.query_words import match_expression, query_terms  # noqa: E402
@@ -79,7 +79,7 @@ def main() -> int:
             chunks, distinct = sum(h[0] for h in hits), sum(h[1] for h in hits)
             print(f"{name}, {set_name} ({path.name}): top {K} chunks {chunks}/{len(hits)}, "
                   f"first {K} pages {distinct}/{len(hits)}")
-            total = totals["dev" if path == QUESTIONS else "held-out"]
+            total = totals["dev" if path in DEV_SETS else "held-out"]
             total[0], total[1], total[2] = total[0] + chunks, total[1] + distinct, total[2] + len(hits)
     for label, (chunks, distinct, count) in totals.items():
         if count:
