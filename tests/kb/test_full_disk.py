@@ -69,16 +69,21 @@ def test_kb_list_on_a_full_disk_lists_the_sources_and_says_once_that_nothing_can
 
 @POSIX_LIMITS
 @pytest.mark.parametrize("verb", [("remove", "1"), ("add", "NOTE")])
-def test_a_disk_that_fails_with_room_left_is_said_in_words(tmp_path, verb):
-    # A disk failing, unplugged, a share gone: SQLite's "disk I/O error" with room left was all it said.
+@pytest.mark.parametrize("room", [0, 10**12])
+def test_a_full_disk_or_one_that_fails_with_room_left_is_said_in_words(tmp_path, verb, room):
+    # Full: it said the knowledge base "cannot be opened", which kb list and the panel now do on that disk.
+    # With room left (a disk failing, unplugged, a share gone): SQLite's "disk I/O error." was all it said.
     data = tmp_path / "data"
     _fill(data, tmp_path, 1)
     note = tmp_path / "note.md"
     note.write_text("# Note\n\nWombats dig.\n")
-    done = _run_on_a_full_disk(data, *(str(note) if word == "NOTE" else word for word in verb), room=10**12)
+    done = _run_on_a_full_disk(data, *(str(note) if word == "NOTE" else word for word in verb), room=room)
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
-    assert "the disk it is on could not read or write the file (SQLite says: disk I/O error). Check that the disk " \
-           f"holding {data} is still there and working, then try again." in done.stderr, done.stderr
+    why = (f"the disk it is on is full. Free some space there ({data}), then try again." if room == 0 else
+           "the disk it is on could not read or write the file (SQLite says: disk I/O error). Check that the disk "
+           f"holding {data} is still there and working, then try again.")
+    assert f"error: The knowledge base {data / 'knowledge.db'} cannot be {'written to' if room == 0 else 'opened'}: " \
+           f"{why}" in done.stderr, done.stderr
     assert "disk I/O error." not in done.stderr
 
 
@@ -124,7 +129,8 @@ def test_the_panel_on_a_full_disk_lists_the_sources_with_a_notice_and_delete_say
                 assert panel.delete_selected(confirm=False) == 2
             assert deleted.args == [0] and panel.source_count() == 2
             said = panel.status_label.text()
-            assert said.startswith("Nothing was removed: ") and "the disk it is on is full" in said, said
+            assert said.startswith("Nothing was removed: ") and "cannot be written to: the disk it is on is full" \
+                in said, said
             assert "disk I/O error" not in said
         panel.summary.dismiss()  # the Delete's message put away: the disk is still full, as the line says again
         assert panel.status_label.text() == notice

@@ -151,7 +151,7 @@ class KnowledgeBase(SchemaMixin):
             self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT)
             keep_private(self.path, existed=existed)  # the user's documents, for the user alone
         except sqlite3.DatabaseError as exc:
-            raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
+            raise self._open_error(exc) from exc
         try:
             refuse_unusable(self.path, self.conn)
             _wal_mode(self.conn)
@@ -170,7 +170,7 @@ class KnowledgeBase(SchemaMixin):
             self.conn.close()  # not left open on a file it cannot use
             if isinstance(exc, StoreError):
                 raise
-            raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
+            raise self._open_error(exc) from exc
 
     def _reader(self, uri: str) -> sqlite3.Connection:
         """A connection that only reads the file at ``uri`` (see store_file.open_to_read), its columns noted."""
@@ -190,6 +190,13 @@ class KnowledgeBase(SchemaMixin):
         self._reader_versions = "reader_version" in columns.get("sources", set())
         self._anchors = "anchor" in columns.get("chunks", set())
         return conn
+
+    def _open_error(self, exc: sqlite3.DatabaseError) -> StoreError:
+        """Why opening it to write failed, in words; on a full disk it can still be read (kb.open_store's
+        ``to_list``, a search), only not written to."""
+        error = store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened")
+        full = isinstance(error, DiskFull)
+        return store_error(self.path, exc, f"The knowledge base {self.path} cannot be written to") if full else error
 
     @classmethod
     def open(cls, data_dir: Path) -> "KnowledgeBase":
