@@ -49,24 +49,47 @@ def worth_compacting(conn: sqlite3.Connection) -> bool:
     return free >= COMPACT_LEAST and free >= COMPACT_SHARE * size
 
 
+def compact_room(conn: sqlite3.Connection) -> int:
+    """The free space compacting the database needs, in its folder and again in SQLite's temporary folder:
+    VACUUM builds the new file in a temporary one, then writes every page of it to the write-ahead log. The
+    size of what it holds (its free pages left out, as the new file leaves them), and a quarter more for the
+    log's own bookkeeping and what merging an index first may write. Asked once the log is folded in
+    (fold_in): until then its pages, which may be many, take room compacting frees."""
+    size, free = free_space(conn)
+    return (size - free) * 5 // 4
+
+
 def compact(conn: sqlite3.Connection) -> tuple[int, int]:
     """Rewrite the database without its free pages (VACUUM, outside any transaction), then fold the
     write-ahead log back into the file so that it shrinks on disk (at once when no other connection is
     reading; else at the next checkpoint). Other connections read on meanwhile (WAL); a writer waits for it.
-    The database's size before and after."""
+    The database's size before and after.
+
+    The log is folded in first too: a VACUUM that fails midway (its disk filled meanwhile) leaves only its
+    own pages in the log, which is then dropped whole as the file closes. With a removal's pages still in it,
+    that fold needed room the failed VACUUM had taken, and the disk stayed full after the file was closed."""
     before = free_space(conn)[0]
-    conn.execute("VACUUM")
+    fold_in(conn)
+    try:
+        conn.execute("VACUUM")
+    finally:
+        fold_in(conn)
+    return before, free_space(conn)[0]
+
+
+def fold_in(conn: sqlite3.Connection) -> None:
+    """Fold the write-ahead log into the database and empty it (PRAGMA wal_checkpoint(TRUNCATE)), when no
+    other connection is in the way. Never fails."""
     # A reader in the middle of a read would hold the checkpoint for the whole busy timeout (5 s for the
     # knowledge base): it is not waited for long; the file shrinks at a later checkpoint then.
     waits = conn.execute("PRAGMA busy_timeout").fetchone()[0]
     conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
     try:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-    except sqlite3.OperationalError:  # another program reading or writing: the next checkpoint folds it in
+    except sqlite3.Error:  # another program reading or writing, no room: the next checkpoint folds it in
         pass
     finally:
         conn.execute(f"PRAGMA busy_timeout = {waits}")
-    return before, free_space(conn)[0]
 
 
 # Below this much free space a failed write is put down to a full disk.

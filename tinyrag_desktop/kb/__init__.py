@@ -134,11 +134,21 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def open_store(data_dir: Path, *, create: bool = True) -> KnowledgeBase | None:
-    """The read-write store in ``data_dir`` (created when missing, unless ``create`` is False: then None)."""
+def open_store(data_dir: Path, *, create: bool = True, to_list: bool = False) -> KnowledgeBase | None:
+    """The read-write store in ``data_dir`` (created when missing, unless ``create`` is False: then None).
+    ``to_list``: on a full disk, where SQLite cannot make the -shm file it writes through, the store opened to
+    read only, as a search reads it (store_file.open_to_read), with ``notice`` saying why nothing can be saved."""
     if not create and not db_path(data_dir).exists():
         return None
-    return KnowledgeBase.open(data_dir)
+    try:
+        return KnowledgeBase.open(data_dir)
+    except DiskFull as full:
+        if not to_list:
+            raise
+        try:
+            return KnowledgeBase(db_path(data_dir), full=full)
+        except StoreError:  # a -wal still holding changes, say: the first failure says it as well
+            raise full from None
 
 
 def search(

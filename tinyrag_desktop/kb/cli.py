@@ -488,14 +488,14 @@ def _read_error(exc: Exception, path: Path) -> str:
 _FAILED = object()
 
 
-def _existing_store(args: argparse.Namespace):
+def _existing_store(args: argparse.Namespace, to_list: bool = False):
     """The knowledge base in the data folder; None when there is none (said on stderr), or _FAILED (likewise).
-    Creates nothing: not the data folder, not the database."""
+    Creates nothing: not the data folder, not the database. ``to_list``: on a full disk, opened to read only."""
     from . import Error, open_store
 
     data_dir = _context(args, create=False).data_dir
     try:
-        kb = open_store(data_dir, create=False)
+        kb = open_store(data_dir, create=False, to_list=to_list)
     except Error as exc:
         print(f"error: {exc}", file=sys.stderr)
         return _FAILED
@@ -517,7 +517,7 @@ def _say_removed_own(kb) -> None:  # kb: store.KnowledgeBase
 def _list(args: argparse.Namespace) -> int:
     from .readers import type_name
 
-    kb = _existing_store(args)
+    kb = _existing_store(args, to_list=True)
     if kb is _FAILED:
         return 1
     if kb is None:
@@ -536,6 +536,8 @@ def _list(args: argparse.Namespace) -> int:
                 chunks = "chunk " if s.chunk_count == 1 else "chunks"
                 print(f"{s.id:>5}  {type_name(s.type):<9} {s.chunk_count:>5} {chunks}  {local_time(s.imported_at)}  "
                       f"{_printable(s.title)}\n       {_printable(s.location)}")
+    if kb.notice:  # a full disk: listed all the same
+        print(f"note: {kb.notice}", file=sys.stderr)
     return 0
 
 
@@ -545,7 +547,7 @@ def _remove(args: argparse.Namespace) -> int:
         return 1
     from . import Error
 
-    missing, removed, failed, compacted = list(args.source_ids), 0, False, ""
+    missing, removed, failed, compacted = list(args.source_ids), 0, False, None
     if kb is not None:
         with kb:
             missing = []
@@ -566,6 +568,8 @@ def _remove(args: argparse.Namespace) -> int:
     for sid in missing:
         print(f"no source with id {sid}", file=sys.stderr)
     print(f"{removed} source removed" if removed == 1 else f"{removed} sources removed")
-    if compacted:
-        print(compacted)
+    if compacted is not None and compacted.done:
+        print(compacted.done)
+    if compacted is not None and compacted.not_done:  # no room on a disk: the removal stands all the same
+        print(f"note: {compacted.not_done}.", file=sys.stderr)
     return 1 if missing or failed else 0

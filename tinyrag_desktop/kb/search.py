@@ -43,12 +43,12 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .coverage import _comparable, _concepts, _Concepts, _rerank_by_coverage, _with_score
-from .errors import DiskFull, StoreError
+from .errors import StoreError
 from .models import Hit
 from .nearest import nearest_ids
 from .query_words import STOP_WORDS, _weighed_terms, match_expression
 from .spelling import absent_words, corrections, distance, stems
-from .store_file import DB_NAME, readonly_uri, refuse_unusable, store_error
+from .store_file import DB_NAME, open_to_read, refuse_unusable, store_error
 from .textform import is_cjk
 
 log = logging.getLogger(__name__)
@@ -166,22 +166,13 @@ class ReadOnlyConnection(sqlite3.Connection):
 
 def open_readonly(data_dir: Path) -> sqlite3.Connection | None:
     """A read-only, authorizer-guarded connection to the knowledge base; None when there is none yet. On a full
-    disk (no room for the -shm file WAL reads go through) with an empty -wal, read as it is (immutable, ``as_it_is``,
-    for one search: kb._reading): it takes no locks, so a checkpoint at once could in theory be read mid-page."""
+    disk with an empty -wal, read as it is (store_file.open_to_read; ``as_it_is``, for one search: kb._reading)."""
     path = Path(data_dir) / DB_NAME
     refuse_unusable(path)
     if not path.is_file() or path.stat().st_size == 0:  # an empty file is an empty database: nothing imported
         return None
-    uri = readonly_uri(path)
-    try:
-        return _guarded(path, uri)
-    except DiskFull:
-        wal = Path(f"{path}-wal")
-        if "immutable=1" in uri or (wal.is_file() and wal.stat().st_size):
-            raise
-    log.info("%s read as it is: no room on its disk for the file SQLite reads a database through", path)
-    conn = _guarded(path, f"{uri}&immutable=1")
-    conn.as_it_is = True
+    conn, as_it_is = open_to_read(path, lambda uri: _guarded(path, uri))
+    conn.as_it_is = as_it_is
     return conn
 
 

@@ -34,10 +34,12 @@ from typing import Mapping, Sequence
 
 from ..files import folder_writable, keep_private, make_private_folder
 from ..sqlitefiles import table_columns
-from .errors import Cancelled, CannotWrite, Error, ReadOnlyStore, StoreError
+from .errors import Cancelled, CannotWrite, DiskFull, Error, ReadOnlyStore, StoreError
 from .links import _real_folder, resolve_link
 from .models import Chunk, SourceInfo
-from .store_file import SCHEMA, db_path, readonly_uri, refuse_unusable, scrubbing, store_error
+from .store_file import (
+    SCHEMA, db_path, disk_full_notice, open_to_read, refuse_unusable, scrubbing, store_error,
+)
 from .store_schema import (  # noqa: F401  WAIT_SAID and needs_rebuild: read from here too
     BUSY_TIMEOUT, WAIT_SAID, SchemaMixin, _transaction, _wal_mode, needs_rebuild,
 )
@@ -123,34 +125,24 @@ def new_load_id() -> str:
 class KnowledgeBase(SchemaMixin):
     """Read-write access to ``knowledge.db``. One instance per thread (sqlite3 connections are not shared)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, full: DiskFull | None = None) -> None:
+        """``full``: what opening it to write failed with on a full disk (see kb.open_store's ``to_list``): it is
+        opened to read only, and ``notice`` says so."""
         self.path = Path(path)
         # Called with True when a write has waited WAIT_SAID seconds for another program's lock, with False
         # when that wait is over (on another thread: see _transaction). An import says it in its progress.
         self.on_wait: Callable[[bool], None] | None = None
         self.stop: Callable[[], bool] | None = None  # an import's Cancel, which ends such a wait (set with on_wait)
-        # In a folder this user cannot write, an existing knowledge base is opened to read: its sources can
-        # be listed and searched; what would change it fails, saying so.
-        self.readonly = self.path.is_file() and not folder_writable(self.path.parent)
+        # In a folder this user cannot write, or on a full disk, an existing knowledge base is opened to read:
+        # its sources can be listed and searched; what would change it fails, saying so.
+        self.full = full
+        self.notice = disk_full_notice(self.path) if full is not None else ""  # said once beside what is read
+        self.readonly = full is not None or (self.path.is_file() and not folder_writable(self.path.parent))
         self._together = False  # within together(): writes join its transaction
         self.removed_own: list[str] = []  # sources an older version imported from the data folder (own_data.py)
         refuse_unusable(self.path)
         if self.readonly:
-            self.conn = None
-            try:
-                self.conn = sqlite3.connect(readonly_uri(self.path), uri=True, isolation_level=None)
-                self.conn.create_function("index_form", 1, index_form, deterministic=True)
-                refuse_unusable(self.path, self.conn)
-                self.conn.execute("SELECT 1 FROM sources LIMIT 1")
-                columns = table_columns(self.conn)
-                self._reader_versions = "reader_version" in columns.get("sources", set())
-                self._anchors = "anchor" in columns.get("chunks", set())
-            except (sqlite3.DatabaseError, StoreError) as exc:
-                if self.conn is not None:
-                    self.conn.close()
-                if isinstance(exc, StoreError):
-                    raise
-                raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
+            self.conn = open_to_read(self.path, self._reader)[0]
             return
         make_private_folder(self.path.parent)
         existed = self.path.exists()
@@ -159,7 +151,7 @@ class KnowledgeBase(SchemaMixin):
             self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT)
             keep_private(self.path, existed=existed)  # the user's documents, for the user alone
         except sqlite3.DatabaseError as exc:
-            raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
+            raise self._open_error(exc) from exc
         try:
             refuse_unusable(self.path, self.conn)
             _wal_mode(self.conn)
@@ -178,7 +170,33 @@ class KnowledgeBase(SchemaMixin):
             self.conn.close()  # not left open on a file it cannot use
             if isinstance(exc, StoreError):
                 raise
+            raise self._open_error(exc) from exc
+
+    def _reader(self, uri: str) -> sqlite3.Connection:
+        """A connection that only reads the file at ``uri`` (see store_file.open_to_read), its columns noted."""
+        conn = None
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+            conn.create_function("index_form", 1, index_form, deterministic=True)
+            refuse_unusable(self.path, conn)
+            conn.execute("SELECT 1 FROM sources LIMIT 1")
+            columns = table_columns(conn)
+        except (sqlite3.DatabaseError, StoreError) as exc:
+            if conn is not None:
+                conn.close()
+            if isinstance(exc, StoreError):
+                raise
             raise store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened") from exc
+        self._reader_versions = "reader_version" in columns.get("sources", set())
+        self._anchors = "anchor" in columns.get("chunks", set())
+        return conn
+
+    def _open_error(self, exc: sqlite3.DatabaseError) -> StoreError:
+        """Why opening it to write failed, in words; on a full disk it can still be read (kb.open_store's
+        ``to_list``, a search), only not written to."""
+        error = store_error(self.path, exc, f"The knowledge base {self.path} cannot be opened")
+        full = isinstance(error, DiskFull)
+        return store_error(self.path, exc, f"The knowledge base {self.path} cannot be written to") if full else error
 
     @classmethod
     def open(cls, data_dir: Path) -> "KnowledgeBase":
@@ -560,6 +578,8 @@ class KnowledgeBase(SchemaMixin):
         return store_error(self.path, exc, what)
 
     def _check_writable(self) -> None:
+        if self.full is not None:
+            raise DiskFull(str(self.full))
         if self.readonly:
             raise ReadOnlyStore(f"The knowledge base {self.path} is in a folder you cannot write to: it can be "
                              "searched and listed, not changed.")

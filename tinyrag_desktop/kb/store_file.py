@@ -8,15 +8,17 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from ..files import folder_writable
 from ..sqlitefiles import LOW_SPACE, file_uri, free_bytes, missing_columns, table_columns
 from .errors import DiskFull, ReadOnlyStore, StoreError, StoreLocked
 
 log = logging.getLogger(__name__)
+C = TypeVar("C")
 
 DB_NAME = "knowledge.db"
 # 1: sources, chunks, vectors, chunks_fts. 2: links and links_fts (added in place; see store_schema's _migrate).
@@ -131,6 +133,28 @@ def readonly_uri(path: Path) -> str:
     return uri
 
 
+def open_to_read(path: Path, connect: Callable[[str], C]) -> tuple[C, bool]:
+    """``connect(uri)`` on ``path``'s read-only URI, and whether the file is read as it is. On a full disk
+    (``connect`` raising DiskFull: no room for the -shm file WAL reads go through) with an empty -wal, the file
+    is read as it is, immutable: without the -shm file, taking no locks. A writer's checkpoint at that moment
+    could in theory be read mid-page; on a disk with no room a writer has nothing to fold in."""
+    uri = readonly_uri(path)
+    try:
+        return connect(uri), False
+    except DiskFull:
+        wal = Path(f"{path}-wal")
+        if "immutable=1" in uri or (wal.is_file() and wal.stat().st_size):
+            raise
+    log.info("%s read as it is: no room on its disk for the file SQLite reads a database through", path)
+    return connect(f"{uri}&immutable=1"), True
+
+
+def disk_full_notice(path: Path) -> str:
+    """What to say beside what was read from the knowledge base at ``path`` on a full disk (see open_to_read)."""
+    return (f"The disk the knowledge base is on is full, so imports and deletes cannot be saved until some space "
+            f"is freed there ({Path(path).parent}). Its sources can still be listed and searched.")
+
+
 def tidy(data_dir: Path) -> None:
     """Fold a knowledge base's -wal file back in and remove it and the -shm file, when nothing else has the
     database open: the last connection able to write does that as it closes. Readers cannot, so after a
@@ -189,6 +213,28 @@ def _full_disk(path: Path) -> str:
             "with room in the SQLITE_TMPDIR environment variable), then try again.")
 
 
+def megabytes(size: int) -> str:
+    """A size in words a person reads at a glance: "0.4 MB", "12.5 MB", "465 MB"."""
+    return f"{size / 2**20:.1f} MB" if size < 10 * 2**20 else f"{size / 2**20:.0f} MB"
+
+
+def room_to_compact(path: Path, needed: int) -> tuple[bool, str]:
+    """Whether the disks compacting the knowledge base at ``path`` writes to have ``needed`` bytes free each
+    (sqlitefiles.compact_room): its folder, for the write-ahead log VACUUM writes the new file to, and SQLite's
+    temporary folder, where it builds that file first (twice as much when they are one disk); and what it
+    needs where, in words ("it needs about 24 MB free on …, where 3.0 MB are free")."""
+    folder, temp = Path(path).parent, sqlite_temp_dir()
+    if temp is None or _same_disk(folder, temp):
+        free = _free_bytes(folder)
+        also = f", and SQLite's temporary files in {temp} on the same disk" if temp is not None else ""
+        return free >= 2 * needed, (f"it needs about {megabytes(2 * needed)} free on the disk of its folder "
+                                    f"({folder}{also}), where {megabytes(free)} are free")
+    free, free_temp = _free_bytes(folder), _free_bytes(temp)
+    return free >= needed and free_temp >= needed, (
+        f"it needs about {megabytes(needed)} free on the disk of its folder ({folder}; {megabytes(free)} free) "
+        f"and as much on the disk of SQLite's temporary files ({temp}; {megabytes(free_temp)} free)")
+
+
 def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
     """The error to raise when SQLite failed on the knowledge base at ``path``: ``doing`` ("Could not save
     … in the knowledge base") followed by why, in words, and what to do. DiskFull when a disk is full,
@@ -222,6 +268,9 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
     if name.startswith("SQLITE_READONLY"):
         return ReadOnlyStore(f"{doing}: {file} (or its -wal or -shm file beside it) is read-only. Make it "
                              "writable for you, then try again.")
+    if name.startswith("SQLITE_IOERR"):  # with room left: a disk failing, unplugged, a network share gone
+        return StoreError(f"{doing}: the disk it is on could not read or write {file} (SQLite says: {exc}). Check "
+                          f"that the disk holding {Path(path).parent} is still there and working, then try again.")
     return StoreError(f"{doing}: {exc}.")
 
 

@@ -239,10 +239,10 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
         if not self._busy:
             self.sources_view.empty_text = self.sources_view.EMPTY_TEXT
         if listed is None:
-            self.status_label.show_idle(False)
+            self.status_label.show_idle(False, "")
             return
         self.sources_model.set_sources(listed.sources, listed.unembedded, model)
-        self.status_label.show_idle(bool(listed.sources))
+        self.status_label.show_idle(bool(listed.sources), in_window(listed.notice))
         if listed.removed_own:  # sources an older version imported from the data folder: removed as it opened
             self.status_label.setText(said(listed.removed_own))
         self._restore_place(*place)
@@ -359,7 +359,7 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
                 removed = kb.remove_sources(_stored_ids(kb, selected))
                 # here, off the GUI thread: the free pages of a large removal given back to the disk
                 compacted = compact_if_worth(kb, lambda: self._relay.compacting.emit(removed))
-            self._relay.removed.emit(removed, "", compacted)
+            self._relay.removed.emit(removed, "", compacted.done or compacted.not_done)
         except Exception as exc:  # said in the panel; the thread must never die silently
             self._relay.removed.emit(0, in_window(str(exc)), "")
 

@@ -37,14 +37,19 @@ class StatusLabel(QLabel):
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.notice = ""  # what show_idle says in place of the drop hint (put away with the summary's ×)
         self.setTextFormat(Qt.TextFormat.PlainText)  # file names and errors as written (plain_text), set first
         self.setText(text)
 
-    def show_idle(self, listed: bool) -> None:
-        """Unless it says what an import or a Delete did: the drop hint under a list of sources, nothing under
-        an empty one, whose own text says it with Add (both said "drop files, folders or links here")."""
-        if self.text() in ("", self.IDLE):
-            self.setText(self.IDLE if listed else "")
+    def show_idle(self, listed: bool, notice: str | None = None) -> None:
+        """Unless it says what an import or a Delete did: ``notice`` (the disk is full: nothing can be saved;
+        None: the one given last, "": none now), else the drop hint under a list of sources, nothing under an
+        empty one, whose own text says it with Add (both said "drop files, folders or links here")."""
+        if notice is None:
+            notice = self.notice
+        if self.text() in ("", self.IDLE, self.notice):
+            self.setText(notice or (self.IDLE if listed else ""))
+        self.notice = notice
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         return QSize(0, super().minimumSizeHint().height())
@@ -129,6 +134,8 @@ class SummaryBox(QFrame):
         """Put the summary away: the line says what it says when there is nothing to report (see
         StatusLabel.show_idle: the drop hint, or nothing under an empty list)."""
         self.label.setToolTip("")
+        if self.label.text() == self.label.notice:
+            self.label.notice = ""
         self.label.setText("")
         self.dismissed.emit()
 

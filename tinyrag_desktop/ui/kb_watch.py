@@ -39,6 +39,7 @@ class Listed(NamedTuple):
     sources: list
     unembedded: set
     removed_own: object
+    notice: str = ""  # why nothing can be saved now (a full disk: store.KnowledgeBase.notice)
 
 
 NOT_LISTED = ("The sources could not be listed again; the list shows them as they were. The details are in the "
@@ -47,15 +48,16 @@ NOT_LISTED = ("The sources could not be listed again; the list shows them as the
 
 def read_list(data_dir: Path, model: str) -> Listed | str | None:
     """The sources of the knowledge base in ``data_dir``, and those lacking ``model``'s vectors ("": none
-    asked); the words of the error when it cannot be opened; None when there is none yet. Any thread."""
+    asked); the words of the error when it cannot be opened; None when there is none yet. Any thread. On a full
+    disk, read all the same, ``notice`` saying that nothing can be saved."""
     try:
-        kb = open_store(data_dir, create=False)
+        kb = open_store(data_dir, create=False, to_list=True)
     except Error as exc:
         return str(exc)
     if kb is None:
         return None
     with kb:
-        return Listed(kb.sources(), kb.unembedded(model) if model else set(), kb.removed_own)
+        return Listed(kb.sources(), kb.unembedded(model) if model else set(), kb.removed_own, kb.notice)
 
 
 class WatchingMixin:
