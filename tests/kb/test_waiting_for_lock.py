@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tinyrag_desktop.kb import Importer, open_store, store, store_schema
+from tinyrag_desktop.kb.errors import StoreLocked
 from tinyrag_desktop.kb.import_report import WAITING
 
 from .cli_run import run_main
@@ -242,3 +243,52 @@ def test_a_disk_error_during_a_cancel_is_said_as_itself_not_as_the_cancel():
     # With Cancel set, a disk I/O error was said as "the import was cancelled": the failing disk went unsaid.
     with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
         store_schema._begin(_FailingDisk(), stop=lambda: True)
+
+
+def test_a_paused_tinyrag_import_is_not_waited_for_and_is_named(tmp_path, data_dir, monkeypatch):
+    # kb add stopped with Ctrl+Z while it stored a file holds the lock until it goes on: the window's import
+    # beside it waited the whole OWN_IMPORT_WAIT (two minutes) for it, then blamed "another program".
+    monkeypatch.setattr(store, "BUSY_TIMEOUT", 0.3)
+    monkeypatch.setattr(store_schema, "OWN_IMPORT_WAIT", 30.0)  # old code: this long, then the wrong words
+    big = tmp_path / "big.log"
+    big.write_text("2024-01-01 12:00 started\n", encoding="utf-8")
+    with subprocess.Popen([sys.executable, "-c", _IMPORTING, str(big), str(data_dir)], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}) as other:
+        try:
+            assert other.stdout.readline() == "storing\n"
+            other.send_signal(signal.SIGSTOP)
+            os.waitpid(other.pid, os.WUNTRACED)  # returns once it is stopped
+            started = time.monotonic()
+            with open_store(data_dir) as kb, pytest.raises(StoreLocked) as error:
+                kb.on_wait = lambda waiting: None  # a wait that is said, as an import's: it may go on
+                kb.replace_source(title="Note", location=str(tmp_path / "note.md"), type="markdown", size=1,
+                                  content_hash="h", chunks=[], load_id="x")
+            waited = time.monotonic() - started
+        finally:
+            other.send_signal(signal.SIGCONT)
+            other.stdin.write("stored\n")
+            other.stdin.close()
+            other.wait(60)
+    assert f"another tinyRAG import into it (process {other.pid}) is paused" in str(error.value)
+    assert "type fg in that terminal" in str(error.value)
+    assert waited < store_schema.OWN_IMPORT_WAIT  # given up at the usual wait, not the one for an import
+    assert other.returncode == 0  # resumed, it finished its own import
+
+
+def test_paused_reads_the_state_after_the_name_whatever_the_name_holds(tmp_path):
+    from tinyrag_desktop.kb import unfinished
+
+    assert unfinished.paused(os.getpid()) is False  # running
+    assert unfinished.paused(2**22 + 12345) is False  # no such process
+    with subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE) as child:
+        try:
+            child.send_signal(signal.SIGSTOP)
+            os.waitpid(child.pid, os.WUNTRACED)  # returns once it is stopped
+            assert unfinished.paused(child.pid) is True
+            child.send_signal(signal.SIGCONT)
+            os.waitpid(child.pid, os.WCONTINUED)  # returns once it goes on
+            assert unfinished.paused(child.pid) is False
+        finally:
+            child.stdin.close()
+            child.wait(30)

@@ -16,6 +16,7 @@ from typing import TypeVar
 from ..files import folder_writable
 from ..sqlitefiles import LOW_SPACE, file_uri, free_bytes, missing_columns, table_columns
 from .errors import DiskFull, ReadOnlyStore, StoreError, StoreLocked
+from .unfinished import paused_import
 
 log = logging.getLogger(__name__)
 C = TypeVar("C")
@@ -254,6 +255,10 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
                           "as it is; move it elsewhere (or put back a backup) and import your documents again, "
                           "or use another data folder (--data-dir).")
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        if (pid := paused_import(Path(path).parent)) is not None:
+            return StoreLocked(f"{doing}: another tinyRAG import into it (process {pid}) is paused, stopped "
+                               "with Ctrl+Z in its terminal perhaps, and holds it until it goes on. Resume it "
+                               "(type fg in that terminal) or end it, then try again.")
         return StoreLocked(f"{doing}: another program is writing to the knowledge base (the tinyRAG window "
                            "importing or deleting, perhaps) and did not finish in time. Try again when it "
                            "is done.")

@@ -130,13 +130,33 @@ def _remove(path: Path) -> None:
 
 def importing_elsewhere(data_dir: Path) -> bool:
     """Whether another process is importing into the knowledge base of ``data_dir`` now: its mark is there
-    and it lives. A write that waits for the lock then waits for one of tinyRAG's own imports, which lets
-    go once it has stored the source it is storing (store_schema.OWN_IMPORT_WAIT)."""
-    for path in Path(data_dir).glob(f"import-*{SUFFIX}"):
-        pid = path.name[len("import-"):-len(SUFFIX)]
-        if pid.isdigit() and _alive(int(pid)):
-            return True
-    return False
+    and it lives, and is not paused. A write that waits for the lock then waits for one of tinyRAG's own
+    imports, which lets go once it has stored the source it is storing (store_schema.OWN_IMPORT_WAIT); a
+    paused one (``kb add`` stopped with Ctrl+Z) lets go of nothing until it is resumed, so it is not waited for."""
+    return any(_alive(pid) and not paused(pid) for pid in _marked(data_dir))
+
+
+def paused_import(data_dir: Path) -> int | None:
+    """The process number of an import into the knowledge base of ``data_dir`` that is paused (stopped by
+    Ctrl+Z in its terminal, or by a debugger); None when there is none, or it cannot be told (not Linux)."""
+    return next((pid for pid in _marked(data_dir) if _alive(pid) and paused(pid)), None)
+
+
+def _marked(data_dir: Path) -> list[int]:
+    """The process numbers of the import marks beside the knowledge base of ``data_dir``."""
+    names = (path.name[len("import-"):-len(SUFFIX)] for path in Path(data_dir).glob(f"import-*{SUFFIX}"))
+    return [int(name) for name in names if name.isdigit()]
+
+
+def paused(pid: int) -> bool:
+    """Whether process ``pid`` is stopped (state T, or t when traced), as Linux's /proc tells; False where
+    there is no /proc, or it cannot be read."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return False
+    # "pid (name) state …": the name may hold spaces and parentheses, so the state follows the last ")"
+    return stat[stat.rfind(")") + 1:].split()[:1] in (["T"], ["t"])
 
 
 def _stored_by(db: Path, load_id: str) -> int | None:
