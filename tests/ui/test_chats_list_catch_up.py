@@ -13,7 +13,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QLineEdit, QMenu, QMessageBox
 
 from tests.sse_server import Gate, Stream
 from tinyrag_desktop import chat_find, chats
@@ -210,3 +211,30 @@ def test_a_read_overtaken_by_the_windows_own_question_does_not_put_the_rows_back
     for _ in range(2):  # the read that came too late is not shown over it
         qloop.run(wait_signal(win._chats_timer.timeout, TICK))
         assert win.sidebar.titles() == ["asked here", "from ask"]
+
+
+def test_a_chats_menu_open_keeps_the_rows_under_it_and_its_rename_edits_the_chat_it_was_opened_on(
+        make_window, server, qloop, qtbot, tmp_path):
+    data = tmp_path / "data"
+    (chat_id,) = saved_elsewhere(data, "menu opened on me")
+    win = make_window(server.base_url, data_dir=data)
+    side = win.sidebar
+    row = side.item_for(chat_id)
+    side._menu(side.list.visualItemRect(row).center())  # a right click on the row
+    menu = QApplication.activePopupWidget()
+    assert isinstance(menu, QMenu)
+    try:
+        saved_elsewhere(data, "from ask")
+        win._look_for_chats()  # the timer's tick: not under the open menu
+        assert not win.chat_search.waiting and side.item_for(chat_id) is row
+        win.catch_up_chats(later=True)  # the window activated again (a click elsewhere, back): read again
+        qloop.run(wait_until(lambda: side.titles() == ["from ask", "menu opened on me"], TICK))
+        next(action for action in menu.actions() if action.text() == "Rename").trigger()
+        (editor,) = [box for box in side.list.findChildren(QLineEdit) if box.isVisible()]
+    finally:
+        menu.close()
+    assert editor.text() == "menu opened on me"  # the row it was opened on, listed anew
+    editor.setText("renamed from its menu")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qloop.run(wait_until(lambda: side.titles() == ["from ask", "renamed from its menu"], TICK))
+    assert win.store.get_chat(chat_id).title == "renamed from its menu"

@@ -307,8 +307,9 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.WindowActivate and hasattr(self, "menus"):
-            # back from the terminal where `ask` saved chats, or from another window: they are listed
-            self.catch_up_chats()
+            # back from the terminal where `ask` saved chats, or from another window: they are listed (read off
+            # the GUI thread, as the timer reads them: 16-25 ms at 5,000 chats)
+            self.catch_up_chats(later=True)
         handled = super().event(event)
         if event.type() == QEvent.Type.LayoutRequest and self.layout() is not None:
             # Never narrower than MIN_WIDTH (the status bar's model and state stay whole), and never narrower

@@ -62,13 +62,15 @@ class ChatsMixin:
     def catch_up_chats(self, later: bool = False) -> bool:
         """Read the chats list again if another program changed the history since it was read (``ask`` in a
         terminal, another window) or the local day has changed since (the headings move on: "Today" becomes
-        "Yesterday"): called as the window is activated again, as a new chat is started, at midnight and,
-        with ``later`` (read off the GUI thread), by the timer (see _look_for_chats).
+        "Yesterday"): called as a new chat is started, at midnight and, with ``later`` (read off the GUI
+        thread), as the window is activated again and by the timer (see _look_for_chats).
         One PRAGMA when nothing changed; the window's own questions and answers leave that number as it is
         (they keep the list right as they are stored). The list keeps its search words, the open chat's row
         and where it was scrolled to. True when it was read again (or, ``later``, is being read)."""
         if self.store.closed or self.sidebar.renaming:  # a title being edited would be lost
             return False
+        if later and (self.chat_search.waiting or self.sidebar.typing):
+            return False  # a read on its way shows what was there as it began: a change since, the next look
         version = self.store.changes_elsewhere()
         if version is not None and version == self._listed_version and self._listed_day == local_date(time.time()):
             return False
@@ -91,8 +93,7 @@ class ChatsMixin:
         window minimized, the list folded away: the next tick after it shows), nor while the user is in the
         middle of something its rows must not go from under: a title edited, words typed or searched for,
         a menu open, a mouse button held (a row or the scroll bar dragged). Then at the next tick."""
-        if self.store.closed or not in_sight(self.sidebar) or self.chat_search.waiting \
-                or self.sidebar.typing or QApplication.activePopupWidget() is not None \
+        if not in_sight(self.sidebar) or QApplication.activePopupWidget() is not None \
                 or QApplication.mouseButtons() != Qt.MouseButton.NoButton:
             return
         self.catch_up_chats(later=True)
