@@ -1,7 +1,8 @@
 """The chats list catches up, within a tick of its 2-second timer, with what another program writes into the
 history while the window stays in sight beside it, never activated again: a chat an ``--ask`` run saves, one
 renamed or deleted through another connection (window_chats._look_for_chats, catch_up.py). Before, the list
-showed them only once the window was activated again. Nothing here activates the window."""
+showed them only once the window was activated again. Nothing here activates the window (one test calls
+what activating it calls, with a chat's menu open)."""
 
 from __future__ import annotations
 
