@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime
 import math
 import time
+from typing import Callable
 
-from PySide6.QtCore import QEvent, QPoint, QRectF, Qt
+from PySide6.QtCore import QEvent, QItemSelectionModel, QPoint, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import (QApplication, QListWidget, QListWidgetItem, QStyle, QStyledItemDelegate,
-                               QStyleOptionViewItem, QToolTip, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QListWidget, QListWidgetItem, QStyle,
+                               QStyledItemDelegate, QStyleOptionViewItem, QToolTip, QWidget)
 
 from ..times import local_clock, local_date, seconds
 from .plain_text import plain_tip
@@ -227,6 +228,14 @@ class _FocusRing(QStyledItemDelegate):
         painter.restore()
 
 
+class Place:
+    """Where the list was scrolled to and which row the keyboard was on (see ChatList.place)."""
+
+    top: str | None = None  # the first chat in sight (None: the list was at its top)
+    offset = 0  # how far below the list's top that chat's row was (a heading above it was in sight)
+    ringed: str | None = None  # the row the focus made current, not opened
+
+
 class ChatList(QListWidget):
     """The list of chats; moving the keyboard into it shows where it is, without opening a chat.
 
@@ -267,3 +276,41 @@ class ChatList(QListWidget):
                                   self.visualItemRect(item))
                 return True
         return super().viewportEvent(event)
+
+    def place(self) -> Place:
+        """Where the list is: the first chat in sight and its distance from the top (none at the very top),
+        and the row the keyboard is on when that is not the open chat's (ringed, not highlighted)."""
+        place = Place()
+        if self.verticalScrollBar().value() > 0:
+            first = max(0, self.indexAt(QPoint(1, 1)).row())
+            for row in range(first, self.count()):
+                item = self.item(row)
+                if item.data(Qt.ItemDataRole.UserRole):
+                    place.top, place.offset = item.data(Qt.ItemDataRole.UserRole), self.visualItemRect(item).top()
+                    break
+        current = self.currentItem()
+        if current is not None and not current.isSelected():
+            place.ringed = current.data(Qt.ItemDataRole.UserRole)
+        return place
+
+    def restore_place(self, place: Place, item_for: Callable[[str], QListWidgetItem | None]) -> None:
+        """The list filled again as it was at ``place``; ``item_for``: a chat's row now."""
+        ringed = item_for(place.ringed) if place.ringed else None
+        if ringed is not None and self.currentItem() is None:
+            self.focusing = True  # made current again as the focus made it: not opened
+            try:
+                self.setCurrentItem(ringed, QItemSelectionModel.SelectionFlag.NoUpdate)
+            finally:
+                self.focusing = False
+        top = item_for(place.top) if place.top else None
+        if top is None:
+            self.scrollToTop()
+            return
+        self.scrollToItem(top, QAbstractItemView.ScrollHint.PositionAtTop)
+        bar = self.verticalScrollBar()
+        for _ in range(self.count()):  # a heading above it was in sight: back by a row (or the pixels)
+            shown_at = self.visualItemRect(top).top()
+            if shown_at >= place.offset or bar.value() == bar.minimum():
+                break
+            per_item = self.verticalScrollMode() == QAbstractItemView.ScrollMode.ScrollPerItem
+            bar.setValue(bar.value() - (1 if per_item else place.offset - shown_at))

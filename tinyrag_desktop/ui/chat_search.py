@@ -35,6 +35,7 @@ class ChatSearch(QObject):
     def __init__(self, path: Path, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._asked = 0  # the latest search's number: the one whose chats are wanted
+        self._answered = 0  # the latest search whose chats (or failure) came, or that was given up
         self._running = 0  # the search the worker is on (read in the worker, to give up an overtaken one)
         self._closed = False
         self._searcher = ChatSearcher(path, stop=self._overtaken)
@@ -51,6 +52,12 @@ class ChatSearch(QObject):
     def cancel(self) -> None:
         """Give up the search under way: its chats are no longer wanted (the list shows every chat)."""
         self._asked += 1
+        self._answered = self._asked
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the latest search asked for has not come back yet (the chats list's catch-up waits)."""
+        return self._answered != self._asked
 
     def close(self) -> None:
         """Give up the running search, wait for the worker thread to end, close its connection."""
@@ -86,6 +93,7 @@ class ChatSearch(QObject):
     def _on_done(self, number: int, text: str, result: list[ChatInfo] | str) -> None:
         if number != self._asked or self._closed:
             return  # newer words were typed after it had ended
+        self._answered = number
         if isinstance(result, str):
             self.failed.emit(text, result)
         else:

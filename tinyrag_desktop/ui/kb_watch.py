@@ -1,7 +1,8 @@
 """The knowledge panel's watch on its knowledge base: what ``kb add`` in a terminal beside the window stores is
 listed without a click, read off the GUI thread.
 
-A timer looks at the knowledge base every CATCH_UP_EVERY_MS (one PRAGMA) while the panel is shown and its
+A timer looks at the knowledge base every catch_up.CATCH_UP_EVERY_MS (one PRAGMA; a panel whose own import
+ended first went on listing 3,516 of the 5,000 sources both stored) while the panel is shown and its
 window not minimized; coming back to the window (activating it, restoring it) looks at once. When it changed,
 the sources are read on the panel's search thread and the list is swapped in on the GUI thread: read there,
 with an embedding model set, each of ``kb add``'s commits froze the window for 0.28 to 0.60 s at 300,000
@@ -17,18 +18,16 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from PySide6.QtCore import QEvent, QTimer
+from PySide6.QtCore import QEvent
 
 from ..kb import Error, open_store
 from ..kb.store import db_path, needs_rebuild
 from ..kb.unfinished import importing_elsewhere
 from ..sqlitefiles import file_uri
+from .catch_up import catch_up_timer, in_sight
 
 log = logging.getLogger(__name__)
 
-# How often the shown list is checked against the knowledge base (a panel whose own import ended first
-# went on listing 3,516 of the 5,000 sources both stored). One PRAGMA when nothing changed.
-CATCH_UP_EVERY_MS = 2000
 # How often, at most, the list is read again while another program is importing (each commit changes it).
 CATCH_UP_WHILE_IMPORTING_S = 10.0
 
@@ -73,9 +72,7 @@ class WatchingMixin:
         self._reads = 0  # lists asked for: a read off the GUI thread is shown only if none was asked since
         self._reading = False  # one is being read off the GUI thread
         self._listed_at = 0.0  # time.monotonic() when the list was last shown
-        self._checking = QTimer(self)  # runs once the panel has been shown
-        self._checking.setInterval(CATCH_UP_EVERY_MS)
-        self._checking.timeout.connect(self._check_for_changes)
+        self._checking = catch_up_timer(self, self._check_for_changes)  # runs once the panel has been shown
         self._relay.listed.connect(self._on_listed)
 
     def _embed_model(self) -> str:
@@ -98,7 +95,7 @@ class WatchingMixin:
         menu open over them; coming back to the window, at once."""
         if not self._listed or self._busy or self._reading or self._menu is not None or self._quitting:
             return
-        if not self.isVisible() or self.window().isMinimized():  # still "visible" when minimized
+        if not in_sight(self):
             return
         version = self._database_version()
         if version == self._read_version:

@@ -39,14 +39,6 @@ class _Fill:
         self.keep_place = False  # read again to catch up: the open chat's row is marked without scrolling to it
 
 
-class _Place:
-    """Where the list was scrolled to and which row the keyboard was on (see ChatsSidebar._place)."""
-
-    top: str | None = None  # the first chat in sight (None: the list was at its top)
-    offset = 0  # how far below the list's top that chat's row was (a heading above it was in sight)
-    ringed: str | None = None  # the row the focus made current, not opened
-
-
 class ChatsSidebar(QFrame):
     """Shows chats and asks the window to act; the window owns the ChatStore."""
 
@@ -138,6 +130,9 @@ class ChatsSidebar(QFrame):
         self._fill: _Fill | None = None  # the rows still to be added to the list, if any
         self._filled_on: datetime.date | None = None  # the day every chat was listed on (None: search hits)
         self._rows: dict[str, QListWidgetItem] = {}  # chat id → its row (looking through 3,000 took 8 ms)
+        # What set_chats listed (its words, day and chats as read), while the rows are still those: the same
+        # read again to catch up is not listed again. None once a row was moved or taken out here.
+        self._listed: tuple | None = None
         self._answering: str | None = None  # the chat whose answer is being written
 
         # F2 is the window's Edit → Rename chat (it calls rename_current): an F2 of the list's own beside it
@@ -164,7 +159,12 @@ class ChatsSidebar(QFrame):
         event-loop turn: building 3,000 rows at once held the window 130–240 ms (at every search typed
         and every chat deleted), long enough to feel. With ``keep_place`` (the same list read again, changed
         by another program), the chats in sight stay where they were, and the row the keyboard is on."""
-        place = self._place() if keep_place else None
+        listed = (self.search.text(), words, datetime.date.today(),
+                  [(c.id, c.title, c.persona, c.updated, c.snippet) for c in chats])
+        if keep_place and listed == self._listed:
+            return  # read again, unchanged (another program's change left the rows as they are): left alone
+        self._listed = listed
+        place = self.list.place() if keep_place else None
         self._filling = True
         try:
             self.list.setCurrentItem(None)  # cleared around a current row, 2,500 rows took 70–120 ms
@@ -187,7 +187,7 @@ class ChatsSidebar(QFrame):
             at_once = max(at_once, next((n for n, chat in enumerate(chats) if chat.id == place.top), 0) + FILL_SLICE)
         self._add_rows(self._fill, at_once)
         if place is not None:
-            self._restore_place(place)
+            self.list.restore_place(place, self.item_for)
         self.empty_hint.setText(self._empty_text())
         self.empty_hint.setVisible(not chats)
         self._listed_for = words.strip()
@@ -270,43 +270,6 @@ class ChatsSidebar(QFrame):
             self.list.setCurrentItem(item)
             self.list.setAutoScroll(scrolls)
 
-    def _place(self) -> "_Place":
-        """Where the list is: the first chat in sight and its distance from the top (none at the very top),
-        and the row the keyboard is on when that is not the open chat's (ringed, not highlighted)."""
-        place = _Place()
-        if self.list.verticalScrollBar().value() > 0:
-            first = max(0, self.list.indexAt(QPoint(1, 1)).row())
-            for row in range(first, self.list.count()):
-                item = self.list.item(row)
-                if item.data(Qt.ItemDataRole.UserRole):
-                    place.top, place.offset = item.data(Qt.ItemDataRole.UserRole), self.list.visualItemRect(item).top()
-                    break
-        current = self.list.currentItem()
-        if current is not None and not current.isSelected():
-            place.ringed = current.data(Qt.ItemDataRole.UserRole)
-        return place
-
-    def _restore_place(self, place: "_Place") -> None:
-        ringed = self.item_for(place.ringed) if place.ringed else None
-        if ringed is not None and self.list.currentItem() is None:
-            self.list.focusing = True  # made current again as the focus made it: not opened
-            try:
-                self.list.setCurrentItem(ringed, QItemSelectionModel.SelectionFlag.NoUpdate)
-            finally:
-                self.list.focusing = False
-        top = self.item_for(place.top) if place.top else None
-        if top is None:
-            self.list.scrollToTop()
-            return
-        self.list.scrollToItem(top, QAbstractItemView.ScrollHint.PositionAtTop)
-        bar = self.list.verticalScrollBar()
-        for _ in range(self.list.count()):  # a heading above it was in sight: back by a row (or the pixels)
-            shown_at = self.list.visualItemRect(top).top()
-            if shown_at >= place.offset or bar.value() == bar.minimum():
-                break
-            per_item = self.list.verticalScrollMode() == QAbstractItemView.ScrollMode.ScrollPerItem
-            bar.setValue(bar.value() - (1 if per_item else place.offset - shown_at))
-
     def _chat_item(self, chat: ChatInfo) -> QListWidgetItem:
         # While searching, the matching words show under the title, unless they are the title again
         # (a word of the first question, which names the chat, showed every such hit twice).
@@ -352,6 +315,7 @@ class ChatsSidebar(QFrame):
         nothing done, when the list is not ``lists_all_chats()``: it must be filled again."""
         if not self.lists_all_chats():
             return False
+        self._listed = None
         self._filling = True  # rows taken and put back: no chat is chosen by that
         try:
             old = self.item_for(chat.id)
@@ -394,6 +358,7 @@ class ChatsSidebar(QFrame):
     def remove(self, chat_id: str) -> None:
         """Take ``chat_id``'s row out of the list now (it was deleted), with its day heading if no other chat
         is under it (unless rows are still coming: the list is filled again then)."""
+        self._listed = None
         if self._fill is not None:  # and from the rows still to come
             rest = self._fill.chats[self._fill.done:]
             self._fill.chats[self._fill.done:] = [chat for chat in rest if chat.id != chat_id]
@@ -501,6 +466,11 @@ class ChatsSidebar(QFrame):
     def renaming(self) -> bool:
         return self.list.state() == QAbstractItemView.State.EditingState
 
+    @property
+    def typing(self) -> bool:
+        """Whether words typed in the search box wait for the typing to pause before they are searched for."""
+        return self._search_timer.isActive()
+
     def when_renamed(self, then: Callable[[], object]) -> None:
         """Call ``then`` once the title being edited is given or left (the list hides itself again)."""
         self._after_rename = then
@@ -588,7 +558,8 @@ class ChatsSidebar(QFrame):
         if not chat_id:  # empty space or a day heading: no chat to act on
             return
         menu = QMenu(self)
-        menu.addAction("Rename", lambda: self.list.editItem(item))
+        # the row by its chat when chosen: the list may have been filled again meanwhile (another program)
+        menu.addAction("Rename", lambda: (row := self.item_for(chat_id)) is not None and self.list.editItem(row))
         menu.addAction("Export as Markdown…", lambda: self.exportRequested.emit(chat_id, "md"))
         menu.addAction("Export as HTML…", lambda: self.exportRequested.emit(chat_id, "html"))
         menu.addSeparator()

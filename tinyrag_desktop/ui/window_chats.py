@@ -8,10 +8,12 @@ import sqlite3
 import time
 from typing import Callable, Iterator
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication
 
 from ..chats import ChatInfo, ChatStoreError, StoredMessage
 from ..times import local_date
+from .catch_up import catch_up_timer, in_sight
 from .chat_loading import load_slice
 from .header import fill_personas, persona_gone_words
 
@@ -37,17 +39,19 @@ class ChatsMixin:
     """MainWindow's chats (mixed into it, see main_window.py: it uses the window's store, sidebar, view and
     composer)."""
 
-    def _refresh_chats(self, keep_place: bool = False) -> None:
+    def _refresh_chats(self, keep_place: bool = False, later: bool = False) -> None:
         """Fill the chats list: every chat at once, or, with words in the search box, the chats holding
         them once the search (in a worker thread) has found them; until then the list stays as it was.
-        ``keep_place``: the list is read again as it is (see catch_up_chats), kept where it was scrolled."""
+        ``keep_place``: the list is read again as it is (see catch_up_chats), kept where it was scrolled;
+        ``later``: every chat too is read in that thread (the timer's catch-up: 16-25 ms at 5,000 chats)."""
         self._listed_version = self.store.changes_elsewhere()  # before reading: a change meanwhile reads again
         self._listed_day = local_date(time.time())
         self._watch_the_calendar()
-        if self.sidebar.search.text().strip():
+        if self.sidebar.search.text().strip() or later:
             self._catching_up = self.sidebar.search.text() if keep_place else None
             self.chat_search.search(self.sidebar.search.text())
             return
+        self._catching_up = None
         self.chat_search.cancel()  # a search still on its way would replace the whole list with its hits
         self.sidebar.set_chats(self.store.list_chats(), self.chat_id, keep_place=keep_place)
 
@@ -55,25 +59,52 @@ class ChatsMixin:
         keep, self._catching_up = words == self._catching_up, None
         self.sidebar.set_chats(chats, self.chat_id, words, keep_place=keep)
 
-    def catch_up_chats(self) -> bool:
+    def catch_up_chats(self, later: bool = False) -> bool:
         """Read the chats list again if another program changed the history since it was read (``ask`` in a
         terminal, another window) or the local day has changed since (the headings move on: "Today" becomes
-        "Yesterday"): called as the window is activated again, as a new chat is started and at midnight.
+        "Yesterday"): called as a new chat is started, at midnight and, with ``later`` (read off the GUI
+        thread), as the window is activated again and by the timer (see _look_for_chats).
         One PRAGMA when nothing changed; the window's own questions and answers leave that number as it is
         (they keep the list right as they are stored). The list keeps its search words, the open chat's row
-        and where it was scrolled to. True when it was read again."""
+        and where it was scrolled to. True when it was read again (or, ``later``, is being read)."""
         if self.store.closed or self.sidebar.renaming:  # a title being edited would be lost
             return False
+        if later and (self.chat_search.waiting or self.sidebar.typing):
+            return False  # a read on its way shows what was there as it began: a change since, the next look
         version = self.store.changes_elsewhere()
         if version is not None and version == self._listed_version and self._listed_day == local_date(time.time()):
             return False
         try:
-            self._refresh_chats(keep_place=True)
+            self._refresh_chats(keep_place=True, later=later)
         except (ChatStoreError, sqlite3.Error) as exc:  # locked or unreadable now: the list stays as it was
             log.warning("could not read the chats list again: %s", exc)
             self._listed_day = None  # tried again at the calendar's next look (or the next activation)
             return False
         return True
+
+    def _watch_chats(self) -> None:
+        """Look at the history every CATCH_UP_EVERY_MS while the chats list is in sight (catch_up.py): a window
+        left in sight beside the terminal where ``--ask`` ran was never activated again, and listed nothing."""
+        self._chats_timer = catch_up_timer(self, self._look_for_chats)
+        self._chats_timer.start()
+
+    def _look_for_chats(self) -> None:
+        """The timer's tick: catch_up_chats, read off the GUI thread. Not while the list is out of sight (the
+        window minimized, the list folded away: the next tick after it shows), nor while the user is in the
+        middle of something its rows must not go from under: a title edited, words typed or searched for,
+        a menu open, a mouse button held (a row or the scroll bar dragged). Then at the next tick."""
+        if not in_sight(self.sidebar) or QApplication.activePopupWidget() is not None \
+                or QApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            return
+        self.catch_up_chats(later=True)
+
+    def _list_changed_here(self) -> None:
+        """The window moved or took out a row itself (a question stored, a chat deleted): a catch-up read
+        still on its way was read before that, and would put the row back as it was. It is given up, and
+        read again at the next tick."""
+        if self._catching_up == "" and self.chat_search.waiting:
+            self.chat_search.cancel()
+            self._catching_up, self._listed_version = None, None
 
     def _watch_the_calendar(self) -> None:
         """Read the list again at the next local midnight: in a window left open overnight, yesterday's
@@ -92,13 +123,19 @@ class ChatsMixin:
     def _chat_used(self, chat: ChatInfo | None) -> None:
         """A question or an answer was just stored in ``chat``: its row goes first in the list, or, when the
         list cannot be kept right so (a search's hits are shown), the list is filled again."""
+        self._list_changed_here()
         if chat is None or not self.sidebar.touch(chat):
             self._refresh_chats()
         elif chat.id == self.chat_id:
             self.sidebar.mark_current(chat.id)
 
-    def _chat_search_failed(self, _text: str, reason: str) -> None:
-        """A search could not be made (logged already): every chat is listed, and the status bar says why."""
+    def _chat_search_failed(self, text: str, reason: str) -> None:
+        """A search could not be made (logged already): every chat is listed, and the status bar says why.
+        Every chat read again by the timer (no words): the list stays as it was, read again at the next
+        change (not every 2 s, logged each time)."""
+        if not text.strip():
+            self._catching_up = None
+            return
         try:
             chats = self.store.list_chats()
         except sqlite3.Error as exc:  # the same lock or damage as the search met
@@ -224,6 +261,7 @@ class ChatsMixin:
             if not self._stored(self.store.delete, chat_id):
                 return
             self._deleted.add(chat_id)
+            self._list_changed_here()
             self.sidebar.remove(chat_id)  # at once: the search hits are only refreshed once searched again
             self.sidebar.show_undo(chat_id, chat.title)
             self.waiting.chat_deleted(chat_id)
