@@ -46,6 +46,15 @@ def test_the_shell_tool_says_what_a_windows_crash_was() -> None:
     assert describe_status(3) == "exit status: 3" and describe_status(-11).startswith("ended by signal SIGSEGV")
 
 
+@pytest.mark.parametrize("code, said", [(4294967295, "-1"), (4294967294, "-2"), (0xFFFF0000, "-65536")])
+def test_a_programs_own_negative_exit_status_on_windows_is_said_as_it_wrote_it_not_as_a_crash(code, said):
+    # exit /b -1, sys.exit(-1), process.exit(-2): Windows keeps them unsigned
+    assert crash_words(code) is None
+    assert exit_words(code) == said
+    assert describe_status(code) == f"exit status: {said}"
+    assert status_note("prog.exe", f"$ prog.exe\nexit status: {said}\n") == f"The command ended with exit status {said}."
+
+
 def test_nanogo_on_windows_reports_a_stack_overflow_as_on_unix() -> None:
     on_unix = _result(-11, b"", b"", None, 5.0, 512, 65536)
     on_windows = _result(0xC00000FD, b"", b"", None, 5.0, 512, 65536)

@@ -191,6 +191,12 @@ def test_a_command_windows_will_not_give_a_job_runs_without_one(on_windows, capl
     assert "background processes may outlive it" in caplog.text
 
 
+def test_a_command_windows_will_not_open_gets_no_job_that_would_end_nothing(on_windows):
+    on_windows.refuse = ("OpenProcess",)
+    assert winjob.own_job(_Child(7)) is None  # kill_tree then falls back on taskkill /T
+    assert on_windows.calls[-1] == ("CloseHandle", 0x71)
+
+
 def test_off_windows_a_command_has_no_job_of_its_own(monkeypatch):
     monkeypatch.setattr(winjob, "_kernel32", lambda: pytest.fail("kernel32 asked for off Windows"))
     assert winjob.own_job(_Child(7)) is None
@@ -214,3 +220,22 @@ def test_on_windows_what_a_command_left_running_is_ended_through_its_job_after_i
     job = _Job()
     shell.kill_tree(_Exited(), job)
     assert job.ended == 1 and ran == []  # taskkill /T would find nothing under an exited process
+
+
+def test_on_windows_a_command_still_running_is_ended_by_taskkill_then_its_job(monkeypatch):
+    # what cmd.exe started in the moment before it was put in its job is only found by taskkill /T
+    from tinyrag_desktop.tools import shell
+
+    order = []
+
+    class _Running:
+        returncode, pid = None, 7
+
+    class _Job:
+        def end(self):
+            order.append("job")
+
+    monkeypatch.setattr(shell, "_IS_WINDOWS", True)
+    monkeypatch.setattr(shell.subprocess, "run", lambda args, **kwargs: order.append(args[0]))
+    shell.kill_tree(_Running(), _Job())
+    assert order == ["taskkill", "job"]

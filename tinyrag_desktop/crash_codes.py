@@ -27,6 +27,9 @@ _NAMED = {
     0xC0000409: "it stopped itself: a fatal error it detected (a failed check, or abort)",
 }
 _ERROR_RANGE = 0xC0000000
+# From here up, a program's own small negative exit status (exit /b -1, sys.exit(-2): 0xFFFFFFFF, 0xFFFFFFFE),
+# as Windows keeps it, unsigned: no crash.
+_SMALL_NEGATIVE = 0xFFFF0000
 
 
 def crash_words(code: int | None) -> str | None:
@@ -38,12 +41,15 @@ def crash_words(code: int | None) -> str | None:
         return None
     if -(1 << 31) <= code <= -(1 << 16):
         code += 1 << 32
-    if not _ERROR_RANGE <= code <= 0xFFFFFFFF:
+    if not _ERROR_RANGE <= code < _SMALL_NEGATIVE:
         return None
     return f"0x{code:08X}: {_NAMED.get(code, 'it crashed')}"
 
 
 def exit_words(code: int | None) -> str:
-    """An exit status for a sentence: "3", or "3221225477 (0xC0000005: it crashed: an access violation)"."""
+    """An exit status for a sentence: "3", "-1" (Windows' 4294967295: a program's own ``exit -1``), or
+    "3221225477 (0xC0000005: it crashed: an access violation)"."""
+    if code is not None and _SMALL_NEGATIVE <= code <= 0xFFFFFFFF:
+        return str(code - (1 << 32))
     words = crash_words(code)
     return f"{code} ({words})" if words else str(code)

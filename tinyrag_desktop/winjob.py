@@ -138,17 +138,17 @@ def adopted(child: _Child) -> _Child:
 
 def _assign(pid: int) -> None:
     k32, job = _job()
-    if job is not None and not _put(k32, job, pid):
+    if job is not None and _put(k32, job, pid) is False:
         log.warning("Process %s will not end with the app if it is killed: %s", pid, _last_error())
 
 
-def _put(k32: Any, job: Any, pid: int) -> bool:
-    """Whether process ``pid`` could be put in ``job``; when it could not be opened (ended already, nothing to
-    end later; or refused), True, and the log says why."""
+def _put(k32: Any, job: Any, pid: int) -> bool | None:
+    """Whether process ``pid`` could be put in ``job``; None when it could not be opened (ended already,
+    nothing to end later; or refused), which the log says."""
     process = k32.OpenProcess(PROCESS_RIGHTS, False, pid)
     if not process:
         log.debug("Process %s could not be opened to put it in a job: %s", pid, _last_error())
-        return True
+        return None
     try:
         return bool(k32.AssignProcessToJobObject(job, process))
     finally:
@@ -178,7 +178,7 @@ def own_job(child: object) -> OwnJob | None:
     """On Windows, a job of ``child``'s own (a shell command just started and :func:`adopted`), nested in the
     app's job, whose :meth:`OwnJob.end` ends it and everything it has started since; None elsewhere, and
     when Windows refuses (then ``taskkill /T`` is what is left). What the command started before it was put
-    in the job (in its first moments) is not in it."""
+    in the job (in its first moments) is not in it: ``taskkill /T`` still finds that while the command runs."""
     if not _ON_WINDOWS:
         return None
     try:
@@ -188,7 +188,7 @@ def own_job(child: object) -> OwnJob | None:
         log.warning("A command's background processes may outlive it: no job of its own (%s)", exc)
         return None
     job = OwnJob(k32, handle)
-    try:
+    try:  # not opened (refused, or ended already): a job it is not in would end nothing, so none
         if _put(k32, handle, child.pid):  # type: ignore[attr-defined]
             return job
         log.warning("A command's background processes may outlive it: %s", _last_error())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -239,3 +240,81 @@ def test_a_chats_menu_open_keeps_the_rows_under_it_and_its_rename_edits_the_chat
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     qloop.run(wait_until(lambda: side.titles() == ["from ask", "renamed from its menu"], TICK))
     assert win.store.get_chat(chat_id).title == "renamed from its menu"
+
+
+def _read_held(monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """The list's reads in the worker held after reading until ``release`` is set; ``read`` set once one has read."""
+    read, release = threading.Event(), threading.Event()
+    chats_in = chat_find.chats_in
+
+    def held(db):
+        rows = chats_in(db)
+        read.set()
+        release.wait(30)
+        return rows
+
+    monkeypatch.setattr(chat_find, "chats_in", held)
+    return read, release
+
+
+def test_a_title_edited_while_a_read_is_on_its_way_is_kept_and_saved(make_window, server, qloop, qtbot, tmp_path,
+                                                                     monkeypatch):
+    data = tmp_path / "data"
+    (chat_id,) = saved_elsewhere(data, "old title")
+    win = make_window(server.base_url, data_dir=data)
+    side = win.sidebar
+    saved_elsewhere(data, "from ask")
+    read, release = _read_held(monkeypatch)
+    try:
+        win._look_for_chats()  # the timer's tick: read in the worker
+        assert qloop.run(asyncio.to_thread(read.wait, 30))
+        side.list.setCurrentItem(side.item_for(chat_id))
+        side.rename_current()  # F2 meanwhile
+        (editor,) = [box for box in side.list.findChildren(QLineEdit) if box.isVisible()]
+        editor.setText("new title typed")
+    finally:
+        release.set()
+    qloop.run(wait_until(lambda: not win.chat_search.waiting, TICK))  # the read has come back
+    assert side.renaming and editor.isVisible() and editor.text() == "new title typed"  # was closed, lost
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qloop.run(wait_until(lambda: side.titles() == ["from ask", "new title typed"], TICK))  # then read again
+    assert win.store.get_chat(chat_id).title == "new title typed"
+
+
+def test_a_read_overtaken_by_a_question_with_a_space_in_the_search_box_does_not_put_the_rows_back(
+        make_window, server, qloop, tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    win = _asked(make_window, server, qloop, data, "asked here", "Two.")
+    win.sidebar.search.setText(" ")  # no words: every chat listed, as with an empty box
+    saved_elsewhere(data, "from ask")
+    read, release = _read_held(monkeypatch)
+    try:
+        win._look_for_chats()
+        assert qloop.run(asyncio.to_thread(read.wait, 30))
+        assert qloop.run(ask_and_wait(win, "asked here again")) == "done"
+    finally:
+        release.set()
+    qloop.run(wait_until(lambda: win.sidebar.titles() == ["asked here", "from ask"], TICK))
+    for _ in range(2):
+        qloop.run(wait_signal(win._chats_timer.timeout, TICK))
+        assert win.sidebar.titles() == ["asked here", "from ask"]
+
+
+def test_a_list_that_cannot_be_read_is_not_read_again_at_every_tick(make_window, server, qloop, tmp_path,
+                                                                    monkeypatch, caplog):
+    data = tmp_path / "data"
+    saved_elsewhere(data, "kept")
+    win = make_window(server.base_url, data_dir=data)
+    reads = []
+
+    def unreadable(db):
+        reads.append(1)
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(chat_find, "chats_in", unreadable)
+    monkeypatch.setattr(win.store, "changes_elsewhere", lambda: None)  # the file locked: not even asked
+    win._look_for_chats()
+    qloop.run(wait_until(lambda: reads and not win.chat_search.waiting, TICK))
+    for _ in range(2):
+        qloop.run(wait_signal(win._chats_timer.timeout, TICK))
+    assert len(reads) == 1 and win.sidebar.titles() == ["kept"]  # was read (and logged) every 2 s

@@ -171,14 +171,14 @@ def kill_tree(proc: asyncio.subprocess.Process, job: OwnJob | None = None) -> No
 
     Also after the child itself has exited: what it left running in the background is still in the
     group, which lives on under the child's pid (Linux does not reuse a pid while its group exists). On
-    Windows the command's own job (winjob.own_job) is that group; without one, ``taskkill /T``, which only
-    finds the children of a child still running.
+    Windows ``taskkill /T`` while the child runs (it finds only the children of a child still running), then
+    the command's own job (winjob.own_job), which holds what it started, also after it has exited.
     """
     if _IS_WINDOWS:
+        if proc.returncode is None:  # first: what it started before it was put in its job is found so only
+            subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)], capture_output=True, check=False)
         if job is not None:
             job.end()
-        elif proc.returncode is None:
-            subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)], capture_output=True, check=False)
         return
     try:
         os.killpg(proc.pid, signal.SIGKILL)  # start_new_session: the group id is the child's pid

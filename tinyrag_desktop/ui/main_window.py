@@ -101,6 +101,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self._listed_version: int | None = None  # the history's changes_elsewhere() as the chats list was read
         self._listed_day: datetime.date | None = None  # the local day it was read on: "Today" is that day
         self._catching_up: str | None = None  # the words searched for again to catch up (see catch_up_chats)
+        self._catch_up_failed = False  # the last catch-up's list could not be read (see catch_up_chats)
         self.chat_search.failed.connect(self._chat_search_failed)
         self.confirmer = Confirmer(self)
         give_focus_back_after_dialogs(QApplication.instance())  # Esc and Ctrl+R work again once one closes

@@ -57,7 +57,18 @@ class ChatsMixin:
 
     def _chats_found(self, words: str, chats: list[ChatInfo]) -> None:
         keep, self._catching_up = words == self._catching_up, None
+        self._catch_up_failed = False
+        if keep and self.sidebar.renaming:  # begun since the catch-up was asked for: refilling the list would
+            self._listed_version = None  # close the title's editor and lose what was typed; read again later
+            return
         self.sidebar.set_chats(chats, self.chat_id, words, keep_place=keep)
+
+    def _busy_with_the_list(self) -> bool:
+        """Whether the user is in the middle of something the list's rows must not go from under: a title
+        edited (refilling the list would close its editor and lose what was typed), a menu open, a mouse
+        button held (a row or the scroll bar dragged)."""
+        return self.sidebar.renaming or QApplication.activePopupWidget() is not None \
+            or QApplication.mouseButtons() != Qt.MouseButton.NoButton
 
     def catch_up_chats(self, later: bool = False) -> bool:
         """Read the chats list again if another program changed the history since it was read (``ask`` in a
@@ -72,6 +83,8 @@ class ChatsMixin:
         if later and (self.chat_search.waiting or self.sidebar.typing):
             return False  # a read on its way shows what was there as it began: a change since, the next look
         version = self.store.changes_elsewhere()
+        if version is None and later and self._catch_up_failed:
+            return False  # the file locked or gone, and its list could not be read: not again every 2 s
         if version is not None and version == self._listed_version and self._listed_day == local_date(time.time()):
             return False
         try:
@@ -93,16 +106,14 @@ class ChatsMixin:
         window minimized, the list folded away: the next tick after it shows), nor while the user is in the
         middle of something its rows must not go from under: a title edited, words typed or searched for,
         a menu open, a mouse button held (a row or the scroll bar dragged). Then at the next tick."""
-        if not in_sight(self.sidebar) or QApplication.activePopupWidget() is not None \
-                or QApplication.mouseButtons() != Qt.MouseButton.NoButton:
-            return
-        self.catch_up_chats(later=True)
+        if in_sight(self.sidebar) and not self._busy_with_the_list():
+            self.catch_up_chats(later=True)
 
     def _list_changed_here(self) -> None:
         """The window moved or took out a row itself (a question stored, a chat deleted): a catch-up read
         still on its way was read before that, and would put the row back as it was. It is given up, and
         read again at the next tick."""
-        if self._catching_up == "" and self.chat_search.waiting:
+        if self._catching_up is not None and self.chat_search.waiting:
             self.chat_search.cancel()
             self._catching_up, self._listed_version = None, None
 
@@ -134,7 +145,7 @@ class ChatsMixin:
         Every chat read again by the timer (no words): the list stays as it was, read again at the next
         change (not every 2 s, logged each time)."""
         if not text.strip():
-            self._catching_up = None
+            self._catching_up, self._catch_up_failed = None, True
             return
         try:
             chats = self.store.list_chats()
