@@ -14,6 +14,7 @@ from ..firstrun import is_chat_model
 from ..hidden_passwords import hide_passwords
 from ..settings import SettingsError
 from ..tool_words import window_words
+from .busy_buttons import set_working
 from .markdown_render import inline_code_html
 from .status import answers_any_name
 
@@ -68,7 +69,7 @@ class ConnectionTestMixin:
             self._say_test(str(exc), failed=True)
             return None
         key = str(self._fields["api_key"].raw())
-        self.test_button.setEnabled(False)
+        set_working(self.test_button, True)  # the focus stays with it, not the Embedding model box
         self._say_test(f"Connecting to {hide_passwords(url)}…")
         self._test_task = asyncio.ensure_future(self._test(url, key))
         return self._test_task
@@ -110,10 +111,10 @@ class ConnectionTestMixin:
         except asyncio.CancelledError:
             raise  # the dialog closed: its widgets may be gone already
         except Exception as exc:  # the client's errors carry a person-readable message
-            self.test_button.setEnabled(True)
+            set_working(self.test_button, False)
             self._say_test(_test_failure(exc), failed=True)
             return
-        self.test_button.setEnabled(True)
+        set_working(self.test_button, False)
         # Embedding models are no chat models: the first run's rule (one rule, in firstrun) keeps them out of
         # the Chat model list, and puts them first in the Embedding model list.
         chat = [m for m in models if is_chat_model(m)]
