@@ -120,7 +120,7 @@ class ConnectionTestMixin:
         chat = [m for m in models if is_chat_model(m)]
         other = [m for m in models if m not in chat]
         current = self._fields["chat_model"].widget.currentText()
-        self._list(chat, other, first=True)
+        self._list(chat, other)
         if not models:
             self._say_test("Connected, but the server lists no models.")
         elif current and chat and current not in models:
@@ -132,19 +132,23 @@ class ConnectionTestMixin:
             self._say_test(f"Connected. {_count(chat, 'chat model')}: {_some(chat)}"
                            + (f" (and {_count(other, 'embedding model')}: {_some(other)})" if other else ""))
 
-    def _list(self, chat: list[str], other: list[str], *, first: bool = False) -> None:
-        """The server's chat models in the Chat model list, its others first in the Embedding model list
-        (the typed names stay; with ``first``, an empty Chat model takes the first listed)."""
-        combo, embed = self._fields["chat_model"].widget, self._fields["embed_model"].widget
-        assert isinstance(combo, QComboBox) and isinstance(embed, QComboBox)
-        current, current_embed = combo.currentText(), embed.currentText()
+    def _list(self, chat: list[str], other: list[str]) -> None:
+        """The server's chat models in the Chat model list, its others first in the Embedding model list.
+
+        The names typed stay as they were, an empty one too (the server's default): listing the models
+        chose none. An empty Chat model took the first listed, and Esc then asked about unsaved changes the
+        user never made (Save would have pinned a model they never chose)."""
+        for field, names in (("chat_model", chat), ("embed_model", other + chat)):
+            combo = self._fields[field].widget
+            assert isinstance(combo, QComboBox)
+            current = combo.currentText()
+            combo.clear()
+            combo.addItems(names)
+            if current:
+                combo.setCurrentText(current)
+            else:
+                combo.setCurrentIndex(-1)  # its placeholder, "(server default)", shows again
         self._listed = [*chat, *other]
-        combo.clear()
-        combo.addItems(chat)
-        combo.setCurrentText(current if current or not first else (chat[0] if chat else ""))
-        embed.clear()
-        embed.addItems(other + chat)
-        embed.setCurrentText(current_embed)
 
     def _say_missing(self, models: list[str], start: str = "The") -> None:
         """As the status bar's "model missing": saved like this, every question failed on the server."""
