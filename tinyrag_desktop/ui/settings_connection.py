@@ -13,7 +13,7 @@ from ..engine.llm import has_model
 from ..firstrun import is_chat_model
 from ..hidden_passwords import hide_passwords
 from ..settings import SettingsError
-from ..tool_words import window_words
+from ..tool_words import settings_words
 from .busy_buttons import set_working
 from .markdown_render import inline_code_html
 from .status import answers_any_name
@@ -178,7 +178,7 @@ class ConnectionTestMixin:
 def _test_failure(exc: Exception) -> str:
     """Why the test failed: "Could not connect" only when nothing answered; a server that answered with an
     error (404, 401, a web page) was reached, and "Could not connect" sent the user to check that it ran."""
-    text = window_words(str(exc))
+    text = settings_words(str(exc))  # "check the Server URL above": the dialog is open
     if isinstance(exc, _ANSWERED) and text:
         return "Connected, but " + text[0].lower() + text[1:]
     return f"Could not connect: {text}"
