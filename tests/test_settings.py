@@ -209,6 +209,31 @@ def test_spaces_around_an_address_in_the_file_or_a_flag_are_dropped(tmp_path):
     assert defaults().replace(base_url="http://127.0.0.1:1234/v1 \n").base_url == "http://127.0.0.1:1234/v1"
 
 
+_PASTED = (
+    ("http://127.0.0.1:1234/v1/chat/completions", "http://127.0.0.1:1234/v1"),  # as LM Studio's docs show it
+    ("http://127.0.0.1:1234/v1/chat/completions/", "http://127.0.0.1:1234/v1"),
+    ("http://127.0.0.1:1234/v1/completions", "http://127.0.0.1:1234/v1"),
+    ("http://127.0.0.1:11434/v1/models/", "http://127.0.0.1:11434/v1"),
+    ("https://llm.example.org/v1/Embeddings", "https://llm.example.org/v1"),
+    ("http://127.0.0.1:1234/v1", "http://127.0.0.1:1234/v1"),  # a root stays as it is
+    ("http://127.0.0.1:1234/v1/completions-proxy", "http://127.0.0.1:1234/v1/completions-proxy"),
+)
+
+
+def test_an_endpoint_pasted_as_the_server_url_is_cut_back_to_the_server(tmp_path):
+    # Kept, every request went to ".../chat/completions/chat/completions", and a strict server's 404 never
+    # named the extra part. The settings file and --base-url go through the same check as the dialog.
+    from tinyrag_desktop.cli import build_parser
+    from tinyrag_desktop.cliargs import context_from_args
+
+    for pasted, used in _PASTED:
+        assert defaults().replace(base_url=pasted).base_url == used
+        (tmp_path / "settings.json").write_text(json.dumps({"base_url": pasted}))
+        assert load_settings(tmp_path) == (defaults().replace(base_url=used), [])
+        args = build_parser().parse_args(["ask", "hi", "--base-url", pasted, "--data-dir", str(tmp_path)])
+        assert context_from_args(args, create=False).settings.base_url == used
+
+
 def test_one_bad_persona_in_the_file_leaves_the_others_in_place(tmp_path):
     personas = {"Pirate": "Talk like a pirate.", "Broken": 5, "n" * 201: "too long a name", "Poet": "Rhyme."}
     (tmp_path / "settings.json").write_text(json.dumps({"personas": personas}))

@@ -116,6 +116,8 @@ class Option:
                 # so the request went to "/v1#frag/chat/completions" and failed as "found nothing (404)"
                 raise SettingsError(f"{self.name} ends in “{extra}”, which a server address has no use for: "
                                     f"remove it (like {self.example}).")
+            if self.name == "base_url":  # the model server's root, never one of its endpoints
+                value = server_root(value)
             if self.form == "token" and value and not _TOKEN.fullmatch(value):
                 # Sent in the Authorization header, which holds only ASCII: a key pasted with “smart quotes”
                 # or a stray letter failed every request as "unreachable", and searches hung. Never quoted.
@@ -160,6 +162,19 @@ def port_problem(address: str, example: str = "http://127.0.0.1:11434/v1") -> st
     like = urlsplit(example).port
     where = f", like {like} in {example}" if like else ""
     return f"the port {int(match.group(1))} is out of range; a port is a number from 1 to 65535{where}."
+
+
+# The endpoints the app adds to the Server URL itself, which a pasted address may end with (LM Studio's docs show
+# http://localhost:1234/v1/chat/completions): cut off, they leave the server's root.
+_ENDPOINT = re.compile(r"/(?:chat/completions|completions|models|embeddings)/?$", re.IGNORECASE)
+
+
+def server_root(address: str) -> str:
+    """``address`` without an endpoint pasted at its end: "http://host:1234/v1/chat/completions" is
+    "http://host:1234/v1". Kept, every request went to ".../chat/completions/chat/completions", and a strict
+    server's 404 never named the extra part. The Server URL's check, so the dialog, the settings file and
+    --base-url all go through it."""
+    return _ENDPOINT.sub("", address.strip())
 
 
 def _after_path(value: str) -> str:

@@ -46,6 +46,17 @@ def window_words(text: str) -> str:
     return _FLAG_HINT_RE.sub("", text)
 
 
+# "… in Settings" for a setting on its Model tab (no "→ Limits" after it): said inside Settings, "above".
+_IN_MODEL_TAB = re.compile(r" in Settings\b(?! →)")
+
+
+def settings_words(text: str) -> str:
+    """``text`` as Settings itself says it (Test connection's result, under the model box): "check the
+    Server URL in Settings" sent the user to the dialog already open before them; the Server URL, the API
+    key and the model are above the result."""
+    return _IN_MODEL_TAB.sub(" above", window_words(text))
+
+
 def sentence(text: str, tool: str) -> str:
     """``text`` with a capital first letter ("duplicate call: …"), unless it starts with a name: the tool's
     ("calculate takes <query>, …") or one spelt with capitals or marks ("nanoGo is off", "url_fetch …")."""

@@ -82,6 +82,23 @@ def test_delete_and_reimport_selected(qtbot, panel, sample_dir):
     assert panel.delete_button.isEnabled() and len(panel.sources_view.selectionModel().selectedRows()) == 1
 
 
+def test_space_on_re_import_keeps_the_focus_on_it_and_off_cancel(qtbot, panel, sample_dir):
+    # Turned off for the import, Re-import gave the focus to Cancel, where a second Space stopped the import.
+    from PySide6.QtWidgets import QApplication
+
+    _import(qtbot, panel, [str(sample_dir / "guide.md"), str(sample_dir / "notes.txt")])
+    panel.show()
+    with qtbot.waitActive(panel):
+        panel.activateWindow()
+    _select(panel.sources_view, 0)
+    panel.reimport_button.setFocus()
+    qtbot.waitUntil(panel.reimport_button.hasFocus)
+    with qtbot.waitSignal(panel.importFinished, timeout=60_000):
+        qtbot.keyClick(panel.reimport_button, Qt.Key.Key_Space)
+        assert panel.cancel_button.isVisible() and QApplication.focusWidget() is not panel.cancel_button
+    assert QApplication.focusWidget() is panel.reimport_button
+
+
 def test_a_panel_made_closed_reads_its_sources_when_first_shown(qtbot, data_dir, tmp_path):
     # The window starts with the panel closed: reading 10,000 sources for it took a fifth of a second of
     # every start. Made with list_now=False, it reads them as it is shown (or counted), once.

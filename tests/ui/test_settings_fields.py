@@ -219,7 +219,7 @@ def test_test_connection_leaves_embedding_models_out_of_the_chat_model_list(qloo
     qloop.run(dialog.test_connection())
     # The first run's rule, not a copy of it: the same names are chat models here and there.
     assert dialog.models() == chat_models({"data": [{"id": n} for n in listed]})[0] == ["llama3.2", "qwen2.5:7b"]
-    assert dialog.field("chat_model").currentText() == "llama3.2"
+    assert dialog.field("chat_model").currentText() == ""  # listed, none chosen: the server default stays
     embed = dialog.field("embed_model")
     assert [embed.itemText(i) for i in range(embed.count())][:3] == ["nomic-embed-text", "mxbai-embed-large",
                                                                      "bge-m3"]

@@ -85,3 +85,23 @@ def test_a_persona_prompt_edit_counts_and_an_edit_typed_back_does_not(qtbot, dia
     assert not dialog.edited()
     with qtbot.waitSignal(dialog.rejected):
         qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+
+
+def test_test_connection_alone_is_no_change(qloop, qtbot):
+    # With the server default (empty), the test chose the first model listed: Esc asked about unsaved changes
+    # no one made, and Save would have pinned a model the user never chose.
+    async def a_server(url: str, key: str) -> list[str]:
+        return ["llama3.2", "qwen2.5:7b", "nomic-embed-text"]
+
+    d = SettingsDialog(defaults().replace(chat_model=""), a_server)
+    qtbot.addWidget(d)
+    d.open()
+    qtbot.waitExposed(d)
+    qloop.run(d.test_connection())
+    chat = d.field("chat_model")
+    assert [chat.itemText(i) for i in range(chat.count())] == ["llama3.2", "qwen2.5:7b"]  # listed to choose
+    assert chat.currentText() == "" and d.field("embed_model").currentText() == ""
+    assert not d.edited()
+    with qtbot.waitSignal(d.rejected):
+        qtbot.keyClick(d, Qt.Key.Key_Escape)
+    assert d.discard_question is None

@@ -27,6 +27,7 @@ from ..kb.own_data import said
 from ..kb.store import KnowledgeBase, needs_rebuild
 from ..settings import Settings
 from .access import announce
+from .busy_buttons import pass_focus, set_working
 from .item_menu import keyboard_menu_at_current_row
 from .kb_importing import ImportingMixin, RunningImport
 from .kb_search_tab import SearchTabMixin
@@ -235,17 +236,20 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
             self.status_label.setText(in_window(listed))
             if not self._busy:  # "No sources yet. Click Add" would send the user to an import that fails
                 self.sources_view.empty_text = self.sources_view.UNREADABLE_TEXT
+            self._settle_focus()
             return
         if not self._busy:
             self.sources_view.empty_text = self.sources_view.EMPTY_TEXT
         if listed is None:
             self.status_label.show_idle(False, "")
+            self._settle_focus()
             return
         self.sources_model.set_sources(listed.sources, listed.unembedded, model)
         self.status_label.show_idle(bool(listed.sources), in_window(listed.notice))
         if listed.removed_own:  # sources an older version imported from the data folder: removed as it opened
             self.status_label.setText(said(listed.removed_own))
         self._restore_place(*place)
+        self._settle_focus()
 
     def _place(self) -> tuple[list[str], str | None, int]:
         """Where the list is: the selected sources' and the current one's locations, and its scroll."""
@@ -504,10 +508,18 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
         self._update_buttons()
 
     def _update_buttons(self) -> None:
-        """Re-import and Delete act on the selected sources: off with none selected or an import running."""
+        """Re-import and Delete act on the selected sources: off with none selected or an import running.
+        Turned off, they keep their focus for when they are on again: Space on Re-import left it on Cancel,
+        where a second Space stopped the import (and the list's refresh, selection off and on, lost it)."""
         usable = not self._busy and self.sources_view.selectionModel().hasSelection()
         for button in (self.reimport_button, self.delete_button):
-            button.setEnabled(usable)
+            set_working(button, not usable)
+
+    def _settle_focus(self) -> None:
+        """The list is shown again with nothing selected: a focus Re-import or Delete kept goes to it."""
+        if not self._busy:
+            for button in (self.reimport_button, self.delete_button):
+                pass_focus(button, self.sources_view)
 
 
 def _stored_ids(kb: KnowledgeBase, selected: list[tuple[int, str]]) -> list[int]:

@@ -13,7 +13,8 @@ from ..engine.llm import has_model
 from ..firstrun import is_chat_model
 from ..hidden_passwords import hide_passwords
 from ..settings import SettingsError
-from ..tool_words import window_words
+from ..tool_words import settings_words
+from .busy_buttons import set_working
 from .markdown_render import inline_code_html
 from .status import answers_any_name
 
@@ -68,7 +69,7 @@ class ConnectionTestMixin:
             self._say_test(str(exc), failed=True)
             return None
         key = str(self._fields["api_key"].raw())
-        self.test_button.setEnabled(False)
+        set_working(self.test_button, True)  # the focus stays with it, not the Embedding model box
         self._say_test(f"Connecting to {hide_passwords(url)}…")
         self._test_task = asyncio.ensure_future(self._test(url, key))
         return self._test_task
@@ -110,16 +111,16 @@ class ConnectionTestMixin:
         except asyncio.CancelledError:
             raise  # the dialog closed: its widgets may be gone already
         except Exception as exc:  # the client's errors carry a person-readable message
-            self.test_button.setEnabled(True)
+            set_working(self.test_button, False)
             self._say_test(_test_failure(exc), failed=True)
             return
-        self.test_button.setEnabled(True)
+        set_working(self.test_button, False)
         # Embedding models are no chat models: the first run's rule (one rule, in firstrun) keeps them out of
         # the Chat model list, and puts them first in the Embedding model list.
         chat = [m for m in models if is_chat_model(m)]
         other = [m for m in models if m not in chat]
         current = self._fields["chat_model"].widget.currentText()
-        self._list(chat, other, first=True)
+        self._list(chat, other)
         if not models:
             self._say_test("Connected, but the server lists no models.")
         elif current and chat and current not in models:
@@ -131,19 +132,23 @@ class ConnectionTestMixin:
             self._say_test(f"Connected. {_count(chat, 'chat model')}: {_some(chat)}"
                            + (f" (and {_count(other, 'embedding model')}: {_some(other)})" if other else ""))
 
-    def _list(self, chat: list[str], other: list[str], *, first: bool = False) -> None:
-        """The server's chat models in the Chat model list, its others first in the Embedding model list
-        (the typed names stay; with ``first``, an empty Chat model takes the first listed)."""
-        combo, embed = self._fields["chat_model"].widget, self._fields["embed_model"].widget
-        assert isinstance(combo, QComboBox) and isinstance(embed, QComboBox)
-        current, current_embed = combo.currentText(), embed.currentText()
+    def _list(self, chat: list[str], other: list[str]) -> None:
+        """The server's chat models in the Chat model list, its others first in the Embedding model list.
+
+        The names typed stay as they were, an empty one too (the server's default): listing the models
+        chose none. An empty Chat model took the first listed, and Esc then asked about unsaved changes the
+        user never made (Save would have pinned a model they never chose)."""
+        for field, names in (("chat_model", chat), ("embed_model", other + chat)):
+            combo = self._fields[field].widget
+            assert isinstance(combo, QComboBox)
+            current = combo.currentText()
+            combo.clear()
+            combo.addItems(names)
+            if current:
+                combo.setCurrentText(current)
+            else:
+                combo.setCurrentIndex(-1)  # its placeholder, "(server default)", shows again
         self._listed = [*chat, *other]
-        combo.clear()
-        combo.addItems(chat)
-        combo.setCurrentText(current if current or not first else (chat[0] if chat else ""))
-        embed.clear()
-        embed.addItems(other + chat)
-        embed.setCurrentText(current_embed)
 
     def _say_missing(self, models: list[str], start: str = "The") -> None:
         """As the status bar's "model missing": saved like this, every question failed on the server."""
@@ -173,7 +178,7 @@ class ConnectionTestMixin:
 def _test_failure(exc: Exception) -> str:
     """Why the test failed: "Could not connect" only when nothing answered; a server that answered with an
     error (404, 401, a web page) was reached, and "Could not connect" sent the user to check that it ran."""
-    text = window_words(str(exc))
+    text = settings_words(str(exc))  # "check the Server URL above": the dialog is open
     if isinstance(exc, _ANSWERED) and text:
         return "Connected, but " + text[0].lower() + text[1:]
     return f"Could not connect: {text}"

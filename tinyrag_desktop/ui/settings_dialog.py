@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog
                                QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
 from ..paths import expand_home
-from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Settings, SettingsError
+from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Settings, SettingsError, server_root
 from .confirm_dialog import open_question
 from .focus_ring import FocusRing
 from .plain_text import plain_label
@@ -81,8 +81,7 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
             label.setMinimumWidth(widest)
         tabs.currentChanged.connect(lambda _index: self.revalidate())
         tabs.addTab(self._build_personas(), "Personas")
-        server_url = self.field("base_url")
-        server_url.editingFinished.connect(lambda: server_url.setText(completed_url(server_url.text())))
+        self.field("base_url").editingFinished.connect(self._complete_url)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                         | QDialogButtonBox.StandardButton.Cancel, self)
         self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
@@ -126,6 +125,22 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         self._fields[_TABS[0][1][0]].widget.setFocus(Qt.FocusReason.OtherFocusReason)
         self._opened = self._state()  # what Esc or Cancel would lose is what differs from this
         self.discard_question: QMessageBox | None = None
+
+    def _complete_url(self) -> None:
+        """The Server URL as it will be used, shown when the user leaves the field: completed
+        ("localhost:11434" is http://localhost:11434/v1), and cut back when an endpoint was pasted whole
+        (LM Studio's docs show http://localhost:1234/v1/chat/completions), saying so under it."""
+        field = self.field("base_url")
+        typed = field.text().strip()
+        used = completed_url(typed)
+        if used != field.text():
+            field.setText(used)
+        cut = typed[len(server_root(typed)):]
+        if cut:
+            self.url_note.setText(f"“{cut}” was taken off the end: tinyRAG adds it to the Server URL itself, "
+                                  "so the address above is the one used.")
+        self.url_note.setVisible(bool(cut))
+        self._fit_timer.start()
 
     def _set_usable(self, name: str, usable: bool) -> None:
         self._fields[name].widget.setEnabled(usable)
@@ -177,6 +192,13 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
                 box.addWidget(field.widget, 0, Qt.AlignmentFlag.AlignLeft)
             else:
                 box.addWidget(field.widget)
+            if name == "base_url":  # what was taken off a pasted endpoint, said under it
+                self.url_note = plain_label(QLabel("", page))
+                self.url_note.setObjectName("urlNote")
+                self.url_note.setWordWrap(True)
+                self.url_note.hide()
+                box.addWidget(self.url_note)
+                field.widget.textEdited.connect(lambda _text: self.url_note.hide())
             if name in _WARNINGS:
                 warn = QLabel(_WARNINGS[name], page)
                 warn.setObjectName("fieldWarning")

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
 
 from ..localmodel import gguf_problem
 from ..paths import UnknownHome, expand_home
-from ..settings import OPTIONS, SERVER_DEFAULT_MODEL, Option, SettingsError, shown
+from ..settings import OPTIONS, SERVER_DEFAULT_MODEL, Option, SettingsError, server_root, shown
 from .access import caret_placed
 
 
@@ -227,8 +227,9 @@ _HOST_PORT = re.compile(r"^(?:localhost|[\w.-]+\.[\w.-]+|\[[0-9a-fA-F:]+\]|[\w-]
 def completed_url(text: str) -> str:
     """A server address as typed, with what it obviously lacks: "localhost:11434" is taken as
     http://localhost:11434/v1 (it was refused: "must be an http:// or https:// address"), and an address
-    with no path gets the /v1 every OpenAI-compatible server answers under. Anything else is left as typed."""
-    typed = text.strip()
+    with no path gets the /v1 every OpenAI-compatible server answers under. An endpoint pasted whole
+    (".../v1/chat/completions") is cut back to the server's address first. Anything else is left as typed."""
+    typed = server_root(text)
     if "://" not in typed and _HOST_PORT.match(typed):
         typed = "http://" + typed
     elif "://" not in typed:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushBut
 
 from ..firstrun import ProbeResult
 from ..hidden_passwords import hide_passwords
+from .busy_buttons import set_working
 from .chat_view import COLUMN_MAX
 from .focus_ring import FocusRing
 from .markdown_render import inline_code_html
@@ -263,7 +264,7 @@ class WelcomePanel(QFrame):
         """While a probe or the built-in model's start runs: buttons off, ``words`` shown; None ends it."""
         busy = words is not None
         for b in (self.retry_button, self.builtin_button):
-            b.setEnabled(not busy)
+            set_working(b, busy)  # the focus stays with the button pressed: it went to the next one
         if busy:
             self._say(_esc(words))
 
