@@ -60,5 +60,5 @@ def test_the_export_dialog_suggests_such_a_name(make_window, server, monkeypatch
 
     monkeypatch.setattr(export.QFileDialog, "getSaveFileName", save_dialog)
     export.export_dialog(win, "md", chat.id)
-    assert len(suggested) == 1 and Path(suggested[0]).parent == Path.home()
+    assert len(suggested) == 1 and Path(suggested[0]).parent == Path(export.window_layout.start_folder(""))
     assert windows_can_create(Path(suggested[0]).name), suggested[0]
