@@ -12,6 +12,7 @@ from typing import Iterable, Sequence
 from .chats import ChatInfo, StoredMessage, StoredTool
 from .entities import unescape
 from .mail_links import safe_mailto
+from .source_list import message_sources, sources_html, sources_markdown
 from .markdown_prep import (FENCE_RE, INVALID_MARK_RE, NOT_RUN, blocks_apart, code_spans, invalid_blocks, lift_fences,
                             nest_lists, put_back_fences, register_images_as_links, register_task_boxes)
 from .tool_words import DENIED_NOTE, for_a_person, off_note
@@ -414,8 +415,8 @@ def plain_markdown(text: str) -> str:
 
 
 def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
-    """The chat as Markdown: questions (as typed, see plain_markdown), answers, and each tool call as a
-    quote (see tool_markdown)."""
+    """The chat as Markdown: questions (as typed, see plain_markdown), answers, each tool call as a quote
+    (see tool_markdown), and under each answer the Sources list its window shows (see source_list)."""
     out = [f"# {chat.title}", ""]
     if chat.persona:
         out += [f"*Persona: {chat.persona}*", ""]
@@ -430,6 +431,8 @@ def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
                 out += [inert_markdown(text_markdown(seg)) if isinstance(seg, str) else tool_markdown(seg), ""]
         if end := end_markdown(m):
             out += [end, ""]
+        if sources := sources_markdown(*message_sources(m), links=True):  # what its [1] and [2] are
+            out += [sources.rstrip("\n"), ""]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -446,6 +449,7 @@ table{border-collapse:collapse}td,th{border:1px solid #d1d5db;padding:.25rem .5r
 .tool pre.out,.tool pre.src{margin:.3rem 0 0;padding:.4rem .6rem;font-size:.85rem}.end{color:#6b7280}
 pre{tab-size:4}code.raw{white-space:pre-wrap}.why{color:#4b5563}.not-run{color:#6b7280;font-size:.85rem}
 .asked{white-space:pre-wrap;overflow-wrap:anywhere;tab-size:4;margin:.3rem 0 0}
+.sources{margin-top:.6rem;font-size:.9rem}.sources ul{list-style:none;margin:.2rem 0;padding:0}.sources li{overflow-wrap:anywhere}
 """
 
 # Arabic, Hebrew or Persian read right to left. Each paragraph, heading, list item and table cell takes the
@@ -562,7 +566,8 @@ def _excerpt_html(text: str, what: str) -> str:
 
 
 def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
-    """The chat as one standalone HTML file (inline styles, no scripts, no external files)."""
+    """The chat as one standalone HTML file (inline styles, no scripts, no external files), each answer's
+    Sources list under it with a link to each file or page (which loads nothing until it is clicked)."""
     esc = html.escape
     body = [f"<h1>{esc(chat.title)}</h1>"]
     for m in messages:
@@ -577,6 +582,7 @@ def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
             parts.append(f'<p class="err"><b>Error:</b> <span dir="auto">{esc(words)}</span></p>')
         elif kind:
             parts.append(f'<p class="end"><em>[{esc(words)}]</em></p>')
+        parts.append(sources_html(*message_sources(m)))  # what its [1] and [2] are, as the window lists them
         body.append(f'<div class="msg assistant"><div class="who">Assistant</div>{"".join(parts)}</div>')
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{esc(chat.title)}</title><style>{_HTML_CSS}{_BIDI_CSS}</style></head><body>\n"

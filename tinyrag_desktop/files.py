@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+import unicodedata
 from pathlib import Path
 from typing import TextIO
 
@@ -172,21 +173,40 @@ def open_private_append(path: Path, **text: str | None) -> TextIO:
     return open(fd, "a", **text)  # noqa: SIM115
 
 
-# Names Windows keeps for devices, with any extension ("CON.md" is the console, "nul.html" nothing at all).
-_DEVICE_NAMES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"{port}{n}" for port in ("COM", "LPT")
-                                                             for n in (*"0123456789", "¹", "²", "³"))})
+# Names Windows keeps for devices, with any extension ("CON.md" is the console, "nul.tar.md" nothing at all).
+_DEVICE_NAMES = frozenset({"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$",
+                           *(f"{port}{n}" for port in ("COM", "LPT") for n in (*"0123456789", "¹", "²", "³"))})
 FILE_NAME_CHARS = 100  # the most of a title a suggested file name takes: the folder's path needs room too
 FILE_NAME_BYTES = 200  # and in UTF-8 bytes: Linux and macOS take 255 at most, its extension included
+# What a file name cannot hold on one of Windows, macOS and Linux: "/" anywhere, the rest on Windows (macOS's
+# Finder shows ":" as "/"). And what hides or reorders what follows in a name shown: control characters, line
+# and paragraph separators, bidi controls (a right-to-left override made "txt.exe" read "exe.txt"), and lone
+# surrogates, which UTF-8 cannot write.
+NOT_IN_FILE_NAMES = frozenset('/\\:*?"<>|\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069')
+_HIDDEN_KINDS = frozenset({"Cc", "Cs", "Zl", "Zp"})
+
+
+def name_part_allowed(c: str) -> bool:
+    """Whether every system takes ``c`` in a file name, and shows it as itself."""
+    return c not in NOT_IN_FILE_NAMES and unicodedata.category(c) not in _HIDDEN_KINDS
+
+
+def reserved_name(name: str) -> bool:
+    """Whether Windows takes ``name`` for a device (CON, nul.txt, "COM1 .md")."""
+    return name.split(".")[0].rstrip(" ").upper() in _DEVICE_NAMES
 
 
 def file_name_from(title: str, fallback: str = "chat") -> str:
-    """A file name (without its extension) made of ``title`` that every system can write: letters, digits,
-    spaces, ``-`` and ``_`` kept, anything else as ``_``; no leading or trailing dot or space (Windows drops
-    a trailing one); none of Windows' device names; at most FILE_NAME_CHARS, and FILE_NAME_BYTES in UTF-8
-    (cut between characters); ``fallback`` when nothing is left. A chat titled "CON" suggested CON.md, which
-    Windows refuses to create; 100 Japanese characters made a name too long to create on Linux and macOS."""
-    name = "".join(c if c.isalnum() or c in " -_" else "_" for c in title)[:FILE_NAME_CHARS]
-    name = name.encode("utf-8")[:FILE_NAME_BYTES].decode("utf-8", "ignore").strip(" .")
-    if not name.strip("_"):
-        return fallback
-    return f"{name}_" if name.upper() in _DEVICE_NAMES else name
+    """A file name (without its extension) made of ``title`` that every system can write: each character
+    one of them forbids (see NOT_IN_FILE_NAMES) as ``_``, the rest as in the title ("Notes, (v2) + 3.5"
+    as it reads: commas, brackets and "+" came out as "_"); no leading dot (a hidden file) or space, no
+    trailing dot or space (Windows drops them); an ``_`` after a name Windows keeps for a device; at most
+    FILE_NAME_CHARS, and FILE_NAME_BYTES in UTF-8 (cut between characters); ``fallback`` when nothing is left.
+    A chat titled "CON" suggested CON.md, which Windows refuses to create; 100 Japanese characters made a
+    name too long to create on Linux and macOS."""
+    name = "".join(c if name_part_allowed(c) else "_" for c in title).strip(" .")
+    if reserved_name(name):
+        device = name.split(".")[0]
+        name = f"{device}_{name[len(device):]}"
+    name = name[:FILE_NAME_CHARS].encode("utf-8")[:FILE_NAME_BYTES].decode("utf-8", "ignore").strip(" .")
+    return name if name.strip("_ ") else fallback

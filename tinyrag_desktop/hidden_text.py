@@ -36,6 +36,12 @@ def marked(text: str) -> str:
     return "".join(mark(ch) if ch not in "\n\t" and unicodedata.category(ch) in _HIDDEN else ch for ch in text)
 
 
+def input_line(text: str) -> str:
+    """A call's input on one line, a bidi override or a carriage return in it as a mark (‹U+202E›): a command
+    read otherwise than it runs."""
+    return " ".join(marked(text).split())
+
+
 def _blank(count: int) -> str:
     return f"‹{count} blank line{'s' if count != 1 else ''}›"
 

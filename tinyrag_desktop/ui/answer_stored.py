@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QWidget
 from ..chat_export import answer_markdown
 from ..chats import StoredMessage, StoredTool
 from ..engine.events import Route
+from ..source_list import sources_markdown
 from .markdown_render import LIGHT, Palette
 from .segments import SettingsSource
-from .sources import OFFERED_CAPTION, cited_as
 from .toolcard import STOPPED
 
 if TYPE_CHECKING:
@@ -72,13 +72,7 @@ class StoredFormMixin:
         text = answer_markdown(replace(stored, status="answering") if self._state == "answering" else stored)
         entries = self.source_entries()
         if entries:  # a copied answer keeps what it was based on, with the numbers its text cites
-            text += f"\n{OFFERED_CAPTION if self._sources_offered() else 'Sources'}:\n"  # the row's caption
-            group = None
-            for entry in entries:
-                if entry.group != group or group is None:
-                    group = entry.group
-                    text += f"\n{group}\n\n" if group else "\n"
-                text += f"- {cited_as(entry.numbers)} {entry.location}".replace("-  ", "- ") + "\n"
+            text += "\n" + sources_markdown(entries, self._sources_offered())
         return text
 
     def copy_markdown(self) -> str:

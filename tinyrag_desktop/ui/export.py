@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFileDialog
 from ..chat_export import export_html, export_markdown
 from ..chats import ChatStoreError
 from ..files import file_name_from, write_failure, write_whole
+from . import window_layout
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -45,9 +46,18 @@ def export_dialog(win: MainWindow, fmt: str, chat_id: str | None = None) -> None
     chat = win.store.get_chat(chat_id)
     suffix, kind = (".html", "HTML (*.html)") if fmt == "html" else (".md", "Markdown (*.md)")
     name = file_name_from(chat.title if chat else "")
-    path, _ = QFileDialog.getSaveFileName(win, "Export chat", str(Path.home() / f"{name}{suffix}"), kind)
+    # where the last export went (it opened in the home folder each time, right after one elsewhere)
+    folder = window_layout.export_folder(win.data_dir)
+    path, _ = QFileDialog.getSaveFileName(win, "Export chat", str(Path(folder) / f"{name}{suffix}"), kind)
     if path:
         win.statusBar().showMessage(f"Exporting to {path}…")  # a long chat takes seconds
         task = asyncio.ensure_future(export_chat(win, Path(path), fmt, chat_id))
-        task.add_done_callback(lambda t: win.statusBar().showMessage(
-            f"Exported to {path}" if not t.exception() else failure_words(path, t.exception()), 10000))
+        task.add_done_callback(lambda t: _exported(win, path, t))
+
+
+def _exported(win: MainWindow, path: str, task: asyncio.Future) -> None:
+    """Say how the export ended; one written is where the next export dialog opens."""
+    failure = task.exception()
+    if failure is None:
+        window_layout.remember_export_folder(win.data_dir, str(Path(path).parent))
+    win.statusBar().showMessage(f"Exported to {path}" if failure is None else failure_words(path, failure), 10000)

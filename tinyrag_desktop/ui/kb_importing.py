@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QStandardPaths, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QInputDialog, QLineEdit
 
@@ -29,6 +29,7 @@ from .kb_summary import (
     failure as _failure, in_window, joined as _joined, short_location as _short_location, summary, whole_summary,
 )
 from .plain_text import plain_tip
+from .window_layout import start_folder
 
 
 class _OnShow(QObject):
@@ -86,10 +87,7 @@ class ImportingMixin:
     def _start_folder(self) -> str:
         """Where the file and folder dialogs open: where the last choice was, else the Documents folder (or
         home). They opened in the folder the app was started from: "/" from a desktop launcher."""
-        if self._last_folder and Path(self._last_folder).is_dir():
-            return self._last_folder
-        documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        return documents if documents and Path(documents).is_dir() else str(Path.home())
+        return start_folder(self._last_folder)
 
     def ask_url(self) -> None:
         text = self._ask("Add a web page", "URL (http or https):", "https://example.org/guide.html",

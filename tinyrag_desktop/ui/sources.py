@@ -32,135 +32,31 @@ import re
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Mapping, Sequence
 from urllib.parse import SplitResult, unquote, urlsplit
 
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
 from ..paths import UnknownHome, expand_home
+from ..source_list import (OFFERED_CAPTION, OPENABLE_SCHEMES, PAGES_CAPTION, WIKIPEDIA_TITLE, SourceEntry, SourceSet,
+                           arrange, cited_as, source_kind, split_sources)
 from ..tools.registry import SOURCE_TOOLS
 
-OFFERED_CAPTION = "Given to the model"
-
-__all__ = ["SOURCE_TOOLS", "SourceEntry", "arrange", "split_sources"]
+__all__ = ["OFFERED_CAPTION", "PAGES_CAPTION", "SOURCE_TOOLS", "SourceEntry", "SourceSet", "arrange", "cited_as",
+           "source_kind", "split_sources"]
 
 log = logging.getLogger(__name__)
 
-OPENABLE_SCHEMES = frozenset({"http", "https", "file"})
 LABEL_MAX = 48  # characters of a link's label; the tooltip has the whole location
 
-_WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]")
-# A Wikipedia article imported without a URL is stored as ``wikipedia:LANG:TITLE`` (kb.ingest).
-_WIKIPEDIA = re.compile(r"^wikipedia:([a-z][a-z-]{0,11}):(.+)$", re.S)
 _EDITION = re.compile(r"^[a-z][a-z-]{0,11}$")
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
-
-
-def split_sources(text: str) -> list[str]:
-    """The locations in a tool result's ``source`` field: one per line, blanks dropped."""
-    return [line.strip() for line in (text or "").splitlines() if line.strip()]
-
-
-@dataclass(frozen=True, slots=True)
-class SourceEntry:
-    """One link of the Sources line: a location, the citation numbers the model had for it (none for a
-    page it read), the caption of the group it stands in ("" while the numbers need no group), and the
-    anchor to open it at (the id in an HTML page above the best passage the answer used; None: its top)."""
-
-    location: str
-    numbers: tuple[int, ...] = ()
-    group: str = ""
-    anchor: str | None = None
-
-
-# A group of sources as the answer gathered them: its caption, and (location, numbers) pairs in order.
-SourceSet = tuple[str, Sequence[tuple[str, Sequence[int]]]]
-PAGES_CAPTION = "Pages read:"
-
-
-def cited_as(numbers: Sequence[int]) -> str:
-    """``[1]``, ``[1, 3]``; "" for none."""
-    return f"[{', '.join(str(n) for n in numbers)}]" if numbers else ""
-
-
-def arrange(sets: Sequence[SourceSet], anchors: Mapping[str, str | None] | None = None) -> list[SourceEntry]:
-    """The Sources line's entries for ``sets`` (the route's, then each reading tool's, in the answer's order),
-    each at its location's anchor in ``anchors`` (that of the best passage the answer used from it), if any.
-
-    When every number names one location, each location is listed once, with all its numbers, in the order
-    of its first number (the pages with none after them). When a number names two (two searches each numbered from 1), each numbered set is listed
-    apart under its caption, and the pages that have no number after them.
-    """
-    entries = _arranged(sets)
-    if not anchors:
-        return entries
-    return [replace(e, anchor=anchors.get(e.location)) if anchors.get(e.location) else e for e in entries]
-
-
-def _arranged(sets: Sequence[SourceSet]) -> list[SourceEntry]:
-    named: dict[int, set[str]] = {}
-    for _caption, pairs in sets:
-        for location, numbers in pairs:
-            for n in numbers:
-                named.setdefault(n, set()).add(location.strip())
-    if all(len(locations) == 1 for locations in named.values()):
-        # in the order of their numbers (two searches of one round number their files in the order they
-        # end, not the order they were asked in), then the pages that have none, as they came
-        entries = _merged("", [pair for _caption, pairs in sets for pair in pairs])
-        return sorted((e for e in entries if e.numbers), key=lambda e: e.numbers[0]) + [
-            e for e in entries if not e.numbers]
-    out: list[SourceEntry] = []
-    for caption, pairs in sets:
-        if any(numbers for _loc, numbers in pairs):
-            out += _merged(caption, pairs)
-    pages = [pair for _caption, pairs in sets if not any(n for _loc, n in pairs) for pair in pairs]
-    known = {entry.location for entry in out}
-    return out + _merged(PAGES_CAPTION, [pair for pair in pages if pair[0].strip() not in known])
-
-
-def _merged(group: str, pairs: Sequence[tuple[str, Sequence[int]]]) -> list[SourceEntry]:
-    """One entry per location, in the order they first came, with the numbers of all its pairs."""
-    numbers: dict[str, list[int]] = {}
-    for location, given in pairs:
-        location = location.strip()
-        if location:
-            have = numbers.setdefault(location, [])
-            have += [n for n in given if n not in have]
-    return [SourceEntry(loc, tuple(sorted(ns)), group) for loc, ns in numbers.items()]
-
-
-def source_kind(location: str) -> str | None:
-    """``"file"`` for a path, ``"url"`` for an http(s) or file URL, ``"wikipedia"`` for an article stored
-    by title, None for what must not be opened."""
-    loc = location.strip()
-    if not loc or any(c in loc for c in "\0\n\r"):
-        return None
-    if _WINDOWS_PATH.match(loc) or loc.startswith(("/", "~", "\\\\")):
-        return "file"
-    m = _SCHEME.match(loc)
-    if m is None:
-        return "file"  # a relative path, as a knowledge base imported from a relative folder stores it
-    if _WIKIPEDIA.match(loc):
-        return "wikipedia"
-    scheme = m.group(1).lower()
-    if scheme not in OPENABLE_SCHEMES:
-        return None
-    try:
-        parts = urlsplit(loc)
-    except ValueError:
-        return None
-    if scheme in ("http", "https") and not parts.netloc:
-        return None
-    return "url"
 
 
 def wikipedia_article(location: str) -> tuple[str, str] | None:
     """The edition and title of a Wikipedia article, stored by title (``wikipedia:en:Alan Turing``) or by
     its address (``https://de.wikipedia.org/wiki/Alan_Turing``, ``de.m.wikipedia.org``), else None."""
-    m = _WIKIPEDIA.match(location.strip())
+    m = WIKIPEDIA_TITLE.match(location.strip())
     if m:
         return m.group(1), m.group(2).strip()
     try:
@@ -189,7 +85,7 @@ def source_url(location: str) -> QUrl | None:
                 return None
         return QUrl.fromLocalFile(path)
     if kind == "wikipedia":
-        lang, title = _WIKIPEDIA.match(location.strip()).groups()
+        lang, title = WIKIPEDIA_TITLE.match(location.strip()).groups()
         url = QUrl(f"https://{lang}.wikipedia.org/wiki/")
         url.setPath(url.path() + title.strip().replace(" ", "_"))
         return url
@@ -248,7 +144,7 @@ def source_label(location: str, depth: int = 1) -> str:
         names = _path_parts(loc)
         return _shorten("/".join(names[-depth:]) or loc)
     if kind == "wikipedia":
-        return _shorten(_WIKIPEDIA.match(loc).group(2).strip() + " (Wikipedia)")
+        return _shorten(WIKIPEDIA_TITLE.match(loc).group(2).strip() + " (Wikipedia)")
     return _shorten(" ".join(loc.split()) or "?")
 
 

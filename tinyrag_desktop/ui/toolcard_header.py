@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QPen
 
-from ..hidden_text import marked
+from ..hidden_text import input_line
 from .bidi import set_text_direction
 from .icons import paint_badge, spinner_angle, tool_pixmap
 from .theme import colors
@@ -29,12 +29,6 @@ _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 def one_line(text: str) -> str:
     return " ".join(text.split())
-
-
-def input_line(text: str) -> str:
-    """A call's input on one line, a bidi override or a carriage return in it as a mark (‹U+202E›): a command
-    read otherwise than it runs."""
-    return one_line(marked(text))
 
 
 def two_lines(fm: QFontMetrics, text: str, room: int) -> list[str]:

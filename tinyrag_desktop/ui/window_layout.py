@@ -1,14 +1,15 @@
 """The window's layout between runs: its size and place, the splitter, the knowledge panel's dock, whether
 the chats list and the routing are shown, and the chat that was open. Kept in ``window.ini`` in the data
 folder, beside the settings: it is not a setting of the schema, and a hand-edited or garbled file only
-loses what it garbled. Also two small helpers of the window's keyboard handling (Tab order, typed keys)."""
+loses what it garbled; so is the folder the last export went to. Also where a file dialog opens, and two
+small helpers of the window's keyboard handling (Tab order, typed keys)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt
 from PySide6.QtGui import QKeyEvent
 
 from ..chats import ChatStore, ChatStoreError
@@ -40,6 +41,28 @@ def remember_chat(data_dir: Path, chat_id: str | None) -> None:
     crash reopened an empty new chat)."""
     qs = layout_settings(data_dir)
     qs.setValue("chat", chat_id or "")
+    qs.sync()
+
+
+def start_folder(last: str) -> str:
+    """Where a file dialog opens: ``last`` (where the user last chose) while it is a folder, else the Documents
+    folder (or home). Dialogs opened in the folder the app was started from ("/" from a desktop launcher), or
+    in the home folder right after the user went elsewhere."""
+    if last and Path(last).is_dir():
+        return last
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return documents if documents and Path(documents).is_dir() else str(Path.home())
+
+
+def export_folder(data_dir: Path) -> str:
+    """Where the export dialog opens: the folder of the last export, kept between runs (see start_folder)."""
+    folder = layout_settings(data_dir).value("export_folder", "")
+    return start_folder(folder if isinstance(folder, str) else "")
+
+
+def remember_export_folder(data_dir: Path, folder: str) -> None:
+    qs = layout_settings(data_dir)
+    qs.setValue("export_folder", folder)
     qs.sync()
 
 
