@@ -28,7 +28,7 @@ from .config import EngineConfig
 from .context import (MIN_REPLY, MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window, estimate, tokens,
                       window_for)
 from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort
-from .events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text
+from .events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, named
 from .llm import LLMClient
 from .router import Decision, route
 
@@ -181,7 +181,7 @@ class Engine(ToolCalls):
                             shown.append(event.text)
                         elif isinstance(event, Retract) and event.channel == "text":
                             shown[:] = [_without_end("".join(shown), event.text)]
-                        yield event
+                        yield named(event, model)
                 finally:  # what arrived is kept, even when the round failed
                     req.transcript.append("".join(rnd.text))
                 heard += [text for *_, text in rnd.results]

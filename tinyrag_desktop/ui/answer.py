@@ -247,6 +247,11 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         """The request went on to round ``number`` (the bridge's roundStarted)."""
         self._rounds = max(self._rounds, number)
 
+    def set_model(self, name: str) -> None:
+        """The model writing the answer (the bridge's modelNamed): with none chosen, the one the server gave,
+        which only Done said, and a stopped answer's footer read "2.1 s · stopped"."""
+        self._model = name
+
     def set_show_route(self, on: bool) -> None:
         self._show_route = on
         self._route_label.setVisible(on and self._route is not None)
@@ -374,7 +379,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         # (as answers stored before did, and a stopped answer does), and the footer takes those out itself.
         denied = sum(1 for c in self._cards.values() if c.denied)
         self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run + denied, "elapsed_ms": ev.elapsed_ms,
-                       **self._model_stat(), **({"left_out": ev.left_out, "window": ev.window} if ev.left_out else {}),
+                       **self.model_stat(), **({"left_out": ev.left_out, "window": ev.window} if ev.left_out else {}),
                        **({"shortened": ev.shortened, "window": ev.window} if ev.shortened else {})}
         self._count_stopped()
         self._show_footer()
@@ -401,12 +406,12 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         # No Done comes: count as the engine does, every call it started (a stopped one too), not the cards
         # it refused (an unknown tool's card is an error, but nothing ran).
         self._stats = {"rounds": self._rounds, "tools_run": len(self._started), "elapsed_ms": elapsed_ms,
-                       "outcome": "stopped", **self._model_stat()}
+                       "outcome": "stopped", **self.model_stat()}
         self._count_stopped()
         self._show_footer()
         self._set_state("stopped", announce=True)
 
-    def _model_stat(self) -> dict[str, str]:
+    def model_stat(self) -> dict[str, str]:
         return {"model": self._model} if self._model else {}
 
     def _empty(self) -> bool:
