@@ -137,7 +137,8 @@ class Engine(ToolCalls):
         tail = chat[-1:]  # the question, then each round's reply and results: never left out
         fitting = Fitting(head, chat[:-1], tail, max_tokens=cfg.max_tokens, setting=max(cfg.context_tokens, MIN_WINDOW) if cfg.context_tokens else 0,
                           smaller_head=head_with if offered else None,
-                          persona=estimate(system) if system and system.strip() else 0)
+                          persona=estimate(system) if system and system.strip() else 0,
+                          tools=[t.name for t in offered_tools])
         client = LLMClient(
             self.http, str(settings.get("base_url", "")), str(settings.get("api_key", "") or ""),
             connect_timeout=cfg.connect_timeout, first_token_timeout=cfg.first_token_timeout,
