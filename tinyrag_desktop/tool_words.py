@@ -27,6 +27,14 @@ _FLAG_HINT_RE = re.compile(r" \((?:or )?(?:pass )?--[a-z][a-z-]*\)| or pass --[a
 _DATA_DIR_FLAG = re.compile(r"\b([Uu])se another data folder \(--data-dir\)")
 
 
+# A reason that names the setting which would let the call through, in the model's words ("…; url_fetch does
+# not reach such addresses unless 'Let URL fetch reach private addresses' (url_fetch_allow_private) is on in
+# Settings."): the window names the setting as its other cards do ("Turn on “Allow shell commands” in Settings"),
+# without the settings file's key.
+_UNLESS_ON = re.compile(r"; url_fetch does not reach such addresses unless '([^']+)' \([a-z_]+\) is on in Settings\.")
+_TURN_ON_TO_READ = ". Turn on “{}” in Settings → Tools to read pages there."
+
+
 # A hint for the window in a message the command line shows too (the settings' own checks serve both): the
 # command line has no box to leave empty.
 _BOX_HINT = " (or leave the box empty)"
@@ -43,6 +51,7 @@ def window_words(text: str) -> str:
     starting tinyRAG with another data folder, for a knowledge base it cannot use)."""
     text = _DATA_DIR_FLAG.sub(lambda m: ("Q" if m.group(1) == "U" else "q")
                               + "uit tinyRAG and start it with another data folder", text)
+    text = _UNLESS_ON.sub(lambda m: _TURN_ON_TO_READ.format(m.group(1)), text)
     return _FLAG_HINT_RE.sub("", text)
 
 

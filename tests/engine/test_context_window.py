@@ -615,3 +615,33 @@ async def test_a_persona_over_the_context_setting_names_both(llm, make_engine) -
     assert error.message.startswith("Context to use in Settings → Limits is 2,048 tokens (or pass --context-tokens), "
                                     "and the persona is too long for it (about 3,"), error.message
     assert "raise Context to use" in error.message
+
+
+async def test_a_short_question_refused_for_the_apps_instructions_names_them_not_the_question(
+        llm, settings, http, tmp_path) -> None:
+    # A three-word question was told "This question is longer than the model can read at once (about 1,170
+    # tokens with the app's instructions). Shorten it…": the instructions and the tools' descriptions were
+    # nearly all of it, and shortening the question would never help.
+    from tinyrag_desktop.engine import Engine
+    from tinyrag_desktop.tools import default_registry
+
+    def make_engine(**changes) -> Engine:  # the app's own tools, whose descriptions it sends
+        return Engine(settings=settings.replace(**changes), data_dir=tmp_path, http=http, registry=default_registry())
+
+    llm.refuse = refusing(400, LLAMA_CPP_OLD)
+    events = await run(make_engine(network_tools=True, allow_shell_exec=True), chat(0, question="context test again"))
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.kind == "context_too_long"
+    assert error.message.startswith("The model's context is too small for the app's instructions and the "
+                                    "descriptions of its tools (about "), error.message
+    assert "question is longer" not in error.message and "Shorten" not in error.message
+    assert "Ollama: OLLAMA_CONTEXT_LENGTH, or num_ctx in its Modelfile" in error.message
+    # the settings that take tools out of what is sent, as the app sends them: these two were on
+    assert error.message.endswith("or offer fewer tools: turn off “Network tools” (or pass --offline) and “Allow "
+                                  "shell commands” in Settings → Tools."), error.message
+    # with those off, the instructions are shorter, and only the tools that are always offered are left
+    events = await run(make_engine(network_tools=False), chat(0, question="context test again"))
+    (error,) = [e for e in events if isinstance(e, EngineError)]
+    assert error.message.startswith("The model's context is too small for the app's instructions"), error.message
+    assert "fewer tools" not in error.message
+

@@ -136,3 +136,20 @@ def test_a_web_page_is_a_web_page_whatever_its_server_calls_it(data_dir):
             assert len(report.added) == 3, report.failed
             assert {s.location.rsplit("/", 1)[1]: s.type for s in kb.sources()} == {
                 "typed": "url", "untyped": "url", "plain": "url"}
+
+
+def test_binary_bytes_say_though_only_where_the_server_claims_text():
+    # "the page is binary data, not text, though the server calls it application/octet-stream": that type
+    # says binary itself.
+    noise = bytes(range(256)) * 4
+    with pytest.raises(Error) as raised:
+        Fetched("http://127.0.0.1/dump", "application/octet-stream", noise).document()
+    assert str(raised.value) == ("the page is binary data (the server sends it as application/octet-stream), not "
+                                 "a document tinyRAG reads (text, HTML, PDF, Word, CSV, JSON or XML)")
+    with pytest.raises(Error) as raised:
+        Fetched("http://127.0.0.1/dump", "", noise).document()
+    assert "though" not in str(raised.value) and "(the server names no type)" in str(raised.value)
+    for claim in ("text/plain", "application/json", "application/atom+xml"):
+        with pytest.raises(Error) as raised:
+            Fetched("http://127.0.0.1/dump", f"{claim}; charset=utf-8", noise).document()
+        assert str(raised.value) == f"the page is binary data, not text, though the server calls it {claim}"

@@ -122,3 +122,20 @@ def test_a_limit_of_zero_says_no_calls_may_run_not_at_most_zero() -> None:
     assert _group_note(4, reason, "calculate").startswith("4 calls skipped: no tool calls per answer. To allow them")
     assert _group_note(4, "limit reached: at most 3 tool calls per round", "calculate").startswith(
         "4 more calls skipped: at most 3 tool calls per round. To allow more")
+
+
+def test_a_page_on_a_private_address_names_the_setting_as_other_cards_do(make_window, server, qloop):
+    # The card read "url_fetch does not reach such addresses unless 'Let URL fetch reach private addresses'
+    # (url_fetch_allow_private) is on", the settings file's key and the tool's code name among its words.
+    server.queue(Stream(tokens(f'<tool name="url_fetch"><url>{server.base_url}/models</url></tool>')),
+                 Stream(tokens("It is on this computer.")))
+    win = make_window(server.base_url, network_tools=True, url_fetch_allow_private=False)
+    assert qloop.run(ask_and_wait(win, "Read the page")) == "done"
+    [card] = win.view.answers()[-1].cards()
+    said = ("127.0.0.1 is a loopback address (this computer). Turn on “Let URL fetch reach private addresses” "
+            "in Settings → Tools to read pages there.")
+    assert card.status == "error" and card.note == said
+    assert f"Error: {said}" in card.details_text()  # open, too
+    # the model is told the setting's name and its key, to tell the user (its words are the tool's result)
+    sent = server.requests[-1]["messages"][-1]["content"]
+    assert "unless 'Let URL fetch reach private addresses' (url_fetch_allow_private) is on in Settings" in sent

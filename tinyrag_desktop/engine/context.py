@@ -31,6 +31,8 @@ from typing import Any
 
 import httpx
 
+from .context_words import (instructions_too_long_words, left_out_words, persona_too_long_words,  # noqa: F401
+                            too_long_words)  # (left_out_words: importable here)
 from .errors import ContextTooLong
 from .prompts import RESULTS_OPEN, cut
 
@@ -400,10 +402,12 @@ class Fitting:
     request first grows past SMALL_REQUEST; the smaller of the two is used, or the setting when the server
     can only guess. ``smaller_head`` makes the system prompt again with its knowledge-base passages cut to
     a number of characters (None: it has none). ``persona``: the tokens the user's persona takes in the system
-    prompt (0: the app's own), to blame it, not the question, when it is what does not fit."""
+    prompt (0: the app's own), to blame it, not the question, when it is what does not fit; ``tools``: the names
+    of the tools offered, to say which to turn off when the app's instructions are what does not fit."""
 
     def __init__(self, head: Sequence[Message], history: Sequence[Message], tail: list[Message], *,
-                 max_tokens: int = 0, setting: int = 0, ask=None, smaller_head=None, persona: int = 0) -> None:
+                 max_tokens: int = 0, setting: int = 0, ask=None, smaller_head=None, persona: int = 0,
+                 tools: Collection[str] = ()) -> None:
         self.head, self.history, self.tail = list(head), list(history), tail
         self.max_tokens = max_tokens
         self.window = Window(setting, setting=True) if setting else None
@@ -417,6 +421,7 @@ class Fitting:
         self.shortened = 0  # the most earlier answers sent shorter in one round (see fit_chat)
         self.kept = 0  # the messages of the chat in the last conversation made
         self.persona = persona
+        self.tools = tools  # the tools offered, whose descriptions are in the head
 
     def _budget(self, window: int) -> int:
         return window - reserve(window, self.max_tokens)
@@ -438,11 +443,16 @@ class Fitting:
 
     def too_long(self, window: int, convo: Sequence[Message], *, setting: bool = False) -> ContextTooLong:
         """Why ``convo``, cut as far as it can be, cannot be sent (``window``: the model's context, 0 when not
-        known): the question is too long, or the persona, when it takes more than the question does (a
-        pasted character card and "hi" were told to shorten the question)."""
-        size = tokens(convo)
-        if self.persona > tokens(self.tail):
+        known): the question is too long, or the persona, or the app's own instructions, whichever takes the
+        most (a pasted character card and "hi" were told to shorten the question, and so was a three-word
+        question sent to a model loaded with a context too small for the instructions)."""
+        size, question = tokens(convo), tokens(self.tail)
+        ours = size - question - self.persona  # the app's instructions, its tools' descriptions, passages
+        if self.persona > question and self.persona >= ours:
             return ContextTooLong(persona_too_long_words(window, self.persona, size, setting=setting), window)
+        if question < ours:  # the app's own instructions take the room: shortening the question is little help
+            return ContextTooLong(instructions_too_long_words(window, size, question, self.tools, setting=setting,
+                                                              passages=self.smaller_head is not None), window)
         return ContextTooLong(too_long_words(window, size, setting=setting), window)
 
     def _shortest(self) -> list[Message]:
@@ -540,55 +550,3 @@ def _level(lengths: Sequence[int], room: int, most: int) -> int:
 
 def tokens(messages: Sequence[Message]) -> int:
     return sum(map(cost, messages))
-
-
-def too_long_words(window: int, size: int = 0, *, setting: bool = False) -> str:
-    """Why a request cannot be sent at all: the question (with its passages, or a round's results) is
-    longer than the model's whole context, or than the user's context_tokens (``setting``) when that is
-    what limits it: the server was blamed for a limit the user had set."""
-    about = f" (about {size:,} tokens with the app's instructions)" if size else ""
-    if setting:
-        return (f"Context to use in Settings → Limits is {window:,} tokens (or pass --context-tokens), and this "
-                f"question is longer than that{about}. Raise it, or leave it empty to use as much as the "
-                "server says the model holds; or shorten the question.")
-    holds = f"; the model's context holds {window:,} tokens" if window else ""
-    return (f"This question is longer than the model can read at once{about}{holds}. Shorten it, or give the "
-            "model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the "
-            "model with; llama.cpp: -c).")
-
-
-def persona_too_long_words(window: int, persona: int, size: int, *, setting: bool = False) -> str:
-    """Why a request cannot be sent at all when the persona is what takes the room (``persona`` tokens of
-    ``size``): the question is not the one to shorten."""
-    about = f"about {persona:,} tokens; {size:,} with the app's instructions and the question"
-    if setting:
-        limit = (f"Context to use in Settings → Limits is {window:,} tokens (or pass --context-tokens), and the "
-                 f"persona is too long for it ({about})")
-        larger = "raise Context to use, or leave it empty to use as much as the server says the model holds"
-    else:
-        holds = f"; the model's context holds {window:,} tokens" if window else ""
-        limit = f"The persona is longer than the model can read at once ({about}){holds}"
-        larger = ("give the model a larger context (Ollama: OLLAMA_CONTEXT_LENGTH; LM Studio: the context length "
-                  "it loads the model with; llama.cpp: -c)")
-    return f"{limit}. Shorten the persona (Settings → Personas; for ask, --system), choose another, or {larger}."
-
-
-def left_out_words(left_out: int, window: int, shortened: int = 0) -> str:
-    """The footer's tooltip: what was left out (``left_out`` of the chat's first messages; of ``shortened``
-    earlier answers, some of what their tools returned, or a long one's middle), and what to do about it."""
-    holds = f" (its context holds about {window:,} tokens)" if window else ""
-    said = [f"This chat is longer than the model can read at once{holds}, so"]
-    if left_out:
-        messages = f"first {left_out} messages" if left_out != 1 else "first message"
-        were, them = ("were", "them") if left_out != 1 else ("was", "it")
-        said.append(f"the {messages} of this chat {were} not sent with this question: the model answered "
-                    f"without {them}.")
-    if shortened:
-        one = shortened == 1
-        answers = "an earlier answer was" if one else f"{shortened} earlier answers were"
-        its = "its" if one else "their"
-        said.append(f"{'And ' if left_out else ''}{answers} sent shorter than shown here: what {its} tools "
-                    "returned was cut or left out (or, for a long answer, its middle).")
-    said.append("Start a new chat for a new topic, or give the model a larger context (Ollama: "
-                "OLLAMA_CONTEXT_LENGTH; LM Studio: the context length it loads the model with; llama.cpp: -c).")
-    return " ".join(said)

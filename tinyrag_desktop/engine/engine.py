@@ -28,7 +28,7 @@ from .config import EngineConfig
 from .context import (MIN_REPLY, MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window, estimate, tokens,
                       window_for)
 from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort
-from .events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text
+from .events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, named
 from .llm import LLMClient
 from .router import Decision, route
 
@@ -137,7 +137,8 @@ class Engine(ToolCalls):
         tail = chat[-1:]  # the question, then each round's reply and results: never left out
         fitting = Fitting(head, chat[:-1], tail, max_tokens=cfg.max_tokens, setting=max(cfg.context_tokens, MIN_WINDOW) if cfg.context_tokens else 0,
                           smaller_head=head_with if offered else None,
-                          persona=estimate(system) if system and system.strip() else 0)
+                          persona=estimate(system) if system and system.strip() else 0,
+                          tools=[t.name for t in offered_tools])
         client = LLMClient(
             self.http, str(settings.get("base_url", "")), str(settings.get("api_key", "") or ""),
             connect_timeout=cfg.connect_timeout, first_token_timeout=cfg.first_token_timeout,
@@ -181,7 +182,7 @@ class Engine(ToolCalls):
                             shown.append(event.text)
                         elif isinstance(event, Retract) and event.channel == "text":
                             shown[:] = [_without_end("".join(shown), event.text)]
-                        yield event
+                        yield named(event, model)
                 finally:  # what arrived is kept, even when the round failed
                     req.transcript.append("".join(rnd.text))
                 heard += [text for *_, text in rnd.results]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, ClassVar
 
 from ..hidden_passwords import hide_passwords
@@ -58,6 +58,9 @@ class Text(_Event):
     # A note about the text before it, not a part of the answer (why a call shown there did not run): `ask`
     # writes it on stderr with its status lines, so that stdout stays the answer. Not in the payload.
     aside: bool = field(default=False, compare=False)
+    # The model that wrote it (the server's first chat model when none was chosen), for a stopped answer's
+    # footer as ``round`` is: Done names it, and a stopped request yields none. Not in the payload either.
+    model: str = field(default="", compare=False)
 
     def payload(self) -> dict[str, Any]:
         return {"text": self.text}
@@ -70,6 +73,7 @@ class Reasoning(_Event):
     event: ClassVar[str] = "reasoning"
     text: str
     round: int = field(default=1, compare=False)  # as Text's
+    model: str = field(default="", compare=False)  # as Text's
 
     def payload(self) -> dict[str, Any]:
         return {"text": self.text}
@@ -131,9 +135,10 @@ class ToolWriting(_Event):
     round: int = 1
     # the block's raw text so far (start tag and all); not in the payload, where chars and lines say it
     raw: str = field(default="", compare=False)
+    model: str = field(default="", compare=False)  # as Text's
 
     def payload(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if k != "raw"}
+        return {k: v for k, v in asdict(self).items() if k not in ("raw", "model")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +218,13 @@ class EngineError(_Event):
 
     def __post_init__(self) -> None:  # an address's password is never shown, whatever error names it
         object.__setattr__(self, "message", hide_passwords(self.message))
+
+
+def named(event: EngineEvent, model: str) -> EngineEvent:
+    """``event`` with the model that wrote it, where it has room to say so (Text, Reasoning, ToolWriting)."""
+    if model and isinstance(event, (Text, Reasoning, ToolWriting)) and not event.model:
+        return replace(event, model=model)
+    return event
 
 
 EngineEvent = (Route | Text | Reasoning | Retract | ToolWriting | ToolStarted | ToolOutput | ToolFinished | Done

@@ -158,8 +158,7 @@ class Fetched:
         # a PDF's or a Word file's own signature wins, as in a file: served as text/html, a PDF was read as tags
         kind = "pdf" if found == "pdf" else "docx" if found == "zip" else served_kind(ctype, path, data)
         if kind not in ("pdf", "docx") and found is not None:
-            # a server's content type and an address's name are claims, not facts
-            raise ReadError(f"the page is {found} data, not text, though the server calls it {ctype or 'nothing'}")
+            raise ReadError(_not_text(found, ctype))
         if kind == "html" or kind not in ("pdf", "docx", "xml") and is_html_page(data) \
                 or kind == "xml" and data.lstrip()[:200].lower().find(b"<html") >= 0:  # XHTML
             from .walls import refuse_walls
@@ -185,6 +184,7 @@ class Fetched:
 
 
 # Content types that name the reader of a page whatever its address says.
+READ_KINDS = "text, HTML, PDF, Word, CSV, JSON or XML"  # what a page can be, as kb add says it
 _SERVED_KINDS = {"application/pdf": "pdf", "application/x-pdf": "pdf",
                  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
                  "text/html": "html", "application/xhtml+xml": "html",
@@ -193,6 +193,17 @@ _SERVED_KINDS = {"application/pdf": "pdf", "application/x-pdf": "pdf",
                  "application/jsonl": "json", "application/ld+json": "json", "text/csv": "csv",
                  "application/csv": "csv", "text/markdown": "markdown", "text/x-markdown": "markdown",
                  "text/x-rst": "rst", "text/x-log": "log"}
+
+
+def _not_text(found: str, mime: str) -> str:
+    """Why a page whose bytes are ``found`` (binary, a PNG image) is refused. A server's content type is a
+    claim, not a fact: "though" only where it claims text. It read "binary data, not text, though the server
+    calls it application/octet-stream", which says binary itself."""
+    if mime.startswith("text/") or _SERVED_KINDS.get(mime) not in (None, "pdf", "docx") \
+            or mime.endswith(("+xml", "+json")):
+        return f"the page is {found} data, not text, though the server calls it {mime}"
+    served = f" (the server sends it as {mime})" if mime else " (the server names no type)"
+    return f"the page is {found} data{served}, not a document tinyRAG reads ({READ_KINDS})"
 
 
 def served_kind(mime: str, path: Path, data: bytes) -> str:
@@ -223,7 +234,7 @@ def served_kind(mime: str, path: Path, data: bytes) -> str:
         return "xml"
     if mime.startswith("text/") or not mime or mime in _VAGUE:
         return "text"
-    raise ReadError(f"the page is {mime}, not a document tinyRAG reads (text, HTML, PDF, Word, CSV, JSON or XML)")
+    raise ReadError(f"the page is {mime}, not a document tinyRAG reads ({READ_KINDS})")
 
 
 # Content types that say nothing of a page's format: its address, then its bytes, tell it.

@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter, QPalette, QPen
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolOutput, ToolStarted, ToolWriting
@@ -24,13 +24,14 @@ from .answer_footer import FooterLabel, footer_text, spoken, waiting_words
 from .answer_rendering import FRAME_MS, RenderingMixin
 from .answer_sources import SourcesMixin
 from .answer_stored import StoredFormMixin
+from .focus_ring import ActionButton
 from .key_text import key_text
 from .markdown_render import LIGHT, Palette, inline_code_html
 from .plain_text import plain_label
 from .reading import Span, card_markdown
 from .segments import MarkdownSegment, Seam, SettingsSource, ThinkingSection
 from .sources_row import SourcesRow
-from .theme import colors, paint_focus_ring
+from .theme import colors
 from .toolcard import ToolCard, WritingSlot
 
 STOPPED_EARLY = "Stopped before the model answered."  # where the answer would be, when nothing came
@@ -51,14 +52,6 @@ class _ErrorBox(QFrame):
         painter.setBrush(c.errorbg)
         painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 8, 8)
         painter.end()
-
-
-class _ActionButton(QToolButton):
-    """A flat action under the answer (Copy, Regenerate) whose keyboard focus is plain to see."""
-
-    def paintEvent(self, event) -> None:  # noqa: N802
-        super().paintEvent(event)
-        paint_focus_ring(self)
 
 
 class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
@@ -175,14 +168,14 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._footer.setObjectName("answerFooter")
         self._footer.setAccessibleName("Answer statistics")
         self._footer.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.copy_button = _ActionButton(self)
+        self.copy_button = ActionButton(self)
         self.copy_button.setObjectName("copyAnswer")
         self.copy_button.setText("Copy")
         self.copy_button.setToolTip("Copy this answer as Markdown")
         self.copy_button.setAccessibleName("Copy answer as Markdown")
         self.copy_button.clicked.connect(self.copy_markdown)
         self.copy_button.setAutoRaise(True)
-        self.regenerate_button = _ActionButton(self)
+        self.regenerate_button = ActionButton(self)
         self.regenerate_button.setObjectName("regenerate")
         self.regenerate_button.setText("Regenerate")
         self.regenerate_button.setToolTip(f"Ask again for a new answer ({key_text('Ctrl+R')})")
@@ -246,6 +239,11 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
     def set_round(self, number: int) -> None:
         """The request went on to round ``number`` (the bridge's roundStarted)."""
         self._rounds = max(self._rounds, number)
+
+    def set_model(self, name: str) -> None:
+        """The model writing the answer (the bridge's modelNamed): with none chosen, the one the server gave,
+        which only Done said, and a stopped answer's footer read "2.1 s · stopped"."""
+        self._model = name
 
     def set_show_route(self, on: bool) -> None:
         self._show_route = on
@@ -374,7 +372,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         # (as answers stored before did, and a stopped answer does), and the footer takes those out itself.
         denied = sum(1 for c in self._cards.values() if c.denied)
         self._stats = {"rounds": ev.rounds, "tools_run": ev.tools_run + denied, "elapsed_ms": ev.elapsed_ms,
-                       **self._model_stat(), **({"left_out": ev.left_out, "window": ev.window} if ev.left_out else {}),
+                       **self.model_stat(), **({"left_out": ev.left_out, "window": ev.window} if ev.left_out else {}),
                        **({"shortened": ev.shortened, "window": ev.window} if ev.shortened else {})}
         self._count_stopped()
         self._show_footer()
@@ -401,12 +399,12 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         # No Done comes: count as the engine does, every call it started (a stopped one too), not the cards
         # it refused (an unknown tool's card is an error, but nothing ran).
         self._stats = {"rounds": self._rounds, "tools_run": len(self._started), "elapsed_ms": elapsed_ms,
-                       "outcome": "stopped", **self._model_stat()}
+                       "outcome": "stopped", **self.model_stat()}
         self._count_stopped()
         self._show_footer()
         self._set_state("stopped", announce=True)
 
-    def _model_stat(self) -> dict[str, str]:
+    def model_stat(self) -> dict[str, str]:
         return {"model": self._model} if self._model else {}
 
     def _empty(self) -> bool:

@@ -36,12 +36,14 @@ class EngineBridge(QObject):
     failed = Signal(object)          # EngineError
     finished = Signal(str)
     roundStarted = Signal(int)       # before the first event of each round (a stopped answer counts them)
+    modelNamed = Signal(str)         # the model writing the answer, once known (a stopped answer's footer names it)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._task: asyncio.Task[None] | None = None
         self._pumped = False  # the current task's _pump has begun (it emits ``finished`` itself)
         self._round = 0
+        self._model = ""
 
     def is_running(self) -> bool:
         return self._task is not None and not self._task.done()
@@ -83,6 +85,7 @@ class EngineBridge(QObject):
         self._pumped = True
         outcome = "done"
         self._round = 0
+        self._model = ""
         self.started.emit()
         try:
             async for ev in events:
@@ -105,6 +108,9 @@ class EngineBridge(QObject):
         if number > self._round:
             self._round = number
             self.roundStarted.emit(number)
+        if (model := getattr(ev, "model", "")) and model != self._model:
+            self._model = model
+            self.modelNamed.emit(model)
         if isinstance(ev, Text):
             self.text.emit(window_words(ev.text) if ev.note else ev.text)
         elif isinstance(ev, Reasoning):

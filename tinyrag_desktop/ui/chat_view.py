@@ -6,113 +6,22 @@ import asyncio
 from typing import Callable
 
 import shiboken6
-from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter, QPalette, QPen, QTextOption
-from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QTextBrowser,
-                               QTextEdit, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QTextEdit, QToolButton,
+                               QVBoxLayout, QWidget)
 
 from ..chats import StoredMessage
 from .answer import AnswerWidget
 from .focus_ring import FocusRing
 from .markdown_render import LIGHT, Palette, warm_up
-from .segments import SettingsSource, reveal_caret
+from .question_bubble import QuestionText, UserBubble
+from .segments import SettingsSource
 from .theme import colors
 
 COLUMN_MAX = 860  # px: lines longer than this are hard to read
 _SIDE = 16  # px between the column and the view's sides, as between the message box and the window's
 BURY_SLICE = 8  # messages of a cleared chat deleted per turn of the event loop
-
-
-class _BubbleText(QTextBrowser):
-    """The question's text: plain, selectable, as tall as its lines, asking for its natural width (up to ~75
-    characters; a plain word-wrapped QLabel guessed a narrow width and stacked a short question into a column).
-
-    It wraps at spaces and, inside a word longer than the line (a pasted address, hash or log line), anywhere.
-    A QLabel cannot break a word: one such word set the conversation's minimum width, so the window could not
-    be made narrower than it, and the word ran past the bubble's edge. No break characters are put into the
-    text, so what the user selects and copies is what they typed.
-    """
-
-    def __init__(self, text: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._text = text
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
-                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
-        # One Tab stop: the arrows move a caret in it, and a screen reader reads each line it comes to.
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.cursorPositionChanged.connect(lambda: self.hasFocus() and reveal_caret(self))
-        self.keyboard_focus = False  # the focus came by the keyboard (the bubble shows a ring)
-        self.viewport().setAutoFillBackground(False)  # the bubble paints the background
-        pal = self.palette()
-        pal.setColor(QPalette.ColorRole.Base, Qt.GlobalColor.transparent)
-        self.setPalette(pal)
-        self.document().setDocumentMargin(0)
-        self.document().documentLayout().documentSizeChanged.connect(self._fit)
-        self.setPlainText(text)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-
-    def text(self) -> str:
-        return self._text
-
-    def focusInEvent(self, event) -> None:  # noqa: N802
-        super().focusInEvent(event)
-        if event.reason() != Qt.FocusReason.ActiveWindowFocusReason:
-            self.keyboard_focus = event.reason() != Qt.FocusReason.MouseFocusReason
-        self.parentWidget().update()  # the bubble rings its text while the keyboard is in it
-
-    def focusOutEvent(self, event) -> None:  # noqa: N802
-        super().focusOutEvent(event)
-        self.parentWidget().update()
-
-    def _fit(self, size) -> None:
-        height = int(size.height() + 0.999)
-        if height != self.height():
-            self.setFixedHeight(height)
-
-    def sizeHint(self) -> QSize:  # noqa: N802
-        metrics = self.fontMetrics()
-        natural = max((metrics.horizontalAdvance(line) for line in self._text.splitlines() or [""]), default=0)
-        return QSize(min(natural + 6, metrics.averageCharWidth() * 75), self.height())
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802
-        return QSize(min(self.sizeHint().width(), self.fontMetrics().averageCharWidth() * 8), self.height())
-
-
-class UserBubble(QFrame):
-    """A question, as the user typed it (plain text, selectable), on a painted rounded background."""
-
-    def paintEvent(self, event) -> None:  # noqa: N802
-        painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colors().bubble)
-        painter.drawRoundedRect(QRectF(self.rect()), 12, 12)
-        if self.text_view.hasFocus() and self.text_view.keyboard_focus:
-            painter.setPen(QPen(colors().accent, 2))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), 11, 11)
-        painter.end()
-
-    def __init__(self, text: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("userBubble")
-        self.setAccessibleName("Your question")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(12, 8, 12, 8)
-        self.text_view = _BubbleText(text, self)
-        self.text_view.setObjectName("userText")
-        # A short name, as the answer's words have ("Answer text"): unnamed, it was the one nameless text of
-        # the conversation to an accessibility checker. Its words are read as its text, inside "Your question".
-        self.text_view.setAccessibleName("Question text")
-        row.addWidget(self.text_view)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-
-    def text(self) -> str:
-        return self.text_view.text()
 
 
 _widgets_warm = False
@@ -312,6 +221,8 @@ class ChatView(QScrollArea):
         is in view already, a third of the way down; it stays where it was put while the heights of the
         messages around it settle (a page just built above, an answer streaming below), until the user
         scrolls."""
+        if isinstance(widget.parentWidget(), QuestionText):  # a match below a long question's fold opens it
+            widget.parentWidget().unfold_to(rect())
         height = self.viewport().height()
         offset = self._top_of(widget, rect()) - self.verticalScrollBar().value()  # from the view's top
         if offset < 0 or offset + rect().height() > height:

@@ -11,9 +11,17 @@ from typing import Callable
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QAbstractScrollArea, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QToolButton, QWidget
 
-from .theme import draw_ring
+from .theme import draw_ring, paint_focus_ring
+
+
+class ActionButton(QToolButton):
+    """A flat action under a message (Copy, Regenerate, Show all) whose keyboard focus is plain to see."""
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        super().paintEvent(event)
+        paint_focus_ring(self)
 
 
 class FocusRing(QWidget):

@@ -44,6 +44,7 @@ class AskingMixin:
         b.reasoning.connect(lambda t: self._answer and self._answer.append_reasoning(t))
         b.retracted.connect(lambda t, channel: self._answer and self._answer.retract(t, channel))
         b.roundStarted.connect(lambda n: self._answer and self._answer.set_round(n))
+        b.modelNamed.connect(lambda name: self._answer and self._answer.set_model(name))
         b.toolWriting.connect(lambda ev: self._answer and self._answer.tool_writing(ev))  # its card, being written
         b.toolStarted.connect(self._on_tool_started)
         b.toolOutput.connect(lambda ev: self._answer and self._answer.tool_output(ev))  # kept if it is stopped
