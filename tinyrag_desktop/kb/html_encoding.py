@@ -178,3 +178,25 @@ def page_encoding(data: bytes | str) -> tuple[bytes, str | None]:
     elif _undeclared_legacy(data):
         data, encoding = utf8_page(data)
     return data, encoding
+
+
+def web_text(data: bytes, charset: str | None, *, page: bool) -> str:
+    """A web answer's bytes (a page, a text, an API's JSON) as text, read as the knowledge base reads a page
+    it imports: in the ``charset`` its server names when its bytes read in it, in UTF-8 when they are UTF-8
+    though it names another (see served_as_utf8); a ``page``'s byte order mark, <meta charset> or look
+    (see page_encoding); else as a text file is read (decoding.decode_text): by its byte order mark, as
+    UTF-8, else in the legacy encoding its bytes look like. Never raises: a page served as UTF-8 but in
+    Windows-1252 reads "Café", not "Caf�".
+
+    One decision for the web tools (url_fetch, web_search, wikipedia) and ``kb add``, so that the model and
+    the knowledge base never read one page two ways."""
+    from .decoding import decode_text  # decoding imports this module
+
+    served = served_as_utf8(data, charset)
+    if served is not None:
+        return served.decode("utf-8", errors="replace")
+    if page:
+        data, encoding = page_encoding(data)
+        if encoding is not None:
+            return data.decode(encoding, errors="replace")
+    return decode_text(data)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import http.cookiejar
+import json
 import logging
 from typing import Any, AsyncIterator, Mapping
 
@@ -12,6 +13,7 @@ import httpx
 from .. import __version__
 from ..content_coding import ACCEPT_ENCODING, BodyDecoder, DamagedBody, RefusedCoding
 from ..http_clients import async_client
+from ..kb.html_encoding import web_text
 
 # Wikipedia asks API clients for a descriptive User-Agent; sites answer browsers-only pages less often to it.
 USER_AGENT = f"tinyRAG-Desktop/{__version__} (local desktop assistant; +https://github.com/tinyrag)"
@@ -175,6 +177,13 @@ async def _read_answer(response: httpx.Response) -> httpx.Response:
     headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in ("content-encoding",
                                                                                     "content-length")]
     return httpx.Response(response.status_code, headers=headers, content=b"".join(parts), request=response.request)
+
+
+def answer_json(response: httpx.Response) -> Any:
+    """An API's answer (Wikipedia's, a SearXNG instance's) as JSON, its text read as url_fetch and ``kb add``
+    read a page's (html_encoding.web_text): a server that names UTF-8 but sends Windows-1252 gives "Café",
+    not "did not answer with JSON". Raises ValueError for an answer that is not JSON."""
+    return json.loads(web_text(response.content, response.charset_encoding, page=False))
 
 
 async def plain_get(client: httpx.AsyncClient, url: str, *, params: Mapping[str, str], headers: Mapping[str, str],

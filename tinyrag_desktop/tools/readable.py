@@ -1,31 +1,25 @@
 """Turn a downloaded body into readable plain text: HTML articles, plain text, JSON, XML and PDFs.
 
 Never raw HTML: pages go through trafilatura (the article, without navigation, ads and scripts), with a
-cleaned-markup fallback when it finds no article. The character set is the BOM's, else the declared one
-(header, then ``<meta charset>``), else detected. Everything else (images, archives, programs) is refused
+cleaned-markup fallback when it finds no article. The character set is decided as ``kb add`` decides a
+page's (kb/html_encoding.web_text). Everything else (images, archives, programs) is refused
 with a reason, since bytes the model cannot read would only waste its context.
 """
 
 from __future__ import annotations
 
-import codecs
 import json
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from ..entities import unescape
+from ..kb.html_encoding import bom_codec, web_text
 from .errors import ToolError
 
 if TYPE_CHECKING:
     from lxml.html import HtmlElement
 
-# WHATWG: these labels mean windows-1252 on the web, and pages labelled latin-1 often use its extra letters.
-_LABEL_ALIASES = {"iso-8859-1": "cp1252", "iso8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252",
-                  "us-ascii": "cp1252", "ascii": "cp1252", "x-sjis": "shift_jis", "x-gbk": "gbk"}
-_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
-_META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9._:-]{1,40})""", re.I)
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _MAGIC = ((b"%PDF-", "PDF document"), (b"\x89PNG\r\n\x1a\n", "PNG image"), (b"\xff\xd8\xff", "JPEG image"),
           (b"GIF87a", "GIF image"), (b"GIF89a", "GIF image"), (b"PK\x03\x04", "ZIP archive"),
@@ -37,14 +31,6 @@ _MAGIC = ((b"%PDF-", "PDF document"), (b"\x89PNG\r\n\x1a\n", "PNG image"), (b"\x
 # They are stood in for by letters no page is likely to hold while it reads the page, then put back.
 _JOINERS = {"\u200d": re.compile(r"\u200d|&zwj;|&#0*8205;|&#x0*200d;", re.I),
             "\u200c": re.compile(r"\u200c|&zwnj;|&#0*8204;|&#x0*200c;", re.I)}
-_WEB_ENCODINGS = (  # most used first: ties between look-alike code pages go to the more common one
-    "utf_8", "ascii", "cp1252", "cp1251", "cp1250", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258",
-    "latin_1", "iso8859_2", "iso8859_4", "iso8859_5", "iso8859_7", "iso8859_9", "iso8859_15", "koi8_r", "koi8_u",
-    "cp866", "cp874", "tis_620", "shift_jis", "cp932", "euc_jp", "iso2022_jp", "gb2312", "gbk", "gb18030", "big5",
-    "euc_kr", "cp949",
-)
-_NOT_CHARSETS = frozenset({"undefined", "idna", "punycode", "unicode-escape", "raw-unicode-escape", "utf-7",
-                           "mbcs", "oem"})
 MAX_HTML_CHARS = 1_000_000
 _XML_DECLARATION = re.compile(r"\s*<\?xml(?![\w.:-])", re.I)
 _INVISIBLE_OPEN = re.compile(r"<(script|style|svg|noscript|template|!--)")
@@ -121,67 +107,10 @@ def _split_params(header: str) -> list[str]:
     return parts
 
 
-def codec_for(label: str | None) -> str | None:
-    """The Python codec for a charset label, or None when it is unknown or not a text encoding."""
-    if not label:
-        return None
-    name = label.strip().strip("\"'").lower()
-    if not re.fullmatch(r"[a-z0-9._:-]{1,40}", name):
-        return None
-    name = _LABEL_ALIASES.get(name, name)
-    try:
-        info = codecs.lookup(name)
-    except LookupError:
-        return None
-    # bytes-to-bytes codecs (base64, zlib, rot13) are found by lookup but are not character sets;
-    # others decode escapes or refuse everything, and UTF-7 is the web's old XSS trick (WHATWG drops it).
-    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_CHARSETS:
-        return None
-    return name
-
-
-def sniff_charset(body: bytes, declared: str | None, mime: str) -> str:
-    """The codec to decode ``body`` with: BOM, then declared, then ``<meta charset>``, then detected."""
-    for bom, name in _BOMS:
-        if body.startswith(bom):
-            return name
-    found = codec_for(declared)
-    if found:
-        return found
-    if "html" in mime or not mime:
-        meta = _META_CHARSET.search(body[:4096])
-        found = codec_for(meta.group(1).decode("ascii")) if meta else None
-        if found:
-            return "utf-8" if found in ("utf-16", "utf-32") else found  # a page that can say so is ASCII-based
-    if "json" in mime:
-        return "utf-8"  # RFC 8259
-    try:
-        body[:65536].decode("utf-8")
-        return "utf-8"
-    except UnicodeDecodeError as exc:
-        if exc.start >= 65530:  # only a character cut at the sample's end
-            return "utf-8"
-    return detect_charset(body[:65536])
-
-
-def detect_charset(sample: bytes) -> str:
-    """charset_normalizer's guess, preferring encodings web pages use when it finds them as clean as
-    its favourite (short Cyrillic text reads as well in mac_cyrillic as in windows-1251)."""
-    from charset_normalizer import from_bytes
-
-    matches = list(from_bytes(sample))
-    if not matches:
-        return "utf-8"
-    best = matches[0]
-    clean = {m.encoding for m in matches if m.chaos <= best.chaos + 0.05}
-    for name in _WEB_ENCODINGS:  # in order of how common they are on the web
-        if name in clean:
-            return codec_for(name) or "utf-8"
-    return codec_for(best.encoding) or "utf-8"
-
-
 def decode(body: bytes, declared: str | None, mime: str) -> str:
-    text = body.decode(sniff_charset(body, declared, mime), errors="replace")
+    """``body`` as text, its charset decided as the knowledge base decides a page's (html_encoding.web_text):
+    a server that names UTF-8 but sends Windows-1252 gives "Café", not "Caf\ufffd"."""
+    text = web_text(body, declared, page="html" in mime or not mime)
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
 
 
@@ -217,7 +146,7 @@ def classify(ctype: ContentType, body: bytes) -> str:
     if mime and mime not in ("application/octet-stream", "binary/octet-stream", "application/unknown"):
         return "binary"
     head = body[:8192]
-    if b"\x00" in head and not any(head.startswith(bom) for bom, _ in _BOMS):
+    if b"\x00" in head and bom_codec(head) is None:
         return "binary"
     if start.startswith((b"<!doctype html", b"<html")) or b"<head" in start:
         return "html"

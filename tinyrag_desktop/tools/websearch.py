@@ -16,7 +16,7 @@ import httpx
 
 from ..hidden_passwords import hide_passwords
 from .errors import ToolError
-from .netutil import USER_AGENT, as_list, client_for, describe_http_error, plain_get, setting
+from .netutil import USER_AGENT, answer_json, as_list, client_for, describe_http_error, plain_get, setting
 
 DDGS_TIMEOUT = 10  # seconds ddgs waits for its engines
 _SEARXNG_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
@@ -64,7 +64,7 @@ async def searxng_search(http: httpx.AsyncClient | None, base_url: str, query: s
     if response.status_code != 200:
         raise SearchError(f"The SearXNG instance answered {response.status_code} {response.reason_phrase}.")
     try:
-        data = response.json()
+        data = answer_json(response)
     except ValueError:
         raise SearchError(f"{url} did not answer with JSON; is searxng_url the root of a SearXNG "
                           "instance with JSON output enabled?") from None

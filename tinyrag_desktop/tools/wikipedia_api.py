@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 
 from .errors import ToolError
-from .netutil import USER_AGENT, as_dict, as_list, client_for, describe_http_error, plain_get
+from .netutil import USER_AGENT, answer_json, as_dict, as_list, client_for, describe_http_error, plain_get
 
 DEFAULT_API_URL = "https://{lang}.wikipedia.org/w/api.php"
 FALLBACK_LANG = "en"
@@ -109,7 +109,7 @@ async def _call(http: httpx.AsyncClient, url: str, params: dict[str, str], lang:
     if response.status_code != 200:
         raise WikipediaError(f"{where} answered {response.status_code} {response.reason_phrase}.")
     try:
-        data = response.json()
+        data = answer_json(response)
     except ValueError as exc:
         raise WikipediaError(f"{where} did not answer with JSON; is {url} a MediaWiki API?") from exc
     if not isinstance(data, dict):
