@@ -110,7 +110,7 @@ class Option:
                 raise SettingsError(f"{self.name}: {bad}")
             if self.form in ("url", "url or empty") and (value or self.form == "url") and not _is_http_url(value):
                 raise SettingsError(f"{self.name} must be an http:// or https:// address, like "
-                                    f"{self.example}, not {value!r}.")
+                                    f"{self.example}, not {shown(value)}.")
             if self.form in ("url", "url or empty") and (extra := _after_path(value)):
                 # "http://127.0.0.1:11434/v1#frag" or "?x=1": the app adds /chat/completions to the address,
                 # so the request went to "/v1#frag/chat/completions" and failed as "found nothing (404)"
@@ -124,7 +124,7 @@ class Option:
                 raise SettingsError(f"{self.name} can hold only plain letters, digits and signs, with no spaces "
                                     "or curly quotes: paste the key again, as the server gave it.")
             if self.form == "lang" and not _LANG.match(value):
-                raise SettingsError(f"{self.name} must be a language code such as en, de or pt-BR, not {value!r}.")
+                raise SettingsError(f"{self.name} must be a language code such as en, de or pt-BR, not {shown(value)}.")
             return value
         if kind is dict:
             if not isinstance(value, dict) or not all(
@@ -140,7 +140,7 @@ class Option:
                     raise SettingsError(f"{self.name}: a name is {len(name):,} characters long; at most "
                                         f"{MAX_PERSONA_NAME} are taken.")
                 if len(text) > MAX_PERSONA_TEXT:
-                    raise SettingsError(f"{self.name}: {name!r} is {len(text):,} characters long; at most "
+                    raise SettingsError(f"{self.name}: {shown(name, 40)} is {len(text):,} characters long; at most "
                                         f"{MAX_PERSONA_TEXT:,} are taken.")
             return dict(value)
         raise TypeError(f"unsupported option type {kind!r}")  # a schema bug, not user input
@@ -220,8 +220,12 @@ def savable(value: Any) -> bool:
 
 def shown(value: Any, limit: int = 60) -> str:
     """``value`` as a message quotes it: whole when short, else its start and its length, so a file pasted
-    into a field (or a huge value in settings.json) does not fill the message."""
-    text = repr(value)
+    into a field (or a huge value in settings.json) does not fill the message. Spelt as JSON, as the file
+    holds it: null, true, "yes" (Python's None, True, 'yes' are no words a settings.json holds)."""
+    try:
+        text = json.dumps(value, ensure_ascii=not savable(value))  # a half character as \ud800
+    except (TypeError, ValueError, RecursionError):  # no JSON value (a value typed into a field is text)
+        text = repr(value)
     if len(text) <= limit:
         return text
     size = f"{len(value):,} characters" if isinstance(value, str) else f"{len(text):,} characters written out"
@@ -328,7 +332,7 @@ class Settings(Mapping[str, Any]):
         for key, value in changes.items():
             opt = OPTIONS.get(key)
             if opt is None:
-                raise SettingsError(f"There is no setting called {key!r}.")
+                raise SettingsError(f"There is no setting called {shown(key, 40)}.")
             values[key] = opt.check(value)
             if values[key] != self.values[key]:  # changed here: the value this version refused goes
                 refused.pop(key, None)
@@ -376,7 +380,7 @@ def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
                     left_out += f" and {len(dropped) - _NAMED:,} more"
                 warnings.append(f"{SETTINGS_FILE}: {exc} Only the usable ones are kept; left out: {left_out}.")
                 continue
-            default = "the default personas" if opt.type is dict else f"the default, {opt.default!r}"
+            default = "the default personas" if opt.type is dict else f"the default, {shown(opt.default)}"
             warnings.append(f"{SETTINGS_FILE}: {exc} Using {default}.")
             if _same_kind(opt, value) and savable(value):  # a newer version's choice ("solarized"), not a mistake
                 refused[key] = value
@@ -392,7 +396,7 @@ def unknown_keys_warning(keys: list[str]) -> str:
     written them."""
     def said(key: str) -> str:
         close = difflib.get_close_matches(key.lower(), OPTIONS, n=1, cutoff=0.75)
-        return shown(key, 40) + (f" (did you mean {close[0]!r}?)" if close else "")
+        return shown(key, 40) + (f" (did you mean {shown(close[0])}?)" if close else "")
 
     named = ", ".join(said(key) for key in keys[:_NAMED])
     if len(keys) > _NAMED:

@@ -54,7 +54,7 @@ def test_a_text_pasted_into_a_number_field_is_not_quoted_whole(dialog):
     field = dialog._fields["temperature"]
     field.widget.setText("pasted " * 4000)
     reason = field.validate() or ""
-    assert reason.startswith("Temperature must be a number, not 'pasted") and len(reason) < 200, reason[:200]
+    assert reason.startswith("Temperature must be a number, not \"pasted") and len(reason) < 200, reason[:200]
     assert "(27,999 characters)" in reason  # stripped: the last space goes
 
 
@@ -99,7 +99,7 @@ def test_a_persona_too_long_is_named_as_its_tab_is(dialog):
     dialog.persona_prompt.setPlainText("x" * 100_001)
     dialog._on_save()
     assert dialog.result() == 0 and not dialog.problem.isHidden()
-    assert dialog.problem_text.startswith(f"Personas: '{name}' is 100,001 characters long")
+    assert dialog.problem_text.startswith(f"Personas: \"{name}\" is 100,001 characters long")
 
 
 def test_a_reason_under_a_field_is_shown_whole_beside_a_long_model_name(qtbot):
@@ -270,7 +270,7 @@ def test_a_server_url_with_a_space_in_the_middle_is_refused_in_the_dialog_in_wor
     dialog.field("base_url").setText("http://127.0.0.1:11434/v1 /x")
     assert not dialog.save_button.isEnabled()  # it was taken, and failed later as "cannot be reached"
     assert dialog._fields["base_url"].validate() == (
-        "Server URL has a space in it, and an address has none: 'http://127.0.0.1:11434/v1 /x'. Remove it (a "
+        "Server URL has a space in it, and an address has none: \"http://127.0.0.1:11434/v1 /x\". Remove it (a "
         "space that belongs in the address is written %20).")
     assert dialog.problem_text == "Cannot save yet: see the reason under Server URL."
     dialog.field("base_url").setText("  http://127.0.0.1:11434/v1 ")  # around it, a space is only trimmed
