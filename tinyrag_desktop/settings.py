@@ -47,7 +47,8 @@ class Option:
     choices: tuple[str, ...] | None = None
     secret: bool = False
     # What a text option must look like beyond its type: "url" (an http or https address), "url or empty",
-    # "lang" (a language code), "token" (a key sent in a header: printable ASCII); None for any text.
+    # "lang" (a language code), "token" (a key sent in a header: printable ASCII), "model" (a model's name,
+    # trimmed); None for any text.
     form: str | None = None
     # An address of the kind the option wants, for the reason a wrong one gets: a SearXNG instance is no
     # model server, and the model server's address was no example of one.
@@ -89,9 +90,10 @@ class Option:
                 raise SettingsError(f"{self.name} must be text, not {shown(value)}.")
             if not savable(value):
                 raise SettingsError(f"{self.name} {BROKEN_CHARACTER}: {shown(value)}.")
-            if self.form in ("url", "url or empty", "token"):
+            if self.form in ("url", "url or empty", "token", "model"):
                 # " http://127.0.0.1:11434/v1" typed or pasted into settings.json or --base-url: the space
-                # is no part of an address, and kept, every request failed with "cannot be reached".
+                # is no part of an address, and kept, every request failed with "cannot be reached". Nor of a
+                # model's name: "  qwen3 " was asked for, and the server had "no model called “  qwen3 ”".
                 value = value.strip()
             if self.choices is not None and value not in self.choices:
                 allowed = ", ".join(self.choices)
@@ -255,8 +257,9 @@ DEFAULT_PERSONAS = {
 SCHEMA: tuple[Option, ...] = (
     Option("base_url", str, "http://127.0.0.1:11434/v1",
            "Root of the OpenAI-compatible server (Ollama, LM Studio, llama.cpp, vLLM).", form="url"),
-    Option("chat_model", str, "", f"The chat model to answer with (empty: {SERVER_DEFAULT_MODEL})."),
-    Option("embed_model", str, "", "Embedding model for the knowledge base (empty: keyword search only)."),
+    Option("chat_model", str, "", f"The chat model to answer with (empty: {SERVER_DEFAULT_MODEL}).", form="model"),
+    Option("embed_model", str, "", "Embedding model for the knowledge base (empty: keyword search only).",
+           form="model"),
     Option("api_key", str, "", "API key sent as a Bearer token, if the server needs one.", secret=True,
            form="token"),
     Option("lang", str, "en", "Answer language, and the Wikipedia edition the wikipedia tool reads.", form="lang"),
