@@ -334,7 +334,7 @@ def test_many_unknown_settings_are_one_notice_and_overrides_read_elsewhere_none(
 def test_the_readme_says_what_each_key_read_from_the_file_does() -> None:
     # `wikipedia_api_url` was read (and not said to be unknown) but written of nowhere: a power user could not
     # learn of it, nor of `url_fetch_trusted_networks`, short of the source.
-    from tinyrag_desktop.settings import READ_AS_EXTRA
+    from tinyrag_desktop.settings_extra import READ_AS_EXTRA
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     settings_part = readme.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]

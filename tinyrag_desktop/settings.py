@@ -350,9 +350,6 @@ def defaults() -> Settings:
 
 
 _NAMED = 10  # personas named in a warning; the rest are counted
-# Keys the schema does not hold that are read all the same (tools/netutil.setting): overrides a power user or
-# a test writes into settings.json. They are no misspelt setting.
-READ_AS_EXTRA = frozenset({"wikipedia_api_url", "url_fetch_trusted_networks"})
 
 
 def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
@@ -361,8 +358,17 @@ def from_mapping(raw: Mapping[str, Any]) -> tuple[Settings, list[str]]:
     extra: dict[str, Any] = {}
     refused: dict[str, Any] = {}
     warnings: list[str] = []
+    from .settings_extra import READ_AS_EXTRA, checked  # it checks with this module's Option
+
     for key, value in raw.items():
         opt = OPTIONS.get(key)
+        if key in READ_AS_EXTRA and savable({key: value}):
+            # Keys the schema does not hold that the web tools read (tools/netutil.setting), checked as its own
+            extra[key], problem = checked(key, value)
+            if problem is not None:
+                warnings.append(f"{SETTINGS_FILE}: {problem}")
+                refused[key] = value  # written back as it was, as a refused value of the schema's is
+            continue
         if opt is None:
             if savable({key: value}):
                 extra[key] = value

@@ -470,11 +470,12 @@ async def wikipedia_article(title: str, settings: Mapping[str, Any], lang: str =
     waiting for its answer too (each may take 15 seconds)."""
     # Lazy: the tools package is only needed for this one kind of import.
     from ..tools.errors import ToolError
+    from ..settings_extra import WIKIPEDIA_API_URL, usable_api_url
     from ..tools.netutil import setting
     from ..tools.wikipedia_api import get_article
 
     lang = lang or str(setting(settings, "lang", "en") or "en")
-    api_url = setting(settings, "wikipedia_api_url", None)
+    api_url = usable_api_url(setting(settings, WIKIPEDIA_API_URL, None))
     try:
         article = await _unless_cancelled(get_article(None, title, lang, api_url=api_url), cancelled)
     except ToolError as exc:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import threading
 from typing import Any, Mapping
 
+from ..settings_extra import TRUSTED_NETWORKS, WIKIPEDIA_API_URL, usable_api_url, usable_networks
 from .errors import ToolError
 from .fetch import FetchError, FetchLimits, FetchPolicy, FetchTimeout, fetch
 from .netutil import OFFLINE_REASON, cut_text, network_enabled, result_limit, setting, timeout_words
@@ -53,14 +53,9 @@ def fetch_limits(settings: Mapping[str, Any]) -> FetchLimits:
 
 
 def fetch_policy(settings: Mapping[str, Any]) -> FetchPolicy:
-    trusted = []
-    for item in setting(settings, "url_fetch_trusted_networks", ()) or ():
-        try:
-            trusted.append(ipaddress.ip_network(str(item), strict=False))
-        except ValueError:
-            continue  # a typo in a hand-edited settings file must not open everything
+    # A typo in the hand-edited list must not open everything: only its networks (settings_extra).
     return FetchPolicy(allow_private=bool(setting(settings, "url_fetch_allow_private", False)),
-                       trusted_networks=tuple(trusted))
+                       trusted_networks=usable_networks(setting(settings, TRUSTED_NETWORKS, None)))
 
 
 async def url_fetch(content: str, ctx: ToolContext) -> ToolResult:
@@ -120,7 +115,7 @@ async def wikipedia(content: str, ctx: ToolContext) -> ToolResult:
     """A Wikipedia article in the settings' language (English as a fallback): summary, then the text."""
     _require_network(ctx)
     lang = str(setting(ctx.settings, "lang", "en"))
-    api_url = setting(ctx.settings, "wikipedia_api_url", None)
+    api_url = usable_api_url(setting(ctx.settings, WIKIPEDIA_API_URL, None))
     max_chars = result_limit(ctx.settings)
     try:
         article = await get_article(ctx.http, content, lang, api_url=api_url)
