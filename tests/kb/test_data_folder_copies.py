@@ -112,3 +112,37 @@ def test_a_copy_deleted_since_is_not_looked_for(imported_by_an_older_version):
         (backup / name).unlink()
     assert sweep(data) == []
     assert len(_locations(data)) == 3
+
+
+def test_a_copy_of_a_data_folder_without_settings_is_skipped_too(tmp_path, capsys):
+    # A data folder only `kb add` has used has no settings.json: its copy gave its log to the knowledge base.
+    import shutil
+
+    made = tmp_path / "made"
+    (tmp_path / "note.md").write_text("# Note\n\nThe otter sleeps.\n")
+    code, _out, _err = run_main(capsys, "--data-dir", str(made), "add", str(tmp_path / "note.md"))
+    assert code == 0 and not (made / "settings.json").exists() and (made / "logs" / "tinyrag.log").is_file()
+    docs = tmp_path / "bk"
+    docs.mkdir()
+    (docs / "plan.md").write_text("# Plan\n\nPlant the tulips in October.\n")
+    backup = docs / "backup"
+    shutil.copytree(made, backup)
+    data = tmp_path / "data"
+    code, out, err = run_main(capsys, "--data-dir", str(data), "add", str(docs))
+    assert code == 0 and out.startswith("1 added"), (out, err)
+    assert f"{backup}: {DATA_COPY}" in err
+    assert _locations(data) == [str(docs / "plan.md")]
+    code, _out, err = run_main(capsys, "--data-dir", str(data), "add", str(backup / "logs" / "tinyrag.log"))
+    assert f"{backup / 'logs' / 'tinyrag.log'}: {DATA_COPY_FILE}" in err
+    assert _locations(data) == [str(docs / "plan.md")]
+
+
+def test_a_folder_with_a_database_of_that_name_but_no_mark_of_tinyrag_is_imported(tmp_path):
+    data = tmp_path / "data"
+    project = tmp_path / "project"
+    (project / "logs").mkdir(parents=True)
+    (project / "knowledge.db").write_bytes(b"SQLite format 3\0")
+    (project / "logs" / "build.log").write_text("built the okapi\n")
+    with open_store(data) as kb:
+        report = Importer(kb).run([str(project)])
+    assert [Path(p).name for p in report.added] == ["build.log"]

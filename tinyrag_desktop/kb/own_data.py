@@ -7,8 +7,8 @@ are removed the first time the knowledge base is opened to write (:class:`~.stor
 the window's start and before ``kb search`` (:func:`sweep`), and said once: after that there are none.
 
 Copies of a data folder (a backup made by copying the whole folder, as the README advises) are recognised by
-what they hold (is_data_folder: settings.json beside knowledge.db or chats.sqlite3) and left out of imports
-too; the app's own files an older version imported from a copy still on disk are removed the same way (a
+what they hold (is_data_folder: knowledge.db or chats.sqlite3 beside settings.json or the app's log) and left
+out of imports too; the app's own files an older version imported from a copy still on disk are removed the same way (a
 scan of the sources' locations for settings.json and logs/, then a look at those few folders on disk). A
 copy deleted since cannot be told from a project's own settings.json, and its sources stay. That scan
 costs 0.9 ms at each start among 5,800 sources (against 0.015 ms for the data folder's own range search;
@@ -49,9 +49,11 @@ OWN_FILES = re.compile(r"(?:settings\.json|knowledge\.db|chats\.sqlite3|window\.
                        r"\.guide-imported|thinking-models\.json)(?:[.-][^/]*)?|import-\d+\.unfinished|(?:logs|work)/.+")
 _IN_RANGE = "SELECT id, location FROM sources WHERE location >= ? AND location < ? ORDER BY location"
 # What marks a folder as a tinyRAG data folder wherever it is (a copy, a backup made by copying the whole
-# folder as the README advises): its settings beside one of its databases. A project's own settings.json
-# has neither beside it.
-_SETTINGS = "settings.json"
+# folder as the README advises): one of its databases, beside its settings or a file only tinyRAG writes in
+# its logs/ (logsetup.LOG_FILE, paths.MODES_CHECKED). A data folder only `kb add` has used has no settings:
+# its copy, imported, gave its log to the knowledge base. A project's own settings.json or logs/ has no
+# database of these names beside it, nor a log of this name.
+_MARKS = ("settings.json", os.path.join("logs", "tinyrag.log"), os.path.join("logs", "modes-checked"))
 _DATABASES = ("knowledge.db", "chats.sqlite3")
 # Sources that may be an older import's of a copy's files: its settings, or its log (found by name, a scan of
 # the sources' index on location; the folder on disk then says whether it is a data folder).
@@ -60,10 +62,10 @@ _COPY_CANDIDATES = ("SELECT DISTINCT location FROM sources WHERE location LIKE '
 
 
 def is_data_folder(folder: str) -> bool:
-    """Whether ``folder`` holds what the app writes in its data folder (settings.json beside knowledge.db or
-    chats.sqlite3): the data folder itself, or a copy of it."""
-    return os.path.isfile(os.path.join(folder, _SETTINGS)) and any(
-        os.path.isfile(os.path.join(folder, name)) for name in _DATABASES)
+    """Whether ``folder`` holds what the app writes in its data folder (knowledge.db or chats.sqlite3 beside
+    settings.json or logs/tinyrag.log, see _MARKS): the data folder itself, or a copy of it."""
+    return any(os.path.isfile(os.path.join(folder, name)) for name in _DATABASES) and any(
+        os.path.isfile(os.path.join(folder, mark)) for mark in _MARKS)
 
 
 def data_folder_around(path: str) -> str:
