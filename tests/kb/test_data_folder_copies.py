@@ -49,7 +49,7 @@ def test_a_copy_of_the_data_folder_in_an_imported_folder_is_skipped_with_its_rea
     code, out, err = run_main(capsys, "--data-dir", str(data), "add", str(docs))
     assert code == 0 and out.startswith("1 added")
     assert f"{backup}: {DATA_COPY}" in err
-    assert "a tinyRAG data folder (a copy or backup): it holds settings with the API key" in DATA_COPY
+    assert "a tinyRAG data folder (a copy or backup): its settings (which may hold the API key)" in DATA_COPY
     assert _locations(data) == [str(docs / "plan.md")]
     code, out, err = run_main(capsys, "--data-dir", str(data), "search", KEY)
     assert KEY not in out

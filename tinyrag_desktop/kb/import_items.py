@@ -214,9 +214,10 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
 OWN_FOLDER = "tinyRAG's own data folder (its settings, log and knowledge base), not documents"
 # Why it leaves out another data folder (own_data.is_data_folder): a copy of it, as the README's backup advice
 # ("copy the whole folder") makes, put in a folder that is imported made its API key searchable.
-DATA_COPY = "a tinyRAG data folder (a copy or backup): it holds settings with the API key, not documents"
+DATA_COPY = ("a tinyRAG data folder (a copy or backup): its settings (which may hold the API key), log and "
+             "databases, not documents")
 DATA_COPY_FILE = ("one of a tinyRAG data folder's own files (a copy or backup of the data folder, whose settings "
-                  "hold the API key), not a document")
+                  "may hold the API key), not a document")
 
 
 def _may_be_apps(real: str) -> bool:
