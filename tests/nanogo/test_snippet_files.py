@@ -1,5 +1,5 @@
 """Code without a package clause: a file's declarations (``func main`` given) or statements (wrapped in
-main); either way every error is said at a line the user wrote."""
+main); either way every error is said at a line the user wrote, and a leading byte order mark is skipped."""
 
 from __future__ import annotations
 
@@ -52,10 +52,16 @@ def test_errors_are_at_the_users_lines(source, first_line):
     assert err.splitlines()[0] == first_line
 
 
+@pytest.mark.parametrize("source", ['\ufefffmt.Println("bom")', '\ufefffmt.Println("bom")\n',
+                                    '\ufeff// Notepad\nfunc main() {\n\tfmt.Println("bom")\n}\n'])
+def test_a_leading_byte_order_mark_is_skipped(source):
+    assert run_inprocess(source) == ("bom\n", "ok", "")
+
+
 _LINES = ["func main() {", "}", "{", ")", "(", 'import "fmt"', 'import "os"', "import (", '\t"strings"',
           "fmt.Println(1)", "\tfmt.Println(x)", "x := 1", "for {", "if x > 0 {", "func f() int {", "\treturn 1",
           "type T struct {", "\tN int", "var v = 2", "const c = 3", "// a comment", "/*", "*/", '"', "", "go f()",
-          "y = ", "func (t T) M() {}", "package", "?", "return"]
+          "y = ", "func (t T) M() {}", "package", "\ufeff", "?", "return"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -234,6 +234,8 @@ def _forbidden_imports(text: str) -> None:
         stack.extend(reversed(n.children))
 
 
+# A byte order mark that starts the file (Notepad writes one) is not part of the code: Go skips it too.
+BOM = "\ufeff"
 _NOT_UTF8 = re.compile("[\ud800-\udfff]")  # bytes a UTF-8 decode with surrogateescape could not read
 
 
@@ -247,6 +249,7 @@ def _check_utf8(text: str) -> None:
 
 
 def parse(text: str) -> Source:
+    text = text.removeprefix(BOM)
     _check_utf8(text)  # before the snippet test, whose parse would fail on it; lines are the snippet's own
     snippet = _is_snippet(text)
     line_map: dict = {}
