@@ -24,6 +24,14 @@ def isatty(stream: Any) -> bool:
         return False
 
 
+def same_file(a: Any, b: Any) -> bool:
+    """Whether two streams write to one place (a terminal, or ``> log 2>&1``)."""
+    try:
+        return os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno()))
+    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's capture)
+        return False
+
+
 def columns(stream: Any) -> int:
     """How many columns the terminal ``stream`` writes to has now: $COLUMNS when set (as shutil reads it),
     else what the terminal says, else DEFAULT_COLUMNS."""
