@@ -50,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         # Ctrl+C while the program is still starting (importing its modules, building the command line's
         # parser): said as one pressed later is, not as a traceback
-        print("\nStopped.", file=sys.stderr)
+        from .cliterm import stopped_line
+
+        print(stopped_line(sys.stdout, sys.stderr), file=sys.stderr)
         return 130
 
 

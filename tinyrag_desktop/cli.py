@@ -15,6 +15,7 @@ from . import __version__
 from .cliargs import (TOP_USAGE, CommandParser, add_shared_flags, add_window_flags, close_flags, context_from_args,
                       unwatched)
 from .cliterm import isatty as _isatty
+from .cliterm import stopped_line
 from .paths import DataDirError, resolve_data_dir
 from .settings import SettingsError
 
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _run(argv)
     except KeyboardInterrupt:  # Ctrl+C at any point, the verbs' imports and parsers included
-        print("\nStopped.", file=sys.stderr)
+        print(stopped_line(sys.stdout, sys.stderr), file=sys.stderr)
         return 130
     except OutputFailed as exc:  # --help or --version written to a full disk
         return _output_failed(argparse.Namespace(verb="help"), exc)
@@ -95,18 +96,27 @@ class OutputFailed(Exception):
 
 class _GuardedOutput:
     """stdout as the verbs write it: a write or flush that fails raises OutputFailed, whatever wrote it
-    (print, json lines, nanogo's bytes), and main says it once."""
+    (print, json lines, nanogo's bytes), and main says it once. It knows whether its last text ended a
+    line (``mid_line``), so that "Stopped." after Ctrl+C starts a line of its own with no blank line."""
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: Any, line: list[bool] | None = None) -> None:
         self._stream = stream
+        self._line = [False] if line is None else line  # [mid_line], shared with its ``buffer``
         self.errors_before: str | None = None  # its errors before main made them "replace"
         self.encoding_before: str | None = None  # its encoding before main made it UTF-8 (Windows, piped)
 
     def write(self, data: Any) -> int:
         try:
-            return self._stream.write(data)
+            written = self._stream.write(data)
         except OSError as exc:
             raise OutputFailed(exc) from exc
+        if len(data):
+            self._line[0] = data[-1:] not in ("\n", b"\n")
+        return written
+
+    @property
+    def mid_line(self) -> bool:
+        return self._line[0]
 
     def flush(self) -> None:
         try:
@@ -116,7 +126,7 @@ class _GuardedOutput:
 
     @property
     def buffer(self) -> "_GuardedOutput":
-        return _GuardedOutput(self._stream.buffer)
+        return _GuardedOutput(self._stream.buffer, self._line)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

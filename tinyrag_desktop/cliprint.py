@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import time
 import unicodedata
@@ -12,6 +11,7 @@ from .cliterm import BIDI_CONTROLS
 from .cliterm import columns as _columns
 from .cliterm import isatty as _isatty
 from .cliterm import json_line
+from .cliterm import same_file as _same_file
 from .engine.prompts import closing_note
 from .tools.registry import SOURCE_TOOLS
 
@@ -337,14 +337,6 @@ def _outcome(event: Any) -> tuple[str, list[str]]:
     if event.tool == "calculate" and body.startswith(query + " "):
         return body[len(query) + 1:], [note] if note else []  # "= 42", "≈ 4.02…e+2567"
     return "→ " + (_one_line(body) or "(nothing)"), [note] if note else []
-
-
-def _same_file(a: TextIO, b: TextIO) -> bool:
-    """Whether two streams write to one place (a terminal, or ``> log 2>&1``)."""
-    try:
-        return os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno()))
-    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's capture)
-        return False
 
 
 # Bidi embeddings, overrides and isolates (LRE…RLO, LRI…PDI): they reorder the text after them, so that a

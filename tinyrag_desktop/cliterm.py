@@ -24,6 +24,38 @@ def isatty(stream: Any) -> bool:
         return False
 
 
+def same_file(a: Any, b: Any) -> bool:
+    """Whether two streams write to one place (a terminal, or ``> log 2>&1``)."""
+    try:
+        return os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno()))
+    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's capture)
+        return False
+
+
+def stopped_line(out: Any, err: Any) -> str:
+    """"Stopped." as written to ``err`` after Ctrl+C: after a line break only where the cursor stands mid-line
+    there. It does when ``out`` writes to the same place and its last text did not end a line (``mid_line``,
+    kept by the command line's stdout), or when ``err`` is a terminal that echoes a Ctrl+C as "^C". Anywhere
+    else (a pipe, a file, output that ended its line) the break was a blank line."""
+    mid_line = getattr(out, "mid_line", False) and same_file(out, err)
+    return ("\n" if mid_line or _echoes_ctrl_c(err) else "") + "Stopped."
+
+
+def _echoes_ctrl_c(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal that shows a Ctrl+C pressed on it as "^C" (ECHO and ECHOCTL)."""
+    if not isatty(stream):
+        return False
+    try:
+        import termios
+    except ImportError:  # Windows: its console writes no "^C" for a program that handles Ctrl+C
+        return False
+    try:
+        flags = termios.tcgetattr(stream.fileno())[3]
+    except (termios.error, OSError, ValueError, AttributeError):
+        return False
+    return bool(flags & termios.ECHO) and bool(flags & getattr(termios, "ECHOCTL", 0))
+
+
 def columns(stream: Any) -> int:
     """How many columns the terminal ``stream`` writes to has now: $COLUMNS when set (as shutil reads it),
     else what the terminal says, else DEFAULT_COLUMNS."""

@@ -154,9 +154,7 @@ def compile_function(c, d, py, sig, recv, literal=False):
     if sig.results and not terminates(c, body):
         end = body.end_point
         row, col = c.src.pos(body)
-        erow = end[0] + 1
-        if c.src.snippet:
-            erow = c.src.line_map.get(erow, erow)
+        erow = c.src.user_row(end[0] + 1)
         e = CompileError(erow, end[1], "missing return")
         e.order = (end[0], end[1] - 1)
         raise e

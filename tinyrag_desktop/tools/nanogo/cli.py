@@ -64,9 +64,19 @@ def run(args) -> int:
     except OSError as exc:  # run as its own module (tinyrag-desktop nanogo says it in cli.main)
         return _output_failed(exc)
     if res.stderr:
-        sys.stderr.write(res.stderr)
+        sys.stderr.write(_apart(res) + res.stderr)
         sys.stderr.flush()
     return res.exit_code
+
+
+def _apart(res) -> str:
+    """A line break before nanoGo's own message about a limit when the program's output stopped mid-line
+    where that message goes too (a terminal, ``2>&1``): it read "line 6nanoGo: output limit exceeded". A
+    panic is written as Go writes it, straight after the output."""
+    from ...cliterm import same_file
+
+    cut = res.status == "limit" and res.stdout and not res.stdout.endswith("\n")
+    return "\n" if cut and same_file(sys.stdout, sys.stderr) else ""
 
 
 def _print_output(text: str) -> None:

@@ -75,10 +75,13 @@ class Source:
         row, col_b = node.start_point
         line = self.data.split(b"\n")[row]
         col = len(line[:col_b].decode("utf-8", "replace")) + 1
-        row += 1
-        if self.snippet:
-            row = self.line_map.get(row, row)
-        return row, col
+        return self.user_row(row + 1), col
+
+    def user_row(self, row: int) -> int:
+        """A line of the program compiled as the line of what the user wrote (a snippet is wrapped)."""
+        if not self.snippet:
+            return row
+        return self.line_map.get(row, max(self.line_map.values(), default=1))
 
     def text_of(self, node) -> str:
         return self.data[node.start_byte:node.end_byte].decode("utf-8", "surrogateescape")
@@ -100,40 +103,95 @@ def _used_packages(node, src: bytes, found: set) -> None:
 
 
 def wrap_snippet(text: str) -> tuple[str, dict]:
-    """Top-level func/type declarations stay top-level, other lines go into func main (columns unchanged)."""
-    src = text.encode()
-    tree = ts_parser().parse(src)
+    """The snippet as a Go file: ``package main`` and the imports of the packages it uses but does not import
+    come first. Code that declares ``func main`` is a file already, kept as it is; otherwise its imports and
+    func/type declarations stay top-level and every other line goes into a generated ``func main``. Lines
+    are copied whole (columns unchanged) and every line of the result, the generated ones too, is mapped to
+    a line the user wrote, so that no error points at a line they cannot see."""
+    data = text.encode("utf-8", "surrogateescape")
+    tree = ts_parser().parse(data)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    kind = ["stmt"] * len(lines)
-    claimed = [False] * len(lines)
-    for node in tree.root_node.children:
-        first, last = node.start_point[0], node.end_point[0]
-        if node.type in _TOP:
-            for row in range(first, min(last, len(lines) - 1) + 1):
-                if not claimed[row]:
-                    kind[row] = "decl"
-        for row in range(first, min(last, len(lines) - 1) + 1):
-            claimed[row] = True
+    whole = _declares_main(text)
+    kind = ["decl"] * len(lines) if whole else _line_kinds(tree.root_node, len(lines))
     used: set = set()
-    _used_packages(tree.root_node, src, used)
-    imports = sorted(ALLOWED[p] for p in used if p in ALLOWED)
+    _used_packages(tree.root_node, data, used)
+    imported = _imported_names(tree.root_node, data)
+    imports = sorted(ALLOWED[p] for p in used if p in ALLOWED and p not in imported)
     out = ["package main", ""]
     line_map: dict = {}
     if imports:
         out.append("import (")
         out.extend(f'\t"{imp}"' for imp in imports)
         out.extend([")", ""])
-    for which in ("decl", "stmt"):
-        if which == "stmt":
+    for which in ("import", "decl", "stmt"):
+        if which == "stmt" and not whole:
             out.append("func main() {")
         for row, line in enumerate(lines):
             if kind[row] == which:
                 out.append(line)
                 line_map[len(out)] = row + 1
-    out.append("}")
+    if not whole:
+        out.append("}")
+    _map_generated(line_map, len(out) + 1, max(1, len(lines)))
     return "\n".join(out) + "\n", line_map
+
+
+def _line_kinds(root, count: int) -> list[str]:
+    """Each line of a snippet of statements: "import", "decl" (a func, method or type declaration, kept
+    top-level) or "stmt" (the body of main). A line belongs to the first node that starts or covers it."""
+    kind = ["stmt"] * count
+    claimed = [False] * count
+    for node in root.children:
+        first, last = node.start_point[0], min(node.end_point[0], count - 1)
+        which = "import" if node.type == "import_declaration" else "decl" if node.type in _TOP else None
+        for row in range(first, last + 1):
+            if which and not claimed[row]:
+                kind[row] = which
+            claimed[row] = True
+    return kind
+
+
+# ``func main`` at the start of a line: read from the text, as a file whose braces do not balance yet
+# (``func main() {`` left open) has no function node in tree-sitter's tree.
+_FUNC_MAIN = re.compile(r"^func[ \t]+main[ \t]*\(", re.M)
+
+
+def _declares_main(text: str) -> bool:
+    """Whether the code declares ``func main`` at top level: a Go file without its package clause."""
+    return _FUNC_MAIN.search(text) is not None
+
+
+def _imported_names(root, data: bytes) -> set:
+    """The package names the code's own import declarations bring in (an alias, else the path's last part)."""
+    names = set()
+    for node in root.children:
+        if node.type != "import_declaration":
+            continue
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.type != "import_spec":
+                stack.extend(n.named_children)
+                continue
+            alias, path = n.child_by_field_name("name"), n.child_by_field_name("path")
+            if alias is not None:
+                names.add(data[alias.start_byte:alias.end_byte].decode("utf-8", "replace"))
+            elif path is not None:
+                names.add(data[path.start_byte:path.end_byte].decode("utf-8", "replace").strip('"`').rsplit("/", 1)[-1])
+    return names
+
+
+def _map_generated(line_map: dict, total: int, last: int) -> None:
+    """Map each line the wrapper wrote (and the end of the file, ``total``) to the user's line after it, or
+    to their last line: an unclosed brace's "unexpected EOF" is said at the end of what they wrote."""
+    following = last
+    for row in range(total, 0, -1):
+        if row in line_map:
+            following = line_map[row]
+        else:
+            line_map[row] = following
 
 
 def _is_snippet(text: str) -> bool:
@@ -176,6 +234,8 @@ def _forbidden_imports(text: str) -> None:
         stack.extend(reversed(n.children))
 
 
+# A byte order mark that starts the file (Notepad writes one) is not part of the code: Go skips it too.
+BOM = "\ufeff"
 _NOT_UTF8 = re.compile("[\ud800-\udfff]")  # bytes a UTF-8 decode with surrogateescape could not read
 
 
@@ -189,6 +249,7 @@ def _check_utf8(text: str) -> None:
 
 
 def parse(text: str) -> Source:
+    text = text.removeprefix(BOM)
     _check_utf8(text)  # before the snippet test, whose parse would fail on it; lines are the snippet's own
     snippet = _is_snippet(text)
     line_map: dict = {}
@@ -326,9 +387,7 @@ def _check_layout(src: Source, tree) -> None:
                     else last.end_point[1] + 1
                 what = "composite literal; possibly missing comma or }" if n.type == "literal_value" \
                     else "argument list; possibly missing comma or )"
-                row = last.end_point[0] + 1
-                if src.snippet:
-                    row = src.line_map.get(row, row)
+                row = src.user_row(last.end_point[0] + 1)
                 raise CompileError(row, end_col, f"syntax error: unexpected newline in {what}")
         stack.extend(n.children)
 
@@ -349,9 +408,7 @@ def _syntax_error(src: Source, tree) -> CompileError:
     if inv is not None and (inv[0], inv[1]) <= (bad.start_point[0], bad.start_point[1] + 64) and \
             inv[0] <= bad.start_point[0]:
         line = src.data.split(b"\n")[inv[0]].decode("utf-8", "replace")
-        r, c = inv[0] + 1, len(line[:inv[1]].encode()) + 1
-        if src.snippet:
-            r = src.line_map.get(r, r)
+        r, c = src.user_row(inv[0] + 1), len(line[:inv[1]].encode()) + 1
         ch = inv[2]
         return CompileError(r, c, f"invalid character U+{ord(ch):04X} '{ch}'")
     lines = src.data.split(b"\n")
