@@ -368,3 +368,13 @@ def test_values_in_warnings_are_spelt_as_json(tmp_path: Path) -> None:
                         'settings.json: allow_nanogo must be true or false, not "yes". Using the default, false.',
                         "settings.json: theme must be one of light, dark, system, not \"it's\". "
                         'Using the default, "system".']
+
+
+def test_a_warning_shows_invisible_and_reordering_characters_as_json_escapes():
+    # A right-to-left override in a value turned the warning's words around on a terminal and in the window.
+    from tinyrag_desktop.settings import from_mapping
+
+    _, warnings = from_mapping({"theme": "dark\u202ekrad", "language\u2028": 1, "k": "\U000e0041"})
+    said = "\n".join(warnings)
+    assert "\u202e" not in said and "\u2028" not in said and "\U000e0041" not in said
+    assert '"dark\\u202ekrad"' in said and "\\u2028" in said and '"\\udb40\\udc41"' in said

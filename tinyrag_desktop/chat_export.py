@@ -323,7 +323,8 @@ def inert_markdown(text: str) -> str:
     editor's preview, a Markdown viewer): each raw HTML tag in a code span (the window shows it as text too),
     each image as a link to its address (``\\![chart](https://…)``: a remote image told its server that the
     file was read, with whatever the model put in its address), a mailto: address without attach= and the
-    like (see mail_links). Code blocks (fenced at the top level) and code spans are kept as written."""
+    like (see mail_links). Code blocks (fenced at the top level) and code spans are kept as written; a block
+    left open is closed."""
     out: list[str] = []
     fence = ""  # the marker of the code block the lines are in ("" outside one)
     plain: list[str] = []
@@ -345,6 +346,8 @@ def inert_markdown(text: str) -> str:
             plain.append(line)
     if plain:
         out.append(_inert("\n".join(plain)))
+    if fence:  # never closed (an answer stopped in it): closed here, or the rest of the file would be code
+        out.append(fence)
     return "\n".join(out)
 
 

@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -229,9 +230,24 @@ def shown(value: Any, limit: int = 60) -> str:
     except (TypeError, ValueError, RecursionError):  # no JSON value (a value typed into a field is text)
         text = repr(value)
     if len(text) <= limit:
-        return text
+        return _seen(text)
     size = f"{len(value):,} characters" if isinstance(value, str) else f"{len(text):,} characters written out"
-    return f"{text[:limit]}… ({size})"
+    return f"{_seen(text[:limit])}… ({size})"
+
+
+def _seen(text: str) -> str:
+    """``text`` with its invisible or reordering characters (a right-to-left override, a line separator: Unicode's
+    format and separator characters) as JSON escapes: written as they are, they turned a warning's words
+    around on a terminal and in the window."""
+    return "".join(_escaped(c) if unicodedata.category(c) in ("Cf", "Zl", "Zp") else c for c in text)
+
+
+def _escaped(c: str) -> str:
+    code = ord(c)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # as JSON writes it: a surrogate pair
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def _num(value: float) -> str:

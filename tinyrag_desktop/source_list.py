@@ -225,7 +225,8 @@ def sources_markdown(entries: Sequence[SourceEntry], offered: bool, *, links: bo
     for entry in entries:
         if entry.group != group or group is None:
             group = entry.group
-            text += f"\n{group}\n\n" if group else "\n"
+            # an export's caption escaped as its locations are: it holds the model's search words
+            text += f"\n{_as_text(group) if links else group}\n\n" if group else "\n"
         where = _markdown_link(entry) if links else entry.location
         text += f"- {cited_as(entry.numbers)} {where}".replace("-  ", "- ") + "\n"
     return text
@@ -238,10 +239,15 @@ _MARKDOWN_MARKS = re.compile(r"[\\`*\[\]<&~]|(?<![^\W_])_|_(?![^\W_])")
 _ENTITIES = {"<": "&lt;", "&": "&amp;", "~": "&#126;"}
 
 
+def _as_text(text: str) -> str:
+    """``text`` escaped so that a Markdown viewer shows it as it is (no link, image, HTML or emphasis)."""
+    return _MARKDOWN_MARKS.sub(lambda m: _ENTITIES.get(m.group(), "\\" + m.group()), text)
+
+
 def _markdown_link(entry: SourceEntry) -> str:
     """A location as a Markdown link to it, its text escaped (a file name is no Markdown); as text alone
     when it has no address."""
-    label = _MARKDOWN_MARKS.sub(lambda m: _ENTITIES.get(m.group(), "\\" + m.group()), entry.location)
+    label = _as_text(entry.location)
     address = source_address(entry.location)
     if address is None:
         return label

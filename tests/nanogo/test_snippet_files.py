@@ -25,6 +25,9 @@ RUNS = [
     ('import "fmt"\n\nfmt.Println("hi")\n', "hi\n"),
     # and without one, as before
     ("func f() int { return 2 }\nfmt.Println(f())\n", "2\n"),
+    # "func main(" at a line's start inside a raw string or a comment declares nothing: statements still
+    ("s := `\nfunc main() {\n`\nfmt.Println(len(s))\n", "15\n"),
+    ("x := 1\n/*\nfunc main() {\n*/\nfmt.Println(x)\n", "1\n"),
 ]
 
 

@@ -4,6 +4,7 @@ is a link to it (a file:// address, quoted), which loads nothing until it is cli
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from html.parser import HTMLParser
 
@@ -154,3 +155,30 @@ def test_a_chat_exported_from_the_window_lists_the_files_its_sources_line_shows(
     uri = (docs / "guide.md").as_uri()
     assert md.endswith(f"Open the backup console [1].\n\nSources:\n\n- [1] [{docs / 'guide.md'}]({uri})\n")
     assert _links(page) == [(uri, str(docs / "guide.md"))]
+
+
+def test_a_search_caption_with_markdown_or_html_in_the_models_words_stays_text_in_the_markdown_export():
+    # Two searches that both cite [1] are listed under their queries: the model's words, unescaped there,
+    # made an image that loads from the internet when the .md is viewed.
+    first = _search(["/a.md"], [1], "<img src=//ev.il/x.png>")
+    second = _search(["/b.md"], [1], "![](http://ev.il/p)")
+    second = dataclasses.replace(second, call_id="t2")
+    message = StoredMessage(2, "assistant", "See [1].", tools=(first, second))
+    exported = export_markdown(CHAT, [QUESTION, message])
+    viewed = markdown.markdown(exported)
+    assert "<img" not in viewed and "ev.il" not in "".join(href for href, _ in _links(viewed))
+    assert "Search “&lt;img src=//ev.il/x.png&gt;”:" in viewed and "Search “![](http://ev.il/p)”:" in viewed
+
+
+def test_an_answer_stopped_in_a_code_block_does_not_make_the_rest_of_the_markdown_export_code():
+    result = "[1] Part\nSource: Doc (/docs/guide.md)\nWords."
+    search = StoredTool("t1", "rag_knowledge", "q", "done", "query", "/docs/guide.md", None, result, len(result), 5, 0)
+    stopped = StoredMessage(2, "assistant", "See [1]:\n\n```python\nprint('x')\n", tools=(search,),
+                            status="stopped", stats={"outcome": "stopped"})
+    later = StoredMessage(3, "user", "And the next question?")
+    viewed = markdown.markdown(export_markdown(CHAT, [QUESTION, stopped, later]), extensions=["fenced_code"])
+    assert "print(&#x27;x&#x27;)" in viewed or "print('x')" in viewed
+    code = viewed[viewed.index("<pre>"):viewed.index("</pre>")]
+    assert "Answer stopped" not in code and "And the next question?" not in code  # were all code
+    assert "<em>[Answer stopped]</em>" in viewed and "<h2>You</h2>" in viewed.split("</pre>", 1)[1]
+    assert _links(viewed) == [("file:///docs/guide.md", "/docs/guide.md")]

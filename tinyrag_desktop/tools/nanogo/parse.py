@@ -113,7 +113,7 @@ def wrap_snippet(text: str) -> tuple[str, dict]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    whole = _declares_main(text)
+    whole = _declares_main(data, tree.root_node)
     kind = ["decl"] * len(lines) if whole else _line_kinds(tree.root_node, len(lines))
     used: set = set()
     _used_packages(tree.root_node, data, used)
@@ -154,13 +154,21 @@ def _line_kinds(root, count: int) -> list[str]:
 
 
 # ``func main`` at the start of a line: read from the text, as a file whose braces do not balance yet
-# (``func main() {`` left open) has no function node in tree-sitter's tree.
-_FUNC_MAIN = re.compile(r"^func[ \t]+main[ \t]*\(", re.M)
+# (``func main() {`` left open) has no function node in tree-sitter's tree; one inside a comment or a
+# string (a raw string's lines) is no declaration, which the tree does tell.
+_FUNC_MAIN = re.compile(rb"^func[ \t]+main[ \t]*\(", re.M)
+_NOT_CODE = {"comment", "raw_string_literal", "interpreted_string_literal"}
 
 
-def _declares_main(text: str) -> bool:
+def _declares_main(data: bytes, root) -> bool:
     """Whether the code declares ``func main`` at top level: a Go file without its package clause."""
-    return _FUNC_MAIN.search(text) is not None
+    for match in _FUNC_MAIN.finditer(data):
+        node = root.descendant_for_byte_range(match.start(), match.start() + 4)
+        while node is not None and node.type not in _NOT_CODE:
+            node = node.parent
+        if node is None:
+            return True
+    return False
 
 
 def _imported_names(root, data: bytes) -> set:
