@@ -47,6 +47,7 @@ from .header import edit_personas_button, persona_box, settings_saved_words
 from .menus import build_menus
 from .notice_bar import NoticeBar
 from .plain_text import plain_tip
+from .recolour import recolour_chat
 from .platform_start import quiet_font_warnings
 from .screen_fit import fitted
 from .settings_dialog import SettingsDialog
@@ -115,6 +116,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self._done: Done | None = None
         self._raw: dict[str, str] = {}
         self._after_stream: list[Callable[[], None]] = []
+        self._recolour_due = False  # the theme changed while an answer streamed: its chat is built again after
         self.message_ids: dict[int, int] = {}  # id(answer widget) -> stored message id
         self._live_rows: set[int] = set()  # stored rows of the answer streaming when its chat was opened
         self._deleted: set[str] = set()  # chats deleted in this window: purged when it closes
@@ -177,8 +179,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self._app_palette = apply_theme(self._qapp(), self.settings["theme"])
         self.view.palette_colours = self._app_palette
         self._style_chrome()
-        if self.chat_id and self._stream_chat != self.chat_id:  # an answer streaming here keeps its colours
-            self.open_chat(self.chat_id, rebuild=True)  # the answers built again in the new colours
+        recolour_chat(self)
 
     @staticmethod
     def _qapp():

@@ -1,0 +1,84 @@
+"""The theme changed with a chat open: its answers take the new colours (once an answer streaming there
+ends), and the user keeps their place: the messages built, where they had scrolled to, the question being
+edited, the find bar and the focus."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QApplication
+
+from tests.sse_server import Gate, Stream
+from tests.ui.conftest import ask_and_wait, tokens, wait_signal, wait_until
+
+RICH = "Answer {n}.\n\n```python\ndef f():\n    return {n}\n```\n\n| a | b |\n|---|---|\n| {n} | x |\n"
+
+
+def _light_share(widget) -> float:
+    """The share of ``widget``'s pixels that are near white, as it is painted now."""
+    image = widget.grab().toImage()
+    light = sum(QColor(image.pixel(x, y)).lightness() > 200
+                for y in range(0, image.height(), 2) for x in range(0, image.width(), 2))
+    return light / max(1, (image.width() // 2) * (image.height() // 2))
+
+
+def test_a_theme_changed_while_the_open_chat_answers_is_taken_once_the_answer_ends(make_window, server, qloop):
+    win = make_window(server.base_url)
+    server.queue(Stream(tokens(RICH.format(n=0), 16)))
+    assert qloop.run(ask_and_wait(win, "Question 0")) == "done"
+    gate = Gate()
+    server.queue(Stream(tokens(RICH.format(n=1) + "more text", 16), gate=gate))
+    finished = wait_signal(win.answerFinished)
+    win.composer.setPlainText("Question 1")
+    assert win.send()
+    qloop.run(wait_until(lambda: win.view.answers()[-1].content()))
+    win.apply_settings(win.settings.replace(theme="dark"))
+    gate.opened.set()
+    assert qloop.run(finished) == "done"
+    qloop.run(wait_until(lambda: not win.loading))
+    win.grab().save("/tmp/fixtheme43_stream_after.png")
+    answers = win.view.answers()
+    assert len(answers) == 2
+    assert all(_light_share(answer) < 0.01 for answer in answers), [_light_share(a) for a in answers]
+
+
+def test_a_theme_changed_on_an_idle_chat_keeps_the_place_the_edit_the_find_bar_and_the_focus(
+        make_window, server, qloop, qtbot):
+    win = make_window(server.base_url)
+    win.resize(900, 600)
+    for n in range(8):
+        server.queue(Stream(tokens(RICH.format(n=n), 16)))
+        assert qloop.run(ask_and_wait(win, f"Question {n}")) == "done"
+    bar = win.view.verticalScrollBar()
+    bar.setValue(bar.maximum() // 3)
+    built = [w.findChildren(type(win.view.questions()[0])) for w in win.view._widgets()]
+    top = _top_message(win)
+    win.composer.setFocus()
+    qtbot.keyClick(win.composer, Qt.Key.Key_Up)
+    win.composer.setPlainText("Question 7, carefully rewritten")
+    win.find_bar.open_bar()
+    win.find_bar.box.setText("return")
+    assert len(win.find_bar.matches()) == 8
+    opened = wait_signal(win.chatOpened)
+    win.apply_settings(win.settings.replace(theme="dark"))
+    qloop.run(opened)
+    qloop.run(wait_until(lambda: _top_message(win) == top))  # the message at the top of the view stays there
+    assert len(win.view._widgets()) == len(built)
+    assert win._editing and win.edit_hint.isVisible()
+    assert win.composer.toPlainText() == "Question 7, carefully rewritten"
+    assert win.find_bar.isVisible() and win.find_bar.box.text() == "return"
+    qloop.run(wait_until(lambda: len(win.find_bar.matches()) == 8))
+    assert QApplication.focusWidget() is win.find_bar.box
+    assert all(_light_share(answer) < 0.01 for answer in win.view.answers())
+    win.grab().save("/tmp/fixtheme43_idle_after.png")
+
+
+def _top_message(win) -> str:
+    """The words of the message at the top of the view (the one the user reads from)."""
+    top = win.view.verticalScrollBar().value()
+    canvas = win.view.widget()
+    for widget in win.view._widgets():
+        if widget.mapTo(canvas, widget.rect().bottomLeft()).y() > top:
+            bubbles = widget.findChildren(type(win.view.questions()[0]))
+            return bubbles[0].text() if bubbles else widget.content()[:12]
+    return ""
