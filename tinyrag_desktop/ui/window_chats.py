@@ -181,7 +181,7 @@ class ChatsMixin:
     # sight): it is shown again when its chat is opened, and stored when it ends, as if it had stayed.
     def new_chat(self) -> None:
         self.catch_up_chats()  # chats asked in a terminal since are listed above it (Ctrl+N after `ask`)
-        self.cancel_edit()
+        self._leave_edit()
         self.composer.switch_draft(self.chat_id, None)
         self._chat_left()
         self.chat_id = None
@@ -197,8 +197,9 @@ class ChatsMixin:
             chat = self.store.get_chat(chat_id)
             if chat is None:
                 return
-            self.cancel_edit()
+            self._leave_edit()
             self.composer.switch_draft(self.chat_id, chat_id)
+            self._resume_edit(chat_id)
             if chat_id != self.chat_id:
                 self._chat_left()
             self.chat_id = chat_id
@@ -223,6 +224,27 @@ class ChatsMixin:
             self._load_step(self._loading)
         if rebuild or chat_id != self.chat_id or not self.view.answers():
             go()
+
+    def _leave_edit(self) -> None:
+        """The chat left keeps the question being edited, for this session: its text goes with the chat's draft,
+        and coming back resumes the edit (see _resume_edit). Cancelled, as before, the box was emptied first
+        and the rewrite lost."""
+        if self._editing and self.chat_id is not None and (last := self._last_question_id(self.chat_id)) is not None:
+            self._edits[self.chat_id] = last
+        self._editing = False
+        self.edit_hint.hide()
+
+    def _resume_edit(self, chat_id: str) -> None:
+        """Back in a chat left while its last question was edited: the edit goes on, with the words typed.
+        A question asked there meanwhile (or the one edited deleted): the words stay, as an ordinary draft."""
+        edited = self._edits.pop(chat_id, None)
+        if edited is not None and self.composer.toPlainText().strip() and edited == self._last_question_id(chat_id):
+            self._editing = True
+            self.edit_hint.show()
+
+    def _last_question_id(self, chat_id: str) -> int | None:
+        """The stored id of the chat's last question."""
+        return next((m.id for m in reversed(self.store.messages(chat_id)) if m.role == "user"), None)
 
     def _load_step(self, batch: Iterator[StoredMessage], budget: float | None = None) -> None:
         """Show stored messages for up to ``budget`` seconds, then continue on the next loop turn (see
