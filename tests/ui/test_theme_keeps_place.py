@@ -32,6 +32,8 @@ def test_a_theme_changed_while_the_open_chat_answers_is_taken_once_the_answer_en
     win.composer.setPlainText("Question 1")
     assert win.send()
     qloop.run(wait_until(lambda: win.view.answers()[-1].content()))
+    win.find_bar.open_bar()
+    win.find_bar.box.setText("return")
     win.apply_settings(win.settings.replace(theme="dark"))
     gate.opened.set()
     assert qloop.run(finished) == "done"
@@ -40,34 +42,45 @@ def test_a_theme_changed_while_the_open_chat_answers_is_taken_once_the_answer_en
     answers = win.view.answers()
     assert len(answers) == 2
     assert all(_light_share(answer) < 0.01 for answer in answers), [_light_share(a) for a in answers]
+    assert win.find_bar.isVisible()  # its marks on the text built again
+    qloop.run(wait_until(lambda: [view.isVisible() for view, _c in win.find_bar.matches()] == [True, True]))
 
 
 def test_a_theme_changed_on_an_idle_chat_keeps_the_place_the_edit_the_find_bar_and_the_focus(
-        make_window, server, qloop, qtbot):
+        make_window, server, qloop, qtbot, monkeypatch):
+    from tinyrag_desktop.ui import window_chats
+
+    monkeypatch.setattr(window_chats, "HISTORY_PAGE", 6)
     win = make_window(server.base_url)
     win.resize(900, 600)
     for n in range(8):
         server.queue(Stream(tokens(RICH.format(n=n), 16)))
         assert qloop.run(ask_and_wait(win, f"Question {n}")) == "done"
+    win.new_chat()
+    win.open_chat(win.store.list_chats()[0].id)  # its last page of 6 messages, then the page before
+    qloop.run(wait_until(lambda: not win.loading))
+    assert win.show_earlier() == 6
+    qloop.run(wait_until(lambda: not win.loading))
+    assert len(win.view._widgets()) == 12 and win.first_shown is not None
     bar = win.view.verticalScrollBar()
-    bar.setValue(bar.maximum() // 3)
-    built = [w.findChildren(type(win.view.questions()[0])) for w in win.view._widgets()]
-    top = _top_message(win)
     win.composer.setFocus()
     qtbot.keyClick(win.composer, Qt.Key.Key_Up)
     win.composer.setPlainText("Question 7, carefully rewritten")
     win.find_bar.open_bar()
     win.find_bar.box.setText("return")
-    assert len(win.find_bar.matches()) == 8
+    assert len(win.find_bar.matches()) == 6
+    bar.setValue(bar.maximum() // 3)
+    top = _top_message(win)
+    assert top and 0 < bar.value() < bar.maximum() // 2  # up in the chat, not at its end
     opened = wait_signal(win.chatOpened)
     win.apply_settings(win.settings.replace(theme="dark"))
     qloop.run(opened)
     qloop.run(wait_until(lambda: _top_message(win) == top))  # the message at the top of the view stays there
-    assert len(win.view._widgets()) == len(built)
+    assert len(win.view._widgets()) == 12  # the page built above is still there
     assert win._editing and win.edit_hint.isVisible()
     assert win.composer.toPlainText() == "Question 7, carefully rewritten"
     assert win.find_bar.isVisible() and win.find_bar.box.text() == "return"
-    qloop.run(wait_until(lambda: len(win.find_bar.matches()) == 8))
+    qloop.run(wait_until(lambda: len(win.find_bar.matches()) == 6))
     assert QApplication.focusWidget() is win.find_bar.box
     assert all(_light_share(answer) < 0.01 for answer in win.view.answers())
     win.grab().save("/tmp/fixtheme43_idle_after.png")

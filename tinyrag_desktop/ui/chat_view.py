@@ -227,6 +227,31 @@ class ChatView(QScrollArea):
         offset = self._top_of(widget, rect()) - self.verticalScrollBar().value()  # from the view's top
         if offset < 0 or offset + rect().height() > height:
             offset = height // 3
+        self._hold(widget, rect, offset)
+
+    def place(self) -> tuple[int, int] | None:
+        """Where the user has scrolled to: the number of the message at the top of the view, and how far its
+        top is below the view's (negative: above); None while the view keeps to the latest message."""
+        if self._follow:
+            return None
+        top = self.verticalScrollBar().value()
+        for i, item in enumerate(self._widgets()):
+            y = self._top_of(item, item.rect())
+            if y + item.height() > top:
+                return i, y - top
+        return None
+
+    def go_to_place(self, place: tuple[int, int] | None) -> None:
+        """Scroll back to a ``place`` (see :meth:`place`), kept while the heights settle, until the user
+        scrolls; to the latest message for None (or a message no longer there)."""
+        items = self._widgets()
+        if place is None or place[0] >= len(items):
+            self.scroll_to_bottom()
+            return
+        item = items[place[0]]
+        self._hold(item, item.rect, place[1])
+
+    def _hold(self, widget: QWidget, rect: Callable[[], QRect], offset: int) -> None:
         self._anchor = (widget, rect, offset)
         self._from_bottom = None
         self._follow = False

@@ -156,6 +156,19 @@ class FindBar(QFrame):
         self._let_go()
         self.hide()
 
+    def shown_again(self) -> None:
+        """The chat was built again where it was (see recolour.py): the bar, closed with it, is back."""
+        self.show()
+
+    def search_again(self, current: int) -> None:
+        """The chat built again is all there: its matches marked again, in the theme's colours, the one gone to
+        (``current``) kept."""
+        if self.isVisible() and self.words():
+            self._search(show=False, tell=False)
+            if 0 <= current < len(self._matches):
+                self._mark(self._matches, current)
+                self._say(False)
+
     def _let_go(self) -> None:
         self._turn += 1
         self._loading = False

@@ -192,14 +192,18 @@ class ChatsMixin:
         self.sidebar.mark_current(None)
         self.composer.setFocus()
 
-    def open_chat(self, chat_id: str, rebuild: bool = False) -> None:
+    def open_chat(self, chat_id: str, rebuild: bool = False, in_place: bool = False) -> None:
+        """Show ``chat_id``'s last page (or, ``rebuild``, build it again though it is shown). ``in_place``: the
+        open chat built again as it is (in a new theme's colours, see recolour.py): the same messages, the
+        message box as it is (a question being edited, a draft)."""
         def go() -> None:
             chat = self.store.get_chat(chat_id)
             if chat is None:
                 return
-            self._leave_edit()
-            self.composer.switch_draft(self.chat_id, chat_id)
-            self._resume_edit(chat_id)
+            if not in_place:
+                self._leave_edit()
+                self.composer.switch_draft(self.chat_id, chat_id)
+                self._resume_edit(chat_id)
             if chat_id != self.chat_id:
                 self._chat_left()
             self.chat_id = chat_id
@@ -215,6 +219,8 @@ class ChatsMixin:
                 if chat.persona:
                     self.say_about_chat(persona_gone_words(chat.persona, self.persona.currentText()), 8000)
             start, earlier = self.store.page_start(chat_id, HISTORY_PAGE)
+            if in_place:  # from the first message built (0: all were)
+                start, earlier = self._earlier or 0, self._earlier is not None
             messages = self.store.messages(chat_id, first=start)
             self._live_rows = self._saver.live_ids() | self.waiting.stand_ins()  # as read now (see waiting)
             self._earlier, self._insert_at = start if earlier else None, None
