@@ -9,7 +9,8 @@ import pytest
 from tests.engine.conftest import collect
 from tests.sse_server import Hang, Status, Stream, free_port
 from tinyrag_desktop.engine import EngineConfig, advice
-from tinyrag_desktop.engine.events import Done, EngineError, Reasoning, Route, Text, ToolFinished, ToolStarted
+from tinyrag_desktop.engine.events import (Done, EngineError, ModelChosen, Reasoning, Route, Text, ToolFinished,
+                                           ToolStarted)
 
 
 def block(tool: str, content: str, param: str = "query") -> str:
@@ -348,6 +349,15 @@ async def test_crlf_streams_and_no_model_chosen(llm, make_engine) -> None:
     events = await collect(make_engine(chat_model=""))
     assert visible(events) == "Plain answer." and not of(events, EngineError)
     assert llm.requests[0]["model"] == "scripted"  # the server's first model
+
+
+async def test_the_model_asked_is_told_before_its_first_words(llm, make_engine) -> None:
+    # Only the model's words and Done named the server's default: an answer stopped before them could not.
+    llm.models = ["nomic-embed-text", "qwen2.5-7b-instruct"]
+    llm.queue(Stream(tokens("Hi.")))
+    events = await collect(make_engine(chat_model=""))
+    assert [type(e) for e in events[:3]] == [Route, ModelChosen, Text]
+    assert events[1].model == "qwen2.5-7b-instruct" and events[1].progress  # `ask --jsonl` leaves it out
 
 
 async def test_cancel_stops_stream_and_tools(llm, make_engine, hanging) -> None:

@@ -1,13 +1,23 @@
 """A stopped answer's footer names the model that wrote it, as a finished or failed one's does, also with no
-model chosen (the server's first chat model answers) and when its chat is opened again."""
+model chosen (the server's first chat model answers), when it was stopped before the model's first words,
+and when its chat is opened again."""
 
 from __future__ import annotations
 
 import re
 
-from tests.sse_server import ScriptedLLMServer, Stream
+from tests.sse_server import Hang, ScriptedLLMServer, Stream
 
 from .conftest import ask_then_stop, tokens, wait_until
+
+
+def _footer_opened_again(win, qloop) -> str:
+    """The footer of the chat's one answer as it reads after another chat was open: as it was stored."""
+    chat = win.chat_id
+    win.new_chat()
+    win.open_chat(chat)
+    qloop.run(wait_until(lambda: not win.loading and len(win.view.answers()) == 1))
+    return win.view.answers()[-1].footer()
 
 
 def test_a_stopped_answer_of_the_servers_default_model_names_it_also_when_opened_again(make_window, qloop):
@@ -19,11 +29,30 @@ def test_a_stopped_answer_of_the_servers_default_model_names_it_also_when_opened
         assert qloop.run(ask_then_stop(win, "Talk", lambda a: len(a.content()) > 200)) == "stopped"
         footer = win.view.answers()[-1].footer()
         assert re.fullmatch(r"\d+\.\d s · qwen2\.5-7b-instruct · stopped", footer), footer
-        chat = win.chat_id
-        win.new_chat()
-        win.open_chat(chat)
-        qloop.run(wait_until(lambda: not win.loading and len(win.view.answers()) == 1))
-        assert win.view.answers()[-1].footer() == footer  # stored with the answer
+        assert _footer_opened_again(win, qloop) == footer  # stored with the answer
+
+
+def test_stopped_before_the_servers_default_model_spoke_names_it_also_when_opened_again(make_window, qloop):
+    # It read "0.3 s · stopped": only the model's words (and Done) named the model the server gave.
+    with ScriptedLLMServer(models=("nomic-embed-text", "qwen2.5-7b-instruct")) as server:
+        server.queue(Hang(3))
+        win = make_window(server.base_url, chat_model="")
+
+        async def ask_and_stop():
+            finished = []
+            win.answerFinished.connect(finished.append)
+            win.ask("Wait")
+            await wait_until(lambda: bool(server.requests))  # the request is on its way: the model was chosen
+            win.stop()
+            await wait_until(lambda: bool(finished))
+            return finished[0]
+
+        assert qloop.run(ask_and_stop()) == "stopped"
+        answer = win.view.answers()[-1]
+        assert answer.note() == "Stopped before the model answered."
+        footer = answer.footer()
+        assert re.fullmatch(r"\d+\.\d s · qwen2\.5-7b-instruct · stopped", footer), footer
+        assert _footer_opened_again(win, qloop) == footer  # stored with the answer
 
 
 def test_the_engine_names_the_model_on_what_it_writes_but_not_in_the_payload():

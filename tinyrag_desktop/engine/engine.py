@@ -28,7 +28,7 @@ from .config import EngineConfig
 from .context import (MIN_REPLY, MIN_WINDOW, PASSAGE_CHARS, Fitting, Window, ask_window, estimate, tokens,
                       window_for)
 from .errors import BadResponse, ContextTooLong, LLMError, ReplyCutShort
-from .events import Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, named
+from .events import Done, EngineError, EngineEvent, ModelChosen, Reasoning, Retract, Route, Text, named
 from .llm import LLMClient
 from .router import Decision, route
 
@@ -162,6 +162,7 @@ class Engine(ToolCalls):
 
         try:
             model = await client.resolve_model(str(settings.get("chat_model", "") or ""))
+            yield ModelChosen(model)
             fitting.ask = lambda: self._window(client, model, cfg)
             for number in range(1, cfg.max_continuations + 2):
                 rounds = number

@@ -44,6 +44,17 @@ class Route(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ModelChosen(_Event):
+    """The model the request asks, once known: the one chosen, else the server's first chat model
+    (LLMClient.resolve_model). It comes before the first round: an answer stopped before the model's first
+    words names it too (Done names it, and a stopped request yields none). A progress event."""
+
+    event: ClassVar[str] = "model"
+    progress: ClassVar[bool] = True
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
 class Text(_Event):
     """Visible answer text, in order (an invalid block's raw XML included)."""
 
@@ -227,8 +238,8 @@ def named(event: EngineEvent, model: str) -> EngineEvent:
     return event
 
 
-EngineEvent = (Route | Text | Reasoning | Retract | ToolWriting | ToolStarted | ToolOutput | ToolFinished | Done
-               | EngineError)
+EngineEvent = (Route | ModelChosen | Text | Reasoning | Retract | ToolWriting | ToolStarted | ToolOutput | ToolFinished
+               | Done | EngineError)
 
-__all__ = ["Route", "Text", "Reasoning", "Retract", "ToolWriting", "ToolStarted", "ToolOutput", "ToolFinished", "Done", "EngineError",
+__all__ = ["Route", "ModelChosen", "Text", "Reasoning", "Retract", "ToolWriting", "ToolStarted", "ToolOutput", "ToolFinished", "Done", "EngineError",
            "EngineEvent"]

@@ -13,8 +13,8 @@ from typing import AsyncIterator
 
 from PySide6.QtCore import QObject, Signal
 
-from ..engine.events import (Done, EngineError, EngineEvent, Reasoning, Retract, Route, Text, ToolFinished, ToolOutput,
-                             ToolStarted, ToolWriting)
+from ..engine.events import (Done, EngineError, EngineEvent, ModelChosen, Reasoning, Retract, Route, Text, ToolFinished,
+                             ToolOutput, ToolStarted, ToolWriting)
 from ..tool_words import window_words
 
 log = logging.getLogger(__name__)
@@ -131,7 +131,7 @@ class EngineBridge(QObject):
             self.done.emit(ev)
         elif isinstance(ev, EngineError):
             self.failed.emit(ev)
-        else:
+        elif not isinstance(ev, ModelChosen):  # said above, as modelNamed
             log.debug("ignoring unknown engine event %r", ev)
 
 
