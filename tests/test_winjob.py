@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import logging
+import threading
 
 import pytest
 
@@ -202,40 +203,116 @@ def test_off_windows_a_command_has_no_job_of_its_own(monkeypatch):
     assert winjob.own_job(_Child(7)) is None
 
 
-def test_on_windows_what_a_command_left_running_is_ended_through_its_job_after_it_exited(monkeypatch):
+class _Command:
+    """A shell command's process as kill_tree reads it: exited (``returncode`` 0) or still running (None)."""
+
+    pid = 7
+
+    def __init__(self, returncode: int | None) -> None:
+        self.returncode = returncode
+
+
+class _Job:
+    """A command's own job (winjob.OwnJob) that says in ``order`` when it is ended."""
+
+    def __init__(self, order: list) -> None:
+        self.order = order
+
+    def end(self):
+        self.order.append("job")
+
+
+@pytest.fixture
+def shell_on_windows(monkeypatch):
     from tinyrag_desktop.tools import shell
 
-    class _Exited:
-        returncode, pid = 0, 7
-
-    class _Job:
-        ended = 0
-
-        def end(self):
-            self.ended += 1
-
-    ran = []
     monkeypatch.setattr(shell, "_IS_WINDOWS", True)
-    monkeypatch.setattr(shell.subprocess, "run", lambda *args, **kwargs: ran.append(args))
-    job = _Job()
-    shell.kill_tree(_Exited(), job)
-    assert job.ended == 1 and ran == []  # taskkill /T would find nothing under an exited process
+    return shell
 
 
-def test_on_windows_a_command_still_running_is_ended_by_taskkill_then_its_job(monkeypatch):
+def test_on_windows_what_a_command_left_running_is_ended_through_its_job_after_it_exited(shell_on_windows,
+                                                                                         monkeypatch):
+    order = []
+    monkeypatch.setattr(shell_on_windows.subprocess, "run", lambda args, **kwargs: order.append(args[0]))
+    asyncio.run(shell_on_windows.kill_tree(_Command(0), _Job(order)))
+    assert order == ["job"]  # taskkill /T would find nothing under an exited process
+
+
+def test_on_windows_a_command_still_running_is_ended_by_taskkill_then_its_job(shell_on_windows, monkeypatch):
     # what cmd.exe started in the moment before it was put in its job is only found by taskkill /T
-    from tinyrag_desktop.tools import shell
+    order = []
+    monkeypatch.setattr(shell_on_windows.subprocess, "run", lambda args, **kwargs: order.append(args[0]))
+    asyncio.run(shell_on_windows.kill_tree(_Command(None), _Job(order)))
+    assert order == ["taskkill", "job"]
 
+
+class _Taskkill:
+    """A stand-in for ``subprocess.run`` running taskkill: it runs until the event loop lets it end
+    (``released``), as the real one runs until Windows has ended the tree. Run on the loop's own thread it
+    could wait for good: it says so in ``order`` and returns."""
+
+    def __init__(self, order: list) -> None:
+        self.order = order
+        self.loop = asyncio.get_running_loop()
+        self.began = asyncio.Event()
+        self.released = threading.Event()
+        self.loop_thread = threading.get_ident()
+
+    def __call__(self, args, **kwargs):
+        if threading.get_ident() == self.loop_thread:
+            self.order.append("taskkill on the event loop")
+            return
+        self.order.append(args[0])
+        self.loop.call_soon_threadsafe(self.began.set)
+        self.released.wait(60)  # only a guard: the loop releases it as soon as it turns
+        self.order.append("taskkill ended")
+
+    @classmethod
+    async def killing(cls, shell, monkeypatch, order: list) -> tuple[_Taskkill, asyncio.Future]:
+        """The stand-in, and a running command's kill started with it: once taskkill runs (or the kill has
+        ended without it)."""
+        taskkill = cls(order)
+        monkeypatch.setattr(shell.subprocess, "run", taskkill)
+        kill = asyncio.ensure_future(shell.kill_tree(_Command(None), _Job(order)))
+        began = asyncio.ensure_future(taskkill.began.wait())
+        await asyncio.wait({kill, began}, return_when=asyncio.FIRST_COMPLETED)
+        began.cancel()
+        return taskkill, kill
+
+
+def test_on_windows_the_event_loop_turns_while_taskkill_ends_a_command(shell_on_windows, monkeypatch):
+    # taskkill waits until Windows has ended the tree (0.1–0.5 s): run on the event loop, it froze the window
     order = []
 
-    class _Running:
-        returncode, pid = None, 7
+    async def stop():
+        taskkill, kill = await _Taskkill.killing(shell_on_windows, monkeypatch, order)
+        order.append("the loop turns")
+        taskkill.released.set()
+        await asyncio.wait({kill})
+        return kill
 
-    class _Job:
-        def end(self):
-            order.append("job")
+    kill = asyncio.run(stop())
+    assert order == ["taskkill", "the loop turns", "taskkill ended", "job"]
+    assert kill.result() is None
 
-    monkeypatch.setattr(shell, "_IS_WINDOWS", True)
-    monkeypatch.setattr(shell.subprocess, "run", lambda args, **kwargs: order.append(args[0]))
-    shell.kill_tree(_Running(), _Job())
-    assert order == ["taskkill", "job"]
+
+def test_on_windows_a_kill_cancelled_while_taskkill_runs_still_ends_the_job_before_it_is_let_go(
+        shell_on_windows, monkeypatch):
+    # a second Stop (or the tool's timeout) while taskkill ran must not let the command's job go before it ends
+    order = []
+
+    async def stop():
+        taskkill, kill = await _Taskkill.killing(shell_on_windows, monkeypatch, order)
+        kill.cancel()
+
+        def release():  # after the cancellation has reached the kill
+            order.append("the kill was let go" if kill.done() else "the kill goes on")
+            taskkill.released.set()
+
+        asyncio.get_running_loop().call_soon(release)
+        await asyncio.wait({kill})
+        return kill
+
+    kill = asyncio.run(stop())
+    assert order == ["taskkill", "the kill goes on", "taskkill ended", "job"]
+    assert kill.cancelled()  # and then it is cancelled

@@ -134,6 +134,18 @@ async def ask_and_wait(win, question: str, timeout: float = 15.0) -> str:
         win.answerFinished.disconnect(fire)
 
 
+async def stop_once_sent(win, server, question: str) -> str:
+    """Send ``question``, stop the answer once its request has reached ``server`` (before the model's first
+    words, when the server holds its reply back), and return the outcome the window reports."""
+    outcomes = []
+    win.answerFinished.connect(outcomes.append)
+    win.ask(question)
+    await wait_until(lambda: bool(server.requests))  # the request is on its way
+    win.stop()
+    await wait_until(lambda: bool(outcomes))
+    return outcomes[0]
+
+
 async def ask_then_stop(win, question: str, ready, stop=None, timeout: float = 15.0) -> str:
     """Send ``question``, stop the answer once ``ready(answer)`` holds (with ``stop``, else win.stop),
     and return the outcome the window reports."""

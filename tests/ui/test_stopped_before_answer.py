@@ -6,24 +6,14 @@ from tests.sse_server import Hang
 from tinyrag_desktop.chats import ChatStore
 from tinyrag_desktop.ui.answer import AnswerWidget
 
-from .conftest import wait_until
+from .conftest import stop_once_sent
 
 
 def test_stopped_while_waiting_for_the_model_says_so(make_window, server, qloop, qtbot):
     # Only "1 round · 0 tools run · 0.3 s · stopped" and a Copy button that copied nothing were left.
     server.queue(Hang(3))
     win = make_window(server.base_url)
-
-    async def ask_and_stop():
-        outcomes = []
-        win.answerFinished.connect(outcomes.append)
-        win.ask("Wait")
-        await wait_until(lambda: bool(server.requests))  # the request is on its way
-        win.stop()
-        await wait_until(lambda: bool(outcomes))
-        return outcomes[0]
-
-    assert qloop.run(ask_and_stop()) == "stopped"
+    assert qloop.run(stop_once_sent(win, server, "Wait")) == "stopped"
     answer = win.view.answers()[-1]
     assert answer.note() == "Stopped before the model answered."
     assert not answer.copy_button.isVisible() and answer.regenerate_button.isVisible()

@@ -8,7 +8,7 @@ import re
 
 from tests.sse_server import Hang, ScriptedLLMServer, Stream
 
-from .conftest import ask_then_stop, tokens, wait_until
+from .conftest import ask_then_stop, stop_once_sent, tokens, wait_until
 
 
 def _footer_opened_again(win, qloop) -> str:
@@ -37,17 +37,7 @@ def test_stopped_before_the_servers_default_model_spoke_names_it_also_when_opene
     with ScriptedLLMServer(models=("nomic-embed-text", "qwen2.5-7b-instruct")) as server:
         server.queue(Hang(3))
         win = make_window(server.base_url, chat_model="")
-
-        async def ask_and_stop():
-            finished = []
-            win.answerFinished.connect(finished.append)
-            win.ask("Wait")
-            await wait_until(lambda: bool(server.requests))  # the request is on its way: the model was chosen
-            win.stop()
-            await wait_until(lambda: bool(finished))
-            return finished[0]
-
-        assert qloop.run(ask_and_stop()) == "stopped"
+        assert qloop.run(stop_once_sent(win, server, "Wait")) == "stopped"  # once the model was chosen
         answer = win.view.answers()[-1]
         assert answer.note() == "Stopped before the model answered."
         footer = answer.footer()

@@ -20,7 +20,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Awaitable, Callable, Mapping
 
 from ..crash_codes import crash_words, exit_words
 from ..files import make_private_folder
@@ -166,7 +166,7 @@ def _check_program(name: str, cwd: Path, env: Mapping[str, str]) -> None:
         raise ToolError(f"{name!r} cannot be run (permission denied).")
 
 
-def kill_tree(proc: asyncio.subprocess.Process, job: OwnJob | None = None) -> None:
+async def kill_tree(proc: asyncio.subprocess.Process, job: OwnJob | None = None) -> None:
     """Kill the child and everything in its process group (its session, started for this purpose).
 
     Also after the child itself has exited: what it left running in the background is still in the
@@ -175,10 +175,9 @@ def kill_tree(proc: asyncio.subprocess.Process, job: OwnJob | None = None) -> No
     the command's own job (winjob.own_job), which holds what it started, also after it has exited.
     """
     if _IS_WINDOWS:
-        if proc.returncode is None:  # first: what it started before it was put in its job is found so only
-            subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)], capture_output=True, check=False)
-        if job is not None:
-            job.end()
+        # taskkill waits until Windows has ended the tree (0.1–0.5 s): in a thread, not on the loop the window
+        # draws on (Stop stalled it). Cancelled meanwhile, the kill still ends before the job is let go.
+        await _to_its_end(asyncio.to_thread(_end_windows_tree, proc, job))
         return
     try:
         os.killpg(proc.pid, signal.SIGKILL)  # start_new_session: the group id is the child's pid
@@ -188,6 +187,32 @@ def kill_tree(proc: asyncio.subprocess.Process, job: OwnJob | None = None) -> No
                 proc.kill()
             except ProcessLookupError:
                 pass
+
+
+def _end_windows_tree(proc: asyncio.subprocess.Process, job: OwnJob | None) -> None:
+    """kill_tree on Windows, blocking: ``taskkill /T`` first, while the child runs (what it started before it
+    was put in its job is found so only), then the job, also when taskkill could not be run."""
+    try:
+        if proc.returncode is None:
+            subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)], capture_output=True, check=False)
+    finally:
+        if job is not None:
+            job.end()
+
+
+async def _to_its_end(work: Awaitable[None]) -> None:
+    """Await ``work`` until it has ended, also when cancelled meanwhile (the cancellation is raised then): a
+    command being killed is not let go half-killed, its job closed before the kill came to it."""
+    future = asyncio.ensure_future(work)
+    cancelled: asyncio.CancelledError | None = None
+    while not future.done():
+        try:
+            await asyncio.wait({future})
+        except asyncio.CancelledError as exc:
+            cancelled = exc
+    if cancelled is not None:
+        raise cancelled
+    future.result()
 
 
 async def _leader_exit(proc: asyncio.subprocess.Process) -> None:
@@ -238,24 +263,24 @@ async def run_command(command: str, cwd: Path, timeout: float, limit_words: str 
         async with asyncio.timeout(timeout):
             done, _ = await asyncio.wait({readers, stopper, exited}, return_when=asyncio.FIRST_COMPLETED)
             if stopper in done:
-                kill_tree(proc, job)
+                await kill_tree(proc, job)
             elif exited in done and not readers.done():
                 # The command has ended, yet something it left running in the background ("server &")
                 # still holds the output pipes: give it a moment to finish, then stop it too.
                 done, _ = await asyncio.wait({readers}, timeout=BACKGROUND_GRACE)
                 if not done:
                     background = True
-                    kill_tree(proc, job)
+                    await kill_tree(proc, job)
             await readers
             await proc.wait()
     except TimeoutError:
-        kill_tree(proc, job)
+        await kill_tree(proc, job)
         await _reap(proc, readers)
         partial = _format_output(out, err, 2000)
         raise ShellTimeout(f"The command did not finish within {limit_words or f'{timeout:g} seconds'} and was "
                            f"stopped (its processes were killed).{partial}") from None
     except BaseException:  # cancelled by the engine (or anything else): never leave the tree running
-        kill_tree(proc, job)
+        await kill_tree(proc, job)
         _cancel_quietly(readers)
         try:  # reap it, so that a cancelled tool has really ended when its cancellation completes
             await asyncio.wait_for(asyncio.shield(proc.wait()), 2.0)
