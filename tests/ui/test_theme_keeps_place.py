@@ -1,6 +1,6 @@
-"""The theme changed with a chat open: its answers take the new colours (once an answer streaming there
-ends), and the user keeps their place: the messages built, where they had scrolled to, the question being
-edited, the find bar and the focus."""
+"""The theme changed with a chat open: its answers take the new colours (all of an answer streaming there
+once it ends, see test_theme_while_answering), and the user keeps their place: the messages built, where
+they had scrolled to, the question being edited, the find bar and the focus."""
 
 from __future__ import annotations
 

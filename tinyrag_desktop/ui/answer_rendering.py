@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import time
 
+from PySide6.QtCore import QTimer
+
 from . import answer_cuts
 from .answer_cuts import Run, too_long
+from .markdown_render import Palette
 from .reading import mark_reading_stop, step_caret, stop_beside, text_segments
 from .segments import MarkdownSegment, Seam
 from .table_pieces import Join, link_pieces
@@ -223,6 +226,21 @@ class RenderingMixin:
                 if not any(run is before for run in self._closed):  # on screen already: show it again
                     self._show_segment(before.seg, before.text)
         return text[lead:]
+
+    def take_colours(self, palette: Palette) -> None:
+        """A new theme while this answer streams (see recolour.py): the text shown so far is rendered again in
+        its colours, a segment a turn of the event loop from the lowest (the one being written, its unsettled
+        table rows still held back), and the text to come is rendered in them. Built again from the history,
+        as the finished answers are, it would start over; all its segments at once, a long table's pieces,
+        stalled the window a quarter of a second."""
+        self._palette = palette
+        self._recolour_step()
+
+    def _recolour_step(self) -> None:
+        for seg in reversed(self._segments):
+            if seg.set_palette_colours(self._palette, growing=self._streaming and seg is self._active):
+                QTimer.singleShot(1, self, self._recolour_step)
+                return
 
     def has_pending(self) -> bool:
         """True while streamed text waits to be rendered."""

@@ -426,10 +426,15 @@ class MarkdownSegment(LinksMixin, CodeBlocksMixin, DragAcross, SidewaysBlocks, Q
             self.set_markdown(self._markdown)
 
 
-    def set_palette_colours(self, palette: Palette) -> None:
-        if palette is not self._palette:
-            self._palette = palette
-            self.refresh()
+    def set_palette_colours(self, palette: Palette, growing: bool = False) -> bool:
+        """Show the text in a new theme's ``palette`` (``growing``: the end of an answer streaming, as in
+        set_markdown, its half-written table row still held back); whether it was rendered again."""
+        if palette is self._palette:
+            return False
+        self._palette = palette
+        if self._markdown:
+            self.set_markdown(self._markdown, growing)
+        return bool(self._markdown)
 
 
     def hasHeightForWidth(self) -> bool:  # noqa: N802
