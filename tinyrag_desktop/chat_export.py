@@ -15,15 +15,17 @@ from .mail_links import safe_mailto
 from .source_list import message_sources, sources_html, sources_markdown
 from .markdown_prep import (FENCE_RE, INVALID_MARK_RE, NOT_RUN, blocks_apart, code_spans, invalid_blocks, lift_fences,
                             nest_lists, put_back_fences, register_images_as_links, register_task_boxes)
-from .tool_words import DENIED_NOTE, for_a_person, off_note
+from .tool_words import DENIED_NOTE, NOTHING_FOUND, for_a_person, found_nothing, off_note, result_words
 from .tools.nanogo_tool import KEEPS_OUTPUT, output_heading, split_output
 from .tools.shell import DENIED
+from .written_calls import STOPPED_WRITING, shown_segments
 
 # A call stored as "running" was stopped while it ran (an answer is stored once it has ended); only a copy of
 # an answer still being written (StoredMessage.status "answering") has calls that run.
 _STATUS_WORDS = {"ok": "done", "done": "done", "error": "failed", "skipped": "skipped", "running": "stopped"}
 _STATUS_MARK = {"ok": "✓", "done": "✓", "error": "✗", "skipped": "–", "running": "■"}
 _RUNNING_MARK = "⟳"
+_NOTHING_MARK = "○"  # a search that found nothing
 # The language of a call's input written as a code block, by its element or its tool (else "text").
 _INPUT_LANGS = {"source": "go", "nanogo": "go", "shell": "sh"}
 
@@ -62,6 +64,10 @@ def _status(tool: StoredTool, live: bool = False) -> tuple[str, str]:
         return _RUNNING_MARK, "running"
     if tool.error == DENIED:
         return _STATUS_MARK["skipped"], "denied"
+    if tool.error == STOPPED_WRITING:  # the user stopped the answer while the model wrote the call
+        return _STATUS_MARK["skipped"], "stopped"
+    if tool.status in ("ok", "done") and found_nothing(tool.tool, tool.result):  # as its card: no tick
+        return _NOTHING_MARK, NOTHING_FOUND
     if off_note(tool.error, tool.tool) is not None:  # as the card says it: ✗, as the engine's error, and "off"
         return _STATUS_MARK["error"], "off"
     return _STATUS_MARK.get(tool.status, "?"), _STATUS_WORDS.get(tool.status, tool.status)
@@ -149,7 +155,7 @@ def tool_markdown(tool: StoredTool | list[StoredTool], *, live: bool = False) ->
     elif _sources(tool):  # a search's passages from several documents: one a line, each in the quote
         lines += ["> sources:", *(f"> - {where}" for where in _sources(tool))]
     if tool.status in ("ok", "done"):  # as it came: a page's Markdown or a program's output is not this document's
-        lines += _quoted_excerpt(tool.result, "of the result")
+        lines += _quoted_excerpt(result_words(tool.tool, tool.result), "of the result")
     return "\n".join(lines)
 
 
@@ -278,7 +284,7 @@ def answer_markdown(message: StoredMessage) -> str:
     window's copy of it, never a stored one): its calls that have not ended run, and its end line says so."""
     live = message.status == "answering"
     parts = [text_markdown(seg) if isinstance(seg, str) else tool_markdown(seg, live=live)
-             for seg in skipped_runs(marks_attached(message.segments()))]
+             for seg in skipped_runs(marks_attached(shown_segments(message)))]
     return "\n\n".join(p for p in parts + [end_markdown(message)] if p) + "\n"
 
 
@@ -428,7 +434,7 @@ def export_markdown(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
             out += ["## You", "", plain_markdown(m.content), ""]
             continue
         out += ["## Assistant", ""]
-        for seg in skipped_runs(marks_attached(m.segments())):
+        for seg in skipped_runs(marks_attached(shown_segments(m))):
             if not isinstance(seg, str) or seg.strip():
                 # a file is viewed, its images loaded: inert (Copy gives the Markdown as written)
                 out += [inert_markdown(text_markdown(seg)) if isinstance(seg, str) else tool_markdown(seg), ""]
@@ -550,7 +556,7 @@ def _tool_html(tool: StoredTool | list[StoredTool]) -> str:
         many = len(_sources(tool)) > 1
         detail += f"<div>source{'s' if many else ''}: {'<br>'.join(esc(where) for where in _sources(tool))}</div>"
     if tool.status in ("ok", "done"):
-        detail += _excerpt_html(tool.result, "of the result")
+        detail += _excerpt_html(result_words(tool.tool, tool.result), "of the result")
     return f'<div class="{"tool error" if failed else "tool"}">{mark} <b>{esc(tool.tool)}</b> {head}{detail}</div>'
 
 
@@ -579,7 +585,7 @@ def export_html(chat: ChatInfo, messages: Iterable[StoredMessage]) -> str:
             body.append(f'<div class="msg user"><div class="who">You</div>'
                         f'<p class="asked">{esc(question_text(m.content))}</p></div>')
             continue
-        parts = [_text_html(seg) if isinstance(seg, str) else _tool_html(seg) for seg in skipped_runs(m.segments())]
+        parts = [_text_html(seg) if isinstance(seg, str) else _tool_html(seg) for seg in skipped_runs(shown_segments(m))]
         kind, words = answer_end(m)
         if kind == "error":
             parts.append(f'<p class="err"><b>Error:</b> <span dir="auto">{esc(words)}</span></p>')

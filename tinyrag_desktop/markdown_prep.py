@@ -369,6 +369,18 @@ def _without_call_wrappers(text: str) -> str:
 
 
 _NOT_CLOSED = "the block was not closed"
+
+
+def not_closed(reason: str) -> bool:
+    """True for the parser's reason for a block never closed (with or without a spaced end tag's words)."""
+    return reason.startswith(_NOT_CLOSED)
+
+
+def invalid_mark(number: int) -> str:
+    """The mark invalid_blocks puts in the text for its block ``number``."""
+    return _INVALID_MARK.format(number)
+
+
 _INNER_OPEN_RE = re.compile(r"<tool\s[^>]*>\s*<(query|url|source)>")
 _SPACED_CLOSE_RE = re.compile(r"[ \t]*</tool\s*>")
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from .tools.rag import EMPTY_MESSAGE, NO_MATCH
+
 # The engine's reason for a call to a tool that is off; the setting or flag that turns it on follows.
 DISABLED = "The tool {tool} is disabled: "
 # A command the user denied is their choice, not a failure: said in their words (the model reads the
@@ -25,6 +27,28 @@ _FLAG_HINT_RE = re.compile(r" \((?:or )?(?:pass )?--[a-z][a-z-]*\)| or pass --[a
 # The knowledge base's advice (kb/store.py words it for both): a window user quits and starts tinyRAG on
 # another data folder instead.
 _DATA_DIR_FLAG = re.compile(r"\b([Uu])se another data folder \(--data-dir\)")
+
+
+# What a person is told of a knowledge base search that found nothing. The result is the model's (the empty
+# knowledge base's names the command line's `kb add`); the card, a copy and an export say these instead.
+EMPTY_KB_NOTE = "The knowledge base is empty: add documents in the Knowledge base panel (View → Knowledge base)."
+NO_MATCH_NOTE = "No passage in the knowledge base matched these words."
+NOTHING_FOUND = "nothing found"  # the word beside such a search's badge, where a tick said it had answered
+
+
+def found_nothing(tool: str, result: str) -> str:
+    """What a person is told of a knowledge base search that found nothing ("" for any other call)."""
+    if tool != "rag_knowledge":
+        return ""
+    if result.startswith(EMPTY_MESSAGE):
+        return EMPTY_KB_NOTE
+    return NO_MATCH_NOTE if NO_MATCH in result else ""
+
+
+def result_words(tool: str, result: str) -> str:
+    """A call's result as a person reads it: the empty knowledge base's in the window's words, not the
+    model's (which ends with a command line), any other as it came."""
+    return EMPTY_KB_NOTE if tool == "rag_knowledge" and result.startswith(EMPTY_MESSAGE) else result
 
 
 # A reason that names the setting which would let the call through, in the model's words ("…; url_fetch does

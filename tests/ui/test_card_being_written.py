@@ -8,7 +8,7 @@ from tests.sse_server import Stream
 from tests.ui.conftest import ask_then_stop, tokens, wait_signal, wait_until
 from tinyrag_desktop.ui.toolcard import ToolCard
 
-SHOTS = "/tmp/pending36"
+SHOTS = "/tmp/cards44"
 PROGRAM = "package main\n\nimport \"fmt\"\n\nfunc main() {\n" + "".join(
     f"\tfmt.Println(\"step {i}:\", {i} * {i})\n" for i in range(30)) + "}\n"
 CALL = f'<tool name="nanogo"><source>{PROGRAM}</source></tool>'
@@ -95,18 +95,29 @@ def test_a_call_that_turns_out_invalid_goes_and_its_text_shows(make_window, serv
     assert bad in answer.content()  # shown as text, as an invalid block is
 
 
-def test_a_stopped_answer_takes_the_card_of_the_call_being_written_away(make_window, server, qloop):
+def stopped_card(answer) -> ToolCard | None:
+    """The card of the call the model was writing when the answer was stopped (no call of the engine's)."""
+    found = [c for c in answer.findChildren(ToolCard) if c.meta == "stopped" and c not in answer.cards()]
+    return found[0] if found else None
+
+
+def test_a_stopped_answer_keeps_the_card_of_the_call_being_written_saying_it_was_stopped(make_window, server, qloop):
     server.queue(Stream(tokens("Here. " + CALL, 4), delay=0.05))
     win = make_window(server.base_url, allow_nanogo=True)
     outcome = qloop.run(ask_then_stop(win, "slowprog", lambda a: writing_card(a) is not None))
     assert outcome == "stopped"
     answer = win.view.answers()[-1]
-    qloop.run(wait_until(lambda: not answer.findChildren(ToolCard)))
-    assert answer.cards() == [] and answer.state == "stopped"
+    qloop.run(wait_until(lambda: writing_card(answer) is None))
+    card = stopped_card(answer)
+    assert answer.cards() == [] and answer.state == "stopped" and card is not None
+    assert (card.title, card.status, card.note) == ("Go program", "skipped",
+                                                    "Stopped while the model was writing it; not run.")
 
 
-def test_a_call_stopped_while_written_is_kept_as_a_block_never_closed(make_window, server, qloop):
-    # Stop threw it away: the card went, the answer was only "Here. ", and the stored message lacked it.
+def test_a_call_stopped_while_written_reads_in_plain_words_and_keeps_its_code(make_window, server, qloop):
+    # Stop showed the raw "<tool name="nanogo"><source>package main" and "(a tool call not run: the block was
+    # not closed with </tool> before the end)": the parser's words for a stream that ended by itself.
+    from tinyrag_desktop.chat_export import export_html, export_markdown
     from tinyrag_desktop.chats import ChatStore
 
     server.queue(Stream(tokens("Here. " + CALL, 4), delay=0.05))
@@ -121,23 +132,41 @@ def test_a_call_stopped_while_written_is_kept_as_a_block_never_closed(make_windo
     assert qloop.run(ask_then_stop(win, "slowprog", far_enough)) == "stopped"
     answer = win.view.answers()[-1]
     kept = answer.content()[len("Here. "):]
-    # the block as far as the card had counted it, its lines and all
+    # the block as far as the card had counted it, its lines and all, in the answer's text
     assert answer.content().startswith("Here. ") and CALL.startswith(kept) and "</tool>" not in kept
     assert kept.split("<source>", 1)[1].count("\n") + 1 >= int(said["meta"].split()[0])  # the lines it began
     assert answer.cards() == [] and writing_card(answer) is None and answer.state == "stopped"
-    not_run = "(a tool call not run: the block was not closed with </tool> before the end)"
-    shown = "\n".join(p.toPlainText() for p in answer.parts())
-    assert "package main" in shown and not_run in shown
-    copied = answer.copy_markdown()
-    assert '```text\n<tool name="nanogo"><source>package main\n' in copied
-    assert "*(a tool call not run: the block was not closed with `</tool>` before the end)*" in copied
+
+    def shown_as(answer) -> tuple[str, str, str]:
+        card = stopped_card(answer)
+        assert card is not None and answer.parts()[-1] is card
+        text = "\n".join(p.toPlainText() for p in answer.parts() if p is not card)
+        return text, card.details_text(), card.accessibleName()
+
+    text, details, name = shown_as(answer)
+    assert text.strip() == "Here." and "not closed" not in text and "<tool" not in text
+    code = kept.split("<source>", 1)[1]
+    assert details.startswith("Code:\npackage main\n") and code.rstrip("\n<>/sourc").rstrip() in details
+    assert details.endswith("Reason: Stopped while the model was writing it; not run.")
+    assert name == "Tool: Go program, skipped"
+    card = stopped_card(answer)
+    card.set_expanded(True)  # its code, opened
+    qloop.run(wait_until(lambda: card.height() > 100))
     shoot(win, "stopped_while_written")
+    copied = answer.copy_markdown()
+    assert "> – **nanogo** (stopped)\n> ```go\n> package main\n" in copied
+    assert "> Stopped while the model was writing it; not run." in copied and "not closed" not in copied
     stored = ChatStore(win.data_dir).messages(win.chat_id)[-1]
-    assert stored.content == answer.content() and stored.transcript.endswith(kept)
+    assert stored.content == answer.content() and stored.transcript.endswith(kept)  # the raw text is kept
+    info = ChatStore(win.data_dir).get_chat(win.chat_id)
+    for exported in (export_markdown(info, [stored]), export_html(info, [stored])):
+        assert "package main" in exported and "stopped while the model was writing it" in exported.lower()
+        assert "not closed" not in exported
     win.open_chat(win.chat_id, rebuild=True)  # opened again, it shows the same
     win.finish_loading()
     again = win.view.answers()[-1]
-    assert again.content() == answer.content() and not_run in "\n".join(p.toPlainText() for p in again.parts())
+    assert again.content() == answer.content() and shown_as(again) == (text, details, name)
+    assert again.copy_markdown() == copied
     qloop.run(wait_until(again.isVisible))
     shoot(win, "stopped_while_written_reopened")
 

@@ -83,7 +83,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._segments: list[MarkdownSegment] = []
         self._seams: dict[MarkdownSegment, Seam] = {}  # by the segment below each cut (see Seam)
         self._span = Span(self.parts, lambda card: card_markdown(  # Ctrl+A, Shift+Down
-            card, self.stored_tools(), live=self._state == "answering"))
+            card, self.shown_tools(), live=self._state == "answering"))
         self._cards: dict[str, ToolCard] = {}
         self._positions: dict[str, int] = {}
         self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts
@@ -381,12 +381,13 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
 
     def stop(self, elapsed_ms: int = 0) -> None:
         """The user stopped the answer: keep what arrived, mark running tools as stopped."""
-        # A call still being written is kept as the text it is so far, shown as a block never closed (as when
-        # a stream ends inside one): its card, the answer's last text and the stored message lost it.
+        # A call still being written is kept as the text it is so far (its card, the answer's last text and the
+        # stored message lost it), and shown as a card that says it was stopped while being written.
         written = self._writing.raw
         if (self._writing.drop() or self._waiting is not None) and not written and self._empty():
             self._say_stopped_early()
-        self.append_text(written)
+        if written:
+            self._show_written(written)
         self._arrived()
         self._settle_thinking()
         if not self._building:  # (a stored answer's text comes by build_step)

@@ -12,6 +12,8 @@ import time
 
 from PySide6.QtCore import QTimer
 
+from ..chats import StoredTool
+from ..written_calls import written_tool
 from . import answer_cuts
 from .answer_cuts import Run, too_long
 from .markdown_render import Palette
@@ -32,6 +34,8 @@ MAX_CUTS = 1   # segments closed per render step: bounds the work one step may d
 
 class RenderingMixin:
     """AnswerWidget's column of text segments and the cards between them (mixed into it, see answer.py)."""
+
+    _written: StoredTool | None = None  # the call being written when the answer was stopped (see _show_written)
 
     def flush(self) -> None:
         """Render all waiting text now (the end of the answer, a stored answer, or a test needs it)."""
@@ -181,6 +185,30 @@ class RenderingMixin:
         return seg
 
     def _add_card(self, call_id: str, tool: str, query: str, param: str) -> ToolCard:
+        self._text_before_card()
+        card = self._writing.take(call_id, query, param)  # the card it was written in goes on running it
+        if card is None:
+            card = ToolCard(call_id, tool, query, param, self)
+            self._body.addWidget(card)
+        card.openFailed.connect(self.notice)  # a source in its details that could not be opened
+        self._cards[call_id] = card
+        self._positions[call_id] = self._content_len
+        return card
+
+    def _show_written(self, raw: str) -> None:
+        """Show ``raw``, the call the model was writing when the answer was stopped, as a card that says so
+        (written_calls.py); it stays in the answer's text, as written, but not shown as text."""
+        self._content.append(raw)
+        tool = written_tool(raw, self._content_len)
+        self._content_len += len(raw)
+        self._text_before_card()
+        card = ToolCard(tool.call_id, tool.tool, tool.query, tool.param, self, status="skipped")
+        self._body.addWidget(card)
+        card.finish("skipped", error=tool.error, ran=False)
+        self._written = tool
+
+    def _text_before_card(self) -> None:
+        """The text so far ends where a card comes: rendered before it, the text after it in a new segment."""
         self._arrived()
         if self._pending:  # the text before the card is rendered in later steps, in its place
             self._before_card = Run(self._active or self._new_segment(""),
@@ -197,14 +225,6 @@ class RenderingMixin:
         self._after_card = True
         self._marks_attach = None  # decided at the first mark after the card
         self._active, self._active_text = None, ""  # text after the card starts a new segment
-        card = self._writing.take(call_id, query, param)  # the card it was written in goes on running it
-        if card is None:
-            card = ToolCard(call_id, tool, query, param, self)
-            self._body.addWidget(card)
-        card.openFailed.connect(self.notice)  # a source in its details that could not be opened
-        self._cards[call_id] = card
-        self._positions[call_id] = self._content_len
-        return card
 
     def _attach_marks(self, text: str) -> str:
         """Show the sentence marks that open the text after a card at the end of the text before it

@@ -12,6 +12,7 @@ from ..chat_export import answer_markdown
 from ..chats import StoredMessage, StoredTool
 from ..engine.events import Route
 from ..source_list import sources_markdown
+from ..written_calls import WRITTEN_ID, shown_segments
 from .markdown_render import LIGHT, Palette
 from .segments import SettingsSource
 from .toolcard import STOPPED
@@ -53,6 +54,10 @@ class StoredFormMixin:
                                   card.error, card._result, card._result_bytes, elapsed, self._positions[call_id],
                                   self._anchors.get(call_id, ()), self._call_rounds.get(call_id, 0)))
         return out
+
+    def shown_tools(self) -> list[StoredTool]:
+        """The stored tools, and the call the answer was stopped in while the model wrote it (as Copy shows it)."""
+        return self.stored_tools() + ([self._written] if self._written is not None else [])
 
     def transcript(self, raws: dict[str, str]) -> str:
         """The text the model wrote, rebuilt when no Done came: the text shown with each tool block's raw
@@ -104,9 +109,12 @@ class StoredFormMixin:
             self._route_shown = True  # stored as they were shown
         if message.reasoning:
             self.append_reasoning(message.reasoning, live=False)
-        for seg in message.segments():
+        for seg in shown_segments(message):
             if isinstance(seg, str):
                 self.append_text(seg)
+                continue
+            if seg.call_id == WRITTEN_ID:  # stopped while the model wrote it: the text it is, as a card
+                self._show_written(message.content[seg.position:])
                 continue
             if not later:  # (later, the text before the card renders before it: see _add_card)
                 self.flush()

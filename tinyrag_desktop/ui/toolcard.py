@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Property, Qt, Signal
+from PySide6.QtCore import Property, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QFrame, QSizePolicy, QVBoxLayout, QWidget
 
 from ..tools.nanogo_tool import KEEPS_OUTPUT, OUTPUT_BEFORE, OUTPUT_CUT, split_output
-from ..tools.rag import EMPTY_MESSAGE, NO_MATCH
-from ..tool_words import DENIED_NOTE, LIMIT, for_a_person, limit_setting, off_note, sentence, split_advice, window_words
+from ..tool_words import (DENIED_NOTE, LIMIT, NOTHING_FOUND, for_a_person, found_nothing, limit_setting, off_note,
+                          sentence, split_advice, window_words)
 from ..tools.shell import DENIED, status_note
+from ..written_calls import STOPPED_WRITING
 from .access import announce, expander
 from .icons import GENERIC_TOOL, STATUS_WORDS, shared_spinner
 from .plain_text import plain_tip
@@ -20,6 +21,7 @@ from .toolcard_header import HEADER_ROW, HeaderMixin, input_line, one_line, tool
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
 _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running": "running", "done": "done"}
 STOPPED = "Stopped before the tool finished."  # the reason on a card whose answer was stopped mid-run
+PROGRESS_MS = 250  # the least time between two showings of what a running tool printed (see add_output)
 
 
 def _done_note(tool: str, query: str, result: str) -> str:
@@ -30,13 +32,7 @@ def _done_note(tool: str, query: str, result: str) -> str:
         return status_note(query, result)
     if tool == "nanogo" and result.endswith(OUTPUT_CUT):
         return OUTPUT_CUT.strip("[]")
-    if tool != "rag_knowledge":
-        return ""
-    if result.startswith(EMPTY_MESSAGE):
-        return "The knowledge base is empty: add documents in the Knowledge base panel (View → Knowledge base)."
-    if NO_MATCH in result:
-        return "No passage in the knowledge base matched these words."
-    return ""
+    return found_nothing(tool, result)
 
 
 # A calculation's value beside its expression on the closed card ("3 * (17 + 5) / 2 = 33"), when short.
@@ -93,6 +89,7 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         self._result_bytes = 0
         self._elapsed_ms = 0
         self._printed_so_far: list[str] = []  # what the running tool printed (tool_output): kept if stopped
+        self._progress_due = False  # its lines are shown on the card soon (see add_output)
         self._waiting = False
         self._expanded = False
         self._toggled = False  # just opened or closed: its description says so first (see set_expanded)
@@ -173,6 +170,18 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
     def stopped(self) -> bool:
         """True when the answer was stopped while this tool ran (see ``mark_stopped``)."""
         return self._phase == "skipped" and self._error is not None and self._error_words() == STOPPED
+
+    @property
+    def nothing_found(self) -> bool:
+        """True for a knowledge base search that ran and found nothing (an empty knowledge base, no passage
+        matched): its badge and word say so, not a tick, which read as if the knowledge base had answered.
+        Its ``status`` is still done: the search itself worked."""
+        return self._phase == "done" and bool(found_nothing(self._tool, self._result))
+
+    @property
+    def badge(self) -> str:
+        """The state the header's badge shows: the phase, or "nothing" for a search that found nothing."""
+        return "nothing" if self.nothing_found else self._phase
 
     @property
     def denied(self) -> bool:
@@ -323,10 +332,12 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
             self._meta_text = "off"
         elif self._phase == "skipped":
             said = split_output(error or "")[0] if self._tool in KEEPS_OUTPUT else error or ""  # with its output
-            self._meta_text = {STOPPED: "stopped", DENIED: "denied"}.get(said, "skipped")
+            self._meta_text = {STOPPED: "stopped", STOPPED_WRITING: "stopped", DENIED: "denied"}.get(said, "skipped")
         elif self._phase != "running":  # done or failed: how long it took, either way
             # no time beside a call refused before it ran (an unknown tool): "<1 ms" said it had run
             self._meta_text = "" if not ran else _seconds(elapsed_ms) if elapsed_ms else "<1 ms"
+            if self.nothing_found:  # beside its badge, as "stopped" or "off" is: the note under it says why
+                self._meta_text = NOTHING_FOUND
         if error and self._phase in ("error", "skipped"):
             self._note_text = one_line(self._reason() if self.denied or off
                                         else for_a_person(self._error_words(), self._tool))
@@ -350,8 +361,29 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         return bool(widget is not None and widget.streaming)
 
     def add_output(self, text: str) -> None:
-        """More of what the running tool printed (a Go program's or a command's): kept should the answer be stopped."""
+        """More of what the running tool printed (a Go program's or a command's): kept should the answer be
+        stopped, and shown on the closed card, at most every PROGRESS_MS (a program printing a line a
+        millisecond would otherwise repaint it a thousand times a second)."""
         self._printed_so_far.append(text)
+        if self._phase == "running" and not self._progress_due:
+            self._progress_due = True
+            QTimer.singleShot(PROGRESS_MS, self, self._show_progress)
+
+    def _show_progress(self) -> None:
+        """Say on the running card how many lines it printed and the last of them: its spinner alone read as
+        if nothing came, while a program had printed twenty lines."""
+        self._progress_due = False
+        if self._phase != "running":
+            return
+        lines = self.printed_so_far().splitlines()
+        self._meta_text = f"{len(lines):,} line{'' if len(lines) == 1 else 's'} so far" if lines else ""
+        last = next((one_line(line) for line in reversed(lines) if line.strip()), "")
+        grown = bool(last) != bool(self._note_text)
+        self._note_text = last
+        if grown:  # the note's line comes once; after that only its words change
+            self._relayout()
+        self.update()
+        self._describe()
 
     def printed_so_far(self) -> str:
         return "".join(self._printed_so_far)
@@ -378,7 +410,7 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
                                                       + limit_setting(self._error))
 
     def _describe(self) -> None:
-        words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self._phase, self._phase)
+        words = "denied" if self.denied else "off" if self.off else STATUS_WORDS.get(self.badge, self._phase)
         if self._folded:
             self.setAccessibleName(f"Tools: {self._names()}, {words}, {len(self._folded) + 1} calls")
             detail = f"{self._inputs_heading()}: {'; '.join(input_line(q) for q in self._inputs())[:400]}"
@@ -388,6 +420,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         else:
             self.setAccessibleName(f"Tool: {self._names()}, {words}")
             detail = f"{self._input_heading()}: {input_line(self._query)[:200]}"
+        if self._phase == "running" and self._printed_so_far and self._note_text:  # its output so far
+            detail += f". Printed {self._meta_text}, the last line: {self._note_text[:200]}"
         if self._error:
             # Only the reason: what the model was told after it ("Write for example: <tool name=…>") was read
             # aloud, markup and all.

@@ -5,11 +5,11 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QSize, QSizeF, Qt, QUrl
-from PySide6.QtGui import QPalette, QTextOption
+from PySide6.QtGui import QFont, QFontMetricsF, QPalette, QTextCursor, QTextDocument, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 from ..hidden_text import marked
-from ..tool_words import split_advice, writing_call_words
+from ..tool_words import result_words, split_advice, writing_call_words
 from ..tools.nanogo_tool import output_heading
 from .access import expanded_changed
 from .sources import SOURCE_TOOLS, open_source, source_url, split_sources
@@ -73,6 +73,16 @@ def _lines(heading: str, text: str, direction: str = "", *, end_too: bool = Fals
     return _section(heading, pre.format(esc(shown)), direction) + tail
 
 
+def _code_font(base: QFont) -> QFont:
+    """The font Qt's rich text sets ``<code>`` in, in a document whose text is in ``base``."""
+    doc = QTextDocument()
+    doc.setDefaultFont(base)
+    doc.setHtml("<code>x</code>")
+    cursor = QTextCursor(doc)
+    cursor.setPosition(1)
+    return cursor.charFormat().font()
+
+
 class ToolDetails(QTextBrowser):
     """The expanded card's text, as tall as its content. It wraps anywhere: a label wraps only between
     words, so a long URL, Go line or result with no space in it was cut off at the card's right edge."""
@@ -98,6 +108,9 @@ class ToolDetails(QTextBrowser):
         pal.setColor(QPalette.ColorRole.Base, Qt.GlobalColor.transparent)
         self.setPalette(pal)
         self.document().setDocumentMargin(0)
+        # A tab four of the code type's spaces wide, as in the answer's code blocks: Qt's default (80 pixels)
+        # made a Go program's tabs ten characters wide.
+        self.setTabStopDistance(4 * QFontMetricsF(_code_font(self.document().defaultFont())).horizontalAdvance(" "))
         self.document().documentLayout().documentSizeChanged.connect(self._fit)
         self.setFixedHeight(1)
 
@@ -169,7 +182,7 @@ class DetailsMixin:
             if self._printed():
                 parts.append(f"{output_heading(self._error)}:\n{self._printed()}")
         elif self._result:
-            parts.append(f"Result:\n{self._result}")
+            parts.append(f"Result:\n{result_words(self._tool, self._result)}")
         elif self._phase == "running":
             parts.append("Running…")
         elif self._phase == "writing":
@@ -235,7 +248,7 @@ class DetailsMixin:
             if self._printed():  # what the program printed before it failed: as lines, under its own heading
                 out.append(_lines(output_heading(self._error), self._printed(), mono=True))
         elif self._result:
-            out.append(_lines("Result", self._result, end_too=self._tool == "shell",
+            out.append(_lines("Result", result_words(self._tool, self._result), end_too=self._tool == "shell",
                               mono=self._tool in _PROGRAM_TOOLS))
         elif self._phase == "running":
             out.append("<p><i>Running…</i></p>")

@@ -66,8 +66,16 @@ class HeaderMixin:
 
     def _note_lines(self, width: int | None = None) -> list[str]:
         """The closed card's note in at most two lines of the card's width (see two_lines): cut to one line,
-        the cut fell on what the note is for ("Turn on “Allow Go code (…", "in Settings → Lim…")."""
-        return two_lines(self.fontMetrics(), self._note_text, max(40, (width or self.width()) - 24))
+        the cut fell on what the note is for ("Turn on “Allow Go code (…", "in Settings → Lim…"). A running
+        tool's last line of output is one line, cut at its end: the card keeps its height as lines come."""
+        room = max(40, (width or self.width()) - 24)
+        if self._output_note():
+            return [QFontMetrics(self._mono).elidedText(self._note_text, Qt.TextElideMode.ElideRight, room)]
+        return two_lines(self.fontMetrics(), self._note_text, room)
+
+    def _output_note(self) -> bool:
+        """True when the note is a running tool's last line of output (in the code type, as in the details)."""
+        return self._phase == "running" and bool(self._printed_so_far)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
@@ -110,24 +118,24 @@ class HeaderMixin:
         self._paint_header(painter, c)
         painter.end()
 
+    def _title_width(self, fm: QFontMetrics, name: str, room: int) -> int:
+        """How wide the title is drawn in ``room`` pixels left of the time and badge: whole, the input beside
+        it cut first ("Knowledge ba…" was cut at a third of a narrow card while the query kept its room). Only
+        a card standing for several tools cuts its list of names at a third, and any title that does not fit
+        at all is cut."""
+        wanted = fm.horizontalAdvance(name)
+        if len({card._tool for card in self._calls()}) > 1:
+            wanted = min(wanted, max(40, (self.width() - 24) // 3, fm.horizontalAdvance(tool_title(self._tool))))
+        return max(0, min(wanted, room))
+
     def _paint_header(self, painter: QPainter, c) -> None:
         width = self.width()
         top, x, row = _PAD, 12, self._row()
         mid = top + row / 2
         painter.drawPixmap(x, int(mid - 8), tool_pixmap(self._icon_tool(), c.text, 16, self.devicePixelRatioF()))
         x += 16 + 8
-        painter.setFont(self._bold)
-        painter.setPen(c.text)
-        fm = painter.fontMetrics()
-        name = self._names()
-        name_w, most = fm.horizontalAdvance(name), max(40, (width - 24) // 3)  # several tools' names: cut
-        if name_w > most:
-            name = fm.elidedText(name, Qt.TextElideMode.ElideRight, most)
-            name_w = fm.horizontalAdvance(name)
-        painter.drawText(QRectF(x, top, name_w + 2, row), Qt.AlignmentFlag.AlignVCenter, name)
-        x += name_w + 10
         right = width - 12 - _BADGE
-        paint_badge(painter, QRectF(right, mid - _BADGE / 2, _BADGE, _BADGE), self._phase, spinner_angle())
+        paint_badge(painter, QRectF(right, mid - _BADGE / 2, _BADGE, _BADGE), self.badge, spinner_angle())
         right -= 8
         if self._meta_text:
             painter.setFont(self._small)
@@ -136,6 +144,14 @@ class HeaderMixin:
             painter.drawText(QRectF(right - meta_w, top, meta_w, row),
                              Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, self._meta_text)
             right -= meta_w + 10
+        painter.setFont(self._bold)
+        painter.setPen(c.text)
+        name = self._names()
+        name_w = self._title_width(painter.fontMetrics(), name, int(right - x))
+        if name_w < painter.fontMetrics().horizontalAdvance(name):
+            name = painter.fontMetrics().elidedText(name, Qt.TextElideMode.ElideRight, name_w)
+        painter.drawText(QRectF(x, top, name_w + 2, row), Qt.AlignmentFlag.AlignVCenter, name)
+        x += name_w + 10
         if right - x > 20:
             painter.setFont(self._mono)
             painter.setPen(c.muted)
@@ -153,7 +169,7 @@ class HeaderMixin:
             align = set_text_direction(painter, preview, _LEFT_MIDDLE, self.layoutDirection())
             painter.drawText(QRectF(x, top, right - x, row), align, preview)
         if self._note_shown():
-            painter.setFont(self.font())
+            painter.setFont(self._mono if self._output_note() else self.font())
             painter.setPen(c.errortext if self._phase == "error" else c.muted)
             fm = painter.fontMetrics()
             # The app's own sentence, in the window's direction (see _details_html), not its first letter's.

@@ -1,0 +1,54 @@
+"""A knowledge base search that found nothing says so in plain words, with a neutral badge, not a green tick."""
+
+from __future__ import annotations
+
+import os
+
+from tests.sse_server import Stream
+from tests.ui.conftest import ask_and_wait, tokens, wait_until
+from tinyrag_desktop.engine.events import ToolFinished, ToolStarted
+from tinyrag_desktop.tools.rag import EMPTY_MESSAGE, format_hits
+from tinyrag_desktop.ui.answer import AnswerWidget
+
+SHOTS = "/tmp/cards44"
+EMPTY_WORDS = "The knowledge base is empty: add documents in the Knowledge base panel (View → Knowledge base)."
+
+
+def test_an_empty_knowledge_base_is_said_in_plain_words_with_no_tick(make_window, server, qloop):
+    # The card had a green ✓, and opened its Result was the model's text: "…or on the command line with
+    # `python -m tinyrag_desktop kb add PATH|URL`."
+    server.queue(Stream(tokens('Let me look. <tool name="rag_knowledge"><query>return policy</query></tool>')),
+                 Stream(["Nothing there."]))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "what is the return policy?")) == "done"
+    answer = win.view.answers()[-1]
+    [card] = answer.cards()
+    assert card.result.startswith(EMPTY_MESSAGE)  # the model was told its own words
+    assert (card.status, card.badge, card.meta) == ("done", "nothing", "nothing found")
+    assert card.note == EMPTY_WORDS and card.accessibleName() == "Tool: Knowledge base, nothing found"
+    assert card.details_text().endswith(f"Result:\n{EMPTY_WORDS}")
+    os.makedirs(SHOTS, exist_ok=True)
+    qloop.run(wait_until(lambda: card.isVisible() and card.height() > 40))
+    win.grab().save(f"{SHOTS}/empty_kb_card.png")
+    closed = card.height()
+    card.set_expanded(True)
+    qloop.run(wait_until(lambda: card.height() > closed))
+    shown = card._details.toPlainText()
+    assert EMPTY_WORDS in shown and "`" not in shown and "python -m" not in shown
+    copied = answer.copy_markdown()
+    assert "> ○ **rag_knowledge** `return policy` (nothing found)" in copied and "python -m" not in copied
+    win.grab().save(f"{SHOTS}/empty_kb_card_open.png")
+
+
+def test_a_search_that_matched_nothing_has_the_same_badge(qtbot):
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    results = [format_hits("return policy", []), "[1] Returns\nSource: Shop (/shop.md)\n30 days."]
+    cards = []
+    for n, result in enumerate(results):
+        answer.tool_started(ToolStarted(f"c{n}", "rag_knowledge", "return policy"))
+        cards.append(answer.tool_finished(ToolFinished(f"c{n}", "rag_knowledge", "return policy", "", None,
+                                                       len(result), "ok", 6, result)))
+    unmatched, found = cards
+    assert (unmatched.badge, unmatched.meta, unmatched.status) == ("nothing", "nothing found", "done")
+    assert (found.badge, found.meta) == ("done", "6 ms")  # passages found: the tick
