@@ -199,7 +199,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         # the model asked (the footer names it: the setting applies to every chat, so one chat can hold the
         # answers of several); none when the server's default answers
         self._model = str(self._settings().get("chat_model") or "") if self._settings is not None else ""
-        self._waiting = QLabel("Waiting for the model…", self)
+        self._waiting = QLabel(waiting_words(0), self)
         self._waiting.setObjectName("waiting")
         self._waiting.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self._waiting.setAccessibleName("Waiting for the model")

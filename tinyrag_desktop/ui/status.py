@@ -180,7 +180,7 @@ class ServerStatus:
             self._choose(name)
 
     def set_busy(self, on: bool) -> None:
-        """An answer is being written (or no longer): said as "Answering…" until its events say more."""
+        """An answer is being written (or no longer): "Waiting for the model…" until its events say more."""
         self._activity = AnswerActivity()
         # room for "Answering…" at the least while an answer is written (as a plain label had); none after
         self.busy.setMinimumWidth(12 + self.busy.fontMetrics().horizontalAdvance(ANSWERING) + 2 if on else 0)
