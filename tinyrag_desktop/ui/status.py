@@ -108,7 +108,7 @@ class ServerStatus:
             bar.addPermanentWidget(w)
         # A passing message (why Enter sent nothing, "Settings saved") is read now; the server's address
         # stays in Settings and in the tooltip: it steps aside, or the message was cut in a narrow window.
-        bar.messageChanged.connect(lambda message: self.server.setVisible(not message))
+        bar.messageChanged.connect(self._message_shown)
         self._bar = bar
         self._link: str | None = None  # the link address shown while the mouse is on it
         self._covered = ""  # the message it covered, shown again after it
@@ -179,12 +179,19 @@ class ServerStatus:
         if name != self.chosen and self._choose is not None:
             self._choose(name)
 
+    def _message_shown(self, message: str) -> None:
+        """The server's address steps aside while a message shows, and what the answer does takes no more
+        room than "Answering…" (cut with "…"): "Waiting for the model…" cut the message short."""
+        self.server.setVisible(not message)
+        self.busy.setMaximumWidth(self.busy.minimumWidth() if message and self.busy.minimumWidth() else 16777215)
+
     def set_busy(self, on: bool) -> None:
         """An answer is being written (or no longer): "Waiting for the model…" until its events say more."""
         self._activity = AnswerActivity()
         # room for "Answering…" at the least while an answer is written (as a plain label had); none after
         self.busy.setMinimumWidth(12 + self.busy.fontMetrics().horizontalAdvance(ANSWERING) + 2 if on else 0)
         self.busy.setText(self._activity.words() if on else "")
+        self._message_shown(self._bar.currentMessage())
 
     def follow(self, bridge: "EngineBridge") -> None:
         """Say what the answer being written is doing as its events come (see activity.py)."""
