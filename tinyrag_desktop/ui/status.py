@@ -12,8 +12,9 @@ import asyncio
 import re
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
 
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QActionGroup, QColor
-from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton
+from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton, QWidget
 
 from ..engine.errors import AuthenticationFailed, BadResponse, RateLimited, ServerFailed
 from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, has_model, is_chat_model
@@ -153,6 +154,8 @@ class ServerStatus:
         group = QActionGroup(menu)
         names = list(dict.fromkeys(self.models + ([self.chosen] if self.chosen else [])))
         for name, label in [("", SERVER_DEFAULT.capitalize()), *((n, model_label(n)) for n in names)]:
+            if name and self._lacks(name):  # chosen, but questions fail: "model missing" said which one
+                label += " (not on this server)"
             action = menu.addAction(label)
             action.setCheckable(True)
             action.setChecked(name == self.chosen)
@@ -174,6 +177,16 @@ class ServerStatus:
             else:
                 hint = menu.addAction(f"No models listed: {why}")
             hint.setEnabled(False)
+
+    def _lacks(self, name: str) -> bool:
+        """Whether the server listed models at the last check, and ``name`` is not among them."""
+        listed = self.models + self.embedding_models
+        return bool(listed) and not has_model(listed, name) and not answers_any_name(listed)
+
+    def show_model_menu(self, under: QWidget) -> None:
+        """The model menu, opened under ``under`` (an answer's "Choose a model" button): the way the status
+        bar's button opens it, without waiting for it to close."""
+        self.model_menu.popup(under.mapToGlobal(QPoint(0, under.height())))
 
     def _picked(self, name: str) -> None:
         if name != self.chosen and self._choose is not None:
