@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel
 
-from tests.sse_server import Gate, Stream
+from tests.sse_server import Stream
 from tinyrag_desktop.ui.activity import ANSWERING, THINKING, WAITING, AnswerActivity
 
-from .conftest import ask_and_wait, tokens, wait_signal, wait_until
+from .conftest import ask_and_wait, held_answer, tokens, wait_until
 
 SEARCH = '<tool name="rag_knowledge"><query>vacation days for new staff</query></tool>'
 PROGRAM = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(6 * 7)\n}\n"
@@ -44,11 +44,7 @@ def test_the_status_bar_follows_the_answer_from_thinking_to_searching_to_running
 def test_the_status_bar_says_waiting_as_the_chat_does_until_the_first_words(make_window, server, qloop):
     # It said "Answering…" beside the chat's "Waiting for the model…" while a slow model loaded.
     win = make_window(server.base_url)
-    gate = Gate()
-    server.queue(Stream(tokens("Hello there, and more words."), gate=gate))
-    finished = wait_signal(win.answerFinished)
-    win.composer.setPlainText("Hi")
-    assert win.send()
+    gate, finished = held_answer(win, server, "Hi")
     waiting = win.view.answers()[-1].findChild(QLabel, "waiting")
     assert waiting is not None and waiting.text() == WAITING
     assert win.status.busy.text() == WAITING
