@@ -154,9 +154,8 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self.settings_button.setObjectName("errorOpenSettings")
         self.settings_button.clicked.connect(lambda: self.settingsRequested.emit(self._settings_tab or "Model"))
         self._settings_tab: str | None = None
-        # The server lacks the model asked for: its models are a click away, not only in Settings
-        self.model_button = QPushButton("Choose a model…", self._error_box)
-        self.model_button.setObjectName("errorChooseModel")
+        # the server lacks the model asked for: its models a click away, not only in Settings
+        self.model_button = QPushButton("Choose a model…", self._error_box, objectName="errorChooseModel")
         self.model_button.clicked.connect(lambda: self.modelMenuRequested.emit(self.model_button))
         err_row.addWidget(self._error_label, 1)
         err_row.addWidget(self.model_button, 0, Qt.AlignmentFlag.AlignTop)
