@@ -72,13 +72,15 @@ class Found:
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """One server tried: ``ok`` is True for the one chosen; ``reason`` says in words what happened."""
+    """One server tried: ``ok`` is True for the one chosen; ``reason`` says in words what happened;
+    ``running`` that it answered with a list of models, none to chat with (one may be on its way)."""
 
     server_name: str
     base_url: str
     ok: bool
     reason: str
     models: tuple[str, ...] = ()
+    running: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,8 +153,8 @@ async def _probe_base(http: httpx.AsyncClient, name: str, base: str, headers: Ma
         return Attempt(name, base, True, f"lists {len(chat)} chat model(s)", tuple(chat))
     if other:
         return Attempt(name, base, False, "lists only embedding models (" + ", ".join(other[:3]) + ")",
-                       tuple(other))
-    return Attempt(name, base, False, "runs, but has no model loaded")
+                       tuple(other), running=True)
+    return Attempt(name, base, False, "runs, but has no model loaded", running=True)
 
 
 async def probe_servers(

@@ -187,3 +187,16 @@ async def drag_dock_edge(win, dock, dx: int) -> None:
         await asyncio.sleep(0.01)
     send(QEvent.Type.MouseButtonRelease, at + QPointF(dx, 0), left, none)
     await asyncio.sleep(0.01)
+
+
+def held_answer(win, server, question: str = "Tell me a story"):
+    """Send ``question`` with its answer held open after its first words (a Gate); returns the Gate to open
+    and the awaitable of the answer's end."""
+    from tests.sse_server import Gate, Stream
+
+    gate = Gate()
+    server.queue(Stream(tokens("Hello there, this is a long answer."), gate=gate))
+    finished = wait_signal(win.answerFinished)
+    win.composer.setPlainText(question)
+    assert win.send()
+    return gate, finished

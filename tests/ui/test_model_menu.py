@@ -53,7 +53,7 @@ def test_a_model_named_by_its_file_path_shows_its_file_name(make_window, server,
     qloop.run(wait_until(lambda: win.status.state != "checking" and win.status.state != "unknown"))
     assert win.status.model.text() == "Model: qwen2.5-7b-instruct-q4_k_m ▾"
     assert path in win.status.model.toolTip()
-    item = _menu(win)["qwen2.5-7b-instruct-q4_k_m"]
+    item = _menu(win)["qwen2.5-7b-instruct-q4_k_m (not on this server)"]  # it lists scripted, other-model
     assert item.isChecked() and path in item.toolTip()
     win.statusBar().showMessage("Settings saved; they apply to the next question.")
     assert win.status.model.width() < 300

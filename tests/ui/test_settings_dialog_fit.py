@@ -61,7 +61,7 @@ def test_test_connection_against_a_server_that_is_down_says_so(make_window, serv
     dialog = win.open_settings()
     dialog.field("base_url").setText(f"http://127.0.0.1:{free_port()}/v1")
     qloop.run(dialog.test_connection())
-    assert dialog.test_result.text().startswith("Could not connect: ")
+    assert dialog.test_result.text().startswith("Could not connect: the model server")  # not ": The model…"
     assert "cannot be reached" in dialog.test_result.text() and dialog.test_result.property("failed") is True
     assert dialog.test_button.isEnabled()
     dialog.reject()

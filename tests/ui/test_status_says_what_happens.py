@@ -3,10 +3,12 @@ end, also while a search ran or the model wrote a Go program."""
 
 from __future__ import annotations
 
-from tests.sse_server import Stream
-from tinyrag_desktop.ui.activity import ANSWERING, THINKING, AnswerActivity
+from PySide6.QtWidgets import QLabel
 
-from .conftest import ask_and_wait, tokens
+from tests.sse_server import Stream
+from tinyrag_desktop.ui.activity import ANSWERING, THINKING, WAITING, AnswerActivity
+
+from .conftest import ask_and_wait, held_answer, tokens, wait_until
 
 SEARCH = '<tool name="rag_knowledge"><query>vacation days for new staff</query></tool>'
 PROGRAM = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(6 * 7)\n}\n"
@@ -39,9 +41,23 @@ def test_the_status_bar_follows_the_answer_from_thinking_to_searching_to_running
     assert win.status.busy.text() == ""  # done: nothing is said
 
 
+def test_the_status_bar_says_waiting_as_the_chat_does_until_the_first_words(make_window, server, qloop):
+    # It said "Answering…" beside the chat's "Waiting for the model…" while a slow model loaded.
+    win = make_window(server.base_url)
+    gate, finished = held_answer(win, server, "Hi")
+    waiting = win.view.answers()[-1].findChild(QLabel, "waiting")
+    assert waiting is not None and waiting.text() == WAITING
+    assert win.status.busy.text() == WAITING
+    qloop.run(wait_until(lambda: win.view.answers()[-1].content()))
+    assert win.status.busy.text() == ANSWERING
+    gate.opened.set()
+    assert qloop.run(finished) == "done"
+
+
 def test_the_words_for_each_event():
     activity = AnswerActivity()
-    assert activity.words() == ANSWERING
+    assert activity.words() == WAITING
+    assert AnswerActivity().text("\n") == ANSWERING  # the first words, though blank: the chat shows them
     assert activity.reasoning("hm") == THINKING
     assert activity.text("\n\n") == THINKING  # the line breaks after </think>: not yet the answer
     assert activity.text("It") == ANSWERING

@@ -42,6 +42,11 @@ class ServerUnreachable(LLMError):
     kind = "server_unreachable"
 
 
+# How a ModelNotFound's message names the model ("The server has no model called “llama3”…"): the window
+# offers the server's models beside it, also when a chat is reopened (only the message is stored).
+NO_SUCH_MODEL = "has no model called “"
+
+
 class ModelNotFound(LLMError):
     kind = "model_not_found"
 

@@ -27,6 +27,7 @@ from .errors import (
     BadResponse,
     FirstTokenTimeout,
     LLMError,
+    NO_SUCH_MODEL,
     ModelNotFound,
     RateLimited,
     ServerFailed,
@@ -364,12 +365,12 @@ class LLMClient:
                 chatting = [m for m in models if is_chat_model(m)] or models
                 listed = ", ".join(chatting[:20]) + (" …" if len(chatting) > 20 else "")
                 return ModelNotFound(
-                    f"The server has no model called “{model}”. It has: {listed}. "
+                    f"The server {NO_SUCH_MODEL}{model}”. It has: {listed}. "
                     "Choose one in Settings (or pass --model).",
                     models,
                 )
             if status == 404 and "model" in said:
-                return ModelNotFound(f"The server has no model called “{model}”: {message}", models)
+                return ModelNotFound(f"The server {NO_SUCH_MODEL}{model}”: {message}", models)
         return self._status_error(status, message, what="answer")
 
     def _redirect_words(self, status: int, location: str, what: str) -> str:

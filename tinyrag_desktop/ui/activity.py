@@ -6,14 +6,15 @@ model reasons, "Writing Go code…" while it writes a call, "Searching the knowl
 and "Answering…" while it writes its answer. A call running is said before a call being written, which is
 said before the text: a search goes on while the model writes on; a question to the user (the shell's Run /
 Deny) before them all: nothing goes on until it is answered. No Qt (status.py shows the words), and no
-timers: each event says the words at once.
+timers: each event says the words at once. Until the model's first words it says "Waiting for the model…",
+as the chat does (it said "Answering…" beside the chat's "Waiting for the model…" while a slow model loaded).
 """
 
 from __future__ import annotations
 
 from ..tool_words import running_words, writing_call_words
-
 ANSWERING = "Answering…"
+WAITING = "Waiting for the model…"  # until its first words: the chat says it too (answer_footer.waiting_words)
 THINKING = "Thinking…"
 # The shell's question is open: it said "Running a shell command…" while the card said "waiting for you".
 ASKING = "Waiting for your answer…"
@@ -25,7 +26,7 @@ class AnswerActivity:
     def __init__(self) -> None:
         self._writing: dict[str, str] = {}  # the calls being written: id → tool, in the order they began
         self._running: dict[str, str] = {}  # the calls running: id → tool
-        self._writes = ANSWERING  # what the model itself writes: its answer, or its reasoning
+        self._writes = WAITING  # what the model itself writes: its answer, or its reasoning (none yet: waiting)
         self._asking = 0  # questions to the user open (or waiting their turn)
 
     def words(self) -> str:
@@ -41,7 +42,8 @@ class AnswerActivity:
         return self._writes
 
     def text(self, text: str) -> str:
-        if text.strip():  # the line breaks after a reasoning's </think> are not the answer begun
+        # the line breaks after a reasoning's </think> are not the answer begun; as the first words, they are
+        if text.strip() or (text and self._writes == WAITING):
             self._writes = ANSWERING
         return self.words()
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 
 from ..engine.context import left_out_words
 from ..engine.events import Done, Route, ToolFinished, ToolOutput, ToolStarted, ToolWriting
+from ..engine.errors import NO_SUCH_MODEL
 from ..tool_words import settings_tab, window_words
 from .access import announce as tell_reader
 from .answer_cuts import Run
@@ -59,6 +60,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
 
     retryRequested = Signal()
     settingsRequested = Signal(str)  # the Settings tab an error's remedy is on
+    modelMenuRequested = Signal(QWidget)  # "Choose a model…": the status bar's model menu, opened under it
     regenerateRequested = Signal()
     copied = Signal(str)
     notice = Signal(str)  # a short message for the status bar (a source that could not be opened)
@@ -152,7 +154,11 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self.settings_button.setObjectName("errorOpenSettings")
         self.settings_button.clicked.connect(lambda: self.settingsRequested.emit(self._settings_tab or "Model"))
         self._settings_tab: str | None = None
+        # the server lacks the model asked for: its models a click away, not only in Settings
+        self.model_button = QPushButton("Choose a model…", self._error_box, objectName="errorChooseModel")
+        self.model_button.clicked.connect(lambda: self.modelMenuRequested.emit(self.model_button))
         err_row.addWidget(self._error_label, 1)
+        err_row.addWidget(self.model_button, 0, Qt.AlignmentFlag.AlignTop)
         err_row.addWidget(self.settings_button, 0, Qt.AlignmentFlag.AlignTop)
         err_row.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignTop)
         self._error_box.hide()
@@ -199,7 +205,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         # the model asked (the footer names it: the setting applies to every chat, so one chat can hold the
         # answers of several); none when the server's default answers
         self._model = str(self._settings().get("chat_model") or "") if self._settings is not None else ""
-        self._waiting = QLabel("Waiting for the model…", self)
+        self._waiting = QLabel(waiting_words(0), self)
         self._waiting.setObjectName("waiting")
         self._waiting.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self._waiting.setAccessibleName("Waiting for the model")
@@ -454,6 +460,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._error_box.setAccessibleDescription(message)
         self._settings_tab = settings_tab(message)  # "check the Server URL in Settings": a button to go there
         self.settings_button.setVisible(self._settings_tab is not None)
+        self.model_button.setVisible(NO_SUCH_MODEL in message)
         self._error_box.show()
         self.regenerate_button.hide()  # Retry says the same thing here
         self._show_footer()
@@ -494,7 +501,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         top = [self._thinking.toggle, self._thinking.body] if self._thinking is not None else []
         chain = [w for w in (*top, *self.parts()) if w.focusPolicy() & Qt.FocusPolicy.TabFocus or w is also]
         if self._error is not None:
-            chain += [self.settings_button] if self._settings_tab else []
+            chain += [b for b in (self.model_button, self.settings_button) if not b.isHidden()]
             chain.append(self.retry_button)
         if self._sources is not None:
             chain += self._sources.links()

@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
+from .activity import WAITING
 from .plain_text import plain_label
 from .status import model_label
 
@@ -66,8 +67,8 @@ def _tools_text(stats: dict[str, Any]) -> str:
 def waiting_words(seconds: float) -> str:
     """The line shown until the model's first words: after a few seconds, how long, and why it may last."""
     if seconds < WAIT_SAID_AFTER:
-        return "Waiting for the model…"
-    return f"Waiting for the model… {int(seconds)} s (a model the server has to load first can take a minute)"
+        return WAITING
+    return f"{WAITING} {int(seconds)} s (a model the server has to load first can take a minute)"
 
 
 class FooterLabel(QLabel):

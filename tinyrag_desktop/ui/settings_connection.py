@@ -59,15 +59,22 @@ class ConnectionTestMixin:
     """SettingsDialog's Test connection and the model lists it fills (mixed into it, see settings_dialog.py)."""
 
     def test_connection(self) -> asyncio.Task[None] | None:
-        self.test_result.show()
         if self._list_models is None:
+            self.test_result.show()
             self._say_test("Model listing is not available in this build.", failed=True)
             return None
+        url_field = self._fields["base_url"]
         try:
-            url = self._fields["base_url"].value()
-        except SettingsError as exc:
-            self._say_test(str(exc), failed=True)
+            url = url_field.value()
+        except SettingsError:
+            # Said under Server URL, where it is to be corrected: it was said under the model box as well,
+            # the same words twice. The focus goes there.
+            url_field.validate()
+            self.test_result.hide()
+            self.test_result.clear()
+            url_field.widget.setFocus(Qt.FocusReason.OtherFocusReason)
             return None
+        self.test_result.show()
         key = str(self._fields["api_key"].raw())
         set_working(self.test_button, True)  # the focus stays with it, not the Embedding model box
         self._say_test(f"Connecting to {hide_passwords(url)}…")
@@ -180,8 +187,22 @@ def _test_failure(exc: Exception) -> str:
     error (404, 401, a web page) was reached, and "Could not connect" sent the user to check that it ran."""
     text = settings_words(str(exc))  # "check the Server URL above": the dialog is open
     if isinstance(exc, _ANSWERED) and text:
-        return "Connected, but " + text[0].lower() + text[1:]
-    return f"Could not connect: {text}"
+        return "Connected, but " + continued(text)
+    return "Could not connect: " + continued(text)
+
+
+# Words that keep their capital inside a sentence: the servers' names, and Settings as the app names it.
+_NAMES = frozenset({"Ollama", "Jan", "Settings", "Windows", "Python", "Go"})
+
+
+def continued(text: str) -> str:
+    """``text`` going on a sentence after "Could not connect:" or "Connected, but": its first letter small
+    ("Could not connect: The model server…" read as two sentences glued), unless its first word is a name
+    ("Ollama", "LM Studio", "HTTP", "vLLM")."""
+    first = text.split(" ", 1)[0].rstrip(":,;.")
+    if first in _NAMES or not (first.isalpha() and first[:1].isupper() and first[1:].islower()):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def _count(names: list[str], what: str) -> str:

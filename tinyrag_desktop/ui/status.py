@@ -12,8 +12,9 @@ import asyncio
 import re
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
 
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QActionGroup, QColor
-from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton
+from PySide6.QtWidgets import QLabel, QMenu, QStatusBar, QToolButton, QWidget
 
 from ..engine.errors import AuthenticationFailed, BadResponse, RateLimited, ServerFailed
 from ..engine.llm import NO_CHAT_MODELS, NO_MODELS, has_model, is_chat_model
@@ -108,7 +109,7 @@ class ServerStatus:
             bar.addPermanentWidget(w)
         # A passing message (why Enter sent nothing, "Settings saved") is read now; the server's address
         # stays in Settings and in the tooltip: it steps aside, or the message was cut in a narrow window.
-        bar.messageChanged.connect(lambda message: self.server.setVisible(not message))
+        bar.messageChanged.connect(self._message_shown)
         self._bar = bar
         self._link: str | None = None  # the link address shown while the mouse is on it
         self._covered = ""  # the message it covered, shown again after it
@@ -153,6 +154,8 @@ class ServerStatus:
         group = QActionGroup(menu)
         names = list(dict.fromkeys(self.models + ([self.chosen] if self.chosen else [])))
         for name, label in [("", SERVER_DEFAULT.capitalize()), *((n, model_label(n)) for n in names)]:
+            if name and self._lacks(name):  # chosen, but questions fail: "model missing" said which one
+                label += " (not on this server)"
             action = menu.addAction(label)
             action.setCheckable(True)
             action.setChecked(name == self.chosen)
@@ -175,16 +178,33 @@ class ServerStatus:
                 hint = menu.addAction(f"No models listed: {why}")
             hint.setEnabled(False)
 
+    def _lacks(self, name: str) -> bool:
+        """Whether the server listed models at the last check, and ``name`` is not among them."""
+        listed = self.models + self.embedding_models
+        return bool(listed) and not has_model(listed, name) and not answers_any_name(listed)
+
+    def show_model_menu(self, under: QWidget) -> None:
+        """The model menu, opened under ``under`` (an answer's "Choose a model" button): the way the status
+        bar's button opens it, without waiting for it to close."""
+        self.model_menu.popup(under.mapToGlobal(QPoint(0, under.height())))
+
     def _picked(self, name: str) -> None:
         if name != self.chosen and self._choose is not None:
             self._choose(name)
 
+    def _message_shown(self, message: str) -> None:
+        """The server's address steps aside while a message shows, and what the answer does takes no more
+        room than "Answering…" (cut with "…"): "Waiting for the model…" cut the message short."""
+        self.server.setVisible(not message)
+        self.busy.setMaximumWidth(self.busy.minimumWidth() if message and self.busy.minimumWidth() else 16777215)
+
     def set_busy(self, on: bool) -> None:
-        """An answer is being written (or no longer): said as "Answering…" until its events say more."""
+        """An answer is being written (or no longer): "Waiting for the model…" until its events say more."""
         self._activity = AnswerActivity()
         # room for "Answering…" at the least while an answer is written (as a plain label had); none after
         self.busy.setMinimumWidth(12 + self.busy.fontMetrics().horizontalAdvance(ANSWERING) + 2 if on else 0)
         self.busy.setText(self._activity.words() if on else "")
+        self._message_shown(self._bar.currentMessage())
 
     def follow(self, bridge: "EngineBridge") -> None:
         """Say what the answer being written is doing as its events come (see activity.py)."""

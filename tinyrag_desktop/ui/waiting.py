@@ -68,6 +68,7 @@ class WaitingQuestions(QObject):
         self._win = win
         self._queue: list[_Waiting] = []
         self._note: QLabel | None = None  # under the open chat's waiting question
+        self._refusal = ""  # what refused() said in the status bar: of the open chat only
         self.closing = False  # the window is closing: nothing more is asked
         win.view.cleared.connect(self._chat_left)
         win.chatOpened.connect(lambda _chat: self._chat_shown())
@@ -123,13 +124,13 @@ class WaitingQuestions(QObject):
         its turn); the status bar then says why: Enter, Ctrl+R or ↑ seemed broken when nothing was said."""
         win = self._win
         if win._stream_chat is not None and win._stream_chat == win.chat_id:
-            win.statusBar().showMessage("Still answering: press Esc to stop, or wait until it is done.", 6000)
-            return True
-        if self.has(win.chat_id):
-            win.statusBar().showMessage("A question of this chat is already waiting its turn: press Esc to "
-                                        "take it back.", 6000)
-            return True
-        return False
+            self._refusal = "Still answering: press Esc to stop, or wait until it is done."
+        elif self.has(win.chat_id):
+            self._refusal = "A question of this chat is already waiting its turn: press Esc to take it back."
+        else:
+            return False
+        win.statusBar().showMessage(self._refusal, 6000)
+        return True
 
     def send(self, text: str) -> bool:
         """The message box's ``text`` was sent while an answer is written: refused, with the reason in the
@@ -303,6 +304,10 @@ class WaitingQuestions(QObject):
     # showing ----------------------------------------------------------------------------------------
     def _chat_left(self) -> None:
         self._note = None  # the view deletes it with the chat's other widgets
+        # "Still answering: press Esc to stop" stayed its 6 s in the next chat, where Esc stopped nothing
+        if self._refusal and self._win.statusBar().currentMessage() == self._refusal:
+            self._win.statusBar().clearMessage()
+        self._refusal = ""
         self.update_buttons()
 
     def _drop_note(self) -> None:

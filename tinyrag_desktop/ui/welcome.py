@@ -48,6 +48,7 @@ class WelcomeController:
         self._probe = probe
         self._panel: QWidget | None = None
         self._local: Any = None  # a running localmodel.LocalModelServer
+        self._running: Any = None  # a firstrun.Attempt: the first start found it running, without a chat model
         self._model_notice = ""  # the "has no models yet" notice shown, until a model appears
         self._tasks: set[asyncio.Task[Any]] = set()
         # While no server answers, or it has no model yet, it is asked again now and then: one started after
@@ -112,6 +113,32 @@ class WelcomeController:
         win = self._win
         if self._asked_again(win.status.state) and not win.bridge.is_running() and not win.store.closed:
             win.check_server()
+            self._ask_waiting_on()
+
+    def _ask_waiting_on(self) -> None:
+        """The server the welcome page says runs without a chat model is asked too, when it is not the one in
+        the settings (an Ollama found by Try again): one GET of its models. Only the settings' address was
+        asked, and a model pulled meanwhile was noticed only when Try again was pressed."""
+        attempt = getattr(self._panel, "waiting_on", None)
+        settings_url = str(self._win.settings["base_url"]).rstrip("/")
+        if attempt is not None and self.visible() and attempt.base_url.rstrip("/") != settings_url:
+            self._spawn(self._ask_again(attempt))
+
+    async def _ask_again(self, attempt: Any) -> None:
+        from ..firstrun import Found, ProbeResult, probe_url
+
+        try:
+            now = await probe_url(attempt.base_url, name=attempt.server_name)
+        except Exception:  # a convenience: Try again still finds it
+            log.exception("asking %s again failed", attempt.base_url)
+            return
+        panel = self._panel
+        if not now.ok or not self.visible() or panel is None or panel.busy or panel.waiting_on is not attempt:
+            return
+        name = "your server" if attempt.server_name == "Your server" else attempt.server_name  # as Try again
+        found = Found(attempt.base_url, now.models[0], name)
+        panel.set_probe_result(ProbeResult(found, (now,)))
+        self._on_found(found)
 
     def show(self) -> None:
         panel = self._panel or self._build()
@@ -139,6 +166,8 @@ class WelcomeController:
         usual = self._probe or probe_servers
         panel = WelcomePanel(self._pages, probe=lambda: self._try_again(usual), start_builtin=start,
                              builtin_note=note)
+        if self._running is not None:  # found by the first start's probe
+            panel.set_waiting_on(self._running)
         panel.serverFound.connect(self._on_found)
         panel.builtinReady.connect(self._on_builtin)
         panel.openSettingsRequested.connect(self._win.open_settings)
@@ -227,6 +256,11 @@ class WelcomeController:
             return
         if result.found is not None:
             self._use_found(result.found)
+            return
+        # a server running without a chat model (an Ollama with only nomic-embed-text): said on the page
+        self._running = next((a for a in result.tried if a.running), None)
+        if self._panel is not None and hasattr(self._panel, "set_waiting_on"):
+            self._panel.set_waiting_on(self._running)
 
     async def _import_guide(self) -> None:
         try:

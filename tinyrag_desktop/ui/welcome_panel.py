@@ -21,7 +21,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (QBoxLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout,
                                QWidget)
 
-from ..firstrun import ProbeResult
+from ..firstrun import Attempt, ProbeResult
 from ..hidden_passwords import hide_passwords
 from .busy_buttons import set_working
 from .chat_view import COLUMN_MAX
@@ -43,6 +43,10 @@ HOW_TO: tuple[tuple[str, str, str], ...] = (
 )
 
 _LOOKING = "Looking for model servers on this computer…"
+_WHY_LOCAL = ("tinyRAG Desktop answers with a model that runs on your own computer, so nothing you ask leaves "
+              "it. ")
+_NO_SERVER = ("No model server has answered yet. Start one of those below, then press <b>Try again</b>; or "
+              "enter the address of one you have.")
 _STARTING = "Starting the built-in model… (a few seconds)"
 
 
@@ -52,6 +56,20 @@ def _esc(text: str) -> str:
 
 def _code(text: str) -> str:
     return f"<code style='font-family: monospace'>{_esc(text)}</code>"
+
+
+def _no_chat_model(attempt: Attempt) -> str:
+    """A server that runs without a chat model, named, with the way to get one in its own words."""
+    name = "Ollama" if attempt.server_name.startswith("Ollama") else attempt.server_name  # "Ollama’s usual address"
+    has = f" (it has only {_esc(', '.join(attempt.models[:3]))}, which cannot chat)" if attempt.models else ""
+    if name == "Ollama":
+        how = f"download one with {_code('ollama pull llama3.2')} in a terminal"
+    elif name == "LM Studio":
+        how = "download and load one in LM Studio’s window"
+    else:
+        how = "load one in it"
+    return (f"{_esc(name)} is running at {_esc(hide_passwords(attempt.base_url))}, but has no chat model yet"
+            f"{has}: {how}. tinyRAG notices it by itself; or press <b>Try again</b>.")
 
 
 class WelcomePanel(QFrame):
@@ -80,11 +98,10 @@ class WelcomePanel(QFrame):
         font.setBold(True)
         self.title.setFont(font)
         self.title.setWordWrap(True)  # beside the knowledge panel the chat is a third of the window
-        self.intro = QLabel(
-            "tinyRAG Desktop answers with a model that runs on your own computer, so nothing you ask leaves "
-            "it. No model server has answered yet. Start one of those below, then press "
-            "<b>Try again</b>; or enter the address of one you have.", self)
+        self.intro = QLabel(_WHY_LOCAL + _NO_SERVER, self)
+        self.intro.setObjectName("welcomeIntro")
         self.intro.setWordWrap(True)
+        self.waiting_on: Attempt | None = None  # a server found running, without a chat model yet
 
         steps = QVBoxLayout()
         steps.setSpacing(10)
@@ -237,14 +254,23 @@ class WelcomePanel(QFrame):
                                   "How to install the built-in model…")
 
     def set_probe_result(self, result: ProbeResult) -> None:
-        """Say what the last probe tried, one line per server."""
+        """Say what the last probe tried, one line per server; and, above, a server it found running without
+        a chat model, with how to get one (it said "No model server has answered yet", "Still no model
+        server", of an Ollama that had only nomic-embed-text)."""
+        self.set_waiting_on(None if result.found else next((a for a in result.tried if a.running), None))
         if result.found is not None:
             self._say(_esc(result.summary()))
             return
         lines = "".join(f"<li>{_esc(a.server_name)} ({_esc(hide_passwords(a.base_url))}): {_esc(a.reason)}"
                         "</li>" for a in result.tried)
-        self._say(f"Still no model server. What was tried:<ul>{lines}</ul>" if lines else
-                            "Still no model server.")
+        still = "Still no chat model." if self.waiting_on else "Still no model server."
+        self._say(f"{still} What was tried:<ul>{lines}</ul>" if lines else still)
+
+    def set_waiting_on(self, attempt: Attempt | None) -> None:
+        """The intro says ``attempt``'s server runs but has no chat model, and how to get one (None: that no
+        server answered). The window asks that server again now and then, and uses it once it has one."""
+        self.waiting_on = attempt
+        self.intro.setText(_WHY_LOCAL + (_no_chat_model(attempt) if attempt else _NO_SERVER))
 
     def say_asking(self, base_url: str) -> None:
         """An address was saved in Settings: it is being asked."""

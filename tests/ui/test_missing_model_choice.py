@@ -1,0 +1,62 @@
+"""A question to a model the server lacks ("The server has no model called “llama3”. It has: …") offered only
+Open Settings. Its error now offers the server's models under a "Choose a model…" button (the status bar's
+model menu), and that menu marks the chosen model the server lacks."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QPushButton
+
+from tests.sse_server import ScriptedLLMServer, Status, free_port
+
+from .conftest import ask_and_wait, wait_until
+
+MODELS = ("llama3.2:latest", "qwen2.5:7b", "nomic-embed-text")
+
+
+def _menu(win) -> dict[str, object]:
+    win.status.model_menu.aboutToShow.emit()  # as opening the menu does
+    return {a.text(): a for a in win.status.model_menu.actions() if a.text()}
+
+
+def test_the_error_opens_the_model_menu_and_a_pick_is_used_at_retry(make_window, qloop):
+    with ScriptedLLMServer(models=MODELS) as server:
+        win = make_window(server.base_url, chat_model="llama3")
+        qloop.run(wait_until(lambda: win.status.reach.text() == "model missing"))
+        server.queue(Status(404, {"error": {"message": "model 'llama3' not found"}}))
+        assert qloop.run(ask_and_wait(win, "hello?")) == "error"
+        answer = win.view.answers()[-1]
+        button = answer.findChild(QPushButton, "errorChooseModel")
+        assert button is not None and button.isVisible()
+        assert answer.settings_button.isVisible()  # the long way stays
+        win.grab().save("/tmp/ui44a/missing_model_error.png")
+        button.click()
+        menu = win.status.model_menu
+        qloop.run(wait_until(menu.isVisible))
+        assert abs(menu.geometry().top() - button.mapToGlobal(button.rect().bottomLeft()).y()) <= 2
+        menu.grab().save("/tmp/ui44a/missing_model_menu.png")
+        items = {a.text(): a for a in menu.actions() if a.text()}
+        assert "llama3 (not on this server)" in items and items["llama3 (not on this server)"].isChecked()
+        assert "llama3.2:latest" in items and "nomic-embed-text" not in items
+        items["llama3.2:latest"].trigger()
+        menu.hide()
+        assert win.settings["chat_model"] == "llama3.2:latest"
+
+
+def test_the_menu_marks_only_a_model_the_server_lacks(make_window, qloop):
+    with ScriptedLLMServer(models=MODELS) as server:
+        win = make_window(server.base_url, chat_model="llama3")
+        qloop.run(wait_until(lambda: win.status.reach.text() == "model missing"))
+        assert [t for t in _menu(win) if "not on this server" in t] == ["llama3 (not on this server)"]
+        win.choose_model("llama3.2")  # Ollama's "llama3.2" is its "llama3.2:latest"
+        qloop.run(wait_until(lambda: win.status.state == "ok"))
+        assert not [t for t in _menu(win) if "not on this server" in t]
+    down = make_window(f"http://127.0.0.1:{free_port()}/v1", chat_model="llama3", data_dir=win.data_dir.parent / "d2")
+    qloop.run(wait_until(lambda: down.status.state == "down"))
+    assert "llama3" in _menu(down)  # nothing listed: nothing known to be missing
+
+
+def test_other_errors_offer_no_model_choice(make_window, server, qloop):
+    win = make_window(server.base_url)
+    server.queue(Status(500, {"error": {"message": "boom"}}))
+    assert qloop.run(ask_and_wait(win, "Hi")) == "error"
+    assert win.view.answers()[-1].findChild(QPushButton, "errorChooseModel").isHidden()

@@ -1,0 +1,56 @@
+"""A server that runs but lists only embedding models (an Ollama with only nomic-embed-text): the welcome page
+said "No model server has answered yet" and "Still no model server", and only Try again noticed a model pulled
+meanwhile (the check every 10 s asked only the address in Settings)."""
+
+from __future__ import annotations
+
+from tests.sse_server import ScriptedLLMServer, free_port
+from tinyrag_desktop.firstrun import KnownServer, probe_servers
+
+from .conftest import wait_until
+
+
+def _port(server: ScriptedLLMServer) -> int:
+    return int(server.base_url.rsplit(":", 1)[1].split("/")[0])
+
+
+def test_the_page_names_the_server_without_a_chat_model_and_uses_it_once_it_has_one(make_window, qloop):
+    with ScriptedLLMServer(models=("nomic-embed-text",)) as ollama:
+        def probe():
+            return probe_servers((KnownServer("Ollama", _port(ollama)),))
+
+        mine = f"http://127.0.0.1:{free_port()}/v1"
+        win = make_window(mine, probe=probe, chat_model="")
+        qloop.run(wait_until(win.welcome.visible))
+        panel = win.welcome.panel
+        panel.retry_button.click()
+        qloop.run(wait_until(lambda: not panel.busy and "What was tried" in panel.status.text()))
+        win.grab().save("/tmp/ui44a/welcome_embed_only.png")
+        intro = panel.intro.text()
+        assert "No model server has answered" not in intro
+        assert f"Ollama is running at {ollama.base_url}, but has no chat model yet" in intro
+        assert "ollama pull llama3.2" in intro and "nomic-embed-text" in intro
+        assert panel.status.text().startswith("Still no chat model.")
+
+        ollama.models.append("llama3.2:latest")  # pulled meanwhile
+        win.welcome._again.timeout.emit()  # the check every 10 s
+
+        async def found_and_checked():
+            await wait_until(lambda: not win.welcome.visible())
+            await wait_until(lambda: win.status.state == "ok")
+
+        qloop.run(found_and_checked())
+        assert win.settings["base_url"] == ollama.base_url and win.settings["chat_model"] == "llama3.2:latest"
+
+
+def test_a_first_start_says_so_before_try_again(make_window, qloop, tmp_path):
+    with ScriptedLLMServer(models=("nomic-embed-text",)) as ollama:
+        def probe():
+            return probe_servers((KnownServer("LM Studio", _port(ollama)),))
+
+        win = make_window(f"http://127.0.0.1:{free_port()}/v1", probe=probe, chat_model="")
+        win.welcome.first_run()
+        qloop.run(wait_until(win.welcome.visible))
+        qloop.run(wait_until(lambda: "is running" in win.welcome.panel.intro.text()))
+        intro = win.welcome.panel.intro.text()
+        assert f"LM Studio is running at {ollama.base_url}" in intro and "load one in LM Studio" in intro
