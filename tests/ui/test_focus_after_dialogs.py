@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from tests.sse_server import Stream
 
@@ -59,3 +60,38 @@ def test_after_a_message_box_the_window_has_the_focus_back(make_window, server, 
         await asyncio.sleep(0)
 
     qloop.run(scenario())
+
+
+def _leave_settings_by_keyboard(win, qtbot, answer: str):
+    """Ctrl+, → an edit → Esc → Tab to ``answer`` in the "Unsaved settings" question → Space."""
+    QTest.keyClick(win.composer, Qt.Key.Key_Comma, Qt.KeyboardModifier.ControlModifier)
+    dialog = win.findChild(QDialog, "settingsDialog")
+    assert dialog is not None
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    QTest.keyClicks(dialog.field("temperature"), "1")
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: dialog.discard_question is not None
+                    and QApplication.activeWindow() is dialog.discard_question)
+    box = dialog.discard_question
+    wanted = {"Save": box.button(QMessageBox.StandardButton.Save),
+              "Discard": box.button(QMessageBox.StandardButton.Discard)}[answer]
+    for _ in range(len(box.buttons())):
+        if QApplication.focusWidget() is wanted:
+            break
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is wanted
+    QTest.keyClick(wanted, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: not dialog.isVisible())
+
+
+@pytest.mark.parametrize("answer", ["Discard", "Save"])
+def test_after_the_unsaved_settings_question_the_window_has_the_focus_back(make_window, server, qloop, qtbot,
+                                                                           answer):
+    # The question closed, and Settings under it in the same turn: the question's parent was no longer
+    # shown, and nothing was activated. No window was active, and Esc, Ctrl+R and Ctrl+, did nothing.
+    win = make_window(server.base_url)
+    qloop.run(_active(win))
+    win.composer.setFocus()
+    _leave_settings_by_keyboard(win, qtbot, answer)
+    qloop.run(wait_until(lambda: QApplication.activeWindow() is win))
+    assert QApplication.focusWidget() is win.composer
