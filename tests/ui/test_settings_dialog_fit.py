@@ -224,3 +224,42 @@ def test_fields_start_at_one_place_on_every_tab_and_number_boxes_are_one_width(q
                     field.widget.placeholderText()), name  # what an empty box means is shown whole
     assert len(starts) == 1, starts
     assert len(number_widths) == 1, number_widths
+
+
+def _grow_into(dialog, qtbot, width: int, shot: str) -> None:
+    """``dialog`` at ``width``: every reason shown whole, and a grab of it to look at."""
+    import os
+
+    dialog.resize(width, dialog.height())
+    qtbot.waitUntil(lambda: not _squeezed(dialog), timeout=2000)
+    os.makedirs("/tmp/settings44", exist_ok=True)
+    dialog.grab().save(f"/tmp/settings44/{shot}-{width}.png")
+
+
+def test_reasons_fit_with_every_limit_and_the_context_wrong_at_any_width(make_window, server, qtbot):
+    # "-5" in all eight limits: "Context to use must be at least 1536…" (four lines) was cut after one and a
+    # half: the form shared its height out by the reasons' one-line heights, not their wrapped ones.
+    win = make_window(server.base_url)
+    dialog = win.open_settings()
+    qtbot.waitExposed(dialog)
+    dialog.show_tab("Limits")
+    for name in (*_LIMITS, "context_tokens"):
+        dialog.field(name).setText("-5")
+    for width in (560, 720, 640):
+        _grow_into(dialog, qtbot, width, "limits")
+    dialog.reject()
+
+
+def test_a_bad_searxng_address_shows_whole_beside_other_reasons(make_window, server, qtbot):
+    win = make_window(server.base_url, network_tools=True, allow_nanogo=True)
+    dialog = win.open_settings()
+    qtbot.waitExposed(dialog)
+    dialog.show_tab("Limits")
+    dialog.field("context_tokens").setText("100")
+    dialog.show_tab("Tools")
+    for name, typed in (("searxng_url", "searx.local:8888:x"), ("websearch_results", "0"),
+                        ("nanogo_memory_mb", "10")):
+        dialog.field(name).setText(typed)
+    for width in (560, 800, 600):
+        _grow_into(dialog, qtbot, width, "tools")
+    dialog.reject()

@@ -424,13 +424,28 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         minimum, which counts a wrapped reason as one line: two-line reasons were drawn over the next field
         and the fields squeezed until their text was cut (seven bad limits at once, or a bad Server URL)."""
         layout = self.layout()
-        if layout is None or not layout.hasHeightForWidth():
+        if layout is None:
             return
-        need = layout.totalHeightForWidth(self.width())
+        layout.activate()  # the labels at the widths they get now
+        # Each wrapped text as tall as its lines at the width it has. The form shared its height out by the
+        # heights its layouts had kept from the reasons' old texts, and with all eight limits wrong "Context
+        # to use must be at least 1536…" got one and a half of its four lines.
+        for label in self.findChildren(QLabel):
+            if label.wordWrap() and label.isVisible():
+                label.setMinimumHeight(0)  # QLabel's heightForWidth is never less than its minimum height
+                label.setMinimumHeight(label.heightForWidth(label.width()) if label.text() else 0)
+        layout.activate()
+        need = max(layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() else 0,
+                   layout.totalMinimumSize().height())
         if need > self.height():
             screen = self.screen()
             room = screen.availableGeometry().height() - 60 if screen is not None else need
             self.resize(self.width(), max(self.height(), min(need, room)))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():  # narrower, the reasons take more lines
+            self._fit_timer.start()
 
     def values(self) -> Settings:
         """The edited settings; raises SettingsError naming the first bad field."""
@@ -497,3 +512,4 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
             self._on_save()
         elif chosen == QMessageBox.StandardButton.Discard:
             super().reject()
+
