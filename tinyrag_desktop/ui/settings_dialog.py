@@ -38,7 +38,9 @@ _WARNINGS = {
     "allow_shell_exec": "Warning: the model may run commands on this computer. Each one asks you first.",
     "allow_nanogo": "Warning: the model may run Go programs (sandboxed, with time and memory limits).",
 }
-# Fields that mean nothing while a switch is off: shown greyed out then (their values are kept).
+# Fields that mean nothing while a switch is off: shown greyed out then. A value typed in one is not checked
+# while it is off (a nanoGo memory of 10 held Save back after Go was switched off), and is saved only if it is
+# valid: else the value Settings opened with is kept, and the reason comes back if the switch goes on again.
 _NEEDS = {"url_fetch_allow_private": "network_tools", "searxng_url": "network_tools",
           "websearch_results": "network_tools", "nanogo_memory_mb": "allow_nanogo"}
 
@@ -388,8 +390,14 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
     def field(self, name: str) -> QWidget:
         return self._fields[name].widget
 
+    def _switched_off(self, name: str) -> bool:
+        """Whether ``name`` is a field greyed out by its switch (see _NEEDS)."""
+        switch = self._fields.get(_NEEDS.get(name, ""))
+        return switch is not None and not switch.raw()
+
     def revalidate(self) -> list[str]:
-        found = [(name, p) for name, f in self._fields.items() if (p := f.validate())]
+        found = [(name, p) for name, f in self._fields.items()
+                 if (p := f.validate(checked=not self._switched_off(name)))]
         problems = [p for _, p in found]
         self.save_button.setEnabled(not problems)
         self.problem.setVisible(bool(problems))
@@ -449,11 +457,20 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
 
     def values(self) -> Settings:
         """The edited settings; raises SettingsError naming the first bad field."""
-        changes = {name: f.value() for name, f in self._fields.items()}
+        changes = {name: self._value(name) for name in self._fields}
         try:
             return self._settings.replace(**changes, personas=dict(self._personas))
         except SettingsError as exc:  # only the personas are left to refuse: said as their tab is named
             raise SettingsError(str(exc).replace("personas", "Personas", 1)) from None
+
+    def _value(self, name: str) -> Any:
+        """The field's value; a field switched off keeps the value Settings opened with when its own is bad."""
+        if self._switched_off(name):
+            try:
+                return self._fields[name].value()
+            except SettingsError:
+                return self._settings[name]
+        return self._fields[name].value()
 
     def _on_save(self) -> None:
         if self.revalidate():

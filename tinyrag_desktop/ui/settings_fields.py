@@ -171,9 +171,12 @@ class SettingField:
                 raise SettingsError(f"{self.named()}: {problem}")
         return value
 
-    def validate(self) -> str | None:
+    def validate(self, checked: bool = True) -> str | None:
+        """The reason the value is refused, also shown under the field; None (and no reason shown) when it is
+        taken, or when it is not ``checked`` (a field its switch has greyed out)."""
         try:
-            self.value()
+            if checked:
+                self.value()
         except SettingsError as exc:
             self.error.setText(unbroken_addresses(str(exc)))
             self.error.show()
