@@ -112,8 +112,8 @@ class Option:
             if self.form in ("url", "url or empty") and (bad := port_problem(value, self.example)):
                 raise SettingsError(f"{self.name}: {bad}")
             if self.form in ("url", "url or empty") and (value or self.form == "url") and not _is_http_url(value):
-                raise SettingsError(f"{self.name} must be an http:// or https:// address, like "
-                                    f"{self.example}, not {shown(value)}.")
+                raise SettingsError(f"{self.name} must be an http:// or https:// address, like "  # not "not \"\""
+                                    f"{self.example}" + (f", not {shown(value)}." if value else "; it is empty."))
             if self.form in ("url", "url or empty") and (extra := _after_path(value)):
                 # "http://127.0.0.1:11434/v1#frag" or "?x=1": the app adds /chat/completions to the address,
                 # so the request went to "/v1#frag/chat/completions" and failed as "found nothing (404)"

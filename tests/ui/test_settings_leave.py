@@ -105,3 +105,25 @@ def test_test_connection_alone_is_no_change(qloop, qtbot):
     with qtbot.waitSignal(d.rejected):
         qtbot.keyClick(d, Qt.Key.Key_Escape)
     assert d.discard_question is None
+
+
+@pytest.mark.parametrize("letter, left", [(Qt.Key.Key_S, "accepted"), (Qt.Key.Key_D, "rejected"),
+                                          (Qt.Key.Key_K, None)])
+def test_each_answer_to_the_question_has_its_own_alt_letter(qtbot, dialog, letter, left):
+    # Only "Keep editing" had one: Alt+D did nothing, and Discard was a Tab or two away.
+    from PySide6.QtWidgets import QApplication
+
+    dialog.field("max_tools_total").setText("9")
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    box = _question(qtbot, dialog)
+    letters = [b.text().split("&", 1)[1][:1].casefold() for b in box.buttons() if "&" in b.text()]
+    assert sorted(letters) == ["d", "k", "s"]  # every answer, no letter twice
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is box)
+    with qtbot.waitSignal(box.finished):
+        qtbot.keyClick(QApplication.focusWidget(), letter, Qt.KeyboardModifier.AltModifier)
+    if left is None:
+        assert dialog.isVisible()
+    else:
+        qtbot.waitUntil(lambda: not dialog.isVisible())
+        assert dialog.result() == {"accepted": 1, "rejected": 0}[left]
+        assert [s["max_tools_total"] for s in dialog.saved_settings] == ([9] if left == "accepted" else [])

@@ -415,17 +415,28 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         self.problem.setText(unbroken_addresses(text) if text else "")
 
     def _summary(self, found: list[tuple[str, str]]) -> str:
-        """The line above Save: a field to correct. Its reason is under the field already: said again only
-        for a field on another tab ("Cannot save yet (Tools tab): …"), which is said first."""
+        """The line above Save: the fields to correct. Their reasons are under them already: said again only
+        for a field on another tab ("Cannot save yet (Tools tab): …"), which is said first. The others are
+        named, the first one or two by name ("see the reasons under Server URL and API key"): with two bad
+        fields it named only the first."""
         if not found:
             return ""
         here = self._tabs.currentIndex()
         elsewhere = [(name, reason) for name, reason in found if self._tab_of[name] != here]
         if not elsewhere:
-            return f"Cannot save yet: see the reason under {self._fields[found[0][0]].named()}."
+            reasons = "reason" if len(found) == 1 else "reasons"
+            return f"Cannot save yet: see the {reasons} under {self._named([name for name, _ in found])}."
         name, reason = elsewhere[0]
         tab = self._tabs.tabText(self._tab_of[name]).replace("&", "")
-        return f"Cannot save yet ({tab} tab): {reason}"
+        others = [other for other, _ in found if other != name]
+        return f"Cannot save yet ({tab} tab): {reason}" + (f" Also see {self._named(others)}." if others else "")
+
+    def _named(self, names: list[str]) -> str:
+        """"Server URL", "Server URL and API key", "Server URL and 2 other fields": briefly, however many."""
+        first = [self._fields[name].named() for name in names[:2]]
+        if len(names) <= 2:
+            return " and ".join(first)
+        return f"{first[0]} and {len(names) - 1} other fields"
 
     def _fit_height(self) -> None:
         """Grow the dialog until the reasons shown under the fields fit. Qt sizes a window by its layout's
@@ -514,8 +525,11 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
                           "Your changes to Settings are not saved.", QMessageBox.StandardButton.NoButton, self)
         box.setObjectName("discardSettings")
         save = box.addButton(QMessageBox.StandardButton.Save)
-        box.addButton(QMessageBox.StandardButton.Discard)
+        discard = box.addButton(QMessageBox.StandardButton.Discard)
         keep = box.addButton("&Keep editing", QMessageBox.ButtonRole.RejectRole)
+        # Alt+S, Alt+D and Alt+K: Qt's Save and Discard had no letter, and only Keep editing answered to one
+        save.setText("&Save")
+        discard.setText("&Discard")
         self.discard_question = box
         open_question(box, save, keep, self._left)
 
