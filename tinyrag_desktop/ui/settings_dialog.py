@@ -11,10 +11,10 @@ import asyncio
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
-                               QInputDialog, QLabel, QLineEdit, QListWidget, QMessageBox, QPlainTextEdit,
+                               QInputDialog, QLabel, QLayout, QLineEdit, QListWidget, QMessageBox, QPlainTextEdit,
                                QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
 from ..paths import expand_home
@@ -22,6 +22,7 @@ from ..settings import MAX_PERSONA_NAME, OPTIONS, SCHEMA, Settings, SettingsErro
 from .confirm_dialog import open_question
 from .focus_ring import FocusRing
 from .plain_text import plain_label
+from .screen_fit import FRAME, free_area
 from .settings_connection import ConnectionTestMixin, ListModels, ModelRow
 from .settings_fields import SettingField, completed_url, connect_changed, label_for, unbroken_addresses, with_mnemonic
 from .theme import colors
@@ -450,16 +451,31 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         # heights its layouts had kept from the reasons' old texts, and with all eight limits wrong "Context
         # to use must be at least 1536…" got one and a half of its four lines.
         for label in self.findChildren(QLabel):
-            if label.wordWrap() and label.isVisible():
+            if label.wordWrap() and label.isVisible() and label.window() is self:  # not a question's over it
                 label.setMinimumHeight(0)  # QLabel's heightForWidth is never less than its minimum height
                 label.setMinimumHeight(label.heightForWidth(label.width()) if label.text() else 0)
+        # The new heights reach the dialog's layout through the page's, the tab stack's and the tabs' layout
+        # requests, each posted by the one before: measured before they ran, it held the old heights.
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        self._tabs.updateGeometry()  # its size, kept by the dialog's layout, changes only with a page shown
         layout.activate()
         need = max(layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() else 0,
                    layout.totalMinimumSize().height())
-        if need > self.height():
-            screen = self.screen()
-            room = screen.availableGeometry().height() - 60 if screen is not None else need
-            self.resize(self.width(), max(self.height(), min(need, room)))
+        free = free_area(self).size() - FRAME
+        room = free.height()
+        if need > room and self.width() < free.width():
+            # Too tall for the screen (a small one, a large font): wider, the reasons take fewer lines (fitted
+            # again from resizeEvent). Every reason is shown whole, so the dialog is never less tall than them.
+            self.resize(free.width(), self.height())
+        elif need > self.height():
+            self.resize(self.width(), min(need, room))
+        elif self.height() > room:  # grown before it was widened: back within the screen
+            self.resize(self.width(), max(need, room))
+        # The form shares its height out by the heights it last measured for this width, kept from before
+        # the reasons' new heights: the rows came out all alike, and a box under a long reason lost a pixel.
+        page = self._tabs.currentWidget().layout()
+        _forget_sizes(page)
+        page.activate()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
@@ -544,3 +560,11 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         elif chosen == QMessageBox.StandardButton.Discard:
             super().reject()
 
+
+def _forget_sizes(layout: QLayout) -> None:
+    """Make ``layout`` and every layout in it measure their items again."""
+    layout.invalidate()
+    for index in range(layout.count()):
+        inner = layout.itemAt(index).layout()
+        if inner is not None:
+            _forget_sizes(inner)
