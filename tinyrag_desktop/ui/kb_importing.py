@@ -47,7 +47,9 @@ class _OnShow(QObject):
         return False
 
 
-_FILE_FILTER = "Documents ({});;All files (*)".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
+# All files first, the dialog's default: a name filter is a wildcard, and none matches a name without an
+# extension, so "Documents" hid README, COPYING, NEWS.Debian and Apache-2.0, which the import reads as text.
+_FILE_FILTER = "All files (*);;Documents ({})".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
 
 
 class RunningImport:
