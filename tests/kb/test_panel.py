@@ -163,7 +163,7 @@ def test_a_failed_delete_says_why_and_removes_nothing(qtbot, panel, sample_dir, 
     with qtbot.waitSignal(panel.deleteFinished) as deleted:
         panel.delete_selected(confirm=False)
     assert deleted.args == [0] and panel.source_count() == 2
-    assert panel.status_label.text() == ("Nothing was removed: The knowledge base could not be changed: "
+    assert panel.status_label.text() == ("Nothing was removed: the knowledge base could not be changed: "
                                          "the disk it is on is full.")
 
 
