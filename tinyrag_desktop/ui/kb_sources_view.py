@@ -152,7 +152,7 @@ class SourcesModel(QAbstractTableModel):
         """The longest text of a column sized to its contents (Type, Passages, Imported, Vectors), among all rows."""
         if column not in self._widest:
             texts = {1: lambda: max((type_name(kind) for kind in {s.type for s in self._rows}), key=len, default=""),
-                     2: lambda: str(max((s.chunk_count for s in self._rows), default="")),
+                     2: lambda: f"{max((s.chunk_count for s in self._rows), default=0):,}" if self._rows else "",
                      3: self._widest_time,
                      4: lambda: "yes"}  # wider than "no"
             self._widest[column] = texts[column]() if column in texts else ""
@@ -196,7 +196,8 @@ class SourcesModel(QAbstractTableModel):
             if column == 1:  # "Web page", not the stored "url"
                 return type_name(source.type)
             if column == 2:
-                return source.chunk_count  # a number, so that it reads and sorts as one
+                # grouped as the import's summary says it ("29,957 passages"): Qt showed an int as 29957
+                return f"{source.chunk_count:,}"  # (the list sorts by the number: see _SORT_KEYS)
             if column == 3:
                 today = date.today()
                 if today != self._today:  # the list was left open overnight: "20:23" is yesterday's now

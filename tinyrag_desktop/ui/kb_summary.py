@@ -274,6 +274,7 @@ def joined(first: ImportReport, then: ImportReport) -> ImportReport:
         if isinstance(getattr(first, item.name), list):
             setattr(together, item.name, getattr(first, item.name) + getattr(then, item.name))
     together.chunks = first.chunks + then.chunks
+    together.updated_chunks = first.updated_chunks + then.updated_chunks
     together.embedding_problem = then.embedding_problem or first.embedding_problem
     together.cancelled, together.stopped, together.not_tried = then.cancelled, then.stopped, then.not_tried
     return together
