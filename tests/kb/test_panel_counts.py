@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from tests.kb.test_panel import _count, _import, _text
-from tests.kb.test_panel_scale import _fill
+from tests.kb.test_panel_scale import _fill, _listed
 from tinyrag_desktop.kb import open_store
 
 SHOTS = Path("/tmp/kb44")
@@ -44,11 +44,7 @@ def test_each_count_of_a_summary_has_its_own_passages(qtbot, panel, tmp_path, da
 def test_the_passages_column_groups_digits_as_the_summary_does(qtbot, panel, data_dir):
     _fill(data_dir, ["a long manual"], chunks=29_957)
     _fill(data_dir, ["a note"], chunks=12)
-    panel.resize(420, 300)
-    panel.show()
-    qtbot.waitExposed(panel)
-    panel.refresh()
-    view = panel.sources_view
+    view = _listed(qtbot, panel, 420)
     view.sortByColumn(2, Qt.SortOrder.DescendingOrder)
     assert [_text(view, row, 2) for row in range(_count(view))] == ["29,957", "12"]  # it read "29957"
     header = view.header()

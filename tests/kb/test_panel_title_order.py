@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 
 from tests.kb.test_panel import _count, _text
-from tests.kb.test_panel_scale import _fill
+from tests.kb.test_panel_scale import _fill, _listed
 from tinyrag_desktop.ui.kb_sources_view import natural_key
 
 SHOTS = Path("/tmp/kb44")
@@ -57,11 +57,7 @@ def test_section_numbers_sort_as_tuples_of_numbers(sections, text):
 
 def test_the_panel_lists_sections_in_order(qtbot, panel, data_dir):
     _fill(data_dir, SECTIONS[::-1])
-    panel.resize(500, 300)
-    panel.show()
-    qtbot.waitExposed(panel)
-    panel.refresh()
-    view = panel.sources_view
+    view = _listed(qtbot, panel)
     view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
     assert [_text(view, row) for row in range(_count(view))] == SECTIONS
     if SHOTS.is_dir():

@@ -42,6 +42,17 @@ def _told(text: str) -> dict[str, list[int]]:
     return told
 
 
+def _searched(make_window, server, qloop, data, query: str, reply: str, question: str):
+    """A window on ``data`` asked ``question``: the model searches for ``query``, then answers ``reply``.
+    The question starts with arithmetic, which routes to tools mode: nothing goes into the prompt, the
+    numbers come from the tool. The window and its answer."""
+    call = f'Let me look.\n<tool name="rag_knowledge"><query>{query}</query></tool>\n'
+    server.queue(Stream(tokens(call)), Stream(tokens(reply)))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, f"What is 2 + 2, and {question}")) == "done"
+    return win, win.view.answers()[-1]
+
+
 def _shown(answer) -> list[str]:
     return [link.text() for link in answer.sources_row.links()]
 
@@ -57,13 +68,9 @@ def _reopened(make_window, qloop, win, server, data):
 
 def test_the_sources_line_numbers_each_file_as_the_search_result_numbered_it(make_window, server, qloop, tmp_path):
     data, docs = _knowledge(tmp_path)
-    call = 'Let me look.\n<tool name="rag_knowledge"><query>backup copy restore kittens</query></tool>\n'
-    server.queue(Stream(tokens(call)), Stream(tokens("Backups are kept thirty days and restored from the "
-                                                     "console [1]; kittens purr [2].")))
-    win = make_window(server.base_url, data_dir=data)
-    # arithmetic routes to tools mode: nothing goes into the prompt, the numbers come from the tool
-    assert qloop.run(ask_and_wait(win, "What is 2 + 2, and how do I restore a backup copy?")) == "done"
-    answer = win.view.answers()[-1]
+    win, answer = _searched(make_window, server, qloop, data, "backup copy restore kittens",
+                            "Backups are kept thirty days and restored from the console [1]; kittens purr [2].",
+                            "how do I restore a backup copy?")
     result = server.requests[-1]["messages"][-1]["content"]  # the result the model read
     told = _told(result)
     assert result.count("Source: Backup guide (") == 2
@@ -197,12 +204,9 @@ def test_numbers_cited_that_no_search_gave_are_said_under_the_answer_and_in_its_
     from tinyrag_desktop.chats import ChatInfo
 
     data, docs = _knowledge(tmp_path)
-    call = 'Let me look.\n<tool name="rag_knowledge"><query>kittens sofa purr</query></tool>\n'
-    server.queue(Stream(tokens(call)), Stream(tokens("Kittens purr on the sofa [1]. Cats nap [2]. See also [7]. "
-                                                     "In code, `argv[3]` is no citation.")))
-    win = make_window(server.base_url, data_dir=data)
-    assert qloop.run(ask_and_wait(win, "What is 2 + 2, and what do kittens do on the sofa?")) == "done"
-    answer = win.view.answers()[-1]
+    win, answer = _searched(make_window, server, qloop, data, "kittens sofa purr",
+                            "Kittens purr on the sofa [1]. Cats nap [2]. See also [7]. In code, `argv[3]` is no "
+                            "citation.", "what do kittens do on the sofa?")
     said = "No such sources in this answer's searches: [2], [7]"
     assert _shown(answer) == ["[1] pets.txt"]
     note = answer.sources_row.findChild(type(answer.sources_row._caption), "sourcesUnknown")
