@@ -12,7 +12,7 @@ from tests.kb.test_panel import _import, _select
 from tests.kb.test_waiting_for_lock import _locked, quick_waits  # noqa: F401 - a fixture
 from tinyrag_desktop.kb import open_store
 from tinyrag_desktop.kb.errors import StoreLocked
-from tinyrag_desktop.ui.kb_summary import after_colon
+from tinyrag_desktop.sentences import after_colon
 
 WINDOW = "tinyRAG window"
 TERMINAL = "(kb add or kb remove in a terminal, perhaps)"

@@ -31,7 +31,8 @@ from .busy_buttons import pass_focus, set_working
 from .item_menu import keyboard_menu_at_current_row
 from .kb_importing import ImportingMixin, RunningImport
 from .kb_search_tab import SearchTabMixin
-from .kb_summary import StatusLabel, SummaryBox, after_colon, elided as _elided, in_window
+from ..sentences import after_colon
+from .kb_summary import StatusLabel, SummaryBox, elided as _elided, in_window
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
 from .kb_watch import Listed, WatchingMixin, read_list
 from .plain_text import plain_tip

@@ -19,6 +19,7 @@ from ..kb import ImportReport
 from ..kb.import_report import Failure
 from ..kb.models import hide_password
 from ..kb.store_file import WINDOW_SUSPECTED
+from ..sentences import after_colon
 from ..tool_words import window_words
 from .sources import source_label
 
@@ -203,18 +204,6 @@ def in_window(message: str) -> str:
 
 
 # Words that start a reason as names, kept with their capital after a colon.
-_NAMES = frozenset({"Wikipedia", "Windows", "Word", "Excel", "PowerPoint", "Markdown", "Python", "Settings"})
-
-
-def after_colon(text: str) -> str:
-    """``text`` as it reads after "…: " in a line that says it: its first word without its capital ("Nothing
-    was removed: could not …", "guide.md: the server answered …"), unless that word is a name ("SQLite",
-    "URLs", "Wikipedia")."""
-    first = text.split(" ", 1)[0].rstrip(":,;.")
-    plain_word = first.isalpha() and first[0].isupper() and (len(first) == 1 or first[1:].islower())
-    return text[:1].lower() + text[1:] if plain_word and first not in _NAMES else text
-
-
 OFFLINE_NOTE = ("Web pages and Wikipedia articles need the network, which is off: turn on “Network tools” "
                 "in Settings (Tools tab), then import them again.")
 
