@@ -435,3 +435,15 @@ def test_half_a_character_from_the_settings_or_the_server_is_no_traceback(tmp_pa
     assert "".join(e["text"] for e in events if e["event"] == "reasoning") == "hm \ufffd."
     (error,) = [e for e in events if e["event"] == "error"]
     assert "broke \ufffd here" in error["message"] and events[-1]["model"] == "m\ufffd"
+
+
+def test_a_call_left_open_in_one_round_is_said_not_closed_and_the_next_round_is_not_part_of_it(tmp_path) -> None:
+    # Round 2's "</tool>" closed round 1's call in the re-parse of the whole answer: `ask` said "the <query>
+    # element is not closed", a reason the engine never gave, of a block that took in round 2's words.
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(['Let me compute <tool name="calculate"><query>2+2']),
+                  Stream(["Oops, I forgot the closing </tool> tag. Anyway, 2+2 is 4."]))
+        proc = ask(llm.base_url, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    said = [line for line in proc.stderr.splitlines() if line.startswith("(a tool call not run: ")]
+    assert said == ["(a tool call not run: the block was not closed with </tool> before the end)"], proc.stderr
