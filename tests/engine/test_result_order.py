@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.engine.conftest import collect
+from tests.sse_server import Stream
 from tinyrag_desktop.engine import Engine, EngineConfig
 from tinyrag_desktop.engine.events import ToolFinished
-from tinyrag_desktop.tools import ToolContext, ToolError, ToolResult, ToolSpec
-from tests.sse_server import Stream
+from tinyrag_desktop.tools import ToolContext, ToolError, ToolRegistry, ToolResult, ToolSpec
 
 KINDS = ("run", "fail", "dup", "unknown", "off", "wrong")
 
@@ -46,9 +46,7 @@ class InTurn:
         return ToolResult(f"done: {content}")
 
 
-def _registry(tool: InTurn):
-    from tinyrag_desktop.tools import ToolRegistry
-
+def _registry(tool: InTurn) -> ToolRegistry:
     reg = ToolRegistry()
     reg.register(ToolSpec("work", "query", "Works in turn.", tool, "x"))
     reg.register(ToolSpec("off", "query", "Disabled.", tool, "x", enabled=lambda s: False,
@@ -56,15 +54,17 @@ def _registry(tool: InTurn):
     return reg
 
 
-def _written(kinds: list[str]) -> tuple[str, list[str]]:
-    """The reply's calls for ``kinds``, and the inputs of the calls that run, in the order written."""
+def _written(kinds: list[str], limit: int = 10) -> tuple[str, list[str]]:
+    """The reply's calls for ``kinds``, and the inputs of the calls that run (``limit`` of them at most, the
+    rest skipped), in the order written."""
     blocks, runs = [], []
     for n, kind in enumerate(kinds):
         if kind == "dup" and runs:
             blocks.append(f'<tool name="work"><query>{runs[0]}</query></tool>')
         elif kind in ("run", "fail", "dup"):
             content = f"{'fail' if kind == 'fail' else 'job'}{n}"
-            runs.append(content)
+            if len(runs) < limit:
+                runs.append(content)
             blocks.append(f'<tool name="work"><query>{content}</query></tool>')
         elif kind == "unknown":
             blocks.append(f'<tool name="nosuch"><query>x{n}</query></tool>')
@@ -75,10 +75,10 @@ def _written(kinds: list[str]) -> tuple[str, list[str]]:
     return "Working. " + " ".join(blocks), runs
 
 
-async def _answer(llm, settings, tmp_path, reply: str, order: list[str]):
+async def _answer(llm, settings, tmp_path, reply: str, order: list[str], limit: int = 10):
     tool = InTurn(order)
     llm.queue(Stream([reply[i:i + 7] for i in range(0, len(reply), 7)]), Stream(["All done."]))
-    config = EngineConfig(max_tools_per_round=10, max_tools_total=10, max_continuations=1)
+    config = EngineConfig(max_tools_per_round=limit, max_tools_total=10, max_continuations=1)
     async with httpx.AsyncClient() as http:
         engine = Engine(settings=settings, data_dir=tmp_path, http=http, registry=_registry(tool), config=config)
         events = await collect(engine)
@@ -99,9 +99,10 @@ def test_results_go_back_in_the_order_the_calls_were_written(llm, settings, tmp_
 @given(kinds=st.lists(st.sampled_from(KINDS), min_size=1, max_size=6), data=st.data())
 def test_any_mix_of_calls_finishing_in_any_order_goes_back_in_call_order(llm, settings, tmp_path, kinds,
                                                                          data) -> None:
-    reply, runs = _written(kinds)
-    order = data.draw(st.permutations(runs))
-    tool, events, ids = asyncio.run(_answer(llm, settings, tmp_path, reply, list(order)))
+    limit = data.draw(st.integers(1, 6), label="per-round limit")
+    reply, runs = _written(kinds, limit)
+    order = data.draw(st.permutations(runs), label="finishing order")
+    tool, events, ids = asyncio.run(_answer(llm, settings, tmp_path, reply, list(order), limit))
     assert tool.finished == list(order)
     assert ids == [f"call_{n}" for n in range(1, len(kinds) + 1)]
     # the cards of the calls that ran finished when their tools did
