@@ -321,6 +321,17 @@ def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
     found: list[tuple[str, str]] = []
     events = [*state.feed(text), *state.finish()]
     ended: list[object] = []  # blocks never closed that the answer went on after
+    n = 0
+    while n < len(events):
+        # A round that ended inside a call's one-line <query> or <url> is followed by the blank line the
+        # engine puts before the next round's words: each round is parsed on its own, as the engine did, so
+        # that the next round's "</tool>" neither closes that call nor gives it a reason not its own.
+        event = events[n]
+        if isinstance(event, InvalidBlock) and (cut := _round_end(event.raw)) < len(event.raw):
+            alone = parse_all(event.raw[:cut])
+            ended.append(alone[-1])
+            events[n:n + 1] = [*alone, *parse_all(event.raw[cut:])]
+        n += 1
     while events and isinstance(events[-1], InvalidBlock) and events[-1].reason.startswith(_NOT_CLOSED):
         last = events[-1]
         cut = _unclosed_end(last.raw)
@@ -400,6 +411,15 @@ def _unclosed_end(raw: str) -> int:
         if (spaced := _SPACED_CLOSE_RE.match(raw, end)) is not None:
             end = spaced.end()
         return end if raw[end:].strip() else len(raw)
-    if param != "source" and (blank := raw.find("\n\n", m.end())) >= 0:
-        return blank
-    return len(raw)
+    return _round_end(raw)
+
+
+def _round_end(raw: str) -> int:
+    """Where the round that wrote the invalid block ``raw`` ended inside it: at the blank line before the next
+    round's words, when its <query> or <url> (one line of words) was left open before it; else ``len(raw)``.
+    A <source> may hold blank lines of its own: there is no telling."""
+    m = _INNER_OPEN_RE.match(raw)
+    if m is None or m.group(1) == "source" or (blank := raw.find("\n\n", m.end())) < 0:
+        return len(raw)
+    close = raw.find(f"</{m.group(1)}>", m.end())
+    return blank if close < 0 or blank < close else len(raw)
