@@ -332,7 +332,7 @@ def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
             ended.append(alone[-1])
             events[n:n + 1] = [*alone, *parse_all(event.raw[cut:])]
         n += 1
-    while events and isinstance(events[-1], InvalidBlock) and events[-1].reason.startswith(_NOT_CLOSED):
+    while events and isinstance(events[-1], InvalidBlock) and not_closed(events[-1].reason):
         last = events[-1]
         cut = _unclosed_end(last.raw)
         if cut >= len(last.raw):
@@ -342,9 +342,11 @@ def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
         events[-1:] = [head, *parse_all(last.raw[cut:])]
     for n, event in enumerate(events):
         # a block never closed counts at the text's end only: the model stopped in it (a reply cut at its
-        # length limit); the engine holds a block being written until it is whole
-        if isinstance(event, InvalidBlock) and (event.raw.rstrip().endswith("</tool>") or n == len(events) - 1
-                                                or any(event is e for e in ended)):
+        # length limit); the engine holds a block being written until it is whole. Or where the parser ended it,
+        # its element closed, for the text or the block after it ("<query>x</query> then …"): a call not run.
+        if isinstance(event, InvalidBlock) and (_ENDS_CLOSED.search(event.raw) or n == len(events) - 1
+                                                or any(event is e for e in ended)
+                                                or not_closed(event.reason)):
             out.append(_INVALID_MARK.format(len(found)))
             found.append((event.raw.strip(), event.reason))
         else:
@@ -380,10 +382,11 @@ def _without_call_wrappers(text: str) -> str:
 
 
 _NOT_CLOSED = "the block was not closed"
+_ENDS_CLOSED = re.compile(r"</tool\s*>\s*\Z")  # its end tag, or one written "</tool >", which is none
 
 
 def not_closed(reason: str) -> bool:
-    """True for the parser's reason for a block never closed (with or without a spaced end tag's words)."""
+    """True for the parser's reasons for a block never closed (at the end, or before other text or a block)."""
     return reason.startswith(_NOT_CLOSED)
 
 
