@@ -384,6 +384,12 @@ def _release_knowledge_base(args: argparse.Namespace) -> None:
 
 # Why the network tools are off with --offline: the setting's reason sent the user to a setting that was on.
 OFFLINE_FLAG_REASON = "network tools are off for this question (--offline); leave out --offline to use them"
+# Why a tool that is off is off, in the command line's words: the tools' own reasons are the window's, which
+# has its Settings switches and no flags. (In `ask` the saved shell setting alone runs no command.)
+FLAG_REASONS = {
+    "nanogo": "pass --allow-nanogo, or enable 'Allow Go code (nanoGo)' in Settings",
+    "shell": "pass --allow-shell-exec to let the model run commands",
+}
 
 
 def _ask(args: argparse.Namespace) -> int:
@@ -448,12 +454,14 @@ async def _ask_async(args: argparse.Namespace, ctx: Any, *, shell_held: bool = F
     from .tools.shell import UNWATCHED_NOTE, hold_back
 
     registry = default_registry()
+    reasons = dict(FLAG_REASONS)
+    if getattr(args, "offline", None) is False:  # --offline given (it stores False into network_tools)
+        reasons.update(dict.fromkeys(("url_fetch", "websearch", "wikipedia"), OFFLINE_FLAG_REASON))
+    for name, reason in reasons.items():
+        if (tool := registry.get(name)) is not None:
+            registry.register(dataclasses.replace(tool, disabled_reason=reason))
     if shell_held:  # the setting is on: its reason ("enable 'Allow shell commands'") sent the user to it again
         hold_back(registry, "`ask`")
-    if getattr(args, "offline", None) is False:  # --offline given (it stores False into network_tools)
-        for name in ("url_fetch", "websearch", "wikipedia"):
-            if (tool := registry.get(name)) is not None:
-                registry.register(dataclasses.replace(tool, disabled_reason=OFFLINE_FLAG_REASON))
     failed = False
     async with async_client() as http:
         engine = Engine(settings=ctx.settings, data_dir=ctx.data_dir, http=http, registry=registry)

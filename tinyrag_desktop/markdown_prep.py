@@ -321,7 +321,18 @@ def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
     found: list[tuple[str, str]] = []
     events = [*state.feed(text), *state.finish()]
     ended: list[object] = []  # blocks never closed that the answer went on after
-    while events and isinstance(events[-1], InvalidBlock) and events[-1].reason.startswith(_NOT_CLOSED):
+    n = 0
+    while n < len(events):
+        # A round that ended inside a call's one-line <query> or <url> is followed by the blank line the
+        # engine puts before the next round's words: each round is parsed on its own, as the engine did, so
+        # that the next round's "</tool>" neither closes that call nor gives it a reason not its own.
+        event = events[n]
+        if isinstance(event, InvalidBlock) and (cut := _round_end(event.raw)) < len(event.raw):
+            alone = parse_all(event.raw[:cut])
+            ended.append(alone[-1])
+            events[n:n + 1] = [*alone, *parse_all(event.raw[cut:])]
+        n += 1
+    while events and isinstance(events[-1], InvalidBlock) and not_closed(events[-1].reason):
         last = events[-1]
         cut = _unclosed_end(last.raw)
         if cut >= len(last.raw):
@@ -331,9 +342,11 @@ def invalid_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
         events[-1:] = [head, *parse_all(last.raw[cut:])]
     for n, event in enumerate(events):
         # a block never closed counts at the text's end only: the model stopped in it (a reply cut at its
-        # length limit); the engine holds a block being written until it is whole
-        if isinstance(event, InvalidBlock) and (event.raw.rstrip().endswith("</tool>") or n == len(events) - 1
-                                                or any(event is e for e in ended)):
+        # length limit); the engine holds a block being written until it is whole. Or where the parser ended it,
+        # its element closed, for the text or the block after it ("<query>x</query> then …"): a call not run.
+        if isinstance(event, InvalidBlock) and (_ENDS_CLOSED.search(event.raw) or n == len(events) - 1
+                                                or any(event is e for e in ended)
+                                                or not_closed(event.reason)):
             out.append(_INVALID_MARK.format(len(found)))
             found.append((event.raw.strip(), event.reason))
         else:
@@ -369,10 +382,11 @@ def _without_call_wrappers(text: str) -> str:
 
 
 _NOT_CLOSED = "the block was not closed"
+_ENDS_CLOSED = re.compile(r"</tool\s*>\s*\Z")  # its end tag, or one written "</tool >", which is none
 
 
 def not_closed(reason: str) -> bool:
-    """True for the parser's reason for a block never closed (with or without a spaced end tag's words)."""
+    """True for the parser's reasons for a block never closed (at the end, or before other text or a block)."""
     return reason.startswith(_NOT_CLOSED)
 
 
@@ -400,6 +414,15 @@ def _unclosed_end(raw: str) -> int:
         if (spaced := _SPACED_CLOSE_RE.match(raw, end)) is not None:
             end = spaced.end()
         return end if raw[end:].strip() else len(raw)
-    if param != "source" and (blank := raw.find("\n\n", m.end())) >= 0:
-        return blank
-    return len(raw)
+    return _round_end(raw)
+
+
+def _round_end(raw: str) -> int:
+    """Where the round that wrote the invalid block ``raw`` ended inside it: at the blank line before the next
+    round's words, when its <query> or <url> (one line of words) was left open before it; else ``len(raw)``.
+    A <source> may hold blank lines of its own: there is no telling."""
+    m = _INNER_OPEN_RE.match(raw)
+    if m is None or m.group(1) == "source" or (blank := raw.find("\n\n", m.end())) < 0:
+        return len(raw)
+    close = raw.find(f"</{m.group(1)}>", m.end())
+    return blank if close < 0 or blank < close else len(raw)

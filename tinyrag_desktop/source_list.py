@@ -50,6 +50,41 @@ class SourceEntry:
 SourceSet = tuple[str, Sequence[tuple[str, Sequence[int]]]]
 
 
+# "[2]", "[1, 3]", "[2-4]", "[1][3]": the citations tools.rag.format_hits asks for.
+_CITATION = re.compile(r"\[(\d{1,2}(?:\s*[,;–-]\s*\d{1,2})*)\]")
+# Code in an answer: "sys.argv[1]" there is an index, not a citation.
+_CODE = re.compile(r"(```|~~~).*?(?:\1|\Z)|`[^`\n]+`", re.S)
+
+
+def citations(answer: str) -> list[tuple[int, int]]:
+    """The numbers ``answer`` cites, each as (first, last) of what it names ("[2-4]": (2, 4); "[1, 3]": (1, 1)
+    and (3, 3)), in its text outside code."""
+    cited = []
+    for match in _CITATION.finditer(_CODE.sub(" ", answer)):
+        for part in re.split(r"\s*[,;]\s*", match.group(1)):
+            ends = [int(n) for n in re.split(r"\s*[–-]\s*", part)]
+            cited.append((ends[0], ends[-1]))
+    return cited
+
+
+def unknown_citations(answer: str, entries: Sequence[SourceEntry]) -> tuple[int, ...]:
+    """The numbers ``answer`` cites that none of its ``entries`` has: "[7]" after a search that found one
+    document showed as plain text, as every citation does, and the Sources line, listing [1], said nothing
+    of it. () when no entry has a number (an answer without a search may bracket numbers for other reasons)."""
+    known = {n for entry in entries for n in entry.numbers}
+    if not known:
+        return ()
+    return tuple(sorted({n for pair in citations(answer) for n in pair} - known))
+
+
+def unknown_words(numbers: Sequence[int]) -> str:
+    """How the Sources list says the numbers cited that name none of its sources; "" for none."""
+    if not numbers:
+        return ""
+    return (f"No such source{'' if len(numbers) == 1 else 's'} in this answer's searches: "
+            + ", ".join(f"[{n}]" for n in numbers))
+
+
 def cited_as(numbers: Sequence[int]) -> str:
     """``[1]``, ``[1, 3]``; "" for none."""
     return f"[{', '.join(str(n) for n in numbers)}]" if numbers else ""
@@ -173,11 +208,13 @@ def stored_state(message: Any) -> str:
     return "stopped" if (message.stats or {}).get("outcome") == "stopped" else "done"
 
 
-def message_sources(message: Any) -> tuple[list[SourceEntry], bool]:
-    """A stored answer's Sources entries, as the window shows them when the chat is opened, and whether
-    they are only the passages given to the model (see sources_offered)."""
+def message_sources(message: Any) -> tuple[list[SourceEntry], bool, tuple[int, ...]]:
+    """A stored answer's Sources entries, as the window shows them when the chat is opened, whether they are
+    only the passages given to the model (see sources_offered), and the numbers its text cites that none of
+    them has (see unknown_citations)."""
     entries = answer_sources(message.route, message.tools)
-    return entries, sources_offered(stored_state(message), message.route)
+    return entries, sources_offered(stored_state(message), message.route), unknown_citations(message.content,
+                                                                                              entries)
 
 
 def source_address(location: str) -> str | None:
@@ -215,10 +252,12 @@ def _caption(offered: bool) -> str:
     return OFFERED_CAPTION if offered else SOURCES_CAPTION
 
 
-def sources_markdown(entries: Sequence[SourceEntry], offered: bool, *, links: bool = False) -> str:
+def sources_markdown(entries: Sequence[SourceEntry], offered: bool, unknown: Sequence[int] = (), *,
+                     links: bool = False) -> str:
     """The Sources list as Markdown: its caption, then a line for each entry ("- [1] /path/guide.md"),
-    under the caption of its group when the numbers need groups. ``links``: each location a link to it
-    (an export; a copy gives the locations as text). "" for no entries."""
+    under the caption of its group when the numbers need groups, and the numbers cited that name none of
+    them (``unknown``: see unknown_words). ``links``: each location a link to it (an export; a copy gives
+    the locations as text). "" for no entries."""
     if not entries:
         return ""
     text, group = f"{_caption(offered)}:\n", None
@@ -229,6 +268,8 @@ def sources_markdown(entries: Sequence[SourceEntry], offered: bool, *, links: bo
             text += f"\n{_as_text(group) if links else group}\n\n" if group else "\n"
         where = _markdown_link(entry) if links else entry.location
         text += f"- {cited_as(entry.numbers)} {where}".replace("-  ", "- ") + "\n"
+    if unknown:
+        text += f"\n{_as_text(unknown_words(unknown)) if links else unknown_words(unknown)}\n"
     return text
 
 
@@ -254,9 +295,10 @@ def _markdown_link(entry: SourceEntry) -> str:
     return f"[{label}]({anchored(address, entry.anchor).replace('(', '%28').replace(')', '%29')})"
 
 
-def sources_html(entries: Sequence[SourceEntry], offered: bool) -> str:
+def sources_html(entries: Sequence[SourceEntry], offered: bool, unknown: Sequence[int] = ()) -> str:
     """The Sources list as HTML: its caption, then a list of each entry's numbers and its location as a
-    link to it (none where it has no address: see source_address). "" for no entries."""
+    link to it (none where it has no address: see source_address), and the numbers cited that name none of
+    them (``unknown``). "" for no entries."""
     if not entries:
         return ""
     esc = html.escape
@@ -271,7 +313,8 @@ def sources_html(entries: Sequence[SourceEntry], offered: bool) -> str:
                  else esc(entry.location))
         number = f"{cited_as(entry.numbers)} " if entry.numbers else ""
         out.append(f'<li dir="auto">{number}{where}</li>')
-    return "".join(out) + "</ul></div>"
+    out.append("</ul>" + (f'<div class="group">{esc(unknown_words(unknown))}</div>' if unknown else ""))
+    return "".join(out) + "</div>"
 
 
 def source_kind(location: str) -> str | None:

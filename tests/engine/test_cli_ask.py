@@ -435,3 +435,31 @@ def test_half_a_character_from_the_settings_or_the_server_is_no_traceback(tmp_pa
     assert "".join(e["text"] for e in events if e["event"] == "reasoning") == "hm \ufffd."
     (error,) = [e for e in events if e["event"] == "error"]
     assert "broke \ufffd here" in error["message"] and events[-1]["model"] == "m\ufffd"
+
+
+def test_a_call_left_open_in_one_round_is_said_not_closed_and_the_next_round_is_not_part_of_it(tmp_path) -> None:
+    # Round 2's "</tool>" closed round 1's call in the re-parse of the whole answer: `ask` said "the <query>
+    # element is not closed", a reason the engine never gave, of a block that took in round 2's words.
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(['Let me compute <tool name="calculate"><query>2+2']),
+                  Stream(["Oops, I forgot the closing </tool> tag. Anyway, 2+2 is 4."]))
+        proc = ask(llm.base_url, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    said = [line for line in proc.stderr.splitlines() if line.startswith("(a tool call not run: ")]
+    assert said == ["(a tool call not run: the block was not closed with </tool> before the end)"], proc.stderr
+
+
+def test_a_tool_that_is_off_names_the_flag_that_turns_it_on_to_the_model_and_the_user(tmp_path: Path) -> None:
+    # The tools' reasons are the window's ("enable 'Allow Go code (nanoGo)' in Settings"): `ask` names its flag.
+    with ScriptedLLMServer() as llm:
+        llm.queue(Stream(['<tool name="nanogo"><source>fmt.Println(1)</source></tool>',
+                          '<tool name="shell"><query>ls</query></tool>']), Stream(["Both are off."]))
+        proc = ask(llm.base_url, tmp_path, "--jsonl")
+        told = llm.requests[-1]["messages"][-1]["content"]
+    assert proc.returncode == 0, proc.stderr
+    errors = [json.loads(line)["error"] for line in proc.stdout.splitlines()
+              if json.loads(line)["event"] == "tool_result"]
+    assert errors == [
+        "The tool nanogo is disabled: pass --allow-nanogo, or enable 'Allow Go code (nanoGo)' in Settings.",
+        "The tool shell is disabled: pass --allow-shell-exec to let the model run commands."]
+    assert "pass --allow-nanogo" in told and "pass --allow-shell-exec" in told

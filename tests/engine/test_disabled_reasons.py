@@ -14,13 +14,16 @@ from tinyrag_desktop.settings import defaults
 
 @pytest.mark.parametrize(("block", "expected"), [
     ('<tool name="nanogo"><source>fmt.Println(1)</source></tool>',
-     "The tool nanogo is disabled: enable 'Allow Go code (nanoGo)' in Settings or pass --allow-nanogo."),
+     "The tool nanogo is disabled: enable 'Allow Go code (nanoGo)' in Settings."),
     ('<tool name="shell"><query>ls</query></tool>',
-     "The tool shell is disabled: enable 'Allow shell commands' in Settings or pass --allow-shell-exec."),
-], ids=["nanogo", "shell"])
+     "The tool shell is disabled: enable 'Allow shell commands' in Settings."),
+    ('<tool name="url_fetch"><url>https://example.org</url></tool>',
+     "The tool url_fetch is disabled: network tools are off (offline mode); turn on 'Network tools' in Settings."),
+], ids=["nanogo", "shell", "url_fetch"])
 async def test_a_disabled_tool_says_it_is_disabled_once(llm, tmp_path, block: str, expected: str) -> None:
     # It read "The tool nanogo is disabled: nanogo is disabled; enable 'Allow nanoGo' in Settings…", and
-    # there is no "Allow nanoGo" in Settings.
+    # there is no "Allow nanoGo" in Settings. The tools' own words are the window's: it has no flags to pass
+    # (it said "or pass --allow-nanogo"); `ask` gives its own (test_cli_ask).
     llm.queue(Stream([block]), Stream(["I cannot run that here."]))
     settings = defaults().replace(base_url=llm.base_url, chat_model="scripted", network_tools=False)
     async with httpx.AsyncClient() as http:

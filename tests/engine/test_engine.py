@@ -228,6 +228,10 @@ async def test_invalid_nested_and_fenced_blocks_are_text(llm, make_engine) -> No
     ("- " + block("echo", "hi"), "a list item, its line starting with a list marker (- or 1.)"),
     ("**" + block("echo", "hi") + "**", "emphasis, * or _ just before it"),
     ("<details>" + block("echo", "hi") + "</details>", "an HTML element, <details> just before it"),
+    ("| " + block("echo", "hi") + " |", "a table row, its line starting with |"),
+    ("## " + block("echo", "hi"), "a heading, its line starting with #"),
+    ("~~" + block("echo", "hi") + "~~", "strikethrough, ~~ just before it"),
+    ("[" + block("echo", "hi") + "](https://example.com/x)", "a link's text or an image's alt text, [ just before it"),
 ])
 async def test_a_call_written_wrong_at_the_end_gets_one_more_round_to_write_it_right(llm, make_engine,
                                                                                      written, where) -> None:
@@ -243,7 +247,8 @@ async def test_a_call_written_wrong_at_the_end_gets_one_more_round_to_write_it_r
     if 'name=""' in written:
         assert "it is not a valid block (the block has no name" in note
         assert asides == []  # the window marks an invalid block where it is shown, `ask` at the end
-    elif where.startswith(("a quote", "a list", "emphasis", "an HTML element")):  # marked where it is shown
+    elif where.startswith(("a quote", "a list", "emphasis", "an HTML element", "a table", "a heading", "strike",
+                           "a link")):  # marked where it is shown
         assert f"was not run: it is inside {where}. If you need the tool, write the call again as plain text, on its " \
                "own" in note
         assert asides == []

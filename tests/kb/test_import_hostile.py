@@ -178,13 +178,26 @@ def test_kb_add_stopped_by_a_full_disk_exits_with_failure(data_dir, tmp_path, mo
 
 
 def test_a_file_reached_twice_is_imported_once_and_the_second_time_said(data_dir, tmp_path):
+    # "kettle.md: already in this import (through a link or twice named)" named no link: alias.md took it
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "kettle.md").write_text(NOTE)
     (docs / "alias.md").symlink_to(docs / "kettle.md")
     report = _import(data_dir, [str(docs), str(docs / "kettle.md")])
     assert report.added == [str(docs / "kettle.md")] and report.unchanged == []
-    assert [f.reason for f in report.skipped] == ["already in this import (through a link or twice named)"] * 2
+    assert [f.reason for f in report.skipped] == ["already in this import, through the link alias.md"] * 2
+
+
+def test_a_link_met_after_its_file_is_named_and_a_file_named_twice_is_said_so(data_dir, tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "kettle.md").write_text(NOTE)
+    (docs / "zz-kettle.md").symlink_to("kettle.md")  # after the file, in the folder's order
+    report = _import(data_dir, [str(docs), str(docs / "kettle.md")])
+    assert report.added == [str(docs / "kettle.md")]
+    assert [(Path(f.location).name, f.reason) for f in report.skipped] == [
+        ("zz-kettle.md", "a link to kettle.md, which is in this import already"),
+        ("kettle.md", "already in this import (named twice)")]
 
 
 @pytest.mark.parametrize("start", ["MZ-80K owners' notes", "ID3 tags explained", "GIF89a and its frames", "OggS pages"])

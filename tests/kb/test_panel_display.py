@@ -198,7 +198,7 @@ def test_the_window_says_only_what_an_import_did(tmp_path):
     assert ImportReport(failed=[Failure("x", "no such file")]).in_words() == "1 failed"
     assert ImportReport(added=["a"], updated=["b", "c"], reread=["c"], chunks=1_200).in_words() == (
         "1 added (1,200 passages), 2 updated (read again: an older version of tinyRAG imported them)")
-    assert ImportReport(updated=["b"], chunks=1).in_words() == "1 updated (1 passage)"
+    assert ImportReport(updated=["b"], chunks=1, updated_chunks=1).in_words() == "1 updated (1 passage)"
     assert ImportReport(cancelled=True).in_words() == "Nothing was imported — cancelled"
     assert ImportReport(unchanged=["a", "b"]).summary() == "0 added, 0 updated, 2 unchanged (0 chunks stored)"
 

@@ -74,3 +74,23 @@ def test_enter_on_a_row_opens_its_source(qtbot, panel, sample_dir):
         assert handler.addresses() == [QUrl.fromLocalFile(str(sample_dir / "guide.md")).toString()]
     finally:
         QDesktopServices.unsetUrlHandler("file")
+
+
+def test_down_in_the_search_box_goes_to_the_first_passage_found(qtbot, panel, sample_dir):
+    # As in the chats search box: Down did nothing here, and the list was reached only with Tab.
+    from PySide6.QtWidgets import QApplication
+
+    from tests.kb.test_panel import _search
+
+    _import(qtbot, panel, [str(sample_dir)])
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.tabs.setCurrentIndex(1)
+    found = _search(qtbot, panel, "breda flour")  # a typo: its correction is said first, in a line not chosen
+    assert found and not panel.results.item(0).flags() & Qt.ItemFlag.ItemIsEnabled
+    panel.activateWindow()
+    panel.query_edit.setFocus()
+    qtbot.waitUntil(panel.query_edit.hasFocus)
+    qtbot.keyClick(panel.query_edit, Qt.Key.Key_Down)
+    assert QApplication.focusWidget() is panel.results
+    assert panel.results.currentRow() == 1 and panel.results.currentItem().text().startswith("[1] ")

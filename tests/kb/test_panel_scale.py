@@ -16,6 +16,15 @@ def _fill(data_dir, titles, type="text", chunks=1):
                               load_id="test")
 
 
+def _listed(qtbot, panel, width: int = 500, height: int = 300):
+    """The panel shown ``width`` by ``height`` pixels, its list read again (after _fill); its sources view."""
+    panel.resize(width, height)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.refresh()
+    return panel.sources_view
+
+
 def test_listing_thousands_of_sources_reads_only_the_rows_in_sight(qtbot, panel, data_dir, monkeypatch):
     # A QTreeWidget made an item per source, and the header measured 1,000 rows for its column widths:
     # 10,000 sources took a fifth of a second of the GUI thread to list and as long again to sort.

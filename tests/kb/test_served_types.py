@@ -153,3 +153,24 @@ def test_binary_bytes_say_though_only_where_the_server_claims_text():
         with pytest.raises(Error) as raised:
             Fetched("http://127.0.0.1/dump", f"{claim}; charset=utf-8", noise).document()
         assert str(raised.value) == f"the page is binary data, not text, though the server calls it {claim}"
+
+
+def test_a_zip_archive_served_as_one_is_said_to_be_one(tmp_path, data_dir):
+    # served as application/zip, it was "a ZIP archive, not a Word document": every ZIP was taken for one
+    import io
+    import zipfile
+
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as packed:
+        packed.writestr("notes.txt", "Quokkas live on Rottnest Island.")
+    make_docx(tmp_path / "policy.docx")
+    pages = {"/files/arch.zip": ("application/zip", archive.getvalue()),
+             "/files/policy": ("application/zip", (tmp_path / "policy.docx").read_bytes()),  # a .docx all the same
+             "/files/bad.docx": ("application/zip", archive.getvalue())}
+    with serving(_serve(pages)) as base:
+        with open_store(data_dir) as kb:
+            report = Importer(kb).run([base + path for path in pages])
+    assert report.added == [base + "/files/policy"]
+    assert {f.location.rsplit("/", 1)[1]: f.reason for f in report.failed} == {
+        "arch.zip": "a ZIP archive, which is not read (unpack it and import the files in it)",
+        "bad.docx": "a ZIP archive, not a Word document"}

@@ -290,6 +290,13 @@ def test_rule5_blocks_in_an_html_comment_are_text(text: str, runs: int) -> None:
     (f"**{BLOCK}", "emphasis, * or _ just before it"),
     (f"A <details>{BLOCK}</details> B", "an HTML element, <details> just before it"),
     (f'<div class="call">\n  {BLOCK}\n</div>', "an HTML element, <div> just before it"),
+    (f"| a | b |\n|---|---|\n| {BLOCK} | x |", "a table row, its line starting with |"),
+    (f"  |x| {BLOCK}", "a table row, its line starting with |"),
+    (f"# {BLOCK}", "a heading, its line starting with #"),
+    (f"Text\n   ### Result: {BLOCK}", "a heading, its line starting with #"),
+    (f"See [{BLOCK}](https://example.com)", "a link's text or an image's alt text, [ just before it"),
+    (f"![ {BLOCK}]", "a link's text or an image's alt text, [ just before it"),
+    (f"A ~~{BLOCK}~~ B", "strikethrough, ~~ just before it"),
 ])
 def test_rule5_a_block_in_a_markdown_construct_is_not_run_and_says_where(text: str, where: str) -> None:
     events = parse_every_way(text)
@@ -303,6 +310,14 @@ def test_rule5_a_block_in_a_markdown_construct_is_not_run_and_says_where(text: s
 @pytest.mark.parametrize("text", [
     f"a > b {BLOCK}",  # ">" not at the line's start
     f"- item\n  {BLOCK}",  # on the item's next line (its own line: not "inside" by this rule)
+    f"- a\n{BLOCK}",  # at the margin: a lazy line of the item in Markdown, but where models put their call
+    f"> quoted\n{BLOCK}",
+    f"a | b {BLOCK}",  # "|" not at the line's start
+    f"#{BLOCK}",  # no space: no heading
+    f"    # x\n{BLOCK}",  # a heading's line before it, not its own
+    f"a[1]{BLOCK}",
+    f"a~{BLOCK}",
+    f"x~~{BLOCK}",  # no strikethrough opens after a letter
     f"Use **bold** then {BLOCK}",
     f"2**{BLOCK}",  # no emphasis opens after a letter
     f"Line<br>{BLOCK}",

@@ -100,7 +100,6 @@ def test_raw_less_than_is_allowed_in_source() -> None:
         ('<tool name="calculate"/>', "no content element"),
         ('<tool name="calculate"><query/></tool>', "empty"),
         ('<tool name="calculate"><expr>1</expr></tool>', "unknown inner element <expr>"),
-        ('<tool name="calculate"><query>1</query><query>2</query></tool>', "one element"),
         ('<tool name="calculate"><query>1</tool>', "not closed"),
         ('<tool name="a"><query><tool name="b"><query>x</query></tool></query></tool>', "nested"),
         ('<tool name="a"><tool name="b"><query>x</query></tool></tool>', "nested"),
@@ -183,6 +182,21 @@ def test_plain_text_is_released_at_once_and_only_a_tool_prefix_is_held() -> None
     assert state.feed("p") == [TextChunk("<top")]
     assert state.feed("<") == []
     assert state.finish() == [TextChunk("<")]
+
+
+def test_a_comments_start_or_end_cut_by_the_stream_is_released_and_still_read() -> None:
+    # "<!-" and a comment's "-" were held back like "<to", though they can never become "<tool "
+    call = '<tool name="calculate"><query>1+1</query></tool>'
+    state = XMLParseState()
+    assert state.feed("a <!") == [TextChunk("a <!")]
+    assert state.feed("-") == [TextChunk("-")]
+    assert state.feed(f"- {call} -") == [TextChunk(f"- {call} -")]  # in the comment: text
+    assert state.feed("-") == [TextChunk("-")]
+    assert state.feed(f"> {call}") == [TextChunk("> "), ToolCall("calculate", "query", "1+1", call)]
+    assert state.feed("<!-") == [TextChunk("<!-")]
+    assert state.feed(f"x {call}") == [TextChunk("x "), ToolCall("calculate", "query", "1+1", call)]
+    assert state.feed("<!-") == [TextChunk("<!-")]
+    assert state.finish() == []
 
 
 @pytest.mark.parametrize(
@@ -427,10 +441,95 @@ def test_a_call_written_wrong_does_not_take_in_a_valid_call_after_it() -> None:
 
 
 def test_an_end_tag_with_a_space_is_no_close_and_says_so() -> None:
-    # the spec runs a block only once "</tool>" is seen; "</tool >" is not it
-    text = '<tool name="calculate"><query>2+2</query></tool >'
-    for size in (1, 4, len(text)):
+    # the spec runs a block only once "</tool>" is seen; "</tool >" is not it, and the block ends there: what
+    # follows streams and a call after it runs (it waited for a "</tool>" to the end of the answer)
+    block = '<tool name="calculate"><query>2+2</query></tool >'
+    text = block + ' so, again: <tool name="calculate"><query>3+3</query></tool> end'
+    for size in (1, 4, len(block), len(text)):
         events = feed_in(text, size)
-        assert calls(events) == []
-        assert invalid(events) == ["the block was not closed with </tool> before the end: its end tag has a space "
-                                   "in it; it must be exactly </tool>"]
+        assert calls(events) == [("calculate", "query", "3+3")]
+        assert [(e.raw, e.reason) for e in events if isinstance(e, InvalidBlock)] == [
+            (block, "its end tag has a space in it; it must be exactly </tool>")]
+    assert invalid(parse_every_way(block)) == ["its end tag has a space in it; it must be exactly </tool>"]
+    state = XMLParseState()
+    state.feed('<tool name="calculate"><query>2+2</query></tool  ')  # a ">" may yet come, or a name
+    assert invalid(state.finish()) == ["the block was not closed with </tool> before the end"]
+
+
+AFTER_ELEMENT = ("the block was not closed with </tool> right after </query>: text came first (a block holds one "
+                 "element, then its end tag)")
+
+
+def test_text_after_a_blocks_element_ends_it_there_and_streams_at_once() -> None:
+    # After </query> only spaces and </tool> may come. Prose there sent the block looking for a </tool> with no
+    # bound: nothing streamed to the end of the answer, and the valid call later on never ran.
+    state = XMLParseState()
+    out = state.feed('<tool name="calculate"><query>1+1</query> then some prose')
+    assert out == [InvalidBlock('<tool name="calculate"><query>1+1</query>', AFTER_ELEMENT),
+                   TextChunk(" then some prose")]
+    out = state.feed(', and later a valid <tool name="calculate"><query>2+2</query></tool> done')
+    assert calls(out) == [("calculate", "query", "2+2")]
+    assert out[-1] == TextChunk(" done")
+    text = ('<tool name="calculate"><query>1+1</query>\n\nThen <tool name="calculate"><query>2+2</query></tool>'
+            '<tool name="a"><query>1</query><query>2</query></tool> b')
+    events = parse_every_way(text)
+    assert calls(events) == [("calculate", "query", "2+2")]
+    assert [e.raw for e in events if isinstance(e, InvalidBlock)] == [
+        '<tool name="calculate"><query>1+1</query>', '<tool name="a"><query>1</query>']
+    assert invalid(events) == [AFTER_ELEMENT] * 2
+    # spaces and line breaks, then </tool>, close it as before
+    spaced = '<tool name="calculate"><query>1+1</query> \n\n\t</tool>'
+    assert calls(parse_every_way(spaced + "<to")) == [("calculate", "query", "1+1")]
+    # an earlier fault is the reason given
+    assert invalid(parse_every_way('<tool name=""><query>x</query> and so')) == [
+        'the block has no name="…" attribute, or it is empty']
+
+
+def test_a_block_left_open_before_another_holds_the_text_after_it_only_so_far() -> None:
+    # "<tool " after </query> opens a nested block (spec rule 4): one invalid block, however it is cut ...
+    nested = '<tool name="a"><query>x</query><tool name="b"><query>y</query></tool></tool>'
+    events = parse_every_way(f"{nested} z")
+    assert invalid(events) == ["nested <tool> blocks are not supported"] and calls(events) == []
+    # ... but a block whose own </tool> never comes does not hold the rest of the answer: within 4000
+    # characters of where the nested block opened, it ends there, and the call after it runs.
+    opened = '<tool name="a"><query>x</query>\n'
+    call = '<tool name="calculate"><query>1+1</query></tool>'
+    prose = "The sum follows from the rules.\n\n" * 130
+    state = XMLParseState()
+    events = state.feed(opened + call)
+    for k in range(0, len(prose), 50):
+        events += state.feed(prose[k : k + 50])
+    assert "".join(e.raw for e in events) == opened + call + prose  # all out before the stream ends
+    assert [(e.raw, e.reason) for e in events if isinstance(e, InvalidBlock)] == [
+        ('<tool name="a"><query>x</query>', "the block was not closed with </tool> before the next <tool …> block")]
+    assert calls(events) == [("calculate", "query", "1+1")]
+    assert calls(parse_every_way(opened + call + prose)) == [("calculate", "query", "1+1")]
+
+
+def test_a_nested_block_with_blank_lines_in_its_programs_is_still_one_block() -> None:
+    go = "x := 1\n\n\nfmt.Println(x)\n" * 20
+    text = (f'<tool name="nanogo"><source>{go}<tool name="nanogo"><source>{go}</source></tool>\n\n{go}</source>'
+            f'</tool> after <tool name="calculate"><query>1</query></tool>')
+    events = parse_every_way(text)
+    assert invalid(events) == ["nested <tool> blocks are not supported"]
+    assert calls(events) == [("calculate", "query", "1")]
+    (bad,) = [e for e in events if isinstance(e, InvalidBlock)]
+    assert bad.raw == text[: text.index(" after")]
+
+
+def test_a_nested_block_is_held_no_further_than_the_block_limit() -> None:
+    text = '<tool name="a"><query>x <tool name="b"><query>y</query></tool>' + "z" * 300
+    state = XMLParseState(max_block_chars=100)
+    events = state.feed(text)
+    assert [e.raw for e in events if isinstance(e, InvalidBlock)] == ['<tool name="a"><query>x ']
+    assert calls(events) == [("b", "query", "y")]
+
+
+def test_another_tag_where_the_element_should_open_does_not_hold_the_answer() -> None:
+    # It looked for the block's </tool> counting "<tool ": a call after it made the rest of the answer one block.
+    assert [e.raw for e in parse_every_way('a <tool name="x"><b>2+2</b></tool> b') if isinstance(e, InvalidBlock)] \
+        == ['<tool name="x"><b>2+2</b></tool>']
+    text = '<tool name="x"><a href="u">the docs</a> say\n\nso: <tool name="calculate"><query>1</query></tool> end'
+    events = parse_every_way(text)
+    assert invalid(events) == ["expected <query>, <url> or <source> inside the block"]
+    assert calls(events) == [("calculate", "query", "1")] and events[-1] == TextChunk(" end")

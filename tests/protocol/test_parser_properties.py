@@ -5,19 +5,22 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from unittest.mock import patch
 
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from tests.protocol.test_parser import normal
+from tinyrag_desktop.protocol import block as block_module
 from tinyrag_desktop.protocol import InvalidBlock, TextChunk, ToolCall, XMLParseState, parse_all
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"  # copied from shared/fixtures
 
 NOISE = st.text(alphabet="ab <>/=\"'`~\n&;tolqueryname![]CDAT", max_size=40)
 SAFE = st.text(alphabet=st.characters(blacklist_characters="<`~&\r", blacklist_categories=("Cs",)), max_size=30)
-# Text that writes no Markdown construct around a block after it (a quote, a list item, emphasis).
-PLAIN = st.text(alphabet=st.characters(blacklist_characters="<`~&\r>*_-+.)", blacklist_categories=("Cs",)),
+# Text that writes no Markdown construct around a block after it (a quote, a list item, emphasis, a table row,
+# a heading, a link).
+PLAIN = st.text(alphabet=st.characters(blacklist_characters="<`~&\r>*_-+.)|#[", blacklist_categories=("Cs",)),
                 max_size=30)
 NAMES = st.sampled_from(["calculate", "rag_knowledge", "url_fetch", "nanogo", "x_1"])
 PARAMS = st.sampled_from(["query", "url", "source"])
@@ -48,6 +51,8 @@ BROKEN = st.sampled_from([
     '<tool name=a><query>x</query></tool>',  # unquoted: the same
     '<tool name="a">x\n\ny</tool>',  # but not past a blank line
     '<tool name="a"><query>x</query></tool >',
+    '<tool name="a"><query>x</query> prose',  # text after its element: it ends there
+    '<tool name="a"><query>x</query>\n<tool name="b"><query>y</query></tool>',  # nested, left open
 ])
 
 
@@ -166,6 +171,20 @@ def test_text_that_cannot_start_a_block_is_released_at_once(text: str, points: l
         assert "".join(e.text for e in state.feed(piece)) == piece
 
 
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet="ab <!->`\n", max_size=60), points=st.lists(st.integers(0, 10_000), max_size=12))
+@example(text="a <!-", points=[])
+@example(text="<!-- x --", points=[])
+def test_only_a_part_of_a_tool_tag_is_held_back(text: str, points: list[int]) -> None:
+    # With no "t", nothing but a "<" at the end may begin "<tool ": a comment's "<!-" or "--" is out at once.
+    state = XMLParseState()
+    fed = out = ""
+    for piece in cut(text, points):
+        fed += piece
+        out += "".join(e.raw for e in state.feed(piece))
+        assert fed[len(out) :] in ("", "<") and fed.startswith(out)
+
+
 @settings(max_examples=200, deadline=None)
 @given(text=st.text(max_size=200), points=st.lists(st.integers(0, 10_000), max_size=10))
 def test_never_raises_on_any_text(text: str, points: list[int]) -> None:
@@ -233,3 +252,37 @@ def test_held_text_is_released_at_the_same_place_however_the_stream_is_cut(text,
 def _held_for(state: XMLParseState) -> int:
     """How many more characters the held text may take, past those read (-1: none held, or no bound yet)."""
     return state._held_until - state._fed if state._held_until >= 0 else -1
+
+
+@settings(max_examples=300, deadline=None)
+@given(block=valid_block(), gap=st.sampled_from(["", " ", "\n", "\n\n"]), prose=PLAIN.filter(lambda s: s.strip()),
+       after=valid_block(), points=st.lists(st.integers(0, 10_000), max_size=8))
+def test_text_after_a_blocks_element_streams_at_once_and_a_call_after_it_runs(block, gap, prose, after, points):
+    # Prose where "</tool>" should come held all the text after it, the later call too, to the stream's end.
+    raw, _ = block
+    opened = raw[: raw.rindex("</tool>")].rstrip()
+    prose = gap + prose.lstrip() + " "
+    state = XMLParseState()
+    events = [event for piece in cut(opened + prose, points) for event in state.feed(piece)]
+    assert "".join(e.raw for e in events) == opened + prose
+    assert [e.raw for e in events if isinstance(e, InvalidBlock)] == [opened]
+    events += state.feed(after[0]) + state.finish()
+    assert [(e.name, e.param, e.content) for e in events if isinstance(e, ToolCall)] == [after[1]]
+
+
+NESTED_PARTS = st.lists(st.one_of(
+    st.sampled_from(['<tool name="a"><query>x</query>', '<tool name="a"><source>x\n\ny <tool name="b">',
+                     "</tool>", "</source>", "\n\n", "<tool ", "<tool  name='b'>"]),
+    valid_block().map(lambda b: b[0]), NOISE), max_size=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=NESTED_PARTS, reach=st.integers(1, 120), points=st.lists(st.integers(0, 10_000), max_size=12))
+def test_a_nested_block_ends_at_the_same_place_however_the_stream_is_cut(parts, reach, points) -> None:
+    text = "".join(parts)
+    with patch.object(block_module, "_NESTED_REACH", reach):
+        whole = normal(parse_all(text))
+        for pieces in (list(text), cut(text, points)):
+            events = run(pieces)
+            assert "".join(e.raw for e in events) == text
+            assert normal(events) == whole

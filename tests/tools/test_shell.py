@@ -70,7 +70,7 @@ def read_pid(path: Path) -> int | None:
 
 
 async def test_disabled_by_default(data_dir: Path) -> None:
-    with pytest.raises(ToolError, match="enable 'Allow shell commands' in Settings or pass --allow-shell-exec"):
+    with pytest.raises(ToolError, match="enable 'Allow shell commands' in Settings"):
         await shell("echo hi", ToolContext(settings={"allow_shell_exec": False}, data_dir=data_dir))
     registry = default_registry()
     assert "shell" not in {s.name for s in registry.enabled({"allow_shell_exec": False})}

@@ -78,8 +78,8 @@ def test_the_export_lists_what_the_window_lists_with_the_same_numbers(qtbot):
                             tools=(first, second))
     widget = AnswerWidget.from_stored(message)
     qtbot.addWidget(widget)
-    entries, offered = message_sources(message)
-    assert entries == widget.source_entries() and len(entries) == 3 and not offered
+    entries, offered, unknown = message_sources(message)
+    assert entries == widget.source_entries() and len(entries) == 3 and not offered and unknown == ()
     assert widget.sources_row.groups()  # shown apart: the case where a list of its own would differ
     copied = widget.to_markdown()
     block = sources_markdown(entries, offered)

@@ -381,3 +381,21 @@ def test_the_query_box_and_the_progress_bar_have_names_a_screen_reader_says(qtbo
             assert name(panel.progress_bar) == "Removing sources"
     finally:
         panel.shutdown()
+
+
+# ---- 7. the Search tab from the keyboard ----------------------------------------------------------------
+
+
+def test_down_in_the_search_box_goes_to_the_first_passage_in_the_window(kb_window, qloop, qtbot):
+    win, panel, _ = kb_window
+    panel.tabs.setCurrentIndex(1)
+    panel.query_edit.setText("herons")
+    with qtbot.waitSignal(panel.searchFinished) as searched:
+        panel.run_search()
+    assert searched.args[0] == 3
+    win.activateWindow()
+    panel.query_edit.setFocus()
+    qloop.run(wait_until(panel.query_edit.hasFocus))
+    qtbot.keyClick(panel.query_edit, Qt.Key.Key_Down)  # as in the chats search box
+    assert QApplication.focusWidget() is panel.results
+    assert panel.results.currentItem().text().startswith("[1] ")

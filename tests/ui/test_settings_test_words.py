@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel
 
-from tinyrag_desktop.ui.settings_connection import continued
+from tinyrag_desktop.sentences import after_colon as continued
 
 
 def _shown(dialog) -> list[str]:
@@ -35,3 +35,5 @@ def test_names_keep_their_capitals_after_the_colon():
     assert continued("LM Studio has no model loaded.") == "LM Studio has no model loaded."
     assert continued("vLLM said no.") == "vLLM said no."
     assert continued("") == ""
+    assert continued("I gave up.") == "I gave up."
+    assert continued("A proxy said no.") == "a proxy said no."

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import re
+from pathlib import Path
 
 from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore, StoredMessage, StoredTool
@@ -11,6 +13,7 @@ from tinyrag_desktop.ui.answer import AnswerWidget
 
 from .conftest import ask_and_wait, tokens
 
+SHOTS = Path("/tmp/kb44")
 GUIDE = ("# Backup guide\n\n## Nightly backups\n\nThe backup server copies every laptop at two in the night and "
          "keeps each backup copy for thirty days.\n\n## Restoring a backup\n\nTo restore a backup copy, open the "
          "backup console, pick the night you want and press Restore.\n")
@@ -39,6 +42,17 @@ def _told(text: str) -> dict[str, list[int]]:
     return told
 
 
+def _searched(make_window, server, qloop, data, query: str, reply: str, question: str):
+    """A window on ``data`` asked ``question``: the model searches for ``query``, then answers ``reply``.
+    The question starts with arithmetic, which routes to tools mode: nothing goes into the prompt, the
+    numbers come from the tool. The window and its answer."""
+    call = f'Let me look.\n<tool name="rag_knowledge"><query>{query}</query></tool>\n'
+    server.queue(Stream(tokens(call)), Stream(tokens(reply)))
+    win = make_window(server.base_url, data_dir=data)
+    assert qloop.run(ask_and_wait(win, f"What is 2 + 2, and {question}")) == "done"
+    return win, win.view.answers()[-1]
+
+
 def _shown(answer) -> list[str]:
     return [link.text() for link in answer.sources_row.links()]
 
@@ -54,13 +68,9 @@ def _reopened(make_window, qloop, win, server, data):
 
 def test_the_sources_line_numbers_each_file_as_the_search_result_numbered_it(make_window, server, qloop, tmp_path):
     data, docs = _knowledge(tmp_path)
-    call = 'Let me look.\n<tool name="rag_knowledge"><query>backup copy restore kittens</query></tool>\n'
-    server.queue(Stream(tokens(call)), Stream(tokens("Backups are kept thirty days and restored from the "
-                                                     "console [1]; kittens purr [2].")))
-    win = make_window(server.base_url, data_dir=data)
-    # arithmetic routes to tools mode: nothing goes into the prompt, the numbers come from the tool
-    assert qloop.run(ask_and_wait(win, "What is 2 + 2, and how do I restore a backup copy?")) == "done"
-    answer = win.view.answers()[-1]
+    win, answer = _searched(make_window, server, qloop, data, "backup copy restore kittens",
+                            "Backups are kept thirty days and restored from the console [1]; kittens purr [2].",
+                            "how do I restore a backup copy?")
     result = server.requests[-1]["messages"][-1]["content"]  # the result the model read
     told = _told(result)
     assert result.count("Source: Backup guide (") == 2
@@ -184,3 +194,44 @@ def test_the_line_lists_files_in_the_order_of_their_numbers_whichever_search_end
     answer.tool_finished(ToolFinished("t2", "rag_knowledge", "invoices", "/docs/invoices.md", None, len(second),
                                       "ok", 5, second))
     assert _shown(answer) == ["[1] invoices.md", "[2] pets.txt"]
+
+
+def test_numbers_cited_that_no_search_gave_are_said_under_the_answer_and_in_its_copies(make_window, server, qloop,
+                                                                                       tmp_path):
+    # The model cited [2] and [7] after a search that found one document: they read as plain text, as every
+    # citation does, and the Sources line listed [1] alone, saying nothing of them.
+    from tinyrag_desktop.chat_export import export_html, export_markdown
+    from tinyrag_desktop.chats import ChatInfo
+
+    data, docs = _knowledge(tmp_path)
+    win, answer = _searched(make_window, server, qloop, data, "kittens sofa purr",
+                            "Kittens purr on the sofa [1]. Cats nap [2]. See also [7]. In code, `argv[3]` is no "
+                            "citation.", "what do kittens do on the sofa?")
+    said = "No such sources in this answer's searches: [2], [7]"
+    assert _shown(answer) == ["[1] pets.txt"]
+    note = answer.sources_row.findChild(type(answer.sources_row._caption), "sourcesUnknown")
+    assert note.isVisible() and note.text() == said
+    assert said in answer.sources_row.accessibleDescription()
+    assert answer.to_markdown().endswith(f"- [1] {docs / 'pets.txt'}\n\n{said}\n")
+    if SHOTS.is_dir():
+        answer.grab().save(str(SHOTS / "unknown_citations.png"))
+
+    stored = _reopened(make_window, qloop, win, server, data)
+    assert stored.to_markdown().endswith(f"\n\n{said}\n")
+    store = ChatStore(data)
+    try:
+        messages = store.messages(stored.window().chat_id)
+    finally:
+        store.close()
+    chat = ChatInfo(stored.window().chat_id, "Kittens", "", 0.0, 0.0)
+    assert "No such sources in this answer's searches: \\[2\\], \\[7\\]" in export_markdown(chat, messages)
+    assert f"{html.escape(said)}</div>" in export_html(chat, messages)
+
+
+def test_only_the_numbers_no_source_has_are_said():
+    from tinyrag_desktop.source_list import SourceEntry, unknown_citations
+
+    entries = [SourceEntry("/docs/a.md", (1,)), SourceEntry("/docs/b.md", (2, 3))]
+    assert unknown_citations("As said [1-3], and [1, 4]; `argv[9]` is code; see [12].", entries) == (4, 12)
+    assert unknown_citations("All known [1][2].", entries) == ()
+    assert unknown_citations("A page read, no numbers given [2].", [SourceEntry("https://example.org/")]) == ()

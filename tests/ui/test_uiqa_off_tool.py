@@ -36,6 +36,9 @@ def test_a_tool_that_is_off_reads_off_and_says_which_setting_turns_it_on(make_wi
     assert card.accessibleName().endswith(", off") and "failed" not in card.accessibleDescription()
     for words in (card.note, card.details_text(), card.toolTip(), card.accessibleDescription()):
         assert "--" not in words and "disabled" not in words
+    # and the model, asked in the window, was told of the Settings switch, not of a flag it cannot take
+    told = server.requests[-1]["messages"][-1]["content"]
+    assert f"'{setting}' in Settings" in told and "--" not in told
     assert " tool run" not in answer.footer() or "0 tools run" in answer.footer()  # nothing ran
     # reopened, the chat says the same
     stored = ChatStore(win.data_dir).messages(win.chat_id)[-1]

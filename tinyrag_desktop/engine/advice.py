@@ -41,7 +41,7 @@ def folded(name: str) -> str:
 # so; the answer ended on it, the user shown a code block and no result.
 _MISWRITTEN = re.compile(r"<tool\s[^>]*>.*?</tool\s*>\s*(?:`+|~{3,}|-->)?\s*\Z", re.IGNORECASE | re.DOTALL)
 # What may follow a call in a Markdown construct (spec rule 5) at the end of a message: the construct's end.
-_CLOSES = re.compile(r"\s*(?:(?:[*_]{1,3}|</[A-Za-z][A-Za-z0-9-]*\s*>|-->)\s*)*\Z")
+_CLOSES = re.compile(r"\s*(?:(?:[*_]{1,3}|~~|\]\([^()\s]*\)|\]|\||</[A-Za-z][A-Za-z0-9-]*\s*>|-->)\s*)*\Z")
 CLOSING_CHARS = 200  # more text than that after an invalid block: the message goes on after it
 
 

@@ -62,6 +62,12 @@ class Round:
     reasoning: list[str] = field(default_factory=list)  # what the model reasoned in this round
     finish_reason: str | None = None  # how the server said the reply ended
 
+    def in_call_order(self) -> None:
+        """Put the results in the order their calls were written: a refused call's is in as soon as it is
+        parsed, a run call's when it finishes, and the model matched "call_2, call_3, call_4, call_1" to
+        its calls with difficulty. (The cards still finished when their tools did.)"""
+        self.results.sort(key=lambda result: int(result[0].rpartition("_")[2]))
+
     def waiting(self) -> bool:
         """The model stopped right after a tool block: it wrote no answer, it waits for the results."""
         return self.after_call is not None and not self.after_call.strip()

@@ -186,6 +186,7 @@ class Engine(ToolCalls):
                         yield named(event, model)
                 finally:  # what arrived is kept, even when the round failed
                     req.transcript.append("".join(rnd.text))
+                rnd.in_call_order()
                 heard += [text for *_, text in rnd.results]
                 ran = any(status != "skipped" for _, _, status, _, _ in rnd.results)
                 more = number <= cfg.max_continuations  # a round is left

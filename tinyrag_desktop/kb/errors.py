@@ -23,7 +23,10 @@ class Error(Exception):
 
 
 class StoreError(Error):
-    """The knowledge base database cannot be opened, read or written."""
+    """The knowledge base database cannot be opened, read or written; ``doing`` is what failed, as the
+    message starts ("Could not remove 3 sources"), which the window leaves out where it says it itself."""
+
+    doing = ""
 
 
 class CannotWrite(StoreError):

@@ -103,9 +103,10 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
     already, in other letters on a case-insensitive disk (path_case.py).
     """
     out: list[ImportItem] = []
-    taken: set[str] = set()  # each file once, however many links or folders lead to it
+    taken: dict[str, str] = {}  # each file once, however many links or folders lead to it: by which path
 
-    def add(file: str, name: str, in_folder: bool = True) -> None:
+    def add(file: str, name: str, in_folder: bool = True, found: str = "") -> None:
+        """Take ``file`` (a real path), found as ``found`` (a link to it, or itself), named ``name``."""
         file = spelled(file) if spelled is not None else file
         # one of the app's own files (settings.json) named by itself, or linked to from a folder (whose files
         # come as real paths): as in the data folder, left out (and it would be removed as an old import)
@@ -115,9 +116,10 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
         elif _may_be_apps(real) and data_folder_around(real):
             report.skipped.append(Failure(_shown(file), DATA_COPY_FILE))
         elif file in taken:
-            report.skipped.append(Failure(_shown(file), "already in this import (through a link or twice named)"))
+            shown = found if found and os.path.islink(found) else file  # a link by its own name
+            report.skipped.append(Failure(_shown(shown), _taken_already(found or file, file, taken[file])))
         else:
-            taken.add(file)
+            taken[file] = found or file
             out.append(ImportItem("path", file, name if name != Path(file).name else "", in_folder=in_folder))
 
     for item in items:
@@ -143,7 +145,7 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
             report.failed.append(Failure(_shown(item.value), _unreadable(path, exc)))
             continue
         if named is not None:  # a file named by itself is taken, a link too, wherever it leads
-            add(named, path.name, in_folder=False)
+            add(named, path.name, in_folder=False, found=str(path))
             continue
         path = Path(os.path.normpath(path.absolute()))  # named as the files imported are: from the root, no ".."
         top = os.path.realpath(path)  # what its links may lead into (see _outside)
@@ -204,10 +206,23 @@ def expand(items: Sequence[ImportItem], report: ImportReport, walked: set[str] |
                     if gone is not None:  # a link to a folder deleted since: the files imported through it
                         walked.add(os.path.join(gone, ""))  # are gone too
                 else:
-                    add(resolved, file.name)
+                    add(resolved, file.name, found=str(file))
         if len(out) == before:  # say why nothing happened, rather than a bare "0 added"
             report.skipped.append(Failure(str(path), "no supported files found in this folder"))
     return out
+
+
+def _taken_already(found: str, real: str, by: str) -> str:
+    """Why ``found`` is left out: the file it is or leads to (``real``) is in the import already, found as
+    ``by``. "notes.md: already in this import (through a link or twice named)" named the file, not the link
+    that had taken it (link-to-notes.md, listed before it), nor which of the two it was."""
+    if os.path.islink(found):
+        return f"a link to {_shown(os.path.basename(real))}, which is in this import already"
+    if os.path.islink(by):
+        return f"already in this import, through the link {_shown(os.path.basename(by))}"
+    if by != found:  # through a linked folder
+        return f"already in this import, as {_shown(by)}"
+    return "already in this import (named twice)"
 
 
 # Why a folder's walk leaves out the data folder the knowledge base is in (see expand).

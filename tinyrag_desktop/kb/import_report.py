@@ -43,6 +43,7 @@ class ImportReport:
     failed: list[Failure] = field(default_factory=list)
     skipped: list[Failure] = field(default_factory=list)
     chunks: int = 0
+    updated_chunks: int = 0  # of ``chunks``, those of the sources updated
     cancelled: bool = False
     # Stored without vectors because the embedding server failed, and its first complaint.
     unembedded: list[str] = field(default_factory=list)
@@ -73,15 +74,18 @@ class ImportReport:
         """The summary as the window says it: only what happened ("2 already up to date", not "0 added,
         0 updated, 2 unchanged (0 chunks stored)"), with passages for chunks. ``summary`` keeps every count,
         for the command line and scripts."""
+        stored = {"added": self.chunks - self.updated_chunks, "updated": self.updated_chunks}
         counts = [(self.added, "added"), (self.updated, "updated"), (self.unchanged, "already up to date"),
                   (self.failed, "failed"), (self.skipped, "skipped")]
-        said = [(words, f"{len(items):,} {words}") for items, words in counts if items]
-        parts = [part for _, part in said]
-        if self.chunks and said and said[0][0] in ("added", "updated"):  # the passages those stored
-            parts[0] += f" ({self.chunks:,} passage{'' if self.chunks == 1 else 's'})"
-        if self.reread:
-            parts[[words for words, _ in said].index("updated")] += (
-                " (read again: an older version of tinyRAG imported them)")
+        parts = []
+        for items, words in counts:
+            if not items:
+                continue
+            # each count's own passages: "1 added (4 passages), 1 updated" gave the updated one's to the added
+            said = [f"{stored[words]:,} passage{'' if stored[words] == 1 else 's'}"] if stored.get(words) else []
+            if words == "updated" and self.reread:
+                said.append("read again: an older version of tinyRAG imported them")
+            parts.append(f"{len(items):,} {words}" + (f" ({'; '.join(said)})" if said else ""))
         if self.moved:
             parts.append(f"{len(self.moved):,} moved (found under a new path)")
         if self.removed:

@@ -371,6 +371,7 @@ class Importer(ImportReadingMixin):
                 if reread:
                     report.reread.append(source.location)
                 report.chunks += len(source.chunks)
+                report.updated_chunks += len(source.chunks) if updated else 0
 
 
     def _save(self, source: _Read, load_id: str) -> tuple[bool | None, bool]:

@@ -240,6 +240,15 @@ def _zip_kind(names: set[str]) -> str:
     return next((kind for part, kind in _ZIP_KINDS if part in names), "a ZIP archive")
 
 
+def _zip_refused(what: str, kind: str) -> str:
+    """Why a ZIP archive that is ``what`` (see _zip_kind) is not read, claimed to be ``kind``."""
+    if kind == "docx":
+        return f"{what}, not a Word document"
+    if what == "a ZIP archive":
+        return "a ZIP archive, which is not read (unpack it and import the files in it)"
+    return f"{what}, not a document"
+
+
 # The start of an HTML page, after any comments ("<!-- saved from url=… -->", as browsers save pages).
 _HTML_PAGE_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S)
 
@@ -266,7 +275,7 @@ def read_bytes(data: bytes, kind: str, name: str, cancelled: Callable[[], bool] 
             raise ReadError("a damaged ZIP archive" if kind != "docx" else
                             "a damaged or incomplete Word document (its ZIP archive cannot be opened)") from exc
         if "word/document.xml" not in names:
-            raise ReadError(_zip_kind(names) + (", not a Word document" if kind == "docx" else ", not a document"))
+            raise ReadError(_zip_refused(_zip_kind(names), kind))
         kind = "docx"
     elif kind in ("pdf", "docx") and actual is None and is_html_page(data):
         # a link that gave a sign-in or error page, saved under the document's name

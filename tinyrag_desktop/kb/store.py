@@ -525,13 +525,15 @@ class KnowledgeBase(SchemaMixin):
         """Delete these sources (as remove_source does) in one transaction: all of them or none; how many
         there were. A thousand removed one transaction each rewrite the same index pages a thousand times."""
         self._check_writable()
+        unique = list(dict.fromkeys(source_ids))
         try:
             with scrubbing(self.conn, SECURE_DELETE), self._writing():
                 deleted = 0
-                for source_id in dict.fromkeys(source_ids):
+                for source_id in unique:
                     deleted += self._delete(source_id)
         except sqlite3.DatabaseError as exc:
-            raise self._write_error(f"Could not remove {len(source_ids)} sources", exc) from exc
+            raise self._write_error(f"Could not remove {len(unique):,} source{'' if len(unique) == 1 else 's'}",
+                                    exc) from exc
         return deleted
 
     def _delete(self, source_id: int) -> int:

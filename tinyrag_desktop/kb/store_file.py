@@ -236,6 +236,11 @@ def room_to_compact(path: Path, needed: int) -> tuple[bool, str]:
         f"and as much on the disk of SQLite's temporary files ({temp}; {megabytes(free_temp)} free)")
 
 
+# Who holds the lock, as the command line guesses it; the window, which cannot be waiting on itself, names
+# the command line instead (ui.kb_summary.in_window).
+WINDOW_SUSPECTED = "the tinyRAG window importing or deleting, perhaps"
+
+
 def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
     """The error to raise when SQLite failed on the knowledge base at ``path``: ``doing`` ("Could not save
     … in the knowledge base") followed by why, in words, and what to do. DiskFull when a disk is full,
@@ -244,6 +249,12 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
 
     Told apart by SQLite's error name (SQLITE_CORRUPT, SQLITE_BUSY …), which is fixed; its message may
     change between versions, so it is only quoted."""
+    error = _worded(path, exc, doing)
+    error.doing = doing
+    return error
+
+
+def _worded(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
     name = getattr(exc, "sqlite_errorname", "") or ""
     file = "the file" if str(path) in doing else f"the knowledge base file {path}"
     # SQLite says SQLITE_FULL when it sees the disk is full; a write that fails midway is often only an
@@ -259,9 +270,8 @@ def store_error(path: Path, exc: sqlite3.Error, doing: str) -> StoreError:
             return StoreLocked(f"{doing}: another tinyRAG import into it (process {pid}) is paused, stopped "
                                "with Ctrl+Z in its terminal perhaps, and holds it until it goes on. Resume it "
                                "(type fg in that terminal) or end it, then try again.")
-        return StoreLocked(f"{doing}: another program is writing to the knowledge base (the tinyRAG window "
-                           "importing or deleting, perhaps) and did not finish in time. Try again when it "
-                           "is done.")
+        return StoreLocked(f"{doing}: another program is writing to the knowledge base ({WINDOW_SUSPECTED}) "
+                           "and did not finish in time. Try again when it is done.")
     if name.startswith("SQLITE_CANTOPEN"):
         folder = Path(path).parent
         if folder.is_dir() and not folder_writable(folder) and not Path(path).exists():

@@ -156,16 +156,17 @@ class Fetched:
             name = name[:-3] if name.lower().endswith(".gz") else name
         found = sniff(with_utf16_bom(data))
         # a PDF's or a Word file's own signature wins, as in a file: served as text/html, a PDF was read as tags
-        kind = "pdf" if found == "pdf" else "docx" if found == "zip" else served_kind(ctype, path, data)
-        if kind not in ("pdf", "docx") and found is not None:
+        kind = ("pdf" if found == "pdf" else _zip_claim(ctype, path) if found == "zip"
+                else served_kind(ctype, path, data))
+        if kind not in ("pdf", "docx", "zip") and found is not None:
             raise ReadError(_not_text(found, ctype))
-        if kind == "html" or kind not in ("pdf", "docx", "xml") and is_html_page(data) \
+        if kind == "html" or kind not in ("pdf", "docx", "zip", "xml") and is_html_page(data) \
                 or kind == "xml" and data.lstrip()[:200].lower().find(b"<html") >= 0:  # XHTML
             from .walls import refuse_walls
 
             # a JavaScript app's empty page, a sign-in form: refused, saying how to import the page after all
             return refuse_walls(data, lambda: self._html(data), web=True)
-        if kind in ("pdf", "docx"):
+        if kind in ("pdf", "docx", "zip"):
             return read_bytes(data, kind, name)
         # Text in the encoding its server names, which the readers read as UTF-8; else as a file's bytes are
         return read_bytes(served_as_utf8(data, self.charset) or data, kind, name)
@@ -181,6 +182,13 @@ class Fetched:
             except NoText:
                 pass
             raise
+
+
+def _zip_claim(mime: str, path: Path) -> str:
+    """What a ZIP archive served as ``mime`` from ``path`` claims to be: a Word document when its type or
+    name says so, else an archive, which read_bytes reads only if it holds a Word document's body after all.
+    Every ZIP was taken for a Word document: an archive served as application/zip was "not a Word document"."""
+    return "docx" if _SERVED_KINDS.get(mime) == "docx" or path.suffix.lower() == ".docx" else "zip"
 
 
 # Content types that name the reader of a page whatever its address says.

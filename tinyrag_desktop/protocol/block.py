@@ -18,16 +18,33 @@ CLOSE = "</tool>"
 PARAMS = ("query", "url", "source")
 _WS = " \t\r\n"
 
-# Block phases. P_FAILED: a block known invalid early (an unquoted name=, text with no <query> around it)
-# that runs on to its </tool> if one follows within _FAILED_REACH characters of its start, with no other
-# "<tool " and no blank line before it; else it ends where it failed, and the rest is text again. (Prose that
-# mentions <tool name="x"> waits so until its paragraph ends; the model and the window are told the real
-# reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.)
+# Block phases. P_FAILED: a block known invalid early (an unquoted name=, text with no <query> around it, another
+# tag where <query> should open) that runs on to its </tool> if one follows within _FAILED_REACH characters of
+# its start, with no other "<tool " and no blank line before it; else it ends where it failed, and the rest is
+# text again. (Prose that mentions <tool name="x"> waits so until its paragraph ends; the model and the window
+# are told the real reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.)
+# P_AFTER: past the inner element, where only spaces and </tool> may follow; any other text ends the block at
+# once where its element ended (_fail_at), and that text is read as text again: "<query>1+1</query> then
+# prose" held the rest of the answer, later calls and all, waiting for a </tool>. A "<tool " there opens a
+# nested block (spec rule 4), as one inside the block does: P_SKIP.
+# P_SKIP: a nested block. The block runs on to the </tool> matching its own, "<tool " and "</tool>" counted,
+# if that comes within _NESTED_REACH characters of where the nesting began (_fail_at), nested no deeper than
+# _MOST_DEPTH; else it ends there and the rest is text again (the calls after it run: it was left open, not
+# closed around them). Unlike P_FAILED, a blank line does not end it: nanoGo source, in either block, has
+# blank lines. The bound says how long the text after a block that never closes is held, nothing streaming:
+# 4000 characters, about 1000 tokens or 100 lines of Go, a program longer than any written inside another
+# block, and a wait of some 20 seconds at a local model's speed, not the whole answer. The depth keeps the
+# cost linear: text read again after such an end is read so at most once for each level.
 P_TAG, P_BEFORE, P_CONTENT, P_CDATA, P_AFTER, P_SKIP, P_FAILED = range(7)
 _FAILED_REACH = 2000
+_NESTED_REACH = 4000
+_MOST_DEPTH = 8
+NESTED = "nested <tool> blocks are not supported"
 _UNQUOTED = "attribute values must be quoted"
 _NO_ELEMENT = "the block has no content element: its text must be inside <query>, <url> or <source>"
-NOT_CLOSED = "the block was not closed with </tool> before the end"
+NOT_CLOSED_WITH = "the block was not closed with </tool>"  # how each reason for a block left open starts
+NOT_CLOSED = f"{NOT_CLOSED_WITH} before the end"
+_OPEN_BEFORE = f"{NOT_CLOSED_WITH} before the next <tool …> block"
 SPACED_CLOSE = "its end tag has a space in it; it must be exactly </tool>"
 _SPACED_CLOSE_TAG = re.compile(r"</tool[ \t\r\n]+(>)?")
 _MAX_START_TAG = 512
@@ -67,7 +84,8 @@ class BlockPhases:
         """Move the scanned part of the block out of the working buffer, so appends stay cheap."""
         if self._phase in (P_TAG, P_FAILED):
             return  # the start tag is re-read whole, it is short; a failed block is read to a short reach
-        cut = self._pos
+        # past its element or in a nested block, the block may yet end where that began: kept from there
+        cut = self._fail_at if self._phase in (P_AFTER, P_SKIP) else self._pos
         if self._phase in (P_CONTENT, P_CDATA) and cut > self._content_start:
             text = self._buf[self._content_start : cut]
             self._content_parts.append(_Literal(text) if self._phase == P_CDATA else text)
@@ -78,6 +96,7 @@ class BlockPhases:
         self._buf = self._buf[cut:]
         self._base += cut
         self._pos -= cut
+        self._fail_at -= cut
         self._content_start -= cut
 
     def _fail(self, at: int, reason: str) -> int:
@@ -90,9 +109,12 @@ class BlockPhases:
         self._fail_at = self._pos = at
         self._phase = P_FAILED
 
-    def _skip(self, reason: str) -> None:
-        if not self._error:
-            self._error = reason
+    def _nest(self, at: int, fail_at: int) -> None:
+        """A nested block opens at ``at``; the block ends at ``fail_at`` if it is not closed (see P_SKIP)."""
+        self._error = self._error or NESTED
+        self._depth = 2
+        self._fail_at = fail_at
+        self._pos = at + len(OPEN)
         self._phase = P_SKIP
 
     def _scan_block(self) -> int:
@@ -140,15 +162,13 @@ class BlockPhases:
                 if buf.startswith(OPEN, pos) and (tag := _opens_tag(buf, pos)) is not False:
                     if tag is None:
                         return -1
-                    self._depth = 2
-                    self._pos = pos + len(OPEN)
-                    self._skip("nested <tool> blocks are not supported")
+                    self._nest(pos, pos)
                     continue
                 m = _INNER_OPEN.match(buf, pos)
                 if m is None:
                     if CLOSE.startswith(buf[pos:]) or _INNER_OPEN_PREFIX.match(buf, pos):
                         return -1
-                    self._skip("expected <query>, <url> or <source> inside the block")
+                    self._pend(pos, "expected <query>, <url> or <source> inside the block")
                     continue
                 self._param = m.group(1)
                 if self._param not in PARAMS:
@@ -157,7 +177,7 @@ class BlockPhases:
                     )
                 self._pos = m.end()
                 if m.group(2):  # <query/>
-                    self._phase = P_AFTER
+                    self._phase, self._fail_at = P_AFTER, self._pos
                 else:
                     self._content_start = m.end()
                     self._phase = P_CONTENT
@@ -177,7 +197,7 @@ class BlockPhases:
                     continue
                 if which == 0:
                     self._content_parts.append(buf[self._content_start : hit])
-                    self._pos = hit + len(close_inner)
+                    self._pos = self._fail_at = hit + len(close_inner)
                     self._phase = P_AFTER
                     self._input_end = self._base + hit
                     self._input_end_newlines = self._newlines - buf.count("\n", hit)
@@ -188,8 +208,7 @@ class BlockPhases:
                         return -1
                     self._pos = hit + len(OPEN)
                     if tag:
-                        self._depth = 2
-                        self._skip("nested <tool> blocks are not supported")
+                        self._nest(hit, hit)
                 else:
                     self._error = self._error or f"the <{self._param}> element is not closed"
                     return hit + len(CLOSE)
@@ -212,13 +231,21 @@ class BlockPhases:
                 rest = buf[pos : pos + len(CLOSE)]
                 if rest == CLOSE:
                     return pos + len(CLOSE)
-                if CLOSE.startswith(rest):
-                    return -1
+                if CLOSE.startswith(rest) or OPEN.startswith(buf[pos : pos + len(OPEN)]) and pos + len(OPEN) > n:
+                    return -1  # "</to", "<to": more must come to tell
                 spaced = _SPACED_CLOSE_TAG.match(buf, pos)
                 if spaced is not None and spaced.group(1) is None and spaced.end() == n and n - pos < _MOST_SPACES:
                     return -1  # "</tool  ": a ">" may follow
-                self._skip(SPACED_CLOSE if spaced is not None and spaced.group(1) else
-                           f"unexpected text after </{self._param}>; a block holds one element")
+                if spaced is not None and spaced.group(1):  # "</tool >": meant as its close, and said to be none
+                    self._error = self._error or SPACED_CLOSE
+                    return spaced.end()
+                if buf.startswith(OPEN, pos) and (tag := _opens_tag(buf, pos)) is not False:
+                    if tag is None:
+                        return -1
+                    self._nest(pos, self._fail_at)
+                    continue
+                return self._fail(self._fail_at, self._error or f"{NOT_CLOSED_WITH} right after </{self._param}>: "
+                                  "text came first (a block holds one element, then its end tag)")
             elif phase == P_FAILED:
                 reach = min(_FAILED_REACH, self.max_block_chars) - self._base
                 hit, which = _find_first(buf, pos, (OPEN, CLOSE, "\n\n"))
@@ -228,23 +255,29 @@ class BlockPhases:
                     return self._fail(self._fail_at, self._error)
                 self._pos = max(pos, n - len(CLOSE))
                 return -1
-            else:  # P_SKIP: find the matching </tool>, counting nested openings
+            else:  # P_SKIP: find the matching </tool>, counting nested openings, within reach
+                reach = min(self._fail_at + _NESTED_REACH, self.max_block_chars - self._base)
                 hit, which = _find_first(buf, pos, (OPEN, CLOSE))
-                if hit < 0:
-                    self._pos = max(pos, n - len(CLOSE))
-                    return -1
-                if which == 0:
-                    tag = _opens_tag(buf, hit)
-                    if tag is None:
-                        self._pos = hit
+                if hit < 0 or hit + len(CLOSE) > reach:
+                    if n < reach:
+                        self._pos = max(pos, n - len(CLOSE))
                         return -1
-                    self._depth += tag
-                    self._pos = hit + len(OPEN)
-                else:
+                    # not nested after all: left open, and other blocks began
+                    return self._fail(self._fail_at, _OPEN_BEFORE if self._error == NESTED else self._error)
+                if which == 1:
                     self._depth -= 1
                     self._pos = hit + len(CLOSE)
                     if self._depth == 0:
                         return self._pos
+                    continue
+                tag = _opens_tag(buf, hit)
+                if tag is None:
+                    self._pos = hit
+                    return -1
+                self._depth += tag
+                self._pos = hit + len(OPEN)
+                if self._depth > _MOST_DEPTH:
+                    return self._fail(self._fail_at, self._error)
 
     def _finish_block(self, raw: str) -> ParseEvent:
         if self._error:

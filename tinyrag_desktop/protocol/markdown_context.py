@@ -9,10 +9,15 @@ inside, which spec rule 5 forbids ("the XML must not be wrapped in … any Markd
 
 - a quote: the block's line starts with ">" (after at most three spaces);
 - a list item: the block's line starts with a list marker ("-", "*", "+", "1.", "1)") and a space, however
-  far in; a block on a later line of the item, indented under it, is not in it by this rule, and runs;
+  far in; a block on a later line of the item, indented under it or not ("- a", then "<tool …>": models
+  often put a call on the line after a list), is not in it by this rule, and runs;
+- a table row: the block's line starts with "|" (after at most three spaces), "| <tool …> | x |";
+- a heading: the block's line starts with one to six "#" and a space (after at most three spaces);
 - emphasis: a run of one to three "*" or "_" just before "<tool ", at the start of the text or after a space
   or a punctuation mark ("**<tool …", "_<tool …"), as Markdown opens emphasis; nothing is waited for after
-  "</tool>" (rule 2: the call's fate is known when it closes);
+  "</tool>" (rule 2: the call's fate is known when it closes); so strikethrough, "~~" just before it;
+- a link's text or an image's alt text: "[" or "![" just before "<tool ", spaces aside (whether "](…)"
+  follows is not waited for either);
 - an HTML element: an HTML start tag just before "<tool ", spaces and line breaks aside ("<details><tool …",
   "<div>" on the line before), of an element of HTML that holds text (not "<br>", "<img …>", nor "<tools>",
   which HTML does not have: some models wrap their calls in it).
@@ -31,8 +36,11 @@ WINDOW = 1024  # characters before a place that are read to decide it
 _ITEM = re.compile(r"([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+|$)")
 _HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 _QUOTE = re.compile(r" {0,3}>")
+_TABLE = re.compile(r" {0,3}\|")
+_ATX = re.compile(r" {0,3}#{1,6}[ \t]")  # a heading's line: its text follows the #s after a space
+_LINK = re.compile(r"\[[ \t]*\Z")
 # A run of * or _ that opens emphasis: at the start of the text, after a space or a punctuation mark.
-_EMPHASIS = re.compile(r"(?:\A|(?<=[\s!-/:-@\[-`{-~]))(?<![*_])[*_]{1,3}\Z")
+_EMPHASIS = re.compile(r"(?:\A|(?<=[\s!-/:-@\[-`{-~]))(?:(?<![*_])[*_]{1,3}|(?<!~)(~~))\Z")
 _START_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)(?:[ \t\r\n][^<>]*)?>[ \t\r\n]*\Z")
 # HTML's elements that hold text: not "<br>" or "<img>", and no tag HTML does not have ("<tools>", "<tool_call>":
 # what some models wrap their calls in, taken off around the call, which runs).
@@ -44,6 +52,10 @@ textarea tfoot th thead tr tt u ul var xmp""".split())
 QUOTE = "a quote, its line starting with >"
 ITEM = "a list item, its line starting with a list marker (- or 1.)"
 EMPHASIS = "emphasis, * or _ just before it"
+STRIKE = "strikethrough, ~~ just before it"
+TABLE = "a table row, its line starting with |"
+HEADING = "a heading, its line starting with #"
+LINK = "a link's text or an image's alt text, [ just before it"
 
 
 def cols(indent: str) -> int:
@@ -83,8 +95,14 @@ def construct(before: str, line: bool = True) -> str:
         return QUOTE
     if line and _ITEM.match(before, start):
         return ITEM
-    if _EMPHASIS.search(before, max(0, len(before) - 4)):
-        return EMPHASIS
+    if line and _TABLE.match(before, start):
+        return TABLE
+    if line and _ATX.match(before, start):
+        return HEADING
+    if (emphasis := _EMPHASIS.search(before, max(0, len(before) - 4))) is not None:
+        return STRIKE if emphasis.group(1) else EMPHASIS
+    if _LINK.search(before, max(0, len(before) - 64)):
+        return LINK
     end = len(before)
     while end and before[end - 1] in " \t\r\n":
         end -= 1

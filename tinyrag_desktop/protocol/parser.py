@@ -43,9 +43,9 @@ The parser is in one of four modes:
     Between ``<tool `` and its ``</tool>``. The block's own phases (protocol/block.py: start tag, inner element, content,
     closing tag) are checked as text arrives, so prose that merely mentions ``<tool `` is released as soon
     as it can no longer be a block, instead of being held until the end of the stream. A block written
-    inside a Markdown construct (spec rule 5: a quote, a list item, emphasis, an HTML element, as
-    protocol/markdown_context.py reads the text before it, where "inside" is defined) is an ``InvalidBlock``
-    that says so ("it is inside a quote, …"), however well it is written.
+    inside a Markdown construct (spec rule 5: a quote, a list item, a table row, a heading, emphasis, a link,
+    an HTML element, as protocol/markdown_context.py reads the text before it, where "inside" is defined) is
+    an ``InvalidBlock`` that says so ("it is inside a quote, …"), however well it is written.
 
 Markdown state (line starts, backtick runs: protocol/markdown_lines.py) is tracked across chunk boundaries, so
 the events never depend on how the stream was cut, apart from where adjacent ``TextChunk``s split.
@@ -60,7 +60,7 @@ import re
 
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
-from .block import CLOSE, NOT_CLOSED, OPEN, P_CONTENT, P_FAILED, P_TAG, PARAMS, SPACED_CLOSE, BlockPhases
+from .block import CLOSE, NOT_CLOSED, OPEN, P_CONTENT, P_FAILED, P_TAG, PARAMS, BlockPhases
 from .markdown_context import WINDOW, construct
 from .markdown_context import cols as _cols
 from .markdown_lines import BLOCK as _BLOCK, COMMENT as _COMMENT, FENCE as _FENCE, INDENT as _INDENT
@@ -119,7 +119,9 @@ class XMLParseState(MarkdownLines, BlockPhases):
         # _fed - len(s) + j). Only the distances between such places are used.
         self._fed = 0
         self._mode = _TEXT
-        self._hold = ""  # unprocessed input: a suffix that may still become "<tool "
+        # Input read again with the next chunk: a suffix that may still become "<tool ", "<!--" or "-->". Its first
+        # _shown characters are out already: only a part of "<tool " is held back (see _keep).
+        self._hold, self._shown = "", 0
         # (text, position, fence character, run length, indent): no line closes that fence in the text after it
         self._unclosed: tuple[str, int, str, int, int] | None = None
         self._finished = False
@@ -197,7 +199,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
                 return [TextChunk(chunk)]
         out: list[ParseEvent] = []
         self._fed += len(chunk)
-        self._process(self._hold + chunk, out)
+        self._process(self._hold + chunk, out, self._shown)
         return out if len(out) < 2 else _merge_text(out)
 
     def finish(self) -> list[ParseEvent]:
@@ -224,13 +226,11 @@ class XMLParseState(MarkdownLines, BlockPhases):
             out.append(TextChunk(self._buf[self._fail_at :]))
             self._reset_block()
         elif self._mode is _BLOCK:
-            raw = self._raw(len(self._buf))
-            spaced = f": {SPACED_CLOSE}" if self._error == SPACED_CLOSE else ""
-            out.append(InvalidBlock(raw, NOT_CLOSED + spaced))
+            out.append(InvalidBlock(self._raw(len(self._buf)), NOT_CLOSED))
             self._reset_block()
-        if self._hold:
-            out.append(TextChunk(self._hold))
-            self._hold = ""
+        if self._hold[self._shown :]:
+            out.append(TextChunk(self._hold[self._shown :]))
+        self._hold = ""
         return _merge_text(out)
 
     @property
@@ -271,13 +271,13 @@ class XMLParseState(MarkdownLines, BlockPhases):
 
     # -- the main loop ----------------------------------------------------------------------------
 
-    def _process(self, s: str, result: list[ParseEvent]) -> None:
-        """Scan ``s``; text is emitted lazily as whole spans, only blocks interrupt it."""
-        self._hold = ""
+    def _process(self, s: str, result: list[ParseEvent], flushed: int = 0) -> None:
+        """Scan ``s``, its first ``flushed`` characters out already (s[flushed:i] is text not yet emitted); text
+        is emitted lazily as whole spans, only blocks interrupt it."""
+        self._hold, self._shown = "", 0
         self._unclosed = None
         i = 0
         n = len(s)
-        flushed = 0  # s[flushed:i] is text not yet emitted
         out = self._pending if self._pending_span else result  # where events go: held, while a span is unknown
         since = 0  # where in s the last block ended (see _in_block_line)
         while i < n:
@@ -344,7 +344,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
                     self._mode, self._line_blank = _TEXT, False
                     i = j + len(COMMENT_CLOSE)
                     continue
-                self._keep(s, j, flushed, since, out)  # "-" or "--": its close, perhaps, when more comes
+                self._keep(s, j, flushed, since, out, True)  # "-" or "--": its close, perhaps, when more comes
                 return
             if mode is _INLINE and c == "<":
                 if s.startswith(OPEN, j):  # a block in what may be a code span: held until that is known
@@ -427,8 +427,8 @@ class XMLParseState(MarkdownLines, BlockPhases):
                 self._mode, self._line_blank = _COMMENT, False
                 i = j + len(COMMENT_OPEN)
             elif n - j < len(OPEN) and (OPEN.startswith(s[j:]) or COMMENT_OPEN.startswith(s[j:])):
-                # "<to", "<!-" at the end: held (checked by length first: s[j:] copies the rest of s, at every "<")
-                self._keep(s, j, flushed, since, out)
+                # "<to", "<!-" at the end: read again (by length first: s[j:] copies the rest of s, at every "<")
+                self._keep(s, j, flushed, since, out, not OPEN.startswith(s[j:]))
                 return
             else:
                 i = j + 1
@@ -445,11 +445,14 @@ class XMLParseState(MarkdownLines, BlockPhases):
         self._pending, self._pending_span, self._settle_as, self._held_until = [], 0, "", -1
         return [TextChunk(e.raw) for e in held] if known == "code" else held
 
-    def _keep(self, s: str, j: int, flushed: int, since: int, out: list[ParseEvent]) -> None:
-        """Hold ``s[j:]``, which may begin "<tool ", "<!--" or "-->" when more comes, for the next chunk."""
-        if j > flushed:
-            out.append(TextChunk(s[flushed:j]))
-        self._hold = s[j:]
+    def _keep(self, s: str, j: int, flushed: int, since: int, out: list[ParseEvent], release: bool = False) -> None:
+        """Read ``s[j:]``, which may begin "<tool ", "<!--" or "-->" when more comes, again with the next chunk.
+        Held back from the reader only if it may begin "<tool " (a block's text is its event's); else
+        (``release``) it is out at once, and only where a comment starts or ends waits for more."""
+        end = len(s) if release else j
+        if end > flushed:
+            out.append(TextChunk(s[flushed:end]))
+        self._hold, self._shown = s[j:], len(s) - j if release else 0
         self._in_block_line(s, since, j)
         self._remember(s, j)
 

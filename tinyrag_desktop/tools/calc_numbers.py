@@ -11,7 +11,7 @@ from .errors import ToolError
 Number = Fraction | float
 
 MAX_EXPONENT_BITS = 100_000  # refuse results with more bits than this
-MAX_FACTORIAL = 2_000
+MAX_FACTORIAL = 2_000  # n! up to this, and n!! up to twice this (4000!! has fewer digits than 2000!)
 MAX_SHOWN_DIGITS = 1_000  # longer whole numbers are shown to 15 significant digits, with their size
 _EXACT_SHOWN = 30  # characters: a longer exact fraction or decimal is shown to 15 significant digits
 MAX_ROUND_DIGITS = 1_000  # round(x, n) for |n| up to this: round(1, 10^9) built a billion-digit power of ten
@@ -23,6 +23,18 @@ class CalcError(ToolError):
     """An expression the calculator will not or cannot compute; the message says why."""
 
 
+class CallError(CalcError):
+    """A function refusing its argument, said with the call: "tan(90°) is not defined: …". The function has
+    only the value (it said tan(1.5707963267949)); the parser puts back the call as it was typed."""
+
+    def __init__(self, name: str, x: Number, why: str) -> None:
+        super().__init__(f"{name}({brief(x)}) {why}")
+        self.name, self.why = name, why
+
+    def as_typed(self, typed: str) -> CalcError:
+        return CalcError(f"{self.name}({typed}) {self.why}")
+
+
 # Functions ------------------------------------------------------------------------------------------------
 
 def _as_float(x: Number, name: str) -> float:
@@ -30,8 +42,8 @@ def _as_float(x: Number, name: str) -> float:
     try:
         return float(x)
     except OverflowError:
-        raise CalcError(f"{name}({brief(x)}) is too large to compute here: {name} takes numbers up to "
-                        f"about {FLOAT_LIMIT}.") from None
+        raise CallError(name, x, f"is too large to compute here: {name} takes numbers up to about "
+                                 f"{FLOAT_LIMIT}.") from None
 
 
 def _not_exact(x: Number) -> Fraction:
@@ -51,9 +63,8 @@ def _sqrt(x: Number) -> Number:
             try:
                 return float(math.isqrt(x.numerator // x.denominator))
             except OverflowError:
-                raise CalcError(f"sqrt({brief(x)}) is too large to compute here: it is about "
-                                f"{ten_to(_log10(x) / 2)}, past {FLOAT_LIMIT}, the limit for a value that is "
-                                "not exact.") from None
+                raise CallError("sqrt", x, f"is too large to compute here: it is about {ten_to(_log10(x) / 2)}, "
+                                           f"past {FLOAT_LIMIT}, the limit for a value that is not exact.") from None
         if 0 < x < 1e-300:
             return 1 / _sqrt(1 / x)
     return math.sqrt(x)
@@ -91,8 +102,8 @@ def _exp(x: Number) -> float:
         return math.exp(_as_float(x, "exp"))
     except OverflowError:
         size = ten_to(float(x) / math.log(10))
-        raise CalcError(f"exp({brief(x)}) is too large to compute here: it is about {size} (the limit is "
-                        f"about {FLOAT_LIMIT}).") from None
+        raise CallError("exp", x, f"is too large to compute here: it is about {size} (the limit is about "
+                                  f"{FLOAT_LIMIT}).") from None
 
 
 def _whole(x: Number, what: str) -> int:
@@ -112,13 +123,17 @@ def _round(x: Number, ndigits: Number | None = None) -> Fraction:
     return fits(Fraction(whole if scaled >= 0 else -whole) / Fraction(10) ** n)
 
 
-def factorial(x: Number) -> Number:
+def factorial(x: Number, double: bool = False) -> Number:
+    """``x!``, or the double factorial ``x!!``: x × (x - 2) × … down to 1 or 2, so 5!! is 15 (it was read
+    as (5!)!, a number of 199 digits) and 6!! is 48."""
+    what, sign = ("double factorial", "!!") if double else ("factorial", "!")
+    limit = 2 * MAX_FACTORIAL if double else MAX_FACTORIAL
     if not (isinstance(x, Fraction) and x.denominator == 1 and x >= 0):
-        raise CalcError("The factorial is defined for whole numbers from 0 up.")
-    if x > MAX_FACTORIAL:
-        what = f"{x}!" if x < 10**15 else f"The factorial of {brief(x)}"
-        raise CalcError(f"{what} is too large to compute here (the limit is {MAX_FACTORIAL}!).")
-    return Fraction(math.factorial(int(x)))
+        raise CalcError(f"The {what} is defined for whole numbers from 0 up.")
+    if x > limit:
+        said = f"{x}{sign}" if x < 10**15 else f"The {what} of {brief(x)}"
+        raise CalcError(f"{said} is too large to compute here (the limit is {limit}{sign}).")
+    return Fraction(math.prod(range(int(x), 0, -2)) if double else math.factorial(int(x)))
 
 
 def _float_fn(fn: Callable[[float], float], domain: str = "") -> Callable[[Number], float]:
@@ -127,7 +142,7 @@ def _float_fn(fn: Callable[[float], float], domain: str = "") -> Callable[[Numbe
         try:
             return fn(value)
         except ValueError:
-            raise CalcError(f"{fn.__name__}({brief(x)}) is not defined{domain}.") from None
+            raise CallError(fn.__name__, x, f"is not defined{domain}.") from None
 
     return call
 
@@ -142,6 +157,8 @@ def _angle_fn(fn: Callable[[float], float]) -> Callable[[Number], Number]:
     inexact = _float_fn(fn)
 
     def call(x: Number) -> Number:
+        if isinstance(x, Degrees):
+            x = to_radians(x.degrees % 360)
         value = inexact(x)
         exact = isinstance(x, int) or isinstance(x, Fraction) and x.denominator == 1
         near_zero = abs(value) < abs(float(x)) * 2.0**-50 and abs(float(x)) < 2.0**32
@@ -154,7 +171,7 @@ def _tan(x: Number) -> Number:
     """tan, refused where cos is 0 (tan(pi/2) came to 1.63e+16, a rounding error's reciprocal)."""
     value = _angle_fn(math.tan)(x)  # an angle too large for a float is refused in tan's name
     if _angle_fn(math.cos)(x) == 0:
-        raise CalcError(f"tan({brief(x)}) is not defined: the angle is an odd multiple of pi/2 (90°).")
+        raise CallError("tan", x, "is not defined: the angle is an odd multiple of pi/2 (90°).")
     return value
 
 
@@ -264,8 +281,25 @@ def raise_to_power(base: Number, exponent: Number) -> Number:
                         f"(the limit for a value that is not exact is about {FLOAT_LIMIT}).") from None
 
 
+class Degrees(float):
+    """An angle written in degrees ("30°"): its value in radians, with the degrees kept exactly, so that sin,
+    cos and tan take it modulo 360° before it is a float. sin(1e20°) was 0.306, from an angle some hundred
+    radians off; it is sin(280°), -0.985. Any arithmetic on it gives a plain float, in radians."""
+
+    __slots__ = ("degrees",)
+    degrees: Fraction
+
+    def __neg__(self) -> Number:  # -90° is still exactly -90°: tan(-90°) is not defined either
+        return to_radians(-self.degrees)
+
+
 def to_radians(degrees: Number) -> Number:
-    return arith("*", degrees, math.pi / 180)
+    radians = arith("*", degrees, math.pi / 180)
+    if not isinstance(degrees, Fraction):
+        return radians
+    angle = Degrees(radians)
+    angle.degrees = degrees
+    return angle
 
 
 # Showing results ------------------------------------------------------------------------------------------

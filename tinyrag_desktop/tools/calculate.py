@@ -5,9 +5,9 @@ are not exact (sqrt of a non-square, sin, log, …) give a float. Powers and fac
 too long or too much memory are refused instead of computed.
 
 Grammar (precedence low to high): ``+ -`` < ``* / // % mod × ÷`` and a product written without a sign
-(``2(3 + 4)``, ``2pi``) < unary ``+ -`` < ``** ^`` (right) < postfix ``%`` (percent), ``!`` and ``°``
-(degrees); atoms are numbers (``1_000``, ``1 000``, ``2.5``, ``1e3``, ``0x1F``), ``pi``, ``e``, ``tau``,
-parentheses and ``f(args)`` for the functions of ``calc_numbers.FUNCTIONS``. Read as on a calculator:
+(``2(3 + 4)``, ``2pi``) < unary ``+ -`` < ``** ^`` (right) < postfix ``%`` (percent), ``!``, ``!!`` (double
+factorial) and ``°`` (degrees); atoms are numbers (``1_000``, ``1 000``, ``2.5``, ``1e3``, ``0x1F``), ``pi``,
+``e``, ``tau``, parentheses and ``f(args)`` for the functions of ``calc_numbers.FUNCTIONS``. Read as on a calculator:
 ``50 + 10%`` is 55, ``round(2.5)`` is 3, ``log`` is base 10, and the result says so where it matters.
 """
 
@@ -17,12 +17,13 @@ import asyncio
 import math
 import re
 import sys
+import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .calc_numbers import (ANGLES, CONSTANTS, FLOAT_LIMIT, FLOAT_SMALLEST, FUNCTIONS, INVERSE_ANGLES, CalcError, Number,
-                           arith, brief, e_notation, factorial, fifteen_digits, fits, raise_to_power, show, ten_to,
-                           to_radians)
+from .calc_numbers import (ANGLES, CONSTANTS, FLOAT_LIMIT, FLOAT_SMALLEST, FUNCTIONS, INVERSE_ANGLES, CalcError,
+                           CallError, Number, arith, brief, e_notation, factorial, fifteen_digits, fits, raise_to_power,
+                           show, ten_to, to_radians)
 from .registry import ToolContext, ToolResult, ToolSpec
 
 _MAX_LITERAL_EXPONENT = 30_000  # 1e30000 has about calc_numbers.MAX_EXPONENT_BITS bits
@@ -36,7 +37,7 @@ _TOKEN = re.compile(
     r"\s*(?:(?P<based>0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+)(?!\w)"
     rf"|(?P<grouped>\d{{1,3}}(?:[{_SEPARATORS}]\d{{3}})+(?:\.\d+)?)(?![\d.,_])"
     r"|(?P<num>(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)|(?P<name>[A-Za-z_]\w*)"
-    r"|(?P<op>\*\*|//|[-+*/%^()!,×÷−–°]))"
+    r"|(?P<op>\*\*|//|!!|[-+*/%^()!,×÷−–°]))"
 )
 # Signs written as a person types them: the en dash is what a word processor makes of " - ".
 _SAME_AS = {"×": "*", "÷": "/", "−": "-", "–": "-", "^": "**"}
@@ -58,8 +59,10 @@ def _tokenize(expr: str) -> list[_Tok]:
     while i < len(expr):
         m = _TOKEN.match(expr, i)
         if m is None or m.end() == i:
-            bad = expr[i:].lstrip()[:1]
-            raise CalcError(f"“{bad}” is not something the calculator understands (at position {i + 1}).")
+            at = len(expr) - len(expr[i:].lstrip())  # the character itself, not the spaces before it
+            if unicodedata.category(expr[at]) == "Sc":  # $ € £ ¥ ₹
+                raise CalcError(_currency_words(expr[at]))
+            raise CalcError(f"“{expr[at]}” is not something the calculator understands (at position {at + 1}).")
         kind = m.lastgroup or ""
         text = m.group(kind)
         if kind == "based":  # 0x1F, 0b101, 0o17
@@ -98,6 +101,22 @@ def _separator_words(run: str) -> str:
             "a dot as the decimal point.")
 
 
+# ISO codes and names of the most used currencies. Not "pound", also a weight, nor TRY and PHP, also words.
+_CURRENCIES = frozenset("""usd eur gbp jpy chf cny rmb inr cad aud nzd sek nok dkk pln czk huf rub uah brl mxn
+ars zar krw hkd sgd ils aed sar thb idr myr vnd egp ngn kes btc dollar dollars euro euros cent cents yen yuan
+renminbi rupee rupees franc francs peso pesos krona kronor krone kroner zloty ruble rubles rouble roubles
+bitcoin bitcoins""".split())
+_TIMES_X = re.compile(r"[xX]\d*")  # "3 x 4", and "3x4", where "x4" is one name
+
+
+def _currency_words(written: str) -> str:
+    """Why an amount of money is refused: the calculator works offline, with no exchange rates ("5 USD in
+    EUR" was told to convert units, as in 5 km + 3 m)."""
+    return (f"“{written}” is a currency, and the calculator has no exchange rates (it works offline, on plain "
+            "numbers): leave the currency out (5 + 3, not 5 USD + 3 USD) and, to convert, multiply by a rate "
+            "you know (5 * 0.92).")
+
+
 class _Parser:
     """Recursive descent over the tokens, one method a precedence level. Only parentheses, calls and "of"
     nest (counted against MAX_NESTING); runs of signs and of powers are loops. ``notes`` says what was
@@ -123,8 +142,11 @@ class _Parser:
     def expect(self, text: str) -> None:
         tok = self.take()
         if tok.text != text:
-            found = f"“{tok.text}”" if tok.text else "the end"
-            raise CalcError(f"Expected “{text}” but found {found} (at position {tok.pos + 1}).")
+            raise CalcError(f"Expected “{text}” but found {self.found(tok)} (at position {tok.pos + 1}).")
+
+    def found(self, tok: _Tok) -> str:
+        """``tok`` quoted as it was typed ("0x1F", "×", "^"), not as it is read ("31", "*", "**")."""
+        return f"“{self.expr[tok.pos:tok.end]}”" if tok.kind != "end" else "the end"
 
     def note(self, words: str) -> None:
         if words not in self.notes:
@@ -150,8 +172,10 @@ class _Parser:
         """Why ``tok`` cannot come where it is, saying what the writer probably meant when it is plain:
         a thousands separator ("1,000"), a unit ("5 km"), the letter x for times."""
         before = self.tokens[self.i - 1] if self.i else None
+        if tok.kind == "name" and before is not None and (before.kind == "num" or before.text == ")"):
+            return self._name_after(before, tok)
         if before is None or before.kind != "num":
-            return f"Unexpected “{tok.text}” at position {tok.pos + 1}."
+            return f"Unexpected {self.found(tok)} at position {tok.pos + 1}."
         run = next(m.group() for m in re.finditer(r"[\d.,]+", self.expr) if m.start() <= before.pos < m.end())
         if tok.text == ",":
             return _separator_words(run)
@@ -163,15 +187,22 @@ class _Parser:
         if tok.kind == "num":
             return (f"“{self.source(self.i - 1, self.i + 1)}” is two numbers in a row: put an operator between "
                     "them. (A space is read between thousands only in groups of three: 1 000 000.)")
-        if tok.kind == "name":
-            if before.text == "0" and before.end == tok.pos and tok.text[0] in "xXbBoO":
-                return (f"“0{tok.text}” is not a number the calculator reads: hexadecimal is written 0x1F, "
-                        "binary 0b101 and octal 0o17.")
-            if tok.text.lower() == "x":
-                return "Write * or × to multiply, not the letter x."
-            return (f"“{tok.text}” looks like a unit, and the calculator takes plain numbers only: convert to "
-                    "one unit first (for example 5 km + 3 m as 5000 + 3, in metres).")
-        return f"Unexpected “{tok.text}” at position {tok.pos + 1}."
+        return f"Unexpected {self.found(tok)} at position {tok.pos + 1}."
+
+    @staticmethod
+    def _name_after(before: _Tok, tok: _Tok) -> str:
+        """Why a word cannot follow a number or ")": a mistyped base prefix (0x1G), the letter x for times
+        ("3x4" too, not computed: 3x4 as 12 would read two ways beside 0x4, hexadecimal for 4), a currency or
+        a unit."""
+        if before.text == "0" and before.end == tok.pos and tok.text[0] in "xXbBoO":
+            return (f"“0{tok.text}” is not a number the calculator reads: hexadecimal is written 0x1F, "
+                    "binary 0b101 and octal 0o17.")
+        if _TIMES_X.fullmatch(tok.text):
+            return "Write * or × to multiply, not the letter x."
+        if tok.text.lower() in _CURRENCIES:
+            return _currency_words(tok.text)
+        return (f"“{tok.text}” looks like a unit, and the calculator takes plain numbers only: convert to "
+                "one unit first (for example 5 km + 3 m as 5000 + 3, in metres).")
 
     def sum(self) -> Number:
         value = self.product()
@@ -238,12 +269,15 @@ class _Parser:
         return value  # type: ignore[return-value]
 
     def postfix(self) -> Number:
+        start = self.i
         value = self.atom()
         while True:
             tok = self.peek()
-            if tok.text == "!":
+            if tok.text in ("!", "!!"):
                 self.take()
-                value = factorial(value)
+                if self.peek().text in ("!", "!!"):
+                    raise CalcError(self._factorials_in_a_row(start))
+                value = factorial(value, double=tok.text == "!!")
             elif tok.text == "%" and self._percent_here():
                 self.take()
                 value = value / 100
@@ -260,12 +294,23 @@ class _Parser:
             else:
                 return value
 
+    def _factorials_in_a_row(self, start: int) -> str:
+        """Why "5!!!" or "5! !" is not read: n!! is the double factorial (5!! is 15), and reading on from
+        there guesses; "5!!" was read as (5!)!, a number of 199 digits, where 15 was meant."""
+        signs = next(k for k in range(start, self.i) if self.tokens[k].text in ("!", "!!"))
+        operand = self.source(start, signs)
+        while self.peek().text in ("!", "!!"):
+            self.take()
+        return (f"“{self.source(start, self.i)}” has too many “!” in a row: write {operand}!! for the double "
+                f"factorial (7!! is 7 × 5 × 3 × 1) or ({operand}!)! for the factorial of a factorial.")
+
     def _percent_here(self) -> bool:
         """``%`` is a percent sign when no operand follows it (``12%``, ``12% * 250``), else modulo."""
         nxt = self.tokens[self.i + 1]
         if nxt.kind == "name" and nxt.text.lower() == "of":
             return True
-        return nxt.kind == "end" or nxt.text in (")", ",", "+", "-", "*", "/", "//", "**", "%", "!", "mod")
+        return nxt.kind == "end" or nxt.text in (")", ",", "+", "-", "*", "/", "//", "**", "%", "!", "!!",
+                                                 "mod")
 
     def atom(self) -> Number:
         tok = self.take()
@@ -283,11 +328,12 @@ class _Parser:
                 return CONSTANTS[name]
             if name in FUNCTIONS:
                 return self.call(name, self.i - 1)
+            if name in _CURRENCIES:  # "EUR 5"
+                raise CalcError(_currency_words(tok.text))
             functions = ", ".join(sorted(FUNCTIONS))
             raise CalcError(f"“{tok.text}” is not allowed: the calculator takes numbers, the operators "
                             f"+ - * / // % ** ! and the functions {functions}, with the constants pi, e and tau.")
-        found = f"“{tok.text}”" if tok.text else "the end"
-        raise CalcError(f"Expected a number but found {found} (at position {tok.pos + 1}).")
+        raise CalcError(f"Expected a number but found {self.found(tok)} (at position {tok.pos + 1}).")
 
     def number(self, tok: _Tok) -> Number:
         written = self.expr[tok.pos:tok.end]
@@ -316,7 +362,10 @@ class _Parser:
         self.depth -= 1
         if not lo <= len(args) <= hi:
             raise CalcError(f"{name}() takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), not {len(args)}.")
-        value = fn(*args)
+        try:
+            value = fn(*args)
+        except CallError as refusal:  # "tan(90°) is not defined", not tan(1.5707963267949)
+            raise refusal.as_typed(self.source(starts[0], self.i - 1)) from None
         if name == "exp" and abs(value) < sys.float_info.min:  # exp(-1000) is 0 as a float
             size = f"about {ten_to(float(args[0]) / math.log(10))}, " if args[0] > -1e300 else ""
             self.note(f"exp({brief(args[0])}) is {size}below {FLOAT_SMALLEST}, the smallest value that is "
@@ -340,7 +389,8 @@ def _plainly(value: Number) -> str:
 # The tool -------------------------------------------------------------------------------------------------
 
 def _evaluate(expr: str) -> tuple[Number, list[str]]:
-    if not expr.strip():
+    expr = expr.strip()  # positions count from the first character shown, as the card shows the expression
+    if not expr:
         raise CalcError("There is no expression to calculate.")
     if len(expr) > MAX_LENGTH:
         raise CalcError(f"The expression is too long (over {MAX_LENGTH} characters).")

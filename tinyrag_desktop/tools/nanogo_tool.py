@@ -98,6 +98,8 @@ async def run(source: str, ctx: ToolContext) -> ToolResult:
     raise ToolError(text)
 
 
+SETTING_REASON = "enable 'Allow Go code (nanoGo)' in Settings"
+
 TOOLS = [
     ToolSpec(
         name="nanogo",
@@ -109,8 +111,9 @@ TOOLS = [
         run=run,
         example='nums := []int{3, 1, 2}\nsort.Ints(nums)\nfmt.Println(nums)',
         enabled=lambda s: bool(s.get("allow_nanogo")),
-        # Follows "The tool nanogo is disabled: ", and names the check box as Settings labels it.
-        disabled_reason="enable 'Allow Go code (nanoGo)' in Settings or pass --allow-nanogo",
+        # Follows "The tool nanogo is disabled: ", and names the check box as Settings labels it (`ask` names
+        # its flag too: cli.FLAG_REASONS).
+        disabled_reason=SETTING_REASON,
         icon="🐹",
         keeps_time=True,
     )

@@ -21,6 +21,7 @@ from ..kb import search as kb_search
 from ..kb.embed import query_vector
 from ..kb.query_words import STOP_WORDS, _in_a_word
 from ..kb.textform import is_cjk, nfkc
+from ..source_list import citations
 from .common_words import COMMON_WORDS
 from .errors import ToolError
 from .registry import ToolContext, ToolResult, ToolSpec
@@ -153,12 +154,8 @@ async def find_passages(settings: Mapping[str, Any], data_dir: Path, query: str,
                                    spelling=spelling)
 
 
-# "[2]", "[1, 3]", "[2-4]", "[1][3]": the citations format_hits asks for.
-_CITATION = re.compile(r"\[(\d{1,2}(?:\s*[,;–-]\s*\d{1,2})*)\]")
 _WORD = re.compile(r"\w+")
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-# Code in an answer: "sys.argv[1]" there is an index, not a citation.
-_CODE = re.compile(r"(```|~~~).*?(?:\1|\Z)|`[^`\n]+`", re.S)
 # An uncited passage was drawn on when the answer shares with it this share of its own words that are not
 # the question's, at least one word and at most three (a long answer takes a few words from each passage);
 # one word alone must not be one of everyday English's most common (common_words.py).
@@ -177,11 +174,9 @@ def used_passages(question: str, answer: str, hits: Sequence[Hit]) -> list[Hit]:
     """
     numbers = document_numbers(hits)
     cited: set[int] = set()
-    for match in _CITATION.finditer(_CODE.sub(" ", answer)):
-        for part in re.split(r"\s*[,;]\s*", match.group(1)):
-            ends = [int(n) for n in re.split(r"\s*[–-]\s*", part)]
-            if ends[-1] - ends[0] <= len(numbers):
-                cited.update(range(ends[0], ends[-1] + 1))
+    for first, last in citations(answer):
+        if last - first <= len(numbers):
+            cited.update(range(first, last + 1))
     named = [hit for hit in hits if numbers[hit.location] in cited]
     if named:
         return named

@@ -32,7 +32,8 @@ from .netutil import cut_middle, result_limit, setting, timeout_words
 from .registry import ToolContext, ToolRegistry, ToolResult, ToolSpec, output_teller
 
 # Follows "The tool shell is disabled: " (or "The shell tool is off: "): it says how, not again that.
-DISABLED_REASON = "enable 'Allow shell commands' in Settings or pass --allow-shell-exec"
+# The window's words: `ask` names its flag instead (cli.FLAG_REASONS).
+DISABLED_REASON = "enable 'Allow shell commands' in Settings"
 HARD_OUTPUT_CAP = 2 * 1024 * 1024  # bytes per stream; a command printing more is stopped
 SHOWN_OUTPUT = 64 * 1024  # bytes per stream told as they come (ToolContext.output), as a Go program's are
 BACKGROUND_GRACE = 1.0  # seconds background children may keep the output open after the command ends

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..source_list import SourceEntry, answer_sources, sources_offered
+from ..source_list import SourceEntry, answer_sources, sources_offered, unknown_citations
 from .sources_row import SourcesRow
 
 
@@ -16,6 +16,11 @@ class SourcesMixin:
     def source_entries(self) -> list[SourceEntry]:
         """The "Sources" line's entries: each location with the numbers the model cited it by."""
         return self._sources.entries() if self._sources else []
+
+    def unknown_citations(self) -> tuple[int, ...]:
+        """The numbers the answer's text cites that no source has ([7] after a search that found one
+        document); none while it is being written, as its searches may be still to come."""
+        return () if self._streaming else unknown_citations(self.content(), self.source_entries())
 
     @property
     def sources_row(self) -> SourcesRow:
@@ -35,7 +40,8 @@ class SourcesMixin:
         # as the chat history holds the answer: a copy and an export list what the line lists
         entries = answer_sources(self._route if self._route_shown else None, self.stored_tools())
         if entries or self._sources is not None:  # many answers have none: no row for them
-            self.sources_row.set_entries(entries)
+            unknown = () if self._streaming else unknown_citations(self.content(), entries)
+            self.sources_row.set_entries(entries, unknown)
             self._caption_sources()
 
     def _caption_sources(self) -> None:

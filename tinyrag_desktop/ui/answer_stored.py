@@ -77,7 +77,7 @@ class StoredFormMixin:
         text = answer_markdown(replace(stored, status="answering") if self._state == "answering" else stored)
         entries = self.source_entries()
         if entries:  # a copied answer keeps what it was based on, with the numbers its text cites
-            text += "\n" + sources_markdown(entries, self._sources_offered())
+            text += "\n" + sources_markdown(entries, self._sources_offered(), self.unknown_citations())
         return text
 
     def copy_markdown(self) -> str:

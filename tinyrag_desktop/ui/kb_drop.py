@@ -9,9 +9,11 @@ refused.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Sequence
+from urllib.parse import unquote_to_bytes
 
 from PySide6.QtCore import QUrl
 
@@ -43,7 +45,7 @@ def _read(urls: Sequence[QUrl], text: str) -> tuple[list[ImportItem], list[str]]
     if urls:
         for url in urls:
             if url.isLocalFile():
-                items.append(ImportItem("path", url.toLocalFile()))
+                items.append(ImportItem("path", local_path(url)))
             elif url.scheme() in ("http", "https"):
                 items.append(ImportItem("url", url.toString()))
             else:
@@ -73,7 +75,7 @@ def _line_items(line: str) -> list[ImportItem] | None:
     for none of these, None for a path of nothing there."""
     if line.lower().startswith("file://"):
         url = QUrl(line)
-        return [ImportItem("path", url.toLocalFile())] if url.isLocalFile() and Path(url.toLocalFile()).exists() \
+        return [ImportItem("path", local_path(url))] if url.isLocalFile() and os.path.lexists(local_path(url)) \
             else None
     if _looks_like_path(line):
         path = expand_home(line, keep_unknown=True)
@@ -85,6 +87,41 @@ def _line_items(line: str) -> list[ImportItem] | None:
     # a sentence, "see https://example.org/guide (the part on tools)": its links, without the brackets and
     # full stop around them
     return [ImportItem("url", link.rstrip(".,;:!?)]}>'\"”’")) for link in _LINK.findall(line)]
+
+
+def local_path(url: QUrl) -> str:
+    """The path of a file:// ``url`` as Python names the file: its percent-encoded bytes decoded as the
+    file system's names are (os.fsdecode). ``toLocalFile`` turned a name that is not UTF-8 ("bad%FFname.txt")
+    into "bad�name.txt", a file that is not there: the import said "no such file or folder", where
+    ``kb add`` says the name is not valid text. On Windows names are UTF-16, and a link from another computer
+    (file://server/…) keeps Qt's own reading, which the import explains."""
+    if os.name == "nt" or url.host():
+        return url.toLocalFile()
+    return os.fsdecode(unquote_to_bytes(url.path(QUrl.ComponentFormattingOption.FullyEncoded)))
+
+
+def on_disk(path: str) -> str:
+    """``path`` as chosen in a file dialog, with the names Qt could not read as UTF-8 found again on disk:
+    Qt gives U+FFFD ("�") for their bytes (GTK's own dialog lists such files; Qt's does not), a file that is not
+    there. Unchanged when it is there, or when no single name in its folder reads so."""
+    if os.name == "nt" or "\ufffd" not in path or os.path.lexists(path):
+        return path
+    folder, name = os.path.split(path)
+    if not name:
+        return path
+    folder = on_disk(folder)
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return path
+    read = [found for found in names if _as_qt_reads(found) == _as_qt_reads(name)]
+    return os.path.join(folder, read[0]) if len(read) == 1 else path
+
+
+def _as_qt_reads(name: str) -> str:
+    """A name with the bytes that are not UTF-8 as one U+FFFD a run (Qt and Python replace them alike, but
+    not always as many)."""
+    return re.sub("\ufffd+", "\ufffd", os.fsencode(name).decode("utf-8", "replace"))
 
 
 def _looks_like_path(line: str) -> bool:

@@ -24,7 +24,7 @@ from ..kb.store import db_path
 from ..kb.unfinished import stopped_by_closing
 from ..settings import Settings
 from .kb_address import web_address_problem, with_scheme
-from .kb_drop import items_from_urls, left_out
+from .kb_drop import items_from_urls, left_out, on_disk
 from .kb_summary import (
     failure as _failure, in_window, joined as _joined, short_location as _short_location, summary, whole_summary,
 )
@@ -47,7 +47,9 @@ class _OnShow(QObject):
         return False
 
 
-_FILE_FILTER = "Documents ({});;All files (*)".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
+# All files first, the dialog's default: a name filter is a wildcard, and none matches a name without an
+# extension, so "Documents" hid README, COPYING, NEWS.Debian and Apache-2.0, which the import reads as text.
+_FILE_FILTER = "All files (*);;Documents ({})".format(" ".join(f"*{ext} *{ext}.gz" for ext in sorted(SUPPORTED)))
 
 
 class RunningImport:
@@ -76,7 +78,7 @@ class ImportingMixin:
                                                 _FILE_FILTER)
         if paths:
             self._last_folder = str(Path(paths[0]).parent)
-            self.import_items(paths)
+            self.import_items([on_disk(path) for path in paths])
 
     def choose_folder(self) -> None:
         path = QFileDialog.getExistingDirectory(self, "Add a folder to the knowledge base", self._start_folder())

@@ -31,6 +31,7 @@ from .busy_buttons import pass_focus, set_working
 from .item_menu import keyboard_menu_at_current_row
 from .kb_importing import ImportingMixin, RunningImport
 from .kb_search_tab import SearchTabMixin
+from ..sentences import after_colon
 from .kb_summary import StatusLabel, SummaryBox, elided as _elided, in_window
 from .kb_sources_view import LOCATION_ROLE, ElideMiddle, SourcesModel, SourcesView
 from .kb_watch import Listed, WatchingMixin, read_list
@@ -365,7 +366,7 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
                 compacted = compact_if_worth(kb, lambda: self._relay.compacting.emit(removed))
             self._relay.removed.emit(removed, "", compacted.done or compacted.not_done)
         except Exception as exc:  # said in the panel; the thread must never die silently
-            self._relay.removed.emit(0, in_window(str(exc)), "")
+            self._relay.removed.emit(0, in_window(_why_not_removed(exc)), "")
 
     def _on_compacting(self, removed: int) -> None:
         self.status_label.setText(f"{_sources(removed)} removed; compacting the knowledge base to give the "
@@ -383,7 +384,7 @@ class KnowledgePanel(ImportingMixin, SearchTabMixin, WatchingMixin, QWidget):
             self._restore_place([self._after_delete], self._after_delete, scrolled)
         self._after_delete = None
         self.sourcesChanged.emit()
-        self.status_label.setText(f"Nothing was removed: {problem}" if problem else
+        self.status_label.setText(f"Nothing was removed: {after_colon(problem)}" if problem else
                                   f"{_sources(removed)} removed{'; ' + compacted if compacted else ''}.")
         if self._dropped_note and not self._waiting:  # dropped during the Delete, with nothing to import
             self.status_label.setText(f"{self.status_label.text()}\n{self._dropped_note}")
@@ -531,6 +532,13 @@ def _stored_ids(kb: KnowledgeBase, selected: list[tuple[int, str]]) -> list[int]
         if source is not None:
             ids.append(source.id)
     return ids
+
+
+def _why_not_removed(exc: Exception) -> str:
+    """Why a Delete failed, without the store's "Could not remove 3 sources: " before it, which "Nothing was
+    removed: " says already."""
+    text, doing = str(exc), getattr(exc, "doing", "")
+    return text[len(doing) + 2:] if doing.startswith("Could not remove") and text.startswith(f"{doing}: ") else text
 
 
 def _sources(count: int) -> str:

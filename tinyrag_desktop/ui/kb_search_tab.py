@@ -49,6 +49,11 @@ class SearchTabMixin:
         empty.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         empty.triggered.connect(self.query_edit.clear)
         self.query_edit.addAction(empty)
+        down = QAction(self.query_edit)  # Down goes to the first passage found, as the chats search box's does
+        down.setShortcut(QKeySequence(Qt.Key.Key_Down))
+        down.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        down.triggered.connect(self._to_first_result)
+        self.query_edit.addAction(down)
         row.addWidget(self.query_edit, 1)
         self._button("Search", "kbSearch", self.run_search, row)
         scol.addLayout(row)
@@ -136,6 +141,15 @@ class SearchTabMixin:
         if count:
             announce(self.results, count)
         self.searchFinished.emit(len(hits))
+
+    def _to_first_result(self) -> None:
+        """Put the keyboard on the first passage found (or on the first line that says why none was), past
+        the notes, which cannot be chosen; nowhere while nothing is listed."""
+        for row in range(self.results.count()):
+            if self.results.item(row).flags() & Qt.ItemFlag.ItemIsEnabled:
+                self.results.setCurrentRow(row)
+                self.results.setFocus(Qt.FocusReason.OtherFocusReason)
+                return
 
     def _on_tab(self, index: int) -> None:
         """The Search tab shown after an import or a Delete: its results are searched again, so that they

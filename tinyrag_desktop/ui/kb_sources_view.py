@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import heapq
 import re
+import unicodedata
 from datetime import date
 from typing import Callable
 
@@ -38,17 +39,31 @@ def short_time(stamp: str, today: date) -> str:
     return day if moment.year == today.year else f"{day} {moment.year}"
 
 
-_NUMBER = re.compile(r"(\d+)")
+# A number, or a section number ("1.4", "2.10.3"): one piece, its numbers compared in turn
+_NUMBER = re.compile(r"(\d+(?:\.\d+)*)")
 
 
 def natural_key(text: str) -> tuple[list[object], str]:
     """``text`` as a person sorts it: numbers by their value ("11.2" before "11.10", chapter 2 before 19),
-    letters casefolded. Text and numbers alternate in the same places of every key (text first, maybe
-    empty), so keys compare; the whole casefolded text settles ties ("2" and "02")."""
+    section numbers as a book orders them (1. < 1.1. < 1.4. < 2. < 10.), letters casefolded.
+
+    A section number is one tuple of numbers, not a number, a "." and a number: split apart, "1. What Is"
+    gave its text ". what is" where "1.4. Accessing" gave "." then 4, and ". what is" came after ".". Text
+    and tuples alternate in the same places of every key (text first, maybe empty), so any two keys compare;
+    the whole casefolded text settles ties ("2" and "02")."""
     folded = text.casefold()
     parts: list[object] = _NUMBER.split(folded)
-    parts[1::2] = [int(number) for number in parts[1::2]]
+    parts[1::2] = [tuple(_number_key(number) for number in section.split(".")) for section in parts[1::2]]
     return parts, folded
+
+
+def _number_key(digits: str) -> tuple[int, str]:
+    """Orders numbers by value, of any length and in any script's digits: ``int()`` refuses a number of over
+    4,300 digits (a title of them stopped the sort), so a number is its count of digits, then its digits."""
+    if not digits.isascii():
+        digits = "".join(str(unicodedata.decimal(digit)) for digit in digits)
+    digits = digits.lstrip("0")
+    return len(digits), digits
 
 
 ROW_PADDING = 3  # px above and below a row's text: rows as tall as their letters (14 px) read as one block
@@ -137,7 +152,7 @@ class SourcesModel(QAbstractTableModel):
         """The longest text of a column sized to its contents (Type, Passages, Imported, Vectors), among all rows."""
         if column not in self._widest:
             texts = {1: lambda: max((type_name(kind) for kind in {s.type for s in self._rows}), key=len, default=""),
-                     2: lambda: str(max((s.chunk_count for s in self._rows), default="")),
+                     2: lambda: f"{max((s.chunk_count for s in self._rows), default=0):,}" if self._rows else "",
                      3: self._widest_time,
                      4: lambda: "yes"}  # wider than "no"
             self._widest[column] = texts[column]() if column in texts else ""
@@ -181,7 +196,8 @@ class SourcesModel(QAbstractTableModel):
             if column == 1:  # "Web page", not the stored "url"
                 return type_name(source.type)
             if column == 2:
-                return source.chunk_count  # a number, so that it reads and sorts as one
+                # grouped as the import's summary says it ("29,957 passages"): Qt showed an int as 29957
+                return f"{source.chunk_count:,}"  # (the list sorts by the number: see _SORT_KEYS)
             if column == 3:
                 today = date.today()
                 if today != self._today:  # the list was left open overnight: "20:23" is yesterday's now

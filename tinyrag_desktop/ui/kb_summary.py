@@ -18,6 +18,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePol
 from ..kb import ImportReport
 from ..kb.import_report import Failure
 from ..kb.models import hide_password
+from ..kb.store_file import WINDOW_SUSPECTED
+from ..sentences import after_colon
 from ..tool_words import window_words
 from .sources import source_label
 
@@ -189,14 +191,19 @@ class SummaryBox(QFrame):
 
 
 _IMPORT_AGAIN = "import your documents again"
+_TERMINAL_SUSPECTED = "kb add or kb remove in a terminal, perhaps"
 
 
 def in_window(message: str) -> str:
     """A knowledge-base message worded for the window (see markdown_render.window_words: no --data-dir, a
-    flag no one can give a window); importing the documents again is done with Add."""
-    return window_words(message).replace(_IMPORT_AGAIN, f"{_IMPORT_AGAIN} with Add")
+    flag no one can give a window); importing the documents again is done with Add; the program holding a
+    lock the window waited for is no longer the window itself ("the tinyRAG window importing or deleting,
+    perhaps", as kb add guesses it), which cannot be waiting for itself."""
+    text = window_words(message).replace(_IMPORT_AGAIN, f"{_IMPORT_AGAIN} with Add")
+    return text.replace(WINDOW_SUSPECTED, _TERMINAL_SUSPECTED)
 
 
+# Words that start a reason as names, kept with their capital after a colon.
 OFFLINE_NOTE = ("Web pages and Wikipedia articles need the network, which is off: turn on “Network tools” "
                 "in Settings (Tools tab), then import them again.")
 
@@ -214,7 +221,7 @@ def summary(report: ImportReport, dropped_note: str = "") -> tuple[str, str]:
     again (kb add names them), and the notes on sources imported (an encoding guessed). The first eight
     beneath it, all of them in the tooltip, and with Show all (whole_summary)."""
     reasons = _reasons(report)
-    tip = [f"{showable(f.location)}: {in_window(f.reason)}" for _, f in reasons[:TIP_MOST]]
+    tip = [f"{showable(f.location)}: {after_colon(in_window(f.reason))}" for _, f in reasons[:TIP_MOST]]
     if len(reasons) > TIP_MOST:  # 134 lines made a tooltip 5,606 px tall, most of it off the screen
         tip.append(f"… and {len(reasons) - TIP_MOST} more")
     return _summary_text(report, reasons, REASONS_SHOWN, dropped_note), "\n".join(tip)
@@ -237,7 +244,8 @@ def _reasons(report: ImportReport) -> list[tuple[str, Failure]]:
 
 def _summary_text(report: ImportReport, reasons: list[tuple[str, Failure]], most: int, dropped_note: str) -> str:
     lines = [report.in_words()]
-    lines += [f"{mark} {short_location(f.location)}: {in_window(f.reason)}" for mark, f in reasons[:most]]
+    lines += [f"{mark} {short_location(f.location)}: {after_colon(in_window(f.reason))}"
+              for mark, f in reasons[:most]]
     if len(reasons) > most:  # "(hover to see them all)" was said to the keyboard too: Show all is a button
         listed = "them" if len(reasons) <= ALL_MOST else f"the first {ALL_MOST}"
         lines.append(f"… and {len(reasons) - most} more" + (f" (Show all lists {listed})" if most < ALL_MOST else ""))
@@ -255,6 +263,7 @@ def joined(first: ImportReport, then: ImportReport) -> ImportReport:
         if isinstance(getattr(first, item.name), list):
             setattr(together, item.name, getattr(first, item.name) + getattr(then, item.name))
     together.chunks = first.chunks + then.chunks
+    together.updated_chunks = first.updated_chunks + then.updated_chunks
     together.embedding_problem = then.embedding_problem or first.embedding_problem
     together.cancelled, together.stopped, together.not_tried = then.cancelled, then.stopped, then.not_tried
     return together

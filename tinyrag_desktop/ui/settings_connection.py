@@ -12,6 +12,7 @@ from ..engine.errors import AuthenticationFailed, BadResponse, ModelNotFound, Ra
 from ..engine.llm import has_model
 from ..firstrun import is_chat_model
 from ..hidden_passwords import hide_passwords
+from ..sentences import after_colon
 from ..settings import SettingsError
 from ..tool_words import settings_words
 from .busy_buttons import set_working
@@ -187,24 +188,11 @@ def _test_failure(exc: Exception) -> str:
     error (404, 401, a web page) was reached, and "Could not connect" sent the user to check that it ran."""
     text = settings_words(str(exc))  # "check the Server URL above": the dialog is open
     if isinstance(exc, _ANSWERED) and text:
-        return "Connected, but " + continued(text)
-    return "Could not connect: " + continued(text)
+        return "Connected, but " + after_colon(text)
+    return "Could not connect: " + after_colon(text)
 
 
 # Words that keep their capital inside a sentence: the servers' names, and Settings as the app names it.
-_NAMES = frozenset({"Ollama", "Jan", "Settings", "Windows", "Python", "Go"})
-
-
-def continued(text: str) -> str:
-    """``text`` going on a sentence after "Could not connect:" or "Connected, but": its first letter small
-    ("Could not connect: The model server…" read as two sentences glued), unless its first word is a name
-    ("Ollama", "LM Studio", "HTTP", "vLLM")."""
-    first = text.split(" ", 1)[0].rstrip(":,;.")
-    if first in _NAMES or not (first.isalpha() and first[:1].isupper() and first[1:].islower()):
-        return text
-    return text[:1].lower() + text[1:]
-
-
 def _count(names: list[str], what: str) -> str:
     return f"{len(names)} {what}{'s' if len(names) != 1 else ''}"
 

@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QLayout, QLayoutItem, QSizePolicy, QToolButton, QWidget, QWidgetItem
 
 from .plain_text import plain_label, plain_tip
+from ..source_list import unknown_words
 from .sources import OFFERED_CAPTION, SourceEntry, cited_as, open_source, source_url, unique_labels
 from .theme import paint_focus_ring
 
@@ -164,6 +165,10 @@ class SourcesRow(QWidget):
         self._flow = _FlowLayout(self)
         self._caption = self._quiet_label("Sources", "sourcesCaption")
         self._flow.addWidget(self._caption)
+        self._unknown: tuple[int, ...] = ()
+        self._unknown_label = self._group_label("")  # the numbers cited that name no source, after the links
+        self._unknown_label.setObjectName("sourcesUnknown")
+        self._unknown_label.hide()
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.hide()
 
@@ -190,12 +195,13 @@ class SourcesRow(QWidget):
         label.setContentsMargins(10, 0, 4, 0)  # set apart from the group before it
         return label
 
-    def set_entries(self, entries: Sequence[SourceEntry]) -> None:
-        """Show ``entries`` in order; a link already shown for the same entry is kept (and its focus)."""
+    def set_entries(self, entries: Sequence[SourceEntry], unknown: Sequence[int] = ()) -> None:
+        """Show ``entries`` in order, then the numbers the answer cites that none of them has (``unknown``);
+        a link already shown for the same entry is kept (and its focus)."""
         entries = [e for e in entries if e.location.strip()]
-        if entries == self._entries:
+        if entries == self._entries and tuple(unknown) == self._unknown:
             return
-        self._entries = list(entries)
+        self._entries, self._unknown = list(entries), tuple(unknown)
         old = {(link.group, link.location, link.numbers): link for link in self._links}
         while self._flow.count() > 1:  # all but the caption; the widgets are kept or deleted below
             self._flow.takeAt(1)
@@ -227,8 +233,14 @@ class SourcesRow(QWidget):
                 label.show()
             for link in links:
                 link.show()
+            said = unknown_words(self._unknown)
+            self._unknown_label.setText(said)
+            self._unknown_label.setVisible(bool(said))
+            if said:
+                self._unknown_label.setFixedHeight(links[0].sizeHint().height())
+                self._flow.addWidget(self._unknown_label)
             self.setAccessibleDescription(", ".join(
-                f"{cited_as(lk.numbers)} {lk.location}".strip() for lk in links))
+                f"{cited_as(lk.numbers)} {lk.location}".strip() for lk in links) + (f". {said}" if said else ""))
         self.setVisible(bool(links))
         self._flow.invalidate()
         self._fit()
