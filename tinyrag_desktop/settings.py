@@ -112,7 +112,8 @@ class Option:
             if self.form in ("url", "url or empty") and (bad := port_problem(value, self.example)):
                 raise SettingsError(f"{self.name}: {bad}")
             if self.form in ("url", "url or empty") and (value or self.form == "url") and not _is_http_url(value):
-                raise SettingsError(f"{self.name} must be an http:// or https:// address, like "  # not "not \"\""
+                # an empty one said in words: it read 'not ""'
+                raise SettingsError(f"{self.name} must be an http:// or https:// address, like "
                                     f"{self.example}" + (f", not {shown(value)}." if value else "; it is empty."))
             if self.form in ("url", "url or empty") and (extra := _after_path(value)):
                 # "http://127.0.0.1:11434/v1#frag" or "?x=1": the app adds /chat/completions to the address,

@@ -440,9 +440,9 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         return f"{first[0]} and {len(names) - 1} other fields"
 
     def _fit_height(self) -> None:
-        """Grow the dialog until the reasons shown under the fields fit. Qt sizes a window by its layout's
-        minimum, which counts a wrapped reason as one line: two-line reasons were drawn over the next field
-        and the fields squeezed until their text was cut (seven bad limits at once, or a bad Server URL)."""
+        """Grow the dialog until the reasons shown under the fields fit (wider first, on a screen too low for
+        them). Qt sizes a window by its layout's minimum, which counts a wrapped reason as one line: two-line
+        reasons were drawn over the next field and the fields squeezed until their text was cut."""
         layout = self.layout()
         if layout is None:
             return
@@ -492,12 +492,12 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
 
     def _value(self, name: str) -> Any:
         """The field's value; a field switched off keeps the value Settings opened with when its own is bad."""
-        if self._switched_off(name):
-            try:
-                return self._fields[name].value()
-            except SettingsError:
+        try:
+            return self._fields[name].value()
+        except SettingsError:
+            if self._switched_off(name):
                 return self._settings[name]
-        return self._fields[name].value()
+            raise
 
     def _on_save(self) -> None:
         if self.revalidate():
