@@ -133,6 +133,28 @@ def off_note(error: str | None, tool: str) -> str | None:
     return f"This tool is off. Turn on “{named.group(1)}” in Settings to use it."
 
 
+# What a call's card is titled, and what a copied answer and an exported chat call the tool: the tool in a
+# person's words. The name the model calls it by ("rag_knowledge", "nanogo") read as code, and the open card
+# said "Source: nanoGo" under a title "nanogo". A tool this version does not know keeps the name the model
+# wrote. The model's name stays in the card's tooltip, its `tool_name`, and an exported page's tooltip.
+TOOL_TITLES = {"rag_knowledge": "Knowledge base", "websearch": "Web search", "wikipedia": "Wikipedia",
+               "url_fetch": "Web page", "calculate": "Calculator", "nanogo": "Go program",
+               "shell": "Shell command"}
+# The source a tool gives that names only what ran, not a place ("calculator" for a calculation, "nanoGo" for
+# Go): a copy and an export leave it out, as the title says it ("Calculator … source: calculator").
+_SOURCE_IS_THE_TOOL = {"calculate": "calculator", "nanogo": "nanoGo"}
+
+
+def tool_title(tool: str) -> str:
+    """The title of a card for a call of ``tool``: "Calculator" for calculate, an unknown name as it is."""
+    return TOOL_TITLES.get(tool, tool)
+
+
+def source_is_the_tool(tool: str, source: str) -> bool:
+    """True when a call's ``source`` only names the tool that ran it (see _SOURCE_IS_THE_TOOL)."""
+    return tool in _SOURCE_IS_THE_TOOL and source.strip() == _SOURCE_IS_THE_TOOL[tool]
+
+
 # What a tool is doing, in a person's words: while it runs (the status bar), and while the model writes a call
 # of it (the status bar, and the card being written, beside its title). The model's names ("nanogo",
 # "rag_knowledge") are code to a reader; a tool this version does not know is named as the model wrote it.

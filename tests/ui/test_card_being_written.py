@@ -154,7 +154,7 @@ def test_a_call_stopped_while_written_reads_in_plain_words_and_keeps_its_code(ma
     qloop.run(wait_until(lambda: card.height() > 100))
     shoot(win, "stopped_while_written")
     copied = answer.copy_markdown()
-    assert "> – **nanogo** (stopped)\n> ```go\n> package main\n" in copied
+    assert "> – **Go program** (stopped)\n> ```go\n> package main\n" in copied
     assert "> Stopped while the model was writing it; not run." in copied and "not closed" not in copied
     stored = ChatStore(win.data_dir).messages(win.chat_id)[-1]
     assert stored.content == answer.content() and stored.transcript.endswith(kept)  # the raw text is kept

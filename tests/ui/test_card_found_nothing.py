@@ -36,7 +36,7 @@ def test_an_empty_knowledge_base_is_said_in_plain_words_with_no_tick(make_window
     shown = card._details.toPlainText()
     assert EMPTY_WORDS in shown and "`" not in shown and "python -m" not in shown
     copied = answer.copy_markdown()
-    assert "> ○ **rag_knowledge** `return policy` (nothing found)" in copied and "python -m" not in copied
+    assert "> ○ **Knowledge base** `return policy` (nothing found)" in copied and "python -m" not in copied
     win.grab().save(f"{SHOTS}/empty_kb_card_open.png")
 
 

@@ -126,7 +126,7 @@ def test_segments_put_cards_where_they_streamed():
     m = StoredMessage(1, "assistant", "Hello world, bye", tools=tools)
     assert m.segments() == ["Hello ", tools[0], "world,", tools[1], " bye"]
     md = answer_markdown(m)
-    assert "✓ **calculate** `1+1` (done)" in md and "✗ **websearch** `x` (failed)" in md and "> Offline" in md
+    assert "✓ **Calculator** `1+1` (done)" in md and "✗ **Web search** `x` (failed)" in md and "> Offline" in md
 
 
 @pytest.mark.parametrize(("content", "expected"), [

@@ -48,7 +48,7 @@ def test_a_tool_that_is_off_is_copied_as_off_with_its_setting() -> None:
     off = StoredTool("c5", "nanogo", "package main", "error", "source", error=(
         "The tool nanogo is disabled: enable 'Allow Go code (nanoGo)' in Settings or pass --allow-nanogo."))
     text = answer_markdown(_answer(off))
-    assert "> ✗ **nanogo** (off)\n> ```go\n> package main\n> ```" in text  # the program in a go block
+    assert "> ✗ **Go program** (off)\n> ```go\n> package main\n> ```" in text  # the program in a go block
     assert "> This tool is off. Turn on “Allow Go code (nanoGo)” in Settings to use it." in text
     assert "--allow-nanogo" not in text
 
@@ -69,7 +69,7 @@ def test_spaces_a_result_ends_its_lines_with_are_not_said_to_be_left_out() -> No
 
 
 def test_one_character_left_out_is_said_in_the_singular() -> None:
-    from tinyrag_desktop.chat_export import left_out
+    from tinyrag_desktop.tool_copy import left_out
 
     assert left_out(1, "of the result") == "1 more character of the result left out"
     assert left_out(1234, "of the error") == "1,234 more characters of the error left out"

@@ -72,8 +72,8 @@ def test_a_go_program_is_copied_whole_in_a_go_block_in_its_quote() -> None:
     # It was one line cut at 120 characters ("package main import ( "fmt" … s +=…"): its line breaks gone, the
     # first // comment commented out the rest.
     for md in (answer_markdown(GO_ANSWER), export_markdown(CHAT, [QUESTION, GO_ANSWER])):
-        ran, failed, panic = [q for q in _quotes(md) if "**nanogo**" in q]
-        assert ran.startswith("✓ **nanogo**") and ran.split("\n", 1)[0].endswith("(done)")
+        ran, failed, panic = [q for q in _quotes(md) if "**Go program**" in q]
+        assert ran.startswith("✓ **Go program**") and ran.split("\n", 1)[0].endswith("(done)")
         assert _code(ran, "go") == [PROGRAM.expandtabs(4) + "\n"]  # the whole program, its lines as written
         assert "\n".join(f"> {line}" for line in PROGRAM.split("\n")) in md  # and its tabs
         assert _code(failed, "go") == [FAILED.query + "\n"] and _code(panic, "go") == [PANIC.query + "\n"]
@@ -84,8 +84,8 @@ def test_an_error_of_several_lines_stays_in_its_quote() -> None:
     # "> Compile error:" and then "prog.go:2:13: undefined: y" on a line of its own, out of the quote
     md = answer_markdown(GO_ANSWER)
     call = md.split("then:\n\n", 1)[1].split("\n\nand:", 1)[0]
-    assert call.startswith("> ✗ **nanogo**") and all(line.startswith(">") for line in call.split("\n"))
-    failed = [q for q in _quotes(md) if q.startswith("✗ **nanogo**")][0]
+    assert call.startswith("> ✗ **Go program**") and all(line.startswith(">") for line in call.split("\n"))
+    failed = [q for q in _quotes(md) if q.startswith("✗ **Go program**")][0]
     assert "Compile error:" in failed
     assert _code(failed, "text") == ["prog.go:2:13: undefined: y\nprog.go:2:1: x declared and not used\n"]
     panic = [q for q in _quotes(md) if "index out of range" in q][0]
@@ -155,7 +155,7 @@ def test_a_call_still_running_is_copied_as_running() -> None:
     loop = StoredTool("call_1", "nanogo", "for {}", "running", "source", position=8)
     live = StoredMessage(0, "assistant", "Long go ", status="answering", tools=(loop,))
     md = answer_markdown(live)
-    assert "**nanogo**" in md and "(running)" in md and "stopped" not in md.lower()
+    assert "**Go program**" in md and "(running)" in md and "stopped" not in md.lower()
     assert md.rstrip().endswith("*[The answer is still being written]*")
     # stored mid-run, it was stopped: the app saves an answer once it has ended
     stopped = StoredMessage(2, "assistant", "Long go ", status="stopped", stats={"outcome": "stopped"},
@@ -166,7 +166,7 @@ def test_a_call_still_running_is_copied_as_running() -> None:
 
 
 def test_copy_last_answer_while_a_program_runs_says_it_runs(make_window, server, qloop, qtbot):
-    # Ctrl+Shift+C while `for {}` ran wrote "■ **nanogo** `for {}` (stopped)"
+    # Ctrl+Shift+C while `for {}` ran wrote "■ **Go program** `for {}` (stopped)"
     server.queue(Stream(tokens('Long go <tool name="nanogo"><source>for {}\n</source></tool> more')),
                  Stream(tokens("It did not end.")))
     win = make_window(server.base_url, allow_nanogo=True, tool_timeout=60)
@@ -180,7 +180,7 @@ def test_copy_last_answer_while_a_program_runs_says_it_runs(make_window, server,
                          == ["Long go", "more"], timeout=15))
     copied = win.copy_last_answer()
     assert QGuiApplication.clipboard().text() == copied
-    assert "**nanogo**" in copied and "(running)" in copied and "stopped" not in copied.lower()
+    assert "**Go program**" in copied and "(running)" in copied and "stopped" not in copied.lower()
     assert _code(_quotes(copied)[0], "go") == ["for {}\n"]
     assert copied.rstrip().endswith("*[The answer is still being written]*")
     # Ctrl+A, Ctrl+C in its text writes the card as Copy does
@@ -190,7 +190,7 @@ def test_copy_last_answer_while_a_program_runs_says_it_runs(make_window, server,
     answer.segments()[0].enter_caret("start")
     QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
-    assert "> ⟳ **nanogo** (running)" in QGuiApplication.clipboard().text()
+    assert "> ⟳ **Go program** (running)" in QGuiApplication.clipboard().text()
     win.stop()
     assert qloop.run(finished, timeout=30) == "stopped"
     copied = win.copy_last_answer()
@@ -221,8 +221,8 @@ def test_go_programs_skipped_for_one_reason_are_each_copied_whole() -> None:
                                position=5) for n in (1, 2))
     message = StoredMessage(2, "assistant", "Runs: done.", tools=skipped)
     md = answer_markdown(message)
-    [run] = [q for q in _quotes(md) if "**nanogo**" in q]
-    assert run.startswith("– **nanogo** (2 skipped)")
+    [run] = [q for q in _quotes(md) if "**Go program**" in q]
+    assert run.startswith("– **Go program** (2 skipped)")
     assert _code(run, "go") == ["x := 1\nfmt.Println(x)\n", "x := 2\nfmt.Println(x)\n"]
     page = export_html(CHAT, [QUESTION, message])
     pres = [_page_text(f"<body>{pre}") for pre in re.findall(r"<pre\b.*?</pre>", page, re.S)]

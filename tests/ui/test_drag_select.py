@@ -191,7 +191,7 @@ def test_a_drag_over_a_tool_card_selects_it_whole_with_the_text_around(make_wind
     first, second = [p for p in answer.parts() if p in answer.segments()]
     _drag(first, _spot(first, "Second"), second, _spot(second, "After the tool, line", 20))
     card = next(chunk for chunk in answer.to_markdown().split("\n\n") if chunk.startswith("> "))
-    assert "calculate" in card
+    assert "Calculator" in card
     SHOTS.mkdir(exist_ok=True)
     win.grab().save(str(SHOTS / "card_drag.png"))
     assert _copy() == f"Second paragraph, before the tool.\nNow the tool:\n\n{card}\n\nAfter the tool, line"

@@ -166,7 +166,7 @@ def test_ctrl_a_selects_the_whole_answer_and_ctrl_c_copies_it_as_the_copy_button
     _key(Qt.Key.Key_C, CTRL)
     copied = QApplication.clipboard().text()
     assert copied == answer.to_markdown()  # the card as Copy writes it, where it stands
-    assert copied.index("Second paragraph") < copied.index("calculate") < copied.index("Last line.")
+    assert copied.index("Second paragraph") < copied.index("Calculator") < copied.index("Last line.")
     # a key that moves the caret ends the selection, in every segment; and so does a click
     _key(Qt.Key.Key_Up)
     assert not any(seg.textCursor().hasSelection() for seg in (first, second))
@@ -192,11 +192,13 @@ def test_shift_down_selects_on_across_the_card_and_shift_up_back(make_window, se
     _key(Qt.Key.Key_C, CTRL)
     copied = QApplication.clipboard().text()
     card = next(chunk for chunk in answer.to_markdown().split("\n\n") if chunk.startswith("> "))
-    assert "calculate" in card
+    assert "Calculator" in card
     assert copied == f"Second paragraph, before the tool.\nNow the tool:\n\n{card}\n\nAfter the tool, line one."
+    assert answer.cards()[0]._selected  # shown selected, as the text around it: it is copied with it
     for _ in range(30):
         if _key(Qt.Key.Key_Up, SHIFT) is first and not second.textCursor().hasSelection():
             break
     assert QApplication.focusWidget() is first and not second.textCursor().hasSelection()
+    assert not answer.cards()[0]._selected
     _key(Qt.Key.Key_C, CTRL)
     assert QApplication.clipboard().text() == "Second paragraph, before the tool.\n"  # to the start of the line below

@@ -12,7 +12,7 @@ from tinyrag_desktop.ui.answer import AnswerWidget
 
 
 def test_copy_answer_says_the_command_was_denied(qtbot):
-    # It read "> – **shell** `rm -rf build` (skipped)": the card beside it said "denied".
+    # It read "> – **Shell command** `rm -rf build` (skipped)": the card beside it said "denied".
     answer = AnswerWidget()
     qtbot.addWidget(answer)
     answer.append_text("Let me clean up. ")
@@ -21,7 +21,7 @@ def test_copy_answer_says_the_command_was_denied(qtbot):
     answer.finish(Done(2, 0, 1200))
     assert card.meta == "denied"
     copied = answer.to_markdown()
-    assert "> – **shell** `rm -rf build` (denied)\n> You chose not to run this command." in copied  # as the card
+    assert "> – **Shell command** `rm -rf build` (denied)\n> You chose not to run this command." in copied  # as the card
     assert "(skipped)" not in copied and "(failed)" not in copied
 
 
@@ -33,13 +33,13 @@ def test_an_exported_chat_says_the_command_was_denied(tmp_path, status):
     store.add_assistant_message(chat.id, "Let me clean up. ", tools=[StoredTool(
         "s1", "shell", "rm -rf build", status, error=DENIED, position=len("Let me clean up. "))])
     exported = export_markdown(store.get_chat(chat.id), store.messages(chat.id))
-    assert "**shell** `rm -rf build` (denied)" in exported and "(skipped)" not in exported
+    assert "**Shell command** `rm -rf build` (denied)" in exported and "(skipped)" not in exported
     assert "You chose not to run this command." in exported
 
 
 def test_other_skipped_calls_still_say_skipped():
     line = tool_markdown(StoredTool("c2", "calculate", "2+2", "skipped", error="duplicate call: …"))
-    assert line.startswith("> – **calculate** `2+2` (skipped)")
+    assert line.startswith("> – **Calculator** `2+2` (skipped)")
 
 
 def test_an_html_export_says_denied_and_not_in_the_error_colour(tmp_path):

@@ -60,7 +60,7 @@ def test_a_call_to_a_tool_that_was_off_stored_as_skipped_reads_as_an_error_too(t
     [card] = again.cards()
     assert card.off and card.status == "error" and card.meta == "off"
     copied = again.to_markdown()  # Copy and Export say it as the card does: ✗, and "off"
-    assert "✗ **shell** `ls` (off)" in copied and "This tool is off." in copied
+    assert "✗ **Shell command** `ls` (off)" in copied and "This tool is off." in copied
 
 
 def test_a_failure_is_still_a_failure(qtbot):

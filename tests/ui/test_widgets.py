@@ -71,7 +71,7 @@ def test_answer_streams_in_order_with_cards_between_segments(qtbot):
     assert answer.footer() == "2 rounds · 1 tool run · 1.5 s"
     assert answer.reasoning() == "I should compute."
     md = answer.to_markdown()
-    assert md.index("Let me compute.") < md.index("**calculate**") < md.index("The answer is")
+    assert md.index("Let me compute.") < md.index("**Calculator**") < md.index("The answer is")
 
 
 def test_updates_are_coalesced_and_segments_stay_short(qtbot):

@@ -284,8 +284,8 @@ def test_export_markdown_and_html(make_window, server, qloop, tmp_path, monkeypa
         monkeypatch.setattr(export, name, lambda *a, real=real: threads.append(threading.current_thread()) or real(*a))
     md = qloop.run(win.export_chat(tmp_path / "chat.md", "md")).read_text()
     html = qloop.run(win.export_chat(tmp_path / "chat.html", "html")).read_text()
-    assert "## You" in md and "**calculate** `6 * 7` (done)" in md and "```python" in md
-    assert html.startswith("<!DOCTYPE html>") and "calculate" in html and "print" in html
+    assert "## You" in md and "**Calculator** `6 * 7` (done)" in md and "```python" in md
+    assert html.startswith("<!DOCTYPE html>") and "Calculator" in html and "print" in html
     assert len(threads) == 2 and threading.main_thread() not in threads
 
 

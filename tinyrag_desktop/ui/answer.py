@@ -85,7 +85,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._segments: list[MarkdownSegment] = []
         self._seams: dict[MarkdownSegment, Seam] = {}  # by the segment below each cut (see Seam)
         self._span = Span(self.parts, lambda card: card_markdown(  # Ctrl+A, Shift+Down
-            card, self.shown_tools(), live=self._state == "answering"))
+            card, self.shown_tools(), live=self._state == "answering"), self.to_markdown)
         self._cards: dict[str, ToolCard] = {}
         self._positions: dict[str, int] = {}
         self._started: set[str] = set()  # calls the engine ran (a tool_start came), as Done.tools_run counts

@@ -176,6 +176,7 @@ class RenderingMixin:
         seg.selectOut.connect(lambda way, seg=seg: self._span.on_key(seg, way))
         seg.span_text = lambda seg=seg: self._span.text(seg)
         seg.span = self._span  # a mouse drag into another segment selects on (drag_across.py)
+        seg.selectionChanged.connect(self._span.mark_cards)  # the cards it copies with the text show it
         if after is None:  # at the end, but before the card of a call being written
             self._segments.append(seg)
             self._body.insertWidget(self._writing.index(), seg)

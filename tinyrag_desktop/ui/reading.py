@@ -9,7 +9,8 @@ own text accessibility says each line the caret comes to; nothing here talks to 
 
 A selection goes on across the segments as the caret does (:class:`Span`): Ctrl+A selects the whole answer, and
 Shift+Down at a segment's end selects on into the next, and so does a mouse drag into another segment (see
-drag_across.py); Copy copies all of it, a card between as the answer's Copy button writes it.
+drag_across.py); Copy copies all of it, a card between as the answer's Copy button writes it. All of the answer
+is copied as its Copy button copies it: the cards before its first text and after its last too.
 """
 
 from __future__ import annotations
@@ -76,11 +77,14 @@ def _run_text(run: str, written: bool) -> str:
 class Span:
     """A selection across an answer's segments. The segment it began in keeps its anchor, the focused one has
     the caret, and those between are selected whole; each shows its own part, and Copy in any of them copies
-    all of it (see text). ``parts``: the answer's column in display order; ``card_text``: a card as copied."""
+    all of it (see text). ``parts``: the answer's column in display order; ``card_text``: a card as copied;
+    ``whole``: all of the answer as its Copy button copies it."""
 
-    def __init__(self, parts: Callable[[], list[QWidget]], card_text: Callable[[QWidget], str]) -> None:
-        self._parts, self._card_text = parts, card_text
+    def __init__(self, parts: Callable[[], list[QWidget]], card_text: Callable[[QWidget], str],
+                 whole: Callable[[], str]) -> None:
+        self._parts, self._card_text, self._whole = parts, card_text, whole
         self._anchor: tuple[MarkdownSegment, int] | None = None  # where it began: a segment, a position in it
+        self._all = False  # Ctrl+A (or the menu's Select All): the whole answer, its cards around the text too
 
     def on_key(self, seg: MarkdownSegment, way: str) -> None:
         """``seg`` asked (see MarkdownSegment.selectOut): "all", "down", "up" or "drop"."""
@@ -101,7 +105,7 @@ class Span:
     def select_all(self) -> None:
         segments = text_segments(self._parts())
         if segments:
-            self._anchor = (segments[0], 0)
+            self._anchor, self._all = (segments[0], 0), True
             self._place(segments, segments[-1], segments[-1].document().characterCount() - 1)
 
     def extend(self, seg: MarkdownSegment, way: str) -> None:
@@ -113,6 +117,7 @@ class Span:
             return
         if self._anchor is None or self._anchor[0] not in segments:
             self._anchor = (seg, seg.textCursor().anchor())
+        self._all = False
         target = segments[at]
         self._place(segments, target, 0 if way == "down" else target.last_line_start())
         if self._anchor[0] is target:
@@ -123,14 +128,15 @@ class Span:
         drag_across.py): the selection goes from one to the other. The focus stays where the mouse is held."""
         segments = text_segments(self._parts())
         if began in segments and seg in segments and seg is not began:
-            self._anchor = (began, anchor)
+            self._anchor, self._all = (began, anchor), False
             self._place(segments, seg, position, focused=False)
 
     def clear(self) -> None:
         """A click elsewhere: no segment keeps a part of the selection."""
         if self._anchor is None:
             return
-        self._anchor = None
+        self._anchor, self._all = None, False
+        self.mark_cards()
         for seg in text_segments(self._parts()):
             if seg.textCursor().hasSelection():
                 where = seg.textCursor().position()
@@ -140,7 +146,8 @@ class Span:
         """The caret moves on its own in ``seg``: the other segments' parts of the selection go."""
         if self._anchor is None:
             return
-        self._anchor = None
+        self._anchor, self._all = None, False
+        self.mark_cards()
         for other in text_segments(self._parts()):
             if other is not seg and other.textCursor().hasSelection():
                 where = other.textCursor().position()
@@ -160,8 +167,20 @@ class Span:
                 seg.place_selection(0, end)
             elif seg.textCursor().hasSelection():
                 seg.place_selection(seg.textCursor().position(), seg.textCursor().position())
+        self.mark_cards()
         if focused:
             focus.place_selection(focus.textCursor().anchor(), caret, focus=True)
+
+    def mark_cards(self) -> None:
+        """Show the cards Copy copies with the text as selected: every one with Ctrl+A, else those between the
+        selected segments (none without a selection across segments). Each segment's selectionChanged asks."""
+        parts = self._parts()
+        chosen = [i for i, part in enumerate(parts) if isinstance(part, MarkdownSegment)
+                  and part.textCursor().hasSelection()] if self._anchor is not None else []
+        everything = self._all and all(seg.selected_whole() for seg in text_segments(parts))  # as text() copies
+        for i, part in enumerate(parts):
+            if hasattr(part, "set_selected"):  # a card
+                part.set_selected(everything or bool(chosen) and chosen[0] < i < chosen[-1])
 
     def text(self, seg: MarkdownSegment) -> str | None:
         """What Copy in ``seg`` copies: the selected text of each segment in order, a card between them as the
@@ -174,6 +193,9 @@ class Span:
         chosen = [i for i, part in enumerate(parts) if part in segments and part.textCursor().hasSelection()]
         if parts.index(seg) not in chosen:
             return None
+        whole = all(s.selected_whole() for s in segments)
+        if self._all and whole:  # from the first segment to the last left out the cards before and after them
+            return self._whole()
         runs, run = [], ""  # the text between two cards, one segment after the other
         written = True  # every segment of the run selected whole: it is Markdown as the answer wrote it
         for part in parts[chosen[0]:chosen[-1] + 1]:
@@ -187,5 +209,4 @@ class Span:
                 runs += [_run_text(run, written), self._card_text(part)]
                 run, written = "", True
         runs.append(_run_text(run, written))
-        whole = all(s.selected_whole() for s in segments)
         return "\n\n".join(r for r in runs if r) + ("\n" if whole else "")

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QFrame, QSizePolicy, QVBoxLayout, QWidget
 
 from ..tools.nanogo_tool import KEEPS_OUTPUT, OUTPUT_BEFORE, OUTPUT_CUT, split_output
 from ..tool_words import (DENIED_NOTE, LIMIT, NOTHING_FOUND, for_a_person, found_nothing, limit_setting, off_note,
-                          sentence, split_advice, window_words)
+                          sentence, split_advice, tool_title, window_words)
 from ..tools.shell import DENIED, status_note
 from ..written_calls import STOPPED_WRITING
 from .access import announce, expander
@@ -16,7 +16,7 @@ from .icons import GENERIC_TOOL, STATUS_WORDS, shared_spinner
 from .plain_text import plain_tip
 from .sources import split_sources
 from .toolcard_details import DetailsMixin, ToolDetails
-from .toolcard_header import HEADER_ROW, HeaderMixin, input_line, one_line, tool_title
+from .toolcard_header import HEADER_ROW, HeaderMixin, input_line, one_line
 
 # The engine says ok/error/skipped; the card (and DESIGN's `status` property) says done/error/skipped.
 _FROM_ENGINE = {"ok": "done", "error": "error", "skipped": "skipped", "running": "running", "done": "done"}
@@ -92,6 +92,7 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         self._progress_due = False  # its lines are shown on the card soon (see add_output)
         self._waiting = False
         self._expanded = False
+        self._selected = False  # in a selection across the answer's text (see set_selected)
         self._toggled = False  # just opened or closed: its description says so first (see set_expanded)
         self._details: ToolDetails | None = None  # built on first expand: 1,000 cards should stay light
         # Calls skipped right after this one for the same reason: this card stands for them (see fold).
@@ -216,8 +217,7 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         self._relayout()
         self.update()
         self._describe()
-        if self._details is not None:
-            self._details.setHtml(self._details_html())
+        self.refresh_details()
 
     def _calls(self) -> list["ToolCard"]:
         return [self, *self._folded]
@@ -346,8 +346,7 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         self._relayout()
         self.update()
         self._describe()
-        if self._details is not None:
-            self._details.setHtml(self._details_html())
+        self.refresh_details()
         if was_running and self._phase != "running" and self._live():
             # ✓ or ✗ came while the focus was elsewhere (the message box, the answer): said, as it is seen
             announce(self, self.accessibleName() + (f". {self._note_text}" if self._note_text else ""))
@@ -362,8 +361,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
 
     def add_output(self, text: str) -> None:
         """More of what the running tool printed (a Go program's or a command's): kept should the answer be
-        stopped, and shown on the closed card, at most every PROGRESS_MS (a program printing a line a
-        millisecond would otherwise repaint it a thousand times a second)."""
+        stopped, and shown on the card, closed or open, at most every PROGRESS_MS (a program printing a line a
+        millisecond would otherwise repaint it, and lay its details out, a thousand times a second)."""
         self._printed_so_far.append(text)
         if self._phase == "running" and not self._progress_due:
             self._progress_due = True
@@ -384,6 +383,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
             self._relayout()
         self.update()
         self._describe()
+        if self._expanded:  # the open card showed "Running…" until the program ended, however much it printed
+            self.refresh_details()
 
     def printed_so_far(self) -> str:
         return "".join(self._printed_so_far)

@@ -9,12 +9,11 @@ from PySide6.QtGui import QFont, QFontMetricsF, QPalette, QTextCursor, QTextDocu
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 from ..hidden_text import marked
-from ..tool_words import result_words, split_advice, writing_call_words
+from ..tool_words import result_words, split_advice, tool_title, writing_call_words
 from ..tools.nanogo_tool import output_heading
 from .access import expanded_changed
 from .sources import SOURCE_TOOLS, open_source, source_url, split_sources
 from .theme import colors
-from .toolcard_header import tool_title
 
 _PROGRAM_TOOLS = frozenset({"shell", "nanogo"})  # their results are a program's output: shown in the code type
 _RESULT_SHOWN = 6000  # characters of a result shown in the expanded card; the rest is summarised
@@ -24,6 +23,7 @@ _LINES_SHOWN = 120  # and lines: 6,000 characters of short lines made a card 3,0
 _INPUT_HEADINGS = {"query": "Query", "url": "URL", "source": "Code"}
 # A tool whose <query> is no search: the shell's is a command and the calculator's an expression.
 _TOOL_HEADINGS = {"shell": "Command", "calculate": "Expression"}
+_SO_FAR = "Output so far"  # over what a running program or command has printed, in its open card
 # Over the inputs of a card standing for several calls of one tool.
 _PLURAL_HEADINGS = {"Query": "Queries", "Expression": "Expressions", "Command": "Commands", "URL": "URLs"}
 
@@ -111,8 +111,19 @@ class ToolDetails(QTextBrowser):
         # A tab four of the code type's spaces wide, as in the answer's code blocks: Qt's default (80 pixels)
         # made a Go program's tabs ten characters wide.
         self.setTabStopDistance(4 * QFontMetricsF(_code_font(self.document().defaultFont())).horizontalAdvance(" "))
+        self._held = False  # its text is being replaced: no shrinking to the empty document's height meanwhile
         self.document().documentLayout().documentSizeChanged.connect(self._fit)
         self.setFixedHeight(1)
+
+    def replace_html(self, text: str) -> None:
+        """Show ``text`` instead: setHtml empties the document first, and the card (and the conversation's
+        scroll range under a place the user scrolled to) shrank to nothing and grew back with each update."""
+        self._held = True
+        try:
+            self.setHtml(text)
+        finally:
+            self._held = False
+        self._fit(self.document().size())
 
     def _open(self, url: QUrl) -> None:
         card = self.parentWidget()
@@ -121,7 +132,7 @@ class ToolDetails(QTextBrowser):
 
     def _fit(self, size: QSizeF) -> None:
         height = int(size.height() + 0.999) + 2
-        if height != self.height():
+        if height != self.height() and not (self._held and height < self.height()):
             self.setFixedHeight(height)
 
     def sizeHint(self) -> QSize:  # noqa: N802
@@ -158,6 +169,8 @@ class DetailsMixin:
             self._details = ToolDetails(self)
             self._details.setHtml(self._details_html())
             self._layout.addWidget(self._details)
+        elif on and self._phase == "running":  # it printed more while it was closed
+            self.refresh_details()
         if self._details is not None:
             self._details.setVisible(on)
         self._relayout()
@@ -169,6 +182,21 @@ class DetailsMixin:
         self._describe()
         expanded_changed(self)  # for the bridges that pass it on
         self.expandedChanged.emit(on)
+
+    def refresh_details(self) -> None:
+        """Show the details anew (a result came, more output): a selection in them is kept where it still
+        fits, and their height goes from the old text's to the new one's at once (see replace_html)."""
+        if self._details is None:
+            return
+        cursor = self._details.textCursor()
+        anchor, position = cursor.anchor(), cursor.position()
+        self._details.replace_html(self._details_html())
+        if anchor != position:
+            last = self._details.document().characterCount() - 1
+            cursor = QTextCursor(self._details.document())
+            cursor.setPosition(min(anchor, last))
+            cursor.setPosition(min(position, last), QTextCursor.MoveMode.KeepAnchor)
+            self._details.setTextCursor(cursor)
 
     def details_text(self) -> str:
         """What the expanded card shows, as plain text (tests and the clipboard use it)."""
@@ -184,7 +212,7 @@ class DetailsMixin:
         elif self._result:
             parts.append(f"Result:\n{result_words(self._tool, self._result)}")
         elif self._phase == "running":
-            parts.append("Running…")
+            parts.append(f"{_SO_FAR}:\n{self.printed_so_far()}" if self.printed_so_far() else "Running…")
         elif self._phase == "writing":
             parts = [f"{self._writing_line()} {self._meta_text}".strip()]
         return "\n\n".join(parts)
@@ -250,6 +278,9 @@ class DetailsMixin:
         elif self._result:
             out.append(_lines("Result", result_words(self._tool, self._result), end_too=self._tool == "shell",
                               mono=self._tool in _PROGRAM_TOOLS))
+        elif self._phase == "running" and self.printed_so_far():
+            # what it printed until now, cut as a finished command's output is: its start and its latest lines
+            out.append(_lines(_SO_FAR, self.printed_so_far(), end_too=True, mono=True))
         elif self._phase == "running":
             out.append("<p><i>Running…</i></p>")
         elif self._phase == "writing":

@@ -3,25 +3,13 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QFontMetrics, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPen
 
 from ..hidden_text import input_line
+from ..tool_words import tool_title
 from .bidi import set_text_direction
 from .icons import paint_badge, spinner_angle, tool_pixmap
 from .theme import colors
-
-# What a card is titled: the tool in a person's words. The name the model calls it by ("rag_knowledge",
-# "nanogo") read as code, and the open card said "Source: nanoGo" under a title "nanogo". A tool this version
-# does not know keeps the name the model wrote. The model's name stays in the tooltip and `tool_name`.
-TOOL_TITLES = {"rag_knowledge": "Knowledge base", "websearch": "Web search", "wikipedia": "Wikipedia",
-               "url_fetch": "Web page", "calculate": "Calculator", "nanogo": "Go program",
-               "shell": "Shell command"}
-
-
-def tool_title(tool: str) -> str:
-    """The title of a card for a call of ``tool``: "Calculator" for calculate, an unknown name as it is."""
-    return TOOL_TITLES.get(tool, tool)
-
 
 _PAD, HEADER_ROW, _BADGE = 7, 22, 18  # header geometry in pixels (the row grows with a large font)
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
@@ -79,7 +67,7 @@ class HeaderMixin:
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)
-        if self._note_shown() and self.contentsMargins().top() != self._header_height():
+        if self._note_shown() and self._layout.contentsMargins().top() != self._header_height():
             self._relayout()  # the note takes one line more, or one less, at the new width
 
     def _note_shown(self) -> bool:
@@ -92,8 +80,10 @@ class HeaderMixin:
         return self._row_height
 
     def _relayout(self) -> None:
+        # No minimum height of its own: its size policy makes its whole height (its sizeHint, with the details
+        # when open) its minimum. A minimum of the header's height let a long conversation that is still being
+        # written (none of its parts wraps by width yet) squeeze an opened card back to its header.
         self._layout.setContentsMargins(12, self._header_height(), 12, 8 if self._expanded else 0)
-        self.setMinimumHeight(self._header_height())
         self.updateGeometry()
 
     def sizeHint(self) -> QSize:  # noqa: N802
@@ -115,8 +105,23 @@ class HeaderMixin:
         painter.setPen(pen)
         painter.setBrush(c.card)
         painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), 8, 8)
+        if self._selected:  # in a selection across the answer (Ctrl+A): tinted as its text is, which Copy copies
+            tint = QColor(c.accent)
+            tint.setAlpha(48)
+            painter.fillPath(self._outline(), tint)
         self._paint_header(painter, c)
         painter.end()
+
+    def _outline(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), 8, 8)
+        return path
+
+    def set_selected(self, on: bool) -> None:
+        """Show the card as part of a selection across its answer (see reading.Span): Copy copies it too."""
+        if on != self._selected:
+            self._selected = on
+            self.update()
 
     def _title_width(self, fm: QFontMetrics, name: str, room: int) -> int:
         """How wide the title is drawn in ``room`` pixels left of the time and badge: whole, the input beside
