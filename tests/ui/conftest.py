@@ -115,6 +115,12 @@ def make_window(qloop, qtbot, tmp_path):
         win.close()
         win.deleteLater()
     qloop.run(asyncio.sleep(0.01))
+    if any(win.settings.theme != "light" for win in made):  # the palette is the application's: a dark
+        from PySide6.QtWidgets import QApplication  # window's would be the next test's (a dialog drawn dark)
+
+        from tinyrag_desktop.ui.theme import apply_theme
+
+        apply_theme(QApplication.instance(), "light")
 
 
 async def ask_and_wait(win, question: str, timeout: float = 15.0) -> str:
