@@ -7,6 +7,9 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import logging
+import os
+import signal
+import sys
 import threading
 
 import pytest
@@ -14,6 +17,7 @@ import pytest
 from tinyrag_desktop import winjob
 
 _POINTER_BITS = ctypes.sizeof(ctypes.c_void_p) * 8
+_POSIX = pytest.mark.skipif(sys.platform == "win32", reason="a real command in a POSIX process group")
 
 
 class _Kernel32:
@@ -316,3 +320,90 @@ def test_on_windows_a_kill_cancelled_while_taskkill_runs_still_ends_the_job_befo
     kill = asyncio.run(stop())
     assert order == ["taskkill", "the kill goes on", "taskkill ended", "job"]
     assert kill.cancelled()  # and then it is cancelled
+
+
+class _TaskkillEndingTheTree(_Taskkill):
+    """The stand-in that, once released, ends the command's process group as taskkill /T ends its tree: the
+    command in these tests is a real one (started as off Windows, in a group of its own)."""
+
+    def __call__(self, args, **kwargs):
+        super().__call__(args, **kwargs)
+        try:
+            os.killpg(int(args[-1]), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+@pytest.fixture
+def killed_as_on_windows(monkeypatch):
+    """A real command, killed as on Windows once started; ``order`` says when its kill ran, when its output
+    was given up on, when its pipes were closed and when it was reaped; ``started`` holds its process."""
+    from tinyrag_desktop.tools import shell
+
+    order, started = [], []
+
+    def adopted(proc):
+        started.append(proc)
+        monkeypatch.setattr(shell, "_IS_WINDOWS", True)
+        return proc
+
+    def saying(what, function):
+        def said(*args):
+            result = function(*args)
+            order.append(what)
+            return result
+        return said
+
+    async def reap(proc, readers, reap=shell._reap):
+        await reap(proc, readers)
+        order.append("reaped")
+
+    monkeypatch.setattr(shell, "adopted", adopted)
+    monkeypatch.setattr(shell, "_cancel_quietly", saying("output given up", shell._cancel_quietly))
+    monkeypatch.setattr(shell, "_close_pipes", saying("pipes closed", shell._close_pipes))
+    monkeypatch.setattr(shell, "_reap", reap)
+    return shell, order, started
+
+
+async def _stopped_while_taskkill_runs(shell, monkeypatch, order: list, command, cwd, timeout: float,
+                                       cancels: int) -> asyncio.Task:
+    """Run ``command``; once taskkill runs (after ``cancels`` Stops, or after its timeout when 0), Stop it
+    again, then let taskkill end the tree: the command's task, ended."""
+    taskkill = _TaskkillEndingTheTree(order)
+    monkeypatch.setattr(shell.subprocess, "run", taskkill)
+    printed = asyncio.Event()
+    task = asyncio.ensure_future(shell.run_command(command, cwd, timeout, output=lambda _text: printed.set()))
+    if cancels:
+        await printed.wait()
+        task.cancel()
+    began = asyncio.ensure_future(taskkill.began.wait())
+    await asyncio.wait({began, task}, return_when=asyncio.FIRST_COMPLETED)
+    assert not task.done(), task
+    task.cancel()  # a second Stop (or the first, after the timeout) while taskkill runs
+    asyncio.get_running_loop().call_soon(taskkill.released.set)
+    await asyncio.wait({task})
+    return task
+
+
+@_POSIX
+def test_on_windows_a_command_stopped_again_while_taskkill_runs_is_still_reaped_and_its_pipes_closed(
+        killed_as_on_windows, monkeypatch, tmp_path):
+    # the second Stop was raised out of the clean-up: the output's readers and the pipes were left to the
+    # garbage collector ("_GatheringFuture exception was never retrieved")
+    shell, order, started = killed_as_on_windows
+    task = asyncio.run(_stopped_while_taskkill_runs(shell, monkeypatch, order, "echo hi; sleep 37",
+                                                    tmp_path, 60, cancels=1))
+    assert task.cancelled()
+    assert order == ["output given up", "taskkill", "taskkill ended", "pipes closed"]
+    assert started[0].returncode is not None  # reaped before its cancellation completed
+
+
+@_POSIX
+def test_on_windows_a_command_stopped_while_taskkill_ends_it_after_its_timeout_is_still_reaped(
+        killed_as_on_windows, monkeypatch, tmp_path):
+    shell, order, started = killed_as_on_windows
+    task = asyncio.run(_stopped_while_taskkill_runs(shell, monkeypatch, order, "sleep 37", tmp_path, 0.05,
+                                                    cancels=0))
+    assert task.cancelled()
+    assert order == ["taskkill", "taskkill ended", "reaped"]
+    assert started[0].returncode is not None

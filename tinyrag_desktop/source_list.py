@@ -54,16 +54,19 @@ SourceSet = tuple[str, Sequence[tuple[str, Sequence[int]]]]
 _CITATION = re.compile(r"\[(\d{1,2}(?:\s*[,;–-]\s*\d{1,2})*)\]")
 # Code in an answer: "sys.argv[1]" there is an index, not a citation.
 _CODE = re.compile(r"(```|~~~).*?(?:\1|\Z)|`[^`\n]+`", re.S)
+# Outside code too: "args[0]", "grid[1][2]" (the brackets right after a name) index, they do not cite.
+_INDEX = re.compile(r"(?<=\w)(?:\[[^\[\]\n]*\])+")
 
 
 def citations(answer: str) -> list[tuple[int, int]]:
     """The numbers ``answer`` cites, each as (first, last) of what it names ("[2-4]": (2, 4); "[1, 3]": (1, 1)
-    and (3, 3)), in its text outside code."""
+    and (3, 3)), in its text outside code and indexes ("args[0]"). No source is numbered 0: "[0]" cites none."""
     cited = []
-    for match in _CITATION.finditer(_CODE.sub(" ", answer)):
+    for match in _CITATION.finditer(_INDEX.sub(" ", _CODE.sub(" ", answer))):
         for part in re.split(r"\s*[,;]\s*", match.group(1)):
             ends = [int(n) for n in re.split(r"\s*[–-]\s*", part)]
-            cited.append((ends[0], ends[-1]))
+            if 0 not in ends:
+                cited.append((ends[0], ends[-1]))
     return cited
 
 

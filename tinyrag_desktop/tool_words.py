@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .tools.rag import EMPTY_MESSAGE, NO_MATCH
+from .tools.rag import EMPTY_MESSAGE, NO_MATCH, NOT_SEARCHED
 
 # The engine's reason for a call to a tool that is off; the setting or flag that turns it on follows.
 DISABLED = "The tool {tool} is disabled: "
@@ -33,15 +33,20 @@ _DATA_DIR_FLAG = re.compile(r"\b([Uu])se another data folder \(--data-dir\)")
 # knowledge base's names the command line's `kb add`); the card, a copy and an export say these instead.
 EMPTY_KB_NOTE = "The knowledge base is empty: add documents in the Knowledge base panel (View → Knowledge base)."
 NO_MATCH_NOTE = "No passage in the knowledge base matched these words."
+COMMON_WORDS_NOTE = ("Not searched: these are all common words, which nearly every passage holds. The model was "
+                     "asked to search with more specific ones.")
 NOTHING_FOUND = "nothing found"  # the word beside such a search's badge, where a tick said it had answered
 
 
 def found_nothing(tool: str, result: str) -> str:
-    """What a person is told of a knowledge base search that found nothing ("" for any other call)."""
+    """What a person is told of a knowledge base search that found nothing ("" for any other call): the
+    knowledge base is empty, no passage matched, or the query held only common words and was not searched."""
     if tool != "rag_knowledge":
         return ""
     if result.startswith(EMPTY_MESSAGE):
         return EMPTY_KB_NOTE
+    if result.startswith(NOT_SEARCHED):
+        return COMMON_WORDS_NOTE
     return NO_MATCH_NOTE if NO_MATCH in result else ""
 
 

@@ -21,17 +21,28 @@ WRITTEN_ID = "written-when-stopped"  # the call id of such a call: the engine ne
 
 _NAME_RE = re.compile(r"""<tool\s+name\s*=\s*(["'])(.*?)\1""", re.S)
 _INPUT_RE = re.compile(r"<tool\s[^>]*>\s*<(query|url|source)>", re.S)
+# The start of the end tag the call was stopped in ("</too"), after its input was whole: left as text by the
+# parser, it is still that call's (nothing ran; the card said "stopped", and the text showed a stray "</tool").
+_END_TAG_BEGUN = re.compile(r"\s*</(?:t(?:o(?:ol?)?)?)?\Z")
 
 
 def stopped_call(text: str) -> int | None:
-    """Where in ``text`` the call it ends with, never closed, begins (None when it ends with none)."""
+    """Where in ``text`` the call it ends with, never closed, begins (None when it ends with none). The
+    window decides by it too when the answer is stopped (see ui/answer_rendering.py), so that the answer
+    shows the same then and reopened."""
     if "<tool" not in text:
         return None
     shown, found = invalid_blocks(text)
-    if not found or not not_closed(found[-1][1]) or not shown.rstrip().endswith(invalid_mark(len(found) - 1)):
+    if not found or not not_closed(found[-1][1]):
         return None
-    text, raw = text.rstrip(), found[-1][0]
-    return len(text) - len(raw) if text.endswith(raw) else None
+    shown, text, mark = shown.rstrip(), text.rstrip(), invalid_mark(len(found) - 1)
+    begun = _END_TAG_BEGUN.search(shown)
+    if begun is not None and shown[:begun.start()].endswith(mark) and text.endswith(shown[begun.start():]):
+        shown, text = shown[:begun.start()], text[:len(text) - (len(shown) - begun.start())]
+    raw = found[-1][0]
+    if not shown.endswith(mark) or not text.endswith(raw):
+        return None
+    return len(text) - len(raw)
 
 
 def written_tool(raw: str, position: int) -> StoredTool:

@@ -152,6 +152,10 @@ def test_n_double_factorial_times_the_one_before_is_n_factorial(n: int) -> None:
              "or (5!)! for the factorial of a factorial."),
     ("(1 + 2)! !", "“(1 + 2)! !” has too many “!” in a row: write (1 + 2)!! for the double factorial (7!! is "
                    "7 × 5 × 3 × 1) or ((1 + 2)!)! for the factorial of a factorial."),
+    ("(3!)!!!", "“(3!)!!!” has too many “!” in a row: write (3!)!! for the double factorial (7!! is "
+                "7 × 5 × 3 × 1) or ((3!)!)! for the factorial of a factorial."),
+    ("(2 + 3!)! !", "“(2 + 3!)! !” has too many “!” in a row: write (2 + 3!)!! for the double factorial (7!! "
+                    "is 7 × 5 × 3 × 1) or ((2 + 3!)!)! for the factorial of a factorial."),
     ("2.5!!", "The double factorial is defined for whole numbers from 0 up."),
     ("(-1)!!", "The double factorial is defined for whole numbers from 0 up."),
     ("4001!!", "4001!! is too large to compute here (the limit is 4000!!)."),

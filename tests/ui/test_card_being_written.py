@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from tests.sse_server import Stream
 from tests.ui.conftest import ask_then_stop, tokens, wait_signal, wait_until
 from tinyrag_desktop.ui.toolcard import ToolCard
@@ -192,3 +194,33 @@ def test_a_card_being_written_says_what_is_written_in_words_and_counts_only_the_
     other.tool_writing(ToolWriting("call_1", "frobnicate", "query", 80, 3))  # a tool this version does not know
     card = other.findChildren(ToolCard)[0]
     assert card.details_text() == "Writing a frobnicate call… 3 lines so far"
+
+
+@pytest.mark.parametrize("before, raw, query", [
+    ("x\n\n", '<tool name="nanogo"><source>a\n</source></tool', "a"),  # stopped in its end tag: still the call
+    ("x\n\n", '<tool name="nanogo"><source>a\n</source>\n</to', "a"),
+    ("```\n", '<tool name="calculate"><query>1 + 1', None),  # in a code block: text, not a call
+])
+def test_a_call_stopped_while_written_shows_the_same_then_and_reopened(qtbot, before, raw, query):
+    # Stopped, any block being written became a card; reopened, Copy and Export decided by stopped_call, which
+    # found none in a text ending inside the end tag: the raw block showed there, with a stray "</tool"
+    from tinyrag_desktop.engine.events import ToolWriting
+    from tinyrag_desktop.ui.answer import AnswerWidget
+
+    def shown(answer) -> tuple:
+        card = stopped_card(answer)
+        text = "\n".join(p.toPlainText() for p in answer.parts() if p is not card)
+        return (card.query if card is not None else None), text, answer.to_markdown()
+
+    live = AnswerWidget()
+    qtbot.addWidget(live)
+    live.begin()
+    live.append_text(before)
+    live.tool_writing(ToolWriting("call_1", "nanogo", "source", 2, 1, raw=raw))
+    live.stop()
+    reopened = AnswerWidget.from_stored(live.as_stored())
+    qtbot.addWidget(reopened)
+    assert reopened.content() == live.content() == before + raw
+    assert shown(live) == shown(reopened)
+    card_query, text, _copied = shown(live)
+    assert card_query == query and "</t" not in text

@@ -52,3 +52,27 @@ def test_a_search_that_matched_nothing_has_the_same_badge(qtbot):
     unmatched, found = cards
     assert (unmatched.badge, unmatched.meta, unmatched.status) == ("nothing", "nothing found", "done")
     assert (found.badge, found.meta) == ("done", "6 ms")  # passages found: the tick
+
+
+def test_a_search_of_only_common_words_is_not_searched_and_says_so_with_the_same_badge(qtbot):
+    # It had a green ✓ "done", as if the knowledge base had answered "what is it".
+    from tinyrag_desktop.chat_export import export_html, export_markdown
+    from tinyrag_desktop.chats import ChatInfo, StoredMessage, StoredTool
+    from tinyrag_desktop.kb.search import Hits
+
+    result = format_hits("what is it", Hits([], common=("what", "is", "it")))
+    assert result.startswith("Not searched: “what is it” holds only common words")
+    answer = AnswerWidget()
+    qtbot.addWidget(answer)
+    answer.tool_started(ToolStarted("c0", "rag_knowledge", "what is it"))
+    card = answer.tool_finished(ToolFinished("c0", "rag_knowledge", "what is it", "", None, len(result), "ok", 6,
+                                             result))
+    assert (card.badge, card.meta, card.status) == ("nothing", "nothing found", "done")
+    assert card.note == ("Not searched: these are all common words, which nearly every passage holds. The model "
+                         "was asked to search with more specific ones.")
+    assert "> ○ **rag_knowledge** `what is it` (nothing found)" in answer.copy_markdown()
+    stored = StoredTool("c0", "rag_knowledge", "what is it", "ok", result=result)
+    message = StoredMessage(2, "assistant", "Ask me more precisely.", tools=(stored,))
+    chat = ChatInfo(1, "Common", "", 0.0, 0.0)
+    assert "> ○ **rag_knowledge** `what is it` (nothing found)" in export_markdown(chat, [message])
+    assert "○ <b>rag_knowledge</b>" in export_html(chat, [message])

@@ -6,6 +6,9 @@ import html
 import re
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from tests.sse_server import Stream
 from tinyrag_desktop.chats import ChatStore, StoredMessage, StoredTool
 from tinyrag_desktop.kb import Importer, open_store
@@ -235,3 +238,27 @@ def test_only_the_numbers_no_source_has_are_said():
     assert unknown_citations("As said [1-3], and [1, 4]; `argv[9]` is code; see [12].", entries) == (4, 12)
     assert unknown_citations("All known [1][2].", entries) == ()
     assert unknown_citations("A page read, no numbers given [2].", [SourceEntry("https://example.org/")]) == ()
+
+
+def test_an_index_or_a_zero_in_prose_is_no_citation():
+    from tinyrag_desktop.source_list import SourceEntry, unknown_citations
+
+    entries = [SourceEntry("/docs/guide.md", (1,))]
+    assert unknown_citations("Per the guide [1], the first item is args[0].", entries) == ()
+    assert unknown_citations("The grid grid[2][3] holds it [1]; an index starts at [0].", entries) == ()
+    assert unknown_citations("Per the guide [1] and [5].", entries) == (5,)
+
+
+_PROSE = st.lists(st.one_of(st.sampled_from(["[1]", "[2-4]", "[1, 3]", "[7]", "see", "`code`", "```", "and"]),
+                            st.text(max_size=8)), max_size=8)
+
+
+@given(words=_PROSE, name=st.from_regex(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]", fullmatch=True),
+       indexes=st.lists(st.from_regex(r"\[\d{1,2}(, ?\d{1,2})?\]", fullmatch=True), min_size=1, max_size=3),
+       at=st.integers(0, 8))
+def test_an_index_after_a_name_never_counts_as_a_citation(words, name, indexes, at):
+    from tinyrag_desktop.source_list import citations
+
+    before, after = words[:at], words[at:]
+    assert citations(" ".join([*before, name + "".join(indexes), *after])) == citations(
+        " ".join([*before, name, *after]))

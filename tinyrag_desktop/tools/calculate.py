@@ -276,7 +276,7 @@ class _Parser:
             if tok.text in ("!", "!!"):
                 self.take()
                 if self.peek().text in ("!", "!!"):
-                    raise CalcError(self._factorials_in_a_row(start))
+                    raise CalcError(self._factorials_in_a_row(start, self.i - 1))
                 value = factorial(value, double=tok.text == "!!")
             elif tok.text == "%" and self._percent_here():
                 self.take()
@@ -294,10 +294,10 @@ class _Parser:
             else:
                 return value
 
-    def _factorials_in_a_row(self, start: int) -> str:
+    def _factorials_in_a_row(self, start: int, signs: int) -> str:
         """Why "5!!!" or "5! !" is not read: n!! is the double factorial (5!! is 15), and reading on from
-        there guesses; "5!!" was read as (5!)!, a number of 199 digits, where 15 was meant."""
-        signs = next(k for k in range(start, self.i) if self.tokens[k].text in ("!", "!!"))
+        there guesses; "5!!" was read as (5!)!, a number of 199 digits, where 15 was meant. ``signs`` is the
+        first "!" of the row: an operand such as "(3!)" has one of its own."""
         operand = self.source(start, signs)
         while self.peek().text in ("!", "!!"):
             self.take()

@@ -36,6 +36,7 @@ EMPTY_MESSAGE = (
 
 
 NO_MATCH = "No passages in the knowledge base match"
+NOT_SEARCHED = "Not searched:"  # a query of only common words (format_hits), which nearly every passage has
 
 
 # The share of a question (its words weighed by IDF: Hits.relevance) the best passage must mention to be
@@ -76,7 +77,7 @@ def format_hits(query: str, hits: Sequence[Hit], max_chars: int = 8000,
     A query of only common words (``Hits.common``) was not searched: the model is asked for specific words.
     """
     if not hits and isinstance(hits, Hits) and hits.common:  # "what is it": not searched (see kb.search)
-        return (f"Not searched: “{query}” holds only common words ({', '.join(hits.common)}), which nearly every "
+        return (f"{NOT_SEARCHED} “{query}” holds only common words ({', '.join(hits.common)}), which nearly every "
                 "passage has. Search again with the specific words of what you need: a name, a technical term or "
                 "the subject, as the documents would write it.")
     near = bool(hits) and isinstance(hits, Hits) and hits.relevance is not None and hits.relevance < RELEVANT_SHARE

@@ -275,20 +275,15 @@ async def run_command(command: str, cwd: Path, timeout: float, limit_words: str 
             await readers
             await proc.wait()
     except TimeoutError:
-        await kill_tree(proc, job)
-        await _reap(proc, readers)
+        try:
+            await kill_tree(proc, job)
+        finally:  # also when stopped while taskkill ran: the output read to its end, or the pipes closed
+            await _reap(proc, readers)
         partial = _format_output(out, err, 2000)
         raise ShellTimeout(f"The command did not finish within {limit_words or f'{timeout:g} seconds'} and was "
                            f"stopped (its processes were killed).{partial}") from None
     except BaseException:  # cancelled by the engine (or anything else): never leave the tree running
-        await kill_tree(proc, job)
-        _cancel_quietly(readers)
-        try:  # reap it, so that a cancelled tool has really ended when its cancellation completes
-            await asyncio.wait_for(asyncio.shield(proc.wait()), 2.0)
-        except BaseException:  # a second cancel or a child that will not die: the first error wins
-            pass
-        finally:
-            _close_pipes(proc)
+        await _end_cancelled(proc, job, readers)
         raise
     finally:
         stopper.cancel()
@@ -298,14 +293,38 @@ async def run_command(command: str, cwd: Path, timeout: float, limit_words: str 
     return Completed(proc.returncode or 0, bytes(out), bytes(err), overflow.is_set(), background)
 
 
+async def _end_cancelled(proc: asyncio.subprocess.Process, job: OwnJob | None,
+                         readers: asyncio.Future[object]) -> None:
+    """Kill a cancelled command's tree, reap it and close our ends of its pipes. Cancelled again meanwhile (a
+    second Stop while taskkill runs), it still does all three: the caller then raises the first cancellation."""
+    _cancel_quietly(readers)
+    try:
+        await kill_tree(proc, job)  # cancelled, it still ends the kill first (kill_tree)
+    except BaseException:  # a second cancel or a kill that failed: the first error wins
+        pass
+    try:  # reap it, so that a cancelled tool has really ended when its cancellation completes
+        await asyncio.wait_for(asyncio.shield(proc.wait()), 2.0)
+    except BaseException:  # a further cancel or a child that will not die
+        pass
+    finally:
+        _close_pipes(proc)
+
+
 async def _reap(proc: asyncio.subprocess.Process, readers: asyncio.Future[object]) -> None:
+    """Wait (2 s at most) for a killed command to exit and its output to be read to the end; else, or when
+    cancelled meanwhile, give its output up and close our ends of its pipes."""
+    ended = False
     try:
         async with asyncio.timeout(2.0):
             await proc.wait()
             await readers
+        ended = True
     except TimeoutError:  # a grandchild that left the group still holds the pipes: stop waiting for it
-        _cancel_quietly(readers)
-        _close_pipes(proc)
+        pass
+    finally:
+        if not ended:
+            _cancel_quietly(readers)
+            _close_pipes(proc)
 
 
 def _cancel_quietly(future: asyncio.Future[object]) -> None:

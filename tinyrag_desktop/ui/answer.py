@@ -393,7 +393,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         if (self._writing.drop() or self._waiting is not None) and not written and self._empty():
             self._say_stopped_early()
         if written:
-            self._show_written(written)
+            self._keep_written(written)
         self._arrived()
         self._settle_thinking()
         if not self._building:  # (a stored answer's text comes by build_step)

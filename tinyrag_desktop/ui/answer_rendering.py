@@ -13,7 +13,7 @@ import time
 from PySide6.QtCore import QTimer
 
 from ..chats import StoredTool
-from ..written_calls import written_tool
+from ..written_calls import stopped_call, written_tool
 from . import answer_cuts
 from .answer_cuts import Run, too_long
 from .markdown_render import Palette
@@ -195,6 +195,16 @@ class RenderingMixin:
         self._cards[call_id] = card
         self._positions[call_id] = self._content_len
         return card
+
+    def _keep_written(self, raw: str) -> None:
+        """Keep ``raw``, the block the model was writing when the answer was stopped, as the answer reopened
+        shows it (written_calls.shown_segments): as a card when stopped_call finds the call in the text after
+        the last card, else as text. A card for any block made the two differ ("…</source></tool")."""
+        last = self.content()[max(self._positions.values(), default=0):]
+        if stopped_call(last + raw) == len(last):
+            self._show_written(raw)
+        else:
+            self.append_text(raw)
 
     def _show_written(self, raw: str) -> None:
         """Show ``raw``, the call the model was writing when the answer was stopped, as a card that says so
