@@ -1,0 +1,50 @@
+"""An accessibility review's findings: tool results reached by Tab and said, editing the last question said,
+Shift+F10 as the Menu key everywhere, the sources list's current row on focus, a running chat's state said,
+and the Thinking toggle named by what it shows."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible
+
+from tests.sse_server import Stream
+
+from .conftest import ask_and_wait, held_answer, tokens, wait_until
+
+
+def test_the_thinking_toggle_is_named_by_what_it_shows_and_says_whether_it_is_open(make_window, server, qloop):
+    # It showed "Thought for a moment" and was "Thinking, collapsed", a check box.
+    server.queue(Stream(tokens("Paris."), reasoning=tokens("The capital of France is Paris.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Capital of France?")) == "done"
+    toggle = win.view.answers()[-1]._thinking.toggle
+    told = QAccessible.queryAccessibleInterface(toggle)
+    assert told.text(QAccessible.Text.Name) == toggle.text() != "Thinking"
+    assert told.role() == QAccessible.Role.Button
+    assert told.state().expandable and told.state().collapsed and not told.state().expanded
+    toggle.click()
+    told = QAccessible.queryAccessibleInterface(toggle)
+    assert told.state().expanded and not told.state().collapsed
+    assert told.text(QAccessible.Text.Name) == toggle.text()
+    assert win.view.answers()[-1]._thinking.body.isVisible()
+
+
+def _row_said(win, title: str) -> tuple[str, str]:
+    """The name and the description a screen reader is given for the chats list's row of ``title``."""
+    told = QAccessible.queryAccessibleInterface(win.sidebar.list)
+    rows = [told.child(i) for i in range(told.childCount())]
+    row = next(r for r in rows if r is not None and r.text(QAccessible.Text.Name).startswith(title))
+    return row.text(QAccessible.Text.Name), row.text(QAccessible.Text.Description)
+
+
+def test_a_chat_rows_running_badge_is_said_while_its_answer_is_written(make_window, server, qloop):
+    # The row showed the tool cards' spinner (an icon) and said nothing of it.
+    win = make_window(server.base_url)
+    gate, finished = held_answer(win, server, "Tell me a story")
+    qloop.run(wait_until(lambda: win.sidebar.item_for(win.chat_id) is not None))
+    title = win.sidebar.item_for(win.chat_id).text()
+    qloop.run(wait_until(lambda: "answering" in " ".join(_row_said(win, title)).lower()))
+    gate.opened.set()
+    assert qloop.run(finished) == "done"
+    # (the rows' interfaces Qt keeps are renewed only while a screen reader listens: the row itself is asked)
+    assert win.sidebar.item_for(win.chat_id).data(Qt.ItemDataRole.AccessibleDescriptionRole) is None
