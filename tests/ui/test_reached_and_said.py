@@ -48,3 +48,22 @@ def test_a_chat_rows_running_badge_is_said_while_its_answer_is_written(make_wind
     assert qloop.run(finished) == "done"
     # (the rows' interfaces Qt keeps are renewed only while a screen reader listens: the row itself is asked)
     assert win.sidebar.item_for(win.chat_id).data(Qt.ItemDataRole.AccessibleDescriptionRole) is None
+
+
+def test_editing_the_last_question_is_said_in_the_message_box_until_it_ends(make_window, server, qloop, qtbot):
+    # Up in the empty box showed a hint over it, and a screen reader heard nothing of the edit.
+    server.queue(Stream(tokens("Paris.")), Stream(tokens("Lyon.")))
+    win = make_window(server.base_url)
+    assert qloop.run(ask_and_wait(win, "Capital of France?")) == "done"
+    usual = win.composer.accessibleDescription()
+    win.composer.setFocus()
+    qtbot.keyClick(win.composer, Qt.Key.Key_Up)
+    said = win.composer.accessibleDescription()
+    assert said.startswith("Editing your last question") and "Esc cancels" in said and "·" not in said
+    qtbot.keyClick(win.composer, Qt.Key.Key_Escape)
+    assert not win.edit_hint.isVisible() and win.composer.accessibleDescription() == usual
+    qtbot.keyClick(win.composer, Qt.Key.Key_Up)
+    assert win.composer.accessibleDescription() == said
+    win.composer.setPlainText("Second city of France?")
+    assert qloop.run(ask_and_wait(win, "Second city of France?")) == "done"
+    assert win.composer.accessibleDescription() == usual
