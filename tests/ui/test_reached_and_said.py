@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAccessible
+from PySide6.QtWidgets import QApplication, QMenu
 
 from tests.sse_server import Stream
 
@@ -67,3 +68,30 @@ def test_editing_the_last_question_is_said_in_the_message_box_until_it_ends(make
     win.composer.setPlainText("Second city of France?")
     assert qloop.run(ask_and_wait(win, "Second city of France?")) == "done"
     assert win.composer.accessibleDescription() == usual
+
+
+def _menu_by_shift_f10(qtbot, widget):
+    """The menu Shift+F10 opens with the focus in ``widget`` (None: none opened); closed again."""
+    widget.setFocus(Qt.FocusReason.TabFocusReason)
+    assert QApplication.focusWidget() is widget
+    qtbot.keyClick(widget, Qt.Key.Key_F10, Qt.KeyboardModifier.ShiftModifier)
+    menu = QApplication.activePopupWidget()
+    if menu is not None:
+        menu.close()
+    return menu
+
+
+def test_shift_f10_opens_the_menu_the_menu_key_opens_in_every_text(make_window, server, qloop, qtbot):
+    # Only the lists answered it: the message box, the chats' search box, a question and an answer's text
+    # opened their menu with the Menu key alone.
+    server.queue(Stream(tokens("Paris is the capital.")))
+    win = make_window(server.base_url)
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    assert qloop.run(ask_and_wait(win, "Capital of France?")) == "done"
+    question = win.view.questions()[-1].text_view
+    texts = [win.composer, win.sidebar.search, question, win.view.answers()[-1].segments()[0]]
+    for widget in texts:
+        menu = _menu_by_shift_f10(qtbot, widget)
+        assert isinstance(menu, QMenu), widget.objectName() or type(widget).__name__
+        assert any(action.text().replace("&", "").startswith("Copy") for action in menu.actions())
