@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QMenu
 from tests.sse_server import Stream
 
 from .conftest import ask_and_wait, held_answer, tokens, wait_until
+from .test_kb_panel_window import kb_window  # noqa: F401 - a fixture
 
 
 def test_the_thinking_toggle_is_named_by_what_it_shows_and_says_whether_it_is_open(make_window, server, qloop):
@@ -95,3 +96,20 @@ def test_shift_f10_opens_the_menu_the_menu_key_opens_in_every_text(make_window, 
         menu = _menu_by_shift_f10(qtbot, widget)
         assert isinstance(menu, QMenu), widget.objectName() or type(widget).__name__
         assert any(action.text().replace("&", "").startswith("Copy") for action in menu.actions())
+
+
+def test_tab_into_the_sources_list_gives_its_menu_and_buttons_a_row(kb_window, qloop, qtbot):
+    # No row was current when Tab came: the Menu key and Shift+F10 did nothing, Re-import and Delete were off
+    # until Down.
+    win, panel, _data = kb_window
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    view = panel.sources_view
+    view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    assert not panel.delete_button.isEnabled()
+    view.setFocus(Qt.FocusReason.TabFocusReason)
+    qloop.run(wait_until(view.hasFocus))
+    assert view.currentIndex().data() == "alpha"
+    assert panel.delete_button.isEnabled() and panel.reimport_button.isEnabled()
+    menu = _menu_by_shift_f10(qtbot, view)
+    assert isinstance(menu, QMenu) and "Open" in [action.text().replace("&", "") for action in menu.actions()]
