@@ -433,6 +433,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
             detail += f". Source{'s' if many else ''}: {'; '.join(split_sources(self._source))}"
         if self._value():
             detail += f". Result: {self._value().strip().removeprefix('= ')}"  # "Result: = 42" was read
+        elif self._brief_result() and not self._folded:
+            detail += f". {self._brief_result().rstrip('.')}"
         toggled = ("Expanded. " if self._expanded else "Collapsed. ") if self._toggled else ""
         self.setAccessibleDescription(f"{toggled}{words}. {detail.rstrip('.')}. Press Space to "
                                       f"{'hide' if self._expanded else 'show'} details.")
