@@ -142,6 +142,7 @@ def test_an_opened_cards_details_are_the_next_tab_stop_read_and_copied_by_keyboa
     card = answer.cards()[0]
     card.setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.keyClick(card, Qt.Key.Key_Space)
+    assert card.accessibleDescription().endswith("Press Space to hide details, Tab to read them.")
     details = card._details
     qtbot.keyClick(card, Qt.Key.Key_Tab)
     assert QApplication.focusWidget() is details

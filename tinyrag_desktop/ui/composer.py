@@ -131,7 +131,7 @@ class Composer(QPlainTextEdit):
         shown over the box was silent to it."""
         if words:
             tell(self, words)
-        else:
+        elif self.accessibleDescription() != HOW_TO:  # (a chat opened ends an edit, mostly none)
             self.setAccessibleDescription(HOW_TO)
 
     def _align(self) -> None:

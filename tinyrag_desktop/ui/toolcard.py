@@ -436,8 +436,8 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
         elif self._brief_result() and not self._folded:
             detail += f". {self._brief_result().rstrip('.')}"
         toggled = ("Expanded. " if self._expanded else "Collapsed. ") if self._toggled else ""
-        self.setAccessibleDescription(f"{toggled}{words}. {detail.rstrip('.')}. Press Space to "
-                                      f"{'hide' if self._expanded else 'show'} details.")
+        keys = "Press Space to hide details, Tab to read them." if self._expanded else "Press Space to show details."
+        self.setAccessibleDescription(f"{toggled}{words}. {detail.rstrip('.')}. {keys}")
         tip = f"{self._names()}: {words}"
         if self._own_names():  # the name the model wrote in its tool block, as in the answer's raw text
             tip += f"\nTool name: {self._own_names()}"

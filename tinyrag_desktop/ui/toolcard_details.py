@@ -35,7 +35,9 @@ def brief(text: str) -> str:
     """``text`` said in short: its first _BRIEF_LINES lines that hold something, one after another, cut at a
     word after _BRIEF_CHARS characters, and how many lines are left ("… 40 more lines"); "" for no words."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    said = "; ".join(lines[:_BRIEF_LINES])
+    said = ""
+    for line in lines[:_BRIEF_LINES]:  # "; " between lines, or a space after one that ends a sentence
+        said += ("" if not said else " " if said[-1] in ".!?;:," else "; ") + line
     if len(said) > _BRIEF_CHARS:
         said = said[:_BRIEF_CHARS].rsplit(" ", 1)[0] + "…"
     more = len(lines) - _BRIEF_LINES
