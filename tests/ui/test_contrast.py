@@ -1,5 +1,6 @@
 """ux31's contrast findings, measured on the drawn pixels: white on Send and New chat, the message box's
-placeholder and the chats list's day headings reach 4.5:1."""
+placeholder and the chats list's day headings reach 4.5:1; so do the grey words found under the open chat's
+title and a code block's language label, in both themes."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import pytest
 from PySide6.QtGui import QColor
 
 from tests.sse_server import Stream
+from tinyrag_desktop.ui import theme as themes
+from tinyrag_desktop.ui.markdown_render import DARK, LIGHT
 
 from .conftest import ask_and_wait, tokens
 from .test_focus import contrast
@@ -52,3 +55,18 @@ def test_the_light_placeholder_and_day_headings_read_at_4_5_to_1(make_window, se
     shot = win.sidebar.list.viewport().grab(area).toImage()
     ink = _darkest(shot, shot.rect())
     assert contrast(ink, shot.pixelColor(0, 0)) >= 4.5, (ink.name(), shot.pixelColor(0, 0).name())
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_the_words_found_under_the_open_chats_title_stand_out_from_its_row(dark):
+    # Drawn in the muted colour on the selected row: 4.28:1 in the light theme, 4.43:1 in the dark one.
+    selected = QColor(themes._variables("dark" if dark else "light")["@select"])
+    for background in (selected, themes._colors(dark).bg):
+        assert contrast(themes._colors(dark).muted, background) >= 4.5, background.name()
+
+
+@pytest.mark.parametrize("palette", [LIGHT, DARK], ids=["light", "dark"])
+def test_a_code_blocks_language_label_and_output_notes_stand_out_from_their_block(palette):
+    # The label was #6b7280 on #f4f6f9 in the light theme: 4.47:1.
+    for background in (palette.code_bg, palette.output_bg):
+        assert contrast(QColor(palette.muted), QColor(background)) >= 4.5, background

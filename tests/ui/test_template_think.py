@@ -65,13 +65,13 @@ def test_reasoning_taken_back_from_the_answer_is_timed_from_its_first_words(qtbo
     from types import SimpleNamespace
 
     from tinyrag_desktop.ui import answer as answer_module
-    from tinyrag_desktop.ui import segments
+    from tinyrag_desktop.ui import thinking
     from tinyrag_desktop.ui.answer import AnswerWidget
 
     now = [100.0]
     clock = SimpleNamespace(monotonic=lambda: now[0])
     monkeypatch.setattr(answer_module, "time", clock)
-    monkeypatch.setattr(segments, "time", clock)
+    monkeypatch.setattr(thinking, "time", clock)
     answer = AnswerWidget()
     qtbot.addWidget(answer)
     answer.begin()

@@ -36,6 +36,12 @@ class _ExpanderInterface(QAccessibleWidget):
         state.collapsed = not on
         return state
 
+    def text(self, kind: QAccessible.Text) -> str:
+        said = super().text(kind)
+        if kind == QAccessible.Text.Name and not said and hasattr(self.widget(), "text"):
+            return self.widget().text().replace("&", "")  # a button's own words, as Qt's button says them
+        return said
+
     def actionNames(self) -> list[str]:  # noqa: N802 - Qt's name
         return [QAccessibleActionInterface.pressAction(), QAccessibleActionInterface.toggleAction(),
                 *super().actionNames()]

@@ -12,7 +12,9 @@ from PySide6.QtGui import QKeyEvent, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QWidget
 
 from ..files import write_whole
+from .access import tell
 from .bidi import text_direction
+from .item_menu import shift_f10_as_menu_key
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +25,7 @@ DRAFT_SAVE_MS = 1000  # written this long after typing stops
 PLACEHOLDER = "Ask anything…  (Enter sends, Shift+Enter for a new line)"
 SHORT_PLACEHOLDER = "Ask anything…"
 _HINT_SLACK = 8  # pixels kept free right of the hint: the text cursor, and a font's overhang
+HOW_TO = "Type a question. Enter sends, Shift+Enter starts a new line."  # what a screen reader is told of the box
 
 
 class Composer(QPlainTextEdit):
@@ -36,7 +39,8 @@ class Composer(QPlainTextEdit):
         super().__init__(parent)
         self.setObjectName("composer")
         self.setAccessibleName("Message")
-        self.setAccessibleDescription("Type a question. Enter sends, Shift+Enter starts a new line.")
+        self.setAccessibleDescription(HOW_TO)
+        shift_f10_as_menu_key()  # here too, and in the window's every other text (the box is in every window)
         self.setPlaceholderText(PLACEHOLDER)
         self.setTabChangesFocus(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -120,6 +124,15 @@ class Composer(QPlainTextEdit):
         self.moveCursor(QTextCursor.MoveOperation.End)
         if self._remember is not None:
             self._remember(opening)
+
+    def set_editing(self, words: str) -> None:
+        """While the last question is edited in the box, a screen reader is told ``words`` (what Enter and Esc
+        do now), as the box's description; "" when the edit ends: its usual description is back. The hint
+        shown over the box was silent to it."""
+        if words:
+            tell(self, words)
+        elif self.accessibleDescription() != HOW_TO:  # (a chat opened ends an edit, mostly none)
+            self.setAccessibleDescription(HOW_TO)
 
     def _align(self) -> None:
         """Align the text by its direction, as a line edit (the find box) does: Arabic or Hebrew typed here ran

@@ -1,4 +1,10 @@
-"""A list's context menu opened from the keyboard (the Menu key, Shift+F10) is for its current row.
+"""Context menus from the keyboard: Shift+F10 opens them as the Menu key does, everywhere in the app, and a
+list's is for its current row.
+
+Shift+F10 is the key many Linux programs and Windows open a menu with; Qt's X11 and Wayland backends leave it a
+plain key, and only the lists answered it: in the message box, the search box, a question or an answer's text it
+did nothing. :func:`shift_f10_as_menu_key` turns it, in the whole application, into what the Menu key sends: a
+keyboard context-menu event to the window, which Qt hands to the focused widget at its cursor.
 
 Qt hands the Menu key's context-menu event to the focused view itself, at the centre of the view's cursor
 rectangle in the view's own coordinates; a right click reaches the view through its viewport, in the
@@ -11,12 +17,39 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent
-from PySide6.QtWidgets import QAbstractItemView
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
+
+_menu_key: "_ShiftF10 | None" = None  # the application's filter, once installed
+
+
+class _ShiftF10(QObject):
+    """An event filter on the application: Shift+F10 pressed in a widget becomes the Menu key's event."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if (event.type() != QEvent.Type.KeyPress or event.key() != Qt.Key.Key_F10
+                or event.modifiers() != Qt.KeyboardModifier.ShiftModifier or not isinstance(watched, QWidget)):
+            return False
+        window = watched.window().windowHandle()
+        if window is None:
+            return False
+        if not event.isAutoRepeat():  # held down, it opens one menu, not one after another
+            QApplication.sendEvent(window, QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, QPoint(0, 0),
+                                                             QPoint(0, 0)))
+        event.accept()
+        return True
+
+
+def shift_f10_as_menu_key() -> None:
+    """Make Shift+F10 open context menus as the Menu key does, in the whole application (once)."""
+    global _menu_key
+    app = QApplication.instance()
+    if _menu_key is None and app is not None:
+        _menu_key = _ShiftF10(app)
+        app.installEventFilter(_menu_key)
 
 
 class _KeyboardMenu(QObject):
-    """An event filter on the view: the keyboard's context-menu event, and Shift+F10 (the key many Linux
-    programs and Windows open a menu with; Qt's X11 and Wayland backends leave it a plain key), become a
+    """An event filter on the view: the keyboard's context-menu event (the Menu key, Shift+F10) becomes a
     ``customContextMenuRequested`` at the current row, in viewport coordinates as a right click's are."""
 
     def __init__(self, view: QAbstractItemView) -> None:
@@ -28,11 +61,6 @@ class _KeyboardMenu(QObject):
             return False
         kind = event.type()
         if kind == QEvent.Type.ContextMenu and event.reason() == QContextMenuEvent.Reason.Keyboard:
-            self._ask()
-            event.accept()
-            return True
-        if (kind == QEvent.Type.KeyPress and event.key() == Qt.Key.Key_F10
-                and event.modifiers() == Qt.KeyboardModifier.ShiftModifier):
             self._ask()
             event.accept()
             return True
@@ -53,3 +81,4 @@ class _KeyboardMenu(QObject):
 def keyboard_menu_at_current_row(view: QAbstractItemView) -> None:
     """Make ``view`` (with a custom context menu) open its menu from the keyboard for its current row."""
     view.installEventFilter(_KeyboardMenu(view))
+    shift_f10_as_menu_key()

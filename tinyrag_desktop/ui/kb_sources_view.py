@@ -371,6 +371,7 @@ class SourcesView(QTreeView):
         self.layouts = 0  # how many times the rows were laid out: what was measured before may be out of date
         self._measured_too_soon = False  # a column was measured before its rows were laid out
         FocusRing(self, self, radius=3)  # with no rows (or none current) nothing showed the focus
+        self._last_current: str | None = None  # the location of the row last current (see focusInEvent)
 
     EMPTY_TEXT = "No sources yet.\nClick Add, or drop files, folders or web links here."
     # The list is read again when an import ends, not source by source ("as soon as this is done" said not what)
@@ -391,13 +392,31 @@ class SourcesView(QTreeView):
         super().keyPressEvent(event)
 
     def focusInEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        # Qt makes the first row current as the list takes the focus, unsaid: the first Down then read the
-        # second row. With no row chosen yet, none is current until Down or Up picks the first (as in the
-        # search results).
-        fresh = not self.currentIndex().isValid()
+        # With no row current, Tab came to a list whose Menu key and Shift+F10 did nothing and whose Re-import
+        # and Delete stayed off until Down. A row is made current first, before the focus is told: a screen
+        # reader says it (made current by Qt after it, unsaid, the first Down read the second row). Not for a
+        # click: the row clicked is the one chosen (a Ctrl+click would have added the first to it).
+        if event.reason() != Qt.FocusReason.MouseFocusReason:
+            self._make_a_row_current()
         super().focusInEvent(event)
-        if fresh and self.currentIndex().isValid() and not self.selectionModel().hasSelection():
-            self.selectionModel().setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.NoUpdate)
+
+    def _make_a_row_current(self) -> None:
+        """The row last current (by its source: the list is read again after each import), else the first, is
+        current; and selected, as Down would, when nothing is (a selection made before is left as it is)."""
+        model, selection = self.model(), self.selectionModel()
+        if model is None or selection is None or self.currentIndex().isValid() or model.rowCount() == 0:
+            return
+        rows = [model.index(row, 0) for row in range(model.rowCount())]
+        chosen = [index for index in rows if selection.isRowSelected(index.row(), QModelIndex())]
+        index = (chosen or [i for i in rows if i.data(LOCATION_ROLE) == self._last_current] or rows)[0]
+        flags = QItemSelectionModel.SelectionFlag.NoUpdate if selection.hasSelection() else (
+            QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        selection.setCurrentIndex(index, flags)
+
+    def currentChanged(self, current: QModelIndex, previous: QModelIndex) -> None:  # noqa: N802 - Qt's name
+        super().currentChanged(current, previous)
+        if current.isValid():
+            self._last_current = current.data(LOCATION_ROLE)
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().paintEvent(event)

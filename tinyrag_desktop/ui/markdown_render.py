@@ -57,8 +57,8 @@ class Palette:
     quote_bar: str = "#c3cad4"
 
 
-LIGHT = Palette("#f4f6f9", "#dde2ea", "#2563eb", "#6b7280", "friendly", "#c3cad4", "#fbfbfc", "#b91c1c", "#c3cad4")
-DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#9aa3b2", "monokai", "#4a5160", "#15181e", "#f87171", "#5b6476")
+LIGHT = Palette("#f4f6f9", "#dde2ea", "#2563eb", "#5c6370", "friendly", "#c3cad4", "#fbfbfc", "#b91c1c", "#c3cad4")
+DARK = Palette("#1b1f27", "#343a46", "#7aa2f7", "#a3abb9", "monokai", "#4a5160", "#15181e", "#f87171", "#5b6476")
 GO_LANGS = frozenset({"go", "golang"})
 # A code block's link, and what it says for a moment once clicked (MarkdownSegment.copy_code)
 COPY_CODE, COPIED = "Copy code", "Copied ✓"

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import re
-import time
 from typing import Any, Callable, Mapping
 
 from PySide6.QtCore import QMimeData, QPoint, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QKeySequence, QPainter, QPalette, QTextCursor, QTextLength, QTextOption
-from PySide6.QtWidgets import (QBoxLayout, QFrame, QPlainTextEdit, QScrollArea, QSizePolicy, QSpacerItem,
-                               QTextBrowser, QTextEdit, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QBoxLayout, QFrame, QScrollArea, QSizePolicy, QSpacerItem,
+                               QTextBrowser, QTextEdit, QWidget)
 
 from .drag_across import DragAcross
 from .gorun import GoRuns
 from .markdown_cuts import fix_columns
 from .markdown_render import BREAK_POINT, COPIED, COPY_CODE, DARK, LIGHT, Palette, Rendered, code_left_open, render
 from .segment_links import CodeBlocksMixin, LinksMixin
-from .theme import colors, paint_focus_ring
+from .theme import colors
+from .thinking import ThinkingSection  # noqa: F401 - an answer's piece, as the others
 from .wide_blocks import BAR, SidewaysBlocks, box_bottom, edge_table, frame_edge
 
 SettingsSource = Callable[[], Mapping[str, Any]]
@@ -493,103 +493,6 @@ class Seam:
         if size != self._spacer.sizeHint().height():
             self._spacer.changeSize(0, size, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)
             self._layout.invalidate()
-
-
-class _Toggle(QToolButton):
-    """The "Thinking" toggle, with a focus ring a keyboard user can see."""
-
-    def paintEvent(self, event) -> None:  # noqa: N802
-        super().paintEvent(event)
-        paint_focus_ring(self)
-
-
-class ThinkingSection(QFrame):
-    """The model's reasoning: a "Thinking" toggle above the answer, collapsed by default."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("thinking")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 4)
-        layout.setSpacing(2)
-        self.toggle = _Toggle(self)
-        self.toggle.setObjectName("thinkingToggle")
-        self.toggle.setText("Thinking")
-        self.toggle.setCheckable(True)
-        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.toggle.setAutoRaise(True)
-        self.toggle.toggled.connect(self._on_toggle)
-        self.toggle.setAccessibleName("Thinking, collapsed")
-        self.toggle.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.body = QPlainTextEdit(self)
-        self.body.setObjectName("thinkingText")
-        self.body.setReadOnly(True)
-        self.body.setFrameShape(QFrame.Shape.NoFrame)
-        pal = self.body.palette()
-        pal.setColor(QPalette.ColorRole.Base, colors().note)
-        pal.setColor(QPalette.ColorRole.Text, colors().muted)
-        self.body.setPalette(pal)
-        self.body.setAccessibleName("Model reasoning")
-        self.body.hide()
-        layout.addWidget(self.toggle)
-        layout.addWidget(self.body)
-        # The reasoning as it came: Qt's plain text changes it (a no-break space becomes a space, "\r\n" and
-        # U+2028 a line break), so what is stored, and what take_back compares, is this.
-        self._text: list[str] = []
-        self._since: float | None = None  # when the first reasoning streamed in (time.monotonic)
-        self._last = 0.0  # when the last of it came
-
-    def append(self, text: str, live: bool = True, since: float | None = None) -> None:
-        """Add reasoning; ``live``: as it streams (the toggle says "Thinking…" and then how long it took),
-        not read back from a stored chat; ``since``: when it began, if before now (it streamed as answer
-        text until its </think> showed what it was)."""
-        # Appending at the end costs the same however long the reasoning already is.
-        cursor = self.body.textCursor()
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        cursor.insertText(text)
-        self._text.append(text)
-        if live:
-            self._last = time.monotonic()
-            if self._since is None:
-                self._since = self._last if since is None else since
-            self.toggle.setText("Thinking…")
-        self._fit()
-
-    def settle(self) -> None:
-        """The reasoning is over (the answer began, or ended): the toggle says how long it took."""
-        if self._since is not None and self.toggle.text() == "Thinking…":
-            seconds = round(self._last - self._since)
-            self.toggle.setText("Thought for a moment" if seconds < 1 else f"Thought for {seconds} s")
-
-    def take_back(self, text: str) -> str:
-        """Remove ``text`` from the end of the reasoning (it was the answer after all); what is left."""
-        whole = self.text()
-        if text and whole.endswith(text):
-            whole = whole[: len(whole) - len(text)]
-            self._text = [whole]
-            self.body.setPlainText(whole)
-            self._fit()
-        return whole
-
-    def _fit(self) -> None:
-        # As tall as the reasoning (in wrapped lines), up to a limit; then it scrolls.
-        doc = self.body.document()
-        lines = sum(doc.findBlockByNumber(i).layout().lineCount() or 1 for i in range(min(doc.blockCount(), 40)))
-        spacing = self.body.fontMetrics().lineSpacing()
-        self.body.setFixedHeight(min(220, max(1, lines) * spacing + 14))
-
-    def text(self) -> str:
-        if len(self._text) > 1:
-            self._text[:] = ["".join(self._text)]
-        return self._text[0] if self._text else ""
-
-    def _on_toggle(self, on: bool) -> None:
-        self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
-        self.toggle.setAccessibleName(f"Thinking, {'expanded' if on else 'collapsed'}")
-        self.body.setVisible(on)
-        if on:
-            QTimer.singleShot(0, self._fit)  # line wrapping is known once the text box has its width
 
 
 def palette_for(dark: bool) -> Palette:

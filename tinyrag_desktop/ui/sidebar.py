@@ -299,6 +299,8 @@ class ChatsSidebar(QFrame):
             item.setIcon(QIcon(status_pixmap("running", 14, ratio)) if on else QIcon())
             tip = item.toolTip().removesuffix(ANSWERING)
             item.setToolTip(tip + ANSWERING if on else tip)
+            # and to a screen reader, which the badge (an icon) said nothing to
+            item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, ANSWERING.strip() if on else None)
         finally:
             self._filling = was
 

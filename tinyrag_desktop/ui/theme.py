@@ -37,7 +37,7 @@ class Colors:
     dark: bool
 
 
-_LIGHT_DEFAULTS = {"@bg": "#ffffff", "@line": "#dfe3e8", "@text": "#1d2330", "@muted": "#646b78",
+_LIGHT_DEFAULTS = {"@bg": "#ffffff", "@line": "#dfe3e8", "@text": "#1d2330", "@muted": "#5c6370",
                    "@accent": "#2563eb", "@note": "#f3f4f6", "@bubble": "#eaf0fe", "@card": "#f9fafb",
                    "@error": "#dc2626", "@errorbg": "#fef2f2", "@errortext": "#b91c1c", "@warn": "#b45309"}
 _current: Colors | None = None
@@ -110,7 +110,7 @@ def _palette(dark: bool) -> QPalette:
     base = QColor(v.get("@input", bg.name()))
     alt = QColor(v.get("@side", bg.name()))
     accent = QColor(v.get("@accent", "#2563eb"))
-    muted = QColor(v.get("@muted", "#646b78"))
+    muted = QColor(v.get("@muted", "#5c6370"))
     role = QPalette.ColorRole
     for r, c in ((role.Window, bg), (role.WindowText, text), (role.Base, base), (role.AlternateBase, alt),
                  (role.Text, text), (role.Button, alt), (role.ButtonText, text), (role.ToolTipBase, alt),

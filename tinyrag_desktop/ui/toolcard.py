@@ -433,9 +433,11 @@ class ToolCard(HeaderMixin, DetailsMixin, QFrame):
             detail += f". Source{'s' if many else ''}: {'; '.join(split_sources(self._source))}"
         if self._value():
             detail += f". Result: {self._value().strip().removeprefix('= ')}"  # "Result: = 42" was read
+        elif self._brief_result() and not self._folded:
+            detail += f". {self._brief_result().rstrip('.')}"
         toggled = ("Expanded. " if self._expanded else "Collapsed. ") if self._toggled else ""
-        self.setAccessibleDescription(f"{toggled}{words}. {detail.rstrip('.')}. Press Space to "
-                                      f"{'hide' if self._expanded else 'show'} details.")
+        keys = "Press Space to hide details, Tab to read them." if self._expanded else "Press Space to show details."
+        self.setAccessibleDescription(f"{toggled}{words}. {detail.rstrip('.')}. {keys}")
         tip = f"{self._names()}: {words}"
         if self._own_names():  # the name the model wrote in its tool block, as in the answer's raw text
             tip += f"\nTool name: {self._own_names()}"

@@ -12,6 +12,7 @@ from ..hidden_text import marked
 from ..tool_words import result_words, split_advice, tool_title, writing_call_words
 from ..tools.nanogo_tool import output_heading
 from .access import expanded_changed
+from .focus_ring import FocusRing
 from .sources import SOURCE_TOOLS, open_source, source_url, split_sources
 from .theme import colors
 
@@ -26,6 +27,21 @@ _TOOL_HEADINGS = {"shell": "Command", "calculate": "Expression"}
 _SO_FAR = "Output so far"  # over what a running program or command has printed, in its open card
 # Over the inputs of a card standing for several calls of one tool.
 _PLURAL_HEADINGS = {"Query": "Queries", "Expression": "Expressions", "Command": "Commands", "URL": "URLs"}
+# The result in a card's description (see brief): its first lines, at most this many characters of them.
+_BRIEF_LINES, _BRIEF_CHARS = 3, 300
+
+
+def brief(text: str) -> str:
+    """``text`` said in short: its first _BRIEF_LINES lines that hold something, one after another, cut at a
+    word after _BRIEF_CHARS characters, and how many lines are left ("… 40 more lines"); "" for no words."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    said = ""
+    for line in lines[:_BRIEF_LINES]:  # "; " between lines, or a space after one that ends a sentence
+        said += ("" if not said else " " if said[-1] in ".!?;:," else "; ") + line
+    if len(said) > _BRIEF_CHARS:
+        said = said[:_BRIEF_CHARS].rsplit(" ", 1)[0] + "…"
+    more = len(lines) - _BRIEF_LINES
+    return f"{said} … {more:,} more line{'' if more == 1 else 's'}" if more > 0 else said
 
 
 def _section(heading: str, body: str, direction: str = "") -> str:
@@ -95,7 +111,12 @@ class ToolDetails(QTextBrowser):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # selectable by mouse; Tab goes from card to card
+        # Tab comes here after the card, and the keyboard reads it as the mouse does: the arrows move a caret
+        # through it, Shift selects, Ctrl+C copies (Tab first visits its links). Reached by a click only, a
+        # keyboard or screen reader user could neither read a result line by line nor copy a part of it.
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction
+                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         # A link is one of the call's sources, opened as the Sources line under the answer opens them: a file
         # moved since it was imported is said in the status bar (see ToolCard.openFailed), and only http(s)
@@ -166,9 +187,12 @@ class DetailsMixin:
             return
         self._expanded = on
         if on and self._details is None:
-            self._details = ToolDetails(self)
-            self._details.setHtml(self._details_html())
-            self._layout.addWidget(self._details)
+            self._details = details = ToolDetails(self)
+            details.setAccessibleName(f"Details of {self.title}")
+            details.setHtml(self._details_html())
+            self._layout.addWidget(details)
+            self.pin_details()
+            FocusRing(self, details, lambda: details.geometry().adjusted(-4, -2, 4, 2), radius=4)
         elif on and self._phase == "running":  # it printed more while it was closed
             self.refresh_details()
         if self._details is not None:
@@ -182,6 +206,17 @@ class DetailsMixin:
         self._describe()
         expanded_changed(self)  # for the bridges that pass it on
         self.expandedChanged.emit(on)
+
+    def pin_details(self) -> None:
+        """Put the opened details right after the card in the window's Tab order: made last, they came after
+        every other stop, and the answer's order of its stops, set again as it ends, puts its next stop
+        right after the card (Qt moves no child along with its parent)."""
+        if self._details is not None:
+            QWidget.setTabOrder(self, self._details)
+
+    def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 - Qt's name
+        self.pin_details()  # Tab or Shift+Tab from the card or its details (see pin_details)
+        return super().focusNextPrevChild(forward)
 
     def refresh_details(self) -> None:
         """Show the details anew (a result came, more output): a selection in them is kept where it still
@@ -216,6 +251,18 @@ class DetailsMixin:
         elif self._phase == "writing":
             parts = [f"{self._writing_line()} {self._meta_text}".strip()]
         return "\n\n".join(parts)
+
+    def _brief_result(self) -> str:
+        """The result in short, for the card's description: what the open card shows under Result, or the
+        output a failed or stopped program printed ("" for none). Without it, a screen reader heard the code
+        or the query of a Go program, a command or a search, and never what came of it."""
+        if self._error:
+            printed = self._printed()
+            return f"{output_heading(self._error)}: {brief(printed)}" if brief(printed) else ""
+        result = result_words(self._tool, self._result)
+        if self._tool == "calculate" and result.startswith(self._query.strip() + " "):  # not the expression again
+            result = result[len(self._query.strip()):].strip().removeprefix("= ")
+        return f"Result: {brief(result)}" if self._phase == "done" and brief(result) else ""
 
     def _source_links(self) -> dict[str, str]:
         """Each source the details show as a link, and the address of its link: files, pages and articles

@@ -66,22 +66,28 @@ class AskingMixin:
         self.composer.setPlainText(questions[-1].text())
         self.composer.moveCursor(QTextCursor.MoveOperation.End)
         self.composer.setFocus()
-        self.edit_hint.show()
+        self.show_edit_hint(True)
         return True
+
+    def show_edit_hint(self, on: bool) -> None:
+        """Show (or hide) the hint over the message box that the last question is being edited, and tell a
+        screen reader as the hint comes, what Enter and Esc do now (see Composer.set_editing)."""
+        self.edit_hint.setVisible(on)
+        self.composer.set_editing(self.edit_hint.text().replace(" · ", ". ") if on else "")
 
     def cancel_edit(self) -> bool:
         """Leave editing the last question: the box is emptied, the question and its answer stay."""
         if not self._editing:
             return False
         self._editing = False
-        self.edit_hint.hide()
+        self.show_edit_hint(False)
         self.composer.clear()
         return True
 
     def _drop_last_exchange(self) -> bool:
         """Remove the last question and what came after it, from the chat and the conversation."""
         self._editing = False
-        self.edit_hint.hide()
+        self.show_edit_hint(False)
         questions = self.view.questions()
         last = next((m for m in reversed(self.store.messages(self.chat_id)) if m.role == "user"), None)
         if not questions:

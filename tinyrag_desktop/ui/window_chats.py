@@ -238,7 +238,7 @@ class ChatsMixin:
         if self._editing and self.chat_id is not None and (last := self._last_question_id(self.chat_id)) is not None:
             self._edits[self.chat_id] = last
         self._editing = False
-        self.edit_hint.hide()
+        self.show_edit_hint(False)
 
     def _resume_edit(self, chat_id: str) -> None:
         """Back in a chat left while its last question was edited: the edit goes on, with the words typed.
@@ -246,7 +246,7 @@ class ChatsMixin:
         edited = self._edits.pop(chat_id, None)
         if edited is not None and self.composer.toPlainText().strip() and edited == self._last_question_id(chat_id):
             self._editing = True
-            self.edit_hint.show()
+            self.show_edit_hint(True)
 
     def _last_question_id(self, chat_id: str) -> int | None:
         """The stored id of the chat's last question."""
