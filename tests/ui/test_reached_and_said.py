@@ -217,3 +217,32 @@ def test_a_commands_a_searchs_and_a_failed_programs_cards_say_what_came_of_them(
     failed = card("nanogo", "package main")
     failed.finish("error", error=f"panic: index out of range{OUTPUT_BEFORE}step 1\nstep 2\n")
     assert "Output before the error: step 1; step 2." in failed.accessibleDescription()
+
+
+def test_shift_tab_reaches_an_opened_cards_details_before_the_card_was_ever_tabbed_through(make_window, server,
+                                                                                          qloop, qtbot):
+    # The answer's Tab order, set again as it ended, put the details after the card's next stop: Shift+Tab
+    # from there skipped them until Tab had once gone through the card (which puts them back in place).
+    from tests.sse_server import Gate
+
+    gate = Gate()
+    server.queue(Stream(tokens(_TEN_LINES)), Stream(tokens("It printed ten lines, and more words after."),
+                                                    gate=gate))
+    win = make_window(server.base_url, allow_nanogo=True)
+    with qtbot.waitActive(win):
+        win.activateWindow()
+    finished = wait_signal(win.answerFinished)
+    win.composer.setPlainText("Count to ten in Go")
+    assert win.send()
+    qloop.run(wait_until(lambda: win.view.answers() and win.view.answers()[-1].cards()
+                         and win.view.answers()[-1].cards()[0].status == "done"))
+    card = win.view.answers()[-1].cards()[0]
+    card.set_expanded(True)
+    gate.opened.set()
+    assert qloop.run(finished) == "done"
+    stops = win.tab_stops()
+    assert stops.index(card._details) == stops.index(card) + 1
+    following = stops[stops.index(card) + 2]
+    following.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.keyClick(following, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert QApplication.focusWidget() is card._details

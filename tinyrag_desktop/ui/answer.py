@@ -11,8 +11,8 @@ import asyncio
 import time
 from typing import Any
 
-from PySide6.QtCore import QElapsedTimer, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter, QPalette, QPen
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ..engine.context import left_out_words
@@ -25,6 +25,7 @@ from .answer_footer import FooterLabel, footer_text, spoken, waiting_words
 from .answer_rendering import FRAME_MS, RenderingMixin
 from .answer_sources import SourcesMixin
 from .answer_stored import StoredFormMixin
+from .error_box import ErrorBox
 from .focus_ring import ActionButton
 from .key_text import key_text
 from .markdown_render import LIGHT, Palette, inline_code_html
@@ -40,19 +41,6 @@ STOPPED_EARLY = "Stopped before the model answered."  # where the answer would b
 # nothing ("Assistant answer" both).
 STATE_WORDS = {"answering": "still answering", "done": "finished", "stopped": "stopped", "failed": "failed",
                "ended": "ended"}
-
-
-class _ErrorBox(QFrame):
-    """The inline error's red box, painted (no style sheet in the conversation, see theme.py)."""
-
-    def paintEvent(self, event) -> None:  # noqa: N802
-        c = colors()
-        painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(QPen(c.error, 1))
-        painter.setBrush(c.errorbg)
-        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 8, 8)
-        painter.end()
 
 
 class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
@@ -135,7 +123,7 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
         self._layout.addLayout(self._body)
         self._writing = WritingSlot(self._body, self)  # the card of a call still being written
 
-        self._error_box = _ErrorBox(self)
+        self._error_box = ErrorBox(self)
         self._error_box.setObjectName("answerError")
         err_row = QHBoxLayout(self._error_box)
         err_row.setContentsMargins(10, 8, 10, 8)
@@ -490,11 +478,13 @@ class AnswerWidget(RenderingMixin, SourcesMixin, StoredFormMixin, QFrame):
 
         The footer's buttons are made with the answer, before any card, and Qt tabs in the order widgets
         were made: Tab went from Send to Copy and Regenerate, and only then up to the answer's cards; and
-        from Copy to the Thinking toggle above it, made when the reasoning came.
-        """
+        from Copy to the Thinking toggle above it, made when the reasoning came. An opened card's details
+        come right after it (ToolCard.pin_details): Qt moves no child along with its card."""
         chain = self._tab_chain()
         for first, second in zip(chain, chain[1:]):
             QWidget.setTabOrder(first, second)
+        for card in self.cards():
+            card.pin_details()
 
     def _tab_chain(self, also: QWidget | None = None) -> list[QWidget]:
         """The answer's Tab stops in order (with ``also``, a segment the caret is in, in its place)."""
