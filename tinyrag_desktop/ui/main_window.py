@@ -301,8 +301,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         split.setChildrenCollapsible(False)
         self.splitter = split
         self.setCentralWidget(split)
-        # left to right, top to bottom (see _order_tabs)
-        self._regions = [self.sidebar, header, self.notice_bar, self.pages, wrap]
+        # left to right, top to bottom (see _order_tabs); the find bar, made after the message box, is above it
+        self._regions = [self.sidebar, header, self.notice_bar, self.pages, self.find_bar, wrap]
         self.setTabOrder(self.composer, self.send_button)
         self._fill_personas()
         self.kb_dock = self._build_kb_dock()
