@@ -1,4 +1,4 @@
-"""Icons that grow with the text: the find bar's arrows, a tool card's icon and badge, the status dot."""
+"""A large desktop font (18 pt): icons grow with the text, and the window and Settings stay on the screen."""
 
 from __future__ import annotations
 
@@ -67,3 +67,19 @@ def test_the_status_dot_grows_with_a_large_font(big_text, make_window, server):
     win = make_window(server.base_url)
     dot = win.status.dot.pixmap()
     assert dot.width() / dot.devicePixelRatio() >= win.status.dot.fontMetrics().height() * 0.5
+
+
+def test_opening_the_knowledge_panel_folds_the_chats_list_rather_than_widening_the_window(big_text, make_window,
+                                                                                        server, qtbot):
+    # On a 1,024 px screen at 18 pt the window widened from 1,008 to 1,155 px, 131 past the screen's edge: the
+    # list folded for the panel was still counted in the window's minimum, and came back in the width it made.
+    win = make_window(server.base_url)
+    width = win.width()
+    assert win.sidebar.isVisible()
+    win.kb_dock.show()
+    beside = win.kb_dock.minimumSizeHint().width() + win.splitter.widget(1).minimumSizeHint().width()
+    qtbot.waitUntil(lambda: win.kb_dock.isVisible() and win.minimumWidth() >= beside)  # the panel counted
+    assert win.width() <= width and not win.sidebar.isVisible()
+    qtbot.waitUntil(lambda: win.kb_dock.width() >= win.kb_dock.minimumSizeHint().width())
+    assert win.width() <= width and not win.sidebar.isVisible()
+    win.grab().save("/tmp/scale44/panel-18pt.png")
