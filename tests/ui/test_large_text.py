@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QImage
+from PySide6.QtTest import QTest
 
 from tests.sse_server import Stream
 
@@ -83,3 +84,56 @@ def test_opening_the_knowledge_panel_folds_the_chats_list_rather_than_widening_t
     qtbot.waitUntil(lambda: win.kb_dock.width() >= win.kb_dock.minimumSizeHint().width())
     assert win.width() <= width and not win.sidebar.isVisible()
     win.grab().save("/tmp/scale44/panel-18pt.png")
+
+
+def _settings_on(monkeypatch, make_window, server, qtbot, free: QRect):
+    """The settings dialog, opened at 18 pt on a screen whose free area is ``free``."""
+    from tinyrag_desktop.ui import settings_dialog
+
+    monkeypatch.setattr(settings_dialog, "free_area", lambda _widget=None: free)
+    win = make_window(server.base_url)
+    dialog = win.open_settings()
+    qtbot.waitExposed(dialog)
+    return dialog
+
+
+def test_settings_at_18_pt_open_as_wide_as_their_fields_need(big_text, make_window, server, qtbot, monkeypatch):
+    # On 1,024×600 it opened 682 px wide for fields that needed 811: "connection & load mo" cut on both sides,
+    # the Temperature box past the page's edge, the Personas tab behind the tab bar's arrows.
+    dialog = _settings_on(monkeypatch, make_window, server, qtbot, QRect(0, 0, 1024, 600))
+    assert dialog.width() <= 1024 - 16 and dialog.height() <= 600 - 48
+    bar = dialog._tabs.tabBar()
+    assert bar.width() >= bar.sizeHint().width()  # every tab in sight, no scroll arrows
+    for index in range(dialog._tabs.count()):
+        dialog._tabs.setCurrentIndex(index)
+        page = dialog._tabs.currentWidget()
+        qtbot.waitUntil(lambda p=page: p.widget().width() >= p.wanted().width()  # whole, and nothing to scroll
+                        and not p.horizontalScrollBar().isVisible() and not p.verticalScrollBar().isVisible())
+        dialog.grab().save(f"/tmp/scale44/settings-18pt-{index}.png")
+    button = dialog.test_button
+    assert button.width() >= button.sizeHint().width()
+    temperature = dialog.field("temperature")
+    page = temperature.parentWidget()
+    assert temperature.mapTo(page, temperature.rect().topRight()).x() < page.width()
+    dialog.reject()
+
+
+def test_on_a_screen_too_small_for_them_the_settings_scroll_rather_than_cut(big_text, make_window, server, qtbot,
+                                                                          monkeypatch):
+    dialog = _settings_on(monkeypatch, make_window, server, qtbot, QRect(0, 0, 640, 400))
+    assert dialog.width() <= 640 - 16 and dialog.height() <= 400 - 48
+    page = dialog._tabs.currentWidget()
+    qtbot.waitUntil(lambda: page.horizontalScrollBar().maximum() > 0)  # the fields scroll into sight
+    assert page.widget().width() >= page.wanted().width()  # whole, not squeezed
+    assert dialog.test_button.width() >= dialog.test_button.sizeHint().width()
+    temperature = dialog.field("temperature")  # below the page's bottom: Tab to it scrolls it into sight
+    dialog.field("base_url").setFocus()
+    for _ in range(12):
+        if dialog.focusWidget() is temperature:
+            break
+        QTest.keyClick(dialog.focusWidget(), Qt.Key.Key_Tab)
+    assert dialog.focusWidget() is temperature
+    viewport = page.viewport()
+    qtbot.waitUntil(lambda: viewport.rect().contains(temperature.mapTo(viewport, temperature.rect().bottomLeft())))
+    dialog.grab().save("/tmp/scale44/settings-18pt-small.png")
+    dialog.reject()
