@@ -137,3 +137,20 @@ def test_on_a_screen_too_small_for_them_the_settings_scroll_rather_than_cut(big_
     qtbot.waitUntil(lambda: viewport.rect().contains(temperature.mapTo(viewport, temperature.rect().bottomLeft())))
     dialog.grab().save("/tmp/scale44/settings-18pt-small.png")
     dialog.reject()
+
+
+def test_settings_grown_for_long_reasons_stay_on_the_screen(big_text, make_window, server, qtbot, monkeypatch):
+    # Placed over the window at its first size, the dialog grew down for eight reasons past the screen's bottom.
+    free = QRect(0, 0, 1024, 600)
+    dialog = _settings_on(monkeypatch, make_window, server, qtbot, free)
+    dialog.move(300, 200)
+    dialog.show_tab("Limits")
+    for name in ("max_tools_total", "max_tools_per_round", "max_continuations", "tool_timeout", "connect_timeout",
+                 "first_token_timeout", "result_max_chars", "context_tokens"):
+        dialog.field(name).setText("-5")
+    qtbot.waitUntil(lambda: dialog.width() > 900 and not dialog._fit_timer.isActive())
+    qtbot.waitUntil(lambda: free.contains(dialog.frameGeometry()))
+    page = dialog._tabs.currentWidget()
+    assert page.verticalScrollBar().isVisible()  # the rest scrolls into sight
+    dialog.grab().save("/tmp/scale44/settings-18pt-limits.png")
+    dialog.reject()

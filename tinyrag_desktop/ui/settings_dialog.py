@@ -24,7 +24,7 @@ from .focus_ring import FocusRing
 from .plain_text import plain_label
 from .screen_fit import FRAME, free_area
 from .settings_connection import ConnectionTestMixin, ListModels, ModelRow
-from .settings_pages import ScrollPage, around_page
+from .settings_pages import ScrollPage, around_page, keep_within
 from .settings_fields import SettingField, completed_url, connect_changed, label_for, unbroken_addresses, with_mnemonic
 from .theme import colors
 
@@ -493,6 +493,7 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
             self.resize(self.width(), min(need, room))
         elif self.height() > room:  # grown before it was widened: back within the screen
             self.resize(self.width(), room)
+        keep_within(self, free_area(self))
         # The form shares its height out by the heights it last measured for this width, kept from before
         # the reasons' new heights: the rows came out all alike, and a box under a long reason lost a pixel.
         page = self._tabs.currentWidget().widget().layout()

@@ -8,7 +8,7 @@ dialog takes the width its fields need, as far as the screen's free area goes; p
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtWidgets import QDialog, QFrame, QScrollArea, QStyle, QTabWidget, QWidget
 
 UNBOUNDED = QSize(16777215, 16777215)  # Qt's QWIDGETSIZE_MAX
@@ -70,3 +70,13 @@ def around_page(dialog: QDialog, tabs: QTabWidget, pages: list[ScrollPage]) -> Q
             widest = widest.expandedTo(page.minimumSizeHint())
         chrome = dialog.layout().totalMinimumSize() - widest
     return chrome.expandedTo(QSize(0, 0))
+
+
+def keep_within(window: QWidget, free: QRect) -> None:
+    """Move ``window`` back inside ``free`` when growing took it past an edge: placed over the main window at
+    its first size, the dialog grew for 18 pt text down past the screen's bottom, Save out of reach."""
+    frame = window.frameGeometry()
+    x = max(free.left(), min(frame.x(), free.right() + 1 - frame.width()))
+    y = max(free.top(), min(frame.y(), free.bottom() + 1 - frame.height()))
+    if (x, y) != (frame.x(), frame.y()):
+        window.move(x, y)
