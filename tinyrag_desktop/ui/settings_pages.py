@@ -27,6 +27,9 @@ class ScrollPage(QScrollArea):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setWidgetResizable(True)
         self.setWidget(page)
+        # The tab's own background shows through, as without the scroll area (setWidget fills the page)
+        page.setAutoFillBackground(False)
+        self.viewport().setAutoFillBackground(False)
         self.room = UNBOUNDED
 
     def set_room(self, room: QSize) -> None:
