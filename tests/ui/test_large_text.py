@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QFont, QImage
 from PySide6.QtTest import QTest
 
@@ -84,6 +84,27 @@ def test_opening_the_knowledge_panel_folds_the_chats_list_rather_than_widening_t
     qtbot.waitUntil(lambda: win.kb_dock.width() >= win.kb_dock.minimumSizeHint().width())
     assert win.width() <= width and not win.sidebar.isVisible()
     win.grab().save("/tmp/scale44/panel-18pt.png")
+    # and the window has settled: no layout request that makes another (a first fix spun the CPU so)
+    requests = []
+    watcher = _Counter(requests, QEvent.Type.LayoutRequest)
+    win.installEventFilter(watcher)
+    for _ in range(5):
+        QCoreApplication.processEvents()
+    win.removeEventFilter(watcher)
+    assert len(requests) < 5
+
+
+class _Counter(QObject):
+    """Counts the events of one type its watched objects receive."""
+
+    def __init__(self, seen: list, kind: QEvent.Type) -> None:
+        super().__init__()
+        self._seen, self._kind = seen, kind
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == self._kind:
+            self._seen.append(watched)
+        return False
 
 
 def _settings_on(monkeypatch, make_window, server, qtbot, free: QRect):

@@ -321,10 +321,6 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             # own minimum and cut it off. The window widens instead. A list the width shows (not the user, in a
             # narrow window) folds before the chat is squeezed: its width is not asked for. It was, and a window
             # made 800 px wide with the knowledge panel open came out 805, the list folded all the same.
-            # The chats list just folded (the knowledge panel opened) is still counted by the layout's minimum
-            # until the splitter's own layout request comes: asked now, the window widened by the list it had
-            # just hidden (1,155 px on a 1,024 px screen at 18 pt) and kept that width.
-            self.splitter.updateGeometry()
             need = self.layout().minimumSize().width()
             if self.sidebar.isVisible() and not getattr(self, "_narrow", True):  # True: being built
                 need -= self.sidebar.minimumWidth() + self.splitter.handleWidth()
@@ -365,6 +361,10 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             self._sidebar_folded = True
             self.menus.show_sidebar.setChecked(False)
             self.sidebar.hide()
+            # The window's layout kept counting the list until the splitter's own layout request came: the
+            # knowledge panel opened at 18 pt on a 1,024 px screen folded it, and the window's minimum width,
+            # taken with the list still in it, widened the window to 1,155 px, which it kept.
+            self.splitter.updateGeometry()
         elif not narrow and self._sidebar_folded:
             self._sidebar_folded = False
             self.menus.show_sidebar.setChecked(True)
