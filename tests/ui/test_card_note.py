@@ -53,3 +53,26 @@ def test_a_reason_that_fits_keeps_the_card_one_line_high(make_window, server, ql
     [card] = win.view.answers()[-1].cards()
     assert card._note_lines() == [card.note]
     assert card.height() < 7 + 22 + 2 * card.fontMetrics().height() + 7
+
+
+def test_a_note_too_long_for_two_lines_keeps_the_settings_name_whole(qapp):
+    # At 18 pt beside the knowledge panel it read "This tool is off. Turn on / …tools” in Settings to use it.":
+    # the words dropped from the start of the second line were the setting's name.
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from tinyrag_desktop.ui.toolcard_header import two_lines
+
+    big = QFont()
+    big.setPointSize(18)
+    fm = QFontMetrics(big)
+    note = "This tool is off. Turn on “Allow shell commands” in Settings to use it."
+    room = fm.horizontalAdvance("This tool is off. Turn on") + 4
+    lines = two_lines(fm, note, room)
+    assert "“Allow shell commands”" in " ".join(lines)
+    assert " ".join(lines).endswith("in Settings to use it.")
+    assert all(fm.horizontalAdvance(line) <= room for line in lines)
+    # A note whose cut leaves every name whole is still held to two lines, its start cut.
+    long = "This answer used every tool call it was given, and it stops here, unless you raise “Tool calls”."
+    wide = fm.horizontalAdvance("This answer used every tool call") + 4
+    cut = two_lines(fm, long, wide)
+    assert len(cut) == 2 and cut[1].startswith("…") and cut[1].endswith("raise “Tool calls”.")

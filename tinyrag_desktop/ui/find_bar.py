@@ -22,6 +22,7 @@ from ..chat_find import search_words
 from ..chats import StoredMessage
 from ..search_text import fold, fold_map, span_of
 from . import access
+from .icons import ArrowButton
 from .markdown_render import BREAK_POINT
 from .theme import colors
 
@@ -123,14 +124,12 @@ class FindBar(QFrame):
 
     def _button(self, name: str, tip: str, slot: Callable[[], object], arrow: Qt.ArrowType | None = None,
                 text: str = "") -> QToolButton:
-        button = QToolButton(self)
+        button = ArrowButton(arrow, self) if arrow is not None else QToolButton(self)  # an arrow as big as the text
         button.setObjectName(name)
         button.setAccessibleName(tip.split(" (")[0])
         button.setToolTip(tip)
         button.setAutoRaise(True)
-        if arrow is not None:
-            button.setArrowType(arrow)
-        else:
+        if arrow is None:
             button.setText(text)
         button.clicked.connect(slot)
         return button

@@ -301,8 +301,8 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         split.setChildrenCollapsible(False)
         self.splitter = split
         self.setCentralWidget(split)
-        # left to right, top to bottom (see _order_tabs)
-        self._regions = [self.sidebar, header, self.notice_bar, self.pages, wrap]
+        # left to right, top to bottom (see _order_tabs); the find bar, made after the message box, is above it
+        self._regions = [self.sidebar, header, self.notice_bar, self.pages, self.find_bar, wrap]
         self.setTabOrder(self.composer, self.send_button)
         self._fill_personas()
         self.kb_dock = self._build_kb_dock()
@@ -361,6 +361,10 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
             self._sidebar_folded = True
             self.menus.show_sidebar.setChecked(False)
             self.sidebar.hide()
+            # The window's layout kept counting the list until the splitter's own layout request came: the
+            # knowledge panel opened at 18 pt on a 1,024 px screen folded it, and the window's minimum width,
+            # taken with the list still in it, widened the window to 1,155 px, which it kept.
+            self.splitter.updateGeometry()
         elif not narrow and self._sidebar_folded:
             self._sidebar_folded = False
             self.menus.show_sidebar.setChecked(True)

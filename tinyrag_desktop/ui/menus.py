@@ -70,6 +70,25 @@ def _chats_shown(win: "MainWindow", then: Callable[[], None]) -> Callable[[], No
     return go
 
 
+def _in_window(win: "MainWindow", then: Callable[[], None]) -> Callable[[], None]:
+    """``then``, with the main window made the active one first: pressed in the floating knowledge panel,
+    Ctrl+L, Ctrl+K and Ctrl+F moved the focus inside the window behind it, and nothing was seen to happen."""
+    def go() -> None:
+        if not win.isActiveWindow():
+            win.raise_()
+            win.activateWindow()
+        then()
+    return go
+
+
+def _open_menu_bar(win: "MainWindow") -> None:
+    """F10, as in most desktop programs: the menu bar's first menu opened (Alt alone only marks the bar)."""
+    bar = win.menuBar()
+    menus = [act for act in bar.actions() if act.menu() is not None and act.isVisible()]
+    if menus:
+        bar.setActiveAction(menus[0])
+
+
 def _knowledge_key(win: "MainWindow") -> Callable[[], None]:
     """Ctrl+Shift+K: opens the knowledge panel with the focus in it; with the panel open and the focus
     elsewhere, moves the focus into it; only with the focus already in it does it close it, and the focus goes
@@ -131,9 +150,10 @@ def build_menus(win: "MainWindow") -> Menus:
     edit_last = _action(win, e, "&Edit last question\t↑", win.edit_last_question, name="actionEditLast")
     copy_answer = _action(win, e, "&Copy last answer as Markdown", win.copy_last_answer, "Ctrl+Shift+C")
     e.addSeparator()
-    focus = _action(win, e, "&Focus the message box", win.composer.setFocus, "Ctrl+L")
-    search = _action(win, e, "Search &chats", _chats_shown(win, win.sidebar.search.setFocus), "Ctrl+K")
-    find = _action(win, e, "F&ind in chat", win.find_bar.open_bar, "Ctrl+F", "actionFind")
+    focus = _action(win, e, "&Focus the message box", _in_window(win, win.composer.setFocus), "Ctrl+L")
+    search = _action(win, e, "Search &chats", _in_window(win, _chats_shown(win, win.sidebar.search.setFocus)),
+                     "Ctrl+K")
+    find = _action(win, e, "F&ind in chat", _in_window(win, win.find_bar.open_bar), "Ctrl+F", "actionFind")
     find_next = _action(win, e, "Find ne&xt", win.find_bar.find_next, "F3", "actionFindNext")
     find_previous = _action(win, e, "Find pre&vious", win.find_bar.find_previous, "Shift+F3", "actionFindPrevious")
     rename = _action(win, e, "Re&name chat", lambda: _rename_shown(win), "F2")
@@ -166,6 +186,13 @@ def build_menus(win: "MainWindow") -> Menus:
         key.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         key.triggered.connect(_knowledge_key(win))
         win.addAction(key)
+    bar_key = QAction("Open the menu bar", win)
+    bar_key.setObjectName("actionMenuBar")
+    bar_key.setShortcut(QKeySequence("F10"))
+    bar_key.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    bar_key.triggered.connect(_in_window(win, lambda: _open_menu_bar(win)))
+    win.addAction(bar_key)
+    acts.append(bar_key)
     _follow_the_chat(win, (f, e), answered=[regenerate, copy_answer], chat=[edit_last, export_md, export_html],
                      listed=[rename, delete])
     h = bar.addMenu("&Help")

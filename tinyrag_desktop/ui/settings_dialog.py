@@ -11,7 +11,7 @@ import asyncio
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
                                QInputDialog, QLabel, QLayout, QLineEdit, QListWidget, QMessageBox, QPlainTextEdit,
@@ -24,6 +24,7 @@ from .focus_ring import FocusRing
 from .plain_text import plain_label
 from .screen_fit import FRAME, free_area
 from .settings_connection import ConnectionTestMixin, ListModels, ModelRow
+from .settings_pages import ScrollPage, around_page, keep_within
 from .settings_fields import SettingField, completed_url, connect_changed, label_for, unbroken_addresses, with_mnemonic
 from .theme import colors
 
@@ -60,7 +61,6 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         self.setObjectName("settingsDialog")
         self.setWindowTitle("Settings")
         self.setAccessibleName("Settings")
-        self.setMinimumWidth(560)
         self._settings = settings
         self._list_models = list_models
         self._fields: dict[str, SettingField] = {}
@@ -71,11 +71,12 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         tabs = QTabWidget(self)
         self._tabs = tabs
         self._tab_of: dict[str, int] = {}  # each field's tab
+        self._pages: list[ScrollPage] = []  # each tab's page, in a scroll area used on a screen too small
         listed = {n for _, names in _TABS for n in names} | {"personas"}
         others = tuple(o.name for o in SCHEMA if o.name not in listed)
         # options added to the schema later still get a field, built from the schema
         for title, names in (*_TABS, *((("Advanced", others),) if others else ())):
-            index = tabs.addTab(self._build_tab(names), title)
+            index = tabs.addTab(self._page(self._build_tab(names)), title)
             self._tab_of.update(dict.fromkeys(names, index))
         # One label column for all tabs, as wide as the widest label: each tab's form sized its own, and the
         # fields started at a different place on each tab (127 to 206 pixels in), jumping as tabs changed.
@@ -83,7 +84,7 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         for label in self._labels.values():
             label.setMinimumWidth(widest)
         tabs.currentChanged.connect(lambda _index: self.revalidate())
-        tabs.addTab(self._build_personas(), "Personas")
+        tabs.addTab(self._page(self._build_personas()), "Personas")
         self.field("base_url").editingFinished.connect(self._complete_url)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                         | QDialogButtonBox.StandardButton.Cancel, self)
@@ -106,6 +107,7 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         layout.addWidget(tabs)
         layout.addWidget(self.problem)
         layout.addWidget(self.buttons)
+        self._fit_rooms()  # as wide as the fields need, within the screen: before it opens at that width
         for name, switch in _NEEDS.items():
             if name in self._fields and switch in self._fields:
                 box = self._fields[switch].widget
@@ -144,6 +146,25 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
                                   "so the address above is the one used.")
         self.url_note.setVisible(bool(cut))
         self._fit_timer.start()
+
+    def _page(self, page: QWidget) -> ScrollPage:
+        self._pages.append(ScrollPage(page, self._tabs))
+        return self._pages[-1]
+
+    def _fit_rooms(self) -> QSize:
+        """Give each page the room the screen's free area leaves it, and the dialog the width they need;
+        returns the dialog round the page."""
+        free = free_area(self).size() - FRAME
+        chrome = around_page(self, self._tabs, self._pages)
+        room = QSize(max(120, free.width() - chrome.width()), max(120, free.height() - chrome.height()))
+        widest = 0
+        for page in self._pages:
+            page.set_room(room)
+            widest = max(widest, page.minimumSizeHint().width())
+        # As wide as the widest page needs (a minimum of its own replaces the layout's), and 560 pixels, so a
+        # short tab's fields are not crammed, where the screen has them.
+        self.setMinimumWidth(max(min(560, free.width()), chrome.width() + widest))
+        return chrome
 
     def _set_usable(self, name: str, usable: bool) -> None:
         self._fields[name].widget.setEnabled(usable)
@@ -459,21 +480,23 @@ class SettingsDialog(ConnectionTestMixin, QDialog):
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         self._tabs.updateGeometry()  # its size, kept by the dialog's layout, changes only with a page shown
         layout.activate()
-        need = max(layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() else 0,
-                   layout.totalMinimumSize().height())
+        # The page's whole height (not the part the screen has room for) at the width it has
+        chrome = self._fit_rooms()
+        need = chrome.height() + self._tabs.currentWidget().wanted(self.width() - chrome.width()).height()
         free = free_area(self).size() - FRAME
         room = free.height()
         if need > room and self.width() < free.width():
             # Too tall for the screen (a small one, a large font): wider, the reasons take fewer lines (fitted
-            # again from resizeEvent). Every reason is shown whole, so the dialog is never less tall than them.
+            # again from resizeEvent). Only on a screen too small even so does the page scroll.
             self.resize(free.width(), self.height())
         elif need > self.height():
             self.resize(self.width(), min(need, room))
         elif self.height() > room:  # grown before it was widened: back within the screen
-            self.resize(self.width(), max(need, room))
+            self.resize(self.width(), room)
+        keep_within(self, free_area(self))
         # The form shares its height out by the heights it last measured for this width, kept from before
         # the reasons' new heights: the rows came out all alike, and a box under a long reason lost a pixel.
-        page = self._tabs.currentWidget().layout()
+        page = self._tabs.currentWidget().widget().layout()
         _forget_sizes(page)
         page.activate()
 

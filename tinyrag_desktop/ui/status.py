@@ -224,7 +224,9 @@ class ServerStatus:
 
     def _set(self, state: str, words: str, why: str = "") -> None:
         self.state = state
-        self.dot.setPixmap(dot_pixmap(QColor(_COLOURS[state]), 10, self.dot.devicePixelRatioF()))
+        # as large as the words beside it allow: at 18 pt a 10 pixel dot was a speck beside them
+        side = max(10, self.dot.fontMetrics().height() * 10 // 18)
+        self.dot.setPixmap(dot_pixmap(QColor(_COLOURS[state]), side, self.dot.devicePixelRatioF()))
         self.reach.setText(words)
         self.reason = why
         # "`ollama serve`" in a server's error shows in code type, as in the answer's error, not with backticks

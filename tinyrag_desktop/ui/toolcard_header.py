@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPainterPath, QPen
 
@@ -21,28 +23,40 @@ def one_line(text: str) -> str:
 
 def two_lines(fm: QFontMetrics, text: str, room: int) -> list[str]:
     """``text`` broken between words into at most two lines of ``room`` pixels. A second line too long is cut
-    at its start ("…raise “Tool calls per round” in Settings → Limits."): a note ends with what to do."""
-    if fm.horizontalAdvance(text) <= room:
-        return [text]
-    words, first = text.split(" "), ""
-    for i, word in enumerate(words):
-        longer = f"{first} {word}" if first else word
-        if fm.horizontalAdvance(longer) > room:
-            if not first:  # a first word wider than the card: cut anywhere
-                cut = len(word)
-                while cut > 1 and fm.horizontalAdvance(text[:cut]) > room:
-                    cut -= 1
-                first, rest = text[:cut], text[cut:]
-            else:
-                rest = " ".join(words[i:])
-            if fm.horizontalAdvance(rest) <= room:
-                return [first, rest]
-            tail = rest.split(" ")  # whole words dropped from its start, not letters
-            while len(tail) > 1 and fm.horizontalAdvance("…" + " ".join(tail)) > room:
-                tail.pop(0)
-            return [first, fm.elidedText("…" + " ".join(tail), Qt.TextElideMode.ElideLeft, room)]
-        first = longer
-    return [first]
+    at its start ("…raise “Tool calls per round” in Settings → Limits."): a note ends with what to do. Unless
+    the cut would take from a setting's name (“Turn on …tools” in Settings” at 18 pt): the note then takes
+    as many lines as it needs, as the name is what it is for."""
+    lines = _wrapped(fm, text, room)
+    if len(lines) <= 2:
+        return lines
+    rest = " ".join(lines[1:])
+    tail = rest.split(" ")  # whole words dropped from its start, not letters
+    while len(tail) > 1 and fm.horizontalAdvance("…" + " ".join(tail)) > room:
+        tail.pop(0)
+    cut = [lines[0], fm.elidedText("…" + " ".join(tail), Qt.TextElideMode.ElideLeft, room)]
+    named = re.findall(r"“[^”]*”", text)
+    return cut if all(name in " ".join(cut) for name in named) else lines
+
+
+def _wrapped(fm: QFontMetrics, text: str, room: int) -> list[str]:
+    """``text`` in lines of ``room`` pixels, broken between words (a word wider than that, anywhere)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        longer = f"{line} {word}" if line else word
+        if fm.horizontalAdvance(longer) <= room or not longer.strip():
+            line = longer
+            continue
+        if line:
+            lines.append(line)
+        line = word
+        while len(line) > 1 and fm.horizontalAdvance(line) > room:  # a word wider than the card: cut anywhere
+            cut = len(line)
+            while cut > 1 and fm.horizontalAdvance(line[:cut]) > room:
+                cut -= 1
+            lines.append(line[:cut])
+            line = line[cut:]
+    return [*lines, line] if line or not lines else lines
 
 
 class HeaderMixin:
@@ -53,7 +67,8 @@ class HeaderMixin:
         return _PAD + self._row() + (lines * self.fontMetrics().height() + 2 if lines else 0) + _PAD
 
     def _note_lines(self, width: int | None = None) -> list[str]:
-        """The closed card's note in at most two lines of the card's width (see two_lines): cut to one line,
+        """The closed card's note in two lines of the card's width, more only to keep a setting's name whole
+        (see two_lines): cut to one line,
         the cut fell on what the note is for ("Turn on “Allow Go code (…", "in Settings → Lim…"). A running
         tool's last line of output is one line, cut at its end: the card keeps its height as lines come."""
         room = max(40, (width or self.width()) - 24)
@@ -137,10 +152,13 @@ class HeaderMixin:
         width = self.width()
         top, x, row = _PAD, 12, self._row()
         mid = top + row / 2
-        painter.drawPixmap(x, int(mid - 8), tool_pixmap(self._icon_tool(), c.text, 16, self.devicePixelRatioF()))
-        x += 16 + 8
-        right = width - 12 - _BADGE
-        paint_badge(painter, QRectF(right, mid - _BADGE / 2, _BADGE, _BADGE), self.badge, spinner_angle())
+        # The icon and badge grow with the row, so with the text: at 18 pt they stayed 16 px beside 24 px letters.
+        icon, badge = round(16 * row / HEADER_ROW), round(_BADGE * row / HEADER_ROW)
+        painter.drawPixmap(x, int(mid - icon / 2), tool_pixmap(self._icon_tool(), c.text, icon,
+                                                               self.devicePixelRatioF()))
+        x += icon + 8
+        right = width - 12 - badge
+        paint_badge(painter, QRectF(right, mid - badge / 2, badge, badge), self.badge, spinner_angle())
         right -= 8
         if self._meta_text:
             painter.setFont(self._small)
