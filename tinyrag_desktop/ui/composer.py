@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QFrame, QPlainTextEdit, QWidget
 from ..files import write_whole
 from .access import tell
 from .bidi import text_direction
-from .item_menu import shift_f10_as_menu_key
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +39,6 @@ class Composer(QPlainTextEdit):
         self.setObjectName("composer")
         self.setAccessibleName("Message")
         self.setAccessibleDescription(HOW_TO)
-        shift_f10_as_menu_key()  # here too, and in the window's every other text (the box is in every window)
         self.setPlaceholderText(PLACEHOLDER)
         self.setTabChangesFocus(True)
         self.setFrameShape(QFrame.Shape.NoFrame)

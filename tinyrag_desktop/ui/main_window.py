@@ -43,6 +43,7 @@ from .elided_label import ElidedLabel
 from .find_bar import FindBar
 from .focus_ring import FocusRing
 from .icons import app_icon
+from .item_menu import shift_f10_as_menu_key
 from .header import edit_personas_button, persona_box, settings_saved_words
 from .menus import build_menus
 from .notice_bar import NoticeBar
@@ -106,6 +107,7 @@ class MainWindow(ChatsMixin, AskingMixin, QMainWindow):
         self.chat_search.failed.connect(self._chat_search_failed)
         self.confirmer = Confirmer(self)
         give_focus_back_after_dialogs(QApplication.instance())  # Esc and Ctrl+R work again once one closes
+        shift_f10_as_menu_key()  # in every text of the window, as the Menu key
         self._engine_factory = engine_factory or self._default_engine
         self._list_models = list_models or self._default_list_models
         self._http: Any = None
