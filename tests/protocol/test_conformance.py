@@ -212,10 +212,8 @@ def test_rule3_unicode_content_and_names_survive(content: str) -> None:
     [
         f'<tool name="a">{BLOCK}</tool>',
         f'<tool name="a"><query>{BLOCK}</query></tool>',
-        f'<tool name="a"><query>x</query>{BLOCK}</tool>',
         f'<tool name="a"><query>x {BLOCK} y</query></tool>',
         f'<tool name="a"><query><![CDATA[x]]>{BLOCK}</query></tool>',
-        f'<tool name="a"><query>x</query><tool name="b"><tool name="c">{BLOCK}</tool></tool></tool>',
     ],
 )
 def test_rule4_nested_blocks_are_one_invalid_block_and_nothing_runs(text: str) -> None:
@@ -223,6 +221,17 @@ def test_rule4_nested_blocks_are_one_invalid_block_and_nothing_runs(text: str) -
     assert calls(events) == []
     (bad,) = [e for e in events if isinstance(e, InvalidBlock)]
     assert bad.raw == text and events[-1] == TextChunk(" after")
+
+
+def test_rule4_a_block_after_anothers_element_is_no_nested_one_the_first_was_left_open() -> None:
+    # Its </tool> forgotten, the first block ends where its element does; the next, complete, runs at once
+    # (taken for a nested block, it waited for a second </tool>, holding the rest of the answer, and ran
+    # never, or thousands of characters later), and a </tool> meant for the first is text.
+    events = parse_every_way(f'<tool name="a"><query>x</query>{BLOCK}</tool> after')
+    assert calls(events) == [("calculate", "query", "1+1")]
+    (bad,) = [e for e in events if isinstance(e, InvalidBlock)]
+    assert bad.raw == '<tool name="a"><query>x</query>' and "before the next <tool" in bad.reason
+    assert events[-1] == TextChunk("</tool> after")
 
 
 # -- rule 5: no Markdown wrapping: blocks in code are text -----------------------------------------------

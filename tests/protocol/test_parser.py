@@ -485,18 +485,15 @@ def test_text_after_a_blocks_element_ends_it_there_and_streams_at_once() -> None
         'the block has no name="…" attribute, or it is empty']
 
 
-def test_a_block_left_open_before_another_holds_the_text_after_it_only_so_far() -> None:
-    # "<tool " after </query> opens a nested block (spec rule 4): one invalid block, however it is cut ...
-    nested = '<tool name="a"><query>x</query><tool name="b"><query>y</query></tool></tool>'
-    events = parse_every_way(f"{nested} z")
-    assert invalid(events) == ["nested <tool> blocks are not supported"] and calls(events) == []
-    # ... but a block whose own </tool> never comes does not hold the rest of the answer: within 4000
-    # characters of where the nested block opened, it ends there, and the call after it runs.
+def test_a_block_left_open_before_another_holds_nothing_after_it() -> None:
+    # "<tool " after </query> is no nested block (one inside the element is, spec rule 4): the block was left
+    # open, and ends there; the call after it runs at once, and the prose after that streams.
     opened = '<tool name="a"><query>x</query>\n'
     call = '<tool name="calculate"><query>1+1</query></tool>'
     prose = "The sum follows from the rules.\n\n" * 130
     state = XMLParseState()
     events = state.feed(opened + call)
+    assert calls(events) == [("calculate", "query", "1+1")]  # at once, not after 4,000 characters
     for k in range(0, len(prose), 50):
         events += state.feed(prose[k : k + 50])
     assert "".join(e.raw for e in events) == opened + call + prose  # all out before the stream ends

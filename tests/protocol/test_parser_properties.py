@@ -286,3 +286,41 @@ def test_a_nested_block_ends_at_the_same_place_however_the_stream_is_cut(parts, 
             events = run(pieces)
             assert "".join(e.raw for e in events) == text
             assert normal(events) == whole
+
+
+def _run_capped(pieces: list[str], limit: int) -> list:
+    state = XMLParseState(max_block_chars=limit)
+    events = []
+    for piece in pieces:
+        events += state.feed(piece)
+    return events + state.finish()
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=NESTED_PARTS, limit=st.integers(20, 200), points=st.lists(st.integers(0, 10_000), max_size=12))
+def test_a_block_meets_its_size_limit_at_the_same_place_however_the_stream_is_cut(parts, limit, points) -> None:
+    # A block that failed past the limit, read whole, ended where it failed (128 characters over a limit of
+    # 100) and cut finer at the limit ("no </tool> within 100 characters"); one that failed just inside it
+    # was decided by characters past it, which a finer cut never let it see.
+    text = "".join(parts)
+    whole = normal(_run_capped([text], limit))
+    for pieces in (list(text), cut(text, points)):
+        events = _run_capped(pieces, limit)
+        assert "".join(e.raw for e in events) == text
+        assert normal(events) == whole
+
+
+@given(tail=st.sampled_from(["", "\n", "\nDone.", " and then I will explain."]),
+       points=st.lists(st.integers(0, 200), max_size=6))
+def test_a_call_after_a_block_left_open_runs_when_the_answer_ends_soon_after_it(tail, points) -> None:
+    # The second block was taken for one nested in the first, which no </tool> closed: at the stream's end
+    # within the nesting's reach, all of it was one block "not closed before the end", the valid call not run.
+    call = '<tool name="calculate"><query>1+1</query></tool>'
+    text = 'Let me see. <tool name="calculate"><query>2*</query>\n' + call + tail
+    for pieces in ([text], list(text), cut(text, points)):
+        events = run(pieces)
+        assert "".join(e.raw for e in events) == text
+        assert [e.raw for e in events if isinstance(e, ToolCall)] == [call]
+        invalid = [e for e in events if isinstance(e, InvalidBlock)]
+        assert [e.raw for e in invalid] == ['<tool name="calculate"><query>2*</query>']
+        assert "before the next <tool" in invalid[0].reason

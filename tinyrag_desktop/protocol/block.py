@@ -25,8 +25,9 @@ _WS = " \t\r\n"
 # are told the real reason a call was not run, not "written other than exactly <tool …>" for its stray </tool>.)
 # P_AFTER: past the inner element, where only spaces and </tool> may follow; any other text ends the block at
 # once where its element ended (_fail_at), and that text is read as text again: "<query>1+1</query> then
-# prose" held the rest of the answer, later calls and all, waiting for a </tool>. A "<tool " there opens a
-# nested block (spec rule 4), as one inside the block does: P_SKIP.
+# prose" held the rest of the answer, later calls and all, waiting for a </tool>. So does a "<tool " there:
+# the block was left open (its </tool> forgotten) before the next, which runs at once, as a model that forgot
+# one means it; a block opened inside the element is nested (spec rule 4): P_SKIP.
 # P_SKIP: a nested block. The block runs on to the </tool> matching its own, "<tool " and "</tool>" counted,
 # if that comes within _NESTED_REACH characters of where the nesting began (_fail_at), nested no deeper than
 # _MOST_DEPTH; else it ends there and the rest is text again (the calls after it run: it was left open, not
@@ -242,8 +243,9 @@ class BlockPhases:
                 if buf.startswith(OPEN, pos) and (tag := _opens_tag(buf, pos)) is not False:
                     if tag is None:
                         return -1
-                    self._nest(pos, self._fail_at)
-                    continue
+                    # Another block after this one's element: this one was left open (its </tool> forgotten),
+                    # not closed around the next, which runs at once (a nested block is one inside the element)
+                    return self._fail(self._fail_at, self._error or _OPEN_BEFORE)
                 return self._fail(self._fail_at, self._error or f"{NOT_CLOSED_WITH} right after </{self._param}>: "
                                   "text came first (a block holds one element, then its end tag)")
             elif phase == P_FAILED:

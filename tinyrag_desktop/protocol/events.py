@@ -58,3 +58,21 @@ class OpenBlock(NamedTuple):
     # far: its characters, and its lines (a line break it starts with makes none); 0 before it comes.
     input_chars: int = 0
     input_lines: int = 0
+
+
+def merge_text(events: list[ParseEvent]) -> list[ParseEvent]:
+    """Join adjacent TextChunks, so a chunk yields few events."""
+    merged: list[ParseEvent] = []
+    pending: list[str] = []
+    for ev in events:
+        if type(ev) is TextChunk:
+            if ev.text:
+                pending.append(ev.text)
+            continue
+        if pending:
+            merged.append(TextChunk("".join(pending)))
+            pending = []
+        merged.append(ev)
+    if pending:
+        merged.append(TextChunk("".join(pending)))
+    return merged

@@ -60,6 +60,7 @@ import re
 
 from .errors import ParserFinished
 from .events import InvalidBlock, OpenBlock, ParseEvent, TextChunk, ToolCall
+from .events import merge_text as _merge_text
 from .block import CLOSE, NOT_CLOSED, OPEN, P_CONTENT, P_FAILED, P_TAG, PARAMS, BlockPhases
 from .markdown_context import WINDOW, construct
 from .markdown_context import cols as _cols
@@ -509,20 +510,24 @@ class XMLParseState(MarkdownLines, BlockPhases):
         rare case that the block ended inside text carried from an earlier chunk, that text as a string.
         """
         old = len(self._buf)
+        base, limit = self._base, self.max_block_chars
         self._buf += s[i:k]
         self._newlines += s.count("\n", i, k)
+        past = self._buf[limit - base:]  # read up to the limit only, as a stream cut finer reaches it
+        self._buf = self._buf[:limit - base] if past else self._buf
         end = self._scan_block()  # index in _buf just past the block, -1 (need more), or -(k+2) failed
-        base, limit = self._base, self.max_block_chars
+        self._buf += past
+        failed = -end - 2 if end < -1 else -1  # where an early failure ends the block
         if end == -1:
             if base + len(self._buf) <= limit:
                 self._compact()
                 return k
             end = limit - base
             event: ParseEvent = InvalidBlock(self._raw(end), f"no </tool> within {limit} characters")
-        elif end < -1:
-            end = -end - 2  # early failure: the block is the text before it, the rest is text again
+        elif failed >= 0 and base + failed <= limit:
+            end = failed  # early failure: the block is the text before it, the rest is text again
             event = InvalidBlock(self._raw(end), self._error)
-        elif base + end > limit:
+        elif base + max(end, failed) > limit:  # ended past the limit: cut finer, the stream reached it first
             end = limit - base
             event = InvalidBlock(self._raw(end), f"no </tool> within {limit} characters")
         else:
@@ -553,6 +558,7 @@ class XMLParseState(MarkdownLines, BlockPhases):
             return carried + s[k:]
         return i + (end - old)
 
+
 def _span_close(raw: str, length: int, before: int) -> int:
     """Where in a block read in a possible code span of ``length`` backticks that span closes (just past the
     first run of exactly that many, starting before ``raw[before]``), or -1: none does, or a blank line before
@@ -564,24 +570,6 @@ def _span_close(raw: str, length: int, before: int) -> int:
         if run.end() - run.start() == length:
             return run.end()
     return -1
-
-
-def _merge_text(events: list[ParseEvent]) -> list[ParseEvent]:
-    """Join adjacent TextChunks, so a chunk yields few events."""
-    merged: list[ParseEvent] = []
-    pending: list[str] = []
-    for ev in events:
-        if type(ev) is TextChunk:
-            if ev.text:
-                pending.append(ev.text)
-            continue
-        if pending:
-            merged.append(TextChunk("".join(pending)))
-            pending = []
-        merged.append(ev)
-    if pending:
-        merged.append(TextChunk("".join(pending)))
-    return merged
 
 
 def inside_at(text: str, at: int) -> str:
