@@ -54,15 +54,30 @@ SourceSet = tuple[str, Sequence[tuple[str, Sequence[int]]]]
 _CITATION = re.compile(r"\[(\d{1,2}(?:\s*[,;–-]\s*\d{1,2})*)\]")
 # Code in an answer: "sys.argv[1]" there is an index, not a citation.
 _CODE = re.compile(r"(```|~~~).*?(?:\1|\Z)|`[^`\n]+`", re.S)
-# Outside code too: "args[0]", "grid[1][2]" (the brackets right after a name) index, they do not cite.
-_INDEX = re.compile(r"(?<=\w)(?:\[[^\[\]\n]*\])+")
+# Brackets right after a word: "within 30 days[1]" cites (models often write so), "args[0]", "sys_argv[1]",
+# "row2[3]", "obj.items[1]", "maxRows[2]" index (a name as code writes one, or no number a citation holds).
+_AFTER_WORD = re.compile(r"([\w.]*\w)((?:\[[^\[\]\n]*\])+)")
+_CODE_NAME = re.compile(r"[_.\d]|[a-z][A-Z]")
+
+
+def _unindexed(text: str) -> str:
+    """``text`` without the indexes written after names (see _AFTER_WORD), which cite nothing."""
+
+    def index(match: re.Match[str]) -> str:
+        brackets = match.group(2)
+        cites = all(_CITATION.fullmatch(group + "]") for group in brackets[:-1].split("]"))
+        if cites and "[0]" not in brackets and not _CODE_NAME.search(match.group(1)):
+            return match.group(0)
+        return match.group(1) + " "
+
+    return _AFTER_WORD.sub(index, text)
 
 
 def citations(answer: str) -> list[tuple[int, int]]:
     """The numbers ``answer`` cites, each as (first, last) of what it names ("[2-4]": (2, 4); "[1, 3]": (1, 1)
     and (3, 3)), in its text outside code and indexes ("args[0]"). No source is numbered 0: "[0]" cites none."""
     cited = []
-    for match in _CITATION.finditer(_INDEX.sub(" ", _CODE.sub(" ", answer))):
+    for match in _CITATION.finditer(_unindexed(_CODE.sub(" ", answer))):
         for part in re.split(r"\s*[,;]\s*", match.group(1)):
             ends = [int(n) for n in re.split(r"\s*[–-]\s*", part)]
             if 0 not in ends:

@@ -166,9 +166,8 @@ def test_an_opened_cards_details_are_the_next_tab_stop_read_and_copied_by_keyboa
     assert QApplication.focusWidget() not in (card, details)
 
 
-def test_a_card_opened_while_its_answer_is_written_keeps_its_details_after_it(make_window, server, qloop, qtbot):
-    # The answer orders its Tab stops again as it ends, and the details (not one of its stops) went after the
-    # stop following the card.
+def _card_opened_while_written(make_window, server, qloop, qtbot):
+    """A window whose answer ran a Go program, its card opened while the answer went on, and finished."""
     from tests.sse_server import Gate
 
     gate = Gate()
@@ -186,6 +185,13 @@ def test_a_card_opened_while_its_answer_is_written_keeps_its_details_after_it(ma
     card.set_expanded(True)
     gate.opened.set()
     assert qloop.run(finished) == "done"
+    return win, card
+
+
+def test_a_card_opened_while_its_answer_is_written_keeps_its_details_after_it(make_window, server, qloop, qtbot):
+    # The answer orders its Tab stops again as it ends, and the details (not one of its stops) went after the
+    # stop following the card.
+    win, card = _card_opened_while_written(make_window, server, qloop, qtbot)
     stops = win.tab_stops()
     following = next(w for w in stops[stops.index(card) + 1:] if w is not card._details)  # the answer's next
     card.setFocus(Qt.FocusReason.TabFocusReason)
@@ -223,23 +229,7 @@ def test_shift_tab_reaches_an_opened_cards_details_before_the_card_was_ever_tabb
                                                                                           qloop, qtbot):
     # The answer's Tab order, set again as it ended, put the details after the card's next stop: Shift+Tab
     # from there skipped them until Tab had once gone through the card (which puts them back in place).
-    from tests.sse_server import Gate
-
-    gate = Gate()
-    server.queue(Stream(tokens(_TEN_LINES)), Stream(tokens("It printed ten lines, and more words after."),
-                                                    gate=gate))
-    win = make_window(server.base_url, allow_nanogo=True)
-    with qtbot.waitActive(win):
-        win.activateWindow()
-    finished = wait_signal(win.answerFinished)
-    win.composer.setPlainText("Count to ten in Go")
-    assert win.send()
-    qloop.run(wait_until(lambda: win.view.answers() and win.view.answers()[-1].cards()
-                         and win.view.answers()[-1].cards()[0].status == "done"))
-    card = win.view.answers()[-1].cards()[0]
-    card.set_expanded(True)
-    gate.opened.set()
-    assert qloop.run(finished) == "done"
+    win, card = _card_opened_while_written(make_window, server, qloop, qtbot)
     stops = win.tab_stops()
     assert stops.index(card._details) == stops.index(card) + 1
     following = stops[stops.index(card) + 2]

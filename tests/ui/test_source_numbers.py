@@ -245,7 +245,8 @@ def test_an_index_or_a_zero_in_prose_is_no_citation():
 
     entries = [SourceEntry("/docs/guide.md", (1,))]
     assert unknown_citations("Per the guide [1], the first item is args[0].", entries) == ()
-    assert unknown_citations("The grid grid[2][3] holds it [1]; an index starts at [0].", entries) == ()
+    assert unknown_citations("The grid grid_xy[2][3] holds it [1]; an index starts at [0].", entries) == ()
+    assert unknown_citations("Returns are taken within 30 days[1], refunds in 5 days[5].", entries) == (5,)
     assert unknown_citations("Per the guide [1] and [5].", entries) == (5,)
 
 
@@ -253,12 +254,23 @@ _PROSE = st.lists(st.one_of(st.sampled_from(["[1]", "[2-4]", "[1, 3]", "[7]", "s
                             st.text(max_size=8)), max_size=8)
 
 
-@given(words=_PROSE, name=st.from_regex(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]", fullmatch=True),
+@given(words=_PROSE, name=st.from_regex(r"[A-Za-z][A-Za-z0-9]*(_|\.|[0-9]|[a-z][A-Z])[A-Za-z0-9_]*[A-Za-z0-9]",
+                                        fullmatch=True),
        indexes=st.lists(st.from_regex(r"\[\d{1,2}(, ?\d{1,2})?\]", fullmatch=True), min_size=1, max_size=3),
        at=st.integers(0, 8))
-def test_an_index_after_a_name_never_counts_as_a_citation(words, name, indexes, at):
+def test_an_index_after_a_name_written_as_code_never_counts_as_a_citation(words, name, indexes, at):
     from tinyrag_desktop.source_list import citations
 
     before, after = words[:at], words[at:]
     assert citations(" ".join([*before, name + "".join(indexes), *after])) == citations(
         " ".join([*before, name, *after]))
+
+
+@given(word=st.from_regex(r"[A-Za-z]?[a-z]{0,10}", fullmatch=True).filter(bool),
+       cited=st.lists(st.from_regex(r"\[[1-9](, ?[1-9])?\]", fullmatch=True), min_size=1, max_size=3))
+def test_a_citation_written_against_a_word_counts_as_one_after_a_space(word, cited):
+    # "within 30 days[1]." cited nothing once indexes were told from citations: the Sources line then listed
+    # what the answer's words matched, not what it cited.
+    from tinyrag_desktop.source_list import citations
+
+    assert citations(f"It is so {word}{''.join(cited)}.") == citations(f"It is so {word} {''.join(cited)}.")
