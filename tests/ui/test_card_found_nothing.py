@@ -70,9 +70,9 @@ def test_a_search_of_only_common_words_is_not_searched_and_says_so_with_the_same
     assert (card.badge, card.meta, card.status) == ("nothing", "nothing found", "done")
     assert card.note == ("Not searched: these are all common words, which nearly every passage holds. The model "
                          "was asked to search with more specific ones.")
-    assert "> ○ **rag_knowledge** `what is it` (nothing found)" in answer.copy_markdown()
+    assert "> ○ **Knowledge base** `what is it` (nothing found)" in answer.copy_markdown()
     stored = StoredTool("c0", "rag_knowledge", "what is it", "ok", result=result)
     message = StoredMessage(2, "assistant", "Ask me more precisely.", tools=(stored,))
     chat = ChatInfo(1, "Common", "", 0.0, 0.0)
-    assert "> ○ **rag_knowledge** `what is it` (nothing found)" in export_markdown(chat, [message])
-    assert "○ <b>rag_knowledge</b>" in export_html(chat, [message])
+    assert "> ○ **Knowledge base** `what is it` (nothing found)" in export_markdown(chat, [message])
+    assert "○ <b title=\"rag_knowledge\">Knowledge base</b>" in export_html(chat, [message])

@@ -221,7 +221,7 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     "Moving around": ("Move between cards and buttons", "Read a message line by line, after Tab to its words",
                       "Go to the start / end of an answer's words", "Open or close a tool card",
                       "Go to the start / end of the conversation", "Select line by line, on across an answer",
-                      "Select all of the message you are reading"),
+                      "Select all of the message you are reading", "Open the right-click menu of what has the focus"),
     "Window": (),
 }
 # Keys that belong to a place, not to a menu item: said in the list beside the menus' own. The Ctrl keys are
@@ -239,7 +239,8 @@ def _place_keys() -> list[tuple[str, str]]:
             ("Bring back the chat just deleted, in the chats list", key_text(QKeySequence.StandardKey.Undo)),
             ("Go to the start / end of the conversation", "Home / End"),
             ("Select line by line, on across an answer", "Shift+↓ / Shift+↑"),
-            ("Select all of the message you are reading", key_text(QKeySequence.StandardKey.SelectAll))]
+            ("Select all of the message you are reading", key_text(QKeySequence.StandardKey.SelectAll)),
+            ("Open the right-click menu of what has the focus", "Menu key / Shift+F10")]
 
 
 def _follow_the_chat(win: "MainWindow", menus: tuple[QMenu, ...], *, answered: list[QAction],
